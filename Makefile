@@ -1,0 +1,43 @@
+# Praça — two commands do all the set-up on a fresh machine:
+#   make run    installs into .venv and opens the application (embedded SQLite)
+#   make test   installs with the test extras and runs the whole suite headless
+PYTHON ?= python3
+VENV   := .venv
+PY     := $(VENV)/bin/python
+STAMP  := $(VENV)/.installed
+TSTAMP := $(VENV)/.installed-test
+
+.PHONY: run test install install-test demo bench screenshots clean
+
+$(PY):
+	$(PYTHON) -m venv $(VENV)
+
+# Re-install only when pyproject.toml changes (a second `make test` is fast).
+$(STAMP): pyproject.toml | $(PY)
+	$(PY) -m pip install --quiet --disable-pip-version-check -e .
+	touch $@
+
+$(TSTAMP): pyproject.toml | $(PY)
+	$(PY) -m pip install --quiet --disable-pip-version-check -e '.[test]'
+	touch $(STAMP) $@
+
+install: $(STAMP)
+install-test: $(TSTAMP)
+
+run: $(STAMP)
+	$(VENV)/bin/praca $(ARGS)
+
+test: $(TSTAMP)
+	QT_QPA_PLATFORM=offscreen $(PY) -m pytest $(PYTEST_ARGS)
+
+demo: $(STAMP)
+	$(VENV)/bin/praca demo --db sqlite:///demo.sqlite3
+
+bench: $(TSTAMP)
+	QT_QPA_PLATFORM=offscreen $(PY) -m bench
+
+screenshots: $(STAMP)
+	QT_QPA_PLATFORM=offscreen $(PY) docs/make_screenshots.py
+
+clean:
+	rm -rf $(VENV) build *.egg-info .pytest_cache

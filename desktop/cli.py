@@ -1,0 +1,124 @@
+"""The ``praca`` command: no subcommand opens the window; subcommands work headless.
+
+Every subcommand takes ``--db URL``. Errors are one line on stderr and a
+non-zero exit (2 for bad input or a refused operation).
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import os
+import sys
+from collections.abc import Sequence
+
+from desktop import __version__
+from models.errors import UserError
+
+PROG = "praca"
+
+# name → (module under desktop.commands or None when not built yet, help text)
+COMMANDS: dict[str, tuple[str | None, str]] = {
+    "demo": ("demo", "cria um banco novo com dados de demonstração dos cinco regimes"),
+    "regimes": (None, "lista os regimes; --show ID mostra todos os ids que os outros comandos aceitam"),
+    "quote": (None, "calcula o preço de uma banca, linha a linha, com fórmulas e artigos"),
+    "penalty": (None, "a sanção que o ato prevê para uma infração"),
+    "deadline": (None, "um prazo legal, com feriados"),
+    "draw": (None, "sorteio público e verificável"),
+    "sites": (None, "locais (ruas, feiras, áreas de evento)"),
+    "layout": (None, "exporta o mapa de um local (json, pdf, png, svg)"),
+    "permit": (None, "imprime alvará, cartão de identificação ou placa"),
+    "verify": (None, "verifica o QR code de um documento emitido"),
+    "report": (None, "relatórios de taxas e de sanções (xlsx, html, pdf)"),
+    "import": (None, "importa ambulantes de uma planilha"),
+    "backup": (None, "cópia de segurança do banco de dados"),
+    "restore": (None, "restaura uma cópia de segurança"),
+}
+
+
+class HelpFormatter(argparse.RawDescriptionHelpFormatter):
+    def add_usage(self, usage, actions, groups, prefix=None):
+        return super().add_usage(usage, actions, groups, prefix="uso: " if prefix is None else prefix)
+
+
+class ArgumentParser(argparse.ArgumentParser):
+    """argparse with pt-BR headings and one-line errors."""
+
+    def __init__(self, *args, **kwargs):
+        kwargs.setdefault("formatter_class", HelpFormatter)
+        kwargs.setdefault("add_help", False)
+        super().__init__(*args, **kwargs)
+        self._positionals.title = "argumentos"
+        self._optionals.title = "opções"
+        self.add_argument("-h", "--help", action="help", help="mostra esta ajuda e sai")
+
+    def error(self, message: str):  # noqa: D401 - argparse API
+        self.exit(2, f"{self.prog}: {message}\n")
+
+
+def _db_option(parser: argparse.ArgumentParser, *, top: bool) -> None:
+    parser.add_argument(
+        "--db",
+        metavar="URL",
+        default=None if top else argparse.SUPPRESS,
+        help="banco de dados: sqlite:///CAMINHO ou postgresql://usuario@servidor:porta/banco "
+        "(padrão: $PRACA_DB ou o banco embutido na pasta de dados do usuário)",
+    )
+
+
+def build_parser() -> ArgumentParser:
+    parser = ArgumentParser(
+        prog=PROG,
+        description="Praça — comércio em espaço público: atendimento, mapas de bancas, cobrança e fiscalização.\n"
+        "Sem comando, abre o aplicativo.",
+    )
+    parser.add_argument("--version", action="version", version=f"Praça {__version__}",
+                        help="mostra a versão e sai")
+    _db_option(parser, top=True)
+    sub = parser.add_subparsers(dest="command", metavar="COMANDO", title="comandos",
+                                parser_class=ArgumentParser)
+    for name, (module_name, help_text) in COMMANDS.items():
+        if module_name is None:
+            p = sub.add_parser(name, help=f"{help_text} (ainda não disponível)", description=help_text)
+            p.add_argument("rest", nargs=argparse.REMAINDER, help=argparse.SUPPRESS)
+            _db_option(p, top=False)
+            p.set_defaults(func=_not_built(name))
+            continue
+        module = importlib.import_module(f"desktop.commands.{module_name}")
+        p = sub.add_parser(name, help=help_text, description=help_text)
+        _db_option(p, top=False)
+        module.configure(p)
+        p.set_defaults(func=module.run)
+    return parser
+
+
+def _not_built(name: str):
+    def run(_args: argparse.Namespace) -> int:
+        print(f"{PROG}: o comando '{name}' ainda não está disponível nesta versão do Praça.", file=sys.stderr)
+        return 2
+
+    return run
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        if args.command is None:
+            from desktop.app import run_gui
+
+            return run_gui(args.db)
+        return int(args.func(args) or 0)
+    except UserError as exc:
+        print(f"{PROG}: {exc.message}", file=sys.stderr)
+        return exc.exit_code
+    except KeyboardInterrupt:
+        print(f"{PROG}: interrompido.", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return 1
+    except Exception as exc:  # one line for the user; the traceback on request
+        if os.environ.get("PRACA_DEBUG"):
+            raise
+        print(f"{PROG}: erro inesperado: {type(exc).__name__}: {exc}", file=sys.stderr)
+        return 1

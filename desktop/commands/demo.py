@@ -1,0 +1,24 @@
+"""``praca demo`` — a new database filled with realistic demo data."""
+
+from __future__ import annotations
+
+import argparse
+
+from desktop.paths import resolve_db_url
+from models.db import close_database, open_database
+from models.demo import fill_demo
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    parser.epilog = "Recusa gravar em um banco que já tenha dados."
+
+
+def run(args: argparse.Namespace) -> int:
+    url = resolve_db_url(getattr(args, "db", None))
+    open_database(url)
+    try:
+        counts = fill_demo()
+    finally:
+        close_database()
+    print(f"Banco de demonstração criado em {url}: {counts['people']} pessoas, {counts['companies']} empresas.")
+    return 0

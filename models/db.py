@@ -1,0 +1,241 @@
+"""The database: one proxy, opened from a URL, with a versioned schema.
+
+``open_database(url)`` accepts ``sqlite:///PATH`` (the embedded database, one
+desk) or ``postgresql://user@host:port/dbname`` (several desks on one server;
+``?schema=NAME`` selects a PostgreSQL schema). It refuses a file that is not a
+Praça database and a database written by a newer Praça, and brings an older
+one up to date, one migration per transaction, after copying an SQLite file
+aside.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import sqlite3
+from dataclasses import dataclass
+from pathlib import Path
+from urllib.parse import parse_qs, unquote, urlparse
+
+from peewee import (
+    BigIntegerField,
+    Database,
+    DatabaseProxy,
+    Model,
+    OperationalError,
+    PostgresqlDatabase,
+    SqliteDatabase,
+)
+
+from models.errors import UserError
+from models.money import from_centavos, to_centavos
+
+db = DatabaseProxy()
+
+SQLITE_HEADER = b"SQLite format 3\x00"
+APP_MARK = "praca"
+
+
+class BaseModel(Model):
+    class Meta:
+        database = db
+        legacy_table_names = False
+
+
+class MoneyField(BigIntegerField):
+    """A ``Decimal`` amount of reais stored as an integer number of centavos.
+
+    SQLite stores peewee's ``DecimalField`` as REAL, so SQL sums would be
+    floating point; integers sum exactly on both back ends.
+    """
+
+    def db_value(self, value):
+        if value is None:
+            return None
+        return to_centavos(value)
+
+    def python_value(self, value):
+        if value is None:
+            return None
+        return from_centavos(int(value))
+
+
+class DatabaseError(UserError):
+    """The database cannot be opened as it is (foreign, newer, unreachable, bad URL)."""
+
+
+@dataclass(frozen=True)
+class DatabaseURL:
+    backend: str  # "sqlite" | "postgresql"
+    path: str | None = None  # sqlite
+    user: str | None = None
+    password: str | None = None
+    host: str | None = None
+    port: int | None = None
+    dbname: str | None = None
+    schema: str | None = None
+    raw: str = ""
+
+    def display(self) -> str:
+        """A short, password-free name for window titles and messages."""
+        if self.backend == "sqlite":
+            return self.path or ":memory:"
+        where = f"{self.host or 'localhost'}:{self.port or 5432}/{self.dbname}"
+        if self.schema:
+            where += f" (esquema {self.schema})"
+        return f"PostgreSQL {where}"
+
+
+_URL_HINT = "use sqlite:///CAMINHO ou postgresql://usuario@servidor:porta/banco"
+
+
+def parse_url(url: str) -> DatabaseURL:
+    """Parse a database URL; a malformed one raises ``DatabaseError`` with a hint."""
+    if not url or not isinstance(url, str):
+        raise DatabaseError(f"URL de banco de dados vazia ({_URL_HINT}).")
+    parsed = urlparse(url)
+    scheme = parsed.scheme.lower()
+    if scheme == "sqlite":
+        # sqlite:///relative.db → "relative.db"; sqlite:////abs/x.db → "/abs/x.db"
+        if not url.lower().startswith("sqlite:///"):
+            raise DatabaseError(f"URL de banco de dados inválida: {url!r} ({_URL_HINT}).")
+        path = unquote(url[len("sqlite:///"):])
+        if not path:
+            raise DatabaseError(f"URL de banco de dados sem caminho: {url!r} ({_URL_HINT}).")
+        return DatabaseURL("sqlite", path=path, raw=url)
+    if scheme in ("postgresql", "postgres"):
+        dbname = parsed.path.lstrip("/")
+        if not dbname:
+            raise DatabaseError(f"URL do PostgreSQL sem o nome do banco: {url!r} ({_URL_HINT}).")
+        query = parse_qs(parsed.query)
+        schema = query.get("schema", [None])[0]
+        if schema is not None and not schema.replace("_", "").isalnum():
+            raise DatabaseError(f"Nome de esquema inválido na URL: {schema!r}.")
+        try:
+            port = parsed.port
+        except ValueError:
+            raise DatabaseError(f"Porta inválida na URL: {url!r}.") from None
+        return DatabaseURL(
+            "postgresql",
+            user=unquote(parsed.username) if parsed.username else None,
+            password=unquote(parsed.password) if parsed.password else None,
+            host=parsed.hostname,
+            port=port,
+            dbname=dbname,
+            schema=schema,
+            raw=url,
+        )
+    raise DatabaseError(f"URL de banco de dados inválida: {url!r} ({_URL_HINT}).")
+
+
+def _connect(target: DatabaseURL) -> Database:
+    if target.backend == "sqlite":
+        if target.path != ":memory:":
+            path = Path(target.path)
+            if path.exists():
+                if path.is_dir():
+                    raise DatabaseError(f"{path} é uma pasta, não um banco de dados do Praça.")
+                with path.open("rb") as fh:
+                    head = fh.read(len(SQLITE_HEADER))
+                if head and head != SQLITE_HEADER:
+                    raise DatabaseError(
+                        f"{path} não é um banco de dados do Praça (não é um arquivo SQLite); nada foi alterado."
+                    )
+            else:
+                path.parent.mkdir(parents=True, exist_ok=True)
+        database = SqliteDatabase(
+            target.path,
+            pragmas={
+                "journal_mode": "wal",
+                "foreign_keys": 1,
+                "synchronous": "normal",
+                "busy_timeout": 10000,
+            },
+            timeout=10,
+        )
+    else:
+        kwargs = {}
+        if target.schema:
+            kwargs["options"] = f"-c search_path={target.schema}"
+        database = PostgresqlDatabase(
+            target.dbname,
+            user=target.user,
+            password=target.password,
+            host=target.host,
+            port=target.port,
+            **kwargs,
+        )
+    try:
+        database.connect(reuse_if_open=True)
+    except OperationalError as exc:
+        reason = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        raise DatabaseError(f"Não foi possível abrir {target.display()}: {reason}") from exc
+    return database
+
+
+def table_names(database: Database, target: DatabaseURL | None = None) -> list[str]:
+    """Tables of the connected database (of the URL's schema on PostgreSQL)."""
+    if isinstance(database, PostgresqlDatabase):
+        schema = target.schema if target and target.schema else None
+        if schema is None:
+            schema = database.execute_sql("SELECT current_schema()").fetchone()[0]
+        return database.get_tables(schema=schema)
+    try:
+        return database.get_tables()
+    except sqlite3.DatabaseError as exc:  # header fine but the file is damaged/encrypted
+        raise DatabaseError(f"O arquivo não é um banco de dados do Praça utilizável: {exc}") from exc
+
+
+_current: DatabaseURL | None = None
+
+
+def current_url() -> DatabaseURL | None:
+    """The URL of the database the proxy is bound to, if any."""
+    return _current
+
+
+def open_database(url: str, *, migrate: bool = True) -> Database:
+    """Open (creating or migrating as needed) the Praça database at ``url``.
+
+    Binds the module's proxy and returns the underlying peewee database.
+    """
+    global _current
+    from models import schema  # the table registry imports this module
+
+    target = parse_url(url)
+    database = _connect(target)
+    try:
+        schema.prepare(database, target, migrate=migrate)
+    except BaseException:
+        database.close()
+        raise
+    db.initialize(database)
+    _current = target
+    return database
+
+
+def close_database() -> None:
+    global _current
+    if db.obj is not None and not db.is_closed():
+        db.close()
+    _current = None
+
+
+def sqlite_copy_aside(database: SqliteDatabase, suffix: str) -> Path | None:
+    """Copy an SQLite database next to itself with the online backup API."""
+    path = Path(database.database)
+    if str(path) == ":memory:":
+        return None
+    stamp = _dt.datetime.now().strftime("%Y%m%d-%H%M%S")
+    return sqlite_backup(database, path.with_name(f"{path.name}.{suffix}-{stamp}.bak"))
+
+
+def sqlite_backup(database: SqliteDatabase, dest: Path) -> Path:
+    """Write a consistent copy of ``database`` to ``dest`` (written aside, then renamed)."""
+    tmp = dest.with_name(dest.name + ".partial")
+    target = sqlite3.connect(tmp)
+    try:
+        database.connection().backup(target)
+    finally:
+        target.close()
+    tmp.replace(dest)
+    return dest

@@ -1,0 +1,128 @@
+"""The schema: every table, its version and the migrations between versions.
+
+A new database gets every current table at once and the latest version. An
+older one is brought forward by the migrations after its version, each inside
+one transaction together with the new version number; an SQLite file is first
+copied aside. A database that was not written by Praça, or by a newer Praça, is
+refused untouched.
+
+To change the schema: add the table to ``TABLES`` (new tables) or change the
+model, then append a migration that performs the same change on an existing
+database and bump nothing else — ``LATEST`` follows the list.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from peewee import CharField, Database, SqliteDatabase, TextField
+
+from models.db import BaseModel, DatabaseError, DatabaseURL, sqlite_copy_aside, table_names
+from models.fiscal import FiscalUnitValue
+from models.people import Company, Person
+from models.settings import Setting
+
+META_TABLE = "praca_meta"
+
+
+class Meta(BaseModel):
+    """Marks the database as Praça's and holds its schema version."""
+
+    key = CharField(primary_key=True, max_length=64)
+    value = TextField()
+
+    class Meta:
+        table_name = META_TABLE
+
+
+TABLES: list[type[BaseModel]] = [Meta, Setting, Person, Company, FiscalUnitValue]
+
+
+def _v2_fiscal_unit_values(database: Database) -> None:
+    """v2: fiscal-unit values entered by the clerk (override the regime files)."""
+    database.create_tables([FiscalUnitValue])
+
+
+# (version reached, description, function) — in order, never renumbered.
+MIGRATIONS: list[tuple[int, str, Callable[[Database], None]]] = [
+    (2, "valores de unidades fiscais informados pelo usuário", _v2_fiscal_unit_values),
+]
+
+#: Version 1 is the first schema: meta, settings, people and companies.
+LATEST = MIGRATIONS[-1][0] if MIGRATIONS else 1
+
+
+def _bound(database: Database):
+    return database.bind_ctx(TABLES)
+
+
+def read_version(database: Database) -> int:
+    with _bound(database):
+        app = Meta.get_or_none(Meta.key == "app")
+        row = Meta.get_or_none(Meta.key == "schema_version")
+    if app is None or app.value != "praca" or row is None:
+        raise DatabaseError("Este banco de dados não é do Praça (marca ausente); nada foi alterado.")
+    try:
+        return int(row.value)
+    except ValueError:
+        raise DatabaseError(f"Versão de esquema ilegível: {row.value!r}.") from None
+
+
+def _write_version(version: int) -> None:
+    Meta.insert(key="schema_version", value=str(version)).on_conflict(
+        conflict_target=[Meta.key], update={Meta.value: str(version)}
+    ).execute()
+
+
+def create_schema(database: Database) -> None:
+    """Create every table of the latest version in one transaction."""
+    with _bound(database), database.atomic():
+        database.create_tables(TABLES)
+        Meta.insert(key="app", value="praca").execute()
+        _write_version(LATEST)
+
+
+def apply_migrations(database: Database, current: int) -> list[int]:
+    """Apply every migration after ``current``; returns the versions applied."""
+    applied = []
+    pending = [m for m in MIGRATIONS if m[0] > current]
+    if not pending:
+        return applied
+    if isinstance(database, SqliteDatabase):
+        sqlite_copy_aside(database, f"v{current}")
+    for version, _description, func in pending:
+        with _bound(database), database.atomic():
+            func(database)
+            _write_version(version)
+        applied.append(version)
+    return applied
+
+
+def prepare(database: Database, target: DatabaseURL, *, migrate: bool = True) -> int:
+    """Make sure ``database`` holds a current Praça schema; returns its version."""
+    tables = table_names(database, target)
+    if META_TABLE not in tables:
+        if tables:
+            raise DatabaseError(
+                f"{target.display()} já contém tabelas que não são do Praça; nada foi alterado."
+            )
+        create_schema(database)
+        return LATEST
+    version = read_version(database)
+    if version > LATEST:
+        raise DatabaseError(
+            f"{target.display()} foi gravado por um Praça mais novo (esquema versão {version}); "
+            f"esta versão do Praça conhece até a versão {LATEST}. Atualize o Praça."
+        )
+    if version < LATEST:
+        if not migrate:
+            raise DatabaseError(
+                f"{target.display()} está na versão de esquema {version} e precisa ser atualizado para {LATEST}."
+            )
+        apply_migrations(database, version)
+    return LATEST
+
+
+def is_empty() -> bool:
+    """True when no person or company is registered (``praca demo`` refuses otherwise)."""
+    return not Person.select().exists() and not Company.select().exists()

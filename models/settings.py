@@ -1,0 +1,48 @@
+"""Municipality settings kept in the database (one row per key)."""
+
+from __future__ import annotations
+
+from peewee import CharField, TextField
+
+from models.db import BaseModel, db
+
+MUNICIPALITY = "municipality"
+STATE = "state"
+AGENCY = "agency"
+
+DEFAULTS = {
+    MUNICIPALITY: "",
+    STATE: "",
+    AGENCY: "Prefeitura Municipal",
+}
+
+
+class Setting(BaseModel):
+    key = CharField(primary_key=True, max_length=64)
+    value = TextField(default="")
+
+    class Meta:
+        table_name = "setting"
+
+
+def get_setting(key: str) -> str:
+    row = Setting.get_or_none(Setting.key == key)
+    return row.value if row is not None else DEFAULTS.get(key, "")
+
+
+def set_settings(values: dict[str, str]) -> None:
+    """Write several settings in one transaction."""
+    with db.atomic():
+        for key, value in values.items():
+            Setting.insert(key=key, value=value.strip()).on_conflict(
+                conflict_target=[Setting.key], update={Setting.value: value.strip()}
+            ).execute()
+
+
+def municipality_label() -> str:
+    """'Olímpia/SP' or '' when not configured yet."""
+    name = get_setting(MUNICIPALITY)
+    state = get_setting(STATE)
+    if name and state:
+        return f"{name}/{state}"
+    return name

@@ -1,0 +1,110 @@
+"""Shared fixtures: headless Qt, isolated user folders, a fresh database per test.
+
+Database tests take the ``database`` (or ``db_url``) fixture and run once on
+SQLite and, when ``PRACA_TEST_PG`` holds a URL, once more on PostgreSQL in a
+schema of their own that is dropped afterwards. Under ``CI=true`` an
+unreachable PostgreSQL fails the run instead of skipping.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+import uuid
+
+# Before anything imports Qt: no screen, and user folders that are the test run's own.
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+_HOME = tempfile.mkdtemp(prefix="praca-test-home-")
+for _var in ("XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_CACHE_HOME", "XDG_STATE_HOME"):
+    os.environ[_var] = os.path.join(_HOME, _var.lower())
+os.environ.pop("PRACA_DB", None)
+
+import pytest  # noqa: E402
+
+PG_URL = os.environ.get("PRACA_TEST_PG", "").strip()
+IN_CI = os.environ.get("CI", "").lower() == "true"
+
+
+def _pg_admin():
+    import psycopg2
+
+    from models.db import parse_url
+
+    target = parse_url(PG_URL)
+    return psycopg2.connect(dbname=target.dbname, user=target.user, password=target.password,
+                            host=target.host, port=target.port, connect_timeout=5)
+
+
+@pytest.fixture(scope="session")
+def pg_available() -> bool:
+    if not PG_URL:
+        return False
+    try:
+        conn = _pg_admin()
+    except Exception as exc:  # noqa: BLE001 - any failure to reach the server
+        if IN_CI:
+            pytest.fail(f"PRACA_TEST_PG={PG_URL} is unreachable under CI: {exc}")
+        return False
+    conn.close()
+    return True
+
+
+@pytest.fixture
+def pg_schema_url(pg_available):
+    """A URL to an empty PostgreSQL schema of this test's own; dropped afterwards."""
+    if not pg_available:
+        pytest.skip("PostgreSQL not configured (set PRACA_TEST_PG)")
+    name = f"praca_t_{uuid.uuid4().hex[:12]}"
+    conn = _pg_admin()
+    conn.autocommit = True
+    with conn.cursor() as cur:
+        cur.execute(f'CREATE SCHEMA "{name}"')
+    sep = "&" if "?" in PG_URL else "?"
+    try:
+        yield f"{PG_URL}{sep}schema={name}"
+    finally:
+        from models.db import close_database
+
+        close_database()
+        with conn.cursor() as cur:
+            cur.execute(f'DROP SCHEMA IF EXISTS "{name}" CASCADE')
+        conn.close()
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def db_url(request, tmp_path):
+    """An empty database URL, on each back end."""
+    if request.param == "sqlite":
+        yield f"sqlite:///{tmp_path / 'praca.sqlite3'}"
+        from models.db import close_database
+
+        close_database()
+    else:
+        yield request.getfixturevalue("pg_schema_url")
+
+
+@pytest.fixture
+def database(db_url):
+    """An open, current, empty Praça database on each back end."""
+    from models.db import close_database, open_database
+
+    open_database(db_url)
+    yield db_url
+    close_database()
+
+
+@pytest.fixture
+def sqlite_url(tmp_path):
+    from models.db import close_database
+
+    yield f"sqlite:///{tmp_path / 'praca.sqlite3'}"
+    close_database()
+
+
+@pytest.fixture
+def app_ready(qapp):
+    """The QApplication set up as Praça sets it up (names, icon, pt_BR translations)."""
+    from desktop.app import ensure_app
+
+    ensure_app()
+    return qapp
