@@ -37,6 +37,7 @@ NBSP = "\xa0"
 _DOT_DECIMAL = re.compile(r"^[+-]?(\d+(\.\d*)?|\.\d+)$")
 # pt-BR: optional thousands groups with ".", decimal ","; or plain digits with ","
 _BR_DECIMAL = re.compile(r"^[+-]?(\d{1,3}(\.\d{3})+|\d+)(,\d*)?$")
+_BR_THOUSANDS_ONLY = re.compile(r"^[+-]?\d{1,3}(\.\d{3}){2,}$")
 
 
 def to_decimal(value: str | int | Decimal) -> Decimal:
@@ -44,7 +45,9 @@ def to_decimal(value: str | int | Decimal) -> Decimal:
 
     Accepts ``Decimal``, ``int`` and strings. A string with a comma is read in
     the Brazilian way (``"1.234,56"``, ``"5,50"``); otherwise the dot is the
-    decimal point (``"5.50"``), as in the regime files. A leading ``R$`` and
+    decimal point (``"5.50"``), as in the regime files — except a number with
+    two or more dot groups (``"1.000.000"``), which can only be thousands. A
+    leading ``R$`` and
     spaces are ignored. ``float`` (and ``bool``) are refused with ``TypeError``:
     a binary float cannot carry a price.
     """
@@ -80,6 +83,8 @@ def _parse_decimal_text(text: str) -> Decimal:
         cleaned = cleaned.replace(".", "").replace(",", ".")
         if cleaned.endswith("."):
             cleaned = cleaned[:-1]
+    elif _BR_THOUSANDS_ONLY.match(cleaned):
+        cleaned = cleaned.replace(".", "")  # "1.000.000": two or more groups can only be thousands
     elif not _DOT_DECIMAL.match(cleaned):
         raise UserError(f"Número inválido: {text!r} (use, por exemplo, 1234.56 ou 5,50)")
     try:

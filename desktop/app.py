@@ -1,0 +1,74 @@
+"""Start-up of the window application: Qt, translations, icon, database, main window."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from PySide6.QtCore import QLibraryInfo, QLocale, QTranslator
+from PySide6.QtGui import QIcon
+from PySide6.QtWidgets import QApplication, QMessageBox
+
+import resources
+from desktop import __version__
+from desktop.paths import resolve_db_url, set_application_names
+from models.db import open_database
+from models.errors import UserError
+
+RESOURCES = Path(resources.__file__).resolve().parent
+ICON = RESOURCES / "icons" / "praca.svg"
+
+_translators: list[QTranslator] = []
+
+
+def app_icon() -> QIcon:
+    return QIcon(str(ICON))
+
+
+def install_translations(app: QApplication) -> bool:
+    """Load Qt's own pt_BR strings so standard buttons read "Cancelar", "Salvar"."""
+    QLocale.setDefault(QLocale(QLocale.Language.Portuguese, QLocale.Country.Brazil))
+    folder = QLibraryInfo.path(QLibraryInfo.LibraryPath.TranslationsPath)
+    loaded = False
+    for name in ("qtbase_pt_BR", "qt_pt_BR"):
+        translator = QTranslator(app)
+        if translator.load(name, folder):
+            app.installTranslator(translator)
+            _translators.append(translator)
+            loaded = True
+    return loaded
+
+
+def ensure_app(argv: list[str] | None = None) -> QApplication:
+    """The one QApplication, configured for Praça (created if needed)."""
+    set_application_names()
+    app = QApplication.instance()
+    if app is None:
+        app = QApplication(argv if argv is not None else sys.argv[:1])
+    app.setApplicationDisplayName("Praça")
+    app.setApplicationVersion(__version__)
+    app.setWindowIcon(app_icon())
+    style = RESOURCES / "style.qss"
+    if style.exists() and not app.styleSheet():
+        app.setStyleSheet(style.read_text(encoding="utf-8"))
+    if not _translators:
+        install_translations(app)
+    return app
+
+
+def run_gui(db_url: str | None) -> int:
+    """Open the main window on ``db_url`` (or the default database) and run the event loop."""
+    app = ensure_app()
+    url = resolve_db_url(db_url)
+    try:
+        open_database(url)
+    except UserError as exc:
+        print(f"praca: {exc.message}", file=sys.stderr)
+        QMessageBox.critical(None, "Praça", exc.message)
+        return exc.exit_code
+
+    from desktop.main_window import MainWindow
+
+    window = MainWindow()
+    window.show()
+    return app.exec()

@@ -1,0 +1,59 @@
+"""Render the README's screenshots from the real application, offscreen.
+
+    QT_QPA_PLATFORM=offscreen .venv/bin/python docs/make_screenshots.py
+
+Builds a demo database in a temporary folder, opens the real main window on it
+and saves what each desk shows into docs/*.png.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import tempfile
+from pathlib import Path
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent))
+
+# Own, throwaway user folders so the screenshot never reads the user's settings.
+_tmp = tempfile.mkdtemp(prefix="praca-shots-")
+for var in ("XDG_CONFIG_HOME", "XDG_DATA_HOME"):
+    os.environ[var] = os.path.join(_tmp, var.lower())
+
+from PySide6.QtWidgets import QApplication  # noqa: E402
+
+from desktop.app import ensure_app  # noqa: E402
+from models.db import open_database  # noqa: E402
+from models.demo import fill_demo  # noqa: E402
+
+SHOTS = {
+    "painel": "main-window.png",
+    "cadastros": "cadastros.png",
+}
+
+
+def main() -> int:
+    app = ensure_app([sys.argv[0]])
+    open_database(f"sqlite:///{Path(_tmp) / 'demo.sqlite3'}")
+    fill_demo()
+    from desktop.main_window import MainWindow
+
+    window = MainWindow()
+    window.resize(1200, 760)
+    window.show()
+    for desk, name in SHOTS.items():
+        window.show_desk(desk)
+        window.refresh()
+        for _ in range(5):
+            app.processEvents()
+        window.grab().save(str(HERE / name))
+        print(f"docs/{name}")
+    window.close()
+    QApplication.processEvents()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,876 @@
+"""The fee engine: prices a stall from a regime, line by line — pure functions.
+
+Every :class:`QuoteLine` carries its amount (rounded once, to the cent,
+``ROUND_HALF_UP``), the formula with the values substituted in pt-BR decimal
+style (``"5,50 × 38,42 × 4,00 × (1 − 0,30)"``) and the full citation of the
+article it comes from (``"Dec. 4.794/2026, art. 9º, § 2º; art. 9º, § 3º, I"``).
+No rule of a town lives here: the engine only knows the fee *kinds* of
+docs/regime-format.md.
+
+Monetary correction (``index_factors``): a fee with ``index = "INPC"`` is
+written in values of the index's ``base_year``. To price it in a later year the
+caller passes ``index_factors={"INPC": Decimal("1.4321")}`` — the accumulated
+correction factor from ``base_year`` to the year asked, which the clerk's index
+table computes (product of ``1 + yearly variation``). The engine multiplies the
+nominal rate by the factor, unrounded, and rounds the line once. Without the
+factor, a year after ``base_year`` is refused with a message: Praça never
+charges an uncorrected value, nor guesses the index.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from decimal import Decimal
+from typing import Any
+
+from models.errors import UserError
+from models.money import format_brl, format_decimal_br, format_factor, round_cents, to_decimal
+from models.regimes import (
+    Amount,
+    Condition,
+    Discount,
+    EnergyTier,
+    Equipment,
+    Fee,
+    Line,
+    Regime,
+    Venue,
+    get_regime,
+)
+
+__all__ = [
+    "ENERGY_NONE",
+    "QuoteLine",
+    "Quote",
+    "fee_quote",
+    "price_units",
+    "amount_value",
+]
+
+ENERGY_NONE = "none"
+_TIMES = " × "
+_MINUS = " − "
+
+UnitOverrides = Mapping[tuple[str, int], Decimal]
+
+
+# --------------------------------------------------------------------------- results
+
+
+@dataclass(frozen=True)
+class QuoteLine:
+    """One priced line: what, how much, how it was computed and why (the article)."""
+
+    label: str
+    amount: Decimal
+    formula: str
+    basis: str
+    fee: str | None = None
+    kind: str = "charge"  # "charge" or "deposit" (caução: refundable)
+    year: int | None = None
+    due: str | None = None
+    details: tuple[str, ...] = ()
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "label": self.label,
+            "amount": str(self.amount),
+            "amount_text": format_brl(self.amount),
+            "formula": self.formula,
+            "article": self.basis,
+            "fee": self.fee,
+            "kind": self.kind,
+            "year": self.year,
+            "due": self.due,
+            "details": list(self.details),
+        }
+
+
+@dataclass(frozen=True)
+class Quote:
+    regime: str
+    lines: tuple[QuoteLine, ...]
+    inputs: Mapping[str, Any] = field(default_factory=dict, compare=False)
+
+    @property
+    def total(self) -> Decimal:
+        """Everything to be paid, deposits included (each line already rounded)."""
+        return sum((line.amount for line in self.lines), Decimal("0.00"))
+
+    @property
+    def total_charges(self) -> Decimal:
+        """Fees and prices only (without refundable deposits)."""
+        return sum((line.amount for line in self.lines if line.kind != "deposit"), Decimal("0.00"))
+
+    @property
+    def total_deposits(self) -> Decimal:
+        return sum((line.amount for line in self.lines if line.kind == "deposit"), Decimal("0.00"))
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "regime": self.regime,
+            "inputs": {k: (str(v) if isinstance(v, Decimal) else v) for k, v in self.inputs.items()},
+            "lines": [line.to_dict() for line in self.lines],
+            "total": str(self.total),
+            "total_text": format_brl(self.total),
+            "total_charges": str(self.total_charges),
+            "total_deposits": str(self.total_deposits),
+        }
+
+
+# --------------------------------------------------------------------------- helpers
+
+
+def _regime(regime: Regime | str) -> Regime:
+    return regime if isinstance(regime, Regime) else get_regime(regime)
+
+
+def _measure(value: Any, what: str, field_name: str, *, allow_zero: bool = False) -> Decimal | None:
+    if value is None:
+        return None
+    number = to_decimal(value)
+    if number < 0 or (number == 0 and not allow_zero):
+        limit = "negativo" if allow_zero else "zero nem negativo"
+        raise UserError(f"{what} inválido(a): {format_factor(number)} — não pode ser {limit}.", field=field_name)
+    return number
+
+
+def _days(value: Any) -> int | None:
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int):
+        try:
+            number = to_decimal(value)
+        except TypeError:
+            raise UserError(f"Número de dias inválido: {value!r}", field="days") from None
+        if number != number.to_integral_value():
+            raise UserError(f"Número de dias inválido: {value!r} (use um número inteiro)", field="days")
+        value = int(number)
+    if value < 1:
+        raise UserError(f"Número de dias inválido: {value} (mínimo 1)", field="days")
+    return value
+
+
+def _m(value: Decimal) -> str:
+    """Metres / areas in formulas: two places (``4`` → ``4,00``)."""
+    return format_decimal_br(value, 2)
+
+
+
+def _amount_txt(amount: Amount) -> str:
+    """``100 UFESP`` / ``R$ 150,00``."""
+    if amount.unit == "BRL":
+        return format_brl(amount.value)
+    return f"{format_factor(amount.value)} {amount.unit}"
+
+
+def _year_for(fee: Fee, year: int | None) -> int:
+    if year is not None:
+        return year
+    if fee.year is not None:
+        return fee.year
+    return dt.date.today().year
+
+
+def _due_text(fee: Fee) -> str | None:
+    due = fee.due
+    if due is None:
+        return None
+    if due.date is not None:
+        return f"até {due.date.strftime('%d/%m/%Y')}"
+    if due.day_of_month is not None:
+        return f"até o dia {due.day_of_month} de cada mês"
+    if due.days_after_issue is not None:
+        n = due.days_after_issue
+        return f"em até {n} dia{'s' if n != 1 else ''} após a emissão da guia"
+    return None  # pragma: no cover - loader guarantees one
+
+
+def amount_value(
+    regime: Regime | str,
+    amount: Amount,
+    year: int,
+    overrides: UnitOverrides | None = None,
+) -> Decimal:
+    """Exact (unrounded) value in R$ of an :class:`Amount` in one year."""
+    regime = _regime(regime)
+    if amount.unit == "BRL":
+        return amount.value
+    return amount.value * regime.unit_value(amount.unit, year, overrides)
+
+
+def _unit_detail(regime: Regime, unit: str, year: int, overrides: UnitOverrides | None) -> str:
+    if unit == "BRL":
+        return ""
+    value = regime.unit_value(unit, year, overrides)
+    return f"{unit} {year} = {format_brl(value)} ({regime.unit_value_citation(unit, year, overrides)})"
+
+
+def _join_basis(regime: Regime, *bases: str | None) -> str:
+    parts = [b for b in bases if b]
+    seen: list[str] = []
+    for part in parts:
+        if part not in seen:
+            seen.append(part)
+    return regime.cite("; ".join(seen)) if seen else regime.short
+
+
+# --------------------------------------------------------------------------- fines / units
+
+
+def price_units(
+    regime: Regime | str,
+    n: Decimal | int | str,
+    unit_code: str,
+    year: int,
+    overrides: UnitOverrides | None = None,
+    *,
+    label: str | None = None,
+    basis: str | None = None,
+) -> QuoteLine:
+    """``n`` fiscal units of ``unit_code`` in ``year`` → R$ (``20 UFESP 2026`` → R$ 768,40).
+
+    ``basis`` (an article of the act, e.g. ``"art. 14, I"``) names why the
+    amount is due; the line's basis is then its full citation. Without it, the
+    line cites where the unit's value comes from. A unit without a value for
+    the year raises a ``UserError`` naming the unit and the year.
+    """
+    regime = _regime(regime)
+    count = to_decimal(n)
+    if count < 0:
+        raise UserError(f"Quantidade de {unit_code} inválida: {format_factor(count)}", field="units")
+    value = regime.unit_value(unit_code, year, overrides)
+    if unit_code == "BRL":
+        formula = format_decimal_br(count, 2)
+        citation = regime.cite(basis) if basis else regime.short
+        details: tuple[str, ...] = ()
+        label = label or format_brl(count)
+    else:
+        formula = f"{format_factor(count)}{_TIMES}{format_factor(value)}"
+        citation = regime.cite(basis) if basis else regime.unit_value_citation(unit_code, year, overrides)
+        details = (_unit_detail(regime, unit_code, year, overrides),)
+        label = label or f"{format_factor(count)} {unit_code} de {year}"
+    return QuoteLine(
+        label=label,
+        amount=round_cents(count * value),
+        formula=formula,
+        basis=citation,
+        kind="charge",
+        year=year,
+        details=details,
+    )
+
+
+# --------------------------------------------------------------------------- inputs
+
+
+@dataclass
+class _Inputs:
+    equipment: Equipment | None
+    line: Line | None
+    front: Decimal | None
+    depth: Decimal | None
+    hitch: Decimal | None
+    area: Decimal | None
+    mei: bool
+    local: bool
+    energy: str
+    days: int | None
+    venue: Venue | None
+    year: int | None
+    overrides: UnitOverrides | None
+    index_factors: Mapping[str, Decimal]
+    admin_values: Mapping[str, Decimal]
+
+    def front_or_equipment(self) -> Decimal | None:
+        if self.front is not None:
+            return self.front
+        if self.equipment is not None and self.equipment.front is not None:
+            return self.equipment.front
+        return None
+
+    def depth_or_equipment(self) -> Decimal | None:
+        if self.depth is not None:
+            return self.depth
+        if self.equipment is not None and self.equipment.depth is not None:
+            return self.equipment.depth
+        return None
+
+
+def _decimal_map(values: Mapping[str, Any] | None, what: str) -> dict[str, Decimal]:
+    result: dict[str, Decimal] = {}
+    for key, value in (values or {}).items():
+        number = to_decimal(value)
+        if number <= 0:
+            raise UserError(f"{what} '{key}' inválido: {format_factor(number)} (deve ser maior que zero)")
+        result[key] = number
+    return result
+
+
+# --------------------------------------------------------------------------- fee kinds
+
+
+def _linear_metre(regime: Regime, fee: Fee, inp: _Inputs) -> QuoteLine:
+    year = _year_for(fee, inp.year)
+    front = inp.front_or_equipment()
+    if front is None:
+        raise UserError(
+            f"Informe a frente ocupada (metros lineares) para calcular {fee.label.lower()} "
+            f"({regime.cite(fee.basis)}).",
+            field="front",
+        )
+    details: list[str] = []
+    bases: list[str | None] = [fee.basis]
+    metres = front
+    if inp.hitch is not None and inp.hitch > 0:
+        if inp.equipment is not None and not inp.equipment.has_hitch:
+            raise UserError(f"O equipamento '{inp.equipment.label}' não tem engate; não informe engate.", field="hitch")
+        if fee.hitch_counts:
+            metres = front + inp.hitch
+            details.append(
+                f"Engate incluído na metragem: {_m(front)} + {_m(inp.hitch)} = {_m(metres)} ML"
+                + (f" ({regime.cite(fee.hitch_basis)})" if fee.hitch_basis else "")
+            )
+            bases.append(fee.hitch_basis)
+        else:
+            details.append("O engate não entra na metragem deste preço.")
+    if fee.min_metres is not None and metres < fee.min_metres:
+        details.append(
+            f"Metragem mínima de {_m(fee.min_metres)} ML por unidade comercial (medido: {_m(metres)} ML)"
+            + (f" ({regime.cite(fee.min_metres_basis)})" if fee.min_metres_basis else "")
+        )
+        bases.append(fee.min_metres_basis)
+        metres = fee.min_metres
+
+    discount = _best_discount(regime, fee, inp, metres)
+    unit_value = regime.unit_value(fee.unit, year, inp.overrides)
+    rate = discount.rate if discount else Decimal(0)
+    exact = fee.coefficient * unit_value * metres * (Decimal(1) - rate)
+
+    parts = [format_factor(fee.coefficient)]
+    if fee.unit != "BRL":
+        parts.append(format_factor(unit_value))
+        details.insert(0, _unit_detail(regime, fee.unit, year, inp.overrides))
+    parts.append(_m(metres))
+    formula = _TIMES.join(parts)
+    label = fee.label
+    if discount:
+        formula += f"{_TIMES}(1{_MINUS}{format_factor(discount.rate)})"
+        percent = format_factor((discount.rate * 100).normalize())
+        label = f"{fee.label} — desconto de {percent} %"
+        details.append(f"Desconto: {discount.label} ({regime.cite(discount.basis, discount.basis_act)})")
+        bases.append(discount.basis)
+    if fee.basis_act:
+        details.append(f"Com base em: {fee.basis_act}")
+    return QuoteLine(
+        label=label,
+        amount=round_cents(exact),
+        formula=formula,
+        basis=_join_basis(regime, *bases),
+        fee=fee.id,
+        year=year,
+        due=_due_text(fee),
+        details=tuple(details),
+    )
+
+
+def _condition_matches(cond: Condition, inp: _Inputs, metres: Decimal) -> bool | None:
+    """True / False, or None when only the depth is missing to decide."""
+    if cond.mei is not None and cond.mei != inp.mei:
+        return False
+    if cond.local is not None and cond.local != inp.local:
+        return False
+    if cond.equipment and (inp.equipment is None or inp.equipment.id not in cond.equipment):
+        return False
+    if cond.lines and (inp.line is None or inp.line.id not in cond.lines):
+        return False
+    if cond.max_metres is not None and metres > cond.max_metres:
+        return False
+    if cond.max_depth is not None:
+        depth = inp.depth_or_equipment()
+        if depth is None:
+            return None
+        if depth > cond.max_depth:
+            return False
+    return True
+
+
+def _best_discount(regime: Regime, fee: Fee, inp: _Inputs, metres: Decimal) -> Discount | None:
+    best: Discount | None = None
+    for discount in fee.discounts:
+        verdict = _condition_matches(discount.when, inp, metres)
+        if verdict is None:
+            raise UserError(
+                f"Informe a profundidade: o desconto \"{discount.label}\" vale até "
+                f"{_m(discount.when.max_depth)} m de profundidade ({regime.cite(discount.basis)}).",
+                field="depth",
+            )
+        if verdict and (best is None or discount.rate > best.rate):
+            best = discount
+    return best
+
+
+def _energy(regime: Regime, fee: Fee, tier: EnergyTier, inp: _Inputs) -> QuoteLine:
+    year = _year_for(fee, inp.year)
+    citation = regime.cite(tier.basis)
+    if tier.equipment and inp.equipment is not None and inp.equipment.id not in tier.equipment:
+        allowed = ", ".join(regime.equipment(e).label for e in tier.equipment)
+        raise UserError(
+            f"A tarifa \"{tier.label}\" vale para: {allowed} — não para {inp.equipment.label} ({citation}).",
+            field="energy",
+        )
+    if tier.max_metres is not None:
+        front = inp.front_or_equipment()
+        if front is None:
+            raise UserError(
+                f"Informe a frente: a tarifa \"{tier.label}\" vale até {_m(tier.max_metres)} ML ({citation}).",
+                field="front",
+            )
+        metres = front + (inp.hitch or 0)
+        if metres > tier.max_metres:
+            raise UserError(
+                f"A tarifa \"{tier.label}\" vale até {_m(tier.max_metres)} ML; informado {_m(metres)} ML ({citation}).",
+                field="energy",
+            )
+    if tier.max_depth is not None:
+        depth = inp.depth_or_equipment()
+        if depth is None:
+            raise UserError(
+                f"Informe a profundidade: a tarifa \"{tier.label}\" vale até {_m(tier.max_depth)} m ({citation}).",
+                field="depth",
+            )
+        if depth > tier.max_depth:
+            raise UserError(
+                f"A tarifa \"{tier.label}\" vale até {_m(tier.max_depth)} m de profundidade; "
+                f"informado {_m(depth)} m ({citation}).",
+                field="energy",
+            )
+    unit_value = regime.unit_value(fee.unit, year, inp.overrides)
+    exact = tier.factor * unit_value
+    details = [d for d in (_unit_detail(regime, fee.unit, year, inp.overrides),) if d]
+    if fee.basis_act:
+        details.append(f"Com base em: {fee.basis_act}")
+    formula = format_factor(tier.factor) if fee.unit == "BRL" else f"{format_factor(tier.factor)}{_TIMES}{format_factor(unit_value)}"
+    return QuoteLine(
+        label=f"{fee.label} — {tier.label}",
+        amount=round_cents(exact),
+        formula=formula,
+        basis=_join_basis(regime, tier.basis),
+        fee=fee.id,
+        year=year,
+        due=_due_text(fee),
+        details=tuple(details),
+    )
+
+
+def _per_area_month(regime: Regime, fee: Fee, inp: _Inputs) -> QuoteLine:
+    year = _year_for(fee, inp.year)
+    details: list[str] = []
+    bases: list[str | None] = [fee.basis]
+    dims: tuple[Decimal, Decimal] | None = None
+    area: Decimal | None = None
+    line = inp.line
+    if fee.area == "line":
+        if line is None:
+            raise UserError(
+                f"Informe o ramo (linha de produtos): a área de {fee.label.lower()} é a do ramo "
+                f"({regime.cite(fee.basis)}). Ramos: {', '.join(regime.ids('line'))}.",
+                field="line",
+            )
+        if line.area is not None:
+            _check_declared_matches_line(regime, line, inp)
+            dims = (line.front, line.depth)
+            area = line.area
+            details.append(
+                f"Área do ramo \"{line.label}\": {_m(line.front)} × {_m(line.depth)} = {_m(area)} m² "
+                f"({regime.cite(line.basis)})"
+            )
+            bases.append(line.basis)
+        else:
+            dims, area = _declared_area(inp, fee)
+            details.append(
+                f"O ramo \"{line.label}\" não tem tamanho fixado no ato: área informada de {_m(area)} m²."
+            )
+    else:
+        dims, area = _declared_area(inp, fee)
+        details.append(f"Área declarada: {_m(area)} m².")
+
+    rate = fee.rate
+    factor = Decimal(1)
+    parts = [format_factor(rate.value)]
+    if rate.unit != "BRL":
+        unit_value = regime.unit_value(rate.unit, year, inp.overrides)
+        factor *= unit_value
+        parts.append(format_factor(unit_value))
+        details.insert(0, _unit_detail(regime, rate.unit, year, inp.overrides))
+    if fee.index is not None:
+        index = regime.index(fee.index)
+        if year > index.base_year:
+            correction = inp.index_factors.get(index.code)
+            if correction is None:
+                raise UserError(
+                    f"O valor de {_amount_txt(rate)}/m² é de {index.base_year} e é corrigido anualmente pelo "
+                    f"{index.code} ({regime.cite(index.basis)}): informe o fator acumulado do {index.code} de "
+                    f"{index.base_year} a {year}, ou calcule para {index.base_year}.",
+                    field="index_factor",
+                )
+            factor *= correction
+            parts.append(format_factor(correction))
+            details.append(
+                f"Correção {index.code} {index.base_year}→{year}: fator {format_factor(correction)} "
+                f"({regime.cite(index.basis)})"
+            )
+            bases.append(index.basis)
+    if dims is not None:
+        parts.extend([_m(dims[0]), _m(dims[1])])
+    else:
+        parts.append(_m(area))
+    exact = rate.value * factor * area
+    return QuoteLine(
+        label=fee.label,
+        amount=round_cents(exact),
+        formula=_TIMES.join(parts),
+        basis=_join_basis(regime, *bases),
+        fee=fee.id,
+        year=year,
+        due=_due_text(fee),
+        details=tuple(details),
+    )
+
+
+def _check_declared_matches_line(regime: Regime, line: Line, inp: _Inputs) -> None:
+    if inp.area is not None and inp.area != line.area:
+        raise UserError(
+            f"O ato fixa {_m(line.front)} × {_m(line.depth)} = {_m(line.area)} m² para \"{line.label}\" "
+            f"({regime.cite(line.basis)}); informado {_m(inp.area)} m².",
+            field="area",
+        )
+    if inp.front is not None and inp.front != line.front:
+        raise UserError(
+            f"O ato fixa {_m(line.front)} m de frente para \"{line.label}\" ({regime.cite(line.basis)}); "
+            f"informado {_m(inp.front)} m.",
+            field="front",
+        )
+    if inp.depth is not None and inp.depth != line.depth:
+        raise UserError(
+            f"O ato fixa {_m(line.depth)} m de profundidade para \"{line.label}\" ({regime.cite(line.basis)}); "
+            f"informado {_m(inp.depth)} m.",
+            field="depth",
+        )
+
+
+def _declared_area(inp: _Inputs, fee: Fee) -> tuple[tuple[Decimal, Decimal] | None, Decimal]:
+    if inp.area is not None:
+        return None, inp.area
+    front, depth = inp.front_or_equipment(), inp.depth_or_equipment()
+    if front is not None and depth is not None:
+        return (front, depth), front * depth
+    raise UserError(
+        f"Informe a área (m²) ou a frente e a profundidade da banca para calcular {fee.label.lower()}.",
+        field="area",
+    )
+
+
+def _venue_table(regime: Regime, fee: Fee, venue: Venue, inp: _Inputs) -> list[QuoteLine]:
+    year = _year_for(fee, inp.year)
+    if inp.days is None:
+        raise UserError(
+            f"Informe o número de dias de uso de \"{venue.label}\" ({regime.cite(venue.basis)}).", field="days"
+        )
+    days = inp.days
+    if days < venue.min_days:
+        daily = venue.one_day
+        rule = (
+            f"Menos de {venue.min_days} dias: {_amount_txt(venue.one_day)} por dia "
+            f"(a partir de {venue.min_days} dias: {_amount_txt(venue.per_day)} por dia)"
+        )
+    else:
+        daily = venue.per_day
+        rule = f"Mínimo de {venue.min_days} dias atingido: {_amount_txt(venue.per_day)} por dia"
+    details = [rule]
+    unit_detail = _unit_detail(regime, daily.unit, year, inp.overrides)
+    if unit_detail:
+        details.insert(0, unit_detail)
+    if fee.basis_act:
+        details.append(f"Com base em: {fee.basis_act}")
+    day_word = "dia" if days == 1 else "dias"
+    lines = [
+        QuoteLine(
+            label=f"{fee.label} — {venue.label} ({days} {day_word})",
+            amount=round_cents(days * amount_value(regime, daily, year, inp.overrides)),
+            formula=_amount_formula(regime, daily, year, inp.overrides, count=days),
+            basis=_join_basis(regime, venue.basis),
+            fee=fee.id,
+            year=year,
+            due=_due_text(fee),
+            details=tuple(details),
+        )
+    ]
+    if venue.deposit is not None:
+        lines.append(
+            QuoteLine(
+                label=f"Caução — {venue.label}",
+                amount=round_cents(amount_value(regime, venue.deposit, year, inp.overrides)),
+                formula=_amount_formula(regime, venue.deposit, year, inp.overrides),
+                basis=_join_basis(regime, venue.basis),
+                fee=fee.id,
+                kind="deposit",
+                year=year,
+                due=_due_text(fee),
+                details=tuple(d for d in (_unit_detail(regime, venue.deposit.unit, year, inp.overrides),) if d),
+            )
+        )
+    return lines
+
+
+def _amount_formula(
+    regime: Regime, amount: Amount, year: int, overrides: UnitOverrides | None, count: int | None = None
+) -> str:
+    parts = [str(count)] if count is not None else []
+    if amount.unit == "BRL":
+        parts.append(format_decimal_br(amount.value, 2))
+    else:
+        parts.append(format_factor(amount.value))
+        parts.append(format_factor(regime.unit_value(amount.unit, year, overrides)))
+    return _TIMES.join(parts)
+
+
+_PER_TEXT = {"once": "parcela única", "year": "por ano", "month": "por mês", "day": "por dia", "event": "por evento"}
+
+
+def _fixed(regime: Regime, fee: Fee, inp: _Inputs) -> QuoteLine:
+    year = _year_for(fee, inp.year)
+    details: list[str] = []
+    per_day = fee.kind == "per-day" or fee.per == "day"
+    count = None
+    if per_day:
+        if inp.days is None:
+            raise UserError(f"Informe o número de dias para calcular {fee.label.lower()} ({regime.cite(fee.basis)}).",
+                            field="days")
+        count = inp.days
+    if fee.admin_defined:
+        value = inp.admin_values.get(fee.id)
+        if value is None:
+            raise UserError(
+                f"O valor de \"{fee.label}\" é definido pela Administração ({regime.cite(fee.basis)}"
+                + (f"; {fee.basis_act}" if fee.basis_act else "")
+                + "): informe-o antes de calcular.",
+                field="admin_value",
+            )
+        amount = Amount(value=value, unit="BRL")
+        details.append("Valor informado pela Administração.")
+    else:
+        amount = fee.amount
+        unit_detail = _unit_detail(regime, amount.unit, year, inp.overrides)
+        if unit_detail:
+            details.append(unit_detail)
+    if fee.per and fee.per in _PER_TEXT:
+        details.append(f"Periodicidade: {_PER_TEXT[fee.per]}.")
+    if fee.basis_act:
+        details.append(f"Com base em: {fee.basis_act}")
+    exact = amount_value(regime, amount, year, inp.overrides) * (count or 1)
+    label = fee.label + (f" ({count} {'dia' if count == 1 else 'dias'})" if count is not None else "")
+    return QuoteLine(
+        label=label,
+        amount=round_cents(exact),
+        formula=_amount_formula(regime, amount, year, inp.overrides, count=count),
+        basis=_join_basis(regime, fee.basis),
+        fee=fee.id,
+        year=year,
+        due=_due_text(fee),
+        details=tuple(details),
+    )
+
+
+# --------------------------------------------------------------------------- the engine
+
+
+def fee_quote(
+    regime: Regime | str,
+    *,
+    equipment: str | None = None,
+    line: str | None = None,
+    front: Decimal | int | str | None = None,
+    depth: Decimal | int | str | None = None,
+    hitch: Decimal | int | str | None = None,
+    area: Decimal | int | str | None = None,
+    mei: bool = False,
+    local: bool = False,
+    energy: str = ENERGY_NONE,
+    days: int | None = None,
+    venue: str | None = None,
+    year: int | None = None,
+    unit_overrides: UnitOverrides | None = None,
+    index_factors: Mapping[str, Decimal | int | str] | None = None,
+    fees: Iterable[str] | None = None,
+    permit_kind: str | None = None,
+    admin_values: Mapping[str, Decimal | int | str] | None = None,
+) -> Quote:
+    """Price a stall under ``regime``, line by line.
+
+    Which fees are priced: the ids in ``fees`` if given; else the fees of
+    ``permit_kind`` if given; else every fee the inputs call for —
+    ``linear-metre`` when ``equipment`` or ``front`` is given, ``per-area-month``
+    when ``line`` or ``area`` is given, ``energy`` when ``energy`` is a tier id
+    (``"low"``, ``"high"``…), ``venue-table`` when ``venue`` is given. ``fixed``
+    and ``per-day`` fees are priced only when named (``fees``/``permit_kind``);
+    an ``admin_defined`` one needs its value in ``admin_values`` (R$, by fee id).
+    An energy fee is skipped when ``energy="none"``.
+
+    Sizes are metres (``Decimal``, ``int`` or text such as ``"4,00"``; never
+    ``float``). ``hitch`` is added to ``front`` when the fee counts the hitch.
+    ``year`` defaults to the year the act fixes for the fee (``year`` in the
+    file), else the current year. ``unit_overrides`` — ``{(code, year): value}``
+    from the database — win over the file. ``index_factors`` — ``{code: factor}``
+    — correct an indexed fee (see the module docstring).
+
+    Bad input (unknown equipment/line/venue, zero or negative size, a tier the
+    equipment is not entitled to, a missing unit value…) raises ``UserError``
+    with a pt-BR message.
+    """
+    regime = _regime(regime)
+    if energy is None:
+        energy = ENERGY_NONE
+    if not isinstance(mei, bool) or not isinstance(local, bool):
+        raise TypeError("mei/local must be bool")
+    if year is not None and (isinstance(year, bool) or not isinstance(year, int)):
+        raise UserError(f"Ano inválido: {year!r}", field="year")
+    inp = _Inputs(
+        equipment=regime.equipment(equipment) if equipment is not None else None,
+        line=regime.line(line) if line is not None else None,
+        front=_measure(front, "Frente", "front"),
+        depth=_measure(depth, "Profundidade", "depth"),
+        hitch=_measure(hitch, "Engate", "hitch", allow_zero=True),
+        area=_measure(area, "Área", "area"),
+        mei=mei,
+        local=local,
+        energy=energy,
+        days=_days(days),
+        venue=regime.venue(venue) if venue is not None else None,
+        year=year,
+        overrides=unit_overrides,
+        index_factors=_decimal_map(index_factors, "Fator de correção"),
+        admin_values=_admin_values(admin_values),
+    )
+    if inp.equipment is not None:
+        _check_equipment_limits(regime, inp)
+
+    energy_fees = [f for f in regime.fees if f.kind == "energy"]
+    tier_owner: tuple[Fee, EnergyTier] | None = None
+    if energy != ENERGY_NONE:
+        for fee in energy_fees:
+            tier = fee.tier(energy)
+            if tier is not None:
+                tier_owner = (fee, tier)
+                break
+        if tier_owner is None:
+            options = [ENERGY_NONE] + [t.id for f in energy_fees for t in f.tiers]
+            if not energy_fees:
+                raise UserError(f"O regime {regime.id} ({regime.short}) não tem tarifa de energia.", field="energy")
+            raise UserError(
+                f"Faixa de energia '{energy}' não existe no regime {regime.id}. Opções: {', '.join(options)}.",
+                field="energy",
+            )
+
+    explicit: list[Fee] | None = None
+    if fees is not None:
+        explicit = [regime.fee(fee_id) for fee_id in fees]
+    elif permit_kind is not None:
+        explicit = [regime.fee(fee_id) for fee_id in regime.permit_kind(permit_kind).fees]
+
+    selected: list[Fee] = []
+    if explicit is not None:
+        selected = [f for f in explicit if not (f.kind == "energy" and energy == ENERGY_NONE)]
+        if tier_owner is not None and tier_owner[0] not in selected:
+            raise UserError(
+                f"A tarifa de energia não faz parte dos preços pedidos ({', '.join(f.id for f in explicit)}).",
+                field="energy",
+            )
+    else:
+        for fee in regime.fees:
+            if fee.kind == "linear-metre" and (inp.equipment is not None or inp.front is not None):
+                selected.append(fee)
+            elif fee.kind == "per-area-month" and (inp.line is not None or inp.area is not None):
+                selected.append(fee)
+            elif fee.kind == "energy" and tier_owner is not None and fee is tier_owner[0]:
+                selected.append(fee)
+            elif fee.kind == "venue-table" and inp.venue is not None and inp.venue in fee.venues:
+                selected.append(fee)
+    if not selected:
+        raise UserError(_nothing_to_price(regime), field="fees")
+
+    lines: list[QuoteLine] = []
+    for fee in selected:
+        if fee.kind == "linear-metre":
+            lines.append(_linear_metre(regime, fee, inp))
+        elif fee.kind == "energy":
+            if tier_owner is None or tier_owner[0] is not fee:
+                continue
+            lines.append(_energy(regime, fee, tier_owner[1], inp))
+        elif fee.kind == "per-area-month":
+            lines.append(_per_area_month(regime, fee, inp))
+        elif fee.kind == "venue-table":
+            if inp.venue is None or inp.venue not in fee.venues:
+                raise UserError(
+                    f"Informe o imóvel de \"{fee.label}\". Opções: {', '.join(v.id for v in fee.venues)}.",
+                    field="venue",
+                )
+            lines.extend(_venue_table(regime, fee, inp.venue, inp))
+        else:  # fixed, per-day
+            lines.append(_fixed(regime, fee, inp))
+
+    inputs = {
+        k: v
+        for k, v in dict(
+            equipment=equipment, line=line, front=inp.front, depth=inp.depth, hitch=inp.hitch, area=inp.area,
+            mei=mei, local=local, energy=energy, days=inp.days, venue=venue, year=year,
+        ).items()
+        if v is not None
+    }
+    return Quote(regime=regime.id, lines=tuple(lines), inputs=inputs)
+
+
+def _admin_values(values: Mapping[str, Any] | None) -> dict[str, Decimal]:
+    result: dict[str, Decimal] = {}
+    for key, value in (values or {}).items():
+        number = to_decimal(value)
+        if number < 0:
+            raise UserError(f"Valor informado para '{key}' não pode ser negativo: {format_factor(number)}")
+        result[key] = number
+    return result
+
+
+def _check_equipment_limits(regime: Regime, inp: _Inputs) -> None:
+    eq = inp.equipment
+    assert eq is not None
+    if eq.max_front is not None and inp.front is not None and inp.front > eq.max_front:
+        raise UserError(
+            f"{eq.label}: frente máxima de {_m(eq.max_front)} m ({regime.cite(eq.basis)}); informado {_m(inp.front)} m.",
+            field="front",
+        )
+    if eq.max_depth is not None and inp.depth is not None and inp.depth > eq.max_depth:
+        raise UserError(
+            f"{eq.label}: profundidade máxima de {_m(eq.max_depth)} m ({regime.cite(eq.basis)}); "
+            f"informado {_m(inp.depth)} m.",
+            field="depth",
+        )
+
+
+def _nothing_to_price(regime: Regime) -> str:
+    hints = []
+    kinds = {f.kind for f in regime.fees}
+    if "linear-metre" in kinds:
+        hints.append("o equipamento e a frente (metros)")
+    if "per-area-month" in kinds:
+        hints.append("o ramo")
+    if "energy" in kinds:
+        hints.append("a faixa de energia")
+    if "venue-table" in kinds:
+        hints.append("o imóvel e os dias")
+    if {"fixed", "per-day"} & kinds:
+        hints.append("o preço pelo id (" + ", ".join(f.id for f in regime.fees if f.kind in ("fixed", "per-day")) + ")")
+    if not hints:
+        return f"O regime {regime.id} ({regime.short}) não fixa preços nem taxas."
+    return f"Nada a calcular no regime {regime.id}: informe " + ", ou ".join(hints) + "."

@@ -1,0 +1,52 @@
+"""The one jinja2 environment for every report: autoescaped HTML, strict variables, pt-BR filters."""
+
+from __future__ import annotations
+
+import datetime as _dt
+from functools import lru_cache
+from pathlib import Path
+
+from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
+
+import resources
+from models import describe
+from models.money import format_brl, format_decimal_br
+
+TEMPLATES = Path(resources.__file__).resolve().parent / "templates"
+
+
+def date_br(value) -> str:
+    if value is None:
+        return "—"
+    if isinstance(value, _dt.datetime):
+        return value.strftime("%d/%m/%Y %H:%M")
+    return value.strftime("%d/%m/%Y")
+
+
+@lru_cache(maxsize=1)
+def environment() -> Environment:
+    env = Environment(
+        loader=FileSystemLoader(str(TEMPLATES)),
+        autoescape=select_autoescape(enabled_extensions=("html", "html.j2"), default_for_string=True),
+        undefined=StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+    )
+    env.filters.update(
+        brl=format_brl,
+        dec=format_decimal_br,
+        date_br=date_br,
+        amount=describe.amount,
+        metres=describe.metres,
+        percent=describe.percent,
+        sanction=describe.sanction,
+        fine=describe.fine,
+        validity=describe.validity,
+        deadline=describe.deadline,
+    )
+    env.globals["describe"] = describe
+    return env
+
+
+def render(template: str, **context) -> str:
+    return environment().get_template(template).render(**context)

@@ -1,0 +1,158 @@
+"""The real main window, offscreen: desks, menus, title, settings, about, remembered state."""
+
+from __future__ import annotations
+
+import pytest
+from PySide6.QtCore import QSettings, Qt, QTimer
+from PySide6.QtWidgets import QApplication, QDialogButtonBox, QMessageBox
+
+from models.db import open_database
+from models.demo import fill_demo
+
+DESKS = ["painel", "atendimento", "mapas", "cobranca", "fiscalizacao", "relatorios", "cadastros"]
+
+
+@pytest.fixture
+def window(app_ready, qtbot, sqlite_url):
+    QSettings().clear()
+    open_database(sqlite_url)
+    from desktop.main_window import MainWindow
+
+    win = MainWindow()
+    qtbot.addWidget(win)
+    win.show()
+    qtbot.waitExposed(win)
+    return win
+
+
+def test_every_desk_is_reachable_by_click(window, qtbot):
+    labels = [window.nav.item(i).text() for i in range(window.nav.count())]
+    assert labels == ["Painel", "Atendimento", "Mapas", "Cobrança", "Fiscalização", "Relatórios", "Cadastros"]
+    for row, key in enumerate(DESKS):
+        rect = window.nav.visualItemRect(window.nav.item(row))
+        qtbot.mouseClick(window.nav.viewport(), Qt.MouseButton.LeftButton, pos=rect.center())
+        assert window.current_desk() == key
+        assert window.stack.currentWidget() is window.pages[key]
+        assert window.stack.currentWidget().isVisible()
+
+
+def test_every_desk_is_reachable_by_keyboard(window, qtbot):
+    for index, key in enumerate(DESKS):
+        qtbot.keyClick(window, str(index + 1), Qt.KeyboardModifier.ControlModifier)
+        assert window.current_desk() == key
+
+
+def test_title_and_status_name_municipality_and_database(window, sqlite_url):
+    assert "município não configurado" in window.windowTitle()
+    fill_demo(people=5, companies=2)
+    window.refresh()
+    title = window.windowTitle()
+    assert "Olímpia/SP" in title
+    assert sqlite_url.removeprefix("sqlite:///") in title
+    assert "Banco:" in window.db_label.text()
+    home = window.pages["painel"]
+    assert home.people.text() == "5"
+    assert home.companies.text() == "2"
+
+
+def test_settings_form_saves_and_retitles(window, qtbot):
+    window.show_desk("cadastros")
+    page = window.pages["cadastros"]
+    page.tabs.setCurrentWidget(page.settings_form)
+    form = page.settings_form
+    form.municipality.clear()
+    qtbot.keyClicks(form.municipality, "Ilha Comprida")
+    form.state.setFocus()
+    form.state.clear()
+    qtbot.keyClicks(form.state, "sp")
+    qtbot.mouseClick(form.buttons.button(QDialogButtonBox.StandardButton.Save), Qt.MouseButton.LeftButton)
+    assert form.message.text() == "Configurações salvas."
+    assert "Ilha Comprida/SP" in window.windowTitle()
+
+
+def test_settings_form_refuses_empty_municipality(window, qtbot):
+    form = window.pages["cadastros"].settings_form
+    form.municipality.clear()
+    qtbot.mouseClick(form.buttons.button(QDialogButtonBox.StandardButton.Save), Qt.MouseButton.LeftButton)
+    assert form.message.text() == "Informe o nome do município."
+    assert "município não configurado" in window.windowTitle()
+
+
+def test_about_dialog_lists_version_and_acts(window, qtbot):
+    seen = {}
+
+    def inspect():
+        dialog = QApplication.activeModalWidget()
+        seen["text"] = dialog.label.text()
+        seen["close"] = dialog.buttons.button(QDialogButtonBox.StandardButton.Close).text()
+        dialog.reject()
+
+    QTimer.singleShot(0, inspect)
+    window.action_about.trigger()
+    assert "Praça" in seen["text"]
+    assert "Atos carregados" in seen["text"]
+    # Qt's own pt_BR translations are loaded: standard buttons speak Portuguese.
+    assert seen["close"].replace("&", "") == "Fechar"
+
+
+def test_last_desk_and_geometry_are_remembered(window, qtbot):
+    window.show_desk("mapas")
+    window.resize(1000, 650)  # the offscreen screen is small; Qt clamps restored geometry to it
+    window.move(13, 17)
+    qtbot.wait(10)
+    closed_geometry = window.geometry()
+    window.close()
+    assert QSettings().value("window/desk") == "mapas"
+    from desktop.main_window import MainWindow
+
+    again = MainWindow()
+    qtbot.addWidget(again)
+    again.show()
+    qtbot.waitExposed(again)
+    assert again.current_desk() == "mapas"
+    # Width is clamped to the small offscreen screen; the height proves the restore
+    # (a window without saved geometry opens 760 px high).
+    assert again.height() == closed_geometry.height() == 650
+
+
+def test_open_database_dialog_explains_a_bad_url(window, qtbot):
+    from views.open_database import OpenDatabaseDialog
+
+    dialog = OpenDatabaseDialog(window)
+    qtbot.addWidget(dialog)
+    qtbot.keyClicks(dialog.url_edit, "mysql://x")
+    dialog.accept()
+    assert dialog.result() == 0
+    assert "inválida" in dialog.error.text()
+
+
+def test_switching_to_a_foreign_file_keeps_the_current_database(window, tmp_path, monkeypatch):
+    bad = tmp_path / "planilha.xlsx"
+    bad.write_bytes(b"PK\x03\x04 not a database")
+    messages = []
+    monkeypatch.setattr(QMessageBox, "warning", lambda *a, **k: messages.append(a[2]))
+    before = window.windowTitle()
+    assert window.switch_database(f"sqlite:///{bad}") is False
+    assert messages and "não é um banco de dados do Praça" in messages[0]
+    assert window.windowTitle() == before
+
+
+def test_switching_database_retitles(window, tmp_path):
+    other = f"sqlite:///{tmp_path / 'outro.sqlite3'}"
+    assert window.switch_database(other)
+    assert "outro.sqlite3" in window.windowTitle()
+
+
+def test_backup_writes_a_copy(window, tmp_path, monkeypatch):
+    from PySide6.QtWidgets import QFileDialog
+
+    fill_demo(people=3, companies=1)
+    dest = tmp_path / "copia.sqlite3"
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *a, **k: (str(dest), ""))
+    window.action_backup.trigger()
+    assert dest.exists()
+    import sqlite3
+
+    con = sqlite3.connect(dest)
+    assert con.execute("select count(*) from person").fetchone() == (3,)
+    con.close()

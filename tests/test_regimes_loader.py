@@ -1,0 +1,567 @@
+"""models/regimes.py — loading and strict validation of resources/regimes/*.toml."""
+
+import json
+from decimal import Decimal
+from pathlib import Path
+
+import pytest
+
+from models.errors import UserError
+from models.regimes import (
+    MissingUnitValue,
+    Regime,
+    RegimeError,
+    default_regimes_folder,
+    get_regime,
+    load_regime_file,
+    load_regimes,
+    regime_to_dict,
+)
+
+D = Decimal
+REGIMES = default_regimes_folder()
+SHIPPED = sorted(p.stem for p in REGIMES.glob("*.toml"))
+
+
+# ---------------------------------------------------------------- shipped files
+
+def test_default_folder_is_the_repository_resources():
+    assert REGIMES.is_dir()
+    assert REGIMES.name == "regimes" and REGIMES.parent.name == "resources"
+    assert {"sao-bento-2026", "sjc-2014"} <= set(SHIPPED)
+
+
+@pytest.mark.parametrize("regime_id", SHIPPED)
+def test_every_shipped_file_loads(regime_id):
+    regime = load_regime_file(REGIMES / f"{regime_id}.toml")
+    assert isinstance(regime, Regime)
+    assert regime.id == regime_id
+    assert regime.short and regime.act and regime.municipality
+    json.dumps(regime_to_dict(regime))  # JSON-ready
+
+
+def test_load_regimes_returns_all_by_id():
+    regimes = load_regimes()
+    assert sorted(regimes) == SHIPPED
+
+
+def test_get_regime_is_cached_and_unknown_ids_are_refused():
+    assert get_regime("sao-bento-2026") is get_regime("sao-bento-2026")
+    with pytest.raises(RegimeError) as exc:
+        get_regime("atlantida-1999")
+    assert "atlantida-1999" in str(exc.value) and "sao-bento-2026" in str(exc.value)
+    assert isinstance(exc.value, UserError)
+
+
+def test_missing_folder_is_a_regime_error(tmp_path):
+    with pytest.raises(RegimeError):
+        load_regimes(tmp_path / "nope")
+
+
+# ---------------------------------------------------------------- São Bento (Dec. 4.794/2026)
+
+@pytest.fixture(scope="module")
+def sb():
+    return get_regime("sao-bento-2026")
+
+
+@pytest.fixture(scope="module")
+def sjc():
+    return get_regime("sjc-2014")
+
+
+def test_sb_citation(sb):
+    assert sb.short == "Dec. 4.794/2026"
+    assert sb.cite("art. 9º, § 2º") == "Dec. 4.794/2026, art. 9º, § 2º"
+    assert sb.published.isoformat() == "2026-03-24"
+
+
+def test_sb_ufesp_values(sb):
+    """UFESP 2026 = R$ 38,42 (art. 9º, § 2º); 2024 and 2025 from SEFAZ-SP."""
+    assert sb.unit_value("UFESP", 2026) == D("38.42")
+    assert sb.unit_value("UFESP", 2025) == D("37.02")
+    assert sb.unit_value("UFESP", 2024) == D("35.36")
+    assert sb.unit_value_citation("UFESP", 2026) == "Dec. 4.794/2026, art. 9º, § 2º"
+
+
+def test_unit_without_value_for_the_year_names_unit_and_year(sb):
+    with pytest.raises(MissingUnitValue) as exc:
+        sb.unit_value("UFESP", 2027)
+    message = str(exc.value)
+    assert "UFESP" in message and "2027" in message
+    assert isinstance(exc.value, UserError)
+
+
+def test_unit_overrides_supply_and_win(sb):
+    overrides = {("UFESP", 2027): D("40.00"), ("UFESP", 2026): D("38.50")}
+    assert sb.unit_value("UFESP", 2027, overrides) == D("40.00")
+    assert sb.unit_value("UFESP", 2026, overrides) == D("38.50")
+    with pytest.raises(UserError):
+        sb.unit_value("UFM", 2026)
+
+
+def test_sb_lookups(sb):
+    assert sb.equipment("trailer").has_hitch
+    assert not sb.equipment("barraca").has_hitch
+    assert sb.fee("occupation").coefficient == D("5.50")
+    assert sb.fee("occupation").min_metres == D("1.00")
+    assert sb.fee("occupation").hitch_counts
+    assert sb.infraction("nao-desmontar").fine.amount.value == D("150.00")
+    assert sb.site("rua-cel-ribeiro-da-luz").from_ == "Av. Dr. Rubião Júnior"
+    with pytest.raises(UserError) as exc:
+        sb.equipment("helicoptero")
+    assert "helicoptero" in str(exc.value) and "trailer" in str(exc.value)
+
+
+def test_sb_discounts_and_energy(sb):
+    """Art. 9º, § 3º, I: 30 % / 50 % for MEIs of the municipality; art. 12: 0,82 / 3,25 UFESP."""
+    occupation = sb.fee("occupation")
+    rates = {d.id: d.rate for d in occupation.discounts}
+    assert sorted(rates.values()) == [D("0.30"), D("0.50")]
+    structure = next(d for d in occupation.discounts if d.rate == D("0.30"))
+    assert set(structure.when.equipment) == {"trailer", "reboque", "barraca"}
+    assert structure.when.max_depth == D("3.00") and structure.when.mei and structure.when.local
+    energy = sb.fee("energy")
+    assert {t.id: t.factor for t in energy.tiers} == {"low": D("0.82"), "high": D("3.25")}
+    assert energy.tier("low").max_metres == D("2.00")
+    assert energy.tier("high").max_depth == D("3.00")
+
+
+def test_sb_schedule_site_selection_layout(sb):
+    """Art. 2º (3 days, set-up from 27/03 12h, tear-down until 30/03 12h), art. 5º hours,
+    art. 3º (order by payment time, draw of positions), art. 10 (late fill), art. 11, § 4º (gap)."""
+    schedule = sb.schedule("indomit")
+    assert schedule.setup.at.isoformat() == "2026-03-27T12:00:00"
+    assert schedule.teardown.at.isoformat() == "2026-03-30T12:00:00"
+    assert [d.date.day for d in schedule.days] == [27, 28, 29]
+    assert schedule.days[0].crosses_midnight
+    assert schedule.days[0].closes_at.isoformat() == "2026-03-28T01:00:00"
+    assert sb.permit_kind("event-stall").validity.days == 3
+    selection = sb.selection
+    assert selection.method == "registration-order" and selection.order_by == "payment-time"
+    assert selection.positions.at.isoformat() == "2026-03-26T15:00:00"
+    assert selection.late_fill.pay_days_after_issue == 1
+    assert sb.layout.min_gap.admin_defined and sb.layout.min_gap.value is None
+    assert sb.placard.min_width == D("0.65") and "cnpj" in sb.placard.contents
+
+
+def test_sb_penalties(sb):
+    """Art. 2º, § 2º: R$ 150,00 + impediment; art. 14: 20 UFESP and seizure."""
+    tear_down = sb.infraction("nao-desmontar")
+    assert tear_down.fine.amount.unit == "BRL"
+    assert "1.620" in tear_down.fine.basis_act
+    assert any(s.kind == "impediment" for s in tear_down.sanctions)
+    alcohol = sb.infraction("bebida-alcoolica")
+    assert (alcohol.fine.amount.value, alcohol.fine.amount.unit) == (D("20"), "UFESP")
+    assert any(s.kind == "seizure" for s in alcohol.sanctions)
+    assert sb.penalties.cumulative.basis == "art. 14"
+
+
+# ---------------------------------------------------------------- São José dos Campos (Lei 9.158/2014)
+
+def test_sjc_28_sections_in_the_legal_order(sjc):
+    """Art. 8º, § 2º: one side I–IX, the other X–XXVIII, in sequence."""
+    assert len(sjc.sections) == 28
+    side_a = [s.numeral for s in sjc.sections_of_side("a")]
+    side_b = [s.numeral for s in sjc.sections_of_side("b")]
+    assert side_a == ["I", "II", "III", "IV", "V", "VI", "VII", "VIII", "IX"]
+    assert side_b[0] == "X" and side_b[-1] == "XXVIII" and len(side_b) == 19
+    assert [s.order for s in sjc.sections_of_side("b")] == list(range(1, 20))
+
+
+def test_sjc_colours_by_section_group(sjc):
+    """Art. 9º: I green/white, II red/white, III blue/white (the rest)."""
+    colour = {s.numeral: s.colour.name for s in sjc.sections}
+    assert {colour[n] for n in ("I", "II", "III", "IV")} == {"verde e branco"}
+    assert {colour[n] for n in ("V", "VII", "VIII", "IX", "XXVI", "XXVII")} == {"vermelho e branco"}
+    assert {colour[n] for n in ("VI", "X", "XI", "XII", "XVI", "XXVIII")} == {"azul e branco"}
+
+
+def test_sjc_fire_rules(sjc):
+    """Art. 15: sections XI, XII, XIII, XV, XVI, XVII, XVIII, XXII, XXIII and XXIV."""
+    fire = {s.numeral for s in sjc.sections if s.fire_rules}
+    assert fire == {"XI", "XII", "XIII", "XV", "XVI", "XVII", "XVIII", "XXII", "XXIII", "XXIV"}
+    assert all(s.fire_rules_basis == "art. 15" for s in sjc.sections if s.fire_rules)
+
+
+def test_sjc_line_sizes(sjc):
+    """Art. 5º: 4,00 / 8,00 / 10,00 / 12,00 / 6,00 m × 3,50 m."""
+    assert (sjc.line("comidas-tipicas").front, sjc.line("comidas-tipicas").depth) == (D("4.00"), D("3.50"))
+    assert sjc.line("legumes-verduras").front == D("8.00")
+    assert sjc.line("frutas").front == D("10.00")
+    assert sjc.line("pastel").front == D("12.00")
+    assert sjc.line("frios").front == D("6.00")
+    assert sjc.section("xvi").lines == ("pastel",)
+
+
+def test_sjc_schedule_fee_deadlines(sjc):
+    """Art. 10 (16–17 h / 22–23 h), art. 11, §§ 5º–7º, art. 27 (72 h / 10 days)."""
+    schedule = sjc.schedule("feira-noturna")
+    assert (schedule.setup_hours.start.hour, schedule.setup_hours.end.hour) == (16, 17)
+    assert (schedule.teardown_hours.start.hour, schedule.teardown_hours.end.hour) == (22, 23)
+    fee = sjc.fee("licence-fee")
+    assert fee.rate.value == D("2.50") and fee.due.day_of_month == 20 and fee.index == "INPC"
+    assert fee.arrears.months == 3 and fee.arrears.sanction == "revocation"
+    assert sjc.deadline("appeal").hours == 72 and sjc.deadline("appeal").count == "hours"
+    assert sjc.deadline("appeal-revocation").days == 10
+    assert sjc.deadline("comply-warning").hours == 24
+
+
+def test_sjc_penalties(sjc):
+    """Art. 24 (up to R$ 500, doubled), art. 25, § ún. (R$ 1.000 + 15 days), art. 26 (revocation, 36 months)."""
+    general = sjc.infraction("descumprimento-geral")
+    assert general.fine.max.value == D("500.00") and general.fine.graded
+    aggression = sjc.infraction("agressao")
+    assert aggression.fine.amount.value == D("1000.00")
+    first = sjc.ladder(aggression.ladder).step_for(1)
+    assert {s.kind for s in first.sanctions} == {"fine", "suspension"}
+    assert next(s for s in first.sanctions if s.kind == "suspension").days == 15
+    assert sjc.ladder(aggression.ladder).step_for(2).sanctions[0].kind == "revocation"
+    assert sjc.ladder(aggression.ladder).step_for(9).sanctions[0].kind == "revocation"  # last step repeats
+    abandonment = sjc.infraction("abandono")
+    assert abandonment.sanctions[0].wait_months == 36
+    assert sjc.penalties.recurrence.multiplier == D("2")
+    assert sjc.selection.method == "preference-then-draw"
+    assert [p.id for p in sjc.selection.preferences] == ["fundadores", "feiras-diurnas"]
+    assert sjc.selection.draw.when_more_than == 2
+
+
+def test_regime_to_dict_carries_every_id_with_label_and_article(sb, sjc):
+    for regime in (sb, sjc):
+        data = json.loads(json.dumps(regime_to_dict(regime)))
+        for kind in ("equipment", "lines", "sections", "permit_kinds", "infractions", "deadlines", "venues"):
+            for item in data[kind]:
+                assert item["label"]
+                assert item["article"].startswith(regime.short + ", art")
+        assert data["ids"]["equipment"] == [e.id for e in regime.equipment_kinds]
+        assert data["ids"]["infractions"] == [i.code for i in regime.infractions]
+    sjc_data = regime_to_dict(sjc)
+    aggression = next(i for i in sjc_data["infractions"] if i["code"] == "agressao")
+    assert aggression["article"] == "Lei 9.158/2014, art. 25, parágrafo único"  # article infringed
+    assert aggression["penalty_article"] == "Lei 9.158/2014, art. 25, parágrafo único; art. 26, I"
+    alcohol = next(i for i in regime_to_dict(sb)["infractions"] if i["code"] == "bebida-alcoolica")
+    assert (alcohol["article"], alcohol["penalty_article"]) == ("Dec. 4.794/2026, art. 8º", "Dec. 4.794/2026, art. 14")
+    assert regime_to_dict(sb)["ids"]["energy"] == ["none", "low", "high"]
+
+
+def test_regime_to_dict_lists_olimpia_venues():
+    if "olimpia-2025" not in SHIPPED:
+        pytest.skip("olimpia-2025.toml not written yet")
+    data = regime_to_dict(get_regime("olimpia-2025"))
+    assert data["venues"] and all(v["article"].startswith("LC 324/2025, art. 89") for v in data["venues"])
+
+
+# ---------------------------------------------------------------- broken files
+
+BASE = """
+[regime]
+id = "teste"
+municipality = "Cidade Teste"
+state = "SP"
+act = "Decreto nº 1, de 1º de janeiro de 2026"
+short = "Dec. 1/2026"
+published = 2026-01-01
+scope = ["event"]
+summary = "Regime de teste."
+
+[[units]]
+code = "UFESP"
+name = "Unidade Fiscal do Estado de São Paulo"
+basis = "art. 1º"
+values = [ { year = 2026, value = "38.42", basis = "art. 1º" } ]
+
+[[documents]]
+id = "cnpj-card"
+label = "Cartão CNPJ"
+basis = "art. 2º"
+
+[[equipment]]
+id = "trailer"
+label = "Trailer"
+has_hitch = true
+basis = "art. 3º"
+
+[[lines]]
+id = "comidas"
+label = "Comidas"
+front = "4.00"
+depth = "3.50"
+basis = "art. 4º"
+
+[[sections]]
+id = "i"
+numeral = "I"
+label = "Comidas"
+lines = ["comidas"]
+side = "a"
+order = 1
+basis = "art. 4º"
+
+[[permit_kinds]]
+id = "stall"
+label = "Permissão"
+instrument = "permissão de uso"
+holder = ["company"]
+documents = ["cnpj-card"]
+fees = ["occupation"]
+basis = "art. 5º"
+
+[[permit_kinds.rules]]
+kind = "legal-form"
+allowed = ["company", "mei"]
+basis = "art. 5º"
+
+[[fees]]
+id = "occupation"
+label = "Ocupação"
+kind = "linear-metre"
+coefficient = "5.50"
+unit = "UFESP"
+min_metres = "1.00"
+hitch_counts = true
+basis = "art. 6º"
+
+[[fees.discounts]]
+id = "mei"
+label = "MEI"
+rate = "0.30"
+when = { mei = true, notes = "notas são aceitas em qualquer tabela" }
+basis = "art. 6º, I"
+
+[[fees.discounts]]
+id = "cart"
+label = "Carrinho"
+rate = "0.50"
+when = { mei = true }
+basis = "art. 6º, II"
+
+[[ladders]]
+id = "geral"
+label = "Geral"
+basis = "art. 7º"
+
+[[ladders.steps]]
+offence = 1
+sanctions = [ { kind = "warning", comply_days = 30, basis = "art. 7º" } ]
+
+[[ladders.steps]]
+offence = 2
+sanctions = [ { kind = "fine", multiplier = "1", basis = "art. 7º" } ]
+
+[[infractions]]
+code = "sem-placa"
+label = "Sem placa"
+article = "art. 8º"
+fine = { value = "20", unit = "UFESP", basis = "art. 9º" }
+ladder = "geral"
+basis = "art. 9º"
+
+[[deadlines]]
+id = "appeal"
+label = "Recurso"
+days = 10
+count = "calendar"
+from = "penalty"
+basis = "art. 10"
+"""
+
+
+def write(tmp_path: Path, text: str, name: str = "teste") -> Path:
+    path = tmp_path / f"{name}.toml"
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def broken(tmp_path: Path, old: str, new: str, name: str = "teste") -> RegimeError:
+    assert old in BASE, old
+    path = write(tmp_path, BASE.replace(old, new, 1), name)
+    with pytest.raises(RegimeError) as exc:
+        load_regime_file(path)
+    return exc.value
+
+
+def test_base_fixture_is_valid(tmp_path):
+    regime = load_regime_file(write(tmp_path, BASE))
+    assert regime.id == "teste"
+    assert regime.fee("occupation").discounts[0].when.notes
+
+
+def test_toml_syntax_error_names_the_file(tmp_path):
+    error = broken(tmp_path, 'label = "Trailer"', 'label = "Trailer')
+    assert error.file == "teste.toml"
+    assert "sintaxe TOML" in error.reason
+    assert str(error).startswith("teste.toml: ")
+
+
+def test_missing_required_key(tmp_path):
+    error = broken(tmp_path, 'act = "Decreto nº 1, de 1º de janeiro de 2026"\n', "")
+    assert (error.file, error.key) == ("teste.toml", "regime.act")
+    assert "obrigatória" in error.reason
+    assert str(error) == "teste.toml: regime.act: chave obrigatória ausente"
+
+
+def test_unknown_key_is_an_error(tmp_path):
+    error = broken(tmp_path, 'coefficient = "5.50"', 'coefficient = "5.50"\ncoeficient = "5.50"')
+    assert error.key == "fees[0].coeficient"
+    assert "desconhecida" in error.reason
+
+
+def test_unknown_top_level_table(tmp_path):
+    path = write(tmp_path, BASE + '\n[extras]\nfoo = "bar"\n')
+    with pytest.raises(RegimeError) as exc:
+        load_regime_file(path)
+    assert exc.value.key == "extras"
+
+
+def test_wrong_type(tmp_path):
+    error = broken(tmp_path, 'label = "Cartão CNPJ"', "label = 5")
+    assert error.key == "documents[0].label"
+    assert "texto" in error.reason and "inteiro" in error.reason
+
+
+def test_float_where_a_decimal_string_is_required(tmp_path):
+    error = broken(tmp_path, 'coefficient = "5.50"', "coefficient = 5.5")
+    assert error.key == "fees[0].coefficient"
+    assert "5.5" in error.reason and "float" in error.reason
+
+
+def test_float_deep_in_the_tree_names_the_full_path(tmp_path):
+    error = broken(tmp_path, 'rate = "0.50"', "rate = 0.5")
+    assert error.key == "fees[0].discounts[1].rate"
+    assert str(error).startswith("teste.toml: fees[0].discounts[1].rate: ")
+
+
+def test_integer_where_a_decimal_string_is_required(tmp_path):
+    error = broken(tmp_path, 'min_metres = "1.00"', "min_metres = 1")
+    assert error.key == "fees[0].min_metres"
+    assert '"1"' in error.reason
+
+
+def test_float_in_an_inline_table(tmp_path):
+    error = broken(tmp_path, 'fine = { value = "20"', "fine = { value = 20.0")
+    assert error.key == "infractions[0].fine.value"
+
+
+def test_bad_decimal_text(tmp_path):
+    error = broken(tmp_path, 'coefficient = "5.50"', 'coefficient = "5,50"')
+    assert error.key == "fees[0].coefficient"
+
+
+def test_bad_id(tmp_path):
+    error = broken(tmp_path, 'id = "trailer"', 'id = "Trailer Grande"')
+    assert error.key == "equipment[0].id"
+    assert "kebab" in error.reason
+
+
+def test_duplicate_id(tmp_path):
+    extra = '[[equipment]]\nid = "trailer"\nlabel = "Outro trailer"\nbasis = "art. 3º"\n\n[[lines]]'
+    error = broken(tmp_path, "[[lines]]", extra)
+    assert error.key == "equipment[1].id"
+    assert "repetido" in error.reason and "equipment[0]" in error.reason
+
+
+def test_duplicate_infraction_code(tmp_path):
+    path = write(tmp_path, BASE + '\n[[infractions]]\ncode = "sem-placa"\nlabel = "X"\narticle = "art. 8º"\nbasis = "art. 9º"\n')
+    with pytest.raises(RegimeError) as exc:
+        load_regime_file(path)
+    assert exc.value.key == "infractions[1].code"
+
+
+@pytest.mark.parametrize(
+    "old, new, key, what",
+    [
+        ('documents = ["cnpj-card"]', 'documents = ["cnpj-card", "alvara"]', "permit_kinds[0].documents[1]", "alvara"),
+        ('fees = ["occupation"]', 'fees = ["energia"]', "permit_kinds[0].fees[0]", "energia"),
+        ('lines = ["comidas"]', 'lines = ["bebidas"]', "sections[0].lines[0]", "bebidas"),
+        ('ladder = "geral"', 'ladder = "grave"', "infractions[0].ladder", "grave"),
+        ('fine = { value = "20", unit = "UFESP"', 'fine = { value = "20", unit = "UFM"', "infractions[0].fine.unit", "UFM"),
+        ('unit = "UFESP"\nmin_metres', 'unit = "UFIC"\nmin_metres', "fees[0].unit", "UFIC"),
+        ('when = { mei = true }', 'when = { mei = true, equipment = ["carrinho"] }',
+         "fees[0].discounts[1].when.equipment[0]", "carrinho"),
+    ],
+)
+def test_dangling_references(tmp_path, old, new, key, what):
+    error = broken(tmp_path, old, new)
+    assert error.key == key
+    assert what in error.reason and "não" in error.reason
+
+
+def test_missing_basis(tmp_path):
+    error = broken(tmp_path, 'label = "Trailer"\nhas_hitch = true\nbasis = "art. 3º"', 'label = "Trailer"\nhas_hitch = true')
+    assert error.key == "equipment[0].basis"
+    assert "obrigatória" in error.reason
+
+
+def test_basis_must_cite_an_article(tmp_path):
+    error = broken(tmp_path, 'basis = "art. 10"', 'basis = "dez"')
+    assert error.key == "deadlines[0].basis"
+    assert "artigo" in error.reason
+
+
+def test_file_id_must_equal_file_name(tmp_path):
+    path = write(tmp_path, BASE, name="outro-nome")
+    with pytest.raises(RegimeError) as exc:
+        load_regime_file(path)
+    assert exc.value.file == "outro-nome.toml"
+    assert exc.value.key == "regime.id"
+    assert "outro-nome" in exc.value.reason
+
+
+def test_bad_enum_value(tmp_path):
+    error = broken(tmp_path, 'kind = "linear-metre"', 'kind = "per-metre"')
+    assert error.key == "fees[0].kind"
+    assert "linear-metre" in error.reason  # lists the allowed values
+
+
+def test_ladder_steps_must_be_in_order(tmp_path):
+    error = broken(tmp_path, "offence = 2", "offence = 3")
+    assert error.key == "ladders[0].steps[1].offence"
+
+
+def test_deadline_needs_days_or_hours(tmp_path):
+    error = broken(tmp_path, "days = 10\n", "")
+    assert error.key == "deadlines[0].days"
+
+
+def test_hours_deadline_needs_hours_count(tmp_path):
+    error = broken(tmp_path, "days = 10\ncount = \"calendar\"", "hours = 72\ncount = \"calendar\"")
+    assert error.key == "deadlines[0].count"
+
+
+def test_notes_are_accepted_anywhere(tmp_path):
+    text = BASE.replace('label = "Trailer"', 'label = "Trailer"\nnotes = "nota"', 1)
+    text = text.replace('{ kind = "warning", comply_days = 30, basis = "art. 7º" }',
+                        '{ kind = "warning", comply_days = 30, basis = "art. 7º", notes = "nota" }')
+    text = text.replace("[regime]", 'notes = "nota do arquivo"\n\n[regime]')
+    regime = load_regime_file(write(tmp_path, text))
+    assert regime.equipment("trailer").notes == "nota"
+    assert regime.notes is None or regime.notes  # header notes optional
+
+
+def test_a_float_in_the_shipped_sao_bento_file_is_reported_like_the_format_doc(tmp_path):
+    """docs/regime-format.md: "sao-bento-2026.toml: fees[0].coefficient: …"."""
+    text = (REGIMES / "sao-bento-2026.toml").read_text(encoding="utf-8")
+    path = write(tmp_path, text.replace('coefficient = "5.50"', "coefficient = 5.5"), name="sao-bento-2026")
+    with pytest.raises(RegimeError) as exc:
+        load_regime_file(path)
+    assert str(exc.value).startswith("sao-bento-2026.toml: fees[0].coefficient: ")
+    assert "5.5" in str(exc.value)
+
+
+def test_load_regimes_stops_at_the_broken_file(tmp_path):
+    write(tmp_path, BASE)
+    write(tmp_path, BASE.replace('id = "teste"', 'id = "quebrado"').replace('coefficient = "5.50"', "coefficient = 5.5"),
+          name="quebrado")
+    with pytest.raises(RegimeError) as exc:
+        load_regimes(tmp_path)
+    assert exc.value.file == "quebrado.toml"
+
+
+def test_admin_defined_instead_of_a_number(tmp_path):
+    text = BASE + '\n[layout]\nmin_gap = { admin_defined = true, basis = "art. 11" }\n'
+    regime = load_regime_file(write(tmp_path, text))
+    assert regime.layout.min_gap.admin_defined
+    both = BASE + '\n[layout]\nmin_gap = { admin_defined = true, value = "0.50", basis = "art. 11" }\n'
+    with pytest.raises(RegimeError) as exc:
+        load_regime_file(write(tmp_path, both))
+    assert exc.value.key == "layout.min_gap.value"

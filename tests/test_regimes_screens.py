@@ -1,0 +1,90 @@
+"""Cadastros → Regimes and Unidades fiscais, driven through the real widgets."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+import pytest
+from PySide6.QtCore import Qt
+
+from models.db import open_database
+from models.fiscal import FiscalUnitValue
+
+
+@pytest.fixture
+def registry(app_ready, qtbot, sqlite_url):
+    open_database(sqlite_url)
+    from desktop.main_window import MainWindow
+
+    win = MainWindow()
+    qtbot.addWidget(win)
+    win.show()
+    win.show_desk("cadastros")
+    return win.pages["cadastros"]
+
+
+def test_regimes_screen_shows_all_five_with_articles(registry):
+    page = registry.regimes_page
+    ids = {page.list.item(i).data(Qt.ItemDataRole.UserRole) for i in range(page.list.count())}
+    assert ids == {"sao-bento-2026", "sapezal-2014", "ilha-comprida-2017", "sjc-2014", "olimpia-2025"}
+    page.select("sjc-2014")
+    text = page.browser.toPlainText()
+    assert "São José dos Campos/SP" in text
+    assert "XXVIII" in text and "Lei 9.158/2014, art. 8º" in text
+    page.select("olimpia-2025")
+    text = page.browser.toPlainText()
+    assert "R$ 38,42" in text.replace("\xa0", " ")
+    assert "LC 324/2025, art. 89" in text
+
+
+def test_find_as_you_type_in_the_regime(registry, qtbot):
+    page = registry.regimes_page
+    page.select("sao-bento-2026")
+    qtbot.keyClicks(page.find_edit, "engate")
+    assert page.browser.textCursor().selectedText().lower() == "engate"
+    page.find_edit.clear()
+    qtbot.keyClicks(page.find_edit, "xyzzy-inexistente")
+    assert page.find_status.text() == "não encontrado"
+
+
+def test_regime_saves_as_pdf(registry, tmp_path):
+    page = registry.regimes_page
+    page.select("sjc-2014")
+    out = tmp_path / "sjc.pdf"
+    page.write_pdf(str(out))
+    assert out.read_bytes()[:5] == b"%PDF-"
+
+
+def test_fiscal_unit_value_entered_on_screen_overrides_the_act(registry, qtbot):
+    registry.tabs.setCurrentWidget(registry.fiscal_units_page)
+    page = registry.fiscal_units_page
+    page.regime_combo.setCurrentIndex(page.regime_combo.findData("olimpia-2025"))
+    page.year.setValue(2027)
+    qtbot.keyClicks(page.value, "40,12")
+    qtbot.keyClicks(page.reason, "Comunicado DICAR 2027")
+    qtbot.mouseClick(page.save_button, Qt.MouseButton.LeftButton)
+    assert "cadastrado" in page.message.text()
+    row = FiscalUnitValue.get()
+    assert row.value == Decimal("40.12") and row.year == 2027 and row.entered_by
+    shown = [page.model.data(page.model.index(r, 2)) for r in range(page.model.rowCount())]
+    assert any(s.replace("\xa0", " ") == "R$ 40,12" for s in shown)
+    # The Regimes tab shows the clerk's value with who entered it.
+    registry.tabs.setCurrentWidget(registry.regimes_page)
+    registry.regimes_page.select("olimpia-2025")
+    assert "cadastrado por" in registry.regimes_page.browser.toPlainText()
+
+
+def test_bad_fiscal_unit_value_is_refused_at_the_field(registry, qtbot):
+    page = registry.fiscal_units_page
+    page.regime_combo.setCurrentIndex(page.regime_combo.findData("olimpia-2025"))
+    qtbot.keyClicks(page.value, "-5")
+    qtbot.mouseClick(page.save_button, Qt.MouseButton.LeftButton)
+    assert "maior que zero" in page.message.text()
+    assert FiscalUnitValue.select().count() == 0
+
+
+def test_unit_values_model(registry, qtmodeltester):
+    page = registry.fiscal_units_page
+    page.regime_combo.setCurrentIndex(page.regime_combo.findData("olimpia-2025"))
+    assert page.model.rowCount() >= 3
+    qtmodeltester.check(page.model)

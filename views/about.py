@@ -1,0 +1,40 @@
+"""Ajuda → Sobre: version, Qt, the acts loaded and the database in use."""
+
+from __future__ import annotations
+
+import html
+
+import PySide6
+from PySide6.QtCore import QCoreApplication, qVersion
+from PySide6.QtWidgets import QDialog, QDialogButtonBox, QLabel, QVBoxLayout, QWidget
+
+from models.db import current_url
+from views.regime_list import regime_titles
+
+
+class AboutDialog(QDialog):
+    def __init__(self, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.setWindowTitle(self.tr("Sobre o Praça"))
+        layout = QVBoxLayout(self)
+        acts = "".join(f"<li>{html.escape(t)}</li>" for t in regime_titles())
+        url = current_url()
+        text = self.tr(
+            "<h2>Praça %1</h2>"
+            "<p>Comércio em espaço público para prefeituras: atendimento, mapas de bancas, "
+            "cobrança e fiscalização.</p>"
+            "<p><b>Atos carregados:</b></p><ul>%2</ul>"
+            "<p><b>Banco de dados:</b> %3</p>"
+            "<p style='color:gray'>Qt %4 · PySide6 %5</p>"
+        )
+        text = (text.replace("%1", html.escape(QCoreApplication.applicationVersion())).replace("%2", acts)
+                .replace("%3", html.escape(url.display() if url else "—"))
+                .replace("%4", qVersion()).replace("%5", PySide6.__version__))
+        self.label = QLabel(text)
+        self.label.setObjectName("about-text")
+        self.label.setWordWrap(True)
+        layout.addWidget(self.label)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
+        buttons.rejected.connect(self.reject)
+        layout.addWidget(buttons)
+        self.buttons = buttons

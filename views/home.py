@@ -1,0 +1,58 @@
+"""Painel: where the clerk lands — the municipality, the database, what is registered."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QLocale
+from PySide6.QtWidgets import QFormLayout, QFrame, QLabel, QVBoxLayout, QWidget
+
+from models.db import current_url
+from models.people import counts
+from models.settings import AGENCY, get_setting, municipality_label
+from views.regime_list import regime_titles
+
+
+class HomePage(QWidget):
+    def __init__(self, parent: QWidget | None = None):
+        super().__init__(parent)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(32, 28, 32, 28)
+        self.heading = QLabel()
+        self.heading.setObjectName("heading")
+        self.heading.setStyleSheet("font-size: 20pt; font-weight: 600;")
+        self.agency = QLabel()
+        self.agency.setStyleSheet("font-size: 11pt;")
+        layout.addWidget(self.heading)
+        layout.addWidget(self.agency)
+        layout.addSpacing(16)
+
+        box = QFrame()
+        box.setFrameShape(QFrame.Shape.StyledPanel)
+        form = QFormLayout(box)
+        self.people = QLabel()
+        self.people.setObjectName("people-count")
+        self.companies = QLabel()
+        self.companies.setObjectName("company-count")
+        self.database = QLabel()
+        self.database.setObjectName("database")
+        self.regimes = QLabel()
+        self.regimes.setObjectName("regimes")
+        self.regimes.setWordWrap(True)
+        form.addRow(self.tr("Pessoas cadastradas:"), self.people)
+        form.addRow(self.tr("Empresas cadastradas:"), self.companies)
+        form.addRow(self.tr("Regimes carregados:"), self.regimes)
+        form.addRow(self.tr("Banco de dados:"), self.database)
+        layout.addWidget(box)
+        layout.addStretch(1)
+
+    def refresh(self) -> None:
+        place = municipality_label()
+        self.heading.setText(self.tr("Praça — %1").replace("%1", place) if place
+                             else self.tr("Praça — configure o município em Cadastros"))
+        self.agency.setText(get_setting(AGENCY))
+        numbers = counts()
+        locale = QLocale()
+        self.people.setText(locale.toString(numbers["people"]))
+        self.companies.setText(locale.toString(numbers["companies"]))
+        url = current_url()
+        self.database.setText(url.display() if url else "—")
+        self.regimes.setText("\n".join(regime_titles()) or "—")
