@@ -25,6 +25,7 @@ from models.db import current_url, open_database
 from models.errors import UserError
 from models.settings import municipality_label
 from views.about import AboutDialog
+from views.billing_page import BillingPage
 from views.home import HomePage
 from views.open_database import OpenDatabaseDialog
 from views.placeholder import PlaceholderPage
@@ -96,9 +97,7 @@ class MainWindow(QMainWindow):
                 tr("Mapas"),
                 tr("Ruas, feiras e áreas de evento em escala, bancas na ordem legal das seções, "
                    "edição com verificação ao vivo e impressão do mapa."))),
-            Desk("cobranca", tr("Cobrança"), sp.SP_DialogSaveButton, lambda: PlaceholderPage(
-                tr("Cobrança"),
-                tr("Preços públicos e taxas de cada ato, cobranças do mês, pagamentos e inadimplência."))),
+            Desk("cobranca", tr("Cobrança"), sp.SP_DialogSaveButton, lambda: BillingPage()),
             Desk("fiscalizacao", tr("Fiscalização"), sp.SP_MessageBoxWarning, lambda: PlaceholderPage(
                 tr("Fiscalização"),
                 tr("Notificações, autos de infração, apreensões, defesas e recursos, com a sanção e os prazos "

@@ -13,11 +13,13 @@ from __future__ import annotations
 import datetime as _dt
 import sqlite3
 from dataclasses import dataclass
+from decimal import Decimal
 from pathlib import Path
 from urllib.parse import parse_qs, unquote, urlparse
 
 from peewee import (
     BigIntegerField,
+    CharField,
     Database,
     DatabaseProxy,
     Model,
@@ -57,6 +59,20 @@ class MoneyField(BigIntegerField):
         if value is None:
             return None
         return from_centavos(int(value))
+
+
+class DecimalTextField(CharField):
+    """An exact ``Decimal`` that is not money (rates, factors), kept as its text."""
+
+    def db_value(self, value):
+        if value is None:
+            return None
+        if not isinstance(value, Decimal):
+            raise TypeError(f"DecimalTextField takes Decimal, not {type(value).__name__}")
+        return format(value, "f")
+
+    def python_value(self, value):
+        return None if value is None else Decimal(value)
 
 
 class DatabaseError(UserError):

@@ -14,6 +14,7 @@ from models import schema
 from models.br import cnpj_check_digits, cpf_check_digits
 from models.db import db
 from models.errors import UserError
+from models.fiscal import set_index_correction
 from models.people import Company, Person
 from models.settings import AGENCY, MUNICIPALITY, STATE, set_settings
 
@@ -54,6 +55,13 @@ TRADES = [
     ("Espetinhos", "Churrasquinho"), ("Caldo de Cana", "Garapa"), ("Artesanato", "Arte e Cultura"),
     ("Hortifruti", "Verduras e Legumes"), ("Tapiocaria", "Tapiocas"), ("Crepes", "Crepes"),
 ]
+
+
+# INPC/IBGE yearly variation (percent) of year Y, applied to indexed values from Y + 1 on.
+INPC_BY_YEAR = {
+    2014: "6.23", 2015: "11.28", 2016: "6.58", 2017: "2.07", 2018: "3.43", 2019: "4.48",
+    2020: "5.45", 2021: "10.16", 2022: "5.93", 2023: "3.71", 2024: "4.77",
+}
 
 
 def _cpf(rng: random.Random) -> str:
@@ -163,4 +171,7 @@ def fill_demo(*, people: int = 240, companies: int = 72, today: _dt.date | None 
             Person.insert_many(person_rows[start:start + 100]).execute()
         for start in range(0, len(company_rows), 100):
             Company.insert_many(company_rows[start:start + 100]).execute()
+        for year, pct in INPC_BY_YEAR.items():
+            set_index_correction("INPC", year + 1, pct, entered_by="demonstração",
+                                 reason=f"INPC/IBGE acumulado de {year} (dado de demonstração: confira na fonte oficial)")
     return {"people": len(person_rows), "companies": len(company_rows)}

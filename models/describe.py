@@ -59,8 +59,9 @@ def amount(value) -> str:
 
 
 def percent(rate: Decimal) -> str:
-    value = rate * 100
-    places = 0 if value == value.to_integral_value() else 1
+    """A fraction as a percentage with the places it needs: 0.30 → "30 %", 0.0623 → "6,23 %"."""
+    value = (rate * 100).normalize()
+    places = min(max(0, -value.as_tuple().exponent), 4)
     return f"{format_decimal_br(value, places)} %"
 
 

@@ -79,7 +79,7 @@ class QuoteLine:
             "amount": str(self.amount),
             "amount_text": format_brl(self.amount),
             "formula": self.formula,
-            "article": self.basis,
+            "basis": self.basis,
             "fee": self.fee,
             "kind": self.kind,
             "year": self.year,
@@ -127,13 +127,18 @@ def _regime(regime: Regime | str) -> Regime:
     return regime if isinstance(regime, Regime) else get_regime(regime)
 
 
-def _measure(value: Any, what: str, field_name: str, *, allow_zero: bool = False) -> Decimal | None:
+def _measure(value: Any, what: str, field_name: str, *, allow_zero: bool = False, unit: str = "metros") -> Decimal | None:
     if value is None:
         return None
-    number = to_decimal(value)
+    try:
+        number = to_decimal(value)
+    except UserError:
+        raise UserError(f"Valor inválido para {what.lower()}: {value!s} não é um número (use, por exemplo, 2,50).",
+                        field=field_name) from None
     if number < 0 or (number == 0 and not allow_zero):
-        limit = "negativo" if allow_zero else "zero nem negativo"
-        raise UserError(f"{what} inválido(a): {format_factor(number)} — não pode ser {limit}.", field=field_name)
+        limit = "maior ou igual a zero" if allow_zero else "maior que zero"
+        raise UserError(f"Valor inválido para {what.lower()}: {format_factor(number)} — informe um valor {limit}, "
+                        f"em {unit}.", field=field_name)
     return number
 
 
@@ -743,7 +748,7 @@ def fee_quote(
         front=_measure(front, "Frente", "front"),
         depth=_measure(depth, "Profundidade", "depth"),
         hitch=_measure(hitch, "Engate", "hitch", allow_zero=True),
-        area=_measure(area, "Área", "area"),
+        area=_measure(area, "Área", "area", unit="m²"),
         mei=mei,
         local=local,
         energy=energy,

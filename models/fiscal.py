@@ -14,7 +14,7 @@ from decimal import Decimal
 
 from peewee import CharField, DateTimeField, IntegerField, TextField
 
-from models.db import BaseModel, MoneyField, db
+from models.db import BaseModel, DecimalTextField, MoneyField, db
 from models.errors import UserError
 from models.money import to_decimal
 
@@ -110,3 +110,82 @@ def unit_value_rows(regime) -> list[UnitValueRow]:
                 source = regime.cite(in_file.basis) if in_file.basis else (in_file.source or "")
                 rows.append(UnitValueRow(unit.code, year, in_file.value, "ato", source, None))
     return rows
+
+
+class IndexCorrection(BaseModel):
+    """The yearly correction of a price index (INPC…) applied from ``year`` on, e.g. 2015: 6,23 %.
+
+    National indexes are the same for every regime, so rows are per index code.
+    Never edited: the newest row for (index, year) wins.
+    """
+
+    index = CharField(max_length=16)
+    year = IntegerField()
+    rate = DecimalTextField(max_length=32)  # fraction: 6,23 % → Decimal("0.0623")
+    entered_by = CharField(max_length=100)
+    entered_at = DateTimeField(default=lambda: _dt.datetime.now().replace(microsecond=0))
+    reason = TextField(default="")
+
+    class Meta:
+        table_name = "index_correction"
+        indexes = ((("index", "year"), False),)
+
+
+@dataclass(frozen=True)
+class IndexFactor:
+    """The accumulated correction of ``index`` from ``base_year`` to ``year``, with how it was made."""
+
+    index: str
+    base_year: int
+    year: int
+    factor: Decimal
+    formula: str  # "(1 + 6,23 %) × (1 + 11,28 %) × …"
+    missing: tuple[int, ...]  # years without a correction (factor is then unusable)
+
+
+def set_index_correction(index: str, year: int, percent, *, entered_by: str, reason: str = "") -> IndexCorrection:
+    """Record the correction (in percent, e.g. "6,23") applied to values of ``index`` from ``year`` on."""
+    code = (index or "").strip().upper()
+    if not code:
+        raise UserError("Informe o índice (ex.: INPC).", field="index")
+    if not isinstance(year, int) or not MIN_YEAR <= year <= MAX_YEAR:
+        raise UserError(f"Ano inválido: {year} (entre {MIN_YEAR} e {MAX_YEAR}).", field="year")
+    try:
+        pct = to_decimal(percent)
+    except (TypeError, ValueError, UserError) as exc:
+        raise UserError(f"Percentual inválido: {percent!s} (use, por exemplo, 6,23).", field="rate") from exc
+    if not Decimal("-50") < pct < Decimal("100"):
+        raise UserError("O percentual de correção deve estar entre -50 % e 100 %.", field="rate")
+    who = (entered_by or "").strip()
+    if not who:
+        raise UserError("Informe quem está cadastrando a correção.", field="entered_by")
+    with db.atomic():
+        return IndexCorrection.create(index=code, year=year, rate=pct / 100, entered_by=who,
+                                      reason=(reason or "").strip())
+
+
+def index_corrections(index: str) -> dict[int, IndexCorrection]:
+    """The correction in force for each year of ``index`` (the newest row per year)."""
+    found: dict[int, IndexCorrection] = {}
+    query = (IndexCorrection.select().where(IndexCorrection.index == index.upper())
+             .order_by(IndexCorrection.entered_at, IndexCorrection.id))
+    for row in query:
+        found[row.year] = row
+    return dict(sorted(found.items()))
+
+
+def index_factor(index: str, base_year: int, year: int) -> IndexFactor:
+    """Accumulated factor: the product of (1 + correction) for each year after ``base_year`` up to ``year``."""
+    from models.describe import percent
+
+    rows = index_corrections(index)
+    factor = Decimal(1)
+    parts, missing = [], []
+    for y in range(base_year + 1, year + 1):
+        row = rows.get(y)
+        if row is None:
+            missing.append(y)
+            continue
+        factor *= 1 + row.rate
+        parts.append(f"(1 + {percent(row.rate)})")
+    return IndexFactor(index.upper(), base_year, year, factor, " × ".join(parts) or "1", tuple(missing))

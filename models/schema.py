@@ -18,7 +18,7 @@ from collections.abc import Callable
 from peewee import CharField, Database, SqliteDatabase, TextField
 
 from models.db import BaseModel, DatabaseError, DatabaseURL, sqlite_copy_aside, table_names
-from models.fiscal import FiscalUnitValue
+from models.fiscal import FiscalUnitValue, IndexCorrection
 from models.people import Company, Person
 from models.settings import Setting
 
@@ -35,7 +35,7 @@ class Meta(BaseModel):
         table_name = META_TABLE
 
 
-TABLES: list[type[BaseModel]] = [Meta, Setting, Person, Company, FiscalUnitValue]
+TABLES: list[type[BaseModel]] = [Meta, Setting, Person, Company, FiscalUnitValue, IndexCorrection]
 
 
 def _v2_fiscal_unit_values(database: Database) -> None:
@@ -43,9 +43,15 @@ def _v2_fiscal_unit_values(database: Database) -> None:
     database.create_tables([FiscalUnitValue])
 
 
+def _v3_index_corrections(database: Database) -> None:
+    """v3: yearly corrections of price indexes (INPC…) kept by the clerk."""
+    database.create_tables([IndexCorrection])
+
+
 # (version reached, description, function) — in order, never renumbered.
 MIGRATIONS: list[tuple[int, str, Callable[[Database], None]]] = [
     (2, "valores de unidades fiscais informados pelo usuário", _v2_fiscal_unit_values),
+    (3, "correções anuais de índices de preços", _v3_index_corrections),
 ]
 
 #: Version 1 is the first schema: meta, settings, people and companies.

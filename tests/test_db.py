@@ -12,7 +12,7 @@ from peewee import fn
 
 from models import schema
 from models.db import DatabaseError, close_database, current_url, db, open_database, parse_url, table_names
-from models.fiscal import FiscalUnitValue
+from models.fiscal import FiscalUnitValue, IndexCorrection
 from models.settings import MUNICIPALITY, get_setting, set_settings
 
 
@@ -40,7 +40,7 @@ def _make_version_1(url: str) -> None:
     """Turn a fresh database into what Praça's first schema looked like."""
     open_database(url)
     with db.atomic():
-        db.obj.drop_tables([FiscalUnitValue])
+        db.obj.drop_tables([FiscalUnitValue, IndexCorrection])
         schema.Meta.update(value="1").where(schema.Meta.key == "schema_version").execute()
     close_database()
 

@@ -444,7 +444,7 @@ def test_olimpia_fines_in_ufesp(olimpia):
     [
         (dict(equipment="helicoptero", front="4"), "helicoptero"),
         (dict(equipment="barraca", front="0"), "zero"),
-        (dict(equipment="barraca", front="-2"), "negativo"),
+        (dict(equipment="barraca", front="-2"), "maior que zero"),
         (dict(equipment="barraca", front="4", depth="0"), "Profundidade"),
         (dict(venue="maracana", days=2), "maracana"),
         (dict(line="sushi"), "sushi"),
@@ -472,7 +472,7 @@ def test_regime_by_id_and_to_dict(sb):
     data = quote.to_dict()
     assert data["total"] == "528.28"  # 5,50 × 38,42 × 2,50 = 528,275 → 528,28
     assert data["total_text"] == "R$ 528,28"
-    assert data["lines"][0]["article"] == "Dec. 4.794/2026, art. 9º, § 2º"
+    assert data["lines"][0]["basis"] == "Dec. 4.794/2026, art. 9º, § 2º"
     assert data["inputs"]["front"] == "2.5"
 
 

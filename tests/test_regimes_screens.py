@@ -88,3 +88,27 @@ def test_unit_values_model(registry, qtmodeltester):
     page.regime_combo.setCurrentIndex(page.regime_combo.findData("olimpia-2025"))
     assert page.model.rowCount() >= 3
     qtmodeltester.check(page.model)
+
+
+def test_index_correction_entered_on_screen_prices_sjc(registry, qtbot):
+    from models.pricing import quote
+
+    registry.tabs.setCurrentWidget(registry.indexes_page)
+    page = registry.indexes_page
+    assert page.index_combo.currentData() == "INPC"
+    assert "São José dos Campos/SP" in page.explain.text()
+    page.year.setValue(2015)
+    qtbot.keyClicks(page.rate, "6,23")
+    qtbot.keyClicks(page.reason, "INPC 2014")
+    qtbot.mouseClick(page.save_button, Qt.MouseButton.LeftButton)
+    assert page.model.rowCount() == 1
+    assert page.model.data(page.model.index(0, 1)) == "6,23 %"
+    assert quote("sjc-2014", line="comidas-tipicas", year=2015).total == Decimal("37.18")  # 35,00 × 1,0623
+
+
+def test_bad_index_correction_is_refused(registry, qtbot):
+    page = registry.indexes_page
+    qtbot.keyClicks(page.rate, "seis")
+    qtbot.mouseClick(page.save_button, Qt.MouseButton.LeftButton)
+    assert "Percentual inválido" in page.message.text()
+    assert page.model.rowCount() == 0

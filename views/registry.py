@@ -15,6 +15,7 @@ from PySide6.QtWidgets import (
 from models.errors import UserError
 from models.settings import AGENCY, MUNICIPALITY, STATE, get_setting, set_settings
 from views.fiscal_units_page import FiscalUnitsPage
+from views.indexes_page import IndexesPage
 from views.placeholder import PlaceholderPage
 from views.regimes_page import RegimesPage
 
@@ -92,6 +93,8 @@ class RegistryPage(QWidget):
         self.tabs.addTab(self.regimes_page, self.tr("Regimes"))
         self.fiscal_units_page = FiscalUnitsPage()
         self.tabs.addTab(self.fiscal_units_page, self.tr("Unidades fiscais"))
+        self.indexes_page = IndexesPage()
+        self.tabs.addTab(self.indexes_page, self.tr("Índices"))
         self.tabs.addTab(PlaceholderPage(self.tr("Usuários"), self.tr(
             "Atendentes, fiscais, chefes e administradores.")), self.tr("Usuários"))
         self.settings_form = SettingsForm(on_saved=self._saved)
@@ -107,6 +110,7 @@ class RegistryPage(QWidget):
         self.settings_form.refresh()
         self.regimes_page.refresh()
         self.fiscal_units_page.refresh()
+        self.indexes_page.refresh()
 
     def _tab_changed(self, index: int) -> None:
         # values entered under Unidades fiscais show at once in the regime's text

@@ -1,0 +1,78 @@
+"""Quotes as the desks ask for them: the fee engine fed with what the database keeps.
+
+The engine (``models.fees``) is pure; this module adds the clerk's fiscal-unit
+values (which prevail over the regime files) and the accumulated corrections of
+price indexes, so the command line and the screens price exactly alike.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime as _dt
+from decimal import ROUND_HALF_UP, Decimal
+
+from models.errors import UserError
+from models.fees import Quote, fee_quote
+from models.fiscal import IndexFactor, index_factor, unit_overrides
+from models.money import format_decimal_br
+from models.regimes import Regime, get_regime
+
+#: Accumulated index factors are kept to six decimal places (as published correction tables are).
+FACTOR_PLACES = Decimal("0.000001")
+
+
+def regime_index_factors(regime: Regime, year: int) -> dict[str, IndexFactor]:
+    """The accumulated factor of each index the regime names, from its base year to ``year``."""
+    found = {}
+    for index in regime.indexes:
+        if year > index.base_year:
+            found[index.code] = index_factor(index.code, index.base_year, year)
+    return found
+
+
+def quote(regime: Regime | str, *, year: int | None = None, today: _dt.date | None = None, **inputs) -> Quote:
+    """``fee_quote`` with the database's unit values and index corrections.
+
+    ``inputs`` are ``fee_quote``'s keyword arguments (equipment, line, front,
+    depth, hitch, area, mei, local, energy, days, venue, permit_kind, fees,
+    admin_values). An index correction that is missing for a year the quote
+    needs is refused with the years to enter.
+    """
+    regime = get_regime(regime) if isinstance(regime, str) else regime
+    target = year or (today or _dt.date.today()).year
+    factors = regime_index_factors(regime, target)
+    usable = {code: f.factor.quantize(FACTOR_PLACES, rounding=ROUND_HALF_UP)
+              for code, f in factors.items() if not f.missing}
+    try:
+        result = fee_quote(regime, year=year, unit_overrides=unit_overrides(regime.id),
+                           index_factors=usable, **inputs)
+    except UserError as exc:
+        missing = [f for f in factors.values() if f.missing]
+        if exc.field == "index_factor" and missing:
+            f = missing[0]
+            years = ", ".join(str(y) for y in f.missing)
+            index = regime.index(f.index)
+            raise UserError(
+                f"Falta a correção do {f.index} para {years}: o valor do ato é de {f.base_year} e é corrigido "
+                f"anualmente ({regime.cite_item(index)}). Cadastre-a em Cadastros → Índices, "
+                f"ou calcule para {f.base_year}.",
+                field="index_factor",
+            ) from None
+        raise
+    return _explain_factors(result, factors)
+
+
+def _explain_factors(result: Quote, factors: dict[str, IndexFactor]) -> Quote:
+    """Add to each corrected line how its accumulated factor was made."""
+    if not factors:
+        return result
+    lines = []
+    for line in result.lines:
+        extra = tuple(
+            f"Fator {f.index} {f.base_year}→{f.year} = {f.formula} = "
+            f"{format_decimal_br(f.factor.quantize(FACTOR_PLACES, rounding=ROUND_HALF_UP), 6)}"
+            for f in factors.values()
+            if not f.missing and any(f"Correção {f.index}" in d for d in line.details)
+        )
+        lines.append(dataclasses.replace(line, details=line.details + extra) if extra else line)
+    return dataclasses.replace(result, lines=tuple(lines))

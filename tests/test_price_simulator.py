@@ -1,0 +1,98 @@
+"""Cobrança → Simulador de preço, typed into like a clerk would; it agrees with the command line."""
+
+from __future__ import annotations
+
+import pytest
+from PySide6.QtCore import Qt
+
+from models.db import open_database
+from quote_cases import QUOTE_CASES, QUOTE_ERRORS
+
+
+@pytest.fixture
+def simulator(app_ready, qtbot, sqlite_url):
+    open_database(sqlite_url)
+    from desktop.main_window import MainWindow
+
+    win = MainWindow()
+    qtbot.addWidget(win)
+    win.show()
+    win.show_desk("cobranca")
+    return win.pages["cobranca"].simulator
+
+
+def fill(simulator, qtbot, regime: str, args: dict) -> None:
+    simulator.select_regime(regime)
+    for key in ("equipment", "line", "venue", "energy"):
+        if key in args:
+            combo = getattr(simulator, key)
+            index = combo.findData(args[key])
+            assert index >= 0, f"{key}={args[key]} not offered"
+            combo.setCurrentIndex(index)
+    for key in ("front", "depth", "hitch", "area"):
+        if key in args:
+            edit = getattr(simulator, key)
+            edit.clear()
+            qtbot.keyClicks(edit, args[key])
+    for key in ("mei", "local"):
+        box = getattr(simulator, key)
+        if box.isChecked() != bool(args.get(key)):
+            qtbot.mouseClick(box, Qt.MouseButton.LeftButton)
+    simulator.days.setValue(args.get("days", 0))
+    if "year" in args:
+        simulator.year.setValue(args["year"])
+
+
+def brl(amount: str) -> str:
+    from decimal import Decimal
+
+    from models.money import format_brl
+
+    return format_brl(Decimal(amount))
+
+
+@pytest.mark.parametrize("case", QUOTE_CASES, ids=[c["id"] for c in QUOTE_CASES])
+def test_simulator_reproduces_the_acts(simulator, qtbot, case):
+    fill(simulator, qtbot, case["regime"], case["args"])
+    assert simulator.error.text() == ""
+    assert simulator.total.text().endswith(f"Total: {brl(case['total'])}")
+    model = simulator.model
+    assert model.data(model.index(0, 2)) == case["formula"]
+    assert model.data(model.index(0, 3)).startswith(simulator.regime().short + ", art.")
+    assert case["formula"] in simulator.details.text()
+
+
+@pytest.mark.parametrize("case", QUOTE_ERRORS, ids=[c["id"] for c in QUOTE_ERRORS])
+def test_simulator_explains_bad_input(simulator, qtbot, case):
+    if case["args"].get("equipment") == "nave-espacial":
+        pytest.skip("the screen only offers the regime's equipment kinds")
+    fill(simulator, qtbot, case["regime"], case["args"])
+    assert case["fragment"] in simulator.error.text()
+    assert simulator.model.rowCount() == 0
+    assert simulator.total.text() == ""
+
+
+def test_simulator_updates_as_the_clerk_types(simulator, qtbot):
+    simulator.select_regime("sao-bento-2026")
+    simulator.equipment.setCurrentIndex(simulator.equipment.findData("barraca"))
+    qtbot.keyClicks(simulator.depth, "2")
+    qtbot.keyClicks(simulator.front, "2")
+    assert simulator.total.text().replace("\xa0", " ") == "Total: R$ 422,62"  # 5,50 × 38,42 × 2,00
+    qtbot.keyClicks(simulator.front, ",5")
+    assert simulator.total.text().replace("\xa0", " ") == "Total: R$ 528,28"  # 2,5 m
+
+
+def test_simulator_offers_only_the_regimes_choices(simulator):
+    simulator.select_regime("sjc-2014")
+    lines = {simulator.line.itemData(i) for i in range(simulator.line.count())}
+    assert {"comidas-tipicas", "pastel", "frutas"} <= lines
+    assert not simulator.venue.isEnabled()
+    simulator.select_regime("olimpia-2025")
+    venues = {simulator.venue.itemData(i) for i in range(simulator.venue.count())}
+    assert "recinto-arena" in venues and not simulator.line.isEnabled()
+
+
+def test_quote_lines_model(simulator, qtbot, qtmodeltester):
+    fill(simulator, qtbot, "sao-bento-2026", QUOTE_CASES[2]["args"])
+    assert simulator.model.rowCount() == 2
+    qtmodeltester.check(simulator.model)

@@ -1,0 +1,157 @@
+"""Cadastros → Índices: the yearly corrections of price indexes (INPC…) that acts apply to their values."""
+
+from __future__ import annotations
+
+import datetime as _dt
+
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt
+from PySide6.QtWidgets import (
+    QComboBox,
+    QFormLayout,
+    QHeaderView,
+    QLabel,
+    QLineEdit,
+    QPushButton,
+    QSpinBox,
+    QTableView,
+    QVBoxLayout,
+    QWidget,
+)
+
+from models.describe import percent
+from models.errors import UserError
+from models.fiscal import index_corrections, set_index_correction
+from models.regimes import load_regimes
+from views.fiscal_units_page import current_user_name
+
+
+class CorrectionsModel(QAbstractTableModel):
+    HEADERS = ("Ano", "Correção", "Fonte", "Cadastrado por")
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self.rows = []
+
+    def set_rows(self, rows) -> None:
+        self.beginResetModel()
+        self.rows = list(rows)
+        self.endResetModel()
+
+    def rowCount(self, parent=QModelIndex()):  # noqa: N802 - Qt API
+        return 0 if parent.isValid() else len(self.rows)
+
+    def columnCount(self, parent=QModelIndex()):  # noqa: N802 - Qt API
+        return 0 if parent.isValid() else len(self.HEADERS)
+
+    def headerData(self, section, orientation, role=Qt.ItemDataRole.DisplayRole):  # noqa: N802
+        if role == Qt.ItemDataRole.DisplayRole and orientation == Qt.Orientation.Horizontal:
+            return self.tr(self.HEADERS[section])
+        return None
+
+    def data(self, index, role=Qt.ItemDataRole.DisplayRole):
+        if not index.isValid() or role != Qt.ItemDataRole.DisplayRole:
+            return None
+        row = self.rows[index.row()]
+        return (str(row.year), percent(row.rate), row.reason,
+                f"{row.entered_by} em {row.entered_at:%d/%m/%Y %H:%M}")[index.column()]
+
+
+class IndexesPage(QWidget):
+    def __init__(self, parent: QWidget | None = None):
+        super().__init__(parent)
+        layout = QVBoxLayout(self)
+        self.explain = QLabel()
+        self.explain.setWordWrap(True)
+        layout.addWidget(self.explain)
+        form_top = QFormLayout()
+        self.index_combo = QComboBox()
+        self.index_combo.setObjectName("index")
+        form_top.addRow(self.tr("Í&ndice:"), self.index_combo)
+        layout.addLayout(form_top)
+        self.model = CorrectionsModel(self)
+        self.table = QTableView()
+        self.table.setObjectName("corrections")
+        self.table.setModel(self.model)
+        self.table.verticalHeader().hide()
+        self.table.horizontalHeader().setSectionResizeMode(2, QHeaderView.ResizeMode.Stretch)
+        layout.addWidget(self.table, 1)
+
+        form = QFormLayout()
+        self.year = QSpinBox()
+        self.year.setObjectName("year")
+        self.year.setRange(1990, 2100)
+        self.year.setValue(_dt.date.today().year)
+        self.year.setMaximumWidth(120)
+        self.rate = QLineEdit()
+        self.rate.setObjectName("rate")
+        self.rate.setPlaceholderText(self.tr("ex.: 4,77 (por cento)"))
+        self.rate.setMaximumWidth(200)
+        self.reason = QLineEdit()
+        self.reason.setObjectName("reason")
+        self.reason.setPlaceholderText(self.tr("ex.: INPC/IBGE acumulado de 2024; Decreto nº …"))
+        self.save_button = QPushButton(self.tr("&Cadastrar correção"))
+        self.save_button.setObjectName("save")
+        self.save_button.clicked.connect(self.save)
+        self.rate.returnPressed.connect(self.save)
+        form.addRow(self.tr("Aplicada a partir do &ano:"), self.year)
+        form.addRow(self.tr("&Correção (%):"), self.rate)
+        form.addRow(self.tr("&Fonte:"), self.reason)
+        form.addRow("", self.save_button)
+        layout.addLayout(form)
+        self.message = QLabel()
+        self.message.setObjectName("message")
+        self.message.setWordWrap(True)
+        layout.addWidget(self.message)
+        self.index_combo.currentIndexChanged.connect(lambda _i: self.show_index())
+
+    def refresh(self) -> None:
+        current = self.index_combo.currentData()
+        try:
+            regimes = load_regimes().values()
+        except UserError as exc:
+            self.message.setText(exc.message)
+            return
+        used: dict[str, list[str]] = {}
+        for regime in regimes:
+            for index in regime.indexes:
+                used.setdefault(index.code, []).append(
+                    f"{regime.municipality}/{regime.state} ({regime.cite_item(index)}, valores de {index.base_year})")
+        self.index_combo.blockSignals(True)
+        self.index_combo.clear()
+        for code in sorted(used):
+            self.index_combo.addItem(code, code)
+        self.index_combo.blockSignals(False)
+        self._used = used
+        position = self.index_combo.findData(current)
+        self.index_combo.setCurrentIndex(position if position >= 0 else 0)
+        self.show_index()
+
+    def show_index(self) -> None:
+        code = self.index_combo.currentData()
+        if not code:
+            self.explain.setText(self.tr("Nenhum regime carregado usa índice de correção."))
+            self.model.set_rows([])
+            return
+        self.explain.setText(self.tr(
+            "Correção aplicada a cada ano sobre os valores corrigidos pelo %1. O fator acumulado é o produto "
+            "de (1 + correção) de cada ano desde o ano-base do ato. Usado por: %2.")
+            .replace("%1", code).replace("%2", "; ".join(self._used.get(code, []))))
+        self.model.set_rows(index_corrections(code).values())
+        self.table.resizeColumnsToContents()
+
+    def save(self) -> None:
+        code = self.index_combo.currentData()
+        if not code:
+            return
+        try:
+            set_index_correction(code, self.year.value(), self.rate.text(), entered_by=current_user_name(),
+                                 reason=self.reason.text())
+        except UserError as exc:
+            self.message.setText(exc.message)
+            (self.year if exc.field == "year" else self.rate).setFocus()
+            return
+        self.message.setText(self.tr("Correção de %1 para %2 cadastrada.").replace("%1", code)
+                             .replace("%2", str(self.year.value())))
+        self.rate.clear()
+        self.reason.clear()
+        self.show_index()

@@ -1,0 +1,301 @@
+"""Cobrança → Simulador de preço: the fee engine's lines, formulas and articles as the clerk types."""
+
+from __future__ import annotations
+
+import datetime as _dt
+
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QFormLayout,
+    QGridLayout,
+    QGroupBox,
+    QHeaderView,
+    QLabel,
+    QLineEdit,
+    QSpinBox,
+    QTableView,
+    QVBoxLayout,
+    QWidget,
+)
+
+from models.errors import UserError
+from models.fees import Quote
+from models.money import format_brl
+from models.pricing import quote
+from models.regimes import load_regimes
+
+NONE = ""
+
+
+class QuoteLinesModel(QAbstractTableModel):
+    HEADERS = ("Descrição", "Valor", "Fórmula", "Base legal")
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self.lines = []
+
+    def set_quote(self, result: Quote | None) -> None:
+        self.beginResetModel()
+        self.lines = list(result.lines) if result is not None else []
+        self.endResetModel()
+
+    def rowCount(self, parent=QModelIndex()):  # noqa: N802 - Qt API
+        return 0 if parent.isValid() else len(self.lines)
+
+    def columnCount(self, parent=QModelIndex()):  # noqa: N802 - Qt API
+        return 0 if parent.isValid() else len(self.HEADERS)
+
+    def headerData(self, section, orientation, role=Qt.ItemDataRole.DisplayRole):  # noqa: N802
+        if role == Qt.ItemDataRole.DisplayRole and orientation == Qt.Orientation.Horizontal:
+            return self.tr(self.HEADERS[section])
+        return None
+
+    def data(self, index, role=Qt.ItemDataRole.DisplayRole):
+        if not index.isValid():
+            return None
+        line = self.lines[index.row()]
+        column = index.column()
+        if role == Qt.ItemDataRole.DisplayRole:
+            return (line.label, format_brl(line.amount), line.formula, line.basis)[column]
+        if role == Qt.ItemDataRole.ToolTipRole:
+            return "\n".join(line.details) or None
+        if role == Qt.ItemDataRole.TextAlignmentRole and column == 1:
+            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        return None
+
+
+class PriceSimulator(QWidget):
+    """Pick a regime, describe the stall: every line of the price, its formula and its article."""
+
+    def __init__(self, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.regimes = {}
+        layout = QVBoxLayout(self)
+
+        inputs = QGroupBox(self.tr("Dados da banca"))
+        grid = QGridLayout(inputs)
+        self.regime_combo = QComboBox()
+        self.regime_combo.setObjectName("regime")
+        self.equipment = QComboBox()
+        self.equipment.setObjectName("equipment")
+        self.line = QComboBox()
+        self.line.setObjectName("line")
+        self.venue = QComboBox()
+        self.venue.setObjectName("venue")
+        self.energy = QComboBox()
+        self.energy.setObjectName("energy")
+        self.front = self._metres("front", self.tr("ex.: 4,00"))
+        self.depth = self._metres("depth", self.tr("ex.: 3,00"))
+        self.hitch = self._metres("hitch", self.tr("engate, se houver"))
+        self.area = self._metres("area", self.tr("m², se o ramo não fixa"))
+        self.mei = QCheckBox(self.tr("&MEI"))
+        self.mei.setObjectName("mei")
+        self.local = QCheckBox(self.tr("do &município"))
+        self.local.setObjectName("local")
+        self.days = QSpinBox()
+        self.days.setObjectName("days")
+        self.days.setRange(0, 366)
+        self.days.setSpecialValueText(self.tr("—"))
+        self.days.setMaximumWidth(140)
+        self.year = QSpinBox()
+        self.year.setObjectName("year")
+        self.year.setRange(1990, 2100)
+        self.year.setValue(_dt.date.today().year)
+        self.year.setMaximumWidth(140)
+
+        left = QFormLayout()
+        left.addRow(self.tr("&Regime:"), self.regime_combo)
+        left.addRow(self.tr("&Equipamento:"), self.equipment)
+        left.addRow(self.tr("Ra&mo:"), self.line)
+        left.addRow(self.tr("&Imóvel/local:"), self.venue)
+        left.addRow(self.tr("E&nergia:"), self.energy)
+        right = QFormLayout()
+        right.addRow(self.tr("&Frente (m):"), self.front)
+        right.addRow(self.tr("&Profundidade (m):"), self.depth)
+        right.addRow(self.tr("En&gate (m):"), self.hitch)
+        right.addRow(self.tr("Á&rea (m²):"), self.area)
+        right.addRow(self.tr("&Dias:"), self.days)
+        right.addRow(self.tr("&Ano:"), self.year)
+        right.addRow(self.tr("Requerente:"), self._row(self.mei, self.local))
+        grid.addLayout(left, 0, 0)
+        grid.addLayout(right, 0, 1)
+        layout.addWidget(inputs)
+
+        self.error = QLabel()
+        self.error.setObjectName("error")
+        self.error.setWordWrap(True)
+        layout.addWidget(self.error)
+
+        self.model = QuoteLinesModel(self)
+        self.table = QTableView()
+        self.table.setObjectName("lines")
+        self.table.setModel(self.model)
+        self.table.verticalHeader().hide()
+        self.table.setWordWrap(True)
+        header = self.table.horizontalHeader()
+        header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        header.setSectionResizeMode(2, QHeaderView.ResizeMode.ResizeToContents)
+        header.setSectionResizeMode(3, QHeaderView.ResizeMode.ResizeToContents)
+        self.table.selectionModel().currentRowChanged.connect(lambda *_: self._show_details())
+        layout.addWidget(self.table, 1)
+        self.details = QLabel()
+        self.details.setObjectName("details")
+        self.details.setWordWrap(True)
+        self.details.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        layout.addWidget(self.details)
+        self.total = QLabel()
+        self.total.setObjectName("total")
+        self.total.setStyleSheet("font-size: 14pt; font-weight: 600;")
+        self.total.setAlignment(Qt.AlignmentFlag.AlignRight)
+        layout.addWidget(self.total)
+
+        self.regime_combo.currentIndexChanged.connect(lambda _i: self._regime_changed())
+        for combo in (self.equipment, self.line, self.venue, self.energy):
+            combo.currentIndexChanged.connect(lambda _i: self.update_quote())
+        for edit in (self.front, self.depth, self.hitch, self.area):
+            edit.textChanged.connect(lambda _t: self.update_quote())
+        for box in (self.mei, self.local):
+            box.toggled.connect(lambda _c: self.update_quote())
+        for spin in (self.days, self.year):
+            spin.valueChanged.connect(lambda _v: self.update_quote())
+        self.last_quote: Quote | None = None
+
+    # -- building ------------------------------------------------------------
+    def _metres(self, name: str, placeholder: str) -> QLineEdit:
+        edit = QLineEdit()
+        edit.setObjectName(name)
+        edit.setPlaceholderText(placeholder)
+        edit.setMaximumWidth(140)
+        return edit
+
+    @staticmethod
+    def _row(*widgets) -> QWidget:
+        from PySide6.QtWidgets import QHBoxLayout
+
+        box = QWidget()
+        row = QHBoxLayout(box)
+        row.setContentsMargins(0, 0, 0, 0)
+        for widget in widgets:
+            row.addWidget(widget)
+        row.addStretch(1)
+        return box
+
+    def refresh(self) -> None:
+        current = self.regime_combo.currentData()
+        try:
+            self.regimes = load_regimes()
+        except UserError as exc:
+            self.error.setText(exc.message)
+            return
+        self.regime_combo.blockSignals(True)
+        self.regime_combo.clear()
+        for regime in sorted(self.regimes.values(), key=lambda r: r.municipality):
+            if regime.fees:
+                self.regime_combo.addItem(f"{regime.municipality}/{regime.state} — {regime.short}", regime.id)
+        self.regime_combo.blockSignals(False)
+        index = self.regime_combo.findData(current)
+        self.regime_combo.setCurrentIndex(index if index >= 0 else 0)
+        self._regime_changed()
+
+    def regime(self):
+        return self.regimes.get(self.regime_combo.currentData() or "")
+
+    def select_regime(self, regime_id: str) -> None:
+        index = self.regime_combo.findData(regime_id)
+        if index < 0:
+            raise KeyError(regime_id)
+        self.regime_combo.setCurrentIndex(index)
+
+    def _fill(self, combo: QComboBox, items: list[tuple[str, str]], none_label: str) -> None:
+        combo.blockSignals(True)
+        combo.clear()
+        combo.addItem(none_label, NONE)
+        for key, label in items:
+            combo.addItem(label, key)
+        combo.setEnabled(bool(items))
+        combo.blockSignals(False)
+
+    def _regime_changed(self) -> None:
+        regime = self.regime()
+        if regime is None:
+            return
+        none = self.tr("— nenhum —")
+        self._fill(self.equipment, [(e.id, e.label) for e in regime.equipment_kinds], none)
+        self._fill(self.line, [(ln.id, ln.label) for ln in regime.lines], none)
+        self._fill(self.venue, [(v, regime.venue(v).label) for v in regime.ids("venue")], none)
+        tiers = [(t.id, t.label) for f in regime.fees if f.kind == "energy" for t in f.tiers]
+        self._fill(self.energy, tiers, self.tr("sem energia"))
+        self.update_quote()
+
+    # -- pricing -------------------------------------------------------------
+    def inputs(self) -> dict:
+        """What the clerk typed, as the engine takes it (text sizes, never float)."""
+        values: dict = {"year": self.year.value(), "mei": self.mei.isChecked(), "local": self.local.isChecked()}
+        for key, combo in (("equipment", self.equipment), ("line", self.line), ("venue", self.venue)):
+            if combo.currentData():
+                values[key] = combo.currentData()
+        if self.energy.currentData():
+            values["energy"] = self.energy.currentData()
+        for key, edit in (("front", self.front), ("depth", self.depth), ("hitch", self.hitch), ("area", self.area)):
+            if edit.text().strip():
+                values[key] = edit.text().strip()
+        if self.days.value():
+            values["days"] = self.days.value()
+        return values
+
+    def update_quote(self) -> None:
+        regime = self.regime()
+        self._mark_field(None)
+        if regime is None:
+            return
+        values = self.inputs()
+        if not any(k in values for k in ("equipment", "line", "venue", "front", "area", "energy")):
+            self.model.set_quote(None)
+            self.last_quote = None
+            self.error.setText(self.tr("Escolha o equipamento, o ramo ou o imóvel para ver o preço."))
+            self.total.clear()
+            self.details.clear()
+            return
+        try:
+            result = quote(regime, **values)
+        except UserError as exc:
+            self.model.set_quote(None)
+            self.last_quote = None
+            self.error.setText(exc.message)
+            self.total.clear()
+            self.details.clear()
+            self._mark_field(exc.field)
+            return
+        self.last_quote = result
+        self.error.clear()
+        self.model.set_quote(result)
+        self.table.resizeRowsToContents()
+        text = self.tr("Total: %1").replace("%1", format_brl(result.total))
+        if result.total_deposits:
+            text = self.tr("Preços e taxas: %1 · Cauções (restituíveis): %2 · Total: %3") \
+                .replace("%1", format_brl(result.total_charges)).replace("%2", format_brl(result.total_deposits)) \
+                .replace("%3", format_brl(result.total))
+        self.total.setText(text)
+        if self.model.rowCount():
+            self.table.selectRow(0)
+        self._show_details()
+
+    def _show_details(self) -> None:
+        row = self.table.currentIndex().row()
+        if self.last_quote is None or not 0 <= row < len(self.last_quote.lines):
+            self.details.clear()
+            return
+        line = self.last_quote.lines[row]
+        parts = [f"{line.label}: {line.formula} = {format_brl(line.amount)} — {line.basis}", *line.details]
+        if line.due:
+            parts.append(self.tr("Vencimento: %1").replace("%1", line.due))
+        self.details.setText("\n".join(parts))
+
+    def _mark_field(self, field: str | None) -> None:
+        widgets = {"front": self.front, "depth": self.depth, "hitch": self.hitch, "area": self.area,
+                   "equipment": self.equipment, "line": self.line, "venue": self.venue, "days": self.days,
+                   "year": self.year, "energy": self.energy}
+        for key, widget in widgets.items():
+            widget.setStyleSheet("border: 1px solid #b00020;" if key == field else "")
