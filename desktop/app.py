@@ -45,7 +45,6 @@ def ensure_app(argv: list[str] | None = None) -> QApplication:
     app = QApplication.instance()
     if app is None:
         app = QApplication(argv if argv is not None else sys.argv[:1])
-    app.setApplicationDisplayName("Praça")
     app.setApplicationVersion(__version__)
     app.setWindowIcon(app_icon())
     style = RESOURCES / "style.qss"

@@ -20,8 +20,8 @@ PROG = "praca"
 # name → (module under desktop.commands or None when not built yet, help text)
 COMMANDS: dict[str, tuple[str | None, str]] = {
     "demo": ("demo", "cria um banco novo com dados de demonstração dos cinco regimes"),
-    "regimes": (None, "lista os regimes; --show ID mostra todos os ids que os outros comandos aceitam"),
-    "quote": (None, "calcula o preço de uma banca, linha a linha, com fórmulas e artigos"),
+    "regimes": ("regimes", "lista os regimes; --show ID mostra todos os ids que os outros comandos aceitam"),
+    "quote": ("quote", "calcula o preço de uma banca, linha a linha, com fórmulas e artigos"),
     "penalty": (None, "a sanção que o ato prevê para uma infração"),
     "deadline": (None, "um prazo legal, com feriados"),
     "draw": (None, "sorteio público e verificável"),
@@ -34,6 +34,27 @@ COMMANDS: dict[str, tuple[str | None, str]] = {
     "backup": (None, "cópia de segurança do banco de dados"),
     "restore": (None, "restaura uma cópia de segurança"),
 }
+
+
+# argparse speaks through gettext; these are the messages a user can meet, in pt-BR.
+_ARGPARSE_PT = {
+    "ambiguous option: %(option)s could match %(matches)s": "opção ambígua: %(option)s pode ser %(matches)s",
+    "argument %(argument_name)s: %(message)s": "argumento %(argument_name)s: %(message)s",
+    "expected at least one argument": "esperado ao menos um valor",
+    "expected at most one argument": "esperado no máximo um valor",
+    "expected one argument": "esperado um valor",
+    "ignored explicit argument %r": "valor ignorado: %r",
+    "invalid %(type)s value: %(value)r": "valor inválido: %(value)r",
+    "invalid choice: %(value)r (choose from %(choices)s)": "opção inválida: %(value)r (escolha entre %(choices)s)",
+    "not allowed with argument %s": "não permitido junto com %s",
+    "one of the arguments %s is required": "um dos argumentos %s é obrigatório",
+    "the following arguments are required: %s": "argumentos obrigatórios ausentes: %s",
+    "unrecognized arguments: %s": "argumentos não reconhecidos: %s",
+    "unknown parser %(parser_name)r (choices: %(choices)s)": "comando desconhecido %(parser_name)r (opções: %(choices)s)",
+    "usage: ": "uso: ",
+    "show this help message and exit": "mostra esta ajuda e sai",
+}
+argparse._ = lambda message: _ARGPARSE_PT.get(message, message)
 
 
 class HelpFormatter(argparse.RawDescriptionHelpFormatter):

@@ -94,7 +94,9 @@ class DatabaseURL:
     def display(self) -> str:
         """A short, password-free name for window titles and messages."""
         if self.backend == "sqlite":
-            return self.path or ":memory:"
+            if not self.path or self.path == ":memory:":
+                return ":memory:"
+            return str(Path(self.path).expanduser().resolve())
         where = f"{self.host or 'localhost'}:{self.port or 5432}/{self.dbname}"
         if self.schema:
             where += f" (esquema {self.schema})"

@@ -40,6 +40,18 @@ ONE_PER = {
 }
 AFTER = {"expiry": "o vencimento", "revocation": "a cassação", "abandonment": "o abandono",
          "cancellation": "o cancelamento"}
+EVENTS = {
+    "absence-start": "do início da ausência", "appeal-filed": "da interposição do recurso",
+    "approval-notice": "do aviso de aprovação", "archiving": "do arquivamento", "boleto-issue": "da emissão do boleto",
+    "decision-notification": "da notificação da decisão", "decision-publication": "da publicação da decisão",
+    "defence-filed": "da apresentação da defesa", "deposit-return-request": "do pedido de devolução da caução",
+    "event-end": "do fim do evento", "filing": "do protocolo", "final-list-publication": "da publicação da lista final",
+    "infraction-record": "da lavratura do auto de infração", "issue": "da emissão",
+    "leave-start": "do início do afastamento", "licence-expiry": "do vencimento da licença",
+    "list-publication": "da publicação da lista", "notification": "da notificação", "penalty": "da aplicação da penalidade",
+    "permit-grant": "da concessão da permissão", "request-received": "do recebimento do pedido",
+    "seizure": "da apreensão", "selection-end": "do fim da seleção", "tpu-publication": "da publicação do TPU",
+}
 PER = {"once": "uma vez", "year": "por ano", "month": "por mês", "day": "por dia", "event": "por evento"}
 
 
@@ -171,3 +183,8 @@ def validity(item) -> str:
 
 def deadline(item) -> str:
     return period(item.days, item.hours, item.count)
+
+
+def event(key: str) -> str:
+    """What a deadline counts from, contracted for "contado …"/"antes …" ("da notificação")."""
+    return EVENTS.get(key, key)

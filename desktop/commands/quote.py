@@ -1,0 +1,179 @@
+"""``praca quote --regime ID …`` — price a stall line by line, with formulas and articles.
+
+The price comes from ``models.pricing.quote`` — the fee engine fed with the
+fiscal-unit values and index corrections kept in the database — so the command
+line and the screens price exactly alike. Sizes are read as text (``4,00`` or
+``4.00``) and handed to the engine as text: never a float.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+
+from models.errors import UserError
+from models.money import format_brl, format_decimal_br
+
+_WHOLE = re.compile(r"^\s*\d+\s*$")
+_ADMIN_VALUE = re.compile(r"^\s*([a-z0-9][a-z0-9-]*)\s*=\s*(.+?)\s*$")
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--regime", metavar="ID", help="o regime (obrigatório; praca regimes lista os ids)")
+    parser.add_argument("--equipment", metavar="TIPO", help="tipo de equipamento (praca regimes --show ID)")
+    parser.add_argument("--line", metavar="ID", help="ramo (linha de produtos)")
+    parser.add_argument("--front", metavar="M", help="frente ocupada, em metros (4,00 ou 4.00)")
+    parser.add_argument("--depth", metavar="M", help="profundidade, em metros")
+    parser.add_argument("--hitch", metavar="M", help="engate, em metros")
+    parser.add_argument("--area", metavar="M2", help="área declarada, em m²")
+    parser.add_argument("--mei", action="store_true", help="o titular é MEI")
+    parser.add_argument("--local", action="store_true", help="o titular é do município")
+    parser.add_argument("--energy", metavar="FAIXA", help="faixa de energia: none, low, high… (conforme o regime)")
+    parser.add_argument("--days", metavar="N", help="número de dias de uso")
+    parser.add_argument("--venue", metavar="ID", help="imóvel público (tabela por imóvel)")
+    parser.add_argument("--year", metavar="AAAA", help="exercício do cálculo (padrão: o do ato, ou o ano corrente)")
+    parser.add_argument("--fee", metavar="ID", action="append", dest="fees",
+                        help="calcula só este preço/taxa (pode repetir); necessário para valores fixos e por dia")
+    parser.add_argument("--permit-kind", metavar="ID", help="calcula os preços deste tipo de permissão")
+    parser.add_argument("--admin-value", metavar="TAXA=VALOR", action="append", dest="admin_values",
+                        help="valor em R$ de um preço definido pela Administração (pode repetir)")
+    parser.add_argument("--json", action="store_true", help="saída em JSON")
+    parser.epilog = (
+        "Exemplos:\n"
+        "  praca quote --regime sao-bento-2026 --equipment trailer --front 4 --depth 3 --mei --local\n"
+        "  praca quote --regime sjc-2014 --line pastel --year 2014 --json\n"
+        "  praca quote --regime olimpia-2025 --venue recinto-arena --days 2 --year 2026"
+    )
+
+
+# --------------------------------------------------------------------------- input checks
+
+
+def parse_year(text: str) -> int:
+    """``"2026"`` → 2026; anything else is a one-line ``UserError``."""
+    if not re.fullmatch(r"\s*\d{4}\s*", text or ""):
+        raise UserError(f"Ano inválido: '{text}' (use quatro algarismos, por exemplo 2026).", field="year")
+    return int(text)
+
+
+def parse_days(text: str) -> int:
+    if not _WHOLE.match(text or "") or int(text) < 1:
+        raise UserError(f"Número de dias inválido: '{text}' (use um número inteiro, a partir de 1).", field="days")
+    return int(text)
+
+
+def parse_admin_values(items: list[str] | None) -> dict[str, str] | None:
+    if not items:
+        return None
+    values: dict[str, str] = {}
+    for item in items:
+        match = _ADMIN_VALUE.match(item)
+        if match is None:
+            raise UserError(f"--admin-value inválido: '{item}' (use TAXA=VALOR, por exemplo licenca=150,00).",
+                            field="admin_value")
+        values[match.group(1)] = match.group(2)
+    return values
+
+
+def engine_inputs(args: argparse.Namespace) -> dict:
+    """The keyword arguments of ``models.pricing.quote`` from the command line (sizes stay text)."""
+    inputs: dict = {}
+    for name in ("equipment", "line", "front", "depth", "hitch", "area", "energy", "venue", "permit_kind"):
+        value = getattr(args, name, None)
+        if value is not None:
+            inputs[name] = value.strip()
+    if args.mei:
+        inputs["mei"] = True
+    if args.local:
+        inputs["local"] = True
+    if args.days is not None:
+        inputs["days"] = parse_days(args.days)
+    if args.year is not None:
+        inputs["year"] = parse_year(args.year)
+    if args.fees:
+        inputs["fees"] = [f.strip() for f in args.fees]
+    admin = parse_admin_values(args.admin_values)
+    if admin:
+        inputs["admin_values"] = admin
+    return inputs
+
+
+# --------------------------------------------------------------------------- run
+
+
+def run(args: argparse.Namespace) -> int:
+    from desktop.paths import resolve_db_url
+    from models.db import close_database, open_database
+    from models.pricing import quote
+    from models.regimes import get_regime, load_regimes
+
+    if not (args.regime or "").strip():
+        raise UserError("Informe o regime: --regime ID (disponíveis: " + ", ".join(sorted(load_regimes())) + ").",
+                        field="regime")
+    regime = get_regime(args.regime.strip())  # an unknown id is refused before any database is touched
+    inputs = engine_inputs(args)
+    open_database(resolve_db_url(getattr(args, "db", None)))
+    try:
+        result = quote(regime, **inputs)
+    finally:
+        close_database()
+    if args.json:
+        print(json.dumps(result.to_dict(), ensure_ascii=False, indent=2))
+    else:
+        print(quote_text(regime, result), end="")
+    return 0
+
+
+# --------------------------------------------------------------------------- text
+
+_INPUT_LABELS = (
+    ("equipment", "equipamento"), ("line", "ramo"), ("front", "frente"), ("depth", "profundidade"),
+    ("hitch", "engate"), ("area", "área"), ("energy", "energia"), ("venue", "imóvel"), ("days", None),
+    ("year", "ano"),
+)
+
+
+def _inputs_text(inputs) -> str:
+    parts = []
+    for key, label in _INPUT_LABELS:
+        value = inputs.get(key)
+        if value is None or (key == "energy" and value == "none"):
+            continue
+        if key in ("front", "depth", "hitch"):
+            value = f"{format_decimal_br(value, 2)} m"
+        elif key == "area":
+            value = f"{format_decimal_br(value, 2)} m²"
+        elif key == "days":
+            parts.append(f"{value} {'dia' if value == 1 else 'dias'}")
+            continue
+        parts.append(f"{label} {value}")
+    if inputs.get("mei"):
+        parts.append("MEI")
+    if inputs.get("local"):
+        parts.append("do município")
+    return ", ".join(parts)
+
+
+def quote_text(regime, result) -> str:
+    """The quote in pt-BR: a header, one block per line, then the totals."""
+    out = [f"Regime: {regime.municipality}/{regime.state} — {regime.act} ({regime.id})"]
+    described = _inputs_text(result.inputs)
+    if described:
+        out.append(f"Dados: {described}")
+    for n, line in enumerate(result.lines, start=1):
+        out.append("")
+        deposit = " (restituível)" if line.kind == "deposit" else ""
+        out.append(f"{n}. {line.label}{deposit}: {format_brl(line.amount)}")
+        out.append(f"   Fórmula: {line.formula} = {format_brl(line.amount)}")
+        out.append(f"   Base legal: {line.basis}")
+        for detail in line.details:
+            out.append(f"     · {detail}")
+        if line.due:
+            out.append(f"   Vencimento: {line.due}")
+    out.append("")
+    if result.total_deposits:
+        out.append(f"Preços e taxas: {format_brl(result.total_charges)}")
+        out.append(f"Cauções (restituíveis): {format_brl(result.total_deposits)}")
+    out.append(f"Total: {format_brl(result.total)}")
+    return "\n".join(out) + "\n"

@@ -1,0 +1,315 @@
+"""``praca regimes`` and ``praca quote``: in-process through ``desktop.cli.main`` and through the real entry point.
+
+The quotes are the shared table of tests/quote_cases.py (also checked through
+the simulator screen): what the act says the total and the first formula must be.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from desktop.cli import main
+from quote_cases import QUOTE_CASES, QUOTE_ERRORS
+
+REGIME_IDS = ["ilha-comprida-2017", "olimpia-2025", "sao-bento-2026", "sapezal-2014", "sjc-2014"]
+
+
+def quote_argv(case: dict, *extra: str) -> list[str]:
+    """``quote --regime ID`` and the case's inputs: key → ``--key value``, True → bare flag."""
+    argv = ["quote", "--regime", case["regime"]]
+    for key, value in case["args"].items():
+        flag = "--" + key.replace("_", "-")
+        if value is True:
+            argv.append(flag)
+        elif value is False or value is None:
+            continue
+        else:
+            argv += [flag, str(value)]
+    return argv + list(extra)
+
+
+def run_cli(*args: str) -> subprocess.CompletedProcess:
+    """The real entry point, in a process of its own (``python -m desktop``)."""
+    env = {**os.environ, "QT_QPA_PLATFORM": "offscreen"}
+    return subprocess.run([sys.executable, "-m", "desktop", *args], capture_output=True, text=True,
+                          env=env, timeout=120, cwd=Path(__file__).resolve().parent.parent)
+
+
+def one_line_error(capsys, code: int) -> str:
+    captured = capsys.readouterr()
+    assert code == 2
+    assert captured.out == ""
+    assert captured.err.count("\n") == 1, captured.err
+    assert captured.err.startswith("praca: ")
+    return captured.err
+
+
+# --------------------------------------------------------------------------- regimes
+
+
+def test_regimes_lists_the_five(capsys):
+    assert main(["regimes"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert [line.split()[0] for line in lines] == REGIME_IDS
+    sb = next(line for line in lines if line.startswith("sao-bento-2026"))
+    assert "  São Bento do Sapucaí/SP — Decreto nº 4.794, de 24 de março de 2026" in sb
+
+
+def test_regimes_json_list(capsys):
+    assert main(["regimes", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert [r["id"] for r in data] == REGIME_IDS
+    sjc = data[-1]
+    assert sjc == {"id": "sjc-2014", "municipality": "São José dos Campos", "state": "SP",
+                   "act": "Lei nº 9.158, de 28 de agosto de 2014", "short": "Lei 9.158/2014"}
+
+
+def test_show_sjc_has_the_28th_section_with_its_article(capsys):
+    assert main(["regimes", "--show", "sjc-2014"]) == 0
+    out = capsys.readouterr().out
+    line = next(x for x in out.splitlines() if "Seção XXVIII" in x)
+    assert "Arte, cultura e lazer em geral" in line
+    assert "[xxviii]" in line
+    assert "Lei 9.158/2014, art. 8º, XXVIII" in line
+    # the other parts of the act, each with its citation
+    for heading in ["UNIDADES FISCAIS E VALORES", "TIPOS DE PERMISSÃO", "RAMOS E SEÇÕES", "EQUIPAMENTOS",
+                    "PREÇOS E TAXAS", "INFRAÇÕES", "GRADAÇÕES DE PENALIDADES", "PRAZOS"]:
+        assert heading in out
+    assert "Pastel [pastel], 12,00 m × 3,50 m — Lei 9.158/2014, art. 5º, IV" in out
+    assert "Multa: até R$ 500,00 (graduada pelo fiscal) — Lei 9.158/2014, art. 24" in out
+    assert "Advertência, prazo de 24 horas para regularizar — Lei 9.158/2014, art. 23" in out
+    assert "Recurso contra a cassação da permissão [appeal-revocation]: 10 dias corridos" in out
+
+
+def test_show_sao_bento_text(capsys):
+    assert main(["regimes", "--show", "sao-bento-2026"]) == 0
+    out = capsys.readouterr().out
+    assert "2026: R$ 38,42 (Dec. 4.794/2026, art. 9º, § 2º)" in out
+    assert "Trailer [trailer] (com engate) — Dec. 4.794/2026, art. 9º, § 1º" in out
+    assert "V = 5,50 × UFESP × ML × (1 − D)" in out
+    assert "D = 30 %" in out and "(--energy high)" in out
+    assert "Forma jurídica: pessoa jurídica, MEI — Dec. 4.794/2026, art. 4º" in out
+    assert "Multa: 20 UFESP — Dec. 4.794/2026, art. 14, I" in out
+
+
+def test_show_olimpia_lists_venues(capsys):
+    assert main(["regimes", "--show", "olimpia-2025"]) == 0
+    out = capsys.readouterr().out
+    assert "IMÓVEIS" in out
+    assert "[recinto-arena] — LC 324/2025, art. 89, § 1º" in out
+
+
+@pytest.mark.parametrize("regime_id", REGIME_IDS)
+def test_show_every_regime_as_text_and_json(regime_id, capsys):
+    assert main(["regimes", "--show", regime_id]) == 0
+    text = capsys.readouterr().out
+    assert text.splitlines()[1].startswith(f"id: {regime_id}")
+    assert main(["regimes", "--show", regime_id, "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["id"] == regime_id
+    for key in ["equipment", "venues", "permit_kinds", "lines", "sections", "infractions", "deadlines",
+                "fees", "units", "ids"]:
+        assert key in data, key
+        assert isinstance(data[key], (list, dict))
+    for key in ["equipment", "venues", "permit_kinds", "lines", "sections", "infractions", "deadlines",
+                "energy", "fees"]:
+        assert key in data["ids"], key
+    for equipment in data["equipment"]:  # every id shown in the text, with its article
+        assert f"[{equipment['id']}]" in text
+        assert equipment["article"] in text
+
+
+def test_show_json_carries_ids_and_articles(capsys):
+    assert main(["regimes", "--show", "sjc-2014", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    section = next(s for s in data["sections"] if s["numeral"] == "XXVIII")
+    assert section["article"] == "Lei 9.158/2014, art. 8º, XXVIII"
+    assert "pastel" in data["ids"]["lines"]
+    assert main(["regimes", "--show", "olimpia-2025", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert "recinto-arena" in [v["id"] for v in data["venues"]]
+    assert main(["regimes", "--show", "sao-bento-2026", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert "trailer" in data["ids"]["equipment"]
+    assert data["ids"]["energy"] == ["none", "low", "high"]
+
+
+def test_show_unknown_regime_is_one_line(capsys):
+    err = one_line_error(capsys, main(["regimes", "--show", "atlantida-1900"]))
+    assert "atlantida-1900" in err
+    for regime_id in REGIME_IDS:
+        assert regime_id in err
+
+
+# --------------------------------------------------------------------------- quote: the shared table
+
+
+@pytest.mark.parametrize("case", QUOTE_CASES, ids=[c["id"] for c in QUOTE_CASES])
+def test_quote_json(case, sqlite_url, capsys):
+    assert main(quote_argv(case, "--db", sqlite_url, "--json")) == 0
+    captured = capsys.readouterr()
+    assert captured.err == ""
+    data = json.loads(captured.out)
+    assert data["regime"] == case["regime"]
+    assert data["total"] == case["total"]
+    assert data["lines"][0]["formula"] == case["formula"]
+    for line in data["lines"]:
+        assert set(line) >= {"label", "amount", "formula", "basis"}
+        assert line["basis"]
+        whole, cents = line["amount"].split(".")
+        assert whole.isdigit() and len(cents) == 2
+
+
+@pytest.mark.parametrize("case", QUOTE_CASES, ids=[c["id"] for c in QUOTE_CASES])
+def test_quote_text(case, sqlite_url, capsys):
+    assert main(quote_argv(case, "--db", sqlite_url)) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("Regime: ")
+    assert f"Fórmula: {case['formula']}" in out
+    assert "Base legal: " in out
+    total = out.splitlines()[-1]
+    assert total.startswith("Total: R$ ")
+    whole, cents = case["total"].split(".")
+    assert total == f"Total: R$ {int(whole):,}".replace(",", ".") + f",{cents}"
+
+
+@pytest.mark.parametrize("case", QUOTE_ERRORS, ids=[c["id"] for c in QUOTE_ERRORS])
+def test_quote_errors_are_one_line(case, sqlite_url, capsys):
+    err = one_line_error(capsys, main(quote_argv(case, "--db", sqlite_url)))
+    assert case["fragment"] in err
+
+
+@pytest.mark.parametrize("case", QUOTE_ERRORS, ids=[c["id"] for c in QUOTE_ERRORS])
+def test_quote_errors_in_json_mode_too(case, sqlite_url, capsys):
+    one_line_error(capsys, main(quote_argv(case, "--db", sqlite_url, "--json")))
+
+
+# --------------------------------------------------------------------------- quote: the details
+
+
+def test_quote_text_sample(sqlite_url, capsys):
+    assert main(["quote", "--db", sqlite_url, "--regime", "sao-bento-2026", "--equipment", "trailer",
+                 "--front", "4", "--depth", "3", "--mei", "--local"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0] == "Regime: São Bento do Sapucaí/SP — Decreto nº 4.794, de 24 de março de 2026 (sao-bento-2026)"
+    assert lines[1] == "Dados: equipamento trailer, frente 4,00 m, profundidade 3,00 m, MEI, do município"
+    assert "1. Preço público de ocupação de via pública — desconto de 30 %: R$ 591,67" in lines
+    assert "   Fórmula: 5,50 × 38,42 × 4,00 × (1 − 0,30) = R$ 591,67" in lines
+    assert "   Base legal: Dec. 4.794/2026, art. 9º, § 2º; art. 9º, § 3º, I" in lines
+    assert "     · UFESP 2026 = R$ 38,42 (Dec. 4.794/2026, art. 9º, § 2º)" in lines
+    assert "   Vencimento: até 26/03/2026" in lines
+    assert lines[-1] == "Total: R$ 591,67"
+    assert not any(line.startswith("Cauções") for line in lines)
+
+
+def test_quote_deposits_have_their_own_subtotal(sqlite_url, capsys):
+    assert main(["quote", "--db", sqlite_url, "--regime", "olimpia-2025", "--venue", "recinto-todas-instalacoes",
+                 "--days", "1", "--year", "2026"]) == 0
+    out = capsys.readouterr().out
+    assert "Caução — Recinto de Exposições — todas as instalações (restituível): R$ 5.763,00" in out
+    assert "Preços e taxas: R$ 3.842,00\nCauções (restituíveis): R$ 5.763,00\nTotal: R$ 9.605,00\n" in out
+
+
+def test_comma_and_dot_decimals_price_alike(sqlite_url, capsys):
+    outputs = []
+    for front in ("2,5", "2.50", "2,50"):
+        assert main(["quote", "--db", sqlite_url, "--regime", "sao-bento-2026", "--equipment", "barraca",
+                     "--front", front, "--depth", "2", "--json"]) == 0
+        outputs.append(json.loads(capsys.readouterr().out)["total"])
+    assert outputs == ["528.28"] * 3
+
+
+def test_fixed_fee_by_id_with_admin_value(sqlite_url, capsys):
+    assert main(["quote", "--db", sqlite_url, "--regime", "olimpia-2025", "--fee", "depot-feira", "--days", "3",
+                 "--year", "2026", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["total"] == "115.26"  # 3 × 1 UFESP 2026
+    assert main(["quote", "--db", sqlite_url, "--regime", "sapezal-2014", "--fee", "licenca",
+                 "--admin-value", "licenca=150,00", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["total"] == "150.00"
+
+
+@pytest.mark.parametrize("argv, fragment", [
+    (["--regime", "atlantida-1900", "--front", "2"], "atlantida-1900"),
+    (["--front", "2"], "--regime"),
+    (["--regime", "sjc-2014", "--line", "pastel", "--year", "abc"], "Ano inválido: 'abc'"),
+    (["--regime", "sjc-2014", "--line", "pastel", "--year", "20.5"], "Ano inválido"),
+    (["--regime", "sao-bento-2026", "--equipment", "barraca", "--front", "-2"], "frente"),
+    (["--regime", "sao-bento-2026", "--equipment", "barraca", "--front", "dois"], "dois"),
+    (["--regime", "sao-bento-2026", "--equipment", "barraca", "--front", "2", "--depth", "0"], "profundidade"),
+    (["--regime", "sao-bento-2026", "--equipment", "barraca", "--front", "2", "--energy", "mega"], "mega"),
+    (["--regime", "olimpia-2025", "--venue", "recinto-arena", "--days", "1,5"], "dias"),
+    (["--regime", "olimpia-2025", "--venue", "recinto-arena", "--days", "0"], "dias"),
+    (["--regime", "olimpia-2025", "--venue", "castelo", "--days", "1"], "castelo"),
+    (["--regime", "sjc-2014", "--line", "pastel", "--year", "2024"], "INPC"),
+    (["--regime", "sao-bento-2026"], "Nada a calcular"),
+    (["--regime", "sapezal-2014", "--fee", "licenca", "--admin-value", "licenca"], "TAXA=VALOR"),
+])
+def test_quote_bad_input_is_one_line(argv, fragment, sqlite_url, capsys):
+    err = one_line_error(capsys, main(["quote", "--db", sqlite_url, *argv]))
+    assert fragment in err
+
+
+def test_bad_input_is_refused_before_the_database_is_created(tmp_path, capsys):
+    path = tmp_path / "nunca.sqlite3"
+    one_line_error(capsys, main(["quote", "--db", f"sqlite:///{path}", "--regime", "x", "--front", "2"]))
+    one_line_error(capsys, main(["quote", "--db", f"sqlite:///{path}", "--regime", "sjc-2014", "--year", "x"]))
+    assert not path.exists()
+
+
+def test_unit_value_entered_in_the_database_changes_the_quote(database, capsys):
+    from models.db import close_database
+    from models.fiscal import set_unit_value
+    from models.regimes import get_regime
+
+    set_unit_value(get_regime("olimpia-2025"), "UFESP", 2027, "40.00", entered_by="t")
+    close_database()
+    assert main(["quote", "--db", database, "--regime", "olimpia-2025", "--venue", "recinto-arena",
+                 "--days", "1", "--year", "2027", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert [line["amount"] for line in data["lines"]] == ["1000.00", "2000.00"]  # 25 × 40; deposit 50 × 40
+    assert data["lines"][0]["formula"] == "1 × 25 × 40,00"
+    assert data["total"] == "3000.00"
+    assert data["total_deposits"] == "2000.00"
+    # without the value in the database, 2027 is refused
+    assert main(["quote", "--db", database, "--regime", "sao-bento-2026", "--equipment", "barraca",
+                 "--front", "2", "--year", "2027"]) == 2
+    assert "2027" in capsys.readouterr().err
+
+
+# --------------------------------------------------------------------------- the real entry point
+
+
+def test_subprocess_quote_json_and_text(tmp_path):
+    url = f"sqlite:///{tmp_path / 'praca.sqlite3'}"
+    case = QUOTE_CASES[0]
+    result = run_cli(*quote_argv(case, "--db", url, "--json"))
+    assert result.returncode == 0, result.stderr
+    data = json.loads(result.stdout)
+    assert data["total"] == case["total"]
+    assert data["lines"][0]["formula"] == case["formula"]
+    result = run_cli(*quote_argv(case, "--db", url))
+    assert result.returncode == 0, result.stderr
+    assert f"Fórmula: {case['formula']}" in result.stdout and "Total: R$ 591,67" in result.stdout
+
+
+def test_subprocess_errors_are_one_line(tmp_path):
+    url = f"sqlite:///{tmp_path / 'praca.sqlite3'}"
+    result = run_cli("quote", "--db", url, "--regime", "sjc-2014", "--line", "pastel", "--year", "abc")
+    assert result.returncode == 2
+    assert result.stdout == ""
+    assert result.stderr.count("\n") == 1 and "Ano inválido" in result.stderr
+    result = run_cli("regimes", "--show", "nenhum")
+    assert result.returncode == 2
+    assert result.stderr.count("\n") == 1 and "sjc-2014" in result.stderr
+
+
+def test_subprocess_regimes():
+    result = run_cli("regimes")
+    assert result.returncode == 0, result.stderr
+    assert [line.split()[0] for line in result.stdout.splitlines()] == REGIME_IDS
