@@ -9,13 +9,14 @@ from __future__ import annotations
 import datetime as _dt
 import random
 import string
+from decimal import Decimal
 
 from models import schema
 from models.br import cnpj_check_digits, cpf_check_digits
 from models.db import db
 from models.errors import UserError
 from models.fiscal import set_index_correction
-from models.people import Company, Person
+from models.people import Company, CompanyPartner, HouseholdMember, Person, search_key
 from models.settings import AGENCY, MUNICIPALITY, STATE, set_settings
 
 DEMO_MUNICIPALITY = "Olímpia"
@@ -139,9 +140,15 @@ def fill_demo(*, people: int = 240, companies: int = 72, today: _dt.date | None 
                 "phone": _phone(rng),
                 "email": _email(name, rng) if rng.random() < 0.7 else "",
                 "resident_since": resident,
+                "disabled": rng.random() < 0.06,
+                "family_income_mw": Decimal(rng.choice(["0.5", "0.8", "1", "1.2", "1.5", "2", "2.5", "3", "4", "6"])),
+                "housing": rng.choice(["rented", "rented", "financed", "owned", "owned", "lent", "other"]),
+                "experience_years": rng.choice([0, 0, 1, 2, 3, 5, 8, 12, 20]),
+                "search_name": search_key(name),
             }
         )
     company_rows = []
+    owners = []
     for i in range(companies):
         alnum = i % 9 == 4  # a few of the alphanumeric CNPJs issued since July 2026
         cnpj = _cnpj(rng, alnum)
@@ -165,12 +172,32 @@ def fill_demo(*, people: int = 240, companies: int = 72, today: _dt.date | None 
                 "email": _email(owner["name"], rng) if rng.random() < 0.6 else "",
             }
         )
+        company_rows[-1]["search_name"] = search_key(f"{legal} {company_rows[-1]['trade_name']}")
+        owners.append(owner)
     with db.atomic():
         set_settings({MUNICIPALITY: DEMO_MUNICIPALITY, STATE: DEMO_STATE, AGENCY: "Prefeitura da Estância Turística de Olímpia"})
         for start in range(0, len(person_rows), 100):
             Person.insert_many(person_rows[start:start + 100]).execute()
         for start in range(0, len(company_rows), 100):
             Company.insert_many(company_rows[start:start + 100]).execute()
+        by_cpf = {p.cpf: p.id for p in Person.select(Person.id, Person.cpf)}
+        members = []
+        for row in person_rows:
+            if rng.random() < 0.55:
+                members.append({"person": by_cpf[row["cpf"]], "name": _person_name(rng),
+                                "relation": rng.choice(["spouse", "partner"]),
+                                "birth_date": row["birth_date"] + _dt.timedelta(days=rng.randint(-3000, 3000))})
+            for _ in range(rng.choice([0, 0, 1, 1, 2, 3])):
+                members.append({"person": by_cpf[row["cpf"]], "name": _person_name(rng), "relation": "child",
+                                "birth_date": today - _dt.timedelta(days=rng.randint(200, 20 * 365))})
+        for start in range(0, len(members), 200):
+            HouseholdMember.insert_many(members[start:start + 200]).execute()
+        by_cnpj = {c.cnpj: c.id for c in Company.select(Company.id, Company.cnpj)}
+        CompanyPartner.insert_many([
+            {"company": by_cnpj[row["cnpj"]], "name": owner["name"], "cpf": owner["cpf"],
+             "person": by_cpf[owner["cpf"]]}
+            for row, owner in zip(company_rows, owners)
+        ]).execute()
         for year, pct in INPC_BY_YEAR.items():
             set_index_correction("INPC", year + 1, pct, entered_by="demonstração",
                                  reason=f"INPC/IBGE acumulado de {year} (dado de demonstração: confira na fonte oficial)")

@@ -17,3 +17,12 @@ class UserError(Exception):
 
     def __str__(self) -> str:
         return self.message
+
+
+class FieldErrors(UserError):
+    """Several fields are wrong at once: ``errors`` maps each field to its message (form order)."""
+
+    def __init__(self, errors: dict[str, str]):
+        first_field, first_message = next(iter(errors.items()))
+        super().__init__(first_message, field=first_field)
+        self.errors = dict(errors)

@@ -19,7 +19,7 @@ from peewee import CharField, Database, SqliteDatabase, TextField
 
 from models.db import BaseModel, DatabaseError, DatabaseURL, sqlite_copy_aside, table_names
 from models.fiscal import FiscalUnitValue, IndexCorrection
-from models.people import Company, Person
+from models.people import Company, CompanyPartner, HouseholdMember, Person, search_key
 from models.settings import Setting
 
 META_TABLE = "praca_meta"
@@ -35,7 +35,9 @@ class Meta(BaseModel):
         table_name = META_TABLE
 
 
-TABLES: list[type[BaseModel]] = [Meta, Setting, Person, Company, FiscalUnitValue, IndexCorrection]
+TABLES: list[type[BaseModel]] = [
+    Meta, Setting, Person, Company, FiscalUnitValue, IndexCorrection, HouseholdMember, CompanyPartner,
+]
 
 
 def _v2_fiscal_unit_values(database: Database) -> None:
@@ -48,10 +50,30 @@ def _v3_index_corrections(database: Database) -> None:
     database.create_tables([IndexCorrection])
 
 
+def _v4_front_desk_people(database: Database) -> None:
+    """v4: household, partners, socio-economic fields, photo and accent-free search names."""
+    from playhouse.migrate import SchemaMigrator, migrate
+
+    migrator = SchemaMigrator.from_database(database)
+    new_person_fields = ["phone2", "disabled", "disability_notes", "family_income_mw", "housing",
+                         "experience_years", "photo_path", "photo_sha256", "search_name"]
+    migrate(
+        *[migrator.add_column("person", name, Person._meta.fields[name]) for name in new_person_fields],
+        migrator.add_column("company", "search_name", Company._meta.fields["search_name"]),  # indexed by peewee
+    )
+    database.create_tables([HouseholdMember, CompanyPartner])
+    for person in Person.select(Person.id, Person.name):
+        Person.update(search_name=search_key(person.name)).where(Person.id == person.id).execute()
+    for company in Company.select(Company.id, Company.legal_name, Company.trade_name):
+        Company.update(search_name=search_key(f"{company.legal_name} {company.trade_name}")).where(
+            Company.id == company.id).execute()
+
+
 # (version reached, description, function) — in order, never renumbered.
 MIGRATIONS: list[tuple[int, str, Callable[[Database], None]]] = [
     (2, "valores de unidades fiscais informados pelo usuário", _v2_fiscal_unit_values),
     (3, "correções anuais de índices de preços", _v3_index_corrections),
+    (4, "família, sócios, dados socioeconômicos e busca por nome", _v4_front_desk_people),
 ]
 
 #: Version 1 is the first schema: meta, settings, people and companies.

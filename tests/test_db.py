@@ -13,6 +13,10 @@ from peewee import fn
 from models import schema
 from models.db import DatabaseError, close_database, current_url, db, open_database, parse_url, table_names
 from models.fiscal import FiscalUnitValue, IndexCorrection
+from models.people import CompanyPartner, HouseholdMember, Person
+
+V4_PERSON_COLUMNS = ["phone2", "disabled", "disability_notes", "family_income_mw", "housing",
+                     "experience_years", "photo_path", "photo_sha256", "search_name"]
 from models.settings import MUNICIPALITY, get_setting, set_settings
 
 
@@ -38,9 +42,19 @@ def test_reopen_is_idempotent(db_url):
 
 def _make_version_1(url: str) -> None:
     """Turn a fresh database into what Praça's first schema looked like."""
+    from playhouse.migrate import SchemaMigrator, migrate
+
     open_database(url)
+    migrator = SchemaMigrator.from_database(db.obj)
     with db.atomic():
-        db.obj.drop_tables([FiscalUnitValue, IndexCorrection])
+        db.obj.drop_tables([FiscalUnitValue, IndexCorrection, HouseholdMember, CompanyPartner])
+        migrate(migrator.drop_index("person", "person_search_name"),
+                migrator.drop_index("company", "company_search_name"))
+        migrate(*[migrator.drop_column("person", name) for name in V4_PERSON_COLUMNS],
+                migrator.drop_column("company", "search_name"))
+        db.obj.execute_sql("INSERT INTO person (name, cpf, rg, street, number, district, city, state, zip_code, "
+                           "phone, email, notes, created_at, version) VALUES ('José da Silva', '52998224725', "
+                           "'', '', '', '', '', '', '', '', '', '', '2020-01-01 10:00:00', 1)")
         schema.Meta.update(value="1").where(schema.Meta.key == "schema_version").execute()
     close_database()
 
@@ -49,6 +63,8 @@ def test_migrates_an_older_database(db_url):
     _make_version_1(db_url)
     open_database(db_url)
     assert _version() == schema.LATEST
+    # v4 filled the accent-free search name of the person registered under v1
+    assert Person.get(Person.cpf == "52998224725").search_name == "jose da silva"
     FiscalUnitValue.create(regime="olimpia-2025", unit="UFESP", year=2027,
                            value=Decimal("40.00"), entered_by="teste")
     assert FiscalUnitValue.select().count() == 1
