@@ -169,6 +169,9 @@ def _connect(target: DatabaseURL) -> Database:
                 "busy_timeout": 10000,
             },
             timeout=10,
+            # Every transaction takes the write lock at BEGIN: two desks saving at once
+            # queue up instead of failing when a read lock would have to be upgraded.
+            lock_type="IMMEDIATE",
         )
     else:
         kwargs = {}

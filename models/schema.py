@@ -17,6 +17,7 @@ from collections.abc import Callable
 
 from peewee import CharField, Database, SqliteDatabase, TextField
 
+from models.applications import Application, ApplicationDocument, ApplicationEvent, Counter
 from models.db import BaseModel, DatabaseError, DatabaseURL, sqlite_copy_aside, table_names
 from models.fiscal import FiscalUnitValue, IndexCorrection
 from models.people import Company, CompanyPartner, HouseholdMember, Person, search_key
@@ -37,6 +38,7 @@ class Meta(BaseModel):
 
 TABLES: list[type[BaseModel]] = [
     Meta, Setting, Person, Company, FiscalUnitValue, IndexCorrection, HouseholdMember, CompanyPartner,
+    Counter, Application, ApplicationDocument, ApplicationEvent,
 ]
 
 
@@ -69,11 +71,17 @@ def _v4_front_desk_people(database: Database) -> None:
             Company.id == company.id).execute()
 
 
+def _v5_applications(database: Database) -> None:
+    """v5: applications with protocol numbers, documents delivered and status history."""
+    database.create_tables([Counter, Application, ApplicationDocument, ApplicationEvent])
+
+
 # (version reached, description, function) — in order, never renumbered.
 MIGRATIONS: list[tuple[int, str, Callable[[Database], None]]] = [
     (2, "valores de unidades fiscais informados pelo usuário", _v2_fiscal_unit_values),
     (3, "correções anuais de índices de preços", _v3_index_corrections),
     (4, "família, sócios, dados socioeconômicos e busca por nome", _v4_front_desk_people),
+    (5, "requerimentos, protocolo, documentos entregues e histórico", _v5_applications),
 ]
 
 #: Version 1 is the first schema: meta, settings, people and companies.
@@ -153,4 +161,4 @@ def prepare(database: Database, target: DatabaseURL, *, migrate: bool = True) ->
 
 def is_empty() -> bool:
     """True when no person or company is registered (``praca demo`` refuses otherwise)."""
-    return not Person.select().exists() and not Company.select().exists()
+    return not Person.select().exists() and not Company.select().exists() and not Application.select().exists()

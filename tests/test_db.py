@@ -12,6 +12,7 @@ from peewee import fn
 
 from models import schema
 from models.db import DatabaseError, close_database, current_url, db, open_database, parse_url, table_names
+from models.applications import Application, ApplicationDocument, ApplicationEvent, Counter
 from models.fiscal import FiscalUnitValue, IndexCorrection
 from models.people import CompanyPartner, HouseholdMember, Person
 
@@ -47,7 +48,8 @@ def _make_version_1(url: str) -> None:
     open_database(url)
     migrator = SchemaMigrator.from_database(db.obj)
     with db.atomic():
-        db.obj.drop_tables([FiscalUnitValue, IndexCorrection, HouseholdMember, CompanyPartner])
+        db.obj.drop_tables([ApplicationEvent, ApplicationDocument, Application, Counter, FiscalUnitValue,
+                            IndexCorrection, HouseholdMember, CompanyPartner])
         migrate(migrator.drop_index("person", "person_search_name"),
                 migrator.drop_index("company", "company_search_name"))
         migrate(*[migrator.drop_column("person", name) for name in V4_PERSON_COLUMNS],

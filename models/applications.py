@@ -1,0 +1,308 @@
+"""Applications (requerimentos): protocol numbers, documents delivered, statuses and their history.
+
+Protocol numbers are ``AAAA/NNNNN`` per year, taken from a counter row inside
+the same transaction as the application: a save that fails gives its number
+back, two desks saving at once queue on the counter, so numbers are never
+reused and never skipped.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import json
+from dataclasses import dataclass, field
+from decimal import Decimal
+
+from peewee import JOIN, BooleanField, CharField, DateField, DateTimeField, ForeignKeyField, IntegerField, TextField
+
+from models.db import BaseModel, DecimalTextField, db
+from models.errors import FieldErrors, UserError
+from models.money import to_decimal
+from models.people import Company, Person
+
+# status → pt-BR label
+STATUSES = {
+    "received": "recebido",
+    "analysis": "em análise",
+    "approved": "aprovado",
+    "refused": "indeferido",
+    "appealed": "em recurso",
+    "awaiting_payment": "aguardando pagamento",
+    "issued": "permissão emitida",
+    "withdrawn": "desistência",
+}
+# Which status may follow which (the desk's workflow).
+TRANSITIONS = {
+    "received": {"analysis", "withdrawn"},
+    "analysis": {"approved", "refused", "withdrawn"},
+    "approved": {"awaiting_payment", "issued", "withdrawn"},
+    "awaiting_payment": {"issued", "withdrawn"},
+    "refused": {"appealed"},
+    "appealed": {"analysis", "refused", "withdrawn"},
+    "issued": set(),
+    "withdrawn": set(),
+}
+OPEN_STATUSES = ("received", "analysis", "approved", "awaiting_payment", "appealed")
+
+
+def _now() -> _dt.datetime:
+    return _dt.datetime.now().replace(microsecond=0)
+
+
+class Counter(BaseModel):
+    """Gapless sequences (protocols per year, permits per year…)."""
+
+    name = CharField(primary_key=True, max_length=64)
+    value = IntegerField(default=0)
+
+    class Meta:
+        table_name = "counter"
+
+
+def next_number(name: str) -> int:
+    """The next value of counter ``name``; call inside the transaction that uses it.
+
+    The row is created if missing (without failing when another desk creates it
+    at the same moment), then incremented: the UPDATE holds the row lock on
+    PostgreSQL (and SQLite transactions hold the write lock from BEGIN) until
+    the caller commits or rolls back.
+    """
+    if db.transaction_depth() == 0:
+        raise RuntimeError("next_number must run inside db.atomic()")
+    Counter.insert(name=name, value=0).on_conflict_ignore().execute()
+    Counter.update(value=Counter.value + 1).where(Counter.name == name).execute()
+    return Counter.get(Counter.name == name).value
+
+
+class Application(BaseModel):
+    protocol = CharField(max_length=16, unique=True)
+    year = IntegerField()
+    seq = IntegerField()
+    regime = CharField(max_length=64, index=True)
+    permit_kind = CharField(max_length=64)
+    person = ForeignKeyField(Person, null=True, backref="applications", on_delete="RESTRICT")
+    company = ForeignKeyField(Company, null=True, backref="applications", on_delete="RESTRICT")
+    status = CharField(max_length=20, default="received", index=True)
+    line = CharField(max_length=64, default="")
+    group = CharField(max_length=64, default="")
+    section = CharField(max_length=64, default="")
+    site = CharField(max_length=200, default="")
+    equipment = CharField(max_length=64, default="")
+    front = DecimalTextField(max_length=20, null=True)
+    depth = DecimalTextField(max_length=20, null=True)
+    hitch = DecimalTextField(max_length=20, null=True)
+    electric = BooleanField(default=False)
+    power_kw = DecimalTextField(max_length=20, null=True)
+    gas = BooleanField(default=False)
+    sound = BooleanField(default=False)
+    notes = TextField(default="")
+    quote_json = TextField(default="")
+    eligibility_json = TextField(default="")
+    created_at = DateTimeField(default=_now)
+    created_by = CharField(max_length=100)
+    status_at = DateTimeField(default=_now)
+    version = IntegerField(default=1)
+
+    class Meta:
+        table_name = "application"
+
+    @property
+    def applicant_name(self) -> str:
+        return self.person.name if self.person_id else self.company.legal_name
+
+    @property
+    def status_label(self) -> str:
+        return STATUSES.get(self.status, self.status)
+
+
+class ApplicationDocument(BaseModel):
+    application = ForeignKeyField(Application, backref="documents", on_delete="CASCADE")
+    document = CharField(max_length=64)  # id from the regime's [[documents]]
+    delivered_on = DateField(null=True)
+    valid_until = DateField(null=True)
+    file_path = CharField(max_length=300, default="")
+    sha256 = CharField(max_length=64, default="")
+    original_name = CharField(max_length=300, default="")
+
+    class Meta:
+        table_name = "application_document"
+
+
+class ApplicationEvent(BaseModel):
+    """Every status change: who, when, from, to, why — never edited."""
+
+    application = ForeignKeyField(Application, backref="events", on_delete="CASCADE")
+    at = DateTimeField(default=_now)
+    by = CharField(max_length=100)
+    status_from = CharField(max_length=20, default="")
+    status_to = CharField(max_length=20)
+    reason = TextField(default="")
+
+    class Meta:
+        table_name = "application_event"
+
+
+# --------------------------------------------------------------------------- input
+
+
+@dataclass
+class DocumentInput:
+    document: str
+    delivered_on: _dt.date | None = None
+    valid_until: _dt.date | None = None
+    file: str | None = None  # a scanned file to keep
+
+
+@dataclass
+class ApplicationInput:
+    regime: str = ""
+    permit_kind: str = ""
+    person_id: int | None = None
+    company_id: int | None = None
+    line: str = ""
+    group: str = ""
+    section: str = ""
+    site: str = ""
+    equipment: str = ""
+    front: str = ""
+    depth: str = ""
+    hitch: str = ""
+    electric: bool = False
+    power_kw: str = ""
+    gas: bool = False
+    sound: bool = False
+    notes: str = ""
+    documents: list[DocumentInput] = field(default_factory=list)
+
+
+def _size(errors: dict, key: str, label: str, text: str, *, allow_zero: bool = False) -> Decimal | None:
+    if not (text or "").strip():
+        return None
+    try:
+        value = to_decimal(text)
+    except (TypeError, UserError):
+        errors[key] = f"{label}: {text} não é um número (ex.: 2,50)."
+        return None
+    if value < 0 or (value == 0 and not allow_zero):
+        errors[key] = f"{label}: informe um valor maior que zero."
+        return None
+    return value
+
+
+def validate_application(data: ApplicationInput, *, today: _dt.date) -> dict:
+    """Clean values, or ``FieldErrors`` naming each wrong field."""
+    from models.regimes import get_regime
+
+    errors: dict[str, str] = {}
+    regime = None
+    try:
+        regime = get_regime(data.regime)
+    except UserError as exc:
+        errors["regime"] = exc.message
+    if regime is not None:
+        for key, finder, value in (("permit_kind", regime.permit_kind, data.permit_kind),
+                                   ("line", regime.line, data.line), ("group", regime.group, data.group),
+                                   ("section", regime.section, data.section),
+                                   ("equipment", regime.equipment, data.equipment)):
+            if value or key == "permit_kind":
+                try:
+                    finder(value)
+                except UserError as exc:
+                    errors[key] = exc.message
+        for i, doc in enumerate(data.documents):
+            try:
+                regime.document(doc.document)
+            except UserError as exc:
+                errors[f"documents[{i}]"] = exc.message
+            if doc.delivered_on and doc.delivered_on > today:
+                errors[f"documents[{i}].delivered_on"] = "A data de entrega não pode estar no futuro."
+            if doc.valid_until and doc.delivered_on and doc.valid_until < doc.delivered_on:
+                errors[f"documents[{i}].valid_until"] = "A validade termina antes da entrega."
+    if bool(data.person_id) == bool(data.company_id):
+        errors["applicant"] = "Escolha o requerente: uma pessoa ou uma empresa."
+    front = _size(errors, "front", "Frente", data.front)
+    depth = _size(errors, "depth", "Profundidade", data.depth)
+    hitch = _size(errors, "hitch", "Engate", data.hitch, allow_zero=True)
+    power = _size(errors, "power_kw", "Potência", data.power_kw)
+    if errors:
+        raise FieldErrors(errors)
+    return {
+        "regime": data.regime, "permit_kind": data.permit_kind, "person": data.person_id,
+        "company": data.company_id, "line": data.line, "group": data.group, "section": data.section,
+        "site": data.site.strip(), "equipment": data.equipment, "front": front, "depth": depth, "hitch": hitch,
+        "electric": data.electric, "power_kw": power, "gas": data.gas, "sound": data.sound,
+        "notes": data.notes.strip(),
+    }
+
+
+def create_application(data: ApplicationInput, *, clerk: str, today: _dt.date | None = None,
+                       quote: dict | None = None, eligibility: dict | None = None) -> Application:
+    """Save an application with its documents and give it the next protocol number — one transaction."""
+    from models.files import keep_file
+
+    today = today or _dt.date.today()
+    values = validate_application(data, today=today)
+    kept = [keep_file(d.file) if d.file else None for d in data.documents]  # copied before the transaction
+    with db.atomic():
+        seq = next_number(f"protocol-{today.year}")
+        app = Application.create(protocol=f"{today.year}/{seq:05d}", year=today.year, seq=seq,
+                                 created_by=clerk, quote_json=json.dumps(quote or {}, ensure_ascii=False),
+                                 eligibility_json=json.dumps(eligibility or {}, ensure_ascii=False), **values)
+        for doc, stored in zip(data.documents, kept):
+            ApplicationDocument.create(application=app, document=doc.document, delivered_on=doc.delivered_on,
+                                       valid_until=doc.valid_until,
+                                       file_path=stored.path if stored else "", sha256=stored.sha256 if stored else "",
+                                       original_name=stored.original_name if stored else "")
+        ApplicationEvent.create(application=app, by=clerk, status_to="received", reason="protocolado")
+    return app
+
+
+def change_status(app: Application, to: str, *, by: str, reason: str = "") -> Application:
+    """Move an application along the workflow; a refusal needs its reason. Stale copies are refused."""
+    if to not in STATUSES:
+        raise UserError(f"Situação desconhecida: {to}")
+    if to not in TRANSITIONS.get(app.status, set()):
+        raise UserError(f"Um requerimento {STATUSES[app.status]} não pode passar a {STATUSES[to]}.")
+    if to in ("refused", "appealed", "withdrawn") and not (reason or "").strip():
+        raise FieldErrors({"reason": f"Informe o motivo ({STATUSES[to]})."})
+    with db.atomic():
+        updated = (Application.update(status=to, status_at=_now(), version=Application.version + 1)
+                   .where((Application.id == app.id) & (Application.version == app.version)).execute())
+        if updated != 1:
+            raise UserError("Este requerimento foi alterado em outra mesa; reabra-o para ver a situação atual.")
+        ApplicationEvent.create(application=app.id, by=by, status_from=app.status, status_to=to,
+                                reason=(reason or "").strip())
+    return Application.get_by_id(app.id)
+
+
+@dataclass(frozen=True)
+class WorkItem:
+    id: int
+    protocol: str
+    applicant: str
+    regime: str
+    permit_kind: str
+    status: str
+    status_label: str
+    age_days: int
+
+
+def worklist(*, statuses=OPEN_STATUSES, regime: str | None = None, today: _dt.date | None = None,
+             limit: int = 500) -> list[WorkItem]:
+    """Applications by status, oldest first, with their age in days."""
+    today = today or _dt.date.today()
+    query = (Application
+             .select(Application.id, Application.protocol, Application.regime, Application.permit_kind,
+                     Application.status, Application.created_at, Person.name, Company.legal_name)
+             .join(Person, JOIN.LEFT_OUTER, on=(Application.person == Person.id))
+             .switch(Application)
+             .join(Company, JOIN.LEFT_OUTER, on=(Application.company == Company.id))
+             .where(Application.status.in_(list(statuses))))
+    if regime:
+        query = query.where(Application.regime == regime)
+    items = []
+    rows = query.order_by(Application.created_at, Application.id).limit(limit).tuples()
+    for app_id, protocol, regime_id, kind, status, created, person_name, company_name in rows:
+        items.append(WorkItem(app_id, protocol, person_name or company_name or "", regime_id, kind, status,
+                              STATUSES[status], (today - created.date()).days))
+    return items
