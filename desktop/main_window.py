@@ -26,6 +26,7 @@ from models.errors import UserError
 from models.settings import municipality_label
 from views.about import AboutDialog
 from views.billing_page import BillingPage
+from views.front_desk import FrontDeskPage
 from views.home import HomePage
 from views.open_database import OpenDatabaseDialog
 from views.placeholder import PlaceholderPage
@@ -89,10 +90,7 @@ class MainWindow(QMainWindow):
         tr = self.tr
         return [
             Desk("painel", tr("Painel"), sp.SP_DirHomeIcon, lambda: HomePage(self)),
-            Desk("atendimento", tr("Atendimento"), sp.SP_FileDialogContentsView, lambda: PlaceholderPage(
-                tr("Atendimento"),
-                tr("Cadastro de pessoas e empresas, requerimentos com documentos, elegibilidade regra a regra "
-                   "com o artigo de cada uma, protocolo, alvarás, cartões e placas."))),
+            Desk("atendimento", tr("Atendimento"), sp.SP_FileDialogContentsView, lambda: FrontDeskPage()),
             Desk("mapas", tr("Mapas"), sp.SP_FileDialogDetailedView, lambda: PlaceholderPage(
                 tr("Mapas"),
                 tr("Ruas, feiras e áreas de evento em escala, bancas na ordem legal das seções, "

@@ -196,7 +196,7 @@ def _check_email(errors: dict, value: str) -> None:
 
 def _check_zip(errors: dict, value: str) -> str:
     digits = _digits(value)
-    if value.strip() and len(digits) != 8:
+    if digits and len(digits) != 8:
         errors["zip_code"] = "CEP deve ter 8 dígitos."
     return digits
 

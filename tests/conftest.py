@@ -108,3 +108,22 @@ def app_ready(qapp):
 
     ensure_app()
     return qapp
+
+
+def type_text(widget, text: str) -> None:
+    """Type ``text`` into ``widget`` key by key, accents included.
+
+    ``QTest.keyClicks`` asserts on anything outside ASCII (Qt's qasciikey.cpp),
+    so each character is sent as the key event a keyboard would produce.
+    """
+    from PySide6.QtCore import QEvent, Qt
+    from PySide6.QtGui import QKeyEvent
+    from PySide6.QtTest import QTest
+    from PySide6.QtWidgets import QApplication
+
+    for char in text:
+        if char.isascii():
+            QTest.keyClick(widget, char)
+            continue
+        for kind in (QEvent.Type.KeyPress, QEvent.Type.KeyRelease):
+            QApplication.sendEvent(widget, QKeyEvent(kind, Qt.Key.Key_unknown, Qt.KeyboardModifier.NoModifier, char))

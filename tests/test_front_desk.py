@@ -1,0 +1,155 @@
+"""Atendimento driven like a clerk: search as you type, register people and companies, bad input at the field."""
+
+from __future__ import annotations
+
+import pytest
+from PySide6.QtCore import Qt, QTimer
+from PySide6.QtWidgets import QApplication, QDialog, QMessageBox
+
+from conftest import type_text
+from models.br import cnpj_check_digits
+from models.db import open_database
+from models.files import set_store
+from models.people import Company, HouseholdMember, Person
+
+
+@pytest.fixture
+def desk(app_ready, qtbot, db_url, tmp_path):
+    open_database(db_url)
+    set_store(tmp_path / "files")
+    from desktop.main_window import MainWindow
+
+    win = MainWindow()
+    qtbot.addWidget(win)
+    win.show()
+    win.show_desk("atendimento")
+    return win.pages["atendimento"].search
+
+
+def run_dialog(qtbot, opener, fill):
+    """Open a modal dialog with ``opener`` and let ``fill(dialog)`` type into it once it shows."""
+    seen = {}
+
+    def act():
+        dialog = QApplication.activeModalWidget()
+        seen["dialog"] = dialog
+        try:
+            fill(dialog)
+        except BaseException as exc:  # noqa: BLE001 - re-raised below, after the dialog is closed
+            seen["error"] = exc
+        finally:
+            if dialog is not None and dialog.isVisible():
+                seen["left_open"] = True
+                QDialog.done(dialog, 0)  # past the discard question: the test is over
+
+    QTimer.singleShot(0, act)
+    opener()
+    if "error" in seen:
+        raise seen["error"]
+    return seen["dialog"]
+
+
+def test_register_a_person_found_nowhere(desk, qtbot):
+    qtbot.keyClicks(desk.query, "529.982.247-25")
+    assert "Nova pessoa" in desk.hint.text()
+
+    def fill(d):
+        assert d.cpf.compact() == "52998224725"  # carried over from the search
+        type_text(d.name, "Maria José da Silva")
+        qtbot.keyClicks(d.birth, "17051980")
+        type_text(d.city, "Olímpia")
+        qtbot.keyClicks(d.family_income, "1,5")
+        d.housing.setCurrentIndex(d.housing.findData("rented"))
+        row = d.add_member()
+        d.household.item(row, 0).setText("Ana da Silva")
+        d.household.cellWidget(row, 1).setCurrentIndex(d.household.cellWidget(row, 1).findData("child"))
+        qtbot.mouseClick(d.save_button, Qt.MouseButton.LeftButton)
+        assert not d.isVisible(), d.errors.shown
+
+    run_dialog(qtbot, lambda: desk.register("person"), fill)
+    person = Person.get(Person.cpf == "52998224725")
+    assert person.name == "Maria José da Silva" and str(person.birth_date) == "1980-05-17"
+    assert [m.name for m in HouseholdMember.select().where(HouseholdMember.person == person)] == ["Ana da Silva"]
+    assert desk.model.rowCount() == 1 and desk.model.rows[0].name == "Maria José da Silva"
+
+
+def test_bad_person_input_is_shown_at_the_fields_and_nothing_saved(desk, qtbot, monkeypatch):
+    monkeypatch.setattr(QMessageBox, "question", lambda *a, **k: QMessageBox.StandardButton.Discard)
+    seen = {}
+
+    def fill(d):
+        qtbot.keyClicks(d.cpf, "12345678900")
+        assert "CPF inválido" in d.cpf_status.text()  # at once, before saving
+        qtbot.keyClicks(d.name, "Maria")
+        qtbot.keyClicks(d.birth, "01012099")
+        qtbot.mouseClick(d.save_button, Qt.MouseButton.LeftButton)
+        seen["errors"] = dict(d.errors.shown)
+        seen["summary"] = d.error.text()
+        seen["tooltip"] = d.save_button.toolTip()
+        d.reject()
+
+    run_dialog(qtbot, lambda: desk.register("person"), fill)
+    assert {"cpf", "name", "birth_date"} <= set(seen["errors"])
+    assert "corrigir" in seen["summary"] and seen["tooltip"] == seen["summary"]
+    assert Person.select().count() == 0
+
+
+def test_cancel_with_typing_asks_first(desk, qtbot, monkeypatch):
+    asked = []
+
+    def answer(*args, **kwargs):
+        asked.append(args[2])
+        return QMessageBox.StandardButton.Cancel if len(asked) == 1 else QMessageBox.StandardButton.Discard
+
+    monkeypatch.setattr(QMessageBox, "question", answer)
+
+    def fill(d):
+        type_text(d.name, "Alguém")
+        d.reject()
+        assert d.isVisible()  # first answer: keep editing
+        d.reject()
+
+    run_dialog(qtbot, lambda: desk.register("person"), fill)
+    assert len(asked) == 2 and "Descartar" in asked[0]
+
+
+def test_register_company_with_alphanumeric_cnpj(desk, qtbot):
+    base = "12ABC34501DE"
+    cnpj = base + cnpj_check_digits(base)
+
+    def fill(d):
+        qtbot.keyClicks(d.cnpj, cnpj.lower())
+        assert d.cnpj_status.text() == "✓"
+        qtbot.keyClicks(d.legal_name, "Pastelaria Zanetti Ltda.")
+        qtbot.keyClick(d.mei, Qt.Key.Key_Space)
+        row = d.add_partner()
+        d.partners.item(row, 0).setText("Carlos Zanetti")
+        d.partners.item(row, 1).setText("529.982.247-25")
+        qtbot.mouseClick(d.save_button, Qt.MouseButton.LeftButton)
+
+    run_dialog(qtbot, lambda: desk.register("company"), fill)
+    company = Company.get(Company.cnpj == cnpj)
+    assert company.mei and company.legal_name == "Pastelaria Zanetti Ltda."
+    assert [p.name for p in company.partners] == ["Carlos Zanetti"]
+
+
+def test_search_as_you_type_and_edit(desk, qtbot):
+    from models.demo import fill_demo
+
+    fill_demo(people=30, companies=8)
+    person = Person.select().order_by(Person.id).first()
+    surname = person.name.split()[-1]
+    qtbot.keyClicks(desk.query, surname[:4].lower())
+    assert any(m.name == person.name for m in desk.model.rows)
+    desk.query.clear()
+    qtbot.keyClicks(desk.query, person.cpf[:6])
+    assert desk.model.rows[0].name == person.name
+
+    def fill(d):
+        assert d.name.text() == person.name
+        d.phone.clear()
+        qtbot.keyClicks(d.phone, "(17) 3333-0000")
+        qtbot.mouseClick(d.save_button, Qt.MouseButton.LeftButton)
+
+    run_dialog(qtbot, desk.edit_selected, fill)
+    assert Person.get_by_id(person.id).phone == "(17) 3333-0000"

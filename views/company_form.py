@@ -1,0 +1,169 @@
+"""Atendimento → empresa: register or edit a company (MEI included) and its partners."""
+
+from __future__ import annotations
+
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QCheckBox,
+    QDialogButtonBox,
+    QFormLayout,
+    QGroupBox,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QPushButton,
+    QTableWidget,
+    QTableWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+from models.br import format_cpf
+from models.errors import FieldErrors, UserError
+from models.people import Company, CompanyInput, PartnerInput, save_company
+from views.widgets import DocumentEdit, FieldErrorsView, GuardedDialog
+
+
+class CompanyDialog(GuardedDialog):
+    def __init__(self, company: Company | None = None, parent: QWidget | None = None, *, cnpj: str = ""):
+        super().__init__(parent)
+        self.company = company
+        self.setWindowTitle(self.tr("Editar empresa") if company else self.tr("Nova empresa"))
+        self.setMinimumWidth(760)
+        layout = QVBoxLayout(self)
+        box = QGroupBox(self.tr("Empresa"))
+        form = QFormLayout(box)
+        self.cnpj = DocumentEdit("cnpj")
+        self.cnpj.setObjectName("cnpj")
+        self.cnpj_status = QLabel()
+        self.cnpj.validity_changed.connect(lambda ok, msg: self.cnpj_status.setText("✓" if ok else msg))
+        row = QHBoxLayout()
+        row.addWidget(self.cnpj)
+        row.addWidget(self.cnpj_status, 1)
+        self.legal_name = QLineEdit()
+        self.legal_name.setObjectName("legal_name")
+        self.trade_name = QLineEdit()
+        self.trade_name.setObjectName("trade_name")
+        self.mei = QCheckBox(self.tr("Microempreendedor individual (MEI)"))
+        self.mei.setObjectName("mei")
+        self.registration = QLineEdit()
+        self.registration.setObjectName("municipal_registration")
+        self.street = QLineEdit()
+        self.number = QLineEdit()
+        self.district = QLineEdit()
+        self.city = QLineEdit()
+        self.state = QLineEdit()
+        self.state.setInputMask(">AA;_")
+        self.state.setMaximumWidth(50)
+        self.zip_code = QLineEdit()
+        self.zip_code.setInputMask("00000-000;_")
+        self.zip_code.setMaximumWidth(110)
+        self.phone = QLineEdit()
+        self.email = QLineEdit()
+        form.addRow(self.tr("C&NPJ:"), row)
+        form.addRow(self.tr("&Razão social:"), self.legal_name)
+        form.addRow(self.tr("Nome &fantasia:"), self.trade_name)
+        form.addRow("", self.mei)
+        form.addRow(self.tr("&Inscrição municipal:"), self.registration)
+        form.addRow(self.tr("Logradouro, nº:"), self._pair(self.street, self.number))
+        form.addRow(self.tr("Bairro:"), self.district)
+        form.addRow(self.tr("Cidade, UF:"), self._pair(self.city, self.state))
+        form.addRow(self.tr("CEP:"), self.zip_code)
+        form.addRow(self.tr("Telefone:"), self.phone)
+        form.addRow(self.tr("E-mail:"), self.email)
+        layout.addWidget(box)
+
+        partners = QGroupBox(self.tr("Sócios e cônjuges"))
+        partners_layout = QVBoxLayout(partners)
+        self.partners = QTableWidget(0, 4)
+        self.partners.setObjectName("partners")
+        self.partners.setHorizontalHeaderLabels([self.tr("Sócio"), self.tr("CPF do sócio"), self.tr("Cônjuge"),
+                                                 self.tr("CPF do cônjuge")])
+        self.partners.setColumnWidth(0, 220)
+        self.partners.setColumnWidth(2, 200)
+        self.partners.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.partners.setMaximumHeight(130)
+        add = QPushButton(self.tr("&Adicionar sócio"))
+        add.clicked.connect(lambda: self.add_partner())
+        remove = QPushButton(self.tr("Remo&ver"))
+        remove.clicked.connect(lambda: self.partners.removeRow(self.partners.currentRow()))
+        actions = QHBoxLayout()
+        actions.addWidget(add)
+        actions.addWidget(remove)
+        actions.addStretch(1)
+        partners_layout.addWidget(self.partners)
+        partners_layout.addLayout(actions)
+        layout.addWidget(partners)
+
+        self.error = QLabel()
+        layout.addWidget(self.error)
+        self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Save | QDialogButtonBox.StandardButton.Cancel)
+        self.save_button = self.buttons.button(QDialogButtonBox.StandardButton.Save)
+        self.buttons.accepted.connect(self.save)
+        self.buttons.rejected.connect(self.reject)
+        layout.addWidget(self.buttons)
+        self.errors = FieldErrorsView(self.error, {
+            "cnpj": self.cnpj, "legal_name": self.legal_name, "state": self.state, "zip_code": self.zip_code,
+            "email": self.email, "partners": self.partners})
+        if company is not None:
+            self.load(company)
+        elif cnpj:
+            self.cnpj.setText(cnpj)
+        self.watch_edits()
+
+    @staticmethod
+    def _pair(first: QWidget, second: QWidget) -> QWidget:
+        box = QWidget()
+        row = QHBoxLayout(box)
+        row.setContentsMargins(0, 0, 0, 0)
+        row.addWidget(first, 1)
+        row.addWidget(second)
+        return box
+
+    def add_partner(self, partner: PartnerInput | None = None) -> int:
+        row = self.partners.rowCount()
+        self.partners.insertRow(row)
+        values = [partner.name, format_cpf(partner.cpf) if partner.cpf else "", partner.spouse_name,
+                  format_cpf(partner.spouse_cpf) if partner.spouse_cpf else ""] if partner else ["", "", "", ""]
+        for col, value in enumerate(values):
+            self.partners.setItem(row, col, QTableWidgetItem(value))
+        self.dirty = True
+        return row
+
+    def load(self, company: Company) -> None:
+        self.cnpj.set_value(company.cnpj)
+        self.legal_name.setText(company.legal_name)
+        self.trade_name.setText(company.trade_name)
+        self.mei.setChecked(company.mei)
+        self.registration.setText(company.municipal_registration)
+        for key in ("street", "number", "district", "city", "state", "zip_code", "phone", "email"):
+            getattr(self, key).setText(getattr(company, key))
+        for partner in company.partners:
+            self.add_partner(PartnerInput(partner.name, partner.cpf, partner.spouse_name, partner.spouse_cpf))
+        self.dirty = False
+
+    def company_input(self) -> CompanyInput:
+        partners = []
+        for row in range(self.partners.rowCount()):
+            cell = lambda col: (self.partners.item(row, col).text() if self.partners.item(row, col) else "").strip()  # noqa: E731
+            if any(cell(col) for col in range(4)):
+                partners.append(PartnerInput(cell(0), cell(1), cell(2), cell(3)))
+        return CompanyInput(
+            cnpj=self.cnpj.compact(), legal_name=self.legal_name.text(), trade_name=self.trade_name.text(),
+            mei=self.mei.isChecked(), municipal_registration=self.registration.text(), street=self.street.text(),
+            number=self.number.text(), district=self.district.text(), city=self.city.text(),
+            state=self.state.text(), zip_code=self.zip_code.text(), phone=self.phone.text(),
+            email=self.email.text(), partners=partners)
+
+    def save(self) -> None:
+        try:
+            self.company = save_company(self.company_input(), company=self.company)
+        except FieldErrors as exc:
+            self.errors.show(exc.errors)
+            self.save_button.setToolTip(self.error.text())
+            return
+        except UserError as exc:
+            self.errors.show({exc.field or "cnpj": exc.message})
+            return
+        self.dirty = False
+        self.accept()

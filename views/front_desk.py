@@ -1,0 +1,273 @@
+"""Atendimento: find the applicant as you type, register, start applications, follow the worklist."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt
+from PySide6.QtGui import QKeySequence, QShortcut
+from PySide6.QtWidgets import (
+    QComboBox,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QLineEdit,
+    QPushButton,
+    QTableView,
+    QTabWidget,
+    QVBoxLayout,
+    QWidget,
+)
+
+from models.applications import OPEN_STATUSES, STATUSES, worklist
+from models.br import clean_cnpj, clean_cpf
+from models.errors import UserError
+from models.people import Company, Person
+from models.search import find_applicants
+
+
+class RowsModel(QAbstractTableModel):
+    """A read-only table over a list of objects: ``columns`` are (header, function of the row)."""
+
+    def __init__(self, columns, parent=None):
+        super().__init__(parent)
+        self.columns = columns
+        self.rows = []
+
+    def set_rows(self, rows) -> None:
+        self.beginResetModel()
+        self.rows = list(rows)
+        self.endResetModel()
+
+    def rowCount(self, parent=QModelIndex()):  # noqa: N802 - Qt API
+        return 0 if parent.isValid() else len(self.rows)
+
+    def columnCount(self, parent=QModelIndex()):  # noqa: N802 - Qt API
+        return 0 if parent.isValid() else len(self.columns)
+
+    def headerData(self, section, orientation, role=Qt.ItemDataRole.DisplayRole):  # noqa: N802
+        if role == Qt.ItemDataRole.DisplayRole and orientation == Qt.Orientation.Horizontal:
+            return self.columns[section][0]
+        return None
+
+    def data(self, index, role=Qt.ItemDataRole.DisplayRole):
+        if not index.isValid() or role != Qt.ItemDataRole.DisplayRole:
+            return None
+        return self.columns[index.column()][1](self.rows[index.row()])
+
+
+class SearchTab(QWidget):
+    def __init__(self, parent: QWidget | None = None):
+        super().__init__(parent)
+        layout = QVBoxLayout(self)
+        self.query = QLineEdit()
+        self.query.setObjectName("search")
+        self.query.setPlaceholderText(self.tr("Digite CPF, CNPJ ou parte do nome…"))
+        self.query.setClearButtonEnabled(True)
+        self.query.setStyleSheet("font-size: 13pt; padding: 6px;")
+        layout.addWidget(self.query)
+        self.hint = QLabel()
+        self.hint.setObjectName("hint")
+        layout.addWidget(self.hint)
+        self.model = RowsModel([
+            (self.tr("Nome"), lambda m: m.name),
+            (self.tr("CPF/CNPJ"), lambda m: m.document),
+            (self.tr("Tipo"), lambda m: self.tr("pessoa") if m.kind == "person" else self.tr("empresa")),
+            (self.tr("Detalhe"), lambda m: m.detail),
+        ], self)
+        self.table = QTableView()
+        self.table.setObjectName("matches")
+        self.table.setModel(self.model)
+        self.table.setSelectionBehavior(QTableView.SelectionBehavior.SelectRows)
+        self.table.setSelectionMode(QTableView.SelectionMode.SingleSelection)
+        self.table.verticalHeader().hide()
+        header = self.table.horizontalHeader()
+        header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        header.setSectionResizeMode(1, QHeaderView.ResizeMode.ResizeToContents)
+        header.setSectionResizeMode(2, QHeaderView.ResizeMode.ResizeToContents)
+        header.setSectionResizeMode(3, QHeaderView.ResizeMode.ResizeToContents)
+        self.table.doubleClicked.connect(lambda *_: self.edit_selected())
+        layout.addWidget(self.table, 1)
+
+        buttons = QHBoxLayout()
+        self.new_person = QPushButton(self.tr("Nova &pessoa"))
+        self.new_person.setObjectName("new-person")
+        self.new_company = QPushButton(self.tr("Nova &empresa"))
+        self.new_company.setObjectName("new-company")
+        self.edit_button = QPushButton(self.tr("&Editar cadastro"))
+        self.edit_button.setObjectName("edit")
+        self.apply_button = QPushButton(self.tr("Novo &requerimento"))
+        self.apply_button.setObjectName("new-application")
+        for button in (self.new_person, self.new_company, self.edit_button, self.apply_button):
+            buttons.addWidget(button)
+        buttons.addStretch(1)
+        layout.addLayout(buttons)
+
+        self.new_person.clicked.connect(lambda: self.register("person"))
+        self.new_company.clicked.connect(lambda: self.register("company"))
+        self.edit_button.clicked.connect(self.edit_selected)
+        self.apply_button.clicked.connect(self.start_application)
+        self.query.textChanged.connect(self.search)
+        self.query.returnPressed.connect(self._enter)
+        self.table.selectionModel().selectionChanged.connect(lambda *_: self._update_buttons())
+        QShortcut(QKeySequence(self.tr("Ctrl+L")), self, activated=self.focus_search)
+        self._update_buttons()
+
+    def focus_search(self) -> None:
+        self.query.setFocus()
+        self.query.selectAll()
+
+    def search(self) -> None:
+        text = self.query.text()
+        matches = find_applicants(text)
+        self.model.set_rows(matches)
+        if matches:
+            self.table.selectRow(0)
+            self.hint.setText(self.tr("%1 encontrado(s). Enter abre o primeiro.").replace("%1", str(len(matches))))
+        elif text.strip():
+            self.hint.setText(self._nobody_hint(text))
+        else:
+            self.hint.clear()
+        self._update_buttons()
+
+    def _nobody_hint(self, text: str) -> str:
+        digits = "".join(c for c in text if c.isalnum())
+        if len(digits) == 11:
+            try:
+                clean_cpf(digits)
+            except UserError as exc:
+                return exc.message
+            return self.tr("Ninguém com este CPF. Clique em “Nova pessoa” para cadastrar.")
+        if len(digits) == 14:
+            try:
+                clean_cnpj(digits)
+            except UserError as exc:
+                return exc.message
+            return self.tr("Nenhuma empresa com este CNPJ. Clique em “Nova empresa” para cadastrar.")
+        return self.tr("Ninguém encontrado. Cadastre uma nova pessoa ou empresa.")
+
+    def selected(self):
+        index = self.table.currentIndex()
+        return self.model.rows[index.row()] if index.isValid() else None
+
+    def _update_buttons(self) -> None:
+        has = self.selected() is not None
+        self.edit_button.setEnabled(has)
+        self.apply_button.setEnabled(has)
+
+    def _enter(self) -> None:
+        if self.selected() is not None:
+            self.edit_selected()
+
+    def register(self, kind: str):
+        from views.company_form import CompanyDialog
+        from views.person_form import PersonDialog
+
+        digits = "".join(c for c in self.query.text() if c.isalnum())
+        if kind == "person":
+            dialog = PersonDialog(parent=self, cpf=digits if len(digits) == 11 else "")
+        else:
+            dialog = CompanyDialog(parent=self, cnpj=digits if len(digits) == 14 else "")
+        if dialog.exec():
+            saved = dialog.person if kind == "person" else dialog.company
+            self.query.setText(saved.cpf if kind == "person" else saved.cnpj)
+        return dialog
+
+    def edit_selected(self):
+        from views.company_form import CompanyDialog
+        from views.person_form import PersonDialog
+
+        match = self.selected()
+        if match is None:
+            return None
+        if match.kind == "person":
+            dialog = PersonDialog(Person.get_by_id(match.id), parent=self)
+        else:
+            dialog = CompanyDialog(Company.get_by_id(match.id), parent=self)
+        if dialog.exec():
+            self.search()
+        return dialog
+
+    def start_application(self):
+        from views.application_form import ApplicationDialog
+
+        match = self.selected()
+        if match is None:
+            return None
+        dialog = ApplicationDialog(match.kind, match.id, parent=self)
+        dialog.exec()
+        return dialog
+
+
+class WorklistTab(QWidget):
+    def __init__(self, parent: QWidget | None = None):
+        super().__init__(parent)
+        layout = QVBoxLayout(self)
+        row = QHBoxLayout()
+        self.status = QComboBox()
+        self.status.setObjectName("status")
+        self.status.addItem(self.tr("Em aberto"), "open")
+        for key, label in STATUSES.items():
+            self.status.addItem(label[:1].upper() + label[1:], key)
+        self.regime = QComboBox()
+        self.regime.setObjectName("regime")
+        row.addWidget(QLabel(self.tr("Situação:")))
+        row.addWidget(self.status)
+        row.addWidget(QLabel(self.tr("Regime:")))
+        row.addWidget(self.regime, 1)
+        layout.addLayout(row)
+        self.model = RowsModel([
+            (self.tr("Protocolo"), lambda w: w.protocol),
+            (self.tr("Requerente"), lambda w: w.applicant),
+            (self.tr("Regime"), lambda w: w.regime),
+            (self.tr("Permissão"), lambda w: w.permit_kind),
+            (self.tr("Situação"), lambda w: w.status_label),
+            (self.tr("Dias"), lambda w: str(w.age_days)),
+        ], self)
+        self.table = QTableView()
+        self.table.setObjectName("worklist")
+        self.table.setModel(self.model)
+        self.table.verticalHeader().hide()
+        self.table.setSelectionBehavior(QTableView.SelectionBehavior.SelectRows)
+        self.table.horizontalHeader().setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
+        layout.addWidget(self.table, 1)
+        self.status.currentIndexChanged.connect(lambda _i: self.refresh_rows())
+        self.regime.currentIndexChanged.connect(lambda _i: self.refresh_rows())
+
+    def refresh(self) -> None:
+        from models.regimes import load_regimes
+
+        current = self.regime.currentData()
+        self.regime.blockSignals(True)
+        self.regime.clear()
+        self.regime.addItem(self.tr("Todos"), "")
+        for regime in sorted(load_regimes().values(), key=lambda r: r.municipality):
+            self.regime.addItem(f"{regime.municipality}/{regime.state} — {regime.short}", regime.id)
+        self.regime.setCurrentIndex(max(0, self.regime.findData(current)))
+        self.regime.blockSignals(False)
+        self.refresh_rows()
+
+    def refresh_rows(self) -> None:
+        status = self.status.currentData()
+        statuses = OPEN_STATUSES if status == "open" else (status,)
+        self.model.set_rows(worklist(statuses=statuses, regime=self.regime.currentData() or None))
+
+
+class FrontDeskPage(QWidget):
+    def __init__(self, parent: QWidget | None = None):
+        super().__init__(parent)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(16, 16, 16, 16)
+        heading = QLabel(self.tr("Atendimento"))
+        heading.setObjectName("heading")
+        heading.setStyleSheet("font-size: 20pt; font-weight: 600;")
+        layout.addWidget(heading)
+        self.tabs = QTabWidget()
+        self.search = SearchTab()
+        self.worklist = WorklistTab()
+        self.tabs.addTab(self.search, self.tr("Balcão"))
+        self.tabs.addTab(self.worklist, self.tr("Requerimentos"))
+        self.tabs.currentChanged.connect(lambda _i: self.worklist.refresh_rows())
+        layout.addWidget(self.tabs, 1)
+
+    def refresh(self) -> None:
+        self.search.search()
+        self.worklist.refresh()

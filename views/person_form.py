@@ -1,0 +1,318 @@
+"""Atendimento → pessoa: register or edit a natural person, their household and socio-economic data."""
+
+from __future__ import annotations
+
+import datetime as _dt
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QPixmap
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QCheckBox,
+    QComboBox,
+    QDialogButtonBox,
+    QFileDialog,
+    QFormLayout,
+    QGridLayout,
+    QGroupBox,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QPushButton,
+    QSpinBox,
+    QTableWidget,
+    QTableWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+from models.br import format_cpf
+from models.errors import FieldErrors, UserError
+from models.files import resolve
+from models.people import HOUSING, RELATIONS, HouseholdInput, Person, PersonInput, save_person
+from views.widgets import DateEdit, DocumentEdit, FieldErrorsView, GuardedDialog
+
+
+class PersonDialog(GuardedDialog):
+    """Nobody found at the counter → register the person (or edit one already registered)."""
+
+    def __init__(self, person: Person | None = None, parent: QWidget | None = None, *, cpf: str = "",
+                 today: _dt.date | None = None):
+        super().__init__(parent)
+        self.person = person
+        self.today = today or _dt.date.today()
+        self.photo_file: str | None = None
+        self.setWindowTitle(self.tr("Editar pessoa") if person else self.tr("Nova pessoa"))
+        self.setMinimumWidth(820)
+        layout = QVBoxLayout(self)
+
+        ident = QGroupBox(self.tr("Identificação"))
+        grid = QGridLayout(ident)
+        self.name = QLineEdit()
+        self.name.setObjectName("name")
+        self.cpf = DocumentEdit("cpf")
+        self.cpf.setObjectName("cpf")
+        self.cpf_status = QLabel()
+        self.cpf_status.setObjectName("cpf-status")
+        self.cpf.validity_changed.connect(lambda ok, msg: self.cpf_status.setText("✓" if ok else msg))
+        self.rg = QLineEdit()
+        self.rg.setObjectName("rg")
+        self.birth = DateEdit()
+        self.birth.setObjectName("birth_date")
+        self.photo = QLabel(self.tr("sem foto"))
+        self.photo.setObjectName("photo")
+        self.photo.setFixedSize(96, 120)
+        self.photo.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.photo.setStyleSheet("border: 1px solid #999;")
+        photo_button = QPushButton(self.tr("&Foto…"))
+        photo_button.clicked.connect(self.choose_photo)
+        grid.addWidget(QLabel(self.tr("&Nome completo:")), 0, 0)
+        grid.addWidget(self.name, 0, 1, 1, 3)
+        grid.addWidget(QLabel(self.tr("C&PF:")), 1, 0)
+        grid.addWidget(self.cpf, 1, 1)
+        grid.addWidget(self.cpf_status, 1, 2, 1, 2)
+        grid.addWidget(QLabel(self.tr("&RG:")), 2, 0)
+        grid.addWidget(self.rg, 2, 1)
+        grid.addWidget(QLabel(self.tr("Nasci&mento:")), 3, 0)
+        grid.addWidget(self.birth, 3, 1)
+        grid.addWidget(self.photo, 0, 4, 4, 1)
+        grid.addWidget(photo_button, 4, 4)
+        for row, widget in enumerate((self.name, self.cpf, self.rg, self.birth)):
+            grid.itemAtPosition(row, 0).widget().setBuddy(widget)
+        layout.addWidget(ident)
+
+        contact = QGroupBox(self.tr("Endereço e contato"))
+        form = QGridLayout(contact)
+        self.street = QLineEdit()
+        self.number = QLineEdit()
+        self.number.setMaximumWidth(90)
+        self.district = QLineEdit()
+        self.city = QLineEdit()
+        self.state = QLineEdit()
+        self.state.setInputMask(">AA;_")
+        self.state.setMaximumWidth(50)
+        self.zip_code = QLineEdit()
+        self.zip_code.setInputMask("00000-000;_")
+        self.zip_code.setMaximumWidth(110)
+        self.phone = QLineEdit()
+        self.phone2 = QLineEdit()
+        self.email = QLineEdit()
+        self.resident_since = DateEdit()
+        for name, widget in (("street", self.street), ("number", self.number), ("district", self.district),
+                             ("city", self.city), ("state", self.state), ("zip_code", self.zip_code),
+                             ("phone", self.phone), ("phone2", self.phone2), ("email", self.email),
+                             ("resident_since", self.resident_since)):
+            widget.setObjectName(name)
+        form.addWidget(QLabel(self.tr("Logradouro:")), 0, 0)
+        form.addWidget(self.street, 0, 1, 1, 3)
+        form.addWidget(QLabel(self.tr("Nº:")), 0, 4)
+        form.addWidget(self.number, 0, 5)
+        form.addWidget(QLabel(self.tr("Bairro:")), 1, 0)
+        form.addWidget(self.district, 1, 1)
+        form.addWidget(QLabel(self.tr("Cidade:")), 1, 2)
+        form.addWidget(self.city, 1, 3)
+        form.addWidget(QLabel(self.tr("UF:")), 1, 4)
+        form.addWidget(self.state, 1, 5)
+        form.addWidget(QLabel(self.tr("CEP:")), 2, 0)
+        form.addWidget(self.zip_code, 2, 1)
+        form.addWidget(QLabel(self.tr("Reside no município desde:")), 2, 2)
+        form.addWidget(self.resident_since, 2, 3)
+        form.addWidget(QLabel(self.tr("Telefones:")), 3, 0)
+        form.addWidget(self.phone, 3, 1)
+        form.addWidget(self.phone2, 3, 3)
+        form.addWidget(QLabel(self.tr("E-mail:")), 4, 0)
+        form.addWidget(self.email, 4, 1, 1, 3)
+        layout.addWidget(contact)
+
+        social = QGroupBox(self.tr("Situação socioeconômica"))
+        social_form = QFormLayout(social)
+        self.family_income = QLineEdit()
+        self.family_income.setObjectName("family_income_mw")
+        self.family_income.setPlaceholderText(self.tr("em salários mínimos, ex.: 1,5"))
+        self.family_income.setMaximumWidth(200)
+        self.housing = QComboBox()
+        self.housing.setObjectName("housing")
+        self.housing.addItem(self.tr("— não informada —"), "")
+        for key, label in HOUSING.items():
+            self.housing.addItem(label, key)
+        self.experience = QSpinBox()
+        self.experience.setObjectName("experience_years")
+        self.experience.setRange(-1, 90)
+        self.experience.setSpecialValueText(self.tr("— não informado —"))
+        self.experience.setValue(-1)
+        self.experience.setSuffix(self.tr(" anos"))
+        self.disabled = QCheckBox(self.tr("Pessoa com deficiência"))
+        self.disabled.setObjectName("disabled")
+        self.disability_notes = QLineEdit()
+        self.disability_notes.setObjectName("disability_notes")
+        self.disability_notes.setPlaceholderText(self.tr("qual (opcional)"))
+        social_form.addRow(self.tr("Renda &familiar:"), self.family_income)
+        social_form.addRow(self.tr("&Moradia:"), self.housing)
+        social_form.addRow(self.tr("&Experiência no ramo:"), self.experience)
+        social_form.addRow(self.disabled, self.disability_notes)
+        layout.addWidget(social)
+
+        family = QGroupBox(self.tr("Família (cônjuge/companheiro e dependentes)"))
+        family_layout = QVBoxLayout(family)
+        self.household = QTableWidget(0, 5)
+        self.household.setObjectName("household")
+        self.household.setHorizontalHeaderLabels(
+            [self.tr("Nome"), self.tr("Parentesco"), self.tr("CPF"), self.tr("Nascimento"), self.tr("Deficiência")])
+        self.household.horizontalHeader().setStretchLastSection(False)
+        self.household.setColumnWidth(0, 260)
+        self.household.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.household.setMaximumHeight(140)
+        buttons_row = QHBoxLayout()
+        add = QPushButton(self.tr("&Adicionar familiar"))
+        add.clicked.connect(lambda: self.add_member())
+        remove = QPushButton(self.tr("Remo&ver"))
+        remove.clicked.connect(self.remove_member)
+        buttons_row.addWidget(add)
+        buttons_row.addWidget(remove)
+        buttons_row.addStretch(1)
+        family_layout.addWidget(self.household)
+        family_layout.addLayout(buttons_row)
+        layout.addWidget(family)
+
+        self.error = QLabel()
+        layout.addWidget(self.error)
+        self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Save | QDialogButtonBox.StandardButton.Cancel)
+        self.save_button = self.buttons.button(QDialogButtonBox.StandardButton.Save)
+        self.buttons.accepted.connect(self.save)
+        self.buttons.rejected.connect(self.reject)
+        layout.addWidget(self.buttons)
+
+        self.errors = FieldErrorsView(self.error, {
+            "name": self.name, "cpf": self.cpf, "rg": self.rg, "birth_date": self.birth, "street": self.street,
+            "district": self.district, "city": self.city, "state": self.state, "zip_code": self.zip_code,
+            "email": self.email, "resident_since": self.resident_since, "family_income_mw": self.family_income,
+            "housing": self.housing, "experience_years": self.experience, "household": self.household,
+        })
+        if person is not None:
+            self.load(person)
+        elif cpf:
+            self.cpf.setText(cpf)
+        self.watch_edits()
+        self.name.setFocus()
+
+    # -- household ----------------------------------------------------------
+    def add_member(self, member: HouseholdInput | None = None) -> int:
+        row = self.household.rowCount()
+        self.household.insertRow(row)
+        self.household.setItem(row, 0, QTableWidgetItem(member.name if member else ""))
+        relation = QComboBox()
+        for key, label in RELATIONS.items():
+            relation.addItem(label, key)
+        if member:
+            relation.setCurrentIndex(relation.findData(member.relation))
+        self.household.setCellWidget(row, 1, relation)
+        self.household.setItem(row, 2, QTableWidgetItem(format_cpf(member.cpf) if member and member.cpf else ""))
+        born = member.birth_date.strftime("%d/%m/%Y") if member and member.birth_date else ""
+        self.household.setItem(row, 3, QTableWidgetItem(born))
+        check = QTableWidgetItem()
+        check.setFlags(Qt.ItemFlag.ItemIsUserCheckable | Qt.ItemFlag.ItemIsEnabled)
+        check.setCheckState(Qt.CheckState.Checked if member and member.disabled else Qt.CheckState.Unchecked)
+        self.household.setItem(row, 4, check)
+        self.dirty = True
+        return row
+
+    def remove_member(self) -> None:
+        row = self.household.currentRow()
+        if row >= 0:
+            self.household.removeRow(row)
+            self.dirty = True
+
+    def household_input(self) -> list[HouseholdInput]:
+        members = []
+        for row in range(self.household.rowCount()):
+            text = lambda col: (self.household.item(row, col).text() if self.household.item(row, col) else "").strip()  # noqa: E731
+            born_text = text(3)
+            born = None
+            if born_text:
+                try:
+                    born = _dt.datetime.strptime(born_text, "%d/%m/%Y").date()
+                except ValueError:
+                    raise FieldErrors({f"household[{row}].birth_date":
+                                       self.tr("Familiar %1: data de nascimento inválida (dd/mm/aaaa).")
+                                       .replace("%1", str(row + 1))}) from None
+            members.append(HouseholdInput(
+                name=text(0), relation=self.household.cellWidget(row, 1).currentData(), cpf=text(2),
+                birth_date=born, disabled=self.household.item(row, 4).checkState() == Qt.CheckState.Checked))
+        return members
+
+    # -- photo ---------------------------------------------------------------
+    def choose_photo(self) -> None:
+        path, _ = QFileDialog.getOpenFileName(self, self.tr("Foto"), "", self.tr("Imagens (*.jpg *.jpeg *.png)"))
+        if path:
+            self.set_photo(path)
+
+    def set_photo(self, path: str) -> None:
+        pixmap = QPixmap(path)
+        if pixmap.isNull():
+            self.errors.show({"photo": self.tr("O arquivo escolhido não é uma imagem.")})
+            return
+        self.photo_file = path
+        self.photo.setPixmap(pixmap.scaled(self.photo.size(), Qt.AspectRatioMode.KeepAspectRatio,
+                                           Qt.TransformationMode.SmoothTransformation))
+        self.dirty = True
+
+    # -- load / save -----------------------------------------------------------
+    def load(self, person: Person) -> None:
+        self.name.setText(person.name)
+        self.cpf.set_value(person.cpf)
+        self.rg.setText(person.rg)
+        self.birth.set_date(person.birth_date)
+        for key in ("street", "number", "district", "city", "state", "phone", "phone2", "email"):
+            getattr(self, key).setText(getattr(person, key))
+        self.zip_code.setText(person.zip_code)
+        self.resident_since.set_date(person.resident_since)
+        from models.money import format_decimal_br
+
+        if person.family_income_mw is not None:
+            self.family_income.setText(format_decimal_br(person.family_income_mw, 2))
+        self.housing.setCurrentIndex(max(0, self.housing.findData(person.housing)))
+        self.experience.setValue(person.experience_years if person.experience_years is not None else -1)
+        self.disabled.setChecked(person.disabled)
+        self.disability_notes.setText(person.disability_notes)
+        for member in person.household:
+            self.add_member(HouseholdInput(member.name, member.relation, member.cpf, member.birth_date,
+                                           member.disabled))
+        if person.photo_path:
+            pixmap = QPixmap(str(resolve(person.photo_path)))
+            if not pixmap.isNull():
+                self.photo.setPixmap(pixmap.scaled(self.photo.size(), Qt.AspectRatioMode.KeepAspectRatio))
+        self.dirty = False
+
+    def person_input(self) -> PersonInput:
+        errors = {}
+        dates = {}
+        for key, widget in (("birth_date", self.birth), ("resident_since", self.resident_since)):
+            try:
+                dates[key] = widget.date()
+            except UserError as exc:
+                errors[key] = exc.message
+        if errors:
+            raise FieldErrors(errors)
+        return PersonInput(
+            name=self.name.text(), cpf=self.cpf.compact(), rg=self.rg.text(), birth_date=dates["birth_date"],
+            street=self.street.text(), number=self.number.text(), district=self.district.text(),
+            city=self.city.text(), state=self.state.text(), zip_code=self.zip_code.text(),
+            phone=self.phone.text(), phone2=self.phone2.text(), email=self.email.text(),
+            resident_since=dates["resident_since"], disabled=self.disabled.isChecked(),
+            disability_notes=self.disability_notes.text(), family_income_mw=self.family_income.text(),
+            housing=self.housing.currentData(),
+            experience_years=self.experience.value() if self.experience.value() >= 0 else None,
+            photo_file=self.photo_file, household=self.household_input())
+
+    def save(self) -> None:
+        try:
+            self.person = save_person(self.person_input(), person=self.person, today=self.today)
+        except FieldErrors as exc:
+            self.errors.show(exc.errors)
+            self.save_button.setToolTip(self.error.text())
+            return
+        except UserError as exc:
+            self.errors.show({exc.field or "name": exc.message})
+            return
+        self.dirty = False
+        self.accept()

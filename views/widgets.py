@@ -1,0 +1,149 @@
+"""Small input widgets for Brazilian data: dates dd/mm/aaaa, CPF and CNPJ with masks, field errors."""
+
+from __future__ import annotations
+
+import datetime as _dt
+
+from PySide6.QtCore import Signal
+from PySide6.QtWidgets import QDialog, QLabel, QLineEdit, QMessageBox, QWidget
+
+from models.br import clean_cnpj, clean_cpf, format_cnpj, format_cpf
+from models.errors import UserError
+
+ERROR_STYLE = "border: 1px solid #b00020; background: #fff4f4;"
+
+
+class DateEdit(QLineEdit):
+    """A date typed as dd/mm/aaaa; empty is allowed (``date()`` returns None)."""
+
+    def __init__(self, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.setInputMask("00/00/0000;_")
+        self.setPlaceholderText("dd/mm/aaaa")
+        self.setMaximumWidth(130)
+
+    def is_empty(self) -> bool:
+        return not any(c.isdigit() for c in self.text())
+
+    def date(self) -> _dt.date | None:
+        """The date typed, None when empty; ``UserError`` when incomplete or impossible."""
+        if self.is_empty():
+            return None
+        text = self.text()
+        try:
+            return _dt.datetime.strptime(text, "%d/%m/%Y").date()
+        except ValueError:
+            raise UserError(f"Data inválida: {text} (use dd/mm/aaaa).") from None
+
+    def set_date(self, value: _dt.date | None) -> None:
+        self.setText(value.strftime("%d/%m/%Y") if value else "")
+
+
+class DocumentEdit(QLineEdit):
+    """CPF or CNPJ with its mask, checked as soon as it is complete."""
+
+    validity_changed = Signal(bool, str)  # complete-and-valid?, message
+
+    def __init__(self, kind: str, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.kind = kind
+        if kind == "cpf":
+            self.setInputMask("000.000.000-00;_")
+            self._clean, self._format, self._size = clean_cpf, format_cpf, 11
+        else:  # alphanumeric CNPJ: letters allowed in the first twelve characters
+            self.setInputMask(">NN.NNN.NNN/NNNN-00;_")
+            self._clean, self._format, self._size = clean_cnpj, format_cnpj, 14
+        self.setMaximumWidth(200)
+        self.textChanged.connect(self._check)
+        self.message = ""
+
+    def compact(self) -> str:
+        return "".join(c for c in self.text() if c.isalnum())
+
+    def is_complete(self) -> bool:
+        return len(self.compact()) == self._size
+
+    def value(self) -> str:
+        """The compact number, or ``UserError`` with the field's message."""
+        return self._clean(self.compact())
+
+    def set_value(self, compact: str) -> None:
+        self.setText(self._format(compact) if compact else "")
+
+    def _check(self) -> None:
+        if not self.is_complete():
+            self.message = ""
+            self.setStyleSheet("")
+            self.validity_changed.emit(False, "")
+            return
+        try:
+            self.value()
+        except UserError as exc:
+            self.message = exc.message
+            self.setStyleSheet(ERROR_STYLE)
+            self.validity_changed.emit(False, exc.message)
+        else:
+            self.message = ""
+            self.setStyleSheet("")
+            self.validity_changed.emit(True, "")
+
+
+class FieldErrorsView:
+    """Shows a ``FieldErrors`` on a form: red border and tooltip on each field, one summary line."""
+
+    def __init__(self, summary: QLabel, widgets: dict[str, QWidget]):
+        self.summary = summary
+        self.summary.setObjectName("error")
+        self.summary.setWordWrap(True)
+        self.widgets = widgets
+        self.shown: dict[str, str] = {}
+
+    def clear(self) -> None:
+        for widget in self.widgets.values():
+            widget.setStyleSheet("")
+            widget.setToolTip("")
+        self.summary.clear()
+        self.shown = {}
+
+    def show(self, errors: dict[str, str]) -> None:
+        self.clear()
+        self.shown = dict(errors)
+        first = None
+        for key, message in errors.items():
+            widget = self.widgets.get(key) or self.widgets.get(key.split(".")[0].split("[")[0])
+            if widget is not None:
+                widget.setStyleSheet(ERROR_STYLE)
+                widget.setToolTip(message)
+                first = first or widget
+        count = len(errors)
+        head = next(iter(errors.values()))
+        self.summary.setText(head if count == 1 else f"{head} (e mais {count - 1} campo(s) a corrigir)")
+        if first is not None:
+            first.setFocus()
+
+
+class GuardedDialog(QDialog):
+    """A form dialog that asks before throwing away what was typed."""
+
+    discard_question = "Descartar o que foi digitado neste cadastro?"
+
+    def __init__(self, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.dirty = False
+
+    def watch_edits(self) -> None:
+        """Mark the form dirty on any typing (call after the fields exist)."""
+        for edit in self.findChildren(QLineEdit):
+            edit.textEdited.connect(self._mark_dirty)
+
+    def _mark_dirty(self, *_args) -> None:
+        self.dirty = True
+
+    def reject(self) -> None:
+        if self.dirty:
+            answer = QMessageBox.question(self, self.windowTitle(), self.tr(self.discard_question),
+                                          QMessageBox.StandardButton.Discard | QMessageBox.StandardButton.Cancel,
+                                          QMessageBox.StandardButton.Cancel)
+            if answer != QMessageBox.StandardButton.Discard:
+                return
+        super().reject()
