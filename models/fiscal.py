@@ -16,7 +16,7 @@ from peewee import CharField, DateTimeField, IntegerField, TextField
 
 from models.db import BaseModel, DecimalTextField, MoneyField, db
 from models.errors import UserError
-from models.money import to_decimal
+from models.money import format_brl, to_decimal
 
 MIN_YEAR = 1990
 MAX_YEAR = 2100
@@ -43,13 +43,25 @@ class UnitValueRow:
     unit: str
     year: int
     value: Decimal
-    origin: str  # "ato" (the regime file) | "cadastro" (entered by the clerk)
-    source: str  # the citation, or "fulano em 01/02/2026 10:00"
-    file_value: Decimal | None  # what the file says, when a clerk's value overrides it
+    origin: str  # "ato" (a regime file) | "cadastro" (entered by the clerk)
+    source: str  # the citation, or "fulano em 01/02/2026 10:00 — fonte: …"
+    file_value: Decimal | None  # what the acts say, when a clerk's value overrides it
+    fixed_by: tuple[str, ...] = ()  # acts that fix this value themselves (their value prevails for them)
+
+
+def _regimes_using(unit: str):
+    from models.regimes import load_regimes
+
+    return [r for r in load_regimes().values() if unit in r.units_by_code]
 
 
 def set_unit_value(regime, unit: str, year: int, value, *, entered_by: str, reason: str = "") -> FiscalUnitValue:
-    """Record the value of ``unit`` in ``year`` for ``regime`` (a new row; old ones stay)."""
+    """Record the value of ``unit`` in ``year`` (a new row; old ones stay).
+
+    A fiscal unit is one value for every regime that uses it (UFESP is the
+    State's); ``regime`` only says from where it was entered. An act that
+    fixes the value itself keeps its own (see ``unit_overrides``).
+    """
     regime.unit(unit)  # a unit the regime does not declare is refused with the options
     if not isinstance(year, int) or not MIN_YEAR <= year <= MAX_YEAR:
         raise UserError(f"Ano inválido: {year} (entre {MIN_YEAR} e {MAX_YEAR}).", field="year")
@@ -61,55 +73,100 @@ def set_unit_value(regime, unit: str, year: int, value, *, entered_by: str, reas
         raise UserError("O valor da unidade fiscal deve ser maior que zero.", field="value")
     if amount != amount.quantize(Decimal("0.01")):
         raise UserError("Informe o valor em reais com no máximo duas casas decimais.", field="value")
+    source = (reason or "").strip()
+    if not source:
+        raise UserError("Informe a fonte do valor (comunicado, decreto, portaria…).", field="reason")
     who = (entered_by or "").strip()
     if not who:
         raise UserError("Informe quem está cadastrando o valor.", field="entered_by")
     with db.atomic():
         return FiscalUnitValue.create(regime=regime.id, unit=unit, year=year, value=amount,
-                                      entered_by=who, reason=(reason or "").strip())
+                                      entered_by=who, reason=source)
+
+
+def _newest_entered(unit: str | None = None) -> dict[tuple[str, int], FiscalUnitValue]:
+    query = FiscalUnitValue.select().order_by(FiscalUnitValue.entered_at, FiscalUnitValue.id)
+    if unit is not None:
+        query = query.where(FiscalUnitValue.unit == unit)
+    return {(row.unit, row.year): row for row in query}
 
 
 def unit_overrides(regime_id: str) -> dict[tuple[str, int], Decimal]:
-    """``{(unit, year): value}`` entered by clerks for one regime — the newest row wins."""
+    """``{(unit, year): value}`` entered by clerks for the units of one regime — the newest row wins.
+
+    A value the act itself fixes (a file value with an article, like São
+    Bento's "UFESP fixada para 2026 em R$ 38,42", art. 9º, § 2º) is not
+    overridden for that act.
+    """
+    from models.regimes import get_regime
+
+    regime = get_regime(regime_id)
     found: dict[tuple[str, int], Decimal] = {}
-    query = (FiscalUnitValue.select()
-             .where(FiscalUnitValue.regime == regime_id)
-             .order_by(FiscalUnitValue.entered_at, FiscalUnitValue.id))
-    for row in query:
-        found[(row.unit, row.year)] = row.value
+    for (unit, year), row in _newest_entered().items():
+        declared = regime.units_by_code.get(unit)
+        if declared is None:
+            continue
+        in_file = declared.value_for(year)
+        if in_file is not None and in_file.basis:
+            continue
+        found[(unit, year)] = row.value
     return found
 
 
-def unit_value_history(regime_id: str, unit: str, year: int) -> list[FiscalUnitValue]:
+def unit_value_history(unit: str, year: int) -> list[FiscalUnitValue]:
     """Every value entered for one unit and year, newest first."""
     return list(FiscalUnitValue.select()
-                .where((FiscalUnitValue.regime == regime_id) & (FiscalUnitValue.unit == unit)
-                       & (FiscalUnitValue.year == year))
+                .where((FiscalUnitValue.unit == unit) & (FiscalUnitValue.year == year))
                 .order_by(FiscalUnitValue.entered_at.desc(), FiscalUnitValue.id.desc()))
 
 
-def unit_value_rows(regime) -> list[UnitValueRow]:
-    """Every known value of every unit of ``regime``: the file's, overridden by the clerk's."""
-    newest: dict[tuple[str, int], FiscalUnitValue] = {}
-    query = (FiscalUnitValue.select().where(FiscalUnitValue.regime == regime.id)
-             .order_by(FiscalUnitValue.entered_at, FiscalUnitValue.id))
-    for row in query:
-        newest[(row.unit, row.year)] = row
+def unit_value_rows(unit: str) -> list[UnitValueRow]:
+    """Every known value of ``unit`` by year: the acts', overridden by the clerk's."""
+    regimes = _regimes_using(unit)
+    newest = _newest_entered(unit)
+    in_files: dict[int, list[tuple[object, object]]] = {}
+    for regime in regimes:
+        for value in regime.units_by_code[unit].values:
+            in_files.setdefault(value.year, []).append((regime, value))
     rows: list[UnitValueRow] = []
-    for unit in regime.units:
-        file_values = {v.year: v for v in unit.values}
-        for year in sorted(set(file_values) | {y for (u, y) in newest if u == unit.code}):
-            in_file = file_values.get(year)
-            entered = newest.get((unit.code, year))
-            if entered is not None:
-                rows.append(UnitValueRow(
-                    unit.code, year, entered.value, "cadastro",
-                    f"{entered.entered_by} em {entered.entered_at:%d/%m/%Y %H:%M}",
-                    in_file.value if in_file else None))
-            else:
-                source = regime.cite(in_file.basis) if in_file.basis else (in_file.source or "")
-                rows.append(UnitValueRow(unit.code, year, in_file.value, "ato", source, None))
+    for year in sorted(set(in_files) | {y for (_u, y) in newest}):
+        found = in_files.get(year, [])
+        fixed_by = tuple(regime.short for regime, value in found if value.basis)
+        entered = newest.get((unit, year))
+        if entered is not None:
+            source = f"{entered.entered_by} em {entered.entered_at:%d/%m/%Y %H:%M}"
+            if entered.reason:
+                source += f" — fonte: {entered.reason}"
+            rows.append(UnitValueRow(unit, year, entered.value, "cadastro", source,
+                                     found[0][1].value if found else None, fixed_by))
+        else:
+            regime, value = next(((r, v) for r, v in found if v.basis), found[0])
+            source = regime.cite(value.basis) if value.basis else (value.source or "")
+            rows.append(UnitValueRow(unit, year, value.value, "ato", source, None, fixed_by))
     return rows
+
+
+def unit_value_warnings(unit: str, year: int, value) -> list[str]:
+    """What a clerk should confirm before recording a value: it replaces one, or looks like a typo."""
+    try:
+        amount = to_decimal(value)
+    except (TypeError, ValueError, UserError):
+        return []
+    warnings = []
+    rows = {row.year: row for row in unit_value_rows(unit)}
+    current = rows.get(year)
+    if current is not None:
+        warnings.append(f"{unit} {year} já vale {format_brl(current.value)} ({current.source}); "
+                        "o novo valor o substitui.")
+    if current is not None and current.fixed_by:
+        warnings.append(f"Para {', '.join(current.fixed_by)} vale o valor fixado pelo próprio ato.")
+    previous = rows.get(year - 1)
+    if previous is not None and previous.value > 0:
+        change = (amount - previous.value) / previous.value
+        if abs(change) > Decimal("0.30"):
+            warnings.append(f"O valor difere {abs(change) * 100:.0f} % do de {year - 1} ({format_brl(previous.value)}): "
+                            "confira se não há erro de digitação.")
+    return warnings
 
 
 class IndexCorrection(BaseModel):

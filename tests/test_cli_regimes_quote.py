@@ -267,7 +267,7 @@ def test_unit_value_entered_in_the_database_changes_the_quote(database, capsys):
     from models.fiscal import set_unit_value
     from models.regimes import get_regime
 
-    set_unit_value(get_regime("olimpia-2025"), "UFESP", 2027, "40.00", entered_by="t")
+    set_unit_value(get_regime("olimpia-2025"), "UFESP", 2027, "40.00", entered_by="t", reason="teste")
     close_database()
     assert main(["quote", "--db", database, "--regime", "olimpia-2025", "--venue", "recinto-arena",
                  "--days", "1", "--year", "2027", "--json"]) == 0

@@ -96,3 +96,34 @@ def test_quote_lines_model(simulator, qtbot, qtmodeltester):
     fill(simulator, qtbot, "sao-bento-2026", QUOTE_CASES[2]["args"])
     assert simulator.model.rowCount() == 2
     qtmodeltester.check(simulator.model)
+
+
+def test_fees_the_administration_sets_are_asked_on_screen(simulator, qtbot):
+    """Lei 1.171/2014, art. 8º leaves the licence fee to a decree: the clerk types it, Praça never invents it."""
+    simulator.select_regime("sapezal-2014")
+    simulator.permit_kind.setCurrentIndex(simulator.permit_kind.findData("ponto-fixo"))
+    assert "definido pela Administração" in simulator.error.text()
+    assert simulator.admin_box.isVisible()
+    qtbot.keyClicks(simulator.admin_edits["licenca"], "85,00")
+    assert simulator.error.text() == ""
+    assert simulator.total.text().replace("\xa0", " ") == "Total: R$ 85,00"
+
+
+def test_changing_regime_clears_what_was_typed_for_the_other(simulator, qtbot):
+    simulator.select_regime("sao-bento-2026")
+    qtbot.keyClicks(simulator.front, "4")
+    qtbot.keyClick(simulator.mei, Qt.Key.Key_Space)
+    simulator.select_regime("sjc-2014")
+    assert simulator.front.text() == "" and not simulator.mei.isChecked()
+
+
+def test_default_regime_is_the_municipalitys(app_ready, qtbot, sqlite_url):
+    from models.settings import MUNICIPALITY, set_settings
+
+    open_database(sqlite_url)
+    set_settings({MUNICIPALITY: "São José dos Campos"})
+    from desktop.main_window import MainWindow
+
+    win = MainWindow()
+    qtbot.addWidget(win)
+    assert win.pages["cobranca"].simulator.regime_combo.currentData() == "sjc-2014"

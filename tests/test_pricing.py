@@ -49,7 +49,7 @@ def test_missing_correction_is_refused_naming_the_years(database):
 
 
 def test_clerks_unit_value_prevails(database):
-    set_unit_value(get_regime("olimpia-2025"), "UFESP", 2026, "40.00", entered_by="t")
+    set_unit_value(get_regime("olimpia-2025"), "UFESP", 2026, "40.00", entered_by="t", reason="teste")
     result = quote("olimpia-2025", venue="recinto-arena", days=1, year=2026)
     assert result.lines[0].amount == Decimal("1000.00")  # 25 UFESP × R$ 40,00
 

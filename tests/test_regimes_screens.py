@@ -58,7 +58,8 @@ def test_regime_saves_as_pdf(registry, tmp_path):
 def test_fiscal_unit_value_entered_on_screen_overrides_the_act(registry, qtbot):
     registry.tabs.setCurrentWidget(registry.fiscal_units_page)
     page = registry.fiscal_units_page
-    page.regime_combo.setCurrentIndex(page.regime_combo.findData("olimpia-2025"))
+    page.select_unit("UFESP")
+    assert "Olímpia/SP" in page.used_by.text() and "São Bento do Sapucaí/SP" in page.used_by.text()
     page.year.setValue(2027)
     qtbot.keyClicks(page.value, "40,12")
     qtbot.keyClicks(page.reason, "Comunicado DICAR 2027")
@@ -76,16 +77,34 @@ def test_fiscal_unit_value_entered_on_screen_overrides_the_act(registry, qtbot):
 
 def test_bad_fiscal_unit_value_is_refused_at_the_field(registry, qtbot):
     page = registry.fiscal_units_page
-    page.regime_combo.setCurrentIndex(page.regime_combo.findData("olimpia-2025"))
+    page.select_unit("UFESP")
+    page.year.setValue(2030)
     qtbot.keyClicks(page.value, "-5")
+    qtbot.keyClicks(page.reason, "x")
     qtbot.mouseClick(page.save_button, Qt.MouseButton.LeftButton)
     assert "maior que zero" in page.message.text()
     assert FiscalUnitValue.select().count() == 0
 
 
+def test_a_likely_typo_asks_before_saving(registry, qtbot, monkeypatch):
+    from PySide6.QtWidgets import QMessageBox
+
+    asked = []
+    monkeypatch.setattr(QMessageBox, "question", lambda *a, **k: asked.append(a[2]) or QMessageBox.StandardButton.No)
+    page = registry.fiscal_units_page
+    page.select_unit("UFESP")
+    page.year.setValue(2027)
+    qtbot.keyClicks(page.value, "3842")  # meant 38,42: a hundred times the value of 2026
+    qtbot.keyClicks(page.reason, "Comunicado")
+    qtbot.mouseClick(page.save_button, Qt.MouseButton.LeftButton)
+    assert asked and "difere" in asked[0]
+    assert page.message.text() == "Nada foi cadastrado."
+    assert FiscalUnitValue.select().count() == 0
+
+
 def test_unit_values_model(registry, qtmodeltester):
     page = registry.fiscal_units_page
-    page.regime_combo.setCurrentIndex(page.regime_combo.findData("olimpia-2025"))
+    page.select_unit("UFESP")
     assert page.model.rowCount() >= 3
     qtmodeltester.check(page.model)
 

@@ -13,6 +13,7 @@ from PySide6.QtWidgets import (
     QHeaderView,
     QLabel,
     QLineEdit,
+    QMessageBox,
     QPushButton,
     QSpinBox,
     QTableView,
@@ -21,7 +22,7 @@ from PySide6.QtWidgets import (
 )
 
 from models.errors import UserError
-from models.fiscal import UnitValueRow, set_unit_value, unit_value_rows
+from models.fiscal import UnitValueRow, set_unit_value, unit_value_rows, unit_value_warnings
 from models.money import format_brl
 from models.regimes import load_regimes
 
@@ -70,25 +71,36 @@ class UnitValuesModel(QAbstractTableModel):
             if column == 2:
                 return format_brl(row.value)
             if row.origin == "cadastro":
-                extra = f" (ato: {format_brl(row.file_value)})" if row.file_value is not None else ""
-                return self.tr("cadastrado por %1").replace("%1", row.source) + extra
-            return row.source
+                extra = f" (nos atos: {format_brl(row.file_value)})" if row.file_value is not None else ""
+                text = self.tr("cadastrado por %1").replace("%1", row.source) + extra
+            else:
+                text = row.source
+            if row.fixed_by:
+                text += self.tr(" · fixado pelo próprio ato em %1").replace("%1", ", ".join(row.fixed_by))
+            return text
         if role == Qt.ItemDataRole.TextAlignmentRole and column in (1, 2):
             return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         return None
 
 
 class FiscalUnitsPage(QWidget):
+    """One fiscal unit at a time (UFESP is the same for every act that uses it)."""
+
     def __init__(self, parent: QWidget | None = None):
         super().__init__(parent)
         layout = QVBoxLayout(self)
         top = QHBoxLayout()
-        top.addWidget(QLabel(self.tr("&Regime:")))
-        self.regime_combo = QComboBox()
-        self.regime_combo.setObjectName("regime")
-        top.itemAt(0).widget().setBuddy(self.regime_combo)
-        top.addWidget(self.regime_combo, 1)
+        label = QLabel(self.tr("&Unidade:"))
+        self.unit_combo = QComboBox()
+        self.unit_combo.setObjectName("unit")
+        label.setBuddy(self.unit_combo)
+        top.addWidget(label)
+        top.addWidget(self.unit_combo, 1)
         layout.addLayout(top)
+        self.used_by = QLabel()
+        self.used_by.setObjectName("used-by")
+        self.used_by.setWordWrap(True)
+        layout.addWidget(self.used_by)
 
         self.model = UnitValuesModel(self)
         self.table = QTableView()
@@ -98,30 +110,30 @@ class FiscalUnitsPage(QWidget):
         self.table.horizontalHeader().setSectionResizeMode(3, QHeaderView.ResizeMode.Stretch)
         self.table.verticalHeader().hide()
         layout.addWidget(self.table, 1)
-        self.empty = QLabel(self.tr("O ato não fixa valores para as unidades deste regime: cadastre-os abaixo "
+        self.empty = QLabel(self.tr("Os atos não fixam valores para esta unidade: cadastre-os abaixo "
                                     "antes de calcular preços ou multas."))
         self.empty.setObjectName("empty")
         self.empty.setWordWrap(True)
         layout.addWidget(self.empty)
 
         form = QFormLayout()
-        self.unit_combo = QComboBox()
-        self.unit_combo.setObjectName("unit")
         self.year = QSpinBox()
         self.year.setObjectName("year")
         self.year.setRange(1990, 2100)
         self.year.setValue(_dt.date.today().year)
+        self.year.setMaximumWidth(120)
         self.value = QLineEdit()
         self.value.setObjectName("value")
         self.value.setPlaceholderText(self.tr("ex.: 38,42"))
+        self.value.setMaximumWidth(200)
         self.reason = QLineEdit()
         self.reason.setObjectName("reason")
-        self.reason.setPlaceholderText(self.tr("fonte: comunicado, decreto, portaria…"))
+        self.reason.setPlaceholderText(self.tr("obrigatória: comunicado, decreto, portaria…"))
         self.save_button = QPushButton(self.tr("&Cadastrar valor"))
         self.save_button.setObjectName("save")
         self.save_button.clicked.connect(self.save)
         self.value.returnPressed.connect(self.save)
-        form.addRow(self.tr("&Unidade:"), self.unit_combo)
+        self.reason.returnPressed.connect(self.save)
         form.addRow(self.tr("A&no:"), self.year)
         form.addRow(self.tr("&Valor (R$):"), self.value)
         form.addRow(self.tr("&Fonte:"), self.reason)
@@ -131,59 +143,72 @@ class FiscalUnitsPage(QWidget):
         self.message.setObjectName("message")
         self.message.setWordWrap(True)
         layout.addWidget(self.message)
-
-        self.regime_combo.currentIndexChanged.connect(lambda _i: self.show_regime())
-        self.regimes = {}
+        self.unit_combo.currentIndexChanged.connect(lambda _i: self.show_unit())
+        self.regimes_by_unit: dict[str, list] = {}
 
     def refresh(self) -> None:
-        current = self.regime_combo.currentData()
+        current = self.unit_combo.currentData()
         try:
-            self.regimes = load_regimes()
+            regimes = load_regimes()
         except UserError as exc:
             self.message.setText(exc.message)
-            self.regimes = {}
-        self.regime_combo.blockSignals(True)
-        self.regime_combo.clear()
-        for regime in sorted(self.regimes.values(), key=lambda r: r.municipality):
-            if regime.units:
-                self.regime_combo.addItem(f"{regime.municipality}/{regime.state} — {regime.short}", regime.id)
-        self.regime_combo.blockSignals(False)
-        index = self.regime_combo.findData(current)
-        self.regime_combo.setCurrentIndex(index if index >= 0 else 0)
-        self.show_regime()
-
-    def regime(self):
-        return self.regimes.get(self.regime_combo.currentData() or "")
-
-    def show_regime(self) -> None:
-        regime = self.regime()
+            return
+        self.regimes_by_unit = {}
+        names = {}
+        for regime in sorted(regimes.values(), key=lambda r: r.municipality):
+            for unit in regime.units:
+                self.regimes_by_unit.setdefault(unit.code, []).append(regime)
+                names.setdefault(unit.code, unit.name)
+        self.unit_combo.blockSignals(True)
         self.unit_combo.clear()
-        if regime is None:
+        for code in sorted(names):
+            self.unit_combo.addItem(f"{code} — {names[code]}", code)
+        self.unit_combo.blockSignals(False)
+        index = self.unit_combo.findData(current)
+        self.unit_combo.setCurrentIndex(index if index >= 0 else 0)
+        self.show_unit()
+
+    def select_unit(self, code: str) -> None:
+        index = self.unit_combo.findData(code)
+        if index < 0:
+            raise KeyError(code)
+        self.unit_combo.setCurrentIndex(index)
+
+    def show_unit(self) -> None:
+        code = self.unit_combo.currentData()
+        if not code:
             self.model.set_rows([])
             self.empty.hide()
             return
-        for unit in regime.units:
-            self.unit_combo.addItem(f"{unit.code} — {unit.name}", unit.code)
-        self._show_rows(regime)
-
-    def _show_rows(self, regime) -> None:
-        self.model.set_rows(unit_value_rows(regime))
+        using = self.regimes_by_unit.get(code, [])
+        self.used_by.setText(self.tr("Usada por: %1").replace(
+            "%1", "; ".join(f"{r.municipality}/{r.state} ({r.short})" for r in using)))
+        self.model.set_rows(unit_value_rows(code))
         self.table.resizeColumnsToContents()
         self.empty.setVisible(not self.model.rows)
 
     def save(self) -> None:
-        regime = self.regime()
-        if regime is None:
+        code = self.unit_combo.currentData()
+        using = self.regimes_by_unit.get(code, [])
+        if not code or not using:
             return
+        warnings = unit_value_warnings(code, self.year.value(), self.value.text())
+        if warnings:
+            answer = QMessageBox.question(
+                self, self.tr("Confirmar valor"), "\n".join(warnings) + "\n\n" + self.tr("Cadastrar mesmo assim?"),
+                QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No, QMessageBox.StandardButton.No)
+            if answer != QMessageBox.StandardButton.Yes:
+                self.message.setText(self.tr("Nada foi cadastrado."))
+                return
         try:
-            set_unit_value(regime, self.unit_combo.currentData(), self.year.value(), self.value.text(),
+            set_unit_value(using[0], code, self.year.value(), self.value.text(),
                            entered_by=current_user_name(), reason=self.reason.text())
         except UserError as exc:
             self.message.setText(exc.message)
-            {"value": self.value, "year": self.year, "unit": self.unit_combo}.get(exc.field, self.value).setFocus()
+            {"value": self.value, "year": self.year, "reason": self.reason}.get(exc.field, self.value).setFocus()
             return
         self.message.setText(self.tr("Valor de %1 para %2 cadastrado.")
-                             .replace("%1", self.unit_combo.currentData()).replace("%2", str(self.year.value())))
+                             .replace("%1", code).replace("%2", str(self.year.value())))
         self.value.clear()
         self.reason.clear()
-        self._show_rows(regime)
+        self.show_unit()

@@ -86,13 +86,15 @@ class PriceSimulator(QWidget):
         self.venue.setObjectName("venue")
         self.energy = QComboBox()
         self.energy.setObjectName("energy")
+        self.permit_kind = QComboBox()
+        self.permit_kind.setObjectName("permit_kind")
         self.front = self._metres("front", self.tr("ex.: 4,00"))
         self.depth = self._metres("depth", self.tr("ex.: 3,00"))
         self.hitch = self._metres("hitch", self.tr("engate, se houver"))
         self.area = self._metres("area", self.tr("m², se o ramo não fixa"))
-        self.mei = QCheckBox(self.tr("&MEI"))
+        self.mei = QCheckBox(self.tr("ME&I"))
         self.mei.setObjectName("mei")
-        self.local = QCheckBox(self.tr("do &município"))
+        self.local = QCheckBox(self.tr("do muni&cípio"))
         self.local.setObjectName("local")
         self.days = QSpinBox()
         self.days.setObjectName("days")
@@ -107,21 +109,27 @@ class PriceSimulator(QWidget):
 
         left = QFormLayout()
         left.addRow(self.tr("&Regime:"), self.regime_combo)
-        left.addRow(self.tr("&Equipamento:"), self.equipment)
-        left.addRow(self.tr("Ra&mo:"), self.line)
-        left.addRow(self.tr("&Imóvel/local:"), self.venue)
-        left.addRow(self.tr("E&nergia:"), self.energy)
+        left.addRow(self.tr("&Permissão:"), self.permit_kind)
+        left.addRow(self.tr("E&quipamento:"), self.equipment)
+        left.addRow(self.tr("Ram&o:"), self.line)
+        left.addRow(self.tr("Imó&vel/local:"), self.venue)
+        left.addRow(self.tr("Ener&gia:"), self.energy)
         right = QFormLayout()
         right.addRow(self.tr("&Frente (m):"), self.front)
-        right.addRow(self.tr("&Profundidade (m):"), self.depth)
-        right.addRow(self.tr("En&gate (m):"), self.hitch)
-        right.addRow(self.tr("Á&rea (m²):"), self.area)
+        right.addRow(self.tr("Prof&undidade (m):"), self.depth)
+        right.addRow(self.tr("Enga&te (m):"), self.hitch)
+        right.addRow(self.tr("Ár&ea (m²):"), self.area)
         right.addRow(self.tr("&Dias:"), self.days)
-        right.addRow(self.tr("&Ano:"), self.year)
+        right.addRow(self.tr("A&no:"), self.year)
         right.addRow(self.tr("Requerente:"), self._row(self.mei, self.local))
         grid.addLayout(left, 0, 0)
         grid.addLayout(right, 0, 1)
         layout.addWidget(inputs)
+        self.admin_box = QGroupBox(self.tr("Valores definidos pela Administração (R$)"))
+        self.admin_box.setObjectName("admin-values")
+        self.admin_form = QFormLayout(self.admin_box)
+        self.admin_edits: dict[str, QLineEdit] = {}
+        layout.addWidget(self.admin_box)
 
         self.error = QLabel()
         self.error.setObjectName("error")
@@ -152,7 +160,7 @@ class PriceSimulator(QWidget):
         layout.addWidget(self.total)
 
         self.regime_combo.currentIndexChanged.connect(lambda _i: self._regime_changed())
-        for combo in (self.equipment, self.line, self.venue, self.energy):
+        for combo in (self.permit_kind, self.equipment, self.line, self.venue, self.energy):
             combo.currentIndexChanged.connect(lambda _i: self.update_quote())
         for edit in (self.front, self.depth, self.hitch, self.area):
             edit.textChanged.connect(lambda _t: self.update_quote())
@@ -196,8 +204,17 @@ class PriceSimulator(QWidget):
                 self.regime_combo.addItem(f"{regime.municipality}/{regime.state} — {regime.short}", regime.id)
         self.regime_combo.blockSignals(False)
         index = self.regime_combo.findData(current)
+        if index < 0:
+            index = self.regime_combo.findData(self._home_regime())
         self.regime_combo.setCurrentIndex(index if index >= 0 else 0)
         self._regime_changed()
+
+    def _home_regime(self) -> str | None:
+        """The regime of the municipality this copy of Praça serves, if one is loaded."""
+        from models.settings import MUNICIPALITY, get_setting
+
+        town = get_setting(MUNICIPALITY)
+        return next((r.id for r in self.regimes.values() if r.municipality == town), None)
 
     def regime(self):
         return self.regimes.get(self.regime_combo.currentData() or "")
@@ -221,13 +238,41 @@ class PriceSimulator(QWidget):
         regime = self.regime()
         if regime is None:
             return
+        widgets = (self.front, self.depth, self.hitch, self.area, self.days, self.mei, self.local)
+        for widget in widgets:  # what was typed for another act does not carry over
+            widget.blockSignals(True)
+        for edit in (self.front, self.depth, self.hitch, self.area):
+            edit.clear()
+        self.days.setValue(0)
+        self.mei.setChecked(False)
+        self.local.setChecked(False)
+        for widget in widgets:
+            widget.blockSignals(False)
         none = self.tr("— nenhum —")
+        self._fill(self.permit_kind, [(k.id, k.label) for k in regime.permit_kinds if k.fees],
+                   self.tr("— pelos dados da banca —"))
+        self._build_admin_values(regime)
         self._fill(self.equipment, [(e.id, e.label) for e in regime.equipment_kinds], none)
         self._fill(self.line, [(ln.id, ln.label) for ln in regime.lines], none)
         self._fill(self.venue, [(v, regime.venue(v).label) for v in regime.ids("venue")], none)
         tiers = [(t.id, t.label) for f in regime.fees if f.kind == "energy" for t in f.tiers]
         self._fill(self.energy, tiers, self.tr("sem energia"))
         self.update_quote()
+
+    def _build_admin_values(self, regime) -> None:
+        while self.admin_form.rowCount():
+            self.admin_form.removeRow(0)
+        self.admin_edits = {}
+        for fee in regime.fees:
+            if fee.admin_defined:
+                edit = QLineEdit()
+                edit.setObjectName(f"admin-{fee.id}")
+                edit.setPlaceholderText(self.tr("valor fixado pela Administração"))
+                edit.setMaximumWidth(200)
+                edit.textChanged.connect(lambda _t: self.update_quote())
+                self.admin_form.addRow(fee.label + ":", edit)
+                self.admin_edits[fee.id] = edit
+        self.admin_box.setVisible(bool(self.admin_edits))
 
     # -- pricing -------------------------------------------------------------
     def inputs(self) -> dict:
@@ -243,6 +288,11 @@ class PriceSimulator(QWidget):
                 values[key] = edit.text().strip()
         if self.days.value():
             values["days"] = self.days.value()
+        if self.permit_kind.currentData():
+            values["permit_kind"] = self.permit_kind.currentData()
+        admin = {fee: edit.text().strip() for fee, edit in self.admin_edits.items() if edit.text().strip()}
+        if admin:
+            values["admin_values"] = admin
         return values
 
     def update_quote(self) -> None:
@@ -251,10 +301,10 @@ class PriceSimulator(QWidget):
         if regime is None:
             return
         values = self.inputs()
-        if not any(k in values for k in ("equipment", "line", "venue", "front", "area", "energy")):
+        if not any(k in values for k in ("equipment", "line", "venue", "front", "area", "energy", "permit_kind")):
             self.model.set_quote(None)
             self.last_quote = None
-            self.error.setText(self.tr("Escolha o equipamento, o ramo ou o imóvel para ver o preço."))
+            self.error.setText(self.tr("Escolha a permissão, o equipamento, o ramo ou o imóvel para ver o preço."))
             self.total.clear()
             self.details.clear()
             return
@@ -296,6 +346,7 @@ class PriceSimulator(QWidget):
     def _mark_field(self, field: str | None) -> None:
         widgets = {"front": self.front, "depth": self.depth, "hitch": self.hitch, "area": self.area,
                    "equipment": self.equipment, "line": self.line, "venue": self.venue, "days": self.days,
-                   "year": self.year, "energy": self.energy}
+                   "year": self.year, "energy": self.energy, "permit_kind": self.permit_kind, **{
+                       f"admin_values.{fee}": edit for fee, edit in self.admin_edits.items()}}
         for key, widget in widgets.items():
             widget.setStyleSheet("border: 1px solid #b00020;" if key == field else "")

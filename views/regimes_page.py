@@ -110,7 +110,8 @@ class RegimesPage(QWidget):
         if regime is None:
             self.browser.clear()
             return
-        self.browser.setHtml(regime_html(regime, unit_value_rows(regime)))
+        rows = [row for unit in regime.units for row in unit_value_rows(unit.code)]
+        self.browser.setHtml(regime_html(regime, rows))
         self.find_status.clear()
 
     def find(self, *, restart: bool) -> bool:
