@@ -276,10 +276,14 @@ def test_unit_value_entered_in_the_database_changes_the_quote(database, capsys):
     assert data["lines"][0]["formula"] == "1 × 25 × 40,00"
     assert data["total"] == "3000.00"
     assert data["total_deposits"] == "2000.00"
-    # without the value in the database, 2027 is refused
+    # UFESP is the State's unit: the value entered serves São Bento too
     assert main(["quote", "--db", database, "--regime", "sao-bento-2026", "--equipment", "barraca",
-                 "--front", "2", "--year", "2027"]) == 2
-    assert "2027" in capsys.readouterr().err
+                 "--front", "2", "--year", "2027", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["total"] == "440.00"  # 5,50 × 40,00 × 2,00
+    # a year nobody gave a value for is refused
+    assert main(["quote", "--db", database, "--regime", "sao-bento-2026", "--equipment", "barraca",
+                 "--front", "2", "--year", "2028"]) == 2
+    assert "2028" in capsys.readouterr().err
 
 
 # --------------------------------------------------------------------------- the real entry point
