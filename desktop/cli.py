@@ -28,7 +28,7 @@ COMMANDS: dict[str, tuple[str | None, str]] = {
     "sites": (None, "locais (ruas, feiras, áreas de evento)"),
     "layout": (None, "exporta o mapa de um local (json, pdf, png, svg)"),
     "permit": (None, "imprime alvará, cartão de identificação ou placa"),
-    "verify": (None, "verifica o QR code de um documento emitido"),
+    "verify": ("verify", "verifica o QR code de um documento emitido"),
     "report": (None, "relatórios de taxas e de sanções (xlsx, html, pdf)"),
     "import": (None, "importa ambulantes de uma planilha"),
     "backup": (None, "cópia de segurança do banco de dados"),
@@ -100,7 +100,9 @@ def build_parser() -> ArgumentParser:
                                 parser_class=ArgumentParser)
     for name, (module_name, help_text) in COMMANDS.items():
         if module_name is None:
-            p = sub.add_parser(name, help=f"{help_text} (ainda não disponível)", description=help_text)
+            p = sub.add_parser(name, help=f"{help_text} (ainda não disponível)",
+                               description=f"{help_text}.\nAinda não disponível nesta versão do Praça: "
+                               "o comando sai com status 2.")
             p.add_argument("rest", nargs=argparse.REMAINDER, help=argparse.SUPPRESS)
             _db_option(p, top=False)
             p.set_defaults(func=_not_built(name))

@@ -127,3 +127,27 @@ def type_text(widget, text: str) -> None:
             continue
         for kind in (QEvent.Type.KeyPress, QEvent.Type.KeyRelease):
             QApplication.sendEvent(widget, QKeyEvent(kind, Qt.Key.Key_unknown, Qt.KeyboardModifier.NoModifier, char))
+
+
+@pytest.fixture(autouse=True)
+def no_blocking_message_boxes(monkeypatch):
+    """A modal message box would wait forever offscreen: answer it (Discard/Yes/Ok) and keep what it said.
+
+    Tests that care about the answer patch ``QMessageBox.question`` themselves.
+    """
+    from PySide6.QtWidgets import QMessageBox
+
+    said: list[str] = []
+    buttons = QMessageBox.StandardButton
+
+    def box(*args, **kwargs):
+        said.append(args[2] if len(args) > 2 else kwargs.get("text", ""))
+        offered = args[3] if len(args) > 3 else kwargs.get("buttons", buttons.Ok)
+        for choice in (buttons.Discard, buttons.Yes, buttons.Ok):
+            if offered & choice:
+                return choice
+        return buttons.Ok
+
+    for name in ("question", "warning", "critical", "information"):
+        monkeypatch.setattr(QMessageBox, name, box)
+    return said

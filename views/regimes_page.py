@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QKeySequence, QShortcut, QTextDocument
+from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QFileDialog,
     QHBoxLayout,
@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (
 from models.errors import UserError
 from models.fiscal import unit_value_rows
 from models.regimes import load_regimes
+from reports.pdf import html_to_pdf
 from reports.regime_sheet import regime_html
 
 
@@ -142,12 +143,5 @@ class RegimesPage(QWidget):
             self.write_pdf(path)
 
     def write_pdf(self, path: str) -> None:
-        from PySide6.QtGui import QPageLayout, QPageSize, QPdfWriter
-
-        writer = QPdfWriter(path)
-        writer.setPageSize(QPageSize(QPageSize.PageSizeId.A4))
-        writer.setPageOrientation(QPageLayout.Orientation.Portrait)
-        writer.setResolution(150)
-        document = QTextDocument()
-        document.setHtml(self.browser.toHtml())
-        document.print_(writer)
+        regime = self.regimes.get(self.current_id() or "")
+        html_to_pdf(self.browser.toHtml(), path, title=regime.title if regime else "")

@@ -1,0 +1,115 @@
+"""What the front desk asks the domain while an application is being typed: facts, eligibility, price.
+
+The eligibility engine and the fee engine are pure; this module reads the
+database to give them the applicant's facts, so the screen never writes SQL
+nor decides a rule.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+from dataclasses import dataclass
+
+from models.applications import ApplicationInput, DocumentInput
+from models.eligibility import ApplicantFacts, DocumentFacts, Eligibility, evaluate_eligibility
+from models.errors import UserError
+from models.fees import Quote
+from models.people import Company, CompanyPartner, Person
+from models.pricing import quote
+from models.regimes import Regime, get_regime
+from models.settings import MUNICIPALITY, get_setting
+
+
+@dataclass(frozen=True)
+class Applicant:
+    kind: str  # "person" | "company"
+    id: int
+    name: str
+    document: str  # compact CPF/CNPJ
+    is_mei: bool
+    local: bool  # lives / is established in the municipality
+
+
+def _mei_company(person: Person) -> Company | None:
+    """The MEI a person answers for (an MEI is a company with one partner: its owner)."""
+    return (Company.select().join(CompanyPartner)
+            .where((CompanyPartner.person == person) & (Company.mei == True)).first())  # noqa: E712
+
+
+def load_applicant(kind: str, applicant_id: int) -> Applicant:
+    town = get_setting(MUNICIPALITY).strip().lower()
+    if kind == "person":
+        person = Person.get_by_id(applicant_id)
+        mei = _mei_company(person) is not None
+        local = person.resident_since is not None or (bool(town) and person.city.strip().lower() == town)
+        return Applicant("person", person.id, person.name, person.cpf, mei, local)
+    company = Company.get_by_id(applicant_id)
+    local = bool(company.municipal_registration) or (bool(town) and company.city.strip().lower() == town)
+    return Applicant("company", company.id, company.legal_name, company.cnpj, company.mei, local)
+
+
+def _responsible_person(company: Company) -> Person | None:
+    """The natural person who answers for a company (its first partner registered as a person)."""
+    partner = (CompanyPartner.select().where((CompanyPartner.company == company) & CompanyPartner.person.is_null(False))
+               .order_by(CompanyPartner.id).first())
+    return partner.person if partner else None
+
+
+def applicant_facts(applicant: Applicant, *, documents: list[DocumentInput], site: str = "",
+                    today: _dt.date) -> ApplicantFacts:
+    """The facts the eligibility rules read, from the database and the form.
+
+    Permits, debts and history come from desks not built yet: they are given
+    as *unknown* (``None``) where a rule needs them, so the rule says it could
+    not be checked instead of passing.
+    """
+    delivered = {d.document: DocumentFacts(delivered_on=d.delivered_on or today, valid_until=d.valid_until)
+                 for d in documents}
+    if applicant.kind == "person":
+        person = Person.get_by_id(applicant.id)
+        mei_company = _mei_company(person)
+        return ApplicantFacts(
+            applicant_type="person", today=today, is_mei=applicant.is_mei, has_cnpj=mei_company is not None,
+            has_municipal_registration=bool(mei_company and mei_company.municipal_registration),
+            birth_date=person.birth_date, resident_since=person.resident_since,
+            is_resident=True if person.resident_since else None, documents=delivered,
+            debts=None, active_count=None, site_id=site or None)
+    company = Company.get_by_id(applicant.id)
+    owner = _responsible_person(company)
+    return ApplicantFacts(
+        applicant_type="company", today=today, is_mei=company.mei, has_cnpj=True,
+        has_municipal_registration=bool(company.municipal_registration),
+        birth_date=owner.birth_date if owner else None, resident_since=owner.resident_since if owner else None,
+        is_resident=True if owner and owner.resident_since else None, documents=delivered,
+        debts=None, active_count=None, site_id=site or None)
+
+
+@dataclass(frozen=True)
+class Assessment:
+    eligibility: Eligibility | None
+    quote: Quote | None
+    quote_error: str
+
+
+def assess(applicant: Applicant, data: ApplicationInput, *, energy: str = "none",
+           today: _dt.date | None = None) -> Assessment:
+    """Eligibility rule by rule and the price, for what is on the form now."""
+    today = today or _dt.date.today()
+    regime: Regime = get_regime(data.regime)
+    facts = applicant_facts(applicant, documents=data.documents, site=data.site, today=today)
+    eligibility = evaluate_eligibility(regime, data.permit_kind, facts)
+    kind = regime.permit_kind(data.permit_kind)
+    result, error = None, ""
+    if kind.fees:
+        inputs = {"permit_kind": kind.id, "mei": applicant.is_mei, "local": applicant.local}
+        for key in ("equipment", "line", "front", "depth", "hitch"):
+            value = getattr(data, key)
+            if value:
+                inputs[key] = value
+        if energy and energy != "none":
+            inputs["energy"] = energy
+        try:
+            result = quote(regime, **inputs)
+        except UserError as exc:
+            error = exc.message
+    return Assessment(eligibility, result, error)

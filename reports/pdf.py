@@ -1,0 +1,27 @@
+"""HTML (Qt's rich-text subset) to an A4 PDF, and to a QTextDocument for the print dialog."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtCore import QMarginsF
+from PySide6.QtGui import QPageLayout, QPageSize, QPdfWriter, QTextDocument
+
+
+def text_document(html: str) -> QTextDocument:
+    document = QTextDocument()
+    document.setHtml(html)
+    return document
+
+
+def html_to_pdf(html: str, path: str | Path, *, title: str = "") -> Path:
+    """Write ``html`` as an A4 portrait PDF with 15 mm margins."""
+    path = Path(path)
+    writer = QPdfWriter(str(path))
+    writer.setTitle(title)
+    writer.setCreator("Praça")
+    writer.setResolution(300)
+    writer.setPageLayout(QPageLayout(QPageSize(QPageSize.PageSizeId.A4), QPageLayout.Orientation.Portrait,
+                                     QMarginsF(15, 15, 15, 15), QPageLayout.Unit.Millimeter))
+    text_document(html).print_(writer)
+    return path

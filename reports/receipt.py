@@ -1,0 +1,53 @@
+"""The receipt of an application: protocol, what was asked, documents delivered and missing, price."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from models.applications import Application
+from models.br import format_cnpj, format_cpf
+from models.regimes import get_regime
+from models.settings import AGENCY, get_setting, municipality_label
+from reports.pdf import html_to_pdf, text_document
+from reports.templating import render
+
+
+def receipt_context(app: Application) -> dict:
+    regime = get_regime(app.regime)
+    kind = regime.permit_kind(app.permit_kind)
+    delivered = {d.document: d for d in app.documents}
+    documents = []
+    for doc_id in kind.documents:
+        doc = regime.document(doc_id)
+        got = delivered.get(doc_id)
+        documents.append({
+            "label": doc.label, "article": regime.cite_item(doc), "delivered": got is not None,
+            "delivered_on": got.delivered_on if got else None, "valid_until": got.valid_until if got else None,
+            "file": got.original_name if got else "", "sha256": got.sha256 if got else "",
+        })
+    if app.person_id:
+        applicant = {"name": app.person.name, "document": f"CPF {format_cpf(app.person.cpf)}"}
+    else:
+        applicant = {"name": app.company.legal_name, "document": f"CNPJ {format_cnpj(app.company.cnpj)}"}
+    return {
+        "app": app, "regime": regime, "kind": kind, "applicant": applicant, "documents": documents,
+        "missing": [d for d in documents if not d["delivered"]],
+        "quote": json.loads(app.quote_json or "{}"), "eligibility": json.loads(app.eligibility_json or "{}"),
+        "municipality": municipality_label(), "agency": get_setting(AGENCY),
+        "line": regime.line(app.line).label if app.line else "",
+        "section": regime.section(app.section).label if app.section else "",
+        "equipment": regime.equipment(app.equipment).label if app.equipment else "",
+    }
+
+
+def receipt_html(app: Application) -> str:
+    return render("receipt.html.j2", **receipt_context(app))
+
+
+def receipt_document(app: Application):
+    return text_document(receipt_html(app))
+
+
+def write_receipt_pdf(app: Application, path: str | Path) -> Path:
+    return html_to_pdf(receipt_html(app), path, title=f"Recibo do protocolo {app.protocol}")

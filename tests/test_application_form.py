@@ -1,0 +1,119 @@
+"""Novo requerimento driven like a clerk: eligibility rule by rule, the price, protocol and receipt."""
+
+from __future__ import annotations
+
+import datetime as dt
+import shutil
+import subprocess
+
+import pytest
+from PySide6.QtCore import Qt
+
+from models.applications import Application, ApplicationDocument
+from models.db import open_database
+from models.files import set_store
+from models.people import CompanyInput, PartnerInput, PersonInput, save_company, save_person
+
+TODAY = dt.date(2026, 11, 30)
+
+
+@pytest.fixture
+def mei(app_ready, db_url, tmp_path):
+    open_database(db_url)
+    set_store(tmp_path / "files")
+    owner = save_person(PersonInput(name="Reinaldo Almeida Teixeira", cpf="529.982.247-25",
+                                    birth_date=dt.date(1980, 5, 17), resident_since=dt.date(2000, 1, 1)), today=TODAY)
+    return save_company(CompanyInput(cnpj="11.222.333/0001-81", legal_name="REINALDO ALMEIDA TEIXEIRA 11222333",
+                                     mei=True, municipal_registration="12345",
+                                     partners=[PartnerInput(owner.name, owner.cpf)]))
+
+
+def dialog_for(qtbot, company):
+    from views.application_form import ApplicationDialog
+
+    dialog = ApplicationDialog("company", company.id, today=TODAY)
+    qtbot.addWidget(dialog)
+    dialog.show()
+    return dialog
+
+
+def statuses(dialog) -> dict[str, str]:
+    out = {}
+    for row in range(dialog.rules.rowCount()):
+        item = dialog.rules.item(row, 0)
+        out[item.text().split("\n")[0]] = item.data(Qt.ItemDataRole.UserRole)
+    return out
+
+
+def test_sao_bento_application_end_to_end(qtbot, mei, tmp_path):
+    d = dialog_for(qtbot, mei)
+    d.regime.setCurrentIndex(d.regime.findData("sao-bento-2026"))
+    d.equipment.setCurrentIndex(d.equipment.findData("trailer"))
+    qtbot.keyClicks(d.front, "4")
+    qtbot.keyClicks(d.depth, "3")
+    # the price from the fee engine: MEI of the municipality, trailer ≤ 3 m (Dec. 4.794/2026, art. 9º, § 3º, I)
+    assert d.quote_table.item(0, 2).text() == "5,50 × 38,42 × 4,00 × (1 − 0,30)"
+    assert d.quote_note.text().replace("\xa0", " ") == "Total: R$ 591,67"
+    # eligibility: documents not delivered yet fail, each with its article
+    assert "Não apto" in d.verdict.text()
+    failed = [k for k, v in statuses(d).items() if v == "failed"]
+    assert failed and all("Documento" in k for k in failed)
+    assert all(d.rules.item(r, 1).text().startswith("Dec. 4.794/2026, art.") for r in range(d.rules.rowCount()))
+    # deliver every document; one scanned
+    scan = tmp_path / "cnpj.pdf"
+    scan.write_bytes(b"%PDF-1.4 cartao cnpj")
+    kind_docs = [d.documents.item(r, 0).data(Qt.ItemDataRole.UserRole) for r in range(d.documents.rowCount())]
+    d.attach(kind_docs[0], path=str(scan))
+    for doc_id in kind_docs[1:]:
+        d.set_delivered(doc_id)
+    assert "failed" not in statuses(d).values()
+    assert "Não apto" not in d.verdict.text()  # pending: debts cannot be checked yet, and says so
+    qtbot.mouseClick(d.save_button, Qt.MouseButton.LeftButton)
+    assert d.protocol.text() == "Protocolo 2026/00001"
+    app = Application.get(Application.protocol == "2026/00001")
+    assert app.company_id == mei.id and app.equipment == "trailer"
+    assert ApplicationDocument.select().where(ApplicationDocument.application == app).count() == len(kind_docs)
+    assert '"total": "591.67"' in app.quote_json
+    out = d.save_receipt(str(tmp_path / "recibo.pdf"))
+    if shutil.which("pdftotext"):
+        text = subprocess.run(["pdftotext", out, "-"], capture_output=True, text=True).stdout
+        assert "2026/00001" in text and "591,67" in text and "cnpj.pdf" in text
+
+
+def test_missing_documents_are_listed_on_the_receipt(qtbot, mei, tmp_path):
+    d = dialog_for(qtbot, mei)
+    d.regime.setCurrentIndex(d.regime.findData("sao-bento-2026"))
+    d.save()
+    assert d.protocol.text().startswith("Protocolo 2026/")
+    if shutil.which("pdftotext"):
+        text = subprocess.run(["pdftotext", d.save_receipt(str(tmp_path / "r.pdf")), "-"],
+                              capture_output=True, text=True).stdout
+        assert "FALTA" in text and "Faltam 4 documento(s)" in text
+
+
+def test_bad_sizes_are_refused_at_the_field_and_nothing_saved(qtbot, mei):
+    d = dialog_for(qtbot, mei)
+    d.regime.setCurrentIndex(d.regime.findData("sao-bento-2026"))
+    d.equipment.setCurrentIndex(d.equipment.findData("trailer"))
+    qtbot.keyClicks(d.front, "-2")
+    qtbot.mouseClick(d.save_button, Qt.MouseButton.LeftButton)
+    assert "front" in d.errors.shown and d.save_button.toolTip()
+    assert d.protocol.text() == ""
+    assert Application.select().count() == 0
+
+
+def test_a_natural_person_cannot_hold_an_olimpia_tpu(qtbot, app_ready, db_url, tmp_path):
+    """LC 324/2025, art. 162, § 1º–2º: the TPU is for companies/MEI."""
+    from views.application_form import ApplicationDialog
+
+    open_database(db_url)
+    set_store(tmp_path / "files")
+    person = save_person(PersonInput(name="Maria José da Silva", cpf="111.444.777-35",
+                                     birth_date=dt.date(1990, 1, 1)), today=TODAY)
+    d = ApplicationDialog("person", person.id, today=TODAY)
+    qtbot.addWidget(d)
+    d.regime.setCurrentIndex(d.regime.findData("olimpia-2025"))
+    d.kind.setCurrentIndex(d.kind.findData("street-food-tpu-a"))
+    rows = statuses(d)
+    assert any(k.startswith("✘ Forma jurídica") for k in rows)
+    assert "Não apto" in d.verdict.text() and "art. 162" in d.verdict.text()

@@ -1,0 +1,447 @@
+"""Atendimento → novo requerimento: what is wanted, the documents delivered, eligibility and price live."""
+
+from __future__ import annotations
+
+import datetime as _dt
+from pathlib import Path
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QBrush, QColor
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QDialogButtonBox,
+    QFileDialog,
+    QFormLayout,
+    QGroupBox,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QLineEdit,
+    QPushButton,
+    QScrollArea,
+    QSplitter,
+    QTableWidget,
+    QTableWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+from models.applications import Application, ApplicationInput, DocumentInput, create_application
+from models.br import format_cnpj, format_cpf
+from models.errors import FieldErrors, UserError
+from models.front_desk import Applicant, assess, load_applicant
+from models.money import format_brl
+from models.regimes import load_regimes
+from models.settings import MUNICIPALITY, get_setting
+from views.fiscal_units_page import current_user_name
+from views.widgets import DateEdit, FieldErrorsView, GuardedDialog
+
+STATUS_LOOK = {
+    "passed": ("✔", "#1b5e20", "atendido"),
+    "failed": ("✘", "#b00020", "não atendido"),
+    "manual": ("?", "#8a6d00", "conferir"),
+    "missing-data": ("…", "#8a6d00", "sem dados"),
+}
+
+
+class ApplicationDialog(GuardedDialog):
+    discard_question = "Descartar este requerimento ainda não protocolado?"
+
+    def __init__(self, applicant_kind: str, applicant_id: int, parent: QWidget | None = None,
+                 *, today: _dt.date | None = None):
+        super().__init__(parent)
+        self.today = today or _dt.date.today()
+        self.applicant: Applicant = load_applicant(applicant_kind, applicant_id)
+        self.application: Application | None = None
+        self.files: dict[str, str] = {}
+        self.regimes = load_regimes()
+        self.setWindowTitle(self.tr("Novo requerimento — %1").replace("%1", self.applicant.name))
+        self.resize(1180, 780)
+        layout = QVBoxLayout(self)
+        document = (format_cpf(self.applicant.document) if self.applicant.kind == "person"
+                    else format_cnpj(self.applicant.document))
+        who = QLabel(f"<b>{self.applicant.name}</b> — {document}"
+                     + (self.tr(" · MEI") if self.applicant.is_mei else "")
+                     + (self.tr(" · do município") if self.applicant.local else ""))
+        who.setObjectName("applicant")
+        layout.addWidget(who)
+
+        splitter = QSplitter(Qt.Orientation.Horizontal)
+        layout.addWidget(splitter, 1)
+        form_widget = QWidget()
+        form_layout = QVBoxLayout(form_widget)
+        scroll = QScrollArea()
+        scroll.setWidgetResizable(True)
+        scroll.setWidget(form_widget)
+        splitter.addWidget(scroll)
+
+        what = QGroupBox(self.tr("O que se pede"))
+        form = QFormLayout(what)
+        self.regime = QComboBox()
+        self.regime.setObjectName("regime")
+        for regime in sorted(self.regimes.values(), key=lambda r: r.municipality):
+            if regime.permit_kinds:
+                self.regime.addItem(f"{regime.municipality}/{regime.state} — {regime.short}", regime.id)
+        town = get_setting(MUNICIPALITY)
+        home = next((r.id for r in self.regimes.values() if r.municipality == town), None)
+        if home:
+            self.regime.setCurrentIndex(self.regime.findData(home))
+        self.kind = QComboBox()
+        self.kind.setObjectName("permit_kind")
+        self.line = QComboBox()
+        self.line.setObjectName("line")
+        self.group = QComboBox()
+        self.group.setObjectName("group")
+        self.section = QComboBox()
+        self.section.setObjectName("section")
+        self.site = QComboBox()
+        self.site.setObjectName("site")
+        self.site.setEditable(True)
+        self.site.lineEdit().setPlaceholderText(self.tr("local, evento ou área pretendida"))
+        form.addRow(self.tr("&Regime:"), self.regime)
+        form.addRow(self.tr("&Permissão:"), self.kind)
+        form.addRow(self.tr("Ra&mo:"), self.line)
+        form.addRow(self.tr("&Grupo:"), self.group)
+        form.addRow(self.tr("&Seção:"), self.section)
+        form.addRow(self.tr("&Local:"), self.site)
+        form_layout.addWidget(what)
+
+        equipment = QGroupBox(self.tr("Equipamento"))
+        eq_form = QFormLayout(equipment)
+        self.equipment = QComboBox()
+        self.equipment.setObjectName("equipment")
+        self.front = self._metres("front", "ex.: 4,00")
+        self.depth = self._metres("depth", "ex.: 3,00")
+        self.hitch = self._metres("hitch", "engate, se houver")
+        self.electric = QCheckBox(self.tr("equipamentos elétricos"))
+        self.electric.setObjectName("electric")
+        self.power = self._metres("power_kw", "potência em kW")
+        self.energy = QComboBox()
+        self.energy.setObjectName("energy")
+        self.gas = QCheckBox(self.tr("botijão de gás"))
+        self.gas.setObjectName("gas")
+        self.sound = QCheckBox(self.tr("som"))
+        self.sound.setObjectName("sound")
+        eq_form.addRow(self.tr("&Tipo:"), self.equipment)
+        eq_form.addRow(self.tr("&Frente (m):"), self.front)
+        eq_form.addRow(self.tr("Pr&ofundidade (m):"), self.depth)
+        eq_form.addRow(self.tr("&Engate (m):"), self.hitch)
+        eq_form.addRow(self.electric, self.power)
+        eq_form.addRow(self.tr("E&nergia:"), self.energy)
+        eq_form.addRow(self.gas, self.sound)
+        form_layout.addWidget(equipment)
+
+        docs = QGroupBox(self.tr("Documentos entregues"))
+        docs_layout = QVBoxLayout(docs)
+        self.documents = QTableWidget(0, 4)
+        self.documents.setObjectName("documents")
+        self.documents.setHorizontalHeaderLabels(
+            [self.tr("Documento"), self.tr("Entregue em"), self.tr("Válido até"), self.tr("Arquivo")])
+        self.documents.horizontalHeader().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        self.documents.verticalHeader().hide()
+        docs_layout.addWidget(self.documents)
+        form_layout.addWidget(docs)
+        self.notes = QLineEdit()
+        self.notes.setObjectName("notes")
+        self.notes.setPlaceholderText(self.tr("observações"))
+        form_layout.addWidget(self.notes)
+
+        right = QWidget()
+        right_layout = QVBoxLayout(right)
+        self.verdict = QLabel()
+        self.verdict.setObjectName("verdict")
+        self.verdict.setWordWrap(True)
+        self.verdict.setStyleSheet("font-size: 12pt; font-weight: 600;")
+        right_layout.addWidget(self.verdict)
+        self.rules = QTableWidget(0, 2)
+        self.rules.setObjectName("rules")
+        self.rules.setHorizontalHeaderLabels([self.tr("Requisito e situação"), self.tr("Artigo")])
+        self.rules.horizontalHeader().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        self.rules.setColumnWidth(1, 170)
+        self.rules.verticalHeader().hide()
+        self.rules.setWordWrap(True)
+        right_layout.addWidget(self.rules, 2)
+        self.quote_table = QTableWidget(0, 4)
+        self.quote_table.setObjectName("quote")
+        self.quote_table.setHorizontalHeaderLabels(
+            [self.tr("Preço"), self.tr("Valor"), self.tr("Fórmula"), self.tr("Base legal")])
+        self.quote_table.horizontalHeader().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        self.quote_table.verticalHeader().hide()
+        right_layout.addWidget(self.quote_table, 1)
+        self.quote_note = QLabel()
+        self.quote_note.setObjectName("quote-note")
+        self.quote_note.setWordWrap(True)
+        right_layout.addWidget(self.quote_note)
+        splitter.addWidget(right)
+        splitter.setSizes([540, 640])
+        form_widget.setMinimumWidth(500)
+
+        self.error = QLabel()
+        layout.addWidget(self.error)
+        bottom = QHBoxLayout()
+        self.protocol = QLabel()
+        self.protocol.setObjectName("protocol")
+        self.protocol.setStyleSheet("font-size: 14pt; font-weight: 600;")
+        bottom.addWidget(self.protocol, 1)
+        self.receipt_button = QPushButton(self.tr("Recibo em &PDF…"))
+        self.receipt_button.setObjectName("receipt")
+        self.receipt_button.setEnabled(False)
+        self.receipt_button.clicked.connect(self.save_receipt)
+        self.print_button = QPushButton(self.tr("&Imprimir recibo…"))
+        self.print_button.setObjectName("print")
+        self.print_button.setEnabled(False)
+        self.print_button.clicked.connect(self.print_receipt)
+        bottom.addWidget(self.receipt_button)
+        bottom.addWidget(self.print_button)
+        self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Save | QDialogButtonBox.StandardButton.Close)
+        self.save_button = self.buttons.button(QDialogButtonBox.StandardButton.Save)
+        self.save_button.setText(self.tr("Protoco&lar"))
+        self.buttons.accepted.connect(self.save)
+        self.buttons.rejected.connect(self.reject)
+        bottom.addWidget(self.buttons)
+        layout.addLayout(bottom)
+        self.errors = FieldErrorsView(self.error, {
+            "regime": self.regime, "permit_kind": self.kind, "line": self.line, "group": self.group,
+            "section": self.section, "equipment": self.equipment, "front": self.front, "depth": self.depth,
+            "hitch": self.hitch, "power_kw": self.power, "documents": self.documents})
+
+        self.regime.currentIndexChanged.connect(lambda _i: self.regime_changed())
+        self.kind.currentIndexChanged.connect(lambda _i: self.kind_changed())
+        for combo in (self.line, self.group, self.section, self.equipment, self.energy):
+            combo.currentIndexChanged.connect(lambda _i: self.update_assessment())
+        self.site.currentTextChanged.connect(lambda _t: self.update_assessment())
+        for edit in (self.front, self.depth, self.hitch, self.power):
+            edit.textChanged.connect(lambda _t: self.update_assessment())
+        self.regime_changed()
+        self.watch_edits()
+
+    # -- building ----------------------------------------------------------------
+    def _metres(self, name: str, placeholder: str) -> QLineEdit:
+        edit = QLineEdit()
+        edit.setObjectName(name)
+        edit.setPlaceholderText(placeholder)
+        edit.setMaximumWidth(160)
+        return edit
+
+    @staticmethod
+    def _fill(combo: QComboBox, items, none_label: str | None) -> None:
+        combo.blockSignals(True)
+        combo.clear()
+        if none_label is not None:
+            combo.addItem(none_label, "")
+        for key, label in items:
+            combo.addItem(label, key)
+        combo.setEnabled(bool(items))
+        combo.blockSignals(False)
+
+    def current_regime(self):
+        return self.regimes.get(self.regime.currentData() or "")
+
+    def regime_changed(self) -> None:
+        regime = self.current_regime()
+        if regime is None:
+            return
+        none = self.tr("—")
+        self._fill(self.kind, [(k.id, k.label) for k in regime.permit_kinds], None)
+        self._fill(self.line, [(ln.id, ln.label) for ln in regime.lines], none)
+        self._fill(self.group, [(g.id, f"{g.number} — {g.label}") for g in regime.groups], none)
+        self._fill(self.section, [(s.id, f"{s.numeral} — {s.label}") for s in regime.sections], none)
+        self._fill(self.equipment, [(e.id, e.label) for e in regime.equipment_kinds], none)
+        self._fill(self.energy, [(t.id, t.label) for f in regime.fees if f.kind == "energy" for t in f.tiers],
+                   self.tr("sem energia"))
+        self.site.blockSignals(True)
+        self.site.clear()
+        self.site.addItem("", "")
+        for site in regime.sites:
+            self.site.addItem(site.label, site.id)
+        self.site.blockSignals(False)
+        self.kind_changed()
+
+    def kind_changed(self) -> None:
+        regime = self.current_regime()
+        kind_id = self.kind.currentData()
+        self.documents.setRowCount(0)
+        self.files = {}
+        if regime is None or not kind_id:
+            return
+        kind = regime.permit_kind(kind_id)
+        for doc_id in kind.documents:
+            doc = regime.document(doc_id)
+            row = self.documents.rowCount()
+            self.documents.insertRow(row)
+            item = QTableWidgetItem(doc.label)
+            item.setData(Qt.ItemDataRole.UserRole, doc_id)
+            item.setFlags(Qt.ItemFlag.ItemIsUserCheckable | Qt.ItemFlag.ItemIsEnabled)
+            item.setCheckState(Qt.CheckState.Unchecked)
+            tip = regime.cite_item(doc)
+            if doc.validity_months:
+                tip += self.tr(" · validade de %1 meses").replace("%1", str(doc.validity_months))
+            item.setToolTip(tip)
+            self.documents.setItem(row, 0, item)
+            delivered = DateEdit()
+            delivered.set_date(self.today)
+            delivered.textChanged.connect(lambda _t: self.update_assessment())
+            self.documents.setCellWidget(row, 1, delivered)
+            valid = DateEdit()
+            valid.textChanged.connect(lambda _t: self.update_assessment())
+            self.documents.setCellWidget(row, 2, valid)
+            attach = QPushButton(self.tr("Anexar…"))
+            attach.clicked.connect(lambda _c=False, d=doc_id, b=attach: self.attach(d, b))
+            self.documents.setCellWidget(row, 3, attach)
+        self.documents.itemChanged.connect(lambda _i: self.update_assessment())
+        self.documents.resizeColumnsToContents()
+        self.update_assessment()
+
+    # -- documents ---------------------------------------------------------------
+    def set_delivered(self, doc_id: str, delivered: bool = True, *, on: _dt.date | None = None,
+                      valid_until: _dt.date | None = None) -> None:
+        """Tick a document (used by the keyboard/mouse and by tests alike)."""
+        for row in range(self.documents.rowCount()):
+            item = self.documents.item(row, 0)
+            if item.data(Qt.ItemDataRole.UserRole) == doc_id:
+                if on is not None:
+                    self.documents.cellWidget(row, 1).set_date(on)
+                if valid_until is not None:
+                    self.documents.cellWidget(row, 2).set_date(valid_until)
+                item.setCheckState(Qt.CheckState.Checked if delivered else Qt.CheckState.Unchecked)
+                return
+        raise KeyError(doc_id)
+
+    def attach(self, doc_id: str, button: QPushButton | None = None, path: str | None = None) -> None:
+        if path is None:
+            path, _ = QFileDialog.getOpenFileName(self, self.tr("Documento digitalizado"), "",
+                                                  self.tr("Documentos (*.pdf *.jpg *.jpeg *.png);;Todos (*)"))
+        if not path:
+            return
+        self.files[doc_id] = path
+        if button is not None:
+            button.setText(Path(path).name)
+        self.set_delivered(doc_id, True)
+        self.dirty = True
+
+    def document_inputs(self) -> list[DocumentInput]:
+        docs, errors = [], {}
+        for row in range(self.documents.rowCount()):
+            item = self.documents.item(row, 0)
+            if item.checkState() != Qt.CheckState.Checked:
+                continue
+            doc_id = item.data(Qt.ItemDataRole.UserRole)
+            try:
+                delivered = self.documents.cellWidget(row, 1).date()
+                valid = self.documents.cellWidget(row, 2).date()
+            except UserError as exc:
+                errors[f"documents[{row}]"] = f"{item.text()}: {exc.message}"
+                continue
+            docs.append(DocumentInput(doc_id, delivered or self.today, valid, self.files.get(doc_id)))
+        if errors:
+            raise FieldErrors(errors)
+        return docs
+
+    # -- the application -----------------------------------------------------------
+    def application_input(self) -> ApplicationInput:
+        person_id = self.applicant.id if self.applicant.kind == "person" else None
+        company_id = self.applicant.id if self.applicant.kind == "company" else None
+        site_text = self.site.currentText().strip()
+        site_id = self.site.currentData() if self.site.currentText() == self.site.itemText(
+            self.site.currentIndex()) else ""
+        return ApplicationInput(
+            regime=self.regime.currentData() or "", permit_kind=self.kind.currentData() or "",
+            person_id=person_id, company_id=company_id, line=self.line.currentData() or "",
+            group=self.group.currentData() or "", section=self.section.currentData() or "",
+            site=site_id or site_text, equipment=self.equipment.currentData() or "", front=self.front.text(),
+            depth=self.depth.text(), hitch=self.hitch.text(), electric=self.electric.isChecked(),
+            power_kw=self.power.text(), gas=self.gas.isChecked(), sound=self.sound.isChecked(),
+            notes=self.notes.text(), documents=self.document_inputs())
+
+    def update_assessment(self):
+        if self.application is not None or not self.kind.currentData():
+            return None
+        try:
+            data = self.application_input()
+            result = assess(self.applicant, data, energy=self.energy.currentData() or "none", today=self.today)
+        except UserError as exc:
+            self.verdict.setText(exc.message)
+            return None
+        self.show_rules(result.eligibility)
+        self.show_quote(result.quote, result.quote_error)
+        self.last_assessment = result
+        return result
+
+    def show_rules(self, eligibility) -> None:
+        self.verdict.setText(eligibility.summary.text)
+        colour = {"eligible": "#1b5e20", "ineligible": "#b00020"}.get(eligibility.verdict, "#8a6d00")
+        self.verdict.setStyleSheet(f"font-size: 12pt; font-weight: 600; color: {colour};")
+        self.rules.setRowCount(0)
+        for result in eligibility.results:
+            row = self.rules.rowCount()
+            self.rules.insertRow(row)
+            mark, colour, word = STATUS_LOOK.get(result.status, ("", "#000", result.status))
+            label = QTableWidgetItem(f"{mark} {result.label or result.rule.kind} — {self.tr(word)}\n{result.reason}")
+            label.setToolTip(result.reason)
+            label.setForeground(QBrush(QColor(colour)))
+            label.setData(Qt.ItemDataRole.UserRole, result.status)
+            self.rules.setItem(row, 0, label)
+            self.rules.setItem(row, 1, QTableWidgetItem(result.article))
+        self.rules.resizeRowsToContents()
+
+    def show_quote(self, result, error: str) -> None:
+        self.quote_table.setRowCount(0)
+        if result is None:
+            self.quote_note.setText(error or self.tr("Esta permissão não tem preço fixado no ato."))
+            return
+        for line in result.lines:
+            row = self.quote_table.rowCount()
+            self.quote_table.insertRow(row)
+            for col, text in enumerate((line.label, format_brl(line.amount), line.formula, line.basis)):
+                self.quote_table.setItem(row, col, QTableWidgetItem(text))
+        self.quote_note.setText(self.tr("Total: %1").replace("%1", format_brl(result.total)))
+
+    def save(self) -> None:
+        if self.application is not None:
+            return
+        try:
+            data = self.application_input()
+            result = assess(self.applicant, data, energy=self.energy.currentData() or "none", today=self.today)
+            self.application = create_application(
+                data, clerk=current_user_name(), today=self.today,
+                quote=result.quote.to_dict() if result.quote else {},
+                eligibility=result.eligibility.to_dict() if result.eligibility else {})
+        except FieldErrors as exc:
+            self.errors.show(exc.errors)
+            self.save_button.setToolTip(self.error.text())
+            return
+        except UserError as exc:
+            self.errors.show({exc.field or "regime": exc.message})
+            return
+        self.dirty = False
+        self.errors.clear()
+        self.protocol.setText(self.tr("Protocolo %1").replace("%1", self.application.protocol))
+        self.save_button.setEnabled(False)
+        self.receipt_button.setEnabled(True)
+        self.print_button.setEnabled(True)
+        for box in self.findChildren(QGroupBox):
+            box.setEnabled(False)
+
+    # -- receipt ---------------------------------------------------------------------
+    def save_receipt(self, path: str | None = None) -> str | None:
+        from reports.receipt import write_receipt_pdf
+
+        if self.application is None:
+            return None
+        if not path:
+            path, _ = QFileDialog.getSaveFileName(
+                self, self.tr("Recibo do protocolo"),
+                f"recibo-{self.application.protocol.replace('/', '-')}.pdf", self.tr("PDF (*.pdf)"))
+        if path:
+            write_receipt_pdf(self.application, path)
+        return path or None
+
+    def print_receipt(self) -> None:
+        from PySide6.QtPrintSupport import QPrintDialog, QPrinter
+
+        from reports.receipt import receipt_document
+
+        printer = QPrinter(QPrinter.PrinterMode.HighResolution)
+        if QPrintDialog(printer, self).exec():
+            receipt_document(self.application).print_(printer)
