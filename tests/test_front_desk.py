@@ -153,3 +153,43 @@ def test_search_as_you_type_and_edit(desk, qtbot):
 
     run_dialog(qtbot, desk.edit_selected, fill)
     assert Person.get_by_id(person.id).phone == "(17) 3333-0000"
+
+
+def test_worklist_moves_applications_along(app_ready, qtbot, db_url, tmp_path, monkeypatch):
+    import datetime as dt
+
+    from PySide6.QtWidgets import QInputDialog
+
+    from models.applications import Application, ApplicationInput, create_application
+    from models.people import PersonInput, save_person
+
+    open_database(db_url)
+    set_store(tmp_path / "files")
+    person = save_person(PersonInput(name="Maria José da Silva", cpf="529.982.247-25"), today=dt.date(2026, 11, 30))
+    app = create_application(ApplicationInput(regime="sapezal-2014", permit_kind="ponto-fixo", person_id=person.id),
+                             clerk="ana")
+    from desktop.main_window import MainWindow
+
+    win = MainWindow()
+    qtbot.addWidget(win)
+    win.show_desk("atendimento")
+    page = win.pages["atendimento"]
+    page.tabs.setCurrentWidget(page.worklist)
+    tab = page.worklist
+    tab.refresh()
+    tab.select_protocol(app.protocol)
+    assert tab.action_buttons["analysis"].isEnabled() and not tab.action_buttons["approved"].isEnabled()
+    qtbot.mouseClick(tab.action_buttons["analysis"], Qt.MouseButton.LeftButton)
+    assert Application.get_by_id(app.id).status == "analysis"
+    monkeypatch.setattr(QInputDialog, "getText", lambda *a, **k: ("Faltou o atestado de saúde", True))
+    qtbot.mouseClick(tab.action_buttons["refused"], Qt.MouseButton.LeftButton)
+    assert Application.get_by_id(app.id).status == "refused"
+    assert "indeferido" in tab.message.text()
+    tab.status.setCurrentIndex(tab.status.findData("refused"))  # no longer "em aberto"
+    tab.select_protocol(app.protocol)
+    assert tab.action_buttons["appealed"].isEnabled() and not tab.action_buttons["analysis"].isEnabled()
+    monkeypatch.setattr(QInputDialog, "getText", lambda *a, **k: ("", False))  # the clerk cancels
+    qtbot.mouseClick(tab.action_buttons["appealed"], Qt.MouseButton.LeftButton)
+    assert Application.get_by_id(app.id).status == "refused"
+    out = tab.save_receipt(str(tmp_path / "r.pdf"))
+    assert open(out, "rb").read(5) == b"%PDF-"

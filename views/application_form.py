@@ -34,7 +34,7 @@ from models.front_desk import Applicant, assess, load_applicant
 from models.money import format_brl
 from models.regimes import load_regimes
 from models.settings import MUNICIPALITY, get_setting
-from views.fiscal_units_page import current_user_name
+from views.widgets import current_user_name
 from views.widgets import DateEdit, FieldErrorsView, GuardedDialog
 
 STATUS_LOOK = {

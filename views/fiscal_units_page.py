@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import datetime as _dt
-import getpass
 
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt
 from PySide6.QtWidgets import (
@@ -25,14 +24,7 @@ from models.errors import UserError
 from models.fiscal import UnitValueRow, set_unit_value, unit_value_rows, unit_value_warnings
 from models.money import format_brl
 from models.regimes import load_regimes
-
-
-def current_user_name() -> str:
-    """Who is at the desk (the system login until Praça has its own users)."""
-    try:
-        return getpass.getuser()
-    except Exception:  # noqa: BLE001 - no login name in this environment
-        return "usuário"
+from views.widgets import current_user_name
 
 
 class UnitValuesModel(QAbstractTableModel):

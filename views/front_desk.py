@@ -6,6 +6,8 @@ from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt
 from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QComboBox,
+    QFileDialog,
+    QInputDialog,
     QHBoxLayout,
     QHeaderView,
     QLabel,
@@ -17,11 +19,12 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from models.applications import OPEN_STATUSES, STATUSES, worklist
+from models.applications import OPEN_STATUSES, STATUSES, TRANSITIONS, Application, change_status, worklist
 from models.br import clean_cnpj, clean_cpf
 from models.errors import UserError
 from models.people import Company, Person
 from models.search import find_applicants
+from views.widgets import current_user_name
 
 
 class RowsModel(QAbstractTableModel):
@@ -229,6 +232,28 @@ class WorklistTab(QWidget):
         self.table.setSelectionBehavior(QTableView.SelectionBehavior.SelectRows)
         self.table.horizontalHeader().setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
         layout.addWidget(self.table, 1)
+        actions = QHBoxLayout()
+        self.action_buttons: dict[str, QPushButton] = {}
+        for status, label in (("analysis", self.tr("Em &análise")), ("approved", self.tr("A&provar")),
+                              ("refused", self.tr("&Indeferir…")), ("appealed", self.tr("Re&curso…")),
+                              ("awaiting_payment", self.tr("Aguardar &pagamento")),
+                              ("withdrawn", self.tr("&Desistência…"))):
+            button = QPushButton(label)
+            button.setObjectName(f"to-{status}")
+            button.clicked.connect(lambda _c=False, st=status: self.move_to(st))
+            actions.addWidget(button)
+            self.action_buttons[status] = button
+        self.receipt_button = QPushButton(self.tr("&Recibo…"))
+        self.receipt_button.setObjectName("receipt")
+        self.receipt_button.clicked.connect(self.save_receipt)
+        actions.addWidget(self.receipt_button)
+        actions.addStretch(1)
+        layout.addLayout(actions)
+        self.message = QLabel()
+        self.message.setObjectName("message")
+        self.message.setWordWrap(True)
+        layout.addWidget(self.message)
+        self.table.selectionModel().selectionChanged.connect(lambda *_: self._update_actions())
         self.status.currentIndexChanged.connect(lambda _i: self.refresh_rows())
         self.regime.currentIndexChanged.connect(lambda _i: self.refresh_rows())
 
@@ -249,6 +274,64 @@ class WorklistTab(QWidget):
         status = self.status.currentData()
         statuses = OPEN_STATUSES if status == "open" else (status,)
         self.model.set_rows(worklist(statuses=statuses, regime=self.regime.currentData() or None))
+        self._update_actions()
+
+    def selected(self):
+        index = self.table.currentIndex()
+        return self.model.rows[index.row()] if index.isValid() and index.row() < len(self.model.rows) else None
+
+    def select_protocol(self, protocol: str) -> None:
+        for row, item in enumerate(self.model.rows):
+            if item.protocol == protocol:
+                self.table.selectRow(row)
+                return
+        raise KeyError(protocol)
+
+    def _update_actions(self) -> None:
+        item = self.selected()
+        allowed = TRANSITIONS.get(item.status, set()) if item else set()
+        for status, button in self.action_buttons.items():
+            button.setEnabled(status in allowed)
+        self.receipt_button.setEnabled(item is not None)
+
+    def move_to(self, status: str, reason: str | None = None) -> bool:
+        """Move the selected application; refusals, appeals and withdrawals ask for the reason."""
+        item = self.selected()
+        if item is None:
+            return False
+        if reason is None and status in ("refused", "appealed", "withdrawn"):
+            reason, ok = QInputDialog.getText(self, STATUSES[status].capitalize(),
+                                              self.tr("Motivo (%1):").replace("%1", STATUSES[status]))
+            if not ok:
+                return False
+        try:
+            change_status(Application.get_by_id(item.id), status, by=current_user_name(), reason=reason or "")
+        except UserError as exc:
+            self.message.setText(exc.message)
+            return False
+        self.message.setText(self.tr("Protocolo %1: %2.").replace("%1", item.protocol)
+                             .replace("%2", STATUSES[status]))
+        protocol = item.protocol
+        self.refresh_rows()
+        try:
+            self.select_protocol(protocol)
+        except KeyError:
+            pass
+        return True
+
+    def save_receipt(self, path: str | None = None) -> str | None:
+        from reports.receipt import write_receipt_pdf
+
+        item = self.selected()
+        if item is None:
+            return None
+        if not path:
+            path, _ = QFileDialog.getSaveFileName(self, self.tr("Recibo do protocolo"),
+                                                  f"recibo-{item.protocol.replace('/', '-')}.pdf",
+                                                  self.tr("PDF (*.pdf)"))
+        if path:
+            write_receipt_pdf(Application.get_by_id(item.id), path)
+        return path or None
 
 
 class FrontDeskPage(QWidget):

@@ -22,7 +22,7 @@ from models.describe import percent
 from models.errors import UserError
 from models.fiscal import index_corrections, set_index_correction
 from models.regimes import load_regimes
-from views.fiscal_units_page import current_user_name
+from views.widgets import current_user_name
 
 
 class CorrectionsModel(QAbstractTableModel):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as _dt
+import getpass
 
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QDialog, QLabel, QLineEdit, QMessageBox, QWidget
@@ -147,3 +148,11 @@ class GuardedDialog(QDialog):
             if answer != QMessageBox.StandardButton.Discard:
                 return
         super().reject()
+
+
+def current_user_name() -> str:
+    """Who is at the desk (the system login until Praça has its own users)."""
+    try:
+        return getpass.getuser()
+    except Exception:  # noqa: BLE001 - no login name in this environment
+        return "usuário"
