@@ -27,7 +27,7 @@ COMMANDS: dict[str, tuple[str | None, str]] = {
     "draw": (None, "sorteio público e verificável"),
     "sites": (None, "locais (ruas, feiras, áreas de evento)"),
     "layout": (None, "exporta o mapa de um local (json, pdf, png, svg)"),
-    "permit": (None, "imprime alvará, cartão de identificação ou placa"),
+    "permit": ("permit", "imprime alvará, cartão de identificação ou placa"),
     "verify": ("verify", "verifica o QR code de um documento emitido"),
     "report": (None, "relatórios de taxas e de sanções (xlsx, html, pdf)"),
     "import": (None, "importa ambulantes de uma planilha"),

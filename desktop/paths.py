@@ -10,6 +10,7 @@ from PySide6.QtCore import QCoreApplication, QStandardPaths
 ORGANIZATION = "Praca"
 APPLICATION = "Praca"
 DB_FILE = "praca.sqlite3"
+KEYS_FOLDER = "keys"
 
 
 def set_application_names() -> None:
@@ -25,6 +26,11 @@ def data_dir() -> Path:
     return path
 
 
+def keys_dir() -> Path:
+    """Where Praça keeps the municipality's signing key pair (``<data folder>/keys``; not created here)."""
+    return data_dir() / KEYS_FOLDER
+
+
 def default_db_url() -> str:
     """``--db`` beats ``PRACA_DB``, which beats the embedded database in the data folder."""
     env = os.environ.get("PRACA_DB", "").strip()
@@ -34,4 +40,12 @@ def default_db_url() -> str:
 
 
 def resolve_db_url(explicit: str | None) -> str:
-    return explicit.strip() if explicit and explicit.strip() else default_db_url()
+    """``--db URL`` when given, else the default; an empty ``--db ''`` is refused, never read as "default"."""
+    if explicit is None:
+        return default_db_url()
+    if not explicit.strip():
+        from models.db import DatabaseError
+
+        raise DatabaseError("--db com URL vazia: informe sqlite:///CAMINHO ou "
+                            "postgresql://usuario@servidor:porta/banco, ou omita --db para usar o banco padrão.")
+    return explicit.strip()

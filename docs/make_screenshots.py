@@ -30,6 +30,8 @@ from models.demo import fill_demo  # noqa: E402
 
 SHOTS = {
     "painel": "main-window.png",
+    "atendimento": "atendimento.png",
+    "cobranca": "simulador.png",
     "cadastros": "cadastros.png",
 }
 
@@ -38,14 +40,29 @@ def main() -> int:
     app = ensure_app([sys.argv[0]])
     open_database(f"sqlite:///{Path(_tmp) / 'demo.sqlite3'}")
     fill_demo()
+    from models.files import set_store
+
+    set_store(Path(_tmp) / "files")
     from desktop.main_window import MainWindow
 
     window = MainWindow()
     window.resize(1200, 760)
     window.show()
+    window.refresh()
+    window.pages["atendimento"].search.query.setText("silva")
+    simulator = window.pages["cobranca"].simulator
+    simulator.select_regime("sao-bento-2026")
+    simulator.equipment.setCurrentIndex(simulator.equipment.findData("trailer"))
+    simulator.front.setText("3")
+    simulator.hitch.setText("1")
+    simulator.depth.setText("3")
+    simulator.mei.setChecked(True)
+    simulator.local.setChecked(True)
+    simulator.energy.setCurrentIndex(simulator.energy.findData("high"))
+    registry = window.pages["cadastros"]
+    registry.regimes_page.select("sjc-2014")
     for desk, name in SHOTS.items():
         window.show_desk(desk)
-        window.refresh()
         for _ in range(5):
             app.processEvents()
         window.grab().save(str(HERE / name))

@@ -11,6 +11,7 @@ aside.
 from __future__ import annotations
 
 import datetime as _dt
+import re
 import sqlite3
 from dataclasses import dataclass
 from decimal import Decimal
@@ -159,7 +160,15 @@ def _connect(target: DatabaseURL) -> Database:
                         f"{path} não é um banco de dados do Praça (não é um arquivo SQLite); nada foi alterado."
                     )
             else:
-                path.parent.mkdir(parents=True, exist_ok=True)
+                # A new file only in a folder that exists: a mistyped path must not grow folders.
+                # (The application's own data folder is created by desktop/paths.py.)
+                parent = path.parent
+                if not parent.is_dir():
+                    what = "não é uma pasta" if parent.exists() else "não existe"
+                    raise DatabaseError(
+                        f"A pasta {parent.expanduser().resolve()} {what}: crie-a antes ou escolha outro caminho "
+                        f"para o banco de dados ({path.name})."
+                    )
         database = SqliteDatabase(
             target.path,
             pragmas={
@@ -188,9 +197,38 @@ def _connect(target: DatabaseURL) -> Database:
     try:
         database.connect(reuse_if_open=True)
     except OperationalError as exc:
+        if target.backend == "postgresql":
+            raise DatabaseError(postgres_error_text(target, str(exc))) from exc
         reason = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
         raise DatabaseError(f"Não foi possível abrir {target.display()}: {reason}") from exc
     return database
+
+
+def postgres_error_text(target: DatabaseURL, server_text: str) -> str:
+    """One pt-BR line for a PostgreSQL connection failure, the server's own text after a colon.
+
+    The common failures (server down or unreachable, database or role missing, password
+    refused, unknown host) are named in Portuguese; any other keeps the generic opening."""
+    text = " ".join(part.strip() for part in server_text.strip().splitlines() if part.strip())
+    text = text or "sem mensagem do servidor"
+    low = text.lower()
+    where = f"{target.host or 'localhost'}:{target.port or 5432}"
+    user = target.user or "(usuário do sistema)"
+    if "password authentication failed" in low or "no password supplied" in low:
+        head = f"Senha recusada para o usuário {user} no servidor PostgreSQL {where}"
+    elif re.search(r'role ".*" does not exist', low):
+        head = f"O usuário {user} não existe no servidor PostgreSQL {where}"
+    elif re.search(r'database ".*" does not exist', low):
+        head = (f"O banco de dados {target.dbname} não existe no servidor PostgreSQL {where} "
+                f"(crie-o com createdb)")
+    elif "could not translate host name" in low or "name or service not known" in low:
+        head = f"Servidor PostgreSQL {target.host} não encontrado (confira o nome do servidor)"
+    elif "connection refused" in low or "could not connect" in low or "timeout expired" in low:
+        head = (f"Não foi possível conectar ao servidor PostgreSQL {where}: confira se o servidor está ligado "
+                f"e aceita conexões")
+    else:
+        head = f"Não foi possível abrir {target.display()}"
+    return f"{head}: {text}"
 
 
 def table_names(database: Database, target: DatabaseURL | None = None) -> list[str]:

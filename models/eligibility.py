@@ -24,12 +24,11 @@ Readings of the acts that the engine takes (see also docs/regime-format.md):
   18th birthday itself (≥).
 * **Residence** (``resident``): "no mínimo N anos" (Ilha Comprida, art. 7º,
   IV) is ≥ — qualifies on the Nth anniversary of the residence. Where the act
-  says "há mais de N anos" (Sapezal, art. 7º, parágrafo único, III, quoted in
-  the rule's ``notes``) the comparison is strict: one day past the
-  anniversary. The engine reads this from the data, never from the town: a
-  rule attribute ``more_than`` when the format has one, else "mais de <n>"
-  quoted in the rule's notes (when the act says both "mais de" and "no
-  mínimo", the stricter binds). Without either: ≥.
+  says "há mais de N anos" (Sapezal, art. 7º, parágrafo único, III) the rule
+  carries ``more_than = true`` and the comparison is strict: one day past the
+  anniversary (when the act says both "mais de" and "no mínimo", the regime
+  file sets the stricter). The engine reads this from the rule's attribute,
+  never from the town nor from its notes. Without it: ≥.
 * **Waiting periods** (``waiting-period``, ``no-prior-revocation``): the wait
   ends on ``event date + N months``; from that date on the applicant may
   apply. Ilha Comprida art. 12, § 2º ("após 06 meses, contados da data em que
@@ -58,9 +57,8 @@ Readings of the acts that the engine takes (see also docs/regime-format.md):
   modalities, Olímpia art. 162 over TPU A–D, SJC art. 11, § 4º over feirante
   and produtor rural) spans all of them, while a rule of one kind only
   (Ilha Comprida art. 11) counts that kind. Only the same feira/site when the
-  rule says so: attribute ``same_site``, else "mesma feira"/"mesmo local"/
-  "mesmo ponto" in the notes of that rule or of its siblings (SJC art. 12:
-  "na mesma feira livre"). Permits whose status is one of
+  rule carries ``same_site = true`` (SJC art. 12: "na mesma feira livre").
+  Permits whose status is one of
   :data:`INACTIVE_STATUSES` are ignored. For a renewal the desk must leave
   the permit being renewed out of ``permits``.
 * **Waiting periods and revocations** count the events of the same regime and
@@ -89,7 +87,6 @@ from __future__ import annotations
 
 import calendar
 import datetime as dt
-import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, fields, is_dataclass
 from decimal import ROUND_CEILING, Decimal
@@ -133,7 +130,7 @@ SCOPE_RELATIONS: dict[str, frozenset[str]] = {
 }
 INACTIVE_STATUSES = frozenset({
     "expired", "revoked", "cancelled", "canceled", "abandoned", "closed", "archived",
-    "rejected", "refused", "withdrawn", "ended", "inactive", "void",
+    "rejected", "refused", "withdrawn", "ended", "inactive", "void", "superseded",
 })
 HISTORY_KINDS = ("revocation", "expiry", "abandonment", "cancellation")
 
@@ -166,8 +163,6 @@ _BENEFICIARY_TEXT = {
     "low-income": "baixa renda",
 }
 _FORM_TEXT = {"person": "pessoa física", "company": "pessoa jurídica", "mei": "MEI"}
-_MORE_THAN_RE = re.compile(r"\bmais de\s+\d", re.IGNORECASE)  # "há mais de 01 (um) ano"
-_SAME_SITE_PHRASES = ("mesma feira", "mesmo local", "mesmo ponto", "mesmo evento")
 
 
 # --------------------------------------------------------------------------- facts
@@ -451,21 +446,16 @@ def _kinds_text(ctx: _Context, kinds: list[PermitKind]) -> str:
 
 
 def _more_than(rule: Rule) -> bool:
-    explicit = getattr(rule, "more_than", None)
-    if explicit is not None:
-        return bool(explicit)
-    return _MORE_THAN_RE.search(rule.notes or "") is not None
+    """``resident`` with ``more_than = true``: "há mais de N anos" (strict)."""
+    return rule.more_than
 
 
 def _same_site(ctx: _Context, rule: Rule) -> bool:
-    explicit = getattr(rule, "same_site", None)
-    if explicit is not None:
-        return bool(explicit)
-    for _kind, sibling in _siblings(ctx, rule):
-        notes = (sibling.notes or "").lower()
-        if any(phrase in notes for phrase in _SAME_SITE_PHRASES):
-            return True
-    return False
+    """``one-per`` with ``same_site = true``: only permits in the same feira/site count.
+
+    The loader makes every copy of one article over several kinds agree, so the
+    rule's own attribute is the rule's reading."""
+    return rule.same_site
 
 
 def _forms(facts: ApplicantFacts) -> set[str]:

@@ -54,6 +54,7 @@ _TIMES = " × "
 _MINUS = " − "
 
 UnitOverrides = Mapping[tuple[str, int], Decimal]
+CENT_Q = Decimal("0.01")
 
 
 # --------------------------------------------------------------------------- results
@@ -93,6 +94,8 @@ class Quote:
     regime: str
     lines: tuple[QuoteLine, ...]
     inputs: Mapping[str, Any] = field(default_factory=dict, compare=False)
+    #: Observations on the inputs: what was given but does not change this price, and why.
+    notes: tuple[str, ...] = ()
 
     @property
     def total(self) -> Decimal:
@@ -117,6 +120,7 @@ class Quote:
             "total_text": format_brl(self.total),
             "total_charges": str(self.total_charges),
             "total_deposits": str(self.total_deposits),
+            "notes": list(self.notes),
         }
 
 
@@ -125,6 +129,14 @@ class Quote:
 
 def _regime(regime: Regime | str) -> Regime:
     return regime if isinstance(regime, Regime) else get_regime(regime)
+
+
+#: Sizes are measured to the centimetre (areas to the hundredth of m²): the formula shows two places
+#: and must reproduce the amount, so more places are refused rather than hidden.
+SIZE_PLACES = 2
+#: Sanity limits: a stall or an area beyond them is a typing mistake, not a measure.
+MAX_METRES = Decimal(100)
+MAX_AREA = Decimal(10000)
 
 
 def _measure(value: Any, what: str, field_name: str, *, allow_zero: bool = False, unit: str = "metros") -> Decimal | None:
@@ -139,6 +151,16 @@ def _measure(value: Any, what: str, field_name: str, *, allow_zero: bool = False
         limit = "maior ou igual a zero" if allow_zero else "maior que zero"
         raise UserError(f"Valor inválido para {what.lower()}: {format_factor(number)} — informe um valor {limit}, "
                         f"em {unit}.", field=field_name)
+    area = unit == "m²"
+    if number != number.quantize(Decimal(1).scaleb(-SIZE_PLACES)):
+        precision = "" if area else " (centímetros)"
+        raise UserError(f"Valor inválido para {what.lower()}: {format_factor(number)} — informe no máximo duas "
+                        f"casas decimais{precision}.", field=field_name)
+    ceiling = MAX_AREA if area else MAX_METRES
+    if number > ceiling:
+        symbol = "m²" if area else "m"
+        raise UserError(f"Valor inválido para {what.lower()}: {_m(number)} {symbol} — acima de "
+                        f"{format_decimal_br(ceiling, 0)} {symbol}; confira a medida (em {unit}).", field=field_name)
     return number
 
 
@@ -159,8 +181,11 @@ def _days(value: Any) -> int | None:
 
 
 def _m(value: Decimal) -> str:
-    """Metres / areas in formulas: two places (``4`` → ``4,00``)."""
-    return format_decimal_br(value, 2)
+    """Metres / areas / R$ in formulas: two places (``4`` → ``4,00``), never fewer than the value has
+    (a ``"0.125"`` in a regime file prints ``0,125``): the formula must reproduce the amount."""
+    if value == value.quantize(CENT_Q):
+        return format_decimal_br(value, 2)
+    return format_factor(value.normalize())
 
 
 
@@ -248,7 +273,7 @@ def price_units(
         raise UserError(f"Quantidade de {unit_code} inválida: {format_factor(count)}", field="units")
     value = regime.unit_value(unit_code, year, overrides)
     if unit_code == "BRL":
-        formula = format_decimal_br(count, 2)
+        formula = _m(count)
         citation = regime.cite(basis) if basis else regime.short
         details: tuple[str, ...] = ()
         label = label or format_brl(count)
@@ -367,6 +392,8 @@ def _linear_metre(regime: Regime, fee: Fee, inp: _Inputs) -> QuoteLine:
         label = f"{fee.label} — desconto de {percent} %"
         details.append(f"Desconto: {discount.label} ({regime.cite(discount.basis, discount.basis_act)})")
         bases.append(discount.basis)
+    else:
+        details.extend(_no_discount_details(regime, fee, inp, metres))
     if fee.basis_act:
         details.append(f"Com base em: {fee.basis_act}")
     return QuoteLine(
@@ -400,6 +427,69 @@ def _condition_matches(cond: Condition, inp: _Inputs, metres: Decimal) -> bool |
         if depth > cond.max_depth:
             return False
     return True
+
+
+def _who(cond: Condition) -> str:
+    """Whom a discount is for, in words: "MEI do município", "MEI", "quem é do município"."""
+    if cond.mei and cond.local:
+        return "MEI do município"
+    if cond.mei:
+        return "MEI"
+    if cond.local:
+        return "quem é do município"
+    return "outro titular"
+
+
+def _fits_stall(cond: Condition, inp: _Inputs) -> bool:
+    """The discount is for this kind of stall (its equipment / product line), whoever holds it."""
+    if cond.equipment and (inp.equipment is None or inp.equipment.id not in cond.equipment):
+        return False
+    if cond.lines and (inp.line is None or inp.line.id not in cond.lines):
+        return False
+    return True
+
+
+def _failed_conditions(cond: Condition, inp: _Inputs, metres: Decimal) -> list[str]:
+    """What keeps a discount meant for this stall from applying, in pt-BR."""
+    reasons: list[str] = []
+    if (cond.mei is not None and cond.mei != inp.mei) or (cond.local is not None and cond.local != inp.local):
+        if cond.mei is False or cond.local is False:
+            reasons.append("o desconto não vale para " + ("MEI" if cond.mei is False else "quem é do município"))
+        else:
+            reasons.append(f"o desconto é só para {_who(cond)}")
+    if cond.max_metres is not None and metres > cond.max_metres:
+        reasons.append(f"metragem {_m(metres)} ML acima de {_m(cond.max_metres)} ML")
+    if cond.max_depth is not None:
+        depth = inp.depth_or_equipment()
+        if depth is not None and depth > cond.max_depth:
+            reasons.append(f"profundidade {_m(depth)} m acima de {_m(cond.max_depth)} m")
+    return reasons
+
+
+def _no_discount_details(regime: Regime, fee: Fee, inp: _Inputs, metres: Decimal) -> list[str]:
+    """The applicant says MEI or local and no discount was granted: say which condition failed, and where."""
+    if not (inp.mei or inp.local) or not fee.discounts:
+        return []
+    details: list[str] = []
+    meant = [d for d in fee.discounts if _fits_stall(d.when, inp)]
+    for discount in meant:
+        reasons = _failed_conditions(discount.when, inp, metres)
+        if reasons:
+            text = f"Sem desconto: {'; '.join(reasons)} ({regime.cite(discount.basis)})"
+            if text not in details:
+                details.append(text)
+    if meant:
+        return details
+    bases: list[str] = []
+    for discount in fee.discounts:
+        if discount.basis not in bases:
+            bases.append(discount.basis)
+    citation = regime.cite("; ".join(bases))
+    stall = inp.equipment.label if inp.equipment is not None else inp.line.label if inp.line is not None else None
+    if stall is None:
+        return [f"Sem desconto: os descontos deste preço dependem do equipamento ou do ramo, que não foi "
+                f"informado ({citation})"]
+    return [f"Sem desconto: nenhum desconto deste preço alcança {stall} ({citation})"]
 
 
 def _best_discount(regime: Regime, fee: Fee, inp: _Inputs, metres: Decimal) -> Discount | None:
@@ -585,15 +675,22 @@ def _venue_table(regime: Regime, fee: Fee, venue: Venue, inp: _Inputs) -> list[Q
             f"Informe o número de dias de uso de \"{venue.label}\" ({regime.cite(venue.basis)}).", field="days"
         )
     days = inp.days
-    if days < venue.min_days:
-        daily = venue.one_day
+    citation = regime.cite(venue.basis)
+    # "Taxa por 1 dia | Taxa por dia (mínimo de N dias)" (LC 324/2025, art. 89): one day at the
+    # one-day rate; two days or more at the daily rate, charged for at least the minimum.
+    if days == 1:
+        daily, charged = venue.one_day, 1
         rule = (
-            f"Menos de {venue.min_days} dias: {_amount_txt(venue.one_day)} por dia "
-            f"(a partir de {venue.min_days} dias: {_amount_txt(venue.per_day)} por dia)"
+            f"1 dia: taxa por 1 dia, {_amount_txt(venue.one_day)} (a partir de 2 dias: "
+            f"{_amount_txt(venue.per_day)} por dia, mínimo de {venue.min_days} dias cobrados)"
         )
     else:
-        daily = venue.per_day
-        rule = f"Mínimo de {venue.min_days} dias atingido: {_amount_txt(venue.per_day)} por dia"
+        daily, charged = venue.per_day, max(days, venue.min_days)
+        if charged > days:
+            rule = f"{days} dias de uso: mínimo de {venue.min_days} dias cobrados — {citation}"
+        else:
+            rule = (f"{days} dias de uso: {_amount_txt(venue.per_day)} por dia "
+                    f"(mínimo de {venue.min_days} dias atingido)")
     details = [rule]
     unit_detail = _unit_detail(regime, daily.unit, year, inp.overrides)
     if unit_detail:
@@ -604,8 +701,8 @@ def _venue_table(regime: Regime, fee: Fee, venue: Venue, inp: _Inputs) -> list[Q
     lines = [
         QuoteLine(
             label=f"{fee.label} — {venue.label} ({days} {day_word})",
-            amount=round_cents(days * amount_value(regime, daily, year, inp.overrides)),
-            formula=_amount_formula(regime, daily, year, inp.overrides, count=days),
+            amount=round_cents(charged * amount_value(regime, daily, year, inp.overrides)),
+            formula=_amount_formula(regime, daily, year, inp.overrides, count=charged),
             basis=_join_basis(regime, venue.basis),
             fee=fee.id,
             year=year,
@@ -635,7 +732,7 @@ def _amount_formula(
 ) -> str:
     parts = [str(count)] if count is not None else []
     if amount.unit == "BRL":
-        parts.append(format_decimal_br(amount.value, 2))
+        parts.append(_m(amount.value))
     else:
         parts.append(format_factor(amount.value))
         parts.append(format_factor(regime.unit_value(amount.unit, year, overrides)))
@@ -742,6 +839,12 @@ def fee_quote(
         raise TypeError("mei/local must be bool")
     if year is not None and (isinstance(year, bool) or not isinstance(year, int)):
         raise UserError(f"Ano inválido: {year!r}", field="year")
+    if year is not None and year < regime.published.year:
+        raise UserError(
+            f"Ano {year} anterior ao ato: {regime.act} ({regime.short}) é de {regime.published.year} e não fixa "
+            f"preços para antes disso. Calcule para {regime.published.year} ou depois.",
+            field="year",
+        )
     inp = _Inputs(
         equipment=regime.equipment(equipment) if equipment is not None else None,
         line=regime.line(line) if line is not None else None,
@@ -757,11 +860,12 @@ def fee_quote(
         year=year,
         overrides=unit_overrides,
         index_factors=_decimal_map(index_factors, "Fator de correção"),
-        admin_values=_admin_values(admin_values),
+        admin_values=_admin_values(regime, admin_values),
     )
     if inp.equipment is not None:
         _check_equipment_limits(regime, inp)
 
+    notes: list[str] = []
     energy_fees = [f for f in regime.fees if f.kind == "energy"]
     tier_owner: tuple[Fee, EnergyTier] | None = None
     if energy != ENERGY_NONE:
@@ -771,13 +875,15 @@ def fee_quote(
                 tier_owner = (fee, tier)
                 break
         if tier_owner is None:
-            options = [ENERGY_NONE] + [t.id for f in energy_fees for t in f.tiers]
             if not energy_fees:
-                raise UserError(f"O regime {regime.id} ({regime.short}) não tem tarifa de energia.", field="energy")
-            raise UserError(
-                f"Faixa de energia '{energy}' não existe no regime {regime.id}. Opções: {', '.join(options)}.",
-                field="energy",
-            )
+                notes.append(f"Energia: o regime {regime.id} ({regime.short}) não tem tarifa de energia — "
+                             f"a faixa '{energy}' não entra no cálculo.")
+            else:
+                options = [ENERGY_NONE] + [t.id for f in energy_fees for t in f.tiers]
+                raise UserError(
+                    f"Faixa de energia '{energy}' não existe no regime {regime.id}. Opções: {', '.join(options)}.",
+                    field="energy",
+                )
 
     explicit: list[Fee] | None = None
     if fees is not None:
@@ -789,10 +895,10 @@ def fee_quote(
     if explicit is not None:
         selected = [f for f in explicit if not (f.kind == "energy" and energy == ENERGY_NONE)]
         if tier_owner is not None and tier_owner[0] not in selected:
-            raise UserError(
-                f"A tarifa de energia não faz parte dos preços pedidos ({', '.join(f.id for f in explicit)}).",
-                field="energy",
-            )
+            notes.append(f"Energia: a tarifa de energia não faz parte dos preços pedidos "
+                         f"({', '.join(f.id for f in explicit)}) — a faixa \"{tier_owner[1].label}\" não entra "
+                         f"no cálculo.")
+            tier_owner = None
     else:
         for fee in regime.fees:
             if fee.kind == "linear-metre" and (inp.equipment is not None or inp.front is not None):
@@ -834,15 +940,54 @@ def fee_quote(
         ).items()
         if v is not None
     }
-    return Quote(regime=regime.id, lines=tuple(lines), inputs=inputs)
+    notes.extend(_unused_inputs(selected, inp))
+    return Quote(regime=regime.id, lines=tuple(lines), inputs=inputs, notes=tuple(notes))
 
 
-def _admin_values(values: Mapping[str, Any] | None) -> dict[str, Decimal]:
+def _unused_inputs(selected: list[Fee], inp: _Inputs) -> list[str]:
+    """Inputs given that none of the priced fees reads: said, never silently dropped."""
+    notes: list[str] = []
+    conditions = [d.when for f in selected if f.kind == "linear-metre" for d in f.discounts]
+    if inp.mei and not any(c.mei is not None for c in conditions):
+        notes.append("MEI: nenhum dos preços calculados tem desconto ou condição para MEI — a informação não "
+                     "altera o valor.")
+    if inp.local and not any(c.local is not None for c in conditions):
+        notes.append("Do município: nenhum dos preços calculados tem desconto ou condição para quem é do "
+                     "município — a informação não altera o valor.")
+    by_day = any(f.kind in ("venue-table", "per-day") or (f.kind == "fixed" and f.per == "day") for f in selected)
+    if inp.days is not None and not by_day:
+        days = f"{inp.days} {'dia' if inp.days == 1 else 'dias'}"
+        notes.append(f"Dias ({days}): nenhum dos preços calculados é cobrado por dia — a informação não altera "
+                     "o valor.")
+    priced = {f.id for f in selected}
+    for fee_id in inp.admin_values:
+        if fee_id not in priced:
+            notes.append(f"O valor informado para '{fee_id}' não entra no cálculo: esse preço não está entre os "
+                         "calculados (peça-o pelo id).")
+    return notes
+
+
+def _admin_values(regime: Regime, values: Mapping[str, Any] | None) -> dict[str, Decimal]:
+    """R$ values of the fees the act leaves to the administration, by fee id (cents at most)."""
     result: dict[str, Decimal] = {}
+    admin_ids = [f.id for f in regime.fees if f.admin_defined]
     for key, value in (values or {}).items():
-        number = to_decimal(value)
+        if key not in admin_ids:
+            known = (f"Preços definidos pela Administração neste regime: {', '.join(admin_ids)}."
+                     if admin_ids else "Este regime não tem preço definido pela Administração.")
+            raise UserError(f"'{key}' não é um preço definido pela Administração no regime {regime.id} "
+                            f"({regime.short}). {known}", field="admin_value")
+        try:
+            number = to_decimal(value)
+        except UserError:
+            raise UserError(f"Valor informado para '{key}' inválido: {value!s} não é um número "
+                            "(use, por exemplo, 150,00).", field="admin_value") from None
         if number < 0:
-            raise UserError(f"Valor informado para '{key}' não pode ser negativo: {format_factor(number)}")
+            raise UserError(f"Valor informado para '{key}' não pode ser negativo: {format_factor(number)}",
+                            field="admin_value")
+        if number != number.quantize(CENT_Q):
+            raise UserError(f"Valor informado para '{key}' inválido: {format_factor(number)} — informe no máximo "
+                            "duas casas decimais (centavos).", field="admin_value")
         result[key] = number
     return result
 

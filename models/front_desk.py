@@ -56,39 +56,60 @@ def _responsible_person(company: Company) -> Person | None:
 
 
 def applicant_facts(applicant: Applicant, *, documents: list[DocumentInput], site: str = "",
-                    today: _dt.date) -> ApplicantFacts:
+                    today: _dt.date, regime: str = "", permit_kind: str = "",
+                    exclude_permits: tuple[int, ...] = ()) -> ApplicantFacts:
     """The facts the eligibility rules read, from the database and the form.
 
-    Permits, debts and history come from desks not built yet: they are given
-    as *unknown* (``None``) where a rule needs them, so the rule says it could
-    not be checked instead of passing.
+    ``permits``: the permits in force of the applicant and of related people
+    (spouse or partner, dependants, family, business partners — see
+    :func:`models.permits.related_holders`); ``history``: revocations,
+    abandonments, expiries and cancellations of the applicant's own permits;
+    ``active_count`` and ``quota_used``: permits in force of ``permit_kind`` in
+    ``regime`` (when both are given) and how many of them hold a quota place.
+    ``exclude_permits`` leaves out the permit being renewed or transferred.
+    Debts come from a desk not built yet: ``None`` (not checked), so the rule
+    says it could not be checked instead of passing.
     """
+    from models.permits import active_count, history_facts_for, permit_facts_for, quota_count
+
     delivered = {d.document: DocumentFacts(delivered_on=d.delivered_on or today, valid_until=d.valid_until)
                  for d in documents}
+    permits = permit_facts_for(applicant.kind, applicant.id, today=today, exclude=exclude_permits)
+    history = history_facts_for(applicant.kind, applicant.id, today=today)
+    counts = {}
+    if regime and permit_kind:
+        counts = {"active_count": active_count(regime, permit_kind, today=today, exclude=exclude_permits),
+                  "quota_used": quota_count(regime, permit_kind, today=today, exclude=exclude_permits)}
+    site_label = None
+    if site and regime:
+        try:
+            site_label = get_regime(regime).site(site).label
+        except UserError:
+            site_label = None
+    common = dict(today=today, documents=delivered, debts=None, permits=permits, history=history,
+                  site_id=site or None, site_label=site_label, **counts)
     if applicant.kind == "person":
         person = Person.get_by_id(applicant.id)
         mei_company = _mei_company(person)
         return ApplicantFacts(
-            applicant_type="person", today=today, is_mei=applicant.is_mei, has_cnpj=mei_company is not None,
+            applicant_type="person", is_mei=applicant.is_mei, has_cnpj=mei_company is not None,
             has_municipal_registration=bool(mei_company and mei_company.municipal_registration),
             birth_date=person.birth_date, resident_since=person.resident_since,
-            is_resident=True if person.resident_since else None, documents=delivered,
-            debts=None, active_count=None, site_id=site or None)
+            is_resident=True if person.resident_since else None, **common)
     company = Company.get_by_id(applicant.id)
     owner = _responsible_person(company)
     return ApplicantFacts(
-        applicant_type="company", today=today, is_mei=company.mei, has_cnpj=True,
+        applicant_type="company", is_mei=company.mei, has_cnpj=True,
         has_municipal_registration=bool(company.municipal_registration),
         birth_date=owner.birth_date if owner else None, resident_since=owner.resident_since if owner else None,
-        is_resident=True if owner and owner.resident_since else None, documents=delivered,
-        debts=None, active_count=None, site_id=site or None)
+        is_resident=True if owner and owner.resident_since else None, **common)
 
 
 @dataclass(frozen=True)
 class Assessment:
     eligibility: Eligibility | None
     quote: Quote | None
-    quote_error: str
+    quote_problem: UserError | None  # why there is no price (a value the database lacks…)
 
 
 def assess(applicant: Applicant, data: ApplicationInput, *, energy: str = "none",
@@ -96,10 +117,11 @@ def assess(applicant: Applicant, data: ApplicationInput, *, energy: str = "none"
     """Eligibility rule by rule and the price, for what is on the form now."""
     today = today or _dt.date.today()
     regime: Regime = get_regime(data.regime)
-    facts = applicant_facts(applicant, documents=data.documents, site=data.site, today=today)
+    facts = applicant_facts(applicant, documents=data.documents, site=data.site, today=today,
+                            regime=data.regime, permit_kind=data.permit_kind)
     eligibility = evaluate_eligibility(regime, data.permit_kind, facts)
     kind = regime.permit_kind(data.permit_kind)
-    result, error = None, ""
+    result, problem = None, None
     if kind.fees:
         inputs = {"permit_kind": kind.id, "mei": applicant.is_mei, "local": applicant.local}
         for key in ("equipment", "line", "front", "depth", "hitch"):
@@ -111,5 +133,5 @@ def assess(applicant: Applicant, data: ApplicationInput, *, energy: str = "none"
         try:
             result = quote(regime, **inputs)
         except UserError as exc:
-            error = exc.message
-    return Assessment(eligibility, result, error)
+            problem = exc
+    return Assessment(eligibility, result, problem)

@@ -21,6 +21,28 @@ from models.regimes import Regime, get_regime
 FACTOR_PLACES = Decimal("0.000001")
 
 
+class MissingCorrection(UserError):
+    """A yearly correction of a price index is not in the database for a year the quote needs.
+
+    The message says what to enter, not where: the window and the command line each
+    add how to enter it there. ``index``, ``years`` and ``base_year`` are kept apart."""
+
+    def __init__(self, message: str, *, index: str, years: tuple[int, ...], base_year: int):
+        super().__init__(message, field="index_factor")
+        self.index = index
+        self.years = years
+        self.base_year = base_year
+
+
+def _years_text(years: tuple[int, ...]) -> str:
+    """``(2015, …, 2026)`` → ``"de 2015 a 2026"``; ``(2016, 2018)`` → ``"de 2016 e 2018"``."""
+    if len(years) == 1:
+        return f"de {years[0]}"
+    if list(years) == list(range(years[0], years[-1] + 1)):
+        return f"de {years[0]} a {years[-1]}"
+    return "de " + ", ".join(str(y) for y in years[:-1]) + f" e {years[-1]}"
+
+
 def regime_index_factors(regime: Regime, year: int) -> dict[str, IndexFactor]:
     """The accumulated factor of each index the regime names, from its base year to ``year``."""
     found = {}
@@ -52,11 +74,11 @@ def quote(regime: Regime | str, *, year: int | None = None, today: _dt.date | No
             f = missing[0]
             years = ", ".join(str(y) for y in f.missing)
             index = regime.index(f.index)
-            raise UserError(
+            raise MissingCorrection(
                 f"Falta a correção do {f.index} para {years}: o valor do ato é de {f.base_year} e é corrigido "
-                f"anualmente ({regime.cite_item(index)}). Cadastre-a em Cadastros → Índices, "
-                f"ou calcule para {f.base_year}.",
-                field="index_factor",
+                f"anualmente ({regime.cite_item(index)}). Cadastre a correção do {f.index} "
+                f"{_years_text(tuple(f.missing))}, ou calcule para {f.base_year}.",
+                index=f.index, years=tuple(f.missing), base_year=f.base_year,
             ) from None
         raise
     return _explain_factors(result, factors)

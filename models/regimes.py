@@ -307,6 +307,16 @@ class Leave:
 
 
 @dataclass(frozen=True)
+class Transfer:
+    """Extension: the act lets the permit pass to the holder's heirs on death (SJC art. 17; Sapezal art. 36, V)."""
+
+    basis: str
+    to: str  # who may receive it, in the act's words
+    basis_act: str | None = None
+    notes: str | None = None
+
+
+@dataclass(frozen=True)
 class Rule:
     kind: str
     basis: str
@@ -321,6 +331,10 @@ class Rule:
     beneficiaries: tuple[str, ...] = ()
     text: str | None = None
     admin_defined: bool = False
+    #: ``resident``: the act says "há mais de N anos" — strictly more than N years (not "no mínimo")
+    more_than: bool = False
+    #: ``one-per``: only in the same feira/site (SJC art. 12: "na mesma feira livre")
+    same_site: bool = False
     basis_act: str | None = None
     notes: str | None = None
 
@@ -338,6 +352,7 @@ class PermitKind:
     renewal: Renewal | None = None
     startup: Startup | None = None
     leave: Leave | None = None
+    transfer: Transfer | None = None
     schedule: str | None = None
     rules: tuple[Rule, ...] = ()
     basis_act: str | None = None
@@ -1619,6 +1634,13 @@ def _parse_rule(node: _Node) -> Rule:
     kw: dict[str, Any] = {"admin_defined": admin}
     if kind in ("min-age", "resident"):
         kw["years"] = node.integer("years", "years" in required and not admin, minimum=0)
+    for flag, owner in (("more_than", "resident"), ("same_site", "one-per")):
+        if kind == owner:
+            kw[flag] = node.boolean(flag)
+        elif node.has(flag):
+            node.fail(flag, f"só vale para regras {_show(owner)}, não para {_show(kind)}")
+    if kw.get("more_than") and not kw.get("years") and not admin:
+        node.fail("more_than", "\"há mais de N anos\" precisa de years (maior que zero) ou admin_defined = true")
     if kind == "legal-form":
         kw["allowed"] = node.enum_list("allowed", LEGAL_FORMS, required=True)
         if not kw["allowed"]:
@@ -1696,6 +1718,12 @@ def _parse_leave(node: _Node) -> Leave:
     return result
 
 
+def _parse_transfer(node: _Node) -> Transfer:
+    result = Transfer(to=node.text("to"), basis=node.basis(), basis_act=node.basis_act(), notes=node.notes())
+    node.done()
+    return result
+
+
 def _sub(parent: _Node, name: str, parser: Any) -> Any:
     child = parent.table(name)
     return parser(child) if child is not None else None
@@ -1721,6 +1749,7 @@ def _parse_permit_kind(node: _Node) -> PermitKind:
         renewal=_sub(node, "renewal", _parse_renewal),
         startup=_sub(node, "startup", _parse_startup),
         leave=_sub(node, "leave", _parse_leave),
+        transfer=_sub(node, "transfer", _parse_transfer),
         schedule=node.ident("schedule", False),
         rules=tuple(_parse_rule(child) for child in node.tables("rules")),
         notes=node.notes(),
@@ -2381,6 +2410,7 @@ def _check_references(regime: Regime, root: _Node) -> None:
                 fail(f"sections[{i}].order",
                      f"posição {section.order} do lado {section.side} repetida (já em sections[{positions[slot]}])")
             positions[slot] = i
+    rule_readings: dict[tuple, tuple[tuple[bool, bool], str]] = {}
     for i, kind in enumerate(regime.permit_kinds):
         key = f"permit_kinds[{i}]"
         check_ids(kind.documents, documents, f"{key}.documents", "documento")
@@ -2390,9 +2420,20 @@ def _check_references(regime: Regime, root: _Node) -> None:
         for j, rule in enumerate(kind.rules):
             if rule.kind == "document" and rule.document not in documents:
                 fail(f"{key}.rules[{j}].document", f"documento {_show(rule.document)} não existe em [[documents]]")
+            # one article repeated over several kinds is one rule: its readings must agree
+            same = (rule.kind, rule.scope, rule.after, rule.basis, rule.basis_act)
+            flags = (rule.more_than, rule.same_site)
+            if same in rule_readings and rule_readings[same][0] != flags:
+                first_flags, where = rule_readings[same]
+                name = "more_than" if first_flags[0] != flags[0] else "same_site"
+                fail(f"{key}.rules[{j}].{name}",
+                     f"a mesma regra ({_show(rule.kind)}, {rule.basis}) está em {where} com outro valor de {name}")
+            rule_readings.setdefault(same, (flags, f"{key}.rules[{j}]"))
     venue_ids: dict[str, str] = {}
     for i, fee in enumerate(regime.fees):
         key = f"fees[{i}]"
+        if fee.year is not None and fee.year < regime.published.year:
+            fail(f"{key}.year", f"{fee.year} é anterior à publicação do ato ({regime.published.year})")
         if fee.unit is not None and fee.unit not in units:
             fail(f"{key}.unit", f"unidade {_show(fee.unit)} não declarada em [[units]] (nem \"BRL\")")
         if fee.index is not None and fee.index not in indexes:
@@ -2412,6 +2453,14 @@ def _check_references(regime: Regime, root: _Node) -> None:
             check_amount(venue.one_day, f"{vkey}.one_day")
             check_amount(venue.per_day, f"{vkey}.per_day")
             check_amount(venue.deposit, f"{vkey}.deposit")
+            # 1 day at one_day; 2 days or more at per_day for at least min_days days: the
+            # price must never fall when a day is added (checked when both are in one unit)
+            charged = max(venue.min_days, 2)
+            if (venue.one_day.unit == venue.per_day.unit
+                    and venue.one_day.value > charged * venue.per_day.value):
+                fail(f"{vkey}.one_day",
+                     f"a taxa de 1 dia ({venue.one_day.value} {venue.one_day.unit}) passa do preço de 2 dias "
+                     f"({charged} × {venue.per_day.value} {venue.per_day.unit}): 2 dias custariam menos que 1")
 
     def check_sanctions(sanctions: Iterable[Sanction], key: str) -> None:
         for j, sanction in enumerate(sanctions):

@@ -21,6 +21,7 @@ from models.applications import Application, ApplicationDocument, ApplicationEve
 from models.db import BaseModel, DatabaseError, DatabaseURL, sqlite_copy_aside, table_names
 from models.fiscal import FiscalUnitValue, IndexCorrection
 from models.people import Company, CompanyPartner, HouseholdMember, Person, search_key
+from models.permits import Permit, PermitEvent
 from models.settings import Setting
 
 META_TABLE = "praca_meta"
@@ -38,7 +39,7 @@ class Meta(BaseModel):
 
 TABLES: list[type[BaseModel]] = [
     Meta, Setting, Person, Company, FiscalUnitValue, IndexCorrection, HouseholdMember, CompanyPartner,
-    Counter, Application, ApplicationDocument, ApplicationEvent,
+    Counter, Application, ApplicationDocument, ApplicationEvent, Permit, PermitEvent,
 ]
 
 
@@ -76,12 +77,18 @@ def _v5_applications(database: Database) -> None:
     database.create_tables([Counter, Application, ApplicationDocument, ApplicationEvent])
 
 
+def _v6_permits(database: Database) -> None:
+    """v6: permits issued from applications and their append-only history."""
+    database.create_tables([Permit, PermitEvent])
+
+
 # (version reached, description, function) — in order, never renumbered.
 MIGRATIONS: list[tuple[int, str, Callable[[Database], None]]] = [
     (2, "valores de unidades fiscais informados pelo usuário", _v2_fiscal_unit_values),
     (3, "correções anuais de índices de preços", _v3_index_corrections),
     (4, "família, sócios, dados socioeconômicos e busca por nome", _v4_front_desk_people),
     (5, "requerimentos, protocolo, documentos entregues e histórico", _v5_applications),
+    (6, "permissões emitidas e seu histórico", _v6_permits),
 ]
 
 #: Version 1 is the first schema: meta, settings, people and companies.

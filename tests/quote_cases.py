@@ -34,6 +34,10 @@ QUOTE_CASES = [
     dict(id="olimpia-recinto-1-dia", regime="olimpia-2025",
          args=dict(venue="recinto-todas-instalacoes", days=1, year=2026),
          total="9605.00", formula="1 × 100 × 38,42"),
+    # art. 89, § 1º: "Taxa por dia (mínimo de 3 dias)" — Arena for 2 days is charged 3 × 15 UFESP + deposit 50 UFESP.
+    dict(id="olimpia-arena-2-dias-minimo-3", regime="olimpia-2025",
+         args=dict(venue="recinto-arena", days=2, year=2026),
+         total="3649.90", formula="3 × 15 × 38,42"),
     # art. 89, § 1º: Barracas Pequenas, 4 days (≥ 3): 4 × 15 UFESP + deposit 50 UFESP, UFESP 2025.
     dict(id="olimpia-barracas-pequenas-4-dias-2025", regime="olimpia-2025",
          args=dict(venue="recinto-barracas-pequenas", days=4, year=2025),
@@ -48,4 +52,7 @@ QUOTE_ERRORS = [
          fragment="frente"),
     dict(id="ufesp-without-value", regime="olimpia-2025", args=dict(venue="recinto-arena", days=1, year=2031),
          fragment="2031"),
+    # sizes are measured to the centimetre: 4,004 would print 4,00 and charge 4,004
+    dict(id="front-beyond-centimetre", regime="sao-bento-2026", args=dict(equipment="barraca", front="4,004"),
+         fragment="duas casas decimais"),
 ]

@@ -105,6 +105,28 @@ def test_show_olimpia_lists_venues(capsys):
     assert "[recinto-arena] — LC 324/2025, art. 89, § 1º" in out
 
 
+def test_show_sao_bento_is_complete(capsys):
+    """Calendar, site, layout, selection, placard, penalties and notes, as on the Regimes screen."""
+    assert main(["regimes", "--show", "sao-bento-2026"]) == 0
+    out = capsys.readouterr().out
+    for heading in ["CALENDÁRIOS", "LOCAIS NOMEADOS PELO ATO", "DISPOSIÇÃO DAS BANCAS", "SELEÇÃO DOS PERMISSIONÁRIOS",
+                    "PLACA DE IDENTIFICAÇÃO", "PENALIDADES: REGRAS GERAIS", "APREENSÃO"]:
+        assert heading in out, heading
+    assert ("Funcionamento — Sexta-feira, 27/03/2026: das 18:00 às 01:00 de 28/03/2026 "
+            "— Dec. 4.794/2026, art. 5º, I") in out
+    assert "Revogação, cumulativa — Dec. 4.794/2026, art. 11, § 6º" in out
+    assert "Obs.: Imediata revogação da autorização" in out
+    assert "(--energy low) — Dec. 4.794/2026, art. 12, § 1º" in out
+
+
+def test_show_sjc_fee_due_and_penalty_order(capsys):
+    assert main(["regimes", "--show", "sjc-2014"]) == 0
+    out = capsys.readouterr().out
+    assert "Pagamento: antecipadamente, até o dia 20 de cada mês — Lei 9.158/2014, art. 11, § 5º" in out
+    assert "conforme a gravidade da infração — Lei 9.158/2014, art. 22, parágrafo único" in out
+    assert "vencimento dia" not in out and "None" not in out
+
+
 @pytest.mark.parametrize("regime_id", REGIME_IDS)
 def test_show_every_regime_as_text_and_json(regime_id, capsys):
     assert main(["regimes", "--show", regime_id]) == 0
@@ -317,3 +339,114 @@ def test_subprocess_regimes():
     result = run_cli("regimes")
     assert result.returncode == 0, result.stderr
     assert [line.split()[0] for line in result.stdout.splitlines()] == REGIME_IDS
+
+
+# --------------------------------------------------------------------------- what the tester found
+
+
+def test_size_beyond_the_centimetre_is_refused(sqlite_url, capsys):
+    err = one_line_error(capsys, main(["quote", "--db", sqlite_url, "--regime", "sao-bento-2026",
+                                       "--equipment", "barraca", "--front", "4,004"]))
+    assert "informe no máximo duas casas decimais (centímetros)" in err
+    err = one_line_error(capsys, main(["quote", "--db", sqlite_url, "--regime", "sao-bento-2026",
+                                       "--equipment", "barraca", "--front", "400"]))
+    assert "acima de 100 m" in err
+
+
+def test_discount_not_granted_says_why(sqlite_url, capsys):
+    assert main(["quote", "--db", sqlite_url, "--regime", "sao-bento-2026", "--equipment", "trailer",
+                 "--front", "4", "--depth", "3,5", "--mei", "--local"]) == 0
+    out = capsys.readouterr().out
+    assert "     · Sem desconto: profundidade 3,50 m acima de 3,00 m (Dec. 4.794/2026, art. 9º, § 3º, I)\n" in out
+    assert main(["quote", "--db", sqlite_url, "--regime", "sao-bento-2026", "--equipment", "trailer",
+                 "--front", "4", "--depth", "3", "--mei"]) == 0
+    assert "Sem desconto: o desconto é só para MEI do município (Dec. 4.794/2026, art. 9º, § 3º, I)" in \
+        capsys.readouterr().out
+
+
+def test_two_days_of_a_venue_are_charged_as_the_minimum(sqlite_url, capsys):
+    assert main(["quote", "--db", sqlite_url, "--regime", "olimpia-2025", "--venue", "recinto-arena",
+                 "--days", "2", "--year", "2026"]) == 0
+    out = capsys.readouterr().out
+    assert "   Fórmula: 3 × 15 × 38,42 = R$ 1.728,90" in out
+    assert "mínimo de 3 dias cobrados — LC 324/2025, art. 89, § 1º" in out
+
+
+def test_year_before_the_act_is_refused(sqlite_url, capsys):
+    err = one_line_error(capsys, main(["quote", "--db", sqlite_url, "--regime", "sjc-2014", "--line", "pastel",
+                                       "--year", "2013"]))
+    assert "2013" in err and "Lei nº 9.158, de 28 de agosto de 2014" in err
+
+
+def test_unknown_admin_value_id_is_refused(sqlite_url, capsys):
+    err = one_line_error(capsys, main(["quote", "--db", sqlite_url, "--regime", "sapezal-2014", "--fee", "licenca",
+                                       "--admin-value", "licensa=150,00"]))
+    assert "'licensa'" in err and "licenca" in err
+
+
+def test_inputs_without_effect_are_observed_not_dropped(sqlite_url, capsys):
+    """--mei, --local, --days and --energy alike: the price is given and each one is said to change nothing."""
+    assert main(["quote", "--db", sqlite_url, "--regime", "sjc-2014", "--line", "pastel", "--year", "2014",
+                 "--mei", "--local", "--days", "3", "--energy", "high"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    notes = [line for line in lines if line.startswith("Observação: ")]
+    assert len(notes) == 4, lines
+    assert any("MEI" in n for n in notes) and any("3 dias" in n for n in notes)
+    assert any("não tem tarifa de energia" in n for n in notes)
+    assert lines[-1] == "Total: R$ 105,00"
+    assert main(["quote", "--db", sqlite_url, "--regime", "sao-bento-2026", "--equipment", "barraca",
+                 "--front", "2", "--days", "3", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["total"] == "422.62" and len(data["notes"]) == 1 and "3 dias" in data["notes"][0]
+
+
+def test_energy_tier_is_named_in_portuguese(sqlite_url, capsys):
+    assert main(["quote", "--db", sqlite_url, "--regime", "sao-bento-2026", "--equipment", "trailer",
+                 "--front", "4", "--depth", "3", "--energy", "high"]) == 0
+    dados = capsys.readouterr().out.splitlines()[1]
+    assert "energia Impacto I/IV — Alto consumo" in dados and "high" not in dados
+
+
+def test_missing_correction_says_how_from_the_command_line(sqlite_url, capsys):
+    err = one_line_error(capsys, main(["quote", "--db", sqlite_url, "--regime", "sjc-2014", "--line", "pastel",
+                                       "--year", "2016"]))
+    assert "Cadastre a correção do INPC de 2015 a 2016" in err
+    assert f"praca --db {sqlite_url}" in err and "Cadastros → Correção monetária" in err
+
+
+def test_missing_unit_value_says_how_from_the_command_line(sqlite_url, capsys):
+    err = one_line_error(capsys, main(["quote", "--db", sqlite_url, "--regime", "olimpia-2025",
+                                       "--venue", "recinto-arena", "--days", "1", "--year", "2031"]))
+    assert "UFESP" in err and "2031" in err and "Cadastros → Unidades fiscais" in err
+
+
+def test_password_is_not_echoed_in_the_hint():
+    from argparse import Namespace
+
+    from desktop.commands.quote import _where
+
+    text = _where(Namespace(db="postgresql://praca:segredo@servidor:5432/praca"), "Cadastros → Correção monetária", "x")
+    assert "segredo" not in text and "postgresql://praca:***@servidor:5432/praca" in text
+    assert "(praca)" in _where(Namespace(db=None), "Cadastros → Correção monetária", "x")
+
+
+def test_empty_db_url_is_refused(capsys):
+    err = one_line_error(capsys, main(["quote", "--db", "", "--regime", "sjc-2014", "--line", "pastel",
+                                       "--year", "2014"]))
+    assert "URL vazia" in err
+    one_line_error(capsys, main(["demo", "--db", "  "]))
+
+
+def test_sqlite_in_a_missing_folder_is_refused(tmp_path, capsys):
+    folder = tmp_path / "nao" / "existe"
+    err = one_line_error(capsys, main(["quote", "--db", f"sqlite:///{folder / 'x.sqlite3'}", "--regime", "sjc-2014",
+                                       "--line", "pastel", "--year", "2014"]))
+    assert str(folder) in err and "não existe" in err
+    assert not (tmp_path / "nao").exists()
+
+
+def test_unbuilt_command_help_says_it_is_not_available(capsys):
+    with pytest.raises(SystemExit) as exit_:
+        main(["draw", "--help"])
+    assert exit_.value.code == 0
+    assert "Ainda não disponível nesta versão do Praça" in capsys.readouterr().out

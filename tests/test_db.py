@@ -15,6 +15,7 @@ from models.db import DatabaseError, close_database, current_url, db, open_datab
 from models.applications import Application, ApplicationDocument, ApplicationEvent, Counter
 from models.fiscal import FiscalUnitValue, IndexCorrection
 from models.people import CompanyPartner, HouseholdMember, Person
+from models.permits import Permit, PermitEvent
 
 V4_PERSON_COLUMNS = ["phone2", "disabled", "disability_notes", "family_income_mw", "housing",
                      "experience_years", "photo_path", "photo_sha256", "search_name"]
@@ -48,8 +49,8 @@ def _make_version_1(url: str) -> None:
     open_database(url)
     migrator = SchemaMigrator.from_database(db.obj)
     with db.atomic():
-        db.obj.drop_tables([ApplicationEvent, ApplicationDocument, Application, Counter, FiscalUnitValue,
-                            IndexCorrection, HouseholdMember, CompanyPartner])
+        db.obj.drop_tables([PermitEvent, Permit, ApplicationEvent, ApplicationDocument, Application, Counter,
+                            FiscalUnitValue, IndexCorrection, HouseholdMember, CompanyPartner])
         migrate(migrator.drop_index("person", "person_search_name"),
                 migrator.drop_index("company", "company_search_name"))
         migrate(*[migrator.drop_column("person", name) for name in V4_PERSON_COLUMNS],
@@ -180,5 +181,91 @@ def test_bad_urls_are_explained(url, fragment):
 
 
 def test_unreachable_postgres_is_one_clear_line():
-    with pytest.raises(DatabaseError, match="Não foi possível abrir PostgreSQL 127.0.0.1:1/x"):
+    with pytest.raises(DatabaseError) as exc:
         open_database("postgresql://ninguem@127.0.0.1:1/x")
+    message = exc.value.message
+    assert message.startswith("Não foi possível conectar ao servidor PostgreSQL 127.0.0.1:1: confira se o servidor "
+                              "está ligado e aceita conexões: ")
+    assert "Connection refused" in message  # the server's own words, after the colon
+    assert "\n" not in message
+
+
+def _pg_target():
+    from conftest import PG_URL
+
+    return parse_url(PG_URL)
+
+
+def _pg_url(target, *, user=None, dbname=None) -> str:
+    user = user or target.user or "postgres"
+    return f"postgresql://{user}@{target.host or '127.0.0.1'}:{target.port or 5432}/{dbname or target.dbname}"
+
+
+def test_postgres_missing_database_in_portuguese(pg_available):
+    if not pg_available:
+        pytest.skip("PostgreSQL not configured (set PRACA_TEST_PG)")
+    target = _pg_target()
+    with pytest.raises(DatabaseError) as exc:
+        open_database(_pg_url(target, dbname="praca_nao_existe_xyz"))
+    message = exc.value.message
+    assert message.startswith("O banco de dados praca_nao_existe_xyz não existe no servidor PostgreSQL")
+    assert 'database "praca_nao_existe_xyz" does not exist' in message and "\n" not in message
+
+
+def test_postgres_missing_role_in_portuguese(pg_available):
+    if not pg_available:
+        pytest.skip("PostgreSQL not configured (set PRACA_TEST_PG)")
+    target = _pg_target()
+    with pytest.raises(DatabaseError) as exc:
+        open_database(_pg_url(target, user="praca_ninguem_xyz"))
+    message = exc.value.message
+    assert message.startswith("O usuário praca_ninguem_xyz não existe no servidor PostgreSQL")
+    assert 'role "praca_ninguem_xyz" does not exist' in message
+
+
+@pytest.mark.parametrize("server_text, start", [
+    ('connection to server at "db", port 5432 failed: FATAL:  password authentication failed for user "praca"',
+     "Senha recusada para o usuário praca no servidor PostgreSQL db:5432: connection to server"),
+    ('could not connect to server: Connection refused\n\tIs the server running on host "db" (10.0.0.5) and '
+     "accepting\n\tTCP/IP connections on port 5432?",
+     "Não foi possível conectar ao servidor PostgreSQL db:5432: confira se o servidor está ligado e aceita "
+     "conexões: could not connect to server: Connection refused Is the server running"),
+    ('connection to server at "db", port 5432 failed: FATAL:  database "praca" does not exist',
+     "O banco de dados praca não existe no servidor PostgreSQL db:5432 (crie-o com createdb): connection"),
+    ('connection to server at "db", port 5432 failed: FATAL:  role "praca" does not exist',
+     "O usuário praca não existe no servidor PostgreSQL db:5432: connection"),
+    ('could not translate host name "db" to address: Name or service not known',
+     "Servidor PostgreSQL db não encontrado (confira o nome do servidor): could not translate"),
+    ("something else entirely", "Não foi possível abrir PostgreSQL db:5432/praca: something else entirely"),
+])
+def test_postgres_errors_are_one_portuguese_line(server_text, start):
+    from models.db import postgres_error_text
+
+    text = postgres_error_text(parse_url("postgresql://praca:x@db:5432/praca"), server_text)
+    assert text.startswith(start), text
+    assert "\n" not in text and "\t" not in text
+    assert "x@" not in text  # never the password
+
+
+def test_sqlite_in_a_missing_folder_is_refused_and_nothing_is_created(tmp_path):
+    folder = tmp_path / "nao" / "existe"
+    with pytest.raises(DatabaseError) as exc:
+        open_database(f"sqlite:///{folder / 'praca.sqlite3'}")
+    assert f"A pasta {folder.resolve()} não existe" in exc.value.message
+    assert not (tmp_path / "nao").exists()
+    not_a_folder = tmp_path / "arquivo"
+    not_a_folder.write_text("x")
+    with pytest.raises(DatabaseError, match="não é uma pasta"):
+        open_database(f"sqlite:///{not_a_folder / 'praca.sqlite3'}")
+    open_database(f"sqlite:///{tmp_path / 'praca.sqlite3'}")  # an existing folder: created there
+    close_database()
+    assert (tmp_path / "praca.sqlite3").exists()
+
+
+def test_empty_db_option_is_refused_not_read_as_default():
+    from desktop.paths import resolve_db_url
+
+    for empty in ("", "   "):
+        with pytest.raises(DatabaseError, match="URL vazia"):
+            resolve_db_url(empty)
+    assert resolve_db_url(" sqlite:///x.sqlite3 ") == "sqlite:///x.sqlite3"

@@ -2,13 +2,22 @@
 
 from __future__ import annotations
 
+import datetime as dt
+import time
+
 import pytest
 from stdnum.br import cnpj, cpf
 
+from models.applications import STATUSES, Application, ApplicationDocument, ApplicationEvent, Counter
 from models.demo import fill_demo
 from models.errors import UserError
 from models.people import Company, Person
+from models.permits import Permit, PermitEvent, due_for_renewal, startup_deadlines, today_items
+from models.regimes import load_regimes
 from models.settings import municipality_label
+from models.signing import verify_text
+
+DEMO_TODAY = dt.date(2026, 11, 30)
 
 
 def test_demo_is_valid_and_varied(database):
@@ -25,16 +34,63 @@ def test_demo_is_valid_and_varied(database):
     assert municipality_label() == "Olímpia/SP"
 
 
+def _snapshot():
+    people = [(p.name, p.cpf) for p in Person.select().order_by(Person.id)]
+    apps = [(a.protocol, a.status, a.regime, a.permit_kind) for a in Application.select().order_by(Application.id)]
+    permits = [(p.number, p.regime, p.permit_kind, p.holder_name, p.valid_from, p.valid_until, p.status)
+               for p in Permit.select().order_by(Permit.id)]
+    return people, apps, permits
+
+
+def _wipe():
+    Permit.update(previous=None).execute()  # the chain of renewals refers back
+    for model in (PermitEvent, Permit, ApplicationEvent, ApplicationDocument, Application, Counter, Person, Company):
+        model.delete().execute()
+
+
 def test_demo_is_deterministic(database):
     fill_demo(people=20, companies=5)
-    first = [(p.name, p.cpf) for p in Person.select().order_by(Person.id)]
+    first = _snapshot()
     from models.demo import SEED  # noqa: F401  (the seed is fixed in the module)
 
-    Person.delete().execute()
-    Company.delete().execute()
+    _wipe()
     fill_demo(people=20, companies=5)
-    again = [(p.name, p.cpf) for p in Person.select().order_by(Person.id)]
-    assert first == again
+    assert _snapshot() == first
+
+
+def test_demo_permits_are_deterministic(database):
+    fill_demo()
+    first = _snapshot()
+    assert first[2]
+    _wipe()
+    fill_demo()
+    assert _snapshot() == first
+
+
+def test_demo_has_applications_and_permits_for_every_regime(database, tmp_path):
+    started = time.perf_counter()
+    counts = fill_demo(key_dir=tmp_path / "keys")
+    assert time.perf_counter() - started < 3.0
+    assert counts["applications"] == Application.select().count() and counts["permits"] == Permit.select().count()
+    assert {a.status for a in Application.select()} == set(STATUSES)
+    permits = list(Permit.select())
+    assert {p.regime for p in permits} == set(load_regimes())
+    live = {p.regime for p in permits if p.status == "active" and p.valid_until >= DEMO_TODAY}
+    assert live == {"sapezal-2014", "ilha-comprida-2017", "sjc-2014", "olimpia-2025"}  # Indomit was in March
+    assert {p.status for p in permits} == {"active", "suspended", "revoked", "cancelled", "expired", "superseded"}
+    assert {p.origin for p in permits} == {"application", "renewal"}
+    numbers = sorted((p.year, p.seq) for p in permits)
+    for year in {y for y, _ in numbers}:
+        assert [s for y, s in numbers if y == year] == list(range(1, 1 + sum(y == year for y, _ in numbers)))
+    # issued in date order: numbers follow the calendar
+    by_number = sorted(permits, key=lambda p: (p.year, p.seq))
+    assert [p.issued_on for p in by_number] == sorted(p.issued_on for p in by_number)
+    assert all(verify_text(p.qr_text, tmp_path / "keys", today=p.issued_on).ok for p in permits)
+    # something to do around the demo's today
+    assert due_for_renewal(DEMO_TODAY, within_days=30)
+    assert any(d.overdue for d in startup_deadlines(DEMO_TODAY))
+    kinds = {i.kind for i in today_items(DEMO_TODAY)}
+    assert {"renewal-closes", "expiring", "startup", "pickup"} <= kinds
 
 
 def test_demo_refuses_a_database_with_data(database):

@@ -845,6 +845,27 @@ def test_more_than_is_read_from_the_rule_not_the_town():
     kind = regime.permit_kind("ponto-fixo")
     rule = next(r for r in kind.rules if r.kind == "resident")
     facts = ApplicantFacts("company", TODAY, resident_since=add_months(TODAY, -12))
-    assert evaluate_rule(regime, kind, rule, facts).status == FAILED  # "há mais de 01 (um) ano"
+    assert rule.more_than  # "há mais de 01 (um) ano" — more_than = true in the regime file
+    assert evaluate_rule(regime, kind, rule, facts).status == FAILED
+    assert evaluate_rule(regime, kind, replace(rule, more_than=False), facts).status == PASSED
+    # the notes are text for people: they decide nothing
+    assert evaluate_rule(regime, kind, replace(rule, notes=None), facts).status == FAILED
+    plain = replace(rule, more_than=False, notes="Residir há mais de 01 (um) ano")
+    assert evaluate_rule(regime, kind, plain, facts).status == PASSED
+
+
+def test_same_site_is_read_from_the_rule_not_its_notes():
+    """SJC art. 12 ("na mesma feira livre") is ``same_site = true``; notes never decide it."""
+    regime = get_regime("sjc-2014")
+    kind = regime.permit_kind("feirante")
+    rule = next(r for r in kind.rules if r.kind == "one-per" and r.scope == "spouse")
+    assert rule.same_site
+    elsewhere = PermitFacts(regime.id, "feirante", site_id="feira-centro", relation="spouse")
+    facts = good_facts(regime, kind, permits=(elsewhere,), site_id="feira-vila-ema")
+    assert evaluate_rule(regime, kind, rule, facts).status == PASSED
     assert evaluate_rule(regime, kind, replace(rule, notes=None), facts).status == PASSED
-    assert evaluate_rule(regime, kind, replace(rule, notes="no mínimo 1 ano"), facts).status == PASSED
+    anywhere = replace(rule, same_site=False, notes="Na mesma feira livre.")
+    assert evaluate_rule(regime, kind, anywhere, facts).status == FAILED
+    # the person rule (art. 11, § 4º) binds in any feira
+    person = next(r for r in kind.rules if r.kind == "one-per" and r.scope == "person")
+    assert not person.same_site

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from models.errors import UserError
 from models.fees import Quote, QuoteLine, amount_value, fee_quote, price_units
-from models.regimes import default_regimes_folder, get_regime, load_regime_file
+from models.regimes import default_regimes_folder, get_regime, load_regime_file, load_regimes
 
 D = Decimal
 
@@ -364,16 +364,18 @@ def olimpia_fixture(tmp_path_factory):
 @pytest.mark.parametrize(
     "venue, days, charge, formula, deposit",
     [
-        ("recinto-todas", 1, D("3842.00"), "1 × 100 × 38,42", D("5763.00")),  # 100 UFESP for one day
-        ("recinto-todas", 2, D("7684.00"), "2 × 100 × 38,42", D("5763.00")),  # below the 3-day minimum
-        ("recinto-todas", 3, D("6915.60"), "3 × 60 × 38,42", D("5763.00")),  # minimum reached: 60 per day
+        ("recinto-todas", 1, D("3842.00"), "1 × 100 × 38,42", D("5763.00")),  # "Taxa por 1 dia": 100 UFESP
+        ("recinto-todas", 2, D("6915.60"), "3 × 60 × 38,42", D("5763.00")),  # "mínimo de 3 dias": 3 charged
+        ("recinto-todas", 3, D("6915.60"), "3 × 60 × 38,42", D("5763.00")),
         ("recinto-todas", 4, D("9220.80"), "4 × 60 × 38,42", D("5763.00")),
-        ("casa-da-cultura", 4, D("2305.20"), "4 × 15 × 38,42", D("1921.00")),  # § 2º: minimum of 5 days
+        ("casa-da-cultura", 1, D("576.30"), "1 × 15 × 38,42", D("1921.00")),
+        ("casa-da-cultura", 4, D("1921.00"), "5 × 10 × 38,42", D("1921.00")),  # § 2º: minimum of 5 days
         ("casa-da-cultura", 5, D("1921.00"), "5 × 10 × 38,42", D("1921.00")),
+        ("casa-da-cultura", 6, D("2305.20"), "6 × 10 × 38,42", D("1921.00")),
     ],
 )
 def test_venue_table_rule_on_a_fixture(olimpia_fixture, venue, days, charge, formula, deposit):
-    """Art. 89: days < minimum → each day at the one-day rate; otherwise the per-day rate; plus the deposit."""
+    """Art. 89: 1 day → the one-day rate; 2 days or more → the daily rate for at least the minimum; + deposit."""
     quote = fee_quote(olimpia_fixture, venue=venue, days=days, year=2026)
     charge_line, deposit_line = quote.lines
     assert (charge_line.amount, charge_line.formula, charge_line.kind) == (charge, formula, "charge")
@@ -417,8 +419,22 @@ def test_olimpia_art_89_tables(olimpia, basis, words, one_day, per_day, min_days
     assert one.lines[1].kind == "deposit"
     at_min = fee_quote(olimpia, venue=venue.id, days=min_days, year=2026)
     assert at_min.lines[0].amount == (min_days * per_day * ufesp).quantize(D("0.01"))
-    below = fee_quote(olimpia, venue=venue.id, days=min_days - 1, year=2026)
-    assert below.lines[0].amount == ((min_days - 1) * one_day * ufesp).quantize(D("0.01"))
+    # "Taxa por dia (mínimo de N dias)": from 2 days on, the daily rate for at least N days
+    for days in range(2, min_days + 1):
+        assert fee_quote(olimpia, venue=venue.id, days=days, year=2026).lines[0].amount == at_min.lines[0].amount
+    more = fee_quote(olimpia, venue=venue.id, days=min_days + 1, year=2026)
+    assert more.lines[0].amount == ((min_days + 1) * per_day * ufesp).quantize(D("0.01"))
+
+
+def test_olimpia_two_days_say_the_minimum_is_charged(olimpia):
+    """LC 324/2025, art. 89, § 1º: 2 days at the Arena cost 3 days' price, and the line says why."""
+    line = fee_quote(olimpia, venue="recinto-arena", days=2, year=2026).lines[0]
+    assert line.formula == "3 × 15 × 38,42"
+    assert line.amount == D("1728.90")
+    assert "2 dias de uso: mínimo de 3 dias cobrados — LC 324/2025, art. 89, § 1º" in line.details
+    one = fee_quote(olimpia, venue="recinto-arena", days=1, year=2026).lines[0]
+    assert one.formula == "1 × 25 × 38,42"
+    assert any("taxa por 1 dia" in d and "mínimo de 3 dias cobrados" in d for d in one.details)
 
 
 def test_olimpia_depot_per_day(olimpia):
@@ -533,8 +549,246 @@ def test_sjc_correction_is_rounded_once(line, factor):
     assert quote_line.amount.as_tuple().exponent == -2
 
 
+VENUES = [(regime, venue) for regime in load_regimes().values() for venue in regime.ids("venue")]
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.data(), st.integers(min_value=1, max_value=60))
+def test_venue_price_never_decreases_when_days_increase(data, days):
+    """Every venue of every shipped regime: one more day never costs less (LC 324/2025, art. 89)."""
+    regime, venue = data.draw(st.sampled_from(VENUES))
+    price = lambda n: fee_quote(regime, venue=venue, days=n, year=2026).total_charges
+    assert price(days) <= price(days + 1)
+
+
 @given(st.integers(min_value=0, max_value=1000), st.sampled_from([2024, 2025, 2026]))
 def test_price_units_is_n_times_the_unit(n, year):
     sb = get_regime("sao-bento-2026")
     line = price_units(sb, n, "UFESP", year)
     assert line.amount == (n * sb.unit_value("UFESP", year)).quantize(D("0.01"), rounding=ROUND_HALF_UP)
+
+
+# ================================================================ the formula reproduces the amount
+
+def formula_product(formula: str) -> Decimal:
+    """Multiply out a formula as printed: ``5,50 × 38,42 × 4,00 × (1 − 0,30)``."""
+    def number(text: str) -> Decimal:
+        return D(text.replace(".", "").replace(",", "."))
+
+    result = D(1)
+    for part in formula.split(" × "):
+        if part.startswith("(") and part.endswith(")"):
+            left, right = part[1:-1].split(" − ")
+            result *= number(left) - number(right)
+        else:
+            result *= number(part)
+    return result
+
+
+def assert_formulas_reproduce(quote: Quote) -> None:
+    for line in quote.lines:
+        assert line.amount == formula_product(line.formula).quantize(D("0.01"), rounding=ROUND_HALF_UP), line
+
+
+@settings(max_examples=300, deadline=None)
+@given(structures, st.decimals(min_value=D("0.001"), max_value=D("100"), places=3),
+       st.decimals(min_value=D("0.01"), max_value=D("6"), places=2),
+       st.decimals(min_value=D("0"), max_value=D("3"), places=2), st.booleans(), st.booleans(),
+       st.sampled_from(["none", "low", "high"]))
+def test_amount_is_the_formulas_own_product_sao_bento(equipment, front, depth, hitch, mei, local, energy):
+    """Whatever the inputs, each line's amount is its printed formula multiplied out, rounded HALF_UP —
+    or the size is refused at its field (front 4,004 would print 4,00 and charge 4,004)."""
+    sb = get_regime("sao-bento-2026")
+    kwargs = dict(equipment=equipment, front=front, depth=depth, mei=mei, local=local, energy=energy)
+    if sb.equipment(equipment).has_hitch:
+        kwargs["hitch"] = hitch
+    try:
+        quote = fee_quote(sb, **kwargs)
+    except UserError as exc:
+        if front != front.quantize(D("0.01")):
+            assert exc.field == "front" and "duas casas decimais" in exc.message
+        else:  # an energy tier the stall is not entitled to
+            assert exc.field in ("energy", "front"), exc
+        return
+    assert front == front.quantize(D("0.01"))
+    assert_formulas_reproduce(quote)
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.decimals(min_value=D("0.01"), max_value=D("100"), places=2),
+       st.decimals(min_value=D("0.01"), max_value=D("100"), places=2),
+       st.decimals(min_value=D("1"), max_value=D("3"), places=6), st.booleans())
+def test_amount_is_the_formulas_own_product_sjc(front, depth, factor, declared):
+    sjc = get_regime("sjc-2014")
+    sizes = dict(area=max((front * depth).quantize(D("0.01")), D("0.01"))) if declared else dict(front=front, depth=depth)
+    assert_formulas_reproduce(fee_quote(sjc, line="churrasco", year=2020, index_factors={"INPC": factor}, **sizes))
+    assert_formulas_reproduce(fee_quote(sjc, line="pastel", year=2020, index_factors={"INPC": factor}))
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.data(), st.integers(min_value=1, max_value=30), st.sampled_from([2025, 2026]))
+def test_amount_is_the_formulas_own_product_venues(data, days, year):
+    regime, venue = data.draw(st.sampled_from(VENUES))
+    assert_formulas_reproduce(fee_quote(regime, venue=venue, days=days, year=year))
+
+
+@pytest.mark.parametrize("kwargs, field", [
+    (dict(equipment="barraca", front="4.004"), "front"),
+    (dict(equipment="barraca", front="4,004"), "front"),
+    (dict(equipment="trailer", front="4", depth="2.999"), "depth"),
+    (dict(equipment="trailer", front="3", hitch="0.805"), "hitch"),
+])
+def test_sizes_beyond_the_centimetre_are_refused(sb, kwargs, field):
+    """Front 4,004 would be charged 4,004 while the formula shows 4,00: refused at the field."""
+    with pytest.raises(UserError) as exc:
+        fee_quote(sb, **kwargs)
+    assert exc.value.field == field
+    assert "informe no máximo duas casas decimais (centímetros)" in exc.value.message
+
+
+def test_area_beyond_two_places_is_refused(sjc):
+    with pytest.raises(UserError) as exc:
+        fee_quote(sjc, line="churrasco", area="9.505", year=2014)
+    assert exc.value.field == "area" and "no máximo duas casas decimais" in exc.value.message
+
+
+def test_trailing_zeros_are_not_extra_places(sb):
+    assert fee_quote(sb, equipment="barraca", front="4.000").total == fee_quote(sb, equipment="barraca", front="4").total
+
+
+@pytest.mark.parametrize("kwargs, field, fragment", [
+    (dict(equipment="barraca", front="100.01"), "front", "acima de 100 m"),
+    (dict(equipment="barraca", front="4000"), "front", "acima de 100 m"),
+    (dict(equipment="trailer", front="4", depth="350"), "depth", "acima de 100 m"),
+    (dict(equipment="trailer", front="4", hitch="101", depth="2"), "hitch", "acima de 100 m"),
+])
+def test_absurd_sizes_are_refused(sb, kwargs, field, fragment):
+    with pytest.raises(UserError) as exc:
+        fee_quote(sb, **kwargs)
+    assert exc.value.field == field and fragment in exc.value.message
+    assert fee_quote(sb, equipment="barraca", front="100").total == D("21131.00")  # 5,50 × 38,42 × 100,00
+
+
+def test_absurd_area_is_refused(sjc):
+    with pytest.raises(UserError) as exc:
+        fee_quote(sjc, line="churrasco", area="10000.01", year=2014)
+    assert exc.value.field == "area" and "acima de 10.000 m²" in exc.value.message
+    assert fee_quote(sjc, line="churrasco", area="10000", year=2014).total == D("25000.00")
+
+
+# ================================================================ a discount claimed and not granted is explained
+
+def test_mei_local_trailer_too_deep_says_why(sb):
+    """Dec. 4.794/2026, art. 9º, § 3º, I: 30 % only up to 3 m deep — the line says the depth failed."""
+    line = only(fee_quote(sb, equipment="trailer", front="4", depth="3.5", mei=True, local=True), "occupation")
+    assert line.amount == D("845.24")
+    assert "Sem desconto: profundidade 3,50 m acima de 3,00 m (Dec. 4.794/2026, art. 9º, § 3º, I)" in line.details
+
+
+@pytest.mark.parametrize("mei, local", [(True, False), (False, True)])
+def test_mei_without_local_says_why(sb, mei, local):
+    line = only(fee_quote(sb, equipment="trailer", front="4", depth="3", mei=mei, local=local), "occupation")
+    assert "Sem desconto: o desconto é só para MEI do município (Dec. 4.794/2026, art. 9º, § 3º, I)" in line.details
+
+
+def test_every_failed_condition_is_named(sb):
+    line = only(fee_quote(sb, equipment="barraca", front="4", depth="3.5", mei=True), "occupation")
+    assert ("Sem desconto: o desconto é só para MEI do município; profundidade 3,50 m acima de 3,00 m "
+            "(Dec. 4.794/2026, art. 9º, § 3º, I)") in line.details
+
+
+def test_stall_no_discount_reaches_says_so(sb):
+    """Art. 9º, § 3º, I names popcorn and cotton-candy carts, not hot-dog carts."""
+    line = only(fee_quote(sb, equipment="carrinho-cachorro-quente", front="1", mei=True, local=True), "occupation")
+    assert any(d.startswith("Sem desconto: nenhum desconto deste preço alcança Carrinho de cachorro-quente")
+               and d.endswith("(Dec. 4.794/2026, art. 9º, § 3º, I)") for d in line.details), line.details
+    no_equipment = only(fee_quote(sb, front="2", mei=True, local=True), "occupation")
+    assert any("equipamento" in d for d in no_equipment.details if d.startswith("Sem desconto"))
+
+
+def test_nothing_claimed_nothing_explained(sb):
+    line = only(fee_quote(sb, equipment="trailer", front="4", depth="3.5"), "occupation")
+    assert not any(d.startswith("Sem desconto") for d in line.details)
+    granted = only(fee_quote(sb, equipment="trailer", front="4", depth="3", mei=True, local=True), "occupation")
+    assert not any(d.startswith("Sem desconto") for d in granted.details)
+
+
+@settings(max_examples=150, deadline=None)
+@given(structures, metres, depths, st.booleans(), st.booleans())
+def test_a_claim_is_always_answered(equipment, front, depth, mei, local):
+    """MEI or local claimed: the line either carries the discount or says why not."""
+    sb = get_regime("sao-bento-2026")
+    line = fee_quote(sb, equipment=equipment, front=front, depth=depth, mei=mei, local=local).lines[0]
+    discounted = "desconto de" in line.label
+    explained = any(d.startswith("Sem desconto:") for d in line.details)
+    if mei or local:
+        assert discounted != explained
+    else:
+        assert not explained
+
+
+# ================================================================ a year before the act
+
+def test_year_before_the_act_is_refused(sjc):
+    """Lei 9.158/2014 is of 2014: nothing of it can be priced for 2013."""
+    with pytest.raises(UserError) as exc:
+        fee_quote(sjc, line="pastel", year=2013)
+    message = exc.value.message
+    assert exc.value.field == "year"
+    assert "2013" in message and "Lei nº 9.158, de 28 de agosto de 2014" in message and "2014" in message
+    assert fee_quote(sjc, line="pastel", year=2014).total == D("105.00")
+
+
+@pytest.mark.parametrize("regime_id", sorted(load_regimes()))
+def test_no_regime_prices_before_its_publication(regime_id):
+    regime = get_regime(regime_id)
+    with pytest.raises(UserError) as exc:
+        fee_quote(regime, year=regime.published.year - 1, equipment="x")
+    assert exc.value.field == "year" and str(regime.published.year) in exc.value.message
+
+
+# ================================================================ inputs that do not change the price are said
+
+def test_unknown_admin_value_id_is_refused_with_the_options(sjc, sb):
+    with pytest.raises(UserError) as exc:
+        fee_quote(sjc, fees=["rateio-energia-banheiros"], admin_values={"rateio": "10"})
+    assert exc.value.field == "admin_value"
+    assert "'rateio'" in exc.value.message and "rateio-energia-banheiros" in exc.value.message
+    with pytest.raises(UserError) as exc:  # a fee the act prices itself is not admin-defined
+        fee_quote(sjc, line="pastel", year=2014, admin_values={"licence-fee": "10"})
+    assert "licence-fee" in exc.value.message
+    with pytest.raises(UserError) as exc:
+        fee_quote(sb, equipment="barraca", front="2", admin_values={"x": "1"})
+    assert "não tem preço definido pela Administração" in exc.value.message
+
+
+def test_admin_value_is_in_cents(sjc):
+    with pytest.raises(UserError) as exc:
+        fee_quote(sjc, fees=["rateio-energia-banheiros"], admin_values={"rateio-energia-banheiros": "42,105"})
+    assert exc.value.field == "admin_value" and "centavos" in exc.value.message
+
+
+def test_admin_value_of_a_fee_not_priced_is_noted(sjc):
+    quote = fee_quote(sjc, line="pastel", year=2014, admin_values={"rateio-energia-banheiros": "10"})
+    assert quote.total == D("105.00")
+    assert any("'rateio-energia-banheiros'" in n for n in quote.notes)
+
+
+def test_mei_local_days_energy_without_effect_are_noted(sjc, sb):
+    quote = fee_quote(sjc, line="pastel", year=2014, mei=True, local=True, days=3, energy="high")
+    assert quote.total == D("105.00")
+    notes = " | ".join(quote.notes)
+    assert "MEI" in notes and "do município" in notes.lower() and "3 dias" in notes
+    assert "não tem tarifa de energia" in notes and "'high'" in notes
+    assert quote.to_dict()["notes"] == list(quote.notes)
+    # the same inputs where they count: nothing to note
+    used = fee_quote(sb, equipment="trailer", front="4", depth="3", mei=True, local=True, energy="high")
+    assert used.notes == ()
+    venue = fee_quote(get_regime("olimpia-2025"), venue="recinto-arena", days=3, year=2026)
+    assert venue.notes == ()
+
+
+def test_energy_outside_the_requested_fees_is_noted(sb):
+    quote = fee_quote(sb, fees=["occupation"], equipment="barraca", front="2", energy="high", depth="2")
+    assert [line.fee for line in quote.lines] == ["occupation"]
+    assert any("não faz parte dos preços pedidos" in n for n in quote.notes)

@@ -8,7 +8,7 @@ import pytest
 
 from models.errors import UserError
 from models.fiscal import index_factor, set_index_correction, set_unit_value
-from models.pricing import quote
+from models.pricing import MissingCorrection, quote
 from models.regimes import get_regime
 
 
@@ -43,9 +43,14 @@ def test_sjc_fee_is_corrected_by_inpc(database):
 
 def test_missing_correction_is_refused_naming_the_years(database):
     set_index_correction("INPC", 2015, "6,23", entered_by="t")
-    with pytest.raises(UserError) as err:
+    with pytest.raises(MissingCorrection) as err:
         quote("sjc-2014", line="pastel", year=2017)
-    assert "2016, 2017" in err.value.message and "Cadastros → Índices" in err.value.message
+    # the domain says what to enter; the window and the command line say where
+    assert "2016, 2017" in err.value.message and "Cadastre a correção do INPC de 2016 a 2017" in err.value.message
+    assert "Cadastros" not in err.value.message
+    assert (err.value.index, err.value.years, err.value.base_year, err.value.field) == (
+        "INPC", (2016, 2017), 2014, "index_factor")
+    assert isinstance(err.value, UserError)
 
 
 def test_clerks_unit_value_prevails(database):

@@ -565,3 +565,99 @@ def test_admin_defined_instead_of_a_number(tmp_path):
     with pytest.raises(RegimeError) as exc:
         load_regime_file(write(tmp_path, both))
     assert exc.value.key == "layout.min_gap.value"
+
+
+# ---------------------------------------------------------------- resident more_than / one-per same_site
+
+RULES_EXTRA = '''
+[[permit_kinds.rules]]
+kind = "resident"
+years = 1
+more_than = true
+basis = "art. 5º, III"
+
+[[permit_kinds.rules]]
+kind = "one-per"
+scope = "spouse"
+same_site = true
+basis = "art. 5º, IV"
+'''
+RULES_ANCHOR = 'allowed = ["company", "mei"]\nbasis = "art. 5º"\n'
+
+
+def _with_rules(extra: str) -> str:
+    return BASE.replace(RULES_ANCHOR, RULES_ANCHOR + extra, 1)
+
+
+def test_more_than_and_same_site_are_read(tmp_path):
+    regime = load_regime_file(write(tmp_path, _with_rules(RULES_EXTRA)))
+    resident, one_per = regime.permit_kind("stall").rules[1:]
+    assert (resident.kind, resident.more_than, resident.same_site) == ("resident", True, False)
+    assert (one_per.kind, one_per.same_site, one_per.more_than) == ("one-per", True, False)
+    plain = load_regime_file(write(tmp_path, BASE)).permit_kind("stall").rules[0]
+    assert (plain.more_than, plain.same_site) == (False, False)  # the default: "no mínimo", any site
+
+
+@pytest.mark.parametrize("old, new, key, fragment", [
+    ("more_than = true", 'more_than = "sim"', "permit_kinds[0].rules[1].more_than", "booleano"),
+    ("same_site = true", "same_site = 1", "permit_kinds[0].rules[2].same_site", "booleano"),
+    ('kind = "resident"', 'kind = "min-age"', "permit_kinds[0].rules[1].more_than", "resident"),
+    ('kind = "one-per"\nscope = "spouse"\n', 'kind = "no-debts"\n', "permit_kinds[0].rules[2].same_site", "one-per"),
+    ("years = 1\nmore_than", "years = 0\nmore_than", "permit_kinds[0].rules[1].more_than", "years"),
+])
+def test_more_than_and_same_site_are_checked(tmp_path, old, new, key, fragment):
+    text = _with_rules(RULES_EXTRA.replace(old, new, 1))
+    with pytest.raises(RegimeError) as exc:
+        load_regime_file(write(tmp_path, text))
+    assert exc.value.key == key
+    assert fragment in exc.value.reason
+
+
+def test_one_article_over_several_kinds_reads_alike(tmp_path):
+    """SJC art. 12 binds feirante and produtor rural: every copy must say same_site alike."""
+    second = ('\n[[permit_kinds]]\nid = "other"\nlabel = "Outra"\ninstrument = "permissão de uso"\n'
+              'holder = ["company"]\nbasis = "art. 5º"\n\n[[permit_kinds.rules]]\nkind = "one-per"\n'
+              'scope = "spouse"\nbasis = "art. 5º, IV"\n')
+    text = _with_rules(RULES_EXTRA).replace("\n[[fees]]", second + "\n[[fees]]", 1)
+    with pytest.raises(RegimeError) as exc:
+        load_regime_file(write(tmp_path, text))
+    assert exc.value.key == "permit_kinds[1].rules[0].same_site"
+    assert "permit_kinds[0].rules[2]" in exc.value.reason
+    agreed = text.replace('scope = "spouse"\nbasis = "art. 5º, IV"\n\n',
+                          'scope = "spouse"\nsame_site = true\nbasis = "art. 5º, IV"\n\n')
+    assert load_regime_file(write(tmp_path, agreed)).permit_kind("other").rules[0].same_site
+
+
+def test_shipped_rules_carry_the_readings_of_the_acts():
+    """Sapezal art. 7º, parágrafo único, III: "há mais de 01 (um) ano"; SJC art. 12: "na mesma feira livre"."""
+    sapezal = get_regime("sapezal-2014")
+    residents = [r for k in sapezal.permit_kinds for r in k.rules if r.kind == "resident"]
+    assert residents and all(r.more_than for r in residents)
+    sjc = get_regime("sjc-2014")
+    art12 = [r for k in sjc.permit_kinds for r in k.rules if r.kind == "one-per" and r.basis == "art. 12"]
+    assert len(art12) == 6 and all(r.same_site for r in art12)
+    assert not any(r.same_site for k in sjc.permit_kinds for r in k.rules if r.basis != "art. 12")
+    ilha = get_regime("ilha-comprida-2017")  # "no mínimo 02 (dois) anos"
+    assert not any(r.more_than for k in ilha.permit_kinds for r in k.rules)
+
+
+def test_sao_bento_has_no_one_permit_per_person_rule():
+    """Dec. 4.794/2026, art. 11, § 5º: each authorisation covers a single structure — not one per person."""
+    kind = get_regime("sao-bento-2026").permit_kind("event-stall")
+    assert not [r for r in kind.rules if r.kind == "one-per"]
+    structure = [r for r in kind.rules if r.basis == "art. 11, § 5º"]
+    assert len(structure) == 1 and structure[0].kind == "custom"
+    assert "única estrutura" in structure[0].text
+
+
+def test_venue_one_day_above_two_days_is_refused(tmp_path):
+    """A venue whose one-day rate exceeds two days' price (per day × minimum) would make 2 days cheaper than 1."""
+    venue = ('\n[[fees]]\nid = "venue"\nlabel = "Imóvel"\nkind = "venue-table"\nbasis = "art. 12"\n\n'
+             '[[fees.venues]]\nid = "arena"\nlabel = "Arena"\none_day = { value = "50", unit = "UFESP" }\n'
+             'per_day = { value = "15", unit = "UFESP" }\nmin_days = 3\nbasis = "art. 12"\n')
+    with pytest.raises(RegimeError) as exc:
+        load_regime_file(write(tmp_path, BASE + venue))
+    assert exc.value.key == "fees[1].venues[0].one_day"
+    assert "2 dias" in exc.value.reason
+    ok = load_regime_file(write(tmp_path, BASE + venue.replace('"50"', '"45"')))
+    assert ok.venue("arena").one_day.value == D("45")

@@ -34,8 +34,8 @@ from models.front_desk import Applicant, assess, load_applicant
 from models.money import format_brl
 from models.regimes import load_regimes
 from models.settings import MUNICIPALITY, get_setting
-from views.widgets import current_user_name
-from views.widgets import DateEdit, FieldErrorsView, GuardedDialog
+from views.price_simulator import where_to_enter
+from views.widgets import DateEdit, FieldErrorsView, GuardedDialog, current_user_name
 
 STATUS_LOOK = {
     "passed": ("✔", "#1b5e20", "atendido"),
@@ -364,7 +364,7 @@ class ApplicationDialog(GuardedDialog):
             self.verdict.setText(exc.message)
             return None
         self.show_rules(result.eligibility)
-        self.show_quote(result.quote, result.quote_error)
+        self.show_quote(result.quote, result.quote_problem)
         self.last_assessment = result
         return result
 
@@ -385,17 +385,19 @@ class ApplicationDialog(GuardedDialog):
             self.rules.setItem(row, 1, QTableWidgetItem(result.article))
         self.rules.resizeRowsToContents()
 
-    def show_quote(self, result, error: str) -> None:
+    def show_quote(self, result, problem) -> None:
         self.quote_table.setRowCount(0)
         if result is None:
-            self.quote_note.setText(error or self.tr("Esta permissão não tem preço fixado no ato."))
+            self.quote_note.setText(problem.message + where_to_enter(problem) if problem
+                                    else self.tr("Esta permissão não tem preço fixado no ato."))
             return
+        notes = "".join("\n" + self.tr("Observação: %1").replace("%1", n) for n in result.notes)
         for line in result.lines:
             row = self.quote_table.rowCount()
             self.quote_table.insertRow(row)
             for col, text in enumerate((line.label, format_brl(line.amount), line.formula, line.basis)):
                 self.quote_table.setItem(row, col, QTableWidgetItem(text))
-        self.quote_note.setText(self.tr("Total: %1").replace("%1", format_brl(result.total)))
+        self.quote_note.setText(self.tr("Total: %1").replace("%1", format_brl(result.total)) + notes)
 
     def save(self) -> None:
         if self.application is not None:

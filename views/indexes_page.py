@@ -1,4 +1,4 @@
-"""Cadastros → Índices: the yearly corrections of price indexes (INPC…) that acts apply to their values."""
+"""Cadastros → Correção monetária: the yearly corrections of price indexes (INPC…) that acts apply to their values."""
 
 from __future__ import annotations
 

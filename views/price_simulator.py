@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import datetime as _dt
 
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt
+from PySide6.QtCore import QAbstractTableModel, QCoreApplication, QModelIndex, Qt
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -27,6 +27,18 @@ from models.pricing import quote
 from models.regimes import load_regimes
 
 NONE = ""
+
+
+def where_to_enter(exc: UserError) -> str:
+    """For a value the database lacks, where the clerk enters it in this window."""
+    from models.pricing import MissingCorrection
+    from models.regimes import MissingUnitValue
+
+    if isinstance(exc, MissingCorrection):
+        return " " + QCoreApplication.translate("PriceSimulator", "(Cadastros → Correção monetária)")
+    if isinstance(exc, MissingUnitValue):
+        return " " + QCoreApplication.translate("PriceSimulator", "(Cadastros → Unidades fiscais)")
+    return ""
 
 
 class QuoteLinesModel(QAbstractTableModel):
@@ -135,6 +147,10 @@ class PriceSimulator(QWidget):
         self.error.setObjectName("error")
         self.error.setWordWrap(True)
         layout.addWidget(self.error)
+        self.notes = QLabel()
+        self.notes.setObjectName("notes")
+        self.notes.setWordWrap(True)
+        layout.addWidget(self.notes)
 
         self.model = QuoteLinesModel(self)
         self.table = QTableView()
@@ -305,6 +321,7 @@ class PriceSimulator(QWidget):
             self.model.set_quote(None)
             self.last_quote = None
             self.error.setText(self.tr("Escolha a permissão, o equipamento, o ramo ou o imóvel para ver o preço."))
+            self.notes.clear()
             self.total.clear()
             self.details.clear()
             return
@@ -313,13 +330,15 @@ class PriceSimulator(QWidget):
         except UserError as exc:
             self.model.set_quote(None)
             self.last_quote = None
-            self.error.setText(exc.message)
+            self.error.setText(exc.message + where_to_enter(exc))
+            self.notes.clear()
             self.total.clear()
             self.details.clear()
             self._mark_field(exc.field)
             return
         self.last_quote = result
         self.error.clear()
+        self.notes.setText("\n".join(self.tr("Observação: %1").replace("%1", n) for n in result.notes))
         self.model.set_quote(result)
         self.table.resizeRowsToContents()
         text = self.tr("Total: %1").replace("%1", format_brl(result.total))

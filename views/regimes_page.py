@@ -37,7 +37,9 @@ class RegimesPage(QWidget):
 
         self.list = QListWidget()
         self.list.setObjectName("regime-list")
-        self.list.setMinimumWidth(260)
+        self.list.setMinimumWidth(220)
+        self.list.setMaximumWidth(300)
+        self.list.setSpacing(3)
         self.browser = QTextBrowser()
         self.browser.setObjectName("regime-text")
         self.browser.setOpenLinks(False)

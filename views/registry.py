@@ -94,7 +94,7 @@ class RegistryPage(QWidget):
         self.fiscal_units_page = FiscalUnitsPage()
         self.tabs.addTab(self.fiscal_units_page, self.tr("Unidades fiscais"))
         self.indexes_page = IndexesPage()
-        self.tabs.addTab(self.indexes_page, self.tr("Índices"))
+        self.tabs.addTab(self.indexes_page, self.tr("Correção monetária"))
         self.tabs.addTab(PlaceholderPage(self.tr("Usuários"), self.tr(
             "Atendentes, fiscais, chefes e administradores.")), self.tr("Usuários"))
         self.settings_form = SettingsForm(on_saved=self._saved)

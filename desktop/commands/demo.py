@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from desktop.paths import resolve_db_url
+from desktop.paths import keys_dir, resolve_db_url
 from models.db import close_database, open_database
 from models.demo import fill_demo
 
@@ -17,7 +17,7 @@ def run(args: argparse.Namespace) -> int:
     url = resolve_db_url(getattr(args, "db", None))
     open_database(url)
     try:
-        counts = fill_demo()
+        counts = fill_demo(key_dir=keys_dir())
     finally:
         close_database()
     print(f"Banco de demonstração criado em {url}: {counts['people']} pessoas, {counts['companies']} empresas.")

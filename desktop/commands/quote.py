@@ -16,6 +16,7 @@ from models.errors import UserError
 from models.money import format_brl, format_decimal_br
 
 _WHOLE = re.compile(r"^\s*\d+\s*$")
+_PASSWORD = re.compile(r"^([a-z]+://[^:/@]*:)[^@]*@", re.IGNORECASE)
 _ADMIN_VALUE = re.compile(r"^\s*([a-z0-9][a-z0-9-]*)\s*=\s*(.+?)\s*$")
 
 
@@ -105,8 +106,8 @@ def engine_inputs(args: argparse.Namespace) -> dict:
 def run(args: argparse.Namespace) -> int:
     from desktop.paths import resolve_db_url
     from models.db import close_database, open_database
-    from models.pricing import quote
-    from models.regimes import get_regime, load_regimes
+    from models.pricing import MissingCorrection, quote
+    from models.regimes import MissingUnitValue, get_regime, load_regimes
 
     if not (args.regime or "").strip():
         raise UserError("Informe o regime: --regime ID (disponíveis: " + ", ".join(sorted(load_regimes())) + ").",
@@ -116,6 +117,12 @@ def run(args: argparse.Namespace) -> int:
     open_database(resolve_db_url(getattr(args, "db", None)))
     try:
         result = quote(regime, **inputs)
+    except MissingCorrection as exc:
+        raise UserError(f"{exc.message} {_where(args, 'Cadastros → Correção monetária', f'a correção anual do {exc.index}')}",
+                        field=exc.field) from None
+    except MissingUnitValue as exc:
+        raise UserError(f"{exc.message} {_where(args, 'Cadastros → Unidades fiscais', f'o valor de {exc.code}')}",
+                        field=exc.field) from None
     finally:
         close_database()
     if args.json:
@@ -123,6 +130,16 @@ def run(args: argparse.Namespace) -> int:
     else:
         print(quote_text(regime, result), end="")
     return 0
+
+
+def _where(args: argparse.Namespace, screen: str, what: str) -> str:
+    """How to enter, from the command line, what the window keeps: open the window on this database."""
+    command = "praca"
+    given = (getattr(args, "db", None) or "").strip()
+    if given:
+        command = "praca --db " + _PASSWORD.sub(r"\1***@", given, count=1)  # never echo a password
+    return (f"Pela linha de comando não se cadastra {what}: abra o aplicativo neste banco ({command}) e "
+            f"cadastre em {screen}.")
 
 
 # --------------------------------------------------------------------------- text
@@ -134,12 +151,22 @@ _INPUT_LABELS = (
 )
 
 
-def _inputs_text(inputs) -> str:
+def _energy_label(regime, tier_id: str) -> str:
+    for fee in regime.fees:
+        tier = fee.tier(tier_id) if fee.kind == "energy" else None
+        if tier is not None:
+            return tier.label
+    return tier_id
+
+
+def _inputs_text(inputs, regime=None) -> str:
     parts = []
     for key, label in _INPUT_LABELS:
         value = inputs.get(key)
         if value is None or (key == "energy" and value == "none"):
             continue
+        if key == "energy" and regime is not None:
+            value = _energy_label(regime, value)
         if key in ("front", "depth", "hitch"):
             value = f"{format_decimal_br(value, 2)} m"
         elif key == "area":
@@ -158,9 +185,11 @@ def _inputs_text(inputs) -> str:
 def quote_text(regime, result) -> str:
     """The quote in pt-BR: a header, one block per line, then the totals."""
     out = [f"Regime: {regime.municipality}/{regime.state} — {regime.act} ({regime.id})"]
-    described = _inputs_text(result.inputs)
+    described = _inputs_text(result.inputs, regime)
     if described:
         out.append(f"Dados: {described}")
+    for note in result.notes:
+        out.append(f"Observação: {note}")
     for n, line in enumerate(result.lines, start=1):
         out.append("")
         deposit = " (restituível)" if line.kind == "deposit" else ""

@@ -16,17 +16,10 @@ import json
 import sys
 from pathlib import Path
 
-from desktop import paths
+from desktop.paths import keys_dir
 from models.br import format_cnpj, format_cpf
 from models.errors import UserError
 from models.signing import PUBLIC_KEY_FILE, PermitSummary, Verification, public_key_fingerprint, verify_text
-
-KEYS_FOLDER = "keys"
-
-
-def keys_dir() -> Path:
-    """Where Praça keeps the municipality's key pair (not created here)."""
-    return paths.data_dir() / KEYS_FOLDER
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
