@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (
 )
 
 from desktop.app import app_icon
+from desktop.paths import keys_dir
 from models.db import current_url, open_database
 from models.errors import UserError
 from models.settings import municipality_label
@@ -90,7 +91,7 @@ class MainWindow(QMainWindow):
         tr = self.tr
         return [
             Desk("painel", tr("Painel"), sp.SP_DirHomeIcon, lambda: HomePage(self)),
-            Desk("atendimento", tr("Atendimento"), sp.SP_FileDialogContentsView, lambda: FrontDeskPage()),
+            Desk("atendimento", tr("Atendimento"), sp.SP_FileDialogContentsView, lambda: FrontDeskPage(key_dir=keys_dir())),
             Desk("mapas", tr("Mapas"), sp.SP_FileDialogDetailedView, lambda: PlaceholderPage(
                 tr("Mapas"),
                 tr("Ruas, feiras e áreas de evento em escala, bancas na ordem legal das seções, "

@@ -193,3 +193,43 @@ def test_worklist_moves_applications_along(app_ready, qtbot, db_url, tmp_path, m
     assert Application.get_by_id(app.id).status == "refused"
     out = tab.save_receipt(str(tmp_path / "r.pdf"))
     assert open(out, "rb").read(5) == b"%PDF-"
+
+
+def test_issue_the_permit_from_the_worklist(app_ready, qtbot, db_url, tmp_path, monkeypatch):
+    import datetime as dt
+
+    from PySide6.QtWidgets import QInputDialog
+
+    from models.applications import ApplicationInput, change_status, create_application
+    from models.people import PersonInput, save_person
+    from models.permits import Permit
+    from models.signing import verify_text
+
+    open_database(db_url)
+    set_store(tmp_path / "files")
+    person = save_person(PersonInput(name="Maria José da Silva", cpf="529.982.247-25"), today=dt.date(2026, 11, 30))
+    sapezal = create_application(ApplicationInput(regime="sapezal-2014", permit_kind="ponto-fixo",
+                                                  person_id=person.id), clerk="ana")
+    sjc = create_application(ApplicationInput(regime="sjc-2014", permit_kind="feirante", person_id=person.id,
+                                              site="Feira Noturna do Centro"), clerk="ana")
+    for app in (sapezal, sjc):
+        change_status(change_status(app, "analysis", by="chefe"), "approved", by="chefe")
+    from views.front_desk import WorklistTab
+
+    tab = WorklistTab(key_dir=tmp_path / "keys")
+    qtbot.addWidget(tab)
+    tab.refresh()
+    tab.select_protocol(sapezal.protocol)
+    assert tab.issue_button.isEnabled()
+    permit = tab.issue(today=dt.date(2026, 11, 30))
+    assert permit is not None and "emitida" in tab.message.text()
+    assert permit.valid_until == dt.date(2027, 11, 29)  # one year (Lei 1.171/2014, art. 38)
+    assert verify_text(permit.qr_text, tmp_path / "keys", today=dt.date(2026, 12, 1)).status == "valid"
+    # SJC sets no term (art. 4º: precária): the clerk gives the end date
+    asked = []
+    monkeypatch.setattr(QInputDialog, "getText", lambda *a, **k: asked.append(a[2]) or ("31/12/2027", True))
+    tab.select_protocol(sjc.protocol)
+    second = tab.issue(today=dt.date(2026, 11, 30))
+    assert asked and "não fixa prazo" in asked[0]
+    assert second.valid_until == dt.date(2027, 12, 31)
+    assert Permit.select().count() == 2

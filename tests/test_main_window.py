@@ -156,3 +156,15 @@ def test_backup_writes_a_copy(window, tmp_path, monkeypatch):
     con = sqlite3.connect(dest)
     assert con.execute("select count(*) from person").fetchone() == (3,)
     con.close()
+
+
+def test_painel_shows_todays_items_with_their_articles(window):
+    import datetime as dt
+
+    fill_demo()
+    home = window.pages["painel"]
+    home.day = dt.date(2026, 11, 30)  # the demo's today
+    home.refresh()
+    texts = [home.today.item(i).text() for i in range(home.today.count())]
+    assert texts and all("art." in t for t in texts if "suspensão termina" not in t)
+    assert all("()" not in t for t in texts)

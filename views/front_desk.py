@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import datetime as _dt
+
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt
 from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import (
@@ -21,7 +23,7 @@ from PySide6.QtWidgets import (
 
 from models.applications import OPEN_STATUSES, STATUSES, TRANSITIONS, Application, change_status, worklist
 from models.br import clean_cnpj, clean_cpf
-from models.errors import UserError
+from models.errors import FieldErrors, UserError
 from models.people import Company, Person
 from models.search import find_applicants
 from views.widgets import current_user_name
@@ -201,8 +203,10 @@ class SearchTab(QWidget):
 
 
 class WorklistTab(QWidget):
-    def __init__(self, parent: QWidget | None = None):
+    def __init__(self, parent: QWidget | None = None, *, key_dir=None):
         super().__init__(parent)
+        self.key_dir = key_dir
+        self.last_permit = None
         layout = QVBoxLayout(self)
         row = QHBoxLayout()
         self.status = QComboBox()
@@ -243,6 +247,10 @@ class WorklistTab(QWidget):
             button.clicked.connect(lambda _c=False, st=status: self.move_to(st))
             actions.addWidget(button)
             self.action_buttons[status] = button
+        self.issue_button = QPushButton(self.tr("&Emitir permissão"))
+        self.issue_button.setObjectName("issue")
+        self.issue_button.clicked.connect(lambda: self.issue())
+        actions.addWidget(self.issue_button)
         self.receipt_button = QPushButton(self.tr("&Recibo…"))
         self.receipt_button.setObjectName("receipt")
         self.receipt_button.clicked.connect(self.save_receipt)
@@ -292,7 +300,51 @@ class WorklistTab(QWidget):
         allowed = TRANSITIONS.get(item.status, set()) if item else set()
         for status, button in self.action_buttons.items():
             button.setEnabled(status in allowed)
+        self.issue_button.setEnabled(item is not None and item.status in ("approved", "awaiting_payment"))
         self.receipt_button.setEnabled(item is not None)
+
+    def issue(self, *, end: _dt.date | None = None, today: _dt.date | None = None):
+        """Issue the permit of the selected application; the end date is asked only when the act leaves it open."""
+        from models.permits import issue_permit
+
+        item = self.selected()
+        if item is None:
+            return None
+        today = today or _dt.date.today()
+        app = Application.get_by_id(item.id)
+        kwargs = {}
+        for _attempt in range(2):
+            try:
+                permit = issue_permit(app, by=current_user_name(), today=today, key_dir=self.key_dir, **kwargs)
+                break
+            except FieldErrors as exc:
+                key, message = next(iter(exc.errors.items()))
+                if key not in ("valid_until", "event_end") or kwargs:
+                    self.message.setText(message)
+                    return None
+                if end is None:
+                    text, ok = QInputDialog.getText(self, self.tr("Emitir permissão"),
+                                                    message + "\n" + self.tr("Data (dd/mm/aaaa):"))
+                    if not ok:
+                        return None
+                    try:
+                        end = _dt.datetime.strptime(text.strip(), "%d/%m/%Y").date()
+                    except ValueError:
+                        self.message.setText(self.tr("Data inválida: %1 (use dd/mm/aaaa).").replace("%1", text))
+                        return None
+                kwargs = {key: end}
+            except UserError as exc:
+                self.message.setText(exc.message)
+                return None
+        else:  # pragma: no cover - the loop always breaks or returns
+            return None
+        self.last_permit = permit
+        self.message.setText(self.tr("Permissão nº %1 emitida para %2, válida de %3 a %4.")
+                             .replace("%1", permit.number).replace("%2", item.applicant)
+                             .replace("%3", permit.valid_from.strftime("%d/%m/%Y"))
+                             .replace("%4", permit.valid_until.strftime("%d/%m/%Y")))
+        self.refresh_rows()
+        return permit
 
     def move_to(self, status: str, reason: str | None = None) -> bool:
         """Move the selected application; refusals, appeals and withdrawals ask for the reason."""
@@ -335,7 +387,7 @@ class WorklistTab(QWidget):
 
 
 class FrontDeskPage(QWidget):
-    def __init__(self, parent: QWidget | None = None):
+    def __init__(self, parent: QWidget | None = None, *, key_dir=None):
         super().__init__(parent)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(16, 16, 16, 16)
@@ -345,7 +397,7 @@ class FrontDeskPage(QWidget):
         layout.addWidget(heading)
         self.tabs = QTabWidget()
         self.search = SearchTab()
-        self.worklist = WorklistTab()
+        self.worklist = WorklistTab(key_dir=key_dir)
         self.tabs.addTab(self.search, self.tr("Balcão"))
         self.tabs.addTab(self.worklist, self.tr("Requerimentos"))
         self.tabs.currentChanged.connect(lambda _i: self.worklist.refresh_rows())

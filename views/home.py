@@ -1,12 +1,16 @@
-"""Painel: where the clerk lands — the municipality, the database, what is registered."""
+"""Painel: where the clerk lands — the municipality, the database, what is registered, what is due."""
 
 from __future__ import annotations
 
+import datetime as _dt
+
 from PySide6.QtCore import QLocale
-from PySide6.QtWidgets import QFormLayout, QFrame, QLabel, QVBoxLayout, QWidget
+from PySide6.QtGui import QBrush, QColor
+from PySide6.QtWidgets import QFormLayout, QFrame, QLabel, QListWidget, QListWidgetItem, QVBoxLayout, QWidget
 
 from models.db import current_url
 from models.people import counts
+from models.permits import today_items
 from models.settings import AGENCY, get_setting, municipality_label
 from views.regime_list import regime_titles
 
@@ -42,7 +46,15 @@ class HomePage(QWidget):
         form.addRow(self.tr("Regimes carregados:"), self.regimes)
         form.addRow(self.tr("Banco de dados:"), self.database)
         layout.addWidget(box)
-        layout.addStretch(1)
+        layout.addSpacing(12)
+        today_title = QLabel(self.tr("Para hoje"))
+        today_title.setStyleSheet("font-size: 13pt; font-weight: 600;")
+        layout.addWidget(today_title)
+        self.today = QListWidget()
+        self.today.setObjectName("today")
+        self.today.setWordWrap(True)
+        layout.addWidget(self.today, 1)
+        self.day: _dt.date | None = None  # None: the real today
 
     def refresh(self) -> None:
         place = municipality_label()
@@ -56,3 +68,13 @@ class HomePage(QWidget):
         url = current_url()
         self.database.setText(url.display() if url else "—")
         self.regimes.setText("\n".join(regime_titles()) or "—")
+        self.today.clear()
+        items = today_items(self.day or _dt.date.today())
+        for item in items:
+            article = f" ({item.article})" if item.article else ""
+            entry = QListWidgetItem(f"{item.date:%d/%m/%Y} — {item.text}{article}")
+            if item.overdue:
+                entry.setForeground(QBrush(QColor("#b00020")))
+            self.today.addItem(entry)
+        if not items:
+            self.today.addItem(self.tr("Nada vence hoje nem nos próximos dias."))
