@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import datetime as _dt
 
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt
+from PySide6.QtCore import QCoreApplication
 from PySide6.QtWidgets import (
     QComboBox,
     QFormLayout,
@@ -24,55 +24,30 @@ from models.errors import UserError
 from models.fiscal import UnitValueRow, set_unit_value, unit_value_rows, unit_value_warnings
 from models.money import format_brl
 from models.regimes import load_regimes
+from views.table_models import Column, RowsModel
 from views.widgets import current_user_name
 
 
-class UnitValuesModel(QAbstractTableModel):
-    HEADERS = ("Unidade", "Ano", "Valor", "Origem")
+def _origin(row: UnitValueRow) -> str:
+    tr = lambda text: QCoreApplication.translate("FiscalUnitsPage", text)  # noqa: E731
+    if row.origin == "cadastro":
+        extra = f" (nos atos: {format_brl(row.file_value)})" if row.file_value is not None else ""
+        text = tr("cadastrado por %1").replace("%1", row.source) + extra
+    else:
+        text = row.source
+    if row.fixed_by:
+        text += tr(" · fixado pelo próprio ato em %1").replace("%1", ", ".join(row.fixed_by))
+    return text
 
-    def __init__(self, parent=None):
-        super().__init__(parent)
-        self.rows: list[UnitValueRow] = []
 
-    def set_rows(self, rows: list[UnitValueRow]) -> None:
-        self.beginResetModel()
-        self.rows = list(rows)
-        self.endResetModel()
-
-    def rowCount(self, parent=QModelIndex()):  # noqa: N802 - Qt API
-        return 0 if parent.isValid() else len(self.rows)
-
-    def columnCount(self, parent=QModelIndex()):  # noqa: N802 - Qt API
-        return 0 if parent.isValid() else len(self.HEADERS)
-
-    def headerData(self, section, orientation, role=Qt.ItemDataRole.DisplayRole):  # noqa: N802
-        if role == Qt.ItemDataRole.DisplayRole and orientation == Qt.Orientation.Horizontal:
-            return self.tr(self.HEADERS[section])
-        return None
-
-    def data(self, index, role=Qt.ItemDataRole.DisplayRole):
-        if not index.isValid():
-            return None
-        row = self.rows[index.row()]
-        column = index.column()
-        if role == Qt.ItemDataRole.DisplayRole:
-            if column == 0:
-                return row.unit
-            if column == 1:
-                return str(row.year)
-            if column == 2:
-                return format_brl(row.value)
-            if row.origin == "cadastro":
-                extra = f" (nos atos: {format_brl(row.file_value)})" if row.file_value is not None else ""
-                text = self.tr("cadastrado por %1").replace("%1", row.source) + extra
-            else:
-                text = row.source
-            if row.fixed_by:
-                text += self.tr(" · fixado pelo próprio ato em %1").replace("%1", ", ".join(row.fixed_by))
-            return text
-        if role == Qt.ItemDataRole.TextAlignmentRole and column in (1, 2):
-            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
-        return None
+def unit_values_model(parent=None) -> RowsModel:
+    tr = lambda text: QCoreApplication.translate("FiscalUnitsPage", text)  # noqa: E731
+    return RowsModel([
+        Column(tr("Unidade"), lambda r: r.unit),
+        Column(tr("Ano"), lambda r: str(r.year), right=True),
+        Column(tr("Valor"), lambda r: format_brl(r.value), right=True),
+        Column(tr("Origem"), _origin),
+    ], parent)
 
 
 class FiscalUnitsPage(QWidget):
@@ -94,7 +69,7 @@ class FiscalUnitsPage(QWidget):
         self.used_by.setWordWrap(True)
         layout.addWidget(self.used_by)
 
-        self.model = UnitValuesModel(self)
+        self.model = unit_values_model(self)
         self.table = QTableView()
         self.table.setObjectName("unit-values")
         self.table.setModel(self.model)

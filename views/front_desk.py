@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import datetime as _dt
 
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt
+from PySide6.QtCore import Qt
 from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QComboBox,
@@ -26,37 +26,8 @@ from models.br import clean_cnpj, clean_cpf
 from models.errors import FieldErrors, UserError
 from models.people import Company, Person
 from models.search import find_applicants
+from views.table_models import RowsModel
 from views.widgets import current_user_name
-
-
-class RowsModel(QAbstractTableModel):
-    """A read-only table over a list of objects: ``columns`` are (header, function of the row)."""
-
-    def __init__(self, columns, parent=None):
-        super().__init__(parent)
-        self.columns = columns
-        self.rows = []
-
-    def set_rows(self, rows) -> None:
-        self.beginResetModel()
-        self.rows = list(rows)
-        self.endResetModel()
-
-    def rowCount(self, parent=QModelIndex()):  # noqa: N802 - Qt API
-        return 0 if parent.isValid() else len(self.rows)
-
-    def columnCount(self, parent=QModelIndex()):  # noqa: N802 - Qt API
-        return 0 if parent.isValid() else len(self.columns)
-
-    def headerData(self, section, orientation, role=Qt.ItemDataRole.DisplayRole):  # noqa: N802
-        if role == Qt.ItemDataRole.DisplayRole and orientation == Qt.Orientation.Horizontal:
-            return self.columns[section][0]
-        return None
-
-    def data(self, index, role=Qt.ItemDataRole.DisplayRole):
-        if not index.isValid() or role != Qt.ItemDataRole.DisplayRole:
-            return None
-        return self.columns[index.column()][1](self.rows[index.row()])
 
 
 class SearchTab(QWidget):

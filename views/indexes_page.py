@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import datetime as _dt
 
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt
 from PySide6.QtWidgets import (
     QComboBox,
     QFormLayout,
@@ -22,38 +21,8 @@ from models.describe import percent
 from models.errors import UserError
 from models.fiscal import index_corrections, set_index_correction
 from models.regimes import load_regimes
+from views.table_models import Column, RowsModel
 from views.widgets import current_user_name
-
-
-class CorrectionsModel(QAbstractTableModel):
-    HEADERS = ("Ano", "Correção", "Fonte", "Cadastrado por")
-
-    def __init__(self, parent=None):
-        super().__init__(parent)
-        self.rows = []
-
-    def set_rows(self, rows) -> None:
-        self.beginResetModel()
-        self.rows = list(rows)
-        self.endResetModel()
-
-    def rowCount(self, parent=QModelIndex()):  # noqa: N802 - Qt API
-        return 0 if parent.isValid() else len(self.rows)
-
-    def columnCount(self, parent=QModelIndex()):  # noqa: N802 - Qt API
-        return 0 if parent.isValid() else len(self.HEADERS)
-
-    def headerData(self, section, orientation, role=Qt.ItemDataRole.DisplayRole):  # noqa: N802
-        if role == Qt.ItemDataRole.DisplayRole and orientation == Qt.Orientation.Horizontal:
-            return self.tr(self.HEADERS[section])
-        return None
-
-    def data(self, index, role=Qt.ItemDataRole.DisplayRole):
-        if not index.isValid() or role != Qt.ItemDataRole.DisplayRole:
-            return None
-        row = self.rows[index.row()]
-        return (str(row.year), percent(row.rate), row.reason,
-                f"{row.entered_by} em {row.entered_at:%d/%m/%Y %H:%M}")[index.column()]
 
 
 class IndexesPage(QWidget):
@@ -68,7 +37,12 @@ class IndexesPage(QWidget):
         self.index_combo.setObjectName("index")
         form_top.addRow(self.tr("Í&ndice:"), self.index_combo)
         layout.addLayout(form_top)
-        self.model = CorrectionsModel(self)
+        self.model = RowsModel([
+            Column(self.tr("Ano"), lambda r: str(r.year), right=True),
+            Column(self.tr("Correção"), lambda r: percent(r.rate), right=True),
+            Column(self.tr("Fonte"), lambda r: r.reason),
+            Column(self.tr("Cadastrado por"), lambda r: f"{r.entered_by} em {r.entered_at:%d/%m/%Y %H:%M}"),
+        ], self)
         self.table = QTableView()
         self.table.setObjectName("corrections")
         self.table.setModel(self.model)

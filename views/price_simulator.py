@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import datetime as _dt
 
-from PySide6.QtCore import QAbstractTableModel, QCoreApplication, QModelIndex, Qt
+from PySide6.QtCore import QCoreApplication, Qt
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -25,6 +25,7 @@ from models.fees import Quote
 from models.money import format_brl
 from models.pricing import quote
 from models.regimes import load_regimes
+from views.table_models import Column, RowsModel
 
 NONE = ""
 
@@ -41,41 +42,16 @@ def where_to_enter(exc: UserError) -> str:
     return ""
 
 
-class QuoteLinesModel(QAbstractTableModel):
-    HEADERS = ("Descrição", "Valor", "Fórmula", "Base legal")
-
-    def __init__(self, parent=None):
-        super().__init__(parent)
-        self.lines = []
-
-    def set_quote(self, result: Quote | None) -> None:
-        self.beginResetModel()
-        self.lines = list(result.lines) if result is not None else []
-        self.endResetModel()
-
-    def rowCount(self, parent=QModelIndex()):  # noqa: N802 - Qt API
-        return 0 if parent.isValid() else len(self.lines)
-
-    def columnCount(self, parent=QModelIndex()):  # noqa: N802 - Qt API
-        return 0 if parent.isValid() else len(self.HEADERS)
-
-    def headerData(self, section, orientation, role=Qt.ItemDataRole.DisplayRole):  # noqa: N802
-        if role == Qt.ItemDataRole.DisplayRole and orientation == Qt.Orientation.Horizontal:
-            return self.tr(self.HEADERS[section])
-        return None
-
-    def data(self, index, role=Qt.ItemDataRole.DisplayRole):
-        if not index.isValid():
-            return None
-        line = self.lines[index.row()]
-        column = index.column()
-        if role == Qt.ItemDataRole.DisplayRole:
-            return (line.label, format_brl(line.amount), line.formula, line.basis)[column]
-        if role == Qt.ItemDataRole.ToolTipRole:
-            return "\n".join(line.details) or None
-        if role == Qt.ItemDataRole.TextAlignmentRole and column == 1:
-            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
-        return None
+def quote_lines_model(parent=None) -> RowsModel:
+    """The lines of a quote: what, how much, how (formula) and why (article); details as tooltip."""
+    tr = lambda text: QCoreApplication.translate("PriceSimulator", text)  # noqa: E731
+    details = lambda line: "\n".join(line.details) or None  # noqa: E731
+    return RowsModel([
+        Column(tr("Descrição"), lambda line: line.label, tooltip=details),
+        Column(tr("Valor"), lambda line: format_brl(line.amount), right=True, tooltip=details),
+        Column(tr("Fórmula"), lambda line: line.formula, tooltip=details),
+        Column(tr("Base legal"), lambda line: line.basis, tooltip=details),
+    ], parent)
 
 
 class PriceSimulator(QWidget):
@@ -152,7 +128,7 @@ class PriceSimulator(QWidget):
         self.notes.setWordWrap(True)
         layout.addWidget(self.notes)
 
-        self.model = QuoteLinesModel(self)
+        self.model = quote_lines_model(self)
         self.table = QTableView()
         self.table.setObjectName("lines")
         self.table.setModel(self.model)
@@ -318,7 +294,7 @@ class PriceSimulator(QWidget):
             return
         values = self.inputs()
         if not any(k in values for k in ("equipment", "line", "venue", "front", "area", "energy", "permit_kind")):
-            self.model.set_quote(None)
+            self.model.set_rows([])
             self.last_quote = None
             self.error.setText(self.tr("Escolha a permissão, o equipamento, o ramo ou o imóvel para ver o preço."))
             self.notes.clear()
@@ -328,7 +304,7 @@ class PriceSimulator(QWidget):
         try:
             result = quote(regime, **values)
         except UserError as exc:
-            self.model.set_quote(None)
+            self.model.set_rows([])
             self.last_quote = None
             self.error.setText(exc.message + where_to_enter(exc))
             self.notes.clear()
@@ -339,7 +315,7 @@ class PriceSimulator(QWidget):
         self.last_quote = result
         self.error.clear()
         self.notes.setText("\n".join(self.tr("Observação: %1").replace("%1", n) for n in result.notes))
-        self.model.set_quote(result)
+        self.model.set_rows(result.lines)
         self.table.resizeRowsToContents()
         text = self.tr("Total: %1").replace("%1", format_brl(result.total))
         if result.total_deposits:

@@ -1,0 +1,55 @@
+"""One read-only table model for every list the screens show (rows are domain objects)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt
+
+
+@dataclass(frozen=True)
+class Column:
+    header: str
+    text: Callable[[Any], str]
+    right: bool = False  # numbers and money align right
+    tooltip: Callable[[Any], str | None] | None = None
+
+
+class RowsModel(QAbstractTableModel):
+    """Rows are plain objects; each column says how to show one of them."""
+
+    def __init__(self, columns: Sequence[Column | tuple], parent=None):
+        super().__init__(parent)
+        self.columns = [c if isinstance(c, Column) else Column(*c) for c in columns]
+        self.rows: list = []
+
+    def set_rows(self, rows) -> None:
+        self.beginResetModel()
+        self.rows = list(rows)
+        self.endResetModel()
+
+    def rowCount(self, parent=QModelIndex()):  # noqa: N802 - Qt API
+        return 0 if parent.isValid() else len(self.rows)
+
+    def columnCount(self, parent=QModelIndex()):  # noqa: N802 - Qt API
+        return 0 if parent.isValid() else len(self.columns)
+
+    def headerData(self, section, orientation, role=Qt.ItemDataRole.DisplayRole):  # noqa: N802
+        if role == Qt.ItemDataRole.DisplayRole and orientation == Qt.Orientation.Horizontal:
+            return self.columns[section].header
+        return None
+
+    def data(self, index, role=Qt.ItemDataRole.DisplayRole):
+        if not index.isValid():
+            return None
+        column = self.columns[index.column()]
+        row = self.rows[index.row()]
+        if role == Qt.ItemDataRole.DisplayRole:
+            return column.text(row)
+        if role == Qt.ItemDataRole.ToolTipRole and column.tooltip is not None:
+            return column.tooltip(row)
+        if role == Qt.ItemDataRole.TextAlignmentRole and column.right:
+            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        return None
