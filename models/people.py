@@ -29,13 +29,9 @@ def search_key(text: str) -> str:
     return " ".join(plain.lower().split())
 
 
-class Person(BaseModel):
-    """A natural person (pessoa física)."""
+class Addressed(BaseModel):
+    """Address and contact, the same for people and companies (never a table of its own)."""
 
-    name = CharField(max_length=200, index=True)
-    cpf = CharField(max_length=11, unique=True)  # compact form
-    rg = CharField(max_length=30, default="")
-    birth_date = DateField(null=True)
     street = CharField(max_length=200, default="")
     number = CharField(max_length=20, default="")
     district = CharField(max_length=100, default="")
@@ -44,6 +40,15 @@ class Person(BaseModel):
     zip_code = CharField(max_length=8, default="")
     phone = CharField(max_length=30, default="")
     email = CharField(max_length=200, default="")
+
+
+class Person(Addressed):
+    """A natural person (pessoa física)."""
+
+    name = CharField(max_length=200, index=True)
+    cpf = CharField(max_length=11, unique=True)  # compact form
+    rg = CharField(max_length=30, default="")
+    birth_date = DateField(null=True)
     resident_since = DateField(null=True)
     notes = TextField(default="")
     created_at = DateTimeField(default=_now)
@@ -77,7 +82,7 @@ class HouseholdMember(BaseModel):
         table_name = "household_member"
 
 
-class Company(BaseModel):
+class Company(Addressed):
     """A legal person (pessoa jurídica), MEI included."""
 
     cnpj = CharField(max_length=14, unique=True)  # compact form, letters allowed
@@ -85,14 +90,6 @@ class Company(BaseModel):
     trade_name = CharField(max_length=200, default="")
     mei = BooleanField(default=False)
     municipal_registration = CharField(max_length=40, default="")
-    street = CharField(max_length=200, default="")
-    number = CharField(max_length=20, default="")
-    district = CharField(max_length=100, default="")
-    city = CharField(max_length=100, default="")
-    state = CharField(max_length=2, default="")
-    zip_code = CharField(max_length=8, default="")
-    phone = CharField(max_length=30, default="")
-    email = CharField(max_length=200, default="")
     created_at = DateTimeField(default=_now)
     version = IntegerField(default=1)
     search_name = CharField(max_length=400, default="", index=True)  # v4

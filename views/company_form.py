@@ -21,7 +21,7 @@ from PySide6.QtWidgets import (
 from models.br import format_cpf
 from models.errors import FieldErrors, UserError
 from models.people import Company, CompanyInput, PartnerInput, save_company
-from views.widgets import DocumentEdit, FieldErrorsView, GuardedDialog
+from views.widgets import DocumentEdit, FieldErrorsView, GuardedDialog, address_values, load_address, make_address_fields
 
 
 class CompanyDialog(GuardedDialog):
@@ -48,18 +48,7 @@ class CompanyDialog(GuardedDialog):
         self.mei.setObjectName("mei")
         self.registration = QLineEdit()
         self.registration.setObjectName("municipal_registration")
-        self.street = QLineEdit()
-        self.number = QLineEdit()
-        self.district = QLineEdit()
-        self.city = QLineEdit()
-        self.state = QLineEdit()
-        self.state.setInputMask(">AA;_")
-        self.state.setMaximumWidth(50)
-        self.zip_code = QLineEdit()
-        self.zip_code.setInputMask("00000-000;_")
-        self.zip_code.setMaximumWidth(110)
-        self.phone = QLineEdit()
-        self.email = QLineEdit()
+        make_address_fields(self)
         form.addRow(self.tr("C&NPJ:"), row)
         form.addRow(self.tr("&Razão social:"), self.legal_name)
         form.addRow(self.tr("Nome &fantasia:"), self.trade_name)
@@ -136,8 +125,7 @@ class CompanyDialog(GuardedDialog):
         self.trade_name.setText(company.trade_name)
         self.mei.setChecked(company.mei)
         self.registration.setText(company.municipal_registration)
-        for key in ("street", "number", "district", "city", "state", "zip_code", "phone", "email"):
-            getattr(self, key).setText(getattr(company, key))
+        load_address(self, company)
         for partner in company.partners:
             self.add_partner(PartnerInput(partner.name, partner.cpf, partner.spouse_name, partner.spouse_cpf))
         self.dirty = False
@@ -150,10 +138,8 @@ class CompanyDialog(GuardedDialog):
                 partners.append(PartnerInput(cell(0), cell(1), cell(2), cell(3)))
         return CompanyInput(
             cnpj=self.cnpj.compact(), legal_name=self.legal_name.text(), trade_name=self.trade_name.text(),
-            mei=self.mei.isChecked(), municipal_registration=self.registration.text(), street=self.street.text(),
-            number=self.number.text(), district=self.district.text(), city=self.city.text(),
-            state=self.state.text(), zip_code=self.zip_code.text(), phone=self.phone.text(),
-            email=self.email.text(), partners=partners)
+            mei=self.mei.isChecked(), municipal_registration=self.registration.text(), **address_values(self),
+            partners=partners)
 
     def save(self) -> None:
         try:

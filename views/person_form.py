@@ -30,7 +30,8 @@ from models.br import format_cpf
 from models.errors import FieldErrors, UserError
 from models.files import resolve
 from models.people import HOUSING, RELATIONS, HouseholdInput, Person, PersonInput, save_person
-from views.widgets import DateEdit, DocumentEdit, FieldErrorsView, GuardedDialog
+from views.widgets import (DateEdit, DocumentEdit, FieldErrorsView, GuardedDialog, address_values, load_address,
+                           make_address_fields)
 
 
 class PersonDialog(GuardedDialog):
@@ -83,26 +84,11 @@ class PersonDialog(GuardedDialog):
 
         contact = QGroupBox(self.tr("Endereço e contato"))
         form = QGridLayout(contact)
-        self.street = QLineEdit()
-        self.number = QLineEdit()
-        self.number.setMaximumWidth(90)
-        self.district = QLineEdit()
-        self.city = QLineEdit()
-        self.state = QLineEdit()
-        self.state.setInputMask(">AA;_")
-        self.state.setMaximumWidth(50)
-        self.zip_code = QLineEdit()
-        self.zip_code.setInputMask("00000-000;_")
-        self.zip_code.setMaximumWidth(110)
-        self.phone = QLineEdit()
+        make_address_fields(self)
         self.phone2 = QLineEdit()
-        self.email = QLineEdit()
+        self.phone2.setObjectName("phone2")
         self.resident_since = DateEdit()
-        for name, widget in (("street", self.street), ("number", self.number), ("district", self.district),
-                             ("city", self.city), ("state", self.state), ("zip_code", self.zip_code),
-                             ("phone", self.phone), ("phone2", self.phone2), ("email", self.email),
-                             ("resident_since", self.resident_since)):
-            widget.setObjectName(name)
+        self.resident_since.setObjectName("resident_since")
         form.addWidget(QLabel(self.tr("Logradouro:")), 0, 0)
         form.addWidget(self.street, 0, 1, 1, 3)
         form.addWidget(QLabel(self.tr("Nº:")), 0, 4)
@@ -262,9 +248,8 @@ class PersonDialog(GuardedDialog):
         self.cpf.set_value(person.cpf)
         self.rg.setText(person.rg)
         self.birth.set_date(person.birth_date)
-        for key in ("street", "number", "district", "city", "state", "phone", "phone2", "email"):
-            getattr(self, key).setText(getattr(person, key))
-        self.zip_code.setText(person.zip_code)
+        load_address(self, person)
+        self.phone2.setText(person.phone2)
         self.resident_since.set_date(person.resident_since)
         from models.money import format_decimal_br
 
@@ -295,9 +280,7 @@ class PersonDialog(GuardedDialog):
             raise FieldErrors(errors)
         return PersonInput(
             name=self.name.text(), cpf=self.cpf.compact(), rg=self.rg.text(), birth_date=dates["birth_date"],
-            street=self.street.text(), number=self.number.text(), district=self.district.text(),
-            city=self.city.text(), state=self.state.text(), zip_code=self.zip_code.text(),
-            phone=self.phone.text(), phone2=self.phone2.text(), email=self.email.text(),
+            **address_values(self), phone2=self.phone2.text(),
             resident_since=dates["resident_since"], disabled=self.disabled.isChecked(),
             disability_notes=self.disability_notes.text(), family_income_mw=self.family_income.text(),
             housing=self.housing.currentData(),

@@ -156,3 +156,28 @@ def current_user_name() -> str:
         return getpass.getuser()
     except Exception:  # noqa: BLE001 - no login name in this environment
         return "usuário"
+
+
+ADDRESS_KEYS = ("street", "number", "district", "city", "state", "zip_code", "phone", "email")
+
+
+def make_address_fields(owner: QWidget) -> None:
+    """Give ``owner`` the address and contact line edits (``owner.street`` … ``owner.email``), masked."""
+    for key in ADDRESS_KEYS:
+        edit = QLineEdit()
+        edit.setObjectName(key)
+        setattr(owner, key, edit)
+    owner.number.setMaximumWidth(90)
+    owner.state.setInputMask(">AA;_")
+    owner.state.setMaximumWidth(50)
+    owner.zip_code.setInputMask("00000-000;_")
+    owner.zip_code.setMaximumWidth(110)
+
+
+def address_values(owner: QWidget) -> dict[str, str]:
+    return {key: getattr(owner, key).text() for key in ADDRESS_KEYS}
+
+
+def load_address(owner: QWidget, record) -> None:
+    for key in ADDRESS_KEYS:
+        getattr(owner, key).setText(getattr(record, key))
