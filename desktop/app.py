@@ -11,7 +11,7 @@ from PySide6.QtWidgets import QApplication, QMessageBox
 
 import resources
 from desktop import __version__
-from desktop.paths import resolve_db_url, set_application_names
+from desktop.paths import resolve_db_url, set_application_names, use_data_folder
 from models.db import open_database
 from models.errors import UserError
 
@@ -58,6 +58,7 @@ def ensure_app(argv: list[str] | None = None) -> QApplication:
 def run_gui(db_url: str | None) -> int:
     """Open the main window on ``db_url`` (or the default database) and run the event loop."""
     app = ensure_app()
+    use_data_folder()
     url = resolve_db_url(db_url)
     try:
         open_database(url)

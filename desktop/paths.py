@@ -49,3 +49,15 @@ def resolve_db_url(explicit: str | None) -> str:
         raise DatabaseError("--db com URL vazia: informe sqlite:///CAMINHO ou "
                             "postgresql://usuario@servidor:porta/banco, ou omita --db para usar o banco padrão.")
     return explicit.strip()
+
+
+def files_dir() -> Path:
+    """Where scanned documents and photos are kept (``<data folder>/files``)."""
+    return data_dir() / "files"
+
+
+def use_data_folder() -> None:
+    """Point the domain's file store at the user's data folder (once per process)."""
+    from models.files import set_store
+
+    set_store(files_dir())

@@ -168,3 +168,11 @@ def test_painel_shows_todays_items_with_their_articles(window):
     texts = [home.today.item(i).text() for i in range(home.today.count())]
     assert texts and all("art." in t for t in texts if "suspensão termina" not in t)
     assert all("()" not in t for t in texts)
+
+
+def test_the_application_keeps_files_in_the_users_data_folder(app_ready):
+    from desktop.paths import data_dir, use_data_folder
+    from models.files import store
+
+    use_data_folder()
+    assert store() == data_dir() / "files" and store().is_dir()

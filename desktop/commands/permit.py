@@ -14,7 +14,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from desktop.paths import resolve_db_url
+from desktop.paths import use_data_folder, resolve_db_url
 from models.errors import UserError
 
 WHAT = {
@@ -39,17 +39,6 @@ def configure(parser: argparse.ArgumentParser) -> None:
                       "  praca permit print --number 2026/00003 --what placard --out placa.pdf")
 
 
-def _use_file_store() -> None:
-    """Photos live in the files folder beside the database the application uses."""
-    from desktop.paths import data_dir
-    from models.files import set_store
-
-    try:
-        set_store(data_dir() / "files")
-    except OSError:
-        pass
-
-
 def run(args: argparse.Namespace) -> int:
     from models.db import close_database, open_database
     from models.permits import LIVE_STATUSES, Permit, find_permit, permit_document
@@ -69,7 +58,7 @@ def run(args: argparse.Namespace) -> int:
             tail = f", substituída pela nº {successor.number}" if successor is not None else ""
             raise UserError(f"A permissão nº {permit.number} está {permit.status_label}{tail}: só se imprime "
                             "permissão em vigor.", field="number")
-        _use_file_store()
+        use_data_folder()
         doc = permit_document(permit)
         if args.what == "permit":
             write_permit_pdf(doc, out)
