@@ -32,14 +32,18 @@ def find_applicants(text: str, limit: int = 50) -> list[Match]:
     if not text:
         return []
     fragment = _document_fragment(text)
-    looks_like_document = fragment and sum(c.isdigit() for c in fragment) >= max(3, len(fragment) - 2)
     matches: list[Match] = []
+    # A CPF or CNPJ (digits, or the alphanumeric CNPJ) typed whole or in part, punctuation ignored.
+    looks_like_document = (" " not in text.strip() and len(fragment) >= 3
+                           and sum(c.isdigit() for c in fragment) >= 2)
+    people = []
+    companies = []
     if looks_like_document:
-        people = Person.select(Person.id, Person.name, Person.cpf, Person.city).where(
-            Person.cpf.startswith(fragment)).order_by(Person.name).limit(limit)
-        companies = Company.select(Company.id, Company.legal_name, Company.trade_name, Company.cnpj).where(
-            Company.cnpj.startswith(fragment)).order_by(Company.legal_name).limit(limit)
-    else:
+        people = list(Person.select(Person.id, Person.name, Person.cpf, Person.city).where(
+            Person.cpf.startswith(fragment)).order_by(Person.name).limit(limit))
+        companies = list(Company.select(Company.id, Company.legal_name, Company.trade_name, Company.cnpj).where(
+            Company.cnpj.startswith(fragment)).order_by(Company.legal_name).limit(limit))
+    if not people and not companies and any(c.isalpha() for c in text):
         words = search_key(text).split()
         person_filter = Person.search_name.contains(words[0])
         company_filter = Company.search_name.contains(words[0])

@@ -127,3 +127,12 @@ def test_age_on_birthday(birth, years):
         return
     assert age_on(birth, day) == years
     assert age_on(birth, day - dt.timedelta(days=1)) == years - 1
+
+
+def test_search_finds_an_alphanumeric_cnpj_typed_any_way(database):
+    base = "12ABC34501DE"
+    cnpj = base + cnpj_check_digits(base)
+    save_company(CompanyInput(cnpj=cnpj, legal_name="Pastelaria Zanetti Ltda."))
+    for typed in ("12.ABC.345/01DE-35", "12abc34501de35", "12ABC", "12.abc.3"):
+        assert [m.document for m in find_applicants(typed)] == ["12.ABC.345/01DE-35"], typed
+    assert [m.name for m in find_applicants("zanetti")] == ["Pastelaria Zanetti Ltda."]

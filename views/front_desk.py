@@ -22,7 +22,7 @@ from PySide6.QtWidgets import (
 )
 
 from models.applications import OPEN_STATUSES, STATUSES, TRANSITIONS, Application, change_status, worklist
-from models.br import clean_cnpj, clean_cpf
+from models.br import clean_cnpj, clean_cpf, format_cnpj, format_cpf
 from models.errors import FieldErrors, UserError
 from models.people import Company, Person
 from models.search import find_applicants
@@ -105,8 +105,8 @@ class SearchTab(QWidget):
         self._update_buttons()
 
     def _nobody_hint(self, text: str) -> str:
-        digits = "".join(c for c in text if c.isalnum())
-        if len(digits) == 11:
+        digits = "".join(c for c in text if c.isalnum()).upper()
+        if len(digits) == 11 and digits.isdigit():
             try:
                 clean_cpf(digits)
             except UserError as exc:
@@ -137,14 +137,15 @@ class SearchTab(QWidget):
         from views.company_form import CompanyDialog
         from views.person_form import PersonDialog
 
-        digits = "".join(c for c in self.query.text() if c.isalnum())
+        digits = "".join(c for c in self.query.text() if c.isalnum()).upper()
         if kind == "person":
-            dialog = PersonDialog(parent=self, cpf=digits if len(digits) == 11 else "")
+            dialog = PersonDialog(parent=self, cpf=digits if len(digits) == 11 and digits.isdigit() else "")
         else:
             dialog = CompanyDialog(parent=self, cnpj=digits if len(digits) == 14 else "")
         if dialog.exec():
             saved = dialog.person if kind == "person" else dialog.company
-            self.query.setText(saved.cpf if kind == "person" else saved.cnpj)
+            self.query.setText(format_cpf(saved.cpf) if kind == "person" else format_cnpj(saved.cnpj))
+            self.search()  # the same text may already be there
         return dialog
 
     def edit_selected(self):
