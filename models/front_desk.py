@@ -14,7 +14,7 @@ from models.applications import ApplicationInput, DocumentInput
 from models.eligibility import ApplicantFacts, DocumentFacts, Eligibility, evaluate_eligibility
 from models.errors import UserError
 from models.fees import Quote
-from models.people import Company, CompanyPartner, Person
+from models.people import Company, CompanyPartner, Person, search_key
 from models.pricing import quote
 from models.regimes import Regime, get_regime
 from models.settings import MUNICIPALITY, get_setting
@@ -34,6 +34,42 @@ def _mei_company(person: Person) -> Company | None:
     """The MEI a person answers for (an MEI is a company with one partner: its owner)."""
     return (Company.select().join(CompanyPartner)
             .where((CompanyPartner.person == person) & (Company.mei == True)).first())  # noqa: E712
+
+
+def _town(name: str) -> str:
+    return search_key(name)
+
+
+def serves(regime: Regime) -> bool:
+    """True when the regime is the act of the municipality this copy of Praça serves.
+
+    "Resident since" and the municipal registration Praça keeps are about that
+    municipality; for another town's act they say nothing (demo data mixes the
+    five acts in one database).
+    """
+    home = get_setting(MUNICIPALITY)
+    return bool(home) and _town(home) == _town(regime.municipality)
+
+
+def local_to(applicant_kind: str, applicant_id: int, regime: Regime) -> tuple[bool | None, _dt.date | None, bool | None]:
+    """(lives/is established in the regime's town?, since when, has that town's municipal registration?)."""
+    if applicant_kind == "person":
+        person = Person.get_by_id(applicant_id)
+        mei = _mei_company(person)
+        city, since = person.city, person.resident_since
+        registration = bool(mei and mei.municipal_registration)
+    else:
+        company = Company.get_by_id(applicant_id)
+        owner = _responsible_person(company)
+        city, since = company.city, owner.resident_since if owner else None
+        registration = bool(company.municipal_registration)
+    in_town = bool(city) and _town(city) == _town(regime.municipality)
+    if serves(regime) or (in_town and not get_setting(MUNICIPALITY)):
+        resident = True if since or in_town else None
+        return resident, since, registration
+    if in_town:
+        return True, None, None  # lives there, but since when and the registration are that town's records
+    return (False if city else None), None, (False if city else None)
 
 
 def load_applicant(kind: str, applicant_id: int) -> Applicant:
@@ -88,21 +124,20 @@ def applicant_facts(applicant: Applicant, *, documents: list[DocumentInput], sit
             site_label = None
     common = dict(today=today, documents=delivered, debts=None, permits=permits, history=history,
                   site_id=site or None, site_label=site_label, **counts)
+    resident, since, registration = (local_to(applicant.kind, applicant.id, get_regime(regime)) if regime
+                                     else (None, None, None))
     if applicant.kind == "person":
         person = Person.get_by_id(applicant.id)
         mei_company = _mei_company(person)
         return ApplicantFacts(
             applicant_type="person", is_mei=applicant.is_mei, has_cnpj=mei_company is not None,
-            has_municipal_registration=bool(mei_company and mei_company.municipal_registration),
-            birth_date=person.birth_date, resident_since=person.resident_since,
-            is_resident=True if person.resident_since else None, **common)
+            has_municipal_registration=registration, birth_date=person.birth_date, resident_since=since,
+            is_resident=resident, **common)
     company = Company.get_by_id(applicant.id)
     owner = _responsible_person(company)
     return ApplicantFacts(
-        applicant_type="company", is_mei=company.mei, has_cnpj=True,
-        has_municipal_registration=bool(company.municipal_registration),
-        birth_date=owner.birth_date if owner else None, resident_since=owner.resident_since if owner else None,
-        is_resident=True if owner and owner.resident_since else None, **common)
+        applicant_type="company", is_mei=company.mei, has_cnpj=True, has_municipal_registration=registration,
+        birth_date=owner.birth_date if owner else None, resident_since=since, is_resident=resident, **common)
 
 
 @dataclass(frozen=True)
@@ -123,7 +158,8 @@ def assess(applicant: Applicant, data: ApplicationInput, *, energy: str = "none"
     kind = regime.permit_kind(data.permit_kind)
     result, problem = None, None
     if kind.fees:
-        inputs = {"permit_kind": kind.id, "mei": applicant.is_mei, "local": applicant.local}
+        inputs = {"permit_kind": kind.id, "mei": applicant.is_mei,
+                  "local": local_to(applicant.kind, applicant.id, regime)[0] is True}
         for key in ("equipment", "line", "front", "depth", "hitch"):
             value = getattr(data, key)
             if value:
@@ -135,3 +171,36 @@ def assess(applicant: Applicant, data: ApplicationInput, *, energy: str = "none"
         except UserError as exc:
             problem = exc
     return Assessment(eligibility, result, problem)
+
+
+def stored_input(app) -> ApplicationInput:
+    """What was protocolled, as the form would hold it (documents as delivered)."""
+    docs = [DocumentInput(d.document, d.delivered_on, d.valid_until) for d in app.documents]
+    return ApplicationInput(
+        regime=app.regime, permit_kind=app.permit_kind, person_id=app.person_id, company_id=app.company_id,
+        line=app.line, group=app.group, section=app.section, site=app.site, equipment=app.equipment,
+        front=str(app.front) if app.front is not None else "", depth=str(app.depth) if app.depth is not None else "",
+        hitch=str(app.hitch) if app.hitch is not None else "", documents=docs)
+
+
+def approve_application(app, *, by: str, today: _dt.date | None = None):
+    """Approve after checking again, today: no rule may fail, and the act's term must still be ahead."""
+    from models.applications import change_status
+    from models.permits import permit_term
+
+    today = today or _dt.date.today()
+    regime = get_regime(app.regime)
+    applicant = load_applicant("person" if app.person_id else "company", app.person_id or app.company_id)
+    result = evaluate_eligibility(regime, app.permit_kind, applicant_facts(
+        applicant, documents=stored_input(app).documents, site=app.site, today=today, regime=app.regime,
+        permit_kind=app.permit_kind))
+    failed = result.by_status("failed")
+    if failed:
+        listed = "; ".join(f"{r.label or r.rule.kind} ({r.article})" for r in failed)
+        raise UserError(f"O requerimento {app.protocol} não pode ser aprovado: {listed}.")
+    try:
+        permit_term(regime, app.permit_kind, today)
+    except UserError as exc:
+        if not (hasattr(exc, "errors") and set(exc.errors) <= {"valid_until", "event_end"}):
+            raise UserError(f"O requerimento {app.protocol} não pode ser aprovado: {exc.message}") from None
+    return change_status(app, "approved", by=by, reason=f"elegível em {today:%d/%m/%Y}")

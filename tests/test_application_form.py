@@ -22,9 +22,10 @@ def mei(app_ready, db_url, tmp_path):
     open_database(db_url)
     set_store(tmp_path / "files")
     owner = save_person(PersonInput(name="Reinaldo Almeida Teixeira", cpf="529.982.247-25",
-                                    birth_date=dt.date(1980, 5, 17), resident_since=dt.date(2000, 1, 1)), today=TODAY)
+                                    birth_date=dt.date(1980, 5, 17), resident_since=dt.date(2000, 1, 1),
+                                    city="São Bento do Sapucaí"), today=TODAY)
     return save_company(CompanyInput(cnpj="11.222.333/0001-81", legal_name="REINALDO ALMEIDA TEIXEIRA 11222333",
-                                     mei=True, municipal_registration="12345",
+                                     mei=True, municipal_registration="12345", city="São Bento do Sapucaí",
                                      partners=[PartnerInput(owner.name, owner.cpf)]))
 
 
@@ -117,3 +118,38 @@ def test_a_natural_person_cannot_hold_an_olimpia_tpu(qtbot, app_ready, db_url, t
     rows = statuses(d)
     assert any(k.startswith("✘ Forma jurídica") for k in rows)
     assert "Não apto" in d.verdict.text() and "art. 162" in d.verdict.text()
+
+
+def test_another_towns_records_do_not_count(qtbot, mei):
+    """Praça serves Olímpia: a São Bento company's residence and registration say nothing for Sapezal's act."""
+    from models.front_desk import applicant_facts, load_applicant
+    from models.settings import MUNICIPALITY, set_settings
+
+    set_settings({MUNICIPALITY: "São Bento do Sapucaí"})
+    applicant = load_applicant("company", mei.id)
+    home = applicant_facts(applicant, documents=[], today=TODAY, regime="sao-bento-2026", permit_kind="event-stall")
+    assert home.is_resident is True and home.has_municipal_registration is True
+    other = applicant_facts(applicant, documents=[], today=TODAY, regime="sapezal-2014", permit_kind="ponto-fixo")
+    assert other.is_resident is False and other.resident_since is None and other.has_municipal_registration is False
+
+
+def test_approval_checks_the_rules_and_the_acts_term_again(qtbot, mei):
+    from models.applications import ApplicationInput, DocumentInput, change_status, create_application
+    from models.front_desk import approve_application
+    from models.errors import UserError
+    from models.regimes import get_regime
+
+    kind = get_regime("sao-bento-2026").permit_kind("event-stall")
+    missing = create_application(ApplicationInput(regime="sao-bento-2026", permit_kind="event-stall",
+                                                  company_id=mei.id), clerk="ana", today=TODAY)
+    missing = change_status(missing, "analysis", by="chefe")
+    with pytest.raises(UserError, match="não pode ser aprovado: .*Documento"):
+        approve_application(missing, by="chefe", today=dt.date(2026, 3, 20))
+    complete = create_application(ApplicationInput(
+        regime="sao-bento-2026", permit_kind="event-stall", company_id=mei.id,
+        documents=[DocumentInput(d, dt.date(2026, 3, 20)) for d in kind.documents]), clerk="ana", today=TODAY)
+    complete = change_status(complete, "analysis", by="chefe")
+    # Dec. 4.794/2026, art. 2º: the three days ended on 29/03/2026 — nothing left to authorise in November
+    with pytest.raises(UserError, match="29/03/2026"):
+        approve_application(complete, by="chefe", today=TODAY)
+    assert approve_application(complete, by="chefe", today=dt.date(2026, 3, 26)).status == "approved"

@@ -62,8 +62,7 @@ class ApplicationDialog(GuardedDialog):
         document = (format_cpf(self.applicant.document) if self.applicant.kind == "person"
                     else format_cnpj(self.applicant.document))
         who = QLabel(f"<b>{self.applicant.name}</b> — {document}"
-                     + (self.tr(" · MEI") if self.applicant.is_mei else "")
-                     + (self.tr(" · do município") if self.applicant.local else ""))
+                     + (self.tr(" · MEI") if self.applicant.is_mei else ""))
         who.setObjectName("applicant")
         layout.addWidget(who)
 

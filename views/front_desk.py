@@ -24,6 +24,7 @@ from PySide6.QtWidgets import (
 from models.applications import OPEN_STATUSES, STATUSES, TRANSITIONS, Application, change_status, worklist
 from models.br import clean_cnpj, clean_cpf, format_cnpj, format_cpf
 from models.errors import FieldErrors, UserError
+from models.front_desk import approve_application
 from models.people import Company, Person
 from models.search import find_applicants
 from views.table_models import RowsModel
@@ -329,7 +330,11 @@ class WorklistTab(QWidget):
             if not ok:
                 return False
         try:
-            change_status(Application.get_by_id(item.id), status, by=current_user_name(), reason=reason or "")
+            app = Application.get_by_id(item.id)
+            if status == "approved":  # checked again today: rules and the act's term
+                approve_application(app, by=current_user_name())
+            else:
+                change_status(app, status, by=current_user_name(), reason=reason or "")
         except UserError as exc:
             self.message.setText(exc.message)
             return False
