@@ -285,6 +285,18 @@ class WorkItem:
     status: str
     status_label: str
     age_days: int
+    regime_label: str = ""  # "Sapezal/MT — Lei 1.171/2014"
+    kind_label: str = ""
+
+
+def _labels(regime_id: str, kind_id: str) -> tuple[str, str]:
+    from models.regimes import get_regime
+
+    try:
+        regime = get_regime(regime_id)
+        return f"{regime.municipality}/{regime.state} — {regime.short}", regime.permit_kind(kind_id).label
+    except UserError:  # a regime file removed since: show the ids
+        return regime_id, kind_id
 
 
 def worklist(*, statuses=OPEN_STATUSES, regime: str | None = None, today: _dt.date | None = None,
@@ -304,5 +316,5 @@ def worklist(*, statuses=OPEN_STATUSES, regime: str | None = None, today: _dt.da
     rows = query.order_by(Application.created_at, Application.id).limit(limit).tuples()
     for app_id, protocol, regime_id, kind, status, created, person_name, company_name in rows:
         items.append(WorkItem(app_id, protocol, person_name or company_name or "", regime_id, kind, status,
-                              STATUSES[status], (today - created.date()).days))
+                              STATUSES[status], (today - created.date()).days, *_labels(regime_id, kind)))
     return items

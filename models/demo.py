@@ -291,6 +291,7 @@ class _DemoDesk:
             docs = [DocumentInput(d, on - _dt.timedelta(days=(minute + len(d)) % 15))
                     for d in get_regime(regime).permit_kind(kind).documents]
         clerk = clerk or CLERKS[minute % len(CLERKS)]
+        self._move_to_town(get_regime(regime), person, company)
         data = ApplicationInput(regime=regime, permit_kind=kind, person_id=person.id if person else None,
                                 company_id=company.id if company else None, documents=docs,
                                 **{k: str(v) if v is not None else "" for k, v in fields.items()})
@@ -310,6 +311,20 @@ class _DemoDesk:
             app = change_status(app, step, by=clerk, reason=why)
         self.count_apps += 1
         return app
+
+    def _move_to_town(self, regime, person, company) -> None:
+        """Applicants live in the town whose act they apply under (the demo mixes five towns in one database)."""
+        town = {"city": regime.municipality, "state": regime.state}
+        people = {person.id} if person else set()
+        companies = {company.id} if company else set()
+        if person and person.id in self.meis:
+            companies.add(self.meis[person.id].id)
+        if company and self.owner.get(company.id):
+            people.add(self.owner[company.id])
+        if people:
+            Person.update(**town).where(Person.id.in_(list(people))).execute()
+        if companies:
+            Company.update(**town).where(Company.id.in_(list(companies))).execute()
 
     def issue(self, app, on: _dt.date, **kw):
         from models.permits import issue_permit

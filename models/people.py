@@ -252,7 +252,7 @@ def validate_person(data: PersonInput, *, today: _dt.date) -> dict:
         if not (member.name or "").strip():
             errors[f"household[{i}].name"] = f"Familiar {i + 1}: informe o nome."
         if member.relation not in RELATIONS:
-            errors[f"household[{i}].relation"] = f"Familiar {i + 1}: parentesco inválido."
+            errors[f"household[{i}].relation"] = f"Familiar {i + 1}: informe o parentesco."
         if (member.cpf or "").strip():
             _try(errors, f"household[{i}].cpf", clean_cpf, member.cpf)
         if member.birth_date is not None and member.birth_date > today:

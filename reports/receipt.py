@@ -38,7 +38,15 @@ def receipt_context(app: Application) -> dict:
         "line": regime.line(app.line).label if app.line else "",
         "section": regime.section(app.section).label if app.section else "",
         "equipment": regime.equipment(app.equipment).label if app.equipment else "",
+        "site": _site_label(regime, app.site),
     }
+
+
+def _site_label(regime, site: str) -> str:
+    """A site the act names shows by its name; a place the clerk typed shows as typed."""
+    if site and site in regime.ids("site"):
+        return regime.site(site).label
+    return site
 
 
 def receipt_html(app: Application) -> str:

@@ -6,6 +6,7 @@ import pytest
 from PySide6.QtCore import QSettings, Qt, QTimer
 from PySide6.QtWidgets import QApplication, QDialogButtonBox, QMessageBox
 
+from conftest import type_text
 from models.db import open_database
 from models.demo import fill_demo
 
@@ -176,3 +177,15 @@ def test_the_application_keeps_files_in_the_users_data_folder(app_ready):
 
     use_data_folder()
     assert store() == data_dir() / "files" and store().is_dir()
+
+
+def test_the_clerks_name_signs_documents(window, qtbot):
+    from views.widgets import current_user_name
+
+    form = window.pages["cadastros"].settings_form
+    type_text(form.municipality, "Olímpia")
+    form.state.setText("SP")
+    type_text(form.clerk_name, "Ana Beatriz Souza")
+    qtbot.keyClick(form.clerk_name, Qt.Key.Key_Return)  # Enter saves
+    assert form.message.text() == "Configurações salvas."
+    assert current_user_name() == "Ana Beatriz Souza"

@@ -244,7 +244,8 @@ class ApplicationDialog(GuardedDialog):
         none = self.tr("—")
         self._fill(self.kind, [(k.id, k.label) for k in regime.permit_kinds], None)
         self._fill(self.line, [(ln.id, ln.label) for ln in regime.lines], none)
-        self._fill(self.group, [(g.id, f"{g.number} — {g.label}") for g in regime.groups], none)
+        self._fill(self.group, [(g.id, g.label if str(g.number) in g.label else f"{g.number} — {g.label}")
+                                for g in regime.groups], none)
         self._fill(self.section, [(s.id, f"{s.numeral} — {s.label}") for s in regime.sections], none)
         self._fill(self.equipment, [(e.id, e.label) for e in regime.equipment_kinds], none)
         self._fill(self.energy, [(t.id, t.label) for f in regime.fees if f.kind == "energy" for t in f.tiers],
@@ -376,7 +377,11 @@ class ApplicationDialog(GuardedDialog):
             row = self.rules.rowCount()
             self.rules.insertRow(row)
             mark, colour, word = STATUS_LOOK.get(result.status, ("", "#000", result.status))
-            label = QTableWidgetItem(f"{mark} {result.label or result.rule.kind} — {self.tr(word)}\n{result.reason}")
+            title = result.label or result.rule.kind
+            reason = result.reason
+            if reason.removeprefix("Conferir: ").rstrip(".") == title.rstrip("."):
+                reason = ""  # a rule checked by hand: its text says it all
+            label = QTableWidgetItem(f"{mark} {title} — {self.tr(word)}" + (f"\n{reason}" if reason else ""))
             label.setToolTip(result.reason)
             label.setForeground(QBrush(QColor(colour)))
             label.setData(Qt.ItemDataRole.UserRole, result.status)

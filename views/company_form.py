@@ -68,8 +68,10 @@ class CompanyDialog(GuardedDialog):
         self.partners.setObjectName("partners")
         self.partners.setHorizontalHeaderLabels([self.tr("Sócio"), self.tr("CPF do sócio"), self.tr("Cônjuge"),
                                                  self.tr("CPF do cônjuge")])
-        self.partners.setColumnWidth(0, 220)
-        self.partners.setColumnWidth(2, 200)
+        self.partners.setColumnWidth(0, 200)
+        self.partners.setColumnWidth(1, 140)
+        self.partners.setColumnWidth(2, 180)
+        self.partners.setColumnWidth(3, 140)
         self.partners.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.partners.setMaximumHeight(130)
         add = QPushButton(self.tr("&Adicionar sócio"))

@@ -197,8 +197,8 @@ class WorklistTab(QWidget):
         self.model = RowsModel([
             (self.tr("Protocolo"), lambda w: w.protocol),
             (self.tr("Requerente"), lambda w: w.applicant),
-            (self.tr("Regime"), lambda w: w.regime),
-            (self.tr("Permissão"), lambda w: w.permit_kind),
+            (self.tr("Regime"), lambda w: w.regime_label),
+            (self.tr("Permissão"), lambda w: w.kind_label),
             (self.tr("Situação"), lambda w: w.status_label),
             (self.tr("Dias"), lambda w: str(w.age_days)),
         ], self)

@@ -187,6 +187,7 @@ class PersonDialog(GuardedDialog):
         self.household.insertRow(row)
         self.household.setItem(row, 0, QTableWidgetItem(member.name if member else ""))
         relation = QComboBox()
+        relation.addItem(self.tr("— parentesco —"), "")
         for key, label in RELATIONS.items():
             relation.addItem(label, key)
         if member:

@@ -54,7 +54,8 @@ class DocumentEdit(QLineEdit):
         else:  # alphanumeric CNPJ: letters allowed in the first twelve characters
             self.setInputMask(">NN.NNN.NNN/NNNN-00;_")
             self._clean, self._format, self._size = clean_cnpj, format_cnpj, 14
-        self.setMaximumWidth(200)
+        self.setMinimumWidth(self.fontMetrics().horizontalAdvance("W" * (self._size + 4)))
+        self.setMaximumWidth(self.minimumWidth() + 40)
         self.textChanged.connect(self._check)
         self.message = ""
 
@@ -106,6 +107,16 @@ class FieldErrorsView:
         self.summary.clear()
         self.shown = {}
 
+    def forget(self, widget) -> None:
+        """The clerk is correcting this field: stop marking it."""
+        for key, shown in list(self.widgets.items()):
+            if shown is widget and widget.toolTip():
+                widget.setStyleSheet("")
+                widget.setToolTip("")
+                self.shown = {k: v for k, v in self.shown.items() if k.split(".")[0].split("[")[0] != key}
+                if not self.shown:
+                    self.summary.clear()
+
     def show(self, errors: dict[str, str]) -> None:
         self.clear()
         self.shown = dict(errors)
@@ -139,6 +150,9 @@ class GuardedDialog(QDialog):
 
     def _mark_dirty(self, *_args) -> None:
         self.dirty = True
+        errors = getattr(self, "errors", None)
+        if isinstance(errors, FieldErrorsView):
+            errors.forget(self.sender())
 
     def reject(self) -> None:
         if self.dirty:
@@ -150,8 +164,19 @@ class GuardedDialog(QDialog):
         super().reject()
 
 
+CLERK_NAME_KEY = "clerk/name"
+
+
 def current_user_name() -> str:
-    """Who is at the desk (the system login until Praça has its own users)."""
+    """Who is at the desk: the name set in Cadastros → Configurações, else the system login.
+
+    (Praça's own users and login come with the users' issue.)
+    """
+    from PySide6.QtCore import QSettings
+
+    name = str(QSettings().value(CLERK_NAME_KEY, "") or "").strip()
+    if name:
+        return name
     try:
         return getpass.getuser()
     except Exception:  # noqa: BLE001 - no login name in this environment
