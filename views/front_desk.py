@@ -27,6 +27,7 @@ from models.errors import FieldErrors, UserError
 from models.front_desk import approve_application
 from models.people import Company, Person
 from models.search import find_applicants
+from views.permits_tab import PermitsTab
 from views.table_models import RowsModel
 from views.widgets import current_user_name
 
@@ -375,11 +376,22 @@ class FrontDeskPage(QWidget):
         self.tabs = QTabWidget()
         self.search = SearchTab()
         self.worklist = WorklistTab(key_dir=key_dir)
+        self.permits = PermitsTab(key_dir=key_dir)
         self.tabs.addTab(self.search, self.tr("Balcão"))
         self.tabs.addTab(self.worklist, self.tr("Requerimentos"))
-        self.tabs.currentChanged.connect(lambda _i: self.worklist.refresh_rows())
+        self.tabs.addTab(self.permits, self.tr("Permissões"))
+        self.tabs.currentChanged.connect(self._tab_shown)
         layout.addWidget(self.tabs, 1)
+
+    def _tab_shown(self, _index: int) -> None:
+        """What another tab changed (a permit issued from the worklist…) shows at once."""
+        current = self.tabs.currentWidget()
+        if current is self.worklist:
+            self.worklist.refresh_rows()
+        elif current is self.permits:
+            self.permits.refresh()
 
     def refresh(self) -> None:
         self.search.search()
         self.worklist.refresh()
+        self.permits.refresh()

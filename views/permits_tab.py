@@ -1,0 +1,1129 @@
+"""Permissões: find a permit as you type, see its term, renewal window and history, act on it.
+
+Every act goes through :mod:`models.permits` (which checks and records it);
+the screen asks for what the act needs (confirmation, reason, dates, the heir,
+the other permit), shows the domain's one-line refusal in the message line and
+then selects the permit that results (the new one after a renewal, a transfer
+or an exchange).
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+from collections.abc import Callable
+from dataclasses import dataclass
+from html import escape
+from pathlib import Path
+
+from PySide6.QtCore import QEvent, Qt, QUrl
+from PySide6.QtGui import QColor, QImage, QKeySequence, QPainter, QShortcut, QTextDocument
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QComboBox,
+    QDialog,
+    QDialogButtonBox,
+    QFileDialog,
+    QFormLayout,
+    QGroupBox,
+    QHBoxLayout,
+    QHeaderView,
+    QInputDialog,
+    QLabel,
+    QLineEdit,
+    QMessageBox,
+    QPushButton,
+    QSplitter,
+    QTableView,
+    QTabWidget,
+    QVBoxLayout,
+    QWidget,
+)
+
+from models.errors import FieldErrors, UserError
+from models.permits import (
+    LIVE_STATUSES,
+    ROWS_LIMIT,
+    Permit,
+    PermitRow,
+    cancel,
+    due_for_renewal,
+    exchange_sites,
+    find_permit,
+    grant_leave,
+    permit_document,
+    permit_history,
+    permit_rows,
+    reactivate,
+    record_picked_up,
+    record_started,
+    renew,
+    renewal_window,
+    revoke,
+    startup_deadlines,
+    suspend,
+    transfer_to_heir,
+)
+from models.people import Person
+from models.regimes import get_regime, load_regimes
+from models.search import find_applicants
+from views.table_models import Column, RowsModel
+from views.widgets import DateEdit, DocumentEdit, FieldErrorsView, current_user_name
+
+#: The status filter: label, key of ``models.permits.STATUSES`` (``None``: every permit).
+STATUS_FILTERS = (
+    ("Ativas", "active"),
+    ("Suspensas", "suspended"),
+    ("Cassadas", "revoked"),
+    ("Canceladas", "cancelled"),
+    ("Vencidas", "expired"),
+    ("Substituídas", "superseded"),
+    ("Todas", None),
+)
+#: The documents a permit prints: button label, file name prefix, what the message calls it.
+DOCUMENTS = {
+    "permit": ("permissao", "Permissão"),
+    "card": ("cartao", "Cartão de identificação"),
+    "placard": ("placa", "Placa indicativa"),
+}
+RENEWAL_HORIZON_DAYS = 60
+ERROR_COLOUR = "#b00020"
+STATUS_COLOURS = {"suspended": "#8a5a00", "revoked": ERROR_COLOUR, "cancelled": ERROR_COLOUR,
+                  "expired": "#5b6660", "superseded": "#5b6660"}
+
+
+def _date(day: _dt.date | None) -> str:
+    return day.strftime("%d/%m/%Y") if day else ""
+
+
+def _period(start: _dt.date | None, end: _dt.date | None) -> str:
+    if start and end:
+        return f"{_date(start)} a {_date(end)}"
+    if start:
+        return f"desde {_date(start)}"
+    return ""
+
+
+class StatusRowsModel(RowsModel):
+    """The permits list: rows no longer in force in a quieter colour, suspended ones in amber."""
+
+    def data(self, index, role=Qt.ItemDataRole.DisplayRole):
+        if role == Qt.ItemDataRole.ForegroundRole and index.isValid():
+            row = self.rows[index.row()]
+            colour = ERROR_COLOUR if getattr(row, "lapsed", False) else STATUS_COLOURS.get(row.status)
+            return QColor(colour) if colour else None
+        return super().data(index, role)
+
+
+class DueRowsModel(RowsModel):
+    """Renewals and deadlines: what is overdue in red."""
+
+    def data(self, index, role=Qt.ItemDataRole.DisplayRole):
+        if role == Qt.ItemDataRole.ForegroundRole and index.isValid():
+            return QColor(ERROR_COLOUR) if self.rows[index.row()].overdue else None
+        return super().data(index, role)
+
+
+@dataclass(frozen=True)
+class DueRow:
+    """A line of "Renovações e prazos": a renewal window or a start-up/use/pick-up deadline."""
+
+    date: _dt.date
+    permit_id: int
+    number: str
+    holder: str
+    what: str
+    period: str
+    article: str
+    overdue: bool
+    renewal_open: bool  # a renewal that can be asked today
+
+
+def _table(name: str, model) -> QTableView:
+    table = QTableView()
+    table.setObjectName(name)
+    table.setModel(model)
+    table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+    table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+    table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+    table.setAlternatingRowColors(True)
+    table.setWordWrap(False)
+    table.verticalHeader().hide()
+    table.verticalHeader().setDefaultSectionSize(table.fontMetrics().height() + 8)
+    table.horizontalHeader().setHighlightSections(False)
+    return table
+
+
+def history_columns(tr) -> list[Column]:
+    return [
+        Column(tr("Data"), lambda e: _date(e.on)),
+        Column(tr("Evento"), lambda e: e.kind_label),
+        Column(tr("Situação"), lambda e: f"{e.status_from} → {e.status_to}" if e.status_from else e.status_to),
+        Column(tr("Por"), lambda e: e.by),
+        Column(tr("Motivo"), lambda e: e.reason, tooltip=lambda e: e.reason or None),
+        Column(tr("Período"), lambda e: _period(e.start, e.end)),
+    ]
+
+
+class HistoryDialog(QDialog):
+    """The whole history of one permit, every column at full width."""
+
+    def __init__(self, row: PermitRow, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.setWindowTitle(self.tr("Histórico da permissão nº %1").replace("%1", row.number))
+        layout = QVBoxLayout(self)
+        heading = QLabel(f"<b>{escape(row.number)}</b> — {escape(row.holder_name)} ({row.holder_document})<br>"
+                         f"{escape(row.kind_label)} · {escape(row.regime_short)} · {escape(row.status_label)}")
+        heading.setTextFormat(Qt.TextFormat.RichText)
+        heading.setWordWrap(True)
+        layout.addWidget(heading)
+        self.model = RowsModel(history_columns(self.tr), self)
+        self.model.set_rows(permit_history(row.id))
+        self.table = _table("history", self.model)
+        self.table.setWordWrap(True)
+        self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        self.table.horizontalHeader().setSectionResizeMode(4, QHeaderView.ResizeMode.Stretch)
+        self.table.resizeRowsToContents()
+        layout.addWidget(self.table, 1)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
+        buttons.rejected.connect(self.reject)
+        layout.addWidget(buttons)
+        self.resize(900, 420)
+
+
+class LeaveDialog(QDialog):
+    """Descanso/afastamento: the period and, if any, the substitute; the domain checks the act's limits."""
+
+    def __init__(self, permit: Permit, today: _dt.date, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.permit, self.today, self.leave = permit, today, None  # not self.event: that is QWidget.event()
+        self.setWindowTitle(self.tr("Afastamento — permissão nº %1").replace("%1", permit.number))
+        layout = QVBoxLayout(self)
+        intro = QLabel(self._rule_text(permit))
+        intro.setObjectName("leave-rule")
+        intro.setWordWrap(True)
+        layout.addWidget(intro)
+        form = QFormLayout()
+        self.start = DateEdit()
+        self.start.setObjectName("leave-start")
+        self.end = DateEdit()
+        self.end.setObjectName("leave-end")
+        self.substitute_name = QLineEdit()
+        self.substitute_name.setObjectName("substitute-name")
+        self.substitute_cpf = DocumentEdit("cpf")
+        self.substitute_cpf.setObjectName("substitute-cpf")
+        self.reason = QLineEdit()
+        self.reason.setObjectName("leave-reason")
+        self.reason.setPlaceholderText(self.tr("descanso anual"))
+        form.addRow(self.tr("&Início:"), self.start)
+        form.addRow(self.tr("&Fim:"), self.end)
+        form.addRow(self.tr("&Substituto (nome):"), self.substitute_name)
+        form.addRow(self.tr("&CPF do substituto:"), self.substitute_cpf)
+        form.addRow(self.tr("&Motivo:"), self.reason)
+        layout.addLayout(form)
+        self.error = QLabel()
+        self.error.setStyleSheet(f"color: {ERROR_COLOUR};")
+        layout.addWidget(self.error)
+        self.errors = FieldErrorsView(self.error, {"start": self.start, "end": self.end,
+                                                   "substitute_name": self.substitute_name,
+                                                   "substitute_cpf": self.substitute_cpf})
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
+        buttons.button(QDialogButtonBox.StandardButton.Ok).setText(self.tr("&Registrar"))
+        buttons.button(QDialogButtonBox.StandardButton.Cancel).setText(self.tr("Cancelar"))
+        self.ok_button = buttons.button(QDialogButtonBox.StandardButton.Ok)
+        buttons.accepted.connect(self.accept)
+        buttons.rejected.connect(self.reject)
+        layout.addWidget(buttons)
+        self.setMinimumWidth(480)
+
+    def _rule_text(self, permit: Permit) -> str:
+        """What the act allows, so the clerk asks right the first time (the domain checks it anyway)."""
+        try:
+            regime = get_regime(permit.regime)
+            leave = regime.permit_kind(permit.permit_kind).leave
+        except UserError:
+            return ""
+        if leave is None:
+            return ""
+        parts = [self.tr("até %1 dias por ano").replace("%1", str(leave.max_days_per_year))]
+        if leave.max_periods:
+            parts.append(self.tr("em até %1 período(s)").replace("%1", str(leave.max_periods)))
+        if leave.notice_days:
+            parts.append(self.tr("pedido com %1 dias de antecedência").replace("%1", str(leave.notice_days)))
+        text = ", ".join(parts)
+        return self.tr("O ato permite %1 (%2). Validade da permissão: %3 a %4.").replace("%1", text) \
+            .replace("%2", regime.cite_item(leave)).replace("%3", _date(permit.valid_from)) \
+            .replace("%4", _date(permit.valid_until))
+
+    def accept(self) -> None:
+        errors = {}
+        dates = {}
+        for key, edit in (("start", self.start), ("end", self.end)):
+            try:
+                dates[key] = edit.date()
+            except UserError as exc:
+                errors[key] = exc.message
+            else:
+                if dates[key] is None:
+                    errors[key] = self.tr("Informe a data (dd/mm/aaaa).")
+        if errors:
+            self.errors.show(errors)
+            return
+        cpf = self.substitute_cpf.compact()
+        try:
+            self.leave = grant_leave(self.permit, dates["start"], dates["end"], self.substitute_name.text(),
+                                     cpf, by=current_user_name(), today=self.today, reason=self.reason.text())
+        except FieldErrors as exc:
+            self.errors.show(exc.errors)
+            return
+        except UserError as exc:
+            self.errors.clear()
+            self.error.setText(exc.message)
+            return
+        super().accept()
+
+
+class HeirDialog(QDialog):
+    """Transferir a herdeiro: find the heir among the registered people by CPF or name; the reason is required."""
+
+    def __init__(self, row: PermitRow, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.row = row
+        self.setWindowTitle(self.tr("Transferir a herdeiro — permissão nº %1").replace("%1", row.number))
+        layout = QVBoxLayout(self)
+        intro = QLabel(self.tr("Titular atual: %1 (%2). A permissão transferida vale pelo prazo restante, até %3.")
+                       .replace("%1", row.holder_name).replace("%2", row.holder_document)
+                       .replace("%3", _date(row.valid_until)))
+        intro.setWordWrap(True)
+        layout.addWidget(intro)
+        form = QFormLayout()
+        self.query = QLineEdit()
+        self.query.setObjectName("heir-search")
+        self.query.setPlaceholderText(self.tr("CPF ou parte do nome de uma pessoa cadastrada…"))
+        self.query.setClearButtonEnabled(True)
+        form.addRow(self.tr("&Herdeiro:"), self.query)
+        layout.addLayout(form)
+        self.model = RowsModel([
+            Column(self.tr("Nome"), lambda m: m.name),
+            Column(self.tr("CPF"), lambda m: m.document),
+            Column(self.tr("Cidade"), lambda m: m.detail),
+        ], self)
+        self.table = _table("heirs", self.model)
+        self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        self.table.horizontalHeader().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        layout.addWidget(self.table, 1)
+        form2 = QFormLayout()
+        self.reason = QLineEdit()
+        self.reason.setObjectName("heir-reason")
+        self.reason.setPlaceholderText(self.tr("falecimento do titular e indicação dos sucessores"))
+        form2.addRow(self.tr("&Motivo:"), self.reason)
+        layout.addLayout(form2)
+        self.error = QLabel()
+        self.error.setWordWrap(True)
+        self.error.setStyleSheet(f"color: {ERROR_COLOUR};")
+        layout.addWidget(self.error)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
+        self.ok_button = buttons.button(QDialogButtonBox.StandardButton.Ok)
+        self.ok_button.setText(self.tr("&Transferir"))
+        buttons.button(QDialogButtonBox.StandardButton.Cancel).setText(self.tr("Cancelar"))
+        buttons.accepted.connect(self.accept)
+        buttons.rejected.connect(self.reject)
+        layout.addWidget(buttons)
+        self.query.textChanged.connect(self.search)
+        self.table.selectionModel().selectionChanged.connect(lambda *_: self._update())
+        self._update()
+        self.resize(620, 380)
+
+    def search(self) -> None:
+        holder = self.row.holder_id if self.row.holder_kind == "person" else None
+        matches = [m for m in find_applicants(self.query.text()) if m.kind == "person" and m.id != holder]
+        self.model.set_rows(matches)
+        if matches:
+            self.table.selectRow(0)
+        self._update()
+
+    def heir(self):
+        index = self.table.currentIndex()
+        return self.model.rows[index.row()] if index.isValid() and index.row() < len(self.model.rows) else None
+
+    def _update(self) -> None:
+        self.ok_button.setEnabled(self.heir() is not None)
+
+    def accept(self) -> None:
+        if self.heir() is None:
+            self.error.setText(self.tr("Escolha o herdeiro na lista."))
+            return
+        super().accept()
+
+
+class ExchangeDialog(QDialog):
+    """Permutar local: the other permit by its number (shown as typed) and the Administration's consent."""
+
+    def __init__(self, row: PermitRow, today: _dt.date, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.row, self.today, self.other = row, today, None
+        self.setWindowTitle(self.tr("Permutar local — permissão nº %1").replace("%1", row.number))
+        layout = QVBoxLayout(self)
+        intro = QLabel(self.tr("%1 (%2), em %3, troca de local com o titular de outra permissão do mesmo tipo.")
+                       .replace("%1", row.holder_name).replace("%2", row.number)
+                       .replace("%3", row.place or self.tr("local não informado")))
+        intro.setWordWrap(True)
+        layout.addWidget(intro)
+        form = QFormLayout()
+        self.number = QLineEdit()
+        self.number.setObjectName("other-number")
+        self.number.setPlaceholderText(self.tr("AAAA/NNNNN"))
+        self.found = QLabel()
+        self.found.setObjectName("other-found")
+        self.found.setWordWrap(True)
+        self.reason = QLineEdit()
+        self.reason.setObjectName("exchange-reason")
+        self.reason.setPlaceholderText(self.tr("despacho ou processo que autoriza a permuta"))
+        form.addRow(self.tr("&Outra permissão nº:"), self.number)
+        layout.addLayout(form)
+        layout.addWidget(self.found)
+        form2 = QFormLayout()
+        form2.addRow(self.tr("&Anuência:"), self.reason)
+        layout.addLayout(form2)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
+        self.ok_button = buttons.button(QDialogButtonBox.StandardButton.Ok)
+        self.ok_button.setText(self.tr("&Permutar"))
+        buttons.button(QDialogButtonBox.StandardButton.Cancel).setText(self.tr("Cancelar"))
+        buttons.accepted.connect(self.accept)
+        buttons.rejected.connect(self.reject)
+        layout.addWidget(buttons)
+        self.number.textChanged.connect(self._look_up)
+        self._look_up()
+        self.setMinimumWidth(560)
+
+    def _look_up(self) -> None:
+        self.other = None
+        text = self.number.text().strip()
+        if not text:
+            self.found.setText(self.tr("Digite o número da outra permissão."))
+        else:
+            try:
+                other = find_permit(text)
+            except UserError as exc:
+                self.found.setText(exc.message)
+            else:
+                if other.id == self.row.id:
+                    self.found.setText(self.tr("É a própria permissão; escolha a outra."))
+                else:
+                    self.other = other
+                    found = next((r for r in permit_rows(text=other.number, today=self.today)
+                                  if r.id == other.id), None)
+                    place = found.place if found is not None else other.site
+                    status = found.status_label if found is not None else other.status_label
+                    self.found.setText(f"{other.holder_name} · {place or self.tr('sem local')} · {status}")
+        self.ok_button.setEnabled(self.other is not None)
+
+
+class PermitsTab(QWidget):
+    """The permits of every regime: filters, the list, the selected permit's details and history, the acts."""
+
+    def __init__(self, parent: QWidget | None = None, *, key_dir: Path | None = None,
+                 today: Callable[[], _dt.date] | _dt.date | None = None):
+        super().__init__(parent)
+        self.key_dir = Path(key_dir) if key_dir is not None else None
+        self._today = today
+
+        layout = QVBoxLayout(self)
+        filters = QHBoxLayout()
+        self.status = QComboBox()
+        self.status.setObjectName("status")
+        for label, key in STATUS_FILTERS:
+            self.status.addItem(self.tr(label), key)
+        self.regime = QComboBox()
+        self.regime.setObjectName("regime")
+        self.regime.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
+        self.query = QLineEdit()
+        self.query.setObjectName("search")
+        self.query.setPlaceholderText(self.tr("Número, CPF, CNPJ ou parte do nome do titular…"))
+        self.query.setClearButtonEnabled(True)
+        for text, widget, stretch in ((self.tr("&Situação:"), self.status, 0), (self.tr("Re&gime:"), self.regime, 0),
+                                      (self.tr("&Buscar:"), self.query, 1)):
+            label = QLabel(text)
+            label.setBuddy(widget)
+            filters.addWidget(label)
+            filters.addWidget(widget, stretch)
+        layout.addLayout(filters)
+
+        self.model = StatusRowsModel([
+            Column(self.tr("Número"), lambda r: r.number),
+            Column(self.tr("Titular"), lambda r: r.holder_name, tooltip=lambda r: r.holder_name),
+            Column(self.tr("CPF/CNPJ"), lambda r: r.holder_document),
+            Column(self.tr("Situação"), lambda r: r.status_label),
+            Column(self.tr("Validade"), lambda r: _date(r.valid_until),
+                   tooltip=lambda r: f"{_date(r.valid_from)} a {_date(r.valid_until)}"),
+            Column(self.tr("Regime"), lambda r: r.regime_short, tooltip=lambda r: r.regime_title),
+            Column(self.tr("Tipo"), lambda r: r.kind_label, tooltip=lambda r: r.kind_label),
+            Column(self.tr("Local"), lambda r: r.place, tooltip=lambda r: r.place or None),
+        ], self)
+        self.table = _table("permits", self.model)
+        self.table.installEventFilter(self)
+        header = self.table.horizontalHeader()
+        fit, free = QHeaderView.ResizeMode.ResizeToContents, QHeaderView.ResizeMode.Interactive
+        for column, mode in enumerate((fit, free, fit, fit, fit, fit, free, QHeaderView.ResizeMode.Stretch)):
+            header.setSectionResizeMode(column, mode)
+        header.resizeSection(1, 220)
+        header.resizeSection(6, 190)
+        self.hint = QLabel()
+        self.hint.setObjectName("hint")
+        self.hint.setStyleSheet("color: #5b6660;")
+        top = QWidget()
+        top_layout = QVBoxLayout(top)
+        top_layout.setContentsMargins(0, 0, 0, 0)
+        top_layout.addWidget(self.table, 1)
+        top_layout.addWidget(self.hint)
+
+        # page 1 — the selected permit: details and history side by side, the acts under them
+        self.details_box = QGroupBox(self.tr("Permissão selecionada"))
+        details = QFormLayout(self.details_box)
+        details.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
+        details.setVerticalSpacing(3)
+        self.detail_labels: dict[str, QLabel] = {}
+        for key, text in (("holder", self.tr("Titular:")), ("kind", self.tr("Tipo:")),
+                          ("place", self.tr("Local:")), ("validity", self.tr("Validade:")),
+                          ("renewal", self.tr("Renovação:")), ("origin", self.tr("Origem:"))):
+            label = QLabel()
+            label.setObjectName(f"detail-{key}")
+            label.setWordWrap(True)
+            label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+            details.addRow(text, label)
+            self.detail_labels[key] = label
+        # the pane keeps date, event, reason and who; the dialog (Enter on the list) shows every column
+        columns = history_columns(self.tr)
+        self.history_model = RowsModel([columns[0], columns[1], columns[4], columns[3]], self)
+        self.history = _table("history", self.history_model)
+        history_header = self.history.horizontalHeader()
+        history_header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        history_header.setSectionResizeMode(2, QHeaderView.ResizeMode.Stretch)
+        history_box = QGroupBox(self.tr("Histórico"))
+        QVBoxLayout(history_box).addWidget(self.history)
+        panes = QHBoxLayout()
+        panes.addWidget(self.details_box, 1)
+        panes.addWidget(history_box, 1)
+
+        self.buttons: dict[str, QPushButton] = {}
+        groups = (
+            (("pdf-permit", self.tr("&Permissão (PDF)…"), lambda: self.save_pdf("permit")),
+             ("pdf-card", self.tr("Car&tão (PDF)…"), lambda: self.save_pdf("card")),
+             ("pdf-placard", self.tr("P&laca (PDF)…"), lambda: self.save_pdf("placard")),
+             ("print", self.tr("&Imprimir…"), lambda: self.print_permit()),
+             None,
+             ("started", self.tr("R&egistrar início"), lambda: self.record_selected("started")),
+             ("picked-up", self.tr("Registrar retira&da"), lambda: self.record_selected("picked-up")),
+             ("leave", self.tr("A&fastamento…"), lambda: self.leave_selected())),
+            (("renew", self.tr("&Renovar"), lambda: self.renew_selected()),
+             ("suspend", self.tr("S&uspender…"), lambda: self.suspend_selected()),
+             ("reactivate", self.tr("Reati&var"), lambda: self.reactivate_selected()),
+             ("revoke", self.tr("&Cassar…"), lambda: self.revoke_selected()),
+             ("cancel", self.tr("Ca&ncelar…"), lambda: self.cancel_selected()),
+             None,
+             ("transfer", self.tr("Transferir a &herdeiro…"), lambda: self.transfer_selected()),
+             ("exchange", self.tr("Permutar l&ocal…"), lambda: self.exchange_selected())),
+        )
+        actions = QVBoxLayout()
+        actions.setSpacing(4)
+        for group in groups:
+            row = QHBoxLayout()
+            for item in group:
+                if item is None:
+                    row.addSpacing(16)
+                    continue
+                key, text, slot = item
+                button = QPushButton(text)
+                button.setObjectName(key)
+                button.clicked.connect(lambda _checked=False, s=slot: s())
+                row.addWidget(button)
+                self.buttons[key] = button
+            row.addStretch(1)
+            actions.addLayout(row)
+        selected_page = QWidget()
+        selected_layout = QVBoxLayout(selected_page)
+        selected_layout.setContentsMargins(6, 6, 6, 6)
+        selected_layout.addLayout(panes, 1)
+        selected_layout.addLayout(actions)
+
+        # page 2 — renewals whose window is open (or opens soon) and the open start-up deadlines
+        due_page = QWidget()
+        due_layout = QVBoxLayout(due_page)
+        due_layout.setContentsMargins(6, 6, 6, 6)
+        self.due_model = DueRowsModel([
+            Column(self.tr("Data"), lambda d: _date(d.date)),
+            Column(self.tr("Permissão"), lambda d: d.number),
+            Column(self.tr("Titular"), lambda d: d.holder, tooltip=lambda d: d.holder),
+            Column(self.tr("Prazo"), lambda d: d.what, tooltip=lambda d: d.what),
+            Column(self.tr("Período"), lambda d: d.period),
+            Column(self.tr("Fundamento"), lambda d: d.article, tooltip=lambda d: d.article),
+        ], self)
+        self.due_table = _table("due", self.due_model)
+        due_header = self.due_table.horizontalHeader()
+        due_header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        due_header.setSectionResizeMode(2, QHeaderView.ResizeMode.Interactive)
+        due_header.setSectionResizeMode(3, QHeaderView.ResizeMode.Interactive)
+        due_header.setSectionResizeMode(5, QHeaderView.ResizeMode.Stretch)
+        due_header.resizeSection(2, 240)
+        due_header.resizeSection(3, 260)
+        due_layout.addWidget(self.due_table, 1)
+        due_buttons = QHBoxLayout()
+        self.due_renew = QPushButton(self.tr("&Renovar"))
+        self.due_renew.setObjectName("due-renew")
+        self.due_renew.clicked.connect(lambda: self.renew_due())
+        self.due_hint = QLabel()
+        self.due_hint.setObjectName("due-hint")
+        self.due_hint.setStyleSheet("color: #5b6660;")
+        due_buttons.addWidget(self.due_renew)
+        due_buttons.addWidget(self.due_hint, 1)
+        due_layout.addLayout(due_buttons)
+
+        # the two pages share the space under the list; the actions of one are hidden (and their
+        # mnemonics off) while the other shows, so both may say "&Renovar"
+        self.pages = QTabWidget()
+        self.pages.setObjectName("pages")
+        self.pages.addTab(selected_page, self.tr("Permissão selecionada"))
+        self.pages.addTab(due_page, self.tr("Renovações e pra&zos"))
+        self.pages.currentChanged.connect(self._page_changed)
+
+        self.splitter = QSplitter(Qt.Orientation.Vertical)
+        self.splitter.setChildrenCollapsible(False)
+        self.splitter.addWidget(top)
+        self.splitter.addWidget(self.pages)
+        self.splitter.setStretchFactor(0, 1)
+        self.splitter.setStretchFactor(1, 1)
+        layout.addWidget(self.splitter, 1)
+        self.message = QLabel()
+        self.message.setObjectName("message")
+        self.message.setWordWrap(True)
+        self.message.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        layout.addWidget(self.message)
+
+        self.status.currentIndexChanged.connect(lambda _i: self.refresh_rows())
+        self.regime.currentIndexChanged.connect(lambda _i: self.refresh_rows())
+        self.query.textChanged.connect(lambda _t: self.refresh_rows())
+        self.query.returnPressed.connect(self._to_table)
+        self.table.selectionModel().currentRowChanged.connect(lambda *_: self._show_selected())
+        self.table.activated.connect(lambda _index: self.open_history())
+        self.table.pressed.connect(lambda _index: self.pages.setCurrentIndex(0))
+        self.due_table.selectionModel().currentRowChanged.connect(lambda *_: self._update_due())
+        QShortcut(QKeySequence(self.tr("Ctrl+L")), self, activated=self.focus_search)
+        self._show_selected()
+        self._update_due()
+
+    def eventFilter(self, watched, event):  # noqa: N802 - Qt API
+        # reaching the list from the keyboard brings back the selected permit's page
+        if watched is self.table and event.type() == QEvent.Type.FocusIn:
+            self.pages.setCurrentIndex(0)
+        return super().eventFilter(watched, event)
+
+    def _page_changed(self, index: int) -> None:
+        if index == 1:
+            self.due_table.setFocus()
+            if not self.due_table.currentIndex().isValid() and self.due_model.rows:
+                self.due_table.selectRow(0)
+
+    # ------------------------------------------------------------------ data
+
+    def today(self) -> _dt.date:
+        if callable(self._today):
+            return self._today()
+        return self._today or _dt.date.today()
+
+    def refresh(self) -> None:
+        """Reload the regimes, the list (keeping the selection) and the renewals and deadlines."""
+        current = self.regime.currentData()
+        self.regime.blockSignals(True)
+        self.regime.clear()
+        self.regime.addItem(self.tr("Todos"), "")
+        for regime in sorted(load_regimes().values(), key=lambda r: (r.municipality, r.short)):
+            self.regime.addItem(f"{regime.municipality}/{regime.state} — {regime.short}", regime.id)
+        self.regime.setCurrentIndex(max(0, self.regime.findData(current)))
+        self.regime.blockSignals(False)
+        self.refresh_rows()
+        self.refresh_due()
+
+    def refresh_rows(self) -> None:
+        selected = self.selected()
+        rows = permit_rows(status=self.status.currentData(), regime=self.regime.currentData() or None,
+                           text=self.query.text(), today=self.today())
+        self.model.set_rows(rows)
+        # selecting a row after the reset shows its details (currentRowChanged); an empty list clears them
+        if not (selected is not None and self.select_permit(selected.id)) and rows:
+            self.table.selectRow(0)
+        if len(rows) >= ROWS_LIMIT:
+            self.hint.setText(self.tr("As %1 permissões mais recentes; use a busca ou os filtros para achar outras.")
+                              .replace("%1", str(ROWS_LIMIT)))
+        elif rows:
+            count = self.tr("1 permissão") if len(rows) == 1 else \
+                self.tr("%1 permissões").replace("%1", str(len(rows)))
+            self.hint.setText(self.tr("%1. Enter na lista abre o histórico completo.").replace("%1", count))
+        elif self.query.text().strip():
+            self.hint.setText(self.tr("Nenhuma permissão encontrada com estes filtros."))
+        else:
+            self.hint.setText(self.tr("Nenhuma permissão nesta situação."))
+        if not rows:
+            self._show_selected()
+
+    def refresh_due(self) -> None:
+        today = self.today()
+        rows = []
+        for item in due_for_renewal(today, RENEWAL_HORIZON_DAYS):
+            is_open = item.opens <= today
+            what = self.tr("renovação (pedido aberto)") if is_open else self.tr("renovação (abre em breve)")
+            rows.append(DueRow(item.closes if is_open else item.opens, item.permit_id, item.number, item.holder,
+                               what, f"{_date(item.opens)} a {_date(item.closes)}", item.article, False, is_open))
+        for item in startup_deadlines(today):
+            what = item.label + (self.tr(" — vencido") if item.overdue else "")
+            rows.append(DueRow(item.due, item.permit_id, item.number, item.holder, what,
+                               self.tr("até %1").replace("%1", _date(item.due)), item.article, item.overdue, False))
+        rows.sort(key=lambda r: (r.date, r.number))
+        selected = self.selected_due()
+        self.due_model.set_rows(rows)
+        self.pages.setTabText(1, self.tr("Renovações e pra&zos (%1)").replace("%1", str(len(rows))))
+        if selected is not None:
+            for index, row in enumerate(rows):
+                if (row.permit_id, row.what) == (selected.permit_id, selected.what):
+                    self.due_table.selectRow(index)
+                    break
+        self._update_due()
+
+    # ------------------------------------------------------------------ selection
+
+    def selected(self) -> PermitRow | None:
+        index = self.table.currentIndex()
+        return self.model.rows[index.row()] if index.isValid() and index.row() < len(self.model.rows) else None
+
+    def selected_due(self) -> DueRow | None:
+        index = self.due_table.currentIndex()
+        rows = self.due_model.rows
+        return rows[index.row()] if index.isValid() and index.row() < len(rows) else None
+
+    def select_permit(self, permit_id: int) -> bool:
+        for index, row in enumerate(self.model.rows):
+            if row.id == permit_id:
+                self.table.selectRow(index)
+                self.table.scrollTo(self.model.index(index, 0))
+                return True
+        return False
+
+    def show_permit(self, permit: Permit) -> None:
+        """Refresh and select ``permit``; filters that hide it are relaxed one by one (status, regime, search)."""
+        self.refresh_due()
+        self.refresh_rows()
+        relax = (lambda: self.status.setCurrentIndex(self.status.findData(None)),
+                 lambda: self.regime.setCurrentIndex(0),
+                 lambda: self.query.setText(permit.number))
+        for step in relax:
+            if self.select_permit(permit.id):
+                break
+            for widget in (self.status, self.regime, self.query):
+                widget.blockSignals(True)
+            step()
+            for widget in (self.status, self.regime, self.query):
+                widget.blockSignals(False)
+            self.refresh_rows()
+        self.select_permit(permit.id)
+        self._show_selected()
+
+    def focus_search(self) -> None:
+        self.query.setFocus()
+        self.query.selectAll()
+
+    def _to_table(self) -> None:
+        if self.model.rows:
+            self.table.setFocus()
+            if not self.table.currentIndex().isValid():
+                self.table.selectRow(0)
+
+    def _permit(self) -> Permit | None:
+        """The selected permit as it is now in the database (fresh version for the optimistic lock)."""
+        row = self.selected()
+        return find_permit(row.number) if row is not None else None
+
+    def _show_selected(self) -> None:
+        row = self.selected()
+        labels = self.detail_labels
+        if row is None:
+            for label in labels.values():
+                label.clear()
+            self.details_box.setTitle(self.tr("Permissão selecionada"))
+            self.history_model.set_rows([])
+            self._update_actions(None, None, [])
+            return
+        permit = find_permit(row.number)
+        history = permit_history(row.id)
+        self.history_model.set_rows(history)
+        self.history.scrollToBottom()
+        self.details_box.setTitle(self.tr("Permissão nº %1 — %2").replace("%1", row.number)
+                                  .replace("%2", row.status_label))
+        labels["holder"].setText(f"{row.holder_name} ({row.holder_document})")
+        labels["kind"].setText(f"{row.kind_label} — {row.regime_title}")
+        labels["place"].setText(row.place or self.tr("—"))
+        issued = next((e for e in history if e.kind == "issued"), None)
+        labels["origin"].setText(issued.reason if issued is not None else row.origin)
+        term = ""
+        if issued is not None and issued.details.get("term"):
+            term = issued.details["term"]
+            if issued.details.get("article"):
+                term += f"; {issued.details['article']}"
+            term = f" ({term})"
+        labels["validity"].setText(self.tr("de %1 a %2").replace("%1", _date(row.valid_from))
+                                   .replace("%2", _date(row.valid_until)) + term)
+        try:
+            window = renewal_window(permit)
+        except UserError:  # a regime file no longer shipped
+            window = None
+        if window is None:
+            labels["renewal"].setText(self.tr("o ato não prevê renovação; faz-se novo requerimento."))
+        else:
+            labels["renewal"].setText(self.tr("pedido de %1 a %2 (%3; %4)").replace("%1", _date(window.opens))
+                                      .replace("%2", _date(window.closes)).replace("%3", window.text)
+                                      .replace("%4", window.article))
+        self._update_actions(row, window, history)
+
+    def _update_actions(self, row: PermitRow | None, window, history) -> None:
+        today = self.today()
+        status = row.status if row is not None else None
+        live = status in LIVE_STATUSES
+        printable = live and not row.lapsed  # no valid-looking card of a permit past its last day
+        active = status == "active" and not row.lapsed
+        kind = regime = None
+        if row is not None:
+            try:
+                regime = get_regime(row.regime)
+                kind = regime.permit_kind(row.permit_kind)
+            except UserError:
+                pass
+        done = {e.kind for e in history}
+        enabled = {
+            "pdf-permit": printable, "pdf-card": printable,
+            "pdf-placard": printable and regime is not None and regime.placard is not None,
+            "print": printable,
+            "suspend": active,
+            "reactivate": status == "suspended" and not row.lapsed,
+            "revoke": live, "cancel": live,
+            "renew": active and window is not None and window.contains(today),
+            "leave": active and kind is not None and kind.leave is not None,
+            "transfer": active and kind is not None and kind.transfer is not None and row.holder_kind == "person",
+            "exchange": active,
+            "started": live and row.origin == "application" and "started" not in done,
+            "picked-up": live and row.origin == "application" and "picked-up" not in done,
+        }
+        tips = {
+            "pdf-placard": self.tr("O regime não prevê placa indicativa.") if regime is not None
+            and regime.placard is None else "",
+            "renew": (self.tr("O ato não prevê renovação.") if window is None else
+                      self.tr("Pedido de renovação de %1 a %2 (%3).").replace("%1", _date(window.opens))
+                      .replace("%2", _date(window.closes)).replace("%3", window.article)) if row is not None else "",
+            "leave": self.tr("O ato não prevê descanso ou afastamento.") if kind is not None
+            and kind.leave is None else "",
+            "transfer": self.tr("O ato não prevê a transferência a herdeiro.") if kind is not None
+            and kind.transfer is None else "",
+        }
+        for key, button in self.buttons.items():
+            button.setEnabled(bool(enabled.get(key)))
+            button.setToolTip(tips.get(key, ""))
+
+    def _update_due(self) -> None:
+        item = self.selected_due()
+        self.due_renew.setEnabled(item is not None and item.renewal_open)
+        if not self.due_model.rows:
+            self.due_hint.setText(self.tr("Nada a renovar nos próximos %1 dias e nenhum prazo de início aberto.")
+                                  .replace("%1", str(RENEWAL_HORIZON_DAYS)))
+        elif item is not None and not item.renewal_open:
+            self.due_hint.setText(self.tr("Selecione uma renovação com pedido aberto para renovar."))
+        else:
+            self.due_hint.setText(self.tr("Renova a permissão selecionada nesta lista, conferindo de novo os "
+                                          "requisitos."))
+
+    # ------------------------------------------------------------------ messages
+
+    def _say(self, text: str, *, error: bool = False) -> None:
+        self.message.setStyleSheet(f"color: {ERROR_COLOUR};" if error else "")
+        self.message.setText(text)
+
+    def _confirm(self, title: str, text: str) -> bool:
+        answer = QMessageBox.question(self, title, text,
+                                      QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
+                                      QMessageBox.StandardButton.No)
+        return answer == QMessageBox.StandardButton.Yes
+
+    def _ask_reason(self, title: str, label: str) -> str | None:
+        reason, ok = QInputDialog.getText(self, title, label)
+        return reason if ok else None
+
+    def _run(self, act: Callable[[], Permit], done: Callable[[Permit], str]) -> Permit | None:
+        """Run a domain act: its refusal goes to the message line; the permit it results in is selected."""
+        try:
+            result = act()
+        except UserError as exc:
+            self._say(exc.message, error=True)
+            return None
+        self._say(done(result))
+        self.show_permit(result)
+        return result
+
+    # ------------------------------------------------------------------ documents
+
+    def _check_printable(self, permit: Permit) -> None:
+        """Only a permit in force is printed (as ``praca permit print``), and not once its term has ended."""
+        if permit.status not in LIVE_STATUSES:
+            raise UserError(self.tr("A permissão nº %1 está %2: só se imprime permissão em vigor.")
+                            .replace("%1", permit.number).replace("%2", permit.status_label))
+        if permit.valid_until < self.today():
+            raise UserError(self.tr("A validade da permissão nº %1 terminou em %2: só se imprime permissão em vigor.")
+                            .replace("%1", permit.number).replace("%2", _date(permit.valid_until)))
+
+    def save_pdf(self, what: str, path: str | Path | None = None) -> Path | None:
+        """Write the permit, the ID card or the placard of the selected permit; ``path`` None asks where."""
+        from reports.permit_docs import write_id_card_pdf, write_permit_pdf, write_placard_pdf
+
+        permit = self._permit()
+        if permit is None:
+            return None
+        prefix, name = DOCUMENTS[what]
+        if path is None:
+            path, _ = QFileDialog.getSaveFileName(self, self.tr(name),
+                                                  f"{prefix}-{permit.number.replace('/', '-')}.pdf",
+                                                  self.tr("PDF (*.pdf)"))
+            if not path:
+                return None
+        path = Path(path)
+        try:
+            self._check_printable(permit)
+            doc = permit_document(permit)
+            if what == "permit":
+                write_permit_pdf(doc, path)
+            elif what == "card":
+                write_id_card_pdf(doc, path)
+            else:
+                write_placard_pdf(doc, path, get_regime(permit.regime))
+        except UserError as exc:
+            self._say(exc.message, error=True)
+            return None
+        except OSError as exc:
+            self._say(self.tr("Não foi possível gravar %1: %2").replace("%1", str(path))
+                      .replace("%2", exc.strerror or str(exc)), error=True)
+            return None
+        self._say(self.tr("%1 da permissão nº %2 gravado em %3.").replace("%1", self.tr(name))
+                  .replace("%2", permit.number).replace("%3", str(path)))
+        return path
+
+    def permit_text_document(self, permit: Permit) -> QTextDocument:
+        """The permit laid out for a printer: the same HTML as the PDF, the QR as an image."""
+        from reports.permit_docs import PHOTO_RESOURCE, QR_RESOURCE, draw_qr, permit_html
+
+        doc = permit_document(permit)
+        text = QTextDocument(self)
+        if doc.photo_path and Path(doc.photo_path).is_file():
+            text.addResource(QTextDocument.ResourceType.ImageResource, QUrl(PHOTO_RESOURCE),
+                             QImage(str(doc.photo_path)))
+        qr = QImage(640, 640, QImage.Format.Format_ARGB32)
+        qr.fill(Qt.GlobalColor.transparent)
+        if doc.qr_text:
+            painter = QPainter(qr)
+            try:
+                draw_qr(painter, qr.rect().toRectF(), doc.qr_text, quiet=2)
+            finally:
+                painter.end()
+        text.addResource(QTextDocument.ResourceType.ImageResource, QUrl(QR_RESOURCE), qr)
+        text.setHtml(permit_html(doc))
+        return text
+
+    def print_permit(self, printer=None) -> bool:
+        """Print the selected permit; ``printer`` None asks with the print dialog."""
+        from PySide6.QtPrintSupport import QPrintDialog, QPrinter
+
+        permit = self._permit()
+        if permit is None:
+            return False
+        try:
+            self._check_printable(permit)
+        except UserError as exc:
+            self._say(exc.message, error=True)
+            return False
+        if printer is None:
+            printer = QPrinter(QPrinter.PrinterMode.HighResolution)
+            printer.setDocName(f"permissao-{permit.number.replace('/', '-')}")
+            if not QPrintDialog(printer, self).exec():
+                return False
+        try:
+            self.permit_text_document(permit).print_(printer)
+        except UserError as exc:
+            self._say(exc.message, error=True)
+            return False
+        self._say(self.tr("Permissão nº %1 enviada para impressão.").replace("%1", permit.number))
+        return True
+
+    # ------------------------------------------------------------------ status changes
+
+    def suspend_selected(self, reason: str | None = None) -> Permit | None:
+        permit = self._permit()
+        if permit is None or not self._confirm(
+                self.tr("Suspender"), self.tr("Suspender a permissão nº %1 de %2?").replace("%1", permit.number)
+                .replace("%2", permit.holder_name)):
+            return None
+        if reason is None:
+            reason = self._ask_reason(self.tr("Suspender"), self.tr("Motivo da suspensão:"))
+            if reason is None:
+                return None
+        return self._run(lambda: suspend(permit, by=current_user_name(), reason=reason, today=self.today()),
+                         lambda p: self.tr("Permissão nº %1 suspensa.").replace("%1", p.number))
+
+    def reactivate_selected(self) -> Permit | None:
+        permit = self._permit()
+        if permit is None:
+            return None
+        return self._run(lambda: reactivate(permit, by=current_user_name(), today=self.today()),
+                         lambda p: self.tr("Permissão nº %1 reativada.").replace("%1", p.number))
+
+    def revoke_selected(self, reason: str | None = None) -> Permit | None:
+        permit = self._permit()
+        if permit is None or not self._confirm(
+                self.tr("Cassar"), self.tr("Cassar a permissão nº %1 de %2? A cassação não se desfaz e conta "
+                                           "para os prazos de carência de novos pedidos.")
+                .replace("%1", permit.number).replace("%2", permit.holder_name)):
+            return None
+        if reason is None:
+            reason = self._ask_reason(self.tr("Cassar"), self.tr("Motivo da cassação:"))
+            if reason is None:
+                return None
+        abandonment = False
+        if reason.strip() and self._waits_after_abandonment(permit):
+            abandonment = self._confirm(self.tr("Cassar"), self.tr("A cassação é por abandono da feira? O ato "
+                                                                   "fixa carência maior para quem abandonou."))
+        return self._run(lambda: revoke(permit, by=current_user_name(), reason=reason, today=self.today(),
+                                        abandonment=abandonment),
+                         lambda p: self.tr("Permissão nº %1 cassada.").replace("%1", p.number))
+
+    def cancel_selected(self, reason: str | None = None) -> Permit | None:
+        permit = self._permit()
+        if permit is None or not self._confirm(
+                self.tr("Cancelar"), self.tr("Cancelar a permissão nº %1 de %2?").replace("%1", permit.number)
+                .replace("%2", permit.holder_name)):
+            return None
+        if reason is None:
+            reason = self._ask_reason(self.tr("Cancelar"), self.tr("Motivo do cancelamento:"))
+            if reason is None:
+                return None
+        at_request = False
+        if reason.strip():
+            at_request = self._confirm(self.tr("Cancelar"), self.tr("O cancelamento foi pedido pelo titular? "
+                                                                     "(Se foi, não conta como carência.)"))
+        return self._run(lambda: cancel(permit, by=current_user_name(), reason=reason, today=self.today(),
+                                        at_holder_request=at_request),
+                         lambda p: self.tr("Permissão nº %1 cancelada.").replace("%1", p.number))
+
+    @staticmethod
+    def _waits_after_abandonment(permit: Permit) -> bool:
+        """Whether the act makes whoever abandoned the feira wait longer (Lei 9.158/2014, art. 26, parágrafo único)."""
+        try:
+            kind = get_regime(permit.regime).permit_kind(permit.permit_kind)
+        except UserError:
+            return False
+        return any(getattr(rule, "after", None) == "abandonment" for rule in kind.rules)
+
+    # ------------------------------------------------------------------ renewal
+
+    def renew_selected(self) -> Permit | None:
+        permit = self._permit()
+        if permit is None:
+            return None
+        return self._renew(permit)
+
+    def renew_due(self) -> Permit | None:
+        item = self.selected_due()
+        if item is None or not item.renewal_open:
+            return None
+        return self._renew(find_permit(item.number))
+
+    def _renew(self, permit: Permit) -> Permit | None:
+        return self._run(lambda: renew(permit, by=current_user_name(), today=self.today(), key_dir=self.key_dir),
+                         lambda new: self.tr("Permissão nº %1 renovada: nova permissão nº %2, de %3 a %4.")
+                         .replace("%1", permit.number).replace("%2", new.number)
+                         .replace("%3", _date(new.valid_from)).replace("%4", _date(new.valid_until)))
+
+    # ------------------------------------------------------------------ leave, heir, exchange, facts
+
+    def leave_selected(self) -> LeaveDialog | None:
+        permit = self._permit()
+        if permit is None:
+            return None
+        dialog = LeaveDialog(permit, self.today(), self)
+        if dialog.exec() and dialog.leave is not None:
+            event = dialog.leave
+            self._say(self.tr("Afastamento da permissão nº %1 registrado: %2.").replace("%1", permit.number)
+                      .replace("%2", _period(event.start, event.end)))
+            self.refresh_rows()
+        return dialog
+
+    def transfer_selected(self) -> HeirDialog | None:
+        row, permit = self.selected(), self._permit()
+        if permit is None:
+            return None
+        dialog = HeirDialog(row, self)
+        if not dialog.exec():
+            return dialog
+        heir = Person.get_by_id(dialog.heir().id)
+        if not self._confirm(
+                self.tr("Transferir a herdeiro"),
+                self.tr("Transferir a permissão nº %1 de %2 para %3? A permissão atual será substituída.")
+                .replace("%1", permit.number).replace("%2", permit.holder_name).replace("%3", heir.name)):
+            return dialog
+        reason = dialog.reason.text()
+        self._run(lambda: transfer_to_heir(permit, heir, by=current_user_name(), reason=reason,
+                                           today=self.today(), key_dir=self.key_dir),
+                  lambda new: self.tr("Permissão nº %1 transferida a %2: nova permissão nº %3.")
+                  .replace("%1", permit.number).replace("%2", heir.name).replace("%3", new.number))
+        return dialog
+
+    def exchange_selected(self) -> ExchangeDialog | None:
+        row, permit = self.selected(), self._permit()
+        if permit is None:
+            return None
+        dialog = ExchangeDialog(row, self.today(), self)
+        if not dialog.exec() or dialog.other is None:
+            return dialog
+        other = dialog.other
+        if not self._confirm(self.tr("Permutar local"),
+                             self.tr("Permutar os locais das permissões nº %1 (%2) e nº %3 (%4)? As duas serão "
+                                     "substituídas por novas.").replace("%1", permit.number)
+                             .replace("%2", permit.holder_name).replace("%3", other.number)
+                             .replace("%4", other.holder_name)):
+            return dialog
+        try:
+            mine, theirs = exchange_sites(permit, other, by=current_user_name(), reason=dialog.reason.text(),
+                                          today=self.today(), key_dir=self.key_dir)
+        except UserError as exc:
+            self._say(exc.message, error=True)
+            return dialog
+        self._say(self.tr("Locais permutados: nova permissão nº %1 para %2 e nº %3 para %4.")
+                  .replace("%1", mine.number).replace("%2", mine.holder_name).replace("%3", theirs.number)
+                  .replace("%4", theirs.holder_name))
+        self.show_permit(mine)
+        return dialog
+
+    def record_selected(self, fact: str) -> bool:
+        permit = self._permit()
+        if permit is None:
+            return False
+        record = record_started if fact == "started" else record_picked_up
+        try:
+            record(permit, by=current_user_name(), on=self.today())
+        except UserError as exc:
+            self._say(exc.message, error=True)
+            return False
+        what = self.tr("início das atividades") if fact == "started" else self.tr("retirada do alvará")
+        self._say(self.tr("Permissão nº %1: %2 registrado em %3.").replace("%1", permit.number)
+                  .replace("%2", what).replace("%3", _date(self.today())))
+        self.refresh_due()
+        self.refresh_rows()
+        return True
+
+    def open_history(self) -> HistoryDialog | None:
+        row = self.selected()
+        if row is None:
+            return None
+        dialog = HistoryDialog(row, self)
+        dialog.exec()
+        return dialog
