@@ -67,6 +67,15 @@ def main() -> int:
             app.processEvents()
         window.grab().save(str(HERE / name))
         print(f"docs/{name}")
+    desk = window.pages["atendimento"]
+    window.show_desk("atendimento")
+    desk.tabs.setCurrentWidget(desk.permits)
+    if desk.permits.model.rowCount():
+        desk.permits.table.selectRow(0)
+    for _ in range(5):
+        app.processEvents()
+    window.grab().save(str(HERE / "permissoes.png"))
+    print("docs/permissoes.png")
     window.close()
     QApplication.processEvents()
     return 0
