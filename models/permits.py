@@ -68,6 +68,8 @@ Readings of the acts (each computed date carries its article):
 
 from __future__ import annotations
 
+import re
+
 import datetime as _dt
 import json
 from collections.abc import Iterable, Sequence
@@ -638,7 +640,7 @@ def _supersede(permit: Permit, new: Permit, *, kind: str, by: str, today: _dt.da
 
 def renew(permit: Permit, *, by: str, today: _dt.date, key_dir: Path | None = None,
           documents: Sequence | None = None, valid_until: _dt.date | None = None) -> Permit:
-    """Renew ``permit`` inside its renewal window: a new permit for a new term, the old one superseded.
+    """Renew ``permit`` inside its renewal window: a new permit for the next term; the old one runs to its end.
 
     Eligibility is checked again through the front desk (the permit being
     renewed left out of the counts); any failed rule refuses the renewal and
@@ -651,6 +653,10 @@ def renew(permit: Permit, *, by: str, today: _dt.date, key_dir: Path | None = No
     if permit.status != "active":
         raise UserError(f"A permissão nº {permit.number} está {permit.status_label}; só uma permissão ativa "
                         "pode ser renovada.")
+    successor = Permit.get_or_none((Permit.previous == permit.id) & (Permit.origin == "renewal"))
+    if successor is not None:
+        raise UserError(f"A permissão nº {permit.number} já foi renovada pela nº {successor.number} "
+                        f"(válida de {_date(successor.valid_from)} a {_date(successor.valid_until)}).")
     window = renewal_window(permit)
     if window is None:
         raise UserError(f"O ato ({regime.short}) não prevê renovação de {kind.label}; faça um novo requerimento.")
@@ -671,8 +677,10 @@ def renew(permit: Permit, *, by: str, today: _dt.date, key_dir: Path | None = No
                             **_successor_values(permit))
         _event(new, "issued", by=by, on=today, status_to="active", reason=f"renovação da nº {permit.number}",
                other=permit, data={"term": term.text, "article": term.article})
-        _supersede(permit, new, kind="renewed", by=by, today=today,
-                   reason=f"renovada pela permissão nº {number} ({window.article})")
+        # The renewed permit stays in force until its last day; the new one starts the day after.
+        _event(permit, "renewed", by=by, on=today, status_from="active", status_to="active", other=new,
+               reason=f"renovada pela permissão nº {number}, válida a partir de {_date(term.valid_from)} "
+                      f"({window.article})")
         _sign(new, key_dir)
     return new
 
@@ -702,11 +710,16 @@ def _live(today: _dt.date):
 def due_for_renewal(today: _dt.date, within_days: int = 30) -> list[RenewalDue]:
     """Permits in force whose renewal window is open today or opens within ``within_days`` days."""
     horizon = today + _dt.timedelta(days=within_days)
+    renewed = {row.previous_id for row in Permit.select(Permit.previous).where(Permit.origin == "renewal")}
     items = []
     for permit in _live(today).where(Permit.status == "active"):
+        if permit.id in renewed:
+            continue
         window = renewal_window(permit)
         if window is None or window.closes < today or window.opens > horizon:
             continue
+        if window.opens <= today and window.closes > horizon and not window.opens_fixed:
+            continue  # the act sets only the last day: listed when that day nears
         if window.opens <= today:
             text = (f"Renovação da permissão nº {permit.number} ({permit.holder_name}): pedido até "
                     f"{_date(window.closes)} — validade até {_date(permit.valid_until)}.")
@@ -1449,7 +1462,8 @@ def history_facts_for(applicant_kind: str, applicant_id: int, *, today: _dt.date
 def active_count(regime_id: str, permit_kind: str, *, today: _dt.date, exclude: Iterable[int] = ()) -> int:
     """Permits of one kind in force in the regime (caps and quotas)."""
     query = Permit.select().where((Permit.regime == regime_id) & (Permit.permit_kind == permit_kind)
-                                  & Permit.status.in_(LIVE_STATUSES) & (Permit.valid_until >= today))
+                                  & Permit.status.in_(LIVE_STATUSES) & (Permit.valid_until >= today)
+                                  & (Permit.valid_from <= today))
     exclude = list(exclude)
     if exclude:
         query = query.where(Permit.id.not_in(exclude))
@@ -1523,7 +1537,7 @@ def _text_filter(text: str):
     text = (text or "").strip()
     if not text:
         return None
-    if "/" in text:
+    if re.fullmatch(r"\d{4}/\d*", text):
         year, _, seq = text.partition("/")
         cond = Permit.number.startswith(text)
         if year.strip().isdigit() and seq.strip().isdigit():

@@ -111,7 +111,11 @@ _app = None
 
 
 def _ensure_gui_app() -> None:
-    """QPainter and QTextDocument need a QGuiApplication (fonts); make a headless one if none."""
+    """QPainter and QTextDocument need a QGuiApplication (fonts); make a headless one if none.
+
+    A QApplication, so that the same process may still show widgets later
+    (a test run, or the window printing after a command).
+    """
     global _app
     from PySide6.QtCore import QCoreApplication
 
@@ -119,7 +123,9 @@ def _ensure_gui_app() -> None:
     if instance is None:
         if sys.platform.startswith("linux") and not (os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")):
             os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
-        _app = QGuiApplication(sys.argv[:1] or ["praca"])
+        from PySide6.QtWidgets import QApplication
+
+        _app = QApplication(sys.argv[:1] or ["praca"])
     elif not isinstance(instance, QGuiApplication):
         raise RuntimeError("Os documentos em PDF precisam de uma QGuiApplication (há só uma QCoreApplication).")
 

@@ -26,6 +26,7 @@ from models.front_desk import applicant_facts, assess, load_applicant
 from models.people import CompanyInput, HouseholdInput, PartnerInput, PersonInput, save_company, save_person
 from models.permits import (
     Permit,
+    active_count,
     PermitEvent,
     cancel,
     due_for_renewal,
@@ -390,7 +391,7 @@ def test_renewal_windows_per_act(keys):
     assert renewal_window(event) is None
 
 
-def test_renewal_inside_the_window_makes_a_new_permit_and_supersedes_the_old(keys):
+def test_renewal_inside_the_window_makes_a_new_permit_and_the_old_runs_to_its_end(keys):
     holder = company("Food Truck Ltda", person("Marcos Paulo Dias"))
     old = tpu(keys, holder)
     with pytest.raises(UserError, match=r"Fora do prazo de renovação .* de 03/04/2031 a 30/09/2031 .*art\. 166"):
@@ -400,12 +401,15 @@ def test_renewal_inside_the_window_makes_a_new_permit_and_supersedes_the_old(key
     assert (new.valid_from, new.valid_until) == (dt.date(2031, 11, 30), dt.date(2036, 11, 29))
     assert (new.site, new.equipment, new.company_id) == (old.site, old.equipment, old.company_id)
     old = Permit.get_by_id(old.id)
-    assert old.status == "superseded"
+    assert old.status == "active"  # still the holder's permit until 29/11/2031 (LC 324/2025, art. 166)
     last = old.events.order_by(PermitEvent.id.desc()).first()
     assert (last.kind, last.other_id) == ("renewed", new.id) and "2031/00001" in last.reason
     assert verify_text(new.qr_text, keys, today=dt.date(2032, 1, 1)).ok
-    with pytest.raises(UserError, match="substituída"):
+    with pytest.raises(UserError, match="já foi renovada pela nº 2031/00001"):
         renew(old, by="ana", today=dt.date(2031, 5, 3), key_dir=keys)
+    # one place, not two: the renewal that starts later is not counted before its day
+    assert active_count(old.regime, old.permit_kind, today=dt.date(2031, 6, 1)) == 1
+    assert old.id not in {item.permit_id for item in due_for_renewal(dt.date(2031, 6, 1), 60)}
 
 
 def test_renewal_rechecks_eligibility_and_lists_the_failed_rules(keys):

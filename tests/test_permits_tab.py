@@ -439,11 +439,12 @@ def test_renew_from_the_renewals_table_selects_the_new_permit(make_tab, keys, qt
     click(qtbot, tab.due_renew)
     new = find_permit("2031/00001")
     assert new.previous_id == old.id and new.origin == "renewal"
-    assert find_permit(old.number).status == "superseded"
+    assert find_permit(old.number).status == "active"  # in force until 29/11/2031; the new one starts after
     assert tab.selected().number == new.number
     assert tab.message.text() == (f"Permissão nº {old.number} renovada: nova permissão nº {new.number}, de "
                                   "30/11/2031 a 29/11/2036.")
-    assert tab.due_model.rows == [] and not tab.due_renew.isEnabled()
+    assert [r.what for r in tab.due_model.rows] == ["início das atividades — vencido"]  # no renewal left
+    assert not tab.due_renew.isEnabled()
     assert "renovação da nº" in tab.detail_labels["origin"].text()
 
 
@@ -576,7 +577,8 @@ def test_record_started_and_picked_up_close_the_deadlines(make_tab, keys, qtbot)
     assert "início das atividades registrado em 30/11/2026" in tab.message.text()
     assert "início das atividades" not in {r.what for r in tab.due_model.rows}
     click(qtbot, tab.buttons["picked-up"])
-    assert [r.what for r in tab.due_model.rows] == ["renovação (pedido aberto)"]  # Lei 1.171/2014: from issue
+    # the renewal (Lei 1.171/2014: asked until 30 days before the end) is listed only when that day nears
+    assert [r.what for r in tab.due_model.rows] == []
     assert history_kinds(tab)[-2:] == ["início das atividades", "retirada do alvará"]
 
 

@@ -867,7 +867,7 @@ class PermitsTab(QWidget):
 
     def _check_printable(self, permit: Permit) -> None:
         """Only a permit in force is printed (as ``praca permit print``), and not once its term has ended."""
-        if permit.status not in LIVE_STATUSES:
+        if permit.status != "active":
             raise UserError(self.tr("A permissão nº %1 está %2: só se imprime permissão em vigor.")
                             .replace("%1", permit.number).replace("%2", permit.status_label))
         if permit.valid_until < self.today():
@@ -905,7 +905,7 @@ class PermitsTab(QWidget):
             self._say(self.tr("Não foi possível gravar %1: %2").replace("%1", str(path))
                       .replace("%2", exc.strerror or str(exc)), error=True)
             return None
-        self._say(self.tr("%1 da permissão nº %2 gravado em %3.").replace("%1", self.tr(name))
+        self._say(self.tr("PDF (%1) da permissão nº %2 gravado em %3.").replace("%1", self.tr(name).lower())
                   .replace("%2", permit.number).replace("%3", str(path)))
         return path
 
