@@ -151,3 +151,33 @@ def no_blocking_message_boxes(monkeypatch):
     for name in ("question", "warning", "critical", "information"):
         monkeypatch.setattr(QMessageBox, name, box)
     return said
+
+
+def run_modal(opener, fill):
+    """Open a modal dialog with ``opener()`` and let ``fill(dialog)`` drive it once it shows.
+
+    Returns ``(dialog, what opener returned)``. A dialog ``fill`` leaves open is
+    closed (past any discard question) so the test cannot hang; an assertion
+    that fails inside ``fill`` is raised here, after the dialog is closed.
+    """
+    from PySide6.QtCore import QTimer
+    from PySide6.QtWidgets import QApplication, QDialog
+
+    seen = {}
+
+    def act():
+        dialog = QApplication.activeModalWidget()
+        seen["dialog"] = dialog
+        try:
+            fill(dialog)
+        except BaseException as exc:  # noqa: BLE001 - re-raised below, after the dialog is closed
+            seen["error"] = exc
+        finally:
+            if dialog is not None and dialog.isVisible():
+                QDialog.done(dialog, 0)
+
+    QTimer.singleShot(0, act)
+    result = opener()
+    if "error" in seen:
+        raise seen["error"]
+    return seen.get("dialog"), result

@@ -6,7 +6,7 @@ import pytest
 from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import QApplication, QDialog, QMessageBox
 
-from conftest import type_text
+from conftest import run_modal, type_text
 from models.br import cnpj_check_digits
 from models.db import open_database
 from models.files import set_store
@@ -27,26 +27,8 @@ def desk(app_ready, qtbot, db_url, tmp_path):
 
 
 def run_dialog(qtbot, opener, fill):
-    """Open a modal dialog with ``opener`` and let ``fill(dialog)`` type into it once it shows."""
-    seen = {}
-
-    def act():
-        dialog = QApplication.activeModalWidget()
-        seen["dialog"] = dialog
-        try:
-            fill(dialog)
-        except BaseException as exc:  # noqa: BLE001 - re-raised below, after the dialog is closed
-            seen["error"] = exc
-        finally:
-            if dialog is not None and dialog.isVisible():
-                seen["left_open"] = True
-                QDialog.done(dialog, 0)  # past the discard question: the test is over
-
-    QTimer.singleShot(0, act)
-    opener()
-    if "error" in seen:
-        raise seen["error"]
-    return seen["dialog"]
+    """The dialog ``opener`` shows, driven by ``fill``."""
+    return run_modal(opener, fill)[0]
 
 
 def test_register_a_person_found_nowhere(desk, qtbot):

@@ -15,7 +15,7 @@ import pytest
 from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import QApplication, QDialog, QInputDialog, QLabel, QMessageBox, QPushButton, QTabWidget
 
-from conftest import type_text
+from conftest import run_modal, type_text
 from models.applications import ApplicationInput, DocumentInput, change_status, create_application
 from models.br import cnpj_check_digits, cpf_check_digits, format_cpf
 from models.files import set_store
@@ -95,25 +95,7 @@ def event_stall(keys, holder):
 
 
 def run_dialog(qtbot, opener, fill):
-    """Open a modal dialog with ``opener`` and let ``fill(dialog)`` drive it once it shows."""
-    seen = {}
-
-    def act():
-        dialog = QApplication.activeModalWidget()
-        seen["dialog"] = dialog
-        try:
-            fill(dialog)
-        except BaseException as exc:  # noqa: BLE001 - re-raised below, after the dialog is closed
-            seen["error"] = exc
-        finally:
-            if dialog is not None and dialog.isVisible():
-                QDialog.done(dialog, 0)
-
-    QTimer.singleShot(0, act)
-    result = opener()
-    if "error" in seen:
-        raise seen["error"]
-    return seen.get("dialog"), result
+    return run_modal(opener, fill)
 
 
 def pdf_text(path) -> str:
