@@ -50,9 +50,9 @@ class UnitValueRow:
 
 
 def _regimes_using(unit: str):
-    from models.regimes import load_regimes
+    from models.regimes import shipped_regimes
 
-    return [r for r in load_regimes().values() if unit in r.units_by_code]
+    return [r for r in shipped_regimes().values() if unit in r.units_by_code]
 
 
 def set_unit_value(regime, unit: str, year: int, value, *, entered_by: str, reason: str = "") -> FiscalUnitValue:

@@ -2601,6 +2601,11 @@ def _default_regimes() -> dict[str, Regime]:
     return load_regimes()
 
 
+def shipped_regimes() -> dict[str, Regime]:
+    """The shipped regimes by id, read once per process (screens ask for them often)."""
+    return dict(_default_regimes())
+
+
 def get_regime(regime_id: str) -> Regime:
     """The shipped regime ``regime_id`` (loaded once and cached)."""
     regimes = _default_regimes()

@@ -32,7 +32,7 @@ from models.br import format_cnpj, format_cpf
 from models.errors import FieldErrors, UserError
 from models.front_desk import Applicant, assess, load_applicant
 from models.money import format_brl
-from models.regimes import load_regimes
+from models.regimes import shipped_regimes
 from models.settings import MUNICIPALITY, get_setting
 from views.price_simulator import where_to_enter
 from views.widgets import DateEdit, FieldErrorsView, GuardedDialog, current_user_name
@@ -55,7 +55,7 @@ class ApplicationDialog(GuardedDialog):
         self.applicant: Applicant = load_applicant(applicant_kind, applicant_id)
         self.application: Application | None = None
         self.files: dict[str, str] = {}
-        self.regimes = load_regimes()
+        self.regimes = shipped_regimes()
         self.setWindowTitle(self.tr("Novo requerimento — %1").replace("%1", self.applicant.name))
         self.resize(1180, 780)
         layout = QVBoxLayout(self)

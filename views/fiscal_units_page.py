@@ -23,7 +23,7 @@ from PySide6.QtWidgets import (
 from models.errors import UserError
 from models.fiscal import UnitValueRow, set_unit_value, unit_value_rows, unit_value_warnings
 from models.money import format_brl
-from models.regimes import load_regimes
+from models.regimes import shipped_regimes
 from views.table_models import Column, RowsModel
 from views.widgets import current_user_name
 
@@ -116,7 +116,7 @@ class FiscalUnitsPage(QWidget):
     def refresh(self) -> None:
         current = self.unit_combo.currentData()
         try:
-            regimes = load_regimes()
+            regimes = shipped_regimes()
         except UserError as exc:
             self.message.setText(exc.message)
             return

@@ -240,13 +240,13 @@ class WorklistTab(QWidget):
         self.regime.currentIndexChanged.connect(lambda _i: self.refresh_rows())
 
     def refresh(self) -> None:
-        from models.regimes import load_regimes
+        from models.regimes import shipped_regimes
 
         current = self.regime.currentData()
         self.regime.blockSignals(True)
         self.regime.clear()
         self.regime.addItem(self.tr("Todos"), "")
-        for regime in sorted(load_regimes().values(), key=lambda r: r.municipality):
+        for regime in sorted(shipped_regimes().values(), key=lambda r: r.municipality):
             self.regime.addItem(f"{regime.municipality}/{regime.state} — {regime.short}", regime.id)
         self.regime.setCurrentIndex(max(0, self.regime.findData(current)))
         self.regime.blockSignals(False)

@@ -20,7 +20,7 @@ from PySide6.QtWidgets import (
 from models.describe import percent
 from models.errors import UserError
 from models.fiscal import index_corrections, set_index_correction
-from models.regimes import load_regimes
+from models.regimes import shipped_regimes
 from views.table_models import Column, RowsModel
 from views.widgets import current_user_name
 
@@ -81,7 +81,7 @@ class IndexesPage(QWidget):
     def refresh(self) -> None:
         current = self.index_combo.currentData()
         try:
-            regimes = load_regimes().values()
+            regimes = shipped_regimes().values()
         except UserError as exc:
             self.message.setText(exc.message)
             return

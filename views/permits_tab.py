@@ -64,7 +64,7 @@ from models.permits import (
     transfer_to_heir,
 )
 from models.people import Person
-from models.regimes import get_regime, load_regimes
+from models.regimes import get_regime, shipped_regimes
 from models.search import find_applicants
 from views.table_models import Column, RowsModel
 from views.widgets import DateEdit, DocumentEdit, FieldErrorsView, current_user_name
@@ -635,7 +635,7 @@ class PermitsTab(QWidget):
         self.regime.blockSignals(True)
         self.regime.clear()
         self.regime.addItem(self.tr("Todos"), "")
-        for regime in sorted(load_regimes().values(), key=lambda r: (r.municipality, r.short)):
+        for regime in sorted(shipped_regimes().values(), key=lambda r: (r.municipality, r.short)):
             self.regime.addItem(f"{regime.municipality}/{regime.state} — {regime.short}", regime.id)
         self.regime.setCurrentIndex(max(0, self.regime.findData(current)))
         self.regime.blockSignals(False)

@@ -24,7 +24,7 @@ from models.errors import UserError
 from models.fees import Quote
 from models.money import format_brl
 from models.pricing import quote
-from models.regimes import load_regimes
+from models.regimes import shipped_regimes
 from views.table_models import Column, RowsModel
 
 NONE = ""
@@ -185,7 +185,7 @@ class PriceSimulator(QWidget):
     def refresh(self) -> None:
         current = self.regime_combo.currentData()
         try:
-            self.regimes = load_regimes()
+            self.regimes = shipped_regimes()
         except UserError as exc:
             self.error.setText(exc.message)
             return

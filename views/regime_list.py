@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 from models.errors import UserError
-from models.regimes import load_regimes
+from models.regimes import shipped_regimes
 
 
 def regime_titles() -> list[str]:
     """'Olímpia/SP — Lei Complementar nº 324/2025' for each regime; an error line if one is malformed."""
     try:
-        regimes = load_regimes()
+        regimes = shipped_regimes()
     except UserError as exc:
         return [f"⚠ {exc.message}"]
     return [f"{r.municipality}/{r.state} — {r.act}" for r in sorted(regimes.values(), key=lambda r: r.municipality)]

@@ -20,7 +20,7 @@ from PySide6.QtWidgets import (
 
 from models.errors import UserError
 from models.fiscal import unit_value_rows
-from models.regimes import load_regimes
+from models.regimes import shipped_regimes
 from reports.pdf import html_to_pdf
 from reports.regime_sheet import regime_html
 
@@ -78,7 +78,7 @@ class RegimesPage(QWidget):
     def refresh(self) -> None:
         current = self.current_id()
         try:
-            self.regimes = load_regimes()
+            self.regimes = shipped_regimes()
         except UserError as exc:
             self.error.setText(exc.message)
             self.error.show()

@@ -107,10 +107,10 @@ def run(args: argparse.Namespace) -> int:
     from desktop.paths import resolve_db_url
     from models.db import close_database, open_database
     from models.pricing import MissingCorrection, quote
-    from models.regimes import MissingUnitValue, get_regime, load_regimes
+    from models.regimes import MissingUnitValue, get_regime, shipped_regimes
 
     if not (args.regime or "").strip():
-        raise UserError("Informe o regime: --regime ID (disponíveis: " + ", ".join(sorted(load_regimes())) + ").",
+        raise UserError("Informe o regime: --regime ID (disponíveis: " + ", ".join(sorted(shipped_regimes())) + ").",
                         field="regime")
     regime = get_regime(args.regime.strip())  # an unknown id is refused before any database is touched
     inputs = engine_inputs(args)

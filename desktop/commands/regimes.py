@@ -21,7 +21,7 @@ import json
 from models import describe
 from models.errors import UserError
 from models.money import format_brl
-from models.regimes import Regime, load_regimes, regime_to_dict
+from models.regimes import Regime, shipped_regimes, regime_to_dict
 
 INDENT = "  "
 
@@ -34,7 +34,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    regimes = load_regimes()
+    regimes = shipped_regimes()
     if args.show is None:
         ordered = sorted(regimes.values(), key=lambda r: r.id)
         if args.json:
