@@ -55,6 +55,34 @@ def ensure_app(argv: list[str] | None = None) -> QApplication:
     return app
 
 
+def explain(exc: BaseException) -> str:
+    """One pt-BR line for an error nobody expected (the traceback goes to stderr)."""
+    import peewee
+
+    if isinstance(exc, UserError):
+        return exc.message
+    if isinstance(exc, peewee.OperationalError) and "locked" in str(exc).lower():
+        return "O banco de dados está ocupado por outra mesa; tente de novo em instantes. Nada foi gravado."
+    first_line = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+    if isinstance(exc, (peewee.InterfaceError, peewee.OperationalError)):
+        return f"A conexão com o banco de dados falhou: {first_line}. Nada foi gravado pela metade."
+    if isinstance(exc, peewee.DataError):
+        return f"O banco de dados recusou um valor: {first_line}. Nada foi gravado."
+    return f"Erro inesperado ({type(exc).__name__}: {exc}). O detalhe foi registrado no terminal."
+
+
+def _install_excepthook() -> None:
+    """An error in a button's slot becomes a message box, not a silent traceback on a console nobody sees."""
+    import traceback
+
+    def hook(kind, value, tb):
+        traceback.print_exception(kind, value, tb, file=sys.stderr)
+        if QApplication.instance() is not None and not isinstance(value, KeyboardInterrupt):
+            QMessageBox.critical(QApplication.activeWindow(), "Praça", explain(value))
+
+    sys.excepthook = hook
+
+
 def run_gui(db_url: str | None) -> int:
     """Open the main window on ``db_url`` (or the default database) and run the event loop."""
     app = ensure_app()
@@ -62,10 +90,12 @@ def run_gui(db_url: str | None) -> int:
     url = resolve_db_url(db_url)
     try:
         open_database(url)
-    except UserError as exc:
-        print(f"praca: {exc.message}", file=sys.stderr)
-        QMessageBox.critical(None, "Praça", exc.message)
-        return exc.exit_code
+    except Exception as exc:  # noqa: BLE001 - whatever it is, the clerk gets one line in a box
+        message = explain(exc)
+        print(f"praca: {message}", file=sys.stderr)
+        QMessageBox.critical(None, "Praça", message)
+        return exc.exit_code if isinstance(exc, UserError) else 1
+    _install_excepthook()
 
     from desktop.main_window import MainWindow
 

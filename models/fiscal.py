@@ -85,7 +85,7 @@ def set_unit_value(regime, unit: str, year: int, value, *, entered_by: str, reas
 
 
 def _newest_entered(unit: str | None = None) -> dict[tuple[str, int], FiscalUnitValue]:
-    query = FiscalUnitValue.select().order_by(FiscalUnitValue.entered_at, FiscalUnitValue.id)
+    query = FiscalUnitValue.select().order_by(FiscalUnitValue.id)  # the row saved last wins (not a desk's clock)
     if unit is not None:
         query = query.where(FiscalUnitValue.unit == unit)
     return {(row.unit, row.year): row for row in query}
@@ -117,7 +117,7 @@ def unit_value_history(unit: str, year: int) -> list[FiscalUnitValue]:
     """Every value entered for one unit and year, newest first."""
     return list(FiscalUnitValue.select()
                 .where((FiscalUnitValue.unit == unit) & (FiscalUnitValue.year == year))
-                .order_by(FiscalUnitValue.entered_at.desc(), FiscalUnitValue.id.desc()))
+                .order_by(FiscalUnitValue.id.desc()))
 
 
 def unit_value_rows(unit: str) -> list[UnitValueRow]:
@@ -225,7 +225,7 @@ def index_corrections(index: str) -> dict[int, IndexCorrection]:
     """The correction in force for each year of ``index`` (the newest row per year)."""
     found: dict[int, IndexCorrection] = {}
     query = (IndexCorrection.select().where(IndexCorrection.index == index.upper())
-             .order_by(IndexCorrection.entered_at, IndexCorrection.id))
+             .order_by(IndexCorrection.id))
     for row in query:
         found[row.year] = row
     return dict(sorted(found.items()))

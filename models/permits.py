@@ -638,6 +638,20 @@ def _supersede(permit: Permit, new: Permit, *, kind: str, by: str, today: _dt.da
            other=new, data=data)
 
 
+def _claim(permit: Permit) -> None:
+    """Inside a transaction: take the permit as this desk saw it (version and status), or refuse.
+
+    The guarded UPDATE also queues two desks acting on one permit at once.
+    """
+    updated = (Permit.update(version=Permit.version + 1)
+               .where((Permit.id == permit.id) & (Permit.version == permit.version) & (Permit.status == "active"))
+               .execute())
+    if updated != 1:
+        raise UserError(f"A permissão nº {permit.number} foi alterada em outra mesa; reabra-a para ver a situação "
+                        "atual.")
+    permit.version += 1
+
+
 def renew(permit: Permit, *, by: str, today: _dt.date, key_dir: Path | None = None,
           documents: Sequence | None = None, valid_until: _dt.date | None = None) -> Permit:
     """Renew ``permit`` inside its renewal window: a new permit for the next term; the old one runs to its end.
@@ -670,6 +684,9 @@ def renew(permit: Permit, *, by: str, today: _dt.date, key_dir: Path | None = No
     start = permit.valid_until + _dt.timedelta(days=1)
     term = permit_term(regime, kind.id, start, valid_until=valid_until, renewal=True)
     with db.atomic():
+        _claim(permit)  # another desk renewing or revoking it meanwhile loses here
+        if Permit.select().where((Permit.previous == permit.id) & (Permit.origin == "renewal")).exists():
+            raise UserError(f"A permissão nº {permit.number} acabou de ser renovada em outra mesa.")
         year, seq, number = _next_permit_number(today)
         new = Permit.create(number=number, year=year, seq=seq, previous=permit.id, origin="renewal",
                             valid_from=term.valid_from, valid_until=term.valid_until, status="active",
@@ -1243,7 +1260,9 @@ def permit_document(permit: Permit):
             pass
     app = _root_application(permit)
     # the agency kept in the settings is this municipality's; a regime of another town prints none
-    agency = get_setting(AGENCY) if get_setting(MUNICIPALITY).strip().lower() == regime.municipality.lower() else ""
+    from models.front_desk import serves
+
+    agency = get_setting(AGENCY) if serves(regime) else ""
     values.update(
         number=permit.number,
         valid_from=permit.valid_from,
@@ -1474,7 +1493,7 @@ def quota_count(regime_id: str, permit_kind: str, *, today: _dt.date, exclude: I
     """Of those, the places held under a quota."""
     query = Permit.select().where((Permit.regime == regime_id) & (Permit.permit_kind == permit_kind)
                                   & Permit.status.in_(LIVE_STATUSES) & (Permit.valid_until >= today)
-                                  & (Permit.quota == True))  # noqa: E712
+                                  & (Permit.valid_from <= today) & (Permit.quota == True))  # noqa: E712
     exclude = list(exclude)
     if exclude:
         query = query.where(Permit.id.not_in(exclude))

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from peewee import CharField, Database, SqliteDatabase, TextField
+from peewee import CharField, Database, PostgresqlDatabase, SqliteDatabase, TextField
 
 from models.applications import Application, ApplicationDocument, ApplicationEvent, Counter
 from models.db import BaseModel, DatabaseError, DatabaseURL, sqlite_copy_aside, table_names
@@ -25,6 +25,7 @@ from models.permits import Permit, PermitEvent
 from models.settings import Setting
 
 META_TABLE = "praca_meta"
+MIGRATION_LOCK = 72_72_2026  # PostgreSQL advisory lock key held while migrating
 
 
 class Meta(BaseModel):
@@ -135,6 +136,11 @@ def apply_migrations(database: Database, current: int) -> list[int]:
         sqlite_copy_aside(database, f"v{current}")
     for version, _description, func in pending:
         with _bound(database), database.atomic():
+            if isinstance(database, PostgresqlDatabase):  # one desk migrates; the others wait here
+                database.execute_sql("SELECT pg_advisory_xact_lock(%s)", (MIGRATION_LOCK,))
+            # Another desk may have migrated while this one waited for the lock: look again.
+            if read_version(database) >= version:
+                continue
             func(database)
             _write_version(version)
         applied.append(version)

@@ -189,3 +189,15 @@ def test_the_clerks_name_signs_documents(window, qtbot):
     qtbot.keyClick(form.clerk_name, Qt.Key.Key_Return)  # Enter saves
     assert form.message.text() == "Configurações salvas."
     assert current_user_name() == "Ana Beatriz Souza"
+
+
+def test_unexpected_errors_are_one_line_for_the_clerk():
+    import peewee
+
+    from desktop.app import explain
+    from models.errors import UserError
+
+    assert explain(UserError("CPF inválido.")) == "CPF inválido."
+    assert "ocupado por outra mesa" in explain(peewee.OperationalError("database is locked"))
+    assert "conexão" in explain(peewee.InterfaceError("connection already closed"))
+    assert explain(ValueError("x")).startswith("Erro inesperado (ValueError")

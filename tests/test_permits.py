@@ -792,3 +792,18 @@ def test_related_holders_span_family_partners_and_their_companies(keys):
     # an MEI is its owner
     persons, companies = related_holders("company", my_mei.id)
     assert persons[me.id] == "self" and companies[my_mei.id] == "self"
+
+
+def test_a_stale_copy_cannot_renew_nor_renew_twice(keys):
+    holder = company("Food Truck Ltda", person("Marcos Paulo Dias"))
+    old = tpu(keys, holder)
+    desk_a, desk_b = Permit.get_by_id(old.id), Permit.get_by_id(old.id)
+    renew(desk_a, by="ana", today=dt.date(2031, 5, 2), key_dir=keys)
+    with pytest.raises(UserError, match="alterada em outra mesa|já foi renovada"):
+        renew(desk_b, by="bia", today=dt.date(2031, 5, 2), key_dir=keys)
+    revoked_elsewhere = Permit.get_by_id(old.id)
+    stale = Permit.get_by_id(old.id)
+    revoke(revoked_elsewhere, by="chefe", reason="Abandono do ponto", today=dt.date(2031, 5, 3))
+    assert Permit.select().where(Permit.previous == old.id).count() == 1
+    with pytest.raises(UserError):
+        renew(stale, by="ana", today=dt.date(2031, 5, 4), key_dir=keys)
