@@ -391,6 +391,16 @@ def _event(permit: Permit, kind: str, *, by: str, on: _dt.date, status_to: str =
                               data=json.dumps(data, ensure_ascii=False, sort_keys=True) if data else "")
 
 
+def _check_cap(regime, kind, today: _dt.date) -> None:
+    """The act's limit of permits (e.g. Ilha Comprida's 280) counted again at issue, not only at approval."""
+    for rule in kind.rules:
+        if rule.kind == "cap" and rule.count and not rule.admin_defined:
+            in_force = active_count(regime.id, kind.id, today=today)
+            if in_force >= rule.count:
+                raise UserError(f"Limite de {rule.count} permissões de {kind.label} atingido ({in_force} em vigor; "
+                                f"{regime.cite_item(rule)}): a permissão não foi emitida.")
+
+
 def issue_permit(app: Application, *, by: str, today: _dt.date, key_dir: Path | None,
                  days_hours: str = "", point: str = "", event_end: _dt.date | None = None,
                  valid_until: _dt.date | None = None, quota: bool = False) -> Permit:
@@ -410,7 +420,8 @@ def issue_permit(app: Application, *, by: str, today: _dt.date, key_dir: Path | 
     kind = regime.permit_kind(app.permit_kind)
     term = permit_term(regime, kind.id, today, event_end=event_end, valid_until=valid_until)
     with db.atomic():
-        year, seq, number = _next_permit_number(today)
+        year, seq, number = _next_permit_number(today)  # issues queue here, so the count below is current
+        _check_cap(regime, kind, today)
         change_status(app, "issued", by=by, reason=f"permissão nº {number}")
         permit = Permit.create(
             number=number, year=year, seq=seq, application=app.id, origin="application",

@@ -807,3 +807,19 @@ def test_a_stale_copy_cannot_renew_nor_renew_twice(keys):
     assert Permit.select().where(Permit.previous == old.id).count() == 1
     with pytest.raises(UserError):
         renew(stale, by="ana", today=dt.date(2031, 5, 4), key_dir=keys)
+
+
+def test_the_cap_is_counted_again_at_issue(keys, monkeypatch):
+    """Dec. 890/2017: 280 licences at most — two approvals cannot both be issued past the limit."""
+    import models.permits as permits
+
+    app_one = approved("ilha-comprida-2017", "ambulante-praia", on=dt.date(2026, 3, 10),
+                       holder=mei_vendor("Mário Sérgio Prado"), site="ponto-04")
+    app_two = approved("ilha-comprida-2017", "ambulante-praia", on=dt.date(2026, 3, 10),
+                       holder=mei_vendor("Ana Beatriz Prado"), site="ponto-05")
+    real_count = permits.active_count
+    monkeypatch.setattr(permits, "active_count", lambda *a, **k: real_count(*a, **k) + 279)  # 279 already
+    issue(app_one, keys, dt.date(2026, 3, 11))
+    with pytest.raises(UserError, match=r"Limite de 280 permissões .*280 em vigor"):
+        issue(app_two, keys, dt.date(2026, 3, 11))
+    assert Permit.select().count() == 1
