@@ -649,13 +649,14 @@ def _supersede(permit: Permit, new: Permit, *, kind: str, by: str, today: _dt.da
            other=new, data=data)
 
 
-def _claim(permit: Permit) -> None:
+def _claim(permit: Permit, statuses: Sequence[str] = ("active",)) -> None:
     """Inside a transaction: take the permit as this desk saw it (version and status), or refuse.
 
     The guarded UPDATE also queues two desks acting on one permit at once.
     """
     updated = (Permit.update(version=Permit.version + 1)
-               .where((Permit.id == permit.id) & (Permit.version == permit.version) & (Permit.status == "active"))
+               .where((Permit.id == permit.id) & (Permit.version == permit.version)
+                      & Permit.status.in_(list(statuses)))
                .execute())
     if updated != 1:
         raise UserError(f"A permissão nº {permit.number} foi alterada em outra mesa; reabra-a para ver a situação "
@@ -876,6 +877,9 @@ def _record_fact(permit: Permit, kind: str, *, by: str, on: _dt.date, reason: st
     if PermitEvent.select().where((PermitEvent.permit == permit.id) & (PermitEvent.kind == kind)).exists():
         raise UserError(f"Já registrado para a permissão nº {permit.number}: {EVENT_KINDS[kind]}.")
     with db.atomic():
+        _claim(permit, LIVE_STATUSES)
+        if PermitEvent.select().where((PermitEvent.permit == permit.id) & (PermitEvent.kind == kind)).exists():
+            raise UserError(f"Já registrado para a permissão nº {permit.number}: {EVENT_KINDS[kind]}.")
         return _event(permit, kind, by=by, on=on, reason=reason)
 
 
@@ -897,8 +901,7 @@ def extend_startup(permit: Permit, *, by: str, reason: str, today: _dt.date) -> 
         raise UserError(f"O prazo de início venceu em {_date(due)}; não pode mais ser prorrogado.")
     new_due = due + _dt.timedelta(days=startup.days)
     with db.atomic():
-        if permit.status not in LIVE_STATUSES:
-            raise UserError(f"A permissão nº {permit.number} está {permit.status_label}.")
+        _claim(permit, LIVE_STATUSES)  # a second desk extending at the same time loses here
         _event(permit, "startup-extended", by=by, on=today, reason=reason, start=due, end=new_due,
                data={"article": regime.cite_item(startup)})
     return new_due
@@ -983,6 +986,7 @@ def grant_leave(permit: Permit, start: _dt.date, end: _dt.date, substitute_name:
         if permit.status != "active":
             raise UserError(f"A permissão nº {permit.number} está {permit.status_label}; o descanso é da "
                             "permissão ativa.")
+        _claim(permit)  # the days counted above are this desk's view: a second desk granting at once loses
         return _event(permit, "leave", by=by, on=today, start=start, end=end,
                       reason=(reason or "").strip() or "descanso anual",
                       data={"substitute_name": name, "substitute_cpf": cpf, "article": article,
