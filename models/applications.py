@@ -257,6 +257,14 @@ def create_application(data: ApplicationInput, *, clerk: str, today: _dt.date | 
     return app
 
 
+def get_application(application_id: int) -> Application:
+    """An application by id (a ``UserError`` if it does not exist)."""
+    found = Application.get_or_none(Application.id == application_id)
+    if found is None:
+        raise UserError(f"Requerimento nº {application_id} não encontrado.")
+    return found
+
+
 def change_status(app: Application, to: str, *, by: str, reason: str = "") -> Application:
     """Move an application along the workflow; a refusal needs its reason. Stale copies are refused."""
     if to not in STATUSES:

@@ -112,6 +112,22 @@ class CompanyPartner(BaseModel):
         table_name = "company_partner"
 
 
+def get_person(person_id: int) -> Person:
+    """A registered person by id (a ``UserError`` if removed meanwhile)."""
+    found = Person.get_or_none(Person.id == person_id)
+    if found is None:
+        raise UserError(f"A pessoa nº {person_id} não está mais cadastrada.")
+    return found
+
+
+def get_company(company_id: int) -> Company:
+    """A registered company by id (a ``UserError`` if removed meanwhile)."""
+    found = Company.get_or_none(Company.id == company_id)
+    if found is None:
+        raise UserError(f"A empresa nº {company_id} não está mais cadastrada.")
+    return found
+
+
 def counts() -> dict[str, int]:
     """How many people and companies are registered (for the home page)."""
     return {"people": Person.select().count(), "companies": Company.select().count()}

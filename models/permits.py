@@ -438,6 +438,11 @@ def issue_permit(app: Application, *, by: str, today: _dt.date, key_dir: Path | 
     return permit
 
 
+def successor_of(permit: Permit) -> Permit | None:
+    """The permit that replaced ``permit`` (renewal, transfer or exchange), if any — the newest."""
+    return Permit.select().where(Permit.previous == permit.id).order_by(Permit.id.desc()).first()
+
+
 def find_permit(number: str) -> Permit:
     """The permit with ``number`` (``AAAA/NNNNN``); one pt-BR line when there is none."""
     text = (number or "").strip()

@@ -61,3 +61,16 @@ def test_no_float_in_models():
             if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "float":
                 offences.append(f"{path.relative_to(ROOT)}:{node.lineno}")
     assert not offences, "float() in models/: " + ", ".join(offences)
+
+
+def test_screens_do_not_query_the_database():
+    """A screen asks the domain (models/ functions); it never runs a query on a table itself."""
+    import re
+
+    pattern = re.compile(r"\.(select|get_by_id|get_or_none|insert_many|execute|execute_sql)\(")
+    offences = []
+    for path in sorted((ROOT / "views").rglob("*.py")):
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+            if pattern.search(line):
+                offences.append(f"{path.relative_to(ROOT)}:{number}: {line.strip()}")
+    assert not offences, "queries in views/:\n" + "\n".join(offences)

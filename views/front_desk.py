@@ -21,11 +21,11 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from models.applications import OPEN_STATUSES, STATUSES, TRANSITIONS, Application, change_status, worklist
+from models.applications import OPEN_STATUSES, STATUSES, TRANSITIONS, change_status, get_application, worklist
 from models.br import clean_cnpj, clean_cpf, format_cnpj, format_cpf
 from models.errors import FieldErrors, UserError
 from models.front_desk import approve_application
-from models.people import Company, Person
+from models.people import get_company, get_person
 from models.search import find_applicants
 from views.permits_tab import PermitsTab
 from views.table_models import RowsModel
@@ -158,9 +158,9 @@ class SearchTab(QWidget):
         if match is None:
             return None
         if match.kind == "person":
-            dialog = PersonDialog(Person.get_by_id(match.id), parent=self)
+            dialog = PersonDialog(get_person(match.id), parent=self)
         else:
-            dialog = CompanyDialog(Company.get_by_id(match.id), parent=self)
+            dialog = CompanyDialog(get_company(match.id), parent=self)
         if dialog.exec():
             self.search()
         return dialog
@@ -285,7 +285,7 @@ class WorklistTab(QWidget):
         if item is None:
             return None
         today = today or _dt.date.today()
-        app = Application.get_by_id(item.id)
+        app = get_application(item.id)
         kwargs = {}
         for _attempt in range(2):
             try:
@@ -331,7 +331,7 @@ class WorklistTab(QWidget):
             if not ok:
                 return False
         try:
-            app = Application.get_by_id(item.id)
+            app = get_application(item.id)
             if status == "approved":  # checked again today: rules and the act's term
                 approve_application(app, by=current_user_name())
             else:
@@ -360,7 +360,7 @@ class WorklistTab(QWidget):
                                                   f"recibo-{item.protocol.replace('/', '-')}.pdf",
                                                   self.tr("PDF (*.pdf)"))
         if path:
-            write_receipt_pdf(Application.get_by_id(item.id), path)
+            write_receipt_pdf(get_application(item.id), path)
         return path or None
 
 

@@ -63,7 +63,7 @@ from models.permits import (
     suspend,
     transfer_to_heir,
 )
-from models.people import Person
+from models.people import get_person
 from models.regimes import get_regime, shipped_regimes
 from models.search import find_applicants
 from views.table_models import Column, RowsModel
@@ -1064,7 +1064,7 @@ class PermitsTab(QWidget):
         dialog = HeirDialog(row, self)
         if not dialog.exec():
             return dialog
-        heir = Person.get_by_id(dialog.heir().id)
+        heir = get_person(dialog.heir().id)
         if not self._confirm(
                 self.tr("Transferir a herdeiro"),
                 self.tr("Transferir a permissão nº %1 de %2 para %3? A permissão atual será substituída.")

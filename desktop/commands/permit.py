@@ -41,7 +41,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from models.db import close_database, open_database
-    from models.permits import LIVE_STATUSES, Permit, find_permit, permit_document
+    from models.permits import LIVE_STATUSES, find_permit, permit_document, successor_of
     from models.regimes import get_regime
     from reports.permit_docs import write_id_card_pdf, write_permit_pdf, write_placard_pdf
 
@@ -54,7 +54,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         permit = find_permit(args.number)
         if permit.status not in LIVE_STATUSES:
-            successor = Permit.get_or_none(Permit.previous == permit.id)
+            successor = successor_of(permit)
             tail = f", substituída pela nº {successor.number}" if successor is not None else ""
             raise UserError(f"A permissão nº {permit.number} está {permit.status_label}{tail}: só se imprime "
                             "permissão em vigor.", field="number")
