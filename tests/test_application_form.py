@@ -52,6 +52,7 @@ def test_sao_bento_application_end_to_end(qtbot, mei, tmp_path):
     d.equipment.setCurrentIndex(d.equipment.findData("trailer"))
     qtbot.keyClicks(d.front, "4")
     qtbot.keyClicks(d.depth, "3")
+    d.settle()  # the dialog works it out once the clerk pauses
     # the price from the fee engine: MEI of the municipality, trailer ≤ 3 m (Dec. 4.794/2026, art. 9º, § 3º, I)
     assert d.quote_table.item(0, 2).text() == "5,50 × 38,42 × 4,00 × (1 − 0,30)"
     assert d.quote_note.text().replace("\xa0", " ") == "Total: R$ 591,67"
@@ -67,6 +68,7 @@ def test_sao_bento_application_end_to_end(qtbot, mei, tmp_path):
     d.attach(kind_docs[0], path=str(scan))
     for doc_id in kind_docs[1:]:
         d.set_delivered(doc_id)
+    d.settle()
     assert "failed" not in statuses(d).values()
     assert "Não apto" not in d.verdict.text()  # pending: debts cannot be checked yet, and says so
     qtbot.mouseClick(d.save_button, Qt.MouseButton.LeftButton)
@@ -153,3 +155,14 @@ def test_approval_checks_the_rules_and_the_acts_term_again(qtbot, mei):
     with pytest.raises(UserError, match="29/03/2026"):
         approve_application(complete, by="chefe", today=TODAY)
     assert approve_application(complete, by="chefe", today=dt.date(2026, 3, 26)).status == "approved"
+
+
+def test_typing_is_assessed_once_the_clerk_pauses(qtbot, mei):
+    d = dialog_for(qtbot, mei)
+    d.regime.setCurrentIndex(d.regime.findData("sao-bento-2026"))
+    d.equipment.setCurrentIndex(d.equipment.findData("trailer"))
+    qtbot.keyClicks(d.depth, "3")
+    qtbot.keyClicks(d.front, "4")
+    assert d.quote_table.rowCount() == 0 or d.quote_table.item(0, 2).text() != "5,50 × 38,42 × 4,00 × (1 − 0,30)"
+    qtbot.waitUntil(lambda: d.quote_table.rowCount() == 1
+                    and d.quote_table.item(0, 2).text() == "5,50 × 38,42 × 4,00 × (1 − 0,30)", timeout=3000)

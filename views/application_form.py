@@ -5,7 +5,7 @@ from __future__ import annotations
 import datetime as _dt
 from pathlib import Path
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import Qt, QTimer
 from PySide6.QtGui import QBrush, QColor
 from PySide6.QtWidgets import (
     QCheckBox,
@@ -205,13 +205,18 @@ class ApplicationDialog(GuardedDialog):
             "section": self.section, "equipment": self.equipment, "front": self.front, "depth": self.depth,
             "hitch": self.hitch, "power_kw": self.power, "documents": self.documents})
 
+        # Eligibility and price are worked out once the clerk pauses, not on every keystroke.
+        self._pending = QTimer(self)
+        self._pending.setSingleShot(True)
+        self._pending.setInterval(250)
+        self._pending.timeout.connect(self.update_assessment)
         self.regime.currentIndexChanged.connect(lambda _i: self.regime_changed())
         self.kind.currentIndexChanged.connect(lambda _i: self.kind_changed())
         for combo in (self.line, self.group, self.section, self.equipment, self.energy):
-            combo.currentIndexChanged.connect(lambda _i: self.update_assessment())
-        self.site.currentTextChanged.connect(lambda _t: self.update_assessment())
+            combo.currentIndexChanged.connect(lambda _i: self.schedule_assessment())
+        self.site.currentTextChanged.connect(lambda _t: self.schedule_assessment())
         for edit in (self.front, self.depth, self.hitch, self.power):
-            edit.textChanged.connect(lambda _t: self.update_assessment())
+            edit.textChanged.connect(lambda _t: self.schedule_assessment())
         self.regime_changed()
         self.watch_edits()
 
@@ -281,15 +286,15 @@ class ApplicationDialog(GuardedDialog):
             self.documents.setItem(row, 0, item)
             delivered = DateEdit()
             delivered.set_date(self.today)
-            delivered.textChanged.connect(lambda _t: self.update_assessment())
+            delivered.textChanged.connect(lambda _t: self.schedule_assessment())
             self.documents.setCellWidget(row, 1, delivered)
             valid = DateEdit()
-            valid.textChanged.connect(lambda _t: self.update_assessment())
+            valid.textChanged.connect(lambda _t: self.schedule_assessment())
             self.documents.setCellWidget(row, 2, valid)
             attach = QPushButton(self.tr("Anexar…"))
             attach.clicked.connect(lambda _c=False, d=doc_id, b=attach: self.attach(d, b))
             self.documents.setCellWidget(row, 3, attach)
-        self.documents.itemChanged.connect(lambda _i: self.update_assessment())
+        self.documents.itemChanged.connect(lambda _i: self.schedule_assessment())
         self.documents.resizeColumnsToContents()
         self.update_assessment()
 
@@ -354,6 +359,16 @@ class ApplicationDialog(GuardedDialog):
             power_kw=self.power.text(), gas=self.gas.isChecked(), sound=self.sound.isChecked(),
             notes=self.notes.text(), documents=self.document_inputs())
 
+    def schedule_assessment(self) -> None:
+        self._pending.start()
+
+    def settle(self):
+        """Work out what is pending now (before saving, and in tests instead of waiting)."""
+        if self._pending.isActive():
+            self._pending.stop()
+            return self.update_assessment()
+        return getattr(self, "last_assessment", None)
+
     def update_assessment(self):
         if self.application is not None or not self.kind.currentData():
             return None
@@ -406,6 +421,7 @@ class ApplicationDialog(GuardedDialog):
     def save(self) -> None:
         if self.application is not None:
             return
+        self._pending.stop()
         try:
             data = self.application_input()
             result = assess(self.applicant, data, energy=self.energy.currentData() or "none", today=self.today)
