@@ -579,10 +579,13 @@ def renewal_window(permit: Permit) -> RenewalWindow | None:
         closes = _dt.date(end.year, month, day)
         if closes > end:  # the last such day while in force
             closes = _dt.date(end.year - 1, month, day)
+        text = f"renovação até {day:02d}/{month:02d}"
         if closes < permit.valid_from:  # issued after that year's date: while in force
             closes = end
+            text = (f"renovação até {day:02d}/{month:02d}; emitida depois de {day:02d}/{month:02d} de "
+                    f"{permit.valid_from.year}, pode ser renovada enquanto vigente (leitura do Praça)")
         opens = max(permit.valid_from, _dt.date(closes.year, 1, 1))
-        return RenewalWindow(opens, closes, article, f"renovação até {day:02d}/{month:02d}", False)
+        return RenewalWindow(opens, closes, article, text, False)
     if renewal.from_days_before is not None:
         opens = end - _dt.timedelta(days=renewal.from_days_before)
         fixed = True

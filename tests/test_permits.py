@@ -823,3 +823,11 @@ def test_the_cap_is_counted_again_at_issue(keys, monkeypatch):
     with pytest.raises(UserError, match=r"Limite de 280 permissões .*280 em vigor"):
         issue(app_two, keys, dt.date(2026, 3, 11))
     assert Permit.select().count() == 1
+
+
+def test_a_beach_licence_issued_after_30_september_says_how_it_is_renewed(keys):
+    """Dec. 890/2017, art. 12: renewal until 30/09; a licence issued later is renewed while in force (Praça's reading)."""
+    late = beach_licence(keys, mei_vendor("Lúcia Helena Prado"), on=dt.date(2026, 11, 24))
+    window = renewal_window(late)
+    assert (window.opens, window.closes) == (dt.date(2026, 11, 24), dt.date(2026, 12, 31))
+    assert "emitida depois de 30/09 de 2026" in window.text and "art. 12" in window.article
