@@ -286,6 +286,16 @@ def validate_person(data: PersonInput, *, today: _dt.date) -> dict:
     }
 
 
+def _update_versioned(model, row, values: dict):
+    """Write ``values`` over ``row`` only if nobody changed it since it was read (optimistic locking)."""
+    updated = (model.update(**values, version=model.version + 1)
+               .where((model.id == row.id) & (model.version == row.version)).execute())
+    if updated != 1:
+        raise UserError("Este cadastro foi alterado por outra pessoa enquanto você editava; "
+                        "reabra-o para ver a versão atual.")
+    return model.get_by_id(row.id)
+
+
 def save_person(data: PersonInput, *, person: Person | None = None, today: _dt.date | None = None) -> Person:
     """Create or update a person and their household in one transaction.
 
@@ -306,12 +316,7 @@ def save_person(data: PersonInput, *, person: Person | None = None, today: _dt.d
         if person is None:
             person = Person.create(**values)
         else:
-            updated = (Person.update(**values, version=Person.version + 1)
-                       .where((Person.id == person.id) & (Person.version == person.version)).execute())
-            if updated != 1:
-                raise UserError("Este cadastro foi alterado por outra pessoa enquanto você editava; "
-                                "reabra-o para ver a versão atual.")
-            person = Person.get_by_id(person.id)
+            person = _update_versioned(Person, person, values)
             HouseholdMember.delete().where(HouseholdMember.person == person).execute()
         for member in data.household:
             HouseholdMember.create(person=person, name=" ".join(member.name.split()), relation=member.relation,
@@ -358,12 +363,7 @@ def save_company(data: CompanyInput, *, company: Company | None = None) -> Compa
         if company is None:
             company = Company.create(**values)
         else:
-            updated = (Company.update(**values, version=Company.version + 1)
-                       .where((Company.id == company.id) & (Company.version == company.version)).execute())
-            if updated != 1:
-                raise UserError("Este cadastro foi alterado por outra pessoa enquanto você editava; "
-                                "reabra-o para ver a versão atual.")
-            company = Company.get_by_id(company.id)
+            company = _update_versioned(Company, company, values)
             CompanyPartner.delete().where(CompanyPartner.company == company).execute()
         for partner in data.partners:
             cpf = clean_cpf(partner.cpf) if partner.cpf.strip() else ""

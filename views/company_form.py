@@ -5,13 +5,11 @@ from __future__ import annotations
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QCheckBox,
-    QDialogButtonBox,
     QFormLayout,
     QGroupBox,
     QHBoxLayout,
     QLabel,
     QLineEdit,
-    QPushButton,
     QTableWidget,
     QTableWidgetItem,
     QVBoxLayout,
@@ -21,7 +19,8 @@ from PySide6.QtWidgets import (
 from models.br import format_cpf
 from models.errors import FieldErrors, UserError
 from models.people import Company, CompanyInput, PartnerInput, save_company
-from views.widgets import DocumentEdit, FieldErrorsView, GuardedDialog, address_values, load_address, make_address_fields
+from views.widgets import (DocumentEdit, FieldErrorsView, GuardedDialog, add_remove_row, address_values, load_address,
+                           make_address_fields)
 
 
 class CompanyDialog(GuardedDialog):
@@ -74,25 +73,11 @@ class CompanyDialog(GuardedDialog):
         self.partners.setColumnWidth(3, 140)
         self.partners.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.partners.setMaximumHeight(130)
-        add = QPushButton(self.tr("&Adicionar sócio"))
-        add.clicked.connect(lambda: self.add_partner())
-        remove = QPushButton(self.tr("Remo&ver"))
-        remove.clicked.connect(lambda: self.partners.removeRow(self.partners.currentRow()))
-        actions = QHBoxLayout()
-        actions.addWidget(add)
-        actions.addWidget(remove)
-        actions.addStretch(1)
         partners_layout.addWidget(self.partners)
-        partners_layout.addLayout(actions)
+        partners_layout.addLayout(add_remove_row(self, self.tr("&Adicionar sócio"), self.add_partner,
+                                                 lambda: self.partners.removeRow(self.partners.currentRow())))
         layout.addWidget(partners)
-
-        self.error = QLabel()
-        layout.addWidget(self.error)
-        self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Save | QDialogButtonBox.StandardButton.Cancel)
-        self.save_button = self.buttons.button(QDialogButtonBox.StandardButton.Save)
-        self.buttons.accepted.connect(self.save)
-        self.buttons.rejected.connect(self.reject)
-        layout.addWidget(self.buttons)
+        self.add_save_bar(layout)
         self.errors = FieldErrorsView(self.error, {
             "cnpj": self.cnpj, "legal_name": self.legal_name, "state": self.state, "zip_code": self.zip_code,
             "email": self.email, "partners": self.partners})

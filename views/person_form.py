@@ -10,12 +10,10 @@ from PySide6.QtWidgets import (
     QAbstractItemView,
     QCheckBox,
     QComboBox,
-    QDialogButtonBox,
     QFileDialog,
     QFormLayout,
     QGridLayout,
     QGroupBox,
-    QHBoxLayout,
     QLabel,
     QLineEdit,
     QPushButton,
@@ -30,8 +28,8 @@ from models.br import format_cpf
 from models.errors import FieldErrors, UserError
 from models.files import resolve
 from models.people import HOUSING, RELATIONS, HouseholdInput, Person, PersonInput, save_person
-from views.widgets import (DateEdit, DocumentEdit, FieldErrorsView, GuardedDialog, address_values, load_address,
-                           make_address_fields)
+from views.widgets import (DateEdit, DocumentEdit, FieldErrorsView, GuardedDialog, add_remove_row, address_values,
+                           load_address, make_address_fields)
 
 
 class PersonDialog(GuardedDialog):
@@ -148,25 +146,11 @@ class PersonDialog(GuardedDialog):
         self.household.setColumnWidth(0, 260)
         self.household.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.household.setMaximumHeight(140)
-        buttons_row = QHBoxLayout()
-        add = QPushButton(self.tr("&Adicionar familiar"))
-        add.clicked.connect(lambda: self.add_member())
-        remove = QPushButton(self.tr("Remo&ver"))
-        remove.clicked.connect(self.remove_member)
-        buttons_row.addWidget(add)
-        buttons_row.addWidget(remove)
-        buttons_row.addStretch(1)
         family_layout.addWidget(self.household)
-        family_layout.addLayout(buttons_row)
+        family_layout.addLayout(add_remove_row(self, self.tr("&Adicionar familiar"), self.add_member,
+                                               self.remove_member))
         layout.addWidget(family)
-
-        self.error = QLabel()
-        layout.addWidget(self.error)
-        self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Save | QDialogButtonBox.StandardButton.Cancel)
-        self.save_button = self.buttons.button(QDialogButtonBox.StandardButton.Save)
-        self.buttons.accepted.connect(self.save)
-        self.buttons.rejected.connect(self.reject)
-        layout.addWidget(self.buttons)
+        self.add_save_bar(layout)
 
         self.errors = FieldErrorsView(self.error, {
             "name": self.name, "cpf": self.cpf, "rg": self.rg, "birth_date": self.birth, "street": self.street,

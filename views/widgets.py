@@ -143,6 +143,18 @@ class GuardedDialog(QDialog):
         super().__init__(parent)
         self.dirty = False
 
+    def add_save_bar(self, layout) -> None:
+        """The error line and Salvar/Cancelar under a form (``self.error``, ``self.buttons``, ``self.save_button``)."""
+        from PySide6.QtWidgets import QDialogButtonBox
+
+        self.error = QLabel()
+        layout.addWidget(self.error)
+        self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Save | QDialogButtonBox.StandardButton.Cancel)
+        self.save_button = self.buttons.button(QDialogButtonBox.StandardButton.Save)
+        self.buttons.accepted.connect(self.save)
+        self.buttons.rejected.connect(self.reject)
+        layout.addWidget(self.buttons)
+
     def watch_edits(self) -> None:
         """Mark the form dirty on any typing (call after the fields exist)."""
         for edit in self.findChildren(QLineEdit):
@@ -206,3 +218,18 @@ def address_values(owner: QWidget) -> dict[str, str]:
 def load_address(owner: QWidget, record) -> None:
     for key in ADDRESS_KEYS:
         getattr(owner, key).setText(getattr(record, key))
+
+
+def add_remove_row(owner: QWidget, add_label: str, on_add, on_remove):
+    """"Adicionar …" and "Remover" under a table of rows the clerk edits (household, partners)."""
+    from PySide6.QtWidgets import QHBoxLayout, QPushButton
+
+    add = QPushButton(add_label)
+    add.clicked.connect(lambda: on_add())
+    remove = QPushButton(owner.tr("Remo&ver"))
+    remove.clicked.connect(lambda: on_remove())
+    row = QHBoxLayout()
+    row.addWidget(add)
+    row.addWidget(remove)
+    row.addStretch(1)
+    return row
