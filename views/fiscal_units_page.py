@@ -2,19 +2,14 @@
 
 from __future__ import annotations
 
-import datetime as _dt
 
 from PySide6.QtCore import QCoreApplication
 from PySide6.QtWidgets import (
     QComboBox,
-    QFormLayout,
     QHBoxLayout,
     QHeaderView,
     QLabel,
-    QLineEdit,
     QMessageBox,
-    QPushButton,
-    QSpinBox,
     QTableView,
     QVBoxLayout,
     QWidget,
@@ -25,7 +20,7 @@ from models.fiscal import UnitValueRow, set_unit_value, unit_value_rows, unit_va
 from models.money import format_brl
 from models.regimes import shipped_regimes
 from views.table_models import Column, RowsModel
-from views.widgets import current_user_name
+from views.widgets import add_yearly_value_form, current_user_name
 
 
 def _origin(row: UnitValueRow) -> str:
@@ -83,33 +78,10 @@ class FiscalUnitsPage(QWidget):
         self.empty.setWordWrap(True)
         layout.addWidget(self.empty)
 
-        form = QFormLayout()
-        self.year = QSpinBox()
-        self.year.setObjectName("year")
-        self.year.setRange(1990, 2100)
-        self.year.setValue(_dt.date.today().year)
-        self.year.setMaximumWidth(120)
-        self.value = QLineEdit()
-        self.value.setObjectName("value")
-        self.value.setPlaceholderText(self.tr("ex.: 38,42"))
-        self.value.setMaximumWidth(200)
-        self.reason = QLineEdit()
-        self.reason.setObjectName("reason")
-        self.reason.setPlaceholderText(self.tr("obrigatória: comunicado, decreto, portaria…"))
-        self.save_button = QPushButton(self.tr("&Cadastrar valor"))
-        self.save_button.setObjectName("save")
-        self.save_button.clicked.connect(self.save)
-        self.value.returnPressed.connect(self.save)
-        self.reason.returnPressed.connect(self.save)
-        form.addRow(self.tr("A&no:"), self.year)
-        form.addRow(self.tr("&Valor (R$):"), self.value)
-        form.addRow(self.tr("&Fonte:"), self.reason)
-        form.addRow("", self.save_button)
-        layout.addLayout(form)
-        self.message = QLabel()
-        self.message.setObjectName("message")
-        self.message.setWordWrap(True)
-        layout.addWidget(self.message)
+        add_yearly_value_form(self, layout, year_label=self.tr("A&no:"), value_name="value",
+                              value_label=self.tr("&Valor (R$):"), value_hint=self.tr("ex.: 38,42"),
+                              source_hint=self.tr("obrigatória: comunicado, decreto, portaria…"),
+                              save_label=self.tr("&Cadastrar valor"))
         self.unit_combo.currentIndexChanged.connect(lambda _i: self.show_unit())
         self.regimes_by_unit: dict[str, list] = {}
 

@@ -2,16 +2,12 @@
 
 from __future__ import annotations
 
-import datetime as _dt
 
 from PySide6.QtWidgets import (
     QComboBox,
     QFormLayout,
     QHeaderView,
     QLabel,
-    QLineEdit,
-    QPushButton,
-    QSpinBox,
     QTableView,
     QVBoxLayout,
     QWidget,
@@ -22,7 +18,7 @@ from models.errors import UserError
 from models.fiscal import index_corrections, set_index_correction
 from models.regimes import shipped_regimes
 from views.table_models import Column, RowsModel
-from views.widgets import current_user_name
+from views.widgets import add_yearly_value_form, current_user_name
 
 
 class IndexesPage(QWidget):
@@ -50,32 +46,10 @@ class IndexesPage(QWidget):
         self.table.horizontalHeader().setSectionResizeMode(2, QHeaderView.ResizeMode.Stretch)
         layout.addWidget(self.table, 1)
 
-        form = QFormLayout()
-        self.year = QSpinBox()
-        self.year.setObjectName("year")
-        self.year.setRange(1990, 2100)
-        self.year.setValue(_dt.date.today().year)
-        self.year.setMaximumWidth(120)
-        self.rate = QLineEdit()
-        self.rate.setObjectName("rate")
-        self.rate.setPlaceholderText(self.tr("ex.: 4,77 (por cento)"))
-        self.rate.setMaximumWidth(200)
-        self.reason = QLineEdit()
-        self.reason.setObjectName("reason")
-        self.reason.setPlaceholderText(self.tr("ex.: INPC/IBGE acumulado de 2024; Decreto nº …"))
-        self.save_button = QPushButton(self.tr("&Cadastrar correção"))
-        self.save_button.setObjectName("save")
-        self.save_button.clicked.connect(self.save)
-        self.rate.returnPressed.connect(self.save)
-        form.addRow(self.tr("Aplicada a partir do &ano:"), self.year)
-        form.addRow(self.tr("&Correção (%):"), self.rate)
-        form.addRow(self.tr("&Fonte:"), self.reason)
-        form.addRow("", self.save_button)
-        layout.addLayout(form)
-        self.message = QLabel()
-        self.message.setObjectName("message")
-        self.message.setWordWrap(True)
-        layout.addWidget(self.message)
+        add_yearly_value_form(self, layout, year_label=self.tr("Aplicada a partir do &ano:"), value_name="rate",
+                              value_label=self.tr("&Correção (%):"), value_hint=self.tr("ex.: 4,77 (por cento)"),
+                              source_hint=self.tr("ex.: INPC/IBGE acumulado de 2024; Decreto nº …"),
+                              save_label=self.tr("&Cadastrar correção"))
         self.index_combo.currentIndexChanged.connect(lambda _i: self.show_index())
 
     def refresh(self) -> None:

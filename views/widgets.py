@@ -233,3 +233,42 @@ def add_remove_row(owner: QWidget, add_label: str, on_add, on_remove):
     row.addWidget(remove)
     row.addStretch(1)
     return row
+
+
+def add_yearly_value_form(owner: QWidget, layout, *, year_label: str, value_name: str, value_label: str,
+                          value_hint: str, source_hint: str, save_label: str) -> None:
+    """Year, value, source, a save button and a message line for a yearly value kept with its source.
+
+    Sets ``owner.year``, ``owner.<value_name>``, ``owner.reason``, ``owner.save_button`` and
+    ``owner.message``; Enter in the value or the source saves (``owner.save``).
+    """
+    from PySide6.QtWidgets import QFormLayout, QPushButton, QSpinBox
+
+    form = QFormLayout()
+    owner.year = QSpinBox()
+    owner.year.setObjectName("year")
+    owner.year.setRange(1990, 2100)
+    owner.year.setValue(_dt.date.today().year)
+    owner.year.setMaximumWidth(120)
+    value = QLineEdit()
+    value.setObjectName(value_name)
+    value.setPlaceholderText(value_hint)
+    value.setMaximumWidth(200)
+    setattr(owner, value_name, value)
+    owner.reason = QLineEdit()
+    owner.reason.setObjectName("reason")
+    owner.reason.setPlaceholderText(source_hint)
+    owner.save_button = QPushButton(save_label)
+    owner.save_button.setObjectName("save")
+    owner.save_button.clicked.connect(owner.save)
+    value.returnPressed.connect(owner.save)
+    owner.reason.returnPressed.connect(owner.save)
+    form.addRow(year_label, owner.year)
+    form.addRow(value_label, value)
+    form.addRow(owner.tr("&Fonte:"), owner.reason)
+    form.addRow("", owner.save_button)
+    layout.addLayout(form)
+    owner.message = QLabel()
+    owner.message.setObjectName("message")
+    owner.message.setWordWrap(True)
+    layout.addWidget(owner.message)
