@@ -66,7 +66,7 @@ TRADES = [
 # INPC/IBGE yearly variation (percent) of year Y, applied to indexed values from Y + 1 on.
 INPC_BY_YEAR = {
     2014: "6.23", 2015: "11.28", 2016: "6.58", 2017: "2.07", 2018: "3.43", 2019: "4.48",
-    2020: "5.45", 2021: "10.16", 2022: "5.93", 2023: "3.71", 2024: "4.77",
+    2020: "5.45", 2021: "10.16", 2022: "5.93", 2023: "3.71", 2024: "4.77", 2025: "3.90",
 }
 
 
@@ -265,15 +265,20 @@ class _DemoDesk:
                 and (not resident_years or self._resident_for(p, resident_years, self.today))]
         chosen = pool[self.rng.randrange(len(pool))]
         self.used_people.add(chosen.id)
+        if chosen.id in self.meis:  # one story per household of documents: the MEI moves with its owner
+            self.used_companies.add(self.meis[chosen.id].id)
         return chosen
 
     def company(self, *, resident_years: int = 0) -> Company:
         def ok(c):
             owner = self.people_by_id.get(self.owner.get(c.id))
             return owner is not None and (not resident_years or self._resident_for(owner, resident_years, self.today))
-        pool = [c for c in self.companies if c.id not in self.used_companies and ok(c)]
+        pool = [c for c in self.companies if c.id not in self.used_companies and ok(c)
+                and self.owner.get(c.id) not in self.used_people]
         chosen = pool[self.rng.randrange(len(pool))]
         self.used_companies.add(chosen.id)
+        if self.owner.get(chosen.id):  # the owner moves to the company's town: not another town's applicant
+            self.used_people.add(self.owner[chosen.id])
         return chosen
 
     def clerk(self) -> str:
@@ -284,6 +289,7 @@ class _DemoDesk:
     def apply(self, regime: str, kind: str, on: _dt.date, *, person=None, company=None, status="approved",
               reason: str = "", documents: bool = True, clerk: str = "", minute: int = 0, **fields):
         from models.applications import ApplicationInput, DocumentInput, change_status, create_application
+        from models.charges import await_payment
         from models.regimes import get_regime
 
         docs = []
@@ -295,7 +301,7 @@ class _DemoDesk:
         data = ApplicationInput(regime=regime, permit_kind=kind, person_id=person.id if person else None,
                                 company_id=company.id if company else None, documents=docs,
                                 **{k: str(v) if v is not None else "" for k, v in fields.items()})
-        app = create_application(data, clerk=clerk, today=on)
+        app = create_application(data, clerk=clerk, today=on, quote=self._quote(regime, kind, data, person, company))
         Application.update(created_at=_dt.datetime.combine(on, _dt.time(8 + minute % 9, minute % 60))) \
             .where(Application.id == app.id).execute()
         app = Application.get_by_id(app.id)
@@ -308,9 +314,38 @@ class _DemoDesk:
         for step in path:
             why = reason if step in ("refused", "withdrawn") else ("Apresentou recurso com novos documentos"
                                                                    if step == "appealed" else "")
+            if step == "awaiting_payment":  # the frozen quote becomes the charges to pay first
+                await_payment(app, by=clerk, today=on)
+                app = Application.get_by_id(app.id)
+                continue
             app = change_status(app, step, by=clerk, reason=why)
         self.count_apps += 1
         return app
+
+    def _quote(self, regime_id: str, kind: str, data, person, company) -> dict:
+        """The price the form would have shown and frozen on the application (none when it needs a value
+        the Administration sets)."""
+        from models.front_desk import local_to
+        from models.pricing import quote
+        from models.regimes import get_regime
+
+        regime = get_regime(regime_id)
+        if not regime.permit_kind(kind).fees:
+            return {}
+        holder = ("person", person.id) if person else ("company", company.id)
+        inputs = {"permit_kind": kind, "mei": bool((company and company.mei) or (person and person.id in self.meis)),
+                  "local": local_to(*holder, regime)[0] is True}
+        for key in ("equipment", "line", "front", "depth", "hitch"):
+            if getattr(data, key):
+                inputs[key] = getattr(data, key)
+        for fee in (regime.fee(f) for f in regime.permit_kind(kind).fees):  # the tier the stall's equipment takes
+            tier = next((t for t in fee.tiers if data.equipment in t.equipment), None)
+            if fee.kind == "energy" and tier is not None:
+                inputs["energy"] = tier.id
+        try:
+            return quote(regime, year=self.today.year, **inputs).to_dict()
+        except UserError:
+            return {}
 
     def _move_to_town(self, regime, person, company) -> None:
         """Applicants live in the town whose act they apply under (the demo mixes five towns in one database)."""
@@ -348,6 +383,8 @@ class _DemoDesk:
         if issued is None:
             return
         yield issued
+        if app.status == "awaiting_payment":
+            self.pay_application(app, issued)
         permit = self.issue(app, issued, **(issue or {}))
         if settle:
             picked = min(issued + _dt.timedelta(days=2), self.today)
@@ -361,6 +398,63 @@ class _DemoDesk:
             result = action(permit)
             if result is not None and getattr(result, "number", None):
                 permit = result
+
+    def pay_application(self, app, on: _dt.date) -> None:
+        from models.charges import open_charges_of_application, record_payment
+
+        for n, charge in enumerate(open_charges_of_application(app)):
+            record_payment(charge, paid_on=on - _dt.timedelta(days=1), amount=charge.amount, by="tesouraria",
+                           reference=f"{on:%y%m%d}{app.id:04d}{n}", today=on)
+
+    def billing(self):
+        """A year of the month's charges and their payments: most pay by the due date, some late, one twice,
+        a few not at all (SJC art. 11, § 6º: three months unpaid puts the permit on the chief's list)."""
+        from models.charges import Charge, generate_month, record_payment
+
+        rng = random.Random(SEED + 7)
+        first = (self.today.replace(day=1) - _dt.timedelta(days=365)).replace(day=1)
+        months = []
+        day = first
+        while day <= self.today:
+            months.append(day)
+            day = (day + _dt.timedelta(days=32)).replace(day=1)
+        for start in months:
+            yield start
+            created = generate_month(start.year, start.month, by="tesouraria", today=start)
+            monthly = [c for c in created if c.kind == "monthly"]
+            if not monthly:
+                continue
+            pay_day = min(max(c.due_on for c in monthly), self.today)
+            yield pay_day
+            late = []
+            for charge in monthly:
+                charge = Charge.get_by_id(charge.id)
+                seq = charge.permit.seq
+                recent = (self.today.year * 12 + self.today.month) - (start.year * 12 + start.month)
+                if seq % 7 == 3 and recent < 3:
+                    continue  # three months unpaid: a revocation candidate
+                if seq % 11 == 5 and recent == 1:
+                    continue  # one month unpaid: overdue, not yet a candidate
+                roll = rng.random()
+                if roll < 0.12:
+                    late.append(charge)
+                    continue
+                paid_on = max(start, charge.due_on - _dt.timedelta(days=rng.randrange(12)))
+                record_payment(charge, paid_on=min(paid_on, pay_day), amount=charge.amount, by="tesouraria",
+                               reference=f"{charge.number.replace('/', '')}1", today=pay_day)
+                if roll > 0.985:  # paid twice (two slips): flagged as paid too much
+                    record_payment(charge, paid_on=min(paid_on + _dt.timedelta(days=1), pay_day),
+                                   amount=charge.amount, by="tesouraria",
+                                   reference=f"{charge.number.replace('/', '')}2", today=pay_day)
+            if late:
+                later = min(pay_day + _dt.timedelta(days=9), self.today)
+                yield later
+                for n, charge in enumerate(late):
+                    charge = Charge.get_by_id(charge.id)
+                    half = (charge.amount / 2).quantize(Decimal("0.01"))
+                    amount = half if n % 3 == 0 else charge.amount  # some pay only part
+                    record_payment(charge, paid_on=later, amount=amount, by="tesouraria",
+                                   reference=f"{charge.number.replace('/', '')}L", today=later)
 
     def renewal(self, regime_id: str, kind: str, on: _dt.date, by: str):
         from models.applications import DocumentInput
@@ -384,7 +478,7 @@ class _DemoDesk:
         from models.permits import expire_due
 
         stories = [*self.sao_bento(), *self.sapezal(), *self.ilha_comprida(), *self.sjc(), *self.olimpia(),
-                   *self.pending_applications()]
+                   *self.pending_applications(), self.billing()]
         queue = []
         for order, story in enumerate(stories):
             first = next(story, None)
@@ -477,10 +571,10 @@ class _DemoDesk:
 
         regime = get_regime("sjc-2014")
         sections = regime.sections
-        for i in range(10):
-            section = sections[(i * 5) % len(sections)]
+        for i in range(len(sections)):  # one holder per section of the Jardim Satélite night feira
+            section = sections[i]
             line = regime.line(section.lines[0])
-            on = self.day(40 + 27 * i)
+            on = self.day(390 - 13 * i)
             then = ()
             if i == 0:
                 asked = self.day(10)
@@ -501,8 +595,9 @@ class _DemoDesk:
                 holder={"person": self.person()}, settle=False, then=then,
                 issue={"valid_until": _dt.date(2027, 12, 31), "point": f"Banca {i + 1:02d}",
                        "days_hours": "Sextas-feiras, das 18h às 23h"},
-                line=line.id, section=section.id, equipment="banca", front=line.front, depth=line.depth,
-                site=SJC_FEIRAS[i % len(SJC_FEIRAS)])
+                line=line.id, section=section.id, equipment="banca",
+                # lines without a size in the act (art. 5º): the Department's standard stall
+                front=line.front or Decimal("3.00"), depth=line.depth or Decimal("2.50"), site=SJC_FEIRAS[0])
 
     def olimpia(self):
         from models.permits import extend_startup, revoke, suspend

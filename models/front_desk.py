@@ -103,9 +103,10 @@ def applicant_facts(applicant: Applicant, *, documents: list[DocumentInput], sit
     ``active_count`` and ``quota_used``: permits in force of ``permit_kind`` in
     ``regime`` (when both are given) and how many of them hold a quota place.
     ``exclude_permits`` leaves out the permit being renewed or transferred.
-    Debts come from a desk not built yet: ``None`` (not checked), so the rule
-    says it could not be checked instead of passing.
+    ``debts``: the applicant's overdue charges and unpaid fines
+    (:func:`models.charges.debts_of`).
     """
+    from models.charges import debts_of
     from models.permits import active_count, history_facts_for, permit_facts_for, quota_count
 
     delivered = {d.document: DocumentFacts(delivered_on=d.delivered_on or today, valid_until=d.valid_until)
@@ -122,8 +123,8 @@ def applicant_facts(applicant: Applicant, *, documents: list[DocumentInput], sit
             site_label = get_regime(regime).site(site).label
         except UserError:
             site_label = None
-    common = dict(today=today, documents=delivered, debts=None, permits=permits, history=history,
-                  site_id=site or None, site_label=site_label, **counts)
+    common = dict(today=today, documents=delivered, debts=debts_of(applicant.kind, applicant.id, today=today),
+                  permits=permits, history=history, site_id=site or None, site_label=site_label, **counts)
     resident, since, registration = (local_to(applicant.kind, applicant.id, get_regime(regime)) if regime
                                      else (None, None, None))
     if applicant.kind == "person":

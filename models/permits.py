@@ -416,6 +416,15 @@ def issue_permit(app: Application, *, by: str, today: _dt.date, key_dir: Path | 
 
         raise UserError(f"O requerimento {app.protocol} está {APP_STATUSES.get(app.status, app.status)}: "
                         "só se emite a permissão de um requerimento aprovado ou aguardando pagamento.")
+    if app.status == "awaiting_payment":
+        from models.charges import open_charges_of_application
+        from models.money import format_brl
+
+        unpaid = open_charges_of_application(app)
+        if unpaid:
+            listed = "; ".join(f"nº {c.number} {c.label} ({format_brl(c.open_amount)})" for c in unpaid)
+            raise UserError(f"O requerimento {app.protocol} aguarda pagamento: {listed}. O ato exige o pagamento "
+                            "antes da permissão; registre-o em Cobrança.")
     regime = _regime(app.regime)
     kind = regime.permit_kind(app.permit_kind)
     term = permit_term(regime, kind.id, today, event_end=event_end, valid_until=valid_until)

@@ -22,6 +22,7 @@ from models.db import BaseModel, DatabaseError, DatabaseURL, sqlite_copy_aside, 
 from models.fiscal import FiscalUnitValue, IndexCorrection
 from models.people import Company, CompanyPartner, HouseholdMember, Person, search_key
 from models.permits import Permit, PermitEvent
+from models.charges import Charge, Payment
 from models.settings import Setting
 
 META_TABLE = "praca_meta"
@@ -41,6 +42,7 @@ class Meta(BaseModel):
 TABLES: list[type[BaseModel]] = [
     Meta, Setting, Person, Company, FiscalUnitValue, IndexCorrection, HouseholdMember, CompanyPartner,
     Counter, Application, ApplicationDocument, ApplicationEvent, Permit, PermitEvent,
+    Charge, Payment,
 ]
 
 
@@ -83,6 +85,11 @@ def _v6_permits(database: Database) -> None:
     database.create_tables([Permit, PermitEvent])
 
 
+def _v7_charges(database: Database) -> None:
+    """v7: charges with their frozen formula and basis, and their payments."""
+    database.create_tables([Charge, Payment])
+
+
 # (version reached, description, function) — in order, never renumbered.
 MIGRATIONS: list[tuple[int, str, Callable[[Database], None]]] = [
     (2, "valores de unidades fiscais informados pelo usuário", _v2_fiscal_unit_values),
@@ -90,6 +97,7 @@ MIGRATIONS: list[tuple[int, str, Callable[[Database], None]]] = [
     (4, "família, sócios, dados socioeconômicos e busca por nome", _v4_front_desk_people),
     (5, "requerimentos, protocolo, documentos entregues e histórico", _v5_applications),
     (6, "permissões emitidas e seu histórico", _v6_permits),
+    (7, "cobranças e pagamentos", _v7_charges),
 ]
 
 #: Version 1 is the first schema: meta, settings, people and companies.

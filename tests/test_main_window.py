@@ -167,7 +167,8 @@ def test_painel_shows_todays_items_with_their_articles(window):
     home.day = dt.date(2026, 11, 30)  # the demo's today
     home.refresh()
     texts = [home.today.item(i).text() for i in range(home.today.count())]
-    assert texts and all("art." in t for t in texts if "suspensão termina" not in t)
+    assert texts and all("art." in t for t in texts
+                         if "suspensão termina" not in t and "cobrança(s) vencida(s)" not in t)
     assert all("()" not in t for t in texts)
 
 

@@ -344,9 +344,9 @@ def test_placard_sao_bento(qapp, sao_bento, sao_bento_doc, tmp_path):
     path = write_placard_pdf(sao_bento_doc, tmp_path / "placa.pdf", sao_bento)
     ((width, height),) = media_boxes_mm(path)
     assert abs(width - 650) <= 0.5 and abs(height - 450) <= 0.5  # at least 0,65 × 0,45 m
-    text = pdf_text(path)
+    text = " ".join(pdf_text(path).split())  # where the name wraps depends on the fonts installed
     # Dec. 4.794/2026, art. 4º, parágrafo único: company name, CNPJ, municipal registration
-    for expected in ("PASTELARIA SERRA DA", "MANTIQUEIRA LTDA", "CNPJ 12.345.678/0001-95",
+    for expected in ("PASTELARIA SERRA DA MANTIQUEIRA LTDA", "CNPJ 12.345.678/0001-95",
                      "CADASTRO MUNICIPAL Nº 12.345", "Dec. 4.794/2026, art. 4º, parágrafo único"):
         assert expected in text, expected
 

@@ -18,7 +18,9 @@ def simulator(app_ready, qtbot, sqlite_url):
     qtbot.addWidget(win)
     win.show()
     win.show_desk("cobranca")
-    return win.pages["cobranca"].simulator
+    page = win.pages["cobranca"]
+    page.tabs.setCurrentWidget(page.simulator)
+    return page.simulator
 
 
 def fill(simulator, qtbot, regime: str, args: dict) -> None:

@@ -1,10 +1,10 @@
-"""Cobrança: the price simulator now; the month's charges and payments come next."""
+"""Cobrança: the month's charges and payments, delinquency, and the price simulator."""
 
 from __future__ import annotations
 
 from PySide6.QtWidgets import QLabel, QTabWidget, QVBoxLayout, QWidget
 
-from views.placeholder import PlaceholderPage
+from views.charges_page import ChargesTab, DelinquencyTab
 from views.price_simulator import PriceSimulator
 
 
@@ -18,12 +18,15 @@ class BillingPage(QWidget):
         heading.setStyleSheet("font-size: 20pt; font-weight: 600;")
         layout.addWidget(heading)
         self.tabs = QTabWidget()
+        self.charges = ChargesTab()
+        self.delinquency = DelinquencyTab()
         self.simulator = PriceSimulator()
+        self.tabs.addTab(self.charges, self.tr("Cobranças do mês"))
+        self.tabs.addTab(self.delinquency, self.tr("Inadimplência"))
         self.tabs.addTab(self.simulator, self.tr("Simulador de preço"))
-        self.tabs.addTab(PlaceholderPage(self.tr("Cobranças do mês"), self.tr(
-            "Cobranças geradas pelo motor de preços para as permissões ativas, pagamentos e inadimplência.")),
-            self.tr("Cobranças do mês"))
+        self.tabs.currentChanged.connect(lambda _i: self.tabs.currentWidget().refresh())
         layout.addWidget(self.tabs, 1)
 
     def refresh(self) -> None:
-        self.simulator.refresh()
+        for page in (self.charges, self.delinquency, self.simulator):
+            page.refresh()

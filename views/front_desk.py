@@ -334,13 +334,22 @@ class WorklistTab(QWidget):
             app = get_application(item.id)
             if status == "approved":  # checked again today: rules and the act's term
                 approve_application(app, by=current_user_name())
+            elif status == "awaiting_payment":  # the frozen quote becomes the charges to pay first
+                from models.charges import await_payment
+
+                charges = await_payment(app, by=current_user_name())
+                if charges:
+                    numbers = ", ".join(c.number for c in charges)
+                    self.message.setText(self.tr("Protocolo %1: aguardando pagamento das cobranças %2.")
+                                         .replace("%1", item.protocol).replace("%2", numbers))
             else:
                 change_status(app, status, by=current_user_name(), reason=reason or "")
         except UserError as exc:
             self.message.setText(exc.message)
             return False
-        self.message.setText(self.tr("Protocolo %1: %2.").replace("%1", item.protocol)
-                             .replace("%2", STATUSES[status]))
+        if status != "awaiting_payment" or not self.message.text().startswith(self.tr("Protocolo")):
+            self.message.setText(self.tr("Protocolo %1: %2.").replace("%1", item.protocol)
+                                 .replace("%2", STATUSES[status]))
         protocol = item.protocol
         self.refresh_rows()
         try:

@@ -8,7 +8,9 @@ from PySide6.QtCore import QLocale
 from PySide6.QtGui import QBrush, QColor
 from PySide6.QtWidgets import QFormLayout, QFrame, QLabel, QListWidget, QListWidgetItem, QVBoxLayout, QWidget
 
+from models.charges import charge_alerts, month_summary
 from models.db import current_url
+from models.money import format_brl
 from models.people import counts
 from models.permits import today_items
 from models.settings import AGENCY, get_setting, municipality_label
@@ -43,6 +45,10 @@ class HomePage(QWidget):
         self.regimes.setWordWrap(True)
         form.addRow(self.tr("Pessoas cadastradas:"), self.people)
         form.addRow(self.tr("Empresas cadastradas:"), self.companies)
+        self.month = QLabel()
+        self.month.setObjectName("month-totals")
+        self.month.setWordWrap(True)
+        form.addRow(self.tr("Cobrança do mês:"), self.month)
         form.addRow(self.tr("Regimes carregados:"), self.regimes)
         form.addRow(self.tr("Banco de dados:"), self.database)
         layout.addWidget(box)
@@ -68,8 +74,14 @@ class HomePage(QWidget):
         url = current_url()
         self.database.setText(url.display() if url else "—")
         self.regimes.setText("\n".join(regime_titles()) or "—")
+        day = self.day or _dt.date.today()
+        s = month_summary(day.year, day.month, today=day)
+        self.month.setText(self.tr("%1: lançado %2, pago %3, em aberto %4 (vencido %5)")
+                           .replace("%1", s.label).replace("%2", format_brl(s.charged))
+                           .replace("%3", format_brl(s.paid)).replace("%4", format_brl(s.open))
+                           .replace("%5", format_brl(s.overdue)))
         self.today.clear()
-        items = today_items(self.day or _dt.date.today())
+        items = charge_alerts(day) + today_items(day)
         for item in items:
             article = f" ({item.article})" if item.article else ""
             entry = QListWidgetItem(f"{item.date:%d/%m/%Y} — {item.text}{article}")

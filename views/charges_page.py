@@ -1,0 +1,514 @@
+"""Cobranças do mês and Inadimplência: generate the month, record payments, cancel, return deposits.
+
+Every act goes through :mod:`models.charges`, which checks and records it; the
+screen shows the plan before the month is generated, the formula and the
+article of each charge, and the domain's one-line refusal at the field or in
+the message line.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+from html import escape
+
+from PySide6.QtCore import Qt, QTimer
+from PySide6.QtWidgets import (
+    QComboBox,
+    QDialog,
+    QDialogButtonBox,
+    QFormLayout,
+    QHBoxLayout,
+    QHeaderView,
+    QInputDialog,
+    QLabel,
+    QLineEdit,
+    QMessageBox,
+    QProgressDialog,
+    QPushButton,
+    QSplitter,
+    QTableView,
+    QVBoxLayout,
+    QWidget,
+)
+
+from models.charges import (
+    MonthPlan,
+    cancel_charge,
+    charge_rows,
+    generate_month,
+    get_charge,
+    month_label,
+    month_summary,
+    payments_of,
+    plan_month,
+    record_payment,
+    return_deposit,
+    revocation_candidates,
+)
+from models.errors import FieldErrors, UserError
+from models.money import format_brl
+from views.table_models import Column, RowsModel
+from views.widgets import DateEdit, FieldErrorsView, GuardedDialog, current_user_name
+
+STATUS_FILTERS = (("", "Todas"), ("open", "Em aberto"), ("overdue", "Vencidas"), ("paid", "Pagas"),
+                  ("cancelled", "Canceladas"))
+
+
+def _d(day: _dt.date | None) -> str:
+    return day.strftime("%d/%m/%Y") if day else ""
+
+
+class Cancelled(Exception):
+    """The clerk pressed Cancelar on the progress bar: the month's transaction is rolled back."""
+
+
+# --------------------------------------------------------------------------- dialogs
+
+
+class GenerateDialog(QDialog):
+    """What the month will create — each charge with its value, due date and article — before anything is written."""
+
+    def __init__(self, plan: MonthPlan, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.setWindowTitle(self.tr("Gerar cobranças — %1").replace("%1", plan.label))
+        self.resize(980, 560)
+        layout = QVBoxLayout(self)
+        if plan.to_create:
+            head = self.tr("%1 cobrança(s) a gerar, total %2.").replace("%1", str(len(plan.to_create))).replace(
+                "%2", format_brl(plan.total))
+        else:
+            head = self.tr("Nenhuma cobrança nova para %1.").replace("%1", plan.label)
+        if plan.existing:
+            head += " " + self.tr("%1 já gerada(s) antes (não serão repetidas).").replace("%1", str(plan.existing))
+        self.summary = QLabel(head)
+        self.summary.setObjectName("plan-summary")
+        self.summary.setWordWrap(True)
+        layout.addWidget(self.summary)
+        self.model = RowsModel([
+            (self.tr("Permissão"), lambda c: c.permit_number),
+            (self.tr("Titular"), lambda c: c.holder),
+            (self.tr("Cobrança"), lambda c: c.label),
+            Column(self.tr("Valor"), lambda c: format_brl(c.amount), right=True,
+                   tooltip=lambda c: c.formula),
+            (self.tr("Vencimento"), lambda c: _d(c.due_on)),
+            (self.tr("Base legal"), lambda c: c.basis),
+        ], self)
+        self.model.set_rows(plan.to_create)
+        self.table = QTableView()
+        self.table.setObjectName("plan")
+        self.table.setModel(self.model)
+        self.table.verticalHeader().hide()
+        self.table.horizontalHeader().setSectionResizeMode(2, QHeaderView.ResizeMode.Stretch)
+        layout.addWidget(self.table, 1)
+        if plan.skipped:
+            skipped = QLabel(self.tr("Não geradas (%1):").replace("%1", str(len(plan.skipped))) + "<ul>"
+                             + "".join(f"<li>{escape(s)}</li>" for s in plan.skipped[:40])
+                             + ("<li>…</li>" if len(plan.skipped) > 40 else "") + "</ul>")
+            skipped.setObjectName("plan-skipped")
+            skipped.setWordWrap(True)
+            skipped.setTextFormat(Qt.TextFormat.RichText)
+            layout.addWidget(skipped)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Cancel)
+        self.generate_button = buttons.addButton(
+            self.tr("&Gerar %1 cobrança(s)").replace("%1", str(len(plan.to_create))),
+            QDialogButtonBox.ButtonRole.AcceptRole)
+        self.generate_button.setEnabled(bool(plan.to_create))
+        buttons.accepted.connect(self.accept)
+        buttons.rejected.connect(self.reject)
+        layout.addWidget(buttons)
+
+
+class PaymentDialog(GuardedDialog):
+    """Record one payment (partial or whole) of a charge: date, amount, slip number."""
+
+    def __init__(self, charge, parent: QWidget | None = None, *, today: _dt.date | None = None):
+        super().__init__(parent)
+        self.charge = charge
+        self.today = today or _dt.date.today()
+        self.payment = None
+        self.setWindowTitle(self.tr("Registrar pagamento — cobrança nº %1").replace("%1", charge.number))
+        layout = QVBoxLayout(self)
+        about = QLabel(self.tr("%1 — %2<br>Valor %3; pago até agora %4; em aberto %5.")
+                       .replace("%1", escape(charge.debtor_name)).replace("%2", escape(charge.label))
+                       .replace("%3", format_brl(charge.amount)).replace("%4", format_brl(charge.paid_total))
+                       .replace("%5", format_brl(charge.open_amount)))
+        about.setTextFormat(Qt.TextFormat.RichText)
+        about.setWordWrap(True)
+        layout.addWidget(about)
+        form = QFormLayout()
+        self.paid_on = DateEdit()
+        self.paid_on.setObjectName("paid_on")
+        self.paid_on.set_date(self.today)
+        self.amount = QLineEdit(format_brl(charge.open_amount).replace("R$", "").strip()
+                                if charge.open_amount > 0 else "")
+        self.amount.setObjectName("amount")
+        self.reference = QLineEdit()
+        self.reference.setObjectName("reference")
+        self.reference.setPlaceholderText(self.tr("nº do boleto ou do recibo"))
+        self.note = QLineEdit()
+        self.note.setObjectName("note")
+        form.addRow(self.tr("&Data do pagamento:"), self.paid_on)
+        form.addRow(self.tr("&Valor pago (R$):"), self.amount)
+        form.addRow(self.tr("&Boleto/recibo nº:"), self.reference)
+        form.addRow(self.tr("&Observação:"), self.note)
+        layout.addLayout(form)
+        self.add_save_bar(layout)
+        self.errors = FieldErrorsView(self.error, {"paid_on": self.paid_on, "amount": self.amount,
+                                                   "reference": self.reference})
+        self.watch_edits()
+        self.reference.setFocus()
+
+    def save(self) -> None:
+        try:
+            self.payment = record_payment(self.charge, paid_on=self.paid_on.date(), amount=self.amount.text(),
+                                          reference=self.reference.text(), by=current_user_name(),
+                                          note=self.note.text(), today=self.today)
+        except FieldErrors as exc:
+            self.errors.show(exc.errors)
+            return
+        except UserError as exc:
+            self.errors.show({exc.field or "reference": exc.message})
+            return
+        self.dirty = False
+        self.accept()
+
+
+# --------------------------------------------------------------------------- the month's charges
+
+
+class ChargesTab(QWidget):
+    def __init__(self, parent: QWidget | None = None, *, today: _dt.date | None = None):
+        super().__init__(parent)
+        self._today = today
+        layout = QVBoxLayout(self)
+        bar = QHBoxLayout()
+        self.month = QComboBox()
+        self.month.setObjectName("month")
+        self.status = QComboBox()
+        self.status.setObjectName("status")
+        for key, label in STATUS_FILTERS:
+            self.status.addItem(self.tr(label), key)
+        self.search = QLineEdit()
+        self.search.setObjectName("search")
+        self.search.setPlaceholderText(self.tr("Buscar por nº da cobrança, da permissão ou nome do devedor"))
+        self.search.setClearButtonEnabled(True)
+        bar.addWidget(QLabel(self.tr("&Mês:")))
+        bar.itemAt(0).widget().setBuddy(self.month)
+        bar.addWidget(self.month)
+        bar.addWidget(QLabel(self.tr("Situação:")))
+        bar.addWidget(self.status)
+        bar.addWidget(self.search, 1)
+        layout.addLayout(bar)
+        self.totals = QLabel()
+        self.totals.setObjectName("totals")
+        self.totals.setTextFormat(Qt.TextFormat.RichText)
+        layout.addWidget(self.totals)
+        self.model = RowsModel([
+            (self.tr("Nº"), lambda r: r.number),
+            (self.tr("Vencimento"), lambda r: _d(r.due_on)),
+            (self.tr("Devedor"), lambda r: r.holder),
+            (self.tr("Permissão"), lambda r: r.permit_number),
+            (self.tr("Tipo"), lambda r: r.kind_label),
+            (self.tr("Descrição"), lambda r: r.label),
+            Column(self.tr("Valor"), lambda r: format_brl(r.amount), right=True, tooltip=lambda r: r.formula),
+            Column(self.tr("Pago"), lambda r: format_brl(r.paid), right=True),
+            (self.tr("Situação"), lambda r: r.situation),
+        ], self)
+        self.table = QTableView()
+        self.table.setObjectName("charges")
+        self.table.setModel(self.model)
+        self.table.verticalHeader().hide()
+        self.table.setSelectionBehavior(QTableView.SelectionBehavior.SelectRows)
+        self.table.setSelectionMode(QTableView.SelectionMode.SingleSelection)
+        self.table.horizontalHeader().setSectionResizeMode(2, QHeaderView.ResizeMode.Stretch)
+        self.table.horizontalHeader().setSectionResizeMode(5, QHeaderView.ResizeMode.Stretch)
+        self.table.setWordWrap(False)
+        self.detail = QLabel()
+        self.detail.setObjectName("detail")
+        self.detail.setWordWrap(True)
+        self.detail.setTextFormat(Qt.TextFormat.RichText)
+        self.detail.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
+        self.detail.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        split = QSplitter(Qt.Orientation.Vertical)
+        split.addWidget(self.table)
+        split.addWidget(self.detail)
+        split.setStretchFactor(0, 3)
+        split.setStretchFactor(1, 1)
+        layout.addWidget(split, 1)
+        actions = QHBoxLayout()
+        self.generate_button = QPushButton(self.tr("&Gerar cobranças do mês…"))
+        self.generate_button.setObjectName("generate")
+        self.pay_button = QPushButton(self.tr("Registrar &pagamento…"))
+        self.pay_button.setObjectName("pay")
+        self.cancel_button = QPushButton(self.tr("&Cancelar cobrança…"))
+        self.cancel_button.setObjectName("cancel")
+        self.return_button = QPushButton(self.tr("&Devolver caução…"))
+        self.return_button.setObjectName("return-deposit")
+        for button in (self.generate_button, self.pay_button, self.cancel_button, self.return_button):
+            actions.addWidget(button)
+        actions.addStretch(1)
+        layout.addLayout(actions)
+        self.message = QLabel()
+        self.message.setObjectName("message")
+        self.message.setWordWrap(True)
+        layout.addWidget(self.message)
+        self._search_timer = QTimer(self)
+        self._search_timer.setSingleShot(True)
+        self._search_timer.setInterval(200)
+        self._search_timer.timeout.connect(self.refresh_rows)
+        self.search.textChanged.connect(lambda _t: self._search_timer.start())
+        self.month.currentIndexChanged.connect(lambda _i: self.refresh_rows())
+        self.status.currentIndexChanged.connect(lambda _i: self.refresh_rows())
+        self.table.selectionModel().selectionChanged.connect(lambda *_: self._show_selected())
+        self.table.doubleClicked.connect(lambda _i: self.pay_selected())
+        self.generate_button.clicked.connect(lambda: self.generate())
+        self.pay_button.clicked.connect(lambda: self.pay_selected())
+        self.cancel_button.clicked.connect(lambda: self.cancel_selected())
+        self.return_button.clicked.connect(lambda: self.return_selected())
+        self._fill_months()
+
+    @property
+    def today(self) -> _dt.date:
+        return self._today or _dt.date.today()
+
+    def _fill_months(self) -> None:
+        self.month.blockSignals(True)
+        self.month.clear()
+        year, month = self.today.year, self.today.month + 1
+        if month == 13:
+            year, month = year + 1, 1
+        for _ in range(37):  # next month, this month and three years back
+            self.month.addItem(month_label(year, month).capitalize(), (year, month))
+            year, month = (year - 1, 12) if month == 1 else (year, month - 1)
+        self.month.setCurrentIndex(1)
+        self.month.blockSignals(False)
+
+    def set_month(self, year: int, month: int) -> None:
+        index = self.month.findData((year, month))
+        if index < 0:
+            self.month.addItem(month_label(year, month).capitalize(), (year, month))
+            index = self.month.count() - 1
+        self.month.setCurrentIndex(index)
+
+    def refresh(self) -> None:
+        self.refresh_rows()
+
+    def refresh_rows(self) -> None:
+        year, month = self.month.currentData()
+        keep = self.selected()
+        self.model.set_rows(charge_rows(year=year, month=month, status=self.status.currentData() or None,
+                                        text=self.search.text(), today=self.today))
+        s = month_summary(year, month, today=self.today)
+        self.totals.setText(self.tr(
+            "<b>%1</b>: %2 cobrança(s) — lançado <b>%3</b>, pago <b>%4</b>, em aberto <b>%5</b>, "
+            "vencido <b>%6</b> (%7); recebido no mês %8.")
+            .replace("%1", s.label.capitalize()).replace("%2", str(s.count)).replace("%3", format_brl(s.charged))
+            .replace("%4", format_brl(s.paid)).replace("%5", format_brl(s.open)).replace("%6", format_brl(s.overdue))
+            .replace("%7", str(s.overdue_count)).replace("%8", format_brl(s.received)))
+        if keep is not None:
+            self.select_number(keep.number, quiet=True)
+        self._show_selected()
+
+    def selected(self):
+        index = self.table.currentIndex()
+        rows = self.model.rows
+        return rows[index.row()] if index.isValid() and index.row() < len(rows) else None
+
+    def select_number(self, number: str, *, quiet: bool = False) -> bool:
+        for row, item in enumerate(self.model.rows):
+            if item.number == number:
+                self.table.selectRow(row)
+                return True
+        if not quiet:
+            raise KeyError(number)
+        return False
+
+    def _show_selected(self) -> None:
+        row = self.selected()
+        self.pay_button.setEnabled(row is not None and row.status != "cancelled")
+        self.cancel_button.setEnabled(row is not None and row.status == "open" and row.paid == 0)
+        self.return_button.setEnabled(row is not None and row.kind == "deposit" and row.status == "paid")
+        if row is None:
+            self.detail.setText(self.tr("Selecione uma cobrança para ver a fórmula, a base legal e os pagamentos."))
+            return
+        charge = get_charge(row.id)
+        lines = [f"<b>{escape(charge.number)}</b> — {escape(charge.label)} ({escape(charge.kind_label)})",
+                 self.tr("Fórmula: %1 = <b>%2</b>").replace("%1", escape(charge.formula))
+                 .replace("%2", format_brl(charge.amount)),
+                 self.tr("Base legal: %1").replace("%1", escape(charge.basis)),
+                 self.tr("Vencimento %1 · lançada em %2 por %3").replace("%1", _d(charge.due_on))
+                 .replace("%2", _d(charge.created_on)).replace("%3", escape(charge.created_by))]
+        for p in payments_of(charge):
+            lines.append(self.tr("Pagamento de %1 em %2, boleto %3 (registrado por %4)")
+                         .replace("%1", format_brl(p.amount)).replace("%2", _d(p.paid_on))
+                         .replace("%3", escape(p.reference)).replace("%4", escape(p.recorded_by)))
+        if row.overpaid:
+            lines.append(self.tr("<b>Paga a maior</b>: %1 acima do valor — verifique pagamento em duplicidade.")
+                         .replace("%1", format_brl(row.paid - row.amount)))
+        if charge.status == "cancelled":
+            lines.append(self.tr("Cancelada em %1 por %2: %3").replace("%1", charge.cancelled_at.strftime("%d/%m/%Y"))
+                         .replace("%2", escape(charge.cancelled_by)).replace("%3", escape(charge.cancel_reason)))
+        if charge.returned_on:
+            lines.append(self.tr("Caução devolvida em %1 por %2. %3").replace("%1", _d(charge.returned_on))
+                         .replace("%2", escape(charge.returned_by)).replace("%3", escape(charge.returned_note)))
+        self.detail.setText("<br>".join(lines))
+
+    # -- acts ----------------------------------------------------------------
+
+    def generate(self, *, confirm: bool | None = None) -> list:
+        """Show the month's plan; on confirmation create it under a progress bar that can cancel everything."""
+        year, month = self.month.currentData()
+        try:
+            plan = plan_month(year, month, today=self.today)
+        except UserError as exc:
+            self.message.setText(exc.message)
+            return []
+        if confirm is None:
+            dialog = GenerateDialog(plan, self)
+            self.last_dialog = dialog
+            if dialog.exec() != QDialog.DialogCode.Accepted:
+                return []
+        elif not confirm:
+            return []
+        if not plan.to_create:
+            self.message.setText(self.tr("Nada a gerar para %1.").replace("%1", plan.label))
+            return []
+        progress = QProgressDialog(self.tr("Gerando as cobranças de %1…").replace("%1", plan.label),
+                                   self.tr("Cancelar"), 0, len(plan.to_create), self)
+        progress.setWindowModality(Qt.WindowModality.WindowModal)
+        progress.setMinimumDuration(300)
+
+        def step(done: int, total: int) -> None:
+            progress.setValue(done)
+            if progress.wasCanceled():
+                raise Cancelled()
+
+        try:
+            created = generate_month(year, month, by=current_user_name(), today=self.today, progress=step)
+        except Cancelled:
+            self.message.setText(self.tr("Geração cancelada: nenhuma cobrança foi gravada."))
+            return []
+        except UserError as exc:
+            self.message.setText(exc.message)
+            return []
+        finally:
+            progress.close()
+        self.message.setText(self.tr("%1 cobrança(s) gerada(s) para %2.").replace("%1", str(len(created)))
+                             .replace("%2", plan.label))
+        self.refresh_rows()
+        return created
+
+    def pay_selected(self, *, dialog_hook=None):
+        row = self.selected()
+        if row is None or row.status == "cancelled":
+            return None
+        dialog = PaymentDialog(get_charge(row.id), self, today=self.today)
+        self.last_dialog = dialog
+        if dialog_hook is not None:
+            dialog_hook(dialog)
+        elif dialog.exec() != QDialog.DialogCode.Accepted:
+            return None
+        if dialog.payment is None:
+            return None
+        charge = get_charge(row.id)
+        self.message.setText(self.tr("Pagamento de %1 registrado na cobrança nº %2 (%3).")
+                             .replace("%1", format_brl(dialog.payment.amount)).replace("%2", row.number)
+                             .replace("%3", charge.status_label))
+        self.refresh_rows()
+        return dialog.payment
+
+    def cancel_selected(self, reason: str | None = None) -> bool:
+        row = self.selected()
+        if row is None:
+            return False
+        if reason is None:
+            reason, ok = QInputDialog.getText(self, self.tr("Cancelar cobrança"),
+                                              self.tr("Motivo do cancelamento da cobrança nº %1 (fica registrado):")
+                                              .replace("%1", row.number))
+            if not ok:
+                return False
+        answer = QMessageBox.question(
+            self, self.tr("Cancelar cobrança"),
+            self.tr("Cancelar a cobrança nº %1 de %2 (%3)? O cancelamento não se desfaz; "
+                    "uma cobrança nova pode ser lançada.").replace("%1", row.number).replace("%2", row.holder)
+            .replace("%3", format_brl(row.amount)),
+            QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No, QMessageBox.StandardButton.No)
+        if answer != QMessageBox.StandardButton.Yes:
+            return False
+        try:
+            cancel_charge(get_charge(row.id), reason=reason, by=current_user_name())
+        except UserError as exc:
+            self.message.setText(exc.message)
+            return False
+        self.message.setText(self.tr("Cobrança nº %1 cancelada.").replace("%1", row.number))
+        self.refresh_rows()
+        return True
+
+    def return_selected(self, note: str | None = None) -> bool:
+        row = self.selected()
+        if row is None:
+            return False
+        if note is None:
+            note, ok = QInputDialog.getText(self, self.tr("Devolver caução"),
+                                            self.tr("Laudo/observação da devolução da caução nº %1:")
+                                            .replace("%1", row.number))
+            if not ok:
+                return False
+        try:
+            return_deposit(get_charge(row.id), on=self.today, by=current_user_name(), note=note, today=self.today)
+        except UserError as exc:
+            self.message.setText(exc.message)
+            return False
+        self.message.setText(self.tr("Caução nº %1 devolvida.").replace("%1", row.number))
+        self.refresh_rows()
+        return True
+
+
+# --------------------------------------------------------------------------- delinquency
+
+
+class DelinquencyTab(QWidget):
+    """Permits with the act's number of months unpaid — for the chief to decide — and every overdue charge."""
+
+    def __init__(self, parent: QWidget | None = None, *, today: _dt.date | None = None):
+        super().__init__(parent)
+        self._today = today
+        layout = QVBoxLayout(self)
+        intro = QLabel(self.tr("Candidatas à cassação por inadimplência: o Praça não cassa sozinho — a decisão é "
+                               "da chefia, na tela Permissões."))
+        intro.setWordWrap(True)
+        layout.addWidget(intro)
+        self.candidates = RowsModel([
+            (self.tr("Permissão"), lambda c: c.permit_number),
+            (self.tr("Titular"), lambda c: c.holder),
+            Column(self.tr("Em aberto"), lambda c: format_brl(c.amount), right=True),
+            (self.tr("Situação e base legal"), lambda c: c.text),
+        ], self)
+        self.candidates_view = QTableView()
+        self.candidates_view.setObjectName("candidates")
+        self.candidates_view.setModel(self.candidates)
+        self.candidates_view.verticalHeader().hide()
+        self.candidates_view.horizontalHeader().setSectionResizeMode(3, QHeaderView.ResizeMode.Stretch)
+        layout.addWidget(self.candidates_view, 1)
+        layout.addWidget(QLabel(self.tr("Cobranças vencidas e não pagas:")))
+        self.overdue = RowsModel([
+            (self.tr("Nº"), lambda r: r.number),
+            (self.tr("Vencimento"), lambda r: _d(r.due_on)),
+            (self.tr("Devedor"), lambda r: r.holder),
+            (self.tr("Permissão"), lambda r: r.permit_number),
+            (self.tr("Descrição"), lambda r: r.label),
+            Column(self.tr("Em aberto"), lambda r: format_brl(r.open_amount), right=True),
+        ], self)
+        self.overdue_view = QTableView()
+        self.overdue_view.setObjectName("overdue")
+        self.overdue_view.setModel(self.overdue)
+        self.overdue_view.verticalHeader().hide()
+        self.overdue_view.horizontalHeader().setSectionResizeMode(2, QHeaderView.ResizeMode.Stretch)
+        self.overdue_view.horizontalHeader().setSectionResizeMode(4, QHeaderView.ResizeMode.Stretch)
+        self.overdue_view.setWordWrap(False)
+        layout.addWidget(self.overdue_view, 2)
+
+    def refresh(self) -> None:
+        today = self._today or _dt.date.today()
+        self.candidates.set_rows(revocation_candidates(today=today))
+        self.overdue.set_rows(charge_rows(status="overdue", today=today))
