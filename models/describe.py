@@ -731,6 +731,8 @@ def deadline_text(item) -> str:
     n = item.days if item.days is not None else item.hours
     direction = "antes" if item.direction == "before" else ("contado" if n == 1 else "contados")
     text = f"{deadline(item)}, {direction} {event(item.from_)}"
+    if getattr(item, "next_business_day", None) is not None:
+        text += "; se terminar em dia sem expediente, vai até o fim do expediente do primeiro dia útil seguinte"
     if item.applies_to:
         text += "; vale para: " + ", ".join(SANCTIONS.get(k, k) for k in item.applies_to)
     return text

@@ -816,6 +816,9 @@ class Deadline:
     hours: int | None = None
     direction: str = "after"
     applies_to: tuple[str, ...] = ()
+    #: the act moves a deadline that ends on a day without office hours to the
+    #: next business day (Olímpia art. 24, § 2º, I); without it the end stays put
+    next_business_day: Flag | None = None
     basis_act: str | None = None
     notes: str | None = None
 
@@ -2281,10 +2284,13 @@ def _parse_deadline(node: _Node) -> Deadline:
         from_=node.ident("from"),
         direction=node.enum("direction", DIRECTIONS, required=False, default="after"),
         applies_to=node.enum_list("applies_to", SANCTION_KINDS),
+        next_business_day=_flag(node, "next_business_day"),
         basis=node.basis(),
         basis_act=node.basis_act(),
         notes=node.notes(),
     )
+    if result.next_business_day is not None and result.direction == "before":
+        node.fail("next_business_day", "só vale para prazos contados para frente (direction = \"after\")")
     node.done()
     return result
 

@@ -19,6 +19,7 @@ from peewee import CharField, Database, PostgresqlDatabase, SqliteDatabase, Text
 
 from models.applications import Application, ApplicationDocument, ApplicationEvent, Counter
 from models.db import BaseModel, DatabaseError, DatabaseURL, sqlite_copy_aside, table_names
+from models.draws import Draw, DrawEntry
 from models.fiscal import FiscalUnitValue, IndexCorrection
 from models.people import Company, CompanyPartner, HouseholdMember, Person, search_key
 from models.permits import Permit, PermitEvent
@@ -43,6 +44,7 @@ TABLES: list[type[BaseModel]] = [
     Meta, Setting, Person, Company, FiscalUnitValue, IndexCorrection, HouseholdMember, CompanyPartner,
     Counter, Application, ApplicationDocument, ApplicationEvent, Permit, PermitEvent,
     Charge, Payment,
+    Draw, DrawEntry,
 ]
 
 
@@ -90,6 +92,11 @@ def _v7_charges(database: Database) -> None:
     database.create_tables([Charge, Payment])
 
 
+def _v8_draws(database: Database) -> None:
+    """v8: public draws (seed, list hash, officials) and each participant's place in them."""
+    database.create_tables([Draw, DrawEntry])
+
+
 # (version reached, description, function) — in order, never renumbered.
 MIGRATIONS: list[tuple[int, str, Callable[[Database], None]]] = [
     (2, "valores de unidades fiscais informados pelo usuário", _v2_fiscal_unit_values),
@@ -98,6 +105,7 @@ MIGRATIONS: list[tuple[int, str, Callable[[Database], None]]] = [
     (5, "requerimentos, protocolo, documentos entregues e histórico", _v5_applications),
     (6, "permissões emitidas e seu histórico", _v6_permits),
     (7, "cobranças e pagamentos", _v7_charges),
+    (8, "sorteios públicos e seus resultados", _v8_draws),
 ]
 
 #: Version 1 is the first schema: meta, settings, people and companies.

@@ -303,7 +303,7 @@ def _penalties(out: _Text, regime: Regime) -> None:
 
 
 def _infractions(out: _Text, regime: Regime) -> None:
-    out.heading("Infrações")
+    out.heading("Infrações", "praca penalty --infraction")
     if not regime.infractions:
         out.line("O ato não tipifica infrações.")
     for inf in regime.infractions:
@@ -325,7 +325,7 @@ def _ladders(out: _Text, regime: Regime) -> None:
 
 
 def _deadlines(out: _Text, regime: Regime) -> None:
-    out.heading("Prazos")
+    out.heading("Prazos", "praca deadline --kind")
     if not regime.deadlines:
         out.line("O ato não fixa prazos.")
     for d in regime.deadlines:
