@@ -216,6 +216,10 @@ def fill_demo(*, people: int = 240, companies: int = 72, today: _dt.date | None 
         counts = {"people": len(person_rows), "companies": len(company_rows)}
         if permits and people >= 60 and companies >= 20:
             counts.update(_DemoDesk(random.Random(SEED + 1), today, key_dir).fill())
+            from models.sites import demo_sites
+
+            made = demo_sites()  # the SJC night feira with its holders, the São Bento street, the beach points
+            counts.update({"sites": made["sites"], "stalls": made["stalls"]})
     return counts
 
 

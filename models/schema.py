@@ -25,6 +25,7 @@ from models.people import Company, CompanyPartner, HouseholdMember, Person, sear
 from models.permits import Permit, PermitEvent
 from models.charges import Charge, Payment
 from models.settings import Setting
+from models.sites import NamedPoint, Site, SiteObstacle, SiteSegment, Stall, StallBreach
 
 META_TABLE = "praca_meta"
 MIGRATION_LOCK = 72_72_2026  # PostgreSQL advisory lock key held while migrating
@@ -45,6 +46,7 @@ TABLES: list[type[BaseModel]] = [
     Counter, Application, ApplicationDocument, ApplicationEvent, Permit, PermitEvent,
     Charge, Payment,
     Draw, DrawEntry,
+    Site, SiteSegment, SiteObstacle, NamedPoint, Stall, StallBreach,
 ]
 
 
@@ -97,6 +99,11 @@ def _v8_draws(database: Database) -> None:
     database.create_tables([Draw, DrawEntry])
 
 
+def _v9_sites(database: Database) -> None:
+    """v9: sites, their segments, obstacles and named points, stalls (one holder each) and kept breaches."""
+    database.create_tables([Site, SiteSegment, SiteObstacle, NamedPoint, Stall, StallBreach])
+
+
 # (version reached, description, function) — in order, never renumbered.
 MIGRATIONS: list[tuple[int, str, Callable[[Database], None]]] = [
     (2, "valores de unidades fiscais informados pelo usuário", _v2_fiscal_unit_values),
@@ -106,6 +113,7 @@ MIGRATIONS: list[tuple[int, str, Callable[[Database], None]]] = [
     (6, "permissões emitidas e seu histórico", _v6_permits),
     (7, "cobranças e pagamentos", _v7_charges),
     (8, "sorteios públicos e seus resultados", _v8_draws),
+    (9, "locais, trechos, obstáculos, pontos e bancas", _v9_sites),
 ]
 
 #: Version 1 is the first schema: meta, settings, people and companies.

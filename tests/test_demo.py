@@ -8,6 +8,7 @@ import pytest
 from stdnum.br import cnpj, cpf
 
 from models.charges import Charge, Payment
+from models.sites import NamedPoint, Site, SiteObstacle, SiteSegment, Stall, StallBreach
 from models.applications import STATUSES, Application, ApplicationDocument, ApplicationEvent, Counter
 from models.demo import fill_demo
 from models.errors import UserError
@@ -44,7 +45,8 @@ def _snapshot():
 
 def _wipe():
     Permit.update(previous=None).execute()  # the chain of renewals refers back
-    for model in (Payment, Charge, PermitEvent, Permit, ApplicationEvent, ApplicationDocument, Application, Counter, Person, Company):
+    for model in (StallBreach, Stall, NamedPoint, SiteObstacle, SiteSegment, Site, Payment, Charge, PermitEvent,
+                  Permit, ApplicationEvent, ApplicationDocument, Application, Counter, Person, Company):
         model.delete().execute()
 
 
