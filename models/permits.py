@@ -70,6 +70,7 @@ from __future__ import annotations
 
 import re
 
+import dataclasses
 import datetime as _dt
 import json
 from collections.abc import Iterable, Sequence
@@ -91,11 +92,12 @@ from models.applications import Application, ApplicationDocument, change_status,
 from models.db import BaseModel, DecimalTextField, db
 from models.eligibility import HistoryFacts, PermitFacts, add_months
 from models.errors import FieldErrors, UserError
+from models.files import keep_file
 from models.people import Company, CompanyPartner, HouseholdMember, Person
 
 __all__ = [
     "STATUSES", "LIVE_STATUSES", "EVENT_KINDS", "ORIGINS",
-    "Permit", "PermitEvent",
+    "Permit", "PermitEvent", "PermitDocument", "documents_on_file",
     "Term", "RenewalWindow", "StartupDeadline", "RenewalDue", "TodayItem",
     "permit_term", "issue_permit", "suspend", "reactivate", "revoke", "cancel", "expire_due",
     "renewal_window", "renew", "due_for_renewal", "startup_deadlines", "record_started",
@@ -235,6 +237,23 @@ class PermitEvent(BaseModel):
     @property
     def details(self) -> dict:
         return json.loads(self.data) if self.data else {}
+
+
+class PermitDocument(BaseModel):
+    """A document delivered after the application — with a renewal (a new health certificate…) — never edited."""
+
+    permit = ForeignKeyField(Permit, backref="documents", on_delete="RESTRICT")
+    document = CharField(max_length=64)  # id from the regime's [[documents]]
+    delivered_on = DateField()
+    valid_until = DateField(null=True)
+    file_path = CharField(max_length=300, default="")
+    sha256 = CharField(max_length=64, default="")
+    original_name = CharField(max_length=300, default="")
+    recorded_at = DateTimeField(default=_now)
+    recorded_by = CharField(max_length=100)
+
+    class Meta:
+        table_name = "permit_document"
 
 
 # --------------------------------------------------------------------------- regime helpers
@@ -620,8 +639,19 @@ def _root_application(permit: Permit) -> Application | None:
     return None
 
 
+def _chain(permit: Permit) -> list[Permit]:
+    """``permit`` and the permits it succeeded (renewals, transfers, exchanges), newest first."""
+    chain, seen = [], set()
+    while permit is not None and permit.id not in seen and len(chain) < 1000:
+        chain.append(permit)
+        seen.add(permit.id)
+        permit = Permit.get_or_none(Permit.id == permit.previous_id) if permit.previous_id else None
+    return chain
+
+
 def _documents_of(permit: Permit, extra) -> list:
-    """The documents on file for ``permit`` (its first application's), replaced by any newer ``extra`` ones."""
+    """The documents on file for ``permit``: its first application's, replaced by those delivered later with a
+    renewal (:class:`PermitDocument`, oldest first), then by any ``extra`` ones being delivered now."""
     from models.applications import DocumentInput
 
     docs: dict[str, DocumentInput] = {}
@@ -629,9 +659,65 @@ def _documents_of(permit: Permit, extra) -> list:
     if app is not None:
         for row in ApplicationDocument.select().where(ApplicationDocument.application == app.id):
             docs[row.document] = DocumentInput(row.document, row.delivered_on, row.valid_until)
+    later = (PermitDocument.select().where(PermitDocument.permit.in_([p.id for p in _chain(permit)]))
+             .order_by(PermitDocument.delivered_on, PermitDocument.id))
+    for row in later:
+        docs[row.document] = DocumentInput(row.document, row.delivered_on, row.valid_until)
     for doc in extra or ():
         docs[doc.document] = doc
     return list(docs.values())
+
+
+@dataclass(frozen=True)
+class DocumentOnFile:
+    """A document the permit's kind requires, as on file: from the application or delivered with a renewal."""
+
+    document: str
+    label: str
+    basis: str
+    validity_months: int | None
+    delivered_on: _dt.date | None
+    valid_until: _dt.date | None
+    expired: bool  # no longer valid on the given day (or never delivered)
+
+
+def documents_on_file(permit: Permit, *, today: _dt.date) -> list[DocumentOnFile]:
+    """The kind's documents and what is on file for each — what a renewal must bring anew."""
+    regime = _regime(permit)
+    kind = regime.permit_kind(permit.permit_kind)
+    on_file = {d.document: d for d in _documents_of(permit, ())}
+    rows = []
+    for doc_id in kind.documents:
+        doc = regime.document(doc_id)
+        have = on_file.get(doc_id)
+        valid_until = have.valid_until if have else None
+        if have is not None and valid_until is None and doc.validity_months and have.delivered_on:
+            valid_until = add_months(have.delivered_on, doc.validity_months) - _dt.timedelta(days=1)
+        rows.append(DocumentOnFile(doc_id, doc.label, regime.cite_item(doc), doc.validity_months,
+                                   have.delivered_on if have else None, valid_until,
+                                   have is None or (valid_until is not None and valid_until < today)))
+    return rows
+
+
+def _delivered(regime, kind, documents, *, today: _dt.date) -> list:
+    """Documents delivered now, checked: a document of the kind, a delivery date not in the future, a validity
+    after it; ``(DocumentInput, None)`` pairs (the file is kept once the renewal is decided)."""
+    errors: dict[str, str] = {}
+    found = []
+    for doc in documents or ():
+        if doc.document not in kind.documents:
+            errors[f"doc:{doc.document}"] = f"{doc.document}: documento não exigido para {kind.label}."
+            continue
+        label = regime.document(doc.document).label
+        delivered_on = doc.delivered_on or today
+        if delivered_on > today:
+            errors[f"doc:{doc.document}"] = f"{label}: entregue em {_date(delivered_on)}, no futuro."
+        elif doc.valid_until is not None and doc.valid_until < delivered_on:
+            errors[f"doc:{doc.document}"] = f"{label}: validade ({_date(doc.valid_until)}) antes da entrega."
+        found.append((dataclasses.replace(doc, delivered_on=delivered_on), None))
+    if errors:
+        raise FieldErrors(errors)
+    return found
 
 
 def _check_eligibility(holder_kind: str, holder_id: int, permit: Permit, *, today: _dt.date, site: str,
@@ -708,10 +794,13 @@ def renew(permit: Permit, *, by: str, today: _dt.date, key_dir: Path | None = No
             f"Fora do prazo de renovação da permissão nº {permit.number}: pedido de {_date(window.opens)} a "
             f"{_date(window.closes)} ({window.text}; {window.article}); hoje é {_date(today)}.")
     holder_kind, holder_id = ("person", permit.person_id) if permit.person_id else ("company", permit.company_id)
+    delivered = _delivered(regime, kind, documents, today=today)
     _check_eligibility(holder_kind, holder_id, permit, today=today, site=permit.site,
-                       documents=_documents_of(permit, documents), exclude=(permit.id,), what="Renovação")
+                       documents=_documents_of(permit, [d for d, _f in delivered]), exclude=(permit.id,),
+                       what="Renovação")
     start = permit.valid_until + _dt.timedelta(days=1)
     term = permit_term(regime, kind.id, start, valid_until=valid_until, renewal=True)
+    kept = [(doc, keep_file(doc.file) if doc.file else None) for doc, _f in delivered]  # copied before the txn
     with db.atomic():
         _claim(permit)  # another desk renewing or revoking it meanwhile loses here
         if Permit.select().where((Permit.previous == permit.id) & (Permit.origin == "renewal")).exists():
@@ -723,6 +812,11 @@ def renew(permit: Permit, *, by: str, today: _dt.date, key_dir: Path | None = No
                             **_successor_values(permit))
         _event(new, "issued", by=by, on=today, status_to="active", reason=f"renovação da nº {permit.number}",
                other=permit, data={"term": term.text, "article": term.article})
+        for doc, stored in kept:
+            PermitDocument.create(permit=new.id, document=doc.document, delivered_on=doc.delivered_on,
+                                  valid_until=doc.valid_until, file_path=stored.path if stored else "",
+                                  sha256=stored.sha256 if stored else "",
+                                  original_name=stored.original_name if stored else "", recorded_by=by)
         # The renewed permit stays in force until its last day; the new one starts the day after.
         _event(permit, "renewed", by=by, on=today, status_from="active", status_to="active", other=new,
                reason=f"renovada pela permissão nº {number}, válida a partir de {_date(term.valid_from)} "

@@ -22,7 +22,7 @@ from models.db import BaseModel, DatabaseError, DatabaseURL, sqlite_copy_aside, 
 from models.draws import Draw, DrawEntry
 from models.fiscal import FiscalUnitValue, IndexCorrection
 from models.people import Company, CompanyPartner, HouseholdMember, Person, search_key
-from models.permits import Permit, PermitEvent
+from models.permits import Permit, PermitDocument, PermitEvent
 from models.charges import Charge, Payment
 from models.settings import Setting
 from models.sites import NamedPoint, Site, SiteObstacle, SiteSegment, Stall, StallBreach
@@ -44,7 +44,7 @@ class Meta(BaseModel):
 TABLES: list[type[BaseModel]] = [
     Meta, Setting, Person, Company, FiscalUnitValue, IndexCorrection, HouseholdMember, CompanyPartner,
     Counter, Application, ApplicationDocument, ApplicationEvent, Permit, PermitEvent,
-    Charge, Payment,
+    Charge, Payment, PermitDocument,
     Draw, DrawEntry,
     Site, SiteSegment, SiteObstacle, NamedPoint, Stall, StallBreach,
 ]
@@ -94,6 +94,11 @@ def _v7_charges(database: Database) -> None:
     database.create_tables([Charge, Payment])
 
 
+def _v10_permit_documents(database: Database) -> None:
+    """v10: documents delivered with a renewal (kept with their file and hash)."""
+    database.create_tables([PermitDocument])
+
+
 def _v8_draws(database: Database) -> None:
     """v8: public draws (seed, list hash, officials) and each participant's place in them."""
     database.create_tables([Draw, DrawEntry])
@@ -114,6 +119,7 @@ MIGRATIONS: list[tuple[int, str, Callable[[Database], None]]] = [
     (7, "cobranças e pagamentos", _v7_charges),
     (8, "sorteios públicos e seus resultados", _v8_draws),
     (9, "locais, trechos, obstáculos, pontos e bancas", _v9_sites),
+    (10, "documentos entregues na renovação", _v10_permit_documents),
 ]
 
 #: Version 1 is the first schema: meta, settings, people and companies.

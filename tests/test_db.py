@@ -14,12 +14,12 @@ from models import schema
 from models.db import DatabaseError, close_database, current_url, db, open_database, parse_url, table_names
 from models.applications import Application, ApplicationDocument, ApplicationEvent, Counter
 from models.fiscal import FiscalUnitValue, IndexCorrection
-from models.people import CompanyPartner, HouseholdMember, Person
+from models.people import Company, CompanyPartner, HouseholdMember, Person
 from models.permits import Permit, PermitEvent
 
 V4_PERSON_COLUMNS = ["phone2", "disabled", "disability_notes", "family_income_mw", "housing",
                      "experience_years", "photo_path", "photo_sha256", "search_name"]
-from models.settings import MUNICIPALITY, get_setting, set_settings
+from models.settings import MUNICIPALITY, Setting, get_setting, set_settings
 
 
 def _version() -> int:
@@ -49,8 +49,8 @@ def _make_version_1(url: str) -> None:
     open_database(url)
     migrator = SchemaMigrator.from_database(db.obj)
     with db.atomic():
-        db.obj.drop_tables([PermitEvent, Permit, ApplicationEvent, ApplicationDocument, Application, Counter,
-                            FiscalUnitValue, IndexCorrection, HouseholdMember, CompanyPartner])
+        # every table after v1 (meta, settings, people, companies); peewee drops dependants first
+        db.obj.drop_tables([m for m in schema.TABLES if m not in (schema.Meta, Setting, Person, Company)])
         migrate(migrator.drop_index("person", "person_search_name"),
                 migrator.drop_index("company", "company_search_name"))
         migrate(*[migrator.drop_column("person", name) for name in V4_PERSON_COLUMNS],

@@ -7,15 +7,13 @@ import datetime as dt
 import pytest
 from stdnum.br import cnpj, cpf
 
-from models.charges import Charge, Payment
-from models.sites import NamedPoint, Site, SiteObstacle, SiteSegment, Stall, StallBreach
-from models.applications import STATUSES, Application, ApplicationDocument, ApplicationEvent, Counter
+from models.applications import STATUSES, Application
 from models.demo import fill_demo
 from models.errors import UserError
 from models.people import Company, Person
-from models.permits import Permit, PermitEvent, due_for_renewal, startup_deadlines, today_items
+from models.permits import Permit, due_for_renewal, startup_deadlines, today_items
 from models.regimes import load_regimes
-from models.settings import municipality_label
+from models.settings import Setting, municipality_label
 from models.signing import verify_text
 
 DEMO_TODAY = dt.date(2026, 11, 30)
@@ -44,10 +42,14 @@ def _snapshot():
 
 
 def _wipe():
+    from peewee import sort_models
+
+    from models import schema
+
     Permit.update(previous=None).execute()  # the chain of renewals refers back
-    for model in (StallBreach, Stall, NamedPoint, SiteObstacle, SiteSegment, Site, Payment, Charge, PermitEvent,
-                  Permit, ApplicationEvent, ApplicationDocument, Application, Counter, Person, Company):
-        model.delete().execute()
+    for model in reversed(sort_models(schema.TABLES)):  # dependants first
+        if model not in (schema.Meta, Setting):
+            model.delete().execute()
 
 
 def test_demo_is_deterministic(database):

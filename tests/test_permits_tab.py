@@ -435,10 +435,76 @@ def test_renew_refused_lists_the_failed_rules(make_tab, keys, qtbot, clock):
     clock.day = dt.date(2027, 10, 20)  # the health certificate delivered 20/11/2026 lasted 6 months
     tab = make_tab()
     select(tab, old.number)
-    click(qtbot, tab.buttons["renew"])
+
+    def look_and_leave(dialog):  # the refusal opens the documents dialog, the expired one in red
+        intro = dialog.findChild(QLabel, "renewal-intro").text()
+        assert intro.startswith("Renovação recusada — 1 requisito não atendido:")
+        assert "Lei 1.171/2014, art. 11, II" in intro
+        dialog.reject()
+
+    run_modal(lambda: click(qtbot, tab.buttons["renew"]), look_and_leave)
     assert tab.message.text().startswith("Renovação recusada — 1 requisito não atendido:")
-    assert "Lei 1.171/2014, art. 11, II" in tab.message.text()
     assert find_permit(old.number).status == "active" and tab.selected().number == old.number
+
+
+def test_renew_with_a_new_health_certificate_keeps_it_for_the_next_time(make_tab, keys, qtbot, clock, tmp_path):
+    from models.permits import PermitDocument, documents_on_file
+
+    old = sapezal_licence(keys, company("Bebidas Sapezal Ltda", person("Carlos Dias Rocha")))
+    clock.day = dt.date(2027, 10, 20)
+    scan = tmp_path / "atestado.pdf"
+    scan.write_bytes(b"%PDF-1.4 atestado de saude")
+    tab = make_tab()
+    select(tab, old.number)
+
+    def deliver(dialog):
+        type_text(dialog.rows["health-certificate"][0], "18/10/2027")
+        type_text(dialog.rows["health-certificate"][1], "17/04/2028")
+        dialog.rows["health-certificate"][2].setText(str(scan))
+        qtbot.mouseClick(dialog.ok_button, Qt.MouseButton.LeftButton)
+        assert not dialog.isVisible(), dialog.error.text()
+
+    run_modal(lambda: tab.renew_with_documents(), deliver)
+    new = tab.selected()
+    assert new.number != old.number and "com os documentos novos" in tab.message.text()
+    kept = PermitDocument.get(PermitDocument.document == "health-certificate")
+    assert kept.delivered_on == dt.date(2027, 10, 18) and len(kept.sha256) == 64 and kept.recorded_by
+    on_file = {d.document: d for d in documents_on_file(find_permit(new.number), today=clock.day)}
+    assert on_file["health-certificate"].delivered_on == dt.date(2027, 10, 18)
+    assert not on_file["health-certificate"].expired
+
+
+def test_a_future_delivery_is_refused_in_the_dialog_and_nothing_is_renewed(make_tab, keys, qtbot, clock):
+    old = sapezal_licence(keys, company("Bebidas Sapezal Ltda", person("Carlos Dias Rocha")))
+    clock.day = dt.date(2027, 10, 20)
+    tab = make_tab()
+    select(tab, old.number)
+
+    def deliver_tomorrow(dialog):
+        type_text(dialog.rows["health-certificate"][0], "21/10/2027")
+        qtbot.mouseClick(dialog.ok_button, Qt.MouseButton.LeftButton)
+        assert "no futuro" in dialog.error.text() and dialog.isVisible()
+
+    run_modal(lambda: tab.renew_with_documents(), deliver_tomorrow)
+    assert tab.selected().number == old.number and find_permit(old.number).successors.count() == 0
+
+
+def test_extend_startup_once_and_expire_lapsed_from_the_screen(make_tab, keys, qtbot, clock):
+    permit = tpu(keys, company("Lanches da Praça Ltda", person("Rita Souza Melo")))  # 90 days, once more 90
+    tab = make_tab()
+    tab.pages.setCurrentIndex(1)
+    row = next(r for r, item in enumerate(tab.due_model.rows) if item.number == permit.number)
+    tab.due_table.selectRow(row)
+    assert tab.due_extend.isEnabled()
+    assert tab.extend_startup_due(reason="Aguardando ligação de energia")
+    assert "prorrogado até" in tab.message.text()
+    row = next(r for r, item in enumerate(tab.due_model.rows) if item.number == permit.number)
+    tab.due_table.selectRow(row)
+    assert not tab.due_extend.isEnabled()  # once only (LC 324/2025, art. 176)
+    clock.day = dt.date(2032, 1, 1)
+    expired = tab.expire_lapsed()
+    assert [p.number for p in expired] == [permit.number]
+    assert "1 permissão(ões) marcada(s) como vencida(s)" in tab.message.text()
 
 
 # --------------------------------------------------------------------------- leave, heir, exchange, facts

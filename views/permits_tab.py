@@ -24,6 +24,8 @@ from PySide6.QtWidgets import (
     QDialogButtonBox,
     QFileDialog,
     QFormLayout,
+    QFrame,
+    QGridLayout,
     QGroupBox,
     QHBoxLayout,
     QHeaderView,
@@ -32,6 +34,7 @@ from PySide6.QtWidgets import (
     QLineEdit,
     QMessageBox,
     QPushButton,
+    QScrollArea,
     QSplitter,
     QTableView,
     QTabWidget,
@@ -46,8 +49,11 @@ from models.permits import (
     Permit,
     PermitRow,
     cancel,
+    documents_on_file,
     due_for_renewal,
     exchange_sites,
+    expire_due,
+    extend_startup,
     find_permit,
     grant_leave,
     permit_document,
@@ -136,6 +142,7 @@ class DueRow:
     article: str
     overdue: bool
     renewal_open: bool  # a renewal that can be asked today
+    extendable: bool = False  # a start-up deadline the act lets the clerk extend once
 
 
 def _table(name: str, model) -> QTableView:
@@ -277,6 +284,118 @@ class LeaveDialog(QDialog):
             return
         except UserError as exc:
             self.errors.clear()
+            self.error.setText(exc.message)
+            return
+        super().accept()
+
+
+class RenewalDialog(QDialog):
+    """Renew with the documents the act requires: what is on file, and the new ones delivered now."""
+
+    def __init__(self, permit: Permit, today: _dt.date, key_dir, parent: QWidget | None = None, *,
+                 refusal: str = ""):
+        super().__init__(parent)
+        self.permit, self.today, self.key_dir, self.renewed = permit, today, key_dir, None
+        self.setWindowTitle(self.tr("Renovar — permissão nº %1").replace("%1", permit.number))
+        layout = QVBoxLayout(self)
+        intro = QLabel(refusal or self.tr("Informe os documentos entregues agora; os demais seguem os que estão em "
+                                          "arquivo. Os requisitos são conferidos de novo ao renovar."))
+        intro.setObjectName("renewal-intro")
+        intro.setWordWrap(True)
+        if refusal:
+            intro.setStyleSheet(f"color: {ERROR_COLOUR};")
+        layout.addWidget(intro)
+        grid = QGridLayout()
+        grid.setHorizontalSpacing(8)
+        for column, head in enumerate((self.tr("Documento (base legal)"), self.tr("Em arquivo"),
+                                       self.tr("Entregue em"), self.tr("Válido até"),
+                                       self.tr("Arquivo digitalizado"))):
+            title = QLabel(f"<b>{escape(head)}</b>")
+            grid.addWidget(title, 0, column, 1, 2 if column == 4 else 1)
+        self.rows: dict[str, tuple[DateEdit, DateEdit, QLineEdit]] = {}
+        for line, doc in enumerate(documents_on_file(permit, today=today), start=1):
+            if doc.delivered_on:
+                state = self.tr("entregue em %1").replace("%1", _date(doc.delivered_on))
+                if doc.valid_until:
+                    state += self.tr("; válido até %1").replace("%1", _date(doc.valid_until))
+            else:
+                state = self.tr("não consta")
+            state = escape(state)
+            if doc.expired:
+                state = f"<b style='color:{ERROR_COLOUR}'>{state}</b>"
+            label = QLabel(f"{escape(doc.label)} <small>({escape(doc.basis)})</small>")
+            label.setWordWrap(True)
+            label.setMinimumWidth(320)
+            status = QLabel(state)
+            status.setObjectName(f"on-file-{doc.document}")
+            status.setWordWrap(True)
+            delivered, until, file_edit = DateEdit(), DateEdit(), QLineEdit()
+            delivered.setObjectName(f"delivered-{doc.document}")
+            until.setObjectName(f"until-{doc.document}")
+            file_edit.setObjectName(f"file-{doc.document}")
+            file_edit.setPlaceholderText(self.tr("opcional"))
+            browse = QPushButton(self.tr("…"))
+            browse.setFixedWidth(32)
+            browse.setToolTip(self.tr("Escolher o arquivo digitalizado"))
+            browse.clicked.connect(lambda _c=False, e=file_edit: self._browse(e))
+            for column, widget in enumerate((label, status, delivered, until, file_edit, browse)):
+                grid.addWidget(widget, line, column)
+            self.rows[doc.document] = (delivered, until, file_edit)
+        grid.setRowStretch(len(self.rows) + 1, 1)  # rows packed at the top
+        grid.setColumnStretch(0, 3)
+        grid.setColumnStretch(1, 2)
+        grid.setColumnStretch(4, 2)
+        holder = QWidget()
+        holder.setLayout(grid)
+        scroll = QScrollArea()
+        scroll.setWidgetResizable(True)
+        scroll.setWidget(holder)
+        scroll.setFrameShape(QFrame.Shape.NoFrame)
+        layout.addWidget(scroll, 1)
+        self.error = QLabel()
+        self.error.setObjectName("renewal-error")
+        self.error.setWordWrap(True)
+        self.error.setStyleSheet(f"color: {ERROR_COLOUR};")
+        layout.addWidget(self.error)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
+        self.ok_button = buttons.button(QDialogButtonBox.StandardButton.Ok)
+        self.ok_button.setText(self.tr("&Renovar"))
+        buttons.button(QDialogButtonBox.StandardButton.Cancel).setText(self.tr("Cancelar"))
+        buttons.accepted.connect(self.accept)
+        buttons.rejected.connect(self.reject)
+        layout.addWidget(buttons)
+        self.resize(1100, 560)
+
+    def _browse(self, edit: QLineEdit) -> None:
+        path, _ = QFileDialog.getOpenFileName(self, self.tr("Documento digitalizado"), "",
+                                              self.tr("Documentos (*.pdf *.png *.jpg *.jpeg);;Todos (*)"))
+        if path:
+            edit.setText(path)
+
+    def accept(self) -> None:
+        from models.applications import DocumentInput
+
+        documents = []
+        for doc_id, (delivered, until, file_edit) in self.rows.items():
+            try:
+                on, valid = delivered.date(), until.date()
+            except UserError as exc:
+                self.error.setText(exc.message)
+                return
+            if on is None and valid is None and not file_edit.text().strip():
+                continue
+            if on is None:
+                self.error.setText(self.tr("Informe a data de entrega de cada documento novo."))
+                delivered.setFocus()
+                return
+            documents.append(DocumentInput(doc_id, on, valid, file_edit.text().strip() or None))
+        try:
+            self.renewed = renew(self.permit, by=current_user_name(), today=self.today, key_dir=self.key_dir,
+                                 documents=documents)
+        except FieldErrors as exc:
+            self.error.setText(" ".join(exc.errors.values()))
+            return
+        except UserError as exc:
             self.error.setText(exc.message)
             return
         super().accept()
@@ -573,8 +692,20 @@ class PermitsTab(QWidget):
         self.due_hint = QLabel()
         self.due_hint.setObjectName("due-hint")
         self.due_hint.setStyleSheet("color: #5b6660;")
+        self.due_renew_documents = QPushButton(self.tr("Renovar com &documentos…"))
+        self.due_renew_documents.setObjectName("due-renew-documents")
+        self.due_renew_documents.clicked.connect(lambda: self.renew_due_with_documents())
+        self.due_extend = QPushButton(self.tr("Prorrogar &início…"))
+        self.due_extend.setObjectName("due-extend-startup")
+        self.due_extend.clicked.connect(lambda: self.extend_startup_due())
+        self.expire_button = QPushButton(self.tr("Dar baixa nas &vencidas…"))
+        self.expire_button.setObjectName("expire-due")
+        self.expire_button.clicked.connect(lambda: self.expire_lapsed())
         due_buttons.addWidget(self.due_renew)
+        due_buttons.addWidget(self.due_renew_documents)
+        due_buttons.addWidget(self.due_extend)
         due_buttons.addWidget(self.due_hint, 1)
+        due_buttons.addWidget(self.expire_button)
         due_layout.addLayout(due_buttons)
 
         # the two pages share the space under the list; the actions of one are hidden (and their
@@ -675,7 +806,8 @@ class PermitsTab(QWidget):
         for item in startup_deadlines(today):
             what = item.label + (self.tr(" — vencido") if item.overdue else "")
             rows.append(DueRow(item.due, item.permit_id, item.number, item.holder, what,
-                               self.tr("até %1").replace("%1", _date(item.due)), item.article, item.overdue, False))
+                               self.tr("até %1").replace("%1", _date(item.due)), item.article, item.overdue, False,
+                               item.extendable))
         rows.sort(key=lambda r: (r.date, r.number))
         selected = self.selected_due()
         self.due_model.set_rows(rows)
@@ -827,6 +959,8 @@ class PermitsTab(QWidget):
     def _update_due(self) -> None:
         item = self.selected_due()
         self.due_renew.setEnabled(item is not None and item.renewal_open)
+        self.due_renew_documents.setEnabled(item is not None and item.renewal_open)
+        self.due_extend.setEnabled(item is not None and item.extendable)
         if not self.due_model.rows:
             self.due_hint.setText(self.tr("Nada a renovar nos próximos %1 dias e nenhum prazo de início aberto.")
                                   .replace("%1", str(RENEWAL_HORIZON_DAYS)))
@@ -1037,11 +1171,91 @@ class PermitsTab(QWidget):
             return None
         return self._renew(find_permit(item.number))
 
-    def _renew(self, permit: Permit) -> Permit | None:
-        return self._run(lambda: renew(permit, by=current_user_name(), today=self.today(), key_dir=self.key_dir),
-                         lambda new: self.tr("Permissão nº %1 renovada: nova permissão nº %2, de %3 a %4.")
-                         .replace("%1", permit.number).replace("%2", new.number)
-                         .replace("%3", _date(new.valid_from)).replace("%4", _date(new.valid_until)))
+    def _renew(self, permit: Permit, *, dialog_hook=None) -> Permit | None:
+        """One click when what is on file still satisfies the act; otherwise the documents dialog, with the
+        refusal on top, to take the new ones (a health certificate renewed every six months…)."""
+        def done(new: Permit) -> str:
+            return (self.tr("Permissão nº %1 renovada: nova permissão nº %2, de %3 a %4.")
+                    .replace("%1", permit.number).replace("%2", new.number)
+                    .replace("%3", _date(new.valid_from)).replace("%4", _date(new.valid_until)))
+
+        try:
+            new = renew(permit, by=current_user_name(), today=self.today(), key_dir=self.key_dir)
+        except UserError as exc:
+            has_documents = bool(get_regime(permit.regime).permit_kind(permit.permit_kind).documents)
+            if not has_documents or "Fora do prazo" in exc.message or "já foi renovada" in exc.message:
+                self._say(exc.message, error=True)
+                return None
+            return self.renew_with_documents(permit, refusal=exc.message, dialog_hook=dialog_hook)
+        self._say(done(new))
+        self.show_permit(new)
+        return new
+
+    def renew_with_documents(self, permit: Permit | None = None, *, refusal: str = "",
+                             dialog_hook=None) -> Permit | None:
+        permit = permit or self._permit()
+        if permit is None:
+            return None
+        dialog = RenewalDialog(permit, self.today(), self.key_dir, self, refusal=refusal)
+        self.last_dialog = dialog
+        if dialog_hook is not None:
+            dialog_hook(dialog)
+        else:
+            dialog.exec()
+        new = dialog.renewed
+        if new is None:
+            self._say(refusal or self.tr("Renovação não feita."), error=bool(refusal))
+            return None
+        self._say(self.tr("Permissão nº %1 renovada com os documentos novos: nova permissão nº %2, de %3 a %4.")
+                  .replace("%1", permit.number).replace("%2", new.number)
+                  .replace("%3", _date(new.valid_from)).replace("%4", _date(new.valid_until)))
+        self.show_permit(new)
+        return new
+
+    def renew_due_with_documents(self, *, dialog_hook=None) -> Permit | None:
+        item = self.selected_due()
+        if item is None or not item.renewal_open:
+            return None
+        return self.renew_with_documents(find_permit(item.number), dialog_hook=dialog_hook)
+
+    def extend_startup_due(self, reason: str | None = None) -> bool:
+        """Extend, once, the start-up deadline of the permit selected in the deadlines list (LC 324/2025, art. 176)."""
+        item = self.selected_due()
+        if item is None:
+            return False
+        permit = find_permit(item.number)
+        if reason is None:
+            reason = self._ask_reason(self.tr("Prorrogar prazo de início"),
+                                      self.tr("Justificativa da prorrogação (o ato a admite uma única vez):"))
+            if reason is None:
+                return False
+        if reason is None:
+            reason = self._ask_reason(self.tr("Prorrogar prazo de início"),
+                                      self.tr("Justificativa da prorrogação (o ato a admite uma única vez):"))
+            if reason is None:
+                return False
+        try:
+            due = extend_startup(permit, by=current_user_name(), reason=reason, today=self.today())
+        except UserError as exc:
+            self._say(exc.message, error=True)
+            return False
+        self._say(self.tr("Prazo de início da permissão nº %1 prorrogado até %2.").replace("%1", permit.number)
+                  .replace("%2", _date(due)))
+        self.refresh_due()
+        self.refresh_rows()
+        return True
+
+    def expire_lapsed(self) -> list:
+        """Mark as expired every permit past its last day (after confirmation): the Painel lists them."""
+        if not self._confirm(self.tr("Dar baixa nas vencidas"),
+                             self.tr("Marcar como vencidas todas as permissões cuja validade terminou antes de "
+                                     "%1?").replace("%1", _date(self.today()))):
+            return []
+        expired = expire_due(self.today(), by=current_user_name())
+        self._say(self.tr("%1 permissão(ões) marcada(s) como vencida(s).").replace("%1", str(len(expired))))
+        self.refresh_rows()
+        self.refresh_due()
+        return expired
 
     # ------------------------------------------------------------------ leave, heir, exchange, facts
 
