@@ -98,6 +98,10 @@ def run_gui(db_url: str | None) -> int:
     _install_excepthook()
 
     from desktop.main_window import MainWindow
+    from views.login import log_in_at_start
+
+    if not log_in_at_start(place=url):
+        return 0
 
     window = MainWindow()
     window.show()

@@ -32,6 +32,7 @@ from views.home import HomePage
 from views.open_database import OpenDatabaseDialog
 from views.placeholder import PlaceholderPage
 from views.registry import RegistryPage
+from views.selection_page import SelectionPage
 
 
 @dataclass(frozen=True)
@@ -92,6 +93,7 @@ class MainWindow(QMainWindow):
         return [
             Desk("painel", tr("Painel"), sp.SP_DirHomeIcon, lambda: HomePage(self)),
             Desk("atendimento", tr("Atendimento"), sp.SP_FileDialogContentsView, lambda: FrontDeskPage(key_dir=keys_dir())),
+            Desk("selecao", tr("Seleção"), sp.SP_DialogApplyButton, lambda: SelectionPage(key_dir=keys_dir())),
             Desk("mapas", tr("Mapas"), sp.SP_FileDialogDetailedView, lambda: PlaceholderPage(
                 tr("Mapas"),
                 tr("Ruas, feiras e áreas de evento em escala, bancas na ordem legal das seções, "
@@ -117,6 +119,9 @@ class MainWindow(QMainWindow):
         self.action_backup.triggered.connect(self.backup_dialog)
         file_menu.addAction(self.action_backup)
         file_menu.addSeparator()
+        self.action_switch_user = QAction(self.tr("&Trocar de usuário…"), self)
+        self.action_switch_user.triggered.connect(self.switch_user)
+        file_menu.addAction(self.action_switch_user)
         self.action_quit = QAction(self.tr("Sai&r"), self)
         self.action_quit.setShortcut(QKeySequence(self.tr("Ctrl+Q")))
         self.action_quit.triggered.connect(self.close)
@@ -153,13 +158,30 @@ class MainWindow(QMainWindow):
         where = url.display() if url else self.tr("nenhum banco aberto")
         place = municipality_label() or self.tr("município não configurado")
         self.setWindowTitle(self.tr("Praça — %1 — %2").replace("%1", place).replace("%2", where))
-        self.db_label.setText(self.tr("Banco: %1").replace("%1", where))
+        from models import session
+
+        user = session.current()
+        who = self.tr("%1 (%2) · ").replace("%1", user.name).replace("%2", session.ROLES.get(user.role, user.role)) \
+            if user is not None else ""
+        self.db_label.setText(who + self.tr("Banco: %1").replace("%1", where))
         self.action_backup.setEnabled(url is not None and url.backend == "sqlite")
         for page in self.pages.values():
             refresh = getattr(page, "refresh", None)
             if callable(refresh):
                 refresh()
         self.statusBar().showMessage(self.tr("Pronto."), 4000)
+
+    def switch_user(self) -> bool:
+        """Log out and in again at this desk (the window stays; its pages reload for the new role)."""
+        from models import session
+        from views.login import LoginDialog
+
+        dialog = LoginDialog(self)
+        if dialog.exec() != LoginDialog.DialogCode.Accepted:
+            return False
+        self.refresh()
+        self.statusBar().showMessage(self.tr("Usuário: %1.").replace("%1", session.current().name), 4000)
+        return True
 
     def _restore_state(self) -> None:
         settings = QSettings()

@@ -15,6 +15,7 @@ from decimal import Decimal
 
 from peewee import JOIN, BooleanField, CharField, DateField, DateTimeField, ForeignKeyField, IntegerField, TextField
 
+from models.session import require
 from models.db import BaseModel, DecimalTextField, db
 from models.errors import FieldErrors, UserError
 from models.money import to_decimal
@@ -238,6 +239,7 @@ def validate_application(data: ApplicationInput, *, today: _dt.date) -> dict:
 def create_application(data: ApplicationInput, *, clerk: str, today: _dt.date | None = None,
                        quote: dict | None = None, eligibility: dict | None = None) -> Application:
     """Save an application with its documents and give it the next protocol number — one transaction."""
+    require("applications.create")
     from models.files import keep_file
 
     today = today or _dt.date.today()
@@ -267,6 +269,7 @@ def get_application(application_id: int) -> Application:
 
 def change_status(app: Application, to: str, *, by: str, reason: str = "") -> Application:
     """Move an application along the workflow; a refusal needs its reason. Stale copies are refused."""
+    require("applications.decide" if to in ("approved", "refused") else "applications.move")
     if to not in STATUSES:
         raise UserError(f"Situação desconhecida: {to}")
     if to not in TRANSITIONS.get(app.status, set()):

@@ -52,6 +52,7 @@ from peewee import (
     fn,
 )
 
+from models.session import require
 from models.applications import Application, change_status, next_number
 from models.db import BaseModel, MoneyField, db
 from models.eligibility import DebtFacts
@@ -408,6 +409,7 @@ def generate_month(year: int, month: int, *, by: str, today: _dt.date | None = N
     ``progress(done, total)`` is called after each charge (a bar on the screen);
     it may raise to cancel — then nothing is kept.
     """
+    require("charges.generate")
     by = _by(by)
     today = today or _dt.date.today()
     created = []
@@ -423,6 +425,7 @@ def generate_month(year: int, month: int, *, by: str, today: _dt.date | None = N
 
 def await_payment(app: Application, *, by: str, today: _dt.date | None = None) -> list[Charge]:
     """Move an approved application to *aguardando pagamento* and charge its frozen quote — one transaction."""
+    require("applications.move")
     from models.regimes import get_regime
 
     by = _by(by)
@@ -489,6 +492,7 @@ def create_charge(*, kind: str, regime: str, label: str, amount, due_on: _dt.dat
                   company_id: int | None = None, source: str = "", key: str | None = None,
                   today: _dt.date | None = None) -> Charge:
     """A charge entered by hand (a value the Administration set, a venue fee, a fine…), with its basis."""
+    require("charges.create")
     from models.regimes import get_regime
 
     today = today or _dt.date.today()
@@ -543,6 +547,7 @@ def record_payment(charge: Charge, *, paid_on: _dt.date | None, amount, referenc
     index catches two desks at once); a second payment beyond the amount is
     kept and the charge shows *paga a maior* (a double payment to refund).
     """
+    require("charges.pay")
     today = today or _dt.date.today()
     errors: dict[str, str] = {}
     value = _money(errors, "amount", amount, what="o valor pago")
@@ -580,6 +585,7 @@ def record_payment(charge: Charge, *, paid_on: _dt.date | None, amount, referenc
 
 def cancel_charge(charge: Charge, *, reason: str, by: str) -> Charge:
     """Cancel an unpaid charge; the reason is kept. A charge with payments is not cancelled (refund first)."""
+    require("charges.cancel")
     reason = (reason or "").strip()
     errors = {}
     if not reason:
@@ -601,6 +607,7 @@ def cancel_charge(charge: Charge, *, reason: str, by: str) -> Charge:
 def return_deposit(charge: Charge, *, on: _dt.date, by: str, note: str = "",
                    today: _dt.date | None = None) -> Charge:
     """Record that a paid deposit (caução) was given back (Olímpia, LC 324/2025, art. 91, § 5º)."""
+    require("charges.cancel")
     today = today or _dt.date.today()
     if charge.kind != "deposit":
         raise UserError(f"A cobrança nº {charge.number} não é caução.")

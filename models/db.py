@@ -24,6 +24,10 @@ from peewee import (
     Database,
     DatabaseProxy,
     Model,
+    ModelDelete,
+    ModelInsert,
+    ModelUpdate,
+    classmethod_only,
     OperationalError,
     PostgresqlDatabase,
     SqliteDatabase,
@@ -38,10 +42,85 @@ SQLITE_HEADER = b"SQLite format 3\x00"
 APP_MARK = "praca"
 
 
+class _Audit:
+    """Where the audit trail (:mod:`models.audit`) plugs into every write of the models.
+
+    ``hook`` is set by :mod:`models.audit` when it is imported; ``suspended``
+    counts the sections that must not be audited (opening and migrating a
+    database, before its audit table exists).
+    """
+
+    hook = None
+    suspended = 0
+
+    def active_for(self, model) -> bool:
+        return self.hook is not None and not self.suspended and self.hook.audits(model)
+
+
+AUDIT = _Audit()
+
+
+class _AuditedInsert(ModelInsert):
+    def _execute(self, database):
+        if not AUDIT.active_for(self.model):
+            return super()._execute(database)
+        with database.atomic():  # the change and its audit entry commit together, or neither
+            result = super()._execute(database)
+            AUDIT.hook.inserted(self, result)
+        return result
+
+
+class _AuditedUpdate(ModelUpdate):
+    def _execute(self, database):
+        if not AUDIT.active_for(self.model):
+            return super()._execute(database)
+        with database.atomic():
+            before = AUDIT.hook.rows(self.model, self._where)
+            result = super()._execute(database)
+            AUDIT.hook.updated(self.model, before)
+        return result
+
+
+class _AuditedDelete(ModelDelete):
+    def _execute(self, database):
+        if not AUDIT.active_for(self.model):
+            return super()._execute(database)
+        with database.atomic():
+            before = AUDIT.hook.rows(self.model, self._where)
+            result = super()._execute(database)
+            AUDIT.hook.deleted(self.model, before)
+        return result
+
+
 class BaseModel(Model):
+    """Every table of Praça: its inserts, updates and deletes go through the audit trail."""
+
     class Meta:
         database = db
         legacy_table_names = False
+
+    @classmethod
+    def insert(cls, __data=None, **insert):
+        return _AuditedInsert(cls, cls._normalize_data(__data, insert))
+
+    @classmethod
+    def insert_many(cls, rows, fields=None):
+        if AUDIT.hook is not None and not isinstance(rows, (list, tuple)):
+            rows = list(rows)  # the audit reads them after the insert
+        return _AuditedInsert(cls, insert=rows, columns=fields)
+
+    @classmethod
+    def insert_from(cls, query, fields):
+        columns = [getattr(cls, f) if isinstance(f, str) else f for f in fields]
+        return _AuditedInsert(cls, insert=query, columns=columns)
+
+    @classmethod
+    def update(cls, __data=None, **update):
+        return _AuditedUpdate(cls, cls._normalize_data(__data, update))
+
+    @classmethod_only
+    def delete(cls):
+        return _AuditedDelete(cls)
 
 
 class MoneyField(BigIntegerField):
@@ -262,11 +341,14 @@ def open_database(url: str, *, migrate: bool = True) -> Database:
 
     target = parse_url(url)
     database = _connect(target)
+    AUDIT.suspended += 1  # creating and migrating the schema is not a clerk's change
     try:
         schema.prepare(database, target, migrate=migrate)
     except BaseException:
         database.close()
         raise
+    finally:
+        AUDIT.suspended -= 1
     db.initialize(database)
     _current = target
     return database

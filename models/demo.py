@@ -214,6 +214,9 @@ def fill_demo(*, people: int = 240, companies: int = 72, today: _dt.date | None 
             set_index_correction("INPC", year + 1, pct, entered_by="demonstração",
                                  reason=f"INPC/IBGE acumulado de {year} (dado de demonstração: confira na fonte oficial)")
         counts = {"people": len(person_rows), "companies": len(company_rows)}
+        from models.users import demo_users
+
+        counts["users"] = demo_users()  # documented in the README: login and password
         if permits and people >= 60 and companies >= 20:
             counts.update(_DemoDesk(random.Random(SEED + 1), today, key_dir).fill())
             from models.sites import demo_sites

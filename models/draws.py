@@ -25,6 +25,7 @@ from typing import Any
 
 from peewee import BooleanField, CharField, DateTimeField, ForeignKeyField, IntegerField, TextField
 
+from models.session import require
 from models.applications import Application
 from models.db import BaseModel, DecimalTextField, db
 from models.errors import FieldErrors, UserError
@@ -169,6 +170,7 @@ def hold_draw(
     ``replaces`` names an annulled draw this one takes the place of. Missing
     call, place, officials or clerk is a ``FieldErrors``; the draw's own
     refusals (empty list, repeated id, no vacancies…) a ``UserError``."""
+    require("draws.hold")
     regime = get_regime(regime) if isinstance(regime, str) else regime
     errors: dict[str, str] = {}
     call_text = (call or "").strip()
@@ -242,6 +244,7 @@ def annul_draw(draw: Draw | int, reason: str, *, by: str, at: _dt.datetime | Non
 
     The draw and its entries stay as they were; a new draw may then be held
     with ``hold_draw(..., replaces=draw)``."""
+    require("draws.hold")
     draw_id = draw.id if isinstance(draw, Draw) else draw
     text = (reason or "").strip()
     clerk = normalize_text(by)

@@ -14,6 +14,7 @@ from decimal import Decimal
 
 from peewee import CharField, DateTimeField, IntegerField, TextField
 
+from models.session import require
 from models.db import BaseModel, DecimalTextField, MoneyField, db
 from models.errors import UserError
 from models.money import format_brl, to_decimal
@@ -62,6 +63,7 @@ def set_unit_value(regime, unit: str, year: int, value, *, entered_by: str, reas
     State's); ``regime`` only says from where it was entered. An act that
     fixes the value itself keeps its own (see ``unit_overrides``).
     """
+    require("settings.edit")
     regime.unit(unit)  # a unit the regime does not declare is refused with the options
     if not isinstance(year, int) or not MIN_YEAR <= year <= MAX_YEAR:
         raise UserError(f"Ano inválido: {year} (entre {MIN_YEAR} e {MAX_YEAR}).", field="year")
@@ -202,6 +204,7 @@ class IndexFactor:
 
 def set_index_correction(index: str, year: int, percent, *, entered_by: str, reason: str = "") -> IndexCorrection:
     """Record the correction (in percent, e.g. "6,23") applied to values of ``index`` from ``year`` on."""
+    require("settings.edit")
     code = (index or "").strip().upper()
     if not code:
         raise UserError("Informe o índice (ex.: INPC).", field="index")

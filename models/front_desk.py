@@ -10,6 +10,7 @@ from __future__ import annotations
 import datetime as _dt
 from dataclasses import dataclass
 
+from models.session import require
 from models.applications import ApplicationInput, DocumentInput
 from models.eligibility import ApplicantFacts, DocumentFacts, Eligibility, evaluate_eligibility
 from models.errors import UserError
@@ -186,6 +187,7 @@ def stored_input(app) -> ApplicationInput:
 
 def approve_application(app, *, by: str, today: _dt.date | None = None):
     """Approve after checking again, today: no rule may fail, and the act's term must still be ahead."""
+    require("applications.decide")
     from models.applications import change_status
     from models.permits import permit_term
 

@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 
 from peewee import BooleanField, CharField, DateField, DateTimeField, ForeignKeyField, IntegerField, TextField
 
+from models.session import require
 from models.br import clean_cnpj, clean_cpf
 from models.db import BaseModel, DecimalTextField, db
 from models.errors import FieldErrors, UserError
@@ -118,6 +119,17 @@ def get_person(person_id: int) -> Person:
     if found is None:
         raise UserError(f"A pessoa nº {person_id} não está mais cadastrada.")
     return found
+
+
+def open_person_record(person_id: int) -> Person:
+    """A person's full record (CPF, RG, documents) for the form: only for roles that need it, and the
+    viewing is recorded in the audit trail (LGPD, Lei 13.709/2018, art. 37)."""
+    from models.audit import record_view
+
+    require("people.view-documents")
+    person = get_person(person_id)
+    record_view(Person, person.id, "ficha com CPF, RG e documentos", person_id=person.id)
+    return person
 
 
 def get_company(company_id: int) -> Company:
@@ -302,6 +314,7 @@ def save_person(data: PersonInput, *, person: Person | None = None, today: _dt.d
     Updating checks the row's ``version`` (optimistic locking): a copy edited
     by someone else meanwhile is refused, never silently overwritten.
     """
+    require("people.save")
     from models.files import keep_file
 
     today = today or _dt.date.today()
@@ -355,6 +368,7 @@ def validate_company(data: CompanyInput) -> dict:
 
 def save_company(data: CompanyInput, *, company: Company | None = None) -> Company:
     """Create or update a company and its partners in one transaction (optimistic locking on update)."""
+    require("people.save")
     values = validate_company(data)
     clash = Company.get_or_none((Company.cnpj == values["cnpj"]) & (Company.id != (company.id if company else -1)))
     if clash is not None:

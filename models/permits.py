@@ -88,6 +88,7 @@ from peewee import (
     TextField,
 )
 
+from models.session import require
 from models.applications import Application, ApplicationDocument, change_status, next_number
 from models.db import BaseModel, DecimalTextField, db
 from models.eligibility import HistoryFacts, PermitFacts, add_months
@@ -138,6 +139,7 @@ ORIGINS = {
     "renewal": "renovação",
     "transfer": "transferência",
     "exchange": "permuta",
+    "import": "importação",  # an existing permit brought from the town's list (models/importer.py)
 }
 # revocation grounds that the eligibility history tells apart
 GROUND_ABANDONMENT = "abandonment"
@@ -429,6 +431,7 @@ def issue_permit(app: Application, *, by: str, today: _dt.date, key_dir: Path | 
     the year, the term its kind sets (:func:`permit_term`) and the QR text
     signed with the key in ``key_dir`` (``None``: unsigned, for demo data only).
     """
+    require("permits.issue")
     by = _by(by)
     if app.status not in ("approved", "awaiting_payment"):
         from models.applications import STATUSES as APP_STATUSES
@@ -501,6 +504,7 @@ def _move(permit: Permit, to: str, *, allowed_from: Sequence[str], what: str) ->
 
 def suspend(permit: Permit, *, by: str, reason: str, today: _dt.date, until: _dt.date | None = None) -> Permit:
     """Suspend an active permit (until a date, or until lifted by :func:`reactivate`)."""
+    require("permits.sanction")
     by, reason = _by(by), _reason(reason, "suspensão")
     if until is not None and until < today:
         raise FieldErrors({"until": f"A suspensão terminaria em {_date(until)}, antes de hoje ({_date(today)})."})
@@ -513,6 +517,7 @@ def suspend(permit: Permit, *, by: str, reason: str, today: _dt.date, until: _dt
 
 def reactivate(permit: Permit, *, by: str, today: _dt.date, reason: str = "") -> Permit:
     """Lift a suspension; a permit whose term has ended cannot come back."""
+    require("permits.sanction")
     by = _by(by)
     if permit.status == "suspended" and permit.valid_until < today:
         raise UserError(f"A permissão nº {permit.number} venceu em {_date(permit.valid_until)}; "
@@ -530,6 +535,7 @@ def revoke(permit: Permit, *, by: str, reason: str, today: _dt.date, abandonment
     ``abandonment``: the ground is abandoning the feira (Lei 9.158/2014, art.
     26, IV), which some acts make wait longer (its parágrafo único: 36 meses).
     """
+    require("permits.sanction")
     by, reason = _by(by), _reason(reason, "cassação")
     with db.atomic():
         updated = _move(permit, "revoked", allowed_from=LIVE_STATUSES, what="cassada")
@@ -543,6 +549,7 @@ def cancel(permit: Permit, *, by: str, reason: str, today: _dt.date, at_holder_r
 
     Only a cancellation by act counts as history for waiting periods.
     """
+    require("permits.sanction")
     by, reason = _by(by), _reason(reason, "cancelamento")
     with db.atomic():
         updated = _move(permit, "cancelled", allowed_from=LIVE_STATUSES, what="cancelada")
@@ -556,6 +563,7 @@ def expire_due(today: _dt.date, *, by: str = "sistema") -> list[Permit]:
 
     The event is dated the first day without licence (``valid_until`` + 1).
     """
+    require("permits.lifecycle")
     expired: list[Permit] = []
     with db.atomic():
         due = (Permit.select().where(Permit.status.in_(LIVE_STATUSES) & (Permit.valid_until < today))
@@ -776,6 +784,7 @@ def renew(permit: Permit, *, by: str, today: _dt.date, key_dir: Path | None = No
     the message lists each with its article. ``documents`` (``DocumentInput``)
     replace those on file of the same kind (e.g. a new health certificate).
     """
+    require("permits.lifecycle")
     by = _by(by)
     regime = _regime(permit)
     kind = regime.permit_kind(permit.permit_kind)
@@ -971,11 +980,13 @@ def startup_deadlines(today: _dt.date) -> list[StartupDeadline]:
 
 def record_started(permit: Permit, *, by: str, on: _dt.date, reason: str = "") -> PermitEvent:
     """The holder started the activity (closes the start-up and use deadlines)."""
+    require("permits.lifecycle")
     return _record_fact(permit, "started", by=by, on=on, reason=reason or "início das atividades verificado")
 
 
 def record_picked_up(permit: Permit, *, by: str, on: _dt.date, reason: str = "") -> PermitEvent:
     """The holder picked up the permit (closes the pick-up deadlines)."""
+    require("permits.lifecycle")
     return _record_fact(permit, "picked-up", by=by, on=on, reason=reason or "alvará retirado pelo titular")
 
 
@@ -996,6 +1007,7 @@ def _record_fact(permit: Permit, kind: str, *, by: str, on: _dt.date, reason: st
 
 def extend_startup(permit: Permit, *, by: str, reason: str, today: _dt.date) -> _dt.date:
     """Extend the start-up deadline once by the same period, where the act allows it (LC 324/2025, art. 176)."""
+    require("permits.lifecycle")
     by, reason = _by(by), _reason(reason, "prorrogação justificada")
     regime = _regime(permit)
     startup = regime.permit_kind(permit.permit_kind).startup
@@ -1038,6 +1050,7 @@ def grant_leave(permit: Permit, start: _dt.date, end: _dt.date, substitute_name:
     in each calendar year the new period touches; the request must come
     ``notice_days`` before the start (art. 16, § 1º).
     """
+    require("permits.lifecycle")
     from models.br import clean_cpf
 
     by = _by(by)
@@ -1120,6 +1133,7 @@ def transfer_to_heir(permit: Permit, heir_person: Person, *, by: str, reason: st
     the counts); a new permit is issued in the heir's name, valid until the old
     one's last day, and the old one is superseded.
     """
+    require("permits.sanction")
     by, reason = _by(by), _reason(reason, "falecimento do titular e indicação dos sucessores")
     regime = _regime(permit)
     kind = regime.permit_kind(permit.permit_kind)
@@ -1164,6 +1178,7 @@ def exchange_sites(permit_a: Permit, permit_b: Permit, *, by: str, reason: str, 
     rule that bars relatives or partners in the same feira (Lei 9.158/2014, art.
     12) is checked at the new place of each holder.
     """
+    require("permits.sanction")
     by, reason = _by(by), _reason(reason, "anuência da Administração")
     for p in (permit_a, permit_b):
         if p.status != "active":

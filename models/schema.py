@@ -17,6 +17,7 @@ from collections.abc import Callable
 
 from peewee import CharField, Database, PostgresqlDatabase, SqliteDatabase, TextField
 
+from models.audit import AuditEntry
 from models.applications import Application, ApplicationDocument, ApplicationEvent, Counter
 from models.db import BaseModel, DatabaseError, DatabaseURL, sqlite_copy_aside, table_names
 from models.draws import Draw, DrawEntry
@@ -25,6 +26,7 @@ from models.people import Company, CompanyPartner, HouseholdMember, Person, sear
 from models.permits import Permit, PermitDocument, PermitEvent
 from models.charges import Charge, Payment
 from models.settings import Setting
+from models.users import User
 from models.sites import NamedPoint, Site, SiteObstacle, SiteSegment, Stall, StallBreach
 
 META_TABLE = "praca_meta"
@@ -44,7 +46,7 @@ class Meta(BaseModel):
 TABLES: list[type[BaseModel]] = [
     Meta, Setting, Person, Company, FiscalUnitValue, IndexCorrection, HouseholdMember, CompanyPartner,
     Counter, Application, ApplicationDocument, ApplicationEvent, Permit, PermitEvent,
-    Charge, Payment, PermitDocument,
+    Charge, Payment, PermitDocument, User, AuditEntry,
     Draw, DrawEntry,
     Site, SiteSegment, SiteObstacle, NamedPoint, Stall, StallBreach,
 ]
@@ -109,6 +111,11 @@ def _v9_sites(database: Database) -> None:
     database.create_tables([Site, SiteSegment, SiteObstacle, NamedPoint, Stall, StallBreach])
 
 
+def _v11_users_audit(database: Database) -> None:
+    """v11: users with their roles, and the append-only audit trail."""
+    database.create_tables([User, AuditEntry])
+
+
 # (version reached, description, function) — in order, never renumbered.
 MIGRATIONS: list[tuple[int, str, Callable[[Database], None]]] = [
     (2, "valores de unidades fiscais informados pelo usuário", _v2_fiscal_unit_values),
@@ -120,6 +127,7 @@ MIGRATIONS: list[tuple[int, str, Callable[[Database], None]]] = [
     (8, "sorteios públicos e seus resultados", _v8_draws),
     (9, "locais, trechos, obstáculos, pontos e bancas", _v9_sites),
     (10, "documentos entregues na renovação", _v10_permit_documents),
+    (11, "usuários, perfis e trilha de auditoria", _v11_users_audit),
 ]
 
 #: Version 1 is the first schema: meta, settings, people and companies.

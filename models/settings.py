@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from peewee import CharField, TextField
 
+from models.session import require
 from models.db import BaseModel, db
 
 MUNICIPALITY = "municipality"
@@ -32,6 +33,7 @@ def get_setting(key: str) -> str:
 
 def set_settings(values: dict[str, str]) -> None:
     """Write several settings in one transaction."""
+    require("settings.edit")
     with db.atomic():
         for key, value in values.items():
             Setting.insert(key=key, value=value.strip()).on_conflict(

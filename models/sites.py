@@ -44,6 +44,7 @@ from peewee import (
     fn,
 )
 
+from models.session import require
 from models.db import BaseModel, DecimalTextField, db
 from models.errors import FieldErrors, UserError
 from models.layout import (
@@ -500,6 +501,7 @@ def save_site(data: SiteInput, *, site: Site | None = None) -> Site:
     Segments are matched by position: a segment that goes away must have no
     stalls. Updating checks the row's ``version`` (another desk may have saved).
     """
+    require("sites.edit")
     values, segments, points, _regime = _validate(data, site=site)
     with db.atomic():
         if site is None:
@@ -537,6 +539,7 @@ def save_site(data: SiteInput, *, site: Site | None = None) -> Site:
 
 def delete_site(site: Site | int) -> None:
     """Delete a site with everything on it (segments, obstacles, points, stalls, kept breaches)."""
+    require("sites.edit")
     site = find_site(site)
     with db.atomic():
         StallBreach.delete().where(StallBreach.site == site.id).execute()
@@ -771,6 +774,7 @@ def save_layout(site: Site | int | str, stalls: Sequence[PlacedStall], *,
     Legal breaches are not refused here: the editor shows them and the clerk
     keeps them with a reason (:func:`keep_breach`).
     """
+    require("sites.edit")
     site = find_site(site)
     row = _segment_row(site, segment)
     _check_stalls(stalls)
@@ -856,6 +860,7 @@ def assign_holder(stall: Stall | int, permit: Permit | int | str) -> Stall:
     The permit must be in force, of the site's regime and — when both say it —
     of the stall's section (SJC, Lei 9.158/2014, art. 8º).
     """
+    require("sites.assign")
     stall = _stall(stall)
     permit = _permit(permit)
     site = Site.get_by_id(stall.site_id)
@@ -897,6 +902,7 @@ def assign_holder(stall: Stall | int, permit: Permit | int | str) -> Stall:
 
 def unassign_holder(stall: Stall | int) -> Stall:
     """Leave the stall free."""
+    require("sites.assign")
     stall = _stall(stall)
     Stall.update(holder=None).where(Stall.id == stall.id).execute()
     return Stall.get_by_id(stall.id)
@@ -939,6 +945,7 @@ class KeptBreach:
 
 def keep_breach(site: Site | int | str, breach: Breach, reason: str, *, by: str) -> KeptBreach:
     """Keep a breach on purpose: only with a written reason, which is stored and shown."""
+    require("sites.edit")
     site = find_site(site)
     errors = {}
     if len((reason or "").strip()) < 10:
@@ -970,6 +977,7 @@ def kept_breaches(site: Site | int | str) -> dict[str, KeptBreach]:
 
 
 def drop_kept_breach(kept_id: int) -> None:
+    require("sites.edit")
     StallBreach.delete().where(StallBreach.id == kept_id).execute()
 
 

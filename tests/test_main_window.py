@@ -10,7 +10,7 @@ from conftest import type_text
 from models.db import open_database
 from models.demo import fill_demo
 
-DESKS = ["painel", "atendimento", "mapas", "cobranca", "fiscalizacao", "relatorios", "cadastros"]
+DESKS = ["painel", "atendimento", "selecao", "mapas", "cobranca", "fiscalizacao", "relatorios", "cadastros"]
 
 
 @pytest.fixture
@@ -28,7 +28,7 @@ def window(app_ready, qtbot, sqlite_url):
 
 def test_every_desk_is_reachable_by_click(window, qtbot):
     labels = [window.nav.item(i).text() for i in range(window.nav.count())]
-    assert labels == ["Painel", "Atendimento", "Mapas", "Cobrança", "Fiscalização", "Relatórios", "Cadastros"]
+    assert labels == ["Painel", "Atendimento", "Seleção", "Mapas", "Cobrança", "Fiscalização", "Relatórios", "Cadastros"]
     for row, key in enumerate(DESKS):
         rect = window.nav.visualItemRect(window.nav.item(row))
         qtbot.mouseClick(window.nav.viewport(), Qt.MouseButton.LeftButton, pos=rect.center())

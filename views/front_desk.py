@@ -14,6 +14,7 @@ from PySide6.QtWidgets import (
     QHeaderView,
     QLabel,
     QLineEdit,
+    QMessageBox,
     QPushButton,
     QTableView,
     QTabWidget,
@@ -25,7 +26,7 @@ from models.applications import OPEN_STATUSES, STATUSES, TRANSITIONS, change_sta
 from models.br import clean_cnpj, clean_cpf, format_cnpj, format_cpf
 from models.errors import FieldErrors, UserError
 from models.front_desk import approve_application
-from models.people import get_company, get_person
+from models.people import get_company, get_person, open_person_record
 from models.search import find_applicants
 from views.permits_tab import PermitsTab
 from views.table_models import RowsModel
@@ -158,7 +159,12 @@ class SearchTab(QWidget):
         if match is None:
             return None
         if match.kind == "person":
-            dialog = PersonDialog(get_person(match.id), parent=self)
+            try:
+                person = open_person_record(match.id)  # role checked, viewing recorded (LGPD)
+            except UserError as exc:
+                QMessageBox.information(self, self.tr("Cadastro"), exc.message)
+                return None
+            dialog = PersonDialog(person, parent=self)
         else:
             dialog = CompanyDialog(get_company(match.id), parent=self)
         if dialog.exec():

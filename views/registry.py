@@ -17,7 +17,7 @@ from models.errors import UserError
 from models.settings import AGENCY, MUNICIPALITY, STATE, get_setting, set_settings
 from views.fiscal_units_page import FiscalUnitsPage
 from views.indexes_page import IndexesPage
-from views.placeholder import PlaceholderPage
+from views.users_page import AuditPage, UsersPage
 from views.regimes_page import RegimesPage
 from views.widgets import CLERK_NAME_KEY
 
@@ -105,8 +105,10 @@ class RegistryPage(QWidget):
         self.tabs.addTab(self.fiscal_units_page, self.tr("Unidades fiscais"))
         self.indexes_page = IndexesPage()
         self.tabs.addTab(self.indexes_page, self.tr("Correção monetária"))
-        self.tabs.addTab(PlaceholderPage(self.tr("Usuários"), self.tr(
-            "Atendentes, fiscais, chefes e administradores.")), self.tr("Usuários"))
+        self.users = UsersPage()
+        self.tabs.addTab(self.users, self.tr("Usuários"))
+        self.audit = AuditPage()
+        self.tabs.addTab(self.audit, self.tr("Auditoria"))
         self.settings_form = SettingsForm(on_saved=self._saved)
         self.tabs.addTab(self.settings_form, self.tr("Configurações"))
         layout.addWidget(self.tabs, 1)
@@ -121,6 +123,8 @@ class RegistryPage(QWidget):
         self.regimes_page.refresh()
         self.fiscal_units_page.refresh()
         self.indexes_page.refresh()
+        self.users.refresh()
+        self.audit.refresh()
 
     def _tab_changed(self, index: int) -> None:
         # values entered under Unidades fiscais show at once in the regime's text

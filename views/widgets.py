@@ -180,12 +180,15 @@ CLERK_NAME_KEY = "clerk/name"
 
 
 def current_user_name() -> str:
-    """Who is at the desk: the name set in Cadastros → Configurações, else the system login.
-
-    (Praça's own users and login come with the users' issue.)
-    """
+    """Who is at the desk: the user logged in; without a login (tests), the name set in Cadastros →
+    Configurações, else the system login."""
     from PySide6.QtCore import QSettings
 
+    from models import session
+
+    logged_in = session.current()
+    if logged_in is not None:
+        return logged_in.name
     name = str(QSettings().value(CLERK_NAME_KEY, "") or "").strip()
     if name:
         return name

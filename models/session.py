@@ -1,0 +1,137 @@
+"""Who is working: the user logged in at this desk, and what their role lets them do.
+
+Roles are checked in the domain functions (``require``), not only by hiding
+buttons. With nobody logged in — the command line run by the administrator on
+the server, the demo, the tests of the domain — the acts run as ``sistema``;
+the window always logs a user in first (:mod:`desktop.app`).
+"""
+
+from __future__ import annotations
+
+import contextlib
+from dataclasses import dataclass
+
+from models.errors import UserError
+
+ROLES = {
+    "atendente": "atendente",
+    "fiscal": "fiscal",
+    "chefe": "chefe",
+    "administrador": "administrador",
+}
+
+#: What each act needs: the roles that may do it (the administrator may do everything).
+PERMISSIONS: dict[str, tuple[str, ...]] = {
+    "people.save": ("atendente", "fiscal", "chefe"),
+    "people.view-documents": ("atendente", "chefe"),
+    "applications.create": ("atendente", "chefe"),
+    "applications.move": ("atendente", "chefe"),
+    "applications.decide": ("chefe",),  # approve, refuse
+    "permits.issue": ("atendente", "chefe"),
+    "permits.lifecycle": ("atendente", "chefe"),  # renew, leave, start, pick-up, extend
+    "permits.sanction": ("chefe",),  # suspend, revoke, cancel, transfer, exchange
+    "charges.generate": ("chefe",),
+    "charges.create": ("atendente", "fiscal", "chefe"),
+    "charges.pay": ("atendente", "chefe"),
+    "charges.cancel": ("chefe",),
+    "draws.hold": ("chefe",),
+    "sites.edit": ("chefe",),
+    "sites.assign": ("atendente", "chefe"),
+    "enforcement.record": ("fiscal", "chefe"),
+    "enforcement.decide": ("chefe",),
+    "settings.edit": (),
+    "users.manage": (),
+    "backup": (),
+    "import": (),
+    "audit.view": ("chefe",),
+}
+ACT_LABELS = {
+    "people.save": "cadastrar pessoas e empresas",
+    "people.view-documents": "ver documentos pessoais",
+    "applications.create": "protocolar requerimentos",
+    "applications.move": "movimentar requerimentos",
+    "applications.decide": "aprovar ou indeferir requerimentos",
+    "permits.issue": "emitir permissões",
+    "permits.lifecycle": "renovar e registrar fatos das permissões",
+    "permits.sanction": "suspender, cassar, cancelar, transferir ou permutar permissões",
+    "charges.generate": "gerar as cobranças do mês",
+    "charges.create": "lançar cobranças",
+    "charges.pay": "registrar pagamentos",
+    "charges.cancel": "cancelar cobranças",
+    "draws.hold": "realizar ou anular sorteios",
+    "sites.edit": "editar locais e mapas",
+    "sites.assign": "atribuir bancas",
+    "enforcement.record": "lavrar autos e notificações",
+    "enforcement.decide": "decidir defesas e recursos",
+    "settings.edit": "alterar as configurações",
+    "users.manage": "administrar usuários",
+    "backup": "fazer e restaurar cópias de segurança",
+    "import": "importar planilhas",
+    "audit.view": "consultar a trilha de auditoria",
+}
+
+
+@dataclass(frozen=True)
+class Session:
+    user_id: int | None
+    username: str
+    name: str
+    role: str
+
+
+SYSTEM = Session(None, "sistema", "Sistema", "administrador")
+_current: Session | None = None
+
+
+class PermissionDenied(UserError):
+    def __init__(self, message: str):
+        super().__init__(message, field="role")
+
+
+def current() -> Session | None:
+    """The user logged in at this desk, or ``None`` (acts run as ``sistema``)."""
+    return _current
+
+
+def who() -> str:
+    """The login that the audit trail records."""
+    return _current.username if _current is not None else SYSTEM.username
+
+
+def log_in(session: Session | None) -> None:
+    global _current
+    _current = session
+
+
+def log_out() -> None:
+    log_in(None)
+
+
+@contextlib.contextmanager
+def acting_as(session: Session | None):
+    """Run a block as ``session`` (tests, and the desk while a dialog acts for the logged-in user)."""
+    global _current
+    before = _current
+    _current = session
+    try:
+        yield
+    finally:
+        _current = before
+
+
+def can(act: str, session: Session | None = None) -> bool:
+    session = session if session is not None else _current
+    if session is None or session.role == "administrador":
+        return True
+    return session.role in PERMISSIONS.get(act, ())
+
+
+def require(act: str) -> None:
+    """Refuse ``act`` to the logged-in user whose role does not allow it."""
+    if act not in PERMISSIONS:
+        raise KeyError(act)
+    if not can(act):
+        allowed = [ROLES[r] for r in PERMISSIONS[act]] + ["administrador"]
+        raise PermissionDenied(
+            f"{_current.name} ({ROLES.get(_current.role, _current.role)}) não pode {ACT_LABELS[act]}: "
+            f"é preciso ser {' ou '.join(allowed)}.")

@@ -1,0 +1,238 @@
+"""Users and roles (enforced in the domain functions) and the audit trail (same transaction, append-only).
+
+Every database test runs on SQLite and, with ``PRACA_TEST_PG``, on PostgreSQL.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from models import session
+from models.audit import AuditEntry, audit_rows, export_csv, record_view
+from models.charges import Charge, cancel_charge, create_charge, generate_month
+from models.db import db
+from models.errors import FieldErrors, UserError
+from models.people import Person, PersonInput, save_person
+from models.session import PermissionDenied, acting_as
+from models.users import (
+    User,
+    authenticate,
+    change_role,
+    check_password,
+    create_user,
+    hash_password,
+    set_active,
+    set_password,
+    user_rows,
+)
+from test_permits import TODAY, approved, company, issue, keys, person  # noqa: F401  (keys: fixture)
+
+PASSWORD = "senha-forte-123"
+
+
+@pytest.fixture
+def admin(database):
+    return create_user(username="Admin", name="Administradora", role="administrador", password=PASSWORD)
+
+
+def as_(user):
+    return acting_as(user.as_session())
+
+
+def make(admin, username, role):
+    with as_(admin):
+        return create_user(username=username, name=username.title(), role=role, password=PASSWORD,
+                           confirm=PASSWORD)
+
+
+# --------------------------------------------------------------------------- passwords and users
+
+
+def test_password_hash_is_scrypt_salted_and_checked():
+    stored = hash_password("segredo123")
+    assert stored.startswith("scrypt$16384$8$1$") and stored != hash_password("segredo123")
+    assert check_password("segredo123", stored) and not check_password("segredo124", stored)
+    assert not check_password("segredo123", "md5$abc") and not check_password("x", "lixo")
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.text(max_size=40))
+def test_check_password_never_crashes(text):
+    assert check_password(text, "scrypt$16384$8$1$00$00") in (True, False)
+
+
+def test_first_user_is_the_administrator_then_only_admins_create_users(database):
+    with pytest.raises(FieldErrors, match="primeiro usuário é o administrador"):
+        create_user(username="ana", name="Ana", role="atendente", password=PASSWORD)
+    admin = create_user(username="Admin", name="Administradora", role="administrador", password=PASSWORD)
+    assert admin.username == "admin"  # logins are lower case
+    ana = make(admin, "ana", "atendente")
+    with as_(ana), pytest.raises(PermissionDenied, match="não pode administrar usuários"):
+        create_user(username="beto", name="Beto", role="fiscal", password=PASSWORD)
+    with as_(admin), pytest.raises(FieldErrors) as caught:
+        create_user(username="ana", name="", role="rei", password="curta", confirm="outra")
+    assert {"username", "name", "role", "password"} <= set(caught.value.errors)
+    assert [u.username for u in user_rows()] == ["admin", "ana"]
+
+
+def test_login_refuses_wrong_password_and_inactive_users_alike(admin):
+    ana = make(admin, "ana", "atendente")
+    assert authenticate("ANA ", PASSWORD).id == ana.id
+    assert User.get_by_id(ana.id).last_login is not None
+    for login, password in (("ana", "errada123"), ("ninguem", PASSWORD)):
+        with pytest.raises(UserError, match="Usuário ou senha incorretos"):
+            authenticate(login, password)
+    with as_(admin):
+        set_active(ana, False)
+    with pytest.raises(UserError, match="Usuário ou senha incorretos"):
+        authenticate("ana", PASSWORD)
+
+
+def test_the_last_administrator_stays_and_passwords_change(admin):
+    with as_(admin):
+        with pytest.raises(UserError, match="ao menos um administrador"):
+            change_role(admin, "chefe")
+        with pytest.raises(UserError):
+            set_active(admin, False)
+    ana = make(admin, "ana", "atendente")
+    with as_(ana):
+        with pytest.raises(FieldErrors, match="senha atual"):
+            set_password(ana, "nova-senha-1", "nova-senha-1", old="errada")
+        set_password(User.get_by_id(ana.id), "nova-senha-1", "nova-senha-1", old=PASSWORD)
+        with pytest.raises(PermissionDenied):
+            set_password(admin, "invadida-123")
+    assert authenticate("ana", "nova-senha-1").id == ana.id
+
+
+# --------------------------------------------------------------------------- roles in the domain
+
+
+def test_roles_are_enforced_by_the_domain_functions_themselves(keys, admin):
+    ana, marcos, helena = (make(admin, "ana", "atendente"), make(admin, "marcos", "fiscal"),
+                           make(admin, "helena", "chefe"))
+    maker = company("Pastel da Maria Ltda", person("Maria José da Silva"))
+    with as_(marcos), pytest.raises(PermissionDenied, match="protocolar requerimentos"):
+        approved("olimpia-2025", "street-food-tpu-a", holder=maker, site="Praça Rui Barbosa", equipment="food-truck")
+    with as_(ana), pytest.raises(PermissionDenied, match="aprovar ou indeferir"):
+        approved("olimpia-2025", "street-food-tpu-a", holder=maker, site="Praça Rui Barbosa", equipment="food-truck")
+    with as_(helena):
+        app = approved("olimpia-2025", "street-food-tpu-a", holder=maker, site="Praça Rui Barbosa",
+                       equipment="food-truck")
+    with as_(ana):
+        permit = issue(app, keys)  # the desk issues what the chief approved
+    charge = create_charge(kind="other", regime="olimpia-2025", label="Preço público", amount="10,00",
+                           due_on=TODAY, basis="art. 178", by="x", company_id=maker.id, today=TODAY)
+    with as_(ana), pytest.raises(PermissionDenied, match="cancelar cobranças"):
+        cancel_charge(charge, reason="engano", by="ana")
+    with as_(ana), pytest.raises(PermissionDenied, match="gerar as cobranças"):
+        generate_month(2026, 11, by="ana")
+    from models.permits import revoke
+
+    with as_(ana), pytest.raises(PermissionDenied, match="é preciso ser chefe ou administrador"):
+        revoke(permit, by="ana", reason="teste", today=TODAY)
+    with as_(helena):
+        cancel_charge(charge, reason="engano", by="helena")
+    assert Charge.get_by_id(charge.id).status == "cancelled"
+
+
+# --------------------------------------------------------------------------- the audit trail
+
+
+def entries(table: str) -> list[AuditEntry]:
+    return list(AuditEntry.select().where(AuditEntry.table_name == table).order_by(AuditEntry.id))
+
+
+def test_every_change_is_audited_with_who_before_and_after(admin):
+    ana = make(admin, "ana", "atendente")
+    with as_(ana):
+        maria = save_person(PersonInput(name="Maria da Silva", cpf="529.982.247-25", birth_date=dt.date(1980, 1, 2)),
+                            today=TODAY)
+        save_person(PersonInput(name="Maria da Silva Souza", cpf="529.982.247-25", birth_date=dt.date(1980, 1, 2)),
+                    person=Person.get_by_id(maria.id), today=TODAY)
+    inserted, updated = entries("person")
+    assert inserted.action == "insert" and inserted.username == "ana" and inserted.record_id == str(maria.id)
+    assert json.loads(inserted.after)["cpf"] == "52998224725" and inserted.person_id == maria.id
+    assert updated.action == "update"
+    before, after = json.loads(updated.before), json.loads(updated.after)
+    assert before["name"] == "Maria da Silva" and after["name"] == "Maria da Silva Souza"
+    assert "cpf" not in after  # only what changed
+    with as_(admin):
+        rows = audit_rows(person_id=maria.id)
+    assert [r.action for r in rows][:2] == ["update", "insert"]
+    assert "name: Maria da Silva → Maria da Silva Souza" in rows[0].changes
+
+
+def test_the_audit_entry_commits_with_the_change_or_not_at_all(admin):
+    count = AuditEntry.select().count()
+    with pytest.raises(RuntimeError):
+        with db.atomic():
+            save_person(PersonInput(name="João Pereira", cpf="111.444.777-35"), today=TODAY)
+            raise RuntimeError("queda no meio da gravação")
+    assert Person.select().count() == 0 and AuditEntry.select().count() == count
+
+
+def test_bulk_inserts_and_deletes_are_audited(admin):
+    Person.insert_many([{"name": f"Pessoa {i}", "cpf": f"0000000000{i}", "search_name": f"pessoa {i}"}
+                        for i in range(3)]).execute()
+    bulk = entries("person")[-1]
+    assert bulk.action == "insert" and len(json.loads(bulk.after)) == 3 and "3 registro(s)" in bulk.note
+    Person.delete().where(Person.name == "Pessoa 1").execute()
+    gone = entries("person")[-1]
+    assert gone.action == "delete" and json.loads(gone.before)["name"] == "Pessoa 1"
+
+
+def test_viewing_documents_is_recorded_and_the_trail_needs_a_role(admin):
+    ana, marcos = make(admin, "ana", "atendente"), make(admin, "marcos", "fiscal")
+    maria = save_person(PersonInput(name="Maria da Silva", cpf="529.982.247-25"), today=TODAY)
+    with as_(ana):
+        record_view(Person, maria.id, "CPF e atestado de saúde", person_id=maria.id)
+        with pytest.raises(PermissionDenied):
+            audit_rows()
+    with as_(marcos), pytest.raises(PermissionDenied):
+        audit_rows(username="ana")
+    with as_(admin):
+        seen = audit_rows(username="ana")
+    assert seen[0].action == "view" and seen[0].note == "CPF e atestado de saúde"
+
+
+def test_export_csv(admin, tmp_path):
+    save_person(PersonInput(name="Maria da Silva", cpf="529.982.247-25"), today=TODAY)
+    with as_(admin):
+        rows = audit_rows(table="person")
+    export_csv(rows, tmp_path / "trilha.csv")
+    text = (tmp_path / "trilha.csv").read_text(encoding="utf-8-sig")
+    assert text.splitlines()[0].startswith("quando;usuário;tabela") and "Maria da Silva" in text
+
+
+def test_no_function_edits_or_deletes_the_trail():
+    import models.audit as audit
+
+    public = [name for name in dir(audit) if not name.startswith("_") and callable(getattr(audit, name))]
+    assert not [n for n in public if any(w in n.lower() for w in ("delete", "remove", "edit", "purge", "clear"))]
+    assert "audit_entry" in audit.UNAUDITED  # writing an entry is not itself a change to audit
+
+
+def test_session_require_names_the_missing_role():
+    with acting_as(session.Session(9, "zé", "Zé", "fiscal")):
+        with pytest.raises(PermissionDenied, match="Zé \\(fiscal\\) não pode cancelar cobranças: é preciso ser chefe"):
+            session.require("charges.cancel")
+        session.require("enforcement.record")
+    session.require("users.manage")  # nobody logged in: the system (command line, demo)
+
+
+def test_a_persons_documents_open_only_for_roles_that_need_them_and_each_view_is_recorded(admin):
+    from models.people import open_person_record
+
+    ana, marcos = make(admin, "ana", "atendente"), make(admin, "marcos", "fiscal")
+    maria = save_person(PersonInput(name="Maria da Silva", cpf="529.982.247-25"), today=TODAY)
+    with as_(ana):
+        assert open_person_record(maria.id).cpf == "52998224725"
+    with as_(marcos), pytest.raises(PermissionDenied, match="ver documentos pessoais"):
+        open_person_record(maria.id)
+    views = AuditEntry.select().where((AuditEntry.action == "view") & (AuditEntry.person_id == maria.id))
+    assert [v.username for v in views] == ["ana"]

@@ -1,0 +1,125 @@
+"""Login at start, and the first administrator of a new database."""
+
+from __future__ import annotations
+
+from PySide6.QtWidgets import QDialog, QDialogButtonBox, QFormLayout, QLabel, QLineEdit, QVBoxLayout, QWidget
+
+from models import session
+from models.errors import FieldErrors, UserError
+from models.users import MIN_PASSWORD, authenticate, create_user, has_users
+from views.widgets import FieldErrorsView
+
+
+class LoginDialog(QDialog):
+    """Usuário e senha; three wrong tries close Praça."""
+
+    MAX_TRIES = 3
+
+    def __init__(self, parent: QWidget | None = None, *, place: str = ""):
+        super().__init__(parent)
+        self.setWindowTitle(self.tr("Praça — entrar"))
+        self.user = None
+        self.tries = 0
+        layout = QVBoxLayout(self)
+        if place:
+            layout.addWidget(QLabel(self.tr("Banco de dados: %1").replace("%1", place)))
+        form = QFormLayout()
+        self.username = QLineEdit()
+        self.username.setObjectName("username")
+        self.password = QLineEdit()
+        self.password.setObjectName("password")
+        self.password.setEchoMode(QLineEdit.EchoMode.Password)
+        form.addRow(self.tr("&Usuário:"), self.username)
+        form.addRow(self.tr("&Senha:"), self.password)
+        layout.addLayout(form)
+        self.error = QLabel()
+        self.error.setObjectName("error")
+        self.error.setStyleSheet("color: #b00020;")
+        self.error.setWordWrap(True)
+        layout.addWidget(self.error)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
+        self.ok_button = buttons.button(QDialogButtonBox.StandardButton.Ok)
+        self.ok_button.setText(self.tr("&Entrar"))
+        buttons.button(QDialogButtonBox.StandardButton.Cancel).setText(self.tr("Sair"))
+        buttons.accepted.connect(self.accept)
+        buttons.rejected.connect(self.reject)
+        layout.addWidget(buttons)
+        self.setMinimumWidth(380)
+
+    def accept(self) -> None:
+        try:
+            self.user = authenticate(self.username.text(), self.password.text())
+        except UserError as exc:
+            self.tries += 1
+            self.password.clear()
+            self.password.setFocus()
+            if self.tries >= self.MAX_TRIES:
+                self.error.setText(self.tr("Três tentativas sem sucesso: o Praça será fechado."))
+                super().reject()
+                return
+            self.error.setText(exc.message)
+            return
+        session.log_in(self.user.as_session())
+        super().accept()
+
+
+class FirstAdminDialog(QDialog):
+    """A new database has no users: the first one is the administrator."""
+
+    def __init__(self, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.setWindowTitle(self.tr("Praça — primeiro acesso"))
+        self.user = None
+        layout = QVBoxLayout(self)
+        intro = QLabel(self.tr("Este banco de dados ainda não tem usuários. Cadastre o administrador: ele cria os "
+                               "demais (atendentes, fiscais e chefes) em Cadastros → Usuários."))
+        intro.setWordWrap(True)
+        layout.addWidget(intro)
+        form = QFormLayout()
+        self.name = QLineEdit()
+        self.name.setObjectName("name")
+        self.username = QLineEdit("admin")
+        self.username.setObjectName("username")
+        self.password = QLineEdit()
+        self.password.setObjectName("password")
+        self.password.setEchoMode(QLineEdit.EchoMode.Password)
+        self.password.setPlaceholderText(self.tr("ao menos %1 caracteres").replace("%1", str(MIN_PASSWORD)))
+        self.confirm = QLineEdit()
+        self.confirm.setObjectName("confirm")
+        self.confirm.setEchoMode(QLineEdit.EchoMode.Password)
+        form.addRow(self.tr("&Nome:"), self.name)
+        form.addRow(self.tr("&Usuário:"), self.username)
+        form.addRow(self.tr("&Senha:"), self.password)
+        form.addRow(self.tr("&Confirme a senha:"), self.confirm)
+        layout.addLayout(form)
+        self.error = QLabel()
+        self.error.setStyleSheet("color: #b00020;")
+        self.error.setWordWrap(True)
+        layout.addWidget(self.error)
+        self.errors = FieldErrorsView(self.error, {"name": self.name, "username": self.username,
+                                                   "password": self.password, "confirm": self.confirm})
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
+        self.ok_button = buttons.button(QDialogButtonBox.StandardButton.Ok)
+        self.ok_button.setText(self.tr("&Cadastrar e entrar"))
+        buttons.button(QDialogButtonBox.StandardButton.Cancel).setText(self.tr("Sair"))
+        buttons.accepted.connect(self.accept)
+        buttons.rejected.connect(self.reject)
+        layout.addWidget(buttons)
+        self.setMinimumWidth(440)
+        self.name.setFocus()
+
+    def accept(self) -> None:
+        try:
+            self.user = create_user(username=self.username.text(), name=self.name.text(), role="administrador",
+                                    password=self.password.text(), confirm=self.confirm.text())
+        except FieldErrors as exc:
+            self.errors.show(exc.errors)
+            return
+        session.log_in(self.user.as_session())
+        super().accept()
+
+
+def log_in_at_start(parent: QWidget | None = None, *, place: str = "") -> bool:
+    """The first administrator on a new database, else the login; ``False`` when the clerk gives up."""
+    dialog = FirstAdminDialog(parent) if not has_users() else LoginDialog(parent, place=place)
+    return dialog.exec() == QDialog.DialogCode.Accepted

@@ -1,0 +1,313 @@
+"""Cadastros → Usuários and Auditoria: who may do what, and every change with who, when, before and after."""
+
+from __future__ import annotations
+
+import datetime as _dt
+
+from PySide6.QtCore import QTimer
+from PySide6.QtWidgets import (
+    QComboBox,
+    QDialog,
+    QDialogButtonBox,
+    QFileDialog,
+    QFormLayout,
+    QHBoxLayout,
+    QHeaderView,
+    QInputDialog,
+    QLabel,
+    QLineEdit,
+    QMessageBox,
+    QPushButton,
+    QTableView,
+    QVBoxLayout,
+    QWidget,
+)
+
+from models import session
+from models.audit import audit_rows, audit_tables, export_csv
+from models.errors import FieldErrors, UserError
+from models.users import MIN_PASSWORD, change_role, create_user, get_user, set_active, set_password, user_rows
+from views.table_models import RowsModel
+from views.widgets import DateEdit, FieldErrorsView
+
+
+class UserDialog(QDialog):
+    """A new user: name, login, role and a first password."""
+
+    def __init__(self, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.setWindowTitle(self.tr("Novo usuário"))
+        self.user = None
+        layout = QVBoxLayout(self)
+        form = QFormLayout()
+        self.name, self.username = QLineEdit(), QLineEdit()
+        self.name.setObjectName("name")
+        self.username.setObjectName("username")
+        self.role = QComboBox()
+        self.role.setObjectName("role")
+        for key, label in session.ROLES.items():
+            self.role.addItem(label, key)
+        self.password, self.confirm = QLineEdit(), QLineEdit()
+        self.password.setObjectName("password")
+        self.confirm.setObjectName("confirm")
+        for edit in (self.password, self.confirm):
+            edit.setEchoMode(QLineEdit.EchoMode.Password)
+        self.password.setPlaceholderText(self.tr("ao menos %1 caracteres").replace("%1", str(MIN_PASSWORD)))
+        form.addRow(self.tr("&Nome:"), self.name)
+        form.addRow(self.tr("&Usuário (login):"), self.username)
+        form.addRow(self.tr("&Perfil:"), self.role)
+        form.addRow(self.tr("&Senha inicial:"), self.password)
+        form.addRow(self.tr("&Confirme:"), self.confirm)
+        layout.addLayout(form)
+        self.error = QLabel()
+        self.error.setStyleSheet("color: #b00020;")
+        self.error.setWordWrap(True)
+        layout.addWidget(self.error)
+        self.errors = FieldErrorsView(self.error, {"name": self.name, "username": self.username, "role": self.role,
+                                                   "password": self.password, "confirm": self.confirm})
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Save | QDialogButtonBox.StandardButton.Cancel)
+        self.save_button = buttons.button(QDialogButtonBox.StandardButton.Save)
+        buttons.accepted.connect(self.accept)
+        buttons.rejected.connect(self.reject)
+        layout.addWidget(buttons)
+
+    def accept(self) -> None:
+        try:
+            self.user = create_user(username=self.username.text(), name=self.name.text(),
+                                    role=self.role.currentData(), password=self.password.text(),
+                                    confirm=self.confirm.text())
+        except FieldErrors as exc:
+            self.errors.show(exc.errors)
+            return
+        except UserError as exc:
+            self.error.setText(exc.message)
+            return
+        super().accept()
+
+
+class UsersPage(QWidget):
+    def __init__(self, parent: QWidget | None = None):
+        super().__init__(parent)
+        layout = QVBoxLayout(self)
+        intro = QLabel(self.tr("Atendentes protocolam e emitem; fiscais lavram autos; chefes decidem (aprovar, "
+                               "cassar, cancelar cobranças, sortear); o administrador faz tudo, inclusive usuários, "
+                               "backup e importação. As permissões valem também para quem chamar as funções "
+                               "diretamente."))
+        intro.setWordWrap(True)
+        layout.addWidget(intro)
+        self.model = RowsModel([
+            (self.tr("Usuário"), lambda u: u.username),
+            (self.tr("Nome"), lambda u: u.name),
+            (self.tr("Perfil"), lambda u: u.role_label),
+            (self.tr("Situação"), lambda u: self.tr("ativo") if u.active else self.tr("desativado")),
+            (self.tr("Último acesso"), lambda u: u.last_login.strftime("%d/%m/%Y %H:%M") if u.last_login else ""),
+        ], self)
+        self.table = QTableView()
+        self.table.setObjectName("users")
+        self.table.setModel(self.model)
+        self.table.verticalHeader().hide()
+        self.table.setSelectionBehavior(QTableView.SelectionBehavior.SelectRows)
+        self.table.horizontalHeader().setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
+        layout.addWidget(self.table, 1)
+        row = QHBoxLayout()
+        self.new_button = QPushButton(self.tr("&Novo usuário…"))
+        self.role_button = QPushButton(self.tr("Alterar &perfil…"))
+        self.password_button = QPushButton(self.tr("Redefinir &senha…"))
+        self.active_button = QPushButton(self.tr("&Desativar"))
+        for button, slot in ((self.new_button, self.new_user), (self.role_button, self.change_role),
+                             (self.password_button, self.reset_password), (self.active_button, self.toggle_active)):
+            button.clicked.connect(lambda _c=False, s=slot: s())
+            row.addWidget(button)
+        row.addStretch(1)
+        layout.addLayout(row)
+        self.message = QLabel()
+        self.message.setObjectName("message")
+        self.message.setWordWrap(True)
+        layout.addWidget(self.message)
+        self.table.selectionModel().selectionChanged.connect(lambda *_: self._update())
+
+    def refresh(self) -> None:
+        keep = self.selected()
+        self.model.set_rows(user_rows())
+        if keep is not None:
+            for row, user in enumerate(self.model.rows):
+                if user.id == keep.id:
+                    self.table.selectRow(row)
+        self._update()
+
+    def selected(self):
+        index = self.table.currentIndex()
+        return self.model.rows[index.row()] if index.isValid() and index.row() < len(self.model.rows) else None
+
+    def _update(self) -> None:
+        row = self.selected()
+        manage = session.can("users.manage")
+        self.new_button.setEnabled(manage)
+        for button in (self.role_button, self.password_button, self.active_button):
+            button.setEnabled(manage and row is not None)
+        self.active_button.setText(self.tr("&Ativar") if row is not None and not row.active else self.tr("&Desativar"))
+
+    def _act(self, act, done: str) -> bool:
+        try:
+            act()
+        except FieldErrors as exc:
+            self.message.setText(" ".join(exc.errors.values()))
+            return False
+        except UserError as exc:
+            self.message.setText(exc.message)
+            return False
+        self.message.setText(done)
+        self.refresh()
+        return True
+
+    def new_user(self, *, dialog_hook=None):
+        dialog = UserDialog(self)
+        self.last_dialog = dialog
+        if dialog_hook is not None:
+            dialog_hook(dialog)
+        elif dialog.exec() != QDialog.DialogCode.Accepted:
+            return None
+        if dialog.user is not None:
+            self.message.setText(self.tr("Usuário %1 cadastrado (%2).").replace("%1", dialog.user.username)
+                                 .replace("%2", dialog.user.role_label))
+            self.refresh()
+        return dialog.user
+
+    def change_role(self, role: str | None = None) -> bool:
+        row = self.selected()
+        if row is None:
+            return False
+        if role is None:
+            labels = list(session.ROLES.values())
+            label, ok = QInputDialog.getItem(self, self.tr("Alterar perfil"), self.tr("Perfil de %1:")
+                                             .replace("%1", row.username), labels, labels.index(row.role_label),
+                                             False)
+            if not ok:
+                return False
+            role = next(k for k, v in session.ROLES.items() if v == label)
+        return self._act(lambda: change_role(get_user(row.id), role),
+                         self.tr("Perfil de %1 alterado.").replace("%1", row.username))
+
+    def reset_password(self, password: str | None = None) -> bool:
+        row = self.selected()
+        if row is None:
+            return False
+        if password is None:
+            password, ok = QInputDialog.getText(self, self.tr("Redefinir senha"), self.tr("Nova senha de %1:")
+                                                .replace("%1", row.username), QLineEdit.EchoMode.Password)
+            if not ok:
+                return False
+        return self._act(lambda: set_password(get_user(row.id), password),
+                         self.tr("Senha de %1 redefinida.").replace("%1", row.username))
+
+    def toggle_active(self) -> bool:
+        row = self.selected()
+        if row is None:
+            return False
+        if row.active:
+            answer = QMessageBox.question(self, self.tr("Desativar usuário"),
+                                          self.tr("Desativar %1? Ele não poderá mais entrar; o histórico fica.")
+                                          .replace("%1", row.username),
+                                          QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
+                                          QMessageBox.StandardButton.No)
+            if answer != QMessageBox.StandardButton.Yes:
+                return False
+        return self._act(lambda: set_active(get_user(row.id), not row.active),
+                         self.tr("Usuário %1 %2.").replace("%1", row.username)
+                         .replace("%2", self.tr("desativado") if row.active else self.tr("ativado")))
+
+
+class AuditPage(QWidget):
+    """The trail, newest first: filter by user, table, record, person and period; export what is shown."""
+
+    def __init__(self, parent: QWidget | None = None):
+        super().__init__(parent)
+        layout = QVBoxLayout(self)
+        bar = QHBoxLayout()
+        self.username = QLineEdit()
+        self.username.setObjectName("username")
+        self.username.setPlaceholderText(self.tr("usuário"))
+        self.table_name = QComboBox()
+        self.table_name.setObjectName("table")
+        self.record_id = QLineEdit()
+        self.record_id.setObjectName("record")
+        self.record_id.setPlaceholderText(self.tr("nº interno do registro"))
+        self.since, self.until = DateEdit(), DateEdit()
+        self.since.setObjectName("since")
+        self.until.setObjectName("until")
+        for label, widget in ((self.tr("Usuário:"), self.username), (self.tr("Tabela:"), self.table_name),
+                              (self.tr("Registro:"), self.record_id), (self.tr("De:"), self.since),
+                              (self.tr("Até:"), self.until)):
+            bar.addWidget(QLabel(label))
+            bar.addWidget(widget)
+        self.export_button = QPushButton(self.tr("E&xportar CSV…"))
+        self.export_button.setObjectName("export")
+        self.export_button.clicked.connect(lambda: self.export())
+        bar.addWidget(self.export_button)
+        layout.addLayout(bar)
+        self.model = RowsModel([
+            (self.tr("Quando"), lambda r: r.at.strftime("%d/%m/%Y %H:%M:%S")),
+            (self.tr("Usuário"), lambda r: r.username),
+            (self.tr("Tabela"), lambda r: r.table_name),
+            (self.tr("Registro"), lambda r: r.record_id),
+            (self.tr("Ação"), lambda r: r.action_label),
+            (self.tr("O que mudou"), lambda r: r.changes),
+        ], self)
+        self.table = QTableView()
+        self.table.setObjectName("audit")
+        self.table.setModel(self.model)
+        self.table.verticalHeader().hide()
+        self.table.setWordWrap(False)
+        self.table.horizontalHeader().setSectionResizeMode(5, QHeaderView.ResizeMode.Stretch)
+        layout.addWidget(self.table, 1)
+        self.message = QLabel()
+        self.message.setObjectName("message")
+        self.message.setWordWrap(True)
+        layout.addWidget(self.message)
+        self._timer = QTimer(self)
+        self._timer.setSingleShot(True)
+        self._timer.setInterval(250)
+        self._timer.timeout.connect(self.refresh_rows)
+        for edit in (self.username, self.record_id, self.since, self.until):
+            edit.textChanged.connect(lambda _t: self._timer.start())
+        self.table_name.currentIndexChanged.connect(lambda _i: self.refresh_rows())
+
+    def refresh(self) -> None:
+        current = self.table_name.currentData()
+        self.table_name.blockSignals(True)
+        self.table_name.clear()
+        self.table_name.addItem(self.tr("todas"), "")
+        if session.can("audit.view"):
+            for name in audit_tables():
+                self.table_name.addItem(name, name)
+        self.table_name.setCurrentIndex(max(0, self.table_name.findData(current)))
+        self.table_name.blockSignals(False)
+        self.refresh_rows()
+
+    def refresh_rows(self) -> None:
+        try:
+            since, until = self.since.date(), self.until.date()
+        except UserError as exc:
+            self.message.setText(exc.message)
+            return
+        try:
+            rows = audit_rows(table=self.table_name.currentData() or None, record_id=self.record_id.text().strip()
+                              or None, username=self.username.text().strip() or None, since=since, until=until)
+        except UserError as exc:
+            self.model.set_rows([])
+            self.message.setText(exc.message)
+            return
+        self.model.set_rows(rows)
+        self.message.setText(self.tr("%1 registro(s) mostrados (no máximo 1.000, os mais recentes). A trilha não "
+                                     "pode ser alterada nem apagada.").replace("%1", str(len(rows))))
+
+    def export(self, path: str | None = None) -> str | None:
+        if not path:
+            path, _ = QFileDialog.getSaveFileName(self, self.tr("Exportar auditoria"),
+                                                  f"auditoria-{_dt.date.today():%Y-%m-%d}.csv",
+                                                  self.tr("CSV (*.csv)"))
+        if not path:
+            return None
+        export_csv(self.model.rows, path)
+        self.message.setText(self.tr("Exportado: %1").replace("%1", path))
+        return path
