@@ -27,8 +27,10 @@ from models.errors import UserError
 from models.settings import municipality_label
 from views.about import AboutDialog
 from views.billing_page import BillingPage
+from views.enforcement_page import EnforcementPage
 from views.front_desk import FrontDeskPage
 from views.home import HomePage
+from views.maps_page import MapsPage
 from views.open_database import OpenDatabaseDialog
 from views.placeholder import PlaceholderPage
 from views.registry import RegistryPage
@@ -94,15 +96,9 @@ class MainWindow(QMainWindow):
             Desk("painel", tr("Painel"), sp.SP_DirHomeIcon, lambda: HomePage(self)),
             Desk("atendimento", tr("Atendimento"), sp.SP_FileDialogContentsView, lambda: FrontDeskPage(key_dir=keys_dir())),
             Desk("selecao", tr("Seleção"), sp.SP_DialogApplyButton, lambda: SelectionPage(key_dir=keys_dir())),
-            Desk("mapas", tr("Mapas"), sp.SP_FileDialogDetailedView, lambda: PlaceholderPage(
-                tr("Mapas"),
-                tr("Ruas, feiras e áreas de evento em escala, bancas na ordem legal das seções, "
-                   "edição com verificação ao vivo e impressão do mapa."))),
+            Desk("mapas", tr("Mapas"), sp.SP_FileDialogDetailedView, lambda: MapsPage()),
             Desk("cobranca", tr("Cobrança"), sp.SP_DialogSaveButton, lambda: BillingPage()),
-            Desk("fiscalizacao", tr("Fiscalização"), sp.SP_MessageBoxWarning, lambda: PlaceholderPage(
-                tr("Fiscalização"),
-                tr("Notificações, autos de infração, apreensões, defesas e recursos, com a sanção e os prazos "
-                   "calculados pelo regime."))),
+            Desk("fiscalizacao", tr("Fiscalização"), sp.SP_MessageBoxWarning, lambda: EnforcementPage()),
             Desk("relatorios", tr("Relatórios"), sp.SP_FileIcon, lambda: PlaceholderPage(
                 tr("Relatórios"),
                 tr("Relatórios mensais de taxas e de sanções em Excel, HTML e PDF."))),

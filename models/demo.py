@@ -223,6 +223,10 @@ def fill_demo(*, people: int = 240, companies: int = 72, today: _dt.date | None 
 
             made = demo_sites()  # the SJC night feira with its holders, the São Bento street, the beach points
             counts.update({"sites": made["sites"], "stalls": made["stalls"]})
+            from models.enforcement import demo_enforcement
+
+            done = demo_enforcement(today)  # a year of records, recurrences, seizures, defences and appeals
+            counts.update({key: done[key] for key in ("records", "seizures", "contests")})
     return counts
 
 

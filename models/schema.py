@@ -25,6 +25,7 @@ from models.fiscal import FiscalUnitValue, IndexCorrection
 from models.people import Company, CompanyPartner, HouseholdMember, Person, search_key
 from models.permits import Permit, PermitDocument, PermitEvent
 from models.charges import Charge, Payment
+from models.enforcement import Contest, Record, RecordCharge, RecordEvent, RecordFile, SeizedItem
 from models.settings import Setting
 from models.users import User
 from models.sites import NamedPoint, Site, SiteObstacle, SiteSegment, Stall, StallBreach
@@ -49,6 +50,7 @@ TABLES: list[type[BaseModel]] = [
     Charge, Payment, PermitDocument, User, AuditEntry,
     Draw, DrawEntry,
     Site, SiteSegment, SiteObstacle, NamedPoint, Stall, StallBreach,
+    Record, RecordFile, RecordCharge, RecordEvent, SeizedItem, Contest,
 ]
 
 
@@ -116,6 +118,12 @@ def _v11_users_audit(database: Database) -> None:
     database.create_tables([User, AuditEntry])
 
 
+def _v12_enforcement(database: Database) -> None:
+    """v12: enforcement records (notices, infraction, seizure and interdiction records), their photos, charges,
+    events and seized items, and defences and appeals with their decisions."""
+    database.create_tables([Record, RecordFile, RecordCharge, RecordEvent, SeizedItem, Contest])
+
+
 # (version reached, description, function) — in order, never renumbered.
 MIGRATIONS: list[tuple[int, str, Callable[[Database], None]]] = [
     (2, "valores de unidades fiscais informados pelo usuário", _v2_fiscal_unit_values),
@@ -128,6 +136,7 @@ MIGRATIONS: list[tuple[int, str, Callable[[Database], None]]] = [
     (9, "locais, trechos, obstáculos, pontos e bancas", _v9_sites),
     (10, "documentos entregues na renovação", _v10_permit_documents),
     (11, "usuários, perfis e trilha de auditoria", _v11_users_audit),
+    (12, "fiscalização: autos, apreensões, defesas e recursos", _v12_enforcement),
 ]
 
 #: Version 1 is the first schema: meta, settings, people and companies.

@@ -64,6 +64,7 @@ from models.layout import (
     resolve_gap,
 )
 from models.money import to_decimal
+from models.people import Company, Person
 from models.permits import LIVE_STATUSES, Permit
 from models.regimes import WEEKDAYS, Regime, RegimeError, get_regime
 
@@ -74,6 +75,7 @@ __all__ = [
     "SiteRow", "StallRow", "Plan", "LayoutSaved", "KeptBreach",
     "save_site", "delete_site", "find_site", "site_rows", "site_segments", "named_points", "stall_rows",
     "plan_of", "save_layout", "assign_holder", "unassign_holder", "requests_from_permits",
+    "check_assignment", "HolderRow", "site_holders", "site_input",
     "keep_breach", "kept_breaches", "drop_kept_breach", "site_export", "demo_sites",
 ]
 
@@ -537,6 +539,26 @@ def save_site(data: SiteInput, *, site: Site | None = None) -> Site:
     return site
 
 
+def site_input(site: Site | int | str) -> SiteInput:
+    """What :func:`save_site` took for this site: the form's values to edit it again."""
+    site = find_site(site)
+    segments = []
+    for seg in site_segments(site):
+        segments.append(SegmentInput(
+            street=seg.street, from_street=seg.from_street, to_street=seg.to_street, length=seg.length,
+            width=seg.width, sides=seg.sides,
+            obstacles=[ObstacleInput(kind=o.kind, side=o.side, start=o.start, extent=o.extent, label=o.label)
+                       for o in _obstacles_of(seg.id)]))
+    return SiteInput(
+        name=site.name, kind=site.kind, regime=site.regime, regime_site=site.regime_site, schedule=site.schedule,
+        weekdays=site.weekday_list, setup_from=site.setup_from, setup_to=site.setup_to, opens=site.opens,
+        closes=site.closes, teardown_from=site.teardown_from, teardown_to=site.teardown_to,
+        first_day=site.first_day, last_day=site.last_day, max_points=site.max_points, numbering=site.numbering,
+        gap=site.gap, avoid=site.avoid_list, notes=site.notes, segments=segments,
+        points=[PointInput(code=p.code, label=p.label, description=p.description, regime_site=p.regime_site,
+                           basis=p.basis, x=p.x, side=p.side) for p in named_points(site)])
+
+
 def delete_site(site: Site | int) -> None:
     """Delete a site with everything on it (segments, obstacles, points, stalls, kept breaches)."""
     require("sites.edit")
@@ -765,11 +787,13 @@ def _check_stalls(stalls: Sequence[PlacedStall]) -> None:
 
 
 def save_layout(site: Site | int | str, stalls: Sequence[PlacedStall], *,
-                segment: SiteSegment | int | None = None) -> LayoutSaved:
+                segment: SiteSegment | int | None = None, keep_holders: bool = True) -> LayoutSaved:
     """Replace the stalls of a segment (default: the first) in one transaction.
 
     A stall's own ``holder_id`` wins; otherwise the holder of the old stall of
-    the same number stays on it. A holder of another segment of the site, or
+    the same number stays on it — unless ``keep_holders`` is false (the map
+    editor, whose plan carries every holder: a stall it left free stays free).
+    A holder of another segment of the site, or
     given to two stalls, is refused (the database would refuse it too).
     Legal breaches are not refused here: the editor shows them and the clerk
     keeps them with a reason (:func:`keep_breach`).
@@ -814,7 +838,7 @@ def save_layout(site: Site | int | str, stalls: Sequence[PlacedStall], *,
         rows, kept = [], []
         for s in sorted(stalls, key=lambda s: s.number):
             holder = s.holder_id
-            if holder is None:
+            if holder is None and keep_holders:
                 previous = old.get(s.number)
                 if previous is not None and previous not in taken and previous not in elsewhere:
                     holder = previous
@@ -866,19 +890,7 @@ def assign_holder(stall: Stall | int, permit: Permit | int | str) -> Stall:
     site = Site.get_by_id(stall.site_id)
     if stall.holder_id == permit.id:
         return stall
-    if permit.regime != site.regime:
-        raise UserError(f"A permissão nº {permit.number} é do regime {permit.regime}; o local {site.name} segue "
-                        f"o regime {site.regime}.", field="holder")
-    if permit.status not in LIVE_STATUSES:
-        raise UserError(f"A permissão nº {permit.number} está {permit.status_label}: só uma permissão em vigor "
-                        "ocupa banca.", field="holder")
-    if permit.section and stall.section and permit.section != stall.section:
-        regime = get_regime(site.regime)
-        sections = {s.id: s for s in regime.sections}
-        want, have = sections.get(permit.section), sections.get(stall.section)
-        if want is not None and have is not None:
-            raise UserError(f"A permissão nº {permit.number} é da Seção {want.numeral}; a banca {stall.number} é da "
-                            f"Seção {have.numeral} ({regime.cite(have.basis)}).", field="holder")
+    check_assignment(site, permit, number=stall.number, section=stall.section)
     if stall.holder_id is not None:
         other = Permit.get_by_id(stall.holder_id)
         raise UserError(f"A banca {stall.number} já tem titular (permissão nº {other.number}, {other.holder_name}): "
@@ -898,6 +910,67 @@ def assign_holder(stall: Stall | int, permit: Permit | int | str) -> Stall:
         raise UserError(f"A banca {stall.number} acabou de receber um titular em outra mesa: nada foi alterado.",
                         field="stall")
     return Stall.get_by_id(stall.id)
+
+
+def check_assignment(site: Site | int | str, permit: Permit | int | str, *, number: int,
+                     section: str | None) -> Permit:
+    """The refusals of :func:`assign_holder` that belong to the permit, without writing anything.
+
+    The map editor asks before it puts a holder on a stall of its plan: the
+    permit must be in force, of the site's regime and — when both say it — of
+    the stall's section (SJC, Lei 9.158/2014, art. 8º).
+    """
+    site = find_site(site)
+    permit = _permit(permit)
+    if permit.regime != site.regime:
+        raise UserError(f"A permissão nº {permit.number} é do regime {permit.regime}; o local {site.name} segue "
+                        f"o regime {site.regime}.", field="holder")
+    if permit.status not in LIVE_STATUSES:
+        raise UserError(f"A permissão nº {permit.number} está {permit.status_label}: só uma permissão em vigor "
+                        "ocupa banca.", field="holder")
+    if permit.section and section and permit.section != section:
+        regime = get_regime(site.regime)
+        sections = {s.id: s for s in regime.sections}
+        want, have = sections.get(permit.section), sections.get(section)
+        if want is not None and have is not None:
+            raise UserError(f"A permissão nº {permit.number} é da Seção {want.numeral}; a banca {number} é da "
+                            f"Seção {have.numeral} ({regime.cite(have.basis)}).", field="holder")
+    return permit
+
+
+@dataclass(frozen=True)
+class HolderRow:
+    """A permit in force of the site's regime, and the stall it holds at this site (if any)."""
+
+    permit_id: int
+    number: str
+    name: str
+    section: str
+    line: str
+    place: str  # the site the permit names
+    stall: int | None  # its stall number at this site
+    segment_id: int | None  # the segment of that stall
+
+
+def site_holders(site: Site | int | str) -> list[HolderRow]:
+    """Every permit in force of the site's regime, those that name this site first, then by section and number."""
+    site = find_site(site)
+    places = {site.name.lower()} | ({site.regime_site.lower()} if site.regime_site else set())
+    held = {s.holder_id: (s.number, s.segment_id) for s in Stall.select(Stall.number, Stall.segment, Stall.holder)
+            .where((Stall.site == site.id) & Stall.holder.is_null(False))}
+    rows = []
+    query = (Permit.select(Permit, Person, Company)
+             .join(Person, JOIN.LEFT_OUTER, on=(Permit.person == Person.id)).switch(Permit)
+             .join(Company, JOIN.LEFT_OUTER, on=(Permit.company == Company.id))
+             .where((Permit.regime == site.regime) & Permit.status.in_(LIVE_STATUSES))
+             .order_by(Permit.section, Permit.number))
+    for permit in query:
+        number, segment_id = held.get(permit.id, (None, None))
+        rows.append(HolderRow(permit_id=permit.id, number=permit.number, name=permit.holder_name,
+                              section=permit.section, line=permit.line, place=permit.site, stall=number,
+                              segment_id=segment_id))
+    rows.sort(key=lambda r: (r.place.lower() not in places, r.section, r.number))
+    return rows
 
 
 def unassign_holder(stall: Stall | int) -> Stall:
@@ -1001,7 +1074,7 @@ def site_export(site: Site | int | str) -> dict:
                               "side": o.side, "start": o.start, "extent": o.extent, "label": o.label})
     sections = {s.id: s for s in regime.sections}
     stalls = []
-    query = (Stall.select(Stall, Permit.id, Permit.number)
+    query = (Stall.select(Stall, Permit)
              .join(Permit, JOIN.LEFT_OUTER, on=(Stall.holder == Permit.id))
              .where(Stall.site == site.id).order_by(Stall.number))
     for s in query:
@@ -1010,8 +1083,9 @@ def site_export(site: Site | int | str) -> dict:
             "number": s.number, "segment": position.get(s.segment_id, 0), "section": s.section or None,
             "section_numeral": section.numeral if section else None, "line": s.line or None, "side": s.side,
             "x": s.x, "y": s.y, "width": s.front, "depth": s.depth, "hitch": s.hitch or Decimal(0),
-            "rotation": s.rotation, "end_vendor": s.end_vendor,
+            "rotation": s.rotation, "end_vendor": s.end_vendor, "equipment": s.equipment or None,
             "holder": s.holder.number if s.holder_id else None,
+            "holder_name": s.holder.holder_name if s.holder_id else None,
         })
     return {
         "site": {"id": site.id, "name": site.name, "kind": site.kind, "regime": site.regime,

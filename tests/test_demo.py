@@ -46,7 +46,10 @@ def _wipe():
 
     from models import schema
 
-    Permit.update(previous=None).execute()  # the chain of renewals refers back
+    for model in schema.TABLES:  # chains (renewals, corrected records) refer back to their own table
+        for field in model._meta.refs:
+            if field.rel_model is model:
+                model.update({field: None}).execute()
     for model in reversed(sort_models(schema.TABLES)):  # dependants first
         if model not in (schema.Meta, Setting):
             model.delete().execute()

@@ -1,0 +1,1707 @@
+"""The stall map editor: a site's segment to scale, stalls dragged, turned and resized, every change undoable.
+
+The document is a :class:`models.stall_plan.StallPlan` (pure Python, whole
+millimetres); this module only shows it and turns the clerk's gestures into
+:class:`PlanCommand`s on one ``QUndoStack`` — a drag is one command pushed on
+release, a run of arrow-key nudges of the same stalls merges into one. The
+scene follows the plan through its listener: items are thin views of the
+plan's boxes. After each change the plan's live legal checks
+(:func:`models.layout.check_plan`) outline the stalls in breach in red and fill
+the side list, each breach with its article; a breach is kept only with a
+written reason (:func:`models.sites.keep_breach`).
+
+Scene units are millimetres: ``x`` along the street from the ``from`` end,
+``y`` across from side A's kerb (drawn at the top) to side B's.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from html import escape
+from pathlib import Path
+
+from PySide6.QtCore import QMimeData, QPointF, QRectF, QSize, Qt, Signal
+from PySide6.QtGui import (
+    QAction,
+    QBrush,
+    QColor,
+    QFont,
+    QFontMetricsF,
+    QKeySequence,
+    QPainter,
+    QPen,
+    QTransform,
+    QUndoCommand,
+    QUndoStack,
+)
+from PySide6.QtWidgets import (
+    QComboBox,
+    QDialog,
+    QDoubleSpinBox,
+    QFileDialog,
+    QFormLayout,
+    QFrame,
+    QGraphicsItem,
+    QGraphicsScene,
+    QGraphicsView,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QListWidget,
+    QListWidgetItem,
+    QMenu,
+    QMessageBox,
+    QPlainTextEdit,
+    QPushButton,
+    QSpinBox,
+    QSplitter,
+    QStyle,
+    QTabWidget,
+    QTextBrowser,
+    QToolBar,
+    QToolButton,
+    QUndoView,
+    QVBoxLayout,
+    QWidget,
+)
+
+from shiboken6 import isValid
+
+from models.errors import FieldErrors, UserError
+from models.layout import NUMBERING, OBSTACLE_KINDS, SIDE_LABELS, SIDE_USES, format_metres
+from models.sites import (
+    HolderRow,
+    check_assignment,
+    drop_kept_breach,
+    keep_breach,
+    kept_breaches,
+    plan_of,
+    requests_from_permits,
+    save_layout,
+    site_export,
+    site_holders,
+    stall_rows,
+)
+from models.stall_plan import GRID, NUDGE, NUDGE_LARGE, Box, HolderInfo, StallPlan
+from reports.site_map import OBSTACLE_MARKS, stall_parts
+from views.widgets import FieldErrorsView, GuardedDialog, current_user_name
+
+PERMIT_MIME = "application/x-praca-permit"
+SIDEWALK = 2500  # mm drawn for each sidewalk (not data: a frame for the obstacles)
+END_BAND = 8000  # mm of the cross street drawn at each end
+RULER = 3500
+NUDGE_COMMAND = 1701  # QUndoCommand.id() of arrow-key nudges, which merge
+
+_ASPHALT = QColor("#D7DBDF")
+_SIDEWALK = QColor("#F1EFEA")
+_KERB = QColor("#8A8F94")
+_INK = QColor("#1F2328")
+_MUTED = QColor("#5F6B76")
+_BREACH = QColor("#D50000")
+_KEPT = QColor("#EF6C00")
+_SELECTED = QColor("#1E88E5")
+_OBSTACLE_COLOURS = {"garage": "#6D4C41", "crossing": "#424242", "bus-stop": "#1E88E5", "taxi-stop": "#FBC02D",
+                     "school-gate": "#8E24AA", "hydrant": "#D32F2F", "tree": "#388E3C",
+                     "building-entrance": "#5D4037"}
+
+
+def _m(mm: int) -> str:
+    return format_metres(mm, mm=True)
+
+
+# --------------------------------------------------------------------------- undo
+
+
+class PlanCommand(QUndoCommand):
+    """One change of the plan: the boxes before and after. ``merge`` (arrow-key nudges of the same stalls)
+    folds consecutive commands into one step."""
+
+    def __init__(self, plan: StallPlan, after: dict, text: str, *, merge: bool = False):
+        super().__init__(text)
+        self.plan = plan
+        self.before = plan.before(after)
+        self.after = dict(after)
+        self._merge = merge
+
+    def id(self) -> int:  # noqa: A003 - Qt API
+        return NUDGE_COMMAND if self._merge else -1
+
+    def mergeWith(self, other: QUndoCommand) -> bool:  # noqa: N802 - Qt API
+        if not isinstance(other, PlanCommand) or not (self._merge and other._merge):
+            return False
+        if set(other.after) != set(self.after):
+            return False
+        self.after = dict(other.after)
+        if self.after == self.before:
+            self.setObsolete(True)
+        return True
+
+    def redo(self) -> None:
+        self.plan.apply(self.after)
+
+    def undo(self) -> None:
+        self.plan.apply(self.before)
+
+
+def push_change(stack: QUndoStack, plan: StallPlan, changes: dict, text: str, *, merge: bool = False) -> bool:
+    """Push ``changes`` as one undo step (nothing when they change nothing)."""
+    if not changes or all(plan.stalls.get(uid) == box for uid, box in changes.items()):
+        return False
+    stack.push(PlanCommand(plan, changes, text, merge=merge))
+    return True
+
+
+# --------------------------------------------------------------------------- the stalls
+
+
+class StallItem(QGraphicsItem):
+    """A stall as the plan has it: white with its section's colour on the back, number, section and holder
+    (simplified when zoomed out); red outline when in breach, orange dashed when the breach is kept."""
+
+    def __init__(self, editor: MapEditor, box: Box):
+        super().__init__()
+        self.editor = editor
+        self.uid = box.uid
+        self.box = box
+        self.state = ""  # "" | "breach" | "kept"
+        self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemIsSelectable, True)
+        self.setAcceptHoverEvents(True)
+        self.setZValue(1)
+        self.show_box(box)
+
+    def show_box(self, box: Box) -> None:
+        self.prepareGeometryChange()
+        self.box = box
+        self.setPos(box.x, box.y)
+        self.update()
+
+    def hoverEnterEvent(self, event) -> None:  # noqa: N802 - Qt API
+        self.setToolTip(self.editor.describe(self.box))  # written when asked: cheap for thousands of stalls
+        super().hoverEnterEvent(event)
+
+    def hoverMoveEvent(self, event) -> None:  # noqa: N802 - Qt API
+        lod = self.editor.view.px_per_mm()
+        on_grip = (self.isSelected() and len(self.editor.scene.selectedItems()) == 1
+                   and self.handle_rect(lod).contains(event.pos()))
+        if on_grip:
+            self.setCursor(Qt.CursorShape.SizeFDiagCursor if self.box.side == "a" else Qt.CursorShape.SizeBDiagCursor)
+        else:
+            self.setCursor(Qt.CursorShape.SizeAllCursor)
+        super().hoverMoveEvent(event)
+
+    def boundingRect(self) -> QRectF:  # noqa: N802 - Qt API
+        return QRectF(0, 0, self.box.along, self.box.across)
+
+    def paint(self, painter: QPainter, option, widget=None) -> None:
+        box = self.box
+        lod = option.levelOfDetailFromTransform(painter.worldTransform()) or 1e-6
+        entry = self.editor.plan.entry(box)
+        colour = QColor(entry.hex)
+        w, h = float(box.along), float(box.across)
+        selected = self.isSelected()
+        if min(w, h) * lod < 4:  # far away: a spot of colour
+            painter.setPen(Qt.PenStyle.NoPen)
+            painter.setBrush(_BREACH if self.state == "breach" else (_SELECTED if selected else colour))
+            painter.drawRect(QRectF(0, 0, w, h))
+            return
+        hitch = float(box.hitch)
+        body, band, tow = stall_parts(w, h, hitch, box.rotation)
+        if tow is not None:
+            painter.setPen(QPen(_MUTED, 0))
+            painter.setBrush(QColor("#9E9E9E"))
+            painter.drawRect(QRectF(tow[0], tow[1], tow[2] - tow[0], tow[3] - tow[1]))
+        body_rect = QRectF(body[0], body[1], body[2] - body[0], body[3] - body[1])
+        painter.setPen(Qt.PenStyle.NoPen)
+        painter.setBrush(QColor("#DCEBFA") if selected else QColor("#FFFFFF"))
+        painter.drawRect(body_rect)
+        painter.setBrush(colour)
+        painter.drawRect(QRectF(band[0], band[1], band[2] - band[0], band[3] - band[1]))
+        # outline inside the footprint (the bounding rect stays exact)
+        if self.state:
+            px = 3.0
+            pen = QPen(_BREACH if self.state == "breach" else _KEPT, px)
+            if self.state == "kept":
+                pen.setStyle(Qt.PenStyle.DashLine)
+        elif selected:
+            px = 2.5
+            pen = QPen(_SELECTED, px)
+        else:
+            px = 1.0
+            pen = QPen(colour.darker(135), px)
+        pen.setCosmetic(True)
+        painter.setPen(pen)
+        painter.setBrush(Qt.BrushStyle.NoBrush)
+        inset = px / 2 / lod
+        painter.drawRect(body_rect.adjusted(inset, inset, -inset, -inset))
+        if selected and len(self.editor.scene.selectedItems()) == 1:
+            handle = self.handle_rect(lod)
+            painter.setPen(QPen(_SELECTED, 0))
+            painter.setBrush(QColor("#FFFFFF"))
+            painter.drawRect(handle)
+        self._paint_labels(painter, lod, body_rect, band)
+
+    def handle_rect(self, lod: float) -> QRectF:
+        """The resize grip: the far corner from the stall's kerb, 9 px square."""
+        size = 9 / lod
+        w, h = float(self.box.along), float(self.box.across)
+        y = h - size if self.box.side == "a" else 0.0
+        return QRectF(w - size, y, size, size)
+
+    def _paint_labels(self, painter: QPainter, lod: float, body: QRectF, band) -> None:
+        box = self.box
+        editor = self.editor
+        wpx, hpx = body.width() * lod, body.height() * lod
+        if min(wpx, hpx) < 12:
+            return
+        painter.save()
+        painter.scale(1 / lod, 1 / lod)
+        rect = QRectF(body.x() * lod, body.y() * lod, wpx, hpx)
+        band_rect = QRectF(band[0] * lod, band[1] * lod, (band[2] - band[0]) * lod, (band[3] - band[1]) * lod)
+        # the free (white) part takes the text
+        if box.rotation == 0:
+            free = QRectF(rect.x(), band_rect.bottom(), rect.width(), rect.bottom() - band_rect.bottom())
+        elif box.rotation == 180:
+            free = QRectF(rect.x(), rect.y(), rect.width(), band_rect.top() - rect.y())
+        elif box.rotation == 90:
+            free = QRectF(rect.x(), rect.y(), band_rect.left() - rect.x(), rect.height())
+        else:
+            free = QRectF(band_rect.right(), rect.y(), rect.right() - band_rect.right(), rect.height())
+        font = QFont(painter.font())
+        section = editor.plan.section_label(box)
+        if band_rect.height() >= 11 and band_rect.width() >= 16 and box.rotation in (0, 180):
+            font.setPixelSize(max(8, min(12, int(band_rect.height() * 0.75))))
+            font.setBold(True)
+            painter.setFont(font)
+            painter.setPen(QColor("#FFFFFF"))
+            short = section.replace("Seção ", "")
+            text = QFontMetricsF(font).elidedText(short, Qt.TextElideMode.ElideRight, band_rect.width() - 4)
+            painter.drawText(band_rect, int(Qt.AlignmentFlag.AlignCenter), text)
+            section = ""
+        lines = [(str(box.number), True)]
+        if free.height() >= 34 and free.width() >= 44:
+            if section:
+                lines.append((section, False))
+            if box.holder:
+                lines.append((f"{box.holder} · {box.holder_name or ''}".rstrip(" ·"), False))
+            elif free.height() >= 44:
+                lines.append((editor.tr("livre"), False))
+        size = max(8, min(14, int(free.height() / (len(lines) + 0.6))))
+        painter.setPen(_INK)
+        line_h = size * 1.25
+        top = free.center().y() - line_h * len(lines) / 2
+        for i, (text, bold) in enumerate(lines):
+            font.setPixelSize(size if i == 0 else max(8, size - 3))
+            font.setBold(bold)
+            painter.setFont(font)
+            painter.setPen(_INK if i == 0 else _MUTED)
+            shown = QFontMetricsF(font).elidedText(text, Qt.TextElideMode.ElideRight, free.width() - 4)
+            painter.drawText(QRectF(free.x() + 2, top + i * line_h, free.width() - 4, line_h),
+                             int(Qt.AlignmentFlag.AlignCenter), shown)
+        painter.restore()
+
+
+@dataclass
+class _Gesture:
+    kind: str  # "move" | "resize"
+    press: QPointF
+    uids: list[int]
+    changes: dict
+
+
+class MapScene(QGraphicsScene):
+    """The street and its stalls; mouse drags preview on the items and push one command on release."""
+
+    def __init__(self, editor: MapEditor):
+        super().__init__(editor)
+        self.editor = editor
+        self.gesture: _Gesture | None = None
+
+    # -- what is drawn under the stalls ----------------------------------------
+    def drawBackground(self, painter: QPainter, rect: QRectF) -> None:  # noqa: N802 - Qt API
+        painter.fillRect(rect, QColor("#FBFBFA"))
+        plan = self.editor.plan
+        if plan is None:
+            return
+        length, width = float(plan.length), float(plan.width)
+        lod = QStyleOptionLod.of(painter)
+        painter.setPen(Qt.PenStyle.NoPen)
+        painter.setBrush(_SIDEWALK)
+        painter.drawRect(QRectF(0, -SIDEWALK, length, SIDEWALK))
+        painter.drawRect(QRectF(0, width, length, SIDEWALK))
+        painter.setBrush(_ASPHALT)
+        painter.drawRect(QRectF(0, 0, length, width))
+        for x in (-END_BAND, length):  # the cross streets
+            painter.drawRect(QRectF(x, -SIDEWALK, END_BAND, width + 2 * SIDEWALK))
+        kerb = QPen(_KERB, 1.5)
+        kerb.setCosmetic(True)
+        painter.setPen(kerb)
+        painter.drawLine(QPointF(0, 0), QPointF(length, 0))
+        painter.drawLine(QPointF(0, width), QPointF(length, width))
+        painter.drawLine(QPointF(0, -SIDEWALK), QPointF(0, width + SIDEWALK))
+        painter.drawLine(QPointF(length, -SIDEWALK), QPointF(length, width + SIDEWALK))
+        centre = QPen(QColor("#FFFFFF"), 1.5, Qt.PenStyle.DashLine)
+        centre.setCosmetic(True)
+        painter.setPen(centre)
+        painter.drawLine(QPointF(0, width / 2), QPointF(length, width / 2))
+        if plan.plan.segment.sides == "one":
+            painter.setPen(Qt.PenStyle.NoPen)
+            painter.setBrush(QBrush(QColor(0, 0, 0, 30), Qt.BrushStyle.BDiagPattern))
+            painter.drawRect(QRectF(0, width / 2, length, width / 2))
+        self._paint_grid(painter, rect, lod, length, width)
+        self._paint_obstacles(painter, lod, width)
+        self._paint_texts(painter, rect, lod, length, width)
+
+    def _paint_grid(self, painter: QPainter, rect: QRectF, lod: float, length: float, width: float) -> None:
+        # the 0,10 m grid when it is far enough apart to help; 1 m lines otherwise
+        for step, alpha in ((GRID, 18), (1000, 30)):
+            if step * lod < 6:
+                continue
+            pen = QPen(QColor(0, 0, 0, alpha), 0)
+            painter.setPen(pen)
+            x0 = max(0.0, (rect.left() // step) * step)
+            x1 = min(length, rect.right())
+            x = x0
+            while x <= x1:
+                painter.drawLine(QPointF(x, 0), QPointF(x, width))
+                x += step
+            y = 0.0
+            while y <= width:
+                painter.drawLine(QPointF(max(0.0, rect.left()), y), QPointF(x1, y))
+                y += step
+            break
+
+    def _paint_obstacles(self, painter: QPainter, lod: float, width: float) -> None:
+        plan = self.editor.plan
+        kept_free = plan.kept_free()
+        for obstacle in plan.plan.obstacles:
+            start = float(obstacle.start) * 1000
+            extent = max(float(obstacle.extent) * 1000, 4 / lod)
+            colour = QColor(_OBSTACLE_COLOURS.get(obstacle.kind, "#607D8B"))
+            for side in (("a", "b") if obstacle.side == "both" else (obstacle.side,)):
+                y = -SIDEWALK if side == "a" else width
+                painter.setPen(QPen(colour.darker(130), 0))
+                if obstacle.kind == "tree":
+                    painter.setBrush(QColor("#66BB6A"))
+                    d = min(SIDEWALK * 0.9, max(extent, 1000.0))
+                    painter.drawEllipse(QRectF(start + extent / 2 - d / 2, y + (SIDEWALK - d) / 2, d, d))
+                else:
+                    painter.setBrush(colour)
+                    painter.drawRect(QRectF(start, y + SIDEWALK * 0.15, extent, SIDEWALK * 0.7))
+                if obstacle.kind in kept_free:
+                    painter.setPen(QPen(_BREACH, 0, Qt.PenStyle.DashLine))
+                    painter.setBrush(QBrush(QColor(213, 0, 0, 90), Qt.BrushStyle.BDiagPattern))
+                    if obstacle.kind == "crossing" and obstacle.side == "both":
+                        painter.drawRect(QRectF(start, 0, extent, width))
+                    else:
+                        lane = min(width / 2, 3000.0)
+                        painter.drawRect(QRectF(start, 0 if side == "a" else width - lane, extent, lane))
+                mark = OBSTACLE_MARKS.get(obstacle.kind, "")
+                if mark and extent * lod >= 12 and SIDEWALK * lod >= 12:
+                    self._text(painter, lod, QRectF(start, y, extent, SIDEWALK), mark, 10, QColor("#FFFFFF"),
+                               bold=True)
+
+    def _text(self, painter: QPainter, lod: float, rect: QRectF, text: str, px: int, colour: QColor, *,
+              bold: bool = False, align=Qt.AlignmentFlag.AlignCenter, rotate: bool = False) -> None:
+        """Text ``px`` pixels high whatever the zoom, in the scene ``rect``."""
+        painter.save()
+        font = QFont(painter.font())
+        font.setPixelSize(px)
+        font.setBold(bold)
+        painter.setFont(font)
+        painter.setPen(colour)
+        centre = rect.center()
+        painter.translate(centre)
+        painter.scale(1 / lod, 1 / lod)
+        w, h = rect.width() * lod, rect.height() * lod
+        if rotate:
+            painter.rotate(-90)
+            w, h = h, w
+        painter.drawText(QRectF(-w / 2, -h / 2, w, h), int(align), text)
+        painter.restore()
+
+    def _paint_texts(self, painter: QPainter, rect: QRectF, lod: float, length: float, width: float) -> None:
+        plan = self.editor.plan
+        segment = plan.plan.segment
+        # the streets at each end
+        for x, name in ((-END_BAND, segment.from_street), (length, segment.to_street)):
+            if name:
+                self._text(painter, lod, QRectF(x, -SIDEWALK, END_BAND, width + 2 * SIDEWALK), name, 13, _INK,
+                           bold=True, rotate=True)
+        # the street's own name and the sides, every so often (fixed places: the same whatever is exposed)
+        every = 30_000.0
+        while every * lod < 600:
+            every *= 2
+        x = every / 2
+        while x < length:
+            if rect.left() - every < x < rect.right() + every:
+                self._text(painter, lod, QRectF(x - every / 2, width / 2 - 600 / lod, every, 1200 / lod),
+                           segment.street, 13, QColor("#9AA1A8"), bold=True)
+                if SIDEWALK * lod >= 11:
+                    for y, label in ((-SIDEWALK, self.editor.tr("Lado A")), (width, self.editor.tr("Lado B"))):
+                        self._text(painter, lod, QRectF(x - every / 2, y, every, SIDEWALK), label, 11, _MUTED)
+            x += every
+        # the ruler: metres along the street
+        step = 1000
+        for candidate in (1000, 2000, 5000, 10_000, 20_000, 50_000, 100_000, 200_000):
+            step = candidate
+            if candidate * lod >= 70:
+                break
+        pen = QPen(_MUTED, 0)
+        painter.setPen(pen)
+        x = max(0, int(rect.left() // step) * step)
+        while x <= min(length, rect.right() + step):
+            painter.setPen(pen)
+            painter.drawLine(QPointF(x, -SIDEWALK - 6 / lod), QPointF(x, -SIDEWALK))
+            label = format_metres(int(x), mm=True).replace(",00", "")
+            self._text(painter, lod, QRectF(x - 50 / lod, -SIDEWALK - 22 / lod, 100 / lod, 15 / lod), label, 10,
+                       _MUTED, align=Qt.AlignmentFlag.AlignHCenter | Qt.AlignmentFlag.AlignBottom)
+            x += step
+
+    # -- gestures --------------------------------------------------------------
+    def stall_at(self, pos: QPointF) -> StallItem | None:
+        for item in self.items(pos):
+            if isinstance(item, StallItem):
+                return item
+        return None
+
+    def _lod(self) -> float:
+        views = self.views()
+        return views[0].transform().m11() if views else 1.0
+
+    def mousePressEvent(self, event) -> None:  # noqa: N802 - Qt API
+        editor = self.editor
+        if event.button() == Qt.MouseButton.LeftButton and editor.plan is not None:
+            item = self.stall_at(event.scenePos())
+            if item is not None:
+                mods = event.modifiers()
+                if mods & (Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier):
+                    item.setSelected(not item.isSelected())
+                    event.accept()
+                    return
+                if (item.isSelected() and len(self.selectedItems()) == 1
+                        and item.handle_rect(self._lod()).contains(item.mapFromScene(event.scenePos()))):
+                    self.gesture = _Gesture("resize", event.scenePos(), [item.uid], {})
+                    event.accept()
+                    return
+                if not item.isSelected():
+                    self.clearSelection()
+                    item.setSelected(True)
+                self.gesture = _Gesture("move", event.scenePos(), editor.selected_uids(), {})
+                event.accept()
+                return
+        super().mousePressEvent(event)
+
+    def mouseMoveEvent(self, event) -> None:  # noqa: N802 - Qt API
+        gesture = self.gesture
+        if gesture is None:
+            super().mouseMoveEvent(event)
+            return
+        plan = self.editor.plan
+        pos = event.scenePos()
+        if gesture.kind == "move":
+            dx, dy = round(pos.x() - gesture.press.x()), round(pos.y() - gesture.press.y())
+            snap = not (event.modifiers() & Qt.KeyboardModifier.AltModifier)
+            gesture.changes = plan.moved(gesture.uids, dx, dy, snap=snap, tolerance=max(GRID, round(8 / self._lod())))
+        else:
+            box = plan.stalls[gesture.uids[0]]
+            dx, dy = pos.x() - gesture.press.x(), pos.y() - gesture.press.y()
+            along = round((box.along + dx) / GRID) * GRID
+            across = round((box.across + (dy if box.side == "a" else -dy)) / GRID) * GRID
+            if box.rotation % 180 == 0:
+                front, depth = along - box.hitch, across
+            else:
+                front, depth = across - box.hitch, along
+            gesture.changes, limit, clamped = plan.resized(box.uid, front, depth)
+            self.editor.show_status(self.editor.tr("Limite: %1").replace("%1", limit.text)
+                                    + (f" ({limit.basis})" if limit.basis else ""))
+        for uid in gesture.uids:
+            item = self.editor.items.get(uid)
+            if item is not None:
+                item.show_box(gesture.changes.get(uid) or plan.stalls[uid])
+        event.accept()
+
+    def mouseReleaseEvent(self, event) -> None:  # noqa: N802 - Qt API
+        gesture = self.gesture
+        if gesture is None or event.button() != Qt.MouseButton.LeftButton:
+            super().mouseReleaseEvent(event)
+            return
+        self.gesture = None
+        editor = self.editor
+        if gesture.changes:
+            if gesture.kind == "move":
+                editor.push(gesture.changes, editor.moving_text(gesture.uids))
+            else:
+                box = editor.plan.stalls[gesture.uids[0]]
+                editor.push(gesture.changes, editor.tr("Redimensionar banca %1").replace("%1", str(box.number)))
+        event.accept()
+
+    def cancel_gesture(self) -> bool:
+        if self.gesture is None:
+            return False
+        for uid in self.gesture.uids:
+            if uid in self.editor.items and uid in self.editor.plan.stalls:
+                self.editor.items[uid].show_box(self.editor.plan.stalls[uid])
+        self.gesture = None
+        return True
+
+    # -- holders dropped on a stall --------------------------------------------
+    def dragEnterEvent(self, event) -> None:  # noqa: N802 - Qt API
+        if event.mimeData().hasFormat(PERMIT_MIME):
+            event.acceptProposedAction()
+        else:
+            super().dragEnterEvent(event)
+
+    def dragMoveEvent(self, event) -> None:  # noqa: N802 - Qt API
+        if event.mimeData().hasFormat(PERMIT_MIME):
+            item = self.stall_at(event.scenePos())
+            event.setAccepted(item is not None)
+            if item is not None:
+                event.acceptProposedAction()
+        else:
+            super().dragMoveEvent(event)
+
+    def dropEvent(self, event) -> None:  # noqa: N802 - Qt API
+        if not event.mimeData().hasFormat(PERMIT_MIME):
+            super().dropEvent(event)
+            return
+        item = self.stall_at(event.scenePos())
+        if item is None:
+            event.ignore()
+            return
+        permit_id = int(bytes(event.mimeData().data(PERMIT_MIME)).decode())
+        self.editor.assign(item.uid, permit_id)
+        event.acceptProposedAction()
+
+
+class QStyleOptionLod:
+    """The level of detail (pixels per millimetre) of a painter, as Qt's items compute it."""
+
+    @staticmethod
+    def of(painter: QPainter) -> float:
+        t: QTransform = painter.worldTransform()
+        from math import hypot
+
+        return hypot(t.m11(), t.m12()) or 1e-6
+
+
+# --------------------------------------------------------------------------- the view and its overlays
+
+
+class ScaleBar(QWidget):
+    """A scale bar for the current zoom, over the map's bottom right corner."""
+
+    def __init__(self, view: MapView):
+        super().__init__(view.viewport())
+        self.view = view
+        self.setAttribute(Qt.WidgetAttribute.WA_TransparentForMouseEvents)
+        self.resize(220, 40)
+
+    def metres(self) -> tuple[float, float]:
+        """(metres, pixels) of the bar."""
+        px_per_m = self.view.transform().m11() * 1000
+        metres = 0.1
+        for candidate in (0.1, 0.2, 0.5, 1, 2, 5, 10, 20, 50, 100, 200, 500, 1000):
+            if candidate * px_per_m <= 180:
+                metres = float(candidate)
+        return metres, metres * px_per_m
+
+    def paintEvent(self, _event) -> None:  # noqa: N802 - Qt API
+        painter = QPainter(self)
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+        painter.fillRect(self.rect(), QColor(255, 255, 255, 215))
+        metres, px = self.metres()
+        x0, y0 = 10.0, 24.0
+        for i in range(4):
+            painter.setPen(QPen(_INK, 1))
+            painter.setBrush(_INK if i % 2 == 0 else QColor("#FFFFFF"))
+            painter.drawRect(QRectF(x0 + i * px / 4, y0, px / 4, 6))
+        font = QFont(self.font())
+        font.setPixelSize(11)
+        painter.setFont(font)
+        painter.setPen(_INK)
+        label = f"{metres:g}".replace(".", ",") + " m"
+        painter.drawText(QRectF(x0, 4, 200, 16), int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter),
+                         self.tr("Escala: %1").replace("%1", label))
+        painter.end()
+
+
+class LegendOverlay(QFrame):
+    """The colours of the stalls with their article, over the map's bottom left corner."""
+
+    def __init__(self, view: MapView):
+        super().__init__(view.viewport())
+        self.setObjectName("legend")
+        self.setAttribute(Qt.WidgetAttribute.WA_TransparentForMouseEvents)
+        self.setStyleSheet("#legend { background: rgba(255,255,255,225); border: 1px solid #c8ccd0; }"
+                           "QLabel { background: transparent; }")
+        self.layout_ = QVBoxLayout(self)
+        self.layout_.setContentsMargins(8, 6, 8, 6)
+        self.layout_.setSpacing(2)
+        self.entries: list = []
+
+    def set_entries(self, entries, extra: list[str]) -> None:
+        if (list(entries), list(extra)) == (self.entries, getattr(self, "extra", None)):
+            return
+        self.extra = list(extra)
+        self.entries = list(entries)
+        while self.layout_.count():
+            item = self.layout_.takeAt(0)
+            if item.widget() is not None:
+                item.widget().deleteLater()
+        title = QLabel(self.tr("<b>Legenda</b>"))
+        self.layout_.addWidget(title)
+        for entry in entries:
+            swatch = (f"<span style='background:{entry.hex}; color:{entry.hex}'>&nbsp;&nbsp;&nbsp;</span>"
+                      f"<span style='background:#ffffff; color:#ffffff; border:1px solid {entry.hex}'>"
+                      "&nbsp;&nbsp;&nbsp;</span>")
+            basis = f" <span style='color:#5f6b76'>({escape(entry.basis)})</span>" if entry.basis else ""
+            label = QLabel(f"{swatch} <b>{escape(entry.label)}</b> — {escape(entry.detail)}{basis}")
+            label.setObjectName("legend-entry")
+            self.layout_.addWidget(label)
+        for text in extra:
+            self.layout_.addWidget(QLabel(text))
+        self.adjustSize()
+
+
+class MapView(QGraphicsView):
+    zoomed = Signal()
+
+    MIN_PX_PER_MM = 0.0004
+    MAX_PX_PER_MM = 1.5
+
+    def __init__(self, editor: MapEditor, scene: MapScene):
+        super().__init__(scene)
+        self.editor = editor
+        self.setObjectName("map-view")
+        self.setRenderHints(QPainter.RenderHint.Antialiasing | QPainter.RenderHint.TextAntialiasing)
+        self.setDragMode(QGraphicsView.DragMode.RubberBandDrag)
+        self.setRubberBandSelectionMode(Qt.ItemSelectionMode.IntersectsItemShape)
+        self.setTransformationAnchor(QGraphicsView.ViewportAnchor.AnchorUnderMouse)
+        self.setResizeAnchor(QGraphicsView.ViewportAnchor.AnchorViewCenter)
+        self.setViewportUpdateMode(QGraphicsView.ViewportUpdateMode.SmartViewportUpdate)
+        self.setAcceptDrops(True)
+        self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
+        self._pan_from: QPointF | None = None
+        self._space = False
+        self.scale_bar = ScaleBar(self)
+        self.legend = LegendOverlay(self)
+        self.zoomed.connect(self.scale_bar.update)
+
+    def px_per_mm(self) -> float:
+        return self.transform().m11()
+
+    def zoom_by(self, factor: float, *, anchor_under_mouse: bool = True) -> None:
+        current = self.px_per_mm()
+        target = min(self.MAX_PX_PER_MM, max(self.MIN_PX_PER_MM, current * factor))
+        if target == current:
+            return
+        if not anchor_under_mouse:
+            self.setTransformationAnchor(QGraphicsView.ViewportAnchor.AnchorViewCenter)
+        self.scale(target / current, target / current)
+        self.setTransformationAnchor(QGraphicsView.ViewportAnchor.AnchorUnderMouse)
+        self.zoomed.emit()
+
+    def street_rect(self) -> QRectF:
+        plan = self.editor.plan
+        if plan is None:
+            return QRectF()
+        return QRectF(-END_BAND - 1000, -SIDEWALK - RULER, plan.length + 2 * END_BAND + 2000,
+                      plan.width + 2 * SIDEWALK + RULER + 1000)
+
+    def fit(self) -> None:
+        """The whole street in the window."""
+        rect = self.street_rect()
+        if not rect.isEmpty():
+            self.fitInView(rect, Qt.AspectRatioMode.KeepAspectRatio)
+            self.zoomed.emit()
+
+    def fit_across(self) -> None:
+        """The street's width filling the window's height, from its start: where a clerk reads the stalls."""
+        rect = self.street_rect()
+        if rect.isEmpty():
+            return
+        viewport = self.viewport().rect()
+        room = self.legend.height() + 24  # the legend stays under the street
+        factor = max(50, viewport.height() - room - 16) / rect.height()
+        factor = min(self.MAX_PX_PER_MM, max(factor, viewport.width() / rect.width()))
+        self.setTransform(QTransform.fromScale(factor, factor))
+        self.centerOn(rect.left() + viewport.width() / 2 / factor, rect.top() - 8 / factor
+                      + viewport.height() / 2 / factor)
+        self.zoomed.emit()
+
+    def resizeEvent(self, event) -> None:  # noqa: N802 - Qt API
+        super().resizeEvent(event)
+        self._place_overlays()
+
+    def _place_overlays(self) -> None:
+        vp = self.viewport().rect()
+        self.scale_bar.move(vp.right() - self.scale_bar.width() - 8, vp.bottom() - self.scale_bar.height() - 8)
+        self.legend.adjustSize()
+        self.legend.move(8, vp.bottom() - self.legend.height() - 8)
+
+    def wheelEvent(self, event) -> None:  # noqa: N802 - Qt API
+        steps = event.angleDelta().y() / 120
+        if event.modifiers() & Qt.KeyboardModifier.ShiftModifier:
+            bar = self.horizontalScrollBar()
+            bar.setValue(bar.value() - int(steps * bar.pageStep() / 4))
+            return
+        if steps:
+            self.zoom_by(1.2 ** steps)
+        event.accept()
+
+    def mousePressEvent(self, event) -> None:  # noqa: N802 - Qt API
+        if event.button() == Qt.MouseButton.MiddleButton or (
+                self._space and event.button() == Qt.MouseButton.LeftButton):
+            self._pan_from = event.position()
+            self.viewport().setCursor(Qt.CursorShape.ClosedHandCursor)
+            event.accept()
+            return
+        super().mousePressEvent(event)
+
+    def mouseMoveEvent(self, event) -> None:  # noqa: N802 - Qt API
+        if self._pan_from is not None:
+            delta = event.position() - self._pan_from
+            self._pan_from = event.position()
+            self.horizontalScrollBar().setValue(self.horizontalScrollBar().value() - round(delta.x()))
+            self.verticalScrollBar().setValue(self.verticalScrollBar().value() - round(delta.y()))
+            event.accept()
+            return
+        super().mouseMoveEvent(event)
+
+    def mouseReleaseEvent(self, event) -> None:  # noqa: N802 - Qt API
+        if self._pan_from is not None:
+            self._pan_from = None
+            self.viewport().setCursor(Qt.CursorShape.OpenHandCursor if self._space else Qt.CursorShape.ArrowCursor)
+            event.accept()
+            return
+        super().mouseReleaseEvent(event)
+
+    def keyPressEvent(self, event) -> None:  # noqa: N802 - Qt API
+        key = event.key()
+        if key == Qt.Key.Key_Space and not event.isAutoRepeat():
+            self._space = True
+            self.viewport().setCursor(Qt.CursorShape.OpenHandCursor)
+            event.accept()
+            return
+        arrows = {Qt.Key.Key_Left: (-1, 0), Qt.Key.Key_Right: (1, 0), Qt.Key.Key_Up: (0, -1),
+                  Qt.Key.Key_Down: (0, 1)}
+        if key in arrows and self.editor.selected_uids():
+            step = NUDGE_LARGE if event.modifiers() & Qt.KeyboardModifier.ShiftModifier else NUDGE
+            dx, dy = arrows[key]
+            self.editor.nudge(dx * step, dy * step)
+            event.accept()
+            return
+        if key == Qt.Key.Key_Escape and self.editor.scene.cancel_gesture():
+            event.accept()
+            return
+        super().keyPressEvent(event)
+
+    def keyReleaseEvent(self, event) -> None:  # noqa: N802 - Qt API
+        if event.key() == Qt.Key.Key_Space and not event.isAutoRepeat():
+            self._space = False
+            self.viewport().setCursor(Qt.CursorShape.ArrowCursor)
+            event.accept()
+            return
+        super().keyReleaseEvent(event)
+
+
+# --------------------------------------------------------------------------- dialogs and lists
+
+
+class KeepBreachDialog(GuardedDialog):
+    """Keep a breach on purpose: the written reason and who keeps it (stored and shown with the breach)."""
+
+    def __init__(self, site_id: int, breach, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.site_id = site_id
+        self.breach = breach
+        self.kept = None
+        self.setWindowTitle(self.tr("Manter irregularidade com justificativa"))
+        self.resize(560, 340)
+        layout = QVBoxLayout(self)
+        about = QLabel(f"<b>{escape(breach.label.capitalize())}</b><br>{escape(breach.message)}"
+                       + (f"<br><i>{escape(breach.basis)}</i>" if breach.basis else ""))
+        about.setWordWrap(True)
+        about.setTextFormat(Qt.TextFormat.RichText)
+        layout.addWidget(about)
+        form = QFormLayout()
+        self.reason = QPlainTextEdit()
+        self.reason.setObjectName("reason")
+        self.reason.setPlaceholderText(self.tr("Por que a irregularidade fica (ofício, acordo, decisão da chefia…)"))
+        self.by = QLineEdit(current_user_name())
+        self.by.setObjectName("by")
+        form.addRow(self.tr("&Justificativa:"), self.reason)
+        form.addRow(self.tr("&Servidor:"), self.by)
+        layout.addLayout(form)
+        self.add_save_bar(layout)
+        self.errors = FieldErrorsView(self.error, {"reason": self.reason, "by": self.by})
+        self.watch_edits()
+        self.reason.textChanged.connect(lambda: setattr(self, "dirty", True))
+        self.reason.setFocus()
+
+    def save(self) -> None:
+        try:
+            self.kept = keep_breach(self.site_id, self.breach, self.reason.toPlainText(), by=self.by.text())
+        except FieldErrors as exc:
+            self.errors.show(exc.errors)
+            return
+        except UserError as exc:
+            self.errors.show({exc.field or "reason": exc.message})
+            return
+        self.dirty = False
+        self.accept()
+
+
+class HolderList(QListWidget):
+    """Permit holders without a stall; each drags onto a stall of the map."""
+
+    def __init__(self, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.setObjectName("holders")
+        self.setDragEnabled(True)
+        self.setDragDropMode(QListWidget.DragDropMode.DragOnly)
+        self.setSelectionMode(QListWidget.SelectionMode.SingleSelection)
+        self.setWordWrap(True)
+
+    def mimeTypes(self) -> list[str]:  # noqa: N802 - Qt API
+        return [PERMIT_MIME]
+
+    def mimeData(self, items) -> QMimeData:  # noqa: N802 - Qt API
+        data = QMimeData()
+        if items:
+            permit_id = items[0].data(Qt.ItemDataRole.UserRole)
+            data.setData(PERMIT_MIME, str(permit_id).encode())
+            data.setText(items[0].text())
+        return data
+
+
+# --------------------------------------------------------------------------- the editor
+
+
+class MapEditor(QWidget):
+    """One segment of a site: the map, its toolbar, the checks, the holders and the selected stall."""
+
+    saved = Signal()
+    changed = Signal()
+
+    def __init__(self, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.site_id: int | None = None
+        self.segment_id: int | None = None
+        self.plan: StallPlan | None = None
+        self.items: dict[int, StallItem] = {}
+        self.kept: dict = {}
+        self.holders: dict[int, HolderRow] = {}
+        self.last_layout = None
+        self.undo = QUndoStack(self)
+        self.undo.cleanChanged.connect(self._undo_changed)
+        self.undo.indexChanged.connect(self._undo_changed)
+
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        self.title = QLabel()
+        self.title.setObjectName("map-title")
+        self.title.setWordWrap(True)
+        self.title.setTextFormat(Qt.TextFormat.RichText)
+        head = QHBoxLayout()
+        head.addWidget(self.title, 1)
+        self.segment_box = QComboBox()
+        self.segment_box.setObjectName("segment")
+        self.segment_box.setVisible(False)
+        head.addWidget(self.segment_box)
+        layout.addLayout(head)
+        self.toolbar = QToolBar()
+        self.toolbar.setObjectName("map-tools")
+        self.toolbar.setIconSize(QSize(18, 18))
+        self.toolbar.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
+        layout.addWidget(self.toolbar)
+
+        self.scene = MapScene(self)
+        self.view = MapView(self, self.scene)
+        self.tabs = QTabWidget()
+        self.tabs.setObjectName("map-side")
+        self.tabs.setMinimumWidth(300)
+        self._build_checks_tab()
+        self._build_holders_tab()
+        self._build_stall_tab()
+        self.history = QUndoView(self.undo)
+        self.history.setEmptyLabel(self.tr("<mapa aberto>"))
+        self.tabs.addTab(self.history, self.tr("Histórico"))
+        split = QSplitter(Qt.Orientation.Horizontal)
+        split.addWidget(self.view)
+        split.addWidget(self.tabs)
+        split.setStretchFactor(0, 4)
+        split.setStretchFactor(1, 1)
+        split.setSizes([900, 340])
+        layout.addWidget(split, 1)
+        self.status = QLabel()
+        self.status.setObjectName("map-status")
+        self.status.setWordWrap(True)
+        layout.addWidget(self.status)
+        self.message = QLabel()
+        self.message.setObjectName("map-message")
+        self.message.setWordWrap(True)
+        layout.addWidget(self.message)
+        self._build_actions()
+        self.scene.selectionChanged.connect(self._selection_changed)
+        self.segment_box.activated.connect(self._segment_chosen)
+        self._set_enabled(False)
+
+    # -- building ------------------------------------------------------------
+    def _action(self, text: str, slot, *, shortcut=None, icon=None, name: str = "") -> QAction:
+        action = QAction(text, self)
+        if icon is not None:
+            action.setIcon(self.style().standardIcon(icon))
+        if shortcut is not None:
+            keys = shortcut if isinstance(shortcut, list) else [shortcut]
+            action.setShortcuts([QKeySequence(k) if not isinstance(k, QKeySequence) else k for k in keys])
+            action.setShortcutContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
+        action.triggered.connect(lambda _checked=False: slot())
+        action.setObjectName(name)
+        self.addAction(action)
+        return action
+
+    def _build_actions(self) -> None:
+        sp = QStyle.StandardPixmap
+        tr = self.tr
+        self.action_save = self._action(tr("&Salvar"), self.save, shortcut=QKeySequence.StandardKey.Save,
+                                        icon=sp.SP_DialogSaveButton, name="save")
+        # own actions (not createUndoAction): a short text in the toolbar, what is undone in the tooltip
+        self.action_undo = self._action(tr("&Desfazer"), self.undo.undo, shortcut=QKeySequence.StandardKey.Undo,
+                                        icon=sp.SP_ArrowBack, name="undo")
+        redo_keys = QKeySequence.keyBindings(QKeySequence.StandardKey.Redo)
+        for extra in ("Ctrl+Shift+Z", "Ctrl+Y"):
+            if QKeySequence(extra) not in redo_keys:
+                redo_keys.append(QKeySequence(extra))
+        self.action_redo = self._action(tr("&Refazer"), self.undo.redo, shortcut=redo_keys,
+                                        icon=sp.SP_ArrowForward, name="redo")
+        self.undo.canUndoChanged.connect(self._undo_changed)
+        self.undo.canRedoChanged.connect(self._undo_changed)
+        self.action_auto = self._action(tr("&Auto-layout"), self.run_auto_layout, name="auto-layout")
+        self.action_add = self._action(tr("+ &Banca"), self.add_stall, shortcut="Ctrl+B", name="add")
+        self.action_add.setToolTip(tr("Adicionar uma banca livre (Ctrl+B)"))
+        self.action_delete = self._action(tr("E&xcluir"), self.delete_selected,
+                                          shortcut=QKeySequence.StandardKey.Delete, name="delete")
+        self.action_rotate = self._action(tr("&Girar"), self.rotate_selected, shortcut="R", name="rotate")
+        self.action_rotate.setToolTip(tr("Girar 90° (R)"))
+        self.action_distribute = self._action(tr("&Distribuir"), self.distribute_selected, name="distribute")
+        self.action_distribute.setToolTip(tr("Espaços iguais entre a primeira e a última banca selecionada"))
+        self.action_pack = self._action(tr("&Encostar"), self.pack_selected, name="pack")
+        self.action_pack.setToolTip(tr("Encostar as bancas selecionadas com o espaço mínimo entre elas"))
+        self.action_zoom_in = self._action(tr("Zoom +"), lambda: self.view.zoom_by(1.25, anchor_under_mouse=False),
+                                           shortcut=["Ctrl+=", "Ctrl++"], name="zoom-in")
+        self.action_zoom_in.setToolTip(tr("Aproximar (Ctrl+=; roda do mouse)"))
+        self.action_zoom_out = self._action(tr("Zoom −"), lambda: self.view.zoom_by(0.8, anchor_under_mouse=False),
+                                            shortcut="Ctrl+-", name="zoom-out")
+        self.action_zoom_out.setToolTip(tr("Afastar (Ctrl+-)"))
+        self.action_fit = self._action(tr("&Tudo"), self.view.fit, shortcut="Ctrl+0", name="fit")
+        self.action_fit.setToolTip(tr("Ajustar o trecho inteiro à janela (Ctrl+0)"))
+        self.action_across = self._action(tr("&Rua"), self.view.fit_across, shortcut="Ctrl+9", name="fit-across")
+        self.action_across.setToolTip(tr("A largura da rua na altura da janela (Ctrl+9); arraste com o botão do "
+                                         "meio ou com Espaço para andar"))
+        self.action_legend = self._action(tr("&Legenda"), self._toggle_legend, name="legend")
+        self.action_legend.setCheckable(True)
+        self.action_legend.setChecked(True)
+        self.action_print = self._action(tr("&Imprimir…"), self.print_dialog, shortcut=QKeySequence.StandardKey.Print,
+                                         name="print")
+        self.action_export = self._action(tr("E&xportar…"), self.export_dialog, name="export")
+        self.align_menu = QMenu(tr("Alinhar"), self)
+        self.align_actions = {}
+        for how, text in (("left", tr("Pelo início (esquerda)")), ("right", tr("Pelo fim (direita)")),
+                          ("top", tr("Pelo lado A (acima)")), ("bottom", tr("Pelo lado B (abaixo)")),
+                          ("kerb", tr("No meio-fio do seu lado"))):
+            action = self.align_menu.addAction(text)
+            action.setObjectName(f"align-{how}")
+            action.triggered.connect(lambda _c=False, h=how: self.align_selected(h))
+            self.align_actions[how] = action
+        align_button = QToolButton()
+        align_button.setText(tr("Alinhar"))
+        align_button.setMenu(self.align_menu)
+        align_button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
+        bar = self.toolbar
+        for action in (self.action_save, self.action_print, self.action_export):
+            bar.addAction(action)
+        bar.addSeparator()
+        for action in (self.action_undo, self.action_redo):
+            bar.addAction(action)
+        bar.addSeparator()
+        for action in (self.action_auto, self.action_add, self.action_delete, self.action_rotate):
+            bar.addAction(action)
+        bar.addWidget(align_button)
+        bar.addAction(self.action_distribute)
+        bar.addAction(self.action_pack)
+        bar.addSeparator()
+        for action in (self.action_zoom_in, self.action_zoom_out, self.action_fit, self.action_across,
+                       self.action_legend):
+            bar.addAction(action)
+
+    def _undo_changed(self, *_args) -> None:
+        # the stack is cleared while the editor is destroyed: nothing to show then
+        if not (isValid(self) and isValid(self.undo)):
+            return
+        self.action_undo.setEnabled(self.undo.canUndo())
+        self.action_redo.setEnabled(self.undo.canRedo())
+        self.action_undo.setToolTip(self.tr("Desfazer: %1").replace("%1", self.undo.undoText()) if self.undo.canUndo()
+                                    else self.tr("Nada a desfazer"))
+        self.action_redo.setToolTip(self.tr("Refazer: %1").replace("%1", self.undo.redoText()) if self.undo.canRedo()
+                                    else self.tr("Nada a refazer"))
+        self._update_status()
+        self.changed.emit()
+
+    def _toggle_legend(self) -> None:
+        self.view.legend.setVisible(self.action_legend.isChecked())
+
+    def _build_checks_tab(self) -> None:
+        page = QWidget()
+        layout = QVBoxLayout(page)
+        self.breach_summary = QLabel()
+        self.breach_summary.setObjectName("breach-summary")
+        self.breach_summary.setWordWrap(True)
+        layout.addWidget(self.breach_summary)
+        self.breach_list = QListWidget()
+        self.breach_list.setObjectName("breaches")
+        self.breach_list.setWordWrap(True)
+        self.breach_list.currentItemChanged.connect(lambda *_: self._breach_chosen())
+        layout.addWidget(self.breach_list, 2)
+        row = QVBoxLayout()
+        self.keep_button = QPushButton(self.tr("&Manter com justificativa…"))
+        self.keep_button.setObjectName("keep-breach")
+        self.keep_button.clicked.connect(lambda: self.keep_selected_breach())
+        self.unkeep_button = QPushButton(self.tr("Retirar justificativa"))
+        self.unkeep_button.setObjectName("drop-kept")
+        self.unkeep_button.clicked.connect(lambda: self.drop_selected_kept())
+        row.addWidget(self.keep_button)
+        row.addWidget(self.unkeep_button)
+        layout.addLayout(row)
+        self.auto_result = QTextBrowser()
+        self.auto_result.setObjectName("auto-result")
+        self.auto_result.setVisible(False)
+        layout.addWidget(self.auto_result, 1)
+        self.tabs.addTab(page, self.tr("Verificações"))
+
+    def _build_holders_tab(self) -> None:
+        page = QWidget()
+        layout = QVBoxLayout(page)
+        hint = QLabel(self.tr("Arraste um titular até uma banca do mapa, ou selecione a banca e o titular e "
+                              "clique em Atribuir."))
+        hint.setWordWrap(True)
+        layout.addWidget(hint)
+        self.holder_filter = QLineEdit()
+        self.holder_filter.setObjectName("holder-filter")
+        self.holder_filter.setPlaceholderText(self.tr("Filtrar por nº da permissão, nome ou seção"))
+        self.holder_filter.setClearButtonEnabled(True)
+        self.holder_filter.textChanged.connect(lambda _t: self._fill_holders())
+        layout.addWidget(self.holder_filter)
+        self.holder_list = HolderList()
+        layout.addWidget(self.holder_list, 1)
+        row = QHBoxLayout()
+        self.assign_button = QPushButton(self.tr("A&tribuir"))
+        self.assign_button.setObjectName("assign")
+        self.assign_button.clicked.connect(lambda: self.assign_selected())
+        self.unassign_button = QPushButton(self.tr("&Liberar banca"))
+        self.unassign_button.setObjectName("unassign")
+        self.unassign_button.clicked.connect(lambda: self.unassign_selected())
+        row.addWidget(self.assign_button)
+        row.addWidget(self.unassign_button)
+        row.addStretch(1)
+        layout.addLayout(row)
+        self.holder_message = QLabel()
+        self.holder_message.setObjectName("holder-message")
+        self.holder_message.setWordWrap(True)
+        self.holder_message.setStyleSheet("color: #b00020;")
+        layout.addWidget(self.holder_message)
+        self.tabs.addTab(page, self.tr("Titulares"))
+
+    def _build_stall_tab(self) -> None:
+        page = QWidget()
+        layout = QVBoxLayout(page)
+        form = QFormLayout()
+        self.prop_number = QSpinBox()
+        self.prop_number.setObjectName("number")
+        self.prop_number.setRange(1, 99_999)
+        self.prop_section = QComboBox()
+        self.prop_section.setObjectName("section")
+        self.prop_front = QDoubleSpinBox()
+        self.prop_front.setObjectName("front")
+        self.prop_depth = QDoubleSpinBox()
+        self.prop_depth.setObjectName("depth")
+        for spin in (self.prop_front, self.prop_depth):
+            spin.setDecimals(2)
+            spin.setSingleStep(GRID / 1000)
+            spin.setRange(0.5, 100.0)
+            spin.setSuffix(" m")
+            spin.setKeyboardTracking(False)
+        self.prop_limit = QLabel()
+        self.prop_limit.setObjectName("limit")
+        self.prop_limit.setWordWrap(True)
+        self.prop_where = QLabel()
+        self.prop_where.setObjectName("where")
+        self.prop_where.setWordWrap(True)
+        self.prop_holder = QLabel()
+        self.prop_holder.setObjectName("holder")
+        self.prop_holder.setWordWrap(True)
+        form.addRow(self.tr("&Número:"), self.prop_number)
+        form.addRow(self.tr("S&eção:"), self.prop_section)
+        form.addRow(self.tr("&Frente:"), self.prop_front)
+        form.addRow(self.tr("&Profundidade:"), self.prop_depth)
+        form.addRow(self.tr("Tamanho máximo:"), self.prop_limit)
+        form.addRow(self.tr("Posição:"), self.prop_where)
+        form.addRow(self.tr("Titular:"), self.prop_holder)
+        layout.addLayout(form)
+        layout.addStretch(1)
+        self.prop_number.editingFinished.connect(self._number_edited)
+        self.prop_section.activated.connect(lambda _i: self._section_edited())
+        self.prop_front.valueChanged.connect(lambda _v: self._size_edited())
+        self.prop_depth.valueChanged.connect(lambda _v: self._size_edited())
+        self.stall_page = page
+        self.tabs.addTab(page, self.tr("Banca"))
+
+    def _set_enabled(self, on: bool) -> None:
+        for widget in (self.toolbar, self.view, self.tabs):
+            widget.setEnabled(on)
+
+    # -- loading ---------------------------------------------------------------
+    def is_dirty(self) -> bool:
+        return not self.undo.isClean()
+
+    def load(self, site_id: int, segment_id: int | None = None, *, segments: list | None = None) -> None:
+        """Open a segment (default: the first) of the site; the undo history starts afresh."""
+        plan = plan_of(site_id, segment_id)
+        self.site_id = site_id
+        self.segment_id = plan.segment_id
+        names = {r.permit_id: r.holder_name for r in stall_rows(site_id) if r.permit_id}
+        position = 0
+        if segments is not None:
+            self.segment_box.blockSignals(True)
+            self.segment_box.clear()
+            for seg in segments:
+                self.segment_box.addItem(self.tr("Trecho %1: %2").replace("%1", str(seg.position + 1))
+                                         .replace("%2", seg.street), seg.id)
+            self.segment_box.setVisible(len(segments) > 1)
+            index = self.segment_box.findData(plan.segment_id)
+            self.segment_box.setCurrentIndex(max(0, index))
+            self.segment_box.blockSignals(False)
+            position = next((seg.position for seg in segments if seg.id == plan.segment_id), 0)
+        self.plan = StallPlan(plan, names=names, position=position)
+        self.plan.listeners.append(self._plan_changed)
+        self.undo.clear()
+        self.scene.clear()
+        self.items = {}
+        self.last_layout = None
+        self.auto_result.setVisible(False)
+        for box in self.plan.boxes():
+            item = StallItem(self, box)
+            self.items[box.uid] = item
+            self.scene.addItem(item)
+        self.scene.setSceneRect(self.view.street_rect().adjusted(-20_000, -8_000, 20_000, 8_000))
+        self._reload_holders()
+        self.kept = kept_breaches(site_id)
+        self._set_enabled(True)
+        segment = plan.segment
+        ends = (self.tr(", entre %1 e %2").replace("%1", escape(segment.from_street))
+                .replace("%2", escape(segment.to_street)) if segment.from_street and segment.to_street else "")
+        gap = format_metres(self.plan.gap, mm=True)
+        self.title.setText(
+            f"<b>{escape(segment.street)}</b>{ends} — {format_metres(segment.length)} × "
+            f"{format_metres(segment.width)}, {SIDE_USES.get(segment.sides, segment.sides)}; "
+            + self.tr("espaço entre bancas %1; numeração %2").replace("%1", gap)
+            .replace("%2", NUMBERING.get(plan.numbering, plan.numbering)))
+        self._fill_sections()
+        self._refresh_checks()
+        self.view.legend.set_entries(self.plan.legend(), self._legend_extra())
+        self.view._place_overlays()
+        self.view.fit_across()
+        self._selection_changed()
+        self._undo_changed()
+        self.message.clear()
+
+    def _legend_extra(self) -> list[str]:
+        extra = []
+        kinds = []
+        for o in self.plan.plan.obstacles:
+            if o.kind not in kinds:
+                kinds.append(o.kind)
+        if kinds:
+            extra.append(self.tr("Obstáculos: %1").replace("%1", " · ".join(
+                f"{OBSTACLE_MARKS.get(k) or ('●' if k == 'tree' else '▨')} {OBSTACLE_KINDS[k]}" for k in kinds)))
+        if self.plan.kept_free():
+            extra.append(self.tr("<span style='color:#d50000'>▨</span> faixa mantida livre; "
+                                 "<span style='color:#d50000'>▭</span> banca com irregularidade"))
+        return extra
+
+    def _segment_chosen(self) -> None:
+        segment_id = self.segment_box.currentData()
+        if segment_id == self.segment_id or self.site_id is None:
+            return
+        if self.is_dirty() and not self.confirm_discard():
+            index = self.segment_box.findData(self.segment_id)
+            self.segment_box.setCurrentIndex(index)
+            return
+        self.load(self.site_id, segment_id)
+
+    def confirm_discard(self) -> bool:
+        answer = QMessageBox.question(
+            self, self.tr("Mapa"), self.tr("O mapa tem alterações não salvas. Descartá-las?"),
+            QMessageBox.StandardButton.Discard | QMessageBox.StandardButton.Cancel, QMessageBox.StandardButton.Cancel)
+        return answer == QMessageBox.StandardButton.Discard
+
+    def _reload_holders(self) -> None:
+        self.holders = {h.permit_id: h for h in site_holders(self.site_id)}
+        self._fill_holders()
+
+    def _fill_sections(self) -> None:
+        self.prop_section.clear()
+        self.prop_section.addItem(self.tr("(sem seção)"), "")
+        for section in self.plan.regime.sections:
+            self.prop_section.addItem(f"{section.numeral} — {section.label}", section.id)
+
+    # -- following the plan ------------------------------------------------------
+    def _plan_changed(self, uids: set[int]) -> None:
+        for uid in uids:
+            box = self.plan.stalls.get(uid)
+            item = self.items.get(uid)
+            if box is None:
+                if item is not None:
+                    self.scene.removeItem(item)
+                    del self.items[uid]
+            elif item is None:
+                item = StallItem(self, box)
+                self.items[uid] = item
+                self.scene.addItem(item)
+            else:
+                item.show_box(box)
+        self._refresh_checks()
+        self.view.legend.set_entries(self.plan.legend(), self._legend_extra())
+        self.view._place_overlays()
+        self._fill_holders()
+        self._selection_changed()
+        self._update_status()
+
+    def _refresh_checks(self) -> None:
+        plan = self.plan
+        breaches = plan.breaches()
+        flagged: dict[int, str] = {}
+        for breach in breaches:
+            state = "kept" if breach.signature in self.kept else "breach"
+            for uid in plan.breach_uids(breach):
+                if flagged.get(uid) != "breach":
+                    flagged[uid] = state
+        for uid, item in self.items.items():
+            state = flagged.get(uid, "")
+            if item.state != state:
+                item.state = state
+                item.update()
+        current = self.breach_list.currentItem()
+        current_sig = current.data(Qt.ItemDataRole.UserRole).signature if current is not None else None
+        self.breach_list.blockSignals(True)
+        self.breach_list.clear()
+        warn = self.style().standardIcon(QStyle.StandardPixmap.SP_MessageBoxWarning)
+        ok = self.style().standardIcon(QStyle.StandardPixmap.SP_DialogApplyButton)
+        open_count = 0
+        for breach in breaches:
+            kept = self.kept.get(breach.signature)
+            text = f"{breach.label.capitalize()}: {breach.message}"
+            text += "\n" + (self.tr("Base: %1").replace("%1", breach.basis) if breach.basis
+                            else self.tr("Base: verificação do mapa"))
+            if kept is not None:
+                text += "\n" + self.tr("Mantida — %1 (%2, %3)").replace("%1", kept.reason).replace(
+                    "%2", kept.kept_by).replace("%3", kept.kept_at.strftime("%d/%m/%Y"))
+            else:
+                open_count += 1
+            item = QListWidgetItem(ok if kept is not None else warn, text)
+            item.setData(Qt.ItemDataRole.UserRole, breach)
+            if kept is None:
+                item.setForeground(QColor("#9b1c1c"))
+            self.breach_list.addItem(item)
+            if breach.signature == current_sig:
+                self.breach_list.setCurrentItem(item)
+        self.breach_list.blockSignals(False)
+        if not breaches:
+            self.breach_summary.setText(self.tr("Nenhuma irregularidade: o mapa atende às regras do ato."))
+        else:
+            self.breach_summary.setText(self.tr("%1 irregularidade(s), %2 mantida(s) com justificativa.")
+                                        .replace("%1", str(len(breaches)))
+                                        .replace("%2", str(len(breaches) - open_count)))
+        self._breach_chosen()
+
+    def _update_status(self) -> None:
+        if self.plan is None:
+            self.status.clear()
+            return
+        stalls, held = self.plan.counts()
+        breaches = self.plan.breaches()
+        open_count = sum(1 for b in breaches if b.signature not in self.kept)
+        text = self.tr("%1 banca(s) · %2 com titular · %3 irregularidade(s) em aberto").replace(
+            "%1", str(stalls)).replace("%2", str(held)).replace("%3", str(open_count))
+        if self.is_dirty():
+            text += " · " + self.tr("<b>alterações não salvas</b>")
+        self.status.setText(text)
+        self.action_save.setEnabled(self.is_dirty())
+
+    def show_status(self, text: str) -> None:
+        self.message.setText(text)
+
+    def describe(self, box: Box) -> str:
+        plan = self.plan
+        parts = [self.tr("Banca %1").replace("%1", str(box.number))]
+        section = plan.section_label(box)
+        if section:
+            parts.append(section)
+        parts.append(f"{_m(box.front)} × {_m(box.depth)}" + (f" + {_m(box.hitch)} de engate" if box.hitch else ""))
+        parts.append(f"{SIDE_LABELS.get(box.side, box.side)}, {self.tr('início')} {_m(box.x)}")
+        parts.append(self.tr("titular: %1").replace("%1", f"{box.holder} — {box.holder_name or ''}".rstrip(" —"))
+                     if box.holder else self.tr("banca livre"))
+        text = "\n".join(parts)
+        for breach in plan.flagged().get(box.uid, []):
+            text += "\n⚠ " + breach.message + (f" ({breach.basis})" if breach.basis else "")
+        return text
+
+    # -- selection -----------------------------------------------------------------
+    def selected_uids(self) -> list[int]:
+        return [item.uid for item in self.scene.selectedItems() if isinstance(item, StallItem)]
+
+    def select_stalls(self, uids) -> None:
+        self.scene.clearSelection()
+        for uid in uids:
+            if uid in self.items:
+                self.items[uid].setSelected(True)
+
+    def select_number(self, number: int) -> int:
+        uid = self.plan.by_number(number)[0]
+        self.select_stalls([uid])
+        return uid
+
+    def _selection_changed(self) -> None:
+        if self.plan is None:
+            return
+        uids = self.selected_uids()
+        one = len(uids) == 1
+        for action in (self.action_delete, self.action_rotate):
+            action.setEnabled(bool(uids))
+        for how, action in self.align_actions.items():
+            action.setEnabled(len(uids) >= (1 if how == "kerb" else 2))
+        self.action_distribute.setEnabled(len(uids) >= 3)
+        self.action_pack.setEnabled(len(uids) >= 2)
+        self.unassign_button.setEnabled(one and self.plan.stalls[uids[0]].holder_id is not None)
+        self.assign_button.setEnabled(one)
+        self.stall_page.setEnabled(one)
+        for widget in (self.prop_number, self.prop_section, self.prop_front, self.prop_depth):
+            widget.blockSignals(True)
+        if one:
+            box = self.plan.stalls[uids[0]]
+            limit = self.plan.limits(box)
+            self.prop_number.setValue(box.number)
+            index = self.prop_section.findData(box.section or "")
+            self.prop_section.setCurrentIndex(max(0, index))
+            self.prop_front.setMaximum(limit.max_front / 1000 if limit.max_front else 100.0)
+            self.prop_depth.setMaximum(limit.max_depth / 1000 if limit.max_depth else
+                                       self.plan.width / 1000)
+            self.prop_front.setValue(box.front / 1000)
+            self.prop_depth.setValue(box.depth / 1000)
+            self.prop_limit.setText(limit.text + (f" ({limit.basis})" if limit.basis else ""))
+            self.prop_where.setText(f"{SIDE_LABELS.get(box.side, box.side)}, {_m(box.x)} "
+                                    + self.tr("do início; rotação %1°").replace("%1", str(box.rotation)))
+            self.prop_holder.setText(f"{box.holder} — {box.holder_name or ''}" if box.holder
+                                     else self.tr("livre"))
+        else:
+            self.prop_limit.clear()
+            self.prop_where.setText(self.tr("%1 bancas selecionadas").replace("%1", str(len(uids)))
+                                    if uids else self.tr("Selecione uma banca no mapa."))
+            self.prop_holder.clear()
+        for widget in (self.prop_number, self.prop_section, self.prop_front, self.prop_depth):
+            widget.blockSignals(False)
+        for item in self.items.values():
+            if item.isSelected():
+                item.update()
+
+    # -- edits -----------------------------------------------------------------------
+    def push(self, changes: dict, text: str, *, merge: bool = False) -> bool:
+        return push_change(self.undo, self.plan, changes, text, merge=merge)
+
+    def moving_text(self, uids) -> str:
+        if len(uids) == 1:
+            return self.tr("Mover banca %1").replace("%1", str(self.plan.stalls[uids[0]].number))
+        return self.tr("Mover %1 bancas").replace("%1", str(len(uids)))
+
+    def nudge(self, dx: int, dy: int) -> None:
+        uids = self.selected_uids()
+        self.push(self.plan.nudged(uids, dx, dy), self.moving_text(uids), merge=True)
+
+    def rotate_selected(self) -> None:
+        uids = self.selected_uids()
+        self.push(self.plan.rotated(uids), self.tr("Girar %1 banca(s)").replace("%1", str(len(uids))))
+
+    def delete_selected(self) -> None:
+        uids = self.selected_uids()
+        if uids:
+            numbers = ", ".join(str(self.plan.stalls[u].number) for u in uids)
+            self.push(self.plan.deleted(uids), self.tr("Excluir banca(s) %1").replace("%1", numbers))
+
+    def align_selected(self, how: str) -> None:
+        self.push(self.plan.aligned(self.selected_uids(), how), self.tr("Alinhar bancas"))
+
+    def distribute_selected(self) -> None:
+        self.push(self.plan.distributed(self.selected_uids()), self.tr("Distribuir bancas"))
+
+    def pack_selected(self) -> None:
+        self.push(self.plan.packed(self.selected_uids()), self.tr("Encostar bancas"))
+
+    def add_stall(self, section: str | None = None) -> int | None:
+        """A new stall in the middle of what the window shows, of the selected stall's section if any."""
+        uids = self.selected_uids()
+        if section is None and uids:
+            section = self.plan.stalls[uids[0]].section
+        centre = self.view.mapToScene(self.view.viewport().rect().center())
+        try:
+            uid, changes = self.plan.added(section=section, x=round(centre.x()),
+                                           side="a" if centre.y() < self.plan.width / 2 else "b")
+        except UserError as exc:
+            self.show_status(exc.message)
+            return None
+        self.push(changes, self.tr("Adicionar banca %1").replace("%1", str(changes[uid].number)))
+        self.select_stalls([uid])
+        return uid
+
+    def _number_edited(self) -> None:
+        uids = self.selected_uids()
+        if len(uids) != 1:
+            return
+        try:
+            changes = self.plan.edited(uids[0], number=self.prop_number.value())
+        except UserError as exc:
+            self.show_status(exc.message)
+            self._selection_changed()
+            return
+        self.push(changes, self.tr("Renumerar banca"))
+
+    def _section_edited(self) -> None:
+        uids = self.selected_uids()
+        if len(uids) == 1:
+            changes = self.plan.edited(uids[0], section=self.prop_section.currentData())
+            self.push(changes, self.tr("Mudar a seção da banca %1").replace(
+                "%1", str(self.plan.stalls[uids[0]].number)))
+
+    def _size_edited(self) -> None:
+        uids = self.selected_uids()
+        if len(uids) != 1:
+            return
+        self.resize_stall(uids[0], round(self.prop_front.value() * 1000), round(self.prop_depth.value() * 1000))
+
+    def resize_stall(self, uid: int, front: int, depth: int) -> bool:
+        changes, limit, clamped = self.plan.resized(uid, front, depth)
+        if clamped:
+            self.show_status(self.tr("Tamanho limitado — %1").replace("%1", limit.text)
+                             + (f" ({limit.basis})" if limit.basis else ""))
+        return self.push(changes, self.tr("Redimensionar banca %1").replace("%1", str(self.plan.stalls[uid].number)))
+
+    # -- holders ---------------------------------------------------------------------
+    def _elsewhere(self) -> dict[int, int]:
+        """Holders on a stall of another segment of the site → that stall's number."""
+        return {h.permit_id: h.stall for h in self.holders.values()
+                if h.stall is not None and h.segment_id not in (None, self.segment_id)}
+
+    def free_holders(self) -> list[HolderRow]:
+        if self.plan is None:
+            return []
+        on_plan = {b.holder_id for b in self.plan.stalls.values() if b.holder_id is not None}
+        elsewhere = self._elsewhere()
+        return [h for h in self.holders.values() if h.permit_id not in on_plan and h.permit_id not in elsewhere]
+
+    def _fill_holders(self) -> None:
+        if self.plan is None:
+            return
+        wanted = self.holder_filter.text().strip().lower()
+        sections = {s.id: s for s in self.plan.regime.sections}
+        keep = self.holder_list.currentItem().data(Qt.ItemDataRole.UserRole) if self.holder_list.currentItem() else None
+        self.holder_list.clear()
+        for holder in self.free_holders():
+            section = sections.get(holder.section)
+            text = f"{holder.number} — {holder.name}"
+            if section is not None:
+                text += "\n" + self.tr("Seção %1 (%2)").replace("%1", section.numeral).replace("%2", section.label)
+            if wanted and wanted not in text.lower():
+                continue
+            item = QListWidgetItem(text)
+            item.setData(Qt.ItemDataRole.UserRole, holder.permit_id)
+            item.setToolTip(self.tr("Local da permissão: %1").replace("%1", holder.place or "—"))
+            self.holder_list.addItem(item)
+            if holder.permit_id == keep:
+                self.holder_list.setCurrentItem(item)
+
+    def assign(self, uid: int, permit_id: int) -> bool:
+        """Put the permit's holder on the stall (one undo step); the refusal is shown in pt-BR."""
+        holder = self.holders.get(permit_id)
+        box = self.plan.stalls.get(uid)
+        if holder is None or box is None:
+            self.holder_message.setText(self.tr("Titular ou banca não encontrados."))
+            return False
+        try:
+            check_assignment(self.site_id, permit_id, number=box.number, section=box.section)
+            changes = self.plan.assigned(uid, HolderInfo(holder.permit_id, holder.number, holder.name,
+                                                         holder.section), elsewhere=self._elsewhere())
+        except UserError as exc:
+            self.holder_message.setText(exc.message)
+            self.tabs.setCurrentIndex(1)
+            return False
+        self.holder_message.clear()
+        self.select_stalls([uid])
+        return self.push(changes, self.tr("Atribuir %1 à banca %2").replace("%1", holder.number)
+                         .replace("%2", str(box.number)))
+
+    def assign_selected(self) -> bool:
+        uids = self.selected_uids()
+        item = self.holder_list.currentItem()
+        if len(uids) != 1:
+            self.holder_message.setText(self.tr("Selecione uma banca no mapa."))
+            return False
+        if item is None:
+            self.holder_message.setText(self.tr("Selecione um titular na lista."))
+            return False
+        return self.assign(uids[0], item.data(Qt.ItemDataRole.UserRole))
+
+    def unassign_selected(self) -> bool:
+        uids = self.selected_uids()
+        changes = self.plan.unassigned(uids)
+        if not changes:
+            return False
+        numbers = ", ".join(str(changes[u].number) for u in changes)
+        return self.push(changes, self.tr("Liberar banca %1").replace("%1", numbers))
+
+    # -- breaches ----------------------------------------------------------------------
+    def _breach_chosen(self) -> None:
+        item = self.breach_list.currentItem()
+        breach = item.data(Qt.ItemDataRole.UserRole) if item is not None else None
+        kept = self.kept.get(breach.signature) if breach is not None else None
+        self.keep_button.setEnabled(breach is not None and kept is None)
+        self.unkeep_button.setEnabled(kept is not None)
+        if breach is not None:
+            uids = self.plan.breach_uids(breach)
+            if uids:
+                self.select_stalls(uids)
+                rect = QRectF()
+                for uid in uids:
+                    rect = rect.united(self.items[uid].sceneBoundingRect())
+                self.view.ensureVisible(rect, 40, 40)
+
+    def selected_breach(self):
+        item = self.breach_list.currentItem()
+        return item.data(Qt.ItemDataRole.UserRole) if item is not None else None
+
+    def keep_selected_breach(self):
+        """Open the reason dialog for the chosen breach; returns the kept breach or None."""
+        breach = self.selected_breach()
+        if breach is None:
+            return None
+        dialog = KeepBreachDialog(self.site_id, breach, self)
+        self.last_dialog = dialog
+        if dialog.exec() != QDialog.DialogCode.Accepted or dialog.kept is None:
+            return None
+        self.kept = kept_breaches(self.site_id)
+        self._refresh_checks()
+        self._update_status()
+        self.show_status(self.tr("Irregularidade mantida com justificativa."))
+        return dialog.kept
+
+    def drop_selected_kept(self) -> bool:
+        breach = self.selected_breach()
+        kept = self.kept.get(breach.signature) if breach is not None else None
+        if kept is None:
+            return False
+        drop_kept_breach(kept.id)
+        self.kept = kept_breaches(self.site_id)
+        self._refresh_checks()
+        self._update_status()
+        return True
+
+    # -- auto-layout, saving, output -----------------------------------------------------
+    def run_auto_layout(self):
+        """Lay out again this segment's stalls and the holders of the site without one; one undo step."""
+        elsewhere = self._elsewhere()
+        extra = [r for r in requests_from_permits(self.site_id) if r.holder_id not in elsewhere]
+        names = {h.permit_id: h.name for h in self.holders.values()}
+        try:
+            changes, layout = self.plan.auto(extra, names=names)
+        except UserError as exc:
+            self.show_status(exc.message)
+            return None
+        self.last_layout = layout
+        self.push(changes, self.tr("Auto-layout"))
+        html = [f"<b>{escape(self.tr('Auto-layout'))}</b>: {escape(layout.summary())}"]
+        if layout.unplaced:
+            html.append("<ul>" + "".join(
+                f"<li>{escape(u.key)} — {escape(u.reason)}" + (f" <i>({escape(u.basis)})</i>" if u.basis else "")
+                + "</li>" for u in layout.unplaced) + "</ul>")
+        html.append("<ul>" + "".join(
+            f"<li>{escape(n.text)}" + (f" <i>({escape(n.basis)})</i>" if n.basis else "") + "</li>"
+            for n in layout.notes) + "</ul>")
+        self.auto_result.setHtml("".join(html))
+        self.auto_result.setVisible(True)
+        self.tabs.setCurrentIndex(0)
+        self.show_status(layout.summary())
+        return layout
+
+    def save(self) -> bool:
+        """Write the segment's stalls and holders in one transaction (:func:`models.sites.save_layout`)."""
+        if self.plan is None:
+            return False
+        try:
+            result = save_layout(self.site_id, self.plan.placed(), segment=self.segment_id, keep_holders=False)
+        except FieldErrors as exc:
+            self.show_status(next(iter(exc.errors.values())))
+            return False
+        except UserError as exc:
+            self.show_status(exc.message)
+            return False
+        self.undo.setClean()
+        self._reload_holders()
+        self._update_status()
+        self.show_status(self.tr("Mapa salvo: %1").replace("%1", result.summary()))
+        self.saved.emit()
+        return True
+
+    def export_dict(self) -> dict:
+        """What the printed map shows: the site as saved, with this segment as it is on screen."""
+        return self.plan.export(site_export(self.site_id))
+
+    def print_dialog(self) -> None:
+        from PySide6.QtPrintSupport import QPrintDialog, QPrinter
+
+        from reports.site_map import prepare_printer
+
+        printer = QPrinter(QPrinter.PrinterMode.HighResolution)
+        export = self.export_dict()
+        prepare_printer(printer, export)
+        dialog = QPrintDialog(printer, self)
+        dialog.setWindowTitle(self.tr("Imprimir mapa"))
+        if dialog.exec() == QDialog.DialogCode.Accepted:
+            self.print_to(printer, export)
+
+    def print_to(self, printer, export: dict | None = None):
+        from reports.site_map import print_map
+
+        choice = print_map(printer, export or self.export_dict())
+        self.show_status(self.tr("Mapa enviado para impressão (escala 1:%1).").replace("%1", str(choice.scale)))
+        return choice
+
+    def export_dialog(self) -> None:
+        path, _ = QFileDialog.getSaveFileName(self, self.tr("Exportar mapa"), "mapa.pdf",
+                                              self.tr("PDF (*.pdf);;PNG (*.png);;SVG (*.svg)"))
+        if path:
+            self.export_to(Path(path))
+
+    def export_to(self, path: Path) -> bool:
+        from reports import site_map
+
+        fmt = path.suffix.lower().lstrip(".") or "pdf"
+        writer = getattr(site_map, f"write_{fmt}", None)
+        if writer is None:
+            self.show_status(self.tr("Formato desconhecido: use .pdf, .png ou .svg."))
+            return False
+        try:
+            choice = writer(self.export_dict(), path)
+        except UserError as exc:
+            self.show_status(exc.message)
+            return False
+        self.show_status(self.tr("Mapa gravado em %1 (escala 1:%2).").replace("%1", str(path))
+                         .replace("%2", str(choice.scale)))
+        return True

@@ -1,0 +1,301 @@
+"""Mapas: the sites (streets, feiras, event areas, beaches), their forms, and the stall map editor.
+
+The list on the left comes from :func:`models.sites.site_rows`; choosing a
+site opens its first segment in the :class:`views.map_editor.MapEditor` (a
+beach or a place without a street shows its named points instead). Leaving a
+map with unsaved changes asks first.
+"""
+
+from __future__ import annotations
+
+from html import escape
+from pathlib import Path
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import (
+    QDialog,
+    QFileDialog,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QMessageBox,
+    QPushButton,
+    QSplitter,
+    QStackedWidget,
+    QTableView,
+    QVBoxLayout,
+    QWidget,
+)
+
+from models.db import current_url
+from models.errors import UserError
+from models.sites import delete_site, named_points, site_export, site_rows, site_segments
+from views.map_editor import MapEditor
+from views.site_form import SiteFormDialog
+from views.table_models import Column, RowsModel
+
+
+def _count(row) -> str:
+    if row.stalls or not row.points:
+        return f"{row.stalls} ({row.assigned} c/ titular)"
+    return f"{row.points} ponto(s)"
+
+
+class PointsPanel(QWidget):
+    """A site without a street: the points the act names, with their descriptions, and the printed list."""
+
+    def __init__(self, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.site_id: int | None = None
+        layout = QVBoxLayout(self)
+        self.title = QLabel()
+        self.title.setObjectName("points-title")
+        self.title.setWordWrap(True)
+        self.title.setTextFormat(Qt.TextFormat.RichText)
+        layout.addWidget(self.title)
+        self.model = RowsModel([
+            (self.tr("Código"), lambda p: p.code),
+            (self.tr("Descrição"), lambda p: p.description or p.label),
+            (self.tr("Base legal"), lambda p: p.basis),
+        ], self)
+        self.table = QTableView()
+        self.table.setObjectName("points")
+        self.table.setModel(self.model)
+        self.table.verticalHeader().hide()
+        self.table.horizontalHeader().setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
+        layout.addWidget(self.table, 1)
+        row = QHBoxLayout()
+        self.export_button = QPushButton(self.tr("E&xportar lista…"))
+        self.export_button.setObjectName("export-points")
+        self.export_button.clicked.connect(lambda: self.export_dialog())
+        row.addWidget(self.export_button)
+        row.addStretch(1)
+        layout.addLayout(row)
+        self.message = QLabel()
+        self.message.setObjectName("points-message")
+        layout.addWidget(self.message)
+
+    def load(self, site_id: int, name: str) -> None:
+        self.site_id = site_id
+        points = named_points(site_id)
+        self.model.set_rows(points)
+        self.title.setText(self.tr("<b>%1</b> — sem trecho de rua: %2 ponto(s) nomeado(s). Cadastre um trecho "
+                                   "(Editar local) para desenhar o mapa.").replace("%1", escape(name))
+                           .replace("%2", str(len(points))))
+
+    def export_dialog(self) -> None:
+        path, _ = QFileDialog.getSaveFileName(self, self.tr("Exportar pontos"), "pontos.pdf",
+                                              self.tr("PDF (*.pdf);;PNG (*.png);;SVG (*.svg)"))
+        if path:
+            from reports import site_map
+
+            fmt = Path(path).suffix.lower().lstrip(".") or "pdf"
+            getattr(site_map, f"write_{fmt}", site_map.write_pdf)(site_export(self.site_id), Path(path))
+            self.message.setText(self.tr("Lista gravada em %1.").replace("%1", path))
+
+
+class MapsPage(QWidget):
+    def __init__(self, parent: QWidget | None = None):
+        super().__init__(parent)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(16, 16, 16, 8)
+        heading = QLabel(self.tr("Mapas"))
+        heading.setObjectName("heading")
+        heading.setStyleSheet("font-size: 20pt; font-weight: 600;")
+        layout.addWidget(heading)
+
+        left = QWidget()
+        left_layout = QVBoxLayout(left)
+        left_layout.setContentsMargins(0, 0, 0, 0)
+        self.model = RowsModel([
+            (self.tr("Local"), lambda r: r.name),
+            (self.tr("Tipo"), lambda r: r.kind_label),
+            (self.tr("Regime"), lambda r: r.regime_short),
+            Column(self.tr("Bancas"), _count, right=True),
+        ], self)
+        self.table = QTableView()
+        self.table.setObjectName("sites")
+        self.table.setModel(self.model)
+        self.table.verticalHeader().hide()
+        self.table.setSelectionBehavior(QTableView.SelectionBehavior.SelectRows)
+        self.table.setSelectionMode(QTableView.SelectionMode.SingleSelection)
+        self.table.horizontalHeader().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        self.table.setWordWrap(False)
+        left_layout.addWidget(self.table, 1)
+        buttons = QHBoxLayout()
+        self.new_button = QPushButton(self.tr("&Novo local…"))
+        self.new_button.setObjectName("new-site")
+        self.edit_button = QPushButton(self.tr("&Editar local…"))
+        self.edit_button.setObjectName("edit-site")
+        self.delete_button = QPushButton(self.tr("Excluir"))
+        self.delete_button.setObjectName("delete-site")
+        for button in (self.new_button, self.edit_button, self.delete_button):
+            buttons.addWidget(button)
+        buttons.addStretch(1)
+        left_layout.addLayout(buttons)
+        self.message = QLabel()
+        self.message.setObjectName("message")
+        self.message.setWordWrap(True)
+        left_layout.addWidget(self.message)
+
+        self.stack = QStackedWidget()
+        self.empty = QLabel(self.tr("Escolha um local à esquerda, ou cadastre um em Novo local."))
+        self.empty.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.empty.setWordWrap(True)
+        self.editor = MapEditor()
+        self.points = PointsPanel()
+        for widget in (self.empty, self.editor, self.points):
+            self.stack.addWidget(widget)
+
+        split = QSplitter(Qt.Orientation.Horizontal)
+        split.addWidget(left)
+        split.addWidget(self.stack)
+        split.setStretchFactor(0, 1)
+        split.setStretchFactor(1, 4)
+        split.setSizes([330, 1000])
+        self.split = split
+        layout.addWidget(split, 1)
+
+        self.current_id: int | None = None
+        self._url: str | None = None
+        self.table.selectionModel().selectionChanged.connect(lambda *_: self._site_chosen())
+        self.new_button.clicked.connect(lambda: self.new_site())
+        self.edit_button.clicked.connect(lambda: self.edit_site())
+        self.delete_button.clicked.connect(lambda: self.delete_selected())
+        self.table.doubleClicked.connect(lambda _i: self.edit_site())
+        self.editor.saved.connect(self._refresh_rows)
+
+    # -- the list ----------------------------------------------------------
+    def refresh(self) -> None:
+        url = current_url()
+        if url is None:
+            return
+        if url.raw != self._url:  # another database: nothing of the old one stays on screen
+            self._url = url.raw
+            self.editor.undo.clear()
+            self.current_id = None
+            self.stack.setCurrentWidget(self.empty)
+        elif self.editor.is_dirty():
+            self._refresh_rows()
+            return
+        self._refresh_rows()
+        self.current_id = None
+        self._site_chosen()
+
+    def _refresh_rows(self) -> None:
+        keep = self.current_id
+        self.table.selectionModel().blockSignals(True)
+        self.model.set_rows(site_rows())
+        self.table.selectionModel().blockSignals(False)
+        if keep is not None:
+            self.select_site(keep, quiet=True, load=False)
+        self._update_buttons()
+
+    def selected(self):
+        index = self.table.currentIndex()
+        rows = self.model.rows
+        return rows[index.row()] if index.isValid() and index.row() < len(rows) else None
+
+    def select_site(self, site_id: int, *, quiet: bool = False, load: bool = True) -> bool:
+        for row, item in enumerate(self.model.rows):
+            if item.id == site_id:
+                if not load:
+                    self.table.selectionModel().blockSignals(True)
+                self.table.selectRow(row)
+                if not load:
+                    self.table.selectionModel().blockSignals(False)
+                return True
+        if not quiet:
+            raise KeyError(site_id)
+        return False
+
+    def _update_buttons(self) -> None:
+        row = self.selected()
+        self.edit_button.setEnabled(row is not None)
+        self.delete_button.setEnabled(row is not None)
+
+    def _site_chosen(self) -> None:
+        row = self.selected()
+        self._update_buttons()
+        if row is None:
+            if not self.editor.is_dirty():
+                self.stack.setCurrentWidget(self.empty)
+            return
+        if row.id == self.current_id:
+            return
+        if self.editor.is_dirty() and not self.editor.confirm_discard():
+            if self.current_id is not None:
+                self.select_site(self.current_id, quiet=True, load=False)
+            return
+        self.open_site(row.id)
+
+    def open_site(self, site_id: int) -> None:
+        self.editor.undo.clear()  # what was not saved is dropped (the clerk was asked)
+        self.current_id = site_id
+        row = next((r for r in self.model.rows if r.id == site_id), None)
+        segments = site_segments(site_id)
+        if not segments:
+            self.points.load(site_id, row.name if row else "")
+            self.stack.setCurrentWidget(self.points)
+            return
+        try:
+            self.editor.load(site_id, segments[0].id, segments=segments)
+        except UserError as exc:
+            self.message.setText(exc.message)
+            self.stack.setCurrentWidget(self.empty)
+            return
+        self.stack.setCurrentWidget(self.editor)
+        self.message.clear()
+
+    # -- sites ---------------------------------------------------------------------
+    def new_site(self, *, dialog_hook=None):
+        return self._form(None, dialog_hook)
+
+    def edit_site(self, *, dialog_hook=None):
+        row = self.selected()
+        if row is None:
+            return None
+        if self.editor.is_dirty() and row.id == self.current_id and not self.editor.confirm_discard():
+            return None
+        return self._form(row.id, dialog_hook)
+
+    def _form(self, site_id: int | None, dialog_hook):
+        dialog = SiteFormDialog(site_id, self)
+        self.last_dialog = dialog
+        if dialog_hook is not None:
+            dialog_hook(dialog)
+        elif dialog.exec() != QDialog.DialogCode.Accepted:
+            return None
+        site = dialog.saved_site
+        if site is None:
+            return None
+        self.message.setText(self.tr("Local %1 salvo.").replace("%1", site.name))
+        self.current_id = None
+        self._refresh_rows()
+        self.select_site(site.id, quiet=True)
+        if self.current_id != site.id:
+            self.open_site(site.id)
+        return site
+
+    def delete_selected(self) -> bool:
+        row = self.selected()
+        if row is None:
+            return False
+        answer = QMessageBox.question(
+            self, self.tr("Excluir local"),
+            self.tr("Excluir %1 com todos os trechos, obstáculos, pontos e %2 banca(s)? Os titulares ficam sem "
+                    "banca neste local.").replace("%1", row.name).replace("%2", str(row.stalls)),
+            QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No, QMessageBox.StandardButton.No)
+        if answer != QMessageBox.StandardButton.Yes:
+            return False
+        try:
+            delete_site(row.id)
+        except UserError as exc:
+            self.message.setText(exc.message)
+            return False
+        self.message.setText(self.tr("Local %1 excluído.").replace("%1", row.name))
+        self.editor.undo.clear()
+        self.current_id = None
+        self.stack.setCurrentWidget(self.empty)
+        self._refresh_rows()
+        return True
