@@ -29,7 +29,7 @@ COMMANDS: dict[str, tuple[str | None, str]] = {
     "layout": ("layout", "exporta o mapa de um local (json, pdf, png, svg)"),
     "permit": ("permit", "imprime alvará, cartão de identificação ou placa"),
     "verify": ("verify", "verifica o QR code de um documento emitido"),
-    "report": (None, "relatórios de taxas e de sanções (xlsx, html, pdf)"),
+    "report": ("report", "relatórios de taxas e de sanções (xlsx, html, pdf)"),
     "import": (None, "importa ambulantes de uma planilha"),
     "backup": (None, "cópia de segurança do banco de dados"),
     "restore": (None, "restaura uma cópia de segurança"),

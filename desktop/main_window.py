@@ -32,8 +32,8 @@ from views.front_desk import FrontDeskPage
 from views.home import HomePage
 from views.maps_page import MapsPage
 from views.open_database import OpenDatabaseDialog
-from views.placeholder import PlaceholderPage
 from views.registry import RegistryPage
+from views.reports_page import ReportsPage
 from views.selection_page import SelectionPage
 
 
@@ -99,9 +99,7 @@ class MainWindow(QMainWindow):
             Desk("mapas", tr("Mapas"), sp.SP_FileDialogDetailedView, lambda: MapsPage()),
             Desk("cobranca", tr("Cobrança"), sp.SP_DialogSaveButton, lambda: BillingPage()),
             Desk("fiscalizacao", tr("Fiscalização"), sp.SP_MessageBoxWarning, lambda: EnforcementPage()),
-            Desk("relatorios", tr("Relatórios"), sp.SP_FileIcon, lambda: PlaceholderPage(
-                tr("Relatórios"),
-                tr("Relatórios mensais de taxas e de sanções em Excel, HTML e PDF."))),
+            Desk("relatorios", tr("Relatórios"), sp.SP_FileIcon, lambda: ReportsPage()),
             Desk("cadastros", tr("Cadastros"), sp.SP_FileDialogListView, lambda: RegistryPage(self)),
         ]
 

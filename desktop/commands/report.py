@@ -1,0 +1,116 @@
+"""``praca report fees --month AAAA-MM --format xlsx|html|pdf --out FILE`` — the monthly fee report.
+
+``report`` has one sub-command per report: ``fees`` (charges, payments and
+delinquents of a month: reports/fee_export.py) now, ``sanctions`` later (it
+answers "ainda não disponível" and exits 2 until it is built). A report is
+written to a temporary file and renamed over ``--out`` only when complete.
+Bad input — a month that is not AAAA-MM, an unknown format, a folder that does
+not exist or cannot be written — is one pt-BR line on stderr and exit 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as _dt
+import sys
+
+from models.errors import UserError
+
+# name → (configure, run) of a report, or None while it is not built
+REPORTS: dict[str, tuple | None] = {}
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    kinds = parser.add_subparsers(dest="report", metavar="RELATÓRIO", title="relatórios", required=True)
+    for name, (help_text, built) in (
+        ("fees", ("relatório mensal de taxas: cobrado, pago, em aberto, vencido, pagamentos e inadimplentes",
+                  (_configure_fees, _run_fees))),
+        ("sanctions", ("relatório de sanções (autos, multas e apreensões)", None)),
+    ):
+        REPORTS[name] = built
+        if built is None:
+            p = kinds.add_parser(name, help=f"{help_text} (ainda não disponível)",
+                                 description=f"{help_text}.\nAinda não disponível nesta versão do Praça: "
+                                             "o comando sai com status 2.")
+            for option in ("--db", "--month", "--format", "--out", "--as-of"):  # the options a report takes
+                p.add_argument(option, default=argparse.SUPPRESS, help=argparse.SUPPRESS)
+            p.add_argument("rest", nargs=argparse.REMAINDER, help=argparse.SUPPRESS)
+            p.set_defaults(report_run=_not_built(name))
+            continue
+        p = kinds.add_parser(name, help=help_text, description=help_text[:1].upper() + help_text[1:] + ".")
+        p.add_argument("--db", metavar="URL", default=argparse.SUPPRESS, help="banco de dados (como em praca --db)")
+        built[0](p)
+        p.set_defaults(report_run=built[1])
+    parser.epilog = ("Exemplos:\n"
+                     "  praca report fees --month 2026-03 --format xlsx --out taxas-2026-03.xlsx\n"
+                     "  praca report fees --month 2026-11 --format pdf --out taxas-2026-11.pdf")
+
+
+def run(args: argparse.Namespace) -> int:
+    return args.report_run(args)
+
+
+def _not_built(name: str):
+    def run_missing(_args: argparse.Namespace) -> int:
+        print(f"praca: o relatório '{name}' ainda não está disponível nesta versão do Praça.", file=sys.stderr)
+        return 2
+
+    return run_missing
+
+
+# --------------------------------------------------------------------------- fees
+
+
+def _configure_fees(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--month", metavar="AAAA-MM", help="o mês (cobranças com vencimento nele), ex.: 2026-03")
+    parser.add_argument("--format", metavar="FORMATO", default=None, help="xlsx, html ou pdf")
+    parser.add_argument("--out", metavar="ARQUIVO", help="arquivo a gravar (ex.: taxas-2026-03.xlsx)")
+    parser.add_argument("--as-of", metavar="DD/MM/AAAA", dest="as_of", default=None,
+                        help="data da situação: o que está vencido e quem está inadimplente (padrão: hoje)")
+    parser.epilog = ("Cobrado, pago, em aberto e vencido do mês, por regime, local, seção e tipo; a lista das "
+                     "cobranças com titular, permissão, fórmula e base legal; os pagamentos recebidos no mês; "
+                     "os inadimplentes e os candidatos à cassação.\n\n"
+                     "Exemplo:\n  praca report fees --month 2026-03 --format html --out taxas-2026-03.html")
+
+
+def _parse_as_of(text: str | None) -> _dt.date:
+    if text is None:
+        return _dt.date.today()
+    raw = text.strip()
+    for pattern in ("%d/%m/%Y", "%Y-%m-%d"):
+        try:
+            return _dt.datetime.strptime(raw, pattern).date()
+        except ValueError:
+            continue
+    raise UserError(f"Data inválida em --as-of: {raw or '(vazia)'}; use DD/MM/AAAA, por exemplo 30/11/2026.",
+                    field="as_of")
+
+
+def _run_fees(args: argparse.Namespace) -> int:
+    from desktop.paths import resolve_db_url
+    from models.charges import parse_month
+    from models.db import close_database, open_database
+    from models.money import format_brl
+    from reports.fee_export import check_target, export_fee_report, parse_format
+
+    if not args.month:
+        raise UserError("Informe o mês: --month AAAA-MM (por exemplo 2026-03).", field="month")
+    year, month = parse_month(args.month)
+    if args.format is None:
+        raise UserError("Informe o formato: --format xlsx, html ou pdf.", field="format")
+    fmt = parse_format(args.format)
+    if not args.out:
+        raise UserError(f"Informe o arquivo a gravar: --out ARQUIVO (por exemplo taxas-{year:04d}-{month:02d}.{fmt}).",
+                        field="out")
+    check_target(args.out, fmt)  # before the database is opened
+    today = _parse_as_of(args.as_of)
+    open_database(resolve_db_url(getattr(args, "db", None)))
+    try:
+        path, report = export_fee_report(year, month, fmt, args.out, today=today)
+    finally:
+        close_database()
+    t = report.totals
+    print(f"Relatório de taxas de {report.label} gravado em {path}: {t.count} cobrança(s); cobrado "
+          f"{format_brl(t.charged)}, pago {format_brl(t.paid)}, em aberto {format_brl(t.open)}, vencido "
+          f"{format_brl(t.overdue)}; recebido no mês {format_brl(report.received)}.")
+    return 0

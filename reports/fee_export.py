@@ -1,0 +1,115 @@
+"""Export the monthly fee report to a file — what ``praca report fees`` and the Relatórios screen both call.
+
+The figures are gathered once (:func:`models.fee_report.fee_report`) and written
+by the format's writer into a temporary file beside the target, which is then
+renamed over it: a cancelled or failed export leaves nothing half-written (and
+an older file of the same name untouched). ``progress(done, total)`` moves
+from gathering to writing on one scale; it may raise to cancel.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import os
+import tempfile
+from collections.abc import Callable
+from pathlib import Path
+
+from models.errors import UserError
+from models.fee_report import FeeReport, fee_report
+
+FORMATS = {
+    "xlsx": ("Planilha Excel", "Planilha Excel (*.xlsx)"),
+    "html": ("Página HTML (para imprimir em A4)", "Página HTML (*.html)"),
+    "pdf": ("PDF", "PDF (*.pdf)"),
+}
+_KNOWN_SUFFIXES = {".xlsx": "xlsx", ".html": "html", ".htm": "html", ".pdf": "pdf"}
+_SCALE = 1000
+_GATHER = 150  # share of the bar for reading the database; the rest is writing
+
+Progress = Callable[[int, int], None]
+
+
+def parse_format(text: str | None) -> str:
+    fmt = (text or "").strip().lower().lstrip(".")
+    if fmt not in FORMATS:
+        raise UserError(f"Formato inválido: {text or '(vazio)'}; use xlsx, html ou pdf.", field="format")
+    return fmt
+
+
+def default_name(year: int, month: int, fmt: str) -> str:
+    """``taxas-2026-03.xlsx``."""
+    return f"taxas-{year:04d}-{month:02d}.{parse_format(fmt)}"
+
+
+def check_target(path: str | Path, fmt: str) -> Path:
+    """The file to write, or one pt-BR line saying why it cannot be written there."""
+    raw = str(path or "").strip()
+    if not raw:
+        raise UserError("Informe o arquivo a gravar (--out ARQUIVO).", field="out")
+    target = Path(raw).expanduser()
+    suffix = target.suffix.lower()
+    if suffix in _KNOWN_SUFFIXES and _KNOWN_SUFFIXES[suffix] != fmt:
+        raise UserError(f"O arquivo {target.name} tem extensão {suffix}, mas o formato pedido é {fmt}: "
+                        f"use .{fmt} ou escolha o formato {_KNOWN_SUFFIXES[suffix]}.", field="out")
+    folder = target.parent.resolve()
+    if target.is_dir():
+        raise UserError(f"{target} é uma pasta: informe o nome do arquivo a gravar.", field="out")
+    if not folder.is_dir():
+        raise UserError(f"A pasta {folder} não existe: crie-a ou escolha outro caminho para {target.name}.",
+                        field="out")
+    if not os.access(folder, os.W_OK | os.X_OK) or (target.exists() and not os.access(target, os.W_OK)):
+        raise UserError(f"Sem permissão para gravar {target.name} em {folder}.", field="out")
+    return target
+
+
+def write_report(report: FeeReport, fmt: str, path: str | Path, *, progress: Progress | None = None) -> Path:
+    """Write an already gathered report (the writer of ``fmt``) straight to ``path``."""
+    fmt = parse_format(fmt)
+    if fmt == "xlsx":
+        from reports.fee_report_xlsx import write_fee_report_xlsx
+
+        return write_fee_report_xlsx(report, path, progress=progress)
+    if fmt == "html":
+        from reports.fee_report_html import write_fee_report_html
+
+        return write_fee_report_html(report, path, progress=progress)
+    from reports.fee_report_html import write_fee_report_pdf
+
+    return write_fee_report_pdf(report, path, progress=progress)
+
+
+def export_fee_report(year: int, month: int, fmt: str, path: str | Path, *, today: _dt.date | None = None,
+                      progress: Progress | None = None) -> tuple[Path, FeeReport]:
+    """Gather the month and write it to ``path`` atomically; returns the path and the report written."""
+    fmt = parse_format(fmt)
+    target = check_target(path, fmt)
+    today = today or _dt.date.today()
+
+    def gathering(done: int, total: int) -> None:
+        if progress is not None:
+            progress(_GATHER * done // max(total, 1), _SCALE)
+
+    def writing(done: int, total: int) -> None:
+        if progress is not None:
+            progress(_GATHER + (_SCALE - _GATHER) * done // max(total, 1), _SCALE)
+
+    report = fee_report(year, month, today=today, progress=gathering)
+    handle, temp_name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".parcial", dir=target.parent.resolve())
+    os.close(handle)
+    temp = Path(temp_name)
+    try:
+        write_report(report, fmt, temp, progress=writing)
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(temp, 0o666 & ~umask)  # mkstemp makes it private; a report is an ordinary file
+        os.replace(temp, target)
+    except OSError as exc:
+        temp.unlink(missing_ok=True)
+        raise UserError(f"Não foi possível gravar {target}: {exc.strerror or exc}.", field="out") from None
+    except BaseException:
+        temp.unlink(missing_ok=True)
+        raise
+    if progress is not None:
+        progress(_SCALE, _SCALE)
+    return target, report

@@ -1,0 +1,235 @@
+"""Relatórios: the monthly fee report in Excel, HTML or PDF (the sanctions report comes later).
+
+The clerk picks the month and the format and presses *Exportar…*: a file
+dialog proposes ``taxas-AAAA-MM.xlsx``, a progress dialog follows the export
+and can cancel it (nothing is left half-written: reports/fee_export.py writes
+a temporary file and renames it), and once written the file can be opened.
+The figures shown under the choice are the domain's (``month_summary``); the
+screen computes nothing itself.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+from collections.abc import Callable
+from pathlib import Path
+
+from PySide6.QtCore import Qt, QUrl
+from PySide6.QtGui import QDesktopServices
+from PySide6.QtWidgets import (
+    QApplication,
+    QComboBox,
+    QFileDialog,
+    QFormLayout,
+    QGroupBox,
+    QHBoxLayout,
+    QLabel,
+    QMessageBox,
+    QProgressDialog,
+    QPushButton,
+    QSpinBox,
+    QVBoxLayout,
+    QWidget,
+)
+
+from models.charges import month_label, month_summary
+from models.errors import UserError
+from models.fee_report import Cancelled
+from models.money import format_brl
+from reports.fee_export import FORMATS, default_name, export_fee_report
+
+ERROR_COLOUR = "#b00020"
+MONTHS = ("janeiro", "fevereiro", "março", "abril", "maio", "junho", "julho", "agosto", "setembro", "outubro",
+          "novembro", "dezembro")
+
+
+class ReportsPage(QWidget):
+    def __init__(self, parent: QWidget | None = None, *, today: Callable[[], _dt.date] | None = None):
+        super().__init__(parent)
+        self._today = today or _dt.date.today
+        self.progress_dialog: QProgressDialog | None = None
+        self.last_path: Path | None = None
+
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(16, 16, 16, 16)
+        heading = QLabel(self.tr("Relatórios"))
+        heading.setObjectName("heading")
+        heading.setStyleSheet("font-size: 20pt; font-weight: 600;")
+        layout.addWidget(heading)
+
+        box = QGroupBox(self.tr("Relatório mensal de taxas"))
+        form = QFormLayout(box)
+        intro = QLabel(self.tr(
+            "Cobrado, pago, em aberto e vencido das cobranças com vencimento no mês — por regime, local, seção "
+            "e tipo —, a lista das cobranças com titular, permissão, fórmula e base legal, os pagamentos "
+            "recebidos no mês e os inadimplentes. Em Excel os totais são fórmulas; em HTML e PDF, pronto para "
+            "imprimir em A4."))
+        intro.setWordWrap(True)
+        form.addRow(intro)
+
+        today = self._today()
+        self.month = QComboBox()
+        self.month.setObjectName("month")
+        self.month.addItems([m.capitalize() for m in MONTHS])
+        self.month.setCurrentIndex(today.month - 1)
+        self.year = QSpinBox()
+        self.year.setObjectName("year")
+        self.year.setRange(2000, 2100)
+        self.year.setValue(today.year)
+        when = QHBoxLayout()
+        when.addWidget(self.month)
+        when.addWidget(self.year)
+        when.addStretch(1)
+        form.addRow(self.tr("Mês:"), when)
+
+        self.format = QComboBox()
+        self.format.setObjectName("format")
+        for key, (label, _filter) in FORMATS.items():
+            self.format.addItem(f"{self.tr(label)} (.{key})", key)
+        what = QHBoxLayout()
+        what.addWidget(self.format)
+        what.addStretch(1)
+        form.addRow(self.tr("Formato:"), what)
+
+        self.summary = QLabel()
+        self.summary.setObjectName("summary")
+        self.summary.setWordWrap(True)
+        self.summary.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        form.addRow(self.tr("No mês:"), self.summary)
+
+        self.export_button = QPushButton(self.tr("Exportar…"))
+        self.export_button.setObjectName("export")
+        self.export_button.setDefault(True)
+        self.export_button.clicked.connect(lambda: self.export())
+        buttons = QHBoxLayout()
+        buttons.addWidget(self.export_button)
+        buttons.addStretch(1)
+        form.addRow(buttons)
+
+        self.message = QLabel()
+        self.message.setObjectName("message")
+        self.message.setWordWrap(True)
+        self.message.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        form.addRow(self.message)
+        layout.addWidget(box)
+
+        sanctions = QGroupBox(self.tr("Relatório de sanções"))
+        sanctions_layout = QVBoxLayout(sanctions)
+        sanctions_layout.addWidget(QLabel(self.tr("Autos, multas e apreensões do mês — em construção.")))
+        layout.addWidget(sanctions)
+        layout.addStretch(1)
+
+        self.month.currentIndexChanged.connect(lambda _i: self.refresh())
+        self.year.valueChanged.connect(lambda _v: self.refresh())
+        self.refresh()
+
+    # ------------------------------------------------------------------ state
+
+    def today(self) -> _dt.date:
+        return self._today()
+
+    def selected_month(self) -> tuple[int, int]:
+        return self.year.value(), self.month.currentIndex() + 1
+
+    def set_month(self, year: int, month: int) -> None:
+        self.year.setValue(year)
+        self.month.setCurrentIndex(month - 1)
+
+    def selected_format(self) -> str:
+        return self.format.currentData()
+
+    def set_format(self, fmt: str) -> None:
+        index = self.format.findData(fmt)
+        if index < 0:
+            raise KeyError(fmt)
+        self.format.setCurrentIndex(index)
+
+    def refresh(self) -> None:
+        """The chosen month's figures, read from the database (nothing when none is open)."""
+        year, month = self.selected_month()
+        try:
+            s = month_summary(year, month, today=self.today())
+        except Exception:  # noqa: BLE001 - no database open yet: the page still shows
+            self.summary.setText(self.tr("—"))
+            return
+        if not s.count and not s.received:
+            self.summary.setText(self.tr("Nenhuma cobrança com vencimento em %1.").replace("%1", s.label))
+            return
+        self.summary.setText(
+            self.tr("%1 cobrança(s): cobrado %2, pago %3, em aberto %4, vencido %5; recebido no mês %6.")
+            .replace("%1", str(s.count)).replace("%2", format_brl(s.charged)).replace("%3", format_brl(s.paid))
+            .replace("%4", format_brl(s.open)).replace("%5", format_brl(s.overdue))
+            .replace("%6", format_brl(s.received)))
+
+    def _say(self, text: str, *, error: bool = False) -> None:
+        self.message.setStyleSheet(f"color: {ERROR_COLOUR};" if error else "")
+        self.message.setText(text)
+
+    # ------------------------------------------------------------------ export
+
+    def export(self, path: str | Path | None = None, *, open_after: bool | None = None) -> Path | None:
+        """Export the chosen month in the chosen format.
+
+        ``path`` None asks where (file dialog); ``open_after`` None asks whether
+        to open the file once written (tests pass both and meet no dialog but
+        the progress bar).
+        """
+        year, month = self.selected_month()
+        fmt = self.selected_format()
+        if path is None:
+            name_filter = FORMATS[fmt][1]
+            path, _ = QFileDialog.getSaveFileName(self, self.tr("Exportar relatório de taxas"),
+                                                  default_name(year, month, fmt), self.tr(name_filter))
+            if not path:
+                return None
+            if not Path(path).suffix:
+                path = f"{path}.{fmt}"
+        what = month_label(year, month)
+        dialog = QProgressDialog(self.tr("Gerando o relatório de taxas de %1…").replace("%1", what),
+                                 self.tr("Cancelar"), 0, 1000, self)
+        dialog.setWindowTitle(self.tr("Exportar relatório"))
+        dialog.setWindowModality(Qt.WindowModality.WindowModal)
+        dialog.setMinimumDuration(400)
+        dialog.setAutoClose(False)
+        dialog.setAutoReset(False)
+        dialog.setValue(0)
+        self.progress_dialog = dialog
+
+        def progress(done: int, total: int) -> None:
+            dialog.setMaximum(max(total, 1))
+            dialog.setValue(min(done, max(total, 1)))
+            QApplication.processEvents()
+            if dialog.wasCanceled():
+                raise Cancelled()
+
+        self.export_button.setEnabled(False)
+        try:
+            written, report = export_fee_report(year, month, fmt, path, today=self.today(), progress=progress)
+        except Cancelled:
+            self._say(self.tr("Exportação cancelada: nenhum arquivo foi gravado."))
+            return None
+        except UserError as exc:
+            self._say(exc.message, error=True)
+            return None
+        finally:
+            dialog.close()
+            self.progress_dialog = None
+            self.export_button.setEnabled(True)
+        self.last_path = written
+        t = report.totals
+        self._say(self.tr("Relatório de taxas de %1 gravado em %2 (%3 cobrança(s); cobrado %4, pago %5).")
+                  .replace("%1", what).replace("%2", str(written)).replace("%3", str(t.count))
+                  .replace("%4", format_brl(t.charged)).replace("%5", format_brl(t.paid)))
+        if open_after is None:
+            answer = QMessageBox.question(
+                self, self.tr("Exportar relatório"),
+                self.tr("Relatório gravado em %1.\n\nAbrir o arquivo agora?").replace("%1", str(written)),
+                QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No, QMessageBox.StandardButton.Yes)
+            open_after = answer == QMessageBox.StandardButton.Yes
+        if open_after:
+            self.open_file(written)
+        return written
+
+    def open_file(self, path: Path) -> bool:
+        """Open the written file with the system's program for it."""
+        return QDesktopServices.openUrl(QUrl.fromLocalFile(str(path)))
