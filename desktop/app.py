@@ -83,6 +83,20 @@ def _install_excepthook() -> None:
     sys.excepthook = hook
 
 
+def daily_backup_at_start() -> None:
+    """Once a day, a backup of the embedded database into the data folder's ``backups`` (7 daily, 4 weekly kept).
+
+    A failure (a full disk…) never stops Praça from opening: it is said on stderr.
+    """
+    from desktop.paths import data_dir
+    from models.backup import daily_backup
+
+    try:
+        daily_backup(data_dir() / "backups", app_version=__version__)
+    except Exception as exc:  # noqa: BLE001 - the clerk still gets the application
+        print(f"praca: o backup diário não foi gravado: {explain(exc)}", file=sys.stderr)
+
+
 def run_gui(db_url: str | None) -> int:
     """Open the main window on ``db_url`` (or the default database) and run the event loop."""
     app = ensure_app()
@@ -95,6 +109,7 @@ def run_gui(db_url: str | None) -> int:
         print(f"praca: {message}", file=sys.stderr)
         QMessageBox.critical(None, "Praça", message)
         return exc.exit_code if isinstance(exc, UserError) else 1
+    daily_backup_at_start()
     _install_excepthook()
 
     from desktop.main_window import MainWindow

@@ -30,9 +30,9 @@ COMMANDS: dict[str, tuple[str | None, str]] = {
     "permit": ("permit", "imprime alvará, cartão de identificação ou placa"),
     "verify": ("verify", "verifica o QR code de um documento emitido"),
     "report": ("report", "relatórios de taxas e de sanções (xlsx, html, pdf)"),
-    "import": (None, "importa ambulantes de uma planilha"),
-    "backup": (None, "cópia de segurança do banco de dados"),
-    "restore": (None, "restaura uma cópia de segurança"),
+    "import": ("import_", "importa ambulantes (e suas permissões) de uma planilha xlsx ou csv"),
+    "backup": ("backup", "cópia de segurança do banco de dados"),
+    "restore": ("restore", "restaura uma cópia de segurança"),
 }
 
 

@@ -112,6 +112,12 @@ class MainWindow(QMainWindow):
         self.action_backup = QAction(self.tr("&Backup…"), self)
         self.action_backup.triggered.connect(self.backup_dialog)
         file_menu.addAction(self.action_backup)
+        self.action_restore = QAction(self.tr("&Restaurar…"), self)
+        self.action_restore.triggered.connect(self.restore_dialog)
+        file_menu.addAction(self.action_restore)
+        self.action_import = QAction(self.tr("&Importar ambulantes…"), self)
+        self.action_import.triggered.connect(self.import_dialog)
+        file_menu.addAction(self.action_import)
         file_menu.addSeparator()
         self.action_switch_user = QAction(self.tr("&Trocar de usuário…"), self)
         self.action_switch_user.triggered.connect(self.switch_user)
@@ -158,12 +164,22 @@ class MainWindow(QMainWindow):
         who = self.tr("%1 (%2) · ").replace("%1", user.name).replace("%2", session.ROLES.get(user.role, user.role)) \
             if user is not None else ""
         self.db_label.setText(who + self.tr("Banco: %1").replace("%1", where))
-        self.action_backup.setEnabled(url is not None and url.backend == "sqlite")
+        for action in (self.action_backup, self.action_restore, self.action_import):
+            action.setEnabled(url is not None)
         for page in self.pages.values():
             refresh = getattr(page, "refresh", None)
             if callable(refresh):
                 refresh()
         self.statusBar().showMessage(self.tr("Pronto."), 4000)
+
+    def _log_in_again(self) -> None:
+        """The users are now the restored ones: whoever was logged in may not exist there."""
+        from models import session
+        from views.login import log_in_at_start
+
+        session.log_out()
+        if not log_in_at_start(self):
+            self.close()
 
     def switch_user(self) -> bool:
         """Log out and in again at this desk (the window stays; its pages reload for the new role)."""
@@ -215,18 +231,74 @@ class MainWindow(QMainWindow):
         return True
 
     def backup_dialog(self) -> None:
-        from models.backup import backup_sqlite, suggested_backup_name
+        from desktop import __version__
+        from models.backup import count_text, suggested_backup_name, write_backup
 
         path, _ = QFileDialog.getSaveFileName(
-            self, self.tr("Salvar backup"), suggested_backup_name(), self.tr("Banco SQLite (*.sqlite3)"))
+            self, self.tr("Salvar backup"), suggested_backup_name(), self.tr("Backup do Praça (*.praca-backup)"))
         if not path:
             return
         try:
-            backup_sqlite(path)
+            info = write_backup(path, app_version=__version__)
         except UserError as exc:
             QMessageBox.warning(self, self.tr("Backup"), exc.message)
             return
-        self.statusBar().showMessage(self.tr("Backup gravado em %1").replace("%1", path), 8000)
+        self.statusBar().showMessage(self.tr("Backup gravado em %1 (%2).").replace("%1", path)
+                                     .replace("%2", count_text(info.counts)), 8000)
+
+    def restore_dialog(self) -> None:
+        """Arquivo → Restaurar…: check the file, say what it holds and what it replaces, then restore."""
+        from desktop import __version__
+        from desktop.paths import data_dir
+        from models.backup import count_text, database_counts, is_empty, read_backup, restore_backup, safety_copy_name
+
+        path, _ = QFileDialog.getOpenFileName(self, self.tr("Restaurar backup"), "",
+                                              self.tr("Backup do Praça (*.praca-backup);;Todos (*)"))
+        if not path:
+            return
+        title = self.tr("Restaurar backup")
+        try:
+            backup = read_backup(path)
+            current = database_counts()
+        except UserError as exc:
+            QMessageBox.warning(self, title, exc.message)
+            return
+        where = current_url().display()
+        question = self.tr("Restaurar o %1?").replace("%1", backup.describe())
+        keep = None
+        if not is_empty(current):
+            folder = data_dir() / "backups"
+            keep = folder / safety_copy_name()
+            question += "\n\n" + self.tr(
+                "Isto SUBSTITUI todos os dados de %1 (%2) pelos do backup. Antes, uma cópia do que há agora é "
+                "gravada em %3.").replace("%1", where).replace("%2", count_text(current)).replace("%3", str(keep))
+        answer = QMessageBox.question(self, title, question,
+                                      QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
+                                      QMessageBox.StandardButton.No)
+        if answer != QMessageBox.StandardButton.Yes:
+            return
+        try:
+            if keep is not None:
+                keep.parent.mkdir(parents=True, exist_ok=True)
+            result = restore_backup(path, force=True, keep_current=keep, app_version=__version__)
+        except UserError as exc:
+            QMessageBox.warning(self, title, exc.message)
+            return
+        self.statusBar().showMessage(self.tr("Backup restaurado: %1.").replace("%1", count_text(result.counts)), 8000)
+        self._log_in_again()
+        self.refresh()
+        self.database_changed.emit()
+
+    def import_dialog(self) -> None:
+        """Arquivo → Importar ambulantes…"""
+        from desktop.paths import data_dir
+        from views.import_dialog import ImportDialog
+
+        dialog = ImportDialog(self, store=data_dir() / "import-mappings.json", key_dir=keys_dir())
+        dialog.exec()
+        if dialog.result is not None:
+            self.refresh()
+            self.database_changed.emit()
 
     def show_about(self) -> None:
         AboutDialog(self).exec()

@@ -26,7 +26,8 @@ from models.db import AUDIT, BaseModel, db
 #: Tables whose writes are bookkeeping, not a clerk's change.
 UNAUDITED = {"audit_entry", "counter", "praca_meta"}
 
-ACTIONS = {"insert": "inclusão", "update": "alteração", "delete": "exclusão", "view": "consulta"}
+ACTIONS = {"insert": "inclusão", "update": "alteração", "delete": "exclusão", "view": "consulta",
+           "restore": "restauração de backup"}
 
 
 def _now() -> _dt.datetime:

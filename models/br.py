@@ -13,6 +13,12 @@ from stdnum.exceptions import ValidationError
 from models.errors import UserError
 
 
+def _shown(value: str) -> str:
+    """What was typed, on one line and not too long, for the message."""
+    text = " ".join(value.split())
+    return text if len(text) <= 40 else text[:39] + "…"
+
+
 def clean_cpf(value: str) -> str:
     """The compact CPF (11 digits) or ``UserError``."""
     raw = (value or "").strip()
@@ -21,9 +27,9 @@ def clean_cpf(value: str) -> str:
     try:
         number = _cpf.validate(raw)
     except ValidationError:
-        raise UserError(f"CPF inválido: {raw} (verifique os dígitos).", field="cpf") from None
+        raise UserError(f"CPF inválido: {_shown(raw)} (verifique os dígitos).", field="cpf") from None
     if len(set(number)) == 1:  # 000.000.000-00 … 999.999.999-99 pass the digits but are never issued
-        raise UserError(f"CPF inválido: {raw} (número com todos os dígitos iguais).", field="cpf")
+        raise UserError(f"CPF inválido: {_shown(raw)} (número com todos os dígitos iguais).", field="cpf")
     return number
 
 
@@ -35,7 +41,7 @@ def clean_cnpj(value: str) -> str:
     try:
         return _cnpj.validate(raw)
     except ValidationError:
-        raise UserError(f"CNPJ inválido: {raw} (verifique os dígitos).", field="cnpj") from None
+        raise UserError(f"CNPJ inválido: {_shown(raw)} (verifique os dígitos).", field="cnpj") from None
 
 
 def format_cpf(value: str) -> str:

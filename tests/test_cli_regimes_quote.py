@@ -446,7 +446,12 @@ def test_sqlite_in_a_missing_folder_is_refused(tmp_path, capsys):
 
 
 def test_unbuilt_command_help_says_it_is_not_available(capsys):
+    from desktop.cli import COMMANDS
+
+    unbuilt = [name for name, (module, _help) in COMMANDS.items() if module is None]
+    if not unbuilt:
+        pytest.skip("every command is built")
     with pytest.raises(SystemExit) as exit_:
-        main(["restore", "--help"])  # built with the users and backups issue
+        main([unbuilt[0], "--help"])
     assert exit_.value.code == 0
     assert "Ainda não disponível nesta versão do Praça" in capsys.readouterr().out

@@ -147,16 +147,14 @@ def test_switching_database_retitles(window, tmp_path):
 def test_backup_writes_a_copy(window, tmp_path, monkeypatch):
     from PySide6.QtWidgets import QFileDialog
 
+    from models.backup import read_backup
+
     fill_demo(people=3, companies=1)
-    dest = tmp_path / "copia.sqlite3"
+    dest = tmp_path / "copia.praca-backup"
     monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *a, **k: (str(dest), ""))
     window.action_backup.trigger()
     assert dest.exists()
-    import sqlite3
-
-    con = sqlite3.connect(dest)
-    assert con.execute("select count(*) from person").fetchone() == (3,)
-    con.close()
+    assert read_backup(dest).counts["person"] == 3
 
 
 def test_painel_shows_todays_items_with_their_articles(window):
