@@ -87,7 +87,8 @@ def test_the_administrator_manages_users_and_a_clerk_cannot(qtbot, database, app
     qtbot.addWidget(audit)
     audit.refresh()
     type_text(audit.username, "admin")
-    qtbot.waitUntil(lambda: audit.model.rowCount() > 0)
+    qtbot.waitUntil(lambda: not audit._timer.isActive())  # the search as you type has run (not after the test)
+    assert audit.model.rowCount() > 0
     changes = [audit.model.index(r, 5).data() for r in range(audit.model.rowCount())]
     assert any("active: True → False" in c for c in changes) and any("role: atendente → fiscal" in c for c in changes)
 
