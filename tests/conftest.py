@@ -65,9 +65,25 @@ def pg_schema_url(pg_available):
     finally:
         from models.db import close_database
 
+        _stop_widget_timers()
         close_database()
         _drop_schema(conn, name)
         conn.close()
+
+
+def _stop_widget_timers() -> None:
+    """A debounced search (a single-shot QTimer) a test left pending would query a database that is gone."""
+    try:
+        from PySide6.QtCore import QTimer
+        from PySide6.QtWidgets import QApplication
+    except ImportError:  # pragma: no cover
+        return
+    if QApplication.instance() is None:
+        return
+    for widget in QApplication.allWidgets():
+        for timer in widget.findChildren(QTimer):
+            if timer.isActive() and timer.isSingleShot():
+                timer.stop()
 
 
 def _drop_schema(conn, name: str) -> None:
@@ -98,6 +114,7 @@ def db_url(request, tmp_path):
         yield f"sqlite:///{tmp_path / 'praca.sqlite3'}"
         from models.db import close_database
 
+        _stop_widget_timers()
         close_database()
     else:
         yield request.getfixturevalue("pg_schema_url")
