@@ -204,7 +204,14 @@ class MainWindow(QMainWindow):
         keys = [desk.key for desk in self.desks]
         self.nav.setCurrentRow(keys.index(last) if last in keys else 0)
 
+    def _pages_let_go(self) -> bool:
+        """Every page with work not yet saved (a map being edited) agrees to let it go."""
+        return all(page.confirm_leave() for page in self.pages.values() if hasattr(page, "confirm_leave"))
+
     def closeEvent(self, event: QCloseEvent) -> None:
+        if not self._pages_let_go():
+            event.ignore()
+            return
         settings = QSettings()
         settings.setValue("window/geometry", self.saveGeometry())
         settings.setValue("window/desk", self.current_desk())
@@ -218,6 +225,8 @@ class MainWindow(QMainWindow):
 
     def switch_database(self, url: str) -> bool:
         """Open ``url`` instead of the current database; on failure keep the current one."""
+        if not self._pages_let_go():
+            return False
         previous = current_url()
         try:
             open_database(url)

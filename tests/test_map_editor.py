@@ -669,3 +669,31 @@ def test_two_thousand_stalls_check_quickly():
     plan.apply(plan.moved([uid], 800, 0, snap=False))
     assert plan.breaches()
     assert time.perf_counter() - started < 2.0
+
+
+def test_closing_the_window_with_an_unsaved_map_asks_first(app_ready, qtbot, sqlite_url, monkeypatch):
+    from PySide6.QtWidgets import QMessageBox
+
+    from desktop.main_window import MainWindow
+    from models.db import open_database
+    from models.sites import demo_sites, find_site
+
+    open_database(sqlite_url)
+    demo_sites()
+    window = MainWindow()
+    qtbot.addWidget(window)
+    window.show()
+    window.show_desk("mapas")
+    page = window.pages["mapas"]
+    page.refresh()
+    page.select_site(find_site("Feira Noturna do Jardim Satélite").id)
+    editor = page.editor
+    editor.push(editor.plan.deleted([uid_of(editor.plan, 1)]), "Excluir banca 1")
+    asked = []
+    monkeypatch.setattr(QMessageBox, "question",
+                        lambda *a, **k: asked.append(a[2]) or QMessageBox.StandardButton.Cancel)
+    assert not window.close() and window.isVisible() and editor.is_dirty()
+    assert not window.switch_database(sqlite_url)
+    assert len(asked) == 2 and "não salvas" in asked[0]
+    monkeypatch.setattr(QMessageBox, "question", lambda *a, **k: QMessageBox.StandardButton.Discard)
+    assert window.close()

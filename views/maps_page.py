@@ -182,6 +182,10 @@ class MapsPage(QWidget):
         self.current_id = None
         self._site_chosen()
 
+    def confirm_leave(self) -> bool:
+        """Before the window closes or another database opens: a map with unsaved changes asks first."""
+        return not self.editor.is_dirty() or self.editor.confirm_discard()
+
     def _refresh_rows(self) -> None:
         keep = self.current_id
         self.table.selectionModel().blockSignals(True)
