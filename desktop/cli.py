@@ -13,7 +13,7 @@ import sys
 from collections.abc import Sequence
 
 from desktop import __version__
-from models.errors import UserError
+from models.errors import UserError, one_line
 
 PROG = "praca"
 
@@ -74,7 +74,7 @@ class ArgumentParser(argparse.ArgumentParser):
         self.add_argument("-h", "--help", action="help", help="mostra esta ajuda e sai")
 
     def error(self, message: str):  # noqa: D401 - argparse API
-        self.exit(2, f"{self.prog}: {message}\n")
+        self.exit(2, f"{self.prog}: {one_line(message)}\n")
 
 
 def _db_option(parser: argparse.ArgumentParser, *, top: bool) -> None:

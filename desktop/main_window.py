@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Callable
 
@@ -25,16 +26,55 @@ from desktop.paths import keys_dir
 from models.db import current_url, open_database
 from models.errors import UserError
 from models.settings import municipality_label
-from views.about import AboutDialog
-from views.billing_page import BillingPage
-from views.enforcement_page import EnforcementPage
-from views.front_desk import FrontDeskPage
-from views.home import HomePage
-from views.maps_page import MapsPage
-from views.open_database import OpenDatabaseDialog
-from views.registry import RegistryPage
-from views.reports_page import ReportsPage
-from views.selection_page import SelectionPage
+
+
+# Each desk's module is imported when the desk is first shown: start-up builds only the desk on screen.
+def _home(window):
+    from views.home import HomePage
+
+    return HomePage(window)
+
+
+def _front_desk():
+    from views.front_desk import FrontDeskPage
+
+    return FrontDeskPage(key_dir=keys_dir())
+
+
+def _selection():
+    from views.selection_page import SelectionPage
+
+    return SelectionPage(key_dir=keys_dir())
+
+
+def _maps():
+    from views.maps_page import MapsPage
+
+    return MapsPage()
+
+
+def _billing():
+    from views.billing_page import BillingPage
+
+    return BillingPage()
+
+
+def _enforcement():
+    from views.enforcement_page import EnforcementPage
+
+    return EnforcementPage()
+
+
+def _reports():
+    from views.reports_page import ReportsPage
+
+    return ReportsPage()
+
+
+def _registry(window):
+    from views.registry import RegistryPage
+
+    return RegistryPage(window)
 
 
 @dataclass(frozen=True)
@@ -43,6 +83,24 @@ class Desk:
     label: str
     icon: QStyle.StandardPixmap
     factory: Callable[[], QWidget]
+
+
+class _Pages(Mapping):
+    """The desks' pages by key, each built (and refreshed) the first time it is asked for or shown."""
+
+    def __init__(self, window: "MainWindow"):
+        self._window = window
+        self.built: dict[str, QWidget] = {}
+
+    def __getitem__(self, key: str) -> QWidget:
+        page = self.built.get(key)
+        return page if page is not None else self._window._build_page(key)
+
+    def __iter__(self):
+        return iter(desk.key for desk in self._window.desks)
+
+    def __len__(self) -> int:
+        return len(self._window.desks)
 
 
 class MainWindow(QMainWindow):
@@ -62,17 +120,15 @@ class MainWindow(QMainWindow):
         self.nav.setFixedWidth(190)
         self.nav.setSpacing(2)
         self.stack = QStackedWidget()
-        self.pages: dict[str, QWidget] = {}
+        self.pages = _Pages(self)  # built when first shown: start-up builds only the desk on screen
+        self._ready = False
         for index, desk in enumerate(self.desks):
             item = QListWidgetItem(self.style().standardIcon(desk.icon), desk.label)
             item.setData(Qt.ItemDataRole.UserRole, desk.key)
             item.setToolTip(self.tr("%1 (Ctrl+%2)").replace("%1", desk.label).replace("%2", str(index + 1)))
             self.nav.addItem(item)
-            page = desk.factory()
-            page.setObjectName(f"page-{desk.key}")
-            self.pages[desk.key] = page
-            self.stack.addWidget(page)
-        self.nav.currentRowChanged.connect(self.stack.setCurrentIndex)
+            self.stack.addWidget(QWidget())  # stands in for the page until it is built
+        self.nav.currentRowChanged.connect(self._show_row)
 
         central = QWidget()
         layout = QHBoxLayout(central)
@@ -87,21 +143,44 @@ class MainWindow(QMainWindow):
         self._build_menus()
         self._restore_state()
         self.refresh()
+        self._ready = True
 
     # -- structure ---------------------------------------------------------
     def _desks(self) -> list[Desk]:
         sp = QStyle.StandardPixmap
         tr = self.tr
         return [
-            Desk("painel", tr("Painel"), sp.SP_DirHomeIcon, lambda: HomePage(self)),
-            Desk("atendimento", tr("Atendimento"), sp.SP_FileDialogContentsView, lambda: FrontDeskPage(key_dir=keys_dir())),
-            Desk("selecao", tr("Seleção"), sp.SP_DialogApplyButton, lambda: SelectionPage(key_dir=keys_dir())),
-            Desk("mapas", tr("Mapas"), sp.SP_FileDialogDetailedView, lambda: MapsPage()),
-            Desk("cobranca", tr("Cobrança"), sp.SP_DialogSaveButton, lambda: BillingPage()),
-            Desk("fiscalizacao", tr("Fiscalização"), sp.SP_MessageBoxWarning, lambda: EnforcementPage()),
-            Desk("relatorios", tr("Relatórios"), sp.SP_FileIcon, lambda: ReportsPage()),
-            Desk("cadastros", tr("Cadastros"), sp.SP_FileDialogListView, lambda: RegistryPage(self)),
+            Desk("painel", tr("Painel"), sp.SP_DirHomeIcon, lambda: _home(self)),
+            Desk("atendimento", tr("Atendimento"), sp.SP_FileDialogContentsView, _front_desk),
+            Desk("selecao", tr("Seleção"), sp.SP_DialogApplyButton, _selection),
+            Desk("mapas", tr("Mapas"), sp.SP_FileDialogDetailedView, _maps),
+            Desk("cobranca", tr("Cobrança"), sp.SP_DialogSaveButton, _billing),
+            Desk("fiscalizacao", tr("Fiscalização"), sp.SP_MessageBoxWarning, _enforcement),
+            Desk("relatorios", tr("Relatórios"), sp.SP_FileIcon, _reports),
+            Desk("cadastros", tr("Cadastros"), sp.SP_FileDialogListView, lambda: _registry(self)),
         ]
+
+    def _build_page(self, key: str) -> QWidget:
+        """Build a desk's page in place of its stand-in, refreshed as every page is at start."""
+        index = next(i for i, desk in enumerate(self.desks) if desk.key == key)
+        page = self.desks[index].factory()
+        page.setObjectName(f"page-{key}")
+        self.pages.built[key] = page
+        stand_in = self.stack.widget(index)
+        showing = self.stack.currentIndex() == index
+        self.stack.insertWidget(index, page)
+        self.stack.removeWidget(stand_in)
+        stand_in.deleteLater()
+        if showing:
+            self.stack.setCurrentIndex(index)
+        refresh = getattr(page, "refresh", None)
+        if callable(refresh) and self._ready:  # at start, MainWindow.refresh() does it
+            refresh()
+        return page
+
+    def _show_row(self, row: int) -> None:
+        if 0 <= row < len(self.desks):
+            self.stack.setCurrentWidget(self.pages[self.desks[row].key])
 
     def _build_menus(self) -> None:
         file_menu = self.menuBar().addMenu(self.tr("&Arquivo"))
@@ -166,7 +245,7 @@ class MainWindow(QMainWindow):
         self.db_label.setText(who + self.tr("Banco: %1").replace("%1", where))
         for action in (self.action_backup, self.action_restore, self.action_import):
             action.setEnabled(url is not None)
-        for page in self.pages.values():
+        for page in list(self.pages.built.values()):  # the others are refreshed when built
             refresh = getattr(page, "refresh", None)
             if callable(refresh):
                 refresh()
@@ -219,6 +298,8 @@ class MainWindow(QMainWindow):
 
     # -- actions -----------------------------------------------------------
     def open_database_dialog(self) -> None:
+        from views.open_database import OpenDatabaseDialog
+
         dialog = OpenDatabaseDialog(self)
         if dialog.exec():
             self.switch_database(dialog.url())
@@ -310,4 +391,6 @@ class MainWindow(QMainWindow):
             self.database_changed.emit()
 
     def show_about(self) -> None:
+        from views.about import AboutDialog
+
         AboutDialog(self).exec()

@@ -68,11 +68,20 @@ def next_number(name: str) -> int:
     PostgreSQL (and SQLite transactions hold the write lock from BEGIN) until
     the caller commits or rolls back.
     """
+    return next_numbers(name, 1)[0]
+
+
+def next_numbers(name: str, count: int) -> range:
+    """The next ``count`` values of counter ``name`` in one update (a month's charges take thousands at once);
+    gapless and held like :func:`next_number`'s."""
     if db.transaction_depth() == 0:
         raise RuntimeError("next_number must run inside db.atomic()")
+    if count < 1:
+        raise ValueError(f"count must be at least 1, not {count}")
     Counter.insert(name=name, value=0).on_conflict_ignore().execute()
-    Counter.update(value=Counter.value + 1).where(Counter.name == name).execute()
-    return Counter.get(Counter.name == name).value
+    Counter.update(value=Counter.value + count).where(Counter.name == name).execute()
+    last = Counter.get(Counter.name == name).value
+    return range(last - count + 1, last + 1)
 
 
 class Application(BaseModel):
@@ -221,6 +230,9 @@ def validate_application(data: ApplicationInput, *, today: _dt.date) -> dict:
                 errors[f"documents[{i}].valid_until"] = "A validade termina antes da entrega."
     if bool(data.person_id) == bool(data.company_id):
         errors["applicant"] = "Escolha o requerente: uma pessoa ou uma empresa."
+    elif not (Person if data.person_id else Company).select().where(
+            (Person.id if data.person_id else Company.id) == (data.person_id or data.company_id)).exists():
+        errors["applicant"] = "O requerente escolhido não está mais cadastrado; busque-o de novo."
     front = _size(errors, "front", "Frente", data.front)
     depth = _size(errors, "depth", "Profundidade", data.depth)
     hitch = _size(errors, "hitch", "Engate", data.hitch, allow_zero=True)

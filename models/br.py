@@ -45,6 +45,8 @@ def clean_cnpj(value: str) -> str:
 
 
 def format_cpf(value: str) -> str:
+    if len(value or "") == 11 and value.isascii() and value.isdigit():  # the compact form as stored: sliced (reports format thousands)
+        return f"{value[:3]}.{value[3:6]}.{value[6:9]}-{value[9:]}"
     return _cpf.format(value) if value else ""
 
 

@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import datetime as _dt
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from models import describe
@@ -66,6 +66,7 @@ from models.selection import (
     rank_by_score,
     with_ranks,
 )
+from models.selection_process import final_basis, has_appeals, process_of
 from models.sites import Site, Stall, find_site, stall_rows
 
 __all__ = [
@@ -249,6 +250,7 @@ class Candidate:
     tie_break: str = ""
     tie_unresolved: bool = False
     excluded: str = ""  # why left out of the list, with the article ("" when listed)
+    in_draw: bool = True  # False: outside the final list (art. 10, § 5º): not even in the draw's exclusions
 
     @property
     def id(self) -> str:
@@ -280,11 +282,18 @@ class CallList:
     published: PublishedList | None  # None when no list can be made (see ``problem``)
     problem: str = ""
     scored: bool = False
+    #: where the act opens an appeal against the ranking (Sapezal art. 10, §§ 4º–5º): the stage, the final list
+    #: the participants come from, and why the draw cannot be held yet ("" when it can)
+    appeals: bool = False
+    process_note: str = ""
+    final_id: int | None = None
+    draw_blocked: str = ""
 
     @property
     def participants(self) -> tuple[Participant, ...]:
-        """Everybody, the excluded included: the draw leaves them out again, with the reason, in its ata."""
-        return tuple(c.participant for c in self.candidates)
+        """Everybody in the call, the excluded included: the draw leaves them out again, with the reason, in its
+        ata — but not those outside the final list, who are not in the call's draw at all."""
+        return tuple(c.participant for c in self.candidates if c.in_draw)
 
     @property
     def sha256(self) -> str:
@@ -305,6 +314,8 @@ class CallList:
         if self.group:
             out.append(f"Grupo/ramo: {_group_label(regime, self.group)}")
         out.append(f"Base legal: {self.rules.basis}")
+        if self.process_note:
+            out.append(self.process_note)
         if self.published is None:
             out.append(f"Sem lista: {self.problem}")
             return "\n".join(out) + "\n"
@@ -313,7 +324,8 @@ class CallList:
                 f"Algoritmo: {ALGORITHM} (README do Praça, seção «Sorteios: como conferir»)", "",
                 "Lista, exatamente como entra no hash (id;nome;…):", self.published.text.rstrip("\n")]
         if self.scored:
-            out += ["", "Classificação (pontuação socioeconômica):"]
+            heading = "Lista definitiva" if self.final_id else "Classificação"
+            out += ["", f"{heading} (pontuação socioeconômica):"]
             for c in self.candidates:
                 if not c.excluded and c.score is not None:
                     group = f" [{c.group}]" if c.group else ""
@@ -374,9 +386,25 @@ def call_list(regime: Regime | str, *, site: str = "", group: str = "", today: _
 
     selection = regime.selection
     scored = bool(selection is not None and selection.criteria) and rules.mode != "payment-time"
-    ranked: dict[str, object] = {}
+    ranked: dict[str, tuple[Score, str, bool]] = {}  # id → (score, tie-break text, unresolved)
     participants = {p.id: p for _a, p, _d, _t in base}
-    if scored:
+    outside: dict[str, str] = {}
+    appeals = scored and has_appeals(regime)
+    process = process_of(regime, site, group, today=today) if appeals else None
+    final = process.final if process is not None else None
+    if final is not None:  # the draw of places runs on the final list (art. 10, § 5º; art. 12)
+        rows = {row.id: row for row in process.rows}
+        for _app, p, _d, _t in base:
+            row = rows.get(p.id)
+            if row is None:
+                if not (rules.exclude_debtors and p.debtor):  # a debtor stays, for the draw to leave out (art. 12, I)
+                    outside[p.id] = (f"não consta da lista definitiva publicada em {final.published_on:%d/%m/%Y} "
+                                     f"({final_basis(regime)})")
+                continue
+            participants[p.id] = replace(row.participant, debtor=p.debtor, person_id=p.person_id,
+                                         application_id=p.application_id)
+            ranked[p.id] = (row.score, row.tie_break, False)
+    elif scored:
         by_group: dict[str, list[Participant]] = {}
         for _app, p, _d, _t in base:
             if not (rules.exclude_debtors and p.debtor):
@@ -384,28 +412,39 @@ def call_list(regime: Regime | str, *, site: str = "", group: str = "", today: _
         for members in by_group.values():
             ranks = rank_by_score(regime, members, on=today)
             for r, p in zip(ranks, with_ranks(ranks)):
-                ranked[p.id] = r
+                ranked[p.id] = (r.score, r.tie_break, r.tie_unresolved)
                 participants[p.id] = p
+    note, blocked = "", ""
+    if appeals:
+        basis = final_basis(regime)
+        if process is None:
+            blocked = ("O sorteio dos locais corre sobre a lista definitiva: publique a classificação, aguarde o prazo "
+                       f"de recurso, decida os recursos e publique a lista definitiva ({basis}).")
+        else:
+            note = process.stage_text
+            if final is None:
+                blocked = f"{process.stage_text} O sorteio dos locais só depois da lista definitiva ({basis})."
 
     published, problem = None, ""
     try:
-        published = published_list(participants.values(), rules)
+        published = published_list((p for pid, p in participants.items() if pid not in outside), rules)
     except UserError as exc:
         problem = exc.message
     excluded = {e.participant.id: f"{e.reason} ({e.basis})" for e in (published.excluded if published else ())}
+    excluded.update(outside)
     candidates = []
     for app, p, debts, paid_text in base:
-        r = ranked.get(p.id)
+        score, tie_break, unresolved = ranked.get(p.id, (None, "", False))
         candidates.append(Candidate(
             application_id=app.id, protocol=app.protocol, applicant=app.applicant_name, status=app.status,
             status_label=APP_STATUSES.get(app.status, app.status), group=p.group,
             group_label=_group_label(regime, p.group), participant=participants[p.id], debts=debts,
-            paid_at_text=paid_text, score=r.score if r is not None else None,
-            tie_break=r.tie_break if r is not None else "", tie_unresolved=bool(r and r.tie_unresolved),
-            excluded=excluded.get(p.id, "")))
+            paid_at_text=paid_text, score=score, tie_break=tie_break, tie_unresolved=unresolved,
+            excluded=excluded.get(p.id, ""), in_draw=p.id not in outside))
     candidates.sort(key=lambda c: _display_key(c, rules, scored))
     return CallList(regime_id=regime.id, site=site, group=group, rules=rules, candidates=tuple(candidates),
-                    published=published, problem=problem, scored=scored)
+                    published=published, problem=problem, scored=scored, appeals=appeals, process_note=note,
+                    final_id=final.id if final is not None else None, draw_blocked=blocked)
 
 
 def _display_key(c: Candidate, rules: DrawRules, scored: bool) -> tuple:

@@ -39,9 +39,11 @@ from calendar import monthrange
 from collections import defaultdict
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
+from typing import NamedTuple
 
 from peewee import (
     JOIN,
+    Case,
     CharField,
     DateField,
     DateTimeField,
@@ -53,7 +55,7 @@ from peewee import (
 )
 
 from models.session import require
-from models.applications import Application, change_status, next_number
+from models.applications import Application, change_status, next_number, next_numbers
 from models.db import BaseModel, MoneyField, db
 from models.eligibility import DebtFacts
 from models.errors import FieldErrors, UserError
@@ -176,7 +178,7 @@ def parse_month(text: str) -> tuple[int, int]:
         year, month = raw[:4], raw[5:]
     elif len(raw) == 7 and raw[2] == "/":
         month, year = raw[:2], raw[3:]
-    if year and month and year.isdigit() and month.isdigit() and 1 <= int(month) <= 12 and 2000 <= int(year) <= 2100:
+    if year and month and year.isdecimal() and month.isdecimal() and 1 <= int(month) <= 12 and 2000 <= int(year) <= 2100:
         return int(year), int(month)
     raise UserError(f"Mês inválido: {raw or '(vazio)'}; use AAAA-MM, por exemplo 2026-03.", field="month")
 
@@ -277,12 +279,13 @@ class MonthPlan:
         return month_label(self.year, self.month)
 
 
-def _quote_lines_of(permit: Permit, regime, fee_ids: list[str], admin_ids: list[str], year: int) -> list[dict]:
-    """Lines of the fee engine for ``fee_ids`` of ``permit``: as frozen on its application (with any value the
-    Administration set, ``admin_ids``), else computed now (without them)."""
+def _quote_lines_of(permit, regime, fee_ids: list[str], admin_ids: list[str], year: int, book=None) -> list[dict]:
+    """Lines of the fee engine for ``fee_ids`` of ``permit`` (a row of :func:`plan_month`'s query): as frozen on
+    its application (with any value the Administration set, ``admin_ids``), else computed now (without them;
+    ``book``: the regime's price book)."""
     from models.pricing import quote
 
-    app = permit.application if permit.application_id else None
+    app = Application.get_or_none(Application.id == permit.application) if permit.application else None
     if app is not None and app.quote_json:
         stored = json.loads(app.quote_json) or {}
         lines = [line for line in stored.get("lines", []) if line.get("fee") in (*fee_ids, *admin_ids)]
@@ -295,9 +298,9 @@ def _quote_lines_of(permit: Permit, regime, fee_ids: list[str], admin_ids: list[
         value = getattr(permit, name)
         if value not in (None, ""):
             inputs[name] = value
-    if permit.company_id:
-        inputs["mei"] = bool(permit.company.mei)
-    return [line.to_dict() for line in quote(regime, **inputs).lines]
+    if permit.company:
+        inputs["mei"] = bool(permit.company_mei)
+    return [line.to_dict() for line in quote(regime, book=book, **inputs).lines]
 
 
 def _area_inputs(regime, permit: Permit) -> tuple[str, ...]:
@@ -311,24 +314,81 @@ def _area_inputs(regime, permit: Permit) -> tuple[str, ...]:
     return ("line", "front", "depth")
 
 
-def _holder(permit: Permit) -> str:
-    return permit.person.name if permit.person_id else permit.company.legal_name
+class _PermitRow(NamedTuple):
+    """What the month's plan reads of a permit (a plain row: 20.000 of them are read in a blink)."""
+
+    id: int
+    number: str
+    regime: str
+    permit_kind: str
+    person: int | None
+    company: int | None
+    application: int | None
+    issued_on: _dt.date
+    equipment: str
+    line: str
+    front: Decimal | None
+    depth: Decimal | None
+    hitch: Decimal | None
+    person_name: str | None
+    company_name: str | None
+    company_mei: bool | None
+
+
+def _permit_rows(raw: list[tuple]) -> list[_PermitRow]:
+    """The driver's rows as :class:`_PermitRow`: dates and sizes converted once per distinct value (they repeat)."""
+    days: dict = {}
+    sizes: dict = {None: None, "": None}
+    rows = []
+    for (pid, number, regime, kind, person, company, application, issued, equipment, line, front, depth, hitch,
+         person_name, company_name, mei) in raw:
+        day = days.get(issued)
+        if day is None:
+            day = days[issued] = issued if isinstance(issued, _dt.date) else _dt.date.fromisoformat(str(issued)[:10])
+        for text in (front, depth, hitch):
+            if text not in sizes:
+                sizes[text] = Decimal(text)
+        rows.append(_PermitRow(pid, number, regime, kind, person, company, application, day, equipment, line,
+                               sizes[front], sizes[depth], sizes[hitch], person_name, company_name,
+                               None if mei is None else bool(mei)))
+    return rows
 
 
 def plan_month(year: int, month: int, *, today: _dt.date | None = None) -> MonthPlan:
-    """What :func:`generate_month` would create for the month, and what it leaves out and why."""
-    from models.pricing import quote
+    """What :func:`generate_month` would create for the month, and what it leaves out and why.
+
+    Thousands of permits are priced with one price book per regime (read once), and stalls of the same size
+    and line share one computed line: the fee engine is pure, so equal inputs give the same line."""
+    from models.pricing import price_book, quote
     from models.regimes import get_regime
 
     first, last = _month_bounds(year, month)
     period = f"{year:04d}-{month:02d}"
-    permits = (Permit.select().where(Permit.status.in_(LIVE_STATUSES) & (Permit.valid_from <= last)
-                                     & (Permit.valid_until >= first) & (Permit.issued_on <= last))
+    # plain rows, the holder's name (and a company's MEI flag) with them: one query, no model per permit
+    permits = (Permit.select(Permit.id, Permit.number, Permit.regime, Permit.permit_kind, Permit.person,
+                             Permit.company, Permit.application, Permit.issued_on, Permit.equipment, Permit.line,
+                             Permit.front, Permit.depth, Permit.hitch, Person.name.alias("person_name"),
+                             Company.legal_name.alias("company_name"), Company.mei.alias("company_mei"))
+               .join(Person, JOIN.LEFT_OUTER, on=(Permit.person == Person.id)).switch(Permit)
+               .join(Company, JOIN.LEFT_OUTER, on=(Permit.company == Company.id))
+               .where(Permit.status.in_(LIVE_STATUSES) & (Permit.valid_from <= last)
+                      & (Permit.valid_until >= first) & (Permit.issued_on <= last))
                .order_by(Permit.regime, Permit.number))
-    existing_keys = {k for (k,) in Charge.select(Charge.key).where(Charge.key.is_null(False)).tuples()}
+    permits = _permit_rows(db.execute(permits).fetchall())
+    # keys that can clash: this month's, and those of charges made once (no period) — not every past month's
+    existing_keys = {k for (k,) in Charge.select(Charge.key).where(
+        Charge.key.is_null(False) & ((Charge.period == "") | (Charge.period == period))).tuples()}
     planned: list[PlannedCharge] = []
     skipped: list[str] = []
     existing = 0
+    books: dict[str, object] = {}
+    quoted: dict[tuple, object] = {}  # (regime, fee, inputs) → (line, its dict) or the refusal
+
+    def book_of(regime):
+        if regime.id not in books:
+            books[regime.id] = price_book(regime, year)
+        return books[regime.id]
+
     for permit in permits:
         try:
             regime = get_regime(permit.regime)
@@ -336,9 +396,10 @@ def plan_month(year: int, month: int, *, today: _dt.date | None = None) -> Month
         except UserError as exc:
             skipped.append(f"Permissão nº {permit.number}: {exc.message}")
             continue
-        common = dict(permit_id=permit.id, permit_number=permit.number, holder=_holder(permit),
-                      regime=regime.id, person_id=permit.person_id, company_id=permit.company_id,
-                      application_id=permit.application_id)
+        common = dict(permit_id=permit.id, permit_number=permit.number,
+                      holder=permit.person_name if permit.person else permit.company_name,
+                      regime=regime.id, person_id=permit.person, company_id=permit.company,
+                      application_id=permit.application)
         once: list[str] = []
         admin = []  # values the Administration sets: charged only when frozen on the application
         for fee_id in kind.fees:
@@ -348,18 +409,25 @@ def plan_month(year: int, month: int, *, today: _dt.date | None = None) -> Month
                 if key in existing_keys:
                     existing += 1
                     continue
-                try:
-                    inputs = {name: getattr(permit, name) for name in _area_inputs(regime, permit)
-                              if getattr(permit, name) not in (None, "")}
-                    line = quote(regime, fees=[fee.id], year=year, **inputs).lines[0]
-                except UserError as exc:
-                    skipped.append(f"Permissão nº {permit.number} — {fee.label}: {exc.message}")
+                inputs = {name: getattr(permit, name) for name in _area_inputs(regime, permit)
+                          if getattr(permit, name) not in (None, "")}
+                memo = (regime.id, fee.id, tuple(sorted((k, str(v)) for k, v in inputs.items())))
+                if memo not in quoted:
+                    try:
+                        line = quote(regime, fees=[fee.id], year=year, book=book_of(regime), **inputs).lines[0]
+                        quoted[memo] = (line, line.to_dict())
+                    except UserError as exc:
+                        quoted[memo] = exc
+                found = quoted[memo]
+                if isinstance(found, UserError):
+                    skipped.append(f"Permissão nº {permit.number} — {fee.label}: {found.message}")
                     continue
+                line, line_dict = found
                 planned.append(PlannedCharge(
                     key=key, fee=fee.id, kind="monthly", label=f"{fee.label} — {month_label(year, month)}",
                     period=period, amount=line.amount, due_on=_due_for(fee, None, issued=permit.issued_on,
                                                                       period_end=last),
-                    formula=line.formula, basis=line.basis, detail=line.to_dict(), **common))
+                    formula=line.formula, basis=line.basis, detail=line_dict, **common))
             elif fee.kind == "per-day":
                 continue  # depot fees come from seizures (enforcement), not from the month
             elif fee.admin_defined:
@@ -368,9 +436,10 @@ def plan_month(year: int, month: int, *, today: _dt.date | None = None) -> Month
                 once.append(fee.id)
         if not once and not admin:
             continue
-        owner = f"a{permit.application_id}" if permit.application_id else f"p{permit.id}"
+        owner = f"a{permit.application}" if permit.application else f"p{permit.id}"
         try:
-            lines = _quote_lines_of(permit, regime, once, [f.id for f in admin], year)
+            lines = _quote_lines_of(permit, regime, once, [f.id for f in admin], year,
+                                    book_of(regime) if once else None)
         except UserError as exc:
             skipped.append(f"Permissão nº {permit.number}: {exc.message}")
             continue
@@ -402,12 +471,16 @@ def _create(planned: PlannedCharge, *, by: str, today: _dt.date) -> Charge:
         detail=json.dumps(planned.detail, ensure_ascii=False), created_on=today, created_by=by)
 
 
+_BATCH = 500  # charges per INSERT of the month's run (and per audit entry, and per progress call)
+
+
 def generate_month(year: int, month: int, *, by: str, today: _dt.date | None = None,
                    progress=None) -> list[Charge]:
     """Create the month's charges in one transaction; a second run creates nothing new.
 
-    ``progress(done, total)`` is called after each charge (a bar on the screen);
-    it may raise to cancel — then nothing is kept.
+    The numbers are taken from the counter in one step for the whole month (gapless, in plan order) and the
+    rows go in by batches of ``_BATCH``, each batch one entry of the audit trail. ``progress(done, total)`` is
+    called after each batch (a bar on the screen); it may raise to cancel — then nothing is kept.
     """
     require("charges.generate")
     by = _by(by)
@@ -416,10 +489,47 @@ def generate_month(year: int, month: int, *, by: str, today: _dt.date | None = N
     with db.atomic():
         plan = plan_month(year, month, today=today)  # inside the transaction: two desks do not double it
         total = len(plan.to_create)
-        for done, planned in enumerate(plan.to_create, start=1):
-            created.append(_create(planned, by=by, today=today))
+        if not total:
+            return created
+        numbers = iter(next_numbers(f"charge-{today.year}", total))
+        # the new rows' ids come after every id there is now (SQLite: this desk holds the write lock; PostgreSQL:
+        # the sequence only grows) — read back once at the end, matched by key
+        (before,) = db.execute_sql("SELECT COALESCE(MAX(id), 0) FROM charge").fetchone()
+        details: dict[int, str] = {}  # many charges share one frozen line: its JSON is written once
+        fields = [f for f in Charge._meta.sorted_fields if f is not Charge.id]
+        names = [f.name for f in fields]
+        at = {name: i for i, name in enumerate(names)}
+        base = [f.default() if callable(f.default) else f.default for f in fields]  # the model's defaults
+        for name, value in dict(status="open", paid_total=ZERO, created_at=_now(), created_on=today,
+                                created_by=by, version=1).items():
+            base[at[name]] = value
+        slots = [at[n] for n in ("number", "key", "kind", "regime", "permit", "application", "person", "company",
+                                 "fee", "label", "period", "amount", "due_on", "formula", "basis", "detail")]
+        written: list[list] = []
+        for start in range(0, total, _BATCH):
+            rows = []
+            for planned in plan.to_create[start:start + _BATCH]:
+                detail = details.get(id(planned.detail))
+                if detail is None:
+                    detail = details[id(planned.detail)] = json.dumps(planned.detail, ensure_ascii=False)
+                row = base.copy()
+                for slot, value in zip(slots, (
+                        f"{today.year}/{next(numbers):05d}", planned.key, planned.kind, planned.regime,
+                        planned.permit_id, planned.application_id, planned.person_id, planned.company_id,
+                        planned.fee, planned.label, planned.period, planned.amount, planned.due_on,
+                        planned.formula, planned.basis, detail)):
+                    row[slot] = value
+                rows.append(row)
+            Charge.insert_rows(fields, rows)
+            written.extend(rows)
             if progress is not None:
-                progress(done, total)
+                progress(len(written), total)
+        ids = dict(db.execute_sql(f'SELECT "key", id FROM charge WHERE id > {db.param}', (before,)).fetchall())
+        key = at["key"]
+        for row in written:  # the records as Charge.create returns them
+            charge = Charge(__no_default__=True)
+            charge.__data__ = dict(zip(names, row), id=ids[row[key]])
+            created.append(charge)
     return created
 
 
@@ -478,11 +588,11 @@ def _money(errors: dict, key: str, text, *, what: str) -> Decimal | None:
     if value <= 0:
         errors[key] = f"{what[0].upper()}{what[1:]} deve ser maior que zero."
         return None
+    if value >= Decimal("100000000"):  # before quantize: a number this long has no room for centavos
+        errors[key] = "Valor grande demais."
+        return None
     if value != value.quantize(Decimal("0.01")):
         errors[key] = "Use no máximo dois decimais (centavos)."
-        return None
-    if value >= Decimal("100000000"):
-        errors[key] = "Valor grande demais."
         return None
     return value
 
@@ -784,44 +894,77 @@ def _consecutive(periods: list[str]) -> list[str]:
 
 
 def revocation_candidates(*, today: _dt.date) -> list[Candidate]:
-    """Permits in force with ``arrears.months`` months unpaid (consecutive where the act says so)."""
-    from models.regimes import get_regime
+    """Permits in force with ``arrears.months`` months unpaid (consecutive where the act says so).
 
-    unpaid: dict[int, list[Charge]] = defaultdict(list)
-    for charge in (Charge.select(Charge, Permit).join(Permit, on=(Charge.permit == Permit.id))
-                   .where((Charge.kind == "monthly") & (Charge.status == "open") & (Charge.due_on < today)
-                          & Permit.status.in_(LIVE_STATUSES))
-                   .order_by(Charge.period)):
-        unpaid[charge.permit_id].append(charge)
-    found = []
-    for permit_id, charges in unpaid.items():
-        permit = charges[0].permit
+    The open monthly charges are read as plain rows (a town has tens of thousands); the permit's number and its
+    holder are read for the candidates only."""
+    from models.money import from_centavos
+    from models.regimes import get_regime, shipped_regimes
+
+    unpaid_monthly = ((Charge.kind == "monthly") & (Charge.status == "open") & (Charge.due_on < today)
+                      & Permit.status.in_(LIVE_STATUSES))
+    # only permits with as many unpaid months as the least any act asks for can be candidates
+    try:
+        fewest = min((fee.arrears.months for regime in shipped_regimes().values() for fee in regime.fees
+                      if fee.arrears is not None), default=None)
+    except UserError:  # a regime file that does not load: every permit is looked at, as before
+        fewest = 1
+    if fewest is None:
+        return []
+    behind = (Charge.select(Charge.permit).join(Permit, on=(Charge.permit == Permit.id)).where(unpaid_monthly)
+              .group_by(Charge.permit, Charge.fee).having(fn.COUNT(Charge.period.distinct()) >= fewest))
+    rows = db.execute(
+        Charge.select(Charge.permit, Permit.regime, Charge.fee, Charge.period, Charge.amount, Charge.paid_total)
+        .join(Permit, on=(Charge.permit == Permit.id))
+        .where(unpaid_monthly & Charge.permit.in_(behind))
+        .order_by(Charge.period)).fetchall()
+    regime_of: dict[int, str] = {}
+    unpaid: dict[tuple[int, str], list[tuple[str, int]]] = defaultdict(list)  # (permit, fee) → (period, open ¢)
+    for permit_id, regime_id, fee_id, period, amount, paid in rows:
+        regime_of[permit_id] = regime_id
+        unpaid[(permit_id, fee_id)].append((period, max(int(amount) - int(paid or 0), 0)))
+    regimes: dict[str, object] = {}
+    due = []
+    for (permit_id, fee_id), items in unpaid.items():
+        regime_id = regime_of[permit_id]
+        if regime_id not in regimes:
+            try:
+                regimes[regime_id] = get_regime(regime_id)
+            except UserError:
+                regimes[regime_id] = None
+        regime = regimes[regime_id]
+        if regime is None:
+            continue
         try:
-            regime = get_regime(permit.regime)
+            arrears = regime.fee(fee_id).arrears
         except UserError:
             continue
-        by_fee: dict[str, list[Charge]] = defaultdict(list)
-        for c in charges:
-            by_fee[c.fee].append(c)
-        for fee_id, items in by_fee.items():
-            try:
-                arrears = regime.fee(fee_id).arrears
-            except UserError:
-                continue
-            if arrears is None:
-                continue
-            periods = sorted({c.period for c in items if c.period})
-            run = _consecutive(periods) if arrears.consecutive else periods
-            if len(run) < arrears.months:
-                continue
-            amount = sum((c.open_amount for c in items if c.period in run), ZERO)
-            basis = regime.cite_item(arrears)
-            months = ", ".join(f"{p[5:]}/{p[:4]}" for p in run)
-            found.append(Candidate(
-                permit_id=permit.id, permit_number=permit.number, holder=_holder(permit), regime=regime.id,
-                months=tuple(run), amount=amount, basis=basis,
-                text=f"{len(run)} meses {'consecutivos ' if arrears.consecutive else ''}sem pagamento ({months}; "
-                     f"{format_brl(amount)}): o ato prevê a cassação ({basis}) — decisão da chefia."))
+        if arrears is None:
+            continue
+        periods = sorted({period for period, _ in items if period})
+        run = _consecutive(periods) if arrears.consecutive else periods
+        if len(run) < arrears.months:
+            continue
+        due.append((permit_id, regime, arrears, run, from_centavos(sum(c for period, c in items if period in run))))
+    holders: dict[int, tuple[str, str]] = {}
+    ids = sorted({permit_id for permit_id, *_ in due})
+    for start in range(0, len(ids), 5000):
+        for permit_id, number, person_name, company_name in (
+                Permit.select(Permit.id, Permit.number, Person.name, Company.legal_name)
+                .join(Person, JOIN.LEFT_OUTER, on=(Permit.person == Person.id)).switch(Permit)
+                .join(Company, JOIN.LEFT_OUTER, on=(Permit.company == Company.id))
+                .where(Permit.id.in_(ids[start:start + 5000])).tuples()):
+            holders[permit_id] = (number, person_name if person_name is not None else company_name)
+    found = []
+    for permit_id, regime, arrears, run, amount in due:
+        number, holder = holders[permit_id]
+        basis = regime.cite_item(arrears)
+        months = ", ".join(f"{p[5:]}/{p[:4]}" for p in run)
+        found.append(Candidate(
+            permit_id=permit_id, permit_number=number, holder=holder, regime=regime.id,
+            months=tuple(run), amount=amount, basis=basis,
+            text=f"{len(run)} meses {'consecutivos ' if arrears.consecutive else ''}sem pagamento ({months}; "
+                 f"{format_brl(amount)}): o ato prevê a cassação ({basis}) — decisão da chefia."))
     return sorted(found, key=lambda c: c.permit_number)
 
 
@@ -846,6 +989,16 @@ class MonthSummary:
         return month_label(self.year, self.month)
 
 
+def _counted_paid():
+    """What a charge counts as paid, in SQL: up to its amount."""
+    return Case(None, [(Charge.paid_total < Charge.amount, Charge.paid_total)], Charge.amount)
+
+
+def _open_part():
+    """What is open on a charge that is not cancelled, in SQL: its amount less what was paid, never below zero."""
+    return Case(None, [(Charge.amount > Charge.paid_total, Charge.amount - Charge.paid_total)], 0)
+
+
 def month_summary(year: int, month: int, *, today: _dt.date | None = None) -> MonthSummary:
     """The month's figures, from SQL sums over integer centavos (exact on both back ends)."""
     from models.money import from_centavos
@@ -853,33 +1006,39 @@ def month_summary(year: int, month: int, *, today: _dt.date | None = None) -> Mo
     today = today or _dt.date.today()
     first, last = _month_bounds(year, month)
     live = _in_month(year, month) & (Charge.status != "cancelled")
-    charged, count = (Charge.select(fn.COALESCE(fn.SUM(Charge.amount), 0), fn.COUNT(Charge.id))
-                      .where(live).scalar(as_tuple=True))
-    charges = list(Charge.select(Charge.amount, Charge.paid_total, Charge.due_on, Charge.status).where(live))
-    paid = sum((min(c.paid_total, c.amount) for c in charges), ZERO)
-    overdue_list = [c for c in charges if c.status == "open" and c.due_on < today]
-    overdue = sum((c.open_amount for c in overdue_list), ZERO)
+    late = (Charge.status == "open") & (Charge.due_on < today)
+    charged, count, paid, overdue, overdue_count = (
+        Charge.select(fn.COALESCE(fn.SUM(Charge.amount), 0), fn.COUNT(Charge.id),
+                      fn.COALESCE(fn.SUM(_counted_paid()), 0),
+                      fn.COALESCE(fn.SUM(Case(None, [(late, _open_part())], 0)), 0),
+                      fn.COALESCE(fn.SUM(Case(None, [(late, 1)], 0)), 0))
+        .where(live).scalar(as_tuple=True))
     received = (Payment.select(fn.COALESCE(fn.SUM(Payment.amount), 0))
                 .where((Payment.paid_on >= first) & (Payment.paid_on <= last)).scalar())
     cancelled = Charge.select().where(_in_month(year, month) & (Charge.status == "cancelled")).count()
     charged_value = from_centavos(int(charged or 0))
-    return MonthSummary(year, month, charged_value, paid, charged_value - paid, overdue,
-                        from_centavos(int(received or 0)), int(count or 0), len(overdue_list), cancelled)
-
+    paid_value = from_centavos(int(paid or 0))
+    return MonthSummary(year, month, charged_value, paid_value, charged_value - paid_value,
+                        from_centavos(int(overdue or 0)), from_centavos(int(received or 0)), int(count or 0),
+                        int(overdue_count or 0), cancelled)
 
 
 def charge_alerts(today: _dt.date) -> list:
     """What the Painel shows from this desk: overdue charges in total, and each revocation candidate."""
     from models.permits import TodayItem
 
+    from models.money import from_centavos
+
     items = []
-    overdue = list(Charge.select(Charge.amount, Charge.paid_total, Charge.status, Charge.due_on)
-                   .where((Charge.status == "open") & (Charge.due_on < today)))
-    if overdue:
-        amount = sum((c.open_amount for c in overdue), ZERO)
-        oldest = min(c.due_on for c in overdue)
+    count, amount, oldest = (Charge.select(fn.COUNT(Charge.id), fn.COALESCE(fn.SUM(_open_part()), 0),
+                                           fn.MIN(Charge.due_on))
+                             .where((Charge.status == "open") & (Charge.due_on < today)).scalar(as_tuple=True))
+    if count:
+        amount = from_centavos(int(amount))
+        if not isinstance(oldest, _dt.date):
+            oldest = _dt.date.fromisoformat(str(oldest)[:10])
         items.append(TodayItem(oldest, "charges-overdue",
-                               f"{len(overdue)} cobrança(s) vencida(s) e não paga(s), {format_brl(amount)} em aberto "
+                               f"{count} cobrança(s) vencida(s) e não paga(s), {format_brl(amount)} em aberto "
                                "(Cobrança → Inadimplência).", "", 0, "", True))
     for c in revocation_candidates(today=today):
         items.append(TodayItem(today, "arrears", f"Permissão nº {c.permit_number} ({c.holder}): {c.text}", "",

@@ -19,21 +19,32 @@ from pathlib import Path
 from urllib.parse import parse_qs, unquote, urlparse
 
 from peewee import (
+    AutoField,
     BigIntegerField,
+    BooleanField,
     CharField,
+    DateField,
+    DateTimeField,
     Database,
     DatabaseProxy,
+    Field,
+    ForeignKeyField,
+    IntegerField,
     Model,
     ModelDelete,
     ModelInsert,
     ModelUpdate,
     classmethod_only,
+    Node,
     OperationalError,
     PostgresqlDatabase,
     SqliteDatabase,
+    TextField,
+    __exception_wrapper__,
+    quote,
 )
 
-from models.errors import UserError
+from models.errors import FieldErrors, UserError
 from models.money import from_centavos, to_centavos
 
 db = DatabaseProxy()
@@ -60,8 +71,68 @@ class _Audit:
 AUDIT = _Audit()
 
 
+NUL_MESSAGE = "O texto tem um caractere nulo (NUL), que o banco de dados não aceita: apague-o e digite de novo."
+
+
+def _column_problem(field, value) -> str | None:
+    """What keeps ``value`` out of ``field``'s column on either back end, in pt-BR (``None``: nothing).
+
+    PostgreSQL refuses a text longer than its ``varchar``, a NUL character or an
+    integer beyond its column with a server error; SQLite would store them, and a
+    backup of that database would then not restore on PostgreSQL. Both refuse them
+    here, before the query, as a ``FieldErrors`` at the field.
+    """
+    if value is None or isinstance(value, Node) or isinstance(field, ForeignKeyField):
+        return None
+    if isinstance(field, (CharField, TextField)):
+        try:
+            text = field.db_value(value)
+        except (TypeError, ValueError, ArithmeticError):
+            return None
+        if not isinstance(text, str):
+            return None
+        if "\x00" in text:
+            return NUL_MESSAGE
+        limit = getattr(field, "max_length", None)
+        if limit and len(text) > limit:
+            return f"Texto longo demais: {len(text)} caracteres; o campo admite até {limit}."
+    elif isinstance(field, IntegerField):
+        try:
+            number = field.db_value(value)
+        except (TypeError, ValueError, ArithmeticError):
+            return None
+        if isinstance(number, int) and not isinstance(number, bool):
+            limit = 2**63 if isinstance(field, BigIntegerField) else 2**31
+            if not -limit <= number < limit:
+                return "Número grande demais para ser gravado."
+    return None
+
+
+def _check_row(model, row) -> None:
+    errors: dict[str, str] = {}
+    for key, value in row.items():
+        field = key if isinstance(key, Field) else model._meta.combined.get(key)
+        problem = _column_problem(field, value) if isinstance(field, Field) else None
+        if problem:
+            errors.setdefault(field.name, problem)
+    if errors:
+        raise FieldErrors(errors)
+
+
+def _check_insert(query) -> None:
+    data = query._insert
+    if isinstance(data, dict):
+        _check_row(query.model, data)
+    elif isinstance(data, (list, tuple)):
+        columns = list(query._columns or ())
+        for item in data:
+            _check_row(query.model, item if isinstance(item, dict) else dict(zip(columns, item)))
+
+
 class _AuditedInsert(ModelInsert):
     def _execute(self, database):
+        if not AUDIT.suspended:  # a clerk's change (a migration or a restore puts back what was there)
+            _check_insert(self)
         if not AUDIT.active_for(self.model):
             return super()._execute(database)
         with database.atomic():  # the change and its audit entry commit together, or neither
@@ -72,6 +143,8 @@ class _AuditedInsert(ModelInsert):
 
 class _AuditedUpdate(ModelUpdate):
     def _execute(self, database):
+        if not AUDIT.suspended:
+            _check_row(self.model, self._update)
         if not AUDIT.active_for(self.model):
             return super()._execute(database)
         with database.atomic():
@@ -92,6 +165,11 @@ class _AuditedDelete(ModelDelete):
         return result
 
 
+#: Fields whose conversion of a value of this exact type is the value itself (``insert_rows`` skips it).
+_AS_IS = {CharField: str, TextField: str, IntegerField: int, BigIntegerField: int, AutoField: int,
+          BooleanField: bool, DateField: _dt.date, DateTimeField: _dt.datetime}
+
+
 class BaseModel(Model):
     """Every table of Praça: its inserts, updates and deletes go through the audit trail."""
 
@@ -108,6 +186,55 @@ class BaseModel(Model):
         if AUDIT.hook is not None and not isinstance(rows, (list, tuple)):
             rows = list(rows)  # the audit reads them after the insert
         return _AuditedInsert(cls, insert=rows, columns=fields)
+
+    @classmethod
+    def insert_rows(cls, fields, rows) -> int:
+        """Thousands of rows at once (a month's charges): ``rows`` are sequences of values for ``fields`` (every
+        column the rows need — no default is added); returns how many were written.
+
+        ``insert_many`` builds its SQL value by value; here the statement is written once, each column is
+        converted by its field only where its values are not already what the driver takes (a ``str`` for a
+        ``CharField``…), and the driver gets the rows whole — ``executemany`` on SQLite, one multi-row ``VALUES``
+        on PostgreSQL. Texts too long for their column or with a NUL are refused at the field, as for any insert.
+        Audited as ``insert_many`` is: one entry listing the rows, in the same transaction. On PostgreSQL keep
+        ``len(rows) × len(fields)`` under 65.000 parameters.
+        """
+        rows = rows if isinstance(rows, (list, tuple)) else list(rows)
+        if not rows:
+            return 0
+        database = cls._meta.database
+        database = database.obj if isinstance(database, DatabaseProxy) else database
+        columns = [list(values) for values in zip(*rows)]
+        if len(columns) != len(fields):
+            raise ValueError(f"{len(fields)} fields but rows of {len(columns)} values")
+        none = type(None)
+        for index, field in enumerate(fields):
+            column = columns[index]
+            kind = _AS_IS.get(type(field.rel_field if isinstance(field, ForeignKeyField) else field))
+            if kind is None or not set(map(type, column)) <= {kind, none}:
+                column = columns[index] = [None if v is None else field.db_value(v) for v in column]
+            if isinstance(field, (CharField, TextField)) and set(map(type, column)) <= {str, none}:
+                texts = list(filter(None, column))
+                limit = getattr(field, "max_length", None)
+                if texts and ((limit and max(map(len, texts)) > limit) or "\x00" in "".join(texts)):
+                    bad = next(v for v in texts if (limit and len(v) > limit) or "\x00" in v)
+                    raise FieldErrors({field.name: _column_problem(field, bad) or "Texto inválido."})
+
+        def name(text: str) -> str:
+            return quote((text,), database.quote)
+
+        one = "(" + ", ".join([database.param] * len(fields)) + ")"
+        head = f"INSERT INTO {name(cls._meta.table_name)} ({', '.join(name(f.column_name) for f in fields)}) VALUES "
+        values = list(zip(*columns))
+        with database.atomic():  # the rows and their audit entry commit together, or neither
+            if isinstance(database, SqliteDatabase):
+                with __exception_wrapper__:  # the driver's errors as peewee's, as for any query
+                    database.cursor().executemany(head + one, values)
+            else:
+                database.execute_sql(head + ", ".join([one] * len(values)), [v for row in values for v in row])
+            if AUDIT.active_for(cls):
+                AUDIT.hook.inserted(_AuditedInsert(cls, insert=rows, columns=list(fields)), None)
+        return len(values)
 
     @classmethod
     def insert_from(cls, query, fields):
@@ -225,6 +352,16 @@ def parse_url(url: str) -> DatabaseURL:
     raise DatabaseError(f"URL de banco de dados inválida: {url!r} ({_URL_HINT}).")
 
 
+class _PostgresqlDatabase(PostgresqlDatabase):
+    """PostgreSQL, refusing a NUL character in any value of a query (the server takes none) with a pt-BR line —
+    a search or a lookup as much as a write (writes say it at the field: :func:`_column_problem`)."""
+
+    def execute_sql(self, sql, params=None):
+        if params and any(isinstance(p, str) and "\x00" in p for p in params):
+            raise UserError(NUL_MESSAGE)
+        return super().execute_sql(sql, params)
+
+
 def _connect(target: DatabaseURL) -> Database:
     if target.backend == "sqlite":
         if target.path != ":memory:":
@@ -265,7 +402,7 @@ def _connect(target: DatabaseURL) -> Database:
         kwargs = {}
         if target.schema:
             kwargs["options"] = f"-c search_path={target.schema}"
-        database = PostgresqlDatabase(
+        database = _PostgresqlDatabase(
             target.dbname,
             user=target.user,
             password=target.password,

@@ -1,8 +1,22 @@
 """Errors the domain raises for the user to read.
 
 A ``UserError`` carries one clear pt-BR line: the command line prints it on
-stderr and exits 2, a screen shows it at the field or in a message box.
+stderr and exits 2, a screen shows it at the field or in a message box. A
+message that quotes what was typed is kept on one line: line breaks and tabs in
+it become spaces, other control characters (NUL…) become ``�``.
 """
+
+import unicodedata
+
+_SPACES = {"\t", "\n", "\r", "\x0b", "\x0c", "\x1c", "\x1d", "\x1e", "\x85", "\u2028", "\u2029"}
+
+
+def one_line(text: str) -> str:
+    """``text`` on one line, without control characters (see the module's docstring)."""
+    text = str(text)
+    if text.isprintable():
+        return text
+    return "".join(" " if c in _SPACES else "�" if unicodedata.category(c) == "Cc" else c for c in text)
 
 
 class UserError(Exception):
@@ -11,6 +25,7 @@ class UserError(Exception):
     exit_code = 2
 
     def __init__(self, message: str, *, field: str | None = None):
+        message = one_line(message)
         super().__init__(message)
         self.message = message
         self.field = field
@@ -23,6 +38,7 @@ class FieldErrors(UserError):
     """Several fields are wrong at once: ``errors`` maps each field to its message (form order)."""
 
     def __init__(self, errors: dict[str, str]):
+        errors = {key: one_line(message) for key, message in errors.items()}
         first_field, first_message = next(iter(errors.items()))
         super().__init__(first_message, field=first_field)
         self.errors = dict(errors)

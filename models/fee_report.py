@@ -47,6 +47,9 @@ from models.settings import AGENCY, get_setting, municipality_label
 __all__ = [
     "Cancelled", "FeeReport", "Totals", "Group", "ReportCharge", "ReportPayment", "Delinquent", "KindBasis",
     "fee_report", "NO_SITE", "NO_SECTION", "CANCELLED",
+    # shared with the sanctions report (models/sanctions_report.py)
+    "Progress", "Labels", "disambiguate", "fetch_rows", "Values", "Holders", "Sums", "charge_money",
+    "charge_situation",
 ]
 
 ZERO = Decimal("0.00")
@@ -209,10 +212,12 @@ class FeeReport:
         return sum((d.amount for d in self.delinquents), ZERO)
 
 
-# --------------------------------------------------------------------------- labels from the regimes
+# --------------------------------------------------------------------------- shared with the sanctions report
+# Labels, disambiguate, fetch_rows, Values, Holders, Sums, charge_money and charge_situation serve both reports
+# (models/sanctions_report.py).
 
 
-class _Labels:
+class Labels:
     """Regime, site and section labels, each regime read once."""
 
     def __init__(self) -> None:
@@ -271,7 +276,7 @@ class _Labels:
         return 10_000
 
 
-def _disambiguate(pairs: list[tuple[str, str]], town) -> dict[tuple[str, str], str]:
+def disambiguate(pairs: list[tuple[str, str]], town) -> dict[tuple[str, str], str]:
     """(regime, label) → label, with the town added where two regimes share a label (Praça da Matriz).
 
     "(sem local)" and "(sem seção)" stay one line each, whatever the town."""
@@ -284,15 +289,18 @@ def _disambiguate(pairs: list[tuple[str, str]], town) -> dict[tuple[str, str], s
             for regime_id, label in pairs}
 
 
+_disambiguate = disambiguate  # the name the fee report's tests know
+
+
 # --------------------------------------------------------------------------- gathering
 
 
-def _rows(query) -> list[tuple]:
+def fetch_rows(query) -> list[tuple]:
     """The query's rows as the driver gives them: no per-column conversion (20.000 rows, a few columns each)."""
     return db.execute(query).fetchall()
 
 
-class _Values:
+class Values:
     """Centavos → ``Decimal`` and ISO text → ``date``, each distinct value converted once (they repeat a lot)."""
 
     def __init__(self) -> None:
@@ -319,7 +327,7 @@ class _Values:
         return day
 
 
-class _Holders:
+class Holders:
     """Debtor name and formatted CPF/CNPJ, each document formatted once."""
 
     def __init__(self) -> None:
@@ -344,7 +352,21 @@ class _Holders:
         return name, doc
 
 
-def _situation(status: str, amount: Decimal, paid_total: Decimal, overdue: bool) -> str:
+def charge_money(amount: Decimal, paid_total: Decimal, status: str, due_on: _dt.date,
+                 today: _dt.date) -> tuple[Decimal, Decimal, Decimal, bool]:
+    """What a charge counts on ``today``: paid (up to its amount), open, overdue, and whether it is late.
+
+    A cancelled charge counts nothing; a payment beyond the amount is a refund to make, not more paid."""
+    if status == "cancelled":
+        return ZERO, ZERO, ZERO, False
+    paid = paid_total if paid_total < amount else amount
+    open_ = amount - paid
+    late = status == "open" and due_on < today
+    return paid, open_, open_ if late else ZERO, late
+
+
+def charge_situation(status: str, amount: Decimal, paid_total: Decimal, overdue: bool) -> str:
+    """A charge in one word of the report: cancelada, paga a maior, vencida, paga or em aberto."""
     if status == "cancelled":
         return CANCELLED
     if paid_total > amount:
@@ -367,7 +389,7 @@ def _month_charges(first: _dt.date, last: _dt.date):
             .order_by(Charge.due_on, Charge.number))
 
 
-class _Sums:
+class Sums:
     """Count, charged, paid, open and overdue per key, added up in the one pass over the charges."""
 
     def __init__(self) -> None:
@@ -400,11 +422,11 @@ def fee_report(year: int, month: int, *, today: _dt.date, progress: Progress | N
         raise UserError(f"Mês inválido: {month}.", field="month")
     first = _dt.date(year, month, 1)
     last = _dt.date(year, month, monthrange(year, month)[1])
-    labels = _Labels()
-    holders = _Holders()
-    values = _Values()
+    labels = Labels()
+    holders = Holders()
+    values = Values()
 
-    raw = _rows(_month_charges(first, last))
+    raw = fetch_rows(_month_charges(first, last))
     total_rows = len(raw)
     if progress is not None:
         progress(0, total_rows)
@@ -422,13 +444,13 @@ def fee_report(year: int, month: int, *, today: _dt.date, progress: Progress | N
         site_pairs.add((regime_id, site))
         section_pairs.add((regime_id, section))
         places.append((site, section))
-    site_names = _disambiguate(sorted(site_pairs), labels.town)
-    section_names = _disambiguate(sorted(section_pairs), labels.town)
+    site_names = disambiguate(sorted(site_pairs), labels.town)
+    section_names = disambiguate(sorted(section_pairs), labels.town)
 
     charges: list[ReportCharge] = []
     append = charges.append
     money, day = values.money, values.day
-    sums = {name: _Sums() for name in ("regime", "site", "section", "kind")}
+    sums = {name: Sums() for name in ("regime", "site", "section", "kind")}
     by_regime, by_site, by_section, by_kind = (sums[n].add for n in ("regime", "site", "section", "kind"))
     charged = paid_sum = overdue_sum = ZERO
     count = overdue_count = cancelled_count = 0
@@ -439,15 +461,10 @@ def fee_report(year: int, month: int, *, today: _dt.date, progress: Progress | N
         holder, document = holders(person_name, person_cpf, company_name, company_cnpj)
         regime_label, kind_label = labels.regime_label(regime_id), KINDS.get(kind, kind)
         site, section = site_names[(regime_id, site)], section_names[(regime_id, section)]
+        paid, open_, overdue, late = charge_money(amount, paid_total, status, due_on, today)
         if status == "cancelled":
-            paid = open_ = overdue = ZERO
-            late = False
             cancelled_count += 1
         else:
-            paid = paid_total if paid_total < amount else amount
-            open_ = amount - paid
-            late = status == "open" and due_on < today
-            overdue = open_ if late else ZERO
             overdue_count += late
             count += 1
             charged += amount
@@ -461,8 +478,8 @@ def fee_report(year: int, month: int, *, today: _dt.date, progress: Progress | N
             number, holder, document,
             permit_number if permit_number is not None else (f"protocolo {protocol}" if protocol else ""),
             regime_id, regime_label, site, section, kind, kind_label, label, period or "", due_on, amount,
-            paid, paid_total, open_, overdue, status, _situation(status, amount, paid_total, late), formula or "",
-            basis or ""))
+            paid, paid_total, open_, overdue, status, charge_situation(status, amount, paid_total, late),
+            formula or "", basis or ""))
         if progress is not None and done % _STEP == 0:
             progress(done, total_rows)
     totals = Totals(count=count, charged=charged, paid=paid_sum, open=charged - paid_sum, overdue=overdue_sum,
@@ -492,7 +509,7 @@ def fee_report(year: int, month: int, *, today: _dt.date, progress: Progress | N
         bases=_bases(charges, labels, kind_order))
 
 
-def _payments(first: _dt.date, last: _dt.date, values: _Values) -> tuple[ReportPayment, ...]:
+def _payments(first: _dt.date, last: _dt.date, values: Values) -> tuple[ReportPayment, ...]:
     query = (Payment.select(Payment.paid_on, Charge.number, Charge.kind, Payment.reference, Payment.amount,
                             Payment.recorded_by, Person.name, Company.legal_name)
              .join(Charge, on=(Payment.charge == Charge.id))
@@ -503,10 +520,10 @@ def _payments(first: _dt.date, last: _dt.date, values: _Values) -> tuple[ReportP
     return tuple(ReportPayment(values.day(paid_on), number, person_name or company_name or "",
                                KINDS.get(kind, kind), reference, values.money(amount), recorded_by)
                  for paid_on, number, kind, reference, amount, recorded_by, person_name, company_name
-                 in _rows(query))
+                 in fetch_rows(query))
 
 
-def _delinquents(last: _dt.date, today: _dt.date, holders: _Holders, values: _Values) -> tuple[Delinquent, ...]:
+def _delinquents(last: _dt.date, today: _dt.date, holders: Holders, values: Values) -> tuple[Delinquent, ...]:
     """Holders with charges due up to the month's end that are open and past due on ``today``."""
     query = (Charge.select(Charge.number, Charge.amount, Charge.paid_total, Charge.due_on, Charge.person,
                            Charge.company, Permit.number, Person.name, Person.cpf, Company.legal_name, Company.cnpj)
@@ -517,7 +534,7 @@ def _delinquents(last: _dt.date, today: _dt.date, holders: _Holders, values: _Va
              .order_by(Charge.due_on, Charge.number))
     acc: dict[tuple, dict] = {}
     for (number, amount, paid_total, due_on, person_id, company_id, permit_number, person_name, person_cpf,
-         company_name, company_cnpj) in _rows(query):
+         company_name, company_cnpj) in fetch_rows(query):
         key = ("p", person_id) if person_id else ("c", company_id)
         slot = acc.get(key)
         if slot is None:
@@ -535,7 +552,7 @@ def _delinquents(last: _dt.date, today: _dt.date, holders: _Holders, values: _Va
     return tuple(sorted(found, key=lambda d: (-d.amount, d.holder.casefold())))
 
 
-def _bases(charges: list[ReportCharge], labels: _Labels, kind_order: dict[str, int]) -> tuple[KindBasis, ...]:
+def _bases(charges: list[ReportCharge], labels: Labels, kind_order: dict[str, int]) -> tuple[KindBasis, ...]:
     """Each kind present, per regime: the distinct legal bases frozen on its charges."""
     acc: dict[tuple[str, str], dict[str, None]] = defaultdict(dict)
     counts: dict[tuple[str, str], int] = defaultdict(int)

@@ -6,7 +6,8 @@ import datetime as _dt
 import unicodedata
 from dataclasses import dataclass, field
 
-from peewee import BooleanField, CharField, DateField, DateTimeField, ForeignKeyField, IntegerField, TextField
+from peewee import (BooleanField, CharField, DateField, DateTimeField, ForeignKeyField, IntegerField, IntegrityError,
+                    TextField)
 
 from models.session import require
 from models.br import clean_cnpj, clean_cpf
@@ -211,11 +212,11 @@ class CompanyInput:
 
 
 def _digits(text: str) -> str:
-    return "".join(c for c in text or "" if c.isdigit())
+    return "".join(c for c in text or "" if c in "0123456789")
 
 
 def _check_email(errors: dict, value: str) -> None:
-    if value and ("@" not in value or "." not in value.split("@")[-1] or " " in value):
+    if value and ("@" not in value or "." not in value.split("@")[-1] or not value.isprintable() or " " in value):
         errors["email"] = f"E-mail inválido: {value}"
 
 
@@ -228,7 +229,7 @@ def _check_zip(errors: dict, value: str) -> str:
 
 def _check_state(errors: dict, value: str) -> str:
     state = (value or "").strip().upper()
-    if state and (len(state) != 2 or not state.isalpha()):
+    if state and (len(state) != 2 or not (state.isascii() and state.isalpha())):
         errors["state"] = "UF deve ter duas letras (ex.: SP)."
     return state
 
@@ -294,7 +295,7 @@ def validate_person(data: PersonInput, *, today: _dt.date) -> dict:
         "phone2": data.phone2.strip(), "email": data.email.strip(), "resident_since": data.resident_since,
         "disabled": bool(data.disabled), "disability_notes": data.disability_notes.strip(),
         "family_income_mw": income, "housing": data.housing, "experience_years": data.experience_years,
-        "search_name": search_key(name),
+        "search_name": search_key(name)[:Person.search_name.max_length],  # "ﬁ" searches as "fi": it may grow
     }
 
 
@@ -315,13 +316,24 @@ def save_person(data: PersonInput, *, person: Person | None = None, today: _dt.d
     by someone else meanwhile is refused, never silently overwritten.
     """
     require("people.save")
-    from models.files import keep_file
-
     today = today or _dt.date.today()
     values = validate_person(data, today=today)
     clash = Person.get_or_none((Person.cpf == values["cpf"]) & (Person.id != (person.id if person else -1)))
     if clash is not None:
         raise FieldErrors({"cpf": f"CPF já cadastrado para {clash.name}."})
+    try:
+        return _save_person(data, values, person)
+    except IntegrityError:  # another desk saved this CPF after the check above: the unique index caught it
+        clash = Person.get_or_none((Person.cpf == values["cpf"]) & (Person.id != (person.id if person else -1)))
+        if clash is None:
+            raise
+        raise FieldErrors({"cpf": f"CPF acabou de ser cadastrado em outra mesa, para {clash.name}; "
+                                  "nada foi gravado."}) from None
+
+
+def _save_person(data: PersonInput, values: dict, person: Person | None) -> Person:
+    from models.files import keep_file
+
     with db.atomic():
         if data.photo_file:
             kept = keep_file(data.photo_file, "photos")
@@ -362,7 +374,7 @@ def validate_company(data: CompanyInput) -> dict:
         "municipal_registration": data.municipal_registration.strip(), "street": data.street.strip(),
         "number": data.number.strip(), "district": data.district.strip(), "city": data.city.strip(),
         "state": state, "zip_code": zip_code, "phone": data.phone.strip(), "email": data.email.strip(),
-        "search_name": search_key(f"{legal} {trade}"),
+        "search_name": search_key(f"{legal} {trade}")[:Company.search_name.max_length],
     }
 
 
@@ -373,6 +385,17 @@ def save_company(data: CompanyInput, *, company: Company | None = None) -> Compa
     clash = Company.get_or_none((Company.cnpj == values["cnpj"]) & (Company.id != (company.id if company else -1)))
     if clash is not None:
         raise FieldErrors({"cnpj": f"CNPJ já cadastrado para {clash.legal_name}."})
+    try:
+        return _save_company(data, values, company)
+    except IntegrityError:  # another desk saved this CNPJ after the check above
+        clash = Company.get_or_none((Company.cnpj == values["cnpj"]) & (Company.id != (company.id if company else -1)))
+        if clash is None:
+            raise
+        raise FieldErrors({"cnpj": f"CNPJ acabou de ser cadastrado em outra mesa, para {clash.legal_name}; "
+                                   "nada foi gravado."}) from None
+
+
+def _save_company(data: CompanyInput, values: dict, company: Company | None) -> Company:
     with db.atomic():
         if company is None:
             company = Company.create(**values)

@@ -480,7 +480,7 @@ def find_permit(number: str) -> Permit:
     permit = Permit.get_or_none(Permit.number == text)
     if permit is None and "/" in text:
         year, _, seq = text.partition("/")
-        if year.isdigit() and seq.isdigit():
+        if year.isdecimal() and seq.isdecimal() and len(year) <= 4 and len(seq) <= 9:  # beyond: no such permit
             permit = Permit.get_or_none((Permit.year == int(year)) & (Permit.seq == int(seq)))
     if permit is None:
         raise UserError(f"Permissão nº {text or '(vazio)'} não encontrada.", field="number")
@@ -1249,6 +1249,37 @@ class TodayItem:
     overdue: bool = False
 
 
+def _due_horizon(kind, soon_days: int, expiring_days: int) -> int:
+    """How many days ahead a permit's last day may be and still give the Painel something today.
+
+    Its end within ``expiring_days``; a renewal window by days closes ``to_days_before`` before the end and opens
+    ``from_days_before`` before it; a window that closes on a day of the year closes within the year before the
+    end (:func:`renewal_window`)."""
+    horizon = expiring_days
+    renewal = kind.renewal
+    if renewal is not None:
+        if renewal.until_month_day:
+            horizon = expiring_days + 366
+        else:
+            if renewal.from_days_before is not None:
+                horizon = max(horizon, soon_days + renewal.from_days_before)
+            horizon = max(horizon, expiring_days + (renewal.to_days_before or 0))
+    return horizon
+
+
+def _maybe_due(today: _dt.date, soon_days: int, expiring_days: int):
+    """The permits :func:`today_items` may list: suspended ones, those issued from an application (start-up
+    deadlines) and, for each regime and kind, those whose last day falls within its horizon."""
+    condition = (Permit.status == "suspended") | (Permit.origin == "application")
+    pairs = (Permit.select(Permit.regime, Permit.permit_kind).where(Permit.status.in_(LIVE_STATUSES))
+             .distinct().tuples())
+    for regime_id, kind_id in pairs:
+        kind = _regime(regime_id).permit_kind(kind_id)
+        until = today + _dt.timedelta(days=_due_horizon(kind, soon_days, expiring_days))
+        condition |= ((Permit.regime == regime_id) & (Permit.permit_kind == kind_id) & (Permit.valid_until <= until))
+    return condition
+
+
 def today_items(today: _dt.date, *, soon_days: int = 7, expiring_days: int = 30) -> list[TodayItem]:
     """What the Painel should show today, each with a pt-BR sentence and the article.
 
@@ -1260,11 +1291,13 @@ def today_items(today: _dt.date, *, soon_days: int = 7, expiring_days: int = 30)
     items: list[TodayItem] = []
     soon = today + _dt.timedelta(days=soon_days)
     later = today + _dt.timedelta(days=expiring_days)
-    # permits in force (and those past their end but not yet marked)
+    # permits in force (and those past their end but not yet marked) — only those that can have something due:
+    # a town has tens of thousands, the Painel lists a few
     rows = (Permit.select(Permit, Person, Company)
             .join(Person, JOIN.LEFT_OUTER, on=(Permit.person == Person.id)).switch(Permit)
             .join(Company, JOIN.LEFT_OUTER, on=(Permit.company == Company.id))
-            .where(Permit.status.in_(LIVE_STATUSES)).order_by(Permit.valid_until, Permit.id))
+            .where(Permit.status.in_(LIVE_STATUSES) & _maybe_due(today, soon_days, expiring_days))
+            .order_by(Permit.valid_until, Permit.id))
     live = []
     for permit in rows:
         who = f"Permissão nº {permit.number} ({permit.holder_name})"
@@ -1700,7 +1733,7 @@ def _text_filter(text: str):
     if re.fullmatch(r"\d{4}/\d*", text):
         year, _, seq = text.partition("/")
         cond = Permit.number.startswith(text)
-        if year.strip().isdigit() and seq.strip().isdigit():
+        if year.strip().isdecimal() and seq.strip().isdecimal() and len(seq.strip()) <= 9:
             cond |= (Permit.year == int(year)) & (Permit.seq == int(seq))
         return cond
     fragment = _document_fragment(text)

@@ -52,22 +52,44 @@ def regime_index_factors(regime: Regime, year: int) -> dict[str, IndexFactor]:
     return found
 
 
-def quote(regime: Regime | str, *, year: int | None = None, today: _dt.date | None = None, **inputs) -> Quote:
+@dataclasses.dataclass(frozen=True)
+class PriceBook:
+    """What the database adds to one regime's prices for one year (the clerk's unit values, the index factors),
+    read once for many quotes — the month's run prices thousands of permits with one book per regime."""
+
+    regime_id: str
+    year: int
+    factors: dict[str, IndexFactor]
+    usable: dict[str, Decimal]
+    overrides: dict
+
+
+def price_book(regime: Regime, year: int) -> PriceBook:
+    factors = regime_index_factors(regime, year)
+    usable = {code: f.factor.quantize(FACTOR_PLACES, rounding=ROUND_HALF_UP)
+              for code, f in factors.items() if not f.missing}
+    return PriceBook(regime.id, year, factors, usable, unit_overrides(regime.id))
+
+
+def quote(regime: Regime | str, *, year: int | None = None, today: _dt.date | None = None,
+          book: PriceBook | None = None, **inputs) -> Quote:
     """``fee_quote`` with the database's unit values and index corrections.
 
     ``inputs`` are ``fee_quote``'s keyword arguments (equipment, line, front,
     depth, hitch, area, mei, local, energy, days, venue, permit_kind, fees,
     admin_values). An index correction that is missing for a year the quote
-    needs is refused with the years to enter.
+    needs is refused with the years to enter. ``book``: the regime's
+    :class:`PriceBook` for the year, when the caller prices many stalls at once.
     """
     regime = get_regime(regime) if isinstance(regime, str) else regime
     target = year or (today or _dt.date.today()).year
-    factors = regime_index_factors(regime, target)
-    usable = {code: f.factor.quantize(FACTOR_PLACES, rounding=ROUND_HALF_UP)
-              for code, f in factors.items() if not f.missing}
+    if book is None:
+        book = price_book(regime, target)
+    elif (book.regime_id, book.year) != (regime.id, target):
+        raise ValueError(f"price book of {book.regime_id}/{book.year} used for {regime.id}/{target}")
+    factors = book.factors
     try:
-        result = fee_quote(regime, year=year, unit_overrides=unit_overrides(regime.id),
-                           index_factors=usable, **inputs)
+        result = fee_quote(regime, year=year, unit_overrides=book.overrides, index_factors=book.usable, **inputs)
     except UserError as exc:
         missing = [f for f in factors.values() if f.missing]
         if exc.field == "index_factor" and missing:

@@ -29,6 +29,7 @@ from models.enforcement import Contest, Record, RecordCharge, RecordEvent, Recor
 from models.settings import Setting
 from models.users import User
 from models.sites import NamedPoint, Site, SiteObstacle, SiteSegment, Stall, StallBreach
+from models.selection_process import ListPublication, PointDraw, RotationEvent, SelectionAppeal
 
 META_TABLE = "praca_meta"
 MIGRATION_LOCK = 72_72_2026  # PostgreSQL advisory lock key held while migrating
@@ -51,6 +52,7 @@ TABLES: list[type[BaseModel]] = [
     Draw, DrawEntry,
     Site, SiteSegment, SiteObstacle, NamedPoint, Stall, StallBreach,
     Record, RecordFile, RecordCharge, RecordEvent, SeizedItem, Contest,
+    ListPublication, SelectionAppeal, RotationEvent, PointDraw,
 ]
 
 
@@ -124,6 +126,12 @@ def _v12_enforcement(database: Database) -> None:
     database.create_tables([Record, RecordFile, RecordCharge, RecordEvent, SeizedItem, Contest])
 
 
+def _v13_selection_process(database: Database) -> None:
+    """v13: lists published before draws, the ranking's appeals and final list (Sapezal art. 10, §§ 4º–5º), and the
+    events of a rotating list with their point draws (Ilha Comprida art. 21, § 1º)."""
+    database.create_tables([ListPublication, SelectionAppeal, RotationEvent, PointDraw])
+
+
 # (version reached, description, function) — in order, never renumbered.
 MIGRATIONS: list[tuple[int, str, Callable[[Database], None]]] = [
     (2, "valores de unidades fiscais informados pelo usuário", _v2_fiscal_unit_values),
@@ -137,6 +145,7 @@ MIGRATIONS: list[tuple[int, str, Callable[[Database], None]]] = [
     (10, "documentos entregues na renovação", _v10_permit_documents),
     (11, "usuários, perfis e trilha de auditoria", _v11_users_audit),
     (12, "fiscalização: autos, apreensões, defesas e recursos", _v12_enforcement),
+    (13, "listas publicadas, recursos e lista definitiva, eventos da lista corrida", _v13_selection_process),
 ]
 
 #: Version 1 is the first schema: meta, settings, people and companies.

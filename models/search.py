@@ -22,6 +22,32 @@ def _document_fragment(text: str) -> str:
     return "".join(c for c in text.upper() if c.isalnum())
 
 
+_ALPHABET = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"  # what a compact CPF/CNPJ is written with, in sort order
+
+
+def prefix_upper(fragment: str) -> str | None:
+    """The first text after every text that starts with ``fragment`` (``"929"`` → ``"92A"``), in
+    :data:`_ALPHABET`'s order; ``None`` when nothing sorts after them (``"ZZ"``)."""
+    head = fragment.rstrip(_ALPHABET[-1])
+    return head[:-1] + _ALPHABET[_ALPHABET.index(head[-1]) + 1] if head else None
+
+
+def _starts_with(column, fragment: str):
+    """``column`` starts with ``fragment``, said as a range too (``"922" <= cpf < "923"``) so the database walks
+    the column's index instead of reading every row."""
+    condition = column.startswith(fragment)
+    if not fragment or any(c not in _ALPHABET for c in fragment):
+        return condition
+    upper = prefix_upper(fragment)
+    return condition & (column >= fragment) & (column < upper) if upper else condition & (column >= fragment)
+
+
+def _by_name(column):
+    """Sort by ``column`` without walking its index: the few rows that match are sorted instead (walking the
+    name index to find 50 matches reads the whole table, row by row, when a text matches little or nothing)."""
+    return column.concat("")
+
+
 def find_applicants(text: str, limit: int = 50) -> list[Match]:
     """People and companies whose document starts with, or whose name contains, what was typed.
 
@@ -40,20 +66,20 @@ def find_applicants(text: str, limit: int = 50) -> list[Match]:
     companies = []
     if looks_like_document:
         people = list(Person.select(Person.id, Person.name, Person.cpf, Person.city).where(
-            Person.cpf.startswith(fragment)).order_by(Person.name).limit(limit))
+            _starts_with(Person.cpf, fragment)).order_by(_by_name(Person.name)).limit(limit))
         companies = list(Company.select(Company.id, Company.legal_name, Company.trade_name, Company.cnpj).where(
-            Company.cnpj.startswith(fragment)).order_by(Company.legal_name).limit(limit))
-    if not people and not companies and any(c.isalpha() for c in text):
-        words = search_key(text).split()
+            _starts_with(Company.cnpj, fragment)).order_by(_by_name(Company.legal_name)).limit(limit))
+    words = search_key(text).split()  # empty for a name in letters without a Latin form (Greek, Chinese…)
+    if not people and not companies and words and any(c.isalpha() for c in text):
         person_filter = Person.search_name.contains(words[0])
         company_filter = Company.search_name.contains(words[0])
         for word in words[1:]:
             person_filter &= Person.search_name.contains(word)
             company_filter &= Company.search_name.contains(word)
         people = (Person.select(Person.id, Person.name, Person.cpf, Person.city)
-                  .where(person_filter).order_by(Person.name).limit(limit))
+                  .where(person_filter).order_by(_by_name(Person.name)).limit(limit))
         companies = (Company.select(Company.id, Company.legal_name, Company.trade_name, Company.cnpj)
-                     .where(company_filter).order_by(Company.legal_name).limit(limit))
+                     .where(company_filter).order_by(_by_name(Company.legal_name)).limit(limit))
     for p in people:
         matches.append(Match("person", p.id, p.name, format_cpf(p.cpf), p.city))
     for c in companies:

@@ -98,7 +98,7 @@ __all__ = [
     "ALGORITHM", "ALGORITHM_STEPS", "CSV_COLUMNS", "TIE_BREAKS",
     "Participant", "ScoreLine", "Score", "Ranked", "Exclusion", "GroupResult", "DrawRules", "DrawResult",
     "PointsResult",
-    "score_participant", "rank_by_score", "with_ranks", "fact_value",
+    "score_participant", "rank_by_score", "rank_scores", "with_ranks", "fact_value",
     "normalize_text", "normalize_seed", "canonical_line", "canonical_participants", "canonical_list",
     "list_sha256", "draw_key", "drawn_order", "order_from_list",
     "draw_rules", "published_list", "PublishedList", "run_draw", "rotation", "event_vendors", "assign_points",
@@ -405,7 +405,17 @@ def rank_by_score(regime: Regime, participants: Iterable[Participant],
     tie_break = selection.tie_break if selection else ()
     for name in tie_break:
         _tie_key(name, Participant(id="x", name="x"))  # validates the names before work
-    scores = [score_participant(regime, p, on) for p in participants]
+    return rank_scores(regime, [score_participant(regime, p, on) for p in participants])
+
+
+def rank_scores(regime: Regime, scores: Iterable[Score]) -> tuple[Ranked, ...]:
+    """Rank scores already made (:func:`score_participant`, or a score the commission corrected on
+    appeal, Sapezal art. 10, § 5º) by total, then the regime's ``tie_break``, then the id."""
+    selection = regime.selection
+    tie_break = selection.tie_break if selection else ()
+    for name in tie_break:
+        _tie_key(name, Participant(id="x", name="x"))
+    scores = list(scores)
     _check_unique_ids([s.participant for s in scores])
 
     def key(s: Score) -> tuple:

@@ -290,6 +290,7 @@ class SiteInput:
     points: list[PointInput] = field(default_factory=list)
 
 
+MAX_METRES = 100_000  # no street, feira or beach of a town is longer (and the column keeps 20 characters)
 _TIME = re.compile(r"^\s*(\d{1,2})(?::|h)?(\d{2})?\s*(?:min)?\s*$")
 
 
@@ -338,6 +339,9 @@ def _metres(errors: dict, key: str, value, what: str, *, required: bool = True, 
     if number < 0 or (positive and number == 0):
         errors.setdefault(key, f"{what[0].upper()}{what[1:]} deve ser maior que zero."
                           if positive else f"{what[0].upper()}{what[1:]} não pode ser negativo(a).")
+        return None
+    if number > MAX_METRES:
+        errors.setdefault(key, f"{what[0].upper()}{what[1:]}: valor grande demais (no máximo 100.000 m).")
         return None
     if number != number.quantize(Decimal("0.001")):
         errors.setdefault(key, f"{what[0].upper()}{what[1:]}: no máximo três casas (milímetros).")
@@ -505,6 +509,16 @@ def save_site(data: SiteInput, *, site: Site | None = None) -> Site:
     """
     require("sites.edit")
     values, segments, points, _regime = _validate(data, site=site)
+    try:
+        return _save_site(values, segments, points, site)
+    except IntegrityError:  # another desk saved a site of this name after the check in _validate
+        if not Site.select().where((Site.name == values["name"]) & (Site.id != (site.id if site else -1))).exists():
+            raise
+        raise FieldErrors({"name": f"Já existe um local com o nome {values['name']} (acabou de ser salvo em outra "
+                                   "mesa); nada foi gravado."}) from None
+
+
+def _save_site(values: dict, segments: list[dict], points: list[dict], site: Site | None) -> Site:
     with db.atomic():
         if site is None:
             site = Site.create(**values)
@@ -579,7 +593,7 @@ def find_site(site: Site | int | str) -> Site:
     if isinstance(site, Site):
         return site
     row = None
-    if isinstance(site, int) or (isinstance(site, str) and site.strip().isdigit()):
+    if isinstance(site, int) or (isinstance(site, str) and site.strip().isdecimal() and len(site.strip()) <= 9):
         row = Site.get_or_none(Site.id == int(site))
     elif isinstance(site, str):
         row = Site.get_or_none(fn.LOWER(Site.name) == " ".join(site.split()).lower())

@@ -14,7 +14,7 @@ import hmac
 import os
 from dataclasses import dataclass
 
-from peewee import BooleanField, CharField, DateTimeField, IntegerField
+from peewee import BooleanField, CharField, DateTimeField, IntegerField, IntegrityError
 
 from models import session
 from models.db import BaseModel, db
@@ -103,8 +103,12 @@ def create_user(*, username: str, name: str, role: str, password: str, confirm: 
         errors["username"] = f"Já existe o usuário {username}."
     if errors:
         raise FieldErrors(errors)
-    with db.atomic():
-        return User.create(username=username, name=name, role=role, password_hash=hash_password(password))
+    try:
+        with db.atomic():
+            return User.create(username=username, name=name, role=role, password_hash=hash_password(password))
+    except IntegrityError:  # another desk created this login after the check above
+        raise FieldErrors({"username": f"Já existe o usuário {username} (acabou de ser criado em outra mesa)."}) \
+            from None
 
 
 def authenticate(username: str, password: str) -> User:

@@ -1,5 +1,8 @@
 """Export the monthly fee report to a file — what ``praca report fees`` and the Relatórios screen both call.
 
+:func:`export_report`, :func:`parse_format` and :func:`check_target` serve the
+sanctions report as well (reports/sanctions_export.py).
+
 The figures are gathered once (:func:`models.fee_report.fee_report`) and written
 by the format's writer into a temporary file beside the target, which is then
 renamed over it: a cancelled or failed export leaves nothing half-written (and
@@ -14,6 +17,7 @@ import os
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
+from typing import TypeVar
 
 from models.errors import UserError
 from models.fee_report import FeeReport, fee_report
@@ -28,6 +32,7 @@ _SCALE = 1000
 _GATHER = 150  # share of the bar for reading the database; the rest is writing
 
 Progress = Callable[[int, int], None]
+R = TypeVar("R")
 
 
 def parse_format(text: str | None) -> str:
@@ -82,9 +87,20 @@ def write_report(report: FeeReport, fmt: str, path: str | Path, *, progress: Pro
 def export_fee_report(year: int, month: int, fmt: str, path: str | Path, *, today: _dt.date | None = None,
                       progress: Progress | None = None) -> tuple[Path, FeeReport]:
     """Gather the month and write it to ``path`` atomically; returns the path and the report written."""
+    today = today or _dt.date.today()
+    return export_report(lambda gathering: fee_report(year, month, today=today, progress=gathering), write_report,
+                         fmt, path, progress=progress)
+
+
+def export_report(gather: Callable[[Progress], R], write: Callable[..., Path], fmt: str, path: str | Path, *,
+                  progress: Progress | None = None) -> tuple[Path, R]:
+    """Gather a report and write it to ``path`` atomically — the fee and the sanctions reports' export.
+
+    ``gather(progress)`` reads the database; ``write(report, fmt, path, progress=…)`` writes the file (into a
+    temporary one beside ``path``, renamed over it once complete). Returns the path and the report written.
+    """
     fmt = parse_format(fmt)
     target = check_target(path, fmt)
-    today = today or _dt.date.today()
 
     def gathering(done: int, total: int) -> None:
         if progress is not None:
@@ -94,12 +110,12 @@ def export_fee_report(year: int, month: int, fmt: str, path: str | Path, *, toda
         if progress is not None:
             progress(_GATHER + (_SCALE - _GATHER) * done // max(total, 1), _SCALE)
 
-    report = fee_report(year, month, today=today, progress=gathering)
+    report = gather(gathering)
     handle, temp_name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".parcial", dir=target.parent.resolve())
     os.close(handle)
     temp = Path(temp_name)
     try:
-        write_report(report, fmt, temp, progress=writing)
+        write(report, fmt, temp, progress=writing)
         umask = os.umask(0)
         os.umask(umask)
         os.chmod(temp, 0o666 & ~umask)  # mkstemp makes it private; a report is an ordinary file

@@ -6,6 +6,11 @@ has no SVG: the same chart is rendered by Qt's SVG renderer to a PNG and
 embedded. The figures come from :class:`models.fee_report.FeeReport`; money is
 formatted here, once per distinct amount, so 20.000 charges render in well
 under a second.
+
+The sanctions report (reports/sanctions_report_html.py) shares :class:`Brl`,
+:func:`cents`, :class:`Escaper`, :func:`bar_chart_svg`,
+:func:`chart_png_data_uri` and :func:`write_paged_pdf`, and its template the
+look of this one (resources/templates/report_common.html.j2).
 """
 
 from __future__ import annotations
@@ -21,6 +26,7 @@ from html import escape
 from pathlib import Path
 
 from markupsafe import Markup
+from markupsafe import escape as markup_escape
 
 from models.fee_report import CANCELLED, FeeReport
 from reports.templating import date_br, render
@@ -32,7 +38,7 @@ CHARGED_COLOUR = "#1f4f45"
 PAID_COLOUR = "#7fb59a"
 
 
-class _Brl:
+class Brl:
     """``R$ 1.234,56`` for amounts already in cents (the report's), memoised: amounts repeat a lot."""
 
     def __init__(self) -> None:
@@ -44,6 +50,9 @@ class _Brl:
             body = f"{abs(value):,.2f}".translate(_PT)
             text = self._seen[value] = ("-R$ " if value < 0 else "R$ ") + body
         return text
+
+
+_Brl = Brl  # the name the fee report's tests know
 
 
 def cents(value: Decimal) -> int:
@@ -92,8 +101,14 @@ def _wrap(text: str, width: int = 16) -> list[str]:
 
 def bar_chart(report: FeeReport, *, width: int = 680, height: int = 260) -> Chart:
     """Charged vs paid by kind, as SVG (the Excel file has the same chart, native)."""
-    brl = _Brl()
-    groups = report.by_kind
+    return bar_chart_svg(report.by_kind, f"Cobrado × pago por tipo — {report.label}", width=width, height=height)
+
+
+def bar_chart_svg(groups, title: str, *, series: tuple[str, str] = ("Cobrado", "Pago"), width: int = 680,
+                  height: int = 260) -> Chart:
+    """Two bars per group — ``charged`` and ``paid`` of each (``key`` names it) — as SVG; shared by the fee and the
+    sanctions reports. ``series`` names the two bars in the legend and the tooltips."""
+    brl = Brl()
     left, right, top, bottom = 92, 12, 34, 54
     plot_w, plot_h = width - left - right, height - top - bottom
     peak = max([g.charged for g in groups] + [Decimal(0)])
@@ -102,13 +117,14 @@ def bar_chart(report: FeeReport, *, width: int = 680, height: int = 260) -> Char
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
            f'viewBox="0 0 {width} {height}" style="width: 100%; height: auto;" role="img" '
            'font-family="DejaVu Sans, Arial, sans-serif" font-size="10">',
-           f"<title>{escape(f'Cobrado × pago por tipo — {report.label}')}</title>",
+           f"<title>{escape(title)}</title>",
            f'<rect x="0" y="0" width="{width}" height="{height}" fill="#ffffff"/>']
     # legend
+    gap = max(90, 30 + 7 * len(series[0]))  # the second legend entry after the first one's words
     out.append(f'<rect x="{left}" y="8" width="12" height="12" fill="{CHARGED_COLOUR}"/>'
-               f'<text x="{left + 17}" y="18">Cobrado</text>'
-               f'<rect x="{left + 90}" y="8" width="12" height="12" fill="{PAID_COLOUR}"/>'
-               f'<text x="{left + 107}" y="18">Pago</text>')
+               f'<text x="{left + 17}" y="18">{escape(series[0])}</text>'
+               f'<rect x="{left + gap}" y="8" width="12" height="12" fill="{PAID_COLOUR}"/>'
+               f'<text x="{left + gap + 17}" y="18">{escape(series[1])}</text>')
     # gridlines and axis labels
     value = Decimal(0)
     while value <= ceiling:
@@ -125,8 +141,9 @@ def bar_chart(report: FeeReport, *, width: int = 680, height: int = 260) -> Char
     for i, g in enumerate(groups):
         centre = left + slot * (i + 0.5)
         # each value over its bar, running outwards from the gap between the two: they never overlap
-        for offset, amount, colour, name, anchor, tx in ((-bar - 2, g.charged, CHARGED_COLOUR, "cobrado", "end", bar),
-                                                         (2, g.paid, PAID_COLOUR, "pago", "start", 0)):
+        for offset, amount, colour, name, anchor, tx in ((-bar - 2, g.charged, CHARGED_COLOUR, series[0].lower(), "end",
+                                                          bar),
+                                                         (2, g.paid, PAID_COLOUR, series[1].lower(), "start", 0)):
             h = float(amount / ceiling) * plot_h if ceiling else 0.0
             x, y = centre + offset, top + plot_h - h
             out.append(f'<rect x="{x:.1f}" y="{y:.1f}" width="{bar:.1f}" height="{h:.1f}" fill="{colour}">'
@@ -140,7 +157,7 @@ def bar_chart(report: FeeReport, *, width: int = 680, height: int = 260) -> Char
     return Chart(Markup("".join(out)), width, height)
 
 
-def _ensure_gui_app() -> None:
+def ensure_gui_app() -> None:
     """Qt's text and SVG rendering need a QGuiApplication (fonts): make a headless one on the command line."""
     global _app
     from PySide6.QtCore import QCoreApplication
@@ -166,7 +183,7 @@ def chart_png_data_uri(chart: Chart, *, scale: int = 3) -> str:
     from PySide6.QtGui import QImage, QPainter
     from PySide6.QtSvg import QSvgRenderer
 
-    _ensure_gui_app()
+    ensure_gui_app()
 
     renderer = QSvgRenderer(QByteArray(str(chart.svg).encode("utf-8")))
     image = QImage(chart.width * scale, chart.height * scale, QImage.Format.Format_RGB32)
@@ -190,12 +207,14 @@ CHARGE_ROW = ('<tr{css}><td>{number}</td><td>{holder}</td><td>{permit}</td><td>{
               '<span class="small">{formula} — {basis}</span></td><td>{due}</td>'
               '<td class="num" align="right">{amount}</td><td class="num" align="right">{paid}</td>'
               '<td class="num" align="right">{open}</td><td>{situation}</td></tr>\n')
+DELINQUENT_ROW = ('<tr><td>{holder}{permits}</td><td>{document}</td><td class="num" align="right">{count}</td>'
+                  '<td class="num" align="right">{amount}</td><td>{since}</td><td class="small">{charges}</td></tr>\n')
 PAYMENT_ROW = ('<tr><td>{day}</td><td>{number}</td><td>{holder}</td><td>{kind}</td><td>{reference}</td>'
                '<td class="num" align="right">{amount}</td><td>{by}</td></tr>\n')
 QT_CHUNK = 150  # rows per table in the PDF: Qt lays out many short tables far faster than one long one
 
 
-class _Escaper:
+class Escaper:
     def __init__(self) -> None:
         self._seen: dict[str, str] = {}
 
@@ -206,8 +225,8 @@ class _Escaper:
         return out
 
 
-def _charge_rows(charges, brl: _Brl, day, progress: Progress | None, total: int) -> list[str]:
-    esc = _Escaper()
+def _charge_rows(charges, brl: Brl, day, progress: Progress | None, total: int) -> list[str]:
+    esc = Escaper()
     rows = []
     for done, c in enumerate(charges, start=1):
         css = ' class="cancelled"' if c.situation == CANCELLED else (' class="late"' if c.overdue else "")
@@ -220,6 +239,16 @@ def _charge_rows(charges, brl: _Brl, day, progress: Progress | None, total: int)
     return rows
 
 
+def _delinquent_rows(delinquents, brl: Brl, day) -> Markup:
+    """The delinquents' table rows, as the template wrote them (escaped as jinja escapes), built here: thousands
+    of holders in a large month."""
+    esc = markup_escape
+    return Markup("".join(DELINQUENT_ROW.format(
+        holder=esc(d.holder), permits=f'<br><span class="small">permissão {esc(d.permits)}</span>' if d.permits else "",
+        document=esc(d.document), count=d.count, amount=esc(brl(d.amount)), since=esc(day(d.oldest_due)),
+        charges=esc(d.charges)) for d in delinquents))
+
+
 def fee_report_html(report: FeeReport, *, qt: bool = False, part: str = "all", start: int = 0,
                     stop: int | None = None, progress: Progress | None = None) -> str:
     """The report as one HTML page.
@@ -229,7 +258,7 @@ def fee_report_html(report: FeeReport, *, qt: bool = False, part: str = "all", s
     the charge list) or ``"annex"`` (only the charge list, or its rows
     ``start:stop``) — the PDF prints the annex on landscape pages, in parts.
     """
-    brl = _Brl()
+    brl = Brl()
     dates: dict = {}
 
     def day(value) -> str:
@@ -245,14 +274,15 @@ def fee_report_html(report: FeeReport, *, qt: bool = False, part: str = "all", s
         chunks = [Markup("".join(rows[k:k + QT_CHUNK])) for k in range(0, len(rows), QT_CHUNK)]
     else:
         chunks = [Markup("".join(rows))] if rows else []
-    esc = _Escaper()
+    esc = Escaper()
     payments = Markup("") if part == "annex" else Markup("".join(
         PAYMENT_ROW.format(day=day(p.paid_on), number=esc(p.charge), holder=esc(p.holder), kind=esc(p.kind_label),
                            reference=esc(p.reference), amount=brl(p.amount), by=esc(p.recorded_by))
         for p in report.payments))
+    delinquents = Markup("") if part == "annex" else _delinquent_rows(report.delinquents, brl, day)
     chart = bar_chart(report) if part != "annex" else None
     html = render("fee_report.html.j2", report=report, totals=report.totals, charge_chunks=chunks,
-                  payments=payments, chart=chart, qt=qt, part=part, annex_first=start == 0,
+                  payments=payments, delinquents=delinquents, chart=chart, qt=qt, part=part, annex_first=start == 0,
                   annex_last=stop >= len(report.charges),
                   chart_png=chart_png_data_uri(chart) if qt and report.by_kind and part != "annex" else "",
                   brl=brl, cents=cents, month_title=report.label[:1].upper() + report.label[1:])
@@ -273,27 +303,42 @@ ANNEX_PART = 1000  # charges per Qt document: each is laid out in turn, so the b
 def write_fee_report_pdf(report: FeeReport, path: str | Path, *, progress: Progress | None = None) -> Path:
     """The same report through Qt: the figures on A4 portrait pages, the charge list on A4 landscape pages.
 
-    Qt's rich-text engine lays the HTML out (as ``reports.pdf.html_to_pdf``
-    does), but the pages are drawn here one by one: the charge list goes
-    landscape, every page has its number, and ``progress(done, total)`` is
-    called per part laid out and per page drawn — it may raise to stop (the
-    caller removes the file). Qt needs about 2 ms a charge: 20.000 charges make
-    some 1.300 pages in a minute or two; the HTML and Excel files are instant.
+    Qt needs about 2 ms a charge: 20.000 charges make some 1.300 pages in a
+    minute or two; the HTML and Excel files are instant.
+    """
+    n = len(report.charges)
+    parts = [(1, False, lambda: fee_report_html(report, qt=True, part="main"))]
+    for first in range(0, n, ANNEX_PART):
+        parts.append((min(first + ANNEX_PART, n) - first, True,
+                      lambda first=first: fee_report_html(report, qt=True, part="annex", start=first,
+                                                          stop=first + ANNEX_PART)))
+    return write_paged_pdf(path, parts, title=report.title, municipality=report.municipality, progress=progress)
+
+
+def write_paged_pdf(path: str | Path, parts, *, title: str, municipality: str = "",
+                    progress: Progress | None = None) -> Path:
+    """HTML parts laid out by Qt's rich-text engine (as ``reports.pdf.html_to_pdf`` does) on A4 pages drawn here
+    one by one — shared by the fee and the sanctions reports.
+
+    ``parts``: ``(weight, landscape, make_html)`` — each part is its own document, on portrait or landscape pages
+    (a long list goes landscape, in several parts so the bar moves). Every page has the report's name and its
+    number. ``progress(done, total)`` is called per part laid out (by its weight) and per page drawn — it may
+    raise to stop (the caller removes the file).
     """
     from PySide6.QtCore import QMarginsF, QRectF, QSizeF, Qt
     from PySide6.QtGui import QFont, QPageLayout, QPageSize, QPainter, QPdfWriter, QTextDocument
 
-    _ensure_gui_app()
+    ensure_gui_app()
     path = Path(path)
-    n = len(report.charges)
-    units = 2 * (n + 1)  # laying out, then drawing
+    weight = sum(w for w, _landscape, _make in parts) or 1
+    units = 2 * weight  # laying out, then drawing
 
     def tell(done: int) -> None:
         if progress is not None:
             progress(min(done, units), units)
 
     writer = QPdfWriter(str(path))
-    writer.setTitle(f"{report.title} — {report.municipality}" if report.municipality else report.title)
+    writer.setTitle(f"{title} — {municipality}" if municipality else title)
     writer.setCreator("Praça")
     writer.setResolution(300)
     margins = QMarginsF(12, 12, 12, 12)
@@ -314,16 +359,16 @@ def write_fee_report_pdf(report: FeeReport, path: str | Path, *, progress: Progr
         return document, layout, rect
 
     tell(0)
-    documents = [lay_out(fee_report_html(report, qt=True, part="main"), portrait)]
-    tell(1)
-    for first in range(0, n, ANNEX_PART):
-        html = fee_report_html(report, qt=True, part="annex", start=first, stop=first + ANNEX_PART)
-        documents.append(lay_out(html, landscape))
-        tell(1 + min(first + ANNEX_PART, n))
+    documents = []
+    laid = 0
+    for part_weight, wide, make_html in parts:
+        documents.append(lay_out(make_html(), landscape if wide else portrait))
+        laid += part_weight
+        tell(laid)
     pages = sum(d.pageCount() for d, _l, _r in documents)
     font = QFont("DejaVu Sans")
     font.setPointSizeF(7)
-    caption = " — ".join(x for x in (report.municipality, report.title) if x)
+    caption = " — ".join(x for x in (municipality, title) if x)
 
     painter = QPainter()
     if not painter.begin(writer):
@@ -350,7 +395,7 @@ def write_fee_report_pdf(report: FeeReport, path: str | Path, *, progress: Progr
                 painter.drawText(band, Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignBottom, caption)
                 painter.drawText(band, Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignBottom,
                                  f"página {number} de {pages}")
-                tell(n + 1 + round((n + 1) * number / pages))
+                tell(weight + round(weight * number / pages))
     finally:
         painter.end()
     return path

@@ -16,6 +16,11 @@ normal mode takes ≈ 1,4× for the bare rows with their number formats alone.
 Styles are registered once as named styles ("Praça moeda", "Praça data"…, which
 the user also finds in the style list) and each row reuses one styled cell per
 column, so a style is looked up once per column, not once per cell.
+
+The sanctions report (reports/sanctions_report_xlsx.py) is built from the same
+pieces: :func:`new_workbook`, :func:`ticker`, :class:`Sheet`, :func:`sheet_range`,
+:func:`breakdown_sheet` (with :func:`group_formulas` and :func:`criteria_safe`),
+:func:`column_chart` and :func:`save_workbook`.
 """
 
 from __future__ import annotations
@@ -35,6 +40,7 @@ from reports.templating import date_br
 
 MONEY = '"R$" #,##0.00'
 DATE = "DD/MM/YYYY"
+DATETIME = "DD/MM/YYYY HH:MM"
 COUNT = "0"
 
 TITLE_FONT = Font(bold=True, size=14, color="1F4F45")
@@ -54,13 +60,14 @@ STYLES = {
     LONG_TEXT: {"alignment": WRAP},
     "Praça moeda": {"number_format": MONEY},
     "Praça data": {"number_format": DATE},
+    "Praça data e hora": {"number_format": DATETIME},
     "Praça número": {"number_format": COUNT},
     "Praça destaque": {"font": TOTAL_FONT, "number_format": MONEY},
     "Praça total": {"font": TOTAL_FONT, "fill": TOTAL_FILL},
     "Praça total moeda": {"font": TOTAL_FONT, "fill": TOTAL_FILL, "number_format": MONEY},
     "Praça total número": {"font": TOTAL_FONT, "fill": TOTAL_FILL, "number_format": COUNT},
 }
-VALUE_STYLE = {MONEY: "Praça moeda", DATE: "Praça data", COUNT: "Praça número"}
+VALUE_STYLE = {MONEY: "Praça moeda", DATE: "Praça data", DATETIME: "Praça data e hora", COUNT: "Praça número"}
 TOTAL_STYLE = {MONEY: "Praça total moeda", COUNT: "Praça total número", None: "Praça total"}
 
 HEADER_ROW = 3  # rows 1–2: title and subtitle; row 3: column headers; data from row 4
@@ -121,10 +128,13 @@ Progress = Callable[[int, int], None]
 # --------------------------------------------------------------------------- small writers
 
 
-class _Sheet:
-    """A write-only sheet with the report's look: title rows, header row, styled cells reused per column."""
+class Sheet:
+    """A write-only sheet with the report's look: title rows, header row, styled cells reused per column.
 
-    def __init__(self, wb: Workbook, title: str, report: FeeReport, columns, *, heading: str,
+    ``report`` is any report with ``label``, ``agency``, ``municipality``, ``today`` and ``generated_at`` (the
+    monthly fee report, the sanctions report)."""
+
+    def __init__(self, wb: Workbook, title: str, report, columns, *, heading: str,
                  freeze_col: str = "A", note: str = ""):
         self.ws = wb.create_sheet(title)
         self.columns = columns
@@ -171,6 +181,14 @@ class _Sheet:
                 progress()
         return row
 
+    def figures(self, money_rows, count_rows) -> None:
+        """A summary's lines: (label, formula, how it is computed) in money, then (label, formula) counts."""
+        for label, formula, how in money_rows:
+            self.ws.append([label, self.cell(formula, "Praça destaque"), how])
+        for label, formula in count_rows:
+            self.ws.append([label, self.cell(formula, "Praça número"), None])
+        self.ws.append([])
+
     def filter(self, last_row: int) -> None:
         last_col = get_column_letter(len(self.columns))
         self.ws.auto_filter.ref = f"A{HEADER_ROW}:{last_col}{max(last_row, FIRST)}"
@@ -184,40 +202,52 @@ class _Sheet:
         self.ws.append(cells)
 
 
-def _range(sheet: str, column: str, last: int) -> str:
+def sheet_range(sheet: str, column: str, last: int) -> str:
     return f"{quote_sheetname(sheet)}!${column}${FIRST}:${column}${max(last, FIRST)}"
 
 
 def _charges_range(column_name: str, last: int) -> str:
-    return _range("Cobranças", COL[column_name], last)
+    return sheet_range("Cobranças", COL[column_name], last)
 
 
 # --------------------------------------------------------------------------- the workbook
 
 
-def write_fee_report_xlsx(report: FeeReport, path: str | Path, *, progress: Progress | None = None) -> Path:
-    """Write ``report`` to ``path`` (.xlsx). ``progress(done, total)`` may raise to stop."""
-    path = Path(path)
+def ticker(progress: Progress | None, total: int, step: int = _STEP) -> Callable[[], None]:
+    """``progress(0, total)`` now, and a function to call per row written: it reports every ``step`` rows."""
+    done = 0
+
+    def tick() -> None:
+        nonlocal done
+        done += 1
+        if progress is not None and done % step == 0:
+            progress(done, total)
+
+    if progress is not None:
+        progress(0, total)
+    return tick
+
+
+def new_workbook(title: str) -> Workbook:
+    """A write-only workbook with the report styles registered and its title set."""
     wb = Workbook(write_only=True)
     for name, attributes in STYLES.items():
         wb.add_named_style(NamedStyle(name=name, **attributes))
-    wb.properties.title = report.title
+    wb.properties.title = title
     wb.properties.creator = "Praça"
+    return wb
+
+
+def write_fee_report_xlsx(report: FeeReport, path: str | Path, *, progress: Progress | None = None) -> Path:
+    """Write ``report`` to ``path`` (.xlsx). ``progress(done, total)`` may raise to stop."""
+    path = Path(path)
+    wb = new_workbook(report.title)
     last_charge = HEADER_ROW + len(report.charges)
     last_payment = HEADER_ROW + len(report.payments)
     last_delinquent = HEADER_ROW + len(report.delinquents)
 
     total = len(report.charges) + len(report.payments) + len(report.delinquents) + 1
-    done = 0
-
-    def tick():
-        nonlocal done
-        done += 1
-        if progress is not None and done % _STEP == 0:
-            progress(done, total)
-
-    if progress is not None:
-        progress(0, total)
+    tick = ticker(progress, total)
 
     _summary(wb, report, last_charge, last_payment, last_delinquent)
     for title, heading, groups, column in (
@@ -229,7 +259,7 @@ def write_fee_report_xlsx(report: FeeReport, path: str | Path, *, progress: Prog
         _breakdown(wb, report, title, heading, groups, column, last_charge)
 
     # the charge list
-    sheet = _Sheet(wb, "Cobranças", report, CHARGE_COLUMNS, heading="Cobranças com vencimento no mês",
+    sheet = Sheet(wb, "Cobranças", report, CHARGE_COLUMNS, heading="Cobranças com vencimento no mês",
                    freeze_col="B", note="Pago: quitado da cobrança, até o valor cobrado; canceladas não somam")
     last = sheet.rows(report.charges, tick)
     sheet.filter(last)
@@ -244,21 +274,21 @@ def write_fee_report_xlsx(report: FeeReport, path: str | Path, *, progress: Prog
     sheet.total(row)
 
     # payments received in the month
-    sheet = _Sheet(wb, "Pagamentos", report, PAYMENT_COLUMNS, heading="Pagamentos recebidos no mês")
+    sheet = Sheet(wb, "Pagamentos", report, PAYMENT_COLUMNS, heading="Pagamentos recebidos no mês")
     last = sheet.rows(report.payments, tick)
     sheet.filter(last)
     sheet.ws.append([])
     sheet.total(["Total recebido", None, None, None, None,
-                 f"=ROUND(SUM({_range('Pagamentos', PAYMENT_AMOUNT, last_payment)}),2)", None])
+                 f"=ROUND(SUM({sheet_range('Pagamentos', PAYMENT_AMOUNT, last_payment)}),2)", None])
 
     # delinquents, then the revocation candidates (the chief decides)
-    sheet = _Sheet(wb, "Inadimplentes", report, DELINQUENT_COLUMNS, heading="Inadimplentes",
+    sheet = Sheet(wb, "Inadimplentes", report, DELINQUENT_COLUMNS, heading="Inadimplentes",
                    note=f"cobranças com vencimento até {date_br(report.last_day)} vencidas e não pagas")
     last = sheet.rows(report.delinquents, tick)
     sheet.filter(last)
     sheet.ws.append([])
-    sheet.total(["Total", None, f"=SUM({_range('Inadimplentes', 'C', last_delinquent)})",
-                 f"=ROUND(SUM({_range('Inadimplentes', 'D', last_delinquent)}),2)", None, None, None])
+    sheet.total(["Total", None, f"=SUM({sheet_range('Inadimplentes', 'C', last_delinquent)})",
+                 f"=ROUND(SUM({sheet_range('Inadimplentes', 'D', last_delinquent)}),2)", None, None, None])
     sheet.ws.append([])
     sheet.ws.append([sheet.cell("Candidatos à cassação (lista para a decisão da chefia; o Praça nunca cassa "
                                 "por conta própria)", "Praça total")])
@@ -273,6 +303,10 @@ def write_fee_report_xlsx(report: FeeReport, path: str | Path, *, progress: Prog
     else:
         sheet.ws.append(["Nenhuma permissão com os meses de atraso que o ato prevê."])
     tick()
+    return save_workbook(wb, path, progress, total)
+
+
+def save_workbook(wb: Workbook, path: Path, progress: Progress | None, total: int) -> Path:
     wb.save(str(path))
     if progress is not None:
         progress(total, total)
@@ -282,7 +316,7 @@ def write_fee_report_xlsx(report: FeeReport, path: str | Path, *, progress: Prog
 def _summary(wb: Workbook, report: FeeReport, last_charge: int, last_payment: int, last_delinquent: int) -> None:
     """Resumo: the month's figures as formulas over the lists, the legal basis of each kind, the chart."""
     columns = (("Indicador", 46, None), ("Valor", 18, MONEY), ("Como se calcula", 70, None), ("", 40, None))
-    sheet = _Sheet(wb, "Resumo", report, columns, heading=report.title.replace(" — " + report.label, ""))
+    sheet = Sheet(wb, "Resumo", report, columns, heading=report.title.replace(" — " + report.label, ""))
     ws = sheet.ws
     situation = _charges_range("Situação", last_charge)
     number = _charges_range("Nº", last_charge)
@@ -295,95 +329,130 @@ def _summary(wb: Workbook, report: FeeReport, last_charge: int, last_payment: in
         ("Em aberto", f"=ROUND(SUM({_charges_range('Em aberto', last_charge)}),2)", "cobrado − pago"),
         ("Vencido", f"=ROUND(SUM({_charges_range('Vencido', last_charge)}),2)",
          f"em aberto com vencimento antes de {date_br(report.today)}"),
-        ("Recebido no mês", f"=ROUND(SUM({_range('Pagamentos', PAYMENT_AMOUNT, last_payment)}),2)",
+        ("Recebido no mês", f"=ROUND(SUM({sheet_range('Pagamentos', PAYMENT_AMOUNT, last_payment)}),2)",
          "pagamentos com data no mês, de qualquer cobrança"),
-        ("Inadimplência acumulada", f"=ROUND(SUM({_range('Inadimplentes', 'D', last_delinquent)}),2)",
+        ("Inadimplência acumulada", f"=ROUND(SUM({sheet_range('Inadimplentes', 'D', last_delinquent)}),2)",
          f"vencido e não pago em cobranças com vencimento até {date_br(report.last_day)}"),
     )
     count_rows = (
         ("Cobranças (sem as canceladas)", f'=COUNTIFS({number},"<>",{situation},"<>{CANCELLED}")'),
         ("Cobranças vencidas", f'=COUNTIFS({situation},"vencida")'),
         ("Cobranças canceladas", f'=COUNTIFS({situation},"{CANCELLED}")'),
-        ("Pagamentos recebidos no mês", f"=COUNT({_range('Pagamentos', PAYMENT_AMOUNT, last_payment)})"),
-        ("Inadimplentes", f"=COUNTA({_range('Inadimplentes', 'A', last_delinquent)})"),
+        ("Pagamentos recebidos no mês", f"=COUNT({sheet_range('Pagamentos', PAYMENT_AMOUNT, last_payment)})"),
+        ("Inadimplentes", f"=COUNTA({sheet_range('Inadimplentes', 'A', last_delinquent)})"),
         ("Candidatos à cassação", len(report.candidates)),
     )
-    for label, formula, how in money_rows:
-        ws.append([label, sheet.cell(formula, "Praça destaque"), how])
-    for label, formula in count_rows:
-        ws.append([label, sheet.cell(formula, "Praça número"), None])
-    ws.append([])
+    sheet.figures(money_rows, count_rows)
     ws.append([sheet.cell("Base legal de cada tipo de cobrança (como congelada nas cobranças do mês)", "Praça total")])
     ws.append([sheet.cell(h, HEADER) for h in ("Tipo", "Cobranças", "Regime", "Base legal")])
     for basis in report.bases:
         ws.append([basis.kind_label, sheet.cell(basis.count, "Praça número"), basis.regime_label,
                    sheet.cell(basis.text, LONG_TEXT)])
     # the chart reads the breakdown by kind (Por tipo), itself formulas over the charge list
-    kinds = len(report.by_kind)
-    last_kind = HEADER_ROW + kinds
-    chart = BarChart()
-    chart.type = "col"
-    chart.grouping = "clustered"
-    chart.title = f"Cobrado × pago por tipo — {report.label}"
-    chart.y_axis.title = "R$"
-    chart.y_axis.numFmt = MONEY
-    chart.y_axis.majorGridlines = None
-    chart.x_axis.title = None
-    chart.height, chart.width = 8.5, 17
-    target = _SheetRef("Por tipo")  # written next; a reference only needs the sheet's title
-    data = Reference(target, min_col=3, max_col=4, min_row=HEADER_ROW, max_row=max(last_kind, FIRST))
-    categories = Reference(target, min_col=1, min_row=FIRST, max_row=max(last_kind, FIRST))
-    chart.add_data(data, titles_from_data=True)
-    for series in chart.series:  # the kinds are text: a string reference, not openpyxl's default numeric one
-        series.cat = AxDataSource(strRef=StrRef(f=str(categories)))
-    chart.x_axis.delete = False  # openpyxl 3.1 would leave the axes hidden in Excel
-    chart.y_axis.delete = False
-    chart.legend.position = "b"
-    ws.add_chart(chart, "E3")
+    ws.add_chart(column_chart("Por tipo", f"Cobrado × pago por tipo — {report.label}", 3, 4,
+                              HEADER_ROW + len(report.by_kind)), "E3")
 
 
-class _SheetRef:
+class SheetRef:
     """A stand-in for a sheet not created yet: ``Reference`` only needs its title."""
 
     def __init__(self, title: str):
         self.title = title
 
 
-def _criteria_safe(key: str, keys: list[str]) -> bool:
+def column_chart(sheet: str, title: str, min_col: int, max_col: int, last_row: int, *,
+                 y_title: str = "R$", number_format: str = MONEY) -> BarChart:
+    """A native clustered column chart of the columns ``min_col``–``max_col`` of a breakdown sheet (their
+    headers name the series, column A the categories) — the sheet may be written after the chart."""
+    chart = BarChart()
+    chart.type = "col"
+    chart.grouping = "clustered"
+    chart.title = title
+    chart.y_axis.title = y_title
+    chart.y_axis.numFmt = number_format
+    chart.y_axis.majorGridlines = None
+    chart.x_axis.title = None
+    chart.height, chart.width = 8.5, 17
+    target = SheetRef(sheet)  # a reference only needs the sheet's title
+    data = Reference(target, min_col=min_col, max_col=max_col, min_row=HEADER_ROW, max_row=max(last_row, FIRST))
+    categories = Reference(target, min_col=1, min_row=FIRST, max_row=max(last_row, FIRST))
+    chart.add_data(data, titles_from_data=True)
+    for series in chart.series:  # the categories are text: a string reference, not openpyxl's default numeric one
+        series.cat = AxDataSource(strRef=StrRef(f=str(categories)))
+    chart.x_axis.delete = False  # openpyxl 3.1 would leave the axes hidden in Excel
+    chart.y_axis.delete = False
+    chart.legend.position = "b"
+    return chart
+
+
+def criteria_safe(key: str, keys: list[str]) -> bool:
     """SUMIFS matches wildcards, operators and case-insensitively: only plain, distinct keys go through it."""
     if _UNSAFE_CRITERIA & set(key) or key[:1] in "<>=":
         return False
     return sum(1 for k in keys if k.casefold() == key.casefold()) == 1
 
 
+_criteria_safe = criteria_safe  # the name the fee report's tests know
+
+
 def _breakdown(wb: Workbook, report: FeeReport, title: str, heading: str, groups, column: str,
                last_charge: int) -> int:
     columns = ((heading, 46, None), ("Cobranças", 12, COUNT), ("Cobrado", 16, MONEY), ("Pago", 16, MONEY),
                ("Em aberto", 16, MONEY), ("Vencido", 16, MONEY))
-    sheet = _Sheet(wb, title, report, columns, heading=f"{report.title.replace(' — ' + report.label, '')} "
-                   f"por {heading.lower()}", note="cada valor é uma fórmula sobre a aba Cobranças")
-    key_range = _charges_range(column, last_charge)
-    situation = _charges_range("Situação", last_charge)
-    keys = [g.key for g in groups]
+    return breakdown_sheet(
+        wb, report, title, columns, [(g.key,) for g in groups],
+        heading=f"{report.title.replace(' — ' + report.label, '')} por {heading.lower()}",
+        note="cada valor é uma fórmula sobre a aba Cobranças",
+        criteria=[(_charges_range(column, last_charge), 0)],
+        sums=[_charges_range(name, last_charge) for name in ("Valor", "Pago", "Em aberto", "Vencido")],
+        exclude=(_charges_range("Situação", last_charge), CANCELLED))
+
+
+def group_formulas(row: int, criteria, sums, exclude, safe: bool) -> tuple[str, list[str]]:
+    """The count and the sums of the list's lines whose columns equal this row's key cells.
+
+    ``criteria``: (range on the list, column letter of the key cell on this sheet); ``exclude``: (range,
+    value) of lines that count in nothing (a cancelled charge, a corrected record) or None. ``safe``: the keys
+    can go through COUNTIFS/SUMIFS; otherwise an exact SUMPRODUCT comparison (no wildcard, case-sensitive)."""
+    if safe:
+        conditions = ",".join(f"{area},${letter}{row}" for area, letter in criteria)
+        if exclude is not None:
+            conditions += f',{exclude[0]},"<>{exclude[1]}"'
+        return (f"=COUNTIFS({conditions})",
+                [f"=ROUND(SUMIFS({area},{conditions}),2)" for area in sums])
+    match = "*".join(f"({area}=${letter}{row})" for area, letter in criteria)
+    if exclude is not None:
+        match += f'*({exclude[0]}<>"{exclude[1]}")'
+    return f"=SUMPRODUCT({match}*1)", [f"=ROUND(SUMPRODUCT({match}*{area}),2)" for area in sums]
+
+
+def breakdown_sheet(wb: Workbook, report, title: str, columns, rows, *, heading: str, note: str, criteria,
+                    sums=(), exclude=None) -> int:
+    """A breakdown as live formulas over a list sheet: per line its lead cells (``rows``: the key and any text
+    beside it), then the count and the money sums of the list's matching lines, then a total row.
+
+    ``columns``: the lead columns, the count column, one money column per range of ``sums``;
+    ``criteria``: (range on the list, index of the lead cell it must equal). Returns the last line's row."""
+    sheet = Sheet(wb, title, report, columns, heading=heading, note=note)
+    lead = len(columns) - 1 - len(sums)
+    letters = [(area, get_column_letter(index + 1)) for area, index in criteria]
+    combos = [tuple(str(r[index]).casefold() for _area, index in criteria) for r in rows]
     row = HEADER_ROW
-    for group in groups:
+    for values, combo in zip(rows, combos):
         row += 1
-        cell = f"$A{row}"
-        if _criteria_safe(group.key, keys):
-            count = f'=COUNTIFS({key_range},{cell},{situation},"<>{CANCELLED}")'
-            money = [f'=ROUND(SUMIFS({_charges_range(name, last_charge)},{key_range},{cell},'
-                     f'{situation},"<>{CANCELLED}"),2)' for name in ("Valor", "Pago", "Em aberto", "Vencido")]
-        else:  # exact comparison, no wildcard
-            match = f'({key_range}={cell})*({situation}<>"{CANCELLED}")'
-            count = f"=SUMPRODUCT({match}*1)"
-            money = [f"=ROUND(SUMPRODUCT({match}*{_charges_range(name, last_charge)}),2)"
-                     for name in ("Valor", "Pago", "Em aberto", "Vencido")]
-        sheet.ws.append([group.key, sheet.cell(count, "Praça número"), *(sheet.cell(f, "Praça moeda") for f in money)])
+        # each key plain, and the line's keys together distinct (SUMIFS would merge lines differing only in case)
+        safe = combos.count(combo) == 1 and all(criteria_safe(values[index], [values[index]])
+                                                for _area, index in criteria)
+        count, money = group_formulas(row, letters, sums, exclude, safe)
+        sheet.ws.append([*values, sheet.cell(count, "Praça número"), *(sheet.cell(f, "Praça moeda") for f in money)])
     last = row
     sheet.filter(last)
     sheet.ws.append([])
-    sheet.total(["Total", *(f"=SUM({get_column_letter(i)}{FIRST}:{get_column_letter(i)}{max(last, FIRST)})"
-                            if i == 2 else
-                            f"=ROUND(SUM({get_column_letter(i)}{FIRST}:{get_column_letter(i)}{max(last, FIRST)}),2)"
-                            for i in range(2, 7))])
+    end = max(last, FIRST)
+    totals = []
+    for i in range(lead + 1, len(columns) + 1):
+        letter = get_column_letter(i)
+        totals.append(f"=SUM({letter}{FIRST}:{letter}{end})" if i == lead + 1
+                      else f"=ROUND(SUM({letter}{FIRST}:{letter}{end}),2)")
+    sheet.total(["Total", *([None] * (lead - 1)), *totals])
     return last

@@ -424,13 +424,17 @@ def test_html_escapes_what_the_clerk_typed(database, tmp_path):
 
 @pytest.mark.skipif(PDFTOTEXT is None, reason="poppler-utils (pdftotext) ausente")
 def test_pdf_has_the_summary_portrait_and_the_charge_list_landscape(month, tmp_path, app_ready):
-    path = _export("pdf", tmp_path / "taxas.pdf")
-    info = subprocess.run(["pdfinfo", "-f", "1", "-l", "99", str(path)], capture_output=True, text=True).stdout
-    sizes = re.findall(r"Page\s+\d+ size:\s+([\d.]+) x ([\d.]+)", info)
-    assert sizes and float(sizes[0][0]) < float(sizes[0][1])  # the figures on A4 portrait
-    assert float(sizes[-1][0]) > float(sizes[-1][1])  # the charge list on A4 landscape
-    text = subprocess.run([PDFTOTEXT, "-layout", str(path), "-"], capture_output=True, text=True).stdout
+    sizes, text = pdf_pages(_export("pdf", tmp_path / "taxas.pdf"))
+    assert sizes and sizes[0][0] < sizes[0][1]  # the figures on A4 portrait
+    assert sizes[-1][0] > sizes[-1][1]  # the charge list on A4 landscape
     assert "Anexo — cobranças com vencimento no mês" in text and f"página {len(sizes)} de {len(sizes)}" in text
+
+
+def pdf_pages(path: Path) -> tuple[list[tuple[float, float]], str]:
+    """Each page's size (width, height in points) and the text of the whole file (pdfinfo, pdftotext)."""
+    info = subprocess.run(["pdfinfo", "-f", "1", "-l", "999", str(path)], capture_output=True, text=True).stdout
+    sizes = [(float(w), float(h)) for w, h in re.findall(r"Page\s+\d+ size:\s+([\d.]+) x ([\d.]+)", info)]
+    return sizes, subprocess.run([PDFTOTEXT, "-layout", str(path), "-"], capture_output=True, text=True).stdout
 
 
 # --------------------------------------------------------------------------- atomic and cancellable
@@ -521,14 +525,6 @@ def test_cli_refuses_a_folder_it_cannot_write_even_as_root(tmp_path, sqlite_url,
     assert main(["--db", sqlite_url, "report", "fees", "--month", "2026-03", "--format", "xlsx", "--out",
                  str(tmp_path / "ro" / "a.xlsx")]) == 2
     assert "Sem permissão para gravar a.xlsx" in capsys.readouterr().err
-
-
-def test_cli_sanctions_report_is_not_built_yet(capsys):
-    from desktop.cli import main
-
-    assert main(["report", "sanctions", "--month", "2026-03", "--format", "pdf", "--out", "x.pdf"]) == 2
-    err = capsys.readouterr().err
-    assert err.count("\n") == 1 and "ainda não está disponível" in err
 
 
 # --------------------------------------------------------------------------- the Relatórios page

@@ -10,7 +10,9 @@ import hashlib
 from decimal import Decimal as D
 
 import pytest
-from PySide6.QtCore import Qt
+from hypothesis import given
+from hypothesis import strategies as st
+from PySide6.QtCore import QDate, Qt
 from PySide6.QtWidgets import QInputDialog
 
 from conftest import type_text
@@ -18,9 +20,21 @@ from models.applications import Application, ApplicationInput, change_status, cr
 from models.calls import call_list, payment_time, stall_choices
 from models.charges import Charge, Payment, create_charge, record_payment
 from models.draws import Draw, DrawEntry, verify_draw
+from models.errors import UserError
 from models.layout import PlacedStall
 from models.people import HouseholdInput
 from models.permits import Permit
+from models.selection import order_from_list
+from models.selection_process import (
+    ListPublication,
+    PointDraw,
+    RotationEvent,
+    SelectionAppeal,
+    add_event,
+    hold_point_draw,
+    parse_points,
+    verify_point_draw,
+)
 from models.sites import SegmentInput, SiteInput, Stall, save_layout, save_site
 from test_permits import TODAY, approved, company, keys, person  # noqa: F401  (keys: fixture)
 from views.selection_page import SelectionPage
@@ -80,6 +94,17 @@ def sapezal(keys):
     return people, site
 
 
+@pytest.fixture(autouse=True)
+def save_dialog(monkeypatch, tmp_path):
+    """A save dialog would wait forever offscreen: it answers with the name offered, in the test's folder."""
+    from pathlib import Path
+
+    from PySide6.QtWidgets import QFileDialog
+
+    monkeypatch.setattr(QFileDialog, "getSaveFileName",
+                        lambda _parent, _title, name, *a, **k: (str(tmp_path / Path(name).name), "PDF (*.pdf)"))
+
+
 @pytest.fixture
 def page(qtbot, keys, app_ready):
     widget = SelectionPage(key_dir=keys, today=TODAY)
@@ -95,6 +120,45 @@ def type_lines(qtbot, widget, *lines: str) -> None:
         if i:
             qtbot.keyClick(widget, Qt.Key.Key_Return)
         type_text(widget, line)
+
+
+def set_date(edit, day: dt.date) -> None:
+    edit.setDate(QDate(day.year, day.month, day.day))
+
+
+def shot(widget, name: str) -> None:
+    """Save what the clerk sees (PRACA_SHOTS=folder), to look at the screens offscreen."""
+    import os
+
+    folder = os.environ.get("PRACA_SHOTS")
+    if folder:
+        from PySide6.QtWidgets import QApplication
+
+        for _ in range(3):  # the layout requests posted by the last changes
+            QApplication.processEvents()
+        widget.grab().save(os.path.join(folder, f"{name}.png"))
+
+
+def shot_pdf(path, name: str) -> None:
+    """The first page of a PDF as PNG (PRACA_SHOTS=folder; needs pdftoppm)."""
+    import os
+    import shutil
+    import subprocess
+
+    folder = os.environ.get("PRACA_SHOTS")
+    if folder and shutil.which("pdftoppm"):
+        subprocess.run(["pdftoppm", "-png", "-r", "70", "-f", "1", "-l", "1", str(path),
+                        os.path.join(folder, name)], check=True)
+
+
+def final_list(qtbot, page, tmp_path, *, ranking_on=dt.date(2026, 11, 16), final_on=dt.date(2026, 11, 24)):
+    """Publish the ranking (art. 10, § 4º), let the window pass with no appeal, publish the final list (§ 5º)."""
+    set_date(page.call.published_on, ranking_on)
+    page.call.publish(tmp_path / "classificacao.pdf")
+    page.tabs.setCurrentWidget(page.appeals)
+    set_date(page.appeals.final_on, final_on)
+    click(qtbot, page.appeals.final_button)
+    page.tabs.setCurrentWidget(page.call)
 
 
 def choose_call(qtbot, page, regime, site_text, group=""):
@@ -142,20 +206,32 @@ def test_the_whole_sapezal_call_from_scores_to_stalls(qtbot, page, sapezal, tmp_
     assert not call.table.isColumnHidden(call.POINTS) and call.table.isColumnHidden(call.PAYMENT)
     assert call.table.isColumnHidden(call.MARKS) and not call.preference_button.isVisible()
 
-    # the list and its SHA-256 are shown and published (PDF to post, exact text to re-run the draw) before the draw
+    # the ranking and its SHA-256 are shown and published (PDF to post, exact text to re-run the draw): art. 10, § 4º
     sha = call.current.sha256
     assert sha in call.hash_label.text() and "Ainda não publicada" in call.hash_label.text()
+    assert call.publish_button.text().replace("&", "") == "Publicar classificação…"
+    set_date(call.published_on, dt.date(2026, 11, 16))
     pdf = call.publish(tmp_path / "lista.pdf")
     assert pdf.read_bytes().startswith(b"%PDF")
     exact = (tmp_path / "lista.txt").read_bytes()
     assert hashlib.sha256(exact).hexdigest() == sha
     assert exact.decode("utf-8").count("\n") == 4 and "group=g03" in exact.decode("utf-8")
-    assert "Publicada em" in call.hash_label.text() and sha in call.message.text()
+    assert "Publicada em 16/11/2026" in call.hash_label.text() and sha in call.message.text()
+    assert "Prazo de recurso até 19/11/2026" in call.message.text() and "art. 10, § 4º" in call.message.text()
+    assert not call.publish_button.isEnabled()  # the same ranking is not published twice
+
+    # no draw before the final list (art. 10, § 5º); with no appeal in the window, the final list is the ranking
+    draw_tab = page.draw
+    assert not draw_tab.draw_button.isEnabled() and "lista definitiva" in draw_tab.summary.text()
+    page.tabs.setCurrentWidget(page.appeals)
+    set_date(page.appeals.final_on, dt.date(2026, 11, 20))
+    click(qtbot, page.appeals.final_button)
+    final = ListPublication.get(ListPublication.kind == "final")
+    assert final.list_sha256 == sha and final.published_on == dt.date(2026, 11, 20)
 
     # the draw: place, officials, places, the seed typed in front of the public
     page.tabs.setCurrentWidget(page.draw)
-    draw_tab = page.draw
-    assert sha in draw_tab.summary.text() and "publicada em" in draw_tab.summary.text()
+    assert sha in draw_tab.summary.text() and "publicada em 20/11/2026" in draw_tab.summary.text()
     assert draw_tab.alternates.value() == 10 and "art. 12" in draw_tab.alternates_basis.text()
     type_text(draw_tab.place, "Auditório da Prefeitura")
     type_lines(qtbot, draw_tab.officials, "Maria Secretária (presidente)", "José Testemunha")
@@ -234,13 +310,17 @@ def test_the_whole_sapezal_call_from_scores_to_stalls(qtbot, page, sapezal, tmp_
 def test_a_changed_list_must_be_published_again(qtbot, page, sapezal, tmp_path):
     people, _site = sapezal
     choose_call(qtbot, page, "sapezal-2014", SAPEZAL_SITE, "g03")
-    page.call.publish(tmp_path / "lista.pdf")
+    final_list(qtbot, page, tmp_path)
     before = page.call.current.sha256
-    # the debtor pays the fine: it joins the list, whose hash changes
-    fine = Charge.get(Charge.kind == "fine")
-    record_payment(fine, paid_on=TODAY, amount=fine.amount, reference="R-1", by="caixa", today=TODAY)
+    assert "Publicada em 24/11/2026" in page.call.hash_label.text()
+    # Lúcia, in the final list, is fined and does not pay: she is left out of the draw (art. 12, I), the list changes
+    create_charge(kind="fine", regime="sapezal-2014", label="Multa", amount="80,00",
+                  due_on=TODAY - dt.timedelta(days=2),
+                  basis="art. 45", by="fiscal", person_id=people["lucia"][0].id, today=TODAY - dt.timedelta(days=5))
     page.call.refresh_list()
     assert page.call.current.sha256 != before and "mudou desde a publicação" in page.call.hash_label.text()
+    lucia = next(c for c in page.call.current.candidates if c.protocol == people["lucia"][1].protocol)
+    assert "art. 12, I" in lucia.excluded
     draw = page.draw
     type_text(draw.place, "Prefeitura")
     type_text(draw.officials, "Ana")
@@ -248,9 +328,11 @@ def test_a_changed_list_must_be_published_again(qtbot, page, sapezal, tmp_path):
     type_text(draw.seed, "777")
     click(qtbot, draw.draw_button)
     assert "publique-a de novo" in draw.message.text() and Draw.select().count() == 0
+    assert page.call.publish_button.text().replace("&", "") == "Publicar lista…"  # the draw's list, now
     page.call.publish(tmp_path / "lista2.pdf")
+    assert ListPublication.select().where(ListPublication.kind == "list").count() == 1
     click(qtbot, draw.draw_button)
-    assert Draw.select().count() == 1
+    assert Draw.select().count() == 1 and Draw.get().list_sha256 == page.call.current.sha256
 
 
 def test_sao_bento_orders_by_payment_time_and_leaves_the_unpaid_out(qtbot, page, keys, monkeypatch):
@@ -369,3 +451,338 @@ def test_call_list_model_reads_marks_and_quota(keys):
     assert call_list("ilha-comprida-2017", site="Arena de Shows", today=TODAY).candidates  # by the act's label
     nothing = call_list("ilha-comprida-2017", site="Outro lugar", today=TODAY)
     assert nothing.candidates == () and nothing.published is None and "vazia" in nothing.problem
+
+
+# --------------------------------------------------------------------------- Sapezal art. 10, §§ 4º–5º
+
+
+def test_sapezal_ranking_appeals_final_list_and_the_draw_on_it(qtbot, page, sapezal, tmp_path):
+    """The ranking is published, an appeal in the window is granted and moves the ranking, an appeal after the window
+    is not heard (art. 10, § 4º), the final list is published (§ 5º) and only then the draw of places runs on it."""
+    people, _site = sapezal
+    paulo = sapezal_applicant("Paulo Sérgio Lima", housing="other", income="2.50", birth=dt.date(1986, 3, 3),
+                              since=dt.date(2016, 1, 1))
+    choose_call(qtbot, page, "sapezal-2014", SAPEZAL_SITE, "g03")
+    call = page.call
+    assert page.tabs.isTabVisible(page.tabs.indexOf(page.appeals))
+    assert not page.tabs.isTabVisible(page.tabs.indexOf(page.rotation))
+    assert page.tabs.tabText(page.tabs.indexOf(page.appeals)) == "2. Recursos e lista definitiva"
+    assert column(call.table, 2)[:5] == ["Rosa Maria Amaral", "João Carlos Peixoto", "Lúcia Helena Prado",
+                                         "Paulo Sérgio Lima", "Tiago Nunes Barreto"]
+    assert column(call.table, 5)[2:4] == ["300", "280"]
+    shot(page, "sapezal-1-call")
+
+    # published on Monday 16/11/2026: 3 days counted from the publication, the day itself not counted
+    set_date(call.published_on, dt.date(2026, 11, 16))
+    type_text(call.medium, "Mural da Prefeitura e Jornal do Sapezal")
+    call.publish(tmp_path / "classificacao.pdf")
+    ranking = ListPublication.get(ListPublication.kind == "ranking")
+    assert ranking.appeal_due == dt.date(2026, 11, 19) and "art. 10, § 4º" in ranking.appeal_basis
+    assert ranking.medium == "Mural da Prefeitura e Jornal do Sapezal" and len(ranking.entries) == 5
+    assert not page.draw.draw_button.isEnabled() and "lista definitiva" in page.draw.summary.text()
+    page.tabs.setCurrentWidget(page.draw)
+    shot(page, "sapezal-0-draw-blocked")
+
+    appeals = page.appeals
+    page.tabs.setCurrentWidget(appeals)
+    assert "16/11/2026" in appeals.status.text() and "19/11/2026 (quinta-feira)" in appeals.status.text()
+    assert "art. 10, § 4º" in appeals.status.text()
+    assert column(appeals.ranking_view, 2) == ["Rosa Maria Amaral", "João Carlos Peixoto", "Lúcia Helena Prado",
+                                                "Paulo Sérgio Lima", "Tiago Nunes Barreto"]
+
+    # Paulo appeals on the 17th, in time: his home is rented, not "other"
+    appeals.appellant.setCurrentIndex(appeals.appellant.findData(paulo[1].protocol))
+    set_date(appeals.filed_on, dt.date(2026, 11, 17))
+    type_text(appeals.grounds, "Moro de aluguel desde 2020; junto o contrato de locação.")
+    click(qtbot, appeals.file_button)
+    in_time = SelectionAppeal.get(SelectionAppeal.participant_id == paulo[1].protocol)
+    assert in_time.status == "pending"
+    # 3 business days from Tuesday 17/11: Friday 20/11 is a national holiday (Consciência Negra) → Monday 23/11
+    assert in_time.decision_due == dt.date(2026, 11, 23) and "art. 10, § 5º" in in_time.decision_formula
+    assert "23/11/2026" in appeals.message.text()
+    assert column(appeals.appeals_view, 3) == ["aguardando decisão"]
+    # the final list waits for the decision
+    assert not appeals.final_button.isEnabled() and "Decida os recursos" in appeals.final_label.text()
+
+    # Lúcia appeals on the 23rd, after the window closed on the 19th: recorded, not heard, with the article
+    appeals.appellant.setCurrentIndex(appeals.appellant.findData(people["lucia"][1].protocol))
+    set_date(appeals.filed_on, dt.date(2026, 11, 23))
+    type_text(appeals.grounds, "Minha renda foi calculada errado.")
+    click(qtbot, appeals.file_button)
+    late = SelectionAppeal.get(SelectionAppeal.participant_id == people["lucia"][1].protocol)
+    assert late.status == "late" and late.decision_due is None
+    assert "não conhecido" in appeals.message.text() and "19/11/2026" in appeals.message.text()
+    assert "art. 10, § 4º" in appeals.message.text()
+    assert "não conhecido (fora do prazo)" in column(appeals.appeals_view, 3)
+
+    # the commission grants Paulo's appeal on the 19th: housing 20 → 100 points; the ranking changes
+    appeals.select_appeal(in_time.id)
+    assert appeals.decide_button.isEnabled() and "Moro de aluguel" in appeals.appeal_detail.text()
+    appeals.outcome.setCurrentIndex(appeals.outcome.findData(True))
+    appeals.criterion.setCurrentIndex(appeals.criterion.findData("moradia"))
+    assert [appeals.points.itemText(i) for i in range(appeals.points.count())] == ["20", "40", "80", "100"]
+    appeals.points.setCurrentIndex(appeals.points.findData(100))
+    click(qtbot, appeals.decide_button)
+    assert "Informe o motivo" in appeals.message.text()
+    type_text(appeals.reason, "Contrato de locação comprovado.")
+    set_date(appeals.decided_on, dt.date(2026, 11, 19))
+    click(qtbot, appeals.decide_button)
+    decided = SelectionAppeal.get_by_id(in_time.id)
+    assert decided.status == "granted" and decided.corrections == {"moradia": 100}
+    assert column(appeals.ranking_view, 2)[:4] == ["Rosa Maria Amaral", "João Carlos Peixoto", "Paulo Sérgio Lima",
+                                                    "Lúcia Helena Prado"]
+    paulo_row = next(r for r in appeals.ranking.rows if r.id == paulo[1].protocol)
+    assert (paulo_row.published_rank, paulo_row.rank, paulo_row.published_total, paulo_row.total) == (4, 3, 280, 360)
+    assert column(appeals.ranking_view, 5)[2:4] == ["subiu do 4º", "desceu do 3º"]
+    assert column(appeals.ranking_view, 4)[2] == "4º, 280 pts"
+    assert appeals.final_button.isEnabled()
+    shot(page, "sapezal-2-appeals")
+
+    # the final list, published on the 24th; then no more appeals
+    set_date(appeals.final_on, dt.date(2026, 11, 24))
+    click(qtbot, appeals.final_button)
+    final = ListPublication.get(ListPublication.kind == "final")
+    assert final.follows_id == ranking.id and final.list_sha256 != ranking.list_sha256
+    assert "rank=3;score=360" in final.list_text and (tmp_path / "lista-definitiva-2026-11-30.pdf").exists()
+    assert "Lista definitiva publicada em 24/11/2026" in appeals.final_label.text()
+    assert not appeals.file_button.isEnabled()
+    with pytest.raises(UserError, match="lista definitiva já foi publicada"):
+        from models.selection_process import file_appeal
+
+        file_appeal(ranking, participant_id=people["joao"][1].protocol, filed_on=dt.date(2026, 11, 25),
+                    grounds="tarde", by="ana", today=TODAY)
+
+    # the call now shows the final list, and the draw of places runs on it (art. 12)
+    page.tabs.setCurrentWidget(call)
+    assert column(call.table, 2)[2] == "Paulo Sérgio Lima" and column(call.table, 5)[2] == "360"
+    assert call.current.sha256 == final.list_sha256 and "Publicada em 24/11/2026" in call.hash_label.text()
+    call.select_protocol(paulo[1].protocol)
+    assert "corrigida em recurso" in call.detail.text()
+    shot(page, "sapezal-3-call-final")
+    draw = page.draw
+    page.tabs.setCurrentWidget(draw)
+    assert draw.draw_button.isEnabled() and "publicada em 24/11/2026" in draw.summary.text()
+    type_text(draw.place, "Auditório da Prefeitura")
+    type_text(draw.officials, "Presidente da Comissão")
+    type_text(draw.vacancies, "3")
+    type_text(draw.seed, "Loteria Federal 55555")
+    click(qtbot, draw.draw_button)
+    held = Draw.get()
+    assert held.list_sha256 == final.list_sha256 and verify_draw(held) == []
+    holders = {e.name for e in DrawEntry.select().where((DrawEntry.draw == held.id) & (DrawEntry.role == "holder"))}
+    assert holders == {"Rosa Maria Amaral", "João Carlos Peixoto", "Paulo Sérgio Lima"}
+
+    # persistence: a new page (another session) sees the same ranking, appeals, final list and publication
+    again = SelectionPage(today=TODAY)
+    qtbot.addWidget(again)
+    again.resize(1200, 800)
+    again.show()
+    choose_call(qtbot, again, "sapezal-2014", SAPEZAL_SITE, "g03")
+    again.tabs.setCurrentWidget(again.appeals)
+    assert [a.status for a in again.appeals.appeals.rows] == ["granted", "late"]
+    assert "Lista definitiva publicada em 24/11/2026" in again.appeals.final_label.text()
+    assert "Publicada em 24/11/2026" in again.call.hash_label.text()
+
+
+def test_appeal_refusals_of_the_model(keys, sapezal):
+    """Appeals: no grounds, before the publication, decided twice, points the act's table does not give."""
+    from models.calls import call_list
+    from models.errors import FieldErrors
+    from models.selection_process import decide_appeal, file_appeal, publish_final, publish_list, publish_ranking
+
+    people, _site = sapezal
+    current = call_list("sapezal-2014", site=SAPEZAL_SITE, group="g03", today=TODAY)
+    with pytest.raises(UserError, match="lista definitiva"):
+        publish_list(current, by="ana", published_on=TODAY, today=TODAY)
+    ranking = publish_ranking(current, by="ana", published_on=dt.date(2026, 11, 26), today=TODAY)
+    assert ranking.appeal_due == dt.date(2026, 11, 29)  # a Sunday: the act does not move it
+    with pytest.raises(UserError, match="já foi publicada"):
+        publish_ranking(current, by="ana", published_on=TODAY, today=TODAY)
+    rosa = people["rosa"][1].protocol
+    with pytest.raises(FieldErrors):
+        file_appeal(ranking, participant_id=rosa, filed_on=TODAY, grounds=" ", by="ana", today=TODAY)
+    with pytest.raises(UserError, match="anterior à publicação"):
+        file_appeal(ranking, participant_id=rosa, filed_on=dt.date(2026, 11, 25), grounds="x", by="ana", today=TODAY)
+    with pytest.raises(UserError, match="posterior a hoje"):
+        file_appeal(ranking, participant_id=rosa, filed_on=TODAY + dt.timedelta(days=1), grounds="x", by="ana",
+                    today=TODAY)
+    appeal = file_appeal(ranking, participant_id=rosa, filed_on=dt.date(2026, 11, 27), grounds="x", by="ana",
+                         today=TODAY)
+    with pytest.raises(UserError, match="prazo de recurso termina"):
+        publish_final(ranking, by="ana", published_on=dt.date(2026, 11, 28), today=TODAY)
+    with pytest.raises(UserError, match="tabela do ato dá 20, 40, 80, 100"):
+        decide_appeal(appeal, granted=True, reason="r", decided_on=TODAY, by="chefe", today=TODAY,
+                      corrections={"moradia": 90})
+    with pytest.raises(UserError, match="Só um recurso deferido"):
+        decide_appeal(appeal, granted=False, reason="r", decided_on=TODAY, by="chefe", today=TODAY,
+                      corrections={"moradia": 80})
+    decide_appeal(appeal, granted=False, reason="Sem prova.", decided_on=TODAY, by="chefe", today=TODAY)
+    with pytest.raises(UserError, match="já está indeferido"):
+        decide_appeal(appeal, granted=True, reason="r", decided_on=TODAY, by="chefe", today=TODAY)
+    # a decision after its 3 business days is recorded and flagged (the law binds the commission; the process goes on)
+    joao = file_appeal(ranking, participant_id=people["joao"][1].protocol, filed_on=dt.date(2026, 11, 28),
+                       grounds="y", by="ana", today=TODAY)
+    assert joao.decision_due == dt.date(2026, 12, 2)  # filed on a Saturday: Monday, Tuesday, Wednesday
+    decide_appeal(joao, granted=True, reason="Deficiência comprovada.", decided_on=dt.date(2026, 12, 7), by="chefe",
+                  today=dt.date(2026, 12, 10), corrections={"deficiencia": 100})
+    from models.selection_process import process_of
+
+    process = process_of("sapezal-2014", SAPEZAL_SITE, "g03", today=dt.date(2026, 12, 10))
+    assert [(a.decision_due, a.decided_late) for a in process.appeals] == [
+        (dt.date(2026, 12, 2), False), (dt.date(2026, 12, 2), True)]
+    assert process.stage == "ready" and process.rows[1].total == 540
+    with pytest.raises(UserError, match="decidido em 07/12/2026, depois da data"):
+        publish_final(ranking, by="ana", published_on=dt.date(2026, 12, 4), today=dt.date(2026, 12, 10))
+    final = publish_final(ranking, by="ana", published_on=dt.date(2026, 12, 8), today=dt.date(2026, 12, 10))
+    assert "Deficiência comprovada." in final.document and "Classificação final" in final.document
+
+
+# --------------------------------------------------------------------------- Ilha Comprida art. 21–22
+
+
+@pytest.fixture
+def ilha_vendors(keys):
+    """Five vendors registered for the events of the Arena de Shows."""
+    return [approved("ilha-comprida-2017", "ambulante-praia", holder=person(name), site="arena-de-shows",
+                     line="cadeiras-guarda-sol", equipment="carrinho", front="1.50", depth="0.80", hitch="0.20")
+            for name in ("Ana Beira-Mar", "Bruno Areia", "Carla Maré", "Davi Concha", "Elisa Duna")]
+
+
+def test_ilha_comprida_rotating_list_across_events_and_the_point_draw(qtbot, page, ilha_vendors, tmp_path):
+    call = page.call
+    page.refresh()
+    call.set_call("ilha-comprida-2017", "arena-de-shows")
+    assert page.tabs.isTabVisible(page.tabs.indexOf(page.rotation))
+    assert not page.tabs.isTabVisible(page.tabs.indexOf(page.appeals))
+    assert page.tabs.tabText(page.tabs.indexOf(page.rotation)) == "3. Lista corrida e pontos"
+    assert "lista corrida" in call.method.text()
+
+    # the list is published (kept in the database) and then drawn in a page of another session
+    set_date(call.published_on, dt.date(2026, 11, 27))
+    call.publish(tmp_path / "lista.pdf")
+    published = ListPublication.get()
+    assert published.kind == "list" and published.list_sha256 == call.current.sha256
+    page.close()
+    page = SelectionPage(today=TODAY)
+    qtbot.addWidget(page)
+    page.resize(1200, 800)
+    page.show()
+    page.refresh()
+    page.call.set_call("ilha-comprida-2017", "arena-de-shows")
+    assert "Publicada em 27/11/2026" in page.call.hash_label.text()
+    draw = page.draw
+    assert "publicada em 27/11/2026" in draw.summary.text()
+    type_text(draw.place, "Divisão de Uso e Ocupação do Solo")
+    type_text(draw.officials, "Chefe da Divisão")
+    type_text(draw.vacancies, "5")
+    type_text(draw.seed, "Loteria 2026-12-21")
+    click(qtbot, draw.draw_button)
+    held = Draw.get()
+    order = held.result["order"]
+    names = {e.participant_id: e.name for e in DrawEntry.select().where(DrawEntry.draw == held.id)}
+
+    # the rotating list: at most 60 points in the arena (art. 22)
+    rotation = page.rotation
+    page.tabs.setCurrentWidget(rotation)
+    assert rotation.draw_combo.currentData() == held.id
+    assert rotation.vacancies.maximum() == 60 and "art. 22" in rotation.about.text()
+    assert column(rotation.list_view, 1) == [names[pid] for pid in order]
+    assert column(rotation.list_view, 0)[0] == "▶ 1"
+
+    def add(day, label, vacancies):
+        set_date(rotation.event_date, day)
+        rotation.event_label.clear()
+        type_text(rotation.event_label, label)
+        rotation.vacancies.setValue(vacancies)
+        click(qtbot, rotation.add_button)
+
+    rotation.vacancies.setValue(3)
+    assert all(names[pid] in rotation.preview.text() for pid in order[:3])
+    shot(page, "ilha-0-before-events")
+    add(dt.date(2026, 12, 31), "Réveillon", 3)
+    rotation.vacancies.setValue(3)
+    assert "recomeça do início" in rotation.preview.text()
+    add(dt.date(2027, 1, 2), "Show de sábado", 3)
+    assert "recomeçou do início" in rotation.message.text()
+    add(dt.date(2027, 1, 1), "Antes do anterior", 2)
+    assert "em ordem" in rotation.message.text() and RotationEvent.select().count() == 2
+    add(dt.date(2027, 1, 9), "Show de Carnaval", 4)
+    events = list(RotationEvent.select().order_by(RotationEvent.number))
+    assert [e.vendors for e in events] == [order[0:3], [order[3], order[4], order[0]], order[1:5]]
+    assert column(rotation.events_view, 0) == ["1", "2", "3"]
+    assert column(rotation.events_view, 4) == ["1º ao 3º", "4º ao 5º e 1º (a lista recomeçou do início)",
+                                               "2º ao 5º"]
+    assert column(rotation.list_view, 0)[0] == "▶ 1"  # 10 places taken of a list of 5: the next event starts over
+    assert column(rotation.list_view, 3)[0] == "1, 2"
+    with pytest.raises(UserError, match=r"no máximo 60 pontos.*art\. 22"):
+        add_event(held, event_date=dt.date(2027, 1, 10), vacancies=61, by="chefe")
+
+    # a typing mistake: the last event, without points drawn, can be removed and entered again
+    assert rotation.remove_button.isEnabled()
+    click(qtbot, rotation.remove_button)
+    assert RotationEvent.select().count() == 2 and "excluído" in rotation.message.text()
+    add(dt.date(2027, 1, 9), "Show de Carnaval", 4)
+
+    # the second draw: event 2's vendors over its points, the seed typed in public
+    rotation.select_event(2)
+    assert rotation.points.text() == "1-3" and rotation.assignments.rowCount() == 3
+    type_text(rotation.place, "Arena de Shows")
+    type_text(rotation.officials, "Fiscal de Posturas")
+    click(qtbot, rotation.points_button)
+    assert "semente" in rotation.message.text() and PointDraw.select().count() == 0
+    type_text(rotation.seed, "Loteria 2027-01-02")
+    click(qtbot, rotation.points_button)
+    pd = PointDraw.get()
+    assert verify_point_draw(pd) == []
+    drawn = order_from_list(pd.list_text, "Loteria 2027-01-02")
+    assert sorted(drawn) == sorted([order[3], order[4], order[0]])
+    assert pd.assignments == list(zip(drawn, ["1", "2", "3"]))
+    shown = [(rotation.assignments.item(r, 1).text(), rotation.assignments.item(r, 2).text()) for r in range(3)]
+    assert shown == [(f"Ponto {i}", names[pid]) for i, pid in enumerate(drawn, 1)]
+    assert not rotation.points_button.isEnabled()  # held once
+    rotation.select_event(3)
+    assert rotation.points_button.isEnabled() and rotation.seed.text() == ""  # each draw has its own seed, typed
+    rotation.select_event(2)
+    shot(page, "ilha-1-rotation")
+    sheet = rotation.save_sheet(tmp_path / "evento-2.pdf")
+    assert sheet.read_bytes().startswith(b"%PDF")
+    shot_pdf(sheet, "ilha-2-sheet")
+    from reports.event_points import event_sheet_html
+
+    html = event_sheet_html(events[1].id)
+    assert "Loteria 2027-01-02" in html and pd.list_sha256 in html and "recomeçou do início" in html
+
+    # the point draw's limits: at most 60 points (art. 22), no fewer points than vendors
+    third = RotationEvent.get(RotationEvent.number == 3)
+    with pytest.raises(UserError, match=r"61 pontos; o ato permite no máximo 60.*art\. 22"):
+        hold_point_draw(third, points="1-61", seed="x", place="Arena", officials="Fiscal", by="chefe")
+    with pytest.raises(UserError, match="4 ambulantes para 2 pontos"):
+        hold_point_draw(third, points="A1, A2", seed="x", place="Arena", officials="Fiscal", by="chefe")
+    with pytest.raises(UserError, match="já foram sorteados"):
+        hold_point_draw(events[1].id, points="1-3", seed="y", place="Arena", officials="Fiscal", by="chefe")
+
+    # persistence: a new page goes on from where the list stopped
+    again = SelectionPage(today=TODAY)
+    qtbot.addWidget(again)
+    again.resize(1200, 800)
+    again.show()
+    again.refresh()
+    again.call.set_call("ilha-comprida-2017", "arena-de-shows")
+    again.tabs.setCurrentWidget(again.rotation)
+    state = again.rotation.state
+    assert [e.number for e in state.events] == [1, 2, 3] and state.next_start == 1 and not state.problems
+    again.rotation.select_event(2)
+    assert again.rotation.assignments.item(0, 2).text() == names[drawn[0]]
+    again.rotation.vacancies.setValue(2)
+    set_date(again.rotation.event_date, dt.date(2027, 1, 16))
+    click(qtbot, again.rotation.add_button)
+    assert RotationEvent.get(RotationEvent.number == 4).vendors == order[0:2]
+
+
+@given(st.integers(0, 500), st.integers(0, 200), st.lists(st.from_regex(r"[A-Z][0-9]{1,2}", fullmatch=True),
+                                                          max_size=5))
+def test_parse_points_ranges_and_labels(first, size, labels):
+    text = ", ".join([f"{first}-{first + size}"] + labels)
+    points = parse_points(text)
+    assert points[: size + 1] == tuple(str(n) for n in range(first, first + size + 1))
+    assert points[size + 1:] == tuple(labels)

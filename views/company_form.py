@@ -80,7 +80,9 @@ class CompanyDialog(GuardedDialog):
         self.add_save_bar(layout)
         self.errors = FieldErrorsView(self.error, {
             "cnpj": self.cnpj, "legal_name": self.legal_name, "state": self.state, "zip_code": self.zip_code,
-            "email": self.email, "partners": self.partners})
+            "email": self.email, "partners": self.partners, "trade_name": self.trade_name,
+            "municipal_registration": self.registration, "street": self.street, "number": self.number,
+            "district": self.district, "city": self.city, "phone": self.phone, "search_name": self.legal_name})
         if company is not None:
             self.load(company)
         elif cnpj:

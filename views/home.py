@@ -10,6 +10,7 @@ from PySide6.QtWidgets import QFormLayout, QFrame, QLabel, QListWidget, QListWid
 
 from models.charges import charge_alerts, month_summary
 from models.db import current_url
+from models.enforcement import enforcement_alerts
 from models.money import format_brl
 from models.people import counts
 from models.permits import today_items
@@ -81,7 +82,7 @@ class HomePage(QWidget):
                            .replace("%3", format_brl(s.paid)).replace("%4", format_brl(s.open))
                            .replace("%5", format_brl(s.overdue)))
         self.today.clear()
-        items = charge_alerts(day) + today_items(day)
+        items = charge_alerts(day) + enforcement_alerts(day) + today_items(day)
         for item in items:
             article = f" ({item.article})" if item.article else ""
             entry = QListWidgetItem(f"{item.date:%d/%m/%Y} — {item.text}{article}")

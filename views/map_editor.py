@@ -42,6 +42,7 @@ from PySide6.QtWidgets import (
     QFormLayout,
     QFrame,
     QGraphicsItem,
+    QGraphicsRectItem,
     QGraphicsScene,
     QGraphicsView,
     QHBoxLayout,
@@ -105,8 +106,22 @@ _OBSTACLE_COLOURS = {"garage": "#6D4C41", "crossing": "#424242", "bus-stop": "#1
                      "building-entrance": "#5D4037"}
 
 
+SPOT = 4  # px: a stall smaller than this across is drawn as a spot of its colour
+
+
 def _m(mm: int) -> str:
     return format_metres(mm, mm=True)
+
+
+_COLOURS: dict[str, QColor] = {}
+
+
+def _colour(hex_code: str) -> QColor:
+    """One QColor per colour of the legend (a map paints thousands of stalls in a few colours)."""
+    colour = _COLOURS.get(hex_code)
+    if colour is None:
+        colour = _COLOURS[hex_code] = QColor(hex_code)
+    return colour
 
 
 # --------------------------------------------------------------------------- undo
@@ -154,24 +169,27 @@ def push_change(stack: QUndoStack, plan: StallPlan, changes: dict, text: str, *,
 # --------------------------------------------------------------------------- the stalls
 
 
-class StallItem(QGraphicsItem):
+class StallItem(QGraphicsRectItem):
     """A stall as the plan has it: white with its section's colour on the back, number, section and holder
     (simplified when zoomed out); red outline when in breach, orange dashed when the breach is kept."""
 
     def __init__(self, editor: MapEditor, box: Box):
         super().__init__()
+        self.setPen(QPen(Qt.PenStyle.NoPen))  # the bounding rect is the footprint, exactly (kept by Qt, not asked)
         self.editor = editor
         self.uid = box.uid
         self.box = box
         self.state = ""  # "" | "breach" | "kept"
         self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemIsSelectable, True)
+        # zoomed far out the scene draws every stall at once (MapScene.drawForeground): no paint call per stall
+        self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemHasNoContents, editor.scene.far)
         self.setAcceptHoverEvents(True)
         self.setZValue(1)
         self.show_box(box)
 
     def show_box(self, box: Box) -> None:
-        self.prepareGeometryChange()
         self.box = box
+        self.setRect(0, 0, box.along, box.across)
         self.setPos(box.x, box.y)
         self.update()
 
@@ -189,17 +207,14 @@ class StallItem(QGraphicsItem):
             self.setCursor(Qt.CursorShape.SizeAllCursor)
         super().hoverMoveEvent(event)
 
-    def boundingRect(self) -> QRectF:  # noqa: N802 - Qt API
-        return QRectF(0, 0, self.box.along, self.box.across)
-
     def paint(self, painter: QPainter, option, widget=None) -> None:
         box = self.box
         lod = option.levelOfDetailFromTransform(painter.worldTransform()) or 1e-6
         entry = self.editor.plan.entry(box)
-        colour = QColor(entry.hex)
+        colour = _colour(entry.hex)
         w, h = float(box.along), float(box.across)
         selected = self.isSelected()
-        if min(w, h) * lod < 4:  # far away: a spot of colour
+        if min(w, h) * lod < SPOT:  # far away: a spot of colour (all of them far: MapScene.drawForeground)
             painter.setPen(Qt.PenStyle.NoPen)
             painter.setBrush(_BREACH if self.state == "breach" else (_SELECTED if selected else colour))
             painter.drawRect(QRectF(0, 0, w, h))
@@ -315,6 +330,34 @@ class MapScene(QGraphicsScene):
         super().__init__(editor)
         self.editor = editor
         self.gesture: _Gesture | None = None
+        self.far = False  # every stall under SPOT pixels: drawn here as spots, the items paint nothing
+        self._spots: list[tuple[QColor, list[QRectF]]] | None = None
+
+    def spots_changed(self) -> None:
+        """A stall moved, changed state or was (de)selected: the spots are drawn afresh."""
+        self._spots = None
+        if self.far:
+            self.update()
+
+    def drawForeground(self, painter: QPainter, rect: QRectF) -> None:  # noqa: N802 - Qt API
+        """Far out, the stalls as spots of their colour (red in breach, blue selected), one call per colour —
+        what each stall would paint, without thousands of calls into Python (Qt's chip example: level of
+        detail)."""
+        if not self.far or self.editor.plan is None:
+            return
+        if self._spots is None:
+            groups: dict[str, tuple[QColor, list[QRectF]]] = {}
+            plan = self.editor.plan
+            for item in self.editor.items.values():
+                box = item.box
+                colour = (_BREACH if item.state == "breach" else _SELECTED if item.isSelected()
+                          else _colour(plan.entry(box).hex))
+                groups.setdefault(colour.name(), (colour, []))[1].append(QRectF(box.x, box.y, box.along, box.across))
+            self._spots = list(groups.values())
+        painter.setPen(Qt.PenStyle.NoPen)
+        for colour, rects in self._spots:
+            painter.setBrush(colour)
+            painter.drawRects(rects)
 
     # -- what is drawn under the stalls ----------------------------------------
     def drawBackground(self, painter: QPainter, rect: QRectF) -> None:  # noqa: N802 - Qt API
@@ -918,6 +961,7 @@ class MapEditor(QWidget):
 
         self.scene = MapScene(self)
         self.view = MapView(self, self.scene)
+        self.view.zoomed.connect(self._update_far)
         self.tabs = QTabWidget()
         self.tabs.setObjectName("map-side")
         self.tabs.setMinimumWidth(300)
@@ -1256,6 +1300,17 @@ class MapEditor(QWidget):
             self.prop_section.addItem(f"{section.numeral} — {section.label}", section.id)
 
     # -- following the plan ------------------------------------------------------
+    def _update_far(self) -> None:
+        """Far out (every stall under ``SPOT`` pixels across) the scene draws the stalls as spots in one go."""
+        lod = self.view.px_per_mm()
+        far = bool(self.items) and all(min(item.box.along, item.box.across) * lod < SPOT
+                                       for item in self.items.values())
+        if far != self.scene.far:
+            self.scene.far = far
+            for item in self.items.values():
+                item.setFlag(QGraphicsItem.GraphicsItemFlag.ItemHasNoContents, far)
+        self.scene.spots_changed()
+
     def _plan_changed(self, uids: set[int]) -> None:
         for uid in uids:
             box = self.plan.stalls.get(uid)
@@ -1270,6 +1325,7 @@ class MapEditor(QWidget):
                 self.scene.addItem(item)
             else:
                 item.show_box(box)
+        self._update_far()  # a stall larger now may need its own drawing again
         self._refresh_checks()
         self.view.legend.set_entries(self.plan.legend(), self._legend_extra())
         self.view._place_overlays()
@@ -1291,6 +1347,7 @@ class MapEditor(QWidget):
             if item.state != state:
                 item.state = state
                 item.update()
+        self.scene.spots_changed()
         current = self.breach_list.currentItem()
         current_sig = current.data(Qt.ItemDataRole.UserRole).signature if current is not None else None
         self.breach_list.blockSignals(True)
@@ -1413,6 +1470,7 @@ class MapEditor(QWidget):
         for item in self.items.values():
             if item.isSelected():
                 item.update()
+        self.scene.spots_changed()
 
     # -- edits -----------------------------------------------------------------------
     def push(self, changes: dict, text: str, *, merge: bool = False) -> bool:

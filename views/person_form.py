@@ -154,9 +154,11 @@ class PersonDialog(GuardedDialog):
 
         self.errors = FieldErrorsView(self.error, {
             "name": self.name, "cpf": self.cpf, "rg": self.rg, "birth_date": self.birth, "street": self.street,
-            "district": self.district, "city": self.city, "state": self.state, "zip_code": self.zip_code,
-            "email": self.email, "resident_since": self.resident_since, "family_income_mw": self.family_income,
-            "housing": self.housing, "experience_years": self.experience, "household": self.household,
+            "number": self.number, "district": self.district, "city": self.city, "state": self.state,
+            "zip_code": self.zip_code, "phone": self.phone, "phone2": self.phone2, "email": self.email,
+            "resident_since": self.resident_since, "family_income_mw": self.family_income, "housing": self.housing,
+            "experience_years": self.experience, "disability_notes": self.disability_notes,
+            "household": self.household, "search_name": self.name,
         })
         if person is not None:
             self.load(person)

@@ -1,11 +1,12 @@
-"""Relatórios: the monthly fee report in Excel, HTML or PDF (the sanctions report comes later).
+"""Relatórios: the monthly fee report and the sanctions report, in Excel, HTML or PDF.
 
-The clerk picks the month and the format and presses *Exportar…*: a file
-dialog proposes ``taxas-AAAA-MM.xlsx``, a progress dialog follows the export
-and can cancel it (nothing is left half-written: reports/fee_export.py writes
-a temporary file and renames it), and once written the file can be opened.
-The figures shown under the choice are the domain's (``month_summary``); the
-screen computes nothing itself.
+The clerk picks the month (fees) or the period (sanctions: from and to dates)
+and the format and presses *Exportar…*: a file dialog proposes
+``taxas-AAAA-MM.xlsx`` or ``sancoes-AAAA-MM-DD-a-AAAA-MM-DD.pdf``, a progress
+dialog follows the export and can cancel it (nothing is left half-written:
+reports/fee_export.py writes a temporary file and renames it), and once written
+the file can be opened. The figures shown under the choice are the domain's
+(``month_summary``); the screen computes nothing itself.
 """
 
 from __future__ import annotations
@@ -14,11 +15,12 @@ import datetime as _dt
 from collections.abc import Callable
 from pathlib import Path
 
-from PySide6.QtCore import Qt, QUrl
+from PySide6.QtCore import QDate, Qt, QUrl
 from PySide6.QtGui import QDesktopServices
 from PySide6.QtWidgets import (
     QApplication,
     QComboBox,
+    QDateEdit,
     QFileDialog,
     QFormLayout,
     QGroupBox,
@@ -36,6 +38,8 @@ from models.charges import month_label, month_summary
 from models.errors import UserError
 from models.fee_report import Cancelled
 from models.money import format_brl
+from models.sanctions_report import check_period, period_label
+from reports import sanctions_export
 from reports.fee_export import FORMATS, default_name, export_fee_report
 
 ERROR_COLOUR = "#b00020"
@@ -82,10 +86,7 @@ class ReportsPage(QWidget):
         when.addStretch(1)
         form.addRow(self.tr("Mês:"), when)
 
-        self.format = QComboBox()
-        self.format.setObjectName("format")
-        for key, (label, _filter) in FORMATS.items():
-            self.format.addItem(f"{self.tr(label)} (.{key})", key)
+        self.format = self._format_box("format")
         what = QHBoxLayout()
         what.addWidget(self.format)
         what.addStretch(1)
@@ -114,14 +115,61 @@ class ReportsPage(QWidget):
         layout.addWidget(box)
 
         sanctions = QGroupBox(self.tr("Relatório de sanções"))
-        sanctions_layout = QVBoxLayout(sanctions)
-        sanctions_layout.addWidget(QLabel(self.tr("Autos, multas e apreensões do mês — em construção.")))
+        sanctions.setObjectName("sanctions")
+        form = QFormLayout(sanctions)
+        intro = QLabel(self.tr(
+            "Os autos lavrados no período — por tipo, regime, local e fiscal —, as infrações por artigo com a base "
+            "legal, as sanções aplicadas, as multas lançadas, pagas e vencidas, os prazos em curso, os bens "
+            "apreendidos ainda no depósito, as reincidências e a dívida ativa."))
+        intro.setWordWrap(True)
+        form.addRow(intro)
+        self.sanctions_from = self._date_edit("sanctions-from", _dt.date(today.year, 1, 1))
+        self.sanctions_to = self._date_edit("sanctions-to", today)
+        period = QHBoxLayout()
+        period.addWidget(QLabel(self.tr("de")))
+        period.addWidget(self.sanctions_from)
+        period.addWidget(QLabel(self.tr("a")))
+        period.addWidget(self.sanctions_to)
+        period.addStretch(1)
+        form.addRow(self.tr("Período:"), period)
+        self.sanctions_format = self._format_box("sanctions-format")
+        what = QHBoxLayout()
+        what.addWidget(self.sanctions_format)
+        what.addStretch(1)
+        form.addRow(self.tr("Formato:"), what)
+        self.sanctions_button = QPushButton(self.tr("Exportar…"))
+        self.sanctions_button.setObjectName("sanctions-export")
+        self.sanctions_button.clicked.connect(lambda: self.export_sanctions())
+        buttons = QHBoxLayout()
+        buttons.addWidget(self.sanctions_button)
+        buttons.addStretch(1)
+        form.addRow(buttons)
+        self.sanctions_message = QLabel()
+        self.sanctions_message.setObjectName("sanctions-message")
+        self.sanctions_message.setWordWrap(True)
+        self.sanctions_message.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        form.addRow(self.sanctions_message)
         layout.addWidget(sanctions)
         layout.addStretch(1)
 
         self.month.currentIndexChanged.connect(lambda _i: self.refresh())
         self.year.valueChanged.connect(lambda _v: self.refresh())
         self.refresh()
+
+    def _format_box(self, name: str) -> QComboBox:
+        box = QComboBox()
+        box.setObjectName(name)
+        for key, (label, _filter) in FORMATS.items():
+            box.addItem(f"{self.tr(label)} (.{key})", key)
+        return box
+
+    @staticmethod
+    def _date_edit(name: str, day: _dt.date) -> QDateEdit:
+        edit = QDateEdit(QDate(day.year, day.month, day.day))
+        edit.setObjectName(name)
+        edit.setCalendarPopup(True)
+        edit.setDisplayFormat("dd/MM/yyyy")
+        return edit
 
     # ------------------------------------------------------------------ state
 
@@ -139,10 +187,27 @@ class ReportsPage(QWidget):
         return self.format.currentData()
 
     def set_format(self, fmt: str) -> None:
-        index = self.format.findData(fmt)
+        self._pick(self.format, fmt)
+
+    @staticmethod
+    def _pick(box: QComboBox, fmt: str) -> None:
+        index = box.findData(fmt)
         if index < 0:
             raise KeyError(fmt)
-        self.format.setCurrentIndex(index)
+        box.setCurrentIndex(index)
+
+    def selected_period(self) -> tuple[_dt.date, _dt.date]:
+        return self.sanctions_from.date().toPython(), self.sanctions_to.date().toPython()
+
+    def set_period(self, start: _dt.date, end: _dt.date) -> None:
+        self.sanctions_from.setDate(QDate(start.year, start.month, start.day))
+        self.sanctions_to.setDate(QDate(end.year, end.month, end.day))
+
+    def selected_sanctions_format(self) -> str:
+        return self.sanctions_format.currentData()
+
+    def set_sanctions_format(self, fmt: str) -> None:
+        self._pick(self.sanctions_format, fmt)
 
     def refresh(self) -> None:
         """The chosen month's figures, read from the database (nothing when none is open)."""
@@ -161,9 +226,10 @@ class ReportsPage(QWidget):
             .replace("%4", format_brl(s.open)).replace("%5", format_brl(s.overdue))
             .replace("%6", format_brl(s.received)))
 
-    def _say(self, text: str, *, error: bool = False) -> None:
-        self.message.setStyleSheet(f"color: {ERROR_COLOUR};" if error else "")
-        self.message.setText(text)
+    def _say(self, text: str, *, error: bool = False, label: QLabel | None = None) -> None:
+        label = label or self.message
+        label.setStyleSheet(f"color: {ERROR_COLOUR};" if error else "")
+        label.setText(text)
 
     # ------------------------------------------------------------------ export
 
@@ -176,17 +242,62 @@ class ReportsPage(QWidget):
         """
         year, month = self.selected_month()
         fmt = self.selected_format()
-        if path is None:
-            name_filter = FORMATS[fmt][1]
-            path, _ = QFileDialog.getSaveFileName(self, self.tr("Exportar relatório de taxas"),
-                                                  default_name(year, month, fmt), self.tr(name_filter))
-            if not path:
-                return None
-            if not Path(path).suffix:
-                path = f"{path}.{fmt}"
+        path = path or self._ask_path(self.tr("Exportar relatório de taxas"), default_name(year, month, fmt), fmt)
+        if not path:
+            return None
         what = month_label(year, month)
-        dialog = QProgressDialog(self.tr("Gerando o relatório de taxas de %1…").replace("%1", what),
-                                 self.tr("Cancelar"), 0, 1000, self)
+        done = self._run_export(
+            lambda progress: export_fee_report(year, month, fmt, path, today=self.today(), progress=progress),
+            self.tr("Gerando o relatório de taxas de %1…").replace("%1", what), self.export_button, self.message)
+        if done is None:
+            return None
+        written, report = done
+        t = report.totals
+        self._say(self.tr("Relatório de taxas de %1 gravado em %2 (%3 cobrança(s); cobrado %4, pago %5).")
+                  .replace("%1", what).replace("%2", str(written)).replace("%3", str(t.count))
+                  .replace("%4", format_brl(t.charged)).replace("%5", format_brl(t.paid)))
+        return self._offer_open(written, open_after)
+
+    def export_sanctions(self, path: str | Path | None = None, *, open_after: bool | None = None) -> Path | None:
+        """Export the sanctions report of the chosen period in the chosen format (``path`` and ``open_after``
+        as in :meth:`export`)."""
+        start, end = self.selected_period()
+        fmt = self.selected_sanctions_format()
+        try:
+            check_period(start, end)  # said before the file dialog: no name to choose for a period upside down
+        except UserError as exc:
+            self._say(exc.message, error=True, label=self.sanctions_message)
+            return None
+        path = path or self._ask_path(self.tr("Exportar relatório de sanções"),
+                                      sanctions_export.default_name(start, end, fmt), fmt)
+        if not path:
+            return None
+        what = period_label(start, end)
+        done = self._run_export(
+            lambda progress: sanctions_export.export_sanctions_report(start, end, fmt, path, today=self.today(),
+                                                                      progress=progress),
+            self.tr("Gerando o relatório de sanções de %1…").replace("%1", what), self.sanctions_button,
+            self.sanctions_message)
+        if done is None:
+            return None
+        written, report = done
+        f = report.figures
+        self._say(self.tr("Relatório de sanções de %1 gravado em %2 (%3 auto(s); multas lançadas %4, pagas %5).")
+                  .replace("%1", what).replace("%2", str(written)).replace("%3", str(f.records))
+                  .replace("%4", format_brl(f.charged)).replace("%5", format_brl(f.paid)),
+                  label=self.sanctions_message)
+        return self._offer_open(written, open_after)
+
+    def _ask_path(self, title: str, name: str, fmt: str) -> str | None:
+        path, _ = QFileDialog.getSaveFileName(self, title, name, self.tr(FORMATS[fmt][1]))
+        if path and not Path(path).suffix:
+            path = f"{path}.{fmt}"
+        return path or None
+
+    def _run_export(self, run, text: str, button: QPushButton, message: QLabel):
+        """``run(progress)`` under a progress dialog that can cancel it; None when cancelled or refused (said on
+        ``message``)."""
+        dialog = QProgressDialog(text, self.tr("Cancelar"), 0, 1000, self)
         dialog.setWindowTitle(self.tr("Exportar relatório"))
         dialog.setWindowModality(Qt.WindowModality.WindowModal)
         dialog.setMinimumDuration(400)
@@ -202,24 +313,22 @@ class ReportsPage(QWidget):
             if dialog.wasCanceled():
                 raise Cancelled()
 
-        self.export_button.setEnabled(False)
+        button.setEnabled(False)
         try:
-            written, report = export_fee_report(year, month, fmt, path, today=self.today(), progress=progress)
+            return run(progress)
         except Cancelled:
-            self._say(self.tr("Exportação cancelada: nenhum arquivo foi gravado."))
+            self._say(self.tr("Exportação cancelada: nenhum arquivo foi gravado."), label=message)
             return None
         except UserError as exc:
-            self._say(exc.message, error=True)
+            self._say(exc.message, error=True, label=message)
             return None
         finally:
             dialog.close()
             self.progress_dialog = None
-            self.export_button.setEnabled(True)
+            button.setEnabled(True)
+
+    def _offer_open(self, written: Path, open_after: bool | None) -> Path:
         self.last_path = written
-        t = report.totals
-        self._say(self.tr("Relatório de taxas de %1 gravado em %2 (%3 cobrança(s); cobrado %4, pago %5).")
-                  .replace("%1", what).replace("%2", str(written)).replace("%3", str(t.count))
-                  .replace("%4", format_brl(t.charged)).replace("%5", format_brl(t.paid)))
         if open_after is None:
             answer = QMessageBox.question(
                 self, self.tr("Exportar relatório"),

@@ -13,9 +13,10 @@ import datetime as _dt
 from html import escape
 from pathlib import Path
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QDate, Qt, Signal
 from PySide6.QtWidgets import (
     QComboBox,
+    QDateEdit,
     QFileDialog,
     QFormLayout,
     QGroupBox,
@@ -59,6 +60,26 @@ from models.errors import FieldErrors, UserError
 from models.money import format_brl
 from models.regimes import get_regime
 from models.selection import parse_vacancies
+from models.selection_process import (
+    KINDS,
+    add_event,
+    allowed_points,
+    decide_appeal,
+    file_appeal,
+    has_appeals,
+    hold_point_draw,
+    point_label,
+    preview_event,
+    process_of,
+    publication_check,
+    publication_kind,
+    publish_final,
+    publish_list,
+    publish_ranking,
+    remove_last_event,
+    rotation_draws,
+    rotation_state,
+)
 from views.table_models import Column, RowsModel
 from views.widgets import FieldErrorsView, current_user_name
 
@@ -83,6 +104,27 @@ def _table(view: QTableView, model, stretch: tuple[int, ...] = ()) -> QTableView
     return view
 
 
+def _date_edit(name: str, today: _dt.date) -> QDateEdit:
+    edit = QDateEdit(QDate(today.year, today.month, today.day))
+    edit.setObjectName(name)
+    edit.setCalendarPopup(True)
+    edit.setDisplayFormat("dd/MM/yyyy")
+    return edit
+
+
+def _day(value: _dt.date | None) -> str:
+    return value.strftime("%d/%m/%Y") if value else ""
+
+
+def _rich(name: str) -> QLabel:
+    label = QLabel()
+    label.setObjectName(name)
+    label.setWordWrap(True)
+    label.setTextFormat(Qt.TextFormat.RichText)
+    label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+    return label
+
+
 def _message_line(name: str = "message") -> QLabel:
     label = QLabel()
     label.setObjectName(name)
@@ -105,7 +147,6 @@ class CallTab(QWidget):
         self._today = today
         self.current: CallList | None = None
         self.marks: dict[str, dict] = {}  # protocol → {"preference": id, "quota": bool}
-        self.published: tuple[str, _dt.datetime, str] | None = None  # (sha256, when, where) of this session
         layout = QVBoxLayout(self)
 
         row = QHBoxLayout()
@@ -188,20 +229,26 @@ class CallTab(QWidget):
         marks.addWidget(self.count)
         layout.addLayout(marks)
 
-        box = QGroupBox(self.tr("Lista de participantes a publicar antes do sorteio"))
-        box_layout = QHBoxLayout(box)
-        self.hash_label = QLabel()
-        self.hash_label.setObjectName("list-hash")
-        self.hash_label.setWordWrap(True)
-        self.hash_label.setTextFormat(Qt.TextFormat.RichText)
-        self.hash_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.box = QGroupBox(self.tr("Lista de participantes a publicar antes do sorteio"))
+        box_layout = QHBoxLayout(self.box)
+        self.hash_label = _rich("list-hash")
         box_layout.addWidget(self.hash_label, 1)
+        publish_form = QFormLayout()
+        self.published_on = _date_edit("published-on", self.today)
+        self.published_on.setToolTip(self.tr("A data em que a lista é afixada ou sai no jornal: dela contam os prazos"))
+        self.medium = QLineEdit()
+        self.medium.setObjectName("medium")
+        self.medium.setPlaceholderText(self.tr("mural da Prefeitura, jornal…"))
+        self.medium.setMinimumWidth(240)
+        publish_form.addRow(self.tr("Publicada &em:"), self.published_on)
+        publish_form.addRow(self.tr("&Onde:"), self.medium)
+        box_layout.addLayout(publish_form)
         self.publish_button = QPushButton(self.tr("P&ublicar lista…"))
         self.publish_button.setObjectName("publish")
-        self.publish_button.setToolTip(self.tr("Grava a lista em PDF, para imprimir e afixar, e o texto exato que "
-                                               "entra no hash (.txt), para conferir o sorteio"))
+        self.publish_button.setToolTip(self.tr("Registra a publicação (data, onde, SHA-256) e grava a lista em PDF, "
+                                               "para imprimir e afixar, e o texto exato que entra no hash (.txt)"))
         box_layout.addWidget(self.publish_button)
-        layout.addWidget(box)
+        layout.addWidget(self.box)
         self.message = _message_line()
         layout.addWidget(self.message)
 
@@ -362,8 +409,16 @@ class CallTab(QWidget):
             parts.append(self.tr("cota"))
         return ", ".join(parts)
 
+    def publication(self):
+        """The current list against the latest publication of its call (kept in the database)."""
+        return publication_check(self.current)
+
     def _show_list(self) -> None:
         current = self.current
+        ranking = current is not None and publication_kind(current) == "ranking"
+        self.box.setTitle(self.tr("Classificação a publicar — abre o prazo de recurso") if ranking
+                          else self.tr("Lista de participantes a publicar antes do sorteio"))
+        self.publish_button.setText(self.tr("P&ublicar classificação…") if ranking else self.tr("P&ublicar lista…"))
         if current is None or current.published is None:
             problem = current.problem if current is not None else ""
             self.hash_label.setText(self.tr("Sem lista: %1").replace("%1", escape(problem or self.tr(
@@ -375,20 +430,28 @@ class CallTab(QWidget):
         listed, out = len(current.published.participants), len(current.published.excluded)
         self.count.setText(self.tr("%1 inscrito(s): %2 na lista, %3 excluído(s)")
                            .replace("%1", str(len(current.candidates))).replace("%2", str(listed))
-                           .replace("%3", str(out)))
-        text = self.tr("SHA-256 da lista (%1 participante(s)):").replace("%1", str(listed))
+                           .replace("%3", str(len(current.candidates) - listed)))
+        text = ""
+        if current.process_note:
+            text += f"<b>{escape(current.process_note)}</b><br>"
+        text += self.tr("SHA-256 da lista (%1 participante(s)):").replace("%1", str(listed))
         text += f"<br><span style='{MONO} font-size: 11pt;'><b>{current.sha256}</b></span><br>"
-        if self.published is not None and self.published[0] == current.sha256:
-            text += self.tr("Publicada em %1 (%2).").replace("%1", _when(self.published[1])).replace(
-                "%2", escape(self.published[2]))
-        elif self.published is not None:
+        check = self.publication()
+        pub = check.publication
+        if check.matches:
+            text += self.tr("Publicada em %1 (%2, %3).").replace("%1", _day(pub.published_on)).replace(
+                "%2", escape(pub.kind_label)).replace("%3", escape(pub.medium or pub.created_by))
+        elif pub is not None:
             text += (f"<span style='color: {ERROR_COLOUR};'>" + self.tr(
                 "A lista mudou desde a publicação de %1: publique-a de novo antes do sorteio.").replace(
-                "%1", _when(self.published[1])) + "</span>")
+                "%1", _day(pub.published_on)) + "</span>")
+        elif ranking:
+            text += self.tr("Ainda não publicada: publique a classificação; o prazo de recurso conta da data da "
+                            "publicação.")
         else:
-            text += self.tr("Ainda não publicada nesta sessão: publique e afixe antes de anunciar a semente.")
+            text += self.tr("Ainda não publicada: publique e afixe antes de anunciar a semente.")
         self.hash_label.setText(text)
-        self.publish_button.setEnabled(True)
+        self.publish_button.setEnabled(not (ranking and check.matches))
 
     # -- one participant -----------------------------------------------------
 
@@ -438,8 +501,8 @@ class CallTab(QWidget):
             rows = "".join(
                 f"<tr><td>{escape(line.label)}</td><td>{escape(line.value_text)}</td>"
                 f"<td align='right'><b>{line.points}</b></td><td>{escape(line.basis.removeprefix(act))}</td></tr>"
-                + (f"<tr><td colspan='4' style='color: {ERROR_COLOUR};'>{escape(line.note)}</td></tr>"
-                   if line.status != "ok" else "")
+                + (f"<tr><td colspan='4' style='color: {ERROR_COLOUR if line.status != 'ok' else '#1b5e20'};'>"
+                   f"{escape(line.note)}</td></tr>" if line.note else "")
                 for line in c.score.lines)
             head = (f"<tr><th align='left'>{self.tr('Critério')}</th><th align='left'>{self.tr('Valor')}</th>"
                     f"<th align='right'>{self.tr('Pontos')}</th><th align='left'>{self.tr('Artigo')}</th></tr>")
@@ -491,38 +554,59 @@ class CallTab(QWidget):
     # -- publishing ----------------------------------------------------------
 
     def publish(self, path: str | Path | None = None, call: str = "") -> Path | None:
-        """Save the list as PDF (to print and post) and, beside it, the exact text that is hashed (.txt)."""
-        from reports.pdf import html_to_pdf
-
+        """Record the publication (date, where, SHA-256) and save the list as PDF (to print and post) and, beside
+        it, the exact text that is hashed (.txt). Where the act opens an appeal, this publishes the ranking."""
         self.refresh_list()
         current = self.current
         if current is None or current.published is None:
             return None
+        kind = publication_kind(current)
         if not path:
-            suggested = f"lista-sorteio-{current.regime_id}-{self.today:%Y-%m-%d}.pdf"
+            suggested = f"{'classificacao' if kind == 'ranking' else 'lista-sorteio'}-{current.regime_id}-" \
+                        f"{self.today:%Y-%m-%d}.pdf"
             path, _ = QFileDialog.getSaveFileName(self, self.tr("Publicar lista de participantes"), suggested,
                                                   self.tr("PDF (*.pdf)"))
             if not path:
                 return None
         path = Path(path)
-        exact = path.with_suffix(".txt")
-        text = current.text(call or default_call_text(current.regime_id, current.site, current.group,
-                                                      year=self.today.year))
-        html = ("<html><body><pre style='white-space: pre-wrap; font-size: 8pt;'>" + escape(text)
-                + "</pre></body></html>")
+        call = call or default_call_text(current.regime_id, current.site, current.group, year=self.today.year)
+        medium = self.medium.text().strip() or path.name
+        publish = publish_ranking if kind == "ranking" else publish_list
         try:
-            html_to_pdf(html, path, title=self.tr("Lista de participantes do sorteio"))
-            exact.write_bytes(current.published.text.encode("utf-8"))
-        except OSError as exc:
-            self.message.setText(self.tr("Não foi possível gravar %1: %2").replace("%1", str(path))
-                                 .replace("%2", exc.strerror or str(exc)))
+            pub = publish(current, by=current_user_name(), published_on=self.published_on.date().toPython(),
+                          today=self.today, call=call, medium=medium)
+        except UserError as exc:
+            self.message.setText(exc.message)
             return None
-        self.published = (current.sha256, _dt.datetime.now().replace(microsecond=0), path.name)
-        self.message.setText(self.tr("Lista publicada: SHA-256 %1. PDF em %2; texto exato para conferir em %3.")
-                             .replace("%1", current.sha256).replace("%2", str(path)).replace("%3", str(exact)))
+        written = _write_publication(self, pub, path)
+        if written is None:
+            return None
+        text = self.tr("%1 publicada em %2: SHA-256 %3. PDF em %4; texto exato para conferir em %5.").replace(
+            "%1", pub.kind_label.capitalize()).replace("%2", _day(pub.published_on)).replace(
+            "%3", pub.list_sha256).replace("%4", str(path)).replace("%5", str(path.with_suffix(".txt")))
+        if pub.appeal_due:
+            text += " " + self.tr("Prazo de recurso até %1 (%2).").replace("%1", _day(pub.appeal_due)).replace(
+                "%2", pub.appeal_basis)
+        self.message.setText(text)
         self._show_list()
         self.list_changed.emit()
         return path
+
+
+def _write_publication(owner, pub, path: Path) -> Path | None:
+    """The publication's document as PDF and, beside it, the exact hashed text (.txt)."""
+    from reports.pdf import html_to_pdf
+
+    html = ("<html><body><pre style='white-space: pre-wrap; font-size: 8pt;'>" + escape(pub.document)
+            + "</pre></body></html>")
+    try:
+        html_to_pdf(html, path, title=KINDS.get(pub.kind, pub.kind).capitalize())
+        path.with_suffix(".txt").write_bytes(pub.list_text.encode("utf-8"))
+    except OSError as exc:
+        owner.message.setText(owner.tr("Publicação registrada, mas não foi possível gravar %1: %2").replace(
+            "%1", str(path)).replace("%2", exc.strerror or str(exc)))
+        return None
+    return path
 
 
 # --------------------------------------------------------------------------- 2. the draw
@@ -630,16 +714,18 @@ class DrawTab(QWidget):
                 "%1", escape(current.problem if current is not None else self.tr("escolha o chamamento."))))
             self.draw_button.setEnabled(False)
             return
-        published = self.call.published
-        state = (self.tr("publicada em %1").replace("%1", _when(published[1]))
-                 if published is not None and published[0] == current.sha256
-                 else f"<span style='color: {ERROR_COLOUR};'>" + self.tr("não publicada nesta sessão") + "</span>")
-        self.summary.setText(self.tr("<b>%1</b> — %2 participante(s) na lista, %3.<br>SHA-256 da lista: "
-                                     "<span style='%4'>%5</span>")
-                             .replace("%1", escape(get_regime(current.regime_id).title))
-                             .replace("%2", str(len(current.published.participants))).replace("%3", state)
-                             .replace("%4", MONO).replace("%5", current.sha256))
-        self.draw_button.setEnabled(True)
+        check = publication_check(current, ("list", "final"))
+        state = (escape(check.text) if check.matches
+                 else f"<span style='color: {ERROR_COLOUR};'>" + escape(check.text) + "</span>")
+        text = (self.tr("<b>%1</b> — %2 participante(s) na lista, %3.<br>SHA-256 da lista: "
+                        "<span style='%4'>%5</span>")
+                .replace("%1", escape(get_regime(current.regime_id).title))
+                .replace("%2", str(len(current.published.participants))).replace("%3", state)
+                .replace("%4", MONO).replace("%5", current.sha256))
+        if current.draw_blocked:
+            text += f"<br><span style='color: {ERROR_COLOUR};'><b>" + escape(current.draw_blocked) + "</b></span>"
+        self.summary.setText(text)
+        self.draw_button.setEnabled(not current.draw_blocked)
 
     def set_replacing(self, draw_id: int | None) -> None:
         self.replaces = draw_id
@@ -655,11 +741,16 @@ class DrawTab(QWidget):
         if current is None or current.published is None:
             self.message.setText(current.problem if current is not None else self.tr("Escolha o chamamento."))
             return None
-        published = self.call.published
-        if published is not None and published[0] != current.sha256:
-            self.message.setText(self.tr("A lista mudou desde a publicação (SHA-256 publicado %1, atual %2): "
+        if current.draw_blocked:
+            self.message.setText(current.draw_blocked)
+            return None
+        check = publication_check(current, ("list", "final"))
+        if check.publication is not None and not check.matches:
+            self.message.setText(self.tr("A lista mudou desde a publicação de %1 (SHA-256 publicado %2, atual %3): "
                                          "publique-a de novo antes do sorteio.")
-                                 .replace("%1", published[0][:16] + "…").replace("%2", current.sha256[:16] + "…"))
+                                 .replace("%1", _day(check.publication.published_on))
+                                 .replace("%2", check.publication.list_sha256[:16] + "…")
+                                 .replace("%3", current.sha256[:16] + "…"))
             return None
         text = self.vacancies.text().strip()
         if not text:
@@ -674,8 +765,8 @@ class DrawTab(QWidget):
         if not seed:
             self.errors.show({"seed": self.tr("Informe a semente anunciada antes do sorteio.")})
             return None
-        warning = "" if published is not None else self.tr(
-            "\n\nA lista não foi publicada nesta sessão: confira o SHA-256 com a lista afixada.")
+        warning = "" if check.published else self.tr(
+            "\n\nA lista não foi publicada: confira o SHA-256 com a lista afixada.")
         answer = QMessageBox.question(
             self, self.tr("Realizar sorteio"),
             self.tr("Sortear %1 participante(s) com a semente «%2»?\n\nSHA-256 da lista: %3\nVagas: %4; suplentes: "
@@ -1078,6 +1169,668 @@ class DrawsTab(QWidget):
         return results
 
 
+# --------------------------------------------------------------------------- appeals and the final list
+
+
+class AppealsTab(QWidget):
+    """Where the act opens an appeal against the ranking (Sapezal art. 10, §§ 4º–5º): the ranking published and its
+    window, the appeals filed, the commission's decisions, and the final list the draw of places takes."""
+
+    changed = Signal()
+
+    def __init__(self, call: CallTab, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.call = call
+        self.process = None
+        layout = QVBoxLayout(self)
+        self.status = _rich("process")
+        self.status.setStyleSheet("background: #f4f7f4; padding: 6px;")
+        layout.addWidget(self.status)
+
+        self.ranking = RowsModel([
+            Column(self.tr("Class."), lambda r: f"{r.rank}º", right=True),
+            (self.tr("Protocolo"), lambda r: r.id),
+            (self.tr("Participante"), lambda r: r.name),
+            Column(self.tr("Pontos"), lambda r: str(r.total), right=True, tooltip=lambda r: r.tie_break or None),
+            Column(self.tr("Publicado"), lambda r: self.tr("%1º, %2 pts").replace("%1", str(r.published_rank))
+                   .replace("%2", str(r.published_total)), right=True),
+            (self.tr("Após recursos"), lambda r: r.change_text),
+        ], self)
+        self.ranking_view = _table(QTableView(), self.ranking, stretch=(2,))
+        self.ranking_view.setObjectName("ranking")
+        self.appeals = RowsModel([
+            Column(self.tr("Nº"), lambda a: str(a.id), right=True),
+            (self.tr("Recorrente"), lambda a: a.name),
+            (self.tr("Interposto em"), lambda a: _day(a.filed_on)),
+            Column(self.tr("Situação"), lambda a: a.status_label + (self.tr(" (decidido fora do prazo)")
+                                                                      if a.decided_late else ""),
+                   tooltip=lambda a: a.decision or None),
+            Column(self.tr("Decidir até"), lambda a: _day(a.decision_due),
+                   tooltip=lambda a: a.decision_formula or None),
+        ], self)
+        self.appeals_view = _table(QTableView(), self.appeals, stretch=(1,))
+        self.appeals_view.setObjectName("appeals")
+        split = QSplitter(Qt.Orientation.Horizontal)
+        left = QGroupBox(self.tr("Classificação (com as decisões dos recursos)"))
+        QVBoxLayout(left).addWidget(self.ranking_view)
+        right = QGroupBox(self.tr("Recursos"))
+        right_layout = QVBoxLayout(right)
+        right_layout.addWidget(self.appeals_view, 1)
+        self.appeal_detail = _rich("appeal-detail")
+        right_layout.addWidget(self.appeal_detail)
+        split.addWidget(left)
+        split.addWidget(right)
+        split.setSizes([600, 480])
+        layout.addWidget(split, 1)
+
+        boxes = QHBoxLayout()
+        filing = QGroupBox(self.tr("Registrar recurso"))
+        filing_form = QFormLayout(filing)
+        self.appellant = QComboBox()
+        self.appellant.setObjectName("appellant")
+        self.filed_on = _date_edit("filed-on", self.call.today)
+        self.grounds = QPlainTextEdit()
+        self.grounds.setObjectName("grounds")
+        self.grounds.setPlaceholderText(self.tr("O que o recorrente pede e por quê"))
+        self.grounds.setMaximumHeight(70)
+        self.file_button = QPushButton(self.tr("Registrar &recurso"))
+        self.file_button.setObjectName("file-appeal")
+        filing_form.addRow(self.tr("Recorrente:"), self.appellant)
+        filing_form.addRow(self.tr("Interposto em:"), self.filed_on)
+        filing_form.addRow(self.tr("Fundamentos:"), self.grounds)
+        filing_form.addRow("", self.file_button)
+        boxes.addWidget(filing, 1)
+
+        deciding = QGroupBox(self.tr("Decisão da Comissão sobre o recurso selecionado"))
+        deciding_form = QFormLayout(deciding)
+        self.outcome = QComboBox()
+        self.outcome.setObjectName("outcome")
+        self.outcome.addItem(self.tr("Deferido"), True)
+        self.outcome.addItem(self.tr("Indeferido"), False)
+        correction = QHBoxLayout()
+        self.criterion = QComboBox()
+        self.criterion.setObjectName("criterion")
+        self.points = QComboBox()
+        self.points.setObjectName("points")
+        correction.addWidget(self.criterion, 3)
+        correction.addWidget(QLabel(self.tr("para")))
+        correction.addWidget(self.points, 1)
+        self.reason = QPlainTextEdit()
+        self.reason.setObjectName("reason")
+        self.reason.setPlaceholderText(self.tr("Motivo da decisão"))
+        self.reason.setMaximumHeight(50)
+        self.decided_on = _date_edit("decided-on", self.call.today)
+        self.decide_button = QPushButton(self.tr("Registrar &decisão"))
+        self.decide_button.setObjectName("decide-appeal")
+        deciding_form.addRow(self.tr("Decisão:"), self.outcome)
+        deciding_form.addRow(self.tr("Corrigir:"), correction)
+        deciding_form.addRow(self.tr("Motivo:"), self.reason)
+        deciding_form.addRow(self.tr("Decidido em:"), self.decided_on)
+        deciding_form.addRow("", self.decide_button)
+        boxes.addWidget(deciding, 1)
+        layout.addLayout(boxes)
+
+        final = QHBoxLayout()
+        self.final_label = _rich("final")
+        final.addWidget(self.final_label, 1)
+        caption = QLabel(self.tr("Publicada em:"))
+        self.final_on = _date_edit("final-on", self.call.today)
+        caption.setBuddy(self.final_on)
+        final.addWidget(caption)
+        final.addWidget(self.final_on)
+        self.final_button = QPushButton(self.tr("Publicar lista &definitiva…"))
+        self.final_button.setObjectName("publish-final")
+        self.final_button.setStyleSheet("font-weight: 600; padding: 6px 14px;")
+        final.addWidget(self.final_button)
+        layout.addLayout(final)
+        self.message = _message_line()
+        layout.addWidget(self.message)
+
+        self.appeals_view.selectionModel().selectionChanged.connect(lambda *_: self._show_appeal())
+        self.criterion.currentIndexChanged.connect(lambda _i: self._fill_points())
+        self.outcome.currentIndexChanged.connect(lambda _i: self._show_appeal())
+        self.file_button.clicked.connect(lambda: self.file())
+        self.decide_button.clicked.connect(lambda: self.decide())
+        self.final_button.clicked.connect(lambda: self.publish_final())
+
+    def refresh(self) -> None:
+        regime = self.call.regime_id()
+        self.process = None
+        if regime and has_appeals(regime):
+            self.process = process_of(regime, self.call.site_value(), self.call.group_value(), today=self.call.today)
+        process = self.process
+        keep = self.selected()
+        self.ranking.set_rows(process.rows if process else [])
+        self.appeals.set_rows(process.appeals if process else [])
+        self.appellant.clear()
+        if process is None:
+            self.status.setText(self.tr("Nenhuma classificação publicada para este chamamento. Publique-a na aba "
+                                        "«Chamamento e lista»: o prazo de recurso conta da data da publicação."))
+            self.final_label.setText("")
+        else:
+            r = process.ranking
+            self.status.setText(
+                self.tr("<b>Classificação publicada em %1</b> (%2) — SHA-256 <span style='%3'>%4</span><br>"
+                        "Prazo de recurso: %5 — %6<br><b>%7</b>")
+                .replace("%1", _day(r.published_on)).replace("%2", escape(r.medium or r.created_by))
+                .replace("%3", MONO).replace("%4", r.list_sha256).replace("%5", escape(r.appeal_formula))
+                .replace("%6", escape(r.appeal_basis)).replace("%7", escape(process.stage_text)))
+            for row in process.rows:
+                self.appellant.addItem(f"{row.published_rank}º — {row.name} ({row.id})", row.id)
+            if process.final is not None:
+                f = process.final
+                self.final_label.setText(self.tr("<b>Lista definitiva publicada em %1</b> — SHA-256 "
+                                                 "<span style='%2'>%3</span>").replace("%1", _day(f.published_on))
+                                         .replace("%2", MONO).replace("%3", f.list_sha256))
+            else:
+                self.final_label.setText(escape(process.final_problem) or self.tr(
+                    "Prazo encerrado e recursos decididos: publique a lista definitiva."))
+        open_ = process is not None and process.final is None
+        self.file_button.setEnabled(open_)
+        self.final_button.setEnabled(open_ and not process.final_problem)
+        if keep is not None:
+            for row, a in enumerate(self.appeals.rows):
+                if a.id == keep.id:
+                    self.appeals_view.selectRow(row)
+        self._show_appeal()
+
+    def selected(self):
+        index = self.appeals_view.currentIndex()
+        rows = self.appeals.rows
+        return rows[index.row()] if index.isValid() and index.row() < len(rows) else None
+
+    def select_appeal(self, appeal_id: int) -> None:
+        for row, a in enumerate(self.appeals.rows):
+            if a.id == appeal_id:
+                self.appeals_view.selectRow(row)
+                return
+        raise KeyError(appeal_id)
+
+    def _show_appeal(self) -> None:
+        a = self.selected()
+        pending = a is not None and a.status == "pending"
+        for widget in (self.outcome, self.reason, self.decided_on, self.decide_button):
+            widget.setEnabled(pending)
+        granted = bool(self.outcome.currentData())
+        self.criterion.setEnabled(pending and granted)
+        self.points.setEnabled(pending and granted)
+        if a is None:
+            self.appeal_detail.setText(self.tr("Selecione um recurso para ver os fundamentos e decidi-lo."))
+            return
+        lines = [self.tr("<b>Recurso nº %1</b> — %2, interposto em %3").replace("%1", str(a.id))
+                 .replace("%2", escape(a.name)).replace("%3", _day(a.filed_on)),
+                 self.tr("Fundamentos: %1").replace("%1", escape(a.grounds))]
+        if a.decision_formula:
+            lines.append(self.tr("Prazo da decisão: %1").replace("%1", escape(a.decision_formula)))
+        if a.decision:
+            colour = ERROR_COLOUR if a.status in ("late", "denied") else "#1b5e20"
+            lines.append(f"<span style='color: {colour};'><b>{escape(a.status_label)}</b>"
+                         + (f" em {_day(a.decided_on)}" if a.decided_on and a.status != "late" else "")
+                         + f": {escape(a.decision)}</span>")
+        if a.corrections_text:
+            lines.append(self.tr("Correção: %1").replace("%1", escape(a.corrections_text)))
+        self.appeal_detail.setText("<br>".join(lines))
+        if pending:
+            self._fill_criteria(a.participant_id)
+
+    def _fill_criteria(self, participant_id: str) -> None:
+        row = next((r for r in self.process.rows if r.id == participant_id), None) if self.process else None
+        keep = self.criterion.currentData()
+        self.criterion.blockSignals(True)
+        self.criterion.clear()
+        self.criterion.addItem(self.tr("(sem correção de pontos)"), "")
+        if row is not None:
+            for line in row.score.lines:
+                self.criterion.addItem(self.tr("%1 — %2 pontos (%3)").replace("%1", line.label)
+                                       .replace("%2", str(line.points)).replace("%3", line.basis.split(", ", 1)[-1]),
+                                       line.criterion_id)
+        self.criterion.setCurrentIndex(max(0, self.criterion.findData(keep)))
+        self.criterion.blockSignals(False)
+        self._fill_points()
+
+    def _fill_points(self) -> None:
+        self.points.clear()
+        criterion = self.criterion.currentData()
+        if criterion and self.process is not None:
+            for value in allowed_points(self.process.ranking.regime, criterion):
+                self.points.addItem(str(value), value)
+
+    def file(self):
+        """Record the appeal typed (one filed after the window is recorded as not heard, with the article)."""
+        if self.process is None:
+            return None
+        try:
+            appeal = file_appeal(self.process.ranking, participant_id=self.appellant.currentData() or "",
+                                 filed_on=self.filed_on.date().toPython(), grounds=self.grounds.toPlainText(),
+                                 by=current_user_name(), today=self.call.today)
+        except FieldErrors as exc:
+            self.message.setText(" ".join(exc.errors.values()))
+            return None
+        except UserError as exc:
+            self.message.setText(exc.message)
+            return None
+        if appeal.status == "late":
+            self.message.setText(self.tr("Recurso nº %1 registrado e não conhecido: %2").replace(
+                "%1", str(appeal.id)).replace("%2", appeal.decision))
+        else:
+            self.message.setText(self.tr("Recurso nº %1 registrado; a Comissão decide até %2 (%3).").replace(
+                "%1", str(appeal.id)).replace("%2", _day(appeal.decision_due)).replace("%3", appeal.decision_formula))
+        self.grounds.clear()
+        self.refresh()
+        self.select_appeal(appeal.id)
+        self.changed.emit()
+        return appeal
+
+    def decide(self):
+        a = self.selected()
+        if a is None or a.status != "pending":
+            return None
+        granted = bool(self.outcome.currentData())
+        corrections = {}
+        if granted and self.criterion.currentData() and self.points.currentData() is not None:
+            corrections[self.criterion.currentData()] = int(self.points.currentData())
+        try:
+            appeal = decide_appeal(a.id, granted=granted, reason=self.reason.toPlainText(),
+                                   decided_on=self.decided_on.date().toPython(), by=current_user_name(),
+                                   today=self.call.today, corrections=corrections)
+        except FieldErrors as exc:
+            self.message.setText(" ".join(exc.errors.values()))
+            return None
+        except UserError as exc:
+            self.message.setText(exc.message)
+            return None
+        text = self.tr("Recurso nº %1 %2.").replace("%1", str(appeal.id)).replace(
+            "%2", self.tr("deferido") if granted else self.tr("indeferido"))
+        if corrections:
+            text += " " + self.tr("A pontuação corrigida muda a classificação (veja a coluna «Após recursos»).")
+        self.message.setText(text)
+        self.reason.clear()
+        self.refresh()
+        self.changed.emit()
+        return appeal
+
+    def publish_final(self, path: str | Path | None = None):
+        """Publish the final list (the draw's list): recorded, then saved as PDF and exact text."""
+        if self.process is None:
+            return None
+        if not path:
+            path, _ = QFileDialog.getSaveFileName(self, self.tr("Publicar lista definitiva"),
+                                                  f"lista-definitiva-{self.call.today:%Y-%m-%d}.pdf",
+                                                  self.tr("PDF (*.pdf)"))
+            if not path:
+                return None
+        path = Path(path)
+        try:
+            pub = publish_final(self.process.ranking, by=current_user_name(),
+                                published_on=self.final_on.date().toPython(), today=self.call.today,
+                                medium=self.call.medium.text().strip() or path.name)
+        except UserError as exc:
+            self.message.setText(exc.message)
+            return None
+        if _write_publication(self, pub, path) is not None:
+            self.message.setText(self.tr("Lista definitiva publicada em %1: SHA-256 %2. O sorteio dos locais corre "
+                                         "sobre ela (aba «Sorteio»).").replace("%1", _day(pub.published_on))
+                                 .replace("%2", pub.list_sha256))
+        self.refresh()
+        self.changed.emit()
+        return pub
+
+
+# --------------------------------------------------------------------------- the rotating list and its points
+
+
+class RotationTab(QWidget):
+    """A rotating list applied event after event (Ilha Comprida art. 21, § 1º, I), each event's vendors spread over
+    the day's points by a second draw (II), at most the points the act allows in the area (art. 22)."""
+
+    def __init__(self, call: CallTab, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.call = call
+        self.state = None
+        self._seed_of = None  # the event whose seed is in the field: a seed is typed in public for each draw
+        layout = QVBoxLayout(self)
+        top = QHBoxLayout()
+        caption = QLabel(self.tr("Lista corrida do &sorteio:"))
+        self.draw_combo = QComboBox()
+        self.draw_combo.setObjectName("rotation-draw")
+        self.draw_combo.setMinimumWidth(420)
+        self.draw_combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
+        caption.setBuddy(self.draw_combo)
+        top.addWidget(caption)
+        top.addWidget(self.draw_combo)
+        top.addStretch(1)
+        layout.addLayout(top)
+        self.about = _rich("rotation-about")
+        self.about.setStyleSheet("background: #f4f7f4; padding: 6px;")
+        layout.addWidget(self.about)
+
+        self.list_model = RowsModel([
+            Column(self.tr("Posição"), lambda r: ("▶ " if self.state and r.position == self.state.next_start else "")
+                   + str(r.position), right=True,
+                   tooltip=lambda r: self.tr("O próximo evento começa aqui")
+                   if self.state and r.position == self.state.next_start else None),
+            (self.tr("Ambulante"), lambda r: r.name),
+            (self.tr("Id"), lambda r: r.id),
+            (self.tr("Eventos"), lambda r: ", ".join(str(n) for n in r.events)),
+        ], self)
+        self.list_view = _table(QTableView(), self.list_model, stretch=(1,))
+        self.list_view.setObjectName("rotating-list")
+        self.events_model = RowsModel([
+            Column(self.tr("Nº"), lambda e: str(e.number), right=True),
+            (self.tr("Data"), lambda e: _day(e.event_date)),
+            (self.tr("Evento"), lambda e: e.label),
+            Column(self.tr("Vagas"), lambda e: str(e.vacancies), right=True),
+            (self.tr("Posições na lista"), lambda e: e.span_text),
+            Column(self.tr("Ambulantes"), lambda e: ", ".join(name for _pid, name in e.vendors),
+                   tooltip=lambda e: "\n".join(name for _pid, name in e.vendors)),
+            Column(self.tr("Pontos"), lambda e: (self.tr("sorteados") if e.point_draw else self.tr("a sortear"))
+                   + (" — " + self.tr("NÃO CONFERE") if e.problems else "")),
+        ], self)
+        self.events_view = _table(QTableView(), self.events_model, stretch=(5,))
+        self.events_view.setObjectName("events")
+
+        split = QSplitter(Qt.Orientation.Horizontal)
+        left = QGroupBox(self.tr("A lista, na ordem sorteada"))
+        QVBoxLayout(left).addWidget(self.list_view)
+        right = QGroupBox(self.tr("Eventos, na ordem em que a lista foi aplicada"))
+        right_layout = QVBoxLayout(right)
+        right_layout.addWidget(self.events_view, 1)
+        form = QHBoxLayout()
+        self.event_date = _date_edit("event-date", self.call.today)
+        self.event_label = QLineEdit()
+        self.event_label.setObjectName("event-label")
+        self.event_label.setPlaceholderText(self.tr("Nome do evento (ex.: Show de 31/12)"))
+        self.vacancies = QSpinBox()
+        self.vacancies.setObjectName("event-vacancies")
+        self.vacancies.setRange(1, 999)
+        self.vacancies.setValue(10)
+        for text, widget in ((self.tr("Data:"), self.event_date), (self.tr("Evento:"), self.event_label),
+                             (self.tr("Vagas:"), self.vacancies)):
+            label = QLabel(text)
+            label.setBuddy(widget)
+            form.addWidget(label)
+            form.addWidget(widget, 2 if widget is self.event_label else 0)
+        self.add_button = QPushButton(self.tr("Registrar &evento"))
+        self.add_button.setObjectName("add-event")
+        self.remove_button = QPushButton(self.tr("Excluir o último"))
+        self.remove_button.setObjectName("remove-event")
+        self.remove_button.setToolTip(self.tr("Só enquanto os pontos dele não foram sorteados (erro de digitação)"))
+        form.addWidget(self.add_button)
+        form.addWidget(self.remove_button)
+        right_layout.addLayout(form)
+        self.preview = _rich("event-preview")
+        right_layout.addWidget(self.preview)
+        split.addWidget(left)
+        split.addWidget(right)
+        split.setSizes([330, 750])
+        layout.addWidget(split, 1)
+
+        self.points_box = QGroupBox(self.tr("2º sorteio: os ambulantes do evento selecionado nos pontos do dia"))
+        points_layout = QHBoxLayout(self.points_box)
+        points_form = QFormLayout()
+        self.points = QLineEdit()
+        self.points.setObjectName("points")
+        self.points.setPlaceholderText(self.tr("1-20, ou A1, A2, B1…"))
+        self.place = QLineEdit()
+        self.place.setObjectName("points-place")
+        self.place.setPlaceholderText(self.tr("Onde o sorteio é feito, em público"))
+        self.officials = QPlainTextEdit()
+        self.officials.setObjectName("points-officials")
+        self.officials.setPlaceholderText(self.tr("Quem conduz e quem testemunha — um por linha"))
+        self.officials.setMaximumHeight(52)
+        self.seed = QLineEdit()
+        self.seed.setObjectName("points-seed")
+        self.seed.setPlaceholderText(self.tr("A semente anunciada antes do sorteio"))
+        self.seed.setStyleSheet("font-size: 13pt; padding: 3px;")
+        points_form.addRow(self.tr("&Pontos:"), self.points)
+        points_form.addRow(self.tr("&Local:"), self.place)
+        points_form.addRow(self.tr("Responsáveis:"), self.officials)
+        points_form.addRow(self.tr("Se&mente:"), self.seed)
+        buttons = QHBoxLayout()
+        self.points_button = QPushButton(self.tr("Sortear os &pontos…"))
+        self.points_button.setObjectName("draw-points")
+        self.points_button.setStyleSheet("font-weight: 600; padding: 5px 12px;")
+        self.sheet_button = QPushButton(self.tr("Salvar &folha do evento (PDF)…"))
+        self.sheet_button.setObjectName("event-sheet")
+        buttons.addWidget(self.points_button)
+        buttons.addWidget(self.sheet_button)
+        buttons.addStretch(1)
+        points_form.addRow("", buttons)
+        points_layout.addLayout(points_form, 1)
+        self.assignments = QTableWidget(0, 3)
+        self.assignments.setObjectName("assignments")
+        self.assignments.setHorizontalHeaderLabels([self.tr("Ordem sorteada"), self.tr("Ponto"), self.tr("Ambulante")])
+        self.assignments.verticalHeader().hide()
+        self.assignments.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
+        header = self.assignments.horizontalHeader()
+        header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        header.setSectionResizeMode(2, QHeaderView.ResizeMode.Stretch)
+        points_layout.addWidget(self.assignments, 1)
+        layout.addWidget(self.points_box)
+        self.message = _message_line()
+        layout.addWidget(self.message)
+
+        self.draw_combo.currentIndexChanged.connect(lambda _i: self.show_draw())
+        self.events_view.selectionModel().selectionChanged.connect(lambda *_: self._show_event())
+        self.vacancies.valueChanged.connect(lambda _v: self._preview())
+        self.add_button.clicked.connect(lambda: self.add_event())
+        self.remove_button.clicked.connect(lambda: self.remove_last())
+        self.points_button.clicked.connect(lambda: self.draw_points())
+        self.sheet_button.clicked.connect(lambda: self.save_sheet())
+
+    def refresh(self) -> None:
+        keep = self.draw_combo.currentData()
+        self.draw_combo.blockSignals(True)
+        self.draw_combo.clear()
+        for draw_id, label in rotation_draws():
+            self.draw_combo.addItem(label, draw_id)
+        if self.draw_combo.count() == 0:
+            self.draw_combo.addItem(self.tr("(nenhum sorteio de lista corrida realizado)"), None)
+        self.draw_combo.setCurrentIndex(max(0, self.draw_combo.findData(keep)))
+        self.draw_combo.blockSignals(False)
+        self.show_draw()
+
+    def select_draw(self, draw_id: int) -> None:
+        index = self.draw_combo.findData(draw_id)
+        if index < 0:
+            raise KeyError(draw_id)
+        self.draw_combo.setCurrentIndex(index)
+        self.show_draw()
+
+    def show_draw(self) -> None:
+        draw_id = self.draw_combo.currentData()
+        keep = self.selected_event()
+        self.state = rotation_state(draw_id) if draw_id else None
+        state = self.state
+        self.list_model.set_rows(state.rows if state else [])
+        self.events_model.set_rows(state.events if state else [])
+        for widget in (self.add_button, self.remove_button, self.event_date, self.event_label, self.vacancies):
+            widget.setEnabled(state is not None and state.draw_status == "held")
+        if state is None:
+            self.about.setText(self.tr("Realize o sorteio que forma a lista corrida (aba «Sorteio»): a ordem sorteada "
+                                       "é aplicada evento após evento."))
+            self.preview.setText("")
+            self._show_event()
+            return
+        if state.max_points:
+            self.vacancies.setMaximum(state.max_points)
+        limit = (self.tr("no máximo %1 pontos na área (%2)").replace("%1", str(state.max_points))
+                 .replace("%2", state.max_basis) if state.max_points else self.tr("o ato não limita os pontos"))
+        lines = [self.tr("<b>%1 ambulantes</b> na ordem sorteada (semente «%2», SHA-256 <span style='%3'>%4…</span>). "
+                         "Cada evento pega os próximos da lista; quando ela acaba, recomeça do início (%5); %6.")
+                 .replace("%1", str(state.size)).replace("%2", escape(state.seed)).replace("%3", MONO)
+                 .replace("%4", state.list_sha256[:24]).replace("%5", escape(state.basis)).replace("%6", escape(limit))]
+        if state.draw_status != "held":
+            lines.append(f"<span style='color: {ERROR_COLOUR};'>" + self.tr("Sorteio anulado: não recebe novos "
+                                                                           "eventos.") + "</span>")
+        if state.problems:
+            lines.append(f"<span style='color: {ERROR_COLOUR};'><b>" + self.tr("Conferência:") + "</b> "
+                         + escape(" ".join(state.problems)) + "</span>")
+        elif state.events:
+            lines.append(self.tr("Conferência: cada evento tem os ambulantes que a lista dá e cada sorteio de pontos "
+                                 "é reproduzido pela sua lista e semente."))
+        self.about.setText("<br>".join(lines))
+        self.remove_button.setEnabled(bool(state.events) and state.events[-1].point_draw is None
+                                      and state.draw_status == "held")
+        self._preview()
+        row = next((i for i, e in enumerate(state.events) if keep is not None and e.number == keep.number),
+                   len(state.events) - 1)
+        if row >= 0:
+            self.events_view.selectRow(row)
+        self._show_event()
+
+    def _preview(self) -> None:
+        if self.state is None or self.state.draw_status != "held":
+            self.preview.setText("")
+            return
+        try:
+            vendors, wrapped = preview_event(self.state.draw_id, self.vacancies.value())
+        except UserError as exc:
+            self.preview.setText(f"<span style='color: {ERROR_COLOUR};'>{escape(exc.message)}</span>")
+            return
+        text = self.tr("<b>Próximo evento</b> (a partir do %1º da lista): %2").replace(
+            "%1", str(self.state.next_start)).replace("%2", escape(", ".join(name for _pid, name in vendors)))
+        if wrapped:
+            text += " — " + self.tr("a lista chega ao fim e recomeça do início.")
+        self.preview.setText(text)
+
+    def selected_event(self):
+        index = self.events_view.currentIndex()
+        rows = self.events_model.rows
+        return rows[index.row()] if index.isValid() and index.row() < len(rows) else None
+
+    def select_event(self, number: int) -> None:
+        for row, e in enumerate(self.events_model.rows):
+            if e.number == number:
+                self.events_view.selectRow(row)
+                return
+        raise KeyError(number)
+
+    def _show_event(self) -> None:
+        e = self.selected_event()
+        held = self.state is not None and self.state.draw_status == "held"
+        can_draw = e is not None and e.point_draw is None and held
+        for widget in (self.points, self.place, self.officials, self.seed, self.points_button):
+            widget.setEnabled(can_draw)
+        self.sheet_button.setEnabled(e is not None)
+        if e is None:
+            self.points_box.setTitle(self.tr("2º sorteio: os ambulantes do evento selecionado nos pontos do dia"))
+            self.assignments.setRowCount(0)
+            return
+        self.points_box.setTitle(self.tr("2º sorteio — evento %1 (%2): %3 ambulante(s) nos pontos do dia")
+                                 .replace("%1", str(e.number)).replace("%2", _day(e.event_date))
+                                 .replace("%3", str(len(e.vendors))))
+        if e.point_draw is None:
+            self.points.setText(f"1-{e.vacancies}")
+            if self._seed_of != (self.state.draw_id, e.number):
+                self.seed.clear()
+            rows = [("", "", name) for _pid, name in e.vendors]
+        else:
+            pd = e.point_draw
+            self.points.setText(", ".join(pd.points))
+            self.place.setText(pd.place)
+            self.officials.setPlainText(pd.officials)
+            self.seed.setText(pd.seed)
+            rows = [(f"{i}º", point_label(point), name) for i, (_pid, name, point) in enumerate(e.assignments, 1)]
+        self._seed_of = (self.state.draw_id, e.number)
+        self.assignments.setRowCount(len(rows))
+        for r, values in enumerate(rows):
+            for c, value in enumerate(values):
+                self.assignments.setItem(r, c, QTableWidgetItem(value))
+
+    def add_event(self):
+        if self.state is None:
+            return None
+        try:
+            event = add_event(self.state.draw_id, event_date=self.event_date.date().toPython(),
+                              vacancies=self.vacancies.value(), label=self.event_label.text(),
+                              by=current_user_name())
+        except UserError as exc:
+            self.message.setText(exc.message)
+            return None
+        self.event_label.clear()
+        self.show_draw()
+        self.select_event(event.number)
+        e = self.selected_event()
+        self.message.setText(self.tr("Evento %1 registrado: %2 ambulante(s), do %3º da lista.").replace(
+            "%1", str(e.number)).replace("%2", str(len(e.vendors))).replace("%3", str(e.start))
+            + (" " + self.tr("A lista chegou ao fim e recomeçou do início.") if e.wrapped else ""))
+        return event
+
+    def remove_last(self) -> bool:
+        if self.state is None or not self.state.events:
+            return False
+        last = self.state.events[-1]
+        answer = QMessageBox.question(
+            self, self.tr("Excluir evento"), self.tr("Excluir o evento %1 (%2)? A lista corrida volta a continuar do "
+                                                     "evento anterior.").replace("%1", str(last.number))
+            .replace("%2", _day(last.event_date)),
+            QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No, QMessageBox.StandardButton.No)
+        if answer != QMessageBox.StandardButton.Yes:
+            return False
+        try:
+            number = remove_last_event(self.state.draw_id, by=current_user_name())
+        except UserError as exc:
+            self.message.setText(exc.message)
+            return False
+        self.message.setText(self.tr("Evento %1 excluído.").replace("%1", str(number)))
+        self.show_draw()
+        return True
+
+    def draw_points(self):
+        """The second draw of the selected event, with the seed typed in front of the public."""
+        e = self.selected_event()
+        if e is None or e.point_draw is not None:
+            return None
+        if not self.seed.text().strip():
+            self.message.setText(self.tr("Informe a semente anunciada antes do sorteio dos pontos."))
+            return None
+        answer = QMessageBox.question(
+            self, self.tr("Sortear pontos"),
+            self.tr("Sortear os pontos de %1 ambulante(s) do evento %2 com a semente «%3»?\n\nUm sorteio realizado não "
+                    "se altera.").replace("%1", str(len(e.vendors))).replace("%2", str(e.number))
+            .replace("%3", self.seed.text().strip()),
+            QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No, QMessageBox.StandardButton.No)
+        if answer != QMessageBox.StandardButton.Yes:
+            return None
+        try:
+            pd = hold_point_draw(e.id, points=self.points.text(), seed=self.seed.text(), place=self.place.text(),
+                                 officials=self.officials.toPlainText(), by=current_user_name())
+        except FieldErrors as exc:
+            self.message.setText(" ".join(exc.errors.values()))
+            return None
+        except UserError as exc:
+            self.message.setText(exc.message)
+            return None
+        self.show_draw()
+        self.select_event(e.number)
+        self.message.setText(self.tr("Pontos do evento %1 sorteados (semente «%2», SHA-256 da lista %3).").replace(
+            "%1", str(e.number)).replace("%2", pd.seed).replace("%3", pd.list_sha256))
+        return pd
+
+    def save_sheet(self, path: str | Path | None = None) -> Path | None:
+        """The event's sheet: who works it, from where in the list, and the point draw (its ata)."""
+        from reports.event_points import write_event_sheet_pdf
+
+        e = self.selected_event()
+        if e is None:
+            return None
+        if not path:
+            path, _ = QFileDialog.getSaveFileName(self, self.tr("Folha do evento"), f"evento-{e.number}.pdf",
+                                                  self.tr("PDF (*.pdf)"))
+            if not path:
+                return None
+        try:
+            written = write_event_sheet_pdf(e.id, path)
+        except OSError as exc:
+            self.message.setText(self.tr("Não foi possível gravar %1: %2").replace("%1", str(path))
+                                 .replace("%2", exc.strerror or str(exc)))
+            return None
+        self.message.setText(self.tr("Folha do evento %1 gravada em %2.").replace("%1", str(e.number))
+                             .replace("%2", str(written)))
+        return written
+
+
 # --------------------------------------------------------------------------- the page
 
 
@@ -1092,18 +1845,43 @@ class SelectionPage(QWidget):
         layout.addWidget(heading)
         self.tabs = QTabWidget()
         self.call = CallTab(today=today)
+        self.appeals = AppealsTab(self.call)
         self.draw = DrawTab(self.call)
+        self.rotation = RotationTab(self.call)
         self.draws = DrawsTab(key_dir=key_dir, today=today)
-        self.tabs.addTab(self.call, self.tr("1. Chamamento e lista"))
-        self.tabs.addTab(self.draw, self.tr("2. Sorteio"))
-        self.tabs.addTab(self.draws, self.tr("Sorteios realizados"))
+        for tab in (self.call, self.appeals, self.draw, self.rotation, self.draws):
+            self.tabs.addTab(tab, "")
+        self._name_tabs()
         layout.addWidget(self.tabs, 1)
         self.draw.drawn.connect(self._drawn)
         self.draws.replace_requested.connect(self._replace)
         self.tabs.currentChanged.connect(self._tab_shown)
+        self.call.regime.currentIndexChanged.connect(lambda _i: self._name_tabs())
+        self.call.list_changed.connect(self._name_tabs)
+        self.appeals.changed.connect(self.call.refresh_list)
+
+    def _name_tabs(self) -> None:
+        """Only the steps the act has: appeals before the draw (Sapezal art. 10, §§ 4º–5º), the rotating list after
+        it (Ilha Comprida art. 21, § 1º)."""
+        regime = self.call.regime_id()
+        appeals = bool(regime) and has_appeals(regime)
+        selection = get_regime(regime).selection if regime else None
+        rotating = selection is not None and selection.method == "rotating-draw"
+        self.tabs.setTabVisible(self.tabs.indexOf(self.appeals), appeals)
+        self.tabs.setTabVisible(self.tabs.indexOf(self.rotation), rotating)
+        names = [(self.call, self.tr("Chamamento e lista"))]
+        if appeals:
+            names.append((self.appeals, self.tr("Recursos e lista definitiva")))
+        names.append((self.draw, self.tr("Sorteio")))
+        if rotating:
+            names.append((self.rotation, self.tr("Lista corrida e pontos")))
+        for number, (tab, name) in enumerate(names, start=1):
+            self.tabs.setTabText(self.tabs.indexOf(tab), f"{number}. {name}")
+        self.tabs.setTabText(self.tabs.indexOf(self.draws), self.tr("Sorteios realizados"))
 
     def refresh(self) -> None:
         self.call.refresh()
+        self._name_tabs()
         self.draw.refresh()
         self.draws.refresh()
 
@@ -1111,6 +1889,10 @@ class SelectionPage(QWidget):
         current = self.tabs.currentWidget()
         if current is self.call:
             self.call.refresh_list()
+        elif current is self.appeals:
+            self.appeals.refresh()
+        elif current is self.rotation:
+            self.rotation.refresh()
         elif current is self.draws:
             self.draws.refresh()
 

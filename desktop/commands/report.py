@@ -1,11 +1,13 @@
-"""``praca report fees --month AAAA-MM --format xlsx|html|pdf --out FILE`` — the monthly fee report.
+"""``praca report fees|sanctions … --format xlsx|html|pdf --out FILE`` — the monthly fee and the sanctions reports.
 
-``report`` has one sub-command per report: ``fees`` (charges, payments and
-delinquents of a month: reports/fee_export.py) now, ``sanctions`` later (it
-answers "ainda não disponível" and exits 2 until it is built). A report is
-written to a temporary file and renamed over ``--out`` only when complete.
-Bad input — a month that is not AAAA-MM, an unknown format, a folder that does
-not exist or cannot be written — is one pt-BR line on stderr and exit 2.
+``report`` has one sub-command per report: ``fees --month AAAA-MM`` (charges,
+payments and delinquents of a month: reports/fee_export.py) and ``sanctions
+--from DATE --to DATE`` (records, infractions by article, sanctions, fines,
+deadlines, seized goods and recurrences of a period: reports/sanctions_export.py).
+A report is written to a temporary file and renamed over ``--out`` only when
+complete. Bad input — a month that is not AAAA-MM, a date that does not exist,
+a period that ends before it starts, an unknown format, a folder that does not
+exist or cannot be written — is one pt-BR line on stderr and exit 2.
 """
 
 from __future__ import annotations
@@ -25,7 +27,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
     for name, (help_text, built) in (
         ("fees", ("relatório mensal de taxas: cobrado, pago, em aberto, vencido, pagamentos e inadimplentes",
                   (_configure_fees, _run_fees))),
-        ("sanctions", ("relatório de sanções (autos, multas e apreensões)", None)),
+        ("sanctions", ("relatório de sanções: autos por tipo, artigo, local e fiscal, sanções, multas, prazos, "
+                       "apreensões e reincidências de um período", (_configure_sanctions, _run_sanctions))),
     ):
         REPORTS[name] = built
         if built is None:
@@ -43,7 +46,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
         p.set_defaults(report_run=built[1])
     parser.epilog = ("Exemplos:\n"
                      "  praca report fees --month 2026-03 --format xlsx --out taxas-2026-03.xlsx\n"
-                     "  praca report fees --month 2026-11 --format pdf --out taxas-2026-11.pdf")
+                     "  praca report fees --month 2026-11 --format pdf --out taxas-2026-11.pdf\n"
+                     "  praca report sanctions --from 01/01/2026 --to 31/03/2026 --format pdf --out sancoes.pdf")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -74,16 +78,18 @@ def _configure_fees(parser: argparse.ArgumentParser) -> None:
 
 
 def _parse_as_of(text: str | None) -> _dt.date:
-    if text is None:
-        return _dt.date.today()
+    return _dt.date.today() if text is None else _parse_date(text, "--as-of")
+
+
+def _parse_date(text: str, option: str) -> _dt.date:
     raw = text.strip()
     for pattern in ("%d/%m/%Y", "%Y-%m-%d"):
         try:
             return _dt.datetime.strptime(raw, pattern).date()
         except ValueError:
             continue
-    raise UserError(f"Data inválida em --as-of: {raw or '(vazia)'}; use DD/MM/AAAA, por exemplo 30/11/2026.",
-                    field="as_of")
+    raise UserError(f"Data inválida em {option}: {raw or '(vazia)'}; use DD/MM/AAAA, por exemplo 30/11/2026.",
+                    field=option.lstrip("-").replace("-", "_"))
 
 
 def _run_fees(args: argparse.Namespace) -> int:
@@ -113,4 +119,53 @@ def _run_fees(args: argparse.Namespace) -> int:
     print(f"Relatório de taxas de {report.label} gravado em {path}: {t.count} cobrança(s); cobrado "
           f"{format_brl(t.charged)}, pago {format_brl(t.paid)}, em aberto {format_brl(t.open)}, vencido "
           f"{format_brl(t.overdue)}; recebido no mês {format_brl(report.received)}.")
+    return 0
+
+
+# --------------------------------------------------------------------------- sanctions
+
+
+def _configure_sanctions(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--from", metavar="DD/MM/AAAA", dest="start", help="primeiro dia do período (data do auto)")
+    parser.add_argument("--to", metavar="DD/MM/AAAA", dest="end", help="último dia do período")
+    parser.add_argument("--format", metavar="FORMATO", default=None, help="xlsx, html ou pdf")
+    parser.add_argument("--out", metavar="ARQUIVO", help="arquivo a gravar (ex.: sancoes-2026-t1.pdf)")
+    parser.add_argument("--as-of", metavar="DD/MM/AAAA", dest="as_of", default=None,
+                        help="data da situação: prazos em curso, multas vencidas, bens no depósito (padrão: hoje)")
+    parser.epilog = ("Os autos lavrados no período (pela data do fato) por tipo, regime, local e fiscal; as infrações "
+                     "por artigo com a base legal; as sanções aplicadas; as multas lançadas, pagas e vencidas; os "
+                     "prazos em curso; os bens apreendidos ainda no depósito; as reincidências e a dívida ativa.\n\n"
+                     "Exemplo:\n  praca report sanctions --from 01/01/2026 --to 31/03/2026 --format xlsx "
+                     "--out sancoes-2026-t1.xlsx")
+
+
+def _run_sanctions(args: argparse.Namespace) -> int:
+    from desktop.paths import resolve_db_url
+    from models.db import close_database, open_database
+    from models.money import format_brl
+    from models.sanctions_report import check_period
+    from reports.sanctions_export import check_target, default_name, export_sanctions_report, parse_format
+
+    if not args.start or not args.end:
+        raise UserError("Informe o período: --from DD/MM/AAAA --to DD/MM/AAAA (por exemplo --from 01/01/2026 "
+                        "--to 31/03/2026).", field="start")
+    start, end = check_period(_parse_date(args.start, "--from"), _parse_date(args.end, "--to"))
+    if args.format is None:
+        raise UserError("Informe o formato: --format xlsx, html ou pdf.", field="format")
+    fmt = parse_format(args.format)
+    if not args.out:
+        raise UserError(f"Informe o arquivo a gravar: --out ARQUIVO (por exemplo {default_name(start, end, fmt)}).",
+                        field="out")
+    check_target(args.out, fmt)  # before the database is opened
+    today = _parse_as_of(args.as_of)
+    open_database(resolve_db_url(getattr(args, "db", None)))
+    try:
+        path, report = export_sanctions_report(start, end, fmt, args.out, today=today)
+    finally:
+        close_database()
+    f = report.figures
+    print(f"Relatório de sanções de {report.label} gravado em {path}: {f.records} auto(s), {f.infractions} "
+          f"infração(ões), {f.recurrences} reincidência(s); multas lançadas {format_brl(f.charged)}, pagas "
+          f"{format_brl(f.paid)}, vencidas {format_brl(f.overdue)}; {f.deadlines} prazo(s) em curso; "
+          f"{f.seized} apreensão(ões) com bens no depósito.")
     return 0
