@@ -31,9 +31,19 @@ from models.demo import fill_demo  # noqa: E402
 SHOTS = {
     "painel": "main-window.png",
     "atendimento": "atendimento.png",
-    "cobranca": "simulador.png",
+    "selecao": "selecao.png",
+    "mapas": "mapas.png",
+    "fiscalizacao": "fiscalizacao.png",
+    "relatorios": "relatorios.png",
     "cadastros": "cadastros.png",
 }
+
+
+def _shoot(app, window, name: str) -> None:
+    for _ in range(5):
+        app.processEvents()
+    window.grab().save(str(HERE / name))
+    print(f"docs/{name}")
 
 
 def main() -> int:
@@ -46,7 +56,7 @@ def main() -> int:
     from desktop.main_window import MainWindow
 
     window = MainWindow()
-    window.resize(1200, 760)
+    window.resize(1280, 800)
     window.show()
     window.refresh()
     window.pages["atendimento"].search.query.setText("silva")
@@ -61,12 +71,23 @@ def main() -> int:
     simulator.energy.setCurrentIndex(simulator.energy.findData("high"))
     registry = window.pages["cadastros"]
     registry.regimes_page.select("sjc-2014")
+    from models.sites import find_site
+
+    window.show_desk("mapas")
+    maps = window.pages["mapas"]
+    maps.refresh()
+    maps.select_site(find_site("Feira Noturna do Jardim Satélite").id)
     for desk, name in SHOTS.items():
         window.show_desk(desk)
-        for _ in range(5):
-            app.processEvents()
-        window.grab().save(str(HERE / name))
-        print(f"docs/{name}")
+        _shoot(app, window, name)
+    window.show_desk("cobranca")
+    billing = window.pages["cobranca"]
+    billing.tabs.setCurrentWidget(billing.simulator)
+    _shoot(app, window, "simulador.png")
+    billing.tabs.setCurrentWidget(billing.charges)
+    billing.charges.set_month(2026, 10)
+    billing.charges.table.selectRow(1)
+    _shoot(app, window, "cobranca.png")
     desk = window.pages["atendimento"]
     window.show_desk("atendimento")
     desk.tabs.setCurrentWidget(desk.permits)
