@@ -47,7 +47,7 @@ from models.charges import (
 )
 from models.errors import FieldErrors, UserError
 from models.money import format_brl
-from views.table_models import Column, RowsModel
+from views.table_models import Column, RowsModel, select_where, selected_row
 from views.widgets import DateEdit, FieldErrorsView, GuardedDialog, current_user_name
 
 STATUS_FILTERS = (("", "Todas"), ("open", "Em aberto"), ("overdue", "Vencidas"), ("paid", "Pagas"),
@@ -310,18 +310,11 @@ class ChargesTab(QWidget):
         self._show_selected()
 
     def selected(self):
-        index = self.table.currentIndex()
-        rows = self.model.rows
-        return rows[index.row()] if index.isValid() and index.row() < len(rows) else None
+        return selected_row(self.table, self.model)
 
     def select_number(self, number: str, *, quiet: bool = False) -> bool:
-        for row, item in enumerate(self.model.rows):
-            if item.number == number:
-                self.table.selectRow(row)
-                return True
-        if not quiet:
-            raise KeyError(number)
-        return False
+        return select_where(self.table, self.model, lambda item: item.number == number, key=number,
+                            quiet=quiet)
 
     def _show_selected(self) -> None:
         row = self.selected()

@@ -50,7 +50,7 @@ from models import enforcement as enf
 from models.errors import FieldErrors, UserError
 from models.money import format_brl
 from models.regimes import get_regime, shipped_regimes
-from views.table_models import Column, RowsModel
+from views.table_models import Column, RowsModel, select_where, selected_row
 from views.widgets import ERROR_STYLE, DateEdit, current_user_name
 
 ERROR_COLOUR = "#b00020"
@@ -1142,18 +1142,11 @@ class RecordsTab(QWidget):
         self._show_selected()
 
     def selected(self):
-        index = self.table.currentIndex()
-        rows = self.model.rows
-        return rows[index.row()] if index.isValid() and index.row() < len(rows) else None
+        return selected_row(self.table, self.model)
 
     def select_record(self, record_id: int, *, quiet: bool = False) -> bool:
-        for row, item in enumerate(self.model.rows):
-            if item.id == record_id:
-                self.table.selectRow(row)
-                return True
-        if not quiet:
-            raise KeyError(record_id)
-        return False
+        return select_where(self.table, self.model, lambda item: item.id == record_id, key=record_id,
+                            quiet=quiet)
 
     def _record(self):
         row = self.selected()
@@ -1482,8 +1475,7 @@ class SeizuresTab(QWidget):
         self._show_selected()
 
     def selected(self):
-        index = self.table.currentIndex()
-        return self.model.rows[index.row()] if index.isValid() and index.row() < len(self.model.rows) else None
+        return selected_row(self.table, self.model)
 
     def _show_selected(self) -> None:
         row = self.selected()

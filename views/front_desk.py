@@ -29,7 +29,7 @@ from models.front_desk import approve_application
 from models.people import get_company, get_person, open_person_record
 from models.search import find_applicants
 from views.permits_tab import PermitsTab
-from views.table_models import RowsModel
+from views.table_models import RowsModel, selected_row
 from views.widgets import current_user_name
 
 
@@ -265,8 +265,7 @@ class WorklistTab(QWidget):
         self._update_actions()
 
     def selected(self):
-        index = self.table.currentIndex()
-        return self.model.rows[index.row()] if index.isValid() and index.row() < len(self.model.rows) else None
+        return selected_row(self.table, self.model)
 
     def select_protocol(self, protocol: str) -> None:
         for row, item in enumerate(self.model.rows):

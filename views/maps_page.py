@@ -32,7 +32,7 @@ from models.errors import UserError
 from models.sites import delete_site, named_points, site_export, site_rows, site_segments
 from views.map_editor import MapEditor
 from views.site_form import SiteFormDialog
-from views.table_models import Column, RowsModel
+from views.table_models import Column, RowsModel, selected_row
 
 
 def _count(row) -> str:
@@ -196,9 +196,7 @@ class MapsPage(QWidget):
         self._update_buttons()
 
     def selected(self):
-        index = self.table.currentIndex()
-        rows = self.model.rows
-        return rows[index.row()] if index.isValid() and index.row() < len(rows) else None
+        return selected_row(self.table, self.model)
 
     def select_site(self, site_id: int, *, quiet: bool = False, load: bool = True) -> bool:
         for row, item in enumerate(self.model.rows):

@@ -72,7 +72,7 @@ from models.permits import (
 from models.people import get_person
 from models.regimes import get_regime, shipped_regimes
 from models.search import find_applicants
-from views.table_models import Column, RowsModel
+from views.table_models import Column, RowsModel, selected_row
 from views.widgets import DateEdit, DocumentEdit, FieldErrorsView, current_user_name
 
 #: The status filter: label, key of ``models.permits.STATUSES`` (``None``: every permit).
@@ -461,8 +461,7 @@ class HeirDialog(QDialog):
         self._update()
 
     def heir(self):
-        index = self.table.currentIndex()
-        return self.model.rows[index.row()] if index.isValid() and index.row() < len(self.model.rows) else None
+        return selected_row(self.table, self.model)
 
     def _update(self) -> None:
         self.ok_button.setEnabled(self.heir() is not None)
@@ -822,13 +821,10 @@ class PermitsTab(QWidget):
     # ------------------------------------------------------------------ selection
 
     def selected(self) -> PermitRow | None:
-        index = self.table.currentIndex()
-        return self.model.rows[index.row()] if index.isValid() and index.row() < len(self.model.rows) else None
+        return selected_row(self.table, self.model)
 
     def selected_due(self) -> DueRow | None:
-        index = self.due_table.currentIndex()
-        rows = self.due_model.rows
-        return rows[index.row()] if index.isValid() and index.row() < len(rows) else None
+        return selected_row(self.due_table, self.due_model)
 
     def select_permit(self, permit_id: int) -> bool:
         for index, row in enumerate(self.model.rows):

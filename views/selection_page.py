@@ -80,7 +80,7 @@ from models.selection_process import (
     rotation_draws,
     rotation_state,
 )
-from views.table_models import Column, RowsModel
+from views.table_models import Column, RowsModel, select_where, selected_row
 from views.widgets import FieldErrorsView, current_user_name
 
 MONO = "font-family: monospace;"
@@ -456,18 +456,11 @@ class CallTab(QWidget):
     # -- one participant -----------------------------------------------------
 
     def selected(self):
-        index = self.table.currentIndex()
-        rows = self.model.rows
-        return rows[index.row()] if index.isValid() and index.row() < len(rows) else None
+        return selected_row(self.table, self.model)
 
     def select_protocol(self, protocol: str, *, quiet: bool = False) -> bool:
-        for row, c in enumerate(self.model.rows):
-            if c.protocol == protocol:
-                self.table.selectRow(row)
-                return True
-        if not quiet:
-            raise KeyError(protocol)
-        return False
+        return select_where(self.table, self.model, lambda c: c.protocol == protocol, key=protocol,
+                            quiet=quiet)
 
     def _show_selected(self) -> None:
         c = self.selected()
@@ -936,18 +929,11 @@ class DrawsTab(QWidget):
         self._show_selected()
 
     def selected(self):
-        index = self.table.currentIndex()
-        rows = self.model.rows
-        return rows[index.row()] if index.isValid() and index.row() < len(rows) else None
+        return selected_row(self.table, self.model)
 
     def select_draw(self, draw_id: int, *, quiet: bool = False) -> bool:
-        for row, d in enumerate(self.model.rows):
-            if d.id == draw_id:
-                self.table.selectRow(row)
-                return True
-        if not quiet:
-            raise KeyError(draw_id)
-        return False
+        return select_where(self.table, self.model, lambda d: d.id == draw_id, key=draw_id,
+                            quiet=quiet)
 
     def _show_selected(self) -> None:
         d = self.selected()
@@ -1335,9 +1321,7 @@ class AppealsTab(QWidget):
         self._show_appeal()
 
     def selected(self):
-        index = self.appeals_view.currentIndex()
-        rows = self.appeals.rows
-        return rows[index.row()] if index.isValid() and index.row() < len(rows) else None
+        return selected_row(self.appeals_view, self.appeals)
 
     def select_appeal(self, appeal_id: int) -> None:
         for row, a in enumerate(self.appeals.rows):
@@ -1695,9 +1679,7 @@ class RotationTab(QWidget):
         self.preview.setText(text)
 
     def selected_event(self):
-        index = self.events_view.currentIndex()
-        rows = self.events_model.rows
-        return rows[index.row()] if index.isValid() and index.row() < len(rows) else None
+        return selected_row(self.events_view, self.events_model)
 
     def select_event(self, number: int) -> None:
         for row, e in enumerate(self.events_model.rows):

@@ -53,3 +53,22 @@ class RowsModel(QAbstractTableModel):
         if role == Qt.ItemDataRole.TextAlignmentRole and column.right:
             return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         return None
+
+
+def selected_row(table, model: RowsModel):
+    """The row object under the table's current index, or ``None``."""
+    index = table.currentIndex()
+    rows = model.rows
+    return rows[index.row()] if index.isValid() and index.row() < len(rows) else None
+
+
+def select_where(table, model: RowsModel, match: Callable[[Any], bool], *, key: Any = None,
+                 quiet: bool = False) -> bool:
+    """Select the first row that ``match`` accepts; ``KeyError(key)`` when none does, unless ``quiet``."""
+    for row, item in enumerate(model.rows):
+        if match(item):
+            table.selectRow(row)
+            return True
+    if not quiet:
+        raise KeyError(key)
+    return False

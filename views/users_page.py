@@ -27,7 +27,7 @@ from models import session
 from models.audit import audit_rows, audit_tables, export_csv
 from models.errors import FieldErrors, UserError
 from models.users import MIN_PASSWORD, change_role, create_user, get_user, set_active, set_password, user_rows
-from views.table_models import RowsModel
+from views.table_models import RowsModel, selected_row
 from views.widgets import DateEdit, FieldErrorsView
 
 
@@ -136,8 +136,7 @@ class UsersPage(QWidget):
         self._update()
 
     def selected(self):
-        index = self.table.currentIndex()
-        return self.model.rows[index.row()] if index.isValid() and index.row() < len(self.model.rows) else None
+        return selected_row(self.table, self.model)
 
     def _update(self) -> None:
         row = self.selected()

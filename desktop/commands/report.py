@@ -92,29 +92,35 @@ def _parse_date(text: str, option: str) -> _dt.date:
                     field=option.lstrip("-").replace("-", "_"))
 
 
-def _run_fees(args: argparse.Namespace) -> int:
+def _export(args: argparse.Namespace, parse_format, check_target, example, export):
+    """Format and file checked before the database is opened, then the report written: ``(path, report)``."""
     from desktop.paths import resolve_db_url
-    from models.charges import parse_month
     from models.db import close_database, open_database
+
+    if args.format is None:
+        raise UserError("Informe o formato: --format xlsx, html ou pdf.", field="format")
+    fmt = parse_format(args.format)
+    if not args.out:
+        raise UserError(f"Informe o arquivo a gravar: --out ARQUIVO (por exemplo {example(fmt)}).", field="out")
+    check_target(args.out, fmt)
+    today = _parse_as_of(args.as_of)
+    open_database(resolve_db_url(getattr(args, "db", None)))
+    try:
+        return export(fmt, args.out, today)
+    finally:
+        close_database()
+
+
+def _run_fees(args: argparse.Namespace) -> int:
+    from models.charges import parse_month
     from models.money import format_brl
     from reports.fee_export import check_target, export_fee_report, parse_format
 
     if not args.month:
         raise UserError("Informe o mês: --month AAAA-MM (por exemplo 2026-03).", field="month")
     year, month = parse_month(args.month)
-    if args.format is None:
-        raise UserError("Informe o formato: --format xlsx, html ou pdf.", field="format")
-    fmt = parse_format(args.format)
-    if not args.out:
-        raise UserError(f"Informe o arquivo a gravar: --out ARQUIVO (por exemplo taxas-{year:04d}-{month:02d}.{fmt}).",
-                        field="out")
-    check_target(args.out, fmt)  # before the database is opened
-    today = _parse_as_of(args.as_of)
-    open_database(resolve_db_url(getattr(args, "db", None)))
-    try:
-        path, report = export_fee_report(year, month, fmt, args.out, today=today)
-    finally:
-        close_database()
+    path, report = _export(args, parse_format, check_target, lambda fmt: f"taxas-{year:04d}-{month:02d}.{fmt}",
+                           lambda fmt, out, today: export_fee_report(year, month, fmt, out, today=today))
     t = report.totals
     print(f"Relatório de taxas de {report.label} gravado em {path}: {t.count} cobrança(s); cobrado "
           f"{format_brl(t.charged)}, pago {format_brl(t.paid)}, em aberto {format_brl(t.open)}, vencido "
@@ -140,8 +146,6 @@ def _configure_sanctions(parser: argparse.ArgumentParser) -> None:
 
 
 def _run_sanctions(args: argparse.Namespace) -> int:
-    from desktop.paths import resolve_db_url
-    from models.db import close_database, open_database
     from models.money import format_brl
     from models.sanctions_report import check_period
     from reports.sanctions_export import check_target, default_name, export_sanctions_report, parse_format
@@ -150,19 +154,8 @@ def _run_sanctions(args: argparse.Namespace) -> int:
         raise UserError("Informe o período: --from DD/MM/AAAA --to DD/MM/AAAA (por exemplo --from 01/01/2026 "
                         "--to 31/03/2026).", field="start")
     start, end = check_period(_parse_date(args.start, "--from"), _parse_date(args.end, "--to"))
-    if args.format is None:
-        raise UserError("Informe o formato: --format xlsx, html ou pdf.", field="format")
-    fmt = parse_format(args.format)
-    if not args.out:
-        raise UserError(f"Informe o arquivo a gravar: --out ARQUIVO (por exemplo {default_name(start, end, fmt)}).",
-                        field="out")
-    check_target(args.out, fmt)  # before the database is opened
-    today = _parse_as_of(args.as_of)
-    open_database(resolve_db_url(getattr(args, "db", None)))
-    try:
-        path, report = export_sanctions_report(start, end, fmt, args.out, today=today)
-    finally:
-        close_database()
+    path, report = _export(args, parse_format, check_target, lambda fmt: default_name(start, end, fmt),
+                           lambda fmt, out, today: export_sanctions_report(start, end, fmt, out, today=today))
     f = report.figures
     print(f"Relatório de sanções de {report.label} gravado em {path}: {f.records} auto(s), {f.infractions} "
           f"infração(ões), {f.recurrences} reincidência(s); multas lançadas {format_brl(f.charged)}, pagas "
