@@ -4,7 +4,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from peewee import OP, Expression, PostgresqlDatabase
+
 from models.br import format_cnpj, format_cpf
+from models.db import db
 from models.people import Company, Person, search_key
 
 
@@ -42,6 +45,14 @@ def _starts_with(column, fragment: str):
     return condition & (column >= fragment) & (column < upper) if upper else condition & (column >= fragment)
 
 
+def _contains(column, word: str):
+    """``column`` holds ``word``. Both are search keys (lower case, no accents): PostgreSQL's case-sensitive LIKE
+    finds what its ILIKE would, in half the time over 50.000 people; SQLite's LIKE ignores case anyway."""
+    if isinstance(db.obj, PostgresqlDatabase):
+        return Expression(column, OP.LIKE, f"%{word}%")
+    return column.contains(word)
+
+
 def _by_name(column):
     """Sort by ``column`` without walking its index: the few rows that match are sorted instead (walking the
     name index to find 50 matches reads the whole table, row by row, when a text matches little or nothing)."""
@@ -71,11 +82,11 @@ def find_applicants(text: str, limit: int = 50) -> list[Match]:
             _starts_with(Company.cnpj, fragment)).order_by(_by_name(Company.legal_name)).limit(limit))
     words = search_key(text).split()  # empty for a name in letters without a Latin form (Greek, Chinese…)
     if not people and not companies and words and any(c.isalpha() for c in text):
-        person_filter = Person.search_name.contains(words[0])
-        company_filter = Company.search_name.contains(words[0])
+        person_filter = _contains(Person.search_name, words[0])
+        company_filter = _contains(Company.search_name, words[0])
         for word in words[1:]:
-            person_filter &= Person.search_name.contains(word)
-            company_filter &= Company.search_name.contains(word)
+            person_filter &= _contains(Person.search_name, word)
+            company_filter &= _contains(Company.search_name, word)
         people = (Person.select(Person.id, Person.name, Person.cpf, Person.city)
                   .where(person_filter).order_by(_by_name(Person.name)).limit(limit))
         companies = (Company.select(Company.id, Company.legal_name, Company.trade_name, Company.cnpj)

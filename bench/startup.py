@@ -1,0 +1,116 @@
+"""Start-up to the main window shown, on a database of 50.000 people and 20.000 permits, against a bare window.
+
+Praça: a fresh Python process that sets Qt up as the application does
+(:func:`desktop.app.ensure_app`: names, icon, style sheet, pt_BR
+translations), opens the database, builds :class:`desktop.main_window.MainWindow`
+and shows it — the Painel with the month's figures and what is due today —
+until the window is exposed and its first paint is done. The login dialog is
+left out (as in the tests: the window is built right after the database is
+opened). The database also holds three months of charges with their payments.
+
+Baseline: a fresh Python process that imports PySide6, makes a QApplication
+and shows a bare ``QMainWindow`` of the same size, the same way.
+
+Both run offscreen with a clean settings folder; each child reports the CPU time
+it has used when its window is shown (``time.process_time``: the interpreter's
+start and every import included — what a busy machine does not inflate), and
+the parent also measures the elapsed time to that moment. Budget: ≤ 2×.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import tempfile
+import time
+
+from bench import data
+from bench.common import MODE, PYTHON, Figure, open_scratch, python_env, ratio_figure, say
+
+NAME = "startup"
+LIMIT = 2.0
+SIZE = (1200, 760)
+
+SHOWN = """
+def shown(window, app):
+    while window.windowHandle() is None or not window.windowHandle().isExposed():
+        app.processEvents()
+    app.processEvents()
+    app.processEvents()
+    import time
+    print("shown", time.process_time(), flush=True)
+"""
+
+PRAÇA = SHOWN + """
+import sys
+from desktop.app import ensure_app
+app = ensure_app()
+from models.db import open_database
+open_database(sys.argv[1])
+from desktop.main_window import MainWindow
+window = MainWindow()
+window.show()
+shown(window, app)
+"""
+
+BARE = SHOWN + """
+import sys
+from PySide6.QtWidgets import QApplication, QMainWindow
+app = QApplication(sys.argv[:1])
+window = QMainWindow()
+window.resize(%d, %d)
+window.show()
+shown(window, app)
+""" % SIZE
+
+
+def _launch(code: str, args: list[str], home: str) -> tuple[float, float]:
+    """Run ``code`` in a fresh interpreter; (elapsed until its window is shown, its CPU time by then)."""
+    env = python_env()
+    for var in ("XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_CACHE_HOME", "XDG_STATE_HOME"):
+        env[var] = os.path.join(home, var.lower())
+    shutil.rmtree(os.path.join(home, "xdg_config_home"), ignore_errors=True)  # no window state remembered
+    start = time.perf_counter()
+    child = subprocess.Popen([PYTHON, "-c", code, *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env,
+                             text=True)
+    line = child.stdout.readline()
+    elapsed = time.perf_counter() - start
+    child.kill()
+    _out, err = child.communicate()
+    if not line.startswith("shown"):
+        raise RuntimeError(f"the child did not show its window: {line!r} {err[-2000:]}")
+    return elapsed, float(line.split()[1])
+
+
+def run(backend: str, repeat: int) -> list[Figure]:
+    from models.db import close_database
+
+    with open_scratch(backend) as url:
+        say(f"  [{backend}] dados: {data.PEOPLE} pessoas, {data.PERMITS} permissões, três meses de cobranças…")
+        people, _ = data.add_people()
+        data.add_index_corrections()
+        data.add_permits(people)
+        for month, paid in {9: 0.93, 10: 0.90, 11: 0.80}.items():
+            data.add_month_of_charges(2026, month, paid=paid)
+        from bench.common import analyze
+
+        analyze()
+        close_database()  # the child opens it, as the application does
+        home = tempfile.mkdtemp(prefix="praca-bench-home-")
+        try:
+            _launch(PRAÇA, [url], home), _launch(BARE, [], home)  # warm: the files are in the page cache
+            ours, theirs = [], []
+            for _ in range(max(repeat, 5)):
+                ours.append(_launch(PRAÇA, [url], home))
+                theirs.append(_launch(BARE, [], home))
+        finally:
+            shutil.rmtree(home, ignore_errors=True)
+        cpu = MODE["clock"] == "cpu"
+        pick = 1 if cpu else 0
+        other = "elapsed" if cpu else "CPU"
+        best_other = (min(t[1 - pick] for t in ours), min(t[1 - pick] for t in theirs))
+        return [ratio_figure("start-up to the main window shown (50.000 people, 20.000 permits) vs bare window",
+                             backend, [t[pick] for t in ours], [t[pick] for t in theirs], LIMIT,
+                             detail=f"{'CPU' if cpu else 'elapsed'} time of the child; best {other}: "
+                                    f"{best_other[0] * 1000:.0f} ms vs {best_other[1] * 1000:.0f} ms")]
