@@ -17,7 +17,6 @@ from pathlib import Path
 from PySide6.QtCore import Qt, QTimer
 from PySide6.QtGui import QColor
 from PySide6.QtWidgets import (
-    QAbstractItemView,
     QCheckBox,
     QComboBox,
     QDialog,
@@ -37,7 +36,6 @@ from PySide6.QtWidgets import (
     QPushButton,
     QScrollArea,
     QSplitter,
-    QTableView,
     QTableWidget,
     QTableWidgetItem,
     QTabWidget,
@@ -50,7 +48,7 @@ from models import enforcement as enf
 from models.errors import FieldErrors, UserError
 from models.money import format_brl
 from models.regimes import get_regime, shipped_regimes
-from views.table_models import Column, RowsModel, select_where, selected_row
+from views.table_models import Column, RowsModel, make_table, select_where, selected_row
 from views.widgets import ERROR_STYLE, DateEdit, current_user_name
 
 ERROR_COLOUR = "#b00020"
@@ -69,18 +67,6 @@ def _d(day) -> str:
     return day.strftime("%d/%m/%Y")
 
 
-def _table(name: str, model) -> QTableView:
-    table = QTableView()
-    table.setObjectName(name)
-    table.setModel(model)
-    table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-    table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
-    table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
-    table.setAlternatingRowColors(True)
-    table.setWordWrap(False)
-    table.verticalHeader().hide()
-    table.horizontalHeader().setHighlightSections(False)
-    return table
 
 
 class OverdueRowsModel(RowsModel):
@@ -251,7 +237,7 @@ class RecordDialog(QDialog):
         self.matches = RowsModel([Column(self.tr("Nome"), lambda m: m.name),
                                   Column(self.tr("CPF/CNPJ"), lambda m: m.document),
                                   Column(self.tr(""), lambda m: m.detail)], self)
-        self.matches_view = _table("offender-matches", self.matches)
+        self.matches_view = make_table("offender-matches", self.matches)
         self.matches_view.setMaximumHeight(110)
         self.matches_view.horizontalHeader().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
         who_layout.addWidget(self.matches_view)
@@ -1070,7 +1056,7 @@ class RecordsTab(QWidget):
             Column(self.tr("Multa"), lambda r: format_brl(r.fine) if r.fine else "—", right=True),
             Column(self.tr("Situação"), lambda r: r.situation),
         ], self)
-        self.table = _table("records", self.model)
+        self.table = make_table("records", self.model)
         header = self.table.horizontalHeader()
         header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
         header.setSectionResizeMode(2, QHeaderView.ResizeMode.Stretch)
@@ -1429,7 +1415,7 @@ class SeizuresTab(QWidget):
             Column(self.tr("Devido hoje"), lambda r: format_brl(r.total_due), right=True),
             Column(self.tr("Situação"), lambda r: r.state),
         ], self, flag="reclaim_passed")
-        self.table = _table("seized", self.model)
+        self.table = make_table("seized", self.model)
         self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
         self.table.horizontalHeader().setSectionResizeMode(3, QHeaderView.ResizeMode.Stretch)
         layout.addWidget(self.table, 1)
@@ -1569,7 +1555,7 @@ class DebtTab(QWidget):
             Column(self.tr("Dias de atraso"), lambda r: str(r.days_late), right=True),
             Column(self.tr("Base legal"), lambda r: r.basis),
         ], self)
-        self.table = _table("debts", self.model)
+        self.table = make_table("debts", self.model)
         self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
         self.table.horizontalHeader().setSectionResizeMode(2, QHeaderView.ResizeMode.Stretch)
         layout.addWidget(self.table, 1)

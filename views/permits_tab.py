@@ -18,7 +18,6 @@ from pathlib import Path
 from PySide6.QtCore import QEvent, Qt, QUrl
 from PySide6.QtGui import QColor, QImage, QKeySequence, QPainter, QShortcut, QTextDocument
 from PySide6.QtWidgets import (
-    QAbstractItemView,
     QComboBox,
     QDialog,
     QDialogButtonBox,
@@ -36,7 +35,6 @@ from PySide6.QtWidgets import (
     QPushButton,
     QScrollArea,
     QSplitter,
-    QTableView,
     QTabWidget,
     QVBoxLayout,
     QWidget,
@@ -72,7 +70,7 @@ from models.permits import (
 from models.people import get_person
 from models.regimes import get_regime, shipped_regimes
 from models.search import find_applicants
-from views.table_models import Column, RowsModel, selected_row
+from views.table_models import Column, RowsModel, make_table, selected_row
 from views.widgets import DateEdit, DocumentEdit, FieldErrorsView, current_user_name
 
 #: The status filter: label, key of ``models.permits.STATUSES`` (``None``: every permit).
@@ -145,19 +143,6 @@ class DueRow:
     extendable: bool = False  # a start-up deadline the act lets the clerk extend once
 
 
-def _table(name: str, model) -> QTableView:
-    table = QTableView()
-    table.setObjectName(name)
-    table.setModel(model)
-    table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-    table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
-    table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
-    table.setAlternatingRowColors(True)
-    table.setWordWrap(False)
-    table.verticalHeader().hide()
-    table.verticalHeader().setDefaultSectionSize(table.fontMetrics().height() + 8)
-    table.horizontalHeader().setHighlightSections(False)
-    return table
 
 
 def history_columns(tr) -> list[Column]:
@@ -185,7 +170,7 @@ class HistoryDialog(QDialog):
         layout.addWidget(heading)
         self.model = RowsModel(history_columns(self.tr), self)
         self.model.set_rows(permit_history(row.id))
-        self.table = _table("history", self.model)
+        self.table = make_table("history", self.model)
         self.table.setWordWrap(True)
         self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
         self.table.horizontalHeader().setSectionResizeMode(4, QHeaderView.ResizeMode.Stretch)
@@ -426,7 +411,7 @@ class HeirDialog(QDialog):
             Column(self.tr("CPF"), lambda m: m.document),
             Column(self.tr("Cidade"), lambda m: m.detail),
         ], self)
-        self.table = _table("heirs", self.model)
+        self.table = make_table("heirs", self.model)
         self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
         self.table.horizontalHeader().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
         layout.addWidget(self.table, 1)
@@ -577,7 +562,7 @@ class PermitsTab(QWidget):
             Column(self.tr("Tipo"), lambda r: r.kind_label, tooltip=lambda r: r.kind_label),
             Column(self.tr("Local"), lambda r: r.place, tooltip=lambda r: r.place or None),
         ], self)
-        self.table = _table("permits", self.model)
+        self.table = make_table("permits", self.model)
         self.table.installEventFilter(self)
         header = self.table.horizontalHeader()
         fit, free = QHeaderView.ResizeMode.ResizeToContents, QHeaderView.ResizeMode.Interactive
@@ -612,7 +597,7 @@ class PermitsTab(QWidget):
         # the pane keeps date, event, reason and who; the dialog (Enter on the list) shows every column
         columns = history_columns(self.tr)
         self.history_model = RowsModel([columns[0], columns[1], columns[4], columns[3]], self)
-        self.history = _table("history", self.history_model)
+        self.history = make_table("history", self.history_model)
         history_header = self.history.horizontalHeader()
         history_header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
         history_header.setSectionResizeMode(2, QHeaderView.ResizeMode.Stretch)
@@ -675,7 +660,7 @@ class PermitsTab(QWidget):
             Column(self.tr("Período"), lambda d: d.period),
             Column(self.tr("Fundamento"), lambda d: d.article, tooltip=lambda d: d.article),
         ], self)
-        self.due_table = _table("due", self.due_model)
+        self.due_table = make_table("due", self.due_model)
         due_header = self.due_table.horizontalHeader()
         due_header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
         due_header.setSectionResizeMode(2, QHeaderView.ResizeMode.Interactive)

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt
+from PySide6.QtWidgets import QAbstractItemView, QTableView
 
 
 @dataclass(frozen=True)
@@ -72,3 +73,19 @@ def select_where(table, model: RowsModel, match: Callable[[Any], bool], *, key: 
     if not quiet:
         raise KeyError(key)
     return False
+
+
+def make_table(name: str, model) -> QTableView:
+    """A read-only list: whole rows selected one at a time, alternating colours, one line per row."""
+    table = QTableView()
+    table.setObjectName(name)
+    table.setModel(model)
+    table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+    table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+    table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+    table.setAlternatingRowColors(True)
+    table.setWordWrap(False)
+    table.verticalHeader().hide()
+    table.verticalHeader().setDefaultSectionSize(table.fontMetrics().height() + 8)
+    table.horizontalHeader().setHighlightSections(False)
+    return table
