@@ -49,7 +49,7 @@ from models.errors import FieldErrors, UserError
 from models.money import format_brl
 from models.regimes import get_regime, shipped_regimes
 from views.table_models import Column, RowsModel, make_table, select_where, selected_row
-from views.widgets import ERROR_STYLE, DateEdit, current_user_name
+from views.widgets import DateEdit, ERROR_STYLE, current_user_name, print_document, save_pdf_as
 
 ERROR_COLOUR = "#b00020"
 KIND_FILTERS = (("", "Todos os tipos"),) + tuple(enf.KINDS.items())
@@ -1357,35 +1357,24 @@ class RecordsTab(QWidget):
         record = self._record()
         if record is None:
             return None
-        if path is None:
-            path, _ = QFileDialog.getSaveFileName(self, self.tr("Salvar auto em PDF"),
-                                                  f"{record.kind}-{record.number.replace('/', '-')}.pdf",
-                                                  self.tr("PDF (*.pdf)"))
-            if not path:
-                return None
-        try:
-            written = write_record_pdf(record, path, today=self.today)
-        except OSError as exc:
-            self._say(self.tr("Não foi possível gravar %1: %2").replace("%1", str(path))
-                      .replace("%2", exc.strerror or str(exc)), error=True)
+        written = save_pdf_as(self, path, title=self.tr("Salvar auto em PDF"),
+                           default_name=f"{record.kind}-{record.number.replace('/', '-')}.pdf",
+                           write=lambda target: write_record_pdf(record, target, today=self.today),
+                           fail=lambda text: self._say(text, error=True))
+        if written is None:
             return None
         self._say(self.tr("PDF do %1 gravado em %2.").replace("%1", record.reference).replace("%2", str(written)))
         return written
 
     def print_record(self, printer=None) -> bool:
-        from PySide6.QtPrintSupport import QPrintDialog, QPrinter
-
         from reports.enforcement_docs import record_document
 
         record = self._record()
         if record is None:
             return False
-        if printer is None:
-            printer = QPrinter(QPrinter.PrinterMode.HighResolution)
-            printer.setDocName(f"{record.kind}-{record.number.replace('/', '-')}")
-            if not QPrintDialog(printer, self).exec():
-                return False
-        record_document(record, today=self.today).print_(printer)
+        if not print_document(self, printer, f"{record.kind}-{record.number.replace('/', '-')}",
+                              lambda: record_document(record, today=self.today)):
+            return False
         self._say(self.tr("%1 enviado para impressão.").replace("%1", record.reference))
         return True
 

@@ -71,7 +71,7 @@ from models.people import get_person
 from models.regimes import get_regime, shipped_regimes
 from models.search import find_applicants
 from views.table_models import Column, RowsModel, make_table, selected_row
-from views.widgets import DateEdit, DocumentEdit, FieldErrorsView, current_user_name
+from views.widgets import DateEdit, DocumentEdit, FieldErrorsView, current_user_name, print_document
 
 #: The status filter: label, key of ``models.permits.STATUSES`` (``None``: every permit).
 STATUS_FILTERS = (
@@ -1047,8 +1047,6 @@ class PermitsTab(QWidget):
 
     def print_permit(self, printer=None) -> bool:
         """Print the selected permit; ``printer`` None asks with the print dialog."""
-        from PySide6.QtPrintSupport import QPrintDialog, QPrinter
-
         permit = self._permit()
         if permit is None:
             return False
@@ -1057,13 +1055,10 @@ class PermitsTab(QWidget):
         except UserError as exc:
             self._say(exc.message, error=True)
             return False
-        if printer is None:
-            printer = QPrinter(QPrinter.PrinterMode.HighResolution)
-            printer.setDocName(f"permissao-{permit.number.replace('/', '-')}")
-            if not QPrintDialog(printer, self).exec():
-                return False
         try:
-            self.permit_text_document(permit).print_(printer)
+            if not print_document(self, printer, f"permissao-{permit.number.replace('/', '-')}",
+                                  lambda: self.permit_text_document(permit)):
+                return False
         except UserError as exc:
             self._say(exc.message, error=True)
             return False

@@ -81,7 +81,7 @@ from models.selection_process import (
     rotation_state,
 )
 from views.table_models import Column, RowsModel, select_where, selected_row
-from views.widgets import FieldErrorsView, current_user_name
+from views.widgets import FieldErrorsView, current_user_name, print_document, save_pdf_as
 
 MONO = "font-family: monospace;"
 ERROR_COLOUR = "#b00020"
@@ -1029,16 +1029,9 @@ class DrawsTab(QWidget):
         d = self.selected()
         if d is None:
             return None
-        if not path:
-            path, _ = QFileDialog.getSaveFileName(self, self.tr("Ata do sorteio"), f"ata-sorteio-{d.id}.pdf",
-                                                  self.tr("PDF (*.pdf)"))
-            if not path:
-                return None
-        try:
-            written = write_draw_ata_pdf(d.id, path)
-        except OSError as exc:
-            self.message.setText(self.tr("Não foi possível gravar %1: %2").replace("%1", str(path))
-                                 .replace("%2", exc.strerror or str(exc)))
+        written = save_pdf_as(self, path, title=self.tr("Ata do sorteio"), default_name=f"ata-sorteio-{d.id}.pdf",
+                           write=lambda target: write_draw_ata_pdf(d.id, target), fail=self.message.setText)
+        if written is None:
             return None
         self.message.setText(self.tr("Ata do sorteio nº %1 gravada em %2.").replace("%1", str(d.id))
                              .replace("%2", str(written)))
@@ -1046,19 +1039,13 @@ class DrawsTab(QWidget):
 
     def print_ata(self, printer=None) -> bool:
         """Print the ata of the selected draw; ``printer`` None asks with the print dialog."""
-        from PySide6.QtPrintSupport import QPrintDialog, QPrinter
-
         from reports.draw_ata import draw_ata_document
 
         d = self.selected()
         if d is None:
             return False
-        if printer is None:
-            printer = QPrinter(QPrinter.PrinterMode.HighResolution)
-            printer.setDocName(f"ata-sorteio-{d.id}")
-            if not QPrintDialog(printer, self).exec():
-                return False
-        draw_ata_document(d.id).print_(printer)
+        if not print_document(self, printer, f"ata-sorteio-{d.id}", lambda: draw_ata_document(d.id)):
+            return False
         self.message.setText(self.tr("Ata do sorteio nº %1 enviada para impressão.").replace("%1", str(d.id)))
         return True
 
@@ -1797,16 +1784,9 @@ class RotationTab(QWidget):
         e = self.selected_event()
         if e is None:
             return None
-        if not path:
-            path, _ = QFileDialog.getSaveFileName(self, self.tr("Folha do evento"), f"evento-{e.number}.pdf",
-                                                  self.tr("PDF (*.pdf)"))
-            if not path:
-                return None
-        try:
-            written = write_event_sheet_pdf(e.id, path)
-        except OSError as exc:
-            self.message.setText(self.tr("Não foi possível gravar %1: %2").replace("%1", str(path))
-                                 .replace("%2", exc.strerror or str(exc)))
+        written = save_pdf_as(self, path, title=self.tr("Folha do evento"), default_name=f"evento-{e.number}.pdf",
+                           write=lambda target: write_event_sheet_pdf(e.id, target), fail=self.message.setText)
+        if written is None:
             return None
         self.message.setText(self.tr("Folha do evento %1 gravada em %2.").replace("%1", str(e.number))
                              .replace("%2", str(written)))

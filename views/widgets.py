@@ -275,3 +275,33 @@ def add_yearly_value_form(owner: QWidget, layout, *, year_label: str, value_name
     owner.message.setObjectName("message")
     owner.message.setWordWrap(True)
     layout.addWidget(owner.message)
+
+
+def save_pdf_as(parent: QWidget, path, *, title: str, default_name: str, write, fail):
+    """Ask where to save (unless ``path`` is given), then ``write(path)``; a file that cannot be written is said
+    in one line through ``fail(text)``. Returns what ``write`` returned, or ``None``."""
+    from PySide6.QtWidgets import QFileDialog
+
+    if not path:
+        path, _ = QFileDialog.getSaveFileName(parent, title, default_name, parent.tr("PDF (*.pdf)"))
+        if not path:
+            return None
+    try:
+        return write(path)
+    except OSError as exc:
+        fail(parent.tr("Não foi possível gravar %1: %2").replace("%1", str(path))
+             .replace("%2", exc.strerror or str(exc)))
+        return None
+
+
+def print_document(parent: QWidget, printer, doc_name: str, document) -> bool:
+    """Print ``document()`` (a QTextDocument) on ``printer``; ``None`` asks with the print dialog first."""
+    from PySide6.QtPrintSupport import QPrintDialog, QPrinter
+
+    if printer is None:
+        printer = QPrinter(QPrinter.PrinterMode.HighResolution)
+        printer.setDocName(doc_name)
+        if not QPrintDialog(printer, parent).exec():
+            return False
+    document().print_(printer)
+    return True
