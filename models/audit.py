@@ -4,8 +4,8 @@ Every insert, update and delete of a Praça table goes through
 :class:`models.db.BaseModel`, whose queries call this module's hook inside the
 transaction of the change: the entry commits with the change or not at all.
 An update or delete reads the rows it touches before and after. A bulk insert
-is one entry listing every row. Viewing a person's documents is recorded too
-(LGPD): :func:`record_view`.
+is one entry listing every row, the column names once (:func:`bulk_rows`).
+Viewing a person's documents is recorded too (LGPD): :func:`record_view`.
 
 The application offers no way to edit or delete an entry: no function here
 does, and the table itself is left out of the hook.
@@ -76,22 +76,44 @@ def _person_of(model, row: dict) -> int | None:
     return value if isinstance(value, int) else None
 
 
-#: A column all of one of these types is made JSON text a whole column at a time — as ``_plain`` would, value by
-#: value: a month's run lists 20.000 rows.
-_AS_TEXT = {Decimal: str, _dt.date: _dt.date.isoformat, _dt.datetime: _dt.datetime.isoformat}
+_PLAIN_KEYS = {str, int, type(None)}
+_SAME_TEXT = {_dt.date, _dt.datetime}  # equal values of one of these types have one text
 
 
-def _rows_by_column(columns: list[str], data) -> list[dict]:
-    """Rows given as sequences of values, as dicts ready for the JSON dump (keys in order)."""
-    order = sorted(range(len(columns)), key=lambda i: columns[i])
-    values = [list(column) for column in zip(*data)]
-    for index, column in enumerate(values):
+def _compact(columns: list[str], data) -> dict:
+    """Rows given as sequences of values → the form of a bulk insert's entry, read back by :func:`bulk_rows`:
+    ``{"columns": [names], "values": [[each column's distinct values]], "rows": [[indices], ...]}`` — the names
+    once, each distinct value once (a month's run repeats the same frozen fee line in thousands of rows), each
+    row the positions of its values. Values equal but written differently (``0.05`` and ``0.050``) stay apart."""
+    order = sorted(range(len(columns)), key=columns.__getitem__)
+    by_column = list(zip(*data))
+    values, indices = [], []
+    for i in order:
+        column = by_column[i]
         kinds = set(map(type, column))
-        convert = _AS_TEXT.get(kinds.pop()) if len(kinds) == 1 else None
-        if convert is not None:
-            values[index] = list(map(convert, column))
-    names = [columns[i] for i in order]
-    return [dict(zip(names, row)) for row in zip(*(values[i] for i in order))]
+        if kinds <= _PLAIN_KEYS or (len(kinds) == 1 and kinds <= _SAME_TEXT):
+            keys = column  # equal values are written the same
+        else:
+            keys = list(zip(map(type, column), map(str, column)))
+        first = dict(zip(keys, column))  # each key once, in order of appearance
+        position = {key: at for at, key in enumerate(first)}
+        values.append(list(first.values()))
+        indices.append(list(map(position.__getitem__, keys)))
+    return {"columns": [columns[i] for i in order], "values": values, "rows": list(zip(*indices))}
+
+
+def bulk_rows(text: str) -> list[dict]:
+    """The rows of a bulk insert's entry (its ``after``) as dicts, in either form the trail has kept them:
+    :func:`_compact`'s or, in entries written before it, a list of dicts."""
+    data = json.loads(text) if text else []
+    if _is_compact(data):
+        names, values = data["columns"], data["values"]
+        return [{name: values[c][i] for c, (name, i) in enumerate(zip(names, row))} for row in data["rows"]]
+    return data if isinstance(data, list) else [data]
+
+
+def _is_compact(data) -> bool:
+    return isinstance(data, dict) and set(data) == {"columns", "values", "rows"}
 
 
 class _Hook:
@@ -123,12 +145,16 @@ class _Hook:
             return
         if isinstance(data, (list, tuple)):
             columns = [getattr(c, "name", str(c)) for c in (query._columns or ())]
-            if data and columns and all(not isinstance(item, dict) and len(item) == len(columns) for item in data):
-                rows = _rows_by_column(columns, data)
-            else:  # values stay as they are: the JSON dump turns dates, Decimals and records into text (_plain)
-                rows = [{getattr(k, "name", str(k)): v for k, v in item.items()} if isinstance(item, dict)
-                        else dict(zip(columns, item)) for item in data]
-            self._write(model, "insert", None, None, rows, note=f"{len(rows)} registro(s) de uma vez")
+            if not (data and columns and set(map(type, data)) <= {list, tuple}
+                    and set(map(len, data)) == {len(columns)}):
+                # rows as dicts: the union of their keys, values as they are (the JSON dump turns dates,
+                # Decimals and records into text: _plain)
+                items = [{getattr(k, "name", str(k)): v for k, v in item.items()} if isinstance(item, dict)
+                         else dict(zip(columns, item)) for item in data]
+                columns = sorted({key for item in items for key in item})
+                data = [[item.get(key) for key in columns] for item in items]
+            self._write(model, "insert", None, None, _compact(columns, data) if data else [],
+                        note=f"{len(data)} registro(s) de uma vez")
             return
         self._write(model, "insert", None, None, None, note="inclusão a partir de uma consulta")
 
@@ -185,6 +211,8 @@ class AuditRow:
         if isinstance(before, dict) and isinstance(after, dict):
             return "; ".join(f"{k}: {before.get(k)!s} → {after.get(k)!s}" for k in after)
         data = after if after is not None else before
+        if _is_compact(data):  # a bulk insert
+            data = data["rows"]
         if isinstance(data, list):
             return f"{len(data)} registro(s)"
         if isinstance(data, dict):

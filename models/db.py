@@ -170,6 +170,22 @@ _AS_IS = {CharField: str, TextField: str, IntegerField: int, BigIntegerField: in
           BooleanField: bool, DateField: _dt.date, DateTimeField: _dt.datetime}
 
 
+class _SqliteText:
+    """A date or time as the text sqlite3 stores for it (``date.isoformat()``, ``datetime.isoformat(" ")``)."""
+
+    db_value = staticmethod(str)
+
+
+def _converted(field, column: list) -> list:
+    """``field.db_value`` of every value of a column, each distinct value converted once (a month's amounts
+    repeat: 20.000 charges, a few dozen prices)."""
+    done: dict = {None: None}
+    try:
+        return [done[v] if v in done else done.setdefault(v, field.db_value(v)) for v in column]
+    except TypeError:  # a value that cannot be a key (a dict, a list): one by one
+        return [None if v is None else field.db_value(v) for v in column]
+
+
 class BaseModel(Model):
     """Every table of Praça: its inserts, updates and deletes go through the audit trail."""
 
@@ -208,11 +224,14 @@ class BaseModel(Model):
         if len(columns) != len(fields):
             raise ValueError(f"{len(fields)} fields but rows of {len(columns)} values")
         none = type(None)
+        sqlite = isinstance(database, SqliteDatabase)
         for index, field in enumerate(fields):
             column = columns[index]
             kind = _AS_IS.get(type(field.rel_field if isinstance(field, ForeignKeyField) else field))
             if kind is None or not set(map(type, column)) <= {kind, none}:
-                column = columns[index] = [None if v is None else field.db_value(v) for v in column]
+                column = columns[index] = _converted(field, column)
+            if sqlite and kind in (_dt.date, _dt.datetime) and set(map(type, column)) <= {kind, none}:
+                column = columns[index] = _converted(_SqliteText, column)  # as sqlite3's own adapters would
             if isinstance(field, (CharField, TextField)) and set(map(type, column)) <= {str, none}:
                 texts = list(filter(None, column))
                 limit = getattr(field, "max_length", None)
@@ -227,7 +246,7 @@ class BaseModel(Model):
         head = f"INSERT INTO {name(cls._meta.table_name)} ({', '.join(name(f.column_name) for f in fields)}) VALUES "
         values = list(zip(*columns))
         with database.atomic():  # the rows and their audit entry commit together, or neither
-            if isinstance(database, SqliteDatabase):
+            if sqlite:
                 with __exception_wrapper__:  # the driver's errors as peewee's, as for any query
                     database.cursor().executemany(head + one, values)
             else:

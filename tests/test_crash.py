@@ -15,7 +15,6 @@ Run on SQLite and, with ``PRACA_TEST_PG``, on PostgreSQL.
 from __future__ import annotations
 
 import datetime as dt
-import json
 import multiprocessing
 import os
 import signal
@@ -131,13 +130,10 @@ def stalls(database, tmp_path):
 
 def audited_rows(table: str) -> int:
     """How many rows of ``table`` the audit trail records as inserted (a bulk insert is one entry listing them)."""
-    from models.audit import AuditEntry
+    from models.audit import AuditEntry, bulk_rows
 
-    count = 0
-    for entry in AuditEntry.select().where((AuditEntry.table_name == table) & (AuditEntry.action == "insert")):
-        after = json.loads(entry.after) if entry.after else None
-        count += len(after) if isinstance(after, list) else 1
-    return count
+    return sum(len(bulk_rows(entry.after)) if entry.after else 1
+               for entry in AuditEntry.select().where((AuditEntry.table_name == table) & (AuditEntry.action == "insert")))
 
 
 def month_state() -> tuple[int, int, int]:

@@ -4,7 +4,6 @@ range, the Painel's pre-filter, the map's spots when zoomed out, the desks built
 from __future__ import annotations
 
 import datetime as dt
-import json
 import string
 from decimal import Decimal
 
@@ -14,7 +13,7 @@ from hypothesis import strategies as st
 
 import models.charges as charges
 from models.applications import next_number, next_numbers
-from models.audit import AuditEntry
+from models.audit import AuditEntry, bulk_rows
 from models.charges import Charge, generate_month
 from models.db import db
 from models.errors import FieldErrors
@@ -43,7 +42,7 @@ def test_insert_rows_converts_audits_once_and_refuses_a_text_too_long(database):
     stored = list(IndexCorrection.select().where(IndexCorrection.year >= 2030).order_by(IndexCorrection.year))
     assert [(r.year, r.rate, r.entered_at) for r in stored] == [(2030 + i, Decimal("0.0523"), at) for i in range(3)]
     entry = bulk_entries("index_correction")[-1]
-    listed = json.loads(entry.after)
+    listed = bulk_rows(entry.after)
     assert "3 registro(s)" in entry.note and len(listed) == 3
     assert listed[0] == {"index": "INPC", "year": 2030, "rate": "0.0523", "entered_by": "teste",
                          "entered_at": "2026-11-30T09:00:00", "reason": "carga"}
@@ -73,7 +72,7 @@ def test_the_month_run_writes_in_batches_numbered_without_gaps(keys, inpc, monke
     assert numbers == list(range(numbers[0], numbers[0] + 5))
     stored = {c.id: (c.number, c.key, c.amount, c.due_on, c.status) for c in Charge.select()}
     assert {c.id: (c.number, c.key, c.amount, c.due_on, c.status) for c in created} == stored
-    assert [len(json.loads(e.after)) for e in bulk_entries("charge")] == [2, 2, 1]
+    assert [len(bulk_rows(e.after)) for e in bulk_entries("charge")] == [2, 2, 1]
     assert generate_month(2026, 9, by="tesouraria", today=dt.date(2026, 9, 1)) == []
 
 

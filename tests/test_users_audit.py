@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from models import session
-from models.audit import AuditEntry, audit_rows, export_csv, record_view
+from models.audit import AuditEntry, AuditRow, audit_rows, bulk_rows, export_csv, record_view
 from models.charges import Charge, cancel_charge, create_charge, generate_month
 from models.db import db
 from models.errors import FieldErrors, UserError
@@ -180,10 +180,47 @@ def test_bulk_inserts_and_deletes_are_audited(admin):
     Person.insert_many([{"name": f"Pessoa {i}", "cpf": f"0000000000{i}", "search_name": f"pessoa {i}"}
                         for i in range(3)]).execute()
     bulk = entries("person")[-1]
-    assert bulk.action == "insert" and len(json.loads(bulk.after)) == 3 and "3 registro(s)" in bulk.note
+    assert bulk.action == "insert" and len(bulk_rows(bulk.after)) == 3 and "3 registro(s)" in bulk.note
     Person.delete().where(Person.name == "Pessoa 1").execute()
     gone = entries("person")[-1]
     assert gone.action == "delete" and json.loads(gone.before)["name"] == "Pessoa 1"
+
+
+def test_a_bulk_entry_keeps_each_distinct_value_once_and_reads_back(database):
+    from decimal import Decimal
+
+    from models.audit import _compact, _dump
+
+    rows = [("0.05", Decimal("0.05"), dt.date(2026, 1, 2), "linha longa" * 50, 1),
+            ("0.050", Decimal("0.050"), dt.date(2026, 1, 2), "linha longa" * 50, True)]
+    text = _dump(_compact(["texto", "taxa", "dia", "detalhe", "n"], rows))
+    stored = json.loads(text)
+    assert stored["columns"] == ["detalhe", "dia", "n", "taxa", "texto"]
+    assert stored["values"][0] == ["linha longa" * 50] and stored["values"][1] == ["2026-01-02"]
+    assert stored["values"][3] == ["0.05", "0.050"]  # equal amounts written differently stay apart
+    assert stored["values"][2] == [1, True]
+    assert bulk_rows(text) == [
+        {"texto": "0.05", "taxa": "0.05", "dia": "2026-01-02", "detalhe": "linha longa" * 50, "n": 1},
+        {"texto": "0.050", "taxa": "0.050", "dia": "2026-01-02", "detalhe": "linha longa" * 50, "n": True}]
+    # entries written before the compact form (a list of rows) still read, and both say how many rows
+    assert bulk_rows(json.dumps([{"a": 1}, {"a": 2}])) == [{"a": 1}, {"a": 2}]
+    for after in (text, json.dumps([{"a": 1}, {"a": 2}])):
+        assert AuditRow(1, dt.datetime(2026, 1, 1), "x", "t", "", "insert", "inclusão", "", after, "").changes \
+            == "2 registro(s)"
+
+
+_cell = st.one_of(st.none(), st.integers(-10**6, 10**6), st.text(max_size=8), st.booleans(),
+                  st.decimals(allow_nan=False, allow_infinity=False, places=3, min_value=-1000, max_value=1000),
+                  st.dates())
+
+
+@given(st.integers(1, 4).flatmap(lambda width: st.lists(st.tuples(*[_cell] * width), min_size=1, max_size=12)))
+def test_the_compact_form_reads_back_every_row(rows):
+    from models.audit import _compact, _dump, _plain
+
+    columns = [f"c{i}" for i in range(len(rows[0]))]
+    expected = [{c: json.loads(json.dumps(_plain(v))) for c, v in zip(columns, row)} for row in rows]
+    assert bulk_rows(_dump(_compact(columns, rows))) == expected
 
 
 def test_viewing_documents_is_recorded_and_the_trail_needs_a_role(admin):
