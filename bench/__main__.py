@@ -64,9 +64,10 @@ def main(argv: list[str] | None = None) -> int:
     say(HEADER)
     for figure in figures:
         say(figure.row())
-    missed = [f for f in figures if not f.ok]
+    judged = [f for f in figures if f.judged]
+    missed = [f for f in judged if not f.ok]
     say()
-    say(f"{len(figures) - len(missed)} of {len(figures)} within budget." if figures else "Nothing run.")
+    say(f"{len(judged) - len(missed)} of {len(judged)} within budget." if judged else "Nothing run.")
     return 1 if missed else 0
 
 

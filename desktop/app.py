@@ -10,9 +10,8 @@ from PySide6.QtGui import QIcon
 from PySide6.QtWidgets import QApplication, QMessageBox
 
 import resources
-from desktop import __version__
+import desktop
 from desktop.paths import resolve_db_url, set_application_names, use_data_folder
-from models.db import open_database
 from models.errors import UserError
 
 RESOURCES = Path(resources.__file__).resolve().parent
@@ -45,7 +44,7 @@ def ensure_app(argv: list[str] | None = None) -> QApplication:
     app = QApplication.instance()
     if app is None:
         app = QApplication(argv if argv is not None else sys.argv[:1])
-    app.setApplicationVersion(__version__)
+    app.setApplicationVersion(desktop.__version__)
     app.setWindowIcon(app_icon())
     style = RESOURCES / "style.qss"
     if style.exists() and not app.styleSheet():
@@ -92,32 +91,27 @@ def daily_backup_at_start() -> None:
     from models.backup import daily_backup
 
     try:
-        daily_backup(data_dir() / "backups", app_version=__version__)
+        daily_backup(data_dir() / "backups", app_version=desktop.__version__)
     except Exception as exc:  # noqa: BLE001 - the clerk still gets the application
         print(f"praca: o backup diário não foi gravado: {explain(exc)}", file=sys.stderr)
 
 
 def run_gui(db_url: str | None) -> int:
-    """Open the main window on ``db_url`` (or the default database) and run the event loop."""
+    """Show the main window at once, then open ``db_url`` (or the default database) in it, make the day's
+    backup, ask for the login, and run the event loop."""
     app = ensure_app()
     use_data_folder()
-    url = resolve_db_url(db_url)
     try:
-        open_database(url)
-    except Exception as exc:  # noqa: BLE001 - whatever it is, the clerk gets one line in a box
-        message = explain(exc)
-        print(f"praca: {message}", file=sys.stderr)
-        QMessageBox.critical(None, "Praça", message)
-        return exc.exit_code if isinstance(exc, UserError) else 1
-    daily_backup_at_start()
+        url = resolve_db_url(db_url)
+    except UserError as exc:
+        print(f"praca: {exc.message}", file=sys.stderr)
+        QMessageBox.critical(None, "Praça", exc.message)
+        return exc.exit_code
     _install_excepthook()
 
     from desktop.main_window import MainWindow
-    from views.login import log_in_at_start
 
-    if not log_in_at_start(place=url):
-        return 0
-
-    window = MainWindow()
+    window = MainWindow(opening=url, at_open=daily_backup_at_start)
     window.show()
-    return app.exec()
+    code = app.exec()
+    return window.exit_code if window.exit_code is not None else code

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Callable
 
-from PySide6.QtCore import QSettings, QSize, Qt, Signal
+from PySide6.QtCore import QSettings, QSize, QTimer, Signal
 from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
 from PySide6.QtWidgets import (
     QFileDialog,
@@ -23,9 +24,28 @@ from PySide6.QtWidgets import (
 
 from desktop.app import app_icon
 from desktop.paths import keys_dir
-from models.db import current_url, open_database
 from models.errors import UserError
-from models.settings import municipality_label
+
+# The database layer (peewee, the models) is imported where it is used: the window shows before the database is
+# opened (``MainWindow(opening=…)``), and importing it is most of a start-up.
+
+
+def current_url():
+    from models.db import current_url
+
+    return current_url()
+
+
+def open_database(url: str):
+    from models.db import open_database
+
+    return open_database(url)
+
+
+def municipality_label() -> str:
+    from models.settings import municipality_label
+
+    return municipality_label()
 
 
 # Each desk's module is imported when the desk is first shown: start-up builds only the desk on screen.
@@ -83,6 +103,7 @@ class Desk:
     label: str
     icon: QStyle.StandardPixmap
     factory: Callable[[], QWidget]
+    early: bool = False  # its page may be built before the database is open (widgets only; filled by refresh)
 
 
 class _Pages(Mapping):
@@ -107,9 +128,20 @@ class MainWindow(QMainWindow):
     """Praça's one window: a list of desks on the left, the chosen desk on the right."""
 
     database_changed = Signal()
+    #: The database given to ``opening`` is open, the clerk logged in, the pages filled.
+    started = Signal()
 
-    def __init__(self, parent: QWidget | None = None):
+    def __init__(self, parent: QWidget | None = None, *, opening: str | None = None, log_in: bool = True,
+                 at_open: Callable[[], None] | None = None):
+        """The window on the database already open — or, with ``opening``, shown first and then opening that
+        database (``at_open`` runs once it is open — the daily backup), asking the clerk to log in (``log_in``)
+        and filling its pages: the window appears at once, its figures right after. ``exit_code`` says why a
+        window that could not start closed itself."""
         super().__init__(parent)
+        self._opening = opening
+        self._log_in = log_in
+        self._at_open = at_open
+        self.exit_code: int | None = None
         self.setWindowIcon(app_icon())
         self.setMinimumSize(QSize(960, 620))
         self.desks = self._desks()
@@ -124,7 +156,6 @@ class MainWindow(QMainWindow):
         self._ready = False
         for index, desk in enumerate(self.desks):
             item = QListWidgetItem(self.style().standardIcon(desk.icon), desk.label)
-            item.setData(Qt.ItemDataRole.UserRole, desk.key)
             item.setToolTip(self.tr("%1 (Ctrl+%2)").replace("%1", desk.label).replace("%2", str(index + 1)))
             self.nav.addItem(item)
             self.stack.addWidget(QWidget())  # stands in for the page until it is built
@@ -142,15 +173,63 @@ class MainWindow(QMainWindow):
         self.statusBar().addPermanentWidget(self.db_label)
         self._build_menus()
         self._restore_state()
+        if opening is None:
+            self.refresh()
+            self._ready = True
+        else:
+            self._set_connected(False)
+            self.setWindowTitle(self.tr("Praça — abrindo o banco de dados…"))
+            self.statusBar().showMessage(self.tr("Abrindo o banco de dados…"))
+            self._start_pending = True  # started by the first paint: the clerk sees the window first
+
+    def paintEvent(self, event) -> None:
+        super().paintEvent(event)
+        if getattr(self, "_start_pending", False):
+            self._start_pending = False
+            QTimer.singleShot(0, self._start)
+
+    def _set_connected(self, connected: bool) -> None:
+        self.nav.setEnabled(connected)
+        for action in (self.action_open, self.action_backup, self.action_restore, self.action_import,
+                       self.action_switch_user, *self.desk_actions):
+            action.setEnabled(connected)
+
+    def _start(self) -> None:
+        """Open the database given at construction, log in, fill the pages (see ``__init__``)."""
+        from desktop.app import explain
+
+        url, self._opening = self._opening, None
+        try:
+            open_database(url)
+        except Exception as exc:  # noqa: BLE001 - whatever it is, the clerk gets one line in a box
+            message = explain(exc)
+            print(f"praca: {message}", file=sys.stderr)
+            QMessageBox.critical(self, "Praça", message)
+            self.exit_code = exc.exit_code if isinstance(exc, UserError) else 1
+            self.close()
+            return
+        if self._at_open is not None:
+            self.statusBar().showMessage(self.tr("Conferindo o backup diário…"))
+            self._at_open()
+        if self._log_in:
+            from views.login import log_in_at_start
+
+            if not log_in_at_start(self, place=url):
+                self.exit_code = 0
+                self.close()
+                return
+        self._set_connected(True)
+        self._show_row(self.nav.currentRow())  # the desk on screen, built now that there is a database
         self.refresh()
         self._ready = True
+        self.started.emit()
 
     # -- structure ---------------------------------------------------------
     def _desks(self) -> list[Desk]:
         sp = QStyle.StandardPixmap
         tr = self.tr
         return [
-            Desk("painel", tr("Painel"), sp.SP_DirHomeIcon, lambda: _home(self)),
+            Desk("painel", tr("Painel"), sp.SP_DirHomeIcon, lambda: _home(self), early=True),
             Desk("atendimento", tr("Atendimento"), sp.SP_FileDialogContentsView, _front_desk),
             Desk("selecao", tr("Seleção"), sp.SP_DialogApplyButton, _selection),
             Desk("mapas", tr("Mapas"), sp.SP_FileDialogDetailedView, _maps),
@@ -179,8 +258,13 @@ class MainWindow(QMainWindow):
         return page
 
     def _show_row(self, row: int) -> None:
-        if 0 <= row < len(self.desks):
-            self.stack.setCurrentWidget(self.pages[self.desks[row].key])
+        if not 0 <= row < len(self.desks):
+            return
+        desk = self.desks[row]
+        if self._opening is not None and not desk.early and desk.key not in self.pages.built:
+            self.stack.setCurrentIndex(row)  # its stand-in, until the database is open
+            return
+        self.stack.setCurrentWidget(self.pages[desk.key])
 
     def _build_menus(self) -> None:
         file_menu = self.menuBar().addMenu(self.tr("&Arquivo"))
@@ -207,8 +291,10 @@ class MainWindow(QMainWindow):
         file_menu.addAction(self.action_quit)
 
         desk_menu = self.menuBar().addMenu(self.tr("&Mesas"))
+        self.desk_actions: list[QAction] = []
         for index, desk in enumerate(self.desks):
             action = QAction(desk.label, self)
+            self.desk_actions.append(action)
             action.setShortcut(QKeySequence(f"Ctrl+{index + 1}"))
             action.triggered.connect(lambda _=False, key=desk.key: self.show_desk(key))
             desk_menu.addAction(action)
@@ -219,16 +305,17 @@ class MainWindow(QMainWindow):
         help_menu.addAction(self.action_about)
 
     # -- navigation --------------------------------------------------------
+    # The navigation's rows are the desks' in order (the row says the desk: no Qt item data, whose ``Qt``
+    # namespace costs a start-up a sixth of a bare window)
     def show_desk(self, key: str) -> None:
-        for row in range(self.nav.count()):
-            if self.nav.item(row).data(Qt.ItemDataRole.UserRole) == key:
-                self.nav.setCurrentRow(row)
-                return
-        raise KeyError(key)
+        keys = [desk.key for desk in self.desks]
+        if key not in keys:
+            raise KeyError(key)
+        self.nav.setCurrentRow(keys.index(key))
 
     def current_desk(self) -> str:
-        item = self.nav.currentItem()
-        return item.data(Qt.ItemDataRole.UserRole) if item else ""
+        row = self.nav.currentRow()
+        return self.desks[row].key if 0 <= row < len(self.desks) else ""
 
     # -- state -------------------------------------------------------------
     def refresh(self) -> None:

@@ -481,6 +481,22 @@ def table_names(database: Database, target: DatabaseURL | None = None) -> list[s
 
 _current: DatabaseURL | None = None
 
+#: The schema version this Praça writes — ``models.schema.LATEST``, which checks that the two agree. Kept here
+#: so that opening a database already current reads one row and imports no table it does not use.
+SCHEMA_VERSION = 13
+META_TABLE = "praca_meta"
+
+
+def _is_current(database: Database, target: DatabaseURL) -> bool:
+    """True when ``database`` is a Praça database at :data:`SCHEMA_VERSION` (anything else: let
+    :func:`models.schema.prepare` create, migrate or refuse it)."""
+    if META_TABLE not in table_names(database, target):
+        return False
+    key, value, meta = (quote((name,), database.quote) for name in ("key", "value", META_TABLE))
+    rows = dict(database.execute_sql(
+        f"SELECT {key}, {value} FROM {meta} WHERE {key} IN ('app', 'schema_version')").fetchall())
+    return rows.get("app") == "praca" and rows.get("schema_version") == str(SCHEMA_VERSION)
+
 
 def current_url() -> DatabaseURL | None:
     """The URL of the database the proxy is bound to, if any."""
@@ -493,13 +509,14 @@ def open_database(url: str, *, migrate: bool = True) -> Database:
     Binds the module's proxy and returns the underlying peewee database.
     """
     global _current
-    from models import schema  # the table registry imports this module
-
     target = parse_url(url)
     database = _connect(target)
     AUDIT.suspended += 1  # creating and migrating the schema is not a clerk's change
     try:
-        schema.prepare(database, target, migrate=migrate)
+        if not _is_current(database, target):
+            from models import schema  # every table: only to create or migrate (the registry imports this module)
+
+            schema.prepare(database, target, migrate=migrate)
     except BaseException:
         database.close()
         raise

@@ -19,7 +19,7 @@ from peewee import CharField, Database, PostgresqlDatabase, SqliteDatabase, Text
 
 from models.audit import AuditEntry
 from models.applications import Application, ApplicationDocument, ApplicationEvent, Counter
-from models.db import BaseModel, DatabaseError, DatabaseURL, sqlite_copy_aside, table_names
+from models.db import META_TABLE, SCHEMA_VERSION, BaseModel, DatabaseError, DatabaseURL, sqlite_copy_aside, table_names
 from models.draws import Draw, DrawEntry
 from models.fiscal import FiscalUnitValue, IndexCorrection
 from models.people import Company, CompanyPartner, HouseholdMember, Person, search_key
@@ -31,7 +31,6 @@ from models.users import User
 from models.sites import NamedPoint, Site, SiteObstacle, SiteSegment, Stall, StallBreach
 from models.selection_process import ListPublication, PointDraw, RotationEvent, SelectionAppeal
 
-META_TABLE = "praca_meta"
 MIGRATION_LOCK = 72_72_2026  # PostgreSQL advisory lock key held while migrating
 
 
@@ -150,6 +149,8 @@ MIGRATIONS: list[tuple[int, str, Callable[[Database], None]]] = [
 
 #: Version 1 is the first schema: meta, settings, people and companies.
 LATEST = MIGRATIONS[-1][0] if MIGRATIONS else 1
+if LATEST != SCHEMA_VERSION:  # models.db opens a current database without importing this module
+    raise RuntimeError(f"models.db.SCHEMA_VERSION is {SCHEMA_VERSION}, the migrations reach {LATEST}")
 
 
 def _bound(database: Database):

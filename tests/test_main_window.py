@@ -200,3 +200,62 @@ def test_unexpected_errors_are_one_line_for_the_clerk():
     assert "ocupado por outra mesa" in explain(peewee.OperationalError("database is locked"))
     assert "conexão" in explain(peewee.InterfaceError("connection already closed"))
     assert explain(ValueError("x")).startswith("Erro inesperado (ValueError")
+
+
+# --------------------------------------------------------------------------- start-up: the window first
+
+
+def _starting_window(qtbot, url, **kwargs):
+    from desktop.main_window import MainWindow
+
+    QSettings().clear()
+    win = MainWindow(opening=url, **kwargs)
+    qtbot.addWidget(win)
+    return win
+
+
+def test_the_window_shows_before_the_database_opens_then_fills(app_ready, qtbot, sqlite_url):
+    from models.db import close_database, current_url, open_database
+
+    open_database(sqlite_url)
+    fill_demo(people=5, companies=2)
+    close_database()
+    opened = []
+    win = _starting_window(qtbot, sqlite_url, log_in=False, at_open=lambda: opened.append(current_url()))
+    home = win.pages.built["painel"]  # the Painel's frame, built before any database is open
+    assert current_url() is None and not win.nav.isEnabled() and not win.action_backup.isEnabled()
+    assert home.today.item(0).text() == "Abrindo o banco de dados…"
+    assert "abrindo o banco de dados" in win.windowTitle()
+    with qtbot.waitSignal(win.started, timeout=10_000):
+        win.show()  # its first paint opens the database
+    assert [u.raw for u in opened] == [sqlite_url]  # the day's backup ran once it was open
+    assert win.nav.isEnabled() and win.action_backup.isEnabled()
+    assert home.people.text() == "5" and home.companies.text() == "2"
+    assert "Olímpia/SP" in win.windowTitle()
+    assert win.exit_code is None
+    win.show_desk("cobranca")  # the other desks are built as before, now that there is a database
+    assert win.stack.currentWidget() is win.pages["cobranca"]
+
+
+def test_a_database_that_does_not_open_says_why_and_closes_the_window(app_ready, qtbot, tmp_path,
+                                                                      no_blocking_message_boxes):
+    broken = tmp_path / "not-a-database.sqlite3"
+    broken.write_bytes(b"this is not an SQLite file, only text " * 200)
+    win = _starting_window(qtbot, f"sqlite:///{broken}", log_in=False)
+    win.show()
+    qtbot.waitUntil(lambda: win.exit_code is not None, timeout=10_000)
+    assert win.exit_code != 0 and not win.isVisible()
+    assert no_blocking_message_boxes and "banco de dados" in no_blocking_message_boxes[-1].lower()
+
+
+def test_giving_up_the_login_closes_the_window(app_ready, qtbot, sqlite_url, monkeypatch):
+    import views.login
+    from models.db import current_url
+
+    asked = []
+    monkeypatch.setattr(views.login, "log_in_at_start", lambda parent, place="": asked.append(place) or False)
+    win = _starting_window(qtbot, sqlite_url)
+    win.show()
+    qtbot.waitUntil(lambda: win.exit_code is not None, timeout=10_000)
+    assert asked == [sqlite_url] and win.exit_code == 0 and not win.isVisible()
+    assert current_url() is not None and not win.nav.isEnabled()  # nothing of the database was shown

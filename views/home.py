@@ -8,15 +8,6 @@ from PySide6.QtCore import QLocale
 from PySide6.QtGui import QBrush, QColor
 from PySide6.QtWidgets import QFormLayout, QFrame, QLabel, QListWidget, QListWidgetItem, QVBoxLayout, QWidget
 
-from models.charges import charge_alerts, month_summary
-from models.db import current_url
-from models.enforcement import enforcement_alerts
-from models.money import format_brl
-from models.people import counts
-from models.permits import today_items
-from models.settings import AGENCY, get_setting, municipality_label
-from views.regime_list import regime_titles
-
 
 class HomePage(QWidget):
     def __init__(self, parent: QWidget | None = None):
@@ -62,8 +53,20 @@ class HomePage(QWidget):
         self.today.setWordWrap(True)
         layout.addWidget(self.today, 1)
         self.day: _dt.date | None = None  # None: the real today
+        self.heading.setText(self.tr("Praça"))  # until refresh() fills the page from the database
+        self.today.addItem(self.tr("Abrindo o banco de dados…"))
 
     def refresh(self) -> None:
+        # imported here: the window shows this page's frame before the database is open (start-up)
+        from models.charges import charge_alerts, month_summary
+        from models.db import current_url
+        from models.enforcement import enforcement_alerts
+        from models.money import format_brl
+        from models.people import counts
+        from models.permits import today_items
+        from models.settings import AGENCY, get_setting, municipality_label
+        from views.regime_list import regime_titles
+
         place = municipality_label()
         self.heading.setText(self.tr("Praça — %1").replace("%1", place) if place
                              else self.tr("Praça — configure o município em Cadastros"))
