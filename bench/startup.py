@@ -2,7 +2,8 @@
 
 Praça: a fresh Python process that starts as the application does
 (:func:`desktop.app.run_gui`): Qt set up (:func:`desktop.app.ensure_app`:
-names, icon, style sheet, pt_BR translations), then
+names, icon, style sheet, pt_BR translations), the user's folders (the
+parsed regimes are kept in the cache folder, as after any earlier run), then
 ``MainWindow(opening=url)`` shown — the window with its desks and the
 Painel's frame appears first; its first paint opens the database and fills
 the Painel (the month's figures and what is due today). Judged: the window
@@ -49,7 +50,9 @@ PRAÇA = SHOWN + """
 import sys
 from PySide6.QtCore import QEvent, QObject
 from desktop.app import ensure_app
+from desktop.paths import use_data_folder
 app = ensure_app()
+use_data_folder()
 from desktop.main_window import MainWindow
 window = MainWindow(opening=sys.argv[1], log_in=False)
 

@@ -210,10 +210,12 @@ class MainWindow(QMainWindow):
             return
         if self._at_open is not None:
             self.statusBar().showMessage(self.tr("Conferindo o backup diário…"))
+            self.statusBar().repaint()  # seen now: a day's first backup of a big town takes a moment
             self._at_open()
         if self._log_in:
             from views.login import log_in_at_start
 
+            self.statusBar().showMessage(self.tr("Banco de dados aberto; entre com seu usuário."))
             if not log_in_at_start(self, place=url):
                 self.exit_code = 0
                 self.close()

@@ -56,8 +56,16 @@ def files_dir() -> Path:
     return data_dir() / "files"
 
 
+def cache_dir() -> Path:
+    """The user's cache folder (QStandardPaths.CacheLocation): what Praça can always rebuild."""
+    set_application_names()
+    return Path(QStandardPaths.writableLocation(QStandardPaths.StandardLocation.CacheLocation))
+
+
 def use_data_folder() -> None:
-    """Point the domain's file store at the user's data folder (once per process)."""
+    """Point the domain's file store at the user's data folder, and its cache at the cache folder."""
+    from models.cache import set_cache_folder
     from models.files import set_store
 
     set_store(files_dir())
+    set_cache_folder(cache_dir())

@@ -483,7 +483,7 @@ _current: DatabaseURL | None = None
 
 #: The schema version this Praça writes — ``models.schema.LATEST``, which checks that the two agree. Kept here
 #: so that opening a database already current reads one row and imports no table it does not use.
-SCHEMA_VERSION = 13
+SCHEMA_VERSION = 14
 META_TABLE = "praca_meta"
 
 
@@ -513,6 +513,8 @@ def open_database(url: str, *, migrate: bool = True) -> Database:
     database = _connect(target)
     AUDIT.suspended += 1  # creating and migrating the schema is not a clerk's change
     try:
+        import models.audit  # noqa: F401 - installs the audit trail's hook: every change is audited
+
         if not _is_current(database, target):
             from models import schema  # every table: only to create or migrate (the registry imports this module)
 

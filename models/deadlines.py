@@ -33,8 +33,6 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-import holidays as holidays_lib
-
 from models import describe
 from models.errors import UserError
 from models.regimes import Deadline, Regime, get_regime
@@ -55,8 +53,11 @@ _WEEKEND = {5: "sábado", 6: "domingo"}
 
 
 @functools.lru_cache(maxsize=32)
-def _official(state: str | None) -> holidays_lib.HolidayBase:
-    """Brazil's national holidays plus those of ``state`` (names in pt-BR), years filled in on demand."""
+def _official(state: str | None):
+    """Brazil's national holidays plus those of ``state`` (names in pt-BR), years filled in on demand (the
+    ``holidays`` package is imported here, when a deadline is first counted: start-up does not need it)."""
+    import holidays as holidays_lib
+
     subdiv = state if state and state in holidays_lib.country_holidays("BR").subdivisions else None
     return holidays_lib.country_holidays("BR", subdiv=subdiv, language="pt_BR")
 

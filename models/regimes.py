@@ -2604,7 +2604,51 @@ def load_regimes(folder: str | Path | None = None) -> dict[str, Regime]:
 
 @functools.lru_cache(maxsize=1)
 def _default_regimes() -> dict[str, Regime]:
-    return load_regimes()
+    return _load_through_cache(default_regimes_folder())
+
+
+def _load_through_cache(folder: Path) -> dict[str, Regime]:
+    """:func:`load_regimes`, kept parsed in the cache folder (:mod:`models.cache`) between runs: parsing and
+    checking the five acts costs a start-up more than the rest of the Painel. The cache file is named by a hash
+    of the files' text, of the domain's code (each ``models/*.py``'s size and time) and of Python's version —
+    any change makes a new one; one that does not load is rebuilt. A file that fails to load is never cached."""
+    import hashlib
+    import pickle
+    import sys
+
+    from models.cache import cache_folder
+
+    where = cache_folder()
+    if where is None or not folder.is_dir():
+        return load_regimes(folder)
+    digest = hashlib.sha256(f"{sys.version}|{pickle.HIGHEST_PROTOCOL}|".encode())
+    for source in sorted(Path(__file__).resolve().parent.glob("*.py")):
+        stat = source.stat()
+        digest.update(f"{source.name}:{stat.st_size}:{stat.st_mtime_ns};".encode())
+    for file in sorted(folder.glob("*.toml")):
+        digest.update(file.name.encode() + b"\0" + file.read_bytes() + b"\0")
+    path = where / f"regimes-{digest.hexdigest()[:40]}.pickle"
+    try:
+        with open(path, "rb") as fh:
+            regimes = pickle.load(fh)
+        if isinstance(regimes, dict) and all(isinstance(r, Regime) for r in regimes.values()):
+            return regimes
+    except FileNotFoundError:
+        pass
+    except Exception:  # noqa: BLE001 - a damaged or foreign cache file: rebuilt below
+        pass
+    regimes = load_regimes(folder)
+    try:
+        where.mkdir(parents=True, exist_ok=True)
+        partial = path.with_name(path.name + ".partial")
+        partial.write_bytes(pickle.dumps(regimes, protocol=pickle.HIGHEST_PROTOCOL))
+        partial.replace(path)
+        for old in where.glob("regimes-*.pickle"):
+            if old != path:
+                old.unlink(missing_ok=True)
+    except OSError:  # a read-only or full disk: the next run parses again
+        pass
+    return regimes
 
 
 def shipped_regimes() -> dict[str, Regime]:

@@ -131,6 +131,13 @@ def _v13_selection_process(database: Database) -> None:
     database.create_tables([ListPublication, SelectionAppeal, RotationEvent, PointDraw])
 
 
+def _v14_charge_indexes(database: Database) -> None:
+    """v14: the charges' sums by due date and the open charges read indexes only (the Painel at start-up);
+    they replace the index on the due date alone."""
+    database.execute_sql('DROP INDEX IF EXISTS "charge_due_on"')
+    Charge._schema.create_indexes(safe=True)  # as a new database gets them (a partial index's WHERE inlined)
+
+
 # (version reached, description, function) — in order, never renumbered.
 MIGRATIONS: list[tuple[int, str, Callable[[Database], None]]] = [
     (2, "valores de unidades fiscais informados pelo usuário", _v2_fiscal_unit_values),
@@ -145,6 +152,7 @@ MIGRATIONS: list[tuple[int, str, Callable[[Database], None]]] = [
     (11, "usuários, perfis e trilha de auditoria", _v11_users_audit),
     (12, "fiscalização: autos, apreensões, defesas e recursos", _v12_enforcement),
     (13, "listas publicadas, recursos e lista definitiva, eventos da lista corrida", _v13_selection_process),
+    (14, "índices das somas das cobranças (painel e relatórios)", _v14_charge_indexes),
 ]
 
 #: Version 1 is the first schema: meta, settings, people and companies.

@@ -73,6 +73,22 @@ def test_migrates_an_older_database(db_url):
     assert FiscalUnitValue.select().count() == 1
 
 
+def test_v14_gives_the_charges_sums_their_indexes(db_url):
+    open_database(db_url)
+    with db.atomic():
+        for name in ("charge_due_on_figures", "charge_open_by_due_on"):
+            db.obj.execute_sql(f'DROP INDEX "{name}"')
+        db.obj.execute_sql('CREATE INDEX "charge_due_on" ON "charge" ("due_on")')
+        schema.Meta.update(value="13").where(schema.Meta.key == "schema_version").execute()
+    close_database()
+    open_database(db_url)
+    assert _version() == schema.LATEST == 14
+    indexes = {index.name: index for index in db.obj.get_indexes("charge")}
+    assert "charge_due_on" not in indexes
+    assert indexes["charge_due_on_figures"].columns[:2] == ["due_on", "status"]
+    assert "open" in indexes["charge_open_by_due_on"].sql  # partial: the open charges only
+
+
 def test_sqlite_is_copied_aside_before_migrating(tmp_path, sqlite_url):
     _make_version_1(sqlite_url)
     open_database(sqlite_url)

@@ -53,6 +53,41 @@ def test_get_regime_is_cached_and_unknown_ids_are_refused():
     assert isinstance(exc.value, UserError)
 
 
+def test_parsed_regimes_are_kept_in_the_cache_folder_and_rebuilt_when_anything_changes(tmp_path, monkeypatch):
+    import shutil
+
+    import models.regimes as regimes_module
+    from models.cache import set_cache_folder
+
+    acts = tmp_path / "regimes"
+    shutil.copytree(REGIMES, acts)
+    cache = tmp_path / "cache"
+    monkeypatch.setattr("models.cache._folder", None)
+    assert regimes_module._load_through_cache(acts).keys() == set(SHIPPED)  # no cache folder: nothing kept
+    set_cache_folder(cache)
+    first = regimes_module._load_through_cache(acts)
+    [kept] = cache.glob("regimes-*.pickle")
+    parsed = []
+    real = regimes_module.load_regimes
+    monkeypatch.setattr(regimes_module, "load_regimes", lambda folder=None: parsed.append(1) or real(folder))
+    again = regimes_module._load_through_cache(acts)
+    assert parsed == [] and again == first and again["sjc-2014"].sections == first["sjc-2014"].sections
+    # an act changed: parsed again, a new file, the old one removed
+    sjc = acts / "sjc-2014.toml"
+    sjc.write_text(sjc.read_text(encoding="utf-8") + "\n# nota\n", encoding="utf-8")
+    regimes_module._load_through_cache(acts)
+    [newer] = cache.glob("regimes-*.pickle")
+    assert parsed == [1] and newer != kept
+    # a damaged cache file is rebuilt, never trusted
+    newer.write_bytes(b"not a pickle")
+    assert regimes_module._load_through_cache(acts).keys() == set(SHIPPED) and parsed == [1, 1]
+    # an act that does not load is refused as before, and nothing of it is kept
+    sjc.write_text("[regime\n", encoding="utf-8")
+    with pytest.raises(RegimeError):
+        regimes_module._load_through_cache(acts)
+    assert len(list(cache.glob("regimes-*.pickle"))) == 1
+
+
 def test_missing_folder_is_a_regime_error(tmp_path):
     with pytest.raises(RegimeError):
         load_regimes(tmp_path / "nope")

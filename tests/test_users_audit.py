@@ -186,6 +186,23 @@ def test_bulk_inserts_and_deletes_are_audited(admin):
     assert gone.action == "delete" and json.loads(gone.before)["name"] == "Pessoa 1"
 
 
+def test_a_process_that_only_opens_the_database_audits_its_changes(sqlite_url):
+    """Opening a current database imports no table module (start-up): the audit trail is installed anyway."""
+    import subprocess
+    import sys
+
+    from models.db import close_database, open_database
+
+    open_database(sqlite_url)
+    close_database()
+    code = ("import sys\nfrom models.db import open_database, db\nopen_database(sys.argv[1])\n"
+            "from models.settings import set_settings, MUNICIPALITY\nset_settings({MUNICIPALITY: 'Sapezal'})\n"
+            "print(db.execute_sql(\"SELECT COUNT(*) FROM audit_entry WHERE table_name = 'setting'\").fetchone()[0])")
+    done = subprocess.run([sys.executable, "-c", code, sqlite_url], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert int(done.stdout.strip()) >= 1
+
+
 def test_a_bulk_entry_keeps_each_distinct_value_once_and_reads_back(database):
     from decimal import Decimal
 
