@@ -373,8 +373,9 @@ class MainWindow(QMainWindow):
         self.nav.setCurrentRow(keys.index(last) if last in keys else 0)
 
     def _pages_let_go(self) -> bool:
-        """Every page with work not yet saved (a map being edited) agrees to let it go."""
-        return all(page.confirm_leave() for page in self.pages.values() if hasattr(page, "confirm_leave"))
+        """Every page with work not yet saved (a map being edited) agrees to let it go — only pages built have
+        any (asking the others would build every desk, on a window that may have no database)."""
+        return all(page.confirm_leave() for page in list(self.pages.built.values()) if hasattr(page, "confirm_leave"))
 
     def closeEvent(self, event: QCloseEvent) -> None:
         if not self._pages_let_go():

@@ -246,6 +246,7 @@ def test_a_database_that_does_not_open_says_why_and_closes_the_window(app_ready,
     qtbot.waitUntil(lambda: win.exit_code is not None, timeout=10_000)
     assert win.exit_code != 0 and not win.isVisible()
     assert no_blocking_message_boxes and "banco de dados" in no_blocking_message_boxes[-1].lower()
+    assert list(win.pages.built) == ["painel"]  # closing built no desk that needs a database
 
 
 def test_giving_up_the_login_closes_the_window(app_ready, qtbot, sqlite_url, monkeypatch):
