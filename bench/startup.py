@@ -71,9 +71,12 @@ window.show()
 shown(window, app)
 if not Painted.seen:
     raise SystemExit("the Painel was not painted when the window was exposed")
+import time
+deadline = time.monotonic() + 120
 while not started:
     app.processEvents()
-import time
+    if time.monotonic() > deadline:
+        raise SystemExit("the Painel was not filled within 120 s (did the database open?)")
 print("filled", time.process_time(), flush=True)
 """
 

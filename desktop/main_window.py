@@ -184,6 +184,14 @@ class MainWindow(QMainWindow):
 
     def paintEvent(self, event) -> None:
         super().paintEvent(event)
+        self._start_soon()
+
+    def showEvent(self, event) -> None:
+        super().showEvent(event)
+        if self.isMinimized():  # started minimized: no paint comes until the clerk restores it
+            self._start_soon()
+
+    def _start_soon(self) -> None:
         if getattr(self, "_start_pending", False):
             self._start_pending = False
             QTimer.singleShot(0, self._start)
@@ -195,19 +203,24 @@ class MainWindow(QMainWindow):
             action.setEnabled(connected)
 
     def _start(self) -> None:
-        """Open the database given at construction, log in, fill the pages (see ``__init__``)."""
+        """Open the database given at construction, log in, fill the pages (see ``__init__``). Whatever fails
+        on the way (the database, or a query of the login or the Painel) is said in one line and closes the
+        window: a window half started is never left behind."""
         from desktop.app import explain
 
-        url, self._opening = self._opening, None
         try:
-            open_database(url)
+            self._open_log_in_fill()
         except Exception as exc:  # noqa: BLE001 - whatever it is, the clerk gets one line in a box
             message = explain(exc)
             print(f"praca: {message}", file=sys.stderr)
             QMessageBox.critical(self, "Praça", message)
             self.exit_code = exc.exit_code if isinstance(exc, UserError) else 1
+            self._set_connected(False)
             self.close()
-            return
+
+    def _open_log_in_fill(self) -> None:
+        url, self._opening = self._opening, None
+        open_database(url)
         if self._at_open is not None:
             self.statusBar().showMessage(self.tr("Conferindo o backup diário…"))
             self.statusBar().repaint()  # seen now: a day's first backup of a big town takes a moment

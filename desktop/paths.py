@@ -56,10 +56,12 @@ def files_dir() -> Path:
     return data_dir() / "files"
 
 
-def cache_dir() -> Path:
-    """The user's cache folder (QStandardPaths.CacheLocation): what Praça can always rebuild."""
+def cache_dir() -> Path | None:
+    """The user's cache folder (QStandardPaths.CacheLocation): what Praça can always rebuild; ``None`` when the
+    system gives none (never the current folder)."""
     set_application_names()
-    return Path(QStandardPaths.writableLocation(QStandardPaths.StandardLocation.CacheLocation))
+    location = QStandardPaths.writableLocation(QStandardPaths.StandardLocation.CacheLocation)
+    return Path(location) if location else None
 
 
 def use_data_folder() -> None:

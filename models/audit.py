@@ -77,7 +77,7 @@ def _person_of(model, row: dict) -> int | None:
 
 
 _PLAIN_KEYS = {str, int, type(None)}
-_SAME_TEXT = {_dt.date, _dt.datetime}  # equal values of one of these types have one text
+_SAME_TEXT = {_dt.date}  # equal dates have one text (equal datetimes need not: time zones)
 
 
 def _compact(columns: list[str], data) -> dict:
@@ -145,16 +145,18 @@ class _Hook:
             return
         if isinstance(data, (list, tuple)):
             columns = [getattr(c, "name", str(c)) for c in (query._columns or ())]
-            if not (data and columns and set(map(type, data)) <= {list, tuple}
-                    and set(map(len, data)) == {len(columns)}):
-                # rows as dicts: the union of their keys, values as they are (the JSON dump turns dates,
-                # Decimals and records into text: _plain)
+            if data and columns and set(map(type, data)) <= {list, tuple} and set(map(len, data)) == {len(columns)}:
+                after = _compact(columns, data)
+            else:
                 items = [{getattr(k, "name", str(k)): v for k, v in item.items()} if isinstance(item, dict)
                          else dict(zip(columns, item)) for item in data]
-                columns = sorted({key for item in items for key in item})
-                data = [[item.get(key) for key in columns] for item in items]
-            self._write(model, "insert", None, None, _compact(columns, data) if data else [],
-                        note=f"{len(data)} registro(s) de uma vez")
+                shapes = {frozenset(item) for item in items}
+                if len(shapes) == 1 and items[0]:
+                    names = sorted(items[0])
+                    after = _compact(names, [[item[name] for name in names] for item in items])
+                else:  # rows of different keys (what one leaves out its field's default fills): each as it came
+                    after = items
+            self._write(model, "insert", None, None, after, note=f"{len(data)} registro(s) de uma vez")
             return
         self._write(model, "insert", None, None, None, note="inclusão a partir de uma consulta")
 

@@ -176,14 +176,22 @@ class _SqliteText:
     db_value = staticmethod(str)
 
 
+#: Types whose equal values are always written the same (``Decimal("0.05") == Decimal("0.050")``: not one).
+_ONE_TEXT = {str, int, bool, type(None), _dt.date}
+
+
 def _converted(field, column: list) -> list:
     """``field.db_value`` of every value of a column, each distinct value converted once (a month's amounts
-    repeat: 20.000 charges, a few dozen prices)."""
-    done: dict = {None: None}
+    repeat: 20.000 charges, a few dozen prices). Values are told apart by type and, where equal values can be
+    written differently, by their text."""
+    kinds = set(map(type, column))
+    keys = list(zip(map(type, column), column if kinds <= _ONE_TEXT else map(str, column)))
     try:
-        return [done[v] if v in done else done.setdefault(v, field.db_value(v)) for v in column]
+        first = dict(zip(keys, column))  # each distinct value once
     except TypeError:  # a value that cannot be a key (a dict, a list): one by one
         return [None if v is None else field.db_value(v) for v in column]
+    converted = {key: None if value is None else field.db_value(value) for key, value in first.items()}
+    return list(map(converted.__getitem__, keys))
 
 
 class BaseModel(Model):

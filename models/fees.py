@@ -152,15 +152,16 @@ def _measure(value: Any, what: str, field_name: str, *, allow_zero: bool = False
         raise UserError(f"Valor inválido para {what.lower()}: {format_factor(number)} — informe um valor {limit}, "
                         f"em {unit}.", field=field_name)
     area = unit == "m²"
+    ceiling = MAX_AREA if area else MAX_METRES
+    if number > ceiling:  # first: a number of forty digits cannot even be rounded to the centimetre
+        symbol = "m²" if area else "m"
+        shown = _m(number) if number.adjusted() < 12 else str(value)  # as typed, when too long to round
+        raise UserError(f"Valor inválido para {what.lower()}: {shown} {symbol} — acima de "
+                        f"{format_decimal_br(ceiling, 0)} {symbol}; confira a medida (em {unit}).", field=field_name)
     if number != number.quantize(Decimal(1).scaleb(-SIZE_PLACES)):
         precision = "" if area else " (centímetros)"
         raise UserError(f"Valor inválido para {what.lower()}: {format_factor(number)} — informe no máximo duas "
                         f"casas decimais{precision}.", field=field_name)
-    ceiling = MAX_AREA if area else MAX_METRES
-    if number > ceiling:
-        symbol = "m²" if area else "m"
-        raise UserError(f"Valor inválido para {what.lower()}: {_m(number)} {symbol} — acima de "
-                        f"{format_decimal_br(ceiling, 0)} {symbol}; confira a medida (em {unit}).", field=field_name)
     return number
 
 

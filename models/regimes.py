@@ -2577,10 +2577,10 @@ def load_regime_file(path: str | Path) -> Regime:
 def default_regimes_folder() -> Path:
     """``resources/regimes`` of the installed ``resources`` package (or of this checkout)."""
     try:
-        from importlib.resources import files
+        import resources  # a plain package of files, installed as such (importlib.resources costs a start-up)
 
-        candidate = files("resources").joinpath("regimes")
-        if isinstance(candidate, Path) and candidate.is_dir():
+        candidate = Path(resources.__file__).resolve().parent / "regimes"
+        if candidate.is_dir():
             return candidate
     except (ModuleNotFoundError, TypeError):  # pragma: no cover - fallback below
         pass
@@ -2610,7 +2610,7 @@ def _default_regimes() -> dict[str, Regime]:
 def _load_through_cache(folder: Path) -> dict[str, Regime]:
     """:func:`load_regimes`, kept parsed in the cache folder (:mod:`models.cache`) between runs: parsing and
     checking the five acts costs a start-up more than the rest of the Painel. The cache file is named by a hash
-    of the files' text, of the domain's code (each ``models/*.py``'s size and time) and of Python's version —
+    of the files' text, of the domain's code (the text of each ``models/*.py``) and of Python's version —
     any change makes a new one; one that does not load is rebuilt. A file that fails to load is never cached."""
     import hashlib
     import pickle
@@ -2622,9 +2622,8 @@ def _load_through_cache(folder: Path) -> dict[str, Regime]:
     if where is None or not folder.is_dir():
         return load_regimes(folder)
     digest = hashlib.sha256(f"{sys.version}|{pickle.HIGHEST_PROTOCOL}|".encode())
-    for source in sorted(Path(__file__).resolve().parent.glob("*.py")):
-        stat = source.stat()
-        digest.update(f"{source.name}:{stat.st_size}:{stat.st_mtime_ns};".encode())
+    for source in sorted(Path(__file__).resolve().parent.glob("*.py")):  # the text, not the time: some
+        digest.update(source.name.encode() + b"\0" + source.read_bytes() + b"\0")  # installs fix every mtime
     for file in sorted(folder.glob("*.toml")):
         digest.update(file.name.encode() + b"\0" + file.read_bytes() + b"\0")
     path = where / f"regimes-{digest.hexdigest()[:40]}.pickle"
@@ -2646,7 +2645,7 @@ def _load_through_cache(folder: Path) -> dict[str, Regime]:
         for old in where.glob("regimes-*.pickle"):
             if old != path:
                 old.unlink(missing_ok=True)
-    except OSError:  # a read-only or full disk: the next run parses again
+    except Exception:  # noqa: BLE001 - a read-only or full disk, something that does not pickle: parsed next time
         pass
     return regimes
 

@@ -26,6 +26,12 @@ def _version() -> int:
     return schema.read_version(db.obj)
 
 
+def test_the_version_read_at_open_is_the_migrations_last():
+    from models.db import SCHEMA_VERSION
+
+    assert SCHEMA_VERSION == schema.LATEST == schema.MIGRATIONS[-1][0]
+
+
 def test_new_database_has_latest_schema(database):
     assert _version() == schema.LATEST
     tables = set(table_names(db.obj, current_url()))

@@ -659,6 +659,7 @@ def test_trailing_zeros_are_not_extra_places(sb):
 @pytest.mark.parametrize("kwargs, field, fragment", [
     (dict(equipment="barraca", front="100.01"), "front", "acima de 100 m"),
     (dict(equipment="barraca", front="4000"), "front", "acima de 100 m"),
+    (dict(equipment="barraca", front="9" * 40), "front", "acima de 100 m"),  # too long even to round
     (dict(equipment="trailer", front="4", depth="350"), "depth", "acima de 100 m"),
     (dict(equipment="trailer", front="4", hitch="101", depth="2"), "hitch", "acima de 100 m"),
 ])

@@ -390,9 +390,10 @@ def test_nothing_is_stored_half_way(database, tmp_path, rows, all_or_nothing):
 
     path = write_csv(tmp_path / "h.csv", [["Nome", "CPF ou CNPJ", "Nascimento"]]
                      + [[r["name"], r["doc"], r["birth"]] for r in rows])
-    if not any(any(r.values()) for r in rows):  # only blank lines: refused before any preview
+    if not any(any(r.values()) for r in rows):  # only blank lines: the sheet reads empty and the preview refuses it
+        assert read_sheet(path).rows == []
         with pytest.raises(UserError, match="não tem linhas de dados"):
-            read_sheet(path)
+            preview_import(read_sheet(path), guess_mapping(["Nome", "CPF ou CNPJ", "Nascimento"]), today=TODAY)
         return
     with db.atomic() as outer:
         preview = preview_import(read_sheet(path), guess_mapping(["Nome", "CPF ou CNPJ", "Nascimento"]),

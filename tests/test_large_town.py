@@ -52,6 +52,30 @@ def test_insert_rows_converts_audits_once_and_refuses_a_text_too_long(database):
     assert IndexCorrection.select().where(IndexCorrection.year == 2040).count() == 0
 
 
+def test_insert_rows_keeps_apart_values_equal_but_written_differently(database):
+    from models.fiscal import IndexCorrection
+
+    fields = [IndexCorrection.index, IndexCorrection.year, IndexCorrection.rate, IndexCorrection.entered_by,
+              IndexCorrection.entered_at, IndexCorrection.reason]
+    at = dt.datetime(2026, 11, 30, 9, 0)
+    rates = [Decimal("0.05"), Decimal("0.050"), Decimal("0.05")]
+    IndexCorrection.insert_rows(fields, [("INPC", 2050 + i, rate, "teste", at, "") for i, rate in enumerate(rates)])
+    stored = db.execute_sql("SELECT rate FROM index_correction WHERE year >= 2050 ORDER BY year").fetchall()
+    assert [r for (r,) in stored] == ["0.05", "0.050", "0.05"]  # each as written, though equal as numbers
+    assert [row["rate"] for row in bulk_rows(bulk_entries("index_correction")[-1].after)] == ["0.05", "0.050", "0.05"]
+
+
+def test_a_bulk_insert_of_rows_with_different_keys_is_audited_as_they_came(database):
+    from models.people import Person
+
+    Person.insert_many([{"name": "Ana", "cpf": "52998224725", "search_name": "ana"},
+                        {"name": "Bia", "cpf": "11144477735", "search_name": "bia", "phone": "12 3456-7890"}]).execute()
+    after = bulk_entries("person")[-1].after
+    assert bulk_rows(after) == [{"name": "Ana", "cpf": "52998224725", "search_name": "ana"},
+                                {"name": "Bia", "cpf": "11144477735", "search_name": "bia", "phone": "12 3456-7890"}]
+    assert '"values"' not in after  # no key Ana left out is written as null: the field's default filled it
+
+
 def test_numbers_taken_at_once_stay_gapless(database):
     with db.atomic():
         first = next_number("bench-test")

@@ -260,3 +260,40 @@ def test_giving_up_the_login_closes_the_window(app_ready, qtbot, sqlite_url, mon
     qtbot.waitUntil(lambda: win.exit_code is not None, timeout=10_000)
     assert asked == [sqlite_url] and win.exit_code == 0 and not win.isVisible()
     assert current_url() is not None and not win.nav.isEnabled()  # nothing of the database was shown
+
+
+def test_a_failure_after_the_database_opens_closes_the_window_too(app_ready, qtbot, sqlite_url, monkeypatch,
+                                                                   no_blocking_message_boxes):
+    import views.login
+    from models.errors import UserError
+
+    def broken(parent, place=""):
+        raise UserError("O banco de dados está ocupado por outra mesa.")
+
+    monkeypatch.setattr(views.login, "log_in_at_start", broken)
+    win = _starting_window(qtbot, sqlite_url)
+    win.show()
+    qtbot.waitUntil(lambda: win.exit_code is not None, timeout=10_000)
+    assert win.exit_code == UserError("x").exit_code != 0 and not win.isVisible() and not win.nav.isEnabled()
+    assert "ocupado por outra mesa" in no_blocking_message_boxes[-1]
+
+
+def test_the_window_module_imports_no_database_layer():
+    """What the window needs to show itself: no peewee, no model (start-up; see bench/startup.py)."""
+    import subprocess
+    import sys
+
+    code = ("import sys\nimport desktop.app, desktop.main_window, views.home\n"
+            "print(sorted(m for m in sys.modules if m == 'peewee' or m.startswith('models.')))")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120,
+                          env={**__import__("os").environ, "QT_QPA_PLATFORM": "offscreen"})
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "['models.errors']"
+
+
+def test_a_window_started_minimized_opens_its_database_all_the_same(app_ready, qtbot, sqlite_url):
+    win = _starting_window(qtbot, sqlite_url, log_in=False)
+    with qtbot.waitSignal(win.started, timeout=10_000):
+        win.showMinimized()  # on a desktop no paint comes while minimized: showing it is enough
+        assert not win._start_pending  # the start is on its way before any paint
+    assert win.nav.isEnabled()

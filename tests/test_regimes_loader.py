@@ -86,6 +86,23 @@ def test_parsed_regimes_are_kept_in_the_cache_folder_and_rebuilt_when_anything_c
     with pytest.raises(RegimeError):
         regimes_module._load_through_cache(acts)
     assert len(list(cache.glob("regimes-*.pickle"))) == 1
+    # what does not pickle is parsed each time, never a crash
+    sjc.write_text((REGIMES / "sjc-2014.toml").read_text(encoding="utf-8"), encoding="utf-8")
+
+    def refuse(*args, **kwargs):
+        raise TypeError("cannot pickle")
+
+    monkeypatch.setattr("pickle.dumps", refuse)
+    assert regimes_module._load_through_cache(acts).keys() == set(SHIPPED)
+
+
+def test_no_cache_location_keeps_nothing_in_the_current_folder(app_ready, monkeypatch):
+    from PySide6.QtCore import QStandardPaths
+
+    from desktop.paths import cache_dir
+
+    monkeypatch.setattr(QStandardPaths, "writableLocation", lambda location: "")
+    assert cache_dir() is None
 
 
 def test_missing_folder_is_a_regime_error(tmp_path):
