@@ -141,6 +141,7 @@ class MainWindow(QMainWindow):
         self._opening = opening
         self._log_in = log_in
         self._at_open = at_open
+        self._start_pending = False  # True from construction with ``opening`` until the first paint
         self.exit_code: int | None = None
         self.setWindowIcon(app_icon())
         self.setMinimumSize(QSize(960, 620))
@@ -192,7 +193,7 @@ class MainWindow(QMainWindow):
             self._start_soon()
 
     def _start_soon(self) -> None:
-        if getattr(self, "_start_pending", False):
+        if self._start_pending:
             self._start_pending = False
             QTimer.singleShot(0, self._start)
 
