@@ -24,6 +24,7 @@ COMMANDS: dict[str, tuple[str | None, str]] = {
     "quote": ("quote", "calcula o preço de uma banca, linha a linha, com fórmulas e artigos"),
     "penalty": ("penalty", "a sanção que o ato prevê para uma infração"),
     "deadline": ("deadline", "um prazo legal, com feriados"),
+    "units": ("units", "valores das unidades fiscais e correções de índices; units set cadastra um"),
     "draw": ("draw", "sorteio público e verificável"),
     "sites": ("sites", "locais (ruas, feiras, áreas de evento)"),
     "layout": ("layout", "exporta o mapa de um local (json, pdf, png, svg)"),
@@ -77,7 +78,7 @@ class ArgumentParser(argparse.ArgumentParser):
         self.exit(2, f"{self.prog}: {one_line(message)}\n")
 
 
-def _db_option(parser: argparse.ArgumentParser, *, top: bool) -> None:
+def db_option(parser: argparse.ArgumentParser, *, top: bool) -> None:
     parser.add_argument(
         "--db",
         metavar="URL",
@@ -95,7 +96,7 @@ def build_parser() -> ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"Praça {__version__}",
                         help="mostra a versão e sai")
-    _db_option(parser, top=True)
+    db_option(parser, top=True)
     sub = parser.add_subparsers(dest="command", metavar="COMANDO", title="comandos",
                                 parser_class=ArgumentParser)
     for name, (module_name, help_text) in COMMANDS.items():
@@ -104,12 +105,12 @@ def build_parser() -> ArgumentParser:
                                description=f"{help_text}.\nAinda não disponível nesta versão do Praça: "
                                "o comando sai com status 2.")
             p.add_argument("rest", nargs=argparse.REMAINDER, help=argparse.SUPPRESS)
-            _db_option(p, top=False)
+            db_option(p, top=False)
             p.set_defaults(func=_not_built(name))
             continue
         module = importlib.import_module(f"desktop.commands.{module_name}")
         p = sub.add_parser(name, help=help_text, description=help_text)
-        _db_option(p, top=False)
+        db_option(p, top=False)
         module.configure(p)
         p.set_defaults(func=module.run)
     return parser

@@ -14,10 +14,18 @@ moment into a due date, with the reckoning in words and the article:
   passes (the acts do not list them; the clerk keeps them);
 * **hours** — from the moment given, hour by hour.
 
-A deadline that ends on a day without office hours moves to the next business
-day **only where the act says so** (``next_business_day`` in the regime file,
-e.g. Olímpia art. 24, § 2º, I: "até o final do expediente do primeiro dia útil
-seguinte"); otherwise it stays where it falls, and the result says so.
+**The legal calendar.** A deadline that ends on a day without public service
+follows the rule the regime declares (``Regime.closed_day_rule``): the
+deadline's own ``closed_day`` (Olímpia art. 24, § 2º, I: "até o final do
+expediente do primeiro dia útil seguinte"), else, for a deadline of the
+administrative process (``regimes.PROCESS_ROLES``: defence, appeal, reclaim,
+compliance…), the regime's ``[calendar] closed_day`` — the act's rule or, where
+the act says nothing, Lei 9.784/1999, art. 66, § 1º applied subsidiarily (the
+citation is in the file). ``next-business-day`` moves it to the next business
+day (a deadline in hours, to the same hour of that day);
+``end-of-next-business-day`` to the end of that day's office hours; ``stays``
+(or no rule, for a deadline outside the process) leaves it where it falls, and
+the result says so.
 
 Optional holidays (``ponto facultativo``: Carnaval, Corpus Christi…) are not
 holidays: the offices may open, so they count as business days unless the
@@ -152,8 +160,10 @@ class DeadlineResult:
     days: int | None = None
     hours: int | None = None
     from_event: str = ""
-    #: moved to the next business day because the act says so
+    #: moved to the next business day by the act's rule or the law applied subsidiarily
     extended: bool = False
+    #: the rule for a closed last day that applied (``CLOSED_DAY_RULES``), None where none does
+    closed_rule: str | None = None
     #: where it would have ended without that move
     unextended: dt.date | dt.datetime | None = None
     #: it ends on a day without office hours and the act does not move it
@@ -171,7 +181,7 @@ class DeadlineResult:
 
     @property
     def due_text(self) -> str:
-        if self.extended:
+        if self.extended and self.due_time is None and self.closed_rule == "end-of-next-business-day":
             return f"até o fim do expediente de {_day(self.due_date)}"
         if self.due_time is not None:
             return f"até {_moment(self.due)}"
@@ -195,6 +205,7 @@ class DeadlineResult:
             "due_time": self.due_time.strftime("%H:%M") if self.due_time else None,
             "due_text": self.due_text,
             "extended": self.extended,
+            "closed_rule": self.closed_rule,
             "unextended": _iso(self.unextended) if self.unextended is not None else None,
             "ends_on_closed_day": self.ends_on_closed_day,
             "holidays": [{"date": d.isoformat(), "name": n} for d, n in self.holidays],
@@ -277,16 +288,38 @@ def compute_deadline(
 
 def _basis(regime: Regime, deadline: Deadline, extended: bool) -> str:
     text = regime.cite_item(deadline)
-    flag = deadline.next_business_day
-    if extended and flag is not None and flag.basis not in deadline.basis:
-        text = f"{text}; {flag.basis}"
+    rule = regime.closed_day_rule(deadline)
+    if extended and rule is not None:
+        if rule.basis and rule.basis not in deadline.basis:
+            text = f"{text}; {rule.basis}"
+        if rule.basis_act and rule.basis_act not in text:
+            text = f"{text}; {rule.basis_act}"
     return text
 
 
-def _closed_day_text(regime: Regime, calendar: HolidayCalendar, day: dt.date) -> str:
+def _closed_day_text(regime: Regime, deadline: Deadline, calendar: HolidayCalendar, day: dt.date) -> str:
     why = calendar.closed_because(day)
-    return (f"termina em dia sem expediente ({why}); o ato não prorroga o prazo para o dia útil seguinte "
+    rule = regime.closed_day_rule(deadline)
+    if rule is not None:  # "stays", as the act says
+        return f"termina em dia sem expediente ({why}); o ato diz que não se prorroga ({regime.cite_item(rule)})"
+    return (f"termina em dia sem expediente ({why}); não é prazo do processo administrativo e o ato não o prorroga "
             f"({regime.short})")
+
+
+def _move(regime: Regime, deadline: Deadline, calendar: HolidayCalendar, due: dt.date, before: bool):
+    """Where a deadline that ends on ``due`` (a closed day) ends under the legal calendar: ``(moved day, rule)``,
+    or ``(None, rule)`` when it stays."""
+    rule = regime.closed_day_rule(deadline)
+    if before or rule is None or rule.rule == "stays":
+        return None, rule
+    return calendar.next_business_day(due), rule
+
+
+def _moved_text(regime: Regime, calendar: HolidayCalendar, due: dt.date, moved: dt.date, rule, time=None) -> str:
+    where = (f"até o fim do expediente de {_day(moved)}" if rule.rule == "end-of-next-business-day"
+             else f"até {_day(moved)}" + (f" às {time:%H:%M}" if time is not None else ""))
+    return (f"; cai em dia sem expediente ({calendar.closed_because(due)}) → prorrogado {where}, primeiro dia útil "
+            f"seguinte ({regime.cite_item(rule)})")
 
 
 def _days(regime: Regime, deadline: Deadline, start: dt.date, calendar: HolidayCalendar) -> DeadlineResult:
@@ -320,34 +353,33 @@ def _days(regime: Regime, deadline: Deadline, start: dt.date, calendar: HolidayC
     extended = False
     unextended = None
     closed = False
+    closed_rule = None
     if not calendar.is_business_day(due):
-        if deadline.next_business_day is not None and not before:
+        moved, rule = _move(regime, deadline, calendar, due, before)
+        if moved is not None:
             unextended = due
-            moved = calendar.next_business_day(due)
-            why = calendar.closed_because(due)
-            formula += (f"; cai em dia sem expediente ({why}) → prorrogado até o fim do expediente de "
-                        f"{_day(moved)}, primeiro dia útil seguinte ({regime.cite(deadline.next_business_day.basis)})")
+            formula += _moved_text(regime, calendar, due, moved, rule)
             for day in _closed_days(calendar, due, moved):
                 name = calendar.holiday(day)
                 if name:
                     holidays_seen += ((day, name),)
-            due = moved
-            extended = True
+            due, extended, closed_rule = moved, True, rule.rule
         else:
             closed = True
+            closed_rule = rule.rule if rule is not None else None
             name = calendar.holiday(due)
             if name:
                 holidays_seen += ((due, name),)
             if before:
                 formula += f"; cai em dia sem expediente ({calendar.closed_because(due)})"
             else:
-                formula += "; " + _closed_day_text(regime, calendar, due)
+                formula += "; " + _closed_day_text(regime, deadline, calendar, due)
     return DeadlineResult(
         regime=regime.id, kind=deadline.id, label=deadline.label, count=deadline.count,
         direction=deadline.direction, start=start, due_date=due, due_time=None, formula=formula,
         basis=_basis(regime, deadline, extended), days=deadline.days, from_event=deadline.from_,
-        extended=extended, unextended=unextended, ends_on_closed_day=closed, holidays=holidays_seen,
-        details=tuple(details), notes=deadline.notes,
+        extended=extended, closed_rule=closed_rule, unextended=unextended, ends_on_closed_day=closed,
+        holidays=holidays_seen, details=tuple(details), notes=deadline.notes,
     )
 
 
@@ -369,34 +401,34 @@ def _hours(regime: Regime, deadline: Deadline, start: dt.datetime, calendar: Hol
     else:
         formula = f"{amount} a partir de {_moment(start)}: termina em {_moment(end)}"
     due_date, due_time = end.date(), end.time().replace(second=0, microsecond=0)
-    extended, unextended, closed = False, None, False
+    extended, unextended, closed, closed_rule = False, None, False, None
     holidays_seen: tuple[tuple[dt.date, str], ...] = ()
     if not calendar.is_business_day(due_date):
-        if deadline.next_business_day is not None and not before:
-            moved = calendar.next_business_day(due_date)
-            formula += (f"; cai em dia sem expediente ({calendar.closed_because(due_date)}) → prorrogado até o fim "
-                        f"do expediente de {_day(moved)}, primeiro dia útil seguinte "
-                        f"({regime.cite(deadline.next_business_day.basis)})")
+        moved, rule = _move(regime, deadline, calendar, due_date, before)
+        if moved is not None:
+            keep = due_time if rule.rule == "next-business-day" else None
+            formula += _moved_text(regime, calendar, due_date, moved, rule, keep)
             for day in _closed_days(calendar, due_date, moved):
                 name = calendar.holiday(day)
                 if name:
                     holidays_seen += ((day, name),)
-            unextended, due_date, due_time, extended = end, moved, None, True
+            unextended, due_date, due_time, extended, closed_rule = end, moved, keep, True, rule.rule
         else:
             closed = True
+            closed_rule = rule.rule if rule is not None else None
             name = calendar.holiday(due_date)
             if name:
                 holidays_seen += ((due_date, name),)
             if before:
                 formula += f"; cai em dia sem expediente ({calendar.closed_because(due_date)})"
             else:
-                formula += "; " + _closed_day_text(regime, calendar, due_date)
+                formula += "; " + _closed_day_text(regime, deadline, calendar, due_date)
     return DeadlineResult(
         regime=regime.id, kind=deadline.id, label=deadline.label, count=deadline.count,
         direction=deadline.direction, start=start, due_date=due_date, due_time=due_time, formula=formula,
         basis=_basis(regime, deadline, extended), hours=deadline.hours, from_event=deadline.from_,
-        extended=extended, unextended=unextended, ends_on_closed_day=closed, holidays=holidays_seen,
-        notes=deadline.notes,
+        extended=extended, closed_rule=closed_rule, unextended=unextended, ends_on_closed_day=closed,
+        holidays=holidays_seen, notes=deadline.notes,
     )
 
 

@@ -59,6 +59,31 @@ BENEFICIARIES = {
     "elderly": "idosos", "disabled": "pessoas com deficiência", "no-income": "pessoas sem outra fonte de renda",
     "low-income": "pessoas de baixa renda",
 }
+#: the facts a conditional sanction waits for (``regimes.SANCTION_FACTS``)
+FACTS = {
+    "not-complied": "notificação não atendida no prazo",
+    "not-remedied": "irregularidade não sanada",
+    "earlier-sanctions": "sanções anteriores aplicadas",
+}
+#: what each deadline is for (``regimes.DEADLINE_ROLES``)
+ROLES = {
+    "compliance": "Regularização", "payment": "Pagamento da multa", "payment-after-decision": "Pagamento após a decisão",
+    "defence": "Defesa", "decision": "Julgamento da defesa", "appeal": "Recurso",
+    "appeal-decision": "Julgamento do recurso", "reclaim": "Retirada dos bens apreendidos",
+    "selection-appeal": "Recurso contra a lista", "selection-decision": "Julgamento do recurso contra a lista",
+    "documents": "Entrega de documentos", "startup": "Início das atividades", "pickup": "Retirada do documento",
+    "use": "Uso da permissão", "lapse": "Caducidade", "renewal": "Pedido de renovação",
+    "leave": "Pedido de afastamento", "substitute": "Indicação de substituto",
+    "request-decision": "Apreciação do pedido", "publication": "Publicação", "price-payment": "Pagamento do preço",
+    "damage-report": "Laudo de danos", "deposit-return": "Devolução da caução", "notice": "Aviso prévio",
+}
+CLOSED_DAY_RULES = {
+    "next-business-day": "se terminar em dia sem expediente, prorroga-se até o primeiro dia útil seguinte "
+                         "(um prazo em horas, até a mesma hora desse dia)",
+    "end-of-next-business-day": "se terminar em dia sem expediente, vai até o fim do expediente do primeiro dia "
+                                "útil seguinte",
+    "stays": "termina onde cair, mesmo em dia sem expediente",
+}
 AFTER = {"expiry": "o vencimento", "revocation": "a cassação", "abandonment": "o abandono",
          "cancellation": "o cancelamento"}
 EVENTS = {
@@ -110,11 +135,6 @@ CATEGORIES = {  # values of score criteria (Sapezal art. 10, I)
     "other": "outros",
 }
 # the act's own word for a sanction kind, found in the sanction's text or notes (earliest wins)
-_ACT_WORDS = {
-    "revocation": (("exclusão definitiva", "exclusão definitiva"), ("exclusão", "exclusão"),
-                   ("revoga", "revogação"), ("cancelamento", "cancelamento"), ("cassa", "cassação")),
-    "suspension": (("suspensão temporária", "suspensão temporária"),),
-}
 _SAME_SITE_PHRASES = ("mesma feira", "mesmo local", "mesmo ponto", "mesmo evento")
 _MORE_THAN_RE = re.compile(r"\bmais de\s+\d", re.IGNORECASE)  # "há mais de 01 (um) ano"
 
@@ -191,15 +211,6 @@ def months(n: int) -> str:
 
 def days(n: int) -> str:
     return plural(n, "dia", "dias")
-
-
-def span(n_days: int | None) -> str:
-    """A number of days, in years when it is a whole number of them: 1825 → "5 anos"."""
-    if n_days is None:
-        return "—"
-    if n_days and n_days % 365 == 0:
-        return years(n_days // 365)
-    return days(n_days)
 
 
 def metres(value: Decimal | None) -> str:
@@ -506,15 +517,9 @@ def due(item) -> str:
     return "—"
 
 
-def act_word(kind: str, *texts: str | None) -> str:
-    """The act's own word for a sanction kind when the text or notes say it ("revogação"), else the label."""
-    hay = " ".join(t for t in texts if t).lower()
-    best = None
-    for needle, word in _ACT_WORDS.get(kind, ()):
-        pos = hay.find(needle)
-        if pos >= 0 and (best is None or pos < best[0]):
-            best = (pos, word)
-    return best[1] if best else SANCTIONS.get(kind, kind)
+def act_word(kind: str, word: str | None = None) -> str:
+    """The act's own word for a sanction kind as the file declares it (``word``: "revogação"), else the label."""
+    return word or SANCTIONS.get(kind, kind)
 
 
 def venue(item) -> str:
@@ -567,9 +572,15 @@ def fee_facts(regime, fee) -> list[Fact]:
             out.append(_fact(regime, f"{v.label}: {venue(v)}", v, ident=v.id, option="--venue"))
     if fee.due is not None:
         out.append(_fact(regime, f"Pagamento: {due(fee.due)}", fee.due))
+    for e in fee.exemptions:
+        waived = " e ".join({"fee": "taxa", "deposit": "caução"}[w] for w in e.waives)
+        proof = f"; comprovação: documento {e.document}" if e.document else ""
+        out.append(_fact(regime, f"Dispensa ({waived}): {e.label}{proof}", e, ident=e.id, option="--exemption"))
+    if fee.reading:
+        out.append(Fact(text=f"Leitura adotada: {fee.reading}", cite=regime.cite_item(fee)))
     if fee.arrears is not None:
         a = fee.arrears
-        word = act_word(a.sanction, a.notes)
+        word = act_word(a.sanction, getattr(a, "word", None))
         out.append(_fact(regime, f"{months(a.months)}{' consecutivos' if a.consecutive else ''} sem pagar: {word}", a))
     return out
 
@@ -581,9 +592,9 @@ def _masculine(word: str) -> bool:
     return word.split()[0].endswith("mento")
 
 
-def sanction(item) -> str:
-    """One sanction in words, in the act's word when its text or notes say it."""
-    name = act_word(item.kind, item.text, item.notes)
+def sanction(item, *, with_condition: bool = True) -> str:
+    """One sanction in words, in the act's own word where the file declares it (``word``), with its condition."""
+    name = act_word(item.kind, getattr(item, "word", None))
     parts = [_cap(name)]
     if item.kind == "warning":
         if item.comply_hours == 0:
@@ -629,8 +640,13 @@ def sanction(item) -> str:
     if item.cumulative:
         parts.append("cumulativo" if _masculine(name) else "cumulativa")
     text = ", ".join(parts)
-    if item.discretionary:
+    if getattr(item, "one_of", None):
+        text += " — alternativa: a autoridade impõe uma das sanções alternativas"
+    elif item.discretionary:
         text += f" — poderá ser aplicad{'o' if _masculine(name) else 'a'}, a critério da autoridade"
+    condition = getattr(item, "condition", None) if with_condition else None
+    if condition is not None:
+        text += f" — só {_lower_first(condition.text)}"
     return text
 
 
@@ -654,15 +670,20 @@ def offence(step, last: bool) -> str:
     return f"{step.offence}ª ocorrência" + (" e seguintes" if last else "")
 
 
-def recurrence_window(days_: int | None) -> str:
-    return f"reincidência: nova infração da mesma natureza em até {span(days_)}"
+def window(days_: int | None = None, years_: int | None = None) -> str:
+    """A recurrence window as the file declares it: "5 anos" (calendar years) or "730 dias"."""
+    return years(years_) if years_ else days(days_ or 0)
+
+
+def recurrence_window(days_: int | None = None, years_: int | None = None) -> str:
+    return f"reincidência: nova infração da mesma natureza em até {window(days_, years_)}"
 
 
 
 def ladder_facts(regime, ladder) -> list[Fact]:
     """A penalty ladder: its recurrence window and article, then each step with its sanctions."""
-    head = (_cap(recurrence_window(ladder.recurrence_window_days)) if ladder.recurrence_window_days
-            else "Prazo de reincidência: não fixado")
+    head = (_cap(recurrence_window(ladder.recurrence_window_days, ladder.recurrence_window_years))
+            if ladder.recurrence_window_days or ladder.recurrence_window_years else "Prazo de reincidência: não fixado")
     out = [_fact(regime, head, ladder)]
     for n, step in enumerate(ladder.steps):
         last = n == len(ladder.steps) - 1
@@ -696,8 +717,8 @@ def penalty_facts(regime, penalties) -> list[Fact]:
     r = penalties.recurrence
     if r is not None:
         text = "Reincidência"
-        if r.window_days:
-            text += f" (nova infração da mesma natureza em até {span(r.window_days)})"
+        if r.window_days or r.window_years:
+            text += f" (nova infração da mesma natureza em até {window(r.window_days, r.window_years)})"
         parts = []
         if r.multiplier is not None:
             how = "em dobro" if r.multiplier == 2 else f"multiplicada por {number(r.multiplier)}"
@@ -708,6 +729,8 @@ def penalty_facts(regime, penalties) -> list[Fact]:
             parts.append("a critério da autoridade")
         if parts:
             text += ": " + ", ".join(parts)
+        if r.reading:
+            text += f". Leitura adotada: {r.reading}"
         out.append(_fact(regime, text, r))
     if penalties.any_order is not None:
         out.append(_fact(regime, "As penalidades podem ser aplicadas independentemente da ordem da gradação, "
@@ -726,15 +749,25 @@ def deadline(item) -> str:
     return period(item.days, item.hours, item.count)
 
 
-def deadline_text(item) -> str:
-    """"10 dias corridos, contados da aplicação da penalidade" (or "30 dias corridos antes do …")."""
+def deadline_text(item, regime=None) -> str:
+    """"10 dias corridos, contados da aplicação da penalidade; se terminar em dia sem expediente, …" — as the
+    act counts it, with the rule for a closed last day (the deadline's own, or the regime's calendar)."""
     n = item.days if item.days is not None else item.hours
     direction = "antes" if item.direction == "before" else ("contado" if n == 1 else "contados")
     text = f"{deadline(item)}, {direction} {event(item.from_)}"
-    if getattr(item, "next_business_day", None) is not None:
-        text += "; se terminar em dia sem expediente, vai até o fim do expediente do primeiro dia útil seguinte"
+    rule = regime.closed_day_rule(item) if regime is not None else item.closed_day
+    if rule is not None:
+        text += f"; {CLOSED_DAY_RULES[rule.rule]}"
+        if regime is not None:
+            text += f" ({regime.cite_item(rule)})"
     if item.applies_to:
         text += "; vale para: " + ", ".join(SANCTIONS.get(k, k) for k in item.applies_to)
+    if item.matter:
+        text += "; matéria: " + ", ".join(SCOPES.get(k, k) for k in item.matter)
+    if item.perishable is not None:
+        text += "; bens perecíveis" if item.perishable else "; bens não perecíveis"
+    if item.alternative:
+        text += "; alternativo (escolhido pelo fiscal)"
     return text
 
 
@@ -751,11 +784,16 @@ def seizure_facts(regime, seizure) -> list[Fact]:
     if fee is not None:
         value = ("definida pela Administração" if fee.admin_defined
                  else f"{amount(fee.amount)} {PER.get(fee.per, fee.per or '')}".strip())
-        out.append(_fact(regime, f"Taxa de depósito: {value}", fee))
+        where = (" — só em " + ", ".join(SCOPES.get(x, x) for x in fee.scopes)) if fee.scopes else ""
+        out.append(_fact(regime, f"Taxa de depósito: {value}{where}", fee))
+    if seizure.expenses is not None:
+        e = seizure.expenses
+        extra = f" (valor: {amount(e.amount)})" if e.amount is not None else ""
+        out.append(_fact(regime, f"Despesas da apreensão: {e.text}{extra}", e))
     for label, p in (("Prazo para retirar perecíveis", seizure.reclaim_perishable),
                      ("Prazo para retirar os demais bens", seizure.reclaim_other)):
         if p is not None:
-            value = "definido pela Administração" if p.admin_defined else period(p.days, p.hours)
+            value = "definido pela Administração" if p.admin_defined else period(p.days, p.hours, p.count)
             out.append(_fact(regime, f"{label}: {value}", p))
     if seizure.release is not None:
         r = seizure.release

@@ -39,12 +39,21 @@ deadlines counted by :func:`models.deadlines.compute_deadline`.
 * Unpaid fines past their deadline are listed for inscription in **dívida
   ativa** (Olímpia art. 11, § 1º).
 
-Which of the regime's ``[[deadlines]]`` run for a record is read from the
-deadline itself: its ``applies_to`` (the sanctions it follows), its ``from``
-event and the role its id names (``comply…``, ``payment…``, ``defence…``,
-``appeal…``, ``reclaim…``); where an act has a general deadline and one for a
-matter (``defence`` and ``defence-tpu``), the matter's applies when the
-record's scope, infraction codes or ladders name it.
+* **Decisions**: a sanction the act leaves to the authority, or ties to a
+  fact, is proposed; the authority imposes or omits it with a written reason,
+  and records the fact (the day it was verified, who verified it) — when the
+  record is drawn up (``RecordDraft.adjustments``) or later
+  (:func:`decide_sanctions`, a new event on the record; a fine imposed then
+  becomes a charge). :func:`current_proposal` is the record's proposal with
+  every later decision.
+
+Which of the regime's ``[[deadlines]]`` run for a record is read from what the
+deadline declares: its ``role`` (compliance, payment, defence, appeal,
+reclaim…), its ``from`` event, ``applies_to`` (the sanctions it follows),
+``perishable`` (reclaim) and ``matter`` (the scopes it is for: where an act has
+a general deadline and one for a matter — ``defence`` and ``defence-tpu`` —
+the matter's applies when the record's scope is one of them); an
+``alternative`` deadline is offered to the inspector, never chosen alone.
 """
 
 from __future__ import annotations
@@ -81,15 +90,28 @@ from models.money import format_brl, round_cents, to_decimal
 from models.people import Company, Person, search_key
 from models.permits import LIVE_STATUSES, Permit, find_permit
 from models.regimes import Deadline, MissingUnitValue, Regime, get_regime
-from models.sanctions import PriorOffence, Proposal, adjust, propose_sanction
+from models.sanctions import (
+    IMPOSED,
+    PROPOSED,
+    PriorOffence,
+    Proposal,
+    Verification,
+    adjust,
+    check_in_force,
+    imposed,
+    propose_sanction,
+    sanction_lines,
+)
 from models.session import require
 
 __all__ = [
     "KINDS", "KIND_SHORT", "STATUSES", "SIGNATURES", "RELATIONS", "ROLES", "OUTCOMES", "CONTEST_KINDS",
+    "DECISION_LABELS",
     "Record", "RecordFile", "RecordCharge", "RecordEvent", "SeizedItem", "Contest", "TABLES",
     "ItemInput", "Witness", "AdjustInput", "RecordDraft", "Preview", "DeadlineRow", "RecordRow",
     "SeizedRow", "DebtRow", "DepotFee",
-    "deadline_role", "prior_offences", "preview", "issue_record", "correct_record", "identify_offender",
+    "deadline_role", "prior_offences", "preview", "issue_record", "decide_sanctions", "current_proposal",
+    "current_sanctions", "decisions_of", "charged_fines_total", "correct_record", "identify_offender",
     "get_record", "record_rows", "chain_of", "draft_from", "followers_of", "default_final", "charges_of", "files_of", "items_of", "contests_of", "events_of",
     "deadline_rows", "fine_status", "situation", "current_fine", "file_contest", "decide_contest",
     "apply_to_permit", "depot_fee", "charge_depot_fee", "release_items", "donate_items", "seized_goods",
@@ -117,21 +139,15 @@ RELATIONS = {
     "follows-notice": "notificação não atendida:",
     "accompanies": "lavrado com",
 }
-ROLES = {
-    "compliance": "Regularização",
-    "payment": "Pagamento da multa",
-    "defence": "Defesa",
-    "decision": "Julgamento da defesa",
-    "appeal": "Recurso",
-    "appeal-decision": "Julgamento do recurso",
-    "payment-after-decision": "Pagamento após a decisão",
-    "reclaim": "Retirada dos bens apreendidos",
-}
-#: the id word a role's deadlines start with (what follows it names the matter)
-_ROLE_WORDS = {
-    "compliance": "comply", "payment": "payment", "payment-after-decision": "payment-after-decision",
-    "defence": "defence", "decision": "decision", "appeal": "appeal", "appeal-decision": "appeal-decision",
-    "reclaim": "reclaim",
+#: the roles of a regime's deadlines that run for a record (``Deadline.role``), with their labels
+ROLES = {role: describe.ROLES[role] for role in (
+    "compliance", "payment", "defence", "decision", "appeal", "appeal-decision", "payment-after-decision",
+    "reclaim")}
+DECISION_LABELS = {
+    IMPOSED: "imposta",
+    PROPOSED: "proposta, aguardando a decisão da autoridade ou o fato",
+    "omitted": "dispensada pela autoridade",
+    "tolerated": "tolerada pelo ato",
 }
 CONTEST_KINDS = {"defence": "Defesa", "appeal": "Recurso"}
 INSTANCES = {"defence": "1ª instância — chefia da fiscalização", "appeal": "2ª instância — órgão de recursos"}
@@ -141,6 +157,7 @@ OUTCOMES = {
     "annulled": "auto anulado (defesa procedente)",
 }
 _START_EVENTS = ("notification", "infraction-record", "penalty")
+_DECISION_EVENTS = ("decision-notification", "decision-publication")
 ZERO = Decimal("0.00")
 
 
@@ -375,18 +392,23 @@ class AdjustInput:
     days: Mapping[int, int] = field(default_factory=dict)
     apply: tuple[int, ...] = ()
     omit: tuple[int, ...] = ()
+    #: the fact a conditional sanction waits for, by sanction number: the day verified, who, how
+    facts: Mapping[int, Verification] = field(default_factory=dict)
     by: str = ""
 
     def to_dict(self) -> dict:
         return {"reason": self.reason, "amounts": {str(k): str(v) for k, v in self.amounts.items()},
                 "days": {str(k): int(v) for k, v in self.days.items()}, "apply": list(self.apply),
-                "omit": list(self.omit), "by": self.by}
+                "omit": list(self.omit), "facts": {str(k): v.to_dict() for k, v in self.facts.items()},
+                "by": self.by}
 
     @classmethod
     def from_dict(cls, data: Mapping) -> "AdjustInput":
         return cls(reason=data.get("reason", ""), amounts={int(k): v for k, v in data.get("amounts", {}).items()},
                    days={int(k): int(v) for k, v in data.get("days", {}).items()},
-                   apply=tuple(data.get("apply", ())), omit=tuple(data.get("omit", ())), by=data.get("by", ""))
+                   apply=tuple(data.get("apply", ())), omit=tuple(data.get("omit", ())),
+                   facts={int(k): Verification.from_dict(v) for k, v in data.get("facts", {}).items()},
+                   by=data.get("by", ""))
 
 
 @dataclass
@@ -432,60 +454,25 @@ class RecordDraft:
 
 
 def deadline_role(deadline: Deadline) -> str | None:
-    """What a regime deadline is for a record (see the module's doc), or None when it is not about one."""
-    ident = deadline.id
-    if deadline.from_ == "seizure":
-        return "reclaim"
-    if ident.startswith("appeal"):
-        return "appeal-decision" if deadline.from_ == "appeal-filed" else "appeal"
-    if deadline.from_ == "defence-filed":
-        return "decision"
-    if ident.startswith("defence"):
-        return "defence"
-    if ident.startswith("payment") or (deadline.applies_to and set(deadline.applies_to) == {"fine"}):
-        return "payment-after-decision" if deadline.from_.startswith("decision") else "payment"
-    if "warning" in deadline.applies_to:
-        return "compliance"
-    return None
+    """What a regime deadline is for a record (its declared ``role``), or None when it is not about one."""
+    return deadline.role if deadline.role in ROLES else None
 
 
-def _qualifier(deadline: Deadline, role: str) -> str:
-    """The matter a deadline's id names after its role word: ``reclaim-perishable-feira`` → ``feira``."""
-    ident = deadline.id
-    word = _ROLE_WORDS.get(role, "")
-    if ident.startswith(word):
-        ident = ident[len(word):]
-    parts = [p for p in ident.split("-") if p and p != "perishable"]
-    return "-".join(parts)
+def _matter(regime: Regime, draft: "RecordDraft", codes: list[str]) -> str:
+    """The record's matter: the one the inspector chose, else the one its infractions declare (``matter``)."""
+    return draft.scope or regime.matter_of(codes)
 
 
-def _matter(regime: Regime, codes: Iterable[str], scope: str) -> set[str]:
-    """What names the record's matter: its scope, its infraction codes and ladders (and their first word)."""
-    found = {scope} if scope else set()
-    for code in codes:
-        found.add(code)
-        found.add(code.split("-")[0])
-        if code in regime.ids("infraction"):
-            ladder = regime.infraction(code).ladder
-            if ladder:
-                found.add(ladder)
-                found.add(ladder.split("-")[0])
-    return found
-
-
-def _pick(regime: Regime, candidates: list[Deadline], role: str, matter: set[str]) -> list[Deadline]:
-    """The deadlines for the matter: those naming it, else the general ones, else all."""
-    if not candidates:
-        return []
-    named = [d for d in candidates if _qualifier(d, role) and _qualifier(d, role) in matter]
-    if named:
-        return named
-    general = [d for d in candidates if not _qualifier(d, role)]
-    return general or candidates
+def _pick(candidates: list[Deadline], scope: str) -> list[Deadline]:
+    """The deadlines for the record's matter: those declared for its scope, else the general ones (no
+    ``matter``); an ``alternative`` one only when the inspector chooses it."""
+    usual = [d for d in candidates if not d.alternative]
+    named = [d for d in usual if scope and scope in d.matter]
+    return named or [d for d in usual if not d.matter]
 
 
 def _role_candidates(regime: Regime, role: str, sanction_kinds: set[str] | None = None) -> list[Deadline]:
-    found = [d for d in regime.deadlines if deadline_role(d) == role]
+    found = [d for d in regime.deadlines if d.role == role]
     if sanction_kinds is not None and role not in ("compliance",):
         found = [d for d in found if not d.applies_to or set(d.applies_to) & sanction_kinds]
     return found
@@ -702,11 +689,11 @@ def _index_factors(regime: Regime, year: int) -> dict[str, Decimal]:
 
 
 def _propose(regime: Regime, codes: list[str], on: _dt.date, prior, step: int | None, step_reason: str,
-             adjustments: Sequence[AdjustInput]) -> Proposal:
+             adjustments: Sequence[AdjustInput], facts: Mapping[str, Verification] | None = None) -> Proposal:
     try:
         proposal = propose_sanction(regime, codes, on=on, prior=prior, unit_values=_unit_overrides(regime),
                                     index_factors=_index_factors(regime, on.year), step=step,
-                                    reason=step_reason or None)
+                                    reason=step_reason or None, facts=facts)
     except MissingUnitValue as exc:
         raise UserError(f"{exc.message} (Cadastros → Unidades fiscais)", field="infractions") from None
     except UserError as exc:
@@ -714,21 +701,18 @@ def _propose(regime: Regime, codes: list[str], on: _dt.date, prior, step: int | 
             raise UserError(f"{exc.message} (Cadastros → Correção monetária)", field="infractions") from None
         raise
     for item in adjustments:
-        proposal = adjust(proposal, reason=item.reason, amounts=dict(item.amounts), days=dict(item.days),
-                          apply=item.apply, omit=item.omit, by=item.by or None)
+        proposal = _apply_adjustment(proposal, item)
     return proposal
 
 
-def _charged_fines(proposal: Proposal, *, not_complied: bool) -> list:
-    """Fines that become due now: applied, with an amount, and unconditional (or the warning was not met)."""
-    found = []
-    for s in proposal.sanctions:
-        if s.kind != "fine" or not s.applied:
-            continue
-        if s.condition is not None and not not_complied:
-            continue
-        found.append(s)
-    return found
+def _apply_adjustment(proposal: Proposal, item: AdjustInput) -> Proposal:
+    return adjust(proposal, reason=item.reason, amounts=dict(item.amounts), days=dict(item.days),
+                  apply=item.apply, omit=item.omit, facts=dict(item.facts), by=item.by or None)
+
+
+def _charged_fines(proposal: Proposal) -> list:
+    """Fines that become due now: imposed (by the act, by the authority, or once their fact was verified)."""
+    return [s for s in proposal.sanctions if s.kind == "fine" and s.applied]
 
 
 def _count(regime: Regime, deadline: Deadline, start, role: str) -> dict:
@@ -739,7 +723,6 @@ def _record_deadlines(regime: Regime, kind: str, proposal: Proposal, *, at: _dt.
                       scope: str, codes: list[str], choices: Mapping[str, str], perishable: Iterable[bool],
                       has_fine: bool, not_complied: bool = False) -> tuple[list[dict], dict[str, tuple[tuple[str, str], ...]]]:
     """The deadlines that start with the record, and the alternatives per role the inspector may pick."""
-    matter = _matter(regime, codes, scope)
     applied = {s.kind for s in proposal.sanctions if s.applied}
     if has_fine:
         applied.add("fine")
@@ -759,7 +742,7 @@ def _record_deadlines(regime: Regime, kind: str, proposal: Proposal, *, at: _dt.
                 raise UserError(f"Prazo '{chosen_id}' não serve para {ROLES.get(role, role).lower()} neste auto.",
                                 field="deadlines")
         else:
-            picked = _pick(regime, usable, role, matter)
+            picked = _pick(usable, scope)
         for d in picked:
             out.append(_deadline_dict(compute_deadline(regime, d.id, _start_for(d.from_, at, notified)), role,
                                       extra=extra))
@@ -778,7 +761,7 @@ def _record_deadlines(regime: Regime, kind: str, proposal: Proposal, *, at: _dt.
         reclaim = _role_candidates(regime, "reclaim")
         kinds = set(perishable)
         for flag in sorted(kinds):
-            group = [d for d in reclaim if ("perishable" in d.id.split("-")) == flag]
+            group = [d for d in reclaim if bool(d.perishable) == flag]
             run("reclaim", group, extra={"perishable": flag}, key="reclaim-perishable" if flag else "reclaim")
     return out, options
 
@@ -795,9 +778,11 @@ def _validate(draft: RecordDraft, regime: Regime | None, today: _dt.date) -> dic
         errors["at"] = "Informe também a hora da lavratura."
     elif draft.at.date() > today:
         errors["at"] = f"A data do auto ({_d(draft.at.date())}) está no futuro."
-    elif regime is not None and draft.at.date() < regime.published:
-        errors["at"] = (f"O {regime.short} é de {_d(regime.published)}: fatos de {_d(draft.at.date())} não se regem "
-                        "por ele.")
+    elif regime is not None:
+        try:
+            check_in_force(regime, draft.at.date(), what="O fato")
+        except UserError as exc:
+            errors["at"] = exc.message
     if draft.notified_at is not None and draft.at is not None and draft.notified_at < draft.at:
         errors["notified_at"] = "A ciência do infrator não pode ser anterior à lavratura."
     if not (draft.place or "").strip():
@@ -893,10 +878,16 @@ def preview(draft: RecordDraft, *, today: _dt.date, strict: bool = True) -> Prev
     codes = [c.strip() for c in draft.infractions if c and c.strip()]
     priors, refs = prior_offences(regime, person_id=draft.person_id, company_id=draft.company_id, before=draft.at,
                                   exclude=refers)
-    proposal = _propose(regime, codes, draft.at.date(), priors, draft.step, draft.step_reason, draft.adjustments)
     not_complied = draft.relation == "follows-notice"
+    facts = {}
+    if not_complied and refers is not None:
+        # the inspector who draws up the record after the notice verified that it was not complied with
+        facts["not-complied"] = Verification(draft.at.date(), (draft.inspector or "").strip() or "agente fiscal",
+                                             f"{refers.reference} não atendida no prazo")
+    proposal = _propose(regime, codes, draft.at.date(), priors, draft.step, draft.step_reason, draft.adjustments,
+                        facts)
     warnings: list[str] = []
-    fines = _charged_fines(proposal, not_complied=not_complied) if draft.kind != "notice" else []
+    fines = _charged_fines(proposal) if draft.kind != "notice" else []
     pending = [s for s in fines if s.amount is None]
     if pending and strict:
         raise FieldErrors({"adjust": f"Sanção nº {pending[0].number}: {pending[0].pending} — ajuste o valor, "
@@ -905,22 +896,42 @@ def preview(draft: RecordDraft, *, today: _dt.date, strict: bool = True) -> Prev
                         "basis": s.basis, "infraction": s.infraction} for s in fines)
     total = sum((s.amount for s in fines if s.amount is not None), ZERO)
     if draft.kind in ("infraction", "seizure", "interdiction") and not not_complied:
-        conditional = [s for s in proposal.sanctions if s.kind == "fine" and s.condition is not None and s.applied]
+        conditional = [s for s in proposal.sanctions if s.decision == PROPOSED and s.condition is not None
+                       and s.condition_met is None and s.condition.fact == "not-complied"]
         if conditional:
-            warnings.append("A sanção começa pela advertência: a multa só é devida se a notificação não for atendida "
-                            "no prazo — lavre a notificação, ou este auto como seguimento de uma notificação não "
-                            "atendida.")
+            warnings.append("A sanção começa pela notificação: "
+                            + "; ".join(f"nº {s.number} ({s.label}) só {s.condition.text.lower()} "
+                                        f"({s.condition.basis})" for s in conditional)
+                            + " — lavre a notificação, ou este auto como seguimento de uma notificação não atendida.")
+    waiting = [s for s in proposal.waiting if not (s.condition is not None and s.condition.fact == "not-complied"
+                                                   and s.condition_met is None)]
+    if waiting and draft.kind != "notice":
+        warnings.append("Aguardam a autoridade: " + "; ".join(f"nº {s.number} ({s.label}) — {s.waiting}"
+                                                             for s in waiting) + ".")
+    tolerated = [s for s in proposal.sanctions if s.decision == "tolerated"]
+    if tolerated and draft.kind != "notice":
+        item = next(i for i in proposal.items if i.tolerance)
+        warnings.append(f"Dentro da tolerância ({item.tolerance[2]}): {item.tolerance[0]}ª de {item.tolerance[1]} "
+                        f"ocorrências toleradas — sem " + " e sem ".join(describe.SANCTIONS.get(s.kind, s.kind)
+                                                                        for s in tolerated)
+                        + "; registre a ocorrência como notificação.")
     if total > 0 and not (draft.person_id or draft.company_id):
         warnings.append("Infrator não identificado: a multa é lançada quando ele for identificado (novo auto que se "
                         "refere a este).")
-    if draft.signature != "signed" and not draft.witnesses:
-        warnings.append("Sem a assinatura do autuado, convém indicar uma testemunha (Dec. 890/2017, art. 29, "
-                        "parágrafo único) e declarar a circunstância no auto.")
-    if not (draft.inspector_id or "").strip():
-        warnings.append("Informe a matrícula do agente fiscal (exigida no auto: LC 324/2025, art. 32, V).")
+    rules = regime.penalties.record if regime.penalties is not None else None
+    if rules is not None and draft.signature != "signed":
+        if rules.witness_when_unsigned is not None and not draft.witnesses:
+            warnings.append("Sem a assinatura do autuado, convém indicar uma testemunha "
+                            f"({regime.cite_item(rules.witness_when_unsigned)}).")
+        if rules.unsigned_note is not None and not (draft.signature_note or "").strip():
+            warnings.append("Sem a assinatura do autuado, declare a circunstância no auto "
+                            f"({regime.cite_item(rules.unsigned_note)}).")
+    if rules is not None and rules.inspector_id is not None and not (draft.inspector_id or "").strip():
+        warnings.append("Informe a matrícula do agente fiscal (exigida no auto: "
+                        f"{regime.cite_item(rules.inspector_id)}).")
     notified = draft.notified_at or draft.at
     deadlines, options = _record_deadlines(
-        regime, draft.kind, proposal, at=draft.at, notified=notified, scope=draft.scope, codes=codes,
+        regime, draft.kind, proposal, at=draft.at, notified=notified, scope=_matter(regime, draft, codes), codes=codes,
         choices=draft.deadline_choices, perishable=[bool(i.perishable) for i in draft.items],
         has_fine=total > 0, not_complied=not_complied)
     payment = [d for d in deadlines if d["role"] == "payment"]
@@ -948,29 +959,15 @@ def explain(pv: Preview) -> list[tuple[int, str]]:
         for detail in item.details:
             out.append((1, detail))
         for s in item.sanctions:
-            head = f"{s.number}. {s.label}"
-            if s.kind == "fine" and s.amount is not None:
-                head += f": {format_brl(s.amount)}"
-            if s.kind == "suspension" and s.days:
-                head += f": {describe.days(s.days)}"
-            if s.condition:
-                head += " — só se a advertência não for atendida no prazo"
-            if not s.applied:
-                head += " [não aplicada: a critério da autoridade]"
-            out.append((1, head))
-            if s.formula:
-                out.append((2, f"Fórmula: {s.formula}"))
-            out.append((2, f"Base legal: {s.basis}"))
-            if s.pending:
-                out.append((2, f"A definir: {s.pending}"))
-            for detail in s.details:
-                out.append((2, detail))
+            out.extend((indent + 1, text) for indent, text in sanction_lines(s))
     for a in proposal.adjustments:
-        out.append((0, f"Ajuste da sanção nº {a.number}: {a.before} → {a.after} — motivo: {a.reason}"))
+        out.append((0, f"Decisão sobre a sanção nº {a.number}: {a.before} → {a.after} — motivo: {a.reason}"
+                       + (f" ({a.by})" if a.by else "")))
     if pv.fine_total > 0:
         out.append((0, f"Multa a lançar: {format_brl(pv.fine_total)}"))
-    elif proposal.total_if_not_complied > 0:
-        out.append((0, f"Multa se a advertência não for atendida: {format_brl(proposal.total_if_not_complied)}"))
+    if proposal.total_proposed > 0:
+        out.append((0, f"Multa proposta, à espera da decisão da autoridade ou do fato: "
+                       f"{format_brl(proposal.total_proposed)}"))
     for d in pv.deadlines:
         out.append((0, f"Prazo — {d['label']}: {d['due_text']} ({d['basis']})"))
     return out
@@ -1062,7 +1059,7 @@ def issue_record(draft: RecordDraft, *, by: str, today: _dt.date) -> Record:
         proposal["fine_lines"] = [dict(line, amount=str(line["amount"])) for line in pv.fine_lines]
         proposal["not_complied"] = draft.relation == "follows-notice"  # the warning's conditions have come true
         record = Record.create(
-            number=number, kind=draft.kind, year=year, seq=seq, regime=regime.id, scope=draft.scope or "",
+            number=number, kind=draft.kind, year=year, seq=seq, regime=regime.id, scope=_matter(regime, draft, codes),
             person=draft.person_id, company=draft.company_id, offender_name=name, offender_document=document,
             offender_address=address, offender_description=description,
             permit=permit.id if permit is not None else None, place=draft.place.strip(), at=draft.at,
@@ -1152,7 +1149,7 @@ def default_final(contest: Contest) -> bool:
     if contest.kind == "appeal":
         return True
     regime = get_regime(Record.get_by_id(contest.record_id).regime)
-    return not any(deadline_role(d) == "appeal" and d.from_.startswith("decision") for d in regime.deadlines)
+    return not any(d.role == "appeal" and d.from_ in _DECISION_EVENTS for d in regime.deadlines)
 
 
 def _draft_from(record: Record, **changes) -> RecordDraft:
@@ -1248,7 +1245,7 @@ def current_fine(record: Record) -> Decimal:
     """The fine as it stands after the decisions: charged at issue, reduced or annulled by a decision."""
     if record.status == "annulled":
         return ZERO
-    amount = record.fine_total
+    amount = record.fine_total + _fines_decided(record)
     for c in contests_of(record):
         if c.outcome == "annulled":
             return ZERO
@@ -1438,7 +1435,7 @@ def file_contest(record: Record, *, kind: str, filed_on: _dt.date, by: str, grou
     if kind == "defence" and any(c.kind == "defence" for c in contests):
         raise UserError("A defesa já foi apresentada e julgada; da decisão cabe recurso.")
     regime = get_regime(record.regime)
-    has_defence_role = any(deadline_role(d) == "defence" for d in regime.deadlines)
+    has_defence_role = any(d.role == "defence" for d in regime.deadlines)
     if kind == "appeal" and has_defence_role and not any(c.kind == "defence" and c.outcome for c in contests):
         raise UserError("Primeiro a defesa e seu julgamento; da decisão cabe recurso.")
     deadlines = _filing_deadlines(record, kind)
@@ -1446,7 +1443,7 @@ def file_contest(record: Record, *, kind: str, filed_on: _dt.date, by: str, grou
     on_time = deadline is None or filed_on <= _dt.date.fromisoformat(deadline["due_date"])
     decision = None
     role = "decision" if kind == "defence" else "appeal-decision"
-    decision_rules = [d for d in regime.deadlines if deadline_role(d) == role]
+    decision_rules = [d for d in regime.deadlines if d.role == role]
     if decision_rules:
         rule = decision_rules[0]
         decision = _deadline_dict(compute_deadline(regime, rule.id, filed_on), role)
@@ -1513,15 +1510,13 @@ def decide_contest(contest: Contest, *, outcome: str, decided_on: _dt.date, by: 
         final = default_final(contest) or outcome == "annulled"
     notified = notified_on or decided_on
     after: list[dict] = []
-    codes = record.codes
-    matter = _matter(regime, codes, record.scope)
     if not final:
-        candidates = [d for d in regime.deadlines if deadline_role(d) == "appeal" and d.from_.startswith("decision")]
-        for d in _pick(regime, candidates, "appeal", matter):
+        candidates = [d for d in regime.deadlines if d.role == "appeal" and d.from_ in _DECISION_EVENTS]
+        for d in _pick(candidates, record.scope):
             after.append(_deadline_dict(compute_deadline(regime, d.id, notified), "appeal"))
     if outcome in ("upheld", "partly") and fine_now > 0:
-        candidates = [d for d in regime.deadlines if deadline_role(d) == "payment-after-decision"]
-        for d in _pick(regime, candidates, "payment-after-decision", matter):
+        candidates = [d for d in regime.deadlines if d.role == "payment-after-decision"]
+        for d in _pick(candidates, record.scope):
             after.append(_deadline_dict(compute_deadline(regime, d.id, notified), "payment-after-decision"))
     with db.atomic():
         updated = (Contest.update(version=Contest.version + 1, outcome=outcome, decided_on=decided_on, decided_by=by,
@@ -1580,6 +1575,107 @@ def _reduce_fine(record: Record, contest: Contest, amount: Decimal, after: list[
 # --------------------------------------------------------------------------- the permit
 
 
+# --------------------------------------------------------------------------- decisions after the record
+
+
+def decisions_of(record: Record) -> list[RecordEvent]:
+    """The authority's decisions on the record's sanctions after it was issued, in order."""
+    return list(RecordEvent.select().where((RecordEvent.record == record.id)
+                                           & (RecordEvent.kind == "sanction-decision")).order_by(RecordEvent.id))
+
+
+def current_proposal(record: Record) -> Proposal:
+    """The record's proposal as issued, with every later decision of the authority (facts, imposed, omitted)."""
+    proposal = Proposal.from_dict(record.proposal_data)
+    for event in decisions_of(record):
+        proposal = _apply_adjustment(proposal, AdjustInput.from_dict(json.loads(event.data)["adjustment"]))
+    return proposal
+
+
+def current_sanctions(record: Record) -> list[dict]:
+    """Every sanction of the record as it stands now (``ProposedSanction.to_dict``), decisions included."""
+    return [s.to_dict() for s in current_proposal(record).sanctions]
+
+
+def decide_sanctions(record: Record, item: AdjustInput, *, by: str, today: _dt.date,
+                     notified_on: _dt.date | None = None, payment_due: _dt.date | None = None) -> RecordEvent:
+    """The authority decides on a sanction the record proposed: records the fact a condition waits for (the day
+    it was verified, who verified it), imposes or omits what the act leaves to it, grades within the limits —
+    always with the written reason. The record is not edited: the decision is a new event on it, and a fine
+    imposed now becomes a charge, due at the act's payment deadline counted from ``notified_on`` (the
+    offender's notification of the decision; default ``today``) or on ``payment_due`` where the act sets none.
+    """
+    only_facts = bool(item.facts) and not (item.apply or item.omit or item.amounts or item.days)
+    require("enforcement.record" if only_facts else "enforcement.decide")
+    by = _by(by)
+    if record.kind == "notice":
+        raise UserError("A notificação não impõe pena: a decisão é no auto de infração lavrado depois dela.")
+    if record.status != "issued":
+        raise UserError(f"O {record.reference} está {record.status_label}: decida no auto que o substituiu."
+                        if record.status == "corrected" else f"O {record.reference} está {record.status_label}.")
+    for number, fact in item.facts.items():
+        if fact.on > today:
+            raise FieldErrors({"fact": f"Fato da sanção nº {number}: a data em que foi verificado "
+                                       f"({_d(fact.on)}) está no futuro."})
+    regime = get_regime(record.regime)
+    with db.atomic():
+        record = Record.get_by_id(record.id)
+        before = current_proposal(record)
+        after = _apply_adjustment(before, dataclasses.replace(item, by=item.by or by))
+        was = {s.number: s for s in before.sanctions}
+        new_fines = [s for s in after.sanctions if s.kind == "fine" and s.applied and not was[s.number].applied]
+        pending = [s for s in new_fines if s.amount is None]
+        if pending:
+            raise FieldErrors({"amount": f"Sanção nº {pending[0].number}: {pending[0].pending} — gradue o valor "
+                                         "na mesma decisão."})
+        added = sum((s.amount for s in new_fines), ZERO)
+        charge = None
+        if added > 0 and record.identified:
+            notified = notified_on or today
+            payment = [d for d in _role_candidates(regime, "payment", {"fine"})
+                       if d.from_ in _START_EVENTS]
+            picked = _pick(payment, record.scope)
+            due = payment_due
+            basis = "; ".join(dict.fromkeys(s.basis for s in new_fines))
+            if picked:
+                counted = compute_deadline(regime, picked[0].id, notified)
+                due = counted.due_date
+                basis += f"; vencimento: {counted.basis}"
+            if due is None:
+                raise FieldErrors({"payment_due": "O ato não fixa prazo de pagamento da multa: informe o vencimento."})
+            formula = " + ".join(s.formula or format_brl(s.amount) for s in new_fines)
+            if len(new_fines) > 1:
+                formula += f" = {format_brl(added)}"
+            permit = Permit.get_or_none(Permit.id == record.permit_id) if record.permit_id else None
+            charge = create_charge(kind="fine", regime=record.regime, label=_fine_label(record), amount=added,
+                                   due_on=due, basis=basis, formula=formula, by=by,
+                                   permit=permit if permit is not None and permit.person_id == record.person_id
+                                   and permit.company_id == record.company_id else None,
+                                   person_id=record.person_id, company_id=record.company_id,
+                                   source=record.reference, today=today)
+            RecordCharge.create(record=record.id, charge=charge.id, role="fine")
+        _claim(record)
+        words = "; ".join(f"nº {a.number}: {a.before} → {a.after}" for a in after.adjustments[len(before.adjustments):])
+        event = RecordEvent.create(
+            record=record.id, on=today, by=by, kind="sanction-decision",
+            text=f"Decisão sobre as sanções — {words} — motivo: {item.reason.strip()}"
+                 + (f" — multa de {format_brl(added)} lançada" if charge is not None else ""),
+            data=json.dumps({"adjustment": dataclasses.replace(item, by=item.by or by).to_dict(),
+                             "fine": str(added), "charge": charge.id if charge is not None else None},
+                            ensure_ascii=False))
+    return event
+
+
+def _fines_decided(record: Record) -> Decimal:
+    """The fines the authority imposed after the record was issued."""
+    return sum((Decimal(json.loads(e.data).get("fine") or "0") for e in decisions_of(record)), ZERO)
+
+
+def charged_fines_total(record: Record) -> Decimal:
+    """The fines charged for the record: at issue and by the authority's later decisions."""
+    return record.fine_total + _fines_decided(record)
+
+
 def apply_to_permit(record: Record, *, by: str, today: _dt.date) -> Permit | None:
     """Suspend or revoke the record's permit as the sanction says (through ``models.permits``)."""
     from models.permits import revoke, suspend
@@ -1594,10 +1690,18 @@ def apply_to_permit(record: Record, *, by: str, today: _dt.date) -> Permit | Non
                                       & RecordEvent.kind.in_(("permit-suspended", "permit-revoked"))).first()
     if done is not None:
         raise UserError(f"A sanção do {record.reference} já foi aplicada à permissão em {_d(done.on)}.")
-    sanctions = [s for item in record.proposal_data.get("infractions", []) for s in item["sanctions"]
-                 if s["applied"] and s["condition"] is None and s["kind"] in ("suspension", "revocation")]
+    current = current_sanctions(record)
+    sanctions = [s for s in current if s["applied"] and s["kind"] in ("suspension", "revocation")]
     if not sanctions:
+        waiting = [s for s in current if s["decision"] == PROPOSED and s["kind"] in ("suspension", "revocation")]
+        if waiting:
+            raise UserError(f"A sanção nº {waiting[0]['number']} ({waiting[0]['label']}) do {record.reference} "
+                            f"ainda {waiting[0]['waiting']}.")
         raise UserError(f"O {record.reference} não impõe suspensão nem cassação da permissão.")
+    pending = [s for s in sanctions if s.get("pending")]
+    if pending:
+        raise UserError(f"Sanção nº {pending[0]['number']}: {pending[0]['pending']} — decida antes de aplicá-la "
+                        "à permissão.")
     permit = Permit.get_by_id(record.permit_id)
     if permit.status not in LIVE_STATUSES:
         raise UserError(f"A permissão nº {permit.number} está {permit.status_label}.")
@@ -1633,6 +1737,9 @@ class DepotFee:
     start: _dt.date
     end: _dt.date
     admin_defined: bool = False
+    #: a daily fee (the depot's diárias); False: the seizure's expenses, once, as the act words them
+    daily: bool = True
+    label: str = "Depósito de bens apreendidos"
 
 
 def _held_since(record: Record) -> _dt.date:
@@ -1648,9 +1755,16 @@ def depot_fee(record: Record, on: _dt.date, *, since: _dt.date | None = None) ->
     """
     regime = get_regime(record.regime)
     rule = regime.seizure.depot_fee if regime.seizure else None
+    start = since or _held_since(record)
+    if rule is not None and rule.scopes and record.scope not in rule.scopes:
+        # the act sets the daily fee for some matters only (Olímpia caps. XV and XVII): elsewhere, its own words
+        expenses = regime.seizure.expenses
+        if expenses is None:
+            return None
+        return DepotFee(0, None, expenses.text, regime.cite_item(expenses), start, on, admin_defined=True,
+                        daily=False, label="Despesas de apreensão, transporte e guarda")
     if rule is None:
         return None
-    start = since or _held_since(record)
     days = max((on - start).days, 0 if since else 1)
     basis = regime.cite_item(rule)
     if rule.amount is None:
@@ -1698,21 +1812,25 @@ def charge_depot_fee(record: Record, *, on: _dt.date, by: str, amount: Any = Non
     fee = depot_fee(record, on, since=covered)
     if fee is None:
         raise UserError(f"O {get_regime(record.regime).short} não prevê preço de depósito.")
+    if not fee.daily and _charges:
+        raise UserError(f"As despesas da apreensão já foram lançadas ({fee.basis}).")
     if covered is not None and on <= covered:
         raise UserError(f"As diárias já foram cobradas até {_d(covered)}.")
     value = fee.amount
     formula = fee.formula
     if fee.admin_defined:
         if amount in (None, ""):
-            raise FieldErrors({"amount": f"O preço do depósito é definido pela Administração ({fee.basis}): "
-                                         "informe o valor."})
+            what = ("O preço do depósito é definido pela Administração" if fee.daily
+                    else "As despesas da apreensão, do transporte e da guarda são apuradas pela Administração")
+            raise FieldErrors({"amount": f"{what} ({fee.basis}): informe o valor."})
         value = round_cents(to_decimal(str(amount)))
-        formula = f"{format_brl(value)} (preço definido pela Administração)"
+        formula = f"{format_brl(value)} ({'preço definido' if fee.daily else 'despesas apuradas'} pela Administração)"
     if value is None or value <= 0:
         raise UserError("Nada a cobrar de depósito.")
     with db.atomic():
         charge = create_charge(kind="depot", regime=record.regime,
-                               label=f"Depósito de bens apreendidos — {record.reference} ({_d(fee.start)} a {_d(on)})",
+                               label=(f"{fee.label} — {record.reference} ({_d(fee.start)} a {_d(on)})" if fee.daily
+                                      else f"{fee.label} — {record.reference}"),
                                amount=value, due_on=on, basis=fee.basis, formula=formula, by=by,
                                person_id=record.person_id, company_id=record.company_id, source=record.reference,
                                today=today)
@@ -1767,7 +1885,8 @@ def release_items(record: Record, *, on: _dt.date, by: str, today: _dt.date | No
         covered, depot_charges = _depot_covered(record)
         for charge in depot_charges:
             if charge.status != "paid":
-                missing.append(f"diárias de depósito nº {charge.number} ({format_brl(charge.open_amount)})")
+                what = "diárias de depósito" if fee is None or fee.daily else "despesas da apreensão"
+                missing.append(f"{what} nº {charge.number} ({format_brl(charge.open_amount)})")
         if fee is not None and fee.amount is not None and (covered is None or covered < on):
             rest = depot_fee(record, on, since=covered)
             if rest is not None and rest.amount and rest.amount > 0:
@@ -1809,7 +1928,7 @@ def donate_items(record: Record, *, on: _dt.date, by: str, to: str, reason: str 
         elif due is None:
             open_ended.append(item)
         else:
-            blocked.append(f"{item.description}: prazo de retirada até {due['due_text']} ({due['basis']})")
+            blocked.append(f"{item.description}: prazo de retirada {due['due_text']} ({due['basis']})")
     if open_ended:
         if not (reason or "").strip():
             raise FieldErrors({"reason": f"O ato não fixa prazo de retirada ({rule_basis}): informe o fundamento "
@@ -2100,7 +2219,7 @@ def demo_enforcement(today: _dt.date | None = None) -> dict[str, int]:
     from models.fiscal import set_unit_value, unit_overrides
 
     today = today or _dt.date(2026, 11, 30)
-    counts = {"records": 0, "seizures": 0, "contests": 0}
+    counts = {"records": 0, "seizures": 0, "contests": 0, "decisions": 0}
     inspectors = (("Marcos Vinícius Prado", "4521"), ("Sueli Aparecida Costa", "3877"), ("Rogério Tanaka", "5102"))
     chief = "Chefe do Setor de Fiscalização"
 
@@ -2377,9 +2496,32 @@ def demo_enforcement(today: _dt.date | None = None) -> dict[str, int]:
         yield noon(_dt.date(2026, 4, 20))
         pay_all(record, _dt.date(2026, 4, 20))
 
+    def event_placard():
+        """No placard (Dec. 4.794/2026, art. 4º, parágrafo único): art. 14 lets the authority impose the fine of 20
+        UFESP and the seizure "cumulativamente ou não" — the record proposes both; the chief imposes the fine and
+        omits the seizure the next day, with the reason."""
+        at = _dt.datetime(2026, 3, 28, 20, 15)
+        if at.date() > today - _dt.timedelta(days=30):
+            return
+        yield at
+        record = put(RecordDraft(kind="infraction", regime=sao_bento, at=at, place="Rua Cel. Ribeiro da Luz, barraca 9",
+                                 facts="Barraca funcionando sem a placa indicativa com nome da empresa, CNPJ e "
+                                       "Cadastro Municipal.", infractions=["sem-placa"],
+                                 company_id=companies[0].id))
+        proposal = current_proposal(record)
+        fine = next(s.number for s in proposal.sanctions if s.kind == "fine")
+        seizure = next(s.number for s in proposal.sanctions if s.kind == "seizure")
+        decided = _dt.datetime(2026, 3, 29, 10, 0)
+        yield decided
+        decide_sanctions(record, AdjustInput(reason="sem placa durante toda a noite de sexta; orientado, não "
+                                                    "regularizou", apply=(fine,), omit=(seizure,),
+                                             by="Chefe da fiscalização"),
+                         by="Chefe da fiscalização", today=decided.date(), payment_due=_dt.date(2026, 4, 30))
+        counts["decisions"] += 1
+
     queue = []
     stories = (street_food, street_vending, feira_goods, event_organiser, sidewalk, corrected, sjc_feira,
-               sjc_aggression, sapezal_duty, beach, event_stall)
+               sjc_aggression, sapezal_duty, beach, event_stall, event_placard)
     for order, make in enumerate(stories):
         story = make()
         first = next(story, None)

@@ -19,6 +19,7 @@ charges an uncorrected value, nor guesses the index.
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
@@ -314,6 +315,7 @@ class _Inputs:
     overrides: UnitOverrides | None
     index_factors: Mapping[str, Decimal]
     admin_values: Mapping[str, Decimal]
+    exemption: str | None = None
 
     def front_or_equipment(self) -> Decimal | None:
         if self.front is not None:
@@ -810,6 +812,7 @@ def fee_quote(
     fees: Iterable[str] | None = None,
     permit_kind: str | None = None,
     admin_values: Mapping[str, Decimal | int | str] | None = None,
+    exemption: str | None = None,
 ) -> Quote:
     """Price a stall under ``regime``, line by line.
 
@@ -829,11 +832,22 @@ def fee_quote(
     from the database — win over the file. ``index_factors`` — ``{code: factor}``
     — correct an indexed fee (see the module docstring).
 
+    ``exemption`` — the id of a case the act exempts (``[[fees.exemptions]]``:
+    Olímpia art. 90, charitable and public educational events): the fees and
+    deposits it waives are priced at R$ 0,00, with what they would have been
+    and the article. A fee whose ``reading`` states how Praça reads an
+    ambiguous rule shows it on every line.
+
     Bad input (unknown equipment/line/venue, zero or negative size, a tier the
     equipment is not entitled to, a missing unit value…) raises ``UserError``
     with a pt-BR message.
     """
     regime = _regime(regime)
+    exemptions = {e.id: e for f in regime.fees for e in f.exemptions}
+    if exemption is not None and exemption not in exemptions:
+        options = ", ".join(exemptions) or "nenhuma"
+        raise UserError(f"Dispensa '{exemption}' não existe no regime {regime.id} (dispensas: {options}).",
+                        field="exemption")
     if energy is None:
         energy = ENERGY_NONE
     if not isinstance(mei, bool) or not isinstance(local, bool):
@@ -862,6 +876,7 @@ def fee_quote(
         overrides=unit_overrides,
         index_factors=_decimal_map(index_factors, "Fator de correção"),
         admin_values=_admin_values(regime, admin_values),
+        exemption=exemption,
     )
     if inp.equipment is not None:
         _check_equipment_limits(regime, inp)
@@ -915,34 +930,61 @@ def fee_quote(
 
     lines: list[QuoteLine] = []
     for fee in selected:
-        if fee.kind == "linear-metre":
-            lines.append(_linear_metre(regime, fee, inp))
-        elif fee.kind == "energy":
-            if tier_owner is None or tier_owner[0] is not fee:
-                continue
-            lines.append(_energy(regime, fee, tier_owner[1], inp))
-        elif fee.kind == "per-area-month":
-            lines.append(_per_area_month(regime, fee, inp))
-        elif fee.kind == "venue-table":
-            if inp.venue is None or inp.venue not in fee.venues:
-                raise UserError(
-                    f"Informe o imóvel de \"{fee.label}\". Opções: {', '.join(v.id for v in fee.venues)}.",
-                    field="venue",
-                )
-            lines.extend(_venue_table(regime, fee, inp.venue, inp))
-        else:  # fixed, per-day
-            lines.append(_fixed(regime, fee, inp))
+        start = len(lines)
+        _price_fee(regime, fee, inp, tier_owner, lines)
+        lines[start:] = [_as_read_and_exempted(regime, fee, line, inp) for line in lines[start:]]
+    if exemption is not None and not any(exemption in {e.id for e in f.exemptions} for f in selected):
+        notes.append(f"Dispensa: \"{exemptions[exemption].label}\" não se aplica aos preços calculados — não "
+                     "altera o valor.")
 
     inputs = {
         k: v
         for k, v in dict(
             equipment=equipment, line=line, front=inp.front, depth=inp.depth, hitch=inp.hitch, area=inp.area,
-            mei=mei, local=local, energy=energy, days=inp.days, venue=venue, year=year,
+            mei=mei, local=local, energy=energy, days=inp.days, venue=venue, year=year, exemption=exemption,
         ).items()
         if v is not None
     }
     notes.extend(_unused_inputs(selected, inp))
     return Quote(regime=regime.id, lines=tuple(lines), inputs=inputs, notes=tuple(notes))
+
+
+def _as_read_and_exempted(regime: Regime, fee: Fee, line: QuoteLine, inp: _Inputs) -> QuoteLine:
+    """A fee's line with the regime's declared reading of an ambiguous rule, and priced at R$ 0,00 where the
+    case given is one the act exempts (the amount it would have been stays in the formula)."""
+    details = line.details
+    if fee.reading and line.kind == "charge":
+        details = details + (f"Leitura adotada ({regime.cite_item(fee)}): {fee.reading}",)
+    exemption = next((e for e in fee.exemptions if e.id == inp.exemption), None)
+    waived = exemption is not None and ("deposit" if line.kind == "deposit" else "fee") in exemption.waives
+    if not waived:
+        return dataclasses.replace(line, details=details)
+    cite = regime.cite_item(exemption)
+    return dataclasses.replace(
+        line, amount=Decimal("0.00"),
+        formula=f"dispensada ({cite}); sem a dispensa: {line.formula} = {format_brl(line.amount)}",
+        basis=f"{line.basis}; {cite}",
+        details=details + (f"Dispensa: {exemption.label} ({cite}) — sem ela seria {format_brl(line.amount)}.",))
+
+
+def _price_fee(regime: Regime, fee: Fee, inp: _Inputs, tier_owner, lines: list[QuoteLine]) -> None:
+    """Price one fee into ``lines`` (a venue table gives its fee and its deposit)."""
+    if fee.kind == "linear-metre":
+        lines.append(_linear_metre(regime, fee, inp))
+    elif fee.kind == "energy":
+        if tier_owner is not None and tier_owner[0] is fee:
+            lines.append(_energy(regime, fee, tier_owner[1], inp))
+    elif fee.kind == "per-area-month":
+        lines.append(_per_area_month(regime, fee, inp))
+    elif fee.kind == "venue-table":
+        if inp.venue is None or inp.venue not in fee.venues:
+            raise UserError(
+                f"Informe o imóvel de \"{fee.label}\". Opções: {', '.join(v.id for v in fee.venues)}.",
+                field="venue",
+            )
+        lines.extend(_venue_table(regime, fee, inp.venue, inp))
+    else:  # fixed, per-day
+        lines.append(_fixed(regime, fee, inp))
 
 
 def _unused_inputs(selected: list[Fee], inp: _Inputs) -> list[str]:

@@ -91,6 +91,7 @@ from peewee import (
 from models.session import require
 from models.applications import Application, ApplicationDocument, change_status, next_number
 from models.db import BaseModel, DecimalTextField, db
+from models.deadlines import compute_deadline
 from models.eligibility import HistoryFacts, PermitFacts, add_months
 from models.errors import FieldErrors, UserError
 from models.files import keep_file
@@ -898,26 +899,8 @@ class StartupDeadline:
     text: str
 
 
-def _business_days_after(start: _dt.date, days: int, state: str) -> _dt.date:
-    import holidays
-
-    calendar = holidays.Brazil(subdiv=state or None, years=range(start.year, start.year + 2))
-    day, left = start, days
-    while left > 0:
-        day += _dt.timedelta(days=1)
-        if day.weekday() < 5 and day not in calendar:
-            left -= 1
-    return day
-
-
-def _deadline_due(regime, start: _dt.date, days: int, count: str) -> _dt.date:
-    if count == "business":
-        return _business_days_after(start, days, regime.state)
-    return start + _dt.timedelta(days=days)
-
-
-def _closing_event(deadline_id: str) -> str:
-    return "picked-up" if ("pickup" in deadline_id or "collection" in deadline_id) else "started"
+#: the permit deadlines the desk follows, by their declared role: (the fact that closes them, the row's kind)
+_PERMIT_ROLES = {"startup": ("started", "startup"), "use": ("started", "use"), "pickup": ("picked-up", "pickup")}
 
 
 def _events_by_permit(ids: Sequence[int], kinds: Sequence[str]) -> dict[int, list[PermitEvent]]:
@@ -955,17 +938,17 @@ def _permit_deadlines(permit: Permit, events: list[PermitEvent], today: _dt.date
         add("startup", "início das atividades", due, regime.cite_item(startup),
             bool(startup.extendable_once and not extended))
     for deadline in regime.deadlines:
-        if deadline.from_ not in _ISSUE_EVENTS or deadline.direction != "after" or not deadline.days:
+        if (deadline.role not in _PERMIT_ROLES or deadline.from_ not in _ISSUE_EVENTS
+                or deadline.direction != "after" or not deadline.days):
             continue
         if startup is not None and deadline.days == startup.days and deadline.basis == startup.basis:
             continue  # the same deadline as the kind's start-up
-        closing = _closing_event(deadline.id)
+        closing, key = _PERMIT_ROLES[deadline.role]
         if closing in done:
             continue
-        key = "pickup" if closing == "picked-up" else ("startup" if "startup" in deadline.id else "use")
-        due = _deadline_due(regime, start, deadline.days, deadline.count)
+        counted = compute_deadline(regime, deadline.id, start)  # the legal calendar included
         label = deadline.label[:1].lower() + deadline.label[1:]
-        add(key, label, due, regime.cite_item(deadline), False)
+        add(key, label, counted.due_date, counted.basis, False)
     return out
 
 

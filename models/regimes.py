@@ -118,6 +118,36 @@ SANCTION_KINDS = (
 )
 SEVERITIES = ("leve", "media", "grave", "gravissima")
 COUNT_KINDS = ("calendar", "business", "hours")
+#: what a sanction with a ``condition`` waits for — a fact someone verifies, never the count of offences:
+#: ``not-complied``: the notice or warning was not complied with in its time (Olímpia art. 29; SJC art. 23);
+#: ``not-remedied``: the irregularity recorded was not remedied (SJC art. 25, I; art. 26, II);
+#: ``earlier-sanctions``: the sanctions of the earlier step were applied (Ilha Comprida art. 19, § 3º)
+SANCTION_FACTS = ("not-complied", "not-remedied", "earlier-sanctions")
+#: what a deadline is for (``role``); ``models.deadlines.ROLES`` says how each is counted and who uses it
+DEADLINE_ROLES = (
+    "compliance", "payment", "payment-after-decision", "defence", "decision", "appeal", "appeal-decision",
+    "reclaim", "selection-appeal", "selection-decision", "documents", "startup", "pickup", "use", "lapse",
+    "renewal", "leave", "substitute", "request-decision", "publication", "price-payment", "damage-report",
+    "deposit-return", "notice",
+)
+#: the roles of an administrative process: a deadline of these that ends on a day without public service follows
+#: the regime's ``[calendar] closed_day`` rule (the act's, else Lei 9.784/1999, art. 66, § 1º, cited in the file)
+PROCESS_ROLES = (
+    "compliance", "payment", "payment-after-decision", "defence", "decision", "appeal", "appeal-decision",
+    "reclaim", "selection-appeal", "selection-decision", "documents", "pickup", "substitute", "request-decision",
+)
+#: the events a deadline counts from (``from``)
+DEADLINE_EVENTS = (
+    "absence-start", "appeal-filed", "approval-notice", "archiving", "boleto-issue", "decision-notification",
+    "decision-publication", "defence-filed", "deposit-return-request", "event-end", "filing",
+    "final-list-publication", "infraction-record", "issue", "leave-start", "licence-expiry", "list-publication",
+    "notification", "penalty", "permit-grant", "request-received", "seizure", "selection-end", "tpu-publication",
+)
+#: what happens to a deadline that ends on a day without public service
+#: ``next-business-day``: it moves to the next business day (a deadline in hours, to the same hour of it);
+#: ``end-of-next-business-day``: to the end of office hours of the next business day (Olímpia art. 24, § 2º, I);
+#: ``stays``: it ends where it falls (the act says so)
+CLOSED_DAY_RULES = ("next-business-day", "end-of-next-business-day", "stays")
 DIRECTIONS = ("after", "before")
 WEEKDAYS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
 SIDES = ("a", "b")
@@ -444,6 +474,22 @@ class Arrears:
 
 
 @dataclass(frozen=True)
+class Exemption:
+    """A case the act exempts from a fee (Olímpia art. 90: charitable and public educational events): an input
+    of the quote and of the application, never assumed."""
+
+    id: str
+    label: str
+    basis: str
+    #: what it waives: the fee itself (``fee``), the deposit (``deposit``)
+    waives: tuple[str, ...] = ("fee", "deposit")
+    #: the document that proves it (an id of ``[[documents]]``), asked for at the application
+    document: str | None = None
+    basis_act: str | None = None
+    notes: str | None = None
+
+
+@dataclass(frozen=True)
 class Fee:
     id: str
     label: str
@@ -474,6 +520,10 @@ class Fee:
     amount: Amount | None = None
     per: str | None = None
     admin_defined: bool = False
+    #: cases the act exempts (``Exemption``)
+    exemptions: tuple[Exemption, ...] = ()
+    #: how Praça reads the act where it can be read two ways and the reading costs someone money
+    reading: str | None = None
     notes: str | None = None
 
     def tier(self, tier_id: str) -> EnergyTier | None:
@@ -705,6 +755,17 @@ class Selection:
 
 
 @dataclass(frozen=True)
+class SanctionCondition:
+    """The fact a sanction waits for (``SANCTION_FACTS``), in the act's words: never imposed by the count alone."""
+
+    fact: str
+    text: str
+    basis: str
+    basis_act: str | None = None
+    notes: str | None = None
+
+
+@dataclass(frozen=True)
 class Sanction:
     kind: str
     basis: str
@@ -720,8 +781,18 @@ class Sanction:
     wait_months: int | None = None
     text: str | None = None
     cumulative: bool = False
+    #: the act leaves it to the authority ("poderá", "cumulativamente ou não"): proposed, imposed or omitted
+    #: by the authority with a written reason
     discretionary: bool = False
     admin_defined: bool = False
+    condition: SanctionCondition | None = None
+    #: sanctions of one step with the same ``one_of`` are alternatives: the authority imposes exactly one
+    #: (Olímpia art. 217: "suspensões temporárias ou exclusão definitiva")
+    one_of: str | None = None
+    #: the act's own word for it ("revogação", "exclusão definitiva") where it differs from the kind's
+    word: str | None = None
+    #: a warning's deadline to comply (the id of a ``role = "compliance"`` deadline)
+    deadline: str | None = None
     basis_act: str | None = None
     notes: str | None = None
 
@@ -740,6 +811,10 @@ class Ladder:
     basis: str
     steps: tuple[LadderStep, ...]
     recurrence_window_days: int | None = None
+    #: counted in calendar years: the same day N years before
+    recurrence_window_years: int | None = None
+    #: the matter (a regime scope) its infractions belong to: it chooses the matter's own deadlines
+    matter: str | None = None
     basis_act: str | None = None
     notes: str | None = None
 
@@ -760,6 +835,20 @@ class Fine:
     max: Amount | None = None
     graded: bool = False
     admin_defined: bool = False
+    #: the act lets the authority impose it or not (Dec. 4.794/2026, art. 14: "poderá acarretar")
+    discretionary: bool = False
+    basis_act: str | None = None
+    notes: str | None = None
+
+
+@dataclass(frozen=True)
+class Tolerance:
+    """The act tolerates the first occurrences (Olímpia art. 218: three feiras without authorisation)."""
+
+    occurrences: int
+    spares: tuple[str, ...]  # sanction kinds not imposed within the tolerance
+    text: str
+    basis: str
     basis_act: str | None = None
     notes: str | None = None
 
@@ -775,6 +864,9 @@ class Infraction:
     fine: Fine | None = None
     ladder: str | None = None
     sanctions: tuple[Sanction, ...] = ()
+    tolerance: Tolerance | None = None
+    #: the matter (a regime scope) it belongs to, where its ladder does not say it
+    matter: str | None = None
     basis_act: str | None = None
     notes: str | None = None
 
@@ -783,9 +875,12 @@ class Infraction:
 class Recurrence:
     basis: str
     window_days: int | None = None
+    window_years: int | None = None
     multiplier: Decimal | None = None
     max_doublings: int | None = None
     discretionary: bool = False
+    #: how Praça reads the act where it can be read two ways and the reading costs someone money
+    reading: str | None = None
     notes: str | None = None
 
 
@@ -797,11 +892,62 @@ class IndexRef:
 
 
 @dataclass(frozen=True)
+class RecordRequirement:
+    """Something the act requires of or says about a record (Olímpia art. 32, V), with the act's words to print."""
+
+    basis: str
+    text: str | None = None
+    basis_act: str | None = None
+    notes: str | None = None
+
+
+@dataclass(frozen=True)
+class RecordRules:
+    #: the inspector's registration number (matrícula) must be on the record
+    inspector_id: RecordRequirement | None = None
+    #: without the offender's signature a witness may supply it (Ilha Comprida art. 29, parágrafo único)
+    witness_when_unsigned: RecordRequirement | None = None
+    #: without the offender's signature the inspector states why (Olímpia art. 32, § 3º)
+    unsigned_note: RecordRequirement | None = None
+    #: the record stands without the offender's signature, in the act's words (Olímpia art. 32, § 2º)
+    unsigned_valid: RecordRequirement | None = None
+
+
+@dataclass(frozen=True)
 class Penalties:
     cumulative: Flag | None = None
     recurrence: Recurrence | None = None
     any_order: Flag | None = None
     index: IndexRef | None = None
+    record: RecordRules | None = None
+    notes: str | None = None
+
+
+@dataclass(frozen=True)
+class ClosedDay:
+    """What happens to a deadline that ends on a day without public service (``CLOSED_DAY_RULES``), and why:
+    the act's article (``basis``), or a law applied subsidiarily (``basis_act``: Lei 9.784/1999, art. 66, § 1º)."""
+
+    rule: str
+    basis: str | None = None
+    basis_act: str | None = None
+    notes: str | None = None
+
+
+@dataclass(frozen=True)
+class Calendar:
+    """The regime's legal calendar: the rule for process deadlines that end on a closed day."""
+
+    closed_day: ClosedDay
+    notes: str | None = None
+
+
+@dataclass(frozen=True)
+class InForce:
+    """When the act came into force: facts before it are not judged by it."""
+
+    from_: dt.date
+    basis: str
     notes: str | None = None
 
 
@@ -812,13 +958,20 @@ class Deadline:
     count: str
     from_: str
     basis: str
+    #: what the deadline is for (``DEADLINE_ROLES``)
+    role: str = ""
     days: int | None = None
     hours: int | None = None
     direction: str = "after"
     applies_to: tuple[str, ...] = ()
-    #: the act moves a deadline that ends on a day without office hours to the
-    #: next business day (Olímpia art. 24, § 2º, I); without it the end stays put
-    next_business_day: Flag | None = None
+    #: the matters (regime scopes) it is for; empty: the general deadline of its role
+    matter: tuple[str, ...] = ()
+    #: for a reclaim deadline: perishable goods (True), the others (False)
+    perishable: bool | None = None
+    #: offered to the inspector as an alternative, never chosen by default
+    alternative: bool = False
+    #: its own rule for a closed last day; None: the regime's calendar for process deadlines
+    closed_day: ClosedDay | None = None
     basis_act: str | None = None
     notes: str | None = None
 
@@ -828,6 +981,7 @@ class Period:
     basis: str
     days: int | None = None
     hours: int | None = None
+    count: str | None = None
     admin_defined: bool = False
     notes: str | None = None
 
@@ -838,6 +992,8 @@ class DepotFee:
     amount: Amount | None = None
     per: str | None = None
     admin_defined: bool = False
+    #: the matters (regime scopes) whose seizures pay it; empty: every seizure
+    scopes: tuple[str, ...] = ()
     notes: str | None = None
 
 
@@ -857,6 +1013,8 @@ class Seizure:
     reclaim_other: Period | None = None
     donation: TextRule | None = None
     release: TextRule | None = None
+    #: what the offender owes for the seizure where no depot fee applies (Olímpia art. 23, parágrafo único)
+    expenses: TextRule | None = None
     basis_act: str | None = None
     notes: str | None = None
 
@@ -912,6 +1070,8 @@ class Regime:
     published: dt.date
     scope: tuple[str, ...]
     summary: str
+    in_force: InForce | None = None
+    calendar: Calendar | None = None
     units: tuple[Unit, ...] = ()
     indexes: tuple[Index, ...] = ()
     documents: tuple[Document, ...] = ()
@@ -973,8 +1133,33 @@ class Regime:
         return text
 
     def cite_item(self, item: Any) -> str:
-        """Full citation of anything that has ``basis`` (and maybe ``basis_act``)."""
-        return self.cite(getattr(item, "basis", None), getattr(item, "basis_act", None))
+        """Full citation of anything that has ``basis`` (and maybe ``basis_act``); an item that rests only on
+        another law (``basis_act`` without ``basis``: Lei 9.784/1999 applied subsidiarily) cites that law."""
+        basis, act = getattr(item, "basis", None), getattr(item, "basis_act", None)
+        if basis is None and act:
+            return act
+        return self.cite(basis, act)
+
+    def matter_of(self, codes: Iterable[str]) -> str:
+        """The matter (a scope) the infractions declare (their own ``matter``, else their ladder's), when they all
+        declare the same one; "" otherwise."""
+        found = set()
+        for code in codes:
+            if code not in self.ids("infraction"):
+                return ""
+            infraction = self.infraction(code)
+            matter = infraction.matter or (self.ladder(infraction.ladder).matter if infraction.ladder else None)
+            found.add(matter or "")
+        return found.pop() if len(found) == 1 else ""
+
+    def closed_day_rule(self, deadline: "Deadline") -> "ClosedDay | None":
+        """What happens when ``deadline`` ends on a day without public service: its own rule, else the regime's
+        calendar for a process deadline counted forward (``PROCESS_ROLES``); None: it ends where it falls."""
+        if deadline.closed_day is not None:
+            return deadline.closed_day
+        if self.calendar is not None and deadline.role in PROCESS_ROLES and deadline.direction == "after":
+            return self.calendar.closed_day
+        return None
 
     @property
     def title(self) -> str:
@@ -1433,6 +1618,34 @@ def _flag(parent: _Node, name: str) -> Flag | None:
     return result
 
 
+def _parse_in_force(node: _Node) -> InForce:
+    result = InForce(from_=node.date("from"), basis=node.basis(), notes=node.notes())
+    node.done()
+    return result
+
+
+def _parse_closed_day(node: _Node, *, external: bool = False) -> ClosedDay:
+    """``{ rule, basis, basis_act }``: with ``external`` (the regime's calendar) the rule may come from another
+    law only (``basis_act``, as Lei 9.784/1999 applied subsidiarily); a deadline's own rule cites the act."""
+    rule = node.enum("rule", CLOSED_DAY_RULES)
+    basis = node.basis(required=not external)
+    basis_act = node.basis_act()
+    if basis is None and basis_act is None:
+        node.fail("basis", "informe o artigo do ato (basis) ou a lei aplicada subsidiariamente (basis_act)")
+    result = ClosedDay(rule=rule, basis=basis, basis_act=basis_act, notes=node.notes())
+    node.done()
+    return result
+
+
+def _parse_calendar(node: _Node) -> Calendar:
+    closed = node.table("closed_day", required=True)
+    result = Calendar(closed_day=_parse_closed_day(closed, external=True), notes=node.notes())
+    if result.closed_day.rule == "stays":
+        closed.fail("rule", "o calendário do regime diz como se prorroga um prazo; \"stays\" vale só num prazo")
+    node.done()
+    return result
+
+
 def _parse_header(node: _Node) -> dict[str, Any]:
     header = {
         "id": node.ident("id"),
@@ -1443,6 +1656,7 @@ def _parse_header(node: _Node) -> dict[str, Any]:
         "published": node.date("published"),
         "scope": node.enum_list("scope", SCOPES, required=True),
         "summary": node.text("summary"),
+        "in_force": _parse_in_force(node.table("in_force", required=True)),
         "notes": node.notes(),
     }
     if not re.match(r"^[A-Z]{2}$", header["state"]):
@@ -1905,9 +2119,22 @@ def _parse_fee(node: _Node) -> Fee:
             kw["per"] = node.enum("per", FIXED_PER, required=not kw["admin_defined"])
         else:
             kw["per"] = "day"
+    exemption_nodes = node.tables("exemptions")
+    kw["exemptions"] = tuple(_parse_exemption(child) for child in exemption_nodes)
+    _unique(zip(exemption_nodes, (e.id for e in kw["exemptions"])), "id", "dispensa")
+    kw["reading"] = node.text("reading", False)
     kw["notes"] = node.notes()
     node.done()
     return Fee(**kw)
+
+
+def _parse_exemption(node: _Node) -> Exemption:
+    result = Exemption(id=node.ident(), label=node.text("label"),
+                       waives=node.enum_list("waives", ("fee", "deposit")) or ("fee", "deposit"),
+                       document=node.ident("document", False), basis=node.basis(), basis_act=node.basis_act(),
+                       notes=node.notes())
+    node.done()
+    return result
 
 
 def _unit_code(node: _Node, name: str) -> str:
@@ -2137,6 +2364,13 @@ def _parse_selection(node: _Node) -> Selection:
     return result
 
 
+def _parse_sanction_condition(node: _Node) -> SanctionCondition:
+    result = SanctionCondition(fact=node.enum("fact", SANCTION_FACTS), text=node.text("text"), basis=node.basis(),
+                               basis_act=node.basis_act(), notes=node.notes())
+    node.done()
+    return result
+
+
 def _parse_sanction(node: _Node) -> Sanction:
     kind = node.enum("kind", SANCTION_KINDS)
     kw: dict[str, Any] = {"kind": kind}
@@ -2145,6 +2379,7 @@ def _parse_sanction(node: _Node) -> Sanction:
         kw["comply_hours"] = node.integer("comply_hours", False, minimum=0)
         if kw["comply_days"] is not None and kw["comply_hours"] is not None:
             node.fail("comply_hours", "informe comply_days ou comply_hours, não os dois")
+        kw["deadline"] = node.ident("deadline", False)
     elif kind == "fine":
         kw["multiplier"] = node.decimal("multiplier", False, positive=True)
         kw["amount"] = _amount(node, "amount", required=False)
@@ -2165,6 +2400,11 @@ def _parse_sanction(node: _Node) -> Sanction:
     kw["cumulative"] = node.boolean("cumulative")
     kw["discretionary"] = node.boolean("discretionary")
     kw["admin_defined"] = node.boolean("admin_defined")
+    kw["condition"] = _sub(node, "condition", _parse_sanction_condition)
+    kw["one_of"] = node.ident("one_of", False)
+    kw["word"] = node.text("word", False)
+    if kw["one_of"] is not None and not kw["discretionary"]:
+        node.fail("one_of", "sanções alternativas (one_of) ficam a critério da autoridade: informe discretionary = true")
     if kw["admin_defined"] and any(kw.get(k) is not None for k in ("days", "max_days", "amount", "multiplier")):
         node.fail("admin_defined", "com admin_defined = true não informe days/max_days/amount/multiplier")
     kw["basis"] = node.basis()
@@ -2192,11 +2432,19 @@ def _parse_ladder(node: _Node) -> Ladder:
         sanctions = _parse_sanction_list(child, "sanctions", required=True)
         if not sanctions:
             child.fail("sanctions", "lista vazia")
+        groups = [x.one_of for x in sanctions if x.one_of]
+        for group in set(groups):
+            if groups.count(group) < 2:
+                child.fail("sanctions", f"one_of {_show(group)} com uma só sanção: as alternativas são duas ou mais")
         steps.append(LadderStep(offence=offence, sanctions=sanctions, notes=child.notes()))
         child.done()
     result = Ladder(id=ident, label=label, steps=tuple(steps),
                     recurrence_window_days=node.integer("recurrence_window_days", False, minimum=1),
+                    recurrence_window_years=node.integer("recurrence_window_years", False, minimum=1),
+                    matter=node.enum("matter", SCOPES, required=False),
                     basis=node.basis(), basis_act=node.basis_act(), notes=node.notes())
+    if result.recurrence_window_days is not None and result.recurrence_window_years is not None:
+        node.fail("recurrence_window_years", "informe recurrence_window_days ou recurrence_window_years, não os dois")
     node.done()
     return result
 
@@ -2215,8 +2463,9 @@ def _parse_fine(node: _Node) -> Fine:
         node.fail(None, "a multa precisa de value + unit, ou max = { value, unit }, ou admin_defined = true — um só")
     if graded and max_amount is None:
         node.fail("graded", "graded = true exige max = { value, unit }")
-    result = Fine(amount=amount, max=max_amount, graded=graded, admin_defined=admin, basis=node.basis(),
-                  basis_act=node.basis_act(), notes=node.notes())
+    result = Fine(amount=amount, max=max_amount, graded=graded, admin_defined=admin,
+                  discretionary=node.boolean("discretionary"), basis=node.basis(), basis_act=node.basis_act(),
+                  notes=node.notes())
     node.done()
     return result
 
@@ -2234,10 +2483,39 @@ def _parse_infraction(node: _Node) -> Infraction:
         fine=_sub(node, "fine", _parse_fine),
         ladder=node.ident("ladder", False),
         sanctions=_parse_sanction_list(node, "sanctions"),
+        tolerance=_sub(node, "tolerance", _parse_tolerance),
+        matter=node.enum("matter", SCOPES, required=False),
         basis=node.basis(),
         basis_act=node.basis_act(),
         notes=node.notes(),
     )
+    node.done()
+    return result
+
+
+def _parse_tolerance(node: _Node) -> Tolerance:
+    result = Tolerance(occurrences=node.integer("occurrences", minimum=1),
+                       spares=node.enum_list("spares", SANCTION_KINDS, required=True), text=node.text("text"),
+                       basis=node.basis(), basis_act=node.basis_act(), notes=node.notes())
+    if not result.spares:
+        node.fail("spares", "lista vazia: informe as sanções que a tolerância dispensa")
+    node.done()
+    return result
+
+
+def _parse_record_rules(node: _Node) -> RecordRules:
+    def requirement(name: str) -> RecordRequirement | None:
+        child = node.table(name)
+        if child is None:
+            return None
+        found = RecordRequirement(basis=child.basis(), text=child.text("text", False), basis_act=child.basis_act(),
+                                  notes=child.notes())
+        child.done()
+        return found
+
+    result = RecordRules(inspector_id=requirement("inspector_id"),
+                         witness_when_unsigned=requirement("witness_when_unsigned"),
+                         unsigned_note=requirement("unsigned_note"), unsigned_valid=requirement("unsigned_valid"))
     node.done()
     return result
 
@@ -2247,10 +2525,13 @@ def _parse_penalties(node: _Node) -> Penalties:
     rec = node.table("recurrence")
     if rec is not None:
         recurrence = Recurrence(window_days=rec.integer("window_days", False, minimum=1),
+                                window_years=rec.integer("window_years", False, minimum=1),
                                 multiplier=rec.decimal("multiplier", False, positive=True),
                                 max_doublings=rec.integer("max_doublings", False, minimum=1),
-                                discretionary=rec.boolean("discretionary"),
+                                discretionary=rec.boolean("discretionary"), reading=rec.text("reading", False),
                                 basis=rec.basis(), notes=rec.notes())
+        if recurrence.window_days is not None and recurrence.window_years is not None:
+            rec.fail("window_years", "informe window_days ou window_years, não os dois")
         rec.done()
     index = None
     ix = node.table("index")
@@ -2258,7 +2539,8 @@ def _parse_penalties(node: _Node) -> Penalties:
         index = IndexRef(code=ix.code("code"), basis=ix.basis(), notes=ix.notes())
         ix.done()
     result = Penalties(cumulative=_flag(node, "cumulative"), recurrence=recurrence,
-                       any_order=_flag(node, "any_order"), index=index, notes=node.notes())
+                       any_order=_flag(node, "any_order"), index=index,
+                       record=_sub(node, "record", _parse_record_rules), notes=node.notes())
     node.done()
     return result
 
@@ -2275,22 +2557,36 @@ def _parse_deadline(node: _Node) -> Deadline:
         node.fail("count", "prazo em horas exige count = \"hours\"")
     if days is not None and count == "hours":
         node.fail("count", "count = \"hours\" exige hours, não days")
+    if node.has("next_business_day"):
+        node.fail("next_business_day", "chave antiga: use closed_day = { rule = \"end-of-next-business-day\", "
+                                       "basis = \"…\" } (ou \"next-business-day\", \"stays\")")
+    role = node.enum("role", DEADLINE_ROLES)
     result = Deadline(
         id=ident,
         label=label,
+        role=role,
         days=days,
         hours=hours,
         count=count,
-        from_=node.ident("from"),
+        from_=node.enum("from", DEADLINE_EVENTS),
         direction=node.enum("direction", DIRECTIONS, required=False, default="after"),
         applies_to=node.enum_list("applies_to", SANCTION_KINDS),
-        next_business_day=_flag(node, "next_business_day"),
+        matter=node.enum_list("matter", SCOPES),
+        perishable=node.optional_bool("perishable"),
+        alternative=node.boolean("alternative"),
+        closed_day=_sub(node, "closed_day", _parse_closed_day),
         basis=node.basis(),
         basis_act=node.basis_act(),
         notes=node.notes(),
     )
-    if result.next_business_day is not None and result.direction == "before":
-        node.fail("next_business_day", "só vale para prazos contados para frente (direction = \"after\")")
+    if result.closed_day is not None and result.closed_day.rule != "stays" and result.direction == "before":
+        node.fail("closed_day", "só um prazo contado para frente (direction = \"after\") se prorroga")
+    if result.perishable is not None and role != "reclaim":
+        node.fail("perishable", "só os prazos de retirada de bens apreendidos (role = \"reclaim\") dizem se são de "
+                                "perecíveis")
+    if role == "reclaim" and result.perishable is None:
+        node.fail("perishable", "um prazo de retirada (role = \"reclaim\") diz se é dos perecíveis: "
+                                "perishable = true ou false")
     node.done()
     return result
 
@@ -2301,7 +2597,11 @@ def _parse_period(node: _Node) -> Period:
     admin = node.boolean("admin_defined")
     if sum((days is not None, hours is not None, admin)) != 1:
         node.fail("days", "informe days, hours ou admin_defined = true — um só")
-    result = Period(days=days, hours=hours, admin_defined=admin, basis=node.basis(), notes=node.notes())
+    count = node.enum("count", ("calendar", "business"), required=days is not None)
+    if count is not None and days is None:
+        node.fail("count", "count vale só com days")
+    result = Period(days=days, hours=hours, count=count, admin_defined=admin, basis=node.basis(),
+                    notes=node.notes())
     node.done()
     return result
 
@@ -2322,7 +2622,8 @@ def _parse_seizure(node: _Node) -> Seizure:
         if admin and amount is not None:
             dn.fail("amount", "informe \"amount\" ou \"admin_defined = true\" — um dos dois")
         depot = DepotFee(amount=amount, per=dn.enum("per", ("day", "once"), required=not admin),
-                         admin_defined=admin, basis=dn.basis(), notes=dn.notes())
+                         admin_defined=admin, scopes=dn.enum_list("scopes", SCOPES), basis=dn.basis(),
+                         notes=dn.notes())
         dn.done()
     result = Seizure(
         basis=node.basis(),
@@ -2332,6 +2633,7 @@ def _parse_seizure(node: _Node) -> Seizure:
         reclaim_other=_sub(node, "reclaim_other", _parse_period),
         donation=_sub(node, "donation", _parse_text_rule),
         release=_sub(node, "release", _parse_text_rule),
+        expenses=_sub(node, "expenses", _parse_text_rule),
         notes=node.notes(),
     )
     node.done()
@@ -2451,6 +2753,10 @@ def _check_references(regime: Regime, root: _Node) -> None:
             check_ids(discount.when.lines, lines, f"{key}.discounts[{j}].when.lines", "ramo")
         for j, tier in enumerate(fee.tiers):
             check_ids(tier.equipment, equipment, f"{key}.tiers[{j}].equipment", "equipamento")
+        for j, exemption in enumerate(fee.exemptions):
+            if exemption.document is not None and exemption.document not in documents:
+                fail(f"{key}.exemptions[{j}].document", f"documento {_show(exemption.document)} não existe em "
+                                                        "[[documents]]")
         for j, venue in enumerate(fee.venues):
             vkey = f"{key}.venues[{j}]"
             if venue.id in venue_ids:
@@ -2468,16 +2774,37 @@ def _check_references(regime: Regime, root: _Node) -> None:
                      f"a taxa de 1 dia ({venue.one_day.value} {venue.one_day.unit}) passa do preço de 2 dias "
                      f"({charged} × {venue.per_day.value} {venue.per_day.unit}): 2 dias custariam menos que 1")
 
+    deadlines = {d.id: d for d in regime.deadlines}
+
     def check_sanctions(sanctions: Iterable[Sanction], key: str) -> None:
         for j, sanction in enumerate(sanctions):
             check_amount(sanction.amount, f"{key}[{j}].amount")
             check_amount(sanction.max, f"{key}[{j}].max")
+            if sanction.deadline is None:
+                continue
+            d = deadlines.get(sanction.deadline)
+            if d is None:
+                fail(f"{key}[{j}].deadline", f"prazo {_show(sanction.deadline)} não existe em [[deadlines]]")
+            if d.role != "compliance":
+                fail(f"{key}[{j}].deadline", f"o prazo {_show(d.id)} não é de regularização (role = \"compliance\")")
+            if (sanction.comply_days, sanction.comply_hours) != (d.days, d.hours):
+                fail(f"{key}[{j}].deadline", f"o prazo {_show(d.id)} ({d.days or d.hours} {'horas' if d.hours else 'dias'}) "
+                                             "difere de comply_days/comply_hours da advertência")
 
     for i, ladder in enumerate(regime.ladders):
         for j, step in enumerate(ladder.steps):
             check_sanctions(step.sanctions, f"ladders[{i}].steps[{j}].sanctions")
+    for i, ladder in enumerate(regime.ladders):
+        if ladder.matter is not None and ladder.matter not in regime.scope:
+            fail(f"ladders[{i}].matter", f"matéria {_show(ladder.matter)} não está no scope do regime")
+    for i, deadline in enumerate(regime.deadlines):
+        for j, matter in enumerate(deadline.matter):
+            if matter not in regime.scope:
+                fail(f"deadlines[{i}].matter[{j}]", f"matéria {_show(matter)} não está no scope do regime")
     for i, infraction in enumerate(regime.infractions):
         key = f"infractions[{i}]"
+        if infraction.matter is not None and infraction.matter not in regime.scope:
+            fail(f"{key}.matter", f"matéria {_show(infraction.matter)} não está no scope do regime")
         if infraction.ladder is not None and infraction.ladder not in ladders:
             fail(f"{key}.ladder", f"gradação {_show(infraction.ladder)} não existe em [[ladders]]")
         if infraction.fine is not None:
@@ -2490,6 +2817,13 @@ def _check_references(regime: Regime, root: _Node) -> None:
             ladder = regime.ladder(infraction.ladder)
             if any(s.kind == "fine" and s.multiplier is not None for st in ladder.steps for s in st.sanctions):
                 fail(f"{key}.fine", f"a gradação {_show(ladder.id)} multiplica a multa da infração, mas a infração não tem \"fine\"")
+    for i, deadline in enumerate(regime.deadlines):
+        if (deadline.role in PROCESS_ROLES and deadline.closed_day is None and deadline.direction == "after"
+                and regime.calendar is None):
+            fail(f"deadlines[{i}].role",
+                 f"prazo do processo ({_show(deadline.role)}) sem regra para o dia sem expediente: declare "
+                 "[calendar] closed_day (a do ato, ou a Lei nº 9.784/1999, art. 66, § 1º, subsidiária) ou "
+                 "closed_day no próprio prazo")
     if regime.penalties and regime.penalties.index and regime.penalties.index.code not in indexes:
         fail("penalties.index.code", f"índice {_show(regime.penalties.index.code)} não declarado em [[indexes]]")
     if regime.seizure:
@@ -2507,7 +2841,7 @@ _TOP_LEVEL = (
     "regime", "units", "indexes", "documents", "equipment", "groups", "lines", "sections",
     "permit_kinds", "fees", "schedules", "sites", "layout", "selection", "ladders",
     "infractions", "penalties", "deadlines", "seizure", "prohibitions", "duties", "placard",
-    "notes",
+    "calendar", "notes",
 )
 
 
@@ -2566,6 +2900,7 @@ def load_regime_file(path: str | Path) -> Regime:
         prohibitions=_list_of(root, "prohibitions", lambda n: _parse_plain(n, Prohibition), what="proibição"),
         duties=_list_of(root, "duties", lambda n: _parse_plain(n, Duty), what="obrigação"),
         placard=_sub(root, "placard", _parse_placard),
+        calendar=_sub(root, "calendar", _parse_calendar),
         source=str(path),
     )
     root.notes()

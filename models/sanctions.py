@@ -2,18 +2,30 @@
 
 :func:`propose_sanction` reads the regime's infraction catalogue and penalty
 ladders (``[[infractions]]``, ``[[ladders]]``, ``[penalties]``) and the
-offender's history, and proposes each sanction with its article:
+offender's history, and proposes each sanction with its article. Praça
+proposes; where the act leaves the choice to the authority or ties a sanction
+to a fact, the authority decides and the reason is kept:
 
 * the **offence number** is 1 + the prior offences of the same nature
-  (``Infraction.nature``) within the recurrence window (the ladder's
-  ``recurrence_window_days``, else ``[penalties] recurrence.window_days``;
-  without either every prior offence counts); the ladder's step for that
-  number applies, and its last step repeats;
-* a step that opens with a **warning** gives its ``comply_days`` or
-  ``comply_hours``; the other sanctions of that step that are not
-  ``cumulative`` apply only if the warning is not complied with in time
-  (Olímpia art. 10, parágrafo único, and art. 29; SJC art. 23: "sob pena de
-  multa"), and are marked ``condition = "if-not-complied"``;
+  (``Infraction.nature``) within the recurrence window — in calendar years
+  (``recurrence_window_years``: the same day N years before) or in days; the ladder's step for that number applies,
+  and its last step repeats. Every prior date is listed with why it counts or
+  not;
+* each sanction has a **decision**: ``imposed`` (the act imposes it),
+  ``proposed`` (it waits for the authority or for a fact), ``omitted`` (the
+  authority dropped it, with a written reason) or ``tolerated`` (within a
+  tolerance the act grants);
+* a **discretionary** sanction (the act says "poderá", "cumulativamente ou
+  não", or leaves the choice: ``discretionary = true`` in the file) — fines
+  included — is proposed: the authority imposes or omits it with a reason
+  (:func:`adjust`); alternatives (``one_of``) — exactly one is imposed;
+* a **conditional** sanction (``condition = { fact, text, basis }``) is never
+  imposed by the count of offences: it waits until the fact is recorded with
+  the day it was verified and who verified it (``facts`` here, or
+  :func:`adjust`); a record that follows a notice not complied with supplies
+  ``not-complied``;
+* a **tolerance** (``tolerance``: Olímpia art. 218) spares the sanctions it
+  names for the first occurrences, which then do not count for recurrence;
 * **fines** are the infraction's ``fine`` times the step's ``multiplier`` (or
   the sanction's own ``amount``): fiscal units × the unit's value in the year
   (the clerk's values in ``unit_values`` prevail over the file, as in
@@ -21,24 +33,24 @@ offender's history, and proposes each sanction with its article:
   formula and the values; a fine in reais that the act corrects by an index
   (``[penalties] index``) is multiplied by the accumulated factor given in
   ``index_factors``. A multiplier above ``recurrence.multiplier **
-  max_doublings`` is capped (Olímpia art. 12, § 2º: doubled at most twice). A
-  **graded** fine ("até R$ 500,00", SJC art. 24, § 1º) has no amount until the
-  authority grades it with :func:`adjust`;
+  max_doublings`` is capped (Olímpia art. 12, § 2º: doubled at most twice),
+  and the regime's ``reading`` of the rule is shown. A **graded** fine ("até
+  R$ 500,00", SJC art. 24, § 1º) has no amount until the authority grades it
+  with :func:`adjust`;
 * an infraction without a ladder gets its fine, doubled on recurrence when
   ``[penalties] recurrence`` says so, and its own ``sanctions`` (which apply
   every time, with or without a ladder);
-* **discretionary** sanctions (the act says "poderá") are proposed but not
-  applied until the authority applies them (:func:`adjust`); a discretionary
-  fine is applied (the discretion is on its amount);
 * several infractions at once: each one's sanctions, cumulated where the act
   says so (``[penalties] cumulative``: Sapezal art. 49, parágrafo único;
-  Olímpia art. 190, parágrafo único).
+  Olímpia art. 190, parágrafo único);
+* a fact dated before the act came into force (``[regime] in_force``) is
+  refused.
 
 :func:`adjust` lets the inspector or the chief grade within the act's limits,
-apply or drop a discretionary sanction, always with a written reason; anything
-outside the limits is refused with a pt-BR ``UserError``. A fiscal unit
-without a value for the year raises ``MissingUnitValue`` (a ``UserError``
-naming the unit and the year).
+impose or omit what the act leaves to them and record the facts a condition
+waits for, always with a written reason; anything outside the limits is
+refused with a pt-BR ``UserError``. A fiscal unit without a value for the year
+raises ``MissingUnitValue`` (a ``UserError`` naming the unit and the year).
 """
 
 from __future__ import annotations
@@ -58,6 +70,7 @@ from models.regimes import Amount, Infraction, Ladder, Regime, Sanction, get_reg
 
 __all__ = [
     "PriorOffence",
+    "Verification",
     "ProposedSanction",
     "InfractionProposal",
     "Adjustment",
@@ -65,9 +78,24 @@ __all__ = [
     "propose_sanction",
     "adjust",
     "count_prior",
+    "check_in_force",
+    "imposed",
+    "sanction_head",
+    "sanction_lines",
+    "IMPOSED",
+    "PROPOSED",
+    "OMITTED",
+    "TOLERATED",
+    "DECISIONS",
 ]
 
-IF_NOT_COMPLIED = "if-not-complied"
+IMPOSED, PROPOSED, OMITTED, TOLERATED = "imposed", "proposed", "omitted", "tolerated"
+DECISIONS = {
+    IMPOSED: "imposta",
+    PROPOSED: "proposta — aguarda decisão",
+    OMITTED: "dispensada",
+    TOLERATED: "tolerada",
+}
 _MERGED_KINDS = ("seizure", "interdiction", "forfeiture")
 _TIMES = " × "
 UnitValues = Mapping[tuple[str, int], Decimal]
@@ -85,6 +113,41 @@ class PriorOffence:
 
 
 @dataclass(frozen=True)
+class Verification:
+    """A fact someone verified: the day it was verified, who verified it, and how."""
+
+    on: dt.date
+    by: str
+    note: str = ""
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"on": self.on.isoformat(), "by": self.by, "note": self.note}
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> "Verification":
+        on = data.get("on")
+        return cls(on=dt.date.fromisoformat(on) if isinstance(on, str) else on, by=str(data.get("by") or ""),
+                   note=str(data.get("note") or ""))
+
+    @property
+    def text(self) -> str:
+        return f"verificado em {self.on:%d/%m/%Y} por {self.by}" + (f" — {self.note}" if self.note else "")
+
+
+@dataclass(frozen=True)
+class ConditionText:
+    """A sanction's condition as the proposal shows it: the fact, the act's words, the full citation."""
+
+    fact: str
+    text: str
+    basis: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"fact": self.fact, "fact_text": describe.FACTS.get(self.fact, self.fact), "text": self.text,
+                "basis": self.basis}
+
+
+@dataclass(frozen=True)
 class ProposedSanction:
     """One sanction of the proposal, numbered across the whole proposal (``adjust`` takes the number)."""
 
@@ -93,12 +156,17 @@ class ProposedSanction:
     kind: str
     label: str
     basis: str
-    applied: bool = True
+    #: imposed | proposed | omitted | tolerated (``DECISIONS``)
+    decision: str = IMPOSED
     discretionary: bool = False
     cumulative: bool = False
     admin_defined: bool = False
-    #: ``"if-not-complied"``: only if the warning of the same step is not complied with in time
-    condition: str | None = None
+    #: the fact it waits for, in the act's words (never imposed by the count alone)
+    condition: ConditionText | None = None
+    #: the fact as verified (day, who), once recorded
+    condition_met: Verification | None = None
+    #: alternatives of one step: the authority imposes exactly one of those with the same ``one_of``
+    one_of: str | None = None
     # warning
     comply_days: int | None = None
     comply_hours: int | None = None
@@ -129,6 +197,11 @@ class ProposedSanction:
     adjusted: bool = False
 
     @property
+    def applied(self) -> bool:
+        """Imposed: it takes effect (a fine becomes due, a suspension can be applied to the permit)."""
+        return self.decision == IMPOSED
+
+    @property
     def amount_adjustable(self) -> bool:
         return self.kind == "fine" and (self.graded or self.admin_defined or self.min_amount is not None)
 
@@ -138,19 +211,53 @@ class ProposedSanction:
             self.max_days is not None or self.admin_defined)
 
     @property
+    def actions(self) -> tuple[str, ...]:
+        """What the authority may still do with this sanction (``adjust``): ``fact`` (record the fact its
+        condition waits for), ``apply`` (impose), ``omit``, ``amount`` (grade the fine), ``days``."""
+        found = []
+        if self.decision == PROPOSED and self.condition is not None and self.condition_met is None:
+            found.append("fact")
+        if self.decision == PROPOSED and self.discretionary and (self.condition is None or self.condition_met):
+            found.append("apply")
+        if (self.decision == PROPOSED and (self.discretionary or self.condition is not None)) or (
+                self.decision == IMPOSED and self.discretionary):
+            found.append("omit")
+        if self.decision in (PROPOSED, IMPOSED) and self.amount_adjustable:
+            found.append("amount")
+        if self.decision in (PROPOSED, IMPOSED) and self.days_adjustable:
+            found.append("days")
+        return tuple(found)
+
+    @property
+    def waiting(self) -> str | None:
+        """What a proposed sanction waits for before it can be imposed (None when it is decided)."""
+        if self.decision != PROPOSED:
+            return None
+        if self.condition is not None and self.condition_met is None:
+            return (f"aguarda o fato: {self.condition.text} ({self.condition.basis}) — registre a data em que foi "
+                    "verificado e quem o verificou")
+        if self.one_of:
+            return "a critério da autoridade: impor uma das sanções alternativas, com o motivo"
+        return "a critério da autoridade: impor ou dispensar, com o motivo"
+
+    @property
     def pending(self) -> str | None:
         """What the authority must still fix before this sanction is final (None when nothing)."""
-        if not self.applied:
+        if self.decision in (OMITTED, TOLERATED):
             return None
+        parts = [self.waiting] if self.decision == PROPOSED else []
         if self.kind == "fine" and self.amount is None:
             if self.max_amount is not None:
-                return f"valor da multa a graduar pela autoridade, até {format_brl(self.max_amount)}"
-            return "valor da multa a definir pela Administração"
+                parts.append(f"valor da multa a graduar pela autoridade, até {format_brl(self.max_amount)}")
+            else:
+                parts.append("valor da multa a definir pela Administração")
         if self.kind == "suspension" and self.days is None and not self.until_remedied:
             if self.max_days is not None:
-                return f"prazo da suspensão a fixar pela autoridade, de {self.min_days or 1} a {self.max_days} dias"
-            return "prazo da suspensão a fixar pela Administração"
-        return None
+                parts.append(f"prazo da suspensão a fixar pela autoridade, de {self.min_days or 1} a "
+                             f"{self.max_days} dias")
+            else:
+                parts.append("prazo da suspensão a fixar pela Administração")
+        return "; ".join(p for p in parts if p) or None
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {}
@@ -162,11 +269,57 @@ class ProposedSanction:
                 value = value.isoformat()
             elif isinstance(value, tuple):
                 value = list(value)
+            elif isinstance(value, (ConditionText, Verification)):
+                value = value.to_dict()
             out[f.name] = value
+        out["applied"] = self.applied
+        out["decision_text"] = DECISIONS[self.decision]
         out["amount_text"] = format_brl(self.amount) if self.amount is not None else None
         out["max_amount_text"] = format_brl(self.max_amount) if self.max_amount is not None else None
+        out["waiting"] = self.waiting
         out["pending"] = self.pending
+        out["actions"] = list(self.actions)
         return out
+
+
+def sanction_head(s: ProposedSanction) -> str:
+    """One line for a sanction: number, label, amount or days, and its decision in words."""
+    head = f"{s.number}. {s.label}"
+    if s.kind == "fine" and s.amount is not None:
+        head += f": {format_brl(s.amount)}"
+    if s.kind == "suspension" and s.days:
+        head += f": {describe.days(s.days)}"
+    if s.decision == PROPOSED:
+        if s.condition is not None and s.condition_met is None:
+            head += f" [proposta — só {s.condition.text[:1].lower()}{s.condition.text[1:]}]"
+        else:
+            head += " [proposta — a critério da autoridade]"
+    elif s.decision != IMPOSED:
+        head += f" [{DECISIONS[s.decision]}]"
+    return head
+
+
+def sanction_lines(s: ProposedSanction) -> list[tuple[int, str]]:
+    """A sanction in words, ``(indent, text)``: the head, formula, article, what is pending, the details."""
+    out = [(0, sanction_head(s))]
+    if s.formula:
+        out.append((1, f"Fórmula: {s.formula}"))
+    out.append((1, f"Base legal: {s.basis}"))
+    if s.pending:
+        out.append((1, f"A definir: {s.pending}"))
+    for detail in s.details:
+        out.append((1, detail))
+    return out
+
+
+def imposed(sanction: Mapping[str, Any], not_complied: bool = False) -> bool:
+    """Whether a sanction as stored on a record (``ProposedSanction.to_dict``) takes effect.
+
+    Records issued before decisions were kept say ``applied`` and a
+    ``condition`` that only a notice not complied with fulfilled."""
+    if "decision" in sanction:
+        return sanction["decision"] == IMPOSED
+    return bool(sanction.get("applied")) and (sanction.get("condition") is None or not_complied)
 
 
 @dataclass(frozen=True)
@@ -185,6 +338,11 @@ class InfractionProposal:
     ladder_label: str | None = None
     step: int | None = None
     recurrence_window_days: int | None = None
+    recurrence_window_years: int | None = None
+    #: the prior dates that counted for recurrence
+    counted: tuple[dt.date, ...] = ()
+    #: within the act's tolerance: (this occurrence, the occurrences tolerated, the article)
+    tolerance: tuple[int, int, str] | None = None
     details: tuple[str, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
@@ -192,7 +350,12 @@ class InfractionProposal:
             "code": self.code, "label": self.label, "article": self.article, "basis": self.basis,
             "nature": self.nature, "prior": self.prior, "offence": self.offence, "ladder": self.ladder,
             "ladder_label": self.ladder_label, "step": self.step,
-            "recurrence_window_days": self.recurrence_window_days, "details": list(self.details),
+            "recurrence_window_days": self.recurrence_window_days,
+            "recurrence_window_years": self.recurrence_window_years,
+            "counted": [d.isoformat() for d in self.counted],
+            "tolerance": ({"occurrence": self.tolerance[0], "tolerated": self.tolerance[1],
+                           "basis": self.tolerance[2]} if self.tolerance else None),
+            "details": list(self.details),
             "sanctions": [s.to_dict() for s in self.sanctions],
         }
 
@@ -200,7 +363,7 @@ class InfractionProposal:
 @dataclass(frozen=True)
 class Adjustment:
     number: int
-    change: str  # amount | days | apply | omit
+    change: str  # amount | days | apply | omit | fact
     before: str
     after: str
     reason: str
@@ -234,20 +397,51 @@ class Proposal:
 
     @property
     def total(self) -> Decimal:
-        """The fines that apply now (applied, not conditional, with an amount)."""
+        """The fines imposed now (with an amount)."""
         return sum((s.amount for s in self.sanctions
-                    if s.kind == "fine" and s.applied and s.condition is None and s.amount is not None),
-                   Decimal("0.00"))
+                    if s.kind == "fine" and s.applied and s.amount is not None), Decimal("0.00"))
 
     @property
-    def total_if_not_complied(self) -> Decimal:
-        """The fines if the warnings are not complied with in time (conditional fines included)."""
-        return sum((s.amount for s in self.sanctions if s.kind == "fine" and s.applied and s.amount is not None),
-                   Decimal("0.00"))
+    def total_proposed(self) -> Decimal:
+        """The fines still waiting for the authority's decision or for a fact (with an amount)."""
+        return sum((s.amount for s in self.sanctions
+                    if s.kind == "fine" and s.decision == PROPOSED and s.amount is not None), Decimal("0.00"))
 
     @property
     def pending(self) -> tuple[str, ...]:
         return tuple(f"Sanção nº {s.number}: {s.pending}" for s in self.sanctions if s.pending)
+
+    @property
+    def waiting(self) -> tuple[ProposedSanction, ...]:
+        """The sanctions proposed and not yet decided."""
+        return tuple(s for s in self.sanctions if s.decision == PROPOSED)
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> "Proposal":
+        """The proposal as a record keeps it (``to_dict``), to decide on it later; records issued before
+        decisions were kept read as then: a ``condition`` meant a warning not complied with."""
+        not_complied = bool(data.get("not_complied"))
+        items = []
+        for item in data.get("infractions", []):
+            sanctions = []
+            for raw in item.get("sanctions", []):
+                sanctions.append(_sanction_from_dict(raw, not_complied))
+            tolerance = item.get("tolerance")
+            items.append(InfractionProposal(
+                code=item["code"], label=item["label"], article=item["article"], basis=item["basis"],
+                nature=item.get("nature", item["code"]), prior=int(item.get("prior", 0)),
+                offence=int(item.get("offence", 1)), sanctions=tuple(sanctions), ladder=item.get("ladder"),
+                ladder_label=item.get("ladder_label"), step=item.get("step"),
+                recurrence_window_days=item.get("recurrence_window_days"),
+                recurrence_window_years=item.get("recurrence_window_years"),
+                counted=tuple(dt.date.fromisoformat(d) for d in item.get("counted", [])),
+                tolerance=((tolerance["occurrence"], tolerance["tolerated"], tolerance["basis"])
+                           if tolerance else None),
+                details=tuple(item.get("details", []))))
+        return cls(regime=data["regime"], on=dt.date.fromisoformat(data["on"]), year=int(data["year"]),
+                   items=tuple(items), cumulative=bool(data.get("cumulative")),
+                   cumulative_basis=data.get("cumulative_basis"), notes=tuple(data.get("notes", [])),
+                   adjustments=tuple(Adjustment(**a) for a in data.get("adjustments", [])))
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -259,12 +453,39 @@ class Proposal:
             "infractions": [item.to_dict() for item in self.items],
             "total": str(self.total),
             "total_text": format_brl(self.total),
-            "total_if_not_complied": str(self.total_if_not_complied),
-            "total_if_not_complied_text": format_brl(self.total_if_not_complied),
+            "total_proposed": str(self.total_proposed),
+            "total_proposed_text": format_brl(self.total_proposed),
             "pending": list(self.pending),
             "notes": list(self.notes),
             "adjustments": [a.to_dict() for a in self.adjustments],
         }
+
+
+_DECIMALS = ("amount", "min_amount", "max_amount", "multiplier", "units", "unit_value")
+
+
+def _sanction_from_dict(raw: Mapping[str, Any], not_complied: bool) -> ProposedSanction:
+    known = {f.name for f in dataclasses.fields(ProposedSanction)}
+    kw: dict[str, Any] = {k: v for k, v in raw.items() if k in known}
+    for name in _DECIMALS:
+        if kw.get(name) is not None:
+            kw[name] = Decimal(str(kw[name]))
+    if kw.get("wait_until"):
+        kw["wait_until"] = dt.date.fromisoformat(kw["wait_until"])
+    for name in ("deadlines", "details"):
+        kw[name] = tuple(kw.get(name) or ())
+    condition = raw.get("condition")
+    if isinstance(condition, str):  # the old form: only a warning not complied with
+        kw["condition"] = ConditionText("not-complied", "se a advertência não for atendida no prazo", "")
+        kw["condition_met"] = (Verification(dt.date.min, "auto de seguimento", "notificação não atendida")
+                               if not_complied else None)
+    elif condition:
+        kw["condition"] = ConditionText(condition["fact"], condition["text"], condition["basis"])
+        met = raw.get("condition_met")
+        kw["condition_met"] = Verification.from_dict(met) if met else None
+    if "decision" not in raw:
+        kw["decision"] = IMPOSED if imposed(raw, not_complied) else PROPOSED
+    return ProposedSanction(**kw)
 
 
 # --------------------------------------------------------------------------- helpers
@@ -280,7 +501,7 @@ def _cite(regime: Regime, *bases: str | None, act: str | None = None) -> str:
 
 
 def add_months(day: dt.date, months: int) -> dt.date:
-    """``day`` plus ``months`` calendar months (31/01 + 1 → 28 or 29/02)."""
+    """``day`` plus ``months`` calendar months (31/01 + 1 → 28 or 29/02); negative goes back."""
     index = day.month - 1 + months
     year, month = day.year + index // 12, index % 12 + 1
     return dt.date(year, month, min(day.day, _calendar.monthrange(year, month)[1]))
@@ -290,16 +511,40 @@ def _date(value: dt.date) -> str:
     return value.strftime("%d/%m/%Y")
 
 
-def _window(regime: Regime, ladder: Ladder | None) -> tuple[int | None, str | None]:
-    """The recurrence window in days and the article that sets it."""
-    if ladder is not None and ladder.recurrence_window_days:
-        rec = regime.penalties.recurrence if regime.penalties else None
-        basis = rec.basis if rec is not None and rec.window_days == ladder.recurrence_window_days else ladder.basis
-        return ladder.recurrence_window_days, basis
+@dataclass(frozen=True)
+class _Window:
+    """The recurrence window: in calendar years (the same day N years before) or in days, and its article."""
+
+    basis: str | None
+    days: int | None = None
+    years: int | None = None
+
+    def start(self, on: dt.date) -> dt.date | None:
+        """The first day of the window that ends on ``on`` (inclusive)."""
+        if self.years:
+            return add_months(on, -12 * self.years)
+        if self.days:
+            return on - dt.timedelta(days=self.days)
+        return None
+
+    @property
+    def text(self) -> str:
+        if self.years:
+            return f"{describe.years(self.years)}, contados do mesmo dia do ano"
+        return describe.days(self.days or 0)
+
+
+def _window(regime: Regime, ladder: Ladder | None) -> _Window:
+    """The recurrence window (ladder's, else the regime's) and the article that sets it; empty when none."""
     rec = regime.penalties.recurrence if regime.penalties else None
-    if rec is not None and rec.window_days:
-        return rec.window_days, rec.basis
-    return None, None
+    if ladder is not None and (ladder.recurrence_window_years or ladder.recurrence_window_days):
+        same = rec is not None and (rec.window_years, rec.window_days) == (
+            ladder.recurrence_window_years, ladder.recurrence_window_days)
+        return _Window(rec.basis if same else ladder.basis, ladder.recurrence_window_days,
+                       ladder.recurrence_window_years)
+    if rec is not None and (rec.window_years or rec.window_days):
+        return _Window(rec.basis, rec.window_days, rec.window_years)
+    return _Window(None)
 
 
 def _nature(regime: Regime, code: str) -> str:
@@ -328,6 +573,67 @@ def _priors(prior: int | Iterable[PriorOffence | tuple[str, dt.date]]) -> int | 
     return found
 
 
+def check_in_force(regime: Regime, on: dt.date, *, what: str = "A infração") -> None:
+    """Refuse a fact dated before the act came into force (``[regime] in_force``), naming the date."""
+    force = regime.in_force
+    if force is not None and on < force.from_:
+        raise UserError(f"{what} de {_date(on)} é anterior à vigência do {regime.short}, em vigor desde "
+                        f"{_date(force.from_)} ({regime.cite_item(force)}): o ato não se aplica a esse fato.", field="on")
+
+
+@dataclass(frozen=True)
+class _Reckoning:
+    """How the prior offences were counted: those that count for recurrence, those tolerated, and why."""
+
+    count: int
+    counted: tuple[dt.date, ...]
+    tolerated: int  # occurrences before this one that fell within the act's tolerance
+    all_same: int  # every prior occurrence of the same nature (for the tolerance)
+    details: tuple[str, ...]
+
+
+def _reckon(regime: Regime, infraction: Infraction, prior: int | list[PriorOffence], on: dt.date) -> _Reckoning:
+    ladder = regime.ladder(infraction.ladder) if infraction.ladder else None
+    window = _window(regime, ladder)
+    tolerance = infraction.tolerance
+    spared = tolerance.occurrences if tolerance is not None else 0
+    if isinstance(prior, int):
+        count = max(prior - spared, 0)
+        details = [f"Ocorrências anteriores da mesma natureza informadas: {prior}."] if prior else []
+        if prior and spared:
+            details.append(f"As {min(prior, spared)} primeiras, dentro da tolerância "
+                           f"({regime.cite_item(tolerance)}), não contam para a reincidência.")
+        return _Reckoning(count, (), min(prior, spared), prior, tuple(details))
+    nature = infraction.nature or infraction.code
+    details: list[str] = []
+    other = sorted((p for p in prior if _nature(regime, p.code) != nature), key=lambda p: p.on)
+    later = sorted((p for p in prior if _nature(regime, p.code) == nature and p.on > on), key=lambda p: p.on)
+    same = sorted((p for p in prior if _nature(regime, p.code) == nature and p.on <= on), key=lambda p: p.on)
+    tolerated, rest = same[:spared], same[spared:]
+    start = window.start(on)
+    counted = [p for p in rest if start is None or p.on >= start]
+    outside = [p for p in rest if start is not None and p.on < start]
+    if start is not None:
+        details.append(f"Reincidência: contam as ocorrências da mesma natureza de {_date(start)} a {_date(on)} "
+                       f"({window.text} — {regime.cite(window.basis)}).")
+    elif same:
+        details.append(f"O ato ({regime.short}) não fixa prazo de reincidência: contam todas as ocorrências da "
+                       "mesma natureza.")
+    if counted:
+        details.append("Contam: " + ", ".join(_date(p.on) for p in counted) + ".")
+    if tolerated:
+        details.append(f"Toleradas ({regime.cite_item(tolerance)}), não contam para a reincidência: "
+                       + ", ".join(_date(p.on) for p in tolerated) + ".")
+    if outside:
+        details.append("Não contam, fora do prazo de reincidência: " + ", ".join(_date(p.on) for p in outside) + ".")
+    if later:
+        details.append("Não contam, posteriores a esta infração: " + ", ".join(_date(p.on) for p in later) + ".")
+    if other:
+        details.append("Não contam, de outra natureza: " + ", ".join(f"{_date(p.on)} ({p.code})" for p in other)
+                       + ".")
+    return _Reckoning(len(counted), tuple(p.on for p in counted), len(tolerated), len(same), tuple(details))
+
+
 def count_prior(
     regime: Regime | str,
     code: str,
@@ -337,32 +643,13 @@ def count_prior(
     """How many prior offences count for recurrence of ``code`` on ``on``, and the reckoning in words.
 
     With a number, it is taken as given. With a list, the offences of the same
-    nature, on or before ``on`` and within the recurrence window, count.
+    nature, on or before ``on`` and within the recurrence window (calendar
+    years: the same day N years before) count; the reckoning says of every
+    date why it counts or not.
     """
     regime = get_regime(regime) if isinstance(regime, str) else regime
-    infraction = regime.infraction(code)
-    ladder = regime.ladder(infraction.ladder) if infraction.ladder else None
-    window, window_basis = _window(regime, ladder)
-    found = _priors(prior)
-    if isinstance(found, int):
-        return found, (f"Ocorrências anteriores da mesma natureza informadas: {found}.",) if found else ()
-    nature = infraction.nature or infraction.code
-    same = sorted((p for p in found if _nature(regime, p.code) == nature and p.on <= on), key=lambda p: p.on)
-    if window is None:
-        counted, outside = same, []
-    else:
-        limit = on - dt.timedelta(days=window)
-        counted = [p for p in same if p.on >= limit]
-        outside = [p for p in same if p.on < limit]
-    details = []
-    if counted:
-        where = (f"em até {describe.span(window)} ({regime.cite(window_basis)})" if window is not None
-                 else "(o ato não fixa prazo de reincidência: contam todas)")
-        details.append(f"Ocorrências anteriores da mesma natureza {where}: "
-                       + ", ".join(_date(p.on) for p in counted) + ".")
-    if outside:
-        details.append("Fora do prazo de reincidência, não contam: " + ", ".join(_date(p.on) for p in outside) + ".")
-    return len(counted), tuple(details)
+    reckoning = _reckon(regime, regime.infraction(code), _priors(prior), on)
+    return reckoning.count, reckoning.details
 
 
 # --------------------------------------------------------------------------- proposing
@@ -375,6 +662,7 @@ class _Context:
     year: int
     unit_values: UnitValues | None
     index_factors: Mapping[str, Decimal]
+    facts: Mapping[str, Verification]
 
 
 def propose_sanction(
@@ -388,23 +676,27 @@ def propose_sanction(
     index_factors: Mapping[str, Decimal | int | str] | None = None,
     step: int | None = None,
     reason: str | None = None,
+    facts: Mapping[str, Verification] | None = None,
 ) -> Proposal:
     """The sanctions the act sets for ``infraction_codes`` committed on ``on``.
 
     ``prior`` — the number of earlier offences of the same nature within the
     recurrence window (taken as given), or the list of earlier offences
     (:class:`PriorOffence` or ``(code, date)``), which the engine filters by
-    nature and window. ``year`` — the year of the fiscal-unit values (default:
-    the year of ``on``). ``unit_values`` — ``{(code, year): Decimal}`` entered
-    by the clerk (``models.fiscal.unit_overrides``); ``index_factors`` —
-    ``{index: accumulated factor}`` for fines in reais corrected by an index.
-    ``step`` — where the act lets the authority apply the penalties in any
-    order (``[penalties] any_order``, SJC art. 22, parágrafo único), the step to
-    apply instead of the offence's, with ``reason``.
+    nature, date and window. ``year`` — the year of the fiscal-unit values
+    (default: the year of ``on``). ``unit_values`` — ``{(code, year):
+    Decimal}`` entered by the clerk (``models.fiscal.unit_overrides``);
+    ``index_factors`` — ``{index: accumulated factor}`` for fines in reais
+    corrected by an index. ``step`` — where the act lets the authority apply
+    the penalties in any order (``[penalties] any_order``, SJC art. 22,
+    parágrafo único), the step to apply instead of the offence's, with
+    ``reason``. ``facts`` — the facts already verified that conditions wait
+    for, by ``SANCTION_FACTS`` id (``{"not-complied": Verification(...)}``).
     """
     regime = get_regime(regime) if isinstance(regime, str) else regime
     if isinstance(on, dt.datetime) or not isinstance(on, dt.date):
         raise UserError(f"Data da infração inválida: {on!r}.", field="on")
+    check_in_force(regime, on)
     codes = [c.strip() if isinstance(c, str) else c for c in infraction_codes]
     if not codes:
         raise UserError("Informe ao menos uma infração.", field="infraction")
@@ -420,7 +712,7 @@ def propose_sanction(
         if factor <= 0:
             raise UserError(f"Fator de correção do {code} inválido: {value}.", field="index_factor")
         factors[code] = factor
-    ctx = _Context(regime, on, year if year is not None else on.year, unit_values, factors)
+    ctx = _Context(regime, on, year if year is not None else on.year, unit_values, factors, dict(facts or {}))
     found = _priors(prior)
 
     notes: list[str] = []
@@ -452,6 +744,8 @@ def propose_sanction(
         else:
             notes.append(f"O ato ({regime.short}) não diz se as sanções de infrações simultâneas se acumulam: "
                          "cada infração é proposta com as suas.")
+    for fact, verified in ctx.facts.items():
+        notes.append(f"Fato verificado — {describe.FACTS.get(fact, fact)}: {verified.text}.")
     return Proposal(
         regime=regime.id, on=on, year=ctx.year, items=tuple(items), cumulative=cumulative,
         cumulative_basis=regime.cite_item(cumulative_flag) if cumulative_flag is not None else None,
@@ -462,14 +756,29 @@ def propose_sanction(
 def _propose_one(ctx: _Context, infraction: Infraction, prior, step: int | None, first_number: int) -> InfractionProposal:
     regime = ctx.regime
     ladder = regime.ladder(infraction.ladder) if infraction.ladder else None
-    count, details_prior = count_prior(regime, infraction.code, prior, ctx.on)
+    reckoning = _reckon(regime, infraction, prior, ctx.on)
+    count = reckoning.count
     offence = count + 1
-    details = list(details_prior)
-    details.append(f"Esta é a {offence}ª ocorrência.")
-    window, _ = _window(regime, ladder)
+    details = list(reckoning.details)
+    tolerance = infraction.tolerance
+    tolerated_now = False
+    tolerance_info = None
+    if tolerance is not None:
+        occurrence = reckoning.all_same + 1
+        tolerated_now = occurrence <= tolerance.occurrences
+        tolerance_info = (occurrence, tolerance.occurrences, regime.cite_item(tolerance))
+        spared = " e sem ".join(describe.SANCTIONS.get(k, k) for k in tolerance.spares)
+        if tolerated_now:
+            details.append(f"Dentro da tolerância: {occurrence}ª das {tolerance.occurrences} ocorrências toleradas "
+                           f"— \"{tolerance.text}\" ({regime.cite_item(tolerance)}): sem {spared}.")
+        else:
+            details.append(f"Tolerância esgotada: {occurrence}ª ocorrência; as {tolerance.occurrences} primeiras "
+                           f"foram toleradas ({regime.cite_item(tolerance)}).")
+    details.append(f"Esta é a {offence}ª ocorrência para a reincidência.")
+    window = _window(regime, ladder)
     rec = regime.penalties.recurrence if regime.penalties else None
 
-    planned: list[tuple[Sanction, str | None, Decimal | None]] = []  # (sanction, condition, recurrence multiplier)
+    planned: list[tuple[Sanction, Decimal | None]] = []  # (sanction, recurrence multiplier)
     used_step = None
     if ladder is not None:
         used_step = step if step is not None else offence
@@ -480,33 +789,35 @@ def _propose_one(ctx: _Context, infraction: Infraction, prior, step: int | None,
         if used_step > len(ladder.steps):
             details.append(f"A gradação tem {len(ladder.steps)} degraus: vale o último "
                            f"({chosen.offence}ª ocorrência e seguintes).")
-        warning_first = any(s.kind == "warning" for s in chosen.sanctions)
         for s in chosen.sanctions:
-            condition = IF_NOT_COMPLIED if warning_first and s.kind != "warning" and not s.cumulative else None
-            planned.append((s, condition, None))
+            planned.append((s, None))
     elif infraction.fine is not None:
         multiplier = Decimal(1)
         if offence > 1 and rec is not None and rec.multiplier is not None:
             times = offence - 1 if rec.max_doublings is None else min(offence - 1, rec.max_doublings)
             multiplier = rec.multiplier ** times
         synthetic = Sanction(kind="fine", basis=infraction.fine.basis, multiplier=multiplier,
-                             discretionary=bool(rec and rec.discretionary and multiplier != 1))
-        planned.append((synthetic, None, multiplier if multiplier != 1 else None))
+                             discretionary=infraction.fine.discretionary)
+        planned.append((synthetic, multiplier if multiplier != 1 else None))
         if offence > 1 and (rec is None or rec.multiplier is None):
             details.append(f"O ato ({regime.short}) não agrava a multa desta infração na reincidência.")
     elif offence > 1:
         details.append(f"O ato ({regime.short}) não agrava a sanção desta infração na reincidência.")
     for s in infraction.sanctions:
-        planned.append((s, None, None))
+        planned.append((s, None))
 
     sanctions: list[ProposedSanction] = []
-    for s, condition, rec_multiplier in planned:
-        proposed = _sanction(ctx, infraction, s, condition, rec_multiplier, first_number + len(sanctions))
+    for s, rec_multiplier in planned:
+        proposed = _sanction(ctx, infraction, s, rec_multiplier, first_number + len(sanctions))
+        if tolerated_now and s.kind in tolerance.spares:
+            proposed = dataclasses.replace(
+                proposed, decision=TOLERATED,
+                details=proposed.details + (f"Dentro da tolerância ({regime.cite_item(tolerance)}): não se aplica.",))
         merged = False
         if proposed.kind in _MERGED_KINDS:
             for i, earlier in enumerate(sanctions):
                 if earlier.kind == proposed.kind and earlier.condition == proposed.condition:
-                    sanctions[i] = _merge(regime, earlier, proposed, s)
+                    sanctions[i] = _merge(earlier, proposed, s)
                     merged = True
                     break
         if not merged:
@@ -516,50 +827,62 @@ def _propose_one(ctx: _Context, infraction: Infraction, prior, step: int | None,
         basis=regime.cite_item(infraction), nature=infraction.nature or infraction.code, prior=count,
         offence=offence, sanctions=tuple(sanctions), ladder=ladder.id if ladder else None,
         ladder_label=ladder.label if ladder else None, step=min(used_step, len(ladder.steps)) if ladder else None,
-        recurrence_window_days=window, details=tuple(details),
+        recurrence_window_days=window.days, recurrence_window_years=window.years, counted=reckoning.counted,
+        tolerance=tolerance_info, details=tuple(details),
     )
 
 
-def _merge(regime: Regime, earlier: ProposedSanction, later: ProposedSanction, source: Sanction) -> ProposedSanction:
-    """Two seizures (interdictions…) for one infraction are one, with both articles."""
+_DECISION_RANK = {IMPOSED: 0, PROPOSED: 1, OMITTED: 2, TOLERATED: 3}
+
+
+def _merge(earlier: ProposedSanction, later: ProposedSanction, source: Sanction) -> ProposedSanction:
+    """Two seizures (interdictions…) for one infraction are one, with both articles; the one the act imposes
+    prevails over the one it leaves to the authority."""
     basis = earlier.basis
     extra = source.basis
     if extra and extra not in basis:
         basis = f"{basis}; {extra}"
-    mandatory = not (earlier.discretionary and later.discretionary)
+    decision = min(earlier.decision, later.decision, key=_DECISION_RANK.__getitem__)
     return dataclasses.replace(
-        earlier, basis=basis, discretionary=not mandatory, applied=earlier.applied or later.applied or mandatory,
+        earlier, basis=basis, discretionary=earlier.discretionary and later.discretionary, decision=decision,
         details=earlier.details + tuple(d for d in later.details if d not in earlier.details),
     )
 
 
 def _related_deadlines(regime: Regime, s: Sanction) -> tuple[str, ...]:
-    found = []
-    for d in regime.deadlines:
-        if s.kind not in d.applies_to:
-            continue
-        if s.kind == "warning":
-            if s.comply_days is not None and d.days != s.comply_days:
-                continue
-            if s.comply_hours is not None and d.hours != s.comply_hours:
-                continue
-        found.append(d.id)
-    return tuple(found)
+    """The deadlines that run for a sanction: a warning's own (``deadline``), else those that say they apply
+    to its kind (``applies_to``)."""
+    if s.kind == "warning":
+        return (s.deadline,) if s.deadline else ()
+    return tuple(d.id for d in regime.deadlines if s.kind in d.applies_to)
 
 
-def _sanction(ctx: _Context, infraction: Infraction, s: Sanction, condition: str | None,
-              rec_multiplier: Decimal | None, number: int) -> ProposedSanction:
+def _decision(ctx: _Context, s: Sanction) -> tuple[str, Verification | None]:
+    """A sanction's decision before anyone adjusts it: a condition waits for its fact, discretion for the
+    authority; only what the act imposes unconditionally is imposed."""
+    met = ctx.facts.get(s.condition.fact) if s.condition is not None else None
+    if s.condition is not None and met is None:
+        return PROPOSED, None
+    if s.discretionary:
+        return PROPOSED, met
+    return IMPOSED, met
+
+
+def _sanction(ctx: _Context, infraction: Infraction, s: Sanction, rec_multiplier: Decimal | None,
+              number: int) -> ProposedSanction:
     regime = ctx.regime
+    decision, met = _decision(ctx, s)
+    condition = (ConditionText(s.condition.fact, s.condition.text, regime.cite_item(s.condition))
+                 if s.condition is not None else None)
     common: dict[str, Any] = dict(
-        number=number, infraction=infraction.code, kind=s.kind, label=describe.sanction(s),
+        number=number, infraction=infraction.code, kind=s.kind, label=describe.sanction(s, with_condition=False),
         basis=regime.cite(s.basis, s.basis_act), discretionary=s.discretionary, cumulative=s.cumulative,
-        admin_defined=s.admin_defined, condition=condition, text=s.text, notes=s.notes,
-        deadlines=_related_deadlines(regime, s),
-        applied=not (s.discretionary and s.kind != "fine"),
+        admin_defined=s.admin_defined, condition=condition, condition_met=met, one_of=s.one_of, text=s.text,
+        notes=s.notes, deadlines=_related_deadlines(regime, s), decision=decision,
     )
     details: list[str] = []
-    if condition == IF_NOT_COMPLIED:
-        details.append("Só se a advertência não for atendida no prazo.")
+    if condition is not None and met is not None:
+        details.append(f"Condição: {condition.text} ({condition.basis}) — {met.text}.")
     if s.kind == "warning":
         common.update(comply_days=s.comply_days, comply_hours=s.comply_hours)
         if s.comply_hours == 0:
@@ -579,13 +902,17 @@ def _sanction(ctx: _Context, infraction: Infraction, s: Sanction, condition: str
                        f"({describe.months(s.wait_months)} contados de {_date(ctx.on)}).")
     elif s.kind == "seizure" and regime.seizure is not None and regime.seizure.depot_fee is not None:
         fee = regime.seizure.depot_fee
+        where = (" — " + ", ".join(describe.SCOPES.get(x, x) for x in fee.scopes)) if fee.scopes else ""
         if fee.amount is not None:
             per = describe.PER.get(fee.per or "", "")
-            details.append(f"Diária de depósito: {describe.amount(fee.amount)} {per} ({regime.cite_item(fee)}).")
+            details.append(f"Diária de depósito: {describe.amount(fee.amount)} {per}{where} ({regime.cite_item(fee)}).")
         elif fee.admin_defined:
-            details.append(f"Preço do depósito definido pela Administração ({regime.cite_item(fee)}).")
-    if s.discretionary and s.kind != "fine":
-        details.append("A critério da autoridade: só se aplica se ela decidir (ajuste com o motivo).")
+            details.append(f"Preço do depósito definido pela Administração{where} ({regime.cite_item(fee)}).")
+    if s.discretionary:
+        if s.one_of:
+            details.append("Alternativa: a autoridade impõe uma só das sanções alternativas, com o motivo.")
+        else:
+            details.append("A critério da autoridade: proposta; a autoridade a impõe ou dispensa, com o motivo.")
     return ProposedSanction(details=tuple(details), **common)
 
 
@@ -653,6 +980,8 @@ def _fine(ctx: _Context, infraction: Infraction, s: Sanction, rec_multiplier: De
         bases.append(rec.basis)
     elif multiplier != 1:
         details.append(f"Multa da infração × {format_factor(multiplier)} ({regime.cite(s.basis)}).")
+    if multiplier != 1 and rec is not None and rec.reading:
+        details.append(f"Leitura adotada ({regime.cite_item(rec)}): {rec.reading}")
 
     out: dict[str, Any] = dict(graded=graded, admin_defined=admin, multiplier=multiplier, year=ctx.year,
                                basis=_cite(regime, *bases, act=act))
@@ -707,6 +1036,22 @@ def _numbers(values: Iterable[int] | None) -> list[int]:
     return list(values or [])
 
 
+def _verification(value: Verification | Mapping[str, Any], number: int, offence_on: dt.date) -> Verification:
+    try:
+        fact = value if isinstance(value, Verification) else Verification.from_dict(value)
+    except (TypeError, ValueError):
+        raise UserError(f"Fato da sanção nº {number}: informe a data em que foi verificado e quem o verificou.",
+                        field="fact") from None
+    if isinstance(fact.on, dt.datetime) or not isinstance(fact.on, dt.date):
+        raise UserError(f"Fato da sanção nº {number}: informe a data em que foi verificado.", field="fact")
+    if not fact.by.strip():
+        raise UserError(f"Fato da sanção nº {number}: informe quem o verificou.", field="fact")
+    if fact.on < offence_on:
+        raise UserError(f"Fato da sanção nº {number}: verificado em {_date(fact.on)}, antes da infração "
+                        f"({_date(offence_on)}).", field="fact")
+    return dataclasses.replace(fact, by=fact.by.strip(), note=fact.note.strip())
+
+
 def adjust(
     proposal: Proposal,
     *,
@@ -715,46 +1060,97 @@ def adjust(
     days: Mapping[int, int] | None = None,
     apply: Iterable[int] = (),
     omit: Iterable[int] = (),
+    facts: Mapping[int, Verification | Mapping[str, Any]] | None = None,
     by: str | None = None,
 ) -> Proposal:
-    """The proposal as the inspector or the chief grades it, within the act's limits.
+    """The proposal as the inspector or the chief decides and grades it, within the act's limits.
 
-    Sanctions are named by their ``number``. ``amounts`` — the amount in R$ of
-    a graded fine (SJC: up to R$ 500,00) or of one the Administration sets;
-    ``days`` — the days of a suspension the act gives as a range or leaves to
-    the authority; ``apply`` / ``omit`` — apply or drop a discretionary
-    sanction. Every change needs ``reason`` and is kept in ``adjustments``.
-    Anything the act does not allow is refused with a ``UserError``.
+    Sanctions are named by their ``number``. ``facts`` — the fact a
+    conditional sanction waits for, verified (:class:`Verification`: the day
+    and who): a sanction the act then imposes is imposed, a discretionary one
+    stays for the authority; ``apply`` — impose a proposed sanction (a
+    discretionary one; a conditional one only once its fact is recorded; one
+    of alternatives omits the others); ``omit`` — drop a discretionary
+    sanction, or a conditional one whose fact did not happen; ``amounts`` — the
+    amount in R$ of a graded fine (SJC: up to R$ 500,00) or of one the
+    Administration sets; ``days`` — the days of a suspension the act gives as
+    a range or leaves to the authority. Every change needs ``reason`` and is
+    kept in ``adjustments``. Anything the act does not allow is refused with a
+    ``UserError``.
     """
     why = (reason or "").strip()
     if not why:
         raise UserError("Informe por escrito o motivo do ajuste da sanção.", field="reason")
     amounts = dict(amounts or {})
     days = dict(days or {})
+    facts = dict(facts or {})
     apply_list, omit_list = _numbers(apply), _numbers(omit)
-    if not (amounts or days or apply_list or omit_list):
-        raise UserError("Nada a ajustar: informe o valor, o prazo ou a sanção a aplicar ou dispensar.", field="number")
+    if not (amounts or days or apply_list or omit_list or facts):
+        raise UserError("Nada a ajustar: informe o fato verificado, a sanção a impor ou dispensar, o valor ou o "
+                        "prazo.", field="number")
     changed: dict[int, ProposedSanction] = {}
     log: list[Adjustment] = []
 
     def current(number: int) -> ProposedSanction:
         return changed.get(number) or proposal.sanction(number)
 
+    def group(s: ProposedSanction) -> list[ProposedSanction]:
+        item = next(i for i in proposal.items if any(x.number == s.number for x in i.sanctions))
+        return [current(x.number) for x in item.sanctions if x.one_of and x.one_of == s.one_of]
+
+    for number, raw in facts.items():
+        s = current(number)
+        if s.condition is None:
+            raise UserError(f"A sanção nº {number} ({s.label}) não depende de fato: não há o que registrar.",
+                            field="fact")
+        if s.condition_met is not None:
+            raise UserError(f"O fato da sanção nº {number} já foi registrado ({s.condition_met.text}).", field="fact")
+        if s.decision != PROPOSED:
+            raise UserError(f"A sanção nº {number} ({s.label}) já está {DECISIONS[s.decision]}.", field="fact")
+        fact = _verification(raw, number, proposal.on)
+        decision = PROPOSED if s.discretionary else IMPOSED
+        changed[number] = dataclasses.replace(
+            s, condition_met=fact, decision=decision, adjusted=True,
+            details=s.details + (f"Fato verificado — {s.condition.text}: {fact.text}.",))
+        log.append(Adjustment(number, "fact", "aguarda o fato", f"fato {fact.text}", why, by))
     for number in apply_list:
         s = current(number)
-        if s.applied:
-            raise UserError(f"A sanção nº {number} ({s.label}) já está aplicada.", field="apply")
-        changed[number] = dataclasses.replace(s, applied=True, adjusted=True)
-        log.append(Adjustment(number, "apply", "não aplicada", "aplicada", why, by))
+        if s.decision == IMPOSED:
+            raise UserError(f"A sanção nº {number} ({s.label}) já está imposta.", field="apply")
+        if s.decision != PROPOSED:
+            raise UserError(f"A sanção nº {number} ({s.label}) está {DECISIONS[s.decision]}: não pode ser imposta.",
+                            field="apply")
+        if s.condition is not None and s.condition_met is None:
+            raise UserError(f"A sanção nº {number} ({s.label}) depende de um fato: {s.condition.text} "
+                            f"({s.condition.basis}) — registre antes a data em que foi verificado e quem o "
+                            "verificou.", field="apply")
+        changed[number] = dataclasses.replace(s, decision=IMPOSED, adjusted=True)
+        log.append(Adjustment(number, "apply", "proposta", "imposta", why, by))
+        if s.one_of:
+            for other in group(s):
+                if other.number != number and other.decision == PROPOSED:
+                    changed[other.number] = dataclasses.replace(other, decision=OMITTED, adjusted=True)
+                    log.append(Adjustment(other.number, "omit", "proposta", "dispensada",
+                                          f"alternativa escolhida: sanção nº {number} — {why}", by))
     for number in omit_list:
         s = current(number)
-        if not s.discretionary or s.kind == "fine":
+        if not (s.discretionary or s.condition is not None):
             raise UserError(f"A sanção nº {number} ({s.label}) é imposta pelo ato ({s.basis}): "
                             "não pode ser dispensada.", field="omit")
-        if not s.applied:
-            raise UserError(f"A sanção nº {number} ({s.label}) já não está aplicada.", field="omit")
-        changed[number] = dataclasses.replace(s, applied=False, adjusted=True)
-        log.append(Adjustment(number, "omit", "aplicada", "dispensada", why, by))
+        if s.decision in (OMITTED, TOLERATED):
+            raise UserError(f"A sanção nº {number} ({s.label}) já está {DECISIONS[s.decision]}.", field="omit")
+        if s.decision == IMPOSED and not s.discretionary:
+            raise UserError(f"A sanção nº {number} ({s.label}) foi imposta com o fato verificado "
+                            f"({s.condition_met.text if s.condition_met else ''}): não pode ser dispensada.",
+                            field="omit")
+        if s.one_of:
+            others = [o for o in group(s) if o.number != number]
+            if others and all(o.decision in (OMITTED, TOLERATED) for o in others):
+                raise UserError(f"O ato impõe uma das sanções alternativas ({s.basis}): dispensada esta, "
+                                "imponha outra.", field="omit")
+        changed[number] = dataclasses.replace(s, decision=OMITTED, adjusted=True)
+        log.append(Adjustment(number, "omit", "proposta" if s.decision == PROPOSED else DECISIONS[s.decision],
+                              "dispensada", why, by))
     for number, raw in amounts.items():
         s = current(number)
         if s.kind != "fine":

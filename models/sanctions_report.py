@@ -314,7 +314,9 @@ def _site(labels: Labels, regime_id: str, permit_site: str | None, place: str) -
 
 
 def _applies(sanction: dict, not_complied: bool) -> bool:
-    return bool(sanction.get("applied")) and (sanction.get("condition") is None or not_complied)
+    from models.sanctions import imposed
+
+    return imposed(sanction, not_complied)
 
 
 def _sanction_text(s: dict) -> str:
@@ -392,6 +394,8 @@ def sanctions_report(start: _dt.date, end: _dt.date, *, today: _dt.date, progres
         & enf.SeizedItem.donated_on.is_null())} if ids else set()
     contested = {c.record_id for c in enf.Contest.select(enf.Contest.record).where(
         enf.Contest.record.in_(ids))} if ids else set()
+    decided = {e.record_id for e in enf.RecordEvent.select(enf.RecordEvent.record).where(
+        enf.RecordEvent.record.in_(ids) & (enf.RecordEvent.kind == "sanction-decision"))} if ids else set()
 
     site_pairs = set()
     places = []
@@ -416,6 +420,8 @@ def sanctions_report(start: _dt.date, end: _dt.date, *, today: _dt.date, progres
         site = site_names[(r.regime, site)]
         inspector = f"{r.inspector} (mat. {r.inspector_id})" if r.inspector_id else r.inspector
         proposal = r.proposal_data
+        if r.id in decided:  # the authority decided on its sanctions after it was issued
+            proposal = dict(enf.current_proposal(r).to_dict(), prior_refs=proposal.get("prior_refs", []))
         not_complied = bool(proposal.get("not_complied"))
         items = proposal.get("infractions", [])
         applied = [s for item in items for s in item.get("sanctions", []) if _applies(s, not_complied)]

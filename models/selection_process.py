@@ -18,7 +18,7 @@ published and who recorded it. Three kinds:
 * ``ranking`` — where the act opens an appeal against the ranked list (the
   regime's ``selection.appeal_days``; Sapezal, Lei 1.171/2014, art. 10, § 4º):
   the scores line by line, and the appeal window counted from the publication
-  by the regime's deadline that runs from ``list-publication``
+  by the regime's ``selection-appeal`` deadline (from ``list-publication``)
   (``models.deadlines.compute_deadline``), frozen in the record.
 * ``final`` — the final list (art. 10, § 5º): the ranking with the scores the
   commission corrected on appeal, ranked again with the act's tie-breaks. Only
@@ -30,7 +30,7 @@ Appeals (:class:`SelectionAppeal`)
 
 Who, when, on what grounds. One filed after the window closes is recorded
 and not heard ("não conhecido"), with the article; one in time gets the
-decision deadline of the regime's deadline that runs from ``appeal-filed``
+decision deadline of the regime's ``selection-decision`` deadline (from ``appeal-filed``)
 (art. 10, § 5º: 3 business days) and is decided once — granted or denied, with
 the reason, and, when granted, the points the commission corrected, criterion
 by criterion (only points the act's table can give). A decision after the
@@ -265,7 +265,10 @@ def _check_date(value: _dt.date | None, what: str, field: str, today: _dt.date) 
 
 
 def _deadline_from(regime: Regime, event: str):
-    return next((d for d in regime.deadlines if d.from_ == event), None)
+    """The selection's deadline that runs from ``event``: the appeal against the list (``selection-appeal``,
+    from its publication) or its decision (``selection-decision``, from the appeal's filing)."""
+    role = {"list-publication": "selection-appeal", "appeal-filed": "selection-decision"}[event]
+    return next((d for d in regime.deadlines if d.role == role and d.from_ == event), None)
 
 
 def has_appeals(regime: Regime | str) -> bool:

@@ -62,7 +62,7 @@ ACT_LABELS = {
     "sites.edit": "editar locais e mapas",
     "sites.assign": "atribuir bancas",
     "enforcement.record": "lavrar autos e notificações",
-    "enforcement.decide": "decidir defesas e recursos",
+    "enforcement.decide": "decidir defesas, recursos e as sanções deixadas à autoridade",
     "settings.edit": "alterar as configurações",
     "users.manage": "administrar usuários",
     "backup": "fazer e restaurar cópias de segurança",

@@ -28,8 +28,7 @@ from reports.templating import render
 
 SIGNATURE_TEXT = {
     "signed": "O autuado deu ciência, assinou e recebeu a segunda via.",
-    "refused": "O autuado recusou-se a assinar e a dar ciência; a recusa é declarada pelo agente fiscal. A assinatura "
-               "não é formalidade essencial, não implica confissão e sua recusa não agrava a pena.",
+    "refused": "O autuado recusou-se a assinar e a dar ciência; a recusa é declarada pelo agente fiscal.",
     "unable": "O autuado não pôde assinar; a circunstância é declarada pelo agente fiscal.",
     "absent": "O autuado não estava presente; será notificado na forma do ato.",
 }
@@ -40,7 +39,10 @@ def record_context(record: enf.Record, *, today=None) -> dict:
 
     today = today or _dt.date.today()
     regime = get_regime(record.regime)
-    proposal = record.proposal_data
+    stored = record.proposal_data
+    proposal = enf.current_proposal(record).to_dict()  # as issued, with the authority's later decisions
+    for key in ("prior_refs", "fine_lines", "not_complied"):
+        proposal[key] = stored.get(key)
     for item in proposal.get("infractions", []):
         for s in item["sanctions"]:
             if s.get("wait_until"):
@@ -53,7 +55,12 @@ def record_context(record: enf.Record, *, today=None) -> dict:
             infractions.append({"code": code, "label": code, "article": ""})
             continue
         infractions.append({"code": code, "label": item.label, "article": regime.cite(item.article)})
-    conditional = [s for item in proposal.get("infractions", []) for s in item["sanctions"] if s.get("condition")]
+    conditional = [s for item in proposal.get("infractions", []) for s in item["sanctions"]
+                   if s.get("condition") and not s.get("condition_met")]
+    rules = regime.penalties.record if regime.penalties is not None else None
+    unsigned = (f"{rules.unsigned_valid.text} ({regime.cite_item(rules.unsigned_valid)})"
+                if record.signature != "signed" and rules is not None and rules.unsigned_valid is not None
+                and rules.unsigned_valid.text else "")
     items = enf.items_of(record)
     fee = enf.depot_fee(record, today) if record.kind == "seizure" and items else None
     permit = record.permit if record.permit_id else None
@@ -75,11 +82,12 @@ def record_context(record: enf.Record, *, today=None) -> dict:
         "record": record, "regime": regime, "title": record.kind_label, "proposal": proposal,
         "infractions": infractions, "conditional": conditional, "deadlines": enf.deadline_rows(record, today),
         "witnesses": record.witness_data, "signature_text": SIGNATURE_TEXT.get(record.signature, record.signature),
+        "unsigned_text": unsigned, "decision_labels": enf.DECISION_LABELS,
         "items": items, "fee": fee, "seizure": regime.seizure, "files": enf.files_of(record),
         "permit_text": permit_text, "refers": refers,
         "relation_text": enf.RELATIONS.get(record.relation, record.relation), "followers": followers,
         "contests": contests, "charges": charges, "situation": enf.situation(record),
-        "fine_total": format_brl(record.fine_total), "scope": describe.SCOPES.get(record.scope, record.scope),
+        "fine_total": format_brl(enf.charged_fines_total(record)), "scope": describe.SCOPES.get(record.scope, record.scope),
         "municipality": municipality_label(), "agency": get_setting(AGENCY),
     }
 

@@ -18,6 +18,8 @@ TEMPLATES = Path(resources.__file__).resolve().parent / "templates"
 def date_br(value) -> str:
     if value is None:
         return "—"
+    if isinstance(value, str):  # an ISO date kept in a record's JSON
+        value = _dt.date.fromisoformat(value)
     if isinstance(value, _dt.datetime):
         return value.strftime("%d/%m/%Y %H:%M")
     return value.strftime("%d/%m/%Y")

@@ -33,11 +33,15 @@ def test_penalty_text(sqlite_url, capsys):
     assert "Infração: Comercializar sem autorização" in out and "[ambulante-sem-autorizacao]" in out
     assert "Gradação: Comércio ambulante ou eventual [ambulante] — degrau 1" in out
     assert "1. Advertência, prazo de 1 hora para regularizar" in out
-    assert "2. Multa (valor da infração): R$ 384,20 — só se a advertência não for atendida no prazo" in out
+    assert ("2. Multa (valor da infração): R$ 384,20 [proposta — só mercadoria não retirada no prazo da "
+            "notificação]") in out
+    assert ("A definir: aguarda o fato: Mercadoria não retirada no prazo da notificação (LC 324/2025, art. 145, I e "
+            "II)") in out
     assert "Fórmula: 10 UFESP × R$ 38,42 (UFESP 2026) = R$ 384,20" in out
     assert "Base legal: LC 324/2025, art. 145, II e § 1º" in out
     assert "praca deadline --regime olimpia-2025 --kind comply-street-vending --from DATA" in out
-    assert "Multas: R$ 0,00" in out and "Multas se a advertência não for atendida: R$ 384,20" in out
+    assert "Multas impostas: R$ 0,00" in out
+    assert "Multas propostas, à espera da decisão da autoridade ou do fato: R$ 384,20" in out
 
 
 def test_penalty_json_with_prior_offences_and_two_infractions(sqlite_url, capsys):
@@ -56,7 +60,9 @@ def test_penalty_graded_fine_is_shown_as_pending(sqlite_url, capsys):
                  "--year", "2014", "--date", "2014-10-01"]) == 0
     out = capsys.readouterr().out
     assert "Fórmula: até R$ 500,00" in out
-    assert "A definir pela autoridade: Sanção nº 2: valor da multa a graduar pela autoridade, até R$ 500,00" in out
+    assert ("A decidir: Sanção nº 2: aguarda o fato: Notificação Preliminar não atendida no prazo para regularizar "
+            "(\"sob pena de multa\") (Lei 9.158/2014, art. 23) — registre a data em que foi verificado e quem o "
+            "verificou; valor da multa a graduar pela autoridade, até R$ 500,00") in out
 
 
 def test_penalty_uses_the_unit_value_entered_in_the_database(database, capsys):
@@ -76,7 +82,7 @@ def test_penalty_missing_unit_value_says_how(sqlite_url, capsys):
     err = one_line_error(capsys, main(["penalty", "--db", sqlite_url, "--regime", "sapezal-2014",
                                        "--infraction", "dever-40-i", "--year", "2026"]))
     assert "UFS (Unidade Fiscal de Sapezal) não tem valor para 2026" in err
-    assert "Cadastros → Unidades fiscais" in err
+    assert "units set UFS 2026 VALOR --source TEXTO" in err and "Cadastros → Unidades fiscais" in err
 
 
 def test_penalty_missing_index_correction_says_how(sqlite_url, capsys):

@@ -423,11 +423,12 @@ def test_missing_unit_value_says_how_from_the_command_line(sqlite_url, capsys):
 def test_password_is_not_echoed_in_the_hint():
     from argparse import Namespace
 
-    from desktop.commands.quote import _where
+    from desktop.commands.quote import index_hint, unit_hint
 
-    text = _where(Namespace(db="postgresql://praca:segredo@servidor:5432/praca"), "Cadastros → Correção monetária", "x")
+    text = index_hint(Namespace(db="postgresql://praca:segredo@servidor:5432/praca"), "INPC", (2015,))
     assert "segredo" not in text and "postgresql://praca:***@servidor:5432/praca" in text
-    assert "(praca)" in _where(Namespace(db=None), "Cadastros → Correção monetária", "x")
+    assert "praca units set-index INPC 2015" in index_hint(Namespace(db=None), "INPC", (2015,))
+    assert "praca units set UFIC 2026 VALOR" in unit_hint(Namespace(db=None), "UFIC", 2026)
 
 
 def test_empty_db_url_is_refused(capsys):

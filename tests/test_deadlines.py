@@ -72,7 +72,7 @@ CASES = [
     # Olímpia, LC 324/2025
     ("olimpia-2025", "comply", D(2026, 3, 3), D(2026, 4, 2), "art. 10"),  # 30 days from the notice
     ("olimpia-2025", "comply-sidewalk", D(2026, 3, 3), D(2026, 3, 6), "art. 260, I"),
-    ("olimpia-2025", "payment", D(2026, 3, 3), D(2026, 5, 2), "art. 11"),  # 60 days: ends on a Saturday, stays
+    ("olimpia-2025", "payment", D(2026, 3, 3), D(2026, 5, 4), "art. 11"),  # 60 days: Saturday 02/05 → Monday
     ("olimpia-2025", "payment-after-decision", D(2026, 3, 3), D(2026, 4, 2), "art. 40"),
     ("olimpia-2025", "defence", D(2026, 3, 3), D(2026, 3, 23), "art. 34"),  # 20 days
     ("olimpia-2025", "decision", D(2026, 4, 1), D(2026, 4, 24), "art. 38"),  # 15 business days
@@ -80,10 +80,10 @@ CASES = [
     ("olimpia-2025", "appeal-decision", D(2026, 4, 1), D(2026, 4, 24), "art. 38"),
     ("olimpia-2025", "defence-tpu", D(2026, 3, 13), D(2026, 3, 23), "art. 198"),  # street food: 10 days
     ("olimpia-2025", "appeal-tpu", D(2026, 3, 2), D(2026, 4, 1), "art. 198, § 1º"),  # street food: 30 days
-    ("olimpia-2025", "appeal-tpu-sanitary", D(2026, 3, 2), D(2026, 3, 22), "art. 199"),
+    ("olimpia-2025", "appeal-tpu-sanitary", D(2026, 3, 2), D(2026, 3, 23), "art. 199"),  # Sunday → Monday
     ("olimpia-2025", "reclaim", D(2026, 12, 1), D(2027, 1, 14), "art. 24"),  # 30 business days over Christmas
     ("olimpia-2025", "reclaim-perishable", D(2026, 12, 18), D(2026, 12, 21), "art. 24, § 2º"),
-    ("olimpia-2025", "tpu-opinion", D(2026, 3, 2), D(2026, 3, 22), "art. 167"),
+    ("olimpia-2025", "tpu-opinion", D(2026, 3, 2), D(2026, 3, 23), "art. 167"),  # Sunday → Monday
     ("olimpia-2025", "tpu-publication", D(2026, 3, 2), D(2026, 3, 17), "art. 175"),
     ("olimpia-2025", "tpu-startup", D(2026, 3, 2), D(2026, 5, 31), "art. 176"),
     # São Bento do Sapucaí, Dec. 4.794/2026
@@ -91,10 +91,10 @@ CASES = [
     # São José dos Campos, Lei 9.158/2014
     ("sjc-2014", "appeal-revocation", D(2026, 12, 11), D(2026, 12, 21), "art. 27, II"),  # 10 days
     ("sjc-2014", "leave-request", D(2026, 7, 1), D(2026, 6, 1), "art. 16, § 1º"),  # 30 days BEFORE
-    ("sjc-2014", "illness-substitute", D(2026, 3, 2), D(2026, 3, 7), "art. 28"),
+    ("sjc-2014", "illness-substitute", D(2026, 3, 2), D(2026, 3, 9), "art. 28"),  # Saturday → Monday
     # Sapezal, Lei 1.171/2014
     ("sapezal-2014", "defence", D(2026, 9, 1), D(2026, 9, 16), "art. 53, § 1º"),  # 15 days to the body
-    ("sapezal-2014", "appeal", D(2026, 9, 16), D(2026, 9, 26), "art. 53, § 2º"),  # then 10 days
+    ("sapezal-2014", "appeal", D(2026, 9, 16), D(2026, 9, 28), "art. 53, § 2º"),  # 10 days: Saturday → Monday
     ("sapezal-2014", "selection-appeal", D(2026, 9, 1), D(2026, 9, 4), "art. 10, § 4º"),
     ("sapezal-2014", "selection-decision", D(2026, 9, 4), D(2026, 9, 10), "art. 10, § 5º"),  # over 07/09
     ("sapezal-2014", "winner-documents", D(2026, 9, 1), D(2026, 9, 16), "art. 11"),  # 10 business, over 07/09
@@ -113,8 +113,9 @@ CASES = [
 
 HOUR_CASES = [
     ("olimpia-2025", "comply-street-vending", T(2026, 3, 20, 10, 30), T(2026, 3, 20, 11, 30), "art. 145, I"),
-    ("olimpia-2025", "reclaim-perishable-street-vending", T(2026, 3, 20, 10, 0), T(2026, 3, 21, 10, 0), "art. 149"),
-    ("olimpia-2025", "reclaim-perishable-feira", T(2026, 3, 20, 10, 0), T(2026, 3, 21, 10, 0), "art. 215, § 2º"),
+    # 24 hours from Friday end on Saturday: the same hour of Monday (art. 315; Lei 9.784/1999, art. 66, § 1º)
+    ("olimpia-2025", "reclaim-perishable-street-vending", T(2026, 3, 20, 10, 0), T(2026, 3, 23, 10, 0), "art. 149"),
+    ("olimpia-2025", "reclaim-perishable-feira", T(2026, 3, 20, 10, 0), T(2026, 3, 23, 10, 0), "art. 215, § 2º"),
     ("olimpia-2025", "reclaim-feira", T(2026, 3, 17, 7, 0), T(2026, 3, 20, 7, 0), "art. 215, § 2º"),
     ("olimpia-2025", "damage-report", T(2026, 3, 16, 22, 0), T(2026, 3, 18, 22, 0), "art. 91, § 4º"),
     ("olimpia-2025", "deposit-return", T(2026, 3, 16, 9, 0), T(2026, 3, 18, 9, 0), "art. 91, § 5º"),
@@ -137,6 +138,8 @@ def test_day_deadlines_against_their_article(regime_id, kind, start, due, articl
     regime = REGIMES[regime_id]
     assert result.basis.startswith(f"{regime.short}, ") and article in result.basis
     assert f"{start:%d/%m/%Y}" in result.formula and f"{due:%d/%m/%Y}" in result.formula
+    if result.extended:  # moved off a closed day: the rule is cited
+        assert "9.784/1999, art. 66, § 1º" in result.basis or "art. 24, § 2º, I" in result.basis
     assert str(regime.deadline(kind).days) in result.formula
 
 
@@ -185,7 +188,7 @@ def test_carnaval_counts_unless_the_municipality_makes_it_a_holiday():
     assert compute_deadline("ilha-comprida-2017", "appeal", D(2026, 2, 13), calendar=cal).due == D(2026, 2, 24)
 
 
-# --------------------------------------------------------------------------- the next business day, only where the act says so
+# --------------------------------------------------------------------------- the legal calendar
 
 
 def test_perishables_ending_on_a_sunday_move_to_monday_olimpia_art_24_par_2_i():
@@ -213,27 +216,56 @@ def test_perishables_ending_on_a_municipal_holiday_move_on():
     assert "feriado: Aniversário do município" in moved.formula
 
 
-def test_a_deadline_the_act_does_not_extend_ends_on_the_holiday():
-    # Olímpia art. 41: 20 days; from 01/04/2026 it ends on Tiradentes and stays there
+def test_an_appeal_ending_on_tiradentes_moves_to_the_next_business_day_olimpia_art_315_lei_9784_art_66():
+    """Olímpia art. 41: 20 days from 01/04/2026 end on Tiradentes (21/04); LC 324/2025, art. 315 applies Lei
+    9.784/1999, art. 66, § 1º subsidiarily: the appeal may be filed on 22/04."""
     result = compute_deadline("olimpia-2025", "appeal", D(2026, 4, 1))
-    assert result.due == D(2026, 4, 21)
-    assert not result.extended and result.ends_on_closed_day
-    assert "o ato não prorroga o prazo para o dia útil seguinte" in result.formula
-    # SJC art. 27, II: ten days from 15/12/2026 end on Christmas
+    assert result.due == D(2026, 4, 22) and result.unextended == D(2026, 4, 21)
+    assert result.extended and not result.ends_on_closed_day and result.closed_rule == "next-business-day"
+    assert result.basis == "LC 324/2025, art. 41; art. 315; Lei nº 9.784/1999, art. 66, § 1º (aplicação subsidiária)"
+    assert "cai em dia sem expediente (feriado: Tiradentes) → prorrogado até 22/04/2026" in result.formula
+    assert result.due_text == "até 22/04/2026 (quarta-feira)"
+
+
+def test_acts_that_say_nothing_move_by_lei_9784_art_66_par_1_cited_in_the_regime():
+    """SJC art. 27, II: ten days from 15/12/2026 end on Christmas → Monday 28/12, by Lei 9.784/1999, art. 66,
+    § 1º applied subsidiarily (the regime file's [calendar])."""
     christmas = compute_deadline("sjc-2014", "appeal-revocation", D(2026, 12, 15))
-    assert christmas.due == D(2026, 12, 25) and christmas.ends_on_closed_day
+    assert christmas.due == D(2026, 12, 28) and christmas.extended
     assert (D(2026, 12, 25), "Natal") in christmas.holidays
-    # Olímpia art. 11: 60 days ending on a Saturday stay on the Saturday
-    assert compute_deadline("olimpia-2025", "payment", D(2026, 3, 3)).due == D(2026, 5, 2)
+    assert christmas.basis == "Lei 9.158/2014, art. 27, II; Lei nº 9.784/1999, art. 66, § 1º (aplicação subsidiária)"
+    # Ilha Comprida art. 30 counts business days: it never ends on a closed day
+    assert compute_deadline("ilha-comprida-2017", "appeal", D(2026, 12, 23)).closed_rule is None
 
 
-def test_hours_are_not_extended_without_the_act():
-    # Olímpia art. 215, § 2º: 72 hours from Saturday 18/04/2026 end on Tiradentes
+def test_hours_ending_on_a_closed_day_move_to_the_same_hour_of_the_next_business_day_lei_9784_art_66():
+    """Olímpia art. 215, § 2º: 72 hours from Saturday 18/04/2026 10:00 end on Tiradentes → 22/04 at 10:00.
+    SJC art. 27, I: 72 hours from Thursday 19/03 18:00 end on Sunday → Monday 23/03 at 18:00."""
     result = compute_deadline("olimpia-2025", "reclaim-feira", T(2026, 4, 18, 10, 0))
-    assert result.due == T(2026, 4, 21, 10, 0)
-    assert result.ends_on_closed_day and not result.extended
-    # SJC art. 27, I: 72 hours from Friday evening end on Monday evening, weekends included
+    assert result.due == T(2026, 4, 22, 10, 0) and result.extended and result.unextended == T(2026, 4, 21, 10, 0)
+    assert result.due_text == "até 22/04/2026 (quarta-feira) às 10:00"
+    sjc = compute_deadline("sjc-2014", "appeal", T(2026, 3, 19, 18, 0))
+    assert sjc.due == T(2026, 3, 23, 18, 0) and sjc.extended
+    # SJC art. 27, I: 72 hours from Friday evening end on Monday evening, nothing to move
     assert compute_deadline("sjc-2014", "appeal", T(2026, 3, 20, 18, 0)).due == T(2026, 3, 23, 18, 0)
+
+
+def test_a_deadline_outside_the_process_stays_on_its_closed_day_and_says_so():
+    """Ilha Comprida art. 23, § 3º: the holder's 15 days to start are not a process deadline: they end where
+    they fall, and the reckoning says why."""
+    result = compute_deadline("ilha-comprida-2017", "startup", D(2026, 3, 7))
+    assert result.due == D(2026, 3, 22) and result.ends_on_closed_day and not result.extended
+    assert "não é prazo do processo administrativo" in result.formula
+
+
+def test_a_deadline_can_switch_the_rule_off_where_the_act_says_so(tmp_path):
+    """A regime declares closed_day = { rule = "stays", basis } on a deadline whose act says it does not move."""
+    regime = _olimpia_with(tmp_path, 'id = "appeal"\nlabel = "Recurso ao Conselho de Julgamento de Recursos"\n',
+                           'id = "appeal"\nlabel = "Recurso ao Conselho de Julgamento de Recursos"\n'
+                           'closed_day = { rule = "stays", basis = "art. 41" }\n')
+    result = compute_deadline(regime, "appeal", D(2026, 4, 1))
+    assert result.due == D(2026, 4, 21) and result.ends_on_closed_day
+    assert "o ato diz que não se prorroga (LC 324/2025, art. 41)" in result.formula
 
 
 def test_hour_deadlines_need_the_time():
@@ -271,24 +303,35 @@ def _olimpia_with(tmp_path: Path, old: str, new: str):
     return load_regime_file(path)
 
 
-def test_next_business_day_is_read_with_its_article():
+def test_the_acts_own_closed_day_rule_is_read_with_its_article_olimpia_art_24_par_2_i():
     deadline = REGIMES["olimpia-2025"].deadline("reclaim-perishable")
-    assert deadline.next_business_day is not None and deadline.next_business_day.basis == "art. 24, § 2º, I"
-    assert all(d.next_business_day is None for r in REGIMES.values() for d in r.deadlines
-               if (r.id, d.id) != ("olimpia-2025", "reclaim-perishable"))
+    assert deadline.closed_day is not None and deadline.closed_day.rule == "end-of-next-business-day"
+    assert deadline.closed_day.basis == "art. 24, § 2º, I"
+    stays = REGIMES["olimpia-2025"].deadline("comply-street-vending").closed_day  # "em no máximo 1 hora"
+    assert stays.rule == "stays" and stays.basis == "art. 145, I"
+    assert all(d.closed_day is None for r in REGIMES.values() for d in r.deadlines
+               if (r.id, d.id) not in (("olimpia-2025", "reclaim-perishable"), ("olimpia-2025", "comply-street-vending")))
 
 
-def test_next_business_day_is_refused_on_a_deadline_counted_backwards(tmp_path):
+def test_a_closed_day_move_is_refused_on_a_deadline_counted_backwards(tmp_path):
     with pytest.raises(RegimeError) as error:
         _olimpia_with(tmp_path, 'from = "request-received"\n',
-                      'from = "request-received"\ndirection = "before"\nnext_business_day = { basis = "art. 1º" }\n')
-    assert error.value.key.endswith("next_business_day")
+                      'from = "request-received"\ndirection = "before"\n'
+                      'closed_day = { rule = "next-business-day", basis = "art. 1º" }\n')
+    assert error.value.key.endswith("closed_day")
 
 
-def test_next_business_day_needs_its_article(tmp_path):
+def test_the_acts_own_rule_needs_its_article(tmp_path):
     with pytest.raises(RegimeError) as error:
-        _olimpia_with(tmp_path, 'next_business_day = { basis = "art. 24, § 2º, I",', 'next_business_day = { ')
+        _olimpia_with(tmp_path, 'closed_day = { rule = "end-of-next-business-day", basis = "art. 24, § 2º, I",',
+                      'closed_day = { rule = "end-of-next-business-day",')
     assert "basis" in error.value.key
+
+
+def test_the_old_next_business_day_key_says_what_replaced_it(tmp_path):
+    with pytest.raises(RegimeError, match="closed_day"):
+        _olimpia_with(tmp_path, 'closed_day = { rule = "end-of-next-business-day", basis = "art. 24, § 2º, I",',
+                      'next_business_day = { basis = "art. 24, § 2º, I",')
 
 
 # --------------------------------------------------------------------------- properties
@@ -321,10 +364,12 @@ def test_due_follows_the_rules(regime_kind, start):
         assert result.due == start + dt.timedelta(hours=sign * deadline.hours)
     if result.extended:
         assert cal.is_business_day(result.due_date)
-        assert deadline.next_business_day is not None
-        assert 0 < (result.due_date - result.unextended).days <= 5  # never beyond the first business day
-        assert all(not cal.is_business_day(result.unextended + dt.timedelta(days=i))
-                   for i in range((result.due_date - result.unextended).days))
+        assert regime.closed_day_rule(deadline) is not None
+        was = result.unextended.date() if isinstance(result.unextended, dt.datetime) else result.unextended
+        assert 0 < (result.due_date - was).days <= 5  # never beyond the first business day
+        assert all(not cal.is_business_day(was + dt.timedelta(days=i)) for i in range((result.due_date - was).days))
+        if deadline.count == "hours" and regime.closed_day_rule(deadline).rule == "next-business-day":
+            assert result.due_time == result.unextended.time()  # the same hour of the next business day
     assert result.ends_on_closed_day == (not result.extended and not cal.is_business_day(result.due_date))
 
 

@@ -76,18 +76,23 @@ def test_olimpia_notice_then_record_then_doubling_art_9_to_12(keys):
     assert comply["due_date"] == "2026-04-01" and "art. 10" in comply["basis"]
     sanctions = notice.proposal_data["infractions"][0]["sanctions"]
     assert [s["kind"] for s in sanctions] == ["warning", "fine"]
-    assert sanctions[1]["condition"] == "if-not-complied" and sanctions[1]["amount"] == "768.40"
+    assert sanctions[1]["condition"]["fact"] == "not-complied" and sanctions[1]["amount"] == "768.40"
+    assert sanctions[1]["decision"] == "proposed" and sanctions[1]["discretionary"]  # art. 10, p. ú.: "poderá"
     assert enf.charges_of(notice) == [] and notice.fine_total == 0  # a notice imposes no fine
     assert [d["role"] for d in notice.deadline_data] == ["compliance"]
 
-    # art. 29: the deadline passed without regularisation → infraction record, the same occurrence
+    # art. 29: the deadline passed without regularisation → infraction record, the same occurrence; the fact
+    # is verified by the record itself and the authority imposes the fine it may impose (art. 10, p. ú.)
     record = issue(draft("olimpia-2025", ["geral-sem-penalidade"], "06/04/2026 10:00", holder=jose,
-                         refers_to_id=notice.id, relation="follows-notice"))
+                         refers_to_id=notice.id, relation="follows-notice",
+                         adjustments=[enf.AdjustInput(reason="não regularizou no prazo", apply=(2,))]))
     assert record.fine_total == Decimal("768.40")  # 20 UFESP × R$ 38,42 (art. 14)
+    fine = record.proposal_data["infractions"][0]["sanctions"][1]
+    assert fine["condition_met"]["on"] == "2026-04-06" and fine["condition_met"]["by"] == "Marcos Fiscal"
     payment = deadline(record, "payment")
     assert payment["due_date"] == "2026-06-05" and payment["basis"] == "LC 324/2025, art. 11"  # 60 days
     defence = deadline(record, "defence")
-    assert defence["due_date"] == "2026-04-26" and "art. 34" in defence["basis"]  # 20 days
+    assert defence["due_date"] == "2026-04-27" and "art. 34" in defence["basis"]  # 20 days: Sunday → Monday
     assert not [d for d in record.deadline_data if d["role"] == "compliance"]
     [charge] = fines(record)
     assert charge.amount == Decimal("768.40") and charge.due_on == dt.date(2026, 6, 5)
@@ -104,6 +109,8 @@ def test_olimpia_notice_then_record_then_doubling_art_9_to_12(keys):
     fourth = issue(draft("olimpia-2025", ["geral-sem-penalidade"], "01/07/2026 10:00", holder=jose))
     kinds = [s["kind"] for s in fourth.proposal_data["infractions"][0]["sanctions"]]
     assert kinds == ["suspension", "interdiction"] and fourth.fine_total == 0  # art. 12, § 2º
+    # art. 15, § 1º: the suspension is the municipality's discretion — proposed, not imposed
+    assert [s["decision"] for s in fourth.proposal_data["infractions"][0]["sanctions"]] == ["proposed", "imposed"]
 
 
 def test_a_different_nature_or_offender_does_not_count(keys):
@@ -141,8 +148,8 @@ def test_olimpia_street_vending_one_hour_then_fine_and_seizure_with_depot_fee(ke
     vendor = person("Ronaldo Pipoqueiro")
     notice = issue(draft("olimpia-2025", ["ambulante-sem-autorizacao"], "14/03/2026 15:00", kind="notice",
                          holder=vendor, scope="street-vending"))
-    comply = deadline(notice, "compliance")  # art. 145, I: withdraw the goods within one hour
-    assert comply["due"] == "2026-03-14T16:00" and "art. 145, I" in comply["basis"]
+    comply = deadline(notice, "compliance")  # art. 145, I: withdraw the goods within one hour, even on a Saturday
+    assert comply["due"] == "2026-03-14T16:00" and "art. 145, I" in comply["basis"] and comply["ends_on_closed_day"]
     record = issue(draft("olimpia-2025", ["ambulante-sem-autorizacao"], "14/03/2026 16:10", holder=vendor,
                          scope="street-vending", refers_to_id=notice.id, relation="follows-notice"))
     assert record.fine_total == Decimal("384.20")  # 10 UFESP, art. 145, § 1º
@@ -151,8 +158,9 @@ def test_olimpia_street_vending_one_hour_then_fine_and_seizure_with_depot_fee(ke
                           items=[enf.ItemInput("picolés de frutas", "40", "un", True),
                                  enf.ItemInput("carrinho térmico", "1", "un", False)],
                           depot="Depósito municipal, Rua Síria, 300"))
-    perishable = deadline(seizure, "reclaim", perishable=True)
-    assert perishable["due"] == "2026-03-15T16:20" and "art. 149" in perishable["basis"]  # 24 hours
+    perishable = deadline(seizure, "reclaim", perishable=True)  # 24 hours end on Sunday: Monday, the same hour
+    assert perishable["due"] == "2026-03-16T16:20" and "art. 149" in perishable["basis"]
+    assert "9.784/1999, art. 66, § 1º" in perishable["basis"]
     other = deadline(seizure, "reclaim", perishable=False)
     assert other["count"] == "business" and "art. 24" in other["basis"]  # 30 business days
     # the seizure is drawn up with the infraction record (art. 33): the same occurrence, no second fine
@@ -181,6 +189,9 @@ def test_olimpia_street_vending_one_hour_then_fine_and_seizure_with_depot_fee(ke
 
 def test_seized_goods_list_what_is_due_today_and_donation_after_the_deadline(keys):
     vendor = person("Feirante sem Autorização")
+    for when in ("14/02/2026 08:00", "21/02/2026 08:00", "28/02/2026 08:00"):  # three feiras tolerated (art. 218)
+        tolerated = issue(draft("olimpia-2025", ["feira-sem-autorizacao"], when, kind="notice", holder=vendor))
+        assert tolerated.fine_total == 0
     seizure = issue(draft("olimpia-2025", ["feira-sem-autorizacao"], "07/03/2026 08:00", kind="seizure",
                           holder=vendor, scope="feira", items=[enf.ItemInput("caixas de tomate", "5", "cx", False)],
                           depot="Galpão da feira"))
@@ -216,12 +227,15 @@ def test_only_goods_past_their_deadline_are_donated(keys):
     seizure = issue(draft("olimpia-2025", ["ambulante-sem-autorizacao"], "14/03/2026 15:00", kind="seizure",
                           holder=vendor, scope="street-vending", depot="Depósito municipal",
                           items=[enf.ItemInput("bananas", "2", "cx", True), enf.ItemInput("carrinho", "1")]))
-    done = enf.donate_items(seizure, on=dt.date(2026, 3, 16), by="deposito", to="Casa da Criança")
-    assert [i.description for i in done] == ["bananas"]  # 24 hours (art. 149); the cart has 30 business days
-    [row] = enf.seized_goods(dt.date(2026, 3, 16))
+    # 24 hours (art. 149) from Saturday end on Sunday: the same hour of Monday 16/03 (art. 315; Lei 9.784/1999)
+    with pytest.raises(UserError, match="bananas: prazo de retirada até 16/03/2026"):
+        enf.donate_items(seizure, on=dt.date(2026, 3, 16), by="deposito", to="Casa da Criança")
+    done = enf.donate_items(seizure, on=dt.date(2026, 3, 17), by="deposito", to="Casa da Criança")
+    assert [i.description for i in done] == ["bananas"]  # the cart has 30 business days
+    [row] = enf.seized_goods(dt.date(2026, 3, 17))
     assert row.items == "1 un carrinho" and not row.reclaim_passed
     with pytest.raises(UserError, match="carrinho: prazo de retirada"):
-        enf.donate_items(seizure, on=dt.date(2026, 3, 16), by="deposito", to="Casa da Criança")
+        enf.donate_items(seizure, on=dt.date(2026, 3, 17), by="deposito", to="Casa da Criança")
 
 
 def test_where_the_act_sets_no_reclaim_deadline_the_donation_needs_its_ground(keys):
@@ -410,8 +424,8 @@ def test_a_correction_is_a_new_record_that_restarts_the_deadlines_art_32_par_4(k
     assert old.status == "corrected" and enf.situation(old) == f"corrigido pelo {new.reference}"
     assert new.refers_to_id == old.id and new.relation == "correction" and new.place == "Praça Rui Barbosa"
     assert new.number == "2026/00002" and new.at == old.at
-    # the deadlines count again from the new notification
-    assert deadline(old, "payment")["due_date"] == "2026-05-01"
+    # the deadlines count again from the new notification (01/05 is Labour Day: the old one went to 04/05)
+    assert deadline(old, "payment")["due_date"] == "2026-05-04"
     assert deadline(new, "payment")["due_date"] == "2026-05-19"
     assert deadline(new, "defence")["due_date"] == "2026-03-30"
     assert Charge.get_by_id(old_charge.id).status == "cancelled"
@@ -425,15 +439,15 @@ def test_a_correction_is_a_new_record_that_restarts_the_deadlines_art_32_par_4(k
 
 
 def test_an_unknown_offender_is_identified_later_by_a_new_record(keys):
-    unknown = issue(draft("olimpia-2025", ["feira-sem-autorizacao"], "14/03/2026 07:00", scope="feira",
-                          unknown_name="Vendedor de redes", signature="refused", place="Feira da Rua Síria",
-                          unknown_description="homem de uns 40 anos, boné azul, vendia redes de descanso",
+    unknown = issue(draft("olimpia-2025", ["evento-sem-autorizacao"], "14/03/2026 07:00",
+                          unknown_name="Promotor da festa", signature="refused", place="Praça da Matriz",
+                          unknown_description="homem de uns 40 anos, boné azul, montava o palco do baile",
                           witnesses=[enf.Witness("Carlos Guarda", "GCM 117")]))
-    assert not unknown.identified and unknown.fine_total == Decimal("384.20")  # 10 UFESP, art. 215, § 1º
+    assert not unknown.identified and unknown.fine_total == Decimal("3842.00")  # 100 UFESP, art. 97, p. ú.
     assert enf.charges_of(unknown) == []  # nobody to charge yet
     assert enf.fine_status(unknown).startswith("a lançar")
     with pytest.raises(FieldErrors, match="Descreva"):
-        enf.preview(draft("olimpia-2025", ["feira-sem-autorizacao"], "14/03/2026 07:00",
+        enf.preview(draft("olimpia-2025", ["evento-sem-autorizacao"], "14/03/2026 07:00",
                           unknown_name="Alguém"), today=dt.date(2026, 3, 14))  # no description
     holder = person("Wellington Redeiro")
     found = enf.identify_offender(unknown, person_id=holder.id, by="chefe", today=dt.date(2026, 3, 25),
@@ -442,10 +456,10 @@ def test_an_unknown_offender_is_identified_later_by_a_new_record(keys):
     assert enf.get_record(unknown.id).status == "corrected"
     assert found.offender_name == "Wellington Redeiro" and found.offender_document.startswith("CPF")
     assert deadline(found, "defence")["start"] == "2026-03-25T10:00"  # counted from his notification
-    assert deadline(found, "payment")["due_date"] == "2026-05-24"
+    assert deadline(found, "payment")["due_date"] == "2026-05-25"  # 60 days end on Sunday 24/05: Monday
     [charge] = fines(found)
     assert charge.person_id == holder.id and charge.source == found.reference
-    assert charge.amount == Decimal("384.20") and charge.due_on == dt.date(2026, 5, 24)
+    assert charge.amount == Decimal("3842.00") and charge.due_on == dt.date(2026, 5, 25)
     with pytest.raises(UserError, match="já está identificado"):
         enf.identify_offender(found, person_id=holder.id, by="chefe", today=dt.date(2026, 3, 26))
 
@@ -459,7 +473,7 @@ def test_the_acts_required_elements_are_checked(keys):
     with pytest.raises(FieldErrors, match="futuro"):
         enf.preview(draft("olimpia-2025", ["geral-sem-penalidade"], "15/03/2026 10:00", unknown_name="X",
                           unknown_description="Y"), today=today)
-    with pytest.raises(FieldErrors, match="não se regem"):  # before the act was published
+    with pytest.raises(FieldErrors, match="anterior à vigência do LC 324/2025, em vigor desde 03/12/2025"):
         enf.preview(draft("olimpia-2025", ["geral-sem-penalidade"], "01/11/2025 10:00", unknown_name="X",
                           unknown_description="Y"), today=today)
     seizure = draft("olimpia-2025", ["geral-sem-penalidade"], "14/03/2026 10:00", kind="seizure", unknown_name="X",
@@ -469,8 +483,15 @@ def test_the_acts_required_elements_are_checked(keys):
     assert {"items", "depot"} <= set(error.value.errors)
     pv = enf.preview(draft("olimpia-2025", ["geral-sem-penalidade"], "14/03/2026 10:00", unknown_name="X",
                            unknown_description="Y", inspector_id="", signature="refused"), today=today)
-    assert any("matrícula" in w for w in pv.warnings) and any("testemunha" in w for w in pv.warnings)
+    # LC 324/2025, art. 32, V and § 3º: the inspector's registration number; the refusal stated on the record
+    assert any("matrícula" in w and "art. 32, V" in w for w in pv.warnings)
+    assert any("declare a circunstância" in w and "art. 32, § 3º" in w for w in pv.warnings)
+    assert not any("testemunha" in w for w in pv.warnings)  # a witness is Ilha Comprida's rule, not Olímpia's
     assert any("advertência" in w for w in pv.warnings)  # an infraction record before the notice
+    ilha = enf.preview(draft("ilha-comprida-2017", ["perto-escola"], "14/03/2026 10:00", unknown_name="X",
+                             unknown_description="Y", inspector_id="", signature="refused"), today=today)
+    assert any("testemunha" in w and "Dec. 890/2017, art. 29, parágrafo único" in w for w in ilha.warnings)
+    assert not any("matrícula" in w for w in ilha.warnings)
 
 
 # --------------------------------------------------------------------------- defence and appeal
@@ -533,8 +554,9 @@ def test_unpaid_fines_past_their_deadline_go_to_the_debt_register(keys):
     owed = issue(draft("olimpia-2025", ["tpu-area-suja"], "02/03/2026 09:30", holder=debtor))
     paid = issue(draft("olimpia-2025", ["tpu-area-suja"], "02/03/2026 10:30", holder=payer))
     pay(fines(paid)[0], dt.date(2026, 3, 10))
-    assert enf.debt_register(dt.date(2026, 5, 1)) == []  # 60 days (art. 11) not over
-    [row] = enf.debt_register(dt.date(2026, 5, 4))
+    # 60 days (art. 11) end on Labour Day 01/05: the next business day, 04/05 (art. 315; Lei 9.784/1999)
+    assert enf.debt_register(dt.date(2026, 5, 4)) == []
+    [row] = enf.debt_register(dt.date(2026, 5, 7))
     assert row.reference == owed.reference and row.amount == Decimal("1152.60") and row.days_late == 3
     assert "art. 11" in row.basis
 

@@ -150,7 +150,8 @@ def test_a_graded_fine_is_adjusted_with_a_reason_before_issuing(qtbot, page, key
 
         assert dialog.ask_adjustment(dialog_hook=graded) is not None
         shown = dialog.proposal_view.toPlainText()
-        assert "Ajuste da sanção nº 2: a graduar → R$ 300,00 — motivo: resíduos espalhados pela calçada" in shown
+        assert "Decisão sobre a sanção nº 2: a graduar → R$ 300,00 — motivo: resíduos espalhados pela calçada" in shown
+        assert "Fato verificado — notificação não atendida no prazo" in shown  # art. 23: the record verifies it
         assert "Recurso contra advertência, multa ou suspensão: até 16/03/2026 (segunda-feira) às 21:30" in shown
         click(qtbot, dialog.issue_button)
 
@@ -166,15 +167,15 @@ def test_an_unknown_offender_then_identified(qtbot, page):
     def fill(dialog):
         dialog.kind.setCurrentIndex(dialog.kind.findData("infraction"))
         dialog.regime.setCurrentIndex(dialog.regime.findData("olimpia-2025"))
-        dialog.scope.setCurrentIndex(dialog.scope.findData("feira"))
+        dialog.scope.setCurrentIndex(dialog.scope.findData("event"))
         dialog.unknown.setChecked(True)
-        type_text(dialog.unknown_name, "Vendedor de redes")
+        type_text(dialog.unknown_name, "Promotor do baile")
         dialog.date.set_date(dt.date(2026, 3, 14))
         dialog.time.setText("07:10")
-        type_text(dialog.place, "Feira da Rua Síria")
-        type_text(dialog.facts, "Comercializava redes na feira sem autorização.")
-        dialog.infraction_search.setText("215")
-        dialog.check_infraction("feira-sem-autorizacao")
+        type_text(dialog.place, "Praça da Matriz")
+        type_text(dialog.facts, "Montava palco e vendia ingressos de evento sem autorização.")
+        dialog.infraction_search.setText("97")
+        dialog.check_infraction("evento-sem-autorizacao")
         dialog.update_preview()
         assert "Descreva o infrator" in dialog.proposal_view.toPlainText()
         type_text(dialog.unknown_description, "homem de boné azul, uns 40 anos")
@@ -198,7 +199,7 @@ def test_an_unknown_offender_then_identified(qtbot, page):
 
     _d, found = run_modal(lambda: tab.identify_selected(), identify)
     assert found.person_id == wellington.id and found.refers_to_id == unknown.id
-    assert fines(found)[0].amount == Decimal("384.20")
+    assert fines(found)[0].amount == Decimal("3842.00")  # 100 UFESP, LC 324/2025, art. 97, parágrafo único
     assert enf.get_record(unknown.id).status == "corrected"
     rows = {r.reference: r.situation for r in tab.model.rows}
     assert rows[unknown.reference] == f"corrigido pelo {found.reference}"
@@ -249,6 +250,8 @@ def test_a_defence_and_its_decision(qtbot, page):
 
 def test_seized_goods_release_after_payment_and_donation(qtbot, page):
     vendor = person("Ronaldo Pipoqueiro")
+    for when in ("14/02/2026 07:00", "21/02/2026 07:00", "28/02/2026 07:00"):  # three feiras tolerated (art. 218)
+        issue(draft("olimpia-2025", ["feira-sem-autorizacao"], when, kind="notice", holder=vendor, scope="feira"))
     seizure = issue(draft("olimpia-2025", ["feira-sem-autorizacao"], "14/03/2026 07:00", kind="seizure",
                           holder=vendor, scope="feira", depot="Galpão da feira",
                           items=[enf.ItemInput("caixas de banana", "3", "cx", True)]))
@@ -260,7 +263,9 @@ def test_seized_goods_release_after_payment_and_donation(qtbot, page):
     assert tabs.model.rowCount() == 2
     rows = {r.reference: r for r in tabs.model.rows}
     assert rows[seizure.reference].total_due == Decimal("384.20") + Decimal("76.84")  # fine + 2 days
-    assert rows[other.reference].reclaim_passed  # 72 hours (art. 215, § 2º) over on 15/03
+    # 72 hours (art. 215, § 2º) from Thursday end on Sunday 15/03: Monday 16/03 at 07:00 (art. 315; Lei 9.784/1999)
+    assert not rows[other.reference].reclaim_passed
+    assert "16/03/2026 (segunda-feira) às 07:00" in rows[other.reference].reclaim_due
     tabs.table.selectRow([r.reference for r in tabs.model.rows].index(seizure.reference))
     click(qtbot, tabs.release_button)
     assert "Devolução só depois de pagas" in tabs.message.text()
@@ -273,6 +278,8 @@ def test_seized_goods_release_after_payment_and_donation(qtbot, page):
     assert f"Bens do {seizure.reference} devolvidos" in tabs.message.text()
     assert [r.reference for r in tabs.model.rows] == [other.reference]
 
+    tabs._today = TODAY + dt.timedelta(days=1)  # the next day the deadline is past
+    tabs.refresh()
     tabs.table.selectRow(0)
 
     def donate(dialog):
@@ -286,7 +293,7 @@ def test_seized_goods_release_after_payment_and_donation(qtbot, page):
 def test_debt_register_lists_unpaid_fines_past_their_deadline(qtbot, keys, app_ready):
     debtor = person("Devedor Contumaz")
     issue(draft("olimpia-2025", ["tpu-area-suja"], "02/03/2026 09:30", holder=debtor))
-    page = EnforcementPage(today=dt.date(2026, 5, 4))
+    page = EnforcementPage(today=dt.date(2026, 5, 5))  # 60 days (art. 11) end on Labour Day: 04/05
     qtbot.addWidget(page)
     page.refresh()
     assert page.debts.model.rowCount() == 1

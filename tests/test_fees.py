@@ -318,6 +318,7 @@ short = "LC 324/2025"
 published = 2025-12-03
 scope = ["event"]
 summary = "Tabela do art. 89 (fixture de teste)."
+in_force = { from = 2025-12-03, basis = "art. 317" }
 
 [[units]]
 code = "UFESP"

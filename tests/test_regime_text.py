@@ -123,7 +123,9 @@ FACTS = {
         "Reincidência: a multa poderá ser aplicada em dobro, a critério da autoridade", "art. 24, § 2º",
         "As penalidades podem ser aplicadas independentemente da ordem da gradação", "art. 22, parágrafo único",
         "O valor das multas é corrigido anualmente pelo INPC", "art. 24, § 3º",
-        "Multa em dobro (2 × o valor da infração), graduada pela autoridade, cumulativa — poderá ser aplicada",
+        "Multa em dobro (2 × o valor da infração), graduada pela autoridade, cumulativa",
+        # art. 25, I and art. 26, II: conditions, never imposed by the count alone
+        "só quando o permissionário infrator não sanar a irregularidade descrita no auto de infração", "art. 25, I",
         # art. 12 and art. 16
         "Não se concede permissão a cônjuge ou companheiro(a) de quem já é permissionário na mesma feira",
         "Não se concede permissão a sócio de quem já é permissionário na mesma feira",
@@ -321,14 +323,17 @@ def test_validity_and_spans_in_proper_plural():
     assert describe.validity(Validity(basis="art. 1º", years=5)) == "5 anos"
     assert describe.validity(Validity(basis="art. 1º", years=1)) == "1 ano"
     assert describe.validity(Validity(basis="art. 1º", months=1)) == "1 mês"
-    assert describe.span(1825) == "5 anos" and describe.span(365) == "1 ano" and describe.span(30) == "30 dias"
+    assert describe.window(years_=5) == "5 anos" and describe.window(years_=1) == "1 ano"
+    assert describe.window(days_=30) == "30 dias" and describe.window(days_=1825) == "1.825 dias"  # never guessed
 
 
 def test_sanctions_keep_the_acts_word_and_its_discretion():
+    """The act's own word is declared (``word``), never read out of the notes."""
+    assert describe.sanction(Sanction(kind="revocation", basis="art. 11, § 6º", word="revogação")).startswith("Revogação")
     assert describe.sanction(Sanction(kind="revocation", basis="art. 11, § 6º",
-                                      notes="Imediata revogação da autorização.")).startswith("Revogação")
+                                      notes="Imediata revogação da autorização.")) == "Cassação"
     assert describe.sanction(Sanction(kind="revocation", basis="art. 217, II",
-                                      notes="Exclusão definitiva do feirante.")).startswith("Exclusão definitiva")
+                                      word="exclusão definitiva")).startswith("Exclusão definitiva")
     assert describe.sanction(Sanction(kind="revocation", basis="art. 26")) == "Cassação"
     text = describe.sanction(Sanction(kind="suspension", basis="art. 49", max_days=10, discretionary=True))
     assert text == "Suspensão, de até 10 dias — poderá ser aplicada, a critério da autoridade"

@@ -315,6 +315,7 @@ short = "Dec. 1/2026"
 published = 2026-01-01
 scope = ["event"]
 summary = "Regime de teste."
+in_force = { from = 2026-01-01, basis = "art. 11" }
 
 [[units]]
 code = "UFESP"
@@ -408,9 +409,13 @@ fine = { value = "20", unit = "UFESP", basis = "art. 9º" }
 ladder = "geral"
 basis = "art. 9º"
 
+[calendar]
+closed_day = { rule = "next-business-day", basis_act = "Lei nº 9.784/1999, art. 66, § 1º" }
+
 [[deadlines]]
 id = "appeal"
 label = "Recurso"
+role = "appeal"
 days = 10
 count = "calendar"
 from = "penalty"

@@ -15,7 +15,17 @@ from hypothesis import strategies as st
 
 from models.errors import UserError
 from models.regimes import MissingUnitValue, shipped_regimes
-from models.sanctions import PriorOffence, add_months, adjust, count_prior, propose_sanction
+from models.sanctions import (
+    IMPOSED,
+    OMITTED,
+    PROPOSED,
+    TOLERATED,
+    PriorOffence,
+    add_months,
+    adjust,
+    count_prior,
+    propose_sanction,
+)
 
 D = Decimal
 ON = dt.date(2026, 5, 4)
@@ -70,12 +80,13 @@ def test_every_step_of_every_ladder_is_proposed_with_its_articles(regime_id, lad
             assert s.amount is not None or s.max_amount is not None
         if s.kind == "fine" and s.amount is not None:
             assert s.amount == s.amount.quantize(D("0.01"))
-    warning_first = "warning" in step_kinds
     for s, source in zip(item.sanctions, step.sanctions):
-        if warning_first and source.kind != "warning" and not source.cumulative:
-            assert s.condition == "if-not-complied"
-        else:
-            assert s.condition is None
+        # what the act leaves to the authority, or ties to a fact, is proposed — never imposed by the count
+        assert (s.condition is not None) == (source.condition is not None)
+        if source.condition is not None:
+            assert s.condition.text == source.condition.text and s.condition.basis.endswith(source.condition.basis)
+        expected = PROPOSED if (source.condition is not None or source.discretionary) else IMPOSED
+        assert s.decision == expected and s.discretionary == source.discretionary
 
 
 @pytest.mark.parametrize("regime_id, code", [(r.id, i.code) for r in REGIMES.values() for i in r.infractions])
@@ -94,37 +105,48 @@ def test_olimpia_general_ladder_warning_first_then_doubling_then_suspension_and_
     warning, fine = first.sanctions
     assert warning.kind == "warning" and warning.comply_days == 30 and warning.deadlines == ("comply",)
     assert "art. 9º; art. 10" in warning.basis
-    assert fine.condition == "if-not-complied" and fine.amount == D("768.40")
+    assert fine.condition.fact == "not-complied" and fine.amount == D("768.40")
+    assert fine.decision == PROPOSED and fine.discretionary  # art. 10, parágrafo único: "poderá impor"
     assert fine.formula == "20 UFESP × R$ 38,42 (UFESP 2026) = R$ 768,40"
     assert "art. 14" in fine.basis
-    assert first.total == D("0.00") and first.total_if_not_complied == D("768.40")
+    assert first.total == D("0.00") and first.total_proposed == D("768.40")
     # art. 12: recurrence within 5 years doubles, progressively, at most twice
     second = olimpia("geral-sem-penalidade", prior=1)
     assert kinds(second) == ["fine"] and second.total == D("1536.80")
     assert second.sanctions[0].formula == "2 × 20 UFESP × R$ 38,42 (UFESP 2026) = R$ 1.536,80"
     third = olimpia("geral-sem-penalidade", prior=2)
     assert third.total == D("3073.60")
-    # art. 12, § 2º: after the second recurrence, suspension and interdiction
+    # art. 12, § 2º: after the second recurrence, suspension and interdiction; art. 15, § 1º: the suspension
+    # "faz parte da ação discricionária do Município" — proposed, the interdiction imposed
     fourth = olimpia("geral-sem-penalidade", prior=3)
-    assert kinds(fourth) == ["suspension", "interdiction"]
-    assert fourth.pending == ("Sanção nº 1: prazo da suspensão a fixar pela Administração",)
-    # art. 17: a new recurrence after the suspension: revocation (and it stays so)
-    assert kinds(olimpia("geral-sem-penalidade", prior=4)) == ["revocation"]
-    assert kinds(olimpia("geral-sem-penalidade", prior=9)) == ["revocation"]
+    assert kinds(fourth, applied_only=False) == ["suspension", "interdiction"] and kinds(fourth) == ["interdiction"]
+    assert fourth.pending == ("Sanção nº 1: a critério da autoridade: impor ou dispensar, com o motivo; prazo da "
+                              "suspensão a fixar pela Administração",)
+    imposed = adjust(fourth, reason="reincidente", apply=[1], days={1: 15})
+    assert kinds(imposed) == ["suspension", "interdiction"] and imposed.pending == ()
+    # art. 17: a new recurrence after the suspension: revocation, once that suspension is verified
+    for prior in (4, 9):
+        revocation = only(olimpia("geral-sem-penalidade", prior=prior), "revocation")
+        assert revocation.decision == PROPOSED and revocation.condition.fact == "earlier-sanctions"
 
 
 def test_olimpia_event_without_authorisation_100_ufesp_doubled_at_most_twice():
     # art. 97, parágrafo único: 100 UFESP; art. 12, § 2º: doubled at most twice
     amounts = [olimpia("evento-sem-autorizacao", prior=n).total for n in range(5)]
     assert amounts == [D("3842.00"), D("7684.00"), D("15368.00"), D("15368.00"), D("15368.00")]
-    assert "impediment" in kinds(olimpia("evento-sem-autorizacao"))
+    impediment = only(olimpia("evento-sem-autorizacao"), "impediment")  # art. 97: "poderá ser embargada"
+    assert impediment.discretionary and impediment.decision == PROPOSED
 
 
-def test_olimpia_fine_without_ladder_doubles_by_art_12_and_is_capped():
-    # feira without authorisation: 10 UFESP (art. 215, § 1º) and seizure; recurrence by art. 12
-    totals = [olimpia("feira-sem-autorizacao", prior=n).total for n in range(4)]
-    assert totals == [D("384.20"), D("768.40"), D("1536.80"), D("1536.80")]
-    fine = olimpia("feira-sem-autorizacao", prior=1).sanctions[0]
+def test_olimpia_fine_without_ladder_is_tolerated_three_times_art_218_then_doubles_by_art_12():
+    """Feira without authorisation: 10 UFESP (art. 215, § 1º) and seizure; the first three feiras are tolerated
+    (art. 218) and do not count for recurrence; then doubling by art. 12, at most twice."""
+    totals = [olimpia("feira-sem-autorizacao", prior=n).total for n in range(7)]
+    assert totals == [D("0.00")] * 3 + [D("384.20"), D("768.40"), D("1536.80"), D("1536.80")]
+    tolerated = olimpia("feira-sem-autorizacao", prior=2)
+    assert [s.decision for s in tolerated.sanctions] == [TOLERATED, TOLERATED]
+    assert tolerated.items[0].tolerance == (3, 3, "LC 324/2025, art. 218")
+    fine = olimpia("feira-sem-autorizacao", prior=4).sanctions[0]
     assert "art. 12" in fine.basis and any("Reincidência" in d for d in fine.details)
 
 
@@ -133,9 +155,10 @@ def test_olimpia_street_vending_art_145_and_148():
     warning = only(first, "warning")
     assert warning.comply_hours == 1 and warning.deadlines == ("comply-street-vending",)
     fine = only(first, "fine")
-    assert fine.amount == D("384.20") and fine.condition == "if-not-complied"  # 10 UFESP, art. 145, § 1º
+    assert fine.amount == D("384.20") and fine.condition.fact == "not-complied"  # 10 UFESP, art. 145, § 1º
+    assert fine.decision == PROPOSED
     seizure = only(first, "seizure")
-    assert seizure.condition is None and "art. 147, I" in seizure.basis
+    assert seizure.condition is None and seizure.applied and "art. 147, I" in seizure.basis
     assert any("1 UFESP por dia" in d for d in seizure.details)  # art. 145, § 2º
     second = olimpia("ambulante-sem-autorizacao", prior=1)
     assert sorted(kinds(second)) == ["fine", "revocation", "seizure"]
@@ -170,22 +193,25 @@ def test_olimpia_several_street_food_infractions_are_cumulative_art_190():
     assert any("cumulativamente" in n for n in proposal.notes)
 
 
-def test_olimpia_recurrence_counts_the_same_nature_within_five_years():
+def test_olimpia_recurrence_counts_the_same_nature_within_five_calendar_years_art_12_par_1():
     prior = [
-        PriorOffence("geral-sem-penalidade", dt.date(2022, 1, 10)),  # within 5 years (1.825 days)
+        PriorOffence("geral-sem-penalidade", dt.date(2022, 1, 10)),  # within 5 years
         PriorOffence("geral-sem-penalidade", dt.date(2020, 1, 10)),  # too old
         ("ambulante-esquina", dt.date(2025, 6, 1)),  # another nature
         ("geral-sem-penalidade", dt.date(2026, 6, 1)),  # after this infraction
     ]
     n, details = count_prior("olimpia-2025", "geral-sem-penalidade", prior, ON)
     assert n == 1
-    assert "10/01/2022" in details[0] and "5 anos" in details[0] and "art. 12" in details[0]
-    assert "10/01/2020" in details[1]
+    assert "de 04/05/2021 a 04/05/2026" in details[0] and "5 anos" in details[0] and "art. 12" in details[0]
+    assert details[1] == "Contam: 10/01/2022."
+    assert "fora do prazo de reincidência: 10/01/2020" in details[2]
+    assert "posteriores a esta infração: 01/06/2026" in details[3]
+    assert "de outra natureza: 01/06/2025 (ambulante-esquina)" in details[4]
     assert olimpia("geral-sem-penalidade", prior=prior).total == D("1536.80")
-    # the window's edge: 1.825 days before still counts, one more does not
-    edge = ON - dt.timedelta(days=1825)
+    # the window's edge, in calendar years: the same day five years before still counts, the day before not
+    edge = dt.date(2021, 5, 4)
     assert count_prior("olimpia-2025", "geral-sem-penalidade", [("geral-sem-penalidade", edge)], ON)[0] == 1
-    older = edge - dt.timedelta(days=1)
+    older = dt.date(2021, 5, 3)
     assert count_prior("olimpia-2025", "geral-sem-penalidade", [("geral-sem-penalidade", older)], ON)[0] == 0
 
 
@@ -223,26 +249,35 @@ def test_sao_bento_not_tearing_down_r_150_and_barred_from_future_events():
     assert "impediment" in kinds(proposal)
 
 
-def test_sao_bento_20_ufesp_and_seizure_at_the_authoritys_discretion():
+def test_sao_bento_fine_and_seizure_both_at_the_authoritys_discretion_art_14():
+    """Dec. 4.794/2026, art. 14: "poderá acarretar, cumulativamente ou não" — the fine of 20 UFESP and the seizure
+    are proposed; the authority imposes or omits each, with the reason."""
     proposal = propose_sanction("sao-bento-2026", ["instalar-sem-pagar"], on=dt.date(2026, 3, 28))
-    assert proposal.total == D("768.40")  # art. 14, I: 20 × 38,42 (art. 9º, § 2º)
-    seizure = only(proposal, "seizure")
+    fine, seizure = only(proposal, "fine"), only(proposal, "seizure")
+    assert fine.amount == D("768.40") and fine.discretionary and fine.decision == PROPOSED  # 20 × 38,42
+    assert proposal.total == D("0.00") and proposal.total_proposed == D("768.40")
     assert not seizure.applied and seizure.discretionary  # "cumulativamente ou não"
-    applied = adjust(proposal, reason="mercadoria exposta na calçada", apply=[seizure.number], by="Fiscal Ana")
+    applied = adjust(proposal, reason="mercadoria exposta na calçada", apply=[seizure.number], omit=[fine.number],
+                     by="Fiscal Ana")
     assert only(applied, "seizure").applied and applied.adjustments[0].by == "Fiscal Ana"
+    assert only(applied, "fine").decision == OMITTED and applied.total == D("0.00")
     again = adjust(applied, reason="reconsiderado", omit=[seizure.number])
-    assert not only(again, "seizure").applied and len(again.adjustments) == 2
+    assert not only(again, "seizure").applied and len(again.adjustments) == 3
 
 
 def test_sao_bento_has_no_recurrence_rule():
     proposal = propose_sanction("sao-bento-2026", ["instalar-sem-pagar"], on=dt.date(2026, 3, 28), prior=2)
-    assert proposal.total == D("768.40")
+    assert proposal.total_proposed == D("768.40")
     assert any("não agrava a multa" in d for d in proposal.items[0].details)
 
 
 def test_sao_bento_two_infractions_add_up_art_14():
     proposal = propose_sanction("sao-bento-2026", ["nao-desmontar", "sem-placa"], on=dt.date(2026, 3, 30))
-    assert proposal.cumulative and proposal.total == D("918.40")
+    # art. 2º, § 2º imposes R$ 150,00; art. 14's 20 UFESP is the authority's to impose
+    assert proposal.cumulative and proposal.total == D("150.00") and proposal.total_proposed == D("768.40")
+    art_14 = next(s for s in proposal.sanctions if s.kind == "fine" and s.infraction == "sem-placa")
+    both = adjust(proposal, reason="placa ausente", apply=[art_14.number])
+    assert both.total == D("918.40")
 
 
 # --------------------------------------------------------------------------- São José dos Campos, Lei 9.158/2014
@@ -257,13 +292,13 @@ def test_sjc_notice_24_hours_then_fine_up_to_500_graded_by_the_inspector():
     first = sjc("sujeira")
     warning, fine = first.sanctions
     assert warning.comply_hours == 24 and warning.deadlines == ("comply-warning",)  # art. 23
-    assert fine.condition == "if-not-complied" and fine.graded
+    assert fine.condition.fact == "not-complied" and fine.graded and fine.decision == PROPOSED  # "sob pena de multa"
     assert fine.amount is None and fine.max_amount == D("500.00")  # art. 24, § 1º
-    assert fine.pending == "valor da multa a graduar pela autoridade, até R$ 500,00"
+    assert fine.pending.startswith("aguarda o fato: Notificação Preliminar não atendida")
     graded = adjust(first, reason="primeira autuação, gravidade leve", amounts={2: "150,00"})
-    assert graded.sanctions[1].amount == D("150.00") and graded.total_if_not_complied == D("150.00")
+    assert graded.sanctions[1].amount == D("150.00") and graded.total_proposed == D("150.00")
     assert graded.adjustments[0].before == "a graduar" and graded.adjustments[0].after == "R$ 150,00"
-    assert graded.pending == ()
+    assert graded.total == D("0.00")
     at_the_limit = adjust(first, reason="gravíssima", amounts={2: D("500.00")})
     assert at_the_limit.sanctions[1].amount == D("500.00")
     with pytest.raises(UserError, match="entre R\\$ 0,01 e R\\$ 500,00"):
@@ -277,14 +312,16 @@ def test_sjc_notice_24_hours_then_fine_up_to_500_graded_by_the_inspector():
 def test_sjc_recurrence_doubles_the_limit_with_suspension_then_revocation():
     second = sjc("sujeira", prior=1)  # art. 24, § 2º; art. 25, I
     fine, suspension = second.sanctions
-    assert fine.max_amount == D("1000.00") and fine.discretionary and fine.applied
+    assert fine.max_amount == D("1000.00") and fine.applied  # "poderá ser aplicado em dobro": graded up to it
     assert suspension.days is None and suspension.admin_defined
+    assert suspension.decision == PROPOSED and suspension.condition.fact == "not-remedied"  # art. 25, I
     graded = adjust(second, reason="reincidência específica", amounts={1: "800,00"}, days={2: 7})
     assert graded.sanctions[0].amount == D("800.00") and graded.sanctions[1].days == 7
     with pytest.raises(UserError, match="entre R\\$ 0,01 e R\\$ 1.000,00"):
         adjust(second, reason="x", amounts={1: "1000,01"})
-    third = sjc("sujeira", prior=2)  # art. 26, II
-    assert kinds(third) == ["revocation"] and third.sanctions[0].deadlines == ("appeal-revocation",)
+    third = sjc("sujeira", prior=2)  # art. 26, II: only when the irregularity is not remedied
+    assert kinds(third, applied_only=False) == ["revocation"] and kinds(third) == []
+    assert third.sanctions[0].deadlines == ("appeal-revocation",)
 
 
 def test_sjc_aggression_1000_and_15_days_then_summary_revocation():
@@ -313,7 +350,8 @@ def test_sjc_abandonment_revocation_with_36_months_wait():
 
 def test_sjc_any_order_lets_the_authority_pick_a_step_with_a_reason():
     proposal = sjc("sujeira", step=3, reason="agressão ao fiscal durante a autuação")
-    assert kinds(proposal) == ["revocation"] and any("art. 22, parágrafo único" in n for n in proposal.notes)
+    assert kinds(proposal, applied_only=False) == ["revocation"]
+    assert any("art. 22, parágrafo único" in n for n in proposal.notes)
     with pytest.raises(UserError, match="motivo"):
         sjc("sujeira", step=3)
     with pytest.raises(UserError, match="não existe"):
@@ -362,13 +400,16 @@ def test_sapezal_suspension_up_to_10_days_is_the_authoritys_choice():
     assert not suspension.applied and suspension.max_days == 10  # art. 49, IV; art. 50
     applied = adjust(proposal, reason="reincidente em outras posturas", apply=[suspension.number],
                      days={suspension.number: 10})
-    assert only(applied, "suspension").days == 10 and applied.pending == ()
+    assert only(applied, "suspension").days == 10 and only(applied, "suspension").applied
+    assert applied.pending == ("Sanção nº 3: a critério da autoridade: impor ou dispensar, com o motivo",)  # seizure
     with pytest.raises(UserError, match="de 1 a 10 dias"):
         adjust(proposal, reason="x", apply=[suspension.number], days={suspension.number: 11})
     with pytest.raises(UserError, match="não pode ser dispensada"):
         adjust(proposal, reason="x", omit=[1])
-    with pytest.raises(UserError, match="já não está aplicada"):
-        adjust(proposal, reason="x", omit=[suspension.number])
+    dropped = adjust(proposal, reason="primeira infração", omit=[suspension.number])
+    assert only(dropped, "suspension").decision == OMITTED
+    with pytest.raises(UserError, match="já está dispensada"):
+        adjust(dropped, reason="x", omit=[suspension.number])
 
 
 def test_sapezal_simultaneous_infractions_are_cumulative_art_49():
@@ -400,19 +441,23 @@ def test_ilha_comprida_duties_warning_then_suspension_and_fine_up_to_200_ufic_th
     fine = only(second, "fine")
     assert fine.max_amount == D("1000.00") and fine.formula == "até 200 UFIC × R$ 5,00 (UFIC 2026) = R$ 1.000,00"
     suspension = only(second, "suspension")
-    assert suspension.applied and (suspension.min_days, suspension.max_days) == (1, 30)
+    # "poderá ser imposta suspensão [...], bem como aplicação de multa": both proposed
+    assert not suspension.applied and not fine.applied and suspension.discretionary and fine.discretionary
+    assert (suspension.min_days, suspension.max_days) == (1, 30)
     graded = adjust(second, reason="primeira reincidência", amounts={fine.number: "250,00"},
-                    days={suspension.number: 5})
+                    days={suspension.number: 5}, apply=[fine.number, suspension.number])
     assert graded.total == D("250.00") and graded.pending == ()
     with pytest.raises(UserError, match="de 1 a 30 dias"):
         adjust(second, reason="x", days={suspension.number: 31})
-    assert kinds(ilha("nao-portar-cartao", prior=2)) == ["revocation", "impediment"]  # art. 19, § 3º
+    third = ilha("nao-portar-cartao", prior=2)  # art. 19, § 3º: after the suspension and the fine were applied
+    assert kinds(third, applied_only=False) == ["revocation", "impediment"] and kinds(third) == ["impediment"]
+    assert only(third, "revocation").condition.fact == "earlier-sanctions"
 
 
 def test_ilha_comprida_prohibitions_without_warning_and_seizure_art_20():
     first = ilha("produto-proibido", unit_values=UFIC)
     assert sorted(kinds(first)) == ["fine", "impediment", "seizure", "suspension"]
-    assert kinds(ilha("produto-proibido", prior=1)) == ["revocation", "seizure", "impediment"]
+    assert kinds(ilha("produto-proibido", prior=1), applied_only=False) == ["revocation", "seizure", "impediment"]
 
 
 def test_ilha_comprida_serious_infractions_30_to_90_days_revoked_at_the_third_recurrence_art_28_i():
@@ -423,7 +468,7 @@ def test_ilha_comprida_serious_infractions_30_to_90_days_revoked_at_the_third_re
     with pytest.raises(UserError, match="de 30 a 90 dias"):
         adjust(proposal, reason="x", days={1: 20})
     assert only(adjust(proposal, reason="documentos vencidos", days={1: 30}), "suspension").days == 30
-    assert kinds(ilha("grave-documentos", prior=3)) == ["revocation", "impediment"]  # 3ª reincidência
+    assert kinds(ilha("grave-documentos", prior=3)) == ["revocation", "impediment"]  # 3ª reincidência (art. 28, I)
 
 
 # --------------------------------------------------------------------------- bad input
@@ -494,7 +539,7 @@ def test_fixed_fines_are_units_times_value_rounded_half_up(regime_code, prior, v
         rec = regime.penalties.recurrence if regime.penalties else None
         if rec is not None and rec.multiplier and rec.max_doublings:
             assert s.multiplier <= rec.multiplier ** rec.max_doublings
-    assert proposal.total >= 0 and proposal.total_if_not_complied >= proposal.total
+    assert proposal.total >= 0 and proposal.total_proposed >= 0
 
 
 def test_a_ladder_multiplier_beyond_the_acts_doublings_is_capped(tmp_path):

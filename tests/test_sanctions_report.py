@@ -585,8 +585,9 @@ def test_page_sanctions_cancel_and_bad_period(page, tmp_path):
 
 
 def test_enforcement_alerts_say_what_ends_today_and_what_is_late(march):
-    on_the_day = {i.kind: i for i in enf.enforcement_alerts(dt.date(2026, 3, 15))}
-    # the perishables seized at 16:20 of 14/03: 24 hours to reclaim (art. 149) — ends today
+    on_the_day = {i.kind: i for i in enf.enforcement_alerts(dt.date(2026, 3, 16))}
+    # the perishables seized at 16:20 of Saturday 14/03: 24 hours to reclaim (art. 149) end on Sunday, so at 16:20
+    # of Monday 16/03 (art. 315; Lei 9.784/1999, art. 66, § 1º) — ends today
     assert "picolés" in on_the_day["seizure-reclaim"].text and "art. 149" in on_the_day["seizure-reclaim"].article
     assert not on_the_day["seizure-reclaim"].overdue
     later = enf.enforcement_alerts(TODAY)

@@ -595,7 +595,8 @@ def test_appeal_refusals_of_the_model(keys, sapezal):
     with pytest.raises(UserError, match="lista definitiva"):
         publish_list(current, by="ana", published_on=TODAY, today=TODAY)
     ranking = publish_ranking(current, by="ana", published_on=dt.date(2026, 11, 26), today=TODAY)
-    assert ranking.appeal_due == dt.date(2026, 11, 29)  # a Sunday: the act does not move it
+    # 3 days end on Sunday 29/11: Lei 9.784/1999, art. 66, § 1º (subsidiary) moves it to Monday
+    assert ranking.appeal_due == dt.date(2026, 11, 30)
     with pytest.raises(UserError, match="já foi publicada"):
         publish_ranking(current, by="ana", published_on=TODAY, today=TODAY)
     rosa = people["rosa"][1].protocol

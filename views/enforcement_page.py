@@ -86,58 +86,119 @@ class OverdueRowsModel(RowsModel):
 
 
 class AdjustDialog(QDialog):
-    """Grade a fine, fix a suspension's days, or apply/drop a discretionary sanction — with the written reason."""
+    """Decide on a sanction within the act's limits — record the fact a condition waits for (the day it was
+    verified and who verified it), impose or omit what the act leaves to the authority, grade a fine, fix a
+    suspension's days — always with the written reason, which stays on the record."""
 
-    def __init__(self, proposal, parent: QWidget | None = None):
+    ACTIONS = {
+        "fact": "Registrar o fato verificado",
+        "apply": "Impor a sanção",
+        "omit": "Dispensar a sanção",
+        "amount": "Graduar o valor da multa (R$)",
+        "days": "Fixar o prazo da suspensão (dias)",
+    }
+
+    def __init__(self, proposal, parent: QWidget | None = None, *, today: _dt.date | None = None,
+                 title: str | None = None):
         super().__init__(parent)
-        self.setWindowTitle(self.tr("Ajustar a sanção"))
+        self.setWindowTitle(title or self.tr("Decidir sobre a sanção"))
         self.result_input: enf.AdjustInput | None = None
         self.proposal = proposal
         layout = QVBoxLayout(self)
-        intro = QLabel(self.tr("Dentro dos limites do ato; o motivo fica registrado no auto."))
+        intro = QLabel(self.tr("Praça propõe; a autoridade decide dentro dos limites do ato. O motivo, o fato "
+                               "verificado e quem decidiu ficam registrados no auto."))
         intro.setWordWrap(True)
         layout.addWidget(intro)
         form = QFormLayout()
         self.sanction = QComboBox()
         self.sanction.setObjectName("adjust-sanction")
         for s in proposal.sanctions:
-            limits = ""
-            if s.kind == "fine" and s.max_amount is not None:
-                limits = self.tr(" (até %1)").replace("%1", format_brl(s.max_amount))
-            elif s.kind == "suspension" and s.max_days:
-                limits = self.tr(" (%1 a %2 dias)").replace("%1", str(s.min_days or 1)).replace("%2", str(s.max_days))
-            self.sanction.addItem(f"{s.number}. {s.label}{limits}", s.number)
+            self.sanction.addItem(f"{s.number}. {s.label}"[:110], s.number)
+        self.state = QLabel()
+        self.state.setObjectName("adjust-state")
+        self.state.setWordWrap(True)
         self.what = QComboBox()
         self.what.setObjectName("adjust-what")
-        for key, label in (("amount", "Valor da multa (R$)"), ("days", "Prazo da suspensão (dias)"),
-                           ("apply", "Aplicar a sanção"), ("omit", "Dispensar a sanção")):
-            self.what.addItem(self.tr(label), key)
         self.value = QLineEdit()
         self.value.setObjectName("adjust-value")
         self.value.setPlaceholderText(self.tr("350,00 ou 10"))
+        self.fact_on = DateEdit()
+        self.fact_on.setObjectName("adjust-fact-on")
+        self.fact_on.set_date(today or _dt.date.today())
+        self.fact_by = QLineEdit(current_user_name())
+        self.fact_by.setObjectName("adjust-fact-by")
+        self.fact_note = QLineEdit()
+        self.fact_note.setObjectName("adjust-fact-note")
+        self.fact_note.setPlaceholderText(self.tr("como foi verificado: vistoria, relatório, foto…"))
         self.reason = QLineEdit()
         self.reason.setObjectName("adjust-reason")
         self.reason.setPlaceholderText(self.tr("gravidade, circunstâncias, antecedentes…"))
         form.addRow(self.tr("&Sanção:"), self.sanction)
-        form.addRow(self.tr("&Ajuste:"), self.what)
-        form.addRow(self.tr("&Valor ou dias:"), self.value)
+        form.addRow("", self.state)
+        form.addRow(self.tr("&Decisão:"), self.what)
+        self.value_label = QLabel(self.tr("&Valor ou dias:"))
+        self.value_label.setBuddy(self.value)
+        form.addRow(self.value_label, self.value)
+        self.fact_labels = [QLabel(self.tr("Verificado &em:")), QLabel(self.tr("Verificado &por:")),
+                            QLabel(self.tr("&Como:"))]
+        for label, widget in zip(self.fact_labels, (self.fact_on, self.fact_by, self.fact_note)):
+            label.setBuddy(widget)
+            form.addRow(label, widget)
         form.addRow(self.tr("&Motivo:"), self.reason)
         layout.addLayout(form)
         self.error = QLabel()
         self.error.setObjectName("adjust-error")
         self.error.setWordWrap(True)
-        self.error.setStyleSheet(f"color: {ERROR_COLOUR};")
+        self.error.setProperty("role", "error")
         layout.addWidget(self.error)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
         self.ok_button = buttons.button(QDialogButtonBox.StandardButton.Ok)
-        self.ok_button.setText(self.tr("A&justar"))
+        self.ok_button.setText(self.tr("&Registrar a decisão"))
         buttons.accepted.connect(self.accept)
         buttons.rejected.connect(self.reject)
         layout.addWidget(buttons)
-        self.setMinimumWidth(520)
+        self.setMinimumWidth(560)
+        self.sanction.currentIndexChanged.connect(lambda _i: self._sanction_changed())
+        self.what.currentIndexChanged.connect(lambda _i: self._what_changed())
+        first = next((i for i, s in enumerate(proposal.sanctions) if s.actions), 0)
+        self.sanction.setCurrentIndex(first)
+        self._sanction_changed()
+
+    def _current(self):
+        return self.proposal.sanction(self.sanction.currentData())
+
+    def _sanction_changed(self) -> None:
+        s = self._current()
+        parts = [f"{enf.DECISION_LABELS.get(s.decision, s.decision)} — {s.basis}"]
+        if s.condition is not None:
+            met = f" — {s.condition_met.text}" if s.condition_met else ""
+            parts.append(self.tr("Condição: %1 (%2)%3").replace("%1", s.condition.text)
+                         .replace("%2", s.condition.basis).replace("%3", met))
+        if s.pending:
+            parts.append(s.pending)
+        self.state.setText("\n".join(parts))
+        self.what.blockSignals(True)
+        self.what.clear()
+        for key in s.actions:
+            self.what.addItem(self.tr(self.ACTIONS[key]), key)
+        self.what.blockSignals(False)
+        self.ok_button.setEnabled(bool(s.actions))
+        if not s.actions:
+            self.error.setText(self.tr("Nada a decidir sobre esta sanção: %1.")
+                               .replace("%1", enf.DECISION_LABELS.get(s.decision, s.decision)))
+        else:
+            self.error.setText("")
+        self._what_changed()
+
+    def _what_changed(self) -> None:
+        what = self.what.currentData()
+        self.value.setVisible(what in ("amount", "days"))
+        self.value_label.setVisible(what in ("amount", "days"))
+        for widget in (self.fact_on, self.fact_by, self.fact_note, *self.fact_labels):
+            widget.setVisible(what == "fact")
 
     def accept(self) -> None:
-        from models.sanctions import adjust
+        from models.sanctions import Verification, adjust
 
         number = self.sanction.currentData()
         what = self.what.currentData()
@@ -152,12 +213,24 @@ class AdjustDialog(QDialog):
             kwargs["days"] = {number: int(value)}
         elif what == "apply":
             kwargs["apply"] = (number,)
-        else:
+        elif what == "omit":
             kwargs["omit"] = (number,)
+        elif what == "fact":
+            try:
+                on = self.fact_on.date()
+            except UserError as exc:
+                self.error.setText(exc.message)
+                return
+            if on is None:
+                self.error.setText(self.tr("Informe a data em que o fato foi verificado."))
+                return
+            kwargs["facts"] = {number: Verification(on, self.fact_by.text().strip(), self.fact_note.text().strip())}
+        else:
+            return
         item = enf.AdjustInput(reason=self.reason.text().strip(), by=current_user_name(), **kwargs)
         try:  # the domain says at once whether the act allows it
             adjust(self.proposal, reason=item.reason, amounts=dict(item.amounts), days=dict(item.days),
-                   apply=item.apply, omit=item.omit, by=item.by)
+                   apply=item.apply, omit=item.omit, facts=dict(item.facts), by=item.by)
         except UserError as exc:
             self.error.setText(exc.message)
             return
@@ -525,6 +598,7 @@ class RecordDialog(QDialog):
             regime = get_regime(self.regime_id())
         except UserError:
             regime = None
+        self.scope.addItem(self.tr("conforme as infrações"), "")
         for scope in (regime.scope if regime else ()):
             self.scope.addItem(self.tr(SCOPE_LABELS.get(scope, scope)), scope)
         index = self.scope.findData(keep)
@@ -682,7 +756,7 @@ class RecordDialog(QDialog):
         except UserError as exc:
             self.error.setText(self.tr("Complete o auto antes de ajustar a sanção: %1").replace("%1", exc.message))
             return None
-        dialog = AdjustDialog(base, self)
+        dialog = AdjustDialog(base, self, today=self.today)
         self.last_dialog = dialog
         if dialog_hook is not None:
             dialog_hook(dialog)
@@ -1081,6 +1155,7 @@ class RecordsTab(QWidget):
             ("defence", "&Defesa…", lambda: self.contest_selected("defence")),
             ("appeal", "&Recurso…", lambda: self.contest_selected("appeal")),
             ("decide", "&Julgar…", lambda: self.decide_selected()),
+            ("sanctions", "D&ecidir sanções…", lambda: self.decide_sanctions_selected()),
             ("permit", "Aplicar à &permissão", lambda: self.apply_permit_selected()),
             ("pdf", "Salvar P&DF…", lambda: self.save_pdf()),
             ("print", "Im&primir…", lambda: self.print_record()),
@@ -1155,6 +1230,11 @@ class RecordsTab(QWidget):
         self.buttons["defence"].setEnabled(live and record.kind != "notice" and not contests and not closed)
         self.buttons["appeal"].setEnabled(live and record.kind != "notice" and not pending and not closed)
         self.buttons["decide"].setEnabled(bool(pending))
+        waiting = live and record.kind != "notice" and any(s.actions for s in enf.current_proposal(record).sanctions)
+        self.buttons["sanctions"].setEnabled(bool(waiting))
+        self.buttons["sanctions"].setToolTip(self.tr(
+            "Registrar o fato de que uma sanção depende, ou impor ou dispensar, com o motivo, uma sanção que o "
+            "ato deixa à autoridade"))
         self.buttons["permit"].setEnabled(live and bool(record.permit_id))
         self.buttons["pdf"].setEnabled(enabled)
         self.buttons["print"].setEnabled(enabled)
@@ -1165,6 +1245,7 @@ class RecordsTab(QWidget):
 
     def _detail_html(self, record) -> str:
         data = record.proposal_data
+        current = {s["number"]: s for s in enf.current_sanctions(record)}
         parts = [f"<p><b>{escape(record.reference)}</b> — {escape(record.kind_label)} · {escape(record.regime)} · "
                  f"<b>{escape(enf.situation(record))}</b></p>",
                  f"<p>{escape(_d(record.at))} — {escape(record.place)}<br>"
@@ -1175,12 +1256,22 @@ class RecordsTab(QWidget):
         for item in data.get("infractions", []):
             lines.append(f"<li><b>{escape(item['label'])}</b> — {escape(item['article'])} "
                          f"({item['offence']}ª ocorrência)<ul>")
-            for s in item["sanctions"]:
+            for stored in item["sanctions"]:
+                s = current.get(stored["number"], stored)
                 text = f"{s['number']}. {escape(s['label'])}"
                 if s.get("amount_text"):
                     text += f": <b>{escape(s['amount_text'])}</b>"
-                if s.get("condition") and not data.get("not_complied"):
-                    text += self.tr(" — se não regularizar no prazo")
+                text += f" — <i>{escape(enf.DECISION_LABELS.get(s.get('decision', ''), ''))}</i>"
+                condition = s.get("condition")
+                if isinstance(condition, dict):
+                    met = s.get("condition_met")
+                    text += "<br>" + escape(self.tr("Condição: %1 (%2)").replace("%1", condition["text"])
+                                            .replace("%2", condition["basis"]))
+                    if met:
+                        text += escape(self.tr(" — verificado em %1 por %2")
+                                       .replace("%1", _d(_dt.date.fromisoformat(met["on"]))).replace("%2", met["by"]))
+                if s.get("waiting"):
+                    text += "<br>" + escape(s["waiting"])
                 text += f" <span style='color:#5b6660'>({escape(s['basis'])})</span>"
                 lines.append(f"<li>{text}</li>")
             lines.append("</ul></li>")
@@ -1330,6 +1421,33 @@ class RecordsTab(QWidget):
         self._say(self.tr("%1 julgada: %2.").replace("%1", c.kind_label).replace("%2", c.outcome_label))
         self.refresh_rows()
         return c
+
+    def decide_sanctions_selected(self, *, dialog_hook=None):
+        """The authority decides on the selected record's proposed sanctions (a new event on the record)."""
+        record = self._record()
+        if record is None:
+            return None
+        dialog = AdjustDialog(enf.current_proposal(record), self, today=self.today,
+                              title=self.tr("Decidir sanções — %1").replace("%1", record.reference))
+        self.last_dialog = dialog
+        if dialog_hook is not None:
+            dialog_hook(dialog)
+        elif dialog.exec() != QDialog.DialogCode.Accepted:
+            return None
+        if dialog.result_input is None:
+            return None
+        try:
+            event = enf.decide_sanctions(record, dialog.result_input, by=current_user_name(), today=self.today)
+        except FieldErrors as exc:
+            self._say(next(iter(exc.errors.values())), error=True)
+            return None
+        except UserError as exc:
+            self._say(exc.message, error=True)
+            return None
+        self._say(event.text)
+        self.refresh_rows()
+        self.select_record(record.id, quiet=True)
+        return event
 
     def apply_permit_selected(self) -> bool:
         record = self._record()

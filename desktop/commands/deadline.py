@@ -80,7 +80,7 @@ def deadline_text(regime, result) -> str:
                   else f"{start:%d/%m/%Y} ({describe.DAY_NAMES[start.weekday()]})")
     out = [
         f"Regime: {regime.municipality}/{regime.state} — {regime.act} ({regime.id})",
-        f"Prazo: {d.label} [{d.id}] — {describe.deadline_text(d)}",
+        f"Prazo: {d.label} [{d.id}] — {describe.deadline_text(d, regime)}",
         f"Início: {start_text}",
         f"Termina: {result.due_text}",
         f"Cálculo: {result.formula}",

@@ -1,9 +1,15 @@
-"""``praca penalty --regime ID --infraction CODE … [--prior N] [--year AAAA] [--json]`` — the sanction an act sets.
+"""``praca penalty --regime ID --infraction CODE … [--prior N | --prior-date DATA …] [--year AAAA] [--json]``.
 
-The proposal comes from ``models.sanctions.propose_sanction`` fed with the
-fiscal-unit values and index corrections kept in the database (they prevail
-over the regime files, as in ``praca quote``). Codes are the regime's
-infraction codes: ``praca regimes --show ID`` lists them.
+The sanction an act sets, as ``models.sanctions.propose_sanction`` proposes it,
+fed with the fiscal-unit values and index corrections kept in the database
+(they prevail over the regime files, as in ``praca quote``). Codes are the
+regime's infraction codes: ``praca regimes --show ID`` lists them. With
+``--prior-date`` (repeatable: the dates of earlier offences of the same
+nature) the engine counts the recurrence within the act's window itself — in
+calendar years — and says which dates counted and why. Sanctions the act
+leaves to the authority, or ties to a fact, are shown as proposed, with what
+they wait for; in ``--json`` each sanction has ``discretionary``,
+``condition`` and ``decision``.
 """
 
 from __future__ import annotations
@@ -13,7 +19,7 @@ import datetime as dt
 import json
 import re
 
-from desktop.commands.quote import _where, parse_year
+from desktop.commands.quote import index_hint, parse_year, unit_hint
 from models.errors import UserError
 from models.money import format_brl
 
@@ -25,8 +31,12 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--infraction", metavar="CÓDIGO", action="append", dest="infractions",
                         help="código da infração (pode repetir: infrações simultâneas); "
                         "praca regimes --show ID lista os códigos")
-    parser.add_argument("--prior", metavar="N", default="0",
+    parser.add_argument("--prior", metavar="N", default=None,
                         help="ocorrências anteriores da mesma natureza dentro do prazo de reincidência (padrão: 0)")
+    parser.add_argument("--prior-date", metavar="[CÓDIGO=]DATA", action="append", dest="prior_dates",
+                        help="data de uma infração anterior da mesma natureza (pode repetir); o prazo de "
+                        "reincidência do ato é contado aqui, em anos civis. Com mais de uma infração, "
+                        "CÓDIGO=DATA diz de qual")
     parser.add_argument("--year", metavar="AAAA", help="ano dos valores da unidade fiscal (padrão: o da data)")
     parser.add_argument("--date", metavar="DATA", help="data da infração, AAAA-MM-DD ou DD/MM/AAAA (padrão: hoje)")
     parser.add_argument("--json", action="store_true", help="saída em JSON")
@@ -34,8 +44,34 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "Exemplos:\n"
         "  praca penalty --regime olimpia-2025 --infraction ambulante-sem-autorizacao\n"
         "  praca penalty --regime olimpia-2025 --infraction geral-sem-penalidade --prior 2 --json\n"
+        "  praca penalty --regime olimpia-2025 --infraction geral-sem-penalidade --date 02/04/2026 "
+        "--prior-date 15/05/2024 --prior-date 01/03/2020\n"
         "  praca penalty --regime sapezal-2014 --infraction dever-40-i --infraction proibido-44-i --year 2026"
     )
+
+
+def parse_prior_dates(texts: list[str], codes: list[str], regime) -> list:
+    """``[CÓDIGO=]DATA`` → ``PriorOffence``; a date without a code is of the one infraction given."""
+    from models.deadlines import parse_moment
+    from models.sanctions import PriorOffence
+
+    found = []
+    for text in texts:
+        code, _, when = text.rpartition("=")
+        code = code.strip()
+        if not code:
+            if len(codes) > 1:
+                raise UserError(f"Com mais de uma infração, diga de qual é a data anterior: --prior-date "
+                                f"CÓDIGO=DATA ('{text}').", field="prior")
+            code = codes[0]
+        elif code not in regime.ids("infraction"):
+            raise UserError(f"Infração '{code}' de --prior-date não existe no regime {regime.id}: veja os códigos em "
+                            f"praca regimes --show {regime.id}.", field="prior")
+        day = parse_moment(when, what="Data da infração anterior")
+        if isinstance(day, dt.datetime):
+            day = day.date()
+        found.append(PriorOffence(code, day))
+    return found
 
 
 def parse_prior(text: str) -> int:
@@ -76,7 +112,10 @@ def run(args: argparse.Namespace) -> int:
                         field="regime")
     regime = get_regime(args.regime.strip())  # an unknown id is refused before any database is touched
     codes = check_codes(regime, args.infractions)
-    prior = parse_prior(args.prior)
+    if args.prior is not None and args.prior_dates:
+        raise UserError("Use --prior (o número) ou --prior-date (as datas), não os dois.", field="prior")
+    prior = (parse_prior_dates(args.prior_dates, codes, regime) if args.prior_dates
+             else parse_prior(args.prior if args.prior is not None else "0"))
     on = dt.date.today()
     if args.date is not None:
         moment = parse_moment(args.date, what="Data da infração")
@@ -90,8 +129,7 @@ def run(args: argparse.Namespace) -> int:
         proposal = propose_sanction(regime, codes, on=on, prior=prior, year=year,
                                     unit_values=unit_overrides(regime.id), index_factors=usable)
     except MissingUnitValue as exc:
-        raise UserError(f"{exc.message} {_where(args, 'Cadastros → Unidades fiscais', f'o valor de {exc.code}')}",
-                        field=exc.field) from None
+        raise UserError(f"{exc.message} {unit_hint(args, exc.code, exc.year)}", field=exc.field) from None
     except UserError as exc:
         missing = [f for f in factors.values() if f.missing] if exc.field == "index_factor" else []
         if not missing:
@@ -101,8 +139,7 @@ def run(args: argparse.Namespace) -> int:
         raise UserError(
             f"Falta a correção do {f.index} para {years}: a multa é de {f.base_year} e é corrigida anualmente "
             f"({regime.cite_item(regime.penalties.index)}). Cadastre a correção do {f.index}, ou calcule para "
-            f"{f.base_year} (--year {f.base_year}). "
-            + _where(args, "Cadastros → Correção monetária", f"a correção anual do {f.index}"),
+            f"{f.base_year} (--year {f.base_year}). " + index_hint(args, f.index, f.missing),
             field="index_factor",
         ) from None
     finally:
@@ -116,27 +153,13 @@ def run(args: argparse.Namespace) -> int:
 
 # --------------------------------------------------------------------------- text
 
-_CONDITIONS = {"if-not-complied": "só se a advertência não for atendida no prazo"}
-
 
 def _sanction_lines(regime, s) -> list[str]:
-    head = f"{s.number}. {s.label}"
-    if s.kind == "fine" and s.amount is not None:
-        head += f": {format_brl(s.amount)}"
-    if s.condition:
-        head += f" — {_CONDITIONS.get(s.condition, s.condition)}"
-    if not s.applied:
-        head += " [não aplicada: a critério da autoridade]"
-    out = [head]
-    if s.formula:
-        out.append(f"   Fórmula: {s.formula}")
-    out.append(f"   Base legal: {s.basis}")
+    from models.sanctions import sanction_lines
+
+    out = [("   " * indent) + text if indent else text for indent, text in sanction_lines(s)]
     if s.kind == "suspension" and s.days is not None:
-        out.append(f"   Prazo: {s.days} dias")
-    if s.pending:
-        out.append(f"   A definir: {s.pending}")
-    for detail in s.details:
-        out.append(f"     · {detail}")
+        out.insert(1, f"   Prazo: {s.days} dias")
     for deadline_id in s.deadlines:
         d = regime.deadline(deadline_id)
         out.append(f"   Prazo legal: {d.label} [{d.id}] (praca deadline --regime {regime.id} --kind {d.id} --from DATA)")
@@ -162,9 +185,10 @@ def proposal_text(regime, proposal) -> str:
             out.extend(_sanction_lines(regime, s))
     out.append("")
     if any(s.kind == "fine" for s in proposal.sanctions):
-        out.append(f"Multas: {format_brl(proposal.total)}")
-    if proposal.total_if_not_complied != proposal.total:
-        out.append(f"Multas se a advertência não for atendida: {format_brl(proposal.total_if_not_complied)}")
+        out.append(f"Multas impostas: {format_brl(proposal.total)}")
+    if proposal.total_proposed > 0:
+        out.append(f"Multas propostas, à espera da decisão da autoridade ou do fato: "
+                   f"{format_brl(proposal.total_proposed)}")
     for pending in proposal.pending:
-        out.append(f"A definir pela autoridade: {pending}")
+        out.append(f"A decidir: {pending}")
     return "\n".join(out) + "\n"

@@ -33,6 +33,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--energy", metavar="FAIXA", help="faixa de energia: none, low, high… (conforme o regime)")
     parser.add_argument("--days", metavar="N", help="número de dias de uso")
     parser.add_argument("--venue", metavar="ID", help="imóvel público (tabela por imóvel)")
+    parser.add_argument("--exemption", metavar="ID",
+                        help="dispensa prevista no ato (ex.: evento assistencial, LC 324/2025, art. 90); "
+                        "praca regimes --show ID lista as dispensas")
     parser.add_argument("--year", metavar="AAAA", help="exercício do cálculo (padrão: o do ato, ou o ano corrente)")
     parser.add_argument("--fee", metavar="ID", action="append", dest="fees",
                         help="calcula só este preço/taxa (pode repetir); necessário para valores fixos e por dia")
@@ -80,7 +83,8 @@ def parse_admin_values(items: list[str] | None) -> dict[str, str] | None:
 def engine_inputs(args: argparse.Namespace) -> dict:
     """The keyword arguments of ``models.pricing.quote`` from the command line (sizes stay text)."""
     inputs: dict = {}
-    for name in ("equipment", "line", "front", "depth", "hitch", "area", "energy", "venue", "permit_kind"):
+    for name in ("equipment", "line", "front", "depth", "hitch", "area", "energy", "venue", "permit_kind",
+                 "exemption"):
         value = getattr(args, name, None)
         if value is not None:
             inputs[name] = value.strip()
@@ -118,11 +122,9 @@ def run(args: argparse.Namespace) -> int:
     try:
         result = quote(regime, **inputs)
     except MissingCorrection as exc:
-        raise UserError(f"{exc.message} {_where(args, 'Cadastros → Correção monetária', f'a correção anual do {exc.index}')}",
-                        field=exc.field) from None
+        raise UserError(f"{exc.message} {index_hint(args, exc.index, exc.years)}", field=exc.field) from None
     except MissingUnitValue as exc:
-        raise UserError(f"{exc.message} {_where(args, 'Cadastros → Unidades fiscais', f'o valor de {exc.code}')}",
-                        field=exc.field) from None
+        raise UserError(f"{exc.message} {unit_hint(args, exc.code, exc.year)}", field=exc.field) from None
     finally:
         close_database()
     if args.json:
@@ -132,14 +134,23 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _where(args: argparse.Namespace, screen: str, what: str) -> str:
-    """How to enter, from the command line, what the window keeps: open the window on this database."""
-    command = "praca"
+def _command(args: argparse.Namespace) -> str:
+    """``praca`` with the ``--db`` given (its password masked), to suggest the next command."""
     given = (getattr(args, "db", None) or "").strip()
-    if given:
-        command = "praca --db " + _PASSWORD.sub(r"\1***@", given, count=1)  # never echo a password
-    return (f"Pela linha de comando não se cadastra {what}: abra o aplicativo neste banco ({command}) e "
-            f"cadastre em {screen}.")
+    return "praca --db " + _PASSWORD.sub(r"\1***@", given, count=1) if given else "praca"
+
+
+def unit_hint(args: argparse.Namespace, code: str, year: int) -> str:
+    """How to enter a fiscal unit's value: the command line, or the window's screen."""
+    return (f"Cadastre com: {_command(args)} units set {code} {year} VALOR --source TEXTO "
+            "(ou no aplicativo, em Cadastros → Unidades fiscais).")
+
+
+def index_hint(args: argparse.Namespace, code: str, years) -> str:
+    """How to enter an index's yearly corrections: the command line, or the window's screen."""
+    first = min(years) if years else "ANO"
+    return (f"Cadastre com: {_command(args)} units set-index {code} {first} PERCENTUAL --source TEXTO, um por ano "
+            "(ou no aplicativo, em Cadastros → Correção monetária).")
 
 
 # --------------------------------------------------------------------------- text
@@ -147,7 +158,7 @@ def _where(args: argparse.Namespace, screen: str, what: str) -> str:
 _INPUT_LABELS = (
     ("equipment", "equipamento"), ("line", "ramo"), ("front", "frente"), ("depth", "profundidade"),
     ("hitch", "engate"), ("area", "área"), ("energy", "energia"), ("venue", "imóvel"), ("days", None),
-    ("year", "ano"),
+    ("year", "ano"), ("exemption", "dispensa"),
 )
 
 

@@ -329,7 +329,7 @@ def _deadlines(out: _Text, regime: Regime) -> None:
     if not regime.deadlines:
         out.line("O ato não fixa prazos.")
     for d in regime.deadlines:
-        out.item(f"{d.label} {_id(d.id)}: {describe.deadline_text(d)} — {regime.cite_item(d)}")
+        out.item(f"{d.label} {_id(d.id)}: {describe.deadline_text(d, regime)} — {regime.cite_item(d)}")
         out.notes(describe.notes(d), 2)
 
 
