@@ -592,8 +592,9 @@ def _masculine(word: str) -> bool:
     return word.split()[0].endswith("mento")
 
 
-def sanction(item, *, with_condition: bool = True) -> str:
-    """One sanction in words, in the act's own word where the file declares it (``word``), with its condition."""
+def sanction(item, *, terms: bool = True) -> str:
+    """One sanction in words, in the act's own word where the file declares it (``word``); with ``terms``, also
+    whether the act leaves it to the authority and the condition it waits for (a proposal shows those itself)."""
     name = act_word(item.kind, getattr(item, "word", None))
     parts = [_cap(name)]
     if item.kind == "warning":
@@ -640,11 +641,13 @@ def sanction(item, *, with_condition: bool = True) -> str:
     if item.cumulative:
         parts.append("cumulativo" if _masculine(name) else "cumulativa")
     text = ", ".join(parts)
+    if not terms:
+        return text
     if getattr(item, "one_of", None):
         text += " — alternativa: a autoridade impõe uma das sanções alternativas"
     elif item.discretionary:
         text += f" — poderá ser aplicad{'o' if _masculine(name) else 'a'}, a critério da autoridade"
-    condition = getattr(item, "condition", None) if with_condition else None
+    condition = getattr(item, "condition", None)
     if condition is not None:
         text += f" — só {_lower_first(condition.text)}"
     return text

@@ -875,7 +875,7 @@ def _sanction(ctx: _Context, infraction: Infraction, s: Sanction, rec_multiplier
     condition = (ConditionText(s.condition.fact, s.condition.text, regime.cite_item(s.condition))
                  if s.condition is not None else None)
     common: dict[str, Any] = dict(
-        number=number, infraction=infraction.code, kind=s.kind, label=describe.sanction(s, with_condition=False),
+        number=number, infraction=infraction.code, kind=s.kind, label=describe.sanction(s, terms=False),
         basis=regime.cite(s.basis, s.basis_act), discretionary=s.discretionary, cumulative=s.cumulative,
         admin_defined=s.admin_defined, condition=condition, condition_met=met, one_of=s.one_of, text=s.text,
         notes=s.notes, deadlines=_related_deadlines(regime, s), decision=decision,

@@ -129,3 +129,17 @@ def test_default_regime_is_the_municipalitys(app_ready, qtbot, sqlite_url):
     win = MainWindow()
     qtbot.addWidget(win)
     assert win.pages["cobranca"].simulator.regime_combo.currentData() == "sjc-2014"
+
+
+def test_the_simulator_takes_the_exemptions_the_act_grants_olimpia_art_90(simulator, qtbot):
+    """LC 324/2025, art. 90: charitable and public educational events are exempt from the venue fee and deposit —
+    an input of the quote, never assumed."""
+    fill(simulator, qtbot, "olimpia-2025", {"venue": "recinto-arena", "days": 2, "year": 2026})
+    assert simulator.total.text().endswith(f"Total: {brl('3649.90')}")  # 1.728,90 + caução 1.921,00
+    offered = [simulator.exemption.itemData(i) for i in range(1, simulator.exemption.count())]
+    assert offered == ["assistencial", "em-beneficio-de-entidade"] and simulator.exemption.currentIndex() == 0
+    simulator.exemption.setCurrentIndex(simulator.exemption.findData("assistencial"))
+    assert simulator.total.text().endswith(f"Total: {brl('0.00')}")
+    assert "art. 90" in simulator.exemption.currentText()
+    simulator.select_regime("sjc-2014")
+    assert not simulator.exemption.isEnabled()  # SJC's act grants none

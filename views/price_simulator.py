@@ -74,6 +74,10 @@ class PriceSimulator(QWidget):
         self.venue.setObjectName("venue")
         self.energy = QComboBox()
         self.energy.setObjectName("energy")
+        self.exemption = QComboBox()
+        self.exemption.setObjectName("exemption")
+        self.exemption.setToolTip(self.tr("Casos que o ato dispensa da taxa ou da caução (ex.: evento assistencial, "
+                                          "LC 324/2025, art. 90)"))
         self.permit_kind = QComboBox()
         self.permit_kind.setObjectName("permit_kind")
         self.front = self._metres("front", self.tr("ex.: 4,00"))
@@ -102,6 +106,7 @@ class PriceSimulator(QWidget):
         left.addRow(self.tr("Ram&o:"), self.line)
         left.addRow(self.tr("Imó&vel/local:"), self.venue)
         left.addRow(self.tr("Ener&gia:"), self.energy)
+        left.addRow(self.tr("Dispen&sa:"), self.exemption)
         right = QFormLayout()
         right.addRow(self.tr("&Frente (m):"), self.front)
         right.addRow(self.tr("Prof&undidade (m):"), self.depth)
@@ -152,7 +157,7 @@ class PriceSimulator(QWidget):
         layout.addWidget(self.total)
 
         self.regime_combo.currentIndexChanged.connect(lambda _i: self._regime_changed())
-        for combo in (self.permit_kind, self.equipment, self.line, self.venue, self.energy):
+        for combo in (self.permit_kind, self.equipment, self.line, self.venue, self.energy, self.exemption):
             combo.currentIndexChanged.connect(lambda _i: self.update_quote())
         for edit in (self.front, self.depth, self.hitch, self.area):
             edit.textChanged.connect(lambda _t: self.update_quote())
@@ -249,6 +254,8 @@ class PriceSimulator(QWidget):
         self._fill(self.venue, [(v, regime.venue(v).label) for v in regime.ids("venue")], none)
         tiers = [(t.id, t.label) for f in regime.fees if f.kind == "energy" for t in f.tiers]
         self._fill(self.energy, tiers, self.tr("sem energia"))
+        self._fill(self.exemption, [(e.id, f"{e.label} ({regime.cite_item(e)})") for f in regime.fees
+                                    for e in f.exemptions], self.tr("nenhuma"))
         self.update_quote()
 
     def _build_admin_values(self, regime) -> None:
@@ -275,6 +282,8 @@ class PriceSimulator(QWidget):
                 values[key] = combo.currentData()
         if self.energy.currentData():
             values["energy"] = self.energy.currentData()
+        if self.exemption.currentData():
+            values["exemption"] = self.exemption.currentData()
         for key, edit in (("front", self.front), ("depth", self.depth), ("hitch", self.hitch), ("area", self.area)):
             if edit.text().strip():
                 values[key] = edit.text().strip()
