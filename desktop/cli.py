@@ -34,6 +34,7 @@ COMMANDS: dict[str, tuple[str | None, str]] = {
     "import": ("import_", "importa ambulantes (e suas permissões) de uma planilha xlsx ou csv"),
     "backup": ("backup", "cópia de segurança do banco de dados"),
     "restore": ("restore", "restaura uma cópia de segurança"),
+    "audit": ("audit", "confere a trilha de auditoria (audit verify)"),
 }
 
 

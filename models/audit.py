@@ -7,18 +7,25 @@ An update or delete reads the rows it touches before and after. A bulk insert
 is one entry listing every row, the column names once (:func:`bulk_rows`).
 Viewing a person's documents is recorded too (LGPD): :func:`record_view`.
 
-The application offers no way to edit or delete an entry: no function here
-does, and the table itself is left out of the hook.
+The trail is append-only in the database itself: triggers on SQLite and
+PostgreSQL refuse any UPDATE or DELETE (and TRUNCATE) of ``audit_entry``
+(:func:`install_guards`); only a restore, which replaces the whole database,
+lifts them inside its own transaction. Each entry carries the SHA-256 of the
+one before it (``prev_hash``) and its own (``hash``, over its content and that
+link): :func:`verify_chain` walks the chain and names the first entry that
+does not follow. Entries are appended one at a time (:func:`append`), under a
+lock on PostgreSQL, so the chain is the order of the ids.
 """
 
 from __future__ import annotations
 
 import datetime as _dt
+import hashlib
 import json
 from dataclasses import dataclass
 from decimal import Decimal
 
-from peewee import CharField, DateTimeField, IntegerField, TextField, fn
+from peewee import CharField, DateTimeField, IntegerField, PostgresqlDatabase, SqliteDatabase, TextField, fn
 
 from models import session
 from models.db import AUDIT, BaseModel, db
@@ -44,6 +51,8 @@ class AuditEntry(BaseModel):
     after = TextField(default="")
     note = TextField(default="")
     person_id = IntegerField(null=True, index=True)  # the person the record is about, when there is one
+    prev_hash = CharField(max_length=64, default="")  # the hash of the entry before it ("" for the first)
+    hash = CharField(max_length=64, default="")  # SHA-256 of this entry's content and prev_hash
 
     class Meta:
         table_name = "audit_entry"
@@ -127,11 +136,9 @@ class _Hook:
         return list(query.dicts())
 
     def _write(self, model, action: str, record_id, before, after, person_id=None, note: str = "") -> None:
-        AuditEntry.insert(username=session.who(), table_name=model._meta.table_name,
-                          record_id="" if record_id is None else str(record_id), action=action,
-                          before=_dump(before) if before is not None else "",
-                          after=_dump(after) if after is not None else "", note=note,
-                          person_id=person_id).execute()
+        append(table_name=model._meta.table_name, record_id="" if record_id is None else str(record_id),
+               action=action, before=_dump(before) if before is not None else "",
+               after=_dump(after) if after is not None else "", note=note, person_id=person_id)
 
     def inserted(self, query, result) -> None:
         model = query.model
@@ -182,11 +189,156 @@ class _Hook:
 AUDIT.hook = _Hook()
 
 
+# --------------------------------------------------------------------------- the chain
+
+_FIELDS = ("at", "username", "table_name", "record_id", "action", "before", "after", "note", "person_id")
+_GUARD_MESSAGE = "A trilha de auditoria só aceita inclusões: registros não podem ser alterados nem apagados."
+
+
+def _at_text(value) -> str:
+    if isinstance(value, str):  # SQLite hands back the text it stored
+        value = _dt.datetime.fromisoformat(value)
+    return value.replace(microsecond=0).isoformat(sep=" ")
+
+
+def entry_hash(prev_hash: str, fields: dict) -> str:
+    """SHA-256 of an entry: its fields (canonical JSON) and the hash of the entry before it."""
+    content = {name: fields.get(name) for name in _FIELDS}
+    content["at"] = _at_text(content["at"])
+    content["person_id"] = content["person_id"] if content["person_id"] is not None else None
+    for name in ("username", "table_name", "record_id", "action", "before", "after", "note"):
+        content[name] = content[name] or ""
+    text = json.dumps({"prev": prev_hash, **content}, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def _lock_chain(database) -> None:
+    """On PostgreSQL desks append at once: the chain is taken in turn until the transaction ends."""
+    if isinstance(database, PostgresqlDatabase):
+        database.execute_sql("SELECT pg_advisory_xact_lock(hashtext(current_schema() || '.audit_entry'))")
+
+
+def _last_hash() -> str:
+    return (AuditEntry.select(AuditEntry.hash).order_by(AuditEntry.id.desc()).limit(1).scalar()) or ""
+
+
+def append(**fields) -> None:
+    """Append one entry to the trail, linked to the last one: who is the session's user."""
+    fields.setdefault("username", session.who())
+    fields.setdefault("at", _now())
+    for name in ("record_id", "before", "after", "note"):
+        fields.setdefault(name, "")
+    fields.setdefault("person_id", None)
+    _lock_chain(db.obj)
+    prev = _last_hash()
+    AuditEntry.insert(prev_hash=prev, hash=entry_hash(prev, fields), **fields).execute()
+
+
+@dataclass(frozen=True)
+class ChainState:
+    """What :func:`verify_chain` found: how many entries, and the first one that does not follow (if any)."""
+
+    count: int
+    first_bad: int | None = None
+    reason: str = ""
+    last_hash: str = ""
+
+    @property
+    def intact(self) -> bool:
+        return self.first_bad is None
+
+    @property
+    def text(self) -> str:
+        if self.intact:
+            tail = f"; último hash {self.last_hash[:16]}…" if self.last_hash else ""
+            return f"Trilha de auditoria íntegra: {self.count} registro(s) encadeados{tail}."
+        return f"Trilha de auditoria rompida no registro nº {self.first_bad}: {self.reason}"
+
+
+def verify_chain(*, batch: int = 2000) -> ChainState:
+    """Walk the trail in order: each entry must point at the one before (``prev_hash``) and its ``hash`` must be
+    the hash of what it says. The first entry that does not follow is named, with why."""
+    prev = ""
+    count = 0
+    last_id = 0
+    columns = [AuditEntry.id, AuditEntry.prev_hash, AuditEntry.hash] + [getattr(AuditEntry, n) for n in _FIELDS]
+    while True:
+        rows = list(AuditEntry.select(*columns).where(AuditEntry.id > last_id).order_by(AuditEntry.id)
+                    .limit(batch).dicts())
+        if not rows:
+            break
+        for row in rows:
+            count += 1
+            last_id = row["id"]
+            when = _at_text(row["at"])[:16]
+            if row["prev_hash"] != prev:
+                return ChainState(count, row["id"], f"não aponta para o registro anterior (de {when}, "
+                                                    f"{row['username']}): um registro foi apagado, inserido ou trocado "
+                                                    "antes dele.", prev)
+            if row["hash"] != entry_hash(prev, row):
+                return ChainState(count, row["id"], f"o conteúdo (de {when}, {row['username']}, "
+                                                    f"{row['table_name']}) não confere com o seu hash: foi alterado.",
+                                  prev)
+            prev = row["hash"]
+    return ChainState(count, None, "", prev)
+
+
+def seal_unsealed(database) -> int:
+    """Give every entry without a hash its link and hash, in order (entries written before the chain existed,
+    or restored from an older backup). Only where the guards are lifted: a migration or a restore."""
+    prev = ""
+    sealed = 0
+    for row in AuditEntry.select().order_by(AuditEntry.id).dicts().iterator():
+        if row["hash"] and row["prev_hash"] == prev:
+            prev = row["hash"]
+            continue
+        digest = entry_hash(prev, row)
+        AuditEntry.update(prev_hash=prev, hash=digest).where(AuditEntry.id == row["id"]).execute()
+        prev = digest
+        sealed += 1
+    return sealed
+
+
+def install_guards(database) -> None:
+    """The triggers that refuse UPDATE, DELETE and TRUNCATE of the trail, on either back end."""
+    if isinstance(database, SqliteDatabase):
+        for event in ("UPDATE", "DELETE"):
+            database.execute_sql(
+                f'CREATE TRIGGER IF NOT EXISTS "audit_entry_no_{event.lower()}" BEFORE {event} ON "audit_entry" '
+                f"BEGIN SELECT RAISE(ABORT, '{_GUARD_MESSAGE}'); END")
+        return
+    database.execute_sql(
+        "CREATE OR REPLACE FUNCTION praca_audit_append_only() RETURNS trigger LANGUAGE plpgsql AS $$ "
+        f"BEGIN RAISE EXCEPTION '{_GUARD_MESSAGE}'; END $$")
+    database.execute_sql('DROP TRIGGER IF EXISTS audit_entry_append_only ON "audit_entry"')
+    database.execute_sql('CREATE TRIGGER audit_entry_append_only BEFORE UPDATE OR DELETE ON "audit_entry" '
+                         "FOR EACH ROW EXECUTE FUNCTION praca_audit_append_only()")
+    database.execute_sql('DROP TRIGGER IF EXISTS audit_entry_no_truncate ON "audit_entry"')
+    database.execute_sql('CREATE TRIGGER audit_entry_no_truncate BEFORE TRUNCATE ON "audit_entry" '
+                         "FOR EACH STATEMENT EXECUTE FUNCTION praca_audit_append_only()")
+
+
+def lift_guards(database) -> None:
+    """Lift the guards for the rest of the transaction (a restore replaces the whole trail with the backup's)."""
+    if isinstance(database, SqliteDatabase):
+        database.execute_sql('DROP TRIGGER IF EXISTS "audit_entry_no_update"')
+        database.execute_sql('DROP TRIGGER IF EXISTS "audit_entry_no_delete"')
+    else:
+        database.execute_sql('ALTER TABLE "audit_entry" DISABLE TRIGGER USER')
+
+
+def restore_guards(database) -> None:
+    if isinstance(database, SqliteDatabase):
+        install_guards(database)
+    else:
+        database.execute_sql('ALTER TABLE "audit_entry" ENABLE TRIGGER USER')
+
+
 def record_view(model, record_id, what: str, *, person_id: int | None = None) -> None:
     """Record that someone saw ``what`` of a record (a person's CPF, health certificate…) — LGPD."""
     with db.atomic():
-        AuditEntry.insert(username=session.who(), table_name=model._meta.table_name, record_id=str(record_id),
-                          action="view", note=what, person_id=person_id).execute()
+        append(table_name=model._meta.table_name, record_id=str(record_id), action="view", note=what,
+               person_id=person_id)
 
 
 @dataclass(frozen=True)

@@ -714,6 +714,9 @@ def restore_backup(path: str | Path, *, force: bool = False, keep_current: Path 
                 database.execute_sql(f"LOCK TABLE {names} IN ACCESS EXCLUSIVE MODE")
             if not force and not is_empty(database_counts(database)):  # written meanwhile by another desk
                 raise UserError(f"{where} recebeu dados enquanto o backup era conferido; nada foi alterado.")
+            from models.audit import lift_guards
+
+            lift_guards(database)  # the trail is replaced by the backup's, in this transaction only
             _clear(database, tables)
             _insert(database, tables, data, progress)
             with database.bind_ctx([schema.Meta]):
@@ -735,9 +738,13 @@ def _audit_restore(database, backup) -> None:
     from models import session
     from models.audit import AuditEntry
 
+    from models.audit import append, restore_guards, seal_unsealed
+
     with database.bind_ctx([AuditEntry]):
-        AuditEntry.insert(username=session.who(), table_name="*", record_id="", action="restore",
-                          note=f"restaurado o backup {backup.path.name} ({backup.describe()})").execute()
+        seal_unsealed(database)  # a backup from before the chain: its entries are linked in order
+        restore_guards(database)
+        append(table_name="*", record_id="", action="restore", username=session.who(),
+               note=f"restaurado o backup {backup.path.name} ({backup.describe()})")
 
 
 # --------------------------------------------------------------------------- daily backups and their rotation

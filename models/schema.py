@@ -138,6 +138,18 @@ def _v14_charge_indexes(database: Database) -> None:
     Charge._schema.create_indexes(safe=True)  # as a new database gets them (a partial index's WHERE inlined)
 
 
+def _v16_audit_chain(database: Database) -> None:
+    """v16: the audit trail chained (each entry the hash of the one before) and append-only in the database
+    itself: the entries it already holds are sealed in order, then the triggers refuse UPDATE and DELETE."""
+    from models.audit import install_guards, seal_unsealed
+
+    for column in ("prev_hash", "hash"):
+        if column not in {c.name for c in database.get_columns("audit_entry")}:
+            database.execute_sql(f'ALTER TABLE "audit_entry" ADD COLUMN "{column}" VARCHAR(64) NOT NULL DEFAULT \'\'')
+    seal_unsealed(database)
+    install_guards(database)
+
+
 # (version reached, description, function) — in order, never renumbered.
 MIGRATIONS: list[tuple[int, str, Callable[[Database], None]]] = [
     (2, "valores de unidades fiscais informados pelo usuário", _v2_fiscal_unit_values),
@@ -153,6 +165,7 @@ MIGRATIONS: list[tuple[int, str, Callable[[Database], None]]] = [
     (12, "fiscalização: autos, apreensões, defesas e recursos", _v12_enforcement),
     (13, "listas publicadas, recursos e lista definitiva, eventos da lista corrida", _v13_selection_process),
     (14, "índices das somas das cobranças (painel e relatórios)", _v14_charge_indexes),
+    (16, "trilha de auditoria encadeada e protegida contra alteração", _v16_audit_chain),
 ]
 
 #: Version 1 is the first schema: meta, settings, people and companies.
@@ -185,8 +198,11 @@ def _write_version(version: int) -> None:
 
 def create_schema(database: Database) -> None:
     """Create every table of the latest version in one transaction."""
+    from models.audit import install_guards
+
     with _bound(database), database.atomic():
         database.create_tables(TABLES)
+        install_guards(database)
         Meta.insert(key="app", value="praca").execute()
         _write_version(LATEST)
 

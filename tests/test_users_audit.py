@@ -30,7 +30,8 @@ from models.users import (
     set_password,
     user_rows,
 )
-from test_permits import TODAY, approved, company, issue, keys, person  # noqa: F401  (keys: fixture)
+from peewee import PostgresqlDatabase
+from test_permits import TODAY, approved, company, issue, keys, new_cpf, person  # noqa: F401  (keys: fixture)
 
 PASSWORD = "senha-forte-123"
 
@@ -290,3 +291,102 @@ def test_a_persons_documents_open_only_for_roles_that_need_them_and_each_view_is
         open_person_record(maria.id)
     views = AuditEntry.select().where((AuditEntry.action == "view") & (AuditEntry.person_id == maria.id))
     assert [v.username for v in views] == ["ana"]
+
+
+# --------------------------------------------------------------------------- the chain (issue 16, § 5)
+
+
+def test_the_trail_is_append_only_in_the_database_itself(admin):
+    """A direct UPDATE or DELETE of the audit table fails on both back ends (triggers), not only in Praça."""
+    from peewee import DatabaseError as PeeweeError
+
+    from models.audit import AuditEntry, verify_chain
+    from models.db import db
+
+    entry = AuditEntry.select().order_by(AuditEntry.id.desc()).get()
+    for sql in ('UPDATE "audit_entry" SET "username" = \'outro\' WHERE "id" = %s',
+                'DELETE FROM "audit_entry" WHERE "id" = %s'):
+        with pytest.raises(PeeweeError, match="só aceita inclusões"):
+            with db.atomic():
+                db.obj.execute_sql(sql.replace("%s", str(entry.id)))
+    assert AuditEntry.get_by_id(entry.id).username == entry.username
+    state = verify_chain()
+    assert state.intact and state.count == AuditEntry.select().count() and state.last_hash == entry.hash
+
+
+def test_the_chain_names_the_first_entry_that_does_not_follow(admin):
+    """Each entry carries the hash of the one before; ``verify_chain`` (and ``praca audit verify``) names the
+    first that was altered, or the one after an entry removed."""
+    from models.audit import AuditEntry, install_guards, lift_guards, verify_chain
+    from models.db import db
+
+    for name in ("Encadeada da Silva", "Encadeado Souza"):
+        save_person(PersonInput(name=name, cpf=new_cpf(), birth_date=dt.date(1980, 1, 1)))
+    ids = [e.id for e in AuditEntry.select(AuditEntry.id).order_by(AuditEntry.id)]
+    assert len(ids) >= 3 and verify_chain().intact
+    with db.atomic():  # someone with the owner's rights lifts the guards and edits an entry
+        lift_guards(db.obj)
+        AuditEntry.update(note="apagado o rastro").where(AuditEntry.id == ids[1]).execute()
+        install_guards(db.obj) if not isinstance(db.obj, PostgresqlDatabase) else \
+            db.obj.execute_sql('ALTER TABLE "audit_entry" ENABLE TRIGGER USER')
+    state = verify_chain()
+    assert not state.intact and state.first_bad == ids[1] and "foi alterado" in state.reason
+    with db.atomic():
+        lift_guards(db.obj)
+        AuditEntry.update(note="").where(AuditEntry.id == ids[1]).execute()
+        AuditEntry.delete().where(AuditEntry.id == ids[1]).execute()
+    state = verify_chain()
+    assert state.first_bad == ids[2] and "apagado" in state.reason
+
+
+def test_praca_audit_verify_says_intact_or_where_it_broke(db_url, capsys):
+    from desktop.cli import main
+    from models.db import close_database, open_database
+    from models.users import create_user
+
+    open_database(db_url)
+    create_user(username="admin", name="Administradora", role="administrador", password=PASSWORD)
+    close_database()
+    assert main(["audit", "verify", "--db", db_url]) == 0
+    assert capsys.readouterr().out.startswith("Trilha de auditoria íntegra:")
+    assert main(["audit", "verify", "--json", "--db", db_url]) == 0
+    assert json.loads(capsys.readouterr().out)["intact"] is True
+
+
+def test_a_database_of_version_14_gets_its_trail_sealed_and_guarded(db_url):
+    """The migration seals the entries it finds, in order, then installs the guards."""
+    from peewee import DatabaseError as PeeweeError
+
+    from models import schema
+    from models.audit import AuditEntry, verify_chain
+    from models.db import close_database, db, open_database
+
+    open_database(db_url)
+    save_person(PersonInput(name="Antes da Cadeia", cpf=new_cpf(), birth_date=dt.date(1980, 1, 1)))
+    with db.atomic():
+        if isinstance(db.obj, PostgresqlDatabase):
+            db.obj.execute_sql('DROP TRIGGER audit_entry_append_only ON "audit_entry"')
+        else:
+            db.obj.execute_sql('DROP TRIGGER "audit_entry_no_update"')
+            db.obj.execute_sql('DROP TRIGGER "audit_entry_no_delete"')
+        AuditEntry.update(prev_hash="", hash="").execute()
+        schema.Meta.update(value="14").where(schema.Meta.key == "schema_version").execute()
+    close_database()
+    open_database(db_url)
+    state = verify_chain()
+    assert state.intact and state.count >= 1
+    with pytest.raises(PeeweeError):
+        with db.atomic():
+            AuditEntry.delete().execute()
+
+
+def test_a_restore_keeps_the_chain_and_adds_itself_to_it(admin, tmp_path):
+    from models.audit import AuditEntry, verify_chain
+    from models.backup import restore_backup, write_backup
+
+    path = tmp_path / "copia.praca-backup"
+    write_backup(path)
+    restore_backup(path, force=True)
+    state = verify_chain()
+    assert state.intact
+    assert AuditEntry.select().order_by(AuditEntry.id.desc()).get().action == "restore"

@@ -86,6 +86,7 @@ def test_the_administrator_manages_users_and_a_clerk_cannot(qtbot, database, app
     audit = AuditPage()
     qtbot.addWidget(audit)
     audit.refresh()
+    assert audit.chain.text().startswith("Trilha de auditoria íntegra:")  # the hash chain checked on opening
     type_text(audit.username, "admin")
     qtbot.waitUntil(lambda: not audit._timer.isActive())  # the search as you type has run (not after the test)
     assert audit.model.rowCount() > 0

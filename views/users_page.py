@@ -24,7 +24,7 @@ from PySide6.QtWidgets import (
 )
 
 from models import session
-from models.audit import audit_rows, audit_tables, export_csv
+from models.audit import audit_rows, audit_tables, export_csv, verify_chain
 from models.errors import FieldErrors, UserError
 from models.users import MIN_PASSWORD, change_role, create_user, get_user, set_active, set_password, user_rows
 from views.table_models import RowsModel, selected_row
@@ -244,6 +244,10 @@ class AuditPage(QWidget):
         self.export_button.clicked.connect(lambda: self.export())
         bar.addWidget(self.export_button)
         layout.addLayout(bar)
+        self.chain = QLabel()
+        self.chain.setObjectName("chain")
+        self.chain.setWordWrap(True)
+        layout.addWidget(self.chain)
         self.model = RowsModel([
             (self.tr("Quando"), lambda r: r.at.strftime("%d/%m/%Y %H:%M:%S")),
             (self.tr("Usuário"), lambda r: r.username),
@@ -281,7 +285,20 @@ class AuditPage(QWidget):
                 self.table_name.addItem(name, name)
         self.table_name.setCurrentIndex(max(0, self.table_name.findData(current)))
         self.table_name.blockSignals(False)
+        self.check_chain()
         self.refresh_rows()
+
+    def check_chain(self):
+        """Walk the trail's hash chain and say whether it is intact (or where it breaks)."""
+        if not session.can("audit.view"):
+            self.chain.clear()
+            return None
+        state = verify_chain()
+        self.chain.setProperty("role", "" if state.intact else "error")
+        self.chain.setText(state.text)
+        self.chain.style().unpolish(self.chain)
+        self.chain.style().polish(self.chain)
+        return state
 
     def refresh_rows(self) -> None:
         try:
