@@ -111,7 +111,8 @@ def method_text(regime: Regime | str) -> str:
     if sel is not None and sel.criteria:
         ties = ", depois ".join(TIE_BREAKS.get(t, t) for t in sel.tie_break)
         parts.append(f"Pontuação socioeconômica ({regime.cite(sel.criteria[0].basis.split(',')[0])})"
-                     + (f"; empate: {ties}" if ties else "")
+                     + (f"; empate: {ties} ({rules.tie_basis}); o que restar empatado, pela ordem sorteada"
+                        if ties else "")
                      + "; os de maior pontuação ficam com as vagas, na ordem sorteada")
     if rules.mode == "payment-time":
         parts.append(f"ordem de inscrição confirmada pela data e hora do pagamento ({rules.payment_basis}); "
@@ -248,7 +249,8 @@ class Candidate:
     paid_at_text: str = ""
     score: Score | None = None
     tie_break: str = ""
-    tie_unresolved: bool = False
+    tie_unresolved: bool = False  # equal on every criterion of the act (Sapezal art. 10, § 3º): the draw decides
+    tie_missing: str = ""  # a fact the act's tie-break needs is not known: no list until it is given
     excluded: str = ""  # why left out of the list, with the article ("" when listed)
     in_draw: bool = True  # False: outside the final list (art. 10, § 5º): not even in the draw's exclusions
 
@@ -386,7 +388,7 @@ def call_list(regime: Regime | str, *, site: str = "", group: str = "", today: _
 
     selection = regime.selection
     scored = bool(selection is not None and selection.criteria) and rules.mode != "payment-time"
-    ranked: dict[str, tuple[Score, str, bool]] = {}  # id → (score, tie-break text, unresolved)
+    ranked: dict[str, tuple[Score, str, bool, str]] = {}  # id → (score, tie-break text, unresolved, missing)
     participants = {p.id: p for _a, p, _d, _t in base}
     outside: dict[str, str] = {}
     appeals = scored and has_appeals(regime)
@@ -403,7 +405,7 @@ def call_list(regime: Regime | str, *, site: str = "", group: str = "", today: _
                 continue
             participants[p.id] = replace(row.participant, debtor=p.debtor, person_id=p.person_id,
                                          application_id=p.application_id)
-            ranked[p.id] = (row.score, row.tie_break, False)
+            ranked[p.id] = (row.score, row.tie_break, row.tie_unresolved, row.tie_missing)
     elif scored:
         by_group: dict[str, list[Participant]] = {}
         for _app, p, _d, _t in base:
@@ -412,7 +414,7 @@ def call_list(regime: Regime | str, *, site: str = "", group: str = "", today: _
         for members in by_group.values():
             ranks = rank_by_score(regime, members, on=today)
             for r, p in zip(ranks, with_ranks(ranks)):
-                ranked[p.id] = (r.score, r.tie_break, r.tie_unresolved)
+                ranked[p.id] = (r.score, r.tie_break, r.tie_unresolved, r.tie_missing)
                 participants[p.id] = p
     note, blocked = "", ""
     if appeals:
@@ -426,20 +428,23 @@ def call_list(regime: Regime | str, *, site: str = "", group: str = "", today: _
                 blocked = f"{process.stage_text} O sorteio dos locais só depois da lista definitiva ({basis})."
 
     published, problem = None, ""
+    missing = next((m for _s, _t, _u, m in ranked.values() if m), "")
     try:
         published = published_list((p for pid, p in participants.items() if pid not in outside), rules)
     except UserError as exc:
         problem = exc.message
+    if missing and published is not None:  # the act's criteria decide this tie, not the lot: complete the record
+        published, problem = None, f"{missing[:1].upper()}{missing[1:]} no cadastro da pessoa."
     excluded = {e.participant.id: f"{e.reason} ({e.basis})" for e in (published.excluded if published else ())}
     excluded.update(outside)
     candidates = []
     for app, p, debts, paid_text in base:
-        score, tie_break, unresolved = ranked.get(p.id, (None, "", False))
+        score, tie_break, unresolved, lacking = ranked.get(p.id, (None, "", False, ""))
         candidates.append(Candidate(
             application_id=app.id, protocol=app.protocol, applicant=app.applicant_name, status=app.status,
             status_label=APP_STATUSES.get(app.status, app.status), group=p.group,
             group_label=_group_label(regime, p.group), participant=participants[p.id], debts=debts,
-            paid_at_text=paid_text, score=score, tie_break=tie_break, tie_unresolved=unresolved,
+            paid_at_text=paid_text, score=score, tie_break=tie_break, tie_unresolved=unresolved, tie_missing=lacking,
             excluded=excluded.get(p.id, ""), in_draw=p.id not in outside))
     candidates.sort(key=lambda c: _display_key(c, rules, scored))
     return CallList(regime_id=regime.id, site=site, group=group, rules=rules, candidates=tuple(candidates),

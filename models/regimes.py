@@ -112,6 +112,8 @@ AREA_KINDS = ("line", "declared")
 SITE_KINDS = ("street-segment", "arena", "beach-point", "venue")
 SELECTION_METHODS = ("score", "registration-order", "draw", "rotating-draw", "preference-then-draw")
 ORDER_BY = ("registration-time", "payment-time")
+#: what decides between equal scores, in the order the act gives (Sapezal art. 10, § 3º: disabled, then oldest)
+TIE_BREAKS = ("disabled", "oldest", "earliest-registration", "earliest-payment")
 SANCTION_KINDS = (
     "warning", "fine", "suspension", "revocation", "seizure", "interdiction", "forfeiture",
     "impediment",
@@ -740,6 +742,7 @@ class Selection:
     basis: str
     alternates: int | None = None
     tie_break: tuple[str, ...] = ()
+    tie_break_basis: str | None = None  # the article of the tie-break (Sapezal: art. 10, § 3º)
     exclude: tuple[str, ...] = ()
     appeal_days: int | None = None
     decision_business_days: int | None = None
@@ -2340,6 +2343,10 @@ def _parse_selection(node: _Node) -> Selection:
                                 notes=child.notes()))
         child.done()
     _unique(zip(pref_nodes, (p.id for p in prefs)), "id", "preferência")
+    tie_break = node.enum_list("tie_break", TIE_BREAKS)
+    tie_break_basis = node.basis("tie_break_basis", required=bool(tie_break))
+    if tie_break_basis is not None and not tie_break:
+        node.fail("tie_break_basis", "só vale com tie_break (os critérios de desempate)")
     if method == "preference-then-draw" and not prefs:
         node.fail("preferences", "method = \"preference-then-draw\" exige [[selection.preferences]]")
     result = Selection(
@@ -2347,7 +2354,8 @@ def _parse_selection(node: _Node) -> Selection:
         basis=node.basis(),
         basis_act=node.basis_act(),
         alternates=node.integer("alternates", False, minimum=0),
-        tie_break=node.ident_list("tie_break"),
+        tie_break=tie_break,
+        tie_break_basis=tie_break_basis,
         exclude=node.ident_list("exclude"),
         appeal_days=node.integer("appeal_days", False, minimum=1),
         decision_business_days=node.integer("decision_business_days", False, minimum=1),

@@ -181,7 +181,9 @@ BASE = dict(registered_at=REGISTERED, family_income_mw=Decimal("5"), resident_si
             experience_years=0)
 
 
-def test_tie_break_disabled_first_then_oldest_then_id():
+def test_tie_break_art_10_par_3_disabled_first_then_oldest_then_the_lot():
+    """Lei 1.171/2014, art. 10, § 3º: "Ocorrendo empate, terá prioridade o deficiente físico e, persistindo o
+    empate, será considerado vencedor o mais idoso" — and what the act leaves equal shares a rank."""
     # A and B: 140 points each, A disabled; C and D: same points, C older (same age bracket); E and F identical
     a = Participant(id="a", name="A", disabled=True, housing="other", dependants_under_16=0,
                     birth_date=dt.date(1990, 1, 1), **BASE)
@@ -199,9 +201,11 @@ def test_tie_break_disabled_first_then_oldest_then_id():
     totals = {r.participant.id: r.score.total for r in ranked}
     assert totals["a"] == totals["b"] and totals["c"] == totals["d"] and totals["e"] == totals["f"]
     assert [r.participant.id for r in ranked] == ["a", "b", "c", "d", "e", "f"]
-    assert [r.rank for r in ranked] == [1, 2, 3, 4, 5, 6]
+    assert [r.rank for r in ranked] == [1, 2, 3, 4, 5, 5]  # E and F: the draw decides, not the id
     assert "deficiência" in ranked[0].tie_break and "idoso" in ranked[2].tie_break
+    assert "Lei 1.171/2014, art. 10, § 3º" in ranked[0].tie_break
     assert [r.tie_unresolved for r in ranked] == [False, False, False, False, True, True]
+    assert "decide o sorteio" in ranked[4].tie_break and not any(r.tie_missing for r in ranked)
 
 
 def test_higher_total_wins_before_any_tie_break():
@@ -443,8 +447,9 @@ def test_payment_ties_are_broken_by_the_draw_and_payment_is_required():
 
 
 def test_ranked_participants_hold_by_rank_and_alternates_are_drawn():
-    ps = [Participant(id=f"{i:02d}", name=f"N{i}", score=Decimal(100 - i)) for i in range(12)]
-    ps.append(Participant(id="tie", name="Empate", score=Decimal(98)))  # same score as "02"
+    same = dict(disabled=False, birth_date=dt.date(1980, 1, 1))  # equal on the tie-break of art. 10, § 3º too
+    ps = [Participant(id=f"{i:02d}", name=f"N{i}", score=Decimal(100 - i), **same) for i in range(12)]
+    ps.append(Participant(id="tie", name="Empate", score=Decimal(98), **same))  # same score as "02"
     result = run_draw(ps, "s", 3, draw_rules(SAPEZAL, alternates=4))
     chosen = {"00", "01"} | {next(pid for pid in result.order if pid in ("02", "tie"))}  # the tie by the draw
     assert set(result.holders) == chosen

@@ -81,7 +81,7 @@ from models.selection_process import (
     rotation_state,
 )
 from views.table_models import Column, RowsModel, select_where, selected_row
-from views.widgets import FieldErrorsView, current_user_name, print_document, save_pdf_as
+from views.widgets import FieldErrorsView, WrappingLabel, current_user_name, print_document, save_pdf_as
 
 MONO = "font-family: monospace;"
 ERROR_COLOUR = "#b00020"
@@ -168,9 +168,8 @@ class CallTab(QWidget):
             row.addWidget(caption)
             row.addWidget(widget, stretch)
         layout.addLayout(row)
-        self.method = QLabel()
+        self.method = WrappingLabel()  # the act's rules in full, never clipped by the list below it
         self.method.setObjectName("method")
-        self.method.setWordWrap(True)
         self.method.setStyleSheet("color: #333;")
         layout.addWidget(self.method)
 
@@ -510,9 +509,8 @@ class CallTab(QWidget):
                 if c.tie_break:
                     place += f" ({escape(c.tie_break)})"
                 out.append(place + ".")
-            if c.tie_unresolved:
-                out.append(f"<span style='color: {ERROR_COLOUR};'>" + self.tr(
-                    "Empate em todos os critérios do ato: decidido pelo protocolo; a comissão decide.") + "</span>")
+            if c.tie_missing:
+                out.append(f"<span style='color: {ERROR_COLOUR};'>" + escape(c.tie_missing) + "</span>")
         return "<br>".join(out)
 
     def choose_preference(self, preference: str | None = None) -> bool:
