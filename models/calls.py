@@ -131,6 +131,8 @@ def method_text(regime: Regime | str) -> str:
         parts.append(f"excluídos os devedores do Município ({rules.debt_basis})")
     if rules.quota_percent is not None:
         parts.append(f"cota de {describe.percent(rules.quota_percent)} das vagas ({rules.quota_basis})")
+    elif rules.quota_note:
+        parts.append(f"sem cota: {rules.quota_note}")
     text = "; ".join(parts)
     return text[:1].upper() + text[1:] + "."
 
@@ -354,6 +356,9 @@ def _applications(regime: Regime, site: str, group: str) -> list[Application]:
     query = (Application.select().where((Application.regime == regime.id)
                                         & Application.status.in_(list(ELIGIBLE_STATUSES)))
              .order_by(Application.created_at, Application.id))
+    kinds = regime.selection.permit_kinds if regime.selection is not None else ()
+    if kinds:  # the kinds whose places the act's selection gives (Ilha Comprida art. 21: the event credential)
+        query = query.where(Application.permit_kind.in_(list(kinds)))
     apps = list(query)
     if site:
         aliases = _site_aliases(regime, site)

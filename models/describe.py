@@ -1003,6 +1003,9 @@ def selection_facts(regime, selection, *, criteria: bool = True) -> list[Fact]:
         method += f", confirmada {ORDER_BY.get(s.order_by, s.order_by)}"
     out = [_fact(regime, method, s)]
     here = regime.cite_item(s)
+    if s.permit_kinds:
+        kinds = [k.label for k in regime.permit_kinds if k.id in s.permit_kinds]
+        out.append(Fact(text="Vale para: " + "; ".join(kinds), cite=here))
     r = s.registration
     if r is not None:
         parts = []
@@ -1047,7 +1050,9 @@ def selection_facts(regime, selection, *, criteria: bool = True) -> list[Fact]:
         out.append(Fact(text="Pontuação (vence quem somar mais pontos):", details=crit))
     if s.tie_break:
         out.append(Fact(text="Desempate: " + "; ".join(f"{n}º {TIE_BREAKS.get(t, t)}"
-                                                      for n, t in enumerate(s.tie_break, start=1)), cite=here))
+                                                      for n, t in enumerate(s.tie_break, start=1))
+                        + "; o que restar empatado, pela ordem sorteada",
+                        cite=regime.cite(s.tie_break_basis) if s.tie_break_basis else here))
     if s.exclude:
         out.append(Fact(text="Excluído(s): " + _join([EXCLUDES.get(x, x) for x in s.exclude]), cite=here))
     if s.alternates:

@@ -740,6 +740,9 @@ class Criterion:
 class Selection:
     method: str
     basis: str
+    #: the permit kinds whose places this selection gives (empty: every kind of the regime); their rules only —
+    #: a quota of another kind (Ilha Comprida art. 11, § 2º: licences) is not a quota of these draws (art. 21)
+    permit_kinds: tuple[str, ...] = ()
     alternates: int | None = None
     tie_break: tuple[str, ...] = ()
     tie_break_basis: str | None = None  # the article of the tie-break (Sapezal: art. 10, § 3º)
@@ -2351,6 +2354,7 @@ def _parse_selection(node: _Node) -> Selection:
         node.fail("preferences", "method = \"preference-then-draw\" exige [[selection.preferences]]")
     result = Selection(
         method=method,
+        permit_kinds=node.ident_list("permit_kinds"),
         basis=node.basis(),
         basis_act=node.basis_act(),
         alternates=node.integer("alternates", False, minimum=0),
@@ -2853,6 +2857,18 @@ _TOP_LEVEL = (
 )
 
 
+def _check_selection_references(regime: Regime, root: _Node) -> None:
+    """The permit kinds a selection names exist in the regime."""
+    selection = regime.selection
+    if selection is None:
+        return
+    kinds = {k.id for k in regime.permit_kinds}
+    for i, kind in enumerate(selection.permit_kinds):
+        if kind not in kinds:
+            raise RegimeError(f"tipo de permissão {_show(kind)} não existe em [[permit_kinds]]", file=root.file,
+                              key=f"selection.permit_kinds[{i}]")
+
+
 def load_regime_file(path: str | Path) -> Regime:
     """Load and validate one regime file; :class:`RegimeError` on any mistake."""
     path = Path(path)
@@ -2914,6 +2930,7 @@ def load_regime_file(path: str | Path) -> Regime:
     root.notes()
     root.done()
     _check_references(regime, root)
+    _check_selection_references(regime, root)
     return regime
 
 

@@ -63,8 +63,10 @@ Draws (algorithm ``praca-sorteio-1``, documented in the README, "Sorteios: como 
 
    **Holders** are the first ``N`` of that sequence and are listed in drawn
    order, which is their order of choice of place / their position (Sapezal
-   art. 12, § 1º; São Bento art. 3º, I). With a quota (Ilha Comprida art. 11,
-   § 2º: 10 % of the places) ``ceil(percent × N)`` places are reserved — a
+   art. 12, § 1º; São Bento art. 3º, I). With a quota among the rules of the
+   permit kinds the selection serves (``[selection] permit_kinds``; Ilha
+   Comprida's 10 % of art. 11, § 2º is of the beach licences, not of the event
+   draws of art. 21) ``ceil(percent × N)`` places are reserved — a
    fraction of a place is a whole place, the reading the eligibility check
    takes of the same quota — and go first to the quota participants in the
    sequence; reserved places nobody of the quota takes go to the general list.
@@ -700,6 +702,7 @@ class DrawRules:
     debt_basis: str = ""
     quota_percent: Decimal | None = None
     quota_basis: str = ""
+    quota_note: str = ""  # a quota of the regime that is not this draw's (Ilha Comprida art. 11, § 2º vs art. 21)
     when_more_than: int | None = None
     preferences: tuple[Preference, ...] = ()
     tie_break: tuple[str, ...] = ()  # between equal scores, in the act's order (Sapezal art. 10, § 3º)
@@ -710,12 +713,32 @@ class DrawRules:
     title: str = ""  # "Sapezal/MT — Lei nº 1.171/2014"
 
 
-def _first_rule(regime: Regime, kind: str):
-    for permit_kind in regime.permit_kinds:
+def _selected_kinds(regime: Regime):
+    """The permit kinds whose places the selection gives (the regime's ``selection.permit_kinds``; all by default)."""
+    named = regime.selection.permit_kinds if regime.selection is not None else ()
+    return [k for k in regime.permit_kinds if not named or k.id in named]
+
+
+def _first_rule(regime: Regime, kind: str, kinds=None):
+    for permit_kind in (regime.permit_kinds if kinds is None else kinds):
         for rule in permit_kind.rules:
             if rule.kind == kind:
                 return rule
     return None
+
+
+def _quota_elsewhere(regime: Regime, kinds) -> str:
+    """Why a quota of the regime is not one of its draws: it belongs to other permit kinds (pt-BR)."""
+    others = [k for k in regime.permit_kinds if k not in kinds and any(r.kind == "quota" for r in k.rules)]
+    if not others:
+        return ""
+    rule = _first_rule(regime, "quota", others)
+    pct = "" if rule.percent is None else f" de {_decimal_text(rule.percent * 100)} %"
+    sel = regime.selection
+    spec = sel.draw or sel.positions
+    where = regime.cite_item(spec) if spec is not None else regime.cite(sel.basis)
+    return (f"a cota{pct} ({regime.cite_item(rule)}) é das vagas de {'; '.join(k.label for k in others)} — "
+            f"não deste sorteio ({where})")
 
 
 def draw_rules(regime: Regime, *, alternates: int | None = None) -> DrawRules:
@@ -737,8 +760,9 @@ def draw_rules(regime: Regime, *, alternates: int | None = None) -> DrawRules:
         mode = "preference"
     if alternates is not None and alternates < 0:
         raise UserError(f"O número de suplentes não pode ser negativo (veio {alternates}).", field="alternates")
-    debt_rule = _first_rule(regime, "no-debts")
-    quota_rule = _first_rule(regime, "quota")
+    kinds = _selected_kinds(regime)
+    debt_rule = _first_rule(regime, "no-debts", kinds)
+    quota_rule = _first_rule(regime, "quota", kinds)
     labels = {g.id: g.label for g in regime.groups}
     labels.update({line.id: line.label for line in regime.lines if line.id not in labels})
     return DrawRules(
@@ -751,6 +775,7 @@ def draw_rules(regime: Regime, *, alternates: int | None = None) -> DrawRules:
         debt_basis=regime.cite_item(debt_rule) if debt_rule is not None else regime.cite(sel.basis),
         quota_percent=quota_rule.percent if quota_rule is not None else None,
         quota_basis=regime.cite_item(quota_rule) if quota_rule is not None else "",
+        quota_note=_quota_elsewhere(regime, kinds) if quota_rule is None else "",
         when_more_than=spec.when_more_than if spec is not None else None,
         preferences=sel.preferences,
         tie_break=sel.tie_break,
@@ -961,7 +986,9 @@ def published_list(participants: Iterable[Participant], rules: DrawRules | None 
                 raise UserError(f"Participante '{p.id}': preferência '{p.preference}' desconhecida "
                                 f"(o regime prevê: {', '.join(sorted(known))}).", field="preference")
     if any(p.quota for p in normalized) and rules.quota_percent is None:
-        raise UserError("Há participantes marcados como cotistas, mas o regime não prevê cota.", field="quota")
+        why = f": {rules.quota_note}" if rules.quota_note else ""
+        raise UserError(f"Há participantes marcados como cotistas, mas o regime não prevê cota neste sorteio{why}.",
+                        field="quota")
     kept, excluded = _exclusions(normalized, rules)
     if not kept:
         raise UserError("Nenhum participante restou para o sorteio depois das exclusões.", field="participants")

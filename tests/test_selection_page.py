@@ -438,16 +438,19 @@ def test_sjc_preference_then_draw_permits_ask_the_end_and_stalls_of_the_section(
     assert Stall.get(Stall.holder == permit.id).id == int(offered.default)
 
 
-def test_call_list_model_reads_marks_and_quota(keys):
-    """models/calls.py alone: the quota mark enters the list only where the act has a quota (Ilha Comprida)."""
-    app = approved("ilha-comprida-2017", "ambulante-praia", holder=person("Idosa Cotista Lima"),
-                   site="arena-de-shows", line="cadeiras-guarda-sol", equipment="carrinho", front="1.50",
-                   depth="0.80", hitch="0.20")
+def test_call_list_model_reads_marks_and_no_quota_in_the_event_draw(keys):
+    """models/calls.py alone: the call of the arena takes the event credentials (Dec. 890/2017, art. 21), and a
+    quota mark does not enter its list — the 10 % of art. 11, § 2º is of the licences, not of these draws."""
+    app = approved("ilha-comprida-2017", "credencial-evento", holder=person("Idosa Cotista Lima"),
+                   site="arena-de-shows")
+    approved("ilha-comprida-2017", "ambulante-praia", holder=person("Praia Sem Evento"), site="arena-de-shows",
+             line="cadeiras-guarda-sol", equipment="carrinho", front="1.50", depth="0.80", hitch="0.20")
     plain = call_list("ilha-comprida-2017", site="arena-de-shows", today=TODAY)
     marked = call_list("ilha-comprida-2017", site="arena-de-shows", today=TODAY,
                        marks={app.protocol: {"quota": True}})
-    assert "quota=1" not in plain.published.text and "quota=1" in marked.published.text
-    assert plain.sha256 != marked.sha256
+    assert [c.applicant for c in plain.candidates] == ["Idosa Cotista Lima"]  # the beach licence is not a call
+    assert "quota=1" not in marked.published.text and plain.sha256 == marked.sha256
+    assert plain.rules.quota_percent is None and "art. 11, § 2º" in plain.rules.quota_note
     assert call_list("ilha-comprida-2017", site="Arena de Shows", today=TODAY).candidates  # by the act's label
     nothing = call_list("ilha-comprida-2017", site="Outro lugar", today=TODAY)
     assert nothing.candidates == () and nothing.published is None and "vazia" in nothing.problem
@@ -644,8 +647,7 @@ def test_appeal_refusals_of_the_model(keys, sapezal):
 @pytest.fixture
 def ilha_vendors(keys):
     """Five vendors registered for the events of the Arena de Shows."""
-    return [approved("ilha-comprida-2017", "ambulante-praia", holder=person(name), site="arena-de-shows",
-                     line="cadeiras-guarda-sol", equipment="carrinho", front="1.50", depth="0.80", hitch="0.20")
+    return [approved("ilha-comprida-2017", "credencial-evento", holder=person(name), site="arena-de-shows")
             for name in ("Ana Beira-Mar", "Bruno Areia", "Carla Maré", "Davi Concha", "Elisa Duna")]
 
 
