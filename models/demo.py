@@ -312,10 +312,8 @@ class _DemoDesk:
         data = ApplicationInput(regime=regime, permit_kind=kind, person_id=person.id if person else None,
                                 company_id=company.id if company else None, documents=docs,
                                 **{k: str(v) if v is not None else "" for k, v in fields.items()})
-        app = create_application(data, clerk=clerk, today=on, quote=self._quote(regime, kind, data, person, company))
-        Application.update(created_at=_dt.datetime.combine(on, _dt.time(8 + minute % 9, minute % 60))) \
-            .where(Application.id == app.id).execute()
-        app = Application.get_by_id(app.id)
+        app = create_application(data, clerk=clerk, now=_dt.datetime.combine(on, _dt.time(8 + minute % 9, minute % 60)),
+                                 quote=self._quote(regime, kind, data, person, company))
         path = {
             "received": [], "analysis": ["analysis"], "approved": ["analysis", "approved"],
             "awaiting_payment": ["analysis", "approved", "awaiting_payment"],

@@ -111,6 +111,7 @@ DRAW_PER = {"line": "por ramo de atividade", "section": "por seção", "site": "
 TIE_BREAKS = {
     "disabled": "pessoa com deficiência", "oldest": "o mais idoso", "elderly": "idoso",
     "earliest": "o inscrito primeiro", "draw": "sorteio", "local": "morador do município",
+    "earliest-registration": "a inscrição mais antiga", "earliest-payment": "o pagamento mais antigo",
 }
 EXCLUDES = {"debtors": "quem está em débito com a Fazenda Municipal", "revoked": "quem teve permissão cassada"}
 SITE_KINDS = {"street-segment": "trecho de rua", "arena": "arena", "beach-point": "ponto de praia", "venue": "imóvel"}
@@ -1018,6 +1019,8 @@ def selection_facts(regime, selection, *, criteria: bool = True) -> list[Fact]:
         text = "Inscrição " + ", ".join(parts) if parts else "Inscrição prévia"
         if r.proof_until is not None:
             text += f"; comprovante de pagamento até {moment(r.proof_until)}"
+            if r.proof_basis:
+                text += f" ({regime.cite(r.proof_basis)})"
         out.append(_fact(regime, text, r))
     for label, d in (("Sorteio das posições", s.positions), ("Sorteio das vagas", s.draw)):
         if d is None:

@@ -15,6 +15,7 @@ from models.applications import ApplicationInput, DocumentInput
 from models.eligibility import ApplicantFacts, DocumentFacts, Eligibility, evaluate_eligibility
 from models.errors import UserError
 from models.fees import Quote
+from models.filing import EventDates, FilingCheck, filing_check
 from models.people import Company, CompanyPartner, Person, search_key
 from models.pricing import quote
 from models.regimes import Regime, get_regime
@@ -142,17 +143,50 @@ def applicant_facts(applicant: Applicant, *, documents: list[DocumentInput], sit
         birth_date=owner.birth_date if owner else None, resident_since=since, is_resident=resident, **common)
 
 
+def site_dates(regime: Regime, site: str) -> EventDates | None:
+    """The first and last day the map desk keeps for the event area ``site`` (a site's name or the act's id)."""
+    from peewee import fn
+
+    from models.sites import Site
+
+    text = " ".join((site or "").split())
+    if not text:
+        return None
+    row = (Site.select().where((Site.regime == regime.id)
+                               & ((fn.LOWER(Site.name) == text.lower()) | (Site.regime_site == text)))
+           .order_by(Site.id).first())
+    if row is None or row.last_day is None:
+        return None
+    return EventDates(row.first_day or row.last_day, row.last_day, f"datas do local «{row.name}» em Mapas")
+
+
+def filing_for(regime: Regime | str, permit_kind: str, site: str, at: _dt.datetime) -> FilingCheck:
+    """May an application for ``permit_kind`` at ``site`` be filed at ``at`` (``models.filing.filing_check``)?"""
+    regime = get_regime(regime) if isinstance(regime, str) else regime
+    return filing_check(regime, permit_kind, at, event=site_dates(regime, site))
+
+
+def moment_of(today: _dt.date | None, now: _dt.datetime | None) -> _dt.datetime:
+    """The moment a desk acts: ``now``, else the current time on the desk's ``today``."""
+    if now is not None:
+        return now.replace(microsecond=0)
+    clock = _dt.datetime.now().replace(microsecond=0)
+    return clock if today is None else _dt.datetime.combine(today, clock.time())
+
+
 @dataclass(frozen=True)
 class Assessment:
     eligibility: Eligibility | None
     quote: Quote | None
     quote_problem: UserError | None  # why there is no price (a value the database lacks…)
+    filing: FilingCheck | None = None  # may it be filed now (registration window, the event's dates)
 
 
 def assess(applicant: Applicant, data: ApplicationInput, *, energy: str = "none",
-           today: _dt.date | None = None) -> Assessment:
-    """Eligibility rule by rule and the price, for what is on the form now."""
-    today = today or _dt.date.today()
+           today: _dt.date | None = None, now: _dt.datetime | None = None) -> Assessment:
+    """Eligibility rule by rule, the price and whether it may be filed now, for what is on the form."""
+    at = moment_of(today, now)
+    today = at.date()
     regime: Regime = get_regime(data.regime)
     facts = applicant_facts(applicant, documents=data.documents, site=data.site, today=today,
                             regime=data.regime, permit_kind=data.permit_kind)
@@ -172,7 +206,7 @@ def assess(applicant: Applicant, data: ApplicationInput, *, energy: str = "none"
             result = quote(regime, **inputs)
         except UserError as exc:
             problem = exc
-    return Assessment(eligibility, result, problem)
+    return Assessment(eligibility, result, problem, filing_for(regime, kind.id, data.site, at))
 
 
 def stored_input(app) -> ApplicationInput:

@@ -673,6 +673,7 @@ class Registration:
     opens: dt.datetime | None = None
     until: dt.datetime | None = None
     proof_until: dt.datetime | None = None
+    proof_basis: str | None = None  # the article of the proof's cut-off, when it is not ``basis`` alone (SB art. 6º)
     place: str | None = None
     notes: str | None = None
 
@@ -2306,8 +2307,12 @@ def _parse_criterion(node: _Node) -> Criterion:
 
 
 def _parse_registration(node: _Node) -> Registration:
+    proof_until = node.datetime("proof_until", False)
+    proof_basis = node.basis("proof_basis", required=False)
+    if proof_basis is not None and proof_until is None:
+        node.fail("proof_basis", "só vale com proof_until (o prazo do comprovante)")
     result = Registration(opens=node.datetime("opens", False), until=node.datetime("until", False),
-                          proof_until=node.datetime("proof_until", False), place=node.text("place", False),
+                          proof_until=proof_until, proof_basis=proof_basis, place=node.text("place", False),
                           basis=node.basis(), notes=node.notes())
     node.done()
     return result

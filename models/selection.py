@@ -132,7 +132,7 @@ ALGORITHM_STEPS: tuple[str, ...] = (
 )
 
 CSV_COLUMNS = ("id", "name", "group", "score", "paid_at", "quota", "debtor", "preference", "disability",
-               "birth_date")
+               "birth_date", "registered_at")
 
 #: tie-break ids a regime may list, in words
 TIE_BREAKS = {
@@ -707,6 +707,12 @@ class DrawRules:
     preferences: tuple[Preference, ...] = ()
     tie_break: tuple[str, ...] = ()  # between equal scores, in the act's order (Sapezal art. 10, § 3º)
     tie_basis: str = ""
+    # the act's cut-offs (São Bento, Dec. 4.794/2026, art. 3º; art. 6º): registered or paid after them → left out
+    registration_until: dt.datetime | None = None
+    registration_basis: str = ""
+    late_note: str = ""  # what the act allows a late request (art. 10), in words with its article
+    proof_until: dt.datetime | None = None
+    proof_basis: str = ""
     basis: str = ""  # full citation of the draw
     payment_basis: str = ""
     group_labels: Mapping[str, str] = field(default_factory=dict)
@@ -760,7 +766,10 @@ def draw_rules(regime: Regime, *, alternates: int | None = None) -> DrawRules:
         mode = "preference"
     if alternates is not None and alternates < 0:
         raise UserError(f"O número de suplentes não pode ser negativo (veio {alternates}).", field="alternates")
+    from models.filing import late_text
+
     kinds = _selected_kinds(regime)
+    reg = sel.registration
     debt_rule = _first_rule(regime, "no-debts", kinds)
     quota_rule = _first_rule(regime, "quota", kinds)
     labels = {g.id: g.label for g in regime.groups}
@@ -780,6 +789,12 @@ def draw_rules(regime: Regime, *, alternates: int | None = None) -> DrawRules:
         preferences=sel.preferences,
         tie_break=sel.tie_break,
         tie_basis=_tie_basis(regime),
+        registration_until=reg.until if reg is not None else None,
+        registration_basis=regime.cite_item(reg) if reg is not None else "",
+        late_note=late_text(regime) if reg is not None and reg.until is not None else "",
+        proof_until=reg.proof_until if reg is not None else None,
+        proof_basis=(regime.cite(reg.proof_basis or reg.basis) if reg is not None and reg.proof_until is not None
+                     else ""),
         basis=regime.cite_item(spec) if spec is not None else regime.cite(sel.basis),
         payment_basis=regime.cite(sel.basis) if mode == "payment-time" else "",
         group_labels=labels,
@@ -921,6 +936,13 @@ def _exclusions(items: Sequence[Participant], rules: DrawRules) -> tuple[list[Pa
             out.append(Exclusion(p, "em débito com o Fisco Municipal", rules.debt_basis))
         elif rules.mode == "payment-time" and p.paid_at is None:
             out.append(Exclusion(p, "sem data e hora do pagamento do preço público", rules.payment_basis))
+        elif rules.registration_until and p.registered_at and p.registered_at > rules.registration_until:
+            late = f"; {rules.late_note}" if rules.late_note else ""
+            out.append(Exclusion(p, f"inscrição em {p.registered_at:%d/%m/%Y %H:%M}, depois do prazo de "
+                                    f"{rules.registration_until:%d/%m/%Y %H:%M}{late}", rules.registration_basis))
+        elif rules.proof_until and p.paid_at and p.paid_at > rules.proof_until:
+            out.append(Exclusion(p, f"pagamento em {p.paid_at:%d/%m/%Y %H:%M:%S}, depois do prazo do comprovante "
+                                    f"({rules.proof_until:%d/%m/%Y %H:%M})", rules.proof_basis))
         else:
             kept.append(p)
     return kept, out
@@ -1164,7 +1186,7 @@ def _flag(text: str, column: str, line: int) -> bool:
                     field=column)
 
 
-def _moment(text: str, line: int) -> dt.datetime | None:
+def _moment(text: str, line: int, column: str = "paid_at") -> dt.datetime | None:
     value = text.strip()
     if not value:
         return None
@@ -1173,8 +1195,9 @@ def _moment(text: str, line: int) -> dt.datetime | None:
             return dt.datetime.strptime(value, fmt)
         except ValueError:
             continue
-    raise UserError(f"Linha {line}: data e hora de pagamento inválida: '{text}' "
-                    f"(use 26/03/2026 10:15 ou 2026-03-26T10:15:00).", field="paid_at")
+    what = "de pagamento" if column == "paid_at" else "da inscrição"
+    raise UserError(f"Linha {line}: data e hora {what} inválida: '{text}' "
+                    f"(use 26/03/2026 10:15 ou 2026-03-26T10:15:00).", field=column)
 
 
 def _birth(text: str, line: int) -> dt.date | None:
@@ -1208,7 +1231,9 @@ def read_participants_csv(text: str) -> tuple[tuple[Participant, ...], tuple[str
 
     Columns: ``id`` and ``name`` required; ``group``, ``score``, ``paid_at``,
     ``quota``, ``debtor``, ``preference``, ``disability`` and ``birth_date``
-    (the facts of the act's tie-break, Sapezal art. 10, § 3º) optional. A repeated id, an empty
+    (the facts of the act's tie-break, Sapezal art. 10, § 3º) and
+    ``registered_at`` (checked against the act's registration cut-off, São
+    Bento art. 3º) optional. A repeated id, an empty
     list or a missing column is a one-line ``UserError`` naming the line."""
     text = text.lstrip("\ufeff")
     first = text.splitlines()[0] if text.strip() else ""
@@ -1255,6 +1280,7 @@ def read_participants_csv(text: str) -> tuple[tuple[Participant, ...], tuple[str
         participants.append(Participant(
             id=pid, name=name, group=normalize_text(cell("group")),
             score=_score(cell("score"), line), paid_at=_moment(cell("paid_at"), line),
+            registered_at=_moment(cell("registered_at"), line, "registered_at"),
             quota=_flag(cell("quota"), "quota", line),
             debtor=_flag(debtor_text, "debtor", line) if "debtor" in col and debtor_text.strip() else None,
             preference=normalize_text(cell("preference")) or None,

@@ -49,9 +49,10 @@ class ApplicationDialog(GuardedDialog):
     discard_question = "Descartar este requerimento ainda não protocolado?"
 
     def __init__(self, applicant_kind: str, applicant_id: int, parent: QWidget | None = None,
-                 *, today: _dt.date | None = None):
+                 *, today: _dt.date | None = None, now: _dt.datetime | None = None):
         super().__init__(parent)
-        self.today = today or _dt.date.today()
+        self.today = now.date() if now is not None else (today or _dt.date.today())
+        self._now = now
         self.applicant: Applicant = load_applicant(applicant_kind, applicant_id)
         self.application: Application | None = None
         self.files: dict[str, str] = {}
@@ -148,6 +149,11 @@ class ApplicationDialog(GuardedDialog):
 
         right = QWidget()
         right_layout = QVBoxLayout(right)
+        self.filing = QLabel()  # the registration window and the event's dates (models.filing)
+        self.filing.setObjectName("filing")
+        self.filing.setWordWrap(True)
+        self.filing.hide()
+        right_layout.addWidget(self.filing)
         self.verdict = QLabel()
         self.verdict.setObjectName("verdict")
         self.verdict.setWordWrap(True)
@@ -201,7 +207,7 @@ class ApplicationDialog(GuardedDialog):
         bottom.addWidget(self.buttons)
         layout.addLayout(bottom)
         self.errors = FieldErrorsView(self.error, {
-            "regime": self.regime, "permit_kind": self.kind, "line": self.line, "group": self.group,
+            "regime": self.regime, "permit_kind": self.kind, "site": self.site, "line": self.line, "group": self.group,
             "section": self.section, "equipment": self.equipment, "front": self.front, "depth": self.depth,
             "hitch": self.hitch, "power_kw": self.power, "documents": self.documents})
 
@@ -241,6 +247,12 @@ class ApplicationDialog(GuardedDialog):
 
     def current_regime(self):
         return self.regimes.get(self.regime.currentData() or "")
+
+    def now(self) -> _dt.datetime:
+        """The moment of filing: the one given, else the current time on the desk's day."""
+        if self._now is not None:
+            return self._now
+        return _dt.datetime.combine(self.today, _dt.datetime.now().time()).replace(microsecond=0)
 
     def regime_changed(self) -> None:
         regime = self.current_regime()
@@ -374,14 +386,26 @@ class ApplicationDialog(GuardedDialog):
             return None
         try:
             data = self.application_input()
-            result = assess(self.applicant, data, energy=self.energy.currentData() or "none", today=self.today)
+            result = assess(self.applicant, data, energy=self.energy.currentData() or "none", now=self.now())
         except UserError as exc:
             self.verdict.setText(exc.message)
             return None
+        self.show_filing(result.filing)
         self.show_rules(result.eligibility)
         self.show_quote(result.quote, result.quote_problem)
         self.last_assessment = result
         return result
+
+    def show_filing(self, check) -> None:
+        """Registration closed, the event over (refused), or a late filing the act allows (warned), plainly."""
+        if check is None or not check.text:
+            self.filing.hide()
+            return
+        colour = {"closed": "#b00020", "late": "#8a6d00"}.get(check.status, "#1b5e20")
+        self.filing.setStyleSheet(f"font-weight: 600; color: {colour};")
+        self.filing.setText(check.text)
+        self.filing.setProperty("status", check.status)
+        self.filing.show()
 
     def show_rules(self, eligibility) -> None:
         self.verdict.setText(eligibility.summary.text)
@@ -424,9 +448,10 @@ class ApplicationDialog(GuardedDialog):
         self._pending.stop()
         try:
             data = self.application_input()
-            result = assess(self.applicant, data, energy=self.energy.currentData() or "none", today=self.today)
+            at = self.now()
+            result = assess(self.applicant, data, energy=self.energy.currentData() or "none", now=at)
             self.application = create_application(
-                data, clerk=current_user_name(), today=self.today,
+                data, clerk=current_user_name(), now=at,
                 quote=result.quote.to_dict() if result.quote else {},
                 eligibility=result.eligibility.to_dict() if result.eligibility else {})
         except FieldErrors as exc:
@@ -439,6 +464,9 @@ class ApplicationDialog(GuardedDialog):
         self.dirty = False
         self.errors.clear()
         self.protocol.setText(self.tr("Protocolo %1").replace("%1", self.application.protocol))
+        if result.filing is not None and result.filing.status == "late":
+            self.protocol.setToolTip(result.filing.text)
+            self.protocol.setText(self.protocol.text() + self.tr(" — fora do prazo de inscrição"))
         self.save_button.setEnabled(False)
         self.receipt_button.setEnabled(True)
         self.print_button.setEnabled(True)
