@@ -562,7 +562,8 @@ def fee_facts(regime, fee) -> list[Fact]:
             out.append(_fact(regime, f"{tier.label}: {number(tier.factor)} × {fee.unit}{value}"
                              + (f" — para {when}" if when else ""), tier, ident=tier.id, option="--energy"))
     elif fee.kind == "per-area-month":
-        area = {"line": " (área do ramo: frente × profundidade)", "declared": " (área declarada)"}.get(fee.area, "")
+        area = {"line": " (área do ramo: frente × profundidade)", "declared": " (área declarada)",
+                "used": " (área utilizada: frente × profundidade, até o tamanho máximo do ramo)"}.get(fee.area, "")
         out.append(Fact(text=f"{amount(fee.rate)} por m² ao mês{area}"))
         if fee.index:
             index = regime.index(fee.index)
