@@ -417,6 +417,8 @@ def document(doc) -> str:
         parts.append(f"validade de {months(doc.validity_months)}")
     if doc.applies_to:
         parts.append(f"de {holders(doc.applies_to)}")
+    if doc.proves == "residence":
+        parts.append("prova a residência no município")
     text = " — ".join([parts[0], ", ".join(parts[1:])]) if len(parts) > 1 else parts[0]
     if doc.condition:
         text += f". Quando: {doc.condition}"
@@ -434,6 +436,9 @@ def permit_facts(regime, kind) -> list[Fact]:
         out.append(_fact(regime, f"Início da atividade: {startup(kind.startup)}", kind.startup))
     if kind.leave is not None:
         out.append(_fact(regime, f"Afastamento anual: {leave(kind.leave)}", kind.leave))
+    if kind.non_residents is not None:
+        out.append(_fact(regime, "Admite requerentes de outras localidades: a residência no município não os recusa",
+                         kind.non_residents))
     if kind.schedule:
         schedule = regime.schedule(kind.schedule)
         out.append(_fact(regime, f"Calendário: {schedule.label}", ident=schedule.id, citation=""))

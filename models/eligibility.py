@@ -240,6 +240,8 @@ class ApplicantFacts:
     quota_categories: tuple[str, ...] = ()  # e.g. ("elderly",), for the message
     site_id: str | None = None  # the feira/site wanted
     site_label: str | None = None
+    #: the applicant's home — a firm's seat — is in another municipality (None: not known)
+    based_elsewhere: bool | None = None
 
 
 # --------------------------------------------------------------------------- results
@@ -807,6 +809,36 @@ def _check_custom(ctx: _Context, rule: Rule) -> Outcome:
     return MANUAL, f"Conferir: {rule.text or 'requisito definido no ato'}"
 
 
+def _proves_residence(ctx: _Context, rule: Rule) -> bool:
+    if rule.kind == "resident":
+        return True
+    if rule.kind != "document" or not rule.document:
+        return False
+    try:
+        return ctx.regime.document(rule.document).proves == "residence"
+    except Exception:  # noqa: BLE001 - the loader checks references; never crash the desk
+        return False
+
+
+def _non_resident(ctx: _Context, rule: Rule, outcome: Outcome) -> Outcome:
+    """Where the act admits applicants from other municipalities (the kind's ``non_residents``: Sapezal art. 29
+    and art. 32), a residence requirement — a ``resident`` rule, a document that ``proves`` residence — does not
+    refuse one whose home or seat is elsewhere."""
+    admitted = ctx.kind.non_residents
+    if admitted is None or not _proves_residence(ctx, rule) or outcome[0] == PASSED:
+        return outcome
+    where = ctx.regime.cite_item(admitted)
+    who = "empresa" if ctx.facts.applicant_type == "company" else "requerente"
+    if ctx.facts.based_elsewhere:
+        return PASSED, (f"Não se exige: {who} de outra localidade, que o ato admite ({where}); a residência no "
+                        f"município não a recusa.")
+    if ctx.facts.based_elsewhere is None and outcome[0] in (FAILED, MISSING):
+        place = "a sede da empresa" if who == "empresa" else "o endereço do requerente"
+        return MISSING, (f"{outcome[1]} Informe {place}: o ato admite quem é de outra localidade ({where}), e então "
+                         f"a residência não é exigida.")
+    return outcome
+
+
 _CHECKS: dict[str, Callable[[_Context, Rule], Outcome]] = {
     "min-age": _check_min_age,
     "legally-capable": _check_legally_capable,
@@ -868,7 +900,7 @@ def evaluate_rule(
         status, reason = MANUAL, (f"Regra de tipo '{rule.kind}' desconhecida por esta versão do Praça; "
                                   f"confira manualmente.")
     else:
-        status, reason = check(ctx, rule)
+        status, reason = _non_resident(ctx, rule, check(ctx, rule))
     return RuleResult(
         rule=rule,
         status=status,

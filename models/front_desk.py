@@ -74,6 +74,14 @@ def local_to(applicant_kind: str, applicant_id: int, regime: Regime) -> tuple[bo
     return (False if city else None), None, (False if city else None)
 
 
+def based_elsewhere(applicant_kind: str, applicant_id: int, regime: Regime) -> bool | None:
+    """Is the applicant's home — a firm's seat — in another municipality than the regime's? (``None``: no city.)"""
+    holder = Person.get_by_id(applicant_id) if applicant_kind == "person" else Company.get_by_id(applicant_id)
+    if not (holder.city or "").strip():
+        return None
+    return _town(holder.city) != _town(regime.municipality)
+
+
 def load_applicant(kind: str, applicant_id: int) -> Applicant:
     town = get_setting(MUNICIPALITY).strip().lower()
     if kind == "person":
@@ -129,6 +137,8 @@ def applicant_facts(applicant: Applicant, *, documents: list[DocumentInput], sit
                   permits=permits, history=history, site_id=site or None, site_label=site_label, **counts)
     resident, since, registration = (local_to(applicant.kind, applicant.id, get_regime(regime)) if regime
                                      else (None, None, None))
+    if regime:
+        common["based_elsewhere"] = based_elsewhere(applicant.kind, applicant.id, get_regime(regime))
     if applicant.kind == "person":
         person = Person.get_by_id(applicant.id)
         mei_company = _mei_company(person)

@@ -155,6 +155,7 @@ DIRECTIONS = ("after", "before")
 WEEKDAYS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
 SIDES = ("a", "b")
 VALIDITY_UNTIL = ("event-end",)
+DOCUMENT_PROVES = ("residence",)
 
 _TYPE_NAMES = {
     str: "texto",
@@ -230,6 +231,8 @@ class Document:
     validity_months: int | None = None
     applies_to: tuple[str, ...] = ()
     condition: str | None = None
+    #: what the document proves, where a rule reads it: "residence" (in the municipality; Sapezal art. 7º, III and VI)
+    proves: str | None = None
     basis_act: str | None = None
     notes: str | None = None
 
@@ -387,6 +390,8 @@ class PermitKind:
     leave: Leave | None = None
     transfer: Transfer | None = None
     schedule: str | None = None
+    #: the act admits applicants from other municipalities (Sapezal art. 29; art. 32): residence does not refuse them
+    non_residents: Flag | None = None
     rules: tuple[Rule, ...] = ()
     basis_act: str | None = None
     notes: str | None = None
@@ -1727,6 +1732,7 @@ def _parse_document(node: _Node) -> Document:
         validity_months=node.integer("validity_months", False, minimum=1),
         applies_to=node.enum_list("applies_to", HOLDERS),
         condition=node.text("condition", False),
+        proves=node.enum("proves", DOCUMENT_PROVES, required=False),
         basis=node.basis(),
         basis_act=node.basis_act(),
         notes=node.notes(),
@@ -1976,6 +1982,7 @@ def _parse_permit_kind(node: _Node) -> PermitKind:
         leave=_sub(node, "leave", _parse_leave),
         transfer=_sub(node, "transfer", _parse_transfer),
         schedule=node.ident("schedule", False),
+        non_residents=_flag(node, "non_residents"),
         rules=tuple(_parse_rule(child) for child in node.tables("rules")),
         notes=node.notes(),
     )

@@ -82,6 +82,7 @@ def good_facts(regime, kind, today=TODAY, **changes) -> ApplicantFacts:
         legally_capable=True,
         resident_since=add_months(today, -12 * 10),
         is_resident=True,
+        based_elsewhere=False,
         public_servant=False,
         documents={d.id: DocumentFacts(delivered_on=add_months(today, -1)) for d in regime.documents},
         permits=(),
