@@ -282,6 +282,46 @@ def create_application(data: ApplicationInput, *, clerk: str, today: _dt.date | 
     return app
 
 
+def record_documents(app: Application, documents: list[DocumentInput], *, by: str,
+                     today: _dt.date | None = None) -> list[ApplicationDocument]:
+    """Record documents delivered after the application was filed — the winners' documents of Sapezal art. 11,
+    within 10 business days of the final list — in one transaction, with a line in its history. What was
+    delivered before stays; the latest delivery of a document is the one that counts."""
+    require("applications.move")
+    from models.files import keep_file
+    from models.regimes import get_regime
+
+    today = today or _dt.date.today()
+    regime = get_regime(app.regime)
+    wanted = set(regime.permit_kind(app.permit_kind).documents)
+    errors: dict[str, str] = {}
+    if not documents:
+        errors["documents"] = "Marque os documentos entregues."
+    if not (by or "").strip():
+        errors["by"] = "Informe quem registra (servidor responsável)."
+    for i, doc in enumerate(documents):
+        if doc.document not in wanted:
+            errors[f"documents[{i}]"] = f"O documento '{doc.document}' não é pedido para {app.permit_kind}."
+        elif doc.delivered_on is None:
+            errors[f"documents[{i}].delivered_on"] = f"{regime.document(doc.document).label}: informe a data da entrega."
+        elif doc.delivered_on > today:
+            errors[f"documents[{i}].delivered_on"] = "A data de entrega não pode estar no futuro."
+        elif doc.valid_until and doc.valid_until < doc.delivered_on:
+            errors[f"documents[{i}].valid_until"] = "A validade termina antes da entrega."
+    if errors:
+        raise FieldErrors(errors)
+    kept = [keep_file(d.file) if d.file else None for d in documents]  # copied before the transaction
+    with db.atomic():
+        rows = [ApplicationDocument.create(application=app, document=d.document, delivered_on=d.delivered_on,
+                                           valid_until=d.valid_until, file_path=k.path if k else "",
+                                           sha256=k.sha256 if k else "", original_name=k.original_name if k else "")
+                for d, k in zip(documents, kept)]
+        labels = "; ".join(regime.document(d.document).label for d in documents)
+        ApplicationEvent.create(application=app, by=by.strip(), status_from=app.status, status_to=app.status,
+                                reason=f"documentos entregues: {labels}")
+    return rows
+
+
 def get_application(application_id: int) -> Application:
     """An application by id (a ``UserError`` if it does not exist)."""
     found = Application.get_or_none(Application.id == application_id)

@@ -554,6 +554,32 @@ class HolderRow:
     stall_text: str  # the stalls the permit holds ("Banca 3 — Rua …")
     permit_live: bool = False  # the permit is in force (active or suspended)
     section: str = ""  # the permit's section (SJC art. 8º): a stall of another section is not offered first
+    #: what the act asks the winner after the list (Sapezal art. 11), checked today: ``RuleResult`` values
+    requirements: tuple = ()
+
+    @property
+    def requirements_text(self) -> str:
+        """"entregues", "faltam 2 — até 20/10/2026", "prazo encerrado em …" ("" when the act asks nothing later)."""
+        return requirements_text(self.requirements)
+
+    @property
+    def due_documents(self) -> tuple[str, ...]:
+        """The ids of the documents still to deliver (not met yet)."""
+        return tuple(r.rule.document for r in self.requirements
+                     if r.rule.kind == "document" and r.status != "passed")
+
+
+def requirements_text(results) -> str:
+    """Short state of the requirements an act asks after the list, for a column (the reasons say the rest)."""
+    if not results:
+        return ""
+    unmet = [r for r in results if r.status != "passed"]
+    if not unmet:
+        return "cumpridos"
+    if any(r.status == "failed" for r in unmet):
+        return f"{len(unmet)} em falta — prazo encerrado"
+    dues = sorted({r.due for r in unmet if r.due is not None})
+    return f"{len(unmet)} a apresentar" + (f" até {dues[0]:%d/%m/%Y}" if dues else " após a lista definitiva")
 
 
 def _permit_of_application(app_id: int | None) -> Permit | None:
@@ -562,9 +588,15 @@ def _permit_of_application(app_id: int | None) -> Permit | None:
     return Permit.get_or_none(Permit.application == app_id)
 
 
-def draw_holders(draw: Draw | int) -> list[HolderRow]:
-    """The holders of a draw in order of choice (by group, then the drawn order), with permit and stall."""
+def draw_holders(draw: Draw | int, *, today: _dt.date | None = None,
+                 requirements: bool = False) -> list[HolderRow]:
+    """The holders of a draw in order of choice (by group, then the drawn order), with permit and stall; with
+    ``requirements``, what the act asks them after the list (Sapezal art. 11), checked ``today``, while their
+    permit is not issued."""
+    from models.front_desk import later_requirements
+
     draw = get_draw(draw.id if isinstance(draw, Draw) else draw)
+    today = today or _dt.date.today()
     rows = []
     for entry in draw_entries(draw, role="holder"):
         app = Application.get_or_none(Application.id == entry.application_id) if entry.application_id else None
@@ -581,7 +613,9 @@ def draw_holders(draw: Draw | int) -> list[HolderRow]:
             permit_id=permit.id if permit else None, permit_number=permit.number if permit else "",
             permit_status_label=permit.status_label if permit else "", stall_text="; ".join(stalls),
             permit_live=bool(permit and permit.status in LIVE_STATUSES),
-            section=(permit.section if permit else (app.section if app else "")) or ""))
+            section=(permit.section if permit else (app.section if app else "")) or "",
+            requirements=(later_requirements(app, today=today) if requirements and app is not None and permit is None
+                          else ())))
     return rows
 
 

@@ -156,6 +156,8 @@ WEEKDAYS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
 SIDES = ("a", "b")
 VALIDITY_UNTIL = ("event-end",)
 DOCUMENT_PROVES = ("residence",)
+#: rules an act may defer to a deadline after the application (``due``): what the winners present later
+DUE_LATER_RULES = ("document", "cnpj-required", "legal-form")
 
 _TYPE_NAMES = {
     str: "texto",
@@ -371,6 +373,9 @@ class Rule:
     more_than: bool = False
     #: ``one-per``: only in the same feira/site (SJC art. 12: "na mesma feira livre")
     same_site: bool = False
+    #: ``document``/``cnpj-required``/``legal-form``: met later, within this ``[[deadlines]]`` entry, not at the
+    #: application (Sapezal art. 11: CNPJ, health and clearance certificates within 10 business days of the final list)
+    due: str | None = None
     basis_act: str | None = None
     notes: str | None = None
 
@@ -1893,6 +1898,10 @@ def _parse_rule(node: _Node) -> Rule:
             node.fail("beneficiaries", "lista vazia")
     if kind == "custom":
         kw["text"] = node.text("text")
+    if node.has("due"):
+        if kind not in DUE_LATER_RULES:
+            node.fail("due", f"só vale para regras {', '.join(_show(k) for k in DUE_LATER_RULES)}, não para {_show(kind)}")
+        kw["due"] = node.ident("due")
     if admin and any(kw.get(k) is not None for k in numeric):
         node.fail("admin_defined", "com admin_defined = true não informe o número")
     result = Rule(kind=kind, basis=node.basis(), basis_act=node.basis_act(), notes=node.notes(), **kw)
@@ -2882,6 +2891,16 @@ def _check_selection_references(regime: Regime, root: _Node) -> None:
                               key=f"selection.permit_kinds[{i}]")
 
 
+def _check_rule_deadlines(regime: Regime, root: _Node) -> None:
+    """A rule met later (``due``) names a deadline of the regime."""
+    deadlines = {d.id for d in regime.deadlines}
+    for i, kind in enumerate(regime.permit_kinds):
+        for j, rule in enumerate(kind.rules):
+            if rule.due is not None and rule.due not in deadlines:
+                raise RegimeError(f"prazo {_show(rule.due)} não existe em [[deadlines]]", file=root.file,
+                                  key=f"permit_kinds[{i}].rules[{j}].due")
+
+
 def load_regime_file(path: str | Path) -> Regime:
     """Load and validate one regime file; :class:`RegimeError` on any mistake."""
     path = Path(path)
@@ -2944,6 +2963,7 @@ def load_regime_file(path: str | Path) -> Regime:
     root.done()
     _check_references(regime, root)
     _check_selection_references(regime, root)
+    _check_rule_deadlines(regime, root)
     return regime
 
 

@@ -290,6 +290,16 @@ def latest_publication(regime: str, site: str = "", group: str = "",
             .order_by(ListPublication.created_at.desc(), ListPublication.id.desc()).first())
 
 
+def final_list_of(regime: str, participant_id: str) -> ListPublication | None:
+    """The newest final list (art. 10, § 5º) of ``regime`` that has ``participant_id`` (a protocol) among its
+    participants — from its publication run the deadlines of the winners (Sapezal art. 11)."""
+    for pub in (ListPublication.select().where((ListPublication.regime == regime) & (ListPublication.kind == "final"))
+                .order_by(ListPublication.published_on.desc(), ListPublication.id.desc())):
+        if any(e.get("id") == participant_id for e in pub.entries):
+            return pub
+    return None
+
+
 @dataclass(frozen=True)
 class PublicationCheck:
     """The list about to be drawn against the latest one published for the call."""

@@ -42,6 +42,7 @@ STATUS_LOOK = {
     "failed": ("✘", "#b00020", "não atendido"),
     "manual": ("?", "#8a6d00", "conferir"),
     "missing-data": ("…", "#8a6d00", "sem dados"),
+    "due-later": ("→", "#1565c0", "a apresentar depois"),
 }
 
 
