@@ -1201,16 +1201,19 @@ def _moment(text: str, line: int, column: str = "paid_at") -> dt.datetime | None
 
 
 def _birth(text: str, line: int) -> dt.date | None:
+    from models.deadlines import parse_moment
+
     value = text.strip()
     if not value:
         return None
-    for fmt in ("%d/%m/%Y", "%Y-%m-%d"):
-        try:
-            return dt.datetime.strptime(value, fmt).date()
-        except ValueError:
-            continue
-    raise UserError(f"Linha {line}: data de nascimento inválida: '{text}' (use 15/04/1961 ou 1961-04-15).",
-                    field="birth_date")
+    try:
+        day = parse_moment(value)
+    except UserError:
+        day = None
+    if not isinstance(day, dt.date) or isinstance(day, dt.datetime):
+        raise UserError(f"Linha {line}: data de nascimento inválida: '{text}' (use 15/04/1961 ou 1961-04-15).",
+                        field="birth_date")
+    return day
 
 
 def _score(text: str, line: int) -> Decimal | None:

@@ -22,10 +22,12 @@ from models.calls import call_list
 from models.charges import Charge, Payment, await_payment, record_payment
 from models.errors import UserError
 from models.filing import CLOSED, LATE, OPEN, filing_check
-from models.regimes import RegimeError, default_regimes_folder, get_regime, load_regime_file
+from models.regimes import get_regime
 from models.selection import Participant, draw_rules, run_draw
+from test_application_form import application_dialog, mei  # noqa: F401  (mei: fixture)
 from test_cli_draw import draw_json, write
 from test_permits import company, keys, person  # noqa: F401  (keys: fixture)
+from test_regimes_loader import broken_shipped
 
 SB = get_regime("sao-bento-2026")
 UNTIL = dt.datetime(2026, 3, 26, 12, 0)
@@ -66,11 +68,8 @@ def test_window_is_open_then_late_then_closed(at):
 
 
 def test_loader_refuses_a_proof_article_without_the_proof_cutoff(tmp_path):
-    source = (default_regimes_folder() / "sao-bento-2026.toml").read_text(encoding="utf-8")
-    bad = tmp_path / "sao-bento-2026.toml"
-    bad.write_text(source.replace("proof_until = 2026-03-26T14:00:00, ", ""), encoding="utf-8")
-    with pytest.raises(RegimeError, match="selection.registration.proof_basis: só vale com proof_until"):
-        load_regime_file(bad)
+    err = broken_shipped(tmp_path, "sao-bento-2026", "proof_until = 2026-03-26T14:00:00, ", "")
+    assert "selection.registration.proof_basis: só vale com proof_until" in str(err)
 
 
 # --------------------------------------------------------------------------- the draw
@@ -192,26 +191,8 @@ def test_call_list_enforces_the_cutoffs_of_art_3_and_art_6(keys):
 # --------------------------------------------------------------------------- the front desk's form
 
 
-@pytest.fixture
-def mei(keys):
-    from models.people import CompanyInput, PartnerInput, save_company
-
-    owner = person("Reinaldo Almeida Teixeira")
-    return save_company(CompanyInput(cnpj="11.222.333/0001-81", legal_name="REINALDO ALMEIDA TEIXEIRA 11222333",
-                                     mei=True, municipal_registration="12345", city="São Bento do Sapucaí",
-                                     partners=[PartnerInput(owner.name, owner.cpf)]))
-
-
 def open_form(qtbot, holder, now):
-    from views.application_form import ApplicationDialog
-
-    dialog = ApplicationDialog("company", holder.id, now=now)
-    qtbot.addWidget(dialog)
-    dialog.resize(1366, 768)
-    dialog.show()
-    dialog.regime.setCurrentIndex(dialog.regime.findData("sao-bento-2026"))
-    dialog.settle()
-    return dialog
+    return application_dialog(qtbot, "company", holder.id, "sao-bento-2026", now=now)
 
 
 def test_form_refuses_an_event_that_is_over(qtbot, mei, app_ready):

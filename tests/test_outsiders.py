@@ -16,9 +16,11 @@ import pytest
 from PySide6.QtCore import Qt
 
 from models.eligibility import FAILED, MISSING, PASSED, evaluate_eligibility
-from models.regimes import RegimeError, default_regimes_folder, get_regime, load_regime_file
+from models.regimes import get_regime
+from test_application_form import application_dialog
 from test_eligibility import good_facts
 from test_permits import TODAY, keys, person  # noqa: F401  (keys: fixture)
+from test_regimes_loader import broken_shipped
 
 SAPEZAL = get_regime("sapezal-2014")
 RESIDENCE_DOCS = ("residence-proof", "witness-declaration")
@@ -65,15 +67,11 @@ def test_permanent_licences_keep_the_residence_of_art_7():
 
 
 def test_loader_checks_the_new_keys(tmp_path):
-    source = (default_regimes_folder() / "sapezal-2014.toml").read_text(encoding="utf-8")
-    bad = tmp_path / "sapezal-2014.toml"
-    bad.write_text(source.replace('proves = "residence"', 'proves = "renda"', 1), encoding="utf-8")
-    with pytest.raises(RegimeError, match=r"documents\[2\]\.proves.*'renda'|documents\[2\]\.proves.*renda"):
-        load_regime_file(bad)
-    bad.write_text(source.replace('non_residents = { basis = "art. 29; art. 32", ', "non_residents = { ", 1),
-                   encoding="utf-8")
-    with pytest.raises(RegimeError, match=r"non_residents\.basis: chave obrigatória ausente"):
-        load_regime_file(bad)
+    err = broken_shipped(tmp_path, "sapezal-2014", 'proves = "residence"', 'proves = "renda"')
+    assert "documents[2].proves" in str(err) and "renda" in str(err)
+    err = broken_shipped(tmp_path, "sapezal-2014", 'non_residents = { basis = "art. 29; art. 32", ',
+                         "non_residents = { ")
+    assert "non_residents.basis: chave obrigatória ausente" in str(err)
 
 
 # --------------------------------------------------------------------------- the desk
@@ -109,15 +107,7 @@ def test_front_desk_facts_of_an_out_of_town_firm_art_29(outsider):
 def test_application_form_shows_residence_not_required_for_the_firm_from_elsewhere(qtbot, outsider, app_ready):
     """Atendimento: choose Sapezal's temporary licence for the firm of Campo Novo do Parecis and read, on the rules
     table, the two residence documents as met, citing art. 29 and art. 32."""
-    from views.application_form import ApplicationDialog
-
-    d = ApplicationDialog("company", outsider.id, today=TODAY)
-    qtbot.addWidget(d)
-    d.resize(1366, 768)
-    d.show()
-    d.regime.setCurrentIndex(d.regime.findData("sapezal-2014"))
-    d.kind.setCurrentIndex(d.kind.findData("temporaria"))
-    d.settle()
+    d = application_dialog(qtbot, "company", outsider.id, "sapezal-2014", "temporaria")
     rows = {d.rules.item(r, 0).text().split("\n")[0]: d.rules.item(r, 0) for r in range(d.rules.rowCount())}
     residence = [item for title, item in rows.items() if "resid" in title.lower()]
     assert len(residence) == 2

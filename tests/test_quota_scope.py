@@ -7,13 +7,16 @@ rules from those kinds only. Desk tests run on SQLite and, with ``PRACA_TEST_PG`
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
-from models.regimes import RegimeError, default_regimes_folder, get_regime, load_regime_file
+from models.regimes import get_regime
 from models.selection import Participant, draw_rules, run_draw
 from test_cli_draw import one_line_error, write
 from test_permits import TODAY, approved, keys, mei_vendor, person, results  # noqa: F401  (keys: fixture)
-from views.selection_page import SelectionPage
+from test_regimes_loader import broken_shipped
+from test_selection_page import page  # noqa: F401  (fixture)
 
 ILHA = get_regime("ilha-comprida-2017")
 
@@ -26,12 +29,9 @@ def test_selection_declares_the_event_credential_of_art_21():
 
 
 def test_loader_refuses_a_selection_kind_that_does_not_exist(tmp_path):
-    source = (default_regimes_folder() / "ilha-comprida-2017.toml").read_text(encoding="utf-8")
-    bad = tmp_path / "ilha-comprida-2017.toml"
-    bad.write_text(source.replace('permit_kinds = ["credencial-evento"]', 'permit_kinds = ["credencial-festa"]'),
-                   encoding="utf-8")
-    with pytest.raises(RegimeError, match=r"selection\.permit_kinds\[0\].*credencial-festa.*não existe"):
-        load_regime_file(bad)
+    err = broken_shipped(tmp_path, "ilha-comprida-2017", 'permit_kinds = ["credencial-evento"]',
+                         'permit_kinds = ["credencial-festa"]')
+    assert re.search(r"selection\.permit_kinds\[0\].*credencial-festa.*não existe", str(err))
 
 
 def test_event_draw_art_21_reserves_no_quota_of_art_11_par_2():
@@ -66,16 +66,13 @@ def test_licences_keep_the_quota_of_art_11_par_2(keys):
     assert not any(r.rule.kind == "quota" for r in found.values())
 
 
-def test_selection_page_ilha_has_no_quota_button_and_says_why(qtbot, keys, app_ready):
+def test_selection_page_ilha_has_no_quota_button_and_says_why(qtbot, page):
     """On the real page: the arena's call lists the credential applications only, offers no quota mark and
     says, with the articles, that the quota is of the licences."""
     approved("ilha-comprida-2017", "credencial-evento", holder=person("Ana Beira-Mar"), site="arena-de-shows")
     approved("ilha-comprida-2017", "ambulante-praia", holder=person("Bruno Areia"), site="arena-de-shows",
              line="cadeiras-guarda-sol", equipment="carrinho", front="1.50", depth="0.80", hitch="0.20")
-    page = SelectionPage(today=TODAY)
-    qtbot.addWidget(page)
     page.resize(1366, 768)
-    page.show()
     page.refresh()
     page.call.set_call("ilha-comprida-2017", "arena-de-shows")
     model = page.call.table.model()

@@ -16,12 +16,12 @@ from PySide6.QtCore import Qt
 
 from models.calls import call_list
 from models.errors import UserError
-from models.regimes import RegimeError, default_regimes_folder, get_regime, load_regime_file
+from models.regimes import get_regime
 from models.selection import Participant, draw_rules, published_list, read_participants_csv, run_draw
 from test_cli_draw import draw_json, one_line_error, write
 from test_permits import TODAY, keys  # noqa: F401  (keys: fixture)
-from test_selection_page import SAPEZAL_SITE, sapezal_applicant
-from views.selection_page import SelectionPage
+from test_regimes_loader import broken_shipped
+from test_selection_page import SAPEZAL_SITE, page, sapezal_applicant  # noqa: F401  (page: fixture)
 
 SAPEZAL = get_regime("sapezal-2014")
 RULES = draw_rules(SAPEZAL, alternates=0)
@@ -36,15 +36,11 @@ def test_regime_declares_the_tie_break_with_its_article():
 
 def test_loader_refuses_an_unknown_tie_break_and_one_without_its_article(tmp_path):
     """A tie-break the engine does not know, or one without the article (art. 10, § 3º), is refused at load."""
-    source = (default_regimes_folder() / "sapezal-2014.toml").read_text(encoding="utf-8")
-    bad = tmp_path / "sapezal-2014.toml"
-    bad.write_text(source.replace('tie_break = ["disabled", "oldest"]', 'tie_break = ["disabled", "youngest"]'),
-                   encoding="utf-8")
-    with pytest.raises(RegimeError, match="selection.tie_break\\[1\\].*youngest"):
-        load_regime_file(bad)
-    bad.write_text(source.replace('tie_break_basis = "art. 10, § 3º"\n', ""), encoding="utf-8")
-    with pytest.raises(RegimeError, match="selection.tie_break_basis: chave obrigatória ausente"):
-        load_regime_file(bad)
+    err = broken_shipped(tmp_path, "sapezal-2014", 'tie_break = ["disabled", "oldest"]',
+                         'tie_break = ["disabled", "youngest"]')
+    assert "selection.tie_break[1]" in str(err) and "youngest" in str(err)
+    err = broken_shipped(tmp_path, "sapezal-2014", 'tie_break_basis = "art. 10, § 3º"\n', "")
+    assert "selection.tie_break_basis: chave obrigatória ausente" in str(err)
 
 
 def entrant(pid: str, score: int, *, disabled: bool | None = False, born: dt.date | None = dt.date(1970, 1, 1),
@@ -194,13 +190,10 @@ def click_row(qtbot, view, text: str, column: int = 2) -> None:
     qtbot.mouseClick(view.viewport(), Qt.MouseButton.LeftButton, pos=rect.center())
 
 
-def test_selection_page_shows_the_tie_break_of_art_10_par_3(qtbot, tied, app_ready):
+def test_selection_page_shows_the_tie_break_of_art_10_par_3(qtbot, tied, page):
     """On the real page: the call chosen, the clerk clicks Rosa and reads the tie-break with its article
     (art. 10, § 3º); Carmo and Dora both show 3º and the detail says the draw orders them."""
-    page = SelectionPage(today=TODAY)
-    qtbot.addWidget(page)
     page.resize(1366, 768)
-    page.show()
     page.refresh()
     tab = page.call
     tab.set_call("sapezal-2014", SAPEZAL_SITE, "g03")

@@ -7,15 +7,18 @@ PostgreSQL."""
 from __future__ import annotations
 
 import datetime as dt
+import re
 from dataclasses import replace
 
 import pytest
 from PySide6.QtCore import Qt
 
 from models.eligibility import DUE_LATER, FAILED, PASSED, DueFacts, evaluate_eligibility
-from models.regimes import RegimeError, default_regimes_folder, get_regime, load_regime_file
+from models.regimes import get_regime
+from test_application_form import application_dialog
 from test_eligibility import good_facts
 from test_permits import TODAY, keys  # noqa: F401  (keys: fixture)
+from test_regimes_loader import broken_shipped
 from test_selection_page import SAPEZAL_SITE, sapezal_applicant
 
 SAPEZAL = get_regime("sapezal-2014")
@@ -80,15 +83,11 @@ def test_delivered_art_11_documents_pass_as_any_document():
 
 
 def test_loader_checks_due(tmp_path):
-    source = (default_regimes_folder() / "sapezal-2014.toml").read_text(encoding="utf-8")
-    bad = tmp_path / "sapezal-2014.toml"
-    bad.write_text(source.replace('due = "winner-documents"', 'due = "winner-papers"', 1), encoding="utf-8")
-    with pytest.raises(RegimeError, match=r"rules\[\d+\]\.due: prazo .winner-papers. não existe em \[\[deadlines\]\]"):
-        load_regime_file(bad)
-    bad.write_text(source.replace('kind = "min-age"\nyears = 18\n', 'kind = "min-age"\nyears = 18\ndue = "winner-documents"\n',
-                                  1), encoding="utf-8")
-    with pytest.raises(RegimeError, match=r"\.due: só vale para regras"):
-        load_regime_file(bad)
+    err = broken_shipped(tmp_path, "sapezal-2014", 'due = "winner-documents"', 'due = "winner-papers"')
+    assert re.search(r"rules\[\d+\]\.due: prazo .winner-papers. não existe em \[\[deadlines\]\]", str(err))
+    err = broken_shipped(tmp_path, "sapezal-2014", 'kind = "min-age"\nyears = 18\n',
+                         'kind = "min-age"\nyears = 18\ndue = "winner-documents"\n')
+    assert ".due: só vale para regras" in str(err)
 
 
 # --------------------------------------------------------------------------- the desk
@@ -153,16 +152,9 @@ def test_record_documents_refuses_what_is_not_asked_and_keeps_nothing(winners):
 def test_application_form_shows_art_11_as_due_after_the_final_list(qtbot, keys, app_ready):
     """Atendimento: Sapezal's fixed-point licence — the three documents of art. 11 read "a apresentar depois",
     in blue, and do not make the applicant "Não apto"."""
-    from views.application_form import ApplicationDialog
-
     who, _app = sapezal_applicant("Carla Nunes", housing="rented", income="0.80", birth=dt.date(1970, 1, 1),
                                   since=dt.date(2000, 1, 1))
-    d = ApplicationDialog("person", who.id, today=TODAY)
-    qtbot.addWidget(d)
-    d.resize(1366, 768)
-    d.show()
-    d.regime.setCurrentIndex(d.regime.findData("sapezal-2014"))
-    d.kind.setCurrentIndex(d.kind.findData("ponto-fixo"))
+    d = application_dialog(qtbot, "person", who.id, "sapezal-2014", "ponto-fixo")
     kind = SAPEZAL.permit_kind("ponto-fixo")
     for doc_id in kind.documents:
         if doc_id not in ART_11:

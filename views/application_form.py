@@ -35,7 +35,8 @@ from models.money import format_brl
 from models.regimes import shipped_regimes
 from models.settings import MUNICIPALITY, get_setting
 from views.price_simulator import where_to_enter
-from views.widgets import DateEdit, FieldErrorsView, GuardedDialog, current_user_name
+from views.documents_table import DocumentsTable
+from views.widgets import FieldErrorsView, GuardedDialog, current_user_name
 
 STATUS_LOOK = {
     "passed": ("✔", "#1b5e20", "atendido"),
@@ -135,12 +136,8 @@ class ApplicationDialog(GuardedDialog):
 
         docs = QGroupBox(self.tr("Documentos entregues"))
         docs_layout = QVBoxLayout(docs)
-        self.documents = QTableWidget(0, 4)
-        self.documents.setObjectName("documents")
-        self.documents.setHorizontalHeaderLabels(
-            [self.tr("Documento"), self.tr("Entregue em"), self.tr("Válido até"), self.tr("Arquivo")])
-        self.documents.horizontalHeader().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
-        self.documents.verticalHeader().hide()
+        self.documents = DocumentsTable(attach=self.attach)
+        self.documents.changed.connect(self.schedule_assessment)
         docs_layout.addWidget(self.documents)
         form_layout.addWidget(docs)
         self.notes = QLineEdit()
@@ -283,48 +280,14 @@ class ApplicationDialog(GuardedDialog):
         self.files = {}
         if regime is None or not kind_id:
             return
-        kind = regime.permit_kind(kind_id)
-        for doc_id in kind.documents:
-            doc = regime.document(doc_id)
-            row = self.documents.rowCount()
-            self.documents.insertRow(row)
-            item = QTableWidgetItem(doc.label)
-            item.setData(Qt.ItemDataRole.UserRole, doc_id)
-            item.setFlags(Qt.ItemFlag.ItemIsUserCheckable | Qt.ItemFlag.ItemIsEnabled)
-            item.setCheckState(Qt.CheckState.Unchecked)
-            tip = regime.cite_item(doc)
-            if doc.validity_months:
-                tip += self.tr(" · validade de %1 meses").replace("%1", str(doc.validity_months))
-            item.setToolTip(tip)
-            self.documents.setItem(row, 0, item)
-            delivered = DateEdit()
-            delivered.set_date(self.today)
-            delivered.textChanged.connect(lambda _t: self.schedule_assessment())
-            self.documents.setCellWidget(row, 1, delivered)
-            valid = DateEdit()
-            valid.textChanged.connect(lambda _t: self.schedule_assessment())
-            self.documents.setCellWidget(row, 2, valid)
-            attach = QPushButton(self.tr("Anexar…"))
-            attach.clicked.connect(lambda _c=False, d=doc_id, b=attach: self.attach(d, b))
-            self.documents.setCellWidget(row, 3, attach)
-        self.documents.itemChanged.connect(lambda _i: self.schedule_assessment())
-        self.documents.resizeColumnsToContents()
+        self.documents.fill(regime, regime.permit_kind(kind_id).documents, self.today)
         self.update_assessment()
 
     # -- documents ---------------------------------------------------------------
     def set_delivered(self, doc_id: str, delivered: bool = True, *, on: _dt.date | None = None,
                       valid_until: _dt.date | None = None) -> None:
         """Tick a document (used by the keyboard/mouse and by tests alike)."""
-        for row in range(self.documents.rowCount()):
-            item = self.documents.item(row, 0)
-            if item.data(Qt.ItemDataRole.UserRole) == doc_id:
-                if on is not None:
-                    self.documents.cellWidget(row, 1).set_date(on)
-                if valid_until is not None:
-                    self.documents.cellWidget(row, 2).set_date(valid_until)
-                item.setCheckState(Qt.CheckState.Checked if delivered else Qt.CheckState.Unchecked)
-                return
-        raise KeyError(doc_id)
+        self.documents.tick(doc_id, delivered, on=on, valid_until=valid_until)
 
     def attach(self, doc_id: str, button: QPushButton | None = None, path: str | None = None) -> None:
         if path is None:
@@ -339,22 +302,7 @@ class ApplicationDialog(GuardedDialog):
         self.dirty = True
 
     def document_inputs(self) -> list[DocumentInput]:
-        docs, errors = [], {}
-        for row in range(self.documents.rowCount()):
-            item = self.documents.item(row, 0)
-            if item.checkState() != Qt.CheckState.Checked:
-                continue
-            doc_id = item.data(Qt.ItemDataRole.UserRole)
-            try:
-                delivered = self.documents.cellWidget(row, 1).date()
-                valid = self.documents.cellWidget(row, 2).date()
-            except UserError as exc:
-                errors[f"documents[{row}]"] = f"{item.text()}: {exc.message}"
-                continue
-            docs.append(DocumentInput(doc_id, delivered or self.today, valid, self.files.get(doc_id)))
-        if errors:
-            raise FieldErrors(errors)
-        return docs
+        return self.documents.inputs(self.files, default_day=self.today)
 
     # -- the application -----------------------------------------------------------
     def application_input(self) -> ApplicationInput:
