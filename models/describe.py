@@ -367,6 +367,17 @@ def rule(item, regime=None) -> str:
     return _cap(name)
 
 
+def rule_due(item, regime) -> str:
+    """" — a apresentar depois: 10 dias úteis, contados da publicação da lista final" for a rule the act asks
+    after the application (``due``; Sapezal art. 11), else ""."""
+    if not getattr(item, "due", None):
+        return ""
+    try:
+        return f" — a apresentar depois: {deadline_text(regime.deadline(item.due))}"
+    except Exception:  # noqa: BLE001 - a dangling id is caught by the loader; show the id
+        return f" — a apresentar depois ({item.due})"
+
+
 def validity(item) -> str:
     if item is None:
         return "—"

@@ -165,3 +165,13 @@ def test_application_form_shows_art_11_as_due_after_the_final_list(qtbot, keys, 
     later = [title for title, status in statuses.items() if status == DUE_LATER]
     assert len(later) == 3 and all("a apresentar depois" in t for t in later)
     assert "Não apto" not in d.verdict.text() and "a apresentar depois" in d.verdict.text()
+
+
+def test_regime_text_says_art_11_comes_after_the_final_list(capsys):
+    """``praca regimes --show sapezal-2014`` lists art. 11's requirements as asked after the final list."""
+    from desktop.cli import main
+
+    assert main(["regimes", "--show", "sapezal-2014"]) == 0
+    out = capsys.readouterr().out
+    assert ("Ter CNPJ — a apresentar depois: 10 dias úteis, contados da publicação da lista final — "
+            "Lei 1.171/2014, art. 11, I") in out
