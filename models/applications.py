@@ -249,26 +249,77 @@ def validate_application(data: ApplicationInput, *, today: _dt.date) -> dict:
 
 
 def create_application(data: ApplicationInput, *, clerk: str, today: _dt.date | None = None,
-                       quote: dict | None = None, eligibility: dict | None = None) -> Application:
-    """Save an application with its documents and give it the next protocol number — one transaction."""
+                       now: _dt.datetime | None = None, quote: dict | None = None,
+                       eligibility: dict | None = None) -> Application:
+    """Save an application with its documents and give it the next protocol number — one transaction.
+
+    Filed at ``now`` (default: the current time on ``today``). An application for an event whose registration
+    has closed, or whose dates have passed, is refused (``models.filing``); one the act still takes after the
+    registration closes (São Bento, Dec. 4.794/2026, art. 10) is filed with that said in its history."""
     require("applications.create")
     from models.files import keep_file
+    from models.front_desk import filing_for, moment_of
 
-    today = today or _dt.date.today()
+    at = moment_of(today, now)
+    today = at.date()
     values = validate_application(data, today=today)
+    filing = filing_for(data.regime, data.permit_kind, data.site, at)
+    if filing.refused:
+        raise UserError(filing.text, field=filing.field)
     kept = [keep_file(d.file) if d.file else None for d in data.documents]  # copied before the transaction
     with db.atomic():
         seq = next_number(f"protocol-{today.year}")
         app = Application.create(protocol=f"{today.year}/{seq:05d}", year=today.year, seq=seq,
-                                 created_by=clerk, quote_json=json.dumps(quote or {}, ensure_ascii=False),
+                                 created_by=clerk, created_at=at, quote_json=json.dumps(quote or {}, ensure_ascii=False),
                                  eligibility_json=json.dumps(eligibility or {}, ensure_ascii=False), **values)
         for doc, stored in zip(data.documents, kept):
             ApplicationDocument.create(application=app, document=doc.document, delivered_on=doc.delivered_on,
                                        valid_until=doc.valid_until,
                                        file_path=stored.path if stored else "", sha256=stored.sha256 if stored else "",
                                        original_name=stored.original_name if stored else "")
-        ApplicationEvent.create(application=app, by=clerk, status_to="received", reason="protocolado")
+        ApplicationEvent.create(application=app, by=clerk, status_to="received",
+                                reason="protocolado" + (f" — {filing.text}" if filing.status == "late" else ""))
     return app
+
+
+def record_documents(app: Application, documents: list[DocumentInput], *, by: str,
+                     today: _dt.date | None = None) -> list[ApplicationDocument]:
+    """Record documents delivered after the application was filed — the winners' documents of Sapezal art. 11,
+    within 10 business days of the final list — in one transaction, with a line in its history. What was
+    delivered before stays; the latest delivery of a document is the one that counts."""
+    require("applications.move")
+    from models.files import keep_file
+    from models.regimes import get_regime
+
+    today = today or _dt.date.today()
+    regime = get_regime(app.regime)
+    wanted = set(regime.permit_kind(app.permit_kind).documents)
+    errors: dict[str, str] = {}
+    if not documents:
+        errors["documents"] = "Marque os documentos entregues."
+    if not (by or "").strip():
+        errors["by"] = "Informe quem registra (servidor responsável)."
+    for i, doc in enumerate(documents):
+        if doc.document not in wanted:
+            errors[f"documents[{i}]"] = f"O documento '{doc.document}' não é pedido para {app.permit_kind}."
+        elif doc.delivered_on is None:
+            errors[f"documents[{i}].delivered_on"] = f"{regime.document(doc.document).label}: informe a data da entrega."
+        elif doc.delivered_on > today:
+            errors[f"documents[{i}].delivered_on"] = "A data de entrega não pode estar no futuro."
+        elif doc.valid_until and doc.valid_until < doc.delivered_on:
+            errors[f"documents[{i}].valid_until"] = "A validade termina antes da entrega."
+    if errors:
+        raise FieldErrors(errors)
+    kept = [keep_file(d.file) if d.file else None for d in documents]  # copied before the transaction
+    with db.atomic():
+        rows = [ApplicationDocument.create(application=app, document=d.document, delivered_on=d.delivered_on,
+                                           valid_until=d.valid_until, file_path=k.path if k else "",
+                                           sha256=k.sha256 if k else "", original_name=k.original_name if k else "")
+                for d, k in zip(documents, kept)]
+        labels = "; ".join(regime.document(d.document).label for d in documents)
+        ApplicationEvent.create(application=app, by=by.strip(), status_from=app.status, status_to=app.status,
+                                reason=f"documentos entregues: {labels}")
+    return rows
 
 
 def get_application(application_id: int) -> Application:

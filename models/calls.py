@@ -111,7 +111,8 @@ def method_text(regime: Regime | str) -> str:
     if sel is not None and sel.criteria:
         ties = ", depois ".join(TIE_BREAKS.get(t, t) for t in sel.tie_break)
         parts.append(f"Pontuação socioeconômica ({regime.cite(sel.criteria[0].basis.split(',')[0])})"
-                     + (f"; empate: {ties}" if ties else "")
+                     + (f"; empate: {ties} ({rules.tie_basis}); o que restar empatado, pela ordem sorteada"
+                        if ties else "")
                      + "; os de maior pontuação ficam com as vagas, na ordem sorteada")
     if rules.mode == "payment-time":
         parts.append(f"ordem de inscrição confirmada pela data e hora do pagamento ({rules.payment_basis}); "
@@ -130,6 +131,8 @@ def method_text(regime: Regime | str) -> str:
         parts.append(f"excluídos os devedores do Município ({rules.debt_basis})")
     if rules.quota_percent is not None:
         parts.append(f"cota de {describe.percent(rules.quota_percent)} das vagas ({rules.quota_basis})")
+    elif rules.quota_note:
+        parts.append(f"sem cota: {rules.quota_note}")
     text = "; ".join(parts)
     return text[:1].upper() + text[1:] + "."
 
@@ -248,7 +251,8 @@ class Candidate:
     paid_at_text: str = ""
     score: Score | None = None
     tie_break: str = ""
-    tie_unresolved: bool = False
+    tie_unresolved: bool = False  # equal on every criterion of the act (Sapezal art. 10, § 3º): the draw decides
+    tie_missing: str = ""  # a fact the act's tie-break needs is not known: no list until it is given
     excluded: str = ""  # why left out of the list, with the article ("" when listed)
     in_draw: bool = True  # False: outside the final list (art. 10, § 5º): not even in the draw's exclusions
 
@@ -352,6 +356,9 @@ def _applications(regime: Regime, site: str, group: str) -> list[Application]:
     query = (Application.select().where((Application.regime == regime.id)
                                         & Application.status.in_(list(ELIGIBLE_STATUSES)))
              .order_by(Application.created_at, Application.id))
+    kinds = regime.selection.permit_kinds if regime.selection is not None else ()
+    if kinds:  # the kinds whose places the act's selection gives (Ilha Comprida art. 21: the event credential)
+        query = query.where(Application.permit_kind.in_(list(kinds)))
     apps = list(query)
     if site:
         aliases = _site_aliases(regime, site)
@@ -386,7 +393,7 @@ def call_list(regime: Regime | str, *, site: str = "", group: str = "", today: _
 
     selection = regime.selection
     scored = bool(selection is not None and selection.criteria) and rules.mode != "payment-time"
-    ranked: dict[str, tuple[Score, str, bool]] = {}  # id → (score, tie-break text, unresolved)
+    ranked: dict[str, tuple[Score, str, bool, str]] = {}  # id → (score, tie-break text, unresolved, missing)
     participants = {p.id: p for _a, p, _d, _t in base}
     outside: dict[str, str] = {}
     appeals = scored and has_appeals(regime)
@@ -403,7 +410,7 @@ def call_list(regime: Regime | str, *, site: str = "", group: str = "", today: _
                 continue
             participants[p.id] = replace(row.participant, debtor=p.debtor, person_id=p.person_id,
                                          application_id=p.application_id)
-            ranked[p.id] = (row.score, row.tie_break, False)
+            ranked[p.id] = (row.score, row.tie_break, row.tie_unresolved, row.tie_missing)
     elif scored:
         by_group: dict[str, list[Participant]] = {}
         for _app, p, _d, _t in base:
@@ -412,7 +419,7 @@ def call_list(regime: Regime | str, *, site: str = "", group: str = "", today: _
         for members in by_group.values():
             ranks = rank_by_score(regime, members, on=today)
             for r, p in zip(ranks, with_ranks(ranks)):
-                ranked[p.id] = (r.score, r.tie_break, r.tie_unresolved)
+                ranked[p.id] = (r.score, r.tie_break, r.tie_unresolved, r.tie_missing)
                 participants[p.id] = p
     note, blocked = "", ""
     if appeals:
@@ -426,20 +433,23 @@ def call_list(regime: Regime | str, *, site: str = "", group: str = "", today: _
                 blocked = f"{process.stage_text} O sorteio dos locais só depois da lista definitiva ({basis})."
 
     published, problem = None, ""
+    missing = next((m for _s, _t, _u, m in ranked.values() if m), "")
     try:
         published = published_list((p for pid, p in participants.items() if pid not in outside), rules)
     except UserError as exc:
         problem = exc.message
+    if missing and published is not None:  # the act's criteria decide this tie, not the lot: complete the record
+        published, problem = None, f"{missing[:1].upper()}{missing[1:]} no cadastro da pessoa."
     excluded = {e.participant.id: f"{e.reason} ({e.basis})" for e in (published.excluded if published else ())}
     excluded.update(outside)
     candidates = []
     for app, p, debts, paid_text in base:
-        score, tie_break, unresolved = ranked.get(p.id, (None, "", False))
+        score, tie_break, unresolved, lacking = ranked.get(p.id, (None, "", False, ""))
         candidates.append(Candidate(
             application_id=app.id, protocol=app.protocol, applicant=app.applicant_name, status=app.status,
             status_label=APP_STATUSES.get(app.status, app.status), group=p.group,
             group_label=_group_label(regime, p.group), participant=participants[p.id], debts=debts,
-            paid_at_text=paid_text, score=score, tie_break=tie_break, tie_unresolved=unresolved,
+            paid_at_text=paid_text, score=score, tie_break=tie_break, tie_unresolved=unresolved, tie_missing=lacking,
             excluded=excluded.get(p.id, ""), in_draw=p.id not in outside))
     candidates.sort(key=lambda c: _display_key(c, rules, scored))
     return CallList(regime_id=regime.id, site=site, group=group, rules=rules, candidates=tuple(candidates),
@@ -544,6 +554,32 @@ class HolderRow:
     stall_text: str  # the stalls the permit holds ("Banca 3 — Rua …")
     permit_live: bool = False  # the permit is in force (active or suspended)
     section: str = ""  # the permit's section (SJC art. 8º): a stall of another section is not offered first
+    #: what the act asks the winner after the list (Sapezal art. 11), checked today: ``RuleResult`` values
+    requirements: tuple = ()
+
+    @property
+    def requirements_text(self) -> str:
+        """"entregues", "faltam 2 — até 20/10/2026", "prazo encerrado em …" ("" when the act asks nothing later)."""
+        return requirements_text(self.requirements)
+
+    @property
+    def due_documents(self) -> tuple[str, ...]:
+        """The ids of the documents still to deliver (not met yet)."""
+        return tuple(r.rule.document for r in self.requirements
+                     if r.rule.kind == "document" and r.status != "passed")
+
+
+def requirements_text(results) -> str:
+    """Short state of the requirements an act asks after the list, for a column (the reasons say the rest)."""
+    if not results:
+        return ""
+    unmet = [r for r in results if r.status != "passed"]
+    if not unmet:
+        return "cumpridos"
+    if any(r.status == "failed" for r in unmet):
+        return f"{len(unmet)} em falta — prazo encerrado"
+    dues = sorted({r.due for r in unmet if r.due is not None})
+    return f"{len(unmet)} a apresentar" + (f" até {dues[0]:%d/%m/%Y}" if dues else " após a lista definitiva")
 
 
 def _permit_of_application(app_id: int | None) -> Permit | None:
@@ -552,9 +588,15 @@ def _permit_of_application(app_id: int | None) -> Permit | None:
     return Permit.get_or_none(Permit.application == app_id)
 
 
-def draw_holders(draw: Draw | int) -> list[HolderRow]:
-    """The holders of a draw in order of choice (by group, then the drawn order), with permit and stall."""
+def draw_holders(draw: Draw | int, *, today: _dt.date | None = None,
+                 requirements: bool = False) -> list[HolderRow]:
+    """The holders of a draw in order of choice (by group, then the drawn order), with permit and stall; with
+    ``requirements``, what the act asks them after the list (Sapezal art. 11), checked ``today``, while their
+    permit is not issued."""
+    from models.front_desk import later_requirements
+
     draw = get_draw(draw.id if isinstance(draw, Draw) else draw)
+    today = today or _dt.date.today()
     rows = []
     for entry in draw_entries(draw, role="holder"):
         app = Application.get_or_none(Application.id == entry.application_id) if entry.application_id else None
@@ -571,7 +613,9 @@ def draw_holders(draw: Draw | int) -> list[HolderRow]:
             permit_id=permit.id if permit else None, permit_number=permit.number if permit else "",
             permit_status_label=permit.status_label if permit else "", stall_text="; ".join(stalls),
             permit_live=bool(permit and permit.status in LIVE_STATUSES),
-            section=(permit.section if permit else (app.section if app else "")) or ""))
+            section=(permit.section if permit else (app.section if app else "")) or "",
+            requirements=(later_requirements(app, today=today) if requirements and app is not None and permit is None
+                          else ())))
     return rows
 
 

@@ -314,13 +314,14 @@ def _quote_lines_of(permit, regime, fee_ids: list[str], admin_ids: list[str], ye
     return [line.to_dict() for line in quote(regime, book=book, **inputs).lines]
 
 
-def _area_inputs(regime, permit: Permit) -> tuple[str, ...]:
-    """The line fixes the stall's size where the act does (SJC art. 5º); else the stall's real size counts."""
+def _area_inputs(regime, permit: Permit, fee) -> tuple[str, ...]:
+    """What an area fee reads of a permit: the line alone where the fee charges the size the act fixes for it;
+    else the stall's real size (SJC art. 11, § 5º: "por metro quadrado utilizado", the line's size a maximum)."""
     try:
         line = regime.line(permit.line) if permit.line else None
     except UserError:
         line = None
-    if line is not None and line.front is not None and line.depth is not None:
+    if fee.area == "line" and line is not None and line.front is not None and line.depth is not None:
         return ("line",)
     return ("line", "front", "depth")
 
@@ -442,9 +443,9 @@ def plan_month(year: int, month: int, *, today: _dt.date | None = None) -> Month
             if key in existing_keys:
                 existing += 1
                 continue
-            names = inputs_of.get((regime.id, permit.line))
+            names = inputs_of.get((regime.id, fee.id, permit.line))
             if names is None:
-                names = inputs_of[regime.id, permit.line] = _area_inputs(regime, permit)
+                names = inputs_of[regime.id, fee.id, permit.line] = _area_inputs(regime, permit, fee)
                 getters[names] = attrgetter(*names)
             memo = (regime.id, fee.id, names, str(getters[names](permit)))  # "2.0" and "2" stay apart
             if memo not in quoted:

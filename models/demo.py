@@ -312,10 +312,8 @@ class _DemoDesk:
         data = ApplicationInput(regime=regime, permit_kind=kind, person_id=person.id if person else None,
                                 company_id=company.id if company else None, documents=docs,
                                 **{k: str(v) if v is not None else "" for k, v in fields.items()})
-        app = create_application(data, clerk=clerk, today=on, quote=self._quote(regime, kind, data, person, company))
-        Application.update(created_at=_dt.datetime.combine(on, _dt.time(8 + minute % 9, minute % 60))) \
-            .where(Application.id == app.id).execute()
-        app = Application.get_by_id(app.id)
+        app = create_application(data, clerk=clerk, now=_dt.datetime.combine(on, _dt.time(8 + minute % 9, minute % 60)),
+                                 quote=self._quote(regime, kind, data, person, company))
         path = {
             "received": [], "analysis": ["analysis"], "approved": ["analysis", "approved"],
             "awaiting_payment": ["analysis", "approved", "awaiting_payment"],
@@ -607,8 +605,10 @@ class _DemoDesk:
                 issue={"valid_until": _dt.date(2027, 12, 31), "point": f"Banca {i + 1:02d}",
                        "days_hours": "Sextas-feiras, das 18h às 23h"},
                 line=line.id, section=section.id, equipment="banca",
-                # lines without a size in the act (art. 5º): the Department's standard stall
-                front=line.front or Decimal("3.00"), depth=line.depth or Decimal("2.50"), site=SJC_FEIRAS[0])
+                # lines without a size in the act (art. 5º): the Department's standard stall; where the act sets
+                # the size it is a maximum, and some stalls use less of it (charged on the area used, art. 11, § 5º)
+                front=(line.front - (i % 3)) if line.front else Decimal("3.00"),
+                depth=line.depth or Decimal("2.50"), site=SJC_FEIRAS[0])
 
     def olimpia(self):
         from models.permits import extend_startup, revoke, suspend
@@ -673,7 +673,7 @@ class _DemoDesk:
             holder = {"company": self.company()} if who == "company" else {"person": self.person(mei=(who == "mei"))}
             extra = {}
             if regime == "sjc-2014":
-                extra = {"line": "pastel", "section": "xvi", "equipment": "banca",
+                extra = {"line": "pastel", "section": "xvi", "equipment": "banca", "front": "10.00", "depth": "3.50",
                          "site": SJC_FEIRAS[i % len(SJC_FEIRAS)]}
             yield self.story(regime, kind, self.day(2 + 4 * i), None, holder=holder, status=status, reason=reason,
                              **extra)

@@ -111,6 +111,7 @@ DRAW_PER = {"line": "por ramo de atividade", "section": "por seção", "site": "
 TIE_BREAKS = {
     "disabled": "pessoa com deficiência", "oldest": "o mais idoso", "elderly": "idoso",
     "earliest": "o inscrito primeiro", "draw": "sorteio", "local": "morador do município",
+    "earliest-registration": "a inscrição mais antiga", "earliest-payment": "o pagamento mais antigo",
 }
 EXCLUDES = {"debtors": "quem está em débito com a Fazenda Municipal", "revoked": "quem teve permissão cassada"}
 SITE_KINDS = {"street-segment": "trecho de rua", "arena": "arena", "beach-point": "ponto de praia", "venue": "imóvel"}
@@ -366,6 +367,17 @@ def rule(item, regime=None) -> str:
     return _cap(name)
 
 
+def rule_due(item, regime) -> str:
+    """" — a apresentar depois: 10 dias úteis, contados da publicação da lista final" for a rule the act asks
+    after the application (``due``; Sapezal art. 11), else ""."""
+    if not getattr(item, "due", None):
+        return ""
+    try:
+        return f" — a apresentar depois: {deadline_text(regime.deadline(item.due))}"
+    except Exception:  # noqa: BLE001 - a dangling id is caught by the loader; show the id
+        return f" — a apresentar depois ({item.due})"
+
+
 def validity(item) -> str:
     if item is None:
         return "—"
@@ -416,6 +428,8 @@ def document(doc) -> str:
         parts.append(f"validade de {months(doc.validity_months)}")
     if doc.applies_to:
         parts.append(f"de {holders(doc.applies_to)}")
+    if doc.proves == "residence":
+        parts.append("prova a residência no município")
     text = " — ".join([parts[0], ", ".join(parts[1:])]) if len(parts) > 1 else parts[0]
     if doc.condition:
         text += f". Quando: {doc.condition}"
@@ -433,6 +447,9 @@ def permit_facts(regime, kind) -> list[Fact]:
         out.append(_fact(regime, f"Início da atividade: {startup(kind.startup)}", kind.startup))
     if kind.leave is not None:
         out.append(_fact(regime, f"Afastamento anual: {leave(kind.leave)}", kind.leave))
+    if kind.non_residents is not None:
+        out.append(_fact(regime, "Admite requerentes de outras localidades: a residência no município não os recusa",
+                         kind.non_residents))
     if kind.schedule:
         schedule = regime.schedule(kind.schedule)
         out.append(_fact(regime, f"Calendário: {schedule.label}", ident=schedule.id, citation=""))
@@ -561,7 +578,8 @@ def fee_facts(regime, fee) -> list[Fact]:
             out.append(_fact(regime, f"{tier.label}: {number(tier.factor)} × {fee.unit}{value}"
                              + (f" — para {when}" if when else ""), tier, ident=tier.id, option="--energy"))
     elif fee.kind == "per-area-month":
-        area = {"line": " (área do ramo: frente × profundidade)", "declared": " (área declarada)"}.get(fee.area, "")
+        area = {"line": " (área do ramo: frente × profundidade)", "declared": " (área declarada)",
+                "used": " (área utilizada: frente × profundidade, até o tamanho máximo do ramo)"}.get(fee.area, "")
         out.append(Fact(text=f"{amount(fee.rate)} por m² ao mês{area}"))
         if fee.index:
             index = regime.index(fee.index)
@@ -1003,6 +1021,9 @@ def selection_facts(regime, selection, *, criteria: bool = True) -> list[Fact]:
         method += f", confirmada {ORDER_BY.get(s.order_by, s.order_by)}"
     out = [_fact(regime, method, s)]
     here = regime.cite_item(s)
+    if s.permit_kinds:
+        kinds = [k.label for k in regime.permit_kinds if k.id in s.permit_kinds]
+        out.append(Fact(text="Vale para: " + "; ".join(kinds), cite=here))
     r = s.registration
     if r is not None:
         parts = []
@@ -1015,6 +1036,8 @@ def selection_facts(regime, selection, *, criteria: bool = True) -> list[Fact]:
         text = "Inscrição " + ", ".join(parts) if parts else "Inscrição prévia"
         if r.proof_until is not None:
             text += f"; comprovante de pagamento até {moment(r.proof_until)}"
+            if r.proof_basis:
+                text += f" ({regime.cite(r.proof_basis)})"
         out.append(_fact(regime, text, r))
     for label, d in (("Sorteio das posições", s.positions), ("Sorteio das vagas", s.draw)):
         if d is None:
@@ -1047,7 +1070,9 @@ def selection_facts(regime, selection, *, criteria: bool = True) -> list[Fact]:
         out.append(Fact(text="Pontuação (vence quem somar mais pontos):", details=crit))
     if s.tie_break:
         out.append(Fact(text="Desempate: " + "; ".join(f"{n}º {TIE_BREAKS.get(t, t)}"
-                                                      for n, t in enumerate(s.tie_break, start=1)), cite=here))
+                                                      for n, t in enumerate(s.tie_break, start=1))
+                        + "; o que restar empatado, pela ordem sorteada",
+                        cite=regime.cite(s.tie_break_basis) if s.tie_break_basis else here))
     if s.exclude:
         out.append(Fact(text="Excluído(s): " + _join([EXCLUDES.get(x, x) for x in s.exclude]), cite=here))
     if s.alternates:

@@ -97,12 +97,12 @@ from models.money import format_brl
 from models.regimes import PermitKind, Regime, Rule, get_regime
 
 __all__ = [
-    "PASSED", "FAILED", "MANUAL", "MISSING", "STATUSES",
+    "PASSED", "FAILED", "MANUAL", "MISSING", "DUE_LATER", "STATUSES", "DueFacts",
     "ELIGIBLE", "INELIGIBLE", "PENDING", "VERDICTS",
     "RELATIONS", "SCOPE_RELATIONS", "INACTIVE_STATUSES", "HISTORY_KINDS",
     "DocumentFacts", "PermitFacts", "DebtFacts", "HistoryFacts", "ApplicantFacts",
     "RuleResult", "EligibilitySummary", "Eligibility",
-    "evaluate_eligibility", "evaluate_rule", "eligibility_summary", "verdict_of", "to_dict",
+    "evaluate_eligibility", "evaluate_rule", "eligibility_summary", "verdict_of", "to_dict", "join_articles",
     "add_months", "age_on", "elapsed", "wait_end", "document_last_valid_day", "rule_key",
 ]
 
@@ -112,7 +112,8 @@ PASSED = "passed"
 FAILED = "failed"
 MANUAL = "manual"
 MISSING = "missing-data"
-STATUSES = (PASSED, FAILED, MANUAL, MISSING)
+DUE_LATER = "due-later"  # the act asks it later, within a deadline, not at the application (Sapezal art. 11)
+STATUSES = (PASSED, FAILED, MANUAL, MISSING, DUE_LATER)
 
 ELIGIBLE = "eligible"
 INELIGIBLE = "ineligible"
@@ -213,6 +214,15 @@ class HistoryFacts:
 
 
 @dataclass(frozen=True)
+class DueFacts:
+    """The end of a deadline a rule defers to (``Rule.due``), worked out by the desk from the event it counts from."""
+
+    due: dt.date
+    text: str  # how: "10 dias úteis a partir de …: termina em …"
+    basis: str  # the deadline's full citation
+
+
+@dataclass(frozen=True)
 class ApplicantFacts:
     """Everything the engine needs to know about one application, as plain values.
 
@@ -240,6 +250,12 @@ class ApplicantFacts:
     quota_categories: tuple[str, ...] = ()  # e.g. ("elderly",), for the message
     site_id: str | None = None  # the feira/site wanted
     site_label: str | None = None
+    #: the applicant's home — a firm's seat — is in another municipality (None: not known)
+    based_elsewhere: bool | None = None
+    #: by deadline id: the end of the deadlines rules defer to (``Rule.due``), once the event they count from happened
+    deadlines: Mapping[str, DueFacts] = field(default_factory=dict)
+    #: a permit is being issued (or renewed, passed on): what the act asks later is due now
+    issuing: bool = False
 
 
 # --------------------------------------------------------------------------- results
@@ -253,6 +269,7 @@ class RuleResult:
     article: str  # full citation, regime.cite_item(rule)
     key: str = ""  # "<position>:<kind>" in kind.rules — stable id for the clerk's tick
     label: str = ""  # the requirement in a few words
+    due: dt.date | None = None  # a requirement the act asks later (``Rule.due``): its deadline, once it runs
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -262,6 +279,7 @@ class RuleResult:
             "status": self.status,
             "reason": self.reason,
             "article": self.article,
+            "due": self.due.isoformat() if self.due else None,
             "rule": _jsonable(self.rule),
         }
 
@@ -275,6 +293,7 @@ class EligibilitySummary:
     manual: int
     missing: int
     text: str  # pt-BR headline
+    due_later: int = 0  # requirements the act asks later (their deadline in each reason)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -284,6 +303,7 @@ class EligibilitySummary:
             "failed": self.failed,
             "manual": self.manual,
             "missing_data": self.missing,
+            "due_later": self.due_later,
             "text": self.text,
         }
 
@@ -807,6 +827,56 @@ def _check_custom(ctx: _Context, rule: Rule) -> Outcome:
     return MANUAL, f"Conferir: {rule.text or 'requisito definido no ato'}"
 
 
+def _proves_residence(ctx: _Context, rule: Rule) -> bool:
+    if rule.kind == "resident":
+        return True
+    if rule.kind != "document" or not rule.document:
+        return False
+    try:
+        return ctx.regime.document(rule.document).proves == "residence"
+    except Exception:  # noqa: BLE001 - the loader checks references; never crash the desk
+        return False
+
+
+def _non_resident(ctx: _Context, rule: Rule, outcome: Outcome) -> Outcome:
+    """Where the act admits applicants from other municipalities (the kind's ``non_residents``: Sapezal art. 29
+    and art. 32), a residence requirement — a ``resident`` rule, a document that ``proves`` residence — does not
+    refuse one whose home or seat is elsewhere."""
+    admitted = ctx.kind.non_residents
+    if admitted is None or not _proves_residence(ctx, rule) or outcome[0] == PASSED:
+        return outcome
+    where = ctx.regime.cite_item(admitted)
+    who = "empresa" if ctx.facts.applicant_type == "company" else "requerente"
+    if ctx.facts.based_elsewhere:
+        return PASSED, (f"Não se exige: {who} de outra localidade, que o ato admite ({where}); a residência no "
+                        f"município não a recusa.")
+    if ctx.facts.based_elsewhere is None and outcome[0] in (FAILED, MISSING):
+        place = "a sede da empresa" if who == "empresa" else "o endereço do requerente"
+        return MISSING, (f"{outcome[1]} Informe {place}: o ato admite quem é de outra localidade ({where}), e então "
+                         f"a residência não é exigida.")
+    return outcome
+
+
+def _deferred(ctx: _Context, rule: Rule, outcome: Outcome) -> Outcome:
+    """A rule the act asks later (``due``: Sapezal art. 11 — CNPJ, health and clearance certificates "publicada a
+    lista definitiva … no prazo de 10 dias úteis") is not unmet at the application: it is due later, with the
+    deadline once it runs, and unmet only when the deadline has passed."""
+    if not rule.due or outcome[0] in (PASSED, MANUAL) or ctx.facts.issuing:
+        return outcome
+    reason = outcome[1].rstrip(".")
+    known = ctx.facts.deadlines.get(rule.due)
+    if known is not None:
+        if ctx.facts.today > known.due:
+            return FAILED, f"{reason} — o prazo para apresentar terminou em {_date(known.due)} ({known.basis})."
+        return DUE_LATER, f"{reason} — a apresentar até {_date(known.due)}: {known.text} ({known.basis})."
+    try:
+        deadline = ctx.regime.deadline(rule.due)
+        when = f"em {describe.deadline_text(deadline)} ({ctx.regime.cite_item(deadline)})"
+    except Exception:  # noqa: BLE001 - the loader checks references; never crash the desk
+        when = "no prazo do ato"
+    return DUE_LATER, f"{reason} — a apresentar depois, {when}, não no requerimento."
+
+
 _CHECKS: dict[str, Callable[[_Context, Rule], Outcome]] = {
     "min-age": _check_min_age,
     "legally-capable": _check_legally_capable,
@@ -868,7 +938,8 @@ def evaluate_rule(
         status, reason = MANUAL, (f"Regra de tipo '{rule.kind}' desconhecida por esta versão do Praça; "
                                   f"confira manualmente.")
     else:
-        status, reason = check(ctx, rule)
+        status, reason = _deferred(ctx, rule, _non_resident(ctx, rule, check(ctx, rule)))
+    known = facts.deadlines.get(rule.due) if rule.due else None
     return RuleResult(
         rule=rule,
         status=status,
@@ -876,6 +947,7 @@ def evaluate_rule(
         article=regime.cite_item(rule),
         key=f"{position}:{rule.kind}",
         label=_label(rule, regime),
+        due=known.due if known is not None else None,
     )
 
 
@@ -897,7 +969,9 @@ def evaluate_eligibility(
 
 
 def verdict_of(results: Iterable[RuleResult]) -> str:
-    statuses = [r.status for r in results]
+    """Ineligible when a rule failed; pending while one needs the clerk or a fact; else eligible — a requirement
+    due later (``due-later``) does not hold the application back: it is checked by its deadline."""
+    statuses = [r.status for r in results if r.status != DUE_LATER]
     if FAILED in statuses:
         return INELIGIBLE
     if MANUAL in statuses or MISSING in statuses or any(s not in STATUSES for s in statuses):
@@ -905,7 +979,7 @@ def verdict_of(results: Iterable[RuleResult]) -> str:
     return ELIGIBLE
 
 
-def _articles(citations: list[str]) -> str:
+def join_articles(citations: list[str]) -> str:
     """ "Lei 1.171/2014, art. 7º, I; art. 7º, II" — the act named once when it repeats."""
     out: list[str] = []
     previous_act = None
@@ -923,10 +997,11 @@ def eligibility_summary(results: Iterable[RuleResult]) -> EligibilitySummary:
     failed = [r for r in results if r.status == FAILED]
     manual = sum(r.status == MANUAL for r in results)
     missing = sum(r.status == MISSING for r in results)
+    later = [r for r in results if r.status == DUE_LATER]
     verdict = verdict_of(results)
     total = len(results)
     if verdict == INELIGIBLE:
-        articles = _articles([r.article for r in failed])
+        articles = join_articles([r.article for r in failed])
         text = (f"Não apto: {_plural(len(failed), 'requisito não atendido', 'requisitos não atendidos')} "
                 f"({articles}).")
     elif verdict == PENDING:
@@ -936,11 +1011,16 @@ def eligibility_summary(results: Iterable[RuleResult]) -> EligibilitySummary:
         if missing:
             parts.append(_plural(missing, "dado a informar", "dados a informar"))
         text = f"Pendente: {_join(parts)}; nenhum requisito descumprido."
-    elif total:
-        text = f"Apto: {_plural(total, 'requisito atendido', 'requisitos atendidos')}."
-    else:
+    elif passed:
+        text = f"Apto: {_plural(passed, 'requisito atendido', 'requisitos atendidos')}."
+    elif not later:
         text = "Apto: o ato não fixa requisitos para este tipo de permissão."
-    return EligibilitySummary(verdict, total, passed, len(failed), manual, missing, text)
+    else:
+        text = "Apto."
+    if later and verdict != INELIGIBLE:
+        text = (text.rstrip(".") + f"; {_plural(len(later), 'requisito a apresentar', 'requisitos a apresentar')} "
+                f"depois, no prazo do ato ({join_articles([r.article for r in later])}).")
+    return EligibilitySummary(verdict, total, passed, len(failed), manual, missing, text, len(later))
 
 
 def _jsonable(value: Any) -> Any:

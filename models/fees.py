@@ -570,13 +570,14 @@ def _per_area_month(regime: Regime, fee: Fee, inp: _Inputs) -> QuoteLine:
     dims: tuple[Decimal, Decimal] | None = None
     area: Decimal | None = None
     line = inp.line
+    if fee.area in ("line", "used") and line is None:
+        whose = "é a do ramo" if fee.area == "line" else "tem o máximo do ramo"
+        raise UserError(
+            f"Informe o ramo (linha de produtos): a área de {fee.label.lower()} {whose} "
+            f"({regime.cite(fee.basis)}). Ramos: {', '.join(regime.ids('line'))}.",
+            field="line",
+        )
     if fee.area == "line":
-        if line is None:
-            raise UserError(
-                f"Informe o ramo (linha de produtos): a área de {fee.label.lower()} é a do ramo "
-                f"({regime.cite(fee.basis)}). Ramos: {', '.join(regime.ids('line'))}.",
-                field="line",
-            )
         if line.area is not None:
             _check_declared_matches_line(regime, line, inp)
             dims = (line.front, line.depth)
@@ -591,6 +592,14 @@ def _per_area_month(regime: Regime, fee: Fee, inp: _Inputs) -> QuoteLine:
             details.append(
                 f"O ramo \"{line.label}\" não tem tamanho fixado no ato: área informada de {_m(area)} m²."
             )
+    elif fee.area == "used":
+        dims, area = _used_area(regime, fee, line, inp)
+        if line is not None and line.area is not None:
+            details.append(f"Área utilizada: {_m(area)} m²; máximo do ramo \"{line.label}\": {_m(line.front)} × "
+                           f"{_m(line.depth)} = {_m(line.area)} m² ({regime.cite(line.basis)})")
+            bases.append(line.basis)
+        else:
+            details.append(f"Área utilizada: {_m(area)} m².")
     else:
         dims, area = _declared_area(inp, fee)
         details.append(f"Área declarada: {_m(area)} m².")
@@ -657,6 +666,34 @@ def _check_declared_matches_line(regime: Regime, line: Line, inp: _Inputs) -> No
             f"informado {_m(inp.depth)} m.",
             field="depth",
         )
+
+
+def _used_area(regime: Regime, fee: Fee, line: Line | None,
+               inp: _Inputs) -> tuple[tuple[Decimal, Decimal] | None, Decimal]:
+    """The area actually used ("por metro quadrado utilizado", SJC art. 11, § 5º): the stall's front × depth (or
+    its area), never beyond the size the act fixes for the line — a maximum (art. 5º)."""
+    if inp.area is None and (inp.front_or_equipment() is None or inp.depth_or_equipment() is None):
+        most = (f" — o ato fixa no máximo {_m(line.front)} × {_m(line.depth)} m para \"{line.label}\" "
+                f"({regime.cite(line.basis)})" if line is not None and line.area is not None else "")
+        raise UserError(
+            f"Informe a frente e a profundidade utilizadas (ou a área): {fee.label.lower()} é cobrada por metro "
+            f"quadrado utilizado ({regime.cite(fee.basis)}){most}.",
+            field="front" if inp.front_or_equipment() is None else "depth",
+        )
+    dims, area = _declared_area(inp, fee)
+    if line is None or line.area is None:
+        return dims, area
+    for value, most, name, field in ((dims[0] if dims else None, line.front, "frente", "front"),
+                                     (dims[1] if dims else None, line.depth, "profundidade", "depth"),
+                                     (area, line.area, "área", "area")):
+        if value is not None and value > most:
+            unit = "m²" if field == "area" else "m"
+            raise UserError(
+                f"{name.capitalize()} de {_m(value)} {unit} acima do máximo de {_m(most)} {unit} que o ato fixa "
+                f"para \"{line.label}\" ({regime.cite(line.basis)}).",
+                field=field,
+            )
+    return dims, area
 
 
 def _declared_area(inp: _Inputs, fee: Fee) -> tuple[tuple[Decimal, Decimal] | None, Decimal]:

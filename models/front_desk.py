@@ -12,9 +12,10 @@ from dataclasses import dataclass
 
 from models.session import require
 from models.applications import ApplicationInput, DocumentInput
-from models.eligibility import ApplicantFacts, DocumentFacts, Eligibility, evaluate_eligibility
+from models.eligibility import ApplicantFacts, DocumentFacts, DueFacts, Eligibility, evaluate_eligibility
 from models.errors import UserError
 from models.fees import Quote
+from models.filing import EventDates, FilingCheck, filing_check
 from models.people import Company, CompanyPartner, Person, search_key
 from models.pricing import quote
 from models.regimes import Regime, get_regime
@@ -73,6 +74,14 @@ def local_to(applicant_kind: str, applicant_id: int, regime: Regime) -> tuple[bo
     return (False if city else None), None, (False if city else None)
 
 
+def based_elsewhere(applicant_kind: str, applicant_id: int, regime: Regime) -> bool | None:
+    """Is the applicant's home — a firm's seat — in another municipality than the regime's? (``None``: no city.)"""
+    holder = Person.get_by_id(applicant_id) if applicant_kind == "person" else Company.get_by_id(applicant_id)
+    if not (holder.city or "").strip():
+        return None
+    return _town(holder.city) != _town(regime.municipality)
+
+
 def load_applicant(kind: str, applicant_id: int) -> Applicant:
     town = get_setting(MUNICIPALITY).strip().lower()
     if kind == "person":
@@ -92,9 +101,40 @@ def _responsible_person(company: Company) -> Person | None:
     return partner.person if partner else None
 
 
+def _final_list_published(regime: Regime, protocol: str) -> _dt.date | None:
+    """The day the final list with ``protocol`` among its winners was published (Sapezal art. 10, § 5º; art. 11)."""
+    from models.selection_process import final_list_of
+
+    pub = final_list_of(regime.id, protocol) if protocol else None
+    return pub.published_on if pub is not None else None
+
+
+#: how the desk dates the events a deferred requirement's deadline counts from (``Deadline.from_``)
+EVENT_DATES = {"final-list-publication": _final_list_published}
+
+
+def due_dates(regime: Regime, permit_kind: str, protocol: str) -> dict[str, DueFacts]:
+    """The end of each deadline the kind's rules defer to (``Rule.due``), once the event it counts from happened
+    for the application ``protocol`` (Sapezal art. 11: 10 business days from the final list it is in)."""
+    from models.deadlines import compute_deadline
+
+    found: dict[str, DueFacts] = {}
+    for rule in regime.permit_kind(permit_kind).rules:
+        if not rule.due or rule.due in found:
+            continue
+        deadline = regime.deadline(rule.due)
+        dating = EVENT_DATES.get(deadline.from_)
+        start = dating(regime, protocol) if dating is not None else None
+        if start is not None:
+            result = compute_deadline(regime, deadline.id, start)
+            found[rule.due] = DueFacts(due=result.due_date, text=result.formula, basis=result.basis)
+    return found
+
+
 def applicant_facts(applicant: Applicant, *, documents: list[DocumentInput], site: str = "",
                     today: _dt.date, regime: str = "", permit_kind: str = "",
-                    exclude_permits: tuple[int, ...] = ()) -> ApplicantFacts:
+                    exclude_permits: tuple[int, ...] = (), protocol: str = "",
+                    issuing: bool = False) -> ApplicantFacts:
     """The facts the eligibility rules read, from the database and the form.
 
     ``permits``: the permits in force of the applicant and of related people
@@ -105,7 +145,10 @@ def applicant_facts(applicant: Applicant, *, documents: list[DocumentInput], sit
     ``regime`` (when both are given) and how many of them hold a quota place.
     ``exclude_permits`` leaves out the permit being renewed or transferred.
     ``debts``: the applicant's overdue charges and unpaid fines
-    (:func:`models.charges.debts_of`).
+    (:func:`models.charges.debts_of`). ``protocol`` (an application filed)
+    dates the deadlines of the requirements the act asks later
+    (:func:`due_dates`); ``issuing``: a permit is being issued, renewed or
+    passed on, and those requirements are due now.
     """
     from models.charges import debts_of
     from models.permits import active_count, history_facts_for, permit_facts_for, quota_count
@@ -128,6 +171,11 @@ def applicant_facts(applicant: Applicant, *, documents: list[DocumentInput], sit
                   permits=permits, history=history, site_id=site or None, site_label=site_label, **counts)
     resident, since, registration = (local_to(applicant.kind, applicant.id, get_regime(regime)) if regime
                                      else (None, None, None))
+    if regime:
+        common["based_elsewhere"] = based_elsewhere(applicant.kind, applicant.id, get_regime(regime))
+        if permit_kind and protocol:
+            common["deadlines"] = due_dates(get_regime(regime), permit_kind, protocol)
+    common["issuing"] = issuing
     if applicant.kind == "person":
         person = Person.get_by_id(applicant.id)
         mei_company = _mei_company(person)
@@ -142,17 +190,50 @@ def applicant_facts(applicant: Applicant, *, documents: list[DocumentInput], sit
         birth_date=owner.birth_date if owner else None, resident_since=since, is_resident=resident, **common)
 
 
+def site_dates(regime: Regime, site: str) -> EventDates | None:
+    """The first and last day the map desk keeps for the event area ``site`` (a site's name or the act's id)."""
+    from peewee import fn
+
+    from models.sites import Site
+
+    text = " ".join((site or "").split())
+    if not text:
+        return None
+    row = (Site.select().where((Site.regime == regime.id)
+                               & ((fn.LOWER(Site.name) == text.lower()) | (Site.regime_site == text)))
+           .order_by(Site.id).first())
+    if row is None or row.last_day is None:
+        return None
+    return EventDates(row.first_day or row.last_day, row.last_day, f"datas do local «{row.name}» em Mapas")
+
+
+def filing_for(regime: Regime | str, permit_kind: str, site: str, at: _dt.datetime) -> FilingCheck:
+    """May an application for ``permit_kind`` at ``site`` be filed at ``at`` (``models.filing.filing_check``)?"""
+    regime = get_regime(regime) if isinstance(regime, str) else regime
+    return filing_check(regime, permit_kind, at, event=site_dates(regime, site))
+
+
+def moment_of(today: _dt.date | None, now: _dt.datetime | None) -> _dt.datetime:
+    """The moment a desk acts: ``now``, else the current time on the desk's ``today``."""
+    if now is not None:
+        return now.replace(microsecond=0)
+    clock = _dt.datetime.now().replace(microsecond=0)
+    return clock if today is None else _dt.datetime.combine(today, clock.time())
+
+
 @dataclass(frozen=True)
 class Assessment:
     eligibility: Eligibility | None
     quote: Quote | None
     quote_problem: UserError | None  # why there is no price (a value the database lacks…)
+    filing: FilingCheck | None = None  # may it be filed now (registration window, the event's dates)
 
 
 def assess(applicant: Applicant, data: ApplicationInput, *, energy: str = "none",
-           today: _dt.date | None = None) -> Assessment:
-    """Eligibility rule by rule and the price, for what is on the form now."""
-    today = today or _dt.date.today()
+           today: _dt.date | None = None, now: _dt.datetime | None = None) -> Assessment:
+    """Eligibility rule by rule, the price and whether it may be filed now, for what is on the form."""
+    at = moment_of(today, now)
+    today = at.date()
     regime: Regime = get_regime(data.regime)
     facts = applicant_facts(applicant, documents=data.documents, site=data.site, today=today,
                             regime=data.regime, permit_kind=data.permit_kind)
@@ -172,17 +253,38 @@ def assess(applicant: Applicant, data: ApplicationInput, *, energy: str = "none"
             result = quote(regime, **inputs)
         except UserError as exc:
             problem = exc
-    return Assessment(eligibility, result, problem)
+    return Assessment(eligibility, result, problem, filing_for(regime, kind.id, data.site, at))
 
 
 def stored_input(app) -> ApplicationInput:
     """What was protocolled, as the form would hold it (documents as delivered)."""
-    docs = [DocumentInput(d.document, d.delivered_on, d.valid_until) for d in app.documents]
+    from models.applications import ApplicationDocument
+
+    # delivered later (the winners' documents) after those of the application: the latest of a kind counts
+    docs = [DocumentInput(d.document, d.delivered_on, d.valid_until)
+            for d in app.documents.order_by(ApplicationDocument.id)]
     return ApplicationInput(
         regime=app.regime, permit_kind=app.permit_kind, person_id=app.person_id, company_id=app.company_id,
         line=app.line, group=app.group, section=app.section, site=app.site, equipment=app.equipment,
         front=str(app.front) if app.front is not None else "", depth=str(app.depth) if app.depth is not None else "",
         hitch=str(app.hitch) if app.hitch is not None else "", documents=docs)
+
+
+def later_requirements(app, *, today: _dt.date) -> tuple:
+    """The requirements the act asks of ``app`` after the application (``Rule.due``; Sapezal art. 11: CNPJ,
+    health and clearance certificates within 10 business days of the final list), each checked today with its
+    deadline: ``RuleResult`` values, in the kind's order (empty when the act defers nothing)."""
+    from models.eligibility import evaluate_rule
+
+    regime = get_regime(app.regime)
+    kind = regime.permit_kind(app.permit_kind)
+    rules = [(i, r) for i, r in enumerate(kind.rules) if r.due]
+    if not rules:
+        return ()
+    applicant = load_applicant("person" if app.person_id else "company", app.person_id or app.company_id)
+    facts = applicant_facts(applicant, documents=stored_input(app).documents, site=app.site, today=today,
+                            regime=regime.id, permit_kind=kind.id, protocol=app.protocol)
+    return tuple(evaluate_rule(regime, kind, rule, facts, position=i) for i, rule in rules)
 
 
 def approve_application(app, *, by: str, today: _dt.date | None = None):
@@ -196,7 +298,7 @@ def approve_application(app, *, by: str, today: _dt.date | None = None):
     applicant = load_applicant("person" if app.person_id else "company", app.person_id or app.company_id)
     result = evaluate_eligibility(regime, app.permit_kind, applicant_facts(
         applicant, documents=stored_input(app).documents, site=app.site, today=today, regime=app.regime,
-        permit_kind=app.permit_kind))
+        permit_kind=app.permit_kind, protocol=app.protocol))
     failed = result.by_status("failed")
     if failed:
         listed = "; ".join(f"{r.label or r.rule.kind} ({r.article})" for r in failed)

@@ -451,6 +451,7 @@ def issue_permit(app: Application, *, by: str, today: _dt.date, key_dir: Path | 
     regime = _regime(app.regime)
     kind = regime.permit_kind(app.permit_kind)
     term = permit_term(regime, kind.id, today, event_end=event_end, valid_until=valid_until)
+    _check_due_later(app, today)
     with db.atomic():
         year, seq, number = _next_permit_number(today)  # issues queue here, so the count below is current
         _check_cap(regime, kind, today)
@@ -468,6 +469,20 @@ def issue_permit(app: Application, *, by: str, today: _dt.date, key_dir: Path | 
                data={"term": term.text, "article": term.article})
         _sign(permit, key_dir)
     return permit
+
+
+def _check_due_later(app: Application, today: _dt.date) -> None:
+    """What the act asks after the application (``Rule.due``: Sapezal art. 11 — CNPJ, health and clearance
+    certificates within 10 business days of the final list) must be met before the permit: refused otherwise,
+    listing each requirement with its deadline."""
+    from models.eligibility import PASSED
+    from models.front_desk import later_requirements
+
+    unmet = [result for result in later_requirements(app, today=today) if result.status != PASSED]
+    if unmet:
+        listing = "; ".join(f"{r.label}: {r.reason} ({r.article})" for r in unmet)
+        raise UserError(f"O requerimento {app.protocol} ainda não cumpre o que o ato pede antes da permissão — "
+                        f"{listing}")
 
 
 def successor_of(permit: Permit) -> Permit | None:
@@ -737,7 +752,7 @@ def _check_eligibility(holder_kind: str, holder_id: int, permit: Permit, *, toda
 
     applicant = load_applicant(holder_kind, holder_id)
     facts = applicant_facts(applicant, documents=documents, site=site, today=today, regime=permit.regime,
-                            permit_kind=permit.permit_kind, exclude_permits=tuple(exclude))
+                            permit_kind=permit.permit_kind, exclude_permits=tuple(exclude), issuing=True)
     result = evaluate_eligibility(permit.regime, permit.permit_kind, facts)
     failed = result.by_status(FAILED)
     if failed:

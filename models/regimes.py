@@ -108,10 +108,13 @@ WAIT_AFTER = ("expiry", "revocation", "abandonment", "cancellation")
 FEE_KINDS = ("linear-metre", "energy", "per-area-month", "venue-table", "fixed", "per-day")
 FIXED_PER = ("once", "year", "month", "day", "event")
 METRE_KINDS = ("front", "front-plus-hitch")
-AREA_KINDS = ("line", "declared")
+#: what a per-area fee measures: the line's fixed size, the area declared, or the area used up to the line's size
+AREA_KINDS = ("line", "declared", "used")
 SITE_KINDS = ("street-segment", "arena", "beach-point", "venue")
 SELECTION_METHODS = ("score", "registration-order", "draw", "rotating-draw", "preference-then-draw")
 ORDER_BY = ("registration-time", "payment-time")
+#: what decides between equal scores, in the order the act gives (Sapezal art. 10, § 3º: disabled, then oldest)
+TIE_BREAKS = ("disabled", "oldest", "earliest-registration", "earliest-payment")
 SANCTION_KINDS = (
     "warning", "fine", "suspension", "revocation", "seizure", "interdiction", "forfeiture",
     "impediment",
@@ -152,6 +155,9 @@ DIRECTIONS = ("after", "before")
 WEEKDAYS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
 SIDES = ("a", "b")
 VALIDITY_UNTIL = ("event-end",)
+DOCUMENT_PROVES = ("residence",)
+#: rules an act may defer to a deadline after the application (``due``): what the winners present later
+DUE_LATER_RULES = ("document", "cnpj-required", "legal-form")
 
 _TYPE_NAMES = {
     str: "texto",
@@ -227,6 +233,8 @@ class Document:
     validity_months: int | None = None
     applies_to: tuple[str, ...] = ()
     condition: str | None = None
+    #: what the document proves, where a rule reads it: "residence" (in the municipality; Sapezal art. 7º, III and VI)
+    proves: str | None = None
     basis_act: str | None = None
     notes: str | None = None
 
@@ -365,6 +373,9 @@ class Rule:
     more_than: bool = False
     #: ``one-per``: only in the same feira/site (SJC art. 12: "na mesma feira livre")
     same_site: bool = False
+    #: ``document``/``cnpj-required``/``legal-form``: met later, within this ``[[deadlines]]`` entry, not at the
+    #: application (Sapezal art. 11: CNPJ, health and clearance certificates within 10 business days of the final list)
+    due: str | None = None
     basis_act: str | None = None
     notes: str | None = None
 
@@ -384,6 +395,8 @@ class PermitKind:
     leave: Leave | None = None
     transfer: Transfer | None = None
     schedule: str | None = None
+    #: the act admits applicants from other municipalities (Sapezal art. 29; art. 32): residence does not refuse them
+    non_residents: Flag | None = None
     rules: tuple[Rule, ...] = ()
     basis_act: str | None = None
     notes: str | None = None
@@ -671,6 +684,7 @@ class Registration:
     opens: dt.datetime | None = None
     until: dt.datetime | None = None
     proof_until: dt.datetime | None = None
+    proof_basis: str | None = None  # the article of the proof's cut-off, when it is not ``basis`` alone (SB art. 6º)
     place: str | None = None
     notes: str | None = None
 
@@ -738,8 +752,12 @@ class Criterion:
 class Selection:
     method: str
     basis: str
+    #: the permit kinds whose places this selection gives (empty: every kind of the regime); their rules only —
+    #: a quota of another kind (Ilha Comprida art. 11, § 2º: licences) is not a quota of these draws (art. 21)
+    permit_kinds: tuple[str, ...] = ()
     alternates: int | None = None
     tie_break: tuple[str, ...] = ()
+    tie_break_basis: str | None = None  # the article of the tie-break (Sapezal: art. 10, § 3º)
     exclude: tuple[str, ...] = ()
     appeal_days: int | None = None
     decision_business_days: int | None = None
@@ -1719,6 +1737,7 @@ def _parse_document(node: _Node) -> Document:
         validity_months=node.integer("validity_months", False, minimum=1),
         applies_to=node.enum_list("applies_to", HOLDERS),
         condition=node.text("condition", False),
+        proves=node.enum("proves", DOCUMENT_PROVES, required=False),
         basis=node.basis(),
         basis_act=node.basis_act(),
         notes=node.notes(),
@@ -1879,6 +1898,10 @@ def _parse_rule(node: _Node) -> Rule:
             node.fail("beneficiaries", "lista vazia")
     if kind == "custom":
         kw["text"] = node.text("text")
+    if node.has("due"):
+        if kind not in DUE_LATER_RULES:
+            node.fail("due", f"só vale para regras {', '.join(_show(k) for k in DUE_LATER_RULES)}, não para {_show(kind)}")
+        kw["due"] = node.ident("due")
     if admin and any(kw.get(k) is not None for k in numeric):
         node.fail("admin_defined", "com admin_defined = true não informe o número")
     result = Rule(kind=kind, basis=node.basis(), basis_act=node.basis_act(), notes=node.notes(), **kw)
@@ -1968,6 +1991,7 @@ def _parse_permit_kind(node: _Node) -> PermitKind:
         leave=_sub(node, "leave", _parse_leave),
         transfer=_sub(node, "transfer", _parse_transfer),
         schedule=node.ident("schedule", False),
+        non_residents=_flag(node, "non_residents"),
         rules=tuple(_parse_rule(child) for child in node.tables("rules")),
         notes=node.notes(),
     )
@@ -2300,8 +2324,12 @@ def _parse_criterion(node: _Node) -> Criterion:
 
 
 def _parse_registration(node: _Node) -> Registration:
+    proof_until = node.datetime("proof_until", False)
+    proof_basis = node.basis("proof_basis", required=False)
+    if proof_basis is not None and proof_until is None:
+        node.fail("proof_basis", "só vale com proof_until (o prazo do comprovante)")
     result = Registration(opens=node.datetime("opens", False), until=node.datetime("until", False),
-                          proof_until=node.datetime("proof_until", False), place=node.text("place", False),
+                          proof_until=proof_until, proof_basis=proof_basis, place=node.text("place", False),
                           basis=node.basis(), notes=node.notes())
     node.done()
     return result
@@ -2340,14 +2368,20 @@ def _parse_selection(node: _Node) -> Selection:
                                 notes=child.notes()))
         child.done()
     _unique(zip(pref_nodes, (p.id for p in prefs)), "id", "preferência")
+    tie_break = node.enum_list("tie_break", TIE_BREAKS)
+    tie_break_basis = node.basis("tie_break_basis", required=bool(tie_break))
+    if tie_break_basis is not None and not tie_break:
+        node.fail("tie_break_basis", "só vale com tie_break (os critérios de desempate)")
     if method == "preference-then-draw" and not prefs:
         node.fail("preferences", "method = \"preference-then-draw\" exige [[selection.preferences]]")
     result = Selection(
         method=method,
+        permit_kinds=node.ident_list("permit_kinds"),
         basis=node.basis(),
         basis_act=node.basis_act(),
         alternates=node.integer("alternates", False, minimum=0),
-        tie_break=node.ident_list("tie_break"),
+        tie_break=tie_break,
+        tie_break_basis=tie_break_basis,
         exclude=node.ident_list("exclude"),
         appeal_days=node.integer("appeal_days", False, minimum=1),
         decision_business_days=node.integer("decision_business_days", False, minimum=1),
@@ -2845,6 +2879,28 @@ _TOP_LEVEL = (
 )
 
 
+def _check_selection_references(regime: Regime, root: _Node) -> None:
+    """The permit kinds a selection names exist in the regime."""
+    selection = regime.selection
+    if selection is None:
+        return
+    kinds = {k.id for k in regime.permit_kinds}
+    for i, kind in enumerate(selection.permit_kinds):
+        if kind not in kinds:
+            raise RegimeError(f"tipo de permissão {_show(kind)} não existe em [[permit_kinds]]", file=root.file,
+                              key=f"selection.permit_kinds[{i}]")
+
+
+def _check_rule_deadlines(regime: Regime, root: _Node) -> None:
+    """A rule met later (``due``) names a deadline of the regime."""
+    deadlines = {d.id for d in regime.deadlines}
+    for i, kind in enumerate(regime.permit_kinds):
+        for j, rule in enumerate(kind.rules):
+            if rule.due is not None and rule.due not in deadlines:
+                raise RegimeError(f"prazo {_show(rule.due)} não existe em [[deadlines]]", file=root.file,
+                                  key=f"permit_kinds[{i}].rules[{j}].due")
+
+
 def load_regime_file(path: str | Path) -> Regime:
     """Load and validate one regime file; :class:`RegimeError` on any mistake."""
     path = Path(path)
@@ -2906,6 +2962,8 @@ def load_regime_file(path: str | Path) -> Regime:
     root.notes()
     root.done()
     _check_references(regime, root)
+    _check_selection_references(regime, root)
+    _check_rule_deadlines(regime, root)
     return regime
 
 

@@ -10,9 +10,11 @@ Scores (``selection.criteria`` of a regime; Sapezal, Lei 1.171/2014, art. 10)
 :func:`score_participant` gives one :class:`ScoreLine` per criterion — its
 label, the value read, the points and the article — and the total;
 :func:`rank_by_score` orders the participants by total, then by the regime's
-``tie_break`` (Sapezal art. 10, § 3º: the disabled first, then the oldest),
-then by id only so that equal results always list alike (``tie_unresolved``
-flags those: the act says nothing more and the commission decides). Readings:
+``tie_break`` (Sapezal art. 10, § 3º: the disabled first, then the oldest);
+those equal on all of it share a rank (``tie_unresolved``) and the draw's
+order decides between them, and only between them. A tie a tie-break would
+decide but whose fact is unknown is flagged (``tie_missing``) and stops the
+list: the lot never decides what the act decides. Readings:
 
 * **Brackets**: the first bracket of the file whose ``min`` (inclusive) and
   ``max`` (inclusive) hold the value; upper limits are inclusive because the
@@ -52,6 +54,8 @@ Draws (algorithm ``praca-sorteio-1``, documented in the README, "Sorteios: como 
 
    * plain draw: the group in drawn order;
    * with ``rank``/``score`` (Sapezal art. 10, § 2º): by rank, ties in drawn order;
+     scores without ranks are ranked here, equal scores by the regime's
+     ``tie_break`` (art. 10, § 3º; CSV columns ``disability``, ``birth_date``);
    * by payment time (São Bento art. 3º, § 2º): by ``paid_at``, ties in drawn
      order; a participant without ``paid_at`` is excluded;
    * with preferences (SJC art. 11, § 3º): founders, then day-feira holders,
@@ -59,8 +63,10 @@ Draws (algorithm ``praca-sorteio-1``, documented in the README, "Sorteios: como 
 
    **Holders** are the first ``N`` of that sequence and are listed in drawn
    order, which is their order of choice of place / their position (Sapezal
-   art. 12, § 1º; São Bento art. 3º, I). With a quota (Ilha Comprida art. 11,
-   § 2º: 10 % of the places) ``ceil(percent × N)`` places are reserved — a
+   art. 12, § 1º; São Bento art. 3º, I). With a quota among the rules of the
+   permit kinds the selection serves (``[selection] permit_kinds``; Ilha
+   Comprida's 10 % of art. 11, § 2º is of the beach licences, not of the event
+   draws of art. 21) ``ceil(percent × N)`` places are reserved — a
    fraction of a place is a whole place, the reading the eligibility check
    takes of the same quota — and go first to the quota participants in the
    sequence; reserved places nobody of the quota takes go to the general list.
@@ -117,14 +123,16 @@ ALGORITHM_STEPS: tuple[str, ...] = (
     "Para cada participante calcula-se SHA-256(semente + quebra de linha + hash da lista + quebra de linha + id), "
     "em hexadecimal; a ordem sorteada é a dos participantes por esse valor (empate, na prática impossível, pelo id).",
     "Em cada grupo, os titulares são os primeiros N da sequência de seleção (a ordem sorteada; ou a classificação, "
-    "a hora do pagamento ou a preferência, quando o ato manda, com empates pela ordem sorteada), listados na ordem "
+    "a hora do pagamento ou a preferência, quando o ato manda, com o desempate do ato e, no que restar empatado, a "
+    "ordem sorteada), listados na ordem "
     "sorteada, que é a ordem de escolha do local; havendo cota, as vagas reservadas vão primeiro aos cotistas; "
     "depois vêm os K suplentes e os demais.",
     "Qualquer pessoa refaz o sorteio com a lista publicada, a semente e poucas linhas de Python "
     "(README do Praça, seção «Sorteios: como conferir»).",
 )
 
-CSV_COLUMNS = ("id", "name", "group", "score", "paid_at", "quota", "debtor", "preference")
+CSV_COLUMNS = ("id", "name", "group", "score", "paid_at", "quota", "debtor", "preference", "disability",
+               "birth_date", "registered_at")
 
 #: tie-break ids a regime may list, in words
 TIE_BREAKS = {
@@ -242,7 +250,8 @@ class Ranked:
     rank: int
     score: Score
     tie_break: str = ""  # pt-BR: what decided against the next one, when the totals were equal
-    tie_unresolved: bool = False  # equal to a neighbour on every criterion of the act: decided by id only
+    tie_unresolved: bool = False  # equal to a neighbour on every criterion of the act: the draw decides
+    tie_missing: str = ""  # a fact the act's tie-break needs is not known (pt-BR, who and what)
 
     @property
     def participant(self) -> Participant:
@@ -250,7 +259,7 @@ class Ranked:
 
     def to_dict(self) -> dict[str, Any]:
         return {"rank": self.rank, **self.score.to_dict(), "tie_break": self.tie_break,
-                "tie_unresolved": self.tie_unresolved}
+                "tie_unresolved": self.tie_unresolved, "tie_missing": self.tie_missing}
 
 
 def _years_between(start: dt.date, end: dt.date) -> Decimal:
@@ -381,62 +390,132 @@ def score_participant(regime: Regime, participant: Participant, on: dt.date | No
                  on=_reference_date(participant, on))
 
 
-def _tie_key(name: str, p: Participant) -> tuple:
+#: the fact each tie-break reads, for "informe …" (in parentheses, the CSV column of ``praca draw``)
+TIE_FACTS = {
+    "disabled": "se {who} é pessoa com deficiência (disability)",
+    "oldest": "a data de nascimento de {who} (birth_date)",
+    "earliest-registration": "a data e hora da inscrição de {who}",
+    "earliest-payment": "a data e hora do pagamento de {who} (paid_at)",
+}
+
+
+def _tie_value(name: str, p: Participant) -> Any:
+    """The fact tie-break ``name`` reads for ``p`` — the smaller goes first — or ``None`` when not known."""
     if name == "disabled":
-        return (0 if p.disabled else 1,)
+        return None if p.disabled is None else (0 if p.disabled else 1)
     if name == "oldest":
-        return (p.birth_date is None, p.birth_date or dt.date.min)
+        return p.birth_date  # the earlier birth is the older person
     if name == "earliest-registration":
-        return (p.registered_at is None, p.registered_at or dt.datetime.min)
+        return p.registered_at
     if name == "earliest-payment":
-        return (p.paid_at is None, p.paid_at or dt.datetime.min)
+        return p.paid_at
     raise UserError(f"Critério de desempate desconhecido: '{name}' (aceitos: {', '.join(TIE_BREAKS)}).",
                     field="tie_break")
 
 
+def _tie_order(name: str, p: Participant) -> tuple:
+    value = _tie_value(name, p)
+    return (True, 0) if value is None else (False, value)
+
+
+def _total_text(total: Any) -> str:
+    return _decimal_text(total) if isinstance(total, Decimal) else str(total)
+
+
+def _who_text(p: Participant) -> str:
+    return f"[{p.id}] {p.name}"
+
+
+@dataclass(frozen=True)
+class _Placing:
+    rank: int  # shared by those the act's criteria cannot separate: the lot decides between them
+    tie_break: str = ""  # what put this one ahead of the next, when their totals were equal
+    unresolved: bool = False  # equal to a neighbour on the total and every tie-break: the lot decides
+    missing: str = ""  # a fact a tie-break needs is not known (the lot must not decide what the act decides)
+
+
+def _placings(entries: Sequence[tuple[Participant, Any]], tie_break: Sequence[str],
+              basis: str) -> list[tuple[int, _Placing]]:
+    """``entries`` (participant, total) ordered by total, highest first, then by the act's ``tie_break``
+    in order (Sapezal, Lei 1.171/2014, art. 10, § 3º: the disabled first, then the oldest), then by id
+    only to list alike; each with its index in ``entries`` and its :class:`_Placing`.
+
+    Two participants share a rank when their totals are equal and no tie-break separates them — the
+    draw's lot decides between them, and only between them — or when a fact a tie-break needs is not
+    known (``missing`` says which: such a list must not go to the draw)."""
+    where = f" ({basis})" if basis else ""
+    order = sorted(range(len(entries)), key=lambda i: (
+        -entries[i][1], *[_tie_order(name, entries[i][0]) for name in tie_break], entries[i][0].id))
+    ranks: list[int] = []
+    links: list[tuple[str, str | None]] = []  # how each one compares with the one before it
+    for n, i in enumerate(order):
+        p, total = entries[i]
+        outcome, name = "apart", None
+        if n and entries[order[n - 1]][1] == total:
+            before = entries[order[n - 1]][0]
+            outcome = "equal"
+            for name in tie_break:
+                a, b = _tie_value(name, before), _tie_value(name, p)
+                if a is None or b is None:
+                    outcome = "missing"
+                    break
+                if a != b:
+                    outcome = "decided"
+                    break
+            else:
+                name = None
+        links.append((outcome, name))
+        ranks.append(ranks[-1] if outcome in ("equal", "missing") else n + 1)
+    result = []
+    for n, i in enumerate(order):
+        p, total = entries[i]
+        points = _total_text(total)
+        text, unresolved, missing = "", False, ""
+        after = links[n + 1] if n + 1 < len(order) else ("apart", None)
+        for (outcome, name), other in ((links[n], n - 1), (after, n + 1)):
+            neighbour = entries[order[other]][0] if 0 <= other < len(order) else None
+            if outcome == "equal":
+                unresolved = True
+                text = text or (f"empate em {points} pontos"
+                                + (" também nos critérios de desempate" if tie_break else "")
+                                + f"{where}: decide o sorteio")
+            elif outcome == "missing" and neighbour is not None and not missing:
+                lacking = p if _tie_value(name, p) is None else neighbour
+                fact = TIE_FACTS.get(name, "{who}: " + str(name)).format(who=_who_text(lacking))
+                missing = (f"empate em {points} pontos entre {_who_text(p)} e {_who_text(neighbour)}: "
+                           f"para o desempate{where}, informe {fact}")
+            elif outcome == "decided" and other == n + 1 and not text:
+                text = f"empate em {points} pontos: {TIE_BREAKS[name]}{where}"
+        result.append((i, _Placing(rank=ranks[n], tie_break=text, unresolved=unresolved, missing=missing)))
+    return result
+
+
+def _tie_basis(regime: Regime) -> str:
+    sel = regime.selection
+    if sel is None or not sel.tie_break:
+        return ""
+    return regime.cite(sel.tie_break_basis or sel.basis)
+
+
 def rank_by_score(regime: Regime, participants: Iterable[Participant],
                   on: dt.date | None = None) -> tuple[Ranked, ...]:
-    """The ranked list (Sapezal art. 10, §§ 2º–3º): highest total first, then the
-    regime's ``tie_break`` in order, then the id (stable; ``tie_unresolved``).
+    """The ranked list (Sapezal art. 10, §§ 2º–3º): highest total first, then the regime's
+    ``tie_break`` in order; those the act cannot separate share a rank and the draw decides.
 
-    Rank numbers are unique (1, 2, 3…): pass them on as ``Participant.rank``
-    (``with_ranks``) when the winners go to the draw."""
-    selection = regime.selection
-    tie_break = selection.tie_break if selection else ()
-    for name in tie_break:
-        _tie_key(name, Participant(id="x", name="x"))  # validates the names before work
+    Pass the ranks on as ``Participant.rank`` (``with_ranks``) when the winners go to the draw."""
     return rank_scores(regime, [score_participant(regime, p, on) for p in participants])
 
 
 def rank_scores(regime: Regime, scores: Iterable[Score]) -> tuple[Ranked, ...]:
     """Rank scores already made (:func:`score_participant`, or a score the commission corrected on
-    appeal, Sapezal art. 10, § 5º) by total, then the regime's ``tie_break``, then the id."""
+    appeal, Sapezal art. 10, § 5º) by total, then the regime's ``tie_break`` (see :func:`_placings`)."""
     selection = regime.selection
     tie_break = selection.tie_break if selection else ()
-    for name in tie_break:
-        _tie_key(name, Participant(id="x", name="x"))
     scores = list(scores)
     _check_unique_ids([s.participant for s in scores])
-
-    def key(s: Score) -> tuple:
-        return (-s.total, *[k for name in tie_break for k in _tie_key(name, s.participant)], s.participant.id)
-
-    ordered = sorted(scores, key=key)
-    result = []
-    for i, s in enumerate(ordered):
-        reason, unresolved = "", False
-        for j in (i - 1, i + 1):
-            if not 0 <= j < len(ordered) or ordered[j].total != s.total:
-                continue
-            other = ordered[j]
-            decided = next((name for name in tie_break
-                            if _tie_key(name, s.participant) != _tie_key(name, other.participant)), None)
-            if decided is None:
-                unresolved = True
-            elif j == i + 1 and not reason:
-                reason = f"empate em {s.total} pontos: {TIE_BREAKS[decided]}"
-        result.append(Ranked(rank=i + 1, score=s, tie_break=reason, tie_unresolved=unresolved))
-    return tuple(result)
+    placed = _placings([(s.participant, s.total) for s in scores], tie_break, _tie_basis(regime))
+    return tuple(Ranked(rank=pl.rank, score=scores[i], tie_break=pl.tie_break, tie_unresolved=pl.unresolved,
+                        tie_missing=pl.missing) for i, pl in placed)
 
 
 def with_ranks(ranked: Iterable[Ranked]) -> tuple[Participant, ...]:
@@ -521,44 +600,56 @@ def canonical_line(p: Participant) -> str:
     return ";".join(parts)
 
 
-def canonical_participants(participants: Iterable[Participant]) -> tuple[Participant, ...]:
+def canonical_participants(participants: Iterable[Participant],
+                           rules: "DrawRules | None" = None) -> tuple[Participant, ...]:
     """The participants normalised, checked (no empty list, no repeated id,
-    no ``;`` in a text) and sorted by id; ranks filled in from scores per group."""
+    no ``;`` in a text) and sorted by id; ranks filled in from scores per group
+    (with the act's tie-breaks of ``rules``)."""
+    return _listed(participants, rules)[0]
+
+
+def _listed(participants: Iterable[Participant],
+            rules: "DrawRules | None") -> tuple[tuple[Participant, ...], dict[str, str]]:
     items = [_normalized(p) for p in participants]
     if not items:
         raise UserError("A lista de participantes está vazia.", field="participants")
     _check_unique_ids(items)
-    items = _ranks_from_scores(items)
-    return tuple(sorted(items, key=lambda p: p.id))
+    items, ties = _ranks_from_scores(items, rules or DrawRules())
+    return tuple(sorted(items, key=lambda p: p.id)), ties
 
 
-def _ranks_from_scores(items: list[Participant]) -> list[Participant]:
-    """Scores without ranks → competition ranks within each group (equal scores share a rank)."""
+def _ranks_from_scores(items: list[Participant], rules: "DrawRules") -> tuple[list[Participant], dict[str, str]]:
+    """Scores without ranks → ranks within each group: by score, then the act's tie-breaks
+    (``rules.tie_break``; Sapezal art. 10, § 3º); those still equal share a rank, and the lot decides
+    between them. A tie that a tie-break would decide but whose fact is missing is refused. Also
+    returns, by id, what decided each tie (pt-BR)."""
     with_score = [p for p in items if p.score is not None or p.rank is not None]
     if not with_score:
-        return items
+        return items, {}
     if len(with_score) != len(items):
         missing = next(p for p in items if p.score is None and p.rank is None)
         raise UserError(f"Participante '{missing.id}' sem pontuação: informe a pontuação de todos ou de nenhum.",
                         field="score")
     if all(p.rank is not None for p in items):
-        return items
-    if any(p.rank is None and p.score is None for p in items):  # pragma: no cover - checked above
-        raise UserError("Há participante sem pontuação.", field="score")
+        return items, {}
     if any(p.rank is not None for p in items):
         missing = next(p for p in items if p.rank is None)
         raise UserError(f"Participante '{missing.id}' sem classificação: informe a de todos ou de nenhum.",
                         field="rank")
-    # competition ranking: 1 + how many in the same group scored more
     rank: dict[str, int] = {}
+    ties: dict[str, str] = {}
     by_group: dict[str, list[Participant]] = {}
     for p in items:
         by_group.setdefault(p.group, []).append(p)
     for members in by_group.values():
-        members.sort(key=lambda p: p.score, reverse=True)
-        for i, p in enumerate(members):
-            rank[p.id] = i + 1 if i == 0 or members[i - 1].score != p.score else rank[members[i - 1].id]
-    return [replace(p, rank=rank[p.id]) for p in items]
+        for i, placing in _placings([(p, p.score) for p in members], rules.tie_break, rules.tie_basis):
+            p = members[i]
+            if placing.missing:
+                raise UserError(placing.missing[:1].upper() + placing.missing[1:] + ".", field="tie_break")
+            rank[p.id] = placing.rank
+            if placing.tie_break:
+                ties[p.id] = placing.tie_break
+    return [replace(p, rank=rank[p.id]) for p in items], ties
 
 
 def canonical_list(participants: Iterable[Participant]) -> str:
@@ -611,20 +702,49 @@ class DrawRules:
     debt_basis: str = ""
     quota_percent: Decimal | None = None
     quota_basis: str = ""
+    quota_note: str = ""  # a quota of the regime that is not this draw's (Ilha Comprida art. 11, § 2º vs art. 21)
     when_more_than: int | None = None
     preferences: tuple[Preference, ...] = ()
+    tie_break: tuple[str, ...] = ()  # between equal scores, in the act's order (Sapezal art. 10, § 3º)
+    tie_basis: str = ""
+    # the act's cut-offs (São Bento, Dec. 4.794/2026, art. 3º; art. 6º): registered or paid after them → left out
+    registration_until: dt.datetime | None = None
+    registration_basis: str = ""
+    late_note: str = ""  # what the act allows a late request (art. 10), in words with its article
+    proof_until: dt.datetime | None = None
+    proof_basis: str = ""
     basis: str = ""  # full citation of the draw
     payment_basis: str = ""
     group_labels: Mapping[str, str] = field(default_factory=dict)
     title: str = ""  # "Sapezal/MT — Lei nº 1.171/2014"
 
 
-def _first_rule(regime: Regime, kind: str):
-    for permit_kind in regime.permit_kinds:
+def _selected_kinds(regime: Regime):
+    """The permit kinds whose places the selection gives (the regime's ``selection.permit_kinds``; all by default)."""
+    named = regime.selection.permit_kinds if regime.selection is not None else ()
+    return [k for k in regime.permit_kinds if not named or k.id in named]
+
+
+def _first_rule(regime: Regime, kind: str, kinds=None):
+    for permit_kind in (regime.permit_kinds if kinds is None else kinds):
         for rule in permit_kind.rules:
             if rule.kind == kind:
                 return rule
     return None
+
+
+def _quota_elsewhere(regime: Regime, kinds) -> str:
+    """Why a quota of the regime is not one of its draws: it belongs to other permit kinds (pt-BR)."""
+    others = [k for k in regime.permit_kinds if k not in kinds and any(r.kind == "quota" for r in k.rules)]
+    if not others:
+        return ""
+    rule = _first_rule(regime, "quota", others)
+    pct = "" if rule.percent is None else f" de {_decimal_text(rule.percent * 100)} %"
+    sel = regime.selection
+    spec = sel.draw or sel.positions
+    where = regime.cite_item(spec) if spec is not None else regime.cite(sel.basis)
+    return (f"a cota{pct} ({regime.cite_item(rule)}) é das vagas de {'; '.join(k.label for k in others)} — "
+            f"não deste sorteio ({where})")
 
 
 def draw_rules(regime: Regime, *, alternates: int | None = None) -> DrawRules:
@@ -646,8 +766,12 @@ def draw_rules(regime: Regime, *, alternates: int | None = None) -> DrawRules:
         mode = "preference"
     if alternates is not None and alternates < 0:
         raise UserError(f"O número de suplentes não pode ser negativo (veio {alternates}).", field="alternates")
-    debt_rule = _first_rule(regime, "no-debts")
-    quota_rule = _first_rule(regime, "quota")
+    from models.filing import late_text
+
+    kinds = _selected_kinds(regime)
+    reg = sel.registration
+    debt_rule = _first_rule(regime, "no-debts", kinds)
+    quota_rule = _first_rule(regime, "quota", kinds)
     labels = {g.id: g.label for g in regime.groups}
     labels.update({line.id: line.label for line in regime.lines if line.id not in labels})
     return DrawRules(
@@ -660,8 +784,17 @@ def draw_rules(regime: Regime, *, alternates: int | None = None) -> DrawRules:
         debt_basis=regime.cite_item(debt_rule) if debt_rule is not None else regime.cite(sel.basis),
         quota_percent=quota_rule.percent if quota_rule is not None else None,
         quota_basis=regime.cite_item(quota_rule) if quota_rule is not None else "",
+        quota_note=_quota_elsewhere(regime, kinds) if quota_rule is None else "",
         when_more_than=spec.when_more_than if spec is not None else None,
         preferences=sel.preferences,
+        tie_break=sel.tie_break,
+        tie_basis=_tie_basis(regime),
+        registration_until=reg.until if reg is not None else None,
+        registration_basis=regime.cite_item(reg) if reg is not None else "",
+        late_note=late_text(regime) if reg is not None and reg.until is not None else "",
+        proof_until=reg.proof_until if reg is not None else None,
+        proof_basis=(regime.cite(reg.proof_basis or reg.basis) if reg is not None and reg.proof_until is not None
+                     else ""),
         basis=regime.cite_item(spec) if spec is not None else regime.cite(sel.basis),
         payment_basis=regime.cite(sel.basis) if mode == "payment-time" else "",
         group_labels=labels,
@@ -718,6 +851,7 @@ class DrawResult:
     excluded: tuple[Exclusion, ...] = ()
     rules: DrawRules = field(default_factory=DrawRules)
     algorithm: str = ALGORITHM
+    ties: Mapping[str, str] = field(default_factory=dict)  # id → what decided its tie of scores
 
     @property
     def holders(self) -> tuple[str, ...]:
@@ -780,6 +914,8 @@ class DrawResult:
             "others": list(self.others),
             "excluded": [e.to_dict() for e in self.excluded],
         }
+        if self.ties:
+            out["tie_breaks"] = dict(self.ties)
         if self.has_groups:
             out["groups"] = [g.to_dict() for g in self.groups]
         else:
@@ -800,6 +936,13 @@ def _exclusions(items: Sequence[Participant], rules: DrawRules) -> tuple[list[Pa
             out.append(Exclusion(p, "em débito com o Fisco Municipal", rules.debt_basis))
         elif rules.mode == "payment-time" and p.paid_at is None:
             out.append(Exclusion(p, "sem data e hora do pagamento do preço público", rules.payment_basis))
+        elif rules.registration_until and p.registered_at and p.registered_at > rules.registration_until:
+            late = f"; {rules.late_note}" if rules.late_note else ""
+            out.append(Exclusion(p, f"inscrição em {p.registered_at:%d/%m/%Y %H:%M}, depois do prazo de "
+                                    f"{rules.registration_until:%d/%m/%Y %H:%M}{late}", rules.registration_basis))
+        elif rules.proof_until and p.paid_at and p.paid_at > rules.proof_until:
+            out.append(Exclusion(p, f"pagamento em {p.paid_at:%d/%m/%Y %H:%M:%S}, depois do prazo do comprovante "
+                                    f"({rules.proof_until:%d/%m/%Y %H:%M})", rules.proof_basis))
         else:
             kept.append(p)
     return kept, out
@@ -835,10 +978,14 @@ class PublishedList:
     text: str
     sha256: str
     excluded: tuple[Exclusion, ...] = ()
+    ties: Mapping[str, str] = field(default_factory=dict)  # id → what decided its tie (scores only)
 
     def to_dict(self) -> dict[str, Any]:
-        return {"algorithm": ALGORITHM, "list_sha256": self.sha256, "list": self.text.splitlines(),
-                "excluded": [e.to_dict() for e in self.excluded]}
+        out = {"algorithm": ALGORITHM, "list_sha256": self.sha256, "list": self.text.splitlines(),
+               "excluded": [e.to_dict() for e in self.excluded]}
+        if self.ties:
+            out["tie_breaks"] = dict(self.ties)
+        return out
 
 
 def published_list(participants: Iterable[Participant], rules: DrawRules | None = None) -> PublishedList:
@@ -861,14 +1008,16 @@ def published_list(participants: Iterable[Participant], rules: DrawRules | None 
                 raise UserError(f"Participante '{p.id}': preferência '{p.preference}' desconhecida "
                                 f"(o regime prevê: {', '.join(sorted(known))}).", field="preference")
     if any(p.quota for p in normalized) and rules.quota_percent is None:
-        raise UserError("Há participantes marcados como cotistas, mas o regime não prevê cota.", field="quota")
+        why = f": {rules.quota_note}" if rules.quota_note else ""
+        raise UserError(f"Há participantes marcados como cotistas, mas o regime não prevê cota neste sorteio{why}.",
+                        field="quota")
     kept, excluded = _exclusions(normalized, rules)
     if not kept:
         raise UserError("Nenhum participante restou para o sorteio depois das exclusões.", field="participants")
-    listed = canonical_participants(kept)
+    listed, ties = _listed(kept, rules)
     text = "".join(canonical_line(p) + "\n" for p in listed)
     return PublishedList(participants=listed, text=text, sha256=hashlib.sha256(text.encode("utf-8")).hexdigest(),
-                         excluded=tuple(excluded))
+                         excluded=tuple(excluded), ties=ties)
 
 
 def run_draw(participants: Iterable[Participant], seed: str, vacancies: int | Mapping[str, int],
@@ -890,7 +1039,7 @@ def run_draw(participants: Iterable[Participant], seed: str, vacancies: int | Ma
     results = tuple(_select_group(g, [by_id[pid] for pid in order if by_id[pid].group == g], per_group[g],
                                   position, rules) for g in group_ids)
     return DrawResult(seed=seed, list_sha256=digest, list_text=text, participants=listed, order=order,
-                      groups=results, excluded=published.excluded, rules=rules)
+                      groups=results, excluded=published.excluded, rules=rules, ties=published.ties)
 
 
 def _select_group(group: str, members: list[Participant], vacancies: int, position: Mapping[str, int],
@@ -1037,7 +1186,7 @@ def _flag(text: str, column: str, line: int) -> bool:
                     field=column)
 
 
-def _moment(text: str, line: int) -> dt.datetime | None:
+def _moment(text: str, line: int, column: str = "paid_at") -> dt.datetime | None:
     value = text.strip()
     if not value:
         return None
@@ -1046,8 +1195,25 @@ def _moment(text: str, line: int) -> dt.datetime | None:
             return dt.datetime.strptime(value, fmt)
         except ValueError:
             continue
-    raise UserError(f"Linha {line}: data e hora de pagamento inválida: '{text}' "
-                    f"(use 26/03/2026 10:15 ou 2026-03-26T10:15:00).", field="paid_at")
+    what = "de pagamento" if column == "paid_at" else "da inscrição"
+    raise UserError(f"Linha {line}: data e hora {what} inválida: '{text}' "
+                    f"(use 26/03/2026 10:15 ou 2026-03-26T10:15:00).", field=column)
+
+
+def _birth(text: str, line: int) -> dt.date | None:
+    from models.deadlines import parse_moment
+
+    value = text.strip()
+    if not value:
+        return None
+    try:
+        day = parse_moment(value)
+    except UserError:
+        day = None
+    if not isinstance(day, dt.date) or isinstance(day, dt.datetime):
+        raise UserError(f"Linha {line}: data de nascimento inválida: '{text}' (use 15/04/1961 ou 1961-04-15).",
+                        field="birth_date")
+    return day
 
 
 def _score(text: str, line: int) -> Decimal | None:
@@ -1067,7 +1233,10 @@ def read_participants_csv(text: str) -> tuple[tuple[Participant, ...], tuple[str
     from the header), and the header columns Praça ignores.
 
     Columns: ``id`` and ``name`` required; ``group``, ``score``, ``paid_at``,
-    ``quota``, ``debtor``, ``preference`` optional. A repeated id, an empty
+    ``quota``, ``debtor``, ``preference``, ``disability`` and ``birth_date``
+    (the facts of the act's tie-break, Sapezal art. 10, § 3º) and
+    ``registered_at`` (checked against the act's registration cut-off, São
+    Bento art. 3º) optional. A repeated id, an empty
     list or a missing column is a one-line ``UserError`` naming the line."""
     text = text.lstrip("\ufeff")
     first = text.splitlines()[0] if text.strip() else ""
@@ -1110,13 +1279,16 @@ def read_participants_csv(text: str) -> tuple[tuple[Participant, ...], tuple[str
                             ("preferência", normalize_text(cell("preference")))):
             if ";" in value:
                 raise UserError(f"Linha {line}: {what} não pode conter ';'.", field=what)
-        debtor_text = cell("debtor")
+        debtor_text, disability_text = cell("debtor"), cell("disability")
         participants.append(Participant(
             id=pid, name=name, group=normalize_text(cell("group")),
             score=_score(cell("score"), line), paid_at=_moment(cell("paid_at"), line),
+            registered_at=_moment(cell("registered_at"), line, "registered_at"),
             quota=_flag(cell("quota"), "quota", line),
             debtor=_flag(debtor_text, "debtor", line) if "debtor" in col and debtor_text.strip() else None,
             preference=normalize_text(cell("preference")) or None,
+            disabled=_flag(disability_text, "disability", line) if disability_text.strip() else None,
+            birth_date=_birth(cell("birth_date"), line),
         ))
     if not participants:
         raise UserError("A lista de participantes está vazia (só o cabeçalho).", field="input")

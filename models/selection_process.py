@@ -290,6 +290,16 @@ def latest_publication(regime: str, site: str = "", group: str = "",
             .order_by(ListPublication.created_at.desc(), ListPublication.id.desc()).first())
 
 
+def final_list_of(regime: str, participant_id: str) -> ListPublication | None:
+    """The newest final list (art. 10, § 5º) of ``regime`` that has ``participant_id`` (a protocol) among its
+    participants — from its publication run the deadlines of the winners (Sapezal art. 11)."""
+    for pub in (ListPublication.select().where((ListPublication.regime == regime) & (ListPublication.kind == "final"))
+                .order_by(ListPublication.published_on.desc(), ListPublication.id.desc())):
+        if any(e.get("id") == participant_id for e in pub.entries):
+            return pub
+    return None
+
+
 @dataclass(frozen=True)
 class PublicationCheck:
     """The list about to be drawn against the latest one published for the call."""
@@ -557,6 +567,8 @@ class RankingRow:
     tie_break: str
     score: Score
     participant: Participant
+    tie_unresolved: bool = False  # equal on the total and every tie-break of the act: the draw decides
+    tie_missing: str = ""  # a fact the act's tie-break needs is not known
 
     @property
     def changed(self) -> bool:
@@ -631,7 +643,8 @@ def _rows(regime: Regime, entries: list[dict], appeals: Iterable[SelectionAppeal
             e = members[p.id]
             rows.append(RankingRow(rank=r.rank, published_rank=e["rank"], id=p.id, name=p.name, group=group,
                                    published_total=e["total"], total=r.score.total, tie_break=r.tie_break,
-                                   score=r.score, participant=p))
+                                   score=r.score, participant=p, tie_unresolved=r.tie_unresolved,
+                                   tie_missing=r.tie_missing))
     return tuple(rows)
 
 
@@ -712,6 +725,9 @@ def publish_final(ranking: ListPublication | int, *, by: str, published_on: _dt.
     if late:
         raise UserError(f"O recurso nº {late[0].id} foi decidido em {late[0].decided_on:%d/%m/%Y}, depois da data "
                         "desta publicação.", field="published_on")
+    missing = next((row.tie_missing for row in process.rows if row.tie_missing), "")
+    if missing:
+        raise UserError(f"A lista definitiva não pode ser publicada: {missing}.", field="list")
     participants = final_participants(process)
     made = published_list(participants, draw_rules(regime))
     entries = []

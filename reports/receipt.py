@@ -17,12 +17,14 @@ def receipt_context(app: Application) -> dict:
     regime = get_regime(app.regime)
     kind = regime.permit_kind(app.permit_kind)
     delivered = {d.document: d for d in app.documents}
+    later = _asked_later(regime, kind)
     documents = []
     for doc_id in kind.documents:
         doc = regime.document(doc_id)
         got = delivered.get(doc_id)
         documents.append({
             "label": doc.label, "article": regime.cite_item(doc), "delivered": got is not None,
+            "later": later.get(doc_id, "") if got is None else "",
             "delivered_on": got.delivered_on if got else None, "valid_until": got.valid_until if got else None,
             "file": got.original_name if got else "", "sha256": got.sha256 if got else "",
         })
@@ -32,7 +34,7 @@ def receipt_context(app: Application) -> dict:
         applicant = {"name": app.company.legal_name, "document": f"CNPJ {format_cnpj(app.company.cnpj)}"}
     return {
         "app": app, "regime": regime, "kind": kind, "applicant": applicant, "documents": documents,
-        "missing": [d for d in documents if not d["delivered"]],
+        "missing": [d for d in documents if not d["delivered"] and not d["later"]],
         "quote": json.loads(app.quote_json or "{}"), "eligibility": json.loads(app.eligibility_json or "{}"),
         "municipality": municipality_label(), "agency": get_setting(AGENCY),
         "line": regime.line(app.line).label if app.line else "",
@@ -40,6 +42,18 @@ def receipt_context(app: Application) -> dict:
         "equipment": regime.equipment(app.equipment).label if app.equipment else "",
         "site": _site_label(regime, app.site),
     }
+
+
+def _asked_later(regime, kind) -> dict[str, str]:
+    """Documents the act asks after the application (``Rule.due``; Sapezal art. 11), with when, in words."""
+    from models import describe
+
+    out = {}
+    for rule in kind.rules:
+        if rule.kind == "document" and rule.due:
+            deadline = regime.deadline(rule.due)
+            out[rule.document] = f"{describe.deadline_text(deadline)} ({regime.cite_item(deadline)})"
+    return out
 
 
 def _site_label(regime, site: str) -> str:

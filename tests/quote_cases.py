@@ -22,14 +22,18 @@ QUOTE_CASES = [
     dict(id="sb-pipoca-min-ml-low-energy", regime="sao-bento-2026",
          args=dict(equipment="carrinho-pipoca", front="0,8", depth="0,8", mei=True, local=True, energy="low"),
          total="137.16", formula="5,50 × 38,42 × 1,00 × (1 − 0,50)"),
-    # Lei 9.158/2014, art. 11, § 5º and art. 5º, I: R$ 2,50 × 4,00 × 3,50 m per month.
+    # Lei 9.158/2014, art. 11, § 5º and art. 5º, I: R$ 2,50 per m² used — a stall of the full 4,00 × 3,50 m.
     dict(id="sjc-comidas-tipicas-2014", regime="sjc-2014",
-         args=dict(line="comidas-tipicas", year=2014),
+         args=dict(line="comidas-tipicas", front="4", depth="3,5", year=2014),
          total="35.00", formula="2,50 × 4,00 × 3,50"),
     # art. 5º, IV: pastel 12,00 × 3,50.
     dict(id="sjc-pastel-2014", regime="sjc-2014",
-         args=dict(line="pastel", year=2014),
+         args=dict(line="pastel", front="12", depth="3,5", year=2014),
          total="105.00", formula="2,50 × 12,00 × 3,50"),
+    # art. 11, § 5º: "por metro quadrado utilizado" — a pastel stall using 10,00 × 3,00 of the 12,00 × 3,50 of art. 5º.
+    dict(id="sjc-pastel-area-utilizada-2014", regime="sjc-2014",
+         args=dict(line="pastel", front="10", depth="3", year=2014),
+         total="75.00", formula="2,50 × 10,00 × 3,00"),
     # LC 324/2025, art. 89, § 1º: Recinto (todas as instalações), 1 day: 100 UFESP + deposit 150 UFESP.
     dict(id="olimpia-recinto-1-dia", regime="olimpia-2025",
          args=dict(venue="recinto-todas-instalacoes", days=1, year=2026),
@@ -55,4 +59,7 @@ QUOTE_ERRORS = [
     # sizes are measured to the centimetre: 4,004 would print 4,00 and charge 4,004
     dict(id="front-beyond-centimetre", regime="sao-bento-2026", args=dict(equipment="barraca", front="4,004"),
          fragment="duas casas decimais"),
+    # SJC art. 5º, IV: the pastel stall is at most 12,00 m of front
+    dict(id="sjc-front-above-art-5", regime="sjc-2014", args=dict(line="pastel", front="13", depth="3", year=2014),
+         fragment="acima do máximo de 12,00 m"),
 ]

@@ -29,12 +29,33 @@ def mei(app_ready, db_url, tmp_path):
                                      partners=[PartnerInput(owner.name, owner.cpf)]))
 
 
-def dialog_for(qtbot, company):
+#: Indomit's registration was open until 12:00 of 26/03/2026 (Dec. 4.794/2026, art. 3º): a São Bento application
+#: filed on TODAY (November) is refused, the event being over (art. 2º) — these tests file in time
+IN_TIME = dt.datetime(2026, 3, 20, 10, 0)
+
+
+def dialog_for(qtbot, company, now=None):
     from views.application_form import ApplicationDialog
 
-    dialog = ApplicationDialog("company", company.id, today=TODAY)
+    dialog = ApplicationDialog("company", company.id, today=TODAY, now=now)
     qtbot.addWidget(dialog)
     dialog.show()
+    return dialog
+
+
+def application_dialog(qtbot, applicant_kind: str, applicant_id: int, regime: str, permit_kind: str = "", *,
+                       today=TODAY, now=None):
+    """Atendimento's form at 1366×768 with the regime (and permit kind) chosen, its assessment settled."""
+    from views.application_form import ApplicationDialog
+
+    dialog = ApplicationDialog(applicant_kind, applicant_id, today=today, now=now)
+    qtbot.addWidget(dialog)
+    dialog.resize(1366, 768)
+    dialog.show()
+    dialog.regime.setCurrentIndex(dialog.regime.findData(regime))
+    if permit_kind:
+        dialog.kind.setCurrentIndex(dialog.kind.findData(permit_kind))
+    dialog.settle()
     return dialog
 
 
@@ -47,7 +68,7 @@ def statuses(dialog) -> dict[str, str]:
 
 
 def test_sao_bento_application_end_to_end(qtbot, mei, tmp_path):
-    d = dialog_for(qtbot, mei)
+    d = dialog_for(qtbot, mei, now=IN_TIME)
     d.regime.setCurrentIndex(d.regime.findData("sao-bento-2026"))
     d.equipment.setCurrentIndex(d.equipment.findData("trailer"))
     qtbot.keyClicks(d.front, "4")
@@ -84,7 +105,7 @@ def test_sao_bento_application_end_to_end(qtbot, mei, tmp_path):
 
 
 def test_missing_documents_are_listed_on_the_receipt(qtbot, mei, tmp_path):
-    d = dialog_for(qtbot, mei)
+    d = dialog_for(qtbot, mei, now=IN_TIME)
     d.regime.setCurrentIndex(d.regime.findData("sao-bento-2026"))
     d.save()
     assert d.protocol.text().startswith("Protocolo 2026/")
@@ -143,13 +164,13 @@ def test_approval_checks_the_rules_and_the_acts_term_again(qtbot, mei):
 
     kind = get_regime("sao-bento-2026").permit_kind("event-stall")
     missing = create_application(ApplicationInput(regime="sao-bento-2026", permit_kind="event-stall",
-                                                  company_id=mei.id), clerk="ana", today=TODAY)
+                                                  company_id=mei.id), clerk="ana", now=IN_TIME)
     missing = change_status(missing, "analysis", by="chefe")
     with pytest.raises(UserError, match="não pode ser aprovado: .*Documento"):
         approve_application(missing, by="chefe", today=dt.date(2026, 3, 20))
     complete = create_application(ApplicationInput(
         regime="sao-bento-2026", permit_kind="event-stall", company_id=mei.id,
-        documents=[DocumentInput(d, dt.date(2026, 3, 20)) for d in kind.documents]), clerk="ana", today=TODAY)
+        documents=[DocumentInput(d, dt.date(2026, 3, 20)) for d in kind.documents]), clerk="ana", now=IN_TIME)
     complete = change_status(complete, "analysis", by="chefe")
     # Dec. 4.794/2026, art. 2º: the three days ended on 29/03/2026 — nothing left to authorise in November
     with pytest.raises(UserError, match="29/03/2026"):

@@ -71,14 +71,14 @@ def test_same_input_same_json_and_another_seed_another_order(tmp_path, capsys):
 
 
 def test_readable_text_and_alternates_option(tmp_path, capsys):
-    csv_path = write(tmp_path, "id;name;quota\n1;Ana Souza;\n2;Bruno Lima;sim\n3;Carla Dias;\n4;Davi Rocha;\n"
+    csv_path = write(tmp_path, "id;name;debtor\n1;Ana Souza;\n2;Bruno Lima;\n3;Carla Dias;\n4;Davi Rocha;\n"
                                "5;Eva Melo;\n")
     assert main(["draw", "--regime", "ilha-comprida-2017", "--input", csv_path, "--vacancies", "2",
                  "--seed", "Ilha Verão", "--alternates", "1", "--events", "3"]) == 0
     out = capsys.readouterr().out
     assert "Sorteio — Ilha Comprida/SP" in out and "Semente: Ilha Verão" in out and "SHA-256 " in out
     assert "Titulares, na ordem sorteada" in out and "Suplentes, na ordem de chamada" in out
-    assert "[2] Bruno Lima (cota)" in out and "1 reservada(s) à cota" in out
+    assert "reservada(s) à cota" not in out  # the quota of art. 11, § 2º is of licences, not of art. 21's draws
     assert "Evento 3:" in out and "Ordem sorteada:" in out
 
 

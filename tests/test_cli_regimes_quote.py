@@ -268,7 +268,7 @@ def test_fixed_fee_by_id_with_admin_value(sqlite_url, capsys):
     (["--regime", "olimpia-2025", "--venue", "recinto-arena", "--days", "1,5"], "dias"),
     (["--regime", "olimpia-2025", "--venue", "recinto-arena", "--days", "0"], "dias"),
     (["--regime", "olimpia-2025", "--venue", "castelo", "--days", "1"], "castelo"),
-    (["--regime", "sjc-2014", "--line", "pastel", "--year", "2024"], "INPC"),
+    (["--regime", "sjc-2014", "--line", "pastel", "--front", "12", "--depth", "3,5", "--year", "2024"], "INPC"),
     (["--regime", "sao-bento-2026"], "Nada a calcular"),
     (["--regime", "sapezal-2014", "--fee", "licenca", "--admin-value", "licenca"], "TAXA=VALOR"),
 ])
@@ -386,8 +386,8 @@ def test_unknown_admin_value_id_is_refused(sqlite_url, capsys):
 
 def test_inputs_without_effect_are_observed_not_dropped(sqlite_url, capsys):
     """--mei, --local, --days and --energy alike: the price is given and each one is said to change nothing."""
-    assert main(["quote", "--db", sqlite_url, "--regime", "sjc-2014", "--line", "pastel", "--year", "2014",
-                 "--mei", "--local", "--days", "3", "--energy", "high"]) == 0
+    assert main(["quote", "--db", sqlite_url, "--regime", "sjc-2014", "--line", "pastel", "--front", "12",
+                 "--depth", "3,5", "--year", "2014", "--mei", "--local", "--days", "3", "--energy", "high"]) == 0
     lines = capsys.readouterr().out.splitlines()
     notes = [line for line in lines if line.startswith("Observação: ")]
     assert len(notes) == 4, lines
@@ -409,7 +409,7 @@ def test_energy_tier_is_named_in_portuguese(sqlite_url, capsys):
 
 def test_missing_correction_says_how_from_the_command_line(sqlite_url, capsys):
     err = one_line_error(capsys, main(["quote", "--db", sqlite_url, "--regime", "sjc-2014", "--line", "pastel",
-                                       "--year", "2016"]))
+                                       "--front", "12", "--depth", "3,5", "--year", "2016"]))
     assert "Cadastre a correção do INPC de 2015 a 2016" in err
     assert f"praca --db {sqlite_url}" in err and "Cadastros → Correção monetária" in err
 

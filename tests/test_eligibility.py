@@ -20,6 +20,7 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from models.eligibility import (
+    DUE_LATER,
     ELIGIBLE,
     FAILED,
     INELIGIBLE,
@@ -82,6 +83,7 @@ def good_facts(regime, kind, today=TODAY, **changes) -> ApplicantFacts:
         legally_capable=True,
         resident_since=add_months(today, -12 * 10),
         is_resident=True,
+        based_elsewhere=False,
         public_servant=False,
         documents={d.id: DocumentFacts(delivered_on=add_months(today, -1)) for d in regime.documents},
         permits=(),
@@ -181,6 +183,8 @@ def test_rule_passes_with_good_facts(regime, kind, index, rule):
 def test_rule_fails_with_bad_facts_and_says_why(regime, kind, index, rule):
     good = good_facts(regime, kind)
     bad, expected = failing(regime, kind, rule, good)
+    if rule.due:  # asked after the application (Sapezal art. 11): unmet when the permit is issued
+        bad = replace(bad, issuing=True)
     result = check(regime, kind, rule, bad)
     assert result.status == FAILED, result.reason
     for text in expected:
@@ -204,9 +208,10 @@ def test_custom_rule_is_always_manual_with_its_text(regime, kind, index, rule):
 def test_rule_never_crashes_without_facts(regime, kind, index, rule):
     for applicant in ("person", "company"):
         result = check(regime, kind, rule, ApplicantFacts(applicant, TODAY), admin=None)
-        assert result.status in (MISSING, MANUAL, FAILED, PASSED)
+        assert result.status in ((MISSING, MANUAL, FAILED, PASSED, DUE_LATER) if rule.due
+                                 else (MISSING, MANUAL, FAILED, PASSED))
         if rule.kind in ("min-age", "legally-capable", "cnpj-required", "municipal-registration",
-                         "resident", "no-debts"):
+                         "resident", "no-debts") and not rule.due:
             assert result.status == MISSING, result.reason
 
 
@@ -435,8 +440,10 @@ class TestSapezal:
         assert result.label == "Residente no município há mais de 1 ano"
 
     def test_health_certificate_valid_six_months(self):
+        """Art. 11, II: "renovável semestralmente" — checked when the licence is issued (asked after the list)."""
         rule = self.rule("document", document="health-certificate")
         assert self.regime.document("health-certificate").validity_months == 6
+        self.facts = lambda **changes: good_facts(self.regime, self.kind, issuing=True, **changes)
         docs = dict(self.facts().documents)
         docs["health-certificate"] = DocumentFacts(delivered_on=dt.date(2026, 1, 10))
         on_last_day = check(self.regime, self.kind, rule, self.facts(documents=docs, today=dt.date(2026, 7, 10)))
@@ -816,7 +823,7 @@ def test_document_validity(delivered, months, offset):
     # with the regime's 6 months
     last6 = document_last_valid_day(doc, 6)
     today = last6 + dt.timedelta(days=offset)
-    facts = ApplicantFacts("company", today, documents={"health-certificate": doc})
+    facts = ApplicantFacts("company", today, documents={"health-certificate": doc}, issuing=True)
     status = evaluate_rule(regime, kind, rule, facts).status
     if today < delivered:
         assert status == FAILED  # not delivered yet on that day

@@ -208,6 +208,11 @@ def test_unit_without_value_in_a_quote_names_unit_and_year(sb):
 
 # ================================================================ São José dos Campos — Lei 9.158/2014
 
+def full(sjc, line: str) -> dict:
+    """A stall of ``line`` at the largest size art. 5º allows."""
+    return dict(line=line, front=sjc.line(line).front, depth=sjc.line(line).depth)
+
+
 @pytest.mark.parametrize(
     "line, area, amount",
     [
@@ -222,8 +227,8 @@ def test_unit_without_value_in_a_quote_names_unit_and_year(sb):
     ],
 )
 def test_sjc_licence_fee_per_square_metre(sjc, line, area, amount):
-    """Art. 11, § 5º: R$ 2,50 per m² per month, paid by the 20th; area from art. 5º."""
-    quote = fee_quote(sjc, line=line, year=2014)
+    """Art. 11, § 5º: R$ 2,50 per m² used per month, paid by the 20th; a stall of art. 5º's full size."""
+    quote = fee_quote(sjc, **full(sjc, line), year=2014)
     fee_line = only(quote, "licence-fee")
     assert fee_line.amount == amount
     assert fee_line.formula.startswith("2,50 × ")
@@ -234,7 +239,7 @@ def test_sjc_licence_fee_per_square_metre(sjc, line, area, amount):
 
 def test_sjc_14_square_metres_is_35_reais(sjc):
     """Art. 11, § 5º with art. 5º, I: 2,50 × 4,00 × 3,50 = R$ 35,00."""
-    line = only(fee_quote(sjc, line="comidas-tipicas", year=2014), "licence-fee")
+    line = only(fee_quote(sjc, **full(sjc, "comidas-tipicas"), year=2014), "licence-fee")
     assert line.formula == "2,50 × 4,00 × 3,50"
     assert line.amount == D("35.00")
 
@@ -242,14 +247,15 @@ def test_sjc_14_square_metres_is_35_reais(sjc):
 def test_sjc_inpc_correction_needs_the_factor(sjc):
     """Art. 11, § 7º: the R$ 2,50 of 2014 is corrected yearly by the INPC — never charged uncorrected."""
     with pytest.raises(UserError) as exc:
-        fee_quote(sjc, line="comidas-tipicas", year=2026)
+        fee_quote(sjc, **full(sjc, "comidas-tipicas"), year=2026)
     message = str(exc.value)
     assert "INPC" in message and "2014" in message and "2026" in message and "art. 11, § 7º" in message
 
 
 def test_sjc_inpc_correction_with_factor(sjc):
     """Corrected: 2,50 × 1,6512 × 4,00 × 3,50 = 57,792 → R$ 57,79 (rounded once)."""
-    line = only(fee_quote(sjc, line="comidas-tipicas", year=2026, index_factors={"INPC": "1.6512"}), "licence-fee")
+    line = only(fee_quote(sjc, **full(sjc, "comidas-tipicas"), year=2026, index_factors={"INPC": "1.6512"}),
+                "licence-fee")
     assert line.formula == "2,50 × 1,6512 × 4,00 × 3,50"
     assert line.amount == D("57.79")
     assert "art. 11, § 7º" in line.basis
@@ -266,10 +272,22 @@ def test_sjc_line_without_size_uses_the_real_area(sjc):
     assert line.amount == D("23.75")
 
 
-def test_sjc_size_different_from_the_act_is_refused(sjc):
+def test_sjc_art_11_par_5_charges_the_area_used_up_to_the_art_5_maximum(sjc):
+    """Art. 11, § 5º: "por metro quadrado utilizado" — a pastel stall of 10,00 × 3,00 pays 2,50 × 10,00 × 3,00 =
+    R$ 75,00, not the 42 m² of art. 5º, IV, which is the maximum: 13,00 m of front is refused."""
+    line = only(fee_quote(sjc, line="pastel", front="10", depth="3", year=2014), "licence-fee")
+    assert line.formula == "2,50 × 10,00 × 3,00" and line.amount == D("75.00")
+    assert any("máximo do ramo \"Pastel\": 12,00 × 3,50 = 42,00 m²" in d for d in line.details)
+    assert "art. 5º, IV" in line.basis
     with pytest.raises(UserError) as exc:
-        fee_quote(sjc, line="pastel", front="10", year=2014)
-    assert "12,00" in str(exc.value)
+        fee_quote(sjc, line="pastel", front="13", depth="3", year=2014)
+    assert exc.value.field == "front" and "acima do máximo de 12,00 m" in str(exc.value)
+    with pytest.raises(UserError) as exc:
+        fee_quote(sjc, line="pastel", area="43", year=2014)
+    assert exc.value.field == "area"
+    with pytest.raises(UserError) as exc:  # the line alone no longer prices: the area used is asked
+        fee_quote(sjc, line="pastel", year=2014)
+    assert "metro quadrado utilizado" in str(exc.value) and "12,00 × 3,50" in str(exc.value)
 
 
 def test_sjc_needs_the_line(sjc):
@@ -544,7 +562,7 @@ def test_discount_never_increases_the_price(equipment, front, depth, hitch):
        st.decimals(min_value=D("1"), max_value=D("3"), places=4))
 def test_sjc_correction_is_rounded_once(line, factor):
     sjc = get_regime("sjc-2014")
-    quote_line = fee_quote(sjc, line=line, year=2020, index_factors={"INPC": factor}).lines[0]
+    quote_line = fee_quote(sjc, **full(sjc, line), year=2020, index_factors={"INPC": factor}).lines[0]
     exact = D("2.50") * factor * sjc.line(line).area
     assert quote_line.amount == exact.quantize(D("0.01"), rounding=ROUND_HALF_UP)
     assert quote_line.amount.as_tuple().exponent == -2
@@ -623,7 +641,7 @@ def test_amount_is_the_formulas_own_product_sjc(front, depth, factor, declared):
     sjc = get_regime("sjc-2014")
     sizes = dict(area=max((front * depth).quantize(D("0.01")), D("0.01"))) if declared else dict(front=front, depth=depth)
     assert_formulas_reproduce(fee_quote(sjc, line="churrasco", year=2020, index_factors={"INPC": factor}, **sizes))
-    assert_formulas_reproduce(fee_quote(sjc, line="pastel", year=2020, index_factors={"INPC": factor}))
+    assert_formulas_reproduce(fee_quote(sjc, **full(sjc, "pastel"), year=2020, index_factors={"INPC": factor}))
 
 
 @settings(max_examples=60, deadline=None)
@@ -734,11 +752,11 @@ def test_a_claim_is_always_answered(equipment, front, depth, mei, local):
 def test_year_before_the_act_is_refused(sjc):
     """Lei 9.158/2014 is of 2014: nothing of it can be priced for 2013."""
     with pytest.raises(UserError) as exc:
-        fee_quote(sjc, line="pastel", year=2013)
+        fee_quote(sjc, **full(sjc, "pastel"), year=2013)
     message = exc.value.message
     assert exc.value.field == "year"
     assert "2013" in message and "Lei nº 9.158, de 28 de agosto de 2014" in message and "2014" in message
-    assert fee_quote(sjc, line="pastel", year=2014).total == D("105.00")
+    assert fee_quote(sjc, **full(sjc, "pastel"), year=2014).total == D("105.00")
 
 
 @pytest.mark.parametrize("regime_id", sorted(load_regimes()))
@@ -757,7 +775,7 @@ def test_unknown_admin_value_id_is_refused_with_the_options(sjc, sb):
     assert exc.value.field == "admin_value"
     assert "'rateio'" in exc.value.message and "rateio-energia-banheiros" in exc.value.message
     with pytest.raises(UserError) as exc:  # a fee the act prices itself is not admin-defined
-        fee_quote(sjc, line="pastel", year=2014, admin_values={"licence-fee": "10"})
+        fee_quote(sjc, **full(sjc, "pastel"), year=2014, admin_values={"licence-fee": "10"})
     assert "licence-fee" in exc.value.message
     with pytest.raises(UserError) as exc:
         fee_quote(sb, equipment="barraca", front="2", admin_values={"x": "1"})
@@ -771,13 +789,13 @@ def test_admin_value_is_in_cents(sjc):
 
 
 def test_admin_value_of_a_fee_not_priced_is_noted(sjc):
-    quote = fee_quote(sjc, line="pastel", year=2014, admin_values={"rateio-energia-banheiros": "10"})
+    quote = fee_quote(sjc, **full(sjc, "pastel"), year=2014, admin_values={"rateio-energia-banheiros": "10"})
     assert quote.total == D("105.00")
     assert any("'rateio-energia-banheiros'" in n for n in quote.notes)
 
 
 def test_mei_local_days_energy_without_effect_are_noted(sjc, sb):
-    quote = fee_quote(sjc, line="pastel", year=2014, mei=True, local=True, days=3, energy="high")
+    quote = fee_quote(sjc, **full(sjc, "pastel"), year=2014, mei=True, local=True, days=3, energy="high")
     assert quote.total == D("105.00")
     notes = " | ".join(quote.notes)
     assert "MEI" in notes and "do município" in notes.lower() and "3 dias" in notes

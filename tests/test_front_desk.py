@@ -203,6 +203,18 @@ def test_issue_the_permit_from_the_worklist(app_ready, qtbot, db_url, tmp_path, 
     tab.refresh()
     tab.select_protocol(sapezal.protocol)
     assert tab.issue_button.isEnabled()
+    # Lei 1.171/2014, art. 11: the firm's CNPJ, the health and clearance certificates come before the licence
+    assert tab.issue(today=dt.date(2026, 11, 30)) is None
+    assert "art. 11, I" in tab.message.text() and "art. 11, II" in tab.message.text()
+    from models.applications import DocumentInput, record_documents
+    from models.people import CompanyInput, PartnerInput, save_company
+
+    save_company(CompanyInput(cnpj="11.444.777/0001-61", legal_name="MARIA JOSE DA SILVA MEI", mei=True,
+                              partners=[PartnerInput(person.name, person.cpf)]))
+    record_documents(sapezal, [DocumentInput(d, dt.date(2026, 11, 30))
+                               for d in ("cnpj-card", "health-certificate", "municipal-clearance")], by="ana",
+                     today=dt.date(2026, 11, 30))
+    tab.select_protocol(sapezal.protocol)
     permit = tab.issue(today=dt.date(2026, 11, 30))
     assert permit is not None and "emitida" in tab.message.text()
     assert permit.valid_until == dt.date(2027, 11, 29)  # one year (Lei 1.171/2014, art. 38)

@@ -106,7 +106,7 @@ FACTS = {
     "sjc-2014": [
         "Seção XXVIII: Arte, cultura e lazer em geral", "art. 8º, XXVIII",
         "Pagamento: antecipadamente, até o dia 20 de cada mês", "art. 11, § 5º",
-        "R$ 2,50 por m² ao mês (área do ramo: frente × profundidade)",
+        "R$ 2,50 por m² ao mês (área utilizada: frente × profundidade, até o tamanho máximo do ramo)",
         "Corrigido anualmente pelo INPC", "art. 11, § 7º",
         "3 meses consecutivos sem pagar: cassação", "art. 11, § 6º",
         "Valor definido pela Administração; o ato não fixa a periodicidade",

@@ -437,6 +437,15 @@ def broken(tmp_path: Path, old: str, new: str, name: str = "teste") -> RegimeErr
     return exc.value
 
 
+def broken_shipped(tmp_path: Path, regime_id: str, old: str, new: str) -> RegimeError:
+    """The error of a shipped regime file with ``old`` replaced by ``new`` once."""
+    source = (default_regimes_folder() / f"{regime_id}.toml").read_text(encoding="utf-8")
+    assert old in source, old
+    with pytest.raises(RegimeError) as exc:
+        load_regime_file(write(tmp_path, source.replace(old, new, 1), regime_id))
+    return exc.value
+
+
 def test_base_fixture_is_valid(tmp_path):
     regime = load_regime_file(write(tmp_path, BASE))
     assert regime.id == "teste"

@@ -181,7 +181,9 @@ BASE = dict(registered_at=REGISTERED, family_income_mw=Decimal("5"), resident_si
             experience_years=0)
 
 
-def test_tie_break_disabled_first_then_oldest_then_id():
+def test_tie_break_art_10_par_3_disabled_first_then_oldest_then_the_lot():
+    """Lei 1.171/2014, art. 10, § 3º: "Ocorrendo empate, terá prioridade o deficiente físico e, persistindo o
+    empate, será considerado vencedor o mais idoso" — and what the act leaves equal shares a rank."""
     # A and B: 140 points each, A disabled; C and D: same points, C older (same age bracket); E and F identical
     a = Participant(id="a", name="A", disabled=True, housing="other", dependants_under_16=0,
                     birth_date=dt.date(1990, 1, 1), **BASE)
@@ -199,9 +201,11 @@ def test_tie_break_disabled_first_then_oldest_then_id():
     totals = {r.participant.id: r.score.total for r in ranked}
     assert totals["a"] == totals["b"] and totals["c"] == totals["d"] and totals["e"] == totals["f"]
     assert [r.participant.id for r in ranked] == ["a", "b", "c", "d", "e", "f"]
-    assert [r.rank for r in ranked] == [1, 2, 3, 4, 5, 6]
+    assert [r.rank for r in ranked] == [1, 2, 3, 4, 5, 5]  # E and F: the draw decides, not the id
     assert "deficiência" in ranked[0].tie_break and "idoso" in ranked[2].tie_break
+    assert "Lei 1.171/2014, art. 10, § 3º" in ranked[0].tie_break
     assert [r.tie_unresolved for r in ranked] == [False, False, False, False, True, True]
+    assert "decide o sorteio" in ranked[4].tie_break and not any(r.tie_missing for r in ranked)
 
 
 def test_higher_total_wins_before_any_tie_break():
@@ -371,14 +375,15 @@ def test_debtors_are_excluded_with_reason_and_article():
     assert "999" in ilha.order and not ilha.excluded
 
 
-# --------------------------------------------------------------------------- quota (Ilha Comprida art. 11, § 2º)
+# --------------------------------------------------------------------------- a quota in a draw
 
 ILHA = get_regime("ilha-comprida-2017")
+#: a draw with a 10 % quota — no shipped act has one: Ilha Comprida's (art. 11, § 2º) is of licences, not draws
+QUOTA_RULES = DrawRules(method="draw", quota_percent=Decimal("0.10"), quota_basis="Decreto de teste, art. 1º")
 
 
 def test_quota_fills_reserved_places_first():
-    rules = draw_rules(ILHA)
-    assert rules.quota_percent == Decimal("0.10") and "art. 11, § 2º" in rules.quota_basis
+    rules = QUOTA_RULES
     ps = people(20)
     plain = run_draw(ps, "q", 10, rules)
     last = plain.order[-1]  # the worst drawn position: without quota never a holder
@@ -392,14 +397,14 @@ def test_quota_fills_reserved_places_first():
 
 
 def test_quota_rounds_up_and_unused_places_go_to_the_general_list():
-    rules = draw_rules(ILHA)
+    rules = QUOTA_RULES
     result = run_draw(people(12), "r", 3, rules)  # 10 % of 3 = 0,3 → 1 reserved place, nobody of the quota
     assert result.groups[0].quota_reserved == 1 and result.groups[0].quota_holders == ()
     assert list(result.holders) == list(result.order[:3])
 
 
 def test_quota_people_beyond_the_reserved_places_compete_for_general_ones():
-    rules = draw_rules(ILHA)
+    rules = QUOTA_RULES
     ps = [Participant(id=f"{i:02d}", name=f"N{i}", quota=True) for i in range(10)]
     result = run_draw(ps, "s", 10 - 5, rules)
     assert len(result.groups[0].quota_holders) == 1 and list(result.holders) == list(result.order[:5])
@@ -443,8 +448,9 @@ def test_payment_ties_are_broken_by_the_draw_and_payment_is_required():
 
 
 def test_ranked_participants_hold_by_rank_and_alternates_are_drawn():
-    ps = [Participant(id=f"{i:02d}", name=f"N{i}", score=Decimal(100 - i)) for i in range(12)]
-    ps.append(Participant(id="tie", name="Empate", score=Decimal(98)))  # same score as "02"
+    same = dict(disabled=False, birth_date=dt.date(1980, 1, 1))  # equal on the tie-break of art. 10, § 3º too
+    ps = [Participant(id=f"{i:02d}", name=f"N{i}", score=Decimal(100 - i), **same) for i in range(12)]
+    ps.append(Participant(id="tie", name="Empate", score=Decimal(98), **same))  # same score as "02"
     result = run_draw(ps, "s", 3, draw_rules(SAPEZAL, alternates=4))
     chosen = {"00", "01"} | {next(pid for pid in result.order if pid in ("02", "tie"))}  # the tie by the draw
     assert set(result.holders) == chosen
@@ -588,7 +594,7 @@ def readme_snippet() -> str:
 def test_readme_snippet_reproduces_the_order(tmp_path, monkeypatch, capsys):
     ps = [Participant(id=str(i), name=n, group="g01" if i % 2 else "g02", quota=i == 3)
           for i, n in enumerate(["Zoë", "João", "Ana Lúcia", "Mário", "Иван", "李雷", "Ñandú"], 1)]
-    result = run_draw(ps, "12345", 2, draw_rules(ILHA))
+    result = run_draw(ps, "12345", 2, QUOTA_RULES)
     (tmp_path / "lista.txt").write_bytes(result.list_text.encode("utf-8"))
     monkeypatch.chdir(tmp_path)
     code = readme_snippet()

@@ -37,6 +37,7 @@ from models.selection_process import (
 )
 from models.sites import SegmentInput, SiteInput, Stall, save_layout, save_site
 from test_permits import TODAY, approved, company, keys, person  # noqa: F401  (keys: fixture)
+from PySide6.QtWidgets import QLabel
 from views.selection_page import SelectionPage
 
 SAPEZAL_SITE = "Praça da Matriz"
@@ -57,6 +58,7 @@ def sapezal_applicant(name, *, housing, income, birth, since, children=(), disab
                  for i, b in enumerate(children, 1)]
     who = person(name, housing=housing, family_income_mw=income, birth_date=birth, resident_since=since,
                  household=household, disabled=disabled, experience_years=5)
+    company(f"{name.upper()} MEI", who, mei=True)  # the licence is a firm's (art. 4º; art. 20): an MEI
     fields = dict(line="bebidas", group="g03", equipment="barraca", front="2.00", depth="1.50", site=SAPEZAL_SITE)
     if status == "approved":
         return who, approved("sapezal-2014", "ponto-fixo", holder=who, **fields)
@@ -288,6 +290,23 @@ def test_the_whole_sapezal_call_from_scores_to_stalls(qtbot, page, sapezal, tmp_
     draws.inner.setCurrentIndex(1)
     assert draws.holders.rowCount() == 3
     assert draws.stall_combo(0).currentText().startswith("emita a permissão") or not draws.stall_combo(0).isEnabled()
+    # art. 11: CNPJ, health and clearance certificates within 10 business days of the final list (20/11/2026)
+    assert not draws.holders.isColumnHidden(7)
+    assert [draws.holders.item(r, 7).text() for r in range(3)] == ["3 a apresentar até 04/12/2026"] * 3
+    click(qtbot, draws.issue_button)
+    assert Permit.select().count() == 0 and draws.message.text().count("art. 11") >= 3
+    for row in range(3):
+        draws.holders.selectRow(row)
+        assert draws.documents_button.isEnabled()
+
+        def deliver(dialog):
+            assert "até 04/12/2026" in dialog.findChild(QLabel, "deadline").text()
+            for doc_id in ("cnpj-card", "health-certificate", "municipal-clearance"):
+                dialog.tick(doc_id, on=TODAY)
+            click(qtbot, dialog.save_button)
+
+        assert len(draws.record_documents(fill=deliver)) == 3
+    assert [draws.holders.item(r, 7).text() for r in range(3)] == ["cumpridos"] * 3
     click(qtbot, draws.issue_button)
     permits = list(Permit.select().order_by(Permit.id))
     assert len(permits) == 3 and draws.message.text().count("emitida") == 3
@@ -438,16 +457,19 @@ def test_sjc_preference_then_draw_permits_ask_the_end_and_stalls_of_the_section(
     assert Stall.get(Stall.holder == permit.id).id == int(offered.default)
 
 
-def test_call_list_model_reads_marks_and_quota(keys):
-    """models/calls.py alone: the quota mark enters the list only where the act has a quota (Ilha Comprida)."""
-    app = approved("ilha-comprida-2017", "ambulante-praia", holder=person("Idosa Cotista Lima"),
-                   site="arena-de-shows", line="cadeiras-guarda-sol", equipment="carrinho", front="1.50",
-                   depth="0.80", hitch="0.20")
+def test_call_list_model_reads_marks_and_no_quota_in_the_event_draw(keys):
+    """models/calls.py alone: the call of the arena takes the event credentials (Dec. 890/2017, art. 21), and a
+    quota mark does not enter its list — the 10 % of art. 11, § 2º is of the licences, not of these draws."""
+    app = approved("ilha-comprida-2017", "credencial-evento", holder=person("Idosa Cotista Lima"),
+                   site="arena-de-shows")
+    approved("ilha-comprida-2017", "ambulante-praia", holder=person("Praia Sem Evento"), site="arena-de-shows",
+             line="cadeiras-guarda-sol", equipment="carrinho", front="1.50", depth="0.80", hitch="0.20")
     plain = call_list("ilha-comprida-2017", site="arena-de-shows", today=TODAY)
     marked = call_list("ilha-comprida-2017", site="arena-de-shows", today=TODAY,
                        marks={app.protocol: {"quota": True}})
-    assert "quota=1" not in plain.published.text and "quota=1" in marked.published.text
-    assert plain.sha256 != marked.sha256
+    assert [c.applicant for c in plain.candidates] == ["Idosa Cotista Lima"]  # the beach licence is not a call
+    assert "quota=1" not in marked.published.text and plain.sha256 == marked.sha256
+    assert plain.rules.quota_percent is None and "art. 11, § 2º" in plain.rules.quota_note
     assert call_list("ilha-comprida-2017", site="Arena de Shows", today=TODAY).candidates  # by the act's label
     nothing = call_list("ilha-comprida-2017", site="Outro lugar", today=TODAY)
     assert nothing.candidates == () and nothing.published is None and "vazia" in nothing.problem
@@ -644,8 +666,7 @@ def test_appeal_refusals_of_the_model(keys, sapezal):
 @pytest.fixture
 def ilha_vendors(keys):
     """Five vendors registered for the events of the Arena de Shows."""
-    return [approved("ilha-comprida-2017", "ambulante-praia", holder=person(name), site="arena-de-shows",
-                     line="cadeiras-guarda-sol", equipment="carrinho", front="1.50", depth="0.80", hitch="0.20")
+    return [approved("ilha-comprida-2017", "credencial-evento", holder=person(name), site="arena-de-shows")
             for name in ("Ana Beira-Mar", "Bruno Areia", "Carla Maré", "Davi Concha", "Elisa Duna")]
 
 

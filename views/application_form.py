@@ -35,13 +35,15 @@ from models.money import format_brl
 from models.regimes import shipped_regimes
 from models.settings import MUNICIPALITY, get_setting
 from views.price_simulator import where_to_enter
-from views.widgets import DateEdit, FieldErrorsView, GuardedDialog, current_user_name
+from views.documents_table import DocumentsTable
+from views.widgets import FieldErrorsView, GuardedDialog, current_user_name
 
 STATUS_LOOK = {
     "passed": ("✔", "#1b5e20", "atendido"),
     "failed": ("✘", "#b00020", "não atendido"),
     "manual": ("?", "#8a6d00", "conferir"),
     "missing-data": ("…", "#8a6d00", "sem dados"),
+    "due-later": ("→", "#1565c0", "a apresentar depois"),
 }
 
 
@@ -49,9 +51,10 @@ class ApplicationDialog(GuardedDialog):
     discard_question = "Descartar este requerimento ainda não protocolado?"
 
     def __init__(self, applicant_kind: str, applicant_id: int, parent: QWidget | None = None,
-                 *, today: _dt.date | None = None):
+                 *, today: _dt.date | None = None, now: _dt.datetime | None = None):
         super().__init__(parent)
-        self.today = today or _dt.date.today()
+        self.today = now.date() if now is not None else (today or _dt.date.today())
+        self._now = now
         self.applicant: Applicant = load_applicant(applicant_kind, applicant_id)
         self.application: Application | None = None
         self.files: dict[str, str] = {}
@@ -133,12 +136,8 @@ class ApplicationDialog(GuardedDialog):
 
         docs = QGroupBox(self.tr("Documentos entregues"))
         docs_layout = QVBoxLayout(docs)
-        self.documents = QTableWidget(0, 4)
-        self.documents.setObjectName("documents")
-        self.documents.setHorizontalHeaderLabels(
-            [self.tr("Documento"), self.tr("Entregue em"), self.tr("Válido até"), self.tr("Arquivo")])
-        self.documents.horizontalHeader().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
-        self.documents.verticalHeader().hide()
+        self.documents = DocumentsTable(attach=self.attach)
+        self.documents.changed.connect(self.schedule_assessment)
         docs_layout.addWidget(self.documents)
         form_layout.addWidget(docs)
         self.notes = QLineEdit()
@@ -148,6 +147,11 @@ class ApplicationDialog(GuardedDialog):
 
         right = QWidget()
         right_layout = QVBoxLayout(right)
+        self.filing = QLabel()  # the registration window and the event's dates (models.filing)
+        self.filing.setObjectName("filing")
+        self.filing.setWordWrap(True)
+        self.filing.hide()
+        right_layout.addWidget(self.filing)
         self.verdict = QLabel()
         self.verdict.setObjectName("verdict")
         self.verdict.setWordWrap(True)
@@ -201,7 +205,7 @@ class ApplicationDialog(GuardedDialog):
         bottom.addWidget(self.buttons)
         layout.addLayout(bottom)
         self.errors = FieldErrorsView(self.error, {
-            "regime": self.regime, "permit_kind": self.kind, "line": self.line, "group": self.group,
+            "regime": self.regime, "permit_kind": self.kind, "site": self.site, "line": self.line, "group": self.group,
             "section": self.section, "equipment": self.equipment, "front": self.front, "depth": self.depth,
             "hitch": self.hitch, "power_kw": self.power, "documents": self.documents})
 
@@ -242,6 +246,12 @@ class ApplicationDialog(GuardedDialog):
     def current_regime(self):
         return self.regimes.get(self.regime.currentData() or "")
 
+    def now(self) -> _dt.datetime:
+        """The moment of filing: the one given, else the current time on the desk's day."""
+        if self._now is not None:
+            return self._now
+        return _dt.datetime.combine(self.today, _dt.datetime.now().time()).replace(microsecond=0)
+
     def regime_changed(self) -> None:
         regime = self.current_regime()
         if regime is None:
@@ -270,48 +280,14 @@ class ApplicationDialog(GuardedDialog):
         self.files = {}
         if regime is None or not kind_id:
             return
-        kind = regime.permit_kind(kind_id)
-        for doc_id in kind.documents:
-            doc = regime.document(doc_id)
-            row = self.documents.rowCount()
-            self.documents.insertRow(row)
-            item = QTableWidgetItem(doc.label)
-            item.setData(Qt.ItemDataRole.UserRole, doc_id)
-            item.setFlags(Qt.ItemFlag.ItemIsUserCheckable | Qt.ItemFlag.ItemIsEnabled)
-            item.setCheckState(Qt.CheckState.Unchecked)
-            tip = regime.cite_item(doc)
-            if doc.validity_months:
-                tip += self.tr(" · validade de %1 meses").replace("%1", str(doc.validity_months))
-            item.setToolTip(tip)
-            self.documents.setItem(row, 0, item)
-            delivered = DateEdit()
-            delivered.set_date(self.today)
-            delivered.textChanged.connect(lambda _t: self.schedule_assessment())
-            self.documents.setCellWidget(row, 1, delivered)
-            valid = DateEdit()
-            valid.textChanged.connect(lambda _t: self.schedule_assessment())
-            self.documents.setCellWidget(row, 2, valid)
-            attach = QPushButton(self.tr("Anexar…"))
-            attach.clicked.connect(lambda _c=False, d=doc_id, b=attach: self.attach(d, b))
-            self.documents.setCellWidget(row, 3, attach)
-        self.documents.itemChanged.connect(lambda _i: self.schedule_assessment())
-        self.documents.resizeColumnsToContents()
+        self.documents.fill(regime, regime.permit_kind(kind_id).documents, self.today)
         self.update_assessment()
 
     # -- documents ---------------------------------------------------------------
     def set_delivered(self, doc_id: str, delivered: bool = True, *, on: _dt.date | None = None,
                       valid_until: _dt.date | None = None) -> None:
         """Tick a document (used by the keyboard/mouse and by tests alike)."""
-        for row in range(self.documents.rowCount()):
-            item = self.documents.item(row, 0)
-            if item.data(Qt.ItemDataRole.UserRole) == doc_id:
-                if on is not None:
-                    self.documents.cellWidget(row, 1).set_date(on)
-                if valid_until is not None:
-                    self.documents.cellWidget(row, 2).set_date(valid_until)
-                item.setCheckState(Qt.CheckState.Checked if delivered else Qt.CheckState.Unchecked)
-                return
-        raise KeyError(doc_id)
+        self.documents.tick(doc_id, delivered, on=on, valid_until=valid_until)
 
     def attach(self, doc_id: str, button: QPushButton | None = None, path: str | None = None) -> None:
         if path is None:
@@ -326,22 +302,7 @@ class ApplicationDialog(GuardedDialog):
         self.dirty = True
 
     def document_inputs(self) -> list[DocumentInput]:
-        docs, errors = [], {}
-        for row in range(self.documents.rowCount()):
-            item = self.documents.item(row, 0)
-            if item.checkState() != Qt.CheckState.Checked:
-                continue
-            doc_id = item.data(Qt.ItemDataRole.UserRole)
-            try:
-                delivered = self.documents.cellWidget(row, 1).date()
-                valid = self.documents.cellWidget(row, 2).date()
-            except UserError as exc:
-                errors[f"documents[{row}]"] = f"{item.text()}: {exc.message}"
-                continue
-            docs.append(DocumentInput(doc_id, delivered or self.today, valid, self.files.get(doc_id)))
-        if errors:
-            raise FieldErrors(errors)
-        return docs
+        return self.documents.inputs(self.files, default_day=self.today)
 
     # -- the application -----------------------------------------------------------
     def application_input(self) -> ApplicationInput:
@@ -374,14 +335,26 @@ class ApplicationDialog(GuardedDialog):
             return None
         try:
             data = self.application_input()
-            result = assess(self.applicant, data, energy=self.energy.currentData() or "none", today=self.today)
+            result = assess(self.applicant, data, energy=self.energy.currentData() or "none", now=self.now())
         except UserError as exc:
             self.verdict.setText(exc.message)
             return None
+        self.show_filing(result.filing)
         self.show_rules(result.eligibility)
         self.show_quote(result.quote, result.quote_problem)
         self.last_assessment = result
         return result
+
+    def show_filing(self, check) -> None:
+        """Registration closed, the event over (refused), or a late filing the act allows (warned), plainly."""
+        if check is None or not check.text:
+            self.filing.hide()
+            return
+        colour = {"closed": "#b00020", "late": "#8a6d00"}.get(check.status, "#1b5e20")
+        self.filing.setStyleSheet(f"font-weight: 600; color: {colour};")
+        self.filing.setText(check.text)
+        self.filing.setProperty("status", check.status)
+        self.filing.show()
 
     def show_rules(self, eligibility) -> None:
         self.verdict.setText(eligibility.summary.text)
@@ -424,9 +397,10 @@ class ApplicationDialog(GuardedDialog):
         self._pending.stop()
         try:
             data = self.application_input()
-            result = assess(self.applicant, data, energy=self.energy.currentData() or "none", today=self.today)
+            at = self.now()
+            result = assess(self.applicant, data, energy=self.energy.currentData() or "none", now=at)
             self.application = create_application(
-                data, clerk=current_user_name(), today=self.today,
+                data, clerk=current_user_name(), now=at,
                 quote=result.quote.to_dict() if result.quote else {},
                 eligibility=result.eligibility.to_dict() if result.eligibility else {})
         except FieldErrors as exc:
@@ -439,6 +413,9 @@ class ApplicationDialog(GuardedDialog):
         self.dirty = False
         self.errors.clear()
         self.protocol.setText(self.tr("Protocolo %1").replace("%1", self.application.protocol))
+        if result.filing is not None and result.filing.status == "late":
+            self.protocol.setToolTip(result.filing.text)
+            self.protocol.setText(self.protocol.text() + self.tr(" — fora do prazo de inscrição"))
         self.save_button.setEnabled(False)
         self.receipt_button.setEnabled(True)
         self.print_button.setEnabled(True)

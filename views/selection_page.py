@@ -14,6 +14,7 @@ from html import escape
 from pathlib import Path
 
 from PySide6.QtCore import QDate, Qt, Signal
+from PySide6.QtGui import QBrush, QColor
 from PySide6.QtWidgets import (
     QComboBox,
     QDateEdit,
@@ -40,6 +41,7 @@ from PySide6.QtWidgets import (
 )
 
 from models import describe
+from models.applications import get_application
 from models.calls import (
     CallList,
     assign_stalls,
@@ -56,6 +58,7 @@ from models.calls import (
     stall_choices,
 )
 from models.draws import annul_draw, draw_entries, get_draw, hold_draw
+from models.eligibility import join_articles
 from models.errors import FieldErrors, UserError
 from models.money import format_brl
 from models.regimes import get_regime
@@ -81,7 +84,7 @@ from models.selection_process import (
     rotation_state,
 )
 from views.table_models import Column, RowsModel, select_where, selected_row
-from views.widgets import FieldErrorsView, current_user_name, print_document, save_pdf_as
+from views.widgets import FieldErrorsView, WrappingLabel, current_user_name, print_document, save_pdf_as
 
 MONO = "font-family: monospace;"
 ERROR_COLOUR = "#b00020"
@@ -168,9 +171,8 @@ class CallTab(QWidget):
             row.addWidget(caption)
             row.addWidget(widget, stretch)
         layout.addLayout(row)
-        self.method = QLabel()
+        self.method = WrappingLabel()  # the act's rules in full, never clipped by the list below it
         self.method.setObjectName("method")
-        self.method.setWordWrap(True)
         self.method.setStyleSheet("color: #333;")
         layout.addWidget(self.method)
 
@@ -510,9 +512,8 @@ class CallTab(QWidget):
                 if c.tie_break:
                     place += f" ({escape(c.tie_break)})"
                 out.append(place + ".")
-            if c.tie_unresolved:
-                out.append(f"<span style='color: {ERROR_COLOUR};'>" + self.tr(
-                    "Empate em todos os critérios do ato: decidido pelo protocolo; a comissão decide.") + "</span>")
+            if c.tie_missing:
+                out.append(f"<span style='color: {ERROR_COLOUR};'>" + escape(c.tie_missing) + "</span>")
         return "<br>".join(out)
 
     def choose_preference(self, preference: str | None = None) -> bool:
@@ -875,11 +876,14 @@ class DrawsTab(QWidget):
         site_row.addWidget(self.site)
         site_row.addStretch(1)
         holders_layout.addLayout(site_row)
-        self.holders = QTableWidget(0, 7)
+        self.holders = QTableWidget(0, 8)
         self.holders.setObjectName("holders")
         self.holders.setHorizontalHeaderLabels([self.tr("Ordem"), self.tr("Grupo"), self.tr("Titular"),
                                                 self.tr("Requerimento"), self.tr("Permissão"),
-                                                self.tr("Banca atual"), self.tr("Banca a atribuir")])
+                                                self.tr("Banca atual"), self.tr("Banca a atribuir"),
+                                                self.tr("A apresentar depois da lista")])
+        self.holders.setSelectionBehavior(QTableWidget.SelectionBehavior.SelectRows)
+        self.holders.setSelectionMode(QTableWidget.SelectionMode.SingleSelection)
         self.holders.verticalHeader().hide()
         self.holders.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
         header = self.holders.horizontalHeader()
@@ -891,8 +895,13 @@ class DrawsTab(QWidget):
         self.issue_button.setObjectName("issue-permits")
         self.assign_button = QPushButton(self.tr("Atri&buir bancas"))
         self.assign_button.setObjectName("assign-stalls")
+        self.documents_button = QPushButton(self.tr("Registrar &documentos entregues…"))
+        self.documents_button.setObjectName("record-documents")
+        self.documents_button.setToolTip(self.tr("Os documentos que o ato pede ao titular depois da lista definitiva, "
+                                                 "no prazo que ele fixa"))
         hold_acts.addWidget(self.issue_button)
         hold_acts.addWidget(self.assign_button)
+        hold_acts.addWidget(self.documents_button)
         hold_acts.addStretch(1)
         holders_layout.addLayout(hold_acts)
         self.inner.addTab(holders, self.tr("Titulares: permissões e bancas"))
@@ -912,6 +921,8 @@ class DrawsTab(QWidget):
         self.replace_button.clicked.connect(self._replace)
         self.issue_button.clicked.connect(lambda: self.issue_permits())
         self.assign_button.clicked.connect(lambda: self.assign())
+        self.documents_button.clicked.connect(lambda: self.record_documents())
+        self.holders.itemSelectionChanged.connect(self._holder_selected)
         self.site.currentIndexChanged.connect(lambda _i: self._show_stalls())
         self._show_selected()
 
@@ -989,7 +1000,7 @@ class DrawsTab(QWidget):
         if d is None:
             return
         site = self.site.currentData()
-        holders = draw_holders(d.id)
+        holders = self.holder_rows = draw_holders(d.id, today=self.today, requirements=True)
         self.choices = stall_choices(d.id, int(site)) if site else []
         by_entry = {c.holder.entry_id: c for c in self.choices}
         for row in range(self.holders.rowCount()):  # the old combos go now, not at the next event loop turn
@@ -1017,9 +1028,52 @@ class DrawsTab(QWidget):
                 combo.setCurrentIndex(max(0, combo.findData(choice.default)))
             combo.setEnabled(choice is not None and not choice.note and d.status == "held")
             self.holders.setCellWidget(row, 6, combo)
+            later = QTableWidgetItem(h.requirements_text)
+            later.setToolTip("\n".join(f"{r.label}: {r.reason} ({r.article})" for r in h.requirements) or None)
+            if any(r.status == "failed" for r in h.requirements):
+                later.setForeground(QBrush(QColor(ERROR_COLOUR)))
+            self.holders.setItem(row, 7, later)
+        self.holders.setColumnHidden(7, not any(h.requirements for h in holders))
+        self._holder_selected()
 
     def stall_combo(self, row: int) -> QComboBox:
         return self.holders.cellWidget(row, 6)
+
+    def selected_holder(self):
+        rows = self.holders.selectionModel().selectedRows() if self.holders.selectionModel() else []
+        holders = getattr(self, "holder_rows", [])
+        return holders[rows[0].row()] if rows and rows[0].row() < len(holders) else None
+
+    def _holder_selected(self) -> None:
+        h = self.selected_holder()
+        self.documents_button.setEnabled(bool(h and h.due_documents))
+
+    def record_documents(self, fill=None) -> list:
+        """Open the delivery of the selected holder's documents still due (Sapezal art. 11); ``fill(dialog)``
+        drives it in tests instead of the clerk."""
+        from views.documents_dialog import DeliveredDocumentsDialog
+
+        h = self.selected_holder()
+        if h is None or not h.due_documents or h.application_id is None:
+            return []
+        app = get_application(h.application_id)
+        unmet = [r for r in h.requirements if r.status != "passed"]
+        dues = sorted({r.due for r in unmet if r.due is not None})
+        articles = join_articles([r.article for r in unmet])
+        deadline = (self.tr("Prazo para apresentar: até %1 (%2).").replace("%1", dues[0].strftime("%d/%m/%Y"))
+                    if dues else self.tr("O prazo ainda não começou a correr (%2).")).replace("%2", articles)
+        dialog = DeliveredDocumentsDialog(app, h.due_documents, today=self.today, deadline_text=deadline,
+                                          parent=self)
+        if fill is not None:
+            fill(dialog)
+        elif not dialog.exec():
+            return []
+        recorded = dialog.recorded
+        if recorded:
+            self.message.setText(self.tr("%1: %2 documento(s) registrado(s).").replace("%1", h.name)
+                                 .replace("%2", str(len(recorded))))
+        self._show_stalls()
+        return recorded
 
     # -- the ata ---------------------------------------------------------------
 

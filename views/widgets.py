@@ -40,6 +40,28 @@ class DateEdit(QLineEdit):
         self.setText(value.strftime("%d/%m/%Y") if value else "")
 
 
+class WrappingLabel(QLabel):
+    """A word-wrapped label that keeps the height its text needs at its width: a layout inside a tab or a
+    splitter does not ask a label its height for its width, and squeezed the text to a clipped line or two."""
+
+    def __init__(self, text: str = "", parent: QWidget | None = None):
+        super().__init__(text, parent)
+        self.setWordWrap(True)
+
+    def setText(self, text: str) -> None:  # noqa: N802 - Qt's name
+        super().setText(text)
+        self._fit()
+
+    def resizeEvent(self, event) -> None:  # noqa: N802 - Qt's name
+        super().resizeEvent(event)
+        self._fit()
+
+    def _fit(self) -> None:
+        needed = self.heightForWidth(self.width())
+        if needed > 0 and needed != self.minimumHeight():
+            self.setMinimumHeight(needed)
+
+
 class DocumentEdit(QLineEdit):
     """CPF or CNPJ with its mask, checked as soon as it is complete."""
 

@@ -3,7 +3,10 @@
 The same draw as the Seleção page (``models.selection.run_draw``), without the
 database: the participants come from a CSV file (UTF-8, a BOM accepted, comma
 or semicolon) with a header and the columns ``id`` and ``name``; optional
-``group``, ``score``, ``paid_at``, ``quota``, ``debtor`` and ``preference``.
+``group``, ``score``, ``paid_at``, ``quota``, ``debtor``, ``preference``, and
+``disability`` and ``birth_date``, which break ties of scores where the act
+says so (Sapezal, Lei 1.171/2014, art. 10, § 3º) — the lot decides only what
+they leave tied.
 ``--list-only`` prints the list to publish and its SHA-256 before the seed is
 known. Bad input is one pt-BR line on stderr and exit 2.
 """
@@ -43,7 +46,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         help="grava a lista publicada, exatamente como entra no hash (para conferir o sorteio)")
     parser.add_argument("--json", action="store_true", help="saída em JSON")
     parser.epilog = (
-        "Colunas do CSV: id, name (obrigatórias); group, score, paid_at, quota, debtor, preference.\n"
+        "Colunas do CSV: id, name (obrigatórias); group, score, paid_at, quota, debtor, preference,\n"
+        "disability e birth_date (desempate de pontuação onde o ato manda, p. ex. Sapezal art. 10, § 3º).\n"
         "Como conferir um sorteio: README, seção «Sorteios: como conferir».\n"
         "Exemplos:\n"
         "  praca draw --regime sapezal-2014 --input inscritos.csv --vacancies 3 --seed 12345\n"
@@ -110,6 +114,8 @@ def run(args: argparse.Namespace) -> int:
             print(published.text, end="")
             for e in published.excluded:
                 print(f"Excluído: [{e.participant.id}] {e.participant.name} — {e.reason} ({e.basis})")
+            for pid, text in published.ties.items():
+                print(f"Desempate: [{pid}] {text}")
         return 0
     if args.vacancies is None or not args.vacancies.strip():
         raise UserError("Informe o número de vagas: --vacancies N.", field="vacancies")
@@ -143,6 +149,8 @@ def _who(result: DrawResult, pid: str) -> str:
         extra.append(f"{describe.number(p.score)} pontos")
     if p.rank is not None:
         extra.append(f"{p.rank}º classificado")
+    if pid in result.ties:
+        extra.append(result.ties[pid])
     if p.paid_at is not None:
         extra.append(f"pagamento {p.paid_at:%d/%m/%Y %H:%M:%S}")
     return f"[{pid}] {p.name}" + (f" ({'; '.join(extra)})" if extra else "")

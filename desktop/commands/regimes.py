@@ -171,7 +171,8 @@ def _permits(out: _Text, regime: Regime) -> None:
         if kind.rules:
             out.line("Requisitos:")
             for rule in kind.rules:
-                out.item(f"{describe.rule(rule, regime)} — {regime.cite_item(rule)}", 2)
+                out.item(f"{describe.rule(rule, regime)}{describe.rule_due(rule, regime)} — {regime.cite_item(rule)}",
+                         2)
                 out.notes(describe.notes(rule), 3)
         if kind.documents:
             out.line("Documentos:")

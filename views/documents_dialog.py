@@ -1,0 +1,64 @@
+"""Documents delivered after the application — the winners' documents (Sapezal, Lei 1.171/2014, art. 11) — typed
+in as the clerk receives them: which ones, on what day, valid until when."""
+
+from __future__ import annotations
+
+import datetime as _dt
+
+from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
+
+from models.applications import Application, record_documents
+from models.errors import FieldErrors, UserError
+from models.regimes import get_regime
+from views.documents_table import DocumentsTable
+from views.widgets import FieldErrorsView, GuardedDialog, current_user_name
+
+
+class DeliveredDocumentsDialog(GuardedDialog):
+    """Tick the documents delivered, with the day of delivery and, when printed on it, the last valid day."""
+
+    discard_question = "Descartar as entregas marcadas?"
+
+    def __init__(self, app: Application, documents: tuple[str, ...], *, today: _dt.date,
+                 deadline_text: str = "", parent: QWidget | None = None):
+        super().__init__(parent)
+        self.app = app
+        self.today = today
+        self.recorded: list = []
+        regime = get_regime(app.regime)
+        self.setWindowTitle(self.tr("Documentos entregues — %1").replace("%1", app.protocol))
+        self.resize(760, 320)
+        layout = QVBoxLayout(self)
+        head = QLabel(self.tr("<b>%1</b> — requerimento %2").replace("%1", app.applicant_name)
+                      .replace("%2", app.protocol))
+        layout.addWidget(head)
+        if deadline_text:
+            due = QLabel(deadline_text)
+            due.setObjectName("deadline")
+            due.setWordWrap(True)
+            layout.addWidget(due)
+        self.table = DocumentsTable()
+        self.table.fill(regime, documents, today)
+        self.table.changed.connect(self._mark_dirty)
+        layout.addWidget(self.table, 1)
+        self.add_save_bar(layout)
+        self.save_button.setText(self.tr("&Registrar entrega"))
+        self.errors = FieldErrorsView(self.error, {"documents": self.table})
+        self.watch_edits()
+
+    def tick(self, doc_id: str, *, on: _dt.date | None = None, valid_until: _dt.date | None = None) -> None:
+        """Mark one document delivered (the mouse's click on its box, for keyboard and tests alike)."""
+        self.table.tick(doc_id, on=on, valid_until=valid_until)
+
+    def save(self) -> None:
+        try:
+            self.recorded = record_documents(self.app, self.table.inputs(), by=current_user_name(),
+                                             today=self.today)
+        except FieldErrors as exc:
+            self.errors.show(exc.errors)
+            return
+        except UserError as exc:
+            self.errors.show({"documents": exc.message})
+            return
+        self.dirty = False
+        self.accept()
