@@ -136,8 +136,6 @@ CATEGORIES = {  # values of score criteria (Sapezal art. 10, I)
     "other": "outros",
 }
 # the act's own word for a sanction kind, found in the sanction's text or notes (earliest wins)
-_SAME_SITE_PHRASES = ("mesma feira", "mesmo local", "mesmo ponto", "mesmo evento")
-_MORE_THAN_RE = re.compile(r"\bmais de\s+\d", re.IGNORECASE)  # "há mais de 01 (um) ano"
 
 
 # --------------------------------------------------------------------------- a fact
@@ -269,28 +267,16 @@ def moment(value: dt.datetime) -> str:
 
 
 def _same_site(item, regime) -> str | None:
-    """The act's "na mesma feira" for a one-per rule, or None when the bar is not limited to one site."""
-    explicit = getattr(item, "same_site", None)
-    texts = [notes(item).lower()]
-    if regime is not None:  # the same rule of the other permit kinds (same scope and article)
-        for kind in regime.permit_kinds:
-            for other in kind.rules:
-                if other.kind == item.kind and other.scope == item.scope and other.basis == item.basis:
-                    texts.append(notes(other).lower())
-    found = next((p for p in _SAME_SITE_PHRASES for t in texts if p in t), None)
-    if explicit is False:
+    """The act's "na mesma feira" for a one-per rule (its declared words), or None when the bar is not limited to
+    one site."""
+    if not getattr(item, "same_site", False):
         return None
-    if explicit:
-        return found or "mesmo local"
-    return found
+    return getattr(item, "same_site_words", None) or "mesmo local"
 
 
 def _more_than(item) -> bool:
-    """"há mais de 1 ano" (Sapezal art. 7º) rather than "há pelo menos": the attribute, else the notes."""
-    explicit = getattr(item, "more_than", None)
-    if explicit is not None:
-        return bool(explicit)
-    return _MORE_THAN_RE.search(notes(item)) is not None
+    """"há mais de 1 ano" (Sapezal art. 7º) rather than "há pelo menos", as the rule declares it."""
+    return bool(getattr(item, "more_than", False))
 
 
 def one_per(item, regime=None) -> str:

@@ -32,7 +32,7 @@ from pathlib import Path
 
 from models.signing import PermitSummary, sign_summary
 
-__all__ = ["PermitDocument", "from_regime", "precariousness_from_notes"]
+__all__ = ["PermitDocument", "from_regime", "precariousness"]
 
 
 @dataclass(frozen=True)
@@ -127,29 +127,20 @@ class PermitDocument:
         return dataclasses.replace(self, qr_text=sign_summary(self.summary(), key_dir))
 
 
-def precariousness_from_notes(*notes: str | None) -> str:
-    """The sentences of a regime's notes that say the permit is precarious (``"a título precário"``…).
-
-    A fallback for :attr:`PermitDocument.precariousness` when the caller has no
-    text of its own; the sentence keeps its article in parentheses.
-    """
-    found: list[str] = []
-    for text in notes:
-        if not text:
-            continue
-        # split on ". " only when followed by a capital (keeps "art. 5º" and "nº 1" whole)
-        for sentence in re.split(r"(?<=[.;])\s+(?=[A-ZÁÉÍÓÚÂÊÔÃÕÇ])", text.strip()):
-            if "precári" in sentence.lower() and sentence not in found:
-                found.append(sentence.strip())
-    return " ".join(found)
+def precariousness(regime, kind) -> str:
+    """The warning the act requires that the permit is precarious, in its words with its article, as the regime
+    declares it on the kind (``precarious``); "" where the act says nothing of it."""
+    if kind.precarious is None:
+        return ""
+    return f"{kind.precarious.text} ({regime.cite_item(kind.precarious)})"
 
 
 def from_regime(regime, kind_id: str, **values) -> PermitDocument:
     """A document for one permit kind of ``regime``, with what the regime knows filled in.
 
     ``values`` give the rest (number, holder, dates…) and may override any
-    field. The precariousness warning defaults to the kind's (or the regime's)
-    notes that mention it.
+    field. The precariousness warning is the one the kind declares
+    (``precarious``), with its article.
     """
     kind = regime.permit_kind(kind_id)
     defaults = dict(
@@ -161,7 +152,7 @@ def from_regime(regime, kind_id: str, **values) -> PermitDocument:
         act_short=regime.short,
         basis=kind.basis,
         regime_id=regime.id,
-        precariousness=precariousness_from_notes(kind.notes) or precariousness_from_notes(regime.notes),
+        precariousness=precariousness(regime, kind),
     )
     defaults.update(values)
     return PermitDocument(**defaults)

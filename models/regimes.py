@@ -373,6 +373,8 @@ class Rule:
     more_than: bool = False
     #: ``one-per``: only in the same feira/site (SJC art. 12: "na mesma feira livre")
     same_site: bool = False
+    #: the act's words for that site ("mesma feira"), where ``same_site`` gives them
+    same_site_words: str | None = None
     #: ``document``/``cnpj-required``/``legal-form``: met later, within this ``[[deadlines]]`` entry, not at the
     #: application (Sapezal art. 11: CNPJ, health and clearance certificates within 10 business days of the final list)
     due: str | None = None
@@ -397,6 +399,8 @@ class PermitKind:
     schedule: str | None = None
     #: the act admits applicants from other municipalities (Sapezal art. 29; art. 32): residence does not refuse them
     non_residents: Flag | None = None
+    #: the warning the act requires on the document: the permit is precarious (Sapezal art. 35, VI), in its words
+    precarious: TextRule | None = None
     rules: tuple[Rule, ...] = ()
     basis_act: str | None = None
     notes: str | None = None
@@ -1871,7 +1875,9 @@ def _parse_rule(node: _Node) -> Rule:
     if kind in ("min-age", "resident"):
         kw["years"] = node.integer("years", "years" in required and not admin, minimum=0)
     for flag, owner in (("more_than", "resident"), ("same_site", "one-per")):
-        if kind == owner:
+        if kind == owner and flag == "same_site" and isinstance(node.data.get(flag), str):
+            kw[flag], kw["same_site_words"] = True, node.text(flag)  # the act's words: "mesma feira"
+        elif kind == owner:
             kw[flag] = node.boolean(flag)
         elif node.has(flag):
             node.fail(flag, f"só vale para regras {_show(owner)}, não para {_show(kind)}")
@@ -1992,6 +1998,7 @@ def _parse_permit_kind(node: _Node) -> PermitKind:
         transfer=_sub(node, "transfer", _parse_transfer),
         schedule=node.ident("schedule", False),
         non_residents=_flag(node, "non_residents"),
+        precarious=_sub(node, "precarious", _parse_text_rule),
         rules=tuple(_parse_rule(child) for child in node.tables("rules")),
         notes=node.notes(),
     )

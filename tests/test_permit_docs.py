@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from models.errors import UserError
-from models.permit_doc import PermitDocument, from_regime, precariousness_from_notes
+from models.permit_doc import PermitDocument, from_regime, precariousness
 from models.regimes import get_regime
 from models.signing import verify_text
 
@@ -178,14 +178,17 @@ def test_document_summary_and_citation(ilha_doc, key_dir):
     assert result.status == "valid" and result.summary == summary
 
 
-def test_precariousness_taken_from_the_regime():
+def test_precariousness_is_the_one_the_regime_declares_sapezal_art_35_vi():
+    """Lei 1.171/2014, art. 35, VI: the permit carries the warning that it is precarious — declared on the kind
+    (``precarious``), never picked out of its notes."""
     regime = get_regime("sapezal-2014")
-    text = precariousness_from_notes(regime.permit_kind("ponto-fixo").notes)
-    assert text.startswith("Licença a título precário")
-    assert "sem indenização" in text and "art. 38" in text
+    text = precariousness(regime, regime.permit_kind("ponto-fixo"))
+    assert text.startswith("A permissão é a título precário") and text.endswith("(Lei 1.171/2014, art. 35, VI)")
     doc = from_regime(regime, "ponto-fixo", number="1", valid_from=TODAY, valid_until=TODAY, holder_name="X")
     assert doc.precariousness == text
-    assert precariousness_from_notes(None, "") == ""
+    olimpia = get_regime("olimpia-2025")
+    assert precariousness(olimpia, olimpia.permit_kind("street-vending")) == ""  # art. 138 does not say it
+    assert precariousness(olimpia, olimpia.permit_kind("street-food-tpu-b")).endswith("(LC 324/2025, art. 158)")
 
 
 # --------------------------------------------------------------------------- permit (A4)
@@ -250,7 +253,7 @@ def test_permit_pdf_tpu_olimpia(qapp, olimpia_doc, tmp_path):
     for expected in ("TERMO DE PERMISSÃO DE USO Nº TPU 007/2026", "Categoria A — food truck",
                      "Hambúrgueres, batata frita e refrigerantes", "Av. Menina Moça, 1.200",
                      "sextas, sábados e domingos", "das 18h às 24h", "de 01/05/2026 a 30/04/2031",
-                     "45.723.174/0001-10", "TPU precário"):
+                     "45.723.174/0001-10", "a título precário, intransferível e oneroso"):
         assert expected in text, expected
     assert page_count(path) == 1
 

@@ -294,18 +294,17 @@ def test_one_per_rule_for_each_scope(scope, expected):
     assert describe.rule(_rule(scope=scope)) == expected
 
 
-def test_one_per_same_site_from_the_attribute_or_the_notes():
+def test_one_per_same_site_from_the_attribute_never_the_notes():
+    """The act's words for the site are declared (``same_site = "mesma feira"``, SJC art. 12), never read from notes."""
     assert describe.rule(_rule(scope="spouse", same_site=True)).endswith("permissionário no mesmo local")
-    assert describe.rule(_rule(scope="partners", same_site=True, notes="na mesma feira")).endswith(
+    assert describe.rule(_rule(scope="partners", same_site=True, same_site_words="mesma feira")).endswith(
         "permissionário na mesma feira")
     assert describe.rule(_rule(scope="dependants", notes="Nem aos dependentes, na mesma feira.")).endswith(
-        "na mesma feira")
-    assert describe.rule(_rule(scope="dependants", same_site=False, notes="na mesma feira")).endswith(
         "de quem já é permissionário")
-    sjc = REGIMES["sjc-2014"]  # the rural producer's rules have no notes: the feirante's say "mesma feira"
+    sjc = REGIMES["sjc-2014"]
     rural = sjc.permit_kind("produtor-rural")
     spouse = next(r for r in rural.rules if r.scope == "spouse")
-    assert describe.rule(spouse, sjc).endswith("na mesma feira")
+    assert spouse.same_site_words == "mesma feira" and describe.rule(spouse, sjc).endswith("na mesma feira")
 
 
 def test_other_rules_read_as_the_acts_say():
