@@ -105,6 +105,9 @@ class Application(BaseModel):
     power_kw = DecimalTextField(max_length=20, null=True)
     gas = BooleanField(default=False)
     sound = BooleanField(default=False)
+    venue = CharField(max_length=64, default="")  # a public venue of the act's table (Olímpia art. 89)
+    days = IntegerField(null=True)  # the days of use the venue is asked for
+    exemption = CharField(max_length=64, default="")  # a case the act exempts from the fee (Olímpia art. 90)
     notes = TextField(default="")
     quote_json = TextField(default="")
     eligibility_json = TextField(default="")
@@ -181,6 +184,9 @@ class ApplicationInput:
     power_kw: str = ""
     gas: bool = False
     sound: bool = False
+    venue: str = ""
+    days: str = ""
+    exemption: str = ""
     notes: str = ""
     documents: list[DocumentInput] = field(default_factory=list)
 
@@ -233,6 +239,9 @@ def validate_application(data: ApplicationInput, *, today: _dt.date) -> dict:
     elif not (Person if data.person_id else Company).select().where(
             (Person.id if data.person_id else Company.id) == (data.person_id or data.company_id)).exists():
         errors["applicant"] = "O requerente escolhido não está mais cadastrado; busque-o de novo."
+    days = None
+    if regime is not None and not errors.get("permit_kind"):
+        days = _venue_inputs(regime, data, errors)
     front = _size(errors, "front", "Frente", data.front)
     depth = _size(errors, "depth", "Profundidade", data.depth)
     hitch = _size(errors, "hitch", "Engate", data.hitch, allow_zero=True)
@@ -244,8 +253,24 @@ def validate_application(data: ApplicationInput, *, today: _dt.date) -> dict:
         "company": data.company_id, "line": data.line, "group": data.group, "section": data.section,
         "site": data.site.strip(), "equipment": data.equipment, "front": front, "depth": depth, "hitch": hitch,
         "electric": data.electric, "power_kw": power, "gas": data.gas, "sound": data.sound,
-        "notes": data.notes.strip(),
+        "venue": data.venue, "days": days, "exemption": data.exemption, "notes": data.notes.strip(),
     }
+
+
+def _venue_inputs(regime, data: ApplicationInput, errors: dict) -> int | None:
+    """The venue, its days of use and the exemption asked for, each one of the kind's fees (Olímpia arts. 89–90)."""
+    fees = [regime.fee(f) for f in regime.permit_kind(data.permit_kind).fees]
+    if data.venue and data.venue not in {v.id for f in fees for v in f.venues}:
+        errors["venue"] = "O imóvel escolhido não está na tabela de preços desta permissão."
+    if data.exemption and data.exemption not in {e.id for f in fees for e in f.exemptions}:
+        errors["exemption"] = "O ato não prevê essa dispensa para os preços desta permissão."
+    text = (data.days or "").strip()
+    if not text:
+        return None
+    if not text.isdigit() or not 1 <= int(text) <= 366:
+        errors["days"] = f"Dias de uso: {text} — informe um número inteiro de 1 a 366."
+        return None
+    return int(text)
 
 
 def create_application(data: ApplicationInput, *, clerk: str, today: _dt.date | None = None,

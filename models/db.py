@@ -491,7 +491,7 @@ _current: DatabaseURL | None = None
 
 #: The schema version this Praça writes — ``models.schema.LATEST``, which checks that the two agree. Kept here
 #: so that opening a database already current reads one row and imports no table it does not use.
-SCHEMA_VERSION = 16
+SCHEMA_VERSION = 17
 META_TABLE = "praca_meta"
 
 

@@ -85,6 +85,8 @@ taken from ``admin_values``, keyed by :func:`rule_key` (``"cap"``,
 
 from __future__ import annotations
 
+import dataclasses
+
 import calendar
 import datetime as dt
 from collections.abc import Iterable, Mapping
@@ -957,14 +959,24 @@ def evaluate_eligibility(
     facts: ApplicantFacts,
     *,
     admin_values: Mapping[str, Any] | None = None,
+    extra_rules: Iterable[Rule] = (),
+    waived_documents: Mapping[str, str] | None = None,
 ) -> Eligibility:
-    """Check every rule of ``permit_kind`` (in the regime's order) against ``facts``."""
+    """Check every rule of ``permit_kind`` (in the regime's order) against ``facts``; ``extra_rules`` are what the
+    application's own choices add (the proof of an exemption asked for: Olímpia art. 90, § 2º), and
+    ``waived_documents`` the documents an exemption makes moot (``{document: citation}``: the receipts of a fee
+    not charged), which pass saying so."""
     regime = _regime(regime)
     kind = permit_kind if isinstance(permit_kind, PermitKind) else regime.permit_kind(permit_kind)
-    results = tuple(
-        evaluate_rule(regime, kind, rule, facts, admin_values=admin_values, position=i)
-        for i, rule in enumerate(kind.rules)
-    )
+    waived = dict(waived_documents or {})
+    results = []
+    for i, rule in enumerate((*kind.rules, *extra_rules)):
+        result = evaluate_rule(regime, kind, rule, facts, admin_values=admin_values, position=i)
+        if rule.kind == "document" and rule.document in waived:
+            result = dataclasses.replace(result, status=PASSED,
+                                         reason=f"Dispensado: {result.label} ({waived[rule.document]}).")
+        results.append(result)
+    results = tuple(results)
     return Eligibility(regime.id, kind.id, results, eligibility_summary(results))
 
 

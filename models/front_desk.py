@@ -7,6 +7,8 @@ nor decides a rule.
 
 from __future__ import annotations
 
+import dataclasses
+
 import datetime as _dt
 from dataclasses import dataclass
 
@@ -18,7 +20,7 @@ from models.fees import Quote
 from models.filing import EventDates, FilingCheck, filing_check
 from models.people import Company, CompanyPartner, Person, search_key
 from models.pricing import quote
-from models.regimes import Regime, get_regime
+from models.regimes import Regime, Rule, get_regime
 from models.settings import MUNICIPALITY, get_setting
 
 
@@ -237,23 +239,50 @@ def assess(applicant: Applicant, data: ApplicationInput, *, energy: str = "none"
     regime: Regime = get_regime(data.regime)
     facts = applicant_facts(applicant, documents=data.documents, site=data.site, today=today,
                             regime=data.regime, permit_kind=data.permit_kind)
-    eligibility = evaluate_eligibility(regime, data.permit_kind, facts)
+    eligibility = evaluate_eligibility(regime, data.permit_kind, facts, **exemption_terms(regime, data))
     kind = regime.permit_kind(data.permit_kind)
     result, problem = None, None
     if kind.fees:
-        inputs = {"permit_kind": kind.id, "mei": applicant.is_mei,
-                  "local": local_to(applicant.kind, applicant.id, regime)[0] is True}
-        for key in ("equipment", "line", "front", "depth", "hitch"):
+        # a value the Administration sets (Olímpia art. 93: the event's energy and water) is assessed later:
+        # the application prices the rest and says so
+        later = [regime.fee(f) for f in kind.fees if regime.fee(f).admin_defined]
+        priced = [f for f in kind.fees if not regime.fee(f).admin_defined]
+        inputs = {"fees": priced} if later else {"permit_kind": kind.id}
+        inputs.update(mei=applicant.is_mei, local=local_to(applicant.kind, applicant.id, regime)[0] is True)
+        for key in ("equipment", "line", "front", "depth", "hitch", "venue", "exemption"):
             value = getattr(data, key)
             if value:
                 inputs[key] = value
+        if (data.days or "").strip().isdigit():
+            inputs["days"] = int(data.days)
         if energy and energy != "none":
             inputs["energy"] = energy
         try:
-            result = quote(regime, **inputs)
+            result = quote(regime, **inputs) if priced else None
         except UserError as exc:
             problem = exc
+        if result is not None and later:
+            result = dataclasses.replace(result, notes=result.notes + tuple(
+                f"{f.label}: valor definido pela Administração ({regime.cite_item(f)}), cobrado à parte."
+                for f in later))
     return Assessment(eligibility, result, problem, filing_for(regime, kind.id, data.site, at))
+
+
+def exemption_terms(regime: Regime, data: ApplicationInput) -> dict:
+    """What an exemption asked for changes in the eligibility (Olímpia art. 90): the proof it needs (§ 2º: the
+    benefited entity's consent) as a document requirement, and the receipts of the fee and deposit it waives,
+    moot — as ``evaluate_eligibility``'s ``extra_rules`` and ``waived_documents``."""
+    if not data.exemption or not data.permit_kind:
+        return {}
+    fees = [regime.fee(f) for f in regime.permit_kind(data.permit_kind).fees]
+    exemption = next((e for f in fees for e in f.exemptions if e.id == data.exemption), None)
+    if exemption is None:
+        return {}
+    cite = regime.cite_item(exemption)
+    extra = (Rule(kind="document", document=exemption.document, basis=exemption.basis,
+                  basis_act=exemption.basis_act),) if exemption.document else ()
+    return {"extra_rules": extra,
+            "waived_documents": {doc: f"{exemption.label}, {cite}" for doc in exemption.waives_documents}}
 
 
 def stored_input(app) -> ApplicationInput:
@@ -267,7 +296,8 @@ def stored_input(app) -> ApplicationInput:
         regime=app.regime, permit_kind=app.permit_kind, person_id=app.person_id, company_id=app.company_id,
         line=app.line, group=app.group, section=app.section, site=app.site, equipment=app.equipment,
         front=str(app.front) if app.front is not None else "", depth=str(app.depth) if app.depth is not None else "",
-        hitch=str(app.hitch) if app.hitch is not None else "", documents=docs)
+        hitch=str(app.hitch) if app.hitch is not None else "", venue=app.venue or "",
+        days=str(app.days) if app.days else "", exemption=app.exemption or "", documents=docs)
 
 
 def later_requirements(app, *, today: _dt.date) -> tuple:
@@ -296,9 +326,10 @@ def approve_application(app, *, by: str, today: _dt.date | None = None):
     today = today or _dt.date.today()
     regime = get_regime(app.regime)
     applicant = load_applicant("person" if app.person_id else "company", app.person_id or app.company_id)
+    stored = stored_input(app)
     result = evaluate_eligibility(regime, app.permit_kind, applicant_facts(
-        applicant, documents=stored_input(app).documents, site=app.site, today=today, regime=app.regime,
-        permit_kind=app.permit_kind, protocol=app.protocol))
+        applicant, documents=stored.documents, site=app.site, today=today, regime=app.regime,
+        permit_kind=app.permit_kind, protocol=app.protocol), **exemption_terms(regime, stored))
     failed = result.by_status("failed")
     if failed:
         listed = "; ".join(f"{r.label or r.rule.kind} ({r.article})" for r in failed)

@@ -502,6 +502,8 @@ class Exemption:
     waives: tuple[str, ...] = ("fee", "deposit")
     #: the document that proves it (an id of ``[[documents]]``), asked for at the application
     document: str | None = None
+    #: the documents it makes moot (the receipts of the fee and deposit it waives)
+    waives_documents: tuple[str, ...] = ()
     basis_act: str | None = None
     notes: str | None = None
 
@@ -2162,7 +2164,8 @@ def _parse_fee(node: _Node) -> Fee:
 def _parse_exemption(node: _Node) -> Exemption:
     result = Exemption(id=node.ident(), label=node.text("label"),
                        waives=node.enum_list("waives", ("fee", "deposit")) or ("fee", "deposit"),
-                       document=node.ident("document", False), basis=node.basis(), basis_act=node.basis_act(),
+                       document=node.ident("document", False), waives_documents=node.ident_list("waives_documents"),
+                       basis=node.basis(), basis_act=node.basis_act(),
                        notes=node.notes())
     node.done()
     return result
@@ -2798,6 +2801,7 @@ def _check_references(regime: Regime, root: _Node) -> None:
             if exemption.document is not None and exemption.document not in documents:
                 fail(f"{key}.exemptions[{j}].document", f"documento {_show(exemption.document)} não existe em "
                                                         "[[documents]]")
+            check_ids(exemption.waives_documents, documents, f"{key}.exemptions[{j}].waives_documents", "documento")
         for j, venue in enumerate(fee.venues):
             vkey = f"{key}.venues[{j}]"
             if venue.id in venue_ids:

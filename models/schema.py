@@ -150,6 +150,16 @@ def _v16_audit_chain(database: Database) -> None:
     install_guards(database)
 
 
+def _v17_application_venue(database: Database) -> None:
+    """v17: an application for a public venue keeps the venue, its days of use and the exemption the act grants
+    (LC 324/2025, arts. 89 and 90)."""
+    present = {c.name for c in database.get_columns("application")}
+    for column, kind in (("venue", "VARCHAR(64) NOT NULL DEFAULT ''"), ("days", "INTEGER"),
+                         ("exemption", "VARCHAR(64) NOT NULL DEFAULT ''")):
+        if column not in present:
+            database.execute_sql(f'ALTER TABLE "application" ADD COLUMN "{column}" {kind}')
+
+
 # (version reached, description, function) — in order, never renumbered.
 MIGRATIONS: list[tuple[int, str, Callable[[Database], None]]] = [
     (2, "valores de unidades fiscais informados pelo usuário", _v2_fiscal_unit_values),
@@ -166,6 +176,7 @@ MIGRATIONS: list[tuple[int, str, Callable[[Database], None]]] = [
     (13, "listas publicadas, recursos e lista definitiva, eventos da lista corrida", _v13_selection_process),
     (14, "índices das somas das cobranças (painel e relatórios)", _v14_charge_indexes),
     (16, "trilha de auditoria encadeada e protegida contra alteração", _v16_audit_chain),
+    (17, "imóvel, dias de uso e dispensa no requerimento de evento", _v17_application_venue),
 ]
 
 #: Version 1 is the first schema: meta, settings, people and companies.

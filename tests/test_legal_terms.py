@@ -585,3 +585,43 @@ def test_selection_and_permit_deadlines_follow_the_legal_calendar_sapezal(keys):
     # art. 60: 30 days from 04/03 end on Friday 03/04 (Good Friday) → Monday 06/04, the office being closed
     collection = next(d for a, d in rows.items() if "art. 60" in a)
     assert collection.kind == "pickup" and collection.due == dt.date(2026, 4, 6)
+
+
+def test_an_event_application_takes_the_venue_and_the_exemption_olimpia_arts_89_and_90(qtbot, app_ready, db_url,
+                                                                                        tmp_path):
+    """LC 324/2025, art. 90: an event in benefit of a charitable entity is exempt from the venue fee and deposit —
+    an input of the application; § 2º: the entity's consent is then required."""
+    from models.applications import Application
+    from models.db import open_database
+    from models.files import set_store
+    from models.people import PersonInput, save_person
+    from test_application_form import application_dialog, statuses
+
+    open_database(db_url)
+    set_store(tmp_path / "files")
+    promoter = save_person(PersonInput(name="Promotora de Festas Beneficentes", cpf="529.982.247-25",
+                                       birth_date=dt.date(1980, 5, 17)), today=dt.date(2026, 3, 2))
+    dialog = application_dialog(qtbot, "person", promoter.id, "olimpia-2025", "event-public",
+                                today=dt.date(2026, 3, 2))
+    assert dialog.venue_box.isVisible()
+    dialog.venue.setCurrentIndex(dialog.venue.findData("recinto-arena"))
+    type_text(dialog.days, "2")
+    dialog.settle()
+    assert "R$ 1.728,90" in dialog.quote_table.item(0, 1).text()
+    dialog.exemption.setCurrentIndex(dialog.exemption.findData("em-beneficio-de-entidade"))
+    dialog.settle()
+    assert dialog.quote_table.item(0, 1).text() == "R$ 0,00" and "art. 90" in dialog.quote_table.item(0, 3).text()
+    rules = {dialog.rules.item(r, 0).text().split("\n")[0]: dialog.rules.item(r, 1).text()
+             for r in range(dialog.rules.rowCount())}
+    consent = next(k for k in rules if "concordância da entidade" in k)
+    assert consent.startswith("✘") and rules[consent] == "LC 324/2025, art. 90, §§ 1º e 2º"
+    # the receipts of the fee and deposit it waives are moot (art. 86 asks them only of what is charged)
+    assert all(k.startswith("✔") for k in rules if "quitada" in k)
+    dialog.set_delivered("charity-consent", True, on=dt.date(2026, 3, 2))
+    dialog.set_delivered("event-request", True, on=dt.date(2026, 3, 2))
+    dialog.settle()
+    assert any(row.startswith("✔") and "concordância da entidade" in row for row in statuses(dialog))
+    dialog.save()
+    app = Application.get()
+    assert (app.venue, app.days, app.exemption) == ("recinto-arena", 2, "em-beneficio-de-entidade")
+    assert json.loads(app.quote_json)["lines"][0]["amount"] == "0.00"

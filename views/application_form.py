@@ -134,6 +134,25 @@ class ApplicationDialog(GuardedDialog):
         eq_form.addRow(self.gas, self.sound)
         form_layout.addWidget(equipment)
 
+        self.venue_box = QGroupBox(self.tr("Imóvel público"))
+        self.venue_box.setObjectName("venue-box")
+        venue_form = QFormLayout(self.venue_box)
+        self.venue = QComboBox()
+        self.venue.setObjectName("venue")
+        self.days = QLineEdit()
+        self.days.setObjectName("days")
+        self.days.setPlaceholderText(self.tr("dias de uso"))
+        self.days.setMaximumWidth(120)
+        self.exemption = QComboBox()
+        self.exemption.setObjectName("exemption")
+        self.exemption.setToolTip(self.tr("Casos que o ato dispensa da taxa e da caução (ex.: evento assistencial, "
+                                          "LC 324/2025, art. 90)"))
+        venue_form.addRow(self.tr("Imó&vel:"), self.venue)
+        venue_form.addRow(self.tr("&Dias de uso:"), self.days)
+        venue_form.addRow(self.tr("Dispens&a:"), self.exemption)
+        form_layout.addWidget(self.venue_box)
+        self.venue_box.hide()
+
         docs = QGroupBox(self.tr("Documentos entregues"))
         docs_layout = QVBoxLayout(docs)
         self.documents = DocumentsTable(attach=self.attach)
@@ -207,7 +226,8 @@ class ApplicationDialog(GuardedDialog):
         self.errors = FieldErrorsView(self.error, {
             "regime": self.regime, "permit_kind": self.kind, "site": self.site, "line": self.line, "group": self.group,
             "section": self.section, "equipment": self.equipment, "front": self.front, "depth": self.depth,
-            "hitch": self.hitch, "power_kw": self.power, "documents": self.documents})
+            "hitch": self.hitch, "power_kw": self.power, "documents": self.documents, "venue": self.venue,
+            "days": self.days, "exemption": self.exemption})
 
         # Eligibility and price are worked out once the clerk pauses, not on every keystroke.
         self._pending = QTimer(self)
@@ -216,8 +236,9 @@ class ApplicationDialog(GuardedDialog):
         self._pending.timeout.connect(self.update_assessment)
         self.regime.currentIndexChanged.connect(lambda _i: self.regime_changed())
         self.kind.currentIndexChanged.connect(lambda _i: self.kind_changed())
-        for combo in (self.line, self.group, self.section, self.equipment, self.energy):
+        for combo in (self.line, self.group, self.section, self.equipment, self.energy, self.venue, self.exemption):
             combo.currentIndexChanged.connect(lambda _i: self.schedule_assessment())
+        self.days.textChanged.connect(lambda _t: self.schedule_assessment())
         self.site.currentTextChanged.connect(lambda _t: self.schedule_assessment())
         for edit in (self.front, self.depth, self.hitch, self.power):
             edit.textChanged.connect(lambda _t: self.schedule_assessment())
@@ -280,7 +301,16 @@ class ApplicationDialog(GuardedDialog):
         self.files = {}
         if regime is None or not kind_id:
             return
-        self.documents.fill(regime, regime.permit_kind(kind_id).documents, self.today)
+        fees = [regime.fee(f) for f in regime.permit_kind(kind_id).fees]
+        venues = [(v.id, v.label) for f in fees for v in f.venues]
+        exemptions = [(e.id, f"{e.label} ({regime.cite_item(e)})") for f in fees for e in f.exemptions]
+        self._fill(self.venue, venues, self.tr("—"))
+        self._fill(self.exemption, exemptions, self.tr("nenhuma"))
+        self.days.clear()
+        self.venue_box.setVisible(bool(venues or exemptions))
+        proofs = [e.document for f in fees for e in f.exemptions if e.document]  # listed; asked only when chosen
+        documents = list(dict.fromkeys([*regime.permit_kind(kind_id).documents, *proofs]))
+        self.documents.fill(regime, documents, self.today)
         self.update_assessment()
 
     # -- documents ---------------------------------------------------------------
@@ -318,7 +348,8 @@ class ApplicationDialog(GuardedDialog):
             site=site_id or site_text, equipment=self.equipment.currentData() or "", front=self.front.text(),
             depth=self.depth.text(), hitch=self.hitch.text(), electric=self.electric.isChecked(),
             power_kw=self.power.text(), gas=self.gas.isChecked(), sound=self.sound.isChecked(),
-            notes=self.notes.text(), documents=self.document_inputs())
+            venue=self.venue.currentData() or "", days=self.days.text().strip(),
+            exemption=self.exemption.currentData() or "", notes=self.notes.text(), documents=self.document_inputs())
 
     def schedule_assessment(self) -> None:
         self._pending.start()
