@@ -91,9 +91,14 @@ def daily_backup_at_start() -> None:
     from models.backup import daily_backup
 
     try:
-        daily_backup(data_dir() / "backups", app_version=desktop.__version__)
+        result = daily_backup(data_dir() / "backups", app_version=desktop.__version__)
     except Exception as exc:  # noqa: BLE001 - the clerk still gets the application
         print(f"praca: o backup diário não foi gravado: {explain(exc)}", file=sys.stderr)
+        return
+    if result.shrunk is not None:  # the data may be gone: the clerk is told now, the log keeps it
+        print(f"praca: {result.shrunk.text}", file=sys.stderr)
+        QMessageBox.warning(QApplication.activeWindow(), QApplication.translate("Praca", "Backup diário"),
+                            result.shrunk.text)
 
 
 def run_gui(db_url: str | None) -> int:

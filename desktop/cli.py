@@ -19,6 +19,7 @@ PROG = "praca"
 
 # name → (module under desktop.commands or None when not built yet, help text)
 COMMANDS: dict[str, tuple[str | None, str]] = {
+    "init": ("init", "cria um banco de dados novo e vazio do Praça"),
     "demo": ("demo", "cria um banco novo com dados de demonstração dos cinco regimes"),
     "regimes": ("regimes", "lista os regimes; --show ID mostra todos os ids que os outros comandos aceitam"),
     "quote": ("quote", "calcula o preço de uma banca, linha a linha, com fórmulas e artigos"),
@@ -125,7 +126,33 @@ def _not_built(name: str):
     return run
 
 
+class _VisibleStream:
+    """A text stream that writes the control characters of data as visible symbols (``models.text.visible``):
+    a name holding an escape sequence never reaches the terminal as one."""
+
+    def __init__(self, stream):
+        self._stream = stream
+
+    def write(self, text: str) -> int:
+        from models.text import visible
+
+        self._stream.write(visible(text))
+        return len(text)
+
+    def __getattr__(self, name):
+        return getattr(self._stream, name)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
+    out, err = sys.stdout, sys.stderr
+    sys.stdout, sys.stderr = _VisibleStream(out), _VisibleStream(err)
+    try:
+        return _main(argv)
+    finally:
+        sys.stdout, sys.stderr = out, err
+
+
+def _main(argv: Sequence[str] | None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     try:

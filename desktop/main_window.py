@@ -36,10 +36,10 @@ def current_url():
     return current_url()
 
 
-def open_database(url: str):
+def open_database(url: str, *, create: bool = False):
     from models.db import open_database
 
-    return open_database(url)
+    return open_database(url, create=create)
 
 
 def municipality_label() -> str:
@@ -221,7 +221,10 @@ class MainWindow(QMainWindow):
 
     def _open_log_in_fill(self) -> None:
         url, self._opening = self._opening, None
-        open_database(url)
+        if not self._open_or_set_up(url):
+            self.exit_code = 0
+            self.close()
+            return
         if self._at_open is not None:
             self.statusBar().showMessage(self.tr("Conferindo o backup diário…"))
             self.statusBar().repaint()  # seen now: a day's first backup of a big town takes a moment
@@ -400,6 +403,33 @@ class MainWindow(QMainWindow):
         settings.setValue("window/desk", self.current_desk())
         super().closeEvent(event)
 
+    def _open_or_set_up(self, url: str) -> bool:
+        """Open ``url``; where there is no Praça database yet (no file, an empty one) create it only when the
+        clerk says so — the desk's explicit set-up. ``False`` when the clerk does not."""
+        from models.db import NoDatabase
+
+        try:
+            open_database(url)
+            return True
+        except NoDatabase as exc:
+            if not self._confirm_new_database(exc):
+                return False
+        open_database(url, create=True)
+        return True
+
+    def _confirm_new_database(self, exc) -> bool:
+        buttons = QMessageBox.StandardButton
+        if exc.state == "missing":
+            text = self.tr("Não há banco de dados do Praça em %1.\n\nCriar um banco novo e vazio aí? Para usar um "
+                           "banco que já existe, escolha Não e abra-o em Arquivo → Abrir banco de dados…")
+        else:
+            text = self.tr("%1 está vazio: não há nele dados do Praça.\n\nSe ele já guardou os dados deste "
+                           "Praça, eles não estão mais aí: recupere o arquivo ou restaure um backup (depois de criar o "
+                           "banco, em Arquivo → Restaurar…). Criar um banco novo e vazio aí?")
+        answer = QMessageBox.question(self, self.tr("Banco de dados novo"), text.replace("%1", exc.where),
+                                      buttons.Yes | buttons.No, buttons.No)
+        return answer == buttons.Yes
+
     # -- actions -----------------------------------------------------------
     def open_database_dialog(self) -> None:
         from views.open_database import OpenDatabaseDialog
@@ -414,7 +444,10 @@ class MainWindow(QMainWindow):
             return False
         previous = current_url()
         try:
-            open_database(url)
+            if not self._open_or_set_up(url):
+                if previous is not None:
+                    open_database(previous.raw)
+                return False
         except UserError as exc:
             QMessageBox.warning(self, self.tr("Abrir banco de dados"), exc.message)
             if previous is not None:

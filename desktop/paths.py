@@ -51,6 +51,22 @@ def resolve_db_url(explicit: str | None) -> str:
     return explicit.strip()
 
 
+def open_for_computing(explicit: str | None) -> None:
+    """Open the database a computation from the acts reads its recorded values from (fiscal-unit values, index
+    corrections): ``--db`` when given (a wrong one is an error), else the default one when it exists. With no
+    default database yet the acts are read alone, against an empty database in memory: nothing is created on
+    disk (``praca quote`` and ``praca penalty`` need no set-up)."""
+    from models.db import NoDatabase, open_database
+
+    url = resolve_db_url(explicit)
+    try:
+        open_database(url)
+    except NoDatabase:
+        if explicit is not None:
+            raise
+        open_database("sqlite:///:memory:", create=True)
+
+
 def files_dir() -> Path:
     """Where scanned documents and photos are kept (``<data folder>/files``)."""
     return data_dir() / "files"

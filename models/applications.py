@@ -20,6 +20,7 @@ from models.db import BaseModel, DecimalTextField, db
 from models.errors import FieldErrors, UserError
 from models.money import to_decimal
 from models.people import Company, Person
+from models.text import control_errors
 
 # status → pt-BR label
 STATUSES = {
@@ -209,7 +210,9 @@ def validate_application(data: ApplicationInput, *, today: _dt.date) -> dict:
     """Clean values, or ``FieldErrors`` naming each wrong field."""
     from models.regimes import get_regime
 
-    errors: dict[str, str] = {}
+    errors = control_errors(data, multiline=frozenset({"notes"}))  # as typed, before any cleaning
+    if errors:
+        raise FieldErrors(errors)
     regime = None
     try:
         regime = get_regime(data.regime)

@@ -78,6 +78,7 @@ from peewee import (
     sort_models,
 )
 
+from models.archive import ZipLimits, check_zip, megabytes, read_member
 from models.db import AUDIT, DecimalTextField, MoneyField, current_url, db, sqlite_backup
 from models.errors import UserError
 from models.money import from_centavos, to_centavos
@@ -86,6 +87,7 @@ FORMAT = "praca-backup"
 FORMAT_VERSION = 1
 SUFFIX = ".praca-backup"
 MANIFEST = "manifest.json"
+MAX_MANIFEST_BYTES = 4 * 1024 * 1024  # a manifest lists tables and counts: far below this
 PAYLOAD = "data.jsonl"
 DAILY_KEEP = 7
 WEEKLY_KEEP = 4
@@ -470,7 +472,8 @@ def _check_manifest(manifest, path: Path) -> dict:
     if not isinstance(tables, dict) or "praca_meta" not in tables:
         raise _corrupt(path, "lista de tabelas ausente")
     for name, info in tables.items():
-        ok = (isinstance(info, dict) and isinstance(info.get("rows"), int) and isinstance(info.get("columns"), list)
+        ok = (isinstance(info, dict) and isinstance(info.get("rows"), int) and info["rows"] >= 0
+              and isinstance(info.get("columns"), list)
               and all(isinstance(c, list) and len(c) == 2 and all(isinstance(x, str) for x in c)
                       for c in info["columns"]))
         if not ok:
@@ -478,6 +481,23 @@ def _check_manifest(manifest, path: Path) -> dict:
     if not isinstance(manifest.get("payload_sha256"), str):
         raise _corrupt(path, "soma de verificação ausente")
     return manifest
+
+
+#: What a backup may hold once decompressed: its manifest and its data (JSON lines compress 5 to 20 times; a
+#: "zip bomb" a thousand times or more), and no data line longer than a row can be.
+BACKUP_LIMITS = ZipLimits("o backup", max_entries=16, max_entry_bytes=4 * 1024**3, max_total_bytes=4 * 1024**3,
+                          max_ratio=100)
+MAX_ROW_BYTES = 1024 * 1024
+
+
+def _check_declared_size(manifest: dict, size: int, path: Path) -> None:
+    """The data's size as the zip declares it must be the manifest's, and within what its rows can take."""
+    declared = manifest.get("payload_bytes")
+    if declared is not None and declared != size:
+        raise _corrupt(path, f"os dados têm {size} bytes e o manifesto diz {declared}")
+    rows = sum(info["rows"] for info in manifest["tables"].values())
+    if size > (rows + 1) * MAX_ROW_BYTES:
+        raise _corrupt(path, f"{megabytes(size)} de dados para {rows} linhas")
 
 
 def read_backup(path: str | Path) -> Backup:
@@ -494,15 +514,18 @@ def read_backup(path: str | Path) -> Backup:
             names = set(zf.namelist())
             if MANIFEST not in names:
                 raise _not_ours(path)
+            check_zip(zf, name=path.name, limits=BACKUP_LIMITS)  # a zip bomb stops here, before any byte is read
             try:
-                manifest = json.loads(zf.read(MANIFEST).decode("utf-8"))
+                manifest = json.loads(read_member(zf, MANIFEST, name=path.name, max_bytes=MAX_MANIFEST_BYTES))
             except (UnicodeDecodeError, ValueError):
                 raise _not_ours(path) from None
             manifest = _check_manifest(manifest, path)
             member = manifest.get("payload", PAYLOAD)
             if member not in names:
                 raise _corrupt(path, "dados ausentes")
-            payload = zf.read(member)
+            size = zf.getinfo(member).file_size
+            _check_declared_size(manifest, size, path)
+            payload = read_member(zf, member, name=path.name, max_bytes=size)
     except (zipfile.BadZipFile, zipfile.LargeZipFile, EOFError, OSError) as exc:
         raise _corrupt(path, f"zip ilegível: {exc}") from None
     if hashlib.sha256(payload).hexdigest() != manifest["payload_sha256"]:
@@ -788,16 +811,71 @@ def auto_backups(folder: Path, stem: str) -> dict[_dt.date, Path]:
     return found
 
 
+#: A database holding less than this share of the data rows of its previous backup "lost most of its rows".
+SHRINK_SHARE = 0.5
+#: What counts as data for that comparison: not the marker table, nor the trail that only grows.
+_NOT_DATA = frozenset({"praca_meta", "audit_entry"})
+BACKUP_LOG = "backups.log"
+
+
+def data_rows(counts: dict[str, int]) -> int:
+    """The rows of a backup or a database that are the municipality's data (see :data:`_NOT_DATA`)."""
+    return sum(n for table, n in counts.items() if table not in _NOT_DATA)
+
+
+def manifest_counts(path: Path) -> dict[str, int] | None:
+    """The row counts a backup's manifest declares, read without its data; ``None`` for a file that is not
+    a readable backup (it is then neither a reference nor protected, and the rotation treats it as before)."""
+    try:
+        with zipfile.ZipFile(path) as zf:
+            info = zf.getinfo(MANIFEST)
+            if info.file_size > MAX_MANIFEST_BYTES:
+                return None
+            manifest = json.loads(zf.read(info))
+        return {name: int(table["rows"]) for name, table in manifest["tables"].items()}
+    except (OSError, KeyError, TypeError, ValueError, zipfile.BadZipFile):
+        return None
+
+
+@dataclass(frozen=True)
+class Shrunk:
+    """The open database holds much less than its previous backup: said on the desk and in the log."""
+
+    previous: Path
+    previous_day: _dt.date
+    previous_total: int
+    total: int
+
+    @property
+    def text(self) -> str:
+        return (f"O banco de dados perdeu a maior parte dos dados desde o backup de "
+                f"{self.previous_day:%d/%m/%Y}: tinha {self.previous_total} registros, tem {self.total}. "
+                f"Os backups anteriores foram mantidos (em {self.previous.parent}); se os dados não deviam "
+                f"ter sumido, restaure o de {self.previous_day:%d/%m/%Y} ({self.previous.name}).")
+
+
 @dataclass(frozen=True)
 class DailyResult:
     written: Path | None
     deleted: tuple[Path, ...]
+    shrunk: Shrunk | None = None
 
 
 def rotate(folder: Path, stem: str, today: _dt.date) -> tuple[Path, ...]:
-    """Delete the automatic backups of ``stem`` that :func:`rotation_keep` does not keep."""
+    """Delete the automatic backups of ``stem`` that :func:`rotation_keep` does not keep — never those that held
+    the data: the backups whose data rows are at least :data:`SHRINK_SHARE` of the largest there are kept as
+    the rotation would keep them if they were the only ones, so that days of an empty or much smaller database
+    never push the last backups with the data out."""
     backups = auto_backups(folder, stem)
     keep = rotation_keep(backups, today)
+    totals = {}
+    for day, path in backups.items():
+        counts = manifest_counts(path)
+        if counts is not None:
+            totals[day] = data_rows(counts)
+    largest = max(totals.values(), default=0)
+    if largest:
+        keep |= rotation_keep([day for day, total in totals.items() if total >= SHRINK_SHARE * largest], today)
     deleted = []
     for day, path in sorted(backups.items()):
         if day not in keep:
@@ -806,11 +884,34 @@ def rotate(folder: Path, stem: str, today: _dt.date) -> tuple[Path, ...]:
     return tuple(deleted)
 
 
+def _shrunk_since(folder: Path, stem: str, today: _dt.date, total: int) -> Shrunk | None:
+    """Compare the database's data rows with its newest readable automatic backup before ``today``."""
+    earlier = sorted((day, path) for day, path in auto_backups(folder, stem).items() if day < today)
+    for day, path in reversed(earlier):
+        counts = manifest_counts(path)
+        if counts is None:
+            continue
+        before = data_rows(counts)
+        return Shrunk(path, day, before, total) if before and total < SHRINK_SHARE * before else None
+    return None
+
+
+def _log(folder: Path, line: str) -> None:
+    """One line in the backups' log (``backups.log`` beside them): a failure to log never stops a backup."""
+    try:
+        with (folder / BACKUP_LOG).open("a", encoding="utf-8") as fh:
+            fh.write(f"{_dt.datetime.now():%Y-%m-%d %H:%M:%S} {line}\n")
+    except OSError:
+        pass
+
+
 def daily_backup(folder: str | Path, *, today: _dt.date | None = None, app_version: str = "") -> DailyResult:
     """Once a day, a backup of the open embedded database into ``folder``, then the rotation.
 
     Only the embedded database (SQLite): a PostgreSQL server is backed up on
     the server. Runs for whoever opens Praça (no role needed: it only reads).
+    A database that lost most of its rows since the previous backup is reported (``shrunk``, and a line in
+    ``backups.log``) and nothing is deleted that day; the rotation keeps the backups with the data after it.
     """
     url = current_url()
     if url is None or url.backend != "sqlite" or url.path in (None, ":memory:"):
@@ -820,10 +921,17 @@ def daily_backup(folder: str | Path, *, today: _dt.date | None = None, app_versi
     folder.mkdir(parents=True, exist_ok=True)
     stem = Path(url.path).stem or "praca"
     dest = folder / auto_backup_name(stem, today)
-    written = None
-    if not dest.exists():
-        written = write_backup(dest, app_version=app_version, check_role=False).path
-    return DailyResult(written, rotate(folder, stem, today))
+    if dest.exists():
+        return DailyResult(None, rotate(folder, stem, today))
+    info = write_backup(dest, app_version=app_version, check_role=False)
+    shrunk = _shrunk_since(folder, stem, today, data_rows(info.counts))
+    if shrunk is not None:
+        _log(folder, f"{dest.name}: {shrunk.text}")
+        return DailyResult(info.path, (), shrunk)
+    deleted = rotate(folder, stem, today)
+    removed = f"; removidos pela rotação: {', '.join(p.name for p in deleted)}" if deleted else ""
+    _log(folder, f"{dest.name} gravado ({count_text(info.counts)}){removed}")
+    return DailyResult(info.path, deleted)
 
 
 def safety_copy_name(now: _dt.datetime | None = None) -> str:

@@ -46,6 +46,7 @@ from peewee import (
 
 from models.errors import FieldErrors, UserError
 from models.money import from_centavos, to_centavos
+from models.text import CONTROL, control_problem
 
 db = DatabaseProxy()
 
@@ -71,6 +72,8 @@ class _Audit:
 AUDIT = _Audit()
 
 
+#: Anything :func:`models.text.control_problem` may refuse in some column (a cheap first look over many rows).
+_BAD_TEXT = re.compile(CONTROL.pattern + "|[\t\n\r]")
 NUL_MESSAGE = "O texto tem um caractere nulo (NUL), que o banco de dados não aceita: apague-o e digite de novo."
 
 
@@ -80,7 +83,8 @@ def _column_problem(field, value) -> str | None:
     PostgreSQL refuses a text longer than its ``varchar``, a NUL character or an
     integer beyond its column with a server error; SQLite would store them, and a
     backup of that database would then not restore on PostgreSQL. Both refuse them
-    here, before the query, as a ``FieldErrors`` at the field.
+    here, before the query, as a ``FieldErrors`` at the field — and every other control
+    character too (``models.text.control_problem``: a line break only in a ``TextField``).
     """
     if value is None or isinstance(value, Node) or isinstance(field, ForeignKeyField):
         return None
@@ -91,8 +95,9 @@ def _column_problem(field, value) -> str | None:
             return None
         if not isinstance(text, str):
             return None
-        if "\x00" in text:
-            return NUL_MESSAGE
+        problem = control_problem(text, multiline=isinstance(field, TextField) or getattr(field, "multiline", False))
+        if problem:
+            return problem
         limit = getattr(field, "max_length", None)
         if limit and len(text) > limit:
             return f"Texto longo demais: {len(text)} caracteres; o campo admite até {limit}."
@@ -243,9 +248,10 @@ class BaseModel(Model):
             if isinstance(field, (CharField, TextField)) and set(map(type, column)) <= {str, none}:
                 texts = list(filter(None, column))
                 limit = getattr(field, "max_length", None)
-                if texts and ((limit and max(map(len, texts)) > limit) or "\x00" in "".join(texts)):
-                    bad = next(v for v in texts if (limit and len(v) > limit) or "\x00" in v)
-                    raise FieldErrors({field.name: _column_problem(field, bad) or "Texto inválido."})
+                if texts and ((limit and max(map(len, texts)) > limit) or _BAD_TEXT.search("".join(texts))):
+                    problem = next(filter(None, (_column_problem(field, v) for v in texts)), None)
+                    if problem:  # (a line break in a text of several lines is no problem)
+                        raise FieldErrors({field.name: problem})
 
         def name(text: str) -> str:
             return quote((text,), database.quote)
@@ -311,6 +317,25 @@ class DecimalTextField(CharField):
 
 class DatabaseError(UserError):
     """The database cannot be opened as it is (foreign, newer, unreachable, bad URL)."""
+
+
+class NoDatabase(DatabaseError):
+    """No Praça database where one was expected: the file does not exist, holds zero bytes, or the database or
+    schema is empty. Nothing was created: only an explicit set-up (``praca init``, ``praca demo``, the desk's
+    first start) creates one — a mistyped URL or a file emptied by accident is never taken for a new database.
+
+    ``state`` is ``"missing"`` (no file) or ``"empty"`` (a zero-byte file, or a database without tables)."""
+
+    def __init__(self, where: str, state: str):
+        self.where, self.state = where, state
+        if state == "missing":
+            text = (f"Não há banco de dados do Praça em {where}: confira o caminho, ou crie um banco novo com "
+                    f"praca init (ou praca demo, para um de demonstração). Nada foi criado.")
+        else:
+            text = (f"{where} está vazio: não é um banco de dados do Praça. Se ele já guardou os dados do Praça, "
+                    f"restaure um backup; para começar do zero, crie um banco novo com praca init. "
+                    f"Nada foi alterado.")
+        super().__init__(text)
 
 
 @dataclass(frozen=True)
@@ -389,6 +414,17 @@ class _PostgresqlDatabase(PostgresqlDatabase):
         return super().execute_sql(sql, params)
 
 
+def _check_folder(path: Path) -> None:
+    """A new SQLite file only in a folder that exists: a mistyped path must not grow folders."""
+    parent = path.parent
+    if not parent.is_dir():
+        what = "não é uma pasta" if parent.exists() else "não existe"
+        raise DatabaseError(
+            f"A pasta {parent.expanduser().resolve()} {what}: crie-a antes ou escolha outro caminho "
+            f"para o banco de dados ({path.name})."
+        )
+
+
 def _connect(target: DatabaseURL) -> Database:
     if target.backend == "sqlite":
         if target.path != ":memory:":
@@ -405,13 +441,7 @@ def _connect(target: DatabaseURL) -> Database:
             else:
                 # A new file only in a folder that exists: a mistyped path must not grow folders.
                 # (The application's own data folder is created by desktop/paths.py.)
-                parent = path.parent
-                if not parent.is_dir():
-                    what = "não é uma pasta" if parent.exists() else "não existe"
-                    raise DatabaseError(
-                        f"A pasta {parent.expanduser().resolve()} {what}: crie-a antes ou escolha outro caminho "
-                        f"para o banco de dados ({path.name})."
-                    )
+                _check_folder(path)
         database = SqliteDatabase(
             target.path,
             pragmas={
@@ -511,13 +541,23 @@ def current_url() -> DatabaseURL | None:
     return _current
 
 
-def open_database(url: str, *, migrate: bool = True) -> Database:
-    """Open (creating or migrating as needed) the Praça database at ``url``.
+def open_database(url: str, *, migrate: bool = True, create: bool = False) -> Database:
+    """Open (migrating as needed) the Praça database at ``url``.
 
-    Binds the module's proxy and returns the underlying peewee database.
+    Binds the module's proxy and returns the underlying peewee database. A new database — no SQLite file, a
+    zero-byte file, an empty PostgreSQL schema — is given Praça's schema only with ``create=True`` (the
+    explicit set-up: ``praca init``, ``praca demo``, the desk's first start, a restore into a new database);
+    otherwise :class:`NoDatabase` is raised and nothing is created, not even the file.
     """
     global _current
     target = parse_url(url)
+    if not create and target.backend == "sqlite" and target.path != ":memory:":
+        path = Path(target.path)
+        if not path.exists():
+            _check_folder(path)
+            raise NoDatabase(str(path), "missing")
+        if path.is_file() and path.stat().st_size == 0:
+            raise NoDatabase(str(path), "empty")
     database = _connect(target)
     AUDIT.suspended += 1  # creating and migrating the schema is not a clerk's change
     try:
@@ -526,7 +566,7 @@ def open_database(url: str, *, migrate: bool = True) -> Database:
         if not _is_current(database, target):
             from models import schema  # every table: only to create or migrate (the registry imports this module)
 
-            schema.prepare(database, target, migrate=migrate)
+            schema.prepare(database, target, migrate=migrate, create=create)
     except BaseException:
         database.close()
         raise

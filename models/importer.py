@@ -44,7 +44,6 @@ Readings:
 
 from __future__ import annotations
 
-import csv
 import datetime as _dt
 import hashlib
 import io
@@ -57,6 +56,7 @@ from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
 from pathlib import Path
 
+from models.archive import ZipLimits, check_zip
 from models.br import clean_cnpj, clean_cpf, format_cnpj, format_cpf
 from models.db import db
 from models.errors import FieldErrors, UserError
@@ -70,6 +70,7 @@ from models.people import (
     validate_company,
     validate_person,
 )
+from models.text import control_problem, read_csv
 
 MAPPING_FORMAT = "praca-import-mapping"
 MAPPING_VERSION = 1
@@ -195,10 +196,35 @@ def _blank(cells) -> bool:
     return all(c == "" for c in cells)
 
 
+#: What a list of vendors in .xlsx may hold once decompressed (a list of 100.000 rows is some tens of MB).
+XLSX_LIMITS = ZipLimits("a planilha", max_entries=2_000, max_entry_bytes=256 * 1024**2,
+                        max_total_bytes=384 * 1024**2, max_ratio=100)
+
+
+def _column_letter(index: int) -> str:
+    letters = ""
+    while index:
+        index, rest = divmod(index - 1, 26)
+        letters = chr(65 + rest) + letters
+    return letters
+
+
+def _checked_cells(values, number: int, name: str, cell_name) -> list:
+    cells = [_cell(v) for v in values]
+    for column, cell in enumerate(cells, start=1):
+        if isinstance(cell, str):
+            problem = control_problem(cell)
+            if problem:
+                raise UserError(f"{name}, {cell_name(number, column)}: {problem}")
+    return cells
+
+
 def _read_xlsx(path: Path) -> Sheet:
     import openpyxl
 
     try:
+        with zipfile.ZipFile(path) as zf:
+            check_zip(zf, name=path.name, limits=XLSX_LIMITS)  # a zip bomb is refused before openpyxl reads it
         book = openpyxl.load_workbook(path, read_only=True, data_only=True)
     except (zipfile.BadZipFile, KeyError, OSError, ValueError) as exc:
         raise UserError(f"Não foi possível ler a planilha {path.name}: {exc}.") from None
@@ -209,7 +235,10 @@ def _read_xlsx(path: Path) -> Sheet:
         headers = None
         rows = []
         for number, values in enumerate(sheet.iter_rows(values_only=True), 1):
-            cells = [_cell(v) for v in values]
+            if number > 2 * MAX_ROWS:  # blank rows count too: a sheet of a million empty rows ends here
+                raise UserError(f"A planilha {path.name} tem mais de {2 * MAX_ROWS} linhas: divida-a em partes.")
+            cells = _checked_cells(values, number, path.name,
+                                   lambda n, c: f"célula {_column_letter(c)}{n}")
             if _blank(cells):
                 continue
             if headers is None:
@@ -239,15 +268,6 @@ def decode_text(raw: bytes) -> tuple[str, str]:
     raise AssertionError("latin-1 decodes any byte")  # pragma: no cover
 
 
-def sniff_delimiter(text: str) -> str:
-    """``;`` or ``,`` (or a tab): the one the header line uses most, outside quotes."""
-    first = next((line for line in text.splitlines() if line.strip()), "")
-    plain = re.sub(r'"[^"]*"', "", first)
-    counts = {d: plain.count(d) for d in (";", ",", "\t")}
-    best = max(counts, key=lambda d: (counts[d], d == ";"))
-    return best if counts[best] else ";"
-
-
 def _read_csv(path: Path) -> Sheet:
     try:
         raw = path.read_bytes()
@@ -256,28 +276,22 @@ def _read_csv(path: Path) -> Sheet:
     if b"\x00" in raw[:4096]:
         raise UserError(f"{path.name} não é um arquivo de texto (CSV); salve a planilha como .xlsx ou .csv.")
     text, encoding = decode_text(raw)
-    delimiter = sniff_delimiter(text)
-    reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter)
+    table = read_csv(text, name=path.name)  # strict: a stray quote or a control character names its line
     headers = None
     rows = []
-    try:
-        line = 1
-        for values in reader:
-            cells = [_cell(v) for v in values]
-            start, line = line, reader.line_num + 1
-            if _blank(cells):
-                continue
-            if headers is None:
-                headers = _unique([str(c) for c in cells])
-                continue
-            rows.append((start, cells))
-            if len(rows) > MAX_ROWS:
-                raise UserError(f"{path.name} tem mais de {MAX_ROWS} linhas: divida-o em partes.")
-    except csv.Error as exc:
-        raise UserError(f"{path.name}: CSV ilegível na linha {reader.line_num} ({exc}).") from None
+    for number, values in table.rows:
+        cells = [_cell(v) for v in values]
+        if _blank(cells):
+            continue
+        if headers is None:
+            headers = _unique([str(c) for c in cells])
+            continue
+        rows.append((number, cells))
+        if len(rows) > MAX_ROWS:
+            raise UserError(f"{path.name} tem mais de {MAX_ROWS} linhas: divida-o em partes.")
     if headers is None:
         raise UserError(f"{path.name} está vazio.")
-    return Sheet(path.name, headers, [(n, _fit(c, len(headers))) for n, c in rows], encoding, delimiter)
+    return Sheet(path.name, headers, [(n, _fit(c, len(headers))) for n, c in rows], encoding, table.delimiter)
 
 
 def read_sheet(path: str | Path) -> Sheet:

@@ -14,6 +14,7 @@ from models.br import clean_cnpj, clean_cpf
 from models.db import BaseModel, DecimalTextField, db
 from models.errors import FieldErrors, UserError
 from models.money import to_decimal
+from models.text import control_errors
 
 HOUSING = {
     "rented": "alugada", "financed": "financiada", "owned": "própria", "lent": "cedida", "other": "outra",
@@ -244,7 +245,9 @@ def _try(errors: dict, key: str, func, *args):
 
 def validate_person(data: PersonInput, *, today: _dt.date) -> dict:
     """Clean values for a ``Person`` row, or ``FieldErrors`` with every wrong field."""
-    errors: dict[str, str] = {}
+    errors = control_errors(data)  # as typed: the cleaning below would fold a control character into a space
+    if errors:
+        raise FieldErrors(errors)
     name = " ".join((data.name or "").split())
     if not name:
         errors["name"] = "Informe o nome."
@@ -351,7 +354,9 @@ def _save_person(data: PersonInput, values: dict, person: Person | None) -> Pers
 
 
 def validate_company(data: CompanyInput) -> dict:
-    errors: dict[str, str] = {}
+    errors = control_errors(data)  # as typed (see validate_person)
+    if errors:
+        raise FieldErrors(errors)
     cnpj = _try(errors, "cnpj", clean_cnpj, data.cnpj)
     legal = " ".join((data.legal_name or "").split())
     if not legal:

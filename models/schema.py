@@ -19,7 +19,16 @@ from peewee import CharField, Database, PostgresqlDatabase, SqliteDatabase, Text
 
 from models.audit import AuditEntry
 from models.applications import Application, ApplicationDocument, ApplicationEvent, Counter
-from models.db import META_TABLE, SCHEMA_VERSION, BaseModel, DatabaseError, DatabaseURL, sqlite_copy_aside, table_names
+from models.db import (
+    META_TABLE,
+    SCHEMA_VERSION,
+    BaseModel,
+    DatabaseError,
+    DatabaseURL,
+    NoDatabase,
+    sqlite_copy_aside,
+    table_names,
+)
 from models.draws import Draw, DrawEntry
 from models.fiscal import FiscalUnitValue, IndexCorrection
 from models.people import Company, CompanyPartner, HouseholdMember, Person, search_key
@@ -239,14 +248,17 @@ def apply_migrations(database: Database, current: int) -> list[int]:
     return applied
 
 
-def prepare(database: Database, target: DatabaseURL, *, migrate: bool = True) -> int:
-    """Make sure ``database`` holds a current Praça schema; returns its version."""
+def prepare(database: Database, target: DatabaseURL, *, migrate: bool = True, create: bool = False) -> int:
+    """Make sure ``database`` holds a current Praça schema; returns its version. An empty one is given the
+    schema only when ``create`` (see :func:`models.db.open_database`)."""
     tables = table_names(database, target)
     if META_TABLE not in tables:
         if tables:
             raise DatabaseError(
                 f"{target.display()} já contém tabelas que não são do Praça; nada foi alterado."
             )
+        if not create:
+            raise NoDatabase(target.display(), "empty")
         create_schema(database)
         return LATEST
     version = read_version(database)

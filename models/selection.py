@@ -85,10 +85,8 @@ that spreads one event's vendors over its points (art. 21, § 1º, II; at most
 
 from __future__ import annotations
 
-import csv
 import datetime as dt
 import hashlib
-import io
 import re
 import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
@@ -99,6 +97,7 @@ from typing import Any
 
 from models.errors import UserError
 from models.regimes import Criterion, Preference, Regime
+from models.text import read_csv
 
 __all__ = [
     "ALGORITHM", "ALGORITHM_STEPS", "CSV_COLUMNS", "TIE_BREAKS",
@@ -1238,14 +1237,11 @@ def read_participants_csv(text: str) -> tuple[tuple[Participant, ...], tuple[str
     ``registered_at`` (checked against the act's registration cut-off, São
     Bento art. 3º) optional. A repeated id, an empty
     list or a missing column is a one-line ``UserError`` naming the line."""
-    text = text.lstrip("\ufeff")
-    first = text.splitlines()[0] if text.strip() else ""
-    if not first.strip():
+    table = read_csv(text, name="Lista de participantes")  # strict: a stray quote names its line (models.text)
+    if not table.rows or table.rows[0][0] != 1:
         raise UserError("O arquivo de participantes está vazio (falta o cabeçalho com as colunas id e name).",
                         field="input")
-    delimiter = ";" if first.count(";") > first.count(",") else ","
-    reader = csv.reader(io.StringIO(text), delimiter=delimiter)
-    header = [normalize_text(h).lower() for h in next(reader)]
+    header = [normalize_text(h).lower() for h in table.rows[0][1]]
     missing = [c for c in ("id", "name") if c not in header]
     if missing:
         raise UserError(f"Falta(m) a(s) coluna(s) {', '.join(missing)} no cabeçalho "
@@ -1257,8 +1253,7 @@ def read_participants_csv(text: str) -> tuple[tuple[Participant, ...], tuple[str
     col = {name: header.index(name) for name in CSV_COLUMNS if name in header}
     participants: list[Participant] = []
     first_line: dict[str, int] = {}
-    for row in reader:
-        line = reader.line_num
+    for line, row in table.rows[1:]:
         if not any(cell.strip() for cell in row):
             continue
 

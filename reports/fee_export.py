@@ -57,6 +57,13 @@ def check_target(path: str | Path, fmt: str) -> Path:
     if suffix in _KNOWN_SUFFIXES and _KNOWN_SUFFIXES[suffix] != fmt:
         raise UserError(f"O arquivo {target.name} tem extensão {suffix}, mas o formato pedido é {fmt}: "
                         f"use .{fmt} ou escolha o formato {_KNOWN_SUFFIXES[suffix]}.", field="out")
+    try:
+        return _checked(target)
+    except OSError as exc:  # a name too long for the file system, a path through a file…
+        raise UserError(f"Não é possível gravar em {target}: {exc.strerror or exc}.", field="out") from None
+
+
+def _checked(target: Path) -> Path:
     folder = target.parent.resolve()
     if target.is_dir():
         raise UserError(f"{target} é uma pasta: informe o nome do arquivo a gravar.", field="out")

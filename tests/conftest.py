@@ -125,7 +125,7 @@ def database(db_url):
     """An open, current, empty Praça database on each back end."""
     from models.db import close_database, open_database
 
-    open_database(db_url)
+    open_database(db_url, create=True)
     yield db_url
     close_database()
 

@@ -19,7 +19,7 @@ TODAY = dt.date(2026, 11, 30)
 
 @pytest.fixture
 def mei(app_ready, db_url, tmp_path):
-    open_database(db_url)
+    open_database(db_url, create=True)
     set_store(tmp_path / "files")
     owner = save_person(PersonInput(name="Reinaldo Almeida Teixeira", cpf="529.982.247-25",
                                     birth_date=dt.date(1980, 5, 17), resident_since=dt.date(2000, 1, 1),
@@ -130,7 +130,7 @@ def test_a_natural_person_cannot_hold_an_olimpia_tpu(qtbot, app_ready, db_url, t
     """LC 324/2025, art. 162, § 1º–2º: the TPU is for companies/MEI."""
     from views.application_form import ApplicationDialog
 
-    open_database(db_url)
+    open_database(db_url, create=True)
     set_store(tmp_path / "files")
     person = save_person(PersonInput(name="Maria José da Silva", cpf="111.444.777-35",
                                      birth_date=dt.date(1990, 1, 1)), today=TODAY)

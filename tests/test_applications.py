@@ -110,7 +110,7 @@ def test_stale_status_change_is_refused(applicant):
 
 def _save_many(url: str, person_id: int, count: int, queue) -> None:
     """Runs in a process of its own: another desk saving applications."""
-    open_database(url)
+    open_database(url, create=True)
     protocols = []
     for _ in range(count):
         app = create_application(ApplicationInput(regime="sapezal-2014", permit_kind="ponto-fixo",

@@ -47,8 +47,9 @@ def rewrite(path: Path, dest: Path, *, manifest=None, payload: bytes | None = No
         old_payload = zf.read("data.jsonl")
     manifest = manifest(old_manifest) if callable(manifest) else (manifest or old_manifest)
     payload = old_payload if payload is None else payload
-    if fix_sha:
+    if fix_sha:  # as one who changed the data on purpose would: the checksum and the size recomputed
         manifest["payload_sha256"] = hashlib.sha256(payload).hexdigest()
+        manifest["payload_bytes"] = len(payload)
     with zipfile.ZipFile(dest, "w") as zf:
         zf.writestr("manifest.json", json.dumps(manifest))
         zf.writestr("data.jsonl", payload)
@@ -82,7 +83,7 @@ def test_round_trip_gives_identical_data_on_both_back_ends(database, tmp_path):
     close_database()
 
     # into a new embedded database (a PostgreSQL backup into SQLite when the run has PostgreSQL)
-    open_database(sqlite_url_in(tmp_path, "other.sqlite3"))
+    open_database(sqlite_url_in(tmp_path, "other.sqlite3"), create=True)
     result = restore_backup(first)
     assert result.replaced == {} and result.kept_copy is None
     assert snapshot() == before
@@ -91,7 +92,7 @@ def test_round_trip_gives_identical_data_on_both_back_ends(database, tmp_path):
     close_database()
 
     # and back over the original database (SQLite into the first back end), replacing what it holds
-    open_database(database)
+    open_database(database, create=True)
     kept = tmp_path / "kept.praca-backup"
     result = restore_backup(second, force=True, keep_current=kept)
     assert snapshot() == before
@@ -126,7 +127,7 @@ def test_manifest_describes_the_file(small, tmp_path):
 
 def test_sqlite_backup_while_another_desk_writes(sqlite_url, tmp_path):
     """The online backup API copies what is committed, while another connection holds a write transaction."""
-    open_database(sqlite_url)
+    open_database(sqlite_url, create=True)
     fill_demo(people=4, companies=1, permits=False)
     other = sqlite3.connect(sqlite_url.removeprefix("sqlite:///"), timeout=1)
     other.execute("BEGIN IMMEDIATE")
@@ -298,7 +299,7 @@ def test_an_older_backup_is_migrated_after_restoring(good_file, tmp_path, db_url
     payload = ("\n".join(out_lines) + "\n").encode()
     old = rewrite(good_file, tmp_path / "v3.praca-backup", manifest=manifest, payload=payload, fix_sha=True)
     close_database()
-    open_database(sqlite_url_in(tmp_path, "from-v3.sqlite3"))
+    open_database(sqlite_url_in(tmp_path, "from-v3.sqlite3"), create=True)
     result = restore_backup(old)
     assert result.from_version == 3 and result.upgraded
     from models.people import Company, Person, search_key
@@ -348,7 +349,7 @@ def test_a_desk_used_every_day_keeps_7_daily_and_4_weekly():
 
 
 def test_daily_backup_once_a_day_with_rotation(sqlite_url, tmp_path):
-    open_database(sqlite_url)
+    open_database(sqlite_url, create=True)
     fill_demo(people=3, companies=1, permits=False)
     folder = tmp_path / "backups"
     folder.mkdir()
@@ -381,7 +382,7 @@ def test_daily_backup_skips_postgresql(database, tmp_path):
 def test_app_start_makes_the_daily_backup(sqlite_url, tmp_path, monkeypatch):
     from desktop import app, paths
 
-    open_database(sqlite_url)
+    open_database(sqlite_url, create=True)
     monkeypatch.setattr(paths, "data_dir", lambda: tmp_path)
     app.daily_backup_at_start()
     assert len(list((tmp_path / "backups").glob("auto-praca-*.praca-backup"))) == 1
@@ -431,6 +432,8 @@ def test_cli_bad_input_is_one_line(tmp_path, capsys, args, message):
 
     (tmp_path / "lista.csv").write_text("nome;cpf\n", encoding="utf-8")
     argv = [a.replace("{tmp}", str(tmp_path)) for a in args] + ["--db", sqlite_url_in(tmp_path, "x.sqlite3")]
+    assert main(["init", "--db", sqlite_url_in(tmp_path, "x.sqlite3")]) == 0
+    capsys.readouterr()
     try:
         code = main(argv)
     except SystemExit as exc:  # argparse
@@ -451,7 +454,7 @@ def test_cli_backup_of_postgresql_restores_into_sqlite(database, tmp_path, capsy
     assert main(["backup", "--db", database, "--out", str(out)]) == 0
     target = sqlite_url_in(tmp_path, "fromcli.sqlite3")
     assert main(["restore", "--db", target, str(out)]) == 0
-    open_database(target)
+    open_database(target, create=True)
     assert snapshot() == before
 
 
@@ -463,7 +466,7 @@ def window(app_ready, qtbot, sqlite_url):
     from PySide6.QtCore import QSettings
 
     QSettings().clear()
-    open_database(sqlite_url)
+    open_database(sqlite_url, create=True)
     from desktop.main_window import MainWindow
 
     win = MainWindow()

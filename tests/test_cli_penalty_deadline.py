@@ -9,6 +9,16 @@ import pytest
 from desktop.cli import COMMANDS, main
 
 
+@pytest.fixture
+def sqlite_url(sqlite_url):
+    """The commands read an existing database only: this one is made first, as ``praca init`` makes it."""
+    from models.db import close_database, open_database
+
+    open_database(sqlite_url, create=True)
+    close_database()
+    return sqlite_url
+
+
 def one_line_error(capsys, code: int) -> str:
     captured = capsys.readouterr()
     assert code == 2

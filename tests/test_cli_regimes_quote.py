@@ -17,6 +17,16 @@ import pytest
 from desktop.cli import main
 from quote_cases import QUOTE_CASES, QUOTE_ERRORS
 
+
+@pytest.fixture
+def sqlite_url(sqlite_url):
+    """The commands read an existing database only: this one is made first, as ``praca init`` makes it."""
+    from models.db import close_database, open_database
+
+    open_database(sqlite_url, create=True)
+    close_database()
+    return sqlite_url
+
 REGIME_IDS = ["ilha-comprida-2017", "olimpia-2025", "sao-bento-2026", "sapezal-2014", "sjc-2014"]
 
 
@@ -312,14 +322,14 @@ def test_unit_value_entered_in_the_database_changes_the_quote(database, capsys):
 
 
 def test_subprocess_quote_json_and_text(tmp_path):
-    url = f"sqlite:///{tmp_path / 'praca.sqlite3'}"
+    """A quote needs no set-up: with no database yet it computes from the act alone and creates none."""
     case = QUOTE_CASES[0]
-    result = run_cli(*quote_argv(case, "--db", url, "--json"))
+    result = run_cli(*quote_argv(case, "--json"))
     assert result.returncode == 0, result.stderr
     data = json.loads(result.stdout)
     assert data["total"] == case["total"]
     assert data["lines"][0]["formula"] == case["formula"]
-    result = run_cli(*quote_argv(case, "--db", url))
+    result = run_cli(*quote_argv(case))
     assert result.returncode == 0, result.stderr
     assert f"Fórmula: {case['formula']}" in result.stdout and "Total: R$ 591,67" in result.stdout
 

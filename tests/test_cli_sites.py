@@ -15,7 +15,7 @@ def demo_url(sqlite_url):
     from models.db import close_database, open_database
     from models.sites import demo_sites
 
-    open_database(sqlite_url)
+    open_database(sqlite_url, create=True)
     demo_sites()
     close_database()
     return sqlite_url
@@ -45,6 +45,8 @@ def test_sites_text_and_empty(demo_url, sqlite_url, tmp_path, capsys):
     out = capsys.readouterr().out
     assert "Feira Noturna do Jardim Satélite" in out and "15 ponto(s)" in out
     empty = f"sqlite:///{tmp_path / 'vazio.sqlite3'}"
+    assert main(["init", "--db", empty]) == 0  # a new database is made on purpose, never by a listing
+    capsys.readouterr()
     assert main(["sites", "--db", empty]) == 0
     assert capsys.readouterr().out == "Nenhum local cadastrado.\n"
 

@@ -48,7 +48,7 @@ def _desk(index: int, inbox, outbox, barrier) -> None:
 
     for url, task, args in iter(inbox.get, None):
         try:
-            open_database(url)
+            open_database(url, create=True)
             try:
                 result = ("ok", globals()[task](barrier, *args))
             except UserError as exc:

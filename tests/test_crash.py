@@ -33,7 +33,7 @@ def _bulk_then_hang(url: str, what: str, when: str, reached, backend_pid, args: 
     """Runs in a process of its own: the bulk operation, stopped (to be killed) half-way or after it returned."""
     from models.db import db, open_database
 
-    open_database(url)
+    open_database(url, create=True)
     if url.startswith("postgresql"):
         backend_pid.value = db.execute_sql("SELECT pg_backend_pid()").fetchone()[0]
 
@@ -108,7 +108,7 @@ def reopen(url: str) -> None:
     from models.db import close_database, open_database
 
     close_database()
-    open_database(url)
+    open_database(url, create=True)
 
 
 # --------------------------------------------------------------------------- the month's charges

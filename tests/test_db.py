@@ -40,10 +40,10 @@ def test_new_database_has_latest_schema(database):
 
 
 def test_reopen_is_idempotent(db_url):
-    open_database(db_url)
+    open_database(db_url, create=True)
     set_settings({MUNICIPALITY: "Sapezal"})
     close_database()
-    open_database(db_url)
+    open_database(db_url, create=True)
     assert get_setting(MUNICIPALITY) == "Sapezal"
     assert _version() == schema.LATEST
 
@@ -52,7 +52,7 @@ def _make_version_1(url: str) -> None:
     """Turn a fresh database into what Praça's first schema looked like."""
     from playhouse.migrate import SchemaMigrator, migrate
 
-    open_database(url)
+    open_database(url, create=True)
     migrator = SchemaMigrator.from_database(db.obj)
     with db.atomic():
         # every table after v1 (meta, settings, people, companies); peewee drops dependants first
@@ -70,7 +70,7 @@ def _make_version_1(url: str) -> None:
 
 def test_migrates_an_older_database(db_url):
     _make_version_1(db_url)
-    open_database(db_url)
+    open_database(db_url, create=True)
     assert _version() == schema.LATEST
     # v4 filled the accent-free search name of the person registered under v1
     assert Person.get(Person.cpf == "52998224725").search_name == "jose da silva"
@@ -80,14 +80,14 @@ def test_migrates_an_older_database(db_url):
 
 
 def test_v14_gives_the_charges_sums_their_indexes(db_url):
-    open_database(db_url)
+    open_database(db_url, create=True)
     with db.atomic():
         for name in ("charge_due_on_figures", "charge_open_by_due_on"):
             db.obj.execute_sql(f'DROP INDEX "{name}"')
         db.obj.execute_sql('CREATE INDEX "charge_due_on" ON "charge" ("due_on")')
         schema.Meta.update(value="13").where(schema.Meta.key == "schema_version").execute()
     close_database()
-    open_database(db_url)
+    open_database(db_url, create=True)
     assert _version() == schema.LATEST
     indexes = {index.name: index for index in db.obj.get_indexes("charge")}
     assert "charge_due_on" not in indexes
@@ -97,7 +97,7 @@ def test_v14_gives_the_charges_sums_their_indexes(db_url):
 
 def test_sqlite_is_copied_aside_before_migrating(tmp_path, sqlite_url):
     _make_version_1(sqlite_url)
-    open_database(sqlite_url)
+    open_database(sqlite_url, create=True)
     copies = list(Path(tmp_path).glob("praca.sqlite3.v1-*.bak"))
     assert len(copies) == 1
     close_database()
@@ -110,16 +110,16 @@ def test_sqlite_is_copied_aside_before_migrating(tmp_path, sqlite_url):
 
 
 def test_refuses_a_newer_database(db_url):
-    open_database(db_url)
+    open_database(db_url, create=True)
     schema.Meta.update(value=str(schema.LATEST + 5)).where(schema.Meta.key == "schema_version").execute()
     close_database()
     with pytest.raises(DatabaseError) as err:
-        open_database(db_url)
+        open_database(db_url, create=True)
     message = str(err.value)
     assert f"versão {schema.LATEST + 5}" in message and f"versão {schema.LATEST}" in message
     # Untouched: still the newer version.
     with pytest.raises(DatabaseError):
-        open_database(db_url)
+        open_database(db_url, create=True)
 
 
 def test_refuses_a_foreign_text_file(tmp_path):
@@ -127,7 +127,7 @@ def test_refuses_a_foreign_text_file(tmp_path):
     path.write_text("isto não é um banco de dados\n" * 50, encoding="utf-8")
     before = path.read_bytes()
     with pytest.raises(DatabaseError, match="não é um banco de dados do Praça"):
-        open_database(f"sqlite:///{path}")
+        open_database(f"sqlite:///{path}", create=True)
     assert path.read_bytes() == before
 
 
@@ -140,7 +140,7 @@ def test_refuses_a_foreign_sqlite_database(tmp_path):
     con.commit()
     con.close()
     with pytest.raises(DatabaseError, match="não são do Praça"):
-        open_database(f"sqlite:///{path}")
+        open_database(f"sqlite:///{path}", create=True)
     con = sqlite3.connect(path)
     names = {r[0] for r in con.execute("select name from sqlite_master where type='table'")}
     con.close()
@@ -158,11 +158,11 @@ def test_refuses_a_foreign_postgres_schema(pg_schema_url):
         cur.execute(f'create table "{target.schema}".clientes (id serial primary key)')
     con.close()
     with pytest.raises(DatabaseError, match="não são do Praça"):
-        open_database(pg_schema_url)
+        open_database(pg_schema_url, create=True)
 
 
 def test_sqlite_pragmas(sqlite_url):
-    open_database(sqlite_url)
+    open_database(sqlite_url, create=True)
     assert db.obj.execute_sql("pragma journal_mode").fetchone()[0] == "wal"
     assert db.obj.execute_sql("pragma foreign_keys").fetchone()[0] == 1
     assert db.obj.execute_sql("pragma synchronous").fetchone()[0] == 1  # NORMAL
@@ -272,14 +272,14 @@ def test_postgres_errors_are_one_portuguese_line(server_text, start):
 def test_sqlite_in_a_missing_folder_is_refused_and_nothing_is_created(tmp_path):
     folder = tmp_path / "nao" / "existe"
     with pytest.raises(DatabaseError) as exc:
-        open_database(f"sqlite:///{folder / 'praca.sqlite3'}")
+        open_database(f"sqlite:///{folder / 'praca.sqlite3'}", create=True)
     assert f"A pasta {folder.resolve()} não existe" in exc.value.message
     assert not (tmp_path / "nao").exists()
     not_a_folder = tmp_path / "arquivo"
     not_a_folder.write_text("x")
     with pytest.raises(DatabaseError, match="não é uma pasta"):
-        open_database(f"sqlite:///{not_a_folder / 'praca.sqlite3'}")
-    open_database(f"sqlite:///{tmp_path / 'praca.sqlite3'}")  # an existing folder: created there
+        open_database(f"sqlite:///{not_a_folder / 'praca.sqlite3'}", create=True)
+    open_database(f"sqlite:///{tmp_path / 'praca.sqlite3'}", create=True)  # an existing folder: created there
     close_database()
     assert (tmp_path / "praca.sqlite3").exists()
 

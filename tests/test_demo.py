@@ -42,10 +42,20 @@ def _snapshot():
 
 
 def _wipe():
+    """Every table emptied (the trail too: its guards lifted only inside this transaction, as a restore does)."""
     from peewee import sort_models
 
     from models import schema
+    from models.audit import lift_guards, restore_guards
+    from models.db import db
 
+    with db.atomic():
+        lift_guards(db.obj)
+        _delete_all(schema, sort_models)
+        restore_guards(db.obj)
+
+
+def _delete_all(schema, sort_models):
     for model in schema.TABLES:  # chains (renewals, corrected records) refer back to their own table
         for field in model._meta.refs:
             if field.rel_model is model:

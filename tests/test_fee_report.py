@@ -619,7 +619,7 @@ def test_main_window_has_the_reports_page(app_ready, qtbot, sqlite_url):
     from models.db import open_database
     from views.reports_page import ReportsPage
 
-    open_database(sqlite_url)
+    open_database(sqlite_url, create=True)
     window = MainWindow()
     qtbot.addWidget(window)
     window.show_desk("relatorios")

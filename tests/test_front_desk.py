@@ -15,7 +15,7 @@ from models.people import Company, HouseholdMember, Person
 
 @pytest.fixture
 def desk(app_ready, qtbot, db_url, tmp_path):
-    open_database(db_url)
+    open_database(db_url, create=True)
     set_store(tmp_path / "files")
     from desktop.main_window import MainWindow
 
@@ -145,7 +145,7 @@ def test_worklist_moves_applications_along(app_ready, qtbot, db_url, tmp_path, m
     from models.applications import Application, ApplicationInput, create_application
     from models.people import PersonInput, save_person
 
-    open_database(db_url)
+    open_database(db_url, create=True)
     set_store(tmp_path / "files")
     person = save_person(PersonInput(name="Maria José da Silva", cpf="529.982.247-25"), today=dt.date(2026, 11, 30))
     app = create_application(ApplicationInput(regime="sapezal-2014", permit_kind="ponto-fixo", person_id=person.id),
@@ -187,7 +187,7 @@ def test_issue_the_permit_from_the_worklist(app_ready, qtbot, db_url, tmp_path, 
     from models.permits import Permit
     from models.signing import verify_text
 
-    open_database(db_url)
+    open_database(db_url, create=True)
     set_store(tmp_path / "files")
     person = save_person(PersonInput(name="Maria José da Silva", cpf="529.982.247-25"), today=dt.date(2026, 11, 30))
     sapezal = create_application(ApplicationInput(regime="sapezal-2014", permit_kind="ponto-fixo",

@@ -165,7 +165,7 @@ def test_menu_action_opens_the_import_window(app_ready, qtbot, sqlite_url, tmp_p
     from models.db import open_database
 
     QSettings().clear()
-    open_database(sqlite_url)
+    open_database(sqlite_url, create=True)
     monkeypatch.setattr(paths, "data_dir", lambda: tmp_path)
     window = MainWindow()
     qtbot.addWidget(window)

@@ -93,10 +93,20 @@ def test_csv_semicolon_utf8_with_bom_and_comma_latin1(tmp_path):
     assert a.rows == b.rows == [(2, ["Conceição Araújo", cpf(7), "São José"])]
 
 
-def test_csv_line_numbers_count_quoted_line_breaks(tmp_path):
+def test_csv_line_numbers_count_blank_lines(tmp_path):
+    path = tmp_path / "q.csv"
+    path.write_text('Nome;Bairro\n"Maria da Silva";"Centro alto"\n\nJosé Pereira;Vila\n', encoding="utf-8")
+    assert [n for n, _c in read_sheet(path).rows] == [2, 4]
+
+
+def test_a_csv_cell_over_two_lines_is_refused_as_a_quote_left_open(tmp_path):
+    """Strict CSV (issue 16): one row per line — a quote that does not close on its line is an error naming
+    it, so that a stray quote can never swallow the rows after it; a cell of several lines goes in .xlsx."""
     path = tmp_path / "q.csv"
     path.write_text('Nome;Bairro\n"Maria da Silva";"Centro\nalto"\n\nJosé Pereira;Vila\n', encoding="utf-8")
-    assert [n for n, _c in read_sheet(path).rows] == [2, 5]
+    with pytest.raises(UserError) as err:
+        read_sheet(path)
+    assert "q.csv, linha 2: aspas abertas na coluna 2" in err.value.message and ".xlsx" in err.value.message
 
 
 @pytest.mark.parametrize("name, content, message", [
@@ -413,10 +423,20 @@ def test_nothing_is_stored_half_way(database, tmp_path, rows, all_or_nothing):
 # --------------------------------------------------------------------------- command line
 
 
+def new_database(path) -> str:
+    """A new database, as ``praca init`` makes it (the import reads an existing one only)."""
+    from models.db import close_database, open_database
+
+    url = f"sqlite:///{path}"
+    open_database(url, create=True)
+    close_database()
+    return url
+
+
 def test_cli_dry_run_then_import(tmp_path, capsys):
     from desktop.cli import main
 
-    url = f"sqlite:///{tmp_path / 'cli.sqlite3'}"
+    url = new_database(tmp_path / "cli.sqlite3")
     path = write_xlsx(tmp_path / "v.xlsx", vendor_rows())
     assert main(["import", "vendors", str(path), "--dry-run", "--db", url]) == 2
     captured = capsys.readouterr()
@@ -443,7 +463,7 @@ def test_cli_dry_run_then_import(tmp_path, capsys):
 def test_cli_with_a_mapping_file_and_permits(tmp_path, capsys):
     from desktop.cli import main
 
-    url = f"sqlite:///{tmp_path / 'cli.sqlite3'}"
+    url = new_database(tmp_path / "cli.sqlite3")
     path = write_csv(tmp_path / "feira.csv", [["Titular", "Documento", "Produto", "De", "Até", "Licença"],
                                               ["Maria da Silva", cpf(601), "Banana", "01/01/2026", "31/12/2026", "9"]])
     mapping = tmp_path / "feira.json"
@@ -466,7 +486,7 @@ def test_cli_bad_input_is_one_line(tmp_path, capsys, args, message):
     write_csv(tmp_path / "ok.csv", [["Nome", "CPF"], ["Maria da Silva", cpf(1)]])
     write_csv(tmp_path / "sem-cpf.csv", [["Nome", "Bairro"], ["Maria da Silva", "Centro"]])
     argv = ["import", "vendors", *[a.replace("{tmp}", str(tmp_path)) for a in args],
-            "--db", f"sqlite:///{tmp_path / 'x.sqlite3'}"]
+            "--db", new_database(tmp_path / "x.sqlite3")]
     assert main(argv) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and message in err

@@ -183,7 +183,7 @@ def test_only_the_desk_on_screen_is_built_at_start(app_ready, qtbot, sqlite_url)
     from models.db import open_database
 
     QSettings().clear()
-    open_database(sqlite_url)
+    open_database(sqlite_url, create=True)
     window = MainWindow()
     qtbot.addWidget(window)
     assert list(window.pages.built) == ["painel"]

@@ -30,6 +30,16 @@ from models.session import PermissionDenied, Session, acting_as
 from test_enforcement import at, draft, fines, issue
 from test_permits import feirante, keys, person  # noqa: F401  (keys: fixture)
 
+
+@pytest.fixture
+def sqlite_url(sqlite_url):
+    """The commands read an existing database only: this one is made first, as ``praca init`` makes it."""
+    from models.db import close_database, open_database
+
+    open_database(sqlite_url, create=True)
+    close_database()
+    return sqlite_url
+
 D = Decimal
 REGIMES = shipped_regimes()
 FISCAL = Session(None, "fiscal.marcos", "Marcos Fiscal", "fiscal")
@@ -443,7 +453,7 @@ def test_units_are_listed_and_set_from_the_command_line_audited(database, capsys
     assert main(["penalty", "--db", database, "--regime", "ilha-comprida-2017", "--infraction",
                  "nao-portar-cartao", "--prior", "1", "--date", "2026-03-10"]) == 0
     assert "até 200 UFIC × R$ 3,75 (UFIC 2026) = R$ 750,00" in capsys.readouterr().out
-    open_database(database)
+    open_database(database, create=True)
     assert AuditEntry.select().where(AuditEntry.table_name == "fiscal_unit_value").count() == 1
     assert main(["units", "set", "UFX", "2026", "1", "--source", "x", "--db", database]) == 2
     assert "não é declarada" in capsys.readouterr().err
@@ -597,7 +607,7 @@ def test_an_event_application_takes_the_venue_and_the_exemption_olimpia_arts_89_
     from models.people import PersonInput, save_person
     from test_application_form import application_dialog, statuses
 
-    open_database(db_url)
+    open_database(db_url, create=True)
     set_store(tmp_path / "files")
     promoter = save_person(PersonInput(name="Promotora de Festas Beneficentes", cpf="529.982.247-25",
                                        birth_date=dt.date(1980, 5, 17)), today=dt.date(2026, 3, 2))

@@ -16,7 +16,7 @@ DESKS = ["painel", "atendimento", "selecao", "mapas", "cobranca", "fiscalizacao"
 @pytest.fixture
 def window(app_ready, qtbot, sqlite_url):
     QSettings().clear()
-    open_database(sqlite_url)
+    open_database(sqlite_url, create=True)
     from desktop.main_window import MainWindow
 
     win = MainWindow()
@@ -217,7 +217,7 @@ def _starting_window(qtbot, url, **kwargs):
 def test_the_window_shows_before_the_database_opens_then_fills(app_ready, qtbot, sqlite_url):
     from models.db import close_database, current_url, open_database
 
-    open_database(sqlite_url)
+    open_database(sqlite_url, create=True)
     fill_demo(people=5, companies=2)
     close_database()
     opened = []

@@ -678,7 +678,7 @@ def test_closing_the_window_with_an_unsaved_map_asks_first(app_ready, qtbot, sql
     from models.db import open_database
     from models.sites import demo_sites, find_site
 
-    open_database(sqlite_url)
+    open_database(sqlite_url, create=True)
     demo_sites()
     window = MainWindow()
     qtbot.addWidget(window)

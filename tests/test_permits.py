@@ -182,7 +182,7 @@ def test_numbers_are_gapless_per_year_and_a_failed_issue_gives_the_number_back(k
 
 def _issue_many(url: str, app_ids: list[int], key_dir: str, queue) -> None:
     """Runs in a process of its own: another desk issuing permits."""
-    open_database(url)
+    open_database(url, create=True)
     numbers = []
     for app_id in app_ids:
         permit = issue_permit(Application.get_by_id(app_id), by="mesa", today=TODAY, key_dir=Path(key_dir))
@@ -733,7 +733,7 @@ def _pdf_text(path: Path) -> str:
 def test_praca_permit_print_writes_the_three_pdfs(db_url, tmp_path, capsys):
     from desktop.cli import main
 
-    open_database(db_url)
+    open_database(db_url, create=True)
     set_store(tmp_path / "files")
     holder = company("Barraca Boa Eventos Ltda", person("Pedro Alves Costa"), registration="445566")
     app = approved("sao-bento-2026", "event-stall", on=dt.date(2026, 3, 18), holder=holder,

@@ -11,7 +11,7 @@ from quote_cases import QUOTE_CASES, QUOTE_ERRORS
 
 @pytest.fixture
 def simulator(app_ready, qtbot, sqlite_url):
-    open_database(sqlite_url)
+    open_database(sqlite_url, create=True)
     from desktop.main_window import MainWindow
 
     win = MainWindow()
@@ -122,7 +122,7 @@ def test_changing_regime_clears_what_was_typed_for_the_other(simulator, qtbot):
 def test_default_regime_is_the_municipalitys(app_ready, qtbot, sqlite_url):
     from models.settings import MUNICIPALITY, set_settings
 
-    open_database(sqlite_url)
+    open_database(sqlite_url, create=True)
     set_settings({MUNICIPALITY: "São José dos Campos"})
     from desktop.main_window import MainWindow
 

@@ -13,7 +13,7 @@ from models.fiscal import FiscalUnitValue
 
 @pytest.fixture
 def registry(app_ready, qtbot, sqlite_url):
-    open_database(sqlite_url)
+    open_database(sqlite_url, create=True)
     from desktop.main_window import MainWindow
 
     win = MainWindow()

@@ -163,7 +163,7 @@ def demo_url(sqlite_url):
     from models.db import close_database, open_database
     from models.sites import demo_sites
 
-    open_database(sqlite_url)
+    open_database(sqlite_url, create=True)
     demo_sites()
     close_database()
     return sqlite_url

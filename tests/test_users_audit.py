@@ -194,7 +194,7 @@ def test_a_process_that_only_opens_the_database_audits_its_changes(sqlite_url):
 
     from models.db import close_database, open_database
 
-    open_database(sqlite_url)
+    open_database(sqlite_url, create=True)
     close_database()
     code = ("import sys\nfrom models.db import open_database, db\nopen_database(sys.argv[1])\n"
             "from models.settings import set_settings, MUNICIPALITY\nset_settings({MUNICIPALITY: 'Sapezal'})\n"
@@ -344,7 +344,7 @@ def test_praca_audit_verify_says_intact_or_where_it_broke(db_url, capsys):
     from models.db import close_database, open_database
     from models.users import create_user
 
-    open_database(db_url)
+    open_database(db_url, create=True)
     create_user(username="admin", name="Administradora", role="administrador", password=PASSWORD)
     close_database()
     assert main(["audit", "verify", "--db", db_url]) == 0
@@ -361,7 +361,7 @@ def test_a_database_of_version_14_gets_its_trail_sealed_and_guarded(db_url):
     from models.audit import AuditEntry, verify_chain
     from models.db import close_database, db, open_database
 
-    open_database(db_url)
+    open_database(db_url, create=True)
     save_person(PersonInput(name="Antes da Cadeia", cpf=new_cpf(), birth_date=dt.date(1980, 1, 1)))
     with db.atomic():
         if isinstance(db.obj, PostgresqlDatabase):
@@ -372,7 +372,7 @@ def test_a_database_of_version_14_gets_its_trail_sealed_and_guarded(db_url):
         AuditEntry.update(prev_hash="", hash="").execute()
         schema.Meta.update(value="14").where(schema.Meta.key == "schema_version").execute()
     close_database()
-    open_database(db_url)
+    open_database(db_url, create=True)
     state = verify_chain()
     assert state.intact and state.count >= 1
     with pytest.raises(PeeweeError):

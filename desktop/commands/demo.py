@@ -15,7 +15,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     url = resolve_db_url(getattr(args, "db", None))
-    open_database(url)
+    open_database(url, create=True)  # a new database: the demo's explicit set-up
     try:
         counts = fill_demo(key_dir=keys_dir())
     finally:

@@ -99,8 +99,8 @@ def check_codes(regime, codes: list[str] | None) -> list[str]:
 
 
 def run(args: argparse.Namespace) -> int:
-    from desktop.paths import resolve_db_url
-    from models.db import close_database, open_database
+    from desktop.paths import open_for_computing
+    from models.db import close_database
     from models.deadlines import parse_moment
     from models.fiscal import unit_overrides
     from models.pricing import FACTOR_PLACES, regime_index_factors
@@ -122,7 +122,7 @@ def run(args: argparse.Namespace) -> int:
         on = moment.date() if isinstance(moment, dt.datetime) else moment
     year = parse_year(args.year) if args.year is not None else on.year
 
-    open_database(resolve_db_url(getattr(args, "db", None)))
+    open_for_computing(getattr(args, "db", None))
     try:
         factors = regime_index_factors(regime, year)
         usable = {code: f.factor.quantize(FACTOR_PLACES) for code, f in factors.items() if not f.missing}

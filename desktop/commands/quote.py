@@ -108,8 +108,8 @@ def engine_inputs(args: argparse.Namespace) -> dict:
 
 
 def run(args: argparse.Namespace) -> int:
-    from desktop.paths import resolve_db_url
-    from models.db import close_database, open_database
+    from desktop.paths import open_for_computing
+    from models.db import close_database
     from models.pricing import MissingCorrection, quote
     from models.regimes import MissingUnitValue, get_regime, shipped_regimes
 
@@ -118,7 +118,7 @@ def run(args: argparse.Namespace) -> int:
                         field="regime")
     regime = get_regime(args.regime.strip())  # an unknown id is refused before any database is touched
     inputs = engine_inputs(args)
-    open_database(resolve_db_url(getattr(args, "db", None)))
+    open_for_computing(getattr(args, "db", None))
     try:
         result = quote(regime, **inputs)
     except MissingCorrection as exc:

@@ -39,7 +39,9 @@ def run(args: argparse.Namespace) -> int:
     if args.check:
         print(f"{args.file}: {backup.describe()}. O arquivo confere (SHA-256 {backup.manifest['payload_sha256']}).")
         return 0
-    open_database(resolve_db_url(getattr(args, "db", None)))
+    # A restore writes a whole database: into a new one too (the explicit set-up of a desk that starts from a
+    # backup); an empty file is then filled by the restore, never mistaken for the real database.
+    open_database(resolve_db_url(getattr(args, "db", None)), create=True)
     try:
         where = current_url().display()
         keep = None
