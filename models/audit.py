@@ -28,7 +28,7 @@ from decimal import Decimal
 from peewee import CharField, DateTimeField, IntegerField, PostgresqlDatabase, SqliteDatabase, TextField, fn
 
 from models import session
-from models.db import AUDIT, BaseModel, db
+from models.db import AUDIT, CHAIN_LOCK_SQL, BaseModel, db
 
 #: Tables whose writes are bookkeeping, not a clerk's change.
 UNAUDITED = {"audit_entry", "counter", "praca_meta"}
@@ -213,9 +213,10 @@ def entry_hash(prev_hash: str, fields: dict) -> str:
 
 
 def _lock_chain(database) -> None:
-    """On PostgreSQL desks append at once: the chain is taken in turn until the transaction ends."""
+    """On PostgreSQL desks append in turn: the chain is held until the transaction ends (every write of the
+    transaction took it already: :func:`models.db.take_write_turn`)."""
     if isinstance(database, PostgresqlDatabase):
-        database.execute_sql("SELECT pg_advisory_xact_lock(hashtext(current_schema() || '.audit_entry'))")
+        database.execute_sql(CHAIN_LOCK_SQL)
 
 
 def _last_hash() -> str:
@@ -229,9 +230,10 @@ def append(**fields) -> None:
     for name in ("record_id", "before", "after", "note"):
         fields.setdefault(name, "")
     fields.setdefault("person_id", None)
-    _lock_chain(db.obj)
-    prev = _last_hash()
-    AuditEntry.insert(prev_hash=prev, hash=entry_hash(prev, fields), **fields).execute()
+    with db.atomic():  # the lock, the last hash and the new entry in one transaction: never two on one link
+        _lock_chain(db.obj)
+        prev = _last_hash()
+        AuditEntry.insert(prev_hash=prev, hash=entry_hash(prev, fields), **fields).execute()
 
 
 @dataclass(frozen=True)

@@ -134,13 +134,30 @@ def _check_insert(query) -> None:
             _check_row(query.model, item if isinstance(item, dict) else dict(zip(columns, item)))
 
 
+#: Held by a PostgreSQL transaction from its first write to its end: the audit chain's turn (see below).
+CHAIN_LOCK_SQL = "SELECT pg_advisory_xact_lock(hashtext(current_schema() || '.audit_entry'))"
+
+
+def take_write_turn(database) -> None:
+    """On PostgreSQL, a transaction takes the audit chain's lock before its first write, not at its first audit
+    entry: every write of a transaction is appended to one chain, so two transactions that wrote rows would
+    otherwise each hold a row the other waits for while one holds the chain (a deadlock the server breaks by
+    killing one desk's work). Taken first, the chain orders writers the way SQLite's ``BEGIN IMMEDIATE`` does;
+    reads never wait for it. Re-entrant: a transaction that holds it takes it again at no cost."""
+    database = database.obj if isinstance(database, DatabaseProxy) else database
+    if isinstance(database, PostgresqlDatabase) and database.in_transaction():
+        database.execute_sql(CHAIN_LOCK_SQL)
+
+
 class _AuditedInsert(ModelInsert):
     def _execute(self, database):
         if not AUDIT.suspended:  # a clerk's change (a migration or a restore puts back what was there)
             _check_insert(self)
         if not AUDIT.active_for(self.model):
+            take_write_turn(database)
             return super()._execute(database)
         with database.atomic():  # the change and its audit entry commit together, or neither
+            take_write_turn(database)
             result = super()._execute(database)
             AUDIT.hook.inserted(self, result)
         return result
@@ -151,8 +168,10 @@ class _AuditedUpdate(ModelUpdate):
         if not AUDIT.suspended:
             _check_row(self.model, self._update)
         if not AUDIT.active_for(self.model):
+            take_write_turn(database)
             return super()._execute(database)
         with database.atomic():
+            take_write_turn(database)
             before = AUDIT.hook.rows(self.model, self._where)
             result = super()._execute(database)
             AUDIT.hook.updated(self.model, before)
@@ -162,8 +181,10 @@ class _AuditedUpdate(ModelUpdate):
 class _AuditedDelete(ModelDelete):
     def _execute(self, database):
         if not AUDIT.active_for(self.model):
+            take_write_turn(database)
             return super()._execute(database)
         with database.atomic():
+            take_write_turn(database)
             before = AUDIT.hook.rows(self.model, self._where)
             result = super()._execute(database)
             AUDIT.hook.deleted(self.model, before)
@@ -260,6 +281,7 @@ class BaseModel(Model):
         head = f"INSERT INTO {name(cls._meta.table_name)} ({', '.join(name(f.column_name) for f in fields)}) VALUES "
         values = list(zip(*columns))
         with database.atomic():  # the rows and their audit entry commit together, or neither
+            take_write_turn(database)
             if sqlite:
                 with __exception_wrapper__:  # the driver's errors as peewee's, as for any query
                     database.cursor().executemany(head + one, values)
