@@ -18,7 +18,7 @@ from peewee import JOIN, BooleanField, CharField, DateField, DateTimeField, Fore
 from models.session import require
 from models.db import BaseModel, DecimalTextField, db
 from models.errors import FieldErrors, UserError
-from models.money import to_decimal
+from models.money import parse_typed
 from models.people import Company, Person
 from models.text import control_errors
 
@@ -196,9 +196,9 @@ def _size(errors: dict, key: str, label: str, text: str, *, allow_zero: bool = F
     if not (text or "").strip():
         return None
     try:
-        value = to_decimal(text)
-    except (TypeError, UserError):
-        errors[key] = f"{label}: {text} não é um número (ex.: 2,50)."
+        value = parse_typed(text, what=label)
+    except UserError as exc:
+        errors[key] = exc.message
         return None
     if value < 0 or (value == 0 and not allow_zero):
         errors[key] = f"{label}: informe um valor maior que zero."

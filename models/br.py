@@ -6,6 +6,10 @@ shown formatted. A bad number raises ``UserError`` naming the field.
 
 from __future__ import annotations
 
+import calendar
+import datetime as _dt
+import re
+
 from stdnum.br import cnpj as _cnpj
 from stdnum.br import cpf as _cpf
 from stdnum.exceptions import ValidationError
@@ -66,3 +70,37 @@ def cpf_check_digits(first9: str) -> str:
 
 def cnpj_check_digits(first12: str) -> str:
     return _cnpj.calc_check_digits(first12)
+
+
+# --------------------------------------------------------------------------- dates typed dd/mm/aaaa
+
+_MONTHS = ("janeiro", "fevereiro", "março", "abril", "maio", "junho", "julho", "agosto", "setembro", "outubro",
+           "novembro", "dezembro")
+_BR_DATE = re.compile(r"(\d{1,2})/(\d{1,2})/(\d{4})")
+
+
+def calendar_problem(year: int, month: int, day: int) -> str | None:
+    """Why ``day/month/year`` is not a day of the calendar, in pt-BR (``None``: it is one) — said as such, never
+    as a wrong format: "fevereiro de 1985 não tem dia 31"."""
+    if not 1 <= year <= 9999:
+        return f"o ano {year} está fora do calendário (de 1 a 9999)"
+    if not 1 <= month <= 12:
+        return f"não existe o mês {month}"
+    last = calendar.monthrange(year, month)[1]
+    if not 1 <= day <= last:
+        return f"{_MONTHS[month - 1]} de {year} não tem dia {day}" + (f" (vai até {last})" if day > last else "")
+    return None
+
+
+def parse_br_date(text: str, *, what: str = "Data", field: str | None = None) -> _dt.date:
+    """A date typed dd/mm/aaaa: ``UserError`` that says either that the format is wrong or that the date does not
+    exist ("31/02/1985: fevereiro de 1985 não tem dia 31")."""
+    raw = (text or "").strip()
+    match = _BR_DATE.fullmatch(raw)
+    if match is None:
+        raise UserError(f"{what} inválida: {raw or '(vazia)'} (use dd/mm/aaaa).", field=field)
+    day, month, year = (int(g) for g in match.groups())
+    problem = calendar_problem(year, month, day)
+    if problem:
+        raise UserError(f"{what}: {raw} não existe — {problem}.", field=field)
+    return _dt.date(year, month, day)

@@ -60,7 +60,7 @@ from models.applications import Application, change_status, next_number, next_nu
 from models.db import BaseModel, MoneyField, db
 from models.eligibility import DebtFacts
 from models.errors import FieldErrors, UserError
-from models.money import format_brl, to_decimal
+from models.money import format_brl, parse_typed
 from models.people import Company, Person
 from models.permits import LIVE_STATUSES, Permit
 
@@ -616,14 +616,15 @@ def open_charges_of_application(app: Application) -> list[Charge]:
 
 
 def _money(errors: dict, key: str, text, *, what: str) -> Decimal | None:
-    raw = str(text if text is not None else "").strip()
-    if not raw:
+    """An amount typed by the clerk (pt-BR text: ``models.money.parse_typed``) or computed (a ``Decimal``)."""
+    raw = text.strip() if isinstance(text, str) else text
+    if raw is None or raw == "":
         errors[key] = f"Informe {what}."
         return None
     try:
-        value = to_decimal(raw)
-    except (UserError, InvalidOperation, ValueError):
-        errors[key] = f"Valor inválido: {raw}; use por exemplo 150,00."
+        value = parse_typed(raw, what=f"{what[0].upper()}{what[1:]}")
+    except UserError as exc:
+        errors[key] = exc.message
         return None
     if value <= 0:
         errors[key] = f"{what[0].upper()}{what[1:]} deve ser maior que zero."

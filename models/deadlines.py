@@ -42,6 +42,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from models import describe
+from models.br import calendar_problem
 from models.errors import UserError
 from models.regimes import Deadline, Regime, get_regime
 
@@ -464,10 +465,10 @@ def parse_moment(text: str, *, what: str = "Data") -> dt.date | dt.datetime:
         if not match:
             raise bad
         day, month, year = (int(g) for g in match.groups())
-    try:
-        day_value = dt.date(year, month, day)
-    except ValueError:
-        raise bad from None
+    problem = calendar_problem(year, month, day)
+    if problem:
+        raise UserError(f"{what}: {date_part} não existe — {problem}.", field="date")
+    day_value = dt.date(year, month, day)
     if len(parts) == 1:
         return day_value
     match = _TIME.match(parts[1])

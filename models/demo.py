@@ -20,6 +20,7 @@ from models.br import cnpj_check_digits, cpf_check_digits
 from models.db import db
 from models.errors import UserError
 from models.fiscal import set_index_correction
+from models.money import format_factor
 from models.applications import Application
 from models.people import Company, CompanyPartner, HouseholdMember, Person, search_key
 from models.settings import AGENCY, MUNICIPALITY, STATE, set_settings
@@ -63,10 +64,18 @@ TRADES = [
 ]
 
 
+def _typed(value) -> str:
+    """A value as a clerk types it in a form field (a size "2,50", pt-BR: ``models.money.parse_typed``)."""
+    if value is None:
+        return ""
+    return format_factor(value) if isinstance(value, Decimal) else str(value)
+
+
 # INPC/IBGE yearly variation (percent) of year Y, applied to indexed values from Y + 1 on.
-INPC_BY_YEAR = {
-    2014: "6.23", 2015: "11.28", 2016: "6.58", 2017: "2.07", 2018: "3.43", 2019: "4.48",
-    2020: "5.45", 2021: "10.16", 2022: "5.93", 2023: "3.71", 2024: "4.77", 2025: "3.90",
+INPC_BY_YEAR = {  # the yearly rates, in per cent
+    2014: Decimal("6.23"), 2015: Decimal("11.28"), 2016: Decimal("6.58"), 2017: Decimal("2.07"),
+    2018: Decimal("3.43"), 2019: Decimal("4.48"), 2020: Decimal("5.45"), 2021: Decimal("10.16"),
+    2022: Decimal("5.93"), 2023: Decimal("3.71"), 2024: Decimal("4.77"), 2025: Decimal("3.90"),
 }
 
 
@@ -311,7 +320,7 @@ class _DemoDesk:
         self._move_to_town(get_regime(regime), person, company)
         data = ApplicationInput(regime=regime, permit_kind=kind, person_id=person.id if person else None,
                                 company_id=company.id if company else None, documents=docs,
-                                **{k: str(v) if v is not None else "" for k, v in fields.items()})
+                                **{k: _typed(v) for k, v in fields.items()})
         app = create_application(data, clerk=clerk, now=_dt.datetime.combine(on, _dt.time(8 + minute % 9, minute % 60)),
                                  quote=self._quote(regime, kind, data, person, company))
         path = {
@@ -508,8 +517,8 @@ class _DemoDesk:
                 "sao-bento-2026", "event-stall", _dt.date(2026, 3, 16 + i % 4), _dt.date(2026, 3, 20 + i % 3),
                 holder={"company": self.company()}, status="awaiting_payment", settle=False,
                 issue={"point": f"Posição {i + 1:02d}"}, site="rua-cel-ribeiro-da-luz", equipment=equipment,
-                front="3.00" if equipment == "barraca" else "4.50", depth="3.00",
-                hitch="1.20" if equipment in ("trailer", "reboque") else None)
+                front="3,00" if equipment == "barraca" else "4,50", depth="3,00",
+                hitch="1,20" if equipment in ("trailer", "reboque") else None)
 
     def sapezal(self):
         from models.permits import record_picked_up
@@ -530,7 +539,7 @@ class _DemoDesk:
                 "sapezal-2014", kinds[i % 3], on - _dt.timedelta(days=20), on,
                 holder={"company": self.company(resident_years=2)}, settle=ago >= 40, then=then,
                 issue={"days_hours": "Segunda a sábado, das 7h às 19h"}, line=line.id, group=line.group or "",
-                equipment=("barraca", "carrinho", "banca")[i % 3], front="2.00", depth="1.50", site=places[i % 3])
+                equipment=("barraca", "carrinho", "banca")[i % 3], front="2,00", depth="1,50", site=places[i % 3])
         # renewed in time: a new licence from the day after the old one ends
         on = self.day(385)
         renewed = on + _dt.timedelta(days=320)
@@ -539,14 +548,14 @@ class _DemoDesk:
             holder={"company": self.company(resident_years=2)},
             issue={"days_hours": "Todos os dias, das 16h às 23h"},
             then=((renewed, self.renewal("sapezal-2014", "ponto-fixo", renewed, "carlos.lima")),),
-            line="alimentos-consumo-imediato", group="g01", equipment="quiosque", front="3.00", depth="3.00",
+            line="alimentos-consumo-imediato", group="g01", equipment="quiosque", front="3,00", depth="3,00",
             site="Praça da Matriz")
         # a temporary licence for an event
         yield self.story(
             "sapezal-2014", "temporaria", self.day(12), self.day(5), holder={"company": self.company()},
             settle=False, issue={"event_end": _dt.date(2026, 12, 13),
                                  "days_hours": "12 e 13/12/2026, das 16h às 2h"},
-            line="bebidas", group="g03", equipment="barraca", front="3.00", depth="3.00", site="Parque de Exposições")
+            line="bebidas", group="g03", equipment="barraca", front="3,00", depth="3,00", site="Parque de Exposições")
 
     def ilha_comprida(self):
         from models.permits import cancel
@@ -572,7 +581,7 @@ class _DemoDesk:
                 "ilha-comprida-2017", "ambulante-praia", on - _dt.timedelta(days=10), on,
                 holder={"person": self.person(mei=True, resident_years=3)}, settle=on < self.day(20), then=then,
                 issue={"days_hours": "Das 8h às 18h", "quota": i == 2}, line=line, equipment="carrinho",
-                front="1.50", depth="0.80", hitch="0.20", site=site)
+                front="1,50", depth="0,80", hitch="0,20", site=site)
 
     def sjc(self):
         from models.permits import grant_leave, revoke, suspend
@@ -673,7 +682,7 @@ class _DemoDesk:
             holder = {"company": self.company()} if who == "company" else {"person": self.person(mei=(who == "mei"))}
             extra = {}
             if regime == "sjc-2014":
-                extra = {"line": "pastel", "section": "xvi", "equipment": "banca", "front": "10.00", "depth": "3.50",
+                extra = {"line": "pastel", "section": "xvi", "equipment": "banca", "front": "10,00", "depth": "3,50",
                          "site": SJC_FEIRAS[i % len(SJC_FEIRAS)]}
             yield self.story(regime, kind, self.day(2 + 4 * i), None, holder=holder, status=status, reason=reason,
                              **extra)

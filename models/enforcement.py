@@ -86,7 +86,7 @@ from models.db import BaseModel, DecimalTextField, MoneyField, db
 from models.deadlines import DeadlineResult, compute_deadline
 from models.errors import FieldErrors, UserError
 from models.files import keep_file
-from models.money import format_brl, round_cents, to_decimal
+from models.money import format_brl, parse_typed, round_cents, to_decimal
 from models.people import Company, Person, search_key
 from models.permits import LIVE_STATUSES, Permit, find_permit
 from models.regimes import Deadline, MissingUnitValue, Regime, get_regime
@@ -813,7 +813,7 @@ def _validate(draft: RecordDraft, regime: Regime | None, today: _dt.date) -> dic
                 errors[f"items[{i}]"] = f"Objeto {i + 1}: descreva-o."
                 continue
             try:
-                quantity = to_decimal(str(item.quantity))
+                quantity = parse_typed(item.quantity)
             except (UserError, TypeError, ValueError):
                 quantity = None
             if quantity is None or quantity <= 0:
@@ -1492,8 +1492,10 @@ def decide_contest(contest: Contest, *, outcome: str, decided_on: _dt.date, by: 
     fine_now = current_fine(record)
     if outcome == "partly" and new_amount not in (None, ""):
         try:
-            amount = round_cents(to_decimal(str(new_amount)))
-        except (UserError, TypeError, ValueError):
+            amount = round_cents(parse_typed(new_amount, what="Novo valor"))
+        except UserError as exc:
+            errors["new_amount"] = exc.message
+        except (TypeError, ValueError):
             errors["new_amount"] = f"Valor inválido: {new_amount}."
         else:
             if amount <= 0 or (fine_now > 0 and amount >= fine_now):
@@ -1823,7 +1825,7 @@ def charge_depot_fee(record: Record, *, on: _dt.date, by: str, amount: Any = Non
             what = ("O preço do depósito é definido pela Administração" if fee.daily
                     else "As despesas da apreensão, do transporte e da guarda são apuradas pela Administração")
             raise FieldErrors({"amount": f"{what} ({fee.basis}): informe o valor."})
-        value = round_cents(to_decimal(str(amount)))
+        value = round_cents(parse_typed(amount, what="Valor", field="amount"))
         formula = f"{format_brl(value)} ({'preço definido' if fee.daily else 'despesas apuradas'} pela Administração)"
     if value is None or value <= 0:
         raise UserError("Nada a cobrar de depósito.")
@@ -2244,7 +2246,7 @@ def demo_enforcement(today: _dt.date | None = None) -> dict[str, int]:
                 record_payment(charge, paid_on=on, amount=charge.open_amount, reference=f"DEMO-{charge.number}",
                                by="tesouraria", today=on)
 
-    def unit(regime_id: str, code: str, value: str) -> None:
+    def unit(regime_id: str, code: str, value: Decimal) -> None:
         regime = get_regime(regime_id)
         if (code, today.year) not in unit_overrides(regime.id) and regime.unit(code).value_for(today.year) is None:
             set_unit_value(regime, code, today.year, value, entered_by="demonstração",
@@ -2414,7 +2416,7 @@ def demo_enforcement(today: _dt.date | None = None) -> dict[str, int]:
                                  permit_id=feira_permit.id, refers_to_id=notice.id, relation="follows-notice",
                                  payment_due=record_at.date() + _dt.timedelta(days=45),
                                  adjustments=[AdjustInput(reason="resíduos espalhados por toda a frente da banca",
-                                                          amounts={2: "300.00"}, by="Chefe da fiscalização")]), n=1)
+                                                          amounts={2: "300,00"}, by="Chefe da fiscalização")]), n=1)
         filed = record_at + _dt.timedelta(days=2)
         yield filed
         file_contest(record, kind="appeal", filed_on=filed.date(), by="protocolo",
@@ -2443,7 +2445,7 @@ def demo_enforcement(today: _dt.date | None = None) -> dict[str, int]:
         first_at, second_at = when(sapezal, 210, 18, 30), when(sapezal, 45, 18, 45)
         if licence is None or not first_at or not second_at:
             return
-        unit(sapezal, "UFS", "52.30")
+        unit(sapezal, "UFS", Decimal("52.30"))
         yield first_at
         first = put(RecordDraft(kind="infraction", regime=sapezal, at=first_at, place=licence.site or "Praça da Matriz",
                                 facts="Não varreu nem recolheu os detritos após o funcionamento.",

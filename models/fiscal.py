@@ -17,7 +17,7 @@ from peewee import CharField, DateTimeField, IntegerField, TextField
 from models.session import require
 from models.db import BaseModel, DecimalTextField, MoneyField, db
 from models.errors import UserError
-from models.money import format_brl, to_decimal
+from models.money import format_brl, parse_typed
 
 MIN_YEAR = 1990
 MAX_YEAR = 2100
@@ -67,10 +67,7 @@ def set_unit_value(regime, unit: str, year: int, value, *, entered_by: str, reas
     regime.unit(unit)  # a unit the regime does not declare is refused with the options
     if not isinstance(year, int) or not MIN_YEAR <= year <= MAX_YEAR:
         raise UserError(f"Ano inválido: {year} (entre {MIN_YEAR} e {MAX_YEAR}).", field="year")
-    try:
-        amount = to_decimal(value)
-    except (TypeError, ValueError, UserError) as exc:
-        raise UserError(f"Valor inválido: {value!s} (use, por exemplo, 38,42).", field="value") from exc
+    amount = parse_typed(value, what="Valor da unidade fiscal", field="value")
     if amount <= 0:
         raise UserError("O valor da unidade fiscal deve ser maior que zero.", field="value")
     if amount != amount.quantize(Decimal("0.01")):
@@ -151,7 +148,7 @@ def unit_value_rows(unit: str) -> list[UnitValueRow]:
 def unit_value_warnings(unit: str, year: int, value) -> list[str]:
     """What a clerk should confirm before recording a value: it replaces one, or looks like a typo."""
     try:
-        amount = to_decimal(value)
+        amount = parse_typed(value)
     except (TypeError, ValueError, UserError):
         return []
     warnings = []
@@ -210,10 +207,7 @@ def set_index_correction(index: str, year: int, percent, *, entered_by: str, rea
         raise UserError("Informe o índice (ex.: INPC).", field="index")
     if not isinstance(year, int) or not MIN_YEAR <= year <= MAX_YEAR:
         raise UserError(f"Ano inválido: {year} (entre {MIN_YEAR} e {MAX_YEAR}).", field="year")
-    try:
-        pct = to_decimal(percent)
-    except (TypeError, ValueError, UserError) as exc:
-        raise UserError(f"Percentual inválido: {percent!s} (use, por exemplo, 6,23).", field="rate") from exc
+    pct = parse_typed(percent, what="Percentual de correção", field="rate")
     if not Decimal("-50") < pct < Decimal("100"):
         raise UserError("O percentual de correção deve estar entre -50 % e 100 %.", field="rate")
     who = (entered_by or "").strip()

@@ -18,6 +18,7 @@ from models.eligibility import ApplicantFacts, DocumentFacts, DueFacts, Eligibil
 from models.errors import UserError
 from models.fees import Quote
 from models.filing import EventDates, FilingCheck, filing_check
+from models.money import format_factor
 from models.people import Company, CompanyPartner, Person, search_key
 from models.pricing import quote
 from models.regimes import Regime, Rule, get_regime
@@ -295,8 +296,9 @@ def stored_input(app) -> ApplicationInput:
     return ApplicationInput(
         regime=app.regime, permit_kind=app.permit_kind, person_id=app.person_id, company_id=app.company_id,
         line=app.line, group=app.group, section=app.section, site=app.site, equipment=app.equipment,
-        front=str(app.front) if app.front is not None else "", depth=str(app.depth) if app.depth is not None else "",
-        hitch=str(app.hitch) if app.hitch is not None else "", venue=app.venue or "",
+        front=format_factor(app.front) if app.front is not None else "",
+        depth=format_factor(app.depth) if app.depth is not None else "",
+        hitch=format_factor(app.hitch) if app.hitch is not None else "", venue=app.venue or "",
         days=str(app.days) if app.days else "", exemption=app.exemption or "", documents=docs)
 
 

@@ -57,7 +57,7 @@ from decimal import Decimal, InvalidOperation
 from pathlib import Path
 
 from models.archive import ZipLimits, check_zip
-from models.br import clean_cnpj, clean_cpf, format_cnpj, format_cpf
+from models.br import calendar_problem, clean_cnpj, clean_cpf, format_cnpj, format_cpf
 from models.db import db
 from models.errors import FieldErrors, UserError
 from models.people import (
@@ -497,6 +497,9 @@ def parse_date(value, label: str) -> _dt.date:
     try:
         if match:
             day, month, year = (int(g) for g in match.groups())
+            problem = calendar_problem(year, month, day)
+            if problem:
+                raise UserError(f"{label}: {text} não existe — {problem}.")
             return _dt.date(year, month, day)
         match = re.fullmatch(r"(\d{4})-(\d{1,2})-(\d{1,2})(?:[T ]\d{1,2}:\d{2}(?::\d{2}(?:\.\d+)?)?)?", text)
         if match:
@@ -519,17 +522,14 @@ def _serial(number: int, label: str) -> _dt.date:
 
 def parse_size(value, label: str) -> Decimal:
     """A size in metres: > 0, at most two decimals (``2,5`` or ``2.50``)."""
-    from models.money import to_decimal
+    from models.money import parse_typed
 
     if isinstance(value, (int, Decimal)) and not isinstance(value, bool):
         number = Decimal(value)
         text = str(value)
     else:
         text = str(value).strip().lower().removesuffix("m").strip()
-        try:
-            number = to_decimal(text)
-        except (UserError, TypeError, InvalidOperation):
-            raise UserError(f"{label}: {str(value)!r} não é um número (ex.: 2,50).") from None
+        number = parse_typed(text, what=label)
     if not number.is_finite() or number <= 0:
         raise UserError(f"{label}: informe um valor maior que zero ({text}).")
     if number > 1000:  # before quantizing: a huge number has more digits than the context holds

@@ -22,6 +22,7 @@ __all__ = [
     "CENT",
     "NBSP",
     "to_decimal",
+    "parse_typed",
     "round_cents",
     "quantize_places",
     "to_centavos",
@@ -91,6 +92,58 @@ def _parse_decimal_text(text: str) -> Decimal:
         return Decimal(cleaned)
     except InvalidOperation as exc:  # pragma: no cover - the regexes already guard
         raise UserError(f"Número inválido: {text!r}") from exc
+
+
+_TYPED_INT = re.compile(r"\d+")
+_TYPED_GROUPED = re.compile(r"\d{1,3}(\.\d{3})+(,\d*)?")  # 1.500 · 1.500,00 · 1.234.567,8
+_TYPED_COMMA = re.compile(r"\d*,\d*")  # 1,5 · 0,50 · ,5 · 5,
+_TYPED_DOT = re.compile(r"\d*\.\d+")  # 2.5 · 1234.56: a decimal point, the English way
+_TYPED_ENGLISH = re.compile(r"\d{1,3}(,\d{3})+(\.\d*)?")  # 1,500.00 · 1,234,567
+
+
+def parse_typed(value: str | int | Decimal, *, what: str = "Valor", field: str | None = None) -> Decimal:
+    """A number as a person types it in Brazil — the one reader of every money and measure field, on the desks
+    and on the command line (the regime files keep dot decimals: :func:`to_decimal`).
+
+    pt-BR, strictly: the comma is the decimal mark and the dot only groups thousands, in threes. ``"1.500"`` and
+    ``"1.500,00"`` are one thousand five hundred, ``"1,5"`` is one and a half. An entry that can be read two
+    ways is refused with both readings, never guessed: ``"1.50"`` or ``"2.5"`` (a decimal point the English
+    way, or a misplaced thousands mark?), and a number in the English form (``"1,500.00"``). A leading
+    ``R$``, spaces and a sign are allowed; ``Decimal`` and ``int`` pass as they are."""
+    if not isinstance(value, str):
+        return to_decimal(value)
+    text = value.strip()
+    cleaned = text.replace(NBSP, " ")
+    sign = ""
+    if cleaned[:1] in ("+", "-"):
+        sign, cleaned = ("-" if cleaned[0] == "-" else ""), cleaned[1:].lstrip()
+    if cleaned.upper().startswith("R$"):
+        cleaned = cleaned[2:]
+    cleaned = cleaned.replace(" ", "")
+    if not sign and cleaned[:1] == "-":
+        sign, cleaned = "-", cleaned[1:]
+    digits = cleaned.replace(".", "").replace(",", "")
+    if _TYPED_INT.fullmatch(cleaned):
+        number = cleaned
+    elif _TYPED_GROUPED.fullmatch(cleaned):
+        number = cleaned.replace(".", "").replace(",", ".").rstrip(".")
+    elif _TYPED_COMMA.fullmatch(cleaned) and digits:
+        whole, part = cleaned.split(",")
+        number = f"{whole or '0'}.{part or '0'}"
+    elif _TYPED_DOT.fullmatch(cleaned):
+        decimal = _format_fixed(Decimal(cleaned if cleaned[0] != "." else "0" + cleaned))
+        grouped = _group_thousands(digits.lstrip("0") or "0")
+        raise UserError(f"{what}: «{text}» pode ser lido de duas formas — o ponto como vírgula decimal ({decimal}) "
+                        f"ou separando milhares ({grouped}). No Brasil a vírgula separa os decimais: "
+                        f"escreva {decimal}.", field=field)
+    elif _TYPED_ENGLISH.fullmatch(cleaned):
+        brazilian = cleaned.replace(",", " ").replace(".", ",").replace(" ", ".")
+        raise UserError(f"{what}: «{text}» está no formato inglês; escreva {brazilian}.", field=field)
+    else:
+        raise UserError(f"{what}: «{text}» não é um número (escreva, por exemplo, 1.500,00 ou 2,50).",
+                        field=field)
+    result = Decimal(sign + number)
+    return result + 0 if result == 0 else result  # "-0" is zero
 
 
 def quantize_places(value: str | int | Decimal, places: int) -> Decimal:

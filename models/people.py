@@ -13,7 +13,7 @@ from models.session import require
 from models.br import clean_cnpj, clean_cpf
 from models.db import BaseModel, DecimalTextField, db
 from models.errors import FieldErrors, UserError
-from models.money import to_decimal
+from models.money import parse_typed
 from models.text import control_errors
 
 HOUSING = {
@@ -267,9 +267,9 @@ def validate_person(data: PersonInput, *, today: _dt.date) -> dict:
     income = None
     if (data.family_income_mw or "").strip():
         try:
-            income = to_decimal(data.family_income_mw)
-        except (TypeError, UserError):
-            errors["family_income_mw"] = "Renda familiar: informe em salários mínimos (ex.: 1,5)."
+            income = parse_typed(data.family_income_mw, what="Renda familiar (em salários mínimos)")
+        except UserError as exc:
+            errors["family_income_mw"] = exc.message
         else:
             if income < 0:
                 errors["family_income_mw"] = "A renda familiar não pode ser negativa."

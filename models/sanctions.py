@@ -65,7 +65,7 @@ from typing import Any
 
 from models import describe
 from models.errors import UserError
-from models.money import format_brl, format_factor, round_cents, to_decimal
+from models.money import format_brl, format_factor, parse_typed, round_cents, to_decimal
 from models.regimes import Amount, Infraction, Ladder, Regime, Sanction, get_regime
 
 __all__ = [
@@ -1024,8 +1024,8 @@ def _fine(ctx: _Context, infraction: Infraction, s: Sanction, rec_multiplier: De
 
 def _money(value: Any) -> Decimal:
     try:
-        amount = to_decimal(value)
-    except (TypeError, ValueError, UserError):
+        amount = parse_typed(value, what="Valor", field="amount")
+    except (TypeError, ValueError):
         raise UserError(f"Valor inválido: {value!s} (use, por exemplo, 350,00).", field="amount") from None
     if amount != amount.quantize(Decimal("0.01")):
         raise UserError(f"Informe o valor em reais com no máximo duas casas decimais: {value!s}.", field="amount")

@@ -1216,13 +1216,13 @@ def _birth(text: str, line: int) -> dt.date | None:
 
 
 def _score(text: str, line: int) -> Decimal | None:
-    from models.money import to_decimal
+    from models.money import parse_typed
 
     value = text.strip()
     if not value:
         return None
     try:
-        return to_decimal(value)
+        return parse_typed(value)
     except (UserError, ValueError, ArithmeticError):
         raise UserError(f"Linha {line}: pontuação inválida: '{text}'.", field="score") from None
 

@@ -63,7 +63,7 @@ from models.layout import (
     check_plan,
     resolve_gap,
 )
-from models.money import to_decimal
+from models.money import parse_typed
 from models.people import Company, Person
 from models.permits import LIVE_STATUSES, Permit
 from models.regimes import WEEKDAYS, Regime, RegimeError, get_regime
@@ -332,9 +332,9 @@ def _metres(errors: dict, key: str, value, what: str, *, required: bool = True, 
             errors.setdefault(key, f"Informe {what}.")
         return None
     try:
-        number = to_decimal(value)
-    except (TypeError, UserError, ValueError, ArithmeticError):
-        errors.setdefault(key, f"{what[0].upper()}{what[1:]}: número inválido {value!r} (em metros, como 12,50).")
+        number = parse_typed(value, what=f"{what[0].upper()}{what[1:]} (em metros)")
+    except UserError as exc:
+        errors.setdefault(key, exc.message)
         return None
     if number < 0 or (positive and number == 0):
         errors.setdefault(key, f"{what[0].upper()}{what[1:]} deve ser maior que zero."
@@ -1163,16 +1163,16 @@ def _demo_sjc(regime: Regime) -> Site:
         schedule=schedule.id if schedule else "", weekdays=("fri",),
         setup_from=schedule.setup_hours.start if schedule and schedule.setup_hours else None,
         setup_to=schedule.setup_hours.end if schedule and schedule.setup_hours else None,
-        opens="18:00", closes="22:00", gap="0.50", avoid=("hydrant",),
+        opens="18:00", closes="22:00", gap="0,50", avoid=("hydrant",),
         teardown_from=schedule.teardown_hours.start if schedule and schedule.teardown_hours else None,
         teardown_to=schedule.teardown_hours.end if schedule and schedule.teardown_hours else None,
         notes="Dias e horário de venda fixados pelo Executivo (art. 2º); 0,50 m entre bancas e o hidrante livre "
               "por decisão da Administração (a lei não fixa espaçamento) — dado de demonstração.",
         segments=[SegmentInput(street="Avenida Andrômeda", from_street="Rua Júpiter", to_street="Rua Saturno",
-                               length="420.00", width="12.00", sides="both",
-                               obstacles=[ObstacleInput(kind="hydrant", side="a", start="57.00", extent="0.50",
+                               length="420,00", width="12,00", sides="both",
+                               obstacles=[ObstacleInput(kind="hydrant", side="a", start="57,00", extent="0,50",
                                                         label="Hidrante em frente ao nº 1.210"),
-                                          ObstacleInput(kind="tree", side="b", start="130.00", extent="1.20",
+                                          ObstacleInput(kind="tree", side="b", start="130,00", extent="1,20",
                                                         label="Ipê-amarelo")])],
     ))
     # one stall per section besides the holders' ones, and a second stall in the larger sections
@@ -1197,16 +1197,16 @@ def _demo_sao_bento(regime: Regime) -> Site:
         name=named.label if named else "Rua do evento", kind="street", regime=regime.id,
         regime_site=named.id if named else "", schedule=schedule.id if schedule else "",
         first_day=days[0].date if days else None, last_day=days[-1].date if days else None,
-        gap="1.00", numbering="odd-even", avoid=("garage", "hydrant"),
+        gap="1,00", numbering="odd-even", avoid=("garage", "hydrant"),
         notes="Espaço de segurança entre estruturas definido pela Administração para o evento "
               "(art. 9º, § 10; art. 11, § 4º); garagem e hidrante livres — dado de demonstração.",
         segments=[SegmentInput(street=named.label if named else "Rua do evento",
                                from_street=(named.from_ or "") if named else "",
                                to_street=(named.to or "") if named else "",
-                               length="80.00", width="8.00", sides="both",
-                               obstacles=[ObstacleInput(kind="garage", side="a", start="42.00", extent="3.00",
+                               length="80,00", width="8,00", sides="both",
+                               obstacles=[ObstacleInput(kind="garage", side="a", start="42,00", extent="3,00",
                                                         label="Garagem do nº 215"),
-                                          ObstacleInput(kind="hydrant", side="b", start="30.00", extent="0.50")])],
+                                          ObstacleInput(kind="hydrant", side="b", start="30,00", extent="0,50")])],
     ))
     kinds = (("barraca", "3.00", "3.00", "0"), ("trailer", "4.50", "2.20", "1.20"), ("carrinho-pipoca", "1.50",
              "1.00", "0"), ("reboque", "3.50", "2.00", "1.00"), ("barraca", "3.00", "3.00", "0"))

@@ -39,8 +39,8 @@ from models.front_desk import applicant_facts, load_applicant
 from models.money import from_centavos
 from test_permits import TODAY, approved, company, feirante, issue, keys, person  # noqa: F401  (keys: fixture)
 
-INPC = {2015: "6.23", 2016: "11.28", 2017: "6.58", 2018: "2.07", 2019: "3.43", 2020: "4.48", 2021: "5.45",
-        2022: "10.16", 2023: "5.93", 2024: "3.71", 2025: "4.77", 2026: "3.90"}
+INPC = {2015: "6,23", 2016: "11,28", 2017: "6,58", 2018: "2,07", 2019: "3,43", 2020: "4,48", 2021: "5,45",
+        2022: "10,16", 2023: "5,93", 2024: "3,71", 2025: "4,77", 2026: "3,90"}
 
 
 @pytest.fixture
@@ -72,7 +72,7 @@ def test_month_run_previews_then_creates_once_with_frozen_formula(keys, inpc):
     assert again.to_create == () and again.existing == 1
     assert generate_month(2026, 9, by="tesouraria") == []  # idempotent
     # a later change of the index never changes an issued charge
-    set_index_correction("INPC", 2026, "9.99", entered_by="teste", reason="revisão")
+    set_index_correction("INPC", 2026, "9,99", entered_by="teste", reason="revisão")
     stored = Charge.get_by_id(created[0].id)
     assert stored.amount == planned.amount and stored.formula == planned.formula
     assert json.loads(stored.detail)["basis"] == planned.basis
@@ -213,9 +213,9 @@ def test_awaiting_payment_charges_the_frozen_quote_and_holds_the_permit(keys):
 
     holder = company("Trailer do Zé Ltda", person("José Carlos Pinto"))
     app = approved("sao-bento-2026", "event-stall", on=dt.date(2026, 3, 16), holder=holder,
-                   site="rua-cel-ribeiro-da-luz", equipment="trailer", front="4.50", depth="3.00", hitch="1.20")
-    frozen = quote("sao-bento-2026", permit_kind="event-stall", equipment="trailer", front="4.50", depth="3.00",
-                   hitch="1.20", energy="high", year=2026).to_dict()
+                   site="rua-cel-ribeiro-da-luz", equipment="trailer", front="4,50", depth="3,00", hitch="1,20")
+    frozen = quote("sao-bento-2026", permit_kind="event-stall", equipment="trailer", front="4,50", depth="3,00",
+                   hitch="1,20", energy="high", year=2026).to_dict()
     Application.update(quote_json=json.dumps(frozen)).where(Application.id == app.id).execute()
     charges = await_payment(Application.get_by_id(app.id), by="ana", today=dt.date(2026, 3, 16))
     assert [c.amount for c in charges] == [Decimal(line["amount"]) for line in frozen["lines"]]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+from decimal import Decimal
 
 import pytest
 from PySide6.QtCore import Qt
@@ -149,8 +150,8 @@ def test_worklist_awaiting_payment_charges_the_quote_and_issue_waits_for_payment
 
     holder = company("Pastelaria Festa Ltda", person("Sebastião Ferreira Lopes"))
     app = approved("sao-bento-2026", "event-stall", on=dt.date(2026, 3, 16), holder=holder,
-                   site="rua-cel-ribeiro-da-luz", equipment="barraca", front="3.00", depth="3.00")
-    frozen = quote("sao-bento-2026", permit_kind="event-stall", equipment="barraca", front="3.00", depth="3.00",
+                   site="rua-cel-ribeiro-da-luz", equipment="barraca", front="3,00", depth="3,00")
+    frozen = quote("sao-bento-2026", permit_kind="event-stall", equipment="barraca", front="3,00", depth="3,00",
                    energy="high", year=2026).to_dict()
     Application.update(quote_json=json.dumps(frozen)).where(Application.id == app.id).execute()
     tab = WorklistTab(key_dir=keys)
@@ -168,3 +169,25 @@ def test_worklist_awaiting_payment_charges_the_quote_and_issue_waits_for_payment
                        today=dt.date(2026, 3, 20))
     tab.select_protocol(app.protocol)
     assert tab.issue(today=dt.date(2026, 3, 20)) is not None
+
+
+def test_the_payment_dialog_reads_1_500_as_one_thousand_five_hundred_and_refuses_1_50_with_a_dot(qtbot, tab):
+    """pt-BR money (issue 18 §3): "1.500" is R$ 1.500,00, never R$ 1,50; "1.50" can be read two ways and is
+    refused at the field with both readings; nothing is stored for it."""
+    tab.generate(confirm=True)
+    tab.table.selectRow(0)
+
+    def ambiguous(dialog):
+        dialog.amount.clear()
+        type_text(dialog.amount, "1.50")
+        type_text(dialog.reference, "BOLETO-1")
+        qtbot.mouseClick(dialog.save_button, Qt.MouseButton.LeftButton)
+        assert "pode ser lido de duas formas" in dialog.error.text() and "1,50" in dialog.error.text()
+        assert dialog.isVisible() and Payment.select().count() == 0
+        dialog.amount.clear()
+        type_text(dialog.amount, "1.500")
+        qtbot.mouseClick(dialog.save_button, Qt.MouseButton.LeftButton)
+
+    run_modal(lambda: tab.pay_selected(), ambiguous)
+    assert [p.amount for p in Payment.select()] == [Decimal("1500.00")]
+    assert "R$ 1.500,00" in tab.message.text()

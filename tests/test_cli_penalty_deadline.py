@@ -80,7 +80,7 @@ def test_penalty_uses_the_unit_value_entered_in_the_database(database, capsys):
     from models.fiscal import set_unit_value
     from models.regimes import get_regime
 
-    set_unit_value(get_regime("sapezal-2014"), "UFS", 2026, "45.10", entered_by="t", reason="decreto municipal")
+    set_unit_value(get_regime("sapezal-2014"), "UFS", 2026, "45,10", entered_by="t", reason="decreto municipal")
     close_database()
     assert main(["penalty", "--db", database, "--regime", "sapezal-2014", "--infraction", "dever-40-i",
                  "--infraction", "proibido-44-i", "--year", "2026", "--json"]) == 0

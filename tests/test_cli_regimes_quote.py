@@ -248,13 +248,16 @@ def test_quote_deposits_have_their_own_subtotal(sqlite_url, capsys):
     assert "Preços e taxas: R$ 3.842,00\nCauções (restituíveis): R$ 5.763,00\nTotal: R$ 9.605,00\n" in out
 
 
-def test_comma_and_dot_decimals_price_alike(sqlite_url, capsys):
+def test_sizes_are_typed_the_brazilian_way_and_a_dot_decimal_is_refused_with_both_readings(sqlite_url, capsys):
     outputs = []
-    for front in ("2,5", "2.50", "2,50"):
+    for front in ("2,5", "2,50", "R$ 2,50"[3:]):
         assert main(["quote", "--db", sqlite_url, "--regime", "sao-bento-2026", "--equipment", "barraca",
                      "--front", front, "--depth", "2", "--json"]) == 0
         outputs.append(json.loads(capsys.readouterr().out)["total"])
     assert outputs == ["528.28"] * 3
+    err = one_line_error(capsys, main(["quote", "--db", sqlite_url, "--regime", "sao-bento-2026", "--equipment",
+                                       "barraca", "--front", "2.50", "--depth", "2"]))
+    assert "«2.50» pode ser lido de duas formas" in err and "2,50" in err and "250" in err
 
 
 def test_fixed_fee_by_id_with_admin_value(sqlite_url, capsys):
@@ -299,7 +302,7 @@ def test_unit_value_entered_in_the_database_changes_the_quote(database, capsys):
     from models.fiscal import set_unit_value
     from models.regimes import get_regime
 
-    set_unit_value(get_regime("olimpia-2025"), "UFESP", 2027, "40.00", entered_by="t", reason="teste")
+    set_unit_value(get_regime("olimpia-2025"), "UFESP", 2027, "40,00", entered_by="t", reason="teste")
     close_database()
     assert main(["quote", "--db", database, "--regime", "olimpia-2025", "--venue", "recinto-arena",
                  "--days", "1", "--year", "2027", "--json"]) == 0

@@ -113,8 +113,8 @@ def test_praca_draw_excludes_a_late_payment_with_its_article(tmp_path, capsys):
 def event_stall(name: str, at: dt.datetime) -> Application:
     return create_application(ApplicationInput(regime="sao-bento-2026", permit_kind="event-stall",
                                                company_id=company(name, person(f"Sócio de {name}")).id,
-                                               site="rua-cel-ribeiro-da-luz", equipment="barraca", front="3.00",
-                                               depth="3.00"), clerk="ana", now=at)
+                                               site="rua-cel-ribeiro-da-luz", equipment="barraca", front="3,00",
+                                               depth="3,00"), clerk="ana", now=at)
 
 
 def test_filing_after_the_event_is_refused_and_nothing_stored(keys):
@@ -156,7 +156,7 @@ def pay(app: Application, at: dt.datetime) -> None:
     """Approve, charge and pay ``app`` at ``at`` (recorded on the spot: the time of day is known)."""
     from models.pricing import quote
 
-    frozen = quote("sao-bento-2026", permit_kind="event-stall", equipment="barraca", front="3.00", depth="3.00",
+    frozen = quote("sao-bento-2026", permit_kind="event-stall", equipment="barraca", front="3,00", depth="3,00",
                    year=2026).to_dict()
     Application.update(quote_json=json.dumps(frozen)).where(Application.id == app.id).execute()
     app = change_status(change_status(Application.get_by_id(app.id), "analysis", by="chefe"), "approved",

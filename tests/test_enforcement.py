@@ -23,8 +23,8 @@ from models.regimes import get_regime
 from test_permits import beach_licence, feirante, keys, person, sapezal_licence, tpu  # noqa: F401  (keys: fixture)
 
 UFESP_2026 = Decimal("38.42")
-INPC = {2015: "6.23", 2016: "11.28", 2017: "6.58", 2018: "2.07", 2019: "3.43", 2020: "4.48", 2021: "5.45",
-        2022: "10.16", 2023: "5.93", 2024: "3.71", 2025: "4.77", 2026: "3.90"}
+INPC = {2015: "6,23", 2016: "11,28", 2017: "6,58", 2018: "2,07", 2019: "3,43", 2020: "4,48", 2021: "5,45",
+        2022: "10,16", 2023: "5,93", 2024: "3,71", 2025: "4,77", 2026: "3,90"}
 
 
 def at(text: str) -> dt.datetime:

@@ -48,7 +48,7 @@ def test_sb_mei_local_trailer_4m(sb):
 
 def test_sb_hitch_counts_in_the_metreage(sb):
     """Art. 9º, § 1º: the trailer's hitch is part of the structure — 3,20 + 0,80 = 4,00 ML."""
-    line = only(fee_quote(sb, equipment="trailer", front="3.20", hitch="0.80", depth="2.50", mei=True, local=True),
+    line = only(fee_quote(sb, equipment="trailer", front="3,20", hitch="0,80", depth="2,50", mei=True, local=True),
                 "occupation")
     assert line.formula == "5,50 × 38,42 × 4,00 × (1 − 0,30)"
     assert line.amount == D("591.67")
@@ -76,7 +76,7 @@ def test_sb_discount_only_for_mei_of_the_municipality(sb, mei, local):
 
 def test_sb_minimum_one_linear_metre(sb):
     """Art. 9º, § 3º: at least 1 ML per commercial unit — 0,60 m is charged as 1,00 ML."""
-    line = only(fee_quote(sb, equipment="barraca", front="0.60"), "occupation")
+    line = only(fee_quote(sb, equipment="barraca", front="0,60"), "occupation")
     assert line.formula == "5,50 × 38,42 × 1,00"
     assert line.amount == D("211.31")  # 211,31
     assert "art. 9º, § 3º" in line.basis
@@ -98,7 +98,7 @@ def test_sb_hot_dog_cart_has_no_fifty_percent(sb):
 
 def test_sb_deeper_than_three_metres_gets_no_discount(sb):
     """Art. 9º, § 3º, I: 30 % only up to 3 m of depth."""
-    line = only(fee_quote(sb, equipment="trailer", front="4", depth="3.01", mei=True, local=True), "occupation")
+    line = only(fee_quote(sb, equipment="trailer", front="4", depth="3,01", mei=True, local=True), "occupation")
     assert line.amount == D("845.24")
 
 
@@ -110,7 +110,7 @@ def test_sb_discount_needs_the_depth(sb):
 
 def test_sb_energy_low(sb):
     """Art. 12, § 1º: 0,82 × R$ 38,42 = R$ 31,50."""
-    quote = fee_quote(sb, equipment="carrinho-pipoca", front="1.5", energy="low", mei=True, local=True)
+    quote = fee_quote(sb, equipment="carrinho-pipoca", front="1,5", energy="low", mei=True, local=True)
     line = only(quote, "energy")
     assert line.formula == "0,82 × 38,42"
     assert line.amount == D("31.50")
@@ -148,10 +148,10 @@ def test_sb_energy_tier_must_fit_the_equipment(sb):
         fee_quote(sb, equipment="trailer", front="4", depth="3", energy="low")
     assert "art. 12, § 1º" in str(exc.value)
     with pytest.raises(UserError) as exc:
-        fee_quote(sb, equipment="carrinho-pipoca", front="2.50", energy="low")
+        fee_quote(sb, equipment="carrinho-pipoca", front="2,50", energy="low")
     assert "2,00 ML" in str(exc.value)
     with pytest.raises(UserError) as exc:
-        fee_quote(sb, equipment="trailer", front="4", depth="3.50", energy="high")
+        fee_quote(sb, equipment="trailer", front="4", depth="3,50", energy="high")
     assert "3,00 m" in str(exc.value)
     with pytest.raises(UserError) as exc:
         fee_quote(sb, equipment="trailer", front="4", energy="high")
@@ -652,10 +652,10 @@ def test_amount_is_the_formulas_own_product_venues(data, days, year):
 
 
 @pytest.mark.parametrize("kwargs, field", [
-    (dict(equipment="barraca", front="4.004"), "front"),
     (dict(equipment="barraca", front="4,004"), "front"),
-    (dict(equipment="trailer", front="4", depth="2.999"), "depth"),
-    (dict(equipment="trailer", front="3", hitch="0.805"), "hitch"),
+    (dict(equipment="barraca", front="4,004"), "front"),
+    (dict(equipment="trailer", front="4", depth="2,999"), "depth"),
+    (dict(equipment="trailer", front="3", hitch="0,805"), "hitch"),
 ])
 def test_sizes_beyond_the_centimetre_are_refused(sb, kwargs, field):
     """Front 4,004 would be charged 4,004 while the formula shows 4,00: refused at the field."""
@@ -672,11 +672,11 @@ def test_area_beyond_two_places_is_refused(sjc):
 
 
 def test_trailing_zeros_are_not_extra_places(sb):
-    assert fee_quote(sb, equipment="barraca", front="4.000").total == fee_quote(sb, equipment="barraca", front="4").total
+    assert fee_quote(sb, equipment="barraca", front="4,000").total == fee_quote(sb, equipment="barraca", front="4").total
 
 
 @pytest.mark.parametrize("kwargs, field, fragment", [
-    (dict(equipment="barraca", front="100.01"), "front", "acima de 100 m"),
+    (dict(equipment="barraca", front="100,01"), "front", "acima de 100 m"),
     (dict(equipment="barraca", front="4000"), "front", "acima de 100 m"),
     (dict(equipment="barraca", front="9" * 40), "front", "acima de 100 m"),  # too long even to round
     (dict(equipment="trailer", front="4", depth="350"), "depth", "acima de 100 m"),
@@ -700,7 +700,7 @@ def test_absurd_area_is_refused(sjc):
 
 def test_mei_local_trailer_too_deep_says_why(sb):
     """Dec. 4.794/2026, art. 9º, § 3º, I: 30 % only up to 3 m deep — the line says the depth failed."""
-    line = only(fee_quote(sb, equipment="trailer", front="4", depth="3.5", mei=True, local=True), "occupation")
+    line = only(fee_quote(sb, equipment="trailer", front="4", depth="3,5", mei=True, local=True), "occupation")
     assert line.amount == D("845.24")
     assert "Sem desconto: profundidade 3,50 m acima de 3,00 m (Dec. 4.794/2026, art. 9º, § 3º, I)" in line.details
 
@@ -712,7 +712,7 @@ def test_mei_without_local_says_why(sb, mei, local):
 
 
 def test_every_failed_condition_is_named(sb):
-    line = only(fee_quote(sb, equipment="barraca", front="4", depth="3.5", mei=True), "occupation")
+    line = only(fee_quote(sb, equipment="barraca", front="4", depth="3,5", mei=True), "occupation")
     assert ("Sem desconto: o desconto é só para MEI do município; profundidade 3,50 m acima de 3,00 m "
             "(Dec. 4.794/2026, art. 9º, § 3º, I)") in line.details
 
@@ -727,7 +727,7 @@ def test_stall_no_discount_reaches_says_so(sb):
 
 
 def test_nothing_claimed_nothing_explained(sb):
-    line = only(fee_quote(sb, equipment="trailer", front="4", depth="3.5"), "occupation")
+    line = only(fee_quote(sb, equipment="trailer", front="4", depth="3,5"), "occupation")
     assert not any(d.startswith("Sem desconto") for d in line.details)
     granted = only(fee_quote(sb, equipment="trailer", front="4", depth="3", mei=True, local=True), "occupation")
     assert not any(d.startswith("Sem desconto") for d in granted.details)

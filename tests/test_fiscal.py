@@ -36,7 +36,7 @@ def test_entered_value_is_one_for_every_regime_and_keeps_history(database):
 
 def test_a_value_the_act_fixes_itself_prevails_for_that_act(database):
     """Dec. 4.794/2026, art. 9º, § 2º: "UFESP = Fixada para o exercício de 2026 em R$ 38,42"."""
-    set_unit_value(get_regime("olimpia-2025"), "UFESP", 2026, "38.50", entered_by="Chefe", reason="teste")
+    set_unit_value(get_regime("olimpia-2025"), "UFESP", 2026, "38,50", entered_by="Chefe", reason="teste")
     assert unit_overrides("olimpia-2025")[("UFESP", 2026)] == Decimal("38.50")
     assert ("UFESP", 2026) not in unit_overrides("sao-bento-2026")
     row = {r.year: r for r in unit_value_rows("UFESP")}[2026]
@@ -48,7 +48,7 @@ def test_a_unit_without_value_can_be_given_one(database):
     code = regime.units[0].code
     with pytest.raises(UserError, match=code):
         regime.unit_value(code, 2026)
-    set_unit_value(regime, code, 2026, "50.00", entered_by="Chefe", reason="Decreto municipal")
+    set_unit_value(regime, code, 2026, "50,00", entered_by="Chefe", reason="Decreto municipal")
     assert regime.unit_value(code, 2026, unit_overrides(regime.id)) == Decimal("50.00")
 
 

@@ -197,7 +197,7 @@ def test_bad_dates(value, message):
         parse_date(value, "Data")
 
 
-@pytest.mark.parametrize("value, expected", [("2,5", "2.50"), ("2.50", "2.50"), (3, "3.00"), (Decimal("1.25"), "1.25"),
+@pytest.mark.parametrize("value, expected", [("2,5", "2.50"), ("2,50", "2.50"), (3, "3.00"), (Decimal("1.25"), "1.25"),
                                              ("4,00 m", "4.00")])
 def test_sizes(value, expected):
     assert parse_size(value, "Frente") == Decimal(expected)

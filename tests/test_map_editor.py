@@ -249,10 +249,10 @@ def feira(database):
     from models.sites import ObstacleInput, SegmentInput, SiteInput, save_layout, save_site
 
     site = save_site(SiteInput(
-        name="Feira do Teste", kind="feira", regime="sjc-2014", weekdays=("fri",), gap="0.50",
+        name="Feira do Teste", kind="feira", regime="sjc-2014", weekdays=("fri",), gap="0,50",
         segments=[SegmentInput(street="Avenida Andrômeda", from_street="Rua Júpiter", to_street="Rua Saturno",
                                length="60", width="10",
-                               obstacles=[ObstacleInput(kind="hydrant", side="b", start="40", extent="0.5")])]))
+                               obstacles=[ObstacleInput(kind="hydrant", side="b", start="40", extent="0,5")])]))
     save_layout(site, [stall(1, "0"), stall(2, "4"), stall(3, "8"), stall(4, "20", section="xvi", line="pastel",
                                                                              width="12", depth="3.5", side="b")])
     return site
@@ -613,7 +613,7 @@ def test_the_page_lists_sites_opens_the_map_and_the_form_saves(app_ready, qtbot,
         dialog.gap.setText("0,30")
         qtbot.mouseClick(dialog.save_button, Qt.MouseButton.LeftButton)
         assert dialog.isVisible()
-        assert "número inválido" in dialog.segments.item(0, 3).toolTip()
+        assert "não é um número" in dialog.segments.item(0, 3).toolTip()
         assert "mínimo legal de 0,50 m" in dialog.gap.toolTip()
         dialog.segments.item(0, 3).setText("120,00")
         dialog.gap.setText("0,50")

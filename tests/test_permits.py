@@ -109,7 +109,7 @@ def tpu(keys, holder, kind="street-food-tpu-a", on=TODAY, site="Praça Rui Barbo
 
 def feirante(keys, holder, site="Feira Noturna do Jardim Satélite", on=TODAY, kind="feirante", **kw) -> Permit:
     app = approved("sjc-2014", kind, on=on, holder=holder, site=site, line="pastel", section="xvi",
-                   equipment="banca", front="8.00", depth="3.50")
+                   equipment="banca", front="8,00", depth="3,50")
     return issue(app, keys, on, valid_until=kw.pop("valid_until", dt.date(2027, 12, 31)), **kw)
 
 
@@ -122,14 +122,14 @@ def sapezal_licence(keys, holder, on=TODAY, kind="ponto-fixo", documents=None) -
         company(f"{holder.name.upper()} MEI", holder, mei=True)
     docs = all_documents("sapezal-2014", kind, on - dt.timedelta(days=10)) if documents is None else documents
     app = approved("sapezal-2014", kind, on=on, holder=holder, documents=docs, line="bebidas", group="g03",
-                   equipment="barraca", front="2.00", depth="1.50", site="Praça da Matriz")
+                   equipment="barraca", front="2,00", depth="1,50", site="Praça da Matriz")
     return issue(app, keys, on)
 
 
 def beach_licence(keys, holder, on=TODAY, site="ponto-03") -> Permit:
     app = approved("ilha-comprida-2017", "ambulante-praia", on=on, holder=holder,
                    documents=all_documents("ilha-comprida-2017", "ambulante-praia", on), line="cadeiras-guarda-sol",
-                   equipment="carrinho", front="1.50", depth="0.80", hitch="0.20", site=site)
+                   equipment="carrinho", front="1,50", depth="0,80", hitch="0,20", site=site)
     return issue(app, keys, on)
 
 
@@ -257,7 +257,7 @@ def test_terms_the_act_leaves_open_are_asked_never_invented():
 def test_issued_permit_keeps_its_term_and_history(keys):
     app = approved("sao-bento-2026", "event-stall", on=dt.date(2026, 3, 18),
                    holder=company("Barraca Boa Ltda", person("Pedro Alves Costa")), site="rua-cel-ribeiro-da-luz",
-                   equipment="trailer", front="4.50", depth="3.00", hitch="1.20")
+                   equipment="trailer", front="4,50", depth="3,00", hitch="1,20")
     permit = issue(app, keys, dt.date(2026, 3, 20), point="Posição 07")
     assert (permit.valid_from, permit.valid_until) == (dt.date(2026, 3, 27), dt.date(2026, 3, 29))
     assert "Sexta-feira, 27/03/2026: das 18:00 às 01:00" in permit.days_hours  # from the act's calendar
@@ -737,10 +737,10 @@ def test_praca_permit_print_writes_the_three_pdfs(db_url, tmp_path, capsys):
     set_store(tmp_path / "files")
     holder = company("Barraca Boa Eventos Ltda", person("Pedro Alves Costa"), registration="445566")
     app = approved("sao-bento-2026", "event-stall", on=dt.date(2026, 3, 18), holder=holder,
-                   site="rua-cel-ribeiro-da-luz", equipment="trailer", front="4.50", depth="3.00", hitch="1.20")
+                   site="rua-cel-ribeiro-da-luz", equipment="trailer", front="4,50", depth="3,00", hitch="1,20")
     permit = issue(app, tmp_path / "keys", dt.date(2026, 3, 20), point="Posição 07")
     revoked = revoke(issue(approved("sao-bento-2026", "event-stall", on=dt.date(2026, 3, 18), holder=holder,
-                                    equipment="barraca", front="3.00", depth="3.00"), tmp_path / "keys",
+                                    equipment="barraca", front="3,00", depth="3,00"), tmp_path / "keys",
                            dt.date(2026, 3, 20)), by="fiscal", reason="Sublocação", today=dt.date(2026, 3, 27))
     close_database()
     texts = {}

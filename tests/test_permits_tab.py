@@ -76,7 +76,7 @@ def tpu(keys, holder, on=TODAY, site="Praça Rui Barbosa"):
 
 def feirante(keys, holder, site="Feira Noturna do Jardim Satélite", point="", kind="feirante"):
     app = approved("sjc-2014", kind, holder=holder, site=site, line="pastel", section="xvi", equipment="banca",
-                   front="8.00", depth="3.50")
+                   front="8,00", depth="3,50")
     return issue_permit(app, by="ana", today=TODAY, key_dir=keys, point=point, valid_until=dt.date(2027, 12, 31))
 
 
@@ -84,13 +84,13 @@ def sapezal_licence(keys, holder, on=TODAY):
     docs = [DocumentInput(d, on - dt.timedelta(days=10))
             for d in get_regime("sapezal-2014").permit_kind("ponto-fixo").documents]
     app = approved("sapezal-2014", "ponto-fixo", on=on, holder=holder, documents=docs, line="bebidas", group="g03",
-                   equipment="barraca", front="2.00", depth="1.50", site="Praça da Matriz")
+                   equipment="barraca", front="2,00", depth="1,50", site="Praça da Matriz")
     return issue_permit(app, by="ana", today=on, key_dir=keys)
 
 
 def event_stall(keys, holder):
     app = approved("sao-bento-2026", "event-stall", on=dt.date(2026, 3, 18), holder=holder,
-                   site="rua-cel-ribeiro-da-luz", equipment="trailer", front="4.50", depth="3.00", hitch="1.20")
+                   site="rua-cel-ribeiro-da-luz", equipment="trailer", front="4,50", depth="3,00", hitch="1,20")
     return issue_permit(app, by="ana", today=dt.date(2026, 3, 20), key_dir=keys, point="Posição 07")
 
 

@@ -71,7 +71,7 @@ def test_selection_page_ilha_has_no_quota_button_and_says_why(qtbot, page):
     says, with the articles, that the quota is of the licences."""
     approved("ilha-comprida-2017", "credencial-evento", holder=person("Ana Beira-Mar"), site="arena-de-shows")
     approved("ilha-comprida-2017", "ambulante-praia", holder=person("Bruno Areia"), site="arena-de-shows",
-             line="cadeiras-guarda-sol", equipment="carrinho", front="1.50", depth="0.80", hitch="0.20")
+             line="cadeiras-guarda-sol", equipment="carrinho", front="1,50", depth="0,80", hitch="0,20")
     page.resize(1366, 768)
     page.refresh()
     page.call.set_call("ilha-comprida-2017", "arena-de-shows")

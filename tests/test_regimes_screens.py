@@ -122,7 +122,7 @@ def test_index_correction_entered_on_screen_prices_sjc(registry, qtbot):
     qtbot.mouseClick(page.save_button, Qt.MouseButton.LeftButton)
     assert page.model.rowCount() == 1
     assert page.model.data(page.model.index(0, 1)) == "6,23 %"
-    assert quote("sjc-2014", line="comidas-tipicas", front="4", depth="3.5", year=2015).total == Decimal("37.18")  # 35,00 × 1,0623
+    assert quote("sjc-2014", line="comidas-tipicas", front="4", depth="3,5", year=2015).total == Decimal("37.18")  # 35,00 × 1,0623
 
 
 def test_bad_index_correction_is_refused(registry, qtbot):

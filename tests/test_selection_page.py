@@ -59,7 +59,7 @@ def sapezal_applicant(name, *, housing, income, birth, since, children=(), disab
     who = person(name, housing=housing, family_income_mw=income, birth_date=birth, resident_since=since,
                  household=household, disabled=disabled, experience_years=5)
     company(f"{name.upper()} MEI", who, mei=True)  # the licence is a firm's (art. 4º; art. 20): an MEI
-    fields = dict(line="bebidas", group="g03", equipment="barraca", front="2.00", depth="1.50", site=SAPEZAL_SITE)
+    fields = dict(line="bebidas", group="g03", equipment="barraca", front="2,00", depth="1,50", site=SAPEZAL_SITE)
     if status == "approved":
         return who, approved("sapezal-2014", "ponto-fixo", holder=who, **fields)
     app = create_application(ApplicationInput(regime="sapezal-2014", permit_kind="ponto-fixo", person_id=who.id,
@@ -79,15 +79,15 @@ def stalls_site(name, regime, count, **kw):
 def sapezal(keys):
     """Four applicants of group 3 (one still in analysis), one debtor, and a square with five stalls."""
     people = {}
-    people["rosa"] = sapezal_applicant("Rosa Maria Amaral", housing="rented", income="0.80", birth=dt.date(1958, 2, 1),
+    people["rosa"] = sapezal_applicant("Rosa Maria Amaral", housing="rented", income="0,80", birth=dt.date(1958, 2, 1),
                                        since=dt.date(1990, 1, 1), children=(dt.date(2015, 5, 5),), disabled=True)
-    people["joao"] = sapezal_applicant("João Carlos Peixoto", housing="financed", income="1.50",
+    people["joao"] = sapezal_applicant("João Carlos Peixoto", housing="financed", income="1,50",
                                        birth=dt.date(1970, 6, 1), since=dt.date(2005, 3, 1))
-    people["lucia"] = sapezal_applicant("Lúcia Helena Prado", housing="owned", income="2.50",
+    people["lucia"] = sapezal_applicant("Lúcia Helena Prado", housing="owned", income="2,50",
                                         birth=dt.date(1985, 9, 9), since=dt.date(2016, 1, 1))
-    people["tiago"] = sapezal_applicant("Tiago Nunes Barreto", housing="other", income="5.00",
+    people["tiago"] = sapezal_applicant("Tiago Nunes Barreto", housing="other", income="5,00",
                                         birth=dt.date(2000, 1, 1), since=dt.date(2023, 1, 1), status="analysis")
-    people["devedor"] = sapezal_applicant("Dário Devedor Souza", housing="rented", income="0.50",
+    people["devedor"] = sapezal_applicant("Dário Devedor Souza", housing="rented", income="0,50",
                                           birth=dt.date(1950, 1, 1), since=dt.date(1980, 1, 1))
     create_charge(kind="fine", regime="sapezal-2014", label="Multa por ocupação irregular", amount="150,00",
                   due_on=TODAY - dt.timedelta(days=30), basis="art. 45", by="fiscal",
@@ -360,13 +360,13 @@ def test_sao_bento_orders_by_payment_time_and_leaves_the_unpaid_out(qtbot, page,
     from models.charges import await_payment
     from models.pricing import quote
 
-    frozen = quote("sao-bento-2026", permit_kind="event-stall", equipment="barraca", front="3.00", depth="3.00",
+    frozen = quote("sao-bento-2026", permit_kind="event-stall", equipment="barraca", front="3,00", depth="3,00",
                    year=2026).to_dict()
     apps = []
     for name in ("Pastelaria Um Ltda", "Doces Dois Ltda", "Caldo Três Ltda"):
         app = approved("sao-bento-2026", "event-stall", on=dt.date(2026, 3, 16), site="rua-cel-ribeiro-da-luz",
-                       holder=company(name, person(f"Sócio de {name}")), equipment="barraca", front="3.00",
-                       depth="3.00")
+                       holder=company(name, person(f"Sócio de {name}")), equipment="barraca", front="3,00",
+                       depth="3,00")
         Application.update(quote_json=json.dumps(frozen)).where(Application.id == app.id).execute()
         await_payment(Application.get_by_id(app.id), by="ana", today=dt.date(2026, 3, 16))
         apps.append(Application.get_by_id(app.id))
@@ -407,7 +407,7 @@ def test_sjc_preference_then_draw_permits_ask_the_end_and_stalls_of_the_section(
 
     feira = "Feira Noturna do Jardim Satélite"
     apps = [approved("sjc-2014", "feirante", holder=person(name), site=feira, line="pastel", section="xvi",
-                     equipment="banca", front="8.00", depth="3.50")
+                     equipment="banca", front="8,00", depth="3,50")
             for name in ("Akira Fundador Tanaka", "Bruno Segundo Alves", "Carla Terceira Dias")]
     demo_sites("sjc-2014")
     choose_call(qtbot, page, "sjc-2014", feira, "pastel")
@@ -463,7 +463,7 @@ def test_call_list_model_reads_marks_and_no_quota_in_the_event_draw(keys):
     app = approved("ilha-comprida-2017", "credencial-evento", holder=person("Idosa Cotista Lima"),
                    site="arena-de-shows")
     approved("ilha-comprida-2017", "ambulante-praia", holder=person("Praia Sem Evento"), site="arena-de-shows",
-             line="cadeiras-guarda-sol", equipment="carrinho", front="1.50", depth="0.80", hitch="0.20")
+             line="cadeiras-guarda-sol", equipment="carrinho", front="1,50", depth="0,80", hitch="0,20")
     plain = call_list("ilha-comprida-2017", site="arena-de-shows", today=TODAY)
     marked = call_list("ilha-comprida-2017", site="arena-de-shows", today=TODAY,
                        marks={app.protocol: {"quota": True}})
@@ -482,7 +482,7 @@ def test_sapezal_ranking_appeals_final_list_and_the_draw_on_it(qtbot, page, sape
     """The ranking is published, an appeal in the window is granted and moves the ranking, an appeal after the window
     is not heard (art. 10, § 4º), the final list is published (§ 5º) and only then the draw of places runs on it."""
     people, _site = sapezal
-    paulo = sapezal_applicant("Paulo Sérgio Lima", housing="other", income="2.50", birth=dt.date(1986, 3, 3),
+    paulo = sapezal_applicant("Paulo Sérgio Lima", housing="other", income="2,50", birth=dt.date(1986, 3, 3),
                               since=dt.date(2016, 1, 1))
     choose_call(qtbot, page, "sapezal-2014", SAPEZAL_SITE, "g03")
     call = page.call

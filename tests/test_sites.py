@@ -57,7 +57,7 @@ def feira(name="Feira do Teste", regime="sjc-2014", **kw) -> Site:
                                          to_street="Rua Saturno", length="200,00", width="10",
                                          obstacles=[ObstacleInput(kind="tree", side="b", start="20", extent="1"),
                                                     ObstacleInput(kind="hydrant", side="a", start="100",
-                                                                  extent="0.5")])])
+                                                                  extent="0,5")])])
     values.update(kw)
     return save_site(SiteInput(**values))
 

@@ -145,7 +145,7 @@ def test_praca_draw_without_the_tie_facts_is_one_line(tmp_path, capsys):
 @pytest.fixture
 def tied(keys):
     """Group 3 of Sapezal: Rosa (disabled) and Bento tie on 380 points; Carmo and Dora tie on everything."""
-    common = dict(income="0.80", since=dt.date(1990, 1, 1))
+    common = dict(income="0,80", since=dt.date(1990, 1, 1))
     people = {
         "rosa": sapezal_applicant("Rosa Amaral", housing="other", birth=dt.date(1960, 3, 3), disabled=True,
                                   **common),
@@ -173,7 +173,7 @@ def test_desk_ranks_art_10_par_3_and_shares_the_rank_the_act_leaves_tied(tied):
 def test_desk_refuses_the_list_when_a_tie_lacks_the_birth_date(keys):
     """Art. 10, § 3º on the desk: a tie the act decides by age, with a birth date missing, stops the list
     (no ranking, no draw) and says whose birth date to enter."""
-    common = dict(income="0.80", since=dt.date(2005, 1, 1))
+    common = dict(income="0,80", since=dt.date(2005, 1, 1))
     sapezal_applicant("Sem Data", housing="rented", birth=None, **common)  # 100 + age missing (0)
     sapezal_applicant("Com Data", housing="financed", birth=dt.date(2000, 1, 1), **common)  # 80 + 20
     call = call_list("sapezal-2014", site=SAPEZAL_SITE, group="g03", today=TODAY)

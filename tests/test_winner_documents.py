@@ -99,7 +99,7 @@ def winners(keys):
     from models.calls import call_list
     from models.selection_process import publish_final, publish_ranking
 
-    common = dict(income="0.80", since=dt.date(1990, 1, 1), birth=dt.date(1960, 3, 3))
+    common = dict(income="0,80", since=dt.date(1990, 1, 1), birth=dt.date(1960, 3, 3))
     apps = [sapezal_applicant("Rosa Amaral", housing="rented", **common)[1],
             sapezal_applicant("Bento Lima", housing="owned", **common)[1]]
     current = call_list("sapezal-2014", site=SAPEZAL_SITE, group="g03", today=TODAY)
@@ -152,7 +152,7 @@ def test_record_documents_refuses_what_is_not_asked_and_keeps_nothing(winners):
 def test_application_form_shows_art_11_as_due_after_the_final_list(qtbot, keys, app_ready):
     """Atendimento: Sapezal's fixed-point licence — the three documents of art. 11 read "a apresentar depois",
     in blue, and do not make the applicant "Não apto"."""
-    who, _app = sapezal_applicant("Carla Nunes", housing="rented", income="0.80", birth=dt.date(1970, 1, 1),
+    who, _app = sapezal_applicant("Carla Nunes", housing="rented", income="0,80", birth=dt.date(1970, 1, 1),
                                   since=dt.date(2000, 1, 1))
     d = application_dialog(qtbot, "person", who.id, "sapezal-2014", "ponto-fixo")
     kind = SAPEZAL.permit_kind("ponto-fixo")

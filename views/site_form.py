@@ -33,7 +33,7 @@ from PySide6.QtWidgets import (
 
 from models.errors import FieldErrors, UserError
 from models.layout import NUMBERING, OBSTACLE_KINDS, SIDE_USES, resolve_gap
-from models.money import format_decimal_br, to_decimal
+from models.money import format_decimal_br, parse_typed
 from models.regimes import shipped_regimes
 from models.sites import (
     SITE_KINDS,
@@ -356,7 +356,7 @@ class SiteFormDialog(GuardedDialog):
             self.gap_hint.clear()
             return
         try:
-            typed = to_decimal(self.gap.text()) if self.gap.text().strip() else None
+            typed = parse_typed(self.gap.text()) if self.gap.text().strip() else None
         except (UserError, TypeError, ValueError, ArithmeticError):
             typed = None
         try:

@@ -8,7 +8,7 @@ import getpass
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QDialog, QLabel, QLineEdit, QMessageBox, QWidget
 
-from models.br import clean_cnpj, clean_cpf, format_cnpj, format_cpf
+from models.br import clean_cnpj, clean_cpf, format_cnpj, format_cpf, parse_br_date
 from models.errors import UserError
 
 ERROR_STYLE = "border: 1px solid #b00020; background: #fff4f4;"
@@ -30,11 +30,7 @@ class DateEdit(QLineEdit):
         """The date typed, None when empty; ``UserError`` when incomplete or impossible."""
         if self.is_empty():
             return None
-        text = self.text()
-        try:
-            return _dt.datetime.strptime(text, "%d/%m/%Y").date()
-        except ValueError:
-            raise UserError(f"Data inválida: {text} (use dd/mm/aaaa).") from None
+        return parse_br_date(self.text().replace("_", ""))
 
     def set_date(self, value: _dt.date | None) -> None:
         self.setText(value.strftime("%d/%m/%Y") if value else "")

@@ -13,7 +13,7 @@ import json
 import re
 
 from models.errors import UserError
-from models.money import format_brl, format_decimal_br
+from models.money import format_brl, format_decimal_br, parse_typed
 
 _WHOLE = re.compile(r"^\s*\d+\s*$")
 _PASSWORD = re.compile(r"^([a-z]+://[^:/@]*:)[^@]*@", re.IGNORECASE)
@@ -76,18 +76,23 @@ def parse_admin_values(items: list[str] | None) -> dict[str, str] | None:
         if match is None:
             raise UserError(f"--admin-value inválido: '{item}' (use TAXA=VALOR, por exemplo licenca=150,00).",
                             field="admin_value")
-        values[match.group(1)] = match.group(2)
+        values[match.group(1)] = parse_typed(match.group(2), what=f"--admin-value {match.group(1)}",
+                                             field="admin_value")
     return values
 
 
 def engine_inputs(args: argparse.Namespace) -> dict:
-    """The keyword arguments of ``models.pricing.quote`` from the command line (sizes stay text)."""
+    """The keyword arguments of ``models.pricing.quote`` from the command line: sizes read as typed in Brazil
+    (``models.money.parse_typed``: "2,5"; an ambiguous "2.5" is refused with both readings)."""
     inputs: dict = {}
-    for name in ("equipment", "line", "front", "depth", "hitch", "area", "energy", "venue", "permit_kind",
-                 "exemption"):
+    for name in ("equipment", "line", "energy", "venue", "permit_kind", "exemption"):
         value = getattr(args, name, None)
         if value is not None:
             inputs[name] = value.strip()
+    for name, label in (("front", "Frente"), ("depth", "Profundidade"), ("hitch", "Engate"), ("area", "Área")):
+        value = getattr(args, name, None)
+        if value is not None:
+            inputs[name] = parse_typed(value, what=f"--{name} ({label.lower()}, em metros)", field=name)
     if args.mei:
         inputs["mei"] = True
     if args.local:
