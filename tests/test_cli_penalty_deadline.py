@@ -111,7 +111,7 @@ def test_penalty_missing_index_correction_says_how(sqlite_url, capsys):
     (["--regime", "olimpia-2025", "--infraction", "tpu-area-suja", "--prior", "-1"], "ocorrências anteriores inválido"),
     (["--regime", "olimpia-2025", "--infraction", "tpu-area-suja", "--prior", "dois"], "ocorrências anteriores inválido"),
     (["--regime", "olimpia-2025", "--infraction", "tpu-area-suja", "--year", "26"], "Ano inválido"),
-    (["--regime", "olimpia-2025", "--infraction", "tpu-area-suja", "--date", "31/02/2026"], "Data da infração inválida"),
+    (["--regime", "olimpia-2025", "--infraction", "tpu-area-suja", "--date", "31/02/2026"], "31/02/2026 não existe"),
     (["--regime", "olimpia-2025", "--infraction", "tpu-area-suja", "--infraction", "tpu-area-suja"], "repetida"),
 ])
 def test_penalty_bad_input_is_one_line_before_the_database(argv, fragment, tmp_path, capsys):
@@ -185,7 +185,7 @@ def test_deadline_with_a_municipal_holiday(capsys):
     (["--regime", "olimpia-2025", "--from", "2026-03-03"], "Informe o prazo: --kind PRAZO"),
     (["--regime", "olimpia-2025", "--kind", "defence"], "Informe o início do prazo"),
     (["--kind", "defence", "--from", "2026-03-03"], "Informe o regime"),
-    (["--regime", "olimpia-2025", "--kind", "defence", "--from", "30/02/2026"], "Data de início inválida"),
+    (["--regime", "olimpia-2025", "--kind", "defence", "--from", "30/02/2026"], "30/02/2026 não existe"),
     (["--regime", "sjc-2014", "--kind", "appeal", "--from", "2026-03-20"], "contado em horas"),
     (["--regime", "sjc-2014", "--kind", "appeal", "--from", "2026-03-20 18:00", "--holiday", "x"],
      "Data do feriado inválida"),

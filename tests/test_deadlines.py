@@ -402,7 +402,14 @@ def test_parse_moment_reads_date_and_time(moment):
         assert parse_moment(text) == moment
 
 
-@pytest.mark.parametrize("text", ["", "  ", "2026-02-30", "31/04/2026", "2026/03/03", "03-03-2026", "amanhã",
+@pytest.mark.parametrize("text", ["2026-02-30", "31/04/2026"])
+def test_parse_moment_names_a_day_the_calendar_does_not_have(text):
+    with pytest.raises(UserError) as error:
+        parse_moment(text)
+    assert "\n" not in error.value.message and "não existe" in error.value.message and "não tem dia" in error.value.message
+
+
+@pytest.mark.parametrize("text", ["", "  ", "2026/03/03", "03-03-2026", "amanhã",
                                   "2026-03-03 25:00", "2026-03-03 10:61", "2026-03-03 10", "2026-03-03 10:00 x"])
 def test_parse_moment_refuses_with_one_line(text):
     with pytest.raises(UserError) as error:

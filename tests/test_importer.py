@@ -189,7 +189,7 @@ def test_dates(value, expected):
 
 
 @pytest.mark.parametrize("value, message", [
-    ("31/02/1980", "não existe no calendário"), ("01/02/80", "não é uma data"), ("ontem", "não é uma data"),
+    ("31/02/1980", "31/02/1980 não existe"), ("01/02/80", "não é uma data"), ("ontem", "não é uma data"),
     (0, "não é uma data"), ("99999999", "não é uma data"),
 ])
 def test_bad_dates(value, message):

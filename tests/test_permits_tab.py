@@ -546,7 +546,7 @@ def test_leave_dialog_bad_date_is_shown_at_the_field(make_tab, keys, qtbot):
     def bad(d):
         qtbot.keyClicks(d.start, "31022027")
         click(qtbot, d.ok_button)
-        assert d.isVisible() and "Data inválida" in d.error.text()
+        assert d.isVisible() and "31/02/2027 não existe" in d.error.text()
         assert "b00020" in d.start.styleSheet()
 
     run_dialog(qtbot, tab.leave_selected, bad)

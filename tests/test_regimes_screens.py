@@ -129,5 +129,5 @@ def test_bad_index_correction_is_refused(registry, qtbot):
     page = registry.indexes_page
     qtbot.keyClicks(page.rate, "seis")
     qtbot.mouseClick(page.save_button, Qt.MouseButton.LeftButton)
-    assert "Percentual inválido" in page.message.text()
+    assert "«seis» não é um número" in page.message.text()
     assert page.model.rowCount() == 0
