@@ -14,11 +14,14 @@ No rule of a town lives here: this module only knows the *format*.
 from __future__ import annotations
 
 import datetime as dt
+import contextvars
 import functools
+import hashlib
 import re
 import tomllib
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, fields, is_dataclass
+from dataclasses import replace as dataclass_replace
 from decimal import Decimal, InvalidOperation
 from pathlib import Path
 from typing import Any, NoReturn
@@ -27,6 +30,10 @@ from models.errors import UserError
 
 __all__ = [
     "RegimeError",
+    "RegimeErrors",
+    "load_regime_text",
+    "check_regime_text",
+    "Amendment",
     "MissingUnitValue",
     "load_regimes",
     "load_regime_file",
@@ -63,6 +70,21 @@ class RegimeError(UserError):
         self.file = file
         self.key = key
         self.reason = reason
+
+
+class RegimeErrors(RegimeError):
+    """Every mistake found in one regime file at once (``praca regimes check``, "Instalar ato…").
+
+    ``errors`` holds each :class:`RegimeError`; the message lists them one per line."""
+
+    def __init__(self, errors: list[RegimeError]):
+        self.errors = list(errors)
+        first = self.errors[0]
+        super().__init__(first.reason, file=first.file, key=first.key)
+        self.args = ("\n".join(str(e) for e in self.errors),)
+
+    def __str__(self) -> str:
+        return self.args[0]
 
 
 class MissingUnitValue(UserError):
@@ -976,6 +998,18 @@ class InForce:
 
 
 @dataclass(frozen=True)
+class Amendment:
+    """This file is an amended version of the act: the amending act and the day its text applies from.
+
+    A fact dated before ``in_force_from`` is judged by the version before (the original act stays)."""
+
+    act: str
+    in_force_from: dt.date
+    summary: str | None = None
+    notes: str | None = None
+
+
+@dataclass(frozen=True)
 class Deadline:
     id: str
     label: str
@@ -1095,6 +1129,7 @@ class Regime:
     scope: tuple[str, ...]
     summary: str
     in_force: InForce | None = None
+    amendment: Amendment | None = None
     calendar: Calendar | None = None
     units: tuple[Unit, ...] = ()
     indexes: tuple[Index, ...] = ()
@@ -1119,6 +1154,15 @@ class Regime:
     placard: Placard | None = None
     notes: str | None = None
     source: str | None = field(default=None, compare=False)
+    #: SHA-256 of the file's text (hex): which version of the act a figure was computed from
+    sha256: str | None = field(default=None, compare=False)
+
+    @property
+    def effective_from(self) -> dt.date:
+        """The first day this version of the act applies: its amendment's, else the act's entry into force."""
+        if self.amendment is not None:
+            return self.amendment.in_force_from
+        return self.in_force.from_ if self.in_force is not None else self.published
 
     # lookup tables, built once
     units_by_code: dict[str, Unit] = field(init=False, repr=False, compare=False)
@@ -1648,6 +1692,13 @@ def _parse_in_force(node: _Node) -> InForce:
     return result
 
 
+def _parse_amendment(node: _Node) -> Amendment:
+    result = Amendment(act=node.text("act"), in_force_from=node.date("in_force_from"),
+                       summary=node.text("summary", required=False), notes=node.notes())
+    node.done()
+    return result
+
+
 def _parse_closed_day(node: _Node, *, external: bool = False) -> ClosedDay:
     """``{ rule, basis, basis_act }``: with ``external`` (the regime's calendar) the rule may come from another
     law only (``basis_act``, as Lei 9.784/1999 applied subsidiarily); a deadline's own rule cites the act."""
@@ -1681,8 +1732,12 @@ def _parse_header(node: _Node) -> dict[str, Any]:
         "scope": node.enum_list("scope", SCOPES, required=True),
         "summary": node.text("summary"),
         "in_force": _parse_in_force(node.table("in_force", required=True)),
+        "amendment": _sub(node, "amendment", _parse_amendment),
         "notes": node.notes(),
     }
+    if header["amendment"] is not None and header["amendment"].in_force_from < header["in_force"].from_:
+        node.fail("amendment.in_force_from", "a alteração não pode valer antes de o ato entrar em vigor "
+                  f"({header['in_force'].from_.strftime('%d/%m/%Y')})")
     if not re.match(r"^[A-Z]{2}$", header["state"]):
         node.fail("state", f"UF inválida {_show(header['state'])}: duas letras maiúsculas, como \"SP\"")
     if not header["scope"]:
@@ -1972,9 +2027,32 @@ def _parse_transfer(node: _Node) -> Transfer:
     return result
 
 
+#: while checking a file (``all_errors``): the errors found so far; each top-level item that fails is recorded
+#: here and skipped, so that one run reports every broken item, not only the first
+_FOUND: contextvars.ContextVar[list[RegimeError] | None] = contextvars.ContextVar("regime_errors", default=None)
+
+
+def _attempt(parser: Any, node: _Node) -> Any:
+    """``parser(node)``; while collecting, a :class:`RegimeError` is recorded and ``_SKIPPED`` returned."""
+    found = _FOUND.get()
+    if found is None:
+        return parser(node)
+    try:
+        return parser(node)
+    except RegimeError as exc:
+        found.append(exc)
+        return _SKIPPED
+
+
+_SKIPPED = object()
+
+
 def _sub(parent: _Node, name: str, parser: Any) -> Any:
     child = parent.table(name)
-    return parser(child) if child is not None else None
+    if child is None:
+        return None
+    result = _attempt(parser, child)
+    return None if result is _SKIPPED else result
 
 
 def _parse_permit_kind(node: _Node) -> PermitKind:
@@ -2706,11 +2784,20 @@ def _parse_placard(node: _Node) -> Placard:
 
 
 def _list_of(root: _Node, name: str, parser: Any, id_attr: str | None = "id", what: str = "id") -> tuple[Any, ...]:
-    nodes = root.tables(name)
-    items = [parser(child) for child in nodes]
+    found = _FOUND.get()
+    if found is not None:
+        try:
+            nodes = root.tables(name)
+        except RegimeError as exc:
+            found.append(exc)
+            return ()
+    else:
+        nodes = root.tables(name)
+    parsed = [(child, _attempt(parser, child)) for child in nodes]
+    parsed = [(child, item) for child, item in parsed if item is not _SKIPPED]
     if id_attr:
-        _unique(zip(nodes, (getattr(item, id_attr) for item in items)), id_attr, what)
-    return tuple(items)
+        _attempt(lambda _: _unique(((c, getattr(i, id_attr)) for c, i in parsed), id_attr, what), root)
+    return tuple(item for _, item in parsed)
 
 
 # --------------------------------------------------------------------------- references
@@ -2912,34 +2999,66 @@ def _check_rule_deadlines(regime: Regime, root: _Node) -> None:
                                   key=f"permit_kinds[{i}].rules[{j}].due")
 
 
-def load_regime_file(path: str | Path) -> Regime:
-    """Load and validate one regime file; :class:`RegimeError` on any mistake."""
+def load_regime_file(path: str | Path, *, all_errors: bool = False) -> Regime:
+    """Load and validate one regime file; :class:`RegimeError` on any mistake (with ``all_errors``,
+    :class:`RegimeErrors` with every one found). The file's id must be its name."""
     path = Path(path)
-    file = path.name
     try:
         raw_bytes = path.read_bytes()
     except OSError as exc:
-        raise RegimeError(f"não foi possível ler o arquivo ({exc.strerror or exc})", file=file) from exc
+        raise RegimeError(f"não foi possível ler o arquivo ({exc.strerror or exc})", file=path.name) from exc
+    return load_regime_text(raw_bytes, path.name, expected_id=path.stem, source=str(path), all_errors=all_errors)
+
+
+def check_regime_text(text: str | bytes, file: str, *, expected_id: str | None = None) -> list[RegimeError]:
+    """Every mistake in a regime's text (empty when it is valid): each broken item of the file is reported,
+    then — only when the items themselves are sound — the references between them."""
+    try:
+        load_regime_text(text, file, expected_id=expected_id, all_errors=True)
+    except RegimeErrors as exc:
+        return exc.errors
+    except RegimeError as exc:
+        return [exc]
+    return []
+
+
+def load_regime_text(text: str | bytes, file: str, *, expected_id: str | None = None, source: str | None = None,
+                     all_errors: bool = False) -> Regime:
+    """Load and validate one regime from its TOML text (``file`` names it in messages); the result carries
+    the text's SHA-256. :class:`RegimeError` on the first mistake, or with ``all_errors``
+    :class:`RegimeErrors` with every broken item."""
+    raw_bytes = text.encode("utf-8") if isinstance(text, str) else text
     try:
         data = tomllib.loads(raw_bytes.decode("utf-8"))
     except UnicodeDecodeError as exc:
         raise RegimeError(f"o arquivo não está em UTF-8 ({exc.reason})", file=file) from exc
     except tomllib.TOMLDecodeError as exc:
         raise RegimeError(f"erro de sintaxe TOML: {exc}", file=file) from exc
+    found: list[RegimeError] = []
+    token = _FOUND.set(found if all_errors else None)
+    try:
+        regime = _build(data, file, expected_id, source or file)
+    except RegimeError as exc:
+        if not all_errors:
+            raise
+        found.append(exc)
+        regime = None
+    finally:
+        _FOUND.reset(token)
+    if found:
+        raise RegimeErrors(found)
+    return dataclass_replace(regime, sha256=hashlib.sha256(raw_bytes).hexdigest())
 
+
+def _build(data: dict, file: str, expected_id: str | None, source: str) -> Regime:
     root = _Node(file, "", data)
     header_node = root.table("regime", required=True)
     header = _parse_header(header_node)
-    expected_id = path.stem
-    if header["id"] != expected_id:
+    if expected_id is not None and header["id"] != expected_id:
         header_node.fail("id", f"o id {_show(header['id'])} difere do nome do arquivo ({_show(expected_id)})")
 
-    units_nodes = root.tables("units")
-    units = tuple(_parse_unit(child) for child in units_nodes)
-    _unique(zip(units_nodes, (u.code for u in units)), "code", "unidade")
-    indexes_nodes = root.tables("indexes")
-    indexes = tuple(_parse_index(child) for child in indexes_nodes)
-    _unique(zip(indexes_nodes, (x.code for x in indexes)), "code", "índice")
+    units = _list_of(root, "units", _parse_unit, id_attr="code", what="unidade")
+    indexes = _list_of(root, "indexes", _parse_index, id_attr="code", what="índice")
     clash = {u.code for u in units} & {x.code for x in indexes}
     if clash:
         root.fail("indexes", f"código {', '.join(sorted(clash))} usado como unidade e como índice")
@@ -2968,10 +3087,16 @@ def load_regime_file(path: str | Path) -> Regime:
         duties=_list_of(root, "duties", lambda n: _parse_plain(n, Duty), what="obrigação"),
         placard=_sub(root, "placard", _parse_placard),
         calendar=_sub(root, "calendar", _parse_calendar),
-        source=str(path),
+        source=source,
     )
     root.notes()
-    root.done()
+    found = _FOUND.get()
+    if found is not None:
+        _attempt(lambda node: node.done(), root)
+        if found:  # references between broken items would only repeat them
+            return regime
+    else:
+        root.done()
     _check_references(regime, root)
     _check_selection_references(regime, root)
     _check_rule_deadlines(regime, root)

@@ -30,10 +30,18 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--show", metavar="ID",
                         help="mostra um regime por extenso, com os ids que os outros comandos aceitam")
     parser.add_argument("--json", action="store_true", help="saída em JSON")
-    parser.epilog = "Exemplos:\n  praca regimes\n  praca regimes --show sao-bento-2026\n  praca regimes --show sjc-2014 --json"
+    from desktop.commands import acts
+
+    acts.configure(parser)
+    parser.epilog = ("Exemplos:\n  praca regimes\n  praca regimes --show sao-bento-2026\n"
+                     "  praca regimes --show sjc-2014 --json\n" + acts.EXAMPLES)
 
 
 def run(args: argparse.Namespace) -> int:
+    if getattr(args, "action", None):
+        from desktop.commands import acts
+
+        return acts.run(args)
     regimes = shipped_regimes()
     if args.show is None:
         ordered = sorted(regimes.values(), key=lambda r: r.id)

@@ -1,0 +1,219 @@
+"""``praca regimes check|new|schema`` — a municipality's own act: write it, check it, publish its format.
+
+* ``praca regimes check FILE.toml`` validates a regime file fully and changes
+  nothing: every broken item with the file, the key path and the reason (all
+  of them, not only the first), or what the file defines;
+* ``praca regimes new --like ID --id NEW --out FILE`` writes a starting file:
+  the text of an act Praça knows, with the new id and a header saying what to
+  change (docs/novo-ato.md walks through it);
+* ``praca regimes schema [--out FILE]`` writes the JSON Schema of the format,
+  generated from the loader (the published copy is docs/regime.schema.json).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from models.errors import UserError
+
+EXAMPLES = (
+    "  praca regimes check minha-cidade-2027.toml\n"
+    "  praca regimes new --like sao-bento-2026 --id minha-cidade-2027 --out minha-cidade-2027.toml\n"
+    "  praca regimes schema --out regime.schema.json"
+)
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    from desktop.cli import ArgumentParser, db_option
+
+    sub = parser.add_subparsers(dest="action", metavar="AÇÃO", title="ações", parser_class=ArgumentParser)
+    check = sub.add_parser("check", help="valida um arquivo de regime (todos os erros de uma vez); não grava nada",
+                           description="Valida um arquivo de regime por inteiro: cada erro com o arquivo, a chave e "
+                           "o motivo. Não grava nada.", formatter_class=parser.formatter_class)
+    check.add_argument("file", metavar="ARQUIVO", help="o arquivo .toml")
+    check.add_argument("--json", action="store_true", help="saída em JSON")
+    db_option(check, top=False)
+    new = sub.add_parser("new", help="escreve um arquivo inicial a partir de um regime conhecido",
+                         description="Escreve um arquivo de regime inicial: o texto de um regime que o Praça "
+                         "conhece, com o id novo e um cabeçalho dizendo o que mudar (docs/novo-ato.md).",
+                         formatter_class=parser.formatter_class)
+    new.add_argument("--like", metavar="ID", required=True, help="o regime de partida, como sao-bento-2026")
+    new.add_argument("--id", metavar="ID", required=True, dest="new_id", help="o id do novo regime, como minha-cidade-2027")
+    new.add_argument("--out", metavar="ARQUIVO", required=True, help="onde gravar (não sobrescreve)")
+    db_option(new, top=False)
+    schema = sub.add_parser("schema", help="o JSON Schema do formato (para editores como o VS Code)",
+                            description="Escreve o JSON Schema do formato de regime, gerado do próprio "
+                            "carregador.", formatter_class=parser.formatter_class)
+    schema.add_argument("--out", metavar="ARQUIVO", help="onde gravar (padrão: a saída padrão)")
+    schema.add_argument("--doc", metavar="MD", help="atualiza também as tabelas de chaves deste documento "
+                        "(docs/regime-format.md)")
+    db_option(schema, top=False)
+
+
+def run(args: argparse.Namespace) -> int:
+    action = args.action
+    if action == "check":
+        return _check(args)
+    if action == "new":
+        return _new(args)
+    if action == "schema":
+        return _schema(args)
+    raise UserError(f"Ação desconhecida: {action}.")  # pragma: no cover - argparse refuses it first
+
+
+# --------------------------------------------------------------------------- check
+
+
+def read_act_file(file: str) -> tuple[str, bytes]:
+    """The file's name and bytes; one clear line when it cannot be read."""
+    path = Path(file)
+    try:
+        return path.name, path.read_bytes()
+    except OSError as exc:
+        raise UserError(f"Não foi possível ler {file}: {exc.strerror or exc}.", field="file") from None
+
+
+def print_errors(errors, *, stream=None) -> None:
+    stream = stream or sys.stderr
+    for error in errors:
+        print(f"praca: {error}", file=stream)
+    total = len(errors)
+    print(f"praca: {total} erro{'s' if total != 1 else ''}; nada foi gravado.", file=stream)
+
+
+def _check(args: argparse.Namespace) -> int:
+    import json
+
+    from models.regimes import check_regime_text, load_regime_text
+
+    name, data = read_act_file(args.file)
+    errors = check_regime_text(data, name, expected_id=Path(name).stem)
+    if args.json:
+        print(json.dumps({"file": name, "valid": not errors,
+                          "errors": [{"file": e.file, "key": e.key, "reason": e.reason} for e in errors]},
+                         ensure_ascii=False, indent=2))
+        return 2 if errors else 0
+    if errors:
+        print_errors(errors)
+        return 2
+    regime = load_regime_text(data, name)
+    print(f"{name}: válido — {regime.id}: {regime.municipality}/{regime.state}, {regime.act}")
+    print(defines(regime), end="")
+    return 0
+
+
+def defines(regime) -> str:
+    """What a regime file defines, counted, one line each (what a clerk checks before installing it)."""
+    rows = [
+        ("tipos de permissão", len(regime.permit_kinds)),
+        ("documentos", len(regime.documents)),
+        ("ramos", len(regime.lines)),
+        ("seções", len(regime.sections)),
+        ("equipamentos", len(regime.equipment_kinds)),
+        ("preços e taxas", len(regime.fees)),
+        ("locais", len(regime.sites)),
+        ("infrações", len(regime.infractions)),
+        ("prazos", len(regime.deadlines)),
+        ("unidades fiscais", len(regime.units)),
+    ]
+    lines = [f"  {label}: {count}" for label, count in rows if count]
+    if regime.amendment is not None:
+        lines.insert(0, f"  alteração: {regime.amendment.act}, em vigor a partir de "
+                        f"{regime.amendment.in_force_from.strftime('%d/%m/%Y')}")
+    return "".join(line + "\n" for line in lines)
+
+
+# --------------------------------------------------------------------------- new
+
+
+_HEADER = """\
+# Regime {new_id} — arquivo inicial escrito por `praca regimes new --like {like}`.
+#
+# Este é o texto do regime {like} ({short}), com o id trocado. Antes de instalar:
+#   1. em [regime], troque municipality, state, act, short, published, scope, summary e in_force
+#      pelos dados do seu ato;
+#   2. troque cada valor e cada "basis" pelo artigo do SEU ato — apague o que o seu ato não diz
+#      (um valor que o ato deixa à administração não se inventa: veja docs/novo-ato.md);
+#   3. confira com  praca regimes check {out_name}  (mostra todos os erros de uma vez);
+#   4. instale com  praca regimes install {out_name}  (administrador).
+# O formato está em docs/regime-format.md; o JSON Schema (docs/regime.schema.json) deixa o editor
+# conferir o arquivo enquanto você digita.
+
+"""
+
+
+def _new(args: argparse.Namespace) -> int:
+    import re
+
+    from models.regimes import ID_RE, get_regime
+
+    new_id = (args.new_id or "").strip()
+    if not ID_RE.match(new_id):
+        raise UserError(f"Id inválido '{args.new_id}': use minúsculas ASCII, dígitos e hífens, como "
+                        "minha-cidade-2027.", field="id")
+    like = get_regime(args.like.strip())
+    text = _text_of(like)
+    out = Path(args.out)
+    if out.exists():
+        raise UserError(f"{out} já existe: escolha outro nome (o Praça não sobrescreve um ato).", field="out")
+    if out.stem != new_id:
+        raise UserError(f"O arquivo deve se chamar {new_id}.toml (o id do regime é o nome do arquivo).", field="out")
+    replaced, count = re.subn(r'(?m)^(\[regime\]\s*\n(?:[^\[]*\n)*?)id\s*=\s*"[^"]*"', rf'\1id = "{new_id}"', text, 1)
+    if not count:  # pragma: no cover - every shipped act starts its [regime] table with its id
+        raise UserError(f"O regime {like.id} não tem a chave id em [regime].")
+    body = _HEADER.format(new_id=new_id, like=like.id, short=like.short, out_name=out.name) + replaced
+    _write(out, body)
+    print(f"{out} gravado: comece pelo [regime] e confira com  praca regimes check {out}")
+    return 0
+
+
+def _text_of(regime) -> str:
+    """The TOML text of a regime as installed (its file for a shipped act)."""
+    source = Path(regime.source) if regime.source else None
+    if source is not None and source.is_file():
+        return source.read_text(encoding="utf-8")
+    from models.acts import act_text  # an act installed in the database
+
+    return act_text(regime.id)
+
+
+# --------------------------------------------------------------------------- schema
+
+
+def _schema(args: argparse.Namespace) -> int:
+    from models.regime_schema import build_schema, docs_with_key_tables, key_tables, schema_text
+
+    schema = build_schema()
+    text = schema_text(schema)
+    if args.doc:
+        doc = Path(args.doc)
+        try:
+            current = doc.read_text(encoding="utf-8")
+        except OSError as exc:
+            raise UserError(f"Não foi possível ler {doc}: {exc.strerror or exc}.", field="doc") from None
+        _write(doc, docs_with_key_tables(current, key_tables(schema)))
+        print(f"{doc}: tabelas de chaves atualizadas.")
+    if not args.out:
+        if args.doc:
+            return 0
+        sys.stdout.write(text)
+        return 0
+    _write(Path(args.out), text)
+    print(f"{args.out} gravado.")
+    return 0
+
+
+def _write(path: Path, text: str) -> None:
+    """Written aside, read back and renamed: a failure is an error, never "gravado"."""
+    tmp = path.with_name(path.name + ".partial")
+    data = text.encode("utf-8")
+    try:
+        tmp.write_bytes(data)
+        if tmp.read_bytes() != data:  # pragma: no cover - a disk that lies
+            raise OSError("o arquivo gravado difere do texto")
+        tmp.replace(path)
+    except OSError as exc:
+        tmp.unlink(missing_ok=True)
+        raise UserError(f"Não foi possível gravar {path}: {exc.strerror or exc}.", field="out") from None

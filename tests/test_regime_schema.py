@@ -1,0 +1,124 @@
+"""The regime format people edit: its JSON Schema and key tables (generated from the loader), ``praca regimes
+check`` (every error at once) and ``praca regimes new``."""
+
+import json
+import tomllib
+from pathlib import Path
+
+import jsonschema
+import pytest
+
+from desktop.cli import main
+from models.regime_schema import (
+    as_json_data,
+    build_schema,
+    docs_with_key_tables,
+    key_tables,
+    published_schema_path,
+    schema_text,
+)
+from models.regimes import RegimeErrors, default_regimes_folder, load_regime_file
+
+DOCS = Path(__file__).resolve().parent.parent / "docs"
+SHIPPED = sorted(default_regimes_folder().glob("*.toml"))
+
+
+@pytest.fixture(scope="module")
+def schema():
+    return build_schema()
+
+
+@pytest.fixture(scope="module")
+def validator():
+    published = json.loads(published_schema_path().read_text(encoding="utf-8"))
+    jsonschema.Draft202012Validator.check_schema(published)
+    return jsonschema.Draft202012Validator(published, format_checker=jsonschema.FormatChecker())
+
+
+def test_the_published_schema_and_key_tables_are_the_loaders(schema):
+    assert published_schema_path().read_text(encoding="utf-8") == schema_text(schema), (
+        "docs/regime.schema.json is stale: run  praca regimes schema --out docs/regime.schema.json "
+        "--doc docs/regime-format.md")
+    doc = (DOCS / "regime-format.md").read_text(encoding="utf-8")
+    assert docs_with_key_tables(doc, key_tables(schema)) == doc, "docs/regime-format.md's key tables are stale"
+
+
+@pytest.mark.parametrize("path", SHIPPED, ids=lambda p: p.stem)
+def test_every_shipped_act_is_valid_by_the_schema(validator, path):
+    errors = list(validator.iter_errors(as_json_data(tomllib.loads(path.read_text(encoding="utf-8")))))
+    assert errors == []
+
+
+def test_the_schema_refuses_what_the_loader_refuses(validator, schema):
+    data = as_json_data(tomllib.loads(SHIPPED[0].read_text(encoding="utf-8")))
+    data["fees"][0]["coefficient" if "coefficient" in data["fees"][0] else "label"] = 5.5  # a float
+    data["regime"]["colour"] = "azul"  # an unknown key
+    del data["regime"]["short"]  # a required one
+    found = {(tuple(e.absolute_path), e.validator) for e in validator.iter_errors(data)}
+    assert ("fees", 0) in {path[:2] for path, _ in found}
+    assert (("regime",), "additionalProperties") in found and (("regime",), "required") in found
+    # the loader's own choices are the schema's
+    kinds = schema["properties"]["fees"]["items"]["properties"]["kind"]["enum"]
+    assert {"linear-metre", "energy"} <= set(kinds)
+
+
+def _write(tmp_path, name, text):
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def test_check_reports_every_broken_item_at_once_and_stores_nothing(tmp_path, capsys):
+    text = SHIPPED[0].read_text(encoding="utf-8")
+    regime_id = SHIPPED[0].stem
+    broken = text.replace("[[fees]]\n", "[[fees]]\ncolour = \"azul\"\n", 1)
+    broken = broken.replace("[[infractions]]\n", "[[infractions]]\nseverity_x = 1\n", 1)
+    broken = broken.replace("[[documents]]\n", "[[documents]]\nlabel_x = true\n", 1)
+    path = _write(tmp_path, f"{regime_id}.toml", broken)
+    with pytest.raises(RegimeErrors) as exc:
+        load_regime_file(path, all_errors=True)
+    keys = [e.key for e in exc.value.errors]
+    assert keys == ["documents[0].label_x", "fees[0].colour", "infractions[0].severity_x"]
+    assert main(["regimes", "check", str(path)]) == 2
+    err = capsys.readouterr().err
+    for key in keys:
+        assert f"{regime_id}.toml: {key}: chave desconhecida" in err
+    assert "3 erros; nada foi gravado." in err
+
+
+def test_check_names_a_toml_syntax_error_and_a_wrong_name(tmp_path, capsys):
+    path = _write(tmp_path, "x.toml", "[regime\nid = 1\n")
+    assert main(["regimes", "check", str(path)]) == 2
+    assert "x.toml: erro de sintaxe TOML" in capsys.readouterr().err
+    wrong = _write(tmp_path, "outro-nome.toml", SHIPPED[0].read_text(encoding="utf-8"))
+    assert main(["regimes", "check", str(wrong), "--json"]) == 2
+    out = json.loads(capsys.readouterr().out)
+    assert out["valid"] is False and out["errors"][0]["key"] == "regime.id"
+
+
+def test_new_writes_a_starting_file_that_checks_and_never_overwrites(tmp_path, capsys):
+    out = tmp_path / "minha-cidade-2027.toml"
+    assert main(["regimes", "new", "--like", "sao-bento-2026", "--id", "minha-cidade-2027", "--out", str(out)]) == 0
+    text = out.read_text(encoding="utf-8")
+    assert text.startswith("# Regime minha-cidade-2027") and 'id = "minha-cidade-2027"' in text
+    capsys.readouterr()
+    assert main(["regimes", "check", str(out)]) == 0
+    assert "válido — minha-cidade-2027" in capsys.readouterr().out
+    assert main(["regimes", "new", "--like", "sao-bento-2026", "--id", "minha-cidade-2027", "--out", str(out)]) == 2
+    assert "já existe" in capsys.readouterr().err
+    assert main(["regimes", "new", "--like", "sao-bento-2026", "--id", "Minha Cidade", "--out", str(out)]) == 2
+    assert "Id inválido" in capsys.readouterr().err
+
+
+def test_an_amendment_is_declared_and_may_not_precede_the_act(tmp_path):
+    text = SHIPPED[0].read_text(encoding="utf-8")
+    regime_id = SHIPPED[0].stem
+    good = _write(tmp_path, f"{regime_id}.toml", text + '\n[regime.amendment]\nact = "Decreto nº 9/2099"\n'
+                  'in_force_from = 2099-01-01\n')
+    regime = load_regime_file(good)
+    assert regime.amendment.act == "Decreto nº 9/2099" and str(regime.effective_from) == "2099-01-01"
+    bad = _write(tmp_path, f"{regime_id}.toml", text + '\n[regime.amendment]\nact = "Decreto nº 9/1999"\n'
+                 'in_force_from = 1999-01-01\n')
+    with pytest.raises(RegimeErrors) as exc:
+        load_regime_file(bad, all_errors=True)
+    assert exc.value.errors[0].key == "regime.amendment.in_force_from"
