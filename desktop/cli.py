@@ -2,6 +2,19 @@
 
 Every subcommand takes ``--db URL``. Errors are one line on stderr and a
 non-zero exit (2 for bad input or a refused operation).
+
+**Login — every subcommand declares it.** A module under ``desktop/commands``
+sets ``LOGIN`` beside ``configure`` and ``run``:
+
+    LOGIN = False            # computes from the acts only, or sets up a new database: no login
+    LOGIN = True             # changes data or reads personal data (the default when absent)
+    LOGIN = "unless-empty"   # as True, but a database with no data yet is set up by the system (restore)
+    LOGIN = lambda args: args.action == "set"   # depends on the arguments
+
+A subcommand that needs it runs as the Praça user named by ``--user NAME``
+(password asked) or ``PRACA_USER``/``PRACA_PASSWORD``, logged in when it opens
+its database (``desktop/login.py``); nobody logged in may do nothing
+(``models.session``).
 """
 
 from __future__ import annotations
@@ -88,6 +101,13 @@ def db_option(parser: argparse.ArgumentParser, *, top: bool) -> None:
         help="banco de dados: sqlite:///CAMINHO ou postgresql://usuario@servidor:porta/banco "
         "(padrão: $PRACA_DB ou o banco embutido na pasta de dados do usuário)",
     )
+    parser.add_argument(
+        "--user",
+        metavar="NOME",
+        default=None if top else argparse.SUPPRESS,
+        help="usuário do Praça que executa o comando (a senha é pedida, ou lida de $PRACA_PASSWORD); "
+        "padrão: $PRACA_USER",
+    )
 
 
 def build_parser() -> ArgumentParser:
@@ -114,7 +134,7 @@ def build_parser() -> ArgumentParser:
         p = sub.add_parser(name, help=help_text, description=help_text)
         db_option(p, top=False)
         module.configure(p)
-        p.set_defaults(func=module.run)
+        p.set_defaults(func=module.run, _login=getattr(module, "LOGIN", True))
     return parser
 
 
@@ -160,7 +180,10 @@ def _main(argv: Sequence[str] | None) -> int:
             from desktop.app import run_gui
 
             return run_gui(args.db)
-        return int(args.func(args) or 0)
+        from desktop.login import for_command
+
+        with for_command(args):
+            return int(args.func(args) or 0)
     except UserError as exc:
         print(f"{PROG}: {exc.message}", file=sys.stderr)
         return exc.exit_code

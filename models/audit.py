@@ -31,10 +31,10 @@ from models import session
 from models.db import AUDIT, CHAIN_LOCK_SQL, BaseModel, db
 
 #: Tables whose writes are bookkeeping, not a clerk's change.
-UNAUDITED = {"audit_entry", "counter", "praca_meta"}
+UNAUDITED = {"audit_entry", "counter", "praca_meta", "login_throttle"}  # failed logins: audited as such
 
 ACTIONS = {"insert": "inclusão", "update": "alteração", "delete": "exclusão", "view": "consulta",
-           "restore": "restauração de backup"}
+           "restore": "restauração de backup", "login-fail": "login recusado"}
 
 
 def _now() -> _dt.datetime:

@@ -543,7 +543,7 @@ _current: DatabaseURL | None = None
 
 #: The schema version this Praça writes — ``models.schema.LATEST``, which checks that the two agree. Kept here
 #: so that opening a database already current reads one row and imports no table it does not use.
-SCHEMA_VERSION = 17
+SCHEMA_VERSION = 18
 META_TABLE = "praca_meta"
 
 
@@ -556,6 +556,21 @@ def _is_current(database: Database, target: DatabaseURL) -> bool:
     rows = dict(database.execute_sql(
         f"SELECT {key}, {value} FROM {meta} WHERE {key} IN ('app', 'schema_version')").fetchall())
     return rows.get("app") == "praca" and rows.get("schema_version") == str(SCHEMA_VERSION)
+
+
+#: Callables run once, by the next :func:`open_database`, on the database just opened (the command line's login).
+_next_open: list = []
+
+
+def on_next_open(callback) -> None:
+    """Run ``callback()`` once, right after the next database is opened and bound (before the caller gets it); an
+    error it raises closes that database and reaches the caller of ``open_database``."""
+    _next_open.append(callback)
+
+
+def forget_next_open() -> None:
+    """Drop the callables :func:`on_next_open` registered that no open has run yet."""
+    _next_open.clear()
 
 
 def current_url() -> DatabaseURL | None:
@@ -596,6 +611,13 @@ def open_database(url: str, *, migrate: bool = True, create: bool = False) -> Da
         AUDIT.suspended -= 1
     db.initialize(database)
     _current = target
+    while _next_open:
+        try:
+            _next_open.pop(0)()
+        except BaseException:
+            forget_next_open()
+            close_database()
+            raise
     return database
 
 

@@ -126,6 +126,15 @@ def _email(name: str, rng: random.Random) -> str:
 
 def fill_demo(*, people: int = 240, companies: int = 72, today: _dt.date | None = None,
               key_dir=None, permits: bool = True) -> dict[str, int]:
+    """Fill an empty database with demo data (see :func:`_fill_demo`): the system's act, whoever runs it — a new
+    database has no user to log in as."""
+    from models import session
+
+    with session.acting_as(session.current() or session.SYSTEM):
+        return _fill_demo(people=people, companies=companies, today=today, key_dir=key_dir, permits=permits)
+
+
+def _fill_demo(*, people: int, companies: int, today: _dt.date | None, key_dir, permits: bool) -> dict[str, int]:
     """Fill an empty database with demo data; refuses a database that has data.
 
     ``key_dir``: the folder of the municipality's signing key, to sign the demo

@@ -36,7 +36,7 @@ from models.permits import Permit, PermitDocument, PermitEvent
 from models.charges import Charge, Payment
 from models.enforcement import Contest, Record, RecordCharge, RecordEvent, RecordFile, SeizedItem
 from models.settings import Setting
-from models.users import User
+from models.users import LoginThrottle, User
 from models.sites import NamedPoint, Site, SiteObstacle, SiteSegment, Stall, StallBreach
 from models.selection_process import ListPublication, PointDraw, RotationEvent, SelectionAppeal
 
@@ -60,7 +60,7 @@ TABLES: list[type[BaseModel]] = [
     Draw, DrawEntry,
     Site, SiteSegment, SiteObstacle, NamedPoint, Stall, StallBreach,
     Record, RecordFile, RecordCharge, RecordEvent, SeizedItem, Contest,
-    ListPublication, SelectionAppeal, RotationEvent, PointDraw,
+    ListPublication, SelectionAppeal, RotationEvent, PointDraw, LoginThrottle,
 ]
 
 
@@ -169,6 +169,11 @@ def _v17_application_venue(database: Database) -> None:
             database.execute_sql(f'ALTER TABLE "application" ADD COLUMN "{column}" {kind}')
 
 
+def _v18_login_throttle(database: Database) -> None:
+    """v18: failed logins in a row per login name, for the delay and the temporary lock."""
+    database.create_tables([LoginThrottle])
+
+
 # (version reached, description, function) — in order, never renumbered.
 MIGRATIONS: list[tuple[int, str, Callable[[Database], None]]] = [
     (2, "valores de unidades fiscais informados pelo usuário", _v2_fiscal_unit_values),
@@ -186,6 +191,7 @@ MIGRATIONS: list[tuple[int, str, Callable[[Database], None]]] = [
     (14, "índices das somas das cobranças (painel e relatórios)", _v14_charge_indexes),
     (16, "trilha de auditoria encadeada e protegida contra alteração", _v16_audit_chain),
     (17, "imóvel, dias de uso e dispensa no requerimento de evento", _v17_application_venue),
+    (18, "tentativas de login recusadas e bloqueio temporário", _v18_login_throttle),
 ]
 
 #: Version 1 is the first schema: meta, settings, people and companies.

@@ -1,9 +1,15 @@
 """Who is working: the user logged in at this desk, and what their role lets them do.
 
 Roles are checked in the domain functions (``require``), not only by hiding
-buttons. With nobody logged in — the command line run by the administrator on
-the server, the demo, the tests of the domain — the acts run as ``sistema``;
-the window always logs a user in first (:mod:`desktop.app`).
+buttons.
+
+Nobody logged in means no permission (deny by default): the window logs a user
+in first (:mod:`views.login`), the command line authenticates a Praça user
+(``--user`` or ``PRACA_USER``/``PRACA_PASSWORD``, :mod:`desktop.login`), and
+the few acts of the system itself — the demo filling a new database — run
+explicitly as :data:`SYSTEM` (``acting_as(SYSTEM)``). Who did a thing (the
+``by`` of an act, the audit trail's user) comes from the session:
+:func:`author` and :func:`who`, never from text someone typed.
 """
 
 from __future__ import annotations
@@ -83,19 +89,32 @@ SYSTEM = Session(None, "sistema", "Sistema", "administrador")
 _current: Session | None = None
 
 
+def nobody(what: str = "agir") -> str:
+    """The refusal when nobody is logged in."""
+    return (f"Ninguém entrou no Praça: é preciso entrar com um usuário para {what} (no aplicativo, ou na linha "
+            f"de comando com --user NOME ou PRACA_USER e PRACA_PASSWORD).")
+
+
 class PermissionDenied(UserError):
     def __init__(self, message: str):
         super().__init__(message, field="role")
 
 
 def current() -> Session | None:
-    """The user logged in at this desk, or ``None`` (acts run as ``sistema``)."""
+    """The user logged in at this desk, or ``None`` (nobody: every act is refused)."""
     return _current
 
 
 def who() -> str:
-    """The login that the audit trail records."""
+    """The login that the audit trail records (``sistema`` for what no one does: a failed login's entry)."""
     return _current.username if _current is not None else SYSTEM.username
+
+
+def author() -> str:
+    """The name a record keeps as who acted (``by``, ``issued_by``…): the logged-in user's, never typed text."""
+    if _current is None:
+        raise PermissionDenied(nobody())
+    return _current.name
 
 
 def log_in(session: Session | None) -> None:
@@ -121,7 +140,9 @@ def acting_as(session: Session | None):
 
 def can(act: str, session: Session | None = None) -> bool:
     session = session if session is not None else _current
-    if session is None or session.role == "administrador":
+    if session is None:  # deny by default: nobody logged in may do nothing
+        return False
+    if session.role == "administrador":
         return True
     return session.role in PERMISSIONS.get(act, ())
 
@@ -130,6 +151,8 @@ def require(act: str) -> None:
     """Refuse ``act`` to the logged-in user whose role does not allow it."""
     if act not in PERMISSIONS:
         raise KeyError(act)
+    if _current is None:
+        raise PermissionDenied(nobody(ACT_LABELS[act]))
     if not can(act):
         allowed = [ROLES[r] for r in PERMISSIONS[act]] + ["administrador"]
         raise PermissionDenied(

@@ -2,8 +2,15 @@
 
 Passwords are hashed with ``hashlib.scrypt`` (n = 2¹⁴, r = 8, p = 1, 16-byte
 salt, 32-byte key) and stored as ``scrypt$n$r$p$salt$hash`` (hex), compared in
-constant time. A user is never deleted (the audit trail names them): an
-administrator deactivates them.
+constant time, each with a salt of its own (the demo's users too). A user is
+never deleted (the audit trail names them): an administrator deactivates them.
+
+Logins are throttled per login name, known or not (:class:`LoginThrottle`):
+each failure in a row waits longer before its answer (:func:`failure_delay`),
+the :data:`MAX_FAILURES`-th locks the name for :data:`LOCK_MINUTES` minutes,
+and every failure is an entry of the audit trail (``login-fail``). An
+unknown login costs the same scrypt as a known one and leaves the same trace:
+its answer does not tell whether the login exists.
 """
 
 from __future__ import annotations
@@ -12,6 +19,7 @@ import datetime as _dt
 import hashlib
 import hmac
 import os
+import time
 from dataclasses import dataclass
 
 from peewee import BooleanField, CharField, DateTimeField, IntegerField, IntegrityError
@@ -22,6 +30,10 @@ from models.errors import FieldErrors, UserError
 
 SCRYPT_N, SCRYPT_R, SCRYPT_P = 2**14, 8, 1
 MIN_PASSWORD = 8
+MAX_FAILURES = 5  # failures in a row that lock a login name
+LOCK_MINUTES = 15
+#: How a failed login waits before answering (``time.sleep``; tests record it instead of waiting).
+pause = time.sleep
 
 
 def _now() -> _dt.datetime:
@@ -47,6 +59,23 @@ class User(BaseModel):
 
     def as_session(self) -> session.Session:
         return session.Session(self.id, self.username, self.name, self.role)
+
+
+class LoginThrottle(BaseModel):
+    """Failed logins in a row for one login name (known or not), kept by the name's SHA-256."""
+
+    key = CharField(max_length=64, unique=True)
+    failures = IntegerField(default=0)
+    last_failure = DateTimeField(null=True)
+    locked_until = DateTimeField(null=True)
+
+    class Meta:
+        table_name = "login_throttle"
+
+
+def failure_delay(failures: int) -> float:
+    """Seconds a failed login waits before answering: 0,5 s after the first, doubling, at most 8 s."""
+    return min(0.5 * 2 ** max(failures - 1, 0), 8.0)
 
 
 def hash_password(password: str, *, salt: bytes | None = None) -> str:
@@ -111,14 +140,73 @@ def create_user(*, username: str, name: str, role: str, password: str, confirm: 
             from None
 
 
-def authenticate(username: str, password: str) -> User:
-    """The active user with this login and password; one message for any failure (no hint which was wrong)."""
-    user = User.get_or_none(User.username == (username or "").strip().lower())
-    if user is None or not user.active or not check_password(password or "", user.password_hash):
-        raise UserError("Usuário ou senha incorretos (ou usuário desativado).", field="password")
-    with session.acting_as(user.as_session()), db.atomic():
-        User.update(last_login=_now()).where(User.id == user.id).execute()
-    return user
+_DECOY: list[str] = []
+
+
+def _decoy_hash() -> str:
+    """A hash no password matches, so that an unknown login costs the scrypt a known one costs."""
+    if not _DECOY:
+        _DECOY.append(hash_password(os.urandom(16).hex()))
+    return _DECOY[0]
+
+
+def _throttle_key(login: str) -> str:
+    return hashlib.sha256(login.encode("utf-8", "replace")).hexdigest()
+
+
+def authenticate(username: str, password: str, *, now: _dt.datetime | None = None) -> User:
+    """The active user with this login and password; one message for any failure (no hint which was wrong).
+
+    A login name locked by repeated failures is refused until the lock ends, even with the right password;
+    a failure waits :func:`failure_delay` before answering and is audited."""
+    from models import audit
+
+    login = (username or "").strip().lower()
+    now = now or _now()
+    key = _throttle_key(login)
+    user = User.get_or_none(User.username == login) if 0 < len(login) <= 40 and login.isprintable() else None
+    # The same work whether the login exists or not: one scrypt, the same reads and writes.
+    matches = check_password(password or "", user.password_hash if user is not None else _decoy_hash())
+    throttle = LoginThrottle.get_or_none(LoginThrottle.key == key)
+    if throttle is not None and throttle.locked_until is not None and throttle.locked_until > now:
+        raise UserError(f"Login bloqueado por excesso de tentativas: tente de novo às "
+                        f"{throttle.locked_until:%H:%M} de {throttle.locked_until:%d/%m/%Y}.", field="password")
+    if user is not None and user.active and matches:
+        with session.acting_as(user.as_session()), db.atomic():
+            User.update(last_login=now).where(User.id == user.id).execute()
+            if throttle is not None:
+                LoginThrottle.delete().where(LoginThrottle.key == key).execute()
+        return user
+    fresh = throttle is None or throttle.locked_until is not None or throttle.last_failure is None or \
+        now - throttle.last_failure > _dt.timedelta(minutes=LOCK_MINUTES)  # a lock served, or failures long ago
+    failures = 1 if fresh else throttle.failures + 1
+    locked = now + _dt.timedelta(minutes=LOCK_MINUTES) if failures >= MAX_FAILURES else None
+    with db.atomic():
+        if throttle is None:
+            LoginThrottle.insert(key=key, failures=failures, last_failure=now, locked_until=locked).execute()
+        else:
+            LoginThrottle.update(failures=failures, last_failure=now, locked_until=locked).where(
+                LoginThrottle.key == key).execute()
+        audit.append(table_name="app_user", record_id=str(user.id) if user is not None else "",
+                     action="login-fail", username=_shown_login(login),
+                     note=f"tentativa {failures} seguida" + (f"; bloqueado até {locked:%d/%m/%Y %H:%M}"
+                                                              if locked else ""))
+    pause(failure_delay(failures))
+    if locked is not None:
+        raise UserError(f"Usuário ou senha incorretos. Login bloqueado por {LOCK_MINUTES} minutos após "
+                        f"{MAX_FAILURES} tentativas seguidas.", field="password")
+    return _refuse()
+
+
+def _refuse():
+    raise UserError("Usuário ou senha incorretos (ou usuário desativado).", field="password")
+
+
+def _shown_login(login: str) -> str:
+    """The login name as the audit trail keeps it: printable, at most 100 characters."""
+    from models.errors import one_line
+
+    return one_line(login)[:100] or "(vazio)"
 
 
 def _claim(user: User, **changes) -> None:
@@ -209,9 +297,8 @@ DEMO_PASSWORD = "praca2026"
 
 
 def demo_users() -> int:
-    """The demo's documented users (one scrypt hash reused: the demo must be quick to build)."""
-    stored = hash_password(DEMO_PASSWORD)
+    """The demo's documented users, each password hashed with a salt of its own."""
     with db.atomic():
         for username, name, role in DEMO_USERS:
-            User.create(username=username, name=name, role=role, password_hash=stored)
+            User.create(username=username, name=name, role=role, password_hash=hash_password(DEMO_PASSWORD))
     return len(DEMO_USERS)

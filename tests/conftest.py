@@ -167,6 +167,19 @@ def type_text(widget, text: str) -> None:
 
 
 @pytest.fixture(autouse=True)
+def system_session():
+    """Each test acts as the system: nobody logged in may do nothing (``models.session``). Tests of the login
+    and of deny-by-default run inside ``session.acting_as(None)``; the command line keeps a session it finds."""
+    from models import session, users
+
+    session.log_in(session.SYSTEM)
+    users.pause, pause = (lambda seconds: None), users.pause  # a failed login's delay: no test waits for it
+    yield
+    users.pause = pause
+    session.log_out()
+
+
+@pytest.fixture(autouse=True)
 def no_blocking_message_boxes(monkeypatch):
     """A modal message box would wait forever offscreen: answer it (Discard/Yes/Ok) and keep what it said.
 

@@ -178,7 +178,9 @@ def test_the_application_keeps_files_in_the_users_data_folder(app_ready):
     assert store() == data_dir() / "files" and store().is_dir()
 
 
-def test_the_clerks_name_signs_documents(window, qtbot):
+def test_the_logged_in_user_signs_documents_not_a_typed_name(window, qtbot):
+    """Issue 16 §4: who acts comes from the session, never from free text."""
+    from models import session
     from views.widgets import current_user_name
 
     form = window.pages["cadastros"].settings_form
@@ -187,7 +189,10 @@ def test_the_clerks_name_signs_documents(window, qtbot):
     type_text(form.clerk_name, "Ana Beatriz Souza")
     qtbot.keyClick(form.clerk_name, Qt.Key.Key_Return)  # Enter saves
     assert form.message.text() == "Configurações salvas."
-    assert current_user_name() == "Ana Beatriz Souza"
+    with session.acting_as(session.Session(7, "ana.souza", "Ana Souza", "atendente")):
+        assert current_user_name() == "Ana Souza"
+    with session.acting_as(None):
+        assert current_user_name() == ""
 
 
 def test_unexpected_errors_are_one_line_for_the_clerk():

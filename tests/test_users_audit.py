@@ -197,6 +197,7 @@ def test_a_process_that_only_opens_the_database_audits_its_changes(sqlite_url):
     open_database(sqlite_url, create=True)
     close_database()
     code = ("import sys\nfrom models.db import open_database, db\nopen_database(sys.argv[1])\n"
+            "from models import session\nsession.log_in(session.SYSTEM)\n"
             "from models.settings import set_settings, MUNICIPALITY\nset_settings({MUNICIPALITY: 'Sapezal'})\n"
             "print(db.execute_sql(\"SELECT COUNT(*) FROM audit_entry WHERE table_name = 'setting'\").fetchone()[0])")
     done = subprocess.run([sys.executable, "-c", code, sqlite_url], capture_output=True, text=True, timeout=120)

@@ -873,6 +873,7 @@ class KeepBreachDialog(GuardedDialog):
         self.reason.setPlaceholderText(self.tr("Por que a irregularidade fica (ofício, acordo, decisão da chefia…)"))
         self.by = QLineEdit(current_user_name())
         self.by.setObjectName("by")
+        self.by.setReadOnly(True)  # who keeps it is the logged-in user (issue 16 §4), never a typed name
         form.addRow(self.tr("&Justificativa:"), self.reason)
         form.addRow(self.tr("&Servidor:"), self.by)
         layout.addLayout(form)
@@ -884,7 +885,7 @@ class KeepBreachDialog(GuardedDialog):
 
     def save(self) -> None:
         try:
-            self.kept = keep_breach(self.site_id, self.breach, self.reason.toPlainText(), by=self.by.text())
+            self.kept = keep_breach(self.site_id, self.breach, self.reason.toPlainText(), by=current_user_name())
         except FieldErrors as exc:
             self.errors.show(exc.errors)
             return

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import datetime as _dt
-import getpass
 
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QDialog, QLabel, QLineEdit, QMessageBox, QWidget
@@ -198,22 +197,12 @@ CLERK_NAME_KEY = "clerk/name"
 
 
 def current_user_name() -> str:
-    """Who is at the desk: the user logged in; without a login (tests), the name set in Cadastros →
-    Configurações, else the system login."""
-    from PySide6.QtCore import QSettings
-
+    """Who is at the desk: the logged-in user's name (``models.session.author``), never a name typed anywhere;
+    nobody logged in is "" (and the domain refuses the act)."""
     from models import session
 
     logged_in = session.current()
-    if logged_in is not None:
-        return logged_in.name
-    name = str(QSettings().value(CLERK_NAME_KEY, "") or "").strip()
-    if name:
-        return name
-    try:
-        return getpass.getuser()
-    except Exception:  # noqa: BLE001 - no login name in this environment
-        return "usuário"
+    return logged_in.name if logged_in is not None else ""
 
 
 ADDRESS_KEYS = ("street", "number", "district", "city", "state", "zip_code", "phone", "email")

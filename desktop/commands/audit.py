@@ -11,6 +11,8 @@ from __future__ import annotations
 import argparse
 import json
 
+LOGIN = True
+
 
 def configure(parser: argparse.ArgumentParser) -> None:
     from desktop.cli import ArgumentParser, db_option

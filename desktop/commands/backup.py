@@ -12,6 +12,8 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+LOGIN = True
+
 
 def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--out", metavar="ARQUIVO", type=Path, required=True,

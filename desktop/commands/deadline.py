@@ -15,6 +15,8 @@ import json
 
 from models.errors import UserError
 
+LOGIN = False  # computes from the acts only
+
 
 def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--regime", metavar="ID", help="o regime (obrigatório; praca regimes lista os ids)")

@@ -8,6 +8,8 @@ from desktop.paths import keys_dir, resolve_db_url
 from models.db import close_database, open_database
 from models.demo import fill_demo
 
+LOGIN = False  # a new database only (it refuses one with data): filled as the system
+
 
 def configure(parser: argparse.ArgumentParser) -> None:
     parser.epilog = "Recusa gravar em um banco que já tenha dados."

@@ -30,6 +30,8 @@ from models.selection import (
     run_draw,
 )
 
+LOGIN = False  # a draw on a CSV file: computes from the acts and the file only
+
 
 def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--regime", metavar="ID", help="o regime (obrigatório; praca regimes lista os ids)")

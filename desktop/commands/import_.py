@@ -15,6 +15,8 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+LOGIN = True
+
 
 def configure(parser: argparse.ArgumentParser) -> None:
     actions = parser.add_subparsers(dest="import_what", metavar="O_QUE", title="o que importar", required=True)
@@ -22,7 +24,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "vendors", help="ambulantes (pessoas ou empresas) e, se houver colunas para isso, suas permissões",
         description="Importa ambulantes (pessoas ou empresas) e, opcionalmente, suas permissões, de uma "
                     "planilha .xlsx ou .csv.")
-    vendors.add_argument("--db", metavar="URL", default=argparse.SUPPRESS, help="banco de dados (como em praca --db)")
+    from desktop.cli import db_option
+
+    db_option(vendors, top=False)  # --db and --user
     vendors.add_argument("file", metavar="ARQUIVO", type=Path, help="a planilha (.xlsx ou .csv com ; ou ,)")
     vendors.add_argument("--mapping", metavar="ARQUIVO.json", type=Path,
                          help="mapeamento das colunas (JSON gravado pela janela de importação); sem ele, as colunas "

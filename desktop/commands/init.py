@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import argparse
 
+LOGIN = False  # creates a new, empty database; an existing one is left as it is
+
 
 def configure(parser: argparse.ArgumentParser) -> None:
     parser.epilog = ("Exemplos:\n"

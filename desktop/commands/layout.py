@@ -28,12 +28,16 @@ RENDERER_MODULE = "reports.site_map"
 #: format → function(export: dict, out: Path) -> None; ``json`` is built in, the others come from the renderer.
 RENDERERS: dict[str, Callable[[dict, Path], None]] = {}
 
+LOGIN = True  # the map names the holders
+
 
 def configure(parser: argparse.ArgumentParser) -> None:
     actions = parser.add_subparsers(dest="layout_action", metavar="AÇÃO", title="ações", required=True)
     export = actions.add_parser("export", help="grava o mapa de um local (json, pdf, png ou svg)",
                                 description="Grava o mapa de um local: bancas, titulares, trecho e obstáculos.")
-    export.add_argument("--db", metavar="URL", default=argparse.SUPPRESS, help="banco de dados (como em praca --db)")
+    from desktop.cli import db_option
+
+    db_option(export, top=False)  # --db and --user
     export.add_argument("--site", metavar="ID", required=True, help="id do local (praca sites lista os ids)")
     export.add_argument("--format", choices=FORMATS, default="json", help="json, pdf, png ou svg (padrão: json)")
     export.add_argument("--out", metavar="ARQUIVO", type=Path, required=True, help="arquivo a gravar")

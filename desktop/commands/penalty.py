@@ -25,6 +25,8 @@ from models.money import format_brl
 
 _WHOLE = re.compile(r"^\s*\d+\s*$")
 
+LOGIN = False  # computes from the acts only
+
 
 def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--regime", metavar="ID", help="o regime (obrigatório; praca regimes lista os ids)")

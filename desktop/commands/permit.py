@@ -23,14 +23,17 @@ WHAT = {
     "placard": "Placa indicativa",
 }
 
+LOGIN = True
+
 
 def configure(parser: argparse.ArgumentParser) -> None:
     actions = parser.add_subparsers(dest="permit_action", metavar="AÇÃO", title="ações", required=True)
     printer = actions.add_parser("print", help="grava em PDF o documento, o cartão ou a placa de uma permissão",
                                  description="Grava em PDF o documento, o cartão de identificação ou a placa "
                                              "de uma permissão emitida.")
-    printer.add_argument("--db", metavar="URL", default=argparse.SUPPRESS,
-                         help="banco de dados (como em praca --db)")
+    from desktop.cli import db_option
+
+    db_option(printer, top=False)  # --db and --user
     printer.add_argument("--number", metavar="N", required=True, help="número da permissão (AAAA/NNNNN)")
     printer.add_argument("--what", choices=tuple(WHAT), default="permit",
                          help="permit (documento A4), card (cartão de identificação) ou placard (placa)")

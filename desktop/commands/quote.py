@@ -19,6 +19,8 @@ _WHOLE = re.compile(r"^\s*\d+\s*$")
 _PASSWORD = re.compile(r"^([a-z]+://[^:/@]*:)[^@]*@", re.IGNORECASE)
 _ADMIN_VALUE = re.compile(r"^\s*([a-z0-9][a-z0-9-]*)\s*=\s*(.+?)\s*$")
 
+LOGIN = False  # computes from the acts only
+
 
 def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--regime", metavar="ID", help="o regime (obrigatório; praca regimes lista os ids)")

@@ -25,6 +25,8 @@ from models.regimes import Regime, shipped_regimes, regime_to_dict
 
 INDENT = "  "
 
+LOGIN = False  # computes from the acts only
+
 
 def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--show", metavar="ID",

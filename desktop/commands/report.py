@@ -21,6 +21,8 @@ from models.errors import UserError
 # name → (configure, run) of a report, or None while it is not built
 REPORTS: dict[str, tuple | None] = {}
 
+LOGIN = True
+
 
 def configure(parser: argparse.ArgumentParser) -> None:
     kinds = parser.add_subparsers(dest="report", metavar="RELATÓRIO", title="relatórios", required=True)
@@ -41,7 +43,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
             p.set_defaults(report_run=_not_built(name))
             continue
         p = kinds.add_parser(name, help=help_text, description=help_text[:1].upper() + help_text[1:] + ".")
-        p.add_argument("--db", metavar="URL", default=argparse.SUPPRESS, help="banco de dados (como em praca --db)")
+        from desktop.cli import db_option
+
+        db_option(p, top=False)  # --db and --user
         built[0](p)
         p.set_defaults(report_run=built[1])
     parser.epilog = ("Exemplos:\n"

@@ -15,6 +15,8 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+LOGIN = "unless-empty"  # a restore into a new database is its set-up: nobody to log in as yet
+
 
 def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("file", metavar="ARQUIVO", type=Path, help="o backup (*.praca-backup)")

@@ -9,6 +9,8 @@ from __future__ import annotations
 import argparse
 import json
 
+LOGIN = True
+
 
 def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", action="store_true", help="saída em JSON")

@@ -24,6 +24,9 @@ from models.errors import UserError
 
 _YEAR = re.compile(r"^\s*\d{4}\s*$")
 
+#: Listing the fiscal values needs no login; setting one does (it changes data).
+LOGIN = lambda args: getattr(args, "action", None) in ("set", "set-index")  # noqa: E731
+
 
 def configure(parser: argparse.ArgumentParser) -> None:
     from desktop.cli import ArgumentParser, db_option

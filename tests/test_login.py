@@ -1,0 +1,172 @@
+"""Issue 16 §4: who acts is always known — deny by default, the command line's login, throttled logins."""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+
+import pytest
+
+from desktop import login as cli_login
+from desktop.cli import main
+from models import session, users
+from models.audit import AuditEntry
+from models.db import close_database, open_database
+from models.errors import UserError
+
+PASSWORD = "senha-forte-123"
+
+
+@pytest.fixture
+def users_db(db_url):
+    """A database with an administrator and a clerk; closed, as a command finds it."""
+    open_database(db_url, create=True)
+    users.create_user(username="admin", name="Joana Admin", role="administrador", password=PASSWORD)
+    users.create_user(username="ana", name="Ana Souza", role="atendente", password=PASSWORD)
+    close_database()
+    return db_url
+
+
+@pytest.fixture
+def nobody(monkeypatch):
+    """A fresh process: nobody logged in, no PRACA_USER in the environment, no password typed."""
+    for name in ("PRACA_USER", "PRACA_PASSWORD"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setattr(cli_login, "ask_password", lambda prompt: (_ for _ in ()).throw(EOFError()))
+    with session.acting_as(None):
+        yield
+
+
+def test_nobody_logged_in_may_do_nothing():
+    with session.acting_as(None):
+        assert not session.can("people.save") and not session.can("backup")
+        with pytest.raises(session.PermissionDenied, match="Ninguém entrou no Praça.*cópias de segurança"):
+            session.require("backup")
+        with pytest.raises(session.PermissionDenied):
+            session.author()
+    assert session.can("backup")  # the tests' system session
+
+
+def test_a_subcommand_that_reads_the_database_asks_for_a_login(users_db, nobody, capsys):
+    assert main(["--db", users_db, "sites"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "praca sites exige login: use --user NOME" in err
+    assert session.current() is None
+
+
+def test_the_environment_logs_a_scheduled_job_in_and_its_acts_carry_the_user(users_db, nobody, monkeypatch, capsys):
+    monkeypatch.setenv("PRACA_USER", "admin")
+    monkeypatch.setenv("PRACA_PASSWORD", PASSWORD)
+    code = main(["--db", users_db, "units", "set", "UFESP", "2031", "40,00", "--source", "Resolução SF 1/2031"])
+    out = capsys.readouterr()
+    assert code == 0, out.err
+    assert "(admin, fonte" in out.out
+    assert session.current() is None  # logged out when the command ended
+    open_database(users_db)
+    try:
+        entry = AuditEntry.select().where(AuditEntry.table_name == "fiscal_unit_value").get()
+        assert entry.username == "admin"
+    finally:
+        close_database()
+
+
+def test_user_option_asks_the_password_and_a_wrong_one_is_one_line(users_db, nobody, monkeypatch, capsys):
+    asked = []
+    monkeypatch.setattr(cli_login, "ask_password", lambda prompt: asked.append(prompt) or "errada-123")
+    assert main(["--db", users_db, "--user", "ana", "sites"]) == 2
+    assert asked == ["Senha de ana no Praça: "]
+    assert capsys.readouterr().err.strip() == "praca: Usuário ou senha incorretos (ou usuário desativado)."
+    monkeypatch.setattr(cli_login, "ask_password", lambda prompt: PASSWORD)
+    assert main(["--db", users_db, "sites", "--user", "ana"]) == 0
+    assert "Nenhum local cadastrado." in capsys.readouterr().out
+
+
+def test_the_role_of_the_logged_in_user_is_enforced_on_the_command_line(users_db, nobody, monkeypatch, capsys, tmp_path):
+    monkeypatch.setenv("PRACA_USER", "ana")
+    monkeypatch.setenv("PRACA_PASSWORD", PASSWORD)
+    assert main(["--db", users_db, "backup", "--out", str(tmp_path / "b.praca-backup")]) == 2
+    err = capsys.readouterr().err
+    assert "Ana Souza (atendente) não pode fazer e restaurar cópias de segurança" in err
+    assert not (tmp_path / "b.praca-backup").exists()
+
+
+def test_compute_only_subcommands_need_no_login(users_db, nobody, capsys):
+    assert main(["regimes"]) == 0
+    assert main(["penalty", "--regime", "sapezal-2014", "--infraction", "x"]) in (0, 2)
+    assert "exige login" not in capsys.readouterr().err
+    assert main(["--db", users_db, "units"]) == 0  # listing the fiscal values: no personal data
+
+
+def test_a_subcommand_that_says_nothing_needs_a_login():
+    import argparse
+
+    from desktop.cli import build_parser
+
+    assert cli_login.needs_login(argparse.Namespace()) is True  # deny by default
+    parsed = build_parser().parse_args(["units", "set", "UFESP", "2031", "1", "--source", "x"])
+    assert cli_login.needs_login(parsed) and not cli_login.needs_login(build_parser().parse_args(["units"]))
+    assert cli_login.needs_login(build_parser().parse_args(["restore", "x.praca-backup"])) == "unless-empty"
+
+
+def _scrypts(monkeypatch) -> list:
+    calls = []
+    real = hashlib.scrypt
+
+    def counted(*args, **kwargs):
+        calls.append(1)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(users.hashlib, "scrypt", counted)
+    return calls
+
+
+def test_repeated_failures_wait_longer_then_lock_the_login_and_are_audited(users_db, monkeypatch):
+    waits = []
+    monkeypatch.setattr(users, "pause", waits.append)
+    open_database(users_db)
+    try:
+        with session.acting_as(None):
+            t0 = dt.datetime(2026, 12, 4, 10, 0)
+            for i in range(users.MAX_FAILURES):
+                with pytest.raises(UserError):
+                    users.authenticate("ana", "errada-123", now=t0 + dt.timedelta(seconds=i))
+            assert waits == [0.5, 1.0, 2.0, 4.0, 8.0]
+            with pytest.raises(UserError, match="bloqueado.*tente de novo às 10:15"):
+                users.authenticate("ana", PASSWORD, now=t0 + dt.timedelta(minutes=5))  # the right one, too early
+            assert users.authenticate("ana", PASSWORD, now=t0 + dt.timedelta(minutes=16)).username == "ana"
+            failed = list(AuditEntry.select().where(AuditEntry.action == "login-fail").order_by(AuditEntry.id))
+            assert [e.username for e in failed] == ["ana"] * users.MAX_FAILURES
+            assert "bloqueado até 04/12/2026 10:15" in failed[-1].note
+            # a success starts the count again
+            waits.clear()
+            with pytest.raises(UserError, match="incorretos"):
+                users.authenticate("ana", "errada-123", now=t0 + dt.timedelta(minutes=17))
+            assert waits == [0.5]
+    finally:
+        close_database()
+
+
+def test_an_unknown_login_costs_and_leaves_what_a_known_one_does(users_db, monkeypatch):
+    open_database(users_db)
+    try:
+        with session.acting_as(None):
+            users._decoy_hash()  # made once per process, before any timing matters
+            calls = _scrypts(monkeypatch)
+            for login in ("ana", "ninguem"):
+                with pytest.raises(UserError) as refused:
+                    users.authenticate(login, "errada-123")
+                assert refused.value.message == "Usuário ou senha incorretos (ou usuário desativado)."
+            assert len(calls) == 2  # one scrypt each
+            assert users.LoginThrottle.select().count() == 2
+            assert [e.username for e in AuditEntry.select().where(AuditEntry.action == "login-fail")] == \
+                ["ana", "ninguem"]
+    finally:
+        close_database()
+
+
+def test_every_user_has_a_salt_of_its_own_the_demos_too(database):
+    users.demo_users()
+    hashes = [u.password_hash for u in users.User.select()]
+    salts = {h.split("$")[4] for h in hashes}
+    assert len(hashes) == len(users.DEMO_USERS) == len(salts)
+    assert users.authenticate("ana.souza", users.DEMO_PASSWORD).role == "atendente"
