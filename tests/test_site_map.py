@@ -196,8 +196,15 @@ def test_cli_export_runs_headless_in_a_fresh_process(demo_url, tmp_path):
     import os
     import sys
 
+    from models.db import close_database, open_database
+    from models.users import create_user
+
     out = tmp_path / "rua.png"
     env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM")}
+    open_database(demo_url)
+    create_user(username="admin", name="Admin", role="administrador", password="senha-forte-1")
+    close_database()
+    env.update(PRACA_USER="admin", PRACA_PASSWORD="senha-forte-1")  # a process of its own logs in (issue 16 §4)
     result = subprocess.run([sys.executable, "-m", "desktop", "layout", "export", "--site", "1", "--format", "png",
                              "--out", str(out), "--db", demo_url], capture_output=True, text=True, env=env,
                             cwd=os.path.dirname(os.path.dirname(os.path.abspath(__file__))), timeout=120)
