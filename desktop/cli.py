@@ -49,6 +49,7 @@ COMMANDS: dict[str, tuple[str | None, str]] = {
     "backup": ("backup", "cópia de segurança do banco de dados"),
     "restore": ("restore", "restaura uma cópia de segurança"),
     "audit": ("audit", "confere a trilha de auditoria (audit verify)"),
+    "check-window": ("check_window", "abre a janela, monta cada mesa e fecha (confere uma instalação)"),
 }
 
 
