@@ -408,7 +408,9 @@ def export_csv(rows: list[AuditRow], path) -> None:
     """The rows shown, as a CSV file (UTF-8 with BOM, ``;`` — opens as is in Excel and LibreOffice)."""
     import csv
 
-    with open(path, "w", encoding="utf-8-sig", newline="") as fh:
+    from models.outfile import output
+
+    with output(path, kind="csv") as tmp, open(tmp, "w", encoding="utf-8-sig", newline="") as fh:
         out = csv.writer(fh, delimiter=";")
         out.writerow(["quando", "usuário", "tabela", "registro", "ação", "antes", "depois", "observação"])
         for r in rows:

@@ -367,15 +367,16 @@ def _manifest(version: int, tables: dict[str, TableData], payload: bytes, *, bac
 
 
 def write_file(dest: Path, manifest: dict, payload: bytes) -> Path:
-    """Write the zip aside and rename it over ``dest`` when complete."""
-    tmp = dest.with_name(dest.name + ".partial")
+    """Write the zip aside, read it back, and rename it over ``dest`` when complete (owner only: it holds every
+    CPF) — :mod:`models.outfile`."""
+    from models.outfile import output
+
     try:
-        with zipfile.ZipFile(tmp, "w", compression=zipfile.ZIP_DEFLATED) as zf:
-            zf.writestr(MANIFEST, json.dumps(manifest, ensure_ascii=False, indent=2))
-            zf.writestr(PAYLOAD, payload)
-        tmp.replace(dest)
+        with output(dest, kind="zip") as tmp:
+            with zipfile.ZipFile(tmp, "w", compression=zipfile.ZIP_DEFLATED) as zf:
+                zf.writestr(MANIFEST, json.dumps(manifest, ensure_ascii=False, indent=2))
+                zf.writestr(PAYLOAD, payload)
     except OSError as exc:
-        tmp.unlink(missing_ok=True)
         raise UserError(f"Não foi possível gravar o backup em {dest}: {exc.strerror or exc}.") from exc
     return dest
 
@@ -400,6 +401,9 @@ def _check_dest(dest: Path) -> Path:
                         field="out")
     if dest.is_dir():
         raise UserError(f"{dest} é uma pasta: informe o nome do arquivo de backup.", field="out")
+    from models.outfile import resolve_target
+
+    resolve_target(dest)  # a device or a fifo: refused before the database is read
     url = current_url()
     if url is not None and url.backend == "sqlite" and url.path not in (None, ":memory:"):
         if dest.resolve() == Path(url.path).expanduser().resolve():

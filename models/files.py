@@ -62,9 +62,11 @@ def keep_file(source: str | Path, kind: str = "docs") -> StoredFile:
     target = store() / relative
     if not target.exists():
         target.parent.mkdir(parents=True, exist_ok=True)
-        tmp = target.with_name(target.name + ".partial")
-        shutil.copyfile(src, tmp)
-        tmp.replace(target)
+        from models.outfile import output
+
+        with output(target, kind="scan", check=lambda tmp: None if sha256_of(tmp) == digest else
+                    "a cópia não confere com o original") as tmp:  # a scan of a document: owner only
+            shutil.copyfile(src, tmp)
     return StoredFile(relative.as_posix(), digest, src.name, size)
 
 

@@ -367,9 +367,11 @@ class Mapping:
 
 
 def save_mapping(path: str | Path, mapping: Mapping) -> Path:
+    from models.outfile import write_text
+
     path = Path(path)
     try:
-        path.write_text(mapping.to_json() + "\n", encoding="utf-8")
+        write_text(path, mapping.to_json() + "\n", kind="json", private=False)
     except OSError as exc:
         raise UserError(f"Não foi possível gravar {path}: {exc.strerror or exc}.") from None
     return path

@@ -14,12 +14,12 @@ from __future__ import annotations
 
 import datetime as _dt
 import os
-import tempfile
 from collections.abc import Callable
 from pathlib import Path
 from typing import TypeVar
 
 from models.errors import UserError
+from models.outfile import resolve_target
 from models.fee_report import FeeReport, fee_report
 
 FORMATS = {
@@ -72,6 +72,7 @@ def _checked(target: Path) -> Path:
                         field="out")
     if not os.access(folder, os.W_OK | os.X_OK) or (target.exists() and not os.access(target, os.W_OK)):
         raise UserError(f"Sem permissão para gravar {target.name} em {folder}.", field="out")
+    resolve_target(target)  # a device, a fifo: refused before the month is gathered
     return target
 
 
@@ -104,7 +105,7 @@ def export_report(gather: Callable[[Progress], R], write: Callable[..., Path], f
     """Gather a report and write it to ``path`` atomically — the fee and the sanctions reports' export.
 
     ``gather(progress)`` reads the database; ``write(report, fmt, path, progress=…)`` writes the file (into a
-    temporary one beside ``path``, renamed over it once complete). Returns the path and the report written.
+    temporary one beside ``path``, checked and renamed over it once complete: :mod:`models.outfile`). Returns the path and the report written.
     """
     fmt = parse_format(fmt)
     target = check_target(path, fmt)
@@ -118,21 +119,7 @@ def export_report(gather: Callable[[Progress], R], write: Callable[..., Path], f
             progress(_GATHER + (_SCALE - _GATHER) * done // max(total, 1), _SCALE)
 
     report = gather(gathering)
-    handle, temp_name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".parcial", dir=target.parent.resolve())
-    os.close(handle)
-    temp = Path(temp_name)
-    try:
-        write(report, fmt, temp, progress=writing)
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(temp, 0o666 & ~umask)  # mkstemp makes it private; a report is an ordinary file
-        os.replace(temp, target)
-    except OSError as exc:
-        temp.unlink(missing_ok=True)
-        raise UserError(f"Não foi possível gravar {target}: {exc.strerror or exc}.", field="out") from None
-    except BaseException:
-        temp.unlink(missing_ok=True)
-        raise
+    write(report, fmt, target, progress=writing)  # each writer writes aside and renames (models.outfile)
     if progress is not None:
         progress(_SCALE, _SCALE)
     return target, report

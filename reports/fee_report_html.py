@@ -29,6 +29,7 @@ from markupsafe import Markup
 from markupsafe import escape as markup_escape
 
 from models.fee_report import CANCELLED, FeeReport
+from models.outfile import atomic_writer
 from reports.templating import date_br, render
 
 Progress = Callable[[int, int], None]
@@ -291,6 +292,7 @@ def fee_report_html(report: FeeReport, *, qt: bool = False, part: str = "all", s
     return html
 
 
+@atomic_writer("path", kind="html")
 def write_fee_report_html(report: FeeReport, path: str | Path, *, progress: Progress | None = None) -> Path:
     path = Path(path)
     path.write_text(fee_report_html(report, progress=progress), encoding="utf-8")
@@ -315,6 +317,7 @@ def write_fee_report_pdf(report: FeeReport, path: str | Path, *, progress: Progr
     return write_paged_pdf(path, parts, title=report.title, municipality=report.municipality, progress=progress)
 
 
+@atomic_writer("path", kind="pdf")
 def write_paged_pdf(path: str | Path, parts, *, title: str, municipality: str = "",
                     progress: Progress | None = None) -> Path:
     """HTML parts laid out by Qt's rich-text engine (as ``reports.pdf.html_to_pdf`` does) on A4 pages drawn here

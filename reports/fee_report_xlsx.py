@@ -36,6 +36,7 @@ from openpyxl.styles import Alignment, Font, NamedStyle, PatternFill
 from openpyxl.utils import get_column_letter, quote_sheetname
 
 from models.fee_report import CANCELLED, FeeReport
+from models.outfile import atomic_writer
 from reports.templating import date_br
 
 MONEY = '"R$" #,##0.00'
@@ -306,6 +307,7 @@ def write_fee_report_xlsx(report: FeeReport, path: str | Path, *, progress: Prog
     return save_workbook(wb, path, progress, total)
 
 
+@atomic_writer("path", kind="xlsx")
 def save_workbook(wb: Workbook, path: Path, progress: Progress | None, total: int) -> Path:
     wb.save(str(path))
     if progress is not None:

@@ -7,6 +7,8 @@ from pathlib import Path
 from PySide6.QtCore import QMarginsF
 from PySide6.QtGui import QPageLayout, QPageSize, QPdfWriter, QTextDocument
 
+from models.outfile import atomic_writer
+
 
 def text_document(html: str) -> QTextDocument:
     document = QTextDocument()
@@ -14,6 +16,7 @@ def text_document(html: str) -> QTextDocument:
     return document
 
 
+@atomic_writer("path", kind="pdf")
 def html_to_pdf(html: str, path: str | Path, *, title: str = "") -> Path:
     """Write ``html`` as an A4 portrait PDF with 15 mm margins."""
     path = Path(path)

@@ -57,6 +57,7 @@ from models.br import format_cnpj, format_cpf
 from models.errors import UserError
 from models.money import format_brl
 from models.permit_doc import PermitDocument
+from models.outfile import atomic_writer
 from reports.templating import date_br, render
 
 __all__ = [
@@ -363,6 +364,7 @@ def permit_html(doc: PermitDocument, *, qr_size_mm: float = 27.0) -> str:
     )
 
 
+@atomic_writer("path", kind="pdf")
 def write_permit_pdf(doc: PermitDocument, path: Path, *, qr_size_mm: float = 27.0) -> Path:
     """The permit on A4 pages, with the signed QR (when ``doc.qr_text``) in the heading."""
     path = Path(path)
@@ -578,6 +580,7 @@ def _draw_photo(painter: QPainter, page: _Page, rect_mm: tuple[float, float, flo
 # --------------------------------------------------------------------------- ID card
 
 
+@atomic_writer("path", kind="pdf")
 def write_id_card_pdf(doc: PermitDocument, path: Path) -> Path:
     """The ID card: page 1 the front, page 2 the back with the QR; each exactly 85,6 × 53,98 mm of drawing."""
     path = Path(path)
@@ -765,6 +768,7 @@ def placard_size_mm(regime) -> tuple[float, float]:
     return width, height
 
 
+@atomic_writer("path", kind="pdf")
 def write_placard_pdf(doc: PermitDocument, path: Path, regime) -> Path:
     """The stall placard the regime's ``[placard]`` describes, at full size (one page)."""
     placard = getattr(regime, "placard", None)

@@ -14,6 +14,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from models.sanctions_report import CANCELLED, CORRECTED, SanctionsReport
+from models.outfile import atomic_writer
 from reports.fee_report_html import Brl, bar_chart_svg, cents, chart_png_data_uri, write_paged_pdf
 from reports.templating import render
 
@@ -41,6 +42,7 @@ def sanctions_report_html(report: SanctionsReport, *, qt: bool = False, part: st
                   brl=Brl(), cents=cents, CORRECTED=CORRECTED, CANCELLED=CANCELLED)
 
 
+@atomic_writer("path", kind="html")
 def write_sanctions_report_html(report: SanctionsReport, path: str | Path, *,
                                 progress: Progress | None = None) -> Path:
     path = Path(path)

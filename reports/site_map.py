@@ -51,6 +51,7 @@ from PySide6.QtGui import (
 from models.layout import SIDE_LABELS, format_metres
 from models.regimes import RegimeError, get_regime
 from models.stall_plan import legend, legend_entry
+from models.outfile import atomic_writer
 
 __all__ = ["PAPERS", "SCALES", "PageChoice", "Strip", "choose_page", "stall_parts", "write_pdf", "write_png",
            "write_svg", "print_map", "paint_document", "OBSTACLE_MARKS"]
@@ -797,6 +798,7 @@ def _page_layout(choice: PageChoice) -> QPageLayout:
     return QPageLayout(size, QPageLayout.Orientation.Landscape, QMarginsF(0, 0, 0, 0), QPageLayout.Unit.Millimeter)
 
 
+@atomic_writer("out", kind="pdf")
 def write_pdf(export: dict, out: Path | str, *, paper: str | None = None) -> PageChoice:
     """The map (A4 or A3 landscape, to scale) and the list of stalls with their holders."""
     _ensure_gui_app()
@@ -814,6 +816,7 @@ def write_pdf(export: dict, out: Path | str, *, paper: str | None = None) -> Pag
     return choice
 
 
+@atomic_writer("out", kind="png")
 def write_png(export: dict, out: Path | str, *, dpi: int = 150, paper: str | None = None) -> PageChoice:
     """Page 1 of the map as a PNG at ``dpi`` (the paper's landscape aspect)."""
     _ensure_gui_app()
@@ -835,6 +838,7 @@ def write_png(export: dict, out: Path | str, *, dpi: int = 150, paper: str | Non
     return choice
 
 
+@atomic_writer("out", kind="svg")
 def write_svg(export: dict, out: Path | str, *, paper: str | None = None) -> PageChoice:
     """Page 1 of the map as SVG (10 units per millimetre)."""
     _ensure_gui_app()

@@ -91,7 +91,9 @@ def _write_list(path_text: str | None, text: str) -> None:
     if not path_text:
         return
     try:
-        Path(path_text).write_bytes(text.encode("utf-8"))
+        from models.outfile import write_bytes
+
+        write_bytes(path_text, text.encode("utf-8"), kind="txt")
     except OSError as exc:
         raise UserError(f"Não foi possível gravar {path_text}: {exc.strerror or exc}", field="list_out") from None
 

@@ -55,7 +55,9 @@ def _plain(value):
 
 
 def write_json(export: dict, out: Path) -> None:
-    out.write_text(json.dumps(_plain(export), ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
+    from models.outfile import write_text
+
+    write_text(out, json.dumps(_plain(export), ensure_ascii=False, indent=2) + "\n", kind="json")
 
 
 def renderer(fmt: str) -> Callable[[dict, Path], None]:
