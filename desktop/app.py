@@ -45,6 +45,7 @@ def ensure_app(argv: list[str] | None = None) -> QApplication:
     if app is None:
         app = QApplication(argv if argv is not None else sys.argv[:1])
     app.setApplicationVersion(desktop.__version__)
+    app.setDesktopFileName("praca")  # praca.desktop (praca install-desktop-entry): the dock's icon and name
     app.setWindowIcon(app_icon())
     style = RESOURCES / "style.qss"
     if style.exists() and not app.styleSheet():
@@ -106,6 +107,11 @@ def run_gui(db_url: str | None) -> int:
     backup, ask for the login, and run the event loop."""
     app = ensure_app()
     use_data_folder()
+    from desktop import paths
+
+    if paths.moved_notice:  # the first start after the data folder moved (desktop/paths.py)
+        QMessageBox.information(None, QApplication.translate("Praca", "Pasta de dados"),
+                                paths.moved_notice[0].upper() + paths.moved_notice[1:])
     try:
         url = resolve_db_url(db_url)
     except UserError as exc:

@@ -50,6 +50,7 @@ COMMANDS: dict[str, tuple[str | None, str]] = {
     "restore": ("restore", "restaura uma cópia de segurança"),
     "audit": ("audit", "confere a trilha de auditoria (audit verify)"),
     "check-window": ("check_window", "abre a janela, monta cada mesa e fecha (confere uma instalação)"),
+    "install-desktop-entry": ("desktop_entry", "Linux: põe o Praça no menu de aplicativos (.desktop e ícone)"),
 }
 
 

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import os
+import shutil
+import sys
 from pathlib import Path
 
 from PySide6.QtCore import QCoreApplication, QStandardPaths
@@ -18,12 +20,97 @@ def set_application_names() -> None:
     QCoreApplication.setApplicationName(APPLICATION)
 
 
+#: What the first start after the data folder's move said (shown by the window once; the CLI printed it).
+moved_notice: str | None = None
+_checked_old_place = False
+
+
 def data_dir() -> Path:
-    """The user's data folder (QStandardPaths.AppDataLocation), created if missing."""
+    """The user's data folder, created if missing: ``QStandardPaths.AppLocalDataLocation`` — on Windows
+    ``AppData\\Local\\Praca\\Praca``, never the roaming profile that a domain may copy to a file server, where
+    SQLite's write-ahead log breaks; on Linux ``~/.local/share/Praca/Praca``. Praça kept its data in
+    ``AppDataLocation`` before (``AppData\\Roaming`` on Windows): what it finds there is moved here once."""
+    global _checked_old_place, moved_notice
     set_application_names()
-    path = Path(QStandardPaths.writableLocation(QStandardPaths.StandardLocation.AppDataLocation))
+    path = Path(QStandardPaths.writableLocation(QStandardPaths.StandardLocation.AppLocalDataLocation))
+    if not _checked_old_place:
+        _checked_old_place = True
+        for old in old_data_dirs():
+            notice = move_data_folder(old, path)
+            if notice:
+                moved_notice = notice
+                print(f"praca: {notice}", file=sys.stderr)
     path.mkdir(parents=True, exist_ok=True)
     return path
+
+
+def old_data_dirs() -> list[Path]:
+    """Where earlier versions kept the data folder (the roaming ``AppDataLocation``)."""
+    return [Path(QStandardPaths.writableLocation(QStandardPaths.StandardLocation.AppDataLocation))]
+
+
+def move_data_folder(old: Path, new: Path) -> str | None:
+    """Move what ``old`` holds into ``new``, entry by entry; say what was done, or ``None`` when nothing was.
+
+    Nothing is lost on the way: an entry is renamed when both folders are on one disk, else copied beside its
+    destination, renamed into place and only then removed from ``old``. An entry ``new`` already has is left
+    where it is, and so is the whole folder when ``new`` already holds a database: that one stays the one
+    opened, and the message names the other."""
+    try:
+        if not old.is_dir() or old.resolve() == new.resolve():
+            return None
+    except OSError:
+        return None
+    entries = sorted(old.iterdir())
+    if not entries:
+        return None
+    if (new / DB_FILE).exists() and (old / DB_FILE).exists():
+        return (f"há um banco de dados antigo em {old / DB_FILE}; o Praça abre o da pasta nova "
+                f"({new / DB_FILE}). O antigo não foi apagado: abra-o pelo menu Arquivo se for o certo.")
+    new.mkdir(parents=True, exist_ok=True)
+    left: list[str] = []
+    for entry in entries:
+        target = new / entry.name
+        if target.exists():
+            left.append(entry.name)
+            continue
+        try:
+            _move_entry(entry, target)
+        except OSError:
+            left.append(entry.name)
+    try:
+        old.rmdir()  # only when empty
+    except OSError:
+        pass
+    moved = len(entries) - len(left)
+    if not moved:
+        return None
+    text = f"a pasta de dados do Praça foi movida de {old} para {new}"
+    if left:
+        text += f"; ficaram em {old}, por já existirem na nova pasta ou por erro: {', '.join(left)}"
+    return text + "."
+
+
+def _move_entry(entry: Path, target: Path) -> None:
+    try:
+        os.replace(entry, target)  # one disk: a rename, nothing copied
+        return
+    except OSError:
+        pass
+    partial = target.with_name(target.name + ".moving")
+    if partial.exists():
+        shutil.rmtree(partial) if partial.is_dir() else partial.unlink()
+    try:
+        if entry.is_dir():
+            shutil.copytree(entry, partial)
+        else:
+            shutil.copy2(entry, partial)
+        os.replace(partial, target)
+    except OSError:
+        if partial.exists():
+            shutil.rmtree(partial, ignore_errors=True) if partial.is_dir() else partial.unlink(missing_ok=True)
+        raise
+    shutil.rmtree(entry) if entry.is_dir() else entry.unlink()
 
 
 def keys_dir() -> Path:
