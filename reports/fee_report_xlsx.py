@@ -1,77 +1,84 @@
-"""The monthly fee report as an Excel workbook that stays live.
+"""The monthly fee report as an Excel workbook that stays live and carries its values.
 
 One sheet per view — Resumo, Por regime, Por local, Por seção, Por tipo,
 Cobranças, Pagamentos, Inadimplentes. The rows of *Cobranças* and *Pagamentos*
 are values; every total and subtotal is a formula over them (``SUMIFS`` /
 ``COUNTIFS`` on the charge list, ``SUM`` for the totals), so a corrected amount
-on the list changes the summary. Money is ``"R$" #,##0.00``, dates
-``DD/MM/YYYY``; the title rows and the column headers are frozen, every table
-has its filter, and *Resumo* has a native bar chart of charged vs paid by kind.
+on the list changes the summary — and every formula cell also stores the
+result Praça computed from the same rows, so a reader that does not
+recalculate (mail and phone previews, Power Query, pandas) shows the figures,
+not blanks. Excel and LibreOffice still recalculate on opening.
 
-The workbook is written in openpyxl's write-only (streaming) mode: it keeps
-formulas, number formats, frozen panes, filters and the chart. Measured on
-20.000 charges and 11.000 payments (CPU time): the whole report ≈ 1,1× a bare
-write-only dump of the same rows (≈ 1,25× with the database read), while the
-normal mode takes ≈ 1,4× for the bare rows with their number formats alone.
-Styles are registered once as named styles ("Praça moeda", "Praça data"…, which
-the user also finds in the style list) and each row reuses one styled cell per
-column, so a style is looked up once per column, not once per cell.
+Written with XlsxWriter, not openpyxl (which still reads workbooks: imports,
+tests): openpyxl cannot store a formula's result beside the formula, and
+XlsxWriter can (``write_formula(..., value=)``), names the font in every
+format (LibreOffice then never falls back to a serif face), takes explicit row
+heights for the wrapped headers and streams rows (``constant_memory``).
+
+Money is ``[$R$-416] #,##0.00`` — the format carries its locale (pt-BR), so it
+reads ``R$ 3.378,36`` under any locale; dates are real dates ``DD/MM/YYYY``.
+Every text is written as a string: a name typed as ``=HYPERLINK(…)`` or
+``+55 11…`` stays text, never a formula. Each sheet prints on A4 landscape
+with the header row repeated and "Página N de M" in the footer, fitted to as
+few pages across as keep the type at 8 pt or more (a list too wide for one
+page repeats its key columns on the next one across, printed over then down).
 
 The sanctions report (reports/sanctions_report_xlsx.py) is built from the same
-pieces: :func:`new_workbook`, :func:`ticker`, :class:`Sheet`, :func:`sheet_range`,
+pieces: :func:`new_workbook`, :func:`ticker`, :class:`Sheet`, :class:`Area`,
 :func:`breakdown_sheet` (with :func:`group_formulas` and :func:`criteria_safe`),
+the formula helpers (:func:`f_sum`, :func:`f_sumifs`, :func:`f_countifs`, …),
 :func:`column_chart` and :func:`save_workbook`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import datetime as _dt
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from decimal import ROUND_HALF_UP, Decimal
 from pathlib import Path
 
-from openpyxl import Workbook
-from openpyxl.cell import WriteOnlyCell
-from openpyxl.chart import BarChart, Reference
-from openpyxl.chart.data_source import AxDataSource, StrRef
-from openpyxl.styles import Alignment, Font, NamedStyle, PatternFill
-from openpyxl.utils import get_column_letter, quote_sheetname
+import xlsxwriter
+from xlsxwriter.utility import xl_col_to_name
 
 from models.fee_report import CANCELLED, FeeReport
 from models.outfile import atomic_writer
 from reports.templating import date_br
 
-MONEY = '"R$" #,##0.00'
+# Arial in every format: Excel and LibreOffice on Windows have it; on Linux LibreOffice takes its metric twin,
+# Liberation Sans, so the widths and heights computed here hold. 10 pt, never scaled below 80 % in print.
+FONT, FONT_SIZE = "Arial", 10
+LINE_HEIGHT = 12.75  # points per line of 10 pt Arial, as Excel spaces it
+MIN_PRINT_SCALE = 0.8  # 10 pt × 0,8 = 8 pt on paper
+
+MONEY = "[$R$-416] #,##0.00"  # pt-BR by the format itself: R$ 3.378,36 under any locale
 DATE = "DD/MM/YYYY"
 DATETIME = "DD/MM/YYYY HH:MM"
 COUNT = "0"
+GREEN = "#1F4F45"
 
-TITLE_FONT = Font(bold=True, size=14, color="1F4F45")
-SUBTITLE_FONT = Font(italic=True, size=9, color="555555")
-HEADER_FONT = Font(bold=True, color="FFFFFF")
-HEADER_FILL = PatternFill("solid", fgColor="1F4F45")
-TOTAL_FONT = Font(bold=True)
-TOTAL_FILL = PatternFill("solid", fgColor="E9EFE9")
-WRAP = Alignment(wrap_text=True, vertical="top")
-
-# named styles, registered once per workbook
 TITLE, SUBTITLE, HEADER, LONG_TEXT = "Praça título", "Praça subtítulo", "Praça cabeçalho", "Praça texto longo"
 STYLES = {
-    TITLE: {"font": TITLE_FONT},
-    SUBTITLE: {"font": SUBTITLE_FONT},
-    HEADER: {"font": HEADER_FONT, "fill": HEADER_FILL, "alignment": WRAP},
-    LONG_TEXT: {"alignment": WRAP},
-    "Praça moeda": {"number_format": MONEY},
-    "Praça data": {"number_format": DATE},
-    "Praça data e hora": {"number_format": DATETIME},
-    "Praça número": {"number_format": COUNT},
-    "Praça destaque": {"font": TOTAL_FONT, "number_format": MONEY},
-    "Praça total": {"font": TOTAL_FONT, "fill": TOTAL_FILL},
-    "Praça total moeda": {"font": TOTAL_FONT, "fill": TOTAL_FILL, "number_format": MONEY},
-    "Praça total número": {"font": TOTAL_FONT, "fill": TOTAL_FILL, "number_format": COUNT},
+    TITLE: {"bold": True, "font_size": 14, "font_color": GREEN},
+    SUBTITLE: {"italic": True, "font_size": 9, "font_color": "#555555"},
+    HEADER: {"bold": True, "font_color": "#FFFFFF", "bg_color": GREEN, "text_wrap": True, "valign": "top",
+             "border": 1, "border_color": "#FFFFFF"},
+    LONG_TEXT: {"text_wrap": True, "valign": "top"},
+    "Praça texto": {},
+    "Praça moeda": {"num_format": MONEY},
+    "Praça data": {"num_format": DATE},
+    "Praça data e hora": {"num_format": DATETIME},
+    "Praça número": {"num_format": COUNT},
+    "Praça destaque": {"bold": True, "num_format": MONEY},
+    "Praça total": {"bold": True, "bg_color": "#E9EFE9"},
+    "Praça total moeda": {"bold": True, "bg_color": "#E9EFE9", "num_format": MONEY},
+    "Praça total número": {"bold": True, "bg_color": "#E9EFE9", "num_format": COUNT},
 }
 VALUE_STYLE = {MONEY: "Praça moeda", DATE: "Praça data", DATETIME: "Praça data e hora", COUNT: "Praça número"}
 TOTAL_STYLE = {MONEY: "Praça total moeda", COUNT: "Praça total número", None: "Praça total"}
 
-HEADER_ROW = 3  # rows 1–2: title and subtitle; row 3: column headers; data from row 4
+HEADER_ROW = 3  # rows 1–2: title and subtitle; row 3: column headers; data from row 4 (1-based, as Excel shows)
 FIRST = HEADER_ROW + 1
 
 SHEETS = ("Resumo", "Por regime", "Por local", "Por seção", "Por tipo", "Cobranças", "Pagamentos", "Inadimplentes")
@@ -97,7 +104,7 @@ CHARGE_COLUMNS = (
     ("Fórmula", 40, None, lambda c: c.formula),
     ("Base legal", 50, None, lambda c: c.basis),
 )
-COL = {name: get_column_letter(i) for i, (name, *_rest) in enumerate(CHARGE_COLUMNS, start=1)}
+COL = {name: xl_col_to_name(i) for i, (name, *_rest) in enumerate(CHARGE_COLUMNS)}
 
 PAYMENT_COLUMNS = (
     ("Data", 12, DATE, lambda p: p.paid_on),
@@ -108,7 +115,6 @@ PAYMENT_COLUMNS = (
     ("Valor", 14, MONEY, lambda p: p.amount),
     ("Registrado por", 18, None, lambda p: p.recorded_by),
 )
-PAYMENT_AMOUNT = "F"
 
 DELINQUENT_COLUMNS = (
     ("Titular", 34, None, lambda d: d.holder),
@@ -122,93 +128,327 @@ DELINQUENT_COLUMNS = (
 
 _UNSAFE_CRITERIA = set("*?~")
 _STEP = 500
+_CENT = Decimal("0.01")
 
 Progress = Callable[[int, int], None]
 
 
-# --------------------------------------------------------------------------- small writers
+# --------------------------------------------------------------------------- formulas with their values
+
+
+@dataclass(frozen=True)
+class Formula:
+    """A formula and the result it has on the rows written: both go into the cell."""
+
+    text: str
+    value: Decimal | int
+
+
+@dataclass(frozen=True)
+class Styled:
+    value: object
+    style: str
+
+
+@dataclass(frozen=True)
+class Area:
+    """A column of a list sheet, from its first data row to its last: its reference and the values written."""
+
+    sheet: str
+    column: int  # 0-based
+    values: Sequence
+
+    @property
+    def letter(self) -> str:
+        return xl_col_to_name(self.column)
+
+    def __str__(self) -> str:
+        last = max(HEADER_ROW + len(self.values), FIRST)
+        return f"{quote_sheetname(self.sheet)}!${self.letter}${FIRST}:${self.letter}${last}"
+
+
+def quote_sheetname(name: str) -> str:
+    """Always quoted: a name with accents or spaces reads the same in every spreadsheet."""
+    return "'" + name.replace("'", "''") + "'"
+
+
+def round2(value) -> Decimal:
+    return Decimal(value).quantize(_CENT, rounding=ROUND_HALF_UP)
+
+
+def _numbers(values) -> list:
+    return [v for v in values if isinstance(v, (int, float, Decimal)) and not isinstance(v, bool)]
+
+
+def _fold(value):
+    return value.casefold() if isinstance(value, str) else value
+
+
+def _blank(value) -> bool:
+    return value is None or value == ""
+
+
+# a condition: (area, op, operand, reference) — op "=" / "<>" / "nonblank" / "prefix"; reference: the cell
+# the formula compares with (``$A4``) instead of a quoted literal
+def _meets(value, op: str, operand) -> bool:
+    """COUNTIFS/SUMIFS criteria as Excel and LibreOffice read them: text compared without case."""
+    if op == "nonblank":
+        return not _blank(value)
+    if op == "prefix":
+        return isinstance(value, str) and value.casefold().startswith(operand.casefold())
+    equal = not _blank(value) and _fold(value) == _fold(operand)
+    return equal if op == "=" else not equal
+
+
+def _criterion(op: str, operand, reference: str | None) -> str:
+    if reference is not None:
+        return reference
+    text = "" if operand is None else str(operand).replace('"', '""')
+    return {"=": f'"{text}"', "<>": f'"<>{text}"', "nonblank": '"<>"', "prefix": f'"{text}*"'}[op]
+
+
+def _matching(conditions) -> list[bool]:
+    n = len(conditions[0][0].values)
+    return [all(_meets(area.values[i], op, operand) for area, op, operand, _ref in conditions) for i in range(n)]
+
+
+def f_sum(area: Area, *, money: bool = True) -> Formula:
+    total = sum(_numbers(area.values), Decimal(0))
+    if money:
+        return Formula(f"=ROUND(SUM({area}),2)", round2(total))
+    return Formula(f"=SUM({area})", int(total))
+
+
+def f_sumifs(area: Area, conditions) -> Formula:
+    keep = _matching(conditions)
+    total = sum(_numbers(v for v, k in zip(area.values, keep) if k), Decimal(0))
+    criteria = ",".join(f"{a},{_criterion(op, x, ref)}" for a, op, x, ref in conditions)
+    return Formula(f"=ROUND(SUMIFS({area},{criteria}),2)", round2(total))
+
+
+def f_countifs(conditions) -> Formula:
+    criteria = ",".join(f"{a},{_criterion(op, x, ref)}" for a, op, x, ref in conditions)
+    return Formula(f"=COUNTIFS({criteria})", sum(_matching(conditions)))
+
+
+def f_count(area: Area) -> Formula:
+    return Formula(f"=COUNT({area})", len(_numbers(area.values)))
+
+
+def f_counta(area: Area) -> Formula:
+    return Formula(f"=COUNTA({area})", sum(1 for v in area.values if not _blank(v)))
+
+
+def f_sumproduct(area: Area | None, conditions) -> Formula:
+    """An exact comparison (no wildcard, no operator read in a key) where COUNTIFS/SUMIFS would misread."""
+    keep = _matching(conditions)
+    parts = []
+    for a, op, x, ref in conditions:
+        operand = ref if ref is not None else '"' + str(x).replace('"', '""') + '"'
+        parts.append(f"({a}{'=' if op == '=' else '<>'}{operand})")
+    match = "*".join(parts)
+    if area is None:
+        return Formula(f"=SUMPRODUCT({match}*1)", sum(keep))
+    total = sum(_numbers(v for v, k in zip(area.values, keep) if k), Decimal(0))
+    return Formula(f"=ROUND(SUMPRODUCT({match}*{area}),2)", round2(total))
+
+
+# --------------------------------------------------------------------------- sizes
+
+
+def _lines(text: str, width: float, *, bold: bool = False) -> int:
+    """Lines a wrapped text takes in a column ``width`` characters wide (Arial 10; a bold letter is wider)."""
+    capacity = max(1, int(width * (0.95 if bold else 1.1)) - 1)
+    count = 0
+    for paragraph in str(text).split("\n"):
+        line = 0
+        count += 1
+        for word in paragraph.split():
+            if line and line + 1 + len(word) > capacity:
+                count += 1
+                line = len(word)
+            else:
+                line += (1 if line else 0) + len(word)
+            while line > capacity:  # a word longer than the column breaks
+                count += 1
+                line -= capacity
+    return max(count, 1)
+
+
+def row_height(lines: int, size: float = FONT_SIZE) -> float:
+    return round(lines * LINE_HEIGHT * size / FONT_SIZE + 3, 2)
+
+
+def _column_points(width: float) -> float:
+    return (width * 7 + 5) * 0.75  # Excel: 7 px per character of Arial 10 plus padding; 0,75 pt per px
+
+
+A4_LANDSCAPE_PRINTABLE = 841.89 - 2 * 0.4 * 72  # points between 0,4" margins
+
+
+def pages_across(widths: Sequence[float], key_columns: int) -> int:
+    """The fewest pages across that print these columns at 80 % or more, the key columns repeated on each."""
+    total = sum(_column_points(w) for w in widths)
+    room = A4_LANDSCAPE_PRINTABLE / MIN_PRINT_SCALE
+    if total <= room:
+        return 1
+    key = sum(_column_points(w) for w in widths[:key_columns])
+    return 1 + math.ceil((total - room) / (room - key))
+
+
+# --------------------------------------------------------------------------- the workbook and its sheets
+
+
+class Book:
+    """An XlsxWriter workbook with the report's formats (each names its font) and its sheets made in tab order."""
+
+    def __init__(self, path: Path, title: str, sheets: Sequence[str]):
+        self.wb = xlsxwriter.Workbook(str(path), {
+            "constant_memory": True,  # rows stream to disk: a 20.000-charge month in little memory
+            "strings_to_formulas": False, "strings_to_numbers": False, "strings_to_urls": False,
+            "remove_timezone": True,
+            "default_format_properties": {"font_name": FONT, "font_size": FONT_SIZE},
+        })
+        self.wb.set_properties({"title": title, "author": "Praça", "comments": "Gerado pelo Praça"})
+        self.formats = {name: self.wb.add_format({"font_name": FONT, "font_size": FONT_SIZE, **props})
+                        for name, props in STYLES.items()}
+        self.sheets = {name: self.wb.add_worksheet(name) for name in sheets}
+
+
+def new_workbook(path: str | Path, title: str, sheets: Sequence[str]) -> Book:
+    return Book(Path(path), title, sheets)
 
 
 class Sheet:
-    """A write-only sheet with the report's look: title rows, header row, styled cells reused per column.
+    """A sheet with the report's look: title rows, a header row tall enough for its wrapped names, A4 landscape
+    print with the header repeated and page numbers; the values written to each column are kept (:meth:`area`)
+    so the summaries' formulas store their results.
 
     ``report`` is any report with ``label``, ``agency``, ``municipality``, ``today`` and ``generated_at`` (the
     monthly fee report, the sanctions report)."""
 
-    def __init__(self, wb: Workbook, title: str, report, columns, *, heading: str,
-                 freeze_col: str = "A", note: str = ""):
-        self.ws = wb.create_sheet(title)
-        self.columns = columns
-        for index, (_name, width, _fmt, *_rest) in enumerate(columns, start=1):
-            self.ws.column_dimensions[get_column_letter(index)].width = width
-        self.ws.freeze_panes = f"{freeze_col}{FIRST}"
-        self.ws.page_setup.orientation = "landscape"
-        self.ws.page_setup.paperSize = "9"  # A4
-        self.ws.page_setup.fitToWidth = 1
-        self.ws.page_setup.fitToHeight = 0
-        self.ws.sheet_properties.pageSetUpPr.fitToPage = True
-        self.ws.print_title_rows = f"{HEADER_ROW}:{HEADER_ROW}"
-        self.ws.append([self.cell(f"{heading} — {report.label}", TITLE)])
+    def __init__(self, book: Book, title: str, report, columns, *, heading: str, freeze_col: str = "A",
+                 note: str = "", key_columns: int = 1):
+        self.book, self.title, self.columns = book, title, columns
+        self.ws = ws = book.sheets[title]
+        self.fmt = book.formats
+        widths = [width for _name, width, *_rest in columns]
+        for index, width in enumerate(widths):
+            ws.set_column(index, index, width)
+        freeze = ord(freeze_col.upper()) - ord("A")
+        ws.freeze_panes(HEADER_ROW, freeze)
+        ws.set_landscape()
+        ws.set_paper(9)  # A4
+        ws.set_margins(left=0.4, right=0.4, top=0.5, bottom=0.6)
+        ws.repeat_rows(HEADER_ROW - 1)
         place = " — ".join(x for x in (report.agency, report.municipality) if x)
+        caption = f"{heading} — {report.label}"[:120].replace("&", "&&")
+        ws.set_footer(f'&L&"{FONT}"&8{caption}&R&"{FONT}"&8Página &P de &N')
+        across = pages_across(widths, key_columns)
+        if across > 1:  # too wide for one page at 8 pt: its key columns again on each page across
+            ws.repeat_columns(0, key_columns - 1)
+            ws.print_across()
+        ws.fit_to_pages(across, 0)  # the width only: as many pages down as the list takes
+        self.row = 0  # the next row, 0-based
+        ws.set_row(0, row_height(1, 14))
+        self.append([Styled(f"{heading} — {report.label}", TITLE)])
         sub = f"{place} · situação em {date_br(report.today)} · gerado em {date_br(report.generated_at)}"
-        self.ws.append([self.cell(f"{sub}{' · ' + note if note else ''}", SUBTITLE)])
-        self.ws.append([self.cell(name, HEADER) for name, *_rest in columns])
-        self.styled = [self.cell(None, VALUE_STYLE[fmt]) if fmt else None for _n, _w, fmt, *_r in columns]
+        self.append([Styled(f"{sub}{' · ' + note if note else ''}", SUBTITLE)])
+        lines = max(_lines(name, width, bold=True) for name, width, *_r in columns)
+        self.append([Styled(name, HEADER) for name, *_rest in columns], height=row_height(lines))
+        self.data: dict[str, list] = {name: [] for name, *_rest in columns}
 
-    def cell(self, value, style: str | None = None) -> WriteOnlyCell:
-        cell = WriteOnlyCell(self.ws, value=value)
-        if style is not None:
-            cell.style = style
-        return cell
+    # writing
+
+    def put(self, row: int, col: int, value, style: str | None = None) -> None:
+        ws, fmt = self.ws, (self.fmt[style] if style else None)
+        if isinstance(value, Styled):
+            value, fmt = value.value, self.fmt[value.style]
+        if isinstance(value, Formula):
+            result = value.value
+            ws.write_formula(row, col, value.text, fmt, float(result) if isinstance(result, Decimal) else result)
+        elif isinstance(value, str):
+            ws.write_string(row, col, value, fmt)  # never read as a formula, a number or a link
+        elif isinstance(value, bool):
+            ws.write_boolean(row, col, value, fmt)
+        elif isinstance(value, (int, float, Decimal)):
+            ws.write_number(row, col, float(value), fmt)
+        elif isinstance(value, (_dt.date, _dt.datetime)):
+            ws.write_datetime(row, col, value, fmt)
+        elif value is None:
+            if fmt is not None:
+                ws.write_blank(row, col, None, fmt)
+        else:
+            ws.write_string(row, col, str(value), fmt)
+
+    def append(self, values, *, height: float | None = None) -> int:
+        """Write a row after the last; returns its 1-based number."""
+        if height is not None:
+            self.ws.set_row(self.row, height)
+        for col, value in enumerate(values):
+            self.put(self.row, col, value)
+        self.row += 1
+        return self.row
+
+    def wrapped(self, values, widths: Sequence[float]) -> int:
+        """A row of wrapped text: its height from the longest cell."""
+        lines = max((_lines(v.value if isinstance(v, Styled) else v, w) for v, w in zip(values, widths)
+                     if isinstance(v.value if isinstance(v, Styled) else v, str)), default=1)
+        return self.append(values, height=row_height(lines) if lines > 1 else None)
 
     def rows(self, items, progress=None) -> int:
         """One row per item; returns the last data row (``HEADER_ROW`` when there is none)."""
         getters = [getter for *_rest, getter in self.columns]
-        styled = self.styled
-        append = self.ws.append
-        row = HEADER_ROW
+        styles = [self.fmt[VALUE_STYLE[fmt]] if fmt else None for _n, _w, fmt, *_r in self.columns]
+        stores = [self.data[name] for name, *_rest in self.columns]
+        write_string, write_number, write_datetime = self.ws.write_string, self.ws.write_number, self.ws.write_datetime
         for item in items:
-            values = []
-            for getter, cell in zip(getters, styled):
+            row = self.row
+            for col, (getter, fmt, store) in enumerate(zip(getters, styles, stores)):
                 value = getter(item)
-                if cell is None:
-                    values.append(value)
+                store.append(value)
+                if value is None or value == "":
+                    continue
+                if fmt is None:
+                    write_string(row, col, str(value))  # text is text: never a formula
+                elif isinstance(value, (_dt.date, _dt.datetime)):
+                    write_datetime(row, col, value, fmt)
                 else:
-                    cell.value = value
-                    values.append(cell)
-            append(values)
-            row += 1
+                    write_number(row, col, float(value), fmt)
+            self.row += 1
             if progress is not None:
                 progress()
-        return row
+        return self.row
+
+    def area(self, name: str) -> Area:
+        index = next(i for i, (header, *_r) in enumerate(self.columns) if header == name)
+        return Area(self.title, index, self.data[name])
+
+    def skip(self) -> None:
+        self.row += 1
 
     def figures(self, money_rows, count_rows) -> None:
-        """A summary's lines: (label, formula, how it is computed) in money, then (label, formula) counts."""
+        """A summary's lines: (label, formula, how it is computed) in money, then (label, formula or number)."""
         for label, formula, how in money_rows:
-            self.ws.append([label, self.cell(formula, "Praça destaque"), how])
+            self.append([label, Styled(formula, "Praça destaque"), how])
         for label, formula in count_rows:
-            self.ws.append([label, self.cell(formula, "Praça número"), None])
-        self.ws.append([])
+            self.append([label, Styled(formula, "Praça número")])
+        self.skip()
 
     def filter(self, last_row: int) -> None:
-        last_col = get_column_letter(len(self.columns))
-        self.ws.auto_filter.ref = f"A{HEADER_ROW}:{last_col}{max(last_row, FIRST)}"
+        self.ws.autofilter(HEADER_ROW - 1, 0, max(last_row, FIRST) - 1, len(self.columns) - 1)
 
     def total(self, values) -> None:
         """A total row: bold on a light fill; formulas and numbers keep the column's format."""
         cells = []
         for index, value in enumerate(values):
             fmt = self.columns[index][2] if index < len(self.columns) and value not in (None, "") else None
-            cells.append(self.cell(value, TOTAL_STYLE.get(fmt, TOTAL_STYLE[None])))
-        self.ws.append(cells)
+            cells.append(Styled(value, TOTAL_STYLE.get(fmt, TOTAL_STYLE[None])))
+        self.append(cells)
 
 
 def sheet_range(sheet: str, column: str, last: int) -> str:
     return f"{quote_sheetname(sheet)}!${column}${FIRST}:${column}${max(last, FIRST)}"
-
-
-def _charges_range(column_name: str, last: int) -> str:
-    return sheet_range("Cobranças", COL[column_name], last)
 
 
 # --------------------------------------------------------------------------- the workbook
@@ -229,161 +469,160 @@ def ticker(progress: Progress | None, total: int, step: int = _STEP) -> Callable
     return tick
 
 
-def new_workbook(title: str) -> Workbook:
-    """A write-only workbook with the report styles registered and its title set."""
-    wb = Workbook(write_only=True)
-    for name, attributes in STYLES.items():
-        wb.add_named_style(NamedStyle(name=name, **attributes))
-    wb.properties.title = title
-    wb.properties.creator = "Praça"
-    return wb
-
-
 def write_fee_report_xlsx(report: FeeReport, path: str | Path, *, progress: Progress | None = None) -> Path:
     """Write ``report`` to ``path`` (.xlsx). ``progress(done, total)`` may raise to stop."""
     path = Path(path)
-    wb = new_workbook(report.title)
-    last_charge = HEADER_ROW + len(report.charges)
-    last_payment = HEADER_ROW + len(report.payments)
-    last_delinquent = HEADER_ROW + len(report.delinquents)
-
+    book = new_workbook(path, report.title, SHEETS)
     total = len(report.charges) + len(report.payments) + len(report.delinquents) + 1
     tick = ticker(progress, total)
+    try:
+        _write_fee_report(book, report, tick)
+    except BaseException:
+        _abandon(book)
+        raise
+    return save_workbook(book, path, progress, total)
 
-    _summary(wb, report, last_charge, last_payment, last_delinquent)
+
+def _write_fee_report(book: Book, report: FeeReport, tick) -> None:
+    # the lists first: the summaries store what their formulas give on them
+    charges = Sheet(book, "Cobranças", report, CHARGE_COLUMNS, heading="Cobranças com vencimento no mês",
+                    freeze_col="B", key_columns=2,
+                    note="Pago: quitado da cobrança, até o valor cobrado; canceladas não somam")
+    last = charges.rows(report.charges, tick)
+    charges.filter(last)
+    charges.skip()
+    c = charges.area
+    live = (c("Situação"), "<>", CANCELLED, None)
+    row: list = ["Total (sem as canceladas)"] + [None] * (len(CHARGE_COLUMNS) - 1)
+    index = {name: i for i, (name, *_r) in enumerate(CHARGE_COLUMNS)}
+    row[index["Valor"]] = f_sumifs(c("Valor"), [live])
+    for name in ("Pago", "Em aberto", "Vencido"):
+        row[index[name]] = f_sum(c(name))
+    charges.total(row)
+
+    payments = Sheet(book, "Pagamentos", report, PAYMENT_COLUMNS, heading="Pagamentos recebidos no mês")
+    last = payments.rows(report.payments, tick)
+    payments.filter(last)
+    payments.skip()
+    payments.total(["Total recebido", None, None, None, None, f_sum(payments.area("Valor")), None])
+
+    # delinquents, then the revocation candidates (the chief decides)
+    late = Sheet(book, "Inadimplentes", report, DELINQUENT_COLUMNS, heading="Inadimplentes",
+                 note=f"cobranças com vencimento até {date_br(report.last_day)} vencidas e não pagas")
+    last = late.rows(report.delinquents, tick)
+    late.filter(last)
+    late.skip()
+    late.total(["Total", None, f_sum(late.area("Cobranças vencidas"), money=False),
+                f_sum(late.area("Valor vencido")), None, None, None])
+    late.skip()
+    late.append([Styled("Candidatos à cassação (lista para a decisão da chefia; o Praça nunca cassa por conta "
+                        "própria)", "Praça total")])
+    if report.candidates:
+        headers = ("Titular", "Permissão", "Meses sem pagamento", "Valor em atraso", "Desde", "Base legal",
+                   "Situação")
+        widths = [w for _n, w, *_r in DELINQUENT_COLUMNS]
+        late.append([Styled(h, HEADER) for h in headers],
+                    height=row_height(max(_lines(h, w, bold=True) for h, w in zip(headers, widths))))
+        for cand in report.candidates:
+            late.append([cand.holder, cand.permit_number, Styled(len(cand.months), "Praça número"),
+                         Styled(cand.amount, "Praça moeda"), f"{cand.months[0][5:]}/{cand.months[0][:4]}",
+                         cand.basis, cand.text])
+    else:
+        late.append(["Nenhuma permissão com os meses de atraso que o ato prevê."])
+
+    sums = [c(name) for name in ("Valor", "Pago", "Em aberto", "Vencido")]
+    by_kind = None
     for title, heading, groups, column in (
         ("Por regime", "Regime", report.by_regime, "Regime"),
         ("Por local", "Local", report.by_site, "Local"),
         ("Por seção", "Seção", report.by_section, "Seção"),
         ("Por tipo", "Tipo de cobrança", report.by_kind, "Tipo"),
     ):
-        _breakdown(wb, report, title, heading, groups, column, last_charge)
-
-    # the charge list
-    sheet = Sheet(wb, "Cobranças", report, CHARGE_COLUMNS, heading="Cobranças com vencimento no mês",
-                   freeze_col="B", note="Pago: quitado da cobrança, até o valor cobrado; canceladas não somam")
-    last = sheet.rows(report.charges, tick)
-    sheet.filter(last)
-    sheet.ws.append([])
-    situation = _charges_range("Situação", last_charge)
-    sums = {name: f"=ROUND(SUM({_charges_range(name, last_charge)}),2)" for name in ("Pago", "Em aberto", "Vencido")}
-    row = ["Total (sem as canceladas)"] + [None] * (len(CHARGE_COLUMNS) - 1)
-    index = {name: i for i, (name, *_r) in enumerate(CHARGE_COLUMNS)}
-    row[index["Valor"]] = f'=ROUND(SUMIFS({_charges_range("Valor", last_charge)},{situation},"<>{CANCELLED}"),2)'
-    for name, formula in sums.items():
-        row[index[name]] = formula
-    sheet.total(row)
-
-    # payments received in the month
-    sheet = Sheet(wb, "Pagamentos", report, PAYMENT_COLUMNS, heading="Pagamentos recebidos no mês")
-    last = sheet.rows(report.payments, tick)
-    sheet.filter(last)
-    sheet.ws.append([])
-    sheet.total(["Total recebido", None, None, None, None,
-                 f"=ROUND(SUM({sheet_range('Pagamentos', PAYMENT_AMOUNT, last_payment)}),2)", None])
-
-    # delinquents, then the revocation candidates (the chief decides)
-    sheet = Sheet(wb, "Inadimplentes", report, DELINQUENT_COLUMNS, heading="Inadimplentes",
-                   note=f"cobranças com vencimento até {date_br(report.last_day)} vencidas e não pagas")
-    last = sheet.rows(report.delinquents, tick)
-    sheet.filter(last)
-    sheet.ws.append([])
-    sheet.total(["Total", None, f"=SUM({sheet_range('Inadimplentes', 'C', last_delinquent)})",
-                 f"=ROUND(SUM({sheet_range('Inadimplentes', 'D', last_delinquent)}),2)", None, None, None])
-    sheet.ws.append([])
-    sheet.ws.append([sheet.cell("Candidatos à cassação (lista para a decisão da chefia; o Praça nunca cassa "
-                                "por conta própria)", "Praça total")])
-    if report.candidates:
-        sheet.ws.append([sheet.cell(h, HEADER) for h in ("Titular", "Permissão", "Meses sem pagamento",
-                                                         "Valor em atraso", "Desde", "Base legal", "Situação")])
-        count, money = sheet.cell(None, "Praça número"), sheet.cell(None, "Praça moeda")
-        for c in report.candidates:
-            count.value, money.value = len(c.months), c.amount
-            sheet.ws.append([c.holder, c.permit_number, count, money, f"{c.months[0][5:]}/{c.months[0][:4]}",
-                             c.basis, c.text])
-    else:
-        sheet.ws.append(["Nenhuma permissão com os meses de atraso que o ato prevê."])
+        columns = ((heading, 46, None), ("Cobranças", 12, COUNT), ("Cobrado", 16, MONEY), ("Pago", 16, MONEY),
+                   ("Em aberto", 16, MONEY), ("Vencido", 16, MONEY))
+        by_kind = breakdown_sheet(
+            book, report, title, columns, [(g.key,) for g in groups],
+            heading=f"{report.title.replace(' — ' + report.label, '')} por {heading.lower()}",
+            note="cada valor é uma fórmula sobre a aba Cobranças",
+            criteria=[(c(column), 0)], sums=sums, exclude=(c("Situação"), CANCELLED))
+    _summary(book, report, charges, payments, late, by_kind)
     tick()
-    return save_workbook(wb, path, progress, total)
+
+
+def _abandon(book: Book) -> None:
+    book.wb.fileclosed = True  # nothing written: the target is never touched
 
 
 @atomic_writer("path", kind="xlsx")
-def save_workbook(wb: Workbook, path: Path, progress: Progress | None, total: int) -> Path:
-    wb.save(str(path))
+def save_workbook(book: Book, path: Path, progress: Progress | None, total: int) -> Path:
+    book.wb.filename = str(path)  # the temporary file beside the target (models/outfile.py), renamed once checked
+    book.wb.close()
     if progress is not None:
         progress(total, total)
     return path
 
 
-def _summary(wb: Workbook, report: FeeReport, last_charge: int, last_payment: int, last_delinquent: int) -> None:
+def _summary(book: Book, report: FeeReport, charges: Sheet, payments: Sheet, late: Sheet, by_kind) -> None:
     """Resumo: the month's figures as formulas over the lists, the legal basis of each kind, the chart."""
-    columns = (("Indicador", 46, None), ("Valor", 18, MONEY), ("Como se calcula", 70, None), ("", 40, None))
-    sheet = Sheet(wb, "Resumo", report, columns, heading=report.title.replace(" — " + report.label, ""))
-    ws = sheet.ws
-    situation = _charges_range("Situação", last_charge)
-    number = _charges_range("Nº", last_charge)
+    columns = (("Indicador", 46, None), ("Valor", 18, MONEY), ("Como se calcula", 60, None), ("", 40, None))
+    sheet = Sheet(book, "Resumo", report, columns, heading=report.title.replace(" — " + report.label, ""))
+    c = charges.area
+    live = (c("Situação"), "<>", CANCELLED, None)
     money_rows = (
-        ("Cobrado (vencimento no mês, sem as canceladas)",
-         f'=ROUND(SUMIFS({_charges_range("Valor", last_charge)},{situation},"<>{CANCELLED}"),2)',
+        ("Cobrado (vencimento no mês, sem as canceladas)", f_sumifs(c("Valor"), [live]),
          "soma de Valor em Cobranças, sem as canceladas"),
-        ("Pago", f"=ROUND(SUM({_charges_range('Pago', last_charge)}),2)",
-         "pago sobre as cobranças do mês, até o valor de cada uma"),
-        ("Em aberto", f"=ROUND(SUM({_charges_range('Em aberto', last_charge)}),2)", "cobrado − pago"),
-        ("Vencido", f"=ROUND(SUM({_charges_range('Vencido', last_charge)}),2)",
-         f"em aberto com vencimento antes de {date_br(report.today)}"),
-        ("Recebido no mês", f"=ROUND(SUM({sheet_range('Pagamentos', PAYMENT_AMOUNT, last_payment)}),2)",
-         "pagamentos com data no mês, de qualquer cobrança"),
-        ("Inadimplência acumulada", f"=ROUND(SUM({sheet_range('Inadimplentes', 'D', last_delinquent)}),2)",
+        ("Pago", f_sum(c("Pago")), "pago sobre as cobranças do mês, até o valor de cada uma"),
+        ("Em aberto", f_sum(c("Em aberto")), "cobrado − pago"),
+        ("Vencido", f_sum(c("Vencido")), f"em aberto com vencimento antes de {date_br(report.today)}"),
+        ("Recebido no mês", f_sum(payments.area("Valor")), "pagamentos com data no mês, de qualquer cobrança"),
+        ("Inadimplência acumulada", f_sum(late.area("Valor vencido")),
          f"vencido e não pago em cobranças com vencimento até {date_br(report.last_day)}"),
     )
     count_rows = (
-        ("Cobranças (sem as canceladas)", f'=COUNTIFS({number},"<>",{situation},"<>{CANCELLED}")'),
-        ("Cobranças vencidas", f'=COUNTIFS({situation},"vencida")'),
-        ("Cobranças canceladas", f'=COUNTIFS({situation},"{CANCELLED}")'),
-        ("Pagamentos recebidos no mês", f"=COUNT({sheet_range('Pagamentos', PAYMENT_AMOUNT, last_payment)})"),
-        ("Inadimplentes", f"=COUNTA({sheet_range('Inadimplentes', 'A', last_delinquent)})"),
+        ("Cobranças (sem as canceladas)", f_countifs([(c("Nº"), "nonblank", None, None), live])),
+        ("Cobranças vencidas", f_countifs([(c("Situação"), "=", "vencida", None)])),
+        ("Cobranças canceladas", f_countifs([(c("Situação"), "=", CANCELLED, None)])),
+        ("Pagamentos recebidos no mês", f_count(payments.area("Valor"))),
+        ("Inadimplentes", f_counta(late.area("Titular"))),
         ("Candidatos à cassação", len(report.candidates)),
     )
     sheet.figures(money_rows, count_rows)
-    ws.append([sheet.cell("Base legal de cada tipo de cobrança (como congelada nas cobranças do mês)", "Praça total")])
-    ws.append([sheet.cell(h, HEADER) for h in ("Tipo", "Cobranças", "Regime", "Base legal")])
+    sheet.append([Styled("Base legal de cada tipo de cobrança (como congelada nas cobranças do mês)",
+                         "Praça total")])
+    sheet.append([Styled(h, HEADER) for h in ("Tipo", "Cobranças", "Regime", "Base legal")])
+    widths = [w for _n, w, *_r in columns]
     for basis in report.bases:
-        ws.append([basis.kind_label, sheet.cell(basis.count, "Praça número"), basis.regime_label,
-                   sheet.cell(basis.text, LONG_TEXT)])
+        sheet.wrapped([Styled(basis.kind_label, LONG_TEXT), Styled(basis.count, "Praça número"),
+                       Styled(basis.regime_label, LONG_TEXT), Styled(basis.text, LONG_TEXT)], widths)
     # the chart reads the breakdown by kind (Por tipo), itself formulas over the charge list
-    ws.add_chart(column_chart("Por tipo", f"Cobrado × pago por tipo — {report.label}", 3, 4,
-                              HEADER_ROW + len(report.by_kind)), "E3")
+    sheet.ws.insert_chart("F3", column_chart(book, "Por tipo", f"Cobrado × pago por tipo — {report.label}",
+                                             by_kind, series=(2, 3)))
 
 
-class SheetRef:
-    """A stand-in for a sheet not created yet: ``Reference`` only needs its title."""
-
-    def __init__(self, title: str):
-        self.title = title
-
-
-def column_chart(sheet: str, title: str, min_col: int, max_col: int, last_row: int, *,
-                 y_title: str = "R$", number_format: str = MONEY) -> BarChart:
-    """A native clustered column chart of the columns ``min_col``–``max_col`` of a breakdown sheet (their
-    headers name the series, column A the categories) — the sheet may be written after the chart."""
-    chart = BarChart()
-    chart.type = "col"
-    chart.grouping = "clustered"
-    chart.title = title
-    chart.y_axis.title = y_title
-    chart.y_axis.numFmt = number_format
-    chart.y_axis.majorGridlines = None
-    chart.x_axis.title = None
-    chart.height, chart.width = 8.5, 17
-    target = SheetRef(sheet)  # a reference only needs the sheet's title
-    data = Reference(target, min_col=min_col, max_col=max_col, min_row=HEADER_ROW, max_row=max(last_row, FIRST))
-    categories = Reference(target, min_col=1, min_row=FIRST, max_row=max(last_row, FIRST))
-    chart.add_data(data, titles_from_data=True)
-    for series in chart.series:  # the categories are text: a string reference, not openpyxl's default numeric one
-        series.cat = AxDataSource(strRef=StrRef(f=str(categories)))
-    chart.x_axis.delete = False  # openpyxl 3.1 would leave the axes hidden in Excel
-    chart.y_axis.delete = False
-    chart.legend.position = "b"
+def column_chart(book: Book, sheet: str, title: str, breakdown: "Breakdown", *, series: tuple[int, int] = (2, 3),
+                 y_title: str = "R$", number_format: str = MONEY):
+    """A native clustered column chart of two money columns of a breakdown sheet (``series``: their 0-based
+    indexes among the money columns' sheet columns) over its keys, with the values cached for readers that
+    do not recalculate."""
+    chart = book.wb.add_chart({"type": "column"})
+    first, last = FIRST - 1, max(breakdown.last, FIRST) - 1
+    keys = [r[0] for r in breakdown.rows] or [""]
+    colours = ("#1F4F45", "#7FB59A")
+    for colour, col in zip(colours, series):
+        values = [float(v) for v in breakdown.column(col)] or [0.0]
+        chart.add_series({
+            "name": [sheet, HEADER_ROW - 1, col], "name_data": [breakdown.headers[col]],
+            "categories": [sheet, first, 0, last, 0], "categories_data": keys,
+            "values": [sheet, first, col, last, col], "values_data": values,
+            "fill": {"color": colour}, "border": {"none": True},
+        })
+    font = {"name": FONT, "size": 9}
+    chart.set_title({"name": title, "name_font": {"name": FONT, "size": 11, "bold": True}})
+    chart.set_y_axis({"name": y_title, "num_format": number_format, "num_font": font,
+                      "name_font": font, "major_gridlines": {"visible": False}})
+    chart.set_x_axis({"num_font": font})
+    chart.set_legend({"position": "bottom", "font": font})
+    chart.set_size({"width": 640, "height": 320})
     return chart
 
 
@@ -397,64 +636,60 @@ def criteria_safe(key: str, keys: list[str]) -> bool:
 _criteria_safe = criteria_safe  # the name the fee report's tests know
 
 
-def _breakdown(wb: Workbook, report: FeeReport, title: str, heading: str, groups, column: str,
-               last_charge: int) -> int:
-    columns = ((heading, 46, None), ("Cobranças", 12, COUNT), ("Cobrado", 16, MONEY), ("Pago", 16, MONEY),
-               ("Em aberto", 16, MONEY), ("Vencido", 16, MONEY))
-    return breakdown_sheet(
-        wb, report, title, columns, [(g.key,) for g in groups],
-        heading=f"{report.title.replace(' — ' + report.label, '')} por {heading.lower()}",
-        note="cada valor é uma fórmula sobre a aba Cobranças",
-        criteria=[(_charges_range(column, last_charge), 0)],
-        sums=[_charges_range(name, last_charge) for name in ("Valor", "Pago", "Em aberto", "Vencido")],
-        exclude=(_charges_range("Situação", last_charge), CANCELLED))
-
-
-def group_formulas(row: int, criteria, sums, exclude, safe: bool) -> tuple[str, list[str]]:
+def group_formulas(row: int, criteria, sums, exclude, safe: bool) -> tuple[Formula, list[Formula]]:
     """The count and the sums of the list's lines whose columns equal this row's key cells.
 
-    ``criteria``: (range on the list, column letter of the key cell on this sheet); ``exclude``: (range,
+    ``criteria``: (area on the list, column letter of the key cell on this sheet, the key); ``exclude``: (area,
     value) of lines that count in nothing (a cancelled charge, a corrected record) or None. ``safe``: the keys
-    can go through COUNTIFS/SUMIFS; otherwise an exact SUMPRODUCT comparison (no wildcard, case-sensitive)."""
-    if safe:
-        conditions = ",".join(f"{area},${letter}{row}" for area, letter in criteria)
-        if exclude is not None:
-            conditions += f',{exclude[0]},"<>{exclude[1]}"'
-        return (f"=COUNTIFS({conditions})",
-                [f"=ROUND(SUMIFS({area},{conditions}),2)" for area in sums])
-    match = "*".join(f"({area}=${letter}{row})" for area, letter in criteria)
+    can go through COUNTIFS/SUMIFS; otherwise an exact SUMPRODUCT comparison (no wildcard, no operator)."""
+    conditions = [(area, "=", key, f"${letter}{row}") for area, letter, key in criteria]
     if exclude is not None:
-        match += f'*({exclude[0]}<>"{exclude[1]}")'
-    return f"=SUMPRODUCT({match}*1)", [f"=ROUND(SUMPRODUCT({match}*{area}),2)" for area in sums]
+        conditions.append((exclude[0], "<>", exclude[1], None))
+    if safe:
+        return f_countifs(conditions), [f_sumifs(area, conditions) for area in sums]
+    return f_sumproduct(None, conditions), [f_sumproduct(area, conditions) for area in sums]
 
 
-def breakdown_sheet(wb: Workbook, report, title: str, columns, rows, *, heading: str, note: str, criteria,
-                    sums=(), exclude=None) -> int:
+@dataclass
+class Breakdown:
+    headers: list[str]
+    rows: list[list]  # per line: its lead values, then the stored results (count, sums)
+    last: int
+
+    def column(self, index: int) -> list:
+        return [r[index] for r in self.rows]
+
+
+def breakdown_sheet(book: Book, report, title: str, columns, rows, *, heading: str, note: str, criteria,
+                    sums=(), exclude=None) -> Breakdown:
     """A breakdown as live formulas over a list sheet: per line its lead cells (``rows``: the key and any text
     beside it), then the count and the money sums of the list's matching lines, then a total row.
 
-    ``columns``: the lead columns, the count column, one money column per range of ``sums``;
-    ``criteria``: (range on the list, index of the lead cell it must equal). Returns the last line's row."""
-    sheet = Sheet(wb, title, report, columns, heading=heading, note=note)
+    ``columns``: the lead columns, the count column, one money column per area of ``sums``;
+    ``criteria``: (area on the list, index of the lead cell it must equal)."""
+    sheet = Sheet(book, title, report, columns, heading=heading, note=note)
     lead = len(columns) - 1 - len(sums)
-    letters = [(area, get_column_letter(index + 1)) for area, index in criteria]
     combos = [tuple(str(r[index]).casefold() for _area, index in criteria) for r in rows]
+    results = []
     row = HEADER_ROW
     for values, combo in zip(rows, combos):
         row += 1
         # each key plain, and the line's keys together distinct (SUMIFS would merge lines differing only in case)
         safe = combos.count(combo) == 1 and all(criteria_safe(values[index], [values[index]])
                                                 for _area, index in criteria)
-        count, money = group_formulas(row, letters, sums, exclude, safe)
-        sheet.ws.append([*values, sheet.cell(count, "Praça número"), *(sheet.cell(f, "Praça moeda") for f in money)])
+        keyed = [(area, xl_col_to_name(index), values[index]) for area, index in criteria]
+        count, money = group_formulas(row, keyed, sums, exclude, safe)
+        sheet.append([*values, Styled(count, "Praça número"), *(Styled(f, "Praça moeda") for f in money)])
+        results.append([*values, count.value, *(f.value for f in money)])
     last = row
     sheet.filter(last)
-    sheet.ws.append([])
+    sheet.skip()
     end = max(last, FIRST)
     totals = []
-    for i in range(lead + 1, len(columns) + 1):
-        letter = get_column_letter(i)
-        totals.append(f"=SUM({letter}{FIRST}:{letter}{end})" if i == lead + 1
-                      else f"=ROUND(SUM({letter}{FIRST}:{letter}{end}),2)")
+    for i in range(lead, len(columns)):
+        letter = xl_col_to_name(i)
+        stored = sum((r[i] for r in results), Decimal(0))
+        totals.append(Formula(f"=SUM({letter}{FIRST}:{letter}{end})", int(stored)) if i == lead
+                      else Formula(f"=ROUND(SUM({letter}{FIRST}:{letter}{end}),2)", round2(stored)))
     sheet.total(["Total", *([None] * (lead - 1)), *totals])
-    return last
+    return Breakdown([name for name, *_r in columns], results, last)

@@ -8,7 +8,7 @@ Multas, Prazos em curso, Apreensões pendentes, Reincidências, Dívida ativa.
 The lists are values; every total and subtotal is a formula over them
 (``SUMIFS``/``COUNTIFS``, ``SUM``), so a corrected amount on a list changes the
 summary. A corrected record (replaced by its correction) and a cancelled fine
-are listed and count in nothing. Money is ``"R$" #,##0.00``, dates
+are listed and count in nothing; every formula also stores its result. Money is ``[$R$-416] #,##0.00``, dates
 ``DD/MM/YYYY``; titles and headers are frozen, every table has its filter, and
 Resumo has a native chart of the fines charged and paid by kind of record.
 """
@@ -18,23 +18,25 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
-from openpyxl.utils import get_column_letter
-
 from models.sanctions_report import CANCELLED, CORRECTED, SanctionsReport
 from reports.fee_report_xlsx import (
     COUNT,
     DATE,
     DATETIME,
     HEADER,
-    HEADER_ROW,
     LONG_TEXT,
     MONEY,
     Sheet,
+    Styled,
+    _abandon,
     breakdown_sheet,
     column_chart,
+    f_counta,
+    f_countifs,
+    f_sum,
+    f_sumifs,
     new_workbook,
     save_workbook,
-    sheet_range,
     ticker,
 )
 
@@ -174,26 +176,39 @@ LISTS = (  # sheet, heading, columns, the report's rows, the column frozen first
 )
 
 
-def _col(columns, name: str) -> str:
-    return get_column_letter(next(i for i, (header, *_r) in enumerate(columns, start=1) if header == name))
-
-
-def _area(sheet: str, columns, name: str, last: int) -> str:
-    return sheet_range(sheet, _col(columns, name), last)
+BREAKDOWNS = ("Por tipo", "Por regime", "Por local", "Por fiscal", "Por artigo", "Por sanção")
+SHEETS = ("Resumo", *BREAKDOWNS, *(title for title, *_rest in LISTS))
 
 
 def write_sanctions_report_xlsx(report: SanctionsReport, path: str | Path, *,
                                 progress: Progress | None = None) -> Path:
     """Write ``report`` to ``path`` (.xlsx). ``progress(done, total)`` may raise to stop."""
     path = Path(path)
-    wb = new_workbook(report.title)
-    last = {key: HEADER_ROW + len(getattr(report, key)) for *_r, key, _f, _n in LISTS}
+    book = new_workbook(path, report.title, SHEETS)
     total = sum(len(getattr(report, key)) for *_r, key, _f, _n in LISTS) + 1
     tick = ticker(progress, total, _STEP)
-    autos = lambda name: _area("Autos", RECORD_COLUMNS, name, last["records"])  # noqa: E731
-    multas = lambda name: _area("Multas", FINE_COLUMNS, name, last["fines"])  # noqa: E731
+    try:
+        _write(book, report, tick)
+    except BaseException:
+        _abandon(book)
+        raise
+    return save_workbook(book, path, progress, total)
 
-    _summary(wb, report, last, autos, multas)
+
+def _write(book, report: SanctionsReport, tick) -> None:
+    # the lists first: the summaries store what their formulas give on them
+    lists: dict[str, Sheet] = {}
+    for title, heading, columns, key, freeze, note in LISTS:
+        sheet = Sheet(book, title, report, columns, heading=heading, freeze_col=freeze, note=note, key_columns=2)
+        end = sheet.rows(getattr(report, key), tick)
+        sheet.filter(end)
+        totals = _list_totals(title, sheet)
+        if totals is not None:
+            sheet.skip()
+            sheet.total(totals)
+        lists[key] = sheet
+    autos, multas = lists["records"].area, lists["fines"].area
+    by_kind = None
     for title, heading, groups, column in (
         ("Por tipo", "Tipo de auto", report.by_kind, "Tipo"),
         ("Por regime", "Regime (ato)", report.by_regime, "Regime"),
@@ -202,39 +217,33 @@ def write_sanctions_report_xlsx(report: SanctionsReport, path: str | Path, *,
     ):
         columns = ((heading, 46, None), ("Autos", 10, COUNT), ("Multas lançadas", 16, MONEY),
                    ("Multas pagas", 16, MONEY), ("Em aberto", 16, MONEY), ("Vencidas", 16, MONEY))
-        breakdown_sheet(wb, report, title, columns, [(g.key,) for g in groups],
-                        heading=f"Autos e multas por {heading.lower()}",
-                        note=f"cada valor é uma fórmula sobre a aba Autos ({CORRECTED}s não somam)",
-                        criteria=[(autos(column), 0)],
-                        sums=[autos(name) for name in ("Multa", "Paga", "Em aberto", "Vencida")],
-                        exclude=(autos("Situação"), CORRECTED))
-    infractions = lambda name: _area("Infrações", INFRACTION_COLUMNS, name, last["infractions"])  # noqa: E731
-    breakdown_sheet(wb, report, "Por artigo",
+        result = breakdown_sheet(book, report, title, columns, [(g.key,) for g in groups],
+                                 heading=f"Autos e multas por {heading.lower()}",
+                                 note=f"cada valor é uma fórmula sobre a aba Autos ({CORRECTED}s não somam)",
+                                 criteria=[(autos(column), 0)],
+                                 sums=[autos(name) for name in ("Multa", "Paga", "Em aberto", "Vencida")],
+                                 exclude=(autos("Situação"), CORRECTED))
+        if title == "Por tipo":
+            by_kind = result
+    infractions = lists["infractions"].area
+    breakdown_sheet(book, report, "Por artigo",
                     (("Código", 28, None), ("Infração", 50, None), ("Regime", 34, None),
                      ("Artigo infringido", 36, None), ("Base da penalidade", 36, None), ("Autos", 10, COUNT)),
                     [(a.code, a.label, a.regime_label, a.article, a.basis) for a in report.by_article],
                     heading="Infrações por artigo, com a base legal",
                     note="cada contagem é uma fórmula sobre a aba Infrações",
                     criteria=[(infractions("Código"), 0), (infractions("Regime"), 2)])
-    breakdown_sheet(wb, report, "Por sanção", (("Sanção", 30, None), ("Aplicadas", 12, COUNT)),
+    breakdown_sheet(book, report, "Por sanção", (("Sanção", 30, None), ("Aplicadas", 12, COUNT)),
                     [(g.key,) for g in report.by_sanction], heading="Sanções aplicadas por tipo",
                     note="cada contagem é uma fórmula sobre a aba Sanções",
-                    criteria=[(_area("Sanções", SANCTION_COLUMNS, "Sanção", last["sanctions"]), 0)])
-
-    for title, heading, columns, key, freeze, note in LISTS:
-        sheet = Sheet(wb, title, report, columns, heading=heading, freeze_col=freeze, note=note)
-        end = sheet.rows(getattr(report, key), tick)
-        sheet.filter(end)
-        totals = _list_totals(title, columns, last[key])
-        if totals is not None:
-            sheet.ws.append([])
-            sheet.total(totals)
+                    criteria=[(lists["sanctions"].area("Sanção"), 0)])
+    _summary(book, report, lists, autos, multas, by_kind)
     tick()
-    return save_workbook(wb, path, progress, total)
 
 
-def _list_totals(title: str, columns, last: int) -> list | None:
+def _list_totals(title: str, sheet: Sheet) -> list | None:
     """The total row of a list with money: SUMIFS without what counts in nothing, SUM elsewhere."""
+    columns = sheet.columns
     money = [i for i, (_h, _w, fmt, _g) in enumerate(columns) if fmt == MONEY]
     if not money or title in ("Sanções",):
         return None
@@ -244,60 +253,59 @@ def _list_totals(title: str, columns, last: int) -> list | None:
     row[0] = f"Total (sem os {CORRECTED}s)" if title == "Autos" else (
         "Total (sem as canceladas)" if title == "Multas" else "Total")
     for i in money:
-        area = _area(title, columns, headers[i], last)
+        area = sheet.area(headers[i])
         if excluded is not None:
-            row[i] = (f'=ROUND(SUMIFS({area},{_area(title, columns, excluded[0], last)},'
-                      f'"<>{excluded[1]}"),2)')
+            row[i] = f_sumifs(area, [(sheet.area(excluded[0]), "<>", excluded[1], None)])
         else:
-            row[i] = f"=ROUND(SUM({area}),2)"
+            row[i] = f_sum(area)
     return row
 
 
-def _summary(wb, report: SanctionsReport, last: dict[str, int], autos, multas) -> None:
+def _summary(book, report: SanctionsReport, lists: dict[str, Sheet], autos, multas, by_kind) -> None:
     """Resumo: the period's figures as formulas over the lists, and the chart."""
-    columns = (("Indicador", 50, None), ("Valor", 18, MONEY), ("Como se calcula", 70, None), ("", 40, None))
-    sheet = Sheet(wb, "Resumo", report, columns, heading="Relatório de sanções")
-    ws = sheet.ws
+    columns = (("Indicador", 50, None), ("Valor", 18, MONEY), ("Como se calcula", 60, None), ("", 40, None))
+    sheet = Sheet(book, "Resumo", report, columns, heading="Relatório de sanções")
     status = autos("Situação")
     situation = multas("Situação")
-    deadlines = _area("Prazos em curso", DEADLINE_COLUMNS, "Situação", last["deadlines"])
+    deadlines = lists["deadlines"].area("Situação")
+    live = (situation, "<>", CANCELLED, None)
     money_rows = (
-        ("Multas lançadas (sem as canceladas)", f'=ROUND(SUMIFS({multas("Valor")},{situation},"<>{CANCELLED}"),2)',
+        ("Multas lançadas (sem as canceladas)", f_sumifs(multas("Valor"), [live]),
          "soma de Valor em Multas, sem as canceladas"),
-        ("Multas pagas", f"=ROUND(SUM({multas('Pago')}),2)", "pago sobre as multas, até o valor de cada uma"),
-        ("Multas em aberto", f"=ROUND(SUM({multas('Em aberto')}),2)", "lançado − pago"),
-        ("Multas vencidas", f"=ROUND(SUM({multas('Vencido')}),2)",
-         f"em aberto com vencimento antes de {report.today:%d/%m/%Y}"),
-        ("Para inscrição em dívida ativa",
-         f"=ROUND(SUM({_area('Dívida ativa', DEBT_COLUMNS, 'Valor', last['debts'])}),2)",
+        ("Multas pagas", f_sum(multas("Pago")), "pago sobre as multas, até o valor de cada uma"),
+        ("Multas em aberto", f_sum(multas("Em aberto")), "lançado − pago"),
+        ("Multas vencidas", f_sum(multas("Vencido")), f"em aberto com vencimento antes de {report.today:%d/%m/%Y}"),
+        ("Para inscrição em dívida ativa", f_sum(lists["debts"].area("Valor")),
          "multas não pagas depois de todos os prazos"),
-        ("A pagar para retirar os bens apreendidos",
-         f"=ROUND(SUM({_area('Apreensões pendentes', SEIZED_COLUMNS, 'Total para retirar', last['seized'])}),2)",
+        ("A pagar para retirar os bens apreendidos", f_sum(lists["seized"].area("Total para retirar")),
          "multas em aberto e diárias de depósito dos bens ainda no depósito"),
     )
     count_rows = (
-        (f"Autos lavrados (sem os {CORRECTED}s)", f'=COUNTIFS({autos("Auto")},"<>",{status},"<>{CORRECTED}")'),
-        ("Autos corrigidos (substituídos)", f'=COUNTIFS({status},"{CORRECTED}")'),
-        ("Autos anulados", f'=COUNTIFS({status},"anulado")'),
-        ("Infrações registradas", f"=COUNTA({_area('Infrações', INFRACTION_COLUMNS, 'Auto', last['infractions'])})"),
-        ("Reincidências", f"=COUNTA({_area('Reincidências', RECURRENCE_COLUMNS, 'Auto', last['recurrences'])})"),
-        ("Sanções aplicadas", f"=COUNTA({_area('Sanções', SANCTION_COLUMNS, 'Auto', last['sanctions'])})"),
-        ("Número de multas lançadas", f'=COUNTIFS({multas("Nº")},"<>",{situation},"<>{CANCELLED}")'),
-        ("Número de multas vencidas", f'=COUNTIFS({situation},"vencida")'),
-        ("Prazos em curso e julgamentos pendentes", f"=COUNTA({deadlines})"),
-        ("Julgamentos atrasados", f'=COUNTIFS({deadlines},"julgamento pendente*")'),
-        ("Apreensões com bens no depósito",
-         f"=COUNTA({_area('Apreensões pendentes', SEIZED_COLUMNS, 'Auto', last['seized'])})"),
+        (f"Autos lavrados (sem os {CORRECTED}s)",
+         f_countifs([(autos("Auto"), "nonblank", None, None), (status, "<>", CORRECTED, None)])),
+        ("Autos corrigidos (substituídos)", f_countifs([(status, "=", CORRECTED, None)])),
+        ("Autos anulados", f_countifs([(status, "=", "anulado", None)])),
+        ("Infrações registradas", f_counta(lists["infractions"].area("Auto"))),
+        ("Reincidências", f_counta(lists["recurrences"].area("Auto"))),
+        ("Sanções aplicadas", f_counta(lists["sanctions"].area("Auto"))),
+        ("Número de multas lançadas", f_countifs([(multas("Nº"), "nonblank", None, None), live])),
+        ("Número de multas vencidas", f_countifs([(situation, "=", "vencida", None)])),
+        ("Prazos em curso e julgamentos pendentes", f_counta(deadlines)),
+        ("Julgamentos atrasados", f_countifs([(deadlines, "prefix", "julgamento pendente", None)])),
+        ("Apreensões com bens no depósito", f_counta(lists["seized"].area("Auto"))),
     )
     sheet.figures(money_rows, count_rows)
-    ws.append([sheet.cell(f"Autos lavrados de {report.label}, pelo fato (data e hora do auto); situação em "
-                          f"{report.today:%d/%m/%Y}.", LONG_TEXT)])
-    ws.append([sheet.cell("Base legal de cada infração: aba Por artigo (artigo infringido e artigo da "
-                          "penalidade, como congelados nos autos)", LONG_TEXT)])
-    ws.append([sheet.cell(h, HEADER) for h in ("Infração", "Autos", "Artigo infringido", "Base da penalidade")])
+    widths = [w for _n, w, *_r in columns]
+    # one line each, over the empty cells beside it
+    sheet.append([f"Autos lavrados de {report.label}, pelo fato (data e hora do auto); situação em "
+                  f"{report.today:%d/%m/%Y}."])
+    sheet.append(["Base legal de cada infração: aba Por artigo (artigo infringido e artigo da penalidade, como "
+                  "congelados nos autos)"])
+    sheet.append([Styled(h, HEADER) for h in ("Infração", "Autos", "Artigo infringido", "Base da penalidade")])
     for a in report.by_article:
-        ws.append([f"{a.code} — {a.label}", sheet.cell(a.count, "Praça número"), sheet.cell(a.article, LONG_TEXT),
-                   sheet.cell(a.basis, LONG_TEXT)])
+        sheet.wrapped([Styled(f"{a.code} — {a.label}", LONG_TEXT), Styled(a.count, "Praça número"),
+                       Styled(a.article, LONG_TEXT), Styled(a.basis, LONG_TEXT)], widths)
     # the chart reads the breakdown by kind (Por tipo), itself formulas over the record list
-    ws.add_chart(column_chart("Por tipo", f"Multas lançadas × pagas por tipo de auto — {report.label}", 3, 4,
-                              HEADER_ROW + len(report.by_kind)), "E3")
+    sheet.ws.insert_chart("F3", column_chart(book, "Por tipo",
+                                             f"Multas lançadas × pagas por tipo de auto — {report.label}",
+                                             by_kind, series=(2, 3)))

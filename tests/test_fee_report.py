@@ -36,6 +36,7 @@ from models.db import db
 from models.fee_report import CANCELLED, NO_SECTION, NO_SITE, Cancelled, _disambiguate, fee_report
 from models.money import format_brl, from_centavos
 from models.settings import set_settings
+from reports.fee_report_xlsx import MONEY
 from test_charges import inpc, sjc_stall  # noqa: F401  (inpc: fixture)
 from test_permits import company, keys, person  # noqa: F401  (keys: fixture)
 
@@ -265,11 +266,14 @@ def test_excel_html_and_pdf_agree_to_the_cent_with_sql(month, tmp_path, app_read
     assert parser.cents["cobrancas-cobrado"] == expected["charged"]
     assert parser.cents["pagamentos-total"] == expected["received"]
 
-    # Excel, recalculated by LibreOffice (the file holds formulas only, no cached values)
+    # Excel: the results the file stores (what a reader that does not recalculate shows), and the workbook
+    # recalculated by LibreOffice — both to the cent of SQL
     xlsx = _export("xlsx", tmp_path / "taxas.xlsx")
+    books = [openpyxl.load_workbook(xlsx, data_only=True)]
     computed = recalculated(xlsx, tmp_path)
     if computed is not None:
-        wb = openpyxl.load_workbook(computed, data_only=True)
+        books.append(openpyxl.load_workbook(computed, data_only=True))
+    for wb in books:
         resumo = {row[0]: row[1] for row in wb["Resumo"].iter_rows(min_row=4, max_row=20, max_col=2, values_only=True)
                   if row[0]}
         assert cents(resumo["Cobrado (vencimento no mês, sem as canceladas)"]) == expected["charged"]
@@ -317,7 +321,7 @@ def test_excel_is_live_formatted_filtered_frozen_and_charted(month, tmp_path):
     charges = wb["Cobranças"]
     assert [c.value for c in charges[3]][:3] == ["Nº", "Titular", "CPF/CNPJ"]
     assert charges.freeze_panes == "B4" and charges.auto_filter.ref == f"A3:R{last}"
-    assert charges["L4"].number_format == '"R$" #,##0.00' and charges["K4"].number_format == "DD/MM/YYYY"
+    assert charges["L4"].number_format == MONEY and charges["K4"].number_format == "DD/MM/YYYY"
     assert isinstance(charges["K4"].value, dt.datetime)
     assert charges.column_dimensions["B"].width >= 30 and charges.column_dimensions["J"].width < 15
     numbers = [charges.cell(row=r, column=1).value for r in range(4, last + 1)]
@@ -330,7 +334,7 @@ def test_excel_is_live_formatted_filtered_frozen_and_charted(month, tmp_path):
     formulas = {row[0].value: row[1] for row in resumo.iter_rows(min_row=4, max_row=15, max_col=2)}
     charged = formulas["Cobrado (vencimento no mês, sem as canceladas)"]
     assert charged.value == f"=ROUND(SUMIFS('Cobranças'!$L$4:$L${last},'Cobranças'!$P$4:$P${last},\"<>cancelada\"),2)"
-    assert charged.number_format == '"R$" #,##0.00'
+    assert charged.number_format == MONEY
     assert formulas["Vencido"].value == f"=ROUND(SUM('Cobranças'!$O$4:$O${last}),2)"
     pays = 3 + len(report.payments)
     assert formulas["Recebido no mês"].value == f"=ROUND(SUM('Pagamentos'!$F$4:$F${pays}),2)"
@@ -347,7 +351,7 @@ def test_excel_is_live_formatted_filtered_frozen_and_charted(month, tmp_path):
     for sheet in ("Por regime", "Por local", "Por seção"):
         assert wb[sheet]["C4"].value.startswith("=ROUND(SUMIFS('Cobranças'!$L$4:")
     pagamentos = wb["Pagamentos"]
-    assert pagamentos["F4"].number_format == '"R$" #,##0.00' and pagamentos["A4"].number_format == "DD/MM/YYYY"
+    assert pagamentos["F4"].number_format == MONEY and pagamentos["A4"].number_format == "DD/MM/YYYY"
     assert pagamentos.auto_filter.ref == f"A3:G{pays}"
     assert wb["Inadimplentes"]["A4"].value == "Eventos Olímpia Ltda"
 
@@ -361,7 +365,7 @@ def test_excel_is_live_formatted_filtered_frozen_and_charted(month, tmp_path):
     bar = ElementTree.fromstring(chart).find(".//c:barChart", ns)
     assert bar is not None and bar.find("c:grouping", ns).get("val") == "clustered"
     series = bar.findall("c:ser", ns)
-    assert [s.find("c:tx/c:strRef/c:f", ns).text for s in series] == ["'Por tipo'!C3", "'Por tipo'!D3"]  # Cobrado, Pago
+    assert [s.find("c:tx/c:strRef/c:f", ns).text for s in series] == ["'Por tipo'!$C$3", "'Por tipo'!$D$3"]
     assert [s.find("c:val/c:numRef/c:f", ns).text for s in series] == ["'Por tipo'!$C$4:$C$6", "'Por tipo'!$D$4:$D$6"]
     assert {s.find("c:cat/c:strRef/c:f", ns).text for s in series} == {"'Por tipo'!$A$4:$A$6"}
 
@@ -409,6 +413,28 @@ def test_html_is_a_printable_a4_page_with_chart_header_and_bases(month, tmp_path
     assert "Candidatos à cassação" in text and month["bruno"].number in text
     assert "Multa — banca fora do alinhamento" in text and "paga a maior" in text
     assert "Eventos Olímpia Ltda" in text
+
+
+@pytest.mark.parametrize("typed", ['=HYPERLINK("http://exemplo.invalid","Clique")', "+5511987654321", "-2+3",
+                                   "@SUM(1+1)", "=1+1"])
+def test_what_people_typed_is_text_in_the_workbook_never_a_formula(database, tmp_path, typed):
+    """A name or a description that starts with = + - @ is written as a string: no reader runs it."""
+    import openpyxl
+
+    from reports.fee_report_xlsx import write_fee_report_xlsx
+
+    vendor = person(f"{typed} Silva")  # a name needs a surname
+    create_charge(kind="other", regime="sjc-2014", label=typed, amount="10,00", due_on=dt.date(2026, 9, 5),
+                  basis="art. 1º", by="t", person_id=vendor.id, today=TODAY)
+    path = write_fee_report_xlsx(fee_report(YEAR, MONTH, today=TODAY), tmp_path / "taxas.xlsx")
+    charges = openpyxl.load_workbook(path)["Cobranças"]
+    holder, label = charges["B4"], charges["I4"]
+    assert (holder.value, holder.data_type) == (f"{typed} Silva", "s")
+    assert (label.value, label.data_type) == (typed, "s")
+    with zipfile.ZipFile(path) as archive:
+        sheet = archive.read("xl/worksheets/sheet6.xml").decode("utf-8")  # Cobranças, the sixth tab
+    formulas = re.findall(r"<f>(.*?)</f>", sheet)
+    assert formulas and not any("HYPERLINK" in f or "1+1" in f or "5511" in f or "2+3" in f for f in formulas)
 
 
 def test_html_escapes_what_the_clerk_typed(database, tmp_path):

@@ -25,6 +25,7 @@ from decimal import Decimal
 from pathlib import Path
 from xml.etree import ElementTree
 
+
 import pytest
 
 from models import enforcement as enf
@@ -36,6 +37,7 @@ from models.money import format_brl, from_centavos
 from models.regimes import get_regime
 from models.sanctions_report import CORRECTED, Cancelled, sanctions_report
 from models.settings import set_settings
+from reports.fee_report_xlsx import MONEY
 from test_enforcement import draft, fines, issue, pay
 from test_fee_report import Figures, cents, pdf_pages, recalculated
 from test_permits import keys, person, sapezal_licence, tpu  # noqa: F401  (keys: fixture)
@@ -277,11 +279,14 @@ def test_excel_html_and_pdf_agree_to_the_cent_with_sql(march, tmp_path, app_read
     assert parser.cents["divida-total"] == cents(report.figures.debt)
     assert parser.cents["apreensoes-total"] == cents(report.figures.seized_due)
 
-    # Excel, recalculated by LibreOffice (the file holds formulas only, no cached values)
+    # Excel: the results the file stores (what a reader that does not recalculate shows), and the workbook
+    # recalculated by LibreOffice — both equal the report's figures
     xlsx = _export("xlsx", tmp_path / "sancoes.xlsx")
+    books = [openpyxl.load_workbook(xlsx, data_only=True)]
     computed = recalculated(xlsx, tmp_path)
     if computed is not None:
-        wb = openpyxl.load_workbook(computed, data_only=True)
+        books.append(openpyxl.load_workbook(computed, data_only=True))
+    for wb in books:
         resumo = {row[0]: row[1] for row in wb["Resumo"].iter_rows(min_row=4, max_row=25, max_col=2, values_only=True)
                   if row[0]}
         assert cents(resumo["Multas lançadas (sem as canceladas)"]) == expected["charged"]
@@ -338,20 +343,20 @@ def test_excel_is_live_formatted_filtered_frozen_and_charted(march, tmp_path):
     assert [c.value for c in autos[3]][:4] == ["Auto", "Tipo", "Regime", "Data e hora"]
     assert autos.freeze_panes == "B4" and autos.auto_filter.ref == f"A3:T{last}"
     assert autos["D4"].number_format == "DD/MM/YYYY HH:MM" and isinstance(autos["D4"].value, dt.datetime)
-    assert autos["Q4"].number_format == '"R$" #,##0.00'
+    assert autos["Q4"].number_format == MONEY
     assert [autos.cell(row=r, column=1).value for r in range(4, last + 1)] == [r.reference for r in report.records]
     total = next(r for r in autos.iter_rows(min_row=last + 1) if r[0].value)
     assert total[16].value == (f"=ROUND(SUMIFS('Autos'!$Q$4:$Q${last},'Autos'!$O$4:$O${last},\"<>corrigido\"),2)")
 
     fines = wb["Multas"]
     last_fine = 3 + len(report.fines)
-    assert fines["F4"].number_format == "DD/MM/YYYY" and fines["G4"].number_format == '"R$" #,##0.00'
+    assert fines["F4"].number_format == "DD/MM/YYYY" and fines["G4"].number_format == MONEY
     resumo = wb["Resumo"]
     formulas = {row[0].value: row[1] for row in resumo.iter_rows(min_row=4, max_row=25, max_col=2)}
     charged = formulas["Multas lançadas (sem as canceladas)"]
     assert charged.value == (f"=ROUND(SUMIFS('Multas'!$G$4:$G${last_fine},'Multas'!$K$4:$K${last_fine},"
                              f"\"<>cancelada\"),2)")
-    assert charged.number_format == '"R$" #,##0.00' and resumo.freeze_panes == "A4"
+    assert charged.number_format == MONEY and resumo.freeze_panes == "A4"
     assert formulas["Autos lavrados (sem os corrigidos)"].value == (
         f"=COUNTIFS('Autos'!$A$4:$A${last},\"<>\",'Autos'!$O$4:$O${last},\"<>corrigido\")")
 
@@ -374,7 +379,7 @@ def test_excel_is_live_formatted_filtered_frozen_and_charted(march, tmp_path):
     ns = {"c": "http://schemas.openxmlformats.org/drawingml/2006/chart"}
     bar = ElementTree.fromstring(chart).find(".//c:barChart", ns)
     series = bar.findall("c:ser", ns)
-    assert [s.find("c:tx/c:strRef/c:f", ns).text for s in series] == ["'Por tipo'!C3", "'Por tipo'!D3"]
+    assert [s.find("c:tx/c:strRef/c:f", ns).text for s in series] == ["'Por tipo'!$C$3", "'Por tipo'!$D$3"]
     assert {s.find("c:cat/c:strRef/c:f", ns).text for s in series} == {"'Por tipo'!$A$4:$A$6"}
 
 
