@@ -110,6 +110,9 @@ def test_stale_status_change_is_refused(applicant):
 
 def _save_many(url: str, person_id: int, count: int, queue) -> None:
     """Runs in a process of its own: another desk saving applications."""
+    from models import session
+
+    session.log_in(session.SYSTEM)  # a desk of its own: someone is logged in there (issue 16 §4)
     open_database(url, create=True)
     protocols = []
     for _ in range(count):

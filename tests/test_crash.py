@@ -31,6 +31,9 @@ INPC = {2015: "6,23", 2016: "11,28", 2017: "6,58", 2018: "2,07", 2019: "3,43", 2
 
 def _bulk_then_hang(url: str, what: str, when: str, reached, backend_pid, args: tuple) -> None:
     """Runs in a process of its own: the bulk operation, stopped (to be killed) half-way or after it returned."""
+    from models import session
+
+    session.log_in(session.SYSTEM)  # a desk of its own: someone is logged in there (issue 16 §4)
     from models.db import db, open_database
 
     open_database(url, create=True)

@@ -182,6 +182,9 @@ def test_numbers_are_gapless_per_year_and_a_failed_issue_gives_the_number_back(k
 
 def _issue_many(url: str, app_ids: list[int], key_dir: str, queue) -> None:
     """Runs in a process of its own: another desk issuing permits."""
+    from models import session
+
+    session.log_in(session.SYSTEM)  # a desk of its own: someone is logged in there (issue 16 §4)
     open_database(url, create=True)
     numbers = []
     for app_id in app_ids:
