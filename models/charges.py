@@ -33,6 +33,7 @@ for the chief to decide — Praça never revokes by itself.
 
 from __future__ import annotations
 
+import contextlib
 import datetime as _dt
 import json
 from calendar import monthrange
@@ -51,6 +52,7 @@ from peewee import (
     ForeignKeyField,
     IntegerField,
     IntegrityError,
+    PostgresqlDatabase,
     TextField,
     fn,
 )
@@ -514,28 +516,55 @@ def _create(planned: PlannedCharge, *, by: str, today: _dt.date) -> Charge:
 _BATCH = 500  # charges per INSERT of the month's run (and per audit entry, and per progress call)
 
 
+#: Held by the desk generating a month on PostgreSQL (a session lock): a second desk is told, not made to wait.
+MONTH_RUN_LOCK = "hashtext(current_schema() || '.month-run')"
+
+
+class MonthRunBusy(UserError):
+    def __init__(self):
+        super().__init__("O mês já está sendo gerado em outra mesa: espere ela terminar e gere de novo (o que ela "
+                         "gerar não é repetido).")
+
+
+@contextlib.contextmanager
+def month_run_turn():
+    """The month's run's turn: on PostgreSQL an advisory lock tried without waiting (:class:`MonthRunBusy` when
+    another desk holds it); SQLite's single writer queues the runs by itself."""
+    database = db.obj
+    if not isinstance(database, PostgresqlDatabase):
+        yield
+        return
+    (got,) = database.execute_sql(f"SELECT pg_try_advisory_lock({MONTH_RUN_LOCK})").fetchone()
+    if not got:
+        raise MonthRunBusy()
+    try:
+        yield
+    finally:
+        try:
+            database.execute_sql(f"SELECT pg_advisory_unlock({MONTH_RUN_LOCK})")
+        except Exception:  # noqa: BLE001 - a lost connection released it with the session
+            pass
+
+
 def generate_month(year: int, month: int, *, by: str, today: _dt.date | None = None,
                    progress=None) -> list[Charge]:
-    """Create the month's charges in one transaction; a second run creates nothing new.
+    """Create the month's charges; a second run creates nothing new.
 
-    The numbers are taken from the counter in one step for the whole month (gapless, in plan order) and the
-    rows go in by batches of ``_BATCH``, each batch one entry of the audit trail. ``progress(done, total)`` is
-    called after each batch (a bar on the screen); it may raise to cancel — then nothing is kept.
+    Everything is prepared before the write transaction (the plan, each row but its number), so other desks
+    wait only for the writing: inside it the month's keys are read again (a charge another run made meanwhile
+    is not made twice), the numbers are taken from the counter in one step (gapless, in plan order) and the
+    rows go in by batches of ``_BATCH``, each batch one entry of the audit trail. On PostgreSQL a second desk
+    generating at the same time is told so (:class:`MonthRunBusy`). ``progress(done, total)`` is called after
+    each batch (a bar on the screen); it may raise to cancel — then nothing is kept.
     """
     require("charges.generate")
     by = _by(by)
     today = today or _dt.date.today()
     created = []
-    with db.atomic():
-        plan = plan_month(year, month, today=today)  # inside the transaction: two desks do not double it
-        total = len(plan.to_create)
-        if not total:
+    with month_run_turn():
+        plan = plan_month(year, month, today=today)  # reads only: no write lock held while it is computed
+        if not plan.to_create:
             return created
-        numbers = iter(next_numbers(f"charge-{today.year}", total))
-        # the new rows' ids come after every id there is now (SQLite: this desk holds the write lock; PostgreSQL:
-        # the sequence only grows) — read back once at the end, matched by key
-        (before,) = db.execute_sql("SELECT COALESCE(MAX(id), 0) FROM charge").fetchone()
-        details: dict[int, str] = {}  # many charges share one frozen line: its JSON is written once
         fields = [f for f in Charge._meta.sorted_fields if f is not Charge.id]
         names = [f.name for f in fields]
         at = {name: i for i, name in enumerate(names)}
@@ -548,28 +577,42 @@ def generate_month(year: int, month: int, *, by: str, today: _dt.date | None = N
         # a row is the defaults followed by the given values, picked in the fields' order (at C speed)
         pick = itemgetter(*[len(base) + given.index(n) if n in given else at[n] for n in names])
         base = tuple(base)
-        written: list[tuple] = []
-        for start in range(0, total, _BATCH):
-            rows = []
-            for planned in plan.to_create[start:start + _BATCH]:
-                detail = details.get(id(planned.detail))
-                if detail is None:
-                    detail = details[id(planned.detail)] = json.dumps(planned.detail, ensure_ascii=False)
-                rows.append(pick(base + (
-                    f"{today.year}/{next(numbers):05d}", planned.key, planned.kind, planned.regime,
-                    planned.permit_id, planned.application_id, planned.person_id, planned.company_id,
-                    planned.fee, planned.label, planned.period, planned.amount, planned.due_on,
-                    planned.formula, planned.basis, detail)))
-            Charge.insert_rows(fields, rows)
-            written.extend(rows)
-            if progress is not None:
-                progress(len(written), total)
-        ids = dict(db.execute_sql(f'SELECT "key", id FROM charge WHERE id > {db.param}', (before,)).fetchall())
-        key = at["key"]
-        for row in written:  # the records as Charge.create returns them
-            charge = Charge(__no_default__=True)
-            charge.__data__ = dict(zip(names, row), id=ids[row[key]])
-            created.append(charge)
+        details: dict[int, str] = {}  # many charges share one frozen line: its JSON is written once
+        prepared = []  # (key, the given values after the number)
+        for planned in plan.to_create:
+            detail = details.get(id(planned.detail))
+            if detail is None:
+                detail = details[id(planned.detail)] = json.dumps(planned.detail, ensure_ascii=False)
+            prepared.append((planned.key, (
+                planned.key, planned.kind, planned.regime, planned.permit_id, planned.application_id,
+                planned.person_id, planned.company_id, planned.fee, planned.label, planned.period, planned.amount,
+                planned.due_on, planned.formula, planned.basis, detail)))
+        period = f"{year:04d}-{month:02d}"
+        with db.atomic():
+            made = {k for (k,) in Charge.select(Charge.key).where(
+                Charge.key.is_null(False) & ((Charge.period == "") | (Charge.period == period))).tuples()}
+            todo = [rest for key, rest in prepared if key not in made]
+            total = len(todo)
+            if not total:
+                return created
+            numbers = iter(next_numbers(f"charge-{today.year}", total))
+            # the new rows' ids come after every id there is now (SQLite: this desk holds the write lock;
+            # PostgreSQL: the sequence only grows) — read back once at the end, matched by key
+            (before,) = db.execute_sql("SELECT COALESCE(MAX(id), 0) FROM charge").fetchone()
+            written: list[tuple] = []
+            for start in range(0, total, _BATCH):
+                rows = [pick(base + (f"{today.year}/{next(numbers):05d}",) + rest)
+                        for rest in todo[start:start + _BATCH]]
+                Charge.insert_rows(fields, rows)
+                written.extend(rows)
+                if progress is not None:
+                    progress(len(written), total)
+            ids = dict(db.execute_sql(f'SELECT "key", id FROM charge WHERE id > {db.param}', (before,)).fetchall())
+            key = at["key"]
+            for row in written:  # the records as Charge.create returns them
+                charge = Charge(__no_default__=True)
+                charge.__data__ = dict(zip(names, row), id=ids[row[key]])
+                created.append(charge)
     return created
 
 
