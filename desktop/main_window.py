@@ -263,6 +263,10 @@ class MainWindow(QMainWindow):
         index = next(i for i, desk in enumerate(self.desks) if desk.key == key)
         page = self.desks[index].factory()
         page.setObjectName(f"page-{key}")
+        from views.fit import compact_combos, tip_cut_cells
+
+        compact_combos(page)  # a long regime or site name does not make the desk wider than the screen
+        tip_cut_cells(page)
         self.pages.built[key] = page
         stand_in = self.stack.widget(index)
         showing = self.stack.currentIndex() == index

@@ -5,7 +5,7 @@ from __future__ import annotations
 import datetime as _dt
 from pathlib import Path
 
-from PySide6.QtCore import Qt, QTimer
+from PySide6.QtCore import QSize, Qt, QTimer
 from PySide6.QtGui import QBrush, QColor
 from PySide6.QtWidgets import (
     QCheckBox,
@@ -34,6 +34,7 @@ from models.front_desk import Applicant, assess, load_applicant
 from models.money import format_brl
 from models.regimes import shipped_regimes
 from models.settings import MUNICIPALITY, get_setting
+from views.fit import fit_to_screen
 from views.price_simulator import where_to_enter
 from views.documents_table import DocumentsTable
 from views.widgets import FieldErrorsView, GuardedDialog, current_user_name
@@ -60,7 +61,7 @@ class ApplicationDialog(GuardedDialog):
         self.files: dict[str, str] = {}
         self.regimes = shipped_regimes()
         self.setWindowTitle(self.tr("Novo requerimento — %1").replace("%1", self.applicant.name))
-        self.resize(1180, 780)
+        fit_to_screen(self, QSize(1180, 780))
         layout = QVBoxLayout(self)
         document = (format_cpf(self.applicant.document) if self.applicant.kind == "person"
                     else format_cnpj(self.applicant.document))

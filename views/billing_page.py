@@ -5,6 +5,7 @@ from __future__ import annotations
 from PySide6.QtWidgets import QLabel, QTabWidget, QVBoxLayout, QWidget
 
 from views.charges_page import ChargesTab, DelinquencyTab
+from views.fit import scrollable
 from views.price_simulator import PriceSimulator
 
 
@@ -23,8 +24,8 @@ class BillingPage(QWidget):
         self.simulator = PriceSimulator()
         self.tabs.addTab(self.charges, self.tr("Cobranças do mês"))
         self.tabs.addTab(self.delinquency, self.tr("Inadimplência"))
-        self.tabs.addTab(self.simulator, self.tr("Simulador de preço"))
-        self.tabs.currentChanged.connect(lambda _i: self.tabs.currentWidget().refresh())
+        self.tabs.addTab(scrollable(self.simulator), self.tr("Simulador de preço"))
+        self.tabs.currentChanged.connect(lambda i: (self.charges, self.delinquency, self.simulator)[i].refresh())
         layout.addWidget(self.tabs, 1)
 
     def refresh(self) -> None:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import datetime as _dt
 from html import escape
 
-from PySide6.QtCore import Qt, QTimer
+from PySide6.QtCore import QSize, Qt, QTimer
 from PySide6.QtWidgets import (
     QComboBox,
     QDialog,
@@ -22,11 +22,13 @@ from PySide6.QtWidgets import (
     QInputDialog,
     QLabel,
     QLineEdit,
+    QListWidget,
     QMessageBox,
     QProgressDialog,
     QPushButton,
     QSplitter,
     QTableView,
+    QTabWidget,
     QVBoxLayout,
     QWidget,
 )
@@ -47,6 +49,7 @@ from models.charges import (
 )
 from models.errors import FieldErrors, UserError
 from models.money import format_brl
+from views.fit import fit_to_screen
 from views.table_models import Column, RowsModel, select_where, selected_row
 from views.widgets import DateEdit, FieldErrorsView, GuardedDialog, current_user_name
 
@@ -71,7 +74,7 @@ class GenerateDialog(QDialog):
     def __init__(self, plan: MonthPlan, parent: QWidget | None = None):
         super().__init__(parent)
         self.setWindowTitle(self.tr("Gerar cobranças — %1").replace("%1", plan.label))
-        self.resize(980, 560)
+        fit_to_screen(self, QSize(980, 560))
         layout = QVBoxLayout(self)
         if plan.to_create:
             head = self.tr("%1 cobrança(s) a gerar, total %2.").replace("%1", str(len(plan.to_create))).replace(
@@ -98,16 +101,22 @@ class GenerateDialog(QDialog):
         self.table.setObjectName("plan")
         self.table.setModel(self.model)
         self.table.verticalHeader().hide()
+        self.table.setWordWrap(False)
+        self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
         self.table.horizontalHeader().setSectionResizeMode(2, QHeaderView.ResizeMode.Stretch)
-        layout.addWidget(self.table, 1)
+        # the charges to be created are the list; the ones not generated, with their reasons, a tab beside it
+        self.tabs = QTabWidget()
+        self.tabs.setObjectName("plan-tabs")
+        self.tabs.addTab(self.table, self.tr("A gerar (%1)").replace("%1", str(len(plan.to_create))))
+        self.skipped = QListWidget()
+        self.skipped.setObjectName("plan-skipped")
+        self.skipped.setWordWrap(True)
+        self.skipped.addItems(list(plan.skipped))
         if plan.skipped:
-            skipped = QLabel(self.tr("Não geradas (%1):").replace("%1", str(len(plan.skipped))) + "<ul>"
-                             + "".join(f"<li>{escape(s)}</li>" for s in plan.skipped[:40])
-                             + ("<li>…</li>" if len(plan.skipped) > 40 else "") + "</ul>")
-            skipped.setObjectName("plan-skipped")
-            skipped.setWordWrap(True)
-            skipped.setTextFormat(Qt.TextFormat.RichText)
-            layout.addWidget(skipped)
+            self.tabs.addTab(self.skipped, self.tr("Não geradas (%1)").replace("%1", str(len(plan.skipped))))
+            self.tabs.setTabToolTip(1, self.tr("Taxas que o mês não cobra, cada uma com o motivo (valor a definir "
+                                               "pela Administração, dado que falta)"))
+        layout.addWidget(self.tabs, 1)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Cancel)
         self.generate_button = buttons.addButton(
             self.tr("&Gerar %1 cobrança(s)").replace("%1", str(len(plan.to_create))),

@@ -5,12 +5,14 @@ from __future__ import annotations
 
 import datetime as _dt
 
+from PySide6.QtCore import QSize
 from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
 
 from models.applications import Application, record_documents
 from models.errors import FieldErrors, UserError
 from models.regimes import get_regime
 from views.documents_table import DocumentsTable
+from views.fit import fit_to_screen
 from views.widgets import FieldErrorsView, GuardedDialog, current_user_name
 
 
@@ -27,7 +29,7 @@ class DeliveredDocumentsDialog(GuardedDialog):
         self.recorded: list = []
         regime = get_regime(app.regime)
         self.setWindowTitle(self.tr("Documentos entregues — %1").replace("%1", app.protocol))
-        self.resize(760, 320)
+        fit_to_screen(self, QSize(760, 320))
         layout = QVBoxLayout(self)
         head = QLabel(self.tr("<b>%1</b> — requerimento %2").replace("%1", app.applicant_name)
                       .replace("%2", app.protocol))

@@ -14,7 +14,7 @@ import json
 from html import escape
 from pathlib import Path
 
-from PySide6.QtCore import Qt, QTimer
+from PySide6.QtCore import QSize, Qt, QTimer
 from PySide6.QtGui import QColor
 from PySide6.QtWidgets import (
     QCheckBox,
@@ -48,6 +48,8 @@ from models import enforcement as enf
 from models.errors import FieldErrors, UserError
 from models.money import format_brl
 from models.regimes import get_regime, shipped_regimes
+from views.fit import fit_to_screen
+from views.flow import FlowLayout
 from views.table_models import Column, RowsModel, make_table, select_where, selected_row
 from views.widgets import DateEdit, ERROR_STYLE, current_user_name, print_document, save_pdf_as
 
@@ -263,7 +265,7 @@ class RecordDialog(QDialog):
             self.offender = ("company", base.company_id)
         self.permit = None
         self.setWindowTitle(title or self.tr("Novo auto"))
-        self.resize(1240, 820)
+        fit_to_screen(self, QSize(1240, 820))
         self._timer = QTimer(self)
         self._timer.setSingleShot(True)
         self._timer.setInterval(250)
@@ -1145,7 +1147,7 @@ class RecordsTab(QWidget):
         split.setStretchFactor(0, 3)
         split.setStretchFactor(1, 2)
         layout.addWidget(split, 1)
-        actions = QHBoxLayout()
+        actions = FlowLayout()  # eleven actions: a second line on a narrow screen
         self.buttons: dict[str, QPushButton] = {}
         for key, label, slot in (
             ("new", "&Novo auto…", lambda: self.new_record()),

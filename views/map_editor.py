@@ -85,6 +85,8 @@ from models.sites import (
 )
 from models.stall_plan import GRID, NUDGE, NUDGE_LARGE, Box, HolderInfo, StallPlan
 from reports.site_map import OBSTACLE_MARKS, stall_parts
+from views.fit import fit_to_screen
+from views.flow import FlowLayout
 from views.widgets import FieldErrorsView, GuardedDialog, current_user_name
 
 PERMIT_MIME = "application/x-praca-permit"
@@ -742,7 +744,24 @@ class MapView(QGraphicsView):
             self.setTransformationAnchor(QGraphicsView.ViewportAnchor.AnchorViewCenter)
         self.scale(target / current, target / current)
         self.setTransformationAnchor(QGraphicsView.ViewportAnchor.AnchorUnderMouse)
+        if not anchor_under_mouse:  # by keyboard or toolbar: what the clerk works on stays in the middle
+            focus = self.focus_rect()
+            if not focus.isEmpty():
+                self.centerOn(focus.center())
         self.zoomed.emit()
+
+    def focus_rect(self) -> QRectF:
+        """Where a keyboard zoom centres: the selected stalls, else the stalls in view, else all of them."""
+        items = self.editor.items
+        chosen = [items[uid] for uid in self.editor.selected_uids() if uid in items]
+        if not chosen:
+            seen = self.mapToScene(self.viewport().rect()).boundingRect()
+            chosen = [item for item in items.values() if item.sceneBoundingRect().intersects(seen)]
+        chosen = chosen or list(items.values())
+        rect = QRectF()
+        for item in chosen:
+            rect = rect.united(item.sceneBoundingRect())
+        return rect
 
     def street_rect(self) -> QRectF:
         plan = self.editor.plan
@@ -778,9 +797,12 @@ class MapView(QGraphicsView):
 
     def _place_overlays(self) -> None:
         vp = self.viewport().rect()
-        self.scale_bar.move(vp.right() - self.scale_bar.width() - 8, vp.bottom() - self.scale_bar.height() - 8)
         self.legend.adjustSize()
         self.legend.move(8, vp.bottom() - self.legend.height() - 8)
+        x, y = vp.right() - self.scale_bar.width() - 8, vp.bottom() - self.scale_bar.height() - 8
+        if self.legend.isVisible() and x < self.legend.geometry().right() + 8:  # never under the legend
+            y = self.legend.y() - self.scale_bar.height() - 8
+        self.scale_bar.move(x, y)
 
     def wheelEvent(self, event) -> None:  # noqa: N802 - Qt API
         steps = event.angleDelta().y() / 120
@@ -860,7 +882,7 @@ class KeepBreachDialog(GuardedDialog):
         self.breach = breach
         self.kept = None
         self.setWindowTitle(self.tr("Manter irregularidade com justificativa"))
-        self.resize(560, 340)
+        fit_to_screen(self, QSize(560, 340))
         layout = QVBoxLayout(self)
         about = QLabel(f"<b>{escape(breach.label.capitalize())}</b><br>{escape(breach.message)}"
                        + (f"<br><i>{escape(breach.basis)}</i>" if breach.basis else ""))
@@ -954,11 +976,22 @@ class MapEditor(QWidget):
         self.segment_box.setVisible(False)
         head.addWidget(self.segment_box)
         layout.addLayout(head)
+        # the editing tools and the view's (zoom, legend): side by side where the screen is wide, the view's on a
+        # second line where it is not — never behind a "››"
+        tools = QWidget()
+        tools.setObjectName("map-toolbars")
+        flow = FlowLayout(tools, spacing=0)
         self.toolbar = QToolBar()
         self.toolbar.setObjectName("map-tools")
-        self.toolbar.setIconSize(QSize(18, 18))
-        self.toolbar.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
-        layout.addWidget(self.toolbar)
+        self.edit_tools = QToolBar()
+        self.edit_tools.setObjectName("map-edit-tools")
+        self.view_tools = QToolBar()
+        self.view_tools.setObjectName("map-view-tools")
+        for bar in (self.toolbar, self.edit_tools, self.view_tools):
+            bar.setIconSize(QSize(18, 18))
+            bar.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
+            flow.addWidget(bar)
+        layout.addWidget(tools)
 
         self.scene = MapScene(self)
         self.view = MapView(self, self.scene)
@@ -966,6 +999,7 @@ class MapEditor(QWidget):
         self.tabs = QTabWidget()
         self.tabs.setObjectName("map-side")
         self.tabs.setMinimumWidth(300)
+        self.tabs.setUsesScrollButtons(False)  # every tab's name whole: the tabs take the room they need
         self._build_checks_tab()
         self._build_holders_tab()
         self._build_stall_tab()
@@ -1069,16 +1103,15 @@ class MapEditor(QWidget):
         bar.addSeparator()
         for action in (self.action_undo, self.action_redo):
             bar.addAction(action)
-        bar.addSeparator()
+        bar = self.edit_tools
         for action in (self.action_auto, self.action_add, self.action_delete, self.action_rotate):
             bar.addAction(action)
         bar.addWidget(align_button)
         bar.addAction(self.action_distribute)
         bar.addAction(self.action_pack)
-        bar.addSeparator()
         for action in (self.action_zoom_in, self.action_zoom_out, self.action_fit, self.action_across,
                        self.action_legend):
-            bar.addAction(action)
+            self.view_tools.addAction(action)
 
     def _undo_changed(self, *_args) -> None:
         # the stack is cleared while the editor is destroyed: nothing to show then
@@ -1095,6 +1128,7 @@ class MapEditor(QWidget):
 
     def _toggle_legend(self) -> None:
         self.view.legend.setVisible(self.action_legend.isChecked())
+        self.view._place_overlays()
 
     def _build_checks_tab(self) -> None:
         page = QWidget()

@@ -13,6 +13,7 @@ from pathlib import Path
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
+    QComboBox,
     QDialog,
     QFileDialog,
     QHBoxLayout,
@@ -102,9 +103,26 @@ class MapsPage(QWidget):
         heading = QLabel(self.tr("Mapas"))
         heading.setObjectName("heading")
         heading.setStyleSheet("font-size: 20pt; font-weight: 600;")
-        layout.addWidget(heading)
+        # with a map open the list of sites gives the map its room: a selector beside the heading instead
+        head = QHBoxLayout()
+        head.addWidget(heading)
+        head.addStretch(1)
+        self.list_button = QPushButton(self.tr("Lista de locai&s"))
+        self.list_button.setObjectName("show-sites")
+        self.list_button.setCheckable(True)
+        self.list_button.setChecked(True)
+        self.list_button.setToolTip(self.tr("Mostrar ou esconder a lista de locais ao lado do mapa"))
+        self.site_picker = QComboBox()
+        self.site_picker.setObjectName("site-picker")
+        self.site_picker.setToolTip(self.tr("O local cujo mapa está aberto"))
+        self.site_picker.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+        self.site_picker.setMinimumContentsLength(32)
+        head.addWidget(self.site_picker)
+        head.addWidget(self.list_button)
+        layout.addLayout(head)
 
         left = QWidget()
+        self.left = left
         left_layout = QVBoxLayout(left)
         left_layout.setContentsMargins(0, 0, 0, 0)
         self.model = RowsModel([
@@ -164,6 +182,23 @@ class MapsPage(QWidget):
         self.delete_button.clicked.connect(lambda: self.delete_selected())
         self.table.doubleClicked.connect(lambda _i: self.edit_site())
         self.editor.saved.connect(self._refresh_rows)
+        self.split.setCollapsible(0, False)
+        self.list_button.toggled.connect(self._show_list)
+        self.site_picker.activated.connect(lambda i: self.select_site(self.site_picker.itemData(i), quiet=True))
+        self._show_list(True)
+
+    def _show_empty(self) -> None:
+        self.stack.setCurrentWidget(self.empty)
+        self._show_list(True)
+
+    def _show_list(self, shown: bool) -> None:
+        """The sites' list beside the map (``shown``) or only the selector over it."""
+        self.list_button.setChecked(shown)
+        self.left.setVisible(shown)
+        if shown and self.split.sizes()[0] < self.left.minimumSizeHint().width():
+            self.split.setSizes([330, max(self.split.width() - 330, 400)])
+        self.site_picker.setVisible(not shown or self.stack.currentWidget() is not self.empty)
+        self.list_button.setVisible(self.stack.currentWidget() is not self.empty)
 
     # -- the list ----------------------------------------------------------
     def refresh(self) -> None:
@@ -174,7 +209,7 @@ class MapsPage(QWidget):
             self._url = url.raw
             self.editor.undo.clear()
             self.current_id = None
-            self.stack.setCurrentWidget(self.empty)
+            self._show_empty()
         elif self.editor.is_dirty():
             self._refresh_rows()
             return
@@ -191,6 +226,11 @@ class MapsPage(QWidget):
         self.table.selectionModel().blockSignals(True)
         self.model.set_rows(site_rows())
         self.table.selectionModel().blockSignals(False)
+        self.site_picker.blockSignals(True)
+        self.site_picker.clear()
+        for item in self.model.rows:
+            self.site_picker.addItem(item.name, item.id)
+        self.site_picker.blockSignals(False)
         if keep is not None:
             self.select_site(keep, quiet=True, load=False)
         self._update_buttons()
@@ -213,6 +253,8 @@ class MapsPage(QWidget):
 
     def _update_buttons(self) -> None:
         row = self.selected()
+        index = self.site_picker.findData(self.current_id) if self.current_id is not None else -1
+        self.site_picker.setCurrentIndex(index)
         self.edit_button.setEnabled(row is not None)
         self.delete_button.setEnabled(row is not None)
 
@@ -221,7 +263,7 @@ class MapsPage(QWidget):
         self._update_buttons()
         if row is None:
             if not self.editor.is_dirty():
-                self.stack.setCurrentWidget(self.empty)
+                self._show_empty()
             return
         if row.id == self.current_id:
             return
@@ -239,15 +281,19 @@ class MapsPage(QWidget):
         if not segments:
             self.points.load(site_id, row.name if row else "")
             self.stack.setCurrentWidget(self.points)
+            self._show_list(False)
+            self._update_buttons()
             return
         try:
             self.editor.load(site_id, segments[0].id, segments=segments)
         except UserError as exc:
             self.message.setText(exc.message)
-            self.stack.setCurrentWidget(self.empty)
+            self._show_empty()
             return
         self.stack.setCurrentWidget(self.editor)
         self.message.clear()
+        self._show_list(False)
+        self._update_buttons()
 
     # -- sites ---------------------------------------------------------------------
     def new_site(self, *, dialog_hook=None):
@@ -298,6 +344,6 @@ class MapsPage(QWidget):
         self.message.setText(self.tr("Local %1 excluído.").replace("%1", row.name))
         self.editor.undo.clear()
         self.current_id = None
-        self.stack.setCurrentWidget(self.empty)
+        self._show_empty()
         self._refresh_rows()
         return True

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from html import escape
 from pathlib import Path
 
-from PySide6.QtCore import QEvent, Qt, QUrl
+from PySide6.QtCore import QEvent, QSize, Qt, QUrl
 from PySide6.QtGui import QColor, QImage, QKeySequence, QPainter, QShortcut, QTextDocument
 from PySide6.QtWidgets import (
     QComboBox,
@@ -70,6 +70,7 @@ from models.permits import (
 from models.people import get_person
 from models.regimes import get_regime, shipped_regimes
 from models.search import find_applicants
+from views.fit import fit_to_screen
 from views.table_models import Column, RowsModel, make_table, selected_row
 from views.widgets import DateEdit, DocumentEdit, FieldErrorsView, current_user_name, print_document
 
@@ -179,7 +180,7 @@ class HistoryDialog(QDialog):
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
         buttons.rejected.connect(self.reject)
         layout.addWidget(buttons)
-        self.resize(900, 420)
+        fit_to_screen(self, QSize(900, 420))
 
 
 class LeaveDialog(QDialog):
@@ -349,7 +350,7 @@ class RenewalDialog(QDialog):
         buttons.accepted.connect(self.accept)
         buttons.rejected.connect(self.reject)
         layout.addWidget(buttons)
-        self.resize(1100, 560)
+        fit_to_screen(self, QSize(1100, 560))
 
     def _browse(self, edit: QLineEdit) -> None:
         path, _ = QFileDialog.getOpenFileName(self, self.tr("Documento digitalizado"), "",
@@ -435,7 +436,7 @@ class HeirDialog(QDialog):
         self.query.textChanged.connect(self.search)
         self.table.selectionModel().selectionChanged.connect(lambda *_: self._update())
         self._update()
-        self.resize(620, 380)
+        fit_to_screen(self, QSize(620, 380))
 
     def search(self) -> None:
         holder = self.row.holder_id if self.row.holder_kind == "person" else None

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import datetime as _dt
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QSize, Qt
 from PySide6.QtGui import QPixmap
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -28,6 +28,7 @@ from models.br import format_cpf
 from models.errors import FieldErrors, UserError
 from models.files import resolve
 from models.people import HOUSING, RELATIONS, HouseholdInput, Person, PersonInput, save_person
+from views.fit import fit_to_screen, scrollable
 from views.widgets import (DateEdit, DocumentEdit, FieldErrorsView, GuardedDialog, add_remove_row, address_values,
                            load_address, make_address_fields)
 
@@ -43,7 +44,10 @@ class PersonDialog(GuardedDialog):
         self.photo_file: str | None = None
         self.setWindowTitle(self.tr("Editar pessoa") if person else self.tr("Nova pessoa"))
         self.setMinimumWidth(820)
-        layout = QVBoxLayout(self)
+        outer = QVBoxLayout(self)
+        body = QWidget()  # the form scrolls on a short screen; the save bar stays in view
+        layout = QVBoxLayout(body)
+        layout.setContentsMargins(0, 0, 0, 0)
 
         ident = QGroupBox(self.tr("Identificação"))
         grid = QGridLayout(ident)
@@ -150,7 +154,9 @@ class PersonDialog(GuardedDialog):
         family_layout.addLayout(add_remove_row(self, self.tr("&Adicionar familiar"), self.add_member,
                                                self.remove_member))
         layout.addWidget(family)
-        self.add_save_bar(layout)
+        outer.addWidget(scrollable(body), 1)
+        self.add_save_bar(outer)
+        fit_to_screen(self, body.sizeHint() + QSize(40, 90))
 
         self.errors = FieldErrorsView(self.error, {
             "name": self.name, "cpf": self.cpf, "rg": self.rg, "birth_date": self.birth, "street": self.street,

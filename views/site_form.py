@@ -12,6 +12,7 @@ import datetime as _dt
 import re
 from decimal import Decimal
 
+from PySide6.QtCore import QSize
 from PySide6.QtGui import QColor
 from PySide6.QtWidgets import (
     QCheckBox,
@@ -47,6 +48,7 @@ from models.sites import (
     save_site,
     site_input,
 )
+from views.fit import fit_to_screen
 from views.widgets import ERROR_STYLE, DateEdit, FieldErrorsView, GuardedDialog, add_remove_row
 
 _OBSTACLE_SIDES = {"a": "lado A", "b": "lado B", "both": "os dois lados"}
@@ -80,7 +82,7 @@ class SiteFormDialog(GuardedDialog):
         self.saved_site: Site | None = None
         self.regimes = shipped_regimes()
         self.setWindowTitle(self.tr("Editar local") if self.site else self.tr("Novo local"))
-        self.resize(940, 640)
+        fit_to_screen(self, QSize(940, 640))
         layout = QVBoxLayout(self)
         self.tabs = QTabWidget()
         self.tabs.setObjectName("site-tabs")

@@ -1,0 +1,226 @@
+"""Issue 18 §1: every desk, every tab, every map and every dialog fits a 1366×768 screen with its taskbar —
+nothing outside the window, no button or label cut off (see fitcheck.py). The demo is built once for the module."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import QSettings, QSize, Qt
+from PySide6.QtWidgets import QApplication, QDialog, QTabWidget
+
+from fitcheck import ROOM, fit, problems
+
+#: PRACA_FIT_SHOTS=<folder>: the dialogs saved there as PNG, to look at
+SHOTS = Path(os.environ["PRACA_FIT_SHOTS"]) if os.environ.get("PRACA_FIT_SHOTS") else None
+
+
+@pytest.fixture(scope="module")
+def demo_window(tmp_path_factory, qapp):
+    """The main window on the demo database, as large as the screen's room; built once for every test here."""
+    from desktop.app import ensure_app
+    from desktop.main_window import MainWindow
+    from models.db import close_database, open_database
+    from models.demo import fill_demo
+
+    ensure_app()
+    QSettings().clear()
+    url = f"sqlite:///{tmp_path_factory.mktemp('fit') / 'demo.sqlite3'}"
+    open_database(url, create=True)
+    fill_demo()
+    window = MainWindow()
+    window.resize(ROOM)
+    window.show()
+    QApplication.processEvents()
+    yield window
+    window.close()
+    window.deleteLater()
+    close_database()
+
+
+@pytest.fixture
+def room(monkeypatch):
+    """The screen every window measures itself against: 1366×768 less the taskbar."""
+    import views.fit
+
+    monkeypatch.setattr(views.fit, "screen_room", lambda _widget=None: QSize(ROOM))
+    return ROOM
+
+
+def _tabs_shown(widget):
+    """Walk every tab of every tab widget under ``widget`` (nested ones too), yielding a label for each."""
+    tabs = [t for t in widget.findChildren(QTabWidget) if t.isVisibleTo(widget)]
+    if not tabs:
+        yield ""
+        return
+    outer = tabs[0]
+    for index in range(outer.count()):
+        outer.setCurrentIndex(index)
+        QApplication.processEvents()
+        yield outer.tabText(index)
+        for inner in outer.widget(index).findChildren(QTabWidget):
+            if inner.isVisibleTo(widget):
+                for sub in range(inner.count()):
+                    inner.setCurrentIndex(sub)
+                    QApplication.processEvents()
+                    yield f"{outer.tabText(index)} → {inner.tabText(sub)}"
+
+
+def test_the_window_and_every_desk_fit(demo_window, room):
+    window = demo_window
+    hint = window.minimumSizeHint()
+    assert hint.width() <= ROOM.width() and hint.height() <= ROOM.height(), hint
+    found = []
+    for desk in window.desks:
+        window.show_desk(desk.key)
+        QApplication.processEvents()
+        for tab in _tabs_shown(window.pages[desk.key]):
+            found += [f"{desk.key} {tab}: {p}" for p in problems(window)]
+    assert found == []
+
+
+def test_every_map_fits_with_its_tools_legend_and_scale(demo_window, room):
+    window = demo_window
+    window.show_desk("mapas")
+    page = window.pages["mapas"]
+    found = []
+    for row in list(page.model.rows):
+        page.select_site(row.id)
+        QApplication.processEvents()
+        assert not page.table.isVisible(), "an open map takes the sites' list's room"
+        found += [f"{row.name}: {p}" for p in problems(window)]
+        if page.stack.currentWidget() is page.editor:
+            editor = page.editor
+            for bar in (editor.toolbar, editor.edit_tools, editor.view_tools):
+                hidden = [a.text() for a in bar.actions() if a.isVisible() and not bar.widgetForAction(a).isVisible()]
+                assert hidden == [], f"{row.name}: {hidden} hidden behind the toolbar's »"
+            legend, scale = editor.view.legend, editor.view.scale_bar
+            assert not legend.geometry().intersects(scale.geometry()), f"{row.name}: the legend covers the scale"
+    page.list_button.click()
+    assert page.table.isVisible()
+    found += [f"list shown: {p}" for p in problems(window)]
+    assert found == []
+
+
+class Opened:
+    """Every dialog a desk opens, kept instead of run (``exec`` returns Rejected at once)."""
+
+    def __init__(self, monkeypatch):
+        self.dialogs: list[QDialog] = []
+        monkeypatch.setattr(QDialog, "exec", lambda dialog: self._keep(dialog))
+
+    def _keep(self, dialog) -> int:
+        self.dialogs.append(dialog)
+        return 0
+
+    def check(self) -> list[str]:
+        found = []
+        for dialog in self.dialogs:
+            name = f"{type(dialog).__name__} {dialog.windowTitle()!r}"
+            opened = dialog.size() if dialog.testAttribute(Qt.WidgetAttribute.WA_Resized) else dialog.sizeHint()
+            if opened.width() > ROOM.width() or opened.height() > ROOM.height():
+                found.append(f"{name} opens at {opened.width()}×{opened.height()}")
+            found += [f"{name}: {p}" for p in fit(dialog)]
+            dialog.close()
+        return found
+
+
+def _select_first(table) -> None:
+    table.selectRow(0)
+    QApplication.processEvents()
+
+
+def test_every_dialog_fits(demo_window, room, monkeypatch):
+    window = demo_window
+    opened = Opened(monkeypatch)
+    # the front desk: a person, a company, an application; a permit's dialogs
+    desk = window.pages["atendimento"]
+    window.show_desk("atendimento")
+    desk.search.register("person")
+    desk.search.register("company")
+    desk.search.query.setText("a")
+    desk.search.search()
+    _select_first(desk.search.table)
+    desk.search.edit_selected()
+    desk.search.start_application()
+    permits = desk.permits
+    permits.refresh()
+    _select_first(permits.table)
+    permits.open_history()
+    permits.leave_selected()
+    permits.renew_with_documents()
+    permits.transfer_selected()
+    permits.exchange_selected()
+    # maps: a new site and the demo's feira
+    maps = window.pages["mapas"]
+    maps.new_site()
+    maps.select_site(maps.model.rows[0].id)
+    maps.edit_site()
+    # billing: the month's plan, a payment
+    billing = window.pages["cobranca"]
+    billing.charges.generate()
+    month = billing.charges.month
+    for index in range(month.count()):  # a month of the demo's with charges
+        month.setCurrentIndex(index)
+        billing.charges.refresh_rows()
+        payable = [i for i, r in enumerate(billing.charges.model.rows) if r.status != "cancelled"]
+        if payable:
+            billing.charges.table.selectRow(payable[0])
+            break
+    billing.charges.pay_selected()
+    # enforcement: a new record, a contest, the sanctions
+    records = window.pages["fiscalizacao"].records
+    records.refresh()
+    records.new_record()
+    _select_first(records.table)
+    records.contest_selected("defence")
+    records.correct_selected()
+    # registry: a user; the window's own dialogs
+    window.pages["cadastros"].users.new_user()
+    window.open_database_dialog()
+    window.import_dialog()
+    window.show_about()
+    from views.login import FirstAdminDialog, LoginDialog
+
+    for dialog in (LoginDialog(window, place="praca.sqlite3"), FirstAdminDialog(window)):
+        opened.dialogs.append(dialog)
+    if SHOTS:
+        for dialog in opened.dialogs:
+            fit(dialog)
+            dialog.grab().save(str(SHOTS / f"{type(dialog).__name__}-{opened.dialogs.index(dialog)}.png"))
+    kinds = {type(d).__name__ for d in opened.dialogs}
+    assert {"PersonDialog", "CompanyDialog", "ApplicationDialog", "HistoryDialog", "SiteFormDialog",
+            "GenerateDialog", "PaymentDialog", "RecordDialog", "UserDialog", "OpenDatabaseDialog", "ImportDialog",
+            "AboutDialog", "LoginDialog", "FirstAdminDialog"} <= kinds, kinds
+    found = opened.check()
+    assert found == [], "\n".join(found)
+
+
+def test_a_cell_its_column_cuts_short_shows_its_whole_text_on_hover(demo_window, qtbot):
+    from PySide6.QtCore import QEvent
+    from PySide6.QtGui import QHelpEvent
+    from PySide6.QtWidgets import QToolTip
+
+    window = demo_window
+    window.show_desk("atendimento")
+    worklist = window.pages["atendimento"].worklist
+    window.pages["atendimento"].tabs.setCurrentWidget(worklist)
+    worklist.refresh()
+    table = worklist.table
+    assert worklist.model.rowCount() > 0
+    table.setColumnWidth(3, 40)  # Permissão: "Licença de Funcionamento …" in 40 px
+    QApplication.processEvents()
+    index = worklist.model.index(0, 3)
+    whole = index.data()
+    spot = table.visualRect(index).center()
+    QApplication.sendEvent(table.viewport(), QHelpEvent(QEvent.Type.ToolTip, spot, table.viewport().mapToGlobal(spot)))
+    assert QToolTip.text() == whole
+    QToolTip.hideText()
+    qtbot.waitUntil(lambda: not QToolTip.isVisible())
+    table.resizeColumnToContents(3)
+    QApplication.processEvents()
+    spot = table.visualRect(index).center()
+    QApplication.sendEvent(table.viewport(), QHelpEvent(QEvent.Type.ToolTip, spot, table.viewport().mapToGlobal(spot)))
+    assert not QToolTip.isVisible()  # whole already: no tooltip repeats it
+
