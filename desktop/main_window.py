@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Callable
 
-from PySide6.QtCore import QSettings, QSize, QTimer, Signal
+from PySide6.QtCore import QEvent, QSettings, QSize, QThread, QTimer, Signal
 from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
 from PySide6.QtWidgets import (
     QFileDialog,
@@ -130,6 +130,7 @@ class MainWindow(QMainWindow):
     database_changed = Signal()
     #: The database given to ``opening`` is open, the clerk logged in, the pages filled.
     started = Signal()
+    _changed_in_worker = Signal(str)  # a write heard in a worker thread, taken note of in the window's
 
     def __init__(self, parent: QWidget | None = None, *, opening: str | None = None, log_in: bool = True,
                  at_open: Callable[[], None] | None = None):
@@ -169,6 +170,16 @@ class MainWindow(QMainWindow):
         layout.addWidget(self.nav)
         layout.addWidget(self.stack, 1)
         self.setCentralWidget(central)
+
+        # stays current (issue 18 §2): a write on any desk leaves the other desks stale, refreshed when shown; a
+        # write by another desk on the database (PostgreSQL) is seen by the trail's stamp when the clerk returns
+        self._stale: set[str] = set()
+        self._local_writes = False
+        self._seen_stamp = 0
+        from models import changes
+
+        self._changed_in_worker.connect(self._data_changed)  # queued: emitted in the worker thread
+        changes.subscribe(self._data_changed)
 
         self.db_label = QLabel()
         self.statusBar().addPermanentWidget(self.db_label)
@@ -287,7 +298,47 @@ class MainWindow(QMainWindow):
         if self._opening is not None and not desk.early and desk.key not in self.pages.built:
             self.stack.setCurrentIndex(row)  # its stand-in, until the database is open
             return
+        built = desk.key in self.pages.built
         self.stack.setCurrentWidget(self.pages[desk.key])
+        if built and self._ready:
+            self._bring_up_to_date(desk.key)
+
+    # -- staying current -----------------------------------------------------
+    def _data_changed(self, _table: str) -> None:
+        """A write on this desk (models.changes): every other desk built is stale until shown again."""
+        from shiboken6 import isValid
+
+        if not isValid(self):  # a window already closed and deleted that Python still holds
+            return
+        if QThread.currentThread() is not self.thread():  # a write of an operation's worker thread
+            self._changed_in_worker.emit(_table)
+            return
+        self._local_writes = True
+        current = self.current_desk()
+        self._stale.update(key for key in self.pages.built if key != current)
+
+    def _bring_up_to_date(self, key: str) -> None:
+        """Refresh desk ``key`` if a write here left it stale or another desk wrote since it was last seen."""
+        from models import changes
+
+        stamp = changes.stamp()
+        if stamp != self._seen_stamp:
+            if not self._local_writes:  # nobody here wrote: another desk did — every desk is stale
+                self._stale.update(self.pages.built)
+            self._seen_stamp, self._local_writes = stamp, False
+        if key in self._stale:
+            self._stale.discard(key)
+            refresh = getattr(self.pages.built.get(key), "refresh", None)
+            if callable(refresh):
+                refresh()
+
+    def changeEvent(self, event) -> None:  # noqa: N802 - Qt's name
+        super().changeEvent(event)
+        if event.type() == QEvent.Type.ActivationChange and self.isActiveWindow() and self._ready \
+                and current_url() is not None:
+            key = self.current_desk()
+            if key in self.pages.built:
+                self._bring_up_to_date(key)
 
     def _build_menus(self) -> None:
         file_menu = self.menuBar().addMenu(self.tr("&Arquivo"))
@@ -359,6 +410,10 @@ class MainWindow(QMainWindow):
             refresh = getattr(page, "refresh", None)
             if callable(refresh):
                 refresh()
+        self._stale.clear()
+        from models import changes
+
+        self._seen_stamp, self._local_writes = changes.stamp(), False
         self.statusBar().showMessage(self.tr("Pronto."), 4000)
 
     def _log_in_again(self) -> None:
@@ -378,9 +433,18 @@ class MainWindow(QMainWindow):
         dialog = LoginDialog(self)
         if dialog.exec() != LoginDialog.DialogCode.Accepted:
             return False
+        self._forget_messages()
         self.refresh()
         self.statusBar().showMessage(self.tr("Usuário: %1.").replace("%1", session.current().name), 4000)
         return True
+
+    def _forget_messages(self) -> None:
+        """What the desks said to the user before (an act done, a refusal) is not the next user's to read."""
+        self.statusBar().clearMessage()
+        for page in self.pages.built.values():
+            for label in page.findChildren(QLabel):
+                if label.objectName() in ("message", "map-message"):
+                    label.clear()
 
     def _restore_state(self) -> None:
         settings = QSettings()

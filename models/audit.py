@@ -27,7 +27,7 @@ from decimal import Decimal
 
 from peewee import CharField, DateTimeField, IntegerField, PostgresqlDatabase, SqliteDatabase, TextField, fn
 
-from models import session
+from models import changes, session
 from models.db import AUDIT, CHAIN_LOCK_SQL, BaseModel, db
 
 #: Tables whose writes are bookkeeping, not a clerk's change.
@@ -234,6 +234,7 @@ def append(**fields) -> None:
         _lock_chain(db.obj)
         prev = _last_hash()
         AuditEntry.insert(prev_hash=prev, hash=entry_hash(prev, fields), **fields).execute()
+    changes.announce(fields.get("table_name", ""))  # the desks' lists are out of date
 
 
 @dataclass(frozen=True)

@@ -24,7 +24,6 @@ from PySide6.QtWidgets import (
     QLineEdit,
     QListWidget,
     QMessageBox,
-    QProgressDialog,
     QPushButton,
     QSplitter,
     QTableView,
@@ -50,6 +49,7 @@ from models.charges import (
 from models.errors import FieldErrors, UserError
 from models.money import format_brl
 from views.fit import fit_to_screen
+from views.operations import Cancelled, run_operation
 from views.table_models import Column, RowsModel, select_where, selected_row
 from views.widgets import DateEdit, FieldErrorsView, GuardedDialog, current_user_name
 
@@ -59,10 +59,6 @@ STATUS_FILTERS = (("", "Todas"), ("open", "Em aberto"), ("overdue", "Vencidas"),
 
 def _d(day: _dt.date | None) -> str:
     return day.strftime("%d/%m/%Y") if day else ""
-
-
-class Cancelled(Exception):
-    """The clerk pressed Cancelar on the progress bar: the month's transaction is rolled back."""
 
 
 # --------------------------------------------------------------------------- dialogs
@@ -375,26 +371,17 @@ class ChargesTab(QWidget):
         if not plan.to_create:
             self.message.setText(self.tr("Nada a gerar para %1.").replace("%1", plan.label))
             return []
-        progress = QProgressDialog(self.tr("Gerando as cobranças de %1…").replace("%1", plan.label),
-                                   self.tr("Cancelar"), 0, len(plan.to_create), self)
-        progress.setWindowModality(Qt.WindowModality.WindowModal)
-        progress.setMinimumDuration(300)
-
-        def step(done: int, total: int) -> None:
-            progress.setValue(done)
-            if progress.wasCanceled():
-                raise Cancelled()
-
-        try:
-            created = generate_month(year, month, by=current_user_name(), today=self.today, progress=step)
+        by = current_user_name()
+        try:  # off the GUI thread, under a progress bar whose Cancelar rolls the whole month back
+            created = run_operation(
+                self, self.tr("Gerando as cobranças de %1…").replace("%1", plan.label),
+                lambda progress: generate_month(year, month, by=by, today=self.today, progress=progress))
         except Cancelled:
             self.message.setText(self.tr("Geração cancelada: nenhuma cobrança foi gravada."))
             return []
         except UserError as exc:
             self.message.setText(exc.message)
             return []
-        finally:
-            progress.close()
         self.message.setText(self.tr("%1 cobrança(s) gerada(s) para %2.").replace("%1", str(len(created)))
                              .replace("%2", plan.label))
         self.refresh_rows()
