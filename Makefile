@@ -6,8 +6,9 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 TSTAMP := $(VENV)/.installed-test
+DSTAMP := $(VENV)/.installed-dist
 
-.PHONY: run test install install-test demo bench screenshots clean
+.PHONY: run test install install-test demo bench screenshots dist dist-check clean
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -19,6 +20,10 @@ $(STAMP): pyproject.toml | $(PY)
 
 $(TSTAMP): pyproject.toml | $(PY)
 	$(PY) -m pip install --quiet --disable-pip-version-check -e '.[test]'
+	touch $(STAMP) $@
+
+$(DSTAMP): pyproject.toml | $(PY)
+	$(PY) -m pip install --quiet --disable-pip-version-check -e '.[dist]'
 	touch $(STAMP) $@
 
 install: $(STAMP)
@@ -39,5 +44,13 @@ bench: $(TSTAMP)
 screenshots: $(STAMP)
 	QT_QPA_PLATFORM=offscreen $(PY) docs/make_screenshots.py
 
+# The one-folder desktop bundle, dist/praca/ (packaging/praca.spec; on Windows see docs/install-windows.md)
+dist: $(DSTAMP)
+	$(PY) -m PyInstaller --noconfirm --log-level WARN --distpath dist --workpath build/pyinstaller packaging/praca.spec
+
+# Builds the bundle and runs it as a desk would: commands, demo, every desk offscreen, a PDF (CI runs it)
+dist-check: dist $(TSTAMP)
+	PRACA_BUNDLE=dist/praca QT_QPA_PLATFORM=offscreen $(PY) -m pytest tests/test_bundle.py -p no:cacheprovider
+
 clean:
-	rm -rf $(VENV) build *.egg-info .pytest_cache
+	rm -rf $(VENV) build dist *.egg-info .pytest_cache

@@ -194,6 +194,7 @@ def test_installed_demo_and_window(installed, sqlite_url):
     window = praca("check-window", "--db", db_url, PRACA_USER="admin", PRACA_PASSWORD="praca2026")
     assert window.returncode == 0, window.stderr
     assert "mesas montadas: Painel, Atendimento" in window.stdout
+    assert "Traduções do Qt em pt_BR: carregadas" in window.stdout
 
     nobody = praca("check-window", "--db", db_url)
     assert nobody.returncode == 2

@@ -1,0 +1,73 @@
+"""The PyInstaller bundle (``make dist``), run as a desk runs it: ``make dist-check`` builds it and runs these
+with ``PRACA_BUNDLE=dist/praca`` (CI does, through .ci/run). Without that variable they are skipped: building
+the bundle takes minutes, and the wheel's own test (tests/test_install.py) covers the package in every run.
+
+What is checked is what a bundle loses when a file is left out: the subcommands (imported by name), the
+regimes, the ``holidays`` names in pt-BR, Qt's pt-BR strings, the templates and the PDF writer, every desk."""
+
+from __future__ import annotations
+
+import datetime as dt
+import os
+import subprocess
+from pathlib import Path
+
+import pytest
+
+BUNDLE = os.environ.get("PRACA_BUNDLE", "").strip()
+pytestmark = [pytest.mark.slow,
+              pytest.mark.skipif(not BUNDLE, reason="no bundle: make dist-check builds and tests it")]
+
+
+@pytest.fixture(scope="module")
+def praca(tmp_path_factory):
+    folder = Path(BUNDLE).resolve()
+    program = folder / ("praca.exe" if os.name == "nt" else "praca")
+    assert program.is_file(), f"{program} not found: run make dist"
+    home = tmp_path_factory.mktemp("bundle-home")
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("PYTHONPATH", "PYTHONHOME", "PRACA_DB", "PRACA_USER", "PRACA_PASSWORD", "VIRTUAL_ENV")
+           and not k.startswith("XDG_")}
+    env.update(HOME=str(home), QT_QPA_PLATFORM="offscreen")
+    for var in ("XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_CACHE_HOME", "XDG_STATE_HOME"):
+        env[var] = str(home / var.lower())
+
+    def run(*args: str, **extra: str) -> subprocess.CompletedProcess:
+        return subprocess.run([str(program), *args], capture_output=True, text=True, cwd=home,
+                              env={**env, **extra}, timeout=300)
+
+    run.home = home
+    return run
+
+
+def test_help_version_and_regimes(praca):
+    help_ = praca("--help")
+    assert help_.returncode == 0, help_.stderr
+    assert help_.stdout.startswith("uso: praca") and "check-window" in help_.stdout
+    version = praca("--version")
+    assert version.returncode == 0 and version.stdout.startswith("Praça ") and "+dev" not in version.stdout
+    regimes = praca("regimes")
+    assert regimes.returncode == 0, regimes.stderr
+    assert "sapezal-2014" in regimes.stdout and "olimpia-2025" in regimes.stdout
+
+
+def test_holidays_are_named_in_portuguese(praca):
+    result = praca("deadline", "--regime", "ilha-comprida-2017", "--kind", "appeal", "--from", "2026-12-23")
+    assert result.returncode == 0, result.stderr
+    assert "25/12/2026 (sexta-feira): Natal" in result.stdout
+
+
+def test_demo_window_and_a_pdf_report(praca):
+    db = f"sqlite:///{praca.home / 'demo.sqlite3'}"
+    demo = praca("demo", "--db", db)
+    assert demo.returncode == 0, demo.stderr
+    login = {"PRACA_USER": "admin", "PRACA_PASSWORD": "praca2026"}
+    window = praca("check-window", "--db", db, **login)
+    assert window.returncode == 0, window.stderr
+    assert "mesas montadas: Painel, Atendimento" in window.stdout
+    assert "Traduções do Qt em pt_BR: carregadas" in window.stdout
+    out = praca.home / "taxas.pdf"
+    month = dt.date.today().strftime("%Y-%m")
+    report = praca("report", "fees", "--month", month, "--format", "pdf", "--out", str(out), "--db", db, **login)
+    assert report.returncode == 0, report.stderr
+    assert out.read_bytes().startswith(b"%PDF")
