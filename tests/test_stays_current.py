@@ -64,9 +64,11 @@ def test_another_desks_change_reaches_an_open_list_when_the_clerk_returns(window
     window.show_desk("atendimento")
     # another desk — another process, on the same database — registers someone
     script = textwrap.dedent(f"""
+        from models import session
         from models.db import open_database
         from models.people import PersonInput, save_person
         import datetime
+        session.log_in(session.SYSTEM)  # a desk of its own: someone is logged in there
         open_database({db_url!r})
         save_person(PersonInput(name="João Batista Rocha", cpf="111.444.777-35",
                                 birth_date=datetime.date(1970, 1, 2)), today=datetime.date(2026, 12, 1))
