@@ -52,6 +52,9 @@ def ensure_app(argv: list[str] | None = None) -> QApplication:
         app.setStyleSheet(style.read_text(encoding="utf-8"))
     if not _translators:
         install_translations(app)
+    from reports.qt_fonts import register_fonts
+
+    register_fonts()  # the documents' font, shipped (DejaVu Sans): the same on every desk
     return app
 
 

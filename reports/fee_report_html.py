@@ -30,6 +30,7 @@ from markupsafe import escape as markup_escape
 
 from models.fee_report import CANCELLED, FeeReport
 from models.outfile import atomic_writer
+from reports.qt_fonts import FAMILY
 from reports.templating import date_br, render
 
 Progress = Callable[[int, int], None]
@@ -173,6 +174,9 @@ def ensure_gui_app() -> None:
         _app = QApplication(sys.argv[:1] or ["praca"])
     elif not isinstance(instance, QGuiApplication):
         raise RuntimeError("O PDF precisa de uma QGuiApplication (há só uma QCoreApplication).")
+    from reports.qt_fonts import register_fonts
+
+    register_fonts()
 
 
 _app = None
@@ -369,7 +373,7 @@ def write_paged_pdf(path: str | Path, parts, *, title: str, municipality: str = 
         laid += part_weight
         tell(laid)
     pages = sum(d.pageCount() for d, _l, _r in documents)
-    font = QFont("DejaVu Sans")
+    font = QFont(FAMILY)
     font.setPointSizeF(7)
     caption = " — ".join(x for x in (municipality, title) if x)
 

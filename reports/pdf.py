@@ -19,6 +19,9 @@ def text_document(html: str) -> QTextDocument:
 @atomic_writer("path", kind="pdf")
 def html_to_pdf(html: str, path: str | Path, *, title: str = "") -> Path:
     """Write ``html`` as an A4 portrait PDF with 15 mm margins."""
+    from reports.qt_fonts import register_fonts
+
+    register_fonts()  # the templates name the shipped DejaVu Sans: embedded in the PDF on every desk
     path = Path(path)
     writer = QPdfWriter(str(path))
     writer.setTitle(title)

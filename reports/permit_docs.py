@@ -86,7 +86,7 @@ BRAND_LIGHT = QColor("#e9efe9")
 ACCENT = QColor("#c9a227")
 MUTED = QColor("#5b6660")
 
-SANS = ["Segoe UI", "Arial", "Helvetica", "Nimbus Sans", "Liberation Sans", "DejaVu Sans"]
+SANS = ["DejaVu Sans", "Liberation Sans", "Arial"]  # the first shipped and registered (reports/qt_fonts.py)
 
 STATE_NAMES = {
     "AC": "Acre", "AL": "Alagoas", "AP": "Amapá", "AM": "Amazonas", "BA": "Bahia", "CE": "Ceará",
@@ -129,6 +129,9 @@ def _ensure_gui_app() -> None:
         _app = QApplication(sys.argv[:1] or ["praca"])
     elif not isinstance(instance, QGuiApplication):
         raise RuntimeError("Os documentos em PDF precisam de uma QGuiApplication (há só uma QCoreApplication).")
+    from reports.qt_fonts import register_fonts
+
+    register_fonts()
 
 
 def long_date_br(value: dt.date | dt.datetime) -> str:

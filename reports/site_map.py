@@ -52,6 +52,7 @@ from models.layout import SIDE_LABELS, format_metres
 from models.regimes import RegimeError, get_regime
 from models.stall_plan import legend, legend_entry
 from models.outfile import atomic_writer
+from reports.qt_fonts import FAMILY, register_fonts
 
 __all__ = ["PAPERS", "SCALES", "PageChoice", "Strip", "choose_page", "stall_parts", "write_pdf", "write_png",
            "write_svg", "print_map", "paint_document", "OBSTACLE_MARKS"]
@@ -97,6 +98,7 @@ def _ensure_gui_app() -> None:
         _app = QApplication(sys.argv[:1] or ["praca"])
     elif not isinstance(instance, QGuiApplication):
         raise RuntimeError("O mapa precisa de uma QGuiApplication (há só uma QCoreApplication).")
+    register_fonts()
 
 
 # --------------------------------------------------------------------------- geometry shared with the editor
@@ -272,7 +274,7 @@ class _Canvas:
         return QPointF(x * self.k, y * self.k)
 
     def font(self, size: float, *, bold: bool = False, italic: bool = False) -> QFont:
-        font = QFont("DejaVu Sans")
+        font = QFont(FAMILY)  # shipped and registered (reports/qt_fonts.py)
         font.setPixelSize(max(1, round(size * self.k)))
         font.setBold(bold)
         font.setItalic(italic)
@@ -859,7 +861,21 @@ def write_svg(export: dict, out: Path | str, *, paper: str | None = None) -> Pag
         paint_document(painter, export, choice, k)
     finally:
         painter.end()
+    _name_generic_family(Path(out))
     return choice
+
+
+def _name_generic_family(svg: Path) -> None:
+    """Qt names only the font it drew with; a viewer without DejaVu Sans is told to fall back to sans-serif
+    (Qt's own default, "Sans Serif", is that generic family)."""
+    import re
+
+    def generic(match: re.Match) -> str:
+        family = match.group(1)
+        return 'font-family="sans-serif"' if family == "Sans Serif" else f'font-family="{family}, sans-serif"'
+
+    text = svg.read_text(encoding="utf-8")
+    svg.write_text(re.sub(r'font-family="([^",]+)"', generic, text), encoding="utf-8")
 
 
 def print_map(printer, export: dict) -> PageChoice:
