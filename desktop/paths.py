@@ -174,3 +174,21 @@ def use_data_folder() -> None:
 
     set_store(files_dir())
     set_cache_folder(cache_dir())
+
+
+def installed_regime(explicit_db: str | None, regime_id: str, on=None):
+    """The act ``regime_id`` as the database holds it — the version in force on ``on`` (default: today) — read
+    from the database a computation would open (:func:`open_for_computing`); the acts shipped with Praça when
+    there is none yet (also when ``explicit_db`` names none: bad input is refused before it is opened). The database
+    is closed again: the act read is plain data."""
+    from models.db import NoDatabase, close_database
+    from models.regimes import get_regime
+
+    try:
+        open_for_computing(explicit_db)
+    except NoDatabase:  # no database there (yet): the shipped acts judge the input; opening it says the rest
+        return get_regime(regime_id, on=on)
+    try:
+        return get_regime(regime_id, on=on)
+    finally:
+        close_database()

@@ -638,9 +638,14 @@ def database_counts(database=None) -> dict[str, int]:
         return {m._meta.table_name: m.select().count() for m in tables}
 
 
+#: tables a new database is created with rows in: the marker, and the acts shipped with Praça (an act the
+#: municipality installed leaves its audit entry, which counts)
+_BORN_WITH = ("praca_meta", "regime_act")
+
+
 def is_empty(counts: dict[str, int]) -> bool:
-    """No row outside ``praca_meta``: nothing a restore would replace."""
-    return not any(n for t, n in counts.items() if t != "praca_meta")
+    """No row outside what a new database is born with: nothing a restore would replace."""
+    return not any(n for t, n in counts.items() if t not in _BORN_WITH)
 
 
 @dataclass(frozen=True)
@@ -756,6 +761,9 @@ def restore_backup(path: str | Path, *, force: bool = False, keep_current: Path 
                           "nada foi alterado.") from exc
     finally:
         AUDIT.suspended -= 1
+    from models import acts
+
+    acts.opened()  # the restored acts, and any this Praça ships that the backup lacks
     return RestoreResult({n: len(t.rows) for n, t in data.items()}, backup.schema_version,
                          before if not is_empty(before) else {}, keep_current if not is_empty(before) else None)
 

@@ -543,7 +543,7 @@ _current: DatabaseURL | None = None
 
 #: The schema version this Praça writes — ``models.schema.LATEST``, which checks that the two agree. Kept here
 #: so that opening a database already current reads one row and imports no table it does not use.
-SCHEMA_VERSION = 18
+SCHEMA_VERSION = 19
 META_TABLE = "praca_meta"
 
 
@@ -611,6 +611,9 @@ def open_database(url: str, *, migrate: bool = True, create: bool = False) -> Da
         AUDIT.suspended -= 1
     db.initialize(database)
     _current = target
+    from models import acts  # the acts this database holds: every desk computes with the same text
+
+    acts.opened()
     while _next_open:
         try:
             _next_open.pop(0)()
@@ -626,6 +629,9 @@ def close_database() -> None:
     if db.obj is not None and not db.is_closed():
         db.close()
     _current = None
+    from models import acts
+
+    acts.forget()
 
 
 def sqlite_copy_aside(database: SqliteDatabase, suffix: str) -> Path | None:

@@ -3179,13 +3179,69 @@ def _load_through_cache(folder: Path) -> dict[str, Regime]:
     return regimes
 
 
-def shipped_regimes() -> dict[str, Regime]:
-    """The shipped regimes by id, read once per process (screens ask for them often)."""
+class ActSource:
+    """Where the installed acts come from when a database is open (:mod:`models.acts`): each id's versions,
+    oldest first, and whether the act was retired."""
+
+    def versions(self, regime_id: str) -> tuple[Regime, ...]:  # pragma: no cover - interface
+        raise NotImplementedError
+
+    def ids(self) -> list[str]:  # pragma: no cover - interface
+        raise NotImplementedError
+
+    def retired(self, regime_id: str) -> bool:  # pragma: no cover - interface
+        raise NotImplementedError
+
+
+_act_source: Any = None  # a callable returning the open database's ActSource, or None
+
+
+def set_act_source(source: Any) -> None:
+    """Called once by :mod:`models.acts`: from then on, with a database open, the acts are the database's."""
+    global _act_source
+    _act_source = source
+
+
+def _acts() -> ActSource | None:
+    return _act_source() if _act_source is not None else None
+
+
+def in_force_on(versions: tuple[Regime, ...], on: dt.date) -> Regime:
+    """Of an act's versions (oldest first), the one that judges a fact of ``on``: the latest whose
+    ``effective_from`` is not after it (the first version for a fact before them all — refused later by
+    ``[regime] in_force`` where that matters)."""
+    chosen = versions[0]
+    for version in versions:
+        if version.effective_from <= on:
+            chosen = version
+    return chosen
+
+
+def shipped_regimes_from_files() -> dict[str, Regime]:
+    """The acts shipped with this Praça, as their files say (read once per process)."""
     return dict(_default_regimes())
 
 
-def get_regime(regime_id: str) -> Regime:
-    """The shipped regime ``regime_id`` (loaded once and cached)."""
+def shipped_regimes() -> dict[str, Regime]:
+    """The acts offered for new work, by id: with a database open, its installed acts not retired, each in the
+    version in force today; else the shipped files. (Screens ask for them often: kept parsed.)"""
+    acts = _acts()
+    if acts is None:
+        return dict(_default_regimes())
+    today = dt.date.today()
+    return {i: in_force_on(acts.versions(i), today) for i in acts.ids() if not acts.retired(i)}
+
+
+def get_regime(regime_id: str, on: dt.date | None = None) -> Regime:
+    """The act ``regime_id`` in the version in force on ``on`` (default: today) — from the open database's
+    installed acts (retired ones included: what was done under them is still read), else the shipped files."""
+    acts = _acts()
+    if acts is not None:
+        versions = acts.versions(regime_id)
+        if versions:
+            return in_force_on(versions, on or dt.date.today())
+        options = ", ".join(i for i in acts.ids() if not acts.retired(i)) or "nenhum"
+        raise RegimeError(f"regime {_show(regime_id)} não existe. Regimes disponíveis: {options}.")
     regimes = _default_regimes()
     try:
         return regimes[regime_id]

@@ -17,6 +17,7 @@ from collections.abc import Callable
 
 from peewee import CharField, Database, PostgresqlDatabase, SqliteDatabase, TextField
 
+from models.acts import RegimeAct, install_shipped
 from models.audit import AuditEntry
 from models.applications import Application, ApplicationDocument, ApplicationEvent, Counter
 from models.db import (
@@ -61,6 +62,7 @@ TABLES: list[type[BaseModel]] = [
     Site, SiteSegment, SiteObstacle, NamedPoint, Stall, StallBreach,
     Record, RecordFile, RecordCharge, RecordEvent, SeizedItem, Contest,
     ListPublication, SelectionAppeal, RotationEvent, PointDraw, LoginThrottle,
+    RegimeAct,
 ]
 
 
@@ -174,6 +176,13 @@ def _v18_login_throttle(database: Database) -> None:
     database.create_tables([LoginThrottle])
 
 
+def _v19_regime_acts(database: Database) -> None:
+    """v19: the acts live in the database (their text, hash and versions), so every desk computes with the same
+    text; the acts shipped with Praça are installed as version 1 each."""
+    database.create_tables([RegimeAct])
+    install_shipped(database)
+
+
 # (version reached, description, function) — in order, never renumbered.
 MIGRATIONS: list[tuple[int, str, Callable[[Database], None]]] = [
     (2, "valores de unidades fiscais informados pelo usuário", _v2_fiscal_unit_values),
@@ -192,6 +201,7 @@ MIGRATIONS: list[tuple[int, str, Callable[[Database], None]]] = [
     (16, "trilha de auditoria encadeada e protegida contra alteração", _v16_audit_chain),
     (17, "imóvel, dias de uso e dispensa no requerimento de evento", _v17_application_venue),
     (18, "tentativas de login recusadas e bloqueio temporário", _v18_login_throttle),
+    (19, "atos (regimes) no banco de dados, com versões e alterações", _v19_regime_acts),
 ]
 
 #: Version 1 is the first schema: meta, settings, people and companies.
@@ -231,6 +241,7 @@ def create_schema(database: Database) -> None:
         install_guards(database)
         Meta.insert(key="app", value="praca").execute()
         _write_version(LATEST)
+        install_shipped(database)
 
 
 def apply_migrations(database: Database, current: int) -> list[int]:

@@ -47,6 +47,7 @@ PERMISSIONS: dict[str, tuple[str, ...]] = {
     "enforcement.decide": ("chefe",),
     "settings.edit": (),
     "users.manage": (),
+    "regimes.manage": (),  # install, amend, retire an act
     "backup": (),
     "import": (),
     "audit.view": ("chefe",),
@@ -71,6 +72,7 @@ ACT_LABELS = {
     "enforcement.decide": "decidir defesas, recursos e as sanções deixadas à autoridade",
     "settings.edit": "alterar as configurações",
     "users.manage": "administrar usuários",
+    "regimes.manage": "instalar, alterar ou retirar atos (regimes)",
     "backup": "fazer e restaurar cópias de segurança",
     "import": "importar planilhas",
     "audit.view": "consultar a trilha de auditoria",

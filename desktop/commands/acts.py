@@ -1,4 +1,13 @@
-"""``praca regimes check|new|schema`` — a municipality's own act: write it, check it, publish its format.
+"""``praca regimes check|new|schema|install|amend|retire|history`` — a municipality's own act.
+
+* ``praca regimes install FILE.toml`` installs a new act in the database (every
+  desk on it computes with it from then on); ``amend FILE.toml`` installs an
+  amended version (the file declares ``[regime.amendment] { act, in_force_from }``);
+  ``retire ID --reason TEXT`` stops offering an act for new work. All three are
+  the administrator's, need a login and are audited; a file with any error is
+  refused with every error and nothing is stored;
+* ``praca regimes history [ID]`` lists every version: when it applies from, the
+  amending act, its hash, who installed it and when;
 
 * ``praca regimes check FILE.toml`` validates a regime file fully and changes
   nothing: every broken item with the file, the key path and the reason (all
@@ -20,6 +29,10 @@ from models.errors import UserError
 
 EXAMPLES = (
     "  praca regimes check minha-cidade-2027.toml\n"
+    "  praca regimes install minha-cidade-2027.toml --user admin\n"
+    "  praca regimes amend minha-cidade-2027.toml --user admin\n"
+    "  praca regimes retire minha-cidade-2027 --reason \"revogado pela Lei nº 2.000/2028\" --user admin\n"
+    "  praca regimes history minha-cidade-2027\n"
     "  praca regimes new --like sao-bento-2026 --id minha-cidade-2027 --out minha-cidade-2027.toml\n"
     "  praca regimes schema --out regime.schema.json"
 )
@@ -50,10 +63,34 @@ def configure(parser: argparse.ArgumentParser) -> None:
     schema.add_argument("--doc", metavar="MD", help="atualiza também as tabelas de chaves deste documento "
                         "(docs/regime-format.md)")
     db_option(schema, top=False)
+    for name, text in (("install", "instala um ato novo no banco de dados (administrador)"),
+                       ("amend", "instala uma alteração de um ato já instalado (administrador)")):
+        p = sub.add_parser(name, help=text, description=text + ". O arquivo é validado por inteiro antes; com "
+                           "qualquer erro, nada é gravado.", formatter_class=parser.formatter_class)
+        p.add_argument("file", metavar="ARQUIVO", help="o arquivo .toml")
+        db_option(p, top=False)  # --db and --user
+    retire = sub.add_parser("retire", help="retira um ato: não é mais oferecido para novos requerimentos "
+                            "(administrador)", description="Retira um ato: deixa de ser oferecido; o que foi feito "
+                            "sob ele continua sendo lido e recalculado com ele.", formatter_class=parser.formatter_class)
+    retire.add_argument("regime", metavar="ID", help="o id do ato")
+    retire.add_argument("--reason", metavar="TEXTO", help="o motivo (revogação, substituição…) — obrigatório")
+    db_option(retire, top=False)
+    history = sub.add_parser("history", help="as versões de cada ato: desde quando valem, quem as instalou",
+                             description="As versões dos atos instalados no banco de dados.",
+                             formatter_class=parser.formatter_class)
+    history.add_argument("regime", metavar="ID", nargs="?", help="só este ato")
+    history.add_argument("--json", action="store_true", help="saída em JSON")
+    db_option(history, top=False)
+
+
+#: install, amend and retire change the acts every desk computes with: a login first (desktop/login.py)
+CHANGES = ("install", "amend", "retire")
 
 
 def run(args: argparse.Namespace) -> int:
     action = args.action
+    if action in CHANGES or action == "history":
+        return _with_database(args)
     if action == "check":
         return _check(args)
     if action == "new":
@@ -61,6 +98,82 @@ def run(args: argparse.Namespace) -> int:
     if action == "schema":
         return _schema(args)
     raise UserError(f"Ação desconhecida: {action}.")  # pragma: no cover - argparse refuses it first
+
+
+# --------------------------------------------------------------------------- install, amend, retire, history
+
+
+def _with_database(args: argparse.Namespace) -> int:
+    from desktop.paths import resolve_db_url
+    from models.db import close_database, open_database
+
+    if args.action in ("install", "amend"):
+        name, data = read_act_file(args.file)  # an unreadable file is refused before any login
+    elif args.action == "retire" and not (args.reason or "").strip():
+        raise UserError("Informe o motivo: --reason TEXTO (revogação, substituição por outro ato…).", field="reason")
+    open_database(resolve_db_url(getattr(args, "db", None)))
+    try:
+        if args.action == "history":
+            return _history(args)
+        if args.action == "retire":
+            from models.acts import retire
+
+            count = retire(args.regime.strip(), args.reason)
+            print(f"{args.regime.strip()} retirado ({count} {'versão' if count == 1 else 'versões'}): não é mais "
+                  "oferecido para novos requerimentos; o que foi feito sob ele continua sendo lido com ele.")
+            return 0
+        return _install(args.action, name, data)
+    finally:
+        close_database()
+
+
+def _install(action: str, name: str, data: bytes) -> int:
+    from models import acts
+    from models.regimes import RegimeError, RegimeErrors
+
+    try:
+        version = (acts.install if action == "install" else acts.amend)(data, name)
+    except RegimeErrors as exc:
+        print_errors(exc.errors)
+        return 2
+    except RegimeError as exc:
+        print_errors([exc])
+        return 2
+    regime = version.regime
+    print(f"{regime.id} instalado: {version.label} — {regime.municipality}/{regime.state}, {regime.act}")
+    print(f"  SHA-256 {version.sha256}")
+    print(defines(regime), end="")
+    return 0
+
+
+def _history(args: argparse.Namespace) -> int:
+    import json
+
+    from models.acts import ORIGINS, history
+
+    regime_id = args.regime.strip() if args.regime else None
+    versions = history(regime_id)
+    if args.json:
+        print(json.dumps([{
+            "regime": v.regime_id, "version": v.version, "in_force_from": v.effective_from.isoformat(),
+            "amending_act": v.amending_act or None, "sha256": v.sha256, "origin": v.origin,
+            "installed_by": v.installed_by, "installed_at": v.installed_at.isoformat(timespec="minutes"),
+            "retired_at": v.retired_at.isoformat(timespec="minutes") if v.retired_at else None,
+            "loads": v.regime is not None, "problem": v.problem or None} for v in versions],
+            ensure_ascii=False, indent=2))
+        return 0
+    current = None
+    for v in versions:
+        if v.regime_id != current:
+            current = v.regime_id
+            title = v.regime.short if v.regime is not None else v.regime_id
+            print(f"{v.regime_id} — {title}" + (" [retirado]" if v.retired_at else ""))
+        print(f"  {v.label}")
+        print(f"    instalada por {v.installed_by} ({ORIGINS.get(v.origin, v.origin)}) em "
+              f"{v.installed_at.strftime('%d/%m/%Y %H:%M')}; SHA-256 {v.sha256[:16]}…")
+        if v.problem:
+            print(f"    não carrega nesta versão do Praça: {v.problem}")
+    return 0
 
 
 # --------------------------------------------------------------------------- check

@@ -53,11 +53,14 @@ def run(args: argparse.Namespace) -> int:
     if not (args.regime or "").strip():
         raise UserError("Informe o regime: --regime ID (disponíveis: " + ", ".join(sorted(shipped_regimes())) + ").",
                         field="regime")
-    regime = get_regime(args.regime.strip())
-    kind = check_kind(regime, args.kind)
     if not (args.start or "").strip():
         raise UserError("Informe o início do prazo: --from DATA (AAAA-MM-DD ou DD/MM/AAAA).", field="start")
     start = parse_moment(args.start, what="Data de início")
+    from desktop.paths import installed_regime
+
+    regime = installed_regime(getattr(args, "db", None), args.regime.strip(),
+                              start.date() if isinstance(start, dt.datetime) else start)
+    kind = check_kind(regime, args.kind)
     holidays: dict[dt.date, str] = {}
     for text in args.holidays or []:
         day = parse_moment(text, what="Data do feriado")

@@ -104,7 +104,9 @@ def run(args: argparse.Namespace) -> int:
     if not (args.regime or "").strip():
         raise UserError("Informe o regime: --regime ID (disponíveis: " + ", ".join(sorted(shipped_regimes())) + ").",
                         field="regime")
-    regime = get_regime(args.regime.strip())
+    from desktop.paths import installed_regime
+
+    regime = installed_regime(getattr(args, "db", None), args.regime.strip())
     alternates = _count(args.alternates, "Número de suplentes", minimum=0)
     rules = draw_rules(regime, alternates=alternates)
     participants, ignored = read_participants_csv(_read(args.input))

@@ -112,16 +112,18 @@ def run(args: argparse.Namespace) -> int:
     if not (args.regime or "").strip():
         raise UserError("Informe o regime: --regime ID (disponíveis: " + ", ".join(sorted(shipped_regimes())) + ").",
                         field="regime")
-    regime = get_regime(args.regime.strip())  # an unknown id is refused before any database is touched
+    on = dt.date.today()
+    if args.date is not None:
+        moment = parse_moment(args.date, what="Data da infração")
+        on = moment.date() if isinstance(moment, dt.datetime) else moment
+    from desktop.paths import installed_regime
+
+    regime = installed_regime(getattr(args, "db", None), args.regime.strip(), on)  # in force on the infraction's day
     codes = check_codes(regime, args.infractions)
     if args.prior is not None and args.prior_dates:
         raise UserError("Use --prior (o número) ou --prior-date (as datas), não os dois.", field="prior")
     prior = (parse_prior_dates(args.prior_dates, codes, regime) if args.prior_dates
              else parse_prior(args.prior if args.prior is not None else "0"))
-    on = dt.date.today()
-    if args.date is not None:
-        moment = parse_moment(args.date, what="Data da infração")
-        on = moment.date() if isinstance(moment, dt.datetime) else moment
     year = parse_year(args.year) if args.year is not None else on.year
 
     open_for_computing(getattr(args, "db", None))

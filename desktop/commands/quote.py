@@ -44,6 +44,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--permit-kind", metavar="ID", help="calcula os preços deste tipo de permissão")
     parser.add_argument("--admin-value", metavar="TAXA=VALOR", action="append", dest="admin_values",
                         help="valor em R$ de um preço definido pela Administração (pode repetir)")
+    parser.add_argument("--date", metavar="DD/MM/AAAA", help="data do fato (evento, mês cobrado): vale a redação "
+                        "do ato em vigor nesse dia (padrão: hoje)")
     parser.add_argument("--json", action="store_true", help="saída em JSON")
     parser.epilog = (
         "Exemplos:\n"
@@ -123,11 +125,17 @@ def run(args: argparse.Namespace) -> int:
     if not (args.regime or "").strip():
         raise UserError("Informe o regime: --regime ID (disponíveis: " + ", ".join(sorted(shipped_regimes())) + ").",
                         field="regime")
-    regime = get_regime(args.regime.strip())  # an unknown id is refused before any database is touched
+    from models.br import parse_br_date
+
+    on = parse_br_date(args.date, what="--date (data do fato)", field="date") if args.date else None
     inputs = engine_inputs(args)
     open_for_computing(getattr(args, "db", None))
     try:
+        regime = get_regime(args.regime.strip(), on=on)  # the version in force that day, as the database holds it
         result = quote(regime, **inputs)
+        from models.acts import version_of
+
+        version = version_of(regime)
     except MissingCorrection as exc:
         raise UserError(f"{exc.message} {index_hint(args, exc.index, exc.years)}", field=exc.field) from None
     except MissingUnitValue as exc:
@@ -135,9 +143,17 @@ def run(args: argparse.Namespace) -> int:
     finally:
         close_database()
     if args.json:
-        print(json.dumps(result.to_dict(), ensure_ascii=False, indent=2))
+        data = result.to_dict()
+        data["act_version"] = ({"version": version.version, "in_force_from": version.effective_from.isoformat(),
+                                "amending_act": version.amending_act or None, "sha256": version.sha256}
+                               if version is not None else {"sha256": regime.sha256})
+        print(json.dumps(data, ensure_ascii=False, indent=2))
     else:
-        print(quote_text(regime, result), end="")
+        text = quote_text(regime, result)
+        if version is not None and version.version > 1:  # an amended act: which text priced it
+            head, _, rest = text.partition("\n")
+            text = f"{head}\nVersão do ato: {version.label}; SHA-256 {version.sha256[:16]}…\n{rest}"
+        print(text, end="")
     return 0
 
 

@@ -25,7 +25,8 @@ from models.regimes import Regime, shipped_regimes, regime_to_dict
 
 INDENT = "  "
 
-LOGIN = False  # computes from the acts only
+#: listing, showing and checking compute from the acts only; installing, amending, retiring change them
+LOGIN = lambda args: getattr(args, "action", None) in ("install", "amend", "retire")  # noqa: E731
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -44,7 +45,21 @@ def run(args: argparse.Namespace) -> int:
         from desktop.commands import acts
 
         return acts.run(args)
-    regimes = shipped_regimes()
+    from desktop.paths import open_for_computing
+    from models.db import close_database
+
+    open_for_computing(getattr(args, "db", None))  # the acts installed in the database every desk shares
+    try:
+        regimes = shipped_regimes()
+        if args.show is not None and args.show.strip() not in regimes:  # a retired act is still shown by its id
+            from models.regimes import RegimeError, get_regime
+
+            try:
+                regimes[args.show.strip()] = get_regime(args.show.strip())
+            except RegimeError:
+                pass
+    finally:
+        close_database()
     if args.show is None:
         ordered = sorted(regimes.values(), key=lambda r: r.id)
         if args.json:

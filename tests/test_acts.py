@@ -1,0 +1,177 @@
+"""Acts in the database (issue 20): installed, amended, retired and shared by every desk of one database."""
+
+import datetime as dt
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from desktop.cli import main
+from models import acts, session
+from models.acts import RegimeAct
+from models.db import close_database, open_database
+from models.errors import UserError
+from models.regimes import RegimeErrors, default_regimes_folder, get_regime, shipped_regimes
+
+ROOT = Path(__file__).resolve().parent.parent
+SAO_BENTO = (default_regimes_folder() / "sao-bento-2026.toml").read_text(encoding="utf-8")
+SHIPPED = sorted(p.stem for p in default_regimes_folder().glob("*.toml"))
+QUOTE = ["quote", "--regime", "sao-bento-2026", "--equipment", "barraca", "--front", "3", "--json"]
+
+
+def own_act(tmp_path, regime_id="minha-cidade-2027", text=SAO_BENTO):
+    """A municipality's own act: a known one with its id and municipality changed."""
+    body = text.replace('id = "sao-bento-2026"', f'id = "{regime_id}"', 1)
+    body = body.replace('municipality = "São Bento do Sapucaí"', 'municipality = "Minha Cidade"', 1)
+    path = tmp_path / f"{regime_id}.toml"
+    path.write_text(body, encoding="utf-8")
+    return path
+
+
+def amended(tmp_path, *, coefficient="6.00", since="2026-03-26"):
+    body = SAO_BENTO.replace('coefficient = "5.50"', f'coefficient = "{coefficient}"', 1)
+    body += f'\n[regime.amendment]\nact = "Decreto nº 4.800, de 25 de março de 2026"\nin_force_from = {since}\n'
+    path = tmp_path / "alteracao" / "sao-bento-2026.toml"
+    path.parent.mkdir(exist_ok=True)
+    path.write_text(body, encoding="utf-8")
+    return path
+
+
+def _total(capsys, url, date):
+    assert main(["--db", url, *QUOTE, "--date", date]) == 0
+    return json.loads(capsys.readouterr().out)
+
+
+def test_a_new_database_holds_the_shipped_acts_and_every_desk_reads_them_from_it(database, capsys):
+    versions = acts.history()
+    assert sorted(v.regime_id for v in versions) == SHIPPED
+    assert all(v.version == 1 and v.origin == "praca" and v.regime is not None for v in versions)
+    assert get_regime("sjc-2014").sha256 == next(v.sha256 for v in versions if v.regime_id == "sjc-2014")
+    assert main(["--db", database, "regimes", "--json"]) == 0
+    assert sorted(r["id"] for r in json.loads(capsys.readouterr().out)) == SHIPPED
+
+
+def test_install_refuses_a_broken_file_with_every_error_and_stores_nothing(database, tmp_path, capsys):
+    path = own_act(tmp_path)
+    text = path.read_text(encoding="utf-8")
+    path.write_text(text.replace("[[fees]]\n", "[[fees]]\ncolour = 1\n", 1)
+                    .replace("[[documents]]\n", "[[documents]]\nlabel_x = 2\n", 1), encoding="utf-8")
+    before = RegimeAct.select().count()
+    assert main(["--db", database, "regimes", "install", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert "minha-cidade-2027.toml: documents[0].label_x: chave desconhecida" in err
+    assert "minha-cidade-2027.toml: fees[0].colour: chave desconhecida" in err
+    assert "2 erros; nada foi gravado." in err
+    open_database(database)
+    assert RegimeAct.select().count() == before
+
+
+def test_an_installed_act_is_listed_quoted_and_audited_and_cannot_be_installed_twice(database, tmp_path, capsys):
+    path = own_act(tmp_path)
+    assert main(["--db", database, "regimes", "install", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert "minha-cidade-2027 instalado: versão 1 (texto original)" in out and "SHA-256" in out
+    assert main(["--db", database, "regimes"]) == 0
+    assert "minha-cidade-2027   Minha Cidade/SP" in capsys.readouterr().out
+    assert main(["--db", database, "quote", "--regime", "minha-cidade-2027", "--equipment", "barraca",
+                 "--front", "3"]) == 0
+    assert "R$ 633,93" in capsys.readouterr().out
+    assert main(["--db", database, "regimes", "install", str(path)]) == 2
+    assert "já está instalado" in capsys.readouterr().err
+    open_database(database)
+    from models.audit import AuditEntry
+
+    entry = AuditEntry.select().where(AuditEntry.table_name == "regime_act").get()
+    assert entry.action == "insert" and "minha-cidade-2027" in entry.after
+
+
+def test_an_amendment_changes_the_quote_from_its_date_and_not_before(database, tmp_path, capsys):
+    before = _total(capsys, database, "25/03/2026")
+    assert before["total"] == "633.93"  # 5,50 × 38,42 × 3,00 (Dec. 4.794/2026, art. 9º, § 2º)
+    assert main(["--db", database, "regimes", "amend", str(amended(tmp_path))]) == 0
+    assert "versão 2 (alteração: Decreto nº 4.800" in capsys.readouterr().out
+    after = _total(capsys, database, "27/03/2026")
+    assert after["total"] == "691.56"  # 6,00 × 38,42 × 3,00
+    assert after["act_version"]["version"] == 2 and after["act_version"]["in_force_from"] == "2026-03-26"
+    again = _total(capsys, database, "25/03/2026")
+    assert again["total"] == "633.93" and again["act_version"]["version"] == 1
+    assert main(["--db", database, "regimes", "history", "sao-bento-2026", "--json"]) == 0
+    history = json.loads(capsys.readouterr().out)
+    assert [(h["version"], h["in_force_from"], h["installed_by"]) for h in history] == [
+        (1, "2026-03-24", "sistema"), (2, "2026-03-26", "sistema")]
+
+
+def test_an_amendment_must_declare_itself_and_follow_an_installed_act(database, tmp_path, capsys):
+    path = own_act(tmp_path)
+    assert main(["--db", database, "regimes", "amend", str(path)]) == 2
+    assert "não declara a alteração" in capsys.readouterr().err
+    path = amended(tmp_path)
+    assert main(["--db", database, "regimes", "install", str(path)]) == 2
+    assert "instale-a com  praca regimes amend" in capsys.readouterr().err
+
+
+def test_a_retired_act_is_no_longer_offered_but_still_reads_what_was_done(database, tmp_path, capsys):
+    assert main(["--db", database, "regimes", "retire", "sjc-2014"]) == 2
+    assert "Informe o motivo" in capsys.readouterr().err
+    assert main(["--db", database, "regimes", "retire", "sjc-2014", "--reason", "revogada"]) == 0
+    capsys.readouterr()
+    open_database(database)
+    assert "sjc-2014" not in shipped_regimes()
+    assert get_regime("sjc-2014").id == "sjc-2014"  # charges and records made under it still read it
+    with pytest.raises(UserError, match="já foi retirado"):
+        acts.retire("sjc-2014", "de novo")
+
+
+def test_only_an_administrator_installs_amends_or_retires(database, tmp_path):
+    clerk = session.Session(9, "ana", "Ana", "atendente")
+    with session.acting_as(clerk):
+        for act in (lambda: acts.install(own_act(tmp_path).read_bytes(), "minha-cidade-2027.toml"),
+                    lambda: acts.amend(amended(tmp_path).read_bytes(), "sao-bento-2026.toml"),
+                    lambda: acts.retire("sjc-2014", "revogada")):
+            with pytest.raises(session.PermissionDenied, match="instalar, alterar ou retirar atos"):
+                act()
+    assert RegimeAct.select().count() == len(SHIPPED)
+
+
+def test_the_command_line_asks_for_a_login_to_change_the_acts(database, tmp_path, monkeypatch, capsys):
+    for name in ("PRACA_USER", "PRACA_PASSWORD"):
+        monkeypatch.delenv(name, raising=False)
+    close_database()
+    with session.acting_as(None):
+        assert main(["--db", database, "regimes", "install", str(own_act(tmp_path))]) == 2
+        assert "exige login" in capsys.readouterr().err
+        assert main(["--db", database, "regimes", "history"]) == 0  # reading needs none
+
+
+def test_praca_ships_a_corrected_text_as_a_new_version_and_keeps_the_old(database):
+    row = RegimeAct.get((RegimeAct.regime_id == "sjc-2014") & (RegimeAct.version == 1))
+    RegimeAct.update(act_sha256="0" * 64).where(RegimeAct.id == row.id).execute()  # as an older Praça left it
+    acts.opened()
+    versions = acts.history("sjc-2014")
+    assert [(v.version, v.origin) for v in versions] == [(1, "praca"), (2, "praca")]
+    assert get_regime("sjc-2014").sha256 == versions[-1].sha256
+
+
+def test_a_database_of_the_version_before_gets_the_acts_by_its_migration(db_url):
+    open_database(db_url, create=True)
+    from models.db import db
+    from models.schema import Meta
+
+    db.obj.execute_sql('DROP TABLE "regime_act"')
+    Meta.update(value="18").where(Meta.key == "schema_version").execute()
+    close_database()
+    open_database(db_url)
+    assert sorted(v.regime_id for v in acts.history()) == SHIPPED
+    close_database()
+
+
+def test_another_desk_quotes_with_the_act_installed_here(database, tmp_path, capsys):
+    assert main(["--db", database, "regimes", "amend", str(amended(tmp_path, since="2026-03-24"))]) == 0
+    env = dict(os.environ, QT_QPA_PLATFORM="offscreen")
+    desk = subprocess.run([sys.executable, "-m", "desktop", "--db", database, *QUOTE, "--date", "27/03/2026"],
+                          cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
+    assert desk.returncode == 0, desk.stderr
+    assert json.loads(desk.stdout)["total"] == "691.56"
