@@ -47,9 +47,10 @@ def ensure_app(argv: list[str] | None = None) -> QApplication:
     app.setApplicationVersion(desktop.__version__)
     app.setDesktopFileName("praca")  # praca.desktop (praca install-desktop-entry): the dock's icon and name
     app.setWindowIcon(app_icon())
-    style = RESOURCES / "style.qss"
-    if style.exists() and not app.styleSheet():
-        app.setStyleSheet(style.read_text(encoding="utf-8"))
+    if not app.styleSheet():
+        from views import theme
+
+        theme.apply(app)  # resources/style.qss for a light or a dark palette, re-applied when the system switches
     if not _translators:
         install_translations(app)
     from reports.qt_fonts import register_fonts

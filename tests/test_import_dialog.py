@@ -7,12 +7,12 @@ import threading
 
 import pytest
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QColor
 
 from conftest import run_modal
 from models import importer
 from test_importer import HEADER, cpf, vendor_rows, write_csv, write_xlsx
-from views.import_dialog import ERROR_COLOUR, ImportDialog, ImportWorker
+from views import theme
+from views.import_dialog import ImportDialog, ImportWorker
 
 TODAY = dt.date(2026, 11, 30)
 
@@ -47,7 +47,7 @@ def test_guess_preview_import_and_counts(dialog, qtbot, tmp_path):
     assert rows["2"][1] == "ok" and rows["2"][2] == "Maria da Silva"
     assert rows["5"][1] == "com problema" and rows["5"][5] == "CPF repetido: já está na linha 2."
     bad_item = dialog.table.item([r[0] for r in _table_rows(dialog)].index("5"), 5)
-    assert bad_item.foreground().color() == QColor(ERROR_COLOUR)
+    assert bad_item.foreground().color() == theme.qcolour("error")
     from models.people import Person
 
     assert Person.select().count() == 0  # nothing before the clerk confirms

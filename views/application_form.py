@@ -38,13 +38,14 @@ from views.fit import fit_to_screen
 from views.price_simulator import where_to_enter
 from views.documents_table import DocumentsTable
 from views.widgets import FieldErrorsView, GuardedDialog, current_user_name
+from views import theme
 
 STATUS_LOOK = {
-    "passed": ("✔", "#1b5e20", "atendido"),
-    "failed": ("✘", "#b00020", "não atendido"),
-    "manual": ("?", "#8a6d00", "conferir"),
-    "missing-data": ("…", "#8a6d00", "sem dados"),
-    "due-later": ("→", "#1565c0", "a apresentar depois"),
+    "passed": ("✔", "ok", "atendido"),
+    "failed": ("✘", "error", "não atendido"),
+    "manual": ("?", "warning", "conferir"),
+    "missing-data": ("…", "warning", "sem dados"),
+    "due-later": ("→", "info", "a apresentar depois"),
 }
 
 
@@ -382,7 +383,7 @@ class ApplicationDialog(GuardedDialog):
         if check is None or not check.text:
             self.filing.hide()
             return
-        colour = {"closed": "#b00020", "late": "#8a6d00"}.get(check.status, "#1b5e20")
+        colour = theme.colour({"closed": "error", "late": "warning"}.get(check.status, "ok"))
         self.filing.setStyleSheet(f"font-weight: 600; color: {colour};")
         self.filing.setText(check.text)
         self.filing.setProperty("status", check.status)
@@ -390,13 +391,14 @@ class ApplicationDialog(GuardedDialog):
 
     def show_rules(self, eligibility) -> None:
         self.verdict.setText(eligibility.summary.text)
-        colour = {"eligible": "#1b5e20", "ineligible": "#b00020"}.get(eligibility.verdict, "#8a6d00")
+        colour = theme.colour({"eligible": "ok", "ineligible": "error"}.get(eligibility.verdict, "warning"))
         self.verdict.setStyleSheet(f"font-size: 12pt; font-weight: 600; color: {colour};")
         self.rules.setRowCount(0)
         for result in eligibility.results:
             row = self.rules.rowCount()
             self.rules.insertRow(row)
-            mark, colour, word = STATUS_LOOK.get(result.status, ("", "#000", result.status))
+            mark, role, word = STATUS_LOOK.get(result.status, ("", "muted", result.status))
+            colour = theme.colour(role)
             title = result.label or result.rule.kind
             reason = result.reason
             if reason.removeprefix("Conferir: ").rstrip(".") == title.rstrip("."):

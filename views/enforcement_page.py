@@ -51,9 +51,9 @@ from models.regimes import get_regime, shipped_regimes
 from views.fit import fit_to_screen
 from views.flow import FlowLayout
 from views.table_models import Column, RowsModel, make_table, select_where, selected_row
-from views.widgets import DateEdit, ERROR_STYLE, current_user_name, print_document, save_pdf_as
+from views.widgets import DateEdit, current_user_name, print_document, save_pdf_as
+from views import theme
 
-ERROR_COLOUR = "#b00020"
 KIND_FILTERS = (("", "Todos os tipos"),) + tuple(enf.KINDS.items())
 STATUS_FILTERS = (("", "Todas as situações"), ("issued", "Lavrados"), ("contested", "Em defesa ou recurso"),
                   ("corrected", "Corrigidos"), ("annulled", "Anulados"))
@@ -80,7 +80,7 @@ class OverdueRowsModel(RowsModel):
 
     def data(self, index, role=Qt.ItemDataRole.DisplayRole):
         if role == Qt.ItemDataRole.ForegroundRole and index.isValid():
-            return QColor(ERROR_COLOUR) if getattr(self.rows[index.row()], self.flag, False) else None
+            return theme.qcolour("error") if getattr(self.rows[index.row()], self.flag, False) else None
         return super().data(index, role)
 
 
@@ -504,7 +504,7 @@ class RecordDialog(QDialog):
         self.error = QLabel()
         self.error.setObjectName("error")
         self.error.setWordWrap(True)
-        self.error.setStyleSheet(f"color: {ERROR_COLOUR};")
+        self.error.setStyleSheet(f"color: {theme.colour('error')};")
         outer.addWidget(self.error)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
         self.issue_button = buttons.button(QDialogButtonBox.StandardButton.Ok)
@@ -845,7 +845,7 @@ class RecordDialog(QDialog):
         for key, message in errors.items():
             widget = self.fields.get(key.split("[")[0])
             if widget is not None:
-                widget.setStyleSheet(ERROR_STYLE)
+                widget.setStyleSheet(theme.error_style())
                 widget.setToolTip(message)
 
     def update_preview(self):
@@ -865,7 +865,7 @@ class RecordDialog(QDialog):
         except UserError as exc:
             self.last_preview = None
             self._mark({exc.field or "infractions": exc.message})
-            self.proposal_view.setHtml(f"<p style='color:{ERROR_COLOUR}'>{escape(exc.message)}</p>")
+            self.proposal_view.setHtml(f"<p style=\"color:{theme.colour('error')}\">{escape(exc.message)}</p>")
             self.issue_button.setEnabled(False)
             return None
         self._mark({})
@@ -886,7 +886,7 @@ class RecordDialog(QDialog):
                 else ""
             html.append(f"<p style='{style};{weight}'>{escape(text)}</p>")
         for warning in pv.warnings:
-            html.append(f"<p style='color:#8a5a00'>⚠ {escape(warning)}</p>")
+            html.append(f"<p style=\"color:{theme.colour('warning')}\">⚠ {escape(warning)}</p>")
         self.proposal_view.setHtml("".join(html))
 
     def _update_choices(self, pv) -> None:
@@ -972,7 +972,7 @@ class ContestDialog(QDialog):
         self.error = QLabel()
         self.error.setObjectName("contest-error")
         self.error.setWordWrap(True)
-        self.error.setStyleSheet(f"color: {ERROR_COLOUR};")
+        self.error.setStyleSheet(f"color: {theme.colour('error')};")
         layout.addWidget(self.error)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
         self.ok_button = buttons.button(QDialogButtonBox.StandardButton.Ok)
@@ -1040,7 +1040,7 @@ class DecisionDialog(QDialog):
         self.error = QLabel()
         self.error.setObjectName("decision-error")
         self.error.setWordWrap(True)
-        self.error.setStyleSheet(f"color: {ERROR_COLOUR};")
+        self.error.setStyleSheet(f"color: {theme.colour('error')};")
         layout.addWidget(self.error)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
         self.ok_button = buttons.button(QDialogButtonBox.StandardButton.Ok)
@@ -1216,7 +1216,7 @@ class RecordsTab(QWidget):
         return enf.get_record(row.id) if row is not None else None
 
     def _say(self, text: str, *, error: bool = False) -> None:
-        self.message.setStyleSheet(f"color: {ERROR_COLOUR};" if error else "")
+        self.message.setStyleSheet(f"color: {theme.colour('error')};" if error else "")
         self.message.setText(text)
 
     def _show_selected(self) -> None:
@@ -1274,7 +1274,7 @@ class RecordsTab(QWidget):
                                        .replace("%1", _d(_dt.date.fromisoformat(met["on"]))).replace("%2", met["by"]))
                 if s.get("waiting"):
                     text += "<br>" + escape(s["waiting"])
-                text += f" <span style='color:#5b6660'>({escape(s['basis'])})</span>"
+                text += f" <span style=\"color:{theme.colour('muted')}\">({escape(s['basis'])})</span>"
                 lines.append(f"<li>{text}</li>")
             lines.append("</ul></li>")
         parts.append("<ul>" + "".join(lines) + "</ul>")
@@ -1283,7 +1283,7 @@ class RecordsTab(QWidget):
             parts.append("<p><b>" + self.tr("Prazos") + "</b></p><ul>" + "".join(
                 f"<li>{escape(r.label if r.label.startswith(r.role_label) else f'{r.role_label} — {r.label}')}: "
                 f"<b>{escape(r.due_text)}</b> "
-                f"[{escape(r.state)}] <span style='color:#5b6660'>({escape(r.basis)})</span></li>" for r in rows)
+                f"[{escape(r.state)}] <span style=\"color:{theme.colour('muted')}\">({escape(r.basis)})</span></li>" for r in rows)
                 + "</ul>")
         charges = enf.charges_of(record)
         if charges:
@@ -1584,7 +1584,7 @@ class SeizuresTab(QWidget):
                             .replace("%4", row.reclaim_due).replace("%5", row.reclaim_basis))
 
     def _say(self, text: str, *, error: bool = False) -> None:
-        self.message.setStyleSheet(f"color: {ERROR_COLOUR};" if error else "")
+        self.message.setStyleSheet(f"color: {theme.colour('error')};" if error else "")
         self.message.setText(text)
 
     def charge_selected(self, amount: str | None = None):

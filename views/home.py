@@ -7,6 +7,7 @@ import datetime as _dt
 from PySide6.QtCore import QLocale
 from PySide6.QtGui import QBrush, QColor
 from PySide6.QtWidgets import QFormLayout, QFrame, QLabel, QListWidget, QListWidgetItem, QVBoxLayout, QWidget
+from views import theme
 
 
 class HomePage(QWidget):
@@ -90,7 +91,7 @@ class HomePage(QWidget):
             article = f" ({item.article})" if item.article else ""
             entry = QListWidgetItem(f"{item.date:%d/%m/%Y} — {item.text}{article}")
             if item.overdue:
-                entry.setForeground(QBrush(QColor("#b00020")))
+                entry.setForeground(QBrush(theme.qcolour("error")))
             self.today.addItem(entry)
         if not items:
             self.today.addItem(self.tr("Nada vence hoje nem nos próximos dias."))

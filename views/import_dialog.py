@@ -41,9 +41,8 @@ from PySide6.QtWidgets import (
 from models import importer
 from models.errors import UserError
 from models.regimes import shipped_regimes
+from views import theme
 
-ERROR_COLOUR = "#b00020"
-BAD_BACKGROUND = "#fde7ea"
 NOT_MAPPED = ""  # the combo's data for "— não importar —"
 FROM_COLUMN = ""  # the default combos' data for "— da coluna / nenhum —"
 
@@ -118,7 +117,7 @@ class ImportDialog(QDialog):
 
         self.error = QLabel()
         self.error.setObjectName("error")
-        self.error.setStyleSheet(f"color: {ERROR_COLOUR};")
+        self.error.setStyleSheet(f"color: {theme.colour('error')};")
         self.error.setWordWrap(True)
         layout.addWidget(self.error)
 
@@ -406,7 +405,7 @@ class ImportDialog(QDialog):
         rows = self.preview.rows
         self.summary.setText(self.preview.summary() + ".")
         self.table.setRowCount(len(rows))
-        red, pink = QBrush(QColor(ERROR_COLOUR)), QBrush(QColor(BAD_BACKGROUND))
+        red, pink = QBrush(theme.qcolour("error")), QBrush(theme.qcolour("error_background"))
         for i, row in enumerate(rows):
             kind = row.kind_label + (self.tr(" + permissão") if row.permit is not None else "")
             values = [str(row.line), self.tr("ok") if row.ok else self.tr("com problema"), row.name, row.document,
@@ -469,7 +468,7 @@ class ImportDialog(QDialog):
 
     def _failed(self, message: str) -> None:
         self.result_label.setText(message)
-        self.result_label.setStyleSheet(f"color: {ERROR_COLOUR};")
+        self.result_label.setStyleSheet(f"color: {theme.colour('error')};")
         self._show(self.PAGE_DONE)
 
     def _worker_done(self) -> None:

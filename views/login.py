@@ -8,6 +8,7 @@ from models import session
 from models.errors import FieldErrors, UserError
 from models.users import MIN_PASSWORD, authenticate, create_user, has_users
 from views.widgets import FieldErrorsView
+from views import theme
 
 
 class LoginDialog(QDialog):
@@ -34,7 +35,7 @@ class LoginDialog(QDialog):
         layout.addLayout(form)
         self.error = QLabel()
         self.error.setObjectName("error")
-        self.error.setStyleSheet("color: #b00020;")
+        self.error.setStyleSheet(f"color: {theme.colour('error')};")
         self.error.setWordWrap(True)
         layout.addWidget(self.error)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
@@ -93,7 +94,7 @@ class FirstAdminDialog(QDialog):
         form.addRow(self.tr("&Confirme a senha:"), self.confirm)
         layout.addLayout(form)
         self.error = QLabel()
-        self.error.setStyleSheet("color: #b00020;")
+        self.error.setStyleSheet(f"color: {theme.colour('error')};")
         self.error.setWordWrap(True)
         layout.addWidget(self.error)
         self.errors = FieldErrorsView(self.error, {"name": self.name, "username": self.username,

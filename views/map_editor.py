@@ -88,6 +88,7 @@ from reports.site_map import OBSTACLE_MARKS, stall_parts
 from views.fit import fit_to_screen
 from views.flow import FlowLayout
 from views.widgets import FieldErrorsView, GuardedDialog, current_user_name
+from views import theme
 
 PERMIT_MIME = "application/x-praca-permit"
 SIDEWALK = 2500  # mm drawn for each sidewalk (not data: a frame for the obstacles)
@@ -699,7 +700,7 @@ class LegendOverlay(QFrame):
             swatch = (f"<span style='background:{entry.hex}; color:{entry.hex}'>&nbsp;&nbsp;&nbsp;</span>"
                       f"<span style='background:#ffffff; color:#ffffff; border:1px solid {entry.hex}'>"
                       "&nbsp;&nbsp;&nbsp;</span>")
-            basis = f" <span style='color:#5f6b76'>({escape(entry.basis)})</span>" if entry.basis else ""
+            basis = f" <span style=\"color:{theme.colour('muted')}\">({escape(entry.basis)})</span>" if entry.basis else ""
             label = QLabel(f"{swatch} <b>{escape(entry.label)}</b> — {escape(entry.detail)}{basis}")
             label.setObjectName("legend-entry")
             self.layout_.addWidget(label)
@@ -1187,7 +1188,7 @@ class MapEditor(QWidget):
         self.holder_message = QLabel()
         self.holder_message.setObjectName("holder-message")
         self.holder_message.setWordWrap(True)
-        self.holder_message.setStyleSheet("color: #b00020;")
+        self.holder_message.setStyleSheet(f"color: {theme.colour('error')};")
         layout.addWidget(self.holder_message)
         self.tabs.addTab(page, self.tr("Titulares"))
 

@@ -18,6 +18,7 @@ from PySide6.QtWidgets import (
 
 from models.db import parse_url
 from models.errors import UserError
+from views import theme
 
 
 class OpenDatabaseDialog(QDialog):
@@ -50,7 +51,7 @@ class OpenDatabaseDialog(QDialog):
 
         self.error = QLabel()
         self.error.setObjectName("error")
-        self.error.setStyleSheet("color: #b00020;")
+        self.error.setStyleSheet(f"color: {theme.colour('error')};")
         self.error.setWordWrap(True)
         layout.addWidget(self.error)
 

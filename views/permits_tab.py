@@ -73,6 +73,7 @@ from models.search import find_applicants
 from views.fit import fit_to_screen
 from views.table_models import Column, RowsModel, make_table, selected_row
 from views.widgets import DateEdit, DocumentEdit, FieldErrorsView, current_user_name, print_document
+from views import theme
 
 #: The status filter: label, key of ``models.permits.STATUSES`` (``None``: every permit).
 STATUS_FILTERS = (
@@ -91,9 +92,8 @@ DOCUMENTS = {
     "placard": ("placa", "Placa indicativa"),
 }
 RENEWAL_HORIZON_DAYS = 60
-ERROR_COLOUR = "#b00020"
-STATUS_COLOURS = {"suspended": "#8a5a00", "revoked": ERROR_COLOUR, "cancelled": ERROR_COLOUR,
-                  "expired": "#5b6660", "superseded": "#5b6660"}
+STATUS_COLOURS = {"suspended": "warning", "revoked": "error", "cancelled": "error", "expired": "muted",
+                  "superseded": "muted"}  # roles of views/theme.py
 
 
 def _date(day: _dt.date | None) -> str:
@@ -114,7 +114,8 @@ class StatusRowsModel(RowsModel):
     def data(self, index, role=Qt.ItemDataRole.DisplayRole):
         if role == Qt.ItemDataRole.ForegroundRole and index.isValid():
             row = self.rows[index.row()]
-            colour = ERROR_COLOUR if getattr(row, "lapsed", False) else STATUS_COLOURS.get(row.status)
+            look = "error" if getattr(row, "lapsed", False) else STATUS_COLOURS.get(row.status)
+            colour = theme.colour(look) if look else None
             return QColor(colour) if colour else None
         return super().data(index, role)
 
@@ -124,7 +125,7 @@ class DueRowsModel(RowsModel):
 
     def data(self, index, role=Qt.ItemDataRole.DisplayRole):
         if role == Qt.ItemDataRole.ForegroundRole and index.isValid():
-            return QColor(ERROR_COLOUR) if self.rows[index.row()].overdue else None
+            return theme.qcolour("error") if self.rows[index.row()].overdue else None
         return super().data(index, role)
 
 
@@ -214,7 +215,7 @@ class LeaveDialog(QDialog):
         form.addRow(self.tr("&Motivo:"), self.reason)
         layout.addLayout(form)
         self.error = QLabel()
-        self.error.setStyleSheet(f"color: {ERROR_COLOUR};")
+        self.error.setStyleSheet(f"color: {theme.colour('error')};")
         layout.addWidget(self.error)
         self.errors = FieldErrorsView(self.error, {"start": self.start, "end": self.end,
                                                    "substitute_name": self.substitute_name,
@@ -289,7 +290,7 @@ class RenewalDialog(QDialog):
         intro.setObjectName("renewal-intro")
         intro.setWordWrap(True)
         if refusal:
-            intro.setStyleSheet(f"color: {ERROR_COLOUR};")
+            intro.setStyleSheet(f"color: {theme.colour('error')};")
         layout.addWidget(intro)
         grid = QGridLayout()
         grid.setHorizontalSpacing(8)
@@ -308,7 +309,7 @@ class RenewalDialog(QDialog):
                 state = self.tr("não consta")
             state = escape(state)
             if doc.expired:
-                state = f"<b style='color:{ERROR_COLOUR}'>{state}</b>"
+                state = f"<b style=\"color:{theme.colour('error')}\">{state}</b>"
             label = QLabel(f"{escape(doc.label)} <small>({escape(doc.basis)})</small>")
             label.setWordWrap(True)
             label.setMinimumWidth(320)
@@ -341,7 +342,7 @@ class RenewalDialog(QDialog):
         self.error = QLabel()
         self.error.setObjectName("renewal-error")
         self.error.setWordWrap(True)
-        self.error.setStyleSheet(f"color: {ERROR_COLOUR};")
+        self.error.setStyleSheet(f"color: {theme.colour('error')};")
         layout.addWidget(self.error)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
         self.ok_button = buttons.button(QDialogButtonBox.StandardButton.Ok)
@@ -424,7 +425,7 @@ class HeirDialog(QDialog):
         layout.addLayout(form2)
         self.error = QLabel()
         self.error.setWordWrap(True)
-        self.error.setStyleSheet(f"color: {ERROR_COLOUR};")
+        self.error.setStyleSheet(f"color: {theme.colour('error')};")
         layout.addWidget(self.error)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
         self.ok_button = buttons.button(QDialogButtonBox.StandardButton.Ok)
@@ -573,7 +574,7 @@ class PermitsTab(QWidget):
         header.resizeSection(6, 190)
         self.hint = QLabel()
         self.hint.setObjectName("hint")
-        self.hint.setStyleSheet("color: #5b6660;")
+        self.hint.setStyleSheet(f"color: {theme.colour('muted')};")
         top = QWidget()
         top_layout = QVBoxLayout(top)
         top_layout.setContentsMargins(0, 0, 0, 0)
@@ -676,7 +677,7 @@ class PermitsTab(QWidget):
         self.due_renew.clicked.connect(lambda: self.renew_due())
         self.due_hint = QLabel()
         self.due_hint.setObjectName("due-hint")
-        self.due_hint.setStyleSheet("color: #5b6660;")
+        self.due_hint.setStyleSheet(f"color: {theme.colour('muted')};")
         self.due_renew_documents = QPushButton(self.tr("Renovar com &documentos…"))
         self.due_renew_documents.setObjectName("due-renew-documents")
         self.due_renew_documents.clicked.connect(lambda: self.renew_due_with_documents())
@@ -955,7 +956,7 @@ class PermitsTab(QWidget):
     # ------------------------------------------------------------------ messages
 
     def _say(self, text: str, *, error: bool = False) -> None:
-        self.message.setStyleSheet(f"color: {ERROR_COLOUR};" if error else "")
+        self.message.setStyleSheet(f"color: {theme.colour('error')};" if error else "")
         self.message.setText(text)
 
     def _confirm(self, title: str, text: str) -> bool:

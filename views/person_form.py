@@ -31,6 +31,7 @@ from models.people import HOUSING, RELATIONS, HouseholdInput, Person, PersonInpu
 from views.fit import fit_to_screen, scrollable
 from views.widgets import (DateEdit, DocumentEdit, FieldErrorsView, GuardedDialog, add_remove_row, address_values,
                            load_address, make_address_fields)
+from views import theme
 
 
 class PersonDialog(GuardedDialog):
@@ -66,7 +67,7 @@ class PersonDialog(GuardedDialog):
         self.photo.setObjectName("photo")
         self.photo.setFixedSize(96, 120)
         self.photo.setAlignment(Qt.AlignmentFlag.AlignCenter)
-        self.photo.setStyleSheet("border: 1px solid #999;")
+        self.photo.setStyleSheet(f"border: 1px solid {theme.colour('border')};")
         photo_button = QPushButton(self.tr("&Foto…"))
         photo_button.clicked.connect(self.choose_photo)
         grid.addWidget(QLabel(self.tr("&Nome completo:")), 0, 0)

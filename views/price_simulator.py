@@ -26,6 +26,7 @@ from models.money import format_brl
 from models.pricing import quote
 from models.regimes import shipped_regimes
 from views.table_models import Column, RowsModel
+from views import theme
 
 NONE = ""
 
@@ -353,4 +354,4 @@ class PriceSimulator(QWidget):
                    "year": self.year, "energy": self.energy, "permit_kind": self.permit_kind, **{
                        f"admin_values.{fee}": edit for fee, edit in self.admin_edits.items()}}
         for key, widget in widgets.items():
-            widget.setStyleSheet("border: 1px solid #b00020;" if key == field else "")
+            widget.setStyleSheet(f"border: 1px solid {theme.colour('error')};" if key == field else "")

@@ -39,10 +39,10 @@ from models.errors import UserError
 from models.fee_report import Cancelled
 from models.money import format_brl
 from models.sanctions_report import check_period, period_label
+from views import theme
 from reports import sanctions_export
 from reports.fee_export import FORMATS, default_name, export_fee_report
 
-ERROR_COLOUR = "#b00020"
 MONTHS = ("janeiro", "fevereiro", "março", "abril", "maio", "junho", "julho", "agosto", "setembro", "outubro",
           "novembro", "dezembro")
 
@@ -228,7 +228,7 @@ class ReportsPage(QWidget):
 
     def _say(self, text: str, *, error: bool = False, label: QLabel | None = None) -> None:
         label = label or self.message
-        label.setStyleSheet(f"color: {ERROR_COLOUR};" if error else "")
+        label.setStyleSheet(f"color: {theme.colour('error')};" if error else "")
         label.setText(text)
 
     # ------------------------------------------------------------------ export

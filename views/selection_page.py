@@ -85,9 +85,9 @@ from models.selection_process import (
 )
 from views.table_models import Column, RowsModel, select_where, selected_row
 from views.widgets import FieldErrorsView, WrappingLabel, current_user_name, print_document, save_pdf_as
+from views import theme
 
 MONO = "font-family: monospace;"
-ERROR_COLOUR = "#b00020"
 
 
 def _when(value: _dt.datetime | None) -> str:
@@ -173,7 +173,7 @@ class CallTab(QWidget):
         layout.addLayout(row)
         self.method = WrappingLabel()  # the act's rules in full, never clipped by the list below it
         self.method.setObjectName("method")
-        self.method.setStyleSheet("color: #333;")
+        self.method.setStyleSheet(f"color: {theme.colour('muted')};")
         layout.addWidget(self.method)
 
         self.model = RowsModel([
@@ -201,7 +201,7 @@ class CallTab(QWidget):
         self.detail.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
         self.detail.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.detail.setMargin(6)
-        self.detail.setStyleSheet("background: #fafafa;")
+        self.detail.setStyleSheet(f"background: {theme.colour('panel')};")
         scroll = QScrollArea()
         scroll.setWidgetResizable(True)
         scroll.setWidget(self.detail)
@@ -444,7 +444,7 @@ class CallTab(QWidget):
             text += self.tr("Publicada em %1 (%2, %3).").replace("%1", _day(pub.published_on)).replace(
                 "%2", escape(pub.kind_label)).replace("%3", escape(pub.medium or pub.created_by))
         elif pub is not None:
-            text += (f"<span style='color: {ERROR_COLOUR};'>" + self.tr(
+            text += (f"<span style='color: {theme.colour('error')};'>" + self.tr(
                 "A lista mudou desde a publicação de %1: publique-a de novo antes do sorteio.").replace(
                 "%1", _day(pub.published_on)) + "</span>")
         elif ranking:
@@ -480,7 +480,7 @@ class CallTab(QWidget):
         if c.group:
             out.append(escape(c.group_label or c.group))
         if c.excluded:
-            out.append(f"<span style='color: {ERROR_COLOUR};'><b>" + self.tr("Fora da lista:") + "</b> "
+            out.append(f"<span style='color: {theme.colour('error')};'><b>" + self.tr("Fora da lista:") + "</b> "
                        + escape(c.excluded) + "</span>")
         if c.debts:
             out.append(self.tr("<b>Débitos com o Município:</b>") + "<br>" + "<br>".join(
@@ -496,7 +496,7 @@ class CallTab(QWidget):
             rows = "".join(
                 f"<tr><td>{escape(line.label)}</td><td>{escape(line.value_text)}</td>"
                 f"<td align='right'><b>{line.points}</b></td><td>{escape(line.basis.removeprefix(act))}</td></tr>"
-                + (f"<tr><td colspan='4' style='color: {ERROR_COLOUR if line.status != 'ok' else '#1b5e20'};'>"
+                + (f"<tr><td colspan='4' style='color: {theme.colour('error' if line.status != 'ok' else 'ok')};'>"
                    f"{escape(line.note)}</td></tr>" if line.note else "")
                 for line in c.score.lines)
             head = (f"<tr><th align='left'>{self.tr('Critério')}</th><th align='left'>{self.tr('Valor')}</th>"
@@ -513,7 +513,7 @@ class CallTab(QWidget):
                     place += f" ({escape(c.tie_break)})"
                 out.append(place + ".")
             if c.tie_missing:
-                out.append(f"<span style='color: {ERROR_COLOUR};'>" + escape(c.tie_missing) + "</span>")
+                out.append(f"<span style='color: {theme.colour('error')};'>" + escape(c.tie_missing) + "</span>")
         return "<br>".join(out)
 
     def choose_preference(self, preference: str | None = None) -> bool:
@@ -660,7 +660,7 @@ class DrawTab(QWidget):
         layout.addLayout(form)
         self.replacing = QLabel()
         self.replacing.setObjectName("replacing")
-        self.replacing.setStyleSheet(f"color: {ERROR_COLOUR};")
+        self.replacing.setStyleSheet(f"color: {theme.colour('error')};")
         layout.addWidget(self.replacing)
         buttons = QHBoxLayout()
         self.draw_button = QPushButton(self.tr("Realizar &sorteio…"))
@@ -710,14 +710,14 @@ class DrawTab(QWidget):
             return
         check = publication_check(current, ("list", "final"))
         state = (escape(check.text) if check.matches
-                 else f"<span style='color: {ERROR_COLOUR};'>" + escape(check.text) + "</span>")
+                 else f"<span style='color: {theme.colour('error')};'>" + escape(check.text) + "</span>")
         text = (self.tr("<b>%1</b> — %2 participante(s) na lista, %3.<br>SHA-256 da lista: "
                         "<span style='%4'>%5</span>")
                 .replace("%1", escape(get_regime(current.regime_id).title))
                 .replace("%2", str(len(current.published.participants))).replace("%3", state)
                 .replace("%4", MONO).replace("%5", current.sha256))
         if current.draw_blocked:
-            text += f"<br><span style='color: {ERROR_COLOUR};'><b>" + escape(current.draw_blocked) + "</b></span>"
+            text += f"<br><span style='color: {theme.colour('error')};'><b>" + escape(current.draw_blocked) + "</b></span>"
         self.summary.setText(text)
         self.draw_button.setEnabled(not current.draw_blocked)
 
@@ -968,13 +968,13 @@ class DrawsTab(QWidget):
                  self.tr("Semente «<b>%1</b>» · SHA-256 da lista <span style='%2'>%3</span>")
                  .replace("%1", escape(d.seed)).replace("%2", MONO).replace("%3", d.list_sha256)]
         if d.problems:
-            lines.append(f"<span style='color: {ERROR_COLOUR};'><b>" + self.tr("Conferência:") + "</b> "
+            lines.append(f"<span style='color: {theme.colour('error')};'><b>" + self.tr("Conferência:") + "</b> "
                          + escape(" ".join(d.problems)) + "</span>")
         else:
             lines.append(self.tr("Conferência: a lista guardada tem o hash publicado e a semente reproduz a ordem "
                                  "registrada."))
         if d.status == "annulled":
-            lines.append(f"<span style='color: {ERROR_COLOUR};'>" + self.tr("Anulado: %1").replace(
+            lines.append(f"<span style='color: {theme.colour('error')};'>" + self.tr("Anulado: %1").replace(
                 "%1", escape(d.annul_reason)) + "</span>")
         self.about.setText("<br>".join(lines))
         entries = draw_entries(d.id)
@@ -1031,7 +1031,7 @@ class DrawsTab(QWidget):
             later = QTableWidgetItem(h.requirements_text)
             later.setToolTip("\n".join(f"{r.label}: {r.reason} ({r.article})" for r in h.requirements) or None)
             if any(r.status == "failed" for r in h.requirements):
-                later.setForeground(QBrush(QColor(ERROR_COLOUR)))
+                later.setForeground(QBrush(theme.qcolour("error")))
             self.holders.setItem(row, 7, later)
         self.holders.setColumnHidden(7, not any(h.requirements for h in holders))
         self._holder_selected()
@@ -1211,7 +1211,7 @@ class AppealsTab(QWidget):
         self.process = None
         layout = QVBoxLayout(self)
         self.status = _rich("process")
-        self.status.setStyleSheet("background: #f4f7f4; padding: 6px;")
+        self.status.setStyleSheet(f"background: {theme.colour('panel')}; padding: 6px;")
         layout.addWidget(self.status)
 
         self.ranking = RowsModel([
@@ -1388,7 +1388,7 @@ class AppealsTab(QWidget):
         if a.decision_formula:
             lines.append(self.tr("Prazo da decisão: %1").replace("%1", escape(a.decision_formula)))
         if a.decision:
-            colour = ERROR_COLOUR if a.status in ("late", "denied") else "#1b5e20"
+            colour = theme.colour("error" if a.status in ("late", "denied") else "ok")
             lines.append(f"<span style='color: {colour};'><b>{escape(a.status_label)}</b>"
                          + (f" em {_day(a.decided_on)}" if a.decided_on and a.status != "late" else "")
                          + f": {escape(a.decision)}</span>")
@@ -1526,7 +1526,7 @@ class RotationTab(QWidget):
         top.addStretch(1)
         layout.addLayout(top)
         self.about = _rich("rotation-about")
-        self.about.setStyleSheet("background: #f4f7f4; padding: 6px;")
+        self.about.setStyleSheet(f"background: {theme.colour('panel')}; padding: 6px;")
         layout.addWidget(self.about)
 
         self.list_model = RowsModel([
@@ -1686,10 +1686,10 @@ class RotationTab(QWidget):
                  .replace("%1", str(state.size)).replace("%2", escape(state.seed)).replace("%3", MONO)
                  .replace("%4", state.list_sha256[:24]).replace("%5", escape(state.basis)).replace("%6", escape(limit))]
         if state.draw_status != "held":
-            lines.append(f"<span style='color: {ERROR_COLOUR};'>" + self.tr("Sorteio anulado: não recebe novos "
+            lines.append(f"<span style='color: {theme.colour('error')};'>" + self.tr("Sorteio anulado: não recebe novos "
                                                                            "eventos.") + "</span>")
         if state.problems:
-            lines.append(f"<span style='color: {ERROR_COLOUR};'><b>" + self.tr("Conferência:") + "</b> "
+            lines.append(f"<span style='color: {theme.colour('error')};'><b>" + self.tr("Conferência:") + "</b> "
                          + escape(" ".join(state.problems)) + "</span>")
         elif state.events:
             lines.append(self.tr("Conferência: cada evento tem os ambulantes que a lista dá e cada sorteio de pontos "
@@ -1711,7 +1711,7 @@ class RotationTab(QWidget):
         try:
             vendors, wrapped = preview_event(self.state.draw_id, self.vacancies.value())
         except UserError as exc:
-            self.preview.setText(f"<span style='color: {ERROR_COLOUR};'>{escape(exc.message)}</span>")
+            self.preview.setText(f"<span style='color: {theme.colour('error')};'>{escape(exc.message)}</span>")
             return
         text = self.tr("<b>Próximo evento</b> (a partir do %1º da lista): %2").replace(
             "%1", str(self.state.next_start)).replace("%2", escape(", ".join(name for _pid, name in vendors)))

@@ -49,10 +49,10 @@ from models.sites import (
     site_input,
 )
 from views.fit import fit_to_screen
-from views.widgets import ERROR_STYLE, DateEdit, FieldErrorsView, GuardedDialog, add_remove_row
+from views.widgets import DateEdit, FieldErrorsView, GuardedDialog, add_remove_row
+from views import theme
 
 _OBSTACLE_SIDES = {"a": "lado A", "b": "lado B", "both": "os dois lados"}
-_CELL_ERROR = QColor("#ffd9d9")
 _KEY = re.compile(r"^(segments|points)\[(\d+)\](?:\.obstacles\[(\d+)\])?(?:\.(\w+))?$")
 
 
@@ -502,10 +502,10 @@ class SiteFormDialog(GuardedDialog):
         item = table.item(row, col)
         widget = table.cellWidget(row, col)
         if widget is not None:
-            widget.setStyleSheet(ERROR_STYLE)
+            widget.setStyleSheet(theme.error_style())
             widget.setToolTip(message)
         elif item is not None:
-            item.setBackground(_CELL_ERROR)
+            item.setBackground(theme.qcolour("error_background"))
             item.setToolTip(message)
         table.setCurrentCell(row, col)
         return self._tab_of["points" if what == "points" else "segments"]
@@ -518,7 +518,7 @@ class SiteFormDialog(GuardedDialog):
             tab = self._mark_cell(key, message)
             table = {"segments": self.segments, "points": self.points, "obstacles": self.obstacles}.get(key)
             if table is not None:  # the table as a whole ("informe ao menos um trecho")
-                table.setStyleSheet("QTableWidget { border: 1px solid #b00020; }")
+                table.setStyleSheet(f"QTableWidget {{ border: 1px solid {theme.colour('error')}; }}")
                 table.setToolTip(message)
                 tab = 3 if table is self.points else 2
             if tab is None:

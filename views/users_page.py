@@ -29,6 +29,7 @@ from models.errors import FieldErrors, UserError
 from models.users import MIN_PASSWORD, change_role, create_user, get_user, set_active, set_password, user_rows
 from views.table_models import RowsModel, selected_row
 from views.widgets import DateEdit, FieldErrorsView
+from views import theme
 
 
 class UserDialog(QDialog):
@@ -60,7 +61,7 @@ class UserDialog(QDialog):
         form.addRow(self.tr("&Confirme:"), self.confirm)
         layout.addLayout(form)
         self.error = QLabel()
-        self.error.setStyleSheet("color: #b00020;")
+        self.error.setStyleSheet(f"color: {theme.colour('error')};")
         self.error.setWordWrap(True)
         layout.addWidget(self.error)
         self.errors = FieldErrorsView(self.error, {"name": self.name, "username": self.username, "role": self.role,

@@ -9,8 +9,8 @@ from PySide6.QtWidgets import QDialog, QLabel, QLineEdit, QMessageBox, QWidget
 
 from models.br import clean_cnpj, clean_cpf, format_cnpj, format_cpf, parse_br_date
 from models.errors import UserError
+from views import theme
 
-ERROR_STYLE = "border: 1px solid #b00020; background: #fff4f4;"
 
 
 class DateEdit(QLineEdit):
@@ -99,7 +99,7 @@ class DocumentEdit(QLineEdit):
             self.value()
         except UserError as exc:
             self.message = exc.message
-            self.setStyleSheet(ERROR_STYLE)
+            self.setStyleSheet(theme.error_style())
             self.validity_changed.emit(False, exc.message)
         else:
             self.message = ""
@@ -141,7 +141,7 @@ class FieldErrorsView:
         for key, message in errors.items():
             widget = self.widgets.get(key) or self.widgets.get(key.split(".")[0].split("[")[0])
             if widget is not None:
-                widget.setStyleSheet(ERROR_STYLE)
+                widget.setStyleSheet(theme.error_style())
                 widget.setToolTip(message)
                 first = first or widget
         count = len(errors)

@@ -1,0 +1,122 @@
+"""Dark palettes (Windows 11 dark mode, a dark desktop theme): every desk stays readable.
+
+The colours that screens once wrote by hand are roles of views/theme.py with a light and a dark shade; the
+tables are checked against WCAG's 4.5:1, and the desks are drawn on a dark palette, with demo data, and the
+text they show is measured on the pixels."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import pytest
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QColor, QPalette
+from PySide6.QtWidgets import QAbstractItemView, QApplication, QLabel
+
+from views import theme
+
+# Windows 11's dark mode, as Qt's windows11 style sets it
+WINDOWS_DARK = {"Window": "#202020", "WindowText": "#ffffff", "Base": "#1c1c1c", "AlternateBase": "#2b2b2b",
+                "Text": "#ffffff", "Button": "#2d2d2d", "ButtonText": "#ffffff", "Highlight": "#0078d4",
+                "HighlightedText": "#ffffff", "ToolTipBase": "#2b2b2b", "ToolTipText": "#ffffff",
+                "PlaceholderText": "#9d9d9d", "Link": "#99ebff", "Light": "#3c3c3c", "Midlight": "#333333",
+                "Mid": "#2a2a2a", "Dark": "#161616", "Shadow": "#000000", "BrightText": "#ffffff"}
+
+
+def dark_palette() -> QPalette:
+    palette = QPalette()
+    for role, value in WINDOWS_DARK.items():
+        palette.setColor(getattr(QPalette.ColorRole, role), QColor(value))
+    return palette
+
+
+@pytest.fixture
+def dark(app_ready):
+    app = QApplication.instance()
+    before = app.palette()
+    app.setPalette(dark_palette())
+    theme.apply(app)
+    yield app
+    app.setPalette(before)
+    theme.apply(app)
+
+
+def test_the_colour_tables_read_on_their_palettes():
+    light, dark_ = QPalette(), dark_palette()
+    light.setColor(QPalette.ColorRole.Window, QColor("#efefef"))
+    light.setColor(QPalette.ColorRole.WindowText, QColor("#000000"))
+    light.setColor(QPalette.ColorRole.Base, QColor("#ffffff"))
+    assert not theme.is_dark(light) and theme.is_dark(dark_)
+    for palette in (light, dark_):
+        grounds = [palette.color(QPalette.ColorRole.Window), palette.color(QPalette.ColorRole.Base)]
+        grounds += [theme.qcolour(role, palette) for role in ("panel", "status_bar")]
+        for role in theme.TEXT_ROLES:
+            for ground in grounds:
+                ratio = theme.contrast(theme.qcolour(role, palette), ground)
+                assert ratio >= 4.5, (role, ground.name(), round(ratio, 2))
+        for role in theme.BACKGROUND_ROLES:  # the palette's own text on them
+            ratio = theme.contrast(palette.color(QPalette.ColorRole.WindowText), theme.qcolour(role, palette))
+            assert ratio >= 4.5, (role, round(ratio, 2))
+        error_on_error = theme.contrast(theme.qcolour("error", palette), theme.qcolour("error_background", palette))
+        assert error_on_error >= 3, round(error_on_error, 2)  # the import's refused cells: red text on pink
+
+
+def test_the_stylesheet_follows_the_palette(dark):
+    assert theme.colour("heading") in dark.styleSheet() and "${" not in dark.styleSheet()
+    assert theme.colour("heading") == theme.ROLES["heading"][1]
+
+
+def _ink_contrast(widget) -> float:
+    """The text's contrast as drawn: the widget's most common pixel is its ground, the pixel farthest from it
+    the ink (antialiased edges lie between the two)."""
+    image = widget.grab().toImage()
+    pixels = Counter(image.pixel(x, y) for x in range(image.width()) for y in range(image.height()))
+    ground = QColor.fromRgb(pixels.most_common(1)[0][0])
+    return max(theme.contrast(ground, QColor.fromRgb(p)) for p in pixels)
+
+
+def test_every_desk_reads_on_a_dark_palette(dark, database, qtbot):
+    from PySide6.QtCore import QSettings
+
+    from desktop.main_window import MainWindow
+    from models.demo import fill_demo
+
+    QSettings().clear()
+    fill_demo(people=12, companies=3)
+    window = MainWindow()
+    qtbot.addWidget(window)
+    window.resize(1366, 768)
+    window.show()
+    qtbot.waitExposed(window)
+    low: list[str] = []
+    checked = 0
+    for desk in window.desks:
+        window.show_desk(desk.key)
+        QApplication.processEvents()
+        page = window.pages[desk.key]
+        for label in page.findChildren(QLabel):
+            if not label.isVisible() or not label.text().strip() or label.width() < 4 or label.height() < 4:
+                continue
+            checked += 1
+            ratio = _ink_contrast(label)
+            if ratio < 3:  # drawn, antialiased text: WCAG's large-text bar; the tables above meet 4.5
+                low.append(f"{desk.key}: {label.objectName() or label.text()[:40]!r} {ratio:.1f}")
+        for view in page.findChildren(QAbstractItemView):
+            model, base = view.model(), view.palette().color(QPalette.ColorRole.Base)
+            if model is None or not view.isVisible():
+                continue
+            try:
+                columns = model.columnCount()
+            except TypeError:  # a list model keeps columnCount private: one column
+                columns = 1
+            for row in range(min(model.rowCount(), 40)):
+                for column in range(columns):
+                    brush = model.data(model.index(row, column), Qt.ItemDataRole.ForegroundRole)
+                    if brush is None:
+                        continue
+                    colour = brush.color() if hasattr(brush, "color") else QColor(brush)
+                    checked += 1
+                    if theme.contrast(colour, base) < 4.5:
+                        low.append(f"{desk.key}: {view.objectName()} row {row} {colour.name()}")
+    assert checked > 40
+    assert not low, low
