@@ -319,6 +319,18 @@ def later_requirements(app, *, today: _dt.date) -> tuple:
     return tuple(evaluate_rule(regime, kind, rule, facts, position=i) for i, rule in rules)
 
 
+def eligibility_now(app, *, today: _dt.date | None = None):
+    """The application's eligibility checked again on ``today``, rule by rule, on what is recorded now (the
+    person's or company's record, the documents delivered since)."""
+    today = today or _dt.date.today()
+    regime = get_regime(app.regime)
+    applicant = load_applicant("person" if app.person_id else "company", app.person_id or app.company_id)
+    stored = stored_input(app)
+    return evaluate_eligibility(regime, app.permit_kind, applicant_facts(
+        applicant, documents=stored.documents, site=app.site, today=today, regime=app.regime,
+        permit_kind=app.permit_kind, protocol=app.protocol), **exemption_terms(regime, stored))
+
+
 def approve_application(app, *, by: str, today: _dt.date | None = None):
     """Approve after checking again, today: no rule may fail, and the act's term must still be ahead."""
     require("applications.decide")
@@ -327,11 +339,7 @@ def approve_application(app, *, by: str, today: _dt.date | None = None):
 
     today = today or _dt.date.today()
     regime = get_regime(app.regime)
-    applicant = load_applicant("person" if app.person_id else "company", app.person_id or app.company_id)
-    stored = stored_input(app)
-    result = evaluate_eligibility(regime, app.permit_kind, applicant_facts(
-        applicant, documents=stored.documents, site=app.site, today=today, regime=app.regime,
-        permit_kind=app.permit_kind, protocol=app.protocol), **exemption_terms(regime, stored))
+    result = eligibility_now(app, today=today)
     failed = result.by_status("failed")
     if failed:
         listed = "; ".join(f"{r.label or r.rule.kind} ({r.article})" for r in failed)

@@ -48,3 +48,12 @@ def municipality_label() -> str:
     if name and state:
         return f"{name}/{state}"
     return name
+
+
+def letterhead(regime) -> dict[str, str]:
+    """The letterhead of a document of ``regime``'s act: that act's municipality (a São Bento receipt never says
+    Olímpia), and the agency set in Configurações only where it is that municipality's own."""
+    place = f"{regime.municipality}/{regime.state}" if regime.state else regime.municipality
+    own = get_setting(MUNICIPALITY).strip().casefold() == regime.municipality.strip().casefold()
+    agency = get_setting(AGENCY) if own else ""
+    return {"municipality": place, "agency": agency or f"Prefeitura Municipal de {regime.municipality}"}

@@ -7,7 +7,7 @@ from pathlib import Path
 from models.draws import Draw, draw_entries, get_draw, replacement_of, verify_draw
 from models.regimes import get_regime
 from models.selection import ALGORITHM_STEPS
-from models.settings import AGENCY, get_setting, municipality_label
+from models.settings import letterhead
 from reports.pdf import html_to_pdf, text_document
 from reports.templating import render
 
@@ -44,7 +44,7 @@ def draw_ata_context(draw: Draw | int) -> dict:
         "drawn": drawn, "excluded": [e for e in entries if e.role == "excluded"],
         "list_lines": draw.list_text.splitlines(), "officials": draw.official_list,
         "steps": ALGORITHM_STEPS, "problems": verify_draw(draw), "replacement": replacement_of(draw),
-        "site": site, "municipality": municipality_label(), "agency": get_setting(AGENCY),
+        "site": site, **letterhead(regime),
     }
 
 

@@ -22,7 +22,7 @@ from models import describe
 from models import enforcement as enf
 from models.money import format_brl
 from models.regimes import get_regime
-from models.settings import AGENCY, get_setting, municipality_label
+from models.settings import letterhead
 from reports.pdf import html_to_pdf, text_document
 from reports.templating import render
 
@@ -88,7 +88,7 @@ def record_context(record: enf.Record, *, today=None) -> dict:
         "relation_text": enf.RELATIONS.get(record.relation, record.relation), "followers": followers,
         "contests": contests, "charges": charges, "situation": enf.situation(record),
         "fine_total": format_brl(enf.charged_fines_total(record)), "scope": describe.SCOPES.get(record.scope, record.scope),
-        "municipality": municipality_label(), "agency": get_setting(AGENCY),
+        **letterhead(regime),
     }
 
 

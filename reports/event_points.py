@@ -8,7 +8,7 @@ from pathlib import Path
 from models.regimes import get_regime
 from models.selection import ALGORITHM_STEPS
 from models.selection_process import event_with_draw, point_label, rotation_state
-from models.settings import AGENCY, get_setting, municipality_label
+from models.settings import letterhead
 from reports.pdf import html_to_pdf, text_document
 from reports.templating import render
 
@@ -28,7 +28,7 @@ def event_sheet_context(event_id: int) -> dict:
         "assignments": [(i, point_label(p), name, pid) for i, (pid, name, p) in enumerate(row.assignments, 1)],
         "list_lines": point.list_text.splitlines() if point else [],
         "officials": point.official_list if point else [], "steps": ALGORITHM_STEPS,
-        "municipality": municipality_label(), "agency": get_setting(AGENCY),
+        **letterhead(regime),
     }
 
 

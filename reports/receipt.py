@@ -8,7 +8,7 @@ from pathlib import Path
 from models.applications import Application
 from models.br import format_cnpj, format_cpf
 from models.regimes import get_regime
-from models.settings import AGENCY, get_setting, municipality_label
+from models.settings import letterhead
 from reports.pdf import html_to_pdf, text_document
 from reports.templating import render
 
@@ -36,7 +36,7 @@ def receipt_context(app: Application) -> dict:
         "app": app, "regime": regime, "kind": kind, "applicant": applicant, "documents": documents,
         "missing": [d for d in documents if not d["delivered"] and not d["later"]],
         "quote": json.loads(app.quote_json or "{}"), "eligibility": json.loads(app.eligibility_json or "{}"),
-        "municipality": municipality_label(), "agency": get_setting(AGENCY),
+        **letterhead(regime),
         "line": regime.line(app.line).label if app.line else "",
         "section": regime.section(app.section).label if app.section else "",
         "equipment": regime.equipment(app.equipment).label if app.equipment else "",

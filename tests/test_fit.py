@@ -144,6 +144,9 @@ def test_every_dialog_fits(demo_window, room, monkeypatch):
     _select_first(desk.search.table)
     desk.search.edit_selected()
     desk.search.start_application()
+    desk.worklist.refresh()
+    _select_first(desk.worklist.table)
+    desk.worklist.open_selected()
     permits = desk.permits
     permits.refresh()
     _select_first(permits.table)
@@ -192,7 +195,7 @@ def test_every_dialog_fits(demo_window, room, monkeypatch):
     kinds = {type(d).__name__ for d in opened.dialogs}
     assert {"PersonDialog", "CompanyDialog", "ApplicationDialog", "HistoryDialog", "SiteFormDialog",
             "GenerateDialog", "PaymentDialog", "RecordDialog", "UserDialog", "OpenDatabaseDialog", "ImportDialog",
-            "AboutDialog", "LoginDialog", "FirstAdminDialog"} <= kinds, kinds
+            "AboutDialog", "ApplicationView", "LoginDialog", "FirstAdminDialog"} <= kinds, kinds
     found = opened.check()
     assert found == [], "\n".join(found)
 

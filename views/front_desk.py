@@ -29,6 +29,7 @@ from models.front_desk import approve_application
 from models.people import get_company, get_person, open_person_record
 from models.search import find_applicants
 from views.permits_tab import PermitsTab
+from views.roles import allow
 from views.table_models import RowsModel, selected_row
 from views.widgets import current_user_name
 
@@ -235,6 +236,11 @@ class WorklistTab(QWidget):
         self.receipt_button.setObjectName("receipt")
         self.receipt_button.clicked.connect(self.save_receipt)
         actions.addWidget(self.receipt_button)
+        self.open_button = QPushButton(self.tr("A&brir…"))
+        self.open_button.setObjectName("open")
+        self.open_button.setToolTip(self.tr("Tudo o que foi protocolado, para decidir (duplo clique ou Enter na lista)"))
+        self.open_button.clicked.connect(lambda: self.open_selected())
+        actions.insertWidget(0, self.open_button)
         actions.addStretch(1)
         layout.addLayout(actions)
         self.message = QLabel()
@@ -242,6 +248,7 @@ class WorklistTab(QWidget):
         self.message.setWordWrap(True)
         layout.addWidget(self.message)
         self.table.selectionModel().selectionChanged.connect(lambda *_: self._update_actions())
+        self.table.activated.connect(lambda _i: self.open_selected())  # double click, Enter
         self.status.currentIndexChanged.connect(lambda _i: self.refresh_rows())
         self.regime.currentIndexChanged.connect(lambda _i: self.refresh_rows())
 
@@ -278,9 +285,26 @@ class WorklistTab(QWidget):
         item = self.selected()
         allowed = TRANSITIONS.get(item.status, set()) if item else set()
         for status, button in self.action_buttons.items():
-            button.setEnabled(status in allowed)
-        self.issue_button.setEnabled(item is not None and item.status in ("approved", "awaiting_payment"))
+            act = "applications.decide" if status in ("approved", "refused") else "applications.move"
+            allow(button, act, status in allowed)
+        allow(self.issue_button, "permits.issue", item is not None and item.status in ("approved", "awaiting_payment"))
+        self.open_button.setEnabled(item is not None)
         self.receipt_button.setEnabled(item is not None)
+
+    def open_selected(self, *, dialog_hook=None):
+        """The application as filed, with Aprovar and Indeferir (views/application_view.py)."""
+        from views.application_view import ApplicationView
+
+        item = self.selected()
+        if item is None:
+            return None
+        dialog = ApplicationView(item.id, self, decide=lambda status, reason: self.move_to(status, reason))
+        self.last_dialog = dialog
+        if dialog_hook is not None:
+            dialog_hook(dialog)
+        else:
+            dialog.exec()
+        return dialog
 
     def issue(self, *, end: _dt.date | None = None, today: _dt.date | None = None):
         """Issue the permit of the selected application; the end date is asked only when the act leaves it open."""

@@ -87,6 +87,7 @@ from models.stall_plan import GRID, NUDGE, NUDGE_LARGE, Box, HolderInfo, StallPl
 from reports.site_map import OBSTACLE_MARKS, stall_parts
 from views.fit import fit_to_screen
 from views.flow import FlowLayout
+from views.roles import allow
 from views.widgets import FieldErrorsView, GuardedDialog, current_user_name
 from views import theme
 
@@ -1237,8 +1238,10 @@ class MapEditor(QWidget):
         self.tabs.addTab(page, self.tr("Banca"))
 
     def _set_enabled(self, on: bool) -> None:
-        for widget in (self.toolbar, self.view, self.tabs):
+        for widget in (self.toolbar, self.edit_tools, self.view_tools, self.view, self.tabs):
             widget.setEnabled(on)
+        for action in (self.action_auto, self.action_add):
+            allow(action, "sites.edit")
 
     # -- loading ---------------------------------------------------------------
     def is_dirty(self) -> bool:
@@ -1429,7 +1432,7 @@ class MapEditor(QWidget):
         if self.is_dirty():
             text += " · " + self.tr("<b>alterações não salvas</b>")
         self.status.setText(text)
-        self.action_save.setEnabled(self.is_dirty())
+        allow(self.action_save, "sites.edit", self.is_dirty())
 
     def show_status(self, text: str) -> None:
         self.message.setText(text)
@@ -1470,13 +1473,13 @@ class MapEditor(QWidget):
         uids = self.selected_uids()
         one = len(uids) == 1
         for action in (self.action_delete, self.action_rotate):
-            action.setEnabled(bool(uids))
+            allow(action, "sites.edit", bool(uids))
         for how, action in self.align_actions.items():
-            action.setEnabled(len(uids) >= (1 if how == "kerb" else 2))
-        self.action_distribute.setEnabled(len(uids) >= 3)
-        self.action_pack.setEnabled(len(uids) >= 2)
-        self.unassign_button.setEnabled(one and self.plan.stalls[uids[0]].holder_id is not None)
-        self.assign_button.setEnabled(one)
+            allow(action, "sites.edit", len(uids) >= (1 if how == "kerb" else 2))
+        allow(self.action_distribute, "sites.edit", len(uids) >= 3)
+        allow(self.action_pack, "sites.edit", len(uids) >= 2)
+        allow(self.unassign_button, "sites.assign", one and self.plan.stalls[uids[0]].holder_id is not None)
+        allow(self.assign_button, "sites.assign", one)
         self.stall_page.setEnabled(one)
         for widget in (self.prop_number, self.prop_section, self.prop_front, self.prop_depth):
             widget.blockSignals(True)
@@ -1666,8 +1669,8 @@ class MapEditor(QWidget):
         item = self.breach_list.currentItem()
         breach = item.data(Qt.ItemDataRole.UserRole) if item is not None else None
         kept = self.kept.get(breach.signature) if breach is not None else None
-        self.keep_button.setEnabled(breach is not None and kept is None)
-        self.unkeep_button.setEnabled(kept is not None)
+        allow(self.keep_button, "sites.edit", breach is not None and kept is None)
+        allow(self.unkeep_button, "sites.edit", kept is not None)
         if breach is not None:
             uids = self.plan.breach_uids(breach)
             if uids:
@@ -1738,6 +1741,14 @@ class MapEditor(QWidget):
         """Write the segment's stalls and holders in one transaction (:func:`models.sites.save_layout`)."""
         if self.plan is None:
             return False
+        open_breaches = self.open_breaches()
+        if open_breaches:  # the README's promise: each breach fixed, or kept with its written reason, first
+            self.tabs.setCurrentIndex(0)
+            self.show_status(self.tr(
+                "O mapa não foi salvo: %1 irregularidade(s) em aberto (a primeira: %2). Corrija cada uma ou mantenha-a "
+                "com justificativa em Verificações → Manter com justificativa…").replace("%1", str(len(open_breaches)))
+                .replace("%2", open_breaches[0].message))
+            return False
         try:
             result = save_layout(self.site_id, self.plan.placed(), segment=self.segment_id, keep_holders=False)
         except FieldErrors as exc:
@@ -1752,6 +1763,10 @@ class MapEditor(QWidget):
         self.show_status(self.tr("Mapa salvo: %1").replace("%1", result.summary()))
         self.saved.emit()
         return True
+
+    def open_breaches(self) -> list:
+        """The plan's breaches of the act not kept with a written reason."""
+        return [b for b in self.plan.breaches() if b.signature not in self.kept] if self.plan is not None else []
 
     def export_dict(self) -> dict:
         """What the printed map shows: the site as saved, with this segment as it is on screen."""

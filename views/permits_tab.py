@@ -71,9 +71,16 @@ from models.people import get_person
 from models.regimes import get_regime, shipped_regimes
 from models.search import find_applicants
 from views.fit import fit_to_screen
+from views.roles import allow
 from views.table_models import Column, RowsModel, make_table, selected_row
 from views.widgets import DateEdit, DocumentEdit, FieldErrorsView, current_user_name, print_document
 from views import theme
+
+#: The act of models.session each button does (a role the act does not allow sees it disabled, with who may).
+ACTS = {"suspend": "permits.sanction", "revoke": "permits.sanction", "cancel": "permits.sanction",
+        "transfer": "permits.sanction", "exchange": "permits.sanction", "reactivate": "permits.sanction",
+        "renew": "permits.lifecycle", "leave": "permits.lifecycle", "started": "permits.lifecycle",
+        "picked-up": "permits.lifecycle"}
 
 #: The status filter: label, key of ``models.permits.STATUSES`` (``None``: every permit).
 STATUS_FILTERS = (
@@ -938,12 +945,16 @@ class PermitsTab(QWidget):
         for key, button in self.buttons.items():
             button.setEnabled(bool(enabled.get(key)))
             button.setToolTip(tips.get(key, ""))
+            button.setProperty("role-tip", False)
+            act = ACTS.get(key)
+            if act is not None:  # what the user's role may not do: disabled, saying who may
+                allow(button, act, bool(enabled.get(key)))
 
     def _update_due(self) -> None:
         item = self.selected_due()
-        self.due_renew.setEnabled(item is not None and item.renewal_open)
-        self.due_renew_documents.setEnabled(item is not None and item.renewal_open)
-        self.due_extend.setEnabled(item is not None and item.extendable)
+        allow(self.due_renew, "permits.lifecycle", item is not None and item.renewal_open)
+        allow(self.due_renew_documents, "permits.lifecycle", item is not None and item.renewal_open)
+        allow(self.due_extend, "permits.lifecycle", item is not None and item.extendable)
         if not self.due_model.rows:
             self.due_hint.setText(self.tr("Nada a renovar nos próximos %1 dias e nenhum prazo de início aberto.")
                                   .replace("%1", str(RENEWAL_HORIZON_DAYS)))

@@ -1,0 +1,149 @@
+"""Issue 18 §4: the chefe decides with the facts in view — the application opens from the worklist with all that was
+filed, the approval lists what is still "a conferir", a role the act does not allow sees the buttons disabled
+with who may; the receipt's letterhead is the act's municipality."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+from PySide6.QtCore import QSettings, Qt
+from PySide6.QtWidgets import QInputDialog, QMessageBox
+
+from conftest import run_modal
+from models import session
+from models.applications import ApplicationInput, change_status, create_application, get_application
+from models.db import open_database
+from models.files import set_store
+from test_map_editor import editor, feira, uid_of  # noqa: F401  (fixtures)
+from models.people import PersonInput, save_person
+
+TODAY = dt.date(2026, 11, 30)
+
+
+@pytest.fixture
+def worklist(app_ready, qtbot, db_url, tmp_path):
+    QSettings().clear()
+    open_database(db_url, create=True)
+    set_store(tmp_path / "files")
+    person = save_person(PersonInput(name="Maria José da Silva", cpf="529.982.247-25",
+                                     birth_date=dt.date(1980, 5, 17)), today=TODAY)
+    app = create_application(ApplicationInput(regime="sapezal-2014", permit_kind="ponto-fixo", person_id=person.id),
+                             clerk="ana", today=TODAY)
+    app = change_status(app, "analysis", by="ana")
+    from desktop.main_window import MainWindow
+
+    win = MainWindow()
+    qtbot.addWidget(win)
+    win.show()
+    win.show_desk("atendimento")
+    page = win.pages["atendimento"]
+    page.tabs.setCurrentWidget(page.worklist)
+    page.worklist.refresh()
+    yield page.worklist, app
+    session.log_out()
+
+
+def _double_click_first(qtbot, table) -> None:
+    rect = table.visualRect(table.model().index(0, 1))
+    qtbot.mouseClick(table.viewport(), Qt.MouseButton.LeftButton, pos=rect.center())
+    qtbot.mouseDClick(table.viewport(), Qt.MouseButton.LeftButton, pos=rect.center())
+
+
+def test_a_double_click_opens_what_was_filed_and_approval_lists_what_is_to_check(worklist, qtbot, monkeypatch):
+    tab, app = worklist
+    asked = []
+    monkeypatch.setattr(QMessageBox, "question",
+                        lambda *a, **k: asked.append(a[2]) or QMessageBox.StandardButton.No)
+    seen = {}
+
+    def look(dialog):
+        html = dialog.filed.toPlainText()
+        seen["filed"] = html
+        seen["history"] = [dialog.history.item(r, 2).text() for r in range(dialog.history.rowCount())]
+        seen["enabled"] = (dialog.approve_button.isEnabled(), dialog.refuse_button.isEnabled())
+        qtbot.mouseClick(dialog.approve_button, Qt.MouseButton.LeftButton)
+        seen["open"] = dialog.isVisible()
+
+    run_modal(lambda: _double_click_first(qtbot, tab.table), look)
+    assert "Maria José da Silva" in seen["filed"] and "529.982.247-25" in seen["filed"]
+    assert "Documentos" in seen["filed"] and "Elegibilidade" in seen["filed"]
+    assert seen["history"] == ["recebido", "em análise"]
+    assert seen["enabled"] == (True, True)
+    assert len(asked) == 1 and "Ainda a conferir" in asked[0] and "art." in asked[0]
+    assert seen["open"]  # answered No: nothing decided, the dialog stays
+    assert get_application(app.id).status == "analysis"
+
+
+def test_indeferir_from_the_view_records_the_reason(worklist, qtbot, monkeypatch):
+    tab, app = worklist
+    monkeypatch.setattr(QInputDialog, "getText", lambda *a, **k: ("Falta o atestado de saúde", True))
+    tab.table.selectRow(0)
+    dialog = tab.open_selected(dialog_hook=lambda d: d.show())
+    qtbot.mouseClick(dialog.refuse_button, Qt.MouseButton.LeftButton)
+    assert dialog.decision == "refused" and not dialog.isVisible()
+    assert get_application(app.id).status == "refused"
+    assert "indeferido" in tab.message.text()
+
+
+def test_a_role_the_act_does_not_allow_sees_the_buttons_disabled_with_who_may(worklist, qtbot):
+    tab, _app = worklist
+    session.log_in(session.Session(None, "ana", "Ana", "atendente"))
+    tab.refresh_rows()
+    tab.table.selectRow(0)
+    approve = tab.action_buttons["approved"]
+    assert not approve.isEnabled()
+    assert approve.toolTip() == "Só chefe ou administrador pode aprovar ou indeferir requerimentos."
+    assert tab.action_buttons["withdrawn"].isEnabled()  # recording a withdrawal is hers to do
+    dialog = tab.open_selected(dialog_hook=lambda d: None)
+    assert not dialog.approve_button.isEnabled() and "chefe" in dialog.approve_button.toolTip()
+    session.log_in(session.Session(None, "chefe", "Chefe", "chefe"))
+    tab.refresh_rows()
+    tab.table.selectRow(0)
+    assert approve.isEnabled() and approve.toolTip() == ""
+
+
+def test_the_receipts_letterhead_is_the_acts_municipality(worklist):
+    from models.settings import AGENCY, MUNICIPALITY, STATE, set_settings
+    from reports.receipt import receipt_html
+
+    _tab, app = worklist
+    set_settings({MUNICIPALITY: "Olímpia", STATE: "SP", AGENCY: "Prefeitura da Estância Turística de Olímpia"})
+    html = receipt_html(get_application(app.id))
+    assert "Sapezal/MT" in html and "Prefeitura Municipal de Sapezal" in html
+    assert "Olímpia" not in html
+
+
+def test_a_map_with_an_open_breach_is_saved_only_once_each_breach_is_kept_with_a_reason(editor, qtbot):
+    from models.sites import Stall
+
+    plan = editor.plan
+    uid = uid_of(plan, 2)
+    editor.items[uid].setSelected(True)
+    editor.nudge(-700, 0)  # 0,30 m from stall 1: less than the act's 0,50 m
+    assert editor.open_breaches()
+    before = sorted(s.x for s in Stall.select())
+    editor.view.setFocus()
+    qtbot.keyClick(editor.view, Qt.Key.Key_S, Qt.KeyboardModifier.ControlModifier)
+    assert editor.is_dirty() and sorted(s.x for s in Stall.select()) == before  # nothing written
+    assert "não foi salvo" in editor.message.text() and "justificativa" in editor.message.text()
+    from models.sites import keep_breach
+
+    for breach in editor.open_breaches():
+        editor.kept[breach.signature] = keep_breach(editor.site_id, breach, "Geminadas a pedido (ofício 12/2026).",
+                                                    by="chefe")
+    assert editor.open_breaches() == []
+    qtbot.keyClick(editor.view, Qt.Key.Key_S, Qt.KeyboardModifier.ControlModifier)
+    assert not editor.is_dirty() and "Mapa salvo" in editor.message.text()
+
+
+def test_the_map_tools_a_role_may_not_use_are_disabled_with_who_may(editor, qtbot):
+    session.log_in(session.Session(None, "ana", "Ana", "atendente"))
+    try:
+        editor.load(editor.site_id)
+        editor.items[uid_of(editor.plan, 2)].setSelected(True)
+        assert not editor.action_auto.isEnabled() and "chefe" in editor.action_auto.toolTip()
+        assert not editor.action_delete.isEnabled() and "editar locais e mapas" in editor.action_delete.toolTip()
+        assert editor.assign_button.isEnabled()  # assigning a stall is hers to do
+    finally:
+        session.log_out()

@@ -1,0 +1,155 @@
+"""The application as filed, for the one who decides (issue 18 §4): the person or company, the documents with
+their files, the eligibility rule by rule, the price and the history — and Aprovar / Indeferir beside them, the
+approval confirmed with what is still "a conferir" listed."""
+
+from __future__ import annotations
+
+from html import escape
+
+from PySide6.QtCore import QSize, Qt, QUrl
+from PySide6.QtGui import QDesktopServices
+from PySide6.QtWidgets import (
+    QDialog,
+    QDialogButtonBox,
+    QHeaderView,
+    QLabel,
+    QListWidget,
+    QListWidgetItem,
+    QMessageBox,
+    QPushButton,
+    QSplitter,
+    QTableWidget,
+    QTableWidgetItem,
+    QTextBrowser,
+    QVBoxLayout,
+    QWidget,
+)
+
+from models.applications import STATUSES, TRANSITIONS, ApplicationEvent, get_application
+from models.front_desk import eligibility_now
+from views.fit import fit_to_screen
+from views.roles import allow
+
+
+MARKS = {"passed": "✔", "failed": "✘", "manual": "?", "missing": "…", "due-later": "⧗"}
+
+
+def to_check(eligibility) -> list[str]:
+    """The rules a person must still check ("a conferir"), with their article."""
+    return [f"{r.label or r.rule.kind} ({r.article})" for r in eligibility.by_status("manual")]
+
+
+def eligibility_html(eligibility) -> str:
+    rows = "".join(
+        f"<tr><td>{MARKS.get(r.status, '')} {escape(r.label or r.rule.kind)}</td><td>{escape(r.reason)}</td>"
+        f"<td><small>{escape(r.article)}</small></td></tr>" for r in eligibility.results)
+    return (f"<h3>Elegibilidade hoje</h3><p><b>{escape(eligibility.summary.text)}</b></p>"
+            "<table border='1' cellspacing='0' cellpadding='3' width='100%'>"
+            f"<tr><th>Requisito</th><th>Situação</th><th>Artigo</th></tr>{rows}</table>")
+
+
+class ApplicationView(QDialog):
+    """Everything filed with one application; ``decision`` says what was decided here ("approved", "refused")."""
+
+    def __init__(self, application_id: int, parent: QWidget | None = None, *, decide=None):
+        super().__init__(parent)
+        from reports.receipt import receipt_html
+
+        self.app = get_application(application_id)
+        self.decide = decide  # decide(status, reason) -> bool: the worklist's own move
+        self.decision: str | None = None
+        self.setWindowTitle(self.tr("Requerimento %1 — %2").replace("%1", self.app.protocol)
+                            .replace("%2", self.app.applicant_name))
+        layout = QVBoxLayout(self)
+        head = QLabel(self.tr("<b>%1</b> — %2 · situação: <b>%3</b>").replace("%1", escape(self.app.protocol))
+                      .replace("%2", escape(self.app.applicant_name)).replace("%3", escape(self.app.status_label)))
+        head.setObjectName("application-head")
+        layout.addWidget(head)
+        split = QSplitter(Qt.Orientation.Horizontal)
+        self.filed = QTextBrowser()
+        self.filed.setObjectName("filed")
+        self.eligibility = eligibility_now(self.app)  # rule by rule, on what is recorded today
+        self.filed.setHtml(eligibility_html(self.eligibility) + receipt_html(self.app))
+        split.addWidget(self.filed)
+        side = QWidget()
+        side_layout = QVBoxLayout(side)
+        side_layout.setContentsMargins(0, 0, 0, 0)
+        side_layout.addWidget(QLabel(self.tr("Arquivos entregues (duplo clique abre):")))
+        self.files = QListWidget()
+        self.files.setObjectName("files")
+        for doc in self.app.documents:
+            if doc.file_path:
+                item = QListWidgetItem(f"{doc.document}: {doc.original_name or doc.file_path}")
+                item.setData(Qt.ItemDataRole.UserRole, doc.file_path)
+                self.files.addItem(item)
+        if not self.files.count():
+            self.files.addItem(self.tr("nenhum arquivo digitalizado"))
+        self.files.itemActivated.connect(self._open_file)
+        side_layout.addWidget(self.files, 1)
+        side_layout.addWidget(QLabel(self.tr("Histórico:")))
+        self.history = QTableWidget(0, 4)
+        self.history.setObjectName("history")
+        self.history.setHorizontalHeaderLabels([self.tr("Quando"), self.tr("Por"), self.tr("Situação"),
+                                                self.tr("Motivo")])
+        self.history.verticalHeader().hide()
+        self.history.setWordWrap(False)
+        self.history.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
+        self.history.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        self.history.horizontalHeader().setSectionResizeMode(3, QHeaderView.ResizeMode.Stretch)
+        for event in self.app.events.order_by(ApplicationEvent.id):
+            row = self.history.rowCount()
+            self.history.insertRow(row)
+            for column, text in enumerate((event.at.strftime("%d/%m/%Y %H:%M"), event.by,
+                                           STATUSES.get(event.status_to, event.status_to), event.reason)):
+                self.history.setItem(row, column, QTableWidgetItem(text))
+        side_layout.addWidget(self.history, 2)
+        split.addWidget(side)
+        split.setSizes([700, 380])
+        layout.addWidget(split, 1)
+
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
+        self.approve_button = QPushButton(self.tr("A&provar…"))
+        self.approve_button.setObjectName("approve")
+        self.refuse_button = QPushButton(self.tr("&Indeferir…"))
+        self.refuse_button.setObjectName("refuse")
+        allowed = TRANSITIONS.get(self.app.status, set())
+        for button, status in ((self.approve_button, "approved"), (self.refuse_button, "refused")):
+            buttons.addButton(button, QDialogButtonBox.ButtonRole.ActionRole)
+            allow(button, "applications.decide", status in allowed and decide is not None)
+        self.approve_button.clicked.connect(lambda: self.approve())
+        self.refuse_button.clicked.connect(lambda: self.refuse())
+        buttons.rejected.connect(self.reject)
+        layout.addWidget(buttons)
+        fit_to_screen(self, QSize(1120, 720))
+
+    def _open_file(self, item: QListWidgetItem) -> None:
+        from models.files import resolve
+
+        relative = item.data(Qt.ItemDataRole.UserRole)
+        if relative:
+            QDesktopServices.openUrl(QUrl.fromLocalFile(str(resolve(relative))))
+
+    def approve(self) -> bool:
+        """Aprovar, after a confirmation that lists what is still to be checked by a person."""
+        pending = to_check(self.eligibility)
+        text = self.tr("Aprovar o requerimento %1 de %2?").replace("%1", self.app.protocol) \
+            .replace("%2", self.app.applicant_name)
+        if pending:
+            text += "\n\n" + self.tr("Ainda a conferir (confira antes de aprovar):") + "\n" + \
+                "\n".join(f"• {line}" for line in pending)
+        answer = QMessageBox.question(self, self.tr("Aprovar requerimento"), text,
+                                      QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
+                                      QMessageBox.StandardButton.No)
+        if answer != QMessageBox.StandardButton.Yes:
+            return False
+        return self._decided("approved", None)
+
+    def refuse(self, reason: str | None = None) -> bool:
+        return self._decided("refused", reason)
+
+    def _decided(self, status: str, reason: str | None) -> bool:
+        if self.decide is None or not self.decide(status, reason):
+            return False
+        self.decision = status
+        self.accept()
+        return True
