@@ -120,3 +120,32 @@ def test_every_desk_reads_on_a_dark_palette(dark, database, qtbot):
                         low.append(f"{desk.key}: {view.objectName()} row {row} {colour.name()}")
     assert checked > 40
     assert not low, low
+
+
+def test_a_document_shown_on_screen_stays_on_paper(dark, database, qtbot):
+    """The act's text (regime.html.j2, written in dark ink for print) keeps a white page on a dark palette:
+    every colour its fragments are set in reads on the browser's ground."""
+    from PySide6.QtGui import QTextCharFormat
+
+    from views.regimes_page import RegimesPage
+
+    page = RegimesPage()
+    qtbot.addWidget(page)
+    page.refresh()
+    browser = page.browser
+    ground = browser.palette().color(QPalette.ColorRole.Base)
+    ink = browser.palette().color(QPalette.ColorRole.Text)
+    colours: set[str] = set()
+    block = browser.document().begin()
+    while block.isValid():
+        it = block.begin()
+        while not it.atEnd():
+            fragment = it.fragment()
+            fmt: QTextCharFormat = fragment.charFormat()
+            brush = fmt.foreground()
+            colours.add((brush.color() if brush.style() != Qt.BrushStyle.NoBrush else ink).name())
+            it += 1
+        block = block.next()
+    assert len(colours) >= 3  # body, headings, notes
+    low = {c: round(theme.contrast(QColor(c), ground), 1) for c in colours if theme.contrast(QColor(c), ground) < 4.5}
+    assert not low, (ground.name(), low)

@@ -23,6 +23,7 @@ from models.fiscal import unit_value_rows
 from models.regimes import shipped_regimes
 from reports.pdf import html_to_pdf
 from reports.regime_sheet import regime_html
+from views import theme
 
 
 class RegimesPage(QWidget):
@@ -42,6 +43,7 @@ class RegimesPage(QWidget):
         self.list.setSpacing(3)
         self.browser = QTextBrowser()
         self.browser.setObjectName("regime-text")
+        theme.paper(self.browser)  # the act's text as printed (regime.html.j2), also on a dark palette
         self.browser.setOpenLinks(False)
         self.browser.anchorClicked.connect(lambda url: self.browser.scrollToAnchor(url.fragment()))
 

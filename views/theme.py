@@ -66,6 +66,21 @@ def error_style() -> str:
     return f"border: 1px solid {colour('error')}; background: {colour('error_field')};"
 
 
+def paper(widget) -> None:
+    """A widget that shows a printable document (the regime's text, a report's preview) shows it on paper:
+    the templates (resources/templates) are written in dark ink for white pages, on any palette."""
+    palette = widget.palette()
+    for group in (QPalette.ColorGroup.Active, QPalette.ColorGroup.Inactive, QPalette.ColorGroup.Disabled):
+        palette.setColor(group, QPalette.ColorRole.Base, QColor("#ffffff"))
+        palette.setColor(group, QPalette.ColorRole.Text, QColor("#1b1b1b"))
+        palette.setColor(group, QPalette.ColorRole.Link, QColor("#1565c0"))
+        palette.setColor(group, QPalette.ColorRole.LinkVisited, QColor("#6a1b9a"))
+    widget.setPalette(palette)
+    document = getattr(widget, "document", None)
+    if callable(document):  # links take the application's palette when the HTML is parsed: named here
+        document().setDefaultStyleSheet("a { color: #1565c0; }")
+
+
 def stylesheet(palette: QPalette | None = None) -> str:
     """``resources/style.qss`` with each ``${role}`` filled for the palette."""
     values = {role: colour(role, palette) for role in ROLES}
