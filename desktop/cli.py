@@ -167,11 +167,15 @@ class _VisibleStream:
 
 def main(argv: Sequence[str] | None = None) -> int:
     out, err = sys.stdout, sys.stderr
-    sys.stdout, sys.stderr = _VisibleStream(out), _VisibleStream(err)
+    # pythonw (the praca-gui script on Windows) starts with no streams at all: what is said goes nowhere
+    quiet = open(os.devnull, "w", encoding="utf-8") if out is None or err is None else None  # noqa: SIM115
+    sys.stdout, sys.stderr = _VisibleStream(out or quiet), _VisibleStream(err or quiet)
     try:
         return _main(argv)
     finally:
         sys.stdout, sys.stderr = out, err
+        if quiet is not None:
+            quiet.close()
 
 
 def _main(argv: Sequence[str] | None) -> int:

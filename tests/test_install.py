@@ -124,6 +124,7 @@ def test_the_wheel_holds_every_module_and_resource(installed):
     assert "desktop/commands/demo.py" in names  # the module a hand-written package list once forgot
     assert not any(n.startswith(("tests/", "bench/", "docs/")) for n in names)
     assert "praca = desktop.cli:main" in entry_points
+    assert "[gui_scripts]\npraca-gui = desktop.cli:main" in entry_points  # Windows: the window, no console
 
 
 def test_installed_praca_answers_outside_the_source_tree(installed):
