@@ -71,3 +71,17 @@ def test_demo_window_and_a_pdf_report(praca):
     report = praca("report", "fees", "--month", month, "--format", "pdf", "--out", str(out), "--db", db, **login)
     assert report.returncode == 0, report.stderr
     assert out.read_bytes().startswith(b"%PDF")
+
+
+def test_the_bundle_holds_its_files_and_installs_its_menu_entry(praca):
+    internal = Path(BUNDLE).resolve() / "_internal"
+    assert (internal / "models" / "regimes.py").is_file()  # the regimes cache is keyed by the domain's text
+    assert (internal / "resources" / "fonts" / "DejaVuSans.ttf").is_file()
+    assert (internal / "resources" / "regimes" / "sapezal-2014.toml").is_file()
+    if os.name == "nt":
+        assert (Path(BUNDLE).resolve() / "praca-gui.exe").is_file()
+        return
+    result = praca("install-desktop-entry")
+    assert result.returncode == 0, result.stderr
+    entry = (praca.home / "xdg_data_home" / "applications" / "praca.desktop").read_text(encoding="utf-8")
+    assert f"Exec={Path(BUNDLE).resolve() / 'praca'}\n" in entry  # the bundle's own executable
