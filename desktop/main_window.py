@@ -23,7 +23,7 @@ from PySide6.QtWidgets import (
 )
 
 from desktop.app import app_icon
-from desktop.paths import keys_dir
+from models.signing_keys import MUNICIPAL_KEY
 from models.errors import UserError
 
 # The database layer (peewee, the models) is imported where it is used: the window shows before the database is
@@ -58,13 +58,13 @@ def _home(window):
 def _front_desk():
     from views.front_desk import FrontDeskPage
 
-    return FrontDeskPage(key_dir=keys_dir())
+    return FrontDeskPage(key_dir=MUNICIPAL_KEY)
 
 
 def _selection():
     from views.selection_page import SelectionPage
 
-    return SelectionPage(key_dir=keys_dir())
+    return SelectionPage(key_dir=MUNICIPAL_KEY)
 
 
 def _maps():
@@ -589,7 +589,7 @@ class MainWindow(QMainWindow):
         from desktop.paths import data_dir
         from views.import_dialog import ImportDialog
 
-        dialog = ImportDialog(self, store=data_dir() / "import-mappings.json", key_dir=keys_dir())
+        dialog = ImportDialog(self, store=data_dir() / "import-mappings.json", key_dir=MUNICIPAL_KEY)
         dialog.exec()
         if dialog.result is not None:
             self.refresh()

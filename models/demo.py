@@ -124,6 +124,10 @@ def _email(name: str, rng: random.Random) -> str:
     return f"{plain[0]}.{plain[-1]}{rng.randint(1, 99)}@{rng.choice(['gmail.com', 'hotmail.com', 'uol.com.br', 'yahoo.com.br'])}"
 
 
+#: The demo municipality's signing passphrase (README): a desk opening the demo unlocks its key with it.
+DEMO_PASSPHRASE = "praca-demo-2026"
+
+
 def fill_demo(*, people: int = 240, companies: int = 72, today: _dt.date | None = None,
               key_dir=None, permits: bool = True) -> dict[str, int]:
     """Fill an empty database with demo data (see :func:`_fill_demo`): the system's act, whoever runs it — a new
@@ -137,13 +141,17 @@ def fill_demo(*, people: int = 240, companies: int = 72, today: _dt.date | None 
 def _fill_demo(*, people: int, companies: int, today: _dt.date | None, key_dir, permits: bool) -> dict[str, int]:
     """Fill an empty database with demo data; refuses a database that has data.
 
-    ``key_dir``: the folder of the municipality's signing key, to sign the demo
-    permits' QR codes (``None``: the permits are issued without QR).
+    ``key_dir``: what signs the demo permits' QR codes — ``MUNICIPAL_KEY`` (the database's key, created with
+    :data:`DEMO_PASSPHRASE`), a key folder, or ``None`` (the permits are issued without QR).
     ``permits``: also applications and permits (needs at least 60 people and
     20 companies).
     """
     if not schema.is_empty():
         raise UserError("O banco de dados já contém dados; o demo só é gravado em um banco novo.")
+    from models.signing_keys import MUNICIPAL_KEY, active_key, create_key
+
+    if key_dir is MUNICIPAL_KEY and active_key() is None:
+        create_key(DEMO_PASSPHRASE)  # the demo municipality's signing key; its passphrase is in the README
     rng = random.Random(SEED)
     today = today or _dt.date(2026, 11, 30)
     seen_cpf: set[str] = set()

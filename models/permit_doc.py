@@ -122,9 +122,9 @@ class PermitDocument:
             municipality=self.municipality,
         )
 
-    def signed(self, key_dir: Path) -> "PermitDocument":
-        """A copy whose ``qr_text`` is the summary signed with the key in ``key_dir``."""
-        return dataclasses.replace(self, qr_text=sign_summary(self.summary(), key_dir))
+    def signed(self, key) -> "PermitDocument":
+        """A copy whose ``qr_text`` is the summary signed by ``key`` (:func:`models.signing.as_signer`)."""
+        return dataclasses.replace(self, qr_text=sign_summary(self.summary(), key))
 
 
 def precariousness(regime, kind) -> str:

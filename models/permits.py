@@ -96,6 +96,7 @@ from models.eligibility import HistoryFacts, PermitFacts, add_months
 from models.errors import FieldErrors, UserError
 from models.files import keep_file
 from models.people import Company, CompanyPartner, HouseholdMember, Person
+from models.signing_keys import qr_content
 
 __all__ = [
     "STATUSES", "LIVE_STATUSES", "EVENT_KINDS", "ORIGINS",
@@ -105,7 +106,7 @@ __all__ = [
     "renewal_window", "renew", "due_for_renewal", "startup_deadlines", "record_started",
     "record_picked_up", "extend_startup", "grant_leave", "transfer_to_heir", "exchange_sites",
     "today_items", "permit_document", "find_permit", "permit_facts_for", "history_facts_for",
-    "active_count", "quota_count", "related_holders",
+    "active_count", "quota_count", "related_holders", "permit_standing", "withdrawn_permits",
     "PermitRow", "PermitHistoryItem", "permit_rows", "permit_history",
 ]
 
@@ -396,7 +397,7 @@ def _sign(permit: Permit, key_dir: Path | None) -> None:
     if key_dir is None:
         return
     try:
-        doc = permit_document(permit).signed(Path(key_dir))
+        doc = permit_document(permit).signed(key_dir if hasattr(key_dir, "signer") else Path(key_dir))
     except OSError as exc:  # a key folder that cannot be created or read: nothing is issued
         raise UserError(f"Não foi possível usar a pasta de chaves {key_dir}: {exc.strerror or exc}; "
                         "nada foi emitido.", field="key") from exc
@@ -1399,6 +1400,29 @@ def _photo(person: Person | None) -> Path | None:
     return path if path.is_file() else None
 
 
+def permit_standing(number: str) -> tuple[str, _dt.date | None] | None:
+    """The status of permit ``number`` and the day it took it (its last event to that status), or None."""
+    permit = Permit.get_or_none(Permit.number == number)
+    if permit is None:
+        return None
+    event = (PermitEvent.select(PermitEvent.on).where((PermitEvent.permit == permit.id)
+                                                      & (PermitEvent.status_to == permit.status))
+             .order_by(PermitEvent.on.desc(), PermitEvent.id.desc()).first())
+    return permit.status, event.on if event is not None else None
+
+
+def withdrawn_permits(statuses: tuple[str, ...]) -> list[tuple[str, str, _dt.date | None]]:
+    """(number, status, since) of every permit in one of ``statuses``, by number."""
+    out = []
+    for permit in Permit.select(Permit.id, Permit.number, Permit.status).where(Permit.status.in_(statuses)) \
+            .order_by(Permit.number):
+        event = (PermitEvent.select(PermitEvent.on).where((PermitEvent.permit == permit.id)
+                                                          & (PermitEvent.status_to == permit.status))
+                 .order_by(PermitEvent.on.desc(), PermitEvent.id.desc()).first())
+        out.append((permit.number, permit.status, event.on if event is not None else None))
+    return out
+
+
 def permit_document(permit: Permit):
     """The :class:`models.permit_doc.PermitDocument` of ``permit``: holder, place, activity, term, warning, QR."""
     from models.br import format_cpf
@@ -1454,7 +1478,7 @@ def permit_document(permit: Permit):
         issued_at=permit.issued_on,
         issued_by=permit.issued_by,
         observations=permit.notes,
-        qr_text=permit.qr_text,
+        qr_text=qr_content(permit.qr_text),
     )
     return from_regime(regime, permit.permit_kind, **values)
 

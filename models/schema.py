@@ -37,6 +37,7 @@ from models.permits import Permit, PermitDocument, PermitEvent
 from models.charges import Charge, Payment
 from models.enforcement import Contest, Record, RecordCharge, RecordEvent, RecordFile, SeizedItem
 from models.settings import Setting
+from models.signing_keys import SigningKey
 from models.users import LoginThrottle, User
 from models.sites import NamedPoint, Site, SiteObstacle, SiteSegment, Stall, StallBreach
 from models.selection_process import ListPublication, PointDraw, RotationEvent, SelectionAppeal
@@ -63,6 +64,7 @@ TABLES: list[type[BaseModel]] = [
     Record, RecordFile, RecordCharge, RecordEvent, SeizedItem, Contest,
     ListPublication, SelectionAppeal, RotationEvent, PointDraw, LoginThrottle,
     RegimeAct,
+    SigningKey,
 ]
 
 
@@ -183,6 +185,11 @@ def _v19_regime_acts(database: Database) -> None:
     install_shipped(database)
 
 
+def _v20_signing_keys(database: Database) -> None:
+    """v20: the municipality's signing keys, one identity for every desk (models.signing_keys)."""
+    database.create_tables([SigningKey])
+
+
 # (version reached, description, function) — in order, never renumbered.
 MIGRATIONS: list[tuple[int, str, Callable[[Database], None]]] = [
     (2, "valores de unidades fiscais informados pelo usuário", _v2_fiscal_unit_values),
@@ -202,6 +209,7 @@ MIGRATIONS: list[tuple[int, str, Callable[[Database], None]]] = [
     (17, "imóvel, dias de uso e dispensa no requerimento de evento", _v17_application_venue),
     (18, "tentativas de login recusadas e bloqueio temporário", _v18_login_throttle),
     (19, "atos (regimes) no banco de dados, com versões e alterações", _v19_regime_acts),
+    (20, "chaves de assinatura da prefeitura", _v20_signing_keys),
 ]
 
 #: Version 1 is the first schema: meta, settings, people and companies.

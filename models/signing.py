@@ -4,25 +4,37 @@ An inspector on the street reads the QR of an ID card or a permit and checks,
 offline, with the municipality's *public* key only, that Praça issued it and
 that nothing on it was changed.
 
-The QR text is ``PRACA1.<payload>.<signature>``:
+The QR text is ``PRACA2.<key id>.<payload>.<signature>``:
 
+* ``key id`` — 8 base32 characters naming the key that signed (the first 40
+  bits of SHA-256 of the raw public key): the municipality rotates its key and
+  keeps the old public keys, so each text says which one to check it with;
 * ``payload`` — the :class:`PermitSummary` as canonical JSON (sorted keys, no
   spaces, ``ensure_ascii=False``, UTF-8) with one-letter keys;
-* ``signature`` — Ed25519 over the exact payload bytes (64 bytes);
-* both encoded in RFC 4648 base32, upper case, without ``=`` padding. Every
-  character of the text is then in the QR *alphanumeric* set, which stores
-  5,5 bits a character against 8 for base64 in byte mode: the same summary
-  needs a QR two versions smaller (version 15 instead of 17 at level M for a
-  typical summary), which matters on an 85,6 × 53,98 mm card.
+* ``signature`` — Ed25519 over the ASCII bytes ``PRACA2.<key id>.<payload>``
+  (the text before the last dot: the version and the key id are signed too);
+* payload and signature in RFC 4648 base32, upper case, without ``=`` padding.
+  Every character of the text is then in the QR *alphanumeric* set, which
+  stores 5,5 bits a character against 8 for base64 in byte mode: the same
+  summary needs a QR two versions smaller, which matters on an
+  85,6 × 53,98 mm card.
+
+A QR may hold the text as the fragment of the municipality's verification
+address (``https://…/verificar.html#PRACA2.…``): a phone opens the page, which
+checks the signature itself; :func:`signed_text` takes the text back out.
+``PRACA1.<payload>.<signature>`` (the first format: no key id, signature over
+the payload) is still read, checked against every key given.
 
 Decoding is strict: a lower-case letter, padding, whitespace, non-canonical
 trailing bits or non-canonical JSON make the text invalid, so that changing any
 single character of a signed text never leaves it valid.
 
-Keys live in a folder chosen by the caller (the application uses
-``<data folder>/keys``): the private key in PKCS#8 PEM with 0600 permissions,
-the public key beside it in SubjectPublicKeyInfo PEM. The public file is what
-an inspector's machine needs; it is created with the private key on first use.
+Whoever signs is a :class:`Signer`: the municipality's key kept in the
+database (:mod:`models.signing_keys`, what every desk uses) or, for tests and
+tools, a key folder: the private key in PKCS#8 PEM with 0600 permissions, the
+public key beside it in SubjectPublicKeyInfo PEM, created on first use. Whoever
+verifies gives one public key or a :class:`KeyRing` (every key the municipality
+ever signed with, and the date each was revoked, if it was).
 
 No Qt here (models/ layer).
 """
@@ -30,6 +42,7 @@ No Qt here (models/ layer).
 from __future__ import annotations
 
 import base64
+import dataclasses
 import binascii
 import datetime as dt
 import hashlib
@@ -49,6 +62,13 @@ from models.errors import UserError
 
 __all__ = [
     "PREFIX",
+    "LEGACY_PREFIX",
+    "Signer",
+    "KeyEntry",
+    "KeyRing",
+    "key_id",
+    "as_signer",
+    "signed_text",
     "PRIVATE_KEY_FILE",
     "PUBLIC_KEY_FILE",
     "SigningKeyError",
@@ -64,9 +84,11 @@ __all__ = [
     "sign_summary",
     "verify_text",
     "is_praca_text",
+    "withdrawn",
 ]
 
-PREFIX = "PRACA1"
+PREFIX = "PRACA2"
+LEGACY_PREFIX = "PRACA1"
 PRIVATE_KEY_FILE = "ed25519-private.pem"
 PUBLIC_KEY_FILE = "ed25519-public.pem"
 
@@ -85,9 +107,10 @@ _WIRE = {
 _FROM_WIRE = {v: k for k, v in _WIRE.items()}
 _DATE_FIELDS = ("valid_from", "valid_until")
 _B32 = re.compile(r"^[A-Z2-7]+$")
-_SHAPE = re.compile(r"^PRACA\d+\.[A-Za-z0-9_=+/-]+\.[A-Za-z0-9_=+/-]+$")
+_SHAPE = re.compile(r"^PRACA\d+(\.[A-Za-z0-9_=+/-]+){2,3}$")
+_KEY_ID = re.compile(r"^[A-Z2-7]{8}$")
 
-Status = Literal["valid", "invalid", "expired"]
+Status = Literal["valid", "invalid", "expired", "withdrawn"]
 PublicKeySource = Union[Path, str, Ed25519PublicKey, bytes]
 
 STATUS_PT = {"valid": "válido", "invalid": "inválido", "expired": "vencido"}
@@ -182,6 +205,9 @@ class Verification:
     message: str
     malformed: bool = False
     not_yet_in_force: bool = False
+    key_id: str = ""               # the key that signed (authentic texts)
+    standing: str = ""             # "withdrawn": the permit's word ("revogada", "suspensa", "cancelada")
+    standing_since: dt.date | None = None
 
     @property
     def ok(self) -> bool:
@@ -189,6 +215,8 @@ class Verification:
 
     @property
     def status_pt(self) -> str:
+        if self.status == "withdrawn":
+            return self.standing
         return STATUS_PT[self.status]
 
 
@@ -311,6 +339,64 @@ def _public_from_pem(data: bytes, where: str) -> Ed25519PublicKey:
     return key
 
 
+def key_id(key: PublicKeySource | Ed25519PrivateKey) -> str:
+    """The id a signed text names its key by: 8 base32 characters (SHA-256 of the raw public key, 40 bits)."""
+    public = key.public_key() if isinstance(key, Ed25519PrivateKey) else load_public_key(key)
+    return _b32(hashlib.sha256(_raw_public(public)).digest()[:5])
+
+
+@dataclass(frozen=True)
+class Signer:
+    """A private key ready to sign, and the id its texts carry."""
+
+    private: Ed25519PrivateKey
+
+    @property
+    def key_id(self) -> str:
+        return key_id(self.private)
+
+    def sign(self, data: bytes) -> bytes:
+        return self.private.sign(data)
+
+
+@dataclass(frozen=True)
+class KeyEntry:
+    """One public key a municipality signed with; ``revoked_on``: from that day its signatures are refused."""
+
+    public: Ed25519PublicKey
+    revoked_on: dt.date | None = None
+
+    @property
+    def key_id(self) -> str:
+        return key_id(self.public)
+
+
+@dataclass(frozen=True)
+class KeyRing:
+    """Every key a verifier accepts, by key id."""
+
+    entries: tuple[KeyEntry, ...]
+
+    def get(self, kid: str) -> KeyEntry | None:
+        return next((e for e in self.entries if e.key_id == kid), None)
+
+    @classmethod
+    def of(cls, key: "PublicKeySource | KeyRing") -> "KeyRing":
+        if isinstance(key, KeyRing):
+            return key
+        return cls((KeyEntry(load_public_key(key)),))
+
+
+def as_signer(key) -> Signer:
+    """A :class:`Signer` from a signer, an object with ``signer()`` (the database's key, looked up when
+    signing) or a key folder (its key created on first use)."""
+    if isinstance(key, Signer):
+        return key
+    if hasattr(key, "signer"):
+        return key.signer()
+    return Signer(load_or_create_private_key(Path(key)))
+
+
 def public_key_fingerprint(key: PublicKeySource | Ed25519PrivateKey) -> str:
     """A short, human-comparable id of a key pair: ``"3F2A-91C0-…"`` (SHA-256 of the raw public key, 64 bits)."""
     public = key.public_key() if isinstance(key, Ed25519PrivateKey) else load_public_key(key)
@@ -360,12 +446,19 @@ def decode_payload(payload: bytes) -> PermitSummary:
     return summary
 
 
-def sign_summary(summary: PermitSummary, key_dir: Path) -> str:
-    """The QR text for ``summary``, signed with the key in ``key_dir`` (created on first use)."""
-    key = load_or_create_private_key(key_dir)
-    payload = encode_summary(summary)
-    signature = key.sign(payload)
-    return f"{PREFIX}.{_b32(payload)}.{_b32(signature)}"
+def sign_summary(summary: PermitSummary, key) -> str:
+    """The QR text for ``summary``, signed by ``key`` (see :func:`as_signer`)."""
+    signer = as_signer(key)
+    signed = f"{PREFIX}.{signer.key_id}.{_b32(encode_summary(summary))}"
+    return f"{signed}.{_b32(signer.sign(signed.encode('ascii')))}"
+
+
+def signed_text(text: str) -> str:
+    """The signed text in what a QR holds: the fragment of a verification address, or the text itself."""
+    text = (text or "").strip()
+    if "#" in text and text.split("#", 1)[0].lower().startswith(("https://", "http://")):
+        return text.split("#", 1)[1]
+    return text
 
 
 def is_praca_text(text: str) -> bool:
@@ -380,27 +473,33 @@ def _date_br(value: dt.date) -> str:
     return value.strftime("%d/%m/%Y")
 
 
-def verify_text(text: str, key: PublicKeySource, today: dt.date | None = None) -> Verification:
-    """Check a QR text offline against the municipality's public key.
+def verify_text(text: str, key: "PublicKeySource | KeyRing", today: dt.date | None = None) -> Verification:
+    """Check a QR text offline against the municipality's public keys.
 
-    ``key`` is the key folder, the public key file, its PEM or raw bytes, or a
-    key object. A missing key raises :class:`MissingKey`; everything wrong
-    with the *text* gives ``status="invalid"`` (never an exception). An
-    authentic text whose ``valid_until`` is before ``today`` is ``"expired"``.
+    ``key`` is a :class:`KeyRing`, or one key: the key folder, the public key
+    file, its PEM or raw bytes, or a key object. A missing key raises
+    :class:`MissingKey`; everything wrong with the *text* gives
+    ``status="invalid"`` (never an exception). An authentic text whose
+    ``valid_until`` is before ``today`` is ``"expired"``. ``text`` may be the
+    whole verification address the QR holds (:func:`signed_text`).
     """
-    public = load_public_key(key)
+    ring = KeyRing.of(key)
     today = today or dt.date.today()
-    if not isinstance(text, str) or not is_praca_text(text):
+    if not isinstance(text, str):
+        text = ""
+    text = signed_text(text)
+    if not is_praca_text(text):
         return Verification(
             "invalid", None,
             "Texto não reconhecido: não é o QR code de um documento emitido pelo Praça.",
             malformed=True,
         )
-    prefix, payload_text, signature_text = text.split(".")
-    if prefix != PREFIX:
+    parts = text.split(".")
+    prefix = parts[0]
+    if prefix not in (PREFIX, LEGACY_PREFIX) or len(parts) != (4 if prefix == PREFIX else 3):
         return Verification(
             "invalid", None,
-            f"Formato {prefix} desconhecido: esta versão do Praça lê {PREFIX}.",
+            f"Formato {prefix} desconhecido: esta versão do Praça lê {PREFIX} e {LEGACY_PREFIX}.",
             malformed=True,
         )
     forged = Verification(
@@ -409,36 +508,73 @@ def verify_text(text: str, key: PublicKeySource, today: dt.date | None = None) -
         "não foi emitido por esta prefeitura.",
     )
     try:
-        payload = _unb32(payload_text)
-        signature = _unb32(signature_text)
+        payload = _unb32(parts[-2])
+        signature = _unb32(parts[-1])
     except ValueError:
         return forged
     if len(signature) != 64:
         return forged
-    try:
-        public.verify(signature, payload)
-    except InvalidSignature:
+    if prefix == PREFIX:
+        entry = ring.get(parts[1]) if _KEY_ID.fullmatch(parts[1]) else None
+        if entry is None:
+            return Verification(
+                "invalid", None,
+                f"Documento inválido: foi assinado com uma chave ({parts[1]}) que esta prefeitura não tem. "
+                "O documento não foi emitido por ela, ou a lista de chaves está desatualizada.",
+            )
+        candidates = [entry]
+        signed = ".".join(parts[:3]).encode("ascii")
+    else:
+        candidates = list(ring.entries)
+        signed = payload
+    entry = None
+    for candidate in candidates:
+        try:
+            candidate.public.verify(signature, signed)
+        except InvalidSignature:
+            continue
+        entry = candidate
+        break
+    if entry is None:
         return forged
     try:
         summary = decode_payload(payload)
     except ValueError:
         # Authentic bytes that are not a summary: signed by this key, but not by Praça's format.
         return forged
+    kid = entry.key_id
+    if entry.revoked_on is not None and today >= entry.revoked_on:
+        return Verification(
+            "invalid", None,
+            f"Documento inválido: a chave {kid} que o assinou foi revogada em {_date_br(entry.revoked_on)}; "
+            "o titular deve pedir à prefeitura um documento novo.",
+            key_id=kid,
+        )
     if today > summary.valid_until:
         return Verification(
             "expired", summary,
             f"Documento vencido em {_date_br(summary.valid_until)}: a assinatura é autêntica, "
             "mas a permissão não vale mais.",
+            key_id=kid,
         )
     if today < summary.valid_from:
         return Verification(
             "valid", summary,
             f"Assinatura autêntica; atenção: a permissão só começa a valer em {_date_br(summary.valid_from)} "
             f"(válida até {_date_br(summary.valid_until)}).",
-            not_yet_in_force=True,
+            not_yet_in_force=True, key_id=kid,
         )
     return Verification(
         "valid", summary,
         f"Documento válido: assinatura autêntica da Prefeitura de {summary.municipality}; "
         f"vale até {_date_br(summary.valid_until)}.",
+        key_id=kid,
     )
+
+
+def withdrawn(result: Verification, word: str, since: dt.date | None) -> Verification:
+    """``result`` (authentic) for a permit the database says is no longer in force: "revogada desde …"."""
+    when = f" desde {_date_br(since)}" if since else ""
+    return dataclasses.replace(
+        result, status="withdrawn", standing=word, standing_since=since, not_yet_in_force=False,
+        message=f"Permissão {word}{when}: a assinatura é autêntica, mas a permissão não está em vigor.")

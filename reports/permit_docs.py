@@ -34,6 +34,7 @@ from decimal import Decimal
 from pathlib import Path
 
 import segno
+import segno.consts
 from PySide6.QtCore import QMarginsF, QPointF, QRectF, QSizeF, Qt, QUrl
 from PySide6.QtGui import (
     QAbstractTextDocumentLayout,
@@ -226,9 +227,22 @@ def _begin(writer: QPdfWriter, path: Path) -> QPainter:
 # --------------------------------------------------------------------------- QR
 
 
+def qr_segments(text: str) -> str | list[tuple[str, int]]:
+    """A verification address ``https://…#PRACA2.…`` as two segments: the address in byte mode and the signed
+    text in alphanumeric mode (5,5 bits a character instead of 8: the card's QR stays small); any other text
+    as it is. A phone's reader joins the segments into one address."""
+    head, sep, tail = text.partition("#")
+    if sep and tail and set(tail) <= _QR_ALPHANUMERIC:
+        return [(head + sep, segno.consts.MODE_BYTE), (tail, segno.consts.MODE_ALPHANUMERIC)]
+    return text
+
+
+_QR_ALPHANUMERIC = frozenset("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ $%*+-./:")
+
+
 def qr_modules(text: str, error: str = "m") -> list[list[bool]]:
     """The QR symbol of ``text`` as rows of dark (True) / light modules, without the quiet zone."""
-    qr = segno.make(text, error=error, micro=False)
+    qr = segno.make(qr_segments(text), error=error, micro=False)
     return [[bool(v) for v in row] for row in qr.matrix_iter(border=0)]
 
 

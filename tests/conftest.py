@@ -18,6 +18,9 @@ _HOME = tempfile.mkdtemp(prefix="praca-test-home-")
 for _var in ("XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_CACHE_HOME", "XDG_STATE_HOME"):
     os.environ[_var] = os.path.join(_HOME, _var.lower())
 os.environ.pop("PRACA_DB", None)
+# The municipality's signing passphrase never reaches the developer's own keyring, nor comes from it.
+os.environ["PYTHON_KEYRING_BACKEND"] = "keyring.backends.null.Keyring"
+os.environ.pop("PRACA_SIGNING_PASSPHRASE", None)
 
 import pytest  # noqa: E402
 

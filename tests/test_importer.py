@@ -460,7 +460,7 @@ def test_cli_dry_run_then_import(tmp_path, capsys):
     assert "Nenhuma das 5 linhas" in captured.err
 
 
-def test_cli_with_a_mapping_file_and_permits(tmp_path, capsys):
+def test_cli_with_a_mapping_file_and_permits(tmp_path, capsys, monkeypatch):
     from desktop.cli import main
 
     url = new_database(tmp_path / "cli.sqlite3")
@@ -470,6 +470,10 @@ def test_cli_with_a_mapping_file_and_permits(tmp_path, capsys):
     importer.save_mapping(mapping, Mapping({"name": "Titular", "cpf": "Documento", "line": "Produto",
                                             "valid_from": "De", "valid_until": "Até", "previous_number": "Licença"},
                                            {"regime": "sjc-2014", "permit_kind": "feirante"}))
+    assert main(["import", "vendors", str(path), "--mapping", str(mapping), "--db", url]) == 2
+    assert "ainda não tem chave de assinatura" in capsys.readouterr().err  # permits are signed by the municipality
+    monkeypatch.setenv("PRACA_SIGNING_PASSPHRASE", "senha da prefeitura 2026")
+    assert main(["signing", "create", "--db", url]) == 0
     assert main(["import", "vendors", str(path), "--mapping", str(mapping), "--db", url]) == 0
     assert "1 pessoa, 0 empresas e 1 permissão" in capsys.readouterr().out
 

@@ -26,7 +26,11 @@ from models.signing import (
     canonical_json,
     load_or_create_private_key,
     load_public_key,
+    KeyEntry,
+    KeyRing,
+    key_id,
     public_key_fingerprint,
+    signed_text,
     sign_summary,
     verify_text,
 )
@@ -78,8 +82,9 @@ def test_round_trip(tmp_path):
 
 def test_text_shape_is_qr_alphanumeric_and_payload_is_canonical_json(signed):
     _key_dir, text = signed
-    prefix, payload, signature = text.split(".")
-    assert prefix == PREFIX
+    prefix, kid, payload, signature = text.split(".")
+    assert prefix == PREFIX == "PRACA2"
+    assert kid == key_id(_key_dir) and len(kid) == 8
     assert set(text) <= QR_ALPHANUMERIC  # the whole text fits QR alphanumeric mode
     raw = _b32decode(payload)
     data = json.loads(raw.decode("utf-8"))
@@ -89,6 +94,8 @@ def test_text_shape_is_qr_alphanumeric_and_payload_is_canonical_json(signed):
     assert all(len(key) == 1 for key in data)  # short keys keep the QR small
     assert data["f"] == "20260327" and data["u"] == "20260329"
     assert len(_b32decode(signature)) == 64
+    # the signature covers the version and the key id, not only the payload
+    load_public_key(_key_dir).verify(_b32decode(signature), f"{prefix}.{kid}.{payload}".encode("ascii"))
 
 
 def test_qr_fits_an_id_card(signed):
@@ -147,7 +154,7 @@ def test_verification_never_creates_a_key(tmp_path):
     empty = tmp_path / "none"
     empty.mkdir()
     with pytest.raises(MissingKey):
-        verify_text("PRACA1.AAAA.AAAA", empty)
+        verify_text("PRACA2.AAAAAAAA.AAAA.AAAA", empty)
     assert list(empty.iterdir()) == []
 
 
@@ -157,8 +164,53 @@ def test_a_different_key_is_invalid(tmp_path):
     result = verify_text(text, tmp_path / "b", today=TODAY)
     assert result.status == "invalid"
     assert result.summary is None
-    assert "assinatura não confere" in result.message
+    assert key_id(tmp_path / "a") in result.message and "que esta prefeitura não tem" in result.message
     assert not result.malformed
+
+
+def test_a_foreign_signature_under_a_known_key_id_is_invalid(tmp_path):
+    """Naming the municipality's key id does not help a forger: the signature is checked with that key."""
+    genuine = sign_summary(make_summary(), tmp_path / "a")
+    forged = sign_summary(make_summary(valid_until=dt.date(2030, 1, 1)), tmp_path / "b")
+    kid_a = genuine.split(".")[1]
+    parts = forged.split(".")
+    result = verify_text(".".join([parts[0], kid_a, *parts[2:]]), tmp_path / "a", today=TODAY)
+    assert result.status == "invalid" and "assinatura não confere" in result.message
+
+
+def test_first_format_still_reads(tmp_path):
+    """PRACA1 (no key id, signature over the payload) from desks before the municipal key."""
+    from models.signing import _b32, encode_summary
+
+    key = load_or_create_private_key(tmp_path / "old")
+    payload = encode_summary(make_summary())
+    legacy = f"PRACA1.{_b32(payload)}.{_b32(key.sign(payload))}"
+    other = load_or_create_private_key(tmp_path / "new").public_key()
+    ring = KeyRing((KeyEntry(other), KeyEntry(key.public_key())))
+    assert verify_text(legacy, ring, today=TODAY).status == "valid"
+    assert verify_text(legacy, other, today=TODAY).status == "invalid"
+
+
+def test_key_ring_rotation_and_revocation(tmp_path):
+    old_text = sign_summary(make_summary(), tmp_path / "old")
+    new_text = sign_summary(make_summary(), tmp_path / "new")
+    old, new = load_public_key(tmp_path / "old"), load_public_key(tmp_path / "new")
+    ring = KeyRing((KeyEntry(old), KeyEntry(new)))
+    assert verify_text(old_text, ring, today=TODAY).key_id == key_id(old)  # a rotated key still verifies
+    assert verify_text(new_text, ring, today=TODAY).key_id == key_id(new)
+    revoked = KeyRing((KeyEntry(old, revoked_on=TODAY), KeyEntry(new)))
+    assert verify_text(old_text, revoked, today=TODAY - dt.timedelta(days=1)).ok
+    result = verify_text(old_text, revoked, today=TODAY)
+    assert result.status == "invalid" and result.summary is None
+    assert f"chave {key_id(old)} que o assinou foi revogada em 28/03/2026" in result.message
+    assert verify_text(new_text, revoked, today=TODAY).ok
+
+
+def test_verification_address_carries_the_text(signed):
+    key_dir, text = signed
+    assert signed_text(f"https://www.olimpia.sp.gov.br/verificar.html#{text}") == text
+    assert verify_text(f"https://www.olimpia.sp.gov.br/verificar.html#{text}", key_dir, today=TODAY).ok
+    assert verify_text(f"  {text}\n", key_dir, today=TODAY).ok
 
 
 def test_expiry(signed):
@@ -187,7 +239,8 @@ def test_summary_refuses_inconsistent_dates_and_empty_number():
 
 
 @pytest.mark.parametrize("text", ["", "hello", "PRACA1", "PRACA1..", "PRACA2.AAAA.BBBB", "praca1.AAAA.BBBB",
-                                  "PRACA1.AAAA.BBBB.CCCC", "https://example.org/?q=PRACA1.AAAA.BBBB"])
+                                  "PRACA1.AAAA.BBBB.CCCC", "PRACA3.AAAAAAAA.BBBB.CCCC",
+                                  "https://example.org/?q=PRACA1.AAAA.BBBB"])
 def test_malformed_texts_are_invalid_and_flagged(signed, text):
     key_dir, _ = signed
     result = verify_text(text, key_dir, today=TODAY)
@@ -283,7 +336,7 @@ def test_cli_json(data_folder, capsys):
     assert data["status"] == "expired" and data["status_pt"] == "vencido"
     assert data["summary"]["holder_document"] == "12345678000195"
     assert data["summary"]["valid_until"] == "2020-01-31"
-    assert data["key"] == public_key_fingerprint(data_folder / "keys")
+    assert data["key"] == key_id(data_folder / "keys")
 
 
 def test_cli_malformed_is_one_line_exit_2(data_folder, capsys):
@@ -295,7 +348,7 @@ def test_cli_malformed_is_one_line_exit_2(data_folder, capsys):
 
 
 def test_cli_without_key_is_exit_2(data_folder, capsys):
-    assert main(["verify", "PRACA1.AAAA.AAAA"]) == 2
+    assert main(["verify", "PRACA2.AAAAAAAA.AAAA.AAAA"]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "Chave pública não encontrada" in err
     assert not (data_folder / "keys").exists()

@@ -536,7 +536,7 @@ class PermitsTab(QWidget):
     def __init__(self, parent: QWidget | None = None, *, key_dir: Path | None = None,
                  today: Callable[[], _dt.date] | _dt.date | None = None):
         super().__init__(parent)
-        self.key_dir = Path(key_dir) if key_dir is not None else None
+        self.key_dir = key_dir  # the municipal key (models.signing_keys) or, in tests, a key folder
         self._today = today
 
         layout = QVBoxLayout(self)

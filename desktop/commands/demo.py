@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import argparse
 
-from desktop.paths import keys_dir, resolve_db_url
+from desktop.paths import resolve_db_url
 from models.db import close_database, open_database
 from models.demo import fill_demo
+from models.signing_keys import MUNICIPAL_KEY
 
 LOGIN = False  # a new database only (it refuses one with data): filled as the system
 
@@ -19,7 +20,7 @@ def run(args: argparse.Namespace) -> int:
     url = resolve_db_url(getattr(args, "db", None))
     open_database(url, create=True)  # a new database: the demo's explicit set-up
     try:
-        counts = fill_demo(key_dir=keys_dir())
+        counts = fill_demo(key_dir=MUNICIPAL_KEY)
     finally:
         close_database()
     print(f"Banco de demonstração criado em {url}: {counts['people']} pessoas, {counts['companies']} empresas.")

@@ -55,9 +55,10 @@ def _fields():
 def run(args: argparse.Namespace) -> int:
     import datetime as _dt
 
-    from desktop.paths import keys_dir, resolve_db_url, use_data_folder
+    from desktop.paths import resolve_db_url, use_data_folder
     from models.db import close_database, open_database
     from models.errors import UserError
+    from models.signing_keys import MUNICIPAL_KEY
     from models.importer import guess_mapping, import_rows, load_mapping, preview_import, read_sheet
 
     sheet = read_sheet(args.file)
@@ -85,7 +86,7 @@ def run(args: argparse.Namespace) -> int:
             raise UserError(f"{bad} {'linha tem' if bad == 1 else 'linhas têm'} problemas (veja acima): nada foi "
                             "importado. Corrija a planilha ou use --skip-bad para importar só as linhas corretas.")
         use_data_folder()
-        result = import_rows(preview, all_or_nothing=not args.skip_bad, today=_dt.date.today(), key_dir=keys_dir())
+        result = import_rows(preview, all_or_nothing=not args.skip_bad, today=_dt.date.today(), key_dir=MUNICIPAL_KEY)
     finally:
         close_database()
     print(result.text())

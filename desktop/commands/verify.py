@@ -1,11 +1,15 @@
-"""``praca verify QRTEXT [--json]`` — checks the QR of an issued permit, offline.
+"""``praca verify QRTEXT [--json]`` — checks the QR of an issued permit, on the desk, offline.
 
-The text read from the QR of a permit, an ID card or a placard is checked with
-the municipality's public key (``<data folder>/keys/ed25519-public.pem``, or
-``--key FILE``): "válido" (exit 0), "inválido" or "vencido" (exit 1), with
-what the QR says. A text that is not a Praça QR at all is one line on stderr
-and exit 2. ``-`` reads the text from standard input, so a scanner can pipe
-into it: ``zbarimg --raw -q cartao.png | praca verify -``.
+The text read from the QR of a permit, an ID card or a placard (the signed text,
+or the whole verification address that holds it) is checked with the
+municipality's public keys kept in the database (``--db``, else the default
+one), and the permit's status there: "válido" (exit 0); "inválido", "vencido",
+or "revogada / suspensa / cancelada desde DATA" for a permit no longer in force
+(exit 1), with what the QR says. Without a database, ``--key FILE`` checks
+against one public key file (an inspector's laptop), and an old desk's key
+folder (``<data folder>/keys``) is used when there is no database at all. A
+text that is not a Praça QR is one line on stderr and exit 2. ``-`` reads the
+text from standard input: ``zbarimg --raw -q cartao.png | praca verify -``.
 """
 
 from __future__ import annotations
@@ -16,21 +20,25 @@ import json
 import sys
 from pathlib import Path
 
-from desktop.paths import keys_dir
+from desktop.paths import keys_dir, resolve_db_url
 from models.br import format_cnpj, format_cpf
 from models.errors import UserError
-from models.signing import PUBLIC_KEY_FILE, PermitSummary, Verification, public_key_fingerprint, verify_text
+from models.signing import PUBLIC_KEY_FILE, PermitSummary, Verification, verify_text
+
+
+LOGIN = False  # a signature and a permit's public status; shows only what the QR itself carries
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("qrtext", metavar="QRTEXT",
                         help="o texto lido do QR code (PRACA1.…); '-' lê da entrada padrão")
     parser.add_argument("--key", metavar="ARQUIVO", type=Path, default=None,
-                        help=f"chave pública da prefeitura ({PUBLIC_KEY_FILE}); "
-                        "padrão: a da pasta de dados do usuário")
+                        help=f"confere só com esta chave pública ({PUBLIC_KEY_FILE}), sem banco de dados; "
+                        "padrão: as chaves da prefeitura no banco (--db)")
     parser.add_argument("--json", action="store_true", help="saída em JSON")
     parser.epilog = (
-        "Saída: 0 válido, 1 inválido ou vencido, 2 texto que não é um QR code do Praça.\n"
+        "Saída: 0 válido; 1 inválido, vencido, revogada, suspensa ou cancelada; 2 texto que não é um QR code "
+        "do Praça.\n"
         "Exemplos:\n  praca verify PRACA1.…\n  zbarimg --raw -q cartao.png | praca verify -"
     )
 
@@ -38,15 +46,34 @@ def configure(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     text = sys.stdin.read() if args.qrtext == "-" else args.qrtext
     text = text.strip()
-    key = args.key if args.key is not None else keys_dir()
-    result = verify_text(text, key)
+    if args.key is not None:
+        result = verify_text(text, args.key)
+    else:
+        result = _verify_in_database(text, getattr(args, "db", None))
     if result.malformed:
         raise UserError(result.message, field="qrtext")
     if args.json:
-        print(json.dumps(as_dict(result, key), ensure_ascii=False, indent=2))
+        print(json.dumps(as_dict(result), ensure_ascii=False, indent=2))
     else:
         print(as_text(result), end="")
     return 0 if result.ok else 1
+
+
+def _verify_in_database(text: str, explicit_db: str | None) -> Verification:
+    """The database's keys and the permit's status; with no database at all (an old desk), its key folder."""
+    from models.db import NoDatabase, close_database, open_database
+    from models.signing_keys import verify_here
+
+    try:
+        open_database(resolve_db_url(explicit_db))
+    except NoDatabase:
+        if explicit_db is not None:
+            raise
+        return verify_text(text, keys_dir())
+    try:
+        return verify_here(text)
+    finally:
+        close_database()
 
 
 def _document(number: str) -> str:
@@ -79,7 +106,7 @@ def as_text(result: Verification) -> str:
     return "\n".join(lines) + "\n"
 
 
-def as_dict(result: Verification, key) -> dict:
+def as_dict(result: Verification) -> dict:
     summary = None
     if result.summary is not None:
         s = result.summary
@@ -100,6 +127,8 @@ def as_dict(result: Verification, key) -> dict:
         "message": result.message,
         "not_yet_in_force": result.not_yet_in_force,
         "checked_on": dt.date.today().isoformat(),
-        "key": public_key_fingerprint(key),
+        "key": result.key_id,
+        "standing": result.standing,
+        "standing_since": result.standing_since.isoformat() if result.standing_since else None,
         "summary": summary,
     }

@@ -1,0 +1,135 @@
+"""``praca signing …`` — the municipality's signing key, kept in the database (models.signing_keys).
+
+``create`` makes the key pair once; ``rotate`` makes a new one and keeps the old
+public key; ``revoke KEYID`` refuses a leaked key's signatures from a date;
+``unlock`` lets this desk sign (the passphrase goes to the system keyring);
+``forget`` removes it; ``add-key`` keeps an old desk's public key so that what
+it signed still verifies; ``url`` sets the verification address put in every
+QR; ``list`` shows the keys. The passphrase is asked at the terminal, or read
+from ``PRACA_SIGNING_PASSPHRASE`` (scheduled jobs, scripts).
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as _dt
+import getpass
+import os
+import sys
+from pathlib import Path
+
+ACTIONS = {
+    "list": "lista as chaves da prefeitura",
+    "create": "cria a chave de assinatura da prefeitura (uma vez)",
+    "rotate": "troca a chave (a antiga continua verificando o que assinou)",
+    "revoke": "revoga uma chave vazada a partir de uma data",
+    "unlock": "libera esta mesa para assinar (guarda a senha no cofre do sistema)",
+    "forget": "esta mesa deixa de assinar (apaga a senha do cofre do sistema)",
+    "add-key": "inclui a chave pública de uma mesa antiga, só para verificação",
+    "url": "endereço da página de verificação posto em cada QR code",
+}
+
+
+# Changing the municipality's keys or address is the administrator's act; listing them, and letting this desk
+# sign (the passphrase is the proof), are not.
+LOGIN = lambda args: (getattr(args, "action", None) in ("create", "rotate", "revoke", "add-key")  # noqa: E731
+                      or (getattr(args, "action", None) == "url" and args.url is not None))
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    from desktop.cli import ArgumentParser, db_option
+
+    sub = parser.add_subparsers(dest="action", metavar="AÇÃO", title="ações", parser_class=ArgumentParser)
+    for name, help_text in ACTIONS.items():
+        p = sub.add_parser(name, help=help_text, description=help_text, formatter_class=parser.formatter_class)
+        db_option(p, top=False)
+        if name == "revoke":
+            p.add_argument("key_id", metavar="CHAVE", help="id da chave (praca signing list)")
+            p.add_argument("--reason", required=True, metavar="MOTIVO", help="por que a chave é revogada")
+            p.add_argument("--on", metavar="DD/MM/AAAA", default=None, help="a partir de quando (padrão: hoje)")
+        if name == "add-key":
+            p.add_argument("file", metavar="ARQUIVO", type=Path,
+                           help="ed25519-public.pem da mesa antiga (ou a pasta keys dela)")
+        if name == "url":
+            p.add_argument("url", metavar="URL", nargs="?", default=None,
+                           help="https://…/verificar.html; vazio ('') remove; omitido mostra o atual")
+    parser.epilog = ("A senha da chave é pedida no terminal ou lida de PRACA_SIGNING_PASSPHRASE.\n"
+                     "Exemplos:\n  praca signing create\n  praca signing unlock\n"
+                     "  praca signing url https://www.prefeitura.sp.gov.br/verificar.html")
+
+
+def _passphrase(confirm: bool) -> str:
+    from models.errors import UserError
+    from models.signing_keys import PASSPHRASE_ENV
+
+    given = os.environ.get(PASSPHRASE_ENV)
+    if given:
+        return given
+    if not sys.stdin.isatty():
+        raise UserError(f"Informe a senha da chave no terminal ou em {PASSPHRASE_ENV}.", field="passphrase")
+    first = getpass.getpass("Senha da chave de assinatura: ")
+    if confirm and getpass.getpass("Repita a senha: ") != first:
+        raise UserError("As duas senhas não conferem; nada foi alterado.", field="passphrase")
+    return first
+
+
+def run(args: argparse.Namespace) -> int:
+    from desktop.paths import resolve_db_url
+    from models import signing_keys as sk
+    from models.db import close_database, open_database
+    from models.errors import UserError
+    from models.br import parse_br_date
+
+    action = getattr(args, "action", None)
+    if action is None:
+        raise UserError("Informe a ação: praca signing list|create|rotate|revoke|unlock|forget|add-key|url.",
+                        field="action")
+    open_database(resolve_db_url(getattr(args, "db", None)))
+    try:
+        if action == "list":
+            rows = sk.key_rows()
+            if not rows:
+                print("A prefeitura ainda não tem chave de assinatura (praca signing create).")
+            for row in rows:
+                mark = " — esta mesa assina" if row.unlocked else ""
+                print(f"{row.key_id}  {row.fingerprint}  {row.state}; criada em {row.created_at:%d/%m/%Y} "
+                      f"por {row.created_by}{mark}")
+            print(f"Endereço de verificação: {sk.verify_url() or '(não definido)'}")
+        elif action == "create":
+            row = sk.create_key(_passphrase(confirm=True))
+            print(f"Chave {row.key_id} criada; esta mesa já pode assinar. Nas outras mesas: praca signing unlock.")
+        elif action == "rotate":
+            row = sk.rotate_key(_passphrase(confirm=True), today=_dt.date.today())
+            print(f"Chave {row.key_id} em uso; a anterior continua verificando o que assinou. "
+                  "Libere de novo as mesas que emitem permissões.")
+            _remind_page()
+        elif action == "revoke":
+            on = parse_br_date(args.on, what="Data da revogação", field="on") if args.on else _dt.date.today()
+            row = sk.revoke_key(args.key_id, on=on, reason=args.reason)
+            print(f"Chave {row.key_id} revogada a partir de {on:%d/%m/%Y}.")
+            _remind_page()
+        elif action == "unlock":
+            kept = sk.unlock(_passphrase(confirm=False))
+            print("Esta mesa pode assinar" + (" (senha guardada no cofre do sistema)." if kept else
+                                               "; este computador não tem cofre de senhas: ela vale só agora."))
+        elif action == "forget":
+            sk.forget()
+            print("Esta mesa não assina mais até ser liberada de novo.")
+        elif action == "add-key":
+            row = sk.add_public_key(args.file)
+            print(f"Chave {row.key_id} incluída, só para verificação.")
+            _remind_page()
+        elif action == "url":
+            if args.url is None:
+                print(sk.verify_url() or "(não definido)")
+            else:
+                sk.set_verify_url(args.url)
+                print(f"Endereço de verificação: {args.url.strip() or '(removido)'}")
+    finally:
+        close_database()
+    return 0
+
+
+def _remind_page() -> None:
+    print("A página de verificação publicada mudou: exporte-a de novo (praca verify-page --out verificar.html) "
+          "e publique-a no site da prefeitura.")

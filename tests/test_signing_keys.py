@@ -1,0 +1,243 @@
+"""One municipality, one signature (issue 17 §3): the signing key lives in the database, every desk signs with
+it and every desk verifies against it; ``praca verify`` says a withdrawn permit's status (issue 16 §7)."""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from cryptography.hazmat.primitives import serialization
+
+from desktop.cli import main
+from models import signing_keys as sk
+from models.errors import UserError
+from models.permits import revoke, suspend
+from models.signing import SigningKeyError, sign_summary, verify_text
+from test_permits import person, tpu
+from test_signing import TODAY, make_summary
+
+PASS = "senha da prefeitura 2026"
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture(autouse=True)
+def fresh_desk(monkeypatch):
+    """Each test starts as a desk that knows no passphrase; the system keyring is a dict."""
+    vault: dict[str, str] = {}
+    monkeypatch.setattr(sk, "_keyring_get", vault.get)
+    monkeypatch.setattr(sk, "_keyring_set", lambda kid, p: vault.__setitem__(kid, p) or True)
+    monkeypatch.setattr(sk, "_keyring_delete", lambda kid: vault.pop(kid, None))
+    sk._session.clear()
+    sk._private.clear()
+    yield vault
+    sk._session.clear()
+    sk._private.clear()
+
+
+def other_desk(vault: dict | None = None) -> None:
+    """What another desk of the same database knows: nothing in memory, its own (empty) keyring."""
+    sk._session.clear()
+    sk._private.clear()
+    if vault is not None:
+        vault.clear()
+
+
+def test_private_key_is_stored_encrypted(database):
+    row = sk.create_key(PASS)
+    assert row.private_pem.startswith("-----BEGIN ENCRYPTED PRIVATE KEY-----")
+    with pytest.raises(TypeError):  # no passphrase, no key
+        serialization.load_pem_private_key(row.private_pem.encode(), None)
+    key = serialization.load_pem_private_key(row.private_pem.encode(), PASS.encode())
+    assert sk.SigningKey.get().public_key == key.public_key().public_bytes_raw().hex()
+    with pytest.raises(UserError, match="já tem a chave"):
+        sk.create_key(PASS)
+    with pytest.raises(UserError, match="pelo menos 12"):
+        sk.rotate_key("curta", today=TODAY)
+
+
+def test_every_desk_signs_with_the_municipal_key(database, fresh_desk):
+    with pytest.raises(SigningKeyError, match="ainda não tem chave"):
+        sk.municipal_signer()
+    row = sk.create_key(PASS)
+    text_a = sign_summary(make_summary(), sk.MUNICIPAL_KEY)
+    assert text_a.split(".")[1] == row.key_id
+    other_desk(fresh_desk)  # desk B: same database, nothing of desk A's memory or keyring
+    with pytest.raises(SigningKeyError, match="Esta mesa ainda não pode assinar"):
+        sign_summary(make_summary(), sk.MUNICIPAL_KEY)
+    with pytest.raises(UserError, match="Senha incorreta"):
+        sk.unlock("uma senha que não é a dela")
+    assert not sk.is_unlocked()
+    assert sk.unlock(PASS) is True and fresh_desk == {row.key_id: PASS}
+    text_b = sign_summary(make_summary(number="2026/000013"), sk.MUNICIPAL_KEY)
+    other_desk()  # desk B again after a restart: the keyring remembers
+    assert sk.is_unlocked()
+    for text in (text_a, text_b):
+        assert sk.verify_here(text, today=TODAY).ok
+    sk.forget()
+    assert not sk.is_unlocked() and fresh_desk == {}
+
+
+def test_rotation_keeps_old_signatures_and_revocation_refuses_them(database):
+    first = sk.create_key(PASS)
+    old = sign_summary(make_summary(), sk.MUNICIPAL_KEY)
+    second = sk.rotate_key("a nova senha da chave", today=TODAY)
+    new = sign_summary(make_summary(), sk.MUNICIPAL_KEY)
+    assert new.split(".")[1] == second.key_id != first.key_id
+    assert sk.verify_here(old, today=TODAY).ok and sk.verify_here(new, today=TODAY).ok
+    assert [r.state for r in sk.key_rows()] == ["substituída em 28/03/2026", "em uso"]
+    sk.revoke_key(first.key_id, on=TODAY, reason="notebook furtado")
+    assert sk.verify_here(old, today=TODAY - dt.timedelta(days=1)).ok
+    refused = sk.verify_here(old, today=TODAY)
+    assert refused.status == "invalid" and "revogada em 28/03/2026" in refused.message
+    assert sk.verify_here(new, today=TODAY).ok
+    with pytest.raises(UserError, match="motivo"):
+        sk.revoke_key(second.key_id, on=TODAY, reason=" ")
+    sk.revoke_key(second.key_id, on=TODAY, reason="senha vazada")
+    with pytest.raises(SigningKeyError, match="ainda não tem chave"):
+        sk.municipal_signer()
+
+
+def test_an_old_desk_key_is_kept_for_verification(database, tmp_path):
+    old_text = sign_summary(make_summary(), tmp_path / "old-desk")  # what a desk signed before v18
+    sk.create_key(PASS)
+    assert sk.verify_here(old_text, today=TODAY).status == "invalid"
+    added = sk.add_public_key(tmp_path / "old-desk")
+    assert sk.verify_here(old_text, today=TODAY).ok
+    assert sk.key_rows()[-1].state == "só verificação (mesa antiga)"
+    assert sk.active_key().key_id != added.key_id  # it never signs
+    with pytest.raises(UserError, match="já está no cadastro"):
+        sk.add_public_key(tmp_path / "old-desk" / "ed25519-public.pem")
+
+
+def test_verify_url_goes_into_the_qr(database):
+    assert sk.qr_content("PRACA2.X") == "PRACA2.X"
+    with pytest.raises(UserError, match="https://"):
+        sk.set_verify_url("http://prefeitura.gov.br/v.html")
+    sk.set_verify_url("https://www.olimpia.sp.gov.br/verificar.html")
+    assert sk.qr_content("PRACA2.X") == "https://www.olimpia.sp.gov.br/verificar.html#PRACA2.X"
+
+
+def test_card_qr_with_the_address_stays_small(database):
+    """The address in byte mode and the text in alphanumeric mode: the card's QR stays within version 16."""
+    import segno
+
+    from reports.permit_docs import qr_modules, qr_segments
+
+    sk.create_key(PASS)
+    sk.set_verify_url("https://www.saobentodosapucai.sp.gov.br/verificar.html")
+    content = sk.qr_content(sign_summary(make_summary(), sk.MUNICIPAL_KEY))
+    qr = segno.make(qr_segments(content), error="m", micro=False)
+    assert qr.version <= 16 and len(qr_modules(content)) == qr.version * 4 + 17
+    assert segno.make(content, error="m", micro=False).version > qr.version
+
+
+# --------------------------------------------------------------------------- two desks, two processes
+
+
+_DESK_B = """
+import sys
+from models.db import open_database
+from models.signing_keys import MUNICIPAL_KEY
+from models.signing import sign_summary
+from test_signing import TODAY, make_summary
+open_database(sys.argv[1])
+print(sign_summary(make_summary(number="2026/000099"), MUNICIPAL_KEY))
+"""
+
+
+def _desk_b(*args, passphrase: str | None = PASS, code: str | None = None) -> subprocess.CompletedProcess:
+    env = {k: v for k, v in os.environ.items() if k != sk.PASSPHRASE_ENV}
+    env["PYTHONPATH"] = os.pathsep.join([str(ROOT), str(ROOT / "tests")])
+    env["PYTHON_KEYRING_BACKEND"] = "keyring.backends.null.Keyring"
+    if passphrase:
+        env[sk.PASSPHRASE_ENV] = passphrase
+    argv = [sys.executable, "-c", code] if code else [sys.executable, "-m", "desktop"]
+    return subprocess.run([*argv, *args], capture_output=True, text=True, env=env, cwd=ROOT, timeout=120)
+
+
+def test_two_desks_on_one_database_verify_each_other(database, capsys):
+    sk.create_key(PASS)
+    signed_here = sign_summary(make_summary(valid_until=dt.date.today() + dt.timedelta(days=30),
+                                            valid_from=dt.date.today()), sk.MUNICIPAL_KEY)
+    locked = _desk_b(database, passphrase=None, code=_DESK_B)
+    assert locked.returncode != 0 and "Esta mesa ainda não pode assinar" in locked.stderr
+    desk_b = _desk_b(database, code=_DESK_B)
+    assert desk_b.returncode == 0, desk_b.stderr
+    signed_there = desk_b.stdout.strip()
+    assert sk.verify_here(signed_there, today=TODAY).ok  # desk B's permit verifies here
+    there = _desk_b("verify", signed_here, "--db", database, passphrase=None)  # and desk A's there
+    assert there.returncode == 0 and there.stdout.startswith("válido — "), there.stderr
+    tampered = signed_there[:40] + ("A" if signed_there[40] != "A" else "B") + signed_there[41:]
+    assert main(["verify", tampered, "--db", database]) == 1
+    assert capsys.readouterr().out.startswith("inválido — ")
+
+
+# --------------------------------------------------------------------------- status in the database (issue 16 §7)
+
+
+@pytest.fixture
+def permit(database, tmp_path):
+    from models.files import set_store
+
+    set_store(tmp_path / "files")
+    sk.create_key(PASS)
+    return tpu(sk.MUNICIPAL_KEY, person("Maria Aparecida Souza"))
+
+
+def test_verify_says_revoked_since(permit, capsys, database):
+    assert permit.qr_text.split(".")[1] == sk.active_key().key_id
+    on_day = permit.valid_from + dt.timedelta(days=3)
+    assert sk.verify_here(permit.qr_text, today=on_day).ok
+    revoke(permit, by="chefe", reason="comércio de produto proibido", today=on_day)
+    result = sk.verify_here(permit.qr_text, today=on_day + dt.timedelta(days=1))
+    assert result.status == "withdrawn" and result.status_pt == "revogada" and result.standing_since == on_day
+    assert f"Permissão revogada desde {on_day:%d/%m/%Y}" in result.message
+    assert main(["verify", permit.qr_text, "--db", database]) == 1
+    out = capsys.readouterr().out
+    assert out.startswith(f"revogada — Permissão revogada desde {on_day:%d/%m/%Y}")
+    assert "Maria Aparecida Souza" in out
+    assert main(["verify", permit.qr_text, "--db", database, "--json"]) == 1
+    data = json.loads(capsys.readouterr().out)
+    assert data["status"] == "withdrawn" and data["standing"] == "revogada"
+    assert data["standing_since"] == on_day.isoformat() and data["key"] == sk.active_key().key_id
+    assert sk.withdrawn_numbers() == [(permit.number, "revogada", on_day)]
+
+
+def test_verify_says_suspended_since(permit, capsys, database):
+    on_day = permit.valid_from + dt.timedelta(days=2)
+    suspend(permit, by="chefe", reason="falta de pagamento", today=on_day,
+            until=on_day + dt.timedelta(days=30))
+    result = sk.verify_here(permit.qr_text, today=on_day)
+    assert result.status_pt == "suspensa" and f"suspensa desde {on_day:%d/%m/%Y}" in result.message
+
+
+def test_verify_db_is_honoured(tmp_path, capsys, database):
+    """``--db`` names the database: a wrong one is an error, never the default's keys."""
+    assert main(["verify", "PRACA2.AAAAAAAA.AAAA.AAAA", "--db", f"sqlite:///{tmp_path / 'nao-existe.db'}"]) == 2
+    assert "nao-existe.db" in capsys.readouterr().err
+    assert main(["verify", "PRACA2.AAAAAAAA.AAAA.AAAA", "--db", database]) == 2
+    assert "ainda não tem chave" in capsys.readouterr().err
+
+
+def test_cli_signing_commands(database, capsys, monkeypatch):
+    monkeypatch.setenv(sk.PASSPHRASE_ENV, PASS)
+    assert main(["signing", "create", "--db", database]) == 0
+    assert "criada" in capsys.readouterr().out
+    assert main(["signing", "list", "--db", database]) == 0
+    kid = capsys.readouterr().out.split()[0]
+    assert main(["signing", "rotate", "--db", database]) == 0
+    assert "verify-page" in capsys.readouterr().out  # the published page must be exported again
+    assert main(["signing", "revoke", kid, "--reason", "vazou", "--on", "01/12/2026", "--db", database]) == 0
+    capsys.readouterr()
+    assert main(["signing", "revoke", "ZZZZZZZZ", "--reason", "x", "--db", database]) == 2
+    assert capsys.readouterr().err.count("\n") == 1
+    assert main(["signing", "url", "https://www.olimpia.sp.gov.br/verificar.html", "--db", database]) == 0
+    assert main(["signing", "list", "--db", database]) == 0
+    out = capsys.readouterr().out
+    assert f"{kid}" in out and "revogada em 01/12/2026" in out and "em uso" in out
+    assert "https://www.olimpia.sp.gov.br/verificar.html" in out
