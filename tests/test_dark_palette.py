@@ -13,6 +13,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor, QPalette
 from PySide6.QtWidgets import QAbstractItemView, QApplication, QLabel
 
+from tests.test_map_editor import feira  # noqa: F401 - the fixture
 from views import theme
 
 # Windows 11's dark mode, as Qt's windows11 style sets it
@@ -69,7 +70,8 @@ def test_the_stylesheet_follows_the_palette(dark):
 def _ink_contrast(widget) -> float:
     """The text's contrast as drawn: the widget's most common pixel is its ground, the pixel farthest from it
     the ink (antialiased edges lie between the two)."""
-    image = widget.grab().toImage()
+    parent = widget.parentWidget()  # drawn as seen: over its parent's ground
+    image = (parent.grab(widget.geometry()) if parent is not None else widget.grab()).toImage()
     pixels = Counter(image.pixel(x, y) for x in range(image.width()) for y in range(image.height()))
     ground = QColor.fromRgb(pixels.most_common(1)[0][0])
     return max(theme.contrast(ground, QColor.fromRgb(p)) for p in pixels)
@@ -149,3 +151,23 @@ def test_a_document_shown_on_screen_stays_on_paper(dark, database, qtbot):
     assert len(colours) >= 3  # body, headings, notes
     low = {c: round(theme.contrast(QColor(c), ground), 1) for c in colours if theme.contrast(QColor(c), ground) < 4.5}
     assert not low, (ground.name(), low)
+
+
+def test_the_map_editor_and_its_legend_read_on_a_dark_palette(dark, feira, qtbot):  # noqa: F811
+    """The map keeps its own white ground (a drawing, as printed); what is written over it — the legend — keeps
+    dark ink, and the editor's panels follow the palette."""
+    from views.map_editor import MapEditor
+
+    editor = MapEditor()
+    qtbot.addWidget(editor)
+    editor.resize(1300, 760)
+    editor.show()
+    qtbot.waitExposed(editor)
+    editor.load(feira.id)
+    legend = editor.view.legend
+    qtbot.waitUntil(lambda: any(label.isVisible() for label in legend.findChildren(QLabel)))  # shown, laid out
+    labels = [label for label in editor.findChildren(QLabel)
+              if label.isVisible() and label.text().strip() and label.width() >= 4 and label.height() >= 4]
+    assert any(legend.isAncestorOf(label) for label in labels)
+    low = [f"{label.text()[:40]!r} {_ink_contrast(label):.1f}" for label in labels if _ink_contrast(label) < 3]
+    assert not low, low

@@ -9,6 +9,7 @@ from PySide6.QtCore import QCoreApplication, qVersion
 from PySide6.QtWidgets import QDialog, QDialogButtonBox, QLabel, QVBoxLayout, QWidget
 
 from models.db import current_url
+from views import theme
 from views.regime_list import regime_titles
 
 
@@ -25,11 +26,11 @@ class AboutDialog(QDialog):
             "cobrança e fiscalização.</p>"
             "<p><b>Atos carregados:</b></p><ul>%2</ul>"
             "<p><b>Banco de dados:</b> %3</p>"
-            "<p style='color:gray'>Qt %4 · PySide6 %5</p>"
+            "<p style='color:%6'>Qt %4 · PySide6 %5</p>"
         )
         text = (text.replace("%1", html.escape(QCoreApplication.applicationVersion())).replace("%2", acts)
                 .replace("%3", html.escape(url.display() if url else "—"))
-                .replace("%4", qVersion()).replace("%5", PySide6.__version__))
+                .replace("%4", qVersion()).replace("%5", PySide6.__version__).replace("%6", theme.colour("muted")))
         self.label = QLabel(text)
         self.label.setObjectName("about-text")
         self.label.setWordWrap(True)

@@ -679,8 +679,9 @@ class LegendOverlay(QFrame):
         super().__init__(view.viewport())
         self.setObjectName("legend")
         self.setAttribute(Qt.WidgetAttribute.WA_TransparentForMouseEvents)
+        # drawn on the map's own white ground: dark ink on any palette
         self.setStyleSheet("#legend { background: rgba(255,255,255,225); border: 1px solid #c8ccd0; }"
-                           "QLabel { background: transparent; }")
+                           "QLabel { background: transparent; color: #1f2328; }")
         self.layout_ = QVBoxLayout(self)
         self.layout_.setContentsMargins(8, 6, 8, 6)
         self.layout_.setSpacing(2)
@@ -701,12 +702,16 @@ class LegendOverlay(QFrame):
             swatch = (f"<span style='background:{entry.hex}; color:{entry.hex}'>&nbsp;&nbsp;&nbsp;</span>"
                       f"<span style='background:#ffffff; color:#ffffff; border:1px solid {entry.hex}'>"
                       "&nbsp;&nbsp;&nbsp;</span>")
-            basis = f" <span style=\"color:{theme.colour('muted')}\">({escape(entry.basis)})</span>" if entry.basis else ""
+            basis = f" <span style=\"color:{theme.on_paper('muted')}\">({escape(entry.basis)})</span>" if entry.basis else ""
             label = QLabel(f"{swatch} <b>{escape(entry.label)}</b> — {escape(entry.detail)}{basis}")
             label.setObjectName("legend-entry")
             self.layout_.addWidget(label)
         for text in extra:
             self.layout_.addWidget(QLabel(text))
+        for index in range(self.layout_.count()):  # shown now: a label added to a shown legend would otherwise
+            widget = self.layout_.itemAt(index).widget()  # appear only after the legend was sized without it
+            if widget is not None:
+                widget.show()
         self.adjustSize()
 
 
@@ -1407,7 +1412,7 @@ class MapEditor(QWidget):
             item = QListWidgetItem(ok if kept is not None else warn, text)
             item.setData(Qt.ItemDataRole.UserRole, breach)
             if kept is None:
-                item.setForeground(QColor("#9b1c1c"))
+                item.setForeground(theme.qcolour("error"))
             self.breach_list.addItem(item)
             if breach.signature == current_sig:
                 self.breach_list.setCurrentItem(item)

@@ -57,6 +57,11 @@ def colour(role: str, palette: QPalette | None = None) -> str:
     return dark if is_dark(palette) else light
 
 
+def on_paper(role: str) -> str:
+    """The shade of ``role`` for something drawn on its own white ground (the map and its legend, a document)."""
+    return ROLES[role][0]
+
+
 def qcolour(role: str, palette: QPalette | None = None) -> QColor:
     return QColor(colour(role, palette))
 
