@@ -513,7 +513,7 @@ class _DemoDesk:
         from models.permits import expire_due
 
         stories = [*self.sao_bento(), *self.sapezal(), *self.ilha_comprida(), *self.sjc(), *self.olimpia(),
-                   *self.pending_applications(), self.billing()]
+                   *self.cabeceira_grande(), *self.pending_applications(), self.billing()]
         queue = []
         for order, story in enumerate(stories):
             first = next(story, None)
@@ -673,6 +673,14 @@ class _DemoDesk:
             "olimpia-2025", "event-public", self.day(50), self.day(15), holder={"company": self.company()},
             settle=False, issue={"event_end": _dt.date(2026, 12, 12), "days_hours": "10 a 12/12/2026"},
             site="recinto-exposicoes")
+
+    def cabeceira_grande(self):
+        """The sixth act (Lei 376/2012): street vendors' licences, one of them a vendor from another town."""
+        for i, on in enumerate((self.day(120), self.day(75), self.day(30))):
+            yield self.story(
+                "cabeceira-grande-2012", "licenca-ambulante", on - _dt.timedelta(days=5), on,
+                holder={"person": self.person()}, settle=on < self.day(20), equipment="ambulante",
+                issue={"valid_until": _dt.date(on.year, 12, 31)})  # the act fixes no term: the Administration does
 
     def pending_applications(self):
         """Applications on the desk's worklist, in every status that is not issued."""

@@ -27,7 +27,7 @@ def sqlite_url(sqlite_url):
     close_database()
     return sqlite_url
 
-REGIME_IDS = ["ilha-comprida-2017", "olimpia-2025", "sao-bento-2026", "sapezal-2014", "sjc-2014"]
+REGIME_IDS = ["cabeceira-grande-2012", "ilha-comprida-2017", "olimpia-2025", "sao-bento-2026", "sapezal-2014", "sjc-2014"]
 
 
 def quote_argv(case: dict, *extra: str) -> list[str]:
@@ -63,7 +63,7 @@ def one_line_error(capsys, code: int) -> str:
 # --------------------------------------------------------------------------- regimes
 
 
-def test_regimes_lists_the_five(capsys):
+def test_regimes_lists_the_six(capsys):
     assert main(["regimes"]) == 0
     lines = capsys.readouterr().out.splitlines()
     assert [line.split()[0] for line in lines] == REGIME_IDS

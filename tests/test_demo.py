@@ -91,7 +91,7 @@ def test_demo_has_applications_and_permits_for_every_regime(database, tmp_path):
     permits = list(Permit.select())
     assert {p.regime for p in permits} == set(load_regimes())
     live = {p.regime for p in permits if p.status == "active" and p.valid_until >= DEMO_TODAY}
-    assert live == {"sapezal-2014", "ilha-comprida-2017", "sjc-2014", "olimpia-2025"}  # Indomit was in March
+    assert live == {"sapezal-2014", "ilha-comprida-2017", "sjc-2014", "olimpia-2025", "cabeceira-grande-2012"}  # Indomit was in March
     assert {p.status for p in permits} >= {"active", "suspended", "revoked", "cancelled", "expired"}
     assert any(p.origin == "renewal" for p in permits)  # renewed permits run to their end beside the new one
     assert {p.origin for p in permits} == {"application", "renewal"}

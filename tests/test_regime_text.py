@@ -88,6 +88,14 @@ FACTS = {
         "Taxa de depósito: definida pela Administração",
         "Valor definido pela Administração; o ato não fixa a periodicidade",
     ],
+    "cabeceira-grande-2012": [
+        # the non-resident's limit and the fee the act names without a value (arts. 2º and 3º)
+        "Admite requerentes de outras localidades", "art. 2º",
+        "não são encontrados no comércio local",
+        "Taxa da licença de vendedor ambulante", "Valor definido pela Administração",
+        # seizure and the donation of what was seized (art. 5º)
+        "Apreensão", "doados às entidades filantrópicas", "art. 5º, parágrafo único",
+    ],
     "ilha-comprida-2017": [
         "Ponto 01 — Balneário Di Franco (ponto de praia)",
         "Ponto 15 — Boqueirão Sul (ponto de praia): Boqueirão Sul, em frente à última barraca",

@@ -26,7 +26,8 @@ def registry(app_ready, qtbot, sqlite_url):
 def test_regimes_screen_shows_all_five_with_articles(registry):
     page = registry.regimes_page
     ids = {page.list.item(i).data(Qt.ItemDataRole.UserRole) for i in range(page.list.count())}
-    assert ids == {"sao-bento-2026", "sapezal-2014", "ilha-comprida-2017", "sjc-2014", "olimpia-2025"}
+    assert ids == {"sao-bento-2026", "sapezal-2014", "ilha-comprida-2017", "sjc-2014", "olimpia-2025",
+                   "cabeceira-grande-2012"}
     page.select("sjc-2014")
     text = page.browser.toPlainText()
     assert "São José dos Campos/SP" in text
@@ -131,3 +132,4 @@ def test_bad_index_correction_is_refused(registry, qtbot):
     qtbot.mouseClick(page.save_button, Qt.MouseButton.LeftButton)
     assert "«seis» não é um número" in page.message.text()
     assert page.model.rowCount() == 0
+
