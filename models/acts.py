@@ -317,6 +317,27 @@ def retire(regime_id: str, reason: str) -> int:
     return count
 
 
+def defines(regime: R.Regime) -> str:
+    """What a regime file defines, counted, one line each (what the administrator checks before installing)."""
+    rows = [
+        ("tipos de permissão", len(regime.permit_kinds)),
+        ("documentos", len(regime.documents)),
+        ("ramos", len(regime.lines)),
+        ("seções", len(regime.sections)),
+        ("equipamentos", len(regime.equipment_kinds)),
+        ("preços e taxas", len(regime.fees)),
+        ("locais", len(regime.sites)),
+        ("infrações", len(regime.infractions)),
+        ("prazos", len(regime.deadlines)),
+        ("unidades fiscais", len(regime.units)),
+    ]
+    lines = [f"  {label}: {count}" for label, count in rows if count]
+    if regime.amendment is not None:
+        lines.insert(0, f"  alteração: {regime.amendment.act}, em vigor a partir de "
+                        f"{regime.amendment.in_force_from.strftime('%d/%m/%Y')}")
+    return "".join(line + "\n" for line in lines)
+
+
 def read_file(path: str | Path) -> tuple[bytes, str]:
     path = Path(path)
     try:

@@ -133,3 +133,64 @@ def test_bad_index_correction_is_refused(registry, qtbot):
     assert "«seis» não é um número" in page.message.text()
     assert page.model.rowCount() == 0
 
+
+# --------------------------------------------------------------------------- install, amend, retire (issue 20)
+
+def _own_act(tmp_path, text: str, name: str = "minha-cidade-2027"):
+    from models.regimes import default_regimes_folder
+
+    body = (default_regimes_folder() / "sao-bento-2026.toml").read_text(encoding="utf-8")
+    body = body.replace('id = "sao-bento-2026"', f'id = "{name}"', 1).replace(
+        'municipality = "São Bento do Sapucaí"', 'municipality = "Minha Cidade"', 1)
+    path = tmp_path / f"{name}.toml"
+    path.write_text(text(body), encoding="utf-8")
+    return path
+
+
+def test_install_shows_every_error_then_installs_a_good_file_and_lists_it(registry, tmp_path,
+                                                                          no_blocking_message_boxes):
+    from models.acts import RegimeAct
+
+    page = registry.regimes_page
+    assert page.install_button.isEnabled()
+    broken = _own_act(tmp_path, lambda t: t.replace("[[fees]]\n", "[[fees]]\ncolour = 1\n", 1)
+                      .replace("[[documents]]\n", "[[documents]]\nlabel_x = 2\n", 1))
+    assert not page.install_file(str(broken))
+    shown = page.error.text()
+    assert "2 erro(s) no arquivo; nada foi gravado" in shown
+    assert "documents[0].label_x: chave desconhecida" in shown and "fees[0].colour: chave desconhecida" in shown
+    assert not RegimeAct.select().where(RegimeAct.regime_id == "minha-cidade-2027").exists()
+
+    good = _own_act(tmp_path, lambda t: t)
+    assert page.install_file(str(good))
+    assert "Instalar este ato?" in no_blocking_message_boxes[-1] and "preços e taxas: 2" in no_blocking_message_boxes[-1]
+    assert page.current_id() == "minha-cidade-2027" and "Minha Cidade/SP" in page.browser.toPlainText()
+    assert "versão 1 (texto original)" in page.versions.text()
+
+
+def test_an_amendment_and_a_retirement_from_the_screen(registry, tmp_path):
+    page = registry.regimes_page
+    page.select("sao-bento-2026")
+    amended = tmp_path / "alteracao" / "sao-bento-2026.toml"
+    amended.parent.mkdir()
+    from models.regimes import default_regimes_folder
+
+    text = (default_regimes_folder() / "sao-bento-2026.toml").read_text(encoding="utf-8")
+    amended.write_text(text + '\n[regime.amendment]\nact = "Decreto nº 4.800/2026"\nin_force_from = 2026-03-26\n',
+                       encoding="utf-8")
+    assert page.install_file(str(amended), amend=True)
+    assert "versão 2 (alteração: Decreto nº 4.800/2026), em vigor a partir de 26/03/2026" in page.versions.text()
+    assert not page.retire("sjc-2014", "")
+    assert "Informe o motivo" in page.error.text()
+    assert page.retire("sjc-2014", "revogada pela lei nova")
+    ids = {page.list.item(i).data(Qt.ItemDataRole.UserRole) for i in range(page.list.count())}
+    assert "sjc-2014" not in ids
+
+
+def test_a_clerk_sees_the_acts_but_cannot_change_them(registry):
+    from models import session
+
+    with session.acting_as(session.Session(5, "ana", "Ana", "atendente")):
+        page = registry.regimes_page
+        page.refresh()
+        assert not page.install_button.isEnabled() and not page.retire_button.isEnabled()

@@ -1,4 +1,5 @@
-"""Cadastros → Regimes: each act in readable form, every rule with its article."""
+"""Cadastros → Regimes: each act in readable form, every rule with its article; its versions; and, for the
+administrator, "Instalar ato…", "Alterar ato…" and "Retirar ato…" (models.acts: checked whole, audited)."""
 
 from __future__ import annotations
 
@@ -7,10 +8,12 @@ from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QFileDialog,
     QHBoxLayout,
+    QInputDialog,
     QLabel,
     QLineEdit,
     QListWidget,
     QListWidgetItem,
+    QMessageBox,
     QPushButton,
     QSplitter,
     QTextBrowser,
@@ -18,9 +21,12 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from html import escape
+
+from models import acts, session
 from models.errors import UserError
 from models.fiscal import unit_value_rows
-from models.regimes import shipped_regimes
+from models.regimes import RegimeError, RegimeErrors, shipped_regimes
 from reports.pdf import html_to_pdf
 from reports.regime_sheet import regime_html
 from views import theme
@@ -67,8 +73,34 @@ class RegimesPage(QWidget):
         right_layout.addLayout(tools)
         right_layout.addWidget(self.browser, 1)
 
+        self.install_button = QPushButton(self.tr("Instalar ato…"))
+        self.install_button.setObjectName("install-act")
+        self.install_button.clicked.connect(lambda: self.choose_file(amend=False))
+        self.amend_button = QPushButton(self.tr("Alterar ato…"))
+        self.amend_button.setObjectName("amend-act")
+        self.amend_button.clicked.connect(lambda: self.choose_file(amend=True))
+        self.retire_button = QPushButton(self.tr("Retirar ato…"))
+        self.retire_button.setObjectName("retire-act")
+        self.retire_button.clicked.connect(self.ask_retire)
+        self.versions = QLabel()
+        self.versions.setObjectName("act-versions")
+        self.versions.setWordWrap(True)
+        self.versions.setTextFormat(Qt.TextFormat.RichText)
+        self.message = QLabel()
+        self.message.setObjectName("act-message")
+        self.message.setWordWrap(True)
+        left = QWidget()
+        left_layout = QVBoxLayout(left)
+        left_layout.setContentsMargins(0, 0, 0, 0)
+        left_layout.addWidget(self.list, 1)
+        left_layout.addWidget(self.versions)
+        for button in (self.install_button, self.amend_button, self.retire_button):
+            left_layout.addWidget(button)
+        left_layout.addWidget(self.message)
+        left.setMaximumWidth(300)
+
         splitter = QSplitter(Qt.Orientation.Horizontal)
-        splitter.addWidget(self.list)
+        splitter.addWidget(left)
         splitter.addWidget(right)
         splitter.setStretchFactor(1, 1)
         layout.addWidget(splitter, 1)
@@ -103,21 +135,112 @@ class RegimesPage(QWidget):
         item = self.list.currentItem()
         return item.data(Qt.ItemDataRole.UserRole) if item else None
 
-    def select(self, regime_id: str) -> None:
+    def choose(self, regime_id: str) -> None:
         for row in range(self.list.count()):
             if self.list.item(row).data(Qt.ItemDataRole.UserRole) == regime_id:
                 self.list.setCurrentRow(row)
                 return
         raise KeyError(regime_id)
 
+    select = choose
+
     def show_current(self) -> None:
         regime = self.regimes.get(self.current_id() or "")
+        allowed = session.can("regimes.manage")
+        self.install_button.setEnabled(allowed)
+        self.amend_button.setEnabled(allowed and regime is not None)
+        self.retire_button.setEnabled(allowed and regime is not None)
         if regime is None:
             self.browser.clear()
+            self.versions.clear()
             return
         rows = [row for unit in regime.units for row in unit_value_rows(unit.code)]
         self.browser.setHtml(regime_html(regime, rows))
         self.find_status.clear()
+        self.show_versions(regime.id)
+
+    def show_versions(self, regime_id: str) -> None:
+        """Every version of the act: from when it applies, the amending act, who installed it and when."""
+        try:
+            versions = acts.history(regime_id)
+        except UserError:
+            versions = []
+        lines = [f"<b>{escape(self.tr('Versões do ato'))}</b>"]
+        for v in versions:
+            lines.append(escape(f"{v.label} — {v.installed_by}, {v.installed_at.strftime('%d/%m/%Y %H:%M')}"))
+        self.versions.setText("<br>".join(lines) if versions else "")
+
+    # -- install, amend, retire (the administrator's)
+
+    def choose_file(self, *, amend: bool) -> None:
+        title = self.tr("Alterar ato: escolha o arquivo da nova redação") if amend else self.tr(
+            "Instalar ato: escolha o arquivo do regime")
+        path, _ = QFileDialog.getOpenFileName(self, title, "", self.tr("Regime (*.toml)"))
+        if path:
+            self.install_file(path, amend=amend)
+
+    def install_file(self, path: str, *, amend: bool = False) -> bool:
+        """Check the file whole; with any error show them all and store nothing; else say what it defines, ask,
+        and install it (or its amended version)."""
+        from pathlib import Path
+
+        from models.acts import defines
+        from models.regimes import check_regime_text, load_regime_text
+
+        self.error.hide()
+        self.message.clear()
+        try:
+            data, name = acts.read_file(path)
+        except UserError as exc:
+            return self._fail([exc.message])
+        errors = check_regime_text(data, name, expected_id=Path(name).stem)
+        if errors:
+            return self._fail([str(e) for e in errors], head=self.tr("%n erro(s) no arquivo; nada foi gravado:", "",
+                                                                     len(errors)))
+        regime = load_regime_text(data, name)
+        what = self.tr("Alterar %1 com esta nova redação?") if amend else self.tr("Instalar este ato?")
+        text = (what.replace("%1", regime.id) + "\n\n" + f"{regime.municipality}/{regime.state} — {regime.act}\n"
+                + defines(regime))
+        answer = QMessageBox.question(self, self.tr("Regimes"), text,
+                                      QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.Cancel)
+        if answer != QMessageBox.StandardButton.Yes:
+            return False
+        try:
+            version = (acts.amend if amend else acts.install)(data, name)
+        except RegimeErrors as exc:
+            return self._fail([str(e) for e in exc.errors])
+        except (RegimeError, UserError) as exc:
+            return self._fail([exc.message])
+        self.refresh()
+        self.choose(regime.id)
+        self.message.setText(self.tr("%1 instalado: %2").replace("%1", regime.id).replace("%2", version.label))
+        return True
+
+    def ask_retire(self) -> None:
+        regime_id = self.current_id()
+        if not regime_id:
+            return
+        reason, ok = QInputDialog.getText(self, self.tr("Retirar ato"),
+                                          self.tr("Motivo da retirada de %1 (revogação, substituição…):")
+                                          .replace("%1", regime_id))
+        if ok:
+            self.retire(regime_id, reason)
+
+    def retire(self, regime_id: str, reason: str) -> bool:
+        self.error.hide()
+        try:
+            acts.retire(regime_id, reason)
+        except UserError as exc:
+            return self._fail([exc.message])
+        self.refresh()
+        self.message.setText(self.tr("%1 retirado: não é mais oferecido para novos requerimentos.")
+                             .replace("%1", regime_id))
+        return True
+
+    def _fail(self, lines: list[str], head: str = "") -> bool:
+        self.error.setText("\n".join(([head] if head else []) + lines))
+        self.error.show()
+        return False
 
     def find(self, *, restart: bool) -> bool:
         text = self.find_edit.text()
