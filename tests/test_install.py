@@ -19,6 +19,7 @@ import subprocess
 import sys
 import sysconfig
 import textwrap
+import tomllib
 import zipfile
 from dataclasses import dataclass
 from pathlib import Path
@@ -147,7 +148,14 @@ def test_installed_praca_answers_outside_the_source_tree(installed):
         assert regime in regimes.stdout
 
     version = installed.run("praca", "--version")
-    assert version.stdout.strip() == "Praça 0.1.0"  # read from the installed metadata, not "0.0.0+dev"
+    declared = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))["project"]["version"]
+    assert version.stdout.strip() == f"Praça {declared}"  # from the installed metadata, not "0.0.0+dev"
+
+    if sys.platform.startswith("linux"):  # the menu entry starts this installation's praca
+        entry = installed.run("praca", "install-desktop-entry")
+        assert entry.returncode == 0, entry.stderr
+        desktop_file = installed.home / "xdg_data_home" / "applications" / "praca.desktop"
+        assert f"Exec={installed.bin / 'praca'}\n" in desktop_file.read_text(encoding="utf-8")
 
 
 # Run inside the installed environment: the command line under an audit hook that notes every file Python opens

@@ -77,7 +77,6 @@ def desktop_entry(command: list[str]) -> str:
         "Categories=Office;",
         "Keywords=alvará;ambulante;feira;banca;TPU;fiscalização;",
         "StartupNotify=true",
-        "StartupWMClass=praca",
         "",
     ])
 
