@@ -3,7 +3,8 @@
 A screen never writes a colour: it names a role — ``theme.colour("error")`` — and gets the shade that reads on
 the palette in use. The application's stylesheet (``resources/style.qss``) names the same roles
 (``${error}``…) and is filled from these tables when the application starts and again when the system
-switches between light and dark. Every text colour keeps a contrast of at least 4.5:1 (WCAG AA) with the
+switches between light and dark (a colour a screen already took keeps its shade until the screen is built
+again, at the next start at the latest). Every text colour keeps a contrast of at least 4.5:1 (WCAG AA) with the
 window and the lists it is shown on (tests/test_dark_palette.py).
 """
 
