@@ -23,7 +23,6 @@ from PySide6.QtWidgets import (
 )
 
 from desktop.app import app_icon
-from models.signing_keys import MUNICIPAL_KEY
 from models.errors import UserError
 
 # The database layer (peewee, the models) is imported where it is used: the window shows before the database is
@@ -56,12 +55,14 @@ def _home(window):
 
 
 def _front_desk():
+    from models.signing_keys import MUNICIPAL_KEY
     from views.front_desk import FrontDeskPage
 
     return FrontDeskPage(key_dir=MUNICIPAL_KEY)
 
 
 def _selection():
+    from models.signing_keys import MUNICIPAL_KEY
     from views.selection_page import SelectionPage
 
     return SelectionPage(key_dir=MUNICIPAL_KEY)
@@ -527,39 +528,58 @@ class MainWindow(QMainWindow):
 
     def backup_dialog(self) -> None:
         from desktop import __version__
-        from models.backup import count_text, suggested_backup_name, write_backup
+        from models.backup import count_text, desk_signer, suggested_backup_name, write_backup
 
         path, _ = QFileDialog.getSaveFileName(
             self, self.tr("Salvar backup"), suggested_backup_name(), self.tr("Backup do Praça (*.praca-backup)"))
         if not path:
             return
         try:
-            info = write_backup(path, app_version=__version__)
+            info = write_backup(path, app_version=__version__, signer=desk_signer())
         except UserError as exc:
             QMessageBox.warning(self, self.tr("Backup"), exc.message)
             return
-        self.statusBar().showMessage(self.tr("Backup gravado em %1 (%2).").replace("%1", path)
-                                     .replace("%2", count_text(info.counts)), 8000)
+        sealed = (self.tr("assinado pela chave %1").replace("%1", info.signed_by) if info.signed_by else
+                  self.tr("SEM assinatura: libere esta mesa em Cadastros → Assinatura para assinar os backups"))
+        self.statusBar().showMessage(self.tr("Backup gravado em %1 (%2; %3).").replace("%1", path)
+                                     .replace("%2", count_text(info.counts)).replace("%3", sealed), 12000)
 
     def restore_dialog(self) -> None:
         """Arquivo → Restaurar…: check the file, say what it holds and what it replaces, then restore."""
         from desktop import __version__
         from desktop.paths import data_dir
-        from models.backup import count_text, database_counts, is_empty, read_backup, restore_backup, safety_copy_name
+        from models.backup import (count_text, database_counts, is_empty, is_encrypted_file, read_backup,
+                                   restore_backup, safety_copy_name)
+        from models.sealed import Trust
+        from models.signing_keys import key_ring
 
         path, _ = QFileDialog.getOpenFileName(self, self.tr("Restaurar backup"), "",
                                               self.tr("Backup do Praça (*.praca-backup);;Todos (*)"))
         if not path:
             return
         title = self.tr("Restaurar backup")
+        passphrase = None
+        if is_encrypted_file(path):
+            from PySide6.QtWidgets import QInputDialog, QLineEdit
+
+            passphrase, ok = QInputDialog.getText(self, title, self.tr("Senha do backup cifrado:"),
+                                                  QLineEdit.EchoMode.Password)
+            if not ok:
+                return
+        trust = Trust(key_ring(), accept_unsigned=True)  # read it whole; an unproven one is asked below
         try:
-            backup = read_backup(path)
+            backup = read_backup(path, trust=trust, passphrase=passphrase)
             current = database_counts()
         except UserError as exc:
             QMessageBox.warning(self, title, exc.message)
             return
         where = current_url().display()
         question = self.tr("Restaurar o %1?").replace("%1", backup.describe())
+        if backup.seal.ok:
+            question += "\n\n" + self.tr("Assinatura conferida: %1.").replace("%1", backup.seal.message)
+        else:
+            question += "\n\n" + self.tr("ATENÇÃO: %1 Restaure só se tiver certeza da origem do arquivo.").replace(
+                "%1", backup.seal.message)
         keep = None
         if not is_empty(current):
             folder = data_dir() / "backups"
@@ -575,7 +595,8 @@ class MainWindow(QMainWindow):
         try:
             if keep is not None:
                 keep.parent.mkdir(parents=True, exist_ok=True)
-            result = restore_backup(path, force=True, keep_current=keep, app_version=__version__)
+            result = restore_backup(path, force=True, keep_current=keep, app_version=__version__,
+                                    trust=trust, passphrase=passphrase)  # an unproven one: the "Sim" above
         except UserError as exc:
             QMessageBox.warning(self, title, exc.message)
             return
@@ -587,6 +608,7 @@ class MainWindow(QMainWindow):
     def import_dialog(self) -> None:
         """Arquivo → Importar ambulantes…"""
         from desktop.paths import data_dir
+        from models.signing_keys import MUNICIPAL_KEY
         from views.import_dialog import ImportDialog
 
         dialog = ImportDialog(self, store=data_dir() / "import-mappings.json", key_dir=MUNICIPAL_KEY)
