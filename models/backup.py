@@ -83,6 +83,11 @@ from models.db import AUDIT, DecimalTextField, MoneyField, current_url, db, sqli
 from models.errors import UserError
 from models.money import from_centavos, to_centavos
 
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from models.sealed import Seal, Trust  # noqa: F401
+
 FORMAT = "praca-backup"
 FORMAT_VERSION = 1
 SUFFIX = ".praca-backup"
@@ -265,6 +270,8 @@ class Backup:
     path: Path | None
     manifest: dict
     tables: dict[str, TableData]
+    seal: "Seal | None" = None  # what its signature proves (None: not checked)
+    encrypted: bool = False
 
     @property
     def schema_version(self) -> int:
@@ -366,16 +373,27 @@ def _manifest(version: int, tables: dict[str, TableData], payload: bytes, *, bac
     }
 
 
-def write_file(dest: Path, manifest: dict, payload: bytes) -> Path:
+def write_file(dest: Path, manifest: dict, payload: bytes, *, signer=None, passphrase: str | None = None) -> Path:
     """Write the zip aside, read it back, and rename it over ``dest`` when complete (owner only: it holds every
-    CPF) — :mod:`models.outfile`."""
-    from models.outfile import output
+    CPF) — :mod:`models.outfile`. ``signer`` signs the manifest (:mod:`models.sealed`); ``passphrase`` encrypts
+    the whole file."""
+    from models.outfile import output, write_bytes
+    from models.sealed import SIGNATURE, encrypt, signature_member
 
+    manifest_bytes = json.dumps(manifest, ensure_ascii=False, indent=2).encode("utf-8")
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", compression=zipfile.ZIP_DEFLATED) as zf:
+        zf.writestr(MANIFEST, manifest_bytes)
+        zf.writestr(PAYLOAD, payload)
+        if signer is not None:
+            zf.writestr(SIGNATURE, signature_member(signer, manifest_bytes))
+    data = buffer.getvalue()
     try:
-        with output(dest, kind="zip") as tmp:
-            with zipfile.ZipFile(tmp, "w", compression=zipfile.ZIP_DEFLATED) as zf:
-                zf.writestr(MANIFEST, json.dumps(manifest, ensure_ascii=False, indent=2))
-                zf.writestr(PAYLOAD, payload)
+        if passphrase is not None:
+            write_bytes(dest, encrypt(data, passphrase), kind="bin")
+        else:
+            with output(dest, kind="zip") as tmp:
+                Path(tmp).write_bytes(data)
     except OSError as exc:
         raise UserError(f"Não foi possível gravar o backup em {dest}: {exc.strerror or exc}.") from exc
     return dest
@@ -387,6 +405,8 @@ class BackupInfo:
     schema_version: int
     backend: str
     counts: dict[str, int]
+    signed_by: str = ""  # the key id that signed it ("" unsigned)
+    encrypted: bool = False
 
     @property
     def total(self) -> int:
@@ -412,21 +432,26 @@ def _check_dest(dest: Path) -> Path:
 
 
 def write_backup(dest: str | Path, *, app_version: str = "", now: _dt.datetime | None = None,
-                 check_role: bool = True) -> BackupInfo:
-    """Write a backup of the open database to ``dest`` (either back end)."""
+                 check_role: bool = True, signer=None, passphrase: str | None = None) -> BackupInfo:
+    """Write a backup of the open database to ``dest`` (either back end), signed by ``signer`` when given and
+    encrypted with ``passphrase`` when given (:mod:`models.sealed`). ``signer`` may be a function that returns
+    it (or None), called after the checks."""
     from models import session
 
     if check_role:
         session.require("backup")
     dest = _check_dest(Path(dest))
+    if callable(signer):  # looked up once the role and the destination are known to be fine
+        signer = signer()
     database = db.obj
     version, tables = snapshot_data(database)
     payload = _payload(tables)
     url = current_url()
     manifest = _manifest(version, tables, payload, backend=_source_backend(database),
                          source=url.display() if url else "", app_version=app_version, now=now)
-    write_file(dest, manifest, payload)
-    return BackupInfo(dest, version, manifest["source_backend"], {n: len(t.rows) for n, t in tables.items()})
+    write_file(dest, manifest, payload, signer=signer, passphrase=passphrase)
+    return BackupInfo(dest, version, manifest["source_backend"], {n: len(t.rows) for n, t in tables.items()},
+                      signer.key_id if signer is not None else "", passphrase is not None)
 
 
 def backup_sqlite(dest: str | Path) -> Path:
@@ -504,23 +529,57 @@ def _check_declared_size(manifest: dict, size: int, path: Path) -> None:
         raise _corrupt(path, f"{megabytes(size)} de dados para {rows} linhas")
 
 
-def read_backup(path: str | Path) -> Backup:
-    """Open and check a backup file completely; any problem is one ``BackupError`` line."""
+def is_encrypted_file(path: str | Path) -> bool:
+    """Whether ``path`` is an encrypted backup (its passphrase is needed to read it)."""
+    from models.sealed import MAGIC, is_encrypted
+
+    try:
+        with Path(path).expanduser().open("rb") as fh:
+            return is_encrypted(fh.read(len(MAGIC)))
+    except OSError:
+        return False
+
+
+def read_backup(path: str | Path, *, trust: "Trust | None" = None, passphrase: str | None = None) -> Backup:
+    """Open and check a backup file completely; any problem is one ``BackupError`` line.
+
+    With ``trust`` the signature is checked first, before anything else of the file is read, and a backup it
+    cannot prove is refused unless ``trust.accept_unsigned`` (:mod:`models.sealed`). An encrypted backup needs
+    its ``passphrase``."""
+    from models.sealed import SIGNATURE, check_seal, decrypt, is_encrypted
+
     path = Path(path).expanduser()
     if not path.exists():
         raise BackupError(f"Arquivo não encontrado: {path}.")
     if path.is_dir():
         raise BackupError(f"{path} é uma pasta, não um backup do Praça.")
-    if not zipfile.is_zipfile(path):
+    source: Path | io.BytesIO = path
+    encrypted = is_encrypted_file(path)
+    if encrypted:
+        try:
+            raw = path.read_bytes()
+        except OSError as exc:
+            raise _corrupt(path, f"ilegível: {exc.strerror or exc}") from None
+        source = io.BytesIO(decrypt(raw, passphrase, path.name))
+    if not zipfile.is_zipfile(source):
         raise _not_ours(path)
+    seal = None
     try:
-        with zipfile.ZipFile(path) as zf:
+        with zipfile.ZipFile(source) as zf:
             names = set(zf.namelist())
             if MANIFEST not in names:
                 raise _not_ours(path)
             check_zip(zf, name=path.name, limits=BACKUP_LIMITS)  # a zip bomb stops here, before any byte is read
+            manifest_bytes = read_member(zf, MANIFEST, name=path.name, max_bytes=MAX_MANIFEST_BYTES)
+            if trust is not None:  # the signature first: nothing of a backup it cannot prove is used
+                member = (read_member(zf, SIGNATURE, name=path.name, max_bytes=64 * 1024)
+                          if SIGNATURE in names else None)
+                seal = check_seal(manifest_bytes, member, trust, path.name)
+                if not seal.ok and not trust.accept_unsigned:
+                    raise BackupError(f"{seal.message} Nada foi alterado. Para restaurar mesmo assim, o "
+                                      "administrador usa --accept-unsigned e confirma.")
             try:
-                manifest = json.loads(read_member(zf, MANIFEST, name=path.name, max_bytes=MAX_MANIFEST_BYTES))
+                manifest = json.loads(manifest_bytes)
             except (UnicodeDecodeError, ValueError):
                 raise _not_ours(path) from None
             manifest = _check_manifest(manifest, path)
@@ -534,7 +593,7 @@ def read_backup(path: str | Path) -> Backup:
         raise _corrupt(path, f"zip ilegível: {exc}") from None
     if hashlib.sha256(payload).hexdigest() != manifest["payload_sha256"]:
         raise _corrupt(path, "a soma de verificação SHA-256 não confere")
-    return Backup(path, manifest, _parse_payload(payload, manifest, path))
+    return Backup(path, manifest, _parse_payload(payload, manifest, path), seal, encrypted)
 
 
 def _parse_payload(payload: bytes, manifest: dict, path: Path | None) -> dict[str, TableData]:
@@ -704,16 +763,22 @@ def _insert(database, tables, data: dict[str, TableData], progress: Callable[[st
 
 
 def restore_backup(path: str | Path, *, force: bool = False, keep_current: Path | None = None,
-                   app_version: str = "", progress: Callable[[str], None] | None = None) -> RestoreResult:
+                   app_version: str = "", progress: Callable[[str], None] | None = None,
+                   trust: "Trust | None" = None, passphrase: str | None = None) -> RestoreResult:
     """Replace the open database's data with the backup at ``path`` — all of it, in one transaction, or nothing.
 
-    A database that holds data is refused unless ``force``; then, when
+    The backup's signature is checked first against ``trust`` (default: the open database's municipal keys,
+    nothing accepted unsigned). A database that holds data is refused unless ``force``; then, when
     ``keep_current`` is given, a backup of what it held is written there first.
     """
     from models import schema, session
+    from models.sealed import Trust
+    from models.signing_keys import key_ring
 
     session.require("backup")
-    backup = read_backup(path)
+    if trust is None:
+        trust = Trust(key_ring())
+    backup = read_backup(path, trust=trust, passphrase=passphrase)
     data = _current_tables(backup)
     database = db.obj
     if database is None:
@@ -917,6 +982,18 @@ def _log(folder: Path, line: str) -> None:
         pass
 
 
+def desk_signer():
+    """The municipal key when this desk may sign with it, else None (the backup is written unsigned: a daily
+    backup is never skipped for want of a key; restoring it then needs the administrator's acceptance)."""
+    from models.signing import SigningKeyError
+    from models.signing_keys import municipal_signer
+
+    try:
+        return municipal_signer()
+    except SigningKeyError:
+        return None
+
+
 def daily_backup(folder: str | Path, *, today: _dt.date | None = None, app_version: str = "") -> DailyResult:
     """Once a day, a backup of the open embedded database into ``folder``, then the rotation.
 
@@ -935,7 +1012,7 @@ def daily_backup(folder: str | Path, *, today: _dt.date | None = None, app_versi
     dest = folder / auto_backup_name(stem, today)
     if dest.exists():
         return DailyResult(None, rotate(folder, stem, today))
-    info = write_backup(dest, app_version=app_version, check_role=False)
+    info = write_backup(dest, app_version=app_version, check_role=False, signer=desk_signer())
     shrunk = _shrunk_since(folder, stem, today, data_rows(info.counts))
     if shrunk is not None:
         _log(folder, f"{dest.name}: {shrunk.text}")

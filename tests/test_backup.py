@@ -18,6 +18,9 @@ from models.backup import BackupError, read_backup, restore_backup, rotation_kee
 from models.db import close_database, open_database
 from models.demo import fill_demo
 from models.errors import UserError
+from models.sealed import Trust
+
+UNSIGNED_OK = Trust(accept_unsigned=True)  # these tests write unsigned backups (models.sealed is tested apart)
 
 TODAY = dt.date(2026, 11, 30)
 
@@ -84,7 +87,7 @@ def test_round_trip_gives_identical_data_on_both_back_ends(database, tmp_path):
 
     # into a new embedded database (a PostgreSQL backup into SQLite when the run has PostgreSQL)
     open_database(sqlite_url_in(tmp_path, "other.sqlite3"), create=True)
-    result = restore_backup(first)
+    result = restore_backup(first, trust=UNSIGNED_OK)
     assert result.replaced == {} and result.kept_copy is None
     assert snapshot() == before
     second = tmp_path / "b.praca-backup"
@@ -94,7 +97,7 @@ def test_round_trip_gives_identical_data_on_both_back_ends(database, tmp_path):
     # and back over the original database (SQLite into the first back end), replacing what it holds
     open_database(database, create=True)
     kept = tmp_path / "kept.praca-backup"
-    result = restore_backup(second, force=True, keep_current=kept)
+    result = restore_backup(second, force=True, keep_current=kept, trust=UNSIGNED_OK)
     assert snapshot() == before
     assert result.replaced["person"] == 240
     assert read_backup(kept).counts == read_backup(first).counts
@@ -153,7 +156,7 @@ def good_file(small, tmp_path):
 def _refused(path, message_part: str) -> str:
     before = snapshot()
     with pytest.raises(BackupError) as caught:
-        restore_backup(path, force=True)
+        restore_backup(path, force=True, trust=UNSIGNED_OK)
     text = caught.value.message
     assert message_part.lower() in text.lower()
     assert "\n" not in text
@@ -249,12 +252,12 @@ def test_a_restore_that_fails_midway_changes_nothing(good_file, tmp_path):
 def test_non_empty_database_is_refused_unless_forced(good_file, tmp_path):
     before = snapshot()
     with pytest.raises(UserError) as caught:
-        restore_backup(good_file)
+        restore_backup(good_file, trust=UNSIGNED_OK)
     assert "já tem dados (6 pessoas, 2 empresas" in caught.value.message
     assert "--force" in caught.value.message
     assert snapshot() == before
     kept = tmp_path / "antes.praca-backup"
-    result = restore_backup(good_file, force=True, keep_current=kept)
+    result = restore_backup(good_file, force=True, keep_current=kept, trust=UNSIGNED_OK)
     assert result.kept_copy == kept and kept.exists()
     assert snapshot() == before
 
@@ -267,7 +270,7 @@ def test_a_role_without_backup_is_refused(good_file, tmp_path):
         with pytest.raises(session.PermissionDenied):
             write_backup(tmp_path / "no.praca-backup")
         with pytest.raises(session.PermissionDenied):
-            restore_backup(good_file, force=True)
+            restore_backup(good_file, force=True, trust=UNSIGNED_OK)
     assert not (tmp_path / "no.praca-backup").exists()
 
 
@@ -300,7 +303,7 @@ def test_an_older_backup_is_migrated_after_restoring(good_file, tmp_path, db_url
     old = rewrite(good_file, tmp_path / "v3.praca-backup", manifest=manifest, payload=payload, fix_sha=True)
     close_database()
     open_database(sqlite_url_in(tmp_path, "from-v3.sqlite3"), create=True)
-    result = restore_backup(old)
+    result = restore_backup(old, trust=UNSIGNED_OK)
     assert result.from_version == 3 and result.upgraded
     from models.people import Company, Person, search_key
 
@@ -402,11 +405,15 @@ def test_cli_backup_and_restore(tmp_path, capsys):
     said = capsys.readouterr().out
     assert "Backup gravado em" in said and "240 pessoas" in said
 
+    assert "assinado pela chave" in said  # the demo's municipal key, unlocked in this process
     assert main(["restore", str(out), "--check"]) == 0
     assert "O arquivo confere" in capsys.readouterr().out
 
     target = sqlite_url_in(tmp_path, "novo.sqlite3")
-    assert main(["restore", "--db", target, str(out)]) == 0
+    assert main(["restore", "--db", target, str(out)]) == 2  # a new machine: the key must be confirmed
+    err = capsys.readouterr().err
+    fingerprint = err.split("--trust-fingerprint ")[1].split(".")[0]
+    assert main(["restore", "--db", target, str(out), "--trust-fingerprint", fingerprint]) == 0
     assert "Backup restaurado" in capsys.readouterr().out
 
     # the same again: the database is no longer empty
@@ -443,7 +450,7 @@ def test_cli_bad_input_is_one_line(tmp_path, capsys, args, message):
     assert err.count("\n") == 1 and message in err
 
 
-def test_cli_backup_of_postgresql_restores_into_sqlite(database, tmp_path, capsys):
+def test_cli_backup_of_postgresql_restores_into_sqlite(database, tmp_path, capsys, monkeypatch):
     """Both ways through the command line: the database under test (either back end) → a file → SQLite."""
     from desktop.cli import main
 
@@ -451,9 +458,12 @@ def test_cli_backup_of_postgresql_restores_into_sqlite(database, tmp_path, capsy
     before = snapshot()
     close_database()
     out = tmp_path / "pg.praca-backup"
-    assert main(["backup", "--db", database, "--out", str(out)]) == 0
+    assert main(["backup", "--db", database, "--out", str(out)]) == 2  # no key to sign with: said, not skipped
+    assert "--unsigned" in capsys.readouterr().err
+    assert main(["backup", "--db", database, "--out", str(out), "--unsigned"]) == 0
     target = sqlite_url_in(tmp_path, "fromcli.sqlite3")
-    assert main(["restore", "--db", target, str(out)]) == 0
+    monkeypatch.setattr("desktop.commands.restore.ask", lambda prompt: "RESTAURAR\n")
+    assert main(["restore", "--db", target, str(out), "--accept-unsigned"]) == 0
     open_database(target, create=True)
     assert snapshot() == before
 

@@ -387,7 +387,9 @@ def test_a_restore_keeps_the_chain_and_adds_itself_to_it(admin, tmp_path):
 
     path = tmp_path / "copia.praca-backup"
     write_backup(path)
-    restore_backup(path, force=True)
+    from models.sealed import Trust
+
+    restore_backup(path, force=True, trust=Trust(accept_unsigned=True))
     state = verify_chain()
     assert state.intact
     assert AuditEntry.select().order_by(AuditEntry.id.desc()).get().action == "restore"

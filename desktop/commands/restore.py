@@ -8,11 +8,21 @@ back end: a PostgreSQL backup restores into the embedded database and the
 other way round). A database that already holds data is replaced only with
 ``--force``, and then a backup of what it held is written first to the data
 folder's ``backups`` (``antes-da-restauracao-….praca-backup``).
+
+Before anything else the backup's signature is checked (``models/sealed.py``)
+against the target database's municipal keys, ``--key`` (a public key file or
+a key folder) and ``--trust-fingerprint`` (a restore onto a new machine: the
+fingerprint the municipality gave). A backup that is unsigned, signed by an
+unknown key, or changed after it was signed is refused unless the
+administrator passes ``--accept-unsigned`` and confirms by typing RESTAURAR.
+An encrypted backup asks its passphrase (or ``PRACA_BACKUP_PASSPHRASE``).
 """
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
+import sys
 from pathlib import Path
 
 LOGIN = "unless-empty"  # a restore into a new database is its set-up: nobody to log in as yet
@@ -23,6 +33,12 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--force", action="store_true",
                         help="substitui os dados de um banco que não está vazio (um backup do que ele tinha é "
                              "gravado antes na pasta de backups)")
+    parser.add_argument("--key", metavar="ARQUIVO", type=Path, action="append", default=[],
+                        help="confia também nesta chave pública (ed25519-public.pem ou a pasta da chave)")
+    parser.add_argument("--trust-fingerprint", metavar="IMPRESSÃO", action="append", default=[],
+                        help="confia na chave com esta impressão digital (ex.: 052B-8E1A-34E3-FA2E)")
+    parser.add_argument("--accept-unsigned", action="store_true",
+                        help="restaura um backup sem assinatura válida, depois de confirmar")
     parser.add_argument("--check", action="store_true",
                         help="só confere o arquivo e diz o que ele contém; não restaura nada")
     parser.epilog = ("Exemplos:\n"
@@ -37,10 +53,22 @@ def run(args: argparse.Namespace) -> int:
     from models.backup import count_text, read_backup, restore_backup, safety_copy_name
     from models.db import close_database, current_url, open_database
 
-    backup = read_backup(args.file)  # a file that is not a good backup is refused before any database is opened
+    from desktop.commands.backup import backup_passphrase
+    from models.backup import is_encrypted_file
+
+    passphrase = backup_passphrase(confirm=False) if is_encrypted_file(args.file) else None
+    trust = _trust(args)
+    if args.check:  # says what the signature proves; refuses nothing
+        trust = dataclasses.replace(trust, accept_unsigned=True)
+    # a file that is not a good backup is refused before the database is written; its signature first of all
+    backup = read_backup(args.file, trust=trust, passphrase=passphrase)
     if args.check:
-        print(f"{args.file}: {backup.describe()}. O arquivo confere (SHA-256 {backup.manifest['payload_sha256']}).")
+        print(f"{args.file}: {backup.describe()}. O arquivo confere (SHA-256 {backup.manifest['payload_sha256']}; "
+              f"{backup.seal.message if backup.seal.ok else 'SEM assinatura válida: ' + backup.seal.message}).")
         return 0
+    if not backup.seal.ok:
+        _confirm_unsigned(backup.seal.message)
+        trust = dataclasses.replace(trust, accept_unsigned=True)
     # A restore writes a whole database: into a new one too (the explicit set-up of a desk that starts from a
     # backup); an empty file is then filled by the restore, never mistaken for the real database.
     open_database(resolve_db_url(getattr(args, "db", None)), create=True)
@@ -51,7 +79,8 @@ def run(args: argparse.Namespace) -> int:
             folder = data_dir() / "backups"
             folder.mkdir(parents=True, exist_ok=True)
             keep = folder / safety_copy_name()
-        result = restore_backup(args.file, force=args.force, keep_current=keep, app_version=__version__)
+        result = restore_backup(args.file, force=args.force, keep_current=keep, app_version=__version__,
+                                trust=trust, passphrase=passphrase)
     finally:
         close_database()
     text = f"Backup restaurado em {where}: {count_text(result.counts)}."
@@ -63,3 +92,41 @@ def run(args: argparse.Namespace) -> int:
         text += f" O que havia ({count_text(result.replaced)}) foi guardado em {result.kept_copy}."
     print(text)
     return 0
+
+
+def _trust(args: argparse.Namespace):
+    """The keys a restore trusts: the target database's (when it exists), ``--key`` and ``--trust-fingerprint``."""
+    from desktop.paths import resolve_db_url
+    from models.db import NoDatabase, close_database, open_database
+    from models.sealed import Trust
+    from models.signing import KeyEntry, KeyRing, load_public_key
+    from models.signing_keys import key_ring
+
+    entries = []
+    try:
+        open_database(resolve_db_url(getattr(args, "db", None)))
+    except NoDatabase:
+        pass
+    else:
+        try:
+            entries += key_ring().entries
+        except Exception:  # an older database without the keys' table: nothing to trust there
+            pass
+        finally:
+            close_database()
+    entries += [KeyEntry(load_public_key(path)) for path in args.key]
+    return Trust(KeyRing(tuple(entries)), tuple(args.trust_fingerprint), accept_unsigned=args.accept_unsigned)
+
+
+def ask(prompt: str) -> str:
+    """One line from the administrator (tests replace it)."""
+    print(prompt, end="", file=sys.stderr, flush=True)
+    return sys.stdin.readline()
+
+
+def _confirm_unsigned(reason: str) -> None:
+    from models.errors import UserError
+
+    print(f"ATENÇÃO: {reason}", file=sys.stderr)
+    if ask("Para restaurar mesmo assim, digite RESTAURAR: ").strip() != "RESTAURAR":
+        raise UserError("Restauração não confirmada; nada foi alterado.", field="accept_unsigned")
