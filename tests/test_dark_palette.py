@@ -124,12 +124,16 @@ def test_every_desk_reads_on_a_dark_palette(dark, database, qtbot):
     assert not low, low
 
 
-def test_a_document_shown_on_screen_stays_on_paper(dark, database, qtbot):
+def test_a_document_shown_on_screen_stays_on_paper(dark, sqlite_url, qtbot):
     """The act's text (regime.html.j2, written in dark ink for print) keeps a white page on a dark palette:
-    every colour its fragments are set in reads on the browser's ground."""
+    every colour its fragments are set in reads on the browser's ground. (A question of the screen, not of the
+    database: SQLite only.)"""
     from PySide6.QtGui import QTextCharFormat
 
+    from models.db import open_database
     from views.regimes_page import RegimesPage
+
+    open_database(sqlite_url, create=True)
 
     page = RegimesPage()
     qtbot.addWidget(page)
