@@ -44,6 +44,7 @@ COMMANDS: dict[str, tuple[str | None, str]] = {
     "layout": ("layout", "exporta o mapa de um local (json, pdf, png, svg)"),
     "permit": ("permit", "imprime alvará, cartão de identificação ou placa"),
     "verify": ("verify", "verifica o QR code de um documento emitido"),
+    "verify-page": ("verify_page", "exporta a página de verificação por celular (HTML estático com as chaves)"),
     "signing": ("signing", "chave de assinatura da prefeitura: create, rotate, revoke, unlock, list, url"),
     "report": ("report", "relatórios de taxas e de sanções (xlsx, html, pdf)"),
     "import": ("import_", "importa ambulantes (e suas permissões) de uma planilha xlsx ou csv"),

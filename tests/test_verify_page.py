@@ -1,0 +1,122 @@
+"""Verification by phone (issue 17 §3): the exported page checks a QR's Ed25519 signature in a real browser.
+
+Headless Chromium (the distribution's package; ``.ci/run`` installs it when missing, and under ``CI=true`` a
+missing browser fails the run instead of skipping) opens ``verificar.html#<signed text>`` from the disk and the
+test reads the verdict the page wrote into the DOM.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import os
+import re
+import shutil
+import subprocess
+
+import pytest
+
+from desktop.cli import main
+from models import signing_keys as sk
+from models.db import open_database
+from models.signing import sign_summary
+from reports.verify_page import page_is_current, write_verify_page
+from test_signing import make_summary
+from test_signing_keys import PASS, fresh_desk  # noqa: F401  (fixture)
+
+TODAY = dt.date.today()  # the browser checks against its own clock
+
+
+def _browser() -> str:
+    for name in ("chromium", "chromium-browser", "google-chrome"):
+        found = shutil.which(name)
+        if found:
+            return found
+    if os.environ.get("CI", "").lower() == "true":
+        pytest.fail("Chromium não está instalado: .ci/run deveria tê-lo instalado (apt-get install chromium)")
+    pytest.skip("Chromium não está instalado (apt-get install chromium)")
+
+
+def _verdict(page, text: str) -> tuple[str, str, str]:
+    """(data-status, the headline, the message) the page shows for ``text``."""
+    done = subprocess.run(
+        [_browser(), "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-extensions",
+         f"--user-data-dir={page.parent / 'chromium-profile'}", "--virtual-time-budget=5000", "--dump-dom",
+         f"{page.as_uri()}#{text}"],
+        capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr[-2000:]
+    dom = done.stdout
+    status = re.search(r'id="resultado" data-status="([a-z]+)"', dom).group(1)
+    headline = re.search(r'<p id="situacao">([^<]*)</p>', dom).group(1)
+    message = re.search(r'<p id="mensagem">([^<]*)</p>', dom).group(1)
+    return status, headline, message
+
+
+@pytest.fixture
+def municipality(sqlite_url, tmp_path):
+    from models.files import set_store
+    from models.settings import set_settings
+
+    open_database(sqlite_url, create=True)
+    set_store(tmp_path / "files")
+    set_settings({"municipality": "Olímpia", "state": "SP"})
+    sk.create_key(PASS)
+    sk.set_verify_url("https://www.olimpia.sp.gov.br/verificar.html")
+    return tmp_path
+
+
+def test_the_page_in_a_real_browser(municipality, capsys, sqlite_url):
+    from models.permits import revoke
+    from test_permits import person, tpu
+
+    in_force = dict(valid_from=TODAY - dt.timedelta(days=2), valid_until=TODAY + dt.timedelta(days=60))
+    valid = sign_summary(make_summary(**in_force), sk.MUNICIPAL_KEY)
+    expired = sign_summary(make_summary(valid_from=dt.date(2020, 1, 1), valid_until=dt.date(2020, 1, 31)),
+                           sk.MUNICIPAL_KEY)
+    payload = valid.split(".")[2]
+    index = len("PRACA2.XXXXXXXX.") + len(payload) // 2
+    tampered = valid[:index] + ("A" if valid[index] != "A" else "B") + valid[index + 1:]
+    foreign = sign_summary(make_summary(**in_force), municipality / "forger")
+    forged_id = ".".join([foreign.split(".")[0], valid.split(".")[1], *foreign.split(".")[2:]])
+
+    permit = tpu(sk.MUNICIPAL_KEY, person("Maria Aparecida Souza"), on=TODAY - dt.timedelta(days=5))
+    revoke(permit, by="chefe", reason="comércio de produto proibido", today=TODAY - dt.timedelta(days=1))
+    page = municipality / "verificar.html"
+    assert main(["verify-page", "--out", str(page), "--db", sqlite_url]) == 0
+    open_database(sqlite_url)
+    assert "Publique-a em https://www.olimpia.sp.gov.br/verificar.html" in capsys.readouterr().out
+    assert page_is_current() is True
+    html = page.read_text(encoding="utf-8")
+    assert sk.active_key().public_key in html and permit.number in html
+    assert "Maria" not in html  # the page holds keys and permit numbers, no one's name
+
+    status, headline, message = _verdict(page, valid)
+    assert (status, headline) == ("valid", "válido")
+    assert "Documento válido: assinatura autêntica da Prefeitura de São Bento do Sapucaí" in message
+    assert _verdict(page, tampered)[:2] == ("invalid", "inválido")
+    status, headline, message = _verdict(page, expired)
+    assert (status, headline) == ("expired", "vencido") and "vencido em 31/01/2020" in message
+    status, _, message = _verdict(page, foreign)
+    assert status == "invalid" and "chave" in message and "que esta prefeitura não tem" in message
+    assert _verdict(page, forged_id)[:2] == ("invalid", "inválido")
+    status, headline, message = _verdict(page, permit.qr_text)
+    since = (TODAY - dt.timedelta(days=1)).strftime("%d/%m/%Y")
+    assert status == "withdrawn" and headline == f"revogada desde {since}"
+    # the desk's own check says the same
+    assert sk.verify_here(permit.qr_text).standing == "revogada"
+    assert sk.verify_here(valid).ok and not sk.verify_here(tampered).ok and not sk.verify_here(forged_id).ok
+
+
+def test_the_page_knows_when_it_is_out_of_date(municipality):
+    from models.permits import suspend
+    from test_permits import person, tpu
+
+    assert page_is_current() is None  # never exported
+    permit = tpu(sk.MUNICIPAL_KEY, person("João Batista Lima"), on=TODAY)
+    write_verify_page(municipality / "verificar.html")
+    assert page_is_current() is True
+    suspend(permit, by="chefe", reason="falta de pagamento", today=TODAY)
+    assert page_is_current() is False  # the desk reminds: export it again
+    write_verify_page(municipality / "verificar.html")
+    assert page_is_current() is True
+    sk.rotate_key("outra senha da prefeitura", today=TODAY)
+    assert page_is_current() is False
