@@ -1091,7 +1091,7 @@ class PermitsTab(QWidget):
             if reason is None:
                 return None
         return self._run(lambda: suspend(permit, by=current_user_name(), reason=reason, today=self.today()),
-                         lambda p: self.tr("Permissão nº %1 suspensa.").replace("%1", p.number))
+                         lambda p: self.tr("Permissão nº %1 suspensa.").replace("%1", p.number) + self._page_note())
 
     def reactivate_selected(self) -> Permit | None:
         permit = self._permit()
@@ -1117,7 +1117,7 @@ class PermitsTab(QWidget):
                                                                    "fixa carência maior para quem abandonou."))
         return self._run(lambda: revoke(permit, by=current_user_name(), reason=reason, today=self.today(),
                                         abandonment=abandonment),
-                         lambda p: self.tr("Permissão nº %1 cassada.").replace("%1", p.number))
+                         lambda p: self.tr("Permissão nº %1 cassada.").replace("%1", p.number) + self._page_note())
 
     def cancel_selected(self, reason: str | None = None) -> Permit | None:
         permit = self._permit()
@@ -1135,7 +1135,16 @@ class PermitsTab(QWidget):
                                                                      "(Se foi, não conta como carência.)"))
         return self._run(lambda: cancel(permit, by=current_user_name(), reason=reason, today=self.today(),
                                         at_holder_request=at_request),
-                         lambda p: self.tr("Permissão nº %1 cancelada.").replace("%1", p.number))
+                         lambda p: self.tr("Permissão nº %1 cancelada.").replace("%1", p.number) + self._page_note())
+
+    def _page_note(self) -> str:
+        """The published verification page lists withdrawn permits: say when this act made it out of date."""
+        from reports.verify_page import page_is_current
+
+        if page_is_current() is False:
+            return self.tr(" A página de verificação publicada ficou desatualizada: exporte-a de novo em "
+                           "Cadastros → Assinatura.")
+        return ""
 
     @staticmethod
     def _waits_after_abandonment(permit: Permit) -> bool:

@@ -19,6 +19,7 @@ from views.fiscal_units_page import FiscalUnitsPage
 from views.indexes_page import IndexesPage
 from views.users_page import AuditPage, UsersPage
 from views.regimes_page import RegimesPage
+from views.signing_page import SigningPage
 from views.widgets import CLERK_NAME_KEY
 
 
@@ -109,6 +110,8 @@ class RegistryPage(QWidget):
         self.tabs.addTab(self.users, self.tr("Usuários"))
         self.audit = AuditPage()
         self.tabs.addTab(self.audit, self.tr("Auditoria"))
+        self.signing = SigningPage()
+        self.tabs.addTab(self.signing, self.tr("Assinatura"))
         self.settings_form = SettingsForm(on_saved=self._saved)
         self.tabs.addTab(self.settings_form, self.tr("Configurações"))
         layout.addWidget(self.tabs, 1)
@@ -125,6 +128,7 @@ class RegistryPage(QWidget):
         self.indexes_page.refresh()
         self.users.refresh()
         self.audit.refresh()
+        self.signing.refresh()
 
     def _tab_changed(self, index: int) -> None:
         # values entered under Unidades fiscais show at once in the regime's text

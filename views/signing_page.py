@@ -1,0 +1,356 @@
+"""Cadastros → Assinatura: the municipality's signing key, this desk's unlocking, the verification page.
+
+The administrator creates the key once, rotates it, revokes a leaked one and
+adds an old desk's public key; every issuing desk is unlocked once with the
+key's passphrase (kept in the system keyring). The verification address goes
+into every QR; the verification page is exported here, and the screen says
+when a revocation or a key change made the published page out of date. Anyone
+can check a QR's text here, against the database's keys and the permit's
+status (issue 16 §7).
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+
+from PySide6.QtCore import QCoreApplication
+from PySide6.QtWidgets import (
+    QDialog,
+    QDialogButtonBox,
+    QFileDialog,
+    QFormLayout,
+    QGroupBox,
+    QHBoxLayout,
+    QHeaderView,
+    QInputDialog,
+    QLabel,
+    QLineEdit,
+    QPushButton,
+    QTableView,
+    QVBoxLayout,
+    QWidget,
+)
+
+from models import signing_keys as sk
+from models.errors import UserError
+from models.session import can
+from views.table_models import Column, RowsModel
+
+
+def summary_rows(summary) -> list[tuple[str, str]]:
+    from models.br import format_cnpj, format_cpf
+
+    tr = lambda text: QCoreApplication.translate("SigningPage", text)  # noqa: E731
+    document = summary.holder_document
+    if len(document) == 11:
+        document = f"CPF {format_cpf(document)}"
+    elif len(document) == 14:
+        document = f"CNPJ {format_cnpj(document)}"
+    return [(tr("Número"), summary.number), (tr("Titular"), summary.holder_name), (tr("Documento"), document or "—"),
+            (tr("Tipo"), summary.kind_label), (tr("Local"), summary.place or "—"),
+            (tr("Validade"), f"{summary.valid_from:%d/%m/%Y} a {summary.valid_until:%d/%m/%Y}"),
+            (tr("Município"), summary.municipality)]
+
+
+def keys_model(parent=None) -> RowsModel:
+    tr = lambda text: QCoreApplication.translate("SigningPage", text)  # noqa: E731
+    return RowsModel([
+        Column(tr("Chave"), lambda r: r.key_id),
+        Column(tr("Impressão digital"), lambda r: r.fingerprint),
+        Column(tr("Situação"), lambda r: r.state + (tr(" — esta mesa assina") if r.unlocked else "")),
+        Column(tr("Criada em"), lambda r: r.created_at.strftime("%d/%m/%Y")),
+        Column(tr("Por"), lambda r: r.created_by),
+    ], parent)
+
+
+class PassphraseDialog(QDialog):
+    """The key's passphrase: typed twice for a new key, once to unlock this desk."""
+
+    def __init__(self, title: str, *, confirm: bool, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.setWindowTitle(title)
+        layout = QVBoxLayout(self)
+        form = QFormLayout()
+        self.passphrase = QLineEdit()
+        self.passphrase.setObjectName("passphrase")
+        self.passphrase.setEchoMode(QLineEdit.EchoMode.Password)
+        form.addRow(self.tr("&Senha da chave:"), self.passphrase)
+        self.again = QLineEdit()
+        self.again.setObjectName("again")
+        self.again.setEchoMode(QLineEdit.EchoMode.Password)
+        if confirm:
+            form.addRow(self.tr("&Repita a senha:"), self.again)
+        else:
+            self.again.hide()
+        layout.addLayout(form)
+        hint = QLabel(self.tr("Pelo menos %1 caracteres. Guarde-a em lugar seguro: sem ela nenhuma mesa assina, "
+                              "e ela não pode ser recuperada.").replace("%1", str(sk.MIN_PASSPHRASE))
+                      if confirm else self.tr("A senha fica guardada no cofre de senhas deste computador."))
+        hint.setWordWrap(True)
+        layout.addWidget(hint)
+        self.error = QLabel()
+        self.error.setObjectName("error")
+        self.error.setProperty("role", "error")
+        self.error.setWordWrap(True)
+        layout.addWidget(self.error)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
+        buttons.accepted.connect(self._accept)
+        buttons.rejected.connect(self.reject)
+        layout.addWidget(buttons)
+        self._confirm = confirm
+        self.action = None  # set by the page: the domain call that takes the passphrase
+        self.result_value = None
+
+    def _accept(self) -> None:
+        text = self.passphrase.text()
+        if self._confirm and text != self.again.text():
+            self.error.setText(self.tr("As duas senhas não conferem."))
+            self.again.setFocus()
+            return
+        try:
+            self.result_value = self.action(text) if self.action is not None else text
+        except UserError as exc:
+            self.error.setText(exc.message)
+            self.passphrase.setFocus()
+            return
+        self.accept()
+
+
+class SigningPage(QWidget):
+    def __init__(self, parent: QWidget | None = None, *, today=None):
+        super().__init__(parent)
+        self._today = today
+        layout = QVBoxLayout(self)
+        self.state = QLabel()
+        self.state.setObjectName("state")
+        self.state.setWordWrap(True)
+        layout.addWidget(self.state)
+
+        self.model = keys_model(self)
+        self.table = QTableView()
+        self.table.setObjectName("keys")
+        self.table.setModel(self.model)
+        self.table.setSelectionBehavior(QTableView.SelectionBehavior.SelectRows)
+        self.table.setSelectionMode(QTableView.SelectionMode.SingleSelection)
+        self.table.horizontalHeader().setSectionResizeMode(2, QHeaderView.ResizeMode.Stretch)
+        self.table.verticalHeader().hide()
+        layout.addWidget(self.table, 1)
+
+        row = QHBoxLayout()
+        self.create_button = QPushButton(self.tr("&Criar a chave…"))
+        self.create_button.setObjectName("create")
+        self.create_button.clicked.connect(self.create_key)
+        self.rotate_button = QPushButton(self.tr("&Trocar a chave…"))
+        self.rotate_button.setObjectName("rotate")
+        self.rotate_button.clicked.connect(self.rotate_key)
+        self.revoke_button = QPushButton(self.tr("Re&vogar a selecionada…"))
+        self.revoke_button.setObjectName("revoke")
+        self.revoke_button.clicked.connect(self.revoke_key)
+        self.add_button = QPushButton(self.tr("Incluir chave de mesa &antiga…"))
+        self.add_button.setObjectName("add-old")
+        self.add_button.clicked.connect(self.add_old_key)
+        self.unlock_button = QPushButton(self.tr("&Liberar esta mesa…"))
+        self.unlock_button.setObjectName("unlock")
+        self.unlock_button.clicked.connect(self.unlock)
+        for button in (self.create_button, self.rotate_button, self.revoke_button, self.add_button,
+                       self.unlock_button):
+            row.addWidget(button)
+        row.addStretch(1)
+        layout.addLayout(row)
+
+        page_box = QGroupBox(self.tr("Verificação por celular"))
+        page_layout = QVBoxLayout(page_box)
+        url_row = QHBoxLayout()
+        url_label = QLabel(self.tr("&Endereço da página:"))
+        self.url = QLineEdit()
+        self.url.setObjectName("verify-url")
+        self.url.setPlaceholderText("https://www.prefeitura.sp.gov.br/verificar.html")
+        url_label.setBuddy(self.url)
+        self.url_save = QPushButton(self.tr("&Salvar endereço"))
+        self.url_save.setObjectName("save-url")
+        self.url_save.clicked.connect(self.save_url)
+        self.url.returnPressed.connect(self.save_url)
+        url_row.addWidget(url_label)
+        url_row.addWidget(self.url, 1)
+        url_row.addWidget(self.url_save)
+        page_layout.addLayout(url_row)
+        export_row = QHBoxLayout()
+        self.page_state = QLabel()
+        self.page_state.setObjectName("page-state")
+        self.page_state.setWordWrap(True)
+        self.export_button = QPushButton(self.tr("E&xportar a página…"))
+        self.export_button.setObjectName("export-page")
+        self.export_button.clicked.connect(self.export_page)
+        export_row.addWidget(self.page_state, 1)
+        export_row.addWidget(self.export_button)
+        page_layout.addLayout(export_row)
+        layout.addWidget(page_box)
+
+        check_box = QGroupBox(self.tr("Conferir um QR code"))
+        check_layout = QVBoxLayout(check_box)
+        check_row = QHBoxLayout()
+        self.qr_text = QLineEdit()
+        self.qr_text.setObjectName("qr-text")
+        self.qr_text.setPlaceholderText(self.tr("cole ou leia com o leitor o texto do QR code (PRACA2.… ou o endereço)"))
+        self.qr_text.returnPressed.connect(self.check_text)
+        self.check_button = QPushButton(self.tr("C&onferir"))
+        self.check_button.setObjectName("check")
+        self.check_button.clicked.connect(self.check_text)
+        check_row.addWidget(self.qr_text, 1)
+        check_row.addWidget(self.check_button)
+        check_layout.addLayout(check_row)
+        self.check_result = QLabel()
+        self.check_result.setObjectName("check-result")
+        self.check_result.setWordWrap(True)
+        check_layout.addWidget(self.check_result)
+        layout.addWidget(check_box)
+
+        self.message = QLabel()
+        self.message.setObjectName("message")
+        self.message.setWordWrap(True)
+        layout.addWidget(self.message)
+
+    def today(self) -> _dt.date:
+        return self._today or _dt.date.today()
+
+    # ------------------------------------------------------------------ state
+
+    def refresh(self) -> None:
+        from reports.verify_page import page_is_current
+
+        rows = sk.key_rows()
+        self.model.set_rows(rows)
+        active = sk.active_key()
+        admin = can("settings.edit")
+        if active is None:
+            self.state.setText(self.tr("A prefeitura ainda não tem chave de assinatura: nenhuma mesa emite "
+                                       "permissões até que o administrador a crie."))
+        elif sk.is_unlocked():
+            self.state.setText(self.tr("Chave em uso: %1. Esta mesa assina as permissões que emite.")
+                               .replace("%1", active.key_id))
+        else:
+            self.state.setText(self.tr("Chave em uso: %1. Esta mesa ainda NÃO assina: clique em Liberar esta mesa "
+                                       "e informe a senha da chave.").replace("%1", active.key_id))
+        self.create_button.setEnabled(admin and active is None)
+        self.rotate_button.setEnabled(admin and active is not None)
+        self.revoke_button.setEnabled(admin and bool(rows))
+        self.add_button.setEnabled(admin)
+        self.unlock_button.setEnabled(active is not None and not sk.is_unlocked())
+        self.url.setText(sk.verify_url())
+        self.url.setEnabled(admin)
+        self.url_save.setEnabled(admin)
+        self.export_button.setEnabled(admin and bool(rows))
+        current = page_is_current()
+        if current is None:
+            self.page_state.setText(self.tr("A página de verificação ainda não foi exportada."))
+        elif current:
+            self.page_state.setText(self.tr("A página exportada está em dia com as chaves e as permissões revogadas."))
+        else:
+            self.page_state.setText(self.tr("A página publicada está DESATUALIZADA: chaves ou permissões revogadas, "
+                                            "suspensas ou canceladas mudaram desde a exportação. Exporte-a de novo "
+                                            "e publique-a no site da prefeitura."))
+
+    def _done(self, text: str) -> None:
+        self.refresh()
+        self.message.setText(text)
+
+    # ------------------------------------------------------------------ acts
+
+    def _passphrase(self, title: str, *, confirm: bool, action) -> object:
+        dialog = PassphraseDialog(title, confirm=confirm, parent=self)
+        dialog.action = action
+        if dialog.exec() != QDialog.DialogCode.Accepted:
+            return None
+        return dialog.result_value
+
+    def create_key(self) -> None:
+        row = self._passphrase(self.tr("Criar a chave da prefeitura"), confirm=True, action=sk.create_key)
+        if row is not None:
+            self._done(self.tr("Chave %1 criada; esta mesa já assina. Libere as outras mesas que emitem permissões "
+                               "com a mesma senha.").replace("%1", row.key_id))
+
+    def rotate_key(self) -> None:
+        row = self._passphrase(self.tr("Trocar a chave da prefeitura"), confirm=True,
+                               action=lambda text: sk.rotate_key(text, today=self.today()))
+        if row is not None:
+            self._done(self.tr("Chave %1 em uso; a anterior continua verificando o que assinou. Libere de novo as "
+                               "mesas que emitem permissões e exporte a página de verificação.")
+                       .replace("%1", row.key_id))
+
+    def revoke_key(self) -> None:
+        index = self.table.currentIndex()
+        if not index.isValid():
+            self.message.setText(self.tr("Selecione a chave a revogar."))
+            return
+        key = self.model.rows[index.row()]
+        reason, ok = QInputDialog.getText(self, self.tr("Revogar a chave %1").replace("%1", key.key_id),
+                                          self.tr("Motivo (ex.: computador furtado, senha vazada). A partir de hoje "
+                                                  "nenhum documento assinado por ela é aceito:"))
+        if not ok:
+            return
+        try:
+            sk.revoke_key(key.key_id, on=self.today(), reason=reason)
+        except UserError as exc:
+            self.message.setText(exc.message)
+            return
+        self._done(self.tr("Chave %1 revogada. Exporte a página de verificação de novo; os documentos que ela "
+                           "assinou precisam ser reemitidos.").replace("%1", key.key_id))
+
+    def add_old_key(self) -> None:
+        path, _ = QFileDialog.getOpenFileName(self, self.tr("Chave pública da mesa antiga"), "",
+                                              self.tr("Chave pública (*.pem);;Todos (*)"))
+        if not path:
+            return
+        try:
+            row = sk.add_public_key(path)
+        except UserError as exc:
+            self.message.setText(exc.message)
+            return
+        self._done(self.tr("Chave %1 incluída, só para verificação.").replace("%1", row.key_id))
+
+    def unlock(self) -> None:
+        kept = self._passphrase(self.tr("Liberar esta mesa"), confirm=False, action=sk.unlock)
+        if kept is None:
+            return
+        self._done(self.tr("Esta mesa assina; a senha ficou no cofre de senhas deste computador.") if kept else
+                   self.tr("Esta mesa assina até ser fechada: este computador não tem cofre de senhas."))
+
+    def save_url(self) -> None:
+        try:
+            sk.set_verify_url(self.url.text())
+        except UserError as exc:
+            self.message.setText(exc.message)
+            self.url.setFocus()
+            return
+        self._done(self.tr("Endereço salvo: os QR codes emitidos daqui em diante apontam para ele."))
+
+    def export_page(self) -> None:
+        from reports.verify_page import write_verify_page
+
+        path, _ = QFileDialog.getSaveFileName(self, self.tr("Exportar a página de verificação"), "verificar.html",
+                                              self.tr("Página (*.html)"))
+        if not path:
+            return
+        try:
+            write_verify_page(path)
+        except UserError as exc:
+            self.message.setText(exc.message)
+            return
+        self._done(self.tr("Página gravada em %1: publique-a em %2.").replace("%1", path)
+                   .replace("%2", sk.verify_url() or self.tr("o site da prefeitura")))
+
+    def check_text(self) -> None:
+        text = self.qr_text.text().strip()
+        if not text:
+            return
+        try:
+            result = sk.verify_here(text, today=self.today())
+        except UserError as exc:
+            self.check_result.setText(exc.message)
+            return
+        lines = [f"{result.status_pt.upper()} — {result.message}"]
+        if result.summary is not None:
+            lines += [f"{label}: {value}" for label, value in summary_rows(result.summary)]
+        self.check_result.setText("\n".join(lines))
+        self.check_result.setProperty("status", result.status)
+
