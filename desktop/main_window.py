@@ -326,6 +326,9 @@ class MainWindow(QMainWindow):
         if stamp != self._seen_stamp:
             if not self._local_writes:  # nobody here wrote: another desk did — every desk is stale
                 self._stale.update(self.pages.built)
+                from models import acts
+
+                acts.forget()  # and it may have installed or amended an act: read the acts again
             self._seen_stamp, self._local_writes = stamp, False
         if key in self._stale:
             self._stale.discard(key)

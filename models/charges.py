@@ -414,7 +414,7 @@ def plan_month(year: int, month: int, *, today: _dt.date | None = None) -> Month
     def kind_of(regime_id: str, kind_id: str):
         """(regime, monthly fees, fees charged once, fees whose value the Administration sets), or the refusal."""
         try:
-            regime = get_regime(regime_id)
+            regime = get_regime(regime_id, on=_dt.date(year, month, 1))  # the act's text in force in the month
             kind = regime.permit_kind(kind_id)
         except UserError as exc:
             return exc

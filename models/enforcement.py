@@ -857,7 +857,7 @@ def preview(draft: RecordDraft, *, today: _dt.date, strict: bool = True) -> Prev
     adjust).
     """
     try:
-        regime = get_regime(draft.regime) if draft.regime else None
+        regime = get_regime(draft.regime, on=draft.at.date() if draft.at else None) if draft.regime else None
     except UserError:
         regime = None
     errors = _validate(draft, regime, today)
@@ -1434,7 +1434,7 @@ def file_contest(record: Record, *, kind: str, filed_on: _dt.date, by: str, grou
         raise UserError(f"Já há {next(c for c in contests if c.pending).kind_label.lower()} aguardando julgamento.")
     if kind == "defence" and any(c.kind == "defence" for c in contests):
         raise UserError("A defesa já foi apresentada e julgada; da decisão cabe recurso.")
-    regime = get_regime(record.regime)
+    regime = get_regime(record.regime, on=record.at.date())
     has_defence_role = any(d.role == "defence" for d in regime.deadlines)
     if kind == "appeal" and has_defence_role and not any(c.kind == "defence" and c.outcome for c in contests):
         raise UserError("Primeiro a defesa e seu julgamento; da decisão cabe recurso.")
@@ -1507,7 +1507,7 @@ def decide_contest(contest: Contest, *, outcome: str, decided_on: _dt.date, by: 
         raise FieldErrors(errors)
     if not contest.pending:
         raise UserError(f"Esta {contest.kind_label.lower()} já foi julgada em {_d(contest.decided_on)}.")
-    regime = get_regime(record.regime)
+    regime = get_regime(record.regime, on=record.at.date())
     if final is None:
         final = default_final(contest) or outcome == "annulled"
     notified = notified_on or decided_on
@@ -1619,7 +1619,7 @@ def decide_sanctions(record: Record, item: AdjustInput, *, by: str, today: _dt.d
         if fact.on > today:
             raise FieldErrors({"fact": f"Fato da sanção nº {number}: a data em que foi verificado "
                                        f"({_d(fact.on)}) está no futuro."})
-    regime = get_regime(record.regime)
+    regime = get_regime(record.regime, on=record.at.date())
     with db.atomic():
         record = Record.get_by_id(record.id)
         before = current_proposal(record)
@@ -1755,7 +1755,7 @@ def depot_fee(record: Record, on: _dt.date, *, since: _dt.date | None = None) ->
     "diárias pelo depósito dos bens no valor de 1 UFESP por dia"); the
     fiscal unit's value is the one of each day's year.
     """
-    regime = get_regime(record.regime)
+    regime = get_regime(record.regime, on=record.at.date())
     rule = regime.seizure.depot_fee if regime.seizure else None
     start = since or _held_since(record)
     if rule is not None and rule.scopes and record.scope not in rule.scopes:
@@ -1813,7 +1813,7 @@ def charge_depot_fee(record: Record, *, on: _dt.date, by: str, amount: Any = Non
     covered, _charges = _depot_covered(record)
     fee = depot_fee(record, on, since=covered)
     if fee is None:
-        raise UserError(f"O {get_regime(record.regime).short} não prevê preço de depósito.")
+        raise UserError(f"O {get_regime(record.regime, on=record.at.date()).short} não prevê preço de depósito.")
     if not fee.daily and _charges:
         raise UserError(f"As despesas da apreensão já foram lançadas ({fee.basis}).")
     if covered is not None and on <= covered:
@@ -1868,7 +1868,7 @@ def release_items(record: Record, *, on: _dt.date, by: str, today: _dt.date | No
     require("enforcement.record")
     today = today or on
     by = _by(by)
-    regime = get_regime(record.regime)
+    regime = get_regime(record.regime, on=record.at.date())
     items = [i for i in items_of(record) if i.held]
     if not items:
         raise UserError(f"Nada a devolver: os bens do {record.reference} já foram devolvidos ou doados.")
@@ -1915,7 +1915,7 @@ def donate_items(record: Record, *, on: _dt.date, by: str, to: str, reason: str 
     by = _by(by)
     if not (to or "").strip():
         raise FieldErrors({"to": "Informe a entidade que recebe a doação."})
-    regime = get_regime(record.regime)
+    regime = get_regime(record.regime, on=record.at.date())
     items = [i for i in items_of(record) if i.held]
     if not items:
         raise UserError(f"Nada a doar: os bens do {record.reference} já foram devolvidos ou doados.")
@@ -2168,7 +2168,7 @@ def enforcement_alerts(today: _dt.date, *, recent_days: int = 30) -> list:
         held[item.record_id].append(item)
     if held:
         for record in Record.select().where(Record.id.in_(list(held)) & (Record.status != "corrected")):
-            regime = get_regime(record.regime)
+            regime = get_regime(record.regime, on=record.at.date())
             seizure = regime.seizure
             if record.status == "annulled":
                 add(today, "seizure-return", record, "auto anulado: devolver os bens apreendidos ("

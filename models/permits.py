@@ -266,7 +266,9 @@ class PermitDocument(BaseModel):
 def _regime(permit_or_id):
     from models.regimes import get_regime
 
-    return get_regime(permit_or_id.regime if isinstance(permit_or_id, Permit) else permit_or_id)
+    if isinstance(permit_or_id, Permit):  # the act's text in force on the day the permit was issued
+        return get_regime(permit_or_id.regime, on=permit_or_id.issued_on)
+    return get_regime(permit_or_id)
 
 
 def _by(by: str) -> str:

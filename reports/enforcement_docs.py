@@ -38,7 +38,7 @@ def record_context(record: enf.Record, *, today=None) -> dict:
     import datetime as _dt
 
     today = today or _dt.date.today()
-    regime = get_regime(record.regime)
+    regime = get_regime(record.regime, on=record.at.date())  # the act's text in force on the record's day
     stored = record.proposal_data
     proposal = enf.current_proposal(record).to_dict()  # as issued, with the authority's later decisions
     for key in ("prior_refs", "fine_lines", "not_complied"):
