@@ -317,6 +317,26 @@ def retire(regime_id: str, reason: str) -> int:
     return count
 
 
+def act_sha(regime_id: str, on: _dt.date | None = None) -> str:
+    """The SHA-256 of the act's text in force on ``on`` — what a frozen charge, permit, record or application
+    keeps ("" for an act this Praça does not know)."""
+    try:
+        return R.get_regime(regime_id, on=on).sha256 or ""
+    except R.RegimeError:
+        return ""
+
+
+def version_text(regime_id: str, sha: str) -> str:
+    """How a frozen item names the act's version it was computed from ("" when it kept none)."""
+    if not sha:
+        return ""
+    cat = catalogue()
+    for version in (cat.by_id.get(regime_id, ()) if cat is not None else ()):
+        if version.sha256 == sha:
+            return f"{version.label}; SHA-256 {sha[:16]}…"
+    return f"texto SHA-256 {sha[:16]}… (não instalado neste banco)"
+
+
 def defines(regime: R.Regime) -> str:
     """What a regime file defines, counted, one line each (what the administrator checks before installing)."""
     rows = [

@@ -15,6 +15,7 @@ from decimal import Decimal
 
 from peewee import JOIN, BooleanField, CharField, DateField, DateTimeField, ForeignKeyField, IntegerField, TextField
 
+from models.acts import act_sha
 from models.session import require
 from models.db import BaseModel, DecimalTextField, db
 from models.errors import FieldErrors, UserError
@@ -115,6 +116,8 @@ class Application(BaseModel):
     created_at = DateTimeField(default=_now)
     created_by = CharField(max_length=100)
     status_at = DateTimeField(default=_now)
+    #: SHA-256 of the act's text it was computed from (models.acts): shown and recomputed with that version
+    act_sha256 = CharField(max_length=64, default="")
     version = IntegerField(default=1)
 
     class Meta:
@@ -299,7 +302,8 @@ def create_application(data: ApplicationInput, *, clerk: str, today: _dt.date | 
         seq = next_number(f"protocol-{today.year}")
         app = Application.create(protocol=f"{today.year}/{seq:05d}", year=today.year, seq=seq,
                                  created_by=clerk, created_at=at, quote_json=json.dumps(quote or {}, ensure_ascii=False),
-                                 eligibility_json=json.dumps(eligibility or {}, ensure_ascii=False), **values)
+                                 eligibility_json=json.dumps(eligibility or {}, ensure_ascii=False),
+                                 act_sha256=act_sha(data.regime, today), **values)
         for doc, stored in zip(data.documents, kept):
             ApplicationDocument.create(application=app, document=doc.document, delivered_on=doc.delivered_on,
                                        valid_until=doc.valid_until,

@@ -57,6 +57,7 @@ from peewee import (
     fn,
 )
 
+from models.acts import act_sha
 from models.session import require
 from models.applications import Application, change_status, next_number, next_numbers
 from models.db import BaseModel, MoneyField, db
@@ -128,6 +129,8 @@ class Charge(BaseModel):
     returned_by = CharField(max_length=100, default="")
     returned_note = TextField(default="")
     source = CharField(max_length=64, default="")  # e.g. an infraction record's number
+    #: SHA-256 of the act's text it was computed from (models.acts): shown and recomputed with that version
+    act_sha256 = CharField(max_length=64, default="")
     version = IntegerField(default=1)
 
     class Meta:
@@ -504,13 +507,22 @@ def plan_month(year: int, month: int, *, today: _dt.date | None = None) -> Month
     return MonthPlan(year, month, tuple(planned), existing, tuple(skipped))
 
 
+def _period_day(period: str) -> _dt.date | None:
+    """The first day of a monthly charge's period (``AAAA-MM``), or None for a charge of no month."""
+    try:
+        return _dt.date(int(period[:4]), int(period[5:7]), 1) if period else None
+    except ValueError:
+        return None
+
+
 def _create(planned: PlannedCharge, *, by: str, today: _dt.date) -> Charge:
     return Charge.create(
         number=_next_charge_number(today), key=planned.key, kind=planned.kind, regime=planned.regime,
         permit=planned.permit_id, application=planned.application_id, person=planned.person_id,
         company=planned.company_id, fee=planned.fee, label=planned.label, period=planned.period,
         amount=planned.amount, due_on=planned.due_on, formula=planned.formula, basis=planned.basis,
-        detail=json.dumps(planned.detail, ensure_ascii=False), created_on=today, created_by=by)
+        detail=json.dumps(planned.detail, ensure_ascii=False), created_on=today, created_by=by,
+        act_sha256=act_sha(planned.regime, _period_day(planned.period) or today))
 
 
 _BATCH = 500  # charges per INSERT of the month's run (and per audit entry, and per progress call)
@@ -573,20 +585,24 @@ def generate_month(year: int, month: int, *, by: str, today: _dt.date | None = N
                                 created_by=by, version=1).items():
             base[at[name]] = value
         given = ("number", "key", "kind", "regime", "permit", "application", "person", "company", "fee", "label",
-                 "period", "amount", "due_on", "formula", "basis", "detail")
+                 "period", "amount", "due_on", "formula", "basis", "detail", "act_sha256")
         # a row is the defaults followed by the given values, picked in the fields' order (at C speed)
         pick = itemgetter(*[len(base) + given.index(n) if n in given else at[n] for n in names])
         base = tuple(base)
         details: dict[int, str] = {}  # many charges share one frozen line: its JSON is written once
         prepared = []  # (key, the given values after the number)
+        shas: dict[str, str] = {}  # the act's text each regime's charges of the month are computed from
         for planned in plan.to_create:
+            sha = shas.get(planned.regime)
+            if sha is None:
+                sha = shas[planned.regime] = act_sha(planned.regime, _dt.date(year, month, 1))
             detail = details.get(id(planned.detail))
             if detail is None:
                 detail = details[id(planned.detail)] = json.dumps(planned.detail, ensure_ascii=False)
             prepared.append((planned.key, (
                 planned.key, planned.kind, planned.regime, planned.permit_id, planned.application_id,
                 planned.person_id, planned.company_id, planned.fee, planned.label, planned.period, planned.amount,
-                planned.due_on, planned.formula, planned.basis, detail)))
+                planned.due_on, planned.formula, planned.basis, detail, sha)))
         period = f"{year:04d}-{month:02d}"
         with db.atomic():
             made = {k for (k,) in Charge.select(Charge.key).where(
@@ -719,7 +735,8 @@ def create_charge(*, kind: str, regime: str, label: str, amount, due_on: _dt.dat
             number=_next_charge_number(today), key=key, kind=kind, regime=regime,
             permit=permit.id if permit is not None else None, person=person_id, company=company_id, label=label,
             amount=value, due_on=due_on, formula=(formula or "").strip() or f"valor informado: {format_brl(value)}",
-            basis=basis, detail="", source=source, created_on=today, created_by=by.strip())
+            basis=basis, detail="", source=source, created_on=today, created_by=by.strip(),
+            act_sha256=act_sha(regime, today))
 
 
 # --------------------------------------------------------------------------- payments, cancellation, deposits

@@ -217,6 +217,8 @@ class Record(BaseModel):
     issued_on = DateField()
     issued_at = DateTimeField(default=_now)
     issued_by = CharField(max_length=100)
+    #: SHA-256 of the act's text it was computed from (models.acts): shown and recomputed with that version
+    act_sha256 = CharField(max_length=64, default="")
     version = IntegerField(default=1)
 
     class Meta:
@@ -1060,6 +1062,7 @@ def issue_record(draft: RecordDraft, *, by: str, today: _dt.date) -> Record:
         proposal["not_complied"] = draft.relation == "follows-notice"  # the warning's conditions have come true
         record = Record.create(
             number=number, kind=draft.kind, year=year, seq=seq, regime=regime.id, scope=_matter(regime, draft, codes),
+            act_sha256=regime.sha256 or "",
             person=draft.person_id, company=draft.company_id, offender_name=name, offender_document=document,
             offender_address=address, offender_description=description,
             permit=permit.id if permit is not None else None, place=draft.place.strip(), at=draft.at,

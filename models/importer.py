@@ -999,6 +999,7 @@ def _import_permit(row: RowCheck, person, company, *, today: _dt.date, key_dir: 
     by = session.who()
     permit = Permit.create(
         number=number, year=today.year, seq=seq, origin="import", regime=regime.id, permit_kind=kind.id,
+        act_sha256=regime.sha256 or "",
         person=person.id if person is not None else None, company=company.id if company is not None else None,
         site=data.site, line=data.line, section=data.section, front=data.front, depth=data.depth,
         days_hours=_schedule_text(regime, kind), valid_from=data.valid_from, valid_until=data.valid_until,

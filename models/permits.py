@@ -88,6 +88,7 @@ from peewee import (
     TextField,
 )
 
+from models.acts import act_sha
 from models.session import require
 from models.applications import Application, ApplicationDocument, change_status, next_number
 from models.db import BaseModel, DecimalTextField, db
@@ -196,6 +197,8 @@ class Permit(BaseModel):
     issued_by = CharField(max_length=100)
     qr_text = TextField(default="")
     notes = TextField(default="")
+    #: SHA-256 of the act's text it was computed from (models.acts): shown and recomputed with that version
+    act_sha256 = CharField(max_length=64, default="")
     version = IntegerField(default=1)
 
     class Meta:
@@ -466,7 +469,7 @@ def issue_permit(app: Application, *, by: str, today: _dt.date, key_dir: Path | 
             equipment=app.equipment, front=app.front, depth=app.depth, hitch=app.hitch,
             days_hours=(days_hours or "").strip() or _schedule_text(regime, kind), quota=bool(quota),
             valid_from=term.valid_from, valid_until=term.valid_until, status="active",
-            issued_on=today, issued_by=by)
+            issued_on=today, issued_by=by, act_sha256=act_sha(app.regime, today))
         _event(permit, "issued", by=by, on=today, status_to="active",
                reason=f"requerimento {app.protocol}",
                data={"term": term.text, "article": term.article})

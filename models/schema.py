@@ -190,6 +190,14 @@ def _v20_signing_keys(database: Database) -> None:
     database.create_tables([SigningKey])
 
 
+def _v21_act_hashes(database: Database) -> None:
+    """v21: a frozen application, permit, charge and infraction record keeps the SHA-256 of the act's text it was
+    computed from ("" for those made before: their version is the one in force on their date)."""
+    for table in ("application", "permit", "charge", "enforcement_record"):
+        if "act_sha256" not in {c.name for c in database.get_columns(table)}:
+            database.execute_sql(f'ALTER TABLE "{table}" ADD COLUMN "act_sha256" VARCHAR(64) NOT NULL DEFAULT \'\'')
+
+
 # (version reached, description, function) — in order, never renumbered.
 MIGRATIONS: list[tuple[int, str, Callable[[Database], None]]] = [
     (2, "valores de unidades fiscais informados pelo usuário", _v2_fiscal_unit_values),
@@ -210,6 +218,7 @@ MIGRATIONS: list[tuple[int, str, Callable[[Database], None]]] = [
     (18, "tentativas de login recusadas e bloqueio temporário", _v18_login_throttle),
     (19, "atos (regimes) no banco de dados, com versões e alterações", _v19_regime_acts),
     (20, "chaves de assinatura da prefeitura", _v20_signing_keys),
+    (21, "o texto do ato (hash) de cada requerimento, permissão, cobrança e auto", _v21_act_hashes),
 ]
 
 #: Version 1 is the first schema: meta, settings, people and companies.

@@ -177,3 +177,28 @@ def test_another_desk_quotes_with_the_act_installed_here(database, tmp_path, cap
                           cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
     assert desk.returncode == 0, desk.stderr
     assert json.loads(desk.stdout)["total"] == "691.56"
+
+
+def test_a_frozen_charge_keeps_the_version_it_was_computed_from_after_an_amendment(database, tmp_path):
+    from models.acts import version_text
+    from models.charges import create_charge
+    from test_permits import person
+
+    debtor = person("Maria Barraqueira").id
+
+    first = create_charge(kind="event", regime="sao-bento-2026", label="Preço público", amount="633,93",
+                          due_on=dt.date(2026, 3, 26), basis="art. 9º, § 2º", by="ana", today=dt.date(2026, 3, 25),
+                          person_id=debtor)
+    v1 = acts.history("sao-bento-2026")[0]
+    assert first.act_sha256 == v1.sha256
+    acts.amend(amended(tmp_path).read_bytes(), "sao-bento-2026.toml")
+    later = create_charge(kind="event", regime="sao-bento-2026", label="Preço público", amount="691,56",
+                          due_on=dt.date(2026, 3, 28), basis="art. 9º, § 2º", by="ana", today=dt.date(2026, 3, 27),
+                          person_id=debtor)
+    v2 = acts.history("sao-bento-2026")[1]
+    assert later.act_sha256 == v2.sha256 != first.act_sha256
+    from models.charges import Charge
+
+    assert version_text("sao-bento-2026", Charge.get_by_id(first.id).act_sha256).startswith(
+        "versão 1 (texto original)")
+    assert get_regime("sao-bento-2026", on=dt.date(2026, 3, 25)).sha256 == first.act_sha256  # recomputed with it

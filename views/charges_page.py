@@ -32,6 +32,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from models.acts import version_text as act_version_text
 from models.charges import (
     MonthPlan,
     cancel_charge,
@@ -336,6 +337,10 @@ class ChargesTab(QWidget):
                  self.tr("Base legal: %1").replace("%1", escape(charge.basis)),
                  self.tr("Vencimento %1 · lançada em %2 por %3").replace("%1", _d(charge.due_on))
                  .replace("%2", _d(charge.created_on)).replace("%3", escape(charge.created_by))]
+        version = act_version_text(charge.regime, charge.act_sha256)
+        if version:  # the act's text it was computed from, even after the act was amended
+            lines.append(self.tr("Calculada com o ato %1: %2").replace("%1", escape(charge.regime))
+                         .replace("%2", escape(version)))
         for p in payments_of(charge):
             lines.append(self.tr("Pagamento de %1 em %2, boleto %3 (registrado por %4)")
                          .replace("%1", format_brl(p.amount)).replace("%2", _d(p.paid_on))
