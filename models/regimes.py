@@ -1430,9 +1430,14 @@ class _Node:
         return self.data[name]
 
     def done(self) -> None:
-        for name in self.data:
-            if name not in self.used:
-                self.fail(name, "chave desconhecida (não prevista no formato para esta tabela)")
+        unknown = [name for name in self.data if name not in self.used]
+        found = _FOUND.get()
+        if found is not None:  # checking a whole file: every unknown key of the table, not only the first
+            for name in unknown[:-1]:
+                found.append(RegimeError("chave desconhecida (não prevista no formato para esta tabela)",
+                                         file=self.file, key=self.key(name)))
+        for name in unknown[-1:]:
+            self.fail(name, "chave desconhecida (não prevista no formato para esta tabela)")
 
     # -- scalars
 

@@ -202,3 +202,13 @@ def test_a_frozen_charge_keeps_the_version_it_was_computed_from_after_an_amendme
     assert version_text("sao-bento-2026", Charge.get_by_id(first.id).act_sha256).startswith(
         "versão 1 (texto original)")
     assert get_regime("sao-bento-2026", on=dt.date(2026, 3, 25)).sha256 == first.act_sha256  # recomputed with it
+
+
+def test_an_installed_act_can_start_another_municipalitys_file(database, tmp_path, capsys):
+    assert main(["--db", database, "regimes", "install", str(own_act(tmp_path))]) == 0
+    out = tmp_path / "novo" / "outra-cidade-2028.toml"
+    out.parent.mkdir()
+    assert main(["--db", database, "regimes", "new", "--like", "minha-cidade-2027", "--id", "outra-cidade-2028",
+                 "--out", str(out)]) == 0
+    text = out.read_text(encoding="utf-8")
+    assert 'id = "outra-cidade-2028"' in text and 'municipality = "Minha Cidade"' in text

@@ -73,17 +73,17 @@ def test_check_reports_every_broken_item_at_once_and_stores_nothing(tmp_path, ca
     regime_id = SHIPPED[0].stem
     broken = text.replace("[[fees]]\n", "[[fees]]\ncolour = \"azul\"\n", 1)
     broken = broken.replace("[[infractions]]\n", "[[infractions]]\nseverity_x = 1\n", 1)
-    broken = broken.replace("[[documents]]\n", "[[documents]]\nlabel_x = true\n", 1)
+    broken = broken.replace("[[documents]]\n", "[[documents]]\nlabel_x = true\nlabel_y = 1\n", 1)
     path = _write(tmp_path, f"{regime_id}.toml", broken)
     with pytest.raises(RegimeErrors) as exc:
         load_regime_file(path, all_errors=True)
     keys = [e.key for e in exc.value.errors]
-    assert keys == ["documents[0].label_x", "fees[0].colour", "infractions[0].severity_x"]
+    assert keys == ["documents[0].label_x", "documents[0].label_y", "fees[0].colour", "infractions[0].severity_x"]
     assert main(["regimes", "check", str(path)]) == 2
     err = capsys.readouterr().err
     for key in keys:
         assert f"{regime_id}.toml: {key}: chave desconhecida" in err
-    assert "3 erros; nada foi gravado." in err
+    assert "4 erros; nada foi gravado." in err
 
 
 def test_check_names_a_toml_syntax_error_and_a_wrong_name(tmp_path, capsys):

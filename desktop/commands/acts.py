@@ -251,8 +251,15 @@ def _new(args: argparse.Namespace) -> int:
     if not ID_RE.match(new_id):
         raise UserError(f"Id inválido '{args.new_id}': use minúsculas ASCII, dígitos e hífens, como "
                         "minha-cidade-2027.", field="id")
-    like = get_regime(args.like.strip())
-    text = _text_of(like)
+    from desktop.paths import open_for_computing
+    from models.db import close_database
+
+    open_for_computing(getattr(args, "db", None))  # an act installed in the database can be the start too
+    try:
+        like = get_regime(args.like.strip())
+        text = _text_of(like)
+    finally:
+        close_database()
     out = Path(args.out)
     if out.exists():
         raise UserError(f"{out} já existe: escolha outro nome (o Praça não sobrescreve um ato).", field="out")
