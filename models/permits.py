@@ -402,7 +402,7 @@ def _sign(permit: Permit, key_dir: Path | None) -> None:
     if key_dir is None:
         return
     try:
-        doc = permit_document(permit).signed(key_dir if hasattr(key_dir, "signer") else Path(key_dir))
+        doc = permit_document(permit).signed(Path(key_dir) if isinstance(key_dir, (str, Path)) else key_dir)
     except OSError as exc:  # a key folder that cannot be created or read: nothing is issued
         raise UserError(f"Não foi possível usar a pasta de chaves {key_dir}: {exc.strerror or exc}; "
                         "nada foi emitido.", field="key") from exc

@@ -56,7 +56,7 @@ from models.signing import (
 
 __all__ = [
     "SigningKey", "KeyRow", "PASSPHRASE_ENV", "MIN_PASSPHRASE", "VERIFY_URL",
-    "create_key", "rotate_key", "revoke_key", "add_public_key", "key_rows", "active_key", "key_ring",
+    "create_key", "rotate_key", "revoke_key", "resign_permits", "add_public_key", "key_rows", "active_key", "key_ring",
     "unlock", "forget", "is_unlocked", "municipal_signer", "MUNICIPAL_KEY", "verify_url", "set_verify_url",
     "qr_content", "verify_here", "withdrawn_numbers", "STANDING_WORDS",
 ]
@@ -329,6 +329,26 @@ def municipal_signer() -> Signer:
             "em Cadastros → Assinatura → Liberar esta mesa (ou praca signing unlock); nada foi emitido.",
             field="key")
     return Signer(private)
+
+
+def resign_permits(*, today: _dt.date) -> list[str]:
+    """Sign again, with the active key, the QR of every permit still in force that a revoked key signed (its
+    card no longer verifies anywhere); returns their numbers, whose cards and placards must be printed again.
+    The permit itself is not changed: only the signature of its summary."""
+    from models.permits import LIVE_STATUSES, Permit, _sign
+
+    require("settings.edit")
+    revoked = {row.key_id for row in SigningKey.select().where(SigningKey.revoked_on.is_null(False))}
+    signer = municipal_signer()
+    numbers = []
+    with db.atomic():
+        for permit in (Permit.select().where(Permit.status.in_(LIVE_STATUSES) & (Permit.valid_until >= today))
+                       .order_by(Permit.number)):
+            parts = permit.qr_text.split(".")
+            if len(parts) == 4 and parts[0] == "PRACA2" and parts[1] in revoked:
+                _sign(permit, signer)
+                numbers.append(permit.number)
+    return numbers
 
 
 # --------------------------------------------------------------------------- verifying here

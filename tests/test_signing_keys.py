@@ -241,3 +241,22 @@ def test_cli_signing_commands(database, capsys, monkeypatch):
     out = capsys.readouterr().out
     assert f"{kid}" in out and "revogada em 01/12/2026" in out and "em uso" in out
     assert "https://www.olimpia.sp.gov.br/verificar.html" in out
+
+
+def test_permits_signed_by_a_revoked_key_are_signed_again(permit, capsys, database, monkeypatch):
+    on_day = permit.valid_from
+    old = permit.qr_text
+    first = sk.active_key().key_id
+    sk.rotate_key("a nova senha da prefeitura", today=on_day)
+    assert sk.resign_permits(today=on_day) == []  # a rotated key still verifies: nothing to do
+    sk.revoke_key(first, on=on_day, reason="notebook furtado")
+    assert not sk.verify_here(old, today=on_day).ok
+    monkeypatch.setenv(sk.PASSPHRASE_ENV, "a nova senha da prefeitura")
+    assert main(["signing", "resign", "--db", database]) == 0
+    assert f"reimprima cartões e placas: {permit.number}" in capsys.readouterr().out
+    from models.permits import Permit
+
+    renewed = Permit.get_by_id(permit.id).qr_text
+    assert renewed.split(".")[1] == sk.active_key().key_id != first
+    assert sk.verify_here(renewed, today=on_day).ok
+    assert renewed.split(".")[2] == old.split(".")[2]  # the same summary: only the signature changed

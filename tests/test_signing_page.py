@@ -113,6 +113,9 @@ def test_rotation_and_revocation_from_the_screen(page, qtbot, monkeypatch):
     page.revoke_key()
     assert f"Chave {first} revogada" in page.message.text()
     assert page.model.rows[0].state == f"revogada em {TODAY:%d/%m/%Y}"
+    assert page.resign_button.isEnabled()
+    qtbot.mouseClick(page.resign_button, Qt.MouseButton.LeftButton)
+    assert page.message.text() == "Nenhuma permissão em vigor foi assinada por chave revogada."
 
 
 def test_a_clerk_sees_but_does_not_manage(page):

@@ -152,11 +152,20 @@ class SigningPage(QWidget):
         self.unlock_button = QPushButton(self.tr("&Liberar esta mesa…"))
         self.unlock_button.setObjectName("unlock")
         self.unlock_button.clicked.connect(self.unlock)
-        for button in (self.create_button, self.rotate_button, self.revoke_button, self.add_button,
-                       self.unlock_button):
+        self.resign_button = QPushButton(self.tr("Rea&ssinar permissões"))
+        self.resign_button.setObjectName("resign")
+        self.resign_button.setToolTip(self.tr("Assina de novo, com a chave em uso, as permissões em vigor que uma "
+                                              "chave revogada tinha assinado"))
+        self.resign_button.clicked.connect(self.resign)
+        for button in (self.create_button, self.rotate_button, self.revoke_button, self.resign_button):
             row.addWidget(button)
         row.addStretch(1)
         layout.addLayout(row)
+        row2 = QHBoxLayout()
+        for button in (self.unlock_button, self.add_button):
+            row2.addWidget(button)
+        row2.addStretch(1)
+        layout.addLayout(row2)
 
         page_box = QGroupBox(self.tr("Verificação por celular"))
         page_layout = QVBoxLayout(page_box)
@@ -235,6 +244,7 @@ class SigningPage(QWidget):
         self.rotate_button.setEnabled(admin and active is not None)
         self.revoke_button.setEnabled(admin and bool(rows))
         self.add_button.setEnabled(admin)
+        self.resign_button.setEnabled(admin and active is not None and any(r.revoked_on for r in rows))
         self.unlock_button.setEnabled(active is not None and not sk.is_unlocked())
         self.url.setText(sk.verify_url())
         self.url.setEnabled(admin)
@@ -295,6 +305,18 @@ class SigningPage(QWidget):
             return
         self._done(self.tr("Chave %1 revogada. Exporte a página de verificação de novo; os documentos que ela "
                            "assinou precisam ser reemitidos.").replace("%1", key.key_id))
+
+    def resign(self) -> None:
+        try:
+            numbers = sk.resign_permits(today=self.today())
+        except UserError as exc:
+            self.message.setText(exc.message)
+            return
+        if numbers:
+            self._done(self.tr("%1 permissões assinadas de novo: reimprima cartões e placas de %2.")
+                       .replace("%1", str(len(numbers))).replace("%2", ", ".join(numbers)))
+        else:
+            self._done(self.tr("Nenhuma permissão em vigor foi assinada por chave revogada."))
 
     def add_old_key(self) -> None:
         path, _ = QFileDialog.getOpenFileName(self, self.tr("Chave pública da mesa antiga"), "",

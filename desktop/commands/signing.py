@@ -25,6 +25,7 @@ ACTIONS = {
     "revoke": "revoga uma chave vazada a partir de uma data",
     "unlock": "libera esta mesa para assinar (guarda a senha no cofre do sistema)",
     "forget": "esta mesa deixa de assinar (apaga a senha do cofre do sistema)",
+    "resign": "reassina as permissões em vigor assinadas por uma chave revogada",
     "add-key": "inclui a chave pública de uma mesa antiga, só para verificação",
     "url": "endereço da página de verificação posto em cada QR code",
 }
@@ -32,7 +33,7 @@ ACTIONS = {
 
 # Changing the municipality's keys or address is the administrator's act; listing them, and letting this desk
 # sign (the passphrase is the proof), are not.
-LOGIN = lambda args: (getattr(args, "action", None) in ("create", "rotate", "revoke", "add-key")  # noqa: E731
+LOGIN = lambda args: (getattr(args, "action", None) in ("create", "rotate", "revoke", "add-key", "resign")  # noqa: E731
                       or (getattr(args, "action", None) == "url" and args.url is not None))
 
 
@@ -82,7 +83,7 @@ def run(args: argparse.Namespace) -> int:
 
     action = getattr(args, "action", None)
     if action is None:
-        raise UserError("Informe a ação: praca signing list|create|rotate|revoke|unlock|forget|add-key|url.",
+        raise UserError("Informe a ação: praca signing list|create|rotate|revoke|resign|unlock|forget|add-key|url.",
                         field="action")
     open_database(resolve_db_url(getattr(args, "db", None)))
     try:
@@ -106,8 +107,16 @@ def run(args: argparse.Namespace) -> int:
         elif action == "revoke":
             on = parse_br_date(args.on, what="Data da revogação", field="on") if args.on else _dt.date.today()
             row = sk.revoke_key(args.key_id, on=on, reason=args.reason)
-            print(f"Chave {row.key_id} revogada a partir de {on:%d/%m/%Y}.")
+            print(f"Chave {row.key_id} revogada a partir de {on:%d/%m/%Y}. As permissões em vigor que ela assinou "
+                  "não são mais aceitas: crie ou troque a chave e use praca signing resign.")
             _remind_page()
+        elif action == "resign":
+            numbers = sk.resign_permits(today=_dt.date.today())
+            if numbers:
+                print(f"{len(numbers)} {'permissão reassinada' if len(numbers) == 1 else 'permissões reassinadas'} "
+                      f"com a chave {sk.active_key().key_id}; reimprima cartões e placas: {', '.join(numbers)}.")
+            else:
+                print("Nenhuma permissão em vigor foi assinada por chave revogada.")
         elif action == "unlock":
             kept = sk.unlock(_passphrase(confirm=False))
             print("Esta mesa pode assinar" + (" (senha guardada no cofre do sistema)." if kept else
