@@ -3237,6 +3237,16 @@ def shipped_regimes() -> dict[str, Regime]:
     return {i: in_force_on(acts.versions(i), today) for i in acts.ids() if not acts.retired(i)}
 
 
+def retired_regimes() -> dict[str, Regime]:
+    """The acts of the open database that were retired (each in its version in force today): no longer offered,
+    still shown with their history."""
+    acts = _acts()
+    if acts is None:
+        return {}
+    today = dt.date.today()
+    return {i: in_force_on(acts.versions(i), today) for i in acts.ids() if acts.retired(i)}
+
+
 def get_regime(regime_id: str, on: dt.date | None = None) -> Regime:
     """The act ``regime_id`` in the version in force on ``on`` (default: today) — from the open database's
     installed acts (retired ones included: what was done under them is still read), else the shipped files."""

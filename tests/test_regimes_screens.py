@@ -183,8 +183,12 @@ def test_an_amendment_and_a_retirement_from_the_screen(registry, tmp_path):
     assert not page.retire("sjc-2014", "")
     assert "Informe o motivo" in page.error.text()
     assert page.retire("sjc-2014", "revogada pela lei nova")
-    ids = {page.list.item(i).data(Qt.ItemDataRole.UserRole) for i in range(page.list.count())}
-    assert "sjc-2014" not in ids
+    labels = {page.list.item(i).data(Qt.ItemDataRole.UserRole): page.list.item(i).text()
+              for i in range(page.list.count())}
+    assert labels["sjc-2014"].endswith("(retirado)")  # still shown, with its versions; no longer offered
+    page.select("sjc-2014")
+    assert not page.amend_button.isEnabled() and not page.retire_button.isEnabled()
+    assert "versão 1 (texto original)" in page.versions.text()
 
 
 def test_a_clerk_sees_the_acts_but_cannot_change_them(registry):

@@ -26,7 +26,7 @@ from html import escape
 from models import acts, session
 from models.errors import UserError
 from models.fiscal import unit_value_rows
-from models.regimes import RegimeError, RegimeErrors, shipped_regimes
+from models.regimes import RegimeError, RegimeErrors, retired_regimes, shipped_regimes
 from reports.pdf import html_to_pdf
 from reports.regime_sheet import regime_html
 from views import theme
@@ -108,11 +108,14 @@ class RegimesPage(QWidget):
         QShortcut(QKeySequence.StandardKey.Find, self, activated=self.find_edit.setFocus)
         self.list.currentItemChanged.connect(lambda *_: self.show_current())
         self.regimes = {}
+        self.retired = {}
 
     def refresh(self) -> None:
         current = self.current_id()
         try:
             self.regimes = shipped_regimes()
+            self.retired = retired_regimes()
+            self.regimes.update(self.retired)
         except UserError as exc:
             self.error.setText(exc.message)
             self.error.show()
@@ -122,7 +125,10 @@ class RegimesPage(QWidget):
         self.list.blockSignals(True)
         self.list.clear()
         for regime in sorted(self.regimes.values(), key=lambda r: r.municipality):
-            item = QListWidgetItem(f"{regime.municipality}/{regime.state}\n{regime.short}")
+            label = f"{regime.municipality}/{regime.state}\n{regime.short}"
+            if regime.id in self.retired:
+                label += self.tr(" (retirado)")
+            item = QListWidgetItem(label)
             item.setData(Qt.ItemDataRole.UserRole, regime.id)
             item.setToolTip(regime.act)
             self.list.addItem(item)
@@ -148,8 +154,9 @@ class RegimesPage(QWidget):
         regime = self.regimes.get(self.current_id() or "")
         allowed = session.can("regimes.manage")
         self.install_button.setEnabled(allowed)
-        self.amend_button.setEnabled(allowed and regime is not None)
-        self.retire_button.setEnabled(allowed and regime is not None)
+        live = regime is not None and regime.id not in self.retired
+        self.amend_button.setEnabled(allowed and live)
+        self.retire_button.setEnabled(allowed and live)
         if regime is None:
             self.browser.clear()
             self.versions.clear()
