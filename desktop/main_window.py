@@ -10,7 +10,6 @@ from typing import Callable
 from PySide6.QtCore import QEvent, QSettings, QSize, QThread, QTimer, Signal
 from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
 from PySide6.QtWidgets import (
-    QFileDialog,
     QHBoxLayout,
     QLabel,
     QListWidget,
@@ -212,7 +211,7 @@ class MainWindow(QMainWindow):
     def _set_connected(self, connected: bool) -> None:
         self.nav.setEnabled(connected)
         for action in (self.action_open, self.action_backup, self.action_restore, self.action_import,
-                       self.action_switch_user, *self.desk_actions):
+                       self.action_switch_user, self.action_new, *self.desk_actions):
             action.setEnabled(connected)
 
     def _start(self) -> None:
@@ -301,8 +300,23 @@ class MainWindow(QMainWindow):
             return
         built = desk.key in self.pages.built
         self.stack.setCurrentWidget(self.pages[desk.key])
+        self._name_new_item()
         if built and self._ready:
             self._bring_up_to_date(desk.key)
+
+    def _name_new_item(self) -> None:
+        """Arquivo → Novo (Ctrl+N) makes the desk's main new thing, named after it; a desk without one says so."""
+        page = self.pages.built.get(self.current_desk())
+        label = getattr(page, "new_item_label", "") if page is not None else ""
+        self.action_new.setEnabled(bool(label))
+        self.action_new.setText(self.tr("&Novo: %1").replace("%1", label) if label else self.tr("&Novo…"))
+        self.action_new.setToolTip(label or self.tr("Esta mesa não cria nada novo"))
+
+    def new_item(self):
+        """Ctrl+N: the desk on screen makes its main new thing (a person, a site, an infraction record…)."""
+        page = self.pages.built.get(self.current_desk())
+        make = getattr(page, "new_item", None)
+        return make() if callable(make) and self.action_new.isEnabled() else None
 
     # -- staying current -----------------------------------------------------
     def _data_changed(self, _table: str) -> None:
@@ -350,6 +364,10 @@ class MainWindow(QMainWindow):
         self.action_open.setShortcut(QKeySequence.StandardKey.Open)
         self.action_open.triggered.connect(self.open_database_dialog)
         file_menu.addAction(self.action_open)
+        self.action_new = QAction(self.tr("&Novo…"), self)
+        self.action_new.setShortcut(QKeySequence.StandardKey.New)
+        self.action_new.triggered.connect(self.new_item)
+        file_menu.addAction(self.action_new)
         self.action_backup = QAction(self.tr("&Backup…"), self)
         self.action_backup.triggered.connect(self.backup_dialog)
         file_menu.addAction(self.action_backup)
@@ -532,8 +550,9 @@ class MainWindow(QMainWindow):
     def backup_dialog(self) -> None:
         from desktop import __version__
         from models.backup import count_text, desk_signer, suggested_backup_name, write_backup
+        from views.save import save_file_name
 
-        path, _ = QFileDialog.getSaveFileName(
+        path, _ = save_file_name(
             self, self.tr("Salvar backup"), suggested_backup_name(), self.tr("Backup do Praça (*.praca-backup)"))
         if not path:
             return
@@ -555,8 +574,9 @@ class MainWindow(QMainWindow):
                                    restore_backup, safety_copy_name)
         from models.sealed import Trust
         from models.signing_keys import key_ring
+        from views.save import open_file_name
 
-        path, _ = QFileDialog.getOpenFileName(self, self.tr("Restaurar backup"), "",
+        path, _ = open_file_name(self, self.tr("Restaurar backup"), "",
                                               self.tr("Backup do Praça (*.praca-backup);;Todos (*)"))
         if not path:
             return

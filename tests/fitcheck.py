@@ -100,3 +100,42 @@ def fit(window: QWidget, room: QSize = ROOM) -> list[str]:
         layout.activate()
     QApplication.processEvents()
     return problems(window, room)
+
+
+def mnemonics(window: QWidget) -> dict[str, list[str]]:
+    """The Alt+letter keys of what is on screen in ``window`` (buttons, labels' buddies, group boxes, the tabs shown),
+    each with the texts that claim it; a key claimed twice is a collision."""
+    import re
+
+    from PySide6.QtWidgets import QTabWidget
+
+    found: dict[str, list[str]] = {}
+
+    def claim(text: str) -> None:
+        match = re.search(r"&([^&\s])", text.replace("&&", ""))
+        if match:
+            found.setdefault(match.group(1).lower(), []).append(text)
+
+    from PySide6.QtWidgets import QMainWindow
+
+    if isinstance(window, QMainWindow):  # the menus' Alt keys are the window's too
+        for action in window.menuBar().actions():
+            claim(action.text())
+    for widget in window.findChildren(QWidget):
+        if not widget.isVisibleTo(window):
+            continue
+        if isinstance(widget, QAbstractButton):
+            claim(widget.text())
+        elif isinstance(widget, QLabel) and widget.buddy() is not None:
+            claim(widget.text())
+        elif isinstance(widget, QGroupBox) and widget.isCheckable():
+            claim(widget.title())
+        elif isinstance(widget, QTabWidget):
+            for index in range(widget.count()):
+                claim(widget.tabText(index))
+    return found
+
+
+def collisions(window: QWidget) -> list[str]:
+    return [f"Alt+{key.upper()}: {' / '.join(texts)}" for key, texts in sorted(mnemonics(window).items())
+            if len(texts) > 1]

@@ -147,3 +147,20 @@ def test_the_map_tools_a_role_may_not_use_are_disabled_with_who_may(editor, qtbo
         assert editor.assign_button.isEnabled()  # assigning a stall is hers to do
     finally:
         session.log_out()
+
+
+def test_the_receipt_is_written_off_the_gui_thread(worklist, tmp_path, monkeypatch):
+    import threading
+
+    import reports.receipt
+
+    tab, _app = worklist
+    threads = []
+    write = reports.receipt.write_receipt_pdf
+    monkeypatch.setattr(reports.receipt, "write_receipt_pdf",
+                        lambda app, path: threads.append(threading.current_thread()) or write(app, path))
+    tab.table.selectRow(0)
+    target = tmp_path / "recibo.pdf"
+    assert tab.save_receipt(str(target)) == str(target)
+    assert target.read_bytes().startswith(b"%PDF")
+    assert threads and threads[0] is not threading.main_thread()

@@ -616,7 +616,11 @@ def test_page_export_button_uses_the_default_name(page, qtbot, tmp_path, monkeyp
     page.set_format("xlsx")
     page.open_file = lambda path: True
     qtbot.mouseClick(page.export_button, Qt.MouseButton.LeftButton)
-    assert asked["name"] == "taxas-2026-09.xlsx" and "*.xlsx" in asked["filters"]
+    from pathlib import Path
+
+    from views.save import documents_folder
+
+    assert asked["name"] == str(documents_folder() / "taxas-2026-09.xlsx") and "*.xlsx" in asked["filters"]
     assert (tmp_path / "escolhido.xlsx").exists()  # the extension is added when the clerk typed none
 
 

@@ -10,7 +10,7 @@ import pytest
 from PySide6.QtCore import QSettings, QSize, Qt
 from PySide6.QtWidgets import QApplication, QDialog, QTabWidget
 
-from fitcheck import ROOM, fit, problems
+from fitcheck import ROOM, collisions, fit, problems
 
 #: PRACA_FIT_SHOTS=<folder>: the dialogs saved there as PNG, to look at
 SHOTS = Path(os.environ["PRACA_FIT_SHOTS"]) if os.environ.get("PRACA_FIT_SHOTS") else None
@@ -67,7 +67,7 @@ def _tabs_shown(widget):
                     yield f"{outer.tabText(index)} → {inner.tabText(sub)}"
 
 
-def test_the_window_and_every_desk_fit(demo_window, room):
+def test_the_window_and_every_desk_fit_and_no_two_mnemonics_collide(demo_window, room):
     window = demo_window
     hint = window.minimumSizeHint()
     assert hint.width() <= ROOM.width() and hint.height() <= ROOM.height(), hint
@@ -77,6 +77,7 @@ def test_the_window_and_every_desk_fit(demo_window, room):
         QApplication.processEvents()
         for tab in _tabs_shown(window.pages[desk.key]):
             found += [f"{desk.key} {tab}: {p}" for p in problems(window)]
+            found += [f"{desk.key} {tab}: two mnemonics {p}" for p in collisions(window)]
     assert found == []
 
 
@@ -122,6 +123,10 @@ class Opened:
             if opened.width() > ROOM.width() or opened.height() > ROOM.height():
                 found.append(f"{name} opens at {opened.width()}×{opened.height()}")
             found += [f"{name}: {p}" for p in fit(dialog)]
+            found += [f"{name}: two mnemonics {p}" for p in collisions(dialog)]
+            if os.environ.get("PRACA_FIT_KEYS"):
+                from fitcheck import mnemonics
+                print(name, "".join(sorted(mnemonics(dialog))))
             dialog.close()
         return found
 
@@ -131,7 +136,7 @@ def _select_first(table) -> None:
     QApplication.processEvents()
 
 
-def test_every_dialog_fits(demo_window, room, monkeypatch):
+def test_every_dialog_fits_and_no_two_mnemonics_collide(demo_window, room, monkeypatch):
     window = demo_window
     opened = Opened(monkeypatch)
     # the front desk: a person, a company, an application; a permit's dialogs

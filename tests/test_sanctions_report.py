@@ -565,7 +565,10 @@ def test_page_sanctions_button_proposes_the_name_and_offers_to_open(page, qtbot,
     opened = []
     page.open_file = lambda path: opened.append(path) or True
     qtbot.mouseClick(page.sanctions_button, Qt.MouseButton.LeftButton)
-    assert asked["name"] == "sancoes-2026-03-01-a-2026-03-31.pdf" and "*.pdf" in asked["filters"]
+    from views.save import documents_folder
+
+    assert asked["name"] == str(documents_folder() / "sancoes-2026-03-01-a-2026-03-31.pdf")  # in Documents
+    assert "*.pdf" in asked["filters"]
     assert "sanções" in asked["title"]
     assert (tmp_path / "escolhido.pdf").exists() and opened == [tmp_path / "escolhido.pdf"]
     assert any("Abrir o arquivo" in s for s in no_blocking_message_boxes)

@@ -11,7 +11,6 @@ from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
     QDialogButtonBox,
-    QFileDialog,
     QFormLayout,
     QGroupBox,
     QHBoxLayout,
@@ -37,6 +36,7 @@ from models.settings import MUNICIPALITY, get_setting
 from views.fit import fit_to_screen
 from views.price_simulator import where_to_enter
 from views.documents_table import DocumentsTable
+from views.save import open_file_name, save_file_name, write_in_background
 from views.widgets import FieldErrorsView, GuardedDialog, current_user_name
 from views import theme
 
@@ -108,7 +108,7 @@ class ApplicationDialog(GuardedDialog):
         form.addRow(self.tr("Ra&mo:"), self.line)
         form.addRow(self.tr("&Grupo:"), self.group)
         form.addRow(self.tr("&Seção:"), self.section)
-        form.addRow(self.tr("&Local:"), self.site)
+        form.addRow(self.tr("Lo&cal:"), self.site)
         form_layout.addWidget(what)
 
         equipment = QGroupBox(self.tr("Equipamento"))
@@ -208,7 +208,7 @@ class ApplicationDialog(GuardedDialog):
         self.protocol.setObjectName("protocol")
         self.protocol.setStyleSheet("font-size: 14pt; font-weight: 600;")
         bottom.addWidget(self.protocol, 1)
-        self.receipt_button = QPushButton(self.tr("Recibo em &PDF…"))
+        self.receipt_button = QPushButton(self.tr("Reci&bo em PDF…"))
         self.receipt_button.setObjectName("receipt")
         self.receipt_button.setEnabled(False)
         self.receipt_button.clicked.connect(self.save_receipt)
@@ -323,7 +323,7 @@ class ApplicationDialog(GuardedDialog):
 
     def attach(self, doc_id: str, button: QPushButton | None = None, path: str | None = None) -> None:
         if path is None:
-            path, _ = QFileDialog.getOpenFileName(self, self.tr("Documento digitalizado"), "",
+            path, _ = open_file_name(self, self.tr("Documento digitalizado"), "",
                                                   self.tr("Documentos (*.pdf *.jpg *.jpeg *.png);;Todos (*)"))
         if not path:
             return
@@ -463,11 +463,12 @@ class ApplicationDialog(GuardedDialog):
         if self.application is None:
             return None
         if not path:
-            path, _ = QFileDialog.getSaveFileName(
+            path, _ = save_file_name(
                 self, self.tr("Recibo do protocolo"),
                 f"recibo-{self.application.protocol.replace('/', '-')}.pdf", self.tr("PDF (*.pdf)"))
         if path:
-            write_receipt_pdf(self.application, path)
+            app = self.application
+            write_in_background(self, self.tr("Gravando o recibo…"), lambda: write_receipt_pdf(app, path))
         return path or None
 
     def print_receipt(self) -> None:

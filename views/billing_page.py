@@ -28,6 +28,15 @@ class BillingPage(QWidget):
         self.tabs.currentChanged.connect(lambda i: (self.charges, self.delinquency, self.simulator)[i].refresh())
         layout.addWidget(self.tabs, 1)
 
+    @property
+    def new_item_label(self) -> str:
+        return self.tr("Gerar cobranças do mês")
+
+    def new_item(self):
+        """Ctrl+N: the month's charges (their plan first)."""
+        self.tabs.setCurrentIndex(0)
+        return self.charges.generate()
+
     def refresh(self) -> None:
         for page in (self.charges, self.delinquency, self.simulator):
             page.refresh()

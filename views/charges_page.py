@@ -50,6 +50,7 @@ from models.charges import (
 from models.errors import FieldErrors, UserError
 from models.money import format_brl
 from views.fit import fit_to_screen
+from views.keys import search_keys
 from views.operations import Cancelled, run_operation
 from views.table_models import Column, RowsModel, select_where, selected_row
 from views.widgets import DateEdit, FieldErrorsView, GuardedDialog, current_user_name
@@ -198,7 +199,7 @@ class ChargesTab(QWidget):
         self.search.setObjectName("search")
         self.search.setPlaceholderText(self.tr("Buscar por nº da cobrança, da permissão ou nome do devedor"))
         self.search.setClearButtonEnabled(True)
-        bar.addWidget(QLabel(self.tr("&Mês:")))
+        bar.addWidget(QLabel(self.tr("Mê&s:")))
         bar.itemAt(0).widget().setBuddy(self.month)
         bar.addWidget(self.month)
         bar.addWidget(QLabel(self.tr("Situação:")))
@@ -267,6 +268,7 @@ class ChargesTab(QWidget):
         self.status.currentIndexChanged.connect(lambda _i: self.refresh_rows())
         self.table.selectionModel().selectionChanged.connect(lambda *_: self._show_selected())
         self.table.doubleClicked.connect(lambda _i: self.pay_selected())
+        search_keys(self.search, self.table, self.pay_selected)
         self.generate_button.clicked.connect(lambda: self.generate())
         self.pay_button.clicked.connect(lambda: self.pay_selected())
         self.cancel_button.clicked.connect(lambda: self.cancel_selected())

@@ -50,6 +50,7 @@ from models.money import format_brl
 from models.regimes import get_regime, shipped_regimes
 from views.fit import fit_to_screen
 from views.flow import FlowLayout
+from views.keys import search_keys
 from views.table_models import Column, RowsModel, make_table, select_where, selected_row
 from views.widgets import DateEdit, current_user_name, print_document, save_pdf_as
 from views import theme
@@ -438,11 +439,11 @@ class RecordDialog(QDialog):
         self.inspector_id = QLineEdit()
         self.inspector_id.setObjectName("inspector-id")
         self.inspector_id.setMaximumWidth(140)
-        people_form.addRow(self.tr("&Testemunhas:"), self.witnesses)
+        people_form.addRow(self.tr("Testemun&has:"), self.witnesses)
         people_form.addRow(self.tr("&Ciência:"), self.signature)
         people_form.addRow(self.tr("Observação:"), self.signature_note)
         people_form.addRow(self.tr("&Agente fiscal:"), self.inspector)
-        people_form.addRow(self.tr("&Matrícula:"), self.inspector_id)
+        people_form.addRow(self.tr("Matríc&ula:"), self.inspector_id)
         form.addWidget(people)
 
         photos = QGroupBox(self.tr("Fotos"))
@@ -450,7 +451,7 @@ class RecordDialog(QDialog):
         self.photo_list = QListWidget()
         self.photo_list.setObjectName("photos")
         self.photo_list.setMaximumHeight(60)
-        add_photos = QPushButton(self.tr("Adicionar &fotos…"))
+        add_photos = QPushButton(self.tr("Adicionar f&otos…"))
         add_photos.setObjectName("add-photos")
         add_photos.clicked.connect(lambda: self.add_photos())
         photos_layout.addWidget(self.photo_list, 1)
@@ -460,12 +461,12 @@ class RecordDialog(QDialog):
         extra = QFormLayout()
         self.payment_due = DateEdit()
         self.payment_due.setObjectName("payment-due")
-        self.payment_due_label = QLabel(self.tr("&Vencimento da multa:"))
+        self.payment_due_label = QLabel(self.tr("Venc&imento da multa:"))
         self.payment_due_label.setBuddy(self.payment_due)
         extra.addRow(self.payment_due_label, self.payment_due)
         self.reason = QLineEdit()
         self.reason.setObjectName("reason")
-        self.reason_label = QLabel(self.tr("Motivo da &correção:"))
+        self.reason_label = QLabel(self.tr("Motivo da corr&eção:"))
         self.reason_label.setBuddy(self.reason)
         extra.addRow(self.reason_label, self.reason)
         self.apply_permit = QCheckBox(self.tr("Aplicar a suspensão ou cassação à permissão ao lavrar"))
@@ -508,7 +509,7 @@ class RecordDialog(QDialog):
         outer.addWidget(self.error)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
         self.issue_button = buttons.button(QDialogButtonBox.StandardButton.Ok)
-        self.issue_button.setText(self.tr("&Lavrar"))
+        self.issue_button.setText(self.tr("La&vrar"))
         self.issue_button.setObjectName("issue")
         buttons.accepted.connect(self.issue)
         buttons.rejected.connect(self.reject)
@@ -963,7 +964,7 @@ class ContestDialog(QDialog):
         self.suspensive_note = QLineEdit()
         self.suspensive_note.setObjectName("suspensive-note")
         self.suspensive_note.setPlaceholderText(self.tr("artigo ou despacho que dá o efeito suspensivo"))
-        form.addRow(self.tr("&Protocolo em:"), self.filed_on)
+        form.addRow(self.tr("Pro&tocolo em:"), self.filed_on)
         form.addRow(self.tr("&Instância:"), self.instance)
         form.addRow(self.tr("&Razões:"), self.grounds)
         form.addRow("", self.suspensive)
@@ -1156,10 +1157,10 @@ class RecordsTab(QWidget):
             ("identify", "&Identificar infrator…", lambda: self.identify_selected()),
             ("defence", "&Defesa…", lambda: self.contest_selected("defence")),
             ("appeal", "&Recurso…", lambda: self.contest_selected("appeal")),
-            ("decide", "&Julgar…", lambda: self.decide_selected()),
+            ("decide", "Jul&gar…", lambda: self.decide_selected()),
             ("sanctions", "D&ecidir sanções…", lambda: self.decide_sanctions_selected()),
-            ("permit", "Aplicar à &permissão", lambda: self.apply_permit_selected()),
-            ("pdf", "Salvar P&DF…", lambda: self.save_pdf()),
+            ("permit", "Ap&licar à permissão", lambda: self.apply_permit_selected()),
+            ("pdf", "Salvar PD&F…", lambda: self.save_pdf()),
             ("print", "Im&primir…", lambda: self.print_record()),
         ):
             button = QPushButton(self.tr(label))
@@ -1178,6 +1179,7 @@ class RecordsTab(QWidget):
         self._timer.setInterval(200)
         self._timer.timeout.connect(self.refresh_rows)
         self.search.textChanged.connect(lambda _t: self._timer.start())
+        search_keys(self.search, self.table)
         self.kind.currentIndexChanged.connect(lambda _i: self.refresh_rows())
         self.status.currentIndexChanged.connect(lambda _i: self.refresh_rows())
         self.table.selectionModel().selectionChanged.connect(lambda *_: self._show_selected())
@@ -1703,6 +1705,15 @@ class EnforcementPage(QWidget):
         self.tabs.addTab(self.debts, self.tr("Dívida ativa"))
         self.tabs.currentChanged.connect(lambda _i: self.tabs.currentWidget().refresh())
         layout.addWidget(self.tabs, 1)
+
+    @property
+    def new_item_label(self) -> str:
+        return self.tr("Novo auto")
+
+    def new_item(self):
+        """Ctrl+N: a new infraction record."""
+        self.tabs.setCurrentWidget(self.records)
+        return self.records.new_record()
 
     def refresh(self) -> None:
         for tab in (self.records, self.seizures, self.debts):

@@ -8,7 +8,6 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QComboBox,
-    QFileDialog,
     QInputDialog,
     QHBoxLayout,
     QHeaderView,
@@ -28,8 +27,10 @@ from models.errors import FieldErrors, UserError
 from models.front_desk import approve_application
 from models.people import get_company, get_person, open_person_record
 from models.search import find_applicants
+from views.keys import search_keys
 from views.permits_tab import PermitsTab
 from views.roles import allow
+from views.save import save_file_name, write_in_background
 from views.table_models import RowsModel, selected_row
 from views.widgets import current_user_name
 
@@ -72,7 +73,7 @@ class SearchTab(QWidget):
         self.new_person.setObjectName("new-person")
         self.new_company = QPushButton(self.tr("Nova &empresa"))
         self.new_company.setObjectName("new-company")
-        self.edit_button = QPushButton(self.tr("&Editar cadastro"))
+        self.edit_button = QPushButton(self.tr("Edi&tar cadastro"))
         self.edit_button.setObjectName("edit")
         self.apply_button = QPushButton(self.tr("Novo &requerimento"))
         self.apply_button.setObjectName("new-application")
@@ -87,6 +88,7 @@ class SearchTab(QWidget):
         self.apply_button.clicked.connect(self.start_application)
         self.query.textChanged.connect(self.search)
         self.query.returnPressed.connect(self._enter)
+        search_keys(self.query, self.table, self.edit_selected)
         self.table.selectionModel().selectionChanged.connect(lambda *_: self._update_buttons())
         QShortcut(QKeySequence(self.tr("Ctrl+L")), self, activated=self.focus_search)
         self._update_buttons()
@@ -219,9 +221,9 @@ class WorklistTab(QWidget):
         layout.addWidget(self.table, 1)
         actions = QHBoxLayout()
         self.action_buttons: dict[str, QPushButton] = {}
-        for status, label in (("analysis", self.tr("Em &análise")), ("approved", self.tr("A&provar")),
+        for status, label in (("analysis", self.tr("Em aná&lise")), ("approved", self.tr("A&provar")),
                               ("refused", self.tr("&Indeferir…")), ("appealed", self.tr("Re&curso…")),
-                              ("awaiting_payment", self.tr("Aguardar &pagamento")),
+                              ("awaiting_payment", self.tr("Aguardar pa&gamento")),
                               ("withdrawn", self.tr("&Desistência…"))):
             button = QPushButton(label)
             button.setObjectName(f"to-{status}")
@@ -394,11 +396,12 @@ class WorklistTab(QWidget):
         if item is None:
             return None
         if not path:
-            path, _ = QFileDialog.getSaveFileName(self, self.tr("Recibo do protocolo"),
+            path, _ = save_file_name(self, self.tr("Recibo do protocolo"),
                                                   f"recibo-{item.protocol.replace('/', '-')}.pdf",
                                                   self.tr("PDF (*.pdf)"))
         if path:
-            write_receipt_pdf(get_application(item.id), path)
+            app = get_application(item.id)
+            write_in_background(self, self.tr("Gravando o recibo…"), lambda: write_receipt_pdf(app, path))
         return path or None
 
 
@@ -420,6 +423,15 @@ class FrontDeskPage(QWidget):
         self.tabs.addTab(self.permits, self.tr("Permissões"))
         self.tabs.currentChanged.connect(self._tab_shown)
         layout.addWidget(self.tabs, 1)
+
+    @property
+    def new_item_label(self) -> str:
+        return self.tr("Nova pessoa")
+
+    def new_item(self):
+        """Ctrl+N: a new person at the counter (Balcão → Nova pessoa)."""
+        self.tabs.setCurrentWidget(self.search)
+        return self.search.register("person")
 
     def _tab_shown(self, _index: int) -> None:
         """What another tab changed (a permit issued from the worklist…) shows at once."""

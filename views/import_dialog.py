@@ -19,7 +19,6 @@ from PySide6.QtWidgets import (
     QButtonGroup,
     QComboBox,
     QDialog,
-    QFileDialog,
     QFormLayout,
     QGroupBox,
     QHBoxLayout,
@@ -41,6 +40,7 @@ from PySide6.QtWidgets import (
 from models import importer
 from models.errors import UserError
 from models.regimes import shipped_regimes
+from views.save import open_file_name, save_file_name
 from views import theme
 
 NOT_MAPPED = ""  # the combo's data for "— não importar —"
@@ -294,7 +294,7 @@ class ImportDialog(QDialog):
             self.start_import()
 
     def _browse(self) -> None:
-        path, _ = QFileDialog.getOpenFileName(self, self.tr("Lista de ambulantes"), "",
+        path, _ = open_file_name(self, self.tr("Lista de ambulantes"), "",
                                               self.tr("Planilhas (*.xlsx *.csv);;Todos (*)"))
         if path:
             self.path_edit.setText(path)
@@ -359,7 +359,7 @@ class ImportDialog(QDialog):
         return importer.Mapping(columns, defaults)
 
     def _load_mapping(self) -> None:
-        path, _ = QFileDialog.getOpenFileName(self, self.tr("Carregar mapeamento"), "",
+        path, _ = open_file_name(self, self.tr("Carregar mapeamento"), "",
                                               self.tr("Mapeamento (*.json);;Todos (*)"))
         if not path:
             return
@@ -376,7 +376,7 @@ class ImportDialog(QDialog):
         self.set_mapping(mapping)
 
     def _save_mapping(self) -> None:
-        path, _ = QFileDialog.getSaveFileName(self, self.tr("Salvar mapeamento"), "mapeamento.json",
+        path, _ = save_file_name(self, self.tr("Salvar mapeamento"), "mapeamento.json",
                                               self.tr("Mapeamento (*.json)"))
         if not path:
             return

@@ -46,10 +46,10 @@ class IndexesPage(QWidget):
         self.table.horizontalHeader().setSectionResizeMode(2, QHeaderView.ResizeMode.Stretch)
         layout.addWidget(self.table, 1)
 
-        add_yearly_value_form(self, layout, year_label=self.tr("Aplicada a partir do &ano:"), value_name="rate",
+        add_yearly_value_form(self, layout, year_label=self.tr("Aplicada a partir do an&o:"), value_name="rate",
                               value_label=self.tr("&Correção (%):"), value_hint=self.tr("ex.: 4,77 (por cento)"),
                               source_hint=self.tr("ex.: INPC/IBGE acumulado de 2024; Decreto nº …"),
-                              save_label=self.tr("&Cadastrar correção"))
+                              save_label=self.tr("Cadas&trar correção"))
         self.index_combo.currentIndexChanged.connect(lambda _i: self.show_index())
 
     def refresh(self) -> None:

@@ -101,7 +101,7 @@ class FirstAdminDialog(QDialog):
                                                    "password": self.password, "confirm": self.confirm})
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
         self.ok_button = buttons.button(QDialogButtonBox.StandardButton.Ok)
-        self.ok_button.setText(self.tr("&Cadastrar e entrar"))
+        self.ok_button.setText(self.tr("Cadastrar e &entrar"))
         buttons.button(QDialogButtonBox.StandardButton.Cancel).setText(self.tr("Sair"))
         buttons.accepted.connect(self.accept)
         buttons.rejected.connect(self.reject)

@@ -38,7 +38,6 @@ from PySide6.QtWidgets import (
     QComboBox,
     QDialog,
     QDoubleSpinBox,
-    QFileDialog,
     QFormLayout,
     QFrame,
     QGraphicsItem,
@@ -88,6 +87,7 @@ from reports.site_map import OBSTACLE_MARKS, stall_parts
 from views.fit import fit_to_screen
 from views.flow import FlowLayout
 from views.roles import allow
+from views.save import file_name, save_file_name
 from views.widgets import FieldErrorsView, GuardedDialog, current_user_name
 from views import theme
 
@@ -1052,6 +1052,7 @@ class MapEditor(QWidget):
         tr = self.tr
         self.action_save = self._action(tr("&Salvar"), self.save, shortcut=QKeySequence.StandardKey.Save,
                                         icon=sp.SP_DialogSaveButton, name="save")
+        self.action_save.setShortcutContext(Qt.ShortcutContext.WindowShortcut)  # Ctrl+S wherever the focus is
         # own actions (not createUndoAction): a short text in the toolbar, what is undone in the tooltip
         self.action_undo = self._action(tr("&Desfazer"), self.undo.undo, shortcut=QKeySequence.StandardKey.Undo,
                                         icon=sp.SP_ArrowBack, name="undo")
@@ -1150,7 +1151,7 @@ class MapEditor(QWidget):
         self.breach_list.currentItemChanged.connect(lambda *_: self._breach_chosen())
         layout.addWidget(self.breach_list, 2)
         row = QVBoxLayout()
-        self.keep_button = QPushButton(self.tr("&Manter com justificativa…"))
+        self.keep_button = QPushButton(self.tr("Manter com jus&tificativa…"))
         self.keep_button.setObjectName("keep-breach")
         self.keep_button.clicked.connect(lambda: self.keep_selected_breach())
         self.unkeep_button = QPushButton(self.tr("Retirar justificativa"))
@@ -1798,7 +1799,8 @@ class MapEditor(QWidget):
         return choice
 
     def export_dialog(self) -> None:
-        path, _ = QFileDialog.getSaveFileName(self, self.tr("Exportar mapa"), "mapa.pdf",
+        name = file_name("mapa", site_export(self.site_id)["site"]["name"]) if self.site_id else "mapa.pdf"
+        path, _ = save_file_name(self, self.tr("Exportar mapa"), name,
                                               self.tr("PDF (*.pdf);;PNG (*.png);;SVG (*.svg)"))
         if path:
             self.export_to(Path(path))

@@ -15,7 +15,6 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
     QComboBox,
     QDialog,
-    QFileDialog,
     QHBoxLayout,
     QHeaderView,
     QLabel,
@@ -32,6 +31,7 @@ from models.db import current_url
 from models.errors import UserError
 from models.sites import delete_site, named_points, site_export, site_rows, site_segments
 from views.map_editor import MapEditor
+from views.save import file_name, save_file_name
 from views.site_form import SiteFormDialog
 from views.table_models import Column, RowsModel, selected_row
 
@@ -85,7 +85,8 @@ class PointsPanel(QWidget):
                            .replace("%2", str(len(points))))
 
     def export_dialog(self) -> None:
-        path, _ = QFileDialog.getSaveFileName(self, self.tr("Exportar pontos"), "pontos.pdf",
+        name = file_name("pontos", site_export(self.site_id)["site"]["name"])
+        path, _ = save_file_name(self, self.tr("Exportar pontos"), name,
                                               self.tr("PDF (*.pdf);;PNG (*.png);;SVG (*.svg)"))
         if path:
             from reports import site_map
@@ -199,6 +200,14 @@ class MapsPage(QWidget):
             self.split.setSizes([330, max(self.split.width() - 330, 400)])
         self.site_picker.setVisible(not shown or self.stack.currentWidget() is not self.empty)
         self.list_button.setVisible(self.stack.currentWidget() is not self.empty)
+
+    @property
+    def new_item_label(self) -> str:
+        return self.tr("Novo local")
+
+    def new_item(self):
+        """Ctrl+N: a new site (street, feira, event area)."""
+        return self.new_site()
 
     # -- the list ----------------------------------------------------------
     def refresh(self) -> None:

@@ -5,7 +5,6 @@ from __future__ import annotations
 from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
-    QFileDialog,
     QFormLayout,
     QHBoxLayout,
     QLabel,
@@ -18,6 +17,7 @@ from PySide6.QtWidgets import (
 
 from models.db import parse_url
 from models.errors import UserError
+from views.save import open_file_name
 from views import theme
 
 
@@ -64,7 +64,7 @@ class OpenDatabaseDialog(QDialog):
         self.url_edit.textEdited.connect(lambda: self.pg_choice.setChecked(True))
 
     def _browse(self) -> None:
-        path, _ = QFileDialog.getOpenFileName(self, self.tr("Banco de dados do Praça"), "",
+        path, _ = open_file_name(self, self.tr("Banco de dados do Praça"), "",
                                               self.tr("Banco SQLite (*.sqlite3 *.sqlite *.db);;Todos (*)"))
         if path:
             self.path_edit.setText(path)

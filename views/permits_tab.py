@@ -21,7 +21,6 @@ from PySide6.QtWidgets import (
     QComboBox,
     QDialog,
     QDialogButtonBox,
-    QFileDialog,
     QFormLayout,
     QFrame,
     QGridLayout,
@@ -71,7 +70,9 @@ from models.people import get_person
 from models.regimes import get_regime, shipped_regimes
 from models.search import find_applicants
 from views.fit import fit_to_screen
+from views.keys import search_keys
 from views.roles import allow
+from views.save import open_file_name, save_file_name, write_in_background
 from views.table_models import Column, RowsModel, make_table, selected_row
 from views.widgets import DateEdit, DocumentEdit, FieldErrorsView, current_user_name, print_document
 from views import theme
@@ -361,7 +362,7 @@ class RenewalDialog(QDialog):
         fit_to_screen(self, QSize(1100, 560))
 
     def _browse(self, edit: QLineEdit) -> None:
-        path, _ = QFileDialog.getOpenFileName(self, self.tr("Documento digitalizado"), "",
+        path, _ = open_file_name(self, self.tr("Documento digitalizado"), "",
                                               self.tr("Documentos (*.pdf *.png *.jpg *.jpeg);;Todos (*)"))
         if path:
             edit.setText(path)
@@ -726,6 +727,7 @@ class PermitsTab(QWidget):
         self.regime.currentIndexChanged.connect(lambda _i: self.refresh_rows())
         self.query.textChanged.connect(lambda _t: self.refresh_rows())
         self.query.returnPressed.connect(self._to_table)
+        search_keys(self.query, self.table)  # Enter in the list: its own activated (the history)
         self.table.selectionModel().currentRowChanged.connect(lambda *_: self._show_selected())
         self.table.activated.connect(lambda _index: self.open_history())
         self.table.pressed.connect(lambda _index: self.pages.setCurrentIndex(0))
@@ -1011,7 +1013,7 @@ class PermitsTab(QWidget):
             return None
         prefix, name = DOCUMENTS[what]
         if path is None:
-            path, _ = QFileDialog.getSaveFileName(self, self.tr(name),
+            path, _ = save_file_name(self, self.tr(name),
                                                   f"{prefix}-{permit.number.replace('/', '-')}.pdf",
                                                   self.tr("PDF (*.pdf)"))
             if not path:
@@ -1020,12 +1022,11 @@ class PermitsTab(QWidget):
         try:
             self._check_printable(permit)
             doc = permit_document(permit)
-            if what == "permit":
-                write_permit_pdf(doc, path)
-            elif what == "card":
-                write_id_card_pdf(doc, path)
-            else:
-                write_placard_pdf(doc, path, get_regime(permit.regime))
+            regime = get_regime(permit.regime)
+            writers = {"permit": lambda: write_permit_pdf(doc, path), "card": lambda: write_id_card_pdf(doc, path),
+                       "placard": lambda: write_placard_pdf(doc, path, regime)}
+            write_in_background(self, self.tr("Gravando o PDF da permissão nº %1…").replace("%1", permit.number),
+                                writers.get(what, writers["placard"]))
         except UserError as exc:
             self._say(exc.message, error=True)
             return None

@@ -10,7 +10,6 @@ from PySide6.QtWidgets import (
     QAbstractItemView,
     QCheckBox,
     QComboBox,
-    QFileDialog,
     QFormLayout,
     QGridLayout,
     QGroupBox,
@@ -29,6 +28,7 @@ from models.errors import FieldErrors, UserError
 from models.files import resolve
 from models.people import HOUSING, RELATIONS, HouseholdInput, Person, PersonInput, save_person
 from views.fit import fit_to_screen, scrollable
+from views.save import open_file_name
 from views.widgets import (DateEdit, DocumentEdit, FieldErrorsView, GuardedDialog, add_remove_row, address_values,
                            load_address, make_address_fields)
 from views import theme
@@ -135,8 +135,8 @@ class PersonDialog(GuardedDialog):
         self.disability_notes = QLineEdit()
         self.disability_notes.setObjectName("disability_notes")
         self.disability_notes.setPlaceholderText(self.tr("qual (opcional)"))
-        social_form.addRow(self.tr("Renda &familiar:"), self.family_income)
-        social_form.addRow(self.tr("&Moradia:"), self.housing)
+        social_form.addRow(self.tr("Renda famil&iar:"), self.family_income)
+        social_form.addRow(self.tr("M&oradia:"), self.housing)
         social_form.addRow(self.tr("&Experiência no ramo:"), self.experience)
         social_form.addRow(self.disabled, self.disability_notes)
         layout.addWidget(social)
@@ -222,7 +222,7 @@ class PersonDialog(GuardedDialog):
 
     # -- photo ---------------------------------------------------------------
     def choose_photo(self) -> None:
-        path, _ = QFileDialog.getOpenFileName(self, self.tr("Foto"), "", self.tr("Imagens (*.jpg *.jpeg *.png)"))
+        path, _ = open_file_name(self, self.tr("Foto"), "", self.tr("Imagens (*.jpg *.jpeg *.png)"))
         if path:
             self.set_photo(path)
 

@@ -6,7 +6,6 @@ from __future__ import annotations
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import (
-    QFileDialog,
     QHBoxLayout,
     QInputDialog,
     QLabel,
@@ -29,6 +28,7 @@ from models.fiscal import unit_value_rows
 from models.regimes import RegimeError, RegimeErrors, retired_regimes, shipped_regimes
 from reports.pdf import html_to_pdf
 from reports.regime_sheet import regime_html
+from views.save import open_file_name, save_file_name
 from views import theme
 
 
@@ -182,7 +182,7 @@ class RegimesPage(QWidget):
     def choose_file(self, *, amend: bool) -> None:
         title = self.tr("Alterar ato: escolha o arquivo da nova redação") if amend else self.tr(
             "Instalar ato: escolha o arquivo do regime")
-        path, _ = QFileDialog.getOpenFileName(self, title, "", self.tr("Regime (*.toml)"))
+        path, _ = open_file_name(self, title, "", self.tr("Regime (*.toml)"))
         if path:
             self.install_file(path, amend=amend)
 
@@ -271,7 +271,7 @@ class RegimesPage(QWidget):
         regime_id = self.current_id()
         if not regime_id:
             return
-        path, _ = QFileDialog.getSaveFileName(self, self.tr("Salvar regime em PDF"), f"{regime_id}.pdf",
+        path, _ = save_file_name(self, self.tr("Salvar regime em PDF"), f"{regime_id}.pdf",
                                               self.tr("PDF (*.pdf)"))
         if path:
             self.write_pdf(path)

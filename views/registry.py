@@ -41,7 +41,7 @@ class SettingsForm(QWidget):
         self.state.setFixedWidth(60)
         self.agency = QLineEdit()
         self.agency.setObjectName("agency")
-        form.addRow(self.tr("&Município:"), self.municipality)
+        form.addRow(self.tr("Mun&icípio:"), self.municipality)
         form.addRow(self.tr("&UF:"), self.state)
         form.addRow(self.tr("Ó&rgão:"), self.agency)
         self.clerk_name = QLineEdit()
@@ -120,6 +120,15 @@ class RegistryPage(QWidget):
     def _saved(self) -> None:
         if self._main is not None:
             self._main.refresh()
+
+    @property
+    def new_item_label(self) -> str:
+        return self.tr("Novo usuário")
+
+    def new_item(self):
+        """Ctrl+N: a new user (Cadastros → Usuários)."""
+        self.tabs.setCurrentWidget(self.users)
+        return self.users.new_user()
 
     def refresh(self) -> None:
         self.settings_form.refresh()

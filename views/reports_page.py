@@ -21,7 +21,6 @@ from PySide6.QtWidgets import (
     QApplication,
     QComboBox,
     QDateEdit,
-    QFileDialog,
     QFormLayout,
     QGroupBox,
     QHBoxLayout,
@@ -42,6 +41,7 @@ from models.sanctions_report import check_period, period_label
 from views import theme
 from reports import sanctions_export
 from reports.fee_export import FORMATS, default_name, export_fee_report
+from views.save import save_file_name
 
 MONTHS = ("janeiro", "fevereiro", "março", "abril", "maio", "junho", "julho", "agosto", "setembro", "outubro",
           "novembro", "dezembro")
@@ -289,7 +289,7 @@ class ReportsPage(QWidget):
         return self._offer_open(written, open_after)
 
     def _ask_path(self, title: str, name: str, fmt: str) -> str | None:
-        path, _ = QFileDialog.getSaveFileName(self, title, name, self.tr(FORMATS[fmt][1]))
+        path, _ = save_file_name(self, title, name, self.tr(FORMATS[fmt][1]))
         if path and not Path(path).suffix:
             path = f"{path}.{fmt}"
         return path or None
@@ -335,8 +335,11 @@ class ReportsPage(QWidget):
                 self.tr("Relatório gravado em %1.\n\nAbrir o arquivo agora?").replace("%1", str(written)),
                 QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No, QMessageBox.StandardButton.Yes)
             open_after = answer == QMessageBox.StandardButton.Yes
-        if open_after:
-            self.open_file(written)
+        if open_after and not self.open_file(written):  # no program for the file: said, not silent
+            QMessageBox.information(
+                self, self.tr("Exportar relatório"),
+                self.tr("Não há neste computador um programa que abra %1. O arquivo está gravado em %2.")
+                .replace("%1", written.suffix.lstrip(".").upper() or written.name).replace("%2", str(written)))
         return written
 
     def open_file(self, path: Path) -> bool:

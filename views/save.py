@@ -47,3 +47,14 @@ def write_in_background(parent: QWidget, text: str, write):
     from views.operations import run_operation
 
     return run_operation(parent, text, lambda _progress: write(), cancellable=False)
+
+
+def save_file_name(parent: QWidget, title: str, name: str, filters: str) -> tuple[str, str]:
+    """``QFileDialog.getSaveFileName`` starting at Documents/``name`` (``name`` kept when it is a full path)."""
+    start = name if Path(name).is_absolute() else str(documents_folder() / name)
+    return QFileDialog.getSaveFileName(parent, title, start, filters)
+
+
+def open_file_name(parent: QWidget, title: str, start: str, filters: str) -> tuple[str, str]:
+    """``QFileDialog.getOpenFileName`` starting at ``start`` or, when none is given, at Documents."""
+    return QFileDialog.getOpenFileName(parent, title, start or str(documents_folder()), filters)

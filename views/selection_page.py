@@ -18,7 +18,6 @@ from PySide6.QtGui import QBrush, QColor
 from PySide6.QtWidgets import (
     QComboBox,
     QDateEdit,
-    QFileDialog,
     QFormLayout,
     QGroupBox,
     QHBoxLayout,
@@ -83,6 +82,7 @@ from models.selection_process import (
     rotation_draws,
     rotation_state,
 )
+from views.save import save_file_name
 from views.table_models import Column, RowsModel, select_where, selected_row
 from views.widgets import FieldErrorsView, WrappingLabel, current_user_name, print_document, save_pdf_as
 from views import theme
@@ -558,7 +558,7 @@ class CallTab(QWidget):
         if not path:
             suggested = f"{'classificacao' if kind == 'ranking' else 'lista-sorteio'}-{current.regime_id}-" \
                         f"{self.today:%Y-%m-%d}.pdf"
-            path, _ = QFileDialog.getSaveFileName(self, self.tr("Publicar lista de participantes"), suggested,
+            path, _ = save_file_name(self, self.tr("Publicar lista de participantes"), suggested,
                                                   self.tr("PDF (*.pdf)"))
             if not path:
                 return None
@@ -653,10 +653,10 @@ class DrawTab(QWidget):
         form.addRow(self.tr("&Local do sorteio:"), self.place)
         form.addRow(self.tr("&Responsáveis e testemunhas:"), self.officials)
         form.addRow(self.tr("&Vagas:"), self.vacancies)
-        alternates_caption = QLabel(self.tr("&Suplentes por grupo:"))
+        alternates_caption = QLabel(self.tr("S&uplentes por grupo:"))
         alternates_caption.setBuddy(self.alternates)
         form.addRow(alternates_caption, alt_row)
-        form.addRow(self.tr("Se&mente:"), self.seed)
+        form.addRow(self.tr("Seme&nte:"), self.seed)
         layout.addLayout(form)
         self.replacing = QLabel()
         self.replacing.setObjectName("replacing")
@@ -833,7 +833,7 @@ class DrawsTab(QWidget):
         self.about.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         below_layout.addWidget(self.about)
         acts = QHBoxLayout()
-        self.ata_button = QPushButton(self.tr("Salvar &ata (PDF)…"))
+        self.ata_button = QPushButton(self.tr("Salvar a&ta (PDF)…"))
         self.ata_button.setObjectName("ata-pdf")
         self.print_button = QPushButton(self.tr("&Imprimir ata…"))
         self.print_button.setObjectName("ata-print")
@@ -1305,7 +1305,7 @@ class AppealsTab(QWidget):
         caption.setBuddy(self.final_on)
         final.addWidget(caption)
         final.addWidget(self.final_on)
-        self.final_button = QPushButton(self.tr("Publicar lista &definitiva…"))
+        self.final_button = QPushButton(self.tr("Publicar lista de&finitiva…"))
         self.final_button.setObjectName("publish-final")
         self.final_button.setStyleSheet("font-weight: 600; padding: 6px 14px;")
         final.addWidget(self.final_button)
@@ -1479,7 +1479,7 @@ class AppealsTab(QWidget):
         if self.process is None:
             return None
         if not path:
-            path, _ = QFileDialog.getSaveFileName(self, self.tr("Publicar lista definitiva"),
+            path, _ = save_file_name(self, self.tr("Publicar lista definitiva"),
                                                   f"lista-definitiva-{self.call.today:%Y-%m-%d}.pdf",
                                                   self.tr("PDF (*.pdf)"))
             if not path:
@@ -1607,10 +1607,10 @@ class RotationTab(QWidget):
         self.seed.setObjectName("points-seed")
         self.seed.setPlaceholderText(self.tr("A semente anunciada antes do sorteio"))
         self.seed.setStyleSheet("font-size: 13pt; padding: 3px;")
-        points_form.addRow(self.tr("&Pontos:"), self.points)
+        points_form.addRow(self.tr("P&ontos:"), self.points)
         points_form.addRow(self.tr("&Local:"), self.place)
         points_form.addRow(self.tr("Responsáveis:"), self.officials)
-        points_form.addRow(self.tr("Se&mente:"), self.seed)
+        points_form.addRow(self.tr("Seme&nte:"), self.seed)
         buttons = QHBoxLayout()
         self.points_button = QPushButton(self.tr("Sortear os &pontos…"))
         self.points_button.setObjectName("draw-points")

@@ -172,7 +172,7 @@ class SiteFormDialog(GuardedDialog):
         form.addRow(self.tr("&Nome:"), self.name)
         form.addRow(self.tr("&Tipo:"), self.kind)
         form.addRow(self.tr("&Regime (ato):"), self.regime)
-        form.addRow(self.tr("Local &nomeado no ato:"), self.regime_site)
+        form.addRow(self.tr("Loca&l nomeado no ato:"), self.regime_site)
         form.addRow(self.tr("&Calendário do ato:"), self.schedule)
         form.addRow(self.tr("N&umeração das bancas:"), self.numbering)
         form.addRow(self.tr("&Espaço entre bancas (m):"), self.gap)

@@ -9,7 +9,6 @@ from PySide6.QtWidgets import (
     QComboBox,
     QDialog,
     QDialogButtonBox,
-    QFileDialog,
     QFormLayout,
     QHBoxLayout,
     QHeaderView,
@@ -27,6 +26,7 @@ from models import session
 from models.audit import audit_rows, audit_tables, export_csv, verify_chain
 from models.errors import FieldErrors, UserError
 from models.users import MIN_PASSWORD, change_role, create_user, get_user, set_active, set_password, user_rows
+from views.save import save_file_name
 from views.table_models import RowsModel, selected_row
 from views.widgets import DateEdit, FieldErrorsView
 from views import theme
@@ -320,7 +320,7 @@ class AuditPage(QWidget):
 
     def export(self, path: str | None = None) -> str | None:
         if not path:
-            path, _ = QFileDialog.getSaveFileName(self, self.tr("Exportar auditoria"),
+            path, _ = save_file_name(self, self.tr("Exportar auditoria"),
                                                   f"auditoria-{_dt.date.today():%Y-%m-%d}.csv",
                                                   self.tr("CSV (*.csv)"))
         if not path:

@@ -9,6 +9,7 @@ from PySide6.QtWidgets import QDialog, QLabel, QLineEdit, QMessageBox, QWidget
 
 from models.br import clean_cnpj, clean_cpf, format_cnpj, format_cpf, parse_br_date
 from models.errors import UserError
+from views.save import save_file_name, write_in_background
 from views import theme
 
 
@@ -287,14 +288,13 @@ def add_yearly_value_form(owner: QWidget, layout, *, year_label: str, value_name
 def save_pdf_as(parent: QWidget, path, *, title: str, default_name: str, write, fail):
     """Ask where to save (unless ``path`` is given), then ``write(path)``; a file that cannot be written is said
     in one line through ``fail(text)``. Returns what ``write`` returned, or ``None``."""
-    from PySide6.QtWidgets import QFileDialog
-
+    
     if not path:
-        path, _ = QFileDialog.getSaveFileName(parent, title, default_name, parent.tr("PDF (*.pdf)"))
+        path, _ = save_file_name(parent, title, default_name, parent.tr("PDF (*.pdf)"))
         if not path:
             return None
     try:
-        return write(path)
+        return write_in_background(parent, parent.tr("Gravando %1…").replace("%1", str(path)), lambda: write(path))
     except OSError as exc:
         fail(parent.tr("Não foi possível gravar %1: %2").replace("%1", str(path))
              .replace("%2", exc.strerror or str(exc)))
