@@ -48,7 +48,10 @@ def _shoot(app, window, name: str) -> None:
 
 def main() -> int:
     app = ensure_app([sys.argv[0]])
-    open_database(f"sqlite:///{Path(_tmp) / 'demo.sqlite3'}")
+    from models import session
+
+    session.log_in(session.SYSTEM)  # the demo is written by the system, as `praca demo` does
+    open_database(f"sqlite:///{Path(_tmp) / 'demo.sqlite3'}", create=True)
     fill_demo()
     from models.files import set_store
 
@@ -56,7 +59,7 @@ def main() -> int:
     from desktop.main_window import MainWindow
 
     window = MainWindow()
-    window.resize(1280, 800)
+    window.resize(1366, 768 - 40 - 30)  # the town hall's 1366×768 screen, less the taskbar and the title bar
     window.show()
     window.refresh()
     window.pages["atendimento"].search.query.setText("silva")
@@ -82,7 +85,7 @@ def main() -> int:
         _shoot(app, window, name)
     window.show_desk("cobranca")
     billing = window.pages["cobranca"]
-    billing.tabs.setCurrentWidget(billing.simulator)
+    billing.tabs.setCurrentIndex(2)  # the simulator, in its scroll area
     _shoot(app, window, "simulador.png")
     billing.tabs.setCurrentWidget(billing.charges)
     billing.charges.set_month(2026, 10)
@@ -97,6 +100,14 @@ def main() -> int:
         app.processEvents()
     window.grab().save(str(HERE / "permissoes.png"))
     print("docs/permissoes.png")
+    desk.tabs.setCurrentWidget(desk.worklist)  # the application as filed, for the one who decides
+    worklist = desk.worklist
+    worklist.refresh()
+    if worklist.model.rowCount():
+        worklist.table.selectRow(0)
+        view = worklist.open_selected(dialog_hook=lambda dialog: dialog.show())
+        _shoot(app, view, "decisao.png")
+        view.close()
     window.close()
     QApplication.processEvents()
     return 0
