@@ -7,6 +7,8 @@ from pathlib import Path
 
 import jsonschema
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from desktop.cli import main
 from models.regime_schema import (
@@ -17,7 +19,7 @@ from models.regime_schema import (
     published_schema_path,
     schema_text,
 )
-from models.regimes import RegimeErrors, default_regimes_folder, load_regime_file
+from models.regimes import RegimeErrors, check_regime_text, default_regimes_folder, load_regime_file
 
 DOCS = Path(__file__).resolve().parent.parent / "docs"
 SHIPPED = sorted(default_regimes_folder().glob("*.toml"))
@@ -122,3 +124,35 @@ def test_an_amendment_is_declared_and_may_not_precede_the_act(tmp_path):
     with pytest.raises(RegimeErrors) as exc:
         load_regime_file(bad, all_errors=True)
     assert exc.value.errors[0].key == "regime.amendment.in_force_from"
+
+
+def _items(data):
+    """(top-level list, index) of every table of the act's top-level lists."""
+    return [(name, i) for name, value in data.items() if isinstance(value, list)
+            for i, item in enumerate(value) if isinstance(item, dict)]
+
+
+SAMPLE = SHIPPED[0]
+SAMPLE_ITEMS = _items(tomllib.loads(SAMPLE.read_text(encoding="utf-8")))
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.sets(st.sampled_from(SAMPLE_ITEMS), min_size=1, max_size=6))
+def test_check_reports_exactly_the_items_broken(broken):
+    """However many items of a file are broken, the check names each of them — and nothing else."""
+    text = SAMPLE.read_text(encoding="utf-8")
+    # the n-th "[[name]]" header of the file opens the n-th table of that list: a key no table knows goes under it
+    lines = text.splitlines(keepends=True)
+    seen: dict[str, int] = {}
+    out = []
+    for line in lines:
+        out.append(line)
+        header = line.strip()
+        if header.startswith("[[") and header.endswith("]]") and "." not in header:
+            name = header[2:-2]
+            index = seen.get(name, 0)
+            seen[name] = index + 1
+            if (name, index) in broken:
+                out.append("chave_inexistente = 1\n")
+    errors = check_regime_text("".join(out), SAMPLE.name, expected_id=SAMPLE.stem)
+    assert {e.key for e in errors} == {f"{name}[{i}].chave_inexistente" for name, i in broken}
