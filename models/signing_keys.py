@@ -380,6 +380,23 @@ def verify_here(text: str, today: _dt.date | None = None) -> Verification:
     return result
 
 
+def check_all_permits(today: _dt.date | None = None) -> tuple[int, list[str]]:
+    """Every signed permit's QR checked against the database's keys (after a restore onto a new machine):
+    (how many carry an authentic signature, the numbers of those that do not)."""
+    from models.permits import Permit
+
+    ring = key_ring()
+    today = today or _dt.date.today()
+    good, bad = 0, []
+    for number, text in Permit.select(Permit.number, Permit.qr_text).where(Permit.qr_text != "").tuples():
+        result = verify_text(text, ring, today=today)
+        if result.summary is not None and result.summary.number == number:
+            good += 1
+        else:
+            bad.append(number)
+    return good, sorted(bad)
+
+
 def withdrawn_numbers() -> list[tuple[str, str, _dt.date | None]]:
     """Every permit no longer in force by an act (number, word, since): what the verification page lists."""
     from models.permits import withdrawn_permits

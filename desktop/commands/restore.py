@@ -81,6 +81,9 @@ def run(args: argparse.Namespace) -> int:
             keep = folder / safety_copy_name()
         result = restore_backup(args.file, force=args.force, keep_current=keep, app_version=__version__,
                                 trust=trust, passphrase=passphrase)
+        from models.signing_keys import check_all_permits
+
+        signed_ok, signed_bad = check_all_permits()
     finally:
         close_database()
     text = f"Backup restaurado em {where}: {count_text(result.counts)}."
@@ -90,6 +93,11 @@ def run(args: argparse.Namespace) -> int:
         text += f" Atualizado do esquema versão {result.from_version} para a {LATEST}."
     if result.kept_copy is not None:
         text += f" O que havia ({count_text(result.replaced)}) foi guardado em {result.kept_copy}."
+    if signed_ok or signed_bad:
+        text += (f" Assinaturas: {signed_ok} {'permissão confere' if signed_ok == 1 else 'permissões conferem'} "
+                 "com as chaves da prefeitura")
+        text += (f"; NÃO conferem: {', '.join(signed_bad[:20])}{'…' if len(signed_bad) > 20 else ''}."
+                 if signed_bad else ".")
     print(text)
     return 0
 
