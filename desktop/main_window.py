@@ -556,8 +556,13 @@ class MainWindow(QMainWindow):
             self, self.tr("Salvar backup"), suggested_backup_name(), self.tr("Backup do Praça (*.praca-backup)"))
         if not path:
             return
-        try:
-            info = write_backup(path, app_version=__version__, signer=desk_signer())
+        from views.operations import run_operation
+
+        signer = desk_signer()
+        try:  # off the GUI thread: a big town's backup takes a while, the window stays responsive
+            info = run_operation(self, self.tr("Gravando o backup…"),
+                                 lambda _progress: write_backup(path, app_version=__version__, signer=signer),
+                                 cancellable=False)
         except UserError as exc:
             QMessageBox.warning(self, self.tr("Backup"), exc.message)
             return
