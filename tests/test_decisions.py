@@ -164,3 +164,22 @@ def test_the_receipt_is_written_off_the_gui_thread(worklist, tmp_path, monkeypat
     assert tab.save_receipt(str(target)) == str(target)
     assert target.read_bytes().startswith(b"%PDF")
     assert threads and threads[0] is not threading.main_thread()
+
+
+def test_billing_and_enforcement_buttons_a_role_may_not_use_say_who_may(app_ready, qtbot, database):
+    from views.charges_page import ChargesTab
+    from views.enforcement_page import RecordsTab
+
+    with session.acting_as(session.Session(None, "ana", "Ana", "atendente")):
+        charges, records = ChargesTab(), RecordsTab()
+        qtbot.addWidget(charges)
+        qtbot.addWidget(records)
+        charges.refresh()
+        records.refresh()
+        assert not charges.generate_button.isEnabled()
+        assert charges.generate_button.toolTip() == "Só chefe ou administrador pode gerar as cobranças do mês."
+        assert not records.buttons["new"].isEnabled() and "fiscal" in records.buttons["new"].toolTip()
+    with session.acting_as(session.Session(None, "bia", "Bia", "fiscal")):
+        charges.refresh()
+        records.refresh()
+        assert records.buttons["new"].isEnabled() and records.buttons["new"].toolTip() == ""

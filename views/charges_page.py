@@ -52,6 +52,7 @@ from models.money import format_brl
 from views.fit import fit_to_screen
 from views.keys import search_keys
 from views.operations import Cancelled, run_operation
+from views.roles import allow
 from views.table_models import Column, RowsModel, select_where, selected_row
 from views.widgets import DateEdit, FieldErrorsView, GuardedDialog, current_user_name
 
@@ -326,9 +327,10 @@ class ChargesTab(QWidget):
 
     def _show_selected(self) -> None:
         row = self.selected()
-        self.pay_button.setEnabled(row is not None and row.status != "cancelled")
-        self.cancel_button.setEnabled(row is not None and row.status == "open" and row.paid == 0)
-        self.return_button.setEnabled(row is not None and row.kind == "deposit" and row.status == "paid")
+        allow(self.pay_button, "charges.pay", row is not None and row.status != "cancelled")
+        allow(self.cancel_button, "charges.cancel", row is not None and row.status == "open" and row.paid == 0)
+        allow(self.return_button, "charges.cancel", row is not None and row.kind == "deposit" and row.status == "paid")
+        allow(self.generate_button, "charges.generate")
         if row is None:
             self.detail.setText(self.tr("Selecione uma cobrança para ver a fórmula, a base legal e os pagamentos."))
             return

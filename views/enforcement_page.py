@@ -51,6 +51,7 @@ from models.regimes import get_regime, shipped_regimes
 from views.fit import fit_to_screen
 from views.flow import FlowLayout
 from views.keys import search_keys
+from views.roles import allow
 from views.table_models import Column, RowsModel, make_table, select_where, selected_row
 from views.widgets import DateEdit, current_user_name, print_document, save_pdf_as
 from views import theme
@@ -1228,18 +1229,21 @@ class RecordsTab(QWidget):
         contests = enf.contests_of(record) if enabled else []
         pending = [c for c in contests if c.pending]
         closed = any(c.final for c in contests)
-        self.buttons["follow"].setEnabled(live)
-        self.buttons["correct"].setEnabled(live)
-        self.buttons["identify"].setEnabled(live and not record.identified)
-        self.buttons["defence"].setEnabled(live and record.kind != "notice" and not contests and not closed)
-        self.buttons["appeal"].setEnabled(live and record.kind != "notice" and not pending and not closed)
-        self.buttons["decide"].setEnabled(bool(pending))
+        allow(self.buttons["new"], "enforcement.record")
+        allow(self.buttons["follow"], "enforcement.record", live)
+        allow(self.buttons["correct"], "enforcement.record", live)
+        allow(self.buttons["identify"], "enforcement.record", live and not record.identified)
+        allow(self.buttons["defence"], "enforcement.record", live and record.kind != "notice" and not contests
+              and not closed)
+        allow(self.buttons["appeal"], "enforcement.record", live and record.kind != "notice" and not pending
+              and not closed)
+        allow(self.buttons["decide"], "enforcement.decide", bool(pending))
         waiting = live and record.kind != "notice" and any(s.actions for s in enf.current_proposal(record).sanctions)
         self.buttons["sanctions"].setEnabled(bool(waiting))
         self.buttons["sanctions"].setToolTip(self.tr(
             "Registrar o fato de que uma sanção depende, ou impor ou dispensar, com o motivo, uma sanção que o "
             "ato deixa à autoridade"))
-        self.buttons["permit"].setEnabled(live and bool(record.permit_id))
+        allow(self.buttons["permit"], "permits.sanction", live and bool(record.permit_id))
         self.buttons["pdf"].setEnabled(enabled)
         self.buttons["print"].setEnabled(enabled)
         if record is None:
