@@ -116,3 +116,22 @@ def test_a_report_that_no_program_opens_says_so(app_ready, qtbot, tmp_path, no_b
     written.write_bytes(b"x")
     page._offer_open(written, True)
     assert any("Não há neste computador um programa que abra XLSX" in said for said in no_blocking_message_boxes)
+
+
+def test_a_first_start_shows_the_first_steps_until_the_municipality_is_set(window, qtbot):
+    from PySide6.QtCore import Qt
+
+    window.show_desk("painel")
+    home = window.pages["painel"]
+    assert home.first_steps.isVisible()
+    text = home.findChild(type(home.heading), "first-steps-text").text()
+    assert "Configurações" in text and "Unidades fiscais" in text and "Usuários" in text and "praca demo" in text
+    qtbot.mouseClick(home.step_buttons["users"], Qt.MouseButton.LeftButton)
+    registry = window.pages["cadastros"]
+    assert window.current_desk() == "cadastros" and registry.tabs.currentWidget() is registry.users
+    from models.settings import MUNICIPALITY, STATE, set_settings
+
+    set_settings({MUNICIPALITY: "Olímpia", STATE: "SP"})
+    window.show_desk("painel")
+    home.refresh()
+    assert not home.first_steps.isVisible()

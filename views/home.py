@@ -6,7 +6,18 @@ import datetime as _dt
 
 from PySide6.QtCore import QLocale
 from PySide6.QtGui import QBrush, QColor
-from PySide6.QtWidgets import QFormLayout, QFrame, QLabel, QListWidget, QListWidgetItem, QVBoxLayout, QWidget
+from PySide6.QtWidgets import (
+    QFormLayout,
+    QFrame,
+    QGroupBox,
+    QHBoxLayout,
+    QLabel,
+    QListWidget,
+    QListWidgetItem,
+    QPushButton,
+    QVBoxLayout,
+    QWidget,
+)
 from views import theme
 
 
@@ -23,6 +34,9 @@ class HomePage(QWidget):
         layout.addWidget(self.heading)
         layout.addWidget(self.agency)
         layout.addSpacing(16)
+        self.main = parent  # the window: the first steps' buttons take the clerk to the right desk
+        self.first_steps = self._first_steps()
+        layout.addWidget(self.first_steps)
 
         box = QFrame()
         box.setFrameShape(QFrame.Shape.StyledPanel)
@@ -57,6 +71,48 @@ class HomePage(QWidget):
         self.heading.setText(self.tr("Praça"))  # until refresh() fills the page from the database
         self.today.addItem(self.tr("Abrindo o banco de dados…"))
 
+    def _first_steps(self) -> QGroupBox:
+        """What a first start asks, until the municipality is set: where to set it, the fiscal units, the users,
+        and how to try the demo."""
+        box = QGroupBox(self.tr("Primeiros passos"))
+        box.setObjectName("first-steps")
+        column = QVBoxLayout(box)
+        text = QLabel(self.tr(
+            "<ol><li>Informe o município, o estado e o órgão em <b>Cadastros → Configurações</b>: os regimes do "
+            "município passam a ser os oferecidos nas mesas.</li>"
+            "<li>Registre o valor de cada unidade fiscal (UFESP, UFM…) do ano, com a fonte, em "
+            "<b>Cadastros → Unidades fiscais</b>.</li>"
+            "<li>Cadastre os usuários e o perfil de cada um (atendente, fiscal, chefe) em "
+            "<b>Cadastros → Usuários</b>.</li></ol>"
+            "<p>Para experimentar antes: <code>praca demo --db sqlite:///demo.sqlite3</code> cria um banco de "
+            "demonstração (usuários com a senha <code>praca2026</code>); abra-o em Arquivo → Abrir banco de "
+            "dados.</p>"))
+        text.setObjectName("first-steps-text")
+        text.setWordWrap(True)
+        column.addWidget(text)
+        row = QHBoxLayout()
+        self.step_buttons = {}
+        for tab, label in (("settings_form", self.tr("&Configurações")),
+                           ("fiscal_units_page", self.tr("Unidades &fiscais")),
+                           ("users", self.tr("&Usuários"))):
+            button = QPushButton(label)
+            button.setObjectName(f"step-{tab}")
+            button.clicked.connect(lambda _c=False, t=tab: self._go_to(t))
+            row.addWidget(button)
+            self.step_buttons[tab] = button
+        row.addStretch(1)
+        column.addLayout(row)
+        box.hide()
+        return box
+
+    def _go_to(self, tab: str) -> None:
+        window = self.main
+        if window is None or not hasattr(window, "show_desk"):
+            return
+        window.show_desk("cadastros")
+        registry = window.pages["cadastros"]
+        registry.tabs.setCurrentWidget(getattr(registry, tab))
+
     def refresh(self) -> None:
         # imported here: the window shows this page's frame before the database is open (start-up)
         from models.charges import charge_alerts, month_summary
@@ -69,6 +125,7 @@ class HomePage(QWidget):
         from views.regime_list import regime_titles
 
         place = municipality_label()
+        self.first_steps.setVisible(not place)  # a first start: nothing set up yet
         self.heading.setText(self.tr("Praça — %1").replace("%1", place) if place
                              else self.tr("Praça — configure o município em Cadastros"))
         self.agency.setText(get_setting(AGENCY))
