@@ -105,3 +105,25 @@ def test_a_change_of_user_leaves_nothing_the_last_user_was_told(window, qtbot):
         assert "Backup" not in window.statusBar().currentMessage()
     finally:
         session.log_out()
+
+
+def test_a_report_is_written_off_the_gui_thread_while_the_window_stays_responsive(window, qtbot, tmp_path,
+                                                                                  monkeypatch):
+    import threading
+
+    import views.reports_page as reports_page
+
+    seen = {}
+
+    def export(year, month, fmt, path, *, today, progress):
+        seen["thread"] = threading.current_thread()
+        progress(1, 2)
+        progress(2, 2)
+        raise reports_page.UserError("Nada a exportar (teste).")
+
+    monkeypatch.setattr(reports_page, "export_fee_report", export)
+    window.show_desk("relatorios")
+    page = window.pages["relatorios"]
+    assert page.export(tmp_path / "taxas.pdf", open_after=False) is None
+    assert seen["thread"] is not threading.main_thread()
+    assert "Nada a exportar" in page.message.text() and page.export_button.isEnabled()

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from PySide6.QtCore import QEventLoop, QThread, Qt, Signal
+from PySide6.QtCore import QEventLoop, QThread, Qt, QTimer, Signal
 from PySide6.QtWidgets import QProgressDialog, QWidget
 
 
@@ -21,9 +21,10 @@ class Cancelled(Exception):
 class _Worker(QThread):
     progressed = Signal(int, int)
 
-    def __init__(self, work: Callable[[Callable[[int, int], None]], Any]):
+    def __init__(self, work: Callable[[Callable[[int, int], None]], Any], cancel_with: type[BaseException]):
         super().__init__()
         self.work = work
+        self.cancel_with = cancel_with
         self.cancelled = False
         self.result: Any = None
         self.error: BaseException | None = None
@@ -31,7 +32,7 @@ class _Worker(QThread):
     def _progress(self, done: int, total: int) -> None:
         self.progressed.emit(done, total)
         if self.cancelled:
-            raise Cancelled()
+            raise self.cancel_with()
 
     def run(self) -> None:  # the worker thread
         from models.db import db
@@ -50,10 +51,14 @@ current: "_Worker | None" = None
 
 
 def run_operation(parent: QWidget, text: str, work: Callable[[Callable[[int, int], None]], Any], *,
-                  title: str = "", cancellable: bool = True, show_after_ms: int = 300) -> Any:
+                  title: str = "", cancellable: bool = True, show_after_ms: int = 300,
+                  cancel_with: type[BaseException] = Cancelled, on_start: Callable[[QProgressDialog], None] | None = None
+                  ) -> Any:
     """Run ``work(progress)`` in a worker thread under a window-modal progress dialog (shown when the work lasts
     more than ``show_after_ms``); wait for it with the event loop running and return what it returned. Raises
-    ``Cancelled`` when the clerk cancelled, or whatever ``work`` raised."""
+    ``Cancelled`` (or ``cancel_with``, the domain's own) when the clerk cancelled, or whatever ``work`` raised.
+    ``on_start(dialog)`` is called with the progress dialog before the work starts; the work starts once the
+    events already queued are handled (a Cancelar already asked for is heard at its first progress)."""
     global current
 
     dialog = QProgressDialog(text, parent.tr("Cancelar") if cancellable else None, 0, 0, parent)
@@ -65,9 +70,12 @@ def run_operation(parent: QWidget, text: str, work: Callable[[Callable[[int, int
     dialog.setAutoClose(False)
     dialog.setAutoReset(False)
     dialog.setValue(0)
-    worker = _Worker(work)
+    worker = _Worker(work, cancel_with)
 
     def progressed(done: int, total: int) -> None:
+        if dialog.wasCanceled():
+            worker.cancelled = True
+            return
         dialog.setMaximum(max(total, 1))
         dialog.setValue(min(done, max(total, 1)))
 
@@ -82,10 +90,16 @@ def run_operation(parent: QWidget, text: str, work: Callable[[Callable[[int, int
     current = worker
     worker.cancel = cancel
     worker.dialog = dialog
+    if on_start is not None:
+        on_start(dialog)
     try:
-        worker.start()
-        if not worker.isFinished():
-            loop.exec()
+        def start() -> None:
+            if dialog.wasCanceled():  # cancelled (QProgressDialog.cancel()) before the work began
+                worker.cancelled = True
+            worker.start()
+
+        QTimer.singleShot(0, start)
+        loop.exec()
         worker.wait()
     finally:
         current = None

@@ -26,7 +26,6 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
     QMessageBox,
-    QProgressDialog,
     QPushButton,
     QSpinBox,
     QVBoxLayout,
@@ -246,8 +245,9 @@ class ReportsPage(QWidget):
         if not path:
             return None
         what = month_label(year, month)
+        today = self.today()
         done = self._run_export(
-            lambda progress: export_fee_report(year, month, fmt, path, today=self.today(), progress=progress),
+            lambda progress: export_fee_report(year, month, fmt, path, today=today, progress=progress),
             self.tr("Gerando o relatório de taxas de %1…").replace("%1", what), self.export_button, self.message)
         if done is None:
             return None
@@ -273,8 +273,9 @@ class ReportsPage(QWidget):
         if not path:
             return None
         what = period_label(start, end)
+        today = self.today()
         done = self._run_export(
-            lambda progress: sanctions_export.export_sanctions_report(start, end, fmt, path, today=self.today(),
+            lambda progress: sanctions_export.export_sanctions_report(start, end, fmt, path, today=today,
                                                                       progress=progress),
             self.tr("Gerando o relatório de sanções de %1…").replace("%1", what), self.sanctions_button,
             self.sanctions_message)
@@ -295,27 +296,18 @@ class ReportsPage(QWidget):
         return path or None
 
     def _run_export(self, run, text: str, button: QPushButton, message: QLabel):
-        """``run(progress)`` under a progress dialog that can cancel it; None when cancelled or refused (said on
-        ``message``)."""
-        dialog = QProgressDialog(text, self.tr("Cancelar"), 0, 1000, self)
-        dialog.setWindowTitle(self.tr("Exportar relatório"))
-        dialog.setWindowModality(Qt.WindowModality.WindowModal)
-        dialog.setMinimumDuration(400)
-        dialog.setAutoClose(False)
-        dialog.setAutoReset(False)
-        dialog.setValue(0)
-        self.progress_dialog = dialog
+        """``run(progress)`` in a worker thread under a progress dialog that can cancel it (views/operations.py);
+        None when cancelled or refused (said on ``message``)."""
+        from views.operations import run_operation
 
-        def progress(done: int, total: int) -> None:
-            dialog.setMaximum(max(total, 1))
-            dialog.setValue(min(done, max(total, 1)))
-            QApplication.processEvents()
-            if dialog.wasCanceled():
-                raise Cancelled()
+        def started(dialog) -> None:
+            dialog.setMaximum(1000)
+            self.progress_dialog = dialog
 
         button.setEnabled(False)
         try:
-            return run(progress)
+            return run_operation(self, text, run, title=self.tr("Exportar relatório"), cancel_with=Cancelled,
+                                 show_after_ms=400, on_start=started)
         except Cancelled:
             self._say(self.tr("Exportação cancelada: nenhum arquivo foi gravado."), label=message)
             return None
@@ -323,7 +315,6 @@ class ReportsPage(QWidget):
             self._say(exc.message, error=True, label=message)
             return None
         finally:
-            dialog.close()
             self.progress_dialog = None
             button.setEnabled(True)
 
