@@ -135,3 +135,28 @@ def test_a_first_start_shows_the_first_steps_until_the_municipality_is_set(windo
     window.show_desk("painel")
     home.refresh()
     assert not home.first_steps.isVisible()
+
+
+def test_zoom_by_keyboard_centres_on_the_selected_stall(app_ready, qtbot, feira):
+    from PySide6.QtCore import QPointF
+
+    from views.map_editor import MapEditor
+
+    editor = MapEditor()
+    qtbot.addWidget(editor)
+    editor.resize(1300, 700)
+    editor.show()
+    qtbot.waitExposed(editor)
+    editor.load(feira.id)
+    editor.view.fit()
+    item = editor.items[uid_of(editor.plan, 4)]
+    item.setSelected(True)
+    editor.view.setFocus()
+    before = editor.view.px_per_mm()
+    for _ in range(3):
+        editor.action_zoom_in.trigger()  # Ctrl+= (Ctrl++), or the toolbar's Zoom +
+    assert editor.view.px_per_mm() > before
+    centre = editor.view.mapToScene(editor.view.viewport().rect().center())
+    target = item.sceneBoundingRect().center()
+    assert abs(centre.x() - target.x()) < 1_000 and abs(centre.y() - target.y()) < 1_000, (centre, target)
+    assert isinstance(centre, QPointF)
