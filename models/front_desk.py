@@ -69,11 +69,14 @@ def local_to(applicant_kind: str, applicant_id: int, regime: Regime) -> tuple[bo
         city, since = company.city, owner.resident_since if owner else None
         registration = bool(company.municipal_registration)
     in_town = bool(city) and _town(city) == _town(regime.municipality)
-    if serves(regime) or (in_town and not get_setting(MUNICIPALITY)):
+    home = get_setting(MUNICIPALITY)
+    if serves(regime) or (in_town and not home):
         resident = True if since or in_town else None
         return resident, since, registration
-    if in_town:
-        return True, None, None  # lives there, but since when and the registration are that town's records
+    if in_town:  # lives or is established there: a registration recorded in its form is that town's (issue 18 §4)
+        return True, None, (True if registration else None)
+    if not home and registration:  # the desk serves no town yet: the registration it recorded is the one asked
+        return (False if city else None), None, True
     return (False if city else None), None, (False if city else None)
 
 

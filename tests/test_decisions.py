@@ -183,3 +183,26 @@ def test_billing_and_enforcement_buttons_a_role_may_not_use_say_who_may(app_read
         charges.refresh()
         records.refresh()
         assert records.buttons["new"].isEnabled() and records.buttons["new"].toolTip() == ""
+
+
+@pytest.mark.parametrize("home", ["", "Sapezal"])
+def test_a_companys_municipal_registration_recorded_in_its_form_counts_for_the_rule(database, tmp_path, home):
+    from models.front_desk import eligibility_now
+    from models.people import CompanyInput, save_company
+    from models.settings import MUNICIPALITY, set_settings
+
+    set_store(tmp_path / "files")
+    if home:
+        set_settings({MUNICIPALITY: home})
+    firm = save_company(CompanyInput(cnpj="11.222.333/0001-81", legal_name="Pipoca Olímpia Ltda.", city="Olímpia",
+                                     state="SP", municipal_registration="48.213"))
+    app = create_application(ApplicationInput(regime="olimpia-2025", permit_kind="street-vending",
+                                              company_id=firm.id), clerk="ana", today=TODAY)
+    rule = next(r for r in eligibility_now(app, today=TODAY).results if r.rule.kind == "municipal-registration")
+    assert rule.status == "passed", rule.reason
+    from models.people import Company
+
+    Company.update(municipal_registration="").where(Company.id == firm.id).execute()
+    rule = next(r for r in eligibility_now(get_application(app.id), today=TODAY).results
+                if r.rule.kind == "municipal-registration")
+    assert rule.status != "passed"
