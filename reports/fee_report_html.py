@@ -1,24 +1,20 @@
-"""The monthly fee report as HTML (printable on A4, inline SVG chart) and as PDF through Qt.
+"""The monthly fee report as HTML that prints (A4, page numbers, inline SVG chart) and as PDF from it.
 
-The HTML is for a browser: ``@page`` sets A4, the chart is inline SVG. The PDF
-is the same template laid out by Qt's rich-text engine (``qt=True``), which
-has no SVG: the same chart is rendered by Qt's SVG renderer to a PNG and
-embedded. The figures come from :class:`models.fee_report.FeeReport`; money is
-formatted here, once per distinct amount, so 20.000 charges render in well
-under a second.
+The HTML is for a browser and a phone: ``@page`` rules set A4 portrait for the
+figures and A4 landscape for the charge list, with "Página N de M" in the page
+margin; a viewport and a narrow-screen layout for phones. The PDF is the same
+page laid out by WeasyPrint (reports/paged_pdf.py). The figures come from
+:class:`models.fee_report.FeeReport`; money is formatted here, once per
+distinct amount, so 20.000 charges render in well under a second.
 
 The sanctions report (reports/sanctions_report_html.py) shares :class:`Brl`,
-:func:`cents`, :class:`Escaper`, :func:`bar_chart_svg`,
-:func:`chart_png_data_uri` and :func:`write_paged_pdf`, and its template the
+:func:`cents`, :class:`Escaper` and :func:`bar_chart_svg`, and its template the
 look of this one (resources/templates/report_common.html.j2).
 """
 
 from __future__ import annotations
 
-import base64
 import math
-import os
-import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 from decimal import Decimal
@@ -30,7 +26,6 @@ from markupsafe import escape as markup_escape
 
 from models.fee_report import CANCELLED, FeeReport
 from models.outfile import atomic_writer
-from reports.qt_fonts import FAMILY
 from reports.templating import date_br, render
 
 Progress = Callable[[int, int], None]
@@ -159,50 +154,6 @@ def bar_chart_svg(groups, title: str, *, series: tuple[str, str] = ("Cobrado", "
     return Chart(Markup("".join(out)), width, height)
 
 
-def ensure_gui_app() -> None:
-    """Qt's text and SVG rendering need a QGuiApplication (fonts): make a headless one on the command line."""
-    global _app
-    from PySide6.QtCore import QCoreApplication
-    from PySide6.QtGui import QGuiApplication
-
-    instance = QCoreApplication.instance()
-    if instance is None:
-        if sys.platform.startswith("linux") and not (os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")):
-            os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
-        from PySide6.QtWidgets import QApplication
-
-        _app = QApplication(sys.argv[:1] or ["praca"])
-    elif not isinstance(instance, QGuiApplication):
-        raise RuntimeError("O PDF precisa de uma QGuiApplication (há só uma QCoreApplication).")
-    from reports.qt_fonts import register_fonts
-
-    register_fonts()
-
-
-_app = None
-
-
-def chart_png_data_uri(chart: Chart, *, scale: int = 3) -> str:
-    """The SVG chart as a PNG ``data:`` URI, for Qt's rich text (which draws no SVG)."""
-    from PySide6.QtCore import QBuffer, QByteArray, QIODevice, Qt
-    from PySide6.QtGui import QImage, QPainter
-    from PySide6.QtSvg import QSvgRenderer
-
-    ensure_gui_app()
-
-    renderer = QSvgRenderer(QByteArray(str(chart.svg).encode("utf-8")))
-    image = QImage(chart.width * scale, chart.height * scale, QImage.Format.Format_RGB32)
-    image.fill(Qt.GlobalColor.white)
-    painter = QPainter(image)
-    painter.setRenderHint(QPainter.RenderHint.Antialiasing)
-    renderer.render(painter)
-    painter.end()
-    buffer = QBuffer()
-    buffer.open(QIODevice.OpenModeFlag.WriteOnly)
-    image.save(buffer, "PNG")
-    return "data:image/png;base64," + base64.b64encode(bytes(buffer.data())).decode("ascii")
-
-
 # --------------------------------------------------------------------------- HTML
 
 
@@ -216,7 +167,6 @@ DELINQUENT_ROW = ('<tr><td>{holder}{permits}</td><td>{document}</td><td class="n
                   '<td class="num" align="right">{amount}</td><td>{since}</td><td class="small">{charges}</td></tr>\n')
 PAYMENT_ROW = ('<tr><td>{day}</td><td>{number}</td><td>{holder}</td><td>{kind}</td><td>{reference}</td>'
                '<td class="num" align="right">{amount}</td><td>{by}</td></tr>\n')
-QT_CHUNK = 150  # rows per table in the PDF: Qt lays out many short tables far faster than one long one
 
 
 class Escaper:
@@ -254,15 +204,9 @@ def _delinquent_rows(delinquents, brl: Brl, day) -> Markup:
         charges=esc(d.charges)) for d in delinquents))
 
 
-def fee_report_html(report: FeeReport, *, qt: bool = False, part: str = "all", start: int = 0,
-                    stop: int | None = None, progress: Progress | None = None) -> str:
-    """The report as one HTML page.
-
-    ``qt=True`` is the variant Qt lays out for the PDF (the chart as PNG, the
-    charge list in short tables); ``part`` is ``"all"``, ``"main"`` (without
-    the charge list) or ``"annex"`` (only the charge list, or its rows
-    ``start:stop``) — the PDF prints the annex on landscape pages, in parts.
-    """
+def fee_report_html(report: FeeReport, *, progress: Progress | None = None) -> str:
+    """The report as one HTML page: the figures on A4 portrait pages, the charge list (the annex) on A4
+    landscape pages — in a browser's print and in the PDF alike."""
     brl = Brl()
     dates: dict = {}
 
@@ -273,24 +217,16 @@ def fee_report_html(report: FeeReport, *, qt: bool = False, part: str = "all", s
         return text
 
     total = len(report.charges) + len(report.payments)
-    stop = len(report.charges) if stop is None else min(stop, len(report.charges))
-    rows = _charge_rows(report.charges[start:stop], brl, day, progress, total) if part in ("all", "annex") else []
-    if qt:
-        chunks = [Markup("".join(rows[k:k + QT_CHUNK])) for k in range(0, len(rows), QT_CHUNK)]
-    else:
-        chunks = [Markup("".join(rows))] if rows else []
+    rows = _charge_rows(report.charges, brl, day, progress, total)
     esc = Escaper()
-    payments = Markup("") if part == "annex" else Markup("".join(
+    payments = Markup("".join(
         PAYMENT_ROW.format(day=day(p.paid_on), number=esc(p.charge), holder=esc(p.holder), kind=esc(p.kind_label),
                            reference=esc(p.reference), amount=brl(p.amount), by=esc(p.recorded_by))
         for p in report.payments))
-    delinquents = Markup("") if part == "annex" else _delinquent_rows(report.delinquents, brl, day)
-    chart = bar_chart(report) if part != "annex" else None
-    html = render("fee_report.html.j2", report=report, totals=report.totals, charge_chunks=chunks,
-                  payments=payments, delinquents=delinquents, chart=chart, qt=qt, part=part, annex_first=start == 0,
-                  annex_last=stop >= len(report.charges),
-                  chart_png=chart_png_data_uri(chart) if qt and report.by_kind and part != "annex" else "",
-                  brl=brl, cents=cents, month_title=report.label[:1].upper() + report.label[1:])
+    html = render("fee_report.html.j2", report=report, totals=report.totals, charges=Markup("".join(rows)),
+                  payments=payments, delinquents=_delinquent_rows(report.delinquents, brl, day),
+                  chart=bar_chart(report), brl=brl, cents=cents,
+                  month_title=report.label[:1].upper() + report.label[1:])
     if progress is not None:
         progress(total, total)
     return html
@@ -303,106 +239,9 @@ def write_fee_report_html(report: FeeReport, path: str | Path, *, progress: Prog
     return path
 
 
-ANNEX_PART = 1000  # charges per Qt document: each is laid out in turn, so the bar moves and Cancelar answers
-
-
 def write_fee_report_pdf(report: FeeReport, path: str | Path, *, progress: Progress | None = None) -> Path:
-    """The same report through Qt: the figures on A4 portrait pages, the charge list on A4 landscape pages.
+    """The same page as a tagged PDF (reports/paged_pdf.py): rows never split, headings kept with what
+    follows, headers repeated, "Página N de M" on every page."""
+    from reports.paged_pdf import write_html_pdf
 
-    Qt needs about 2 ms a charge: 20.000 charges make some 1.300 pages in a
-    minute or two; the HTML and Excel files are instant.
-    """
-    n = len(report.charges)
-    parts = [(1, False, lambda: fee_report_html(report, qt=True, part="main"))]
-    for first in range(0, n, ANNEX_PART):
-        parts.append((min(first + ANNEX_PART, n) - first, True,
-                      lambda first=first: fee_report_html(report, qt=True, part="annex", start=first,
-                                                          stop=first + ANNEX_PART)))
-    return write_paged_pdf(path, parts, title=report.title, municipality=report.municipality, progress=progress)
-
-
-@atomic_writer("path", kind="pdf")
-def write_paged_pdf(path: str | Path, parts, *, title: str, municipality: str = "",
-                    progress: Progress | None = None) -> Path:
-    """HTML parts laid out by Qt's rich-text engine (as ``reports.pdf.html_to_pdf`` does) on A4 pages drawn here
-    one by one — shared by the fee and the sanctions reports.
-
-    ``parts``: ``(weight, landscape, make_html)`` — each part is its own document, on portrait or landscape pages
-    (a long list goes landscape, in several parts so the bar moves). Every page has the report's name and its
-    number. ``progress(done, total)`` is called per part laid out (by its weight) and per page drawn — it may
-    raise to stop (the caller removes the file).
-    """
-    from PySide6.QtCore import QMarginsF, QRectF, QSizeF, Qt
-    from PySide6.QtGui import QFont, QPageLayout, QPageSize, QPainter, QPdfWriter, QTextDocument
-
-    ensure_gui_app()
-    path = Path(path)
-    weight = sum(w for w, _landscape, _make in parts) or 1
-    units = 2 * weight  # laying out, then drawing
-
-    def tell(done: int) -> None:
-        if progress is not None:
-            progress(min(done, units), units)
-
-    writer = QPdfWriter(str(path))
-    writer.setTitle(f"{title} — {municipality}" if municipality else title)
-    writer.setCreator("Praça")
-    writer.setResolution(300)
-    margins = QMarginsF(12, 12, 12, 12)
-    a4 = QPageSize(QPageSize.PageSizeId.A4)
-    portrait = QPageLayout(a4, QPageLayout.Orientation.Portrait, margins, QPageLayout.Unit.Millimeter)
-    landscape = QPageLayout(a4, QPageLayout.Orientation.Landscape, margins, QPageLayout.Unit.Millimeter)
-    writer.setPageLayout(portrait)
-    footer = 6 / 25.4 * writer.resolution()  # 6 mm for the page number
-
-    def lay_out(html: str, layout: QPageLayout):
-        rect = layout.paintRectPixels(writer.resolution())
-        document = QTextDocument()
-        document.documentLayout().setPaintDevice(writer)  # px lengths scale as on screen (96 dpi)
-        document.setDocumentMargin(0)
-        document.setHtml(html)
-        document.setPageSize(QSizeF(rect.width(), rect.height() - footer))
-        document.pageCount()  # lays it out now
-        return document, layout, rect
-
-    tell(0)
-    documents = []
-    laid = 0
-    for part_weight, wide, make_html in parts:
-        documents.append(lay_out(make_html(), landscape if wide else portrait))
-        laid += part_weight
-        tell(laid)
-    pages = sum(d.pageCount() for d, _l, _r in documents)
-    font = QFont(FAMILY)
-    font.setPointSizeF(7)
-    caption = " — ".join(x for x in (municipality, title) if x)
-
-    painter = QPainter()
-    if not painter.begin(writer):
-        raise OSError(f"não foi possível gravar {path}")
-    try:
-        number = 0
-        current = portrait
-        for document, layout, rect in documents:
-            if layout is not current:
-                writer.setPageLayout(layout)  # from the next page on
-                current = layout
-            height = document.pageSize().height()
-            for page in range(document.pageCount()):
-                if number:
-                    writer.newPage()
-                number += 1
-                painter.save()
-                painter.translate(0, -page * height)
-                document.drawContents(painter, QRectF(0, page * height, rect.width(), height))
-                painter.restore()
-                painter.setFont(font)
-                painter.setPen(Qt.GlobalColor.darkGray)
-                band = QRectF(0, rect.height() - footer * 0.8, rect.width(), footer * 0.8)
-                painter.drawText(band, Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignBottom, caption)
-                painter.drawText(band, Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignBottom,
-                                 f"página {number} de {pages}")
-                tell(weight + round(weight * number / pages))
-    finally:
-        painter.end()
-    return path
+    return write_html_pdf(fee_report_html(report), path, progress=progress)

@@ -9,7 +9,7 @@ from models.applications import Application
 from models.br import format_cnpj, format_cpf
 from models.regimes import get_regime
 from models.settings import letterhead
-from reports.pdf import html_to_pdf, text_document
+from reports.pdf import text_document
 from reports.templating import render
 
 
@@ -72,4 +72,8 @@ def receipt_document(app: Application):
 
 
 def write_receipt_pdf(app: Application, path: str | Path) -> Path:
-    return html_to_pdf(receipt_html(app), path, title=f"Recibo do protocolo {app.protocol}")
+    """A tagged PDF whose rows are never split across pages (reports/paged_pdf.py); the print dialog still
+    takes Qt's document (:func:`receipt_document`)."""
+    from reports.paged_pdf import write_html_pdf
+
+    return write_html_pdf(receipt_html(app), path)

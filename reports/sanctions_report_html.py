@@ -1,10 +1,10 @@
-"""The sanctions report as HTML (printable on A4, inline SVG chart) and as PDF through Qt.
+"""The sanctions report as HTML that prints and as a tagged PDF from it.
 
 The same pieces as the monthly fee report (reports/fee_report_html.py): money
 formatted once per amount (:class:`Brl`), the SVG bar chart of two series per
-group (here fines charged and paid by kind of record), the PNG of that chart for
-Qt, which draws no SVG, and the paged PDF writer — the figures on A4 portrait
-pages, the lists of records and fines on A4 landscape pages. The template is
+group (here fines charged and paid by kind of record); the figures on A4
+portrait pages, the lists of records and fines on A4 landscape pages, in a
+browser's print and in the PDF (reports/paged_pdf.py) alike. The template is
 resources/templates/sanctions_report.html.j2.
 """
 
@@ -13,13 +13,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
-from models.sanctions_report import CANCELLED, CORRECTED, SanctionsReport
 from models.outfile import atomic_writer
-from reports.fee_report_html import Brl, bar_chart_svg, cents, chart_png_data_uri, write_paged_pdf
+from models.sanctions_report import CANCELLED, CORRECTED, SanctionsReport
+from reports.fee_report_html import Brl, bar_chart_svg, cents
 from reports.templating import render
 
 Progress = Callable[[int, int], None]
-QT_CHUNK = 150  # rows per table in the PDF: Qt lays out many short tables far faster than one long one
 
 
 def chart(report: SanctionsReport):
@@ -28,18 +27,10 @@ def chart(report: SanctionsReport):
                          series=("Multa lançada", "Paga"))
 
 
-def sanctions_report_html(report: SanctionsReport, *, qt: bool = False, part: str = "all") -> str:
-    """The report as one HTML page.
-
-    ``qt=True`` is the variant Qt lays out for the PDF (the chart as PNG, the
-    lists in short tables); ``part`` is ``"all"``, ``"main"`` (the figures and
-    breakdowns) or ``"annex"`` (the lists of records and fines, printed landscape).
-    """
-    svg = chart(report) if part != "annex" else None
+def sanctions_report_html(report: SanctionsReport) -> str:
+    """The report as one HTML page."""
     return render("sanctions_report.html.j2", report=report, figures=report.figures, totals=report.totals,
-                  chart=svg, chart_png=chart_png_data_uri(svg) if qt and svg is not None and report.by_kind else "",
-                  qt=qt, part=part, chunk=QT_CHUNK if qt else max(len(report.records), len(report.fines), 1),
-                  brl=Brl(), cents=cents, CORRECTED=CORRECTED, CANCELLED=CANCELLED)
+                  chart=chart(report), brl=Brl(), cents=cents, CORRECTED=CORRECTED, CANCELLED=CANCELLED)
 
 
 @atomic_writer("path", kind="html")
@@ -56,9 +47,7 @@ def write_sanctions_report_html(report: SanctionsReport, path: str | Path, *,
 
 def write_sanctions_report_pdf(report: SanctionsReport, path: str | Path, *,
                                progress: Progress | None = None) -> Path:
-    """The figures on A4 portrait pages, the lists of records and fines on A4 landscape pages."""
-    main = 1 + len(report.infractions) + len(report.deadlines) + len(report.seized) + len(report.debts)
-    parts = [(main, False, lambda: sanctions_report_html(report, qt=True, part="main")),
-             (1 + len(report.records) + len(report.fines), True,
-              lambda: sanctions_report_html(report, qt=True, part="annex"))]
-    return write_paged_pdf(path, parts, title=report.title, municipality=report.municipality, progress=progress)
+    """The same page as a tagged PDF: the figures on A4 portrait pages, the lists on A4 landscape pages."""
+    from reports.paged_pdf import write_html_pdf
+
+    return write_html_pdf(sanctions_report_html(report), path, progress=progress)

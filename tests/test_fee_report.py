@@ -302,7 +302,7 @@ def test_excel_html_and_pdf_agree_to_the_cent_with_sql(month, tmp_path, app_read
             found = re.search(rf"^\s*{label}\s+(R\$ [\d.]+,\d\d)", text, re.MULTILINE)
             assert found, f"{label} not in the PDF's summary"
             assert found.group(1) == format_brl(from_centavos(expected[name])), label
-        assert "Prefeitura de São José dos Campos" in text and "página 1 de" in text
+        assert "Prefeitura de São José dos Campos" in text and "Página 1 de" in text
         assert month["fine"].number in text and "paga a maior" in text
 
 
@@ -453,7 +453,7 @@ def test_pdf_has_the_summary_portrait_and_the_charge_list_landscape(month, tmp_p
     sizes, text = pdf_pages(_export("pdf", tmp_path / "taxas.pdf"))
     assert sizes and sizes[0][0] < sizes[0][1]  # the figures on A4 portrait
     assert sizes[-1][0] > sizes[-1][1]  # the charge list on A4 landscape
-    assert "Anexo — cobranças com vencimento no mês" in text and f"página {len(sizes)} de {len(sizes)}" in text
+    assert "Anexo — cobranças com vencimento no mês" in text and f"Página {len(sizes)} de {len(sizes)}" in text
 
 
 def pdf_pages(path: Path) -> tuple[list[tuple[float, float]], str]:

@@ -322,7 +322,7 @@ def test_excel_html_and_pdf_agree_to_the_cent_with_sql(march, tmp_path, app_read
         assert summary == {label: format_brl(from_centavos(expected[name])) for label, name in (
             ("Multas lançadas", "charged"), ("Multas pagas", "paid"), ("Multas em aberto", "open"),
             ("Multas vencidas", "overdue"))}
-        assert "Prefeitura da Estância Turística de Olímpia" in text and "página 1 de" in text
+        assert "Prefeitura da Estância Turística de Olímpia" in text and "Página 1 de" in text
         assert march["sapezal"].reference in text and "art. 192, II" in text
 
 
@@ -433,7 +433,7 @@ def test_pdf_has_the_figures_portrait_the_lists_landscape_and_renders(march, tmp
     sizes, text = pdf_pages(path)
     assert sizes and sizes[0][0] < sizes[0][1]  # the figures on A4 portrait
     assert sizes[-1][0] > sizes[-1][1]  # the lists on A4 landscape
-    assert "Anexo — autos lavrados no período" in text and f"página {len(sizes)} de {len(sizes)}" in text
+    assert "Anexo — autos lavrados no período" in text and f"Página {len(sizes)} de {len(sizes)}" in text
     subprocess.run([PDFTOPPM, "-png", "-r", "40", "-f", "1", "-l", "1", str(path), str(tmp_path / "p")], check=True)
     [png] = tmp_path.glob("p*.png")
     assert png.stat().st_size > 5000  # a page with its chart and tables, not a blank one
