@@ -15,8 +15,9 @@ XlsxWriter can (``write_formula(..., value=)``), names the font in every
 format (LibreOffice then never falls back to a serif face), takes explicit row
 heights for the wrapped headers and streams rows (``constant_memory``).
 
-Money is ``[$R$-416] #,##0.00`` — the format carries its locale (pt-BR), so it
-reads ``R$ 3.378,36`` under any locale; dates are real dates ``DD/MM/YYYY``.
+Money is ``[$-416]"R$" #,##0.00`` — the format carries its locale (pt-BR), so
+LibreOffice shows ``R$ 3.378,36`` under any locale (tested through its CSV "as
+shown"); dates are real dates ``DD/MM/YYYY``.
 Every text is written as a string: a name typed as ``=HYPERLINK(…)`` or
 ``+55 11…`` stays text, never a formula. Each sheet prints on A4 landscape
 with the header row repeated and "Página N de M" in the footer, fitted to as
@@ -52,7 +53,10 @@ FONT, FONT_SIZE = "Arial", 10
 LINE_HEIGHT = 12.75  # points per line of 10 pt Arial, as Excel spaces it
 MIN_PRINT_SCALE = 0.8  # 10 pt × 0,8 = 8 pt on paper
 
-MONEY = "[$R$-416] #,##0.00"  # pt-BR by the format itself: R$ 3.378,36 under any locale
+# pt-BR by the format itself: the [$-416] prefix makes LibreOffice read it as a Portuguese (Brazil) format, so it
+# shows R$ 3.378,36 under any locale (with [$R$-416] the locale names only the symbol: R$ 3,378.36 in en-US)
+MONEY = '[$-416]"R$" #,##0.00'
+
 DATE = "DD/MM/YYYY"
 DATETIME = "DD/MM/YYYY HH:MM"
 COUNT = "0"
@@ -69,7 +73,7 @@ STYLES = {
     "Praça moeda": {"num_format": MONEY},
     "Praça data": {"num_format": DATE},
     "Praça data e hora": {"num_format": DATETIME},
-    "Praça número": {"num_format": COUNT},
+    "Praça número": {"num_format": COUNT, "valign": "top"},  # beside wrapped text: on its first line
     "Praça destaque": {"bold": True, "num_format": MONEY},
     "Praça total": {"bold": True, "bg_color": "#E9EFE9"},
     "Praça total moeda": {"bold": True, "bg_color": "#E9EFE9", "num_format": MONEY},
@@ -207,9 +211,19 @@ def _criterion(op: str, operand, reference: str | None) -> str:
     return {"=": f'"{text}"', "<>": f'"<>{text}"', "nonblank": '"<>"', "prefix": f'"{text}*"'}[op]
 
 
-def _matching(conditions) -> list[bool]:
+def _matching(conditions) -> list[int]:
+    """The indexes of the list's lines that meet every condition."""
     n = len(conditions[0][0].values)
-    return [all(_meets(area.values[i], op, operand) for area, op, operand, _ref in conditions) for i in range(n)]
+    return [i for i in range(n) if all(_meets(area.values[i], op, operand) for area, op, operand, _r in conditions)]
+
+
+def _criteria(conditions) -> str:
+    return ",".join(f"{a},{_criterion(op, x, ref)}" for a, op, x, ref in conditions)
+
+
+def _sum_at(area: Area, rows) -> Decimal:
+    values = area.values
+    return sum(_numbers(values[i] for i in rows), Decimal(0))
 
 
 def f_sum(area: Area, *, money: bool = True) -> Formula:
@@ -219,16 +233,15 @@ def f_sum(area: Area, *, money: bool = True) -> Formula:
     return Formula(f"=SUM({area})", int(total))
 
 
-def f_sumifs(area: Area, conditions) -> Formula:
-    keep = _matching(conditions)
-    total = sum(_numbers(v for v, k in zip(area.values, keep) if k), Decimal(0))
-    criteria = ",".join(f"{a},{_criterion(op, x, ref)}" for a, op, x, ref in conditions)
-    return Formula(f"=ROUND(SUMIFS({area},{criteria}),2)", round2(total))
+def f_sumifs(area: Area, conditions, rows=None) -> Formula:
+    """``rows``: the matching lines when the caller already knows them (a breakdown indexes its list once)."""
+    rows = _matching(conditions) if rows is None else rows
+    return Formula(f"=ROUND(SUMIFS({area},{_criteria(conditions)}),2)", round2(_sum_at(area, rows)))
 
 
-def f_countifs(conditions) -> Formula:
-    criteria = ",".join(f"{a},{_criterion(op, x, ref)}" for a, op, x, ref in conditions)
-    return Formula(f"=COUNTIFS({criteria})", sum(_matching(conditions)))
+def f_countifs(conditions, rows=None) -> Formula:
+    rows = _matching(conditions) if rows is None else rows
+    return Formula(f"=COUNTIFS({_criteria(conditions)})", len(rows))
 
 
 def f_count(area: Area) -> Formula:
@@ -239,18 +252,17 @@ def f_counta(area: Area) -> Formula:
     return Formula(f"=COUNTA({area})", sum(1 for v in area.values if not _blank(v)))
 
 
-def f_sumproduct(area: Area | None, conditions) -> Formula:
+def f_sumproduct(area: Area | None, conditions, rows=None) -> Formula:
     """An exact comparison (no wildcard, no operator read in a key) where COUNTIFS/SUMIFS would misread."""
-    keep = _matching(conditions)
+    rows = _matching(conditions) if rows is None else rows
     parts = []
     for a, op, x, ref in conditions:
         operand = ref if ref is not None else '"' + str(x).replace('"', '""') + '"'
         parts.append(f"({a}{'=' if op == '=' else '<>'}{operand})")
     match = "*".join(parts)
     if area is None:
-        return Formula(f"=SUMPRODUCT({match}*1)", sum(keep))
-    total = sum(_numbers(v for v, k in zip(area.values, keep) if k), Decimal(0))
-    return Formula(f"=ROUND(SUMPRODUCT({match}*{area}),2)", round2(total))
+        return Formula(f"=SUMPRODUCT({match}*1)", len(rows))
+    return Formula(f"=ROUND(SUMPRODUCT({match}*{area}),2)", round2(_sum_at(area, rows)))
 
 
 # --------------------------------------------------------------------------- sizes
@@ -636,7 +648,7 @@ def criteria_safe(key: str, keys: list[str]) -> bool:
 _criteria_safe = criteria_safe  # the name the fee report's tests know
 
 
-def group_formulas(row: int, criteria, sums, exclude, safe: bool) -> tuple[Formula, list[Formula]]:
+def group_formulas(row: int, criteria, sums, exclude, safe: bool, rows=None) -> tuple[Formula, list[Formula]]:
     """The count and the sums of the list's lines whose columns equal this row's key cells.
 
     ``criteria``: (area on the list, column letter of the key cell on this sheet, the key); ``exclude``: (area,
@@ -645,9 +657,25 @@ def group_formulas(row: int, criteria, sums, exclude, safe: bool) -> tuple[Formu
     conditions = [(area, "=", key, f"${letter}{row}") for area, letter, key in criteria]
     if exclude is not None:
         conditions.append((exclude[0], "<>", exclude[1], None))
+    rows = _matching(conditions) if rows is None else rows
     if safe:
-        return f_countifs(conditions), [f_sumifs(area, conditions) for area in sums]
-    return f_sumproduct(None, conditions), [f_sumproduct(area, conditions) for area in sums]
+        return f_countifs(conditions, rows), [f_sumifs(area, conditions, rows) for area in sums]
+    return f_sumproduct(None, conditions, rows), [f_sumproduct(area, conditions, rows) for area in sums]
+
+
+def _index(criteria, exclude) -> dict[tuple, list[int]]:
+    """The list's lines by their keys (compared as COUNTIFS compares them: text without case), once for a whole
+    breakdown; lines with a blank key or excluded left out."""
+    areas = [area for area, _index in criteria]
+    out: dict[tuple, list[int]] = {}
+    for i in range(len(areas[0].values)):
+        if exclude is not None and not _meets(exclude[0].values[i], "<>", exclude[1]):
+            continue
+        keys = tuple(area.values[i] for area in areas)
+        if any(_blank(k) for k in keys):
+            continue
+        out.setdefault(tuple(_fold(k) for k in keys), []).append(i)
+    return out
 
 
 @dataclass
@@ -670,6 +698,7 @@ def breakdown_sheet(book: Book, report, title: str, columns, rows, *, heading: s
     sheet = Sheet(book, title, report, columns, heading=heading, note=note)
     lead = len(columns) - 1 - len(sums)
     combos = [tuple(str(r[index]).casefold() for _area, index in criteria) for r in rows]
+    lines = _index(criteria, exclude)
     results = []
     row = HEADER_ROW
     for values, combo in zip(rows, combos):
@@ -678,7 +707,8 @@ def breakdown_sheet(book: Book, report, title: str, columns, rows, *, heading: s
         safe = combos.count(combo) == 1 and all(criteria_safe(values[index], [values[index]])
                                                 for _area, index in criteria)
         keyed = [(area, xl_col_to_name(index), values[index]) for area, index in criteria]
-        count, money = group_formulas(row, keyed, sums, exclude, safe)
+        matching = lines.get(tuple(_fold(values[index]) for _area, index in criteria), [])
+        count, money = group_formulas(row, keyed, sums, exclude, safe, matching)
         sheet.append([*values, Styled(count, "Praça número"), *(Styled(f, "Praça moeda") for f in money)])
         results.append([*values, count.value, *(f.value for f in money)])
     last = row
