@@ -8,7 +8,7 @@ STAMP  := $(VENV)/.installed
 TSTAMP := $(VENV)/.installed-test
 DSTAMP := $(VENV)/.installed-dist
 
-.PHONY: run test install install-test demo bench screenshots dist dist-check clean
+.PHONY: run test install install-test demo bench screenshots report-images dist dist-check clean
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -51,6 +51,9 @@ dist: $(DSTAMP)
 # Builds the bundle and runs it as a desk would: commands, demo, every desk offscreen, a PDF (CI runs it)
 dist-check: dist $(TSTAMP)
 	PRACA_BUNDLE=dist/praca QT_QPA_PLATFORM=offscreen $(PY) -m pytest tests/test_bundle.py -p no:cacheprovider
+
+report-images: $(STAMP)
+	QT_QPA_PLATFORM=offscreen $(PY) docs/make_report_images.py
 
 clean:
 	rm -rf $(VENV) build dist *.egg-info .pytest_cache

@@ -52,6 +52,28 @@ def pg_available() -> bool:
     return True
 
 
+@pytest.fixture(scope="session")
+def need_client():
+    """``need_client("libreoffice|soffice", "pdftotext")``: the path of each program (the first of its
+    alternatives found), or a skip naming the missing one — a failure under ``CI=true``, where .ci/run installs
+    them (LibreOffice, poppler-utils, zbar-tools, Chromium)."""
+    import shutil
+
+    def need(*programs: str) -> list[str]:
+        found = []
+        for alternatives in programs:
+            path = next((p for p in (shutil.which(n) for n in alternatives.split("|")) if p), None)
+            if path is None:
+                message = f"{alternatives.replace('|', ' ou ')} ausente"
+                if IN_CI:
+                    pytest.fail(f"{message}: .ci/run should have installed it")
+                pytest.skip(message)
+            found.append(path)
+        return found
+
+    return need
+
+
 @pytest.fixture
 def pg_schema_url(pg_available):
     """A URL to an empty PostgreSQL schema of this test's own; dropped afterwards."""

@@ -1,0 +1,67 @@
+"""Render the README's report images from the demo, through the programs their readers use.
+
+    make report-images
+
+Builds a demo database in a temporary folder, writes November's fee report as
+a workbook and as a PDF, then saves into docs/:
+
+* ``relatorio-libreoffice.png`` — the workbook's Resumo as LibreOffice prints it
+  (``soffice --convert-to pdf``, first page, ``pdftoppm``);
+* ``relatorio-pdf.png`` — a page of the PDF's charge list (the annex), as printed.
+
+Needs LibreOffice and poppler-utils (.ci/run installs them).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent))
+
+TODAY = dt.date(2026, 11, 30)
+
+
+def _png(pdf: Path, page: int, target: Path, dpi: int = 80) -> None:
+    subprocess.run(["pdftoppm", "-r", str(dpi), "-png", "-f", str(page), "-l", str(page), "-singlefile", str(pdf),
+                    str(target.with_suffix(""))], check=True)
+
+
+def main() -> int:
+    office = shutil.which("soffice") or shutil.which("libreoffice")
+    if office is None or shutil.which("pdftoppm") is None:
+        print("make report-images: precisa do LibreOffice e do poppler-utils (pdftoppm)", file=sys.stderr)
+        return 2
+    from models.db import close_database, open_database
+    from models.demo import fill_demo
+    from reports.fee_export import export_fee_report
+
+    folder = Path(tempfile.mkdtemp(prefix="praca-report-images-"))
+    try:
+        open_database(f"sqlite:///{folder / 'demo.sqlite3'}", create=True)
+        fill_demo(today=TODAY)
+        xlsx, _report = export_fee_report(2026, 11, "xlsx", folder / "taxas.xlsx", today=TODAY)
+        pdf, _report = export_fee_report(2026, 11, "pdf", folder / "taxas.pdf", today=TODAY)
+        close_database()
+        subprocess.run([office, f"-env:UserInstallation={(folder / 'lo').as_uri()}", "--headless", "--convert-to",
+                        "pdf", "--outdir", str(folder / "lo-pdf"), str(xlsx)], check=True, capture_output=True,
+                       timeout=240)
+        _png(folder / "lo-pdf" / "taxas.pdf", 1, HERE / "relatorio-libreoffice.png")
+        pages = subprocess.run(["pdfinfo", str(pdf)], capture_output=True, text=True).stdout
+        count = int(next(line.split()[-1] for line in pages.splitlines() if line.startswith("Pages:")))
+        _png(pdf, count, HERE / "relatorio-pdf.png")
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+    print("docs/relatorio-libreoffice.png, docs/relatorio-pdf.png")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,233 @@
+"""The reports as their readers open them: LibreOffice, a reader that does not recalculate, Chromium's print,
+a PDF reader — each through the real program (need_client: skipped when missing, a failure under CI=true).
+
+One demo database for the module (SQLite: the clients do not see the back end; the report tests run on both).
+LibreOffice starts once per target format, converting every workbook in that run.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+import subprocess
+import zipfile
+from decimal import Decimal
+from pathlib import Path
+
+import pytest
+
+from models.fee_report import fee_report
+from models.sanctions_report import sanctions_report
+
+TODAY = dt.date(2026, 11, 30)  # the demo's today
+MONTH = (2026, 11)
+PERIOD = (dt.date(2026, 1, 1), dt.date(2026, 11, 30))
+
+
+@pytest.fixture(scope="module")
+def demo(tmp_path_factory):
+    """The demo's fee report of November and sanctions report of the year, in every format."""
+    from models.db import close_database, open_database
+    from models.demo import fill_demo
+    from reports.fee_export import export_fee_report
+    from reports.sanctions_export import export_sanctions_report
+
+    folder = tmp_path_factory.mktemp("relatorios")
+    open_database(f"sqlite:///{folder / 'demo.sqlite3'}", create=True)
+    try:
+        fill_demo(today=TODAY)
+        files = {}
+        for fmt in ("xlsx", "html", "pdf"):
+            files[f"taxas.{fmt}"], fees = export_fee_report(*MONTH, fmt, folder / f"taxas.{fmt}", today=TODAY)
+            files[f"sancoes.{fmt}"], sanctions = export_sanctions_report(*PERIOD, fmt, folder / f"sancoes.{fmt}",
+                                                                         today=TODAY)
+        yield {"folder": folder, "files": files, "fees": fees, "sanctions": sanctions}
+    finally:
+        close_database()
+
+
+def soffice(office: str, folder: Path, target: str, files: list[Path], out: Path) -> list[Path]:
+    """One LibreOffice start converting every file of ``files`` to ``target``."""
+    profile = folder / "lo-profile"
+    subprocess.run([office, f"-env:UserInstallation={profile.as_uri()}", "--headless", "--norestore",
+                    "--convert-to", target, "--outdir", str(out), *map(str, files)],
+                   check=True, timeout=240, capture_output=True)
+    results = [out / (f.stem + "." + target.split(":")[0]) for f in files]
+    missing = [r.name for r in results if not r.exists()]
+    assert not missing, f"LibreOffice did not convert {missing}"
+    return results
+
+
+def pages_text(pdftotext: str, pdf: Path, *, raw: bool = False) -> list[str]:
+    """Each page's text: as laid out, or (``raw``) in the order it was drawn — a table cell's lines together —
+    with every run of white space made one space."""
+    text = subprocess.run([pdftotext, "-raw" if raw else "-layout", str(pdf), "-"], check=True,
+                          capture_output=True, text=True).stdout
+    pages = text.split("\f")
+    pages = pages[:-1] if pages and not pages[-1].strip() else pages
+    return [" ".join(page.split()) for page in pages] if raw else pages
+
+
+def _without_heights(source: Path, target: Path) -> None:
+    """The workbook with no row height of its own: LibreOffice then sizes each row to fit its text."""
+    with zipfile.ZipFile(source) as zin, zipfile.ZipFile(target, "w", zipfile.ZIP_DEFLATED) as zout:
+        for item in zin.infolist():
+            data = zin.read(item.filename)
+            if item.filename.startswith("xl/worksheets/sheet"):
+                data = re.sub(rb'\s(?:ht="[\d.]+"|customHeight="1")', b"", data)
+            zout.writestr(item, data)
+
+
+def _formula_cells(path: Path) -> dict[tuple[str, str], object]:
+    import openpyxl
+
+    formulas = openpyxl.load_workbook(path)
+    values = openpyxl.load_workbook(path, data_only=True)
+    out = {}
+    for ws in formulas.worksheets:
+        for row in ws.iter_rows():
+            for cell in row:
+                if isinstance(cell.value, str) and cell.value.startswith("="):
+                    out[(ws.title, cell.coordinate)] = values[ws.title][cell.coordinate].value
+    return out
+
+
+def test_libreoffice_recalculates_the_stored_values_and_no_header_is_cut(demo, tmp_path, need_client):
+    """Every formula's stored result is what LibreOffice computes; every row Praça sized is at least as tall as
+    LibreOffice needs for its wrapped text; printed, each page has its number."""
+    import openpyxl
+
+    office, pdftotext = need_client("libreoffice|soffice", "pdftotext")
+    books = [demo["files"]["taxas.xlsx"], demo["files"]["sancoes.xlsx"]]
+    bare = []
+    for book in books:
+        bare.append(tmp_path / f"{book.stem}-livre.xlsx")
+        _without_heights(book, bare[-1])
+    recalculated = soffice(office, tmp_path, "xlsx:Calc MS Excel 2007 XML", books + bare, tmp_path / "calc")
+
+    for book, again in zip(books, recalculated[:2]):
+        stored = _formula_cells(book)
+        assert len(stored) > 50 and all(v is not None for v in stored.values()), book.name
+        computed = openpyxl.load_workbook(again, data_only=True)
+        for (sheet, where), value in stored.items():
+            theirs = computed[sheet][where].value
+            if isinstance(value, (int, float)) and not isinstance(value, bool):
+                assert Decimal(str(theirs)).quantize(Decimal("0.01")) == Decimal(str(value)).quantize(
+                    Decimal("0.01")), (book.name, sheet, where, value, theirs)
+            else:
+                assert theirs == value, (book.name, sheet, where)
+
+    for book, fitted in zip(books, recalculated[2:]):
+        ours, needed = openpyxl.load_workbook(book), openpyxl.load_workbook(fitted)
+        checked = 0
+        for ws in ours.worksheets:
+            for index, dim in ws.row_dimensions.items():
+                if dim.customHeight and dim.height:
+                    wanted = needed[ws.title].row_dimensions[index].height
+                    assert wanted is None or dim.height >= wanted - 0.6, (book.name, ws.title, index, dim.height,
+                                                                          wanted)
+                    checked += 1
+        assert checked >= 8, book.name  # the header rows at least
+
+    # printed from LibreOffice: every page numbered, every header of the charge list whole on its first page
+    pdfs = soffice(office, tmp_path, "pdf", books, tmp_path / "print")
+    for pdf in pdfs:
+        pages = pages_text(pdftotext, pdf)
+        assert all(f"Página {n} de {len(pages)}" in page for n, page in enumerate(pages, start=1)), pdf.name
+
+    # as shown, under this machine's locale (C or en-US here): money in pt-BR, the format's own locale
+    from models.money import format_brl
+
+    (csv,) = soffice(office, tmp_path, "csv:Text - txt - csv (StarCalc):44,34,76,1,,1033,false,true,true",
+                     books[:1], tmp_path / "csv")
+    shown = csv.read_text(encoding="utf-8")
+    charged = format_brl(demo["fees"].totals.charged).replace("\xa0", " ")
+    assert f'"Cobrado (vencimento no mês, sem as canceladas)","{charged}"' in shown, shown[:600]
+
+
+def test_a_reader_that_does_not_recalculate_shows_every_total(demo):
+    """openpyxl's data_only view is what phone previews, Power Query and pandas read: the stored results."""
+    import openpyxl
+
+    report = demo["fees"]
+    resumo = openpyxl.load_workbook(demo["files"]["taxas.xlsx"], data_only=True)["Resumo"]
+    shown = {r[0]: r[1] for r in resumo.iter_rows(min_row=4, max_row=20, max_col=2, values_only=True) if r[0]}
+    assert Decimal(str(shown["Cobrado (vencimento no mês, sem as canceladas)"])).quantize(Decimal("0.01")) == \
+        report.totals.charged
+    assert Decimal(str(shown["Vencido"])).quantize(Decimal("0.01")) == report.totals.overdue
+    assert shown["Cobranças (sem as canceladas)"] == report.totals.count
+    figures = demo["sanctions"].figures
+    resumo = openpyxl.load_workbook(demo["files"]["sancoes.xlsx"], data_only=True)["Resumo"]
+    shown = {r[0]: r[1] for r in resumo.iter_rows(min_row=4, max_row=25, max_col=2, values_only=True) if r[0]}
+    assert Decimal(str(shown["Multas lançadas (sem as canceladas)"])).quantize(Decimal("0.01")) == figures.charged
+
+
+def test_chromium_prints_the_html_with_page_numbers_and_no_blank_last_page(demo, tmp_path, need_client):
+    chromium, pdftotext = need_client("chromium|chromium-browser|google-chrome", "pdftotext")
+    for name in ("taxas.html", "sancoes.html"):
+        pdf = tmp_path / f"{name}.pdf"
+        subprocess.run([chromium, "--headless", "--no-sandbox", "--disable-gpu", "--no-pdf-header-footer",
+                        f"--user-data-dir={tmp_path / 'chromium'}", f"--print-to-pdf={pdf}",
+                        demo["files"][name].as_uri()], check=True, timeout=120, capture_output=True)
+        pages = pages_text(pdftotext, pdf)
+        assert len(pages) >= 2, name
+        for number, page in enumerate(pages, start=1):
+            assert f"Página {number} de {len(pages)}" in page, (name, number)
+        # the last page carries the end of the list, not a stray footer line
+        last = [line for line in pages[-1].splitlines() if line.strip() and "Página" not in line]
+        assert len(last) >= 3 and any("Total" in line for line in last), (name, pages[-1])
+
+
+def _rows_whole(pages: list[str], rows: list[tuple[str, str]]) -> None:
+    """Each row's first text and its last cell's whole text on one page (a row split across pages leaves the
+    cell's last lines on the next one). ``pages``: :func:`pages_text` with ``raw``."""
+    for first, last in rows:
+        on = [i for i, page in enumerate(pages) if first in page]
+        assert on, first
+        assert any(last in pages[i] for i in on), f"row {first!r} split: {last!r} on another page"
+
+
+def test_pdf_reports_keep_each_row_whole_with_numbered_tagged_pages(demo, need_client):
+    pdftotext, pdfinfo = need_client("pdftotext", "pdfinfo")
+    fees = demo["fees"]
+    pages = pages_text(pdftotext, demo["files"]["taxas.pdf"])
+    assert len(pages) >= 3
+    for number, page in enumerate(pages, start=1):
+        assert f"Página {number} de {len(pages)}" in page
+    # a charge's row: its number on the first line, its formula and legal basis on the last ones
+    _rows_whole(pages_text(pdftotext, demo["files"]["taxas.pdf"], raw=True),
+                [(c.number, " ".join(f"{c.formula} — {c.basis}".split())) for c in fees.charges])
+    annex = [i for i, page in enumerate(pages) if "Anexo — cobranças" in page][0]
+    assert all("Cobrança — fórmula — base legal" in page for page in pages[annex:]), "the header on each page"
+    info = subprocess.run([pdfinfo, str(demo["files"]["taxas.pdf"])], capture_output=True, text=True).stdout
+    assert re.search(r"^Tagged:\s+yes", info, re.MULTILINE), info
+    sanctions = demo["sanctions"]
+    _rows_whole(pages_text(pdftotext, demo["files"]["sancoes.pdf"], raw=True),
+                [(f.charge.number, " ".join(f"{f.charge.formula} — {f.charge.basis}".split()))
+                 for f in sanctions.fines])
+
+
+def test_a_long_receipt_never_splits_a_row(demo, tmp_path, need_client, monkeypatch):
+    """A receipt whose documents run over two pages: each document's row whole on one page."""
+    import reports.receipt as receipt
+    from models.applications import Application
+
+    (pdftotext,) = need_client("pdftotext")
+    app = Application.select().order_by(Application.id).first()
+    real = receipt.receipt_context
+
+    def many(application):
+        context = real(application)
+        one = context["documents"][0]
+        context["documents"] = [dict(one, label=f"Documento {n:02d} — {one['label']}",
+                                     article=f"{one['article']} (item {n:02d})") for n in range(1, 61)]
+        return context
+
+    monkeypatch.setattr(receipt, "receipt_context", many)
+    pdf = receipt.write_receipt_pdf(app, tmp_path / "recibo.pdf")
+    pages = pages_text(pdftotext, pdf, raw=True)
+    assert len(pages) >= 2
+    one = real(app)["documents"][0]
+    _rows_whole(pages, [(f"Documento {n:02d}", " ".join(f"{one['article']} (item {n:02d})".split()))
+                        for n in range(1, 61)])
+    assert all(f"Página {n} de {len(pages)}" in page for n, page in enumerate(pages, start=1))
