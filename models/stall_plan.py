@@ -45,6 +45,7 @@ from models.layout import (
     resolve_gap,
     to_mm,
 )
+from models.money import format_factor, parse_typed
 from models.regimes import Regime
 
 __all__ = [
@@ -460,6 +461,36 @@ class StallPlan:
                 y = self.width - turned.across
             out[uid] = replace(turned, x=x, y=y)
         return out
+
+    def typed_size(self, uid: int, front: str, depth: str) -> tuple[int, int]:
+        """Front and depth as the clerk typed them in metres (pt-BR, :func:`models.money.parse_typed`) → mm.
+
+        Refused — ``UserError`` naming the field (``front``/``depth``) — when the number cannot be read, is
+        zero or negative, is below the editor's smallest stall, has a fraction of a millimetre, or exceeds
+        the largest size the act allows this stall (:meth:`limits`, with the act's article). Nothing is
+        clamped: what was typed is what is kept, or the reason it cannot be."""
+        limit = self.limits(self.stalls[uid])
+        out = []
+        for key, label, text, most in (("front", "Frente", front, limit.max_front),
+                                       ("depth", "Profundidade", depth, limit.max_depth)):
+            metres = parse_typed(text, what=label, field=key)
+            if metres <= 0:
+                raise UserError(f"{label}: informe um valor maior que zero (veio {format_factor(metres)} m).",
+                                field=key)
+            mm = metres * 1000
+            if mm != mm.to_integral_value():
+                raise UserError(f"{label}: {format_factor(metres)} m — use no máximo três casas decimais "
+                                f"(milímetros).", field=key)
+            mm = int(mm)
+            if mm < MIN_SIZE:
+                raise UserError(f"{label}: {format_metres(mm, mm=True)} — o mapa não desenha banca menor que "
+                                f"{format_metres(MIN_SIZE, mm=True)}.", field=key)
+            if most is not None and mm > most:
+                basis = f" ({limit.basis})" if limit.basis else ""
+                raise UserError(f"{label}: {format_metres(mm, mm=True)} passa do máximo que o ato permite "
+                                f"a esta banca — {limit.text}{basis}.", field=key)
+            out.append(mm)
+        return out[0], out[1]
 
     def resized(self, uid: int, front: int, depth: int) -> tuple[Changes, SizeLimit, bool]:
         """Front and depth in mm, kept within what the act allows this stall and on the 0,10 m steps the

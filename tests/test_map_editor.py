@@ -14,7 +14,7 @@ from PySide6.QtWidgets import QApplication
 
 from conftest import run_modal, type_text
 from models.errors import UserError
-from models.layout import PlacedStall, Segment
+from models.layout import PlacedStall, Segment, format_metres
 from models.regimes import get_regime
 from models.sites import Plan
 from models.stall_plan import GRID, HolderInfo, StallPlan, legend
@@ -399,11 +399,44 @@ def test_properties_resize_within_the_line_and_add_a_stall(editor, qtbot):
     pastel = uid_of(plan, 4)
     editor.select_stalls([pastel])
     assert "12,00 m × 3,50 m" in editor.prop_limit.text() and "art. 5º, IV" in editor.prop_limit.text()
-    editor.prop_front.setValue(10.0)
+    assert editor.prop_front.text() == format_metres(plan.stalls[pastel].front, mm=True).removesuffix(" m")
+
+    def type_front(text):
+        editor.prop_front.setFocus()
+        editor.prop_front.selectAll()
+        qtbot.keyClicks(editor.prop_front, text)
+        qtbot.keyClick(editor.prop_front, Qt.Key.Key_Return)
+
+    type_front("10")
     assert plan.stalls[pastel].front == 10_000
     assert plan.stalls[pastel].y1 == 10_000  # side B: still on its kerb
-    editor.prop_front.setValue(14.0)  # beyond the line: the spin box stops at the line's size
-    assert plan.stalls[pastel].front == 12_000
+    assert editor.prop_error.isHidden()
+    type_front("12")  # typed in full: twelve metres, the line's maximum — not 1,00 m (issue 18 §3)
+    assert plan.stalls[pastel].front == 12_000 and editor.prop_front.text() == "12,00"
+    type_front("7,5")
+    assert plan.stalls[pastel].front == 7_500
+    count = editor.undo.count()
+    for typed, said in (("14", "passa do máximo"), ("12,01", "passa do máximo"), ("-3", "maior que zero"),
+                        ("0", "maior que zero"), ("1.50", "duas formas"), ("doze", "não é um número")):
+        type_front(typed)
+        assert plan.stalls[pastel].front == 7_500, typed  # nothing changed, nothing clamped
+        assert editor.undo.count() == count
+        assert editor.prop_front.text() == typed  # kept as typed, marked at the field
+        assert said in editor.prop_error.text() and editor.prop_front.toolTip() == editor.prop_error.text()
+        assert not editor.prop_error.isHidden()
+        if said == "passa do máximo":  # the act's maximum and its article, read from the regime
+            assert "12,00 m × 3,50 m" in editor.prop_error.text() and "art. 5º, IV" in editor.prop_error.text()
+    editor.prop_depth.setFocus()
+    editor.prop_depth.selectAll()
+    qtbot.keyClicks(editor.prop_depth, "4")
+    type_front("8")
+    assert plan.stalls[pastel].front == 7_500 and "Profundidade" in editor.prop_error.text()
+    assert "3,50 m" in editor.prop_error.text()
+    editor.prop_depth.selectAll()
+    qtbot.keyClicks(editor.prop_depth, "3,5")
+    type_front("8")
+    assert (plan.stalls[pastel].front, plan.stalls[pastel].depth) == (8_000, 3_500)
+    assert editor.prop_error.isHidden() and editor.prop_front.toolTip() == ""
     count = editor.undo.count()
     uid = editor.add_stall()
     assert plan.stalls[uid].number == 5 and plan.stalls[uid].section == "xvi"

@@ -111,6 +111,25 @@ def test_fees_the_administration_sets_are_asked_on_screen(simulator, qtbot):
     assert simulator.total.text().replace("\xa0", " ") == "Total: R$ 85,00"
 
 
+def test_sizes_and_amounts_are_read_the_pt_br_way(simulator, qtbot):
+    """Issue 18 §3: the simulator reads its fields with the desks' one parser, not the regime files' dot."""
+    simulator.select_regime("sapezal-2014")
+    simulator.permit_kind.setCurrentIndex(simulator.permit_kind.findData("ponto-fixo"))
+    qtbot.keyClicks(simulator.admin_edits["licenca"], "1.500")  # mil e quinhentos, not R$ 1,50
+    assert simulator.error.text() == ""
+    assert simulator.total.text().replace("\xa0", " ") == "Total: R$ 1.500,00"
+    simulator.admin_edits["licenca"].clear()
+    qtbot.keyClicks(simulator.admin_edits["licenca"], "1.50")
+    assert "duas formas" in simulator.error.text() and simulator.total.text() == ""
+    assert simulator.admin_edits["licenca"].styleSheet() != ""
+    simulator.select_regime("sao-bento-2026")
+    simulator.equipment.setCurrentIndex(simulator.equipment.findData("barraca"))
+    qtbot.keyClicks(simulator.depth, "2")
+    qtbot.keyClicks(simulator.front, "2.5")  # read two ways: refused with both, marked at the field
+    assert "duas formas" in simulator.error.text() and "Frente" in simulator.error.text()
+    assert simulator.front.styleSheet() != "" and simulator.total.text() == ""
+
+
 def test_changing_regime_clears_what_was_typed_for_the_other(simulator, qtbot):
     simulator.select_regime("sao-bento-2026")
     qtbot.keyClicks(simulator.front, "4")

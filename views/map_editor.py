@@ -37,7 +37,6 @@ from PySide6.QtGui import (
 from PySide6.QtWidgets import (
     QComboBox,
     QDialog,
-    QDoubleSpinBox,
     QFormLayout,
     QFrame,
     QGraphicsItem,
@@ -1208,16 +1207,19 @@ class MapEditor(QWidget):
         self.prop_number.setRange(1, 99_999)
         self.prop_section = QComboBox()
         self.prop_section.setObjectName("section")
-        self.prop_front = QDoubleSpinBox()
+        # typed in metres the pt-BR way (models.money.parse_typed), refused at the field — never clamped:
+        # a spin box capped at the act's maximum turned "12" into 1,00 m and "-3" into 3,00 (issue 18 §3)
+        self.prop_front = QLineEdit()
         self.prop_front.setObjectName("front")
-        self.prop_depth = QDoubleSpinBox()
+        self.prop_depth = QLineEdit()
         self.prop_depth.setObjectName("depth")
-        for spin in (self.prop_front, self.prop_depth):
-            spin.setDecimals(2)
-            spin.setSingleStep(GRID / 1000)
-            spin.setRange(0.5, 100.0)
-            spin.setSuffix(" m")
-            spin.setKeyboardTracking(False)
+        for edit in (self.prop_front, self.prop_depth):
+            edit.setPlaceholderText(self.tr("metros, ex.: 3,50"))
+            edit.setMaximumWidth(edit.fontMetrics().horizontalAdvance("0" * 16))
+        self.prop_error = QLabel()
+        self.prop_error.setObjectName("error")
+        self.prop_error.setWordWrap(True)
+        self.prop_error.hide()
         self.prop_limit = QLabel()
         self.prop_limit.setObjectName("limit")
         self.prop_limit.setWordWrap(True)
@@ -1235,11 +1237,12 @@ class MapEditor(QWidget):
         form.addRow(self.tr("Posição:"), self.prop_where)
         form.addRow(self.tr("Titular:"), self.prop_holder)
         layout.addLayout(form)
+        layout.addWidget(self.prop_error)
         layout.addStretch(1)
         self.prop_number.editingFinished.connect(self._number_edited)
         self.prop_section.activated.connect(lambda _i: self._section_edited())
-        self.prop_front.valueChanged.connect(lambda _v: self._size_edited())
-        self.prop_depth.valueChanged.connect(lambda _v: self._size_edited())
+        self.prop_front.editingFinished.connect(self._size_edited)
+        self.prop_depth.editingFinished.connect(self._size_edited)
         self.stall_page = page
         self.tabs.addTab(page, self.tr("Banca"))
 
@@ -1495,11 +1498,7 @@ class MapEditor(QWidget):
             self.prop_number.setValue(box.number)
             index = self.prop_section.findData(box.section or "")
             self.prop_section.setCurrentIndex(max(0, index))
-            self.prop_front.setMaximum(limit.max_front / 1000 if limit.max_front else 100.0)
-            self.prop_depth.setMaximum(limit.max_depth / 1000 if limit.max_depth else
-                                       self.plan.width / 1000)
-            self.prop_front.setValue(box.front / 1000)
-            self.prop_depth.setValue(box.depth / 1000)
+            self._show_size(box)
             self.prop_limit.setText(limit.text + (f" ({limit.basis})" if limit.basis else ""))
             self.prop_where.setText(f"{SIDE_LABELS.get(box.side, box.side)}, {_m(box.x)} "
                                     + self.tr("do início; rotação %1°").replace("%1", str(box.rotation)))
@@ -1584,11 +1583,31 @@ class MapEditor(QWidget):
             self.push(changes, self.tr("Mudar a seção da banca %1").replace(
                 "%1", str(self.plan.stalls[uids[0]].number)))
 
+    def _show_size(self, box: Box) -> None:
+        """The stall's size in the fields, unmarked."""
+        self.prop_front.setText(format_metres(box.front, mm=True).removesuffix(" m"))
+        self.prop_depth.setText(format_metres(box.depth, mm=True).removesuffix(" m"))
+        self._size_error(None)
+
+    def _size_error(self, exc: UserError | None) -> None:
+        for key, edit in (("front", self.prop_front), ("depth", self.prop_depth)):
+            wrong = exc is not None and exc.field == key
+            edit.setStyleSheet(theme.error_style() if wrong else "")
+            edit.setToolTip(exc.message if wrong else "")
+        self.prop_error.setText(exc.message if exc is not None else "")
+        self.prop_error.setVisible(exc is not None)
+
     def _size_edited(self) -> None:
         uids = self.selected_uids()
         if len(uids) != 1:
             return
-        self.resize_stall(uids[0], round(self.prop_front.value() * 1000), round(self.prop_depth.value() * 1000))
+        try:
+            front, depth = self.plan.typed_size(uids[0], self.prop_front.text(), self.prop_depth.text())
+        except UserError as exc:  # kept as typed, marked, nothing changed on the map
+            self._size_error(exc)
+            return
+        self._size_error(None)
+        self.resize_stall(uids[0], front, depth)
 
     def resize_stall(self, uid: int, front: int, depth: int) -> bool:
         changes, limit, clamped = self.plan.resized(uid, front, depth)

@@ -22,7 +22,7 @@ from PySide6.QtWidgets import (
 
 from models.errors import UserError
 from models.fees import Quote
-from models.money import format_brl
+from models.money import format_brl, parse_typed
 from models.pricing import quote
 from models.regimes import shipped_regimes
 from views.table_models import Column, RowsModel
@@ -285,14 +285,18 @@ class PriceSimulator(QWidget):
             values["energy"] = self.energy.currentData()
         if self.exemption.currentData():
             values["exemption"] = self.exemption.currentData()
-        for key, edit in (("front", self.front), ("depth", self.depth), ("hitch", self.hitch), ("area", self.area)):
+        # typed the pt-BR way, read by the one parser (models.money.parse_typed): "1.500" is mil e quinhentos
+        # and "2.5" is refused with both readings — the regime files' dot decimals are not the clerk's
+        for key, label, edit in (("front", "Frente", self.front), ("depth", "Profundidade", self.depth),
+                                 ("hitch", "Engate", self.hitch), ("area", "Área", self.area)):
             if edit.text().strip():
-                values[key] = edit.text().strip()
+                values[key] = parse_typed(edit.text(), what=label, field=key)
         if self.days.value():
             values["days"] = self.days.value()
         if self.permit_kind.currentData():
             values["permit_kind"] = self.permit_kind.currentData()
-        admin = {fee: edit.text().strip() for fee, edit in self.admin_edits.items() if edit.text().strip()}
+        admin = {fee: parse_typed(edit.text(), what="Valor", field=f"admin_values.{fee}")
+                 for fee, edit in self.admin_edits.items() if edit.text().strip()}
         if admin:
             values["admin_values"] = admin
         return values
@@ -302,8 +306,11 @@ class PriceSimulator(QWidget):
         self._mark_field(None)
         if regime is None:
             return
-        values = self.inputs()
-        if not any(k in values for k in ("equipment", "line", "venue", "front", "area", "energy", "permit_kind")):
+        try:
+            values = self.inputs()
+        except UserError as exc:
+            values = {"error": exc}
+        if "error" not in values and not any(k in values for k in ("equipment", "line", "venue", "front", "area", "energy", "permit_kind")):
             self.model.set_rows([])
             self.last_quote = None
             self.error.setText(self.tr("Escolha a permissão, o equipamento, o ramo ou o imóvel para ver o preço."))
@@ -312,6 +319,8 @@ class PriceSimulator(QWidget):
             self.details.clear()
             return
         try:
+            if "error" in values:
+                raise values["error"]
             result = quote(regime, **values)
         except UserError as exc:
             self.model.set_rows([])
