@@ -65,8 +65,11 @@ def explain(exc: BaseException) -> str:
 
     if isinstance(exc, UserError):
         return exc.message
-    if isinstance(exc, peewee.OperationalError) and "locked" in str(exc).lower():
-        return "O banco de dados está ocupado por outra mesa; tente de novo em instantes. Nada foi gravado."
+    from models.db import database_error_text
+
+    known = database_error_text(exc)
+    if known is not None:
+        return known
     first_line = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
     if isinstance(exc, (peewee.InterfaceError, peewee.OperationalError)):
         return f"A conexão com o banco de dados falhou: {first_line}. Nada foi gravado pela metade."

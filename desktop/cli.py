@@ -203,5 +203,37 @@ def _main(argv: Sequence[str] | None) -> int:
     except Exception as exc:  # one line for the user; the traceback on request
         if os.environ.get("PRACA_DEBUG"):
             raise
-        print(f"{PROG}: erro inesperado: {type(exc).__name__}: {exc}", file=sys.stderr)
+        known = failure_text(exc)
+        if known is not None:
+            print(f"{PROG}: {one_line(known)}", file=sys.stderr)
+            return 2
+        print(f"{PROG}: erro inesperado: {type(exc).__name__}: {one_line(str(exc))}", file=sys.stderr)
         return 1
+
+
+def failure_text(exc: BaseException) -> str | None:
+    """One pt-BR line for a failure that is the input's or the world's, not Praça's (exit 2): the database's
+    (``models.db.database_error_text``), a date past the calendar, a number beyond any record, a file that
+    cannot be read, input too large. ``None``: a real bug ("erro inesperado", exit 1)."""
+    from models.db import database_error_text
+
+    text = database_error_text(exc)
+    if text is not None:
+        return text
+    message = str(exc).lower()
+    if isinstance(exc, (OverflowError, ValueError)) and ("date" in message or "year" in message) \
+            and "range" in message:
+        return ("Data fora do calendário que o Praça calcula: o resultado passaria do ano 9999 ou ficaria antes "
+                "do ano 1. Confira as datas informadas.")
+    if isinstance(exc, OverflowError):
+        return "Número grande demais: nenhum registro do Praça tem esse número."
+    if isinstance(exc, ValueError) and "null byte" in message:
+        return "Caminho com caractere nulo (NUL): confira o que foi digitado."
+    if isinstance(exc, OSError):
+        name = exc.filename or "o arquivo"
+        return f"Não foi possível usar {name}: {exc.strerror or type(exc).__name__}."
+    if isinstance(exc, UnicodeError):
+        return "Texto com caracteres que não são UTF-8 válido: confira o que foi digitado ou o arquivo."
+    if isinstance(exc, (MemoryError, RecursionError)):
+        return "A entrada é grande demais para o Praça processar."
+    return None

@@ -11,6 +11,7 @@ aside.
 from __future__ import annotations
 
 import datetime as _dt
+import os
 import re
 import sqlite3
 from dataclasses import dataclass
@@ -447,6 +448,23 @@ def _check_folder(path: Path) -> None:
         )
 
 
+LOCK_WAIT_SECONDS = 10  # the longest a desk waits for another's write (SQLite busy_timeout, PostgreSQL lock_timeout)
+
+
+def _writable(path: Path) -> bool:
+    """Whether this process may write the SQLite file and its folder (its journal lives there)."""
+    return os.access(path, os.W_OK) and os.access(path.parent, os.W_OK | os.X_OK)
+
+
+def _read_only_uri(path: Path) -> str:
+    """An SQLite file on read-only media opened for reading: ``mode=ro``, and ``immutable=1`` where its folder
+    cannot hold the lock files WAL needs (nothing can change the file there)."""
+    from urllib.parse import quote as quote_path
+
+    uri = f"file:{quote_path(str(path.expanduser().resolve()))}?mode=ro"
+    return uri + ("" if os.access(path.parent, os.W_OK | os.X_OK) else "&immutable=1")
+
+
 def _connect(target: DatabaseURL) -> Database:
     if target.backend == "sqlite":
         if target.path != ":memory:":
@@ -464,10 +482,12 @@ def _connect(target: DatabaseURL) -> Database:
                 # A new file only in a folder that exists: a mistyped path must not grow folders.
                 # (The application's own data folder is created by desktop/paths.py.)
                 _check_folder(path)
+        read_only = target.path != ":memory:" and Path(target.path).exists() and not _writable(Path(target.path))
+        # No journal_mode here: switching a file to WAL changes it, and a file is switched only once it is known
+        # to be Praça's (open_database) — a foreign SQLite file is left exactly as it was.
         database = SqliteDatabase(
-            target.path,
+            _read_only_uri(Path(target.path)) if read_only else target.path,
             pragmas={
-                "journal_mode": "wal",
                 "foreign_keys": 1,
                 "synchronous": "normal",
                 "busy_timeout": 10000,
@@ -476,11 +496,15 @@ def _connect(target: DatabaseURL) -> Database:
             # Every transaction takes the write lock at BEGIN: two desks saving at once
             # queue up instead of failing when a read lock would have to be upgraded.
             lock_type="IMMEDIATE",
+            uri=read_only,
         )
+        database.praca_read_only = read_only
     else:
-        kwargs = {}
+        # A desk waits for another's lock at most LOCK_WAIT_SECONDS, as SQLite's busy timeout: then a clear line
+        # (database_error_text), never minutes blocked.
+        kwargs = {"options": f"-c lock_timeout={LOCK_WAIT_SECONDS * 1000}"}
         if target.schema:
-            kwargs["options"] = f"-c search_path={target.schema}"
+            kwargs["options"] += f" -c search_path={target.schema}"
         database = _PostgresqlDatabase(
             target.dbname,
             user=target.user,
@@ -524,6 +548,39 @@ def postgres_error_text(target: DatabaseURL, server_text: str) -> str:
     else:
         head = f"Não foi possível abrir {target.display()}"
     return f"{head}: {text}"
+
+
+def database_error_text(exc: BaseException) -> str | None:
+    """One pt-BR line for a failure of the database under an operation (``None``: not one): another desk's lock
+    held too long, a damaged file, a value beyond a column, read-only media, a connection that dropped."""
+    import peewee
+
+    try:
+        import psycopg2
+        driver_errors: tuple = (sqlite3.Error, psycopg2.Error)
+    except ImportError:  # pragma: no cover
+        driver_errors = (sqlite3.Error,)
+    if not isinstance(exc, (peewee.PeeweeException, *driver_errors)):
+        return None
+    detail = " ".join(str(exc).split()) or type(exc).__name__
+    low = detail.lower()
+    where = _current.display() if _current is not None else "o banco de dados"
+    if "lock timeout" in low or "database is locked" in low or "database table is locked" in low:
+        return (f"O banco de dados está ocupado por outra mesa há mais de {LOCK_WAIT_SECONDS} segundos: nada foi "
+                f"gravado; tente de novo em instantes.")
+    if "readonly database" in low or "read-only" in low:
+        return (f"{where[:1].upper()}{where[1:]} está somente para leitura (mídia protegida): dá para consultar, "
+                f"não para gravar.")
+    if any(t in low for t in ("malformed", "not a database", "file is encrypted", "disk i/o error", "corrupt")):
+        return (f"{where[:1].upper()}{where[1:]} está danificado ({detail}): restaure o último backup "
+                f"(praca restore). Nada foi gravado.")
+    if "out of range" in low or "too large" in low:
+        return "Número grande demais: nenhum registro do Praça tem esse número. Nada foi gravado."
+    if isinstance(exc, (peewee.InterfaceError, peewee.OperationalError)) or any(
+            t in low for t in ("connection", "terminat", "server closed")):
+        return (f"A conexão com {where} caiu no meio da operação ({detail}): nada do que estava em andamento "
+                f"foi gravado; tente de novo.")
+    return f"O banco de dados recusou a operação ({detail}). Nada foi gravado."
 
 
 def table_names(database: Database, target: DatabaseURL | None = None) -> list[str]:
@@ -604,6 +661,9 @@ def open_database(url: str, *, migrate: bool = True, create: bool = False) -> Da
             from models import schema  # every table: only to create or migrate (the registry imports this module)
 
             schema.prepare(database, target, migrate=migrate, create=create)
+        if isinstance(database, SqliteDatabase) and not getattr(database, "praca_read_only", False) \
+                and target.path != ":memory:":
+            database.execute_sql("PRAGMA journal_mode=wal")  # Praça's own file: several readers, one writer
     except BaseException:
         database.close()
         raise

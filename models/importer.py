@@ -221,12 +221,13 @@ def _checked_cells(values, number: int, name: str, cell_name) -> list:
 
 def _read_xlsx(path: Path) -> Sheet:
     import openpyxl
+    from openpyxl.utils.exceptions import InvalidFileException
 
     try:
         with zipfile.ZipFile(path) as zf:
             check_zip(zf, name=path.name, limits=XLSX_LIMITS)  # a zip bomb is refused before openpyxl reads it
         book = openpyxl.load_workbook(path, read_only=True, data_only=True)
-    except (zipfile.BadZipFile, KeyError, OSError, ValueError) as exc:
+    except (zipfile.BadZipFile, KeyError, OSError, ValueError, InvalidFileException) as exc:
         raise UserError(f"Não foi possível ler a planilha {path.name}: {exc}.") from None
     try:
         sheet = book.worksheets[0] if book.worksheets else None

@@ -55,3 +55,191 @@ def test_the_month_is_planned_before_the_write_and_a_run_made_meanwhile_is_not_r
     monkeypatch.setattr(charges, "plan_month", planned_outside)
     assert generate_month(2026, 9, by="tesouraria", today=dt.date(2026, 9, 1)) == []
     assert depth == [0] and len(first) == 2 and Charge.select().count() == 2
+
+
+# --------------------------------------------------------------------------- every subcommand: exit 0 or 2
+
+
+def _subcommands():
+    """``(argv prefix, its parser)`` for every subcommand and every action under it (``permit print``…)."""
+    import argparse
+
+    from desktop.cli import build_parser
+
+    def walk(prefix, parser):
+        subs = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
+        if not subs:
+            yield prefix, parser
+            return
+        yield prefix, parser
+        for name, child in subs[0].choices.items():
+            yield from walk(prefix + [name], child)
+
+    top = build_parser()
+    for name, parser in next(a for a in top._actions if a.__class__.__name__ == "_SubParsersAction").choices.items():
+        if name in ("demo", "init"):  # they create databases: tested on their own
+            continue
+        yield from walk([name], parser)
+
+
+NASTY = ["9999-12-31", "0001-01-01", "1899-12-31", "2026-02-30", "2026-13", "99999999999999999999",
+         str(2**63), "-1", "0", "1", "3", "", " ", "abc", "1.000,00", "1,5", "1e309", "NaN", "\x1b[31m", "a\x00b",
+         "2026/00001", "sapezal-2014", "sjc-2014", "olimpia-2025", "x" * 300, "=HYPERLINK(\"x\")", "/dev/full",
+         "nada/x.pdf", ".", "-", "g01=2,g02=1", "UFESP"]
+
+
+def test_every_subcommand_ends_in_exit_0_or_2_and_one_clean_line(db_url, tmp_path, monkeypatch, app_ready):
+    """Hypothesis over every subcommand's own options, their values drawn from the calendar's edges, ids beyond
+    64 bits, outputs that cannot be written, control characters…: exit 0 or 2, never a traceback or an
+    "erro inesperado"."""
+    import contextlib
+    import io
+
+    from hypothesis import HealthCheck, given, settings
+    from hypothesis import strategies as st
+
+    from desktop.cli import main
+    from models.db import close_database, open_database
+    from models.demo import fill_demo
+
+    open_database(db_url, create=True)
+    fill_demo()
+    close_database()
+    monkeypatch.chdir(tmp_path)  # a relative --out lands here, never in the repository
+    (tmp_path / "folder").mkdir()
+    (tmp_path / "in.csv").write_text("nome;cpf\nAna;123\n", encoding="utf-8")
+    values = st.sampled_from(NASTY + ["in.csv", str(tmp_path / "folder"), str(tmp_path / "out.pdf"),
+                                      str(tmp_path / "out.xlsx"), str(tmp_path / "b.praca-backup")])
+    commands = list(_subcommands())
+
+    def argv_for(draw_index, picks):
+        prefix, parser = commands[draw_index % len(commands)]
+        argv = ["--db", db_url, *prefix]
+        for action, value, use in picks(parser):
+            if not use:
+                continue
+            if not action.option_strings:
+                argv.append(value)
+            elif action.nargs == 0:
+                argv.append(action.option_strings[0])
+            else:
+                argv += [action.option_strings[0], value]
+        if prefix and prefix[0] == "restore" and "--check" not in argv:
+            argv.append("--check")  # never replace the test's database
+        return argv
+
+    @st.composite
+    def argvs(draw):
+        index = draw(st.integers(0, len(commands) - 1))
+
+        def picks(parser):
+            for action in parser._actions:
+                if action.dest in ("help", "version", "db", "user") or action.__class__.__name__ == "_SubParsersAction":
+                    continue
+                choices = list(action.choices) if action.choices else []
+                value = draw(st.sampled_from(choices) | values if choices else values)
+                yield action, value, draw(st.booleans()) or action.required or not action.option_strings
+
+        return argv_for(index, picks)
+
+    @settings(max_examples=int(__import__("os").environ.get("PRACA_FUZZ_EXAMPLES", "60")), deadline=None,
+              suppress_health_check=list(HealthCheck), derandomize=not __import__("os").environ.get("PRACA_FUZZ_RANDOM"))
+    @given(argvs())
+    def check(argv):
+        out, err = io.StringIO(), io.StringIO()
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            try:
+                code = main(argv)
+            except SystemExit as exc:  # argparse's own refusals
+                code = exc.code
+        said = err.getvalue()
+        assert code in (0, 2), (argv, code, said)
+        assert "Traceback" not in said and "erro inesperado" not in said, (argv, said)
+        assert all(".partial" not in p.name for p in tmp_path.iterdir()), argv
+
+    check()
+
+
+@pytest.mark.parametrize("argv,says", [
+    (["deadline", "--regime", "sapezal-2014", "--kind", "defence", "--from", "9999-12-31"], "Data fora do calendário"),
+    (["draw", "--regime", "sapezal-2014", "--input", "in.csv", "--vacancies", "2", "--seed", "1",
+      "--events", "1000000000"], "no máximo 1000"),
+])
+def test_inputs_at_the_edges_are_one_clean_line(argv, says, tmp_path, monkeypatch, capsys):
+    from desktop.cli import main
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "in.csv").write_text("id,name\n1,Ana Souza\n2,Bia Lima\n", encoding="utf-8")
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and says in err and "inesperado" not in err
+
+
+def test_an_id_beyond_64_bits_and_a_damaged_file_are_one_clean_line(database, tmp_path, capsys):
+    from desktop.cli import main
+
+    assert main(["--db", database, "layout", "export", "--site", str(2**64), "--out", str(tmp_path / "m.json")]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "inesperado" not in err
+    damaged = tmp_path / "danificado.sqlite3"
+    damaged.write_bytes(b"SQLite format 3\x00" + bytes(range(256)) * 40)
+    assert main(["--db", f"sqlite:///{damaged}", "sites"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "inesperado" not in err and "danificado" in err
+
+
+def test_a_killed_postgresql_session_is_one_clean_line(database, monkeypatch, capsys):
+    if not database.startswith("postgresql"):
+        pytest.skip("a PostgreSQL server's session")
+    from desktop.cli import main
+    from models import sites
+
+    real = sites.site_rows
+
+    def killed_midway():
+        from models.db import db
+
+        db.execute_sql("SELECT pg_terminate_backend(pg_backend_pid())")  # the server ends this desk's session
+        return real()
+
+    monkeypatch.setattr(sites, "site_rows", killed_midway)
+    assert main(["--db", database, "sites"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "A conexão com" in err and "caiu" in err and "inesperado" not in err
+
+
+def test_a_foreign_sqlite_file_is_left_exactly_as_it_was(tmp_path):
+    import sqlite3
+
+    from models.db import DatabaseError, open_database
+
+    foreign = tmp_path / "outro.sqlite3"
+    with sqlite3.connect(foreign) as conn:
+        conn.execute("CREATE TABLE receitas (nome TEXT)")
+    before = foreign.read_bytes()
+    with pytest.raises(DatabaseError):
+        open_database(f"sqlite:///{foreign}")
+    assert foreign.read_bytes() == before
+    assert sqlite3.connect(foreign).execute("PRAGMA journal_mode").fetchone()[0] == "delete"
+    assert not (tmp_path / "outro.sqlite3-wal").exists()
+
+
+def test_a_database_on_read_only_media_is_read_and_a_write_is_one_line(tmp_path, monkeypatch, capsys):
+    """Read-only media: the file and its folder cannot be written (as root, chmod does not stop us: the check
+    that sees it is what is replaced here)."""
+    from desktop.cli import main
+    from models import db as dbmod
+    from models.db import close_database, open_database
+    from models.sites import demo_sites
+
+    url = f"sqlite:///{tmp_path / 'praca.sqlite3'}"
+    open_database(url, create=True)
+    demo_sites()
+    close_database()
+    monkeypatch.setattr(dbmod, "_writable", lambda path: False)
+    monkeypatch.setattr(dbmod.os, "access", lambda path, mode: False)  # the folder too: immutable
+    assert main(["--db", url, "sites"]) == 0
+    assert "Rua" in capsys.readouterr().out
+    assert main(["--db", url, "units", "set", "UFESP", "2031", "40,00", "--source", "teste"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "somente para leitura" in err

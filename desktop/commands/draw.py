@@ -58,7 +58,10 @@ def configure(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def _count(text: str | None, what: str, *, minimum: int) -> int | None:
+MAX_EVENTS = 1000  # a rotating list over more events than a town holds in years: a typing error
+
+
+def _count(text: str | None, what: str, *, minimum: int, maximum: int | None = None) -> int | None:
     if text is None:
         return None
     if not re.fullmatch(r"\s*-?\d+\s*", text):
@@ -66,6 +69,8 @@ def _count(text: str | None, what: str, *, minimum: int) -> int | None:
     value = int(text)
     if value < minimum:
         raise UserError(f"{what} deve ser pelo menos {minimum} (veio {value}).", field=what)
+    if maximum is not None and value > maximum:
+        raise UserError(f"{what} deve ser no máximo {maximum} (veio {value}).", field=what)
     return value
 
 
@@ -128,7 +133,7 @@ def run(args: argparse.Namespace) -> int:
     vacancies = parse_vacancies(args.vacancies)
     if args.seed is None:
         raise UserError("Informe a semente anunciada: --seed TEXTO.", field="seed")
-    events = _count(args.events, "Número de eventos", minimum=1)
+    events = _count(args.events, "Número de eventos", minimum=1, maximum=MAX_EVENTS)
     if events is not None and not isinstance(vacancies, int):
         raise UserError("Com --events, informe um só número de vagas por evento.", field="events")
     result = run_draw(participants, args.seed, vacancies, rules)
