@@ -620,11 +620,28 @@ class MainWindow(QMainWindow):
                                       QMessageBox.StandardButton.No)
         if answer != QMessageBox.StandardButton.Yes:
             return
+        from views.operations import Cancelled, run_operation
+
+        steps = max(len(backup.counts), 1)
+
+        def work(progress):  # the worker thread: the whole restore is one transaction, Cancelar rolls it back
+            done = [0]
+
+            def table_done(_name: str) -> None:
+                done[0] += 1
+                progress(done[0], steps)
+
+            progress(0, steps)
+            return restore_backup(path, force=True, keep_current=keep, app_version=__version__, trust=trust,
+                                  passphrase=passphrase, progress=table_done)  # an unproven one: the "Sim" above
+
         try:
             if keep is not None:
                 keep.parent.mkdir(parents=True, exist_ok=True)
-            result = restore_backup(path, force=True, keep_current=keep, app_version=__version__,
-                                    trust=trust, passphrase=passphrase)  # an unproven one: the "Sim" above
+            result = run_operation(self, self.tr("Restaurando o backup…"), work, title=title)
+        except Cancelled:
+            self.statusBar().showMessage(self.tr("Restauração cancelada: nada foi alterado."), 8000)
+            return
         except UserError as exc:
             QMessageBox.warning(self, title, exc.message)
             return

@@ -543,3 +543,57 @@ def test_menu_restore_can_be_declined(window, tmp_path, monkeypatch):
     monkeypatch.setattr(QFileDialog, "getOpenFileName", lambda *a, **k: (str(file), ""))
     window.action_restore.trigger()
     assert snapshot() == before
+
+
+@pytest.fixture
+def window_on(app_ready, qtbot, db_url):
+    """The main window on SQLite and on PostgreSQL (the restore locks PostgreSQL's tables in the worker)."""
+    from PySide6.QtCore import QSettings
+
+    QSettings().clear()
+    open_database(db_url, create=True)
+    from desktop.main_window import MainWindow
+
+    win = MainWindow()
+    qtbot.addWidget(win)
+    return win
+
+
+def test_menu_restore_runs_off_the_gui_thread_and_cancelar_changes_nothing(window_on, tmp_path, monkeypatch,
+                                                                          no_blocking_message_boxes):
+    """Issue 18 §2: the restore runs in a worker under a progress dialog; Cancelar rolls it back whole."""
+    import threading
+
+    from PySide6.QtCore import QTimer
+    from PySide6.QtWidgets import QFileDialog
+
+    import models.backup
+    import views.login
+    from desktop import paths
+    from models.people import Person
+    from views import operations
+
+    monkeypatch.setattr(paths, "data_dir", lambda: tmp_path)
+    monkeypatch.setattr(views.login, "log_in_at_start", lambda *a, **k: True)
+    fill_demo(people=3, companies=1, permits=False)
+    file = write_backup(tmp_path / "c.praca-backup").path
+    Person.update(name="Fica Como Está").where(Person.id == 1).execute()
+    before = snapshot()
+    monkeypatch.setattr(QFileDialog, "getOpenFileName", lambda *a, **k: (str(file), ""))
+    real, seen = models.backup.restore_backup, []
+
+    def spy(*args, **kwargs):
+        seen.append((threading.current_thread() is threading.main_thread(),
+                     operations.current is not None and operations.current.dialog.labelText()))
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(models.backup, "restore_backup", spy)
+    # Cancelar pressed on the progress dialog as soon as it exists: the first table is never written
+    QTimer.singleShot(0, lambda: operations.current.dialog.cancel())
+    window_on.action_restore.trigger()
+    assert seen == []  # cancelled before the restore began
+    assert snapshot() == before
+    assert "cancelada" in window_on.statusBar().currentMessage()
+    window_on.action_restore.trigger()  # again, to the end: in the worker thread, under "Restaurando o backup…"
+    assert seen[-1] == (False, "Restaurando o backup…")
+    assert Person.get_by_id(1).name != "Fica Como Está"  # restored

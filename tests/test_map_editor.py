@@ -555,10 +555,23 @@ def test_assign_by_dropping_a_holder_and_by_the_button_then_save(editor, qtbot):
     assert "Mapa salvo" in editor.message.text()
 
 
-def test_auto_layout_button_reports_what_did_not_fit(editor, qtbot):
+def test_auto_layout_button_reports_what_did_not_fit(editor, qtbot, monkeypatch):
+    import threading
+
+    from views import operations
+
     holder = make_permit("xvi", line="pastel")
     editor._reload_holders()
+    real, seen = StallPlan.auto, []
+
+    def spy(plan, *args, **kwargs):  # issue 18 §2: laid out in the worker, under the progress dialog
+        seen.append((threading.current_thread() is threading.main_thread(),
+                     operations.current is not None and operations.current.dialog.labelText()))
+        return real(plan, *args, **kwargs)
+
+    monkeypatch.setattr(StallPlan, "auto", spy)
     editor.action_auto.trigger()
+    assert seen == [(False, "Distribuindo as bancas…")]
     layout = editor.last_layout
     assert layout is not None and editor.undo.count() == 1
     assert any(b.holder_id == holder.id for b in editor.plan.stalls.values())  # the site's holder got a stall

@@ -1738,11 +1738,20 @@ class MapEditor(QWidget):
     # -- auto-layout, saving, output -----------------------------------------------------
     def run_auto_layout(self):
         """Lay out again this segment's stalls and the holders of the site without one; one undo step."""
+        from views.operations import run_operation
+
         elsewhere = self._elsewhere()
-        extra = [r for r in requests_from_permits(self.site_id) if r.holder_id not in elsewhere]
         names = {h.permit_id: h.name for h in self.holders.values()}
+        site_id, plan = self.site_id, self.plan
+
+        def work(progress):  # the worker thread (issue 18 §2): a large site's layout leaves the window responsive
+            progress(0, 0)  # a busy bar: the layout reports no steps; nothing is written, so nothing to cancel
+            extra = [r for r in requests_from_permits(site_id) if r.holder_id not in elsewhere]
+            return plan.auto(extra, names=names)
+
         try:
-            changes, layout = self.plan.auto(extra, names=names)
+            changes, layout = run_operation(self, self.tr("Distribuindo as bancas…"), work,
+                                            title=self.tr("Auto-layout"), cancellable=False)
         except UserError as exc:
             self.show_status(exc.message)
             return None
