@@ -326,14 +326,19 @@ def act_sha(regime_id: str, on: _dt.date | None = None) -> str:
         return ""
 
 
-def version_text(regime_id: str, sha: str) -> str:
-    """How a frozen item names the act's version it was computed from ("" when it kept none)."""
+def version_text(regime_id: str, sha: str, *, short: bool = False) -> str:
+    """How a frozen item names the act's version it was computed from ("" when it kept none); ``short`` fits
+    one line of a details pane (the version, the day it applies from and the hash's first 8 digits)."""
     if not sha:
         return ""
     cat = catalogue()
     for version in (cat.by_id.get(regime_id, ()) if cat is not None else ()):
         if version.sha256 == sha:
+            if short:
+                return f"v{version.version} de {version.effective_from.strftime('%d/%m/%Y')}, hash {sha[:8]}"
             return f"{version.label}; SHA-256 {sha[:16]}…"
+    if short:
+        return f"hash {sha[:8]} (não instalado neste banco)"
     return f"texto SHA-256 {sha[:16]}… (não instalado neste banco)"
 
 

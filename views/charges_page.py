@@ -32,7 +32,6 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from models.acts import version_text as act_version_text
 from models.charges import (
     MonthPlan,
     cancel_charge,
@@ -54,7 +53,7 @@ from views.keys import search_keys
 from views.operations import Cancelled, run_operation
 from views.roles import allow
 from views.table_models import Column, RowsModel, select_where, selected_row
-from views.widgets import DateEdit, FieldErrorsView, GuardedDialog, current_user_name
+from views.widgets import DateEdit, FieldErrorsView, GuardedDialog, act_version_line, current_user_name
 
 STATUS_FILTERS = (("", "Todas"), ("open", "Em aberto"), ("overdue", "Vencidas"), ("paid", "Pagas"),
                   ("cancelled", "Canceladas"))
@@ -341,10 +340,9 @@ class ChargesTab(QWidget):
                  self.tr("Base legal: %1").replace("%1", escape(charge.basis)),
                  self.tr("Vencimento %1 · lançada em %2 por %3").replace("%1", _d(charge.due_on))
                  .replace("%2", _d(charge.created_on)).replace("%3", escape(charge.created_by))]
-        version = act_version_text(charge.regime, charge.act_sha256)
+        version = act_version_line(self, charge.regime, charge.act_sha256)
         if version:  # the act's text it was computed from, even after the act was amended
-            lines.append(self.tr("Calculada com o ato %1: %2").replace("%1", escape(charge.regime))
-                         .replace("%2", escape(version)))
+            lines.append(self.tr("Calculada com o %1").replace("%1", version))
         for p in payments_of(charge):
             lines.append(self.tr("Pagamento de %1 em %2, boleto %3 (registrado por %4)")
                          .replace("%1", format_brl(p.amount)).replace("%2", _d(p.paid_on))

@@ -53,7 +53,7 @@ from views.flow import FlowLayout
 from views.keys import search_keys
 from views.roles import allow
 from views.table_models import Column, RowsModel, make_table, select_where, selected_row
-from views.widgets import DateEdit, current_user_name, print_document, save_pdf_as
+from views.widgets import DateEdit, act_version_line, current_user_name, print_document, save_pdf_as
 from views import theme
 
 KIND_FILTERS = (("", "Todos os tipos"),) + tuple(enf.KINDS.items())
@@ -1260,6 +1260,9 @@ class RecordsTab(QWidget):
                  f"{self.tr('Autuado')}: <b>{escape(record.offender_name)}</b> {escape(record.offender_document)}"
                  + (f" — {escape(record.offender_description)}" if record.offender_description else "")
                  + f"<br>{self.tr('Fatos')}: {escape(record.facts)}</p>"]
+        version = act_version_line(self, record.regime, record.act_sha256)
+        if version:  # the act's version it was judged by, even after the act was amended
+            parts.append("<p>" + self.tr("Lavrado com o %1").replace("%1", version) + "</p>")
         lines = []
         for item in data.get("infractions", []):
             lines.append(f"<li><b>{escape(item['label'])}</b> — {escape(item['article'])} "

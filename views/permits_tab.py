@@ -74,7 +74,7 @@ from views.keys import search_keys
 from views.roles import allow
 from views.save import open_file_name, save_file_name, write_in_background
 from views.table_models import Column, RowsModel, make_table, selected_row
-from views.widgets import DateEdit, DocumentEdit, FieldErrorsView, current_user_name, print_document
+from views.widgets import DateEdit, DocumentEdit, FieldErrorsView, act_version_line, current_user_name, print_document
 from views import theme
 
 #: The act of models.session each button does (a role the act does not allow sees it disabled, with who may).
@@ -604,6 +604,7 @@ class PermitsTab(QWidget):
             label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
             details.addRow(text, label)
             self.detail_labels[key] = label
+        self.detail_labels["origin"].setTextFormat(Qt.TextFormat.RichText)
         # the pane keeps date, event, reason and who; the dialog (Enter on the list) shows every column
         columns = history_columns(self.tr)
         self.history_model = RowsModel([columns[0], columns[1], columns[4], columns[3]], self)
@@ -884,7 +885,12 @@ class PermitsTab(QWidget):
         labels["kind"].setText(f"{row.kind_label} — {row.regime_title}")
         labels["place"].setText(row.place or self.tr("—"))
         issued = next((e for e in history if e.kind == "issued"), None)
-        labels["origin"].setText(issued.reason if issued is not None else row.origin)
+        origin = escape(issued.reason if issued is not None else row.origin)
+        # the act's version it was issued by, even after the act was amended (on the origin's line: the pane
+        # fits 1280×720, tests/test_fit.py)
+        version = act_version_line(self, permit.regime, permit.act_sha256, short=True)
+        labels["origin"].setText(self.tr("%1 · %2").replace("%1", origin).replace("%2", version)
+                                 if version else origin)
         term = ""
         if issued is not None and issued.details.get("term"):
             term = issued.details["term"]

@@ -7,6 +7,7 @@ import datetime as _dt
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QDialog, QLabel, QLineEdit, QMessageBox, QWidget
 
+from models.acts import version_text as _version_text
 from models.br import clean_cnpj, clean_cpf, format_cnpj, format_cpf, parse_br_date
 from models.errors import UserError
 from views.save import save_file_name, write_in_background
@@ -312,3 +313,16 @@ def print_document(parent: QWidget, printer, doc_name: str, document) -> bool:
             return False
     document().print_(printer)
     return True
+
+
+def act_version_line(owner: QWidget, regime_id: str, sha: str, *, short: bool = False) -> str:
+    """The act's version a frozen charge, permit or record was computed from — the act, the day that version
+    applies from and its short hash — as rich text ("" when the item kept none); one wording on every screen
+    (``short``: one line of a details pane that names the act already)."""
+    from html import escape
+    version = _version_text(regime_id, sha, short=short)
+    if not version:
+        return ""
+    if short:  # the act itself is named beside it
+        return owner.tr("ato %1").replace("%1", escape(version))
+    return owner.tr("ato %1, %2").replace("%1", escape(regime_id)).replace("%2", escape(version))
