@@ -984,7 +984,8 @@ def _log(folder: Path, line: str) -> None:
 
 def desk_signer():
     """The municipal key when this desk may sign with it, else None (the backup is written unsigned: a daily
-    backup is never skipped for want of a key; restoring it then needs the administrator's acceptance)."""
+    backup is never skipped for want of a key; the Painel says so, and unlocking the desk in this session signs
+    it — :func:`seal_pending_backups`; left unsigned, restoring it needs the administrator's acceptance)."""
     from models.signing import SigningKeyError
     from models.signing_keys import municipal_signer
 
@@ -992,6 +993,57 @@ def desk_signer():
         return municipal_signer()
     except SigningKeyError:
         return None
+
+
+#: The automatic backups this process wrote unsigned (the desk was not unlocked): path → SHA-256 of the file as
+#: written. Only these are signed later (:func:`seal_pending_backups`), and only while their bytes are still the
+#: ones written — a file changed or put there by anyone else is never signed.
+_pending: dict[Path, str] = {}
+
+
+def unsigned_daily_backup() -> Path | None:
+    """Today's automatic backup when this process wrote it unsigned and has not signed it yet (the Painel says so
+    and offers to unlock the desk), else None."""
+    for path in sorted(_pending, reverse=True):
+        if path.is_file():
+            return path
+    return None
+
+
+def seal_pending_backups() -> list[Path]:
+    """Sign, with the municipal key this desk has just been unlocked with, the automatic backups this process wrote
+    unsigned — each only if its bytes are still exactly those written (else it stays unsigned and leaves the list).
+    Returns the backups signed. Nothing happens while the desk cannot sign."""
+    from models.outfile import output
+    from models.sealed import SIGNATURE, signature_member
+
+    if not _pending:
+        return []
+    signer = desk_signer()
+    if signer is None:
+        return []
+    signed = []
+    for path, digest in list(_pending.items()):
+        _pending.pop(path, None)
+        try:
+            data = path.read_bytes()
+            if hashlib.sha256(data).hexdigest() != digest:
+                _log(path.parent, f"{path.name}: alterado depois de gravado; não foi assinado")
+                continue
+            buffer = io.BytesIO()
+            with zipfile.ZipFile(io.BytesIO(data)) as source, \
+                    zipfile.ZipFile(buffer, "w", compression=zipfile.ZIP_DEFLATED) as target:
+                for info in source.infolist():
+                    target.writestr(info, source.read(info))
+                target.writestr(SIGNATURE, signature_member(signer, source.read(MANIFEST)))
+            with output(path, kind="zip") as tmp:
+                Path(tmp).write_bytes(buffer.getvalue())
+        except (OSError, UserError, zipfile.BadZipFile, KeyError) as exc:
+            _log(path.parent, f"{path.name}: não foi possível assiná-lo ({exc})")
+            continue
+        _log(path.parent, f"{path.name} assinado pela chave {signer.key_id} (mesa liberada)")
+        signed.append(path)
+    return signed
 
 
 def daily_backup(folder: str | Path, *, today: _dt.date | None = None, app_version: str = "") -> DailyResult:
@@ -1013,6 +1065,8 @@ def daily_backup(folder: str | Path, *, today: _dt.date | None = None, app_versi
     if dest.exists():
         return DailyResult(None, rotate(folder, stem, today))
     info = write_backup(dest, app_version=app_version, check_role=False, signer=desk_signer())
+    if not info.signed_by:
+        _pending[dest.resolve()] = hashlib.sha256(dest.read_bytes()).hexdigest()
     shrunk = _shrunk_since(folder, stem, today, data_rows(info.counts))
     if shrunk is not None:
         _log(folder, f"{dest.name}: {shrunk.text}")

@@ -38,6 +38,9 @@ class HomePage(QWidget):
         self.first_steps = self._first_steps()
         layout.addWidget(self.first_steps)
 
+        self.backup_notice = self._backup_notice()
+        layout.addWidget(self.backup_notice)
+
         box = QFrame()
         box.setFrameShape(QFrame.Shape.StyledPanel)
         form = QFormLayout(box)
@@ -105,6 +108,56 @@ class HomePage(QWidget):
         box.hide()
         return box
 
+    def _backup_notice(self) -> QFrame:
+        """Today's automatic backup was written unsigned (this desk is not unlocked): said plainly, with the way
+        to sign it — unlocking the desk signs it (models.backup.seal_pending_backups)."""
+        box = QFrame()
+        box.setObjectName("backup-notice")
+        box.setFrameShape(QFrame.Shape.StyledPanel)
+        row = QHBoxLayout(box)
+        self.backup_text = QLabel()
+        self.backup_text.setObjectName("backup-notice-text")
+        self.backup_text.setWordWrap(True)
+        row.addWidget(self.backup_text, 1)
+        self.backup_unlock = QPushButton(self.tr("Liberar esta mesa e assinar o &backup…"))
+        self.backup_unlock.setObjectName("backup-unlock")
+        self.backup_unlock.clicked.connect(self._unlock_and_sign)
+        row.addWidget(self.backup_unlock)
+        box.hide()
+        return box
+
+    def _refresh_backup_notice(self) -> None:
+        from models.backup import unsigned_daily_backup
+        from models.signing_keys import active_key
+
+        path = unsigned_daily_backup()
+        self.backup_notice.setVisible(path is not None)
+        if path is None:
+            return
+        if active_key() is None:
+            self.backup_text.setText(self.tr(
+                "O backup automático de hoje (%1) foi gravado SEM assinatura: a prefeitura ainda não tem chave de "
+                "assinatura (o administrador a cria em Cadastros → Assinatura). Restaurá-lo exigirá aceitar um "
+                "backup não assinado.").replace("%1", path.name))
+            self.backup_unlock.hide()
+            return
+        self.backup_text.setText(self.tr(
+            "O backup automático de hoje (%1) foi gravado SEM assinatura: esta mesa não está liberada para assinar "
+            "com a chave da prefeitura. Libere-a agora e o backup é assinado; senão, restaurá-lo exigirá aceitar "
+            "um backup não assinado.").replace("%1", path.name))
+        self.backup_unlock.show()
+
+    def _unlock_and_sign(self) -> None:
+        from views.signing_page import unlock_desk
+
+        text = unlock_desk(self)
+        if text is None:
+            return
+        self._refresh_backup_notice()
+        window = self.main
+        if window is not None and hasattr(window, "statusBar"):
+            window.statusBar().showMessage(text, 8000)
+
     def _go_to(self, tab: str) -> None:
         window = self.main
         if window is None or not hasattr(window, "show_desk"):
@@ -125,6 +178,7 @@ class HomePage(QWidget):
         from views.regime_list import regime_titles
 
         place = municipality_label()
+        self._refresh_backup_notice()
         self.first_steps.setVisible(not place)  # a first start: nothing set up yet
         self.heading.setText(self.tr("Praça — %1").replace("%1", place) if place
                              else self.tr("Praça — configure o município em Cadastros"))

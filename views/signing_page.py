@@ -116,6 +116,30 @@ class PassphraseDialog(QDialog):
         self.accept()
 
 
+def sealed_text(signed) -> str:
+    """What the clerk is told of the automatic backups signed once the desk could sign (models.backup)."""
+    if not signed:
+        return ""
+    return " " + QCoreApplication.translate("SigningPage", "O backup automático %1 foi assinado.").replace(
+        "%1", ", ".join(path.name for path in signed))
+
+
+def unlock_desk(parent: QWidget) -> str | None:
+    """Ask the key's passphrase and unlock this desk; then sign the automatic backups this session wrote unsigned.
+    Returns what to tell the clerk, None when cancelled."""
+    from models.backup import seal_pending_backups
+
+    dialog = PassphraseDialog(QCoreApplication.translate("SigningPage", "Liberar esta mesa"), confirm=False,
+                              parent=parent)
+    dialog.action = sk.unlock
+    if dialog.exec() != QDialog.DialogCode.Accepted:
+        return None
+    tr = lambda text: QCoreApplication.translate("SigningPage", text)  # noqa: E731
+    text = (tr("Esta mesa assina; a senha ficou no cofre de senhas deste computador.") if dialog.result_value else
+            tr("Esta mesa assina até ser fechada: este computador não tem cofre de senhas."))
+    return text + sealed_text(seal_pending_backups())
+
+
 class SigningPage(QWidget):
     def __init__(self, parent: QWidget | None = None, *, today=None):
         super().__init__(parent)
@@ -276,6 +300,9 @@ class SigningPage(QWidget):
     def create_key(self) -> None:
         row = self._passphrase(self.tr("Criar a chave da prefeitura"), confirm=True, action=sk.create_key)
         if row is not None:
+            from models.backup import seal_pending_backups
+
+            seal_pending_backups()  # this desk signs now: the session's unsigned automatic backup too
             self._done(self.tr("Chave %1 criada; esta mesa já assina. Libere as outras mesas que emitem permissões "
                                "com a mesma senha.").replace("%1", row.key_id))
 
@@ -331,11 +358,9 @@ class SigningPage(QWidget):
         self._done(self.tr("Chave %1 incluída, só para verificação.").replace("%1", row.key_id))
 
     def unlock(self) -> None:
-        kept = self._passphrase(self.tr("Liberar esta mesa"), confirm=False, action=sk.unlock)
-        if kept is None:
-            return
-        self._done(self.tr("Esta mesa assina; a senha ficou no cofre de senhas deste computador.") if kept else
-                   self.tr("Esta mesa assina até ser fechada: este computador não tem cofre de senhas."))
+        text = unlock_desk(self)
+        if text is not None:
+            self._done(text)
 
     def save_url(self) -> None:
         try:
