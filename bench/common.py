@@ -195,7 +195,7 @@ def open_scratch(backend: str) -> Iterator[str]:
     from models.db import open_database
 
     with scratch_url(backend) as url:
-        open_database(url)
+        open_database(url, create=True)  # a scratch database is new: its schema is made here
         yield url
 
 
