@@ -201,6 +201,11 @@ def test_pdf_reports_keep_each_row_whole_with_numbered_tagged_pages(demo, need_c
     assert all("Cobrança — fórmula — base legal" in page for page in pages[annex:]), "the header on each page"
     info = subprocess.run([pdfinfo, str(demo["files"]["taxas.pdf"])], capture_output=True, text=True).stdout
     assert re.search(r"^Tagged:\s+yes", info, re.MULTILINE), info
+    # the fonts Praça ships (resources/fonts), embedded: the same page on a desk without DejaVu
+    (pdffonts,) = need_client("pdffonts")
+    fonts = subprocess.run([pdffonts, str(demo["files"]["taxas.pdf"])], capture_output=True, text=True).stdout
+    faces = [line.split() for line in fonts.splitlines()[2:] if line.strip()]
+    assert faces and all("DejaVu" in face[0] and "yes" in face[-5] for face in faces), fonts
     sanctions = demo["sanctions"]
     _rows_whole(pages_text(pdftotext, demo["files"]["sancoes.pdf"], raw=True),
                 [(f.charge.number, " ".join(f"{f.charge.formula} — {f.charge.basis}".split()))
