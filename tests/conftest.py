@@ -24,6 +24,8 @@ os.environ.pop("PRACA_SIGNING_PASSPHRASE", None)
 
 import pytest  # noqa: E402
 
+from demo_db import _demo_pg_template, _demo_sqlite_template, demo_database, demo_sqlite  # noqa: E402,F401
+
 PG_URL = os.environ.get("PRACA_TEST_PG", "").strip()
 IN_CI = os.environ.get("CI", "").lower() == "true"
 

@@ -69,9 +69,8 @@ def small(database):
 # --------------------------------------------------------------------------- round trips
 
 
-def test_round_trip_gives_identical_data_on_both_back_ends(database, tmp_path):
+def test_round_trip_gives_identical_data_on_both_back_ends(demo_database, tmp_path):
     """The full demo (permits, charges, self-references, money, dates) out and back in: every row the same."""
-    fill_demo()
     before = snapshot()
     first = tmp_path / "a.praca-backup"
     info = write_backup(first, app_version="t")
@@ -95,7 +94,7 @@ def test_round_trip_gives_identical_data_on_both_back_ends(database, tmp_path):
     close_database()
 
     # and back over the original database (SQLite into the first back end), replacing what it holds
-    open_database(database, create=True)
+    open_database(demo_database.url, create=True)
     kept = tmp_path / "kept.praca-backup"
     result = restore_backup(second, force=True, keep_current=kept, trust=UNSIGNED_OK)
     assert snapshot() == before

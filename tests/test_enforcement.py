@@ -253,12 +253,8 @@ def test_where_the_act_sets_no_reclaim_deadline_the_donation_needs_its_ground(ke
     assert done[0].donated_on == dt.date(2026, 3, 3)
 
 
-def test_the_demo_has_a_year_of_enforcement(database, tmp_path):
-    from models.demo import fill_demo
-    from models.files import set_store
-
-    set_store(tmp_path / "files")
-    counts = fill_demo()  # the demo records its year of enforcement once the permits exist
+def test_the_demo_has_a_year_of_enforcement(demo_database):
+    counts = demo_database.counts  # the demo records its year of enforcement once the permits exist
     assert counts["records"] >= 15 and counts["seizures"] == 2 and counts["contests"] == 3
     records = list(enf.Record.select())
     assert {r.regime for r in records} == {"olimpia-2025", "sjc-2014", "sapezal-2014", "ilha-comprida-2017",

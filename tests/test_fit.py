@@ -17,18 +17,16 @@ SHOTS = Path(os.environ["PRACA_FIT_SHOTS"]) if os.environ.get("PRACA_FIT_SHOTS")
 
 
 @pytest.fixture(scope="module")
-def demo_window(tmp_path_factory, qapp):
+def demo_window(tmp_path_factory, qapp, _demo_sqlite_template):
     """The main window on the demo database, as large as the screen's room; built once for every test here."""
+    from demo_db import copy_demo
     from desktop.app import ensure_app
     from desktop.main_window import MainWindow
     from models.db import close_database, open_database
-    from models.demo import fill_demo
 
     ensure_app()
     QSettings().clear()
-    url = f"sqlite:///{tmp_path_factory.mktemp('fit') / 'demo.sqlite3'}"
-    open_database(url, create=True)
-    fill_demo()
+    open_database(copy_demo(_demo_sqlite_template, tmp_path_factory.mktemp("fit")))
     window = MainWindow()
     window.resize(ROOM)
     window.show()

@@ -124,11 +124,9 @@ def test_a_cpf_typed_in_part_finds_what_starts_with_it(database):
 # --------------------------------------------------------------------------- the Painel
 
 
-def test_the_painel_reads_only_permits_that_can_be_due_and_lists_the_same(database, monkeypatch):
+def test_the_painel_reads_only_permits_that_can_be_due_and_lists_the_same(demo_database, monkeypatch):
     import models.permits as permits
-    from models.demo import fill_demo
 
-    fill_demo()
     everything = permits._maybe_due
     for day in (dt.date(2026, 11, 30), dt.date(2027, 1, 8), dt.date(2027, 9, 20), dt.date(2027, 12, 20)):
         filtered = permits.today_items(day)

@@ -157,10 +157,17 @@ def test_backup_writes_a_copy(window, tmp_path, monkeypatch):
     assert read_backup(dest).counts["person"] == 3
 
 
-def test_painel_shows_todays_items_with_their_articles(window):
+def test_painel_shows_todays_items_with_their_articles(app_ready, qtbot, demo_sqlite):
     import datetime as dt
 
-    fill_demo()
+    QSettings().clear()
+    open_database(demo_sqlite)
+    from desktop.main_window import MainWindow
+
+    window = MainWindow()
+    qtbot.addWidget(window)
+    window.show()
+    qtbot.waitExposed(window)
     home = window.pages["painel"]
     home.day = dt.date(2026, 11, 30)  # the demo's today
     home.refresh()

@@ -1,7 +1,7 @@
 """The reports as their readers open them: LibreOffice, a reader that does not recalculate, Chromium's print,
 a PDF reader — each through the real program (need_client: skipped when missing, a failure under CI=true).
 
-One demo database for the module (SQLite: the clients do not see the back end; the report tests run on both).
+One copy of the session's demo database for the module (SQLite: the clients do not see the back end; the report tests run on both).
 LibreOffice starts once per target format, converting every workbook in that run.
 """
 
@@ -25,17 +25,16 @@ PERIOD = (dt.date(2026, 1, 1), dt.date(2026, 11, 30))
 
 
 @pytest.fixture(scope="module")
-def demo(tmp_path_factory):
+def demo(tmp_path_factory, _demo_sqlite_template):
     """The demo's fee report of November and sanctions report of the year, in every format."""
+    from demo_db import copy_demo
     from models.db import close_database, open_database
-    from models.demo import fill_demo
     from reports.fee_export import export_fee_report
     from reports.sanctions_export import export_sanctions_report
 
     folder = tmp_path_factory.mktemp("relatorios")
-    open_database(f"sqlite:///{folder / 'demo.sqlite3'}", create=True)
+    open_database(copy_demo(_demo_sqlite_template, folder))  # the demo's own today is TODAY
     try:
-        fill_demo(today=TODAY)
         files = {}
         for fmt in ("xlsx", "html", "pdf"):
             files[f"taxas.{fmt}"], fees = export_fee_report(*MONTH, fmt, folder / f"taxas.{fmt}", today=TODAY)

@@ -315,10 +315,8 @@ def test_demo_sites(database):
     assert demo_sites("olimpia-2025") == {"sites": 0, "stalls": 0, "assigned": 0, "points": 0}
 
 
-def test_demo_sites_take_the_demo_holders(database):
-    from models.demo import fill_demo
-
-    counts = fill_demo(key_dir=None)  # the demo lays out its sites once its permits are issued
+def test_demo_sites_take_the_demo_holders(demo_database):
+    counts = demo_database.counts  # the demo lays out its sites once its permits are issued
     assert counts["sites"] == 3
     with pytest.raises(FieldErrors, match="Já existe um local"):
         demo_sites("sjc-2014")
