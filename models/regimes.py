@@ -2045,8 +2045,41 @@ def _attempt(parser: Any, node: _Node) -> Any:
     try:
         return parser(node)
     except RegimeError as exc:
-        found.append(exc)
-        return _SKIPPED
+        first = exc
+    # every mistake of the entry, not only the first: read it again without the key that failed, while the
+    # failure is a key of its own (a later one, or one a sub-table reports); a mistake about a key taken away
+    # (now "missing") is not one of the file's
+    data, removed, errors = dict(node.data), set(), [first]
+    for _ in range(len(node.data)):
+        name = next((n for n in data if errors[-1].key is not None and (
+            errors[-1].key == node.key(n) or errors[-1].key.startswith((node.key(n) + ".", node.key(n) + "[")))),
+            None)
+        if name is None:
+            break
+        del data[name]
+        removed.add(node.key(name))
+        attempt: list[RegimeError] = []
+        token = _FOUND.set(attempt)
+        try:
+            parser(_Node(node.file, node.path, data))
+            failed = None
+        except RegimeError as again:
+            failed = again
+        finally:
+            _FOUND.reset(token)
+        about_removed = [e for e in attempt + ([failed] if failed else [])
+                         if any(e.key == k or (e.key or "").startswith((k + ".", k + "[")) for k in removed)]
+        errors.extend(e for e in attempt if e not in about_removed)
+        if failed is None or failed in about_removed:
+            break
+        errors.append(failed)  # last: the next round takes its key away
+    seen = {(error.key, str(error)) for error in found}  # what the first reading recorded already
+    for error in errors:
+        mark = (error.key, str(error))
+        if mark not in seen:
+            seen.add(mark)
+            found.append(error)
+    return _SKIPPED
 
 
 _SKIPPED = object()

@@ -156,3 +156,29 @@ def test_check_reports_exactly_the_items_broken(broken):
                 out.append("chave_inexistente = 1\n")
     errors = check_regime_text("".join(out), SAMPLE.name, expected_id=SAMPLE.stem)
     assert {e.key for e in errors} == {f"{name}[{i}].chave_inexistente" for name, i in broken}
+
+
+_DATA = tomllib.loads(SAMPLE.read_text(encoding="utf-8"))
+WITHOUT_NOTES = [(name, i) for name, i in SAMPLE_ITEMS if "notes" not in _DATA[name][i]]
+
+
+@settings(max_examples=15, deadline=None)
+@given(st.sets(st.sampled_from(WITHOUT_NOTES), min_size=1, max_size=4))
+def test_check_reports_every_mistake_inside_one_entry(broken):
+    """Two different mistakes inside one entry — a value of the wrong type and a key no table knows — are
+    both reported, for every entry broken, and nothing else."""
+    lines = SAMPLE.read_text(encoding="utf-8").splitlines(keepends=True)
+    seen: dict[str, int] = {}
+    out = []
+    for line in lines:
+        out.append(line)
+        header = line.strip()
+        if header.startswith("[[") and header.endswith("]]") and "." not in header:
+            name = header[2:-2]
+            index = seen.get(name, 0)
+            seen[name] = index + 1
+            if (name, index) in broken:
+                out.append("notes = 7\nchave_inexistente = 1\n")  # notes must be text
+    errors = check_regime_text("".join(out), SAMPLE.name, expected_id=SAMPLE.stem)
+    assert {e.key for e in errors} == {f"{name}[{i}].{key}" for name, i in broken
+                                       for key in ("notes", "chave_inexistente")}
