@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import time
 from dataclasses import replace
 from decimal import Decimal as D
 
@@ -382,14 +381,11 @@ def test_opposite_stalls_too_deep_to_face_each_other_are_staggered():
     assert any("não sobra passagem" in n.text for n in layout.notes)
 
 
-def test_five_hundred_stalls_quickly():
+def test_five_hundred_stalls_all_placed():  # how fast: bench/auto_layout.py
     requests = [StallRequest(key=f"k{i}", front=D("3"), depth=D("2")) for i in range(500)]
     obstacles = [Obstacle("a", D(13 * i), D("3"), "garage") for i in range(1, 60)]
-    started = time.perf_counter()
     layout = auto_layout(OLIMPIA, Segment(D("1200"), D("8")), obstacles, requests)
-    took = time.perf_counter() - started
     assert len(layout.stalls) == 500
-    assert took < 0.5  # the goal is well under 0,1 s; loose here, the machine is shared
 
 
 # --------------------------------------------------------------------------- check_plan, each breach
@@ -525,11 +521,8 @@ def test_rotated_stall_uses_its_depth_along_the_street():
     assert codes(check_plan(OLIMPIA, SEG, [], plan)) == ["gap"]
 
 
-def test_two_thousand_stalls_checked_quickly():
+def test_two_thousand_stalls_checked():  # how fast: bench/plan_check.py
     plan = [stall(str(i), str(D("3.5") * (i // 2)), side="ab"[i % 2], number=i + 1) for i in range(2000)]
     seg = Segment(D("3600"), D("8"))
-    started = time.perf_counter()
     breaches = check_plan(OLIMPIA, seg, [Obstacle("a", D("100"), D("10"), "garage")], plan)
-    took = time.perf_counter() - started
     assert {b.code for b in breaches} == {"garage"}
-    assert took < 1.0  # the goal is every edit; loose here, the machine is shared

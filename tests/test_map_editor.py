@@ -703,18 +703,14 @@ def test_edit_form_loads_the_site(app_ready, qtbot, feira):
     assert plan_of(feira.id).segment.width == D("11")
 
 
-def test_two_thousand_stalls_check_quickly():
-    import time
-
+def test_two_thousand_stalls_checked():  # how fast: bench/plan_check.py
     stalls = [replace(stall(n, str((n - 1) // 2 * 4), side="a" if n % 2 else "b", section=None, line=None),
                       key=str(n)) for n in range(1, 2001)]
     plan = bare_plan(*stalls, length="4100")
-    started = time.perf_counter()
     assert plan.breaches() == []
     uid = uid_of(plan, 10)
     plan.apply(plan.moved([uid], 800, 0, snap=False))
     assert plan.breaches()
-    assert time.perf_counter() - started < 2.0
 
 
 def test_closing_the_window_with_an_unsaved_map_asks_first(app_ready, qtbot, sqlite_url, monkeypatch):
