@@ -73,6 +73,21 @@ def test_demo_window_and_a_pdf_report(praca):
     assert out.read_bytes().startswith(b"%PDF")
 
 
+def test_signing_with_no_system_keyring(praca):
+    """keyring in the bundle: with no keyring service (the fail or null backend), unlocking still works for this
+    run, forgetting does not crash, and the desk says the passphrase was not kept."""
+    db = f"sqlite:///{praca.home / 'chaves.sqlite3'}"
+    assert praca("demo", "--db", db).returncode == 0  # the demo's key: passphrase praca-demo-2026
+    login = {"PRACA_USER": "admin", "PRACA_PASSWORD": "praca2026"}
+    unlocked = praca("signing", "unlock", "--db", db, PRACA_SIGNING_PASSPHRASE="praca-demo-2026", **login)
+    assert unlocked.returncode == 0, unlocked.stderr
+    assert "Esta mesa pode assinar" in unlocked.stdout
+    forgotten = praca("signing", "forget", "--db", db, **login)
+    assert forgotten.returncode == 0, forgotten.stderr
+    listed = praca("signing", "list", "--db", db, **login)
+    assert listed.returncode == 0 and "em uso" in listed.stdout, listed.stderr
+
+
 def test_the_bundle_holds_its_files_and_installs_its_menu_entry(praca):
     internal = Path(BUNDLE).resolve() / "_internal"
     assert (internal / "models" / "regimes.py").is_file()  # the regimes cache is keyed by the domain's text
