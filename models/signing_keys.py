@@ -36,7 +36,7 @@ from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 from peewee import AutoField, CharField, DateField, DateTimeField, TextField
 
-from models.db import BaseModel, db
+from models.db import BaseModel, db, take_write_turn
 from models.errors import UserError
 from models.session import require, who
 from models.signing import (
@@ -226,9 +226,11 @@ def create_key(passphrase: str) -> SigningKey:
     require("settings.edit")
     _check_passphrase(passphrase)
     with db.atomic():
+        take_write_turn(db)  # two administrators at once on PostgreSQL: the second waits, then sees the first's key
         current = active_key()
         if current is not None:
-            raise UserError(f"A prefeitura já tem a chave {current.key_id}: para trocá-la, use a rotação.",
+            raise UserError(f"A prefeitura já tem a chave {current.key_id} (criada por {current.created_by} em "
+                            f"{current.created_at:%d/%m/%Y %H:%M}): para trocá-la, use a rotação; nada foi criado.",
                             field="key")
         return _new_row(passphrase, who())
 
@@ -239,6 +241,7 @@ def rotate_key(passphrase: str, *, today: _dt.date) -> SigningKey:
     require("settings.edit")
     _check_passphrase(passphrase)
     with db.atomic():
+        take_write_turn(db)  # two rotations at once: one after the other, never two keys in use
         current = active_key()
         if current is None:
             raise UserError(_no_key_text().replace("; nada foi emitido", ""), field="key")
@@ -333,8 +336,10 @@ def municipal_signer() -> Signer:
 
 def resign_permits(*, today: _dt.date) -> list[str]:
     """Sign again, with the active key, the QR of every permit still in force that a revoked key signed (its
-    card no longer verifies anywhere); returns their numbers, whose cards and placards must be printed again.
-    The permit itself is not changed: only the signature of its summary."""
+    card no longer verifies anywhere) or that holds an old ``PRACA1`` text (an old desk's own key: no key id, it
+    verifies only where that desk's public key was added, and its QR is no address a phone can open); returns
+    their numbers, whose cards and placards must be printed again. The permit itself is not changed: the summary
+    is made again from the database (never taken from the old text) and signed."""
     from models.permits import LIVE_STATUSES, Permit, _sign
 
     require("settings.edit")
@@ -345,7 +350,7 @@ def resign_permits(*, today: _dt.date) -> list[str]:
         for permit in (Permit.select().where(Permit.status.in_(LIVE_STATUSES) & (Permit.valid_until >= today))
                        .order_by(Permit.number)):
             parts = permit.qr_text.split(".")
-            if len(parts) == 4 and parts[0] == "PRACA2" and parts[1] in revoked:
+            if (len(parts) == 4 and parts[0] == "PRACA2" and parts[1] in revoked) or parts[0] == "PRACA1":
                 _sign(permit, signer)
                 numbers.append(permit.number)
     return numbers

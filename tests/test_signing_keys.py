@@ -260,3 +260,71 @@ def test_permits_signed_by_a_revoked_key_are_signed_again(permit, capsys, databa
     assert renewed.split(".")[1] == sk.active_key().key_id != first
     assert sk.verify_here(renewed, today=on_day).ok
     assert renewed.split(".")[2] == old.split(".")[2]  # the same summary: only the signature changed
+
+
+def test_permits_with_an_old_praca1_qr_are_signed_again(permit, capsys, database, monkeypatch, tmp_path):
+    """An old desk's PRACA1 text (its own key, no key id, not an address a phone opens): resign makes a PRACA2 one
+    with the municipal key from the database's summary, and lists the card to print again."""
+    from models.permits import Permit
+    from models.signing import _b32, _unb32, load_or_create_private_key
+
+    payload = _unb32(permit.qr_text.split(".")[2])
+    desk = load_or_create_private_key(tmp_path / "mesa-antiga")
+    legacy = f"PRACA1.{_b32(payload)}.{_b32(desk.sign(payload))}"
+    Permit.update(qr_text=legacy).where(Permit.id == permit.id).execute()
+    assert not sk.verify_here(legacy, today=permit.valid_from).ok  # the old desk's key is not in the database
+    monkeypatch.setenv(sk.PASSPHRASE_ENV, PASS)
+    assert main(["signing", "resign", "--db", database]) == 0
+    assert f"reimprima cartões e placas: {permit.number}" in capsys.readouterr().out
+    renewed = Permit.get_by_id(permit.id).qr_text
+    assert renewed.startswith(f"PRACA2.{sk.active_key().key_id}.") and renewed.split(".")[2] == _b32(payload)
+    assert sk.verify_here(renewed, today=permit.valid_from).ok
+    assert sk.resign_permits(today=permit.valid_from) == []  # done once
+
+
+def test_two_administrators_creating_the_key_at_once_make_one_key(pg_schema_url, fresh_desk):
+    """PostgreSQL, two desks at the same moment: the second waits for the first's transaction, then is told the
+    municipality has a key — never two keys in use (the write turn taken before the check, models.db)."""
+    import threading
+    import time
+
+    from models.db import db, open_database
+
+    open_database(pg_schema_url, create=True)
+    first_in, release = threading.Event(), threading.Event()
+    outcome = {}
+
+    def first():
+        try:
+            with db.atomic():
+                outcome["first"] = sk.create_key(PASS).key_id
+                first_in.set()
+                release.wait(60)
+        finally:
+            first_in.set()
+            db.close()
+
+    def second():
+        try:
+            outcome["second"] = sk.create_key(PASS + "-outra").key_id
+        except UserError as exc:
+            outcome["second"] = exc.message
+        finally:
+            db.close()
+
+    one = threading.Thread(target=first)
+    one.start()
+    assert first_in.wait(60) and "first" in outcome
+    two = threading.Thread(target=second)
+    two.start()
+    for _ in range(3000):  # until the second desk waits for the first's lock (or, unserialised, has finished)
+        (waiting,) = db.execute_sql("SELECT count(*) FROM pg_locks WHERE NOT granted").fetchone()
+        if waiting or not two.is_alive():
+            break
+        time.sleep(0.01)
+    release.set()
+    one.join(60)
+    two.join(60)
+    assert sk.SigningKey.select().count() == 1
+    assert outcome["second"].startswith(f"A prefeitura já tem a chave {outcome['first']}")
+    assert "nada foi criado" in outcome["second"]

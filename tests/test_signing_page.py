@@ -115,7 +115,8 @@ def test_rotation_and_revocation_from_the_screen(page, qtbot, monkeypatch):
     assert page.model.rows[0].state == f"revogada em {TODAY:%d/%m/%Y}"
     assert page.resign_button.isEnabled()
     qtbot.mouseClick(page.resign_button, Qt.MouseButton.LeftButton)
-    assert page.message.text() == "Nenhuma permissão em vigor foi assinada por chave revogada."
+    assert page.message.text() == ("Nenhuma permissão em vigor foi assinada por chave revogada nem tem QR no formato "
+                                   "antigo (PRACA1).")
 
 
 def test_a_clerk_sees_but_does_not_manage(page):

@@ -343,7 +343,8 @@ class SigningPage(QWidget):
             self._done(self.tr("%1 permissões assinadas de novo: reimprima cartões e placas de %2.")
                        .replace("%1", str(len(numbers))).replace("%2", ", ".join(numbers)))
         else:
-            self._done(self.tr("Nenhuma permissão em vigor foi assinada por chave revogada."))
+            self._done(self.tr("Nenhuma permissão em vigor foi assinada por chave revogada nem tem QR no formato "
+                               "antigo (PRACA1)."))
 
     def add_old_key(self) -> None:
         path, _ = QFileDialog.getOpenFileName(self, self.tr("Chave pública da mesa antiga"), "",

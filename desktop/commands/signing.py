@@ -116,7 +116,8 @@ def run(args: argparse.Namespace) -> int:
                 print(f"{len(numbers)} {'permissão reassinada' if len(numbers) == 1 else 'permissões reassinadas'} "
                       f"com a chave {sk.active_key().key_id}; reimprima cartões e placas: {', '.join(numbers)}.")
             else:
-                print("Nenhuma permissão em vigor foi assinada por chave revogada.")
+                print("Nenhuma permissão em vigor foi assinada por chave revogada nem tem QR no formato antigo "
+                      "(PRACA1).")
         elif action == "unlock":
             kept = sk.unlock(_passphrase(confirm=False))
             print("Esta mesa pode assinar" + (" (senha guardada no cofre do sistema)." if kept else
