@@ -240,7 +240,7 @@ def assess(applicant: Applicant, data: ApplicationInput, *, energy: str = "none"
     """Eligibility rule by rule, the price and whether it may be filed now, for what is on the form."""
     at = moment_of(today, now)
     today = at.date()
-    regime: Regime = get_regime(data.regime)
+    regime: Regime = get_regime(data.regime, on=today)  # the version in force on the application's day
     facts = applicant_facts(applicant, documents=data.documents, site=data.site, today=today,
                             regime=data.regime, permit_kind=data.permit_kind)
     eligibility = evaluate_eligibility(regime, data.permit_kind, facts, **exemption_terms(regime, data))

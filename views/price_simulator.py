@@ -24,8 +24,9 @@ from models.errors import UserError
 from models.fees import Quote
 from models.money import format_brl, parse_typed
 from models.pricing import quote
-from models.regimes import shipped_regimes
+from models.regimes import get_regime, shipped_regimes
 from views.table_models import Column, RowsModel
+from views.widgets import DateEdit
 from views import theme
 
 NONE = ""
@@ -99,6 +100,14 @@ class PriceSimulator(QWidget):
         self.year.setRange(1990, 2100)
         self.year.setValue(_dt.date.today().year)
         self.year.setMaximumWidth(140)
+        # the day of the fact (the event, the month charged): an amended act prices by the version in force then
+        self.date = DateEdit()
+        self.date.setObjectName("date")
+        self.date.set_date(_dt.date.today())
+        self.date.setToolTip(self.tr("Vale a redação do ato em vigor nesta data (alterações com vigência "
+                                     "posterior não se aplicam)."))
+        date_label = QLabel(self.tr("Data-&base:"))
+        date_label.setBuddy(self.date)
 
         left = QFormLayout()
         left.addRow(self.tr("&Regime:"), self.regime_combo)
@@ -114,7 +123,7 @@ class PriceSimulator(QWidget):
         right.addRow(self.tr("Enga&te (m):"), self.hitch)
         right.addRow(self.tr("Ár&ea (m²):"), self.area)
         right.addRow(self.tr("&Dias:"), self.days)
-        right.addRow(self.tr("A&no:"), self.year)
+        right.addRow(self.tr("A&no:"), self._row(self.year, date_label, self.date))
         right.addRow(self.tr("Requerente:"), self._row(self.mei, self.local))
         grid.addLayout(left, 0, 0)
         grid.addLayout(right, 0, 1)
@@ -166,6 +175,7 @@ class PriceSimulator(QWidget):
             box.toggled.connect(lambda _c: self.update_quote())
         for spin in (self.days, self.year):
             spin.valueChanged.connect(lambda _v: self.update_quote())
+        self.date.textChanged.connect(lambda _t: self._date_changed())
         self.last_quote: Quote | None = None
 
     # -- building ------------------------------------------------------------
@@ -274,6 +284,28 @@ class PriceSimulator(QWidget):
                 self.admin_edits[fee.id] = edit
         self.admin_box.setVisible(bool(self.admin_edits))
 
+    def _date_changed(self) -> None:
+        """A whole date typed carries its year (the fiscal units' year) and prices again."""
+        try:
+            day = self.date.date()
+        except UserError:
+            day = None
+        if day is not None and day.year != self.year.value():
+            self.year.blockSignals(True)
+            self.year.setValue(day.year)
+            self.year.blockSignals(False)
+        self.update_quote()
+
+    def dated_regime(self):
+        """The chosen act in the version in force on the date typed (today when empty); ``UserError`` (field
+        ``date``) when the date is incomplete or impossible."""
+        regime = self.regime()
+        try:
+            day = self.date.date()
+        except UserError as exc:
+            raise UserError(self.tr("Data-base: %1").replace("%1", exc.message), field="date") from None
+        return get_regime(regime.id, on=day or _dt.date.today())
+
     # -- pricing -------------------------------------------------------------
     def inputs(self) -> dict:
         """What the clerk typed, as the engine takes it (text sizes, never float)."""
@@ -321,7 +353,7 @@ class PriceSimulator(QWidget):
         try:
             if "error" in values:
                 raise values["error"]
-            result = quote(regime, **values)
+            result = quote(self.dated_regime(), **values)
         except UserError as exc:
             self.model.set_rows([])
             self.last_quote = None
@@ -360,7 +392,7 @@ class PriceSimulator(QWidget):
     def _mark_field(self, field: str | None) -> None:
         widgets = {"front": self.front, "depth": self.depth, "hitch": self.hitch, "area": self.area,
                    "equipment": self.equipment, "line": self.line, "venue": self.venue, "days": self.days,
-                   "year": self.year, "energy": self.energy, "permit_kind": self.permit_kind, **{
+                   "year": self.year, "date": self.date, "energy": self.energy, "permit_kind": self.permit_kind, **{
                        f"admin_values.{fee}": edit for fee, edit in self.admin_edits.items()}}
         for key, widget in widgets.items():
             widget.setStyleSheet(f"border: 1px solid {theme.colour('error')};" if key == field else "")
