@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import datetime as _dt
 import json
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
 
@@ -405,9 +406,9 @@ def _labels(regime_id: str, kind_id: str) -> tuple[str, str]:
         return regime_id, kind_id
 
 
-def worklist(*, statuses=OPEN_STATUSES, regime: str | None = None, today: _dt.date | None = None,
+def worklist(*, statuses=OPEN_STATUSES, regime: str | Sequence[str] | None = None, today: _dt.date | None = None,
              limit: int = 500) -> list[WorkItem]:
-    """Applications by status, oldest first, with their age in days."""
+    """Applications by status, oldest first, with their age in days; ``regime`` one act's id or several."""
     today = today or _dt.date.today()
     query = (Application
              .select(Application.id, Application.protocol, Application.regime, Application.permit_kind,
@@ -417,7 +418,7 @@ def worklist(*, statuses=OPEN_STATUSES, regime: str | None = None, today: _dt.da
              .join(Company, JOIN.LEFT_OUTER, on=(Application.company == Company.id))
              .where(Application.status.in_(list(statuses))))
     if regime:
-        query = query.where(Application.regime == regime)
+        query = query.where(Application.regime.in_([regime] if isinstance(regime, str) else list(regime)))
     items = []
     rows = query.order_by(Application.created_at, Application.id).limit(limit).tuples()
     for app_id, protocol, regime_id, kind, status, created, person_name, company_name in rows:

@@ -1781,7 +1781,7 @@ def _kind_label(regime, kind_id: str) -> str:
         return kind_id
 
 
-def permit_rows(*, status: str | None = None, regime: str | None = None, text: str = "",
+def permit_rows(*, status: str | None = None, regime: str | Sequence[str] | None = None, text: str = "",
                 today: _dt.date, limit: int = ROWS_LIMIT) -> list[PermitRow]:
     """Permits for the list, newest first (at most ``limit``).
 
@@ -1798,7 +1798,7 @@ def permit_rows(*, status: str | None = None, regime: str | None = None, text: s
              .join(Person, JOIN.LEFT_OUTER, on=(Permit.person == Person.id)).switch(Permit)
              .join(Company, JOIN.LEFT_OUTER, on=(Permit.company == Company.id)))
     for cond in (_status_filter(status, today), _text_filter(text),
-                 (Permit.regime == regime) if regime else None):
+                 Permit.regime.in_([regime] if isinstance(regime, str) else list(regime)) if regime else None):
         if cond is not None:
             query = query.where(cond)
     rows = []

@@ -50,6 +50,17 @@ def municipality_label() -> str:
     return name
 
 
+def own_regime_ids(regimes) -> list[str]:
+    """The ids of ``regimes`` whose act is the municipality's set in Cadastros → Configurações (the town's own
+    acts, issue 18 §5), compared without accents or case; none while no municipality is set."""
+    from models.people import search_key
+
+    town = search_key(get_setting(MUNICIPALITY))
+    if not town:
+        return []
+    return sorted(r.id for r in regimes if search_key(r.municipality) == town)
+
+
 def letterhead(regime) -> dict[str, str]:
     """The letterhead of a document of ``regime``'s act: that act's municipality (a São Bento receipt never says
     Olímpia), and the agency set in Configurações only where it is that municipality's own."""

@@ -227,3 +227,61 @@ def test_issue_the_permit_from_the_worklist(app_ready, qtbot, db_url, tmp_path, 
     assert asked and "não fixa prazo" in asked[0]
     assert second.valid_until == dt.date(2027, 12, 31)
     assert Permit.select().count() == 2
+
+
+def test_the_worklist_starts_on_the_municipalitys_own_act(app_ready, qtbot, db_url, tmp_path):
+    """Issue 18 §5: the regime filter starts on the act(s) of the municipality set in Configurações, not on
+    "Todos"; the other acts and "Todos" stay a choice away, and the choice is kept across refreshes."""
+    import datetime as dt
+
+    from models.applications import ApplicationInput, create_application
+    from models.people import PersonInput, save_person
+    from models.settings import MUNICIPALITY, set_settings
+    from views.front_desk import WorklistTab
+
+    open_database(db_url, create=True)
+    set_store(tmp_path / "files")
+    person = save_person(PersonInput(name="Maria José da Silva", cpf="529.982.247-25"), today=dt.date(2026, 11, 30))
+    sapezal = create_application(ApplicationInput(regime="sapezal-2014", permit_kind="ponto-fixo",
+                                                  person_id=person.id), clerk="ana")
+    sjc = create_application(ApplicationInput(regime="sjc-2014", permit_kind="feirante", person_id=person.id,
+                                              site="Feira Noturna do Centro"), clerk="ana")
+
+    def shown(tab):
+        return sorted(item.protocol for item in tab.model.rows)
+
+    tab = WorklistTab()
+    qtbot.addWidget(tab)
+    tab.refresh()
+    assert tab.regime.currentData() == "" and shown(tab) == sorted([sapezal.protocol, sjc.protocol])  # no town yet
+    set_settings({MUNICIPALITY: "sao jose dos campos"})  # as typed: no accents, lower case
+    tab = WorklistTab()
+    qtbot.addWidget(tab)
+    tab.refresh()
+    assert tab.regime.currentData() == "sjc-2014" and shown(tab) == [sjc.protocol]
+    tab.regime.setCurrentIndex(tab.regime.findData(""))  # Todos, reachable
+    assert shown(tab) == sorted([sapezal.protocol, sjc.protocol])
+    tab.refresh()  # a refresh keeps the clerk's choice
+    assert tab.regime.currentData() == "" and len(shown(tab)) == 2
+
+
+def test_a_municipality_with_several_acts_filters_on_them_all(app_ready, qtbot, database):
+    from types import SimpleNamespace
+
+    from PySide6.QtWidgets import QComboBox
+
+    from models.settings import MUNICIPALITY, set_settings
+    from views.widgets import OWN_ACTS, fill_regime_filter, regime_filter_value
+
+    regimes = {r.id: r for r in (
+        SimpleNamespace(id="cidade-2020", municipality="Cidade", state="SP", short="Lei 1/2020"),
+        SimpleNamespace(id="cidade-2024", municipality="Cidade", state="SP", short="Lei 9/2024"),
+        SimpleNamespace(id="outra-2019", municipality="Outra", state="MG", short="Lei 5/2019"))}
+    combo = QComboBox()
+    qtbot.addWidget(combo)
+    set_settings({MUNICIPALITY: "Cidade"})
+    fill_regime_filter(combo, regimes)
+    assert combo.currentData() == OWN_ACTS and combo.currentText() == "Atos de Cidade"
+    assert regime_filter_value(combo) == ["cidade-2020", "cidade-2024"]
+    combo.setCurrentIndex(combo.findData("outra-2019"))
+    assert regime_filter_value(combo) == "outra-2019"

@@ -712,3 +712,16 @@ def test_table_models_pass_the_model_tester(make_tab, keys, qtmodeltester, qtbot
         qtmodeltester.check(d.model)
 
     run_dialog(qtbot, tab.transfer_selected, check)
+
+
+def test_the_list_starts_on_the_municipalitys_own_act(make_tab, keys):
+    """Issue 18 §5: with Olímpia set in Configurações the list opens on Olímpia's act, "Todos" a choice away."""
+    from models.settings import MUNICIPALITY, set_settings
+
+    truck = tpu(keys, company("Food Truck Ltda", person("Marcos Paulo Dias")))
+    fair = feirante(keys, person("Antônio Carlos Mendes"))
+    set_settings({MUNICIPALITY: "Olímpia"})
+    tab = make_tab()
+    assert tab.regime.currentData() == "olimpia-2025" and shown(tab) == [truck.number]
+    tab.regime.setCurrentIndex(tab.regime.findData(""))
+    assert sorted(shown(tab)) == sorted([truck.number, fair.number])

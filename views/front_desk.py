@@ -256,21 +256,17 @@ class WorklistTab(QWidget):
 
     def refresh(self) -> None:
         from models.regimes import shipped_regimes
+        from views.widgets import fill_regime_filter
 
-        current = self.regime.currentData()
-        self.regime.blockSignals(True)
-        self.regime.clear()
-        self.regime.addItem(self.tr("Todos"), "")
-        for regime in sorted(shipped_regimes().values(), key=lambda r: r.municipality):
-            self.regime.addItem(f"{regime.municipality}/{regime.state} — {regime.short}", regime.id)
-        self.regime.setCurrentIndex(max(0, self.regime.findData(current)))
-        self.regime.blockSignals(False)
+        fill_regime_filter(self.regime, shipped_regimes())  # the municipality's own act(s) first
         self.refresh_rows()
 
     def refresh_rows(self) -> None:
         status = self.status.currentData()
         statuses = OPEN_STATUSES if status == "open" else (status,)
-        self.model.set_rows(worklist(statuses=statuses, regime=self.regime.currentData() or None))
+        from views.widgets import regime_filter_value
+
+        self.model.set_rows(worklist(statuses=statuses, regime=regime_filter_value(self.regime)))
         self._update_actions()
 
     def selected(self):

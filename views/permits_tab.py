@@ -74,7 +74,8 @@ from views.keys import search_keys
 from views.roles import allow
 from views.save import open_file_name, save_file_name, write_in_background
 from views.table_models import Column, RowsModel, make_table, selected_row
-from views.widgets import DateEdit, DocumentEdit, FieldErrorsView, act_version_line, current_user_name, print_document
+from views.widgets import (DateEdit, DocumentEdit, FieldErrorsView, WrappingLabel, act_version_line,
+                           current_user_name, print_document)
 from views import theme
 
 #: The act of models.session each button does (a role the act does not allow sees it disabled, with who may).
@@ -598,9 +599,8 @@ class PermitsTab(QWidget):
         for key, text in (("holder", self.tr("Titular:")), ("kind", self.tr("Tipo:")),
                           ("place", self.tr("Local:")), ("validity", self.tr("Validade:")),
                           ("renewal", self.tr("Renovação:")), ("origin", self.tr("Origem:"))):
-            label = QLabel()
+            label = WrappingLabel()  # a long kind or validity takes the lines it needs (1280×720)
             label.setObjectName(f"detail-{key}")
-            label.setWordWrap(True)
             label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
             details.addRow(text, label)
             self.detail_labels[key] = label
@@ -758,20 +758,17 @@ class PermitsTab(QWidget):
 
     def refresh(self) -> None:
         """Reload the regimes, the list (keeping the selection) and the renewals and deadlines."""
-        current = self.regime.currentData()
-        self.regime.blockSignals(True)
-        self.regime.clear()
-        self.regime.addItem(self.tr("Todos"), "")
-        for regime in sorted(shipped_regimes().values(), key=lambda r: (r.municipality, r.short)):
-            self.regime.addItem(f"{regime.municipality}/{regime.state} — {regime.short}", regime.id)
-        self.regime.setCurrentIndex(max(0, self.regime.findData(current)))
-        self.regime.blockSignals(False)
+        from views.widgets import fill_regime_filter
+
+        fill_regime_filter(self.regime, shipped_regimes())  # the municipality's own act(s) first
         self.refresh_rows()
         self.refresh_due()
 
     def refresh_rows(self) -> None:
         selected = self.selected()
-        rows = permit_rows(status=self.status.currentData(), regime=self.regime.currentData() or None,
+        from views.widgets import regime_filter_value
+
+        rows = permit_rows(status=self.status.currentData(), regime=regime_filter_value(self.regime),
                            text=self.query.text(), today=self.today())
         self.model.set_rows(rows)
         # selecting a row after the reset shows its details (currentRowChanged); an empty list clears them

@@ -326,3 +326,39 @@ def act_version_line(owner: QWidget, regime_id: str, sha: str, *, short: bool = 
     if short:  # the act itself is named beside it
         return owner.tr("ato %1").replace("%1", escape(version))
     return owner.tr("ato %1, %2").replace("%1", escape(regime_id)).replace("%2", escape(version))
+
+
+OWN_ACTS = "@own"  # the regime filter's item for the municipality's own acts, when it has more than one
+
+
+def fill_regime_filter(combo, regimes) -> None:
+    """A list's regime filter: "Todos", the municipality's own acts (one item for them all when there are
+    several), then every act. It keeps the clerk's choice across refreshes; the first time, and whenever the
+    choice is gone, it starts on the municipality's own act(s) set in Cadastros → Configurações — the others
+    stay reachable, "Todos" included, but are not the default (issue 18 §5)."""
+    from models.settings import MUNICIPALITY, get_setting, own_regime_ids
+
+    current = combo.currentData()
+    own = own_regime_ids(regimes.values())
+    combo.own_regime_ids = own
+    combo.blockSignals(True)
+    combo.clear()
+    combo.addItem(combo.tr("Todos"), "")
+    if len(own) > 1:
+        combo.addItem(combo.tr("Atos de %1").replace("%1", get_setting(MUNICIPALITY)), OWN_ACTS)
+    for regime in sorted(regimes.values(), key=lambda r: (r.municipality, r.short)):
+        combo.addItem(f"{regime.municipality}/{regime.state} — {regime.short}", regime.id)
+    index = combo.findData(current) if current is not None else -1
+    if index < 0:
+        index = combo.findData(OWN_ACTS if len(own) > 1 else own[0]) if own else 0
+    combo.setCurrentIndex(max(0, index))
+    combo.blockSignals(False)
+
+
+def regime_filter_value(combo):
+    """What a regime filter asks of the list: ``None`` (all), one act's id, or the own acts' ids."""
+    data = combo.currentData()
+    if data == OWN_ACTS:
+        return list(getattr(combo, "own_regime_ids", [])) or None
+    return data or None
+
