@@ -2037,8 +2037,10 @@ def _parse_transfer(node: _Node) -> Transfer:
 _FOUND: contextvars.ContextVar[list[RegimeError] | None] = contextvars.ContextVar("regime_errors", default=None)
 
 
-def _attempt(parser: Any, node: _Node) -> Any:
-    """``parser(node)``; while collecting, a :class:`RegimeError` is recorded and ``_SKIPPED`` returned."""
+def _attempt(parser: Any, node: _Node, *, salvage: bool = False) -> Any:
+    """``parser(node)``; while collecting, a :class:`RegimeError` is recorded and ``_SKIPPED`` returned (with
+    ``salvage``, what the entry reads as without its broken keys, when that reads: the rest of the file is
+    then checked against it — the act's header)."""
     found = _FOUND.get()
     if found is None:
         return parser(node)
@@ -2049,7 +2051,7 @@ def _attempt(parser: Any, node: _Node) -> Any:
     # every mistake of the entry, not only the first: read it again without the key that failed, while the
     # failure is a key of its own (a later one, or one a sub-table reports); a mistake about a key taken away
     # (now "missing") is not one of the file's
-    data, removed, errors = dict(node.data), set(), [first]
+    data, removed, errors, salvaged = dict(node.data), set(), [first], _SKIPPED
     for _ in range(len(node.data)):
         name = next((n for n in data if errors[-1].key is not None and (
             errors[-1].key == node.key(n) or errors[-1].key.startswith((node.key(n) + ".", node.key(n) + "[")))),
@@ -2061,7 +2063,7 @@ def _attempt(parser: Any, node: _Node) -> Any:
         attempt: list[RegimeError] = []
         token = _FOUND.set(attempt)
         try:
-            parser(_Node(node.file, node.path, data))
+            salvaged = parser(_Node(node.file, node.path, data))
             failed = None
         except RegimeError as again:
             failed = again
@@ -2079,7 +2081,7 @@ def _attempt(parser: Any, node: _Node) -> Any:
         if mark not in seen:
             seen.add(mark)
             found.append(error)
-    return _SKIPPED
+    return salvaged if salvage else _SKIPPED
 
 
 _SKIPPED = object()
@@ -3079,7 +3081,8 @@ def load_regime_text(text: str | bytes, file: str, *, expected_id: str | None = 
     except RegimeError as exc:
         if not all_errors:
             raise
-        found.append(exc)
+        if exc not in found:
+            found.append(exc)
         regime = None
     finally:
         _FOUND.reset(token)
@@ -3091,7 +3094,9 @@ def load_regime_text(text: str | bytes, file: str, *, expected_id: str | None = 
 def _build(data: dict, file: str, expected_id: str | None, source: str) -> Regime:
     root = _Node(file, "", data)
     header_node = root.table("regime", required=True)
-    header = _parse_header(header_node)
+    header = _attempt(_parse_header, header_node, salvage=True)
+    if header is _SKIPPED:  # no header to check the rest against: its mistakes are all there is to say
+        raise _FOUND.get()[-1]
     if expected_id is not None and header["id"] != expected_id:
         header_node.fail("id", f"o id {_show(header['id'])} difere do nome do arquivo ({_show(expected_id)})")
 

@@ -182,3 +182,10 @@ def test_check_reports_every_mistake_inside_one_entry(broken):
     errors = check_regime_text("".join(out), SAMPLE.name, expected_id=SAMPLE.stem)
     assert {e.key for e in errors} == {f"{name}[{i}].{key}" for name, i in broken
                                        for key in ("notes", "chave_inexistente")}
+
+
+def test_a_mistake_in_the_acts_header_does_not_hide_the_rest():
+    text = SAMPLE.read_text(encoding="utf-8").replace("[regime]\n", "[regime]\nchave_x = 1\n", 1)
+    text = text.replace("[[fees]]\n", "[[fees]]\nchave_y = 2\n", 1)
+    errors = check_regime_text(text, SAMPLE.name, expected_id=SAMPLE.stem)
+    assert {e.key for e in errors} == {"regime.chave_x", "fees[0].chave_y"}
