@@ -112,6 +112,31 @@ def test_new_writes_a_starting_file_that_checks_and_never_overwrites(tmp_path, c
     assert "Id inválido" in capsys.readouterr().err
 
 
+def test_new_and_schema_write_through_the_one_file_writer(tmp_path, capsys, monkeypatch):
+    """models/outfile.py writes them (issue 16 §1): synced before the rename, public, nothing left aside; a
+    device refused in one line."""
+    import os
+
+    import models.outfile as outfile
+
+    synced = []
+    real_fsync = os.fsync
+    monkeypatch.setattr(outfile.os, "fsync", lambda fd: (synced.append(os.readlink(f"/proc/self/fd/{fd}")),
+                                                         real_fsync(fd))[1])
+    out = tmp_path / "schema.json"
+    assert main(["regimes", "schema", "--out", str(out)]) == 0
+    act = tmp_path / "minha-cidade-2027.toml"
+    assert main(["regimes", "new", "--like", "sao-bento-2026", "--id", "minha-cidade-2027", "--out", str(act)]) == 0
+    assert json.loads(out.read_text(encoding="utf-8"))["$schema"]
+    assert sum(".partial" in name for name in synced) == 2  # each synced as its temporary, then renamed
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["minha-cidade-2027.toml", "schema.json"]
+    assert out.stat().st_mode & 0o777 == 0o666 & ~outfile._umask()  # public text, not owner-only
+    capsys.readouterr()
+    assert main(["regimes", "schema", "--out", "/dev/full"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert "/dev/full" in err and "\n" not in err and "Traceback" not in err
+
+
 def test_an_amendment_is_declared_and_may_not_precede_the_act(tmp_path):
     text = SHIPPED[0].read_text(encoding="utf-8")
     regime_id = SHIPPED[0].stem

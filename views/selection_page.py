@@ -589,13 +589,18 @@ class CallTab(QWidget):
 
 def _write_publication(owner, pub, path: Path) -> Path | None:
     """The publication's document as PDF and, beside it, the exact hashed text (.txt)."""
+    from models.outfile import write_bytes
     from reports.pdf import html_to_pdf
 
     html = ("<html><body><pre style='white-space: pre-wrap; font-size: 8pt;'>" + escape(pub.document)
             + "</pre></body></html>")
     try:
         html_to_pdf(html, path, title=KINDS.get(pub.kind, pub.kind).capitalize())
-        path.with_suffix(".txt").write_bytes(pub.list_text.encode("utf-8"))
+        write_bytes(path.with_suffix(".txt"), pub.list_text.encode("utf-8"), kind="txt")
+    except UserError as exc:  # models/outfile.py: one line, the target left as it was
+        owner.message.setText(owner.tr("Publicação registrada, mas não foi possível gravar %1: %2").replace(
+            "%1", str(path)).replace("%2", str(exc)))
+        return None
     except OSError as exc:
         owner.message.setText(owner.tr("Publicação registrada, mas não foi possível gravar %1: %2").replace(
             "%1", str(path)).replace("%2", exc.strerror or str(exc)))

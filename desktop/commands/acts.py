@@ -311,14 +311,8 @@ def _schema(args: argparse.Namespace) -> int:
 
 
 def _write(path: Path, text: str) -> None:
-    """Written aside, read back and renamed: a failure is an error, never "gravado"."""
-    tmp = path.with_name(path.name + ".partial")
-    data = text.encode("utf-8")
-    try:
-        tmp.write_bytes(data)
-        if tmp.read_bytes() != data:  # pragma: no cover - a disk that lies
-            raise OSError("o arquivo gravado difere do texto")
-        tmp.replace(path)
-    except OSError as exc:
-        tmp.unlink(missing_ok=True)
-        raise UserError(f"Não foi possível gravar {path}: {exc.strerror or exc}.", field="out") from None
+    """Through models/outfile.py as every file Praça writes: aside, checked, synced, renamed — a failure is one
+    line, never "gravado". An act's text and a schema are public (not owner-only)."""
+    from models.outfile import write_text
+
+    write_text(path, text, kind=path.suffix.lstrip(".") or "txt", private=False)
