@@ -1,0 +1,64 @@
+"""The sixth act (issue 20, Done when) driven on the desks' own widgets: Cabeceira Grande/MG, Lei nº 376/2012 — the
+price simulator asks for the fee the act leaves to the Administration and prices it, and Fiscalização records an
+infraction by it with the act's seizure and donation (art. 5º). It has no site, so no map."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from PySide6.QtCore import Qt
+
+from conftest import run_modal, type_text
+from test_permits import keys, person  # noqa: F401  (keys: fixture)
+
+REGIME = "cabeceira-grande-2012"
+
+
+def test_the_simulator_prices_the_sixth_act(database, app_ready, qtbot):
+    from views.price_simulator import PriceSimulator
+
+    sim = PriceSimulator()
+    qtbot.addWidget(sim)
+    sim.show()
+    sim.refresh()
+    sim.select_regime(REGIME)
+    sim.permit_kind.setCurrentIndex(sim.permit_kind.findData("licenca-ambulante"))
+    assert "definido pela Administração (Lei 376/2012, art. 3º)" in sim.error.text()  # asked, never invented
+    assert sim.admin_box.isVisibleTo(sim)
+    type_text(sim.admin_edits["taxa-licenca"], "48,50")
+    assert sim.error.text() == ""
+    assert sim.total.text().replace("\xa0", " ") == "Total: R$ 48,50"
+
+
+def test_fiscalizacao_records_an_infraction_of_the_sixth_act(keys, app_ready, qtbot):
+    from views.enforcement_page import EnforcementPage
+
+    person("Antônio Vendedor")
+    page = EnforcementPage(today=dt.date(2026, 12, 1))
+    qtbot.addWidget(page)
+    page.resize(1300, 800)
+    page.show()
+    page.refresh()
+    tab = page.records
+
+    def fill(dialog):
+        dialog.regime.setCurrentIndex(dialog.regime.findData(REGIME))
+        type_text(dialog.offender_search, "antônio vendedor")
+        dialog.matches_view.selectRow(0)
+        dialog.date.set_date(dt.date(2026, 12, 1))
+        dialog.time.setText("10:00")
+        type_text(dialog.place, "Praça da Matriz")
+        type_text(dialog.facts, "Vendia frutas sem a licença da Prefeitura.")
+        dialog.check_infraction("sem-licenca")
+        dialog.inspector.setText("Marcos Fiscal")
+        type_text(dialog.inspector_id, "4521")
+        dialog.update_preview()
+        shown = dialog.proposal_view.toPlainText()
+        assert "Lei 376/2012, art. 5º" in shown and "entidades filantrópicas" in shown
+        qtbot.waitUntil(dialog.issue_button.isEnabled, timeout=3000)
+        qtbot.mouseClick(dialog.issue_button, Qt.MouseButton.LeftButton)
+
+    _d, record = run_modal(lambda: tab.new_record(regime=REGIME), fill)
+    assert record is not None and record.regime == REGIME
+    assert tab.select_record(record.id)
+    assert "Lavrado com o ato cabeceira-grande-2012, versão 1" in tab.detail.toPlainText()
