@@ -5,8 +5,6 @@ dívida ativa."""
 from __future__ import annotations
 
 import datetime as dt
-import shutil
-import subprocess
 from decimal import Decimal
 
 import pytest
@@ -18,6 +16,7 @@ from models.charges import Charge, record_payment
 from test_enforcement import at, draft, fines, issue, pay  # noqa: F401
 from test_permits import feirante, keys, person  # noqa: F401  (keys: fixture)
 from views.enforcement_page import ContestDialog, DecisionDialog, EnforcementPage, RecordDialog
+from pdftext import pdf_text
 
 TODAY = dt.date(2026, 3, 16)  # a Monday
 
@@ -30,13 +29,6 @@ def page(qtbot, keys, app_ready):
     widget.show()
     widget.refresh()
     return widget
-
-
-def pdf_text(path) -> str:
-    if shutil.which("pdftotext") is None:
-        pytest.skip("pdftotext not installed")
-    return subprocess.run(["pdftotext", str(path), "-"], capture_output=True, text=True,
-                          check=True).stdout
 
 
 def click(qtbot, button) -> None:
@@ -91,10 +83,10 @@ def test_record_an_infraction_read_the_proposal_issue_and_save_the_pdf(qtbot, pa
 
     pdf = tab.save_pdf(tmp_path / "auto.pdf")
     assert pdf is not None and pdf.stat().st_size > 2000
-    text = pdf_text(pdf)
+    text = pdf_text(pdf, mode="plain")
     for expected in ("AUTO DE INFRAÇÃO E IMPOSIÇÃO DE", "AI nº 2026/00001", "Maria Quitandeira Souza", "CPF",
                      "Praça Rui Barbosa", "art. 179, VI", "R$ 1.152,60", "Pagamento da multa", "art. 198",
-                     "João Vizinho", "matrícula 4521", "Agente ﬁscal", "banca.jpg"):
+                     "João Vizinho", "matrícula 4521", "Agente fiscal", "banca.jpg"):
         assert expected in " ".join(text.split()), expected
 
     from PySide6.QtPrintSupport import QPrinter

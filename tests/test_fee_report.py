@@ -13,12 +13,9 @@ from __future__ import annotations
 import datetime as dt
 import re
 import shutil
-import subprocess
 import zipfile
 from xml.etree import ElementTree
 from decimal import Decimal
-from html.parser import HTMLParser
-from pathlib import Path
 
 import pytest
 from hypothesis import given
@@ -39,6 +36,8 @@ from models.settings import set_settings
 from reports.fee_report_xlsx import MONEY
 from test_charges import inpc, sjc_stall  # noqa: F401  (inpc: fixture)
 from test_permits import company, keys, person  # noqa: F401  (keys: fixture)
+from reports_read import Figures, cents, pdf_pages, recalculated
+from pdftext import pdf_text
 
 YEAR, MONTH = 2026, 9
 FIRST, LAST = "2026-09-01", "2026-09-30"
@@ -110,10 +109,6 @@ def sql_totals() -> dict[str, int]:
                              f"AND due_on < '{TODAY.isoformat()}' AND {in_month}"),
         "received": sql_cents(f"SELECT SUM(amount) FROM payment WHERE paid_on BETWEEN '{FIRST}' AND '{LAST}'"),
     }
-
-
-def cents(value) -> int:
-    return int((Decimal(str(value)) * 100).quantize(Decimal(1)))
 
 
 # --------------------------------------------------------------------------- the figures
@@ -209,38 +204,6 @@ def test_report_money_format_is_format_brl(centavos):
 # --------------------------------------------------------------------------- the three files agree with SQL
 
 
-def recalculated(path: Path, tmp_path: Path) -> Path | None:
-    """The workbook as LibreOffice computes it (its formulas evaluated), or None without LibreOffice."""
-    if OFFICE is None:
-        return None
-    out = tmp_path / "recalculated"
-    profile = tmp_path / "lo-profile"
-    subprocess.run([OFFICE, f"-env:UserInstallation={profile.as_uri()}", "--headless", "--calc", "--convert-to",
-                    "xlsx", "--outdir", str(out), str(path)], check=True, timeout=180, capture_output=True)
-    result = out / path.name
-    assert result.exists(), "LibreOffice did not convert the workbook (would it need repair?)"
-    return result
-
-
-class Figures(HTMLParser):
-    """Every element with an id and data-cents, and all the text."""
-
-    def __init__(self):
-        super().__init__()
-        self.cents: dict[str, int] = {}
-        self.text: list[str] = []
-        self.tags: list[str] = []
-
-    def handle_starttag(self, tag, attrs):
-        attrs = dict(attrs)
-        self.tags.append(tag)
-        if "id" in attrs and "data-cents" in attrs:
-            self.cents[attrs["id"]] = int(attrs["data-cents"])
-
-    def handle_data(self, data):
-        self.text.append(data)
-
-
 def _export(fmt, path):
     from reports.fee_export import export_fee_report
 
@@ -295,8 +258,7 @@ def test_excel_html_and_pdf_agree_to_the_cent_with_sql(month, tmp_path, app_read
     pdf = _export("pdf", tmp_path / "taxas.pdf")
     assert pdf.read_bytes().startswith(b"%PDF")
     if PDFTOTEXT is not None:
-        text = subprocess.run([PDFTOTEXT, "-layout", str(pdf), "-"], check=True, capture_output=True,
-                              text=True).stdout
+        text = pdf_text(pdf)
         for label, name in (("Cobrado", "charged"), ("Pago", "paid"), ("Em aberto", "open"),
                             ("Vencido", "overdue"), ("Recebido no mês", "received")):
             found = re.search(rf"^\s*{label}\s+(R\$ [\d.]+,\d\d)", text, re.MULTILINE)
@@ -454,13 +416,6 @@ def test_pdf_has_the_summary_portrait_and_the_charge_list_landscape(month, tmp_p
     assert sizes and sizes[0][0] < sizes[0][1]  # the figures on A4 portrait
     assert sizes[-1][0] > sizes[-1][1]  # the charge list on A4 landscape
     assert "Anexo — cobranças com vencimento no mês" in text and f"Página {len(sizes)} de {len(sizes)}" in text
-
-
-def pdf_pages(path: Path) -> tuple[list[tuple[float, float]], str]:
-    """Each page's size (width, height in points) and the text of the whole file (pdfinfo, pdftotext)."""
-    info = subprocess.run(["pdfinfo", "-f", "1", "-l", "999", str(path)], capture_output=True, text=True).stdout
-    sizes = [(float(w), float(h)) for w, h in re.findall(r"Page\s+\d+ size:\s+([\d.]+) x ([\d.]+)", info)]
-    return sizes, subprocess.run([PDFTOTEXT, "-layout", str(path), "-"], capture_output=True, text=True).stdout
 
 
 # --------------------------------------------------------------------------- atomic and cancellable

@@ -21,6 +21,7 @@ from models.errors import UserError
 from models.permit_doc import PermitDocument, from_regime, precariousness
 from models.regimes import get_regime
 from models.signing import verify_text
+from pdftext import pdf_pages, pdf_text
 
 PT_PER_MM = 72 / 25.4
 TODAY = dt.date(2026, 3, 28)
@@ -38,11 +39,6 @@ SAPEZAL_WARNING = (
 
 
 # --------------------------------------------------------------------------- helpers
-
-
-def pdf_text(path: Path) -> str:
-    out = subprocess.run(["pdftotext", "-layout", str(path), "-"], capture_output=True, text=True, check=True).stdout
-    return re.sub(r"[ \t\xa0]+", " ", out)
 
 
 def media_boxes_mm(path: Path) -> list[tuple[float, float]]:
@@ -214,7 +210,7 @@ def test_permit_pdf_sapezal(qapp, sapezal_doc, tmp_path):
     boxes = media_boxes_mm(path)
     for width, height in boxes:
         assert abs(width - 210) < 0.5 and abs(height - 297) < 0.5
-    text = pdf_text(path)
+    text = pdf_text(path, squash="spaces")
     # Lei 1.171/2014, art. 35: name and address, place, product group, days and hours, term, precariousness
     for expected in ("PREFEITURA MUNICIPAL DE SAPEZAL", "LICENÇA DE FUNCIONAMENTO Nº LF-2026/0042",
                      "José Carlos Pereira", "J C Pereira Lanches ME", "Av. Tancredo Neves, 455",
@@ -231,7 +227,7 @@ def test_permit_pdf_money_photo_and_qr(qapp, ilha_doc, key_dir, tmp_path):
     from reports.permit_docs import write_permit_pdf
 
     path = write_permit_pdf(ilha_doc, tmp_path / "autorizacao.pdf")
-    text = pdf_text(path)
+    text = pdf_text(path, squash="spaces")
     assert "R$ 1.234,56" in text
     assert "AUTORIZAÇÃO Nº 2026/000087" in text
     assert "Maria Aparecida dos Santos Oliveira" in text
@@ -248,7 +244,7 @@ def test_permit_pdf_tpu_olimpia(qapp, olimpia_doc, tmp_path):
     from reports.permit_docs import write_permit_pdf
 
     path = write_permit_pdf(olimpia_doc, tmp_path / "tpu.pdf")
-    text = pdf_text(path)
+    text = pdf_text(path, squash="spaces")
     # LC 324/2025, art. 175: equipment category, foods, address of the installation, days and periods
     for expected in ("TERMO DE PERMISSÃO DE USO Nº TPU 007/2026", "Categoria A — food truck",
                      "Hambúrgueres, batata frita e refrigerantes", "Av. Menina Moça, 1.200",
@@ -267,12 +263,11 @@ def test_long_permit_flows_to_a_second_page_with_footer(qapp, sapezal_doc, tmp_p
     path = write_permit_pdf(long_doc, tmp_path / "longo.pdf")
     pages = page_count(path)
     assert pages >= 2
-    text = pdf_text(path)
+    text = pdf_text(path, squash="spaces")
     assert f"Página {pages} de {pages}" in text
     assert "Obrigação número 39" in text
     # the signature block is never split from the place and date
-    last_page = subprocess.run(["pdftotext", "-f", str(pages), "-l", str(pages), str(path), "-"],
-                               capture_output=True, text=True, check=True).stdout
+    last_page = pdf_pages(path, mode="plain")[pages - 1]
     assert "Carla Menezes" in last_page and "Sapezal/MT, 28 de janeiro de 2026." in last_page
 
 
@@ -288,7 +283,7 @@ def test_id_card_size_and_contents(qapp, ilha_doc, tmp_path):
     assert len(boxes) == 2  # front and back
     for width, height in boxes:
         assert abs(width - 85.6) <= 0.5 and abs(height - 53.98) <= 0.5
-    text = pdf_text(path)
+    text = pdf_text(path, squash="spaces")
     # Dec. 890/2017, art. 8º: name (with photo), RG and CNPJ, address, id number, place, line, validity, hours, process
     for expected in ("PREFEITURA MUNICIPAL DE ILHA COMPRIDA/SP", "CARTÃO DE HABILITAÇÃO",
                      "Maria Aparecida dos Santos Oliveira", "23.456.789-0", "11.222.333/0001-81", "529.982.247-25",
@@ -304,8 +299,7 @@ def test_id_card_sapezal_art_22_and_photo_placeholder(qapp, sapezal_doc, tmp_pat
     from reports.permit_docs import write_id_card_pdf
 
     path = write_id_card_pdf(sapezal_doc, tmp_path / "cartao.pdf")
-    front = subprocess.run(["pdftotext", "-f", "1", "-l", "1", str(path), "-"], capture_output=True, text=True,
-                           check=True).stdout
+    front = pdf_pages(path, mode="plain")[0]
     # Lei 1.171/2014, art. 22 — on the front, the side fixed on the equipment (art. 21)
     for expected in ("José Carlos Pereira", "Cachorro-quente", "3,00 × 2,00 m", "das 17h às 23h",
                      "Praça dos Pioneiros", "01/02/2026 a 31/01/2027", "FOTO"):
@@ -347,7 +341,7 @@ def test_placard_sao_bento(qapp, sao_bento, sao_bento_doc, tmp_path):
     path = write_placard_pdf(sao_bento_doc, tmp_path / "placa.pdf", sao_bento)
     ((width, height),) = media_boxes_mm(path)
     assert abs(width - 650) <= 0.5 and abs(height - 450) <= 0.5  # at least 0,65 × 0,45 m
-    text = " ".join(pdf_text(path).split())  # where the name wraps depends on the fonts installed
+    text = " ".join(pdf_text(path, squash="spaces").split())  # where the name wraps depends on the fonts installed
     # Dec. 4.794/2026, art. 4º, parágrafo único: company name, CNPJ, municipal registration
     for expected in ("PASTELARIA SERRA DA MANTIQUEIRA LTDA", "CNPJ 12.345.678/0001-95",
                      "CADASTRO MUNICIPAL Nº 12.345", "Dec. 4.794/2026, art. 4º, parágrafo único"):
@@ -410,7 +404,7 @@ def test_placard_follows_the_regime_contents(qapp, sapezal_doc, tmp_path):
     path = write_placard_pdf(sapezal_doc, tmp_path / "placa.pdf", regime)
     ((width, height),) = media_boxes_mm(path)
     assert abs(width - 650) <= 0.5 and abs(height - 450) <= 0.5
-    text = pdf_text(path)
+    text = pdf_text(path, squash="spaces")
     assert "JOSÉ CARLOS PEREIRA" in text
     assert "Cachorro-quente, lanches e sucos naturais" in text
     assert "CNPJ" not in text  # not asked for by this regime

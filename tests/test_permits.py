@@ -9,9 +9,7 @@ import dataclasses
 import datetime as dt
 import itertools
 import multiprocessing
-import re
 import shutil
-import subprocess
 from pathlib import Path
 
 import pytest
@@ -51,6 +49,7 @@ from models.permits import (
 )
 from models.regimes import get_regime
 from models.signing import verify_text
+from pdftext import pdf_text
 
 TODAY = dt.date(2026, 11, 30)  # a Monday
 _numbers = itertools.count(123456780)
@@ -727,11 +726,6 @@ def test_cap_and_quota_counts(keys):
 # --------------------------------------------------------------------------- praca permit print
 
 
-def _pdf_text(path: Path) -> str:
-    out = subprocess.run(["pdftotext", "-layout", str(path), "-"], capture_output=True, text=True, check=True).stdout
-    return re.sub(r"\s+", " ", out)
-
-
 @needs_pdftotext
 def test_praca_permit_print_writes_the_three_pdfs(db_url, tmp_path, capsys):
     from desktop.cli import main
@@ -752,7 +746,7 @@ def test_praca_permit_print_writes_the_three_pdfs(db_url, tmp_path, capsys):
         assert main(["permit", "print", "--db", db_url, "--number", permit.number, "--what", what,
                      "--out", str(out)]) == 0
         assert f"nº {permit.number} gravado em {out}" in capsys.readouterr().out
-        texts[what] = _pdf_text(out)
+        texts[what] = pdf_text(out, squash="all")
     assert permit.number in texts["permit"] and "Barraca Boa Eventos Ltda" in texts["permit"]
     assert "27/03/2026 a 29/03/2026" in texts["permit"] and "Dec. 4.794/2026" in texts["permit"]
     assert permit.number in texts["card"] and "Barraca Boa Eventos Ltda".upper() in texts["card"].upper()

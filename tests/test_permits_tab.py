@@ -9,7 +9,6 @@ import datetime as dt
 import itertools
 import re
 import shutil
-import subprocess
 
 import pytest
 from PySide6.QtCore import Qt, QTimer
@@ -32,6 +31,7 @@ from models.permits import (
     suspend,
 )
 from models.regimes import get_regime
+from pdftext import pdf_text
 
 TODAY = dt.date(2026, 11, 30)  # a Monday
 _numbers = itertools.count(223456780)
@@ -96,12 +96,6 @@ def event_stall(keys, holder):
 
 def run_dialog(qtbot, opener, fill):
     return run_modal(opener, fill)
-
-
-def pdf_text(path) -> str:
-    text = subprocess.run(["pdftotext", "-layout", str(path), "-"], check=True, capture_output=True,
-                          text=True).stdout
-    return " ".join(text.split())  # the placard wraps its big lines
 
 
 class Clock:
@@ -280,7 +274,7 @@ def test_pdf_buttons_write_the_permit_card_and_placard(make_tab, keys, tmp_path,
         out = tab.save_pdf(what, tmp_path / f"{what}.pdf")
         assert out == tmp_path / f"{what}.pdf" and out.is_file()
         assert str(out) in tab.message.text()
-        texts[what] = pdf_text(out)
+        texts[what] = pdf_text(out, squash="all")  # the placard wraps its big lines
     assert permit.number in texts["permit"] and "Barraca Boa Eventos Ltda" in texts["permit"]
     assert permit.number in texts["card"]
     assert "BARRACA BOA EVENTOS LTDA" in texts["placard"] and "445566" in texts["placard"]
@@ -291,7 +285,7 @@ def test_pdf_buttons_write_the_permit_card_and_placard(make_tab, keys, tmp_path,
     printer.setOutputFormat(QPrinter.OutputFormat.PdfFormat)
     printer.setOutputFileName(str(tmp_path / "printed.pdf"))
     assert tab.print_permit(printer)
-    assert permit.number in pdf_text(tmp_path / "printed.pdf")
+    assert permit.number in pdf_text(tmp_path / "printed.pdf", squash="all")
     assert "enviada para impressão" in tab.message.text()
 
 

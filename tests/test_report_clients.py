@@ -18,6 +18,7 @@ import pytest
 
 from models.fee_report import fee_report
 from models.sanctions_report import sanctions_report
+from pdftext import pdf_pages
 
 TODAY = dt.date(2026, 11, 30)  # the demo's today
 MONTH = (2026, 11)
@@ -57,16 +58,6 @@ def soffice(office: str, folder: Path, target: str, files: list[Path], out: Path
     return results
 
 
-def pages_text(pdftotext: str, pdf: Path, *, raw: bool = False) -> list[str]:
-    """Each page's text: as laid out, or (``raw``) in the order it was drawn — a table cell's lines together —
-    with every run of white space made one space."""
-    text = subprocess.run([pdftotext, "-raw" if raw else "-layout", str(pdf), "-"], check=True,
-                          capture_output=True, text=True).stdout
-    pages = text.split("\f")
-    pages = pages[:-1] if pages and not pages[-1].strip() else pages
-    return [" ".join(page.split()) for page in pages] if raw else pages
-
-
 def _without_heights(source: Path, target: Path) -> None:
     """The workbook with no row height of its own: LibreOffice then sizes each row to fit its text."""
     with zipfile.ZipFile(source) as zin, zipfile.ZipFile(target, "w", zipfile.ZIP_DEFLATED) as zout:
@@ -96,7 +87,7 @@ def test_libreoffice_recalculates_the_stored_values_and_no_header_is_cut(demo, t
     LibreOffice needs for its wrapped text; printed, each page has its number."""
     import openpyxl
 
-    office, pdftotext = need_client("libreoffice|soffice", "pdftotext")
+    (office,) = need_client("libreoffice|soffice")
     books = [demo["files"]["taxas.xlsx"], demo["files"]["sancoes.xlsx"]]
     bare = []
     for book in books:
@@ -131,7 +122,7 @@ def test_libreoffice_recalculates_the_stored_values_and_no_header_is_cut(demo, t
     # printed from LibreOffice: every page numbered, every header of the charge list whole on its first page
     pdfs = soffice(office, tmp_path, "pdf", books, tmp_path / "print")
     for pdf in pdfs:
-        pages = pages_text(pdftotext, pdf)
+        pages = pdf_pages(pdf)
         assert all(f"Página {n} de {len(pages)}" in page for n, page in enumerate(pages, start=1)), pdf.name
 
     # as shown, under this machine's locale (C or en-US here): money in pt-BR, the format's own locale
@@ -162,13 +153,13 @@ def test_a_reader_that_does_not_recalculate_shows_every_total(demo):
 
 
 def test_chromium_prints_the_html_with_page_numbers_and_no_blank_last_page(demo, tmp_path, need_client):
-    chromium, pdftotext = need_client("chromium|chromium-browser|google-chrome", "pdftotext")
+    (chromium,) = need_client("chromium|chromium-browser|google-chrome")
     for name in ("taxas.html", "sancoes.html"):
         pdf = tmp_path / f"{name}.pdf"
         subprocess.run([chromium, "--headless", "--no-sandbox", "--disable-gpu", "--no-pdf-header-footer",
                         f"--user-data-dir={tmp_path / 'chromium'}", f"--print-to-pdf={pdf}",
                         demo["files"][name].as_uri()], check=True, timeout=120, capture_output=True)
-        pages = pages_text(pdftotext, pdf)
+        pages = pdf_pages(pdf)
         assert len(pages) >= 2, name
         for number, page in enumerate(pages, start=1):
             assert f"Página {number} de {len(pages)}" in page, (name, number)
@@ -179,7 +170,7 @@ def test_chromium_prints_the_html_with_page_numbers_and_no_blank_last_page(demo,
 
 def _rows_whole(pages: list[str], rows: list[tuple[str, str]]) -> None:
     """Each row's first text and its last cell's whole text on one page (a row split across pages leaves the
-    cell's last lines on the next one). ``pages``: :func:`pages_text` with ``raw``."""
+    cell's last lines on the next one). ``pages``: :func:`pdftext.pdf_pages`, raw and squashed."""
     for first, last in rows:
         on = [i for i, page in enumerate(pages) if first in page]
         assert on, first
@@ -187,14 +178,14 @@ def _rows_whole(pages: list[str], rows: list[tuple[str, str]]) -> None:
 
 
 def test_pdf_reports_keep_each_row_whole_with_numbered_tagged_pages(demo, need_client):
-    pdftotext, pdfinfo = need_client("pdftotext", "pdfinfo")
+    (pdfinfo,) = need_client("pdfinfo")
     fees = demo["fees"]
-    pages = pages_text(pdftotext, demo["files"]["taxas.pdf"])
+    pages = pdf_pages(demo["files"]["taxas.pdf"])
     assert len(pages) >= 3
     for number, page in enumerate(pages, start=1):
         assert f"Página {number} de {len(pages)}" in page
     # a charge's row: its number on the first line, its formula and legal basis on the last ones
-    _rows_whole(pages_text(pdftotext, demo["files"]["taxas.pdf"], raw=True),
+    _rows_whole(pdf_pages(demo["files"]["taxas.pdf"], mode="raw", squash="all"),
                 [(c.number, " ".join(f"{c.formula} — {c.basis}".split())) for c in fees.charges])
     annex = [i for i, page in enumerate(pages) if "Anexo — cobranças" in page][0]
     assert all("Cobrança — fórmula — base legal" in page for page in pages[annex:]), "the header on each page"
@@ -206,17 +197,16 @@ def test_pdf_reports_keep_each_row_whole_with_numbered_tagged_pages(demo, need_c
     faces = [line.split() for line in fonts.splitlines()[2:] if line.strip()]
     assert faces and all("DejaVu" in face[0] and "yes" in face[-5] for face in faces), fonts
     sanctions = demo["sanctions"]
-    _rows_whole(pages_text(pdftotext, demo["files"]["sancoes.pdf"], raw=True),
+    _rows_whole(pdf_pages(demo["files"]["sancoes.pdf"], mode="raw", squash="all"),
                 [(f.charge.number, " ".join(f"{f.charge.formula} — {f.charge.basis}".split()))
                  for f in sanctions.fines])
 
 
-def test_a_long_receipt_never_splits_a_row(demo, tmp_path, need_client, monkeypatch):
+def test_a_long_receipt_never_splits_a_row(demo, tmp_path, monkeypatch):
     """A receipt whose documents run over two pages: each document's row whole on one page."""
     import reports.receipt as receipt
     from models.applications import Application
 
-    (pdftotext,) = need_client("pdftotext")
     app = Application.select().order_by(Application.id).first()
     real = receipt.receipt_context
 
@@ -229,7 +219,7 @@ def test_a_long_receipt_never_splits_a_row(demo, tmp_path, need_client, monkeypa
 
     monkeypatch.setattr(receipt, "receipt_context", many)
     pdf = receipt.write_receipt_pdf(app, tmp_path / "recibo.pdf")
-    pages = pages_text(pdftotext, pdf, raw=True)
+    pages = pdf_pages(pdf, mode="raw", squash="all")
     assert len(pages) >= 2
     one = real(app)["documents"][0]
     _rows_whole(pages, [(f"Documento {n:02d}", " ".join(f"{one['article']} (item {n:02d})".split()))

@@ -39,7 +39,7 @@ from models.sanctions_report import CORRECTED, Cancelled, sanctions_report
 from models.settings import set_settings
 from reports.fee_report_xlsx import MONEY
 from test_enforcement import draft, fines, issue, pay
-from test_fee_report import Figures, cents, pdf_pages, recalculated
+from reports_read import Figures, cents, pdf_pages, recalculated
 from test_permits import keys, person, sapezal_licence, tpu  # noqa: F401  (keys: fixture)
 
 START, END = dt.date(2026, 3, 1), dt.date(2026, 3, 31)

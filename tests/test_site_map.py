@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import shutil
 import subprocess
 import xml.etree.ElementTree as ET
 from decimal import Decimal as D
@@ -12,6 +11,7 @@ from PySide6.QtGui import QImage
 
 from desktop.cli import main
 from reports.site_map import PAPERS, SCALES, _breaks, choose_page, stall_parts, write_pdf, write_png, write_svg
+from pdftext import pdf_text
 
 SVG = "{http://www.w3.org/2000/svg}"
 
@@ -36,13 +36,6 @@ def stall(number, x, *, side="a", section="i", numeral="I", line="legumes-verdur
             "side": side, "x": D(x), "y": D(0) if side == "a" else D("10") - D(depth), "width": D(width),
             "depth": D(depth), "hitch": D(0), "rotation": (0 if side == "a" else 180) if rotation is None else rotation,
             "end_vendor": False, "equipment": "banca", "holder": holder, "holder_name": holder_name}
-
-
-def pdf_text(path) -> str:
-    if shutil.which("pdftotext") is None:
-        pytest.skip("pdftotext não instalado")
-    return subprocess.run(["pdftotext", "-layout", str(path), "-"], capture_output=True, text=True,
-                          check=True).stdout
 
 
 @pytest.fixture
