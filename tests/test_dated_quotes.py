@@ -46,7 +46,9 @@ def test_the_simulator_prices_by_the_version_in_force_on_its_date(amended, app_r
 
     assert total_on("25032026") == "Total: R$ 633,93"  # 5,50 × 38,42 × 3,00, the original text
     assert sim.year.value() == 2026
+    assert "versão 1 (texto original)" in sim.notes.text()
     assert total_on("27032026") == "Total: R$ 691,56"  # 6,00 × 38,42 × 3,00, the amendment
+    assert "versão 2 (alteração: Decreto nº 4.800" in sim.notes.text() and amended.sha256[:16] in sim.notes.text()
     assert total_on("26032026") == "Total: R$ 691,56"  # in force from its first day
     sim.date.clear()
     qtbot.keyClicks(sim.date, "3102")  # an impossible day is said at the field, and nothing priced

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as _dt
+from html import escape
 
 from PySide6.QtCore import QCoreApplication, Qt
 from PySide6.QtWidgets import (
@@ -26,7 +27,7 @@ from models.money import format_brl, parse_typed
 from models.pricing import quote
 from models.regimes import get_regime, shipped_regimes
 from views.table_models import Column, RowsModel
-from views.widgets import DateEdit
+from views.widgets import DateEdit, act_version_line
 from views import theme
 
 NONE = ""
@@ -140,6 +141,7 @@ class PriceSimulator(QWidget):
         layout.addWidget(self.error)
         self.notes = QLabel()
         self.notes.setObjectName("notes")
+        self.notes.setTextFormat(Qt.TextFormat.RichText)
         self.notes.setWordWrap(True)
         layout.addWidget(self.notes)
 
@@ -353,7 +355,8 @@ class PriceSimulator(QWidget):
         try:
             if "error" in values:
                 raise values["error"]
-            result = quote(self.dated_regime(), **values)
+            dated = self.dated_regime()
+            result = quote(dated, **values)
         except UserError as exc:
             self.model.set_rows([])
             self.last_quote = None
@@ -365,7 +368,11 @@ class PriceSimulator(QWidget):
             return
         self.last_quote = result
         self.error.clear()
-        self.notes.setText("\n".join(self.tr("Observação: %1").replace("%1", n) for n in result.notes))
+        lines = [escape(self.tr("Observação: %1").replace("%1", n)) for n in result.notes]
+        version = act_version_line(self, dated.id, dated.sha256 or "")
+        if version:  # the version of the act the date chose
+            lines.append(self.tr("Calculado com o %1").replace("%1", version))
+        self.notes.setText("<br>".join(lines))
         self.model.set_rows(result.lines)
         self.table.resizeRowsToContents()
         text = self.tr("Total: %1").replace("%1", format_brl(result.total))
