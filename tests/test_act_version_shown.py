@@ -58,3 +58,23 @@ def test_the_record_detail_shows_the_version_it_was_judged_by(qtbot, keys, app_r
     assert tab.select_record(after.id)
     shown = tab.detail.toPlainText()
     assert "versão 2" in shown and "em vigor a partir de 10/03/2026" in shown and v2.sha256[:16] in shown
+
+
+def test_an_old_charge_still_shows_the_version_it_was_computed_from(keys, app_ready, qtbot):
+    from models.charges import create_charge
+    from views.charges_page import ChargesTab
+
+    debtor = person("Maria Barraqueira").id
+    old = create_charge(kind="event", regime="sao-bento-2026", label="Preço público", amount="633,93",
+                        due_on=dt.date(2026, 3, 26), basis="art. 9º, § 2º", by="ana", today=dt.date(2026, 3, 25),
+                        person_id=debtor)
+    v1 = acts.history("sao-bento-2026")[0]
+    v2 = amend("sao-bento-2026", dt.date(2026, 3, 26))
+    tab = ChargesTab(today=dt.date(2026, 3, 27))
+    qtbot.addWidget(tab)
+    tab.show()
+    tab.set_month(2026, 3)
+    assert tab.select_number(old.number)
+    shown = tab.detail.text()
+    assert "Calculada com o ato sao-bento-2026, versão 1 (texto original)" in shown
+    assert v1.sha256[:16] in shown and v2.sha256[:16] not in shown
