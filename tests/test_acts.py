@@ -182,7 +182,7 @@ def test_another_desk_quotes_with_the_act_installed_here(database, tmp_path, cap
 def test_a_frozen_charge_keeps_the_version_it_was_computed_from_after_an_amendment(database, tmp_path):
     from models.acts import version_text
     from models.charges import create_charge
-    from test_permits import person
+    from factories import person
 
     debtor = person("Maria Barraqueira").id
 

@@ -37,7 +37,7 @@ from models.errors import FieldErrors, UserError
 from models.fiscal import set_index_correction
 from models.front_desk import applicant_facts, load_applicant
 from models.money import from_centavos
-from test_permits import TODAY, approved, company, feirante, issue, keys, person  # noqa: F401  (keys: fixture)
+from factories import TODAY, approved, company, feirante, issue, keys, person  # noqa: F401  (keys: fixture)
 
 INPC = {2015: "6,23", 2016: "11,28", 2017: "6,58", 2018: "2,07", 2019: "3,43", 2020: "4,48", 2021: "5,45",
         2022: "10,16", 2023: "5,93", 2024: "3,71", 2025: "4,77", 2026: "3,90"}
@@ -82,7 +82,7 @@ def test_month_run_previews_then_creates_once_with_frozen_formula(keys, inpc):
 
 
 def test_month_run_lists_what_it_cannot_charge(keys, inpc):
-    from test_permits import tpu
+    from factories import tpu
 
     tpu(keys, company("Pastel da Maria Ltda", person("Maria José da Silva")))
     plan = plan_month(TODAY.year, TODAY.month)

@@ -12,7 +12,7 @@ from PySide6.QtWidgets import QDialogButtonBox, QInputDialog
 from conftest import run_modal, type_text
 from models.charges import Charge, Payment
 from test_charges import inpc, sjc_stall  # noqa: F401  (inpc: fixture)
-from test_permits import keys  # noqa: F401  (fixture)
+from factories import keys  # noqa: F401  (fixture)
 from views.charges_page import ChargesTab, DelinquencyTab, GenerateDialog
 
 SEPT = dt.date(2026, 9, 15)  # before the 20th: the charges are open, not overdue
@@ -145,7 +145,7 @@ def test_worklist_awaiting_payment_charges_the_quote_and_issue_waits_for_payment
     from models.applications import Application
     from models.charges import record_payment
     from models.pricing import quote
-    from test_permits import approved, company, person
+    from factories import approved, company, person
     from views.front_desk import WorklistTab
 
     holder = company("Pastelaria Festa Ltda", person("Sebastião Ferreira Lopes"))

@@ -160,7 +160,7 @@ def _save_applications(barrier, person_id: int, rounds: int) -> list[str]:
 def test_protocols_saved_at_once_are_distinct_and_gapless(desks, database, tmp_path):
     from models.applications import Application, ApplicationEvent, Counter
     from models.files import set_store
-    from test_permits import person
+    from factories import person
 
     set_store(tmp_path / "files")
     holder = person("Maria José da Silva")
@@ -190,7 +190,7 @@ def test_infraction_records_issued_at_once_are_distinct_and_gapless(desks, datab
     from models import enforcement as enf
     from models.charges import Charge
     from models.files import set_store
-    from test_permits import person
+    from factories import person
 
     set_store(tmp_path / "files")
     people = [person(f"Autuado Número {i} da Silva").id for i in range(12)]
@@ -224,7 +224,7 @@ def test_permits_issued_at_once_are_distinct_and_gapless(desks, database, tmp_pa
     from models.files import set_store
     from models.permits import Permit
     from models.signing import verify_text
-    from test_permits import approved, company, person
+    from factories import approved, company, person
 
     set_store(tmp_path / "files")
     keys = tmp_path / "keys"
@@ -323,7 +323,7 @@ def _pay(barrier, charge_ids: list[int], reference: str | None) -> list[tuple]:
 
 def _charges(count: int, amount: str = "40,00") -> list[int]:
     from models.charges import create_charge
-    from test_permits import person
+    from factories import person
 
     debtor = person("Devedora Maria Aparecida")
     return [create_charge(kind="other", regime="olimpia-2025", label=f"Preço público {i}", amount=amount,
@@ -376,7 +376,7 @@ def _edit_person(barrier, person_id: int, name: str, relative: str) -> str:
 
 def test_two_desks_editing_one_person_the_second_is_refused_not_merged(desks, database):
     from models.people import HouseholdMember, Person
-    from test_permits import person
+    from factories import person
 
     who = person("Rita de Cássia Nunes")
     a, b = desks.run(database, ("_edit_person", who.id, "Rita de Cássia Nunes Prado", "Pedro Nunes Prado"),
@@ -400,7 +400,7 @@ def _register(barrier, cpfs: list[str], name: str) -> list[tuple]:
 def test_two_desks_registering_one_cpf_at_once(desks, database):
     """The CPF check before the transaction cannot see the other desk's save: the unique index does."""
     from models.people import Person
-    from test_permits import new_cpf
+    from factories import new_cpf
 
     cpfs = [new_cpf() for _ in range(4)]
     a, b = desks.run(database, ("_register", cpfs, "José Aparecido Lima"), ("_register", cpfs, "José A. Lima"))

@@ -26,7 +26,7 @@ from models.regimes import get_regime
 from models.selection import Participant, draw_rules, run_draw
 from test_application_form import application_dialog, mei  # noqa: F401  (mei: fixture)
 from test_cli_draw import draw_json, write
-from test_permits import company, keys, person  # noqa: F401  (keys: fixture)
+from factories import company, keys, person  # noqa: F401  (keys: fixture)
 from test_regimes_loader import broken_shipped
 
 SB = get_regime("sao-bento-2026")

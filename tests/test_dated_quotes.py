@@ -13,7 +13,7 @@ from models import acts
 from models.applications import ApplicationInput
 from models.front_desk import assess, load_applicant
 from models.regimes import default_regimes_folder
-from test_permits import person
+from factories import person
 
 SINCE = dt.date(2026, 3, 26)
 

@@ -20,7 +20,7 @@ from models.errors import FieldErrors, UserError
 from models.fiscal import set_index_correction, set_unit_value
 from models.permits import Permit, PermitEvent
 from models.regimes import get_regime
-from test_permits import beach_licence, feirante, keys, person, sapezal_licence, tpu  # noqa: F401  (keys: fixture)
+from factories import beach_licence, feirante, keys, person, sapezal_licence, tpu  # noqa: F401  (keys: fixture)
 
 UFESP_2026 = Decimal("38.42")
 INPC = {2015: "6,23", 2016: "11,28", 2017: "6,58", 2018: "2,07", 2019: "3,43", 2020: "4,48", 2021: "5,45",

@@ -14,7 +14,7 @@ from conftest import run_modal, type_text
 from models import enforcement as enf
 from models.charges import Charge, record_payment
 from test_enforcement import at, draft, fines, issue, pay  # noqa: F401
-from test_permits import feirante, keys, person  # noqa: F401  (keys: fixture)
+from factories import feirante, keys, person  # noqa: F401  (keys: fixture)
 from views.enforcement_page import ContestDialog, DecisionDialog, EnforcementPage, RecordDialog
 from pdftext import pdf_text
 

@@ -35,7 +35,7 @@ from models.money import format_brl, from_centavos
 from models.settings import set_settings
 from reports.fee_report_xlsx import MONEY
 from test_charges import inpc, sjc_stall  # noqa: F401  (inpc: fixture)
-from test_permits import company, keys, person  # noqa: F401  (keys: fixture)
+from factories import company, keys, person  # noqa: F401  (keys: fixture)
 from reports_read import Figures, cents, pdf_pages, recalculated
 from pdftext import pdf_text
 

@@ -20,7 +20,7 @@ from models.errors import FieldErrors
 from models.search import _ALPHABET, find_applicants, prefix_upper
 from test_charges import inpc, sjc_stall  # noqa: F401  (inpc: fixture)
 from test_map_editor import editor, feira  # noqa: F401  (fixtures)
-from test_permits import TODAY, keys, new_cpf, person  # noqa: F401  (keys: fixture)
+from factories import TODAY, keys, new_cpf, person  # noqa: F401  (keys: fixture)
 
 
 def bulk_entries(table: str) -> list[AuditEntry]:

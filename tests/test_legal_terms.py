@@ -28,7 +28,7 @@ from models.regimes import (
 from models.sanctions import IMPOSED, OMITTED, PROPOSED, Verification, adjust, propose_sanction
 from models.session import PermissionDenied, Session, acting_as
 from test_enforcement import at, draft, fines, issue
-from test_permits import feirante, keys, person  # noqa: F401  (keys: fixture)
+from factories import feirante, keys, person  # noqa: F401  (keys: fixture)
 
 
 @pytest.fixture
@@ -584,7 +584,7 @@ def test_selection_and_permit_deadlines_follow_the_legal_calendar_sapezal(keys):
     VI, b) is not a process deadline and stays where it falls."""
     from models.permits import startup_deadlines
 
-    from test_permits import sapezal_licence
+    from factories import sapezal_licence
 
     permit = sapezal_licence(keys, person("Ambulante de Sapezal"), on=dt.date(2026, 3, 4))
     rows = {d.article: d for d in startup_deadlines(dt.date(2026, 3, 5)) if d.permit_id == permit.id}

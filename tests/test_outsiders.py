@@ -19,7 +19,7 @@ from models.eligibility import FAILED, MISSING, PASSED, evaluate_eligibility
 from models.regimes import get_regime
 from test_application_form import application_dialog
 from test_eligibility import good_facts
-from test_permits import TODAY, keys, person  # noqa: F401  (keys: fixture)
+from factories import TODAY, keys, person  # noqa: F401  (keys: fixture)
 from test_regimes_loader import broken_shipped
 
 SAPEZAL = get_regime("sapezal-2014")

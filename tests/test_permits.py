@@ -7,21 +7,19 @@ from __future__ import annotations
 
 import dataclasses
 import datetime as dt
-import itertools
 import multiprocessing
 import shutil
 from pathlib import Path
 
 import pytest
 
-from models.applications import Application, ApplicationInput, DocumentInput, change_status, create_application
-from models.br import cnpj_check_digits, cpf_check_digits
+from models.applications import Application, ApplicationInput, DocumentInput, create_application
 from models.db import close_database, open_database
 from models.eligibility import FAILED, PASSED, evaluate_eligibility
 from models.errors import FieldErrors, UserError
 from models.files import set_store
 from models.front_desk import applicant_facts, assess, load_applicant
-from models.people import CompanyInput, HouseholdInput, PartnerInput, PersonInput, save_company, save_person
+from models.people import HouseholdInput
 from models.permits import (
     Permit,
     active_count,
@@ -49,100 +47,13 @@ from models.permits import (
 )
 from models.regimes import get_regime
 from models.signing import verify_text
+from factories import (  # noqa: F401  (keys: fixture)
+    TODAY, all_documents, approved, beach_licence, company, feirante, issue, keys, mei_vendor, person,
+    results, sapezal_licence, tpu,
+)
 from pdftext import pdf_text
 
-TODAY = dt.date(2026, 11, 30)  # a Monday
-_numbers = itertools.count(123456780)
 needs_pdftotext = pytest.mark.skipif(shutil.which("pdftotext") is None, reason="poppler-utils (pdftotext) ausente")
-
-
-# --------------------------------------------------------------------------- helpers
-
-
-def new_cpf() -> str:
-    base = f"{next(_numbers):09d}"
-    return base + cpf_check_digits(base)
-
-
-def new_cnpj() -> str:
-    base = f"{next(_numbers) % 100000000:08d}0001"
-    return base + cnpj_check_digits(base)
-
-
-def person(name: str, *, cpf: str | None = None, resident_since=dt.date(2010, 1, 1), household=(), **kw):
-    birth = kw.pop("birth_date", dt.date(1980, 5, 17))
-    return save_person(PersonInput(name=name, cpf=cpf or new_cpf(), birth_date=birth,
-                                   resident_since=resident_since, household=list(household), **kw), today=TODAY)
-
-
-def company(name: str, *partners, mei: bool = False, registration: str = "12345"):
-    return save_company(CompanyInput(cnpj=new_cnpj(), legal_name=name, mei=mei, municipal_registration=registration,
-                                     partners=[PartnerInput(name=p.name, cpf=p.cpf) for p in partners]))
-
-
-def approved(regime: str, kind: str, *, on: dt.date = TODAY, holder=None, documents=(), **fields) -> Application:
-    who = {"person_id": holder.id} if hasattr(holder, "cpf") else {"company_id": holder.id}
-    app = create_application(ApplicationInput(regime=regime, permit_kind=kind, documents=list(documents), **who,
-                                              **fields), clerk="ana", today=on)
-    app = change_status(app, "analysis", by="chefe")
-    return change_status(app, "approved", by="chefe")
-
-
-def all_documents(regime: str, kind: str, on: dt.date) -> list[DocumentInput]:
-    return [DocumentInput(d, on) for d in get_regime(regime).permit_kind(kind).documents]
-
-
-@pytest.fixture
-def keys(database, tmp_path) -> Path:
-    set_store(tmp_path / "files")
-    return tmp_path / "keys"
-
-
-def issue(app, keys, on=TODAY, **kw) -> Permit:
-    return issue_permit(app, by="ana", today=on, key_dir=keys, **kw)
-
-
-def tpu(keys, holder, kind="street-food-tpu-a", on=TODAY, site="Praça Rui Barbosa") -> Permit:
-    return issue(approved("olimpia-2025", kind, on=on, holder=holder, site=site, equipment="food-truck"), keys, on)
-
-
-def feirante(keys, holder, site="Feira Noturna do Jardim Satélite", on=TODAY, kind="feirante", **kw) -> Permit:
-    app = approved("sjc-2014", kind, on=on, holder=holder, site=site, line="pastel", section="xvi",
-                   equipment="banca", front="8,00", depth="3,50")
-    return issue(app, keys, on, valid_until=kw.pop("valid_until", dt.date(2027, 12, 31)), **kw)
-
-
-def sapezal_licence(keys, holder, on=TODAY, kind="ponto-fixo", documents=None) -> Permit:
-    """Sapezal's licence of a person who runs an MEI (Lei 1.171/2014, art. 4º; art. 20: the licence is a firm's;
-    art. 11, I: its CNPJ before the licence)."""
-    from models.front_desk import _mei_company
-
-    if hasattr(holder, "cpf") and _mei_company(holder) is None:
-        company(f"{holder.name.upper()} MEI", holder, mei=True)
-    docs = all_documents("sapezal-2014", kind, on - dt.timedelta(days=10)) if documents is None else documents
-    app = approved("sapezal-2014", kind, on=on, holder=holder, documents=docs, line="bebidas", group="g03",
-                   equipment="barraca", front="2,00", depth="1,50", site="Praça da Matriz")
-    return issue(app, keys, on)
-
-
-def beach_licence(keys, holder, on=TODAY, site="ponto-03") -> Permit:
-    app = approved("ilha-comprida-2017", "ambulante-praia", on=on, holder=holder,
-                   documents=all_documents("ilha-comprida-2017", "ambulante-praia", on), line="cadeiras-guarda-sol",
-                   equipment="carrinho", front="1,50", depth="0,80", hitch="0,20", site=site)
-    return issue(app, keys, on)
-
-
-def mei_vendor(name: str):
-    owner = person(name, resident_since=dt.date(2015, 3, 1))
-    company(f"{name.upper()} MEI", owner, mei=True)
-    return owner
-
-
-def results(holder, regime, kind, *, today=TODAY, site="", documents=()):
-    kind_of = "person" if hasattr(holder, "cpf") else "company"
-    facts = applicant_facts(load_applicant(kind_of, holder.id), documents=list(documents), site=site, today=today,
-                            regime=regime, permit_kind=kind)
-    return {r.article: r for r in evaluate_eligibility(regime, kind, facts).results}, facts
 
 
 # --------------------------------------------------------------------------- numbers

@@ -14,7 +14,7 @@ import pytest
 from models.regimes import get_regime
 from models.selection import Participant, draw_rules, run_draw
 from test_cli_draw import one_line_error, write
-from test_permits import TODAY, approved, keys, mei_vendor, person, results  # noqa: F401  (keys: fixture)
+from factories import TODAY, approved, keys, mei_vendor, person, results  # noqa: F401  (keys: fixture)
 from test_regimes_loader import broken_shipped
 from test_selection_page import page  # noqa: F401  (fixture)
 

@@ -9,7 +9,7 @@ import pytest
 from models import charges
 from models.charges import Charge, MonthRunBusy, generate_month, plan_month
 from test_charges import inpc, sjc_stall  # noqa: F401  (inpc: fixture)
-from test_permits import keys  # noqa: F401  (keys: fixture)
+from factories import keys  # noqa: F401  (keys: fixture)
 
 
 def test_a_second_desk_generating_the_month_on_postgresql_is_told(keys, inpc, database):

@@ -40,7 +40,7 @@ from models.settings import set_settings
 from reports.fee_report_xlsx import MONEY
 from test_enforcement import draft, fines, issue, pay
 from reports_read import Figures, cents, pdf_pages, recalculated
-from test_permits import keys, person, sapezal_licence, tpu  # noqa: F401  (keys: fixture)
+from factories import keys, person, sapezal_licence, tpu  # noqa: F401  (keys: fixture)
 
 START, END = dt.date(2026, 3, 1), dt.date(2026, 3, 31)
 TODAY = dt.date(2026, 5, 4)  # a Monday, two months on

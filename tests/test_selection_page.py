@@ -36,7 +36,7 @@ from models.selection_process import (
     verify_point_draw,
 )
 from models.sites import SegmentInput, SiteInput, Stall, save_layout, save_site
-from test_permits import TODAY, approved, company, keys, person  # noqa: F401  (keys: fixture)
+from factories import TODAY, approved, company, keys, person  # noqa: F401  (keys: fixture)
 from PySide6.QtWidgets import QLabel
 from views.selection_page import SelectionPage
 

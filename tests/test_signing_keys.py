@@ -18,7 +18,7 @@ from models import signing_keys as sk
 from models.errors import UserError
 from models.permits import revoke, suspend
 from models.signing import SigningKeyError, sign_summary, verify_text
-from test_permits import person, tpu
+from factories import person, tpu
 from test_signing import TODAY, make_summary
 
 PASS = "senha da prefeitura 2026"

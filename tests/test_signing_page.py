@@ -67,7 +67,7 @@ def test_the_administrator_creates_the_key_and_another_desk_is_unlocked(page, qt
 
 
 def test_address_page_state_and_the_desk_check(page, qtbot, tmp_path, monkeypatch):
-    from test_permits import person, tpu
+    from factories import person, tpu
 
     sk.create_key(PASS)
     page.refresh()

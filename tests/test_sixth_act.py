@@ -13,7 +13,7 @@ from models.errors import FieldErrors, UserError
 from models.pricing import quote
 from models.regimes import get_regime
 from test_enforcement import draft, issue as issue_record
-from test_permits import all_documents, approved, issue, keys, person, results  # noqa: F401  (keys: fixture)
+from factories import all_documents, approved, issue, keys, person, results  # noqa: F401  (keys: fixture)
 
 REGIME = "cabeceira-grande-2012"
 KIND = "licenca-ambulante"

@@ -9,7 +9,7 @@ import datetime as dt
 from PySide6.QtCore import Qt
 
 from conftest import run_modal, type_text
-from test_permits import keys, person  # noqa: F401  (keys: fixture)
+from factories import keys, person  # noqa: F401  (keys: fixture)
 
 REGIME = "cabeceira-grande-2012"
 

@@ -19,7 +19,7 @@ from models.errors import UserError
 from models.regimes import get_regime
 from models.selection import Participant, draw_rules, published_list, read_participants_csv, run_draw
 from test_cli_draw import draw_json, one_line_error, write
-from test_permits import TODAY, keys  # noqa: F401  (keys: fixture)
+from factories import TODAY, keys  # noqa: F401  (keys: fixture)
 from test_regimes_loader import broken_shipped
 from test_selection_page import SAPEZAL_SITE, page, sapezal_applicant  # noqa: F401  (page: fixture)
 

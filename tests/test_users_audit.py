@@ -31,7 +31,7 @@ from models.users import (
     user_rows,
 )
 from peewee import PostgresqlDatabase
-from test_permits import TODAY, approved, company, issue, keys, new_cpf, person  # noqa: F401  (keys: fixture)
+from factories import TODAY, approved, company, issue, keys, new_cpf, person  # noqa: F401  (keys: fixture)
 
 PASSWORD = "senha-forte-123"
 

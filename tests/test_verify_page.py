@@ -66,7 +66,7 @@ def municipality(sqlite_url, tmp_path):
 
 def test_the_page_in_a_real_browser(municipality, capsys, sqlite_url):
     from models.permits import revoke
-    from test_permits import person, tpu
+    from factories import person, tpu
 
     in_force = dict(valid_from=TODAY - dt.timedelta(days=2), valid_until=TODAY + dt.timedelta(days=60))
     valid = sign_summary(make_summary(**in_force), sk.MUNICIPAL_KEY)
@@ -108,7 +108,7 @@ def test_the_page_in_a_real_browser(municipality, capsys, sqlite_url):
 
 def test_the_page_knows_when_it_is_out_of_date(municipality):
     from models.permits import suspend
-    from test_permits import person, tpu
+    from factories import person, tpu
 
     assert page_is_current() is None  # never exported
     permit = tpu(sk.MUNICIPAL_KEY, person("João Batista Lima"), on=TODAY)

@@ -17,7 +17,7 @@ from models.eligibility import DUE_LATER, FAILED, PASSED, DueFacts, evaluate_eli
 from models.regimes import get_regime
 from test_application_form import application_dialog
 from test_eligibility import good_facts
-from test_permits import TODAY, keys  # noqa: F401  (keys: fixture)
+from factories import TODAY, keys  # noqa: F401  (keys: fixture)
 from test_regimes_loader import broken_shipped
 from test_selection_page import SAPEZAL_SITE, sapezal_applicant
 
