@@ -114,6 +114,15 @@ def _validate(errors: dict, *, username: str | None = None, name: str | None = N
             errors["confirm"] = "A confirmação não é igual à senha."
 
 
+def check_new_login(*, username: str, password: str | None = None, confirm: str | None = None) -> None:
+    """Refuse, before anything is created, a login (and password, when given) :func:`create_user` would
+    refuse."""
+    errors: dict[str, str] = {}
+    _validate(errors, username=(username or "").strip().lower(), password=password, confirm=confirm)
+    if errors:
+        raise FieldErrors(errors)
+
+
 def has_users() -> bool:
     return User.select().exists()
 

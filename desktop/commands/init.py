@@ -3,6 +3,11 @@
 No other subcommand creates a database: a mistyped ``--db`` or a file emptied by accident is an error naming
 the path (``models.db.NoDatabase``), never a fresh schema taken for the real one. A database that already
 holds Praça's schema is left as it is (brought up to date if older) and said so.
+
+``--admin LOGIN`` also creates the first administrator, so that a server is prepared headless: every
+subcommand that changes data asks for a login (``desktop/login.py``), and a database without users has nobody
+to log in as. The password is read from ``PRACA_PASSWORD`` or asked twice on the terminal; a database that
+already has users is refused (further users are created by the administrator in Cadastros → Usuários).
 """
 
 from __future__ import annotations
@@ -13,10 +18,46 @@ LOGIN = False  # creates a new, empty database; an existing one is left as it is
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--admin", metavar="LOGIN",
+                        help="cria também o primeiro administrador com esse login (a senha é pedida duas vezes, "
+                             "ou lida de $PRACA_PASSWORD)")
+    parser.add_argument("--admin-name", metavar="NOME", help="nome completo do administrador (padrão: o login)")
     parser.epilog = ("Exemplos:\n"
                      "  praca init\n"
-                     "  praca --db postgresql://praca@servidor:5432/praca init\n"
-                     "Depois: o primeiro usuário administrador é criado ao abrir o aplicativo nesse banco.")
+                     "  praca --db postgresql://praca@servidor:5432/praca init --admin joana.silva "
+                     "--admin-name 'Joana Silva'\n"
+                     "Sem --admin, o primeiro administrador é criado ao abrir o aplicativo nesse banco.")
+
+
+def _admin_password(login: str) -> tuple[str, str]:
+    """The first administrator's password and its confirmation: ``PRACA_PASSWORD``, else asked twice."""
+    import os
+
+    from desktop import login as cli_login
+    from models.errors import UserError
+
+    env = os.environ.get("PRACA_PASSWORD")
+    if env is not None:
+        return env, env
+    try:
+        return (cli_login.ask_password(f"Senha do administrador {login}: "),
+                cli_login.ask_password("Repita a senha: "))
+    except (EOFError, KeyboardInterrupt, OSError):
+        raise UserError(f"Senha do administrador {login} não informada; nada foi criado.",
+                        field="password") from None
+
+
+def _create_admin(args: argparse.Namespace, password: str) -> str:
+    from models.errors import UserError
+    from models.users import create_user, has_users
+
+    if has_users():
+        raise UserError("Este banco já tem usuários: o administrador cria os demais em Cadastros → Usuários; "
+                        "nenhum administrador foi criado.", field="admin")
+    login = args.admin.strip()
+    user = create_user(username=login, name=(args.admin_name or "").strip() or login, role="administrador",
+                       password=password)
+    return user.username
 
 
 def run(args: argparse.Namespace) -> int:
@@ -24,6 +65,14 @@ def run(args: argparse.Namespace) -> int:
     from models.db import NoDatabase, close_database, current_url, open_database
 
     url = resolve_db_url(getattr(args, "db", None))
+    admin = getattr(args, "admin", None)
+    password = ""
+    if admin is not None:  # a bad login or password is refused before any database is created
+        from models.users import check_new_login
+
+        check_new_login(username=admin)
+        password, confirm = _admin_password(admin.strip())
+        check_new_login(username=admin, password=password, confirm=confirm)
     try:
         open_database(url)
         existed = True
@@ -32,11 +81,16 @@ def run(args: argparse.Namespace) -> int:
         existed = False
     try:
         where = current_url().display()
+        created_admin = _create_admin(args, password) if admin is not None else None
     finally:
         close_database()
     if existed:
-        print(f"{where} já é um banco de dados do Praça; nada foi criado.")
+        print(f"{where} já é um banco de dados do Praça; nenhum banco foi criado.")
     else:
-        print(f"Banco de dados do Praça criado em {where}. Abra o aplicativo nele para cadastrar o primeiro "
-              f"administrador.")
+        print(f"Banco de dados do Praça criado em {where}.")
+    if created_admin:
+        print(f"Administrador {created_admin} criado: use praca --user {created_admin} nos comandos que pedem "
+              f"login, ou entre com ele no aplicativo.")
+    elif not existed:
+        print("Abra o aplicativo nele para cadastrar o primeiro administrador, ou use praca init --admin LOGIN.")
     return 0
