@@ -17,6 +17,7 @@ from models.applications import Application, ApplicationInput, DocumentInput, ch
 from models.br import cnpj_check_digits, cpf_check_digits
 from models.eligibility import evaluate_eligibility
 from models.files import set_store
+from models.fiscal import set_index_correction
 from models.front_desk import applicant_facts, load_applicant
 from models.people import CompanyInput, PartnerInput, PersonInput, save_company, save_person
 from models.permits import Permit, issue_permit
@@ -111,3 +112,18 @@ def results(holder, regime, kind, *, today=TODAY, site="", documents=()):
     facts = applicant_facts(load_applicant(kind_of, holder.id), documents=list(documents), site=site, today=today,
                             regime=regime, permit_kind=kind)
     return {r.article: r for r in evaluate_eligibility(regime, kind, facts).results}, facts
+
+
+#: INPC's yearly rates as a clerk types them (IBGE), 2015–2026: what the SJC fee is corrected by.
+INPC = {2015: "6,23", 2016: "11,28", 2017: "6,58", 2018: "2,07", 2019: "3,43", 2020: "4,48", 2021: "5,45",
+        2022: "10,16", 2023: "5,93", 2024: "3,71", 2025: "4,77", 2026: "3,90"}
+
+
+@pytest.fixture
+def inpc(database):
+    for year, pct in INPC.items():
+        set_index_correction("INPC", year, pct, entered_by="teste", reason="INPC de teste")
+
+
+def sjc_stall(keys, name="Maria das Dores", on=dt.date(2026, 8, 3)):
+    return feirante(keys, person(name), on=on)

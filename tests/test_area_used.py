@@ -15,7 +15,7 @@ from models.charges import plan_month
 from models.errors import UserError
 from models.fees import fee_quote
 from models.regimes import get_regime
-from test_charges import inpc  # noqa: F401  (fixture)
+from factories import inpc  # noqa: F401  (fixture)
 from factories import feirante, keys, person  # noqa: F401  (keys: fixture)
 
 SJC = get_regime("sjc-2014")

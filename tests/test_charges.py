@@ -37,21 +37,9 @@ from models.errors import FieldErrors, UserError
 from models.fiscal import set_index_correction
 from models.front_desk import applicant_facts, load_applicant
 from models.money import from_centavos
-from factories import TODAY, approved, company, feirante, issue, keys, person  # noqa: F401  (keys: fixture)
-
-INPC = {2015: "6,23", 2016: "11,28", 2017: "6,58", 2018: "2,07", 2019: "3,43", 2020: "4,48", 2021: "5,45",
-        2022: "10,16", 2023: "5,93", 2024: "3,71", 2025: "4,77", 2026: "3,90"}
-
-
-@pytest.fixture
-def inpc(database):
-    for year, pct in INPC.items():
-        set_index_correction("INPC", year, pct, entered_by="teste", reason="INPC de teste")
-
-
-def sjc_stall(keys, name="Maria das Dores", on=dt.date(2026, 8, 3)):
-    return feirante(keys, person(name), on=on)
-
+from factories import (  # noqa: F401  (keys, inpc: fixtures)
+    TODAY, approved, company, inpc, issue, keys, person, sjc_stall,
+)
 
 # --------------------------------------------------------------------------- the month's run
 

@@ -11,7 +11,7 @@ from PySide6.QtWidgets import QDialogButtonBox, QInputDialog
 
 from conftest import run_modal, type_text
 from models.charges import Charge, Payment
-from test_charges import inpc, sjc_stall  # noqa: F401  (inpc: fixture)
+from factories import inpc, sjc_stall  # noqa: F401  (inpc: fixture)
 from factories import keys  # noqa: F401  (fixture)
 from views.charges_page import ChargesTab, DelinquencyTab, GenerateDialog
 

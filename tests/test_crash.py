@@ -122,7 +122,7 @@ def stalls(database, tmp_path):
     """Sixteen SJC feirantes with their permits, and the INPC the monthly fee needs (Lei 9.158/2014, art. 11)."""
     from models.files import set_store
     from models.fiscal import set_index_correction
-    from test_charges import sjc_stall
+    from factories import sjc_stall
 
     set_store(tmp_path / "files")
     for year, pct in INPC.items():

@@ -34,7 +34,7 @@ from models.fee_report import CANCELLED, NO_SECTION, NO_SITE, Cancelled, _disamb
 from models.money import format_brl, from_centavos
 from models.settings import set_settings
 from reports.fee_report_xlsx import MONEY
-from test_charges import inpc, sjc_stall  # noqa: F401  (inpc: fixture)
+from factories import inpc, sjc_stall  # noqa: F401  (inpc: fixture)
 from factories import company, keys, person  # noqa: F401  (keys: fixture)
 from reports_read import Figures, cents, pdf_pages, recalculated
 from pdftext import pdf_text

@@ -8,7 +8,7 @@ import pytest
 
 from models import charges
 from models.charges import Charge, MonthRunBusy, generate_month, plan_month
-from test_charges import inpc, sjc_stall  # noqa: F401  (inpc: fixture)
+from factories import inpc, sjc_stall  # noqa: F401  (inpc: fixture)
 from factories import keys  # noqa: F401  (keys: fixture)
 
 
