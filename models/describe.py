@@ -416,6 +416,8 @@ def document(doc) -> str:
         parts.append(f"de {holders(doc.applies_to)}")
     if doc.proves == "residence":
         parts.append("prova a residência no município")
+    if doc.recorded == "municipal-registration":
+        parts.append("dispensado quando a inscrição municipal consta do cadastro do requerente")
     text = " — ".join([parts[0], ", ".join(parts[1:])]) if len(parts) > 1 else parts[0]
     if doc.condition:
         text += f". Quando: {doc.condition}"

@@ -619,10 +619,14 @@ def _check_document(ctx: _Context, rule: Rule) -> Outcome:
     try:
         document = ctx.regime.document(doc_id)
         label, months, condition = document.label, document.validity_months, document.condition
+        recorded = document.recorded
     except Exception:  # noqa: BLE001 - the loader checks references; never crash the desk
-        label, months, condition = doc_id, None, None
+        label, months, condition, recorded = doc_id, None, None, None
     facts = ctx.facts
     delivered = facts.documents.get(doc_id)
+    if delivered is None and recorded == "municipal-registration" and facts.has_municipal_registration:
+        # the act's file declares that the registration recorded in the form stands for this paper (issue 18 §4)
+        return PASSED, f"{label}: inscrição municipal registrada no cadastro do requerente."
     if delivered is None:
         if condition:
             return MANUAL, f"{label}: não entregue; exigido só quando: {condition} Confira se é o caso."

@@ -56,6 +56,27 @@ def serves(regime: Regime) -> bool:
     return bool(home) and _town(home) == _town(regime.municipality)
 
 
+def recorded_documents(applicant_kind: str, applicant_id: int, regime: Regime, kind) -> dict[str, str]:
+    """The documents of ``kind`` that the applicant's record meets without a paper, each with what stands for it
+    — only those the act's file declares so (``recorded = "municipal-registration"``: São Bento, Dec. 4.794/2026,
+    art. 4º asks to *have* the Prefeitura's inscrição mobiliária), and only when the registration recorded in the
+    form is that town's (:func:`local_to`). Nothing is guessed from a document's name."""
+    out: dict[str, str] = {}
+    for doc_id in kind.documents:
+        if regime.document(doc_id).recorded != "municipal-registration":
+            continue
+        if local_to(applicant_kind, applicant_id, regime)[2] is not True:
+            continue
+        if applicant_kind == "person":
+            firm = _mei_company(Person.get_by_id(applicant_id))
+        else:
+            firm = Company.get_by_id(applicant_id)
+        number = firm.municipal_registration if firm is not None else ""
+        if number:
+            out[doc_id] = f"inscrição municipal nº {number}, no cadastro"
+    return out
+
+
 def local_to(applicant_kind: str, applicant_id: int, regime: Regime) -> tuple[bool | None, _dt.date | None, bool | None]:
     """(lives/is established in the regime's town?, since when, has that town's municipal registration?)."""
     if applicant_kind == "person":

@@ -178,6 +178,9 @@ WEEKDAYS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
 SIDES = ("a", "b")
 VALIDITY_UNTIL = ("event-end",)
 DOCUMENT_PROVES = ("residence",)
+#: what in the applicant's record Praça keeps may stand for a document, where the act's file declares it
+#: (``recorded``): "municipal-registration", the inscrição municipal typed in the company's (or MEI's) form
+DOCUMENT_RECORDED = ("municipal-registration",)
 #: rules an act may defer to a deadline after the application (``due``): what the winners present later
 DUE_LATER_RULES = ("document", "cnpj-required", "legal-form")
 
@@ -257,6 +260,9 @@ class Document:
     condition: str | None = None
     #: what the document proves, where a rule reads it: "residence" (in the municipality; Sapezal art. 7º, III and VI)
     proves: str | None = None
+    #: the applicant's record that stands for it when the file declares so (:data:`DOCUMENT_RECORDED`): then
+    #: the number recorded in the form meets the requirement without a paper delivered — never guessed
+    recorded: str | None = None
     basis_act: str | None = None
     notes: str | None = None
 
@@ -1804,6 +1810,7 @@ def _parse_document(node: _Node) -> Document:
         applies_to=node.enum_list("applies_to", HOLDERS),
         condition=node.text("condition", False),
         proves=node.enum("proves", DOCUMENT_PROVES, required=False),
+        recorded=node.enum("recorded", DOCUMENT_RECORDED, required=False),
         basis=node.basis(),
         basis_act=node.basis_act(),
         notes=node.notes(),

@@ -18,6 +18,10 @@ def receipt_context(app: Application) -> dict:
     kind = regime.permit_kind(app.permit_kind)
     delivered = {d.document: d for d in app.documents}
     later = _asked_later(regime, kind)
+    from models.front_desk import recorded_documents
+
+    recorded = recorded_documents("person" if app.person_id else "company", app.person_id or app.company_id,
+                                  regime, kind)  # met by the record, where the act's file says so
     documents = []
     for doc_id in kind.documents:
         doc = regime.document(doc_id)
@@ -25,6 +29,7 @@ def receipt_context(app: Application) -> dict:
         documents.append({
             "label": doc.label, "article": regime.cite_item(doc), "delivered": got is not None,
             "later": later.get(doc_id, "") if got is None else "",
+            "recorded": recorded.get(doc_id, "") if got is None else "",
             "delivered_on": got.delivered_on if got else None, "valid_until": got.valid_until if got else None,
             "file": got.original_name if got else "", "sha256": got.sha256 if got else "",
         })
@@ -34,7 +39,7 @@ def receipt_context(app: Application) -> dict:
         applicant = {"name": app.company.legal_name, "document": f"CNPJ {format_cnpj(app.company.cnpj)}"}
     return {
         "app": app, "regime": regime, "kind": kind, "applicant": applicant, "documents": documents,
-        "missing": [d for d in documents if not d["delivered"] and not d["later"]],
+        "missing": [d for d in documents if not d["delivered"] and not d["later"] and not d["recorded"]],
         "quote": json.loads(app.quote_json or "{}"), "eligibility": json.loads(app.eligibility_json or "{}"),
         **letterhead(regime),
         "line": regime.line(app.line).label if app.line else "",

@@ -108,7 +108,9 @@ def test_missing_documents_are_listed_on_the_receipt(qtbot, mei, tmp_path):
     d.save()
     assert d.protocol.text().startswith("Protocolo 2026/")
     text = pdf_text(d.save_receipt(str(tmp_path / "r.pdf")), mode="plain")
-    assert "FALTA" in text and "Faltam 4 documento(s)" in text
+    assert "FALTA" in text and "Faltam 3 documento(s)" in text
+    # the MEI's inscrição recorded in its form stands for the Cadastro Municipal (art. 4º, declared in the file)
+    assert "inscrição municipal nº 12345, no cadastro" in " ".join(text.split())
 
 
 def test_bad_sizes_are_refused_at_the_field_and_nothing_saved(qtbot, mei):

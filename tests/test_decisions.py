@@ -206,3 +206,44 @@ def test_a_companys_municipal_registration_recorded_in_its_form_counts_for_the_r
     rule = next(r for r in eligibility_now(get_application(app.id), today=TODAY).results
                 if r.rule.kind == "municipal-registration")
     assert rule.status != "passed"
+
+
+def test_the_registration_in_the_form_meets_the_document_only_where_the_act_says_so(database, tmp_path):
+    """São Bento's file declares (recorded = "municipal-registration", art. 4º) that the inscrição mobiliária
+    recorded in the company's form stands for that document; no other document is taken from the record."""
+    from models.eligibility import Rule, evaluate_eligibility
+    from models.front_desk import applicant_facts, load_applicant
+    from models.people import Company, CompanyInput, save_company
+    from models.regimes import get_regime
+    from reports.receipt import receipt_context, receipt_html
+
+    set_store(tmp_path / "files")
+    in_time = dt.datetime(2026, 3, 20, 10, 0)  # within the Indomit's registration (Dec. 4.794/2026, art. 3º)
+    regime = get_regime("sao-bento-2026")
+    assert regime.document("municipal-registration").recorded == "municipal-registration"
+    assert regime.document("cnpj-card").recorded is None
+    firm = save_company(CompanyInput(cnpj="11.222.333/0001-81", legal_name="Pastel do Indomit Ltda.",
+                                     city="São Bento do Sapucaí", state="SP", municipal_registration="7.031"))
+    app = create_application(ApplicationInput(regime="sao-bento-2026", permit_kind="event-stall",
+                                              company_id=firm.id), clerk="ana", now=in_time)
+
+    def receipt():
+        context = receipt_context(get_application(app.id))
+        return {d["label"]: d for d in context["documents"]}, [d["label"] for d in context["missing"]]
+
+    def rule():  # a document rule on it, as an act could write one
+        facts = applicant_facts(load_applicant("company", firm.id), documents=[], today=in_time.date(),
+                                regime="sao-bento-2026", permit_kind="event-stall")
+        extra = Rule(kind="document", document="municipal-registration", basis="art. 4º")
+        return evaluate_eligibility(regime, "event-stall", facts, extra_rules=[extra]).results[-1]
+
+    label = regime.document("municipal-registration").label
+    documents, missing = receipt()
+    assert documents[label]["recorded"] == "inscrição municipal nº 7.031, no cadastro" and label not in missing
+    assert regime.document("cnpj-card").label in missing  # the CNPJ on record is not its card: not declared
+    assert "inscrição municipal nº 7.031, no cadastro" in receipt_html(get_application(app.id))
+    assert rule().status == "passed" and "registrada no cadastro" in rule().reason
+    Company.update(municipal_registration="").where(Company.id == firm.id).execute()
+    documents, missing = receipt()
+    assert documents[label]["recorded"] == "" and label in missing
+    assert rule().status != "passed"
