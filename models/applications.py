@@ -17,7 +17,7 @@ from decimal import Decimal
 from peewee import JOIN, BooleanField, CharField, DateField, DateTimeField, ForeignKeyField, IntegerField, TextField
 
 from models.acts import act_sha
-from models.session import require
+from models.session import acting, require
 from models.db import BaseModel, DecimalTextField, db
 from models.errors import FieldErrors, UserError
 from models.money import parse_typed
@@ -289,6 +289,7 @@ def create_application(data: ApplicationInput, *, clerk: str, today: _dt.date | 
     has closed, or whose dates have passed, is refused (``models.filing``); one the act still takes after the
     registration closes (São Bento, Dec. 4.794/2026, art. 10) is filed with that said in its history."""
     require("applications.create")
+    clerk = acting(clerk)  # the session's user (issue 16 §4)
     from models.files import keep_file
     from models.front_desk import filing_for, moment_of
 
@@ -330,8 +331,7 @@ def record_documents(app: Application, documents: list[DocumentInput], *, by: st
     errors: dict[str, str] = {}
     if not documents:
         errors["documents"] = "Marque os documentos entregues."
-    if not (by or "").strip():
-        errors["by"] = "Informe quem registra (servidor responsável)."
+    by = acting(by)  # the session's user (issue 16 §4)
     for i, doc in enumerate(documents):
         if doc.document not in wanted:
             errors[f"documents[{i}]"] = f"O documento '{doc.document}' não é pedido para {app.permit_kind}."
@@ -350,7 +350,7 @@ def record_documents(app: Application, documents: list[DocumentInput], *, by: st
                                            sha256=k.sha256 if k else "", original_name=k.original_name if k else "")
                 for d, k in zip(documents, kept)]
         labels = "; ".join(regime.document(d.document).label for d in documents)
-        ApplicationEvent.create(application=app, by=by.strip(), status_from=app.status, status_to=app.status,
+        ApplicationEvent.create(application=app, by=acting(by), status_from=app.status, status_to=app.status,
                                 reason=f"documentos entregues: {labels}")
     return rows
 
@@ -377,7 +377,7 @@ def change_status(app: Application, to: str, *, by: str, reason: str = "") -> Ap
                    .where((Application.id == app.id) & (Application.version == app.version)).execute())
         if updated != 1:
             raise UserError("Este requerimento foi alterado em outra mesa; reabra-o para ver a situação atual.")
-        ApplicationEvent.create(application=app.id, by=by, status_from=app.status, status_to=to,
+        ApplicationEvent.create(application=app.id, by=acting(by), status_from=app.status, status_to=to,
                                 reason=(reason or "").strip())
     return Application.get_by_id(app.id)
 

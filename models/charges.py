@@ -58,7 +58,7 @@ from peewee import (
 )
 
 from models.acts import act_sha
-from models.session import require
+from models.session import acting, require
 from models.applications import Application, change_status, next_number, next_numbers
 from models.db import BaseModel, MoneyField, db
 from models.eligibility import DebtFacts
@@ -210,10 +210,8 @@ def _month_bounds(year: int, month: int) -> tuple[_dt.date, _dt.date]:
 
 
 def _by(by: str) -> str:
-    by = (by or "").strip()
-    if not by:
-        raise FieldErrors({"by": "Informe quem registra (servidor responsável)."})
-    return by
+    """The session's user (issue 16 §4): a ``by`` naming anyone else is refused (models.session.acting)."""
+    return acting(by)
 
 
 def _next_charge_number(today: _dt.date) -> str:
@@ -726,8 +724,7 @@ def create_charge(*, kind: str, regime: str, label: str, amount, due_on: _dt.dat
         person_id, company_id = permit.person_id, permit.company_id
     if not person_id and not company_id:
         errors["holder"] = "Informe o devedor (permissão, pessoa ou empresa)."
-    if not (by or "").strip():
-        errors["by"] = "Informe quem registra (servidor responsável)."
+    by = _by(by)  # the session's user (issue 16 §4)
     if errors:
         raise FieldErrors(errors)
     with db.atomic():
@@ -735,7 +732,7 @@ def create_charge(*, kind: str, regime: str, label: str, amount, due_on: _dt.dat
             number=_next_charge_number(today), key=key, kind=kind, regime=regime,
             permit=permit.id if permit is not None else None, person=person_id, company=company_id, label=label,
             amount=value, due_on=due_on, formula=(formula or "").strip() or f"valor informado: {format_brl(value)}",
-            basis=basis, detail="", source=source, created_on=today, created_by=by.strip(),
+            basis=basis, detail="", source=source, created_on=today, created_by=by,
             act_sha256=act_sha(regime, today))
 
 
@@ -769,8 +766,7 @@ def record_payment(charge: Charge, *, paid_on: _dt.date | None, amount, referenc
     reference = (reference or "").strip()
     if not reference:
         errors["reference"] = "Informe o número do boleto ou do recibo."
-    if not (by or "").strip():
-        errors["by"] = "Informe quem registra (servidor responsável)."
+    by = _by(by)  # the session's user (issue 16 §4)
     if charge.status == "cancelled":
         errors["charge"] = f"A cobrança nº {charge.number} foi cancelada; não recebe pagamento."
     if errors:
@@ -782,7 +778,7 @@ def record_payment(charge: Charge, *, paid_on: _dt.date | None, amount, referenc
     try:
         with db.atomic():
             payment = Payment.create(charge=charge.id, paid_on=paid_on, amount=value, reference=reference,
-                                     recorded_by=by.strip(), note=(note or "").strip())
+                                     recorded_by=by, note=(note or "").strip())
             total = charge.paid_total + value
             _claim(charge, paid_total=total, status="paid" if total >= charge.amount else "open")
     except IntegrityError:
@@ -801,8 +797,7 @@ def cancel_charge(charge: Charge, *, reason: str, by: str) -> Charge:
     errors = {}
     if not reason:
         errors["reason"] = "Informe o motivo do cancelamento."
-    if not (by or "").strip():
-        errors["by"] = "Informe quem registra (servidor responsável)."
+    by = _by(by)  # the session's user (issue 16 §4)
     if errors:
         raise FieldErrors(errors)
     if charge.status == "cancelled":
@@ -811,7 +806,7 @@ def cancel_charge(charge: Charge, *, reason: str, by: str) -> Charge:
         raise UserError(f"A cobrança nº {charge.number} tem pagamentos ({format_brl(charge.paid_total)}); "
                         "não pode ser cancelada.")
     with db.atomic():
-        _claim(charge, status="cancelled", cancelled_at=_now(), cancelled_by=by.strip(), cancel_reason=reason)
+        _claim(charge, status="cancelled", cancelled_at=_now(), cancelled_by=by, cancel_reason=reason)
     return Charge.get_by_id(charge.id)
 
 

@@ -25,7 +25,7 @@ from typing import Any
 
 from peewee import BooleanField, CharField, DateTimeField, ForeignKeyField, IntegerField, TextField
 
-from models.session import require
+from models.session import acting, require
 from models.applications import Application
 from models.db import BaseModel, DecimalTextField, db
 from models.errors import FieldErrors, UserError
@@ -176,7 +176,7 @@ def hold_draw(
     call_text = (call or "").strip()
     place_text = normalize_text(place)
     officials_text = _officials_text(officials)
-    clerk = normalize_text(created_by)
+    clerk = acting(normalize_text(created_by or ""))  # the session's user (issue 16 §4)
     if not call_text:
         errors["call"] = "Informe o edital, chamamento ou evento do sorteio."
     if not place_text:
@@ -247,7 +247,7 @@ def annul_draw(draw: Draw | int, reason: str, *, by: str, at: _dt.datetime | Non
     require("draws.hold")
     draw_id = draw.id if isinstance(draw, Draw) else draw
     text = (reason or "").strip()
-    clerk = normalize_text(by)
+    clerk = acting(normalize_text(by or ""))  # the session's user (issue 16 §4)
     if not text:
         raise UserError("Informe o motivo da anulação do sorteio.", field="reason")
     if not clerk:

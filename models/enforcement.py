@@ -102,7 +102,7 @@ from models.sanctions import (
     propose_sanction,
     sanction_lines,
 )
-from models.session import require
+from models.session import acting, require
 
 __all__ = [
     "KINDS", "KIND_SHORT", "STATUSES", "SIGNATURES", "RELATIONS", "ROLES", "OUTCOMES", "CONTEST_KINDS",
@@ -994,10 +994,8 @@ def _claim(record: Record, **changes) -> None:
 
 
 def _by(by: str) -> str:
-    by = (by or "").strip()
-    if not by:
-        raise FieldErrors({"by": "Informe quem registra (servidor responsável)."})
-    return by
+    """The session's user (issue 16 §4): a ``by`` naming anyone else is refused (models.session.acting)."""
+    return acting(by)
 
 
 def _fine_label(record: Record) -> str:

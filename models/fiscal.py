@@ -14,7 +14,7 @@ from decimal import Decimal
 
 from peewee import CharField, DateTimeField, IntegerField, TextField
 
-from models.session import require
+from models.session import acting, require
 from models.db import BaseModel, DecimalTextField, MoneyField, db
 from models.errors import UserError
 from models.money import format_brl, parse_typed
@@ -75,7 +75,7 @@ def set_unit_value(regime, unit: str, year: int, value, *, entered_by: str, reas
     source = (reason or "").strip()
     if not source:
         raise UserError("Informe a fonte do valor (comunicado, decreto, portaria…).", field="reason")
-    who = (entered_by or "").strip()
+    who = acting(entered_by)  # the session's user (issue 16 §4)
     if not who:
         raise UserError("Informe quem está cadastrando o valor.", field="entered_by")
     with db.atomic():
@@ -210,7 +210,7 @@ def set_index_correction(index: str, year: int, percent, *, entered_by: str, rea
     pct = parse_typed(percent, what="Percentual de correção", field="rate")
     if not Decimal("-50") < pct < Decimal("100"):
         raise UserError("O percentual de correção deve estar entre -50 % e 100 %.", field="rate")
-    who = (entered_by or "").strip()
+    who = acting(entered_by)  # the session's user (issue 16 §4)
     if not who:
         raise UserError("Informe quem está cadastrando a correção.", field="entered_by")
     with db.atomic():

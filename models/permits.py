@@ -89,7 +89,7 @@ from peewee import (
 )
 
 from models.acts import act_sha
-from models.session import require
+from models.session import acting, require
 from models.applications import Application, ApplicationDocument, change_status, next_number
 from models.db import BaseModel, DecimalTextField, db
 from models.deadlines import compute_deadline
@@ -275,10 +275,8 @@ def _regime(permit_or_id):
 
 
 def _by(by: str) -> str:
-    by = (by or "").strip()
-    if not by:
-        raise FieldErrors({"by": "Informe quem registra (servidor responsável)."})
-    return by
+    """The session's user (issue 16 §4): a ``by`` naming anyone else is refused (models.session.acting)."""
+    return acting(by)
 
 
 def _reason(reason: str, what: str) -> str:

@@ -93,7 +93,7 @@ from models.selection import (
     rotation,
     with_ranks,
 )
-from models.session import require
+from models.session import acting, require
 
 __all__ = [
     "ListPublication", "SelectionAppeal", "RotationEvent", "PointDraw",
@@ -244,10 +244,8 @@ def _regime(regime: Regime | str) -> Regime:
 
 
 def _clerk(by: str) -> str:
-    clerk = normalize_text(by)
-    if not clerk:
-        raise UserError("Informe o servidor que registra o ato.", field="by")
-    return clerk
+    """The session's user (issue 16 §4): a ``by`` naming anyone else is refused (models.session.acting)."""
+    return acting(normalize_text(by or ""))
 
 
 def _day(value: _dt.date) -> str:

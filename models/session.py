@@ -119,6 +119,18 @@ def author() -> str:
     return _current.name
 
 
+def acting(by: str | None = None) -> str:
+    """Who a record keeps as having acted, for a domain function that still takes ``by``: always the session's
+    user (:func:`author`; nobody logged in is refused). ``by`` is accepted so that callers stay compatible and is
+    ignored — no screen or command can record a typed name as the author. Only the system's own session
+    (:data:`SYSTEM`: the demo filling a new database, the tests' fixtures), which no login gives, keeps the
+    official it names."""
+    name = author()
+    if _current is SYSTEM:
+        return " ".join((by or "").split()) or name
+    return name
+
+
 def log_in(session: Session | None) -> None:
     global _current
     _current = session

@@ -44,7 +44,7 @@ from peewee import (
     fn,
 )
 
-from models.session import require
+from models.session import acting, require
 from models.db import BaseModel, DecimalTextField, db
 from models.errors import FieldErrors, UserError
 from models.layout import (
@@ -1037,8 +1037,7 @@ def keep_breach(site: Site | int | str, breach: Breach, reason: str, *, by: str)
     errors = {}
     if len((reason or "").strip()) < 10:
         errors["reason"] = "Escreva o motivo para manter a irregularidade (ao menos algumas palavras)."
-    if not (by or "").strip():
-        errors["by"] = "Informe quem mantém (servidor responsável)."
+    by = acting(by)  # the session's user (issue 16 §4)
     if errors:
         raise FieldErrors(errors)
     with db.atomic():
@@ -1046,7 +1045,7 @@ def keep_breach(site: Site | int | str, breach: Breach, reason: str, *, by: str)
                                    & (StallBreach.signature == breach.signature)).execute()
         row = StallBreach.create(site=site.id, code=breach.code, signature=breach.signature,
                                  stalls=",".join(breach.keys), message=breach.message, basis=breach.basis or "",
-                                 reason=reason.strip(), kept_by=by.strip())
+                                 reason=reason.strip(), kept_by=acting(by))
     return _kept(row)
 
 

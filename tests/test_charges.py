@@ -189,7 +189,8 @@ def test_deposit_is_returned_once_after_payment(keys):
 def test_manual_charge_validates_every_field(database):
     with pytest.raises(FieldErrors) as caught:
         create_charge(kind="nope", regime="nenhum", label="", amount="-1", due_on=None, basis="", by="")
-    assert {"kind", "regime", "label", "amount", "due_on", "basis", "holder", "by"} <= set(caught.value.errors)
+    assert {"kind", "regime", "label", "amount", "due_on", "basis", "holder"} <= set(caught.value.errors)
+    assert "by" not in caught.value.errors  # who acts is the session's user (issue 16 §4), never asked
     assert Charge.select().count() == 0
 
 

@@ -110,7 +110,7 @@ def test_participant_from_application(database):
     assert p.registered_at == dt.datetime(2026, 2, 3, 10, 0)
 
 
-@pytest.mark.parametrize("missing", ["call", "place", "officials", "created_by"])
+@pytest.mark.parametrize("missing", ["call", "place", "officials"])
 def test_hold_needs_call_place_officials_and_clerk(database, missing):
     from models.draws import Draw
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 from PySide6.QtCore import QSettings, Qt, QTimer
-from PySide6.QtWidgets import QApplication, QDialogButtonBox, QMessageBox
+from PySide6.QtWidgets import QApplication, QDialogButtonBox, QLineEdit, QMessageBox
 
 from conftest import type_text
 from models.db import open_database
@@ -193,8 +193,8 @@ def test_the_logged_in_user_signs_documents_not_a_typed_name(window, qtbot):
     form = window.pages["cadastros"].settings_form
     type_text(form.municipality, "Olímpia")
     form.state.setText("SP")
-    type_text(form.clerk_name, "Ana Beatriz Souza")
-    qtbot.keyClick(form.clerk_name, Qt.Key.Key_Return)  # Enter saves
+    assert form.findChild(QLineEdit, "clerk_name") is None  # no name typed for this desk: the session's user
+    qtbot.keyClick(form.state, Qt.Key.Key_Return)  # Enter saves
     assert form.message.text() == "Configurações salvas."
     with session.acting_as(session.Session(7, "ana.souza", "Ana Souza", "atendente")):
         assert current_user_name() == "Ana Souza"

@@ -393,3 +393,20 @@ def test_a_restore_keeps_the_chain_and_adds_itself_to_it(admin, tmp_path):
     state = verify_chain()
     assert state.intact
     assert AuditEntry.select().order_by(AuditEntry.id.desc()).get().action == "restore"
+
+
+def test_the_author_is_the_session_user_never_a_typed_name(keys, admin):
+    """Issue 16 §4: the domain takes who acts from the session; a ``by`` naming someone else is ignored, an empty
+    one is the session's user, and nobody logged in is refused."""
+    helena = make(admin, "helena", "chefe")
+    maker = company("Autor da Sessão Ltda", person("Joana Autora da Silva"))
+    with as_(helena):
+        charge = create_charge(kind="other", regime="olimpia-2025", label="Preço público", amount="10,00",
+                               due_on=TODAY, basis="art. 178", by="Fulano Digitado", company_id=maker.id, today=TODAY)
+        cancel_charge(charge, reason="lançada em duplicidade", by="")
+    stored = Charge.get_by_id(charge.id)
+    assert (stored.created_by, stored.cancelled_by) == (helena.name, helena.name)
+    assert "Fulano" not in helena.name
+    with acting_as(None), pytest.raises(PermissionDenied):
+        create_charge(kind="other", regime="olimpia-2025", label="Preço público", amount="10,00",
+                      due_on=TODAY, basis="art. 178", by="Fulano Digitado", company_id=maker.id, today=TODAY)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import QSettings
 from PySide6.QtWidgets import (
     QDialogButtonBox,
     QFormLayout,
@@ -20,7 +19,6 @@ from views.indexes_page import IndexesPage
 from views.users_page import AuditPage, UsersPage
 from views.regimes_page import RegimesPage
 from views.signing_page import SigningPage
-from views.widgets import CLERK_NAME_KEY
 
 
 class SettingsForm(QWidget):
@@ -44,11 +42,8 @@ class SettingsForm(QWidget):
         form.addRow(self.tr("Mun&icípio:"), self.municipality)
         form.addRow(self.tr("&UF:"), self.state)
         form.addRow(self.tr("Ó&rgão:"), self.agency)
-        self.clerk_name = QLineEdit()
-        self.clerk_name.setObjectName("clerk_name")
-        self.clerk_name.setPlaceholderText(self.tr("como deve aparecer em recibos e permissões"))
-        form.addRow(self.tr("Seu n&ome (nesta estação):"), self.clerk_name)
-        for edit in (self.municipality, self.state, self.agency, self.clerk_name):
+        # No "your name" here: who signs receipts and permits is the logged-in user (issue 16 §4)
+        for edit in (self.municipality, self.state, self.agency):
             edit.returnPressed.connect(self.save)
         layout.addLayout(form)
         self.message = QLabel()
@@ -64,7 +59,6 @@ class SettingsForm(QWidget):
         self.municipality.setText(get_setting(MUNICIPALITY))
         self.state.setText(get_setting(STATE))
         self.agency.setText(get_setting(AGENCY))
-        self.clerk_name.setText(str(QSettings().value(CLERK_NAME_KEY, "") or ""))
         self.message.clear()
 
     def save(self) -> None:
@@ -80,7 +74,6 @@ class SettingsForm(QWidget):
             return
         try:
             set_settings({MUNICIPALITY: name, STATE: state, AGENCY: self.agency.text()})
-            QSettings().setValue(CLERK_NAME_KEY, " ".join(self.clerk_name.text().split()))
         except UserError as exc:
             self.message.setText(exc.message)
             return

@@ -195,8 +195,6 @@ class GuardedDialog(QDialog):
         super().reject()
 
 
-CLERK_NAME_KEY = "clerk/name"
-
 
 def current_user_name() -> str:
     """Who is at the desk: the logged-in user's name (``models.session.author``), never a name typed anywhere;
