@@ -494,3 +494,77 @@ def test_cli_bad_input_is_one_line(tmp_path, capsys, args, message):
     assert main(argv) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and message in err
+
+
+def _another_desk_takes_a_permit_number(url: str, year: int) -> None:
+    """A second connection to the same database — another desk — takes a permit number, waiting at most 2 s for
+    a lock (as the desk waits for another desk's, models/db.py) and failing after that."""
+    sql = ("INSERT INTO counter (name, value) VALUES (%s, 0) ON CONFLICT DO NOTHING",
+           "UPDATE counter SET value = value + 1 WHERE name = %s")
+    name = f"permit-{year}"
+    if url.startswith("sqlite"):
+        import sqlite3
+
+        conn = sqlite3.connect(url.removeprefix("sqlite:///"), timeout=2, isolation_level=None)
+        try:
+            for statement in sql:
+                conn.execute(statement.replace("%s", "?"), (name,))
+        finally:
+            conn.close()
+        return
+    import psycopg2
+
+    base, _, query = url.partition("?")
+    schema = dict(part.split("=", 1) for part in query.split("&") if part)["schema"]
+    conn = psycopg2.connect(base, options=f"-c search_path={schema} -c lock_timeout=2000")
+    try:
+        with conn, conn.cursor() as cursor:
+            for statement in sql:
+                cursor.execute(statement, (name,))
+    finally:
+        conn.close()
+
+
+def test_another_desk_writes_while_the_import_is_prepared(database, tmp_path):
+    """Issue 16 §7: the rows are prepared with no transaction open and written in one short one, numbers last —
+    another desk taking a permit number meanwhile does not wait for the import (with the import's transaction
+    open, it waited and failed: SQLite's write lock, PostgreSQL's counter row); its number comes first."""
+    rows = [["Nome", "CPF", "Ramo", "Seção", "Frente", "Profundidade", "Início", "Validade", "Nº do alvará"]]
+    rows += [[f"Ambulante Número {chr(65 + i)} Souza", cpf(400 + i), "banana", "i", "2,5", "3", "01/01/2026",
+              "31/12/2027", ""] for i in range(4)]
+    sheet = read_sheet(write_csv(tmp_path / "a.csv", rows))
+    mapping = guess_mapping(sheet.headers)
+    mapping.defaults.update(regime="sjc-2014", permit_kind="feirante")
+    preview = preview_import(sheet, mapping, today=TODAY)
+    assert len(preview.ok_rows) == 4
+    other = []
+
+    def progress(done: int, total: int) -> None:
+        if done == 2:  # halfway through: another desk writes
+            _another_desk_takes_a_permit_number(database, TODAY.year)
+            other.append(done)
+
+    result = importer.import_rows(preview, today=TODAY, progress=progress)
+    assert other == [2]
+    assert result.permit_numbers == tuple(f"{TODAY.year}/{n:05d}" for n in range(2, 6))
+
+
+def test_a_person_registered_at_another_desk_during_the_preparation_refuses_the_import(database, tmp_path):
+    """The write checks again what another desk registered while the list was prepared: one line, nothing kept."""
+    from factories import person
+    from models.people import Person
+    from models.permits import Permit
+
+    rows = [["Nome", "CPF"]] + [[f"Pessoa Número {chr(65 + i)} Lima", cpf(500 + i)] for i in range(3)]
+    sheet = read_sheet(write_csv(tmp_path / "p.csv", rows))
+    preview = preview_import(sheet, guess_mapping(sheet.headers), today=TODAY)
+    assert len(preview.ok_rows) == 3
+
+    def progress(done: int, total: int) -> None:
+        if done == 1:
+            person("Cadastrada Noutra Mesa", cpf=cpf(502))
+
+    with pytest.raises(UserError, match="Linha 4: CPF já cadastrado para Cadastrada Noutra Mesa") as caught:
+        importer.import_rows(preview, today=TODAY, progress=progress)
+    assert "Nada foi importado" in caught.value.message and "\n" not in caught.value.message
+    assert [p.name for p in Person.select()] == ["Cadastrada Noutra Mesa"] and Permit.select().count() == 0
