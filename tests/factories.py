@@ -13,8 +13,10 @@ from pathlib import Path
 
 import pytest
 
+from models import enforcement as enf
 from models.applications import Application, ApplicationInput, DocumentInput, change_status, create_application
 from models.br import cnpj_check_digits, cpf_check_digits
+from models.charges import Charge, record_payment
 from models.eligibility import evaluate_eligibility
 from models.files import set_store
 from models.fiscal import set_index_correction
@@ -127,3 +129,32 @@ def inpc(database):
 
 def sjc_stall(keys, name="Maria das Dores", on=dt.date(2026, 8, 3)):
     return feirante(keys, person(name), on=on)
+
+
+# --------------------------------------------------------------------------- enforcement records
+
+
+def at(text: str) -> dt.datetime:
+    return dt.datetime.strptime(text, "%d/%m/%Y %H:%M")
+
+
+def draft(regime: str, codes, when: str, *, kind: str = "infraction", holder=None, **kw) -> enf.RecordDraft:
+    if holder is not None:
+        kw.setdefault("person_id" if hasattr(holder, "cpf") else "company_id", holder.id)
+    kw.setdefault("place", "Praça da Matriz, em frente ao nº 120")
+    kw.setdefault("facts", "Constatado pelo agente no local, durante a fiscalização de rotina.")
+    kw.setdefault("inspector", "Marcos Fiscal")
+    kw.setdefault("inspector_id", "4521")
+    return enf.RecordDraft(kind=kind, regime=regime, at=at(when), infractions=list(codes), **kw)
+
+
+def issue_record(d: enf.RecordDraft, today: dt.date | None = None) -> enf.Record:
+    return enf.issue_record(d, by="ana.souza", today=today or d.at.date())
+
+
+def fines(record: enf.Record) -> list[Charge]:
+    return [c for c in enf.charges_of(record, "fine") if c.status != "cancelled"]
+
+
+def pay(charge: Charge, on: dt.date, ref: str = "REC-1") -> None:
+    record_payment(charge, paid_on=on, amount=charge.open_amount, reference=ref, by="tesouraria", today=on)

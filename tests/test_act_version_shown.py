@@ -7,7 +7,7 @@ import datetime as dt
 
 from models import acts
 from models.regimes import default_regimes_folder
-from test_enforcement import draft, issue
+from factories import draft, issue_record as issue
 from test_permits_tab import event_stall, keys, make_tab, clock, person, approved, select  # noqa: F401
 from models.permits import issue_permit
 

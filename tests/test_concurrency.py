@@ -174,7 +174,7 @@ def test_protocols_saved_at_once_are_distinct_and_gapless(desks, database, tmp_p
 
 def _issue_records(barrier, person_ids: list[int]) -> list[tuple[str, str]]:
     from models import enforcement as enf
-    from test_enforcement import draft
+    from factories import draft
 
     issued = []
     for person_id in person_ids:

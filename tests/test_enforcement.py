@@ -15,54 +15,21 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from models import enforcement as enf
-from models.charges import Charge, record_payment
+from models.charges import Charge
 from models.errors import FieldErrors, UserError
-from models.fiscal import set_index_correction, set_unit_value
+from models.fiscal import set_unit_value
 from models.permits import Permit, PermitEvent
 from models.regimes import get_regime
-from factories import beach_licence, feirante, keys, person, sapezal_licence, tpu  # noqa: F401  (keys: fixture)
+from factories import (  # noqa: F401  (keys, inpc: fixtures)
+    at, beach_licence, draft, feirante, fines, inpc, issue_record as issue, keys, pay, person, sapezal_licence,
+    tpu,
+)
 
 UFESP_2026 = Decimal("38.42")
-INPC = {2015: "6,23", 2016: "11,28", 2017: "6,58", 2018: "2,07", 2019: "3,43", 2020: "4,48", 2021: "5,45",
-        2022: "10,16", 2023: "5,93", 2024: "3,71", 2025: "4,77", 2026: "3,90"}
-
-
-def at(text: str) -> dt.datetime:
-    return dt.datetime.strptime(text, "%d/%m/%Y %H:%M")
-
-
-def draft(regime: str, codes, when: str, *, kind: str = "infraction", holder=None, **kw) -> enf.RecordDraft:
-    if holder is not None:
-        kw.setdefault("person_id" if hasattr(holder, "cpf") else "company_id", holder.id)
-    kw.setdefault("place", "Praça da Matriz, em frente ao nº 120")
-    kw.setdefault("facts", "Constatado pelo agente no local, durante a fiscalização de rotina.")
-    kw.setdefault("inspector", "Marcos Fiscal")
-    kw.setdefault("inspector_id", "4521")
-    return enf.RecordDraft(kind=kind, regime=regime, at=at(when), infractions=list(codes), **kw)
-
-
-def issue(d: enf.RecordDraft, today: dt.date | None = None) -> enf.Record:
-    return enf.issue_record(d, by="ana.souza", today=today or d.at.date())
-
-
 def deadline(record: enf.Record, role: str, **match) -> dict:
     found = [d for d in record.deadline_data if d["role"] == role and all(d.get(k) == v for k, v in match.items())]
     assert len(found) == 1, (role, record.deadline_data)
     return found[0]
-
-
-def fines(record: enf.Record) -> list[Charge]:
-    return [c for c in enf.charges_of(record, "fine") if c.status != "cancelled"]
-
-
-def pay(charge: Charge, on: dt.date, ref: str = "REC-1") -> None:
-    record_payment(charge, paid_on=on, amount=charge.open_amount, reference=ref, by="tesouraria", today=on)
-
-
-@pytest.fixture
-def inpc(database):
-    for year, pct in INPC.items():
-        set_index_correction("INPC", year, pct, entered_by="teste", reason="INPC de teste")
 
 
 # --------------------------------------------------------------------------- Olímpia, general ladder

@@ -13,7 +13,7 @@ from PySide6.QtCore import Qt
 from conftest import run_modal, type_text
 from models import enforcement as enf
 from models.charges import Charge, record_payment
-from test_enforcement import at, draft, fines, issue, pay  # noqa: F401
+from factories import at, draft, fines, issue_record as issue, pay  # noqa: F401
 from factories import feirante, keys, person  # noqa: F401  (keys: fixture)
 from views.enforcement_page import ContestDialog, DecisionDialog, EnforcementPage, RecordDialog
 from pdftext import pdf_text
@@ -100,7 +100,7 @@ def test_record_an_infraction_read_the_proposal_issue_and_save_the_pdf(qtbot, pa
 
 
 def test_a_graded_fine_is_adjusted_with_a_reason_before_issuing(qtbot, page, keys):
-    from test_enforcement import INPC
+    from factories import INPC
     from models.fiscal import set_index_correction
 
     for year, pct in INPC.items():

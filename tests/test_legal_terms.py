@@ -27,7 +27,7 @@ from models.regimes import (
 )
 from models.sanctions import IMPOSED, OMITTED, PROPOSED, Verification, adjust, propose_sanction
 from models.session import PermissionDenied, Session, acting_as
-from test_enforcement import at, draft, fines, issue
+from factories import at, draft, fines, issue_record as issue
 from factories import feirante, keys, person  # noqa: F401  (keys: fixture)
 
 
@@ -277,7 +277,7 @@ def test_the_authority_decides_a_discretionary_fine_after_the_record_sao_bento_a
 
 def test_a_conditional_suspension_applies_to_the_permit_only_after_its_fact_sjc_art_25_i(keys):
     from models.fiscal import set_index_correction
-    from test_enforcement import INPC
+    from factories import INPC
 
     for year, pct in INPC.items():
         set_index_correction("INPC", year, pct, entered_by="teste", reason="INPC de teste")

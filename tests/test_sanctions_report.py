@@ -38,7 +38,7 @@ from models.regimes import get_regime
 from models.sanctions_report import CORRECTED, Cancelled, sanctions_report
 from models.settings import set_settings
 from reports.fee_report_xlsx import MONEY
-from test_enforcement import draft, fines, issue, pay
+from factories import draft, fines, issue_record as issue, pay
 from reports_read import Figures, cents, pdf_pages, recalculated
 from factories import keys, person, sapezal_licence, tpu  # noqa: F401  (keys: fixture)
 

@@ -12,7 +12,7 @@ from models import enforcement as enf
 from models.errors import FieldErrors, UserError
 from models.pricing import quote
 from models.regimes import get_regime
-from test_enforcement import draft, issue as issue_record
+from factories import draft, issue_record
 from factories import all_documents, approved, issue, keys, person, results  # noqa: F401  (keys: fixture)
 
 REGIME = "cabeceira-grande-2012"
