@@ -44,6 +44,10 @@ class WriteFailed(UserError):
         super().__init__(message, field="out")
 
 
+class TargetExists(WriteFailed):
+    """An ``exclusive`` write found the target already there (another process made it first); it was kept."""
+
+
 def _reason(exc: OSError) -> str:
     import errno
 
@@ -126,10 +130,14 @@ def _fsync_folder(folder: Path) -> None:
 
 @contextlib.contextmanager
 def output(target: str | os.PathLike, *, kind: str | None = None, private: bool = True,
-           check: Callable[[Path], str | None] | None = None) -> Iterator[Path]:
+           check: Callable[[Path], str | None] | None = None, mode: int | None = None,
+           exclusive: bool = False) -> Iterator[Path]:
     """``with output(target) as tmp:`` write ``tmp`` (a new, empty file beside the target); on leaving the block
     it is checked (:func:`check_complete`, then ``check``), synced and renamed over the target. An error in the
-    block or in the checks removes it and leaves the target as it was."""
+    block or in the checks removes it and leaves the target as it was.
+
+    ``mode`` sets the file's mode outright (a launcher 0755, a public key 0644); ``exclusive`` never replaces
+    a file: one already there — even one another process made meanwhile — raises :class:`TargetExists`."""
     path = resolve_target(target)
     try:
         fd, name = tempfile.mkstemp(prefix=f".{path.name[:60]}.", suffix=".partial", dir=path.parent)
@@ -145,10 +153,13 @@ def output(target: str | os.PathLike, *, kind: str | None = None, private: bool 
                 problem = check(tmp)
             if problem:
                 raise WriteFailed(f"{path} não foi gravado: {problem}.")
-            os.chmod(tmp, PRIVATE_MODE if private else 0o666 & ~_umask())
+            os.chmod(tmp, mode if mode is not None else PRIVATE_MODE if private else 0o666 & ~_umask())
             with tmp.open("rb+") as fh:
                 os.fsync(fh.fileno())
-            os.replace(tmp, path)
+            if exclusive:
+                _link_new(tmp, path)
+            else:
+                os.replace(tmp, path)
         except OSError as exc:
             raise WriteFailed(f"{path} não foi gravado: {_reason(exc)}.") from None
     except BaseException:
@@ -156,6 +167,20 @@ def output(target: str | os.PathLike, *, kind: str | None = None, private: bool 
             tmp.unlink()
         raise
     _fsync_folder(path.parent)
+
+
+def _link_new(tmp: Path, path: Path) -> None:
+    """``tmp`` becomes ``path`` only if there is no ``path`` yet (a hard link never overwrites)."""
+    try:
+        os.link(tmp, path)
+    except FileExistsError:
+        raise TargetExists(f"{path} já existe: o Praça não o sobrescreve.") from None
+    except OSError:  # a file system without hard links: checked, then renamed
+        if path.exists():
+            raise TargetExists(f"{path} já existe: o Praça não o sobrescreve.") from None
+        os.replace(tmp, path)
+        return
+    tmp.unlink()
 
 
 def _umask() -> int:

@@ -47,9 +47,7 @@ import binascii
 import datetime as dt
 import hashlib
 import json
-import os
 import re
-import tempfile
 from dataclasses import asdict, dataclass, fields
 from pathlib import Path
 from typing import Literal, Union
@@ -240,30 +238,15 @@ def _raw_public(key: Ed25519PublicKey) -> bytes:
 
 
 def _write_new(path: Path, data: bytes, mode: int) -> bool:
-    """Write ``data`` to ``path`` atomically, only if ``path`` does not exist yet.
+    """Write ``data`` to ``path`` through models/outfile.py (aside, synced, then linked), only if ``path`` does not
+    exist yet. Returns False when another process created it first (its file wins)."""
+    from models.outfile import TargetExists, write_bytes
 
-    Returns False when another process created it first (its file wins).
-    """
-    fd, tmp = tempfile.mkstemp(prefix=".tmp-", dir=str(path.parent))
     try:
-        os.chmod(tmp, mode)
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-            handle.flush()
-            os.fsync(handle.fileno())
-        try:
-            os.link(tmp, path)  # atomic and never overwrites
-        except FileExistsError:
-            return False
-        except OSError:  # file systems without hard links
-            if path.exists():
-                return False
-            os.replace(tmp, path)
-            tmp = None
-        return True
-    finally:
-        if tmp is not None and os.path.exists(tmp):
-            os.unlink(tmp)
+        write_bytes(path, data, kind="pem", mode=mode, exclusive=True)
+    except TargetExists:
+        return False
+    return True
 
 
 def load_or_create_private_key(key_dir: Path) -> Ed25519PrivateKey:

@@ -109,3 +109,19 @@ def test_a_pdf_writer_goes_through_the_check(tmp_path, app_ready):
     assert stat.S_IMODE(out.stat().st_mode) == 0o600 and _left(tmp_path) == []
     with pytest.raises(UserError, match="dispositivo"):
         html_to_pdf("<p>x</p>", "/dev/full")
+
+
+def test_an_exclusive_write_never_replaces_a_file_and_mode_is_set_outright(tmp_path):
+    """A key or an act another process wrote first is kept (``exclusive``); a launcher gets its mode (0755)."""
+    import os
+
+    from models.outfile import TargetExists, write_bytes, write_text
+
+    key = tmp_path / "praca-public.pem"
+    write_bytes(key, b"first\n", kind="pem", mode=0o644, exclusive=True)
+    with pytest.raises(TargetExists, match="já existe"):
+        write_bytes(key, b"second\n", kind="pem", mode=0o644, exclusive=True)
+    assert key.read_bytes() == b"first\n" and os.stat(key).st_mode & 0o777 == 0o644
+    launcher = write_text(tmp_path / "praca.desktop", "[Desktop Entry]\n", kind="desktop", mode=0o755)
+    assert os.stat(launcher).st_mode & 0o777 == 0o755
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["praca-public.pem", "praca.desktop"]  # nothing aside

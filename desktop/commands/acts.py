@@ -269,7 +269,7 @@ def _new(args: argparse.Namespace) -> int:
     if not count:  # pragma: no cover - every shipped act starts its [regime] table with its id
         raise UserError(f"O regime {like.id} não tem a chave id em [regime].")
     body = _HEADER.format(new_id=new_id, like=like.id, short=like.short, out_name=out.name) + replaced
-    _write(out, body)
+    _write(out, body, exclusive=True)  # an act another process wrote meanwhile is kept, never overwritten
     print(f"{out} gravado: comece pelo [regime] e confira com  praca regimes check {out}")
     return 0
 
@@ -310,9 +310,9 @@ def _schema(args: argparse.Namespace) -> int:
     return 0
 
 
-def _write(path: Path, text: str) -> None:
+def _write(path: Path, text: str, *, exclusive: bool = False) -> None:
     """Through models/outfile.py as every file Praça writes: aside, checked, synced, renamed — a failure is one
     line, never "gravado". An act's text and a schema are public (not owner-only)."""
     from models.outfile import write_text
 
-    write_text(path, text, kind=path.suffix.lstrip(".") or "txt", private=False)
+    write_text(path, text, kind=path.suffix.lstrip(".") or "txt", private=False, exclusive=exclusive)

@@ -99,11 +99,12 @@ def run(args: argparse.Namespace) -> int:
             return 0
         entry.parent.mkdir(parents=True, exist_ok=True)
         icon.parent.mkdir(parents=True, exist_ok=True)
-        shutil.copyfile(Path(resources.__file__).resolve().parent / "icons" / "praca.svg", icon)
-        partial = entry.with_name(entry.name + ".partial")
-        partial.write_text(desktop_entry(executable()), encoding="utf-8")
-        partial.chmod(0o755)  # some desktops only start a launcher marked executable
-        os.replace(partial, entry)
+        from models.outfile import output, write_text  # aside, checked, synced, renamed (issue 16 §1)
+
+        with output(icon, kind="svg", private=False) as tmp:
+            shutil.copyfile(Path(resources.__file__).resolve().parent / "icons" / "praca.svg", tmp)
+        # some desktops only start a launcher marked executable
+        write_text(entry, desktop_entry(executable()), kind="desktop", mode=0o755)
     except OSError as exc:
         where = exc.filename or home
         hint = " (use sudo para --system)" if args.system and isinstance(exc, PermissionError) else ""
