@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import datetime as dt
 import itertools
+from decimal import Decimal as D
 from pathlib import Path
 
 import pytest
@@ -158,3 +159,47 @@ def fines(record: enf.Record) -> list[Charge]:
 
 def pay(charge: Charge, on: dt.date, ref: str = "REC-1") -> None:
     record_payment(charge, paid_on=on, amount=charge.open_amount, reference=ref, by="tesouraria", today=on)
+
+
+# --------------------------------------------------------------------------- the stall map
+
+
+def placed_stall(number, x, *, side="a", section="vi", line="biscoitos-balas", width="3", depth="2", holder_id=None,
+                 holder=None):
+    from models.layout import PlacedStall
+
+    return PlacedStall(key=str(number), number=number, side=side, x=D(x), y=D(0) if side == "a" else D(10) - D(depth),
+                       width=D(width), depth=D(depth), rotation=0 if side == "a" else 180, section=section,
+                       line=line, holder_id=holder_id, holder=holder)
+
+
+def uid_of(plan, number: int) -> int:
+    return plan.by_number(number)[0]
+
+
+@pytest.fixture
+def feira(database):
+    from models.sites import ObstacleInput, SegmentInput, SiteInput, save_layout, save_site
+
+    site = save_site(SiteInput(
+        name="Feira do Teste", kind="feira", regime="sjc-2014", weekdays=("fri",), gap="0,50",
+        segments=[SegmentInput(street="Avenida Andrômeda", from_street="Rua Júpiter", to_street="Rua Saturno",
+                               length="60", width="10",
+                               obstacles=[ObstacleInput(kind="hydrant", side="b", start="40", extent="0,5")])]))
+    save_layout(site, [placed_stall(1, "0"), placed_stall(2, "4"), placed_stall(3, "8"),
+                       placed_stall(4, "20", section="xvi", line="pastel", width="12", depth="3.5", side="b")])
+    return site
+
+
+@pytest.fixture
+def editor(app_ready, qtbot, feira):
+    from views.map_editor import MapEditor
+
+    widget = MapEditor()
+    qtbot.addWidget(widget)
+    widget.resize(1300, 760)
+    widget.show()
+    qtbot.waitExposed(widget)
+    widget.load(feira.id)
+    widget.view.setFocus()
+    return widget

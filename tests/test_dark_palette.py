@@ -13,7 +13,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor, QPalette
 from PySide6.QtWidgets import QAbstractItemView, QApplication, QLabel
 
-from tests.test_map_editor import feira  # noqa: F401 - the fixture
+from factories import feira  # noqa: F401 - the fixture
 from views import theme
 
 # Windows 11's dark mode, as Qt's windows11 style sets it

@@ -15,7 +15,7 @@ from models import session
 from models.applications import ApplicationInput, change_status, create_application, get_application
 from models.db import open_database
 from models.files import set_store
-from test_map_editor import editor, feira, uid_of  # noqa: F401  (fixtures)
+from factories import editor, feira, uid_of  # noqa: F401  (fixtures)
 from models.people import PersonInput, save_person
 
 TODAY = dt.date(2026, 11, 30)

@@ -14,7 +14,7 @@ from conftest import run_modal, type_text
 from models.db import open_database
 from models.files import set_store
 from models.people import PersonInput, save_person
-from test_map_editor import feira, uid_of  # noqa: F401  (fixture)
+from factories import feira, uid_of  # noqa: F401  (fixture)
 
 
 @pytest.fixture

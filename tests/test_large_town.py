@@ -19,7 +19,7 @@ from models.db import db
 from models.errors import FieldErrors
 from models.search import _ALPHABET, find_applicants, prefix_upper
 from factories import inpc, sjc_stall  # noqa: F401  (inpc: fixture)
-from test_map_editor import editor, feira  # noqa: F401  (fixtures)
+from factories import editor, feira  # noqa: F401  (fixtures)
 from factories import TODAY, keys, new_cpf, person  # noqa: F401  (keys: fixture)
 
 

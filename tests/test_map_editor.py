@@ -14,20 +14,14 @@ from PySide6.QtWidgets import QApplication
 
 from conftest import run_modal, type_text
 from models.errors import UserError
-from models.layout import PlacedStall, Segment, format_metres
+from models.layout import Segment, format_metres
 from models.regimes import get_regime
 from models.sites import Plan
 from models.stall_plan import GRID, HolderInfo, StallPlan, legend
 from views.map_editor import PlanCommand, push_change
+from factories import editor, feira, placed_stall as stall, uid_of  # noqa: F401  (editor, feira: fixtures)
 
 SJC = get_regime("sjc-2014")
-
-
-def stall(number, x, *, side="a", section="vi", line="biscoitos-balas", width="3", depth="2", holder_id=None,
-          holder=None):
-    return PlacedStall(key=str(number), number=number, side=side, x=D(x), y=D(0) if side == "a" else D(10) - D(depth),
-                       width=D(width), depth=D(depth), rotation=0 if side == "a" else 180, section=section,
-                       line=line, holder_id=holder_id, holder=holder)
 
 
 def bare_plan(*stalls, length="60", width="10", gap="0.50") -> StallPlan:
@@ -40,10 +34,6 @@ def bare_plan(*stalls, length="60", width="10", gap="0.50") -> StallPlan:
 
 def snapshot(plan: StallPlan) -> dict:
     return dict(plan.stalls)
-
-
-def uid_of(plan: StallPlan, number: int) -> int:
-    return plan.by_number(number)[0]
 
 
 @pytest.fixture
@@ -242,34 +232,6 @@ def make_permit(section="vi", *, line="biscoitos-balas", status="active", site="
                          person=person.id, site=site, section=section, line=line, status=status,
                          valid_from=dt.date(2026, 1, 1), valid_until=dt.date(2026, 12, 31),
                          issued_on=dt.date(2026, 1, 1), issued_by="teste")
-
-
-@pytest.fixture
-def feira(database):
-    from models.sites import ObstacleInput, SegmentInput, SiteInput, save_layout, save_site
-
-    site = save_site(SiteInput(
-        name="Feira do Teste", kind="feira", regime="sjc-2014", weekdays=("fri",), gap="0,50",
-        segments=[SegmentInput(street="Avenida Andrômeda", from_street="Rua Júpiter", to_street="Rua Saturno",
-                               length="60", width="10",
-                               obstacles=[ObstacleInput(kind="hydrant", side="b", start="40", extent="0,5")])]))
-    save_layout(site, [stall(1, "0"), stall(2, "4"), stall(3, "8"), stall(4, "20", section="xvi", line="pastel",
-                                                                             width="12", depth="3.5", side="b")])
-    return site
-
-
-@pytest.fixture
-def editor(app_ready, qtbot, feira):
-    from views.map_editor import MapEditor
-
-    widget = MapEditor()
-    qtbot.addWidget(widget)
-    widget.resize(1300, 760)
-    widget.show()
-    qtbot.waitExposed(widget)
-    widget.load(feira.id)
-    widget.view.setFocus()
-    return widget
 
 
 def viewport_point(editor, x_mm: float, y_mm: float) -> QPoint:
