@@ -24,11 +24,32 @@ def app_icon() -> QIcon:
     return QIcon(str(ICON))
 
 
+class QtGapsTranslator(QTranslator):
+    """Qt's strings that Qt's own pt_BR file does not cover in this version: their source text gained a
+    mnemonic ("&Look in:"), so the file dialog Qt draws itself (where the platform has none) said "Look in:" and
+    "Files of type:" in English among Portuguese labels. Consulted only after Qt's own files."""
+
+    STRINGS = {
+        ("QFileDialog", "&Look in:"): "&Procurar em:",
+        ("QFileDialog", "Files of &type:"): "Arquivos do &tipo:",
+    }
+
+    def translate(self, context, source, disambiguation=None, n=-1):  # noqa: D102 - Qt's virtual
+        # None is a null QString, "not here"; an empty string would be a translation to nothing
+        return self.STRINGS.get((context, source))
+
+    def isEmpty(self) -> bool:  # noqa: D102 - Qt's virtual
+        return False
+
+
 def install_translations(app: QApplication) -> bool:
     """Load Qt's own pt_BR strings so standard buttons read "Cancelar", "Salvar"."""
     QLocale.setDefault(QLocale(QLocale.Language.Portuguese, QLocale.Country.Brazil))
     folder = QLibraryInfo.path(QLibraryInfo.LibraryPath.TranslationsPath)
     loaded = False
+    gaps = QtGapsTranslator(app)  # installed first, so consulted last (Qt asks the newest translator first)
+    app.installTranslator(gaps)
+    _translators.append(gaps)
     for name in ("qtbase_pt_BR", "qt_pt_BR"):
         translator = QTranslator(app)
         if translator.load(name, folder):
