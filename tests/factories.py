@@ -203,3 +203,60 @@ def editor(app_ready, qtbot, feira):
     widget.load(feira.id)
     widget.view.setFocus()
     return widget
+
+
+# --------------------------------------------------------------------------- signing
+
+
+#: The signing tests' day (a permit of the Indomit event, São Bento do Sapucaí).
+SIGNING_TODAY = dt.date(2026, 3, 28)
+#: The municipality's signing passphrase in the tests.
+PASS = "senha da prefeitura 2026"
+
+
+def make_summary(**changes):
+    from models.signing import PermitSummary
+
+    values = dict(
+        number="2026/000012",
+        holder_name="Pastelaria Serra da Mantiqueira Ltda",
+        holder_document="12345678000195",
+        kind_label="Permissão de uso — barraca de ambulante no evento Indomit",
+        place="Rua Cel. Ribeiro da Luz — Barraca 12",
+        valid_from=dt.date(2026, 3, 27),
+        valid_until=dt.date(2026, 3, 29),
+        regime_id="sao-bento-2026",
+        municipality="São Bento do Sapucaí",
+    )
+    values.update(changes)
+    return PermitSummary(**values)
+
+
+@pytest.fixture(autouse=True)
+def fresh_desk(monkeypatch):
+    """Each test starts as a desk that knows no passphrase; the system keyring is a dict."""
+    from models import signing_keys as sk
+
+    vault: dict[str, str] = {}
+    monkeypatch.setattr(sk, "_keyring_get", vault.get)
+    monkeypatch.setattr(sk, "_keyring_set", lambda kid, p: vault.__setitem__(kid, p) or True)
+    monkeypatch.setattr(sk, "_keyring_delete", lambda kid: vault.pop(kid, None))
+    sk._session.clear()
+    sk._private.clear()
+    yield vault
+    sk._session.clear()
+    sk._private.clear()
+
+
+def type_passphrase(passphrase: str, again: str | None = None):
+    from conftest import type_text
+
+    def fill(dialog):
+        type_text(dialog.passphrase, passphrase)
+        if dialog.again.isVisible():
+            type_text(dialog.again, passphrase if again is None else again)
+        dialog._accept()
+        if dialog.isVisible():  # refused: keep what it said for the test
+            fill.error = dialog.error.text()
+    fill.error = ""
+    return fill

@@ -13,8 +13,7 @@ from models import backup
 from models import signing_keys as sk
 from models.db import open_database
 from models.sealed import Trust
-from test_signing_keys import PASS, fresh_desk  # noqa: F401  (fixture)
-from test_signing_page import _type_passphrase
+from factories import PASS, fresh_desk, type_passphrase as _type_passphrase  # noqa: F401  (fixture)
 
 TODAY = dt.date.today()
 

@@ -16,8 +16,7 @@ from models.db import close_database, open_database
 from models.errors import UserError
 from models.sealed import Trust
 from models.signing import as_signer, public_key_fingerprint
-from test_signing_keys import PASS, fresh_desk  # noqa: F401  (fixture)
-from test_signing import TODAY, make_summary
+from factories import PASS, SIGNING_TODAY as TODAY, fresh_desk, make_summary  # noqa: F401  (fixture)
 
 
 def _tamper(path, out):

@@ -21,7 +21,6 @@ from models.signing import (
     PRIVATE_KEY_FILE,
     PUBLIC_KEY_FILE,
     MissingKey,
-    PermitSummary,
     SigningKeyError,
     canonical_json,
     load_or_create_private_key,
@@ -34,25 +33,9 @@ from models.signing import (
     sign_summary,
     verify_text,
 )
+from factories import SIGNING_TODAY as TODAY, make_summary
 
-TODAY = dt.date(2026, 3, 28)
 QR_ALPHANUMERIC = set("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ $%*+-./:")
-
-
-def make_summary(**changes) -> PermitSummary:
-    values = dict(
-        number="2026/000012",
-        holder_name="Pastelaria Serra da Mantiqueira Ltda",
-        holder_document="12345678000195",
-        kind_label="Permissão de uso — barraca de ambulante no evento Indomit",
-        place="Rua Cel. Ribeiro da Luz — Barraca 12",
-        valid_from=dt.date(2026, 3, 27),
-        valid_until=dt.date(2026, 3, 29),
-        regime_id="sao-bento-2026",
-        municipality="São Bento do Sapucaí",
-    )
-    values.update(changes)
-    return PermitSummary(**values)
 
 
 @pytest.fixture(scope="module")

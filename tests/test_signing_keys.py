@@ -19,24 +19,9 @@ from models.errors import UserError
 from models.permits import revoke, suspend
 from models.signing import SigningKeyError, sign_summary, verify_text
 from factories import person, tpu
-from test_signing import TODAY, make_summary
+from factories import PASS, SIGNING_TODAY as TODAY, fresh_desk, make_summary  # noqa: F401  (fresh_desk: autouse)
 
-PASS = "senha da prefeitura 2026"
 ROOT = Path(__file__).resolve().parent.parent
-
-
-@pytest.fixture(autouse=True)
-def fresh_desk(monkeypatch):
-    """Each test starts as a desk that knows no passphrase; the system keyring is a dict."""
-    vault: dict[str, str] = {}
-    monkeypatch.setattr(sk, "_keyring_get", vault.get)
-    monkeypatch.setattr(sk, "_keyring_set", lambda kid, p: vault.__setitem__(kid, p) or True)
-    monkeypatch.setattr(sk, "_keyring_delete", lambda kid: vault.pop(kid, None))
-    sk._session.clear()
-    sk._private.clear()
-    yield vault
-    sk._session.clear()
-    sk._private.clear()
 
 
 def other_desk(vault: dict | None = None) -> None:
@@ -144,7 +129,7 @@ import sys
 from models.db import open_database
 from models.signing_keys import MUNICIPAL_KEY
 from models.signing import sign_summary
-from test_signing import TODAY, make_summary
+from factories import SIGNING_TODAY as TODAY, make_summary
 open_database(sys.argv[1])
 print(sign_summary(make_summary(number="2026/000099"), MUNICIPAL_KEY))
 """

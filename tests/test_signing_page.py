@@ -12,8 +12,7 @@ from models import session
 from models import signing_keys as sk
 from models.permits import revoke
 from models.signing import sign_summary
-from test_signing import make_summary
-from test_signing_keys import PASS, fresh_desk  # noqa: F401  (fixture)
+from factories import PASS, fresh_desk, make_summary, type_passphrase as _type_passphrase  # noqa: F401  (fixture)
 from views.signing_page import SigningPage
 
 TODAY = dt.date.today()
@@ -28,18 +27,6 @@ def page(database, app_ready, qtbot, tmp_path):
     qtbot.addWidget(widget)
     widget.refresh()
     return widget
-
-
-def _type_passphrase(passphrase: str, again: str | None = None):
-    def fill(dialog):
-        type_text(dialog.passphrase, passphrase)
-        if dialog.again.isVisible():
-            type_text(dialog.again, passphrase if again is None else again)
-        dialog._accept()
-        if dialog.isVisible():  # refused: keep what it said for the test
-            fill.error = dialog.error.text()
-    fill.error = ""
-    return fill
 
 
 def test_the_administrator_creates_the_key_and_another_desk_is_unlocked(page, qtbot, fresh_desk):

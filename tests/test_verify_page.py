@@ -20,8 +20,7 @@ from models import signing_keys as sk
 from models.db import open_database
 from models.signing import sign_summary
 from reports.verify_page import page_is_current, write_verify_page
-from test_signing import make_summary
-from test_signing_keys import PASS, fresh_desk  # noqa: F401  (fixture)
+from factories import PASS, fresh_desk, make_summary  # noqa: F401  (fixture)
 
 TODAY = dt.date.today()  # the browser checks against its own clock
 
