@@ -1,61 +1,618 @@
-"""HTML laid out as a paged, tagged PDF — the tabular documents (fee and sanctions reports, the receipt).
+"""The tabular documents' HTML laid out as a paged PDF with ReportLab's platypus — fee and sanctions reports, receipt.
 
 Qt's rich-text engine, which still prints permits, cards, maps and the acts,
 cannot keep a table row whole across a page break, keep a heading with what
-follows or repeat a table's header on each page. ReportLab's platypus can, but
-writes no tagged PDF (5.1 has neither marked content nor a structure tree).
-WeasyPrint lays out the very HTML the browser prints with CSS paged media
-(``break-inside: avoid`` on rows, ``break-after: avoid`` on headings, ``thead``
-repeated, ``@page`` margin boxes with "Página N de M", named landscape pages)
-and writes a tagged PDF/UA-1 (structure tree, language, title) with its fonts
-embedded — what a screen reader needs.
+follows or repeat a table's header on each page. Platypus can, with no system
+library (a Windows desk has no Pango) and in time and memory linear in the rows.
 
-The fonts are the ones Praça ships (resources/fonts, DejaVu Sans), given to
-WeasyPrint as ``@font-face`` rules: a PDF embeds the same faces on any desk.
-It needs Pango (a system library every Linux desktop has; on Windows the GTK
-runtime WeasyPrint documents).
+The PDF is read from the very HTML the browser prints (one source for the
+content, the figures and the legal citations): its few tags — headings,
+paragraphs, tables with ``thead``, ``b``, ``br``, classed ``span`` — become
+flowables; the ``@page`` rules give the margins and the footer's text; a
+``div.annex`` starts the landscape pages; the inline SVG chart (rectangles,
+lines, text) becomes a ReportLab drawing. A long table is a :class:`RowsTable`:
+a row is never split, its header repeated on each page, a heading (and the note
+under it) kept with the first rows. Every page says "Página N de M"
+(:class:`NumberedCanvas`, two passes over the saved pages). The fonts are the
+ones Praça ships (resources/fonts, DejaVu Sans), embedded.
+
+ReportLab writes no tagged PDF (no structure tree, no marked content): what a
+screen reader needs is in the HTML export, not in this PDF.
 """
 
 from __future__ import annotations
 
-import logging
+import html as htmllib
+import re
 from collections.abc import Callable
+from dataclasses import dataclass, field
+from html.parser import HTMLParser
 from pathlib import Path
+from xml.sax.saxutils import escape as xml_escape
 
 import resources
 from models.outfile import atomic_writer
-from reports.templating import TEMPLATES
 
 FONTS = Path(resources.__file__).resolve().parent / "fonts"
-FACES = (("DejaVuSans.ttf", "normal", "normal"), ("DejaVuSans-Bold.ttf", "bold", "normal"),
-         ("DejaVuSans-Oblique.ttf", "normal", "italic"), ("DejaVuSans-BoldOblique.ttf", "bold", "italic"))
+FACES = (("DejaVuSans", "DejaVuSans.ttf"), ("DejaVuSans-Bold", "DejaVuSans-Bold.ttf"),
+         ("DejaVuSans-Oblique", "DejaVuSans-Oblique.ttf"), ("DejaVuSans-BoldOblique", "DejaVuSans-BoldOblique.ttf"))
+FONT, BOLD = "DejaVuSans", "DejaVuSans-Bold"
+MM = 72 / 25.4
 
 Progress = Callable[[int, int], None]
+
+# the look of report_common.html.j2 and receipt.html.j2: size (pt), colour, bold — per class
+CLASS_LOOK = {"agency": (12, "#1f4f45", True), "place": (10, "#1f4f45", False), "small": (7, "#555555", False),
+              "note": (7, "#555555", False), "foot": (7, "#555555", False), "muted": (None, "#595959", False),
+              "late": (None, "#b00020", False), "missing": (None, "#b00020", False), "big": (11, None, True),
+              "month": (11, None, False)}
+DARK, GRID, HEAD_LIGHT, TOTAL_BG = "#1f4f45", "#c9d3cc", "#e9efe9", "#e9efe9"
+
+
+# --------------------------------------------------------------------------- HTML to a small tree
+
+
+@dataclass
+class Node:
+    tag: str
+    attrs: dict = field(default_factory=dict)
+    children: list = field(default_factory=list)
+
+    @property
+    def classes(self) -> list[str]:
+        return (self.attrs.get("class") or "").split()
+
+    def find(self, tag: str) -> list[Node]:
+        return [c for c in self.children if isinstance(c, Node) and c.tag == tag]
+
+    def text(self) -> str:
+        return "".join(c if isinstance(c, str) else c.text() for c in self.children)
+
+
+VOID = {"br", "meta", "rect", "line", "img", "hr"}
+
+
+class _Tree(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.root = Node("root")
+        self.stack = [self.root]
+
+    def handle_starttag(self, tag, attrs):
+        node = Node(tag, dict(attrs))
+        self.stack[-1].children.append(node)
+        if tag not in VOID:
+            self.stack.append(node)
+
+    def handle_startendtag(self, tag, attrs):
+        self.stack[-1].children.append(Node(tag, dict(attrs)))
+
+    def handle_endtag(self, tag):
+        if tag in VOID:
+            return
+        for i in range(len(self.stack) - 1, 0, -1):
+            if self.stack[i].tag == tag:
+                del self.stack[i:]
+                return
+
+    def handle_data(self, data):
+        self.stack[-1].children.append(data)
+
+
+def parse(html: str) -> Node:
+    tree = _Tree()
+    tree.feed(str.__str__(html))  # a plain str: jinja's Markup would escape what the parser puts together
+    tree.close()
+    return tree.root
+
+
+def _walk(node: Node, tag: str):
+    for c in node.children:
+        if isinstance(c, Node):
+            if c.tag == tag:
+                yield c
+            yield from _walk(c, tag)
+
+
+# --------------------------------------------------------------------------- inline markup
+
+
+def _look(classes, markup: str) -> str:
+    for name in classes:
+        look = CLASS_LOOK.get(name)
+        if look is None:
+            continue
+        size, colour, bold = look
+        if bold:
+            markup = f"<b>{markup}</b>"
+        attrs = (f' size="{size}"' if size else "") + (f' color="{colour}"' if colour else "")
+        if attrs:
+            markup = f"<font{attrs}>{markup}</font>"
+    return markup
+
+
+def inline(node: Node) -> str:
+    """``node``'s content as platypus paragraph markup; block children end with a line break."""
+    out = []
+    for c in node.children:
+        if isinstance(c, str):
+            out.append(xml_escape(re.sub(r"\s+", " ", c)))
+        elif c.tag == "br":
+            out.append("<br/>")
+        elif c.tag in ("b", "strong"):
+            out.append(f"<b>{inline(c)}</b>")
+        elif c.tag in ("i", "em"):
+            out.append(f"<i>{inline(c)}</i>")
+        elif c.tag in ("div", "p"):
+            out.append(_look(c.classes, inline(c).strip()) + "<br/>")
+        else:
+            out.append(_look(c.classes, inline(c)))
+    text = "".join(out)
+    while text.endswith("<br/>"):
+        text = text[:-5]
+    return text.strip()
+
+
+# --------------------------------------------------------------------------- the chart
+
+
+def svg_drawing(svg: Node, width: float):
+    """The bar chart's SVG (reports/fee_report_html.py: rect, line, text) as a drawing ``width`` wide."""
+    from reportlab.graphics.shapes import Drawing, Group, Line, Rect, String
+    from reportlab.lib.colors import HexColor
+
+    w, h = float(svg.attrs.get("width", 680)), float(svg.attrs.get("height", 260))
+    base = float(svg.attrs.get("font-size", 10))
+    group = Group()
+    for el in svg.children:
+        if not isinstance(el, Node):
+            continue
+        a = el.attrs
+        if el.tag == "rect":
+            x, y = float(a.get("x", 0)), float(a.get("y", 0))
+            rw, rh = float(a.get("width", 0)), float(a.get("height", 0))
+            group.add(Rect(x, h - y - rh, rw, rh, fillColor=HexColor(a.get("fill", "#000000")), strokeColor=None))
+        elif el.tag == "line":
+            group.add(Line(float(a["x1"]), h - float(a["y1"]), float(a["x2"]), h - float(a["y2"]),
+                           strokeColor=HexColor(a.get("stroke", "#000000")),
+                           strokeWidth=float(a.get("stroke-width", 1))))
+        elif el.tag == "text":
+            anchor = a.get("text-anchor", "start")
+            group.add(String(float(a["x"]), h - float(a["y"]), el.text(), fontName=FONT,
+                             fontSize=float(a.get("font-size", base)), textAnchor=anchor,
+                             fillColor=HexColor(a.get("fill", "#222222"))))
+    scale = min(1.0, width / w)
+    group.transform = (scale, 0, 0, scale, 0, 0)
+    drawing = Drawing(w * scale, h * scale)
+    drawing.add(group)
+    return drawing
+
+
+# --------------------------------------------------------------------------- tables
+
+
+@dataclass
+class Row:
+    cells: list
+    height: float
+    styles: list  # TableStyle commands with row index 0 (shifted when placed)
+
+
+def _rows_table_class():
+    from reportlab.platypus import Flowable, Table, TableStyle
+
+    class _RowsTable(Flowable):
+        """A table of rows measured once: split between rows only, its header on each page, ``lead`` (a heading,
+        its note) kept with the first rows. Each split costs the rows of one page, not the whole table again."""
+
+        def __init__(self, widths, header: Row | None, rows: list[Row], base_style, lead=(), start=0):
+            super().__init__()
+            self.widths, self.header, self.rows, self.base_style = widths, header, rows, base_style
+            self.lead, self.start = list(lead), start
+
+        def _lead_height(self, aw):
+            total = 0.0
+            for f in self.lead:
+                _w, h = f.wrap(aw, 10 ** 6)
+                total += h + f.getSpaceBefore() + f.getSpaceAfter()
+            return total
+
+        def wrap(self, aw, ah):
+            self.width = aw
+            head = self.header.height if self.header else 0
+            self._height = self._lead_height(aw) + head + sum(r.height for r in self.rows[self.start:])
+            return aw, self._height
+
+        def _table(self, stop):
+            rows = ([self.header] if self.header else []) + self.rows[self.start:stop]
+            style = list(self.base_style)
+            for i, row in enumerate(rows):
+                style += [(cmd, (c0, r0 + i), (c1, r1 + i), *rest) for cmd, (c0, r0), (c1, r1), *rest in row.styles]
+            return Table([r.cells for r in rows], colWidths=self.widths, rowHeights=[r.height for r in rows],
+                         style=TableStyle(style), repeatRows=1 if self.header else 0, hAlign="LEFT")
+
+        def split(self, aw, ah):
+            room = ah - self._lead_height(aw) - (self.header.height if self.header else 0)
+            stop = self.start
+            while stop < len(self.rows) and self.rows[stop].height <= room:
+                room -= self.rows[stop].height
+                stop += 1
+            if stop == self.start:
+                return []  # not even one row here: all of it on the next page
+            rest = _RowsTable(self.widths, self.header, self.rows, self.base_style, start=stop)
+            return [*self.lead, self._table(stop), rest]
+
+        def draw(self):
+            y = self._height
+            for f in [*self.lead, self._table(len(self.rows))]:
+                _w, h = f.wrap(self.width, 10 ** 6)
+                y -= f.getSpaceBefore() + h
+                f.drawOn(self.canv, 0, y)
+                y -= f.getSpaceAfter()
+
+    return _RowsTable
+
+
+# --------------------------------------------------------------------------- the document
+
+
+@dataclass
+class PageSetup:
+    margins: tuple  # top, right, bottom, left in points
+    annex_margins: tuple | None
+    footer: str
+
+
+def _page_setup(root: Node) -> PageSetup:
+    css = " ".join(s.text() for s in _walk(root, "style"))
+
+    def margins(rule: str):
+        m = re.search(rule + r"\s*\{[^{}]*?margin:\s*([\d.]+)mm\s+([\d.]+)mm\s+([\d.]+)mm\s+([\d.]+)mm", css)
+        return tuple(float(v) * MM for v in m.groups()) if m else None
+
+    foot = re.search(r'@bottom-left\s*\{\s*content:\s*"([^"]*)"', css)
+    return PageSetup(margins(r"@page") or (15 * MM,) * 4, margins(r"@page annex"),
+                     htmllib.unescape(foot.group(1)) if foot else "")
+
+
+def register_fonts() -> None:
+    from reportlab.lib.fonts import addMapping
+    from reportlab.pdfbase import pdfmetrics
+    from reportlab.pdfbase.ttfonts import TTFont
+
+    if FONT in pdfmetrics.getRegisteredFontNames():
+        return
+    for name, file in FACES:
+        pdfmetrics.registerFont(TTFont(name, str(FONTS / file)))
+    addMapping(FONT, 0, 0, FONT)
+    addMapping(FONT, 1, 0, BOLD)
+    addMapping(FONT, 0, 1, "DejaVuSans-Oblique")
+    addMapping(FONT, 1, 1, "DejaVuSans-BoldOblique")
+    # no base-14 face in the file, all of them unembedded: a page's first font (the canvas's) and a drawing's
+    from reportlab.graphics import shapes
+
+    shapes.STATE_DEFAULTS["fontName"] = FONT
+
+
+class _Builder:
+    def __init__(self, setup: PageSetup, width: float, annex_width: float, receipt: bool) -> None:
+        from reportlab.lib.styles import ParagraphStyle
+
+        self.width, self.annex_width, self.receipt = width, annex_width, receipt
+        size = 10 if receipt else 8.5
+        self.body = ParagraphStyle("body", fontName=FONT, fontSize=size, leading=size * 1.25, textColor="#222222",
+                                   spaceAfter=4)
+        self.h1 = ParagraphStyle("h1", parent=self.body, fontName=BOLD, fontSize=15 if receipt else 16, leading=20,
+                                 textColor="#222222" if receipt else DARK, spaceBefore=6, spaceAfter=4)
+        self.h2 = ParagraphStyle("h2", parent=self.body, fontName=BOLD, fontSize=11, leading=14,
+                                 textColor="#222222" if receipt else DARK, spaceBefore=10, spaceAfter=4,
+                                 borderPadding=(0, 0, 2, 0))
+        self.cell_cache: dict = {}
+        self.annex = False
+
+    # ---- blocks
+    def flowables(self, body: Node) -> list:
+        from reportlab.platypus import NextPageTemplate, PageBreak
+
+        out: list = []
+        pending: list = []  # headings and their notes waiting for what follows
+
+        def emit(f, keep=False):
+            if keep:
+                pending.append(f)
+                return
+            if pending and getattr(f, "_takes_lead", False):
+                f.lead = pending[:]
+                out.append(f)
+            elif pending:
+                from reportlab.platypus import KeepTogether
+
+                out.append(KeepTogether([*pending, f]))
+            else:
+                out.append(f)
+            pending.clear()
+
+        prev = None
+        for c in body.children:
+            if not isinstance(c, Node):
+                continue
+            if c.tag == "div" and "annex" in c.classes:
+                for f in pending:
+                    out.append(f)
+                pending.clear()
+                out += [NextPageTemplate("annex"), PageBreak()]
+                self.annex = True
+                sub = self.flowables(c)
+                out += sub
+                self.annex = False
+            elif c.tag == "div" and "chart" in c.classes:
+                svg = next(_walk(c, "svg"), None)
+                if svg is not None:
+                    emit(svg_drawing(svg, self.frame_width))
+            elif c.tag in ("h1", "h2"):
+                emit(self.heading(c), keep=True)
+            elif c.tag in ("p", "div"):
+                keep = prev is not None and prev.tag == "h2" and "note" in c.classes
+                emit(self.paragraph(c), keep=keep)
+            elif c.tag == "table":
+                emit(self.table(c))
+            prev = c
+        out += pending
+        return out
+
+    @property
+    def frame_width(self) -> float:
+        return self.annex_width if self.annex else self.width
+
+    def heading(self, node: Node):
+        from reportlab.platypus import Paragraph
+
+        style = self.h1 if node.tag == "h1" else self.h2
+        p = Paragraph(inline(node), style)
+        if node.tag == "h2":
+            p = _Underlined(p, "#555555" if self.receipt else DARK)
+        return p
+
+    def paragraph(self, node: Node):
+        from reportlab.platypus import Paragraph
+
+        markup = _look(node.classes, inline(node))
+        style = self.body
+        if "foot" in node.classes:
+            from reportlab.lib.styles import ParagraphStyle
+
+            style = ParagraphStyle("foot", parent=self.body, spaceBefore=12, borderPadding=(4, 0, 0, 0))
+            return _Underlined(Paragraph(markup, style), "#b9c6bd", above=True)
+        return Paragraph(markup, style)
+
+    # ---- tables
+    def table(self, node: Node):
+        from reportlab.lib.styles import ParagraphStyle
+        from reportlab.pdfbase.pdfmetrics import stringWidth
+        from reportlab.platypus import Paragraph
+
+        classes = node.classes
+        grid = "grid" in classes or node.attrs.get("border") == "1"
+        listing = "list" in classes
+        size = 7.5 if listing else (9 if self.receipt else 8.5)
+        pad = 2 if listing else 3
+        trs = list(_walk(node, "tr"))
+        ncols = max((sum(int(td.attrs.get("colspan", 1)) for td in tr.children if isinstance(td, Node))
+                     for tr in trs), default=1)
+        # column widths: the first row that gives them (percent of the frame), the rest shared equally
+        total = self.frame_width
+        widths: list = [None] * ncols
+        for tr in trs:
+            col = 0
+            for td in tr.children:
+                if not isinstance(td, Node):
+                    continue
+                w = td.attrs.get("width", "")
+                if w.endswith("%") and int(td.attrs.get("colspan", 1)) == 1 and widths[col] is None:
+                    widths[col] = total * float(w[:-1]) / 100
+                col += int(td.attrs.get("colspan", 1))
+        free = [i for i, w in enumerate(widths) if w is None]
+        if free:
+            left = max(total - sum(w for w in widths if w is not None), 20.0 * len(free))
+            for i in free:
+                widths[i] = left / len(free)
+        if "masthead" in classes:
+            widths = [total / ncols] * ncols
+        scale = min(1.0, total / sum(widths))
+        widths = [w * scale for w in widths]
+
+        style = ParagraphStyle(f"cell{size}", fontName=FONT, fontSize=size, leading=size * 1.22,
+                               textColor="#222222")
+        aligned = {}
+
+        def pstyle(align: str, colour: str | None, bold: bool):
+            key = (align, colour, bold)
+            s = aligned.get(key)
+            if s is None:
+                s = aligned[key] = ParagraphStyle(f"c{size}{key}", parent=style, alignment={"right": 2, "center": 1}
+                                                  .get(align, 0), textColor=colour or style.textColor,
+                                                  fontName=BOLD if bold else FONT,
+                                                  splitLongWords=align != "right")  # an amount stays whole
+            return s
+
+        header, rows = None, []
+        heights = self.cell_cache
+        for tr in trs:
+            tds = [td for td in tr.children if isinstance(td, Node) and td.tag in ("td", "th")]
+            is_head = bool(tds) and all(td.tag == "th" for td in tds)
+            row_classes = tr.attrs.get("class", "").split()
+            colour = "#b00020" if "late" in row_classes else ("#595959" if "cancelled" in row_classes else None)
+            if is_head:
+                colour = "#ffffff" if grid and not self.receipt and "grid" in classes else "#222222"
+            bold = is_head or "total" in row_classes
+            cells, cmds, col, height = [], [], 0, 0.0
+            for td in tds:
+                span = int(td.attrs.get("colspan", 1))
+                width = sum(widths[col:col + span]) - 2 * pad
+                align = td.attrs.get("align") or ("right" if "num" in td.classes else "left")
+                markup = _look(td.classes, inline(td))
+                if "num" in td.classes:  # white-space: nowrap — an amount is never broken at its space
+                    markup = re.sub(r" (?![^<]*>)", "\u00a0", markup)
+                if "cancelled" in row_classes and markup:
+                    markup = f"<strike>{markup}</strike>"
+                plain = "<" not in markup and "&" not in markup
+                font = BOLD if bold else FONT
+                if plain and stringWidth(markup, font, size) <= width:
+                    cells.append(markup)
+                    cmds += [("FONT", (col, 0), (col, 0), font, size),
+                             ("ALIGN", (col, 0), (col, 0), align.upper())]
+                    if colour:
+                        cmds.append(("TEXTCOLOR", (col, 0), (col, 0), colour))
+                    h = size * 1.22
+                else:
+                    p = Paragraph(markup, pstyle(align, colour, bold))
+                    key = (markup, width, align, colour, bold)
+                    h = heights.get(key)
+                    if h is None:
+                        h = heights[key] = p.wrap(width, 10 ** 6)[1]
+                    cells.append(p)
+                if span > 1:
+                    cmds.append(("SPAN", (col, 0), (col + span - 1, 0)))
+                    cells += [""] * (span - 1)
+                height = max(height, h)
+                col += span
+            cells += [""] * (ncols - len(cells))
+            if is_head and grid:
+                cmds.append(("BACKGROUND", (0, 0), (-1, 0), DARK if "grid" in classes else HEAD_LIGHT))
+            elif is_head:
+                cmds.append(("BACKGROUND", (0, 0), (-1, 0), HEAD_LIGHT))
+            if "total" in row_classes:
+                cmds.append(("BACKGROUND", (0, 0), (-1, 0), TOTAL_BG))
+            row = Row(cells, height + 2 * pad + 1, cmds)
+            if is_head and header is None and not rows:
+                header = row
+            else:
+                rows.append(row)
+        base = [("FONT", (0, 0), (-1, -1), FONT, size), ("VALIGN", (0, 0), (-1, -1), "TOP"), ("LEFTPADDING", (0, 0), (-1, -1), pad),
+                ("RIGHTPADDING", (0, 0), (-1, -1), pad), ("TOPPADDING", (0, 0), (-1, -1), pad),
+                ("BOTTOMPADDING", (0, 0), (-1, -1), pad)]
+        if grid:
+            base.append(("GRID", (0, 0), (-1, -1), 0.5, DARK if "grid" in classes else "#555555"))
+        elif "figures" in classes:
+            base.append(("LINEBELOW", (0, 0), (-1, -1), 0.5, "#d5ddd7"))
+        f = _rows_table_class()(widths, header, rows, base)
+        f._takes_lead = True
+        return f
+
+
+def _underlined_class():
+    from reportlab.platypus import Flowable
+
+    class Underlined(Flowable):
+        """A paragraph with a rule under it (h2's border-bottom) or above it (the report's foot)."""
+
+        def __init__(self, inner, colour, above=False):
+            super().__init__()
+            self.inner, self.colour, self.above = inner, colour, above
+
+        def wrap(self, aw, ah):
+            self.width = aw
+            _w, self.height = self.inner.wrap(aw, ah)
+            self.height += 3
+            return aw, self.height
+
+        def getSpaceBefore(self):
+            return self.inner.getSpaceBefore()
+
+        def getSpaceAfter(self):
+            return self.inner.getSpaceAfter()
+
+        def draw(self):
+            self.inner.drawOn(self.canv, 0, 0 if self.above else 3)
+            self.canv.setStrokeColor(self.colour)
+            self.canv.setLineWidth(0.75)
+            y = self.height if self.above else 1
+            self.canv.line(0, y, self.width, y)
+
+    return Underlined
+
+
+def _Underlined(inner, colour, above=False):
+    return _underlined_class()(inner, colour, above)
+
+
+def _numbered_canvas(footer: str):
+    from reportlab.pdfgen.canvas import Canvas
+
+    class NumberedCanvas(Canvas):
+        """Keeps each page until the end, then writes them with "Página N de M" and the footer's text."""
+
+        def __init__(self, *args, **kwargs):
+            kwargs["initialFontName"] = FONT
+            super().__init__(*args, **kwargs)
+            self._saved: list[dict] = []
+
+        def showPage(self):
+            self._saved.append(dict(self.__dict__))
+            self._startPage()
+
+        def save(self):
+            total = len(self._saved)
+            for number, state in enumerate(self._saved, start=1):
+                self.__dict__.update(state)
+                width, _height = self._pagesize
+                margin = self._praca_margins
+                self.setFont(FONT, 7)
+                self.setFillColor("#4d4d4d")
+                y = margin[2] / 2
+                if footer:
+                    self.drawString(margin[3], y, footer)
+                self.drawRightString(width - margin[1], y, f"Página {number} de {total}")
+                Canvas.showPage(self)
+            Canvas.save(self)
+
+    return NumberedCanvas
 
 
 @atomic_writer("path", kind="pdf")
 def write_html_pdf(html: str, path: str | Path, *, progress: Progress | None = None) -> Path:
-    """Lay ``html`` out on the pages its ``@page`` rules set and write it to ``path`` as tagged PDF/UA-1.
+    """Lay ``html`` out on A4 pages (landscape from its ``div.annex``) and write it to ``path``.
 
-    ``progress(done, 2)``: before the layout, after it, after writing — it may raise to stop between them."""
-    from weasyprint import CSS, HTML
-    from weasyprint.text.fonts import FontConfiguration
+    ``progress(done, 2)``: before the layout, after building it, after writing — it may raise to stop between."""
+    from reportlab.lib.pagesizes import A4, landscape
+    from reportlab.platypus import BaseDocTemplate, Frame, PageTemplate
 
-    # WeasyPrint warns of each CSS rule it does not apply — the phone layout's media query among them — and
-    # Python would print those warnings on a desk's terminal: only errors are worth a line
-    logging.getLogger("weasyprint").setLevel(logging.ERROR)
     path = Path(path)
     if progress is not None:
         progress(0, 2)
-    fonts = FontConfiguration()
-    faces = CSS(string="".join(
-        f'@font-face {{ font-family: "DejaVu Sans"; src: url("{(FONTS / name).as_uri()}"); font-weight: {weight}; '
-        f"font-style: {style}; }}" for name, weight, style in FACES), font_config=fonts)
-    options = {"pdf_variant": "pdf/ua-1", "pdf_tags": True, "presentational_hints": True, "stylesheets": [faces]}
-    document = HTML(string=html, base_url=str(TEMPLATES)).render(font_config=fonts, **options)
+    register_fonts()
+    root = parse(html)
+    setup = _page_setup(root)
+    title = next((t.text().strip() for t in _walk(root, "title")), "")
+    body = next(_walk(root, "body"), root)
+    top, right, bottom, left = setup.margins
+    a_top, a_right, a_bottom, a_left = setup.annex_margins or setup.margins
+    portrait, wide = A4, landscape(A4)
+
+    def mark(margins):
+        def on_page(canvas, _doc):
+            canvas._praca_margins = margins
+        return on_page
+
+    frames = {
+        "page": Frame(left, bottom, portrait[0] - left - right, portrait[1] - top - bottom, id="page",
+                      leftPadding=0, rightPadding=0, topPadding=0, bottomPadding=0),
+        "annex": Frame(a_left, a_bottom, wide[0] - a_left - a_right, wide[1] - a_top - a_bottom, id="annex",
+                       leftPadding=0, rightPadding=0, topPadding=0, bottomPadding=0),
+    }
+    builder = _Builder(setup, frames["page"]._width, frames["annex"]._width, receipt="masthead" not in html)
+    story = builder.flowables(body)
     if progress is not None:
         progress(1, 2)
-    document.write_pdf(str(path), **options)
+    doc = BaseDocTemplate(str(path), pagesize=portrait, title=title, author="Praça", creator="Praça",
+                          lang="pt-BR",
+                          pageTemplates=[
+                              PageTemplate("page", [frames["page"]], pagesize=portrait,
+                                           onPage=mark(setup.margins), autoNextPageTemplate="page"),
+                              PageTemplate("annex", [frames["annex"]], pagesize=wide,
+                                           onPage=mark(setup.annex_margins or setup.margins),
+                                           autoNextPageTemplate="annex")])
+    doc.build(story, canvasmaker=_numbered_canvas(setup.footer))
     if progress is not None:
         progress(2, 2)
     return path

@@ -77,7 +77,7 @@ def receipt_document(app: Application):
 
 
 def write_receipt_pdf(app: Application, path: str | Path) -> Path:
-    """A tagged PDF whose rows are never split across pages (reports/paged_pdf.py); the print dialog still
+    """A PDF whose rows are never split across pages (reports/paged_pdf.py); the print dialog still
     takes Qt's document (:func:`receipt_document`)."""
     from reports.paged_pdf import write_html_pdf
 

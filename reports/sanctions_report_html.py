@@ -1,4 +1,4 @@
-"""The sanctions report as HTML that prints and as a tagged PDF from it.
+"""The sanctions report as HTML that prints and as a PDF from it.
 
 The same pieces as the monthly fee report (reports/fee_report_html.py): money
 formatted once per amount (:class:`Brl`), the SVG bar chart of two series per
@@ -47,7 +47,7 @@ def write_sanctions_report_html(report: SanctionsReport, path: str | Path, *,
 
 def write_sanctions_report_pdf(report: SanctionsReport, path: str | Path, *,
                                progress: Progress | None = None) -> Path:
-    """The same page as a tagged PDF: the figures on A4 portrait pages, the lists on A4 landscape pages."""
+    """The same page as a PDF: the figures on A4 portrait pages, the lists on A4 landscape pages."""
     from reports.paged_pdf import write_html_pdf
 
     return write_html_pdf(sanctions_report_html(report), path, progress=progress)
