@@ -263,6 +263,9 @@ def test_any_single_insertion_or_deletion_is_invalid(signed, data):
         tampered = text[:index] + text[index + 1:]
     else:
         tampered = text[:index] + data.draw(st.characters(codec="utf-8"), label="char") + text[index:]
+    if tampered.strip() == text:  # whitespace a scanner adds around the text: the signed text is unchanged
+        assert verify_text(tampered, key_dir, today=TODAY).status == "valid"
+        return
     assert verify_text(tampered, key_dir, today=TODAY).status == "invalid"
 
 
