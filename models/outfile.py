@@ -80,6 +80,14 @@ def resolve_target(target: str | os.PathLike) -> Path:
     return path
 
 
+def _ends(path: Path, size: int, head: int, tail: int) -> tuple[bytes, bytes]:
+    """The first ``head`` and the last ``tail`` bytes of the file (``size`` bytes long)."""
+    with path.open("rb") as fh:
+        first = fh.read(head)
+        fh.seek(max(size - tail, 0))
+        return first, fh.read()
+
+
 def check_complete(path: Path, kind: str | None = None) -> str | None:
     """What is wrong with the written file ``path`` (``None``: it is whole). ``kind`` defaults to its suffix."""
     size = path.stat().st_size
@@ -87,10 +95,7 @@ def check_complete(path: Path, kind: str | None = None) -> str | None:
         return "o arquivo ficou vazio"
     kind = (kind or path.suffix.lstrip(".")).lower()
     if kind == "pdf":
-        with path.open("rb") as fh:
-            head = fh.read(5)
-            fh.seek(max(size - 1024, 0))
-            tail = fh.read()
+        head, tail = _ends(path, size, 5, 1024)
         if head != b"%PDF-" or b"%%EOF" not in tail:
             return "o PDF ficou incompleto (sem o fim do arquivo)"
     elif kind in ("xlsx", "zip", "praca-backup"):
@@ -101,10 +106,7 @@ def check_complete(path: Path, kind: str | None = None) -> str | None:
         except (zipfile.BadZipFile, OSError, EOFError):
             return "o arquivo compactado não se deixa reler"
     elif kind == "png":
-        with path.open("rb") as fh:
-            head = fh.read(8)
-            fh.seek(max(size - 12, 0))
-            tail = fh.read()
+        head, tail = _ends(path, size, 8, 12)
         if head != b"\x89PNG\r\n\x1a\n" or b"IEND" not in tail:
             return "a imagem PNG ficou incompleta"
     elif kind == "svg":

@@ -161,16 +161,12 @@ SAMPLE = SHIPPED[0]
 SAMPLE_ITEMS = _items(tomllib.loads(SAMPLE.read_text(encoding="utf-8")))
 
 
-@settings(max_examples=25, deadline=None)
-@given(st.sets(st.sampled_from(SAMPLE_ITEMS), min_size=1, max_size=6))
-def test_check_reports_exactly_the_items_broken(broken):
-    """However many items of a file are broken, the check names each of them — and nothing else."""
-    text = SAMPLE.read_text(encoding="utf-8")
-    # the n-th "[[name]]" header of the file opens the n-th table of that list: a key no table knows goes under it
-    lines = text.splitlines(keepends=True)
+def _with_lines(broken, added: str) -> str:
+    """The sample act with ``added`` under the table of each (list name, index) in ``broken``: the n-th
+    "[[name]]" header of the file opens the n-th table of that list."""
     seen: dict[str, int] = {}
     out = []
-    for line in lines:
+    for line in SAMPLE.read_text(encoding="utf-8").splitlines(keepends=True):
         out.append(line)
         header = line.strip()
         if header.startswith("[[") and header.endswith("]]") and "." not in header:
@@ -178,8 +174,16 @@ def test_check_reports_exactly_the_items_broken(broken):
             index = seen.get(name, 0)
             seen[name] = index + 1
             if (name, index) in broken:
-                out.append("chave_inexistente = 1\n")
-    errors = check_regime_text("".join(out), SAMPLE.name, expected_id=SAMPLE.stem)
+                out.append(added)
+    return "".join(out)
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.sets(st.sampled_from(SAMPLE_ITEMS), min_size=1, max_size=6))
+def test_check_reports_exactly_the_items_broken(broken):
+    """However many items of a file are broken, the check names each of them — and nothing else."""
+    errors = check_regime_text(_with_lines(broken, "chave_inexistente = 1\n"), SAMPLE.name,
+                               expected_id=SAMPLE.stem)
     assert {e.key for e in errors} == {f"{name}[{i}].chave_inexistente" for name, i in broken}
 
 
@@ -192,19 +196,8 @@ WITHOUT_NOTES = [(name, i) for name, i in SAMPLE_ITEMS if "notes" not in _DATA[n
 def test_check_reports_every_mistake_inside_one_entry(broken):
     """Two different mistakes inside one entry — a value of the wrong type and a key no table knows — are
     both reported, for every entry broken, and nothing else."""
-    lines = SAMPLE.read_text(encoding="utf-8").splitlines(keepends=True)
-    seen: dict[str, int] = {}
-    out = []
-    for line in lines:
-        out.append(line)
-        header = line.strip()
-        if header.startswith("[[") and header.endswith("]]") and "." not in header:
-            name = header[2:-2]
-            index = seen.get(name, 0)
-            seen[name] = index + 1
-            if (name, index) in broken:
-                out.append("notes = 7\nchave_inexistente = 1\n")  # notes must be text
-    errors = check_regime_text("".join(out), SAMPLE.name, expected_id=SAMPLE.stem)
+    added = "notes = 7\nchave_inexistente = 1\n"  # notes must be text
+    errors = check_regime_text(_with_lines(broken, added), SAMPLE.name, expected_id=SAMPLE.stem)
     assert {e.key for e in errors} == {f"{name}[{i}].{key}" for name, i in broken
                                        for key in ("notes", "chave_inexistente")}
 
