@@ -23,37 +23,55 @@ def main(argv: list[str] | None = None) -> int:
     from bench import BENCHMARKS, ON_EACH_DATABASE
     from bench.common import HEADER, backends, cpu_clock, say
 
-    parser = argparse.ArgumentParser(prog="python -m bench", description="Praça's benchmarks against their "
-                                     "baselines, each measured in the same run (bench/README.md).")
-    parser.add_argument("names", nargs="*", metavar="NAME",
-                        help=f"which to run (default: all): {', '.join(BENCHMARKS)}")
+    parser = argparse.ArgumentParser(
+        prog="python -m bench",
+        description="Praça's benchmarks against their baselines, each measured in the same run (bench/README.md).",
+    )
+    parser.add_argument(
+        "names", nargs="*", metavar="NAME", help=f"which to run (default: all): {', '.join(BENCHMARKS)}"
+    )
     parser.add_argument("--repeat", type=int, default=5, help="runs of each side (default 5; the best is judged)")
-    parser.add_argument("--backend", choices=("sqlite", "postgresql"),
-                        help="only this database (PostgreSQL needs PRACA_TEST_PG)")
-    parser.add_argument("--wall", action="store_true",
-                        help="judge elapsed time everywhere (default: CPU time where all the work is in this "
-                             "process, elapsed time on PostgreSQL)")
+    parser.add_argument(
+        "--backend", choices=("sqlite", "postgresql"), help="only this database (PostgreSQL needs PRACA_TEST_PG)"
+    )
+    parser.add_argument(
+        "--wall",
+        action="store_true",
+        help="judge elapsed time everywhere (default: CPU time where all the work is in this "
+        "process, elapsed time on PostgreSQL)",
+    )
     args = parser.parse_args(argv)
     unknown = [n for n in args.names if n not in BENCHMARKS]
     if unknown:
         parser.error(f"unknown benchmark(s): {', '.join(unknown)}; choose from {', '.join(BENCHMARKS)}")
     names = args.names or list(BENCHMARKS)
 
-    import PySide6
     import openpyxl
     import peewee
+    import PySide6
 
-    cpu = next((line.split(":", 1)[1].strip() for line in open("/proc/cpuinfo", encoding="utf-8")
-                if line.startswith("model name")), platform.processor()) if os.path.exists("/proc/cpuinfo") else \
-        platform.processor()
-    say(f"Praça benchmarks — {time.strftime('%Y-%m-%d %H:%M')} — {os.cpu_count()} CPU(s), {cpu}; Python "
+    cpu = (
+        next(
+            (
+                line.split(":", 1)[1].strip()
+                for line in open("/proc/cpuinfo", encoding="utf-8")
+                if line.startswith("model name")
+            ),
+            platform.processor(),
+        )
+        if os.path.exists("/proc/cpuinfo")
+        else platform.processor()
+    )
+    say(
+        f"Praça benchmarks — {time.strftime('%Y-%m-%d %H:%M')} — {os.cpu_count()} CPU(s), {cpu}; Python "
         f"{platform.python_version()}, PySide6 {PySide6.__version__}, peewee {peewee.__version__}, openpyxl "
-        f"{openpyxl.__version__}")
+        f"{openpyxl.__version__}"
+    )
     found = backends(args.backend)
     figures = []
     for name in names:
         module = importlib.import_module(f"bench.{name}")
-        for backend in (found if name in ON_EACH_DATABASE else ["sqlite"]):
+        for backend in found if name in ON_EACH_DATABASE else ["sqlite"]:
             say(f"{name} [{backend if name in ON_EACH_DATABASE else '—'}]…")
             with cpu_clock(not args.wall and backend != "postgresql"):
                 for figure in module.run(backend, args.repeat):

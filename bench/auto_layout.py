@@ -32,9 +32,16 @@ def sjc_feira(seed: int = 20261130):
         section = regime.sections[rng.randrange(len(regime.sections))]
         line = regime.line(section.lines[0])
         sized = line.front is None
-        requests.append(StallRequest(key=f"s{i:03d}", section=section.id, line=line.id,
-                                     front=D(rng.choice(["2.00", "2.50", "3.00"])) if sized else None,
-                                     depth=D("2.50") if sized else None, holder=f"2026/{i + 1:05d}"))
+        requests.append(
+            StallRequest(
+                key=f"s{i:03d}",
+                section=section.id,
+                line=line.id,
+                front=D(rng.choice(["2.00", "2.50", "3.00"])) if sized else None,
+                depth=D("2.50") if sized else None,
+                holder=f"2026/{i + 1:05d}",
+            )
+        )
     obstacles = [Obstacle("a" if k % 2 else "b", D(37 * k), D("3.00"), "garage") for k in range(1, 60)]
     obstacles += [Obstacle("both", D(400 * k), D("10.00"), "crossing") for k in range(1, 5)]
     return regime, Segment(D("2400"), D("12"), street="Avenida Andrômeda"), obstacles, requests
@@ -63,5 +70,12 @@ def run(backend: str, repeat: int) -> list[Figure]:
         if worst is None or statistics.median(times) > statistics.median(worst[1]):
             worst = (name, times, placed)
     name, times, placed = worst
-    return [limit_figure(f"auto-layout of {STALLS} stalls (slower feira)", "—", times, LIMIT,
-                         detail=f"slower: {name}, {placed} placed")]
+    return [
+        limit_figure(
+            f"auto-layout of {STALLS} stalls (slower feira)",
+            "—",
+            times,
+            LIMIT,
+            detail=f"slower: {name}, {placed} placed",
+        )
+    ]

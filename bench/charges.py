@@ -41,14 +41,22 @@ def run(backend: str, repeat: int) -> list[Figure]:
         made: list[int] = []
 
         def product():
-            made.append(len(generate_month(YEAR, MONTH, by="chefe.cobranca", today=data.TODAY,
-                                           progress=lambda done, total: None)))
+            made.append(
+                len(
+                    generate_month(
+                        YEAR, MONTH, by="chefe.cobranca", today=data.TODAY, progress=lambda done, total: None
+                    )
+                )
+            )
 
         def put_back():
             with db.atomic():
                 if not rows:  # the baseline inserts exactly what the month's run wrote
-                    rows.extend(db.execute_sql(f"SELECT {', '.join(columns)} FROM charge WHERE period = {db.param} "
-                                               "ORDER BY id", (period,)).fetchall())
+                    rows.extend(
+                        db.execute_sql(
+                            f"SELECT {', '.join(columns)} FROM charge WHERE period = {db.param} ORDER BY id", (period,)
+                        ).fetchall()
+                    )
                 db.execute_sql(f"DELETE FROM charge WHERE period = {db.param}", (period,))
                 db.execute_sql(f"DELETE FROM audit_entry WHERE id > {db.param}", (mark,))
                 db.execute_sql(f"UPDATE counter SET value = {db.param} WHERE name = 'charge-2026'", (counter,))
@@ -72,6 +80,13 @@ def run(backend: str, repeat: int) -> list[Figure]:
         ours, theirs = paired(product, baseline, repeat, between=put_back)
         assert set(made) == {len(rows)} and len(rows) >= data.PERMITS * 0.95, (made, len(rows))
         insert_only = "execute_values" if backend == "postgresql" else "executemany"
-        return [ratio_figure(f"a month's charges ({thousands(len(rows))} permits) vs bare {insert_only}",
-                             backend, ours, theirs, LIMIT,
-                             detail=f"of which the plan (pricing every permit) {planning * 1000:.0f} ms")]
+        return [
+            ratio_figure(
+                f"a month's charges ({thousands(len(rows))} permits) vs bare {insert_only}",
+                backend,
+                ours,
+                theirs,
+                LIMIT,
+                detail=f"of which the plan (pricing every permit) {planning * 1000:.0f} ms",
+            )
+        ]

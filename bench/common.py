@@ -35,7 +35,6 @@ class Figure:
     detail: str = ""
     judged: bool = True  # False: a figure given beside a budget, not held to one
 
-
     def shown(self, value: float | None) -> str:
         if value is None:
             return "—"
@@ -46,12 +45,13 @@ class Figure:
     def row(self) -> str:
         ratio = f"{self.ratio:.2f}×" if self.ratio is not None else "—"
         verdict = ("ok" if self.ok else "MISSED") if self.judged else "reported"
-        return (f"| {self.what} | {self.backend} | {self.shown(self.value)} | {self.shown(self.baseline)} | {ratio} "
-                f"| {self.budget} | {verdict} |")
+        return (
+            f"| {self.what} | {self.backend} | {self.shown(self.value)} | {self.shown(self.baseline)} | {ratio} "
+            f"| {self.budget} | {verdict} |"
+        )
 
 
-HEADER = ("| what | database | Praça | baseline | ratio | budget | result |\n"
-          "|---|---|---|---|---|---|---|")
+HEADER = "| what | database | Praça | baseline | ratio | budget | result |\n|---|---|---|---|---|---|---|"
 
 
 def thousands(n: int) -> str:
@@ -63,16 +63,26 @@ def say(text: str = "") -> None:
     print(text, flush=True)
 
 
-def ratio_figure(what: str, backend: str, product: list[float], baseline: list[float], limit: float, *,
-                 detail: str = "", unit: str = "s") -> Figure:
+def ratio_figure(
+    what: str,
+    backend: str,
+    product: list[float],
+    baseline: list[float],
+    limit: float,
+    *,
+    detail: str = "",
+    unit: str = "s",
+) -> Figure:
     """Product against baseline: the ratio of the best runs (the least disturbed by a noisy machine) is the one
     judged; the medians are given in the detail too."""
     best, base = min(product), min(baseline)
     ratio = best / base
     med = statistics.median(product) / statistics.median(baseline)
     shown = Figure(what, backend, best, unit, f"≤ {limit:g}×".replace(".", ","), ratio <= limit, base, ratio)
-    extra = (f"min of {len(product)}: {shown.shown(best)} vs {shown.shown(base)}; medians "
-             f"{shown.shown(statistics.median(product))} vs {shown.shown(statistics.median(baseline))} ({med:.2f}×)")
+    extra = (
+        f"min of {len(product)}: {shown.shown(best)} vs {shown.shown(base)}; medians "
+        f"{shown.shown(statistics.median(product))} vs {shown.shown(statistics.median(baseline))} ({med:.2f}×)"
+    )
     shown.detail = f"{detail}; {extra}" if detail else extra
     return shown
 
@@ -114,8 +124,13 @@ def cpu_clock(on: bool = True) -> Iterator[None]:
         MODE["clock"] = before
 
 
-def paired(product: Callable[[], object], baseline: Callable[[], object], repeat: int, *,
-           between: Callable[[], object] | None = None) -> tuple[list[float], list[float]]:
+def paired(
+    product: Callable[[], object],
+    baseline: Callable[[], object],
+    repeat: int,
+    *,
+    between: Callable[[], object] | None = None,
+) -> tuple[list[float], list[float]]:
     """Run product and baseline in turn ``repeat`` times (so both see the same noise); ``between()`` runs,
     untimed, after each of them (to put the database back as it was)."""
     ours, theirs = [], []
@@ -154,8 +169,14 @@ def _pg_admin():
     from models.db import parse_url
 
     target = parse_url(PG_URL)
-    conn = psycopg2.connect(dbname=target.dbname, user=target.user, password=target.password, host=target.host,
-                            port=target.port, connect_timeout=5)
+    conn = psycopg2.connect(
+        dbname=target.dbname,
+        user=target.user,
+        password=target.password,
+        host=target.host,
+        port=target.port,
+        connect_timeout=5,
+    )
     conn.autocommit = True
     return conn
 

@@ -25,8 +25,13 @@ PEOPLE = 50_000
 COMPANIES = 2_000
 PERMITS = 20_000
 REGIME = "sjc-2014"
-FEIRAS = ("Feira Noturna do Jardim Satélite", "Feira Noturna do Parque Industrial", "Feira Noturna do Centro",
-          "Feira Noturna do Jardim das Indústrias", "Feira Noturna de Santana")
+FEIRAS = (
+    "Feira Noturna do Jardim Satélite",
+    "Feira Noturna do Parque Industrial",
+    "Feira Noturna do Centro",
+    "Feira Noturna do Jardim das Indústrias",
+    "Feira Noturna de Santana",
+)
 CLERKS = ("ana.souza", "carlos.lima", "fernanda.rocha")
 BATCH = 500
 
@@ -44,7 +49,7 @@ def bulk():
 
 def insert_batches(model, rows: list[dict], size: int = BATCH) -> None:
     for start in range(0, len(rows), size):
-        model.insert_many(rows[start:start + size]).execute()
+        model.insert_many(rows[start : start + size]).execute()
 
 
 # --------------------------------------------------------------------------- people and companies
@@ -80,14 +85,21 @@ def add_people(people: int = PEOPLE, companies: int = COMPANIES, *, seed: int = 
             cpf = _cpf(rng)
         seen.add(cpf)
         name = _person_name(rng)
-        rows.append({
-            "name": name, "cpf": cpf, "rg": f"{rng.randint(10, 59)}.{rng.randint(100, 999)}.{rng.randint(100, 999)}-1",
-            "birth_date": TODAY - _dt.timedelta(days=rng.randint(18 * 365 + 5, 78 * 365)), **_address(rng),
-            "phone": _phone(rng), "resident_since": TODAY - _dt.timedelta(days=rng.randint(90, 20 * 365)),
-            "family_income_mw": Decimal(rng.choice(["0.5", "1", "1.5", "2", "3"])),
-            "housing": rng.choice(["rented", "owned", "lent"]), "experience_years": rng.choice([0, 1, 3, 8]),
-            "search_name": search_key(name),
-        })
+        rows.append(
+            {
+                "name": name,
+                "cpf": cpf,
+                "rg": f"{rng.randint(10, 59)}.{rng.randint(100, 999)}.{rng.randint(100, 999)}-1",
+                "birth_date": TODAY - _dt.timedelta(days=rng.randint(18 * 365 + 5, 78 * 365)),
+                **_address(rng),
+                "phone": _phone(rng),
+                "resident_since": TODAY - _dt.timedelta(days=rng.randint(90, 20 * 365)),
+                "family_income_mw": Decimal(rng.choice(["0.5", "1", "1.5", "2", "3"])),
+                "housing": rng.choice(["rented", "owned", "lent"]),
+                "experience_years": rng.choice([0, 1, 3, 8]),
+                "search_name": search_key(name),
+            }
+        )
     firms = []
     seen = set()
     for i in range(companies):
@@ -98,8 +110,16 @@ def add_people(people: int = PEOPLE, companies: int = COMPANIES, *, seed: int = 
         owner = rows[i]["name"]
         legal = f"{owner.upper()} {cnpj[:8]}"
         trade = f"Pastelaria d{'a' if i % 2 else 'o'} {owner.split()[0]}"
-        firms.append({"cnpj": cnpj, "legal_name": legal, "trade_name": trade, "mei": True, **_address(rng),
-                      "search_name": search_key(f"{legal} {trade}")})
+        firms.append(
+            {
+                "cnpj": cnpj,
+                "legal_name": legal,
+                "trade_name": trade,
+                "mei": True,
+                **_address(rng),
+                "search_name": search_key(f"{legal} {trade}"),
+            }
+        )
     with bulk():
         insert_batches(Person, rows)
         insert_batches(Company, firms)
@@ -111,8 +131,20 @@ def add_people(people: int = PEOPLE, companies: int = COMPANIES, *, seed: int = 
 # --------------------------------------------------------------------------- permits
 
 
-INPC_BY_YEAR = {2014: "6.23", 2015: "11.28", 2016: "6.58", 2017: "2.07", 2018: "3.43", 2019: "4.48", 2020: "5.45",
-                2021: "10.16", 2022: "5.93", 2023: "3.71", 2024: "4.77", 2025: "3.90"}
+INPC_BY_YEAR = {
+    2014: "6.23",
+    2015: "11.28",
+    2016: "6.58",
+    2017: "2.07",
+    2018: "3.43",
+    2019: "4.48",
+    2020: "5.45",
+    2021: "10.16",
+    2022: "5.93",
+    2023: "3.71",
+    2024: "4.77",
+    2025: "3.90",
+}
 
 
 def add_index_corrections() -> None:
@@ -120,9 +152,19 @@ def add_index_corrections() -> None:
     from models.fiscal import IndexCorrection
 
     with bulk():
-        insert_batches(IndexCorrection, [
-            {"index": "INPC", "year": year + 1, "rate": Decimal(pct) / 100, "entered_by": "bench",
-             "reason": f"INPC/IBGE de {year} (dado de teste)"} for year, pct in INPC_BY_YEAR.items()])
+        insert_batches(
+            IndexCorrection,
+            [
+                {
+                    "index": "INPC",
+                    "year": year + 1,
+                    "rate": Decimal(pct) / 100,
+                    "entered_by": "bench",
+                    "reason": f"INPC/IBGE de {year} (dado de teste)",
+                }
+                for year, pct in INPC_BY_YEAR.items()
+            ],
+        )
 
 
 def add_permits(person_ids: list[int], permits: int = PERMITS, *, seed: int = SEED) -> list[int]:
@@ -142,16 +184,30 @@ def add_permits(person_ids: list[int], permits: int = PERMITS, *, seed: int = SE
         line = regime.line(section.lines[0])
         issued = _dt.date(2024, 1, 8) + _dt.timedelta(days=(i * 997) % 1000)
         seqs[issued.year] = seq = seqs.get(issued.year, 0) + 1
-        rows.append({
-            "number": f"{issued.year}/{seq:05d}", "year": issued.year, "seq": seq, "origin": "import",
-            "regime": REGIME, "permit_kind": "produtor-rural" if i % 11 == 3 else "feirante",
-            "person": person_ids[i], "site": FEIRAS[i % len(FEIRAS)], "point": f"Banca {i // len(FEIRAS) + 1:04d}",
-            "line": line.id, "section": section.id, "equipment": "banca",
-            "front": line.front or Decimal("3.00"), "depth": line.depth or Decimal("2.50"),
-            "days_hours": "Sextas-feiras, das 18h às 23h", "valid_from": issued,
-            "valid_until": _dt.date(2027, 12, 31), "status": "suspended" if rng.random() < 0.02 else "active",
-            "issued_on": issued, "issued_by": CLERKS[i % len(CLERKS)],
-        })
+        rows.append(
+            {
+                "number": f"{issued.year}/{seq:05d}",
+                "year": issued.year,
+                "seq": seq,
+                "origin": "import",
+                "regime": REGIME,
+                "permit_kind": "produtor-rural" if i % 11 == 3 else "feirante",
+                "person": person_ids[i],
+                "site": FEIRAS[i % len(FEIRAS)],
+                "point": f"Banca {i // len(FEIRAS) + 1:04d}",
+                "line": line.id,
+                "section": section.id,
+                "equipment": "banca",
+                "front": line.front or Decimal("3.00"),
+                "depth": line.depth or Decimal("2.50"),
+                "days_hours": "Sextas-feiras, das 18h às 23h",
+                "valid_from": issued,
+                "valid_until": _dt.date(2027, 12, 31),
+                "status": "suspended" if rng.random() < 0.02 else "active",
+                "issued_on": issued,
+                "issued_by": CLERKS[i % len(CLERKS)],
+            }
+        )
     with bulk():
         insert_batches(Permit, rows)
         insert_batches(Counter, [{"name": f"permit-{y}", "value": n} for y, n in seqs.items()])
@@ -169,18 +225,34 @@ def charge_rows(year: int, month: int, *, first_number: int, today: _dt.date = T
     plan = plan_month(year, month, today=today)
     rows = []
     for n, c in enumerate(plan.to_create, start=first_number):
-        rows.append({
-            "number": f"{today.year}/{n:05d}", "key": c.key, "kind": c.kind, "regime": c.regime,
-            "permit": c.permit_id, "application": c.application_id, "person": c.person_id, "company": c.company_id,
-            "fee": c.fee, "label": c.label, "period": c.period, "amount": c.amount, "due_on": c.due_on,
-            "formula": c.formula, "basis": c.basis, "detail": json.dumps(c.detail, ensure_ascii=False),
-            "created_on": today, "created_by": "chefe.cobranca",
-        })
+        rows.append(
+            {
+                "number": f"{today.year}/{n:05d}",
+                "key": c.key,
+                "kind": c.kind,
+                "regime": c.regime,
+                "permit": c.permit_id,
+                "application": c.application_id,
+                "person": c.person_id,
+                "company": c.company_id,
+                "fee": c.fee,
+                "label": c.label,
+                "period": c.period,
+                "amount": c.amount,
+                "due_on": c.due_on,
+                "formula": c.formula,
+                "basis": c.basis,
+                "detail": json.dumps(c.detail, ensure_ascii=False),
+                "created_on": today,
+                "created_by": "chefe.cobranca",
+            }
+        )
     return rows
 
 
-def add_month_of_charges(year: int, month: int, *, paid: float = 0.6, cancelled: float = 0.01,
-                         today: _dt.date = TODAY, seed: int = SEED) -> int:
+def add_month_of_charges(
+    year: int, month: int, *, paid: float = 0.6, cancelled: float = 0.01, today: _dt.date = TODAY, seed: int = SEED
+) -> int:
     """Charge the month (as the month's run would) and pay ``paid`` of them (a few twice, some in part), cancel
     ``cancelled`` of the rest; returns how many charges the month has."""
     from models.applications import Counter
@@ -200,18 +272,33 @@ def add_month_of_charges(year: int, month: int, *, paid: float = 0.6, cancelled:
     with bulk():
         insert_batches(Charge, rows)
         Counter.insert(name=name, value=start + len(rows) - 1).on_conflict(
-            conflict_target=[Counter.name], update={Counter.value: start + len(rows) - 1}).execute()
+            conflict_target=[Counter.name], update={Counter.value: start + len(rows) - 1}
+        ).execute()
         ids = dict(Charge.select(Charge.number, Charge.id).where(Charge.period == f"{year:04d}-{month:02d}").tuples())
         payments = []
         for row in rows:
             if row.get("status") != "paid":
                 continue
             day = min(row["due_on"] - _dt.timedelta(days=rng.randint(0, 15)), today)
-            payments.append({"charge": ids[row["number"]], "paid_on": day, "amount": row["amount"],
-                             "reference": f"{row['number'].replace('/', '')}-1", "recorded_by": CLERKS[len(payments) % 3]})
+            payments.append(
+                {
+                    "charge": ids[row["number"]],
+                    "paid_on": day,
+                    "amount": row["amount"],
+                    "reference": f"{row['number'].replace('/', '')}-1",
+                    "recorded_by": CLERKS[len(payments) % 3],
+                }
+            )
             if rng.random() < 0.005:  # paid twice: a refund to make
-                payments.append({"charge": ids[row["number"]], "paid_on": day, "amount": row["amount"],
-                                 "reference": f"{row['number'].replace('/', '')}-2", "recorded_by": "carlos.lima"})
+                payments.append(
+                    {
+                        "charge": ids[row["number"]],
+                        "paid_on": day,
+                        "amount": row["amount"],
+                        "reference": f"{row['number'].replace('/', '')}-2",
+                        "recorded_by": "carlos.lima",
+                    }
+                )
         insert_batches(Payment, payments)
     return len(rows)
 

@@ -50,9 +50,11 @@ def _cells(report) -> list[tuple[str, list[str], list[list]]]:
     from reports.fee_report_xlsx import CHARGE_COLUMNS, DELINQUENT_COLUMNS, PAYMENT_COLUMNS
 
     out = []
-    for title, columns, items in (("Cobranças", CHARGE_COLUMNS, report.charges),
-                                  ("Pagamentos", PAYMENT_COLUMNS, report.payments),
-                                  ("Inadimplentes", DELINQUENT_COLUMNS, report.delinquents)):
+    for title, columns, items in (
+        ("Cobranças", CHARGE_COLUMNS, report.charges),
+        ("Pagamentos", PAYMENT_COLUMNS, report.payments),
+        ("Inadimplentes", DELINQUENT_COLUMNS, report.delinquents),
+    ):
         getters = [c[-1] for c in columns]
         out.append((title, [c[0] for c in columns], [[get(item) for get in getters] for item in items]))
     return out
@@ -74,8 +76,10 @@ def plain(cells):
     """The cells as XlsxWriter and openpyxl both take them: Decimal as float."""
     from decimal import Decimal
 
-    return [(title, headers, [[float(v) if isinstance(v, Decimal) else v for v in row] for row in rows])
-            for title, headers, rows in cells]
+    return [
+        (title, headers, [[float(v) if isinstance(v, Decimal) else v for v in row] for row in rows])
+        for title, headers, rows in cells
+    ]
 
 
 def bare_openpyxl(cells, path: str) -> None:
@@ -149,20 +153,51 @@ def run(backend: str, repeat: int) -> list[Figure]:
         finally:
             shutil.rmtree(folder, ignore_errors=True)
         what = thousands(count)
-        memory = Figure(f"fee report peak memory ({what} charges → xlsx) vs bare XlsxWriter", backend, ours_mem,
-                        "bytes", f"≤ {MEMORY_LIMIT:g}×", ours_mem / theirs_mem <= MEMORY_LIMIT, theirs_mem,
-                        ours_mem / theirs_mem, detail="tracemalloc peak, data included on both sides; best of 2")
+        memory = Figure(
+            f"fee report peak memory ({what} charges → xlsx) vs bare XlsxWriter",
+            backend,
+            ours_mem,
+            "bytes",
+            f"≤ {MEMORY_LIMIT:g}×",
+            ours_mem / theirs_mem <= MEMORY_LIMIT,
+            theirs_mem,
+            ours_mem / theirs_mem,
+            detail="tracemalloc peak, data included on both sides; best of 2",
+        )
         return [
-            ratio_figure(f"fee report, {what} charges → xlsx (writer) vs bare XlsxWriter constant_memory", backend,
-                         ours, theirs, XLSX_LIMIT, detail=f"{len(report.payments)} payments, "
-                                                          f"{len(report.delinquents)} delinquents; month already read"),
-            _reported(ratio_figure(f"fee report, {what} charges → xlsx export (database read included) vs bare "
-                                   "XlsxWriter", backend, export_times, theirs, XLSX_LIMIT)),
-            _reported(ratio_figure(f"bare openpyxl write-only dump of the same cells vs bare XlsxWriter", backend,
-                                   openpyxl_times, theirs, XLSX_LIMIT,
-                                   detail="for the record: the library the reports were written with before")),
-            limit_figure(f"fee report, {what} charges → html", backend, html_times, HTML_LIMIT,
-                         detail=f"{size:.1f} MiB page; database read included"),
+            ratio_figure(
+                f"fee report, {what} charges → xlsx (writer) vs bare XlsxWriter constant_memory",
+                backend,
+                ours,
+                theirs,
+                XLSX_LIMIT,
+                detail=f"{len(report.payments)} payments, {len(report.delinquents)} delinquents; month already read",
+            ),
+            _reported(
+                ratio_figure(
+                    f"fee report, {what} charges → xlsx export (database read included) vs bare XlsxWriter",
+                    backend,
+                    export_times,
+                    theirs,
+                    XLSX_LIMIT,
+                )
+            ),
+            _reported(
+                ratio_figure(
+                    f"bare openpyxl write-only dump of the same cells vs bare XlsxWriter",
+                    backend,
+                    openpyxl_times,
+                    theirs,
+                    XLSX_LIMIT,
+                    detail="for the record: the library the reports were written with before",
+                )
+            ),
+            limit_figure(
+                f"fee report, {what} charges → html",
+                backend,
+                html_times,
+                HTML_LIMIT,
+                detail=f"{size:.1f} MiB page; database read included",
+            ),
             memory,
         ]
-

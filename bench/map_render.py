@@ -36,20 +36,48 @@ def _site(permit_ids: list[int]) -> int:
     from models.sites import ObstacleInput, SegmentInput, SiteInput, plan_of, save_layout, save_site
 
     regime = get_regime(data.REGIME)
-    obstacles = [ObstacleInput(kind="hydrant", side="a" if k % 2 else "b", start=f"{97 * k}.00", extent="0.50")
-                 for k in range(1, 60)]
-    site = save_site(SiteInput(name="Feira Noturna da Avenida Andrômeda (bench)", kind="feira", regime=regime.id,
-                               weekdays=("fri",), opens="18:00", closes="22:00", gap="0.50", avoid=("hydrant",),
-                               segments=[SegmentInput(street="Avenida Andrômeda", from_street="Rua Júpiter",
-                                                      to_street="Rua Saturno", length="6400.00", width="12.00",
-                                                      sides="both", obstacles=obstacles)]))
+    obstacles = [
+        ObstacleInput(kind="hydrant", side="a" if k % 2 else "b", start=f"{97 * k}.00", extent="0.50")
+        for k in range(1, 60)
+    ]
+    site = save_site(
+        SiteInput(
+            name="Feira Noturna da Avenida Andrômeda (bench)",
+            kind="feira",
+            regime=regime.id,
+            weekdays=("fri",),
+            opens="18:00",
+            closes="22:00",
+            gap="0.50",
+            avoid=("hydrant",),
+            segments=[
+                SegmentInput(
+                    street="Avenida Andrômeda",
+                    from_street="Rua Júpiter",
+                    to_street="Rua Saturno",
+                    length="6400.00",
+                    width="12.00",
+                    sides="both",
+                    obstacles=obstacles,
+                )
+            ],
+        )
+    )
     requests = []
     for i in range(STALLS):
         section = regime.sections[i % len(regime.sections)]
         line = regime.line(section.lines[0])
         sized = line.front is not None
-        requests.append(StallRequest(key=f"b{i:04d}", section=section.id, line=line.id, equipment="banca",
-                                     front=None if sized else D("3.00"), depth=None if sized else D("2.50")))
+        requests.append(
+            StallRequest(
+                key=f"b{i:04d}",
+                section=section.id,
+                line=line.id,
+                equipment="banca",
+                front=None if sized else D("3.00"),
+                depth=None if sized else D("2.50"),
+            )
+        )
     plan = plan_of(site.id)
     layout = auto_layout(regime, plan.segment, plan.obstacles, requests, gap=D("0.50"), avoid=("hydrant",))
     assert len(layout.stalls) == STALLS, (len(layout.stalls), layout.unplaced[:3])
@@ -123,10 +151,16 @@ def run(backend: str, repeat: int) -> list[Figure]:
 
         _render(editor.view, size), _render(plain, size)  # warm: fonts, pens
         ours, theirs = paired(lambda: _render(editor.view, size), lambda: _render(plain, size), max(repeat, 5))
-        figures = [ratio_figure(f"map, {thousands(STALLS)} stalls: whole view → image vs plain QGraphicsScene",
-                                "—", ours, theirs, LIMIT,
-                                detail=f"{size[0]}×{size[1]} px; map read and built (load) {load * 1000:.0f} ms, "
-                                       f"not judged")]
+        figures = [
+            ratio_figure(
+                f"map, {thousands(STALLS)} stalls: whole view → image vs plain QGraphicsScene",
+                "—",
+                ours,
+                theirs,
+                LIMIT,
+                detail=f"{size[0]}×{size[1]} px; map read and built (load) {load * 1000:.0f} ms, not judged",
+            )
+        ]
         plain.close()
         editor.close()
         editor.deleteLater()

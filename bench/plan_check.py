@@ -30,10 +30,23 @@ def _olimpia_plan():
     stalls = []
     for i in range(STALLS):
         side, depth = "ab"[i % 2], D("2")
-        stalls.append(PlacedStall(key=str(i), number=i + 1, side=side, x=D("3.5") * (i // 2),
-                                  y=D(0) if side == "a" else D("8") - depth, width=D("3"), depth=depth))
-    return (get_regime("olimpia-2025"), Segment(D("3600"), D("8")), [Obstacle("a", D("100"), D("10"), "garage")],
-            stalls)
+        stalls.append(
+            PlacedStall(
+                key=str(i),
+                number=i + 1,
+                side=side,
+                x=D("3.5") * (i // 2),
+                y=D(0) if side == "a" else D("8") - depth,
+                width=D("3"),
+                depth=depth,
+            )
+        )
+    return (
+        get_regime("olimpia-2025"),
+        Segment(D("3600"), D("8")),
+        [Obstacle("a", D("100"), D("10"), "garage")],
+        stalls,
+    )
 
 
 def _editor_plan():
@@ -45,13 +58,32 @@ def _editor_plan():
     stalls = []
     for n in range(1, STALLS + 1):
         side, depth = ("a" if n % 2 else "b"), D("2")
-        stalls.append(PlacedStall(key=str(n), number=n, side=side, x=D((n - 1) // 2 * 4),
-                                  y=D(0) if side == "a" else D(10) - depth, width=D("3"), depth=depth,
-                                  rotation=0 if side == "a" else 180, section=None, line=None))
-    plan = Plan(site_id=1, segment_id=1, regime=get_regime("sjc-2014"),
-                segment=Segment(length=D("4100"), width=D("10"), street="Avenida Andrômeda"),
-                obstacles=(), stalls=tuple(stalls), gap=D("0.50"), max_points=None, numbering="sequential",
-                avoid=())
+        stalls.append(
+            PlacedStall(
+                key=str(n),
+                number=n,
+                side=side,
+                x=D((n - 1) // 2 * 4),
+                y=D(0) if side == "a" else D(10) - depth,
+                width=D("3"),
+                depth=depth,
+                rotation=0 if side == "a" else 180,
+                section=None,
+                line=None,
+            )
+        )
+    plan = Plan(
+        site_id=1,
+        segment_id=1,
+        regime=get_regime("sjc-2014"),
+        segment=Segment(length=D("4100"), width=D("10"), street="Avenida Andrômeda"),
+        obstacles=(),
+        stalls=tuple(stalls),
+        gap=D("0.50"),
+        max_points=None,
+        numbering="sequential",
+        avoid=(),
+    )
     return plan, StallPlan
 
 
@@ -74,5 +106,7 @@ def run(backend: str, repeat: int) -> list[Figure]:
 
     edit()
     edits = repeated(edit, max(repeat, 5))
-    return [limit_figure(f"check_plan of {STALLS} stalls", "—", check, CHECK_LIMIT),
-            limit_figure(f"map editor: breaches, a move, breaches ({STALLS} stalls)", "—", edits, EDIT_LIMIT)]
+    return [
+        limit_figure(f"check_plan of {STALLS} stalls", "—", check, CHECK_LIMIT),
+        limit_figure(f"map editor: breaches, a move, breaches ({STALLS} stalls)", "—", edits, EDIT_LIMIT),
+    ]

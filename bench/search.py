@@ -19,9 +19,27 @@ LIMIT = 0.050
 
 def texts(cpf: str) -> list[str]:
     """What a clerk types, keystroke by keystroke: a CPF from the database, names, accents."""
-    return [cpf[:3], cpf[:6], f"{cpf[:3]}.{cpf[3:6]}.{cpf[6:9]}", cpf,
-            "si", "silv", "silva", "mar", "maria", "jose silva", "santos oliv",
-            "jo", "joão", "conceição", "gonçalves", "antônio sou", "sebastião nasc", "zé", "yamamoto"]
+    return [
+        cpf[:3],
+        cpf[:6],
+        f"{cpf[:3]}.{cpf[3:6]}.{cpf[6:9]}",
+        cpf,
+        "si",
+        "silv",
+        "silva",
+        "mar",
+        "maria",
+        "jose silva",
+        "santos oliv",
+        "jo",
+        "joão",
+        "conceição",
+        "gonçalves",
+        "antônio sou",
+        "sebastião nasc",
+        "zé",
+        "yamamoto",
+    ]
 
 
 def run(backend: str, repeat: int) -> list[Figure]:
@@ -45,5 +63,12 @@ def run(backend: str, repeat: int) -> list[Figure]:
                 worst = (text, times)
         assert found[cpf] == 1 and found["silva"] > 0 and found["joão"] > 0, found
         text, times = worst
-        return [limit_figure("search as you type, 50.000 people (slowest text)", backend, times, LIMIT,
-                             detail=f"slowest: {text!r} ({found[text]} found); {len(found)} texts typed")]
+        return [
+            limit_figure(
+                "search as you type, 50.000 people (slowest text)",
+                backend,
+                times,
+                LIMIT,
+                detail=f"slowest: {text!r} ({found[text]} found); {len(found)} texts typed",
+            )
+        ]

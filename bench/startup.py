@@ -46,7 +46,9 @@ def shown(window, app):
     print("shown", time.process_time(), flush=True)
 """
 
-PRAÇA = SHOWN + """
+PRAÇA = (
+    SHOWN
+    + """
 import sys
 from PySide6.QtCore import QEvent, QObject
 from desktop.app import ensure_app
@@ -79,8 +81,11 @@ while not started:
         raise SystemExit("the Painel was not filled within 120 s (did the database open?)")
 print("filled", time.process_time(), flush=True)
 """
+)
 
-BARE = SHOWN + """
+BARE = (
+    SHOWN
+    + """
 import sys
 from PySide6.QtWidgets import QApplication, QMainWindow
 app = QApplication(sys.argv[:1])
@@ -88,7 +93,9 @@ window = QMainWindow()
 window.resize(%d, %d)
 window.show()
 shown(window, app)
-""" % SIZE
+"""
+    % SIZE
+)
 
 
 def _launch(code: str, args: list[str], home: str) -> tuple[float, float, float | None, float | None]:
@@ -99,8 +106,9 @@ def _launch(code: str, args: list[str], home: str) -> tuple[float, float, float 
         env[var] = os.path.join(home, var.lower())
     shutil.rmtree(os.path.join(home, "xdg_config_home"), ignore_errors=True)  # no window state remembered
     start = time.perf_counter()
-    child = subprocess.Popen([PYTHON, "-c", code, *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env,
-                             text=True)
+    child = subprocess.Popen(
+        [PYTHON, "-c", code, *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, text=True
+    )
     line = child.stdout.readline()
     elapsed = time.perf_counter() - start
     filled = child.stdout.readline() if line.startswith("shown") and "filled" in code else ""
@@ -141,12 +149,22 @@ def run(backend: str, repeat: int) -> list[Figure]:
         pick = 1 if cpu else 0
         other = "elapsed" if cpu else "CPU"
         best_other = (min(t[1 - pick] for t in ours), min(t[1 - pick] for t in theirs))
-        shown = ratio_figure("start-up to the main window shown (50.000 people, 20.000 permits) vs bare window",
-                             backend, [t[pick] for t in ours], [t[pick] for t in theirs], LIMIT,
-                             detail=f"{'CPU' if cpu else 'elapsed'} time of the child; best {other}: "
-                                    f"{best_other[0] * 1000:.0f} ms vs {best_other[1] * 1000:.0f} ms")
-        filled = ratio_figure("… and the Painel filled (database opened and read) vs bare window", backend,
-                              [t[pick + 2] for t in ours], [t[pick] for t in theirs], LIMIT,
-                              detail=f"best {other}: {min(t[3 - pick] for t in ours) * 1000:.0f} ms")
+        shown = ratio_figure(
+            "start-up to the main window shown (50.000 people, 20.000 permits) vs bare window",
+            backend,
+            [t[pick] for t in ours],
+            [t[pick] for t in theirs],
+            LIMIT,
+            detail=f"{'CPU' if cpu else 'elapsed'} time of the child; best {other}: "
+            f"{best_other[0] * 1000:.0f} ms vs {best_other[1] * 1000:.0f} ms",
+        )
+        filled = ratio_figure(
+            "… and the Painel filled (database opened and read) vs bare window",
+            backend,
+            [t[pick + 2] for t in ours],
+            [t[pick] for t in theirs],
+            LIMIT,
+            detail=f"best {other}: {min(t[3 - pick] for t in ours) * 1000:.0f} ms",
+        )
         filled.budget, filled.ok, filled.judged = "—", True, False
         return [shown, filled]

@@ -9,8 +9,8 @@ from PySide6.QtCore import QLibraryInfo, QLocale, QTranslator
 from PySide6.QtGui import QIcon
 from PySide6.QtWidgets import QApplication, QMessageBox
 
-import resources
 import desktop
+import resources
 from desktop.paths import resolve_db_url, set_application_names, use_data_folder
 from models.errors import UserError
 
@@ -126,8 +126,9 @@ def daily_backup_at_start() -> None:
         return
     if result.shrunk is not None:  # the data may be gone: the clerk is told now, the log keeps it
         print(f"praca: {result.shrunk.text}", file=sys.stderr)
-        QMessageBox.warning(QApplication.activeWindow(), QApplication.translate("Praca", "Backup diário"),
-                            result.shrunk.text)
+        QMessageBox.warning(
+            QApplication.activeWindow(), QApplication.translate("Praca", "Backup diário"), result.shrunk.text
+        )
 
 
 def run_gui(db_url: str | None) -> int:
@@ -138,8 +139,11 @@ def run_gui(db_url: str | None) -> int:
     from desktop import paths
 
     if paths.moved_notice:  # the first start after the data folder moved (desktop/paths.py)
-        QMessageBox.information(None, QApplication.translate("Praca", "Pasta de dados"),
-                                paths.moved_notice[0].upper() + paths.moved_notice[1:])
+        QMessageBox.information(
+            None,
+            QApplication.translate("Praca", "Pasta de dados"),
+            paths.moved_notice[0].upper() + paths.moved_notice[1:],
+        )
     try:
         url = resolve_db_url(db_url)
     except UserError as exc:

@@ -120,16 +120,16 @@ def build_parser() -> ArgumentParser:
         description="Praça — comércio em espaço público: atendimento, mapas de bancas, cobrança e fiscalização.\n"
         "Sem comando, abre o aplicativo.",
     )
-    parser.add_argument("--version", action="version", version=f"Praça {__version__}",
-                        help="mostra a versão e sai")
+    parser.add_argument("--version", action="version", version=f"Praça {__version__}", help="mostra a versão e sai")
     db_option(parser, top=True)
-    sub = parser.add_subparsers(dest="command", metavar="COMANDO", title="comandos",
-                                parser_class=ArgumentParser)
+    sub = parser.add_subparsers(dest="command", metavar="COMANDO", title="comandos", parser_class=ArgumentParser)
     for name, (module_name, help_text) in COMMANDS.items():
         if module_name is None:
-            p = sub.add_parser(name, help=f"{help_text} (ainda não disponível)",
-                               description=f"{help_text}.\nAinda não disponível nesta versão do Praça: "
-                               "o comando sai com status 2.")
+            p = sub.add_parser(
+                name,
+                help=f"{help_text} (ainda não disponível)",
+                description=f"{help_text}.\nAinda não disponível nesta versão do Praça: o comando sai com status 2.",
+            )
             p.add_argument("rest", nargs=argparse.REMAINDER, help=argparse.SUPPRESS)
             db_option(p, top=False)
             p.set_defaults(func=_not_built(name))
@@ -221,10 +221,11 @@ def failure_text(exc: BaseException) -> str | None:
     if text is not None:
         return text
     message = str(exc).lower()
-    if isinstance(exc, (OverflowError, ValueError)) and ("date" in message or "year" in message) \
-            and "range" in message:
-        return ("Data fora do calendário que o Praça calcula: o resultado passaria do ano 9999 ou ficaria antes "
-                "do ano 1. Confira as datas informadas.")
+    if isinstance(exc, (OverflowError, ValueError)) and ("date" in message or "year" in message) and "range" in message:
+        return (
+            "Data fora do calendário que o Praça calcula: o resultado passaria do ano 9999 ou ficaria antes "
+            "do ano 1. Confira as datas informadas."
+        )
     if isinstance(exc, OverflowError):
         return "Número grande demais: nenhum registro do Praça tem esse número."
     if isinstance(exc, ValueError) and "null byte" in message:

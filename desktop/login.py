@@ -48,8 +48,11 @@ def credentials(args: argparse.Namespace) -> tuple[str, str]:
     user = (getattr(args, "user", None) or "").strip() or env_user
     command = getattr(args, "command", None) or ""
     if not user:
-        raise UserError(f"praca {command} exige login: use --user NOME (a senha é pedida) ou defina PRACA_USER e "
-                        f"PRACA_PASSWORD no ambiente.", field="user")
+        raise UserError(
+            f"praca {command} exige login: use --user NOME (a senha é pedida) ou defina PRACA_USER e "
+            f"PRACA_PASSWORD no ambiente.",
+            field="user",
+        )
     if env_password is not None and (not env_user or env_user.lower() == user.lower()):
         return user, env_password
     try:

@@ -132,8 +132,14 @@ class MainWindow(QMainWindow):
     started = Signal()
     _changed_in_worker = Signal(str)  # a write heard in a worker thread, taken note of in the window's
 
-    def __init__(self, parent: QWidget | None = None, *, opening: str | None = None, log_in: bool = True,
-                 at_open: Callable[[], None] | None = None):
+    def __init__(
+        self,
+        parent: QWidget | None = None,
+        *,
+        opening: str | None = None,
+        log_in: bool = True,
+        at_open: Callable[[], None] | None = None,
+    ):
         """The window on the database already open — or, with ``opening``, shown first and then opening that
         database (``at_open`` runs once it is open — the daily backup), asking the clerk to log in (``log_in``)
         and filling its pages: the window appears at once, its figures right after. ``exit_code`` says why a
@@ -210,8 +216,15 @@ class MainWindow(QMainWindow):
 
     def _set_connected(self, connected: bool) -> None:
         self.nav.setEnabled(connected)
-        for action in (self.action_open, self.action_backup, self.action_restore, self.action_import,
-                       self.action_switch_user, self.action_new, *self.desk_actions):
+        for action in (
+            self.action_open,
+            self.action_backup,
+            self.action_restore,
+            self.action_import,
+            self.action_switch_user,
+            self.action_new,
+            *self.desk_actions,
+        ):
             action.setEnabled(connected)
 
     def _start(self) -> None:
@@ -352,8 +365,12 @@ class MainWindow(QMainWindow):
 
     def changeEvent(self, event) -> None:  # noqa: N802 - Qt's name
         super().changeEvent(event)
-        if event.type() == QEvent.Type.ActivationChange and self.isActiveWindow() and self._ready \
-                and current_url() is not None:
+        if (
+            event.type() == QEvent.Type.ActivationChange
+            and self.isActiveWindow()
+            and self._ready
+            and current_url() is not None
+        ):
             key = self.current_desk()
             if key in self.pages.built:
                 self._bring_up_to_date(key)
@@ -423,8 +440,11 @@ class MainWindow(QMainWindow):
         from models import session
 
         user = session.current()
-        who = self.tr("%1 (%2) · ").replace("%1", user.name).replace("%2", session.ROLES.get(user.role, user.role)) \
-            if user is not None else ""
+        who = (
+            self.tr("%1 (%2) · ").replace("%1", user.name).replace("%2", session.ROLES.get(user.role, user.role))
+            if user is not None
+            else ""
+        )
         self.db_label.setText(who + self.tr("Banco: %1").replace("%1", where))
         for action in (self.action_backup, self.action_restore, self.action_import):
             action.setEnabled(url is not None)
@@ -510,14 +530,19 @@ class MainWindow(QMainWindow):
     def _confirm_new_database(self, exc) -> bool:
         buttons = QMessageBox.StandardButton
         if exc.state == "missing":
-            text = self.tr("Não há banco de dados do Praça em %1.\n\nCriar um banco novo e vazio aí? Para usar um "
-                           "banco que já existe, escolha Não e abra-o em Arquivo → Abrir banco de dados…")
+            text = self.tr(
+                "Não há banco de dados do Praça em %1.\n\nCriar um banco novo e vazio aí? Para usar um "
+                "banco que já existe, escolha Não e abra-o em Arquivo → Abrir banco de dados…"
+            )
         else:
-            text = self.tr("%1 está vazio: não há nele dados do Praça.\n\nSe ele já guardou os dados deste "
-                           "Praça, eles não estão mais aí: recupere o arquivo ou restaure um backup (depois de criar o "
-                           "banco, em Arquivo → Restaurar…). Criar um banco novo e vazio aí?")
-        answer = QMessageBox.question(self, self.tr("Banco de dados novo"), text.replace("%1", exc.where),
-                                      buttons.Yes | buttons.No, buttons.No)
+            text = self.tr(
+                "%1 está vazio: não há nele dados do Praça.\n\nSe ele já guardou os dados deste "
+                "Praça, eles não estão mais aí: recupere o arquivo ou restaure um backup (depois de criar o "
+                "banco, em Arquivo → Restaurar…). Criar um banco novo e vazio aí?"
+            )
+        answer = QMessageBox.question(
+            self, self.tr("Banco de dados novo"), text.replace("%1", exc.where), buttons.Yes | buttons.No, buttons.No
+        )
         return answer == buttons.Yes
 
     # -- actions -----------------------------------------------------------
@@ -553,36 +578,56 @@ class MainWindow(QMainWindow):
         from views.save import save_file_name
 
         path, _ = save_file_name(
-            self, self.tr("Salvar backup"), suggested_backup_name(), self.tr("Backup do Praça (*.praca-backup)"))
+            self, self.tr("Salvar backup"), suggested_backup_name(), self.tr("Backup do Praça (*.praca-backup)")
+        )
         if not path:
             return
         from views.operations import run_operation
 
         signer = desk_signer()
         try:  # off the GUI thread: a big town's backup takes a while, the window stays responsive
-            info = run_operation(self, self.tr("Gravando o backup…"),
-                                 lambda _progress: write_backup(path, app_version=__version__, signer=signer),
-                                 cancellable=False)
+            info = run_operation(
+                self,
+                self.tr("Gravando o backup…"),
+                lambda _progress: write_backup(path, app_version=__version__, signer=signer),
+                cancellable=False,
+            )
         except UserError as exc:
             QMessageBox.warning(self, self.tr("Backup"), exc.message)
             return
-        sealed = (self.tr("assinado pela chave %1").replace("%1", info.signed_by) if info.signed_by else
-                  self.tr("SEM assinatura: libere esta mesa em Cadastros → Assinatura para assinar os backups"))
-        self.statusBar().showMessage(self.tr("Backup gravado em %1 (%2; %3).").replace("%1", path)
-                                     .replace("%2", count_text(info.counts)).replace("%3", sealed), 12000)
+        sealed = (
+            self.tr("assinado pela chave %1").replace("%1", info.signed_by)
+            if info.signed_by
+            else self.tr("SEM assinatura: libere esta mesa em Cadastros → Assinatura para assinar os backups")
+        )
+        self.statusBar().showMessage(
+            self.tr("Backup gravado em %1 (%2; %3).")
+            .replace("%1", path)
+            .replace("%2", count_text(info.counts))
+            .replace("%3", sealed),
+            12000,
+        )
 
     def restore_dialog(self) -> None:
         """Arquivo → Restaurar…: check the file, say what it holds and what it replaces, then restore."""
         from desktop import __version__
         from desktop.paths import data_dir
-        from models.backup import (count_text, database_counts, is_empty, is_encrypted_file, read_backup,
-                                   restore_backup, safety_copy_name)
+        from models.backup import (
+            count_text,
+            database_counts,
+            is_empty,
+            is_encrypted_file,
+            read_backup,
+            restore_backup,
+            safety_copy_name,
+        )
         from models.sealed import Trust
         from models.signing_keys import key_ring
         from views.save import open_file_name
 
-        path, _ = open_file_name(self, self.tr("Restaurar backup"), "",
-                                              self.tr("Backup do Praça (*.praca-backup);;Todos (*)"))
+        path, _ = open_file_name(
+            self, self.tr("Restaurar backup"), "", self.tr("Backup do Praça (*.praca-backup);;Todos (*)")
+        )
         if not path:
             return
         title = self.tr("Restaurar backup")
@@ -590,8 +635,9 @@ class MainWindow(QMainWindow):
         if is_encrypted_file(path):
             from PySide6.QtWidgets import QInputDialog, QLineEdit
 
-            passphrase, ok = QInputDialog.getText(self, title, self.tr("Senha do backup cifrado:"),
-                                                  QLineEdit.EchoMode.Password)
+            passphrase, ok = QInputDialog.getText(
+                self, title, self.tr("Senha do backup cifrado:"), QLineEdit.EchoMode.Password
+            )
             if not ok:
                 return
         trust = Trust(key_ring(), accept_unsigned=True)  # read it whole; an unproven one is asked below
@@ -607,17 +653,23 @@ class MainWindow(QMainWindow):
             question += "\n\n" + self.tr("Assinatura conferida: %1.").replace("%1", backup.seal.message)
         else:
             question += "\n\n" + self.tr("ATENÇÃO: %1 Restaure só se tiver certeza da origem do arquivo.").replace(
-                "%1", backup.seal.message)
+                "%1", backup.seal.message
+            )
         keep = None
         if not is_empty(current):
             folder = data_dir() / "backups"
             keep = folder / safety_copy_name()
             question += "\n\n" + self.tr(
                 "Isto SUBSTITUI todos os dados de %1 (%2) pelos do backup. Antes, uma cópia do que há agora é "
-                "gravada em %3.").replace("%1", where).replace("%2", count_text(current)).replace("%3", str(keep))
-        answer = QMessageBox.question(self, title, question,
-                                      QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
-                                      QMessageBox.StandardButton.No)
+                "gravada em %3."
+            ).replace("%1", where).replace("%2", count_text(current)).replace("%3", str(keep))
+        answer = QMessageBox.question(
+            self,
+            title,
+            question,
+            QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
+            QMessageBox.StandardButton.No,
+        )
         if answer != QMessageBox.StandardButton.Yes:
             return
         from views.operations import Cancelled, run_operation
@@ -632,8 +684,15 @@ class MainWindow(QMainWindow):
                 progress(done[0], steps)
 
             progress(0, steps)
-            return restore_backup(path, force=True, keep_current=keep, app_version=__version__, trust=trust,
-                                  passphrase=passphrase, progress=table_done)  # an unproven one: the "Sim" above
+            return restore_backup(
+                path,
+                force=True,
+                keep_current=keep,
+                app_version=__version__,
+                trust=trust,
+                passphrase=passphrase,
+                progress=table_done,
+            )  # an unproven one: the "Sim" above
 
         try:
             if keep is not None:

@@ -65,8 +65,10 @@ def move_data_folder(old: Path, new: Path) -> str | None:
     if not entries:
         return None
     if (new / DB_FILE).exists() and (old / DB_FILE).exists():
-        return (f"há um banco de dados antigo em {old / DB_FILE}; o Praça abre o da pasta nova "
-                f"({new / DB_FILE}). O antigo não foi apagado: abra-o pelo menu Arquivo se for o certo.")
+        return (
+            f"há um banco de dados antigo em {old / DB_FILE}; o Praça abre o da pasta nova "
+            f"({new / DB_FILE}). O antigo não foi apagado: abra-o pelo menu Arquivo se for o certo."
+        )
     new.mkdir(parents=True, exist_ok=True)
     left: list[str] = []
     for entry in entries:
@@ -133,8 +135,10 @@ def resolve_db_url(explicit: str | None) -> str:
     if not explicit.strip():
         from models.db import DatabaseError
 
-        raise DatabaseError("--db com URL vazia: informe sqlite:///CAMINHO ou "
-                            "postgresql://usuario@servidor:porta/banco, ou omita --db para usar o banco padrão.")
+        raise DatabaseError(
+            "--db com URL vazia: informe sqlite:///CAMINHO ou "
+            "postgresql://usuario@servidor:porta/banco, ou omita --db para usar o banco padrão."
+        )
     return explicit.strip()
 
 

@@ -30,8 +30,22 @@ TODAY = dt.date(2026, 11, 30)
 
 
 def _png(pdf: Path, page: int, target: Path, dpi: int = 80) -> None:
-    subprocess.run(["pdftoppm", "-r", str(dpi), "-png", "-f", str(page), "-l", str(page), "-singlefile", str(pdf),
-                    str(target.with_suffix(""))], check=True)
+    subprocess.run(
+        [
+            "pdftoppm",
+            "-r",
+            str(dpi),
+            "-png",
+            "-f",
+            str(page),
+            "-l",
+            str(page),
+            "-singlefile",
+            str(pdf),
+            str(target.with_suffix("")),
+        ],
+        check=True,
+    )
 
 
 def main() -> int:
@@ -50,9 +64,21 @@ def main() -> int:
         xlsx, _report = export_fee_report(2026, 11, "xlsx", folder / "taxas.xlsx", today=TODAY)
         pdf, _report = export_fee_report(2026, 11, "pdf", folder / "taxas.pdf", today=TODAY)
         close_database()
-        subprocess.run([office, f"-env:UserInstallation={(folder / 'lo').as_uri()}", "--headless", "--convert-to",
-                        "pdf", "--outdir", str(folder / "lo-pdf"), str(xlsx)], check=True, capture_output=True,
-                       timeout=240)
+        subprocess.run(
+            [
+                office,
+                f"-env:UserInstallation={(folder / 'lo').as_uri()}",
+                "--headless",
+                "--convert-to",
+                "pdf",
+                "--outdir",
+                str(folder / "lo-pdf"),
+                str(xlsx),
+            ],
+            check=True,
+            capture_output=True,
+            timeout=240,
+        )
         _png(folder / "lo-pdf" / "taxas.pdf", 1, HERE / "relatorio-libreoffice.png")
         pages = subprocess.run(["pdfinfo", str(pdf)], capture_output=True, text=True).stdout
         count = int(next(line.split()[-1] for line in pages.splitlines() if line.startswith("Pages:")))

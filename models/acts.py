@@ -87,10 +87,16 @@ def install_shipped(database=None) -> int:
             for regime_id, data in missing.items():
                 regime = shipped[regime_id]
                 last = RegimeAct.select(fn.MAX(RegimeAct.version)).where(RegimeAct.regime_id == regime_id).scalar()
-                RegimeAct.create(regime_id=regime_id, version=(last or 0) + 1, text=data.decode("utf-8"),
-                                 act_sha256=regime.sha256, effective_from=regime.effective_from,
-                                 amending_act=regime.amendment.act if regime.amendment else "",
-                                 origin="praca", installed_by=session.SYSTEM.username)
+                RegimeAct.create(
+                    regime_id=regime_id,
+                    version=(last or 0) + 1,
+                    text=data.decode("utf-8"),
+                    act_sha256=regime.sha256,
+                    effective_from=regime.effective_from,
+                    amending_act=regime.amendment.act if regime.amendment else "",
+                    origin="praca",
+                    installed_by=session.SYSTEM.username,
+                )
     return len(missing)
 
 
@@ -157,8 +163,9 @@ def _parse(regime_id: str, text: str, sha: str) -> R.Regime:
         if shipped is not None and shipped.sha256 == sha:
             regime = shipped
         else:
-            regime = R.load_regime_text(text, f"{regime_id}.toml", expected_id=regime_id,
-                                        source=f"banco de dados: {regime_id}")
+            regime = R.load_regime_text(
+                text, f"{regime_id}.toml", expected_id=regime_id, source=f"banco de dados: {regime_id}"
+            )
         _parsed[sha] = regime
     return regime
 
@@ -179,11 +186,21 @@ def load_catalogue() -> Catalogue:
             problem = str(exc)
         if row.retired_at is not None:
             retired.add(row.regime_id)
-        by_id.setdefault(row.regime_id, []).append(Version(
-            regime_id=row.regime_id, version=row.version, effective_from=row.effective_from,
-            sha256=row.act_sha256, amending_act=row.amending_act, origin=row.origin,
-            installed_by=row.installed_by, installed_at=row.installed_at, retired_at=row.retired_at,
-            regime=regime, problem=problem))
+        by_id.setdefault(row.regime_id, []).append(
+            Version(
+                regime_id=row.regime_id,
+                version=row.version,
+                effective_from=row.effective_from,
+                sha256=row.act_sha256,
+                amending_act=row.amending_act,
+                origin=row.origin,
+                installed_by=row.installed_by,
+                installed_at=row.installed_at,
+                retired_at=row.retired_at,
+                regime=regime,
+                problem=problem,
+            )
+        )
     return Catalogue({k: tuple(v) for k, v in by_id.items()}, retired)
 
 
@@ -215,8 +232,9 @@ def history(regime_id: str | None = None) -> list[Version]:
     cat = load_catalogue()
     if regime_id is not None:
         if regime_id not in cat.by_id:
-            raise UserError(f"Regime '{regime_id}' não está instalado. Instalados: {', '.join(sorted(cat.by_id))}.",
-                            field="regime")
+            raise UserError(
+                f"Regime '{regime_id}' não está instalado. Instalados: {', '.join(sorted(cat.by_id))}.", field="regime"
+            )
         return list(cat.by_id[regime_id])
     return [v for versions in cat.by_id.values() for v in versions]
 
@@ -259,14 +277,27 @@ def install(data: bytes, file: str) -> Version:
     session.require("regimes.manage")
     regime = _checked(data, file)
     if regime.amendment is not None:
-        raise UserError(f"{file} declara uma alteração ([regime.amendment]): instale-a com  praca regimes amend "
-                        f"(o ato {regime.id} precisa estar instalado).", field="file")
+        raise UserError(
+            f"{file} declara uma alteração ([regime.amendment]): instale-a com  praca regimes amend "
+            f"(o ato {regime.id} precisa estar instalado).",
+            field="file",
+        )
     with db.atomic():
         if RegimeAct.select().where(RegimeAct.regime_id == regime.id).exists():
-            raise UserError(f"O ato {regime.id} já está instalado. Para uma nova redação, use  praca regimes amend "
-                            "com [regime.amendment] { act, in_force_from }.", field="file")
-        RegimeAct.create(regime_id=regime.id, version=1, text=data.decode("utf-8"), act_sha256=regime.sha256,
-                         effective_from=regime.effective_from, origin="municipio", installed_by=session.who())
+            raise UserError(
+                f"O ato {regime.id} já está instalado. Para uma nova redação, use  praca regimes amend "
+                "com [regime.amendment] { act, in_force_from }.",
+                field="file",
+            )
+        RegimeAct.create(
+            regime_id=regime.id,
+            version=1,
+            text=data.decode("utf-8"),
+            act_sha256=regime.sha256,
+            effective_from=regime.effective_from,
+            origin="municipio",
+            installed_by=session.who(),
+        )
     forget()
     return history(regime.id)[-1]
 
@@ -277,23 +308,39 @@ def amend(data: bytes, file: str) -> Version:
     session.require("regimes.manage")
     regime = _checked(data, file)
     if regime.amendment is None:
-        raise UserError(f"{file} não declara a alteração: acrescente [regime.amendment] com act (o ato que altera) "
-                        "e in_force_from (a data a partir da qual vale).", field="file")
+        raise UserError(
+            f"{file} não declara a alteração: acrescente [regime.amendment] com act (o ato que altera) "
+            "e in_force_from (a data a partir da qual vale).",
+            field="file",
+        )
     with db.atomic():
         rows = list(RegimeAct.select().where(RegimeAct.regime_id == regime.id).order_by(RegimeAct.version))
         if not rows:
-            raise UserError(f"O ato {regime.id} não está instalado: instale o texto original primeiro "
-                            "(praca regimes install).", field="file")
+            raise UserError(
+                f"O ato {regime.id} não está instalado: instale o texto original primeiro (praca regimes install).",
+                field="file",
+            )
         if any(row.act_sha256 == regime.sha256 for row in rows):
-            raise UserError(f"Este texto já está instalado como versão "
-                            f"{next(r.version for r in rows if r.act_sha256 == regime.sha256)} de {regime.id}.",
-                            field="file")
+            raise UserError(
+                f"Este texto já está instalado como versão "
+                f"{next(r.version for r in rows if r.act_sha256 == regime.sha256)} de {regime.id}.",
+                field="file",
+            )
         if rows[-1].retired_at is not None:
-            raise UserError(f"O ato {regime.id} foi retirado em {rows[-1].retired_at.strftime('%d/%m/%Y')}; "
-                            "não recebe alterações.", field="file")
-        RegimeAct.create(regime_id=regime.id, version=rows[-1].version + 1, text=data.decode("utf-8"),
-                         act_sha256=regime.sha256, effective_from=regime.effective_from,
-                         amending_act=regime.amendment.act, origin="municipio", installed_by=session.who())
+            raise UserError(
+                f"O ato {regime.id} foi retirado em {rows[-1].retired_at.strftime('%d/%m/%Y')}; não recebe alterações.",
+                field="file",
+            )
+        RegimeAct.create(
+            regime_id=regime.id,
+            version=rows[-1].version + 1,
+            text=data.decode("utf-8"),
+            act_sha256=regime.sha256,
+            effective_from=regime.effective_from,
+            amending_act=regime.amendment.act,
+            origin="municipio",
+            installed_by=session.who(),
+        )
     forget()
     return history(regime.id)[-1]
 
@@ -311,8 +358,11 @@ def retire(regime_id: str, reason: str) -> int:
             raise UserError(f"Regime '{regime_id}' não está instalado.", field="regime")
         if all(row.retired_at is not None for row in rows):
             raise UserError(f"O ato {regime_id} já foi retirado.", field="regime")
-        count = (RegimeAct.update(retired_at=_now(), retired_by=session.who(), retired_reason=reason)
-                 .where((RegimeAct.regime_id == regime_id) & RegimeAct.retired_at.is_null()).execute())
+        count = (
+            RegimeAct.update(retired_at=_now(), retired_by=session.who(), retired_reason=reason)
+            .where((RegimeAct.regime_id == regime_id) & RegimeAct.retired_at.is_null())
+            .execute()
+        )
     forget()
     return count
 
@@ -332,7 +382,7 @@ def version_text(regime_id: str, sha: str, *, short: bool = False) -> str:
     if not sha:
         return ""
     cat = catalogue()
-    for version in (cat.by_id.get(regime_id, ()) if cat is not None else ()):
+    for version in cat.by_id.get(regime_id, ()) if cat is not None else ():
         if version.sha256 == sha:
             if short:
                 return f"v{version.version} de {version.effective_from.strftime('%d/%m/%Y')}, hash {sha[:8]}"
@@ -358,8 +408,11 @@ def defines(regime: R.Regime) -> str:
     ]
     lines = [f"  {label}: {count}" for label, count in rows if count]
     if regime.amendment is not None:
-        lines.insert(0, f"  alteração: {regime.amendment.act}, em vigor a partir de "
-                        f"{regime.amendment.in_force_from.strftime('%d/%m/%Y')}")
+        lines.insert(
+            0,
+            f"  alteração: {regime.amendment.act}, em vigor a partir de "
+            f"{regime.amendment.in_force_from.strftime('%d/%m/%Y')}",
+        )
     return "".join(line + "\n" for line in lines)
 
 

@@ -17,11 +17,11 @@ from decimal import Decimal
 from peewee import JOIN, BooleanField, CharField, DateField, DateTimeField, ForeignKeyField, IntegerField, TextField
 
 from models.acts import act_sha
-from models.session import acting, require
 from models.db import BaseModel, DecimalTextField, db
 from models.errors import FieldErrors, UserError
 from models.money import parse_typed
 from models.people import Company, Person
+from models.session import acting, require
 from models.text import control_errors
 
 # status → pt-BR label
@@ -223,10 +223,13 @@ def validate_application(data: ApplicationInput, *, today: _dt.date) -> dict:
     except UserError as exc:
         errors["regime"] = exc.message
     if regime is not None:
-        for key, finder, value in (("permit_kind", regime.permit_kind, data.permit_kind),
-                                   ("line", regime.line, data.line), ("group", regime.group, data.group),
-                                   ("section", regime.section, data.section),
-                                   ("equipment", regime.equipment, data.equipment)):
+        for key, finder, value in (
+            ("permit_kind", regime.permit_kind, data.permit_kind),
+            ("line", regime.line, data.line),
+            ("group", regime.group, data.group),
+            ("section", regime.section, data.section),
+            ("equipment", regime.equipment, data.equipment),
+        ):
             if value or key == "permit_kind":
                 try:
                     finder(value)
@@ -243,8 +246,12 @@ def validate_application(data: ApplicationInput, *, today: _dt.date) -> dict:
                 errors[f"documents[{i}].valid_until"] = "A validade termina antes da entrega."
     if bool(data.person_id) == bool(data.company_id):
         errors["applicant"] = "Escolha o requerente: uma pessoa ou uma empresa."
-    elif not (Person if data.person_id else Company).select().where(
-            (Person.id if data.person_id else Company.id) == (data.person_id or data.company_id)).exists():
+    elif (
+        not (Person if data.person_id else Company)
+        .select()
+        .where((Person.id if data.person_id else Company.id) == (data.person_id or data.company_id))
+        .exists()
+    ):
         errors["applicant"] = "O requerente escolhido não está mais cadastrado; busque-o de novo."
     days = None
     if regime is not None and not errors.get("permit_kind"):
@@ -256,11 +263,26 @@ def validate_application(data: ApplicationInput, *, today: _dt.date) -> dict:
     if errors:
         raise FieldErrors(errors)
     return {
-        "regime": data.regime, "permit_kind": data.permit_kind, "person": data.person_id,
-        "company": data.company_id, "line": data.line, "group": data.group, "section": data.section,
-        "site": data.site.strip(), "equipment": data.equipment, "front": front, "depth": depth, "hitch": hitch,
-        "electric": data.electric, "power_kw": power, "gas": data.gas, "sound": data.sound,
-        "venue": data.venue, "days": days, "exemption": data.exemption, "notes": data.notes.strip(),
+        "regime": data.regime,
+        "permit_kind": data.permit_kind,
+        "person": data.person_id,
+        "company": data.company_id,
+        "line": data.line,
+        "group": data.group,
+        "section": data.section,
+        "site": data.site.strip(),
+        "equipment": data.equipment,
+        "front": front,
+        "depth": depth,
+        "hitch": hitch,
+        "electric": data.electric,
+        "power_kw": power,
+        "gas": data.gas,
+        "sound": data.sound,
+        "venue": data.venue,
+        "days": days,
+        "exemption": data.exemption,
+        "notes": data.notes.strip(),
     }
 
 
@@ -280,9 +302,15 @@ def _venue_inputs(regime, data: ApplicationInput, errors: dict) -> int | None:
     return int(text)
 
 
-def create_application(data: ApplicationInput, *, clerk: str, today: _dt.date | None = None,
-                       now: _dt.datetime | None = None, quote: dict | None = None,
-                       eligibility: dict | None = None) -> Application:
+def create_application(
+    data: ApplicationInput,
+    *,
+    clerk: str,
+    today: _dt.date | None = None,
+    now: _dt.datetime | None = None,
+    quote: dict | None = None,
+    eligibility: dict | None = None,
+) -> Application:
     """Save an application with its documents and give it the next protocol number — one transaction.
 
     Filed at ``now`` (default: the current time on ``today``). An application for an event whose registration
@@ -302,22 +330,39 @@ def create_application(data: ApplicationInput, *, clerk: str, today: _dt.date | 
     kept = [keep_file(d.file) if d.file else None for d in data.documents]  # copied before the transaction
     with db.atomic():
         seq = next_number(f"protocol-{today.year}")
-        app = Application.create(protocol=f"{today.year}/{seq:05d}", year=today.year, seq=seq,
-                                 created_by=clerk, created_at=at, quote_json=json.dumps(quote or {}, ensure_ascii=False),
-                                 eligibility_json=json.dumps(eligibility or {}, ensure_ascii=False),
-                                 act_sha256=act_sha(data.regime, today), **values)
+        app = Application.create(
+            protocol=f"{today.year}/{seq:05d}",
+            year=today.year,
+            seq=seq,
+            created_by=clerk,
+            created_at=at,
+            quote_json=json.dumps(quote or {}, ensure_ascii=False),
+            eligibility_json=json.dumps(eligibility or {}, ensure_ascii=False),
+            act_sha256=act_sha(data.regime, today),
+            **values,
+        )
         for doc, stored in zip(data.documents, kept):
-            ApplicationDocument.create(application=app, document=doc.document, delivered_on=doc.delivered_on,
-                                       valid_until=doc.valid_until,
-                                       file_path=stored.path if stored else "", sha256=stored.sha256 if stored else "",
-                                       original_name=stored.original_name if stored else "")
-        ApplicationEvent.create(application=app, by=clerk, status_to="received",
-                                reason="protocolado" + (f" — {filing.text}" if filing.status == "late" else ""))
+            ApplicationDocument.create(
+                application=app,
+                document=doc.document,
+                delivered_on=doc.delivered_on,
+                valid_until=doc.valid_until,
+                file_path=stored.path if stored else "",
+                sha256=stored.sha256 if stored else "",
+                original_name=stored.original_name if stored else "",
+            )
+        ApplicationEvent.create(
+            application=app,
+            by=clerk,
+            status_to="received",
+            reason="protocolado" + (f" — {filing.text}" if filing.status == "late" else ""),
+        )
     return app
 
 
-def record_documents(app: Application, documents: list[DocumentInput], *, by: str,
-                     today: _dt.date | None = None) -> list[ApplicationDocument]:
+def record_documents(
+    app: Application, documents: list[DocumentInput], *, by: str, today: _dt.date | None = None
+) -> list[ApplicationDocument]:
     """Record documents delivered after the application was filed — the winners' documents of Sapezal art. 11,
     within 10 business days of the final list — in one transaction, with a line in its history. What was
     delivered before stays; the latest delivery of a document is the one that counts."""
@@ -336,7 +381,9 @@ def record_documents(app: Application, documents: list[DocumentInput], *, by: st
         if doc.document not in wanted:
             errors[f"documents[{i}]"] = f"O documento '{doc.document}' não é pedido para {app.permit_kind}."
         elif doc.delivered_on is None:
-            errors[f"documents[{i}].delivered_on"] = f"{regime.document(doc.document).label}: informe a data da entrega."
+            errors[f"documents[{i}].delivered_on"] = (
+                f"{regime.document(doc.document).label}: informe a data da entrega."
+            )
         elif doc.delivered_on > today:
             errors[f"documents[{i}].delivered_on"] = "A data de entrega não pode estar no futuro."
         elif doc.valid_until and doc.valid_until < doc.delivered_on:
@@ -345,13 +392,26 @@ def record_documents(app: Application, documents: list[DocumentInput], *, by: st
         raise FieldErrors(errors)
     kept = [keep_file(d.file) if d.file else None for d in documents]  # copied before the transaction
     with db.atomic():
-        rows = [ApplicationDocument.create(application=app, document=d.document, delivered_on=d.delivered_on,
-                                           valid_until=d.valid_until, file_path=k.path if k else "",
-                                           sha256=k.sha256 if k else "", original_name=k.original_name if k else "")
-                for d, k in zip(documents, kept)]
+        rows = [
+            ApplicationDocument.create(
+                application=app,
+                document=d.document,
+                delivered_on=d.delivered_on,
+                valid_until=d.valid_until,
+                file_path=k.path if k else "",
+                sha256=k.sha256 if k else "",
+                original_name=k.original_name if k else "",
+            )
+            for d, k in zip(documents, kept)
+        ]
         labels = "; ".join(regime.document(d.document).label for d in documents)
-        ApplicationEvent.create(application=app, by=acting(by), status_from=app.status, status_to=app.status,
-                                reason=f"documentos entregues: {labels}")
+        ApplicationEvent.create(
+            application=app,
+            by=acting(by),
+            status_from=app.status,
+            status_to=app.status,
+            reason=f"documentos entregues: {labels}",
+        )
     return rows
 
 
@@ -373,12 +433,16 @@ def change_status(app: Application, to: str, *, by: str, reason: str = "") -> Ap
     if to in ("refused", "appealed", "withdrawn") and not (reason or "").strip():
         raise FieldErrors({"reason": f"Informe o motivo ({STATUSES[to]})."})
     with db.atomic():
-        updated = (Application.update(status=to, status_at=_now(), version=Application.version + 1)
-                   .where((Application.id == app.id) & (Application.version == app.version)).execute())
+        updated = (
+            Application.update(status=to, status_at=_now(), version=Application.version + 1)
+            .where((Application.id == app.id) & (Application.version == app.version))
+            .execute()
+        )
         if updated != 1:
             raise UserError("Este requerimento foi alterado em outra mesa; reabra-o para ver a situação atual.")
-        ApplicationEvent.create(application=app.id, by=acting(by), status_from=app.status, status_to=to,
-                                reason=(reason or "").strip())
+        ApplicationEvent.create(
+            application=app.id, by=acting(by), status_from=app.status, status_to=to, reason=(reason or "").strip()
+        )
     return Application.get_by_id(app.id)
 
 
@@ -406,22 +470,47 @@ def _labels(regime_id: str, kind_id: str) -> tuple[str, str]:
         return regime_id, kind_id
 
 
-def worklist(*, statuses=OPEN_STATUSES, regime: str | Sequence[str] | None = None, today: _dt.date | None = None,
-             limit: int = 500) -> list[WorkItem]:
+def worklist(
+    *,
+    statuses=OPEN_STATUSES,
+    regime: str | Sequence[str] | None = None,
+    today: _dt.date | None = None,
+    limit: int = 500,
+) -> list[WorkItem]:
     """Applications by status, oldest first, with their age in days; ``regime`` one act's id or several."""
     today = today or _dt.date.today()
-    query = (Application
-             .select(Application.id, Application.protocol, Application.regime, Application.permit_kind,
-                     Application.status, Application.created_at, Person.name, Company.legal_name)
-             .join(Person, JOIN.LEFT_OUTER, on=(Application.person == Person.id))
-             .switch(Application)
-             .join(Company, JOIN.LEFT_OUTER, on=(Application.company == Company.id))
-             .where(Application.status.in_(list(statuses))))
+    query = (
+        Application.select(
+            Application.id,
+            Application.protocol,
+            Application.regime,
+            Application.permit_kind,
+            Application.status,
+            Application.created_at,
+            Person.name,
+            Company.legal_name,
+        )
+        .join(Person, JOIN.LEFT_OUTER, on=(Application.person == Person.id))
+        .switch(Application)
+        .join(Company, JOIN.LEFT_OUTER, on=(Application.company == Company.id))
+        .where(Application.status.in_(list(statuses)))
+    )
     if regime:
         query = query.where(Application.regime.in_([regime] if isinstance(regime, str) else list(regime)))
     items = []
     rows = query.order_by(Application.created_at, Application.id).limit(limit).tuples()
     for app_id, protocol, regime_id, kind, status, created, person_name, company_name in rows:
-        items.append(WorkItem(app_id, protocol, person_name or company_name or "", regime_id, kind, status,
-                              STATUSES[status], (today - created.date()).days, *_labels(regime_id, kind)))
+        items.append(
+            WorkItem(
+                app_id,
+                protocol,
+                person_name or company_name or "",
+                regime_id,
+                kind,
+                status,
+                STATUSES[status],
+                (today - created.date()).days,
+                *_labels(regime_id, kind),
+            )
+        )
     return items

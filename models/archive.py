@@ -37,22 +37,30 @@ def check_zip(zf: zipfile.ZipFile, *, name: str, limits: ZipLimits) -> None:
     """Refuse ``zf`` (one pt-BR :class:`UserError` naming the file) when what it declares exceeds ``limits``."""
     infos = zf.infolist()
     if len(infos) > limits.max_entries:
-        raise UserError(f"{name}: {limits.what} tem {len(infos)} partes dentro do zip (o limite é "
-                        f"{limits.max_entries}); não foi lido.")
+        raise UserError(
+            f"{name}: {limits.what} tem {len(infos)} partes dentro do zip (o limite é "
+            f"{limits.max_entries}); não foi lido."
+        )
     total = 0
     for info in infos:
         total += info.file_size
         if info.file_size > limits.max_entry_bytes:
-            raise UserError(f"{name}: a parte {info.filename} de {limits.what} teria {megabytes(info.file_size)} "
-                            f"descompactada (o limite é {megabytes(limits.max_entry_bytes)}); não foi lido.")
+            raise UserError(
+                f"{name}: a parte {info.filename} de {limits.what} teria {megabytes(info.file_size)} "
+                f"descompactada (o limite é {megabytes(limits.max_entry_bytes)}); não foi lido."
+            )
         if info.file_size > limits.ratio_floor and info.file_size > limits.max_ratio * max(info.compress_size, 1):
-            raise UserError(f"{name}: a parte {info.filename} de {limits.what} se expandiria "
-                            f"{info.file_size // max(info.compress_size, 1)} vezes ao ser descompactada "
-                            f"({megabytes(info.file_size)}); um arquivo legítimo não se comprime assim. "
-                            f"Não foi lido.")
+            raise UserError(
+                f"{name}: a parte {info.filename} de {limits.what} se expandiria "
+                f"{info.file_size // max(info.compress_size, 1)} vezes ao ser descompactada "
+                f"({megabytes(info.file_size)}); um arquivo legítimo não se comprime assim. "
+                f"Não foi lido."
+            )
     if total > limits.max_total_bytes:
-        raise UserError(f"{name}: {limits.what} teria {megabytes(total)} descompactado (o limite é "
-                        f"{megabytes(limits.max_total_bytes)}); não foi lido.")
+        raise UserError(
+            f"{name}: {limits.what} teria {megabytes(total)} descompactado (o limite é "
+            f"{megabytes(limits.max_total_bytes)}); não foi lido."
+        )
 
 
 def read_member(zf: zipfile.ZipFile, member: str, *, name: str, max_bytes: int, chunk: int = 1024 * 1024) -> bytes:

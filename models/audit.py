@@ -33,8 +33,14 @@ from models.db import AUDIT, CHAIN_LOCK_SQL, BaseModel, db
 #: Tables whose writes are bookkeeping, not a clerk's change.
 UNAUDITED = {"audit_entry", "counter", "praca_meta", "login_throttle"}  # failed logins: audited as such
 
-ACTIONS = {"insert": "inclusão", "update": "alteração", "delete": "exclusão", "view": "consulta",
-           "restore": "restauração de backup", "login-fail": "login recusado"}
+ACTIONS = {
+    "insert": "inclusão",
+    "update": "alteração",
+    "delete": "exclusão",
+    "view": "consulta",
+    "restore": "restauração de backup",
+    "login-fail": "login recusado",
+}
 
 
 def _now() -> _dt.datetime:
@@ -136,9 +142,15 @@ class _Hook:
         return list(query.dicts())
 
     def _write(self, model, action: str, record_id, before, after, person_id=None, note: str = "") -> None:
-        append(table_name=model._meta.table_name, record_id="" if record_id is None else str(record_id),
-               action=action, before=_dump(before) if before is not None else "",
-               after=_dump(after) if after is not None else "", note=note, person_id=person_id)
+        append(
+            table_name=model._meta.table_name,
+            record_id="" if record_id is None else str(record_id),
+            action=action,
+            before=_dump(before) if before is not None else "",
+            after=_dump(after) if after is not None else "",
+            note=note,
+            person_id=person_id,
+        )
 
     def inserted(self, query, result) -> None:
         model = query.model
@@ -155,8 +167,12 @@ class _Hook:
             if data and columns and set(map(type, data)) <= {list, tuple} and set(map(len, data)) == {len(columns)}:
                 after = _compact(columns, data)
             else:
-                items = [{getattr(k, "name", str(k)): v for k, v in item.items()} if isinstance(item, dict)
-                         else dict(zip(columns, item)) for item in data]
+                items = [
+                    {getattr(k, "name", str(k)): v for k, v in item.items()}
+                    if isinstance(item, dict)
+                    else dict(zip(columns, item))
+                    for item in data
+                ]
                 shapes = {frozenset(item) for item in items}
                 if len(shapes) == 1 and items[0]:
                     names = sorted(items[0])
@@ -177,8 +193,14 @@ class _Hook:
             changed = {k for k in new if new.get(k) != old.get(k)}
             if not changed:
                 continue
-            self._write(model, "update", old[pk.name], {k: old.get(k) for k in sorted(changed)},
-                        {k: new.get(k) for k in sorted(changed)}, _person_of(model, new or old))
+            self._write(
+                model,
+                "update",
+                old[pk.name],
+                {k: old.get(k) for k in sorted(changed)},
+                {k: new.get(k) for k in sorted(changed)},
+                _person_of(model, new or old),
+            )
 
     def deleted(self, model, before: list[dict]) -> None:
         pk = model._meta.primary_key
@@ -266,8 +288,9 @@ def verify_chain(*, batch: int = 2000) -> ChainState:
     last_id = 0
     columns = [AuditEntry.id, AuditEntry.prev_hash, AuditEntry.hash] + [getattr(AuditEntry, n) for n in _FIELDS]
     while True:
-        rows = list(AuditEntry.select(*columns).where(AuditEntry.id > last_id).order_by(AuditEntry.id)
-                    .limit(batch).dicts())
+        rows = list(
+            AuditEntry.select(*columns).where(AuditEntry.id > last_id).order_by(AuditEntry.id).limit(batch).dicts()
+        )
         if not rows:
             break
         for row in rows:
@@ -275,13 +298,22 @@ def verify_chain(*, batch: int = 2000) -> ChainState:
             last_id = row["id"]
             when = _at_text(row["at"])[:16]
             if row["prev_hash"] != prev:
-                return ChainState(count, row["id"], f"não aponta para o registro anterior (de {when}, "
-                                                    f"{row['username']}): um registro foi apagado, inserido ou trocado "
-                                                    "antes dele.", prev)
+                return ChainState(
+                    count,
+                    row["id"],
+                    f"não aponta para o registro anterior (de {when}, "
+                    f"{row['username']}): um registro foi apagado, inserido ou trocado "
+                    "antes dele.",
+                    prev,
+                )
             if row["hash"] != entry_hash(prev, row):
-                return ChainState(count, row["id"], f"o conteúdo (de {when}, {row['username']}, "
-                                                    f"{row['table_name']}) não confere com o seu hash: foi alterado.",
-                                  prev)
+                return ChainState(
+                    count,
+                    row["id"],
+                    f"o conteúdo (de {when}, {row['username']}, "
+                    f"{row['table_name']}) não confere com o seu hash: foi alterado.",
+                    prev,
+                )
             prev = row["hash"]
     return ChainState(count, None, "", prev)
 
@@ -308,17 +340,23 @@ def install_guards(database) -> None:
         for event in ("UPDATE", "DELETE"):
             database.execute_sql(
                 f'CREATE TRIGGER IF NOT EXISTS "audit_entry_no_{event.lower()}" BEFORE {event} ON "audit_entry" '
-                f"BEGIN SELECT RAISE(ABORT, '{_GUARD_MESSAGE}'); END")
+                f"BEGIN SELECT RAISE(ABORT, '{_GUARD_MESSAGE}'); END"
+            )
         return
     database.execute_sql(
         "CREATE OR REPLACE FUNCTION praca_audit_append_only() RETURNS trigger LANGUAGE plpgsql AS $$ "
-        f"BEGIN RAISE EXCEPTION '{_GUARD_MESSAGE}'; END $$")
+        f"BEGIN RAISE EXCEPTION '{_GUARD_MESSAGE}'; END $$"
+    )
     database.execute_sql('DROP TRIGGER IF EXISTS audit_entry_append_only ON "audit_entry"')
-    database.execute_sql('CREATE TRIGGER audit_entry_append_only BEFORE UPDATE OR DELETE ON "audit_entry" '
-                         "FOR EACH ROW EXECUTE FUNCTION praca_audit_append_only()")
+    database.execute_sql(
+        'CREATE TRIGGER audit_entry_append_only BEFORE UPDATE OR DELETE ON "audit_entry" '
+        "FOR EACH ROW EXECUTE FUNCTION praca_audit_append_only()"
+    )
     database.execute_sql('DROP TRIGGER IF EXISTS audit_entry_no_truncate ON "audit_entry"')
-    database.execute_sql('CREATE TRIGGER audit_entry_no_truncate BEFORE TRUNCATE ON "audit_entry" '
-                         "FOR EACH STATEMENT EXECUTE FUNCTION praca_audit_append_only()")
+    database.execute_sql(
+        'CREATE TRIGGER audit_entry_no_truncate BEFORE TRUNCATE ON "audit_entry" '
+        "FOR EACH STATEMENT EXECUTE FUNCTION praca_audit_append_only()"
+    )
 
 
 def lift_guards(database) -> None:
@@ -340,8 +378,9 @@ def restore_guards(database) -> None:
 def record_view(model, record_id, what: str, *, person_id: int | None = None) -> None:
     """Record that someone saw ``what`` of a record (a person's CPF, health certificate…) — LGPD."""
     with db.atomic():
-        append(table_name=model._meta.table_name, record_id=str(record_id), action="view", note=what,
-               person_id=person_id)
+        append(
+            table_name=model._meta.table_name, record_id=str(record_id), action="view", note=what, person_id=person_id
+        )
 
 
 @dataclass(frozen=True)
@@ -377,9 +416,16 @@ class AuditRow:
         return self.note
 
 
-def audit_rows(*, table: str | None = None, record_id: str | None = None, username: str | None = None,
-               person_id: int | None = None, since: _dt.date | None = None, until: _dt.date | None = None,
-               limit: int = 1000) -> list[AuditRow]:
+def audit_rows(
+    *,
+    table: str | None = None,
+    record_id: str | None = None,
+    username: str | None = None,
+    person_id: int | None = None,
+    since: _dt.date | None = None,
+    until: _dt.date | None = None,
+    limit: int = 1000,
+) -> list[AuditRow]:
     """The trail, newest first, filtered by table and record, user, person or period."""
     session.require("audit.view")
     query = AuditEntry.select()
@@ -395,14 +441,14 @@ def audit_rows(*, table: str | None = None, record_id: str | None = None, userna
         query = query.where(AuditEntry.at >= _dt.datetime.combine(since, _dt.time()))
     if until:
         query = query.where(AuditEntry.at < _dt.datetime.combine(until + _dt.timedelta(days=1), _dt.time()))
-    return [AuditRow(e.id, e.at, e.username, e.table_name, e.record_id, e.action, e.action_label, e.before,
-                     e.after, e.note)
-            for e in query.order_by(AuditEntry.id.desc()).limit(limit)]
+    return [
+        AuditRow(e.id, e.at, e.username, e.table_name, e.record_id, e.action, e.action_label, e.before, e.after, e.note)
+        for e in query.order_by(AuditEntry.id.desc()).limit(limit)
+    ]
 
 
 def audit_tables() -> list[str]:
-    return [t for (t,) in AuditEntry.select(AuditEntry.table_name).distinct().order_by(AuditEntry.table_name)
-            .tuples()]
+    return [t for (t,) in AuditEntry.select(AuditEntry.table_name).distinct().order_by(AuditEntry.table_name).tuples()]
 
 
 def export_csv(rows: list[AuditRow], path) -> None:
@@ -415,5 +461,15 @@ def export_csv(rows: list[AuditRow], path) -> None:
         out = csv.writer(fh, delimiter=";")
         out.writerow(["quando", "usuário", "tabela", "registro", "ação", "antes", "depois", "observação"])
         for r in rows:
-            out.writerow([r.at.strftime("%d/%m/%Y %H:%M:%S"), r.username, r.table_name, r.record_id,
-                          r.action_label, r.before, r.after, r.note])
+            out.writerow(
+                [
+                    r.at.strftime("%d/%m/%Y %H:%M:%S"),
+                    r.username,
+                    r.table_name,
+                    r.record_id,
+                    r.action_label,
+                    r.before,
+                    r.after,
+                    r.note,
+                ]
+            )

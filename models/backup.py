@@ -59,6 +59,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from peewee import (
     AutoField,
@@ -82,8 +83,6 @@ from models.archive import ZipLimits, check_zip, megabytes, read_member
 from models.db import AUDIT, DecimalTextField, MoneyField, current_url, db, sqlite_backup
 from models.errors import UserError
 from models.money import from_centavos, to_centavos
-
-from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from models.sealed import Seal, Trust  # noqa: F401
@@ -291,14 +290,16 @@ class Backup:
     @property
     def backend_label(self) -> str:
         return {"sqlite": "banco embutido (SQLite)", "postgresql": "PostgreSQL"}.get(
-            self.manifest.get("source_backend"), str(self.manifest.get("source_backend")))
+            self.manifest.get("source_backend"), str(self.manifest.get("source_backend"))
+        )
 
     def describe(self) -> str:
         """One pt-BR sentence: when, from where, what it holds."""
         when = self.created_at
         stamp = when.strftime("%d/%m/%Y %H:%M") if when else "data desconhecida"
-        return (f"backup de {stamp} ({self.backend_label}, esquema versão {self.schema_version}): "
-                f"{count_text(self.counts)}")
+        return (
+            f"backup de {stamp} ({self.backend_label}, esquema versão {self.schema_version}): {count_text(self.counts)}"
+        )
 
 
 def _export(database) -> tuple[int, dict[str, TableData]]:
@@ -313,8 +314,11 @@ def _export(database) -> tuple[int, dict[str, TableData]]:
             fields = model._meta.sorted_fields
             kinds = [_type_of(f) for f in fields]
             pk = model._meta.primary_key
-            data = TableData(model._meta.table_name, pk.column_name if pk else None,
-                             [(f.column_name, k) for f, k in zip(fields, kinds)])
+            data = TableData(
+                model._meta.table_name,
+                pk.column_name if pk else None,
+                [(f.column_name, k) for f, k in zip(fields, kinds)],
+            )
             query = model.select(*fields)
             if pk is not None:
                 query = query.order_by(pk)
@@ -354,8 +358,16 @@ def _payload(tables: dict[str, TableData]) -> bytes:
     return out.getvalue()
 
 
-def _manifest(version: int, tables: dict[str, TableData], payload: bytes, *, backend: str, source: str,
-              app_version: str, now: _dt.datetime | None) -> dict:
+def _manifest(
+    version: int,
+    tables: dict[str, TableData],
+    payload: bytes,
+    *,
+    backend: str,
+    source: str,
+    app_version: str,
+    now: _dt.datetime | None,
+) -> dict:
     now = (now or _dt.datetime.now()).astimezone().replace(microsecond=0)
     return {
         "format": FORMAT,
@@ -365,8 +377,10 @@ def _manifest(version: int, tables: dict[str, TableData], payload: bytes, *, bac
         "source_backend": backend,
         "source": source,
         "app_version": app_version,
-        "tables": {name: {"rows": len(t.rows), "primary_key": t.primary_key, "columns": [list(c) for c in t.columns]}
-                   for name, t in tables.items()},
+        "tables": {
+            name: {"rows": len(t.rows), "primary_key": t.primary_key, "columns": [list(c) for c in t.columns]}
+            for name, t in tables.items()
+        },
         "payload": PAYLOAD,
         "payload_sha256": hashlib.sha256(payload).hexdigest(),
         "payload_bytes": len(payload),
@@ -417,8 +431,7 @@ def _check_dest(dest: Path) -> Path:
     dest = Path(dest).expanduser()
     folder = dest.parent.resolve()
     if not folder.is_dir():
-        raise UserError(f"A pasta {folder} não existe: crie-a ou escolha outro caminho para {dest.name}.",
-                        field="out")
+        raise UserError(f"A pasta {folder} não existe: crie-a ou escolha outro caminho para {dest.name}.", field="out")
     if dest.is_dir():
         raise UserError(f"{dest} é uma pasta: informe o nome do arquivo de backup.", field="out")
     from models.outfile import resolve_target
@@ -431,8 +444,15 @@ def _check_dest(dest: Path) -> Path:
     return dest
 
 
-def write_backup(dest: str | Path, *, app_version: str = "", now: _dt.datetime | None = None,
-                 check_role: bool = True, signer=None, passphrase: str | None = None) -> BackupInfo:
+def write_backup(
+    dest: str | Path,
+    *,
+    app_version: str = "",
+    now: _dt.datetime | None = None,
+    check_role: bool = True,
+    signer=None,
+    passphrase: str | None = None,
+) -> BackupInfo:
     """Write a backup of the open database to ``dest`` (either back end), signed by ``signer`` when given and
     encrypted with ``passphrase`` when given (:mod:`models.sealed`). ``signer`` may be a function that returns
     it (or None), called after the checks."""
@@ -447,11 +467,24 @@ def write_backup(dest: str | Path, *, app_version: str = "", now: _dt.datetime |
     version, tables = snapshot_data(database)
     payload = _payload(tables)
     url = current_url()
-    manifest = _manifest(version, tables, payload, backend=_source_backend(database),
-                         source=url.display() if url else "", app_version=app_version, now=now)
+    manifest = _manifest(
+        version,
+        tables,
+        payload,
+        backend=_source_backend(database),
+        source=url.display() if url else "",
+        app_version=app_version,
+        now=now,
+    )
     write_file(dest, manifest, payload, signer=signer, passphrase=passphrase)
-    return BackupInfo(dest, version, manifest["source_backend"], {n: len(t.rows) for n, t in tables.items()},
-                      signer.key_id if signer is not None else "", passphrase is not None)
+    return BackupInfo(
+        dest,
+        version,
+        manifest["source_backend"],
+        {n: len(t.rows) for n, t in tables.items()},
+        signer.key_id if signer is not None else "",
+        passphrase is not None,
+    )
 
 
 def backup_sqlite(dest: str | Path) -> Path:
@@ -469,9 +502,11 @@ def _not_ours(path: Path) -> BackupError:
     except OSError:
         head = b""
     if head == b"SQLite format 3\x00":
-        return BackupError(f"{path.name} é um arquivo de banco de dados, não um backup do Praça; para usá-lo, "
-                           f"abra-o em Arquivo → Abrir banco de dados (ou praca --db sqlite:///{path}). "
-                           "Nada foi alterado.")
+        return BackupError(
+            f"{path.name} é um arquivo de banco de dados, não um backup do Praça; para usá-lo, "
+            f"abra-o em Arquivo → Abrir banco de dados (ou praca --db sqlite:///{path}). "
+            "Nada foi alterado."
+        )
     return BackupError(f"{path.name} não é um backup do Praça; nada foi alterado.")
 
 
@@ -489,22 +524,29 @@ def _check_manifest(manifest, path: Path) -> dict:
     if not isinstance(fmt, int) or isinstance(fmt, bool) or fmt < 1:
         raise _corrupt(path, "versão de formato ilegível")
     if fmt > FORMAT_VERSION:
-        raise BackupError(f"{path.name} foi gravado por um Praça mais novo (formato de backup versão {fmt}; "
-                          f"este Praça lê até a versão {FORMAT_VERSION}). Atualize o Praça; nada foi alterado.")
+        raise BackupError(
+            f"{path.name} foi gravado por um Praça mais novo (formato de backup versão {fmt}; "
+            f"este Praça lê até a versão {FORMAT_VERSION}). Atualize o Praça; nada foi alterado."
+        )
     version = manifest.get("schema_version")
     if not isinstance(version, int) or isinstance(version, bool) or version < 1:
         raise _corrupt(path, "versão de esquema ilegível")
     if version > schema.LATEST:
-        raise BackupError(f"{path.name} é de um Praça mais novo (esquema versão {version}); este Praça conhece "
-                          f"até a versão {schema.LATEST}. Atualize o Praça; nada foi alterado.")
+        raise BackupError(
+            f"{path.name} é de um Praça mais novo (esquema versão {version}); este Praça conhece "
+            f"até a versão {schema.LATEST}. Atualize o Praça; nada foi alterado."
+        )
     tables = manifest.get("tables")
     if not isinstance(tables, dict) or "praca_meta" not in tables:
         raise _corrupt(path, "lista de tabelas ausente")
     for name, info in tables.items():
-        ok = (isinstance(info, dict) and isinstance(info.get("rows"), int) and info["rows"] >= 0
-              and isinstance(info.get("columns"), list)
-              and all(isinstance(c, list) and len(c) == 2 and all(isinstance(x, str) for x in c)
-                      for c in info["columns"]))
+        ok = (
+            isinstance(info, dict)
+            and isinstance(info.get("rows"), int)
+            and info["rows"] >= 0
+            and isinstance(info.get("columns"), list)
+            and all(isinstance(c, list) and len(c) == 2 and all(isinstance(x, str) for x in c) for c in info["columns"])
+        )
         if not ok:
             raise _corrupt(path, f"descrição da tabela {name} ilegível")
     if not isinstance(manifest.get("payload_sha256"), str):
@@ -514,8 +556,9 @@ def _check_manifest(manifest, path: Path) -> dict:
 
 #: What a backup may hold once decompressed: its manifest and its data (JSON lines compress 5 to 20 times; a
 #: "zip bomb" a thousand times or more), and no data line longer than a row can be.
-BACKUP_LIMITS = ZipLimits("o backup", max_entries=16, max_entry_bytes=4 * 1024**3, max_total_bytes=4 * 1024**3,
-                          max_ratio=100)
+BACKUP_LIMITS = ZipLimits(
+    "o backup", max_entries=16, max_entry_bytes=4 * 1024**3, max_total_bytes=4 * 1024**3, max_ratio=100
+)
 MAX_ROW_BYTES = 1024 * 1024
 
 
@@ -572,12 +615,13 @@ def read_backup(path: str | Path, *, trust: "Trust | None" = None, passphrase: s
             check_zip(zf, name=path.name, limits=BACKUP_LIMITS)  # a zip bomb stops here, before any byte is read
             manifest_bytes = read_member(zf, MANIFEST, name=path.name, max_bytes=MAX_MANIFEST_BYTES)
             if trust is not None:  # the signature first: nothing of a backup it cannot prove is used
-                member = (read_member(zf, SIGNATURE, name=path.name, max_bytes=64 * 1024)
-                          if SIGNATURE in names else None)
+                member = read_member(zf, SIGNATURE, name=path.name, max_bytes=64 * 1024) if SIGNATURE in names else None
                 seal = check_seal(manifest_bytes, member, trust, path.name)
                 if not seal.ok and not trust.accept_unsigned:
-                    raise BackupError(f"{seal.message} Nada foi alterado. Para restaurar mesmo assim, o "
-                                      "administrador usa --accept-unsigned e confirma.")
+                    raise BackupError(
+                        f"{seal.message} Nada foi alterado. Para restaurar mesmo assim, o "
+                        "administrador usa --accept-unsigned e confirma."
+                    )
             try:
                 manifest = json.loads(manifest_bytes)
             except (UnicodeDecodeError, ValueError):
@@ -597,8 +641,10 @@ def read_backup(path: str | Path, *, trust: "Trust | None" = None, passphrase: s
 
 
 def _parse_payload(payload: bytes, manifest: dict, path: Path | None) -> dict[str, TableData]:
-    tables = {name: TableData(name, info.get("primary_key"), [tuple(c) for c in info["columns"]])
-              for name, info in manifest["tables"].items()}
+    tables = {
+        name: TableData(name, info.get("primary_key"), [tuple(c) for c in info["columns"]])
+        for name, info in manifest["tables"].items()
+    }
     try:
         text = payload.decode("utf-8")
     except UnicodeDecodeError:
@@ -616,8 +662,10 @@ def _parse_payload(payload: bytes, manifest: dict, path: Path | None) -> dict[st
         data.rows.append(row)
     for name, data in tables.items():
         if len(data.rows) != manifest["tables"][name]["rows"]:
-            raise _corrupt(path, f"a tabela {name} tem {len(data.rows)} linhas e o manifesto diz "
-                                 f"{manifest['tables'][name]['rows']}")
+            raise _corrupt(
+                path,
+                f"a tabela {name} tem {len(data.rows)} linhas e o manifesto diz {manifest['tables'][name]['rows']}",
+            )
     return tables
 
 
@@ -653,8 +701,10 @@ def _upgrade(backup: Backup) -> dict[str, TableData]:
         except BackupError:
             raise
         except Exception as exc:  # noqa: BLE001 - a migration that fails on this data: one line, nothing touched
-            raise BackupError(f"Não foi possível atualizar o backup da versão {backup.schema_version} para a "
-                              f"{schema.LATEST}: {exc}. Nada foi alterado.") from exc
+            raise BackupError(
+                f"Não foi possível atualizar o backup da versão {backup.schema_version} para a "
+                f"{schema.LATEST}: {exc}. Nada foi alterado."
+            ) from exc
         finally:
             scratch.close()
     if version != schema.LATEST:
@@ -675,8 +725,9 @@ def _current_tables(backup: Backup) -> dict[str, TableData]:
             raise _corrupt(backup.path, f"falta a tabela {name} do esquema versão {schema.LATEST}")
         if data.columns != expected:
             if sorted(data.columns) != sorted(expected):
-                raise _corrupt(backup.path, f"as colunas da tabela {name} não conferem com o esquema versão "
-                                            f"{schema.LATEST}")
+                raise _corrupt(
+                    backup.path, f"as colunas da tabela {name} não conferem com o esquema versão {schema.LATEST}"
+                )
             order = [data.column_names.index(c) for c, _k in expected]
             data = TableData(name, data.primary_key, expected, [[row[i] for i in order] for row in data.rows])
             tables[name] = data
@@ -752,19 +803,27 @@ def _insert(database, tables, data: dict[str, TableData], progress: Callable[[st
         if progress:
             progress(name)
         for start in range(0, len(rows), 200):
-            model.insert_many(rows[start:start + 200], fields=fields).execute()
+            model.insert_many(rows[start : start + 200], fields=fields).execute()
         for pk_value, fk, value in later:
             model.update({fk: value}).where(pk == pk_value).execute()
         if isinstance(database, PostgresqlDatabase) and isinstance(pk, (AutoField, BigAutoField)):
             database.execute_sql(
                 f"SELECT setval(pg_get_serial_sequence(%s, %s), "
                 f'COALESCE((SELECT MAX("{pk.column_name}") FROM "{name}"), 0) + 1, false)',
-                (f'"{name}"', pk.column_name))
+                (f'"{name}"', pk.column_name),
+            )
 
 
-def restore_backup(path: str | Path, *, force: bool = False, keep_current: Path | None = None,
-                   app_version: str = "", progress: Callable[[str], None] | None = None,
-                   trust: "Trust | None" = None, passphrase: str | None = None) -> RestoreResult:
+def restore_backup(
+    path: str | Path,
+    *,
+    force: bool = False,
+    keep_current: Path | None = None,
+    app_version: str = "",
+    progress: Callable[[str], None] | None = None,
+    trust: "Trust | None" = None,
+    passphrase: str | None = None,
+) -> RestoreResult:
     """Replace the open database's data with the backup at ``path`` — all of it, in one transaction, or nothing.
 
     The backup's signature is checked first against ``trust`` (default: the open database's municipal keys,
@@ -788,9 +847,11 @@ def restore_backup(path: str | Path, *, force: bool = False, keep_current: Path 
     where = url.display() if url else "o banco de dados"
     if not is_empty(before):
         if not force:
-            raise UserError(f"{where} já tem dados ({count_text(before)}); a restauração substituiria tudo. "
-                            "Para substituir, use --force (um backup do banco atual é gravado antes). "
-                            "Nada foi alterado.")
+            raise UserError(
+                f"{where} já tem dados ({count_text(before)}); a restauração substituiria tudo. "
+                "Para substituir, use --force (um backup do banco atual é gravado antes). "
+                "Nada foi alterado."
+            )
         if keep_current is not None:
             write_backup(keep_current, app_version=app_version, check_role=False)
     tables = _tables()
@@ -818,40 +879,55 @@ def restore_backup(path: str | Path, *, force: bool = False, keep_current: Path 
             _insert(database, tables, data, progress)
             with database.bind_ctx([schema.Meta]):
                 schema.Meta.insert(key="schema_version", value=str(schema.LATEST)).on_conflict(
-                    conflict_target=[schema.Meta.key], update={schema.Meta.value: str(schema.LATEST)}).execute()
+                    conflict_target=[schema.Meta.key], update={schema.Meta.value: str(schema.LATEST)}
+                ).execute()
             _audit_restore(database, backup)
     except (IntegrityError, DataError) as exc:  # rolled back: the database is as it was
         reason = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-        raise BackupError(f"O banco de dados recusou o conteúdo de {backup.path.name} ({reason}); "
-                          "nada foi alterado.") from exc
+        raise BackupError(
+            f"O banco de dados recusou o conteúdo de {backup.path.name} ({reason}); nada foi alterado."
+        ) from exc
     finally:
         AUDIT.suspended -= 1
     from models import acts
 
     acts.opened()  # the restored acts, and any this Praça ships that the backup lacks
-    return RestoreResult({n: len(t.rows) for n, t in data.items()}, backup.schema_version,
-                         before if not is_empty(before) else {}, keep_current if not is_empty(before) else None)
+    return RestoreResult(
+        {n: len(t.rows) for n, t in data.items()},
+        backup.schema_version,
+        before if not is_empty(before) else {},
+        keep_current if not is_empty(before) else None,
+    )
 
 
 def _audit_restore(database, backup) -> None:
     """The restored trail is the backup's own; the restore itself is one more entry on it: who, when, which file."""
     from models import session
-    from models.audit import AuditEntry
-
-    from models.audit import append, restore_guards, seal_unsealed
+    from models.audit import AuditEntry, append, restore_guards, seal_unsealed
 
     with database.bind_ctx([AuditEntry]):
         seal_unsealed(database)  # a backup from before the chain: its entries are linked in order
         restore_guards(database)
-        append(table_name="*", record_id="", action="restore", username=session.who(),
-               note=f"restaurado o backup {backup.path.name} ({backup.describe()})")
+        append(
+            table_name="*",
+            record_id="",
+            action="restore",
+            username=session.who(),
+            note=f"restaurado o backup {backup.path.name} ({backup.describe()})",
+        )
 
 
 # --------------------------------------------------------------------------- daily backups and their rotation
 
 
-def rotation_keep(dates: Iterable[_dt.date], today: _dt.date, *, daily: int = DAILY_KEEP,
-                  weekly: int = WEEKLY_KEEP, window_days: int = WINDOW_DAYS) -> set[_dt.date]:
+def rotation_keep(
+    dates: Iterable[_dt.date],
+    today: _dt.date,
+    *,
+    daily: int = DAILY_KEEP,
+    weekly: int = WEEKLY_KEEP,
+    window_days: int = WINDOW_DAYS,
+) -> set[_dt.date]:
     """Which backup dates to keep (see the module's docstring for the rule). Pure: no file is touched."""
     ordered = sorted(set(dates), reverse=True)
     keep = set(ordered[:daily])
@@ -925,10 +1001,12 @@ class Shrunk:
 
     @property
     def text(self) -> str:
-        return (f"O banco de dados perdeu a maior parte dos dados desde o backup de "
-                f"{self.previous_day:%d/%m/%Y}: tinha {self.previous_total} registros, tem {self.total}. "
-                f"Os backups anteriores foram mantidos (em {self.previous.parent}); se os dados não deviam "
-                f"ter sumido, restaure o de {self.previous_day:%d/%m/%Y} ({self.previous.name}).")
+        return (
+            f"O banco de dados perdeu a maior parte dos dados desde o backup de "
+            f"{self.previous_day:%d/%m/%Y}: tinha {self.previous_total} registros, tem {self.total}. "
+            f"Os backups anteriores foram mantidos (em {self.previous.parent}); se os dados não deviam "
+            f"ter sumido, restaure o de {self.previous_day:%d/%m/%Y} ({self.previous.name})."
+        )
 
 
 @dataclass(frozen=True)
@@ -1031,8 +1109,10 @@ def seal_pending_backups() -> list[Path]:
                 _log(path.parent, f"{path.name}: alterado depois de gravado; não foi assinado")
                 continue
             buffer = io.BytesIO()
-            with zipfile.ZipFile(io.BytesIO(data)) as source, \
-                    zipfile.ZipFile(buffer, "w", compression=zipfile.ZIP_DEFLATED) as target:
+            with (
+                zipfile.ZipFile(io.BytesIO(data)) as source,
+                zipfile.ZipFile(buffer, "w", compression=zipfile.ZIP_DEFLATED) as target,
+            ):
                 for info in source.infolist():
                     target.writestr(info, source.read(info))
                 target.writestr(SIGNATURE, signature_member(signer, source.read(MANIFEST)))
@@ -1081,4 +1161,3 @@ def safety_copy_name(now: _dt.datetime | None = None) -> str:
     """The name of the backup written before a restore replaces a database's data."""
     now = now or _dt.datetime.now()
     return f"antes-da-restauracao-{now:%Y-%m-%d-%H%M%S}{SUFFIX}"
-

@@ -49,7 +49,9 @@ def clean_cnpj(value: str) -> str:
 
 
 def format_cpf(value: str) -> str:
-    if len(value or "") == 11 and value.isascii() and value.isdigit():  # the compact form as stored: sliced (reports format thousands)
+    if (
+        len(value or "") == 11 and value.isascii() and value.isdigit()
+    ):  # the compact form as stored: sliced (reports format thousands)
         return f"{value[:3]}.{value[3:6]}.{value[6:9]}-{value[9:]}"
     return _cpf.format(value) if value else ""
 
@@ -74,8 +76,20 @@ def cnpj_check_digits(first12: str) -> str:
 
 # --------------------------------------------------------------------------- dates typed dd/mm/aaaa
 
-_MONTHS = ("janeiro", "fevereiro", "março", "abril", "maio", "junho", "julho", "agosto", "setembro", "outubro",
-           "novembro", "dezembro")
+_MONTHS = (
+    "janeiro",
+    "fevereiro",
+    "março",
+    "abril",
+    "maio",
+    "junho",
+    "julho",
+    "agosto",
+    "setembro",
+    "outubro",
+    "novembro",
+    "dezembro",
+)
 _BR_DATE = re.compile(r"(\d{1,2})/(\d{1,2})/(\d{4})")
 
 

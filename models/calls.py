@@ -34,10 +34,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from models import describe
 from peewee import fn
 
-from models.applications import STATUSES as APP_STATUSES, Application
+from models import describe
+from models.applications import STATUSES as APP_STATUSES
+from models.applications import Application
 from models.charges import Charge, Payment, debts_of
 from models.draws import (
     Draw,
@@ -70,9 +71,27 @@ from models.selection_process import final_basis, has_appeals, process_of
 from models.sites import Site, Stall, find_site, stall_rows
 
 __all__ = [
-    "ELIGIBLE_STATUSES", "Option", "Candidate", "CallList", "DrawRow", "HolderRow", "IssueOutcome", "StallChoice",
-    "selection_regimes", "method_text", "site_options", "group_options", "default_call_text", "payment_time",
-    "call_list", "draw_row", "draw_rows", "draw_holders", "issue_holder_permits", "draw_sites", "stall_choices",
+    "ELIGIBLE_STATUSES",
+    "Option",
+    "Candidate",
+    "CallList",
+    "DrawRow",
+    "HolderRow",
+    "IssueOutcome",
+    "StallChoice",
+    "selection_regimes",
+    "method_text",
+    "site_options",
+    "group_options",
+    "default_call_text",
+    "payment_time",
+    "call_list",
+    "draw_row",
+    "draw_rows",
+    "draw_holders",
+    "issue_holder_permits",
+    "draw_sites",
+    "stall_choices",
     "assign_stalls",
 ]
 
@@ -110,13 +129,15 @@ def method_text(regime: Regime | str) -> str:
     parts = []
     if sel is not None and sel.criteria:
         ties = ", depois ".join(TIE_BREAKS.get(t, t) for t in sel.tie_break)
-        parts.append(f"Pontuação socioeconômica ({regime.cite(sel.criteria[0].basis.split(',')[0])})"
-                     + (f"; empate: {ties} ({rules.tie_basis}); o que restar empatado, pela ordem sorteada"
-                        if ties else "")
-                     + "; os de maior pontuação ficam com as vagas, na ordem sorteada")
+        parts.append(
+            f"Pontuação socioeconômica ({regime.cite(sel.criteria[0].basis.split(',')[0])})"
+            + (f"; empate: {ties} ({rules.tie_basis}); o que restar empatado, pela ordem sorteada" if ties else "")
+            + "; os de maior pontuação ficam com as vagas, na ordem sorteada"
+        )
     if rules.mode == "payment-time":
-        parts.append(f"ordem de inscrição confirmada pela data e hora do pagamento ({rules.payment_basis}); "
-                     "posições por sorteio")
+        parts.append(
+            f"ordem de inscrição confirmada pela data e hora do pagamento ({rules.payment_basis}); posições por sorteio"
+        )
     elif rules.mode == "preference":
         prefs = "; ".join(f"{p.rank}º {p.label}" for p in sorted(rules.preferences, key=lambda p: p.rank))
         parts.append(f"preferência ({prefs}), depois sorteio")
@@ -212,8 +233,9 @@ def payment_time(app: Application | int) -> tuple[_dt.datetime | None, str]:
 
     ``None`` while a charge is open or when the application has no charge."""
     app_id = app.id if isinstance(app, Application) else app
-    charges = list(Charge.select().where((Charge.application == app_id) & (Charge.status != "cancelled"))
-                   .order_by(Charge.id))
+    charges = list(
+        Charge.select().where((Charge.application == app_id) & (Charge.status != "cancelled")).order_by(Charge.id)
+    )
     if not charges:
         return None, "sem cobrança emitida"
     unpaid = [c for c in charges if c.status != "paid"]
@@ -230,8 +252,7 @@ def payment_time(app: Application | int) -> tuple[_dt.datetime | None, str]:
     at, known = max(last_of.values(), key=lambda m: m[0])
     if known:
         return at, f"pago em {at:%d/%m/%Y} às {at:%H:%M:%S} (hora do registro do pagamento)"
-    return at, (f"pago em {at:%d/%m/%Y}, hora não registrada: conta-se o fim do dia "
-                "(registrado em outro dia)")
+    return at, (f"pago em {at:%d/%m/%Y}, hora não registrada: conta-se o fim do dia (registrado em outro dia)")
 
 
 # --------------------------------------------------------------------------- candidates
@@ -262,7 +283,7 @@ class Candidate:
 
     @property
     def group_short(self) -> str:
-        """"Grupo 3" for a product group; a line's own (short) label otherwise."""
+        """ "Grupo 3" for a product group; a line's own (short) label otherwise."""
         return self.group_label.split(" — ")[0] if self.group_label else self.group
 
     @property
@@ -323,22 +344,29 @@ class CallList:
         if self.published is None:
             out.append(f"Sem lista: {self.problem}")
             return "\n".join(out) + "\n"
-        out += [f"Participantes: {len(self.published.participants)}",
-                f"SHA-256 da lista: {self.published.sha256}",
-                f"Algoritmo: {ALGORITHM} (README do Praça, seção «Sorteios: como conferir»)", "",
-                "Lista, exatamente como entra no hash (id;nome;…):", self.published.text.rstrip("\n")]
+        out += [
+            f"Participantes: {len(self.published.participants)}",
+            f"SHA-256 da lista: {self.published.sha256}",
+            f"Algoritmo: {ALGORITHM} (README do Praça, seção «Sorteios: como conferir»)",
+            "",
+            "Lista, exatamente como entra no hash (id;nome;…):",
+            self.published.text.rstrip("\n"),
+        ]
         if self.scored:
             heading = "Lista definitiva" if self.final_id else "Classificação"
             out += ["", f"{heading} (pontuação socioeconômica):"]
             for c in self.candidates:
                 if not c.excluded and c.score is not None:
                     group = f" [{c.group}]" if c.group else ""
-                    out.append(f"  {c.rank}º{group} {c.protocol} {c.applicant} — {c.score.total} pontos"
-                               + (f" ({c.tie_break})" if c.tie_break else ""))
+                    out.append(
+                        f"  {c.rank}º{group} {c.protocol} {c.applicant} — {c.score.total} pontos"
+                        + (f" ({c.tie_break})" if c.tie_break else "")
+                    )
         if self.published.excluded:
             out += ["", "Excluídos antes do sorteio:"]
-            out += [f"  [{e.participant.id}] {e.participant.name} — {e.reason} ({e.basis})"
-                    for e in self.published.excluded]
+            out += [
+                f"  [{e.participant.id}] {e.participant.name} — {e.reason} ({e.basis})" for e in self.published.excluded
+            ]
         return "\n".join(out) + "\n"
 
 
@@ -353,9 +381,11 @@ def _group_label(regime: Regime, group: str) -> str:
 
 
 def _applications(regime: Regime, site: str, group: str) -> list[Application]:
-    query = (Application.select().where((Application.regime == regime.id)
-                                        & Application.status.in_(list(ELIGIBLE_STATUSES)))
-             .order_by(Application.created_at, Application.id))
+    query = (
+        Application.select()
+        .where((Application.regime == regime.id) & Application.status.in_(list(ELIGIBLE_STATUSES)))
+        .order_by(Application.created_at, Application.id)
+    )
     kinds = regime.selection.permit_kinds if regime.selection is not None else ()
     if kinds:  # the kinds whose places the act's selection gives (Ilha Comprida art. 21: the event credential)
         query = query.where(Application.permit_kind.in_(list(kinds)))
@@ -368,8 +398,14 @@ def _applications(regime: Regime, site: str, group: str) -> list[Application]:
     return apps
 
 
-def call_list(regime: Regime | str, *, site: str = "", group: str = "", today: _dt.date | None = None,
-              marks: Mapping[str, Mapping] | None = None) -> CallList:
+def call_list(
+    regime: Regime | str,
+    *,
+    site: str = "",
+    group: str = "",
+    today: _dt.date | None = None,
+    marks: Mapping[str, Mapping] | None = None,
+) -> CallList:
     """The eligible participants of a call, with debts, scores or payment time, and the list to publish.
 
     ``marks`` are what the commission decides for a participant (by protocol):
@@ -387,8 +423,12 @@ def call_list(regime: Regime | str, *, site: str = "", group: str = "", today: _
         paid_at, paid_text = payment_time(app) if rules.mode == "payment-time" else (None, "")
         mark = marks.get(app.protocol, {})
         participant = participant_from_application(
-            app, paid_at=paid_at, debtor=bool(debts), quota=bool(mark.get("quota")) and rules.quota_percent is not None,
-            preference=mark.get("preference") or None)
+            app,
+            paid_at=paid_at,
+            debtor=bool(debts),
+            quota=bool(mark.get("quota")) and rules.quota_percent is not None,
+            preference=mark.get("preference") or None,
+        )
         base.append((app, participant, debts, paid_text))
 
     selection = regime.selection
@@ -405,11 +445,14 @@ def call_list(regime: Regime | str, *, site: str = "", group: str = "", today: _
             row = rows.get(p.id)
             if row is None:
                 if not (rules.exclude_debtors and p.debtor):  # a debtor stays, for the draw to leave out (art. 12, I)
-                    outside[p.id] = (f"não consta da lista definitiva publicada em {final.published_on:%d/%m/%Y} "
-                                     f"({final_basis(regime)})")
+                    outside[p.id] = (
+                        f"não consta da lista definitiva publicada em {final.published_on:%d/%m/%Y} "
+                        f"({final_basis(regime)})"
+                    )
                 continue
-            participants[p.id] = replace(row.participant, debtor=p.debtor, person_id=p.person_id,
-                                         application_id=p.application_id)
+            participants[p.id] = replace(
+                row.participant, debtor=p.debtor, person_id=p.person_id, application_id=p.application_id
+            )
             ranked[p.id] = (row.score, row.tie_break, row.tie_unresolved, row.tie_missing)
     elif scored:
         by_group: dict[str, list[Participant]] = {}
@@ -425,8 +468,10 @@ def call_list(regime: Regime | str, *, site: str = "", group: str = "", today: _
     if appeals:
         basis = final_basis(regime)
         if process is None:
-            blocked = ("O sorteio dos locais corre sobre a lista definitiva: publique a classificação, aguarde o prazo "
-                       f"de recurso, decida os recursos e publique a lista definitiva ({basis}).")
+            blocked = (
+                "O sorteio dos locais corre sobre a lista definitiva: publique a classificação, aguarde o prazo "
+                f"de recurso, decida os recursos e publique a lista definitiva ({basis})."
+            )
         else:
             note = process.stage_text
             if final is None:
@@ -445,16 +490,41 @@ def call_list(regime: Regime | str, *, site: str = "", group: str = "", today: _
     candidates = []
     for app, p, debts, paid_text in base:
         score, tie_break, unresolved, lacking = ranked.get(p.id, (None, "", False, ""))
-        candidates.append(Candidate(
-            application_id=app.id, protocol=app.protocol, applicant=app.applicant_name, status=app.status,
-            status_label=APP_STATUSES.get(app.status, app.status), group=p.group,
-            group_label=_group_label(regime, p.group), participant=participants[p.id], debts=debts,
-            paid_at_text=paid_text, score=score, tie_break=tie_break, tie_unresolved=unresolved, tie_missing=lacking,
-            excluded=excluded.get(p.id, ""), in_draw=p.id not in outside))
+        candidates.append(
+            Candidate(
+                application_id=app.id,
+                protocol=app.protocol,
+                applicant=app.applicant_name,
+                status=app.status,
+                status_label=APP_STATUSES.get(app.status, app.status),
+                group=p.group,
+                group_label=_group_label(regime, p.group),
+                participant=participants[p.id],
+                debts=debts,
+                paid_at_text=paid_text,
+                score=score,
+                tie_break=tie_break,
+                tie_unresolved=unresolved,
+                tie_missing=lacking,
+                excluded=excluded.get(p.id, ""),
+                in_draw=p.id not in outside,
+            )
+        )
     candidates.sort(key=lambda c: _display_key(c, rules, scored))
-    return CallList(regime_id=regime.id, site=site, group=group, rules=rules, candidates=tuple(candidates),
-                    published=published, problem=problem, scored=scored, appeals=appeals, process_note=note,
-                    final_id=final.id if final is not None else None, draw_blocked=blocked)
+    return CallList(
+        regime_id=regime.id,
+        site=site,
+        group=group,
+        rules=rules,
+        candidates=tuple(candidates),
+        published=published,
+        problem=problem,
+        scored=scored,
+        appeals=appeals,
+        process_note=note,
+        final_id=final.id if final is not None else None,
+        draw_blocked=blocked,
+    )
 
 
 def _display_key(c: Candidate, rules: DrawRules, scored: bool) -> tuple:
@@ -513,20 +583,39 @@ def draw_row(draw: Draw | int) -> DrawRow:
     draw = get_draw(draw.id if isinstance(draw, Draw) else draw)
     try:
         regime = get_regime(draw.regime)
-        regime_label, site_label = f"{regime.municipality}/{regime.state} — {regime.short}", _place_label(regime,
-                                                                                                         draw.site)
+        regime_label, site_label = (
+            f"{regime.municipality}/{regime.state} — {regime.short}",
+            _place_label(regime, draw.site),
+        )
     except UserError:  # a regime file removed since: show the ids
         regime_label, site_label = draw.regime, draw.site
-    counts = {role: n for role, n in DrawEntry.select(DrawEntry.role, fn.COUNT(DrawEntry.id))
-              .where(DrawEntry.draw == draw.id).group_by(DrawEntry.role).tuples()}
+    counts = {
+        role: n
+        for role, n in DrawEntry.select(DrawEntry.role, fn.COUNT(DrawEntry.id))
+        .where(DrawEntry.draw == draw.id)
+        .group_by(DrawEntry.role)
+        .tuples()
+    }
     previous = Draw.get_or_none(Draw.replaced_by == draw.id)
     return DrawRow(
-        id=draw.id, held_at=draw.held_at, regime_id=draw.regime, regime_label=regime_label, call=draw.call,
-        site_label=site_label, place=draw.place, status=draw.status, status_label=draw.status_label,
-        seed=draw.seed, list_sha256=draw.list_sha256,
-        participants=sum(n for role, n in counts.items() if role != "excluded"), holders=counts.get("holder", 0),
-        problems=tuple(verify_draw(draw)), replaced_by=draw.replaced_by_id,
-        replaces=previous.id if previous else None, annul_reason=draw.annul_reason)
+        id=draw.id,
+        held_at=draw.held_at,
+        regime_id=draw.regime,
+        regime_label=regime_label,
+        call=draw.call,
+        site_label=site_label,
+        place=draw.place,
+        status=draw.status,
+        status_label=draw.status_label,
+        seed=draw.seed,
+        list_sha256=draw.list_sha256,
+        participants=sum(n for role, n in counts.items() if role != "excluded"),
+        holders=counts.get("holder", 0),
+        problems=tuple(verify_draw(draw)),
+        replaced_by=draw.replaced_by_id,
+        replaces=previous.id if previous else None,
+        annul_reason=draw.annul_reason,
+    )
 
 
 def draw_rows(*, limit: int = 200) -> list[DrawRow]:
@@ -559,14 +648,13 @@ class HolderRow:
 
     @property
     def requirements_text(self) -> str:
-        """"entregues", "faltam 2 — até 20/10/2026", "prazo encerrado em …" ("" when the act asks nothing later)."""
+        """ "entregues", "faltam 2 — até 20/10/2026", "prazo encerrado em …" ("" when the act asks nothing later)."""
         return requirements_text(self.requirements)
 
     @property
     def due_documents(self) -> tuple[str, ...]:
         """The ids of the documents still to deliver (not met yet)."""
-        return tuple(r.rule.document for r in self.requirements
-                     if r.rule.kind == "document" and r.status != "passed")
+        return tuple(r.rule.document for r in self.requirements if r.rule.kind == "document" and r.status != "passed")
 
 
 def requirements_text(results) -> str:
@@ -588,8 +676,7 @@ def _permit_of_application(app_id: int | None) -> Permit | None:
     return Permit.get_or_none(Permit.application == app_id)
 
 
-def draw_holders(draw: Draw | int, *, today: _dt.date | None = None,
-                 requirements: bool = False) -> list[HolderRow]:
+def draw_holders(draw: Draw | int, *, today: _dt.date | None = None, requirements: bool = False) -> list[HolderRow]:
     """The holders of a draw in order of choice (by group, then the drawn order), with permit and stall; with
     ``requirements``, what the act asks them after the list (Sapezal art. 11), checked ``today``, while their
     permit is not issued."""
@@ -605,17 +692,28 @@ def draw_holders(draw: Draw | int, *, today: _dt.date | None = None,
         if permit is not None:
             for stall in Stall.select(Stall, Site).join(Site).where(Stall.holder == permit.id).order_by(Stall.number):
                 stalls.append(f"Banca {stall.number} — {stall.site.name}")
-        rows.append(HolderRow(
-            entry_id=entry.id, order=entry.role_order, group=entry.group, participant_id=entry.participant_id,
-            name=entry.name, quota=bool(entry.quota), application_id=app.id if app else None,
-            application_status=app.status if app else "",
-            application_status_label=APP_STATUSES.get(app.status, app.status) if app else "sem requerimento",
-            permit_id=permit.id if permit else None, permit_number=permit.number if permit else "",
-            permit_status_label=permit.status_label if permit else "", stall_text="; ".join(stalls),
-            permit_live=bool(permit and permit.status in LIVE_STATUSES),
-            section=(permit.section if permit else (app.section if app else "")) or "",
-            requirements=(later_requirements(app, today=today) if requirements and app is not None and permit is None
-                          else ())))
+        rows.append(
+            HolderRow(
+                entry_id=entry.id,
+                order=entry.role_order,
+                group=entry.group,
+                participant_id=entry.participant_id,
+                name=entry.name,
+                quota=bool(entry.quota),
+                application_id=app.id if app else None,
+                application_status=app.status if app else "",
+                application_status_label=APP_STATUSES.get(app.status, app.status) if app else "sem requerimento",
+                permit_id=permit.id if permit else None,
+                permit_number=permit.number if permit else "",
+                permit_status_label=permit.status_label if permit else "",
+                stall_text="; ".join(stalls),
+                permit_live=bool(permit and permit.status in LIVE_STATUSES),
+                section=(permit.section if permit else (app.section if app else "")) or "",
+                requirements=(
+                    later_requirements(app, today=today) if requirements and app is not None and permit is None else ()
+                ),
+            )
+        )
     return rows
 
 
@@ -630,12 +728,14 @@ class IssueOutcome:
 
 def _held(draw: Draw) -> None:
     if draw.status != "held":
-        raise UserError(f"O sorteio nº {draw.id} foi anulado: os seus titulares não recebem permissão nem banca.",
-                        field="draw")
+        raise UserError(
+            f"O sorteio nº {draw.id} foi anulado: os seus titulares não recebem permissão nem banca.", field="draw"
+        )
 
 
-def issue_holder_permits(draw: Draw | int, *, by: str, today: _dt.date, key_dir: Path | None,
-                         end: _dt.date | None = None) -> list[IssueOutcome]:
+def issue_holder_permits(
+    draw: Draw | int, *, by: str, today: _dt.date, key_dir: Path | None, end: _dt.date | None = None
+) -> list[IssueOutcome]:
     """Issue the permit of each holder whose application is approved (or awaiting payment and paid), in order.
 
     Each permit is its own transaction (``models.permits.issue_permit``): one
@@ -648,17 +748,29 @@ def issue_holder_permits(draw: Draw | int, *, by: str, today: _dt.date, key_dir:
     for holder in draw_holders(draw):
         who = f"{holder.order}º {holder.name}"
         if holder.permit_id is not None:
-            outcomes.append(IssueOutcome(holder, True, f"{who}: permissão nº {holder.permit_number} já emitida "
-                                         f"({holder.permit_status_label}).", holder.permit_number))
+            outcomes.append(
+                IssueOutcome(
+                    holder,
+                    True,
+                    f"{who}: permissão nº {holder.permit_number} já emitida ({holder.permit_status_label}).",
+                    holder.permit_number,
+                )
+            )
             continue
         if holder.application_id is None:
             outcomes.append(IssueOutcome(holder, False, f"{who}: participante sem requerimento no Praça."))
             continue
         app = Application.get_by_id(holder.application_id)
         if app.status not in ("approved", "awaiting_payment"):
-            outcomes.append(IssueOutcome(holder, False, f"{who}: requerimento {app.protocol} "
-                                         f"{APP_STATUSES.get(app.status, app.status)} — aprove-o no Atendimento "
-                                         "antes de emitir a permissão."))
+            outcomes.append(
+                IssueOutcome(
+                    holder,
+                    False,
+                    f"{who}: requerimento {app.protocol} "
+                    f"{APP_STATUSES.get(app.status, app.status)} — aprove-o no Atendimento "
+                    "antes de emitir a permissão.",
+                )
+            )
             continue
         kwargs: dict = {}
         outcome = None
@@ -670,14 +782,23 @@ def issue_holder_permits(draw: Draw | int, *, by: str, today: _dt.date, key_dir:
                 if key in ("valid_until", "event_end") and not kwargs and end is not None:
                     kwargs = {key: end}
                     continue
-                outcome = IssueOutcome(holder, False, f"{who}: {message}",
-                                       needs=key if key in ("valid_until", "event_end") and not kwargs else "")
+                outcome = IssueOutcome(
+                    holder,
+                    False,
+                    f"{who}: {message}",
+                    needs=key if key in ("valid_until", "event_end") and not kwargs else "",
+                )
                 break
             except UserError as exc:
                 outcome = IssueOutcome(holder, False, f"{who}: {exc.message}")
                 break
-            outcome = IssueOutcome(holder, True, f"{who}: permissão nº {permit.number} emitida, válida de "
-                                   f"{permit.valid_from:%d/%m/%Y} a {permit.valid_until:%d/%m/%Y}.", permit.number)
+            outcome = IssueOutcome(
+                holder,
+                True,
+                f"{who}: permissão nº {permit.number} emitida, válida de "
+                f"{permit.valid_from:%d/%m/%Y} a {permit.valid_until:%d/%m/%Y}.",
+                permit.number,
+            )
             break
         outcomes.append(outcome)
     return outcomes
@@ -735,8 +856,11 @@ def stall_choices(draw: Draw | int, site: Site | int | str) -> list[StallChoice]
             choices.append(StallChoice(holder, free, "", "sem permissão em vigor: emita a permissão antes"))
         else:
             nxt = offer(holder.section)
-            choices.append(StallChoice(holder, free, nxt.value if nxt else "",
-                                       "" if nxt else "não há mais bancas livres neste local"))
+            choices.append(
+                StallChoice(
+                    holder, free, nxt.value if nxt else "", "" if nxt else "não há mais bancas livres neste local"
+                )
+            )
     return choices
 
 

@@ -58,7 +58,6 @@ from peewee import (
 )
 
 from models.acts import act_sha
-from models.session import acting, require
 from models.applications import Application, change_status, next_number, next_numbers
 from models.db import BaseModel, MoneyField, db
 from models.eligibility import DebtFacts
@@ -66,12 +65,35 @@ from models.errors import FieldErrors, UserError
 from models.money import format_brl, parse_typed
 from models.people import Company, Person
 from models.permits import LIVE_STATUSES, Permit
+from models.session import acting, require
 
 __all__ = [
-    "KINDS", "STATUSES", "Charge", "Payment", "PlannedCharge", "MonthPlan", "ChargeRow", "MonthSummary",
-    "Candidate", "parse_month", "month_label", "plan_month", "generate_month", "await_payment",
-    "create_charge", "record_payment", "cancel_charge", "return_deposit", "charge_rows", "payments_of", "get_charge",
-    "debts_of", "open_charges_of_application", "revocation_candidates", "month_summary", "overdue_count",
+    "KINDS",
+    "STATUSES",
+    "Charge",
+    "Payment",
+    "PlannedCharge",
+    "MonthPlan",
+    "ChargeRow",
+    "MonthSummary",
+    "Candidate",
+    "parse_month",
+    "month_label",
+    "plan_month",
+    "generate_month",
+    "await_payment",
+    "create_charge",
+    "record_payment",
+    "cancel_charge",
+    "return_deposit",
+    "charge_rows",
+    "payments_of",
+    "get_charge",
+    "debts_of",
+    "open_charges_of_application",
+    "revocation_candidates",
+    "month_summary",
+    "overdue_count",
     "charge_alerts",
 ]
 
@@ -160,11 +182,24 @@ class Charge(BaseModel):
 # The Painel's and the reports' sums read indexes only (schema v14): the month's figures by due date, and the
 # open charges — a small part of a town's, which grows by tens of thousands a year — with what the overdue total
 # and the arrears list need.
-Charge.add_index(Charge.index(Charge.due_on, Charge.status, Charge.amount, Charge.paid_total,
-                              name="charge_due_on_figures", safe=True))
-Charge.add_index(Charge.index(Charge.due_on, Charge.kind, Charge.permit, Charge.fee, Charge.period, Charge.amount,
-                              Charge.paid_total, name="charge_open_by_due_on", safe=True)
-                 .where(Charge.status == "open"))
+Charge.add_index(
+    Charge.index(
+        Charge.due_on, Charge.status, Charge.amount, Charge.paid_total, name="charge_due_on_figures", safe=True
+    )
+)
+Charge.add_index(
+    Charge.index(
+        Charge.due_on,
+        Charge.kind,
+        Charge.permit,
+        Charge.fee,
+        Charge.period,
+        Charge.amount,
+        Charge.paid_total,
+        name="charge_open_by_due_on",
+        safe=True,
+    ).where(Charge.status == "open")
+)
 
 
 class Payment(BaseModel):
@@ -194,14 +229,33 @@ def parse_month(text: str) -> tuple[int, int]:
         year, month = raw[:4], raw[5:]
     elif len(raw) == 7 and raw[2] == "/":
         month, year = raw[:2], raw[3:]
-    if year and month and year.isdecimal() and month.isdecimal() and 1 <= int(month) <= 12 and 2000 <= int(year) <= 2100:
+    if (
+        year
+        and month
+        and year.isdecimal()
+        and month.isdecimal()
+        and 1 <= int(month) <= 12
+        and 2000 <= int(year) <= 2100
+    ):
         return int(year), int(month)
     raise UserError(f"Mês inválido: {raw or '(vazio)'}; use AAAA-MM, por exemplo 2026-03.", field="month")
 
 
 def month_label(year: int, month: int) -> str:
-    names = ["janeiro", "fevereiro", "março", "abril", "maio", "junho", "julho", "agosto", "setembro",
-             "outubro", "novembro", "dezembro"]
+    names = [
+        "janeiro",
+        "fevereiro",
+        "março",
+        "abril",
+        "maio",
+        "junho",
+        "julho",
+        "agosto",
+        "setembro",
+        "outubro",
+        "novembro",
+        "dezembro",
+    ]
     return f"{names[month - 1]} de {year}"
 
 
@@ -355,17 +409,50 @@ def _permit_rows(raw: list[tuple]) -> list[_PermitRow]:
     days: dict = {}
     sizes: dict = {None: None, "": None}
     rows = []
-    for (pid, number, regime, kind, person, company, application, issued, equipment, line, front, depth, hitch,
-         person_name, company_name, mei) in raw:
+    for (
+        pid,
+        number,
+        regime,
+        kind,
+        person,
+        company,
+        application,
+        issued,
+        equipment,
+        line,
+        front,
+        depth,
+        hitch,
+        person_name,
+        company_name,
+        mei,
+    ) in raw:
         day = days.get(issued)
         if day is None:
             day = days[issued] = issued if isinstance(issued, _dt.date) else _dt.date.fromisoformat(str(issued)[:10])
         for text in (front, depth, hitch):
             if text not in sizes:
                 sizes[text] = Decimal(text)
-        rows.append(_PermitRow(pid, number, regime, kind, person, company, application, day, equipment, line,
-                               sizes[front], sizes[depth], sizes[hitch], person_name, company_name,
-                               None if mei is None else bool(mei)))
+        rows.append(
+            _PermitRow(
+                pid,
+                number,
+                regime,
+                kind,
+                person,
+                company,
+                application,
+                day,
+                equipment,
+                line,
+                sizes[front],
+                sizes[depth],
+                sizes[hitch],
+                person_name,
+                company_name,
+                None if mei is None else bool(mei),
+            )
+        )
     return rows
 
 
@@ -380,19 +467,44 @@ def plan_month(year: int, month: int, *, today: _dt.date | None = None) -> Month
     first, last = _month_bounds(year, month)
     period = f"{year:04d}-{month:02d}"
     # plain rows, the holder's name (and a company's MEI flag) with them: one query, no model per permit
-    permits = (Permit.select(Permit.id, Permit.number, Permit.regime, Permit.permit_kind, Permit.person,
-                             Permit.company, Permit.application, Permit.issued_on, Permit.equipment, Permit.line,
-                             Permit.front, Permit.depth, Permit.hitch, Person.name.alias("person_name"),
-                             Company.legal_name.alias("company_name"), Company.mei.alias("company_mei"))
-               .join(Person, JOIN.LEFT_OUTER, on=(Permit.person == Person.id)).switch(Permit)
-               .join(Company, JOIN.LEFT_OUTER, on=(Permit.company == Company.id))
-               .where(Permit.status.in_(LIVE_STATUSES) & (Permit.valid_from <= last)
-                      & (Permit.valid_until >= first) & (Permit.issued_on <= last))
-               .order_by(Permit.regime, Permit.number))
+    permits = (
+        Permit.select(
+            Permit.id,
+            Permit.number,
+            Permit.regime,
+            Permit.permit_kind,
+            Permit.person,
+            Permit.company,
+            Permit.application,
+            Permit.issued_on,
+            Permit.equipment,
+            Permit.line,
+            Permit.front,
+            Permit.depth,
+            Permit.hitch,
+            Person.name.alias("person_name"),
+            Company.legal_name.alias("company_name"),
+            Company.mei.alias("company_mei"),
+        )
+        .join(Person, JOIN.LEFT_OUTER, on=(Permit.person == Person.id))
+        .switch(Permit)
+        .join(Company, JOIN.LEFT_OUTER, on=(Permit.company == Company.id))
+        .where(
+            Permit.status.in_(LIVE_STATUSES)
+            & (Permit.valid_from <= last)
+            & (Permit.valid_until >= first)
+            & (Permit.issued_on <= last)
+        )
+        .order_by(Permit.regime, Permit.number)
+    )
     permits = _permit_rows(db.execute(permits).fetchall())
     # keys that can clash: this month's, and those of charges made once (no period) — not every past month's
-    existing_keys = {k for (k,) in Charge.select(Charge.key).where(
-        Charge.key.is_null(False) & ((Charge.period == "") | (Charge.period == period))).tuples()}
+    existing_keys = {
+        k
+        for (k,) in Charge.select(Charge.key)
+        .where(Charge.key.is_null(False) & ((Charge.period == "") | (Charge.period == period)))
+        .tuples()
+    }
     planned: list[PlannedCharge] = []
     skipped: list[str] = []
     existing = 0
@@ -465,43 +577,80 @@ def plan_month(year: int, month: int, *, today: _dt.date | None = None) -> Month
             line, line_dict = priced
             due = dues.get((regime.id, fee.id, permit.issued_on))
             if due is None:
-                due = dues[regime.id, fee.id, permit.issued_on] = _due_for(fee, None, issued=permit.issued_on,
-                                                                           period_end=last)
+                due = dues[regime.id, fee.id, permit.issued_on] = _due_for(
+                    fee, None, issued=permit.issued_on, period_end=last
+                )
             label = labels.get((regime.id, fee.id))
             if label is None:
                 label = labels[regime.id, fee.id] = f"{fee.label} — {this_month}"
-            planned.append(PlannedCharge(
-                key=key, permit_id=permit.id, permit_number=permit.number, holder=holder, regime=regime.id,
-                fee=fee.id, kind="monthly", label=label, period=period, amount=line.amount, due_on=due,
-                formula=line.formula, basis=line.basis, detail=line_dict, person_id=permit.person,
-                company_id=permit.company, application_id=permit.application))
+            planned.append(
+                PlannedCharge(
+                    key=key,
+                    permit_id=permit.id,
+                    permit_number=permit.number,
+                    holder=holder,
+                    regime=regime.id,
+                    fee=fee.id,
+                    kind="monthly",
+                    label=label,
+                    period=period,
+                    amount=line.amount,
+                    due_on=due,
+                    formula=line.formula,
+                    basis=line.basis,
+                    detail=line_dict,
+                    person_id=permit.person,
+                    company_id=permit.company,
+                    application_id=permit.application,
+                )
+            )
         if not once and not admin:
             continue
-        common = dict(permit_id=permit.id, permit_number=permit.number, holder=holder, regime=regime.id,
-                      person_id=permit.person, company_id=permit.company, application_id=permit.application)
+        common = dict(
+            permit_id=permit.id,
+            permit_number=permit.number,
+            holder=holder,
+            regime=regime.id,
+            person_id=permit.person,
+            company_id=permit.company,
+            application_id=permit.application,
+        )
         owner = f"a{permit.application}" if permit.application else f"p{permit.id}"
         try:
-            lines = _quote_lines_of(permit, regime, once, [f.id for f in admin], year,
-                                    book_of(regime) if once else None)
+            lines = _quote_lines_of(
+                permit, regime, once, [f.id for f in admin], year, book_of(regime) if once else None
+            )
         except UserError as exc:
             skipped.append(f"Permissão nº {permit.number}: {exc.message}")
             continue
         priced = {line.get("fee") for line in lines}
         for fee in admin:
             if fee.id not in priced:
-                skipped.append(f"Permissão nº {permit.number} — {fee.label}: valor definido pela Administração "
-                               f"({regime.cite_item(fee)}); lance-o como cobrança avulsa com o valor fixado.")
+                skipped.append(
+                    f"Permissão nº {permit.number} — {fee.label}: valor definido pela Administração "
+                    f"({regime.cite_item(fee)}); lance-o como cobrança avulsa com o valor fixado."
+                )
         for index, line in enumerate(lines):
             key = f"{owner}:{index}"
             if key in existing_keys:
                 existing += 1
                 continue
             fee = regime.fee(line["fee"]) if line.get("fee") else None
-            planned.append(PlannedCharge(
-                key=key, fee=line.get("fee") or "", kind=_charge_kind(fee, line.get("kind", "charge")),
-                label=line["label"], period="", amount=Decimal(line["amount"]),
-                due_on=_due_for(fee, line.get("due"), issued=permit.issued_on, period_end=last),
-                formula=line.get("formula", ""), basis=line.get("basis", ""), detail=line, **common))
+            planned.append(
+                PlannedCharge(
+                    key=key,
+                    fee=line.get("fee") or "",
+                    kind=_charge_kind(fee, line.get("kind", "charge")),
+                    label=line["label"],
+                    period="",
+                    amount=Decimal(line["amount"]),
+                    due_on=_due_for(fee, line.get("due"), issued=permit.issued_on, period_end=last),
+                    formula=line.get("formula", ""),
+                    basis=line.get("basis", ""),
+                    detail=line,
+                    **common,
+                )
+            )
     return MonthPlan(year, month, tuple(planned), existing, tuple(skipped))
 
 
@@ -515,12 +664,26 @@ def _period_day(period: str) -> _dt.date | None:
 
 def _create(planned: PlannedCharge, *, by: str, today: _dt.date) -> Charge:
     return Charge.create(
-        number=_next_charge_number(today), key=planned.key, kind=planned.kind, regime=planned.regime,
-        permit=planned.permit_id, application=planned.application_id, person=planned.person_id,
-        company=planned.company_id, fee=planned.fee, label=planned.label, period=planned.period,
-        amount=planned.amount, due_on=planned.due_on, formula=planned.formula, basis=planned.basis,
-        detail=json.dumps(planned.detail, ensure_ascii=False), created_on=today, created_by=by,
-        act_sha256=act_sha(planned.regime, _period_day(planned.period) or today))
+        number=_next_charge_number(today),
+        key=planned.key,
+        kind=planned.kind,
+        regime=planned.regime,
+        permit=planned.permit_id,
+        application=planned.application_id,
+        person=planned.person_id,
+        company=planned.company_id,
+        fee=planned.fee,
+        label=planned.label,
+        period=planned.period,
+        amount=planned.amount,
+        due_on=planned.due_on,
+        formula=planned.formula,
+        basis=planned.basis,
+        detail=json.dumps(planned.detail, ensure_ascii=False),
+        created_on=today,
+        created_by=by,
+        act_sha256=act_sha(planned.regime, _period_day(planned.period) or today),
+    )
 
 
 _BATCH = 500  # charges per INSERT of the month's run (and per audit entry, and per progress call)
@@ -532,8 +695,10 @@ MONTH_RUN_LOCK = "hashtext(current_schema() || '.month-run')"
 
 class MonthRunBusy(UserError):
     def __init__(self):
-        super().__init__("O mês já está sendo gerado em outra mesa: espere ela terminar e gere de novo (o que ela "
-                         "gerar não é repetido).")
+        super().__init__(
+            "O mês já está sendo gerado em outra mesa: espere ela terminar e gere de novo (o que ela "
+            "gerar não é repetido)."
+        )
 
 
 @contextlib.contextmanager
@@ -556,8 +721,7 @@ def month_run_turn():
             pass
 
 
-def generate_month(year: int, month: int, *, by: str, today: _dt.date | None = None,
-                   progress=None) -> list[Charge]:
+def generate_month(year: int, month: int, *, by: str, today: _dt.date | None = None, progress=None) -> list[Charge]:
     """Create the month's charges; a second run creates nothing new.
 
     Everything is prepared before the write transaction (the plan, each row but its number), so other desks
@@ -579,11 +743,29 @@ def generate_month(year: int, month: int, *, by: str, today: _dt.date | None = N
         names = [f.name for f in fields]
         at = {name: i for i, name in enumerate(names)}
         base = [f.default() if callable(f.default) else f.default for f in fields]  # the model's defaults
-        for name, value in dict(status="open", paid_total=ZERO, created_at=_now(), created_on=today,
-                                created_by=by, version=1).items():
+        for name, value in dict(
+            status="open", paid_total=ZERO, created_at=_now(), created_on=today, created_by=by, version=1
+        ).items():
             base[at[name]] = value
-        given = ("number", "key", "kind", "regime", "permit", "application", "person", "company", "fee", "label",
-                 "period", "amount", "due_on", "formula", "basis", "detail", "act_sha256")
+        given = (
+            "number",
+            "key",
+            "kind",
+            "regime",
+            "permit",
+            "application",
+            "person",
+            "company",
+            "fee",
+            "label",
+            "period",
+            "amount",
+            "due_on",
+            "formula",
+            "basis",
+            "detail",
+            "act_sha256",
+        )
         # a row is the defaults followed by the given values, picked in the fields' order (at C speed)
         pick = itemgetter(*[len(base) + given.index(n) if n in given else at[n] for n in names])
         base = tuple(base)
@@ -597,14 +779,37 @@ def generate_month(year: int, month: int, *, by: str, today: _dt.date | None = N
             detail = details.get(id(planned.detail))
             if detail is None:
                 detail = details[id(planned.detail)] = json.dumps(planned.detail, ensure_ascii=False)
-            prepared.append((planned.key, (
-                planned.key, planned.kind, planned.regime, planned.permit_id, planned.application_id,
-                planned.person_id, planned.company_id, planned.fee, planned.label, planned.period, planned.amount,
-                planned.due_on, planned.formula, planned.basis, detail, sha)))
+            prepared.append(
+                (
+                    planned.key,
+                    (
+                        planned.key,
+                        planned.kind,
+                        planned.regime,
+                        planned.permit_id,
+                        planned.application_id,
+                        planned.person_id,
+                        planned.company_id,
+                        planned.fee,
+                        planned.label,
+                        planned.period,
+                        planned.amount,
+                        planned.due_on,
+                        planned.formula,
+                        planned.basis,
+                        detail,
+                        sha,
+                    ),
+                )
+            )
         period = f"{year:04d}-{month:02d}"
         with db.atomic():
-            made = {k for (k,) in Charge.select(Charge.key).where(
-                Charge.key.is_null(False) & ((Charge.period == "") | (Charge.period == period))).tuples()}
+            made = {
+                k
+                for (k,) in Charge.select(Charge.key)
+                .where(Charge.key.is_null(False) & ((Charge.period == "") | (Charge.period == period)))
+                .tuples()
+            }
             todo = [rest for key, rest in prepared if key not in made]
             total = len(todo)
             if not total:
@@ -615,8 +820,9 @@ def generate_month(year: int, month: int, *, by: str, today: _dt.date | None = N
             (before,) = db.execute_sql("SELECT COALESCE(MAX(id), 0) FROM charge").fetchone()
             written: list[tuple] = []
             for start in range(0, total, _BATCH):
-                rows = [pick(base + (f"{today.year}/{next(numbers):05d}",) + rest)
-                        for rest in todo[start:start + _BATCH]]
+                rows = [
+                    pick(base + (f"{today.year}/{next(numbers):05d}",) + rest) for rest in todo[start : start + _BATCH]
+                ]
                 Charge.insert_rows(fields, rows)
                 written.extend(rows)
                 if progress is not None:
@@ -642,8 +848,12 @@ def await_payment(app: Application, *, by: str, today: _dt.date | None = None) -
     regime = get_regime(app.regime)
     created = []
     with db.atomic():
-        change_status(app, "awaiting_payment", by=by,
-                      reason="cobrança emitida" if lines else "sem preço calculado no requerimento")
+        change_status(
+            app,
+            "awaiting_payment",
+            by=by,
+            reason="cobrança emitida" if lines else "sem preço calculado no requerimento",
+        )
         existing = {k for (k,) in Charge.select(Charge.key).where(Charge.key.startswith(f"a{app.id}:")).tuples()}
         _first, last = _month_bounds(today.year, today.month)
         for index, line in enumerate(lines):
@@ -653,20 +863,37 @@ def await_payment(app: Application, *, by: str, today: _dt.date | None = None) -
             fee = regime.fee(line["fee"]) if line.get("fee") else None
             if fee is not None and fee.kind == "per-area-month":
                 continue  # the month's run charges monthly fees, once the permit is in force
-            created.append(_create(PlannedCharge(
-                key=key, permit_id=None, permit_number="", holder=app.applicant_name, regime=app.regime,
-                fee=line.get("fee") or "", kind=_charge_kind(fee, line.get("kind", "charge")), label=line["label"],
-                period="", amount=Decimal(line["amount"]),
-                due_on=_due_for(fee, line.get("due"), issued=today, period_end=last),
-                formula=line.get("formula", ""), basis=line.get("basis", ""), detail=line,
-                person_id=app.person_id, company_id=app.company_id, application_id=app.id), by=by, today=today))
+            created.append(
+                _create(
+                    PlannedCharge(
+                        key=key,
+                        permit_id=None,
+                        permit_number="",
+                        holder=app.applicant_name,
+                        regime=app.regime,
+                        fee=line.get("fee") or "",
+                        kind=_charge_kind(fee, line.get("kind", "charge")),
+                        label=line["label"],
+                        period="",
+                        amount=Decimal(line["amount"]),
+                        due_on=_due_for(fee, line.get("due"), issued=today, period_end=last),
+                        formula=line.get("formula", ""),
+                        basis=line.get("basis", ""),
+                        detail=line,
+                        person_id=app.person_id,
+                        company_id=app.company_id,
+                        application_id=app.id,
+                    ),
+                    by=by,
+                    today=today,
+                )
+            )
     return created
 
 
 def open_charges_of_application(app: Application) -> list[Charge]:
     """Charges of the application still open (the permit waits for them where the act says so)."""
-    return list(Charge.select().where((Charge.application == app.id) & (Charge.status == "open"))
-                .order_by(Charge.id))
+    return list(Charge.select().where((Charge.application == app.id) & (Charge.status == "open")).order_by(Charge.id))
 
 
 # --------------------------------------------------------------------------- by hand
@@ -695,10 +922,23 @@ def _money(errors: dict, key: str, text, *, what: str) -> Decimal | None:
     return value
 
 
-def create_charge(*, kind: str, regime: str, label: str, amount, due_on: _dt.date | None, basis: str,
-                  by: str, formula: str = "", permit: Permit | None = None, person_id: int | None = None,
-                  company_id: int | None = None, source: str = "", key: str | None = None,
-                  today: _dt.date | None = None) -> Charge:
+def create_charge(
+    *,
+    kind: str,
+    regime: str,
+    label: str,
+    amount,
+    due_on: _dt.date | None,
+    basis: str,
+    by: str,
+    formula: str = "",
+    permit: Permit | None = None,
+    person_id: int | None = None,
+    company_id: int | None = None,
+    source: str = "",
+    key: str | None = None,
+    today: _dt.date | None = None,
+) -> Charge:
     """A charge entered by hand (a value the Administration set, a venue fee, a fine…), with its basis."""
     require("charges.create")
     from models.regimes import get_regime
@@ -729,26 +969,51 @@ def create_charge(*, kind: str, regime: str, label: str, amount, due_on: _dt.dat
         raise FieldErrors(errors)
     with db.atomic():
         return Charge.create(
-            number=_next_charge_number(today), key=key, kind=kind, regime=regime,
-            permit=permit.id if permit is not None else None, person=person_id, company=company_id, label=label,
-            amount=value, due_on=due_on, formula=(formula or "").strip() or f"valor informado: {format_brl(value)}",
-            basis=basis, detail="", source=source, created_on=today, created_by=by,
-            act_sha256=act_sha(regime, today))
+            number=_next_charge_number(today),
+            key=key,
+            kind=kind,
+            regime=regime,
+            permit=permit.id if permit is not None else None,
+            person=person_id,
+            company=company_id,
+            label=label,
+            amount=value,
+            due_on=due_on,
+            formula=(formula or "").strip() or f"valor informado: {format_brl(value)}",
+            basis=basis,
+            detail="",
+            source=source,
+            created_on=today,
+            created_by=by,
+            act_sha256=act_sha(regime, today),
+        )
 
 
 # --------------------------------------------------------------------------- payments, cancellation, deposits
 
 
 def _claim(charge: Charge, **changes) -> None:
-    updated = (Charge.update(version=Charge.version + 1, **changes)
-               .where((Charge.id == charge.id) & (Charge.version == charge.version)).execute())
+    updated = (
+        Charge.update(version=Charge.version + 1, **changes)
+        .where((Charge.id == charge.id) & (Charge.version == charge.version))
+        .execute()
+    )
     if updated != 1:
-        raise UserError(f"A cobrança nº {charge.number} foi alterada em outra mesa; reabra-a para ver a "
-                        "situação atual.")
+        raise UserError(
+            f"A cobrança nº {charge.number} foi alterada em outra mesa; reabra-a para ver a situação atual."
+        )
 
 
-def record_payment(charge: Charge, *, paid_on: _dt.date | None, amount, reference: str, by: str,
-                   note: str = "", today: _dt.date | None = None) -> Payment:
+def record_payment(
+    charge: Charge,
+    *,
+    paid_on: _dt.date | None,
+    amount,
+    reference: str,
+    by: str,
+    note: str = "",
+    today: _dt.date | None = None,
+) -> Payment:
     """Record a payment (partial or whole) of ``charge`` — one transaction.
 
     A slip already recorded for this charge is refused (the database's unique
@@ -773,17 +1038,29 @@ def record_payment(charge: Charge, *, paid_on: _dt.date | None, amount, referenc
         raise FieldErrors(errors)
     same = Payment.get_or_none((Payment.charge == charge.id) & (Payment.reference == reference))
     if same is not None:
-        raise UserError(f"O boleto {reference} já foi registrado nesta cobrança em {_date(same.paid_on)} "
-                        f"por {same.recorded_by}: pagamento não registrado de novo.", field="reference")
+        raise UserError(
+            f"O boleto {reference} já foi registrado nesta cobrança em {_date(same.paid_on)} "
+            f"por {same.recorded_by}: pagamento não registrado de novo.",
+            field="reference",
+        )
     try:
         with db.atomic():
-            payment = Payment.create(charge=charge.id, paid_on=paid_on, amount=value, reference=reference,
-                                     recorded_by=by, note=(note or "").strip())
+            payment = Payment.create(
+                charge=charge.id,
+                paid_on=paid_on,
+                amount=value,
+                reference=reference,
+                recorded_by=by,
+                note=(note or "").strip(),
+            )
             total = charge.paid_total + value
             _claim(charge, paid_total=total, status="paid" if total >= charge.amount else "open")
     except IntegrityError:
-        raise UserError(f"O boleto {reference} acabou de ser registrado nesta cobrança em outra mesa: "
-                        "pagamento não registrado de novo.", field="reference") from None
+        raise UserError(
+            f"O boleto {reference} acabou de ser registrado nesta cobrança em outra mesa: "
+            "pagamento não registrado de novo.",
+            field="reference",
+        ) from None
     charge.paid_total = total
     charge.status = "paid" if total >= charge.amount else "open"
     charge.version += 1
@@ -803,15 +1080,15 @@ def cancel_charge(charge: Charge, *, reason: str, by: str) -> Charge:
     if charge.status == "cancelled":
         raise UserError(f"A cobrança nº {charge.number} já está cancelada.")
     if charge.paid_total > 0:
-        raise UserError(f"A cobrança nº {charge.number} tem pagamentos ({format_brl(charge.paid_total)}); "
-                        "não pode ser cancelada.")
+        raise UserError(
+            f"A cobrança nº {charge.number} tem pagamentos ({format_brl(charge.paid_total)}); não pode ser cancelada."
+        )
     with db.atomic():
         _claim(charge, status="cancelled", cancelled_at=_now(), cancelled_by=by, cancel_reason=reason)
     return Charge.get_by_id(charge.id)
 
 
-def return_deposit(charge: Charge, *, on: _dt.date, by: str, note: str = "",
-                   today: _dt.date | None = None) -> Charge:
+def return_deposit(charge: Charge, *, on: _dt.date, by: str, note: str = "", today: _dt.date | None = None) -> Charge:
     """Record that a paid deposit (caução) was given back (Olímpia, LC 324/2025, art. 91, § 5º)."""
     require("charges.cancel")
     today = today or _dt.date.today()
@@ -884,21 +1161,42 @@ def _rows(query, today: _dt.date) -> list[ChargeRow]:
     for c in query:
         permit = c.permit if c.permit_id else None
         holder = c.person.name if c.person_id else (c.company.legal_name if c.company_id else "")
-        rows.append(ChargeRow(
-            id=c.id, number=c.number, kind=c.kind, kind_label=c.kind_label, regime=c.regime,
-            permit_number=permit.number if permit else "", holder=holder, label=c.label, period=c.period,
-            amount=c.amount, paid=c.paid_total, due_on=c.due_on, status=c.status, status_label=c.status_label,
-            overdue=c.status == "open" and c.due_on < today, overpaid=c.paid_total > c.amount,
-            formula=c.formula, basis=c.basis, site=permit.site if permit else "",
-            section=permit.section if permit else ""))
+        rows.append(
+            ChargeRow(
+                id=c.id,
+                number=c.number,
+                kind=c.kind,
+                kind_label=c.kind_label,
+                regime=c.regime,
+                permit_number=permit.number if permit else "",
+                holder=holder,
+                label=c.label,
+                period=c.period,
+                amount=c.amount,
+                paid=c.paid_total,
+                due_on=c.due_on,
+                status=c.status,
+                status_label=c.status_label,
+                overdue=c.status == "open" and c.due_on < today,
+                overpaid=c.paid_total > c.amount,
+                formula=c.formula,
+                basis=c.basis,
+                site=permit.site if permit else "",
+                section=permit.section if permit else "",
+            )
+        )
     return rows
 
 
 def _base_query():
-    return (Charge.select(Charge, Permit, Person, Company)
-            .join(Permit, JOIN.LEFT_OUTER, on=(Charge.permit == Permit.id)).switch(Charge)
-            .join(Person, JOIN.LEFT_OUTER, on=(Charge.person == Person.id)).switch(Charge)
-            .join(Company, JOIN.LEFT_OUTER, on=(Charge.company == Company.id)))
+    return (
+        Charge.select(Charge, Permit, Person, Company)
+        .join(Permit, JOIN.LEFT_OUTER, on=(Charge.permit == Permit.id))
+        .switch(Charge)
+        .join(Person, JOIN.LEFT_OUTER, on=(Charge.person == Person.id))
+        .switch(Charge)
+        .join(Company, JOIN.LEFT_OUTER, on=(Charge.company == Company.id))
+    )
 
 
 def _in_month(year: int, month: int):
@@ -906,9 +1204,16 @@ def _in_month(year: int, month: int):
     return (Charge.due_on >= first) & (Charge.due_on <= last)
 
 
-def charge_rows(*, year: int | None = None, month: int | None = None, status: str | None = None,
-                text: str = "", regime: str | None = None, today: _dt.date | None = None,
-                limit: int = 2000) -> list[ChargeRow]:
+def charge_rows(
+    *,
+    year: int | None = None,
+    month: int | None = None,
+    status: str | None = None,
+    text: str = "",
+    regime: str | None = None,
+    today: _dt.date | None = None,
+    limit: int = 2000,
+) -> list[ChargeRow]:
     """Charges due in the month (or all), filtered: ``status`` open/paid/cancelled/overdue; ``text`` matches
     the charge or permit number or the debtor's name (without accents)."""
     from models.people import search_key
@@ -925,8 +1230,12 @@ def charge_rows(*, year: int | None = None, month: int | None = None, status: st
         query = query.where(Charge.regime == regime)
     words = search_key(text or "").split()
     for word in words:
-        query = query.where(Charge.number.contains(word) | Permit.number.contains(word)
-                            | Person.search_name.contains(word) | Company.search_name.contains(word))
+        query = query.where(
+            Charge.number.contains(word)
+            | Permit.number.contains(word)
+            | Person.search_name.contains(word)
+            | Company.search_name.contains(word)
+        )
     return _rows(query.order_by(Charge.due_on, Charge.number).limit(limit), today)
 
 
@@ -942,9 +1251,11 @@ def debts_of(kind: str, holder_id: int, *, today: _dt.date) -> tuple[DebtFacts, 
     """Debts of a person or company, for the eligibility rules: open charges past their due date, and every
     unpaid fine, due or not (São Bento, Dec. 4.794/2026, art. 2º, § 2º: no participation until it is paid)."""
     column = Charge.person if kind == "person" else Charge.company
-    rows = (Charge.select().where((column == holder_id) & (Charge.status == "open")
-                                  & ((Charge.due_on < today) | (Charge.kind == "fine")))
-            .order_by(Charge.due_on))
+    rows = (
+        Charge.select()
+        .where((column == holder_id) & (Charge.status == "open") & ((Charge.due_on < today) | (Charge.kind == "fine")))
+        .order_by(Charge.due_on)
+    )
     grouped: dict[str, list[Charge]] = defaultdict(list)
     for charge in rows:
         grouped["fine" if charge.kind == "fine" else "charge"].append(charge)
@@ -997,23 +1308,40 @@ def revocation_candidates(*, today: _dt.date) -> list[Candidate]:
     from models.money import from_centavos
     from models.regimes import get_regime, shipped_regimes
 
-    unpaid_monthly = ((Charge.kind == "monthly") & (Charge.status == "open") & (Charge.due_on < today)
-                      & Permit.status.in_(LIVE_STATUSES))
+    unpaid_monthly = (
+        (Charge.kind == "monthly")
+        & (Charge.status == "open")
+        & (Charge.due_on < today)
+        & Permit.status.in_(LIVE_STATUSES)
+    )
     # only permits with as many unpaid months as the least any act asks for can be candidates
     try:
-        fewest = min((fee.arrears.months for regime in shipped_regimes().values() for fee in regime.fees
-                      if fee.arrears is not None), default=None)
+        fewest = min(
+            (
+                fee.arrears.months
+                for regime in shipped_regimes().values()
+                for fee in regime.fees
+                if fee.arrears is not None
+            ),
+            default=None,
+        )
     except UserError:  # a regime file that does not load: every permit is looked at, as before
         fewest = 1
     if fewest is None:
         return []
-    behind = (Charge.select(Charge.permit).join(Permit, on=(Charge.permit == Permit.id)).where(unpaid_monthly)
-              .group_by(Charge.permit, Charge.fee).having(fn.COUNT(Charge.period.distinct()) >= fewest))
+    behind = (
+        Charge.select(Charge.permit)
+        .join(Permit, on=(Charge.permit == Permit.id))
+        .where(unpaid_monthly)
+        .group_by(Charge.permit, Charge.fee)
+        .having(fn.COUNT(Charge.period.distinct()) >= fewest)
+    )
     rows = db.execute(
         Charge.select(Charge.permit, Permit.regime, Charge.fee, Charge.period, Charge.amount, Charge.paid_total)
         .join(Permit, on=(Charge.permit == Permit.id))
         .where(unpaid_monthly & Charge.permit.in_(behind))
-        .order_by(Charge.period)).fetchall()
+        .order_by(Charge.period)
+    ).fetchall()
     regime_of: dict[int, str] = {}
     unpaid: dict[tuple[int, str], list[tuple[str, int]]] = defaultdict(list)  # (permit, fee) → (period, open ¢)
     for permit_id, regime_id, fee_id, period, amount, paid in rows:
@@ -1046,21 +1374,32 @@ def revocation_candidates(*, today: _dt.date) -> list[Candidate]:
     ids = sorted({permit_id for permit_id, *_ in due})
     for start in range(0, len(ids), 5000):
         for permit_id, number, person_name, company_name in (
-                Permit.select(Permit.id, Permit.number, Person.name, Company.legal_name)
-                .join(Person, JOIN.LEFT_OUTER, on=(Permit.person == Person.id)).switch(Permit)
-                .join(Company, JOIN.LEFT_OUTER, on=(Permit.company == Company.id))
-                .where(Permit.id.in_(ids[start:start + 5000])).tuples()):
+            Permit.select(Permit.id, Permit.number, Person.name, Company.legal_name)
+            .join(Person, JOIN.LEFT_OUTER, on=(Permit.person == Person.id))
+            .switch(Permit)
+            .join(Company, JOIN.LEFT_OUTER, on=(Permit.company == Company.id))
+            .where(Permit.id.in_(ids[start : start + 5000]))
+            .tuples()
+        ):
             holders[permit_id] = (number, person_name if person_name is not None else company_name)
     found = []
     for permit_id, regime, arrears, run, amount in due:
         number, holder = holders[permit_id]
         basis = regime.cite_item(arrears)
         months = ", ".join(f"{p[5:]}/{p[:4]}" for p in run)
-        found.append(Candidate(
-            permit_id=permit_id, permit_number=number, holder=holder, regime=regime.id,
-            months=tuple(run), amount=amount, basis=basis,
-            text=f"{len(run)} meses {'consecutivos ' if arrears.consecutive else ''}sem pagamento ({months}; "
-                 f"{format_brl(amount)}): o ato prevê a cassação ({basis}) — decisão da chefia."))
+        found.append(
+            Candidate(
+                permit_id=permit_id,
+                permit_number=number,
+                holder=holder,
+                regime=regime.id,
+                months=tuple(run),
+                amount=amount,
+                basis=basis,
+                text=f"{len(run)} meses {'consecutivos ' if arrears.consecutive else ''}sem pagamento ({months}; "
+                f"{format_brl(amount)}): o ato prevê a cassação ({basis}) — decisão da chefia.",
+            )
+        )
     return sorted(found, key=lambda c: c.permit_number)
 
 
@@ -1104,39 +1443,75 @@ def month_summary(year: int, month: int, *, today: _dt.date | None = None) -> Mo
     live = _in_month(year, month) & (Charge.status != "cancelled")
     late = (Charge.status == "open") & (Charge.due_on < today)
     charged, count, paid, overdue, overdue_count = (
-        Charge.select(fn.COALESCE(fn.SUM(Charge.amount), 0), fn.COUNT(Charge.id),
-                      fn.COALESCE(fn.SUM(_counted_paid()), 0),
-                      fn.COALESCE(fn.SUM(Case(None, [(late, _open_part())], 0)), 0),
-                      fn.COALESCE(fn.SUM(Case(None, [(late, 1)], 0)), 0))
-        .where(live).scalar(as_tuple=True))
-    received = (Payment.select(fn.COALESCE(fn.SUM(Payment.amount), 0))
-                .where((Payment.paid_on >= first) & (Payment.paid_on <= last)).scalar())
+        Charge.select(
+            fn.COALESCE(fn.SUM(Charge.amount), 0),
+            fn.COUNT(Charge.id),
+            fn.COALESCE(fn.SUM(_counted_paid()), 0),
+            fn.COALESCE(fn.SUM(Case(None, [(late, _open_part())], 0)), 0),
+            fn.COALESCE(fn.SUM(Case(None, [(late, 1)], 0)), 0),
+        )
+        .where(live)
+        .scalar(as_tuple=True)
+    )
+    received = (
+        Payment.select(fn.COALESCE(fn.SUM(Payment.amount), 0))
+        .where((Payment.paid_on >= first) & (Payment.paid_on <= last))
+        .scalar()
+    )
     cancelled = Charge.select().where(_in_month(year, month) & (Charge.status == "cancelled")).count()
     charged_value = from_centavos(int(charged or 0))
     paid_value = from_centavos(int(paid or 0))
-    return MonthSummary(year, month, charged_value, paid_value, charged_value - paid_value,
-                        from_centavos(int(overdue or 0)), from_centavos(int(received or 0)), int(count or 0),
-                        int(overdue_count or 0), cancelled)
+    return MonthSummary(
+        year,
+        month,
+        charged_value,
+        paid_value,
+        charged_value - paid_value,
+        from_centavos(int(overdue or 0)),
+        from_centavos(int(received or 0)),
+        int(count or 0),
+        int(overdue_count or 0),
+        cancelled,
+    )
 
 
 def charge_alerts(today: _dt.date) -> list:
     """What the Painel shows from this desk: overdue charges in total, and each revocation candidate."""
+    from models.money import from_centavos
     from models.permits import TodayItem
 
-    from models.money import from_centavos
-
     items = []
-    count, amount, oldest = (Charge.select(fn.COUNT(Charge.id), fn.COALESCE(fn.SUM(_open_part()), 0),
-                                           fn.MIN(Charge.due_on))
-                             .where((Charge.status == "open") & (Charge.due_on < today)).scalar(as_tuple=True))
+    count, amount, oldest = (
+        Charge.select(fn.COUNT(Charge.id), fn.COALESCE(fn.SUM(_open_part()), 0), fn.MIN(Charge.due_on))
+        .where((Charge.status == "open") & (Charge.due_on < today))
+        .scalar(as_tuple=True)
+    )
     if count:
         amount = from_centavos(int(amount))
         if not isinstance(oldest, _dt.date):
             oldest = _dt.date.fromisoformat(str(oldest)[:10])
-        items.append(TodayItem(oldest, "charges-overdue",
-                               f"{count} cobrança(s) vencida(s) e não paga(s), {format_brl(amount)} em aberto "
-                               "(Cobrança → Inadimplência).", "", 0, "", True))
+        items.append(
+            TodayItem(
+                oldest,
+                "charges-overdue",
+                f"{count} cobrança(s) vencida(s) e não paga(s), {format_brl(amount)} em aberto "
+                "(Cobrança → Inadimplência).",
+                "",
+                0,
+                "",
+                True,
+            )
+        )
     for c in revocation_candidates(today=today):
-        items.append(TodayItem(today, "arrears", f"Permissão nº {c.permit_number} ({c.holder}): {c.text}", "",
-                               c.permit_id, c.permit_number, True))
+        items.append(
+            TodayItem(
+                today,
+                "arrears",
+                f"Permissão nº {c.permit_number} ({c.holder}): {c.text}",
+                "",
+                c.permit_id,
+                c.permit_number,
+                True,
+            )
+        )
     return items

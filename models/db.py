@@ -24,10 +24,10 @@ from peewee import (
     BigIntegerField,
     BooleanField,
     CharField,
-    DateField,
-    DateTimeField,
     Database,
     DatabaseProxy,
+    DateField,
+    DateTimeField,
     Field,
     ForeignKeyField,
     IntegerField,
@@ -35,13 +35,13 @@ from peewee import (
     ModelDelete,
     ModelInsert,
     ModelUpdate,
-    classmethod_only,
     Node,
     OperationalError,
     PostgresqlDatabase,
     SqliteDatabase,
     TextField,
     __exception_wrapper__,
+    classmethod_only,
     quote,
 )
 
@@ -193,8 +193,16 @@ class _AuditedDelete(ModelDelete):
 
 
 #: Fields whose conversion of a value of this exact type is the value itself (``insert_rows`` skips it).
-_AS_IS = {CharField: str, TextField: str, IntegerField: int, BigIntegerField: int, AutoField: int,
-          BooleanField: bool, DateField: _dt.date, DateTimeField: _dt.datetime}
+_AS_IS = {
+    CharField: str,
+    TextField: str,
+    IntegerField: int,
+    BigIntegerField: int,
+    AutoField: int,
+    BooleanField: bool,
+    DateField: _dt.date,
+    DateTimeField: _dt.datetime,
+}
 
 
 class _SqliteText:
@@ -352,12 +360,16 @@ class NoDatabase(DatabaseError):
     def __init__(self, where: str, state: str):
         self.where, self.state = where, state
         if state == "missing":
-            text = (f"Não há banco de dados do Praça em {where}: confira o caminho, ou crie um banco novo com "
-                    f"praca init (ou praca demo, para um de demonstração). Nada foi criado.")
+            text = (
+                f"Não há banco de dados do Praça em {where}: confira o caminho, ou crie um banco novo com "
+                f"praca init (ou praca demo, para um de demonstração). Nada foi criado."
+            )
         else:
-            text = (f"{where} está vazio: não é um banco de dados do Praça. Se ele já guardou os dados do Praça, "
-                    f"restaure um backup; para começar do zero, crie um banco novo com praca init. "
-                    f"Nada foi alterado.")
+            text = (
+                f"{where} está vazio: não é um banco de dados do Praça. Se ele já guardou os dados do Praça, "
+                f"restaure um backup; para começar do zero, crie um banco novo com praca init. "
+                f"Nada foi alterado."
+            )
         super().__init__(text)
 
 
@@ -398,7 +410,7 @@ def parse_url(url: str) -> DatabaseURL:
         # sqlite:///relative.db → "relative.db"; sqlite:////abs/x.db → "/abs/x.db"
         if not url.lower().startswith("sqlite:///"):
             raise DatabaseError(f"URL de banco de dados inválida: {url!r} ({_URL_HINT}).")
-        path = unquote(url[len("sqlite:///"):])
+        path = unquote(url[len("sqlite:///") :])
         if not path:
             raise DatabaseError(f"URL de banco de dados sem caminho: {url!r} ({_URL_HINT}).")
         return DatabaseURL("sqlite", path=path, raw=url)
@@ -538,13 +550,14 @@ def postgres_error_text(target: DatabaseURL, server_text: str) -> str:
     elif re.search(r'role ".*" does not exist', low):
         head = f"O usuário {user} não existe no servidor PostgreSQL {where}"
     elif re.search(r'database ".*" does not exist', low):
-        head = (f"O banco de dados {target.dbname} não existe no servidor PostgreSQL {where} "
-                f"(crie-o com createdb)")
+        head = f"O banco de dados {target.dbname} não existe no servidor PostgreSQL {where} (crie-o com createdb)"
     elif "could not translate host name" in low or "name or service not known" in low:
         head = f"Servidor PostgreSQL {target.host} não encontrado (confira o nome do servidor)"
     elif "connection refused" in low or "could not connect" in low or "timeout expired" in low:
-        head = (f"Não foi possível conectar ao servidor PostgreSQL {where}: confira se o servidor está ligado "
-                f"e aceita conexões")
+        head = (
+            f"Não foi possível conectar ao servidor PostgreSQL {where}: confira se o servidor está ligado "
+            f"e aceita conexões"
+        )
     else:
         head = f"Não foi possível abrir {target.display()}"
     return f"{head}: {text}"
@@ -557,6 +570,7 @@ def database_error_text(exc: BaseException) -> str | None:
 
     try:
         import psycopg2
+
         driver_errors: tuple = (sqlite3.Error, psycopg2.Error)
     except ImportError:  # pragma: no cover
         driver_errors = (sqlite3.Error,)
@@ -566,20 +580,29 @@ def database_error_text(exc: BaseException) -> str | None:
     low = detail.lower()
     where = _current.display() if _current is not None else "o banco de dados"
     if "lock timeout" in low or "database is locked" in low or "database table is locked" in low:
-        return (f"O banco de dados está ocupado por outra mesa há mais de {LOCK_WAIT_SECONDS} segundos: nada foi "
-                f"gravado; tente de novo em instantes.")
+        return (
+            f"O banco de dados está ocupado por outra mesa há mais de {LOCK_WAIT_SECONDS} segundos: nada foi "
+            f"gravado; tente de novo em instantes."
+        )
     if "readonly database" in low or "read-only" in low:
-        return (f"{where[:1].upper()}{where[1:]} está somente para leitura (mídia protegida): dá para consultar, "
-                f"não para gravar.")
+        return (
+            f"{where[:1].upper()}{where[1:]} está somente para leitura (mídia protegida): dá para consultar, "
+            f"não para gravar."
+        )
     if any(t in low for t in ("malformed", "not a database", "file is encrypted", "disk i/o error", "corrupt")):
-        return (f"{where[:1].upper()}{where[1:]} está danificado ({detail}): restaure o último backup "
-                f"(praca restore). Nada foi gravado.")
+        return (
+            f"{where[:1].upper()}{where[1:]} está danificado ({detail}): restaure o último backup "
+            f"(praca restore). Nada foi gravado."
+        )
     if "out of range" in low or "too large" in low:
         return "Número grande demais: nenhum registro do Praça tem esse número. Nada foi gravado."
     if isinstance(exc, (peewee.InterfaceError, peewee.OperationalError)) or any(
-            t in low for t in ("connection", "terminat", "server closed")):
-        return (f"A conexão com {where} caiu no meio da operação ({detail}): nada do que estava em andamento "
-                f"foi gravado; tente de novo.")
+        t in low for t in ("connection", "terminat", "server closed")
+    ):
+        return (
+            f"A conexão com {where} caiu no meio da operação ({detail}): nada do que estava em andamento "
+            f"foi gravado; tente de novo."
+        )
     return f"O banco de dados recusou a operação ({detail}). Nada foi gravado."
 
 
@@ -610,8 +633,9 @@ def _is_current(database: Database, target: DatabaseURL) -> bool:
     if META_TABLE not in table_names(database, target):
         return False
     key, value, meta = (quote((name,), database.quote) for name in ("key", "value", META_TABLE))
-    rows = dict(database.execute_sql(
-        f"SELECT {key}, {value} FROM {meta} WHERE {key} IN ('app', 'schema_version')").fetchall())
+    rows = dict(
+        database.execute_sql(f"SELECT {key}, {value} FROM {meta} WHERE {key} IN ('app', 'schema_version')").fetchall()
+    )
     return rows.get("app") == "praca" and rows.get("schema_version") == str(SCHEMA_VERSION)
 
 
@@ -661,8 +685,11 @@ def open_database(url: str, *, migrate: bool = True, create: bool = False) -> Da
             from models import schema  # every table: only to create or migrate (the registry imports this module)
 
             schema.prepare(database, target, migrate=migrate, create=create)
-        if isinstance(database, SqliteDatabase) and not getattr(database, "praca_read_only", False) \
-                and target.path != ":memory:":
+        if (
+            isinstance(database, SqliteDatabase)
+            and not getattr(database, "praca_read_only", False)
+            and target.path != ":memory:"
+        ):
             database.execute_sql("PRAGMA journal_mode=wal")  # Praça's own file: several readers, one writer
     except BaseException:
         database.close()

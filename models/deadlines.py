@@ -79,8 +79,7 @@ class HolidayCalendar:
     as dates or as ``{date: name}``.
     """
 
-    def __init__(self, state: str | None = None,
-                 municipal: Mapping[dt.date, str] | Iterable[dt.date] = ()):
+    def __init__(self, state: str | None = None, municipal: Mapping[dt.date, str] | Iterable[dt.date] = ()):
         self.state = state
         if isinstance(municipal, Mapping):
             items = dict(municipal)
@@ -224,12 +223,12 @@ def _iso(value: dt.date | dt.datetime) -> str:
 
 
 def _day(value: dt.date) -> str:
-    """"23/03/2026 (segunda-feira)"."""
+    """ "23/03/2026 (segunda-feira)"."""
     return f"{value:%d/%m/%Y} ({describe.DAY_NAMES[value.weekday()]})"
 
 
 def _moment(value: dt.datetime) -> str:
-    """"23/03/2026 (segunda-feira) às 18:00"."""
+    """ "23/03/2026 (segunda-feira) às 18:00"."""
     return f"{_day(value.date())} às {value:%H:%M}"
 
 
@@ -279,7 +278,7 @@ def compute_deadline(
     if deadline.count == "hours":
         if not isinstance(start, dt.datetime):
             raise UserError(
-                f"O prazo \"{deadline.label}\" [{deadline.id}] é contado em horas "
+                f'O prazo "{deadline.label}" [{deadline.id}] é contado em horas '
                 f"({regime.cite_item(deadline)}): informe também a hora do início (por exemplo 2026-03-20 18:00).",
                 field="start",
             )
@@ -303,8 +302,10 @@ def _closed_day_text(regime: Regime, deadline: Deadline, calendar: HolidayCalend
     rule = regime.closed_day_rule(deadline)
     if rule is not None:  # "stays", as the act says
         return f"termina em dia sem expediente ({why}); o ato diz que não se prorroga ({regime.cite_item(rule)})"
-    return (f"termina em dia sem expediente ({why}); não é prazo do processo administrativo e o ato não o prorroga "
-            f"({regime.short})")
+    return (
+        f"termina em dia sem expediente ({why}); não é prazo do processo administrativo e o ato não o prorroga "
+        f"({regime.short})"
+    )
 
 
 def _move(regime: Regime, deadline: Deadline, calendar: HolidayCalendar, due: dt.date, before: bool):
@@ -317,10 +318,15 @@ def _move(regime: Regime, deadline: Deadline, calendar: HolidayCalendar, due: dt
 
 
 def _moved_text(regime: Regime, calendar: HolidayCalendar, due: dt.date, moved: dt.date, rule, time=None) -> str:
-    where = (f"até o fim do expediente de {_day(moved)}" if rule.rule == "end-of-next-business-day"
-             else f"até {_day(moved)}" + (f" às {time:%H:%M}" if time is not None else ""))
-    return (f"; cai em dia sem expediente ({calendar.closed_because(due)}) → prorrogado {where}, primeiro dia útil "
-            f"seguinte ({regime.cite_item(rule)})")
+    where = (
+        f"até o fim do expediente de {_day(moved)}"
+        if rule.rule == "end-of-next-business-day"
+        else f"até {_day(moved)}" + (f" às {time:%H:%M}" if time is not None else "")
+    )
+    return (
+        f"; cai em dia sem expediente ({calendar.closed_because(due)}) → prorrogado {where}, primeiro dia útil "
+        f"seguinte ({regime.cite_item(rule)})"
+    )
 
 
 def _days(regime: Regime, deadline: Deadline, start: dt.date, calendar: HolidayCalendar) -> DeadlineResult:
@@ -336,8 +342,7 @@ def _days(regime: Regime, deadline: Deadline, start: dt.date, calendar: HolidayC
         else:
             due, holidays_seen = calendar.shift_business_days(start_day, -n if before else n)
         skipped = "; ".join(f"{d:%d/%m} {name}" for d, name in holidays_seen)
-        how = ("sem contar sábados, domingos e feriados"
-               + (f" ({skipped})" if skipped else ""))
+        how = "sem contar sábados, domingos e feriados" + (f" ({skipped})" if skipped else "")
         if before:
             formula = f"{amount} antes de {_start_text(start)}, {how}: até {_day(due)}"
         else:
@@ -376,11 +381,25 @@ def _days(regime: Regime, deadline: Deadline, start: dt.date, calendar: HolidayC
             else:
                 formula += "; " + _closed_day_text(regime, deadline, calendar, due)
     return DeadlineResult(
-        regime=regime.id, kind=deadline.id, label=deadline.label, count=deadline.count,
-        direction=deadline.direction, start=start, due_date=due, due_time=None, formula=formula,
-        basis=_basis(regime, deadline, extended), days=deadline.days, from_event=deadline.from_,
-        extended=extended, closed_rule=closed_rule, unextended=unextended, ends_on_closed_day=closed,
-        holidays=holidays_seen, details=tuple(details), notes=deadline.notes,
+        regime=regime.id,
+        kind=deadline.id,
+        label=deadline.label,
+        count=deadline.count,
+        direction=deadline.direction,
+        start=start,
+        due_date=due,
+        due_time=None,
+        formula=formula,
+        basis=_basis(regime, deadline, extended),
+        days=deadline.days,
+        from_event=deadline.from_,
+        extended=extended,
+        closed_rule=closed_rule,
+        unextended=unextended,
+        ends_on_closed_day=closed,
+        holidays=holidays_seen,
+        details=tuple(details),
+        notes=deadline.notes,
     )
 
 
@@ -425,11 +444,24 @@ def _hours(regime: Regime, deadline: Deadline, start: dt.datetime, calendar: Hol
             else:
                 formula += "; " + _closed_day_text(regime, deadline, calendar, due_date)
     return DeadlineResult(
-        regime=regime.id, kind=deadline.id, label=deadline.label, count=deadline.count,
-        direction=deadline.direction, start=start, due_date=due_date, due_time=due_time, formula=formula,
-        basis=_basis(regime, deadline, extended), hours=deadline.hours, from_event=deadline.from_,
-        extended=extended, closed_rule=closed_rule, unextended=unextended, ends_on_closed_day=closed,
-        holidays=holidays_seen, notes=deadline.notes,
+        regime=regime.id,
+        kind=deadline.id,
+        label=deadline.label,
+        count=deadline.count,
+        direction=deadline.direction,
+        start=start,
+        due_date=due_date,
+        due_time=due_time,
+        formula=formula,
+        basis=_basis(regime, deadline, extended),
+        hours=deadline.hours,
+        from_event=deadline.from_,
+        extended=extended,
+        closed_rule=closed_rule,
+        unextended=unextended,
+        ends_on_closed_day=closed,
+        holidays=holidays_seen,
+        notes=deadline.notes,
     )
 
 

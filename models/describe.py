@@ -25,38 +25,70 @@ from models.money import format_brl, format_decimal_br, format_factor
 
 HOLDERS = {"person": "pessoa física", "company": "pessoa jurídica", "mei": "MEI"}
 SCOPES = {
-    "street-vending": "comércio ambulante", "event": "eventos", "street-food": "comida de rua",
-    "feira": "feira livre", "beach": "praia",
+    "street-vending": "comércio ambulante",
+    "event": "eventos",
+    "street-food": "comida de rua",
+    "feira": "feira livre",
+    "beach": "praia",
 }
 SIDES = {"a": "lado A", "b": "lado B"}
 COUNTS = {"calendar": "dias corridos", "business": "dias úteis", "hours": "horas"}
 SANCTIONS = {
-    "warning": "advertência", "fine": "multa", "suspension": "suspensão", "revocation": "cassação",
-    "seizure": "apreensão", "interdiction": "interdição", "forfeiture": "perdimento",
-    "impediment": "impedimento", "cancellation": "cancelamento", "exclusion": "exclusão",
+    "warning": "advertência",
+    "fine": "multa",
+    "suspension": "suspensão",
+    "revocation": "cassação",
+    "seizure": "apreensão",
+    "interdiction": "interdição",
+    "forfeiture": "perdimento",
+    "impediment": "impedimento",
+    "cancellation": "cancelamento",
+    "exclusion": "exclusão",
 }
 FEE_KINDS = {
-    "linear-metre": "por metro linear", "energy": "tarifa de energia", "per-area-month": "por m² ao mês",
-    "venue-table": "tabela por imóvel", "fixed": "valor fixo", "per-day": "por dia",
+    "linear-metre": "por metro linear",
+    "energy": "tarifa de energia",
+    "per-area-month": "por m² ao mês",
+    "venue-table": "tabela por imóvel",
+    "fixed": "valor fixo",
+    "per-day": "por dia",
 }
 SEVERITIES = {"leve": "leve", "media": "média", "grave": "grave", "gravissima": "gravíssima"}
 RULES = {
-    "min-age": "idade mínima", "legally-capable": "capacidade civil", "legal-form": "forma jurídica",
-    "cnpj-required": "CNPJ", "municipal-registration": "inscrição municipal", "resident": "residência no município",
-    "document": "documento", "one-per": "uma permissão por", "no-debts": "sem débitos com o município",
-    "no-prior-revocation": "sem cassação anterior", "waiting-period": "carência", "cap": "limite de permissões",
-    "quota": "cota reservada", "not-public-servant": "não ser servidor público", "custom": "verificação manual",
+    "min-age": "idade mínima",
+    "legally-capable": "capacidade civil",
+    "legal-form": "forma jurídica",
+    "cnpj-required": "CNPJ",
+    "municipal-registration": "inscrição municipal",
+    "resident": "residência no município",
+    "document": "documento",
+    "one-per": "uma permissão por",
+    "no-debts": "sem débitos com o município",
+    "no-prior-revocation": "sem cassação anterior",
+    "waiting-period": "carência",
+    "cap": "limite de permissões",
+    "quota": "cota reservada",
+    "not-public-servant": "não ser servidor público",
+    "custom": "verificação manual",
 }
 ONE_PER = {
-    "person": "pessoa", "family": "família", "spouse": "cônjuge", "partners": "sócios",
-    "household": "núcleo familiar", "dependants": "dependentes",
+    "person": "pessoa",
+    "family": "família",
+    "spouse": "cônjuge",
+    "partners": "sócios",
+    "household": "núcleo familiar",
+    "dependants": "dependentes",
 }
 # one-per scopes that bar the relatives/partners of a current holder (SJC art. 12; Olímpia art. 162, § 2º)
 RELATIVES = {
-    "spouse": "cônjuge ou companheiro(a)", "partners": "sócio", "dependants": "dependente",
+    "spouse": "cônjuge ou companheiro(a)",
+    "partners": "sócio",
+    "dependants": "dependente",
 }
 BENEFICIARIES = {
-    "elderly": "idosos", "disabled": "pessoas com deficiência", "no-income": "pessoas sem outra fonte de renda",
+    "elderly": "idosos",
+    "disabled": "pessoas com deficiência",
+    "no-income": "pessoas sem outra fonte de renda",
     "low-income": "pessoas de baixa renda",
 }
 #: the facts a conditional sanction waits for (``regimes.SANCTION_FACTS``)
@@ -67,36 +99,69 @@ FACTS = {
 }
 #: what each deadline is for (``regimes.DEADLINE_ROLES``)
 ROLES = {
-    "compliance": "Regularização", "payment": "Pagamento da multa", "payment-after-decision": "Pagamento após a decisão",
-    "defence": "Defesa", "decision": "Julgamento da defesa", "appeal": "Recurso",
-    "appeal-decision": "Julgamento do recurso", "reclaim": "Retirada dos bens apreendidos",
-    "selection-appeal": "Recurso contra a lista", "selection-decision": "Julgamento do recurso contra a lista",
-    "documents": "Entrega de documentos", "startup": "Início das atividades", "pickup": "Retirada do documento",
-    "use": "Uso da permissão", "lapse": "Caducidade", "renewal": "Pedido de renovação",
-    "leave": "Pedido de afastamento", "substitute": "Indicação de substituto",
-    "request-decision": "Apreciação do pedido", "publication": "Publicação", "price-payment": "Pagamento do preço",
-    "damage-report": "Laudo de danos", "deposit-return": "Devolução da caução", "notice": "Aviso prévio",
+    "compliance": "Regularização",
+    "payment": "Pagamento da multa",
+    "payment-after-decision": "Pagamento após a decisão",
+    "defence": "Defesa",
+    "decision": "Julgamento da defesa",
+    "appeal": "Recurso",
+    "appeal-decision": "Julgamento do recurso",
+    "reclaim": "Retirada dos bens apreendidos",
+    "selection-appeal": "Recurso contra a lista",
+    "selection-decision": "Julgamento do recurso contra a lista",
+    "documents": "Entrega de documentos",
+    "startup": "Início das atividades",
+    "pickup": "Retirada do documento",
+    "use": "Uso da permissão",
+    "lapse": "Caducidade",
+    "renewal": "Pedido de renovação",
+    "leave": "Pedido de afastamento",
+    "substitute": "Indicação de substituto",
+    "request-decision": "Apreciação do pedido",
+    "publication": "Publicação",
+    "price-payment": "Pagamento do preço",
+    "damage-report": "Laudo de danos",
+    "deposit-return": "Devolução da caução",
+    "notice": "Aviso prévio",
 }
 CLOSED_DAY_RULES = {
     "next-business-day": "se terminar em dia sem expediente, prorroga-se até o primeiro dia útil seguinte "
-                         "(um prazo em horas, até a mesma hora desse dia)",
+    "(um prazo em horas, até a mesma hora desse dia)",
     "end-of-next-business-day": "se terminar em dia sem expediente, vai até o fim do expediente do primeiro dia "
-                                "útil seguinte",
+    "útil seguinte",
     "stays": "termina onde cair, mesmo em dia sem expediente",
 }
-AFTER = {"expiry": "o vencimento", "revocation": "a cassação", "abandonment": "o abandono",
-         "cancellation": "o cancelamento"}
+AFTER = {
+    "expiry": "o vencimento",
+    "revocation": "a cassação",
+    "abandonment": "o abandono",
+    "cancellation": "o cancelamento",
+}
 EVENTS = {
-    "absence-start": "do início da ausência", "appeal-filed": "da interposição do recurso",
-    "approval-notice": "do aviso de aprovação", "archiving": "do arquivamento", "boleto-issue": "da emissão do boleto",
-    "decision-notification": "da notificação da decisão", "decision-publication": "da publicação da decisão",
-    "defence-filed": "da apresentação da defesa", "deposit-return-request": "do pedido de devolução da caução",
-    "event-end": "do fim do evento", "filing": "do protocolo", "final-list-publication": "da publicação da lista final",
-    "infraction-record": "da lavratura do auto de infração", "issue": "da emissão",
-    "leave-start": "do início do afastamento", "licence-expiry": "do vencimento da licença",
-    "list-publication": "da publicação da lista", "notification": "da notificação", "penalty": "da aplicação da penalidade",
-    "permit-grant": "da concessão da permissão", "request-received": "do recebimento do pedido",
-    "seizure": "da apreensão", "selection-end": "do fim da seleção", "tpu-publication": "da publicação do TPU",
+    "absence-start": "do início da ausência",
+    "appeal-filed": "da interposição do recurso",
+    "approval-notice": "do aviso de aprovação",
+    "archiving": "do arquivamento",
+    "boleto-issue": "da emissão do boleto",
+    "decision-notification": "da notificação da decisão",
+    "decision-publication": "da publicação da decisão",
+    "defence-filed": "da apresentação da defesa",
+    "deposit-return-request": "do pedido de devolução da caução",
+    "event-end": "do fim do evento",
+    "filing": "do protocolo",
+    "final-list-publication": "da publicação da lista final",
+    "infraction-record": "da lavratura do auto de infração",
+    "issue": "da emissão",
+    "leave-start": "do início do afastamento",
+    "licence-expiry": "do vencimento da licença",
+    "list-publication": "da publicação da lista",
+    "notification": "da notificação",
+    "penalty": "da aplicação da penalidade",
+    "permit-grant": "da concessão da permissão",
+    "request-received": "do recebimento do pedido",
+    "seizure": "da apreensão",
+    "selection-end": "do fim da seleção",
+    "tpu-publication": "da publicação do TPU",
 }
 PER = {"once": "uma vez", "year": "por ano", "month": "por mês", "day": "por dia", "event": "por evento"}
 METHODS = {
@@ -109,30 +174,55 @@ METHODS = {
 ORDER_BY = {"registration-time": "pela data e hora da inscrição", "payment-time": "pela data e hora do pagamento"}
 DRAW_PER = {"line": "por ramo de atividade", "section": "por seção", "site": "por local", "event": "por evento"}
 TIE_BREAKS = {
-    "disabled": "pessoa com deficiência", "oldest": "o mais idoso", "elderly": "idoso",
-    "earliest": "o inscrito primeiro", "draw": "sorteio", "local": "morador do município",
-    "earliest-registration": "a inscrição mais antiga", "earliest-payment": "o pagamento mais antigo",
+    "disabled": "pessoa com deficiência",
+    "oldest": "o mais idoso",
+    "elderly": "idoso",
+    "earliest": "o inscrito primeiro",
+    "draw": "sorteio",
+    "local": "morador do município",
+    "earliest-registration": "a inscrição mais antiga",
+    "earliest-payment": "o pagamento mais antigo",
 }
 EXCLUDES = {"debtors": "quem está em débito com a Fazenda Municipal", "revoked": "quem teve permissão cassada"}
 SITE_KINDS = {"street-segment": "trecho de rua", "arena": "arena", "beach-point": "ponto de praia", "venue": "imóvel"}
 PLACARD_CONTENTS = {
-    "company-name": "nome da empresa", "holder-name": "nome do titular", "cnpj": "CNPJ", "cpf": "CPF",
-    "municipal-registration": "número do Cadastro Municipal", "permit-number": "número da permissão",
-    "line": "ramo de atividade (mercadorias)", "section": "seção", "photo": "foto", "qr-code": "código QR",
+    "company-name": "nome da empresa",
+    "holder-name": "nome do titular",
+    "cnpj": "CNPJ",
+    "cpf": "CPF",
+    "municipal-registration": "número do Cadastro Municipal",
+    "permit-number": "número da permissão",
+    "line": "ramo de atividade (mercadorias)",
+    "section": "seção",
+    "photo": "foto",
+    "qr-code": "código QR",
 }
 DISTANCES = {
-    "bus-stop": "pontos ou abrigos de ônibus", "taxi-stop": "pontos de táxi", "school": "escolas (portões de acesso)",
-    "same-trade-shop": "estabelecimento fixo do mesmo ramo", "feira": "feiras livres", "corner": "esquinas",
-    "hospital": "hospitais", "church": "templos",
+    "bus-stop": "pontos ou abrigos de ônibus",
+    "taxi-stop": "pontos de táxi",
+    "school": "escolas (portões de acesso)",
+    "same-trade-shop": "estabelecimento fixo do mesmo ramo",
+    "feira": "feiras livres",
+    "corner": "esquinas",
+    "hospital": "hospitais",
+    "church": "templos",
 }
 NUMBERING = {"sequential": "numeração sequencial", "odd-even": "numeração par e ímpar (um lado de cada)"}
 WEEKDAYS = {
-    "mon": "segundas-feiras", "tue": "terças-feiras", "wed": "quartas-feiras", "thu": "quintas-feiras",
-    "fri": "sextas-feiras", "sat": "sábados", "sun": "domingos",
+    "mon": "segundas-feiras",
+    "tue": "terças-feiras",
+    "wed": "quartas-feiras",
+    "thu": "quintas-feiras",
+    "fri": "sextas-feiras",
+    "sat": "sábados",
+    "sun": "domingos",
 }
 DAY_NAMES = ("segunda-feira", "terça-feira", "quarta-feira", "quinta-feira", "sexta-feira", "sábado", "domingo")
 CATEGORIES = {  # values of score criteria (Sapezal art. 10, I)
-    "rented": "aluguel", "financed": "imóvel financiado", "owned": "imóvel próprio", "lent": "imóvel cedido",
+    "rented": "aluguel",
+    "financed": "imóvel financiado",
+    "owned": "imóvel próprio",
+    "lent": "imóvel cedido",
     "other": "outros",
 }
 # the act's own word for a sanction kind, found in the sanction's text or notes (earliest wins)
@@ -171,8 +261,13 @@ def cite(regime, item) -> str:
 
 def _fact(regime, text: str, item=None, *, ident: str = "", option: str = "", citation: str | None = None) -> Fact:
     """A sentence about ``item``, with its citation and notes."""
-    return Fact(text=text, cite=cite(regime, item) if citation is None else citation, notes=notes(item),
-                ident=ident, option=option)
+    return Fact(
+        text=text,
+        cite=cite(regime, item) if citation is None else citation,
+        notes=notes(item),
+        ident=ident,
+        option=option,
+    )
 
 
 def _cap(text: str) -> str:
@@ -180,7 +275,7 @@ def _cap(text: str) -> str:
 
 
 def _lower_first(text: str) -> str:
-    """"Impedida de …" → "impedida de …" (an acronym such as "TPU …" stays as it is)."""
+    """ "Impedida de …" → "impedida de …" (an acronym such as "TPU …" stays as it is)."""
     if len(text) > 1 and text[1].islower():
         return text[:1].lower() + text[1:]
     return text
@@ -259,7 +354,7 @@ def clock(value: dt.time) -> str:
 
 
 def moment(value: dt.datetime) -> str:
-    """"27/03/2026 (sexta-feira) às 12:00"."""
+    """ "27/03/2026 (sexta-feira) às 12:00"."""
     return f"{date(value)} ({DAY_NAMES[value.weekday()]}) às {clock(value)}"
 
 
@@ -275,7 +370,7 @@ def _same_site(item, regime) -> str | None:
 
 
 def _more_than(item) -> bool:
-    """"há mais de 1 ano" (Sapezal art. 7º) rather than "há pelo menos", as the rule declares it."""
+    """ "há mais de 1 ano" (Sapezal art. 7º) rather than "há pelo menos", as the rule declares it."""
     return bool(getattr(item, "more_than", False))
 
 
@@ -354,7 +449,7 @@ def rule(item, regime=None) -> str:
 
 
 def rule_due(item, regime) -> str:
-    """" — a apresentar depois: 10 dias úteis, contados da publicação da lista final" for a rule the act asks
+    """ " — a apresentar depois: 10 dias úteis, contados da publicação da lista final" for a rule the act asks
     after the application (``due``; Sapezal art. 11), else ""."""
     if not getattr(item, "due", None):
         return ""
@@ -436,8 +531,13 @@ def permit_facts(regime, kind) -> list[Fact]:
     if kind.leave is not None:
         out.append(_fact(regime, f"Afastamento anual: {leave(kind.leave)}", kind.leave))
     if kind.non_residents is not None:
-        out.append(_fact(regime, "Admite requerentes de outras localidades: a residência no município não os recusa",
-                         kind.non_residents))
+        out.append(
+            _fact(
+                regime,
+                "Admite requerentes de outras localidades: a residência no município não os recusa",
+                kind.non_residents,
+            )
+        )
     if kind.schedule:
         schedule = regime.schedule(kind.schedule)
         out.append(_fact(regime, f"Calendário: {schedule.label}", ident=schedule.id, citation=""))
@@ -503,8 +603,11 @@ def fee_kind(fee) -> str:
     if fee.kind in ("fixed", "per-day") and fee.admin_defined:
         if fee.kind == "per-day":
             per = ", por dia"
-        return ("valor definido pela Administração" + (per or "; o ato não fixa a periodicidade")
-                + " (o servidor o informa antes do cálculo)")
+        return (
+            "valor definido pela Administração"
+            + (per or "; o ato não fixa a periodicidade")
+            + " (o servidor o informa antes do cálculo)"
+        )
     return FEE_KINDS.get(fee.kind, fee.kind)
 
 
@@ -528,8 +631,10 @@ def act_word(kind: str, word: str | None = None) -> str:
 
 
 def venue(item) -> str:
-    text = (f"menos de {days(item.min_days)}: {amount(item.one_day)} por dia; "
-            f"a partir de {days(item.min_days)}: {amount(item.per_day)} por dia")
+    text = (
+        f"menos de {days(item.min_days)}: {amount(item.one_day)} por dia; "
+        f"a partir de {days(item.min_days)}: {amount(item.per_day)} por dia"
+    )
     if item.deposit is not None:
         text += f"; caução (restituível) de {amount(item.deposit)}"
     return text
@@ -550,29 +655,58 @@ def fee_facts(regime, fee) -> list[Fact]:
             formula += f", com a {fee.unit} de {fee.year}"
         out.append(Fact(text=formula))
         if fee.min_metres is not None:
-            out.append(Fact(text=f"Mínimo de {metres(fee.min_metres)} por unidade",
-                            cite=regime.cite(fee.min_metres_basis) if fee.min_metres_basis else regime.cite_item(fee)))
+            out.append(
+                Fact(
+                    text=f"Mínimo de {metres(fee.min_metres)} por unidade",
+                    cite=regime.cite(fee.min_metres_basis) if fee.min_metres_basis else regime.cite_item(fee),
+                )
+            )
         if fee.hitch_counts:
-            out.append(Fact(text="O engate conta na metragem",
-                            cite=regime.cite(fee.hitch_basis) if fee.hitch_basis else regime.cite_item(fee)))
+            out.append(
+                Fact(
+                    text="O engate conta na metragem",
+                    cite=regime.cite(fee.hitch_basis) if fee.hitch_basis else regime.cite_item(fee),
+                )
+            )
         for d in fee.discounts:
             when = condition(d.when, regime)
-            out.append(_fact(regime, f"D = {percent(d.rate)}: {d.label}" + (f" (condição: {when})" if when else ""),
-                             d, ident=d.id))
+            out.append(
+                _fact(
+                    regime,
+                    f"D = {percent(d.rate)}: {d.label}" + (f" (condição: {when})" if when else ""),
+                    d,
+                    ident=d.id,
+                )
+            )
     elif fee.kind == "energy":
         for tier in fee.tiers:
             value = f" = {format_brl(tier.expected)}" if tier.expected is not None else ""
             when = tier_condition(tier, regime)
-            out.append(_fact(regime, f"{tier.label}: {number(tier.factor)} × {fee.unit}{value}"
-                             + (f" — para {when}" if when else ""), tier, ident=tier.id, option="--energy"))
+            out.append(
+                _fact(
+                    regime,
+                    f"{tier.label}: {number(tier.factor)} × {fee.unit}{value}" + (f" — para {when}" if when else ""),
+                    tier,
+                    ident=tier.id,
+                    option="--energy",
+                )
+            )
     elif fee.kind == "per-area-month":
-        area = {"line": " (área do ramo: frente × profundidade)", "declared": " (área declarada)",
-                "used": " (área utilizada: frente × profundidade, até o tamanho máximo do ramo)"}.get(fee.area, "")
+        area = {
+            "line": " (área do ramo: frente × profundidade)",
+            "declared": " (área declarada)",
+            "used": " (área utilizada: frente × profundidade, até o tamanho máximo do ramo)",
+        }.get(fee.area, "")
         out.append(Fact(text=f"{amount(fee.rate)} por m² ao mês{area}"))
         if fee.index:
             index = regime.index(fee.index)
-            out.append(_fact(regime, f"Corrigido anualmente pelo {index.code} ({index.name}), "
-                                     f"a partir dos valores de {index.base_year}", index))
+            out.append(
+                _fact(
+                    regime,
+                    f"Corrigido anualmente pelo {index.code} ({index.name}), a partir dos valores de {index.base_year}",
+                    index,
+                )
+            )
     elif fee.kind == "venue-table":
         for v in fee.venues:
             out.append(_fact(regime, f"{v.label}: {venue(v)}", v, ident=v.id, option="--venue"))
@@ -688,16 +822,23 @@ def recurrence_window(days_: int | None = None, years_: int | None = None) -> st
     return f"reincidência: nova infração da mesma natureza em até {window(days_, years_)}"
 
 
-
 def ladder_facts(regime, ladder) -> list[Fact]:
     """A penalty ladder: its recurrence window and article, then each step with its sanctions."""
-    head = (_cap(recurrence_window(ladder.recurrence_window_days, ladder.recurrence_window_years))
-            if ladder.recurrence_window_days or ladder.recurrence_window_years else "Prazo de reincidência: não fixado")
+    head = (
+        _cap(recurrence_window(ladder.recurrence_window_days, ladder.recurrence_window_years))
+        if ladder.recurrence_window_days or ladder.recurrence_window_years
+        else "Prazo de reincidência: não fixado"
+    )
     out = [_fact(regime, head, ladder)]
     for n, step in enumerate(ladder.steps):
         last = n == len(ladder.steps) - 1
-        out.append(Fact(text=_cap(offence(step, last)) + ":", notes=notes(step),
-                        details=tuple(sanction_fact(regime, s) for s in step.sanctions)))
+        out.append(
+            Fact(
+                text=_cap(offence(step, last)) + ":",
+                notes=notes(step),
+                details=tuple(sanction_fact(regime, s) for s in step.sanctions),
+            )
+        )
     return out
 
 
@@ -742,8 +883,14 @@ def penalty_facts(regime, penalties) -> list[Fact]:
             text += f". Leitura adotada: {r.reading}"
         out.append(_fact(regime, text, r))
     if penalties.any_order is not None:
-        out.append(_fact(regime, "As penalidades podem ser aplicadas independentemente da ordem da gradação, "
-                                 "conforme a gravidade da infração", penalties.any_order))
+        out.append(
+            _fact(
+                regime,
+                "As penalidades podem ser aplicadas independentemente da ordem da gradação, "
+                "conforme a gravidade da infração",
+                penalties.any_order,
+            )
+        )
     if penalties.index is not None:
         code = penalties.index.code
         try:
@@ -759,7 +906,7 @@ def deadline(item) -> str:
 
 
 def deadline_text(item, regime=None) -> str:
-    """"10 dias corridos, contados da aplicação da penalidade; se terminar em dia sem expediente, …" — as the
+    """ "10 dias corridos, contados da aplicação da penalidade; se terminar em dia sem expediente, …" — as the
     act counts it, with the rule for a closed last day (the deadline's own, or the regime's calendar)."""
     n = item.days if item.days is not None else item.hours
     direction = "antes" if item.direction == "before" else ("contado" if n == 1 else "contados")
@@ -791,16 +938,21 @@ def seizure_facts(regime, seizure) -> list[Fact]:
     out = [_fact(regime, "Apreensão de mercadorias e objetos", seizure)]
     fee = seizure.depot_fee
     if fee is not None:
-        value = ("definida pela Administração" if fee.admin_defined
-                 else f"{amount(fee.amount)} {PER.get(fee.per, fee.per or '')}".strip())
+        value = (
+            "definida pela Administração"
+            if fee.admin_defined
+            else f"{amount(fee.amount)} {PER.get(fee.per, fee.per or '')}".strip()
+        )
         where = (" — só em " + ", ".join(SCOPES.get(x, x) for x in fee.scopes)) if fee.scopes else ""
         out.append(_fact(regime, f"Taxa de depósito: {value}{where}", fee))
     if seizure.expenses is not None:
         e = seizure.expenses
         extra = f" (valor: {amount(e.amount)})" if e.amount is not None else ""
         out.append(_fact(regime, f"Despesas da apreensão: {e.text}{extra}", e))
-    for label, p in (("Prazo para retirar perecíveis", seizure.reclaim_perishable),
-                     ("Prazo para retirar os demais bens", seizure.reclaim_other)):
+    for label, p in (
+        ("Prazo para retirar perecíveis", seizure.reclaim_perishable),
+        ("Prazo para retirar os demais bens", seizure.reclaim_other),
+    ):
         if p is not None:
             value = "definido pela Administração" if p.admin_defined else period(p.days, p.hours, p.count)
             out.append(_fact(regime, f"{label}: {value}", p))
@@ -823,7 +975,7 @@ def _hours(start: dt.time, end: dt.time) -> str:
 
 
 def schedule_day(day) -> str:
-    """"Sexta-feira, 27/03/2026: das 18:00 às 01:00 de 28/03/2026"."""
+    """ "Sexta-feira, 27/03/2026: das 18:00 às 01:00 de 28/03/2026"."""
     text = f"{_cap(DAY_NAMES[day.date.weekday()])}, {date(day.date)}: das {clock(day.opens)} às {clock(day.closes)}"
     if day.crosses_midnight:
         if day.closes == dt.time(0, 0):
@@ -854,12 +1006,22 @@ def schedule_facts(regime, schedule) -> list[Fact]:
         hours = schedule.setup_hours
         out.append(_fact(regime, f"Montagem (em cada dia de funcionamento): {_hours(hours.start, hours.end)}", hours))
     if schedule.teardown_hours is not None:
-        out.append(_fact(regime, f"Desmontagem (em cada dia de funcionamento): "
-                                 f"{_hours(schedule.teardown_hours.start, schedule.teardown_hours.end)}",
-                         schedule.teardown_hours))
+        out.append(
+            _fact(
+                regime,
+                f"Desmontagem (em cada dia de funcionamento): "
+                f"{_hours(schedule.teardown_hours.start, schedule.teardown_hours.end)}",
+                schedule.teardown_hours,
+            )
+        )
     if not out:
-        out.append(Fact(text="Datas não fixadas no regime (veja a observação)" if notes(schedule)
-                        else "Datas não fixadas no regime"))
+        out.append(
+            Fact(
+                text="Datas não fixadas no regime (veja a observação)"
+                if notes(schedule)
+                else "Datas não fixadas no regime"
+            )
+        )
     return out
 
 
@@ -891,8 +1053,13 @@ def layout_facts(regime, layout) -> list[Fact]:
     if layout.no_crossings is not None:
         out.append(_fact(regime, "Nenhuma banca montada em cruzamento de vias", layout.no_crossings))
     if layout.keep_garages_free is not None:
-        out.append(_fact(regime, "Livre acesso às garagens e guias rebaixadas: nada instalado na frente delas",
-                         layout.keep_garages_free))
+        out.append(
+            _fact(
+                regime,
+                "Livre acesso às garagens e guias rebaixadas: nada instalado na frente delas",
+                layout.keep_garages_free,
+            )
+        )
     if layout.sides is not None:
         out.append(_fact(regime, "Seções em dois lados, cada uma na sua posição (lado A e lado B)", layout.sides))
     if layout.end_vendors is not None:
@@ -991,7 +1158,7 @@ def criterion_points(criterion) -> str:
 
 
 def _place(text: str) -> str:
-    """"No local do evento" → "no local do evento"; "Secretaria da Fazenda" → "local: Secretaria da Fazenda"."""
+    """ "No local do evento" → "no local do evento"; "Secretaria da Fazenda" → "local: Secretaria da Fazenda"."""
     if text.split(" ", 1)[0] in ("No", "Na", "Nos", "Nas", "Em"):
         return _lower_first(text)
     return f"local: {text}"
@@ -1057,10 +1224,14 @@ def selection_facts(regime, selection, *, criteria: bool = True) -> list[Fact]:
         crit = tuple(_fact(regime, f"{c.label}: {criterion_points(c)}", c) for c in s.criteria)
         out.append(Fact(text="Pontuação (vence quem somar mais pontos):", details=crit))
     if s.tie_break:
-        out.append(Fact(text="Desempate: " + "; ".join(f"{n}º {TIE_BREAKS.get(t, t)}"
-                                                      for n, t in enumerate(s.tie_break, start=1))
-                        + "; o que restar empatado, pela ordem sorteada",
-                        cite=regime.cite(s.tie_break_basis) if s.tie_break_basis else here))
+        out.append(
+            Fact(
+                text="Desempate: "
+                + "; ".join(f"{n}º {TIE_BREAKS.get(t, t)}" for n, t in enumerate(s.tie_break, start=1))
+                + "; o que restar empatado, pela ordem sorteada",
+                cite=regime.cite(s.tie_break_basis) if s.tie_break_basis else here,
+            )
+        )
     if s.exclude:
         out.append(Fact(text="Excluído(s): " + _join([EXCLUDES.get(x, x) for x in s.exclude]), cite=here))
     if s.alternates:
@@ -1076,8 +1247,7 @@ def selection_facts(regime, selection, *, criteria: bool = True) -> list[Fact]:
 
 
 def index_text(index) -> str:
-    return (f"Índice {index.code} — {index.name}: valores do ato em preços de {index.base_year}, "
-            f"corrigidos anualmente")
+    return f"Índice {index.code} — {index.name}: valores do ato em preços de {index.base_year}, corrigidos anualmente"
 
 
 def section_title(section) -> str:

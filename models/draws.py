@@ -25,7 +25,6 @@ from typing import Any
 
 from peewee import BooleanField, CharField, DateTimeField, ForeignKeyField, IntegerField, TextField
 
-from models.session import acting, require
 from models.applications import Application
 from models.db import BaseModel, DecimalTextField, db
 from models.errors import FieldErrors, UserError
@@ -40,11 +39,23 @@ from models.selection import (
     order_from_list,
     run_draw,
 )
+from models.session import acting, require
 
 __all__ = [
-    "Draw", "DrawEntry", "STATUSES", "ROLES",
-    "hold_draw", "annul_draw", "get_draw", "list_draws", "draw_entries", "replacement_of", "verify_draw",
-    "participant_from_person", "participant_from_application", "dependants_under_16",
+    "Draw",
+    "DrawEntry",
+    "STATUSES",
+    "ROLES",
+    "hold_draw",
+    "annul_draw",
+    "get_draw",
+    "list_draws",
+    "draw_entries",
+    "replacement_of",
+    "verify_draw",
+    "participant_from_person",
+    "participant_from_application",
+    "dependants_under_16",
 ]
 
 STATUSES = {"held": "realizado", "annulled": "anulado"}
@@ -196,24 +207,39 @@ def hold_draw(
             if old is None:
                 raise UserError("O sorteio a substituir não existe.", field="replaces")
             if old.status != "annulled":
-                raise UserError(f"O sorteio nº {old.id} não foi anulado: anule-o, com o motivo, antes de "
-                                "realizar outro em seu lugar.", field="replaces")
+                raise UserError(
+                    f"O sorteio nº {old.id} não foi anulado: anule-o, com o motivo, antes de "
+                    "realizar outro em seu lugar.",
+                    field="replaces",
+                )
             if old.replaced_by_id is not None:
-                raise UserError(f"O sorteio nº {old.id} já foi substituído pelo sorteio nº {old.replaced_by_id}.",
-                                field="replaces")
+                raise UserError(
+                    f"O sorteio nº {old.id} já foi substituído pelo sorteio nº {old.replaced_by_id}.", field="replaces"
+                )
         draw = Draw.create(
-            regime=regime.id, call=call_text, site=normalize_text(site), place=place_text,
-            officials=officials_text, held_at=when, seed=result.seed, list_sha256=result.list_sha256,
-            list_text=result.list_text, algorithm=result.algorithm,
+            regime=regime.id,
+            call=call_text,
+            site=normalize_text(site),
+            place=place_text,
+            officials=officials_text,
+            held_at=when,
+            seed=result.seed,
+            list_sha256=result.list_sha256,
+            list_text=result.list_text,
+            algorithm=result.algorithm,
             vacancies=json.dumps(vacancies if isinstance(vacancies, int) else dict(vacancies), sort_keys=True),
-            alternates=result.rules.alternates, basis=result.rules.basis,
-            result_json=json.dumps(result.to_dict(), ensure_ascii=False), created_by=clerk,
+            alternates=result.rules.alternates,
+            basis=result.rules.basis,
+            result_json=json.dumps(result.to_dict(), ensure_ascii=False),
+            created_by=clerk,
         )
         DrawEntry.insert_many(_entry_rows(draw, result)).execute()
         if old is not None:
-            changed = (Draw.update(replaced_by=draw.id)
-                       .where(Draw.id == old.id, Draw.status == "annulled", Draw.replaced_by.is_null())
-                       .execute())
+            changed = (
+                Draw.update(replaced_by=draw.id)
+                .where(Draw.id == old.id, Draw.status == "annulled", Draw.replaced_by.is_null())
+                .execute()
+            )
             if changed != 1:
                 raise UserError(f"O sorteio nº {old.id} já foi substituído por outro.", field="replaces")
     return draw
@@ -223,12 +249,26 @@ def _entry_rows(draw: Draw, result: DrawResult) -> list[dict[str, Any]]:
     rows = []
 
     def row(p: Participant, role: str, order: int, position: int | None, reason: str = "", basis: str = ""):
-        rows.append({
-            "draw": draw.id, "participant_id": p.id, "name": p.name, "group": p.group, "position": position,
-            "role": role, "role_order": order, "quota": bool(p.quota), "preference": p.preference or "",
-            "rank": p.rank, "score": p.score, "paid_at": p.paid_at, "reason": reason, "reason_basis": basis,
-            "person": p.person_id, "application": p.application_id,
-        })
+        rows.append(
+            {
+                "draw": draw.id,
+                "participant_id": p.id,
+                "name": p.name,
+                "group": p.group,
+                "position": position,
+                "role": role,
+                "role_order": order,
+                "quota": bool(p.quota),
+                "preference": p.preference or "",
+                "rank": p.rank,
+                "score": p.score,
+                "paid_at": p.paid_at,
+                "reason": reason,
+                "reason_basis": basis,
+                "person": p.person_id,
+                "application": p.application_id,
+            }
+        )
 
     for g in result.groups:
         for role, ids in (("holder", g.holders), ("alternate", g.alternates), ("other", g.others)):
@@ -255,11 +295,21 @@ def annul_draw(draw: Draw | int, reason: str, *, by: str, at: _dt.datetime | Non
     with db.atomic():
         current = get_draw(draw_id)
         if current.status == "annulled":
-            raise UserError(f"O sorteio nº {draw_id} já foi anulado em "
-                            f"{current.annulled_at:%d/%m/%Y %H:%M}: {current.annul_reason}", field="status")
-        changed = (Draw.update(status="annulled", annul_reason=text, annulled_by=clerk,
-                               annulled_at=(at or _now()).replace(microsecond=0))
-                   .where(Draw.id == draw_id, Draw.status == "held").execute())
+            raise UserError(
+                f"O sorteio nº {draw_id} já foi anulado em "
+                f"{current.annulled_at:%d/%m/%Y %H:%M}: {current.annul_reason}",
+                field="status",
+            )
+        changed = (
+            Draw.update(
+                status="annulled",
+                annul_reason=text,
+                annulled_by=clerk,
+                annulled_at=(at or _now()).replace(microsecond=0),
+            )
+            .where(Draw.id == draw_id, Draw.status == "held")
+            .execute()
+        )
         if changed != 1:
             raise UserError(f"O sorteio nº {draw_id} já foi anulado.", field="status")
     return get_draw(draw_id)
@@ -320,9 +370,13 @@ def verify_draw(draw: Draw | int) -> list[str]:
     if list_sha256(current.list_text) != current.list_sha256:
         problems.append("O hash da lista guardada não confere com o hash publicado.")
     order = order_from_list(current.list_text, current.seed)
-    recorded = [e.participant_id for e in sorted(
-        (e for e in DrawEntry.select().where(DrawEntry.draw == current.id) if e.position is not None),
-        key=lambda e: e.position)]
+    recorded = [
+        e.participant_id
+        for e in sorted(
+            (e for e in DrawEntry.select().where(DrawEntry.draw == current.id) if e.position is not None),
+            key=lambda e: e.position,
+        )
+    ]
     if list(order) != recorded:
         problems.append("A ordem registrada não é a que a lista e a semente produzem.")
     return problems
@@ -399,8 +453,25 @@ def participant_from_application(
     application's group (else its line), registered at its creation."""
     group = app.group or app.line or ""
     if app.person_id:
-        return participant_from_person(app.person, id=app.protocol, group=group, registered_at=app.created_at,
-                                       paid_at=paid_at, quota=quota, debtor=debtor, preference=preference,
-                                       application_id=app.id)
-    return Participant(id=app.protocol, name=app.applicant_name, group=group, registered_at=app.created_at,
-                       paid_at=paid_at, quota=quota, debtor=debtor, preference=preference, application_id=app.id)
+        return participant_from_person(
+            app.person,
+            id=app.protocol,
+            group=group,
+            registered_at=app.created_at,
+            paid_at=paid_at,
+            quota=quota,
+            debtor=debtor,
+            preference=preference,
+            application_id=app.id,
+        )
+    return Participant(
+        id=app.protocol,
+        name=app.applicant_name,
+        group=group,
+        registered_at=app.created_at,
+        paid_at=paid_at,
+        quota=quota,
+        debtor=debtor,
+        preference=preference,
+        application_id=app.id,
+    )

@@ -85,9 +85,8 @@ taken from ``admin_values``, keyed by :func:`rule_key` (``"cap"``,
 
 from __future__ import annotations
 
-import dataclasses
-
 import calendar
+import dataclasses
 import datetime as dt
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, fields, is_dataclass
@@ -99,13 +98,41 @@ from models.money import format_brl
 from models.regimes import PermitKind, Regime, Rule, get_regime
 
 __all__ = [
-    "PASSED", "FAILED", "MANUAL", "MISSING", "DUE_LATER", "STATUSES", "DueFacts",
-    "ELIGIBLE", "INELIGIBLE", "PENDING", "VERDICTS",
-    "RELATIONS", "SCOPE_RELATIONS", "INACTIVE_STATUSES", "HISTORY_KINDS",
-    "DocumentFacts", "PermitFacts", "DebtFacts", "HistoryFacts", "ApplicantFacts",
-    "RuleResult", "EligibilitySummary", "Eligibility",
-    "evaluate_eligibility", "evaluate_rule", "eligibility_summary", "verdict_of", "to_dict", "join_articles",
-    "add_months", "age_on", "elapsed", "wait_end", "document_last_valid_day", "rule_key",
+    "PASSED",
+    "FAILED",
+    "MANUAL",
+    "MISSING",
+    "DUE_LATER",
+    "STATUSES",
+    "DueFacts",
+    "ELIGIBLE",
+    "INELIGIBLE",
+    "PENDING",
+    "VERDICTS",
+    "RELATIONS",
+    "SCOPE_RELATIONS",
+    "INACTIVE_STATUSES",
+    "HISTORY_KINDS",
+    "DocumentFacts",
+    "PermitFacts",
+    "DebtFacts",
+    "HistoryFacts",
+    "ApplicantFacts",
+    "RuleResult",
+    "EligibilitySummary",
+    "Eligibility",
+    "evaluate_eligibility",
+    "evaluate_rule",
+    "eligibility_summary",
+    "verdict_of",
+    "to_dict",
+    "join_articles",
+    "add_months",
+    "age_on",
+    "elapsed",
+    "wait_end",
+    "document_last_valid_day",
+    "rule_key",
 ]
 
 # --------------------------------------------------------------------------- vocabulary
@@ -131,10 +158,24 @@ SCOPE_RELATIONS: dict[str, frozenset[str]] = {
     "family": frozenset({"spouse", "partner", "dependant", "family"}),
     "household": frozenset({"spouse", "partner", "dependant", "family"}),
 }
-INACTIVE_STATUSES = frozenset({
-    "expired", "revoked", "cancelled", "canceled", "abandoned", "closed", "archived",
-    "rejected", "refused", "withdrawn", "ended", "inactive", "void", "superseded",
-})
+INACTIVE_STATUSES = frozenset(
+    {
+        "expired",
+        "revoked",
+        "cancelled",
+        "canceled",
+        "abandoned",
+        "closed",
+        "archived",
+        "rejected",
+        "refused",
+        "withdrawn",
+        "ended",
+        "inactive",
+        "void",
+        "superseded",
+    }
+)
 HISTORY_KINDS = ("revocation", "expiry", "abandonment", "cancellation")
 
 _RELATION_TEXT = {
@@ -529,15 +570,18 @@ def _check_min_age(ctx: _Context, rule: Rule) -> Outcome:
     facts = ctx.facts
     if facts.birth_date is None:
         if facts.applicant_type == "company":
-            return MISSING, (f"Informe a data de nascimento do titular/responsável pela pessoa jurídica; "
-                             f"o ato exige {_years_text(years)}.")
+            return MISSING, (
+                f"Informe a data de nascimento do titular/responsável pela pessoa jurídica; "
+                f"o ato exige {_years_text(years)}."
+            )
         return MISSING, f"Data de nascimento não informada; o ato exige {_years_text(years)}."
     age = age_on(facts.birth_date, facts.today)
     comes_of_age = add_months(facts.birth_date, 12 * years)
     if age >= years:
         return PASSED, f"Idade {_years_text(max(age, 0))}; o ato exige {years}."
-    return FAILED, (f"Idade {_years_text(max(age, 0))}; o ato exige {years} "
-                    f"(completa {years} em {_date(comes_of_age)}).")
+    return FAILED, (
+        f"Idade {_years_text(max(age, 0))}; o ato exige {years} (completa {years} em {_date(comes_of_age)})."
+    )
 
 
 def _check_legally_capable(ctx: _Context, rule: Rule) -> Outcome:
@@ -557,8 +601,7 @@ def _check_legal_form(ctx: _Context, rule: Rule) -> Outcome:
     if forms & allowed:
         return PASSED, f"Forma jurídica: {_form_text(facts)}; o ato admite {allowed_text}."
     if facts.is_mei is None and "mei" in allowed:
-        return MISSING, (f"Forma jurídica: {_form_text(facts)}; informe se é MEI — o ato admite "
-                         f"{allowed_text}.")
+        return MISSING, (f"Forma jurídica: {_form_text(facts)}; informe se é MEI — o ato admite {allowed_text}.")
     return FAILED, f"Forma jurídica: {_form_text(facts)}; o ato admite somente {allowed_text}."
 
 
@@ -569,16 +612,21 @@ def _yes_no(value: bool | None, yes: str, no: str, missing: str) -> Outcome:
 
 
 def _check_cnpj(ctx: _Context, rule: Rule) -> Outcome:
-    return _yes_no(ctx.facts.has_cnpj, "Possui CNPJ, como o ato exige.",
-                   "Não possui CNPJ; o ato exige inscrição no CNPJ.",
-                   "Informe se o requerente possui CNPJ; o ato o exige.")
+    return _yes_no(
+        ctx.facts.has_cnpj,
+        "Possui CNPJ, como o ato exige.",
+        "Não possui CNPJ; o ato exige inscrição no CNPJ.",
+        "Informe se o requerente possui CNPJ; o ato o exige.",
+    )
 
 
 def _check_municipal_registration(ctx: _Context, rule: Rule) -> Outcome:
-    return _yes_no(ctx.facts.has_municipal_registration,
-                   "Possui inscrição municipal (cadastro mobiliário), como o ato exige.",
-                   "Sem inscrição municipal (cadastro mobiliário); o ato a exige.",
-                   "Informe se o requerente tem inscrição municipal; o ato a exige.")
+    return _yes_no(
+        ctx.facts.has_municipal_registration,
+        "Possui inscrição municipal (cadastro mobiliário), como o ato exige.",
+        "Sem inscrição municipal (cadastro mobiliário); o ato a exige.",
+        "Informe se o requerente tem inscrição municipal; o ato a exige.",
+    )
 
 
 def _check_resident(ctx: _Context, rule: Rule) -> Outcome:
@@ -598,8 +646,7 @@ def _check_resident(ctx: _Context, rule: Rule) -> Outcome:
             return FAILED, f"Não reside no município; o ato exige {need if years else 'residência no município'}."
         return MISSING, f"Data de início da residência no município não informada; exige {need}."
     if since > facts.today:
-        return FAILED, (f"Residência no município informada a partir de {_date(since)}, data futura; "
-                        f"exige {need}.")
+        return FAILED, (f"Residência no município informada a partir de {_date(since)}, data futura; exige {need}.")
     held = _duration(*elapsed(since, facts.today))
     if years == 0:
         return PASSED, f"Reside no município desde {_date(since)} (há {held})."
@@ -632,8 +679,9 @@ def _check_document(ctx: _Context, rule: Rule) -> Outcome:
             return MANUAL, f"{label}: não entregue; exigido só quando: {condition} Confira se é o caso."
         return FAILED, f"{label}: não entregue."
     if delivered.delivered_on > facts.today:
-        return FAILED, (f"{label}: entrega registrada em {_date(delivered.delivered_on)}, "
-                        f"depois de hoje ({_date(facts.today)}).")
+        return FAILED, (
+            f"{label}: entrega registrada em {_date(delivered.delivered_on)}, depois de hoje ({_date(facts.today)})."
+        )
     last = document_last_valid_day(delivered, months)
     where = f"entregue em {_date(delivered.delivered_on)}"
     if last is None:
@@ -654,9 +702,12 @@ def _check_one_per(ctx: _Context, rule: Rule) -> Outcome:
     kind_ids = {k.id for k in kinds}
     facts = ctx.facts
     related = [
-        p for p in facts.permits
-        if p.regime_id == ctx.regime.id and p.permit_kind_id in kind_ids
-        and p.relation in relations and (p.status or "").lower() not in INACTIVE_STATUSES
+        p
+        for p in facts.permits
+        if p.regime_id == ctx.regime.id
+        and p.permit_kind_id in kind_ids
+        and p.relation in relations
+        and (p.status or "").lower() not in INACTIVE_STATUSES
     ]
     who = _SCOPE_TEXT.get(scope, scope)
     what = _kinds_text(ctx, kinds)
@@ -671,8 +722,10 @@ def _check_one_per(ctx: _Context, rule: Rule) -> Outcome:
             return PASSED, clear[:-1] + (f" em {place}." if wanted else ".")
         if wanted is None:
             listing = "; ".join(_permit_text(ctx, p) for p in related)
-            return MISSING, (f"Informe a feira/local pretendido: o ato veda {who} já permissionário na mesma "
-                             f"feira, e há permissão ativa: {listing}.")
+            return MISSING, (
+                f"Informe a feira/local pretendido: o ato veda {who} já permissionário na mesma "
+                f"feira, e há permissão ativa: {listing}."
+            )
         conflicts = [p for p in related if p.site_id == wanted]
         unknown = [p for p in related if p.site_id is None]
         if conflicts:
@@ -682,13 +735,17 @@ def _check_one_per(ctx: _Context, rule: Rule) -> Outcome:
             listing = "; ".join(_permit_text(ctx, p) for p in unknown)
             return MISSING, f"Informe a feira/local destas permissões de {who}: {listing}."
         others = "; ".join(_permit_text(ctx, p) for p in related)
-        return PASSED, (f"Nenhum {who} com permissão ativa em {place}; há permissão em outra feira, "
-                        f"o que o ato não veda: {others}.")
+        return PASSED, (
+            f"Nenhum {who} com permissão ativa em {place}; há permissão em outra feira, o que o ato não veda: {others}."
+        )
     if not related:
         return PASSED, clear
     listing = "; ".join(_permit_text(ctx, p) for p in related)
     if scope == "person":
-        return FAILED, f"O requerente já tem {_plural(len(related), 'permissão ativa', 'permissões ativas')}: {listing}."
+        return (
+            FAILED,
+            f"O requerente já tem {_plural(len(related), 'permissão ativa', 'permissões ativas')}: {listing}.",
+        )
     return FAILED, f"Já há {who} do requerente com permissão ativa: {listing}."
 
 
@@ -702,21 +759,23 @@ def _check_no_debts(ctx: _Context, rule: Rule) -> Outcome:
     count = sum(max(d.count, 1) for d in open_debts)
     total = sum((d.amount for d in open_debts), Decimal("0"))
     listing = "; ".join(
-        f"{d.description} ({d.count} em aberto, {format_brl(d.amount)})" if d.count > 1
+        f"{d.description} ({d.count} em aberto, {format_brl(d.amount)})"
+        if d.count > 1
         else f"{d.description} ({format_brl(d.amount)})"
         for d in open_debts
     )
-    return FAILED, (f"Há {_plural(count, 'débito', 'débitos')} em aberto com o município, "
-                    f"total {format_brl(total)}: {listing}. "
-                    f"Regularize antes de participar.")
+    return FAILED, (
+        f"Há {_plural(count, 'débito', 'débitos')} em aberto com o município, "
+        f"total {format_brl(total)}: {listing}. "
+        f"Regularize antes de participar."
+    )
 
 
 def _events(ctx: _Context, rule: Rule, kind: str) -> tuple[list[HistoryFacts], list[PermitKind]]:
     kinds = [k for k, _ in _siblings(ctx, rule)]
     ids = {k.id for k in kinds}
     events = [
-        e for e in ctx.facts.history
-        if e.kind == kind and e.regime_id == ctx.regime.id and e.permit_kind_id in ids
+        e for e in ctx.facts.history if e.kind == kind and e.regime_id == ctx.regime.id and e.permit_kind_id in ids
     ]
     return events, kinds
 
@@ -777,17 +836,22 @@ def _check_quota(ctx: _Context, rule: Rule) -> Outcome:
         return MANUAL, "O percentual da cota é definido pela Administração e ainda não foi informado."
     cap_rule = next((r for r in ctx.kind.rules if r.kind == "cap"), None)
     cap = _cap_value(ctx, cap_rule) if cap_rule is not None else None
-    who = _join([_BENEFICIARY_TEXT.get(b, b) for b in rule.beneficiaries], "ou") if rule.beneficiaries else "beneficiários"
+    who = (
+        _join([_BENEFICIARY_TEXT.get(b, b) for b in rule.beneficiaries], "ou")
+        if rule.beneficiaries
+        else "beneficiários"
+    )
     pct = describe.percent(percent)
     if cap is None:
-        return MANUAL, (f"Cota de {pct} para {who}: o total de vagas não está definido; "
-                        f"confira a cota manualmente.")
+        return MANUAL, (f"Cota de {pct} para {who}: o total de vagas não está definido; confira a cota manualmente.")
     reserved = int((percent * cap).to_integral_value(rounding=ROUND_CEILING))
     general = cap - reserved
     facts = ctx.facts
     if facts.active_count is None or facts.quota_used is None:
-        return MISSING, (f"Cota de {pct} para {who} ({reserved} de {cap} vagas): informe as permissões "
-                         f"ativas e as vagas da cota já ocupadas.")
+        return MISSING, (
+            f"Cota de {pct} para {who} ({reserved} de {cap} vagas): informe as permissões "
+            f"ativas e as vagas da cota já ocupadas."
+        )
     # beneficiaries beyond the reserved places hold general ones
     used_quota = min(max(facts.quota_used, 0), facts.active_count, reserved)
     used_general = max(facts.active_count - used_quota, 0)
@@ -802,31 +866,41 @@ def _check_quota(ctx: _Context, rule: Rule) -> Outcome:
         if free_reserved:
             return PASSED, f"{fits}; {reserved_text}, resta(m) {free_reserved}."
         if free_general:
-            return PASSED, (f"{fits}, mas as {reserved} vagas reservadas estão ocupadas; concorre às vagas não "
-                            f"reservadas ({used_general} de {general} ocupadas, resta(m) {free_general}).")
+            return PASSED, (
+                f"{fits}, mas as {reserved} vagas reservadas estão ocupadas; concorre às vagas não "
+                f"reservadas ({used_general} de {general} ocupadas, resta(m) {free_general})."
+            )
         return FAILED, f"{fits}, mas não há vagas: {reserved_text}; {general_text}."
     if free_general:
         if beneficiary is False:
             prefix = f"Não se enquadra na cota de {pct} para {who}"
         else:
-            prefix = (f"Cota de {pct} para {who}: enquadramento não informado, desnecessário enquanto "
-                      f"houver vaga não reservada")
+            prefix = (
+                f"Cota de {pct} para {who}: enquadramento não informado, desnecessário enquanto "
+                f"houver vaga não reservada"
+            )
         return PASSED, f"{prefix}; {general_text}, resta(m) {free_general} ({reserved} reservadas à cota)."
     if beneficiary is None and free_reserved:
-        return MISSING, (f"As {general} vagas não reservadas estão ocupadas e resta(m) {free_reserved} reservada(s) "
-                         f"a {who}: informe se o requerente se enquadra na cota de {pct}.")
+        return MISSING, (
+            f"As {general} vagas não reservadas estão ocupadas e resta(m) {free_reserved} reservada(s) "
+            f"a {who}: informe se o requerente se enquadra na cota de {pct}."
+        )
     if free_reserved:
-        return FAILED, (f"Não se enquadra na cota de {pct} para {who}; as {general} vagas não reservadas estão "
-                        f"ocupadas e as {free_reserved} restantes são reservadas à cota.")
+        return FAILED, (
+            f"Não se enquadra na cota de {pct} para {who}; as {general} vagas não reservadas estão "
+            f"ocupadas e as {free_reserved} restantes são reservadas à cota."
+        )
     return FAILED, f"Sem vagas: {reserved_text}; {general_text}."
 
 
 def _check_not_public_servant(ctx: _Context, rule: Rule) -> Outcome:
     servant = ctx.facts.public_servant
-    return _yes_no(None if servant is None else not servant,
-                   "Não é servidor público, como o ato exige.",
-                   "É servidor público; o ato veda a permissão a servidor.",
-                   "Informe se o requerente é servidor público; o ato o veda.")
+    return _yes_no(
+        None if servant is None else not servant,
+        "Não é servidor público, como o ato exige.",
+        "É servidor público; o ato veda a permissão a servidor.",
+        "Informe se o requerente é servidor público; o ato o veda.",
+    )
 
 
 def _check_custom(ctx: _Context, rule: Rule) -> Outcome:
@@ -854,12 +928,16 @@ def _non_resident(ctx: _Context, rule: Rule, outcome: Outcome) -> Outcome:
     where = ctx.regime.cite_item(admitted)
     who = "empresa" if ctx.facts.applicant_type == "company" else "requerente"
     if ctx.facts.based_elsewhere:
-        return PASSED, (f"Não se exige: {who} de outra localidade, que o ato admite ({where}); a residência no "
-                        f"município não a recusa.")
+        return PASSED, (
+            f"Não se exige: {who} de outra localidade, que o ato admite ({where}); a residência no "
+            f"município não a recusa."
+        )
     if ctx.facts.based_elsewhere is None and outcome[0] in (FAILED, MISSING):
         place = "a sede da empresa" if who == "empresa" else "o endereço do requerente"
-        return MISSING, (f"{outcome[1]} Informe {place}: o ato admite quem é de outra localidade ({where}), e então "
-                         f"a residência não é exigida.")
+        return MISSING, (
+            f"{outcome[1]} Informe {place}: o ato admite quem é de outra localidade ({where}), e então "
+            f"a residência não é exigida."
+        )
     return outcome
 
 
@@ -941,8 +1019,10 @@ def evaluate_rule(
         position = next((i for i, r in enumerate(kind.rules) if r is rule), -1)
     check = _CHECKS.get(rule.kind)
     if check is None:
-        status, reason = MANUAL, (f"Regra de tipo '{rule.kind}' desconhecida por esta versão do Praça; "
-                                  f"confira manualmente.")
+        status, reason = (
+            MANUAL,
+            (f"Regra de tipo '{rule.kind}' desconhecida por esta versão do Praça; confira manualmente."),
+        )
     else:
         status, reason = _deferred(ctx, rule, _non_resident(ctx, rule, check(ctx, rule)))
     known = facts.deadlines.get(rule.due) if rule.due else None
@@ -977,8 +1057,9 @@ def evaluate_eligibility(
     for i, rule in enumerate((*kind.rules, *extra_rules)):
         result = evaluate_rule(regime, kind, rule, facts, admin_values=admin_values, position=i)
         if rule.kind == "document" and rule.document in waived:
-            result = dataclasses.replace(result, status=PASSED,
-                                         reason=f"Dispensado: {result.label} ({waived[rule.document]}).")
+            result = dataclasses.replace(
+                result, status=PASSED, reason=f"Dispensado: {result.label} ({waived[rule.document]})."
+            )
         results.append(result)
     results = tuple(results)
     return Eligibility(regime.id, kind.id, results, eligibility_summary(results))
@@ -1018,8 +1099,7 @@ def eligibility_summary(results: Iterable[RuleResult]) -> EligibilitySummary:
     total = len(results)
     if verdict == INELIGIBLE:
         articles = join_articles([r.article for r in failed])
-        text = (f"Não apto: {_plural(len(failed), 'requisito não atendido', 'requisitos não atendidos')} "
-                f"({articles}).")
+        text = f"Não apto: {_plural(len(failed), 'requisito não atendido', 'requisitos não atendidos')} ({articles})."
     elif verdict == PENDING:
         parts = []
         if manual:
@@ -1034,8 +1114,10 @@ def eligibility_summary(results: Iterable[RuleResult]) -> EligibilitySummary:
     else:
         text = "Apto."
     if later and verdict != INELIGIBLE:
-        text = (text.rstrip(".") + f"; {_plural(len(later), 'requisito a apresentar', 'requisitos a apresentar')} "
-                f"depois, no prazo do ato ({join_articles([r.article for r in later])}).")
+        text = (
+            text.rstrip(".") + f"; {_plural(len(later), 'requisito a apresentar', 'requisitos a apresentar')} "
+            f"depois, no prazo do ato ({join_articles([r.article for r in later])})."
+        )
     return EligibilitySummary(verdict, total, passed, len(failed), manual, missing, text, len(later))
 
 

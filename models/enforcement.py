@@ -105,18 +105,75 @@ from models.sanctions import (
 from models.session import acting, require
 
 __all__ = [
-    "KINDS", "KIND_SHORT", "STATUSES", "SIGNATURES", "RELATIONS", "ROLES", "OUTCOMES", "CONTEST_KINDS",
+    "KINDS",
+    "KIND_SHORT",
+    "STATUSES",
+    "SIGNATURES",
+    "RELATIONS",
+    "ROLES",
+    "OUTCOMES",
+    "CONTEST_KINDS",
     "DECISION_LABELS",
-    "Record", "RecordFile", "RecordCharge", "RecordEvent", "SeizedItem", "Contest", "TABLES",
-    "ItemInput", "Witness", "AdjustInput", "RecordDraft", "Preview", "DeadlineRow", "RecordRow",
-    "SeizedRow", "DebtRow", "DepotFee",
-    "deadline_role", "prior_offences", "preview", "issue_record", "decide_sanctions", "current_proposal",
-    "current_sanctions", "decisions_of", "charged_fines_total", "correct_record", "identify_offender",
-    "get_record", "record_rows", "chain_of", "draft_from", "followers_of", "default_final", "charges_of", "files_of", "items_of", "contests_of", "events_of",
-    "deadline_rows", "fine_status", "situation", "current_fine", "file_contest", "decide_contest",
-    "apply_to_permit", "depot_fee", "charge_depot_fee", "release_items", "donate_items", "seized_goods",
-    "debt_register", "offender_matches", "permit_label", "permit_number_of", "default_regime_id", "infraction_catalogue", "explain",
-    "demo_enforcement", "enforcement_alerts",
+    "Record",
+    "RecordFile",
+    "RecordCharge",
+    "RecordEvent",
+    "SeizedItem",
+    "Contest",
+    "TABLES",
+    "ItemInput",
+    "Witness",
+    "AdjustInput",
+    "RecordDraft",
+    "Preview",
+    "DeadlineRow",
+    "RecordRow",
+    "SeizedRow",
+    "DebtRow",
+    "DepotFee",
+    "deadline_role",
+    "prior_offences",
+    "preview",
+    "issue_record",
+    "decide_sanctions",
+    "current_proposal",
+    "current_sanctions",
+    "decisions_of",
+    "charged_fines_total",
+    "correct_record",
+    "identify_offender",
+    "get_record",
+    "record_rows",
+    "chain_of",
+    "draft_from",
+    "followers_of",
+    "default_final",
+    "charges_of",
+    "files_of",
+    "items_of",
+    "contests_of",
+    "events_of",
+    "deadline_rows",
+    "fine_status",
+    "situation",
+    "current_fine",
+    "file_contest",
+    "decide_contest",
+    "apply_to_permit",
+    "depot_fee",
+    "charge_depot_fee",
+    "release_items",
+    "donate_items",
+    "seized_goods",
+    "debt_register",
+    "offender_matches",
+    "permit_label",
+    "permit_number_of",
+    "default_regime_id",
+    "infraction_catalogue",
+    "explain",
+    "demo_enforcement",
+    "enforcement_alerts",
 ]
 
 KINDS = {
@@ -140,9 +197,19 @@ RELATIONS = {
     "accompanies": "lavrado com",
 }
 #: the roles of a regime's deadlines that run for a record (``Deadline.role``), with their labels
-ROLES = {role: describe.ROLES[role] for role in (
-    "compliance", "payment", "defence", "decision", "appeal", "appeal-decision", "payment-after-decision",
-    "reclaim")}
+ROLES = {
+    role: describe.ROLES[role]
+    for role in (
+        "compliance",
+        "payment",
+        "defence",
+        "decision",
+        "appeal",
+        "appeal-decision",
+        "payment-after-decision",
+        "reclaim",
+    )
+}
 DECISION_LABELS = {
     IMPOSED: "imposta",
     PROPOSED: "proposta, aguardando a decisão da autoridade ou o fato",
@@ -399,18 +466,27 @@ class AdjustInput:
     by: str = ""
 
     def to_dict(self) -> dict:
-        return {"reason": self.reason, "amounts": {str(k): str(v) for k, v in self.amounts.items()},
-                "days": {str(k): int(v) for k, v in self.days.items()}, "apply": list(self.apply),
-                "omit": list(self.omit), "facts": {str(k): v.to_dict() for k, v in self.facts.items()},
-                "by": self.by}
+        return {
+            "reason": self.reason,
+            "amounts": {str(k): str(v) for k, v in self.amounts.items()},
+            "days": {str(k): int(v) for k, v in self.days.items()},
+            "apply": list(self.apply),
+            "omit": list(self.omit),
+            "facts": {str(k): v.to_dict() for k, v in self.facts.items()},
+            "by": self.by,
+        }
 
     @classmethod
     def from_dict(cls, data: Mapping) -> "AdjustInput":
-        return cls(reason=data.get("reason", ""), amounts={int(k): v for k, v in data.get("amounts", {}).items()},
-                   days={int(k): int(v) for k, v in data.get("days", {}).items()},
-                   apply=tuple(data.get("apply", ())), omit=tuple(data.get("omit", ())),
-                   facts={int(k): Verification.from_dict(v) for k, v in data.get("facts", {}).items()},
-                   by=data.get("by", ""))
+        return cls(
+            reason=data.get("reason", ""),
+            amounts={int(k): v for k, v in data.get("amounts", {}).items()},
+            days={int(k): int(v) for k, v in data.get("days", {}).items()},
+            apply=tuple(data.get("apply", ())),
+            omit=tuple(data.get("omit", ())),
+            facts={int(k): Verification.from_dict(v) for k, v in data.get("facts", {}).items()},
+            by=data.get("by", ""),
+        )
 
 
 @dataclass
@@ -518,17 +594,23 @@ def _offender_facts(draft: RecordDraft, errors: dict) -> tuple[str, str, str, st
     name = (draft.unknown_name or "").strip()
     description = (draft.unknown_description or "").strip()
     if not name:
-        errors["offender"] = ("Informe o infrator: escolha a pessoa ou empresa cadastrada, ou descreva quem não foi "
-                              "identificado (nome ou denominação que o identifique).")
+        errors["offender"] = (
+            "Informe o infrator: escolha a pessoa ou empresa cadastrada, ou descreva quem não foi "
+            "identificado (nome ou denominação que o identifique)."
+        )
     elif not description:
-        errors["unknown_description"] = ("Descreva o infrator não identificado (aparência, roupa, o que vendia), "
-                                         "para identificá-lo depois.")
+        errors["unknown_description"] = (
+            "Descreva o infrator não identificado (aparência, roupa, o que vendia), para identificá-lo depois."
+        )
     return name, (draft.offender_document or "").strip(), (draft.offender_address or "").strip(), description
 
 
 def _address(row) -> str:
-    parts = [f"{row.street}, {row.number}".strip(", ") if row.street else "", row.district,
-             f"{row.city}/{row.state}" if row.city else ""]
+    parts = [
+        f"{row.street}, {row.number}".strip(", ") if row.street else "",
+        row.district,
+        f"{row.city}/{row.state}" if row.city else "",
+    ]
     return " — ".join(p for p in parts if p)
 
 
@@ -551,8 +633,9 @@ def permit_label(number: str) -> tuple[Permit | None, str]:
     except UserError:
         kind = permit.permit_kind
     place = permit.site or ""
-    return permit, (f"{permit.holder_name} · {kind} · {regime.short} · {permit.status_label}"
-                    + (f" · {place}" if place else ""))
+    return permit, (
+        f"{permit.holder_name} · {kind} · {regime.short} · {permit.status_label}" + (f" · {place}" if place else "")
+    )
 
 
 def default_regime_id() -> str:
@@ -609,8 +692,14 @@ def chain_of(record: Record) -> list[Record]:
     return sorted(found.values(), key=lambda r: (r.issued_at, r.id))
 
 
-def prior_offences(regime: Regime, *, person_id: int | None, company_id: int | None, before: _dt.datetime,
-                   exclude: Record | None = None) -> tuple[list[PriorOffence], list[str]]:
+def prior_offences(
+    regime: Regime,
+    *,
+    person_id: int | None,
+    company_id: int | None,
+    before: _dt.datetime,
+    exclude: Record | None = None,
+) -> tuple[list[PriorOffence], list[str]]:
     """The offender's earlier occurrences in this regime, one per nature and occurrence, and their references.
 
     An occurrence is a chain of records (notice → infraction record → seizure,
@@ -621,8 +710,11 @@ def prior_offences(regime: Regime, *, person_id: int | None, company_id: int | N
     if not person_id and not company_id:
         return [], []
     owner = (Record.person == person_id) if person_id else (Record.company == company_id)
-    rows = list(Record.select().where(owner & (Record.regime == regime.id) & (Record.at < before)
-                                      & (Record.status == "issued")).order_by(Record.at))
+    rows = list(
+        Record.select()
+        .where(owner & (Record.regime == regime.id) & (Record.at < before) & (Record.status == "issued"))
+        .order_by(Record.at)
+    )
     if not rows:
         return [], []
     excluded = _root(exclude).id if exclude is not None else None
@@ -690,12 +782,28 @@ def _index_factors(regime: Regime, year: int) -> dict[str, Decimal]:
     return {code: f.factor.quantize(FACTOR_PLACES) for code, f in factors.items() if not f.missing}
 
 
-def _propose(regime: Regime, codes: list[str], on: _dt.date, prior, step: int | None, step_reason: str,
-             adjustments: Sequence[AdjustInput], facts: Mapping[str, Verification] | None = None) -> Proposal:
+def _propose(
+    regime: Regime,
+    codes: list[str],
+    on: _dt.date,
+    prior,
+    step: int | None,
+    step_reason: str,
+    adjustments: Sequence[AdjustInput],
+    facts: Mapping[str, Verification] | None = None,
+) -> Proposal:
     try:
-        proposal = propose_sanction(regime, codes, on=on, prior=prior, unit_values=_unit_overrides(regime),
-                                    index_factors=_index_factors(regime, on.year), step=step,
-                                    reason=step_reason or None, facts=facts)
+        proposal = propose_sanction(
+            regime,
+            codes,
+            on=on,
+            prior=prior,
+            unit_values=_unit_overrides(regime),
+            index_factors=_index_factors(regime, on.year),
+            step=step,
+            reason=step_reason or None,
+            facts=facts,
+        )
     except MissingUnitValue as exc:
         raise UserError(f"{exc.message} (Cadastros → Unidades fiscais)", field="infractions") from None
     except UserError as exc:
@@ -708,8 +816,16 @@ def _propose(regime: Regime, codes: list[str], on: _dt.date, prior, step: int | 
 
 
 def _apply_adjustment(proposal: Proposal, item: AdjustInput) -> Proposal:
-    return adjust(proposal, reason=item.reason, amounts=dict(item.amounts), days=dict(item.days),
-                  apply=item.apply, omit=item.omit, facts=dict(item.facts), by=item.by or None)
+    return adjust(
+        proposal,
+        reason=item.reason,
+        amounts=dict(item.amounts),
+        days=dict(item.days),
+        apply=item.apply,
+        omit=item.omit,
+        facts=dict(item.facts),
+        by=item.by or None,
+    )
 
 
 def _charged_fines(proposal: Proposal) -> list:
@@ -721,9 +837,20 @@ def _count(regime: Regime, deadline: Deadline, start, role: str) -> dict:
     return _deadline_dict(compute_deadline(regime, deadline.id, start), role)
 
 
-def _record_deadlines(regime: Regime, kind: str, proposal: Proposal, *, at: _dt.datetime, notified: _dt.datetime,
-                      scope: str, codes: list[str], choices: Mapping[str, str], perishable: Iterable[bool],
-                      has_fine: bool, not_complied: bool = False) -> tuple[list[dict], dict[str, tuple[tuple[str, str], ...]]]:
+def _record_deadlines(
+    regime: Regime,
+    kind: str,
+    proposal: Proposal,
+    *,
+    at: _dt.datetime,
+    notified: _dt.datetime,
+    scope: str,
+    codes: list[str],
+    choices: Mapping[str, str],
+    perishable: Iterable[bool],
+    has_fine: bool,
+    not_complied: bool = False,
+) -> tuple[list[dict], dict[str, tuple[tuple[str, str], ...]]]:
     """The deadlines that start with the record, and the alternatives per role the inspector may pick."""
     applied = {s.kind for s in proposal.sanctions if s.applied}
     if has_fine:
@@ -741,13 +868,15 @@ def _record_deadlines(regime: Regime, kind: str, proposal: Proposal, *, at: _dt.
         if chosen_id:
             picked = [d for d in usable if d.id == chosen_id]
             if not picked:
-                raise UserError(f"Prazo '{chosen_id}' não serve para {ROLES.get(role, role).lower()} neste auto.",
-                                field="deadlines")
+                raise UserError(
+                    f"Prazo '{chosen_id}' não serve para {ROLES.get(role, role).lower()} neste auto.", field="deadlines"
+                )
         else:
             picked = _pick(usable, scope)
         for d in picked:
-            out.append(_deadline_dict(compute_deadline(regime, d.id, _start_for(d.from_, at, notified)), role,
-                                      extra=extra))
+            out.append(
+                _deadline_dict(compute_deadline(regime, d.id, _start_for(d.from_, at, notified)), role, extra=extra)
+            )
 
     # a warning runs its own deadline to comply (Olímpia art. 10; SJC art. 23)
     warnings = [s for s in proposal.sanctions if s.kind == "warning" and s.applied]
@@ -878,69 +1007,127 @@ def preview(draft: RecordDraft, *, today: _dt.date, strict: bool = True) -> Prev
     if refers is not None and refers.regime != regime.id:
         raise FieldErrors({"relation": f"{refers.reference} é do regime {refers.regime}."})
     codes = [c.strip() for c in draft.infractions if c and c.strip()]
-    priors, refs = prior_offences(regime, person_id=draft.person_id, company_id=draft.company_id, before=draft.at,
-                                  exclude=refers)
+    priors, refs = prior_offences(
+        regime, person_id=draft.person_id, company_id=draft.company_id, before=draft.at, exclude=refers
+    )
     not_complied = draft.relation == "follows-notice"
     facts = {}
     if not_complied and refers is not None:
         # the inspector who draws up the record after the notice verified that it was not complied with
-        facts["not-complied"] = Verification(draft.at.date(), (draft.inspector or "").strip() or "agente fiscal",
-                                             f"{refers.reference} não atendida no prazo")
-    proposal = _propose(regime, codes, draft.at.date(), priors, draft.step, draft.step_reason, draft.adjustments,
-                        facts)
+        facts["not-complied"] = Verification(
+            draft.at.date(),
+            (draft.inspector or "").strip() or "agente fiscal",
+            f"{refers.reference} não atendida no prazo",
+        )
+    proposal = _propose(regime, codes, draft.at.date(), priors, draft.step, draft.step_reason, draft.adjustments, facts)
     warnings: list[str] = []
     fines = _charged_fines(proposal) if draft.kind != "notice" else []
     pending = [s for s in fines if s.amount is None]
     if pending and strict:
-        raise FieldErrors({"adjust": f"Sanção nº {pending[0].number}: {pending[0].pending} — ajuste o valor, "
-                                     "com o motivo, antes de lavrar."})
-    fine_lines = tuple({"number": s.number, "label": s.label, "amount": s.amount, "formula": s.formula or "",
-                        "basis": s.basis, "infraction": s.infraction} for s in fines)
+        raise FieldErrors(
+            {
+                "adjust": f"Sanção nº {pending[0].number}: {pending[0].pending} — ajuste o valor, "
+                "com o motivo, antes de lavrar."
+            }
+        )
+    fine_lines = tuple(
+        {
+            "number": s.number,
+            "label": s.label,
+            "amount": s.amount,
+            "formula": s.formula or "",
+            "basis": s.basis,
+            "infraction": s.infraction,
+        }
+        for s in fines
+    )
     total = sum((s.amount for s in fines if s.amount is not None), ZERO)
     if draft.kind in ("infraction", "seizure", "interdiction") and not not_complied:
-        conditional = [s for s in proposal.sanctions if s.decision == PROPOSED and s.condition is not None
-                       and s.condition_met is None and s.condition.fact == "not-complied"]
+        conditional = [
+            s
+            for s in proposal.sanctions
+            if s.decision == PROPOSED
+            and s.condition is not None
+            and s.condition_met is None
+            and s.condition.fact == "not-complied"
+        ]
         if conditional:
-            warnings.append("A sanção começa pela notificação: "
-                            + "; ".join(f"nº {s.number} ({s.label}) só {s.condition.text.lower()} "
-                                        f"({s.condition.basis})" for s in conditional)
-                            + " — lavre a notificação, ou este auto como seguimento de uma notificação não atendida.")
-    waiting = [s for s in proposal.waiting if not (s.condition is not None and s.condition.fact == "not-complied"
-                                                   and s.condition_met is None)]
+            warnings.append(
+                "A sanção começa pela notificação: "
+                + "; ".join(
+                    f"nº {s.number} ({s.label}) só {s.condition.text.lower()} ({s.condition.basis})"
+                    for s in conditional
+                )
+                + " — lavre a notificação, ou este auto como seguimento de uma notificação não atendida."
+            )
+    waiting = [
+        s
+        for s in proposal.waiting
+        if not (s.condition is not None and s.condition.fact == "not-complied" and s.condition_met is None)
+    ]
     if waiting and draft.kind != "notice":
-        warnings.append("Aguardam a autoridade: " + "; ".join(f"nº {s.number} ({s.label}) — {s.waiting}"
-                                                             for s in waiting) + ".")
+        warnings.append(
+            "Aguardam a autoridade: " + "; ".join(f"nº {s.number} ({s.label}) — {s.waiting}" for s in waiting) + "."
+        )
     tolerated = [s for s in proposal.sanctions if s.decision == "tolerated"]
     if tolerated and draft.kind != "notice":
         item = next(i for i in proposal.items if i.tolerance)
-        warnings.append(f"Dentro da tolerância ({item.tolerance[2]}): {item.tolerance[0]}ª de {item.tolerance[1]} "
-                        f"ocorrências toleradas — sem " + " e sem ".join(describe.SANCTIONS.get(s.kind, s.kind)
-                                                                        for s in tolerated)
-                        + "; registre a ocorrência como notificação.")
+        warnings.append(
+            f"Dentro da tolerância ({item.tolerance[2]}): {item.tolerance[0]}ª de {item.tolerance[1]} "
+            f"ocorrências toleradas — sem "
+            + " e sem ".join(describe.SANCTIONS.get(s.kind, s.kind) for s in tolerated)
+            + "; registre a ocorrência como notificação."
+        )
     if total > 0 and not (draft.person_id or draft.company_id):
-        warnings.append("Infrator não identificado: a multa é lançada quando ele for identificado (novo auto que se "
-                        "refere a este).")
+        warnings.append(
+            "Infrator não identificado: a multa é lançada quando ele for identificado (novo auto que se refere a este)."
+        )
     rules = regime.penalties.record if regime.penalties is not None else None
     if rules is not None and draft.signature != "signed":
         if rules.witness_when_unsigned is not None and not draft.witnesses:
-            warnings.append("Sem a assinatura do autuado, convém indicar uma testemunha "
-                            f"({regime.cite_item(rules.witness_when_unsigned)}).")
+            warnings.append(
+                "Sem a assinatura do autuado, convém indicar uma testemunha "
+                f"({regime.cite_item(rules.witness_when_unsigned)})."
+            )
         if rules.unsigned_note is not None and not (draft.signature_note or "").strip():
-            warnings.append("Sem a assinatura do autuado, declare a circunstância no auto "
-                            f"({regime.cite_item(rules.unsigned_note)}).")
+            warnings.append(
+                "Sem a assinatura do autuado, declare a circunstância no auto "
+                f"({regime.cite_item(rules.unsigned_note)})."
+            )
     if rules is not None and rules.inspector_id is not None and not (draft.inspector_id or "").strip():
-        warnings.append("Informe a matrícula do agente fiscal (exigida no auto: "
-                        f"{regime.cite_item(rules.inspector_id)}).")
+        warnings.append(
+            f"Informe a matrícula do agente fiscal (exigida no auto: {regime.cite_item(rules.inspector_id)})."
+        )
     notified = draft.notified_at or draft.at
     deadlines, options = _record_deadlines(
-        regime, draft.kind, proposal, at=draft.at, notified=notified, scope=_matter(regime, draft, codes), codes=codes,
-        choices=draft.deadline_choices, perishable=[bool(i.perishable) for i in draft.items],
-        has_fine=total > 0, not_complied=not_complied)
+        regime,
+        draft.kind,
+        proposal,
+        at=draft.at,
+        notified=notified,
+        scope=_matter(regime, draft, codes),
+        codes=codes,
+        choices=draft.deadline_choices,
+        perishable=[bool(i.perishable) for i in draft.items],
+        has_fine=total > 0,
+        not_complied=not_complied,
+    )
     payment = [d for d in deadlines if d["role"] == "payment"]
     needs_due = total > 0 and not payment
-    return Preview(regime=regime, kind=draft.kind, proposal=proposal, priors=tuple(priors), prior_refs=tuple(refs),
-                   fine_total=total, fine_lines=fine_lines, deadlines=tuple(deadlines), options=options,
-                   needs_payment_due=needs_due, warnings=tuple(warnings), offender=offender)
+    return Preview(
+        regime=regime,
+        kind=draft.kind,
+        proposal=proposal,
+        priors=tuple(priors),
+        prior_refs=tuple(refs),
+        fine_total=total,
+        fine_lines=fine_lines,
+        deadlines=tuple(deadlines),
+        options=options,
+        needs_payment_due=needs_due,
+        warnings=tuple(warnings),
+        offender=offender,
+    )
 
 
 def explain(pv: Preview) -> list[tuple[int, str]]:
@@ -963,13 +1150,19 @@ def explain(pv: Preview) -> list[tuple[int, str]]:
         for s in item.sanctions:
             out.extend((indent + 1, text) for indent, text in sanction_lines(s))
     for a in proposal.adjustments:
-        out.append((0, f"Decisão sobre a sanção nº {a.number}: {a.before} → {a.after} — motivo: {a.reason}"
-                       + (f" ({a.by})" if a.by else "")))
+        out.append(
+            (
+                0,
+                f"Decisão sobre a sanção nº {a.number}: {a.before} → {a.after} — motivo: {a.reason}"
+                + (f" ({a.by})" if a.by else ""),
+            )
+        )
     if pv.fine_total > 0:
         out.append((0, f"Multa a lançar: {format_brl(pv.fine_total)}"))
     if proposal.total_proposed > 0:
-        out.append((0, f"Multa proposta, à espera da decisão da autoridade ou do fato: "
-                       f"{format_brl(proposal.total_proposed)}"))
+        out.append(
+            (0, f"Multa proposta, à espera da decisão da autoridade ou do fato: {format_brl(proposal.total_proposed)}")
+        )
     for d in pv.deadlines:
         out.append((0, f"Prazo — {d['label']}: {d['due_text']} ({d['basis']})"))
     return out
@@ -979,13 +1172,22 @@ def explain(pv: Preview) -> list[tuple[int, str]]:
 
 
 def _event(record: Record, kind: str, *, by: str, on: _dt.date, text: str = "", data: Mapping | None = None) -> None:
-    RecordEvent.create(record=record.id, on=on, by=by, kind=kind, text=text,
-                       data=json.dumps(dict(data), ensure_ascii=False, default=str) if data else "")
+    RecordEvent.create(
+        record=record.id,
+        on=on,
+        by=by,
+        kind=kind,
+        text=text,
+        data=json.dumps(dict(data), ensure_ascii=False, default=str) if data else "",
+    )
 
 
 def _claim(record: Record, **changes) -> None:
-    updated = (Record.update(version=Record.version + 1, **changes)
-               .where((Record.id == record.id) & (Record.version == record.version)).execute())
+    updated = (
+        Record.update(version=Record.version + 1, **changes)
+        .where((Record.id == record.id) & (Record.version == record.version))
+        .execute()
+    )
     if updated != 1:
         raise UserError(f"O {record.reference} foi alterado em outra mesa; reabra-o para ver a situação atual.")
     record.version += 1
@@ -1002,8 +1204,9 @@ def _fine_label(record: Record) -> str:
     return f"Multa — {record.reference} ({record.offender_name})"
 
 
-def _create_fine_charge(record: Record, pv: Preview, *, by: str, today: _dt.date, due: _dt.date | None,
-                        permit: Permit | None) -> Charge | None:
+def _create_fine_charge(
+    record: Record, pv: Preview, *, by: str, today: _dt.date, due: _dt.date | None, permit: Permit | None
+) -> Charge | None:
     if pv.fine_total <= 0 or not record.identified:
         return None
     payment = pv.payment_deadline
@@ -1011,19 +1214,33 @@ def _create_fine_charge(record: Record, pv: Preview, *, by: str, today: _dt.date
         due = _dt.date.fromisoformat(payment["due_date"])
     if due is None:
         raise FieldErrors({"payment_due": "O ato não fixa prazo de pagamento da multa: informe o vencimento."})
-    formula = " + ".join(f"{line['formula']}" for line in pv.fine_lines) if len(pv.fine_lines) > 1 else \
-        pv.fine_lines[0]["formula"]
+    formula = (
+        " + ".join(f"{line['formula']}" for line in pv.fine_lines)
+        if len(pv.fine_lines) > 1
+        else pv.fine_lines[0]["formula"]
+    )
     if len(pv.fine_lines) > 1:
         formula += f" = {format_brl(pv.fine_total)}"
     basis = "; ".join(dict.fromkeys(line["basis"] for line in pv.fine_lines))
     if payment is not None:
         basis += f"; vencimento: {payment['basis']}"
-    charge = create_charge(kind="fine", regime=record.regime, label=_fine_label(record), amount=pv.fine_total,
-                           due_on=due, basis=basis, formula=formula, by=by,
-                           permit=permit if permit is not None and permit.person_id == record.person_id
-                           and permit.company_id == record.company_id else None,
-                           person_id=record.person_id, company_id=record.company_id, source=record.reference,
-                           today=today)
+    charge = create_charge(
+        kind="fine",
+        regime=record.regime,
+        label=_fine_label(record),
+        amount=pv.fine_total,
+        due_on=due,
+        basis=basis,
+        formula=formula,
+        by=by,
+        permit=permit
+        if permit is not None and permit.person_id == record.person_id and permit.company_id == record.company_id
+        else None,
+        person_id=record.person_id,
+        company_id=record.company_id,
+        source=record.reference,
+        today=today,
+    )
     RecordCharge.create(record=record.id, charge=charge.id, role="fine")
     return charge
 
@@ -1045,8 +1262,12 @@ def issue_record(draft: RecordDraft, *, by: str, today: _dt.date) -> Record:
                 raise UserError(f"O {refers.reference} está {refers.status_label}: não pode ser corrigido de novo.")
             if refers.kind != draft.kind:
                 raise UserError(f"A correção do {refers.reference} é um auto do mesmo tipo ({refers.kind_label}).")
-        if pv.fine_total > 0 and (draft.person_id or draft.company_id) and pv.payment_deadline is None \
-                and draft.payment_due is None:
+        if (
+            pv.fine_total > 0
+            and (draft.person_id or draft.company_id)
+            and pv.payment_deadline is None
+            and draft.payment_due is None
+        ):
             raise FieldErrors({"payment_due": "O ato não fixa prazo de pagamento da multa: informe o vencimento."})
         year = today.year
         seq = next_number(f"record-{draft.kind}-{year}")
@@ -1059,58 +1280,94 @@ def issue_record(draft: RecordDraft, *, by: str, today: _dt.date) -> Record:
         proposal["fine_lines"] = [dict(line, amount=str(line["amount"])) for line in pv.fine_lines]
         proposal["not_complied"] = draft.relation == "follows-notice"  # the warning's conditions have come true
         record = Record.create(
-            number=number, kind=draft.kind, year=year, seq=seq, regime=regime.id, scope=_matter(regime, draft, codes),
+            number=number,
+            kind=draft.kind,
+            year=year,
+            seq=seq,
+            regime=regime.id,
+            scope=_matter(regime, draft, codes),
             act_sha256=regime.sha256 or "",
-            person=draft.person_id, company=draft.company_id, offender_name=name, offender_document=document,
-            offender_address=address, offender_description=description,
-            permit=permit.id if permit is not None else None, place=draft.place.strip(), at=draft.at,
-            notified_at=notified, facts=draft.facts.strip(), infractions=json.dumps(codes),
-            witnesses=json.dumps([{"name": w.name.strip(), "document": (w.document or "").strip()}
-                                  for w in draft.witnesses], ensure_ascii=False),
-            signature=draft.signature, signature_note=(draft.signature_note or "").strip(),
-            inspector=draft.inspector.strip(), inspector_id=(draft.inspector_id or "").strip(),
-            depot=(draft.depot or "").strip(), proposal=json.dumps(proposal, ensure_ascii=False),
+            person=draft.person_id,
+            company=draft.company_id,
+            offender_name=name,
+            offender_document=document,
+            offender_address=address,
+            offender_description=description,
+            permit=permit.id if permit is not None else None,
+            place=draft.place.strip(),
+            at=draft.at,
+            notified_at=notified,
+            facts=draft.facts.strip(),
+            infractions=json.dumps(codes),
+            witnesses=json.dumps(
+                [{"name": w.name.strip(), "document": (w.document or "").strip()} for w in draft.witnesses],
+                ensure_ascii=False,
+            ),
+            signature=draft.signature,
+            signature_note=(draft.signature_note or "").strip(),
+            inspector=draft.inspector.strip(),
+            inspector_id=(draft.inspector_id or "").strip(),
+            depot=(draft.depot or "").strip(),
+            proposal=json.dumps(proposal, ensure_ascii=False),
             adjustments=json.dumps([a.to_dict() for a in draft.adjustments], ensure_ascii=False),
-            step=draft.step, step_reason=(draft.step_reason or "").strip(), fine_total=pv.fine_total,
+            step=draft.step,
+            step_reason=(draft.step_reason or "").strip(),
+            fine_total=pv.fine_total,
             deadlines=json.dumps(list(pv.deadlines), ensure_ascii=False, default=str),
-            refers_to=refers.id if refers is not None else None, relation=draft.relation or "",
+            refers_to=refers.id if refers is not None else None,
+            relation=draft.relation or "",
             reason=(draft.reason or "").strip(),
             search_text=search_key(f"{name} {draft.place} {number} {description}"),
-            issued_on=today, issued_at=_now() if _now().date() == today else max(notified, _dt.datetime.combine(
-                today, _dt.time(0))), issued_by=by)
+            issued_on=today,
+            issued_at=_now() if _now().date() == today else max(notified, _dt.datetime.combine(today, _dt.time(0))),
+            issued_by=by,
+        )
         for photo in draft.photos:
             kept = keep_file(photo, "records")
-            RecordFile.create(record=record.id, path=kept.path, sha256=kept.sha256, original_name=kept.original_name,
-                              size=kept.size)
+            RecordFile.create(
+                record=record.id, path=kept.path, sha256=kept.sha256, original_name=kept.original_name, size=kept.size
+            )
         for item in draft.items:
-            SeizedItem.create(record=record.id, description=item.description.strip(),
-                              quantity=to_decimal(str(item.quantity)), unit=(item.unit or "un").strip() or "un",
-                              perishable=bool(item.perishable))
+            SeizedItem.create(
+                record=record.id,
+                description=item.description.strip(),
+                quantity=to_decimal(str(item.quantity)),
+                unit=(item.unit or "un").strip() or "un",
+                perishable=bool(item.perishable),
+            )
         _event(record, "issued", by=by, on=today, text=f"{record.kind_label} lavrado por {record.inspector}")
         if refers is not None and draft.relation in ("correction", "identification"):
             _carry_over(refers, record, pv, by=by, today=today, permit=permit, due=draft.payment_due)
         else:
             _create_fine_charge(record, pv, by=by, today=today, due=draft.payment_due, permit=permit)
         if refers is not None:
-            _event(refers, "followed", by=by, on=today,
-                   text=f"{RELATIONS.get(draft.relation, draft.relation)} → {record.reference}",
-                   data={"record": record.id})
+            _event(
+                refers,
+                "followed",
+                by=by,
+                on=today,
+                text=f"{RELATIONS.get(draft.relation, draft.relation)} → {record.reference}",
+                data={"record": record.id},
+            )
         if draft.apply_to_permit:
             apply_to_permit(record, by=by, today=today)
     return Record.get_by_id(record.id)
 
 
-def _carry_over(old: Record, new: Record, pv: Preview, *, by: str, today: _dt.date, permit: Permit | None,
-                due: _dt.date | None) -> None:
+def _carry_over(
+    old: Record, new: Record, pv: Preview, *, by: str, today: _dt.date, permit: Permit | None, due: _dt.date | None
+) -> None:
     """A correction or identification replaces the old record: its files go along, its open fine is charged again
     with the restarted deadline (LC 324/2025, art. 32, § 4º), a fine already paid stays paid."""
     what = "corrigido" if new.relation == "correction" else "identificado o infrator"
     _claim(old, status="corrected")
-    _event(old, "corrected", by=by, on=today, text=f"{what} pelo {new.reference}: {new.reason}",
-           data={"record": new.id})
+    _event(
+        old, "corrected", by=by, on=today, text=f"{what} pelo {new.reference}: {new.reason}", data={"record": new.id}
+    )
     for f in RecordFile.select().where(RecordFile.record == old.id):
-        RecordFile.create(record=new.id, path=f.path, sha256=f.sha256, original_name=f.original_name, size=f.size,
-                          kind=f.kind)
+        RecordFile.create(
+            record=new.id, path=f.path, sha256=f.sha256, original_name=f.original_name, size=f.size, kind=f.kind
+        )
     kept_paid = False
     for link in RecordCharge.select().where((RecordCharge.record == old.id)):
         charge = Charge.get_by_id(link.charge_id)
@@ -1120,16 +1377,27 @@ def _carry_over(old: Record, new: Record, pv: Preview, *, by: str, today: _dt.da
             RecordCharge.create(record=new.id, charge=charge.id, role=link.role, until=link.until)
             kept_paid = kept_paid or link.role == "fine"
             continue
-        cancel_charge(charge, reason=f"Auto {what} pelo {new.reference}: cobrança substituída, com o prazo "
-                                     "restabelecido a partir da nova ciência do infrator", by=by)
+        cancel_charge(
+            charge,
+            reason=f"Auto {what} pelo {new.reference}: cobrança substituída, com o prazo "
+            "restabelecido a partir da nova ciência do infrator",
+            by=by,
+        )
         if link.role == "depot":
             RecordCharge.create(record=new.id, charge=charge.id, role="cancelled-depot", until=link.until)
     if kept_paid:
-        paid = sum((Charge.get_by_id(link.charge_id).amount for link in
-                    RecordCharge.select().where((RecordCharge.record == new.id) & (RecordCharge.role == "fine"))), ZERO)
+        paid = sum(
+            (
+                Charge.get_by_id(link.charge_id).amount
+                for link in RecordCharge.select().where((RecordCharge.record == new.id) & (RecordCharge.role == "fine"))
+            ),
+            ZERO,
+        )
         if pv.fine_total > paid:
-            raise UserError(f"A multa do {old.reference} já foi paga ({format_brl(paid)}); a correção para "
-                            f"{format_brl(pv.fine_total)} precisa de cobrança complementar lançada à parte.")
+            raise UserError(
+                f"A multa do {old.reference} já foi paga ({format_brl(paid)}); a correção para "
+                f"{format_brl(pv.fine_total)} precisa de cobrança complementar lançada à parte."
+            )
         return
     _create_fine_charge(new, pv, by=by, today=today, due=due, permit=permit)
 
@@ -1156,23 +1424,37 @@ def default_final(contest: Contest) -> bool:
 def _draft_from(record: Record, **changes) -> RecordDraft:
     items = [ItemInput(i.description, str(i.quantity), i.unit, i.perishable) for i in items_of(record)]
     base = RecordDraft(
-        kind=record.kind, regime=record.regime, at=record.at, place=record.place, facts=record.facts,
-        infractions=record.codes, person_id=record.person_id, company_id=record.company_id,
+        kind=record.kind,
+        regime=record.regime,
+        at=record.at,
+        place=record.place,
+        facts=record.facts,
+        infractions=record.codes,
+        person_id=record.person_id,
+        company_id=record.company_id,
         unknown_name="" if record.identified else record.offender_name,
         unknown_description=record.offender_description,
         offender_document="" if record.identified else record.offender_document,
         offender_address="" if record.identified else record.offender_address,
-        permit_id=record.permit_id, scope=record.scope,
+        permit_id=record.permit_id,
+        scope=record.scope,
         witnesses=[Witness(w["name"], w.get("document", "")) for w in record.witness_data],
-        signature=record.signature, signature_note=record.signature_note, inspector=record.inspector,
-        inspector_id=record.inspector_id, items=items, depot=record.depot,
+        signature=record.signature,
+        signature_note=record.signature_note,
+        inspector=record.inspector,
+        inspector_id=record.inspector_id,
+        items=items,
+        depot=record.depot,
         adjustments=[AdjustInput.from_dict(a) for a in json.loads(record.adjustments or "[]")],
-        step=record.step, step_reason=record.step_reason)
+        step=record.step,
+        step_reason=record.step_reason,
+    )
     return dataclasses.replace(base, **changes)
 
 
-def correct_record(old: Record, *, reason: str, by: str, today: _dt.date, notified_at: _dt.datetime | None = None,
-                   **changes) -> Record:
+def correct_record(
+    old: Record, *, reason: str, by: str, today: _dt.date, notified_at: _dt.datetime | None = None, **changes
+) -> Record:
     """A new record that corrects ``old`` (which is not edited); the deadlines start again from ``notified_at``.
 
     ``changes`` are :class:`RecordDraft` fields that differ from the old record
@@ -1185,14 +1467,21 @@ def correct_record(old: Record, *, reason: str, by: str, today: _dt.date, notifi
     notified = notified_at or _dt.datetime.combine(today, _dt.datetime.now().time().replace(microsecond=0))
     if notified < old.at:
         notified = old.at
-    draft = _draft_from(old, refers_to_id=old.id, relation="correction", reason=reason, notified_at=notified,
-                        **changes)
+    draft = _draft_from(old, refers_to_id=old.id, relation="correction", reason=reason, notified_at=notified, **changes)
     return issue_record(draft, by=by, today=today)
 
 
-def identify_offender(old: Record, *, by: str, today: _dt.date, person_id: int | None = None,
-                      company_id: int | None = None, reason: str = "", notified_at: _dt.datetime | None = None,
-                      **changes) -> Record:
+def identify_offender(
+    old: Record,
+    *,
+    by: str,
+    today: _dt.date,
+    person_id: int | None = None,
+    company_id: int | None = None,
+    reason: str = "",
+    notified_at: _dt.datetime | None = None,
+    **changes,
+) -> Record:
     """The offender recorded without identification is identified: a new record refers to the old one."""
     if old.identified:
         raise UserError(f"O infrator do {old.reference} já está identificado ({old.offender_name}).")
@@ -1202,9 +1491,19 @@ def identify_offender(old: Record, *, by: str, today: _dt.date, person_id: int |
     notified = notified_at or _dt.datetime.combine(today, _dt.datetime.now().time().replace(microsecond=0))
     if notified < old.at:
         notified = old.at
-    draft = _draft_from(old, person_id=person_id, company_id=company_id, unknown_name="", offender_document="",
-                        offender_address="", refers_to_id=old.id, relation="identification", reason=reason,
-                        notified_at=notified, **changes)
+    draft = _draft_from(
+        old,
+        person_id=person_id,
+        company_id=company_id,
+        unknown_name="",
+        offender_document="",
+        offender_address="",
+        refers_to_id=old.id,
+        relation="identification",
+        reason=reason,
+        notified_at=notified,
+        **changes,
+    )
     return issue_record(draft, by=by, today=today)
 
 
@@ -1235,8 +1534,11 @@ def events_of(record: Record) -> list[RecordEvent]:
 
 
 def charges_of(record: Record, role: str | None = None) -> list[Charge]:
-    query = (Charge.select().join(RecordCharge, on=(RecordCharge.charge == Charge.id))
-             .where(RecordCharge.record == record.id))
+    query = (
+        Charge.select()
+        .join(RecordCharge, on=(RecordCharge.charge == Charge.id))
+        .where(RecordCharge.record == record.id)
+    )
     if role:
         query = query.where(RecordCharge.role == role)
     return list(query.order_by(Charge.id))
@@ -1269,8 +1571,11 @@ def fine_status(record: Record) -> str:
 def situation(record: Record) -> str:
     """The record's state in words: corrected by…, annulled, under defence or appeal, final decision…"""
     if record.status == "corrected":
-        follower = Record.select().where((Record.refers_to == record.id)
-                                         & Record.relation.in_(("correction", "identification"))).first()
+        follower = (
+            Record.select()
+            .where((Record.refers_to == record.id) & Record.relation.in_(("correction", "identification")))
+            .first()
+        )
         return f"corrigido pelo {follower.reference}" if follower else "corrigido"
     if record.status == "annulled":
         return "anulado"
@@ -1307,8 +1612,9 @@ class RecordRow:
     inspector: str
 
 
-def record_rows(*, text: str = "", kind: str | None = None, status: str | None = None, regime: str | None = None,
-                limit: int = 1000) -> list[RecordRow]:
+def record_rows(
+    *, text: str = "", kind: str | None = None, status: str | None = None, regime: str | None = None, limit: int = 1000
+) -> list[RecordRow]:
     """Records, newest first, filtered by kind, status (issued/corrected/annulled, ``contested``: a defence or
     appeal pending) and words of the number, offender or place."""
     query = Record.select()
@@ -1325,11 +1631,25 @@ def record_rows(*, text: str = "", kind: str | None = None, status: str | None =
         query = query.where(Record.search_text.contains(word) | Record.number.contains(word))
     rows = []
     for r in query.order_by(Record.at.desc(), Record.id.desc()).limit(limit):
-        rows.append(RecordRow(
-            id=r.id, number=r.number, reference=r.reference, kind=r.kind, kind_label=KIND_SHORT.get(r.kind, r.kind),
-            regime=r.regime, at=r.at, offender=r.offender_name + ("" if r.identified else " (não identificado)"),
-            identified=r.identified, place=r.place, infractions=", ".join(r.codes), fine=current_fine(r),
-            status=r.status, situation=situation(r), inspector=r.inspector))
+        rows.append(
+            RecordRow(
+                id=r.id,
+                number=r.number,
+                reference=r.reference,
+                kind=r.kind,
+                kind_label=KIND_SHORT.get(r.kind, r.kind),
+                regime=r.regime,
+                at=r.at,
+                offender=r.offender_name + ("" if r.identified else " (não identificado)"),
+                identified=r.identified,
+                place=r.place,
+                infractions=", ".join(r.codes),
+                fine=current_fine(r),
+                status=r.status,
+                situation=situation(r),
+                inspector=r.inspector,
+            )
+        )
     return rows
 
 
@@ -1351,11 +1671,24 @@ class DeadlineRow:
 def _row(d: Mapping, today: _dt.date, state: str | None = None) -> DeadlineRow:
     due_date = _dt.date.fromisoformat(d["due_date"])
     if state is None:
-        state = "encerrado" if due_date < today else (
-            "vence hoje" if due_date == today else f"faltam {describe.days((due_date - today).days)}")
-    return DeadlineRow(role=d.get("role", ""), role_label=d.get("role_label", ROLES.get(d.get("role", ""), "")),
-                       label=d["label"], start=d["start"], due=d["due"], due_date=due_date, due_text=d["due_text"],
-                       formula=d["formula"], basis=d["basis"], state=state, overdue=due_date < today)
+        state = (
+            "encerrado"
+            if due_date < today
+            else ("vence hoje" if due_date == today else f"faltam {describe.days((due_date - today).days)}")
+        )
+    return DeadlineRow(
+        role=d.get("role", ""),
+        role_label=d.get("role_label", ROLES.get(d.get("role", ""), "")),
+        label=d["label"],
+        start=d["start"],
+        due=d["due"],
+        due_date=due_date,
+        due_text=d["due_text"],
+        formula=d["formula"],
+        basis=d["basis"],
+        state=state,
+        overdue=due_date < today,
+    )
 
 
 def deadline_rows(record: Record, today: _dt.date) -> list[DeadlineRow]:
@@ -1379,8 +1712,9 @@ def deadline_rows(record: Record, today: _dt.date) -> list[DeadlineRow]:
             rows.append(_row(d, today, "julgado" if c.outcome else None))
         for d in json.loads(c.after or "[]"):
             state = None
-            if d.get("role") == "appeal" and any(x.kind == "appeal" and x.filed_on >= c.filed_on for x in contests
-                                                 if x.id != c.id):
+            if d.get("role") == "appeal" and any(
+                x.kind == "appeal" and x.filed_on >= c.filed_on for x in contests if x.id != c.id
+            ):
                 state = "recurso interposto"
             rows.append(_row(d, today, state))
     return rows
@@ -1403,9 +1737,18 @@ def _filing_deadlines(record: Record, kind: str) -> list[dict]:
     return found
 
 
-def file_contest(record: Record, *, kind: str, filed_on: _dt.date, by: str, grounds: str = "",
-                 suspensive: bool = False, suspensive_note: str = "", instance: str = "",
-                 today: _dt.date | None = None) -> Contest:
+def file_contest(
+    record: Record,
+    *,
+    kind: str,
+    filed_on: _dt.date,
+    by: str,
+    grounds: str = "",
+    suspensive: bool = False,
+    suspensive_note: str = "",
+    instance: str = "",
+    today: _dt.date | None = None,
+) -> Contest:
     """File a defence or an appeal; a late one is kept and marked (the authority decides on it)."""
     require("enforcement.record")
     today = today or filed_on
@@ -1422,14 +1765,19 @@ def file_contest(record: Record, *, kind: str, filed_on: _dt.date, by: str, grou
     if errors:
         raise FieldErrors(errors)
     if record.status != "issued":
-        raise UserError(f"O {record.reference} está {record.status_label}: a defesa é contra o auto que o substituiu."
-                        if record.status == "corrected" else f"O {record.reference} está {record.status_label}.")
+        raise UserError(
+            f"O {record.reference} está {record.status_label}: a defesa é contra o auto que o substituiu."
+            if record.status == "corrected"
+            else f"O {record.reference} está {record.status_label}."
+        )
     if record.kind == "notice":
         raise UserError("A notificação não impõe pena: a defesa é contra o auto de infração.")
     closed = _instance_closed(record)
     if closed is not None:
-        raise UserError(f"A decisão de {_d(closed.decided_on)} encerrou a instância administrativa: não cabe nova "
-                        f"{CONTEST_KINDS[kind].lower()}.")
+        raise UserError(
+            f"A decisão de {_d(closed.decided_on)} encerrou a instância administrativa: não cabe nova "
+            f"{CONTEST_KINDS[kind].lower()}."
+        )
     contests = contests_of(record)
     if any(c.pending for c in contests):
         raise UserError(f"Já há {next(c for c in contests if c.pending).kind_label.lower()} aguardando julgamento.")
@@ -1450,21 +1798,42 @@ def file_contest(record: Record, *, kind: str, filed_on: _dt.date, by: str, grou
         decision = _deadline_dict(compute_deadline(regime, rule.id, filed_on), role)
     with db.atomic():
         contest = Contest.create(
-            record=record.id, kind=kind, instance=(instance or "").strip() or INSTANCES[kind], filed_on=filed_on,
-            filed_by=by, grounds=(grounds or "").strip(), on_time=on_time,
-            deadline=json.dumps(deadline, ensure_ascii=False) if deadline else "", suspensive=bool(suspensive),
+            record=record.id,
+            kind=kind,
+            instance=(instance or "").strip() or INSTANCES[kind],
+            filed_on=filed_on,
+            filed_by=by,
+            grounds=(grounds or "").strip(),
+            on_time=on_time,
+            deadline=json.dumps(deadline, ensure_ascii=False) if deadline else "",
+            suspensive=bool(suspensive),
             suspensive_note=(suspensive_note or "").strip(),
-            decision_deadline=json.dumps(decision, ensure_ascii=False) if decision else "")
+            decision_deadline=json.dumps(decision, ensure_ascii=False) if decision else "",
+        )
         late = "" if on_time else f" — fora do prazo ({deadline['due_text']})"
-        _event(record, f"{kind}-filed", by=by, on=today,
-               text=f"{CONTEST_KINDS[kind]} protocolada em {_d(filed_on)}{late}"
-                    + (" com efeito suspensivo" if suspensive else ""))
+        _event(
+            record,
+            f"{kind}-filed",
+            by=by,
+            on=today,
+            text=f"{CONTEST_KINDS[kind]} protocolada em {_d(filed_on)}{late}"
+            + (" com efeito suspensivo" if suspensive else ""),
+        )
     return contest
 
 
-def decide_contest(contest: Contest, *, outcome: str, decided_on: _dt.date, by: str, reason: str,
-                   new_amount: Any = None, final: bool | None = None, notified_on: _dt.date | None = None,
-                   today: _dt.date | None = None) -> Contest:
+def decide_contest(
+    contest: Contest,
+    *,
+    outcome: str,
+    decided_on: _dt.date,
+    by: str,
+    reason: str,
+    new_amount: Any = None,
+    final: bool | None = None,
+    notified_on: _dt.date | None = None,
+    today: _dt.date | None = None,
+) -> Contest:
     """Record the decision; it updates the fine's charge and counts the deadlines that run from it.
 
     ``upheld``: the fine stands (LC 324/2025, art. 40: paid within 30 days of
@@ -1500,8 +1869,10 @@ def decide_contest(contest: Contest, *, outcome: str, decided_on: _dt.date, by: 
             errors["new_amount"] = f"Valor inválido: {new_amount}."
         else:
             if amount <= 0 or (fine_now > 0 and amount >= fine_now):
-                errors["new_amount"] = (f"Na procedência em parte a multa fica entre R$ 0,01 e menos que "
-                                        f"{format_brl(fine_now)}; para anular, escolha auto anulado.")
+                errors["new_amount"] = (
+                    f"Na procedência em parte a multa fica entre R$ 0,01 e menos que "
+                    f"{format_brl(fine_now)}; para anular, escolha auto anulado."
+                )
     elif outcome == "partly" and fine_now > 0:
         errors["new_amount"] = f"Informe o novo valor da multa (hoje {format_brl(fine_now)})."
     if errors:
@@ -1522,10 +1893,21 @@ def decide_contest(contest: Contest, *, outcome: str, decided_on: _dt.date, by: 
         for d in _pick(candidates, record.scope):
             after.append(_deadline_dict(compute_deadline(regime, d.id, notified), "payment-after-decision"))
     with db.atomic():
-        updated = (Contest.update(version=Contest.version + 1, outcome=outcome, decided_on=decided_on, decided_by=by,
-                                  decision_reason=reason.strip(), new_amount=amount, notified_on=notified,
-                                  final=bool(final), after=json.dumps(after, ensure_ascii=False))
-                   .where((Contest.id == contest.id) & (Contest.version == contest.version)).execute())
+        updated = (
+            Contest.update(
+                version=Contest.version + 1,
+                outcome=outcome,
+                decided_on=decided_on,
+                decided_by=by,
+                decision_reason=reason.strip(),
+                new_amount=amount,
+                notified_on=notified,
+                final=bool(final),
+                after=json.dumps(after, ensure_ascii=False),
+            )
+            .where((Contest.id == contest.id) & (Contest.version == contest.version))
+            .execute()
+        )
         if updated != 1:
             raise UserError("Esta defesa/recurso foi alterada em outra mesa; reabra o auto.")
         contest = Contest.get_by_id(contest.id)
@@ -1533,21 +1915,31 @@ def decide_contest(contest: Contest, *, outcome: str, decided_on: _dt.date, by: 
         if outcome == "annulled":
             for charge in charges_of(record):
                 if charge.status == "open" and charge.paid_total == 0:
-                    cancel_charge(charge, reason=f"{record.reference} anulado pela decisão de {_d(decided_on)} "
-                                                 f"({contest.instance}): {reason.strip()}", by=by)
+                    cancel_charge(
+                        charge,
+                        reason=f"{record.reference} anulado pela decisão de {_d(decided_on)} "
+                        f"({contest.instance}): {reason.strip()}",
+                        by=by,
+                    )
             _claim(record, status="annulled")
         elif outcome == "partly" and amount is not None:
             _reduce_fine(record, contest, amount, after, by=by, today=today)
             words += f" — multa de {format_brl(fine_now)} para {format_brl(amount)}"
         _event(record, f"{contest.kind}-decided", by=by, on=today, text=words, data={"contest": contest.id})
         if final:
-            _event(record, "instance-closed", by=by, on=today,
-                   text=f"Decisão final de {_d(decided_on)}: encerrada a instância administrativa")
+            _event(
+                record,
+                "instance-closed",
+                by=by,
+                on=today,
+                text=f"Decisão final de {_d(decided_on)}: encerrada a instância administrativa",
+            )
     return contest
 
 
-def _reduce_fine(record: Record, contest: Contest, amount: Decimal, after: list[dict], *, by: str,
-                 today: _dt.date) -> None:
+def _reduce_fine(
+    record: Record, contest: Contest, amount: Decimal, after: list[dict], *, by: str, today: _dt.date
+) -> None:
     open_fines = [c for c in charges_of(record, "fine") if c.status != "cancelled"]
     due = None
     for d in after:
@@ -1555,23 +1947,40 @@ def _reduce_fine(record: Record, contest: Contest, amount: Decimal, after: list[
             due = _dt.date.fromisoformat(d["due_date"])
     for charge in open_fines:
         if charge.paid_total > 0:
-            raise UserError(f"A multa (cobrança nº {charge.number}) já tem pagamento de {format_brl(charge.paid_total)}: "
-                            "registre a decisão depois de tratar a devolução na Cobrança.")
+            raise UserError(
+                f"A multa (cobrança nº {charge.number}) já tem pagamento de {format_brl(charge.paid_total)}: "
+                "registre a decisão depois de tratar a devolução na Cobrança."
+            )
         due = due or charge.due_on
-        cancel_charge(charge, reason=f"Multa reduzida para {format_brl(amount)} pela decisão de "
-                                     f"{_d(contest.decided_on)} ({contest.instance}): {contest.decision_reason}",
-                      by=by)
+        cancel_charge(
+            charge,
+            reason=f"Multa reduzida para {format_brl(amount)} pela decisão de "
+            f"{_d(contest.decided_on)} ({contest.instance}): {contest.decision_reason}",
+            by=by,
+        )
     if not record.identified:
         return
-    basis = open_fines[0].basis if open_fines else "; ".join(
-        line.get("basis", "") for line in record.proposal_data.get("fine_lines", []))
+    basis = (
+        open_fines[0].basis
+        if open_fines
+        else "; ".join(line.get("basis", "") for line in record.proposal_data.get("fine_lines", []))
+    )
     basis = f"{basis}; decisão de {_d(contest.decided_on)} ({contest.instance})"
-    charge = create_charge(kind="fine", regime=record.regime, label=_fine_label(record) + " — reduzida", amount=amount,
-                           due_on=due or today, basis=basis,
-                           formula=f"{format_brl(amount)} (decisão de {_d(contest.decided_on)}: procedente em parte)",
-                           by=by, person_id=record.person_id, company_id=record.company_id,
-                           permit=Permit.get_by_id(record.permit_id) if record.permit_id else None,
-                           source=record.reference, today=today)
+    charge = create_charge(
+        kind="fine",
+        regime=record.regime,
+        label=_fine_label(record) + " — reduzida",
+        amount=amount,
+        due_on=due or today,
+        basis=basis,
+        formula=f"{format_brl(amount)} (decisão de {_d(contest.decided_on)}: procedente em parte)",
+        by=by,
+        person_id=record.person_id,
+        company_id=record.company_id,
+        permit=Permit.get_by_id(record.permit_id) if record.permit_id else None,
+        source=record.reference,
+        today=today,
+    )
     RecordCharge.create(record=record.id, charge=charge.id, role="fine")
 
 
@@ -1583,8 +1992,11 @@ def _reduce_fine(record: Record, contest: Contest, amount: Decimal, after: list[
 
 def decisions_of(record: Record) -> list[RecordEvent]:
     """The authority's decisions on the record's sanctions after it was issued, in order."""
-    return list(RecordEvent.select().where((RecordEvent.record == record.id)
-                                           & (RecordEvent.kind == "sanction-decision")).order_by(RecordEvent.id))
+    return list(
+        RecordEvent.select()
+        .where((RecordEvent.record == record.id) & (RecordEvent.kind == "sanction-decision"))
+        .order_by(RecordEvent.id)
+    )
 
 
 def current_proposal(record: Record) -> Proposal:
@@ -1600,8 +2012,15 @@ def current_sanctions(record: Record) -> list[dict]:
     return [s.to_dict() for s in current_proposal(record).sanctions]
 
 
-def decide_sanctions(record: Record, item: AdjustInput, *, by: str, today: _dt.date,
-                     notified_on: _dt.date | None = None, payment_due: _dt.date | None = None) -> RecordEvent:
+def decide_sanctions(
+    record: Record,
+    item: AdjustInput,
+    *,
+    by: str,
+    today: _dt.date,
+    notified_on: _dt.date | None = None,
+    payment_due: _dt.date | None = None,
+) -> RecordEvent:
     """The authority decides on a sanction the record proposed: records the fact a condition waits for (the day
     it was verified, who verified it), imposes or omits what the act leaves to it, grades within the limits —
     always with the written reason. The record is not edited: the decision is a new event on it, and a fine
@@ -1614,12 +2033,16 @@ def decide_sanctions(record: Record, item: AdjustInput, *, by: str, today: _dt.d
     if record.kind == "notice":
         raise UserError("A notificação não impõe pena: a decisão é no auto de infração lavrado depois dela.")
     if record.status != "issued":
-        raise UserError(f"O {record.reference} está {record.status_label}: decida no auto que o substituiu."
-                        if record.status == "corrected" else f"O {record.reference} está {record.status_label}.")
+        raise UserError(
+            f"O {record.reference} está {record.status_label}: decida no auto que o substituiu."
+            if record.status == "corrected"
+            else f"O {record.reference} está {record.status_label}."
+        )
     for number, fact in item.facts.items():
         if fact.on > today:
-            raise FieldErrors({"fact": f"Fato da sanção nº {number}: a data em que foi verificado "
-                                       f"({_d(fact.on)}) está no futuro."})
+            raise FieldErrors(
+                {"fact": f"Fato da sanção nº {number}: a data em que foi verificado ({_d(fact.on)}) está no futuro."}
+            )
     regime = get_regime(record.regime, on=record.at.date())
     with db.atomic():
         record = Record.get_by_id(record.id)
@@ -1629,14 +2052,14 @@ def decide_sanctions(record: Record, item: AdjustInput, *, by: str, today: _dt.d
         new_fines = [s for s in after.sanctions if s.kind == "fine" and s.applied and not was[s.number].applied]
         pending = [s for s in new_fines if s.amount is None]
         if pending:
-            raise FieldErrors({"amount": f"Sanção nº {pending[0].number}: {pending[0].pending} — gradue o valor "
-                                         "na mesma decisão."})
+            raise FieldErrors(
+                {"amount": f"Sanção nº {pending[0].number}: {pending[0].pending} — gradue o valor na mesma decisão."}
+            )
         added = sum((s.amount for s in new_fines), ZERO)
         charge = None
         if added > 0 and record.identified:
             notified = notified_on or today
-            payment = [d for d in _role_candidates(regime, "payment", {"fine"})
-                       if d.from_ in _START_EVENTS]
+            payment = [d for d in _role_candidates(regime, "payment", {"fine"}) if d.from_ in _START_EVENTS]
             picked = _pick(payment, record.scope)
             due = payment_due
             basis = "; ".join(dict.fromkeys(s.basis for s in new_fines))
@@ -1650,22 +2073,46 @@ def decide_sanctions(record: Record, item: AdjustInput, *, by: str, today: _dt.d
             if len(new_fines) > 1:
                 formula += f" = {format_brl(added)}"
             permit = Permit.get_or_none(Permit.id == record.permit_id) if record.permit_id else None
-            charge = create_charge(kind="fine", regime=record.regime, label=_fine_label(record), amount=added,
-                                   due_on=due, basis=basis, formula=formula, by=by,
-                                   permit=permit if permit is not None and permit.person_id == record.person_id
-                                   and permit.company_id == record.company_id else None,
-                                   person_id=record.person_id, company_id=record.company_id,
-                                   source=record.reference, today=today)
+            charge = create_charge(
+                kind="fine",
+                regime=record.regime,
+                label=_fine_label(record),
+                amount=added,
+                due_on=due,
+                basis=basis,
+                formula=formula,
+                by=by,
+                permit=permit
+                if permit is not None
+                and permit.person_id == record.person_id
+                and permit.company_id == record.company_id
+                else None,
+                person_id=record.person_id,
+                company_id=record.company_id,
+                source=record.reference,
+                today=today,
+            )
             RecordCharge.create(record=record.id, charge=charge.id, role="fine")
         _claim(record)
-        words = "; ".join(f"nº {a.number}: {a.before} → {a.after}" for a in after.adjustments[len(before.adjustments):])
+        words = "; ".join(
+            f"nº {a.number}: {a.before} → {a.after}" for a in after.adjustments[len(before.adjustments) :]
+        )
         event = RecordEvent.create(
-            record=record.id, on=today, by=by, kind="sanction-decision",
+            record=record.id,
+            on=today,
+            by=by,
+            kind="sanction-decision",
             text=f"Decisão sobre as sanções — {words} — motivo: {item.reason.strip()}"
-                 + (f" — multa de {format_brl(added)} lançada" if charge is not None else ""),
-            data=json.dumps({"adjustment": dataclasses.replace(item, by=item.by or by).to_dict(),
-                             "fine": str(added), "charge": charge.id if charge is not None else None},
-                            ensure_ascii=False))
+            + (f" — multa de {format_brl(added)} lançada" if charge is not None else ""),
+            data=json.dumps(
+                {
+                    "adjustment": dataclasses.replace(item, by=item.by or by).to_dict(),
+                    "fine": str(added),
+                    "charge": charge.id if charge is not None else None,
+                },
+                ensure_ascii=False,
+            ),
+        )
     return event
 
 
@@ -1689,8 +2136,11 @@ def apply_to_permit(record: Record, *, by: str, today: _dt.date) -> Permit | Non
         raise UserError(f"O {record.reference} não indica permissão.")
     if record.status != "issued":
         raise UserError(f"O {record.reference} está {record.status_label}.")
-    done = RecordEvent.select().where((RecordEvent.record == record.id)
-                                      & RecordEvent.kind.in_(("permit-suspended", "permit-revoked"))).first()
+    done = (
+        RecordEvent.select()
+        .where((RecordEvent.record == record.id) & RecordEvent.kind.in_(("permit-suspended", "permit-revoked")))
+        .first()
+    )
     if done is not None:
         raise UserError(f"A sanção do {record.reference} já foi aplicada à permissão em {_d(done.on)}.")
     current = current_sanctions(record)
@@ -1698,21 +2148,25 @@ def apply_to_permit(record: Record, *, by: str, today: _dt.date) -> Permit | Non
     if not sanctions:
         waiting = [s for s in current if s["decision"] == PROPOSED and s["kind"] in ("suspension", "revocation")]
         if waiting:
-            raise UserError(f"A sanção nº {waiting[0]['number']} ({waiting[0]['label']}) do {record.reference} "
-                            f"ainda {waiting[0]['waiting']}.")
+            raise UserError(
+                f"A sanção nº {waiting[0]['number']} ({waiting[0]['label']}) do {record.reference} "
+                f"ainda {waiting[0]['waiting']}."
+            )
         raise UserError(f"O {record.reference} não impõe suspensão nem cassação da permissão.")
     pending = [s for s in sanctions if s.get("pending")]
     if pending:
-        raise UserError(f"Sanção nº {pending[0]['number']}: {pending[0]['pending']} — decida antes de aplicá-la "
-                        "à permissão.")
+        raise UserError(
+            f"Sanção nº {pending[0]['number']}: {pending[0]['pending']} — decida antes de aplicá-la à permissão."
+        )
     permit = Permit.get_by_id(record.permit_id)
     if permit.status not in LIVE_STATUSES:
         raise UserError(f"A permissão nº {permit.number} está {permit.status_label}.")
     revocation = next((s for s in sanctions if s["kind"] == "revocation"), None)
     with db.atomic():
         if revocation is not None:
-            permit = revoke(permit, by=by, today=today,
-                            reason=f"{record.reference}: {revocation['label']} ({revocation['basis']})")
+            permit = revoke(
+                permit, by=by, today=today, reason=f"{record.reference}: {revocation['label']} ({revocation['basis']})"
+            )
             _event(record, "permit-revoked", by=by, on=today, text=f"Permissão nº {permit.number} cassada")
         else:
             s = sanctions[0]
@@ -1720,8 +2174,13 @@ def apply_to_permit(record: Record, *, by: str, today: _dt.date) -> Permit | Non
                 raise UserError(f"A permissão nº {permit.number} já está suspensa.")
             until = today + _dt.timedelta(days=s["days"] - 1) if s.get("days") else None
             span = f"por {describe.days(s['days'])}, até {_d(until)}" if until else "até sanar a irregularidade"
-            permit = suspend(permit, by=by, today=today, until=until,
-                             reason=f"{record.reference}: {s['label']} {span} ({s['basis']})")
+            permit = suspend(
+                permit,
+                by=by,
+                today=today,
+                until=until,
+                reason=f"{record.reference}: {s['label']} {span} ({s['basis']})",
+            )
             _event(record, "permit-suspended", by=by, on=today, text=f"Permissão nº {permit.number} suspensa {span}")
     return permit
 
@@ -1764,15 +2223,25 @@ def depot_fee(record: Record, on: _dt.date, *, since: _dt.date | None = None) ->
         expenses = regime.seizure.expenses
         if expenses is None:
             return None
-        return DepotFee(0, None, expenses.text, regime.cite_item(expenses), start, on, admin_defined=True,
-                        daily=False, label="Despesas de apreensão, transporte e guarda")
+        return DepotFee(
+            0,
+            None,
+            expenses.text,
+            regime.cite_item(expenses),
+            start,
+            on,
+            admin_defined=True,
+            daily=False,
+            label="Despesas de apreensão, transporte e guarda",
+        )
     if rule is None:
         return None
     days = max((on - start).days, 0 if since else 1)
     basis = regime.cite_item(rule)
     if rule.amount is None:
-        return DepotFee(days, None, "preço do depósito definido pela Administração", basis, start, on,
-                        admin_defined=True)
+        return DepotFee(
+            days, None, "preço do depósito definido pela Administração", basis, start, on, admin_defined=True
+        )
     overrides = _unit_overrides(regime)
     per_year: dict[int, int] = defaultdict(int)
     for i in range(days):
@@ -1786,11 +2255,13 @@ def depot_fee(record: Record, on: _dt.date, *, since: _dt.date | None = None) ->
             parts.append(f"{n} diária(s) × {format_brl(value)}")
         else:
             unit_value = regime.unit_value(rule.amount.unit, year, overrides)
-            parts.append(f"{n} diária(s) × {describe.amount(rule.amount)} × {format_brl(unit_value)} "
-                         f"({rule.amount.unit} {year})")
+            parts.append(
+                f"{n} diária(s) × {describe.amount(rule.amount)} × {format_brl(unit_value)} ({rule.amount.unit} {year})"
+            )
     amount = round_cents(total)
-    return DepotFee(days, amount, " + ".join(parts) + f" = {format_brl(amount)}" if parts else format_brl(ZERO),
-                    basis, start, on)
+    return DepotFee(
+        days, amount, " + ".join(parts) + f" = {format_brl(amount)}" if parts else format_brl(ZERO), basis, start, on
+    )
 
 
 def _depot_covered(record: Record) -> tuple[_dt.date | None, list[Charge]]:
@@ -1801,8 +2272,9 @@ def _depot_covered(record: Record) -> tuple[_dt.date | None, list[Charge]]:
     return until, [c for _l, c in live]
 
 
-def charge_depot_fee(record: Record, *, on: _dt.date, by: str, amount: Any = None,
-                     today: _dt.date | None = None) -> Charge:
+def charge_depot_fee(
+    record: Record, *, on: _dt.date, by: str, amount: Any = None, today: _dt.date | None = None
+) -> Charge:
     """Charge the depot's daily fees up to ``on`` (after what was charged before); ``amount`` where the
     Administration sets the price (Sapezal, Lei 1.171/2014, art. 52, § 1º)."""
     today = today or on
@@ -1823,20 +2295,35 @@ def charge_depot_fee(record: Record, *, on: _dt.date, by: str, amount: Any = Non
     formula = fee.formula
     if fee.admin_defined:
         if amount in (None, ""):
-            what = ("O preço do depósito é definido pela Administração" if fee.daily
-                    else "As despesas da apreensão, do transporte e da guarda são apuradas pela Administração")
+            what = (
+                "O preço do depósito é definido pela Administração"
+                if fee.daily
+                else "As despesas da apreensão, do transporte e da guarda são apuradas pela Administração"
+            )
             raise FieldErrors({"amount": f"{what} ({fee.basis}): informe o valor."})
         value = round_cents(parse_typed(amount, what="Valor", field="amount"))
         formula = f"{format_brl(value)} ({'preço definido' if fee.daily else 'despesas apuradas'} pela Administração)"
     if value is None or value <= 0:
         raise UserError("Nada a cobrar de depósito.")
     with db.atomic():
-        charge = create_charge(kind="depot", regime=record.regime,
-                               label=(f"{fee.label} — {record.reference} ({_d(fee.start)} a {_d(on)})" if fee.daily
-                                      else f"{fee.label} — {record.reference}"),
-                               amount=value, due_on=on, basis=fee.basis, formula=formula, by=by,
-                               person_id=record.person_id, company_id=record.company_id, source=record.reference,
-                               today=today)
+        charge = create_charge(
+            kind="depot",
+            regime=record.regime,
+            label=(
+                f"{fee.label} — {record.reference} ({_d(fee.start)} a {_d(on)})"
+                if fee.daily
+                else f"{fee.label} — {record.reference}"
+            ),
+            amount=value,
+            due_on=on,
+            basis=fee.basis,
+            formula=formula,
+            by=by,
+            person_id=record.person_id,
+            company_id=record.company_id,
+            source=record.reference,
+            today=today,
+        )
         RecordCharge.create(record=record.id, charge=charge.id, role="depot", until=on)
     return charge
 
@@ -1895,20 +2382,34 @@ def release_items(record: Record, *, on: _dt.date, by: str, today: _dt.date | No
             if rest is not None and rest.amount and rest.amount > 0:
                 missing.append(f"diárias de depósito até {_d(on)} ({format_brl(rest.amount)}: {rest.formula})")
     if missing:
-        raise UserError(f"Devolução só depois de pagas as multas e as despesas de depósito ({basis}); falta: "
-                        + "; ".join(missing) + ".")
+        raise UserError(
+            f"Devolução só depois de pagas as multas e as despesas de depósito ({basis}); falta: "
+            + "; ".join(missing)
+            + "."
+        )
     with db.atomic():
         for item in items:
-            updated = (SeizedItem.update(released_on=on, released_by=by, version=SeizedItem.version + 1)
-                       .where((SeizedItem.id == item.id) & (SeizedItem.version == item.version)).execute())
+            updated = (
+                SeizedItem.update(released_on=on, released_by=by, version=SeizedItem.version + 1)
+                .where((SeizedItem.id == item.id) & (SeizedItem.version == item.version))
+                .execute()
+            )
             if updated != 1:
                 raise UserError("Os bens foram alterados em outra mesa; reabra o auto.")
         _event(record, "released", by=by, on=today, text=f"Bens devolvidos em {_d(on)} ({len(items)} item(ns))")
     return [SeizedItem.get_by_id(i.id) for i in items]
 
 
-def donate_items(record: Record, *, on: _dt.date, by: str, to: str, reason: str = "", consent: bool = False,
-                 today: _dt.date | None = None) -> list[SeizedItem]:
+def donate_items(
+    record: Record,
+    *,
+    on: _dt.date,
+    by: str,
+    to: str,
+    reason: str = "",
+    consent: bool = False,
+    today: _dt.date | None = None,
+) -> list[SeizedItem]:
     """Donate goods not claimed in time (Olímpia art. 24; art. 215, § 2º); before that only with the
     offender's consent, for perishables or when he declares he will not claim them (art. 149; art. 215, § 3º)."""
     require("enforcement.record")
@@ -1921,8 +2422,9 @@ def donate_items(record: Record, *, on: _dt.date, by: str, to: str, reason: str 
     if not items:
         raise UserError(f"Nada a doar: os bens do {record.reference} já foram devolvidos ou doados.")
     seizure = regime.seizure
-    rule_basis = regime.cite(seizure.donation.basis if seizure and seizure.donation else
-                             (seizure.basis if seizure else None))
+    rule_basis = regime.cite(
+        seizure.donation.basis if seizure and seizure.donation else (seizure.basis if seizure else None)
+    )
     eligible, blocked, open_ended = [], [], []
     for item in items:
         due = _reclaim_due(record, item.perishable)
@@ -1934,23 +2436,39 @@ def donate_items(record: Record, *, on: _dt.date, by: str, to: str, reason: str 
             blocked.append(f"{item.description}: prazo de retirada {due['due_text']} ({due['basis']})")
     if open_ended:
         if not (reason or "").strip():
-            raise FieldErrors({"reason": f"O ato não fixa prazo de retirada ({rule_basis}): informe o fundamento "
-                                         "da doação (avaliação técnica, decisão da chefia…)."})
+            raise FieldErrors(
+                {
+                    "reason": f"O ato não fixa prazo de retirada ({rule_basis}): informe o fundamento "
+                    "da doação (avaliação técnica, decisão da chefia…)."
+                }
+            )
         eligible.extend(open_ended)
     if not eligible:
-        raise UserError("Ainda no prazo de retirada — doação só depois dele, ou com a anuência do infrator: "
-                        + "; ".join(blocked) + ".")
+        raise UserError(
+            "Ainda no prazo de retirada — doação só depois dele, ou com a anuência do infrator: "
+            + "; ".join(blocked)
+            + "."
+        )
     items = eligible
     note = (reason or "").strip() + (" (com anuência do infrator)" if consent else "")
     with db.atomic():
         for item in items:
-            updated = (SeizedItem.update(donated_on=on, donated_by=by, donated_to=to.strip(), note=note,
-                                         version=SeizedItem.version + 1)
-                       .where((SeizedItem.id == item.id) & (SeizedItem.version == item.version)).execute())
+            updated = (
+                SeizedItem.update(
+                    donated_on=on, donated_by=by, donated_to=to.strip(), note=note, version=SeizedItem.version + 1
+                )
+                .where((SeizedItem.id == item.id) & (SeizedItem.version == item.version))
+                .execute()
+            )
             if updated != 1:
                 raise UserError("Os bens foram alterados em outra mesa; reabra o auto.")
-        _event(record, "donated", by=by, on=today, text=f"Bens doados a {to.strip()} em {_d(on)} ({rule_basis})"
-                                                        + (f" — {note}" if note else ""))
+        _event(
+            record,
+            "donated",
+            by=by,
+            on=today,
+            text=f"Bens doados a {to.strip()} em {_d(on)} ({rule_basis})" + (f" — {note}" if note else ""),
+        )
     return [SeizedItem.get_by_id(i.id) for i in items]
 
 
@@ -1977,8 +2495,9 @@ class SeizedRow:
 
 def seized_goods(today: _dt.date) -> list[SeizedRow]:
     """Goods still held in the depots, each seizure with what must be paid today to get them back."""
-    held = (SeizedItem.select(SeizedItem.record).where(SeizedItem.released_on.is_null()
-                                                       & SeizedItem.donated_on.is_null()))
+    held = SeizedItem.select(SeizedItem.record).where(
+        SeizedItem.released_on.is_null() & SeizedItem.donated_on.is_null()
+    )
     records = Record.select().where(Record.id.in_(held) & (Record.status != "corrected")).order_by(Record.at)
     rows = []
     for record in records:
@@ -2003,15 +2522,30 @@ def seized_goods(today: _dt.date) -> list[SeizedRow]:
             state = "no prazo de retirada"
         else:
             state = "o ato não fixa prazo de retirada"
-        rows.append(SeizedRow(
-            record_id=record.id, reference=record.reference, offender=record.offender_name, regime=record.regime,
-            seized_at=record.at, items="; ".join(f"{describe.number(i.quantity)} {i.unit} {i.description}"
-                                                 + (" (perecível)" if i.perishable else "") for i in items),
-            perishable=perishable, depot=record.depot, reclaim_due=first["due_text"] if first else "—",
-            reclaim_basis=first["basis"] if first else "", reclaim_passed=passed,
-            days=fee.days if fee else max((today - record.at.date()).days, 1), depot_due=depot_due,
-            depot_formula=fee.formula if fee else "o ato não fixa preço de depósito", fines_open=fines_open,
-            total_due=total, state=state))
+        rows.append(
+            SeizedRow(
+                record_id=record.id,
+                reference=record.reference,
+                offender=record.offender_name,
+                regime=record.regime,
+                seized_at=record.at,
+                items="; ".join(
+                    f"{describe.number(i.quantity)} {i.unit} {i.description}" + (" (perecível)" if i.perishable else "")
+                    for i in items
+                ),
+                perishable=perishable,
+                depot=record.depot,
+                reclaim_due=first["due_text"] if first else "—",
+                reclaim_basis=first["basis"] if first else "",
+                reclaim_passed=passed,
+                days=fee.days if fee else max((today - record.at.date()).days, 1),
+                depot_due=depot_due,
+                depot_formula=fee.formula if fee else "o ato não fixa preço de depósito",
+                fines_open=fines_open,
+                total_due=total,
+                state=state,
+            )
+        )
     return rows
 
 
@@ -2036,10 +2570,13 @@ class DebtRow:
 def debt_register(today: _dt.date) -> list[DebtRow]:
     """Unpaid fines past their deadline, for inscription in the municipal debt register (dívida ativa;
     LC 324/2025, art. 11, § 1º). A fine under a defence or appeal with suspensive effect waits for the decision."""
-    links = (RecordCharge.select(RecordCharge, Charge, Record)
-             .join(Charge, on=(RecordCharge.charge == Charge.id)).switch(RecordCharge)
-             .join(Record, on=(RecordCharge.record == Record.id))
-             .where((RecordCharge.role == "fine") & (Charge.status == "open") & (Record.status == "issued")))
+    links = (
+        RecordCharge.select(RecordCharge, Charge, Record)
+        .join(Charge, on=(RecordCharge.charge == Charge.id))
+        .switch(RecordCharge)
+        .join(Record, on=(RecordCharge.record == Record.id))
+        .where((RecordCharge.role == "fine") & (Charge.status == "open") & (Record.status == "issued"))
+    )
     rows = []
     seen = set()
     for link in links:
@@ -2061,11 +2598,21 @@ def debt_register(today: _dt.date) -> list[DebtRow]:
         if due >= today:
             continue
         payment = next((d for d in record.deadline_data if d.get("role") == "payment"), None)
-        rows.append(DebtRow(record_id=record.id, reference=record.reference, charge_id=charge.id,
-                            charge_number=charge.number, offender=record.offender_name,
-                            document=record.offender_document, regime=record.regime, amount=charge.open_amount,
-                            due_on=due, days_late=(today - due).days,
-                            basis=payment["basis"] if payment else charge.basis))
+        rows.append(
+            DebtRow(
+                record_id=record.id,
+                reference=record.reference,
+                charge_id=charge.id,
+                charge_number=charge.number,
+                offender=record.offender_name,
+                document=record.offender_document,
+                regime=record.regime,
+                amount=charge.open_amount,
+                due_on=due,
+                days_late=(today - due).days,
+                basis=payment["basis"] if payment else charge.basis,
+            )
+        )
     return sorted(rows, key=lambda r: (r.due_on, r.reference))
 
 
@@ -2102,8 +2649,17 @@ def enforcement_alerts(today: _dt.date, *, recent_days: int = 30) -> list:
 
     def add(day: _dt.date, kind: str, record: Record, text: str, article: str, overdue: bool = False) -> None:
         who = f"{record.reference} ({record.offender_name})"
-        items.append(TodayItem(day, kind, f"{who}: {text}", article, record.permit_id or 0,
-                               record.permit.number if record.permit_id else "", overdue))
+        items.append(
+            TodayItem(
+                day,
+                kind,
+                f"{who}: {text}",
+                article,
+                record.permit_id or 0,
+                record.permit.number if record.permit_id else "",
+                overdue,
+            )
+        )
 
     since = today - _dt.timedelta(days=366)  # the acts' deadlines run for weeks, not years
     records = {r.id: r for r in Record.select().where((Record.status == "issued") & (Record.issued_on >= since))}
@@ -2114,12 +2670,17 @@ def enforcement_alerts(today: _dt.date, *, recent_days: int = 30) -> list:
     if ids:
         for c in Contest.select().where(Contest.record.in_(ids)).order_by(Contest.filed_on, Contest.id):
             contests[c.record_id].append(c)
-        followed = {r.refers_to_id for r in Record.select(Record.refers_to).where(
-            Record.refers_to.in_(ids) & (Record.relation == "follows-notice"))}
-        for link in (RecordCharge.select(RecordCharge.record, Charge.amount, Charge.paid_total)
-                     .join(Charge, on=(RecordCharge.charge == Charge.id))
-                     .where(RecordCharge.record.in_(ids) & (RecordCharge.role == "fine")
-                            & (Charge.status == "open"))):
+        followed = {
+            r.refers_to_id
+            for r in Record.select(Record.refers_to).where(
+                Record.refers_to.in_(ids) & (Record.relation == "follows-notice")
+            )
+        }
+        for link in (
+            RecordCharge.select(RecordCharge.record, Charge.amount, Charge.paid_total)
+            .join(Charge, on=(RecordCharge.charge == Charge.id))
+            .where(RecordCharge.record.in_(ids) & (RecordCharge.role == "fine") & (Charge.status == "open"))
+        ):
             open_fines[link.record_id] += link.charge.amount - link.charge.paid_total
     for record in records.values():
         filed = {c.kind for c in contests[record.id]}
@@ -2129,8 +2690,11 @@ def enforcement_alerts(today: _dt.date, *, recent_days: int = 30) -> list:
         decided = any(d.get("role") == "payment-after-decision" for d in due_list)
         for d in due_list:
             role, due = d.get("role"), _dt.date.fromisoformat(d["due_date"])
-            if role not in _LAST_DAY or (role in ("defence", "appeal") and role in filed) \
-                    or (role == "payment" and decided):  # the decision set the payment's new deadline
+            if (
+                role not in _LAST_DAY
+                or (role in ("defence", "appeal") and role in filed)
+                or (role == "payment" and decided)
+            ):  # the decision set the payment's new deadline
                 continue
             if role.startswith("payment"):
                 if record.id not in open_fines:
@@ -2140,11 +2704,20 @@ def enforcement_alerts(today: _dt.date, *, recent_days: int = 30) -> list:
                 text = f"{_LAST_DAY[role]} ({d['label']}, {d['due_text']})."
             if due == today and not (role == "compliance" and record.id in followed):
                 add(due, f"record-{role}", record, text, d["basis"])
-            elif role == "compliance" and record.id not in followed and today - _dt.timedelta(days=recent_days) \
-                    <= due < today:
-                add(due, "record-compliance", record,
+            elif (
+                role == "compliance"
+                and record.id not in followed
+                and today - _dt.timedelta(days=recent_days) <= due < today
+            ):
+                add(
+                    due,
+                    "record-compliance",
+                    record,
                     f"o prazo para regularizar terminou em {_d(due)} ({d['label']}): verificar no local e, se não "
-                    "atendida a notificação, lavrar o auto de infração.", d["basis"], True)
+                    "atendida a notificação, lavrar o auto de infração.",
+                    d["basis"],
+                    True,
+                )
         for c in contests[record.id]:
             if not c.pending or not c.decision_deadline:
                 continue
@@ -2152,17 +2725,32 @@ def enforcement_alerts(today: _dt.date, *, recent_days: int = 30) -> list:
             due = _dt.date.fromisoformat(d["due_date"])
             if due <= today:
                 when = "termina hoje" if due == today else f"terminou em {_d(due)}"
-                add(due, "record-decision", record,
+                add(
+                    due,
+                    "record-decision",
+                    record,
                     f"{c.kind_label.lower()} protocolada em {_d(c.filed_on)} aguarda julgamento ({c.instance}); o "
-                    f"prazo para decidir {when}.", d["basis"], due < today)
+                    f"prazo para decidir {when}.",
+                    d["basis"],
+                    due < today,
+                )
 
     debts = debt_register(today)
     if debts:
         amount = sum((d.amount for d in debts), ZERO)
         bases = "; ".join(dict.fromkeys(d.basis for d in debts if d.basis))
-        items.append(TodayItem(min(d.due_on for d in debts), "fines-debt",
-                               f"{len(debts)} multa(s) vencida(s) e não paga(s), {format_brl(amount)}: inscrever em "
-                               "dívida ativa (Fiscalização → Dívida ativa).", bases, 0, "", True))
+        items.append(
+            TodayItem(
+                min(d.due_on for d in debts),
+                "fines-debt",
+                f"{len(debts)} multa(s) vencida(s) e não paga(s), {format_brl(amount)}: inscrever em "
+                "dívida ativa (Fiscalização → Dívida ativa).",
+                bases,
+                0,
+                "",
+                True,
+            )
+        )
 
     held: dict[int, list[SeizedItem]] = defaultdict(list)
     for item in SeizedItem.select().where(SeizedItem.released_on.is_null() & SeizedItem.donated_on.is_null()):
@@ -2172,32 +2760,62 @@ def enforcement_alerts(today: _dt.date, *, recent_days: int = 30) -> list:
             regime = get_regime(record.regime, on=record.at.date())
             seizure = regime.seizure
             if record.status == "annulled":
-                add(today, "seizure-return", record, "auto anulado: devolver os bens apreendidos ("
-                    + "; ".join(i.description for i in held[record.id]) + ").",
-                    regime.cite(seizure.basis) if seizure else "", True)
+                add(
+                    today,
+                    "seizure-return",
+                    record,
+                    "auto anulado: devolver os bens apreendidos ("
+                    + "; ".join(i.description for i in held[record.id])
+                    + ").",
+                    regime.cite(seizure.basis) if seizure else "",
+                    True,
+                )
                 continue
             for flag in sorted({i.perishable for i in held[record.id]}, reverse=True):
-                what = "; ".join(f"{describe.number(i.quantity)} {i.unit} {i.description}"
-                                 for i in held[record.id] if i.perishable == flag)
+                what = "; ".join(
+                    f"{describe.number(i.quantity)} {i.unit} {i.description}"
+                    for i in held[record.id]
+                    if i.perishable == flag
+                )
                 d = _reclaim_due(record, flag)
                 if d is None:
                     if flag:
-                        add(today, "seizure-perishable", record,
+                        add(
+                            today,
+                            "seizure-perishable",
+                            record,
                             f"perecíveis no depósito ({what}); o ato não fixa prazo de retirada: decidir a destinação.",
-                            regime.cite(seizure.basis) if seizure else "", True)
+                            regime.cite(seizure.basis) if seizure else "",
+                            True,
+                        )
                     continue
                 due = _dt.date.fromisoformat(d["due_date"])
                 if _due_passed(d, today):
                     donation = regime.cite(seizure.donation.basis) if seizure and seizure.donation else d["basis"]
-                    add(due, "seizure-donation", record,
+                    add(
+                        due,
+                        "seizure-donation",
+                        record,
                         f"bens não retirados no prazo ({d['due_text']}): {what} — doar ou dar a destinação do ato.",
-                        donation, True)
+                        donation,
+                        True,
+                    )
                 elif due == today:
-                    add(due, "seizure-reclaim", record, f"termina hoje o prazo de retirada dos bens ({what}), "
-                        f"{d['due_text']}.", d["basis"])
+                    add(
+                        due,
+                        "seizure-reclaim",
+                        record,
+                        f"termina hoje o prazo de retirada dos bens ({what}), {d['due_text']}.",
+                        d["basis"],
+                    )
                 elif flag:
-                    add(due, "seizure-perishable", record,
-                        f"perecíveis no depósito ({what}), retirada {d['due_text']}.", d["basis"])
+                    add(
+                        due,
+                        "seizure-perishable",
+                        record,
+                        f"perecíveis no depósito ({what}), retirada {d['due_text']}.",
+                        d["basis"],
+                    )
     return sorted(items, key=lambda i: (not i.overdue, i.date, i.text))
 
 
@@ -2244,17 +2862,32 @@ def demo_enforcement(today: _dt.date | None = None) -> dict[str, int]:
     def pay_all(record: Record, on: _dt.date, role: str = "fine") -> None:
         for charge in charges_of(record, role):
             if charge.status == "open":
-                record_payment(charge, paid_on=on, amount=charge.open_amount, reference=f"DEMO-{charge.number}",
-                               by="tesouraria", today=on)
+                record_payment(
+                    charge,
+                    paid_on=on,
+                    amount=charge.open_amount,
+                    reference=f"DEMO-{charge.number}",
+                    by="tesouraria",
+                    today=on,
+                )
 
     def unit(regime_id: str, code: str, value: Decimal) -> None:
         regime = get_regime(regime_id)
         if (code, today.year) not in unit_overrides(regime.id) and regime.unit(code).value_for(today.year) is None:
-            set_unit_value(regime, code, today.year, value, entered_by="demonstração",
-                           reason=f"{code} {today.year} — dado de demonstração: confira o valor oficial")
+            set_unit_value(
+                regime,
+                code,
+                today.year,
+                value,
+                entered_by="demonstração",
+                reason=f"{code} {today.year} — dado de demonstração: confira o valor oficial",
+            )
 
-    people = list(Person.select().where(Person.id.not_in(
-        Permit.select(Permit.person).where(Permit.person.is_null(False)))).order_by(Person.id))
+    people = list(
+        Person.select()
+        .where(Person.id.not_in(Permit.select(Permit.person).where(Permit.person.is_null(False))))
+        .order_by(Person.id)
+    )
     companies = list(Company.select().order_by(Company.id))
     if len(people) < 2 or not companies:
         return counts
@@ -2265,8 +2898,13 @@ def demo_enforcement(today: _dt.date | None = None) -> dict[str, int]:
             query = query.where(Permit.permit_kind.startswith(prefix))
         return query.order_by(Permit.id).offset(offset).first()
 
-    olimpia, sjc, sapezal, ilha, sao_bento = ("olimpia-2025", "sjc-2014", "sapezal-2014", "ilha-comprida-2017",
-                                              "sao-bento-2026")
+    olimpia, sjc, sapezal, ilha, sao_bento = (
+        "olimpia-2025",
+        "sjc-2014",
+        "sapezal-2014",
+        "ilha-comprida-2017",
+        "sao-bento-2026",
+    )
     tpu_permit = permit(olimpia, "street-food-tpu")
 
     def street_food():
@@ -2277,29 +2915,60 @@ def demo_enforcement(today: _dt.date | None = None) -> dict[str, int]:
             return
         site = tpu_permit.site or "Praça Rui Barbosa"
         yield first_at
-        first = put(RecordDraft(kind="infraction", regime=olimpia, at=first_at, place=site,
-                                facts="Entorno do equipamento com copos e guardanapos no chão; sem recipiente para o "
-                                      "lixo dos clientes.", infractions=["tpu-area-suja"], permit_id=tpu_permit.id,
-                                scope="street-food", witnesses=[Witness("Gilberto Moura", "RG 23.456.789-0")]))
+        first = put(
+            RecordDraft(
+                kind="infraction",
+                regime=olimpia,
+                at=first_at,
+                place=site,
+                facts="Entorno do equipamento com copos e guardanapos no chão; sem recipiente para o "
+                "lixo dos clientes.",
+                infractions=["tpu-area-suja"],
+                permit_id=tpu_permit.id,
+                scope="street-food",
+                witnesses=[Witness("Gilberto Moura", "RG 23.456.789-0")],
+            )
+        )
         yield noon(first_at.date() + _dt.timedelta(days=20))
         pay_all(first, first_at.date() + _dt.timedelta(days=20))
         yield second_at
-        second = put(RecordDraft(kind="infraction", regime=olimpia, at=second_at, place=site,
-                                 facts="Lixo espalhado de novo e um cão preso ao equipamento durante a venda.",
-                                 infractions=["tpu-area-suja", "tpu-animais"], permit_id=tpu_permit.id,
-                                 scope="street-food"), n=1)
+        second = put(
+            RecordDraft(
+                kind="infraction",
+                regime=olimpia,
+                at=second_at,
+                place=site,
+                facts="Lixo espalhado de novo e um cão preso ao equipamento durante a venda.",
+                infractions=["tpu-area-suja", "tpu-animais"],
+                permit_id=tpu_permit.id,
+                scope="street-food",
+            ),
+            n=1,
+        )
         filed = second_at.date() + _dt.timedelta(days=6)
         yield noon(filed)
-        defence = file_contest(second, kind="defence", filed_on=filed, by="protocolo",
-                               grounds="O cão era de um cliente e foi retirado na hora.", suspensive=True,
-                               suspensive_note="LC 324/2025, art. 198")
+        defence = file_contest(
+            second,
+            kind="defence",
+            filed_on=filed,
+            by="protocolo",
+            grounds="O cão era de um cliente e foi retirado na hora.",
+            suspensive=True,
+            suspensive_note="LC 324/2025, art. 198",
+        )
         counts["contests"] += 1
         decided = second_at.date() + _dt.timedelta(days=18)
         yield noon(decided)
         kept = Decimal(second.proposal_data["infractions"][0]["sanctions"][0]["amount"])
-        decide_contest(defence, outcome="partly", decided_on=decided, by=chief, new_amount=kept,
-                       reason="O animal não pertencia ao permissionário (depoimento e foto); mantida a multa pelo "
-                              "lixo, em dobro pela reincidência.")
+        decide_contest(
+            defence,
+            outcome="partly",
+            decided_on=decided,
+            by=chief,
+            new_amount=kept,
+            reason="O animal não pertencia ao permissionário (depoimento e foto); mantida a multa pelo "
+            "lixo, em dobro pela reincidência.",
+        )
         yield noon(decided + _dt.timedelta(days=25))
         pay_all(second, decided + _dt.timedelta(days=25))
 
@@ -2311,29 +2980,68 @@ def demo_enforcement(today: _dt.date | None = None) -> dict[str, int]:
         if not notice_at:
             return
         yield notice_at
-        notice = put(RecordDraft(kind="notice", regime=olimpia, at=notice_at, place="Avenida Menina Moça, 1200",
-                                 facts="Venda de picolés em carrinho térmico sem autorização nem recolhimento da taxa "
-                                       "diária.", infractions=["ambulante-sem-autorizacao"], person_id=vendor.id,
-                                 scope="street-vending"), n=2)
+        notice = put(
+            RecordDraft(
+                kind="notice",
+                regime=olimpia,
+                at=notice_at,
+                place="Avenida Menina Moça, 1200",
+                facts="Venda de picolés em carrinho térmico sem autorização nem recolhimento da taxa diária.",
+                infractions=["ambulante-sem-autorizacao"],
+                person_id=vendor.id,
+                scope="street-vending",
+            ),
+            n=2,
+        )
         yield notice_at + _dt.timedelta(minutes=75)
-        record = put(RecordDraft(kind="infraction", regime=olimpia, at=notice_at + _dt.timedelta(minutes=75),
-                                 place=notice.place, facts="Passada uma hora da notificação, continuava vendendo.",
-                                 infractions=["ambulante-sem-autorizacao"], person_id=vendor.id,
-                                 scope="street-vending", refers_to_id=notice.id, relation="follows-notice"), n=2)
+        record = put(
+            RecordDraft(
+                kind="infraction",
+                regime=olimpia,
+                at=notice_at + _dt.timedelta(minutes=75),
+                place=notice.place,
+                facts="Passada uma hora da notificação, continuava vendendo.",
+                infractions=["ambulante-sem-autorizacao"],
+                person_id=vendor.id,
+                scope="street-vending",
+                refers_to_id=notice.id,
+                relation="follows-notice",
+            ),
+            n=2,
+        )
         yield notice_at + _dt.timedelta(minutes=85)
-        seizure = put(RecordDraft(kind="seizure", regime=olimpia, at=notice_at + _dt.timedelta(minutes=85),
-                                  place=notice.place, facts="Apreensão da mercadoria (art. 145, III; art. 147).",
-                                  infractions=["ambulante-sem-autorizacao"], person_id=vendor.id,
-                                  scope="street-vending", refers_to_id=record.id, relation="accompanies",
-                                  items=[ItemInput("picolés de frutas", "48", "un", True),
-                                         ItemInput("carrinho térmico de isopor", "1", "un", False)],
-                                  depot="Depósito municipal, Rua Síria, 300"), n=2)
+        seizure = put(
+            RecordDraft(
+                kind="seizure",
+                regime=olimpia,
+                at=notice_at + _dt.timedelta(minutes=85),
+                place=notice.place,
+                facts="Apreensão da mercadoria (art. 145, III; art. 147).",
+                infractions=["ambulante-sem-autorizacao"],
+                person_id=vendor.id,
+                scope="street-vending",
+                refers_to_id=record.id,
+                relation="accompanies",
+                items=[
+                    ItemInput("picolés de frutas", "48", "un", True),
+                    ItemInput("carrinho térmico de isopor", "1", "un", False),
+                ],
+                depot="Depósito municipal, Rua Síria, 300",
+            ),
+            n=2,
+        )
         next_day = notice_at.date() + _dt.timedelta(days=1)
         yield noon(next_day)
         pay_all(record, next_day)
         depot = charge_depot_fee(seizure, on=next_day, by="Depósito municipal", today=next_day)
-        record_payment(depot, paid_on=next_day, amount=depot.amount, reference=f"DEMO-{depot.number}",
-                       by="tesouraria", today=next_day)
+        record_payment(
+            depot,
+            paid_on=next_day,
+            amount=depot.amount,
+            reference=f"DEMO-{depot.number}",
+            by="tesouraria",
+            today=next_day,
+        )
         release_items(seizure, on=next_day, by="Depósito municipal")
 
     def feira_goods():
@@ -2342,15 +3050,26 @@ def demo_enforcement(today: _dt.date | None = None) -> dict[str, int]:
         if not feira_at:
             return
         yield feira_at
-        feira = put(RecordDraft(kind="seizure", regime=olimpia, at=feira_at, place="Feira livre da Rua Cajobi",
-                                facts="Comercializava redes e tapetes na feira sem autorização; saiu sem se "
-                                      "identificar.", infractions=["feira-sem-autorizacao"], scope="feira",
-                                unknown_name="Vendedor de redes", signature="absent",
-                                unknown_description="homem de uns 40 anos, boné azul, camiseta listrada",
-                                items=[ItemInput("redes de descanso", "6", "un", False),
-                                       ItemInput("tapetes de barbante", "4", "un", False)],
-                                depot="Galpão da feira, Rua Cajobi, 15",
-                                witnesses=[Witness("Cleide Feirante", "banca 12")]))
+        feira = put(
+            RecordDraft(
+                kind="seizure",
+                regime=olimpia,
+                at=feira_at,
+                place="Feira livre da Rua Cajobi",
+                facts="Comercializava redes e tapetes na feira sem autorização; saiu sem se identificar.",
+                infractions=["feira-sem-autorizacao"],
+                scope="feira",
+                unknown_name="Vendedor de redes",
+                signature="absent",
+                unknown_description="homem de uns 40 anos, boné azul, camiseta listrada",
+                items=[
+                    ItemInput("redes de descanso", "6", "un", False),
+                    ItemInput("tapetes de barbante", "4", "un", False),
+                ],
+                depot="Galpão da feira, Rua Cajobi, 15",
+                witnesses=[Witness("Cleide Feirante", "banca 12")],
+            )
+        )
         donated = feira_at.date() + _dt.timedelta(days=4)
         yield noon(donated)
         donate_items(feira, on=donated, by="Depósito municipal", to="Associação Beneficente Lar São Vicente de Paulo")
@@ -2361,15 +3080,30 @@ def demo_enforcement(today: _dt.date | None = None) -> dict[str, int]:
         if not event_at:
             return
         yield event_at
-        unknown = put(RecordDraft(kind="infraction", regime=olimpia, at=event_at, place="Praça da Matriz",
-                                  facts="Evento com palco e venda de bebidas sem a prévia autorização do município.",
-                                  infractions=["evento-sem-autorizacao"], unknown_name="Organizador do evento",
-                                  unknown_description="responsável pelo palco, apresentou-se como 'Beto do Som'",
-                                  signature="absent"), n=1)
+        unknown = put(
+            RecordDraft(
+                kind="infraction",
+                regime=olimpia,
+                at=event_at,
+                place="Praça da Matriz",
+                facts="Evento com palco e venda de bebidas sem a prévia autorização do município.",
+                infractions=["evento-sem-autorizacao"],
+                unknown_name="Organizador do evento",
+                unknown_description="responsável pelo palco, apresentou-se como 'Beto do Som'",
+                signature="absent",
+            ),
+            n=1,
+        )
         found = event_at + _dt.timedelta(days=9, hours=-8)
         yield found
-        identify_offender(unknown, company_id=companies[0].id, by=chief, today=found.date(), notified_at=found,
-                          reason="Identificado pelo contrato de locação do palco")
+        identify_offender(
+            unknown,
+            company_id=companies[0].id,
+            by=chief,
+            today=found.date(),
+            notified_at=found,
+            reason="Identificado pelo contrato de locação do palco",
+        )
         counts["records"] += 1
 
     def sidewalk():
@@ -2378,10 +3112,20 @@ def demo_enforcement(today: _dt.date | None = None) -> dict[str, int]:
         if not sidewalk_at:
             return
         yield sidewalk_at
-        put(RecordDraft(kind="infraction", regime=olimpia, at=sidewalk_at, place="Rua São João, 1200",
-                        facts="Bancas e mostruário ocupando todo o passeio; pedestres andando pela rua.",
-                        infractions=["passeio-obstrucao-bancas"], person_id=people[1].id, scope="street-vending",
-                        signature="refused", witnesses=[Witness("Edna Comerciante", "RG 31.222.333-4")]))
+        put(
+            RecordDraft(
+                kind="infraction",
+                regime=olimpia,
+                at=sidewalk_at,
+                place="Rua São João, 1200",
+                facts="Bancas e mostruário ocupando todo o passeio; pedestres andando pela rua.",
+                infractions=["passeio-obstrucao-bancas"],
+                person_id=people[1].id,
+                scope="street-vending",
+                signature="refused",
+                witnesses=[Witness("Edna Comerciante", "RG 31.222.333-4")],
+            )
+        )
 
     def corrected():
         """A record corrected by a new one: the place was written wrong; the deadlines start again (art. 32, § 4º)."""
@@ -2389,14 +3133,29 @@ def demo_enforcement(today: _dt.date | None = None) -> dict[str, int]:
         if not corrected_at or tpu_permit is None:
             return
         yield corrected_at
-        wrong = put(RecordDraft(kind="infraction", regime=olimpia, at=corrected_at, place="Praça Rui Barbos",
-                                facts="Mesas e caixas na área ajardinada ao lado do equipamento.",
-                                infractions=["tpu-caixas-area-particular-ajardinada"], permit_id=tpu_permit.id,
-                                scope="street-food"), n=1)
+        wrong = put(
+            RecordDraft(
+                kind="infraction",
+                regime=olimpia,
+                at=corrected_at,
+                place="Praça Rui Barbos",
+                facts="Mesas e caixas na área ajardinada ao lado do equipamento.",
+                infractions=["tpu-caixas-area-particular-ajardinada"],
+                permit_id=tpu_permit.id,
+                scope="street-food",
+            ),
+            n=1,
+        )
         fixed = corrected_at + _dt.timedelta(days=3)
         yield fixed
-        correct_record(wrong, reason="nome da praça escrito errado", by=chief, today=fixed.date(),
-                       notified_at=fixed, place="Praça Rui Barbosa")
+        correct_record(
+            wrong,
+            reason="nome da praça escrito errado",
+            by=chief,
+            today=fixed.date(),
+            notified_at=fixed,
+            place="Praça Rui Barbosa",
+        )
         counts["records"] += 1
 
     def sjc_feira():
@@ -2407,21 +3166,52 @@ def demo_enforcement(today: _dt.date | None = None) -> dict[str, int]:
         if feira_permit is None or not notice_at:
             return
         yield notice_at
-        notice = put(RecordDraft(kind="notice", regime=sjc, at=notice_at, place=feira_permit.site or "Feira noturna",
-                                 facts="Resíduos de óleo e papéis sob a banca durante a feira.", infractions=["sujeira"],
-                                 permit_id=feira_permit.id), n=1)
+        notice = put(
+            RecordDraft(
+                kind="notice",
+                regime=sjc,
+                at=notice_at,
+                place=feira_permit.site or "Feira noturna",
+                facts="Resíduos de óleo e papéis sob a banca durante a feira.",
+                infractions=["sujeira"],
+                permit_id=feira_permit.id,
+            ),
+            n=1,
+        )
         record_at = notice_at + _dt.timedelta(days=7)
         yield record_at
-        record = put(RecordDraft(kind="infraction", regime=sjc, at=record_at, place=notice.place,
-                                 facts="Na feira seguinte, a área da banca continuava suja.", infractions=["sujeira"],
-                                 permit_id=feira_permit.id, refers_to_id=notice.id, relation="follows-notice",
-                                 payment_due=record_at.date() + _dt.timedelta(days=45),
-                                 adjustments=[AdjustInput(reason="resíduos espalhados por toda a frente da banca",
-                                                          amounts={2: "300,00"}, by="Chefe da fiscalização")]), n=1)
+        record = put(
+            RecordDraft(
+                kind="infraction",
+                regime=sjc,
+                at=record_at,
+                place=notice.place,
+                facts="Na feira seguinte, a área da banca continuava suja.",
+                infractions=["sujeira"],
+                permit_id=feira_permit.id,
+                refers_to_id=notice.id,
+                relation="follows-notice",
+                payment_due=record_at.date() + _dt.timedelta(days=45),
+                adjustments=[
+                    AdjustInput(
+                        reason="resíduos espalhados por toda a frente da banca",
+                        amounts={2: "300,00"},
+                        by="Chefe da fiscalização",
+                    )
+                ],
+            ),
+            n=1,
+        )
         filed = record_at + _dt.timedelta(days=2)
         yield filed
-        file_contest(record, kind="appeal", filed_on=filed.date(), by="protocolo",
-                     grounds="A sujeira era da banca vizinha.", instance="Recurso protocolado no Paço Municipal")
+        file_contest(
+            record,
+            kind="appeal",
+            filed_on=filed.date(),
+            by="protocolo",
+            grounds="A sujeira era da banca vizinha.",
+            instance="Recurso protocolado no Paço Municipal",
+        )
         counts["contests"] += 1
 
     def sjc_aggression():
@@ -2431,12 +3221,20 @@ def demo_enforcement(today: _dt.date | None = None) -> dict[str, int]:
         if other is None or not aggression_at:
             return
         yield aggression_at
-        record = put(RecordDraft(kind="infraction", regime=sjc, at=aggression_at, place=other.site or "Feira noturna",
-                                 facts="Ofendeu e empurrou o feirante vizinho durante a montagem.",
-                                 infractions=["agressao"], permit_id=other.id,
-                                 payment_due=aggression_at.date() + _dt.timedelta(days=30),
-                                 witnesses=[Witness("Osvaldo Feirante", "banca 7"), Witness("Lúcia Freguesa", "")]),
-                     n=2)
+        record = put(
+            RecordDraft(
+                kind="infraction",
+                regime=sjc,
+                at=aggression_at,
+                place=other.site or "Feira noturna",
+                facts="Ofendeu e empurrou o feirante vizinho durante a montagem.",
+                infractions=["agressao"],
+                permit_id=other.id,
+                payment_due=aggression_at.date() + _dt.timedelta(days=30),
+                witnesses=[Witness("Osvaldo Feirante", "banca 7"), Witness("Lúcia Freguesa", "")],
+            ),
+            n=2,
+        )
         yield noon(aggression_at.date() + _dt.timedelta(days=25))
         pay_all(record, aggression_at.date() + _dt.timedelta(days=25))
 
@@ -2448,28 +3246,57 @@ def demo_enforcement(today: _dt.date | None = None) -> dict[str, int]:
             return
         unit(sapezal, "UFS", Decimal("52.30"))
         yield first_at
-        first = put(RecordDraft(kind="infraction", regime=sapezal, at=first_at, place=licence.site or "Praça da Matriz",
-                                facts="Não varreu nem recolheu os detritos após o funcionamento.",
-                                infractions=["dever-41"], permit_id=licence.id,
-                                payment_due=first_at.date() + _dt.timedelta(days=30)), n=1)
+        first = put(
+            RecordDraft(
+                kind="infraction",
+                regime=sapezal,
+                at=first_at,
+                place=licence.site or "Praça da Matriz",
+                facts="Não varreu nem recolheu os detritos após o funcionamento.",
+                infractions=["dever-41"],
+                permit_id=licence.id,
+                payment_due=first_at.date() + _dt.timedelta(days=30),
+            ),
+            n=1,
+        )
         yield noon(first_at.date() + _dt.timedelta(days=12))
         pay_all(first, first_at.date() + _dt.timedelta(days=12))
         yield second_at
-        second = put(RecordDraft(kind="infraction", regime=sapezal, at=second_at, place=first.place,
-                                 facts="De novo, detritos deixados no local após o encerramento.",
-                                 infractions=["dever-41"], permit_id=licence.id,
-                                 payment_due=second_at.date() + _dt.timedelta(days=30)), n=1)
+        second = put(
+            RecordDraft(
+                kind="infraction",
+                regime=sapezal,
+                at=second_at,
+                place=first.place,
+                facts="De novo, detritos deixados no local após o encerramento.",
+                infractions=["dever-41"],
+                permit_id=licence.id,
+                payment_due=second_at.date() + _dt.timedelta(days=30),
+            ),
+            n=1,
+        )
         filed = second_at.date() + _dt.timedelta(days=5)
         yield noon(filed)
-        defence = file_contest(second, kind="defence", filed_on=filed, by="protocolo",
-                               grounds="A limpeza é feita pela manhã.", suspensive=True,
-                               suspensive_note="Lei 1.171/2014, art. 53, § 3º",
-                               instance="Responsável pelo órgão que aplicou a sanção")
+        defence = file_contest(
+            second,
+            kind="defence",
+            filed_on=filed,
+            by="protocolo",
+            grounds="A limpeza é feita pela manhã.",
+            suspensive=True,
+            suspensive_note="Lei 1.171/2014, art. 53, § 3º",
+            instance="Responsável pelo órgão que aplicou a sanção",
+        )
         counts["contests"] += 1
         decided = second_at.date() + _dt.timedelta(days=12)
         yield noon(decided)
-        decide_contest(defence, outcome="upheld", decided_on=decided, by="Secretaria de Desenvolvimento Econômico",
-                       reason="A lei exige a limpeza após o funcionamento diário (art. 41).")
+        decide_contest(
+            defence,
+            outcome="upheld",
+            decided_on=decided,
+            by="Secretaria de Desenvolvimento Econômico",
+            reason="A lei exige a limpeza após o funcionamento diário (art. 41).",
+        )
 
     def beach():
         """A serious infraction on the beach, the suspension graded at 30 days (Dec. 890/2017, art. 27, § 1º)."""
@@ -2478,12 +3305,27 @@ def demo_enforcement(today: _dt.date | None = None) -> dict[str, int]:
         if licence is None or not beach_at:
             return
         yield beach_at
-        put(RecordDraft(kind="infraction", regime=ilha, at=beach_at, place=licence.site or "Balneário Monte Carlo",
-                        facts="Discutiu aos gritos com banhistas e com o agente, recusando-se a mudar o carrinho.",
-                        infractions=["grave-indisciplina"], permit_id=licence.id, signature="refused",
-                        witnesses=[Witness("Sgto. Almeida", "Polícia Militar")],
-                        adjustments=[AdjustInput(reason="primeira ocorrência; acalmou-se ao final", days={1: 30},
-                                                 by="Diretor do Departamento de Planejamento")]), n=2)
+        put(
+            RecordDraft(
+                kind="infraction",
+                regime=ilha,
+                at=beach_at,
+                place=licence.site or "Balneário Monte Carlo",
+                facts="Discutiu aos gritos com banhistas e com o agente, recusando-se a mudar o carrinho.",
+                infractions=["grave-indisciplina"],
+                permit_id=licence.id,
+                signature="refused",
+                witnesses=[Witness("Sgto. Almeida", "Polícia Militar")],
+                adjustments=[
+                    AdjustInput(
+                        reason="primeira ocorrência; acalmou-se ao final",
+                        days={1: 30},
+                        by="Diretor do Departamento de Planejamento",
+                    )
+                ],
+            ),
+            n=2,
+        )
 
     def event_stall():
         """The stall not torn down by 12h00 of 30/03/2026: R$ 150,00 (Dec. 4.794/2026, art. 2º, § 2º), paid."""
@@ -2491,11 +3333,18 @@ def demo_enforcement(today: _dt.date | None = None) -> dict[str, int]:
         if teardown.date() > today - _dt.timedelta(days=30):
             return
         yield teardown
-        record = put(RecordDraft(kind="infraction", regime=sao_bento, at=teardown,
-                                 place="Rua Cel. Ribeiro da Luz, barraca 17",
-                                 facts="Barraca ainda montada às 13h30 de 30/03/2026, depois do prazo de desmontagem.",
-                                 infractions=["nao-desmontar"], company_id=companies[-1].id,
-                                 payment_due=_dt.date(2026, 4, 30)))
+        record = put(
+            RecordDraft(
+                kind="infraction",
+                regime=sao_bento,
+                at=teardown,
+                place="Rua Cel. Ribeiro da Luz, barraca 17",
+                facts="Barraca ainda montada às 13h30 de 30/03/2026, depois do prazo de desmontagem.",
+                infractions=["nao-desmontar"],
+                company_id=companies[-1].id,
+                payment_due=_dt.date(2026, 4, 30),
+            )
+        )
         yield noon(_dt.date(2026, 4, 20))
         pay_all(record, _dt.date(2026, 4, 20))
 
@@ -2507,24 +3356,51 @@ def demo_enforcement(today: _dt.date | None = None) -> dict[str, int]:
         if at.date() > today - _dt.timedelta(days=30):
             return
         yield at
-        record = put(RecordDraft(kind="infraction", regime=sao_bento, at=at, place="Rua Cel. Ribeiro da Luz, barraca 9",
-                                 facts="Barraca funcionando sem a placa indicativa com nome da empresa, CNPJ e "
-                                       "Cadastro Municipal.", infractions=["sem-placa"],
-                                 company_id=companies[0].id))
+        record = put(
+            RecordDraft(
+                kind="infraction",
+                regime=sao_bento,
+                at=at,
+                place="Rua Cel. Ribeiro da Luz, barraca 9",
+                facts="Barraca funcionando sem a placa indicativa com nome da empresa, CNPJ e Cadastro Municipal.",
+                infractions=["sem-placa"],
+                company_id=companies[0].id,
+            )
+        )
         proposal = current_proposal(record)
         fine = next(s.number for s in proposal.sanctions if s.kind == "fine")
         seizure = next(s.number for s in proposal.sanctions if s.kind == "seizure")
         decided = _dt.datetime(2026, 3, 29, 10, 0)
         yield decided
-        decide_sanctions(record, AdjustInput(reason="sem placa durante toda a noite de sexta; orientado, não "
-                                                    "regularizou", apply=(fine,), omit=(seizure,),
-                                             by="Chefe da fiscalização"),
-                         by="Chefe da fiscalização", today=decided.date(), payment_due=_dt.date(2026, 4, 30))
+        decide_sanctions(
+            record,
+            AdjustInput(
+                reason="sem placa durante toda a noite de sexta; orientado, não regularizou",
+                apply=(fine,),
+                omit=(seizure,),
+                by="Chefe da fiscalização",
+            ),
+            by="Chefe da fiscalização",
+            today=decided.date(),
+            payment_due=_dt.date(2026, 4, 30),
+        )
         counts["decisions"] += 1
 
     queue = []
-    stories = (street_food, street_vending, feira_goods, event_organiser, sidewalk, corrected, sjc_feira,
-               sjc_aggression, sapezal_duty, beach, event_stall, event_placard)
+    stories = (
+        street_food,
+        street_vending,
+        feira_goods,
+        event_organiser,
+        sidewalk,
+        corrected,
+        sjc_feira,
+        sjc_aggression,
+        sapezal_duty,
+        beach,
+        event_stall,
+        event_placard,
+    )
     for order, make in enumerate(stories):
         story = make()
         first = next(story, None)

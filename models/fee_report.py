@@ -45,10 +45,27 @@ from models.permits import Permit
 from models.settings import AGENCY, get_setting, municipality_label
 
 __all__ = [
-    "Cancelled", "FeeReport", "Totals", "Group", "ReportCharge", "ReportPayment", "Delinquent", "KindBasis",
-    "fee_report", "NO_SITE", "NO_SECTION", "CANCELLED",
+    "Cancelled",
+    "FeeReport",
+    "Totals",
+    "Group",
+    "ReportCharge",
+    "ReportPayment",
+    "Delinquent",
+    "KindBasis",
+    "fee_report",
+    "NO_SITE",
+    "NO_SECTION",
+    "CANCELLED",
     # shared with the sanctions report (models/sanctions_report.py)
-    "Progress", "Labels", "disambiguate", "fetch_rows", "Values", "Holders", "Sums", "charge_money",
+    "Progress",
+    "Labels",
+    "disambiguate",
+    "fetch_rows",
+    "Values",
+    "Holders",
+    "Sums",
+    "charge_money",
     "charge_situation",
 ]
 
@@ -238,8 +255,9 @@ class Labels:
         key = ("regime", regime_id, "")
         if key not in self._cache:
             regime = self.regime(regime_id)
-            self._cache[key] = (f"{regime.municipality}/{regime.state} — {regime.short}" if regime is not None
-                                else regime_id)
+            self._cache[key] = (
+                f"{regime.municipality}/{regime.state} — {regime.short}" if regime is not None else regime_id
+            )
         return self._cache[key]
 
     def town(self, regime_id: str) -> str:
@@ -283,10 +301,14 @@ def disambiguate(pairs: list[tuple[str, str]], town) -> dict[tuple[str, str], st
     regimes_of: dict[str, set[str]] = defaultdict(set)
     for regime_id, label in pairs:
         regimes_of[label.casefold()].add(regime_id)
-    return {(regime_id, label): (f"{label} ({town(regime_id)})"
-                                 if len(regimes_of[label.casefold()]) > 1 and label not in (NO_SITE, NO_SECTION)
-                                 else label)
-            for regime_id, label in pairs}
+    return {
+        (regime_id, label): (
+            f"{label} ({town(regime_id)})"
+            if len(regimes_of[label.casefold()]) > 1 and label not in (NO_SITE, NO_SECTION)
+            else label
+        )
+        for regime_id, label in pairs
+    }
 
 
 _disambiguate = disambiguate  # the name the fee report's tests know
@@ -352,8 +374,9 @@ class Holders:
         return name, doc
 
 
-def charge_money(amount: Decimal, paid_total: Decimal, status: str, due_on: _dt.date,
-                 today: _dt.date) -> tuple[Decimal, Decimal, Decimal, bool]:
+def charge_money(
+    amount: Decimal, paid_total: Decimal, status: str, due_on: _dt.date, today: _dt.date
+) -> tuple[Decimal, Decimal, Decimal, bool]:
     """What a charge counts on ``today``: paid (up to its amount), open, overdue, and whether it is late.
 
     A cancelled charge counts nothing; a payment beyond the amount is a refund to make, not more paid."""
@@ -377,16 +400,40 @@ def charge_situation(status: str, amount: Decimal, paid_total: Decimal, overdue:
 
 
 def _month_charges(first: _dt.date, last: _dt.date):
-    return (Charge.select(Charge.number, Charge.kind, Charge.regime, Charge.label, Charge.period, Charge.amount,
-                          Charge.due_on, Charge.status, Charge.paid_total, Charge.formula, Charge.basis,
-                          Permit.number, Permit.site, Permit.section, Application.protocol, Application.site,
-                          Application.section, Person.name, Person.cpf, Company.legal_name, Company.cnpj)
-            .join(Permit, JOIN.LEFT_OUTER, on=(Charge.permit == Permit.id)).switch(Charge)
-            .join(Application, JOIN.LEFT_OUTER, on=(Charge.application == Application.id)).switch(Charge)
-            .join(Person, JOIN.LEFT_OUTER, on=(Charge.person == Person.id)).switch(Charge)
-            .join(Company, JOIN.LEFT_OUTER, on=(Charge.company == Company.id))
-            .where((Charge.due_on >= first) & (Charge.due_on <= last))
-            .order_by(Charge.due_on, Charge.number))
+    return (
+        Charge.select(
+            Charge.number,
+            Charge.kind,
+            Charge.regime,
+            Charge.label,
+            Charge.period,
+            Charge.amount,
+            Charge.due_on,
+            Charge.status,
+            Charge.paid_total,
+            Charge.formula,
+            Charge.basis,
+            Permit.number,
+            Permit.site,
+            Permit.section,
+            Application.protocol,
+            Application.site,
+            Application.section,
+            Person.name,
+            Person.cpf,
+            Company.legal_name,
+            Company.cnpj,
+        )
+        .join(Permit, JOIN.LEFT_OUTER, on=(Charge.permit == Permit.id))
+        .switch(Charge)
+        .join(Application, JOIN.LEFT_OUTER, on=(Charge.application == Application.id))
+        .switch(Charge)
+        .join(Person, JOIN.LEFT_OUTER, on=(Charge.person == Person.id))
+        .switch(Charge)
+        .join(Company, JOIN.LEFT_OUTER, on=(Charge.company == Company.id))
+        .where((Charge.due_on >= first) & (Charge.due_on <= last))
+        .order_by(Charge.due_on, Charge.number)
+    )
 
 
 class Sums:
@@ -411,8 +458,9 @@ class Sums:
         return tuple(Group(k, *self.slots[k]) for k in keys)
 
 
-def fee_report(year: int, month: int, *, today: _dt.date, progress: Progress | None = None,
-               now: _dt.datetime | None = None) -> FeeReport:
+def fee_report(
+    year: int, month: int, *, today: _dt.date, progress: Progress | None = None, now: _dt.datetime | None = None
+) -> FeeReport:
     """Everything the monthly fee report shows, for the month ``year``-``month``, as the situation is on ``today``.
 
     ``progress(done, total)`` is called as the charges are read (``total`` their
@@ -454,9 +502,32 @@ def fee_report(year: int, month: int, *, today: _dt.date, progress: Progress | N
     by_regime, by_site, by_section, by_kind = (sums[n].add for n in ("regime", "site", "section", "kind"))
     charged = paid_sum = overdue_sum = ZERO
     count = overdue_count = cancelled_count = 0
-    for done, ((number, kind, regime_id, label, period, amount, due_on, status, paid_total, formula, basis,
-                permit_number, _ps, _pc, protocol, _as, _ac, person_name, person_cpf, company_name, company_cnpj),
-               (site, section)) in enumerate(zip(raw, places), start=1):
+    for done, (
+        (
+            number,
+            kind,
+            regime_id,
+            label,
+            period,
+            amount,
+            due_on,
+            status,
+            paid_total,
+            formula,
+            basis,
+            permit_number,
+            _ps,
+            _pc,
+            protocol,
+            _as,
+            _ac,
+            person_name,
+            person_cpf,
+            company_name,
+            company_cnpj,
+        ),
+        (site, section),
+    ) in enumerate(zip(raw, places), start=1):
         amount, paid_total, due_on = money(amount), money(paid_total), day(due_on)
         holder, document = holders(person_name, person_cpf, company_name, company_cnpj)
         regime_label, kind_label = labels.regime_label(regime_id), KINDS.get(kind, kind)
@@ -474,16 +545,42 @@ def fee_report(year: int, month: int, *, today: _dt.date, progress: Progress | N
             by_site(site, amount, paid, open_, overdue)
             by_section(section, amount, paid, open_, overdue)
             by_kind(kind_label, amount, paid, open_, overdue)
-        append(ReportCharge(
-            number, holder, document,
-            permit_number if permit_number is not None else (f"protocolo {protocol}" if protocol else ""),
-            regime_id, regime_label, site, section, kind, kind_label, label, period or "", due_on, amount,
-            paid, paid_total, open_, overdue, status, charge_situation(status, amount, paid_total, late),
-            formula or "", basis or ""))
+        append(
+            ReportCharge(
+                number,
+                holder,
+                document,
+                permit_number if permit_number is not None else (f"protocolo {protocol}" if protocol else ""),
+                regime_id,
+                regime_label,
+                site,
+                section,
+                kind,
+                kind_label,
+                label,
+                period or "",
+                due_on,
+                amount,
+                paid,
+                paid_total,
+                open_,
+                overdue,
+                status,
+                charge_situation(status, amount, paid_total, late),
+                formula or "",
+                basis or "",
+            )
+        )
         if progress is not None and done % _STEP == 0:
             progress(done, total_rows)
-    totals = Totals(count=count, charged=charged, paid=paid_sum, open=charged - paid_sum, overdue=overdue_sum,
-                    overdue_count=overdue_count)
+    totals = Totals(
+        count=count,
+        charged=charged,
+        paid=paid_sum,
+        open=charged - paid_sum,
+        overdue=overdue_sum,
+        overdue_count=overdue_count,
+    )
 
     kind_order = {k: i for i, k in enumerate(KINDS)}
     label_to_kind = {v: k for k, v in KINDS.items()}
@@ -491,8 +588,13 @@ def fee_report(year: int, month: int, *, today: _dt.date, progress: Progress | N
     by_regime = sums["regime"].groups()
     by_site = sums["site"].groups(order=lambda k: (k == NO_SITE, k.casefold()))
     by_section = sums["section"].groups(
-        order=lambda k: (k.startswith(NO_SECTION), section_regime.get(k, ""),
-                         labels.section_order(section_regime.get(k, ""), k), k.casefold()))
+        order=lambda k: (
+            k.startswith(NO_SECTION),
+            section_regime.get(k, ""),
+            labels.section_order(section_regime.get(k, ""), k),
+            k.casefold(),
+        )
+    )
     by_kind = sums["kind"].groups(order=lambda k: (kind_order.get(label_to_kind.get(k, ""), 99), k))
 
     payments = _payments(first, last, values)
@@ -501,54 +603,129 @@ def fee_report(year: int, month: int, *, today: _dt.date, progress: Progress | N
     if progress is not None:
         progress(total_rows, total_rows)
     return FeeReport(
-        year=year, month=month, today=today, generated_at=now or _dt.datetime.now().replace(microsecond=0),
-        municipality=municipality_label(), agency=get_setting(AGENCY), totals=totals,
-        received=sum((p.amount for p in payments), ZERO), received_count=len(payments),
-        cancelled_count=cancelled_count, by_regime=by_regime, by_site=by_site, by_section=by_section,
-        by_kind=by_kind, charges=tuple(charges), payments=payments, delinquents=delinquents, candidates=candidates,
-        bases=_bases(charges, labels, kind_order))
+        year=year,
+        month=month,
+        today=today,
+        generated_at=now or _dt.datetime.now().replace(microsecond=0),
+        municipality=municipality_label(),
+        agency=get_setting(AGENCY),
+        totals=totals,
+        received=sum((p.amount for p in payments), ZERO),
+        received_count=len(payments),
+        cancelled_count=cancelled_count,
+        by_regime=by_regime,
+        by_site=by_site,
+        by_section=by_section,
+        by_kind=by_kind,
+        charges=tuple(charges),
+        payments=payments,
+        delinquents=delinquents,
+        candidates=candidates,
+        bases=_bases(charges, labels, kind_order),
+    )
 
 
 def _payments(first: _dt.date, last: _dt.date, values: Values) -> tuple[ReportPayment, ...]:
-    query = (Payment.select(Payment.paid_on, Charge.number, Charge.kind, Payment.reference, Payment.amount,
-                            Payment.recorded_by, Person.name, Company.legal_name)
-             .join(Charge, on=(Payment.charge == Charge.id))
-             .join(Person, JOIN.LEFT_OUTER, on=(Charge.person == Person.id)).switch(Charge)
-             .join(Company, JOIN.LEFT_OUTER, on=(Charge.company == Company.id))
-             .where((Payment.paid_on >= first) & (Payment.paid_on <= last))
-             .order_by(Payment.paid_on, Payment.id))
-    return tuple(ReportPayment(values.day(paid_on), number, person_name or company_name or "",
-                               KINDS.get(kind, kind), reference, values.money(amount), recorded_by)
-                 for paid_on, number, kind, reference, amount, recorded_by, person_name, company_name
-                 in fetch_rows(query))
+    query = (
+        Payment.select(
+            Payment.paid_on,
+            Charge.number,
+            Charge.kind,
+            Payment.reference,
+            Payment.amount,
+            Payment.recorded_by,
+            Person.name,
+            Company.legal_name,
+        )
+        .join(Charge, on=(Payment.charge == Charge.id))
+        .join(Person, JOIN.LEFT_OUTER, on=(Charge.person == Person.id))
+        .switch(Charge)
+        .join(Company, JOIN.LEFT_OUTER, on=(Charge.company == Company.id))
+        .where((Payment.paid_on >= first) & (Payment.paid_on <= last))
+        .order_by(Payment.paid_on, Payment.id)
+    )
+    return tuple(
+        ReportPayment(
+            values.day(paid_on),
+            number,
+            person_name or company_name or "",
+            KINDS.get(kind, kind),
+            reference,
+            values.money(amount),
+            recorded_by,
+        )
+        for paid_on, number, kind, reference, amount, recorded_by, person_name, company_name in fetch_rows(query)
+    )
 
 
 def _delinquents(last: _dt.date, today: _dt.date, holders: Holders, values: Values) -> tuple[Delinquent, ...]:
     """Holders with charges due up to the month's end that are open and past due on ``today``."""
-    query = (Charge.select(Charge.number, Charge.amount, Charge.paid_total, Charge.due_on, Charge.person,
-                           Charge.company, Permit.number, Person.name, Person.cpf, Company.legal_name, Company.cnpj)
-             .join(Permit, JOIN.LEFT_OUTER, on=(Charge.permit == Permit.id)).switch(Charge)
-             .join(Person, JOIN.LEFT_OUTER, on=(Charge.person == Person.id)).switch(Charge)
-             .join(Company, JOIN.LEFT_OUTER, on=(Charge.company == Company.id))
-             .where((Charge.status == "open") & (Charge.due_on < today) & (Charge.due_on <= last))
-             .order_by(Charge.due_on, Charge.number))
+    query = (
+        Charge.select(
+            Charge.number,
+            Charge.amount,
+            Charge.paid_total,
+            Charge.due_on,
+            Charge.person,
+            Charge.company,
+            Permit.number,
+            Person.name,
+            Person.cpf,
+            Company.legal_name,
+            Company.cnpj,
+        )
+        .join(Permit, JOIN.LEFT_OUTER, on=(Charge.permit == Permit.id))
+        .switch(Charge)
+        .join(Person, JOIN.LEFT_OUTER, on=(Charge.person == Person.id))
+        .switch(Charge)
+        .join(Company, JOIN.LEFT_OUTER, on=(Charge.company == Company.id))
+        .where((Charge.status == "open") & (Charge.due_on < today) & (Charge.due_on <= last))
+        .order_by(Charge.due_on, Charge.number)
+    )
     acc: dict[tuple, dict] = {}
-    for (number, amount, paid_total, due_on, person_id, company_id, permit_number, person_name, person_cpf,
-         company_name, company_cnpj) in fetch_rows(query):
+    for (
+        number,
+        amount,
+        paid_total,
+        due_on,
+        person_id,
+        company_id,
+        permit_number,
+        person_name,
+        person_cpf,
+        company_name,
+        company_cnpj,
+    ) in fetch_rows(query):
         key = ("p", person_id) if person_id else ("c", company_id)
         slot = acc.get(key)
         if slot is None:
             holder, document = holders(person_name, person_cpf, company_name, company_cnpj)
-            slot = acc[key] = {"holder": holder, "document": document, "count": 0, "amount": ZERO,
-                               "oldest": values.day(due_on), "numbers": [], "permits": []}
+            slot = acc[key] = {
+                "holder": holder,
+                "document": document,
+                "count": 0,
+                "amount": ZERO,
+                "oldest": values.day(due_on),
+                "numbers": [],
+                "permits": [],
+            }
         slot["count"] += 1
         slot["amount"] += max(values.money(amount) - values.money(paid_total), ZERO)
         slot["numbers"].append(number)
         if permit_number and permit_number not in slot["permits"]:
             slot["permits"].append(permit_number)
-    found = [Delinquent(holder=s["holder"], document=s["document"], count=s["count"], amount=s["amount"],
-                        oldest_due=s["oldest"], charges=", ".join(s["numbers"]), permits=", ".join(s["permits"]))
-             for s in acc.values()]
+    found = [
+        Delinquent(
+            holder=s["holder"],
+            document=s["document"],
+            count=s["count"],
+            amount=s["amount"],
+            oldest_due=s["oldest"],
+            charges=", ".join(s["numbers"]),
+            permits=", ".join(s["permits"]),
+        )
+        for s in acc.values()
+    ]
     return tuple(sorted(found, key=lambda d: (-d.amount, d.holder.casefold())))
 
 
@@ -562,5 +739,13 @@ def _bases(charges: list[ReportCharge], labels: Labels, kind_order: dict[str, in
         if c.basis:
             acc[key].setdefault(c.basis, None)
     keys = sorted(counts, key=lambda k: (kind_order.get(k[0], 99), labels.regime_label(k[1])))
-    return tuple(KindBasis(kind=k, kind_label=KINDS.get(k, k), regime_label=labels.regime_label(r),
-                           bases=tuple(sorted(acc[(k, r)])), count=counts[(k, r)]) for k, r in keys)
+    return tuple(
+        KindBasis(
+            kind=k,
+            kind_label=KINDS.get(k, k),
+            regime_label=labels.regime_label(r),
+            bases=tuple(sorted(acc[(k, r)])),
+            count=counts[(k, r)],
+        )
+        for k, r in keys
+    )

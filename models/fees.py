@@ -140,29 +140,40 @@ MAX_METRES = Decimal(100)
 MAX_AREA = Decimal(10000)
 
 
-def _measure(value: Any, what: str, field_name: str, *, allow_zero: bool = False, unit: str = "metros") -> Decimal | None:
+def _measure(
+    value: Any, what: str, field_name: str, *, allow_zero: bool = False, unit: str = "metros"
+) -> Decimal | None:
     if value is None:
         return None
     try:
         number = to_decimal(value)
     except UserError:
-        raise UserError(f"Valor inválido para {what.lower()}: {value!s} não é um número (use, por exemplo, 2,50).",
-                        field=field_name) from None
+        raise UserError(
+            f"Valor inválido para {what.lower()}: {value!s} não é um número (use, por exemplo, 2,50).", field=field_name
+        ) from None
     if number < 0 or (number == 0 and not allow_zero):
         limit = "maior ou igual a zero" if allow_zero else "maior que zero"
-        raise UserError(f"Valor inválido para {what.lower()}: {format_factor(number)} — informe um valor {limit}, "
-                        f"em {unit}.", field=field_name)
+        raise UserError(
+            f"Valor inválido para {what.lower()}: {format_factor(number)} — informe um valor {limit}, em {unit}.",
+            field=field_name,
+        )
     area = unit == "m²"
     ceiling = MAX_AREA if area else MAX_METRES
     if number > ceiling:  # first: a number of forty digits cannot even be rounded to the centimetre
         symbol = "m²" if area else "m"
         shown = _m(number) if number.adjusted() < 12 else str(value)  # as typed, when too long to round
-        raise UserError(f"Valor inválido para {what.lower()}: {shown} {symbol} — acima de "
-                        f"{format_decimal_br(ceiling, 0)} {symbol}; confira a medida (em {unit}).", field=field_name)
+        raise UserError(
+            f"Valor inválido para {what.lower()}: {shown} {symbol} — acima de "
+            f"{format_decimal_br(ceiling, 0)} {symbol}; confira a medida (em {unit}).",
+            field=field_name,
+        )
     if number != number.quantize(Decimal(1).scaleb(-SIZE_PLACES)):
         precision = "" if area else " (centímetros)"
-        raise UserError(f"Valor inválido para {what.lower()}: {format_factor(number)} — informe no máximo duas "
-                        f"casas decimais{precision}.", field=field_name)
+        raise UserError(
+            f"Valor inválido para {what.lower()}: {format_factor(number)} — informe no máximo duas "
+            f"casas decimais{precision}.",
+            field=field_name,
+        )
     return number
 
 
@@ -188,7 +199,6 @@ def _m(value: Decimal) -> str:
     if value == value.quantize(CENT_Q):
         return format_decimal_br(value, 2)
     return format_factor(value.normalize())
-
 
 
 def _amount_txt(amount: Amount) -> str:
@@ -350,8 +360,7 @@ def _linear_metre(regime: Regime, fee: Fee, inp: _Inputs) -> QuoteLine:
     front = inp.front_or_equipment()
     if front is None:
         raise UserError(
-            f"Informe a frente ocupada (metros lineares) para calcular {fee.label.lower()} "
-            f"({regime.cite(fee.basis)}).",
+            f"Informe a frente ocupada (metros lineares) para calcular {fee.label.lower()} ({regime.cite(fee.basis)}).",
             field="front",
         )
     details: list[str] = []
@@ -490,8 +499,10 @@ def _no_discount_details(regime: Regime, fee: Fee, inp: _Inputs, metres: Decimal
     citation = regime.cite("; ".join(bases))
     stall = inp.equipment.label if inp.equipment is not None else inp.line.label if inp.line is not None else None
     if stall is None:
-        return [f"Sem desconto: os descontos deste preço dependem do equipamento ou do ramo, que não foi "
-                f"informado ({citation})"]
+        return [
+            f"Sem desconto: os descontos deste preço dependem do equipamento ou do ramo, que não foi "
+            f"informado ({citation})"
+        ]
     return [f"Sem desconto: nenhum desconto deste preço alcança {stall} ({citation})"]
 
 
@@ -501,7 +512,7 @@ def _best_discount(regime: Regime, fee: Fee, inp: _Inputs, metres: Decimal) -> D
         verdict = _condition_matches(discount.when, inp, metres)
         if verdict is None:
             raise UserError(
-                f"Informe a profundidade: o desconto \"{discount.label}\" vale até "
+                f'Informe a profundidade: o desconto "{discount.label}" vale até '
                 f"{_m(discount.when.max_depth)} m de profundidade ({regime.cite(discount.basis)}).",
                 field="depth",
             )
@@ -516,32 +527,32 @@ def _energy(regime: Regime, fee: Fee, tier: EnergyTier, inp: _Inputs) -> QuoteLi
     if tier.equipment and inp.equipment is not None and inp.equipment.id not in tier.equipment:
         allowed = ", ".join(regime.equipment(e).label for e in tier.equipment)
         raise UserError(
-            f"A tarifa \"{tier.label}\" vale para: {allowed} — não para {inp.equipment.label} ({citation}).",
+            f'A tarifa "{tier.label}" vale para: {allowed} — não para {inp.equipment.label} ({citation}).',
             field="energy",
         )
     if tier.max_metres is not None:
         front = inp.front_or_equipment()
         if front is None:
             raise UserError(
-                f"Informe a frente: a tarifa \"{tier.label}\" vale até {_m(tier.max_metres)} ML ({citation}).",
+                f'Informe a frente: a tarifa "{tier.label}" vale até {_m(tier.max_metres)} ML ({citation}).',
                 field="front",
             )
         metres = front + (inp.hitch or 0)
         if metres > tier.max_metres:
             raise UserError(
-                f"A tarifa \"{tier.label}\" vale até {_m(tier.max_metres)} ML; informado {_m(metres)} ML ({citation}).",
+                f'A tarifa "{tier.label}" vale até {_m(tier.max_metres)} ML; informado {_m(metres)} ML ({citation}).',
                 field="energy",
             )
     if tier.max_depth is not None:
         depth = inp.depth_or_equipment()
         if depth is None:
             raise UserError(
-                f"Informe a profundidade: a tarifa \"{tier.label}\" vale até {_m(tier.max_depth)} m ({citation}).",
+                f'Informe a profundidade: a tarifa "{tier.label}" vale até {_m(tier.max_depth)} m ({citation}).',
                 field="depth",
             )
         if depth > tier.max_depth:
             raise UserError(
-                f"A tarifa \"{tier.label}\" vale até {_m(tier.max_depth)} m de profundidade; "
+                f'A tarifa "{tier.label}" vale até {_m(tier.max_depth)} m de profundidade; '
                 f"informado {_m(depth)} m ({citation}).",
                 field="energy",
             )
@@ -550,7 +561,11 @@ def _energy(regime: Regime, fee: Fee, tier: EnergyTier, inp: _Inputs) -> QuoteLi
     details = [d for d in (_unit_detail(regime, fee.unit, year, inp.overrides),) if d]
     if fee.basis_act:
         details.append(f"Com base em: {fee.basis_act}")
-    formula = format_factor(tier.factor) if fee.unit == "BRL" else f"{format_factor(tier.factor)}{_TIMES}{format_factor(unit_value)}"
+    formula = (
+        format_factor(tier.factor)
+        if fee.unit == "BRL"
+        else f"{format_factor(tier.factor)}{_TIMES}{format_factor(unit_value)}"
+    )
     return QuoteLine(
         label=f"{fee.label} — {tier.label}",
         amount=round_cents(exact),
@@ -583,20 +598,20 @@ def _per_area_month(regime: Regime, fee: Fee, inp: _Inputs) -> QuoteLine:
             dims = (line.front, line.depth)
             area = line.area
             details.append(
-                f"Área do ramo \"{line.label}\": {_m(line.front)} × {_m(line.depth)} = {_m(area)} m² "
+                f'Área do ramo "{line.label}": {_m(line.front)} × {_m(line.depth)} = {_m(area)} m² '
                 f"({regime.cite(line.basis)})"
             )
             bases.append(line.basis)
         else:
             dims, area = _declared_area(inp, fee)
-            details.append(
-                f"O ramo \"{line.label}\" não tem tamanho fixado no ato: área informada de {_m(area)} m²."
-            )
+            details.append(f'O ramo "{line.label}" não tem tamanho fixado no ato: área informada de {_m(area)} m².')
     elif fee.area == "used":
         dims, area = _used_area(regime, fee, line, inp)
         if line is not None and line.area is not None:
-            details.append(f"Área utilizada: {_m(area)} m²; máximo do ramo \"{line.label}\": {_m(line.front)} × "
-                           f"{_m(line.depth)} = {_m(line.area)} m² ({regime.cite(line.basis)})")
+            details.append(
+                f'Área utilizada: {_m(area)} m²; máximo do ramo "{line.label}": {_m(line.front)} × '
+                f"{_m(line.depth)} = {_m(line.area)} m² ({regime.cite(line.basis)})"
+            )
             bases.append(line.basis)
         else:
             details.append(f"Área utilizada: {_m(area)} m².")
@@ -650,31 +665,36 @@ def _per_area_month(regime: Regime, fee: Fee, inp: _Inputs) -> QuoteLine:
 def _check_declared_matches_line(regime: Regime, line: Line, inp: _Inputs) -> None:
     if inp.area is not None and inp.area != line.area:
         raise UserError(
-            f"O ato fixa {_m(line.front)} × {_m(line.depth)} = {_m(line.area)} m² para \"{line.label}\" "
+            f'O ato fixa {_m(line.front)} × {_m(line.depth)} = {_m(line.area)} m² para "{line.label}" '
             f"({regime.cite(line.basis)}); informado {_m(inp.area)} m².",
             field="area",
         )
     if inp.front is not None and inp.front != line.front:
         raise UserError(
-            f"O ato fixa {_m(line.front)} m de frente para \"{line.label}\" ({regime.cite(line.basis)}); "
+            f'O ato fixa {_m(line.front)} m de frente para "{line.label}" ({regime.cite(line.basis)}); '
             f"informado {_m(inp.front)} m.",
             field="front",
         )
     if inp.depth is not None and inp.depth != line.depth:
         raise UserError(
-            f"O ato fixa {_m(line.depth)} m de profundidade para \"{line.label}\" ({regime.cite(line.basis)}); "
+            f'O ato fixa {_m(line.depth)} m de profundidade para "{line.label}" ({regime.cite(line.basis)}); '
             f"informado {_m(inp.depth)} m.",
             field="depth",
         )
 
 
-def _used_area(regime: Regime, fee: Fee, line: Line | None,
-               inp: _Inputs) -> tuple[tuple[Decimal, Decimal] | None, Decimal]:
+def _used_area(
+    regime: Regime, fee: Fee, line: Line | None, inp: _Inputs
+) -> tuple[tuple[Decimal, Decimal] | None, Decimal]:
     """The area actually used ("por metro quadrado utilizado", SJC art. 11, § 5º): the stall's front × depth (or
     its area), never beyond the size the act fixes for the line — a maximum (art. 5º)."""
     if inp.area is None and (inp.front_or_equipment() is None or inp.depth_or_equipment() is None):
-        most = (f" — o ato fixa no máximo {_m(line.front)} × {_m(line.depth)} m para \"{line.label}\" "
-                f"({regime.cite(line.basis)})" if line is not None and line.area is not None else "")
+        most = (
+            f' — o ato fixa no máximo {_m(line.front)} × {_m(line.depth)} m para "{line.label}" '
+            f"({regime.cite(line.basis)})"
+            if line is not None and line.area is not None
+            else ""
+        )
         raise UserError(
             f"Informe a frente e a profundidade utilizadas (ou a área): {fee.label.lower()} é cobrada por metro "
             f"quadrado utilizado ({regime.cite(fee.basis)}){most}.",
@@ -683,14 +703,16 @@ def _used_area(regime: Regime, fee: Fee, line: Line | None,
     dims, area = _declared_area(inp, fee)
     if line is None or line.area is None:
         return dims, area
-    for value, most, name, field in ((dims[0] if dims else None, line.front, "frente", "front"),
-                                     (dims[1] if dims else None, line.depth, "profundidade", "depth"),
-                                     (area, line.area, "área", "area")):
+    for value, most, name, field in (
+        (dims[0] if dims else None, line.front, "frente", "front"),
+        (dims[1] if dims else None, line.depth, "profundidade", "depth"),
+        (area, line.area, "área", "area"),
+    ):
         if value is not None and value > most:
             unit = "m²" if field == "area" else "m"
             raise UserError(
                 f"{name.capitalize()} de {_m(value)} {unit} acima do máximo de {_m(most)} {unit} que o ato fixa "
-                f"para \"{line.label}\" ({regime.cite(line.basis)}).",
+                f'para "{line.label}" ({regime.cite(line.basis)}).',
                 field=field,
             )
     return dims, area
@@ -712,7 +734,7 @@ def _venue_table(regime: Regime, fee: Fee, venue: Venue, inp: _Inputs) -> list[Q
     year = _year_for(fee, inp.year)
     if inp.days is None:
         raise UserError(
-            f"Informe o número de dias de uso de \"{venue.label}\" ({regime.cite(venue.basis)}).", field="days"
+            f'Informe o número de dias de uso de "{venue.label}" ({regime.cite(venue.basis)}).', field="days"
         )
     days = inp.days
     citation = regime.cite(venue.basis)
@@ -729,8 +751,9 @@ def _venue_table(regime: Regime, fee: Fee, venue: Venue, inp: _Inputs) -> list[Q
         if charged > days:
             rule = f"{days} dias de uso: mínimo de {venue.min_days} dias cobrados — {citation}"
         else:
-            rule = (f"{days} dias de uso: {_amount_txt(venue.per_day)} por dia "
-                    f"(mínimo de {venue.min_days} dias atingido)")
+            rule = (
+                f"{days} dias de uso: {_amount_txt(venue.per_day)} por dia (mínimo de {venue.min_days} dias atingido)"
+            )
     details = [rule]
     unit_detail = _unit_detail(regime, daily.unit, year, inp.overrides)
     if unit_detail:
@@ -789,14 +812,15 @@ def _fixed(regime: Regime, fee: Fee, inp: _Inputs) -> QuoteLine:
     count = None
     if per_day:
         if inp.days is None:
-            raise UserError(f"Informe o número de dias para calcular {fee.label.lower()} ({regime.cite(fee.basis)}).",
-                            field="days")
+            raise UserError(
+                f"Informe o número de dias para calcular {fee.label.lower()} ({regime.cite(fee.basis)}).", field="days"
+            )
         count = inp.days
     if fee.admin_defined:
         value = inp.admin_values.get(fee.id)
         if value is None:
             raise UserError(
-                f"O valor de \"{fee.label}\" é definido pela Administração ({regime.cite(fee.basis)}"
+                f'O valor de "{fee.label}" é definido pela Administração ({regime.cite(fee.basis)}'
                 + (f"; {fee.basis_act}" if fee.basis_act else "")
                 + "): informe-o antes de calcular.",
                 field="admin_value",
@@ -883,8 +907,9 @@ def fee_quote(
     exemptions = {e.id: e for f in regime.fees for e in f.exemptions}
     if exemption is not None and exemption not in exemptions:
         options = ", ".join(exemptions) or "nenhuma"
-        raise UserError(f"Dispensa '{exemption}' não existe no regime {regime.id} (dispensas: {options}).",
-                        field="exemption")
+        raise UserError(
+            f"Dispensa '{exemption}' não existe no regime {regime.id} (dispensas: {options}).", field="exemption"
+        )
     if energy is None:
         energy = ENERGY_NONE
     if not isinstance(mei, bool) or not isinstance(local, bool):
@@ -929,8 +954,10 @@ def fee_quote(
                 break
         if tier_owner is None:
             if not energy_fees:
-                notes.append(f"Energia: o regime {regime.id} ({regime.short}) não tem tarifa de energia — "
-                             f"a faixa '{energy}' não entra no cálculo.")
+                notes.append(
+                    f"Energia: o regime {regime.id} ({regime.short}) não tem tarifa de energia — "
+                    f"a faixa '{energy}' não entra no cálculo."
+                )
             else:
                 options = [ENERGY_NONE] + [t.id for f in energy_fees for t in f.tiers]
                 raise UserError(
@@ -948,9 +975,11 @@ def fee_quote(
     if explicit is not None:
         selected = [f for f in explicit if not (f.kind == "energy" and energy == ENERGY_NONE)]
         if tier_owner is not None and tier_owner[0] not in selected:
-            notes.append(f"Energia: a tarifa de energia não faz parte dos preços pedidos "
-                         f"({', '.join(f.id for f in explicit)}) — a faixa \"{tier_owner[1].label}\" não entra "
-                         f"no cálculo.")
+            notes.append(
+                f"Energia: a tarifa de energia não faz parte dos preços pedidos "
+                f'({", ".join(f.id for f in explicit)}) — a faixa "{tier_owner[1].label}" não entra '
+                f"no cálculo."
+            )
             tier_owner = None
     else:
         for fee in regime.fees:
@@ -971,14 +1000,26 @@ def fee_quote(
         _price_fee(regime, fee, inp, tier_owner, lines)
         lines[start:] = [_as_read_and_exempted(regime, fee, line, inp) for line in lines[start:]]
     if exemption is not None and not any(exemption in {e.id for e in f.exemptions} for f in selected):
-        notes.append(f"Dispensa: \"{exemptions[exemption].label}\" não se aplica aos preços calculados — não "
-                     "altera o valor.")
+        notes.append(
+            f'Dispensa: "{exemptions[exemption].label}" não se aplica aos preços calculados — não altera o valor.'
+        )
 
     inputs = {
         k: v
         for k, v in dict(
-            equipment=equipment, line=line, front=inp.front, depth=inp.depth, hitch=inp.hitch, area=inp.area,
-            mei=mei, local=local, energy=energy, days=inp.days, venue=venue, year=year, exemption=exemption,
+            equipment=equipment,
+            line=line,
+            front=inp.front,
+            depth=inp.depth,
+            hitch=inp.hitch,
+            area=inp.area,
+            mei=mei,
+            local=local,
+            energy=energy,
+            days=inp.days,
+            venue=venue,
+            year=year,
+            exemption=exemption,
         ).items()
         if v is not None
     }
@@ -998,10 +1039,12 @@ def _as_read_and_exempted(regime: Regime, fee: Fee, line: QuoteLine, inp: _Input
         return dataclasses.replace(line, details=details)
     cite = regime.cite_item(exemption)
     return dataclasses.replace(
-        line, amount=Decimal("0.00"),
+        line,
+        amount=Decimal("0.00"),
         formula=f"dispensada ({cite}); sem a dispensa: {line.formula} = {format_brl(line.amount)}",
         basis=f"{line.basis}; {cite}",
-        details=details + (f"Dispensa: {exemption.label} ({cite}) — sem ela seria {format_brl(line.amount)}.",))
+        details=details + (f"Dispensa: {exemption.label} ({cite}) — sem ela seria {format_brl(line.amount)}.",),
+    )
 
 
 def _price_fee(regime: Regime, fee: Fee, inp: _Inputs, tier_owner, lines: list[QuoteLine]) -> None:
@@ -1016,7 +1059,7 @@ def _price_fee(regime: Regime, fee: Fee, inp: _Inputs, tier_owner, lines: list[Q
     elif fee.kind == "venue-table":
         if inp.venue is None or inp.venue not in fee.venues:
             raise UserError(
-                f"Informe o imóvel de \"{fee.label}\". Opções: {', '.join(v.id for v in fee.venues)}.",
+                f'Informe o imóvel de "{fee.label}". Opções: {", ".join(v.id for v in fee.venues)}.',
                 field="venue",
             )
         lines.extend(_venue_table(regime, fee, inp.venue, inp))
@@ -1029,21 +1072,27 @@ def _unused_inputs(selected: list[Fee], inp: _Inputs) -> list[str]:
     notes: list[str] = []
     conditions = [d.when for f in selected if f.kind == "linear-metre" for d in f.discounts]
     if inp.mei and not any(c.mei is not None for c in conditions):
-        notes.append("MEI: nenhum dos preços calculados tem desconto ou condição para MEI — a informação não "
-                     "altera o valor.")
+        notes.append(
+            "MEI: nenhum dos preços calculados tem desconto ou condição para MEI — a informação não altera o valor."
+        )
     if inp.local and not any(c.local is not None for c in conditions):
-        notes.append("Do município: nenhum dos preços calculados tem desconto ou condição para quem é do "
-                     "município — a informação não altera o valor.")
+        notes.append(
+            "Do município: nenhum dos preços calculados tem desconto ou condição para quem é do "
+            "município — a informação não altera o valor."
+        )
     by_day = any(f.kind in ("venue-table", "per-day") or (f.kind == "fixed" and f.per == "day") for f in selected)
     if inp.days is not None and not by_day:
         days = f"{inp.days} {'dia' if inp.days == 1 else 'dias'}"
-        notes.append(f"Dias ({days}): nenhum dos preços calculados é cobrado por dia — a informação não altera "
-                     "o valor.")
+        notes.append(
+            f"Dias ({days}): nenhum dos preços calculados é cobrado por dia — a informação não altera o valor."
+        )
     priced = {f.id for f in selected}
     for fee_id in inp.admin_values:
         if fee_id not in priced:
-            notes.append(f"O valor informado para '{fee_id}' não entra no cálculo: esse preço não está entre os "
-                         "calculados (peça-o pelo id).")
+            notes.append(
+                f"O valor informado para '{fee_id}' não entra no cálculo: esse preço não está entre os "
+                "calculados (peça-o pelo id)."
+            )
     return notes
 
 
@@ -1053,21 +1102,32 @@ def _admin_values(regime: Regime, values: Mapping[str, Any] | None) -> dict[str,
     admin_ids = [f.id for f in regime.fees if f.admin_defined]
     for key, value in (values or {}).items():
         if key not in admin_ids:
-            known = (f"Preços definidos pela Administração neste regime: {', '.join(admin_ids)}."
-                     if admin_ids else "Este regime não tem preço definido pela Administração.")
-            raise UserError(f"'{key}' não é um preço definido pela Administração no regime {regime.id} "
-                            f"({regime.short}). {known}", field="admin_value")
+            known = (
+                f"Preços definidos pela Administração neste regime: {', '.join(admin_ids)}."
+                if admin_ids
+                else "Este regime não tem preço definido pela Administração."
+            )
+            raise UserError(
+                f"'{key}' não é um preço definido pela Administração no regime {regime.id} ({regime.short}). {known}",
+                field="admin_value",
+            )
         try:
             number = to_decimal(value)
         except UserError:
-            raise UserError(f"Valor informado para '{key}' inválido: {value!s} não é um número "
-                            "(use, por exemplo, 150,00).", field="admin_value") from None
+            raise UserError(
+                f"Valor informado para '{key}' inválido: {value!s} não é um número (use, por exemplo, 150,00).",
+                field="admin_value",
+            ) from None
         if number < 0:
-            raise UserError(f"Valor informado para '{key}' não pode ser negativo: {format_factor(number)}",
-                            field="admin_value")
+            raise UserError(
+                f"Valor informado para '{key}' não pode ser negativo: {format_factor(number)}", field="admin_value"
+            )
         if number != number.quantize(CENT_Q):
-            raise UserError(f"Valor informado para '{key}' inválido: {format_factor(number)} — informe no máximo "
-                            "duas casas decimais (centavos).", field="admin_value")
+            raise UserError(
+                f"Valor informado para '{key}' inválido: {format_factor(number)} — informe no máximo "
+                "duas casas decimais (centavos).",
+                field="admin_value",
+            )
         result[key] = number
     return result
 

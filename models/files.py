@@ -64,8 +64,11 @@ def keep_file(source: str | Path, kind: str = "docs") -> StoredFile:
         target.parent.mkdir(parents=True, exist_ok=True)
         from models.outfile import output
 
-        with output(target, kind="scan", check=lambda tmp: None if sha256_of(tmp) == digest else
-                    "a cópia não confere com o original") as tmp:  # a scan of a document: owner only
+        with output(
+            target,
+            kind="scan",
+            check=lambda tmp: None if sha256_of(tmp) == digest else "a cópia não confere com o original",
+        ) as tmp:  # a scan of a document: owner only
             shutil.copyfile(src, tmp)
     return StoredFile(relative.as_posix(), digest, src.name, size)
 

@@ -87,31 +87,42 @@ def late_text(regime: Regime) -> str:
     return f"{text} ({regime.cite_item(lf)})"
 
 
-def filing_check(regime: Regime, permit_kind: str, at: _dt.datetime, *,
-                 event: EventDates | None = None) -> FilingCheck:
+def filing_check(regime: Regime, permit_kind: str, at: _dt.datetime, *, event: EventDates | None = None) -> FilingCheck:
     """May an application for ``permit_kind`` be filed at ``at``? ``event`` gives the event's dates where the act
     does not fix them (the map desk's site); the act's own schedule wins."""
     own = schedule_dates(regime, permit_kind)
     field = "permit_kind" if own is not None or event is None else "site"
     event = own or event
     if event is not None and at.date() > event.last:
-        return FilingCheck(CLOSED, f"O evento terminou em {describe.date(event.last)} — {event.source}: não há o "
-                                   f"que autorizar; o pedido não é protocolado.", event.source, field)
+        return FilingCheck(
+            CLOSED,
+            f"O evento terminou em {describe.date(event.last)} — {event.source}: não há o "
+            f"que autorizar; o pedido não é protocolado.",
+            event.source,
+            field,
+        )
     reg = registration_of(regime, permit_kind)
     if reg is None:
         return FilingCheck(OPEN, "")
     where = regime.cite_item(reg)
     if reg.opens is not None and at < reg.opens:
-        return FilingCheck(CLOSED, f"As inscrições abrem em {describe.moment(reg.opens)} ({where}): o pedido não é "
-                                   "protocolado antes.", where)
+        return FilingCheck(
+            CLOSED,
+            f"As inscrições abrem em {describe.moment(reg.opens)} ({where}): o pedido não é protocolado antes.",
+            where,
+        )
     if reg.until is not None and at > reg.until:
         closed = f"Inscrições encerradas em {describe.moment(reg.until)} ({where})"
         late = late_text(regime)
         if late:
             lf = regime.selection.late_fill
-            return FilingCheck(LATE, f"{closed}: pedido fora do prazo — não entra na seleção do prazo; {late}.",
-                               f"{where}; {regime.cite_item(lf)}")
-        return FilingCheck(CLOSED, f"{closed}: o ato não admite pedido depois do prazo; o pedido não é protocolado.",
-                           where)
+            return FilingCheck(
+                LATE,
+                f"{closed}: pedido fora do prazo — não entra na seleção do prazo; {late}.",
+                f"{where}; {regime.cite_item(lf)}",
+            )
+        return FilingCheck(
+            CLOSED, f"{closed}: o ato não admite pedido depois do prazo; o pedido não é protocolado.", where
+        )
     text = f"Inscrição no prazo (até {describe.moment(reg.until)}, {where})." if reg.until is not None else ""
     return FilingCheck(OPEN, text, where if text else "")

@@ -14,10 +14,10 @@ from decimal import Decimal
 
 from peewee import CharField, DateTimeField, IntegerField, TextField
 
-from models.session import acting, require
 from models.db import BaseModel, DecimalTextField, MoneyField, db
 from models.errors import UserError
 from models.money import format_brl, parse_typed
+from models.session import acting, require
 
 MIN_YEAR = 1990
 MAX_YEAR = 2100
@@ -79,8 +79,9 @@ def set_unit_value(regime, unit: str, year: int, value, *, entered_by: str, reas
     if not who:
         raise UserError("Informe quem está cadastrando o valor.", field="entered_by")
     with db.atomic():
-        return FiscalUnitValue.create(regime=regime.id, unit=unit, year=year, value=amount,
-                                      entered_by=who, reason=source)
+        return FiscalUnitValue.create(
+            regime=regime.id, unit=unit, year=year, value=amount, entered_by=who, reason=source
+        )
 
 
 def _newest_entered(unit: str | None = None) -> dict[tuple[str, int], FiscalUnitValue]:
@@ -114,9 +115,11 @@ def unit_overrides(regime_id: str) -> dict[tuple[str, int], Decimal]:
 
 def unit_value_history(unit: str, year: int) -> list[FiscalUnitValue]:
     """Every value entered for one unit and year, newest first."""
-    return list(FiscalUnitValue.select()
-                .where((FiscalUnitValue.unit == unit) & (FiscalUnitValue.year == year))
-                .order_by(FiscalUnitValue.id.desc()))
+    return list(
+        FiscalUnitValue.select()
+        .where((FiscalUnitValue.unit == unit) & (FiscalUnitValue.year == year))
+        .order_by(FiscalUnitValue.id.desc())
+    )
 
 
 def unit_value_rows(unit: str) -> list[UnitValueRow]:
@@ -136,8 +139,11 @@ def unit_value_rows(unit: str) -> list[UnitValueRow]:
             source = f"{entered.entered_by} em {entered.entered_at:%d/%m/%Y %H:%M}"
             if entered.reason:
                 source += f" — fonte: {entered.reason}"
-            rows.append(UnitValueRow(unit, year, entered.value, "cadastro", source,
-                                     found[0][1].value if found else None, fixed_by))
+            rows.append(
+                UnitValueRow(
+                    unit, year, entered.value, "cadastro", source, found[0][1].value if found else None, fixed_by
+                )
+            )
         else:
             regime, value = next(((r, v) for r, v in found if v.basis), found[0])
             source = regime.cite(value.basis) if value.basis else (value.source or "")
@@ -155,16 +161,19 @@ def unit_value_warnings(unit: str, year: int, value) -> list[str]:
     rows = {row.year: row for row in unit_value_rows(unit)}
     current = rows.get(year)
     if current is not None:
-        warnings.append(f"{unit} {year} já vale {format_brl(current.value)} ({current.source}); "
-                        "o novo valor o substitui.")
+        warnings.append(
+            f"{unit} {year} já vale {format_brl(current.value)} ({current.source}); o novo valor o substitui."
+        )
     if current is not None and current.fixed_by:
         warnings.append(f"Para {', '.join(current.fixed_by)} vale o valor fixado pelo próprio ato.")
     previous = rows.get(year - 1)
     if previous is not None and previous.value > 0:
         change = (amount - previous.value) / previous.value
         if abs(change) > Decimal("0.30"):
-            warnings.append(f"O valor difere {abs(change) * 100:.0f} % do de {year - 1} ({format_brl(previous.value)}): "
-                            "confira se não há erro de digitação.")
+            warnings.append(
+                f"O valor difere {abs(change) * 100:.0f} % do de {year - 1} ({format_brl(previous.value)}): "
+                "confira se não há erro de digitação."
+            )
     return warnings
 
 
@@ -214,15 +223,15 @@ def set_index_correction(index: str, year: int, percent, *, entered_by: str, rea
     if not who:
         raise UserError("Informe quem está cadastrando a correção.", field="entered_by")
     with db.atomic():
-        return IndexCorrection.create(index=code, year=year, rate=pct / 100, entered_by=who,
-                                      reason=(reason or "").strip())
+        return IndexCorrection.create(
+            index=code, year=year, rate=pct / 100, entered_by=who, reason=(reason or "").strip()
+        )
 
 
 def index_corrections(index: str) -> dict[int, IndexCorrection]:
     """The correction in force for each year of ``index`` (the newest row per year)."""
     found: dict[int, IndexCorrection] = {}
-    query = (IndexCorrection.select().where(IndexCorrection.index == index.upper())
-             .order_by(IndexCorrection.id))
+    query = IndexCorrection.select().where(IndexCorrection.index == index.upper()).order_by(IndexCorrection.id)
     for row in query:
         found[row.year] = row
     return dict(sorted(found.items()))

@@ -8,11 +8,9 @@ nor decides a rule.
 from __future__ import annotations
 
 import dataclasses
-
 import datetime as _dt
 from dataclasses import dataclass
 
-from models.session import require
 from models.applications import ApplicationInput, DocumentInput
 from models.eligibility import ApplicantFacts, DocumentFacts, DueFacts, Eligibility, evaluate_eligibility
 from models.errors import UserError
@@ -22,6 +20,7 @@ from models.money import format_factor
 from models.people import Company, CompanyPartner, Person, search_key
 from models.pricing import quote
 from models.regimes import Regime, Rule, get_regime
+from models.session import require
 from models.settings import MUNICIPALITY, get_setting
 
 
@@ -37,8 +36,9 @@ class Applicant:
 
 def _mei_company(person: Person) -> Company | None:
     """The MEI a person answers for (an MEI is a company with one partner: its owner)."""
-    return (Company.select().join(CompanyPartner)
-            .where((CompanyPartner.person == person) & (Company.mei == True)).first())  # noqa: E712
+    return (
+        Company.select().join(CompanyPartner).where((CompanyPartner.person == person) & (Company.mei == True)).first()
+    )  # noqa: E712
 
 
 def _town(name: str) -> str:
@@ -77,7 +77,9 @@ def recorded_documents(applicant_kind: str, applicant_id: int, regime: Regime, k
     return out
 
 
-def local_to(applicant_kind: str, applicant_id: int, regime: Regime) -> tuple[bool | None, _dt.date | None, bool | None]:
+def local_to(
+    applicant_kind: str, applicant_id: int, regime: Regime
+) -> tuple[bool | None, _dt.date | None, bool | None]:
     """(lives/is established in the regime's town?, since when, has that town's municipal registration?)."""
     if applicant_kind == "person":
         person = Person.get_by_id(applicant_id)
@@ -123,8 +125,12 @@ def load_applicant(kind: str, applicant_id: int) -> Applicant:
 
 def _responsible_person(company: Company) -> Person | None:
     """The natural person who answers for a company (its first partner registered as a person)."""
-    partner = (CompanyPartner.select().where((CompanyPartner.company == company) & CompanyPartner.person.is_null(False))
-               .order_by(CompanyPartner.id).first())
+    partner = (
+        CompanyPartner.select()
+        .where((CompanyPartner.company == company) & CompanyPartner.person.is_null(False))
+        .order_by(CompanyPartner.id)
+        .first()
+    )
     return partner.person if partner else None
 
 
@@ -158,10 +164,18 @@ def due_dates(regime: Regime, permit_kind: str, protocol: str) -> dict[str, DueF
     return found
 
 
-def applicant_facts(applicant: Applicant, *, documents: list[DocumentInput], site: str = "",
-                    today: _dt.date, regime: str = "", permit_kind: str = "",
-                    exclude_permits: tuple[int, ...] = (), protocol: str = "",
-                    issuing: bool = False) -> ApplicantFacts:
+def applicant_facts(
+    applicant: Applicant,
+    *,
+    documents: list[DocumentInput],
+    site: str = "",
+    today: _dt.date,
+    regime: str = "",
+    permit_kind: str = "",
+    exclude_permits: tuple[int, ...] = (),
+    protocol: str = "",
+    issuing: bool = False,
+) -> ApplicantFacts:
     """The facts the eligibility rules read, from the database and the form.
 
     ``permits``: the permits in force of the applicant and of related people
@@ -180,24 +194,36 @@ def applicant_facts(applicant: Applicant, *, documents: list[DocumentInput], sit
     from models.charges import debts_of
     from models.permits import active_count, history_facts_for, permit_facts_for, quota_count
 
-    delivered = {d.document: DocumentFacts(delivered_on=d.delivered_on or today, valid_until=d.valid_until)
-                 for d in documents}
+    delivered = {
+        d.document: DocumentFacts(delivered_on=d.delivered_on or today, valid_until=d.valid_until) for d in documents
+    }
     permits = permit_facts_for(applicant.kind, applicant.id, today=today, exclude=exclude_permits)
     history = history_facts_for(applicant.kind, applicant.id, today=today)
     counts = {}
     if regime and permit_kind:
-        counts = {"active_count": active_count(regime, permit_kind, today=today, exclude=exclude_permits),
-                  "quota_used": quota_count(regime, permit_kind, today=today, exclude=exclude_permits)}
+        counts = {
+            "active_count": active_count(regime, permit_kind, today=today, exclude=exclude_permits),
+            "quota_used": quota_count(regime, permit_kind, today=today, exclude=exclude_permits),
+        }
     site_label = None
     if site and regime:
         try:
             site_label = get_regime(regime).site(site).label
         except UserError:
             site_label = None
-    common = dict(today=today, documents=delivered, debts=debts_of(applicant.kind, applicant.id, today=today),
-                  permits=permits, history=history, site_id=site or None, site_label=site_label, **counts)
-    resident, since, registration = (local_to(applicant.kind, applicant.id, get_regime(regime)) if regime
-                                     else (None, None, None))
+    common = dict(
+        today=today,
+        documents=delivered,
+        debts=debts_of(applicant.kind, applicant.id, today=today),
+        permits=permits,
+        history=history,
+        site_id=site or None,
+        site_label=site_label,
+        **counts,
+    )
+    resident, since, registration = (
+        local_to(applicant.kind, applicant.id, get_regime(regime)) if regime else (None, None, None)
+    )
     if regime:
         common["based_elsewhere"] = based_elsewhere(applicant.kind, applicant.id, get_regime(regime))
         if permit_kind and protocol:
@@ -207,14 +233,27 @@ def applicant_facts(applicant: Applicant, *, documents: list[DocumentInput], sit
         person = Person.get_by_id(applicant.id)
         mei_company = _mei_company(person)
         return ApplicantFacts(
-            applicant_type="person", is_mei=applicant.is_mei, has_cnpj=mei_company is not None,
-            has_municipal_registration=registration, birth_date=person.birth_date, resident_since=since,
-            is_resident=resident, **common)
+            applicant_type="person",
+            is_mei=applicant.is_mei,
+            has_cnpj=mei_company is not None,
+            has_municipal_registration=registration,
+            birth_date=person.birth_date,
+            resident_since=since,
+            is_resident=resident,
+            **common,
+        )
     company = Company.get_by_id(applicant.id)
     owner = _responsible_person(company)
     return ApplicantFacts(
-        applicant_type="company", is_mei=company.mei, has_cnpj=True, has_municipal_registration=registration,
-        birth_date=owner.birth_date if owner else None, resident_since=since, is_resident=resident, **common)
+        applicant_type="company",
+        is_mei=company.mei,
+        has_cnpj=True,
+        has_municipal_registration=registration,
+        birth_date=owner.birth_date if owner else None,
+        resident_since=since,
+        is_resident=resident,
+        **common,
+    )
 
 
 def site_dates(regime: Regime, site: str) -> EventDates | None:
@@ -226,9 +265,12 @@ def site_dates(regime: Regime, site: str) -> EventDates | None:
     text = " ".join((site or "").split())
     if not text:
         return None
-    row = (Site.select().where((Site.regime == regime.id)
-                               & ((fn.LOWER(Site.name) == text.lower()) | (Site.regime_site == text)))
-           .order_by(Site.id).first())
+    row = (
+        Site.select()
+        .where((Site.regime == regime.id) & ((fn.LOWER(Site.name) == text.lower()) | (Site.regime_site == text)))
+        .order_by(Site.id)
+        .first()
+    )
     if row is None or row.last_day is None:
         return None
     return EventDates(row.first_day or row.last_day, row.last_day, f"datas do local «{row.name}» em Mapas")
@@ -256,14 +298,26 @@ class Assessment:
     filing: FilingCheck | None = None  # may it be filed now (registration window, the event's dates)
 
 
-def assess(applicant: Applicant, data: ApplicationInput, *, energy: str = "none",
-           today: _dt.date | None = None, now: _dt.datetime | None = None) -> Assessment:
+def assess(
+    applicant: Applicant,
+    data: ApplicationInput,
+    *,
+    energy: str = "none",
+    today: _dt.date | None = None,
+    now: _dt.datetime | None = None,
+) -> Assessment:
     """Eligibility rule by rule, the price and whether it may be filed now, for what is on the form."""
     at = moment_of(today, now)
     today = at.date()
     regime: Regime = get_regime(data.regime, on=today)  # the version in force on the application's day
-    facts = applicant_facts(applicant, documents=data.documents, site=data.site, today=today,
-                            regime=data.regime, permit_kind=data.permit_kind)
+    facts = applicant_facts(
+        applicant,
+        documents=data.documents,
+        site=data.site,
+        today=today,
+        regime=data.regime,
+        permit_kind=data.permit_kind,
+    )
     eligibility = evaluate_eligibility(regime, data.permit_kind, facts, **exemption_terms(regime, data))
     kind = regime.permit_kind(data.permit_kind)
     result, problem = None, None
@@ -287,9 +341,14 @@ def assess(applicant: Applicant, data: ApplicationInput, *, energy: str = "none"
         except UserError as exc:
             problem = exc
         if result is not None and later:
-            result = dataclasses.replace(result, notes=result.notes + tuple(
-                f"{f.label}: valor definido pela Administração ({regime.cite_item(f)}), cobrado à parte."
-                for f in later))
+            result = dataclasses.replace(
+                result,
+                notes=result.notes
+                + tuple(
+                    f"{f.label}: valor definido pela Administração ({regime.cite_item(f)}), cobrado à parte."
+                    for f in later
+                ),
+            )
     return Assessment(eligibility, result, problem, filing_for(regime, kind.id, data.site, at))
 
 
@@ -304,10 +363,15 @@ def exemption_terms(regime: Regime, data: ApplicationInput) -> dict:
     if exemption is None:
         return {}
     cite = regime.cite_item(exemption)
-    extra = (Rule(kind="document", document=exemption.document, basis=exemption.basis,
-                  basis_act=exemption.basis_act),) if exemption.document else ()
-    return {"extra_rules": extra,
-            "waived_documents": {doc: f"{exemption.label}, {cite}" for doc in exemption.waives_documents}}
+    extra = (
+        (Rule(kind="document", document=exemption.document, basis=exemption.basis, basis_act=exemption.basis_act),)
+        if exemption.document
+        else ()
+    )
+    return {
+        "extra_rules": extra,
+        "waived_documents": {doc: f"{exemption.label}, {cite}" for doc in exemption.waives_documents},
+    }
 
 
 def stored_input(app) -> ApplicationInput:
@@ -315,15 +379,27 @@ def stored_input(app) -> ApplicationInput:
     from models.applications import ApplicationDocument
 
     # delivered later (the winners' documents) after those of the application: the latest of a kind counts
-    docs = [DocumentInput(d.document, d.delivered_on, d.valid_until)
-            for d in app.documents.order_by(ApplicationDocument.id)]
+    docs = [
+        DocumentInput(d.document, d.delivered_on, d.valid_until) for d in app.documents.order_by(ApplicationDocument.id)
+    ]
     return ApplicationInput(
-        regime=app.regime, permit_kind=app.permit_kind, person_id=app.person_id, company_id=app.company_id,
-        line=app.line, group=app.group, section=app.section, site=app.site, equipment=app.equipment,
+        regime=app.regime,
+        permit_kind=app.permit_kind,
+        person_id=app.person_id,
+        company_id=app.company_id,
+        line=app.line,
+        group=app.group,
+        section=app.section,
+        site=app.site,
+        equipment=app.equipment,
         front=format_factor(app.front) if app.front is not None else "",
         depth=format_factor(app.depth) if app.depth is not None else "",
-        hitch=format_factor(app.hitch) if app.hitch is not None else "", venue=app.venue or "",
-        days=str(app.days) if app.days else "", exemption=app.exemption or "", documents=docs)
+        hitch=format_factor(app.hitch) if app.hitch is not None else "",
+        venue=app.venue or "",
+        days=str(app.days) if app.days else "",
+        exemption=app.exemption or "",
+        documents=docs,
+    )
 
 
 def later_requirements(app, *, today: _dt.date) -> tuple:
@@ -338,8 +414,15 @@ def later_requirements(app, *, today: _dt.date) -> tuple:
     if not rules:
         return ()
     applicant = load_applicant("person" if app.person_id else "company", app.person_id or app.company_id)
-    facts = applicant_facts(applicant, documents=stored_input(app).documents, site=app.site, today=today,
-                            regime=regime.id, permit_kind=kind.id, protocol=app.protocol)
+    facts = applicant_facts(
+        applicant,
+        documents=stored_input(app).documents,
+        site=app.site,
+        today=today,
+        regime=regime.id,
+        permit_kind=kind.id,
+        protocol=app.protocol,
+    )
     return tuple(evaluate_rule(regime, kind, rule, facts, position=i) for i, rule in rules)
 
 
@@ -350,9 +433,20 @@ def eligibility_now(app, *, today: _dt.date | None = None):
     regime = get_regime(app.regime)
     applicant = load_applicant("person" if app.person_id else "company", app.person_id or app.company_id)
     stored = stored_input(app)
-    return evaluate_eligibility(regime, app.permit_kind, applicant_facts(
-        applicant, documents=stored.documents, site=app.site, today=today, regime=app.regime,
-        permit_kind=app.permit_kind, protocol=app.protocol), **exemption_terms(regime, stored))
+    return evaluate_eligibility(
+        regime,
+        app.permit_kind,
+        applicant_facts(
+            applicant,
+            documents=stored.documents,
+            site=app.site,
+            today=today,
+            regime=app.regime,
+            permit_kind=app.permit_kind,
+            protocol=app.protocol,
+        ),
+        **exemption_terms(regime, stored),
+    )
 
 
 def approve_application(app, *, by: str, today: _dt.date | None = None):

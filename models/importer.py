@@ -92,52 +92,141 @@ class ImportField:
 
 
 FIELDS: tuple[ImportField, ...] = (
-    ImportField("name", "Nome", "vendor",
-                ("nome", "nome completo", "ambulante", "permissionario", "titular", "vendedor", "nome do ambulante",
-                 "nome do titular", "nome do permissionario", "feirante", "nome razao social", "requerente")),
+    ImportField(
+        "name",
+        "Nome",
+        "vendor",
+        (
+            "nome",
+            "nome completo",
+            "ambulante",
+            "permissionario",
+            "titular",
+            "vendedor",
+            "nome do ambulante",
+            "nome do titular",
+            "nome do permissionario",
+            "feirante",
+            "nome razao social",
+            "requerente",
+        ),
+    ),
     ImportField("legal_name", "Razão social", "vendor", ("razao social", "empresa", "nome empresarial")),
     ImportField("cpf", "CPF", "vendor", ("cpf", "cpf do titular", "n cpf", "no cpf")),
     ImportField("cnpj", "CNPJ", "vendor", ("cnpj", "n cnpj", "no cnpj")),
-    ImportField("cpf_cnpj", "CPF ou CNPJ", "vendor",
-                ("cpf cnpj", "cnpj cpf", "cpf ou cnpj", "documento", "cpf cnpj do titular", "doc")),
+    ImportField(
+        "cpf_cnpj",
+        "CPF ou CNPJ",
+        "vendor",
+        ("cpf cnpj", "cnpj cpf", "cpf ou cnpj", "documento", "cpf cnpj do titular", "doc"),
+    ),
     ImportField("rg", "RG", "vendor", ("rg", "identidade", "carteira de identidade", "rg numero", "n rg", "no rg")),
-    ImportField("birth_date", "Data de nascimento", "vendor",
-                ("data de nascimento", "nascimento", "dt nascimento", "data nasc", "dt nasc", "data de nasc",
-                 "nasc"), "dd/mm/aaaa"),
-    ImportField("street", "Logradouro", "vendor",
-                ("endereco", "logradouro", "rua", "endereco residencial", "end", "avenida")),
+    ImportField(
+        "birth_date",
+        "Data de nascimento",
+        "vendor",
+        ("data de nascimento", "nascimento", "dt nascimento", "data nasc", "dt nasc", "data de nasc", "nasc"),
+        "dd/mm/aaaa",
+    ),
+    ImportField(
+        "street", "Logradouro", "vendor", ("endereco", "logradouro", "rua", "endereco residencial", "end", "avenida")
+    ),
     ImportField("number", "Número", "vendor", ("numero", "n", "no", "num", "nro", "numero da casa")),
     ImportField("district", "Bairro", "vendor", ("bairro",)),
     ImportField("city", "Cidade", "vendor", ("cidade", "municipio")),
     ImportField("state", "UF", "vendor", ("uf", "estado")),
     ImportField("zip_code", "CEP", "vendor", ("cep",)),
-    ImportField("phone", "Telefone", "vendor",
-                ("telefone", "celular", "fone", "tel", "contato", "whatsapp", "telefone celular")),
+    ImportField(
+        "phone", "Telefone", "vendor", ("telefone", "celular", "fone", "tel", "contato", "whatsapp", "telefone celular")
+    ),
     ImportField("email", "E-mail", "vendor", ("e mail", "email", "correio eletronico")),
     ImportField("trade_name", "Nome fantasia", "vendor", ("nome fantasia", "fantasia")),
-    ImportField("municipal_registration", "Inscrição municipal", "vendor",
-                ("inscricao municipal", "im", "cadastro municipal", "insc municipal", "inscr municipal")),
+    ImportField(
+        "municipal_registration",
+        "Inscrição municipal",
+        "vendor",
+        ("inscricao municipal", "im", "cadastro municipal", "insc municipal", "inscr municipal"),
+    ),
     ImportField("mei", "MEI", "vendor", ("mei", "e mei", "microempreendedor individual"), "sim/não"),
     ImportField("regime", "Regime", "permit", ("regime", "ato", "lei"), "id do regime"),
-    ImportField("permit_kind", "Tipo de permissão", "permit",
-                ("tipo de permissao", "tipo", "modalidade", "tipo de licenca", "categoria", "tipo de alvara")),
-    ImportField("site", "Local", "permit",
-                ("local", "ponto", "feira", "localizacao", "endereco do ponto", "local de trabalho")),
-    ImportField("line", "Ramo", "permit",
-                ("ramo", "atividade", "produto", "produtos", "ramo de atividade", "mercadoria", "mercadorias")),
+    ImportField(
+        "permit_kind",
+        "Tipo de permissão",
+        "permit",
+        ("tipo de permissao", "tipo", "modalidade", "tipo de licenca", "categoria", "tipo de alvara"),
+    ),
+    ImportField(
+        "site", "Local", "permit", ("local", "ponto", "feira", "localizacao", "endereco do ponto", "local de trabalho")
+    ),
+    ImportField(
+        "line",
+        "Ramo",
+        "permit",
+        ("ramo", "atividade", "produto", "produtos", "ramo de atividade", "mercadoria", "mercadorias"),
+    ),
     ImportField("section", "Seção", "permit", ("secao", "setor")),
     ImportField("front", "Frente (m)", "permit", ("frente", "testada", "frente m", "largura"), "metros"),
     ImportField("depth", "Profundidade (m)", "permit", ("profundidade", "fundo", "profundidade m"), "metros"),
-    ImportField("valid_from", "Válida desde", "permit",
-                ("inicio", "valido de", "valida de", "validade inicial", "inicio da validade", "data de emissao",
-                 "emissao", "vigencia inicial", "desde", "inicio da vigencia", "data de inicio"), "dd/mm/aaaa"),
-    ImportField("valid_until", "Válida até", "permit",
-                ("validade", "valido ate", "valida ate", "vencimento", "fim", "fim da validade", "vigencia final",
-                 "data de validade", "fim da vigencia", "data de vencimento"), "dd/mm/aaaa"),
-    ImportField("previous_number", "Número anterior", "permit",
-                ("numero anterior", "alvara", "n do alvara", "no do alvara", "numero do alvara", "n alvara",
-                 "no alvara", "licenca", "numero da licenca", "n da licenca", "permissao", "numero da permissao",
-                 "n da permissao", "termo", "tpu", "credencial")),
+    ImportField(
+        "valid_from",
+        "Válida desde",
+        "permit",
+        (
+            "inicio",
+            "valido de",
+            "valida de",
+            "validade inicial",
+            "inicio da validade",
+            "data de emissao",
+            "emissao",
+            "vigencia inicial",
+            "desde",
+            "inicio da vigencia",
+            "data de inicio",
+        ),
+        "dd/mm/aaaa",
+    ),
+    ImportField(
+        "valid_until",
+        "Válida até",
+        "permit",
+        (
+            "validade",
+            "valido ate",
+            "valida ate",
+            "vencimento",
+            "fim",
+            "fim da validade",
+            "vigencia final",
+            "data de validade",
+            "fim da vigencia",
+            "data de vencimento",
+        ),
+        "dd/mm/aaaa",
+    ),
+    ImportField(
+        "previous_number",
+        "Número anterior",
+        "permit",
+        (
+            "numero anterior",
+            "alvara",
+            "n do alvara",
+            "no do alvara",
+            "numero do alvara",
+            "n alvara",
+            "no alvara",
+            "licenca",
+            "numero da licenca",
+            "n da licenca",
+            "permissao",
+            "numero da permissao",
+            "n da permissao",
+            "termo",
+            "tpu",
+            "credencial",
+        ),
+    ),
 )
 FIELD = {f.key: f for f in FIELDS}
 PERMIT_FIELDS = tuple(f.key for f in FIELDS if f.group == "permit")
@@ -201,8 +290,9 @@ def _blank(cells) -> bool:
 
 
 #: What a list of vendors in .xlsx may hold once decompressed (a list of 100.000 rows is some tens of MB).
-XLSX_LIMITS = ZipLimits("a planilha", max_entries=2_000, max_entry_bytes=256 * 1024**2,
-                        max_total_bytes=384 * 1024**2, max_ratio=100)
+XLSX_LIMITS = ZipLimits(
+    "a planilha", max_entries=2_000, max_entry_bytes=256 * 1024**2, max_total_bytes=384 * 1024**2, max_ratio=100
+)
 
 
 def _column_letter(index: int) -> str:
@@ -242,8 +332,7 @@ def _read_xlsx(path: Path) -> Sheet:
         for number, values in enumerate(sheet.iter_rows(values_only=True), 1):
             if number > 2 * MAX_ROWS:  # blank rows count too: a sheet of a million empty rows ends here
                 raise UserError(f"A planilha {path.name} tem mais de {2 * MAX_ROWS} linhas: divida-a em partes.")
-            cells = _checked_cells(values, number, path.name,
-                                   lambda n, c: f"célula {_column_letter(c)}{n}")
+            cells = _checked_cells(values, number, path.name, lambda n, c: f"célula {_column_letter(c)}{n}")
             if _blank(cells):
                 continue
             if headers is None:
@@ -333,8 +422,12 @@ class Mapping:
     defaults: dict[str, str] = field(default_factory=dict)
 
     def to_dict(self) -> dict:
-        return {"format": MAPPING_FORMAT, "version": MAPPING_VERSION, "columns": dict(self.columns),
-                "defaults": dict(self.defaults)}
+        return {
+            "format": MAPPING_FORMAT,
+            "version": MAPPING_VERSION,
+            "columns": dict(self.columns),
+            "defaults": dict(self.defaults),
+        }
 
     def to_json(self) -> str:
         return json.dumps(self.to_dict(), ensure_ascii=False, indent=2)
@@ -471,21 +564,31 @@ def check_mapping(mapping: Mapping, headers: Sequence[str]) -> None:
 
     missing = [h for h in mapping.columns.values() if h not in headers]
     if missing:
-        raise UserError(f"A planilha não tem a coluna {missing[0]!r} do mapeamento "
-                        f"(colunas: {', '.join(headers)}).", field="mapping")
+        raise UserError(
+            f"A planilha não tem a coluna {missing[0]!r} do mapeamento (colunas: {', '.join(headers)}).",
+            field="mapping",
+        )
     if not any(k in mapping.columns for k in ("cpf", "cnpj", "cpf_cnpj")):
-        raise UserError("Indique a coluna do CPF, do CNPJ ou de \"CPF ou CNPJ\": sem ela não há como conferir "
-                        "quem é cada ambulante.", field="cpf")
+        raise UserError(
+            'Indique a coluna do CPF, do CNPJ ou de "CPF ou CNPJ": sem ela não há como conferir quem é cada ambulante.',
+            field="cpf",
+        )
     if not any(k in mapping.columns for k in ("name", "legal_name")):
         raise UserError("Indique a coluna do nome (ou da razão social).", field="name")
     if mapping.with_permits:
         if "regime" in mapping.defaults:
             get_regime(mapping.defaults["regime"].strip())
-        for key, what in (("regime", "o regime"), ("permit_kind", "o tipo de permissão"),
-                          ("valid_from", "o início da validade"), ("valid_until", "o fim da validade")):
+        for key, what in (
+            ("regime", "o regime"),
+            ("permit_kind", "o tipo de permissão"),
+            ("valid_from", "o início da validade"),
+            ("valid_until", "o fim da validade"),
+        ):
             if key not in mapping.columns and key not in mapping.defaults:
-                raise UserError(f"Para importar as permissões, indique {what}: uma coluna ou um valor para todas "
-                                "as linhas.", field=key)
+                raise UserError(
+                    f"Para importar as permissões, indique {what}: uma coluna ou um valor para todas as linhas.",
+                    field=key,
+                )
 
 
 # --------------------------------------------------------------------------- checking one row
@@ -695,16 +798,33 @@ def check_row(line: int, cells: dict, *, today: _dt.date, defaults: dict | None 
 
     name = " ".join(text.get("name", "").split())
     legal = " ".join(text.get("legal_name", "").split()) or name
-    address = {k: text.get(k, "") for k in ("street", "number", "district", "city", "state", "zip_code", "phone",
-                                            "email")}
-    for key, limit in (("name", 200), ("legal_name", 200), ("trade_name", 200), ("street", 200), ("number", 20),
-                       ("district", 100), ("city", 100), ("phone", 30), ("email", 200), ("rg", 30),
-                       ("municipal_registration", 40)):
+    address = {
+        k: text.get(k, "") for k in ("street", "number", "district", "city", "state", "zip_code", "phone", "email")
+    }
+    for key, limit in (
+        ("name", 200),
+        ("legal_name", 200),
+        ("trade_name", 200),
+        ("street", 200),
+        ("number", 20),
+        ("district", 100),
+        ("city", 100),
+        ("phone", 30),
+        ("email", 200),
+        ("rg", 30),
+        ("municipal_registration", 40),
+    ):
         if len(text.get(key, "")) > limit:
             errors.append(f"{FIELD[key].label}: no máximo {limit} caracteres.")
     if cnpj_text:
-        row.company = CompanyInput(cnpj=cnpj_text, legal_name=legal, trade_name=text.get("trade_name", ""), mei=mei,
-                                   municipal_registration=text.get("municipal_registration", ""), **address)
+        row.company = CompanyInput(
+            cnpj=cnpj_text,
+            legal_name=legal,
+            trade_name=text.get("trade_name", ""),
+            mei=mei,
+            municipal_registration=text.get("municipal_registration", ""),
+            **address,
+        )
         if cpf_text:
             row.company.partners = [PartnerInput(name=name, cpf=cpf_text)]
         try:
@@ -721,8 +841,7 @@ def check_row(line: int, cells: dict, *, today: _dt.date, defaults: dict | None 
     row.document = format_cnpj(cnpj) if cnpj else (format_cpf(cpf) if cpf else (cnpj_text or cpf_text))
 
     permit_columns = [k for k in PERMIT_FIELDS if k in cells]
-    if any(text.get(k) for k in permit_columns) or (
-            not permit_columns and any(k in defaults for k in PERMIT_FIELDS)):
+    if any(text.get(k) for k in permit_columns) or (not permit_columns and any(k in defaults for k in PERMIT_FIELDS)):
         row.permit = _check_permit(cells, text, defaults, row, errors)
     errors[:] = [" ".join(e.split()) for e in errors]  # a cell's line breaks never split the preview's line
     return row
@@ -766,8 +885,13 @@ def _check_permit(cells: dict, text: dict, defaults: dict, row: RowCheck, errors
         elif row.person is not None or row.company is not None:
             who = "empresa (CNPJ)" if "company" in kind.holder else "pessoa (CPF)"
             errors.append(f"{kind.label} é concedida a {who} ({regime.cite_item(kind)}).")
-    data = PermitData(regime=regime.id if regime else regime_id, permit_kind=kind.id if kind else kind_text,
-                      holder=holder, site=given_text("site"), previous_number=given_text("previous_number"))
+    data = PermitData(
+        regime=regime.id if regime else regime_id,
+        permit_kind=kind.id if kind else kind_text,
+        holder=holder,
+        site=given_text("site"),
+        previous_number=given_text("previous_number"),
+    )
     for key, limit in (("site", 200), ("previous_number", 40)):
         if len(getattr(data, key)) > limit:
             errors.append(f"{FIELD[key].label}: no máximo {limit} caracteres.")
@@ -802,8 +926,9 @@ def _check_permit(cells: dict, text: dict, defaults: dict, row: RowCheck, errors
         except UserError as exc:
             errors.append(exc.message)
     if data.valid_from and data.valid_until and data.valid_until < data.valid_from:
-        errors.append(f"A validade termina ({data.valid_until:%d/%m/%Y}) antes de começar "
-                      f"({data.valid_from:%d/%m/%Y}).")
+        errors.append(
+            f"A validade termina ({data.valid_until:%d/%m/%Y}) antes de começar ({data.valid_from:%d/%m/%Y})."
+        )
     return data
 
 
@@ -854,8 +979,10 @@ def preview_import(sheet: Sheet, mapping: Mapping, *, today: _dt.date | None = N
     """Check every row (see the module's docstring); reads the database for duplicates, writes nothing."""
     today = today or _dt.date.today()
     check_mapping(mapping, sheet.headers)
-    rows = [check_row(line, cells_of(sheet, mapping, cells), today=today, defaults=mapping.defaults)
-            for line, cells in sheet.rows]
+    rows = [
+        check_row(line, cells_of(sheet, mapping, cells), today=today, defaults=mapping.defaults)
+        for line, cells in sheet.rows
+    ]
     if not rows:
         raise UserError(f"{sheet.name} não tem linhas de dados abaixo do cabeçalho.")
     people = _registered(Person, Person.cpf, {r.cpf for r in rows if r.cpf}, lambda p: p.name)
@@ -886,8 +1013,9 @@ def preview_import(sheet: Sheet, mapping: Mapping, *, today: _dt.date | None = N
             if earlier.ok:
                 row.link_person = True  # registered by the earlier row, imported before this one
             else:
-                row.errors.append(f"O sócio (CPF {format_cpf(row.cpf)}) está na linha {earlier.line}, que tem "
-                                  "problemas.")
+                row.errors.append(
+                    f"O sócio (CPF {format_cpf(row.cpf)}) está na linha {earlier.line}, que tem problemas."
+                )
         else:
             first_person[row.cpf] = row
     return Preview(sheet, mapping, rows)
@@ -897,7 +1025,7 @@ def _registered(model, column, keys, label) -> dict[str, str]:
     found: dict[str, str] = {}
     values = list(keys)
     for start in range(0, len(values), 500):
-        for item in model.select().where(column.in_(values[start:start + 500])):
+        for item in model.select().where(column.in_(values[start : start + 500])):
             found[getattr(item, column.name)] = label(item)
     return found
 
@@ -914,18 +1042,25 @@ class ImportResult:
     permit_numbers: tuple[str, ...] = ()
 
     def text(self) -> str:
-        parts = [f"{self.people} {'pessoa' if self.people == 1 else 'pessoas'}",
-                 f"{self.companies} {'empresa' if self.companies == 1 else 'empresas'}",
-                 f"{self.permits} {'permissão' if self.permits == 1 else 'permissões'}"]
+        parts = [
+            f"{self.people} {'pessoa' if self.people == 1 else 'pessoas'}",
+            f"{self.companies} {'empresa' if self.companies == 1 else 'empresas'}",
+            f"{self.permits} {'permissão' if self.permits == 1 else 'permissões'}",
+        ]
         text = "Importados: " + ", ".join(parts[:-1]) + " e " + parts[-1] + "."
         if self.skipped:
             text += f" {self.skipped} {'linha ficou' if self.skipped == 1 else 'linhas ficaram'} de fora."
         return text
 
 
-def import_rows(preview: Preview, *, all_or_nothing: bool = False, today: _dt.date | None = None,
-                key_dir: Path | None = None, progress: Callable[[int, int], bool | None] | None = None,
-                ) -> ImportResult:
+def import_rows(
+    preview: Preview,
+    *,
+    all_or_nothing: bool = False,
+    today: _dt.date | None = None,
+    key_dir: Path | None = None,
+    progress: Callable[[int, int], bool | None] | None = None,
+) -> ImportResult:
     """Write the good rows of ``preview`` in one transaction (see the module's docstring).
 
     Two phases, so that another desk waits at most for the writing: every row is first **prepared** with no
@@ -944,8 +1079,10 @@ def import_rows(preview: Preview, *, all_or_nothing: bool = False, today: _dt.da
     today = today or _dt.date.today()
     bad = preview.bad_rows
     if all_or_nothing and bad:
-        raise UserError(f"{len(bad)} {'linha tem' if len(bad) == 1 else 'linhas têm'} problemas e a importação é "
-                        "tudo ou nada: nada foi importado.")
+        raise UserError(
+            f"{len(bad)} {'linha tem' if len(bad) == 1 else 'linhas têm'} problemas e a importação é "
+            "tudo ou nada: nada foi importado."
+        )
     good = preview.ok_rows
     if not good:
         raise UserError("Nenhuma linha correta para importar: nada foi importado.")
@@ -973,10 +1110,10 @@ class _Prepared:
     """One row made ready for the write: nothing in it needs the database's write turn."""
 
     row: RowCheck
-    person_values: dict | None = None      # a person to register (validated)
-    company_values: dict | None = None     # a company to register (validated)
-    permit: dict | None = None             # the permit's fields but its number and holder
-    event: dict | None = None              # its "issued" event but the permit
+    person_values: dict | None = None  # a person to register (validated)
+    company_values: dict | None = None  # a company to register (validated)
+    permit: dict | None = None  # the permit's fields but its number and holder
+    event: dict | None = None  # its "issued" event but the permit
 
 
 def _prepare_row(row: RowCheck, *, today: _dt.date, source: str, by: str) -> _Prepared:
@@ -1006,22 +1143,46 @@ def _prepare_permit(row: RowCheck, *, today: _dt.date, source: str, by: str) -> 
     notes = "Importada da lista do município"
     if data.previous_number:
         notes += f"; número anterior: {data.previous_number}"
-    fields = dict(year=today.year, origin="import", regime=regime.id, permit_kind=kind.id,
-                  act_sha256=regime.sha256 or "", site=data.site, line=data.line, section=data.section,
-                  front=data.front, depth=data.depth, days_hours=_schedule_text(regime, kind),
-                  valid_from=data.valid_from, valid_until=data.valid_until, status=status, issued_on=data.valid_from,
-                  issued_by=by, notes=notes + ".")
-    event = dict(on=today, by=by, kind="issued", status_from="", status_to=status,
-                 reason=f"importada de {source}, linha {row.line}"
-                 + (f" (número anterior {data.previous_number})" if data.previous_number else ""),
-                 ground="", data=json.dumps({"import": source, "line": row.line,
-                                             "previous_number": data.previous_number},
-                                            ensure_ascii=False, sort_keys=True))
+    fields = dict(
+        year=today.year,
+        origin="import",
+        regime=regime.id,
+        permit_kind=kind.id,
+        act_sha256=regime.sha256 or "",
+        site=data.site,
+        line=data.line,
+        section=data.section,
+        front=data.front,
+        depth=data.depth,
+        days_hours=_schedule_text(regime, kind),
+        valid_from=data.valid_from,
+        valid_until=data.valid_until,
+        status=status,
+        issued_on=data.valid_from,
+        issued_by=by,
+        notes=notes + ".",
+    )
+    event = dict(
+        on=today,
+        by=by,
+        kind="issued",
+        status_from="",
+        status_to=status,
+        reason=f"importada de {source}, linha {row.line}"
+        + (f" (número anterior {data.previous_number})" if data.previous_number else ""),
+        ground="",
+        data=json.dumps(
+            {"import": source, "line": row.line, "previous_number": data.previous_number},
+            ensure_ascii=False,
+            sort_keys=True,
+        ),
+    )
     return fields, event
 
 
-def _write_prepared(prepared: list[_Prepared], *, today: _dt.date, key_dir: Path | None,
-                    by: str) -> tuple[int, int, list[str]]:
+def _write_prepared(
+    prepared: list[_Prepared], *, today: _dt.date, key_dir: Path | None, by: str
+) -> tuple[int, int, list[str]]:
     """The write: inside the caller's transaction, what was prepared, checked again against what another desk
     registered meanwhile; the permits' numbers taken last, in one step."""
     from models.applications import next_numbers
@@ -1031,7 +1192,7 @@ def _write_prepared(prepared: list[_Prepared], *, today: _dt.date, key_dir: Path
     def clash(model, column, values: list[str]) -> dict[str, Any]:
         found: dict[str, Any] = {}
         for start in range(0, len(values), 500):
-            for row in model.select().where(column.in_(values[start:start + 500])):
+            for row in model.select().where(column.in_(values[start : start + 500])):
                 found[getattr(row, column.name)] = row
         return found
 
@@ -1049,26 +1210,37 @@ def _write_prepared(prepared: list[_Prepared], *, today: _dt.date, key_dir: Path
         if ready.person_values is not None:
             cpf = ready.person_values["cpf"]
             if cpf in taken_cpf:
-                raise UserError(f"Linha {row.line}: CPF já cadastrado para {taken_cpf[cpf].name} (em outra mesa, "
-                                "enquanto a lista era preparada). Nada foi importado.", field="cpf")
+                raise UserError(
+                    f"Linha {row.line}: CPF já cadastrado para {taken_cpf[cpf].name} (em outra mesa, "
+                    "enquanto a lista era preparada). Nada foi importado.",
+                    field="cpf",
+                )
             person = made[cpf] = _save_person(row.person, dict(ready.person_values), None)
             people += 1
         elif row.person is not None:
             person = made.get(row.cpf) or known.get(row.cpf)
             if person is None:
-                raise UserError(f"Linha {row.line}: o sócio de CPF {row.cpf} não está mais cadastrado. Nada foi "
-                                "importado.", field="cpf")
+                raise UserError(
+                    f"Linha {row.line}: o sócio de CPF {row.cpf} não está mais cadastrado. Nada foi importado.",
+                    field="cpf",
+                )
         if ready.company_values is not None:
             cnpj = ready.company_values["cnpj"]
             if cnpj in taken_cnpj:
-                raise UserError(f"Linha {row.line}: CNPJ já cadastrado para {taken_cnpj[cnpj].legal_name} (em "
-                                "outra mesa). Nada foi importado.", field="cnpj")
+                raise UserError(
+                    f"Linha {row.line}: CNPJ já cadastrado para {taken_cnpj[cnpj].legal_name} (em "
+                    "outra mesa). Nada foi importado.",
+                    field="cnpj",
+                )
             company = _save_company(row.company, dict(ready.company_values), None)
             companies += 1
         if ready.permit is not None:
             holder_company = row.permit.holder == "company"
-            permit = Permit(**ready.permit, person=None if holder_company else (person.id if person else None),
-                            company=(company.id if company else None) if holder_company else None)
+            permit = Permit(
+                **ready.permit,
+                person=None if holder_company else (person.id if person else None),
+                company=(company.id if company else None) if holder_company else None,
+            )
             permits.append((ready, permit))
     numbers: list[str] = []
     if permits:  # the numbers last: the counter's row is held only from here to the commit

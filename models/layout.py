@@ -63,9 +63,27 @@ from models.money import format_decimal_br
 from models.regimes import LayoutRules, Regime, Section
 
 __all__ = [
-    "SIDES", "SIDE_LABELS", "SIDE_USES", "OBSTACLE_KINDS", "NUMBERING", "BREACH_CODES", "ROTATIONS",
-    "Segment", "Obstacle", "StallRequest", "PlacedStall", "Unplaced", "Note", "Layout", "Breach",
-    "auto_layout", "check_plan", "resolve_gap", "format_metres", "to_mm", "from_mm",
+    "SIDES",
+    "SIDE_LABELS",
+    "SIDE_USES",
+    "OBSTACLE_KINDS",
+    "NUMBERING",
+    "BREACH_CODES",
+    "ROTATIONS",
+    "Segment",
+    "Obstacle",
+    "StallRequest",
+    "PlacedStall",
+    "Unplaced",
+    "Note",
+    "Layout",
+    "Breach",
+    "auto_layout",
+    "check_plan",
+    "resolve_gap",
+    "format_metres",
+    "to_mm",
+    "from_mm",
 ]
 
 SIDES = ("a", "b")
@@ -180,8 +198,9 @@ class Obstacle:
         if self.side not in (*SIDES, "both"):
             raise UserError(f"Lado do obstáculo inválido: {self.side!r} (use 'a', 'b' ou 'both').", field="side")
         if self.kind not in OBSTACLE_KINDS:
-            raise UserError(f"Tipo de obstáculo desconhecido: {self.kind!r}. Opções: {', '.join(OBSTACLE_KINDS)}.",
-                            field="kind")
+            raise UserError(
+                f"Tipo de obstáculo desconhecido: {self.kind!r}. Opções: {', '.join(OBSTACLE_KINDS)}.", field="kind"
+            )
         if to_mm(self.extent) <= 0:
             raise UserError("A extensão do obstáculo deve ser maior que zero.", field="extent")
 
@@ -341,22 +360,43 @@ def _gap(regime: Regime, gap: Decimal | None, *, strict: bool) -> tuple[int, str
         cite = regime.cite(rule.basis)
         if given is not None and given < legal:
             if strict:
-                raise UserError(f"O espaço entre bancas informado ({format_metres(given, mm=True)}) é menor que o "
-                                f"mínimo legal de {format_metres(legal, mm=True)} ({cite}).", field="gap")
+                raise UserError(
+                    f"O espaço entre bancas informado ({format_metres(given, mm=True)}) é menor que o "
+                    f"mínimo legal de {format_metres(legal, mm=True)} ({cite}).",
+                    field="gap",
+                )
             given = legal
         if given is not None and given > legal:
-            return given, cite, (f"Espaço entre bancas: {format_metres(given, mm=True)}, definido para o local "
-                                 f"(mínimo legal {format_metres(legal, mm=True)}).")
+            return (
+                given,
+                cite,
+                (
+                    f"Espaço entre bancas: {format_metres(given, mm=True)}, definido para o local "
+                    f"(mínimo legal {format_metres(legal, mm=True)})."
+                ),
+            )
         return legal, cite, f"Espaço mínimo entre bancas: {format_metres(legal, mm=True)}."
     if rule is not None and rule.admin_defined:
         cite = regime.cite(rule.basis)
         if given is None:
-            return 0, cite, ("O ato deixa o espaço mínimo entre as estruturas à Administração e nenhum foi "
-                             "informado para o local: bancas sem espaço entre si.")
+            return (
+                0,
+                cite,
+                (
+                    "O ato deixa o espaço mínimo entre as estruturas à Administração e nenhum foi "
+                    "informado para o local: bancas sem espaço entre si."
+                ),
+            )
         return given, cite, f"Espaço entre bancas definido pela Administração: {format_metres(given, mm=True)}."
     if given:
-        return given, None, (f"Espaço entre bancas definido para o local: {format_metres(given, mm=True)} "
-                             "(o ato não fixa espaçamento).")
+        return (
+            given,
+            None,
+            (
+                f"Espaço entre bancas definido para o local: {format_metres(given, mm=True)} "
+                "(o ato não fixa espaçamento)."
+            ),
+        )
     return 0, None, "O ato não fixa espaçamento entre bancas."
 
 
@@ -385,8 +425,9 @@ def _blocking_kinds(rules: _Rules, avoid: Iterable[str]) -> dict[str, tuple[str,
     kinds: dict[str, tuple[str, str | None]] = {}
     for kind in avoid:
         if kind not in OBSTACLE_KINDS:
-            raise UserError(f"Tipo de obstáculo desconhecido: {kind!r}. Opções: {', '.join(OBSTACLE_KINDS)}.",
-                            field="avoid")
+            raise UserError(
+                f"Tipo de obstáculo desconhecido: {kind!r}. Opções: {', '.join(OBSTACLE_KINDS)}.", field="avoid"
+            )
         kinds[kind] = ("obstacle", None)
     if rules.layout.no_crossings is not None:
         kinds["crossing"] = ("crossing", rules.cite(rules.layout.no_crossings.basis))
@@ -458,8 +499,9 @@ class _Blocked:
             return pos if pos + length <= limit else None
 
 
-def _resolve(rules: _Rules, req: StallRequest, index: int, segment_width: int,
-             sides_used: tuple[str, ...]) -> tuple[_Item | None, Unplaced | None]:
+def _resolve(
+    rules: _Rules, req: StallRequest, index: int, segment_width: int, sides_used: tuple[str, ...]
+) -> tuple[_Item | None, Unplaced | None]:
     """Sizes, side and rank of one request, or why it cannot be placed at all."""
     regime = rules.regime
     section = None
@@ -488,35 +530,58 @@ def _resolve(rules: _Rules, req: StallRequest, index: int, segment_width: int,
         depth = req.depth if req.depth is not None else ends.depth
         if to_mm(front) > to_mm(ends.front) or to_mm(depth) > to_mm(ends.depth):
             return None, Unplaced(
-                req.key, f"ponta de feira de {format_metres(front)} × {format_metres(depth)}, maior que o máximo de "
-                         f"{format_metres(ends.front)} × {format_metres(ends.depth)}", rules.cite(ends.basis))
+                req.key,
+                f"ponta de feira de {format_metres(front)} × {format_metres(depth)}, maior que o máximo de "
+                f"{format_metres(ends.front)} × {format_metres(ends.depth)}",
+                rules.cite(ends.basis),
+            )
     else:
-        front = req.front if req.front is not None else (
-            line.front if line is not None and line.front is not None else (
-                equipment.front if equipment is not None else None))
-        depth = req.depth if req.depth is not None else (
-            line.depth if line is not None and line.depth is not None else (
-                equipment.depth if equipment is not None else None))
+        front = (
+            req.front
+            if req.front is not None
+            else (
+                line.front
+                if line is not None and line.front is not None
+                else (equipment.front if equipment is not None else None)
+            )
+        )
+        depth = (
+            req.depth
+            if req.depth is not None
+            else (
+                line.depth
+                if line is not None and line.depth is not None
+                else (equipment.depth if equipment is not None else None)
+            )
+        )
         if front is None or depth is None:
             what = f"o ramo {line.label}" if line is not None else "a banca"
-            return None, Unplaced(req.key, f"sem medidas: {what} não tem tamanho no ato e a frente e a profundidade "
-                                           "não foram informadas")
+            return None, Unplaced(
+                req.key, f"sem medidas: {what} não tem tamanho no ato e a frente e a profundidade não foram informadas"
+            )
         too_big = _too_large(rules, line, equipment, to_mm(front), to_mm(depth))
         if too_big:
             return None, Unplaced(req.key, too_big[0], too_big[1])
     hitch = req.hitch or Decimal(0)
     item = _Item(req, index, to_mm(front), to_mm(depth), to_mm(hitch), line=line_id or None)
     if item.front <= 0 or item.depth <= 0 or item.hitch < 0:
-        return None, Unplaced(req.key, "medidas inválidas (frente e profundidade maiores que zero, engate não "
-                                       "negativo)")
+        return None, Unplaced(
+            req.key, "medidas inválidas (frente e profundidade maiores que zero, engate não negativo)"
+        )
     if item.depth > segment_width:
-        return None, Unplaced(req.key, f"profundidade de {format_metres(item.depth, mm=True)} maior que a largura "
-                                       f"da via ({format_metres(segment_width, mm=True)})")
+        return None, Unplaced(
+            req.key,
+            f"profundidade de {format_metres(item.depth, mm=True)} maior que a largura "
+            f"da via ({format_metres(segment_width, mm=True)})",
+        )
     if section is not None and section.side is not None:
         if section.side not in sides_used:
             basis = rules.layout.sides.basis if rules.layout.sides is not None else section.basis
-            return None, Unplaced(req.key, f"a Seção {section.numeral} fica no {SIDE_LABELS[section.side]} e este "
-                                           "trecho usa um lado só", rules.cite(basis))
+            return None, Unplaced(
+                req.key,
+                f"a Seção {section.numeral} fica no {SIDE_LABELS[section.side]} e este trecho usa um lado só",
+                rules.cite(basis),
+            )
         item.side = section.side
     if section is not None:
         order = section.order if section.order is not None else rules.section_rank[section.id] + 1
@@ -528,20 +593,34 @@ def _resolve(rules: _Rules, req: StallRequest, index: int, segment_width: int,
 
 def _too_large(rules: _Rules, line, equipment, front: int, depth: int) -> tuple[str, str | None] | None:
     if line is not None and line.front is not None and (front > to_mm(line.front) or depth > to_mm(line.depth)):
-        return (f"{format_metres(front, mm=True)} × {format_metres(depth, mm=True)}, maior que o tamanho do ramo "
-                f"{line.label} ({format_metres(line.front)} × {format_metres(line.depth)})", rules.cite(line.basis))
+        return (
+            f"{format_metres(front, mm=True)} × {format_metres(depth, mm=True)}, maior que o tamanho do ramo "
+            f"{line.label} ({format_metres(line.front)} × {format_metres(line.depth)})",
+            rules.cite(line.basis),
+        )
     if equipment is not None:
         max_front = equipment.max_front if equipment.max_front is not None else equipment.front
         max_depth = equipment.max_depth if equipment.max_depth is not None else equipment.depth
         if (max_front is not None and front > to_mm(max_front)) or (max_depth is not None and depth > to_mm(max_depth)):
             limit = " × ".join(format_metres(v) if v is not None else "—" for v in (max_front, max_depth))
-            return (f"{format_metres(front, mm=True)} × {format_metres(depth, mm=True)}, maior que o máximo do "
-                    f"equipamento {equipment.label} ({limit})", rules.cite(equipment.basis))
+            return (
+                f"{format_metres(front, mm=True)} × {format_metres(depth, mm=True)}, maior que o máximo do "
+                f"equipamento {equipment.label} ({limit})",
+                rules.cite(equipment.basis),
+            )
     return None
 
 
-def _run_side(heads: list[_Item], regular: list[_Item], tails: list[_Item], *, limit: int, gap: int,
-              end_distance: int, blocked_for) -> tuple[list[tuple[_Item, int]], list[_Item], int]:
+def _run_side(
+    heads: list[_Item],
+    regular: list[_Item],
+    tails: list[_Item],
+    *,
+    limit: int,
+    gap: int,
+    end_distance: int,
+    blocked_for,
+) -> tuple[list[tuple[_Item, int]], list[_Item], int]:
     """Pack one side in order: head end-vendors, stalls, tail end-vendors. Returns placed, failed, the end reached."""
     placed: list[tuple[_Item, int]] = []
     failed: list[_Item] = []
@@ -574,9 +653,17 @@ def _run_side(heads: list[_Item], regular: list[_Item], tails: list[_Item], *, l
     return placed, failed, reached
 
 
-def auto_layout(regime: Regime, segment: Segment, obstacles: Sequence[Obstacle], requests: Sequence[StallRequest],
-                *, gap: Decimal | None = None, numbering: str = "sequential", max_points: int | None = None,
-                avoid: Iterable[str] = ()) -> Layout:
+def auto_layout(
+    regime: Regime,
+    segment: Segment,
+    obstacles: Sequence[Obstacle],
+    requests: Sequence[StallRequest],
+    *,
+    gap: Decimal | None = None,
+    numbering: str = "sequential",
+    max_points: int | None = None,
+    avoid: Iterable[str] = (),
+) -> Layout:
     """Lay ``requests`` out along ``segment`` as the regime orders; deterministic.
 
     ``gap``: the gap the Administration set for the site (needed where the act
@@ -590,8 +677,9 @@ def auto_layout(regime: Regime, segment: Segment, obstacles: Sequence[Obstacle],
         raise UserError(f"Numeração desconhecida: {numbering!r}. Opções: {', '.join(NUMBERING)}.", field="numbering")
     rules = _rules(regime, gap, strict=True)
     if rules.layout.numbering and numbering not in rules.layout.numbering:
-        raise UserError(f"O regime {regime.id} admite só a numeração {', '.join(rules.layout.numbering)}.",
-                        field="numbering")
+        raise UserError(
+            f"O regime {regime.id} admite só a numeração {', '.join(rules.layout.numbering)}.", field="numbering"
+        )
     keys = [r.key for r in requests]
     if len(set(keys)) != len(keys):
         repeated = sorted({k for k in keys if keys.count(k) > 1})
@@ -618,8 +706,8 @@ def auto_layout(regime: Regime, segment: Segment, obstacles: Sequence[Obstacle],
     limit_points, points_basis = _max_points(rules, max_points)
     if limit_points is not None and len(items) + len(end_items) > limit_points:
         keep = items[:limit_points]
-        keep_ends = end_items[:max(0, limit_points - len(keep))]
-        for item in items[limit_points:] + end_items[len(keep_ends):]:
+        keep_ends = end_items[: max(0, limit_points - len(keep))]
+        for item in items[limit_points:] + end_items[len(keep_ends) :]:
             unplaced.append(Unplaced(item.req.key, f"o local admite no máximo {limit_points} pontos", points_basis))
         items, end_items = keep, keep_ends
         notes.append(Note(f"No máximo {limit_points} pontos no local.", points_basis))
@@ -628,8 +716,10 @@ def auto_layout(regime: Regime, segment: Segment, obstacles: Sequence[Obstacle],
     sided = {s: [it for it in items if it.side == s] for s in sides_used}
     free = [it for it in items if it.side is None]  # after the sections of side A, then on side B
     has_stalls = {s: bool(sided[s]) or (s == "a" and bool(free)) for s in sides_used}
-    ends = [(s, where) for s in sides_used for where in ("head", "tail") if has_stalls[s]] or [("a", "head"),
-                                                                                              ("a", "tail")]
+    ends = [(s, where) for s in sides_used for where in ("head", "tail") if has_stalls[s]] or [
+        ("a", "head"),
+        ("a", "tail"),
+    ]
     heads: dict[str, list[_Item]] = {s: [] for s in sides_used}
     tails: dict[str, list[_Item]] = {s: [] for s in sides_used}
     for i, item in enumerate(end_items):
@@ -643,7 +733,7 @@ def auto_layout(regime: Regime, segment: Segment, obstacles: Sequence[Obstacle],
         if obstacle.kind not in blocking:
             continue
         start = to_mm(obstacle.start)
-        for s in (SIDES if obstacle.side == "both" else (obstacle.side,)):
+        for s in SIDES if obstacle.side == "both" else (obstacle.side,):
             per_side_obstacles[s].append((start, start + to_mm(obstacle.extent)))
     for kind, (code, basis) in sorted(blocking.items()):
         if code == "obstacle":
@@ -674,8 +764,15 @@ def auto_layout(regime: Regime, segment: Segment, obstacles: Sequence[Obstacle],
 
         blockers[side] = blocked_for
         regular = sided[side] + (free if side == "a" else spill)
-        placed, failed, _ = _run_side(heads[side], regular, tails[side], limit=length, gap=rules.gap,
-                                      end_distance=end_distance, blocked_for=blocked_for)
+        placed, failed, _ = _run_side(
+            heads[side],
+            regular,
+            tails[side],
+            limit=length,
+            gap=rules.gap,
+            end_distance=end_distance,
+            blocked_for=blocked_for,
+        )
         placed_by_side[side] = placed
         last = side == sides_used[-1]
         spill = [] if last else [it for it in failed if it.side is None and not it.req.end_vendor]
@@ -690,8 +787,9 @@ def auto_layout(regime: Regime, segment: Segment, obstacles: Sequence[Obstacle],
         if side not in short_sides:
             continue
         hs, rs, ts = wanted[side]
-        _, _, reached = _run_side(hs, rs, ts, limit=_INF, gap=rules.gap, end_distance=end_distance,
-                                  blocked_for=blockers[side])
+        _, _, reached = _run_side(
+            hs, rs, ts, limit=_INF, gap=rules.gap, end_distance=end_distance, blocked_for=blockers[side]
+        )
         shortfall_by_side.append((side, from_mm(max(0, reached - length))))
     for side, item in failed_space:
         unplaced.append(Unplaced(item.req.key, f"não coube no {SIDE_LABELS[side]}", rules.cite(segment.basis)))
@@ -700,19 +798,32 @@ def auto_layout(regime: Regime, segment: Segment, obstacles: Sequence[Obstacle],
     if rules.layout.sides is not None and any(s.side for s in regime.sections):
         notes.append(Note(_sides_text(regime), rules.cite(rules.layout.sides.basis)))
     if end_rule is not None and end_items:
-        notes.append(Note(f"Pontas de feira de até {format_metres(end_rule.front)} × {format_metres(end_rule.depth)}, "
-                          f"a {format_metres(end_rule.min_distance or 0)} ou mais da primeira e da última banca.",
-                          rules.cite(end_rule.basis)))
+        notes.append(
+            Note(
+                f"Pontas de feira de até {format_metres(end_rule.front)} × {format_metres(end_rule.depth)}, "
+                f"a {format_metres(end_rule.min_distance or 0)} ou mais da primeira e da última banca.",
+                rules.cite(end_rule.basis),
+            )
+        )
     for rule in rules.layout.min_distance_from:
         what = _DISTANCE_FROM.get(rule.what, rule.what)
-        notes.append(Note(f"Distância mínima de {format_metres(rule.value)} de {what}: confira no mapa "
-                          "(não aplicada automaticamente).", rules.cite(rule.basis)))
+        notes.append(
+            Note(
+                f"Distância mínima de {format_metres(rule.value)} de {what}: confira no mapa "
+                "(não aplicada automaticamente).",
+                rules.cite(rule.basis),
+            )
+        )
     if len(sides_used) == 2:
         deepest = {s: max((it.depth for it, _ in placed_by_side.get(s, [])), default=0) for s in SIDES}
         if deepest["a"] and deepest["b"] and deepest["a"] + deepest["b"] >= width:
-            notes.append(Note(f"As bancas dos dois lados somam {format_metres(deepest['a'] + deepest['b'], mm=True)} "
-                              f"de profundidade e a via tem {format_metres(width, mm=True)}: não sobra passagem no "
-                              "meio onde elas se encontram; onde não cabem frente a frente, foram alternadas."))
+            notes.append(
+                Note(
+                    f"As bancas dos dois lados somam {format_metres(deepest['a'] + deepest['b'], mm=True)} "
+                    f"de profundidade e a via tem {format_metres(width, mm=True)}: não sobra passagem no "
+                    "meio onde elas se encontram; onde não cabem frente a frente, foram alternadas."
+                )
+            )
     notes.append(Note(f"Numeração {NUMBERING[numbering]}."))
     position = {key: i for i, key in enumerate(keys)}
     unplaced.sort(key=lambda u: position[u.key])
@@ -730,16 +841,18 @@ def auto_layout(regime: Regime, segment: Segment, obstacles: Sequence[Obstacle],
 def _sides_text(regime: Regime) -> str:
     parts = []
     for side in SIDES:
-        numerals = [s.numeral for s in sorted((s for s in regime.sections if s.side == side),
-                                              key=lambda s: (s.order or 0))]
+        numerals = [
+            s.numeral for s in sorted((s for s in regime.sections if s.side == side), key=lambda s: s.order or 0)
+        ]
         if numerals:
             span = numerals[0] if len(numerals) == 1 else f"{numerals[0]} a {numerals[-1]}"
             parts.append(f"Seções {span} no {SIDE_LABELS[side]}")
     return "; ".join(parts) + ", nesta ordem."
 
 
-def _number(placed_by_side: dict[str, list[tuple[_Item, int]]], sides_used: tuple[str, ...], numbering: str,
-            width: int) -> list[PlacedStall]:
+def _number(
+    placed_by_side: dict[str, list[tuple[_Item, int]]], sides_used: tuple[str, ...], numbering: str, width: int
+) -> list[PlacedStall]:
     stalls: list[PlacedStall] = []
     next_number = 1
     for side_index, side in enumerate(sides_used):
@@ -751,13 +864,25 @@ def _number(placed_by_side: dict[str, list[tuple[_Item, int]]], sides_used: tupl
                 number = next_number
                 next_number += 1
             req = item.req
-            stalls.append(PlacedStall(
-                key=req.key, number=number, side=side, x=from_mm(x),
-                y=from_mm(0 if side == "a" else width - item.depth),
-                width=from_mm(item.front), depth=from_mm(item.depth), rotation=0 if side == "a" else 180,
-                hitch=from_mm(item.hitch), section=req.section, line=item.line, holder=req.holder,
-                holder_id=req.holder_id, equipment=req.equipment, end_vendor=req.end_vendor,
-            ))
+            stalls.append(
+                PlacedStall(
+                    key=req.key,
+                    number=number,
+                    side=side,
+                    x=from_mm(x),
+                    y=from_mm(0 if side == "a" else width - item.depth),
+                    width=from_mm(item.front),
+                    depth=from_mm(item.depth),
+                    rotation=0 if side == "a" else 180,
+                    hitch=from_mm(item.hitch),
+                    section=req.section,
+                    line=item.line,
+                    holder=req.holder,
+                    holder_id=req.holder_id,
+                    equipment=req.equipment,
+                    end_vendor=req.end_vendor,
+                )
+            )
     return stalls
 
 
@@ -789,8 +914,16 @@ def _join(names: Sequence[str]) -> str:
     return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " e " + names[-1]
 
 
-def check_plan(regime: Regime, segment: Segment, obstacles: Sequence[Obstacle], stalls: Sequence[PlacedStall], *,
-               gap: Decimal | None = None, max_points: int | None = None, avoid: Iterable[str] = ()) -> list[Breach]:
+def check_plan(
+    regime: Regime,
+    segment: Segment,
+    obstacles: Sequence[Obstacle],
+    stalls: Sequence[PlacedStall],
+    *,
+    gap: Decimal | None = None,
+    max_points: int | None = None,
+    avoid: Iterable[str] = (),
+) -> list[Breach]:
     """Every legal problem of a plan, each with its stalls, a pt-BR message and its article.
 
     Fast enough for every edit (sorted sweeps, no pairwise comparison of all
@@ -808,8 +941,7 @@ def check_plan(regime: Regime, segment: Segment, obstacles: Sequence[Obstacle], 
     for g in sorted(geos, key=lambda g: (g.stall.number, g.stall.key)):
         first = seen.setdefault(g.stall.number, g)
         if first is not g:
-            out.append(Breach("number", (first.stall.key, g.stall.key),
-                              f"Duas bancas com o número {g.stall.number}."))
+            out.append(Breach("number", (first.stall.key, g.stall.key), f"Duas bancas com o número {g.stall.number}."))
 
     # outside the street, unknown ids, sizes, side and line of the section
     sides_used = segment.sides_used
@@ -818,29 +950,57 @@ def check_plan(regime: Regime, segment: Segment, obstacles: Sequence[Obstacle], 
     for g in geos:
         s = g.stall
         if s.side not in sides_used:
-            out.append(Breach("outside", (s.key,), f"A {g.name} está no {SIDE_LABELS.get(s.side, s.side)}, que este "
-                                                    "trecho não usa.", seg_basis))
+            out.append(
+                Breach(
+                    "outside",
+                    (s.key,),
+                    f"A {g.name} está no {SIDE_LABELS.get(s.side, s.side)}, que este trecho não usa.",
+                    seg_basis,
+                )
+            )
         elif g.x0 < 0 or g.x1 > length or g.y0 < 0 or g.y1 > width:
-            out.append(Breach("outside", (s.key,), f"A {g.name} sai dos limites do trecho "
-                                                    f"({format_metres(length, mm=True)} × "
-                                                    f"{format_metres(width, mm=True)}).", seg_basis))
+            out.append(
+                Breach(
+                    "outside",
+                    (s.key,),
+                    f"A {g.name} sai dos limites do trecho "
+                    f"({format_metres(length, mm=True)} × "
+                    f"{format_metres(width, mm=True)}).",
+                    seg_basis,
+                )
+            )
         section = rules.sections.get(s.section) if s.section else None
         line = rules.lines.get(s.line) if s.line else None
         equipment = rules.equipment.get(s.equipment) if s.equipment else None
-        unknown = [what for what, value, found in (("seção", s.section, section), ("ramo", s.line, line),
-                                                   ("equipamento", s.equipment, equipment))
-                   if value and found is None]
+        unknown = [
+            what
+            for what, value, found in (
+                ("seção", s.section, section),
+                ("ramo", s.line, line),
+                ("equipamento", s.equipment, equipment),
+            )
+            if value and found is None
+        ]
         if unknown:
-            out.append(Breach("unknown", (s.key,), f"A {g.name} tem {', '.join(unknown)} que não existe no regime "
-                                                    f"{regime.id}."))
+            out.append(
+                Breach(
+                    "unknown", (s.key,), f"A {g.name} tem {', '.join(unknown)} que não existe no regime {regime.id}."
+                )
+            )
         if s.end_vendor:
             if end_rule is None:
                 out.append(Breach("end-vendor", (s.key,), f"A {g.name} é ponta de feira, que o ato não prevê."))
             elif to_mm(s.width) > to_mm(end_rule.front) or to_mm(s.depth) > to_mm(end_rule.depth):
-                out.append(Breach("too-large", (s.key,),
-                                  f"A {g.name} (ponta de feira) tem {format_metres(s.width)} × "
-                                  f"{format_metres(s.depth)}; o máximo é {format_metres(end_rule.front)} × "
-                                  f"{format_metres(end_rule.depth)}.", rules.cite(end_rule.basis)))
+                out.append(
+                    Breach(
+                        "too-large",
+                        (s.key,),
+                        f"A {g.name} (ponta de feira) tem {format_metres(s.width)} × "
+                        f"{format_metres(s.depth)}; o máximo é {format_metres(end_rule.front)} × "
+                        f"{format_metres(end_rule.depth)}.",
+                        rules.cite(end_rule.basis),
+                    )
+                )
         else:
             if line is None and section is not None and len(section.lines) == 1:
                 line = rules.lines.get(section.lines[0])
@@ -848,16 +1008,26 @@ def check_plan(regime: Regime, segment: Segment, obstacles: Sequence[Obstacle], 
             if too_big:
                 out.append(Breach("too-large", (s.key,), f"A {g.name} tem {too_big[0]}.", too_big[1]))
         if section is not None and section.side is not None and s.side != section.side and s.side in SIDES:
-            out.append(Breach("wrong-side", (s.key,),
-                              f"A {g.name} é da Seção {section.numeral}, que fica no {SIDE_LABELS[section.side]}.",
-                              rules.cite(sides_basis or section.basis)))
+            out.append(
+                Breach(
+                    "wrong-side",
+                    (s.key,),
+                    f"A {g.name} é da Seção {section.numeral}, que fica no {SIDE_LABELS[section.side]}.",
+                    rules.cite(sides_basis or section.basis),
+                )
+            )
         if section is not None and s.line and line is not None and section.lines and s.line not in section.lines:
             homes = rules.line_sections.get(s.line, [])
-            where = (f"pertence à Seção {', '.join(h.numeral for h in homes)}" if homes else "não tem seção no regime")
-            out.append(Breach("two-sections", (s.key,),
-                              f"A {g.name} vende {line.label}, que {where}, mas está na Seção {section.numeral}: "
-                              "não se admite mais de uma seção por ramo.",
-                              rules.cite(homes[0].basis if homes else section.basis)))
+            where = f"pertence à Seção {', '.join(h.numeral for h in homes)}" if homes else "não tem seção no regime"
+            out.append(
+                Breach(
+                    "two-sections",
+                    (s.key,),
+                    f"A {g.name} vende {line.label}, que {where}, mas está na Seção {section.numeral}: "
+                    "não se admite mais de uma seção por ramo.",
+                    rules.cite(homes[0].basis if homes else section.basis),
+                )
+            )
 
     # overlaps and gaps: one sweep along the street, comparing only stalls still within reach
     min_gap = rules.gap
@@ -870,14 +1040,25 @@ def check_plan(regime: Regime, segment: Segment, obstacles: Sequence[Obstacle], 
                 continue  # not in the same row
             if a.x1 > g.x0 and g.x1 > g.x0 and a.x1 > a.x0:
                 overlap = min(a.x1, g.x1) - g.x0
-                out.append(Breach("overlap", (a.stall.key, g.stall.key),
-                                  f"As bancas {a.stall.number} e {g.stall.number} se sobrepõem em "
-                                  f"{format_metres(overlap, mm=True)}."))
+                out.append(
+                    Breach(
+                        "overlap",
+                        (a.stall.key, g.stall.key),
+                        f"As bancas {a.stall.number} e {g.stall.number} se sobrepõem em "
+                        f"{format_metres(overlap, mm=True)}.",
+                    )
+                )
             elif g.x0 - a.x1 < min_gap:
-                out.append(Breach("gap", (a.stall.key, g.stall.key),
-                                  f"Entre as bancas {a.stall.number} e {g.stall.number} há "
-                                  f"{format_metres(g.x0 - a.x1, mm=True)}; o mínimo é "
-                                  f"{format_metres(min_gap, mm=True)}.", gap_basis))
+                out.append(
+                    Breach(
+                        "gap",
+                        (a.stall.key, g.stall.key),
+                        f"Entre as bancas {a.stall.number} e {g.stall.number} há "
+                        f"{format_metres(g.x0 - a.x1, mm=True)}; o mínimo é "
+                        f"{format_metres(min_gap, mm=True)}.",
+                        gap_basis,
+                    )
+                )
         active.append(g)
 
     # crossings, garages and other kept-free obstacles on the stall's side
@@ -886,7 +1067,7 @@ def check_plan(regime: Regime, segment: Segment, obstacles: Sequence[Obstacle], 
     for obstacle in obstacles:
         if obstacle.kind in blocking:
             start = to_mm(obstacle.start)
-            for s in (SIDES if obstacle.side == "both" else (obstacle.side,)):
+            for s in SIDES if obstacle.side == "both" else (obstacle.side,):
                 per_side[s].append((start, start + to_mm(obstacle.extent), obstacle))
     for s in SIDES:
         per_side[s].sort(key=lambda o: (o[0], o[1]))
@@ -907,7 +1088,8 @@ def check_plan(regime: Regime, segment: Segment, obstacles: Sequence[Obstacle], 
             code, basis = blocking[obstacle.kind]
             name = f" ({obstacle.label})" if obstacle.label else ""
             what = {"crossing": "sobre o cruzamento", "garage": "em frente à entrada de garagem"}.get(
-                code, f"sobre {obstacle.kind_label}")
+                code, f"sobre {obstacle.kind_label}"
+            )
             extra = "" if code != "obstacle" else " — mantido livre por decisão da Administração"
             out.append(Breach(code, (g.stall.key,), f"A {g.name} está {what}{name}{extra}.", basis))
 
@@ -915,16 +1097,25 @@ def check_plan(regime: Regime, segment: Segment, obstacles: Sequence[Obstacle], 
     for side in SIDES:
         row = [g for g in geos if g.stall.side == side]
         regular = [g for g in row if not g.stall.end_vendor]
-        ordered = [(g, rules.sections[g.stall.section]) for g in regular
-                   if g.stall.section in rules.sections and rules.sections[g.stall.section].order is not None]
+        ordered = [
+            (g, rules.sections[g.stall.section])
+            for g in regular
+            if g.stall.section in rules.sections and rules.sections[g.stall.section].order is not None
+        ]
         misplaced = {id(g) for g, _ in _out_of_order(ordered)}
         highest: tuple[int, Section] | None = None  # the highest section seen so far along the side
         for g, section in ordered:
             if id(g) in misplaced:
                 after = f", depois da Seção {highest[1].numeral}" if highest and highest[0] > section.order else ""
-                out.append(Breach("section-order", (g.stall.key,),
-                                  f"A {g.name} (Seção {section.numeral}) está fora da ordem das seções no "
-                                  f"{SIDE_LABELS[side]}{after}.", rules.cite(sides_basis or section.basis)))
+                out.append(
+                    Breach(
+                        "section-order",
+                        (g.stall.key,),
+                        f"A {g.name} (Seção {section.numeral}) está fora da ordem das seções no "
+                        f"{SIDE_LABELS[side]}{after}.",
+                        rules.cite(sides_basis or section.basis),
+                    )
+                )
             if highest is None or section.order > highest[0]:
                 highest = (section.order, section)
         if end_rule is not None and regular:
@@ -932,18 +1123,29 @@ def check_plan(regime: Regime, segment: Segment, obstacles: Sequence[Obstacle], 
             distance = to_mm(end_rule.min_distance or 0)
             for g in row:
                 if g.stall.end_vendor and not (g.x1 + distance <= first or g.x0 >= last + distance):
-                    out.append(Breach("end-vendor", (g.stall.key,),
-                                      f"A {g.name} é ponta de feira e deve ficar numa ponta, a "
-                                      f"{format_metres(distance, mm=True)} ou mais da primeira e da última banca.",
-                                      rules.cite(end_rule.basis)))
+                    out.append(
+                        Breach(
+                            "end-vendor",
+                            (g.stall.key,),
+                            f"A {g.name} é ponta de feira e deve ficar numa ponta, a "
+                            f"{format_metres(distance, mm=True)} ou mais da primeira e da última banca.",
+                            rules.cite(end_rule.basis),
+                        )
+                    )
     out.extend(_split_sections(rules, geos))
 
     # maximum points
     limit, basis = _max_points(rules, max_points)
     if limit is not None and len(geos) > limit:
         extra = sorted(geos, key=lambda g: (g.stall.number, g.stall.key))[limit:]
-        out.append(Breach("max-points", tuple(g.stall.key for g in extra),
-                          f"O local tem {len(geos)} pontos; o máximo é {limit}.", basis))
+        out.append(
+            Breach(
+                "max-points",
+                tuple(g.stall.key for g in extra),
+                f"O local tem {len(geos)} pontos; o máximo é {limit}.",
+                basis,
+            )
+        )
     return out
 
 
@@ -993,8 +1195,14 @@ def _split_sections(rules: _Rules, geos: list[_Geo]) -> list[Breach]:
         section = rules.sections.get(section_id)
         numeral = section.numeral if section is not None else section_id
         extra = [g for part in parts[1:] for g in part]
-        out.append(Breach("two-sections", tuple(g.stall.key for g in extra),
-                          f"A Seção {numeral} está dividida em {len(parts)} trechos (bancas "
-                          f"{_join([str(g.stall.number) for g in extra])} fora do primeiro): cada ramo tem "
-                          "uma só seção.", rules.cite(section.basis) if section is not None else None))
+        out.append(
+            Breach(
+                "two-sections",
+                tuple(g.stall.key for g in extra),
+                f"A Seção {numeral} está dividida em {len(parts)} trechos (bancas "
+                f"{_join([str(g.stall.number) for g in extra])} fora do primeiro): cada ramo tem "
+                "uma só seção.",
+                rules.cite(section.basis) if section is not None else None,
+            )
+        )
     return out

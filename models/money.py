@@ -133,15 +133,17 @@ def parse_typed(value: str | int | Decimal, *, what: str = "Valor", field: str |
     elif _TYPED_DOT.fullmatch(cleaned):
         decimal = _format_fixed(Decimal(cleaned if cleaned[0] != "." else "0" + cleaned))
         grouped = _group_thousands(digits.lstrip("0") or "0")
-        raise UserError(f"{what}: «{text}» pode ser lido de duas formas — o ponto como vírgula decimal ({decimal}) "
-                        f"ou separando milhares ({grouped}). No Brasil a vírgula separa os decimais: "
-                        f"escreva {decimal}.", field=field)
+        raise UserError(
+            f"{what}: «{text}» pode ser lido de duas formas — o ponto como vírgula decimal ({decimal}) "
+            f"ou separando milhares ({grouped}). No Brasil a vírgula separa os decimais: "
+            f"escreva {decimal}.",
+            field=field,
+        )
     elif _TYPED_ENGLISH.fullmatch(cleaned):
         brazilian = cleaned.replace(",", " ").replace(".", ",").replace(" ", ".")
         raise UserError(f"{what}: «{text}» está no formato inglês; escreva {brazilian}.", field=field)
     else:
-        raise UserError(f"{what}: «{text}» não é um número (escreva, por exemplo, 1.500,00 ou 2,50).",
-                        field=field)
+        raise UserError(f"{what}: «{text}» não é um número (escreva, por exemplo, 1.500,00 ou 2,50).", field=field)
     result = Decimal(sign + number)
     return result + 0 if result == 0 else result  # "-0" is zero
 

@@ -51,10 +51,16 @@ class TargetExists(WriteFailed):
 def _reason(exc: OSError) -> str:
     import errno
 
-    known = {errno.ENOSPC: "o disco está cheio", errno.EDQUOT: "a cota de disco acabou",
-             errno.EACCES: "sem permissão de escrita", errno.EPERM: "sem permissão de escrita",
-             errno.EROFS: "a pasta está numa mídia somente leitura", errno.ENOENT: "a pasta não existe",
-             errno.EISDIR: "é uma pasta", errno.ENAMETOOLONG: "o nome é longo demais"}
+    known = {
+        errno.ENOSPC: "o disco está cheio",
+        errno.EDQUOT: "a cota de disco acabou",
+        errno.EACCES: "sem permissão de escrita",
+        errno.EPERM: "sem permissão de escrita",
+        errno.EROFS: "a pasta está numa mídia somente leitura",
+        errno.ENOENT: "a pasta não existe",
+        errno.EISDIR: "é uma pasta",
+        errno.ENAMETOOLONG: "o nome é longo demais",
+    }
     return known.get(exc.errno, exc.strerror or type(exc).__name__)
 
 
@@ -131,9 +137,15 @@ def _fsync_folder(folder: Path) -> None:
 
 
 @contextlib.contextmanager
-def output(target: str | os.PathLike, *, kind: str | None = None, private: bool = True,
-           check: Callable[[Path], str | None] | None = None, mode: int | None = None,
-           exclusive: bool = False) -> Iterator[Path]:
+def output(
+    target: str | os.PathLike,
+    *,
+    kind: str | None = None,
+    private: bool = True,
+    check: Callable[[Path], str | None] | None = None,
+    mode: int | None = None,
+    exclusive: bool = False,
+) -> Iterator[Path]:
     """``with output(target) as tmp:`` write ``tmp`` (a new, empty file beside the target); on leaving the block
     it is checked (:func:`check_complete`, then ``check``), synced and renamed over the target. An error in the
     block or in the checks removes it and leaves the target as it was.
@@ -198,8 +210,9 @@ def write_bytes(target: str | os.PathLike, data: bytes, **options) -> Path:
     return Path(target)
 
 
-def write_text(target: str | os.PathLike, text: str, *, encoding: str = "utf-8", newline: str | None = None,
-               **options) -> Path:
+def write_text(
+    target: str | os.PathLike, text: str, *, encoding: str = "utf-8", newline: str | None = None, **options
+) -> Path:
     with output(target, **options) as tmp:
         with tmp.open("w", encoding=encoding, newline=newline) as fh:
             fh.write(text)

@@ -6,18 +6,30 @@ import datetime as _dt
 import unicodedata
 from dataclasses import dataclass, field
 
-from peewee import (BooleanField, CharField, DateField, DateTimeField, ForeignKeyField, IntegerField, IntegrityError,
-                    TextField)
+from peewee import (
+    BooleanField,
+    CharField,
+    DateField,
+    DateTimeField,
+    ForeignKeyField,
+    IntegerField,
+    IntegrityError,
+    TextField,
+)
 
-from models.session import require
 from models.br import clean_cnpj, clean_cpf
 from models.db import BaseModel, DecimalTextField, db
 from models.errors import FieldErrors, UserError
 from models.money import parse_typed
+from models.session import require
 from models.text import control_errors
 
 HOUSING = {
-    "rented": "alugada", "financed": "financiada", "owned": "própria", "lent": "cedida", "other": "outra",
+    "rented": "alugada",
+    "financed": "financiada",
+    "owned": "própria",
+    "lent": "cedida",
+    "other": "outra",
 }
 RELATIONS = {"spouse": "cônjuge", "partner": "companheiro(a)", "child": "filho(a)", "dependant": "dependente"}
 
@@ -292,23 +304,40 @@ def validate_person(data: PersonInput, *, today: _dt.date) -> dict:
     if errors:
         raise FieldErrors(errors)
     return {
-        "name": name, "cpf": cpf, "rg": (data.rg or "").strip(), "birth_date": data.birth_date,
-        "street": data.street.strip(), "number": data.number.strip(), "district": data.district.strip(),
-        "city": data.city.strip(), "state": state, "zip_code": zip_code, "phone": data.phone.strip(),
-        "phone2": data.phone2.strip(), "email": data.email.strip(), "resident_since": data.resident_since,
-        "disabled": bool(data.disabled), "disability_notes": data.disability_notes.strip(),
-        "family_income_mw": income, "housing": data.housing, "experience_years": data.experience_years,
-        "search_name": search_key(name)[:Person.search_name.max_length],  # "ﬁ" searches as "fi": it may grow
+        "name": name,
+        "cpf": cpf,
+        "rg": (data.rg or "").strip(),
+        "birth_date": data.birth_date,
+        "street": data.street.strip(),
+        "number": data.number.strip(),
+        "district": data.district.strip(),
+        "city": data.city.strip(),
+        "state": state,
+        "zip_code": zip_code,
+        "phone": data.phone.strip(),
+        "phone2": data.phone2.strip(),
+        "email": data.email.strip(),
+        "resident_since": data.resident_since,
+        "disabled": bool(data.disabled),
+        "disability_notes": data.disability_notes.strip(),
+        "family_income_mw": income,
+        "housing": data.housing,
+        "experience_years": data.experience_years,
+        "search_name": search_key(name)[: Person.search_name.max_length],  # "ﬁ" searches as "fi": it may grow
     }
 
 
 def _update_versioned(model, row, values: dict):
     """Write ``values`` over ``row`` only if nobody changed it since it was read (optimistic locking)."""
-    updated = (model.update(**values, version=model.version + 1)
-               .where((model.id == row.id) & (model.version == row.version)).execute())
+    updated = (
+        model.update(**values, version=model.version + 1)
+        .where((model.id == row.id) & (model.version == row.version))
+        .execute()
+    )
     if updated != 1:
-        raise UserError("Este cadastro foi alterado por outra pessoa enquanto você editava; "
-                        "reabra-o para ver a versão atual.")
+        raise UserError(
+            "Este cadastro foi alterado por outra pessoa enquanto você editava; reabra-o para ver a versão atual."
+        )
     return model.get_by_id(row.id)
 
 
@@ -330,8 +359,9 @@ def save_person(data: PersonInput, *, person: Person | None = None, today: _dt.d
         clash = Person.get_or_none((Person.cpf == values["cpf"]) & (Person.id != (person.id if person else -1)))
         if clash is None:
             raise
-        raise FieldErrors({"cpf": f"CPF acabou de ser cadastrado em outra mesa, para {clash.name}; "
-                                  "nada foi gravado."}) from None
+        raise FieldErrors(
+            {"cpf": f"CPF acabou de ser cadastrado em outra mesa, para {clash.name}; nada foi gravado."}
+        ) from None
 
 
 def _save_person(data: PersonInput, values: dict, person: Person | None) -> Person:
@@ -347,9 +377,14 @@ def _save_person(data: PersonInput, values: dict, person: Person | None) -> Pers
             person = _update_versioned(Person, person, values)
             HouseholdMember.delete().where(HouseholdMember.person == person).execute()
         for member in data.household:
-            HouseholdMember.create(person=person, name=" ".join(member.name.split()), relation=member.relation,
-                                   cpf=clean_cpf(member.cpf) if member.cpf.strip() else "",
-                                   birth_date=member.birth_date, disabled=member.disabled)
+            HouseholdMember.create(
+                person=person,
+                name=" ".join(member.name.split()),
+                relation=member.relation,
+                cpf=clean_cpf(member.cpf) if member.cpf.strip() else "",
+                birth_date=member.birth_date,
+                disabled=member.disabled,
+            )
     return person
 
 
@@ -375,11 +410,20 @@ def validate_company(data: CompanyInput) -> dict:
         raise FieldErrors(errors)
     trade = " ".join((data.trade_name or "").split())
     return {
-        "cnpj": cnpj, "legal_name": legal, "trade_name": trade, "mei": bool(data.mei),
-        "municipal_registration": data.municipal_registration.strip(), "street": data.street.strip(),
-        "number": data.number.strip(), "district": data.district.strip(), "city": data.city.strip(),
-        "state": state, "zip_code": zip_code, "phone": data.phone.strip(), "email": data.email.strip(),
-        "search_name": search_key(f"{legal} {trade}")[:Company.search_name.max_length],
+        "cnpj": cnpj,
+        "legal_name": legal,
+        "trade_name": trade,
+        "mei": bool(data.mei),
+        "municipal_registration": data.municipal_registration.strip(),
+        "street": data.street.strip(),
+        "number": data.number.strip(),
+        "district": data.district.strip(),
+        "city": data.city.strip(),
+        "state": state,
+        "zip_code": zip_code,
+        "phone": data.phone.strip(),
+        "email": data.email.strip(),
+        "search_name": search_key(f"{legal} {trade}")[: Company.search_name.max_length],
     }
 
 
@@ -396,8 +440,9 @@ def save_company(data: CompanyInput, *, company: Company | None = None) -> Compa
         clash = Company.get_or_none((Company.cnpj == values["cnpj"]) & (Company.id != (company.id if company else -1)))
         if clash is None:
             raise
-        raise FieldErrors({"cnpj": f"CNPJ acabou de ser cadastrado em outra mesa, para {clash.legal_name}; "
-                                   "nada foi gravado."}) from None
+        raise FieldErrors(
+            {"cnpj": f"CNPJ acabou de ser cadastrado em outra mesa, para {clash.legal_name}; nada foi gravado."}
+        ) from None
 
 
 def _save_company(data: CompanyInput, values: dict, company: Company | None) -> Company:
@@ -409,10 +454,14 @@ def _save_company(data: CompanyInput, values: dict, company: Company | None) -> 
             CompanyPartner.delete().where(CompanyPartner.company == company).execute()
         for partner in data.partners:
             cpf = clean_cpf(partner.cpf) if partner.cpf.strip() else ""
-            CompanyPartner.create(company=company, name=" ".join(partner.name.split()), cpf=cpf,
-                                  person=Person.get_or_none(Person.cpf == cpf) if cpf else None,
-                                  spouse_name=" ".join(partner.spouse_name.split()),
-                                  spouse_cpf=clean_cpf(partner.spouse_cpf) if partner.spouse_cpf.strip() else "")
+            CompanyPartner.create(
+                company=company,
+                name=" ".join(partner.name.split()),
+                cpf=cpf,
+                person=Person.get_or_none(Person.cpf == cpf) if cpf else None,
+                spouse_name=" ".join(partner.spouse_name.split()),
+                spouse_cpf=clean_cpf(partner.spouse_cpf) if partner.spouse_cpf.strip() else "",
+            )
     return company
 
 

@@ -38,54 +38,56 @@ __all__ = ["PermitDocument", "from_regime", "precariousness"]
 @dataclass(frozen=True)
 class PermitDocument:
     # -- the act and the permit
-    number: str                      # permit number, e.g. "2026/000123"
-    instrument: str                  # "alvará", "termo de permissão de uso", "credencial", "licença de funcionamento", "permissão de uso"…
-    kind_label: str                  # the regime's permit kind label
+    number: str  # permit number, e.g. "2026/000123"
+    instrument: (
+        str  # "alvará", "termo de permissão de uso", "credencial", "licença de funcionamento", "permissão de uso"…
+    )
+    kind_label: str  # the regime's permit kind label
     municipality: str
-    state: str                       # UF, e.g. "SP"
-    act: str                         # the act, e.g. "Decreto nº 890, de 11 de dezembro de 2017"
-    basis: str                       # the articles that ground the permit, e.g. "art. 3º, II; art. 12"
+    state: str  # UF, e.g. "SP"
+    act: str  # the act, e.g. "Decreto nº 890, de 11 de dezembro de 2017"
+    basis: str  # the articles that ground the permit, e.g. "art. 3º, II; art. 12"
     valid_from: dt.date
     valid_until: dt.date
-    holder_name: str                 # person's name, or the company's legal name
-    act_short: str = ""              # e.g. "Dec. 890/2017"; citations use it (defaults to ``act``)
+    holder_name: str  # person's name, or the company's legal name
+    act_short: str = ""  # e.g. "Dec. 890/2017"; citations use it (defaults to ``act``)
     regime_id: str = ""
-    agency: str = ""                 # issuing body, e.g. "Divisão de Uso e Ocupação do Solo e Licenças"
-    process_number: str = ""         # process/protocol that granted the permit (Dec. 890/2017, art. 8º, IX)
+    agency: str = ""  # issuing body, e.g. "Divisão de Uso e Ocupação do Solo e Licenças"
+    process_number: str = ""  # process/protocol that granted the permit (Dec. 890/2017, art. 8º, IX)
     # -- the holder
-    cpf: str = ""                    # compact
+    cpf: str = ""  # compact
     rg: str = ""
-    cnpj: str = ""                   # compact
-    company_name: str = ""           # nome empresarial, when the holder is a company/MEI and differs from holder_name
-    trade_name: str = ""             # nome fantasia
+    cnpj: str = ""  # compact
+    company_name: str = ""  # nome empresarial, when the holder is a company/MEI and differs from holder_name
+    trade_name: str = ""  # nome fantasia
     municipal_registration: str = ""  # inscrição mobiliária / Cadastro Municipal
-    holder_id_number: str = ""       # the holder's identification number (Dec. 890/2017, art. 8º, IV)
-    address: str = ""                # home address, one line
+    holder_id_number: str = ""  # the holder's identification number (Dec. 890/2017, art. 8º, IV)
+    address: str = ""  # home address, one line
     photo_path: Path | None = None
     # -- the activity
-    product_line: str = ""           # line of activity / goods / foods allowed
-    product_group: str = ""          # e.g. "Grupo 3 — …" (Lei 1.171/2014, art. 34)
-    section: str = ""                # feira section, e.g. "Seção IV — Pastel"
-    equipment: str = ""              # equipment kind or category, e.g. "Carrinho", "Categoria A — food truck"
-    equipment_size: str = ""         # e.g. "1,50 × 0,80 m (+ 0,20 m de cabo)"
+    product_line: str = ""  # line of activity / goods / foods allowed
+    product_group: str = ""  # e.g. "Grupo 3 — …" (Lei 1.171/2014, art. 34)
+    section: str = ""  # feira section, e.g. "Seção IV — Pastel"
+    equipment: str = ""  # equipment kind or category, e.g. "Carrinho", "Categoria A — food truck"
+    equipment_size: str = ""  # e.g. "1,50 × 0,80 m (+ 0,20 m de cabo)"
     # -- where and when
-    site: str = ""                   # street, feira, beach, event area
-    point: str = ""                  # stall / point within the site, e.g. "Barraca 12"
-    days: str = ""                   # e.g. "27, 28 e 29/03/2026" or "sábados e domingos"
-    hours: str = ""                  # e.g. "das 8h às 18h"
+    site: str = ""  # street, feira, beach, event area
+    point: str = ""  # stall / point within the site, e.g. "Barraca 12"
+    days: str = ""  # e.g. "27, 28 e 29/03/2026" or "sábados e domingos"
+    hours: str = ""  # e.g. "das 8h às 18h"
     # -- money (optional): shown as R$ 1.234,56
     amount: Decimal | None = None
     amount_label: str = "Preço público recolhido"
     amount_basis: str = ""
     # -- issue
     issued_at: dt.date | dt.datetime | None = None
-    issued_by: str = ""              # the clerk (name and role)
-    card_title: str = "Cartão de identificação"   # "Cartão de Habilitação" (Ilha Comprida), …
-    card_basis: str = ""             # article that fixes the card's contents, e.g. "art. 8º"
-    precariousness: str = ""         # the warning the act requires (Lei 1.171/2014, art. 35, VI)
-    duties: tuple[str, ...] = ()     # obligations to print, each with its citation
+    issued_by: str = ""  # the clerk (name and role)
+    card_title: str = "Cartão de identificação"  # "Cartão de Habilitação" (Ilha Comprida), …
+    card_basis: str = ""  # article that fixes the card's contents, e.g. "art. 8º"
+    precariousness: str = ""  # the warning the act requires (Lei 1.171/2014, art. 35, VI)
+    duties: tuple[str, ...] = ()  # obligations to print, each with its citation
     observations: str = ""
-    qr_text: str = ""                # signed text (models.signing); empty → no QR printed
+    qr_text: str = ""  # signed text (models.signing); empty → no QR printed
 
     # -- derived ----------------------------------------------------------
 

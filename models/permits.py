@@ -68,11 +68,10 @@ Readings of the acts (each computed date carries its article):
 
 from __future__ import annotations
 
-import re
-
 import dataclasses
 import datetime as _dt
 import json
+import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -89,7 +88,6 @@ from peewee import (
 )
 
 from models.acts import act_sha
-from models.session import acting, require
 from models.applications import Application, ApplicationDocument, change_status, next_number
 from models.db import BaseModel, DecimalTextField, db
 from models.deadlines import compute_deadline
@@ -97,18 +95,54 @@ from models.eligibility import HistoryFacts, PermitFacts, add_months
 from models.errors import FieldErrors, UserError
 from models.files import keep_file
 from models.people import Company, CompanyPartner, HouseholdMember, Person
+from models.session import acting, require
 from models.signing_keys import qr_content
 
 __all__ = [
-    "STATUSES", "LIVE_STATUSES", "EVENT_KINDS", "ORIGINS",
-    "Permit", "PermitEvent", "PermitDocument", "documents_on_file",
-    "Term", "RenewalWindow", "StartupDeadline", "RenewalDue", "TodayItem",
-    "permit_term", "issue_permit", "suspend", "reactivate", "revoke", "cancel", "expire_due",
-    "renewal_window", "renew", "due_for_renewal", "startup_deadlines", "record_started",
-    "record_picked_up", "extend_startup", "grant_leave", "transfer_to_heir", "exchange_sites",
-    "today_items", "permit_document", "find_permit", "permit_facts_for", "history_facts_for",
-    "active_count", "quota_count", "related_holders", "permit_standing", "withdrawn_permits",
-    "PermitRow", "PermitHistoryItem", "permit_rows", "permit_history",
+    "STATUSES",
+    "LIVE_STATUSES",
+    "EVENT_KINDS",
+    "ORIGINS",
+    "Permit",
+    "PermitEvent",
+    "PermitDocument",
+    "documents_on_file",
+    "Term",
+    "RenewalWindow",
+    "StartupDeadline",
+    "RenewalDue",
+    "TodayItem",
+    "permit_term",
+    "issue_permit",
+    "suspend",
+    "reactivate",
+    "revoke",
+    "cancel",
+    "expire_due",
+    "renewal_window",
+    "renew",
+    "due_for_renewal",
+    "startup_deadlines",
+    "record_started",
+    "record_picked_up",
+    "extend_startup",
+    "grant_leave",
+    "transfer_to_heir",
+    "exchange_sites",
+    "today_items",
+    "permit_document",
+    "find_permit",
+    "permit_facts_for",
+    "history_facts_for",
+    "active_count",
+    "quota_count",
+    "related_holders",
+    "permit_standing",
+    "withdrawn_permits",
+    "PermitRow",
+    "PermitHistoryItem",
+    "permit_rows",
+    "permit_history",
 ]
 
 STATUSES = {
@@ -306,8 +340,15 @@ class Term:
     text: str
 
 
-def permit_term(regime, kind_id: str, start: _dt.date, *, event_end: _dt.date | None = None,
-                valid_until: _dt.date | None = None, renewal: bool = False) -> Term:
+def permit_term(
+    regime,
+    kind_id: str,
+    start: _dt.date,
+    *,
+    event_end: _dt.date | None = None,
+    valid_until: _dt.date | None = None,
+    renewal: bool = False,
+) -> Term:
     """The term of a permit of ``kind_id`` starting on ``start`` (the issue day, or the day after the renewed one).
 
     ``event_end`` is the event's last day when the regime has no dates for it;
@@ -320,28 +361,39 @@ def permit_term(regime, kind_id: str, start: _dt.date, *, event_end: _dt.date | 
     validity = kind.validity
     if validity is None:
         if valid_until is None:
-            raise FieldErrors({"valid_until": f"O ato ({regime.short}) não fixa prazo de validade para "
-                                              f"{kind.label}: informe a data final fixada pela Administração."})
+            raise FieldErrors(
+                {
+                    "valid_until": f"O ato ({regime.short}) não fixa prazo de validade para "
+                    f"{kind.label}: informe a data final fixada pela Administração."
+                }
+            )
         if valid_until < start:
-            raise FieldErrors({"valid_until": f"A validade termina em {_date(valid_until)}, antes de começar em "
-                                              f"{_date(start)}."})
+            raise FieldErrors(
+                {"valid_until": f"A validade termina em {_date(valid_until)}, antes de começar em {_date(start)}."}
+            )
         return Term(start, valid_until, "", f"prazo fixado pela Administração ({regime.short} não fixa validade)")
     if valid_until is not None:
-        raise FieldErrors({"valid_until": f"O ato fixa a validade ({regime.cite_item(validity)}); "
-                                          "não informe outra data final."})
+        raise FieldErrors(
+            {"valid_until": f"O ato fixa a validade ({regime.cite_item(validity)}); não informe outra data final."}
+        )
     article = regime.cite_item(validity)
     schedule = regime.schedule(kind.schedule) if kind.schedule else None
     event_days = sorted(d.date for d in schedule.days) if schedule is not None else []
     if validity.until == "event-end":
         if event_days and not renewal:
             if event_end is not None and event_end != event_days[-1]:
-                raise FieldErrors({"event_end": f"O ato fixa o fim do evento em {_date(event_days[-1])} "
-                                                f"({regime.cite_item(schedule)}); não informe outra data."})
+                raise FieldErrors(
+                    {
+                        "event_end": f"O ato fixa o fim do evento em {_date(event_days[-1])} "
+                        f"({regime.cite_item(schedule)}); não informe outra data."
+                    }
+                )
             end, how = event_days[-1], f"até o fim do evento ({schedule.label})"
         else:
             if event_end is None:
-                raise FieldErrors({"event_end": f"Informe o último dia do evento: a permissão vale até o fim do "
-                                                f"evento ({article})."})
+                raise FieldErrors(
+                    {"event_end": f"Informe o último dia do evento: a permissão vale até o fim do evento ({article})."}
+                )
             end, how = event_end, "até o fim do evento"
         if end < start:
             raise UserError(f"O evento terminou em {_date(end)}; não há o que autorizar em {_date(start)}.")
@@ -355,16 +407,22 @@ def permit_term(regime, kind_id: str, start: _dt.date, *, event_end: _dt.date | 
             last = first + _dt.timedelta(days=validity.days - 1)
             if start > last:
                 raise UserError(f"Os {validity.days} dias da permissão terminaram em {_date(last)} ({article}).")
-            return Term(max(start, first), last, article,
-                        f"{_plural(validity.days, 'dia', 'dias')} a partir de {_date(first)}")
-        return Term(first, first + _dt.timedelta(days=validity.days - 1), article,
-                    _plural(validity.days, "dia", "dias"))
+            return Term(
+                max(start, first), last, article, f"{_plural(validity.days, 'dia', 'dias')} a partir de {_date(first)}"
+            )
+        return Term(
+            first, first + _dt.timedelta(days=validity.days - 1), article, _plural(validity.days, "dia", "dias")
+        )
     months = validity.months or 12 * (validity.years or 0)
     if _exercise_cycle(kind):
         years = validity.years or 1
         end = _dt.date(start.year + years - 1, 12, 31)
-        return Term(start, end, article, f"exercício de {start.year}" if years == 1 else
-                    f"exercícios de {start.year} a {end.year}")
+        return Term(
+            start,
+            end,
+            article,
+            f"exercício de {start.year}" if years == 1 else f"exercícios de {start.year} a {end.year}",
+        )
     end = add_months(start, months) - _dt.timedelta(days=1)
     text = _plural(validity.years, "ano", "anos") if validity.years else _plural(months, "mês", "meses")
     return Term(start, end, article, text)
@@ -402,19 +460,42 @@ def _sign(permit: Permit, key_dir: Path | None) -> None:
     try:
         doc = permit_document(permit).signed(Path(key_dir) if isinstance(key_dir, (str, Path)) else key_dir)
     except OSError as exc:  # a key folder that cannot be created or read: nothing is issued
-        raise UserError(f"Não foi possível usar a pasta de chaves {key_dir}: {exc.strerror or exc}; "
-                        "nada foi emitido.", field="key") from exc
+        raise UserError(
+            f"Não foi possível usar a pasta de chaves {key_dir}: {exc.strerror or exc}; nada foi emitido.", field="key"
+        ) from exc
     Permit.update(qr_text=doc.qr_text).where(Permit.id == permit.id).execute()
     permit.qr_text = doc.qr_text
 
 
-def _event(permit: Permit, kind: str, *, by: str, on: _dt.date, status_to: str = "", status_from: str = "",
-           reason: str = "", ground: str = "", start: _dt.date | None = None, end: _dt.date | None = None,
-           other: Permit | None = None, data: dict | None = None) -> PermitEvent:
-    return PermitEvent.create(permit=permit.id, on=on, by=by, kind=kind, status_from=status_from,
-                              status_to=status_to, reason=reason, ground=ground, start=start, end=end,
-                              other=other.id if other is not None else None,
-                              data=json.dumps(data, ensure_ascii=False, sort_keys=True) if data else "")
+def _event(
+    permit: Permit,
+    kind: str,
+    *,
+    by: str,
+    on: _dt.date,
+    status_to: str = "",
+    status_from: str = "",
+    reason: str = "",
+    ground: str = "",
+    start: _dt.date | None = None,
+    end: _dt.date | None = None,
+    other: Permit | None = None,
+    data: dict | None = None,
+) -> PermitEvent:
+    return PermitEvent.create(
+        permit=permit.id,
+        on=on,
+        by=by,
+        kind=kind,
+        status_from=status_from,
+        status_to=status_to,
+        reason=reason,
+        ground=ground,
+        start=start,
+        end=end,
+        other=other.id if other is not None else None,
+        data=json.dumps(data, ensure_ascii=False, sort_keys=True) if data else "",
+    )
 
 
 def _check_cap(regime, kind, today: _dt.date) -> None:
@@ -423,13 +504,24 @@ def _check_cap(regime, kind, today: _dt.date) -> None:
         if rule.kind == "cap" and rule.count and not rule.admin_defined:
             in_force = active_count(regime.id, kind.id, today=today)
             if in_force >= rule.count:
-                raise UserError(f"Limite de {rule.count} permissões de {kind.label} atingido ({in_force} em vigor; "
-                                f"{regime.cite_item(rule)}): a permissão não foi emitida.")
+                raise UserError(
+                    f"Limite de {rule.count} permissões de {kind.label} atingido ({in_force} em vigor; "
+                    f"{regime.cite_item(rule)}): a permissão não foi emitida."
+                )
 
 
-def issue_permit(app: Application, *, by: str, today: _dt.date, key_dir: Path | None,
-                 days_hours: str = "", point: str = "", event_end: _dt.date | None = None,
-                 valid_until: _dt.date | None = None, quota: bool = False) -> Permit:
+def issue_permit(
+    app: Application,
+    *,
+    by: str,
+    today: _dt.date,
+    key_dir: Path | None,
+    days_hours: str = "",
+    point: str = "",
+    event_end: _dt.date | None = None,
+    valid_until: _dt.date | None = None,
+    quota: bool = False,
+) -> Permit:
     """Issue the permit of an approved application (or one awaiting payment) — one transaction.
 
     The application moves to ``issued``; the permit gets the next number of
@@ -441,8 +533,10 @@ def issue_permit(app: Application, *, by: str, today: _dt.date, key_dir: Path | 
     if app.status not in ("approved", "awaiting_payment"):
         from models.applications import STATUSES as APP_STATUSES
 
-        raise UserError(f"O requerimento {app.protocol} está {APP_STATUSES.get(app.status, app.status)}: "
-                        "só se emite a permissão de um requerimento aprovado ou aguardando pagamento.")
+        raise UserError(
+            f"O requerimento {app.protocol} está {APP_STATUSES.get(app.status, app.status)}: "
+            "só se emite a permissão de um requerimento aprovado ou aguardando pagamento."
+        )
     if app.status == "awaiting_payment":
         from models.charges import open_charges_of_application
         from models.money import format_brl
@@ -450,8 +544,10 @@ def issue_permit(app: Application, *, by: str, today: _dt.date, key_dir: Path | 
         unpaid = open_charges_of_application(app)
         if unpaid:
             listed = "; ".join(f"nº {c.number} {c.label} ({format_brl(c.open_amount)})" for c in unpaid)
-            raise UserError(f"O requerimento {app.protocol} aguarda pagamento: {listed}. O ato exige o pagamento "
-                            "antes da permissão; registre-o em Cobrança.")
+            raise UserError(
+                f"O requerimento {app.protocol} aguarda pagamento: {listed}. O ato exige o pagamento "
+                "antes da permissão; registre-o em Cobrança."
+            )
     regime = _regime(app.regime)
     kind = regime.permit_kind(app.permit_kind)
     term = permit_term(regime, kind.id, today, event_end=event_end, valid_until=valid_until)
@@ -461,16 +557,42 @@ def issue_permit(app: Application, *, by: str, today: _dt.date, key_dir: Path | 
         _check_cap(regime, kind, today)
         change_status(app, "issued", by=by, reason=f"permissão nº {number}")
         permit = Permit.create(
-            number=number, year=year, seq=seq, application=app.id, origin="application",
-            regime=app.regime, permit_kind=app.permit_kind, person=app.person_id, company=app.company_id,
-            site=app.site, point=point.strip(), line=app.line, group=app.group, section=app.section,
-            equipment=app.equipment, front=app.front, depth=app.depth, hitch=app.hitch,
-            days_hours=(days_hours or "").strip() or _schedule_text(regime, kind), quota=bool(quota),
-            valid_from=term.valid_from, valid_until=term.valid_until, status="active",
-            issued_on=today, issued_by=by, act_sha256=act_sha(app.regime, today))
-        _event(permit, "issued", by=by, on=today, status_to="active",
-               reason=f"requerimento {app.protocol}",
-               data={"term": term.text, "article": term.article})
+            number=number,
+            year=year,
+            seq=seq,
+            application=app.id,
+            origin="application",
+            regime=app.regime,
+            permit_kind=app.permit_kind,
+            person=app.person_id,
+            company=app.company_id,
+            site=app.site,
+            point=point.strip(),
+            line=app.line,
+            group=app.group,
+            section=app.section,
+            equipment=app.equipment,
+            front=app.front,
+            depth=app.depth,
+            hitch=app.hitch,
+            days_hours=(days_hours or "").strip() or _schedule_text(regime, kind),
+            quota=bool(quota),
+            valid_from=term.valid_from,
+            valid_until=term.valid_until,
+            status="active",
+            issued_on=today,
+            issued_by=by,
+            act_sha256=act_sha(app.regime, today),
+        )
+        _event(
+            permit,
+            "issued",
+            by=by,
+            on=today,
+            status_to="active",
+            reason=f"requerimento {app.protocol}",
+            data={"term": term.text, "article": term.article},
+        )
         _sign(permit, key_dir)
     return permit
 
@@ -485,8 +607,9 @@ def _check_due_later(app: Application, today: _dt.date) -> None:
     unmet = [result for result in later_requirements(app, today=today) if result.status != PASSED]
     if unmet:
         listing = "; ".join(f"{r.label}: {r.reason} ({r.article})" for r in unmet)
-        raise UserError(f"O requerimento {app.protocol} ainda não cumpre o que o ato pede antes da permissão — "
-                        f"{listing}")
+        raise UserError(
+            f"O requerimento {app.protocol} ainda não cumpre o que o ato pede antes da permissão — {listing}"
+        )
 
 
 def successor_of(permit: Permit) -> Permit | None:
@@ -514,11 +637,15 @@ def _move(permit: Permit, to: str, *, allowed_from: Sequence[str], what: str) ->
     """Change the status (optimistic lock); call inside the transaction that records the event."""
     if permit.status not in allowed_from:
         raise UserError(f"A permissão nº {permit.number} está {permit.status_label}; não pode ser {what}.")
-    updated = (Permit.update(status=to, status_at=_now(), version=Permit.version + 1)
-               .where((Permit.id == permit.id) & (Permit.version == permit.version)).execute())
+    updated = (
+        Permit.update(status=to, status_at=_now(), version=Permit.version + 1)
+        .where((Permit.id == permit.id) & (Permit.version == permit.version))
+        .execute()
+    )
     if updated != 1:
-        raise UserError(f"A permissão nº {permit.number} foi alterada em outra mesa; reabra-a para ver a "
-                        "situação atual.")
+        raise UserError(
+            f"A permissão nº {permit.number} foi alterada em outra mesa; reabra-a para ver a situação atual."
+        )
     return Permit.get_by_id(permit.id)
 
 
@@ -530,8 +657,17 @@ def suspend(permit: Permit, *, by: str, reason: str, today: _dt.date, until: _dt
         raise FieldErrors({"until": f"A suspensão terminaria em {_date(until)}, antes de hoje ({_date(today)})."})
     with db.atomic():
         updated = _move(permit, "suspended", allowed_from=("active",), what="suspensa")
-        _event(updated, "suspended", by=by, on=today, status_from=permit.status, status_to="suspended",
-               reason=reason, start=today, end=until)
+        _event(
+            updated,
+            "suspended",
+            by=by,
+            on=today,
+            status_from=permit.status,
+            status_to="suspended",
+            reason=reason,
+            start=today,
+            end=until,
+        )
     return updated
 
 
@@ -540,12 +676,20 @@ def reactivate(permit: Permit, *, by: str, today: _dt.date, reason: str = "") ->
     require("permits.sanction")
     by = _by(by)
     if permit.status == "suspended" and permit.valid_until < today:
-        raise UserError(f"A permissão nº {permit.number} venceu em {_date(permit.valid_until)}; "
-                        "não pode ser reativada.")
+        raise UserError(
+            f"A permissão nº {permit.number} venceu em {_date(permit.valid_until)}; não pode ser reativada."
+        )
     with db.atomic():
         updated = _move(permit, "active", allowed_from=("suspended",), what="reativada")
-        _event(updated, "reactivated", by=by, on=today, status_from="suspended", status_to="active",
-               reason=(reason or "").strip() or "fim da suspensão")
+        _event(
+            updated,
+            "reactivated",
+            by=by,
+            on=today,
+            status_from="suspended",
+            status_to="active",
+            reason=(reason or "").strip() or "fim da suspensão",
+        )
     return updated
 
 
@@ -559,8 +703,16 @@ def revoke(permit: Permit, *, by: str, reason: str, today: _dt.date, abandonment
     by, reason = _by(by), _reason(reason, "cassação")
     with db.atomic():
         updated = _move(permit, "revoked", allowed_from=LIVE_STATUSES, what="cassada")
-        _event(updated, "revoked", by=by, on=today, status_from=permit.status, status_to="revoked",
-               reason=reason, ground=GROUND_ABANDONMENT if abandonment else "")
+        _event(
+            updated,
+            "revoked",
+            by=by,
+            on=today,
+            status_from=permit.status,
+            status_to="revoked",
+            reason=reason,
+            ground=GROUND_ABANDONMENT if abandonment else "",
+        )
     return updated
 
 
@@ -573,8 +725,16 @@ def cancel(permit: Permit, *, by: str, reason: str, today: _dt.date, at_holder_r
     by, reason = _by(by), _reason(reason, "cancelamento")
     with db.atomic():
         updated = _move(permit, "cancelled", allowed_from=LIVE_STATUSES, what="cancelada")
-        _event(updated, "cancelled", by=by, on=today, status_from=permit.status, status_to="cancelled",
-               reason=reason, ground=GROUND_HOLDER_REQUEST if at_holder_request else "")
+        _event(
+            updated,
+            "cancelled",
+            by=by,
+            on=today,
+            status_from=permit.status,
+            status_to="cancelled",
+            reason=reason,
+            ground=GROUND_HOLDER_REQUEST if at_holder_request else "",
+        )
     return updated
 
 
@@ -586,16 +746,21 @@ def expire_due(today: _dt.date, *, by: str = "sistema") -> list[Permit]:
     require("permits.lifecycle")
     expired: list[Permit] = []
     with db.atomic():
-        due = (Permit.select().where(Permit.status.in_(LIVE_STATUSES) & (Permit.valid_until < today))
-               .order_by(Permit.id))
+        due = Permit.select().where(Permit.status.in_(LIVE_STATUSES) & (Permit.valid_until < today)).order_by(Permit.id)
         for permit in due:
             try:
                 updated = _move(permit, "expired", allowed_from=LIVE_STATUSES, what="dada como vencida")
             except UserError:  # changed by another desk meanwhile: its next run will see it
                 continue
-            _event(updated, "expired", by=by, on=permit.valid_until + _dt.timedelta(days=1),
-                   status_from=permit.status, status_to="expired",
-                   reason=f"fim da validade em {_date(permit.valid_until)}")
+            _event(
+                updated,
+                "expired",
+                by=by,
+                on=permit.valid_until + _dt.timedelta(days=1),
+                status_from=permit.status,
+                status_to="expired",
+                reason=f"fim da validade em {_date(permit.valid_until)}",
+            )
             expired.append(updated)
     return expired
 
@@ -638,8 +803,10 @@ def renewal_window(permit: Permit) -> RenewalWindow | None:
         text = f"renovação até {day:02d}/{month:02d}"
         if closes < permit.valid_from:  # issued after that year's date: while in force
             closes = end
-            text = (f"renovação até {day:02d}/{month:02d}; emitida depois de {day:02d}/{month:02d} de "
-                    f"{permit.valid_from.year}, pode ser renovada enquanto vigente (leitura do Praça)")
+            text = (
+                f"renovação até {day:02d}/{month:02d}; emitida depois de {day:02d}/{month:02d} de "
+                f"{permit.valid_from.year}, pode ser renovada enquanto vigente (leitura do Praça)"
+            )
         opens = max(permit.valid_from, _dt.date(closes.year, 1, 1))
         return RenewalWindow(opens, closes, article, text, False)
     if renewal.from_days_before is not None:
@@ -649,7 +816,7 @@ def renewal_window(permit: Permit) -> RenewalWindow | None:
         opens, fixed = permit.valid_from, False
     closes = end - _dt.timedelta(days=renewal.to_days_before or 0)
     if renewal.from_days_before is not None and renewal.to_days_before is not None:
-        text = (f"entre {renewal.from_days_before} e {renewal.to_days_before} dias antes do fim da validade")
+        text = f"entre {renewal.from_days_before} e {renewal.to_days_before} dias antes do fim da validade"
     elif renewal.to_days_before:
         text = f"até {renewal.to_days_before} dias antes do fim da validade"
     else:
@@ -687,8 +854,11 @@ def _documents_of(permit: Permit, extra) -> list:
     if app is not None:
         for row in ApplicationDocument.select().where(ApplicationDocument.application == app.id):
             docs[row.document] = DocumentInput(row.document, row.delivered_on, row.valid_until)
-    later = (PermitDocument.select().where(PermitDocument.permit.in_([p.id for p in _chain(permit)]))
-             .order_by(PermitDocument.delivered_on, PermitDocument.id))
+    later = (
+        PermitDocument.select()
+        .where(PermitDocument.permit.in_([p.id for p in _chain(permit)]))
+        .order_by(PermitDocument.delivered_on, PermitDocument.id)
+    )
     for row in later:
         docs[row.document] = DocumentInput(row.document, row.delivered_on, row.valid_until)
     for doc in extra or ():
@@ -721,9 +891,17 @@ def documents_on_file(permit: Permit, *, today: _dt.date) -> list[DocumentOnFile
         valid_until = have.valid_until if have else None
         if have is not None and valid_until is None and doc.validity_months and have.delivered_on:
             valid_until = add_months(have.delivered_on, doc.validity_months) - _dt.timedelta(days=1)
-        rows.append(DocumentOnFile(doc_id, doc.label, regime.cite_item(doc), doc.validity_months,
-                                   have.delivered_on if have else None, valid_until,
-                                   have is None or (valid_until is not None and valid_until < today)))
+        rows.append(
+            DocumentOnFile(
+                doc_id,
+                doc.label,
+                regime.cite_item(doc),
+                doc.validity_months,
+                have.delivered_on if have else None,
+                valid_until,
+                have is None or (valid_until is not None and valid_until < today),
+            )
+        )
     return rows
 
 
@@ -748,15 +926,32 @@ def _delivered(regime, kind, documents, *, today: _dt.date) -> list:
     return found
 
 
-def _check_eligibility(holder_kind: str, holder_id: int, permit: Permit, *, today: _dt.date, site: str,
-                       documents, exclude: Iterable[int], what: str):
+def _check_eligibility(
+    holder_kind: str,
+    holder_id: int,
+    permit: Permit,
+    *,
+    today: _dt.date,
+    site: str,
+    documents,
+    exclude: Iterable[int],
+    what: str,
+):
     """Eligibility of ``holder`` for ``permit``'s kind now; refuses listing every failed rule."""
     from models.eligibility import FAILED, evaluate_eligibility
     from models.front_desk import applicant_facts, load_applicant
 
     applicant = load_applicant(holder_kind, holder_id)
-    facts = applicant_facts(applicant, documents=documents, site=site, today=today, regime=permit.regime,
-                            permit_kind=permit.permit_kind, exclude_permits=tuple(exclude), issuing=True)
+    facts = applicant_facts(
+        applicant,
+        documents=documents,
+        site=site,
+        today=today,
+        regime=permit.regime,
+        permit_kind=permit.permit_kind,
+        exclude_permits=tuple(exclude),
+        issuing=True,
+    )
     result = evaluate_eligibility(permit.regime, permit.permit_kind, facts)
     failed = result.by_status(FAILED)
     if failed:
@@ -767,17 +962,32 @@ def _check_eligibility(holder_kind: str, holder_id: int, permit: Permit, *, toda
 
 
 def _successor_values(permit: Permit) -> dict:
-    return dict(regime=permit.regime, permit_kind=permit.permit_kind, person=permit.person_id,
-                company=permit.company_id, site=permit.site, point=permit.point, line=permit.line,
-                group=permit.group, section=permit.section, equipment=permit.equipment, front=permit.front,
-                depth=permit.depth, hitch=permit.hitch, days_hours=permit.days_hours, quota=permit.quota)
+    return dict(
+        regime=permit.regime,
+        permit_kind=permit.permit_kind,
+        person=permit.person_id,
+        company=permit.company_id,
+        site=permit.site,
+        point=permit.point,
+        line=permit.line,
+        group=permit.group,
+        section=permit.section,
+        equipment=permit.equipment,
+        front=permit.front,
+        depth=permit.depth,
+        hitch=permit.hitch,
+        days_hours=permit.days_hours,
+        quota=permit.quota,
+    )
 
 
-def _supersede(permit: Permit, new: Permit, *, kind: str, by: str, today: _dt.date, reason: str,
-               data: dict | None = None) -> None:
+def _supersede(
+    permit: Permit, new: Permit, *, kind: str, by: str, today: _dt.date, reason: str, data: dict | None = None
+) -> None:
     old = _move(permit, "superseded", allowed_from=("active",), what="substituída")
-    _event(old, kind, by=by, on=today, status_from="active", status_to="superseded", reason=reason,
-           other=new, data=data)
+    _event(
+        old, kind, by=by, on=today, status_from="active", status_to="superseded", reason=reason, other=new, data=data
+    )
 
 
 def _claim(permit: Permit, statuses: Sequence[str] = ("active",)) -> None:
@@ -785,18 +995,27 @@ def _claim(permit: Permit, statuses: Sequence[str] = ("active",)) -> None:
 
     The guarded UPDATE also queues two desks acting on one permit at once.
     """
-    updated = (Permit.update(version=Permit.version + 1)
-               .where((Permit.id == permit.id) & (Permit.version == permit.version)
-                      & Permit.status.in_(list(statuses)))
-               .execute())
+    updated = (
+        Permit.update(version=Permit.version + 1)
+        .where((Permit.id == permit.id) & (Permit.version == permit.version) & Permit.status.in_(list(statuses)))
+        .execute()
+    )
     if updated != 1:
-        raise UserError(f"A permissão nº {permit.number} foi alterada em outra mesa; reabra-a para ver a situação "
-                        "atual.")
+        raise UserError(
+            f"A permissão nº {permit.number} foi alterada em outra mesa; reabra-a para ver a situação atual."
+        )
     permit.version += 1
 
 
-def renew(permit: Permit, *, by: str, today: _dt.date, key_dir: Path | None = None,
-          documents: Sequence | None = None, valid_until: _dt.date | None = None) -> Permit:
+def renew(
+    permit: Permit,
+    *,
+    by: str,
+    today: _dt.date,
+    key_dir: Path | None = None,
+    documents: Sequence | None = None,
+    valid_until: _dt.date | None = None,
+) -> Permit:
     """Renew ``permit`` inside its renewal window: a new permit for the next term; the old one runs to its end.
 
     Eligibility is checked again through the front desk (the permit being
@@ -809,24 +1028,35 @@ def renew(permit: Permit, *, by: str, today: _dt.date, key_dir: Path | None = No
     regime = _regime(permit)
     kind = regime.permit_kind(permit.permit_kind)
     if permit.status != "active":
-        raise UserError(f"A permissão nº {permit.number} está {permit.status_label}; só uma permissão ativa "
-                        "pode ser renovada.")
+        raise UserError(
+            f"A permissão nº {permit.number} está {permit.status_label}; só uma permissão ativa pode ser renovada."
+        )
     successor = Permit.get_or_none((Permit.previous == permit.id) & (Permit.origin == "renewal"))
     if successor is not None:
-        raise UserError(f"A permissão nº {permit.number} já foi renovada pela nº {successor.number} "
-                        f"(válida de {_date(successor.valid_from)} a {_date(successor.valid_until)}).")
+        raise UserError(
+            f"A permissão nº {permit.number} já foi renovada pela nº {successor.number} "
+            f"(válida de {_date(successor.valid_from)} a {_date(successor.valid_until)})."
+        )
     window = renewal_window(permit)
     if window is None:
         raise UserError(f"O ato ({regime.short}) não prevê renovação de {kind.label}; faça um novo requerimento.")
     if not window.contains(today):
         raise UserError(
             f"Fora do prazo de renovação da permissão nº {permit.number}: pedido de {_date(window.opens)} a "
-            f"{_date(window.closes)} ({window.text}; {window.article}); hoje é {_date(today)}.")
+            f"{_date(window.closes)} ({window.text}; {window.article}); hoje é {_date(today)}."
+        )
     holder_kind, holder_id = ("person", permit.person_id) if permit.person_id else ("company", permit.company_id)
     delivered = _delivered(regime, kind, documents, today=today)
-    _check_eligibility(holder_kind, holder_id, permit, today=today, site=permit.site,
-                       documents=_documents_of(permit, [d for d, _f in delivered]), exclude=(permit.id,),
-                       what="Renovação")
+    _check_eligibility(
+        holder_kind,
+        holder_id,
+        permit,
+        today=today,
+        site=permit.site,
+        documents=_documents_of(permit, [d for d, _f in delivered]),
+        exclude=(permit.id,),
+        what="Renovação",
+    )
     start = permit.valid_until + _dt.timedelta(days=1)
     term = permit_term(regime, kind.id, start, valid_until=valid_until, renewal=True)
     kept = [(doc, keep_file(doc.file) if doc.file else None) for doc, _f in delivered]  # copied before the txn
@@ -835,21 +1065,53 @@ def renew(permit: Permit, *, by: str, today: _dt.date, key_dir: Path | None = No
         if Permit.select().where((Permit.previous == permit.id) & (Permit.origin == "renewal")).exists():
             raise UserError(f"A permissão nº {permit.number} acabou de ser renovada em outra mesa.")
         year, seq, number = _next_permit_number(today)
-        new = Permit.create(number=number, year=year, seq=seq, previous=permit.id, origin="renewal",
-                            valid_from=term.valid_from, valid_until=term.valid_until, status="active",
-                            issued_on=today, issued_by=by, notes=f"Renovação da permissão nº {permit.number}.",
-                            **_successor_values(permit))
-        _event(new, "issued", by=by, on=today, status_to="active", reason=f"renovação da nº {permit.number}",
-               other=permit, data={"term": term.text, "article": term.article})
+        new = Permit.create(
+            number=number,
+            year=year,
+            seq=seq,
+            previous=permit.id,
+            origin="renewal",
+            valid_from=term.valid_from,
+            valid_until=term.valid_until,
+            status="active",
+            issued_on=today,
+            issued_by=by,
+            notes=f"Renovação da permissão nº {permit.number}.",
+            **_successor_values(permit),
+        )
+        _event(
+            new,
+            "issued",
+            by=by,
+            on=today,
+            status_to="active",
+            reason=f"renovação da nº {permit.number}",
+            other=permit,
+            data={"term": term.text, "article": term.article},
+        )
         for doc, stored in kept:
-            PermitDocument.create(permit=new.id, document=doc.document, delivered_on=doc.delivered_on,
-                                  valid_until=doc.valid_until, file_path=stored.path if stored else "",
-                                  sha256=stored.sha256 if stored else "",
-                                  original_name=stored.original_name if stored else "", recorded_by=by)
+            PermitDocument.create(
+                permit=new.id,
+                document=doc.document,
+                delivered_on=doc.delivered_on,
+                valid_until=doc.valid_until,
+                file_path=stored.path if stored else "",
+                sha256=stored.sha256 if stored else "",
+                original_name=stored.original_name if stored else "",
+                recorded_by=by,
+            )
         # The renewed permit stays in force until its last day; the new one starts the day after.
-        _event(permit, "renewed", by=by, on=today, status_from="active", status_to="active", other=new,
-               reason=f"renovada pela permissão nº {number}, válida a partir de {_date(term.valid_from)} "
-                      f"({window.article})")
+        _event(
+            permit,
+            "renewed",
+            by=by,
+            on=today,
+            status_from="active",
+            status_to="active",
+            other=new,
+            reason=f"renovada pela permissão nº {number}, válida a partir de {_date(term.valid_from)} "
+            f"({window.article})",
+        )
         _sign(new, key_dir)
     return new
 
@@ -869,11 +1131,14 @@ class RenewalDue:
 
 
 def _live(today: _dt.date):
-    return (Permit.select(Permit, Person, Company)
-            .join(Person, JOIN.LEFT_OUTER, on=(Permit.person == Person.id)).switch(Permit)
-            .join(Company, JOIN.LEFT_OUTER, on=(Permit.company == Company.id))
-            .where(Permit.status.in_(LIVE_STATUSES) & (Permit.valid_until >= today))
-            .order_by(Permit.valid_until, Permit.id))
+    return (
+        Permit.select(Permit, Person, Company)
+        .join(Person, JOIN.LEFT_OUTER, on=(Permit.person == Person.id))
+        .switch(Permit)
+        .join(Company, JOIN.LEFT_OUTER, on=(Permit.company == Company.id))
+        .where(Permit.status.in_(LIVE_STATUSES) & (Permit.valid_until >= today))
+        .order_by(Permit.valid_until, Permit.id)
+    )
 
 
 def due_for_renewal(today: _dt.date, within_days: int = 30) -> list[RenewalDue]:
@@ -890,13 +1155,29 @@ def due_for_renewal(today: _dt.date, within_days: int = 30) -> list[RenewalDue]:
         if window.opens <= today and window.closes > horizon and not window.opens_fixed:
             continue  # the act sets only the last day: listed when that day nears
         if window.opens <= today:
-            text = (f"Renovação da permissão nº {permit.number} ({permit.holder_name}): pedido até "
-                    f"{_date(window.closes)} — validade até {_date(permit.valid_until)}.")
+            text = (
+                f"Renovação da permissão nº {permit.number} ({permit.holder_name}): pedido até "
+                f"{_date(window.closes)} — validade até {_date(permit.valid_until)}."
+            )
         else:
-            text = (f"Renovação da permissão nº {permit.number} ({permit.holder_name}): pedido de "
-                    f"{_date(window.opens)} a {_date(window.closes)}.")
-        items.append(RenewalDue(permit.id, permit.number, permit.holder_name, permit.regime, permit.permit_kind,
-                                permit.valid_until, window.opens, window.closes, window.article, text))
+            text = (
+                f"Renovação da permissão nº {permit.number} ({permit.holder_name}): pedido de "
+                f"{_date(window.opens)} a {_date(window.closes)}."
+            )
+        items.append(
+            RenewalDue(
+                permit.id,
+                permit.number,
+                permit.holder_name,
+                permit.regime,
+                permit.permit_kind,
+                permit.valid_until,
+                window.opens,
+                window.closes,
+                window.article,
+                text,
+            )
+        )
     items.sort(key=lambda r: (r.closes, r.number))
     return items
 
@@ -925,9 +1206,12 @@ _PERMIT_ROLES = {"startup": ("started", "startup"), "use": ("started", "use"), "
 def _events_by_permit(ids: Sequence[int], kinds: Sequence[str]) -> dict[int, list[PermitEvent]]:
     found: dict[int, list[PermitEvent]] = {}
     for start in range(0, len(ids), 500):
-        chunk = list(ids[start:start + 500])
-        rows = (PermitEvent.select().where(PermitEvent.permit.in_(chunk) & PermitEvent.kind.in_(list(kinds)))
-                .order_by(PermitEvent.id))
+        chunk = list(ids[start : start + 500])
+        rows = (
+            PermitEvent.select()
+            .where(PermitEvent.permit.in_(chunk) & PermitEvent.kind.in_(list(kinds)))
+            .order_by(PermitEvent.id)
+        )
         for event in rows:
             found.setdefault(event.permit_id, []).append(event)
     return found
@@ -943,10 +1227,20 @@ def _permit_deadlines(permit: Permit, events: list[PermitEvent], today: _dt.date
     def add(key: str, label: str, due: _dt.date, article: str, extendable: bool) -> None:
         overdue = due < today
         verb = "venceu em" if overdue else "vence em"
-        out.append(StartupDeadline(permit.id, permit.number, permit.holder_name, key, label, due, article,
-                                   overdue, extendable,
-                                   f"Permissão nº {permit.number} ({permit.holder_name}): {label} — prazo "
-                                   f"{verb} {_date(due)}."))
+        out.append(
+            StartupDeadline(
+                permit.id,
+                permit.number,
+                permit.holder_name,
+                key,
+                label,
+                due,
+                article,
+                overdue,
+                extendable,
+                f"Permissão nº {permit.number} ({permit.holder_name}): {label} — prazo {verb} {_date(due)}.",
+            )
+        )
 
     startup = kind.startup
     if startup is not None and "started" not in done:
@@ -954,11 +1248,20 @@ def _permit_deadlines(permit: Permit, events: list[PermitEvent], today: _dt.date
         due = start + _dt.timedelta(days=startup.days)
         if extended and extended[-1].end:
             due = extended[-1].end
-        add("startup", "início das atividades", due, regime.cite_item(startup),
-            bool(startup.extendable_once and not extended))
+        add(
+            "startup",
+            "início das atividades",
+            due,
+            regime.cite_item(startup),
+            bool(startup.extendable_once and not extended),
+        )
     for deadline in regime.deadlines:
-        if (deadline.role not in _PERMIT_ROLES or deadline.from_ not in _ISSUE_EVENTS
-                or deadline.direction != "after" or not deadline.days):
+        if (
+            deadline.role not in _PERMIT_ROLES
+            or deadline.from_ not in _ISSUE_EVENTS
+            or deadline.direction != "after"
+            or not deadline.days
+        ):
             continue
         if startup is not None and deadline.days == startup.days and deadline.basis == startup.basis:
             continue  # the same deadline as the kind's start-up
@@ -1017,8 +1320,10 @@ def extend_startup(permit: Permit, *, by: str, reason: str, today: _dt.date) -> 
         raise UserError(f"O ato ({regime.short}) não prevê prorrogação do prazo de início para esta permissão.")
     events = _events_by_permit([permit.id], ("started", "startup-extended")).get(permit.id, [])
     if any(e.kind == "startup-extended" for e in events):
-        raise UserError(f"O prazo de início da permissão nº {permit.number} já foi prorrogado uma vez "
-                        f"({regime.cite_item(startup)}: uma única vez).")
+        raise UserError(
+            f"O prazo de início da permissão nº {permit.number} já foi prorrogado uma vez "
+            f"({regime.cite_item(startup)}: uma única vez)."
+        )
     if any(e.kind == "started" for e in events):
         raise UserError(f"A permissão nº {permit.number} já iniciou as atividades.")
     due = permit.issued_on + _dt.timedelta(days=startup.days)
@@ -1027,8 +1332,16 @@ def extend_startup(permit: Permit, *, by: str, reason: str, today: _dt.date) -> 
     new_due = due + _dt.timedelta(days=startup.days)
     with db.atomic():
         _claim(permit, LIVE_STATUSES)  # a second desk extending at the same time loses here
-        _event(permit, "startup-extended", by=by, on=today, reason=reason, start=due, end=new_due,
-               data={"article": regime.cite_item(startup)})
+        _event(
+            permit,
+            "startup-extended",
+            by=by,
+            on=today,
+            reason=reason,
+            start=due,
+            end=new_due,
+            data={"article": regime.cite_item(startup)},
+        )
     return new_due
 
 
@@ -1044,8 +1357,17 @@ def _leave_days_by_year(start: _dt.date, end: _dt.date) -> dict[int, int]:
     return days
 
 
-def grant_leave(permit: Permit, start: _dt.date, end: _dt.date, substitute_name: str = "",
-                substitute_cpf: str = "", *, by: str, today: _dt.date | None = None, reason: str = "") -> PermitEvent:
+def grant_leave(
+    permit: Permit,
+    start: _dt.date,
+    end: _dt.date,
+    substitute_name: str = "",
+    substitute_cpf: str = "",
+    *,
+    by: str,
+    today: _dt.date | None = None,
+    reason: str = "",
+) -> PermitEvent:
     """Grant the yearly rest the kind's ``leave`` allows (Lei 9.158/2014, art. 16: 30 days in up to two periods).
 
     Counts the leaves of this permit and of the permits it continues (renewals)
@@ -1067,12 +1389,17 @@ def grant_leave(permit: Permit, start: _dt.date, end: _dt.date, substitute_name:
     if end < start:
         errors["end"] = f"O fim ({_date(end)}) é anterior ao início ({_date(start)})."
     if start < permit.valid_from or end > permit.valid_until:
-        errors.setdefault("start", f"O período deve estar dentro da validade ({_date(permit.valid_from)} a "
-                                   f"{_date(permit.valid_until)}).")
+        errors.setdefault(
+            "start",
+            f"O período deve estar dentro da validade ({_date(permit.valid_from)} a {_date(permit.valid_until)}).",
+        )
     if leave.notice_days and (start - today).days < leave.notice_days:
-        errors.setdefault("start", f"O pedido deve ser feito com {leave.notice_days} dias de antecedência "
-                                   f"({article}): para {_date(today)}, início a partir de "
-                                   f"{_date(today + _dt.timedelta(days=leave.notice_days))}.")
+        errors.setdefault(
+            "start",
+            f"O pedido deve ser feito com {leave.notice_days} dias de antecedência "
+            f"({article}): para {_date(today)}, início a partir de "
+            f"{_date(today + _dt.timedelta(days=leave.notice_days))}.",
+        )
     name = " ".join((substitute_name or "").split())
     cpf = ""
     if (substitute_cpf or "").strip():
@@ -1103,20 +1430,31 @@ def grant_leave(permit: Permit, start: _dt.date, end: _dt.date, substitute_name:
                 used_days += in_year
                 periods += 1
         if used_days + days > leave.max_days_per_year:
-            raise UserError(f"Descanso de {_plural(days, 'dia', 'dias')} em {year}: já há {used_days} no ano e o "
-                            f"ato permite no máximo {leave.max_days_per_year} ({article}).")
+            raise UserError(
+                f"Descanso de {_plural(days, 'dia', 'dias')} em {year}: já há {used_days} no ano e o "
+                f"ato permite no máximo {leave.max_days_per_year} ({article})."
+            )
         if leave.max_periods is not None and periods + 1 > leave.max_periods:
-            raise UserError(f"Em {year} já há {_plural(periods, 'período', 'períodos')} de descanso; o ato permite "
-                            f"no máximo {leave.max_periods} ({article}).")
+            raise UserError(
+                f"Em {year} já há {_plural(periods, 'período', 'períodos')} de descanso; o ato permite "
+                f"no máximo {leave.max_periods} ({article})."
+            )
     with db.atomic():
         if permit.status != "active":
-            raise UserError(f"A permissão nº {permit.number} está {permit.status_label}; o descanso é da "
-                            "permissão ativa.")
+            raise UserError(
+                f"A permissão nº {permit.number} está {permit.status_label}; o descanso é da permissão ativa."
+            )
         _claim(permit)  # the days counted above are this desk's view: a second desk granting at once loses
-        return _event(permit, "leave", by=by, on=today, start=start, end=end,
-                      reason=(reason or "").strip() or "descanso anual",
-                      data={"substitute_name": name, "substitute_cpf": cpf, "article": article,
-                            "days": (end - start).days + 1})
+        return _event(
+            permit,
+            "leave",
+            by=by,
+            on=today,
+            start=start,
+            end=end,
+            reason=(reason or "").strip() or "descanso anual",
+            data={"substitute_name": name, "substitute_cpf": cpf, "article": article, "days": (end - start).days + 1},
+        )
 
 
 # --------------------------------------------------------------------------- transfer and exchange
@@ -1127,8 +1465,16 @@ def _transfer_rule(kind):
     return getattr(kind, "transfer", None)
 
 
-def transfer_to_heir(permit: Permit, heir_person: Person, *, by: str, reason: str, today: _dt.date,
-                     key_dir: Path | None = None, documents: Sequence | None = None) -> Permit:
+def transfer_to_heir(
+    permit: Permit,
+    heir_person: Person,
+    *,
+    by: str,
+    reason: str,
+    today: _dt.date,
+    key_dir: Path | None = None,
+    documents: Sequence | None = None,
+) -> Permit:
     """Transfer ``permit`` to an heir where the act allows it (e.g. Lei 9.158/2014, art. 17), for the remaining term.
 
     The heir must meet the kind's rules now (the permit transferred left out of
@@ -1141,38 +1487,76 @@ def transfer_to_heir(permit: Permit, heir_person: Person, *, by: str, reason: st
     kind = regime.permit_kind(permit.permit_kind)
     rule = _transfer_rule(kind)
     if rule is None:
-        raise UserError(f"O ato ({regime.short}) não prevê a transferência de {kind.label} a herdeiro: a "
-                        "permissão é pessoal e intransferível.")
+        raise UserError(
+            f"O ato ({regime.short}) não prevê a transferência de {kind.label} a herdeiro: a "
+            "permissão é pessoal e intransferível."
+        )
     article = regime.cite_item(rule)
     if permit.status != "active":
-        raise UserError(f"A permissão nº {permit.number} está {permit.status_label}; só uma permissão ativa "
-                        "pode ser transferida.")
+        raise UserError(
+            f"A permissão nº {permit.number} está {permit.status_label}; só uma permissão ativa pode ser transferida."
+        )
     if permit.person_id is None or "person" not in kind.holder:
-        raise UserError(f"A permissão nº {permit.number} é de pessoa jurídica: a sucessão se faz pela alteração "
-                        f"do quadro societário da titular, não pela transferência da permissão ({article}).")
+        raise UserError(
+            f"A permissão nº {permit.number} é de pessoa jurídica: a sucessão se faz pela alteração "
+            f"do quadro societário da titular, não pela transferência da permissão ({article})."
+        )
     if permit.person_id == heir_person.id:
         raise FieldErrors({"heir": "O herdeiro indicado é o próprio titular."})
-    _check_eligibility("person", heir_person.id, permit, today=today, site=permit.site,
-                       documents=list(documents or ()), exclude=(permit.id,), what="Transferência")
+    _check_eligibility(
+        "person",
+        heir_person.id,
+        permit,
+        today=today,
+        site=permit.site,
+        documents=list(documents or ()),
+        exclude=(permit.id,),
+        what="Transferência",
+    )
     with db.atomic():
         year, seq, number = _next_permit_number(today)
         values = _successor_values(permit)
         values.update(person=heir_person.id, company=None)
-        new = Permit.create(number=number, year=year, seq=seq, previous=permit.id, origin="transfer",
-                            valid_from=today, valid_until=permit.valid_until, status="active", issued_on=today,
-                            issued_by=by, notes=f"Transferida da permissão nº {permit.number} ({article}).",
-                            **values)
-        _event(new, "issued", by=by, on=today, status_to="active", other=permit,
-               reason=f"transferência da nº {permit.number}: {reason}", data={"article": article})
-        _supersede(permit, new, kind="transfer", by=by, today=today,
-                   reason=f"transferida a {heir_person.name} pela permissão nº {number}: {reason} ({article})",
-                   data={"heir": heir_person.id, "article": article})
+        new = Permit.create(
+            number=number,
+            year=year,
+            seq=seq,
+            previous=permit.id,
+            origin="transfer",
+            valid_from=today,
+            valid_until=permit.valid_until,
+            status="active",
+            issued_on=today,
+            issued_by=by,
+            notes=f"Transferida da permissão nº {permit.number} ({article}).",
+            **values,
+        )
+        _event(
+            new,
+            "issued",
+            by=by,
+            on=today,
+            status_to="active",
+            other=permit,
+            reason=f"transferência da nº {permit.number}: {reason}",
+            data={"article": article},
+        )
+        _supersede(
+            permit,
+            new,
+            kind="transfer",
+            by=by,
+            today=today,
+            reason=f"transferida a {heir_person.name} pela permissão nº {number}: {reason} ({article})",
+            data={"heir": heir_person.id, "article": article},
+        )
         _sign(new, key_dir)
     return new
 
 
-def exchange_sites(permit_a: Permit, permit_b: Permit, *, by: str, reason: str, today: _dt.date,
-                   key_dir: Path | None = None) -> tuple[Permit, Permit]:
+def exchange_sites(
+    permit_a: Permit, permit_b: Permit, *, by: str, reason: str, today: _dt.date, key_dir: Path | None = None
+) -> tuple[Permit, Permit]:
     """Two holders exchange their places with the Administration's consent: two new permits, the old superseded.
 
     ``reason`` records the consent (decision, process number). Both permits must
@@ -1184,8 +1568,9 @@ def exchange_sites(permit_a: Permit, permit_b: Permit, *, by: str, reason: str, 
     by, reason = _by(by), _reason(reason, "anuência da Administração")
     for p in (permit_a, permit_b):
         if p.status != "active":
-            raise UserError(f"A permissão nº {p.number} está {p.status_label}; só permissões ativas podem ser "
-                            "permutadas.")
+            raise UserError(
+                f"A permissão nº {p.number} está {p.status_label}; só permissões ativas podem ser permutadas."
+            )
     if permit_a.id == permit_b.id:
         raise UserError("Escolha duas permissões diferentes.")
     if (permit_a.regime, permit_a.permit_kind) != (permit_b.regime, permit_b.permit_kind):
@@ -1200,18 +1585,40 @@ def exchange_sites(permit_a: Permit, permit_b: Permit, *, by: str, reason: str, 
             year, seq, number = _next_permit_number(today)
             values = _successor_values(old)
             values.update(site=other.site, point=other.point)
-            new = Permit.create(number=number, year=year, seq=seq, previous=old.id, origin="exchange",
-                                valid_from=today, valid_until=old.valid_until, status="active", issued_on=today,
-                                issued_by=by,
-                                notes=f"Permuta de local com a permissão nº {other.number}; substitui a nº "
-                                      f"{old.number}.", **values)
-            _event(new, "issued", by=by, on=today, status_to="active", other=old,
-                   reason=f"permuta com a nº {other.number}: {reason}")
+            new = Permit.create(
+                number=number,
+                year=year,
+                seq=seq,
+                previous=old.id,
+                origin="exchange",
+                valid_from=today,
+                valid_until=old.valid_until,
+                status="active",
+                issued_on=today,
+                issued_by=by,
+                notes=f"Permuta de local com a permissão nº {other.number}; substitui a nº {old.number}.",
+                **values,
+            )
+            _event(
+                new,
+                "issued",
+                by=by,
+                on=today,
+                status_to="active",
+                other=old,
+                reason=f"permuta com a nº {other.number}: {reason}",
+            )
             created.append((old, new, other))
         for old, new, other in created:
-            _supersede(old, new, kind="exchange", by=by, today=today,
-                       reason=f"permuta de local com a nº {other.number}, substituída pela nº {new.number}: {reason}",
-                       data={"with": other.id})
+            _supersede(
+                old,
+                new,
+                kind="exchange",
+                by=by,
+                today=today,
+                reason=f"permuta de local com a nº {other.number}, substituída pela nº {new.number}: {reason}",
+                data={"with": other.id},
+            )
         for _old, new, _other in created:
             _sign(new, key_dir)
     return created[0][1], created[1][1]
@@ -1228,8 +1635,15 @@ def _check_site_rules(permit: Permit, site: str, *, today: _dt.date, exclude: It
     if not rules:
         return
     holder = ("person", permit.person_id) if permit.person_id else ("company", permit.company_id)
-    facts = applicant_facts(load_applicant(*holder), documents=[], site=site, today=today, regime=permit.regime,
-                            permit_kind=permit.permit_kind, exclude_permits=tuple(exclude))
+    facts = applicant_facts(
+        load_applicant(*holder),
+        documents=[],
+        site=site,
+        today=today,
+        regime=permit.regime,
+        permit_kind=permit.permit_kind,
+        exclude_permits=tuple(exclude),
+    )
     failed = [evaluate_rule(regime, kind, r, facts, position=i) for i, r in rules]
     failed = [r for r in failed if r.status == FAILED]
     if failed:
@@ -1273,12 +1687,11 @@ def _maybe_due(today: _dt.date, soon_days: int, expiring_days: int):
     """The permits :func:`today_items` may list: suspended ones, those issued from an application (start-up
     deadlines) and, for each regime and kind, those whose last day falls within its horizon."""
     condition = (Permit.status == "suspended") | (Permit.origin == "application")
-    pairs = (Permit.select(Permit.regime, Permit.permit_kind).where(Permit.status.in_(LIVE_STATUSES))
-             .distinct().tuples())
+    pairs = Permit.select(Permit.regime, Permit.permit_kind).where(Permit.status.in_(LIVE_STATUSES)).distinct().tuples()
     for regime_id, kind_id in pairs:
         kind = _regime(regime_id).permit_kind(kind_id)
         until = today + _dt.timedelta(days=_due_horizon(kind, soon_days, expiring_days))
-        condition |= ((Permit.regime == regime_id) & (Permit.permit_kind == kind_id) & (Permit.valid_until <= until))
+        condition |= (Permit.regime == regime_id) & (Permit.permit_kind == kind_id) & (Permit.valid_until <= until)
     return condition
 
 
@@ -1295,11 +1708,14 @@ def today_items(today: _dt.date, *, soon_days: int = 7, expiring_days: int = 30)
     later = today + _dt.timedelta(days=expiring_days)
     # permits in force (and those past their end but not yet marked) — only those that can have something due:
     # a town has tens of thousands, the Painel lists a few
-    rows = (Permit.select(Permit, Person, Company)
-            .join(Person, JOIN.LEFT_OUTER, on=(Permit.person == Person.id)).switch(Permit)
-            .join(Company, JOIN.LEFT_OUTER, on=(Permit.company == Company.id))
-            .where(Permit.status.in_(LIVE_STATUSES) & _maybe_due(today, soon_days, expiring_days))
-            .order_by(Permit.valid_until, Permit.id))
+    rows = (
+        Permit.select(Permit, Person, Company)
+        .join(Person, JOIN.LEFT_OUTER, on=(Permit.person == Person.id))
+        .switch(Permit)
+        .join(Company, JOIN.LEFT_OUTER, on=(Permit.company == Company.id))
+        .where(Permit.status.in_(LIVE_STATUSES) & _maybe_due(today, soon_days, expiring_days))
+        .order_by(Permit.valid_until, Permit.id)
+    )
     live = []
     for permit in rows:
         who = f"Permissão nº {permit.number} ({permit.holder_name})"
@@ -1307,9 +1723,17 @@ def today_items(today: _dt.date, *, soon_days: int = 7, expiring_days: int = 30)
         kind = regime.permit_kind(permit.permit_kind)
         validity_article = regime.cite_item(kind.validity) if kind.validity else ""
         if permit.valid_until < today:
-            items.append(TodayItem(permit.valid_until, "expired",
-                                   f"{who}: validade terminou em {_date(permit.valid_until)}; dar baixa como vencida.",
-                                   validity_article, permit.id, permit.number, True))
+            items.append(
+                TodayItem(
+                    permit.valid_until,
+                    "expired",
+                    f"{who}: validade terminou em {_date(permit.valid_until)}; dar baixa como vencida.",
+                    validity_article,
+                    permit.id,
+                    permit.number,
+                    True,
+                )
+            )
             continue
         live.append(permit)
         if permit.status == "active":
@@ -1317,19 +1741,41 @@ def today_items(today: _dt.date, *, soon_days: int = 7, expiring_days: int = 30)
             if window is not None and window.closes >= today:
                 if window.opens_fixed and today <= window.opens <= soon:
                     when = "hoje" if window.opens == today else f"em {_date(window.opens)}"
-                    items.append(TodayItem(window.opens, "renewal-opens",
-                                           f"{who}: abre {when} o prazo de renovação (até {_date(window.closes)}).",
-                                           window.article, permit.id, permit.number))
+                    items.append(
+                        TodayItem(
+                            window.opens,
+                            "renewal-opens",
+                            f"{who}: abre {when} o prazo de renovação (até {_date(window.closes)}).",
+                            window.article,
+                            permit.id,
+                            permit.number,
+                        )
+                    )
                 if window.opens <= today and window.closes <= later:
                     when = "hoje" if window.closes == today else f"em {_date(window.closes)}"
-                    items.append(TodayItem(window.closes, "renewal-closes",
-                                           f"{who}: o prazo para pedir a renovação termina {when} "
-                                           f"(validade até {_date(permit.valid_until)}).",
-                                           window.article, permit.id, permit.number))
+                    items.append(
+                        TodayItem(
+                            window.closes,
+                            "renewal-closes",
+                            f"{who}: o prazo para pedir a renovação termina {when} "
+                            f"(validade até {_date(permit.valid_until)}).",
+                            window.article,
+                            permit.id,
+                            permit.number,
+                        )
+                    )
         if permit.valid_until <= later:
             when = "hoje" if permit.valid_until == today else f"em {_date(permit.valid_until)}"
-            items.append(TodayItem(permit.valid_until, "expiring", f"{who}: validade termina {when}.",
-                                   validity_article, permit.id, permit.number))
+            items.append(
+                TodayItem(
+                    permit.valid_until,
+                    "expiring",
+                    f"{who}: validade termina {when}.",
+                    validity_article,
+                    permit.id,
+                    permit.number,
+                )
+            )
     # suspensions whose term has come
     suspended = [p for p in live if p.status == "suspended"]
     if suspended:
@@ -1341,19 +1787,44 @@ def today_items(today: _dt.date, *, soon_days: int = 7, expiring_days: int = 30)
                     what = f"suspensão terminou em {_date(last.end)}; reativar"
                 else:
                     what = f"suspensão termina {'hoje' if last.end == today else 'em ' + _date(last.end)}"
-                items.append(TodayItem(last.end, "suspension-ends",
-                                       f"Permissão nº {permit.number} ({permit.holder_name}): {what}.", "",
-                                       permit.id, permit.number, last.end < today))
+                items.append(
+                    TodayItem(
+                        last.end,
+                        "suspension-ends",
+                        f"Permissão nº {permit.number} ({permit.holder_name}): {what}.",
+                        "",
+                        permit.id,
+                        permit.number,
+                        last.end < today,
+                    )
+                )
     # start-up, use and pick-up deadlines
     applied = [p for p in live if p.origin == "application"]
     events = _events_by_permit([p.id for p in applied], ("started", "picked-up", "startup-extended"))
     for permit in applied:
         for deadline in _permit_deadlines(permit, events.get(permit.id, []), today):
             if deadline.due <= soon:
-                items.append(TodayItem(deadline.due, deadline.kind, deadline.text, deadline.article, permit.id,
-                                       permit.number, deadline.overdue))
-    order = {"expired": 0, "suspension-ends": 1, "startup": 2, "use": 3, "pickup": 4, "renewal-closes": 5,
-             "renewal-opens": 6, "expiring": 7}
+                items.append(
+                    TodayItem(
+                        deadline.due,
+                        deadline.kind,
+                        deadline.text,
+                        deadline.article,
+                        permit.id,
+                        permit.number,
+                        deadline.overdue,
+                    )
+                )
+    order = {
+        "expired": 0,
+        "suspension-ends": 1,
+        "startup": 2,
+        "use": 3,
+        "pickup": 4,
+        "renewal-closes": 5,
+        "renewal-opens": 6,
+        "expiring": 7,
+    }
     items.sort(key=lambda i: (i.date, order.get(i.kind, 9), i.number))
     return items
 
@@ -1408,20 +1879,29 @@ def permit_standing(number: str) -> tuple[str, _dt.date | None] | None:
     permit = Permit.get_or_none(Permit.number == number)
     if permit is None:
         return None
-    event = (PermitEvent.select(PermitEvent.on).where((PermitEvent.permit == permit.id)
-                                                      & (PermitEvent.status_to == permit.status))
-             .order_by(PermitEvent.on.desc(), PermitEvent.id.desc()).first())
+    event = (
+        PermitEvent.select(PermitEvent.on)
+        .where((PermitEvent.permit == permit.id) & (PermitEvent.status_to == permit.status))
+        .order_by(PermitEvent.on.desc(), PermitEvent.id.desc())
+        .first()
+    )
     return permit.status, event.on if event is not None else None
 
 
 def withdrawn_permits(statuses: tuple[str, ...]) -> list[tuple[str, str, _dt.date | None]]:
     """(number, status, since) of every permit in one of ``statuses``, by number."""
     out = []
-    for permit in Permit.select(Permit.id, Permit.number, Permit.status).where(Permit.status.in_(statuses)) \
-            .order_by(Permit.number):
-        event = (PermitEvent.select(PermitEvent.on).where((PermitEvent.permit == permit.id)
-                                                          & (PermitEvent.status_to == permit.status))
-                 .order_by(PermitEvent.on.desc(), PermitEvent.id.desc()).first())
+    for permit in (
+        Permit.select(Permit.id, Permit.number, Permit.status)
+        .where(Permit.status.in_(statuses))
+        .order_by(Permit.number)
+    ):
+        event = (
+            PermitEvent.select(PermitEvent.on)
+            .where((PermitEvent.permit == permit.id) & (PermitEvent.status_to == permit.status))
+            .order_by(PermitEvent.on.desc(), PermitEvent.id.desc())
+            .first()
+        )
         out.append((permit.number, permit.status, event.on if event is not None else None))
     return out
 
@@ -1438,17 +1918,32 @@ def permit_document(permit: Permit):
     person = Person.get_by_id(permit.person_id) if permit.person_id else None
     if person is not None:
         mei = _mei_company(person)
-        values.update(holder_name=person.name, cpf=person.cpf, rg=person.rg, address=_address(person),
-                      holder_id_number=format_cpf(person.cpf), photo_path=_photo(person))
+        values.update(
+            holder_name=person.name,
+            cpf=person.cpf,
+            rg=person.rg,
+            address=_address(person),
+            holder_id_number=format_cpf(person.cpf),
+            photo_path=_photo(person),
+        )
         if mei is not None:
-            values.update(cnpj=mei.cnpj, company_name=mei.legal_name, trade_name=mei.trade_name,
-                          municipal_registration=mei.municipal_registration)
+            values.update(
+                cnpj=mei.cnpj,
+                company_name=mei.legal_name,
+                trade_name=mei.trade_name,
+                municipal_registration=mei.municipal_registration,
+            )
     else:
         company = Company.get_by_id(permit.company_id)
         owner = _responsible_person(company)
-        values.update(holder_name=company.legal_name, cnpj=company.cnpj, trade_name=company.trade_name,
-                      municipal_registration=company.municipal_registration, address=_address(company),
-                      photo_path=_photo(owner))
+        values.update(
+            holder_name=company.legal_name,
+            cnpj=company.cnpj,
+            trade_name=company.trade_name,
+            municipal_registration=company.municipal_registration,
+            address=_address(company),
+            photo_path=_photo(owner),
+        )
         if owner is not None:
             values.update(holder_id_number=format_cpf(owner.cpf), rg=owner.rg)
     site = permit.site
@@ -1469,9 +1964,11 @@ def permit_document(permit: Permit):
         agency=agency,
         process_number=app.protocol if app is not None else "",
         product_line=_label_of(regime.line, permit.line),
-        product_group=_label_of(regime.group, permit.group,
-                                lambda g: g.label if g.label.lower().startswith("grupo") else
-                                f"Grupo {g.number} — {g.label}"),
+        product_group=_label_of(
+            regime.group,
+            permit.group,
+            lambda g: g.label if g.label.lower().startswith("grupo") else f"Grupo {g.number} — {g.label}",
+        ),
         section=_label_of(regime.section, permit.section, lambda s: f"Seção {s.numeral} — {s.label}"),
         equipment=_label_of(regime.equipment, permit.equipment),
         equipment_size=_size_text(permit.front, permit.depth, permit.hitch),
@@ -1513,8 +2010,11 @@ def related_holders(applicant_kind: str, applicant_id: int) -> tuple[dict[int, s
         if cpfs:
             by_cpf = CompanyPartner.cpf.in_(cpfs)
             cond = by_cpf if cond is None else (cond | by_cpf)
-        return list(CompanyPartner.select(CompanyPartner.company, CompanyPartner.person, CompanyPartner.cpf)
-                    .join(Company).where(cond & (Company.mei == True)))  # noqa: E712
+        return list(
+            CompanyPartner.select(CompanyPartner.company, CompanyPartner.person, CompanyPartner.cpf)
+            .join(Company)
+            .where(cond & (Company.mei == True))
+        )  # noqa: E712
 
     def people_by_cpf(cpfs: Iterable[str]) -> dict[str, Person]:
         cpfs = [c for c in set(cpfs) if c]
@@ -1534,8 +2034,10 @@ def related_holders(applicant_kind: str, applicant_id: int) -> tuple[dict[int, s
         companies[company.id] = "self"
         partners = list(CompanyPartner.select().where(CompanyPartner.company == company.id))
         found = people_by_cpf(p.cpf for p in partners)
-        owners = [found.get(p.cpf) or (Person.get_or_none(Person.id == p.person_id) if p.person_id else None)
-                  for p in partners]
+        owners = [
+            found.get(p.cpf) or (Person.get_or_none(Person.id == p.person_id) if p.person_id else None)
+            for p in partners
+        ]
         owners = [o for o in owners if o is not None]
         relation = "self" if company.mei else "business-partner"
         for owner in owners:
@@ -1563,16 +2065,20 @@ def related_holders(applicant_kind: str, applicant_id: int) -> tuple[dict[int, s
             relation = {"spouse": "spouse", "partner": "partner"}.get(member.relation, "family")
             persons.setdefault(member.person_id, relation)
         # spouses registered with a company's partners, both directions
-        spouse_cpfs = [p.spouse_cpf for p in CompanyPartner.select(CompanyPartner.spouse_cpf)
-                       .where(CompanyPartner.cpf.in_(cpfs))]
-        spouse_cpfs += [p.cpf for p in CompanyPartner.select(CompanyPartner.cpf)
-                        .where(CompanyPartner.spouse_cpf.in_(cpfs))]
+        spouse_cpfs = [
+            p.spouse_cpf for p in CompanyPartner.select(CompanyPartner.spouse_cpf).where(CompanyPartner.cpf.in_(cpfs))
+        ]
+        spouse_cpfs += [
+            p.cpf for p in CompanyPartner.select(CompanyPartner.cpf).where(CompanyPartner.spouse_cpf.in_(cpfs))
+        ]
         for spouse in people_by_cpf(spouse_cpfs).values():
             persons.setdefault(spouse.id, "spouse")
         # business partners: companies the natural persons are partners of, and their other partners
-        links = list(CompanyPartner.select(CompanyPartner.company).join(Company)
-                     .where((CompanyPartner.person.in_(ids) | CompanyPartner.cpf.in_(cpfs))
-                            & (Company.mei == False)))  # noqa: E712
+        links = list(
+            CompanyPartner.select(CompanyPartner.company)
+            .join(Company)
+            .where((CompanyPartner.person.in_(ids) | CompanyPartner.cpf.in_(cpfs)) & (Company.mei == False))
+        )  # noqa: E712
         company_ids = {link.company_id for link in links}
         for cid in company_ids:
             companies.setdefault(cid, "business-partner")
@@ -1589,8 +2095,9 @@ def related_holders(applicant_kind: str, applicant_id: int) -> tuple[dict[int, s
     if relatives:
         rel_people = {p.id: p for p in Person.select(Person.id, Person.cpf).where(Person.id.in_(list(relatives)))}
         by_cpf = {p.cpf: p.id for p in rel_people.values()}
-        links = (CompanyPartner.select(CompanyPartner.company, CompanyPartner.person, CompanyPartner.cpf)
-                 .where(CompanyPartner.person.in_(list(relatives)) | CompanyPartner.cpf.in_(list(by_cpf))))
+        links = CompanyPartner.select(CompanyPartner.company, CompanyPartner.person, CompanyPartner.cpf).where(
+            CompanyPartner.person.in_(list(relatives)) | CompanyPartner.cpf.in_(list(by_cpf))
+        )
         for row in links:
             pid = row.person_id if row.person_id in relatives else by_cpf.get(row.cpf)
             if pid in relatives:
@@ -1617,27 +2124,39 @@ def _site_label(regime_id: str, site: str) -> str | None:
         return site
 
 
-def permit_facts_for(applicant_kind: str, applicant_id: int, *, today: _dt.date,
-                     exclude: Iterable[int] = ()) -> tuple[PermitFacts, ...]:
+def permit_facts_for(
+    applicant_kind: str, applicant_id: int, *, today: _dt.date, exclude: Iterable[int] = ()
+) -> tuple[PermitFacts, ...]:
     """Permits in force of the applicant and of related people (spouse, partners, family), for one-per rules."""
     persons, companies = related_holders(applicant_kind, applicant_id)
     cond = _holder_query(persons, companies)
     if cond is None:
         return ()
     exclude = list(exclude)
-    query = (Permit.select(Permit, Person, Company)
-             .join(Person, JOIN.LEFT_OUTER, on=(Permit.person == Person.id)).switch(Permit)
-             .join(Company, JOIN.LEFT_OUTER, on=(Permit.company == Company.id))
-             .where(cond & Permit.status.in_(LIVE_STATUSES) & (Permit.valid_until >= today)))
+    query = (
+        Permit.select(Permit, Person, Company)
+        .join(Person, JOIN.LEFT_OUTER, on=(Permit.person == Person.id))
+        .switch(Permit)
+        .join(Company, JOIN.LEFT_OUTER, on=(Permit.company == Company.id))
+        .where(cond & Permit.status.in_(LIVE_STATUSES) & (Permit.valid_until >= today))
+    )
     if exclude:
         query = query.where(Permit.id.not_in(exclude))
     facts = []
     for permit in query.order_by(Permit.id):
         relation = persons.get(permit.person_id) if permit.person_id else companies.get(permit.company_id)
-        facts.append(PermitFacts(regime_id=permit.regime, permit_kind_id=permit.permit_kind,
-                                 site_id=permit.site or None, status=permit.status, relation=relation or "self",
-                                 number=permit.number, site_label=_site_label(permit.regime, permit.site),
-                                 holder_name=permit.holder_name))
+        facts.append(
+            PermitFacts(
+                regime_id=permit.regime,
+                permit_kind_id=permit.permit_kind,
+                site_id=permit.site or None,
+                status=permit.status,
+                relation=relation or "self",
+                number=permit.number,
+                site_label=_site_label(permit.regime, permit.site),
+                holder_name=permit.holder_name,
+            )
+        )
     return tuple(facts)
 
 
@@ -1650,14 +2169,16 @@ def history_facts_for(applicant_kind: str, applicant_id: int, *, today: _dt.date
     if cond is None:
         return ()
     history: list[HistoryFacts] = []
-    events = (PermitEvent.select(PermitEvent, Permit).join(Permit)
-              .where(cond & PermitEvent.kind.in_(["revoked", "expired", "cancelled"]))
-              .order_by(PermitEvent.on, PermitEvent.id))
+    events = (
+        PermitEvent.select(PermitEvent, Permit)
+        .join(Permit)
+        .where(cond & PermitEvent.kind.in_(["revoked", "expired", "cancelled"]))
+        .order_by(PermitEvent.on, PermitEvent.id)
+    )
     seen_expired: set[int] = set()
     for event in events:
         permit = event.permit
-        base = dict(date=event.on, permit_kind_id=permit.permit_kind, regime_id=permit.regime,
-                    number=permit.number)
+        base = dict(date=event.on, permit_kind_id=permit.permit_kind, regime_id=permit.regime, number=permit.number)
         if event.kind == "revoked":
             history.append(HistoryFacts(kind="revocation", **base))
             if event.ground == GROUND_ABANDONMENT:
@@ -1671,17 +2192,27 @@ def history_facts_for(applicant_kind: str, applicant_id: int, *, today: _dt.date
     lapsed = Permit.select().where(cond & Permit.status.in_(LIVE_STATUSES) & (Permit.valid_until < today))
     for permit in lapsed:
         if permit.id not in seen_expired:
-            history.append(HistoryFacts(kind="expiry", date=permit.valid_until + _dt.timedelta(days=1),
-                                        permit_kind_id=permit.permit_kind, regime_id=permit.regime,
-                                        number=permit.number))
+            history.append(
+                HistoryFacts(
+                    kind="expiry",
+                    date=permit.valid_until + _dt.timedelta(days=1),
+                    permit_kind_id=permit.permit_kind,
+                    regime_id=permit.regime,
+                    number=permit.number,
+                )
+            )
     return tuple(history)
 
 
 def active_count(regime_id: str, permit_kind: str, *, today: _dt.date, exclude: Iterable[int] = ()) -> int:
     """Permits of one kind in force in the regime (caps and quotas)."""
-    query = Permit.select().where((Permit.regime == regime_id) & (Permit.permit_kind == permit_kind)
-                                  & Permit.status.in_(LIVE_STATUSES) & (Permit.valid_until >= today)
-                                  & (Permit.valid_from <= today))
+    query = Permit.select().where(
+        (Permit.regime == regime_id)
+        & (Permit.permit_kind == permit_kind)
+        & Permit.status.in_(LIVE_STATUSES)
+        & (Permit.valid_until >= today)
+        & (Permit.valid_from <= today)
+    )
     exclude = list(exclude)
     if exclude:
         query = query.where(Permit.id.not_in(exclude))
@@ -1690,9 +2221,14 @@ def active_count(regime_id: str, permit_kind: str, *, today: _dt.date, exclude: 
 
 def quota_count(regime_id: str, permit_kind: str, *, today: _dt.date, exclude: Iterable[int] = ()) -> int:
     """Of those, the places held under a quota."""
-    query = Permit.select().where((Permit.regime == regime_id) & (Permit.permit_kind == permit_kind)
-                                  & Permit.status.in_(LIVE_STATUSES) & (Permit.valid_until >= today)
-                                  & (Permit.valid_from <= today) & (Permit.quota == True))  # noqa: E712
+    query = Permit.select().where(
+        (Permit.regime == regime_id)
+        & (Permit.permit_kind == permit_kind)
+        & Permit.status.in_(LIVE_STATUSES)
+        & (Permit.valid_until >= today)
+        & (Permit.valid_from <= today)
+        & (Permit.quota == True)
+    )  # noqa: E712
     exclude = list(exclude)
     if exclude:
         query = query.where(Permit.id.not_in(exclude))
@@ -1763,8 +2299,7 @@ def _text_filter(text: str):
         return cond
     fragment = _document_fragment(text)
     if fragment and sum(c.isdigit() for c in fragment) >= max(3, len(fragment) - 2):
-        return (Person.cpf.startswith(fragment) | Company.cnpj.startswith(fragment)
-                | Permit.number.contains(fragment))
+        return Person.cpf.startswith(fragment) | Company.cnpj.startswith(fragment) | Permit.number.contains(fragment)
     cond = None
     for word in search_key(text).split():
         match = Person.search_name.contains(word) | Company.search_name.contains(word)
@@ -1779,8 +2314,14 @@ def _kind_label(regime, kind_id: str) -> str:
         return kind_id
 
 
-def permit_rows(*, status: str | None = None, regime: str | Sequence[str] | None = None, text: str = "",
-                today: _dt.date, limit: int = ROWS_LIMIT) -> list[PermitRow]:
+def permit_rows(
+    *,
+    status: str | None = None,
+    regime: str | Sequence[str] | None = None,
+    text: str = "",
+    today: _dt.date,
+    limit: int = ROWS_LIMIT,
+) -> list[PermitRow]:
     """Permits for the list, newest first (at most ``limit``).
 
     ``status`` is a key of :data:`STATUSES` or ``None`` for all: ``active`` and
@@ -1792,11 +2333,17 @@ def permit_rows(*, status: str | None = None, regime: str | Sequence[str] | None
     """
     from models.br import format_cnpj, format_cpf
 
-    query = (Permit.select(Permit, Person, Company)
-             .join(Person, JOIN.LEFT_OUTER, on=(Permit.person == Person.id)).switch(Permit)
-             .join(Company, JOIN.LEFT_OUTER, on=(Permit.company == Company.id)))
-    for cond in (_status_filter(status, today), _text_filter(text),
-                 Permit.regime.in_([regime] if isinstance(regime, str) else list(regime)) if regime else None):
+    query = (
+        Permit.select(Permit, Person, Company)
+        .join(Person, JOIN.LEFT_OUTER, on=(Permit.person == Person.id))
+        .switch(Permit)
+        .join(Company, JOIN.LEFT_OUTER, on=(Permit.company == Company.id))
+    )
+    for cond in (
+        _status_filter(status, today),
+        _text_filter(text),
+        Permit.regime.in_([regime] if isinstance(regime, str) else list(regime)) if regime else None,
+    ):
         if cond is not None:
             query = query.where(cond)
     rows = []
@@ -1815,15 +2362,29 @@ def permit_rows(*, status: str | None = None, regime: str | Sequence[str] | None
         else:
             company = permit.company
             holder = ("company", company.id, company.legal_name, format_cnpj(company.cnpj))
-        rows.append(PermitRow(
-            id=permit.id, number=permit.number, holder_kind=holder[0], holder_id=holder[1],
-            holder_name=holder[2], holder_document=holder[3], regime=permit.regime,
-            regime_short=reg.short if reg else permit.regime, regime_title=reg.title if reg else permit.regime,
-            permit_kind=permit.permit_kind,
-            kind_label=_kind_label(reg, permit.permit_kind) if reg else permit.permit_kind,
-            site=(_site_label(permit.regime, permit.site) or "") if reg else permit.site, point=permit.point,
-            valid_from=permit.valid_from, valid_until=permit.valid_until, status=permit.status,
-            status_label=label, lapsed=lapsed, origin=permit.origin))
+        rows.append(
+            PermitRow(
+                id=permit.id,
+                number=permit.number,
+                holder_kind=holder[0],
+                holder_id=holder[1],
+                holder_name=holder[2],
+                holder_document=holder[3],
+                regime=permit.regime,
+                regime_short=reg.short if reg else permit.regime,
+                regime_title=reg.title if reg else permit.regime,
+                permit_kind=permit.permit_kind,
+                kind_label=_kind_label(reg, permit.permit_kind) if reg else permit.permit_kind,
+                site=(_site_label(permit.regime, permit.site) or "") if reg else permit.site,
+                point=permit.point,
+                valid_from=permit.valid_from,
+                valid_until=permit.valid_until,
+                status=permit.status,
+                status_label=label,
+                lapsed=lapsed,
+                origin=permit.origin,
+            )
+        )
     return rows
 
 
@@ -1850,17 +2411,31 @@ class PermitHistoryItem:
 def permit_history(permit_id: int) -> list[PermitHistoryItem]:
     """The events of one permit, oldest first."""
     Other = Permit.alias()
-    events = (PermitEvent.select(PermitEvent, Other.number)
-              .join(Other, JOIN.LEFT_OUTER, on=(PermitEvent.other == Other.id), attr="other_permit")
-              .where(PermitEvent.permit == permit_id)
-              .order_by(PermitEvent.id))
+    events = (
+        PermitEvent.select(PermitEvent, Other.number)
+        .join(Other, JOIN.LEFT_OUTER, on=(PermitEvent.other == Other.id), attr="other_permit")
+        .where(PermitEvent.permit == permit_id)
+        .order_by(PermitEvent.id)
+    )
     items = []
     for event in events:
         other = getattr(event, "other_permit", None)
-        items.append(PermitHistoryItem(
-            id=event.id, on=event.on, at=event.at, kind=event.kind, kind_label=event.kind_label, by=event.by,
-            reason=event.reason, ground=event.ground,
-            status_from=STATUSES.get(event.status_from, event.status_from),
-            status_to=STATUSES.get(event.status_to, event.status_to), start=event.start, end=event.end,
-            other_number=other.number if other is not None and other.number else "", details=event.details))
+        items.append(
+            PermitHistoryItem(
+                id=event.id,
+                on=event.on,
+                at=event.at,
+                kind=event.kind,
+                kind_label=event.kind_label,
+                by=event.by,
+                reason=event.reason,
+                ground=event.ground,
+                status_from=STATUSES.get(event.status_from, event.status_from),
+                status_to=STATUSES.get(event.status_to, event.status_to),
+                start=event.start,
+                end=event.end,
+                other_number=other.number if other is not None and other.number else "",
+                details=event.details,
+            )
+        )
     return items

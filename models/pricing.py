@@ -66,13 +66,20 @@ class PriceBook:
 
 def price_book(regime: Regime, year: int) -> PriceBook:
     factors = regime_index_factors(regime, year)
-    usable = {code: f.factor.quantize(FACTOR_PLACES, rounding=ROUND_HALF_UP)
-              for code, f in factors.items() if not f.missing}
+    usable = {
+        code: f.factor.quantize(FACTOR_PLACES, rounding=ROUND_HALF_UP) for code, f in factors.items() if not f.missing
+    }
     return PriceBook(regime.id, year, factors, usable, unit_overrides(regime.id))
 
 
-def quote(regime: Regime | str, *, year: int | None = None, today: _dt.date | None = None,
-          book: PriceBook | None = None, **inputs) -> Quote:
+def quote(
+    regime: Regime | str,
+    *,
+    year: int | None = None,
+    today: _dt.date | None = None,
+    book: PriceBook | None = None,
+    **inputs,
+) -> Quote:
     """``fee_quote`` with the database's unit values and index corrections.
 
     ``inputs`` are ``fee_quote``'s keyword arguments (equipment, line, front,
@@ -100,7 +107,9 @@ def quote(regime: Regime | str, *, year: int | None = None, today: _dt.date | No
                 f"Falta a correção do {f.index} para {years}: o valor do ato é de {f.base_year} e é corrigido "
                 f"anualmente ({regime.cite_item(index)}). Cadastre a correção do {f.index} "
                 f"{_years_text(tuple(f.missing))}, ou calcule para {f.base_year}.",
-                index=f.index, years=tuple(f.missing), base_year=f.base_year,
+                index=f.index,
+                years=tuple(f.missing),
+                base_year=f.base_year,
             ) from None
         raise
     return _explain_factors(result, factors)

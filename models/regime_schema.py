@@ -81,24 +81,30 @@ _TEXT = {"type": "string", "pattern": r"\S"}
 
 def _reader_schemas() -> dict[str, Any]:
     """Each typed reader of ``_Node``: (the schema of its value, whether its ``required`` defaults to True)."""
-    basis = {"type": "string",
-             "pattern": r"^\s*([Aa][Rr][Tt][Ss]?\.|[Aa][Nn][Ee][Xx][Oo]|[Tt][Aa][Bb][Ee][Ll][Aa]|[Ee][Mm][Ee][Nn][Tt][Aa]"
-                        r"|[Pp][Rr][Ee][Ââ][Mm][Bb][Uu][Ll][Oo])",
-             "description": "o artigo do ato, como \"art. 9º, § 2º\""}
+    basis = {
+        "type": "string",
+        "pattern": r"^\s*([Aa][Rr][Tt][Ss]?\.|[Aa][Nn][Ee][Xx][Oo]|[Tt][Aa][Bb][Ee][Ll][Aa]|[Ee][Mm][Ee][Nn][Tt][Aa]"
+        r"|[Pp][Rr][Ee][Ââ][Mm][Bb][Uu][Ll][Oo])",
+        "description": 'o artigo do ato, como "art. 9º, § 2º"',
+    }
     return {
         "text": lambda kw: dict(_TEXT),
         "ident": lambda kw: {"type": "string", "pattern": _ecma(R.ID_RE)},
         "code": lambda kw: {"type": "string", "pattern": _ecma(R.CODE_RE)},
         "basis": lambda kw: dict(basis),
-        "decimal": lambda kw: {"type": "string", "pattern": _ecma(R.DECIMAL_RE),
-                               "description": "decimal entre aspas, com ponto: \"5.50\""},
-        "integer": lambda kw: ({"type": "integer", "minimum": kw["minimum"]} if kw.get("minimum") is not None
-                               else {"type": "integer"}),
+        "decimal": lambda kw: {
+            "type": "string",
+            "pattern": _ecma(R.DECIMAL_RE),
+            "description": 'decimal entre aspas, com ponto: "5.50"',
+        },
+        "integer": lambda kw: (
+            {"type": "integer", "minimum": kw["minimum"]} if kw.get("minimum") is not None else {"type": "integer"}
+        ),
         "boolean": lambda kw: {"type": "boolean"},
         "optional_bool": lambda kw: {"type": "boolean"},
         "date": lambda kw: {"type": "string", "format": "date", "description": "data TOML, sem aspas: 2026-03-24"},
         "datetime": lambda kw: {"type": "string", "description": "data e hora locais: 2026-03-27T12:00"},
-        "time": lambda kw: {"type": "string", "pattern": _ecma(R.TIME_RE), "description": "hora \"HH:MM\""},
+        "time": lambda kw: {"type": "string", "pattern": _ecma(R.TIME_RE), "description": 'hora "HH:MM"'},
         "enum": lambda kw: {"enum": list(kw["choices"])},
         "text_list": lambda kw: {"type": "array", "items": dict(_TEXT)},
         "ident_list": lambda kw: {"type": "array", "items": {"type": "string", "pattern": _ecma(R.ID_RE)}},
@@ -107,9 +113,14 @@ def _reader_schemas() -> dict[str, Any]:
 
 
 _REQUIRED_BY_DEFAULT = {"text", "ident", "code", "basis", "decimal", "integer", "date", "datetime", "time", "enum"}
-_ARG_NAMES = {"enum": ("name", "choices", "required", "default"), "enum_list": ("name", "choices"),
-              "boolean": ("name", "default"), "optional_bool": ("name",), "text_list": ("name",),
-              "ident_list": ("name",)}
+_ARG_NAMES = {
+    "enum": ("name", "choices", "required", "default"),
+    "enum_list": ("name", "choices"),
+    "boolean": ("name", "default"),
+    "optional_bool": ("name",),
+    "text_list": ("name",),
+    "ident_list": ("name",),
+}
 _MARKERS = {"table": {"$table": True}, "tables": {"$tables": True}}
 
 
@@ -184,8 +195,9 @@ def _watching(trace: _Trace) -> Iterator[None]:
 def _object(trace: _Trace, pattern: str) -> dict[str, Any]:
     keys = trace.keys.get(pattern, {})
     visits = trace.visits.get(pattern, set())
-    properties: dict[str, Any] = {"notes": {"type": "string", "description": "observações: o que o ato diz e o "
-                                                                         "formato não modela"}}
+    properties: dict[str, Any] = {
+        "notes": {"type": "string", "description": "observações: o que o ato diz e o formato não modela"}
+    }
     required: list[str] = []
     for name, entry in keys.items():
         if name == "notes":
@@ -195,8 +207,10 @@ def _object(trace: _Trace, pattern: str) -> dict[str, Any]:
         if "$table" in schema:
             schema = _object(trace, child) if child in trace.visits else {"type": "object"}
         elif "$tables" in schema:
-            schema = {"type": "array", "items": (_object(trace, child + "[]") if child + "[]" in trace.visits
-                                                 else {"type": "object"})}
+            schema = {
+                "type": "array",
+                "items": (_object(trace, child + "[]") if child + "[]" in trace.visits else {"type": "object"}),
+            }
         elif "$raw" in schema:  # read as it comes: a list of tables, or a table or a plain value
             if child + "[]" in trace.visits:
                 schema = {"type": "array", "items": _object(trace, child + "[]")}
@@ -240,8 +254,8 @@ def build_schema(texts: Iterable[tuple[str, str]] | None = None) -> dict[str, An
         "$id": SCHEMA_ID,
         "title": "Regime do Praça: um ato municipal sobre comércio em espaço público",
         "description": "Gerado de models/regimes.py por models/regime_schema.py (praca regimes schema). "
-                       "O formato está descrito em docs/regime-format.md; praca regimes check ARQUIVO "
-                       "confere também as referências entre ids.",
+        "O formato está descrito em docs/regime-format.md; praca regimes check ARQUIVO "
+        "confere também as referências entre ids.",
     }
     schema.update(_object(trace, ""))
     return schema
@@ -291,7 +305,7 @@ def _kind(schema: dict[str, Any]) -> str:
         if pattern == R.DECIMAL_RE.pattern:
             return "decimal (texto)"
         if pattern == R.TIME_RE.pattern:
-            return "hora \"HH:MM\""
+            return 'hora "HH:MM"'
         if schema.get("format") == "date":
             return "data"
         if "artigo" in schema.get("description", ""):

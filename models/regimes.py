@@ -13,8 +13,8 @@ No rule of a town lives here: this module only knows the *format*.
 
 from __future__ import annotations
 
-import datetime as dt
 import contextvars
+import datetime as dt
 import functools
 import hashlib
 import re
@@ -42,15 +42,66 @@ __all__ = [
     "default_regimes_folder",
     "regime_to_dict",
     # dataclasses
-    "Regime", "Unit", "UnitValue", "Index", "Document", "Equipment", "Group", "Line",
-    "Colour", "Section", "PermitKind", "Validity", "Renewal", "Startup", "Leave", "Rule",
-    "Amount", "Due", "Condition", "Discount", "EnergyTier", "Venue", "Arrears", "Fee",
-    "Instant", "HourRange", "OpeningHours", "ScheduleDay", "Schedule", "Site", "Measure",
-    "Flag", "EndVendors", "DistanceRule", "Count", "LayoutRules", "Registration",
-    "DrawSpec", "LateFill", "Preference", "Bracket", "ValuePoints", "Criterion",
-    "Selection", "Sanction", "LadderStep", "Ladder", "Fine", "Infraction", "Recurrence",
-    "IndexRef", "Penalties", "Deadline", "Period", "DepotFee", "TextRule", "Seizure",
-    "Prohibition", "Duty", "Placard",
+    "Regime",
+    "Unit",
+    "UnitValue",
+    "Index",
+    "Document",
+    "Equipment",
+    "Group",
+    "Line",
+    "Colour",
+    "Section",
+    "PermitKind",
+    "Validity",
+    "Renewal",
+    "Startup",
+    "Leave",
+    "Rule",
+    "Amount",
+    "Due",
+    "Condition",
+    "Discount",
+    "EnergyTier",
+    "Venue",
+    "Arrears",
+    "Fee",
+    "Instant",
+    "HourRange",
+    "OpeningHours",
+    "ScheduleDay",
+    "Schedule",
+    "Site",
+    "Measure",
+    "Flag",
+    "EndVendors",
+    "DistanceRule",
+    "Count",
+    "LayoutRules",
+    "Registration",
+    "DrawSpec",
+    "LateFill",
+    "Preference",
+    "Bracket",
+    "ValuePoints",
+    "Criterion",
+    "Selection",
+    "Sanction",
+    "LadderStep",
+    "Ladder",
+    "Fine",
+    "Infraction",
+    "Recurrence",
+    "IndexRef",
+    "Penalties",
+    "Deadline",
+    "Period",
+    "DepotFee",
+    "TextRule",
+    "Seizure",
+    "Prohibition",
+    "Duty",
+    "Placard",
 ]
 
 
@@ -95,8 +146,9 @@ class MissingUnitValue(UserError):
         name = f"{code} ({unit.name})" if unit else code
         known = sorted(v.year for v in unit.values) if unit else []
         known_txt = (
-            f"; o regime tem valores para {', '.join(str(y) for y in known)}" if known else
-            "; o ato não informa nenhum valor"
+            f"; o regime tem valores para {', '.join(str(y) for y in known)}"
+            if known
+            else "; o ato não informa nenhum valor"
         )
         super().__init__(
             f"A unidade fiscal {name} não tem valor para {year} no regime {regime.id} "
@@ -121,9 +173,21 @@ SCOPES = ("street-vending", "event", "street-food", "feira", "beach")
 HOLDERS = ("person", "company")
 LEGAL_FORMS = ("person", "company", "mei")
 RULE_KINDS = (
-    "min-age", "legally-capable", "legal-form", "cnpj-required", "municipal-registration",
-    "resident", "document", "one-per", "no-debts", "no-prior-revocation", "waiting-period",
-    "cap", "quota", "not-public-servant", "custom",
+    "min-age",
+    "legally-capable",
+    "legal-form",
+    "cnpj-required",
+    "municipal-registration",
+    "resident",
+    "document",
+    "one-per",
+    "no-debts",
+    "no-prior-revocation",
+    "waiting-period",
+    "cap",
+    "quota",
+    "not-public-servant",
+    "custom",
 )
 ONE_PER_SCOPES = ("person", "family", "spouse", "partners", "household", "dependants")
 WAIT_AFTER = ("expiry", "revocation", "abandonment", "cancellation")
@@ -138,7 +202,13 @@ ORDER_BY = ("registration-time", "payment-time")
 #: what decides between equal scores, in the order the act gives (Sapezal art. 10, § 3º: disabled, then oldest)
 TIE_BREAKS = ("disabled", "oldest", "earliest-registration", "earliest-payment")
 SANCTION_KINDS = (
-    "warning", "fine", "suspension", "revocation", "seizure", "interdiction", "forfeiture",
+    "warning",
+    "fine",
+    "suspension",
+    "revocation",
+    "seizure",
+    "interdiction",
+    "forfeiture",
     "impediment",
 )
 SEVERITIES = ("leve", "media", "grave", "gravissima")
@@ -150,23 +220,75 @@ COUNT_KINDS = ("calendar", "business", "hours")
 SANCTION_FACTS = ("not-complied", "not-remedied", "earlier-sanctions")
 #: what a deadline is for (``role``); ``models.deadlines.ROLES`` says how each is counted and who uses it
 DEADLINE_ROLES = (
-    "compliance", "payment", "payment-after-decision", "defence", "decision", "appeal", "appeal-decision",
-    "reclaim", "selection-appeal", "selection-decision", "documents", "startup", "pickup", "use", "lapse",
-    "renewal", "leave", "substitute", "request-decision", "publication", "price-payment", "damage-report",
-    "deposit-return", "notice",
+    "compliance",
+    "payment",
+    "payment-after-decision",
+    "defence",
+    "decision",
+    "appeal",
+    "appeal-decision",
+    "reclaim",
+    "selection-appeal",
+    "selection-decision",
+    "documents",
+    "startup",
+    "pickup",
+    "use",
+    "lapse",
+    "renewal",
+    "leave",
+    "substitute",
+    "request-decision",
+    "publication",
+    "price-payment",
+    "damage-report",
+    "deposit-return",
+    "notice",
 )
 #: the roles of an administrative process: a deadline of these that ends on a day without public service follows
 #: the regime's ``[calendar] closed_day`` rule (the act's, else Lei 9.784/1999, art. 66, § 1º, cited in the file)
 PROCESS_ROLES = (
-    "compliance", "payment", "payment-after-decision", "defence", "decision", "appeal", "appeal-decision",
-    "reclaim", "selection-appeal", "selection-decision", "documents", "pickup", "substitute", "request-decision",
+    "compliance",
+    "payment",
+    "payment-after-decision",
+    "defence",
+    "decision",
+    "appeal",
+    "appeal-decision",
+    "reclaim",
+    "selection-appeal",
+    "selection-decision",
+    "documents",
+    "pickup",
+    "substitute",
+    "request-decision",
 )
 #: the events a deadline counts from (``from``)
 DEADLINE_EVENTS = (
-    "absence-start", "appeal-filed", "approval-notice", "archiving", "boleto-issue", "decision-notification",
-    "decision-publication", "defence-filed", "deposit-return-request", "event-end", "filing",
-    "final-list-publication", "infraction-record", "issue", "leave-start", "licence-expiry", "list-publication",
-    "notification", "penalty", "permit-grant", "request-received", "seizure", "selection-end", "tpu-publication",
+    "absence-start",
+    "appeal-filed",
+    "approval-notice",
+    "archiving",
+    "boleto-issue",
+    "decision-notification",
+    "decision-publication",
+    "defence-filed",
+    "deposit-return-request",
+    "event-end",
+    "filing",
+    "final-list-publication",
+    "infraction-record",
+    "issue",
+    "leave-start",
+    "licence-expiry",
+    "list-publication",
+    "notification",
+    "penalty",
+    "permit-grant",
+    "request-received",
+    "seizure",
+    "selection-end",
+    "tpu-publication",
 )
 #: what happens to a deadline that ends on a day without public service
 #: ``next-business-day``: it moves to the next business day (a deadline in hours, to the same hour of it);
@@ -1115,8 +1237,16 @@ class Placard:
 
 
 PLACARD_CONTENTS = (
-    "company-name", "holder-name", "cnpj", "cpf", "municipal-registration", "permit-number",
-    "line", "section", "photo", "qr-code",
+    "company-name",
+    "holder-name",
+    "cnpj",
+    "cpf",
+    "municipal-registration",
+    "permit-number",
+    "line",
+    "section",
+    "photo",
+    "qr-code",
 )
 
 
@@ -1177,24 +1307,28 @@ class Regime:
     def __post_init__(self) -> None:
         object.__setattr__(self, "units_by_code", _index(self.units, "code"))
         venues = [venue for fee in self.fees for venue in fee.venues]
-        object.__setattr__(self, "_lookups", {
-            "index": _index(self.indexes, "code"),
-            "document": _index(self.documents, "id"),
-            "equipment": _index(self.equipment_kinds, "id"),
-            "group": _index(self.groups, "id"),
-            "line": _index(self.lines, "id"),
-            "section": _index(self.sections, "id"),
-            "permit_kind": _index(self.permit_kinds, "id"),
-            "fee": _index(self.fees, "id"),
-            "venue": _index(venues, "id"),
-            "schedule": _index(self.schedules, "id"),
-            "site": _index(self.sites, "id"),
-            "ladder": _index(self.ladders, "id"),
-            "infraction": _index(self.infractions, "code"),
-            "deadline": _index(self.deadlines, "id"),
-            "prohibition": _index(self.prohibitions, "id"),
-            "duty": _index(self.duties, "id"),
-        })
+        object.__setattr__(
+            self,
+            "_lookups",
+            {
+                "index": _index(self.indexes, "code"),
+                "document": _index(self.documents, "id"),
+                "equipment": _index(self.equipment_kinds, "id"),
+                "group": _index(self.groups, "id"),
+                "line": _index(self.lines, "id"),
+                "section": _index(self.sections, "id"),
+                "permit_kind": _index(self.permit_kinds, "id"),
+                "fee": _index(self.fees, "id"),
+                "venue": _index(venues, "id"),
+                "schedule": _index(self.schedules, "id"),
+                "site": _index(self.sites, "id"),
+                "ladder": _index(self.ladders, "id"),
+                "infraction": _index(self.infractions, "code"),
+                "deadline": _index(self.deadlines, "id"),
+                "prohibition": _index(self.prohibitions, "id"),
+                "duty": _index(self.duties, "id"),
+            },
+        )
 
     # -- citations ---------------------------------------------------------
 
@@ -1267,8 +1401,7 @@ class Regime:
         except (KeyError, TypeError):
             options = ", ".join(table) or "nenhum"
             raise UserError(
-                f"{self._LABELS[kind]} '{key}' não existe no regime {self.id} ({self.short}). "
-                f"Opções: {options}.",
+                f"{self._LABELS[kind]} '{key}' não existe no regime {self.id} ({self.short}). Opções: {options}.",
                 field=kind,
             ) from None
 
@@ -1440,8 +1573,13 @@ class _Node:
         found = _FOUND.get()
         if found is not None:  # checking a whole file: every unknown key of the table, not only the first
             for name in unknown[:-1]:
-                found.append(RegimeError("chave desconhecida (não prevista no formato para esta tabela)",
-                                         file=self.file, key=self.key(name)))
+                found.append(
+                    RegimeError(
+                        "chave desconhecida (não prevista no formato para esta tabela)",
+                        file=self.file,
+                        key=self.key(name),
+                    )
+                )
         for name in unknown[-1:]:
             self.fail(name, "chave desconhecida (não prevista no formato para esta tabela)")
 
@@ -1479,7 +1617,7 @@ class _Node:
     def code(self, name: str = "code", required: bool = True) -> str | None:
         value = self.text(name, required)
         if value is not None and not CODE_RE.match(value):
-            self.fail(name, f"código inválido {_show(value)}: use maiúsculas ASCII, como \"UFESP\"")
+            self.fail(name, f'código inválido {_show(value)}: use maiúsculas ASCII, como "UFESP"')
         return value
 
     def basis(self, name: str = "basis", required: bool = True) -> str | None:
@@ -1487,9 +1625,11 @@ class _Node:
         if value is None:
             return None
         if not isinstance(value, str) or not value.strip():
-            self.fail(name, f"esperado o artigo em texto, como \"art. 9º, § 2º\"; veio {_type_name(value)} {_show(value)}")
+            self.fail(
+                name, f'esperado o artigo em texto, como "art. 9º, § 2º"; veio {_type_name(value)} {_show(value)}'
+            )
         if not BASIS_RE.match(value.strip()):
-            self.fail(name, f"fundamento {_show(value)} deve citar o artigo do ato, como \"art. 9º, § 2º\"")
+            self.fail(name, f'fundamento {_show(value)} deve citar o artigo do ato, como "art. 9º, § 2º"')
         return value
 
     def basis_act(self) -> str | None:
@@ -1508,16 +1648,19 @@ class _Node:
         if value is None:
             return None
         if isinstance(value, float):
-            self.fail(name, f"esperado um decimal em texto, como \"{value!r}\"; veio o número {value!r} "
-                            "(float TOML não é aceito: escreva o decimal entre aspas)")
+            self.fail(
+                name,
+                f'esperado um decimal em texto, como "{value!r}"; veio o número {value!r} '
+                "(float TOML não é aceito: escreva o decimal entre aspas)",
+            )
         if isinstance(value, bool):
-            self.fail(name, f"esperado um decimal em texto, como \"5.50\"; veio booleano {_show(value)}")
+            self.fail(name, f'esperado um decimal em texto, como "5.50"; veio booleano {_show(value)}')
         if isinstance(value, int):
-            self.fail(name, f"esperado um decimal em texto, como \"{value}\"; veio o inteiro {value}")
+            self.fail(name, f'esperado um decimal em texto, como "{value}"; veio o inteiro {value}')
         if not isinstance(value, str):
-            self.fail(name, f"esperado um decimal em texto, como \"5.50\"; veio {_type_name(value)} {_show(value)}")
+            self.fail(name, f'esperado um decimal em texto, como "5.50"; veio {_type_name(value)} {_show(value)}')
         if not DECIMAL_RE.match(value):
-            self.fail(name, f"decimal inválido {_show(value)}: use dígitos e ponto, como \"5.50\"")
+            self.fail(name, f'decimal inválido {_show(value)}: use dígitos e ponto, como "5.50"')
         try:
             result = Decimal(value)
         except InvalidOperation:  # pragma: no cover - regex guards
@@ -1587,7 +1730,7 @@ class _Node:
         if isinstance(value, str) and TIME_RE.match(value):
             hours, minutes = value.split(":")
             return dt.time(int(hours), int(minutes))
-        self.fail(name, f"esperada uma hora \"HH:MM\" (como \"18:00\"), veio {_type_name(value)} {_show(value)}")
+        self.fail(name, f'esperada uma hora "HH:MM" (como "18:00"), veio {_type_name(value)} {_show(value)}')
 
     def enum(self, name: str, choices: Iterable[str], required: bool = True, default: str | None = None) -> str | None:
         value = self.text(name, required)
@@ -1671,7 +1814,7 @@ def _parse_amount(node: _Node, *, with_basis: bool = False, basis_required: bool
     value = node.decimal("value", non_negative=True)
     unit_raw = node.text("unit")
     if unit_raw != "BRL" and not CODE_RE.match(unit_raw):
-        node.fail("unit", f"unidade {_show(unit_raw)} inválida: \"BRL\" ou o código de uma [[units]]")
+        node.fail("unit", f'unidade {_show(unit_raw)} inválida: "BRL" ou o código de uma [[units]]')
     basis = basis_act = None
     if with_basis:
         basis = node.basis(required=basis_required)
@@ -1704,8 +1847,12 @@ def _parse_in_force(node: _Node) -> InForce:
 
 
 def _parse_amendment(node: _Node) -> Amendment:
-    result = Amendment(act=node.text("act"), in_force_from=node.date("in_force_from"),
-                       summary=node.text("summary", required=False), notes=node.notes())
+    result = Amendment(
+        act=node.text("act"),
+        in_force_from=node.date("in_force_from"),
+        summary=node.text("summary", required=False),
+        notes=node.notes(),
+    )
     node.done()
     return result
 
@@ -1727,7 +1874,7 @@ def _parse_calendar(node: _Node) -> Calendar:
     closed = node.table("closed_day", required=True)
     result = Calendar(closed_day=_parse_closed_day(closed, external=True), notes=node.notes())
     if result.closed_day.rule == "stays":
-        closed.fail("rule", "o calendário do regime diz como se prorroga um prazo; \"stays\" vale só num prazo")
+        closed.fail("rule", 'o calendário do regime diz como se prorroga um prazo; "stays" vale só num prazo')
     node.done()
     return result
 
@@ -1747,10 +1894,13 @@ def _parse_header(node: _Node) -> dict[str, Any]:
         "notes": node.notes(),
     }
     if header["amendment"] is not None and header["amendment"].in_force_from < header["in_force"].from_:
-        node.fail("amendment.in_force_from", "a alteração não pode valer antes de o ato entrar em vigor "
-                  f"({header['in_force'].from_.strftime('%d/%m/%Y')})")
+        node.fail(
+            "amendment.in_force_from",
+            "a alteração não pode valer antes de o ato entrar em vigor "
+            f"({header['in_force'].from_.strftime('%d/%m/%Y')})",
+        )
     if not re.match(r"^[A-Z]{2}$", header["state"]):
-        node.fail("state", f"UF inválida {_show(header['state'])}: duas letras maiúsculas, como \"SP\"")
+        node.fail("state", f'UF inválida {_show(header["state"])}: duas letras maiúsculas, como "SP"')
     if not header["scope"]:
         node.fail("scope", "lista vazia: informe ao menos um escopo")
     node.done()
@@ -1760,7 +1910,7 @@ def _parse_header(node: _Node) -> dict[str, Any]:
 def _parse_unit(node: _Node) -> Unit:
     code = node.code("code")
     if code == "BRL":
-        node.fail("code", "\"BRL\" é reservado para reais")
+        node.fail("code", '"BRL" é reservado para reais')
     name = node.text("name")
     basis = node.basis()
     basis_act = node.basis_act()
@@ -1776,7 +1926,7 @@ def _parse_unit(node: _Node) -> Unit:
         v_basis = child.basis(required=False)
         source = child.text("source", required=False)
         if v_basis is None and source is None:
-            child.fail(None, "cada valor precisa de \"basis\" (artigo deste ato) ou \"source\" (referência externa)")
+            child.fail(None, 'cada valor precisa de "basis" (artigo deste ato) ou "source" (referência externa)')
         v = UnitValue(year=year, value=value, basis=v_basis, source=source, notes=child.notes())
         child.done()
         if year in years:
@@ -1785,8 +1935,14 @@ def _parse_unit(node: _Node) -> Unit:
         values.append(v)
     notes = node.notes()
     node.done()
-    return Unit(code=code, name=name, basis=basis, basis_act=basis_act,
-                values=tuple(sorted(values, key=lambda v: v.year)), notes=notes)
+    return Unit(
+        code=code,
+        name=name,
+        basis=basis,
+        basis_act=basis_act,
+        values=tuple(sorted(values, key=lambda v: v.year)),
+        notes=notes,
+    )
 
 
 def _parse_index(node: _Node) -> Index:
@@ -1820,8 +1976,10 @@ def _parse_document(node: _Node) -> Document:
 
 
 def _parse_equipment(node: _Node) -> Equipment:
-    kw = {name: node.decimal(name, False, positive=True)
-          for name in ("front", "depth", "handle", "max_front", "max_depth")}
+    kw = {
+        name: node.decimal(name, False, positive=True)
+        for name in ("front", "depth", "handle", "max_front", "max_depth")
+    }
     result = Equipment(
         id=node.ident(),
         label=node.text("label"),
@@ -1873,15 +2031,16 @@ def _parse_section(node: _Node) -> Section:
     ident = node.ident()
     numeral = node.text("numeral")
     if not re.match(r"^[IVXLCDM]+$", numeral):
-        node.fail("numeral", f"numeral romano inválido {_show(numeral)} (maiúsculas, como \"XXVIII\")")
+        node.fail("numeral", f'numeral romano inválido {_show(numeral)} (maiúsculas, como "XXVIII")')
     colour = None
     colour_node = node.table("colour")
     if colour_node is not None:
         hex_value = colour_node.text("hex", False)
         if hex_value is not None and not HEX_RE.match(hex_value):
-            colour_node.fail("hex", f"cor inválida {_show(hex_value)}: use \"#RRGGBB\"")
-        colour = Colour(name=colour_node.text("name"), hex=hex_value, basis=colour_node.basis(),
-                        notes=colour_node.notes())
+            colour_node.fail("hex", f'cor inválida {_show(hex_value)}: use "#RRGGBB"')
+        colour = Colour(
+            name=colour_node.text("name"), hex=hex_value, basis=colour_node.basis(), notes=colour_node.notes()
+        )
         colour_node.done()
     fire_raw = node.raw("fire_rules", False)
     fire_rules, fire_basis = False, None
@@ -1892,7 +2051,9 @@ def _parse_section(node: _Node) -> Section:
         fire_rules, fire_basis = True, fire_node.basis()
         fire_node.done()
     elif fire_raw is not None:
-        node.fail("fire_rules", f"esperado true/false ou {{ basis = \"…\" }}, veio {_type_name(fire_raw)} {_show(fire_raw)}")
+        node.fail(
+            "fire_rules", f'esperado true/false ou {{ basis = "…" }}, veio {_type_name(fire_raw)} {_show(fire_raw)}'
+        )
     result = Section(
         id=ident,
         numeral=numeral,
@@ -1908,7 +2069,7 @@ def _parse_section(node: _Node) -> Section:
         notes=node.notes(),
     )
     if result.order is not None and result.side is None:
-        node.fail("order", "\"order\" exige \"side\"")
+        node.fail("order", '"order" exige "side"')
     node.done()
     return result
 
@@ -1951,7 +2112,7 @@ def _parse_rule(node: _Node) -> Rule:
         elif node.has(flag):
             node.fail(flag, f"só vale para regras {_show(owner)}, não para {_show(kind)}")
     if kw.get("more_than") and not kw.get("years") and not admin:
-        node.fail("more_than", "\"há mais de N anos\" precisa de years (maior que zero) ou admin_defined = true")
+        node.fail("more_than", '"há mais de N anos" precisa de years (maior que zero) ou admin_defined = true')
     if kind == "legal-form":
         kw["allowed"] = node.enum_list("allowed", LEGAL_FORMS, required=True)
         if not kw["allowed"]:
@@ -1975,7 +2136,9 @@ def _parse_rule(node: _Node) -> Rule:
         kw["text"] = node.text("text")
     if node.has("due"):
         if kind not in DUE_LATER_RULES:
-            node.fail("due", f"só vale para regras {', '.join(_show(k) for k in DUE_LATER_RULES)}, não para {_show(kind)}")
+            node.fail(
+                "due", f"só vale para regras {', '.join(_show(k) for k in DUE_LATER_RULES)}, não para {_show(kind)}"
+            )
         kw["due"] = node.ident("due")
     if admin and any(kw.get(k) is not None for k in numeric):
         node.fail("admin_defined", "com admin_defined = true não informe o número")
@@ -2002,21 +2165,30 @@ def _parse_renewal(node: _Node) -> Renewal:
     to_days = node.integer("to_days_before", False, minimum=0)
     month_day = node.text("until_month_day", False)
     if month_day is not None and not MONTH_DAY_RE.match(month_day):
-        node.fail("until_month_day", f"esperado \"MM-DD\", como \"09-30\"; veio {_show(month_day)}")
+        node.fail("until_month_day", f'esperado "MM-DD", como "09-30"; veio {_show(month_day)}')
     window = from_days is not None or to_days is not None
     if window == (month_day is not None):
         node.fail(None, "informe a janela (from_days_before e/ou to_days_before) ou until_month_day — um dos dois")
     if from_days is not None and to_days is not None and from_days < to_days:
         node.fail("from_days_before", "deve ser maior ou igual a to_days_before")
-    result = Renewal(from_days_before=from_days, to_days_before=to_days, until_month_day=month_day,
-                     basis=node.basis(), notes=node.notes())
+    result = Renewal(
+        from_days_before=from_days,
+        to_days_before=to_days,
+        until_month_day=month_day,
+        basis=node.basis(),
+        notes=node.notes(),
+    )
     node.done()
     return result
 
 
 def _parse_startup(node: _Node) -> Startup:
-    result = Startup(days=node.integer("days", minimum=1), extendable_once=node.boolean("extendable_once"),
-                     basis=node.basis(), notes=node.notes())
+    result = Startup(
+        days=node.integer("days", minimum=1),
+        extendable_once=node.boolean("extendable_once"),
+        basis=node.basis(),
+        notes=node.notes(),
+    )
     node.done()
     return result
 
@@ -2060,9 +2232,15 @@ def _attempt(parser: Any, node: _Node, *, salvage: bool = False) -> Any:
     # (now "missing") is not one of the file's
     data, removed, errors, salvaged = dict(node.data), set(), [first], _SKIPPED
     for _ in range(len(node.data)):
-        name = next((n for n in data if errors[-1].key is not None and (
-            errors[-1].key == node.key(n) or errors[-1].key.startswith((node.key(n) + ".", node.key(n) + "[")))),
-            None)
+        name = next(
+            (
+                n
+                for n in data
+                if errors[-1].key is not None
+                and (errors[-1].key == node.key(n) or errors[-1].key.startswith((node.key(n) + ".", node.key(n) + "[")))
+            ),
+            None,
+        )
         if name is None:
             break
         del data[name]
@@ -2076,8 +2254,11 @@ def _attempt(parser: Any, node: _Node, *, salvage: bool = False) -> Any:
             failed = again
         finally:
             _FOUND.reset(token)
-        about_removed = [e for e in attempt + ([failed] if failed else [])
-                         if any(e.key == k or (e.key or "").startswith((k + ".", k + "[")) for k in removed)]
+        about_removed = [
+            e
+            for e in attempt + ([failed] if failed else [])
+            if any(e.key == k or (e.key or "").startswith((k + ".", k + "[")) for k in removed)
+        ]
         errors.extend(e for e in attempt if e not in about_removed)
         if failed is None or failed in about_removed:
             break
@@ -2165,8 +2346,15 @@ def _parse_discount(node: _Node) -> Discount:
     label = node.text("label")
     rate = node.decimal("rate", positive=True, max_value=Decimal(1))
     when_node = node.table("when", required=True)
-    result = Discount(id=ident, label=label, rate=rate, when=_parse_condition(when_node),
-                      basis=node.basis(), basis_act=node.basis_act(), notes=node.notes())
+    result = Discount(
+        id=ident,
+        label=label,
+        rate=rate,
+        when=_parse_condition(when_node),
+        basis=node.basis(),
+        basis_act=node.basis_act(),
+        notes=node.notes(),
+    )
     node.done()
     return result
 
@@ -2185,7 +2373,7 @@ def _parse_tier(node: _Node) -> EnergyTier:
         notes=node.notes(),
     )
     if result.id == "none":
-        node.fail("id", "\"none\" é reservado (sem energia)")
+        node.fail("id", '"none" é reservado (sem energia)')
     node.done()
     return result
 
@@ -2243,7 +2431,7 @@ def _parse_fee(node: _Node) -> Fee:
         kw["metre"] = node.enum("metre", METRE_KINDS, required=False, default="front")
         if kw["metre"] == "front-plus-hitch":
             if node.has("hitch_counts") and not kw["hitch_counts"]:
-                node.fail("hitch_counts", "contradiz metre = \"front-plus-hitch\"")
+                node.fail("hitch_counts", 'contradiz metre = "front-plus-hitch"')
             kw["hitch_counts"] = True
         discounts = [_parse_discount(child) for child in node.tables("discounts")]
         _unique(zip(node.tables("discounts"), (d.id for d in discounts)), "id", "desconto")
@@ -2271,7 +2459,7 @@ def _parse_fee(node: _Node) -> Fee:
         kw["admin_defined"] = node.boolean("admin_defined")
         kw["amount"] = _amount(node, "amount", required=False)
         if kw["admin_defined"] == (kw["amount"] is not None):
-            node.fail("amount", "informe \"amount\" ou \"admin_defined = true\" — um dos dois")
+            node.fail("amount", 'informe "amount" ou "admin_defined = true" — um dos dois')
         if kind == "fixed":
             # the period may be left to another act when the value itself is
             kw["per"] = node.enum("per", FIXED_PER, required=not kw["admin_defined"])
@@ -2287,11 +2475,16 @@ def _parse_fee(node: _Node) -> Fee:
 
 
 def _parse_exemption(node: _Node) -> Exemption:
-    result = Exemption(id=node.ident(), label=node.text("label"),
-                       waives=node.enum_list("waives", ("fee", "deposit")) or ("fee", "deposit"),
-                       document=node.ident("document", False), waives_documents=node.ident_list("waives_documents"),
-                       basis=node.basis(), basis_act=node.basis_act(),
-                       notes=node.notes())
+    result = Exemption(
+        id=node.ident(),
+        label=node.text("label"),
+        waives=node.enum_list("waives", ("fee", "deposit")) or ("fee", "deposit"),
+        document=node.ident("document", False),
+        waives_documents=node.ident_list("waives_documents"),
+        basis=node.basis(),
+        basis_act=node.basis_act(),
+        notes=node.notes(),
+    )
     node.done()
     return result
 
@@ -2299,7 +2492,7 @@ def _parse_exemption(node: _Node) -> Exemption:
 def _unit_code(node: _Node, name: str) -> str:
     value = node.text(name)
     if value != "BRL" and not CODE_RE.match(value):
-        node.fail(name, f"unidade {_show(value)} inválida: \"BRL\" ou o código de uma [[units]]")
+        node.fail(name, f'unidade {_show(value)} inválida: "BRL" ou o código de uma [[units]]')
     return value
 
 
@@ -2321,15 +2514,26 @@ def _parse_opening(node: _Node) -> OpeningHours:
     closes = node.time("closes", not admin)
     if admin and (opens is not None or closes is not None):
         node.fail("admin_defined", "com admin_defined = true não informe opens/closes")
-    result = OpeningHours(opens=opens, closes=closes, weekdays=node.enum_list("weekdays", WEEKDAYS),
-                          admin_defined=admin, basis=node.basis(), notes=node.notes())
+    result = OpeningHours(
+        opens=opens,
+        closes=closes,
+        weekdays=node.enum_list("weekdays", WEEKDAYS),
+        admin_defined=admin,
+        basis=node.basis(),
+        notes=node.notes(),
+    )
     node.done()
     return result
 
 
 def _parse_schedule_day(node: _Node) -> ScheduleDay:
-    result = ScheduleDay(date=node.date("date"), opens=node.time("opens"), closes=node.time("closes"),
-                         basis=node.basis(), notes=node.notes())
+    result = ScheduleDay(
+        date=node.date("date"),
+        opens=node.time("opens"),
+        closes=node.time("closes"),
+        basis=node.basis(),
+        notes=node.notes(),
+    )
     node.done()
     return result
 
@@ -2387,7 +2591,7 @@ def _parse_measure(node: _Node) -> Measure:
     admin = node.boolean("admin_defined")
     value = node.decimal("value", False, positive=True)
     if admin == (value is not None):
-        node.fail("value", "informe \"value\" ou \"admin_defined = true\" — um dos dois")
+        node.fail("value", 'informe "value" ou "admin_defined = true" — um dos dois')
     result = Measure(value=value, admin_defined=admin, basis=node.basis(), notes=node.notes())
     node.done()
     return result
@@ -2397,14 +2601,24 @@ def _parse_layout(node: _Node) -> LayoutRules:
     end_vendors = None
     ev = node.table("end_vendors")
     if ev is not None:
-        end_vendors = EndVendors(front=ev.decimal("front", positive=True), depth=ev.decimal("depth", positive=True),
-                                 min_distance=ev.decimal("min_distance", False, non_negative=True),
-                                 basis=ev.basis(), notes=ev.notes())
+        end_vendors = EndVendors(
+            front=ev.decimal("front", positive=True),
+            depth=ev.decimal("depth", positive=True),
+            min_distance=ev.decimal("min_distance", False, non_negative=True),
+            basis=ev.basis(),
+            notes=ev.notes(),
+        )
         ev.done()
     distances = []
     for child in node.tables("min_distance_from"):
-        distances.append(DistanceRule(what=child.ident("what"), value=child.decimal("value", positive=True),
-                                      basis=child.basis(), notes=child.notes()))
+        distances.append(
+            DistanceRule(
+                what=child.ident("what"),
+                value=child.decimal("value", positive=True),
+                basis=child.basis(),
+                notes=child.notes(),
+            )
+        )
         child.done()
     max_points = None
     mp = node.table("max_points")
@@ -2412,7 +2626,7 @@ def _parse_layout(node: _Node) -> LayoutRules:
         admin = mp.boolean("admin_defined")
         value = mp.integer("value", not admin, minimum=1)
         if admin and value is not None:
-            mp.fail("value", "informe \"value\" ou \"admin_defined = true\" — um dos dois")
+            mp.fail("value", 'informe "value" ou "admin_defined = true" — um dos dois')
         max_points = Count(value=value, admin_defined=admin, basis=mp.basis(), notes=mp.notes())
         mp.done()
     result = LayoutRules(
@@ -2438,8 +2652,14 @@ def _parse_criterion(node: _Node) -> Criterion:
         node.fail("field", f"campo inválido {_show(field_name)}: use snake_case")
     brackets = []
     for child in node.tables("brackets"):
-        brackets.append(Bracket(points=child.integer("points"), min=child.decimal("min", False),
-                                max=child.decimal("max", False), notes=child.notes()))
+        brackets.append(
+            Bracket(
+                points=child.integer("points"),
+                min=child.decimal("min", False),
+                max=child.decimal("max", False),
+                notes=child.notes(),
+            )
+        )
         child.done()
     values = []
     for child in node.tables("values"):
@@ -2451,9 +2671,17 @@ def _parse_criterion(node: _Node) -> Criterion:
         values.append(ValuePoints(equals=equals, points=child.integer("points"), notes=child.notes()))
         child.done()
     if bool(brackets) == bool(values):
-        node.fail("brackets", "informe \"brackets\" (faixas) ou \"values\" (categorias) — um dos dois")
-    result = Criterion(id=ident, label=label, field=field_name, brackets=tuple(brackets), values=tuple(values),
-                       basis=node.basis(), basis_act=node.basis_act(), notes=node.notes())
+        node.fail("brackets", 'informe "brackets" (faixas) ou "values" (categorias) — um dos dois')
+    result = Criterion(
+        id=ident,
+        label=label,
+        field=field_name,
+        brackets=tuple(brackets),
+        values=tuple(values),
+        basis=node.basis(),
+        basis_act=node.basis_act(),
+        notes=node.notes(),
+    )
     node.done()
     return result
 
@@ -2463,26 +2691,40 @@ def _parse_registration(node: _Node) -> Registration:
     proof_basis = node.basis("proof_basis", required=False)
     if proof_basis is not None and proof_until is None:
         node.fail("proof_basis", "só vale com proof_until (o prazo do comprovante)")
-    result = Registration(opens=node.datetime("opens", False), until=node.datetime("until", False),
-                          proof_until=proof_until, proof_basis=proof_basis, place=node.text("place", False),
-                          basis=node.basis(), notes=node.notes())
+    result = Registration(
+        opens=node.datetime("opens", False),
+        until=node.datetime("until", False),
+        proof_until=proof_until,
+        proof_basis=proof_basis,
+        place=node.text("place", False),
+        basis=node.basis(),
+        notes=node.notes(),
+    )
     node.done()
     return result
 
 
 def _parse_draw(node: _Node) -> DrawSpec:
-    result = DrawSpec(at=node.datetime("at", False), place=node.text("place", False), by=node.text("by", False),
-                      when_more_than=node.integer("when_more_than", False, minimum=0),
-                      per=node.enum("per", ("line", "section", "site", "event"), required=False),
-                      basis=node.basis(), notes=node.notes())
+    result = DrawSpec(
+        at=node.datetime("at", False),
+        place=node.text("place", False),
+        by=node.text("by", False),
+        when_more_than=node.integer("when_more_than", False, minimum=0),
+        per=node.enum("per", ("line", "section", "site", "event"), required=False),
+        basis=node.basis(),
+        notes=node.notes(),
+    )
     node.done()
     return result
 
 
 def _parse_late_fill(node: _Node) -> LateFill:
-    result = LateFill(order_by=node.enum("order_by", ORDER_BY, required=False, default="registration-time"),
-                      pay_days_after_issue=node.integer("pay_days_after_issue", False, minimum=0),
-                      basis=node.basis(), notes=node.notes())
+    result = LateFill(
+        order_by=node.enum("order_by", ORDER_BY, required=False, default="registration-time"),
+        pay_days_after_issue=node.integer("pay_days_after_issue", False, minimum=0),
+        basis=node.basis(),
+        notes=node.notes(),
+    )
     node.done()
     return result
 
@@ -2493,14 +2735,15 @@ def _parse_selection(node: _Node) -> Selection:
     criteria = [_parse_criterion(child) for child in criteria_nodes]
     _unique(zip(criteria_nodes, (c.id for c in criteria)), "id", "critério")
     if method == "score" and not criteria:
-        node.fail("criteria", "method = \"score\" exige [[selection.criteria]]")
+        node.fail("criteria", 'method = "score" exige [[selection.criteria]]')
     if method != "score" and criteria:
-        node.fail("criteria", f"critérios de pontuação só valem com method = \"score\" (veio {_show(method)})")
+        node.fail("criteria", f'critérios de pontuação só valem com method = "score" (veio {_show(method)})')
     pref_nodes = node.tables("preferences")
     prefs = []
     for rank, child in enumerate(pref_nodes, start=1):
-        prefs.append(Preference(id=child.ident(), label=child.text("label"), rank=rank, basis=child.basis(),
-                                notes=child.notes()))
+        prefs.append(
+            Preference(id=child.ident(), label=child.text("label"), rank=rank, basis=child.basis(), notes=child.notes())
+        )
         child.done()
     _unique(zip(pref_nodes, (p.id for p in prefs)), "id", "preferência")
     tie_break = node.enum_list("tie_break", TIE_BREAKS)
@@ -2508,7 +2751,7 @@ def _parse_selection(node: _Node) -> Selection:
     if tie_break_basis is not None and not tie_break:
         node.fail("tie_break_basis", "só vale com tie_break (os critérios de desempate)")
     if method == "preference-then-draw" and not prefs:
-        node.fail("preferences", "method = \"preference-then-draw\" exige [[selection.preferences]]")
+        node.fail("preferences", 'method = "preference-then-draw" exige [[selection.preferences]]')
     result = Selection(
         method=method,
         permit_kinds=node.ident_list("permit_kinds"),
@@ -2534,8 +2777,13 @@ def _parse_selection(node: _Node) -> Selection:
 
 
 def _parse_sanction_condition(node: _Node) -> SanctionCondition:
-    result = SanctionCondition(fact=node.enum("fact", SANCTION_FACTS), text=node.text("text"), basis=node.basis(),
-                               basis_act=node.basis_act(), notes=node.notes())
+    result = SanctionCondition(
+        fact=node.enum("fact", SANCTION_FACTS),
+        text=node.text("text"),
+        basis=node.basis(),
+        basis_act=node.basis_act(),
+        notes=node.notes(),
+    )
     node.done()
     return result
 
@@ -2573,7 +2821,9 @@ def _parse_sanction(node: _Node) -> Sanction:
     kw["one_of"] = node.ident("one_of", False)
     kw["word"] = node.text("word", False)
     if kw["one_of"] is not None and not kw["discretionary"]:
-        node.fail("one_of", "sanções alternativas (one_of) ficam a critério da autoridade: informe discretionary = true")
+        node.fail(
+            "one_of", "sanções alternativas (one_of) ficam a critério da autoridade: informe discretionary = true"
+        )
     if kw["admin_defined"] and any(kw.get(k) is not None for k in ("days", "max_days", "amount", "multiplier")):
         node.fail("admin_defined", "com admin_defined = true não informe days/max_days/amount/multiplier")
     kw["basis"] = node.basis()
@@ -2607,11 +2857,17 @@ def _parse_ladder(node: _Node) -> Ladder:
                 child.fail("sanctions", f"one_of {_show(group)} com uma só sanção: as alternativas são duas ou mais")
         steps.append(LadderStep(offence=offence, sanctions=sanctions, notes=child.notes()))
         child.done()
-    result = Ladder(id=ident, label=label, steps=tuple(steps),
-                    recurrence_window_days=node.integer("recurrence_window_days", False, minimum=1),
-                    recurrence_window_years=node.integer("recurrence_window_years", False, minimum=1),
-                    matter=node.enum("matter", SCOPES, required=False),
-                    basis=node.basis(), basis_act=node.basis_act(), notes=node.notes())
+    result = Ladder(
+        id=ident,
+        label=label,
+        steps=tuple(steps),
+        recurrence_window_days=node.integer("recurrence_window_days", False, minimum=1),
+        recurrence_window_years=node.integer("recurrence_window_years", False, minimum=1),
+        matter=node.enum("matter", SCOPES, required=False),
+        basis=node.basis(),
+        basis_act=node.basis_act(),
+        notes=node.notes(),
+    )
     if result.recurrence_window_days is not None and result.recurrence_window_years is not None:
         node.fail("recurrence_window_years", "informe recurrence_window_days ou recurrence_window_years, não os dois")
     node.done()
@@ -2632,9 +2888,16 @@ def _parse_fine(node: _Node) -> Fine:
         node.fail(None, "a multa precisa de value + unit, ou max = { value, unit }, ou admin_defined = true — um só")
     if graded and max_amount is None:
         node.fail("graded", "graded = true exige max = { value, unit }")
-    result = Fine(amount=amount, max=max_amount, graded=graded, admin_defined=admin,
-                  discretionary=node.boolean("discretionary"), basis=node.basis(), basis_act=node.basis_act(),
-                  notes=node.notes())
+    result = Fine(
+        amount=amount,
+        max=max_amount,
+        graded=graded,
+        admin_defined=admin,
+        discretionary=node.boolean("discretionary"),
+        basis=node.basis(),
+        basis_act=node.basis_act(),
+        notes=node.notes(),
+    )
     node.done()
     return result
 
@@ -2663,9 +2926,14 @@ def _parse_infraction(node: _Node) -> Infraction:
 
 
 def _parse_tolerance(node: _Node) -> Tolerance:
-    result = Tolerance(occurrences=node.integer("occurrences", minimum=1),
-                       spares=node.enum_list("spares", SANCTION_KINDS, required=True), text=node.text("text"),
-                       basis=node.basis(), basis_act=node.basis_act(), notes=node.notes())
+    result = Tolerance(
+        occurrences=node.integer("occurrences", minimum=1),
+        spares=node.enum_list("spares", SANCTION_KINDS, required=True),
+        text=node.text("text"),
+        basis=node.basis(),
+        basis_act=node.basis_act(),
+        notes=node.notes(),
+    )
     if not result.spares:
         node.fail("spares", "lista vazia: informe as sanções que a tolerância dispensa")
     node.done()
@@ -2677,14 +2945,18 @@ def _parse_record_rules(node: _Node) -> RecordRules:
         child = node.table(name)
         if child is None:
             return None
-        found = RecordRequirement(basis=child.basis(), text=child.text("text", False), basis_act=child.basis_act(),
-                                  notes=child.notes())
+        found = RecordRequirement(
+            basis=child.basis(), text=child.text("text", False), basis_act=child.basis_act(), notes=child.notes()
+        )
         child.done()
         return found
 
-    result = RecordRules(inspector_id=requirement("inspector_id"),
-                         witness_when_unsigned=requirement("witness_when_unsigned"),
-                         unsigned_note=requirement("unsigned_note"), unsigned_valid=requirement("unsigned_valid"))
+    result = RecordRules(
+        inspector_id=requirement("inspector_id"),
+        witness_when_unsigned=requirement("witness_when_unsigned"),
+        unsigned_note=requirement("unsigned_note"),
+        unsigned_valid=requirement("unsigned_valid"),
+    )
     node.done()
     return result
 
@@ -2693,12 +2965,16 @@ def _parse_penalties(node: _Node) -> Penalties:
     recurrence = None
     rec = node.table("recurrence")
     if rec is not None:
-        recurrence = Recurrence(window_days=rec.integer("window_days", False, minimum=1),
-                                window_years=rec.integer("window_years", False, minimum=1),
-                                multiplier=rec.decimal("multiplier", False, positive=True),
-                                max_doublings=rec.integer("max_doublings", False, minimum=1),
-                                discretionary=rec.boolean("discretionary"), reading=rec.text("reading", False),
-                                basis=rec.basis(), notes=rec.notes())
+        recurrence = Recurrence(
+            window_days=rec.integer("window_days", False, minimum=1),
+            window_years=rec.integer("window_years", False, minimum=1),
+            multiplier=rec.decimal("multiplier", False, positive=True),
+            max_doublings=rec.integer("max_doublings", False, minimum=1),
+            discretionary=rec.boolean("discretionary"),
+            reading=rec.text("reading", False),
+            basis=rec.basis(),
+            notes=rec.notes(),
+        )
         if recurrence.window_days is not None and recurrence.window_years is not None:
             rec.fail("window_years", "informe window_days ou window_years, não os dois")
         rec.done()
@@ -2707,9 +2983,14 @@ def _parse_penalties(node: _Node) -> Penalties:
     if ix is not None:
         index = IndexRef(code=ix.code("code"), basis=ix.basis(), notes=ix.notes())
         ix.done()
-    result = Penalties(cumulative=_flag(node, "cumulative"), recurrence=recurrence,
-                       any_order=_flag(node, "any_order"), index=index,
-                       record=_sub(node, "record", _parse_record_rules), notes=node.notes())
+    result = Penalties(
+        cumulative=_flag(node, "cumulative"),
+        recurrence=recurrence,
+        any_order=_flag(node, "any_order"),
+        index=index,
+        record=_sub(node, "record", _parse_record_rules),
+        notes=node.notes(),
+    )
     node.done()
     return result
 
@@ -2723,12 +3004,15 @@ def _parse_deadline(node: _Node) -> Deadline:
     if (days is None) == (hours is None):
         node.fail("days", "informe days ou hours — um dos dois")
     if hours is not None and count != "hours":
-        node.fail("count", "prazo em horas exige count = \"hours\"")
+        node.fail("count", 'prazo em horas exige count = "hours"')
     if days is not None and count == "hours":
-        node.fail("count", "count = \"hours\" exige hours, não days")
+        node.fail("count", 'count = "hours" exige hours, não days')
     if node.has("next_business_day"):
-        node.fail("next_business_day", "chave antiga: use closed_day = { rule = \"end-of-next-business-day\", "
-                                       "basis = \"…\" } (ou \"next-business-day\", \"stays\")")
+        node.fail(
+            "next_business_day",
+            'chave antiga: use closed_day = { rule = "end-of-next-business-day", '
+            'basis = "…" } (ou "next-business-day", "stays")',
+        )
     role = node.enum("role", DEADLINE_ROLES)
     result = Deadline(
         id=ident,
@@ -2749,13 +3033,15 @@ def _parse_deadline(node: _Node) -> Deadline:
         notes=node.notes(),
     )
     if result.closed_day is not None and result.closed_day.rule != "stays" and result.direction == "before":
-        node.fail("closed_day", "só um prazo contado para frente (direction = \"after\") se prorroga")
+        node.fail("closed_day", 'só um prazo contado para frente (direction = "after") se prorroga')
     if result.perishable is not None and role != "reclaim":
-        node.fail("perishable", "só os prazos de retirada de bens apreendidos (role = \"reclaim\") dizem se são de "
-                                "perecíveis")
+        node.fail(
+            "perishable", 'só os prazos de retirada de bens apreendidos (role = "reclaim") dizem se são de perecíveis'
+        )
     if role == "reclaim" and result.perishable is None:
-        node.fail("perishable", "um prazo de retirada (role = \"reclaim\") diz se é dos perecíveis: "
-                                "perishable = true ou false")
+        node.fail(
+            "perishable", 'um prazo de retirada (role = "reclaim") diz se é dos perecíveis: perishable = true ou false'
+        )
     node.done()
     return result
 
@@ -2769,15 +3055,15 @@ def _parse_period(node: _Node) -> Period:
     count = node.enum("count", ("calendar", "business"), required=days is not None)
     if count is not None and days is None:
         node.fail("count", "count vale só com days")
-    result = Period(days=days, hours=hours, count=count, admin_defined=admin, basis=node.basis(),
-                    notes=node.notes())
+    result = Period(days=days, hours=hours, count=count, admin_defined=admin, basis=node.basis(), notes=node.notes())
     node.done()
     return result
 
 
 def _parse_text_rule(node: _Node) -> TextRule:
-    result = TextRule(text=node.text("text"), amount=_amount(node, "amount", required=False),
-                      basis=node.basis(), notes=node.notes())
+    result = TextRule(
+        text=node.text("text"), amount=_amount(node, "amount", required=False), basis=node.basis(), notes=node.notes()
+    )
     node.done()
     return result
 
@@ -2789,10 +3075,15 @@ def _parse_seizure(node: _Node) -> Seizure:
         admin = dn.boolean("admin_defined")
         amount = _amount(dn, "amount", required=not admin)
         if admin and amount is not None:
-            dn.fail("amount", "informe \"amount\" ou \"admin_defined = true\" — um dos dois")
-        depot = DepotFee(amount=amount, per=dn.enum("per", ("day", "once"), required=not admin),
-                         admin_defined=admin, scopes=dn.enum_list("scopes", SCOPES), basis=dn.basis(),
-                         notes=dn.notes())
+            dn.fail("amount", 'informe "amount" ou "admin_defined = true" — um dos dois')
+        depot = DepotFee(
+            amount=amount,
+            per=dn.enum("per", ("day", "once"), required=not admin),
+            admin_defined=admin,
+            scopes=dn.enum_list("scopes", SCOPES),
+            basis=dn.basis(),
+            notes=dn.notes(),
+        )
         dn.done()
     result = Seizure(
         basis=node.basis(),
@@ -2810,8 +3101,9 @@ def _parse_seizure(node: _Node) -> Seizure:
 
 
 def _parse_plain(node: _Node, cls: type) -> Any:
-    result = cls(id=node.ident(), label=node.text("label"), basis=node.basis(), basis_act=node.basis_act(),
-                 notes=node.notes())
+    result = cls(
+        id=node.ident(), label=node.text("label"), basis=node.basis(), basis_act=node.basis_act(), notes=node.notes()
+    )
     node.done()
     return result
 
@@ -2868,7 +3160,7 @@ def _check_references(regime: Regime, root: _Node) -> None:
 
     def check_amount(amount: Amount | None, key: str) -> None:
         if amount is not None and amount.unit not in units:
-            fail(f"{key}.unit", f"unidade {_show(amount.unit)} não declarada em [[units]] (nem \"BRL\")")
+            fail(f"{key}.unit", f'unidade {_show(amount.unit)} não declarada em [[units]] (nem "BRL")')
 
     def check_ids(values: Iterable[str], known: set[str], key: str, what: str) -> None:
         for i, value in enumerate(values):
@@ -2888,13 +3180,18 @@ def _check_references(regime: Regime, root: _Node) -> None:
     for i, section in enumerate(regime.sections):
         check_ids(section.lines, lines, f"sections[{i}].lines", "ramo")
         if section.numeral in numerals:
-            fail(f"sections[{i}].numeral", f"numeral {section.numeral} repetido (já em sections[{numerals[section.numeral]}])")
+            fail(
+                f"sections[{i}].numeral",
+                f"numeral {section.numeral} repetido (já em sections[{numerals[section.numeral]}])",
+            )
         numerals[section.numeral] = i
         if section.side and section.order is not None:
             slot = (section.side, section.order)
             if slot in positions:
-                fail(f"sections[{i}].order",
-                     f"posição {section.order} do lado {section.side} repetida (já em sections[{positions[slot]}])")
+                fail(
+                    f"sections[{i}].order",
+                    f"posição {section.order} do lado {section.side} repetida (já em sections[{positions[slot]}])",
+                )
             positions[slot] = i
     rule_readings: dict[tuple, tuple[tuple[bool, bool], str]] = {}
     for i, kind in enumerate(regime.permit_kinds):
@@ -2912,8 +3209,10 @@ def _check_references(regime: Regime, root: _Node) -> None:
             if same in rule_readings and rule_readings[same][0] != flags:
                 first_flags, where = rule_readings[same]
                 name = "more_than" if first_flags[0] != flags[0] else "same_site"
-                fail(f"{key}.rules[{j}].{name}",
-                     f"a mesma regra ({_show(rule.kind)}, {rule.basis}) está em {where} com outro valor de {name}")
+                fail(
+                    f"{key}.rules[{j}].{name}",
+                    f"a mesma regra ({_show(rule.kind)}, {rule.basis}) está em {where} com outro valor de {name}",
+                )
             rule_readings.setdefault(same, (flags, f"{key}.rules[{j}]"))
     venue_ids: dict[str, str] = {}
     for i, fee in enumerate(regime.fees):
@@ -2921,7 +3220,7 @@ def _check_references(regime: Regime, root: _Node) -> None:
         if fee.year is not None and fee.year < regime.published.year:
             fail(f"{key}.year", f"{fee.year} é anterior à publicação do ato ({regime.published.year})")
         if fee.unit is not None and fee.unit not in units:
-            fail(f"{key}.unit", f"unidade {_show(fee.unit)} não declarada em [[units]] (nem \"BRL\")")
+            fail(f"{key}.unit", f'unidade {_show(fee.unit)} não declarada em [[units]] (nem "BRL")')
         if fee.index is not None and fee.index not in indexes:
             fail(f"{key}.index", f"índice {_show(fee.index)} não declarado em [[indexes]]")
         check_amount(fee.rate, f"{key}.rate")
@@ -2933,8 +3232,10 @@ def _check_references(regime: Regime, root: _Node) -> None:
             check_ids(tier.equipment, equipment, f"{key}.tiers[{j}].equipment", "equipamento")
         for j, exemption in enumerate(fee.exemptions):
             if exemption.document is not None and exemption.document not in documents:
-                fail(f"{key}.exemptions[{j}].document", f"documento {_show(exemption.document)} não existe em "
-                                                        "[[documents]]")
+                fail(
+                    f"{key}.exemptions[{j}].document",
+                    f"documento {_show(exemption.document)} não existe em [[documents]]",
+                )
             check_ids(exemption.waives_documents, documents, f"{key}.exemptions[{j}].waives_documents", "documento")
         for j, venue in enumerate(fee.venues):
             vkey = f"{key}.venues[{j}]"
@@ -2947,11 +3248,12 @@ def _check_references(regime: Regime, root: _Node) -> None:
             # 1 day at one_day; 2 days or more at per_day for at least min_days days: the
             # price must never fall when a day is added (checked when both are in one unit)
             charged = max(venue.min_days, 2)
-            if (venue.one_day.unit == venue.per_day.unit
-                    and venue.one_day.value > charged * venue.per_day.value):
-                fail(f"{vkey}.one_day",
-                     f"a taxa de 1 dia ({venue.one_day.value} {venue.one_day.unit}) passa do preço de 2 dias "
-                     f"({charged} × {venue.per_day.value} {venue.per_day.unit}): 2 dias custariam menos que 1")
+            if venue.one_day.unit == venue.per_day.unit and venue.one_day.value > charged * venue.per_day.value:
+                fail(
+                    f"{vkey}.one_day",
+                    f"a taxa de 1 dia ({venue.one_day.value} {venue.one_day.unit}) passa do preço de 2 dias "
+                    f"({charged} × {venue.per_day.value} {venue.per_day.unit}): 2 dias custariam menos que 1",
+                )
 
     deadlines = {d.id: d for d in regime.deadlines}
 
@@ -2965,10 +3267,13 @@ def _check_references(regime: Regime, root: _Node) -> None:
             if d is None:
                 fail(f"{key}[{j}].deadline", f"prazo {_show(sanction.deadline)} não existe em [[deadlines]]")
             if d.role != "compliance":
-                fail(f"{key}[{j}].deadline", f"o prazo {_show(d.id)} não é de regularização (role = \"compliance\")")
+                fail(f"{key}[{j}].deadline", f'o prazo {_show(d.id)} não é de regularização (role = "compliance")')
             if (sanction.comply_days, sanction.comply_hours) != (d.days, d.hours):
-                fail(f"{key}[{j}].deadline", f"o prazo {_show(d.id)} ({d.days or d.hours} {'horas' if d.hours else 'dias'}) "
-                                             "difere de comply_days/comply_hours da advertência")
+                fail(
+                    f"{key}[{j}].deadline",
+                    f"o prazo {_show(d.id)} ({d.days or d.hours} {'horas' if d.hours else 'dias'}) "
+                    "difere de comply_days/comply_hours da advertência",
+                )
 
     for i, ladder in enumerate(regime.ladders):
         for j, step in enumerate(ladder.steps):
@@ -2988,21 +3293,32 @@ def _check_references(regime: Regime, root: _Node) -> None:
             fail(f"{key}.ladder", f"gradação {_show(infraction.ladder)} não existe em [[ladders]]")
         if infraction.fine is not None:
             if infraction.fine.amount is not None and infraction.fine.amount.unit not in units:
-                fail(f"{key}.fine.unit",
-                     f"unidade {_show(infraction.fine.amount.unit)} não declarada em [[units]] (nem \"BRL\")")
+                fail(
+                    f"{key}.fine.unit",
+                    f'unidade {_show(infraction.fine.amount.unit)} não declarada em [[units]] (nem "BRL")',
+                )
             check_amount(infraction.fine.max, f"{key}.fine.max")
         check_sanctions(infraction.sanctions, f"{key}.sanctions")
         if infraction.fine is None and infraction.ladder is not None:
             ladder = regime.ladder(infraction.ladder)
             if any(s.kind == "fine" and s.multiplier is not None for st in ladder.steps for s in st.sanctions):
-                fail(f"{key}.fine", f"a gradação {_show(ladder.id)} multiplica a multa da infração, mas a infração não tem \"fine\"")
+                fail(
+                    f"{key}.fine",
+                    f'a gradação {_show(ladder.id)} multiplica a multa da infração, mas a infração não tem "fine"',
+                )
     for i, deadline in enumerate(regime.deadlines):
-        if (deadline.role in PROCESS_ROLES and deadline.closed_day is None and deadline.direction == "after"
-                and regime.calendar is None):
-            fail(f"deadlines[{i}].role",
-                 f"prazo do processo ({_show(deadline.role)}) sem regra para o dia sem expediente: declare "
-                 "[calendar] closed_day (a do ato, ou a Lei nº 9.784/1999, art. 66, § 1º, subsidiária) ou "
-                 "closed_day no próprio prazo")
+        if (
+            deadline.role in PROCESS_ROLES
+            and deadline.closed_day is None
+            and deadline.direction == "after"
+            and regime.calendar is None
+        ):
+            fail(
+                f"deadlines[{i}].role",
+                f"prazo do processo ({_show(deadline.role)}) sem regra para o dia sem expediente: declare "
+                "[calendar] closed_day (a do ato, ou a Lei nº 9.784/1999, art. 66, § 1º, subsidiária) ou "
+                "closed_day no próprio prazo",
+            )
     if regime.penalties and regime.penalties.index and regime.penalties.index.code not in indexes:
         fail("penalties.index.code", f"índice {_show(regime.penalties.index.code)} não declarado em [[indexes]]")
     if regime.seizure:
@@ -3017,10 +3333,30 @@ def _check_references(regime: Regime, root: _Node) -> None:
 # --------------------------------------------------------------------------- loading
 
 _TOP_LEVEL = (
-    "regime", "units", "indexes", "documents", "equipment", "groups", "lines", "sections",
-    "permit_kinds", "fees", "schedules", "sites", "layout", "selection", "ladders",
-    "infractions", "penalties", "deadlines", "seizure", "prohibitions", "duties", "placard",
-    "calendar", "notes",
+    "regime",
+    "units",
+    "indexes",
+    "documents",
+    "equipment",
+    "groups",
+    "lines",
+    "sections",
+    "permit_kinds",
+    "fees",
+    "schedules",
+    "sites",
+    "layout",
+    "selection",
+    "ladders",
+    "infractions",
+    "penalties",
+    "deadlines",
+    "seizure",
+    "prohibitions",
+    "duties",
+    "placard",
+    "calendar",
+    "notes",
 )
 
 
@@ -3032,8 +3368,11 @@ def _check_selection_references(regime: Regime, root: _Node) -> None:
     kinds = {k.id for k in regime.permit_kinds}
     for i, kind in enumerate(selection.permit_kinds):
         if kind not in kinds:
-            raise RegimeError(f"tipo de permissão {_show(kind)} não existe em [[permit_kinds]]", file=root.file,
-                              key=f"selection.permit_kinds[{i}]")
+            raise RegimeError(
+                f"tipo de permissão {_show(kind)} não existe em [[permit_kinds]]",
+                file=root.file,
+                key=f"selection.permit_kinds[{i}]",
+            )
 
 
 def _check_rule_deadlines(regime: Regime, root: _Node) -> None:
@@ -3042,8 +3381,11 @@ def _check_rule_deadlines(regime: Regime, root: _Node) -> None:
     for i, kind in enumerate(regime.permit_kinds):
         for j, rule in enumerate(kind.rules):
             if rule.due is not None and rule.due not in deadlines:
-                raise RegimeError(f"prazo {_show(rule.due)} não existe em [[deadlines]]", file=root.file,
-                                  key=f"permit_kinds[{i}].rules[{j}].due")
+                raise RegimeError(
+                    f"prazo {_show(rule.due)} não existe em [[deadlines]]",
+                    file=root.file,
+                    key=f"permit_kinds[{i}].rules[{j}].due",
+                )
 
 
 def load_regime_file(path: str | Path, *, all_errors: bool = False) -> Regime:
@@ -3069,8 +3411,9 @@ def check_regime_text(text: str | bytes, file: str, *, expected_id: str | None =
     return []
 
 
-def load_regime_text(text: str | bytes, file: str, *, expected_id: str | None = None, source: str | None = None,
-                     all_errors: bool = False) -> Regime:
+def load_regime_text(
+    text: str | bytes, file: str, *, expected_id: str | None = None, source: str | None = None, all_errors: bool = False
+) -> Regime:
     """Load and validate one regime from its TOML text (``file`` names it in messages); the result carries
     the text's SHA-256. :class:`RegimeError` on the first mistake, or with ``all_errors``
     :class:`RegimeErrors` with every broken item."""
@@ -3369,12 +3712,8 @@ def regime_to_dict(regime: Regime) -> dict[str, Any]:
     data["equipment"] = [_jsonable(regime, e) for e in regime.equipment_kinds]
     data["citation"] = regime.short
     data["title"] = regime.title
-    data["venues"] = [
-        dict(_jsonable(regime, venue), fee=fee.id) for fee in regime.fees for venue in fee.venues
-    ]
-    data["energy_tiers"] = [
-        dict(_jsonable(regime, tier), fee=fee.id) for fee in regime.fees for tier in fee.tiers
-    ]
+    data["venues"] = [dict(_jsonable(regime, venue), fee=fee.id) for fee in regime.fees for venue in fee.venues]
+    data["energy_tiers"] = [dict(_jsonable(regime, tier), fee=fee.id) for fee in regime.fees for tier in fee.tiers]
     data["ids"] = {
         "equipment": [e.id for e in regime.equipment_kinds],
         "lines": [line.id for line in regime.lines],

@@ -126,8 +126,11 @@ class Verification:
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> "Verification":
         on = data.get("on")
-        return cls(on=dt.date.fromisoformat(on) if isinstance(on, str) else on, by=str(data.get("by") or ""),
-                   note=str(data.get("note") or ""))
+        return cls(
+            on=dt.date.fromisoformat(on) if isinstance(on, str) else on,
+            by=str(data.get("by") or ""),
+            note=str(data.get("note") or ""),
+        )
 
     @property
     def text(self) -> str:
@@ -143,8 +146,12 @@ class ConditionText:
     basis: str
 
     def to_dict(self) -> dict[str, Any]:
-        return {"fact": self.fact, "fact_text": describe.FACTS.get(self.fact, self.fact), "text": self.text,
-                "basis": self.basis}
+        return {
+            "fact": self.fact,
+            "fact_text": describe.FACTS.get(self.fact, self.fact),
+            "text": self.text,
+            "basis": self.basis,
+        }
 
 
 @dataclass(frozen=True)
@@ -207,8 +214,9 @@ class ProposedSanction:
 
     @property
     def days_adjustable(self) -> bool:
-        return self.kind == "suspension" and not self.until_remedied and (
-            self.max_days is not None or self.admin_defined)
+        return (
+            self.kind == "suspension" and not self.until_remedied and (self.max_days is not None or self.admin_defined)
+        )
 
     @property
     def actions(self) -> tuple[str, ...]:
@@ -220,7 +228,8 @@ class ProposedSanction:
         if self.decision == PROPOSED and self.discretionary and (self.condition is None or self.condition_met):
             found.append("apply")
         if (self.decision == PROPOSED and (self.discretionary or self.condition is not None)) or (
-                self.decision == IMPOSED and self.discretionary):
+            self.decision == IMPOSED and self.discretionary
+        ):
             found.append("omit")
         if self.decision in (PROPOSED, IMPOSED) and self.amount_adjustable:
             found.append("amount")
@@ -234,8 +243,10 @@ class ProposedSanction:
         if self.decision != PROPOSED:
             return None
         if self.condition is not None and self.condition_met is None:
-            return (f"aguarda o fato: {self.condition.text} ({self.condition.basis}) — registre a data em que foi "
-                    "verificado e quem o verificou")
+            return (
+                f"aguarda o fato: {self.condition.text} ({self.condition.basis}) — registre a data em que foi "
+                "verificado e quem o verificou"
+            )
         if self.one_of:
             return "a critério da autoridade: impor uma das sanções alternativas, com o motivo"
         return "a critério da autoridade: impor ou dispensar, com o motivo"
@@ -253,8 +264,9 @@ class ProposedSanction:
                 parts.append("valor da multa a definir pela Administração")
         if self.kind == "suspension" and self.days is None and not self.until_remedied:
             if self.max_days is not None:
-                parts.append(f"prazo da suspensão a fixar pela autoridade, de {self.min_days or 1} a "
-                             f"{self.max_days} dias")
+                parts.append(
+                    f"prazo da suspensão a fixar pela autoridade, de {self.min_days or 1} a {self.max_days} dias"
+                )
             else:
                 parts.append("prazo da suspensão a fixar pela Administração")
         return "; ".join(p for p in parts if p) or None
@@ -347,14 +359,24 @@ class InfractionProposal:
 
     def to_dict(self) -> dict[str, Any]:
         return {
-            "code": self.code, "label": self.label, "article": self.article, "basis": self.basis,
-            "nature": self.nature, "prior": self.prior, "offence": self.offence, "ladder": self.ladder,
-            "ladder_label": self.ladder_label, "step": self.step,
+            "code": self.code,
+            "label": self.label,
+            "article": self.article,
+            "basis": self.basis,
+            "nature": self.nature,
+            "prior": self.prior,
+            "offence": self.offence,
+            "ladder": self.ladder,
+            "ladder_label": self.ladder_label,
+            "step": self.step,
             "recurrence_window_days": self.recurrence_window_days,
             "recurrence_window_years": self.recurrence_window_years,
             "counted": [d.isoformat() for d in self.counted],
-            "tolerance": ({"occurrence": self.tolerance[0], "tolerated": self.tolerance[1],
-                           "basis": self.tolerance[2]} if self.tolerance else None),
+            "tolerance": (
+                {"occurrence": self.tolerance[0], "tolerated": self.tolerance[1], "basis": self.tolerance[2]}
+                if self.tolerance
+                else None
+            ),
             "details": list(self.details),
             "sanctions": [s.to_dict() for s in self.sanctions],
         }
@@ -398,14 +420,18 @@ class Proposal:
     @property
     def total(self) -> Decimal:
         """The fines imposed now (with an amount)."""
-        return sum((s.amount for s in self.sanctions
-                    if s.kind == "fine" and s.applied and s.amount is not None), Decimal("0.00"))
+        return sum(
+            (s.amount for s in self.sanctions if s.kind == "fine" and s.applied and s.amount is not None),
+            Decimal("0.00"),
+        )
 
     @property
     def total_proposed(self) -> Decimal:
         """The fines still waiting for the authority's decision or for a fact (with an amount)."""
-        return sum((s.amount for s in self.sanctions
-                    if s.kind == "fine" and s.decision == PROPOSED and s.amount is not None), Decimal("0.00"))
+        return sum(
+            (s.amount for s in self.sanctions if s.kind == "fine" and s.decision == PROPOSED and s.amount is not None),
+            Decimal("0.00"),
+        )
 
     @property
     def pending(self) -> tuple[str, ...]:
@@ -427,21 +453,38 @@ class Proposal:
             for raw in item.get("sanctions", []):
                 sanctions.append(_sanction_from_dict(raw, not_complied))
             tolerance = item.get("tolerance")
-            items.append(InfractionProposal(
-                code=item["code"], label=item["label"], article=item["article"], basis=item["basis"],
-                nature=item.get("nature", item["code"]), prior=int(item.get("prior", 0)),
-                offence=int(item.get("offence", 1)), sanctions=tuple(sanctions), ladder=item.get("ladder"),
-                ladder_label=item.get("ladder_label"), step=item.get("step"),
-                recurrence_window_days=item.get("recurrence_window_days"),
-                recurrence_window_years=item.get("recurrence_window_years"),
-                counted=tuple(dt.date.fromisoformat(d) for d in item.get("counted", [])),
-                tolerance=((tolerance["occurrence"], tolerance["tolerated"], tolerance["basis"])
-                           if tolerance else None),
-                details=tuple(item.get("details", []))))
-        return cls(regime=data["regime"], on=dt.date.fromisoformat(data["on"]), year=int(data["year"]),
-                   items=tuple(items), cumulative=bool(data.get("cumulative")),
-                   cumulative_basis=data.get("cumulative_basis"), notes=tuple(data.get("notes", [])),
-                   adjustments=tuple(Adjustment(**a) for a in data.get("adjustments", [])))
+            items.append(
+                InfractionProposal(
+                    code=item["code"],
+                    label=item["label"],
+                    article=item["article"],
+                    basis=item["basis"],
+                    nature=item.get("nature", item["code"]),
+                    prior=int(item.get("prior", 0)),
+                    offence=int(item.get("offence", 1)),
+                    sanctions=tuple(sanctions),
+                    ladder=item.get("ladder"),
+                    ladder_label=item.get("ladder_label"),
+                    step=item.get("step"),
+                    recurrence_window_days=item.get("recurrence_window_days"),
+                    recurrence_window_years=item.get("recurrence_window_years"),
+                    counted=tuple(dt.date.fromisoformat(d) for d in item.get("counted", [])),
+                    tolerance=(
+                        (tolerance["occurrence"], tolerance["tolerated"], tolerance["basis"]) if tolerance else None
+                    ),
+                    details=tuple(item.get("details", [])),
+                )
+            )
+        return cls(
+            regime=data["regime"],
+            on=dt.date.fromisoformat(data["on"]),
+            year=int(data["year"]),
+            items=tuple(items),
+            cumulative=bool(data.get("cumulative")),
+            cumulative_basis=data.get("cumulative_basis"),
+            notes=tuple(data.get("notes", [])),
+            adjustments=tuple(Adjustment(**a) for a in data.get("adjustments", [])),
+        )
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -477,8 +520,9 @@ def _sanction_from_dict(raw: Mapping[str, Any], not_complied: bool) -> ProposedS
     condition = raw.get("condition")
     if isinstance(condition, str):  # the old form: only a warning not complied with
         kw["condition"] = ConditionText("not-complied", "se a advertência não for atendida no prazo", "")
-        kw["condition_met"] = (Verification(dt.date.min, "auto de seguimento", "notificação não atendida")
-                               if not_complied else None)
+        kw["condition_met"] = (
+            Verification(dt.date.min, "auto de seguimento", "notificação não atendida") if not_complied else None
+        )
     elif condition:
         kw["condition"] = ConditionText(condition["fact"], condition["text"], condition["basis"])
         met = raw.get("condition_met")
@@ -539,9 +583,12 @@ def _window(regime: Regime, ladder: Ladder | None) -> _Window:
     rec = regime.penalties.recurrence if regime.penalties else None
     if ladder is not None and (ladder.recurrence_window_years or ladder.recurrence_window_days):
         same = rec is not None and (rec.window_years, rec.window_days) == (
-            ladder.recurrence_window_years, ladder.recurrence_window_days)
-        return _Window(rec.basis if same else ladder.basis, ladder.recurrence_window_days,
-                       ladder.recurrence_window_years)
+            ladder.recurrence_window_years,
+            ladder.recurrence_window_days,
+        )
+        return _Window(
+            rec.basis if same else ladder.basis, ladder.recurrence_window_days, ladder.recurrence_window_years
+        )
     if rec is not None and (rec.window_years or rec.window_days):
         return _Window(rec.basis, rec.window_days, rec.window_years)
     return _Window(None)
@@ -577,8 +624,11 @@ def check_in_force(regime: Regime, on: dt.date, *, what: str = "A infração") -
     """Refuse a fact dated before the act came into force (``[regime] in_force``), naming the date."""
     force = regime.in_force
     if force is not None and on < force.from_:
-        raise UserError(f"{what} de {_date(on)} é anterior à vigência do {regime.short}, em vigor desde "
-                        f"{_date(force.from_)} ({regime.cite_item(force)}): o ato não se aplica a esse fato.", field="on")
+        raise UserError(
+            f"{what} de {_date(on)} é anterior à vigência do {regime.short}, em vigor desde "
+            f"{_date(force.from_)} ({regime.cite_item(force)}): o ato não se aplica a esse fato.",
+            field="on",
+        )
 
 
 @dataclass(frozen=True)
@@ -601,8 +651,10 @@ def _reckon(regime: Regime, infraction: Infraction, prior: int | list[PriorOffen
         count = max(prior - spared, 0)
         details = [f"Ocorrências anteriores da mesma natureza informadas: {prior}."] if prior else []
         if prior and spared:
-            details.append(f"As {min(prior, spared)} primeiras, dentro da tolerância "
-                           f"({regime.cite_item(tolerance)}), não contam para a reincidência.")
+            details.append(
+                f"As {min(prior, spared)} primeiras, dentro da tolerância "
+                f"({regime.cite_item(tolerance)}), não contam para a reincidência."
+            )
         return _Reckoning(count, (), min(prior, spared), prior, tuple(details))
     nature = infraction.nature or infraction.code
     details: list[str] = []
@@ -614,23 +666,28 @@ def _reckon(regime: Regime, infraction: Infraction, prior: int | list[PriorOffen
     counted = [p for p in rest if start is None or p.on >= start]
     outside = [p for p in rest if start is not None and p.on < start]
     if start is not None:
-        details.append(f"Reincidência: contam as ocorrências da mesma natureza de {_date(start)} a {_date(on)} "
-                       f"({window.text} — {regime.cite(window.basis)}).")
+        details.append(
+            f"Reincidência: contam as ocorrências da mesma natureza de {_date(start)} a {_date(on)} "
+            f"({window.text} — {regime.cite(window.basis)})."
+        )
     elif same:
-        details.append(f"O ato ({regime.short}) não fixa prazo de reincidência: contam todas as ocorrências da "
-                       "mesma natureza.")
+        details.append(
+            f"O ato ({regime.short}) não fixa prazo de reincidência: contam todas as ocorrências da mesma natureza."
+        )
     if counted:
         details.append("Contam: " + ", ".join(_date(p.on) for p in counted) + ".")
     if tolerated:
-        details.append(f"Toleradas ({regime.cite_item(tolerance)}), não contam para a reincidência: "
-                       + ", ".join(_date(p.on) for p in tolerated) + ".")
+        details.append(
+            f"Toleradas ({regime.cite_item(tolerance)}), não contam para a reincidência: "
+            + ", ".join(_date(p.on) for p in tolerated)
+            + "."
+        )
     if outside:
         details.append("Não contam, fora do prazo de reincidência: " + ", ".join(_date(p.on) for p in outside) + ".")
     if later:
         details.append("Não contam, posteriores a esta infração: " + ", ".join(_date(p.on) for p in later) + ".")
     if other:
-        details.append("Não contam, de outra natureza: " + ", ".join(f"{_date(p.on)} ({p.code})" for p in other)
-                       + ".")
+        details.append("Não contam, de outra natureza: " + ", ".join(f"{_date(p.on)} ({p.code})" for p in other) + ".")
     return _Reckoning(len(counted), tuple(p.on for p in counted), len(tolerated), len(same), tuple(details))
 
 
@@ -719,14 +776,19 @@ def propose_sanction(
     if step is not None:
         any_order = regime.penalties.any_order if regime.penalties else None
         if any_order is None:
-            raise UserError(f"O ato ({regime.short}) não permite aplicar as penalidades fora da ordem da gradação: "
-                            "vale o degrau da ocorrência.", field="step")
+            raise UserError(
+                f"O ato ({regime.short}) não permite aplicar as penalidades fora da ordem da gradação: "
+                "vale o degrau da ocorrência.",
+                field="step",
+            )
         if not (reason or "").strip():
             raise UserError("Informe por escrito o motivo de aplicar outro degrau da gradação.", field="reason")
         if isinstance(step, bool) or not isinstance(step, int) or step < 1:
             raise UserError(f"Degrau inválido: {step!r} (o primeiro é 1).", field="step")
-        notes.append(f"Degrau {step} aplicado pela autoridade, independentemente da ordem "
-                     f"({regime.cite_item(any_order)}) — motivo: {reason.strip()}")
+        notes.append(
+            f"Degrau {step} aplicado pela autoridade, independentemente da ordem "
+            f"({regime.cite_item(any_order)}) — motivo: {reason.strip()}"
+        )
 
     items = []
     number = 1
@@ -739,21 +801,31 @@ def propose_sanction(
     cumulative = len(items) > 1 and cumulative_flag is not None
     if len(items) > 1:
         if cumulative_flag is not None:
-            notes.append(f"Infrações simultâneas: as sanções de cada uma aplicam-se cumulativamente "
-                         f"({regime.cite_item(cumulative_flag)}).")
+            notes.append(
+                f"Infrações simultâneas: as sanções de cada uma aplicam-se cumulativamente "
+                f"({regime.cite_item(cumulative_flag)})."
+            )
         else:
-            notes.append(f"O ato ({regime.short}) não diz se as sanções de infrações simultâneas se acumulam: "
-                         "cada infração é proposta com as suas.")
+            notes.append(
+                f"O ato ({regime.short}) não diz se as sanções de infrações simultâneas se acumulam: "
+                "cada infração é proposta com as suas."
+            )
     for fact, verified in ctx.facts.items():
         notes.append(f"Fato verificado — {describe.FACTS.get(fact, fact)}: {verified.text}.")
     return Proposal(
-        regime=regime.id, on=on, year=ctx.year, items=tuple(items), cumulative=cumulative,
+        regime=regime.id,
+        on=on,
+        year=ctx.year,
+        items=tuple(items),
+        cumulative=cumulative,
         cumulative_basis=regime.cite_item(cumulative_flag) if cumulative_flag is not None else None,
         notes=tuple(notes),
     )
 
 
-def _propose_one(ctx: _Context, infraction: Infraction, prior, step: int | None, first_number: int) -> InfractionProposal:
+def _propose_one(
+    ctx: _Context, infraction: Infraction, prior, step: int | None, first_number: int
+) -> InfractionProposal:
     regime = ctx.regime
     ladder = regime.ladder(infraction.ladder) if infraction.ladder else None
     reckoning = _reckon(regime, infraction, prior, ctx.on)
@@ -769,11 +841,15 @@ def _propose_one(ctx: _Context, infraction: Infraction, prior, step: int | None,
         tolerance_info = (occurrence, tolerance.occurrences, regime.cite_item(tolerance))
         spared = " e sem ".join(describe.SANCTIONS.get(k, k) for k in tolerance.spares)
         if tolerated_now:
-            details.append(f"Dentro da tolerância: {occurrence}ª das {tolerance.occurrences} ocorrências toleradas "
-                           f"— \"{tolerance.text}\" ({regime.cite_item(tolerance)}): sem {spared}.")
+            details.append(
+                f"Dentro da tolerância: {occurrence}ª das {tolerance.occurrences} ocorrências toleradas "
+                f'— "{tolerance.text}" ({regime.cite_item(tolerance)}): sem {spared}.'
+            )
         else:
-            details.append(f"Tolerância esgotada: {occurrence}ª ocorrência; as {tolerance.occurrences} primeiras "
-                           f"foram toleradas ({regime.cite_item(tolerance)}).")
+            details.append(
+                f"Tolerância esgotada: {occurrence}ª ocorrência; as {tolerance.occurrences} primeiras "
+                f"foram toleradas ({regime.cite_item(tolerance)})."
+            )
     details.append(f"Esta é a {offence}ª ocorrência para a reincidência.")
     window = _window(regime, ladder)
     rec = regime.penalties.recurrence if regime.penalties else None
@@ -783,21 +859,25 @@ def _propose_one(ctx: _Context, infraction: Infraction, prior, step: int | None,
     if ladder is not None:
         used_step = step if step is not None else offence
         if step is not None and step > len(ladder.steps):
-            raise UserError(f"A gradação \"{ladder.label}\" tem {len(ladder.steps)} degraus; o degrau {step} não existe.",
-                            field="step")
+            raise UserError(
+                f'A gradação "{ladder.label}" tem {len(ladder.steps)} degraus; o degrau {step} não existe.',
+                field="step",
+            )
         chosen = ladder.step_for(used_step)
         if used_step > len(ladder.steps):
-            details.append(f"A gradação tem {len(ladder.steps)} degraus: vale o último "
-                           f"({chosen.offence}ª ocorrência e seguintes).")
+            details.append(
+                f"A gradação tem {len(ladder.steps)} degraus: vale o último ({chosen.offence}ª ocorrência e seguintes)."
+            )
         for s in chosen.sanctions:
             planned.append((s, None))
     elif infraction.fine is not None:
         multiplier = Decimal(1)
         if offence > 1 and rec is not None and rec.multiplier is not None:
             times = offence - 1 if rec.max_doublings is None else min(offence - 1, rec.max_doublings)
-            multiplier = rec.multiplier ** times
-        synthetic = Sanction(kind="fine", basis=infraction.fine.basis, multiplier=multiplier,
-                             discretionary=infraction.fine.discretionary)
+            multiplier = rec.multiplier**times
+        synthetic = Sanction(
+            kind="fine", basis=infraction.fine.basis, multiplier=multiplier, discretionary=infraction.fine.discretionary
+        )
         planned.append((synthetic, multiplier if multiplier != 1 else None))
         if offence > 1 and (rec is None or rec.multiplier is None):
             details.append(f"O ato ({regime.short}) não agrava a multa desta infração na reincidência.")
@@ -811,8 +891,10 @@ def _propose_one(ctx: _Context, infraction: Infraction, prior, step: int | None,
         proposed = _sanction(ctx, infraction, s, rec_multiplier, first_number + len(sanctions))
         if tolerated_now and s.kind in tolerance.spares:
             proposed = dataclasses.replace(
-                proposed, decision=TOLERATED,
-                details=proposed.details + (f"Dentro da tolerância ({regime.cite_item(tolerance)}): não se aplica.",))
+                proposed,
+                decision=TOLERATED,
+                details=proposed.details + (f"Dentro da tolerância ({regime.cite_item(tolerance)}): não se aplica.",),
+            )
         merged = False
         if proposed.kind in _MERGED_KINDS:
             for i, earlier in enumerate(sanctions):
@@ -823,12 +905,22 @@ def _propose_one(ctx: _Context, infraction: Infraction, prior, step: int | None,
         if not merged:
             sanctions.append(proposed)
     return InfractionProposal(
-        code=infraction.code, label=infraction.label, article=regime.cite(infraction.article),
-        basis=regime.cite_item(infraction), nature=infraction.nature or infraction.code, prior=count,
-        offence=offence, sanctions=tuple(sanctions), ladder=ladder.id if ladder else None,
-        ladder_label=ladder.label if ladder else None, step=min(used_step, len(ladder.steps)) if ladder else None,
-        recurrence_window_days=window.days, recurrence_window_years=window.years, counted=reckoning.counted,
-        tolerance=tolerance_info, details=tuple(details),
+        code=infraction.code,
+        label=infraction.label,
+        article=regime.cite(infraction.article),
+        basis=regime.cite_item(infraction),
+        nature=infraction.nature or infraction.code,
+        prior=count,
+        offence=offence,
+        sanctions=tuple(sanctions),
+        ladder=ladder.id if ladder else None,
+        ladder_label=ladder.label if ladder else None,
+        step=min(used_step, len(ladder.steps)) if ladder else None,
+        recurrence_window_days=window.days,
+        recurrence_window_years=window.years,
+        counted=reckoning.counted,
+        tolerance=tolerance_info,
+        details=tuple(details),
     )
 
 
@@ -844,7 +936,10 @@ def _merge(earlier: ProposedSanction, later: ProposedSanction, source: Sanction)
         basis = f"{basis}; {extra}"
     decision = min(earlier.decision, later.decision, key=_DECISION_RANK.__getitem__)
     return dataclasses.replace(
-        earlier, basis=basis, discretionary=earlier.discretionary and later.discretionary, decision=decision,
+        earlier,
+        basis=basis,
+        discretionary=earlier.discretionary and later.discretionary,
+        decision=decision,
         details=earlier.details + tuple(d for d in later.details if d not in earlier.details),
     )
 
@@ -868,17 +963,32 @@ def _decision(ctx: _Context, s: Sanction) -> tuple[str, Verification | None]:
     return IMPOSED, met
 
 
-def _sanction(ctx: _Context, infraction: Infraction, s: Sanction, rec_multiplier: Decimal | None,
-              number: int) -> ProposedSanction:
+def _sanction(
+    ctx: _Context, infraction: Infraction, s: Sanction, rec_multiplier: Decimal | None, number: int
+) -> ProposedSanction:
     regime = ctx.regime
     decision, met = _decision(ctx, s)
-    condition = (ConditionText(s.condition.fact, s.condition.text, regime.cite_item(s.condition))
-                 if s.condition is not None else None)
+    condition = (
+        ConditionText(s.condition.fact, s.condition.text, regime.cite_item(s.condition))
+        if s.condition is not None
+        else None
+    )
     common: dict[str, Any] = dict(
-        number=number, infraction=infraction.code, kind=s.kind, label=describe.sanction(s, terms=False),
-        basis=regime.cite(s.basis, s.basis_act), discretionary=s.discretionary, cumulative=s.cumulative,
-        admin_defined=s.admin_defined, condition=condition, condition_met=met, one_of=s.one_of, text=s.text,
-        notes=s.notes, deadlines=_related_deadlines(regime, s), decision=decision,
+        number=number,
+        infraction=infraction.code,
+        kind=s.kind,
+        label=describe.sanction(s, terms=False),
+        basis=regime.cite(s.basis, s.basis_act),
+        discretionary=s.discretionary,
+        cumulative=s.cumulative,
+        admin_defined=s.admin_defined,
+        condition=condition,
+        condition_met=met,
+        one_of=s.one_of,
+        text=s.text,
+        notes=s.notes,
+        deadlines=_related_deadlines(regime, s),
+        decision=decision,
     )
     details: list[str] = []
     if condition is not None and met is not None:
@@ -898,8 +1008,10 @@ def _sanction(ctx: _Context, infraction: Infraction, s: Sanction, rec_multiplier
     elif s.kind == "revocation" and s.wait_months:
         until = add_months(ctx.on, s.wait_months)
         common.update(wait_months=s.wait_months, wait_until=until)
-        details.append(f"Nova permissão só a partir de {_date(until)} "
-                       f"({describe.months(s.wait_months)} contados de {_date(ctx.on)}).")
+        details.append(
+            f"Nova permissão só a partir de {_date(until)} "
+            f"({describe.months(s.wait_months)} contados de {_date(ctx.on)})."
+        )
     elif s.kind == "seizure" and regime.seizure is not None and regime.seizure.depot_fee is not None:
         fee = regime.seizure.depot_fee
         where = (" — " + ", ".join(describe.SCOPES.get(x, x) for x in fee.scopes)) if fee.scopes else ""
@@ -934,12 +1046,15 @@ def _index_factor(ctx: _Context, amount: Amount) -> tuple[Decimal, str | None, s
             field="index_factor",
         )
     part = f"{format_factor(factor)} ({index.code} {index.base_year}→{ctx.year})"
-    detail = f"Correção {index.code} {index.base_year}→{ctx.year}: fator {format_factor(factor)} ({regime.cite_item(ref)})"
+    detail = (
+        f"Correção {index.code} {index.base_year}→{ctx.year}: fator {format_factor(factor)} ({regime.cite_item(ref)})"
+    )
     return factor, part, detail
 
 
-def _fine(ctx: _Context, infraction: Infraction, s: Sanction, rec_multiplier: Decimal | None,
-          details: list[str]) -> dict[str, Any]:
+def _fine(
+    ctx: _Context, infraction: Infraction, s: Sanction, rec_multiplier: Decimal | None, details: list[str]
+) -> dict[str, Any]:
     regime = ctx.regime
     fine = infraction.fine
     base: Amount | None = None
@@ -962,17 +1077,21 @@ def _fine(ctx: _Context, infraction: Infraction, s: Sanction, rec_multiplier: De
             details.append(f"Multa da infração: {describe.amount(fine.amount)} ({regime.cite_item(fine)}).")
         elif fine.max is not None:
             base, graded = fine.max, True
-            details.append(f"Multa da infração: até {describe.amount(fine.max)}, graduada pela autoridade "
-                           f"({regime.cite_item(fine)}).")
+            details.append(
+                f"Multa da infração: até {describe.amount(fine.max)}, graduada pela autoridade "
+                f"({regime.cite_item(fine)})."
+            )
     else:
         admin = True
 
     rec = regime.penalties.recurrence if regime.penalties else None
     if rec is not None and rec.multiplier is not None and rec.max_doublings is not None:
-        cap = rec.multiplier ** rec.max_doublings
+        cap = rec.multiplier**rec.max_doublings
         if multiplier > cap:
-            details.append(f"Multiplicador limitado a {format_factor(cap)} — a multa dobra no máximo "
-                           f"{describe.plural(rec.max_doublings, 'vez', 'vezes')} ({regime.cite_item(rec)}).")
+            details.append(
+                f"Multiplicador limitado a {format_factor(cap)} — a multa dobra no máximo "
+                f"{describe.plural(rec.max_doublings, 'vez', 'vezes')} ({regime.cite_item(rec)})."
+            )
             multiplier = cap
     if rec_multiplier is not None and rec is not None:
         how = "poderá ser aplicada" if rec.discretionary else "é aplicada"
@@ -983,8 +1102,9 @@ def _fine(ctx: _Context, infraction: Infraction, s: Sanction, rec_multiplier: De
     if multiplier != 1 and rec is not None and rec.reading:
         details.append(f"Leitura adotada ({regime.cite_item(rec)}): {rec.reading}")
 
-    out: dict[str, Any] = dict(graded=graded, admin_defined=admin, multiplier=multiplier, year=ctx.year,
-                               basis=_cite(regime, *bases, act=act))
+    out: dict[str, Any] = dict(
+        graded=graded, admin_defined=admin, multiplier=multiplier, year=ctx.year, basis=_cite(regime, *bases, act=act)
+    )
     if base is None:
         out["formula"] = None
         return out
@@ -999,8 +1119,10 @@ def _fine(ctx: _Context, infraction: Infraction, s: Sanction, rec_multiplier: De
         exact = units * unit_value
         parts.append(f"{format_factor(base.value)} {base.unit}")
         parts.append(f"{format_brl(unit_value)} ({base.unit} {ctx.year})")
-        details.append(f"{base.unit} {ctx.year} = {format_brl(unit_value)} "
-                       f"({regime.unit_value_citation(base.unit, ctx.year, ctx.unit_values)}).")
+        details.append(
+            f"{base.unit} {ctx.year} = {format_brl(unit_value)} "
+            f"({regime.unit_value_citation(base.unit, ctx.year, ctx.unit_values)})."
+        )
     factor, factor_part, factor_detail = _index_factor(ctx, base)
     if factor_part:
         exact *= factor
@@ -1040,15 +1162,18 @@ def _verification(value: Verification | Mapping[str, Any], number: int, offence_
     try:
         fact = value if isinstance(value, Verification) else Verification.from_dict(value)
     except (TypeError, ValueError):
-        raise UserError(f"Fato da sanção nº {number}: informe a data em que foi verificado e quem o verificou.",
-                        field="fact") from None
+        raise UserError(
+            f"Fato da sanção nº {number}: informe a data em que foi verificado e quem o verificou.", field="fact"
+        ) from None
     if isinstance(fact.on, dt.datetime) or not isinstance(fact.on, dt.date):
         raise UserError(f"Fato da sanção nº {number}: informe a data em que foi verificado.", field="fact")
     if not fact.by.strip():
         raise UserError(f"Fato da sanção nº {number}: informe quem o verificou.", field="fact")
     if fact.on < offence_on:
-        raise UserError(f"Fato da sanção nº {number}: verificado em {_date(fact.on)}, antes da infração "
-                        f"({_date(offence_on)}).", field="fact")
+        raise UserError(
+            f"Fato da sanção nº {number}: verificado em {_date(fact.on)}, antes da infração ({_date(offence_on)}).",
+            field="fact",
+        )
     return dataclasses.replace(fact, by=fact.by.strip(), note=fact.note.strip())
 
 
@@ -1086,8 +1211,10 @@ def adjust(
     facts = dict(facts or {})
     apply_list, omit_list = _numbers(apply), _numbers(omit)
     if not (amounts or days or apply_list or omit_list or facts):
-        raise UserError("Nada a ajustar: informe o fato verificado, a sanção a impor ou dispensar, o valor ou o "
-                        "prazo.", field="number")
+        raise UserError(
+            "Nada a ajustar: informe o fato verificado, a sanção a impor ou dispensar, o valor ou o prazo.",
+            field="number",
+        )
     changed: dict[int, ProposedSanction] = {}
     log: list[Adjustment] = []
 
@@ -1101,8 +1228,9 @@ def adjust(
     for number, raw in facts.items():
         s = current(number)
         if s.condition is None:
-            raise UserError(f"A sanção nº {number} ({s.label}) não depende de fato: não há o que registrar.",
-                            field="fact")
+            raise UserError(
+                f"A sanção nº {number} ({s.label}) não depende de fato: não há o que registrar.", field="fact"
+            )
         if s.condition_met is not None:
             raise UserError(f"O fato da sanção nº {number} já foi registrado ({s.condition_met.text}).", field="fact")
         if s.decision != PROPOSED:
@@ -1110,47 +1238,72 @@ def adjust(
         fact = _verification(raw, number, proposal.on)
         decision = PROPOSED if s.discretionary else IMPOSED
         changed[number] = dataclasses.replace(
-            s, condition_met=fact, decision=decision, adjusted=True,
-            details=s.details + (f"Fato verificado — {s.condition.text}: {fact.text}.",))
+            s,
+            condition_met=fact,
+            decision=decision,
+            adjusted=True,
+            details=s.details + (f"Fato verificado — {s.condition.text}: {fact.text}.",),
+        )
         log.append(Adjustment(number, "fact", "aguarda o fato", f"fato {fact.text}", why, by))
     for number in apply_list:
         s = current(number)
         if s.decision == IMPOSED:
             raise UserError(f"A sanção nº {number} ({s.label}) já está imposta.", field="apply")
         if s.decision != PROPOSED:
-            raise UserError(f"A sanção nº {number} ({s.label}) está {DECISIONS[s.decision]}: não pode ser imposta.",
-                            field="apply")
+            raise UserError(
+                f"A sanção nº {number} ({s.label}) está {DECISIONS[s.decision]}: não pode ser imposta.", field="apply"
+            )
         if s.condition is not None and s.condition_met is None:
-            raise UserError(f"A sanção nº {number} ({s.label}) depende de um fato: {s.condition.text} "
-                            f"({s.condition.basis}) — registre antes a data em que foi verificado e quem o "
-                            "verificou.", field="apply")
+            raise UserError(
+                f"A sanção nº {number} ({s.label}) depende de um fato: {s.condition.text} "
+                f"({s.condition.basis}) — registre antes a data em que foi verificado e quem o "
+                "verificou.",
+                field="apply",
+            )
         changed[number] = dataclasses.replace(s, decision=IMPOSED, adjusted=True)
         log.append(Adjustment(number, "apply", "proposta", "imposta", why, by))
         if s.one_of:
             for other in group(s):
                 if other.number != number and other.decision == PROPOSED:
                     changed[other.number] = dataclasses.replace(other, decision=OMITTED, adjusted=True)
-                    log.append(Adjustment(other.number, "omit", "proposta", "dispensada",
-                                          f"alternativa escolhida: sanção nº {number} — {why}", by))
+                    log.append(
+                        Adjustment(
+                            other.number,
+                            "omit",
+                            "proposta",
+                            "dispensada",
+                            f"alternativa escolhida: sanção nº {number} — {why}",
+                            by,
+                        )
+                    )
     for number in omit_list:
         s = current(number)
         if not (s.discretionary or s.condition is not None):
-            raise UserError(f"A sanção nº {number} ({s.label}) é imposta pelo ato ({s.basis}): "
-                            "não pode ser dispensada.", field="omit")
+            raise UserError(
+                f"A sanção nº {number} ({s.label}) é imposta pelo ato ({s.basis}): não pode ser dispensada.",
+                field="omit",
+            )
         if s.decision in (OMITTED, TOLERATED):
             raise UserError(f"A sanção nº {number} ({s.label}) já está {DECISIONS[s.decision]}.", field="omit")
         if s.decision == IMPOSED and not s.discretionary:
-            raise UserError(f"A sanção nº {number} ({s.label}) foi imposta com o fato verificado "
-                            f"({s.condition_met.text if s.condition_met else ''}): não pode ser dispensada.",
-                            field="omit")
+            raise UserError(
+                f"A sanção nº {number} ({s.label}) foi imposta com o fato verificado "
+                f"({s.condition_met.text if s.condition_met else ''}): não pode ser dispensada.",
+                field="omit",
+            )
         if s.one_of:
             others = [o for o in group(s) if o.number != number]
             if others and all(o.decision in (OMITTED, TOLERATED) for o in others):
-                raise UserError(f"O ato impõe uma das sanções alternativas ({s.basis}): dispensada esta, "
-                                "imponha outra.", field="omit")
+                raise UserError(
+                    f"O ato impõe uma das sanções alternativas ({s.basis}): dispensada esta, imponha outra.",
+                    field="omit",
+                )
         changed[number] = dataclasses.replace(s, decision=OMITTED, adjusted=True)
-        log.append(Adjustment(number, "omit", "proposta" if s.decision == PROPOSED else DECISIONS[s.decision],
-                              "dispensada", why, by))
+        log.append(
+            Adjustment(
+                number, "omit", "proposta" if s.decision == PROPOSED else DECISIONS[s.decision], "dispensada", why, by
+            )
+        )
     for number, raw in amounts.items():
         s = current(number)
         if s.kind != "fine":
@@ -1158,14 +1311,21 @@ def adjust(
         value = _money(raw)
         if not s.amount_adjustable:
             shown = format_brl(s.amount) if s.amount is not None else "o valor do ato"
-            raise UserError(f"A multa nº {number} é fixada pelo ato em {shown} ({s.basis}): "
-                            "não pode ser graduada.", field="amount")
+            raise UserError(
+                f"A multa nº {number} é fixada pelo ato em {shown} ({s.basis}): não pode ser graduada.", field="amount"
+            )
         low = s.min_amount if s.min_amount is not None else Decimal("0.01")
         if value < low or (s.max_amount is not None and value > s.max_amount):
-            limits = (f"entre {format_brl(low)} e {format_brl(s.max_amount)}" if s.max_amount is not None
-                      else f"a partir de {format_brl(low)}")
-            raise UserError(f"Valor fora dos limites do ato: a multa nº {number} deve ficar {limits} "
-                            f"({s.basis}); veio {format_brl(value)}.", field="amount")
+            limits = (
+                f"entre {format_brl(low)} e {format_brl(s.max_amount)}"
+                if s.max_amount is not None
+                else f"a partir de {format_brl(low)}"
+            )
+            raise UserError(
+                f"Valor fora dos limites do ato: a multa nº {number} deve ficar {limits} "
+                f"({s.basis}); veio {format_brl(value)}.",
+                field="amount",
+            )
         before = format_brl(s.amount) if s.amount is not None else "a graduar"
         formula = f"{format_brl(value)} (graduada pela autoridade"
         formula += f", até {format_brl(s.max_amount)})" if s.max_amount is not None else ")"
@@ -1179,13 +1339,17 @@ def adjust(
             raise UserError(f"Prazo inválido: {raw!r} (informe um número inteiro de dias).", field="days")
         if not s.days_adjustable:
             fixed = f"{s.days} dias" if s.days is not None else "até sanar a irregularidade"
-            raise UserError(f"A suspensão nº {number} é fixada pelo ato ({fixed}, {s.basis}): "
-                            "o prazo não pode ser alterado.", field="days")
+            raise UserError(
+                f"A suspensão nº {number} é fixada pelo ato ({fixed}, {s.basis}): o prazo não pode ser alterado.",
+                field="days",
+            )
         low = s.min_days or 1
         if raw < low or (s.max_days is not None and raw > s.max_days):
-            limits = (f"de {low} a {s.max_days} dias" if s.max_days is not None else f"a partir de {low} dia")
-            raise UserError(f"Prazo fora dos limites do ato: a suspensão nº {number} deve ser {limits} "
-                            f"({s.basis}); veio {raw}.", field="days")
+            limits = f"de {low} a {s.max_days} dias" if s.max_days is not None else f"a partir de {low} dia"
+            raise UserError(
+                f"Prazo fora dos limites do ato: a suspensão nº {number} deve ser {limits} ({s.basis}); veio {raw}.",
+                field="days",
+            )
         before = f"{s.days} dias" if s.days is not None else "a fixar"
         changed[number] = dataclasses.replace(s, days=raw, adjusted=True)
         log.append(Adjustment(number, "days", before, describe.days(raw), why, by))

@@ -68,9 +68,24 @@ from models.permits import Permit
 from models.settings import AGENCY, get_setting, municipality_label
 
 __all__ = [
-    "Cancelled", "SanctionsReport", "Figures", "ReportRecord", "ReportInfraction", "ReportSanction", "ReportFine",
-    "OpenDeadline", "Recurrence", "PendingSeizure", "Debt", "ArticleGroup", "CountGroup", "sanctions_report",
-    "period_label", "check_period", "CORRECTED", "CANCELLED",
+    "Cancelled",
+    "SanctionsReport",
+    "Figures",
+    "ReportRecord",
+    "ReportInfraction",
+    "ReportSanction",
+    "ReportFine",
+    "OpenDeadline",
+    "Recurrence",
+    "PendingSeizure",
+    "Debt",
+    "ArticleGroup",
+    "CountGroup",
+    "sanctions_report",
+    "period_label",
+    "check_period",
+    "CORRECTED",
+    "CANCELLED",
 ]
 
 ZERO = Decimal("0.00")
@@ -290,8 +305,7 @@ def check_period(start: _dt.date | None, end: _dt.date | None) -> tuple[_dt.date
     if end is None:
         errors["end"] = "Informe o fim do período."
     if not errors and start > end:
-        errors["end"] = (f"O período está invertido: o início ({start:%d/%m/%Y}) é depois do fim "
-                         f"({end:%d/%m/%Y}).")
+        errors["end"] = f"O período está invertido: o início ({start:%d/%m/%Y}) é depois do fim ({end:%d/%m/%Y})."
     if errors:
         raise FieldErrors(errors)
     return start, end
@@ -345,14 +359,30 @@ def _recurrence_basis(labels: Labels, regime_id: str, item: dict, sanctions: lis
 def _fines(start: _dt.datetime, stop: _dt.datetime) -> dict[int, list]:
     """The fine charges of the period's counted records, each under the newest record that carries it (a paid
     fine goes along to the correction of its record)."""
-    query = (enf.RecordCharge.select(enf.RecordCharge.record, Charge.number, Charge.amount, Charge.paid_total,
-                                     Charge.status, Charge.due_on, Charge.label, Charge.formula, Charge.basis,
-                                     Charge.id)
-             .join(Charge, on=(enf.RecordCharge.charge == Charge.id))
-             .join(enf.Record, on=(enf.RecordCharge.record == enf.Record.id))
-             .where((enf.RecordCharge.role == "fine") & (enf.Record.at >= start) & (enf.Record.at < stop)
-                    & (enf.Record.status != "corrected"))
-             .order_by(Charge.due_on, Charge.number).tuples())
+    query = (
+        enf.RecordCharge.select(
+            enf.RecordCharge.record,
+            Charge.number,
+            Charge.amount,
+            Charge.paid_total,
+            Charge.status,
+            Charge.due_on,
+            Charge.label,
+            Charge.formula,
+            Charge.basis,
+            Charge.id,
+        )
+        .join(Charge, on=(enf.RecordCharge.charge == Charge.id))
+        .join(enf.Record, on=(enf.RecordCharge.record == enf.Record.id))
+        .where(
+            (enf.RecordCharge.role == "fine")
+            & (enf.Record.at >= start)
+            & (enf.Record.at < stop)
+            & (enf.Record.status != "corrected")
+        )
+        .order_by(Charge.due_on, Charge.number)
+        .tuples()
+    )
     owner: dict[int, int] = {}
     rows: dict[int, tuple] = {}
     for record_id, *charge in query:
@@ -366,8 +396,14 @@ def _fines(start: _dt.datetime, stop: _dt.datetime) -> dict[int, list]:
     return by_record
 
 
-def sanctions_report(start: _dt.date, end: _dt.date, *, today: _dt.date, progress: Progress | None = None,
-                     now: _dt.datetime | None = None) -> SanctionsReport:
+def sanctions_report(
+    start: _dt.date,
+    end: _dt.date,
+    *,
+    today: _dt.date,
+    progress: Progress | None = None,
+    now: _dt.datetime | None = None,
+) -> SanctionsReport:
     """Everything the sanctions report shows for the records drawn up from ``start`` to ``end`` (both included),
     as the situation is on ``today``.
 
@@ -378,24 +414,54 @@ def sanctions_report(start: _dt.date, end: _dt.date, *, today: _dt.date, progres
     first = _dt.datetime.combine(start, _dt.time(0))
     stop = _dt.datetime.combine(end + _dt.timedelta(days=1), _dt.time(0))
     labels = Labels()
-    records = list(enf.Record.select(enf.Record, Permit.id, Permit.number, Permit.site)
-                   .join(Permit, JOIN.LEFT_OUTER, on=(enf.Record.permit == Permit.id))
-                   .where((enf.Record.at >= first) & (enf.Record.at < stop))
-                   .order_by(enf.Record.at, enf.Record.id))
+    records = list(
+        enf.Record.select(enf.Record, Permit.id, Permit.number, Permit.site)
+        .join(Permit, JOIN.LEFT_OUTER, on=(enf.Record.permit == Permit.id))
+        .where((enf.Record.at >= first) & (enf.Record.at < stop))
+        .order_by(enf.Record.at, enf.Record.id)
+    )
     total = len(records)
     if progress is not None:
         progress(0, total)
     fines_of = _fines(first, stop)
     ids = [r.id for r in records]
-    followed = {r.refers_to_id for r in enf.Record.select(enf.Record.refers_to).where(
-        enf.Record.refers_to.in_(ids) & (enf.Record.relation == "follows-notice"))} if ids else set()
-    held = {i.record_id for i in enf.SeizedItem.select(enf.SeizedItem.record).where(
-        enf.SeizedItem.record.in_(ids) & enf.SeizedItem.released_on.is_null()
-        & enf.SeizedItem.donated_on.is_null())} if ids else set()
-    contested = {c.record_id for c in enf.Contest.select(enf.Contest.record).where(
-        enf.Contest.record.in_(ids))} if ids else set()
-    decided = {e.record_id for e in enf.RecordEvent.select(enf.RecordEvent.record).where(
-        enf.RecordEvent.record.in_(ids) & (enf.RecordEvent.kind == "sanction-decision"))} if ids else set()
+    followed = (
+        {
+            r.refers_to_id
+            for r in enf.Record.select(enf.Record.refers_to).where(
+                enf.Record.refers_to.in_(ids) & (enf.Record.relation == "follows-notice")
+            )
+        }
+        if ids
+        else set()
+    )
+    held = (
+        {
+            i.record_id
+            for i in enf.SeizedItem.select(enf.SeizedItem.record).where(
+                enf.SeizedItem.record.in_(ids)
+                & enf.SeizedItem.released_on.is_null()
+                & enf.SeizedItem.donated_on.is_null()
+            )
+        }
+        if ids
+        else set()
+    )
+    contested = (
+        {c.record_id for c in enf.Contest.select(enf.Contest.record).where(enf.Contest.record.in_(ids))}
+        if ids
+        else set()
+    )
+    decided = (
+        {
+            e.record_id
+            for e in enf.RecordEvent.select(enf.RecordEvent.record).where(
+                enf.RecordEvent.record.in_(ids) & (enf.RecordEvent.kind == "sanction-decision")
+            )
+        }
+        if ids
+        else set()
+    )
 
     site_pairs = set()
     places = []
@@ -439,96 +505,229 @@ def sanctions_report(start: _dt.date, end: _dt.date, *, today: _dt.date, progres
                 paid += c_paid
                 open_ += c_open
                 overdue += c_overdue
-            fines.append(ReportFine(r.reference, ReportCharge(
-                number, r.offender_name, r.offender_document, permit, r.regime, regime_label, site, "", "fine",
-                FINE_LABEL, label, "", due_on, amount, c_paid, paid_total, c_open, c_overdue, status,
-                charge_situation(status, amount, paid_total, late), formula or "", basis or "")))
+            fines.append(
+                ReportFine(
+                    r.reference,
+                    ReportCharge(
+                        number,
+                        r.offender_name,
+                        r.offender_document,
+                        permit,
+                        r.regime,
+                        regime_label,
+                        site,
+                        "",
+                        "fine",
+                        FINE_LABEL,
+                        label,
+                        "",
+                        due_on,
+                        amount,
+                        c_paid,
+                        paid_total,
+                        c_open,
+                        c_overdue,
+                        status,
+                        charge_situation(status, amount, paid_total, late),
+                        formula or "",
+                        basis or "",
+                    ),
+                )
+            )
 
         offence = max((int(item.get("offence") or 1) for item in items), default=1)
-        out_records.append(ReportRecord(
-            id=r.id, reference=r.reference, number=r.number, kind=r.kind, kind_label=r.kind_label, regime=r.regime,
-            regime_label=regime_label, at=r.at, offender=r.offender_name + ("" if r.identified else
-                                                                           " (não identificado)"),
-            document=r.offender_document, permit=permit, site=site, place=r.place,
-            inspector=inspector, codes=", ".join(r.codes),
-            articles="; ".join(dict.fromkeys(item.get("article", "") for item in items if item.get("article"))),
-            sanctions="; ".join(_sanction_text(s) for s in applied) if r.status == "issued" else "",
-            offence=offence, status=r.status, status_label=r.status_label, situation=enf.situation(r), fine=fine,
-            paid=paid, open=open_, overdue=overdue))
+        out_records.append(
+            ReportRecord(
+                id=r.id,
+                reference=r.reference,
+                number=r.number,
+                kind=r.kind,
+                kind_label=r.kind_label,
+                regime=r.regime,
+                regime_label=regime_label,
+                at=r.at,
+                offender=r.offender_name + ("" if r.identified else " (não identificado)"),
+                document=r.offender_document,
+                permit=permit,
+                site=site,
+                place=r.place,
+                inspector=inspector,
+                codes=", ".join(r.codes),
+                articles="; ".join(dict.fromkeys(item.get("article", "") for item in items if item.get("article"))),
+                sanctions="; ".join(_sanction_text(s) for s in applied) if r.status == "issued" else "",
+                offence=offence,
+                status=r.status,
+                status_label=r.status_label,
+                situation=enf.situation(r),
+                fine=fine,
+                paid=paid,
+                open=open_,
+                overdue=overdue,
+            )
+        )
         if counted:
-            for name, key in (("kind", r.kind_label), ("regime", regime_label), ("site", site),
-                              ("inspector", inspector)):
+            for name, key in (
+                ("kind", r.kind_label),
+                ("regime", regime_label),
+                ("site", site),
+                ("inspector", inspector),
+            ):
                 sums[name].add(key, fine, paid, open_, overdue)
             for item in items:
                 code = item.get("code", "")
                 offence_n = int(item.get("offence") or 1)
-                infractions.append(ReportInfraction(r.reference, r.at, r.offender_name, r.regime, regime_label, code,
-                                                    item.get("label", code), item.get("article", ""),
-                                                    item.get("basis", ""), offence_n, r.status_label))
-                slot = articles.setdefault((r.regime, code), {
-                    "label": item.get("label", code), "article": item.get("article", ""),
-                    "basis": item.get("basis", ""), "count": 0, "recurrences": 0})
+                infractions.append(
+                    ReportInfraction(
+                        r.reference,
+                        r.at,
+                        r.offender_name,
+                        r.regime,
+                        regime_label,
+                        code,
+                        item.get("label", code),
+                        item.get("article", ""),
+                        item.get("basis", ""),
+                        offence_n,
+                        r.status_label,
+                    )
+                )
+                slot = articles.setdefault(
+                    (r.regime, code),
+                    {
+                        "label": item.get("label", code),
+                        "article": item.get("article", ""),
+                        "basis": item.get("basis", ""),
+                        "count": 0,
+                        "recurrences": 0,
+                    },
+                )
                 slot["count"] += 1
                 slot["recurrences"] += offence_n > 1
                 if offence_n > 1:
                     own = [s for s in item.get("sanctions", []) if _applies(s, not_complied)]
-                    recurrences.append(Recurrence(
-                        r.reference, r.at, r.offender_name, regime_label, code, item.get("label", code), offence_n,
-                        "; ".join(proposal.get("prior_refs", [])),
-                        _recurrence_basis(labels, r.regime, item, own),
-                        "; ".join(_sanction_text(s) for s in own)))
+                    recurrences.append(
+                        Recurrence(
+                            r.reference,
+                            r.at,
+                            r.offender_name,
+                            regime_label,
+                            code,
+                            item.get("label", code),
+                            offence_n,
+                            "; ".join(proposal.get("prior_refs", [])),
+                            _recurrence_basis(labels, r.regime, item, own),
+                            "; ".join(_sanction_text(s) for s in own),
+                        )
+                    )
         if r.status == "issued":
             for s in applied:
                 kind_label = describe.SANCTIONS.get(s["kind"], s["kind"])
                 sanction_counts[kind_label] += 1
-                sanctions.append(ReportSanction(
-                    r.reference, r.at, r.offender_name, regime_label, s.get("infraction", ""), s["kind"], kind_label,
-                    _sanction_text(s), Decimal(s["amount"]) if s.get("amount") not in (None, "") else None,
-                    s.get("days"), s.get("basis", "")))
-            deadlines.extend(_open_deadlines(r, today, regime_label, followed=r.id in followed,
-                                             held=r.id in held, contested=r.id in contested))
+                sanctions.append(
+                    ReportSanction(
+                        r.reference,
+                        r.at,
+                        r.offender_name,
+                        regime_label,
+                        s.get("infraction", ""),
+                        s["kind"],
+                        kind_label,
+                        _sanction_text(s),
+                        Decimal(s["amount"]) if s.get("amount") not in (None, "") else None,
+                        s.get("days"),
+                        s.get("basis", ""),
+                    )
+                )
+            deadlines.extend(
+                _open_deadlines(
+                    r, today, regime_label, followed=r.id in followed, held=r.id in held, contested=r.id in contested
+                )
+            )
         if progress is not None and done % _STEP == 0:
             progress(done, total)
 
     period_ids = set(ids)
-    seized = tuple(PendingSeizure(row, labels.regime_label(row.regime))
-                   for row in enf.seized_goods(today) if row.record_id in period_ids)
-    debts = tuple(Debt(row, labels.regime_label(row.regime))
-                  for row in enf.debt_register(today) if row.record_id in period_ids)
+    seized = tuple(
+        PendingSeizure(row, labels.regime_label(row.regime))
+        for row in enf.seized_goods(today)
+        if row.record_id in period_ids
+    )
+    debts = tuple(
+        Debt(row, labels.regime_label(row.regime)) for row in enf.debt_register(today) if row.record_id in period_ids
+    )
     counted_fines = [f.charge for f in fines if f.charge.counted]
     kind_order = {label: i for i, label in enumerate(enf.KINDS.values())}
-    by_article = tuple(sorted((ArticleGroup(code, a["label"], regime_id, labels.regime_label(regime_id), a["article"],
-                                            a["basis"], a["count"], a["recurrences"])
-                               for (regime_id, code), a in articles.items()),
-                              key=lambda a: (a.regime_label, a.code)))
+    by_article = tuple(
+        sorted(
+            (
+                ArticleGroup(
+                    code,
+                    a["label"],
+                    regime_id,
+                    labels.regime_label(regime_id),
+                    a["article"],
+                    a["basis"],
+                    a["count"],
+                    a["recurrences"],
+                )
+                for (regime_id, code), a in articles.items()
+            ),
+            key=lambda a: (a.regime_label, a.code),
+        )
+    )
     sanction_order = {label: i for i, label in enumerate(describe.SANCTIONS.values())}
     figures = Figures(
-        records=len(records) - corrected, corrected=corrected, annulled=annulled, infractions=len(infractions),
-        recurrences=len(recurrences), sanctions=len(sanctions), fines=len(counted_fines),
-        charged=sum((f.amount for f in counted_fines), ZERO), paid=sum((f.paid for f in counted_fines), ZERO),
-        open=sum((f.open for f in counted_fines), ZERO), overdue=sum((f.overdue for f in counted_fines), ZERO),
-        overdue_count=sum(1 for f in counted_fines if f.overdue), debt=sum((d.fine.amount for d in debts), ZERO),
-        deadlines=len(deadlines), late_decisions=sum(1 for d in deadlines if d.late), seized=len(seized),
-        seized_due=sum((s.goods.total_due for s in seized), ZERO))
+        records=len(records) - corrected,
+        corrected=corrected,
+        annulled=annulled,
+        infractions=len(infractions),
+        recurrences=len(recurrences),
+        sanctions=len(sanctions),
+        fines=len(counted_fines),
+        charged=sum((f.amount for f in counted_fines), ZERO),
+        paid=sum((f.paid for f in counted_fines), ZERO),
+        open=sum((f.open for f in counted_fines), ZERO),
+        overdue=sum((f.overdue for f in counted_fines), ZERO),
+        overdue_count=sum(1 for f in counted_fines if f.overdue),
+        debt=sum((d.fine.amount for d in debts), ZERO),
+        deadlines=len(deadlines),
+        late_decisions=sum(1 for d in deadlines if d.late),
+        seized=len(seized),
+        seized_due=sum((s.goods.total_due for s in seized), ZERO),
+    )
     if progress is not None:
         progress(total, total)
     return SanctionsReport(
-        start=start, end=end, today=today, generated_at=now or _dt.datetime.now().replace(microsecond=0),
-        municipality=municipality_label(), agency=get_setting(AGENCY), figures=figures,
-        records=tuple(out_records), infractions=tuple(infractions), sanctions=tuple(sanctions), fines=tuple(fines),
-        deadlines=tuple(sorted(deadlines, key=lambda d: (d.due_on, d.reference))), seized=seized,
-        recurrences=tuple(recurrences), debts=debts,
+        start=start,
+        end=end,
+        today=today,
+        generated_at=now or _dt.datetime.now().replace(microsecond=0),
+        municipality=municipality_label(),
+        agency=get_setting(AGENCY),
+        figures=figures,
+        records=tuple(out_records),
+        infractions=tuple(infractions),
+        sanctions=tuple(sanctions),
+        fines=tuple(fines),
+        deadlines=tuple(sorted(deadlines, key=lambda d: (d.due_on, d.reference))),
+        seized=seized,
+        recurrences=tuple(recurrences),
+        debts=debts,
         by_kind=sums["kind"].groups(order=lambda k: (kind_order.get(k, 99), k)),
         by_regime=sums["regime"].groups(),
         by_site=sums["site"].groups(order=lambda k: (k == NO_SITE, k.casefold())),
         by_inspector=sums["inspector"].groups(),
         by_article=by_article,
-        by_sanction=tuple(CountGroup(k, sanction_counts[k])
-                          for k in sorted(sanction_counts, key=lambda k: (sanction_order.get(k, 99), k))))
+        by_sanction=tuple(
+            CountGroup(k, sanction_counts[k])
+            for k in sorted(sanction_counts, key=lambda k: (sanction_order.get(k, 99), k))
+        ),
+    )
 
 
-def _open_deadlines(record: enf.Record, today: _dt.date, regime_label: str, *, followed: bool, held: bool,
-                    contested: bool) -> list[OpenDeadline]:
+def _open_deadlines(
+    record: enf.Record, today: _dt.date, regime_label: str, *, followed: bool, held: bool, contested: bool
+) -> list[OpenDeadline]:
     """The record's deadlines still running on ``today`` and its decisions still pending."""
     if not contested and all(_dt.date.fromisoformat(d["due_date"]) < today for d in record.deadline_data):
         return []  # nothing runs any more: no need to read its contests and charges again
@@ -540,8 +739,21 @@ def _open_deadlines(record: enf.Record, today: _dt.date, regime_label: str, *, f
         if (row.role == "compliance" and followed) or (row.role == "reclaim" and not held):
             continue  # the notice was followed by its record; the goods are gone
         state = f"julgamento pendente desde {row.due_date:%d/%m/%Y}" if late else row.state
-        found.append(OpenDeadline(record.reference, record.offender_name, regime_label, row.role_label, row.label,
-                                  _moment(row.start), row.due_date, row.due_text, state, late, row.basis))
+        found.append(
+            OpenDeadline(
+                record.reference,
+                record.offender_name,
+                regime_label,
+                row.role_label,
+                row.label,
+                _moment(row.start),
+                row.due_date,
+                row.due_text,
+                state,
+                late,
+                row.basis,
+            )
+        )
     return found
 
 

@@ -18,8 +18,9 @@ from collections.abc import Callable
 from peewee import CharField, Database, PostgresqlDatabase, SqliteDatabase, TextField
 
 from models.acts import RegimeAct, install_shipped
-from models.audit import AuditEntry
 from models.applications import Application, ApplicationDocument, ApplicationEvent, Counter
+from models.audit import AuditEntry
+from models.charges import Charge, Payment
 from models.db import (
     META_TABLE,
     SCHEMA_VERSION,
@@ -31,16 +32,15 @@ from models.db import (
     table_names,
 )
 from models.draws import Draw, DrawEntry
+from models.enforcement import Contest, Record, RecordCharge, RecordEvent, RecordFile, SeizedItem
 from models.fiscal import FiscalUnitValue, IndexCorrection
 from models.people import Company, CompanyPartner, HouseholdMember, Person, search_key
 from models.permits import Permit, PermitDocument, PermitEvent
-from models.charges import Charge, Payment
-from models.enforcement import Contest, Record, RecordCharge, RecordEvent, RecordFile, SeizedItem
+from models.selection_process import ListPublication, PointDraw, RotationEvent, SelectionAppeal
 from models.settings import Setting
 from models.signing_keys import SigningKey
-from models.users import LoginThrottle, User
 from models.sites import NamedPoint, Site, SiteObstacle, SiteSegment, Stall, StallBreach
-from models.selection_process import ListPublication, PointDraw, RotationEvent, SelectionAppeal
+from models.users import LoginThrottle, User
 
 MIGRATION_LOCK = 72_72_2026  # PostgreSQL advisory lock key held while migrating
 
@@ -56,13 +56,44 @@ class Meta(BaseModel):
 
 
 TABLES: list[type[BaseModel]] = [
-    Meta, Setting, Person, Company, FiscalUnitValue, IndexCorrection, HouseholdMember, CompanyPartner,
-    Counter, Application, ApplicationDocument, ApplicationEvent, Permit, PermitEvent,
-    Charge, Payment, PermitDocument, User, AuditEntry,
-    Draw, DrawEntry,
-    Site, SiteSegment, SiteObstacle, NamedPoint, Stall, StallBreach,
-    Record, RecordFile, RecordCharge, RecordEvent, SeizedItem, Contest,
-    ListPublication, SelectionAppeal, RotationEvent, PointDraw, LoginThrottle,
+    Meta,
+    Setting,
+    Person,
+    Company,
+    FiscalUnitValue,
+    IndexCorrection,
+    HouseholdMember,
+    CompanyPartner,
+    Counter,
+    Application,
+    ApplicationDocument,
+    ApplicationEvent,
+    Permit,
+    PermitEvent,
+    Charge,
+    Payment,
+    PermitDocument,
+    User,
+    AuditEntry,
+    Draw,
+    DrawEntry,
+    Site,
+    SiteSegment,
+    SiteObstacle,
+    NamedPoint,
+    Stall,
+    StallBreach,
+    Record,
+    RecordFile,
+    RecordCharge,
+    RecordEvent,
+    SeizedItem,
+    Contest,
+    ListPublication,
+    SelectionAppeal,
+    RotationEvent,
+    PointDraw,
+    LoginThrottle,
     RegimeAct,
     SigningKey,
 ]
@@ -83,8 +114,17 @@ def _v4_front_desk_people(database: Database) -> None:
     from playhouse.migrate import SchemaMigrator, migrate
 
     migrator = SchemaMigrator.from_database(database)
-    new_person_fields = ["phone2", "disabled", "disability_notes", "family_income_mw", "housing",
-                         "experience_years", "photo_path", "photo_sha256", "search_name"]
+    new_person_fields = [
+        "phone2",
+        "disabled",
+        "disability_notes",
+        "family_income_mw",
+        "housing",
+        "experience_years",
+        "photo_path",
+        "photo_sha256",
+        "search_name",
+    ]
     migrate(
         *[migrator.add_column("person", name, Person._meta.fields[name]) for name in new_person_fields],
         migrator.add_column("company", "search_name", Company._meta.fields["search_name"]),  # indexed by peewee
@@ -94,7 +134,8 @@ def _v4_front_desk_people(database: Database) -> None:
         Person.update(search_name=search_key(person.name)).where(Person.id == person.id).execute()
     for company in Company.select(Company.id, Company.legal_name, Company.trade_name):
         Company.update(search_name=search_key(f"{company.legal_name} {company.trade_name}")).where(
-            Company.id == company.id).execute()
+            Company.id == company.id
+        ).execute()
 
 
 def _v5_applications(database: Database) -> None:
@@ -167,8 +208,11 @@ def _v17_application_venue(database: Database) -> None:
     """v17: an application for a public venue keeps the venue, its days of use and the exemption the act grants
     (LC 324/2025, arts. 89 and 90)."""
     present = {c.name for c in database.get_columns("application")}
-    for column, kind in (("venue", "VARCHAR(64) NOT NULL DEFAULT ''"), ("days", "INTEGER"),
-                         ("exemption", "VARCHAR(64) NOT NULL DEFAULT ''")):
+    for column, kind in (
+        ("venue", "VARCHAR(64) NOT NULL DEFAULT ''"),
+        ("days", "INTEGER"),
+        ("exemption", "VARCHAR(64) NOT NULL DEFAULT ''"),
+    ):
         if column not in present:
             database.execute_sql(f'ALTER TABLE "application" ADD COLUMN "{column}" {kind}')
 
@@ -288,9 +332,7 @@ def prepare(database: Database, target: DatabaseURL, *, migrate: bool = True, cr
     tables = table_names(database, target)
     if META_TABLE not in tables:
         if tables:
-            raise DatabaseError(
-                f"{target.display()} já contém tabelas que não são do Praça; nada foi alterado."
-            )
+            raise DatabaseError(f"{target.display()} já contém tabelas que não são do Praça; nada foi alterado.")
         if not create:
             raise NoDatabase(target.display(), "empty")
         create_schema(database)

@@ -48,9 +48,16 @@ MAX_HEADER = 4096
 def signature_member(signer: Signer, manifest_bytes: bytes) -> bytes:
     """The ``signature.json`` of a backup whose manifest is ``manifest_bytes``."""
     public = signer.private.public_key().public_bytes_raw()
-    return json.dumps({"algorithm": "Ed25519", "key_id": signer.key_id, "public_key": public.hex(),
-                       "signed": "manifest.json", "signature": signer.sign(manifest_bytes).hex()},
-                      indent=2).encode("utf-8")
+    return json.dumps(
+        {
+            "algorithm": "Ed25519",
+            "key_id": signer.key_id,
+            "public_key": public.hex(),
+            "signed": "manifest.json",
+            "signature": signer.sign(manifest_bytes).hex(),
+        },
+        indent=2,
+    ).encode("utf-8")
 
 
 @dataclass(frozen=True)
@@ -104,15 +111,24 @@ def check_seal(manifest_bytes: bytes, member: bytes | None, trust: Trust, name: 
         trusted = None
     known = trusted is not None or _norm(print_) in {_norm(f) for f in trust.fingerprints}
     if not matches:
-        return Seal("bad", kid, print_, f"{name} foi alterado depois de assinado: a assinatura da chave {kid} "
-                    "não confere com o conteúdo.")
+        return Seal(
+            "bad",
+            kid,
+            print_,
+            f"{name} foi alterado depois de assinado: a assinatura da chave {kid} não confere com o conteúdo.",
+        )
     if not known:
-        return Seal("unknown-key", kid, print_,
-                    f"{name} foi assinado pela chave {kid} (impressão digital {print_}), que este banco não conhece. "
-                    f"Confira a impressão digital com a prefeitura e repita com --trust-fingerprint {print_}.")
+        return Seal(
+            "unknown-key",
+            kid,
+            print_,
+            f"{name} foi assinado pela chave {kid} (impressão digital {print_}), que este banco não conhece. "
+            f"Confira a impressão digital com a prefeitura e repita com --trust-fingerprint {print_}.",
+        )
     if trusted is not None and trusted.revoked_on is not None:
-        return Seal("bad", kid, print_, f"{name} foi assinado pela chave {kid}, revogada em "
-                    f"{trusted.revoked_on:%d/%m/%Y}.")
+        return Seal(
+            "bad", kid, print_, f"{name} foi assinado pela chave {kid}, revogada em {trusted.revoked_on:%d/%m/%Y}."
+        )
     return Seal("valid", kid, print_, f"assinado pela chave {kid} da prefeitura ({print_})")
 
 
@@ -121,8 +137,9 @@ def check_seal(manifest_bytes: bytes, member: bytes | None, trust: Trust, name: 
 
 def _check_passphrase(passphrase: str) -> bytes:
     if not isinstance(passphrase, str) or len(passphrase) < MIN_PASSPHRASE:
-        raise UserError(f"A senha do backup cifrado precisa ter pelo menos {MIN_PASSPHRASE} caracteres.",
-                        field="passphrase")
+        raise UserError(
+            f"A senha do backup cifrado precisa ter pelo menos {MIN_PASSPHRASE} caracteres.", field="passphrase"
+        )
     return passphrase.encode("utf-8")
 
 
@@ -144,13 +161,15 @@ def is_encrypted(head: bytes) -> bool:
 
 def decrypt(data: bytes, passphrase: str | None, name: str) -> bytes:
     if not passphrase:
-        raise UserError(f"{name} é um backup cifrado: informe a senha (PRACA_BACKUP_PASSPHRASE ou no terminal). "
-                        "Nada foi alterado.", field="passphrase")
+        raise UserError(
+            f"{name} é um backup cifrado: informe a senha (PRACA_BACKUP_PASSPHRASE ou no terminal). Nada foi alterado.",
+            field="passphrase",
+        )
     end = data.find(b"\n", len(MAGIC), len(MAGIC) + MAX_HEADER)
     try:
         if end < 0:
             raise ValueError
-        line = data[len(MAGIC):end + 1]
+        line = data[len(MAGIC) : end + 1]
         header = json.loads(line)
         params = {k: int(header[k]) for k in ("n", "r", "p")}
         if params["n"] > 2**20 or params["r"] > 16 or params["p"] > 4:  # bounded memory and time
@@ -159,7 +178,8 @@ def decrypt(data: bytes, passphrase: str | None, name: str) -> bytes:
     except (ValueError, KeyError, TypeError):
         raise UserError(f"{name} está corrompido (cabeçalho da cifra ilegível); nada foi alterado.") from None
     try:
-        return AESGCM(_key(passphrase.encode("utf-8"), salt, params)).decrypt(nonce, data[end + 1:], MAGIC + line)
+        return AESGCM(_key(passphrase.encode("utf-8"), salt, params)).decrypt(nonce, data[end + 1 :], MAGIC + line)
     except Exception:  # InvalidTag: the wrong passphrase, or a changed byte
-        raise UserError(f"Senha incorreta para {name}, ou o arquivo foi alterado; nada foi alterado.",
-                        field="passphrase") from None
+        raise UserError(
+            f"Senha incorreta para {name}, ou o arquivo foi alterado; nada foi alterado.", field="passphrase"
+        ) from None

@@ -71,15 +71,22 @@ def find_applicants(text: str, limit: int = 50) -> list[Match]:
     fragment = _document_fragment(text)
     matches: list[Match] = []
     # A CPF or CNPJ (digits, or the alphanumeric CNPJ) typed whole or in part, punctuation ignored.
-    looks_like_document = (" " not in text.strip() and len(fragment) >= 3
-                           and sum(c.isdigit() for c in fragment) >= 2)
+    looks_like_document = " " not in text.strip() and len(fragment) >= 3 and sum(c.isdigit() for c in fragment) >= 2
     people = []
     companies = []
     if looks_like_document:
-        people = list(Person.select(Person.id, Person.name, Person.cpf, Person.city).where(
-            _starts_with(Person.cpf, fragment)).order_by(_by_name(Person.name)).limit(limit))
-        companies = list(Company.select(Company.id, Company.legal_name, Company.trade_name, Company.cnpj).where(
-            _starts_with(Company.cnpj, fragment)).order_by(_by_name(Company.legal_name)).limit(limit))
+        people = list(
+            Person.select(Person.id, Person.name, Person.cpf, Person.city)
+            .where(_starts_with(Person.cpf, fragment))
+            .order_by(_by_name(Person.name))
+            .limit(limit)
+        )
+        companies = list(
+            Company.select(Company.id, Company.legal_name, Company.trade_name, Company.cnpj)
+            .where(_starts_with(Company.cnpj, fragment))
+            .order_by(_by_name(Company.legal_name))
+            .limit(limit)
+        )
     words = search_key(text).split()  # empty for a name in letters without a Latin form (Greek, Chinese…)
     if not people and not companies and words and any(c.isalpha() for c in text):
         person_filter = _contains(Person.search_name, words[0])
@@ -87,10 +94,18 @@ def find_applicants(text: str, limit: int = 50) -> list[Match]:
         for word in words[1:]:
             person_filter &= _contains(Person.search_name, word)
             company_filter &= _contains(Company.search_name, word)
-        people = (Person.select(Person.id, Person.name, Person.cpf, Person.city)
-                  .where(person_filter).order_by(_by_name(Person.name)).limit(limit))
-        companies = (Company.select(Company.id, Company.legal_name, Company.trade_name, Company.cnpj)
-                     .where(company_filter).order_by(_by_name(Company.legal_name)).limit(limit))
+        people = (
+            Person.select(Person.id, Person.name, Person.cpf, Person.city)
+            .where(person_filter)
+            .order_by(_by_name(Person.name))
+            .limit(limit)
+        )
+        companies = (
+            Company.select(Company.id, Company.legal_name, Company.trade_name, Company.cnpj)
+            .where(company_filter)
+            .order_by(_by_name(Company.legal_name))
+            .limit(limit)
+        )
     for p in people:
         matches.append(Match("person", p.id, p.name, format_cpf(p.cpf), p.city))
     for c in companies:

@@ -91,8 +91,8 @@ import re
 import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from functools import cached_property
 from decimal import ROUND_CEILING, ROUND_DOWN, Decimal
+from functools import cached_property
 from typing import Any
 
 from models.errors import UserError
@@ -100,15 +100,43 @@ from models.regimes import Criterion, Preference, Regime
 from models.text import read_csv
 
 __all__ = [
-    "ALGORITHM", "ALGORITHM_STEPS", "CSV_COLUMNS", "TIE_BREAKS",
-    "Participant", "ScoreLine", "Score", "Ranked", "Exclusion", "GroupResult", "DrawRules", "DrawResult",
+    "ALGORITHM",
+    "ALGORITHM_STEPS",
+    "CSV_COLUMNS",
+    "TIE_BREAKS",
+    "Participant",
+    "ScoreLine",
+    "Score",
+    "Ranked",
+    "Exclusion",
+    "GroupResult",
+    "DrawRules",
+    "DrawResult",
     "PointsResult",
-    "score_participant", "rank_by_score", "rank_scores", "with_ranks", "fact_value",
-    "normalize_text", "normalize_seed", "canonical_line", "canonical_participants", "canonical_list",
-    "list_sha256", "draw_key", "drawn_order", "order_from_list",
-    "draw_rules", "published_list", "PublishedList", "run_draw", "rotation", "event_vendors", "assign_points",
+    "score_participant",
+    "rank_by_score",
+    "rank_scores",
+    "with_ranks",
+    "fact_value",
+    "normalize_text",
+    "normalize_seed",
+    "canonical_line",
+    "canonical_participants",
+    "canonical_list",
+    "list_sha256",
+    "draw_key",
+    "drawn_order",
+    "order_from_list",
+    "draw_rules",
+    "published_list",
+    "PublishedList",
+    "run_draw",
+    "rotation",
+    "event_vendors",
+    "assign_points",
     "max_points_of",
-    "read_participants_csv", "parse_vacancies",
+    "read_participants_csv",
+    "parse_vacancies",
 ]
 
 ALGORITHM = "praca-sorteio-1"
@@ -130,8 +158,19 @@ ALGORITHM_STEPS: tuple[str, ...] = (
     "(README do Praça, seção «Sorteios: como conferir»).",
 )
 
-CSV_COLUMNS = ("id", "name", "group", "score", "paid_at", "quota", "debtor", "preference", "disability",
-               "birth_date", "registered_at")
+CSV_COLUMNS = (
+    "id",
+    "name",
+    "group",
+    "score",
+    "paid_at",
+    "quota",
+    "debtor",
+    "preference",
+    "disability",
+    "birth_date",
+    "registered_at",
+)
 
 #: tie-break ids a regime may list, in words
 TIE_BREAKS = {
@@ -217,9 +256,15 @@ class ScoreLine:
 
     def to_dict(self) -> dict[str, Any]:
         return {
-            "criterion": self.criterion_id, "label": self.label, "field": self.field,
-            "value": _json_value(self.value), "value_text": self.value_text, "points": self.points,
-            "basis": self.basis, "status": self.status, "note": self.note,
+            "criterion": self.criterion_id,
+            "label": self.label,
+            "field": self.field,
+            "value": _json_value(self.value),
+            "value_text": self.value_text,
+            "points": self.points,
+            "basis": self.basis,
+            "status": self.status,
+            "note": self.note,
         }
 
 
@@ -236,8 +281,11 @@ class Score:
 
     def to_dict(self) -> dict[str, Any]:
         return {
-            "id": self.participant.id, "name": self.participant.name, "total": self.total,
-            "complete": self.complete, "on": self.on.isoformat() if self.on else None,
+            "id": self.participant.id,
+            "name": self.participant.name,
+            "total": self.total,
+            "complete": self.complete,
+            "on": self.on.isoformat() if self.on else None,
             "lines": [line.to_dict() for line in self.lines],
         }
 
@@ -257,8 +305,13 @@ class Ranked:
         return self.score.participant
 
     def to_dict(self) -> dict[str, Any]:
-        return {"rank": self.rank, **self.score.to_dict(), "tie_break": self.tie_break,
-                "tie_unresolved": self.tie_unresolved, "tie_missing": self.tie_missing}
+        return {
+            "rank": self.rank,
+            **self.score.to_dict(),
+            "tie_break": self.tie_break,
+            "tie_unresolved": self.tie_unresolved,
+            "tie_missing": self.tie_missing,
+        }
 
 
 def _years_between(start: dt.date, end: dt.date) -> Decimal:
@@ -336,8 +389,11 @@ def _value_text(field_name: str, value: Any, p: Participant, on: dt.date | None)
         when = _reference_date(p, on)
         if p.residence_years is None and p.resident_since and when:
             y, m, d = elapsed(p.resident_since, when)
-            parts = [describe.plural(y, "ano", "anos"), describe.plural(m, "mês", "meses"),
-                     describe.plural(d, "dia", "dias")]
+            parts = [
+                describe.plural(y, "ano", "anos"),
+                describe.plural(m, "mês", "meses"),
+                describe.plural(d, "dia", "dias"),
+            ]
             return f"{parts[0]}, {parts[1]} e {parts[2]} (desde {describe.date(p.resident_since)})"
         return f"{describe.number(value)} anos"
     if field_name == "experience_years" and isinstance(value, int):
@@ -351,16 +407,23 @@ def _criterion_line(regime: Regime, criterion: Criterion, p: Participant, on: dt
     value = fact_value(p, criterion.field, on)
     basis = regime.cite_item(criterion)
     text = _value_text(criterion.field, value, p, on)
-    common = dict(criterion_id=criterion.id, label=criterion.label, field=criterion.field, value=value,
-                  value_text=text, basis=basis)
+    common = dict(
+        criterion_id=criterion.id,
+        label=criterion.label,
+        field=criterion.field,
+        value=value,
+        value_text=text,
+        basis=basis,
+    )
     if value is None:
         return ScoreLine(points=0, status="missing", note="Informe o dado para pontuar este critério.", **common)
     if criterion.values:
         for option in criterion.values:
             if _same(value, option.equals):
                 return ScoreLine(points=option.points, **common)
-        return ScoreLine(points=0, status="out-of-range",
-                         note="Valor que o regime não pontua: a comissão pontua à mão.", **common)
+        return ScoreLine(
+            points=0, status="out-of-range", note="Valor que o regime não pontua: a comissão pontua à mão.", **common
+        )
     number = Decimal(value) if isinstance(value, int) and not isinstance(value, bool) else value
     if not isinstance(number, Decimal):
         return ScoreLine(points=0, status="out-of-range", note="Valor não numérico para uma faixa.", **common)
@@ -370,8 +433,9 @@ def _criterion_line(regime: Regime, criterion: Criterion, p: Participant, on: dt
         if bracket.max is not None and number > bracket.max:
             continue
         return ScoreLine(points=bracket.points, **common)
-    return ScoreLine(points=0, status="out-of-range",
-                     note="Valor fora das faixas do regime: a comissão pontua à mão.", **common)
+    return ScoreLine(
+        points=0, status="out-of-range", note="Valor fora das faixas do regime: a comissão pontua à mão.", **common
+    )
 
 
 def score_participant(regime: Regime, participant: Participant, on: dt.date | None = None) -> Score:
@@ -382,11 +446,14 @@ def score_participant(regime: Regime, participant: Participant, on: dt.date | No
     has no ``registered_at``."""
     selection = regime.selection
     if selection is None or not selection.criteria:
-        raise UserError(f"O regime {regime.id} ({regime.short}) não prevê pontuação socioeconômica.",
-                        field="regime")
+        raise UserError(f"O regime {regime.id} ({regime.short}) não prevê pontuação socioeconômica.", field="regime")
     lines = tuple(_criterion_line(regime, c, participant, on) for c in selection.criteria)
-    return Score(participant=participant, lines=lines, total=sum(line.points for line in lines),
-                 on=_reference_date(participant, on))
+    return Score(
+        participant=participant,
+        lines=lines,
+        total=sum(line.points for line in lines),
+        on=_reference_date(participant, on),
+    )
 
 
 #: the fact each tie-break reads, for "informe …" (in parentheses, the CSV column of ``praca draw``)
@@ -408,8 +475,9 @@ def _tie_value(name: str, p: Participant) -> Any:
         return p.registered_at
     if name == "earliest-payment":
         return p.paid_at
-    raise UserError(f"Critério de desempate desconhecido: '{name}' (aceitos: {', '.join(TIE_BREAKS)}).",
-                    field="tie_break")
+    raise UserError(
+        f"Critério de desempate desconhecido: '{name}' (aceitos: {', '.join(TIE_BREAKS)}).", field="tie_break"
+    )
 
 
 def _tie_order(name: str, p: Participant) -> tuple:
@@ -433,8 +501,9 @@ class _Placing:
     missing: str = ""  # a fact a tie-break needs is not known (the lot must not decide what the act decides)
 
 
-def _placings(entries: Sequence[tuple[Participant, Any]], tie_break: Sequence[str],
-              basis: str) -> list[tuple[int, _Placing]]:
+def _placings(
+    entries: Sequence[tuple[Participant, Any]], tie_break: Sequence[str], basis: str
+) -> list[tuple[int, _Placing]]:
     """``entries`` (participant, total) ordered by total, highest first, then by the act's ``tie_break``
     in order (Sapezal, Lei 1.171/2014, art. 10, § 3º: the disabled first, then the oldest), then by id
     only to list alike; each with its index in ``entries`` and its :class:`_Placing`.
@@ -443,8 +512,10 @@ def _placings(entries: Sequence[tuple[Participant, Any]], tie_break: Sequence[st
     draw's lot decides between them, and only between them — or when a fact a tie-break needs is not
     known (``missing`` says which: such a list must not go to the draw)."""
     where = f" ({basis})" if basis else ""
-    order = sorted(range(len(entries)), key=lambda i: (
-        -entries[i][1], *[_tie_order(name, entries[i][0]) for name in tie_break], entries[i][0].id))
+    order = sorted(
+        range(len(entries)),
+        key=lambda i: (-entries[i][1], *[_tie_order(name, entries[i][0]) for name in tie_break], entries[i][0].id),
+    )
     ranks: list[int] = []
     links: list[tuple[str, str | None]] = []  # how each one compares with the one before it
     for n, i in enumerate(order):
@@ -475,14 +546,18 @@ def _placings(entries: Sequence[tuple[Participant, Any]], tie_break: Sequence[st
             neighbour = entries[order[other]][0] if 0 <= other < len(order) else None
             if outcome == "equal":
                 unresolved = True
-                text = text or (f"empate em {points} pontos"
-                                + (" também nos critérios de desempate" if tie_break else "")
-                                + f"{where}: decide o sorteio")
+                text = text or (
+                    f"empate em {points} pontos"
+                    + (" também nos critérios de desempate" if tie_break else "")
+                    + f"{where}: decide o sorteio"
+                )
             elif outcome == "missing" and neighbour is not None and not missing:
                 lacking = p if _tie_value(name, p) is None else neighbour
                 fact = TIE_FACTS.get(name, "{who}: " + str(name)).format(who=_who_text(lacking))
-                missing = (f"empate em {points} pontos entre {_who_text(p)} e {_who_text(neighbour)}: "
-                           f"para o desempate{where}, informe {fact}")
+                missing = (
+                    f"empate em {points} pontos entre {_who_text(p)} e {_who_text(neighbour)}: "
+                    f"para o desempate{where}, informe {fact}"
+                )
             elif outcome == "decided" and other == n + 1 and not text:
                 text = f"empate em {points} pontos: {TIE_BREAKS[name]}{where}"
         result.append((i, _Placing(rank=ranks[n], tie_break=text, unresolved=unresolved, missing=missing)))
@@ -496,8 +571,7 @@ def _tie_basis(regime: Regime) -> str:
     return regime.cite(sel.tie_break_basis or sel.basis)
 
 
-def rank_by_score(regime: Regime, participants: Iterable[Participant],
-                  on: dt.date | None = None) -> tuple[Ranked, ...]:
+def rank_by_score(regime: Regime, participants: Iterable[Participant], on: dt.date | None = None) -> tuple[Ranked, ...]:
     """The ranked list (Sapezal art. 10, §§ 2º–3º): highest total first, then the regime's
     ``tie_break`` in order; those the act cannot separate share a rank and the draw decides.
 
@@ -513,8 +587,12 @@ def rank_scores(regime: Regime, scores: Iterable[Score]) -> tuple[Ranked, ...]:
     scores = list(scores)
     _check_unique_ids([s.participant for s in scores])
     placed = _placings([(s.participant, s.total) for s in scores], tie_break, _tie_basis(regime))
-    return tuple(Ranked(rank=pl.rank, score=scores[i], tie_break=pl.tie_break, tie_unresolved=pl.unresolved,
-                        tie_missing=pl.missing) for i, pl in placed)
+    return tuple(
+        Ranked(
+            rank=pl.rank, score=scores[i], tie_break=pl.tie_break, tie_unresolved=pl.unresolved, tie_missing=pl.missing
+        )
+        for i, pl in placed
+    )
 
 
 def with_ranks(ranked: Iterable[Ranked]) -> tuple[Participant, ...]:
@@ -599,16 +677,18 @@ def canonical_line(p: Participant) -> str:
     return ";".join(parts)
 
 
-def canonical_participants(participants: Iterable[Participant],
-                           rules: "DrawRules | None" = None) -> tuple[Participant, ...]:
+def canonical_participants(
+    participants: Iterable[Participant], rules: "DrawRules | None" = None
+) -> tuple[Participant, ...]:
     """The participants normalised, checked (no empty list, no repeated id,
     no ``;`` in a text) and sorted by id; ranks filled in from scores per group
     (with the act's tie-breaks of ``rules``)."""
     return _listed(participants, rules)[0]
 
 
-def _listed(participants: Iterable[Participant],
-            rules: "DrawRules | None") -> tuple[tuple[Participant, ...], dict[str, str]]:
+def _listed(
+    participants: Iterable[Participant], rules: "DrawRules | None"
+) -> tuple[tuple[Participant, ...], dict[str, str]]:
     items = [_normalized(p) for p in participants]
     if not items:
         raise UserError("A lista de participantes está vazia.", field="participants")
@@ -627,14 +707,16 @@ def _ranks_from_scores(items: list[Participant], rules: "DrawRules") -> tuple[li
         return items, {}
     if len(with_score) != len(items):
         missing = next(p for p in items if p.score is None and p.rank is None)
-        raise UserError(f"Participante '{missing.id}' sem pontuação: informe a pontuação de todos ou de nenhum.",
-                        field="score")
+        raise UserError(
+            f"Participante '{missing.id}' sem pontuação: informe a pontuação de todos ou de nenhum.", field="score"
+        )
     if all(p.rank is not None for p in items):
         return items, {}
     if any(p.rank is not None for p in items):
         missing = next(p for p in items if p.rank is None)
-        raise UserError(f"Participante '{missing.id}' sem classificação: informe a de todos ou de nenhum.",
-                        field="rank")
+        raise UserError(
+            f"Participante '{missing.id}' sem classificação: informe a de todos ou de nenhum.", field="rank"
+        )
     rank: dict[str, int] = {}
     ties: dict[str, str] = {}
     by_group: dict[str, list[Participant]] = {}
@@ -725,7 +807,7 @@ def _selected_kinds(regime: Regime):
 
 
 def _first_rule(regime: Regime, kind: str, kinds=None):
-    for permit_kind in (regime.permit_kinds if kinds is None else kinds):
+    for permit_kind in regime.permit_kinds if kinds is None else kinds:
         for rule in permit_kind.rules:
             if rule.kind == kind:
                 return rule
@@ -742,8 +824,10 @@ def _quota_elsewhere(regime: Regime, kinds) -> str:
     sel = regime.selection
     spec = sel.draw or sel.positions
     where = regime.cite_item(spec) if spec is not None else regime.cite(sel.basis)
-    return (f"a cota{pct} ({regime.cite_item(rule)}) é das vagas de {'; '.join(k.label for k in others)} — "
-            f"não deste sorteio ({where})")
+    return (
+        f"a cota{pct} ({regime.cite_item(rule)}) é das vagas de {'; '.join(k.label for k in others)} — "
+        f"não deste sorteio ({where})"
+    )
 
 
 def draw_rules(regime: Regime, *, alternates: int | None = None) -> DrawRules:
@@ -751,8 +835,11 @@ def draw_rules(regime: Regime, *, alternates: int | None = None) -> DrawRules:
 
     A ``UserError`` when the act foresees no draw (Olímpia's LC 324/2025 has none)."""
     sel = regime.selection
-    has_draw = sel is not None and (sel.method in ("draw", "rotating-draw", "preference-then-draw")
-                                    or sel.draw is not None or sel.positions is not None)
+    has_draw = sel is not None and (
+        sel.method in ("draw", "rotating-draw", "preference-then-draw")
+        or sel.draw is not None
+        or sel.positions is not None
+    )
     if not has_draw:
         where = f" ({regime.cite(sel.basis)})" if sel is not None else ""
         raise UserError(f"O regime {regime.id} ({regime.short}) não prevê sorteio{where}.", field="regime")
@@ -792,8 +879,9 @@ def draw_rules(regime: Regime, *, alternates: int | None = None) -> DrawRules:
         registration_basis=regime.cite_item(reg) if reg is not None else "",
         late_note=late_text(regime) if reg is not None and reg.until is not None else "",
         proof_until=reg.proof_until if reg is not None else None,
-        proof_basis=(regime.cite(reg.proof_basis or reg.basis) if reg is not None and reg.proof_until is not None
-                     else ""),
+        proof_basis=(
+            regime.cite(reg.proof_basis or reg.basis) if reg is not None and reg.proof_until is not None else ""
+        ),
         basis=regime.cite_item(spec) if spec is not None else regime.cite(sel.basis),
         payment_basis=regime.cite(sel.basis) if mode == "payment-time" else "",
         group_labels=labels,
@@ -811,8 +899,7 @@ class Exclusion:
     basis: str
 
     def to_dict(self) -> dict[str, Any]:
-        return {"id": self.participant.id, "name": self.participant.name, "reason": self.reason,
-                "basis": self.basis}
+        return {"id": self.participant.id, "name": self.participant.name, "reason": self.reason, "basis": self.basis}
 
 
 @dataclass(frozen=True)
@@ -830,10 +917,16 @@ class GroupResult:
 
     def to_dict(self) -> dict[str, Any]:
         return {
-            "group": self.group, "label": self.label, "vacancies": self.vacancies,
-            "holders": list(self.holders), "alternates": list(self.alternates), "others": list(self.others),
-            "quota_reserved": self.quota_reserved, "quota_holders": list(self.quota_holders),
-            "draw_required": self.draw_required, "note": self.note,
+            "group": self.group,
+            "label": self.label,
+            "vacancies": self.vacancies,
+            "holders": list(self.holders),
+            "alternates": list(self.alternates),
+            "others": list(self.others),
+            "quota_reserved": self.quota_reserved,
+            "quota_holders": list(self.quota_holders),
+            "draw_required": self.draw_required,
+            "note": self.note,
         }
 
 
@@ -937,11 +1030,23 @@ def _exclusions(items: Sequence[Participant], rules: DrawRules) -> tuple[list[Pa
             out.append(Exclusion(p, "sem data e hora do pagamento do preço público", rules.payment_basis))
         elif rules.registration_until and p.registered_at and p.registered_at > rules.registration_until:
             late = f"; {rules.late_note}" if rules.late_note else ""
-            out.append(Exclusion(p, f"inscrição em {p.registered_at:%d/%m/%Y %H:%M}, depois do prazo de "
-                                    f"{rules.registration_until:%d/%m/%Y %H:%M}{late}", rules.registration_basis))
+            out.append(
+                Exclusion(
+                    p,
+                    f"inscrição em {p.registered_at:%d/%m/%Y %H:%M}, depois do prazo de "
+                    f"{rules.registration_until:%d/%m/%Y %H:%M}{late}",
+                    rules.registration_basis,
+                )
+            )
         elif rules.proof_until and p.paid_at and p.paid_at > rules.proof_until:
-            out.append(Exclusion(p, f"pagamento em {p.paid_at:%d/%m/%Y %H:%M:%S}, depois do prazo do comprovante "
-                                    f"({rules.proof_until:%d/%m/%Y %H:%M})", rules.proof_basis))
+            out.append(
+                Exclusion(
+                    p,
+                    f"pagamento em {p.paid_at:%d/%m/%Y %H:%M:%S}, depois do prazo do comprovante "
+                    f"({rules.proof_until:%d/%m/%Y %H:%M})",
+                    rules.proof_basis,
+                )
+            )
         else:
             kept.append(p)
     return kept, out
@@ -963,8 +1068,9 @@ def _group_vacancies(vacancies: int | Mapping[str, int], groups: Sequence[str]) 
     for g, n in result.items():
         if isinstance(n, bool) or not isinstance(n, int) or n <= 0:
             where = f" do grupo '{g}'" if g else ""
-            raise UserError(f"O número de vagas{where} deve ser um inteiro maior que zero (veio {n}).",
-                            field="vacancies")
+            raise UserError(
+                f"O número de vagas{where} deve ser um inteiro maior que zero (veio {n}).", field="vacancies"
+            )
     return result
 
 
@@ -980,8 +1086,12 @@ class PublishedList:
     ties: Mapping[str, str] = field(default_factory=dict)  # id → what decided its tie (scores only)
 
     def to_dict(self) -> dict[str, Any]:
-        out = {"algorithm": ALGORITHM, "list_sha256": self.sha256, "list": self.text.splitlines(),
-               "excluded": [e.to_dict() for e in self.excluded]}
+        out = {
+            "algorithm": ALGORITHM,
+            "list_sha256": self.sha256,
+            "list": self.text.splitlines(),
+            "excluded": [e.to_dict() for e in self.excluded],
+        }
         if self.ties:
             out["tie_breaks"] = dict(self.ties)
         return out
@@ -998,29 +1108,42 @@ def published_list(participants: Iterable[Participant], rules: DrawRules | None 
         raise UserError("A lista de participantes está vazia.", field="participants")
     _check_unique_ids(normalized)
     if rules.mode == "payment-time" and all(p.paid_at is None for p in normalized):
-        raise UserError("Informe a data e a hora do pagamento (paid_at) de cada participante: a ordem de inscrição "
-                        f"é confirmada pelo pagamento ({rules.payment_basis}).", field="paid_at")
+        raise UserError(
+            "Informe a data e a hora do pagamento (paid_at) de cada participante: a ordem de inscrição "
+            f"é confirmada pelo pagamento ({rules.payment_basis}).",
+            field="paid_at",
+        )
     if rules.preferences:
         known = {pref.id for pref in rules.preferences}
         for p in normalized:
             if p.preference and p.preference not in known:
-                raise UserError(f"Participante '{p.id}': preferência '{p.preference}' desconhecida "
-                                f"(o regime prevê: {', '.join(sorted(known))}).", field="preference")
+                raise UserError(
+                    f"Participante '{p.id}': preferência '{p.preference}' desconhecida "
+                    f"(o regime prevê: {', '.join(sorted(known))}).",
+                    field="preference",
+                )
     if any(p.quota for p in normalized) and rules.quota_percent is None:
         why = f": {rules.quota_note}" if rules.quota_note else ""
-        raise UserError(f"Há participantes marcados como cotistas, mas o regime não prevê cota neste sorteio{why}.",
-                        field="quota")
+        raise UserError(
+            f"Há participantes marcados como cotistas, mas o regime não prevê cota neste sorteio{why}.", field="quota"
+        )
     kept, excluded = _exclusions(normalized, rules)
     if not kept:
         raise UserError("Nenhum participante restou para o sorteio depois das exclusões.", field="participants")
     listed, ties = _listed(kept, rules)
     text = "".join(canonical_line(p) + "\n" for p in listed)
-    return PublishedList(participants=listed, text=text, sha256=hashlib.sha256(text.encode("utf-8")).hexdigest(),
-                         excluded=tuple(excluded), ties=ties)
+    return PublishedList(
+        participants=listed,
+        text=text,
+        sha256=hashlib.sha256(text.encode("utf-8")).hexdigest(),
+        excluded=tuple(excluded),
+        ties=ties,
+    )
 
 
-def run_draw(participants: Iterable[Participant], seed: str, vacancies: int | Mapping[str, int],
-             rules: DrawRules | None = None) -> DrawResult:
+def run_draw(
+    participants: Iterable[Participant], seed: str, vacancies: int | Mapping[str, int], rules: DrawRules | None = None
+) -> DrawResult:
     """Hold a draw: exclusions, the published list and its hash, the drawn
     order, and per group the holders, alternates and the others.
 
@@ -1035,14 +1158,26 @@ def run_draw(participants: Iterable[Participant], seed: str, vacancies: int | Ma
     position = {pid: i for i, pid in enumerate(order)}
     group_ids = sorted({p.group for p in listed})
     per_group = _group_vacancies(vacancies, group_ids)
-    results = tuple(_select_group(g, [by_id[pid] for pid in order if by_id[pid].group == g], per_group[g],
-                                  position, rules) for g in group_ids)
-    return DrawResult(seed=seed, list_sha256=digest, list_text=text, participants=listed, order=order,
-                      groups=results, excluded=published.excluded, rules=rules, ties=published.ties)
+    results = tuple(
+        _select_group(g, [by_id[pid] for pid in order if by_id[pid].group == g], per_group[g], position, rules)
+        for g in group_ids
+    )
+    return DrawResult(
+        seed=seed,
+        list_sha256=digest,
+        list_text=text,
+        participants=listed,
+        order=order,
+        groups=results,
+        excluded=published.excluded,
+        rules=rules,
+        ties=published.ties,
+    )
 
 
-def _select_group(group: str, members: list[Participant], vacancies: int, position: Mapping[str, int],
-                  rules: DrawRules) -> GroupResult:
+def _select_group(
+    group: str, members: list[Participant], vacancies: int, position: Mapping[str, int], rules: DrawRules
+) -> GroupResult:
     """Holders, alternates and others of one group; ``members`` come in drawn order."""
     ranked = any(p.rank is not None for p in members)
     pref_rank = {pref.id: pref.rank for pref in rules.preferences}
@@ -1070,18 +1205,25 @@ def _select_group(group: str, members: list[Participant], vacancies: int, positi
     if ranked and rules.mode != "payment-time":
         remaining.sort(key=lambda p: position[p.id])  # alternates are drawn (Sapezal art. 12, § 3º)
     alternates = remaining[: rules.alternates]
-    others = remaining[rules.alternates:]
+    others = remaining[rules.alternates :]
     required = rules.when_more_than is None or len(members) > rules.when_more_than
     note = ""
     if not required:
-        note = (f"{len(members)} interessado(s): o ato só exige sorteio com mais de {rules.when_more_than} "
-                f"({rules.basis}); a ordem sorteada fica registrada.")
+        note = (
+            f"{len(members)} interessado(s): o ato só exige sorteio com mais de {rules.when_more_than} "
+            f"({rules.basis}); a ordem sorteada fica registrada."
+        )
     return GroupResult(
-        group=group, label=rules.group_labels.get(group, group), vacancies=vacancies,
-        holders=tuple(p.id for p in holders), alternates=tuple(p.id for p in alternates),
-        others=tuple(p.id for p in others), quota_reserved=reserved,
+        group=group,
+        label=rules.group_labels.get(group, group),
+        vacancies=vacancies,
+        holders=tuple(p.id for p in holders),
+        alternates=tuple(p.id for p in alternates),
+        others=tuple(p.id for p in others),
+        quota_reserved=reserved,
         quota_holders=tuple(p.id for p in sorted(quota_holders, key=lambda p: position[p.id])),
-        draw_required=required, note=note,
+        draw_required=required,
+        note=note,
     )
 
 
@@ -1100,8 +1242,7 @@ def rotation(order: Sequence[str], vacancies_per_event: Sequence[int]) -> tuple[
     events, cursor, size = [], 0, len(order)
     for n in vacancies_per_event:
         if isinstance(n, bool) or not isinstance(n, int) or n <= 0:
-            raise UserError(f"O número de vagas de cada evento deve ser maior que zero (veio {n}).",
-                            field="vacancies")
+            raise UserError(f"O número de vagas de cada evento deve ser maior que zero (veio {n}).", field="vacancies")
         take = min(n, size)
         events.append(tuple(order[(cursor + i) % size] for i in range(take)))
         cursor = (cursor + take) % size
@@ -1138,13 +1279,24 @@ class PointsResult:
     assignments: tuple[tuple[str, str], ...]  # (vendor id, point label), in drawn order
 
     def to_dict(self) -> dict[str, Any]:
-        return {"algorithm": ALGORITHM, "seed": self.seed, "list_sha256": self.list_sha256,
-                "list": self.list_text.splitlines(), "order": list(self.order),
-                "assignments": [{"id": pid, "point": point} for pid, point in self.assignments]}
+        return {
+            "algorithm": ALGORITHM,
+            "seed": self.seed,
+            "list_sha256": self.list_sha256,
+            "list": self.list_text.splitlines(),
+            "order": list(self.order),
+            "assignments": [{"id": pid, "point": point} for pid, point in self.assignments],
+        }
 
 
-def assign_points(vendors: Iterable[Participant], points: Sequence[str], seed: str, *,
-                  max_points: int | None = None, max_basis: str = "") -> PointsResult:
+def assign_points(
+    vendors: Iterable[Participant],
+    points: Sequence[str],
+    seed: str,
+    *,
+    max_points: int | None = None,
+    max_basis: str = "",
+) -> PointsResult:
     """Spread one event's vendors over its points by a draw of their own: the
     first in drawn order takes the first point, and so on. More points than
     ``max_points`` (Ilha Comprida art. 22: 60) or more vendors than points is
@@ -1163,16 +1315,23 @@ def assign_points(vendors: Iterable[Participant], points: Sequence[str], seed: s
     seed = normalize_seed(seed)
     text = "".join(canonical_line(p) + "\n" for p in listed)
     order = order_from_list(text, seed)
-    return PointsResult(seed=seed, list_sha256=list_sha256(text), list_text=text, order=order,
-                        assignments=tuple(zip(order, points)))
+    return PointsResult(
+        seed=seed, list_sha256=list_sha256(text), list_text=text, order=order, assignments=tuple(zip(order, points))
+    )
 
 
 # --------------------------------------------------------------------------- CSV input
 
 _TRUE = {"1", "sim", "s", "x", "true", "yes", "y", "verdadeiro"}
 _FALSE = {"", "0", "nao", "não", "n", "false", "no", "falso"}
-_DATETIME_FORMATS = ("%Y-%m-%dT%H:%M:%S", "%Y-%m-%dT%H:%M", "%Y-%m-%d %H:%M:%S", "%Y-%m-%d %H:%M",
-                     "%d/%m/%Y %H:%M:%S", "%d/%m/%Y %H:%M")
+_DATETIME_FORMATS = (
+    "%Y-%m-%dT%H:%M:%S",
+    "%Y-%m-%dT%H:%M",
+    "%Y-%m-%d %H:%M:%S",
+    "%Y-%m-%d %H:%M",
+    "%d/%m/%Y %H:%M:%S",
+    "%d/%m/%Y %H:%M",
+)
 
 
 def _flag(text: str, column: str, line: int) -> bool:
@@ -1181,8 +1340,7 @@ def _flag(text: str, column: str, line: int) -> bool:
         return True
     if value in _FALSE:
         return False
-    raise UserError(f"Linha {line}: valor inválido na coluna {column}: '{text}' (use sim/não ou 1/0).",
-                    field=column)
+    raise UserError(f"Linha {line}: valor inválido na coluna {column}: '{text}' (use sim/não ou 1/0).", field=column)
 
 
 def _moment(text: str, line: int, column: str = "paid_at") -> dt.datetime | None:
@@ -1195,8 +1353,10 @@ def _moment(text: str, line: int, column: str = "paid_at") -> dt.datetime | None
         except ValueError:
             continue
     what = "de pagamento" if column == "paid_at" else "da inscrição"
-    raise UserError(f"Linha {line}: data e hora {what} inválida: '{text}' "
-                    f"(use 26/03/2026 10:15 ou 2026-03-26T10:15:00).", field=column)
+    raise UserError(
+        f"Linha {line}: data e hora {what} inválida: '{text}' (use 26/03/2026 10:15 ou 2026-03-26T10:15:00).",
+        field=column,
+    )
 
 
 def _birth(text: str, line: int) -> dt.date | None:
@@ -1210,8 +1370,9 @@ def _birth(text: str, line: int) -> dt.date | None:
     except UserError:
         day = None
     if not isinstance(day, dt.date) or isinstance(day, dt.datetime):
-        raise UserError(f"Linha {line}: data de nascimento inválida: '{text}' (use 15/04/1961 ou 1961-04-15).",
-                        field="birth_date")
+        raise UserError(
+            f"Linha {line}: data de nascimento inválida: '{text}' (use 15/04/1961 ou 1961-04-15).", field="birth_date"
+        )
     return day
 
 
@@ -1239,13 +1400,16 @@ def read_participants_csv(text: str) -> tuple[tuple[Participant, ...], tuple[str
     list or a missing column is a one-line ``UserError`` naming the line."""
     table = read_csv(text, name="Lista de participantes")  # strict: a stray quote names its line (models.text)
     if not table.rows or table.rows[0][0] != 1:
-        raise UserError("O arquivo de participantes está vazio (falta o cabeçalho com as colunas id e name).",
-                        field="input")
+        raise UserError(
+            "O arquivo de participantes está vazio (falta o cabeçalho com as colunas id e name).", field="input"
+        )
     header = [normalize_text(h).lower() for h in table.rows[0][1]]
     missing = [c for c in ("id", "name") if c not in header]
     if missing:
-        raise UserError(f"Falta(m) a(s) coluna(s) {', '.join(missing)} no cabeçalho "
-                        f"(colunas aceitas: {', '.join(CSV_COLUMNS)}).", field="input")
+        raise UserError(
+            f"Falta(m) a(s) coluna(s) {', '.join(missing)} no cabeçalho (colunas aceitas: {', '.join(CSV_COLUMNS)}).",
+            field="input",
+        )
     repeated = sorted({h for h in header if h and header.count(h) > 1})
     if repeated:
         raise UserError(f"Coluna repetida no cabeçalho: {', '.join(repeated)}.", field="input")
@@ -1267,24 +1431,34 @@ def read_participants_csv(text: str) -> tuple[tuple[Participant, ...], tuple[str
         if not name:
             raise UserError(f"Linha {line}: falta o nome do participante '{pid}'.", field="name")
         if pid in first_line:
-            raise UserError(f"Participante repetido: o id '{pid}' aparece nas linhas {first_line[pid]} e {line}.",
-                            field="id")
+            raise UserError(
+                f"Participante repetido: o id '{pid}' aparece nas linhas {first_line[pid]} e {line}.", field="id"
+            )
         first_line[pid] = line
-        for what, value in (("id", pid), ("nome", name), ("grupo", normalize_text(cell("group"))),
-                            ("preferência", normalize_text(cell("preference")))):
+        for what, value in (
+            ("id", pid),
+            ("nome", name),
+            ("grupo", normalize_text(cell("group"))),
+            ("preferência", normalize_text(cell("preference"))),
+        ):
             if ";" in value:
                 raise UserError(f"Linha {line}: {what} não pode conter ';'.", field=what)
         debtor_text, disability_text = cell("debtor"), cell("disability")
-        participants.append(Participant(
-            id=pid, name=name, group=normalize_text(cell("group")),
-            score=_score(cell("score"), line), paid_at=_moment(cell("paid_at"), line),
-            registered_at=_moment(cell("registered_at"), line, "registered_at"),
-            quota=_flag(cell("quota"), "quota", line),
-            debtor=_flag(debtor_text, "debtor", line) if "debtor" in col and debtor_text.strip() else None,
-            preference=normalize_text(cell("preference")) or None,
-            disabled=_flag(disability_text, "disability", line) if disability_text.strip() else None,
-            birth_date=_birth(cell("birth_date"), line),
-        ))
+        participants.append(
+            Participant(
+                id=pid,
+                name=name,
+                group=normalize_text(cell("group")),
+                score=_score(cell("score"), line),
+                paid_at=_moment(cell("paid_at"), line),
+                registered_at=_moment(cell("registered_at"), line, "registered_at"),
+                quota=_flag(cell("quota"), "quota", line),
+                debtor=_flag(debtor_text, "debtor", line) if "debtor" in col and debtor_text.strip() else None,
+                preference=normalize_text(cell("preference")) or None,
+                disabled=_flag(disability_text, "disability", line) if disability_text.strip() else None,
+                birth_date=_birth(cell("birth_date"), line),
+            )
+        )
     if not participants:
         raise UserError("A lista de participantes está vazia (só o cabeçalho).", field="input")
     return tuple(participants), ignored
@@ -1305,8 +1479,9 @@ def parse_vacancies(text: str) -> int | dict[str, int]:
             raise UserError(f"Vagas inválidas: '{text}' (use um número, ou GRUPO=N,GRUPO=N).", field="vacancies")
         group, n = normalize_text(match.group(1)), int(match.group(2))
         if n <= 0:
-            raise UserError(f"O número de vagas do grupo '{group}' deve ser maior que zero (veio {n}).",
-                            field="vacancies")
+            raise UserError(
+                f"O número de vagas do grupo '{group}' deve ser maior que zero (veio {n}).", field="vacancies"
+            )
         if group in result:
             raise UserError(f"Grupo repetido nas vagas: '{group}'.", field="vacancies")
         result[group] = n

@@ -96,19 +96,51 @@ from models.selection import (
 from models.session import acting, require
 
 __all__ = [
-    "ListPublication", "SelectionAppeal", "RotationEvent", "PointDraw",
-    "KINDS", "APPEAL_STATUSES",
-    "has_appeals", "publication_kind", "final_basis", "publish_list", "publish_ranking", "publish_final",
-    "latest_publication", "publication_check",
-    "PublicationCheck", "file_appeal", "decide_appeal", "process_of", "Process", "AppealRow", "RankingRow",
-    "final_participants", "allowed_points",
-    "rotation_draws", "rotation_state", "preview_event", "add_event", "remove_last_event", "hold_point_draw",
-    "verify_point_draw", "parse_points", "point_label", "event_with_draw", "RotationState", "EventRow", "ListRow",
+    "ListPublication",
+    "SelectionAppeal",
+    "RotationEvent",
+    "PointDraw",
+    "KINDS",
+    "APPEAL_STATUSES",
+    "has_appeals",
+    "publication_kind",
+    "final_basis",
+    "publish_list",
+    "publish_ranking",
+    "publish_final",
+    "latest_publication",
+    "publication_check",
+    "PublicationCheck",
+    "file_appeal",
+    "decide_appeal",
+    "process_of",
+    "Process",
+    "AppealRow",
+    "RankingRow",
+    "final_participants",
+    "allowed_points",
+    "rotation_draws",
+    "rotation_state",
+    "preview_event",
+    "add_event",
+    "remove_last_event",
+    "hold_point_draw",
+    "verify_point_draw",
+    "parse_points",
+    "point_label",
+    "event_with_draw",
+    "RotationState",
+    "EventRow",
+    "ListRow",
 ]
 
 KINDS = {"list": "lista do sorteio", "ranking": "classificação", "final": "lista definitiva"}
-APPEAL_STATUSES = {"pending": "aguardando decisão", "granted": "deferido", "denied": "indeferido",
-                   "late": "não conhecido (fora do prazo)"}
+APPEAL_STATUSES = {
+    "pending": "aguardando decisão",
+    "granted": "deferido",
+    "denied": "indeferido",
+    "late": "não conhecido (fora do prazo)",
+}
 
 
 def _now() -> _dt.datetime:
@@ -279,20 +311,31 @@ def _key(current) -> dict[str, str]:
     return {"regime": current.regime_id, "site": normalize_text(current.site), "group": normalize_text(current.group)}
 
 
-def latest_publication(regime: str, site: str = "", group: str = "",
-                       kinds: Sequence[str] = ("list", "final")) -> ListPublication | None:
+def latest_publication(
+    regime: str, site: str = "", group: str = "", kinds: Sequence[str] = ("list", "final")
+) -> ListPublication | None:
     """The newest publication of a call of one of ``kinds``."""
-    return (ListPublication.select()
-            .where((ListPublication.regime == regime) & (ListPublication.site == normalize_text(site))
-                   & (ListPublication.group == normalize_text(group)) & ListPublication.kind.in_(list(kinds)))
-            .order_by(ListPublication.created_at.desc(), ListPublication.id.desc()).first())
+    return (
+        ListPublication.select()
+        .where(
+            (ListPublication.regime == regime)
+            & (ListPublication.site == normalize_text(site))
+            & (ListPublication.group == normalize_text(group))
+            & ListPublication.kind.in_(list(kinds))
+        )
+        .order_by(ListPublication.created_at.desc(), ListPublication.id.desc())
+        .first()
+    )
 
 
 def final_list_of(regime: str, participant_id: str) -> ListPublication | None:
     """The newest final list (art. 10, § 5º) of ``regime`` that has ``participant_id`` (a protocol) among its
     participants — from its publication run the deadlines of the winners (Sapezal art. 11)."""
-    for pub in (ListPublication.select().where((ListPublication.regime == regime) & (ListPublication.kind == "final"))
-                .order_by(ListPublication.published_on.desc(), ListPublication.id.desc())):
+    for pub in (
+        ListPublication.select()
+        .where((ListPublication.regime == regime) & (ListPublication.kind == "final"))
+        .order_by(ListPublication.published_on.desc(), ListPublication.id.desc())
+    ):
         if any(e.get("id") == participant_id for e in pub.entries):
             return pub
     return None
@@ -332,27 +375,49 @@ def publication_check(current, kinds: Sequence[str] | None = None) -> Publicatio
         return PublicationCheck(None, False, "ainda não publicada")
     when = f"{pub.published_on:%d/%m/%Y}"
     if pub.list_sha256 == current.published.sha256:
-        return PublicationCheck(pub, True, f"publicada em {when} ({pub.kind_label}; {pub.medium or 'registrada'}) "
-                                           f"por {pub.created_by}")
-    return PublicationCheck(pub, False, f"a lista mudou desde a publicação de {when} (SHA-256 publicado "
-                                        f"{pub.list_sha256[:16]}…)")
+        return PublicationCheck(
+            pub, True, f"publicada em {when} ({pub.kind_label}; {pub.medium or 'registrada'}) por {pub.created_by}"
+        )
+    return PublicationCheck(
+        pub, False, f"a lista mudou desde a publicação de {when} (SHA-256 publicado {pub.list_sha256[:16]}…)"
+    )
 
 
-def _create_publication(key: Mapping[str, str], kind: str, *, list_text: str, document: str,
-                        published_on: _dt.date, by: str, call: str, medium: str, entries: list[dict] | None = None,
-                        follows: ListPublication | None = None, appeal=None) -> ListPublication:
+def _create_publication(
+    key: Mapping[str, str],
+    kind: str,
+    *,
+    list_text: str,
+    document: str,
+    published_on: _dt.date,
+    by: str,
+    call: str,
+    medium: str,
+    entries: list[dict] | None = None,
+    follows: ListPublication | None = None,
+    appeal=None,
+) -> ListPublication:
     return ListPublication.create(
-        **key, call=normalize_text(call), kind=kind, list_text=list_text, list_sha256=list_sha256(list_text),
-        document=document, entries_json=json.dumps(entries, ensure_ascii=False) if entries is not None else "",
-        published_on=published_on, medium=normalize_text(medium), follows=follows,
+        **key,
+        call=normalize_text(call),
+        kind=kind,
+        list_text=list_text,
+        list_sha256=list_sha256(list_text),
+        document=document,
+        entries_json=json.dumps(entries, ensure_ascii=False) if entries is not None else "",
+        published_on=published_on,
+        medium=normalize_text(medium),
+        follows=follows,
         appeal_due=appeal.due_date if appeal is not None else None,
         appeal_formula=appeal.formula if appeal is not None else "",
         appeal_basis=appeal.basis if appeal is not None else "",
-        created_by=_clerk(by))
+        created_by=_clerk(by),
+    )
 
 
-def publish_list(current, *, by: str, published_on: _dt.date, today: _dt.date, call: str = "",
-                 medium: str = "") -> ListPublication:
+def publish_list(
+    current, *, by: str, published_on: _dt.date, today: _dt.date, call: str = "", medium: str = ""
+) -> ListPublication:
     """Keep the publication of a draw's participant list (``current``: a ``models.calls.CallList``).
 
     Where the act opens an appeal against the ranking, the draw's list comes
@@ -363,11 +428,21 @@ def publish_list(current, *, by: str, published_on: _dt.date, today: _dt.date, c
         raise UserError(getattr(current, "problem", "") or "Não há lista para publicar.", field="list")
     published_on = _check_date(published_on, "da publicação", "published_on", today)
     if has_appeals(current.regime_id) and not getattr(current, "final_id", None):
-        raise UserError("A lista do sorteio sai da lista definitiva: publique a classificação, decida os recursos e "
-                        f"publique a lista definitiva antes ({_appeal_basis(_regime(current.regime_id))}).",
-                        field="list")
-    return _create_publication(_key(current), "list", list_text=current.published.text, document=current.text(call),
-                               published_on=published_on, by=by, call=call, medium=medium)
+        raise UserError(
+            "A lista do sorteio sai da lista definitiva: publique a classificação, decida os recursos e "
+            f"publique a lista definitiva antes ({_appeal_basis(_regime(current.regime_id))}).",
+            field="list",
+        )
+    return _create_publication(
+        _key(current),
+        "list",
+        list_text=current.published.text,
+        document=current.text(call),
+        published_on=published_on,
+        by=by,
+        call=call,
+        medium=medium,
+    )
 
 
 # --------------------------------------------------------------------------- ranking, appeals, final list
@@ -388,20 +463,38 @@ def _appeal_basis(regime: Regime) -> str:
 def _entry(c) -> dict:
     p, s = c.participant, c.score
     return {
-        "id": p.id, "name": p.name, "group": p.group, "rank": c.rank, "total": s.total,
-        "tie_break": c.tie_break, "tie_unresolved": c.tie_unresolved,
-        "disabled": p.disabled, "birth_date": p.birth_date.isoformat() if p.birth_date else None,
+        "id": p.id,
+        "name": p.name,
+        "group": p.group,
+        "rank": c.rank,
+        "total": s.total,
+        "tie_break": c.tie_break,
+        "tie_unresolved": c.tie_unresolved,
+        "disabled": p.disabled,
+        "birth_date": p.birth_date.isoformat() if p.birth_date else None,
         "registered_at": p.registered_at.isoformat() if p.registered_at else None,
-        "person_id": p.person_id, "application_id": p.application_id,
+        "person_id": p.person_id,
+        "application_id": p.application_id,
         "on": s.on.isoformat() if s.on else None,
-        "lines": [{"criterion": line.criterion_id, "label": line.label, "field": line.field,
-                   "value_text": line.value_text, "points": line.points, "basis": line.basis,
-                   "status": line.status, "note": line.note} for line in s.lines],
+        "lines": [
+            {
+                "criterion": line.criterion_id,
+                "label": line.label,
+                "field": line.field,
+                "value_text": line.value_text,
+                "points": line.points,
+                "basis": line.basis,
+                "status": line.status,
+                "note": line.note,
+            }
+            for line in s.lines
+        ],
     }
 
 
-def publish_ranking(current, *, by: str, published_on: _dt.date, today: _dt.date, call: str = "",
-                    medium: str = "") -> ListPublication:
+def publish_ranking(
+    current, *, by: str, published_on: _dt.date, today: _dt.date, call: str = "", medium: str = ""
+) -> ListPublication:
     """Publish the ranked list of ``current`` (art. 10, § 4º): kept with every score line and the appeal
     window counted from ``published_on``. A new ranking of the same call starts a new window."""
     require("draws.hold")
@@ -413,27 +506,44 @@ def publish_ranking(current, *, by: str, published_on: _dt.date, today: _dt.date
     published_on = _check_date(published_on, "da publicação", "published_on", today)
     same = latest_publication(current.regime_id, current.site, current.group, ("ranking",))
     if getattr(current, "final_id", None):
-        raise UserError("A lista definitiva deste chamamento já foi publicada: o sorteio corre sobre ela.",
-                        field="list")
+        raise UserError(
+            "A lista definitiva deste chamamento já foi publicada: o sorteio corre sobre ela.", field="list"
+        )
     if same is not None and same.list_sha256 == current.published.sha256:
-        raise UserError(f"Esta classificação já foi publicada em {same.published_on:%d/%m/%Y}; o prazo de recurso "
-                        f"termina em {same.appeal_due:%d/%m/%Y} ({same.appeal_basis}).", field="list")
+        raise UserError(
+            f"Esta classificação já foi publicada em {same.published_on:%d/%m/%Y}; o prazo de recurso "
+            f"termina em {same.appeal_due:%d/%m/%Y} ({same.appeal_basis}).",
+            field="list",
+        )
     deadline = _deadline_from(regime, "list-publication")
     if deadline is None:
-        raise UserError(f"O regime {regime.id} prevê recurso, mas não traz o prazo contado da publicação da lista.",
-                        field="regime")
+        raise UserError(
+            f"O regime {regime.id} prevê recurso, mas não traz o prazo contado da publicação da lista.", field="regime"
+        )
     window = compute_deadline(regime, deadline.id, published_on)
     entries = [_entry(c) for c in current.candidates if not c.excluded and c.score is not None]
     with db.atomic():
-        return _create_publication(_key(current), "ranking", list_text=current.published.text,
-                                   document=current.text(call), published_on=published_on, by=by, call=call,
-                                   medium=medium, entries=entries, appeal=window)
+        return _create_publication(
+            _key(current),
+            "ranking",
+            list_text=current.published.text,
+            document=current.text(call),
+            published_on=published_on,
+            by=by,
+            call=call,
+            medium=medium,
+            entries=entries,
+            appeal=window,
+        )
 
 
 def _final_of(ranking: ListPublication) -> ListPublication | None:
-    return (ListPublication.select().where((ListPublication.follows == ranking.id)
-                                           & (ListPublication.kind == "final"))
-            .order_by(ListPublication.id.desc()).first())
+    return (
+        ListPublication.select()
+        .where((ListPublication.follows == ranking.id) & (ListPublication.kind == "final"))
+        .order_by(ListPublication.id.desc())
+        .first()
+    )
 
 
 def allowed_points(regime: Regime | str, criterion_id: str) -> tuple[int, ...]:
@@ -445,8 +555,9 @@ def allowed_points(regime: Regime | str, criterion_id: str) -> tuple[int, ...]:
     return tuple(sorted({b.points for b in criterion.brackets} | {v.points for v in criterion.values}))
 
 
-def file_appeal(ranking: ListPublication | int, *, participant_id: str, filed_on: _dt.date, grounds: str, by: str,
-                today: _dt.date) -> SelectionAppeal:
+def file_appeal(
+    ranking: ListPublication | int, *, participant_id: str, filed_on: _dt.date, grounds: str, by: str, today: _dt.date
+) -> SelectionAppeal:
     """Record an appeal against the ranking. Filed after the window, it is recorded as not heard, with the
     article (its ``status`` is ``late``); in time, it gets the decision deadline."""
     require("applications.create")
@@ -463,28 +574,54 @@ def file_appeal(ranking: ListPublication | int, *, participant_id: str, filed_on
         raise FieldErrors(errors)
     filed_on = _check_date(filed_on, "do recurso", "filed_on", today)
     if filed_on < ranking.published_on:
-        raise UserError(f"O recurso ({filed_on:%d/%m/%Y}) não pode ser anterior à publicação da classificação "
-                        f"({ranking.published_on:%d/%m/%Y}).", field="filed_on")
+        raise UserError(
+            f"O recurso ({filed_on:%d/%m/%Y}) não pode ser anterior à publicação da classificação "
+            f"({ranking.published_on:%d/%m/%Y}).",
+            field="filed_on",
+        )
     final = _final_of(ranking)
     if final is not None:
-        raise UserError(f"A lista definitiva já foi publicada em {final.published_on:%d/%m/%Y}: não cabe mais recurso "
-                        f"contra esta classificação ({ranking.appeal_basis}).", field="filed_on")
+        raise UserError(
+            f"A lista definitiva já foi publicada em {final.published_on:%d/%m/%Y}: não cabe mais recurso "
+            f"contra esta classificação ({ranking.appeal_basis}).",
+            field="filed_on",
+        )
     fields: dict[str, Any] = {}
     if filed_on > ranking.appeal_due:
-        fields = {"status": "late", "decided_on": filed_on, "decision": (
-            f"Recurso não conhecido: interposto em {filed_on:%d/%m/%Y}, depois do fim do prazo em "
-            f"{ranking.appeal_due:%d/%m/%Y} ({ranking.appeal_formula}) — {ranking.appeal_basis}.")}
+        fields = {
+            "status": "late",
+            "decided_on": filed_on,
+            "decision": (
+                f"Recurso não conhecido: interposto em {filed_on:%d/%m/%Y}, depois do fim do prazo em "
+                f"{ranking.appeal_due:%d/%m/%Y} ({ranking.appeal_formula}) — {ranking.appeal_basis}."
+            ),
+        }
     else:
         deadline = _deadline_from(regime, "appeal-filed")
         if deadline is not None:
             due = compute_deadline(regime, deadline.id, filed_on)
             fields = {"decision_due": due.due_date, "decision_formula": f"{due.formula} — {due.basis}"}
-    return SelectionAppeal.create(publication=ranking.id, participant_id=entry["id"], name=entry["name"],
-                                  filed_on=filed_on, grounds=text, filed_by=_clerk(by), **fields)
+    return SelectionAppeal.create(
+        publication=ranking.id,
+        participant_id=entry["id"],
+        name=entry["name"],
+        filed_on=filed_on,
+        grounds=text,
+        filed_by=_clerk(by),
+        **fields,
+    )
 
 
-def decide_appeal(appeal: SelectionAppeal | int, *, granted: bool, reason: str, decided_on: _dt.date, by: str,
-                  today: _dt.date, corrections: Mapping[str, int] | None = None) -> SelectionAppeal:
+def decide_appeal(
+    appeal: SelectionAppeal | int,
+    *,
+    granted: bool,
+    reason: str,
+    decided_on: _dt.date,
+    by: str,
+    today: _dt.date,
+    corrections: Mapping[str, int] | None = None,
+) -> SelectionAppeal:
     """The commission's decision on an appeal in time (art. 10, § 5º): granted or denied, with the reason;
     a granted appeal may correct the points of criteria (only points the act's table gives)."""
     require("applications.decide")
@@ -510,15 +647,25 @@ def decide_appeal(appeal: SelectionAppeal | int, *, granted: bool, reason: str, 
     for criterion, points in fixes.items():
         allowed = allowed_points(regime, criterion)
         if isinstance(points, bool) or not isinstance(points, int) or points not in allowed:
-            raise UserError(f"Pontos inválidos para o critério '{criterion}': {points} (a tabela do ato dá "
-                            f"{', '.join(map(str, allowed))}).", field="corrections")
+            raise UserError(
+                f"Pontos inválidos para o critério '{criterion}': {points} (a tabela do ato dá "
+                f"{', '.join(map(str, allowed))}).",
+                field="corrections",
+            )
         if criterion not in published:
             raise UserError(f"O critério '{criterion}' não consta da pontuação publicada.", field="corrections")
     with db.atomic():
-        changed = (SelectionAppeal.update(status="granted" if granted else "denied", decision=text,
-                                          decided_on=decided_on, decided_by=_clerk(by),
-                                          corrections_json=json.dumps(fixes, sort_keys=True) if fixes else "")
-                   .where(SelectionAppeal.id == appeal_id, SelectionAppeal.status == "pending").execute())
+        changed = (
+            SelectionAppeal.update(
+                status="granted" if granted else "denied",
+                decision=text,
+                decided_on=decided_on,
+                decided_by=_clerk(by),
+                corrections_json=json.dumps(fixes, sort_keys=True) if fixes else "",
+            )
+            .where(SelectionAppeal.id == appeal_id, SelectionAppeal.status == "pending")
+            .execute()
+        )
         if changed != 1:
             raise UserError(f"O recurso nº {appeal_id} já foi decidido.", field="appeal")
     return SelectionAppeal.get_by_id(appeal_id)
@@ -549,8 +696,12 @@ class AppealRow:
 
     @property
     def decided_late(self) -> bool:
-        return bool(self.decided_on and self.decision_due and self.status in ("granted", "denied")
-                    and self.decided_on > self.decision_due)
+        return bool(
+            self.decided_on
+            and self.decision_due
+            and self.status in ("granted", "denied")
+            and self.decided_on > self.decision_due
+        )
 
 
 @dataclass(frozen=True)
@@ -602,11 +753,16 @@ def _participant_of(entry: dict) -> Participant:
     def date(value):
         return _dt.date.fromisoformat(value) if value else None
 
-    return Participant(id=entry["id"], name=entry["name"], group=entry.get("group", ""),
-                       disabled=entry.get("disabled"), birth_date=date(entry.get("birth_date")),
-                       registered_at=_dt.datetime.fromisoformat(entry["registered_at"])
-                       if entry.get("registered_at") else None,
-                       person_id=entry.get("person_id"), application_id=entry.get("application_id"))
+    return Participant(
+        id=entry["id"],
+        name=entry["name"],
+        group=entry.get("group", ""),
+        disabled=entry.get("disabled"),
+        birth_date=date(entry.get("birth_date")),
+        registered_at=_dt.datetime.fromisoformat(entry["registered_at"]) if entry.get("registered_at") else None,
+        person_id=entry.get("person_id"),
+        application_id=entry.get("application_id"),
+    )
 
 
 def _score_of(entry: dict, fixes: Mapping[str, tuple[int, str]]) -> Score:
@@ -617,8 +773,19 @@ def _score_of(entry: dict, fixes: Mapping[str, tuple[int, str]]) -> Score:
             new, why = fixes[line["criterion"]]
             note = f"pontuação corrigida em recurso: de {points} para {new} pontos ({why})"
             points, status = new, "ok"
-        lines.append(ScoreLine(criterion_id=line["criterion"], label=line["label"], field=line["field"], value=None,
-                               value_text=value_text, points=points, basis=line["basis"], status=status, note=note))
+        lines.append(
+            ScoreLine(
+                criterion_id=line["criterion"],
+                label=line["label"],
+                field=line["field"],
+                value=None,
+                value_text=value_text,
+                points=points,
+                basis=line["basis"],
+                status=status,
+                note=note,
+            )
+        )
     on = _dt.date.fromisoformat(entry["on"]) if entry.get("on") else None
     return Score(participant=_participant_of(entry), lines=tuple(lines), total=sum(x.points for x in lines), on=on)
 
@@ -628,8 +795,10 @@ def _rows(regime: Regime, entries: list[dict], appeals: Iterable[SelectionAppeal
     for a in sorted(appeals, key=lambda a: (a.decided_on or _dt.date.min, a.id)):
         if a.status == "granted":
             for criterion, points in a.corrections.items():
-                fixes.setdefault(a.participant_id, {})[criterion] = (points, f"recurso nº {a.id}, "
-                                                                              f"{a.decided_on:%d/%m/%Y}")
+                fixes.setdefault(a.participant_id, {})[criterion] = (
+                    points,
+                    f"recurso nº {a.id}, {a.decided_on:%d/%m/%Y}",
+                )
     by_group: dict[str, list[dict]] = {}
     for e in entries:
         by_group.setdefault(e.get("group", ""), []).append(e)
@@ -639,10 +808,22 @@ def _rows(regime: Regime, entries: list[dict], appeals: Iterable[SelectionAppeal
         ranked = rank_scores(regime, [_score_of(e, fixes.get(e["id"], {})) for e in members.values()])
         for r, p in zip(ranked, with_ranks(ranked)):
             e = members[p.id]
-            rows.append(RankingRow(rank=r.rank, published_rank=e["rank"], id=p.id, name=p.name, group=group,
-                                   published_total=e["total"], total=r.score.total, tie_break=r.tie_break,
-                                   score=r.score, participant=p, tie_unresolved=r.tie_unresolved,
-                                   tie_missing=r.tie_missing))
+            rows.append(
+                RankingRow(
+                    rank=r.rank,
+                    published_rank=e["rank"],
+                    id=p.id,
+                    name=p.name,
+                    group=group,
+                    published_total=e["total"],
+                    total=r.score.total,
+                    tie_break=r.tie_break,
+                    score=r.score,
+                    participant=p,
+                    tie_unresolved=r.tie_unresolved,
+                    tie_missing=r.tie_missing,
+                )
+            )
     return tuple(rows)
 
 
@@ -653,21 +834,33 @@ def _appeal_row(a: SelectionAppeal) -> AppealRow:
         entry = next((e for e in a.publication.entries if e["id"] == a.participant_id), {"lines": []})
         labels = {line["criterion"]: (line["label"], line["points"]) for line in entry["lines"]}
         text = "; ".join(f"{labels.get(c, (c, '?'))[0]}: {labels.get(c, (c, '?'))[1]} → {p}" for c, p in fixes.items())
-    return AppealRow(id=a.id, participant_id=a.participant_id, name=a.name, filed_on=a.filed_on, grounds=a.grounds,
-                     status=a.status, status_label=APPEAL_STATUSES.get(a.status, a.status),
-                     decision_due=a.decision_due, decision_formula=a.decision_formula, decision=a.decision,
-                     decided_on=a.decided_on, corrections_text=text)
+    return AppealRow(
+        id=a.id,
+        participant_id=a.participant_id,
+        name=a.name,
+        filed_on=a.filed_on,
+        grounds=a.grounds,
+        status=a.status,
+        status_label=APPEAL_STATUSES.get(a.status, a.status),
+        decision_due=a.decision_due,
+        decision_formula=a.decision_formula,
+        decision=a.decision,
+        decided_on=a.decided_on,
+        corrections_text=text,
+    )
 
 
-def process_of(regime: Regime | str, site: str = "", group: str = "", *,
-               today: _dt.date) -> Process | None:
+def process_of(regime: Regime | str, site: str = "", group: str = "", *, today: _dt.date) -> Process | None:
     """The latest ranking published for the call, with its appeals and final list (``None``: none published)."""
     regime = _regime(regime)
     ranking = latest_publication(regime.id, site, group, ("ranking",))
     if ranking is None:
         return None
-    appeals = list(SelectionAppeal.select().where(SelectionAppeal.publication == ranking.id)
-                   .order_by(SelectionAppeal.filed_on, SelectionAppeal.id))
+    appeals = list(
+        SelectionAppeal.select()
+        .where(SelectionAppeal.publication == ranking.id)
+        .order_by(SelectionAppeal.filed_on, SelectionAppeal.id)
+    )
     final = _final_of(ranking)
     if final is not None:
         rows = _rows(regime, final.entries, [])
@@ -676,27 +869,40 @@ def process_of(regime: Regime | str, site: str = "", group: str = "", *,
     pending = [a for a in appeals if a.status == "pending"]
     basis = ranking.appeal_basis
     if final is not None:
-        stage, text = "final", (f"Lista definitiva publicada em {final.published_on:%d/%m/%Y}: o sorteio dos locais "
-                                "corre sobre ela.")
+        stage, text = (
+            "final",
+            (f"Lista definitiva publicada em {final.published_on:%d/%m/%Y}: o sorteio dos locais corre sobre ela."),
+        )
         problem = "A lista definitiva desta classificação já foi publicada."
     elif today <= ranking.appeal_due:
         stage = "appeals-open"
         text = f"Prazo de recurso aberto até {_day(ranking.appeal_due)} ({basis})."
-        problem = (f"O prazo de recurso termina em {ranking.appeal_due:%d/%m/%Y} ({basis}): a lista definitiva só "
-                   "depois dele.")
+        problem = (
+            f"O prazo de recurso termina em {ranking.appeal_due:%d/%m/%Y} ({basis}): a lista definitiva só depois dele."
+        )
     elif pending:
         stage = "deciding"
-        dues = ", ".join(f"nº {a.id} até {a.decision_due:%d/%m/%Y}" if a.decision_due else f"nº {a.id}"
-                         for a in pending)
+        dues = ", ".join(
+            f"nº {a.id} até {a.decision_due:%d/%m/%Y}" if a.decision_due else f"nº {a.id}" for a in pending
+        )
         text = f"Prazo de recurso encerrado em {ranking.appeal_due:%d/%m/%Y}; recursos a decidir: {dues}."
         problem = f"Decida os recursos pendentes antes da lista definitiva ({dues})."
     else:
         stage = "ready"
-        text = (f"Prazo de recurso encerrado em {ranking.appeal_due:%d/%m/%Y}, recursos decididos: publique a lista "
-                "definitiva.")
+        text = (
+            f"Prazo de recurso encerrado em {ranking.appeal_due:%d/%m/%Y}, recursos decididos: publique a lista "
+            "definitiva."
+        )
         problem = ""
-    return Process(ranking=ranking, appeals=tuple(_appeal_row(a) for a in appeals), rows=rows, final=final,
-                   stage=stage, stage_text=text, final_problem=problem)
+    return Process(
+        ranking=ranking,
+        appeals=tuple(_appeal_row(a) for a in appeals),
+        rows=rows,
+        final=final,
+        stage=stage,
+        stage_text=text,
+        final_problem=problem,
+    )
 
 
 def final_participants(process: Process) -> tuple[Participant, ...]:
@@ -704,8 +910,15 @@ def final_participants(process: Process) -> tuple[Participant, ...]:
     return tuple(row.participant for row in process.rows)
 
 
-def publish_final(ranking: ListPublication | int, *, by: str, published_on: _dt.date, today: _dt.date,
-                  call: str = "", medium: str = "") -> ListPublication:
+def publish_final(
+    ranking: ListPublication | int,
+    *,
+    by: str,
+    published_on: _dt.date,
+    today: _dt.date,
+    call: str = "",
+    medium: str = "",
+) -> ListPublication:
     """Publish the final list (art. 10, § 5º): the ranking with the decisions applied, after the appeal window
     and once every appeal in time is decided. Its list is the one the draw of places (art. 12) takes."""
     require("draws.hold")
@@ -714,15 +927,21 @@ def publish_final(ranking: ListPublication | int, *, by: str, published_on: _dt.
     published_on = _check_date(published_on, "da publicação", "published_on", today)
     process = process_of(regime, ranking.site, ranking.group, today=published_on)
     if process is None or process.ranking.id != ranking.id:
-        raise UserError("Há uma classificação mais nova publicada para este chamamento: publique a lista definitiva "
-                        "dela.", field="publication")
+        raise UserError(
+            "Há uma classificação mais nova publicada para este chamamento: publique a lista definitiva dela.",
+            field="publication",
+        )
     if process.final is not None or process.stage != "ready":
-        raise UserError(process.final_problem or "A lista definitiva não pode ser publicada agora.",
-                        field="published_on")
+        raise UserError(
+            process.final_problem or "A lista definitiva não pode ser publicada agora.", field="published_on"
+        )
     late = [a for a in process.appeals if a.decided_on and a.status != "late" and a.decided_on > published_on]
     if late:
-        raise UserError(f"O recurso nº {late[0].id} foi decidido em {late[0].decided_on:%d/%m/%Y}, depois da data "
-                        "desta publicação.", field="published_on")
+        raise UserError(
+            f"O recurso nº {late[0].id} foi decidido em {late[0].decided_on:%d/%m/%Y}, depois da data "
+            "desta publicação.",
+            field="published_on",
+        )
     missing = next((row.tie_missing for row in process.rows if row.tie_missing), "")
     if missing:
         raise UserError(f"A lista definitiva não pode ser publicada: {missing}.", field="list")
@@ -731,36 +950,70 @@ def publish_final(ranking: ListPublication | int, *, by: str, published_on: _dt.
     entries = []
     for row in process.rows:
         entry = next(e for e in ranking.entries if e["id"] == row.id)
-        entries.append({**entry, "rank": row.rank, "total": row.total, "tie_break": row.tie_break,
-                        "published_rank": row.published_rank, "published_total": row.published_total,
-                        "lines": [{"criterion": line.criterion_id, "label": line.label, "field": line.field,
-                                   "value_text": line.value_text, "points": line.points, "basis": line.basis,
-                                   "status": line.status, "note": line.note} for line in row.score.lines]})
+        entries.append(
+            {
+                **entry,
+                "rank": row.rank,
+                "total": row.total,
+                "tie_break": row.tie_break,
+                "published_rank": row.published_rank,
+                "published_total": row.published_total,
+                "lines": [
+                    {
+                        "criterion": line.criterion_id,
+                        "label": line.label,
+                        "field": line.field,
+                        "value_text": line.value_text,
+                        "points": line.points,
+                        "basis": line.basis,
+                        "status": line.status,
+                        "note": line.note,
+                    }
+                    for line in row.score.lines
+                ],
+            }
+        )
     document = _final_document(regime, ranking, process, published_on, made.sha256, made.text, call)
     with db.atomic():
-        return _create_publication({"regime": ranking.regime, "site": ranking.site, "group": ranking.group}, "final",
-                                   list_text=made.text, document=document, published_on=published_on, by=by,
-                                   call=call or ranking.call, medium=medium, entries=entries, follows=ranking)
+        return _create_publication(
+            {"regime": ranking.regime, "site": ranking.site, "group": ranking.group},
+            "final",
+            list_text=made.text,
+            document=document,
+            published_on=published_on,
+            by=by,
+            call=call or ranking.call,
+            medium=medium,
+            entries=entries,
+            follows=ranking,
+        )
 
 
-def _final_document(regime: Regime, ranking: ListPublication, process: Process, on: _dt.date, digest: str,
-                    text: str, call: str) -> str:
+def _final_document(
+    regime: Regime, ranking: ListPublication, process: Process, on: _dt.date, digest: str, text: str, call: str
+) -> str:
     out = [f"Lista definitiva — {regime.title}"]
     if call or ranking.call:
         out.append(f"Chamamento: {call or ranking.call}")
-    out += [f"Classificação publicada em {ranking.published_on:%d/%m/%Y}; prazo de recurso até "
-            f"{ranking.appeal_due:%d/%m/%Y} ({ranking.appeal_basis}).",
-            f"Publicada em {on:%d/%m/%Y}.", f"SHA-256 da lista: {digest}", ""]
+    out += [
+        f"Classificação publicada em {ranking.published_on:%d/%m/%Y}; prazo de recurso até "
+        f"{ranking.appeal_due:%d/%m/%Y} ({ranking.appeal_basis}).",
+        f"Publicada em {on:%d/%m/%Y}.",
+        f"SHA-256 da lista: {digest}",
+        "",
+    ]
     out.append("Classificação final:")
     for row in process.rows:
         group = f" [{row.group}]" if row.group else ""
-        moved = (f" (publicado: {row.published_rank}º, {row.published_total} pontos)" if row.changed else "")
+        moved = f" (publicado: {row.published_rank}º, {row.published_total} pontos)" if row.changed else ""
         out.append(f"  {row.rank}º{group} {row.id} {row.name} — {row.total} pontos{moved}")
     if process.appeals:
         out += ["", "Recursos:"]
         for a in process.appeals:
-            out.append(f"  nº {a.id} — {a.name}, {a.filed_on:%d/%m/%Y}: {a.status_label}. {a.decision}"
-                       + (f" Correção: {a.corrections_text}." if a.corrections_text else ""))
+            out.append(
+                f"  nº {a.id} — {a.name}, {a.filed_on:%d/%m/%Y}: {a.status_label}. {a.decision}"
+                + (f" Correção: {a.corrections_text}." if a.corrections_text else "")
+            )
     out += ["", "Lista, exatamente como entra no hash (id;nome;…):", text.rstrip("\n")]
     return "\n".join(out) + "\n"
 
@@ -852,8 +1105,9 @@ def _rotation_draw(draw: Draw | int) -> tuple[Draw, Regime, list]:
     draw = get_draw(draw.id if isinstance(draw, Draw) else draw)
     regime = get_regime(draw.regime)
     if not _rotating(regime):
-        raise UserError(f"O sorteio nº {draw.id} não forma lista corrida: o ato do regime {regime.short} não a prevê.",
-                        field="draw")
+        raise UserError(
+            f"O sorteio nº {draw.id} não forma lista corrida: o ato do regime {regime.short} não a prevê.", field="draw"
+        )
     drawn = sorted((e for e in draw_entries(draw) if e.position is not None), key=lambda e: e.position)
     return draw, regime, drawn
 
@@ -879,8 +1133,9 @@ def rotation_state(draw: Draw | int) -> RotationState:
         vendors = event.vendors
         event_problems = []
         if tuple(vendors) != expected[i] or event.start != cursor:
-            event_problems.append(f"Evento {event.number}: os ambulantes registrados não são os que a lista corrida "
-                                  "dá.")
+            event_problems.append(
+                f"Evento {event.number}: os ambulantes registrados não são os que a lista corrida dá."
+            )
         for pid in vendors:
             worked.setdefault(pid, []).append(event.number)
         wrapped = cursor + len(vendors) > len(order)
@@ -891,27 +1146,52 @@ def rotation_state(draw: Draw | int) -> RotationState:
             assignments = tuple((pid, names.get(pid, pid), p) for pid, p in point.assignments)
             event_problems += [f"Evento {event.number}: {p}" for p in verify_point_draw(point)]
         problems += event_problems
-        rows.append(EventRow(id=event.id, number=event.number, event_date=event.event_date, label=event.label,
-                             vacancies=event.vacancies, start=event.start + 1,
-                             vendors=tuple((pid, names.get(pid, pid)) for pid in vendors), wrapped=wrapped,
-                             point_draw=point, assignments=assignments, problems=tuple(event_problems),
-                             size=len(order)))
+        rows.append(
+            EventRow(
+                id=event.id,
+                number=event.number,
+                event_date=event.event_date,
+                label=event.label,
+                vacancies=event.vacancies,
+                start=event.start + 1,
+                vendors=tuple((pid, names.get(pid, pid)) for pid in vendors),
+                wrapped=wrapped,
+                point_draw=point,
+                assignments=assignments,
+                problems=tuple(event_problems),
+                size=len(order),
+            )
+        )
     max_points, max_basis = _max_points(regime, draw.site)
     return RotationState(
-        draw_id=draw.id, draw_status=draw.status, regime_id=regime.id, site=draw.site, call=draw.call, seed=draw.seed,
+        draw_id=draw.id,
+        draw_status=draw.status,
+        regime_id=regime.id,
+        site=draw.site,
+        call=draw.call,
+        seed=draw.seed,
         list_sha256=draw.list_sha256,
-        rows=tuple(ListRow(i, e.participant_id, e.name, tuple(worked.get(e.participant_id, ())))
-                   for i, e in enumerate(drawn, start=1)),
-        events=tuple(rows), next_start=cursor + 1, max_points=max_points, max_basis=max_basis,
-        basis=regime.cite(regime.selection.basis), problems=tuple(problems))
+        rows=tuple(
+            ListRow(i, e.participant_id, e.name, tuple(worked.get(e.participant_id, ())))
+            for i, e in enumerate(drawn, start=1)
+        ),
+        events=tuple(rows),
+        next_start=cursor + 1,
+        max_points=max_points,
+        max_basis=max_basis,
+        basis=regime.cite(regime.selection.basis),
+        problems=tuple(problems),
+    )
 
 
 def _check_vacancies(vacancies: int, max_points: int | None, max_basis: str) -> None:
     if isinstance(vacancies, bool) or not isinstance(vacancies, int) or vacancies <= 0:
         raise UserError(f"O número de vagas do evento deve ser maior que zero (veio {vacancies}).", field="vacancies")
     if max_points is not None and vacancies > max_points:
-        raise UserError(f"São {vacancies} vagas; o ato permite no máximo {max_points} pontos na área ({max_basis}).",
-                        field="vacancies")
+        raise UserError(
+            f"São {vacancies} vagas; o ato permite no máximo {max_points} pontos na área ({max_basis}).",
+            field="vacancies",
+        )
 
 
 def preview_event(draw: Draw | int, vacancies: int) -> tuple[tuple[tuple[str, str], ...], bool]:
@@ -932,8 +1212,10 @@ def add_event(draw: Draw | int, *, event_date: _dt.date, vacancies: int, by: str
     require("draws.hold")
     draw, regime, drawn = _rotation_draw(draw)
     if draw.status != "held":
-        raise UserError(f"O sorteio nº {draw.id} foi anulado: a lista corrida passa a ser a do sorteio que o "
-                        "substituir.", field="draw")
+        raise UserError(
+            f"O sorteio nº {draw.id} foi anulado: a lista corrida passa a ser a do sorteio que o substituir.",
+            field="draw",
+        )
     if event_date is None:
         raise UserError("Informe a data do evento.", field="event_date")
     max_points, max_basis = _max_points(regime, draw.site)
@@ -943,19 +1225,31 @@ def add_event(draw: Draw | int, *, event_date: _dt.date, vacancies: int, by: str
     with db.atomic():
         events = _events(draw)
         if events and event_date < events[-1].event_date:
-            raise UserError(f"A lista corrida segue os eventos em ordem: o evento {events[-1].number} foi em "
-                            f"{events[-1].event_date:%d/%m/%Y}; este não pode ser antes.", field="event_date")
+            raise UserError(
+                f"A lista corrida segue os eventos em ordem: o evento {events[-1].number} foi em "
+                f"{events[-1].event_date:%d/%m/%Y}; este não pode ser antes.",
+                field="event_date",
+            )
         previous = [e.vacancies for e in events]
         cursor = sum(min(n, len(order)) for n in previous) % len(order)
         vendors = rotation(order, previous + [vacancies])[-1]
         try:
             with db.atomic():
-                return RotationEvent.create(draw=draw.id, number=len(events) + 1, event_date=event_date,
-                                            label=normalize_text(label), vacancies=vacancies, start=cursor,
-                                            vendors_json=json.dumps(list(vendors)), created_by=clerk)
+                return RotationEvent.create(
+                    draw=draw.id,
+                    number=len(events) + 1,
+                    event_date=event_date,
+                    label=normalize_text(label),
+                    vacancies=vacancies,
+                    start=cursor,
+                    vendors_json=json.dumps(list(vendors)),
+                    created_by=clerk,
+                )
         except IntegrityError:
-            raise UserError("Outro evento acaba de ser registrado nesta lista: atualize e confira antes de "
-                            "registrar.", field="event") from None
+            raise UserError(
+                "Outro evento acaba de ser registrado nesta lista: atualize e confira antes de registrar.",
+                field="event",
+            ) from None
 
 
 def remove_last_event(draw: Draw | int, *, by: str) -> int:
@@ -969,8 +1263,9 @@ def remove_last_event(draw: Draw | int, *, by: str) -> int:
             raise UserError("Não há evento registrado nesta lista.", field="event")
         last = events[-1]
         if PointDraw.select().where(PointDraw.event == last.id).exists():
-            raise UserError(f"Os pontos do evento {last.number} já foram sorteados: o evento fica registrado.",
-                            field="event")
+            raise UserError(
+                f"Os pontos do evento {last.number} já foram sorteados: o evento fica registrado.", field="event"
+            )
         RotationEvent.delete().where(RotationEvent.id == last.id).execute()
     return last.number
 
@@ -1002,8 +1297,16 @@ def point_label(point: str) -> str:
     return f"Ponto {point}" if point.isdigit() else point
 
 
-def hold_point_draw(event: RotationEvent | int, *, points: Sequence[str] | str, seed: str, place: str,
-                    officials: Sequence[str] | str, by: str, held_at: _dt.datetime | None = None) -> PointDraw:
+def hold_point_draw(
+    event: RotationEvent | int,
+    *,
+    points: Sequence[str] | str,
+    seed: str,
+    place: str,
+    officials: Sequence[str] | str,
+    by: str,
+    held_at: _dt.datetime | None = None,
+) -> PointDraw:
     """The second draw of an event (art. 21, § 1º, II): the day's vendors over the day's points, at most the
     points the act allows in the area (art. 22). Kept once, with its list, hash and seed."""
     require("draws.hold")
@@ -1033,11 +1336,19 @@ def hold_point_draw(event: RotationEvent | int, *, points: Sequence[str] | str, 
     try:
         with db.atomic():
             return PointDraw.create(
-                event=row.id, held_at=(held_at or _now()).replace(microsecond=0), place=place_text,
-                officials=officials_text, seed=result.seed, points_json=json.dumps(list(labels), ensure_ascii=False),
-                list_text=result.list_text, list_sha256=result.list_sha256,
+                event=row.id,
+                held_at=(held_at or _now()).replace(microsecond=0),
+                place=place_text,
+                officials=officials_text,
+                seed=result.seed,
+                points_json=json.dumps(list(labels), ensure_ascii=False),
+                list_text=result.list_text,
+                list_sha256=result.list_sha256,
                 assignments_json=json.dumps([list(a) for a in result.assignments], ensure_ascii=False),
-                algorithm=ALGORITHM, basis=regime.cite(regime.selection.basis), created_by=clerk)
+                algorithm=ALGORITHM,
+                basis=regime.cite(regime.selection.basis),
+                created_by=clerk,
+            )
     except IntegrityError:
         raise UserError(f"Os pontos do evento {row.number} já foram sorteados.", field="event") from None
 

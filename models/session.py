@@ -93,8 +93,10 @@ _current: Session | None = None
 
 def nobody(what: str = "agir") -> str:
     """The refusal when nobody is logged in."""
-    return (f"Ninguém entrou no Praça: é preciso entrar com um usuário para {what} (no aplicativo, ou na linha "
-            f"de comando com --user NOME ou PRACA_USER e PRACA_PASSWORD).")
+    return (
+        f"Ninguém entrou no Praça: é preciso entrar com um usuário para {what} (no aplicativo, ou na linha "
+        f"de comando com --user NOME ou PRACA_USER e PRACA_PASSWORD)."
+    )
 
 
 class PermissionDenied(UserError):
@@ -171,4 +173,5 @@ def require(act: str) -> None:
         allowed = [ROLES[r] for r in PERMISSIONS[act]] + ["administrador"]
         raise PermissionDenied(
             f"{_current.name} ({ROLES.get(_current.role, _current.role)}) não pode {ACT_LABELS[act]}: "
-            f"é preciso ser {' ou '.join(allowed)}.")
+            f"é preciso ser {' ou '.join(allowed)}."
+        )

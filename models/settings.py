@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from peewee import CharField, TextField
 
-from models.session import require
 from models.db import BaseModel, db
+from models.session import require
 
 MUNICIPALITY = "municipality"
 STATE = "state"

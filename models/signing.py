@@ -42,8 +42,8 @@ No Qt here (models/ layer).
 from __future__ import annotations
 
 import base64
-import dataclasses
 import binascii
+import dataclasses
 import datetime as dt
 import hashlib
 import json
@@ -203,8 +203,8 @@ class Verification:
     message: str
     malformed: bool = False
     not_yet_in_force: bool = False
-    key_id: str = ""               # the key that signed (authentic texts)
-    standing: str = ""             # "withdrawn": the permit's word ("revogada", "suspensa", "cancelada")
+    key_id: str = ""  # the key that signed (authentic texts)
+    standing: str = ""  # "withdrawn": the permit's word ("revogada", "suspensa", "cancelada")
     standing_since: dt.date | None = None
 
     @property
@@ -384,7 +384,7 @@ def public_key_fingerprint(key: PublicKeySource | Ed25519PrivateKey) -> str:
     """A short, human-comparable id of a key pair: ``"3F2A-91C0-…"`` (SHA-256 of the raw public key, 64 bits)."""
     public = key.public_key() if isinstance(key, Ed25519PrivateKey) else load_public_key(key)
     digest = hashlib.sha256(_raw_public(public)).hexdigest().upper()[:16]
-    return "-".join(digest[i:i + 4] for i in range(0, 16, 4))
+    return "-".join(digest[i : i + 4] for i in range(0, 16, 4))
 
 
 # --------------------------------------------------------------------------- encoding
@@ -473,7 +473,8 @@ def verify_text(text: str, key: "PublicKeySource | KeyRing", today: dt.date | No
     text = signed_text(text)
     if not is_praca_text(text):
         return Verification(
-            "invalid", None,
+            "invalid",
+            None,
             "Texto não reconhecido: não é o QR code de um documento emitido pelo Praça.",
             malformed=True,
         )
@@ -481,12 +482,14 @@ def verify_text(text: str, key: "PublicKeySource | KeyRing", today: dt.date | No
     prefix = parts[0]
     if prefix not in (PREFIX, LEGACY_PREFIX) or len(parts) != (4 if prefix == PREFIX else 3):
         return Verification(
-            "invalid", None,
+            "invalid",
+            None,
             f"Formato {prefix} desconhecido: esta versão do Praça lê {PREFIX} e {LEGACY_PREFIX}.",
             malformed=True,
         )
     forged = Verification(
-        "invalid", None,
+        "invalid",
+        None,
         "Documento inválido: a assinatura não confere. O texto foi alterado ou o documento "
         "não foi emitido por esta prefeitura.",
     )
@@ -501,7 +504,8 @@ def verify_text(text: str, key: "PublicKeySource | KeyRing", today: dt.date | No
         entry = ring.get(parts[1]) if _KEY_ID.fullmatch(parts[1]) else None
         if entry is None:
             return Verification(
-                "invalid", None,
+                "invalid",
+                None,
                 f"Documento inválido: foi assinado com uma chave ({parts[1]}) que esta prefeitura não tem. "
                 "O documento não foi emitido por ela, ou a lista de chaves está desatualizada.",
             )
@@ -528,27 +532,32 @@ def verify_text(text: str, key: "PublicKeySource | KeyRing", today: dt.date | No
     kid = entry.key_id
     if entry.revoked_on is not None and today >= entry.revoked_on:
         return Verification(
-            "invalid", None,
+            "invalid",
+            None,
             f"Documento inválido: a chave {kid} que o assinou foi revogada em {_date_br(entry.revoked_on)}; "
             "o titular deve pedir à prefeitura um documento novo.",
             key_id=kid,
         )
     if today > summary.valid_until:
         return Verification(
-            "expired", summary,
+            "expired",
+            summary,
             f"Documento vencido em {_date_br(summary.valid_until)}: a assinatura é autêntica, "
             "mas a permissão não vale mais.",
             key_id=kid,
         )
     if today < summary.valid_from:
         return Verification(
-            "valid", summary,
+            "valid",
+            summary,
             f"Assinatura autêntica; atenção: a permissão só começa a valer em {_date_br(summary.valid_from)} "
             f"(válida até {_date_br(summary.valid_until)}).",
-            not_yet_in_force=True, key_id=kid,
+            not_yet_in_force=True,
+            key_id=kid,
         )
     return Verification(
-        "valid", summary,
+        "valid",
+        summary,
         f"Documento válido: assinatura autêntica da Prefeitura de {summary.municipality}; "
         f"vale até {_date_br(summary.valid_until)}.",
         key_id=kid,
@@ -559,5 +568,10 @@ def withdrawn(result: Verification, word: str, since: dt.date | None) -> Verific
     """``result`` (authentic) for a permit the database says is no longer in force: "revogada desde …"."""
     when = f" desde {_date_br(since)}" if since else ""
     return dataclasses.replace(
-        result, status="withdrawn", standing=word, standing_since=since, not_yet_in_force=False,
-        message=f"Permissão {word}{when}: a assinatura é autêntica, mas a permissão não está em vigor.")
+        result,
+        status="withdrawn",
+        standing=word,
+        standing_since=since,
+        not_yet_in_force=False,
+        message=f"Permissão {word}{when}: a assinatura é autêntica, mas a permissão não está em vigor.",
+    )

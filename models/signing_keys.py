@@ -44,9 +44,9 @@ from models.signing import (
     KeyRing,
     MissingKey,
     PublicKeySource,
-    Verification,
     Signer,
     SigningKeyError,
+    Verification,
     key_id,
     load_public_key,
     public_key_fingerprint,
@@ -55,10 +55,30 @@ from models.signing import (
 )
 
 __all__ = [
-    "SigningKey", "KeyRow", "PASSPHRASE_ENV", "MIN_PASSPHRASE", "VERIFY_URL",
-    "create_key", "rotate_key", "revoke_key", "resign_permits", "add_public_key", "key_rows", "active_key", "key_ring",
-    "unlock", "forget", "is_unlocked", "municipal_signer", "MUNICIPAL_KEY", "verify_url", "set_verify_url",
-    "qr_content", "verify_here", "withdrawn_numbers", "STANDING_WORDS",
+    "SigningKey",
+    "KeyRow",
+    "PASSPHRASE_ENV",
+    "MIN_PASSPHRASE",
+    "VERIFY_URL",
+    "create_key",
+    "rotate_key",
+    "revoke_key",
+    "resign_permits",
+    "add_public_key",
+    "key_rows",
+    "active_key",
+    "key_ring",
+    "unlock",
+    "forget",
+    "is_unlocked",
+    "municipal_signer",
+    "MUNICIPAL_KEY",
+    "verify_url",
+    "set_verify_url",
+    "qr_content",
+    "verify_here",
+    "withdrawn_numbers",
+    "STANDING_WORDS",
 ]
 
 PASSPHRASE_ENV = "PRACA_SIGNING_PASSPHRASE"
@@ -195,26 +215,38 @@ def is_unlocked() -> bool:
 
 
 def _no_key_text() -> str:
-    return ("A prefeitura ainda não tem chave de assinatura: o administrador a cria em Cadastros → Assinatura "
-            "(ou praca signing create); nada foi emitido.")
+    return (
+        "A prefeitura ainda não tem chave de assinatura: o administrador a cria em Cadastros → Assinatura "
+        "(ou praca signing create); nada foi emitido."
+    )
 
 
 def active_key() -> SigningKey | None:
     """The key that signs now: the newest neither retired nor revoked."""
-    return (SigningKey.select()
-            .where(SigningKey.retired_on.is_null() & SigningKey.revoked_on.is_null()
-                   & (SigningKey.private_pem != ""))
-            .order_by(SigningKey.id.desc()).first())
+    return (
+        SigningKey.select()
+        .where(SigningKey.retired_on.is_null() & SigningKey.revoked_on.is_null() & (SigningKey.private_pem != ""))
+        .order_by(SigningKey.id.desc())
+        .first()
+    )
 
 
 def _new_row(passphrase: str, by: str) -> SigningKey:
     private = Ed25519PrivateKey.generate()
-    pem = private.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
-                                serialization.BestAvailableEncryption(passphrase.encode("utf-8")))
+    pem = private.private_bytes(
+        serialization.Encoding.PEM,
+        serialization.PrivateFormat.PKCS8,
+        serialization.BestAvailableEncryption(passphrase.encode("utf-8")),
+    )
     raw = private.public_key().public_bytes(serialization.Encoding.Raw, serialization.PublicFormat.Raw)
-    row = SigningKey.create(key_id=key_id(private), public_key=raw.hex(), private_pem=pem.decode("ascii"),
-                            origin="created", created_at=_dt.datetime.now().replace(microsecond=0),
-                            created_by=by)
+    row = SigningKey.create(
+        key_id=key_id(private),
+        public_key=raw.hex(),
+        private_pem=pem.decode("ascii"),
+        origin="created",
+        created_at=_dt.datetime.now().replace(microsecond=0),
+        created_by=by,
+    )
     _private[row.key_id] = private
     _session[row.key_id] = passphrase
     _keyring_set(row.key_id, passphrase)
@@ -229,9 +261,11 @@ def create_key(passphrase: str) -> SigningKey:
         take_write_turn(db)  # two administrators at once on PostgreSQL: the second waits, then sees the first's key
         current = active_key()
         if current is not None:
-            raise UserError(f"A prefeitura já tem a chave {current.key_id} (criada por {current.created_by} em "
-                            f"{current.created_at:%d/%m/%Y %H:%M}): para trocá-la, use a rotação; nada foi criado.",
-                            field="key")
+            raise UserError(
+                f"A prefeitura já tem a chave {current.key_id} (criada por {current.created_by} em "
+                f"{current.created_at:%d/%m/%Y %H:%M}): para trocá-la, use a rotação; nada foi criado.",
+                field="key",
+            )
         return _new_row(passphrase, who())
 
 
@@ -262,8 +296,9 @@ def revoke_key(kid: str, *, on: _dt.date, reason: str) -> SigningKey:
             raise UserError(f"Chave {kid} não encontrada.", field="key")
         if row.revoked_on is not None:
             raise UserError(f"A chave {row.key_id} já foi revogada em {row.revoked_on:%d/%m/%Y}.", field="key")
-        SigningKey.update(revoked_on=on, revoked_reason=reason,
-                          retired_on=row.retired_on or on).where(SigningKey.id == row.id).execute()
+        SigningKey.update(revoked_on=on, revoked_reason=reason, retired_on=row.retired_on or on).where(
+            SigningKey.id == row.id
+        ).execute()
     _private.pop(row.key_id, None)
     _session.pop(row.key_id, None)
     _keyring_delete(row.key_id)
@@ -280,8 +315,14 @@ def add_public_key(source: PublicKeySource) -> SigningKey:
     if existing is not None:
         raise UserError(f"A chave {kid} já está no cadastro.", field="key")
     raw = public.public_bytes(serialization.Encoding.Raw, serialization.PublicFormat.Raw)
-    return SigningKey.create(key_id=kid, public_key=raw.hex(), private_pem="", origin="desk",
-                             created_at=_dt.datetime.now().replace(microsecond=0), created_by=who())
+    return SigningKey.create(
+        key_id=kid,
+        public_key=raw.hex(),
+        private_pem="",
+        origin="desk",
+        created_at=_dt.datetime.now().replace(microsecond=0),
+        created_by=who(),
+    )
 
 
 def key_ring() -> KeyRing:
@@ -302,8 +343,17 @@ def key_rows() -> list[KeyRow]:
         else:
             state = f"substituída em {row.retired_on:%d/%m/%Y}"
         unlocked = active is not None and row.id == active.id and _private_key(row) is not None
-        rows.append(KeyRow(row.key_id, public_key_fingerprint(row.public), state, row.created_at,
-                           row.created_by, row.revoked_on, unlocked))
+        rows.append(
+            KeyRow(
+                row.key_id,
+                public_key_fingerprint(row.public),
+                state,
+                row.created_at,
+                row.created_by,
+                row.revoked_on,
+                unlocked,
+            )
+        )
     return rows
 
 
@@ -330,7 +380,8 @@ def municipal_signer() -> Signer:
         raise SigningKeyError(
             f"Esta mesa ainda não pode assinar com a chave {row.key_id} da prefeitura: informe a senha da chave "
             "em Cadastros → Assinatura → Liberar esta mesa (ou praca signing unlock); nada foi emitido.",
-            field="key")
+            field="key",
+        )
     return Signer(private)
 
 
@@ -347,8 +398,11 @@ def resign_permits(*, today: _dt.date) -> list[str]:
     signer = municipal_signer()
     numbers = []
     with db.atomic():
-        for permit in (Permit.select().where(Permit.status.in_(LIVE_STATUSES) & (Permit.valid_until >= today))
-                       .order_by(Permit.number)):
+        for permit in (
+            Permit.select()
+            .where(Permit.status.in_(LIVE_STATUSES) & (Permit.valid_until >= today))
+            .order_by(Permit.number)
+        ):
             parts = permit.qr_text.split(".")
             if (len(parts) == 4 and parts[0] == "PRACA2" and parts[1] in revoked) or parts[0] == "PRACA1":
                 _sign(permit, signer)
@@ -360,8 +414,7 @@ def resign_permits(*, today: _dt.date) -> list[str]:
 
 
 #: What a QR says of a permit the database no longer has in force (issue 16 §7: "revogada desde …").
-STANDING_WORDS = {"revoked": "revogada", "suspended": "suspensa", "cancelled": "cancelada",
-                  "superseded": "substituída"}
+STANDING_WORDS = {"revoked": "revogada", "suspended": "suspensa", "cancelled": "cancelada", "superseded": "substituída"}
 
 
 def verify_here(text: str, today: _dt.date | None = None) -> Verification:
@@ -371,8 +424,11 @@ def verify_here(text: str, today: _dt.date | None = None) -> Verification:
 
     ring = key_ring()
     if not ring.entries:
-        raise MissingKey("A prefeitura ainda não tem chave de assinatura neste banco (Cadastros → Assinatura); "
-                         "não há com que verificar.", field="key")
+        raise MissingKey(
+            "A prefeitura ainda não tem chave de assinatura neste banco (Cadastros → Assinatura); "
+            "não há com que verificar.",
+            field="key",
+        )
     today = today or _dt.date.today()
     result = verify_text(text, ring, today=today)
     if result.summary is None:
@@ -406,7 +462,9 @@ def withdrawn_numbers() -> list[tuple[str, str, _dt.date | None]]:
     """Every permit no longer in force by an act (number, word, since): what the verification page lists."""
     from models.permits import withdrawn_permits
 
-    return [(number, STANDING_WORDS[status], since) for number, status, since in withdrawn_permits(tuple(STANDING_WORDS))]
+    return [
+        (number, STANDING_WORDS[status], since) for number, status, since in withdrawn_permits(tuple(STANDING_WORDS))
+    ]
 
 
 # --------------------------------------------------------------------------- the verification address
@@ -424,8 +482,9 @@ def set_verify_url(url: str) -> None:
 
     url = (url or "").strip()
     if url and (not url.lower().startswith("https://") or "#" in url or any(c.isspace() for c in url)):
-        raise UserError("O endereço de verificação deve começar com https:// e não ter espaços nem #.",
-                        field="verify_url")
+        raise UserError(
+            "O endereço de verificação deve começar com https:// e não ter espaços nem #.", field="verify_url"
+        )
     set_settings({VERIFY_URL: url})
 
 

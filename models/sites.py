@@ -44,7 +44,6 @@ from peewee import (
     fn,
 )
 
-from models.session import acting, require
 from models.db import BaseModel, DecimalTextField, db
 from models.errors import FieldErrors, UserError
 from models.layout import (
@@ -55,7 +54,6 @@ from models.layout import (
     SIDES,
     Breach,
     Layout,
-    Obstacle as LayoutObstacle,
     PlacedStall,
     Segment,
     StallRequest,
@@ -63,20 +61,55 @@ from models.layout import (
     check_plan,
     resolve_gap,
 )
+from models.layout import (
+    Obstacle as LayoutObstacle,
+)
 from models.money import parse_typed
 from models.people import Company, Person
 from models.permits import LIVE_STATUSES, Permit
 from models.regimes import WEEKDAYS, Regime, RegimeError, get_regime
+from models.session import acting, require
 
 __all__ = [
-    "SITE_KINDS", "WEEKDAY_LABELS",
-    "Site", "SiteSegment", "SiteObstacle", "NamedPoint", "Stall", "StallBreach", "SITE_TABLES",
-    "SiteInput", "SegmentInput", "ObstacleInput", "PointInput",
-    "SiteRow", "StallRow", "Plan", "LayoutSaved", "KeptBreach",
-    "save_site", "delete_site", "find_site", "site_rows", "site_segments", "named_points", "stall_rows",
-    "plan_of", "save_layout", "assign_holder", "unassign_holder", "requests_from_permits",
-    "check_assignment", "HolderRow", "site_holders", "site_input",
-    "keep_breach", "kept_breaches", "drop_kept_breach", "site_export", "demo_sites",
+    "SITE_KINDS",
+    "WEEKDAY_LABELS",
+    "Site",
+    "SiteSegment",
+    "SiteObstacle",
+    "NamedPoint",
+    "Stall",
+    "StallBreach",
+    "SITE_TABLES",
+    "SiteInput",
+    "SegmentInput",
+    "ObstacleInput",
+    "PointInput",
+    "SiteRow",
+    "StallRow",
+    "Plan",
+    "LayoutSaved",
+    "KeptBreach",
+    "save_site",
+    "delete_site",
+    "find_site",
+    "site_rows",
+    "site_segments",
+    "named_points",
+    "stall_rows",
+    "plan_of",
+    "save_layout",
+    "assign_holder",
+    "unassign_holder",
+    "requests_from_permits",
+    "check_assignment",
+    "HolderRow",
+    "site_holders",
+    "site_input",
+    "keep_breach",
+    "kept_breaches",
+    "drop_kept_breach",
+    "site_export",
+    "demo_sites",
 ]
 
 SITE_KINDS = {
@@ -325,8 +358,15 @@ def _date(errors: dict, key: str, value, what: str) -> _dt.date | None:
     return None
 
 
-def _metres(errors: dict, key: str, value, what: str, *, required: bool = True, positive: bool = True,
-            ) -> Decimal | None:
+def _metres(
+    errors: dict,
+    key: str,
+    value,
+    what: str,
+    *,
+    required: bool = True,
+    positive: bool = True,
+) -> Decimal | None:
     if value is None or (isinstance(value, str) and not value.strip()):
         if required:
             errors.setdefault(key, f"Informe {what}.")
@@ -337,8 +377,12 @@ def _metres(errors: dict, key: str, value, what: str, *, required: bool = True, 
         errors.setdefault(key, exc.message)
         return None
     if number < 0 or (positive and number == 0):
-        errors.setdefault(key, f"{what[0].upper()}{what[1:]} deve ser maior que zero."
-                          if positive else f"{what[0].upper()}{what[1:]} não pode ser negativo(a).")
+        errors.setdefault(
+            key,
+            f"{what[0].upper()}{what[1:]} deve ser maior que zero."
+            if positive
+            else f"{what[0].upper()}{what[1:]} não pode ser negativo(a).",
+        )
         return None
     if number > MAX_METRES:
         errors.setdefault(key, f"{what[0].upper()}{what[1:]}: valor grande demais (no máximo 100.000 m).")
@@ -369,11 +413,15 @@ def _validate(data: SiteInput, *, site: Site | None) -> tuple[dict, list[dict], 
     schedule = (data.schedule or "").strip()
     if regime is not None:
         if regime_site and regime_site not in regime.ids("site"):
-            errors["regime_site"] = (f"O local {regime_site!r} não existe no regime {regime.id}. "
-                                     f"Opções: {', '.join(regime.ids('site')) or 'nenhum'}.")
+            errors["regime_site"] = (
+                f"O local {regime_site!r} não existe no regime {regime.id}. "
+                f"Opções: {', '.join(regime.ids('site')) or 'nenhum'}."
+            )
         if schedule and schedule not in regime.ids("schedule"):
-            errors["schedule"] = (f"O calendário {schedule!r} não existe no regime {regime.id}. "
-                                  f"Opções: {', '.join(regime.ids('schedule')) or 'nenhum'}.")
+            errors["schedule"] = (
+                f"O calendário {schedule!r} não existe no regime {regime.id}. "
+                f"Opções: {', '.join(regime.ids('schedule')) or 'nenhum'}."
+            )
     weekdays = []
     for day in data.weekdays or ():
         day = day.strip().lower()
@@ -383,8 +431,11 @@ def _validate(data: SiteInput, *, site: Site | None) -> tuple[dict, list[dict], 
             weekdays.append(day)
     weekdays.sort(key=WEEKDAYS.index)
     hours = {}
-    for start, end, what in (("setup_from", "setup_to", "Montagem"), ("opens", "closes", "Funcionamento"),
-                             ("teardown_from", "teardown_to", "Desmontagem")):
+    for start, end, what in (
+        ("setup_from", "setup_to", "Montagem"),
+        ("opens", "closes", "Funcionamento"),
+        ("teardown_from", "teardown_to", "Desmontagem"),
+    ):
         a = _time(errors, start, getattr(data, start), what)
         b = _time(errors, end, getattr(data, end), what)
         if (a is None) != (b is None) and start not in errors and end not in errors:
@@ -448,11 +499,27 @@ def _validate(data: SiteInput, *, site: Site | None) -> tuple[dict, list[dict], 
             extent = _metres(errors, f"{okey}.extent", obs.extent, f"a extensão ({what.lower()})")
             if length is not None and start is not None and extent is not None and start + extent > length:
                 errors[f"{okey}.extent"] = f"{what}: passa do fim do trecho ({start + extent} > {length} m)."
-            obstacles.append({"kind": obs.kind, "side": obs.side, "start": start, "extent": extent,
-                              "label": (obs.label or "").strip()})
-        segments.append({"position": i, "street": street, "from_street": (seg.from_street or "").strip(),
-                         "to_street": (seg.to_street or "").strip(), "length": length, "width": width,
-                         "sides": seg.sides, "obstacles": obstacles})
+            obstacles.append(
+                {
+                    "kind": obs.kind,
+                    "side": obs.side,
+                    "start": start,
+                    "extent": extent,
+                    "label": (obs.label or "").strip(),
+                }
+            )
+        segments.append(
+            {
+                "position": i,
+                "street": street,
+                "from_street": (seg.from_street or "").strip(),
+                "to_street": (seg.to_street or "").strip(),
+                "length": length,
+                "width": width,
+                "sides": seg.sides,
+                "obstacles": obstacles,
+            }
+        )
     if data.kind in ("street", "feira") and not data.segments:
         errors["segments"] = "Informe ao menos um trecho de rua (nome, comprimento e largura)."
     points = []
@@ -469,15 +536,34 @@ def _validate(data: SiteInput, *, site: Site | None) -> tuple[dict, list[dict], 
         x = _metres(errors, f"points[{i}].x", point.x, f"a posição do ponto {code}", required=False, positive=False)
         if point.side and point.side not in SIDES:
             errors[f"points[{i}].side"] = f"Ponto {code}: lado inválido {point.side!r}."
-        points.append({"position": i, "code": code, "label": (point.label or "").strip(),
-                       "description": (point.description or "").strip(), "regime_site": point.regime_site or "",
-                       "basis": (point.basis or "").strip(), "x": x, "side": point.side or ""})
+        points.append(
+            {
+                "position": i,
+                "code": code,
+                "label": (point.label or "").strip(),
+                "description": (point.description or "").strip(),
+                "regime_site": point.regime_site or "",
+                "basis": (point.basis or "").strip(),
+                "x": x,
+                "side": point.side or "",
+            }
+        )
     if errors:
         raise FieldErrors(errors)
     values = {
-        "name": name, "kind": data.kind, "regime": regime.id, "regime_site": regime_site, "schedule": schedule,
-        "weekdays": ",".join(weekdays), **hours, "first_day": first_day, "last_day": last_day,
-        "max_points": max_points, "numbering": numbering, "gap": gap, "avoid": ",".join(avoid),
+        "name": name,
+        "kind": data.kind,
+        "regime": regime.id,
+        "regime_site": regime_site,
+        "schedule": schedule,
+        "weekdays": ",".join(weekdays),
+        **hours,
+        "first_day": first_day,
+        "last_day": last_day,
+        "max_points": max_points,
+        "numbering": numbering,
+        "gap": gap,
+        "avoid": ",".join(avoid),
         "notes": (data.notes or "").strip(),
     }
     return values, segments, points, regime
@@ -514,8 +600,12 @@ def save_site(data: SiteInput, *, site: Site | None = None) -> Site:
     except IntegrityError:  # another desk saved a site of this name after the check in _validate
         if not Site.select().where((Site.name == values["name"]) & (Site.id != (site.id if site else -1))).exists():
             raise
-        raise FieldErrors({"name": f"Já existe um local com o nome {values['name']} (acabou de ser salvo em outra "
-                                   "mesa); nada foi gravado."}) from None
+        raise FieldErrors(
+            {
+                "name": f"Já existe um local com o nome {values['name']} (acabou de ser salvo em outra "
+                "mesa); nada foi gravado."
+            }
+        ) from None
 
 
 def _save_site(values: dict, segments: list[dict], points: list[dict], site: Site | None) -> Site:
@@ -523,19 +613,26 @@ def _save_site(values: dict, segments: list[dict], points: list[dict], site: Sit
         if site is None:
             site = Site.create(**values)
         else:
-            updated = (Site.update(**values, version=Site.version + 1)
-                       .where((Site.id == site.id) & (Site.version == site.version)).execute())
+            updated = (
+                Site.update(**values, version=Site.version + 1)
+                .where((Site.id == site.id) & (Site.version == site.version))
+                .execute()
+            )
             if updated != 1:
-                raise UserError("Este local foi alterado por outra pessoa enquanto você editava; reabra-o para ver "
-                                "a versão atual.")
+                raise UserError(
+                    "Este local foi alterado por outra pessoa enquanto você editava; reabra-o para ver a versão atual."
+                )
             site = Site.get_by_id(site.id)
         existing = {s.position: s for s in SiteSegment.select().where(SiteSegment.site == site.id)}
         for position, row in existing.items():
             if position >= len(segments):
                 taken = Stall.select().where(Stall.segment == row.id).count()
                 if taken:
-                    raise UserError(f"O trecho {position + 1} ({row.street}) tem {taken} banca(s): apague as bancas "
-                                    "antes de remover o trecho.", field=f"segments[{position}]")
+                    raise UserError(
+                        f"O trecho {position + 1} ({row.street}) tem {taken} banca(s): apague as bancas "
+                        "antes de remover o trecho.",
+                        field=f"segments[{position}]",
+                    )
                 row.delete_instance(recursive=True)
         for seg in segments:
             obstacles = seg.pop("obstacles")
@@ -558,19 +655,54 @@ def site_input(site: Site | int | str) -> SiteInput:
     site = find_site(site)
     segments = []
     for seg in site_segments(site):
-        segments.append(SegmentInput(
-            street=seg.street, from_street=seg.from_street, to_street=seg.to_street, length=seg.length,
-            width=seg.width, sides=seg.sides,
-            obstacles=[ObstacleInput(kind=o.kind, side=o.side, start=o.start, extent=o.extent, label=o.label)
-                       for o in _obstacles_of(seg.id)]))
+        segments.append(
+            SegmentInput(
+                street=seg.street,
+                from_street=seg.from_street,
+                to_street=seg.to_street,
+                length=seg.length,
+                width=seg.width,
+                sides=seg.sides,
+                obstacles=[
+                    ObstacleInput(kind=o.kind, side=o.side, start=o.start, extent=o.extent, label=o.label)
+                    for o in _obstacles_of(seg.id)
+                ],
+            )
+        )
     return SiteInput(
-        name=site.name, kind=site.kind, regime=site.regime, regime_site=site.regime_site, schedule=site.schedule,
-        weekdays=site.weekday_list, setup_from=site.setup_from, setup_to=site.setup_to, opens=site.opens,
-        closes=site.closes, teardown_from=site.teardown_from, teardown_to=site.teardown_to,
-        first_day=site.first_day, last_day=site.last_day, max_points=site.max_points, numbering=site.numbering,
-        gap=site.gap, avoid=site.avoid_list, notes=site.notes, segments=segments,
-        points=[PointInput(code=p.code, label=p.label, description=p.description, regime_site=p.regime_site,
-                           basis=p.basis, x=p.x, side=p.side) for p in named_points(site)])
+        name=site.name,
+        kind=site.kind,
+        regime=site.regime,
+        regime_site=site.regime_site,
+        schedule=site.schedule,
+        weekdays=site.weekday_list,
+        setup_from=site.setup_from,
+        setup_to=site.setup_to,
+        opens=site.opens,
+        closes=site.closes,
+        teardown_from=site.teardown_from,
+        teardown_to=site.teardown_to,
+        first_day=site.first_day,
+        last_day=site.last_day,
+        max_points=site.max_points,
+        numbering=site.numbering,
+        gap=site.gap,
+        avoid=site.avoid_list,
+        notes=site.notes,
+        segments=segments,
+        points=[
+            PointInput(
+                code=p.code,
+                label=p.label,
+                description=p.description,
+                regime_site=p.regime_site,
+                basis=p.basis,
+                x=p.x,
+                side=p.side,
+            )
+            for p in named_points(site)
+        ],
+    )
 
 
 def delete_site(site: Site | int) -> None:
@@ -623,10 +755,16 @@ class SiteRow:
 
 def site_rows() -> list[SiteRow]:
     """Every site, by name, with its counts (one query per table, not per site)."""
-    stalls = {r.site_id: (r.n, r.held) for r in Stall.select(
-        Stall.site, fn.COUNT(Stall.id).alias("n"), fn.COUNT(Stall.holder).alias("held")).group_by(Stall.site)}
-    points = {r.site_id: r.n for r in NamedPoint.select(NamedPoint.site, fn.COUNT(NamedPoint.id).alias("n"))
-              .group_by(NamedPoint.site)}
+    stalls = {
+        r.site_id: (r.n, r.held)
+        for r in Stall.select(Stall.site, fn.COUNT(Stall.id).alias("n"), fn.COUNT(Stall.holder).alias("held")).group_by(
+            Stall.site
+        )
+    }
+    points = {
+        r.site_id: r.n
+        for r in NamedPoint.select(NamedPoint.site, fn.COUNT(NamedPoint.id).alias("n")).group_by(NamedPoint.site)
+    }
     segments: dict[int, list[Decimal]] = {}
     for seg in SiteSegment.select(SiteSegment.site, SiteSegment.length):
         segments.setdefault(seg.site_id, []).append(seg.length)
@@ -638,10 +776,22 @@ def site_rows() -> list[SiteRow]:
             short = site.regime
         lengths = segments.get(site.id, [])
         n, held = stalls.get(site.id, (0, 0))
-        rows.append(SiteRow(id=site.id, name=site.name, kind=site.kind, kind_label=site.kind_label,
-                            regime=site.regime, regime_short=short, segments=len(lengths),
-                            length=sum(lengths, Decimal(0)) if lengths else None, stalls=n, assigned=held,
-                            points=points.get(site.id, 0), max_points=site.max_points))
+        rows.append(
+            SiteRow(
+                id=site.id,
+                name=site.name,
+                kind=site.kind,
+                kind_label=site.kind_label,
+                regime=site.regime,
+                regime_short=short,
+                segments=len(lengths),
+                length=sum(lengths, Decimal(0)) if lengths else None,
+                stalls=n,
+                assigned=held,
+                points=points.get(site.id, 0),
+                max_points=site.max_points,
+            )
+        )
     return rows
 
 
@@ -674,14 +824,29 @@ def stall_rows(site: Site | int) -> list[StallRow]:
     """The stalls of a site by number, with their holders (for the list beside the map and the printed map)."""
     site = find_site(site)
     rows = []
-    query = (Stall.select(Stall, Permit).join(Permit, JOIN.LEFT_OUTER, on=(Stall.holder == Permit.id))
-             .where(Stall.site == site.id).order_by(Stall.number))
+    query = (
+        Stall.select(Stall, Permit)
+        .join(Permit, JOIN.LEFT_OUTER, on=(Stall.holder == Permit.id))
+        .where(Stall.site == site.id)
+        .order_by(Stall.number)
+    )
     for stall in query:
         permit = stall.holder if stall.holder_id else None
-        rows.append(StallRow(id=stall.id, number=stall.number, segment=stall.segment_id, section=stall.section,
-                             line=stall.line, side=stall.side, front=stall.front, depth=stall.depth,
-                             permit_id=stall.holder_id, permit_number=permit.number if permit else None,
-                             holder_name=permit.holder_name if permit else None))
+        rows.append(
+            StallRow(
+                id=stall.id,
+                number=stall.number,
+                segment=stall.segment_id,
+                section=stall.section,
+                line=stall.line,
+                side=stall.side,
+                front=stall.front,
+                depth=stall.depth,
+                permit_id=stall.holder_id,
+                permit_number=permit.number if permit else None,
+                holder_name=permit.holder_name if permit else None,
+            )
+        )
     return rows
 
 
@@ -705,21 +870,37 @@ class Plan:
 
     def check(self, stalls: Sequence[PlacedStall] | None = None) -> list[Breach]:
         """The live legal checks of these stalls (default: the saved ones)."""
-        return check_plan(self.regime, self.segment, self.obstacles, self.stalls if stalls is None else stalls,
-                          gap=self.gap, max_points=self.max_points, avoid=self.avoid)
+        return check_plan(
+            self.regime,
+            self.segment,
+            self.obstacles,
+            self.stalls if stalls is None else stalls,
+            gap=self.gap,
+            max_points=self.max_points,
+            avoid=self.avoid,
+        )
 
     def auto(self, requests: Sequence[StallRequest]) -> Layout:
         """Lay ``requests`` out on this segment with the site's gap, numbering and limits."""
-        return auto_layout(self.regime, self.segment, self.obstacles, requests, gap=self.gap,
-                           numbering=self.numbering, max_points=self.max_points, avoid=self.avoid)
+        return auto_layout(
+            self.regime,
+            self.segment,
+            self.obstacles,
+            requests,
+            gap=self.gap,
+            numbering=self.numbering,
+            max_points=self.max_points,
+            avoid=self.avoid,
+        )
 
 
 def _segment_row(site: Site, segment: SiteSegment | int | None) -> SiteSegment:
     if segment is None:
-        row = (SiteSegment.select().where(SiteSegment.site == site.id).order_by(SiteSegment.position).first())
+        row = SiteSegment.select().where(SiteSegment.site == site.id).order_by(SiteSegment.position).first()
         if row is None:
-            raise UserError(f"O local {site.name} não tem trecho de rua: cadastre um trecho para montar o mapa.",
-                            field="segments")
+            raise UserError(
+                f"O local {site.name} não tem trecho de rua: cadastre um trecho para montar o mapa.", field="segments"
+            )
         return row
     seg_id = segment.id if isinstance(segment, SiteSegment) else int(segment)
     row = SiteSegment.get_or_none((SiteSegment.id == seg_id) & (SiteSegment.site == site.id))
@@ -747,22 +928,57 @@ def plan_of(site: Site | int | str, segment: SiteSegment | int | None = None) ->
     site = find_site(site)
     row = _segment_row(site, segment)
     regime = get_regime(site.regime)
-    seg = Segment(length=row.length, width=row.width, sides=row.sides, street=row.street,
-                  from_street=row.from_street, to_street=row.to_street, basis=_segment_basis(site, regime))
+    seg = Segment(
+        length=row.length,
+        width=row.width,
+        sides=row.sides,
+        street=row.street,
+        from_street=row.from_street,
+        to_street=row.to_street,
+        basis=_segment_basis(site, regime),
+    )
     obstacles = tuple(
         LayoutObstacle(side=o.side, start=o.start, extent=o.extent, kind=o.kind, label=o.label)
-        for o in _obstacles_of(row.id))
-    query = (Stall.select(Stall, Permit.id, Permit.number)
-             .join(Permit, JOIN.LEFT_OUTER, on=(Stall.holder == Permit.id))
-             .where(Stall.segment == row.id).order_by(Stall.number))
+        for o in _obstacles_of(row.id)
+    )
+    query = (
+        Stall.select(Stall, Permit.id, Permit.number)
+        .join(Permit, JOIN.LEFT_OUTER, on=(Stall.holder == Permit.id))
+        .where(Stall.segment == row.id)
+        .order_by(Stall.number)
+    )
     stalls = tuple(
-        PlacedStall(key=str(s.number), number=s.number, side=s.side, x=s.x, y=s.y, width=s.front, depth=s.depth,
-                    rotation=s.rotation, hitch=s.hitch or Decimal(0), section=s.section or None,
-                    line=s.line or None, holder=s.holder.number if s.holder_id else None, holder_id=s.holder_id,
-                    equipment=s.equipment or None, end_vendor=s.end_vendor)
-        for s in query)
-    return Plan(site_id=site.id, segment_id=row.id, regime=regime, segment=seg, obstacles=obstacles, stalls=stalls,
-                gap=site.gap, max_points=site.max_points, numbering=site.numbering, avoid=site.avoid_list)
+        PlacedStall(
+            key=str(s.number),
+            number=s.number,
+            side=s.side,
+            x=s.x,
+            y=s.y,
+            width=s.front,
+            depth=s.depth,
+            rotation=s.rotation,
+            hitch=s.hitch or Decimal(0),
+            section=s.section or None,
+            line=s.line or None,
+            holder=s.holder.number if s.holder_id else None,
+            holder_id=s.holder_id,
+            equipment=s.equipment or None,
+            end_vendor=s.end_vendor,
+        )
+        for s in query
+    )
+    return Plan(
+        site_id=site.id,
+        segment_id=row.id,
+        regime=regime,
+        segment=seg,
+        obstacles=obstacles,
+        stalls=stalls,
+        gap=site.gap,
+        max_points=site.max_points,
+        numbering=site.numbering,
+        avoid=site.avoid_list,
+    )
 
 
 @dataclass(frozen=True)
@@ -800,8 +1016,13 @@ def _check_stalls(stalls: Sequence[PlacedStall]) -> None:
         raise FieldErrors(errors)
 
 
-def save_layout(site: Site | int | str, stalls: Sequence[PlacedStall], *,
-                segment: SiteSegment | int | None = None, keep_holders: bool = True) -> LayoutSaved:
+def save_layout(
+    site: Site | int | str,
+    stalls: Sequence[PlacedStall],
+    *,
+    segment: SiteSegment | int | None = None,
+    keep_holders: bool = True,
+) -> LayoutSaved:
     """Replace the stalls of a segment (default: the first) in one transaction.
 
     A stall's own ``holder_id`` wins; otherwise the holder of the old stall of
@@ -817,12 +1038,20 @@ def save_layout(site: Site | int | str, stalls: Sequence[PlacedStall], *,
     row = _segment_row(site, segment)
     _check_stalls(stalls)
     with db.atomic():
-        old = {s.number: s.holder_id for s in Stall.select(Stall.number, Stall.holder)
-               .where(Stall.segment == row.id) if s.holder_id}
-        elsewhere = {s.holder_id: s.number for s in Stall.select(Stall.number, Stall.holder)
-                     .where((Stall.site == site.id) & (Stall.segment != row.id) & Stall.holder.is_null(False))}
-        numbers_elsewhere = {s.number for s in Stall.select(Stall.number)
-                             .where((Stall.site == site.id) & (Stall.segment != row.id))}
+        old = {
+            s.number: s.holder_id
+            for s in Stall.select(Stall.number, Stall.holder).where(Stall.segment == row.id)
+            if s.holder_id
+        }
+        elsewhere = {
+            s.holder_id: s.number
+            for s in Stall.select(Stall.number, Stall.holder).where(
+                (Stall.site == site.id) & (Stall.segment != row.id) & Stall.holder.is_null(False)
+            )
+        }
+        numbers_elsewhere = {
+            s.number for s in Stall.select(Stall.number).where((Stall.site == site.id) & (Stall.segment != row.id))
+        }
         explicit: dict[int, int] = {}
         for s in stalls:
             if s.number in numbers_elsewhere:
@@ -830,24 +1059,42 @@ def save_layout(site: Site | int | str, stalls: Sequence[PlacedStall], *,
             if s.holder_id is None:
                 continue
             if s.holder_id in explicit:
-                raise UserError(f"A mesma permissão está nas bancas {explicit[s.holder_id]} e {s.number}: um "
-                                "titular ocupa uma só banca por local.", field="holder")
+                raise UserError(
+                    f"A mesma permissão está nas bancas {explicit[s.holder_id]} e {s.number}: um "
+                    "titular ocupa uma só banca por local.",
+                    field="holder",
+                )
             if s.holder_id in elsewhere:
-                raise UserError(f"A permissão da banca {s.number} já ocupa a banca {elsewhere[s.holder_id]} deste "
-                                "local.", field="holder")
+                raise UserError(
+                    f"A permissão da banca {s.number} já ocupa a banca {elsewhere[s.holder_id]} deste local.",
+                    field="holder",
+                )
             explicit[s.holder_id] = s.number
-        permits = {p.id: p for p in Permit.select(Permit.id, Permit.number, Permit.regime, Permit.status)
-                   .where(Permit.id.in_(list(explicit) + list(old.values())))} if (explicit or old) else {}
+        permits = (
+            {
+                p.id: p
+                for p in Permit.select(Permit.id, Permit.number, Permit.regime, Permit.status).where(
+                    Permit.id.in_(list(explicit) + list(old.values()))
+                )
+            }
+            if (explicit or old)
+            else {}
+        )
         for holder_id, number in explicit.items():
             permit = permits.get(holder_id)
             if permit is None:
                 raise UserError(f"Banca {number}: permissão {holder_id} não encontrada.", field="holder")
             if permit.regime != site.regime:
-                raise UserError(f"Banca {number}: a permissão nº {permit.number} é de outro regime "
-                                f"({permit.regime}).", field="holder")
+                raise UserError(
+                    f"Banca {number}: a permissão nº {permit.number} é de outro regime ({permit.regime}).",
+                    field="holder",
+                )
             if permit.status not in LIVE_STATUSES and holder_id not in old.values():
-                raise UserError(f"Banca {number}: a permissão nº {permit.number} está {permit.status_label}; só "
-                                "uma permissão em vigor ocupa banca.", field="holder")
+                raise UserError(
+                    f"Banca {number}: a permissão nº {permit.number} está {permit.status_label}; só "
+                    "uma permissão em vigor ocupa banca.",
+                    field="holder",
+                )
         taken = set(explicit)
         rows, kept = [], []
         for s in sorted(stalls, key=lambda s: s.number):
@@ -858,14 +1105,29 @@ def save_layout(site: Site | int | str, stalls: Sequence[PlacedStall], *,
                     holder = previous
                     taken.add(previous)
                     kept.append((s.number, permits[previous].number))
-            rows.append({"site": site.id, "segment": row.id, "number": s.number, "section": s.section or "",
-                         "line": s.line or "", "equipment": s.equipment or "", "side": s.side, "x": s.x, "y": s.y,
-                         "front": s.width, "depth": s.depth, "hitch": s.hitch or Decimal(0), "rotation": s.rotation,
-                         "end_vendor": bool(s.end_vendor), "holder": holder})
+            rows.append(
+                {
+                    "site": site.id,
+                    "segment": row.id,
+                    "number": s.number,
+                    "section": s.section or "",
+                    "line": s.line or "",
+                    "equipment": s.equipment or "",
+                    "side": s.side,
+                    "x": s.x,
+                    "y": s.y,
+                    "front": s.width,
+                    "depth": s.depth,
+                    "hitch": s.hitch or Decimal(0),
+                    "rotation": s.rotation,
+                    "end_vendor": bool(s.end_vendor),
+                    "holder": holder,
+                }
+            )
         released = tuple(sorted(permits[h].number for h in set(old.values()) - taken))
         Stall.delete().where(Stall.segment == row.id).execute()
         for start in range(0, len(rows), 200):
-            Stall.insert_many(rows[start:start + 200]).execute()
+            Stall.insert_many(rows[start : start + 200]).execute()
     return LayoutSaved(stalls=len(rows), kept=tuple(kept), released=released)
 
 
@@ -907,27 +1169,37 @@ def assign_holder(stall: Stall | int, permit: Permit | int | str) -> Stall:
     check_assignment(site, permit, number=stall.number, section=stall.section)
     if stall.holder_id is not None:
         other = Permit.get_by_id(stall.holder_id)
-        raise UserError(f"A banca {stall.number} já tem titular (permissão nº {other.number}, {other.holder_name}): "
-                        "libere a banca antes.", field="stall")
+        raise UserError(
+            f"A banca {stall.number} já tem titular (permissão nº {other.number}, {other.holder_name}): "
+            "libere a banca antes.",
+            field="stall",
+        )
     held = Stall.get_or_none((Stall.site == stall.site_id) & (Stall.holder == permit.id))
     if held is not None:
-        raise UserError(f"A permissão nº {permit.number} ({permit.holder_name}) já ocupa a banca {held.number} "
-                        f"de {site.name}: um titular ocupa uma só banca por local.", field="holder")
+        raise UserError(
+            f"A permissão nº {permit.number} ({permit.holder_name}) já ocupa a banca {held.number} "
+            f"de {site.name}: um titular ocupa uma só banca por local.",
+            field="holder",
+        )
     try:
         with db.atomic():
-            updated = (Stall.update(holder=permit.id)
-                       .where((Stall.id == stall.id) & Stall.holder.is_null(True)).execute())
+            updated = (
+                Stall.update(holder=permit.id).where((Stall.id == stall.id) & Stall.holder.is_null(True)).execute()
+            )
     except IntegrityError:
-        raise UserError(f"A permissão nº {permit.number} acabou de ser posta em outra banca de {site.name} "
-                        "(outra mesa): nada foi alterado.", field="holder") from None
+        raise UserError(
+            f"A permissão nº {permit.number} acabou de ser posta em outra banca de {site.name} "
+            "(outra mesa): nada foi alterado.",
+            field="holder",
+        ) from None
     if updated != 1:
-        raise UserError(f"A banca {stall.number} acabou de receber um titular em outra mesa: nada foi alterado.",
-                        field="stall")
+        raise UserError(
+            f"A banca {stall.number} acabou de receber um titular em outra mesa: nada foi alterado.", field="stall"
+        )
     return Stall.get_by_id(stall.id)
 
 
-def check_assignment(site: Site | int | str, permit: Permit | int | str, *, number: int,
-                     section: str | None) -> Permit:
+def check_assignment(site: Site | int | str, permit: Permit | int | str, *, number: int, section: str | None) -> Permit:
     """The refusals of :func:`assign_holder` that belong to the permit, without writing anything.
 
     The map editor asks before it puts a holder on a stall of its plan: the
@@ -937,18 +1209,26 @@ def check_assignment(site: Site | int | str, permit: Permit | int | str, *, numb
     site = find_site(site)
     permit = _permit(permit)
     if permit.regime != site.regime:
-        raise UserError(f"A permissão nº {permit.number} é do regime {permit.regime}; o local {site.name} segue "
-                        f"o regime {site.regime}.", field="holder")
+        raise UserError(
+            f"A permissão nº {permit.number} é do regime {permit.regime}; o local {site.name} segue "
+            f"o regime {site.regime}.",
+            field="holder",
+        )
     if permit.status not in LIVE_STATUSES:
-        raise UserError(f"A permissão nº {permit.number} está {permit.status_label}: só uma permissão em vigor "
-                        "ocupa banca.", field="holder")
+        raise UserError(
+            f"A permissão nº {permit.number} está {permit.status_label}: só uma permissão em vigor ocupa banca.",
+            field="holder",
+        )
     if permit.section and section and permit.section != section:
         regime = get_regime(site.regime)
         sections = {s.id: s for s in regime.sections}
         want, have = sections.get(permit.section), sections.get(section)
         if want is not None and have is not None:
-            raise UserError(f"A permissão nº {permit.number} é da Seção {want.numeral}; a banca {number} é da "
-                            f"Seção {have.numeral} ({regime.cite(have.basis)}).", field="holder")
+            raise UserError(
+                f"A permissão nº {permit.number} é da Seção {want.numeral}; a banca {number} é da "
+                f"Seção {have.numeral} ({regime.cite(have.basis)}).",
+                field="holder",
+            )
     return permit
 
 
@@ -970,19 +1250,35 @@ def site_holders(site: Site | int | str) -> list[HolderRow]:
     """Every permit in force of the site's regime, those that name this site first, then by section and number."""
     site = find_site(site)
     places = {site.name.lower()} | ({site.regime_site.lower()} if site.regime_site else set())
-    held = {s.holder_id: (s.number, s.segment_id) for s in Stall.select(Stall.number, Stall.segment, Stall.holder)
-            .where((Stall.site == site.id) & Stall.holder.is_null(False))}
+    held = {
+        s.holder_id: (s.number, s.segment_id)
+        for s in Stall.select(Stall.number, Stall.segment, Stall.holder).where(
+            (Stall.site == site.id) & Stall.holder.is_null(False)
+        )
+    }
     rows = []
-    query = (Permit.select(Permit, Person, Company)
-             .join(Person, JOIN.LEFT_OUTER, on=(Permit.person == Person.id)).switch(Permit)
-             .join(Company, JOIN.LEFT_OUTER, on=(Permit.company == Company.id))
-             .where((Permit.regime == site.regime) & Permit.status.in_(LIVE_STATUSES))
-             .order_by(Permit.section, Permit.number))
+    query = (
+        Permit.select(Permit, Person, Company)
+        .join(Person, JOIN.LEFT_OUTER, on=(Permit.person == Person.id))
+        .switch(Permit)
+        .join(Company, JOIN.LEFT_OUTER, on=(Permit.company == Company.id))
+        .where((Permit.regime == site.regime) & Permit.status.in_(LIVE_STATUSES))
+        .order_by(Permit.section, Permit.number)
+    )
     for permit in query:
         number, segment_id = held.get(permit.id, (None, None))
-        rows.append(HolderRow(permit_id=permit.id, number=permit.number, name=permit.holder_name,
-                              section=permit.section, line=permit.line, place=permit.site, stall=number,
-                              segment_id=segment_id))
+        rows.append(
+            HolderRow(
+                permit_id=permit.id,
+                number=permit.number,
+                name=permit.holder_name,
+                section=permit.section,
+                line=permit.line,
+                place=permit.site,
+                stall=number,
+                segment_id=segment_id,
+            )
+        )
     rows.sort(key=lambda r: (r.place.lower() not in places, r.section, r.number))
     return rows
 
@@ -1003,14 +1299,26 @@ def requests_from_permits(site: Site | int | str) -> list[StallRequest]:
     """
     site = find_site(site)
     places = [site.name] + ([site.regime_site] if site.regime_site else [])
-    query = (Permit.select().where((Permit.regime == site.regime) & Permit.status.in_(LIVE_STATUSES)
-                                   & Permit.site.in_(places)).order_by(Permit.section, Permit.number))
+    query = (
+        Permit.select()
+        .where((Permit.regime == site.regime) & Permit.status.in_(LIVE_STATUSES) & Permit.site.in_(places))
+        .order_by(Permit.section, Permit.number)
+    )
     requests = []
     for permit in query:
-        requests.append(StallRequest(
-            key=permit.number, section=permit.section or None, line=permit.line or None, front=permit.front,
-            depth=permit.depth, hitch=permit.hitch or Decimal(0), holder=permit.number, holder_id=permit.id,
-            equipment=permit.equipment or None))
+        requests.append(
+            StallRequest(
+                key=permit.number,
+                section=permit.section or None,
+                line=permit.line or None,
+                front=permit.front,
+                depth=permit.depth,
+                hitch=permit.hitch or Decimal(0),
+                holder=permit.number,
+                holder_id=permit.id,
+                equipment=permit.equipment or None,
+            )
+        )
     return requests
 
 
@@ -1041,25 +1349,43 @@ def keep_breach(site: Site | int | str, breach: Breach, reason: str, *, by: str)
     if errors:
         raise FieldErrors(errors)
     with db.atomic():
-        StallBreach.delete().where((StallBreach.site == site.id)
-                                   & (StallBreach.signature == breach.signature)).execute()
-        row = StallBreach.create(site=site.id, code=breach.code, signature=breach.signature,
-                                 stalls=",".join(breach.keys), message=breach.message, basis=breach.basis or "",
-                                 reason=reason.strip(), kept_by=acting(by))
+        StallBreach.delete().where(
+            (StallBreach.site == site.id) & (StallBreach.signature == breach.signature)
+        ).execute()
+        row = StallBreach.create(
+            site=site.id,
+            code=breach.code,
+            signature=breach.signature,
+            stalls=",".join(breach.keys),
+            message=breach.message,
+            basis=breach.basis or "",
+            reason=reason.strip(),
+            kept_by=acting(by),
+        )
     return _kept(row)
 
 
 def _kept(row: StallBreach) -> KeptBreach:
-    return KeptBreach(id=row.id, code=row.code, signature=row.signature,
-                      stalls=tuple(k for k in row.stalls.split(",") if k), message=row.message, basis=row.basis,
-                      reason=row.reason, kept_by=row.kept_by, kept_at=row.kept_at)
+    return KeptBreach(
+        id=row.id,
+        code=row.code,
+        signature=row.signature,
+        stalls=tuple(k for k in row.stalls.split(",") if k),
+        message=row.message,
+        basis=row.basis,
+        reason=row.reason,
+        kept_by=row.kept_by,
+        kept_at=row.kept_at,
+    )
 
 
 def kept_breaches(site: Site | int | str) -> dict[str, KeptBreach]:
     """The kept breaches of a site by signature (match them with ``Breach.signature``)."""
     site = find_site(site)
-    return {row.signature: _kept(row) for row in
-            StallBreach.select().where(StallBreach.site == site.id).order_by(StallBreach.kept_at, StallBreach.id)}
+    return {
+        row.signature: _kept(row)
+        for row in StallBreach.select().where(StallBreach.site == site.id).order_by(StallBreach.kept_at, StallBreach.id)
+    }
 
 
 def drop_kept_breach(kept_id: int) -> None:
@@ -1083,33 +1409,83 @@ def site_export(site: Site | int | str) -> dict:
     obstacles = []
     for seg in segments:
         for o in _obstacles_of(seg.id):
-            obstacles.append({"segment": seg.position, "kind": o.kind, "kind_label": OBSTACLE_KINDS.get(o.kind, o.kind),
-                              "side": o.side, "start": o.start, "extent": o.extent, "label": o.label})
+            obstacles.append(
+                {
+                    "segment": seg.position,
+                    "kind": o.kind,
+                    "kind_label": OBSTACLE_KINDS.get(o.kind, o.kind),
+                    "side": o.side,
+                    "start": o.start,
+                    "extent": o.extent,
+                    "label": o.label,
+                }
+            )
     sections = {s.id: s for s in regime.sections}
     stalls = []
-    query = (Stall.select(Stall, Permit)
-             .join(Permit, JOIN.LEFT_OUTER, on=(Stall.holder == Permit.id))
-             .where(Stall.site == site.id).order_by(Stall.number))
+    query = (
+        Stall.select(Stall, Permit)
+        .join(Permit, JOIN.LEFT_OUTER, on=(Stall.holder == Permit.id))
+        .where(Stall.site == site.id)
+        .order_by(Stall.number)
+    )
     for s in query:
         section = sections.get(s.section)
-        stalls.append({
-            "number": s.number, "segment": position.get(s.segment_id, 0), "section": s.section or None,
-            "section_numeral": section.numeral if section else None, "line": s.line or None, "side": s.side,
-            "x": s.x, "y": s.y, "width": s.front, "depth": s.depth, "hitch": s.hitch or Decimal(0),
-            "rotation": s.rotation, "end_vendor": s.end_vendor, "equipment": s.equipment or None,
-            "holder": s.holder.number if s.holder_id else None,
-            "holder_name": s.holder.holder_name if s.holder_id else None,
-        })
+        stalls.append(
+            {
+                "number": s.number,
+                "segment": position.get(s.segment_id, 0),
+                "section": s.section or None,
+                "section_numeral": section.numeral if section else None,
+                "line": s.line or None,
+                "side": s.side,
+                "x": s.x,
+                "y": s.y,
+                "width": s.front,
+                "depth": s.depth,
+                "hitch": s.hitch or Decimal(0),
+                "rotation": s.rotation,
+                "end_vendor": s.end_vendor,
+                "equipment": s.equipment or None,
+                "holder": s.holder.number if s.holder_id else None,
+                "holder_name": s.holder.holder_name if s.holder_id else None,
+            }
+        )
     return {
-        "site": {"id": site.id, "name": site.name, "kind": site.kind, "regime": site.regime,
-                 "regime_short": regime.short, "numbering": site.numbering, "gap": site.gap,
-                 "max_points": site.max_points},
+        "site": {
+            "id": site.id,
+            "name": site.name,
+            "kind": site.kind,
+            "regime": site.regime,
+            "regime_short": regime.short,
+            "numbering": site.numbering,
+            "gap": site.gap,
+            "max_points": site.max_points,
+        },
         "length": sum((seg.length for seg in segments), Decimal(0)) if segments else None,
-        "segments": [{"position": seg.position, "street": seg.street, "from": seg.from_street, "to": seg.to_street,
-                      "length": seg.length, "width": seg.width, "sides": seg.sides} for seg in segments],
+        "segments": [
+            {
+                "position": seg.position,
+                "street": seg.street,
+                "from": seg.from_street,
+                "to": seg.to_street,
+                "length": seg.length,
+                "width": seg.width,
+                "sides": seg.sides,
+            }
+            for seg in segments
+        ],
         "obstacles": obstacles,
-        "points": [{"code": p.code, "label": p.label, "description": p.description, "basis": p.basis,
-                    "x": p.x, "side": p.side or None} for p in named_points(site)],
+        "points": [
+            {
+                "code": p.code,
+                "label": p.label,
+                "description": p.description,
+                "basis": p.basis,
+                "x": p.x,
+                "side": p.side or None,
+            }
+            for p in named_points(site)
+        ],
         "stalls": stalls,
     }
 
@@ -1133,7 +1509,7 @@ def demo_sites(*regime_ids: str) -> dict[str, int]:
     """
     builders = {"sjc-2014": _demo_sjc, "sao-bento-2026": _demo_sao_bento, "ilha-comprida-2017": _demo_ilha}
     counts = {"sites": 0, "stalls": 0, "assigned": 0, "points": 0}
-    for regime_id in (regime_ids or tuple(builders)):
+    for regime_id in regime_ids or tuple(builders):
         builder = builders.get(regime_id)
         if builder is None:
             continue
@@ -1141,8 +1517,9 @@ def demo_sites(*regime_ids: str) -> dict[str, int]:
             site = builder(get_regime(regime_id))
             if Stall.select().where(Stall.site == site.id).exists():
                 counts["stalls"] += Stall.select().where(Stall.site == site.id).count()
-                counts["assigned"] += Stall.select().where((Stall.site == site.id)
-                                                           & Stall.holder.is_null(False)).count()
+                counts["assigned"] += (
+                    Stall.select().where((Stall.site == site.id) & Stall.holder.is_null(False)).count()
+                )
             counts["points"] += NamedPoint.select().where(NamedPoint.site == site.id).count()
             counts["sites"] += 1
     return counts
@@ -1157,33 +1534,61 @@ def _lay_out_with_holders(site: Site, extra: Iterable[StallRequest]) -> None:
 
 def _demo_sjc(regime: Regime) -> Site:
     schedule = regime.schedules[0] if regime.schedules else None
-    site = save_site(SiteInput(
-        name="Feira Noturna do Jardim Satélite", kind="feira", regime=regime.id,
-        schedule=schedule.id if schedule else "", weekdays=("fri",),
-        setup_from=schedule.setup_hours.start if schedule and schedule.setup_hours else None,
-        setup_to=schedule.setup_hours.end if schedule and schedule.setup_hours else None,
-        opens="18:00", closes="22:00", gap="0,50", avoid=("hydrant",),
-        teardown_from=schedule.teardown_hours.start if schedule and schedule.teardown_hours else None,
-        teardown_to=schedule.teardown_hours.end if schedule and schedule.teardown_hours else None,
-        notes="Dias e horário de venda fixados pelo Executivo (art. 2º); 0,50 m entre bancas e o hidrante livre "
-              "por decisão da Administração (a lei não fixa espaçamento) — dado de demonstração.",
-        segments=[SegmentInput(street="Avenida Andrômeda", from_street="Rua Júpiter", to_street="Rua Saturno",
-                               length="420,00", width="12,00", sides="both",
-                               obstacles=[ObstacleInput(kind="hydrant", side="a", start="57,00", extent="0,50",
-                                                        label="Hidrante em frente ao nº 1.210"),
-                                          ObstacleInput(kind="tree", side="b", start="130,00", extent="1,20",
-                                                        label="Ipê-amarelo")])],
-    ))
+    site = save_site(
+        SiteInput(
+            name="Feira Noturna do Jardim Satélite",
+            kind="feira",
+            regime=regime.id,
+            schedule=schedule.id if schedule else "",
+            weekdays=("fri",),
+            setup_from=schedule.setup_hours.start if schedule and schedule.setup_hours else None,
+            setup_to=schedule.setup_hours.end if schedule and schedule.setup_hours else None,
+            opens="18:00",
+            closes="22:00",
+            gap="0,50",
+            avoid=("hydrant",),
+            teardown_from=schedule.teardown_hours.start if schedule and schedule.teardown_hours else None,
+            teardown_to=schedule.teardown_hours.end if schedule and schedule.teardown_hours else None,
+            notes="Dias e horário de venda fixados pelo Executivo (art. 2º); 0,50 m entre bancas e o hidrante livre "
+            "por decisão da Administração (a lei não fixa espaçamento) — dado de demonstração.",
+            segments=[
+                SegmentInput(
+                    street="Avenida Andrômeda",
+                    from_street="Rua Júpiter",
+                    to_street="Rua Saturno",
+                    length="420,00",
+                    width="12,00",
+                    sides="both",
+                    obstacles=[
+                        ObstacleInput(
+                            kind="hydrant",
+                            side="a",
+                            start="57,00",
+                            extent="0,50",
+                            label="Hidrante em frente ao nº 1.210",
+                        ),
+                        ObstacleInput(kind="tree", side="b", start="130,00", extent="1,20", label="Ipê-amarelo"),
+                    ],
+                )
+            ],
+        )
+    )
     # one stall per section besides the holders' ones, and a second stall in the larger sections
     extra = []
     for section in regime.sections:
         line = regime.line(section.lines[0]) if section.lines else None
         sized = line is not None and line.front is not None
         for k in range(2 if section.order and section.order <= 3 else 1):
-            extra.append(StallRequest(key=f"{section.id}-{k + 1}", section=section.id,
-                                      line=line.id if line else None,
-                                      front=None if sized else Decimal("3.00"),
-                                      depth=None if sized else Decimal("2.50"), equipment="banca"))
+            extra.append(
+                StallRequest(
+                    key=f"{section.id}-{k + 1}",
+                    section=section.id,
+                    line=line.id if line else None,
+                    front=None if sized else Decimal("3.00"),
+                    depth=None if sized else Decimal("2.50"),
+                    equipment="banca",
+                )
+            )
     _lay_out_with_holders(site, extra)
     return site
 
@@ -1192,35 +1597,74 @@ def _demo_sao_bento(regime: Regime) -> Site:
     named = next((s for s in regime.sites if s.kind == "street-segment"), None)
     schedule = regime.schedules[0] if regime.schedules else None
     days = schedule.days if schedule else ()
-    site = save_site(SiteInput(
-        name=named.label if named else "Rua do evento", kind="street", regime=regime.id,
-        regime_site=named.id if named else "", schedule=schedule.id if schedule else "",
-        first_day=days[0].date if days else None, last_day=days[-1].date if days else None,
-        gap="1,00", numbering="odd-even", avoid=("garage", "hydrant"),
-        notes="Espaço de segurança entre estruturas definido pela Administração para o evento "
-              "(art. 9º, § 10; art. 11, § 4º); garagem e hidrante livres — dado de demonstração.",
-        segments=[SegmentInput(street=named.label if named else "Rua do evento",
-                               from_street=(named.from_ or "") if named else "",
-                               to_street=(named.to or "") if named else "",
-                               length="80,00", width="8,00", sides="both",
-                               obstacles=[ObstacleInput(kind="garage", side="a", start="42,00", extent="3,00",
-                                                        label="Garagem do nº 215"),
-                                          ObstacleInput(kind="hydrant", side="b", start="30,00", extent="0,50")])],
-    ))
-    kinds = (("barraca", "3.00", "3.00", "0"), ("trailer", "4.50", "2.20", "1.20"), ("carrinho-pipoca", "1.50",
-             "1.00", "0"), ("reboque", "3.50", "2.00", "1.00"), ("barraca", "3.00", "3.00", "0"))
-    extra = [StallRequest(key=f"posicao-{i + 1:02d}", equipment=kinds[i % len(kinds)][0],
-                          front=Decimal(kinds[i % len(kinds)][1]), depth=Decimal(kinds[i % len(kinds)][2]),
-                          hitch=Decimal(kinds[i % len(kinds)][3])) for i in range(24)]
+    site = save_site(
+        SiteInput(
+            name=named.label if named else "Rua do evento",
+            kind="street",
+            regime=regime.id,
+            regime_site=named.id if named else "",
+            schedule=schedule.id if schedule else "",
+            first_day=days[0].date if days else None,
+            last_day=days[-1].date if days else None,
+            gap="1,00",
+            numbering="odd-even",
+            avoid=("garage", "hydrant"),
+            notes="Espaço de segurança entre estruturas definido pela Administração para o evento "
+            "(art. 9º, § 10; art. 11, § 4º); garagem e hidrante livres — dado de demonstração.",
+            segments=[
+                SegmentInput(
+                    street=named.label if named else "Rua do evento",
+                    from_street=(named.from_ or "") if named else "",
+                    to_street=(named.to or "") if named else "",
+                    length="80,00",
+                    width="8,00",
+                    sides="both",
+                    obstacles=[
+                        ObstacleInput(kind="garage", side="a", start="42,00", extent="3,00", label="Garagem do nº 215"),
+                        ObstacleInput(kind="hydrant", side="b", start="30,00", extent="0,50"),
+                    ],
+                )
+            ],
+        )
+    )
+    kinds = (
+        ("barraca", "3.00", "3.00", "0"),
+        ("trailer", "4.50", "2.20", "1.20"),
+        ("carrinho-pipoca", "1.50", "1.00", "0"),
+        ("reboque", "3.50", "2.00", "1.00"),
+        ("barraca", "3.00", "3.00", "0"),
+    )
+    extra = [
+        StallRequest(
+            key=f"posicao-{i + 1:02d}",
+            equipment=kinds[i % len(kinds)][0],
+            front=Decimal(kinds[i % len(kinds)][1]),
+            depth=Decimal(kinds[i % len(kinds)][2]),
+            hitch=Decimal(kinds[i % len(kinds)][3]),
+        )
+        for i in range(24)
+    ]
     _lay_out_with_holders(site, extra)
     return site
 
 
 def _demo_ilha(regime: Regime) -> Site:
     points = [s for s in regime.sites if s.kind == "beach-point"]
-    return save_site(SiteInput(
-        name="Praia — pontos de cadeiras e guarda-sol", kind="beach", regime=regime.id,
-        notes="Locação de cadeiras e guarda-sol só nestes pontos (art. 23, § 2º; Anexo I).",
-        points=[PointInput(code=p.label.split(" — ")[0], label=p.label, description=p.description or "",
-                           regime_site=p.id, basis=p.basis) for p in points],
-    ))
+    return save_site(
+        SiteInput(
+            name="Praia — pontos de cadeiras e guarda-sol",
+            kind="beach",
+            regime=regime.id,
+            notes="Locação de cadeiras e guarda-sol só nestes pontos (art. 23, § 2º; Anexo I).",
+            points=[
+                PointInput(
+                    code=p.label.split(" — ")[0],
+                    label=p.label,
+                    description=p.description or "",
+                    regime_site=p.id,
+                    basis=p.basis,
+                )
+                for p in points
+            ],
+        )
+    )

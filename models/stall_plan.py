@@ -49,8 +49,19 @@ from models.money import format_factor, parse_typed
 from models.regimes import Regime
 
 __all__ = [
-    "GRID", "NUDGE", "NUDGE_LARGE", "MIN_SIZE", "Box", "Changes", "HolderInfo", "SizeLimit", "LegendEntry",
-    "StallPlan", "legend", "legend_entry", "kept_free_kinds",
+    "GRID",
+    "NUDGE",
+    "NUDGE_LARGE",
+    "MIN_SIZE",
+    "Box",
+    "Changes",
+    "HolderInfo",
+    "SizeLimit",
+    "LegendEntry",
+    "StallPlan",
+    "legend",
+    "legend_entry",
+    "kept_free_kinds",
 ]
 
 GRID = 100  # mm: the 0,10 m grid the stalls snap to
@@ -108,19 +119,44 @@ class Box:
         return self.y + self.across
 
     def placed(self) -> PlacedStall:
-        return PlacedStall(key=str(self.number), number=self.number, side=self.side, x=from_mm(self.x),
-                           y=from_mm(self.y), width=from_mm(self.front), depth=from_mm(self.depth),
-                           rotation=self.rotation, hitch=from_mm(self.hitch), section=self.section, line=self.line,
-                           holder=self.holder, holder_id=self.holder_id, equipment=self.equipment,
-                           end_vendor=self.end_vendor)
+        return PlacedStall(
+            key=str(self.number),
+            number=self.number,
+            side=self.side,
+            x=from_mm(self.x),
+            y=from_mm(self.y),
+            width=from_mm(self.front),
+            depth=from_mm(self.depth),
+            rotation=self.rotation,
+            hitch=from_mm(self.hitch),
+            section=self.section,
+            line=self.line,
+            holder=self.holder,
+            holder_id=self.holder_id,
+            equipment=self.equipment,
+            end_vendor=self.end_vendor,
+        )
 
     @classmethod
     def from_placed(cls, uid: int, stall: PlacedStall, holder_name: str | None = None) -> Box:
-        return cls(uid=uid, number=stall.number, side=stall.side, x=to_mm(stall.x), y=to_mm(stall.y),
-                   front=to_mm(stall.width), depth=to_mm(stall.depth), hitch=to_mm(stall.hitch or 0),
-                   rotation=stall.rotation, section=stall.section, line=stall.line, equipment=stall.equipment,
-                   end_vendor=stall.end_vendor, holder=stall.holder, holder_id=stall.holder_id,
-                   holder_name=holder_name)
+        return cls(
+            uid=uid,
+            number=stall.number,
+            side=stall.side,
+            x=to_mm(stall.x),
+            y=to_mm(stall.y),
+            front=to_mm(stall.width),
+            depth=to_mm(stall.depth),
+            hitch=to_mm(stall.hitch or 0),
+            rotation=stall.rotation,
+            section=stall.section,
+            line=stall.line,
+            equipment=stall.equipment,
+            end_vendor=stall.end_vendor,
+            holder=stall.holder,
+            holder_id=stall.holder_id,
+            holder_name=holder_name,
+        )
 
 
 Changes = dict[int, "Box | None"]
@@ -173,27 +209,42 @@ def _runs(indexes: list[int], names: Sequence[str]) -> str:
     return ", ".join(parts)
 
 
-def legend_entry(regime: Regime, section: str | None, equipment: str | None = None,
-                 end_vendor: bool = False) -> LegendEntry:
+def legend_entry(
+    regime: Regime, section: str | None, equipment: str | None = None, end_vendor: bool = False
+) -> LegendEntry:
     """The colour a stall is drawn in: its section's (art. 9º), else its equipment's, else neutral."""
     if end_vendor:
-        return LegendEntry("end-vendor", "Ponta de feira", _END_VENDOR, "comércio nas pontas da feira",
-                           _cite_end_vendors(regime))
+        return LegendEntry(
+            "end-vendor", "Ponta de feira", _END_VENDOR, "comércio nas pontas da feira", _cite_end_vendors(regime)
+        )
     sections = regime.sections
     found = next((s for s in sections if s.id == section), None) if section else None
     if found is not None and found.colour is not None:
         colour = found.colour
-        same = [i for i, s in enumerate(sections) if s.colour is not None
-                and (s.colour.name, s.colour.hex) == (colour.name, colour.hex)]
+        same = [
+            i
+            for i, s in enumerate(sections)
+            if s.colour is not None and (s.colour.name, s.colour.hex) == (colour.name, colour.hex)
+        ]
         numerals = [s.numeral for s in sections]
         detail = ("Seção " if len(same) == 1 else "Seções ") + _runs(same, numerals)
-        return LegendEntry(f"colour:{colour.name}:{colour.hex}", colour.name[:1].upper() + colour.name[1:],
-                           colour.hex or _NEUTRAL, detail, regime.cite(colour.basis))
+        return LegendEntry(
+            f"colour:{colour.name}:{colour.hex}",
+            colour.name[:1].upper() + colour.name[1:],
+            colour.hex or _NEUTRAL,
+            detail,
+            regime.cite(colour.basis),
+        )
     kinds = [e.id for e in regime.equipment_kinds]
     if equipment and equipment in kinds and not any(s.colour for s in sections):
         kind = regime.equipment_kinds[kinds.index(equipment)]
-        return LegendEntry(f"equipment:{equipment}", kind.label, _PALETTE[kinds.index(equipment) % len(_PALETTE)],
-                           "equipamento", regime.cite(kind.basis))
+        return LegendEntry(
+            f"equipment:{equipment}",
+            kind.label,
+            _PALETTE[kinds.index(equipment) % len(_PALETTE)],
+            "equipamento",
+            regime.cite(kind.basis),
+        )
     if found is not None:
         return LegendEntry("section", "Sem cor no ato", _NEUTRAL, "seção sem cor definida")
     return LegendEntry("none", "Banca", _NEUTRAL, "sem seção")
@@ -211,8 +262,11 @@ def legend(regime: Regime, stalls: Iterable[tuple[str | None, str | None, bool]]
     seen: dict[str, tuple[tuple, LegendEntry]] = {}
     for section, equipment, end_vendor in stalls:
         entry = legend_entry(regime, section, equipment, end_vendor)
-        rank = (0, order.get(section or "", 999)) if entry.key.startswith("colour") else (
-            (1, kinds.get(equipment or "", 999)) if entry.key.startswith("equipment") else (2, 0))
+        rank = (
+            (0, order.get(section or "", 999))
+            if entry.key.startswith("colour")
+            else ((1, kinds.get(equipment or "", 999)) if entry.key.startswith("equipment") else (2, 0))
+        )
         if entry.key not in seen or rank < seen[entry.key][0]:
             seen[entry.key] = (rank, entry)
     return [entry for _, entry in sorted(seen.values(), key=lambda pair: (pair[0], pair[1].label))]
@@ -342,27 +396,36 @@ class StallPlan:
         regime = self.regime
         if box.end_vendor and regime.layout and regime.layout.end_vendors:
             rule = regime.layout.end_vendors
-            return SizeLimit(to_mm(rule.front), to_mm(rule.depth),
-                             f"ponta de feira: até {format_metres(rule.front)} × {format_metres(rule.depth)}",
-                             regime.cite(rule.basis))
+            return SizeLimit(
+                to_mm(rule.front),
+                to_mm(rule.depth),
+                f"ponta de feira: até {format_metres(rule.front)} × {format_metres(rule.depth)}",
+                regime.cite(rule.basis),
+            )
         line_id = box.line
         section = next((s for s in regime.sections if s.id == box.section), None) if box.section else None
         if not line_id and section is not None and len(section.lines) == 1:
             line_id = section.lines[0]
         line = next((ln for ln in regime.lines if ln.id == line_id), None) if line_id else None
         if line is not None and line.front is not None and line.depth is not None:
-            return SizeLimit(to_mm(line.front), to_mm(line.depth),
-                             f"ramo {line.label}: até {format_metres(line.front)} × {format_metres(line.depth)}",
-                             regime.cite(line.basis))
+            return SizeLimit(
+                to_mm(line.front),
+                to_mm(line.depth),
+                f"ramo {line.label}: até {format_metres(line.front)} × {format_metres(line.depth)}",
+                regime.cite(line.basis),
+            )
         kind = next((e for e in regime.equipment_kinds if e.id == box.equipment), None) if box.equipment else None
         if kind is not None:
             front = kind.max_front if kind.max_front is not None else kind.front
             depth = kind.max_depth if kind.max_depth is not None else kind.depth
             if front is not None or depth is not None:
                 shown = " × ".join(format_metres(v) if v is not None else "—" for v in (front, depth))
-                return SizeLimit(to_mm(front) if front is not None else None,
-                                 to_mm(depth) if depth is not None else None,
-                                 f"{kind.label}: até {shown}", regime.cite(kind.basis))
+                return SizeLimit(
+                    to_mm(front) if front is not None else None,
+                    to_mm(depth) if depth is not None else None,
+                    f"{kind.label}: até {shown}",
+                    regime.cite(kind.basis),
+                )
         return SizeLimit(None, None, "o ato não fixa tamanho máximo para esta banca")
 
     def next_number(self) -> int:
@@ -471,24 +534,34 @@ class StallPlan:
         clamped: what was typed is what is kept, or the reason it cannot be."""
         limit = self.limits(self.stalls[uid])
         out = []
-        for key, label, text, most in (("front", "Frente", front, limit.max_front),
-                                       ("depth", "Profundidade", depth, limit.max_depth)):
+        for key, label, text, most in (
+            ("front", "Frente", front, limit.max_front),
+            ("depth", "Profundidade", depth, limit.max_depth),
+        ):
             metres = parse_typed(text, what=label, field=key)
             if metres <= 0:
-                raise UserError(f"{label}: informe um valor maior que zero (veio {format_factor(metres)} m).",
-                                field=key)
+                raise UserError(
+                    f"{label}: informe um valor maior que zero (veio {format_factor(metres)} m).", field=key
+                )
             mm = metres * 1000
             if mm != mm.to_integral_value():
-                raise UserError(f"{label}: {format_factor(metres)} m — use no máximo três casas decimais "
-                                f"(milímetros).", field=key)
+                raise UserError(
+                    f"{label}: {format_factor(metres)} m — use no máximo três casas decimais (milímetros).", field=key
+                )
             mm = int(mm)
             if mm < MIN_SIZE:
-                raise UserError(f"{label}: {format_metres(mm, mm=True)} — o mapa não desenha banca menor que "
-                                f"{format_metres(MIN_SIZE, mm=True)}.", field=key)
+                raise UserError(
+                    f"{label}: {format_metres(mm, mm=True)} — o mapa não desenha banca menor que "
+                    f"{format_metres(MIN_SIZE, mm=True)}.",
+                    field=key,
+                )
             if most is not None and mm > most:
                 basis = f" ({limit.basis})" if limit.basis else ""
-                raise UserError(f"{label}: {format_metres(mm, mm=True)} passa do máximo que o ato permite "
-                                f"a esta banca — {limit.text}{basis}.", field=key)
+                raise UserError(
+                    f"{label}: {format_metres(mm, mm=True)} passa do máximo que o ato permite "
+                    f"a esta banca — {limit.text}{basis}.",
+                    field=key,
+                )
             out.append(mm)
         return out[0], out[1]
 
@@ -565,8 +638,9 @@ class StallPlan:
             x += b.along + self.gap
         return out
 
-    def added(self, *, section: str | None = None, equipment: str | None = None, side: str = "a",
-              x: int = 0) -> tuple[int, Changes]:
+    def added(
+        self, *, section: str | None = None, equipment: str | None = None, side: str = "a", x: int = 0
+    ) -> tuple[int, Changes]:
         """A new free stall with the next number, the size its line allows (else 3,00 × 2,50 m), on its
         section's side (else ``side``) against the kerb, at ``x`` (on the grid)."""
         regime = self.regime
@@ -579,8 +653,18 @@ class StallPlan:
             side = "a"
         line = found.lines[0] if found is not None and len(found.lines) == 1 else None
         uid = self._new_uid()
-        probe = Box(uid=uid, number=self.next_number(), side=side, x=0, y=0, front=3000, depth=2500,
-                    section=section, line=line, equipment=equipment)
+        probe = Box(
+            uid=uid,
+            number=self.next_number(),
+            side=side,
+            x=0,
+            y=0,
+            front=3000,
+            depth=2500,
+            section=section,
+            line=line,
+            equipment=equipment,
+        )
         limit = self.limits(probe)
         front = limit.max_front if limit.max_front is not None else 3000
         depth = limit.max_depth if limit.max_depth is not None else 2500
@@ -623,29 +707,50 @@ class StallPlan:
         if box.holder_id == holder.permit_id:
             return {}
         if box.holder_id is not None:
-            raise UserError(f"A banca {box.number} já tem titular (permissão nº {box.holder}, "
-                            f"{box.holder_name or 'titular'}): libere a banca antes.", field="stall")
+            raise UserError(
+                f"A banca {box.number} já tem titular (permissão nº {box.holder}, "
+                f"{box.holder_name or 'titular'}): libere a banca antes.",
+                field="stall",
+            )
         other = next((b for b in self.stalls.values() if b.holder_id == holder.permit_id), None)
         number = other.number if other is not None else (elsewhere or {}).get(holder.permit_id)
         if number is not None:
-            raise UserError(f"A permissão nº {holder.number} ({holder.name}) já ocupa a banca {number} deste "
-                            "local: um titular ocupa uma só banca por local.", field="holder")
+            raise UserError(
+                f"A permissão nº {holder.number} ({holder.name}) já ocupa a banca {number} deste "
+                "local: um titular ocupa uma só banca por local.",
+                field="holder",
+            )
         return {uid: replace(box, holder=holder.number, holder_id=holder.permit_id, holder_name=holder.name)}
 
     def unassigned(self, uids: Iterable[int]) -> Changes:
-        return {u: replace(self.stalls[u], holder=None, holder_id=None, holder_name=None)
-                for u in uids if u in self.stalls and self.stalls[u].holder_id is not None}
+        return {
+            u: replace(self.stalls[u], holder=None, holder_id=None, holder_name=None)
+            for u in uids
+            if u in self.stalls and self.stalls[u].holder_id is not None
+        }
 
-    def auto(self, extra: Sequence[StallRequest] = (), *,
-             names: Mapping[int, str] | None = None) -> tuple[Changes, Layout]:
+    def auto(
+        self, extra: Sequence[StallRequest] = (), *, names: Mapping[int, str] | None = None
+    ) -> tuple[Changes, Layout]:
         """Lay out again the plan's stalls (with their holders) and ``extra`` requests
         (:func:`models.layout.auto_layout` with the site's gap, numbering and limits). Stalls that do not
         fit leave the plan and are listed in the layout's ``unplaced``, with the reason."""
         held = {b.holder_id for b in self.stalls.values() if b.holder_id is not None}
-        requests = [StallRequest(key=f"#{b.uid}", section=b.section, line=b.line, front=from_mm(b.front),
-                                 depth=from_mm(b.depth), hitch=from_mm(b.hitch), holder=b.holder,
-                                 holder_id=b.holder_id, equipment=b.equipment, end_vendor=b.end_vendor)
-                    for b in self.boxes()]
+        requests = [
+            StallRequest(
+                key=f"#{b.uid}",
+                section=b.section,
+                line=b.line,
+                front=from_mm(b.front),
+                depth=from_mm(b.depth),
+                hitch=from_mm(b.hitch),
+                holder=b.holder,
+                holder_id=b.holder_id,
+                equipment=b.equipment,
+                end_vendor=b.end_vendor,
+            )
+            for b in self.boxes()
+        ]
         requests += [r for r in extra if r.holder_id is None or r.holder_id not in held]
         layout = self.plan.auto(requests)
         names = dict(names or {})
@@ -667,13 +772,26 @@ class StallPlan:
         mine = []
         for b in self.boxes():
             section = sections.get(b.section or "")
-            mine.append({
-                "number": b.number, "segment": self.position, "section": b.section,
-                "section_numeral": section.numeral if section else None, "line": b.line, "side": b.side,
-                "x": from_mm(b.x), "y": from_mm(b.y), "width": from_mm(b.front), "depth": from_mm(b.depth),
-                "hitch": from_mm(b.hitch), "rotation": b.rotation, "end_vendor": b.end_vendor,
-                "equipment": b.equipment, "holder": b.holder, "holder_name": b.holder_name,
-            })
+            mine.append(
+                {
+                    "number": b.number,
+                    "segment": self.position,
+                    "section": b.section,
+                    "section_numeral": section.numeral if section else None,
+                    "line": b.line,
+                    "side": b.side,
+                    "x": from_mm(b.x),
+                    "y": from_mm(b.y),
+                    "width": from_mm(b.front),
+                    "depth": from_mm(b.depth),
+                    "hitch": from_mm(b.hitch),
+                    "rotation": b.rotation,
+                    "end_vendor": b.end_vendor,
+                    "equipment": b.equipment,
+                    "holder": b.holder,
+                    "holder_name": b.holder_name,
+                }
+            )
         others = [s for s in base.get("stalls", []) if s.get("segment", 0) != self.position]
         out = dict(base)
         out["stalls"] = sorted(others + mine, key=lambda s: s["number"])

@@ -27,9 +27,40 @@ CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
 _LINE_BREAKS = re.compile("[\t\n\r]")
 _LINE_END = re.compile("\r\n|\r|\n")
 
-_C0_NAMES = ("NUL", "SOH", "STX", "ETX", "EOT", "ENQ", "ACK", "BEL", "BS", "HT", "LF", "VT", "FF", "CR", "SO",
-             "SI", "DLE", "DC1", "DC2", "DC3", "DC4", "NAK", "SYN", "ETB", "CAN", "EM", "SUB", "ESC", "FS", "GS",
-             "RS", "US")
+_C0_NAMES = (
+    "NUL",
+    "SOH",
+    "STX",
+    "ETX",
+    "EOT",
+    "ENQ",
+    "ACK",
+    "BEL",
+    "BS",
+    "HT",
+    "LF",
+    "VT",
+    "FF",
+    "CR",
+    "SO",
+    "SI",
+    "DLE",
+    "DC1",
+    "DC2",
+    "DC3",
+    "DC4",
+    "NAK",
+    "SYN",
+    "ETB",
+    "CAN",
+    "EM",
+    "SUB",
+    "ESC",
+    "FS",
+    "GS",
+    "RS",
+    "US",
+)
 
 
 def char_name(char: str) -> str:
@@ -53,10 +84,14 @@ def control_problem(text: str, *, multiline: bool = False) -> str | None:
     if match is None:
         return None
     if match.group() in "\t\n\r":
-        return (f"O texto tem uma quebra de linha ou tabulação na posição {match.start() + 1} e este campo tem "
-                f"uma linha só: apague-a.")
-    return (f"O texto tem um caractere de controle {char_name(match.group())} na posição {match.start() + 1}, "
-            f"que não é texto: apague-o e digite de novo.")
+        return (
+            f"O texto tem uma quebra de linha ou tabulação na posição {match.start() + 1} e este campo tem "
+            f"uma linha só: apague-a."
+        )
+    return (
+        f"O texto tem um caractere de controle {char_name(match.group())} na posição {match.start() + 1}, "
+        f"que não é texto: apague-o e digite de novo."
+    )
 
 
 def _picture(match: re.Match) -> str:
@@ -103,9 +138,11 @@ def _split_line(line: str, delimiter: str, number: int, name: str) -> list[str]:
             while True:
                 close = line.find('"', i)
                 if close < 0:
-                    raise UserError(f"{name}, linha {number}: aspas abertas na coluna {len(cells) + 1} que não "
-                                    f"se fecham nesta linha; corrija as aspas (uma célula de várias linhas não "
-                                    f"é aceita em CSV: salve a planilha como .xlsx). Nenhuma linha foi lida.")
+                    raise UserError(
+                        f"{name}, linha {number}: aspas abertas na coluna {len(cells) + 1} que não "
+                        f"se fecham nesta linha; corrija as aspas (uma célula de várias linhas não "
+                        f"é aceita em CSV: salve a planilha como .xlsx). Nenhuma linha foi lida."
+                    )
                 value.append(line[i:close])
                 if line.startswith('""', close):
                     value.append('"')
@@ -115,16 +152,20 @@ def _split_line(line: str, delimiter: str, number: int, name: str) -> list[str]:
                 break
             cells.append("".join(value))
             if i < end and line[i] != delimiter:
-                raise UserError(f"{name}, linha {number}: texto depois das aspas que fecham a coluna "
-                                f"{len(cells)}; corrija as aspas (nenhuma linha foi lida).")
+                raise UserError(
+                    f"{name}, linha {number}: texto depois das aspas que fecham a coluna "
+                    f"{len(cells)}; corrija as aspas (nenhuma linha foi lida)."
+                )
         else:
             stop = line.find(delimiter, i)
             stop = end if stop < 0 else stop
             cell = line[i:stop]
             if '"' in cell:
-                raise UserError(f"{name}, linha {number}: aspas soltas na coluna {len(cells) + 1} "
-                                f"(«{visible(cell)}»); uma coluna com aspas começa e termina com elas "
-                                f"(nenhuma linha foi lida).")
+                raise UserError(
+                    f"{name}, linha {number}: aspas soltas na coluna {len(cells) + 1} "
+                    f"(«{visible(cell)}»); uma coluna com aspas começa e termina com elas "
+                    f"(nenhuma linha foi lida)."
+                )
             cells.append(cell)
             i = stop
         if i >= end:

@@ -89,15 +89,28 @@ def check_password(password: str, stored: str) -> bool:
         scheme, n, r, p, salt, key = stored.split("$")
         if scheme != "scrypt":
             return False
-        got = hashlib.scrypt(password.encode("utf-8"), salt=bytes.fromhex(salt), n=int(n), r=int(r), p=int(p),
-                             dklen=len(bytes.fromhex(key)))
+        got = hashlib.scrypt(
+            password.encode("utf-8"),
+            salt=bytes.fromhex(salt),
+            n=int(n),
+            r=int(r),
+            p=int(p),
+            dklen=len(bytes.fromhex(key)),
+        )
     except (ValueError, TypeError):
         return False
     return hmac.compare_digest(got, bytes.fromhex(key))
 
 
-def _validate(errors: dict, *, username: str | None = None, name: str | None = None, role: str | None = None,
-              password: str | None = None, confirm: str | None = None) -> None:
+def _validate(
+    errors: dict,
+    *,
+    username: str | None = None,
+    name: str | None = None,
+    role: str | None = None,
+    password: str | None = None,
+    confirm: str | None = None,
+) -> None:
     if username is not None:
         if not username:
             errors["username"] = "Informe o nome de usuário (login)."
@@ -145,8 +158,9 @@ def create_user(*, username: str, name: str, role: str, password: str, confirm: 
         with db.atomic():
             return User.create(username=username, name=name, role=role, password_hash=hash_password(password))
     except IntegrityError:  # another desk created this login after the check above
-        raise FieldErrors({"username": f"Já existe o usuário {username} (acabou de ser criado em outra mesa)."}) \
-            from None
+        raise FieldErrors(
+            {"username": f"Já existe o usuário {username} (acabou de ser criado em outra mesa)."}
+        ) from None
 
 
 _DECOY: list[str] = []
@@ -178,16 +192,23 @@ def authenticate(username: str, password: str, *, now: _dt.datetime | None = Non
     matches = check_password(password or "", user.password_hash if user is not None else _decoy_hash())
     throttle = LoginThrottle.get_or_none(LoginThrottle.key == key)
     if throttle is not None and throttle.locked_until is not None and throttle.locked_until > now:
-        raise UserError(f"Login bloqueado por excesso de tentativas: tente de novo às "
-                        f"{throttle.locked_until:%H:%M} de {throttle.locked_until:%d/%m/%Y}.", field="password")
+        raise UserError(
+            f"Login bloqueado por excesso de tentativas: tente de novo às "
+            f"{throttle.locked_until:%H:%M} de {throttle.locked_until:%d/%m/%Y}.",
+            field="password",
+        )
     if user is not None and user.active and matches:
         with session.acting_as(user.as_session()), db.atomic():
             User.update(last_login=now).where(User.id == user.id).execute()
             if throttle is not None:
                 LoginThrottle.delete().where(LoginThrottle.key == key).execute()
         return user
-    fresh = throttle is None or throttle.locked_until is not None or throttle.last_failure is None or \
-        now - throttle.last_failure > _dt.timedelta(minutes=LOCK_MINUTES)  # a lock served, or failures long ago
+    fresh = (
+        throttle is None
+        or throttle.locked_until is not None
+        or throttle.last_failure is None
+        or now - throttle.last_failure > _dt.timedelta(minutes=LOCK_MINUTES)
+    )  # a lock served, or failures long ago
     failures = 1 if fresh else throttle.failures + 1
     locked = now + _dt.timedelta(minutes=LOCK_MINUTES) if failures >= MAX_FAILURES else None
     with db.atomic():
@@ -195,15 +216,22 @@ def authenticate(username: str, password: str, *, now: _dt.datetime | None = Non
             LoginThrottle.insert(key=key, failures=failures, last_failure=now, locked_until=locked).execute()
         else:
             LoginThrottle.update(failures=failures, last_failure=now, locked_until=locked).where(
-                LoginThrottle.key == key).execute()
-        audit.append(table_name="app_user", record_id=str(user.id) if user is not None else "",
-                     action="login-fail", username=_shown_login(login),
-                     note=f"tentativa {failures} seguida" + (f"; bloqueado até {locked:%d/%m/%Y %H:%M}"
-                                                              if locked else ""))
+                LoginThrottle.key == key
+            ).execute()
+        audit.append(
+            table_name="app_user",
+            record_id=str(user.id) if user is not None else "",
+            action="login-fail",
+            username=_shown_login(login),
+            note=f"tentativa {failures} seguida" + (f"; bloqueado até {locked:%d/%m/%Y %H:%M}" if locked else ""),
+        )
     pause(failure_delay(failures))
     if locked is not None:
-        raise UserError(f"Usuário ou senha incorretos. Login bloqueado por {LOCK_MINUTES} minutos após "
-                        f"{MAX_FAILURES} tentativas seguidas.", field="password")
+        raise UserError(
+            f"Usuário ou senha incorretos. Login bloqueado por {LOCK_MINUTES} minutos após "
+            f"{MAX_FAILURES} tentativas seguidas.",
+            field="password",
+        )
     return _refuse()
 
 
@@ -219,15 +247,20 @@ def _shown_login(login: str) -> str:
 
 
 def _claim(user: User, **changes) -> None:
-    updated = (User.update(version=User.version + 1, **changes)
-               .where((User.id == user.id) & (User.version == user.version)).execute())
+    updated = (
+        User.update(version=User.version + 1, **changes)
+        .where((User.id == user.id) & (User.version == user.version))
+        .execute()
+    )
     if updated != 1:
         raise UserError(f"O usuário {user.username} foi alterado em outra mesa; reabra a lista.")
 
 
 def _last_admin(user: User) -> bool:
-    return user.role == "administrador" and User.select().where(
-        (User.role == "administrador") & User.active & (User.id != user.id)).count() == 0
+    return (
+        user.role == "administrador"
+        and User.select().where((User.role == "administrador") & User.active & (User.id != user.id)).count() == 0
+    )
 
 
 def change_role(user: User, role: str) -> User:
@@ -283,8 +316,10 @@ class UserRow:
 
 
 def user_rows() -> list[UserRow]:
-    return [UserRow(u.id, u.username, u.name, u.role, u.role_label, u.active, u.last_login)
-            for u in User.select().order_by(User.username)]
+    return [
+        UserRow(u.id, u.username, u.name, u.role, u.role_label, u.active, u.last_login)
+        for u in User.select().order_by(User.username)
+    ]
 
 
 def get_user(user_id: int) -> User:

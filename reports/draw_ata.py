@@ -21,30 +21,46 @@ def draw_ata_context(draw: Draw | int) -> dict:
     group_info = {g["group"]: g for g in result.get("groups", [])}
     if not group_info:
         group_info[""] = {
-            "group": "", "label": "", "vacancies": result.get("vacancies"),
-            "quota_reserved": result.get("quota_reserved", 0), "note": result.get("note", ""),
+            "group": "",
+            "label": "",
+            "vacancies": result.get("vacancies"),
+            "quota_reserved": result.get("quota_reserved", 0),
+            "note": result.get("note", ""),
             "draw_required": result.get("draw_required", True),
         }
     groups = []
     for gid, info in sorted(group_info.items()):
         mine = [e for e in entries if e.group == gid]
-        groups.append({
-            "id": gid, "label": info.get("label") or gid, "vacancies": info.get("vacancies"),
-            "quota_reserved": info.get("quota_reserved", 0), "note": info.get("note", ""),
-            "holders": [e for e in mine if e.role == "holder"],
-            "alternates": [e for e in mine if e.role == "alternate"],
-            "others": [e for e in mine if e.role == "other"],
-        })
+        groups.append(
+            {
+                "id": gid,
+                "label": info.get("label") or gid,
+                "vacancies": info.get("vacancies"),
+                "quota_reserved": info.get("quota_reserved", 0),
+                "note": info.get("note", ""),
+                "holders": [e for e in mine if e.role == "holder"],
+                "alternates": [e for e in mine if e.role == "alternate"],
+                "others": [e for e in mine if e.role == "other"],
+            }
+        )
     drawn = sorted((e for e in entries if e.position is not None), key=lambda e: e.position)
     site = draw.site
     if site and site in regime.ids("site"):
         site = regime.site(site).label
     return {
-        "draw": draw, "regime": regime, "groups": groups, "has_groups": any(g["id"] for g in groups),
-        "drawn": drawn, "excluded": [e for e in entries if e.role == "excluded"],
-        "list_lines": draw.list_text.splitlines(), "officials": draw.official_list,
-        "steps": ALGORITHM_STEPS, "problems": verify_draw(draw), "replacement": replacement_of(draw),
-        "site": site, **letterhead(regime),
+        "draw": draw,
+        "regime": regime,
+        "groups": groups,
+        "has_groups": any(g["id"] for g in groups),
+        "drawn": drawn,
+        "excluded": [e for e in entries if e.role == "excluded"],
+        "list_lines": draw.list_text.splitlines(),
+        "officials": draw.official_list,
+        "steps": ALGORITHM_STEPS,
+        "problems": verify_draw(draw),
+        "replacement": replacement_of(draw),
+        "site": site,
+        **letterhead(regime),
     }
 
 

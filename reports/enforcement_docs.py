@@ -55,12 +55,21 @@ def record_context(record: enf.Record, *, today=None) -> dict:
             infractions.append({"code": code, "label": code, "article": ""})
             continue
         infractions.append({"code": code, "label": item.label, "article": regime.cite(item.article)})
-    conditional = [s for item in proposal.get("infractions", []) for s in item["sanctions"]
-                   if s.get("condition") and not s.get("condition_met")]
+    conditional = [
+        s
+        for item in proposal.get("infractions", [])
+        for s in item["sanctions"]
+        if s.get("condition") and not s.get("condition_met")
+    ]
     rules = regime.penalties.record if regime.penalties is not None else None
-    unsigned = (f"{rules.unsigned_valid.text} ({regime.cite_item(rules.unsigned_valid)})"
-                if record.signature != "signed" and rules is not None and rules.unsigned_valid is not None
-                and rules.unsigned_valid.text else "")
+    unsigned = (
+        f"{rules.unsigned_valid.text} ({regime.cite_item(rules.unsigned_valid)})"
+        if record.signature != "signed"
+        and rules is not None
+        and rules.unsigned_valid is not None
+        and rules.unsigned_valid.text
+        else ""
+    )
     items = enf.items_of(record)
     fee = enf.depot_fee(record, today) if record.kind == "seizure" and items else None
     permit = record.permit if record.permit_id else None
@@ -76,18 +85,41 @@ def record_context(record: enf.Record, *, today=None) -> dict:
     contests = []
     for c in enf.contests_of(record):
         contests.append({"c": c, "new_amount": format_brl(c.new_amount) if c.new_amount is not None else ""})
-    charges = [{"number": c.number, "label": c.label, "amount": format_brl(c.amount), "status": c.status_label,
-                "due": c.due_on} for c in enf.charges_of(record)]
+    charges = [
+        {
+            "number": c.number,
+            "label": c.label,
+            "amount": format_brl(c.amount),
+            "status": c.status_label,
+            "due": c.due_on,
+        }
+        for c in enf.charges_of(record)
+    ]
     return {
-        "record": record, "regime": regime, "title": record.kind_label, "proposal": proposal,
-        "infractions": infractions, "conditional": conditional, "deadlines": enf.deadline_rows(record, today),
-        "witnesses": record.witness_data, "signature_text": SIGNATURE_TEXT.get(record.signature, record.signature),
-        "unsigned_text": unsigned, "decision_labels": enf.DECISION_LABELS,
-        "items": items, "fee": fee, "seizure": regime.seizure, "files": enf.files_of(record),
-        "permit_text": permit_text, "refers": refers,
-        "relation_text": enf.RELATIONS.get(record.relation, record.relation), "followers": followers,
-        "contests": contests, "charges": charges, "situation": enf.situation(record),
-        "fine_total": format_brl(enf.charged_fines_total(record)), "scope": describe.SCOPES.get(record.scope, record.scope),
+        "record": record,
+        "regime": regime,
+        "title": record.kind_label,
+        "proposal": proposal,
+        "infractions": infractions,
+        "conditional": conditional,
+        "deadlines": enf.deadline_rows(record, today),
+        "witnesses": record.witness_data,
+        "signature_text": SIGNATURE_TEXT.get(record.signature, record.signature),
+        "unsigned_text": unsigned,
+        "decision_labels": enf.DECISION_LABELS,
+        "items": items,
+        "fee": fee,
+        "seizure": regime.seizure,
+        "files": enf.files_of(record),
+        "permit_text": permit_text,
+        "refers": refers,
+        "relation_text": enf.RELATIONS.get(record.relation, record.relation),
+        "followers": followers,
+        "contests": contests,
+        "charges": charges,
+        "situation": enf.situation(record),
+        "fine_total": format_brl(enf.charged_fines_total(record)),
+        "scope": describe.SCOPES.get(record.scope, record.scope),
         **letterhead(regime),
     }
 

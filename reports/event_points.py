@@ -24,10 +24,16 @@ def event_sheet_context(event_id: int) -> dict:
         site = regime.site(site).label
     point = row.point_draw
     return {
-        "regime": regime, "draw": draw, "state": state, "event": row, "site": site, "point": point,
+        "regime": regime,
+        "draw": draw,
+        "state": state,
+        "event": row,
+        "site": site,
+        "point": point,
         "assignments": [(i, point_label(p), name, pid) for i, (pid, name, p) in enumerate(row.assignments, 1)],
         "list_lines": point.list_text.splitlines() if point else [],
-        "officials": point.official_list if point else [], "steps": ALGORITHM_STEPS,
+        "officials": point.official_list if point else [],
+        "steps": ALGORITHM_STEPS,
         **letterhead(regime),
     }
 

@@ -19,8 +19,8 @@ from pathlib import Path
 from typing import TypeVar
 
 from models.errors import UserError
-from models.outfile import resolve_target
 from models.fee_report import FeeReport, fee_report
+from models.outfile import resolve_target
 
 FORMATS = {
     "xlsx": ("Planilha Excel", "Planilha Excel (*.xlsx)"),
@@ -55,8 +55,11 @@ def check_target(path: str | Path, fmt: str) -> Path:
     target = Path(raw).expanduser()
     suffix = target.suffix.lower()
     if suffix in _KNOWN_SUFFIXES and _KNOWN_SUFFIXES[suffix] != fmt:
-        raise UserError(f"O arquivo {target.name} tem extensão {suffix}, mas o formato pedido é {fmt}: "
-                        f"use .{fmt} ou escolha o formato {_KNOWN_SUFFIXES[suffix]}.", field="out")
+        raise UserError(
+            f"O arquivo {target.name} tem extensão {suffix}, mas o formato pedido é {fmt}: "
+            f"use .{fmt} ou escolha o formato {_KNOWN_SUFFIXES[suffix]}.",
+            field="out",
+        )
     try:
         return _checked(target)
     except OSError as exc:  # a name too long for the file system, a path through a file…
@@ -68,8 +71,9 @@ def _checked(target: Path) -> Path:
     if target.is_dir():
         raise UserError(f"{target} é uma pasta: informe o nome do arquivo a gravar.", field="out")
     if not folder.is_dir():
-        raise UserError(f"A pasta {folder} não existe: crie-a ou escolha outro caminho para {target.name}.",
-                        field="out")
+        raise UserError(
+            f"A pasta {folder} não existe: crie-a ou escolha outro caminho para {target.name}.", field="out"
+        )
     if not os.access(folder, os.W_OK | os.X_OK) or (target.exists() and not os.access(target, os.W_OK)):
         raise UserError(f"Sem permissão para gravar {target.name} em {folder}.", field="out")
     resolve_target(target)  # a device, a fifo: refused before the month is gathered
@@ -92,16 +96,34 @@ def write_report(report: FeeReport, fmt: str, path: str | Path, *, progress: Pro
     return write_fee_report_pdf(report, path, progress=progress)
 
 
-def export_fee_report(year: int, month: int, fmt: str, path: str | Path, *, today: _dt.date | None = None,
-                      progress: Progress | None = None) -> tuple[Path, FeeReport]:
+def export_fee_report(
+    year: int,
+    month: int,
+    fmt: str,
+    path: str | Path,
+    *,
+    today: _dt.date | None = None,
+    progress: Progress | None = None,
+) -> tuple[Path, FeeReport]:
     """Gather the month and write it to ``path`` atomically; returns the path and the report written."""
     today = today or _dt.date.today()
-    return export_report(lambda gathering: fee_report(year, month, today=today, progress=gathering), write_report,
-                         fmt, path, progress=progress)
+    return export_report(
+        lambda gathering: fee_report(year, month, today=today, progress=gathering),
+        write_report,
+        fmt,
+        path,
+        progress=progress,
+    )
 
 
-def export_report(gather: Callable[[Progress], R], write: Callable[..., Path], fmt: str, path: str | Path, *,
-                  progress: Progress | None = None) -> tuple[Path, R]:
+def export_report(
+    gather: Callable[[Progress], R],
+    write: Callable[..., Path],
+    fmt: str,
+    path: str | Path,
+    *,
+    progress: Progress | None = None,
+) -> tuple[Path, R]:
     """Gather a report and write it to ``path`` atomically — the fee and the sanctions reports' export.
 
     ``gather(progress)`` reads the database; ``write(report, fmt, path, progress=…)`` writes the file (into a

@@ -101,8 +101,9 @@ def bar_chart(report: FeeReport, *, width: int = 680, height: int = 260) -> Char
     return bar_chart_svg(report.by_kind, f"Cobrado × pago por tipo — {report.label}", width=width, height=height)
 
 
-def bar_chart_svg(groups, title: str, *, series: tuple[str, str] = ("Cobrado", "Pago"), width: int = 680,
-                  height: int = 260) -> Chart:
+def bar_chart_svg(
+    groups, title: str, *, series: tuple[str, str] = ("Cobrado", "Pago"), width: int = 680, height: int = 260
+) -> Chart:
     """Two bars per group — ``charged`` and ``paid`` of each (``key`` names it) — as SVG; shared by the fee and the
     sanctions reports. ``series`` names the two bars in the legend and the tooltips."""
     brl = Brl()
@@ -111,25 +112,32 @@ def bar_chart_svg(groups, title: str, *, series: tuple[str, str] = ("Cobrado", "
     peak = max([g.charged for g in groups] + [Decimal(0)])
     step = _nice_step(peak)
     ceiling = step * max(1, math.ceil(peak / step)) if peak > 0 else step * 4
-    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
-           f'viewBox="0 0 {width} {height}" style="width: 100%; height: auto;" role="img" '
-           'font-family="DejaVu Sans, Arial, sans-serif" font-size="10">',
-           f"<title>{escape(title)}</title>",
-           f'<rect x="0" y="0" width="{width}" height="{height}" fill="#ffffff"/>']
+    out = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
+        f'viewBox="0 0 {width} {height}" style="width: 100%; height: auto;" role="img" '
+        'font-family="DejaVu Sans, Arial, sans-serif" font-size="10">',
+        f"<title>{escape(title)}</title>",
+        f'<rect x="0" y="0" width="{width}" height="{height}" fill="#ffffff"/>',
+    ]
     # legend
     gap = max(90, 30 + 7 * len(series[0]))  # the second legend entry after the first one's words
-    out.append(f'<rect x="{left}" y="8" width="12" height="12" fill="{CHARGED_COLOUR}"/>'
-               f'<text x="{left + 17}" y="18">{escape(series[0])}</text>'
-               f'<rect x="{left + gap}" y="8" width="12" height="12" fill="{PAID_COLOUR}"/>'
-               f'<text x="{left + gap + 17}" y="18">{escape(series[1])}</text>')
+    out.append(
+        f'<rect x="{left}" y="8" width="12" height="12" fill="{CHARGED_COLOUR}"/>'
+        f'<text x="{left + 17}" y="18">{escape(series[0])}</text>'
+        f'<rect x="{left + gap}" y="8" width="12" height="12" fill="{PAID_COLOUR}"/>'
+        f'<text x="{left + gap + 17}" y="18">{escape(series[1])}</text>'
+    )
     # gridlines and axis labels
     value = Decimal(0)
     while value <= ceiling:
         y = top + plot_h - float(value / ceiling) * plot_h
-        out.append(f'<line x1="{left}" y1="{y:.1f}" x2="{width - right}" y2="{y:.1f}" stroke="#d5ddd7" '
-                   f'stroke-width="1"/>')
-        out.append(f'<text x="{left - 6}" y="{y + 3.5:.1f}" text-anchor="end" fill="#555555">'
-                   f"{escape(_axis_label(value))}</text>")
+        out.append(
+            f'<line x1="{left}" y1="{y:.1f}" x2="{width - right}" y2="{y:.1f}" stroke="#d5ddd7" stroke-width="1"/>'
+        )
+        out.append(
+            f'<text x="{left - 6}" y="{y + 3.5:.1f}" text-anchor="end" fill="#555555">'
+            f"{escape(_axis_label(value))}</text>"
+        )
         value += step
     out.append(f'<line x1="{left}" y1="{top + plot_h}" x2="{width - right}" y2="{top + plot_h}" stroke="#555555"/>')
     n = max(len(groups), 1)
@@ -138,18 +146,24 @@ def bar_chart_svg(groups, title: str, *, series: tuple[str, str] = ("Cobrado", "
     for i, g in enumerate(groups):
         centre = left + slot * (i + 0.5)
         # each value over its bar, running outwards from the gap between the two: they never overlap
-        for offset, amount, colour, name, anchor, tx in ((-bar - 2, g.charged, CHARGED_COLOUR, series[0].lower(), "end",
-                                                          bar),
-                                                         (2, g.paid, PAID_COLOUR, series[1].lower(), "start", 0)):
+        for offset, amount, colour, name, anchor, tx in (
+            (-bar - 2, g.charged, CHARGED_COLOUR, series[0].lower(), "end", bar),
+            (2, g.paid, PAID_COLOUR, series[1].lower(), "start", 0),
+        ):
             h = float(amount / ceiling) * plot_h if ceiling else 0.0
             x, y = centre + offset, top + plot_h - h
-            out.append(f'<rect x="{x:.1f}" y="{y:.1f}" width="{bar:.1f}" height="{h:.1f}" fill="{colour}">'
-                       f"<title>{escape(f'{g.key} — {name}: {brl(amount)}')}</title></rect>")
-            out.append(f'<text x="{x + tx:.1f}" y="{y - 3:.1f}" text-anchor="{anchor}" font-size="8" '
-                       f'fill="#333333">{escape(brl(amount))}</text>')
+            out.append(
+                f'<rect x="{x:.1f}" y="{y:.1f}" width="{bar:.1f}" height="{h:.1f}" fill="{colour}">'
+                f"<title>{escape(f'{g.key} — {name}: {brl(amount)}')}</title></rect>"
+            )
+            out.append(
+                f'<text x="{x + tx:.1f}" y="{y - 3:.1f}" text-anchor="{anchor}" font-size="8" '
+                f'fill="#333333">{escape(brl(amount))}</text>'
+            )
         for k, line in enumerate(_wrap(g.key)):
-            out.append(f'<text x="{centre:.1f}" y="{top + plot_h + 14 + 11 * k}" text-anchor="middle">'
-                       f"{escape(line)}</text>")
+            out.append(
+                f'<text x="{centre:.1f}" y="{top + plot_h + 14 + 11 * k}" text-anchor="middle">{escape(line)}</text>'
+            )
     out.append("</svg>")
     return Chart(Markup("".join(out)), width, height)
 
@@ -159,14 +173,20 @@ def bar_chart_svg(groups, title: str, *, series: tuple[str, str] = ("Cobrado", "
 
 # One charge of the annex. The 20.000 rows of a large month are built here, not in the template's loop: each
 # distinct text is escaped once (names, labels, formulas and bases repeat), which keeps the page under a second.
-CHARGE_ROW = ('<tr{css}><td>{number}</td><td>{holder}</td><td>{permit}</td><td>{label}<br>'
-              '<span class="small">{formula} — {basis}</span></td><td>{due}</td>'
-              '<td class="num" align="right">{amount}</td><td class="num" align="right">{paid}</td>'
-              '<td class="num" align="right">{open}</td><td>{situation}</td></tr>\n')
-DELINQUENT_ROW = ('<tr><td>{holder}{permits}</td><td>{document}</td><td class="num" align="right">{count}</td>'
-                  '<td class="num" align="right">{amount}</td><td>{since}</td><td class="small">{charges}</td></tr>\n')
-PAYMENT_ROW = ('<tr><td>{day}</td><td>{number}</td><td>{holder}</td><td>{kind}</td><td>{reference}</td>'
-               '<td class="num" align="right">{amount}</td><td>{by}</td></tr>\n')
+CHARGE_ROW = (
+    "<tr{css}><td>{number}</td><td>{holder}</td><td>{permit}</td><td>{label}<br>"
+    '<span class="small">{formula} — {basis}</span></td><td>{due}</td>'
+    '<td class="num" align="right">{amount}</td><td class="num" align="right">{paid}</td>'
+    '<td class="num" align="right">{open}</td><td>{situation}</td></tr>\n'
+)
+DELINQUENT_ROW = (
+    '<tr><td>{holder}{permits}</td><td>{document}</td><td class="num" align="right">{count}</td>'
+    '<td class="num" align="right">{amount}</td><td>{since}</td><td class="small">{charges}</td></tr>\n'
+)
+PAYMENT_ROW = (
+    "<tr><td>{day}</td><td>{number}</td><td>{holder}</td><td>{kind}</td><td>{reference}</td>"
+    '<td class="num" align="right">{amount}</td><td>{by}</td></tr>\n'
+)
 
 
 class Escaper:
@@ -185,10 +205,22 @@ def _charge_rows(charges, brl: Brl, day, progress: Progress | None, total: int) 
     rows = []
     for done, c in enumerate(charges, start=1):
         css = ' class="cancelled"' if c.situation == CANCELLED else (' class="late"' if c.overdue else "")
-        rows.append(CHARGE_ROW.format(
-            css=css, number=esc(c.number), holder=esc(c.holder), permit=esc(c.permit), label=esc(c.label),
-            formula=esc(c.formula), basis=esc(c.basis), due=day(c.due_on), amount=brl(c.amount), paid=brl(c.paid),
-            open=brl(c.open), situation=esc(c.situation)))
+        rows.append(
+            CHARGE_ROW.format(
+                css=css,
+                number=esc(c.number),
+                holder=esc(c.holder),
+                permit=esc(c.permit),
+                label=esc(c.label),
+                formula=esc(c.formula),
+                basis=esc(c.basis),
+                due=day(c.due_on),
+                amount=brl(c.amount),
+                paid=brl(c.paid),
+                open=brl(c.open),
+                situation=esc(c.situation),
+            )
+        )
         if progress is not None and done % 2000 == 0:
             progress(done, total)
     return rows
@@ -198,10 +230,20 @@ def _delinquent_rows(delinquents, brl: Brl, day) -> Markup:
     """The delinquents' table rows, as the template wrote them (escaped as jinja escapes), built here: thousands
     of holders in a large month."""
     esc = markup_escape
-    return Markup("".join(DELINQUENT_ROW.format(
-        holder=esc(d.holder), permits=f'<br><span class="small">permissão {esc(d.permits)}</span>' if d.permits else "",
-        document=esc(d.document), count=d.count, amount=esc(brl(d.amount)), since=esc(day(d.oldest_due)),
-        charges=esc(d.charges)) for d in delinquents))
+    return Markup(
+        "".join(
+            DELINQUENT_ROW.format(
+                holder=esc(d.holder),
+                permits=f'<br><span class="small">permissão {esc(d.permits)}</span>' if d.permits else "",
+                document=esc(d.document),
+                count=d.count,
+                amount=esc(brl(d.amount)),
+                since=esc(day(d.oldest_due)),
+                charges=esc(d.charges),
+            )
+            for d in delinquents
+        )
+    )
 
 
 def fee_report_html(report: FeeReport, *, progress: Progress | None = None) -> str:
@@ -219,14 +261,32 @@ def fee_report_html(report: FeeReport, *, progress: Progress | None = None) -> s
     total = len(report.charges) + len(report.payments)
     rows = _charge_rows(report.charges, brl, day, progress, total)
     esc = Escaper()
-    payments = Markup("".join(
-        PAYMENT_ROW.format(day=day(p.paid_on), number=esc(p.charge), holder=esc(p.holder), kind=esc(p.kind_label),
-                           reference=esc(p.reference), amount=brl(p.amount), by=esc(p.recorded_by))
-        for p in report.payments))
-    html = render("fee_report.html.j2", report=report, totals=report.totals, charges=Markup("".join(rows)),
-                  payments=payments, delinquents=_delinquent_rows(report.delinquents, brl, day),
-                  chart=bar_chart(report), brl=brl, cents=cents,
-                  month_title=report.label[:1].upper() + report.label[1:])
+    payments = Markup(
+        "".join(
+            PAYMENT_ROW.format(
+                day=day(p.paid_on),
+                number=esc(p.charge),
+                holder=esc(p.holder),
+                kind=esc(p.kind_label),
+                reference=esc(p.reference),
+                amount=brl(p.amount),
+                by=esc(p.recorded_by),
+            )
+            for p in report.payments
+        )
+    )
+    html = render(
+        "fee_report.html.j2",
+        report=report,
+        totals=report.totals,
+        charges=Markup("".join(rows)),
+        payments=payments,
+        delinquents=_delinquent_rows(report.delinquents, brl, day),
+        chart=bar_chart(report),
+        brl=brl,
+        cents=cents,
+        month_title=report.label[:1].upper() + report.label[1:],
+    )
     if progress is not None:
         progress(total, total)
     return html

@@ -66,8 +66,15 @@ TITLE, SUBTITLE, HEADER, LONG_TEXT = "Praça título", "Praça subtítulo", "Pra
 STYLES = {
     TITLE: {"bold": True, "font_size": 14, "font_color": GREEN},
     SUBTITLE: {"italic": True, "font_size": 9, "font_color": "#555555"},
-    HEADER: {"bold": True, "font_color": "#FFFFFF", "bg_color": GREEN, "text_wrap": True, "valign": "top",
-             "border": 1, "border_color": "#FFFFFF"},
+    HEADER: {
+        "bold": True,
+        "font_color": "#FFFFFF",
+        "bg_color": GREEN,
+        "text_wrap": True,
+        "valign": "top",
+        "border": 1,
+        "border_color": "#FFFFFF",
+    },
     LONG_TEXT: {"text_wrap": True, "valign": "top"},
     "Praça texto": {},
     "Praça moeda": {"num_format": MONEY},
@@ -315,15 +322,22 @@ class Book:
     """An XlsxWriter workbook with the report's formats (each names its font) and its sheets made in tab order."""
 
     def __init__(self, path: Path, title: str, sheets: Sequence[str]):
-        self.wb = xlsxwriter.Workbook(str(path), {
-            "constant_memory": True,  # rows stream to disk: a 20.000-charge month in little memory
-            "strings_to_formulas": False, "strings_to_numbers": False, "strings_to_urls": False,
-            "remove_timezone": True,
-            "default_format_properties": {"font_name": FONT, "font_size": FONT_SIZE},
-        })
+        self.wb = xlsxwriter.Workbook(
+            str(path),
+            {
+                "constant_memory": True,  # rows stream to disk: a 20.000-charge month in little memory
+                "strings_to_formulas": False,
+                "strings_to_numbers": False,
+                "strings_to_urls": False,
+                "remove_timezone": True,
+                "default_format_properties": {"font_name": FONT, "font_size": FONT_SIZE},
+            },
+        )
         self.wb.set_properties({"title": title, "author": "Praça", "comments": "Gerado pelo Praça"})
-        self.formats = {name: self.wb.add_format({"font_name": FONT, "font_size": FONT_SIZE, **props})
-                        for name, props in STYLES.items()}
+        self.formats = {
+            name: self.wb.add_format({"font_name": FONT, "font_size": FONT_SIZE, **props})
+            for name, props in STYLES.items()
+        }
         self.sheets = {name: self.wb.add_worksheet(name) for name in sheets}
 
 
@@ -339,8 +353,18 @@ class Sheet:
     ``report`` is any report with ``label``, ``agency``, ``municipality``, ``today`` and ``generated_at`` (the
     monthly fee report, the sanctions report)."""
 
-    def __init__(self, book: Book, title: str, report, columns, *, heading: str, freeze_col: str = "A",
-                 note: str = "", key_columns: int = 1):
+    def __init__(
+        self,
+        book: Book,
+        title: str,
+        report,
+        columns,
+        *,
+        heading: str,
+        freeze_col: str = "A",
+        note: str = "",
+        key_columns: int = 1,
+    ):
         self.book, self.title, self.columns = book, title, columns
         self.ws = ws = book.sheets[title]
         self.fmt = book.formats
@@ -404,8 +428,14 @@ class Sheet:
 
     def wrapped(self, values, widths: Sequence[float]) -> int:
         """A row of wrapped text: its height from the longest cell."""
-        lines = max((_lines(v.value if isinstance(v, Styled) else v, w) for v, w in zip(values, widths)
-                     if isinstance(v.value if isinstance(v, Styled) else v, str)), default=1)
+        lines = max(
+            (
+                _lines(v.value if isinstance(v, Styled) else v, w)
+                for v, w in zip(values, widths)
+                if isinstance(v.value if isinstance(v, Styled) else v, str)
+            ),
+            default=1,
+        )
         return self.append(values, height=row_height(lines) if lines > 1 else None)
 
     def rows(self, items, progress=None) -> int:
@@ -497,9 +527,16 @@ def write_fee_report_xlsx(report: FeeReport, path: str | Path, *, progress: Prog
 
 def _write_fee_report(book: Book, report: FeeReport, tick) -> None:
     # the lists first: the summaries store what their formulas give on them
-    charges = Sheet(book, "Cobranças", report, CHARGE_COLUMNS, heading="Cobranças com vencimento no mês",
-                    freeze_col="B", key_columns=2,
-                    note="Pago: quitado da cobrança, até o valor cobrado; canceladas não somam")
+    charges = Sheet(
+        book,
+        "Cobranças",
+        report,
+        CHARGE_COLUMNS,
+        heading="Cobranças com vencimento no mês",
+        freeze_col="B",
+        key_columns=2,
+        note="Pago: quitado da cobrança, até o valor cobrado; canceladas não somam",
+    )
     last = charges.rows(report.charges, tick)
     charges.filter(last)
     charges.skip()
@@ -519,26 +556,56 @@ def _write_fee_report(book: Book, report: FeeReport, tick) -> None:
     payments.total(["Total recebido", None, None, None, None, f_sum(payments.area("Valor")), None])
 
     # delinquents, then the revocation candidates (the chief decides)
-    late = Sheet(book, "Inadimplentes", report, DELINQUENT_COLUMNS, heading="Inadimplentes",
-                 note=f"cobranças com vencimento até {date_br(report.last_day)} vencidas e não pagas")
+    late = Sheet(
+        book,
+        "Inadimplentes",
+        report,
+        DELINQUENT_COLUMNS,
+        heading="Inadimplentes",
+        note=f"cobranças com vencimento até {date_br(report.last_day)} vencidas e não pagas",
+    )
     last = late.rows(report.delinquents, tick)
     late.filter(last)
     late.skip()
-    late.total(["Total", None, f_sum(late.area("Cobranças vencidas"), money=False),
-                f_sum(late.area("Valor vencido")), None, None, None])
+    late.total(
+        [
+            "Total",
+            None,
+            f_sum(late.area("Cobranças vencidas"), money=False),
+            f_sum(late.area("Valor vencido")),
+            None,
+            None,
+            None,
+        ]
+    )
     late.skip()
-    late.append([Styled("Candidatos à cassação (lista para a decisão da chefia; o Praça nunca cassa por conta "
-                        "própria)", "Praça total")])
+    late.append(
+        [
+            Styled(
+                "Candidatos à cassação (lista para a decisão da chefia; o Praça nunca cassa por conta própria)",
+                "Praça total",
+            )
+        ]
+    )
     if report.candidates:
-        headers = ("Titular", "Permissão", "Meses sem pagamento", "Valor em atraso", "Desde", "Base legal",
-                   "Situação")
+        headers = ("Titular", "Permissão", "Meses sem pagamento", "Valor em atraso", "Desde", "Base legal", "Situação")
         widths = [w for _n, w, *_r in DELINQUENT_COLUMNS]
-        late.append([Styled(h, HEADER) for h in headers],
-                    height=row_height(max(_lines(h, w, bold=True) for h, w in zip(headers, widths))))
+        late.append(
+            [Styled(h, HEADER) for h in headers],
+            height=row_height(max(_lines(h, w, bold=True) for h, w in zip(headers, widths))),
+        )
         for cand in report.candidates:
-            late.append([cand.holder, cand.permit_number, Styled(len(cand.months), "Praça número"),
-                         Styled(cand.amount, "Praça moeda"), f"{cand.months[0][5:]}/{cand.months[0][:4]}",
-                         cand.basis, cand.text])
+            late.append(
+                [
+                    cand.holder,
+                    cand.permit_number,
+                    Styled(len(cand.months), "Praça número"),
+                    Styled(cand.amount, "Praça moeda"),
+                    f"{cand.months[0][5:]}/{cand.months[0][:4]}",
+                    cand.basis,
+                    cand.text,
+                ]
+            )
     else:
         late.append(["Nenhuma permissão com os meses de atraso que o ato prevê."])
 
@@ -550,13 +617,26 @@ def _write_fee_report(book: Book, report: FeeReport, tick) -> None:
         ("Por seção", "Seção", report.by_section, "Seção"),
         ("Por tipo", "Tipo de cobrança", report.by_kind, "Tipo"),
     ):
-        columns = ((heading, 46, None), ("Cobranças", 12, COUNT), ("Cobrado", 16, MONEY), ("Pago", 16, MONEY),
-                   ("Em aberto", 16, MONEY), ("Vencido", 16, MONEY))
+        columns = (
+            (heading, 46, None),
+            ("Cobranças", 12, COUNT),
+            ("Cobrado", 16, MONEY),
+            ("Pago", 16, MONEY),
+            ("Em aberto", 16, MONEY),
+            ("Vencido", 16, MONEY),
+        )
         by_kind = breakdown_sheet(
-            book, report, title, columns, [(g.key,) for g in groups],
+            book,
+            report,
+            title,
+            columns,
+            [(g.key,) for g in groups],
             heading=f"{report.title.replace(' — ' + report.label, '')} por {heading.lower()}",
             note="cada valor é uma fórmula sobre a aba Cobranças",
-            criteria=[(c(column), 0)], sums=sums, exclude=(c("Situação"), CANCELLED))
+            criteria=[(c(column), 0)],
+            sums=sums,
+            exclude=(c("Situação"), CANCELLED),
+        )
     _summary(book, report, charges, payments, late, by_kind)
     tick()
 
@@ -581,14 +661,20 @@ def _summary(book: Book, report: FeeReport, charges: Sheet, payments: Sheet, lat
     c = charges.area
     live = (c("Situação"), "<>", CANCELLED, None)
     money_rows = (
-        ("Cobrado (vencimento no mês, sem as canceladas)", f_sumifs(c("Valor"), [live]),
-         "soma de Valor em Cobranças, sem as canceladas"),
+        (
+            "Cobrado (vencimento no mês, sem as canceladas)",
+            f_sumifs(c("Valor"), [live]),
+            "soma de Valor em Cobranças, sem as canceladas",
+        ),
         ("Pago", f_sum(c("Pago")), "pago sobre as cobranças do mês, até o valor de cada uma"),
         ("Em aberto", f_sum(c("Em aberto")), "cobrado − pago"),
         ("Vencido", f_sum(c("Vencido")), f"em aberto com vencimento antes de {date_br(report.today)}"),
         ("Recebido no mês", f_sum(payments.area("Valor")), "pagamentos com data no mês, de qualquer cobrança"),
-        ("Inadimplência acumulada", f_sum(late.area("Valor vencido")),
-         f"vencido e não pago em cobranças com vencimento até {date_br(report.last_day)}"),
+        (
+            "Inadimplência acumulada",
+            f_sum(late.area("Valor vencido")),
+            f"vencido e não pago em cobranças com vencimento até {date_br(report.last_day)}",
+        ),
     )
     count_rows = (
         ("Cobranças (sem as canceladas)", f_countifs([(c("Nº"), "nonblank", None, None), live])),
@@ -599,20 +685,35 @@ def _summary(book: Book, report: FeeReport, charges: Sheet, payments: Sheet, lat
         ("Candidatos à cassação", len(report.candidates)),
     )
     sheet.figures(money_rows, count_rows)
-    sheet.append([Styled("Base legal de cada tipo de cobrança (como congelada nas cobranças do mês)",
-                         "Praça total")])
+    sheet.append([Styled("Base legal de cada tipo de cobrança (como congelada nas cobranças do mês)", "Praça total")])
     sheet.append([Styled(h, HEADER) for h in ("Tipo", "Cobranças", "Regime", "Base legal")])
     widths = [w for _n, w, *_r in columns]
     for basis in report.bases:
-        sheet.wrapped([Styled(basis.kind_label, LONG_TEXT), Styled(basis.count, "Praça número"),
-                       Styled(basis.regime_label, LONG_TEXT), Styled(basis.text, LONG_TEXT)], widths)
+        sheet.wrapped(
+            [
+                Styled(basis.kind_label, LONG_TEXT),
+                Styled(basis.count, "Praça número"),
+                Styled(basis.regime_label, LONG_TEXT),
+                Styled(basis.text, LONG_TEXT),
+            ],
+            widths,
+        )
     # the chart reads the breakdown by kind (Por tipo), itself formulas over the charge list
-    sheet.ws.insert_chart("F3", column_chart(book, "Por tipo", f"Cobrado × pago por tipo — {report.label}",
-                                             by_kind, series=(2, 3)))
+    sheet.ws.insert_chart(
+        "F3", column_chart(book, "Por tipo", f"Cobrado × pago por tipo — {report.label}", by_kind, series=(2, 3))
+    )
 
 
-def column_chart(book: Book, sheet: str, title: str, breakdown: "Breakdown", *, series: tuple[int, int] = (2, 3),
-                 y_title: str = "R$", number_format: str = MONEY):
+def column_chart(
+    book: Book,
+    sheet: str,
+    title: str,
+    breakdown: "Breakdown",
+    *,
+    series: tuple[int, int] = (2, 3),
+    y_title: str = "R$",
+    number_format: str = MONEY,
+):
     """A native clustered column chart of two money columns of a breakdown sheet (``series``: their 0-based
     indexes among the money columns' sheet columns) over its keys, with the values cached for readers that
     do not recalculate."""
@@ -622,16 +723,29 @@ def column_chart(book: Book, sheet: str, title: str, breakdown: "Breakdown", *, 
     colours = ("#1F4F45", "#7FB59A")
     for colour, col in zip(colours, series):
         values = [float(v) for v in breakdown.column(col)] or [0.0]
-        chart.add_series({
-            "name": [sheet, HEADER_ROW - 1, col], "name_data": [breakdown.headers[col]],
-            "categories": [sheet, first, 0, last, 0], "categories_data": keys,
-            "values": [sheet, first, col, last, col], "values_data": values,
-            "fill": {"color": colour}, "border": {"none": True},
-        })
+        chart.add_series(
+            {
+                "name": [sheet, HEADER_ROW - 1, col],
+                "name_data": [breakdown.headers[col]],
+                "categories": [sheet, first, 0, last, 0],
+                "categories_data": keys,
+                "values": [sheet, first, col, last, col],
+                "values_data": values,
+                "fill": {"color": colour},
+                "border": {"none": True},
+            }
+        )
     font = {"name": FONT, "size": 9}
     chart.set_title({"name": title, "name_font": {"name": FONT, "size": 11, "bold": True}})
-    chart.set_y_axis({"name": y_title, "num_format": number_format, "num_font": font,
-                      "name_font": font, "major_gridlines": {"visible": False}})
+    chart.set_y_axis(
+        {
+            "name": y_title,
+            "num_format": number_format,
+            "num_font": font,
+            "name_font": font,
+            "major_gridlines": {"visible": False},
+        }
+    )
     chart.set_x_axis({"num_font": font})
     chart.set_legend({"position": "bottom", "font": font})
     chart.set_size({"width": 640, "height": 320})
@@ -688,8 +802,9 @@ class Breakdown:
         return [r[index] for r in self.rows]
 
 
-def breakdown_sheet(book: Book, report, title: str, columns, rows, *, heading: str, note: str, criteria,
-                    sums=(), exclude=None) -> Breakdown:
+def breakdown_sheet(
+    book: Book, report, title: str, columns, rows, *, heading: str, note: str, criteria, sums=(), exclude=None
+) -> Breakdown:
     """A breakdown as live formulas over a list sheet: per line its lead cells (``rows``: the key and any text
     beside it), then the count and the money sums of the list's matching lines, then a total row.
 
@@ -704,8 +819,9 @@ def breakdown_sheet(book: Book, report, title: str, columns, rows, *, heading: s
     for values, combo in zip(rows, combos):
         row += 1
         # each key plain, and the line's keys together distinct (SUMIFS would merge lines differing only in case)
-        safe = combos.count(combo) == 1 and all(criteria_safe(values[index], [values[index]])
-                                                for _area, index in criteria)
+        safe = combos.count(combo) == 1 and all(
+            criteria_safe(values[index], [values[index]]) for _area, index in criteria
+        )
         keyed = [(area, xl_col_to_name(index), values[index]) for area, index in criteria]
         matching = lines.get(tuple(_fold(values[index]) for _area, index in criteria), [])
         count, money = group_formulas(row, keyed, sums, exclude, safe, matching)
@@ -719,7 +835,10 @@ def breakdown_sheet(book: Book, report, title: str, columns, rows, *, heading: s
     for i in range(lead, len(columns)):
         letter = xl_col_to_name(i)
         stored = sum((r[i] for r in results), Decimal(0))
-        totals.append(Formula(f"=SUM({letter}{FIRST}:{letter}{end})", int(stored)) if i == lead
-                      else Formula(f"=ROUND(SUM({letter}{FIRST}:{letter}{end}),2)", round2(stored)))
+        totals.append(
+            Formula(f"=SUM({letter}{FIRST}:{letter}{end})", int(stored))
+            if i == lead
+            else Formula(f"=ROUND(SUM({letter}{FIRST}:{letter}{end}),2)", round2(stored))
+        )
     sheet.total(["Total", *([None] * (lead - 1)), *totals])
     return Breakdown([name for name, *_r in columns], results, last)

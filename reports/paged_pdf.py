@@ -34,18 +34,30 @@ import resources
 from models.outfile import atomic_writer
 
 FONTS = Path(resources.__file__).resolve().parent / "fonts"
-FACES = (("DejaVuSans", "DejaVuSans.ttf"), ("DejaVuSans-Bold", "DejaVuSans-Bold.ttf"),
-         ("DejaVuSans-Oblique", "DejaVuSans-Oblique.ttf"), ("DejaVuSans-BoldOblique", "DejaVuSans-BoldOblique.ttf"))
+FACES = (
+    ("DejaVuSans", "DejaVuSans.ttf"),
+    ("DejaVuSans-Bold", "DejaVuSans-Bold.ttf"),
+    ("DejaVuSans-Oblique", "DejaVuSans-Oblique.ttf"),
+    ("DejaVuSans-BoldOblique", "DejaVuSans-BoldOblique.ttf"),
+)
 FONT, BOLD = "DejaVuSans", "DejaVuSans-Bold"
 MM = 72 / 25.4
 
 Progress = Callable[[int, int], None]
 
 # the look of report_common.html.j2 and receipt.html.j2: size (pt), colour, bold — per class
-CLASS_LOOK = {"agency": (12, "#1f4f45", True), "place": (10, "#1f4f45", False), "small": (7, "#555555", False),
-              "note": (7, "#555555", False), "foot": (7, "#555555", False), "muted": (None, "#595959", False),
-              "late": (None, "#b00020", False), "missing": (None, "#b00020", False), "big": (11, None, True),
-              "month": (11, None, False)}
+CLASS_LOOK = {
+    "agency": (12, "#1f4f45", True),
+    "place": (10, "#1f4f45", False),
+    "small": (7, "#555555", False),
+    "note": (7, "#555555", False),
+    "foot": (7, "#555555", False),
+    "muted": (None, "#595959", False),
+    "late": (None, "#b00020", False),
+    "missing": (None, "#b00020", False),
+    "big": (11, None, True),
+    "month": (11, None, False),
+}
 DARK, GRID, HEAD_LIGHT, TOTAL_BG = "#1f4f45", "#c9d3cc", "#e9efe9", "#e9efe9"
 
 
@@ -173,14 +185,29 @@ def svg_drawing(svg: Node, width: float):
             rw, rh = float(a.get("width", 0)), float(a.get("height", 0))
             group.add(Rect(x, h - y - rh, rw, rh, fillColor=HexColor(a.get("fill", "#000000")), strokeColor=None))
         elif el.tag == "line":
-            group.add(Line(float(a["x1"]), h - float(a["y1"]), float(a["x2"]), h - float(a["y2"]),
-                           strokeColor=HexColor(a.get("stroke", "#000000")),
-                           strokeWidth=float(a.get("stroke-width", 1))))
+            group.add(
+                Line(
+                    float(a["x1"]),
+                    h - float(a["y1"]),
+                    float(a["x2"]),
+                    h - float(a["y2"]),
+                    strokeColor=HexColor(a.get("stroke", "#000000")),
+                    strokeWidth=float(a.get("stroke-width", 1)),
+                )
+            )
         elif el.tag == "text":
             anchor = a.get("text-anchor", "start")
-            group.add(String(float(a["x"]), h - float(a["y"]), el.text(), fontName=FONT,
-                             fontSize=float(a.get("font-size", base)), textAnchor=anchor,
-                             fillColor=HexColor(a.get("fill", "#222222"))))
+            group.add(
+                String(
+                    float(a["x"]),
+                    h - float(a["y"]),
+                    el.text(),
+                    fontName=FONT,
+                    fontSize=float(a.get("font-size", base)),
+                    textAnchor=anchor,
+                    fillColor=HexColor(a.get("fill", "#222222")),
+                )
+            )
     scale = min(1.0, width / w)
     group.transform = (scale, 0, 0, scale, 0, 0)
     drawing = Drawing(w * scale, h * scale)
@@ -213,23 +240,29 @@ def _rows_table_class():
         def _lead_height(self, aw):
             total = 0.0
             for f in self.lead:
-                _w, h = f.wrap(aw, 10 ** 6)
+                _w, h = f.wrap(aw, 10**6)
                 total += h + f.getSpaceBefore() + f.getSpaceAfter()
             return total
 
         def wrap(self, aw, ah):
             self.width = aw
             head = self.header.height if self.header else 0
-            self._height = self._lead_height(aw) + head + sum(r.height for r in self.rows[self.start:])
+            self._height = self._lead_height(aw) + head + sum(r.height for r in self.rows[self.start :])
             return aw, self._height
 
         def _table(self, stop):
-            rows = ([self.header] if self.header else []) + self.rows[self.start:stop]
+            rows = ([self.header] if self.header else []) + self.rows[self.start : stop]
             style = list(self.base_style)
             for i, row in enumerate(rows):
                 style += [(cmd, (c0, r0 + i), (c1, r1 + i), *rest) for cmd, (c0, r0), (c1, r1), *rest in row.styles]
-            return Table([r.cells for r in rows], colWidths=self.widths, rowHeights=[r.height for r in rows],
-                         style=TableStyle(style), repeatRows=1 if self.header else 0, hAlign="LEFT")
+            return Table(
+                [r.cells for r in rows],
+                colWidths=self.widths,
+                rowHeights=[r.height for r in rows],
+                style=TableStyle(style),
+                repeatRows=1 if self.header else 0,
+                hAlign="LEFT",
+            )
 
         def split(self, aw, ah):
             room = ah - self._lead_height(aw) - (self.header.height if self.header else 0)
@@ -245,7 +278,7 @@ def _rows_table_class():
         def draw(self):
             y = self._height
             for f in [*self.lead, self._table(len(self.rows))]:
-                _w, h = f.wrap(self.width, 10 ** 6)
+                _w, h = f.wrap(self.width, 10**6)
                 y -= f.getSpaceBefore() + h
                 f.drawOn(self.canv, 0, y)
                 y -= f.getSpaceAfter()
@@ -271,8 +304,9 @@ def _page_setup(root: Node) -> PageSetup:
         return tuple(float(v) * MM for v in m.groups()) if m else None
 
     foot = re.search(r'@bottom-left\s*\{\s*content:\s*"([^"]*)"', css)
-    return PageSetup(margins(r"@page") or (15 * MM,) * 4, margins(r"@page annex"),
-                     htmllib.unescape(foot.group(1)) if foot else "")
+    return PageSetup(
+        margins(r"@page") or (15 * MM,) * 4, margins(r"@page annex"), htmllib.unescape(foot.group(1)) if foot else ""
+    )
 
 
 def register_fonts() -> None:
@@ -300,13 +334,30 @@ class _Builder:
 
         self.width, self.annex_width, self.receipt = width, annex_width, receipt
         size = 10 if receipt else 8.5
-        self.body = ParagraphStyle("body", fontName=FONT, fontSize=size, leading=size * 1.25, textColor="#222222",
-                                   spaceAfter=4)
-        self.h1 = ParagraphStyle("h1", parent=self.body, fontName=BOLD, fontSize=15 if receipt else 16, leading=20,
-                                 textColor="#222222" if receipt else DARK, spaceBefore=6, spaceAfter=4)
-        self.h2 = ParagraphStyle("h2", parent=self.body, fontName=BOLD, fontSize=11, leading=14,
-                                 textColor="#222222" if receipt else DARK, spaceBefore=10, spaceAfter=4,
-                                 borderPadding=(0, 0, 2, 0))
+        self.body = ParagraphStyle(
+            "body", fontName=FONT, fontSize=size, leading=size * 1.25, textColor="#222222", spaceAfter=4
+        )
+        self.h1 = ParagraphStyle(
+            "h1",
+            parent=self.body,
+            fontName=BOLD,
+            fontSize=15 if receipt else 16,
+            leading=20,
+            textColor="#222222" if receipt else DARK,
+            spaceBefore=6,
+            spaceAfter=4,
+        )
+        self.h2 = ParagraphStyle(
+            "h2",
+            parent=self.body,
+            fontName=BOLD,
+            fontSize=11,
+            leading=14,
+            textColor="#222222" if receipt else DARK,
+            spaceBefore=10,
+            spaceAfter=4,
+            borderPadding=(0, 0, 2, 0),
+        )
         self.cell_cache: dict = {}
         self.annex = False
 
@@ -397,8 +448,10 @@ class _Builder:
         size = 7.5 if listing else (9 if self.receipt else 8.5)
         pad = 2 if listing else 3
         trs = list(_walk(node, "tr"))
-        ncols = max((sum(int(td.attrs.get("colspan", 1)) for td in tr.children if isinstance(td, Node))
-                     for tr in trs), default=1)
+        ncols = max(
+            (sum(int(td.attrs.get("colspan", 1)) for td in tr.children if isinstance(td, Node)) for tr in trs),
+            default=1,
+        )
         # column widths: the first row that gives them (percent of the frame), the rest shared equally
         total = self.frame_width
         widths: list = [None] * ncols
@@ -421,18 +474,21 @@ class _Builder:
         scale = min(1.0, total / sum(widths))
         widths = [w * scale for w in widths]
 
-        style = ParagraphStyle(f"cell{size}", fontName=FONT, fontSize=size, leading=size * 1.22,
-                               textColor="#222222")
+        style = ParagraphStyle(f"cell{size}", fontName=FONT, fontSize=size, leading=size * 1.22, textColor="#222222")
         aligned = {}
 
         def pstyle(align: str, colour: str | None, bold: bool):
             key = (align, colour, bold)
             s = aligned.get(key)
             if s is None:
-                s = aligned[key] = ParagraphStyle(f"c{size}{key}", parent=style, alignment={"right": 2, "center": 1}
-                                                  .get(align, 0), textColor=colour or style.textColor,
-                                                  fontName=BOLD if bold else FONT,
-                                                  splitLongWords=align != "right")  # an amount stays whole
+                s = aligned[key] = ParagraphStyle(
+                    f"c{size}{key}",
+                    parent=style,
+                    alignment={"right": 2, "center": 1}.get(align, 0),
+                    textColor=colour or style.textColor,
+                    fontName=BOLD if bold else FONT,
+                    splitLongWords=align != "right",
+                )  # an amount stays whole
             return s
 
         header, rows = None, []
@@ -448,7 +504,7 @@ class _Builder:
             cells, cmds, col, height = [], [], 0, 0.0
             for td in tds:
                 span = int(td.attrs.get("colspan", 1))
-                width = sum(widths[col:col + span]) - 2 * pad
+                width = sum(widths[col : col + span]) - 2 * pad
                 align = td.attrs.get("align") or ("right" if "num" in td.classes else "left")
                 markup = _look(td.classes, inline(td))
                 if "num" in td.classes:  # white-space: nowrap — an amount is never broken at its space
@@ -459,8 +515,7 @@ class _Builder:
                 font = BOLD if bold else FONT
                 if plain and stringWidth(markup, font, size) <= width:
                     cells.append(markup)
-                    cmds += [("FONT", (col, 0), (col, 0), font, size),
-                             ("ALIGN", (col, 0), (col, 0), align.upper())]
+                    cmds += [("FONT", (col, 0), (col, 0), font, size), ("ALIGN", (col, 0), (col, 0), align.upper())]
                     if colour:
                         cmds.append(("TEXTCOLOR", (col, 0), (col, 0), colour))
                     h = size * 1.22
@@ -469,7 +524,7 @@ class _Builder:
                     key = (markup, width, align, colour, bold)
                     h = heights.get(key)
                     if h is None:
-                        h = heights[key] = p.wrap(width, 10 ** 6)[1]
+                        h = heights[key] = p.wrap(width, 10**6)[1]
                     cells.append(p)
                 if span > 1:
                     cmds.append(("SPAN", (col, 0), (col + span - 1, 0)))
@@ -488,9 +543,14 @@ class _Builder:
                 header = row
             else:
                 rows.append(row)
-        base = [("FONT", (0, 0), (-1, -1), FONT, size), ("VALIGN", (0, 0), (-1, -1), "TOP"), ("LEFTPADDING", (0, 0), (-1, -1), pad),
-                ("RIGHTPADDING", (0, 0), (-1, -1), pad), ("TOPPADDING", (0, 0), (-1, -1), pad),
-                ("BOTTOMPADDING", (0, 0), (-1, -1), pad)]
+        base = [
+            ("FONT", (0, 0), (-1, -1), FONT, size),
+            ("VALIGN", (0, 0), (-1, -1), "TOP"),
+            ("LEFTPADDING", (0, 0), (-1, -1), pad),
+            ("RIGHTPADDING", (0, 0), (-1, -1), pad),
+            ("TOPPADDING", (0, 0), (-1, -1), pad),
+            ("BOTTOMPADDING", (0, 0), (-1, -1), pad),
+        ]
         if grid:
             base.append(("GRID", (0, 0), (-1, -1), 0.5, DARK if "grid" in classes else "#555555"))
         elif "figures" in classes:
@@ -592,26 +652,57 @@ def write_html_pdf(html: str, path: str | Path, *, progress: Progress | None = N
     def mark(margins):
         def on_page(canvas, _doc):
             canvas._praca_margins = margins
+
         return on_page
 
     frames = {
-        "page": Frame(left, bottom, portrait[0] - left - right, portrait[1] - top - bottom, id="page",
-                      leftPadding=0, rightPadding=0, topPadding=0, bottomPadding=0),
-        "annex": Frame(a_left, a_bottom, wide[0] - a_left - a_right, wide[1] - a_top - a_bottom, id="annex",
-                       leftPadding=0, rightPadding=0, topPadding=0, bottomPadding=0),
+        "page": Frame(
+            left,
+            bottom,
+            portrait[0] - left - right,
+            portrait[1] - top - bottom,
+            id="page",
+            leftPadding=0,
+            rightPadding=0,
+            topPadding=0,
+            bottomPadding=0,
+        ),
+        "annex": Frame(
+            a_left,
+            a_bottom,
+            wide[0] - a_left - a_right,
+            wide[1] - a_top - a_bottom,
+            id="annex",
+            leftPadding=0,
+            rightPadding=0,
+            topPadding=0,
+            bottomPadding=0,
+        ),
     }
     builder = _Builder(setup, frames["page"]._width, frames["annex"]._width, receipt="masthead" not in html)
     story = builder.flowables(body)
     if progress is not None:
         progress(1, 2)
-    doc = BaseDocTemplate(str(path), pagesize=portrait, title=title, author="Praça", creator="Praça",
-                          lang="pt-BR",
-                          pageTemplates=[
-                              PageTemplate("page", [frames["page"]], pagesize=portrait,
-                                           onPage=mark(setup.margins), autoNextPageTemplate="page"),
-                              PageTemplate("annex", [frames["annex"]], pagesize=wide,
-                                           onPage=mark(setup.annex_margins or setup.margins),
-                                           autoNextPageTemplate="annex")])
+    doc = BaseDocTemplate(
+        str(path),
+        pagesize=portrait,
+        title=title,
+        author="Praça",
+        creator="Praça",
+        lang="pt-BR",
+        pageTemplates=[
+            PageTemplate(
+                "page", [frames["page"]], pagesize=portrait, onPage=mark(setup.margins), autoNextPageTemplate="page"
+            ),
+            PageTemplate(
+                "annex",
+                [frames["annex"]],
+                pagesize=wide,
+                onPage=mark(setup.annex_margins or setup.margins),
+                autoNextPageTemplate="annex",
+            ),
+        ],
+    )
     doc.build(story, canvasmaker=_numbered_canvas(setup.footer))
     if progress is not None:
         progress(2, 2)

@@ -57,8 +57,8 @@ from PySide6.QtGui import (
 from models.br import format_cnpj, format_cpf
 from models.errors import UserError
 from models.money import format_brl
-from models.permit_doc import PermitDocument
 from models.outfile import atomic_writer
+from models.permit_doc import PermitDocument
 from reports.templating import date_br, render
 
 __all__ = [
@@ -90,20 +90,62 @@ MUTED = QColor("#5b6660")
 SANS = ["DejaVu Sans", "Liberation Sans", "Arial"]  # the first shipped and registered (reports/qt_fonts.py)
 
 STATE_NAMES = {
-    "AC": "Acre", "AL": "Alagoas", "AP": "Amapá", "AM": "Amazonas", "BA": "Bahia", "CE": "Ceará",
-    "DF": "Distrito Federal", "ES": "Espírito Santo", "GO": "Goiás", "MA": "Maranhão",
-    "MT": "Mato Grosso", "MS": "Mato Grosso do Sul", "MG": "Minas Gerais", "PA": "Pará",
-    "PB": "Paraíba", "PR": "Paraná", "PE": "Pernambuco", "PI": "Piauí", "RJ": "Rio de Janeiro",
-    "RN": "Rio Grande do Norte", "RS": "Rio Grande do Sul", "RO": "Rondônia", "RR": "Roraima",
-    "SC": "Santa Catarina", "SP": "São Paulo", "SE": "Sergipe", "TO": "Tocantins",
+    "AC": "Acre",
+    "AL": "Alagoas",
+    "AP": "Amapá",
+    "AM": "Amazonas",
+    "BA": "Bahia",
+    "CE": "Ceará",
+    "DF": "Distrito Federal",
+    "ES": "Espírito Santo",
+    "GO": "Goiás",
+    "MA": "Maranhão",
+    "MT": "Mato Grosso",
+    "MS": "Mato Grosso do Sul",
+    "MG": "Minas Gerais",
+    "PA": "Pará",
+    "PB": "Paraíba",
+    "PR": "Paraná",
+    "PE": "Pernambuco",
+    "PI": "Piauí",
+    "RJ": "Rio de Janeiro",
+    "RN": "Rio Grande do Norte",
+    "RS": "Rio Grande do Sul",
+    "RO": "Rondônia",
+    "RR": "Roraima",
+    "SC": "Santa Catarina",
+    "SP": "São Paulo",
+    "SE": "Sergipe",
+    "TO": "Tocantins",
 }
-_MONTHS = ("janeiro", "fevereiro", "março", "abril", "maio", "junho", "julho", "agosto", "setembro",
-           "outubro", "novembro", "dezembro")
+_MONTHS = (
+    "janeiro",
+    "fevereiro",
+    "março",
+    "abril",
+    "maio",
+    "junho",
+    "julho",
+    "agosto",
+    "setembro",
+    "outubro",
+    "novembro",
+    "dezembro",
+)
 # The colours a regime may name for a placard (pt-BR, either gender), or "#RRGGBB".
 _COLOURS = {
-    "branca": "#ffffff", "branco": "#ffffff", "preta": "#000000", "preto": "#000000",
-    "amarela": "#ffd400", "amarelo": "#ffd400", "azul": "#0b3d91", "verde": "#0b6e3a",
-    "vermelha": "#c8102e", "vermelho": "#c8102e", "cinza": "#808080", "laranja": "#f28c00",
+    "branca": "#ffffff",
+    "branco": "#ffffff",
+    "preta": "#000000",
+    "preto": "#000000",
+    "amarela": "#ffd400",
+    "amarelo": "#ffd400",
+    "azul": "#0b3d91",
+    "verde": "#0b6e3a",
+    "vermelha": "#c8102e",
+    "vermelho": "#c8102e",
+    "cinza": "#808080",
+    "laranja": "#f28c00",
 }
 
 _app = None
@@ -182,8 +224,7 @@ def _colour(name: str | None, default: str) -> QColor:
         return QColor(key)
     if key in _COLOURS:
         return QColor(_COLOURS[key])
-    raise UserError(f"Cor '{name}' da placa não reconhecida (use branca, preta, amarela… ou #RRGGBB).",
-                    field="placard")
+    raise UserError(f"Cor '{name}' da placa não reconhecida (use branca, preta, amarela… ou #RRGGBB).", field="placard")
 
 
 class _Page:
@@ -199,14 +240,14 @@ class _Page:
         return QRectF(self.mm(x), self.mm(y), self.mm(w), self.mm(h))
 
 
-def _writer(path: Path, width_mm: float, height_mm: float, title: str, *, resolution: int = 1200,
-            name: str = "") -> QPdfWriter:
+def _writer(
+    path: Path, width_mm: float, height_mm: float, title: str, *, resolution: int = 1200, name: str = ""
+) -> QPdfWriter:
     _ensure_gui_app()
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     writer = QPdfWriter(str(path))
-    size = QPageSize(QSizeF(width_mm, height_mm), QPageSize.Unit.Millimeter, name,
-                     QPageSize.SizeMatchPolicy.ExactMatch)
+    size = QPageSize(QSizeF(width_mm, height_mm), QPageSize.Unit.Millimeter, name, QPageSize.SizeMatchPolicy.ExactMatch)
     writer.setPageLayout(QPageLayout(size, QPageLayout.Orientation.Portrait, QMarginsF(0, 0, 0, 0)))
     writer.setResolution(resolution)
     writer.setTitle(title)
@@ -386,20 +427,19 @@ def write_permit_pdf(doc: PermitDocument, path: Path, *, qr_size_mm: float = 27.
     """The permit on A4 pages, with the signed QR (when ``doc.qr_text``) in the heading."""
     path = Path(path)
     width_mm, height_mm = 210.0, 297.0
-    writer = _writer(path, width_mm, height_mm, f"{_title(doc)} — {doc.holder_name}", resolution=600,
-                     name="A4")
+    writer = _writer(path, width_mm, height_mm, f"{_title(doc)} — {doc.holder_name}", resolution=600, name="A4")
     page = _Page(writer)
     left, top, right, bottom = A4_MARGINS_MM
-    body = QRectF(page.mm(left), page.mm(top), page.mm(width_mm - left - right),
-                  page.mm(height_mm - top - bottom - FOOTER_MM))
+    body = QRectF(
+        page.mm(left), page.mm(top), page.mm(width_mm - left - right), page.mm(height_mm - top - bottom - FOOTER_MM)
+    )
 
     text = QTextDocument()
     text.documentLayout().setPaintDevice(writer)
     text.setDefaultFont(_font(9.5))
     text.setDocumentMargin(0)
     if doc.photo_path and Path(doc.photo_path).is_file():
-        text.addResource(QTextDocument.ResourceType.ImageResource, QUrl(PHOTO_RESOURCE),
-                         QImage(str(doc.photo_path)))
+        text.addResource(QTextDocument.ResourceType.ImageResource, QUrl(PHOTO_RESOURCE), QImage(str(doc.photo_path)))
     blank = QImage(8, 8, QImage.Format.Format_ARGB32)
     blank.fill(Qt.GlobalColor.transparent)
     text.addResource(QTextDocument.ResourceType.ImageResource, QUrl(QR_RESOURCE), blank)
@@ -449,8 +489,9 @@ def _keep_together(text: QTextDocument, anchor: str, page_height: float) -> None
         table.setFormat(fmt)
 
 
-def _permit_footer(painter: QPainter, page: _Page, doc: PermitDocument, number: int, total: int,
-                   width_mm: float, height_mm: float) -> None:
+def _permit_footer(
+    painter: QPainter, page: _Page, doc: PermitDocument, number: int, total: int, width_mm: float, height_mm: float
+) -> None:
     left, _top, right, bottom = A4_MARGINS_MM
     y = height_mm - bottom - FOOTER_MM + 3.0
     painter.save()
@@ -463,8 +504,7 @@ def _permit_footer(painter: QPainter, page: _Page, doc: PermitDocument, number: 
     metrics = QFontMetricsF(painter.font(), painter.device())
     who = metrics.elidedText(who, Qt.TextElideMode.ElideRight, band.width() * 0.8)
     painter.drawText(band, int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop), who)
-    painter.drawText(band, int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignTop),
-                     f"Página {number} de {total}")
+    painter.drawText(band, int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignTop), f"Página {number} de {total}")
     painter.restore()
 
 
@@ -479,9 +519,16 @@ class _Field:
     bold: bool = False
 
 
-def _draw_fields(painter: QPainter, page: _Page, rect_mm: tuple[float, float, float, float],
-                 fields: Iterable[_Field], *, sizes: Sequence[float] = (6.2, 5.8, 5.4, 5.0, 4.6),
-                 label_colour: QColor = MUTED, gap_mm: float = 0.35) -> float:
+def _draw_fields(
+    painter: QPainter,
+    page: _Page,
+    rect_mm: tuple[float, float, float, float],
+    fields: Iterable[_Field],
+    *,
+    sizes: Sequence[float] = (6.2, 5.8, 5.4, 5.0, 4.6),
+    label_colour: QColor = MUTED,
+    gap_mm: float = 0.35,
+) -> float:
     """Draw "LABEL value" paragraphs top-down in ``rect_mm``; the largest font size that fits wins.
 
     Returns the height used (mm). Values longer than their ``max_lines`` are elided with "…".
@@ -495,8 +542,17 @@ def _draw_fields(painter: QPainter, page: _Page, rect_mm: tuple[float, float, fl
     return _layout_fields(painter, page, rect_mm, fields, chosen, label_colour, gap_mm, draw=True)
 
 
-def _layout_fields(painter: QPainter, page: _Page, rect_mm, fields: Sequence[_Field], size: float,
-                   label_colour: QColor, gap_mm: float, *, draw: bool) -> float:
+def _layout_fields(
+    painter: QPainter,
+    page: _Page,
+    rect_mm,
+    fields: Sequence[_Field],
+    size: float,
+    label_colour: QColor,
+    gap_mm: float,
+    *,
+    draw: bool,
+) -> float:
     x, y, w, _h = rect_mm
     label_font = _font(size * 0.78, bold=True)
     value_font = _font(size)
@@ -550,8 +606,11 @@ def _wrap(text: str, metrics: QFontMetricsF, first_width: float, width: float, m
     out = []
     for index, line in enumerate(lines):
         limit = first_width if index == 0 else width
-        out.append(line if metrics.horizontalAdvance(line) <= limit
-                   else metrics.elidedText(line, Qt.TextElideMode.ElideRight, limit))
+        out.append(
+            line
+            if metrics.horizontalAdvance(line) <= limit
+            else metrics.elidedText(line, Qt.TextElideMode.ElideRight, limit)
+        )
     return out
 
 
@@ -564,8 +623,13 @@ def _fit_point_size(text: str, width_px: float, device, *, bold: bool, max_pt: f
     return min_pt
 
 
-def _draw_photo(painter: QPainter, page: _Page, rect_mm: tuple[float, float, float, float],
-                photo: Path | None, caption: str = "2 × 2 cm") -> None:
+def _draw_photo(
+    painter: QPainter,
+    page: _Page,
+    rect_mm: tuple[float, float, float, float],
+    photo: Path | None,
+    caption: str = "2 × 2 cm",
+) -> None:
     rect = page.rect(*rect_mm)
     image = QImage(str(photo)) if photo and Path(photo).is_file() else QImage()
     painter.save()
@@ -601,8 +665,9 @@ def _draw_photo(painter: QPainter, page: _Page, rect_mm: tuple[float, float, flo
 def write_id_card_pdf(doc: PermitDocument, path: Path) -> Path:
     """The ID card: page 1 the front, page 2 the back with the QR; each exactly 85,6 × 53,98 mm of drawing."""
     path = Path(path)
-    writer = _writer(path, CARD_WIDTH_MM, CARD_HEIGHT_MM, f"{doc.card_title} — {doc.holder_name}",
-                     name="ID-1 85,6 × 53,98 mm")
+    writer = _writer(
+        path, CARD_WIDTH_MM, CARD_HEIGHT_MM, f"{doc.card_title} — {doc.holder_name}", name="ID-1 85,6 × 53,98 mm"
+    )
     page = _Page(writer)
     painter = _begin(writer, path)
     try:
@@ -623,13 +688,19 @@ def _card_band(painter: QPainter, page: _Page, doc: PermitDocument, height: floa
     size = _fit_point_size(heading, width, painter.device(), bold=True, max_pt=7.0, min_pt=4.8)
     painter.setPen(QColor("#ffffff"))
     painter.setFont(_font(size, bold=True))
-    painter.drawText(page.rect(3, 0.9, CARD_WIDTH_MM - 6, height * 0.55),
-                     int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter), heading)
+    painter.drawText(
+        page.rect(3, 0.9, CARD_WIDTH_MM - 6, height * 0.55),
+        int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter),
+        heading,
+    )
     painter.setPen(QColor("#d7e4de"))
     sub_size = _fit_point_size(subtitle, width, painter.device(), bold=False, max_pt=5.0, min_pt=3.8)
     painter.setFont(_font(sub_size))
-    painter.drawText(page.rect(3, height * 0.55, CARD_WIDTH_MM - 6, height * 0.4),
-                     int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter), subtitle)
+    painter.drawText(
+        page.rect(3, height * 0.55, CARD_WIDTH_MM - 6, height * 0.4),
+        int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter),
+        subtitle,
+    )
 
 
 def _card_front(painter: QPainter, page: _Page, doc: PermitDocument) -> None:
@@ -645,20 +716,19 @@ def _card_front(painter: QPainter, page: _Page, doc: PermitDocument) -> None:
     number_top = photo[1] + photo[3] + 1.3
     painter.setPen(MUTED)
     painter.setFont(_font(4.2, bold=True))
-    painter.drawText(page.rect(3, number_top, 20, 2.2), int(Qt.AlignmentFlag.AlignHCenter),
-                     _short_instrument(doc.instrument))
+    painter.drawText(
+        page.rect(3, number_top, 20, 2.2), int(Qt.AlignmentFlag.AlignHCenter), _short_instrument(doc.instrument)
+    )
     size = _fit_point_size(f"Nº {doc.number}", page.mm(20), painter.device(), bold=True, max_pt=7.5, min_pt=4.5)
     painter.setPen(INK)
     painter.setFont(_font(size, bold=True))
-    painter.drawText(page.rect(3, number_top + 2.0, 20, 3.6), int(Qt.AlignmentFlag.AlignHCenter),
-                     f"Nº {doc.number}")
+    painter.drawText(page.rect(3, number_top + 2.0, 20, 3.6), int(Qt.AlignmentFlag.AlignHCenter), f"Nº {doc.number}")
 
     # name and the fields, right of the photo
     x, right = 25.5, CARD_WIDTH_MM - 3.0
     width = right - x
     top = band + 2.0
-    name_size = _fit_point_size(doc.holder_name, page.mm(width), painter.device(), bold=True,
-                                max_pt=8.5, min_pt=6.0)
+    name_size = _fit_point_size(doc.holder_name, page.mm(width), painter.device(), bold=True, max_pt=8.5, min_pt=6.0)
     name_font = _font(name_size, bold=True)
     metrics = QFontMetricsF(name_font, painter.device())
     name_lines = _wrap(doc.holder_name, metrics, page.mm(width), page.mm(width), 2)
@@ -689,16 +759,21 @@ def _card_front(painter: QPainter, page: _Page, doc: PermitDocument) -> None:
     painter.drawText(page.rect(3.0, validity_top + 1.0, 30, 2.4), int(Qt.AlignmentFlag.AlignLeft), "VALIDADE")
     painter.setPen(INK)
     painter.setFont(_font(7.6, bold=True))
-    painter.drawText(page.rect(3.0, validity_top + 3.1, 50, 4.2), int(Qt.AlignmentFlag.AlignLeft),
-                     f"{date_br(doc.valid_from)} a {date_br(doc.valid_until)}")
+    painter.drawText(
+        page.rect(3.0, validity_top + 3.1, 50, 4.2),
+        int(Qt.AlignmentFlag.AlignLeft),
+        f"{date_br(doc.valid_from)} a {date_br(doc.valid_until)}",
+    )
     citation = doc.act_short or doc.act
     if doc.card_basis:
         citation = f"{citation}, {doc.card_basis}"
     painter.setPen(MUTED)
     painter.setFont(_font(4.0))
-    painter.drawText(page.rect(48, validity_top + 1.0, CARD_WIDTH_MM - 51, 6.4),
-                     int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter | Qt.TextFlag.TextWordWrap),
-                     f"Documento de porte obrigatório\n{citation}")
+    painter.drawText(
+        page.rect(48, validity_top + 1.0, CARD_WIDTH_MM - 51, 6.4),
+        int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter | Qt.TextFlag.TextWordWrap),
+        f"Documento de porte obrigatório\n{citation}",
+    )
 
 
 def _card_back(painter: QPainter, page: _Page, doc: PermitDocument) -> None:
@@ -710,8 +785,11 @@ def _card_back(painter: QPainter, page: _Page, doc: PermitDocument) -> None:
     heading = f"{doc.card_title.upper()} · {doc.instrument.upper()} Nº {doc.number}"
     size = _fit_point_size(heading, page.mm(CARD_WIDTH_MM - 6), painter.device(), bold=True, max_pt=5.6, min_pt=4.0)
     painter.setFont(_font(size, bold=True))
-    painter.drawText(page.rect(3, 0, CARD_WIDTH_MM - 6, band),
-                     int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter), heading)
+    painter.drawText(
+        page.rect(3, 0, CARD_WIDTH_MM - 6, band),
+        int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter),
+        heading,
+    )
 
     qr_side = 41.0
     qr_rect = (1.6, band + 0.6 + (CARD_HEIGHT_MM - band - 0.6 - qr_side) / 2, qr_side, qr_side)
@@ -741,14 +819,20 @@ def _card_back(painter: QPainter, page: _Page, doc: PermitDocument) -> None:
         _Field("Fundamento", doc.citation, 3),
     ]
     foot_h = 6.0
-    _draw_fields(painter, page, (x, top, width, CARD_HEIGHT_MM - foot_h - top - 0.6), fields,
-                 sizes=(5.4, 5.1, 4.8, 4.5, 4.2, 3.9))
+    _draw_fields(
+        painter,
+        page,
+        (x, top, width, CARD_HEIGHT_MM - foot_h - top - 0.6),
+        fields,
+        sizes=(5.4, 5.1, 4.8, 4.5, 4.2, 3.9),
+    )
     painter.setPen(MUTED)
     painter.setFont(_font(3.9))
-    painter.drawText(page.rect(x, CARD_HEIGHT_MM - foot_h, width, foot_h - 1.2),
-                     int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignBottom | Qt.TextFlag.TextWordWrap),
-                     "Autenticidade: leia o QR code. A assinatura digital da Prefeitura "
-                     "confere titular, local e validade.")
+    painter.drawText(
+        page.rect(x, CARD_HEIGHT_MM - foot_h, width, foot_h - 1.2),
+        int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignBottom | Qt.TextFlag.TextWordWrap),
+        "Autenticidade: leia o QR code. A assinatura digital da Prefeitura confere titular, local e validade.",
+    )
 
 
 # --------------------------------------------------------------------------- placard
@@ -761,15 +845,24 @@ _PLACARD_LINES: dict[str, Callable[[PermitDocument], tuple[str, str]]] = {
     "cnpj": lambda d: (f"CNPJ {format_cnpj(d.cnpj)}" if d.cnpj else "", "id"),
     "cpf": lambda d: (f"CPF {format_cpf(d.cpf)}" if d.cpf else "", "id"),
     "municipal-registration": lambda d: (
-        f"CADASTRO MUNICIPAL Nº {d.municipal_registration}" if d.municipal_registration else "", "id"),
+        f"CADASTRO MUNICIPAL Nº {d.municipal_registration}" if d.municipal_registration else "",
+        "id",
+    ),
     "permit-number": lambda d: (f"{d.instrument.upper()} Nº {d.number}", "info"),
     "line": lambda d: (d.product_line, "info"),
     "section": lambda d: (d.section, "info"),
 }
 _PLACARD_LABELS = {
-    "company-name": "o nome da empresa", "holder-name": "o nome do titular", "cnpj": "o CNPJ",
-    "cpf": "o CPF", "municipal-registration": "o número do Cadastro Municipal", "permit-number": "o número",
-    "line": "o ramo", "section": "a seção", "photo": "a foto", "qr-code": "o QR code",
+    "company-name": "o nome da empresa",
+    "holder-name": "o nome do titular",
+    "cnpj": "o CNPJ",
+    "cpf": "o CPF",
+    "municipal-registration": "o número do Cadastro Municipal",
+    "permit-number": "o número",
+    "line": "o ramo",
+    "section": "a seção",
+    "photo": "a foto",
+    "qr-code": "o QR code",
 }
 _PLACARD_STYLE = {"name": (190.0, True), "id": (150.0, True), "info": (90.0, False)}
 
@@ -815,8 +908,14 @@ def write_placard_pdf(doc: PermitDocument, path: Path, regime) -> Path:
     ink = _colour(placard.text_colour, "#000000")
     path = Path(path)
     width_mm, height_mm = placard_size_mm(regime)
-    writer = _writer(path, width_mm, height_mm, f"Placa — {doc.display_company_name}", resolution=300,
-                     name=f"Placa {width_mm:g} × {height_mm:g} mm")
+    writer = _writer(
+        path,
+        width_mm,
+        height_mm,
+        f"Placa — {doc.display_company_name}",
+        resolution=300,
+        name=f"Placa {width_mm:g} × {height_mm:g} mm",
+    )
     page = _Page(writer)
     painter = _begin(writer, path)
     try:
@@ -840,19 +939,24 @@ def write_placard_pdf(doc: PermitDocument, path: Path, regime) -> Path:
                 _draw_photo(painter, page, (sx, margin, side_w, side_w), doc.photo_path, "")
         painter.setPen(ink)
         painter.setFont(_font(15))
-        small = (f"Placa indicativa — {citation}. {doc.instrument.capitalize()} nº {doc.number}"
-                 f"{' · ' + doc.place if doc.place else ''} · validade {date_br(doc.valid_from)} a "
-                 f"{date_br(doc.valid_until)}.")
-        painter.drawText(page.rect(margin, height_mm - margin - small_h + 6, width_mm - 2 * margin, small_h - 6),
-                         int(Qt.AlignmentFlag.AlignHCenter | Qt.AlignmentFlag.AlignBottom | Qt.TextFlag.TextWordWrap),
-                         small)
+        small = (
+            f"Placa indicativa — {citation}. {doc.instrument.capitalize()} nº {doc.number}"
+            f"{' · ' + doc.place if doc.place else ''} · validade {date_br(doc.valid_from)} a "
+            f"{date_br(doc.valid_until)}."
+        )
+        painter.drawText(
+            page.rect(margin, height_mm - margin - small_h + 6, width_mm - 2 * margin, small_h - 6),
+            int(Qt.AlignmentFlag.AlignHCenter | Qt.AlignmentFlag.AlignBottom | Qt.TextFlag.TextWordWrap),
+            small,
+        )
     finally:
         painter.end()
     return path
 
 
-def _fit_wrapped(text: str, width_px: float, device, *, bold: bool, max_pt: float, min_pt: float,
-                 max_lines: int) -> tuple[QFont, QFontMetricsF, list[str]]:
+def _fit_wrapped(
+    text: str, width_px: float, device, *, bold: bool, max_pt: float, min_pt: float, max_lines: int
+) -> tuple[QFont, QFontMetricsF, list[str]]:
     """The largest font (down to ``min_pt``) at which ``text`` wraps into at most ``max_lines`` lines.
 
     The fewest lines whose font is still at least 60 % of ``max_pt`` win (a short name stays on
@@ -880,8 +984,13 @@ def _fit_wrapped(text: str, width_px: float, device, *, bold: bool, max_pt: floa
     return best[1], best[2], best[3]
 
 
-def _placard_lines(painter: QPainter, page: _Page, lines: Sequence[tuple[str, str]],
-                   rect_mm: tuple[float, float, float, float], ink: QColor) -> None:
+def _placard_lines(
+    painter: QPainter,
+    page: _Page,
+    lines: Sequence[tuple[str, str]],
+    rect_mm: tuple[float, float, float, float],
+    ink: QColor,
+) -> None:
     """Each line as large as its style allows and the width permits, centred; the block centred vertically."""
     x, y, w, h = rect_mm
     device = painter.device()
@@ -892,8 +1001,15 @@ def _placard_lines(painter: QPainter, page: _Page, lines: Sequence[tuple[str, st
         for text, style in lines:
             max_pt, bold = _PLACARD_STYLE[style]
             max_lines = 2 if style != "id" else 1
-            font, metrics, wrapped = _fit_wrapped(text, page.mm(w), device, bold=bold, max_pt=max_pt * scale,
-                                                  min_pt=max_pt * scale * 0.35, max_lines=max_lines)
+            font, metrics, wrapped = _fit_wrapped(
+                text,
+                page.mm(w),
+                device,
+                bold=bold,
+                max_pt=max_pt * scale,
+                min_pt=max_pt * scale * 0.35,
+                max_lines=max_lines,
+            )
             laid.append((wrapped, font, metrics))
         total = sum(len(wrapped) * m.lineSpacing() for wrapped, _f, m in laid) + gap * (len(laid) - 1)
         if total <= page.mm(h):
@@ -903,7 +1019,10 @@ def _placard_lines(painter: QPainter, page: _Page, lines: Sequence[tuple[str, st
     for wrapped, font, metrics in laid:
         painter.setFont(font)
         for line in wrapped:
-            painter.drawText(QRectF(page.mm(x), cursor, page.mm(w), metrics.lineSpacing()),
-                             int(Qt.AlignmentFlag.AlignHCenter | Qt.AlignmentFlag.AlignVCenter), line)
+            painter.drawText(
+                QRectF(page.mm(x), cursor, page.mm(w), metrics.lineSpacing()),
+                int(Qt.AlignmentFlag.AlignHCenter | Qt.AlignmentFlag.AlignVCenter),
+                line,
+            )
             cursor += metrics.lineSpacing()
         cursor += gap

@@ -20,27 +20,39 @@ def receipt_context(app: Application) -> dict:
     later = _asked_later(regime, kind)
     from models.front_desk import recorded_documents
 
-    recorded = recorded_documents("person" if app.person_id else "company", app.person_id or app.company_id,
-                                  regime, kind)  # met by the record, where the act's file says so
+    recorded = recorded_documents(
+        "person" if app.person_id else "company", app.person_id or app.company_id, regime, kind
+    )  # met by the record, where the act's file says so
     documents = []
     for doc_id in kind.documents:
         doc = regime.document(doc_id)
         got = delivered.get(doc_id)
-        documents.append({
-            "label": doc.label, "article": regime.cite_item(doc), "delivered": got is not None,
-            "later": later.get(doc_id, "") if got is None else "",
-            "recorded": recorded.get(doc_id, "") if got is None else "",
-            "delivered_on": got.delivered_on if got else None, "valid_until": got.valid_until if got else None,
-            "file": got.original_name if got else "", "sha256": got.sha256 if got else "",
-        })
+        documents.append(
+            {
+                "label": doc.label,
+                "article": regime.cite_item(doc),
+                "delivered": got is not None,
+                "later": later.get(doc_id, "") if got is None else "",
+                "recorded": recorded.get(doc_id, "") if got is None else "",
+                "delivered_on": got.delivered_on if got else None,
+                "valid_until": got.valid_until if got else None,
+                "file": got.original_name if got else "",
+                "sha256": got.sha256 if got else "",
+            }
+        )
     if app.person_id:
         applicant = {"name": app.person.name, "document": f"CPF {format_cpf(app.person.cpf)}"}
     else:
         applicant = {"name": app.company.legal_name, "document": f"CNPJ {format_cnpj(app.company.cnpj)}"}
     return {
-        "app": app, "regime": regime, "kind": kind, "applicant": applicant, "documents": documents,
+        "app": app,
+        "regime": regime,
+        "kind": kind,
+        "applicant": applicant,
+        "documents": documents,
         "missing": [d for d in documents if not d["delivered"] and not d["later"] and not d["recorded"]],
-        "quote": json.loads(app.quote_json or "{}"), "eligibility": json.loads(app.eligibility_json or "{}"),
+        "quote": json.loads(app.quote_json or "{}"),
+        "eligibility": json.loads(app.eligibility_json or "{}"),
         **letterhead(regime),
         "line": regime.line(app.line).label if app.line else "",
         "section": regime.section(app.section).label if app.section else "",

@@ -38,11 +38,22 @@ def write_report(report: SanctionsReport, fmt: str, path: str | Path, *, progres
     return writer(report, path, progress=progress)
 
 
-def export_sanctions_report(start: _dt.date, end: _dt.date, fmt: str, path: str | Path, *,
-                            today: _dt.date | None = None,
-                            progress: Progress | None = None) -> tuple[Path, SanctionsReport]:
+def export_sanctions_report(
+    start: _dt.date,
+    end: _dt.date,
+    fmt: str,
+    path: str | Path,
+    *,
+    today: _dt.date | None = None,
+    progress: Progress | None = None,
+) -> tuple[Path, SanctionsReport]:
     """Gather the period and write it to ``path`` atomically; returns the path and the report written."""
     start, end = check_period(start, end)
     today = today or _dt.date.today()
-    return export_report(lambda gathering: sanctions_report(start, end, today=today, progress=gathering),
-                         write_report, fmt, path, progress=progress)
+    return export_report(
+        lambda gathering: sanctions_report(start, end, today=today, progress=gathering),
+        write_report,
+        fmt,
+        path,
+        progress=progress,
+    )

@@ -23,19 +23,28 @@ Progress = Callable[[int, int], None]
 
 def chart(report: SanctionsReport):
     """Fines charged × paid by kind of record, as SVG (the Excel file has the same chart, native)."""
-    return bar_chart_svg(report.by_kind, f"Multas lançadas × pagas por tipo de auto — {report.label}",
-                         series=("Multa lançada", "Paga"))
+    return bar_chart_svg(
+        report.by_kind, f"Multas lançadas × pagas por tipo de auto — {report.label}", series=("Multa lançada", "Paga")
+    )
 
 
 def sanctions_report_html(report: SanctionsReport) -> str:
     """The report as one HTML page."""
-    return render("sanctions_report.html.j2", report=report, figures=report.figures, totals=report.totals,
-                  chart=chart(report), brl=Brl(), cents=cents, CORRECTED=CORRECTED, CANCELLED=CANCELLED)
+    return render(
+        "sanctions_report.html.j2",
+        report=report,
+        figures=report.figures,
+        totals=report.totals,
+        chart=chart(report),
+        brl=Brl(),
+        cents=cents,
+        CORRECTED=CORRECTED,
+        CANCELLED=CANCELLED,
+    )
 
 
 @atomic_writer("path", kind="html")
-def write_sanctions_report_html(report: SanctionsReport, path: str | Path, *,
-                                progress: Progress | None = None) -> Path:
+def write_sanctions_report_html(report: SanctionsReport, path: str | Path, *, progress: Progress | None = None) -> Path:
     path = Path(path)
     if progress is not None:
         progress(0, 1)
@@ -45,8 +54,7 @@ def write_sanctions_report_html(report: SanctionsReport, path: str | Path, *,
     return path
 
 
-def write_sanctions_report_pdf(report: SanctionsReport, path: str | Path, *,
-                               progress: Progress | None = None) -> Path:
+def write_sanctions_report_pdf(report: SanctionsReport, path: str | Path, *, progress: Progress | None = None) -> Path:
     """The same page as a PDF: the figures on A4 portrait pages, the lists on A4 landscape pages."""
     from reports.paged_pdf import write_html_pdf
 

@@ -158,21 +158,63 @@ DEBT_COLUMNS = (
 )
 
 LISTS = (  # sheet, heading, columns, the report's rows, the column frozen first, a note
-    ("Autos", "Autos lavrados no período", RECORD_COLUMNS, "records", "B",
-     f"{CORRECTED}: substituído pelo auto que o corrigiu, não soma"),
-    ("Infrações", "Infrações registradas (artigos infringidos)", INFRACTION_COLUMNS, "infractions", "B",
-     "uma linha por artigo infringido em auto não corrigido; ocorrência 2 ou mais: reincidência"),
-    ("Sanções", "Sanções aplicadas", SANCTION_COLUMNS, "sanctions", "B",
-     "sanções que valem agora, dos autos em vigor (nem corrigidos nem anulados)"),
-    ("Multas", "Multas lançadas", FINE_COLUMNS, "fines", "B",
-     "Pago: quitado da cobrança, até o valor cobrado; canceladas não somam"),
+    (
+        "Autos",
+        "Autos lavrados no período",
+        RECORD_COLUMNS,
+        "records",
+        "B",
+        f"{CORRECTED}: substituído pelo auto que o corrigiu, não soma",
+    ),
+    (
+        "Infrações",
+        "Infrações registradas (artigos infringidos)",
+        INFRACTION_COLUMNS,
+        "infractions",
+        "B",
+        "uma linha por artigo infringido em auto não corrigido; ocorrência 2 ou mais: reincidência",
+    ),
+    (
+        "Sanções",
+        "Sanções aplicadas",
+        SANCTION_COLUMNS,
+        "sanctions",
+        "B",
+        "sanções que valem agora, dos autos em vigor (nem corrigidos nem anulados)",
+    ),
+    (
+        "Multas",
+        "Multas lançadas",
+        FINE_COLUMNS,
+        "fines",
+        "B",
+        "Pago: quitado da cobrança, até o valor cobrado; canceladas não somam",
+    ),
     ("Prazos em curso", "Prazos em curso e julgamentos pendentes", DEADLINE_COLUMNS, "deadlines", "B", ""),
-    ("Apreensões pendentes", "Bens apreendidos ainda no depósito", SEIZED_COLUMNS, "seized", "B",
-     "o que pagar hoje para retirar: multas em aberto e diárias de depósito"),
-    ("Reincidências", "Reincidências", RECURRENCE_COLUMNS, "recurrences", "B",
-     "mesma natureza, mesmo infrator, dentro da janela do ato"),
-    ("Dívida ativa", "Multas para inscrição em dívida ativa", DEBT_COLUMNS, "debts", "B",
-     "multas não pagas depois de todos os prazos"),
+    (
+        "Apreensões pendentes",
+        "Bens apreendidos ainda no depósito",
+        SEIZED_COLUMNS,
+        "seized",
+        "B",
+        "o que pagar hoje para retirar: multas em aberto e diárias de depósito",
+    ),
+    (
+        "Reincidências",
+        "Reincidências",
+        RECURRENCE_COLUMNS,
+        "recurrences",
+        "B",
+        "mesma natureza, mesmo infrator, dentro da janela do ato",
+    ),
+    (
+        "Dívida ativa",
+        "Multas para inscrição em dívida ativa",
+        DEBT_COLUMNS,
+        "debts",
+        "B",
+        "multas não pagas depois de todos os prazos",
+    ),
 )
 
 
@@ -180,8 +222,7 @@ BREAKDOWNS = ("Por tipo", "Por regime", "Por local", "Por fiscal", "Por artigo",
 SHEETS = ("Resumo", *BREAKDOWNS, *(title for title, *_rest in LISTS))
 
 
-def write_sanctions_report_xlsx(report: SanctionsReport, path: str | Path, *,
-                                progress: Progress | None = None) -> Path:
+def write_sanctions_report_xlsx(report: SanctionsReport, path: str | Path, *, progress: Progress | None = None) -> Path:
     """Write ``report`` to ``path`` (.xlsx). ``progress(done, total)`` may raise to stop."""
     path = Path(path)
     book = new_workbook(path, report.title, SHEETS)
@@ -215,28 +256,56 @@ def _write(book, report: SanctionsReport, tick) -> None:
         ("Por local", "Local", report.by_site, "Local"),
         ("Por fiscal", "Fiscal", report.by_inspector, "Fiscal"),
     ):
-        columns = ((heading, 46, None), ("Autos", 10, COUNT), ("Multas lançadas", 16, MONEY),
-                   ("Multas pagas", 16, MONEY), ("Em aberto", 16, MONEY), ("Vencidas", 16, MONEY))
-        result = breakdown_sheet(book, report, title, columns, [(g.key,) for g in groups],
-                                 heading=f"Autos e multas por {heading.lower()}",
-                                 note=f"cada valor é uma fórmula sobre a aba Autos ({CORRECTED}s não somam)",
-                                 criteria=[(autos(column), 0)],
-                                 sums=[autos(name) for name in ("Multa", "Paga", "Em aberto", "Vencida")],
-                                 exclude=(autos("Situação"), CORRECTED))
+        columns = (
+            (heading, 46, None),
+            ("Autos", 10, COUNT),
+            ("Multas lançadas", 16, MONEY),
+            ("Multas pagas", 16, MONEY),
+            ("Em aberto", 16, MONEY),
+            ("Vencidas", 16, MONEY),
+        )
+        result = breakdown_sheet(
+            book,
+            report,
+            title,
+            columns,
+            [(g.key,) for g in groups],
+            heading=f"Autos e multas por {heading.lower()}",
+            note=f"cada valor é uma fórmula sobre a aba Autos ({CORRECTED}s não somam)",
+            criteria=[(autos(column), 0)],
+            sums=[autos(name) for name in ("Multa", "Paga", "Em aberto", "Vencida")],
+            exclude=(autos("Situação"), CORRECTED),
+        )
         if title == "Por tipo":
             by_kind = result
     infractions = lists["infractions"].area
-    breakdown_sheet(book, report, "Por artigo",
-                    (("Código", 28, None), ("Infração", 50, None), ("Regime", 34, None),
-                     ("Artigo infringido", 36, None), ("Base da penalidade", 36, None), ("Autos", 10, COUNT)),
-                    [(a.code, a.label, a.regime_label, a.article, a.basis) for a in report.by_article],
-                    heading="Infrações por artigo, com a base legal",
-                    note="cada contagem é uma fórmula sobre a aba Infrações",
-                    criteria=[(infractions("Código"), 0), (infractions("Regime"), 2)])
-    breakdown_sheet(book, report, "Por sanção", (("Sanção", 30, None), ("Aplicadas", 12, COUNT)),
-                    [(g.key,) for g in report.by_sanction], heading="Sanções aplicadas por tipo",
-                    note="cada contagem é uma fórmula sobre a aba Sanções",
-                    criteria=[(lists["sanctions"].area("Sanção"), 0)])
+    breakdown_sheet(
+        book,
+        report,
+        "Por artigo",
+        (
+            ("Código", 28, None),
+            ("Infração", 50, None),
+            ("Regime", 34, None),
+            ("Artigo infringido", 36, None),
+            ("Base da penalidade", 36, None),
+            ("Autos", 10, COUNT),
+        ),
+        [(a.code, a.label, a.regime_label, a.article, a.basis) for a in report.by_article],
+        heading="Infrações por artigo, com a base legal",
+        note="cada contagem é uma fórmula sobre a aba Infrações",
+        criteria=[(infractions("Código"), 0), (infractions("Regime"), 2)],
+    )
+    breakdown_sheet(
+        book,
+        report,
+        "Por sanção",
+        (("Sanção", 30, None), ("Aplicadas", 12, COUNT)),
+        [(g.key,) for g in report.by_sanction],
+        heading="Sanções aplicadas por tipo",
+        note="cada contagem é uma fórmula sobre a aba Sanções",
+        criteria=[(lists["sanctions"].area("Sanção"), 0)],
+    )
     _summary(book, report, lists, autos, multas, by_kind)
     tick()
 
@@ -250,8 +319,11 @@ def _list_totals(title: str, sheet: Sheet) -> list | None:
     headers = [h for h, *_r in columns]
     row: list = [None] * len(columns)
     excluded = {"Autos": ("Situação", CORRECTED), "Multas": ("Situação", CANCELLED)}.get(title)
-    row[0] = f"Total (sem os {CORRECTED}s)" if title == "Autos" else (
-        "Total (sem as canceladas)" if title == "Multas" else "Total")
+    row[0] = (
+        f"Total (sem os {CORRECTED}s)"
+        if title == "Autos"
+        else ("Total (sem as canceladas)" if title == "Multas" else "Total")
+    )
     for i in money:
         area = sheet.area(headers[i])
         if excluded is not None:
@@ -270,19 +342,30 @@ def _summary(book, report: SanctionsReport, lists: dict[str, Sheet], autos, mult
     deadlines = lists["deadlines"].area("Situação")
     live = (situation, "<>", CANCELLED, None)
     money_rows = (
-        ("Multas lançadas (sem as canceladas)", f_sumifs(multas("Valor"), [live]),
-         "soma de Valor em Multas, sem as canceladas"),
+        (
+            "Multas lançadas (sem as canceladas)",
+            f_sumifs(multas("Valor"), [live]),
+            "soma de Valor em Multas, sem as canceladas",
+        ),
         ("Multas pagas", f_sum(multas("Pago")), "pago sobre as multas, até o valor de cada uma"),
         ("Multas em aberto", f_sum(multas("Em aberto")), "lançado − pago"),
         ("Multas vencidas", f_sum(multas("Vencido")), f"em aberto com vencimento antes de {report.today:%d/%m/%Y}"),
-        ("Para inscrição em dívida ativa", f_sum(lists["debts"].area("Valor")),
-         "multas não pagas depois de todos os prazos"),
-        ("A pagar para retirar os bens apreendidos", f_sum(lists["seized"].area("Total para retirar")),
-         "multas em aberto e diárias de depósito dos bens ainda no depósito"),
+        (
+            "Para inscrição em dívida ativa",
+            f_sum(lists["debts"].area("Valor")),
+            "multas não pagas depois de todos os prazos",
+        ),
+        (
+            "A pagar para retirar os bens apreendidos",
+            f_sum(lists["seized"].area("Total para retirar")),
+            "multas em aberto e diárias de depósito dos bens ainda no depósito",
+        ),
     )
     count_rows = (
-        (f"Autos lavrados (sem os {CORRECTED}s)",
-         f_countifs([(autos("Auto"), "nonblank", None, None), (status, "<>", CORRECTED, None)])),
+        (
+            f"Autos lavrados (sem os {CORRECTED}s)",
+            f_countifs([(autos("Auto"), "nonblank", None, None), (status, "<>", CORRECTED, None)]),
+        ),
         ("Autos corrigidos (substituídos)", f_countifs([(status, "=", CORRECTED, None)])),
         ("Autos anulados", f_countifs([(status, "=", "anulado", None)])),
         ("Infrações registradas", f_counta(lists["infractions"].area("Auto"))),
@@ -297,15 +380,30 @@ def _summary(book, report: SanctionsReport, lists: dict[str, Sheet], autos, mult
     sheet.figures(money_rows, count_rows)
     widths = [w for _n, w, *_r in columns]
     # one line each, over the empty cells beside it
-    sheet.append([f"Autos lavrados de {report.label}, pelo fato (data e hora do auto); situação em "
-                  f"{report.today:%d/%m/%Y}."])
-    sheet.append(["Base legal de cada infração: aba Por artigo (artigo infringido e artigo da penalidade, como "
-                  "congelados nos autos)"])
+    sheet.append(
+        [f"Autos lavrados de {report.label}, pelo fato (data e hora do auto); situação em {report.today:%d/%m/%Y}."]
+    )
+    sheet.append(
+        [
+            "Base legal de cada infração: aba Por artigo (artigo infringido e artigo da penalidade, como "
+            "congelados nos autos)"
+        ]
+    )
     sheet.append([Styled(h, HEADER) for h in ("Infração", "Autos", "Artigo infringido", "Base da penalidade")])
     for a in report.by_article:
-        sheet.wrapped([Styled(f"{a.code} — {a.label}", LONG_TEXT), Styled(a.count, "Praça número"),
-                       Styled(a.article, LONG_TEXT), Styled(a.basis, LONG_TEXT)], widths)
+        sheet.wrapped(
+            [
+                Styled(f"{a.code} — {a.label}", LONG_TEXT),
+                Styled(a.count, "Praça número"),
+                Styled(a.article, LONG_TEXT),
+                Styled(a.basis, LONG_TEXT),
+            ],
+            widths,
+        )
     # the chart reads the breakdown by kind (Por tipo), itself formulas over the record list
-    sheet.ws.insert_chart("F3", column_chart(book, "Por tipo",
-                                             f"Multas lançadas × pagas por tipo de auto — {report.label}",
-                                             by_kind, series=(2, 3)))
+    sheet.ws.insert_chart(
+        "F3",
+        column_chart(
+            book, "Por tipo", f"Multas lançadas × pagas por tipo de auto — {report.label}", by_kind, series=(2, 3)
+        ),
+    )

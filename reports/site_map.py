@@ -49,13 +49,25 @@ from PySide6.QtGui import (
 )
 
 from models.layout import SIDE_LABELS, format_metres
+from models.outfile import atomic_writer
 from models.regimes import RegimeError, get_regime
 from models.stall_plan import legend, legend_entry
-from models.outfile import atomic_writer
 from reports.qt_fonts import FAMILY, register_fonts
 
-__all__ = ["PAPERS", "SCALES", "PageChoice", "Strip", "choose_page", "stall_parts", "write_pdf", "write_png",
-           "write_svg", "print_map", "paint_document", "OBSTACLE_MARKS"]
+__all__ = [
+    "PAPERS",
+    "SCALES",
+    "PageChoice",
+    "Strip",
+    "choose_page",
+    "stall_parts",
+    "write_pdf",
+    "write_png",
+    "write_svg",
+    "print_map",
+    "paint_document",
+    "OBSTACLE_MARKS",
+]
 
 PAPERS = {"A4": (297.0, 210.0), "A3": (420.0, 297.0)}  # landscape, mm
 SCALES = (50, 100, 200, 250, 500, 1000, 2000, 2500, 5000, 10000)
@@ -70,11 +82,26 @@ SEGMENT_TITLE_H = 6.0
 SIDEWALK_M = 2.0
 MIN_SIDEWALK_MM = 3.0
 
-OBSTACLE_MARKS = {"garage": "G", "crossing": "", "bus-stop": "PO", "taxi-stop": "PT", "school-gate": "E",
-                  "hydrant": "H", "tree": "", "building-entrance": "EE"}
-_OBSTACLE_COLOURS = {"garage": "#6D4C41", "crossing": "#424242", "bus-stop": "#1E88E5", "taxi-stop": "#FBC02D",
-                     "school-gate": "#8E24AA", "hydrant": "#D32F2F", "tree": "#388E3C",
-                     "building-entrance": "#5D4037"}
+OBSTACLE_MARKS = {
+    "garage": "G",
+    "crossing": "",
+    "bus-stop": "PO",
+    "taxi-stop": "PT",
+    "school-gate": "E",
+    "hydrant": "H",
+    "tree": "",
+    "building-entrance": "EE",
+}
+_OBSTACLE_COLOURS = {
+    "garage": "#6D4C41",
+    "crossing": "#424242",
+    "bus-stop": "#1E88E5",
+    "taxi-stop": "#FBC02D",
+    "school-gate": "#8E24AA",
+    "hydrant": "#D32F2F",
+    "tree": "#388E3C",
+    "building-entrance": "#5D4037",
+}
 ASPHALT = "#D7DBDF"
 SIDEWALK = "#F1EFEA"
 KERB = "#8A8F94"
@@ -338,7 +365,8 @@ def _paint_header(c: _Canvas, export: dict, choice: PageChoice, *, page: int, pa
     c.text(x, MARGIN, w * 0.7, 7, c.elided(site["name"], w * 0.7))
     c.font(3.0)
     kind = {"street": "rua (trecho)", "feira": "feira", "event-area": "área de evento", "beach": "praia"}.get(
-        site.get("kind", ""), site.get("kind", ""))
+        site.get("kind", ""), site.get("kind", "")
+    )
     segments = export.get("segments") or []
     where = "; ".join(_segment_title(s) for s in segments) if segments else "pontos nomeados pelo ato"
     c.pen(MUTED)
@@ -349,8 +377,9 @@ def _paint_header(c: _Canvas, export: dict, choice: PageChoice, *, page: int, pa
     right.append(f"Emitido em {_today()} — página {page} de {pages}")
     c.pen(INK)
     c.font(3.6, bold=True)
-    c.text(x, MARGIN, w, 7, right[0] if choice.scale else "",
-           Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+    c.text(
+        x, MARGIN, w, 7, right[0] if choice.scale else "", Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter
+    )
     c.font(3.0)
     c.pen(MUTED)
     c.text(x, MARGIN + 7.5, w, 5, right[-1], Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
@@ -370,8 +399,7 @@ def _ruler_step(scale: int) -> float:
     return 1000.0
 
 
-def _paint_strip(c: _Canvas, export: dict, strip: Strip, seg: dict, top: float, choice: PageChoice,
-                 regime) -> float:
+def _paint_strip(c: _Canvas, export: dict, strip: Strip, seg: dict, top: float, choice: PageChoice, regime) -> float:
     """One strip of a segment from ``top``; returns its height."""
     k_m = choice.mm_per_m
     left = MARGIN + END_BAND
@@ -395,8 +423,14 @@ def _paint_strip(c: _Canvas, export: dict, strip: Strip, seg: dict, top: float, 
     while mark <= strip.end + 1e-9:
         c.line(X(mark), ruler_y + RULER_H - 1.2, X(mark), ruler_y + RULER_H)
         label = f"{format_metres(Decimal(str(mark)).quantize(Decimal('1')))}".replace(",00", "")
-        c.text(X(mark) - 10, ruler_y, 20, RULER_H - 1.2, label, Qt.AlignmentFlag.AlignHCenter
-               | Qt.AlignmentFlag.AlignBottom)
+        c.text(
+            X(mark) - 10,
+            ruler_y,
+            20,
+            RULER_H - 1.2,
+            label,
+            Qt.AlignmentFlag.AlignHCenter | Qt.AlignmentFlag.AlignBottom,
+        )
         mark += step
     # sidewalks, kerbs, carriageway, centre line
     c.no_pen()
@@ -431,7 +465,7 @@ def _paint_strip(c: _Canvas, export: dict, strip: Strip, seg: dict, top: float, 
         if x1 < strip.start or x0 > strip.end:
             continue
         colour = _OBSTACLE_COLOURS.get(obstacle["kind"], MUTED)
-        for side in (("a", "b") if obstacle["side"] == "both" else (obstacle["side"],)):
+        for side in ("a", "b") if obstacle["side"] == "both" else (obstacle["side"],):
             y = a_top if side == "a" else b_top
             w = max(1.8, (x1 - x0) * k_m)
             if obstacle["kind"] == "tree":
@@ -486,8 +520,11 @@ def _paint_strip(c: _Canvas, export: dict, strip: Strip, seg: dict, top: float, 
                 c.p.rotate(-90)
                 c.pen(INK)
                 c.font(min(2.8, END_BAND * 0.32), bold=True)
-                c.p.drawText(QRectF(-band_h / 2 * c.k, -END_BAND / 2 * c.k, band_h * c.k, END_BAND * c.k),
-                             int(Qt.AlignmentFlag.AlignCenter), c.elided(name, band_h - 1))
+                c.p.drawText(
+                    QRectF(-band_h / 2 * c.k, -END_BAND / 2 * c.k, band_h * c.k, END_BAND * c.k),
+                    int(Qt.AlignmentFlag.AlignCenter),
+                    c.elided(name, band_h - 1),
+                )
                 c.p.restore()
         else:
             c.pen(MUTED)
@@ -496,18 +533,27 @@ def _paint_strip(c: _Canvas, export: dict, strip: Strip, seg: dict, top: float, 
             c.p.save()
             c.p.translate(c.pt(x + END_BAND / 2, band_top + band_h / 2))
             c.p.rotate(-90)
-            c.p.drawText(QRectF(-band_h / 2 * c.k, -END_BAND / 2 * c.k, band_h * c.k, END_BAND * c.k),
-                         int(Qt.AlignmentFlag.AlignCenter), arrow)
+            c.p.drawText(
+                QRectF(-band_h / 2 * c.k, -END_BAND / 2 * c.k, band_h * c.k, END_BAND * c.k),
+                int(Qt.AlignmentFlag.AlignCenter),
+                arrow,
+            )
             c.p.restore()
     return RULER_H + 2 * sidewalk + road_h
 
 
 def _paint_stall(c: _Canvas, stall: dict, x: float, y: float, w: float, h: float, regime) -> None:
-    entry = (legend_entry(regime, stall.get("section"), stall.get("equipment"), bool(stall.get("end_vendor")))
-             if regime is not None else None)
+    entry = (
+        legend_entry(regime, stall.get("section"), stall.get("equipment"), bool(stall.get("end_vendor")))
+        if regime is not None
+        else None
+    )
     colour = QColor(entry.hex if entry else "#78909C")
-    hitch_mm = _f(stall.get("hitch")) * (w if int(stall.get("rotation") or 0) % 180 == 0 else h) / max(
-        1e-9, (_f(stall["width"]) + _f(stall.get("hitch"))))
+    hitch_mm = (
+        _f(stall.get("hitch"))
+        * (w if int(stall.get("rotation") or 0) % 180 == 0 else h)
+        / max(1e-9, (_f(stall["width"]) + _f(stall.get("hitch"))))
+    )
     body, band, tow = stall_parts(w, h, hitch_mm, int(stall.get("rotation") or 0))
     if tow is not None:
         c.pen(INK, 0.15)
@@ -554,8 +600,14 @@ def _paint_stall(c: _Canvas, stall: dict, x: float, y: float, w: float, h: float
         c.text(fx, fy, fw, fh / 2, number, Qt.AlignmentFlag.AlignHCenter | Qt.AlignmentFlag.AlignBottom)
         c.font(size * 0.75)
         c.pen(MUTED)
-        c.text(fx, fy + fh / 2, fw, fh / 2, c.elided(numeral, fw), Qt.AlignmentFlag.AlignHCenter
-               | Qt.AlignmentFlag.AlignTop)
+        c.text(
+            fx,
+            fy + fh / 2,
+            fw,
+            fh / 2,
+            c.elided(numeral, fw),
+            Qt.AlignmentFlag.AlignHCenter | Qt.AlignmentFlag.AlignTop,
+        )
     else:
         c.text(fx, fy, fw, fh, number, Qt.AlignmentFlag.AlignCenter)
 
@@ -565,8 +617,14 @@ def _paint_footer(c: _Canvas, export: dict, choice: PageChoice, regime, *, with_
     x = MARGIN
     c.pen(KERB, 0.3)
     c.line(x, top - 1.5, choice.width - MARGIN, top - 1.5)
-    entries = legend(regime, ((s.get("section"), s.get("equipment"), bool(s.get("end_vendor")))
-                              for s in export.get("stalls", []))) if regime is not None else []
+    entries = (
+        legend(
+            regime,
+            ((s.get("section"), s.get("equipment"), bool(s.get("end_vendor"))) for s in export.get("stalls", [])),
+        )
+        if regime is not None
+        else []
+    )
     c.pen(INK)
     c.font(3.2, bold=True)
     if entries or export.get("obstacles"):
@@ -604,8 +662,10 @@ def _paint_footer(c: _Canvas, export: dict, choice: PageChoice, regime, *, with_
     extra_row = top + 5.5 + min(len(entries), rows_per_col) * row_h
     notes = []
     if kinds:
-        notes.append("Obstáculos: " + " · ".join(
-            f"{OBSTACLE_MARKS.get(k) or ('●' if k == 'tree' else '▨')} {label}" for k, label in kinds))
+        notes.append(
+            "Obstáculos: "
+            + " · ".join(f"{OBSTACLE_MARKS.get(k) or ('●' if k == 'tree' else '▨')} {label}" for k, label in kinds)
+        )
     if export.get("stalls") and with_list:
         notes.append("Lista das bancas e titulares na página seguinte.")
     if notes and extra_row + 4 <= choice.height - MARGIN:
@@ -618,9 +678,14 @@ def _paint_footer(c: _Canvas, export: dict, choice: PageChoice, regime, *, with_
     if not choice.fits:
         c.pen("#B00020")
         c.font(2.6, bold=True)
-        c.text(x, choice.height - MARGIN - 4, choice.width - 2 * MARGIN, 4,
-               "O trecho não coube inteiro nesta folha: use uma folha maior ou exporte por trecho.",
-               Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        c.text(
+            x,
+            choice.height - MARGIN - 4,
+            choice.width - 2 * MARGIN,
+            4,
+            "O trecho não coube inteiro nesta folha: use uma folha maior ou exporte por trecho.",
+            Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter,
+        )
 
 
 def _paint_scale_bar(c: _Canvas, choice: PageChoice, x: float, y: float, width: float) -> None:
@@ -644,8 +709,9 @@ def _paint_scale_bar(c: _Canvas, choice: PageChoice, x: float, y: float, width: 
     for i in range(parts + 1):
         value = total * i / parts
         label = (f"{value:g}".replace(".", ",")) + (" m" if i == parts else "")
-        c.text(x + i * seg_mm - 8, bar_y + 1.8, 16, 3.5, label, Qt.AlignmentFlag.AlignHCenter
-               | Qt.AlignmentFlag.AlignTop)
+        c.text(
+            x + i * seg_mm - 8, bar_y + 1.8, 16, 3.5, label, Qt.AlignmentFlag.AlignHCenter | Qt.AlignmentFlag.AlignTop
+        )
 
 
 def _paint_map_page(c: _Canvas, export: dict, choice: PageChoice, *, pages: int) -> None:
@@ -665,8 +731,13 @@ def _paint_map_page(c: _Canvas, export: dict, choice: PageChoice, *, pages: int)
         if len(segments) > 1 and strip.segment != current:
             c.pen(INK)
             c.font(3.0, bold=True)
-            c.text(MARGIN, top, choice.width - 2 * MARGIN, SEGMENT_TITLE_H,
-                   f"Trecho {strip.segment + 1}: {_segment_title(seg)}")
+            c.text(
+                MARGIN,
+                top,
+                choice.width - 2 * MARGIN,
+                SEGMENT_TITLE_H,
+                f"Trecho {strip.segment + 1}: {_segment_title(seg)}",
+            )
             top += SEGMENT_TITLE_H
         current = strip.segment
         if top + _strip_height(seg, choice.mm_per_m) > limit + 0.01 and not choice.fits:
@@ -697,8 +768,16 @@ def _paint_points(c: _Canvas, export: dict, choice: PageChoice, top: float) -> N
 
 # --------------------------------------------------------------------------- the list of stalls
 
-_COLUMNS = (("Nº", 12.0), ("Seção", 16.0), ("Ramo / equipamento", 0.0), ("Lado", 14.0), ("Início", 20.0),
-            ("Frente × prof.", 30.0), ("Permissão", 24.0), ("Titular", 0.0))  # 0: a share of what is left
+_COLUMNS = (
+    ("Nº", 12.0),
+    ("Seção", 16.0),
+    ("Ramo / equipamento", 0.0),
+    ("Lado", 14.0),
+    ("Início", 20.0),
+    ("Frente × prof.", 30.0),
+    ("Permissão", 24.0),
+    ("Titular", 0.0),
+)  # 0: a share of what is left
 _ROW_H = 5.4
 
 
@@ -723,8 +802,7 @@ def _what_sells(stall: dict, regime) -> str:
     return kind.label if kind is not None else ""
 
 
-def _paint_list_page(c: _Canvas, export: dict, choice: PageChoice, rows: list[dict], *, page: int,
-                     pages: int) -> None:
+def _paint_list_page(c: _Canvas, export: dict, choice: PageChoice, rows: list[dict], *, page: int, pages: int) -> None:
     regime = _regime(export)
     _paint_header(c, export, choice, page=page, pages=pages, what="Bancas e titulares")
     width = choice.width - 2 * MARGIN
@@ -750,10 +828,14 @@ def _paint_list_page(c: _Canvas, export: dict, choice: PageChoice, rows: list[di
         c.brush(None)
         holder = stall.get("holder")
         values = (
-            str(stall["number"]), stall.get("section_numeral") or "", _what_sells(stall, regime),
+            str(stall["number"]),
+            stall.get("section_numeral") or "",
+            _what_sells(stall, regime),
             SIDE_LABELS.get(stall.get("side"), stall.get("side") or "").replace("lado ", "").upper(),
-            _metres(stall["x"]), f"{_metres(stall['width'])} × {_metres(stall['depth'])}".replace(" m ×", " ×"),
-            holder or "—", stall.get("holder_name") or ("banca livre" if not holder else ""),
+            _metres(stall["x"]),
+            f"{_metres(stall['width'])} × {_metres(stall['depth'])}".replace(" m ×", " ×"),
+            holder or "—",
+            stall.get("holder_name") or ("banca livre" if not holder else ""),
         )
         x = MARGIN
         c.font(2.6)
@@ -775,8 +857,9 @@ def _paint_list_page(c: _Canvas, export: dict, choice: PageChoice, rows: list[di
 # --------------------------------------------------------------------------- documents
 
 
-def paint_document(painter: QPainter, export: dict, choice: PageChoice, k: float,
-                   new_page: Callable[[], bool] | None = None) -> int:
+def paint_document(
+    painter: QPainter, export: dict, choice: PageChoice, k: float, new_page: Callable[[], bool] | None = None
+) -> int:
     """Paint page 1 (and, with ``new_page``, the list pages) with ``k`` device units per mm; returns pages."""
     list_pages = _list_pages(export, choice) if new_page is not None else 0
     pages = 1 + list_pages
@@ -790,13 +873,16 @@ def paint_document(painter: QPainter, export: dict, choice: PageChoice, k: float
         for n in range(list_pages):
             if not new_page():
                 break
-            _paint_list_page(c, export, choice, stalls[n * per_page:(n + 1) * per_page], page=n + 2, pages=pages)
+            _paint_list_page(c, export, choice, stalls[n * per_page : (n + 1) * per_page], page=n + 2, pages=pages)
     return pages
 
 
 def _page_layout(choice: PageChoice) -> QPageLayout:
-    size = (QPageSize(QPageSize.PageSizeId.A3 if choice.paper == "A3" else QPageSize.PageSizeId.A4)
-            if choice.paper else QPageSize(QSizeF(choice.height, choice.width), QPageSize.Unit.Millimeter))
+    size = (
+        QPageSize(QPageSize.PageSizeId.A3 if choice.paper == "A3" else QPageSize.PageSizeId.A4)
+        if choice.paper
+        else QPageSize(QSizeF(choice.height, choice.width), QPageSize.Unit.Millimeter)
+    )
     return QPageLayout(size, QPageLayout.Orientation.Landscape, QMarginsF(0, 0, 0, 0), QPageLayout.Unit.Millimeter)
 
 

@@ -39,11 +39,18 @@ def page_state() -> PageState:
     """What the page must know now: every public key (with its revocation date) and every withdrawn permit."""
     from models.signing_keys import SigningKey, withdrawn_numbers
 
-    keys = [{"id": row.key_id, "public": row.public_key,
-             "revoked_on": row.revoked_on.isoformat() if row.revoked_on else None}
-            for row in SigningKey.select().order_by(SigningKey.id)]
-    withdrawn = {number: {"word": word, "since": since.isoformat() if since else None}
-                 for number, word, since in withdrawn_numbers()}
+    keys = [
+        {
+            "id": row.key_id,
+            "public": row.public_key,
+            "revoked_on": row.revoked_on.isoformat() if row.revoked_on else None,
+        }
+        for row in SigningKey.select().order_by(SigningKey.id)
+    ]
+    withdrawn = {
+        number: {"word": word, "since": since.isoformat() if since else None}
+        for number, word, since in withdrawn_numbers()
+    }
     return PageState(keys, withdrawn)
 
 
@@ -58,8 +65,13 @@ def page_html(state: PageState | None = None, *, now: _dt.datetime | None = None
     data = data.replace("</", "<\\/").replace("<!--", "<\\!--")
     from markupsafe import Markup
 
-    return render("verificar.html.j2", municipality=municipality_label() or "Prefeitura",
-                  agency=get_setting(AGENCY), exported_at=now.strftime("%d/%m/%Y %H:%M"), data_json=Markup(data))
+    return render(
+        "verificar.html.j2",
+        municipality=municipality_label() or "Prefeitura",
+        agency=get_setting(AGENCY),
+        exported_at=now.strftime("%d/%m/%Y %H:%M"),
+        data_json=Markup(data),
+    )
 
 
 def write_verify_page(out: str | Path, *, now: _dt.datetime | None = None) -> PageState:
@@ -71,11 +83,15 @@ def write_verify_page(out: str | Path, *, now: _dt.datetime | None = None) -> Pa
 
     state = page_state()
     if not state.keys:
-        raise UserError("A prefeitura ainda não tem chave de assinatura (Cadastros → Assinatura): a página não "
-                        "teria com que verificar.", field="key")
+        raise UserError(
+            "A prefeitura ainda não tem chave de assinatura (Cadastros → Assinatura): a página não "
+            "teria com que verificar.",
+            field="key",
+        )
     write_text(out, page_html(state, now=now), kind="html", private=False)
     Setting.insert(key=EXPORTED_SETTING, value=state.digest).on_conflict(
-        conflict_target=[Setting.key], update={Setting.value: state.digest}).execute()
+        conflict_target=[Setting.key], update={Setting.value: state.digest}
+    ).execute()
     return state
 
 

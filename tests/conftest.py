@@ -23,7 +23,6 @@ os.environ["PYTHON_KEYRING_BACKEND"] = "keyring.backends.null.Keyring"
 os.environ.pop("PRACA_SIGNING_PASSPHRASE", None)
 
 import pytest  # noqa: E402
-
 from demo_db import _demo_pg_template, _demo_sqlite_template, demo_database, demo_sqlite  # noqa: E402,F401
 
 PG_URL = os.environ.get("PRACA_TEST_PG", "").strip()
@@ -36,8 +35,14 @@ def _pg_admin():
     from models.db import parse_url
 
     target = parse_url(PG_URL)
-    return psycopg2.connect(dbname=target.dbname, user=target.user, password=target.password,
-                            host=target.host, port=target.port, connect_timeout=5)
+    return psycopg2.connect(
+        dbname=target.dbname,
+        user=target.user,
+        password=target.password,
+        host=target.host,
+        port=target.port,
+        connect_timeout=5,
+    )
 
 
 @pytest.fixture(scope="session")
@@ -130,8 +135,10 @@ def _drop_schema(conn, name: str) -> None:
                 warnings.warn(f"schema {name} left behind: {exc}", stacklevel=2)
                 return
             with conn.cursor() as cur:
-                cur.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = "
-                            "current_database() AND pid <> pg_backend_pid() AND state LIKE 'idle%'")
+                cur.execute(
+                    "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = "
+                    "current_database() AND pid <> pg_backend_pid() AND state LIKE 'idle%'"
+                )
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])

@@ -81,8 +81,14 @@ def _demo_pg_template(pg_available):
         from models.db import parse_url
 
         target = parse_url(_pg_url(name))
-        conn = psycopg2.connect(dbname=name, user=target.user, password=target.password, host=target.host,
-                                port=target.port, connect_timeout=5)
+        conn = psycopg2.connect(
+            dbname=name,
+            user=target.user,
+            password=target.password,
+            host=target.host,
+            port=target.port,
+            connect_timeout=5,
+        )
         conn.autocommit = True
         with conn.cursor() as cur:
             cur.execute(f'CREATE SCHEMA "{_PG_SCHEMA}"')
@@ -100,6 +106,7 @@ def demo_database(request, tmp_path):
     """An open copy of the full demo database (``fill_demo()`` with its defaults), on each back end; the test's
     own to change."""
     from conftest import _stop_widget_timers
+
     from models.db import close_database, open_database
 
     if request.param == "sqlite":

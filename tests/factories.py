@@ -30,7 +30,6 @@ TODAY = dt.date(2026, 11, 30)  # a Monday
 _numbers = itertools.count(123456780)
 
 
-
 def new_cpf() -> str:
     base = f"{next(_numbers):09d}"
     return base + cpf_check_digits(base)
@@ -43,19 +42,38 @@ def new_cnpj() -> str:
 
 def person(name: str, *, cpf: str | None = None, resident_since=dt.date(2010, 1, 1), household=(), **kw):
     birth = kw.pop("birth_date", dt.date(1980, 5, 17))
-    return save_person(PersonInput(name=name, cpf=cpf or new_cpf(), birth_date=birth,
-                                   resident_since=resident_since, household=list(household), **kw), today=TODAY)
+    return save_person(
+        PersonInput(
+            name=name,
+            cpf=cpf or new_cpf(),
+            birth_date=birth,
+            resident_since=resident_since,
+            household=list(household),
+            **kw,
+        ),
+        today=TODAY,
+    )
 
 
 def company(name: str, *partners, mei: bool = False, registration: str = "12345"):
-    return save_company(CompanyInput(cnpj=new_cnpj(), legal_name=name, mei=mei, municipal_registration=registration,
-                                     partners=[PartnerInput(name=p.name, cpf=p.cpf) for p in partners]))
+    return save_company(
+        CompanyInput(
+            cnpj=new_cnpj(),
+            legal_name=name,
+            mei=mei,
+            municipal_registration=registration,
+            partners=[PartnerInput(name=p.name, cpf=p.cpf) for p in partners],
+        )
+    )
 
 
 def approved(regime: str, kind: str, *, on: dt.date = TODAY, holder=None, documents=(), **fields) -> Application:
     who = {"person_id": holder.id} if hasattr(holder, "cpf") else {"company_id": holder.id}
-    app = create_application(ApplicationInput(regime=regime, permit_kind=kind, documents=list(documents), **who,
-                                              **fields), clerk="ana", today=on)
+    app = create_application(
+        ApplicationInput(regime=regime, permit_kind=kind, documents=list(documents), **who, **fields),
+        clerk="ana",
+        today=on,
+    )
     app = change_status(app, "analysis", by="chefe")
     return change_status(app, "approved", by="chefe")
 
@@ -79,8 +97,18 @@ def tpu(keys, holder, kind="street-food-tpu-a", on=TODAY, site="Praça Rui Barbo
 
 
 def feirante(keys, holder, site="Feira Noturna do Jardim Satélite", on=TODAY, kind="feirante", **kw) -> Permit:
-    app = approved("sjc-2014", kind, on=on, holder=holder, site=site, line="pastel", section="xvi",
-                   equipment="banca", front="8,00", depth="3,50")
+    app = approved(
+        "sjc-2014",
+        kind,
+        on=on,
+        holder=holder,
+        site=site,
+        line="pastel",
+        section="xvi",
+        equipment="banca",
+        front="8,00",
+        depth="3,50",
+    )
     return issue(app, keys, on, valid_until=kw.pop("valid_until", dt.date(2027, 12, 31)), **kw)
 
 
@@ -92,15 +120,36 @@ def sapezal_licence(keys, holder, on=TODAY, kind="ponto-fixo", documents=None) -
     if hasattr(holder, "cpf") and _mei_company(holder) is None:
         company(f"{holder.name.upper()} MEI", holder, mei=True)
     docs = all_documents("sapezal-2014", kind, on - dt.timedelta(days=10)) if documents is None else documents
-    app = approved("sapezal-2014", kind, on=on, holder=holder, documents=docs, line="bebidas", group="g03",
-                   equipment="barraca", front="2,00", depth="1,50", site="Praça da Matriz")
+    app = approved(
+        "sapezal-2014",
+        kind,
+        on=on,
+        holder=holder,
+        documents=docs,
+        line="bebidas",
+        group="g03",
+        equipment="barraca",
+        front="2,00",
+        depth="1,50",
+        site="Praça da Matriz",
+    )
     return issue(app, keys, on)
 
 
 def beach_licence(keys, holder, on=TODAY, site="ponto-03") -> Permit:
-    app = approved("ilha-comprida-2017", "ambulante-praia", on=on, holder=holder,
-                   documents=all_documents("ilha-comprida-2017", "ambulante-praia", on), line="cadeiras-guarda-sol",
-                   equipment="carrinho", front="1,50", depth="0,80", hitch="0,20", site=site)
+    app = approved(
+        "ilha-comprida-2017",
+        "ambulante-praia",
+        on=on,
+        holder=holder,
+        documents=all_documents("ilha-comprida-2017", "ambulante-praia", on),
+        line="cadeiras-guarda-sol",
+        equipment="carrinho",
+        front="1,50",
+        depth="0,80",
+        hitch="0,20",
+        site=site,
+    )
     return issue(app, keys, on)
 
 
@@ -112,14 +161,32 @@ def mei_vendor(name: str):
 
 def results(holder, regime, kind, *, today=TODAY, site="", documents=()):
     kind_of = "person" if hasattr(holder, "cpf") else "company"
-    facts = applicant_facts(load_applicant(kind_of, holder.id), documents=list(documents), site=site, today=today,
-                            regime=regime, permit_kind=kind)
+    facts = applicant_facts(
+        load_applicant(kind_of, holder.id),
+        documents=list(documents),
+        site=site,
+        today=today,
+        regime=regime,
+        permit_kind=kind,
+    )
     return {r.article: r for r in evaluate_eligibility(regime, kind, facts).results}, facts
 
 
 #: INPC's yearly rates as a clerk types them (IBGE), 2015–2026: what the SJC fee is corrected by.
-INPC = {2015: "6,23", 2016: "11,28", 2017: "6,58", 2018: "2,07", 2019: "3,43", 2020: "4,48", 2021: "5,45",
-        2022: "10,16", 2023: "5,93", 2024: "3,71", 2025: "4,77", 2026: "3,90"}
+INPC = {
+    2015: "6,23",
+    2016: "11,28",
+    2017: "6,58",
+    2018: "2,07",
+    2019: "3,43",
+    2020: "4,48",
+    2021: "5,45",
+    2022: "10,16",
+    2023: "5,93",
+    2024: "3,71",
+    2025: "4,77",
+    2026: "3,90",
+}
 
 
 @pytest.fixture
@@ -164,13 +231,25 @@ def pay(charge: Charge, on: dt.date, ref: str = "REC-1") -> None:
 # --------------------------------------------------------------------------- the stall map
 
 
-def placed_stall(number, x, *, side="a", section="vi", line="biscoitos-balas", width="3", depth="2", holder_id=None,
-                 holder=None):
+def placed_stall(
+    number, x, *, side="a", section="vi", line="biscoitos-balas", width="3", depth="2", holder_id=None, holder=None
+):
     from models.layout import PlacedStall
 
-    return PlacedStall(key=str(number), number=number, side=side, x=D(x), y=D(0) if side == "a" else D(10) - D(depth),
-                       width=D(width), depth=D(depth), rotation=0 if side == "a" else 180, section=section,
-                       line=line, holder_id=holder_id, holder=holder)
+    return PlacedStall(
+        key=str(number),
+        number=number,
+        side=side,
+        x=D(x),
+        y=D(0) if side == "a" else D(10) - D(depth),
+        width=D(width),
+        depth=D(depth),
+        rotation=0 if side == "a" else 180,
+        section=section,
+        line=line,
+        holder_id=holder_id,
+        holder=holder,
+    )
 
 
 def uid_of(plan, number: int) -> int:
@@ -181,13 +260,34 @@ def uid_of(plan, number: int) -> int:
 def feira(database):
     from models.sites import ObstacleInput, SegmentInput, SiteInput, save_layout, save_site
 
-    site = save_site(SiteInput(
-        name="Feira do Teste", kind="feira", regime="sjc-2014", weekdays=("fri",), gap="0,50",
-        segments=[SegmentInput(street="Avenida Andrômeda", from_street="Rua Júpiter", to_street="Rua Saturno",
-                               length="60", width="10",
-                               obstacles=[ObstacleInput(kind="hydrant", side="b", start="40", extent="0,5")])]))
-    save_layout(site, [placed_stall(1, "0"), placed_stall(2, "4"), placed_stall(3, "8"),
-                       placed_stall(4, "20", section="xvi", line="pastel", width="12", depth="3.5", side="b")])
+    site = save_site(
+        SiteInput(
+            name="Feira do Teste",
+            kind="feira",
+            regime="sjc-2014",
+            weekdays=("fri",),
+            gap="0,50",
+            segments=[
+                SegmentInput(
+                    street="Avenida Andrômeda",
+                    from_street="Rua Júpiter",
+                    to_street="Rua Saturno",
+                    length="60",
+                    width="10",
+                    obstacles=[ObstacleInput(kind="hydrant", side="b", start="40", extent="0,5")],
+                )
+            ],
+        )
+    )
+    save_layout(
+        site,
+        [
+            placed_stall(1, "0"),
+            placed_stall(2, "4"),
+            placed_stall(3, "8"),
+            placed_stall(4, "20", section="xvi", line="pastel", width="12", depth="3.5", side="b"),
+        ],
+    )
     return site
 
 
@@ -258,5 +358,6 @@ def type_passphrase(passphrase: str, again: str | None = None):
         dialog._accept()
         if dialog.isVisible():  # refused: keep what it said for the test
             fill.error = dialog.error.text()
+
     fill.error = ""
     return fill

@@ -80,7 +80,9 @@ def problems(window: QWidget, room: QSize = ROOM) -> list[str]:
             want = QSize(widget.fontMetrics().horizontalAdvance(text) + 30, want.height()) if text else QSize(0, 0)
         if isinstance(widget, QLabel) and text:
             want = widget.sizeHint()
-        if want.width() > widget.width() + 1 or (isinstance(widget, QAbstractButton) and want.height() > widget.height() + 1):
+        if want.width() > widget.width() + 1 or (
+            isinstance(widget, QAbstractButton) and want.height() > widget.height() + 1
+        ):
             found.append(f"{name} is clipped: {widget.width()}×{widget.height()}, needs {want.width()}×{want.height()}")
     return found
 
@@ -90,8 +92,9 @@ def fit(window: QWidget, room: QSize = ROOM) -> list[str]:
     from PySide6.QtWidgets import QApplication
 
     hint = window.sizeHint().expandedTo(window.minimumSizeHint())
-    window.resize(min(max(hint.width(), window.width()), room.width()),
-                  min(max(hint.height(), window.height()), room.height()))
+    window.resize(
+        min(max(hint.width(), window.width()), room.width()), min(max(hint.height(), window.height()), room.height())
+    )
     if not window.isVisible():
         window.show()
     QApplication.processEvents()
@@ -137,5 +140,6 @@ def mnemonics(window: QWidget) -> dict[str, list[str]]:
 
 
 def collisions(window: QWidget) -> list[str]:
-    return [f"Alt+{key.upper()}: {' / '.join(texts)}" for key, texts in sorted(mnemonics(window).items())
-            if len(texts) > 1]
+    return [
+        f"Alt+{key.upper()}: {' / '.join(texts)}" for key, texts in sorted(mnemonics(window).items()) if len(texts) > 1
+    ]

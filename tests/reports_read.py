@@ -25,8 +25,22 @@ def recalculated(path: Path, tmp_path: Path) -> Path | None:
         return None
     out = tmp_path / "recalculated"
     profile = tmp_path / "lo-profile"
-    subprocess.run([OFFICE, f"-env:UserInstallation={profile.as_uri()}", "--headless", "--calc", "--convert-to",
-                    "xlsx", "--outdir", str(out), str(path)], check=True, timeout=180, capture_output=True)
+    subprocess.run(
+        [
+            OFFICE,
+            f"-env:UserInstallation={profile.as_uri()}",
+            "--headless",
+            "--calc",
+            "--convert-to",
+            "xlsx",
+            "--outdir",
+            str(out),
+            str(path),
+        ],
+        check=True,
+        timeout=180,
+        capture_output=True,
+    )
     result = out / path.name
     assert result.exists(), "LibreOffice did not convert the workbook (would it need repair?)"
     return result

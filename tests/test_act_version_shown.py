@@ -5,11 +5,13 @@ from __future__ import annotations
 
 import datetime as dt
 
+from factories import draft
+from factories import issue_record as issue
+from test_permits_tab import approved, clock, event_stall, keys, make_tab, person, select  # noqa: F401
+
 from models import acts
-from models.regimes import default_regimes_folder
-from factories import draft, issue_record as issue
-from test_permits_tab import event_stall, keys, make_tab, clock, person, approved, select  # noqa: F401
 from models.permits import issue_permit
+from models.regimes import default_regimes_folder
 
 
 def amend(regime_id: str, since: dt.date):
@@ -23,8 +25,17 @@ def test_the_permit_detail_shows_the_version_it_was_issued_by(make_tab, keys, cl
     before = event_stall(keys, person("Paula Trailer"))  # issued 20/03/2026
     v1 = acts.history("sao-bento-2026")[0]
     v2 = amend("sao-bento-2026", dt.date(2026, 3, 26))
-    app = approved("sao-bento-2026", "event-stall", on=dt.date(2026, 3, 27), holder=person("Rui Trailer"),
-                   site="rua-cel-ribeiro-da-luz", equipment="trailer", front="4,50", depth="3,00", hitch="1,20")
+    app = approved(
+        "sao-bento-2026",
+        "event-stall",
+        on=dt.date(2026, 3, 27),
+        holder=person("Rui Trailer"),
+        site="rua-cel-ribeiro-da-luz",
+        equipment="trailer",
+        front="4,50",
+        depth="3,00",
+        hitch="1,20",
+    )
     after = issue_permit(app, by="ana", today=dt.date(2026, 3, 27), key_dir=keys, point="Posição 08")
     clock.day = dt.date(2026, 3, 27)  # both in force
     tab = make_tab()
@@ -65,9 +76,17 @@ def test_an_old_charge_still_shows_the_version_it_was_computed_from(keys, app_re
     from views.charges_page import ChargesTab
 
     debtor = person("Maria Barraqueira").id
-    old = create_charge(kind="event", regime="sao-bento-2026", label="Preço público", amount="633,93",
-                        due_on=dt.date(2026, 3, 26), basis="art. 9º, § 2º", by="ana", today=dt.date(2026, 3, 25),
-                        person_id=debtor)
+    old = create_charge(
+        kind="event",
+        regime="sao-bento-2026",
+        label="Preço público",
+        amount="633,93",
+        due_on=dt.date(2026, 3, 26),
+        basis="art. 9º, § 2º",
+        by="ana",
+        today=dt.date(2026, 3, 25),
+        person_id=debtor,
+    )
     v1 = acts.history("sao-bento-2026")[0]
     v2 = amend("sao-bento-2026", dt.date(2026, 3, 26))
     tab = ChargesTab(today=dt.date(2026, 3, 27))

@@ -58,8 +58,12 @@ def test_a_new_database_holds_the_six_shipped_acts_and_every_desk_reads_them_fro
 def test_install_refuses_a_broken_file_with_every_error_and_stores_nothing(database, tmp_path, capsys):
     path = own_act(tmp_path)
     text = path.read_text(encoding="utf-8")
-    path.write_text(text.replace("[[fees]]\n", "[[fees]]\ncolour = 1\n", 1)
-                    .replace("[[documents]]\n", "[[documents]]\nlabel_x = 2\n", 1), encoding="utf-8")
+    path.write_text(
+        text.replace("[[fees]]\n", "[[fees]]\ncolour = 1\n", 1).replace(
+            "[[documents]]\n", "[[documents]]\nlabel_x = 2\n", 1
+        ),
+        encoding="utf-8",
+    )
     before = RegimeAct.select().count()
     assert main(["--db", database, "regimes", "install", str(path)]) == 2
     err = capsys.readouterr().err
@@ -78,8 +82,10 @@ def test_an_installed_act_is_listed_quoted_and_audited_and_cannot_be_installed_t
     assert main(["--db", database, "regimes"]) == 0
     listed = {line.split()[0]: line for line in capsys.readouterr().out.splitlines()}
     assert "Minha Cidade/SP" in listed["minha-cidade-2027"]
-    assert main(["--db", database, "quote", "--regime", "minha-cidade-2027", "--equipment", "barraca",
-                 "--front", "3"]) == 0
+    assert (
+        main(["--db", database, "quote", "--regime", "minha-cidade-2027", "--equipment", "barraca", "--front", "3"])
+        == 0
+    )
     assert "R$ 633,93" in capsys.readouterr().out
     assert main(["--db", database, "regimes", "install", str(path)]) == 2
     assert "já está instalado" in capsys.readouterr().err
@@ -103,7 +109,9 @@ def test_an_amendment_changes_the_quote_from_its_date_and_not_before(database, t
     assert main(["--db", database, "regimes", "history", "sao-bento-2026", "--json"]) == 0
     history = json.loads(capsys.readouterr().out)
     assert [(h["version"], h["in_force_from"], h["installed_by"]) for h in history] == [
-        (1, "2026-03-24", "sistema"), (2, "2026-03-26", "sistema")]
+        (1, "2026-03-24", "sistema"),
+        (2, "2026-03-26", "sistema"),
+    ]
 
 
 def test_an_amendment_must_declare_itself_and_follow_an_installed_act(database, tmp_path, capsys):
@@ -130,9 +138,11 @@ def test_a_retired_act_is_no_longer_offered_but_still_reads_what_was_done(databa
 def test_only_an_administrator_installs_amends_or_retires(database, tmp_path):
     clerk = session.Session(9, "ana", "Ana", "atendente")
     with session.acting_as(clerk):
-        for act in (lambda: acts.install(own_act(tmp_path).read_bytes(), "minha-cidade-2027.toml"),
-                    lambda: acts.amend(amended(tmp_path).read_bytes(), "sao-bento-2026.toml"),
-                    lambda: acts.retire("sjc-2014", "revogada")):
+        for act in (
+            lambda: acts.install(own_act(tmp_path).read_bytes(), "minha-cidade-2027.toml"),
+            lambda: acts.amend(amended(tmp_path).read_bytes(), "sao-bento-2026.toml"),
+            lambda: acts.retire("sjc-2014", "revogada"),
+        ):
             with pytest.raises(session.PermissionDenied, match="instalar, alterar ou retirar atos"):
                 act()
     assert RegimeAct.select().count() == len(SHIPPED)
@@ -173,34 +183,56 @@ def test_a_database_of_the_version_before_gets_the_acts_by_its_migration(db_url)
 def test_another_desk_quotes_with_the_act_installed_here(database, tmp_path, capsys):
     assert main(["--db", database, "regimes", "amend", str(amended(tmp_path, since="2026-03-24"))]) == 0
     env = dict(os.environ, QT_QPA_PLATFORM="offscreen")
-    desk = subprocess.run([sys.executable, "-m", "desktop", "--db", database, *QUOTE, "--date", "27/03/2026"],
-                          cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
+    desk = subprocess.run(
+        [sys.executable, "-m", "desktop", "--db", database, *QUOTE, "--date", "27/03/2026"],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert desk.returncode == 0, desk.stderr
     assert json.loads(desk.stdout)["total"] == "691.56"
 
 
 def test_a_frozen_charge_keeps_the_version_it_was_computed_from_after_an_amendment(database, tmp_path):
+    from factories import person
+
     from models.acts import version_text
     from models.charges import create_charge
-    from factories import person
 
     debtor = person("Maria Barraqueira").id
 
-    first = create_charge(kind="event", regime="sao-bento-2026", label="Preço público", amount="633,93",
-                          due_on=dt.date(2026, 3, 26), basis="art. 9º, § 2º", by="ana", today=dt.date(2026, 3, 25),
-                          person_id=debtor)
+    first = create_charge(
+        kind="event",
+        regime="sao-bento-2026",
+        label="Preço público",
+        amount="633,93",
+        due_on=dt.date(2026, 3, 26),
+        basis="art. 9º, § 2º",
+        by="ana",
+        today=dt.date(2026, 3, 25),
+        person_id=debtor,
+    )
     v1 = acts.history("sao-bento-2026")[0]
     assert first.act_sha256 == v1.sha256
     acts.amend(amended(tmp_path).read_bytes(), "sao-bento-2026.toml")
-    later = create_charge(kind="event", regime="sao-bento-2026", label="Preço público", amount="691,56",
-                          due_on=dt.date(2026, 3, 28), basis="art. 9º, § 2º", by="ana", today=dt.date(2026, 3, 27),
-                          person_id=debtor)
+    later = create_charge(
+        kind="event",
+        regime="sao-bento-2026",
+        label="Preço público",
+        amount="691,56",
+        due_on=dt.date(2026, 3, 28),
+        basis="art. 9º, § 2º",
+        by="ana",
+        today=dt.date(2026, 3, 27),
+        person_id=debtor,
+    )
     v2 = acts.history("sao-bento-2026")[1]
     assert later.act_sha256 == v2.sha256 != first.act_sha256
     from models.charges import Charge
 
-    assert version_text("sao-bento-2026", Charge.get_by_id(first.id).act_sha256).startswith(
-        "versão 1 (texto original)")
+    assert version_text("sao-bento-2026", Charge.get_by_id(first.id).act_sha256).startswith("versão 1 (texto original)")
     assert get_regime("sao-bento-2026", on=dt.date(2026, 3, 25)).sha256 == first.act_sha256  # recomputed with it
 
 
@@ -208,7 +240,22 @@ def test_an_installed_act_can_start_another_municipalitys_file(database, tmp_pat
     assert main(["--db", database, "regimes", "install", str(own_act(tmp_path))]) == 0
     out = tmp_path / "novo" / "outra-cidade-2028.toml"
     out.parent.mkdir()
-    assert main(["--db", database, "regimes", "new", "--like", "minha-cidade-2027", "--id", "outra-cidade-2028",
-                 "--out", str(out)]) == 0
+    assert (
+        main(
+            [
+                "--db",
+                database,
+                "regimes",
+                "new",
+                "--like",
+                "minha-cidade-2027",
+                "--id",
+                "outra-cidade-2028",
+                "--out",
+                str(out),
+            ]
+        )
+        == 0
+    )
     text = out.read_text(encoding="utf-8")
     assert 'id = "outra-cidade-2028"' in text and 'municipality = "Minha Cidade"' in text

@@ -5,13 +5,13 @@ from __future__ import annotations
 import datetime as dt
 
 import pytest
+from pdftext import pdf_text
 from PySide6.QtCore import Qt
 
 from models.applications import Application, ApplicationDocument
 from models.db import open_database
 from models.files import set_store
 from models.people import CompanyInput, PartnerInput, PersonInput, save_company, save_person
-from pdftext import pdf_text
 
 TODAY = dt.date(2026, 11, 30)
 
@@ -20,12 +20,26 @@ TODAY = dt.date(2026, 11, 30)
 def mei(app_ready, db_url, tmp_path):
     open_database(db_url, create=True)
     set_store(tmp_path / "files")
-    owner = save_person(PersonInput(name="Reinaldo Almeida Teixeira", cpf="529.982.247-25",
-                                    birth_date=dt.date(1980, 5, 17), resident_since=dt.date(2000, 1, 1),
-                                    city="São Bento do Sapucaí"), today=TODAY)
-    return save_company(CompanyInput(cnpj="11.222.333/0001-81", legal_name="REINALDO ALMEIDA TEIXEIRA 11222333",
-                                     mei=True, municipal_registration="12345", city="São Bento do Sapucaí",
-                                     partners=[PartnerInput(owner.name, owner.cpf)]))
+    owner = save_person(
+        PersonInput(
+            name="Reinaldo Almeida Teixeira",
+            cpf="529.982.247-25",
+            birth_date=dt.date(1980, 5, 17),
+            resident_since=dt.date(2000, 1, 1),
+            city="São Bento do Sapucaí",
+        ),
+        today=TODAY,
+    )
+    return save_company(
+        CompanyInput(
+            cnpj="11.222.333/0001-81",
+            legal_name="REINALDO ALMEIDA TEIXEIRA 11222333",
+            mei=True,
+            municipal_registration="12345",
+            city="São Bento do Sapucaí",
+            partners=[PartnerInput(owner.name, owner.cpf)],
+        )
+    )
 
 
 #: Indomit's registration was open until 12:00 of 26/03/2026 (Dec. 4.794/2026, art. 3º): a São Bento application
@@ -42,8 +56,9 @@ def dialog_for(qtbot, company, now=None):
     return dialog
 
 
-def application_dialog(qtbot, applicant_kind: str, applicant_id: int, regime: str, permit_kind: str = "", *,
-                       today=TODAY, now=None):
+def application_dialog(
+    qtbot, applicant_kind: str, applicant_id: int, regime: str, permit_kind: str = "", *, today=TODAY, now=None
+):
     """Atendimento's form at 1366×768 with the regime (and permit kind) chosen, its assessment settled."""
     from views.application_form import ApplicationDialog
 
@@ -130,8 +145,9 @@ def test_a_natural_person_cannot_hold_an_olimpia_tpu(qtbot, app_ready, db_url, t
 
     open_database(db_url, create=True)
     set_store(tmp_path / "files")
-    person = save_person(PersonInput(name="Maria José da Silva", cpf="111.444.777-35",
-                                     birth_date=dt.date(1990, 1, 1)), today=TODAY)
+    person = save_person(
+        PersonInput(name="Maria José da Silva", cpf="111.444.777-35", birth_date=dt.date(1990, 1, 1)), today=TODAY
+    )
     d = ApplicationDialog("person", person.id, today=TODAY)
     qtbot.addWidget(d)
     d.regime.setCurrentIndex(d.regime.findData("olimpia-2025"))
@@ -156,19 +172,29 @@ def test_another_towns_records_do_not_count(qtbot, mei):
 
 def test_approval_checks_the_rules_and_the_acts_term_again(qtbot, mei):
     from models.applications import ApplicationInput, DocumentInput, change_status, create_application
-    from models.front_desk import approve_application
     from models.errors import UserError
+    from models.front_desk import approve_application
     from models.regimes import get_regime
 
     kind = get_regime("sao-bento-2026").permit_kind("event-stall")
-    missing = create_application(ApplicationInput(regime="sao-bento-2026", permit_kind="event-stall",
-                                                  company_id=mei.id), clerk="ana", now=IN_TIME)
+    missing = create_application(
+        ApplicationInput(regime="sao-bento-2026", permit_kind="event-stall", company_id=mei.id),
+        clerk="ana",
+        now=IN_TIME,
+    )
     missing = change_status(missing, "analysis", by="chefe")
     with pytest.raises(UserError, match="não pode ser aprovado: .*Documento"):
         approve_application(missing, by="chefe", today=dt.date(2026, 3, 20))
-    complete = create_application(ApplicationInput(
-        regime="sao-bento-2026", permit_kind="event-stall", company_id=mei.id,
-        documents=[DocumentInput(d, dt.date(2026, 3, 20)) for d in kind.documents]), clerk="ana", now=IN_TIME)
+    complete = create_application(
+        ApplicationInput(
+            regime="sao-bento-2026",
+            permit_kind="event-stall",
+            company_id=mei.id,
+            documents=[DocumentInput(d, dt.date(2026, 3, 20)) for d in kind.documents],
+        ),
+        clerk="ana",
+        now=IN_TIME,
+    )
     complete = change_status(complete, "analysis", by="chefe")
     # Dec. 4.794/2026, art. 2º: the three days ended on 29/03/2026 — nothing left to authorise in November
     with pytest.raises(UserError, match="29/03/2026"):
@@ -183,5 +209,7 @@ def test_typing_is_assessed_once_the_clerk_pauses(qtbot, mei):
     qtbot.keyClicks(d.depth, "3")
     qtbot.keyClicks(d.front, "4")
     assert d.quote_table.rowCount() == 0 or d.quote_table.item(0, 2).text() != "5,50 × 38,42 × 4,00 × (1 − 0,30)"
-    qtbot.waitUntil(lambda: d.quote_table.rowCount() == 1
-                    and d.quote_table.item(0, 2).text() == "5,50 × 38,42 × 4,00 × (1 − 0,30)", timeout=3000)
+    qtbot.waitUntil(
+        lambda: d.quote_table.rowCount() == 1 and d.quote_table.item(0, 2).text() == "5,50 × 38,42 × 4,00 × (1 − 0,30)",
+        timeout=3000,
+    )

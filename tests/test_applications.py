@@ -7,8 +7,16 @@ import multiprocessing
 
 import pytest
 
-from models.applications import (Application, ApplicationDocument, ApplicationEvent, ApplicationInput, DocumentInput, change_status,
-                                 create_application, worklist)
+from models.applications import (
+    Application,
+    ApplicationDocument,
+    ApplicationEvent,
+    ApplicationInput,
+    DocumentInput,
+    change_status,
+    create_application,
+    worklist,
+)
 from models.db import close_database, open_database
 from models.errors import FieldErrors, UserError
 from models.files import set_store
@@ -20,8 +28,9 @@ TODAY = dt.date(2026, 11, 30)
 @pytest.fixture
 def applicant(database, tmp_path):
     set_store(tmp_path / "files")
-    return save_person(PersonInput(name="Maria José da Silva", cpf="529.982.247-25",
-                                   birth_date=dt.date(1980, 5, 17)), today=TODAY)
+    return save_person(
+        PersonInput(name="Maria José da Silva", cpf="529.982.247-25", birth_date=dt.date(1980, 5, 17)), today=TODAY
+    )
 
 
 def sapezal(applicant, **kw) -> ApplicationInput:
@@ -48,8 +57,11 @@ def test_failed_save_gives_the_number_back(applicant):
     with pytest.raises(FieldErrors):
         create_application(sapezal(applicant, front="-1"), clerk="ana", today=TODAY)
     with pytest.raises(UserError):  # fails inside the transaction: the file to keep is missing
-        create_application(sapezal(applicant, documents=[DocumentInput("identity-card", TODAY, file="/nao/existe.pdf")]),
-                           clerk="ana", today=TODAY)
+        create_application(
+            sapezal(applicant, documents=[DocumentInput("identity-card", TODAY, file="/nao/existe.pdf")]),
+            clerk="ana",
+            today=TODAY,
+        )
     assert create_application(sapezal(applicant), clerk="ana", today=TODAY).protocol == "2026/00002"
     assert Application.select().count() == 2
 
@@ -60,8 +72,9 @@ def test_documents_are_kept_with_their_hash(applicant, tmp_path):
     doc_id = get_regime("sapezal-2014").permit_kind("ponto-fixo").documents[0]
     scan = tmp_path / "rg.pdf"
     scan.write_bytes(b"%PDF-1.4 scanned")
-    app = create_application(sapezal(applicant, documents=[DocumentInput(doc_id, TODAY, file=str(scan))]),
-                             clerk="ana", today=TODAY)
+    app = create_application(
+        sapezal(applicant, documents=[DocumentInput(doc_id, TODAY, file=str(scan))]), clerk="ana", today=TODAY
+    )
     doc = ApplicationDocument.get(ApplicationDocument.application == app)
     import hashlib
 
@@ -70,14 +83,17 @@ def test_documents_are_kept_with_their_hash(applicant, tmp_path):
     assert doc.original_name == "rg.pdf"
 
 
-@pytest.mark.parametrize("changes,field", [
-    (dict(regime="atlantida-1900"), "regime"),
-    (dict(permit_kind="nave"), "permit_kind"),
-    (dict(equipment="nave"), "equipment"),
-    (dict(front="0"), "front"),
-    (dict(depth="abc"), "depth"),
-    (dict(person_id=None), "applicant"),
-])
+@pytest.mark.parametrize(
+    "changes,field",
+    [
+        (dict(regime="atlantida-1900"), "regime"),
+        (dict(permit_kind="nave"), "permit_kind"),
+        (dict(equipment="nave"), "equipment"),
+        (dict(front="0"), "front"),
+        (dict(depth="abc"), "depth"),
+        (dict(person_id=None), "applicant"),
+    ],
+)
 def test_bad_application_is_refused(applicant, changes, field):
     with pytest.raises(FieldErrors) as err:
         create_application(sapezal(applicant, **changes), clerk="ana", today=TODAY)
@@ -95,7 +111,11 @@ def test_workflow_and_history(applicant):
         change_status(app, "issued", by="chefe")
     app = change_status(app, "appealed", by="ana", reason="Entregou o atestado")
     assert [(e.status_from, e.status_to) for e in app.events.order_by(ApplicationEvent.id)] == [
-        ("", "received"), ("received", "analysis"), ("analysis", "refused"), ("refused", "appealed")]
+        ("", "received"),
+        ("received", "analysis"),
+        ("analysis", "refused"),
+        ("refused", "appealed"),
+    ]
     assert [w.protocol for w in worklist(today=TODAY)] == [app.protocol]
     assert worklist(statuses=("issued",), today=TODAY) == []
 
@@ -116,8 +136,11 @@ def _save_many(url: str, person_id: int, count: int, queue) -> None:
     open_database(url, create=True)
     protocols = []
     for _ in range(count):
-        app = create_application(ApplicationInput(regime="sapezal-2014", permit_kind="ponto-fixo",
-                                                  person_id=person_id), clerk="mesa", today=TODAY)
+        app = create_application(
+            ApplicationInput(regime="sapezal-2014", permit_kind="ponto-fixo", person_id=person_id),
+            clerk="mesa",
+            today=TODAY,
+        )
         protocols.append(app.protocol)
     close_database()
     queue.put(protocols)

@@ -8,6 +8,12 @@ import datetime as dt
 from decimal import ROUND_HALF_UP, Decimal
 
 import pytest
+from factories import (  # noqa: F401  (keys: fixture)
+    feirante,
+    inpc,  # noqa: F401  (fixture)
+    keys,
+    person,
+)
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -15,8 +21,6 @@ from models.charges import plan_month
 from models.errors import UserError
 from models.fees import fee_quote
 from models.regimes import get_regime
-from factories import inpc  # noqa: F401  (fixture)
-from factories import feirante, keys, person  # noqa: F401  (keys: fixture)
 
 SJC = get_regime("sjc-2014")
 
@@ -27,9 +31,11 @@ def test_regime_declares_the_area_used():
 
 
 @settings(max_examples=80, deadline=None)
-@given(st.sampled_from(["comidas-tipicas", "legumes-verduras", "frutas", "pastel", "frios"]),
-       st.decimals(min_value=Decimal("0.50"), max_value=Decimal("13"), places=2),
-       st.decimals(min_value=Decimal("0.50"), max_value=Decimal("4"), places=2))
+@given(
+    st.sampled_from(["comidas-tipicas", "legumes-verduras", "frutas", "pastel", "frios"]),
+    st.decimals(min_value=Decimal("0.50"), max_value=Decimal("13"), places=2),
+    st.decimals(min_value=Decimal("0.50"), max_value=Decimal("4"), places=2),
+)
 def test_art_11_par_5_price_is_the_area_used_and_art_5_caps_it(line_id, front, depth):
     """Art. 11, § 5º and art. 5º, any stall: within the line's size, 2,50 × front × depth rounded once; beyond
     it, refused at the field that exceeds."""

@@ -139,8 +139,10 @@ def test_sqlite_backup_while_another_desk_writes(sqlite_url, tmp_path):
     finally:
         other.rollback()
         other.close()
-    names = [row[read_backup(path).tables["person"].column_names.index("name")]
-             for row in read_backup(path).tables["person"].rows]
+    names = [
+        row[read_backup(path).tables["person"].column_names.index("name")]
+        for row in read_backup(path).tables["person"].rows
+    ]
     assert len(names) == 4 and "Ainda Não Gravado" not in names
 
 
@@ -241,10 +243,11 @@ def test_a_restore_that_fails_midway_changes_nothing(good_file, tmp_path):
     clash = people[1]
     cpf_index = read_backup(good_file).tables["person"].column_names.index("cpf")
     clash[1][cpf_index] = people[0][1][cpf_index]
-    lines = [json.dumps(clash) if json.loads(line)[0] == "person" and json.loads(line)[1][0] == clash[1][0] else line
-             for line in lines]
-    bad = rewrite(good_file, tmp_path / "clash.praca-backup", payload=("\n".join(lines) + "\n").encode(),
-                  fix_sha=True)
+    lines = [
+        json.dumps(clash) if json.loads(line)[0] == "person" and json.loads(line)[1][0] == clash[1][0] else line
+        for line in lines
+    ]
+    bad = rewrite(good_file, tmp_path / "clash.praca-backup", payload=("\n".join(lines) + "\n").encode(), fix_sha=True)
     _refused(bad, "recusou o conteúdo")
 
 
@@ -275,8 +278,17 @@ def test_a_role_without_backup_is_refused(good_file, tmp_path):
 
 def test_an_older_backup_is_migrated_after_restoring(good_file, tmp_path, db_url):
     """A version-3 backup (before the household columns of v4) restores and goes through the migrations."""
-    v4_person = {"phone2", "disabled", "disability_notes", "family_income_mw", "housing", "experience_years",
-                 "photo_path", "photo_sha256", "search_name"}
+    v4_person = {
+        "phone2",
+        "disabled",
+        "disability_notes",
+        "family_income_mw",
+        "housing",
+        "experience_years",
+        "photo_path",
+        "photo_sha256",
+        "search_name",
+    }
     v3_tables = {"praca_meta", "setting", "person", "company", "fiscal_unit_value", "index_correction"}
     original = read_backup(good_file)
     manifest = json.loads(json.dumps(original.manifest))
@@ -428,12 +440,15 @@ def test_cli_backup_and_restore(tmp_path, capsys):
     assert kept.exists() and read_backup(kept).counts["person"] == 240
 
 
-@pytest.mark.parametrize("args, message", [
-    (["restore", "{tmp}/nada.praca-backup"], "Arquivo não encontrado"),
-    (["restore", "{tmp}/lista.csv"], "não é um backup do Praça"),
-    (["backup", "--out", "{tmp}/nao/existe/x.praca-backup"], "não existe"),
-    (["backup"], "--out"),
-])
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["restore", "{tmp}/nada.praca-backup"], "Arquivo não encontrado"),
+        (["restore", "{tmp}/lista.csv"], "não é um backup do Praça"),
+        (["backup", "--out", "{tmp}/nao/existe/x.praca-backup"], "não existe"),
+        (["backup"], "--out"),
+    ],
+)
 def test_cli_bad_input_is_one_line(tmp_path, capsys, args, message):
     from desktop.cli import main
 
@@ -484,8 +499,9 @@ def window(app_ready, qtbot, sqlite_url):
     return win
 
 
-def test_menu_backup_then_restore_asks_and_says_what_is_replaced(window, tmp_path, monkeypatch,
-                                                                  no_blocking_message_boxes):
+def test_menu_backup_then_restore_asks_and_says_what_is_replaced(
+    window, tmp_path, monkeypatch, no_blocking_message_boxes
+):
     from PySide6.QtWidgets import QFileDialog
 
     from desktop import paths
@@ -558,8 +574,9 @@ def window_on(app_ready, qtbot, db_url):
     return win
 
 
-def test_menu_restore_runs_off_the_gui_thread_and_cancelar_changes_nothing(window_on, tmp_path, monkeypatch,
-                                                                          no_blocking_message_boxes):
+def test_menu_restore_runs_off_the_gui_thread_and_cancelar_changes_nothing(
+    window_on, tmp_path, monkeypatch, no_blocking_message_boxes
+):
     """Issue 18 §2: the restore runs in a worker under a progress dialog; Cancelar rolls it back whole."""
     import threading
 
@@ -582,8 +599,12 @@ def test_menu_restore_runs_off_the_gui_thread_and_cancelar_changes_nothing(windo
     real, seen = models.backup.restore_backup, []
 
     def spy(*args, **kwargs):
-        seen.append((threading.current_thread() is threading.main_thread(),
-                     operations.current is not None and operations.current.dialog.labelText()))
+        seen.append(
+            (
+                threading.current_thread() is threading.main_thread(),
+                operations.current is not None and operations.current.dialog.labelText(),
+            )
+        )
         return real(*args, **kwargs)
 
     monkeypatch.setattr(models.backup, "restore_backup", spy)

@@ -37,29 +37,94 @@ from models.br import cnpj_check_digits, cpf_check_digits
 from models.errors import FieldErrors, UserError
 
 TODAY = dt.date(2026, 11, 30)
-DB_SETTINGS = settings(max_examples=int(os.environ.get("BAD_N", "40")), deadline=None,
-                       suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow,
-                                              HealthCheck.data_too_large])
+DB_SETTINGS = settings(
+    max_examples=int(os.environ.get("BAD_N", "40")),
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow, HealthCheck.data_too_large],
+)
 CPF = "529" + "982" + "247" + cpf_check_digits("529982247")
 CNPJ = "11222333" + "0001" + cnpj_check_digits("112223330001")
 
 NASTY = [
-    "", " ", "   \t ", "\x00", "Maria\x00José", "\n", "José\nda Silva", "\r\n", "\u200b", "\ufeff", "😀 🍢",
-    "𝟘𝟙𝟚", "٣٤٥", "１２３", "ﬁ" * 150, "'; DROP TABLE person; --", "%s %d {0}", "\\", "NaN", "Infinity",
-    "-Infinity", "1e999", "1E+30", "-0", "0", "-1", "9" * 40, "1.234,56", "1,2,3", "R$ 1,00", "-R$ 5", "0,001",
-    ",", ".", "31/02/2026", "2026-02-30", "00/00/0000", "99/99/9999", "25:61", "24:00", "16h", "529.982.247-25",
-    "111.111.111-11", "00.000.000/0001-91", "12.ABC.345/01DE-35", "a@b", "a@b.c", "@", " x@y.z ", "a@b.c\nd",
-    "SP", "sp", "ZZZ", "15400-000", "x" * 201, "Ç" * 401, "José da Silva " * 20, "²", "2026/²", "2026-0²",
-    "2026/99999999999999", "99999999999999999999", "2026/00001", "٢٠٢٦/٠٠٠٠١", "1540000²",
+    "",
+    " ",
+    "   \t ",
+    "\x00",
+    "Maria\x00José",
+    "\n",
+    "José\nda Silva",
+    "\r\n",
+    "\u200b",
+    "\ufeff",
+    "😀 🍢",
+    "𝟘𝟙𝟚",
+    "٣٤٥",
+    "１２３",
+    "ﬁ" * 150,
+    "'; DROP TABLE person; --",
+    "%s %d {0}",
+    "\\",
+    "NaN",
+    "Infinity",
+    "-Infinity",
+    "1e999",
+    "1E+30",
+    "-0",
+    "0",
+    "-1",
+    "9" * 40,
+    "1.234,56",
+    "1,2,3",
+    "R$ 1,00",
+    "-R$ 5",
+    "0,001",
+    ",",
+    ".",
+    "31/02/2026",
+    "2026-02-30",
+    "00/00/0000",
+    "99/99/9999",
+    "25:61",
+    "24:00",
+    "16h",
+    "529.982.247-25",
+    "111.111.111-11",
+    "00.000.000/0001-91",
+    "12.ABC.345/01DE-35",
+    "a@b",
+    "a@b.c",
+    "@",
+    " x@y.z ",
+    "a@b.c\nd",
+    "SP",
+    "sp",
+    "ZZZ",
+    "15400-000",
+    "x" * 201,
+    "Ç" * 401,
+    "José da Silva " * 20,
+    "²",
+    "2026/²",
+    "2026-0²",
+    "2026/99999999999999",
+    "99999999999999999999",
+    "2026/00001",
+    "٢٠٢٦/٠٠٠٠١",
+    "1540000²",
 ]
 TEXT = st.one_of(st.sampled_from(NASTY), st.text(max_size=25), st.text(min_size=150, max_size=420))
 DATE = st.one_of(st.dates(), st.sampled_from([TODAY, dt.date(1, 1, 1), dt.date(9999, 12, 31)]))
 MAYBE_DATE = st.one_of(st.none(), DATE)
-AMOUNT = st.one_of(TEXT, st.integers(), st.integers(min_value=-10**30, max_value=10**30),
-                   st.decimals(allow_nan=True, allow_infinity=True),
-                   st.sampled_from([Decimal("150.00"), Decimal("0.001"), Decimal("1E+40"), Decimal("-0")]))
-SMALL_INT = st.one_of(st.none(), st.integers(), st.integers(min_value=-5, max_value=100),
-                      st.sampled_from([2**31, 2**63, -2**31 - 1]))
+AMOUNT = st.one_of(
+    TEXT,
+    st.integers(),
+    st.integers(min_value=-(10**30), max_value=10**30),
+    st.decimals(allow_nan=True, allow_infinity=True),
+    st.sampled_from([Decimal("150.00"), Decimal("0.001"), Decimal("1E+40"), Decimal("-0")]),
+)
+SMALL_INT = st.one_of(
+    st.none(), st.integers(), st.integers(min_value=-5, max_value=100), st.sampled_from([2**31, 2**63, -(2**31) - 1])
+)
 
 
 @st.composite
@@ -85,8 +150,10 @@ def clean_refusal(exc: BaseException) -> None:
 def snapshot(models) -> tuple:
     from models.applications import Counter
 
-    return (tuple(m.select().count() for m in models),
-            tuple(sorted(Counter.select(Counter.name, Counter.value).tuples())))
+    return (
+        tuple(m.select().count() for m in models),
+        tuple(sorted(Counter.select(Counter.name, Counter.value).tuples())),
+    )
 
 
 def attempt(models, call):
@@ -118,26 +185,72 @@ def rolled_back():
 # --------------------------------------------------------------------------- people and companies
 
 
-PERSON = dict(name="Maria José da Silva", cpf="529.982.247-25", rg="12.345.678-9", birth_date=dt.date(1980, 5, 17),
-              street="Rua Sete de Setembro", number="120", district="Centro", city="Olímpia", state="SP",
-              zip_code="15400-000", phone="(17) 99999-0000", phone2="", email="maria@exemplo.com.br",
-              resident_since=dt.date(2001, 1, 1), disabled=False, disability_notes="", family_income_mw="1,5",
-              housing="rented", experience_years=4, household=[])
+PERSON = dict(
+    name="Maria José da Silva",
+    cpf="529.982.247-25",
+    rg="12.345.678-9",
+    birth_date=dt.date(1980, 5, 17),
+    street="Rua Sete de Setembro",
+    number="120",
+    district="Centro",
+    city="Olímpia",
+    state="SP",
+    zip_code="15400-000",
+    phone="(17) 99999-0000",
+    phone2="",
+    email="maria@exemplo.com.br",
+    resident_since=dt.date(2001, 1, 1),
+    disabled=False,
+    disability_notes="",
+    family_income_mw="1,5",
+    housing="rented",
+    experience_years=4,
+    household=[],
+)
 
 
 def _household():
     from models.people import RELATIONS, HouseholdInput
 
-    return st.lists(st.builds(HouseholdInput, name=TEXT, relation=st.one_of(st.sampled_from(sorted(RELATIONS)), TEXT),
-                              cpf=st.one_of(st.just(""), st.just("111.444.777-35"), TEXT), birth_date=MAYBE_DATE,
-                              disabled=st.booleans()), max_size=2)
+    return st.lists(
+        st.builds(
+            HouseholdInput,
+            name=TEXT,
+            relation=st.one_of(st.sampled_from(sorted(RELATIONS)), TEXT),
+            cpf=st.one_of(st.just(""), st.just("111.444.777-35"), TEXT),
+            birth_date=MAYBE_DATE,
+            disabled=st.booleans(),
+        ),
+        max_size=2,
+    )
 
 
 PERSON_FIELDS = {
-    **{k: TEXT for k in ("name", "cpf", "rg", "street", "number", "district", "city", "state", "zip_code", "phone",
-                         "phone2", "email", "disability_notes", "family_income_mw", "housing")},
-    "birth_date": MAYBE_DATE, "resident_since": MAYBE_DATE, "experience_years": SMALL_INT,
-    "disabled": st.booleans(), "household": _household(),
+    **{
+        k: TEXT
+        for k in (
+            "name",
+            "cpf",
+            "rg",
+            "street",
+            "number",
+            "district",
+            "city",
+            "state",
+            "zip_code",
+            "phone",
+            "phone2",
+            "email",
+            "disability_notes",
+            "family_income_mw",
+            "housing",
+        )
+    },
+    "birth_date": MAYBE_DATE,
+    "resident_since": MAYBE_DATE,
+    "experience_years": SMALL_INT,
+    "disabled": st.booleans(),
+    "household": _household(),
 }
 
 
@@ -149,10 +262,12 @@ def test_save_person_takes_anything(database, values, edit):
     with rolled_back():
         existing = None
         if edit:
-            existing = save_person(PersonInput(**dict(PERSON, cpf="111.444.777-35", name="Outra Pessoa Qualquer")),
-                                   today=TODAY)
-        saved = attempt([Person, HouseholdMember], lambda: save_person(PersonInput(**values), person=existing,
-                                                                       today=TODAY))
+            existing = save_person(
+                PersonInput(**dict(PERSON, cpf="111.444.777-35", name="Outra Pessoa Qualquer")), today=TODAY
+            )
+        saved = attempt(
+            [Person, HouseholdMember], lambda: save_person(PersonInput(**values), person=existing, today=TODAY)
+        )
         if saved is None and existing is not None:
             assert Person.get_by_id(existing.id).version == existing.version  # not changed half-way
         if saved is not None:  # what was kept is clean
@@ -160,8 +275,9 @@ def test_save_person_takes_anything(database, values, edit):
             assert again.name.strip() and len(again.cpf) == 11 and again.cpf.isascii() and again.cpf.isdigit()
             assert again.email == "" or (again.email.isprintable() and "@" in again.email)
             assert again.state == "" or (again.state.isascii() and again.state.isalpha() and len(again.state) == 2)
-            assert again.zip_code == "" or (again.zip_code.isascii() and again.zip_code.isdigit()
-                                            and len(again.zip_code) == 8)
+            assert again.zip_code == "" or (
+                again.zip_code.isascii() and again.zip_code.isdigit() and len(again.zip_code) == 8
+            )
 
 
 def test_what_a_column_cannot_hold_is_refused_at_its_field_on_both_back_ends(database):
@@ -170,9 +286,12 @@ def test_what_a_column_cannot_hold_is_refused_at_its_field_on_both_back_ends(dat
     from models.people import Person, PersonInput, save_person
     from models.search import find_applicants
 
-    for changes, field in ((dict(street="x" * 201), "street"), (dict(number="9" * 21), "number"),
-                           (dict(name="Maria\x00José da Silva"), "name"), (dict(family_income_mw="9" * 25),
-                                                                          "family_income_mw")):
+    for changes, field in (
+        (dict(street="x" * 201), "street"),
+        (dict(number="9" * 21), "number"),
+        (dict(name="Maria\x00José da Silva"), "name"),
+        (dict(family_income_mw="9" * 25), "family_income_mw"),
+    ):
         with pytest.raises(FieldErrors) as err:
             save_person(PersonInput(**dict(PERSON, **changes)), today=TODAY)
         assert field in err.value.errors, err.value.errors
@@ -184,23 +303,59 @@ def test_what_a_column_cannot_hold_is_refused_at_its_field_on_both_back_ends(dat
         clean_refusal(exc)
 
 
-COMPANY = dict(cnpj="11.222.333/0001-81", legal_name="Pastel da Maria Ltda", trade_name="Pastel da Maria",
-               mei=False, municipal_registration="12345", street="Rua A", number="1", district="Centro",
-               city="Olímpia", state="SP", zip_code="15400-000", phone="(17) 3333-0000", email="pastel@exemplo.com",
-               partners=[])
+COMPANY = dict(
+    cnpj="11.222.333/0001-81",
+    legal_name="Pastel da Maria Ltda",
+    trade_name="Pastel da Maria",
+    mei=False,
+    municipal_registration="12345",
+    street="Rua A",
+    number="1",
+    district="Centro",
+    city="Olímpia",
+    state="SP",
+    zip_code="15400-000",
+    phone="(17) 3333-0000",
+    email="pastel@exemplo.com",
+    partners=[],
+)
 
 
 def _partners():
     from models.people import PartnerInput
 
-    return st.lists(st.builds(PartnerInput, name=TEXT, cpf=st.one_of(st.just(""), st.just(CPF), TEXT),
-                              spouse_name=TEXT, spouse_cpf=st.one_of(st.just(""), TEXT)), max_size=2)
+    return st.lists(
+        st.builds(
+            PartnerInput,
+            name=TEXT,
+            cpf=st.one_of(st.just(""), st.just(CPF), TEXT),
+            spouse_name=TEXT,
+            spouse_cpf=st.one_of(st.just(""), TEXT),
+        ),
+        max_size=2,
+    )
 
 
 COMPANY_FIELDS = {
-    **{k: TEXT for k in ("cnpj", "legal_name", "trade_name", "municipal_registration", "street", "number", "district",
-                         "city", "state", "zip_code", "phone", "email")},
-    "mei": st.booleans(), "partners": _partners(),
+    **{
+        k: TEXT
+        for k in (
+            "cnpj",
+            "legal_name",
+            "trade_name",
+            "municipal_registration",
+            "street",
+            "number",
+            "district",
+            "city",
+            "state",
+            "zip_code",
+            "phone",
+            "email",
+        )
+    },
+    "mei": st.booleans(),
+    "partners": _partners(),
 }
 
 
@@ -231,28 +386,59 @@ def _ids(kind: str) -> list[str]:
 def _application_fields():
     from models.applications import DocumentInput
 
-    documents = st.lists(st.builds(DocumentInput, document=st.one_of(st.sampled_from(_ids("document")), TEXT),
-                                   delivered_on=MAYBE_DATE, valid_until=MAYBE_DATE), max_size=2)
+    documents = st.lists(
+        st.builds(
+            DocumentInput,
+            document=st.one_of(st.sampled_from(_ids("document")), TEXT),
+            delivered_on=MAYBE_DATE,
+            valid_until=MAYBE_DATE,
+        ),
+        max_size=2,
+    )
     return {
         "regime": st.one_of(st.sampled_from(_regime_ids()), TEXT),
         "permit_kind": st.one_of(st.sampled_from(_ids("permit_kind")), TEXT),
         **{k: st.one_of(st.sampled_from(_ids(k)), TEXT) for k in ("line", "group", "section", "equipment")},
         **{k: TEXT for k in ("site", "front", "depth", "hitch", "power_kw", "notes")},
-        "electric": st.booleans(), "gas": st.booleans(), "sound": st.booleans(),
-        "applicant": st.sampled_from(["person", "company", "both", "none", "gone"]), "documents": documents,
+        "electric": st.booleans(),
+        "gas": st.booleans(),
+        "sound": st.booleans(),
+        "applicant": st.sampled_from(["person", "company", "both", "none", "gone"]),
+        "documents": documents,
     }
 
 
-APPLICATION = dict(regime="sapezal-2014", permit_kind="ponto-fixo", line="bebidas", group="g03", section="",
-                   site="Praça da Matriz", equipment="barraca", front="2,00", depth="1,50", hitch="", power_kw="",
-                   notes="", electric=False, gas=False, sound=False, applicant="person", documents=[])
+APPLICATION = dict(
+    regime="sapezal-2014",
+    permit_kind="ponto-fixo",
+    line="bebidas",
+    group="g03",
+    section="",
+    site="Praça da Matriz",
+    equipment="barraca",
+    front="2,00",
+    depth="1,50",
+    hitch="",
+    power_kw="",
+    notes="",
+    electric=False,
+    gas=False,
+    sound=False,
+    applicant="person",
+    documents=[],
+)
 
 
 @DB_SETTINGS
 @given(data=st.data())
 def test_create_application_takes_anything(database, data):
-    from models.applications import Application, ApplicationDocument, ApplicationEvent, ApplicationInput
-    from models.applications import create_application
+    from models.applications import (
+        Application,
+        ApplicationDocument,
+        ApplicationEvent,
+        ApplicationInput,
+        create_application,
+    )
     from models.people import CompanyInput, PersonInput, save_company, save_person
 
     values = data.draw(mutated(APPLICATION, _application_fields()))
@@ -262,8 +448,10 @@ def test_create_application_takes_anything(database, data):
         who = values.pop("applicant")
         values["person_id"] = {"person": person.id, "both": person.id, "gone": person.id + 1000}.get(who)
         values["company_id"] = {"company": company.id, "both": company.id}.get(who)
-        attempt([Application, ApplicationDocument, ApplicationEvent],
-                lambda: create_application(ApplicationInput(**values), clerk="ana.souza", today=TODAY))
+        attempt(
+            [Application, ApplicationDocument, ApplicationEvent],
+            lambda: create_application(ApplicationInput(**values), clerk="ana.souza", today=TODAY),
+        )
 
 
 # --------------------------------------------------------------------------- charges and payments
@@ -275,8 +463,18 @@ def _debtor():
     return save_person(PersonInput(**PERSON), today=TODAY)
 
 
-CHARGE = dict(kind="other", regime="olimpia-2025", label="Preço público — TPU", amount="150,00", due_on=TODAY,
-              basis="LC 324/2025, art. 178", by="tesouraria", formula="", source="", key=None)
+CHARGE = dict(
+    kind="other",
+    regime="olimpia-2025",
+    label="Preço público — TPU",
+    amount="150,00",
+    due_on=TODAY,
+    basis="LC 324/2025, art. 178",
+    by="tesouraria",
+    formula="",
+    source="",
+    key=None,
+)
 
 
 @DB_SETTINGS
@@ -284,19 +482,35 @@ CHARGE = dict(kind="other", regime="olimpia-2025", label="Preço público — TP
 def test_create_charge_takes_anything(database, data):
     from models.charges import KINDS, Charge, create_charge
 
-    values = data.draw(mutated(CHARGE, {
-        "kind": st.one_of(st.sampled_from(sorted(KINDS)), TEXT),
-        "regime": st.one_of(st.sampled_from(_regime_ids()), TEXT), "label": TEXT, "amount": AMOUNT,
-        "due_on": MAYBE_DATE, "basis": TEXT, "by": TEXT, "formula": TEXT, "source": TEXT,
-        "key": st.one_of(st.none(), TEXT)}))
+    values = data.draw(
+        mutated(
+            CHARGE,
+            {
+                "kind": st.one_of(st.sampled_from(sorted(KINDS)), TEXT),
+                "regime": st.one_of(st.sampled_from(_regime_ids()), TEXT),
+                "label": TEXT,
+                "amount": AMOUNT,
+                "due_on": MAYBE_DATE,
+                "basis": TEXT,
+                "by": TEXT,
+                "formula": TEXT,
+                "source": TEXT,
+                "key": st.one_of(st.none(), TEXT),
+            },
+        )
+    )
     with rolled_back():
         debtor = _debtor()
         attempt([Charge], lambda: create_charge(**values, person_id=debtor.id, today=TODAY))
 
 
 @DB_SETTINGS
-@given(values=mutated(dict(paid_on=TODAY, amount="150,00", reference="34191.79001 01043", by="tesouraria", note=""),
-                      {"paid_on": MAYBE_DATE, "amount": AMOUNT, "reference": TEXT, "by": TEXT, "note": TEXT}))
+@given(
+    values=mutated(
+        dict(paid_on=TODAY, amount="150,00", reference="34191.79001 01043", by="tesouraria", note=""),
+        {"paid_on": MAYBE_DATE, "amount": AMOUNT, "reference": TEXT, "by": TEXT, "note": TEXT},
+    )
+)
 def test_record_payment_takes_anything(database, values):
     from models.charges import Charge, Payment, create_charge, record_payment
 
@@ -314,13 +528,30 @@ def test_record_payment_takes_anything(database, values):
 
 
 @DB_SETTINGS
-@given(values=mutated(dict(start=dt.date(2026, 6, 1), end=dt.date(2026, 6, 15), substitute_name="",
-                           substitute_cpf="", by="ana.souza", reason="descanso anual"),
-                      {"start": DATE, "end": DATE, "substitute_name": TEXT,
-                       "substitute_cpf": st.one_of(st.just(CPF), TEXT), "by": TEXT, "reason": TEXT}))
+@given(
+    values=mutated(
+        dict(
+            start=dt.date(2026, 6, 1),
+            end=dt.date(2026, 6, 15),
+            substitute_name="",
+            substitute_cpf="",
+            by="ana.souza",
+            reason="descanso anual",
+        ),
+        {
+            "start": DATE,
+            "end": DATE,
+            "substitute_name": TEXT,
+            "substitute_cpf": st.one_of(st.just(CPF), TEXT),
+            "by": TEXT,
+            "reason": TEXT,
+        },
+    )
+)
 def test_grant_leave_takes_anything(database, values):
-    from models.permits import Permit, PermitEvent, grant_leave
     from test_sites import make_permit
+
+    from models.permits import Permit, PermitEvent, grant_leave
 
     with rolled_back():
         permit = make_permit()
@@ -329,11 +560,16 @@ def test_grant_leave_takes_anything(database, values):
 
 
 @DB_SETTINGS
-@given(values=mutated(dict(by="chefe.fiscalizacao", reason="Infração do art. 25", until=None),
-                      {"by": TEXT, "reason": TEXT, "until": MAYBE_DATE}))
+@given(
+    values=mutated(
+        dict(by="chefe.fiscalizacao", reason="Infração do art. 25", until=None),
+        {"by": TEXT, "reason": TEXT, "until": MAYBE_DATE},
+    )
+)
 def test_suspend_takes_anything(database, values):
-    from models.permits import Permit, PermitEvent, suspend
     from test_sites import make_permit
+
+    from models.permits import Permit, PermitEvent, suspend
 
     with rolled_back():
         permit = make_permit()
@@ -349,31 +585,76 @@ def _site_fields():
     from models.regimes import WEEKDAYS
     from models.sites import SITE_KINDS, ObstacleInput, PointInput, SegmentInput
 
-    obstacles = st.lists(st.builds(ObstacleInput, kind=st.one_of(st.sampled_from(sorted(OBSTACLE_KINDS)), TEXT),
-                                   side=st.one_of(st.sampled_from(["a", "b", "both"]), TEXT), start=TEXT,
-                                   extent=TEXT, label=TEXT), max_size=2)
-    segments = st.lists(st.builds(SegmentInput, street=TEXT, from_street=TEXT, to_street=TEXT,
-                                  length=st.one_of(st.just("200,00"), TEXT), width=st.one_of(st.just("10"), TEXT),
-                                  sides=st.one_of(st.sampled_from(["one", "both"]), TEXT), obstacles=obstacles),
-                        max_size=2)
-    points = st.lists(st.builds(PointInput, code=TEXT, label=TEXT, description=TEXT, regime_site=TEXT, basis=TEXT,
-                                x=st.one_of(st.none(), TEXT), side=TEXT), max_size=2)
+    obstacles = st.lists(
+        st.builds(
+            ObstacleInput,
+            kind=st.one_of(st.sampled_from(sorted(OBSTACLE_KINDS)), TEXT),
+            side=st.one_of(st.sampled_from(["a", "b", "both"]), TEXT),
+            start=TEXT,
+            extent=TEXT,
+            label=TEXT,
+        ),
+        max_size=2,
+    )
+    segments = st.lists(
+        st.builds(
+            SegmentInput,
+            street=TEXT,
+            from_street=TEXT,
+            to_street=TEXT,
+            length=st.one_of(st.just("200,00"), TEXT),
+            width=st.one_of(st.just("10"), TEXT),
+            sides=st.one_of(st.sampled_from(["one", "both"]), TEXT),
+            obstacles=obstacles,
+        ),
+        max_size=2,
+    )
+    points = st.lists(
+        st.builds(
+            PointInput,
+            code=TEXT,
+            label=TEXT,
+            description=TEXT,
+            regime_site=TEXT,
+            basis=TEXT,
+            x=st.one_of(st.none(), TEXT),
+            side=TEXT,
+        ),
+        max_size=2,
+    )
     hour = st.one_of(st.none(), st.sampled_from(["16:00", "7h", "0730"]), TEXT)
     return {
-        "name": TEXT, "kind": st.one_of(st.sampled_from(sorted(SITE_KINDS)), TEXT),
-        "regime": st.one_of(st.sampled_from(_regime_ids()), TEXT), "regime_site": TEXT, "schedule": TEXT,
+        "name": TEXT,
+        "kind": st.one_of(st.sampled_from(sorted(SITE_KINDS)), TEXT),
+        "regime": st.one_of(st.sampled_from(_regime_ids()), TEXT),
+        "regime_site": TEXT,
+        "schedule": TEXT,
         "weekdays": st.lists(st.one_of(st.sampled_from(WEEKDAYS), TEXT), max_size=3),
         **{k: hour for k in ("setup_from", "setup_to", "opens", "closes", "teardown_from", "teardown_to")},
-        "first_day": st.one_of(MAYBE_DATE, TEXT), "last_day": st.one_of(MAYBE_DATE, TEXT),
-        "max_points": st.one_of(SMALL_INT, TEXT), "numbering": st.one_of(st.sampled_from(sorted(NUMBERING)), TEXT),
-        "gap": st.one_of(st.none(), TEXT), "avoid": st.lists(st.one_of(st.sampled_from(sorted(OBSTACLE_KINDS)), TEXT),
-                                                             max_size=2),
-        "notes": TEXT, "segments": segments, "points": points,
+        "first_day": st.one_of(MAYBE_DATE, TEXT),
+        "last_day": st.one_of(MAYBE_DATE, TEXT),
+        "max_points": st.one_of(SMALL_INT, TEXT),
+        "numbering": st.one_of(st.sampled_from(sorted(NUMBERING)), TEXT),
+        "gap": st.one_of(st.none(), TEXT),
+        "avoid": st.lists(st.one_of(st.sampled_from(sorted(OBSTACLE_KINDS)), TEXT), max_size=2),
+        "notes": TEXT,
+        "segments": segments,
+        "points": points,
     }
 
 
-SITE = dict(name="Feira do Teste", kind="feira", regime="sjc-2014", weekdays=("fri",), setup_from="16:00",
-            setup_to="17:00", opens="18:00", closes="22:00", teardown_from="22:00", teardown_to="23:00")
+SITE = dict(
+    name="Feira do Teste",
+    kind="feira",
+    regime="sjc-2014",
+    weekdays=("fri",),
+    setup_from="16:00",
+    setup_to="17:00",
+    opens="18:00",
+    closes="22:00",
+    teardown_from="22:00",
+    teardown_to="23:00",
+)
 
 
 @DB_SETTINGS
@@ -396,26 +677,59 @@ def _record_fields():
     at = st.one_of(st.none(), st.datetimes(), st.just(dt.datetime(2026, 3, 2, 9, 30)))
     return {
         "kind": st.one_of(st.sampled_from(sorted(enf.KINDS)), TEXT),
-        "regime": st.one_of(st.sampled_from(_regime_ids()), TEXT), "at": at, "notified_at": at,
-        **{k: TEXT for k in ("place", "facts", "unknown_name", "unknown_description", "offender_document",
-                             "offender_address", "permit_number", "scope", "signature_note", "inspector",
-                             "inspector_id", "depot", "step_reason", "reason")},
+        "regime": st.one_of(st.sampled_from(_regime_ids()), TEXT),
+        "at": at,
+        "notified_at": at,
+        **{
+            k: TEXT
+            for k in (
+                "place",
+                "facts",
+                "unknown_name",
+                "unknown_description",
+                "offender_document",
+                "offender_address",
+                "permit_number",
+                "scope",
+                "signature_note",
+                "inspector",
+                "inspector_id",
+                "depot",
+                "step_reason",
+                "reason",
+            )
+        },
         "infractions": st.lists(st.one_of(st.sampled_from(_ids("infraction")), TEXT), max_size=3),
         "witnesses": st.lists(st.builds(enf.Witness, name=TEXT, document=TEXT), max_size=2),
         "signature": st.one_of(st.sampled_from(sorted(enf.SIGNATURES)), TEXT),
-        "items": st.lists(st.builds(enf.ItemInput, description=TEXT,
-                                    quantity=st.one_of(TEXT, st.integers(), st.decimals(allow_nan=True)),
-                                    unit=TEXT, perishable=st.booleans()), max_size=2),
-        "step": SMALL_INT, "payment_due": MAYBE_DATE,
+        "items": st.lists(
+            st.builds(
+                enf.ItemInput,
+                description=TEXT,
+                quantity=st.one_of(TEXT, st.integers(), st.decimals(allow_nan=True)),
+                unit=TEXT,
+                perishable=st.booleans(),
+            ),
+            max_size=2,
+        ),
+        "step": SMALL_INT,
+        "payment_due": MAYBE_DATE,
         "relation": st.one_of(st.just(""), st.sampled_from(sorted(enf.RELATIONS)), TEXT),
         "identified": st.booleans(),
     }
 
 
-RECORD = dict(kind="infraction", regime="olimpia-2025", at=dt.datetime(2026, 3, 2, 9, 30),
-              place="Praça da Matriz, em frente ao nº 120",
-              facts="Constatado pelo agente no local, durante a fiscalização de rotina.",
-              infractions=["tpu-area-suja"], inspector="Marcos Fiscal", inspector_id="4521", identified=True)
+RECORD = dict(
+    kind="infraction",
+    regime="olimpia-2025",
+    at=dt.datetime(2026, 3, 2, 9, 30),
+    place="Praça da Matriz, em frente ao nº 120",
+    facts="Constatado pelo agente no local, durante a fiscalização de rotina.",
+    infractions=["tpu-area-suja"],
+    inspector="Marcos Fiscal",
+    inspector_id="4521",
+    identified=True,
+)
 
 
 @DB_SETTINGS
@@ -429,8 +743,10 @@ def test_issue_record_takes_anything(database, data):
         offender = _debtor()
         if values.pop("identified"):
             values["person_id"] = offender.id
-        attempt([enf.Record, enf.RecordEvent, enf.SeizedItem, enf.RecordCharge, Charge],
-                lambda: enf.issue_record(enf.RecordDraft(**values), by="fiscal.marcos", today=dt.date(2026, 3, 2)))
+        attempt(
+            [enf.Record, enf.RecordEvent, enf.SeizedItem, enf.RecordCharge, Charge],
+            lambda: enf.issue_record(enf.RecordDraft(**values), by="fiscal.marcos", today=dt.date(2026, 3, 2)),
+        )
 
 
 # --------------------------------------------------------------------------- what is typed in a search box
@@ -449,10 +765,17 @@ def test_lookups_take_anything(database, text):
 
     with rolled_back():
         _debtor()
-        for lookup in (lambda: find_applicants(text), lambda: find_permit(text), lambda: find_site(text),
-                       lambda: enf.permit_label(text), lambda: charge_rows(text=text),
-                       lambda: enf.record_rows(text=text), lambda: permit_rows(text=text, today=TODAY),
-                       lambda: parse_month(text), lambda: authenticate(text, text)):
+        for lookup in (
+            lambda: find_applicants(text),
+            lambda: find_permit(text),
+            lambda: find_site(text),
+            lambda: enf.permit_label(text),
+            lambda: charge_rows(text=text),
+            lambda: enf.record_rows(text=text),
+            lambda: permit_rows(text=text, today=TODAY),
+            lambda: parse_month(text),
+            lambda: authenticate(text, text),
+        ):
             attempt([], lookup)
 
 
@@ -460,11 +783,18 @@ def test_lookups_take_anything(database, text):
 
 
 @DB_SETTINGS
-@given(values=mutated(dict(username="ana.souza", name="Ana Souza", role="atendente", password="praca2026",
-                           confirm="praca2026"),
-                      {"username": TEXT, "name": TEXT,
-                       "role": st.one_of(st.sampled_from(["atendente", "fiscal", "chefe", "administrador"]), TEXT),
-                       "password": TEXT, "confirm": st.one_of(st.none(), TEXT)}))
+@given(
+    values=mutated(
+        dict(username="ana.souza", name="Ana Souza", role="atendente", password="praca2026", confirm="praca2026"),
+        {
+            "username": TEXT,
+            "name": TEXT,
+            "role": st.one_of(st.sampled_from(["atendente", "fiscal", "chefe", "administrador"]), TEXT),
+            "password": TEXT,
+            "confirm": st.one_of(st.none(), TEXT),
+        },
+    )
+)
 def test_create_user_takes_anything(database, values):
     from models.users import User, create_user
 
@@ -486,22 +816,72 @@ BASE = {
     "report sanctions": {"--from": "01/01/2026", "--to": "31/03/2026", "--format": "html", "--out": "sancoes.html"},
 }
 OPTIONS = {
-    "quote": ["--regime", "--equipment", "--line", "--front", "--depth", "--hitch", "--area", "--energy", "--days",
-              "--venue", "--year", "--fee", "--permit-kind", "--admin-value"],
+    "quote": [
+        "--regime",
+        "--equipment",
+        "--line",
+        "--front",
+        "--depth",
+        "--hitch",
+        "--area",
+        "--energy",
+        "--days",
+        "--venue",
+        "--year",
+        "--fee",
+        "--permit-kind",
+        "--admin-value",
+    ],
     "penalty": ["--regime", "--infraction", "--prior", "--year", "--date"],
     "deadline": ["--regime", "--kind", "--from", "--holiday"],
     "draw": ["--regime", "--input", "--vacancies", "--seed", "--alternates", "--events"],
     "report fees": ["--month", "--format", "--out", "--as-of"],
     "report sanctions": ["--from", "--to", "--format", "--out", "--as-of"],
 }
-FLAGS = {"quote": ["--mei", "--local", "--json"], "penalty": ["--json"], "deadline": ["--json"],
-         "draw": ["--json", "--list-only"], "report fees": ["--help"], "report sanctions": ["--help"]}
-GOOD = ["sjc-2014", "olimpia-2025", "sao-bento-2026", "sapezal-2014", "ilha-comprida-2017", "pastel", "trailer",
-        "4", "4,00", "2026", "2026-03", "03/2026", "30/11/2026", "2026-11-30", "3", "xlsx", "html", "pdf",
-        "geral-sem-penalidade", "tpu-area-suja", "reclaim-perishable", "seed-123", "g01=3,g02=2", "feirante",
-        "ambulante-sem-autorizacao", "entrada.csv", "saida.pdf", "nao/existe/saida.xlsx", "."]
-ARG = st.one_of(st.sampled_from(GOOD), st.text(max_size=20).filter(lambda t: "\x00" not in t and "/" not in t),
-                st.sampled_from([n for n in NASTY if "\x00" not in n and "/" not in n]))
+FLAGS = {
+    "quote": ["--mei", "--local", "--json"],
+    "penalty": ["--json"],
+    "deadline": ["--json"],
+    "draw": ["--json", "--list-only"],
+    "report fees": ["--help"],
+    "report sanctions": ["--help"],
+}
+GOOD = [
+    "sjc-2014",
+    "olimpia-2025",
+    "sao-bento-2026",
+    "sapezal-2014",
+    "ilha-comprida-2017",
+    "pastel",
+    "trailer",
+    "4",
+    "4,00",
+    "2026",
+    "2026-03",
+    "03/2026",
+    "30/11/2026",
+    "2026-11-30",
+    "3",
+    "xlsx",
+    "html",
+    "pdf",
+    "geral-sem-penalidade",
+    "tpu-area-suja",
+    "reclaim-perishable",
+    "seed-123",
+    "g01=3,g02=2",
+    "feirante",
+    "ambulante-sem-autorizacao",
+    "entrada.csv",
+    "saida.pdf",
+    "nao/existe/saida.xlsx",
+    ".",
+]
+ARG = st.one_of(
+    st.sampled_from(GOOD),
+    st.text(max_size=20).filter(lambda t: "\x00" not in t and "/" not in t),
+    st.sampled_from([n for n in NASTY if "\x00" not in n and "/" not in n]),
+)
 
 
 @st.composite
@@ -532,8 +912,11 @@ def cli_place(tmp_path_factory):
     return place
 
 
-@settings(max_examples=int(os.environ.get("BAD_CLI_N", "250")), deadline=None,
-          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=int(os.environ.get("BAD_CLI_N", "250")),
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture],
+)
 @given(args=argv())
 def test_cli_never_tracebacks(cli_place, monkeypatch, args):
     from desktop.cli import main
@@ -558,22 +941,50 @@ def test_cli_never_tracebacks(cli_place, monkeypatch, args):
 
 
 KEYS = st.characters(blacklist_categories=("Cc", "Cs", "Co", "Cn"))  # what a keyboard (or a paste) types
-FORM_TEXT = st.one_of(st.text(KEYS, max_size=12),
-                      st.sampled_from([n for n in NASTY if len(n) < 60 and n.isprintable()]),
-                      st.sampled_from(["x" * 201, "Ç" * 110]))
+FORM_TEXT = st.one_of(
+    st.text(KEYS, max_size=12),
+    st.sampled_from([n for n in NASTY if len(n) < 60 and n.isprintable()]),
+    st.sampled_from(["x" * 201, "Ç" * 110]),
+)
 
 
-@settings(max_examples=int(os.environ.get("BAD_FORM_N", "40")), deadline=None,
-          suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
-@given(typed=st.dictionaries(st.sampled_from(["name", "cpf", "rg", "birth_date", "street", "number", "district",
-                                              "city", "state", "zip_code", "phone", "phone2", "email",
-                                              "resident_since", "family_income_mw", "disability_notes"]),
-                             FORM_TEXT, min_size=1, max_size=5))
+@settings(
+    max_examples=int(os.environ.get("BAD_FORM_N", "40")),
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+@given(
+    typed=st.dictionaries(
+        st.sampled_from(
+            [
+                "name",
+                "cpf",
+                "rg",
+                "birth_date",
+                "street",
+                "number",
+                "district",
+                "city",
+                "state",
+                "zip_code",
+                "phone",
+                "phone2",
+                "email",
+                "resident_since",
+                "family_income_mw",
+                "disability_notes",
+            ]
+        ),
+        FORM_TEXT,
+        min_size=1,
+        max_size=5,
+    )
+)
 def test_person_form_with_random_typing(app_ready, qtbot, database, typed):
+    from conftest import type_text
     from PySide6.QtCore import Qt
     from PySide6.QtWidgets import QLineEdit
 
-    from conftest import type_text
     from models.people import HouseholdMember, Person
     from views.person_form import PersonDialog
 

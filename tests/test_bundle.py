@@ -15,8 +15,7 @@ from pathlib import Path
 import pytest
 
 BUNDLE = os.environ.get("PRACA_BUNDLE", "").strip()
-pytestmark = [pytest.mark.slow,
-              pytest.mark.skipif(not BUNDLE, reason="no bundle: make dist-check builds and tests it")]
+pytestmark = [pytest.mark.slow, pytest.mark.skipif(not BUNDLE, reason="no bundle: make dist-check builds and tests it")]
 
 
 @pytest.fixture(scope="module")
@@ -25,16 +24,20 @@ def praca(tmp_path_factory):
     program = folder / ("praca.exe" if os.name == "nt" else "praca")
     assert program.is_file(), f"{program} not found: run make dist"
     home = tmp_path_factory.mktemp("bundle-home")
-    env = {k: v for k, v in os.environ.items()
-           if k not in ("PYTHONPATH", "PYTHONHOME", "PRACA_DB", "PRACA_USER", "PRACA_PASSWORD", "VIRTUAL_ENV")
-           and not k.startswith("XDG_")}
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if k not in ("PYTHONPATH", "PYTHONHOME", "PRACA_DB", "PRACA_USER", "PRACA_PASSWORD", "VIRTUAL_ENV")
+        and not k.startswith("XDG_")
+    }
     env.update(HOME=str(home), QT_QPA_PLATFORM="offscreen")
     for var in ("XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_CACHE_HOME", "XDG_STATE_HOME"):
         env[var] = str(home / var.lower())
 
     def run(*args: str, **extra: str) -> subprocess.CompletedProcess:
-        return subprocess.run([str(program), *args], capture_output=True, text=True, cwd=home,
-                              env={**env, **extra}, timeout=300)
+        return subprocess.run(
+            [str(program), *args], capture_output=True, text=True, cwd=home, env={**env, **extra}, timeout=300
+        )
 
     run.home = home
     return run

@@ -6,13 +6,16 @@ import datetime as dt
 from decimal import Decimal
 
 import pytest
+from conftest import run_modal, type_text
+from factories import (  # noqa: F401  (inpc: fixture)
+    inpc,
+    keys,  # noqa: F401  (fixture)
+    sjc_stall,
+)
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QDialogButtonBox, QInputDialog
 
-from conftest import run_modal, type_text
 from models.charges import Charge, Payment
-from factories import inpc, sjc_stall  # noqa: F401  (inpc: fixture)
-from factories import keys  # noqa: F401  (fixture)
 from views.charges_page import ChargesTab, DelinquencyTab, GenerateDialog
 
 SEPT = dt.date(2026, 9, 15)  # before the 20th: the charges are open, not overdue
@@ -142,17 +145,33 @@ def test_delinquency_lists_candidates_and_painel_shows_overdue(qtbot, keys, inpc
 def test_worklist_awaiting_payment_charges_the_quote_and_issue_waits_for_payment(qtbot, keys, app_ready):
     import json
 
+    from factories import approved, company, person
+
     from models.applications import Application
     from models.charges import record_payment
     from models.pricing import quote
-    from factories import approved, company, person
     from views.front_desk import WorklistTab
 
     holder = company("Pastelaria Festa Ltda", person("Sebastião Ferreira Lopes"))
-    app = approved("sao-bento-2026", "event-stall", on=dt.date(2026, 3, 16), holder=holder,
-                   site="rua-cel-ribeiro-da-luz", equipment="barraca", front="3,00", depth="3,00")
-    frozen = quote("sao-bento-2026", permit_kind="event-stall", equipment="barraca", front="3,00", depth="3,00",
-                   energy="high", year=2026).to_dict()
+    app = approved(
+        "sao-bento-2026",
+        "event-stall",
+        on=dt.date(2026, 3, 16),
+        holder=holder,
+        site="rua-cel-ribeiro-da-luz",
+        equipment="barraca",
+        front="3,00",
+        depth="3,00",
+    )
+    frozen = quote(
+        "sao-bento-2026",
+        permit_kind="event-stall",
+        equipment="barraca",
+        front="3,00",
+        depth="3,00",
+        energy="high",
+        year=2026,
+    ).to_dict()
     Application.update(quote_json=json.dumps(frozen)).where(Application.id == app.id).execute()
     tab = WorklistTab(key_dir=keys)
     qtbot.addWidget(tab)
@@ -165,8 +184,14 @@ def test_worklist_awaiting_payment_charges_the_quote_and_issue_waits_for_payment
     tab.select_protocol(app.protocol)
     assert tab.issue(today=dt.date(2026, 3, 20)) is None and "aguarda pagamento" in tab.message.text()
     for n, charge in enumerate(charges):
-        record_payment(charge, paid_on=dt.date(2026, 3, 18), amount=charge.amount, reference=f"B{n}", by="caixa",
-                       today=dt.date(2026, 3, 20))
+        record_payment(
+            charge,
+            paid_on=dt.date(2026, 3, 18),
+            amount=charge.amount,
+            reference=f"B{n}",
+            by="caixa",
+            today=dt.date(2026, 3, 20),
+        )
     tab.select_protocol(app.protocol)
     assert tab.issue(today=dt.date(2026, 3, 20)) is not None
 

@@ -14,8 +14,9 @@ from desktop.cli import COMMANDS, main
 def run_cli(*args: str, env: dict | None = None) -> subprocess.CompletedProcess:
     """The real entry point, in a process of its own (``python -m desktop``)."""
     full_env = {**os.environ, "QT_QPA_PLATFORM": "offscreen", **(env or {})}
-    return subprocess.run([sys.executable, "-m", "desktop", *args], capture_output=True, text=True,
-                          env=full_env, timeout=120)
+    return subprocess.run(
+        [sys.executable, "-m", "desktop", *args], capture_output=True, text=True, env=full_env, timeout=120
+    )
 
 
 def test_help_lists_every_subcommand(capsys):
@@ -24,8 +25,22 @@ def test_help_lists_every_subcommand(capsys):
     assert exit_.value.code == 0
     out = capsys.readouterr().out
     assert out.startswith("uso: praca")
-    for name in ["demo", "regimes", "quote", "penalty", "deadline", "draw", "sites", "layout", "permit",
-                 "verify", "report", "import", "backup", "restore"]:
+    for name in [
+        "demo",
+        "regimes",
+        "quote",
+        "penalty",
+        "deadline",
+        "draw",
+        "sites",
+        "layout",
+        "permit",
+        "verify",
+        "report",
+        "import",
+        "backup",
+        "restore",
+    ]:
         assert name in COMMANDS
         assert f"    {name}" in out
 

@@ -19,7 +19,9 @@ def write(tmp_path, text: str, name: str = "inscritos.csv", *, bom: bool = False
 
 GROUPS_CSV = "id,name,group,debtor\n" + "".join(
     f"{g}-{i:02d},Ambulante {g} {i},{g},{'sim' if (g, i) == ('g01', 7) else ''}\n"
-    for g in ("g01", "g04") for i in range(1, 16))
+    for g in ("g01", "g04")
+    for i in range(1, 16)
+)
 
 
 def draw_json(capsys, *args: str) -> dict:
@@ -43,8 +45,17 @@ def test_draw_is_registered():
 
 def test_json_per_group_with_the_acts_ten_alternates(tmp_path, capsys):
     csv_path = write(tmp_path, GROUPS_CSV, bom=True)
-    data = draw_json(capsys, "--regime", "sapezal-2014", "--input", csv_path, "--vacancies", "3",
-                     "--seed", "Loteria Federal 06001: 41234")
+    data = draw_json(
+        capsys,
+        "--regime",
+        "sapezal-2014",
+        "--input",
+        csv_path,
+        "--vacancies",
+        "3",
+        "--seed",
+        "Loteria Federal 06001: 41234",
+    )
     assert data["seed"] == "Loteria Federal 06001: 41234"
     assert data["list_sha256"] == hashlib.sha256(("\n".join(data["list"]) + "\n").encode("utf-8")).hexdigest()
     assert len(data["order"]) == 29 and "g01-07" not in data["order"]  # the debtor is left out (art. 12, I)
@@ -71,10 +82,29 @@ def test_same_input_same_json_and_another_seed_another_order(tmp_path, capsys):
 
 
 def test_readable_text_and_alternates_option(tmp_path, capsys):
-    csv_path = write(tmp_path, "id;name;debtor\n1;Ana Souza;\n2;Bruno Lima;\n3;Carla Dias;\n4;Davi Rocha;\n"
-                               "5;Eva Melo;\n")
-    assert main(["draw", "--regime", "ilha-comprida-2017", "--input", csv_path, "--vacancies", "2",
-                 "--seed", "Ilha Verão", "--alternates", "1", "--events", "3"]) == 0
+    csv_path = write(
+        tmp_path, "id;name;debtor\n1;Ana Souza;\n2;Bruno Lima;\n3;Carla Dias;\n4;Davi Rocha;\n5;Eva Melo;\n"
+    )
+    assert (
+        main(
+            [
+                "draw",
+                "--regime",
+                "ilha-comprida-2017",
+                "--input",
+                csv_path,
+                "--vacancies",
+                "2",
+                "--seed",
+                "Ilha Verão",
+                "--alternates",
+                "1",
+                "--events",
+                "3",
+            ]
+        )
+        == 0
+    )
     out = capsys.readouterr().out
     assert "Sorteio — Ilha Comprida/SP" in out and "Semente: Ilha Verão" in out and "SHA-256 " in out
     assert "Titulares, na ordem sorteada" in out and "Suplentes, na ordem de chamada" in out
@@ -83,8 +113,11 @@ def test_readable_text_and_alternates_option(tmp_path, capsys):
 
 
 def test_payment_time_regime(tmp_path, capsys):
-    csv_path = write(tmp_path, "id,name,paid_at\nA,Lanches,26/03/2026 10:15\nB,Pastel,26/03/2026 09:10\n"
-                               "C,Churros,\nD,Caldo,2026-03-26T08:00\n")
+    csv_path = write(
+        tmp_path,
+        "id,name,paid_at\nA,Lanches,26/03/2026 10:15\nB,Pastel,26/03/2026 09:10\n"
+        "C,Churros,\nD,Caldo,2026-03-26T08:00\n",
+    )
     data = draw_json(capsys, "--regime", "sao-bento-2026", "--input", csv_path, "--vacancies", "2", "--seed", "1")
     assert sorted(data["holders"]) == ["B", "D"] and data["others"] == ["A"]
     assert [e["id"] for e in data["excluded"]] == ["C"]
@@ -93,8 +126,9 @@ def test_payment_time_regime(tmp_path, capsys):
 def test_list_only_before_the_seed_and_the_readme_check(tmp_path, capsys):
     csv_path = write(tmp_path, GROUPS_CSV)
     listed = tmp_path / "lista.txt"
-    assert main(["draw", "--regime", "sapezal-2014", "--input", csv_path, "--list-only",
-                 "--list-out", str(listed)]) == 0
+    assert (
+        main(["draw", "--regime", "sapezal-2014", "--input", csv_path, "--list-only", "--list-out", str(listed)]) == 0
+    )
     out = capsys.readouterr().out
     digest = hashlib.sha256(listed.read_bytes()).hexdigest()
     assert f"SHA-256 {digest}" in out and "Excluído: [g01-07]" in out
@@ -103,24 +137,27 @@ def test_list_only_before_the_seed_and_the_readme_check(tmp_path, capsys):
     assert list(order_from_list(listed.read_text(encoding="utf-8"), "42")) == data["order"]
 
 
-@pytest.mark.parametrize("csv_text, args, message", [
-    ("id,name\n1,Ana\n2,Bia\n1,Cris\n", [], "Participante repetido: o id '1' aparece nas linhas 2 e 4"),
-    ("id,name\n", [], "lista de participantes está vazia"),
-    ("", [], "está vazio"),
-    ("id,nome\n1,Ana\n", [], "Falta(m) a(s) coluna(s) name"),
-    ("name\nAna\n", [], "coluna(s) id"),
-    ("id,name\n1,Ana\n", ["--vacancies", "0"], "maior que zero (veio 0)"),
-    ("id,name\n1,Ana\n", ["--vacancies", "-3"], "maior que zero"),
-    ("id,name\n1,Ana\n", ["--vacancies", "três"], "Vagas inválidas"),
-    ("id,name\n1,Ana\n", ["--regime", "atlantida-2030"], "não existe"),
-    ("id,name\n1,Ana\n", ["--regime", "olimpia-2025"], "não prevê sorteio"),
-    ("id,name\n1,Ana\n", ["--alternates", "-1"], "pelo menos 0"),
-    ("id,name\n1,Ana\n", ["--alternates", "dez"], "inválido"),
-    ("id,name\n1,Ana\n", ["--seed", "  "], "semente"),
-    ("id,name,group\n1,Ana,g01\n", ["--vacancies", "g02=1"], "grupo"),
-    ("id,name,quota\n1,Ana,sim\n", [], "não prevê cota"),
-    ("id,name,paid_at\n1,Ana,ontem\n", [], "Linha 2"),
-])
+@pytest.mark.parametrize(
+    "csv_text, args, message",
+    [
+        ("id,name\n1,Ana\n2,Bia\n1,Cris\n", [], "Participante repetido: o id '1' aparece nas linhas 2 e 4"),
+        ("id,name\n", [], "lista de participantes está vazia"),
+        ("", [], "está vazio"),
+        ("id,nome\n1,Ana\n", [], "Falta(m) a(s) coluna(s) name"),
+        ("name\nAna\n", [], "coluna(s) id"),
+        ("id,name\n1,Ana\n", ["--vacancies", "0"], "maior que zero (veio 0)"),
+        ("id,name\n1,Ana\n", ["--vacancies", "-3"], "maior que zero"),
+        ("id,name\n1,Ana\n", ["--vacancies", "três"], "Vagas inválidas"),
+        ("id,name\n1,Ana\n", ["--regime", "atlantida-2030"], "não existe"),
+        ("id,name\n1,Ana\n", ["--regime", "olimpia-2025"], "não prevê sorteio"),
+        ("id,name\n1,Ana\n", ["--alternates", "-1"], "pelo menos 0"),
+        ("id,name\n1,Ana\n", ["--alternates", "dez"], "inválido"),
+        ("id,name\n1,Ana\n", ["--seed", "  "], "semente"),
+        ("id,name,group\n1,Ana,g01\n", ["--vacancies", "g02=1"], "grupo"),
+        ("id,name,quota\n1,Ana,sim\n", [], "não prevê cota"),
+        ("id,name,paid_at\n1,Ana,ontem\n", [], "Linha 2"),
+    ],
+)
 def test_bad_input_is_one_line_and_exit_2(tmp_path, capsys, csv_text, args, message):
     csv_path = write(tmp_path, csv_text)
     base = {"--regime": "sapezal-2014", "--input": csv_path, "--vacancies": "2", "--seed": "123"}
@@ -131,13 +168,15 @@ def test_bad_input_is_one_line_and_exit_2(tmp_path, capsys, csv_text, args, mess
 
 
 def test_missing_file_and_missing_options(tmp_path, capsys):
-    assert "não encontrado" in one_line_error(capsys, "--regime", "sapezal-2014", "--input",
-                                              str(tmp_path / "nada.csv"), "--vacancies", "1", "--seed", "1")
+    assert "não encontrado" in one_line_error(
+        capsys, "--regime", "sapezal-2014", "--input", str(tmp_path / "nada.csv"), "--vacancies", "1", "--seed", "1"
+    )
     csv_path = write(tmp_path, "id,name\n1,Ana\n")
     assert "--vacancies" in one_line_error(capsys, "--regime", "sapezal-2014", "--input", csv_path, "--seed", "1")
     assert "--seed" in one_line_error(capsys, "--regime", "sapezal-2014", "--input", csv_path, "--vacancies", "1")
     assert "--regime" in one_line_error(capsys, "--input", csv_path, "--vacancies", "1", "--seed", "1")
     latin1 = tmp_path / "latin1.csv"
     latin1.write_bytes("id,name\n1,João\n".encode("latin-1"))
-    assert "UTF-8" in one_line_error(capsys, "--regime", "sapezal-2014", "--input", str(latin1),
-                                     "--vacancies", "1", "--seed", "1")
+    assert "UTF-8" in one_line_error(
+        capsys, "--regime", "sapezal-2014", "--input", str(latin1), "--vacancies", "1", "--seed", "1"
+    )

@@ -36,17 +36,33 @@ def test_both_commands_are_registered():
 
 
 def test_penalty_text(sqlite_url, capsys):
-    assert main(["penalty", "--db", sqlite_url, "--regime", "olimpia-2025", "--infraction",
-                 "ambulante-sem-autorizacao", "--date", "04/05/2026"]) == 0
+    assert (
+        main(
+            [
+                "penalty",
+                "--db",
+                sqlite_url,
+                "--regime",
+                "olimpia-2025",
+                "--infraction",
+                "ambulante-sem-autorizacao",
+                "--date",
+                "04/05/2026",
+            ]
+        )
+        == 0
+    )
     out = capsys.readouterr().out
     assert "Data da infração: 04/05/2026 · valores de 2026" in out
     assert "Infração: Comercializar sem autorização" in out and "[ambulante-sem-autorizacao]" in out
     assert "Gradação: Comércio ambulante ou eventual [ambulante] — degrau 1" in out
     assert "1. Advertência, prazo de 1 hora para regularizar" in out
-    assert ("2. Multa (valor da infração): R$ 384,20 [proposta — só mercadoria não retirada no prazo da "
-            "notificação]") in out
-    assert ("A definir: aguarda o fato: Mercadoria não retirada no prazo da notificação (LC 324/2025, art. 145, I e "
-            "II)") in out
+    assert (
+        "2. Multa (valor da infração): R$ 384,20 [proposta — só mercadoria não retirada no prazo da notificação]"
+    ) in out
+    assert (
+        "A definir: aguarda o fato: Mercadoria não retirada no prazo da notificação (LC 324/2025, art. 145, I e II)"
+    ) in out
     assert "Fórmula: 10 UFESP × R$ 38,42 (UFESP 2026) = R$ 384,20" in out
     assert "Base legal: LC 324/2025, art. 145, II e § 1º" in out
     assert "praca deadline --regime olimpia-2025 --kind comply-street-vending --from DATA" in out
@@ -55,8 +71,27 @@ def test_penalty_text(sqlite_url, capsys):
 
 
 def test_penalty_json_with_prior_offences_and_two_infractions(sqlite_url, capsys):
-    assert main(["penalty", "--db", sqlite_url, "--regime", "olimpia-2025", "--infraction", "tpu-area-suja",
-                 "--infraction", "tpu-animais", "--prior", "1", "--date", "2026-05-04", "--json"]) == 0
+    assert (
+        main(
+            [
+                "penalty",
+                "--db",
+                sqlite_url,
+                "--regime",
+                "olimpia-2025",
+                "--infraction",
+                "tpu-area-suja",
+                "--infraction",
+                "tpu-animais",
+                "--prior",
+                "1",
+                "--date",
+                "2026-05-04",
+                "--json",
+            ]
+        )
+        == 0
+    )
     data = json.loads(capsys.readouterr().out)
     assert data["cumulative"] is True and "art. 190" in data["cumulative_basis"]
     assert [i["offence"] for i in data["infractions"]] == [2, 2]
@@ -66,13 +101,31 @@ def test_penalty_json_with_prior_offences_and_two_infractions(sqlite_url, capsys
 
 
 def test_penalty_graded_fine_is_shown_as_pending(sqlite_url, capsys):
-    assert main(["penalty", "--db", sqlite_url, "--regime", "sjc-2014", "--infraction", "sujeira",
-                 "--year", "2014", "--date", "2014-10-01"]) == 0
+    assert (
+        main(
+            [
+                "penalty",
+                "--db",
+                sqlite_url,
+                "--regime",
+                "sjc-2014",
+                "--infraction",
+                "sujeira",
+                "--year",
+                "2014",
+                "--date",
+                "2014-10-01",
+            ]
+        )
+        == 0
+    )
     out = capsys.readouterr().out
     assert "Fórmula: até R$ 500,00" in out
-    assert ("A decidir: Sanção nº 2: aguarda o fato: Notificação Preliminar não atendida no prazo para regularizar "
-            "(\"sob pena de multa\") (Lei 9.158/2014, art. 23) — registre a data em que foi verificado e quem o "
-            "verificou; valor da multa a graduar pela autoridade, até R$ 500,00") in out
+    assert (
+        "A decidir: Sanção nº 2: aguarda o fato: Notificação Preliminar não atendida no prazo para regularizar "
+        '("sob pena de multa") (Lei 9.158/2014, art. 23) — registre a data em que foi verificado e quem o '
+        "verificou; valor da multa a graduar pela autoridade, até R$ 500,00"
+    ) in out
 
 
 def test_penalty_uses_the_unit_value_entered_in_the_database(database, capsys):
@@ -82,38 +135,75 @@ def test_penalty_uses_the_unit_value_entered_in_the_database(database, capsys):
 
     set_unit_value(get_regime("sapezal-2014"), "UFS", 2026, "45,10", entered_by="t", reason="decreto municipal")
     close_database()
-    assert main(["penalty", "--db", database, "--regime", "sapezal-2014", "--infraction", "dever-40-i",
-                 "--infraction", "proibido-44-i", "--year", "2026", "--json"]) == 0
+    assert (
+        main(
+            [
+                "penalty",
+                "--db",
+                database,
+                "--regime",
+                "sapezal-2014",
+                "--infraction",
+                "dever-40-i",
+                "--infraction",
+                "proibido-44-i",
+                "--year",
+                "2026",
+                "--json",
+            ]
+        )
+        == 0
+    )
     data = json.loads(capsys.readouterr().out)
     assert data["total"] == "135.30" and data["cumulative"] is True
 
 
 def test_penalty_missing_unit_value_says_how(sqlite_url, capsys):
-    err = one_line_error(capsys, main(["penalty", "--db", sqlite_url, "--regime", "sapezal-2014",
-                                       "--infraction", "dever-40-i", "--year", "2026"]))
+    err = one_line_error(
+        capsys,
+        main(
+            ["penalty", "--db", sqlite_url, "--regime", "sapezal-2014", "--infraction", "dever-40-i", "--year", "2026"]
+        ),
+    )
     assert "UFS (Unidade Fiscal de Sapezal) não tem valor para 2026" in err
     assert "units set UFS 2026 VALOR --source TEXTO" in err and "Cadastros → Unidades fiscais" in err
 
 
 def test_penalty_missing_index_correction_says_how(sqlite_url, capsys):
-    err = one_line_error(capsys, main(["penalty", "--db", sqlite_url, "--regime", "sjc-2014",
-                                       "--infraction", "agressao", "--year", "2026"]))
+    err = one_line_error(
+        capsys,
+        main(["penalty", "--db", sqlite_url, "--regime", "sjc-2014", "--infraction", "agressao", "--year", "2026"]),
+    )
     assert "Falta a correção do INPC" in err and "--year 2014" in err and "Correção monetária" in err
 
 
-@pytest.mark.parametrize("argv, fragment", [
-    (["--regime", "olimpia-2025", "--infraction", "nao-existe"],
-     "Infração 'nao-existe' não existe no regime olimpia-2025 (LC 324/2025): veja os códigos em "
-     "praca regimes --show olimpia-2025."),
-    (["--regime", "olimpia-2025"], "Informe a infração: --infraction CÓDIGO"),
-    (["--infraction", "x"], "Informe o regime"),
-    (["--regime", "nada", "--infraction", "x"], "regime \"nada\" não existe"),
-    (["--regime", "olimpia-2025", "--infraction", "tpu-area-suja", "--prior", "-1"], "ocorrências anteriores inválido"),
-    (["--regime", "olimpia-2025", "--infraction", "tpu-area-suja", "--prior", "dois"], "ocorrências anteriores inválido"),
-    (["--regime", "olimpia-2025", "--infraction", "tpu-area-suja", "--year", "26"], "Ano inválido"),
-    (["--regime", "olimpia-2025", "--infraction", "tpu-area-suja", "--date", "31/02/2026"], "31/02/2026 não existe"),
-    (["--regime", "olimpia-2025", "--infraction", "tpu-area-suja", "--infraction", "tpu-area-suja"], "repetida"),
-])
+@pytest.mark.parametrize(
+    "argv, fragment",
+    [
+        (
+            ["--regime", "olimpia-2025", "--infraction", "nao-existe"],
+            "Infração 'nao-existe' não existe no regime olimpia-2025 (LC 324/2025): veja os códigos em "
+            "praca regimes --show olimpia-2025.",
+        ),
+        (["--regime", "olimpia-2025"], "Informe a infração: --infraction CÓDIGO"),
+        (["--infraction", "x"], "Informe o regime"),
+        (["--regime", "nada", "--infraction", "x"], 'regime "nada" não existe'),
+        (
+            ["--regime", "olimpia-2025", "--infraction", "tpu-area-suja", "--prior", "-1"],
+            "ocorrências anteriores inválido",
+        ),
+        (
+            ["--regime", "olimpia-2025", "--infraction", "tpu-area-suja", "--prior", "dois"],
+            "ocorrências anteriores inválido",
+        ),
+        (["--regime", "olimpia-2025", "--infraction", "tpu-area-suja", "--year", "26"], "Ano inválido"),
+        (
+            ["--regime", "olimpia-2025", "--infraction", "tpu-area-suja", "--date", "31/02/2026"],
+            "31/02/2026 não existe",
+        ),
+        (["--regime", "olimpia-2025", "--infraction", "tpu-area-suja", "--infraction", "tpu-area-suja"], "repetida"),
+    ],
+)
 def test_penalty_bad_input_is_one_line_before_the_database(argv, fragment, tmp_path, capsys):
     path = tmp_path / "nunca.sqlite3"
     err = one_line_error(capsys, main(["penalty", "--db", f"sqlite:///{path}", *argv]))
@@ -122,8 +212,9 @@ def test_penalty_bad_input_is_one_line_before_the_database(argv, fragment, tmp_p
 
 
 def test_penalty_bad_input_in_json_mode_too(sqlite_url, capsys):
-    err = one_line_error(capsys, main(["penalty", "--db", sqlite_url, "--regime", "sjc-2014",
-                                       "--infraction", "x", "--json"]))
+    err = one_line_error(
+        capsys, main(["penalty", "--db", sqlite_url, "--regime", "sjc-2014", "--infraction", "x", "--json"])
+    )
     assert "praca regimes --show sjc-2014" in err
 
 
@@ -158,8 +249,10 @@ def test_deadline_json_business_days(capsys):
     assert main(["deadline", "--regime", "olimpia-2025", "--kind", "decision", "--from", "2026-04-01", "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert data["due"] == "2026-04-24" and data["count"] == "business"
-    assert data["holidays"] == [{"date": "2026-04-03", "name": "Sexta-feira Santa"},
-                                {"date": "2026-04-21", "name": "Tiradentes"}]
+    assert data["holidays"] == [
+        {"date": "2026-04-03", "name": "Sexta-feira Santa"},
+        {"date": "2026-04-21", "name": "Tiradentes"},
+    ]
     assert data["basis"] == "LC 324/2025, art. 38"
 
 
@@ -171,27 +264,63 @@ def test_deadline_in_hours_with_a_time(capsys):
 
 
 def test_deadline_with_a_municipal_holiday(capsys):
-    assert main(["deadline", "--regime", "ilha-comprida-2017", "--kind", "appeal", "--from", "2026-02-13",
-                 "--holiday", "2026-02-16", "--holiday", "17/02/2026", "--json"]) == 0
+    assert (
+        main(
+            [
+                "deadline",
+                "--regime",
+                "ilha-comprida-2017",
+                "--kind",
+                "appeal",
+                "--from",
+                "2026-02-13",
+                "--holiday",
+                "2026-02-16",
+                "--holiday",
+                "17/02/2026",
+                "--json",
+            ]
+        )
+        == 0
+    )
     assert json.loads(capsys.readouterr().out)["due"] == "2026-02-24"
-    assert main(["deadline", "--regime", "ilha-comprida-2017", "--kind", "appeal", "--from", "2026-02-13",
-                 "--json"]) == 0
+    assert (
+        main(["deadline", "--regime", "ilha-comprida-2017", "--kind", "appeal", "--from", "2026-02-13", "--json"]) == 0
+    )
     assert json.loads(capsys.readouterr().out)["due"] == "2026-02-20"  # Carnaval is not a holiday
 
 
-@pytest.mark.parametrize("argv, fragment", [
-    (["--regime", "olimpia-2025", "--kind", "nada", "--from", "2026-03-03"],
-     "Prazo 'nada' não existe no regime olimpia-2025 (LC 324/2025): veja os prazos em praca regimes --show olimpia-2025."),
-    (["--regime", "olimpia-2025", "--from", "2026-03-03"], "Informe o prazo: --kind PRAZO"),
-    (["--regime", "olimpia-2025", "--kind", "defence"], "Informe o início do prazo"),
-    (["--kind", "defence", "--from", "2026-03-03"], "Informe o regime"),
-    (["--regime", "olimpia-2025", "--kind", "defence", "--from", "30/02/2026"], "30/02/2026 não existe"),
-    (["--regime", "sjc-2014", "--kind", "appeal", "--from", "2026-03-20"], "contado em horas"),
-    (["--regime", "sjc-2014", "--kind", "appeal", "--from", "2026-03-20 18:00", "--holiday", "x"],
-     "Data do feriado inválida"),
-    (["--regime", "sjc-2014", "--kind", "appeal-revocation", "--from", "2026-03-20", "--holiday", "2026-03-21 10:00"],
-     "só a data"),
-])
+@pytest.mark.parametrize(
+    "argv, fragment",
+    [
+        (
+            ["--regime", "olimpia-2025", "--kind", "nada", "--from", "2026-03-03"],
+            "Prazo 'nada' não existe no regime olimpia-2025 (LC 324/2025): veja os prazos em praca regimes --show olimpia-2025.",
+        ),
+        (["--regime", "olimpia-2025", "--from", "2026-03-03"], "Informe o prazo: --kind PRAZO"),
+        (["--regime", "olimpia-2025", "--kind", "defence"], "Informe o início do prazo"),
+        (["--kind", "defence", "--from", "2026-03-03"], "Informe o regime"),
+        (["--regime", "olimpia-2025", "--kind", "defence", "--from", "30/02/2026"], "30/02/2026 não existe"),
+        (["--regime", "sjc-2014", "--kind", "appeal", "--from", "2026-03-20"], "contado em horas"),
+        (
+            ["--regime", "sjc-2014", "--kind", "appeal", "--from", "2026-03-20 18:00", "--holiday", "x"],
+            "Data do feriado inválida",
+        ),
+        (
+            [
+                "--regime",
+                "sjc-2014",
+                "--kind",
+                "appeal-revocation",
+                "--from",
+                "2026-03-20",
+                "--holiday",
+                "2026-03-21 10:00",
+            ],
+            "só a data",
+        ),
+    ],
+)
 def test_deadline_bad_input_is_one_line(argv, fragment, capsys):
     err = one_line_error(capsys, main(["deadline", *argv]))
     assert fragment in err
@@ -200,8 +329,9 @@ def test_deadline_bad_input_is_one_line(argv, fragment, capsys):
 # --------------------------------------------------------------------------- where the codes are listed
 
 
-@pytest.mark.parametrize("regime_id", ["olimpia-2025", "sjc-2014", "sapezal-2014", "ilha-comprida-2017",
-                                       "sao-bento-2026"])
+@pytest.mark.parametrize(
+    "regime_id", ["olimpia-2025", "sjc-2014", "sapezal-2014", "ilha-comprida-2017", "sao-bento-2026"]
+)
 def test_regimes_show_lists_the_codes_and_kinds_the_commands_take(regime_id, capsys):
     from models.regimes import get_regime
 

@@ -13,9 +13,9 @@ import sys
 from pathlib import Path
 
 import pytest
+from quote_cases import QUOTE_CASES, QUOTE_ERRORS
 
 from desktop.cli import main
-from quote_cases import QUOTE_CASES, QUOTE_ERRORS
 
 
 @pytest.fixture
@@ -27,7 +27,15 @@ def sqlite_url(sqlite_url):
     close_database()
     return sqlite_url
 
-REGIME_IDS = ["cabeceira-grande-2012", "ilha-comprida-2017", "olimpia-2025", "sao-bento-2026", "sapezal-2014", "sjc-2014"]
+
+REGIME_IDS = [
+    "cabeceira-grande-2012",
+    "ilha-comprida-2017",
+    "olimpia-2025",
+    "sao-bento-2026",
+    "sapezal-2014",
+    "sjc-2014",
+]
 
 
 def quote_argv(case: dict, *extra: str) -> list[str]:
@@ -47,8 +55,14 @@ def quote_argv(case: dict, *extra: str) -> list[str]:
 def run_cli(*args: str) -> subprocess.CompletedProcess:
     """The real entry point, in a process of its own (``python -m desktop``)."""
     env = {**os.environ, "QT_QPA_PLATFORM": "offscreen"}
-    return subprocess.run([sys.executable, "-m", "desktop", *args], capture_output=True, text=True,
-                          env=env, timeout=120, cwd=Path(__file__).resolve().parent.parent)
+    return subprocess.run(
+        [sys.executable, "-m", "desktop", *args],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
+        cwd=Path(__file__).resolve().parent.parent,
+    )
 
 
 def one_line_error(capsys, code: int) -> str:
@@ -76,8 +90,13 @@ def test_regimes_json_list(capsys):
     data = json.loads(capsys.readouterr().out)
     assert [r["id"] for r in data] == REGIME_IDS
     sjc = data[-1]
-    assert sjc == {"id": "sjc-2014", "municipality": "São José dos Campos", "state": "SP",
-                   "act": "Lei nº 9.158, de 28 de agosto de 2014", "short": "Lei 9.158/2014"}
+    assert sjc == {
+        "id": "sjc-2014",
+        "municipality": "São José dos Campos",
+        "state": "SP",
+        "act": "Lei nº 9.158, de 28 de agosto de 2014",
+        "short": "Lei 9.158/2014",
+    }
 
 
 def test_show_sjc_has_the_28th_section_with_its_article(capsys):
@@ -88,8 +107,16 @@ def test_show_sjc_has_the_28th_section_with_its_article(capsys):
     assert "[xxviii]" in line
     assert "Lei 9.158/2014, art. 8º, XXVIII" in line
     # the other parts of the act, each with its citation
-    for heading in ["UNIDADES FISCAIS E VALORES", "TIPOS DE PERMISSÃO", "RAMOS E SEÇÕES", "EQUIPAMENTOS",
-                    "PREÇOS E TAXAS", "INFRAÇÕES", "GRADAÇÕES DE PENALIDADES", "PRAZOS"]:
+    for heading in [
+        "UNIDADES FISCAIS E VALORES",
+        "TIPOS DE PERMISSÃO",
+        "RAMOS E SEÇÕES",
+        "EQUIPAMENTOS",
+        "PREÇOS E TAXAS",
+        "INFRAÇÕES",
+        "GRADAÇÕES DE PENALIDADES",
+        "PRAZOS",
+    ]:
         assert heading in out
     assert "Pastel [pastel], 12,00 m × 3,50 m — Lei 9.158/2014, art. 5º, IV" in out
     assert "Multa: até R$ 500,00 (graduada pelo fiscal) — Lei 9.158/2014, art. 24" in out
@@ -119,11 +146,19 @@ def test_show_sao_bento_is_complete(capsys):
     """Calendar, site, layout, selection, placard, penalties and notes, as on the Regimes screen."""
     assert main(["regimes", "--show", "sao-bento-2026"]) == 0
     out = capsys.readouterr().out
-    for heading in ["CALENDÁRIOS", "LOCAIS NOMEADOS PELO ATO", "DISPOSIÇÃO DAS BANCAS", "SELEÇÃO DOS PERMISSIONÁRIOS",
-                    "PLACA DE IDENTIFICAÇÃO", "PENALIDADES: REGRAS GERAIS", "APREENSÃO"]:
+    for heading in [
+        "CALENDÁRIOS",
+        "LOCAIS NOMEADOS PELO ATO",
+        "DISPOSIÇÃO DAS BANCAS",
+        "SELEÇÃO DOS PERMISSIONÁRIOS",
+        "PLACA DE IDENTIFICAÇÃO",
+        "PENALIDADES: REGRAS GERAIS",
+        "APREENSÃO",
+    ]:
         assert heading in out, heading
-    assert ("Funcionamento — Sexta-feira, 27/03/2026: das 18:00 às 01:00 de 28/03/2026 "
-            "— Dec. 4.794/2026, art. 5º, I") in out
+    assert (
+        "Funcionamento — Sexta-feira, 27/03/2026: das 18:00 às 01:00 de 28/03/2026 — Dec. 4.794/2026, art. 5º, I"
+    ) in out
     assert "Revogação, cumulativa — Dec. 4.794/2026, art. 11, § 6º" in out
     assert "Obs.: Imediata revogação da autorização" in out
     assert "(--energy low) — Dec. 4.794/2026, art. 12, § 1º" in out
@@ -145,12 +180,31 @@ def test_show_every_regime_as_text_and_json(regime_id, capsys):
     assert main(["regimes", "--show", regime_id, "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert data["id"] == regime_id
-    for key in ["equipment", "venues", "permit_kinds", "lines", "sections", "infractions", "deadlines",
-                "fees", "units", "ids"]:
+    for key in [
+        "equipment",
+        "venues",
+        "permit_kinds",
+        "lines",
+        "sections",
+        "infractions",
+        "deadlines",
+        "fees",
+        "units",
+        "ids",
+    ]:
         assert key in data, key
         assert isinstance(data[key], (list, dict))
-    for key in ["equipment", "venues", "permit_kinds", "lines", "sections", "infractions", "deadlines",
-                "energy", "fees"]:
+    for key in [
+        "equipment",
+        "venues",
+        "permit_kinds",
+        "lines",
+        "sections",
+        "infractions",
+        "deadlines",
+        "energy",
+        "fees",
+    ]:
         assert key in data["ids"], key
     for equipment in data["equipment"]:  # every id shown in the text, with its article
         assert f"[{equipment['id']}]" in text
@@ -226,8 +280,26 @@ def test_quote_errors_in_json_mode_too(case, sqlite_url, capsys):
 
 
 def test_quote_text_sample(sqlite_url, capsys):
-    assert main(["quote", "--db", sqlite_url, "--regime", "sao-bento-2026", "--equipment", "trailer",
-                 "--front", "4", "--depth", "3", "--mei", "--local"]) == 0
+    assert (
+        main(
+            [
+                "quote",
+                "--db",
+                sqlite_url,
+                "--regime",
+                "sao-bento-2026",
+                "--equipment",
+                "trailer",
+                "--front",
+                "4",
+                "--depth",
+                "3",
+                "--mei",
+                "--local",
+            ]
+        )
+        == 0
+    )
     lines = capsys.readouterr().out.splitlines()
     assert lines[0] == "Regime: São Bento do Sapucaí/SP — Decreto nº 4.794, de 24 de março de 2026 (sao-bento-2026)"
     assert lines[1] == "Dados: equipamento trailer, frente 4,00 m, profundidade 3,00 m, MEI, do município"
@@ -241,8 +313,24 @@ def test_quote_text_sample(sqlite_url, capsys):
 
 
 def test_quote_deposits_have_their_own_subtotal(sqlite_url, capsys):
-    assert main(["quote", "--db", sqlite_url, "--regime", "olimpia-2025", "--venue", "recinto-todas-instalacoes",
-                 "--days", "1", "--year", "2026"]) == 0
+    assert (
+        main(
+            [
+                "quote",
+                "--db",
+                sqlite_url,
+                "--regime",
+                "olimpia-2025",
+                "--venue",
+                "recinto-todas-instalacoes",
+                "--days",
+                "1",
+                "--year",
+                "2026",
+            ]
+        )
+        == 0
+    )
     out = capsys.readouterr().out
     assert "Caução — Recinto de Exposições — todas as instalações (restituível): R$ 5.763,00" in out
     assert "Preços e taxas: R$ 3.842,00\nCauções (restituíveis): R$ 5.763,00\nTotal: R$ 9.605,00\n" in out
@@ -251,40 +339,108 @@ def test_quote_deposits_have_their_own_subtotal(sqlite_url, capsys):
 def test_sizes_are_typed_the_brazilian_way_and_a_dot_decimal_is_refused_with_both_readings(sqlite_url, capsys):
     outputs = []
     for front in ("2,5", "2,50", "R$ 2,50"[3:]):
-        assert main(["quote", "--db", sqlite_url, "--regime", "sao-bento-2026", "--equipment", "barraca",
-                     "--front", front, "--depth", "2", "--json"]) == 0
+        assert (
+            main(
+                [
+                    "quote",
+                    "--db",
+                    sqlite_url,
+                    "--regime",
+                    "sao-bento-2026",
+                    "--equipment",
+                    "barraca",
+                    "--front",
+                    front,
+                    "--depth",
+                    "2",
+                    "--json",
+                ]
+            )
+            == 0
+        )
         outputs.append(json.loads(capsys.readouterr().out)["total"])
     assert outputs == ["528.28"] * 3
-    err = one_line_error(capsys, main(["quote", "--db", sqlite_url, "--regime", "sao-bento-2026", "--equipment",
-                                       "barraca", "--front", "2.50", "--depth", "2"]))
+    err = one_line_error(
+        capsys,
+        main(
+            [
+                "quote",
+                "--db",
+                sqlite_url,
+                "--regime",
+                "sao-bento-2026",
+                "--equipment",
+                "barraca",
+                "--front",
+                "2.50",
+                "--depth",
+                "2",
+            ]
+        ),
+    )
     assert "«2.50» pode ser lido de duas formas" in err and "2,50" in err and "250" in err
 
 
 def test_fixed_fee_by_id_with_admin_value(sqlite_url, capsys):
-    assert main(["quote", "--db", sqlite_url, "--regime", "olimpia-2025", "--fee", "depot-feira", "--days", "3",
-                 "--year", "2026", "--json"]) == 0
+    assert (
+        main(
+            [
+                "quote",
+                "--db",
+                sqlite_url,
+                "--regime",
+                "olimpia-2025",
+                "--fee",
+                "depot-feira",
+                "--days",
+                "3",
+                "--year",
+                "2026",
+                "--json",
+            ]
+        )
+        == 0
+    )
     assert json.loads(capsys.readouterr().out)["total"] == "115.26"  # 3 × 1 UFESP 2026
-    assert main(["quote", "--db", sqlite_url, "--regime", "sapezal-2014", "--fee", "licenca",
-                 "--admin-value", "licenca=150,00", "--json"]) == 0
+    assert (
+        main(
+            [
+                "quote",
+                "--db",
+                sqlite_url,
+                "--regime",
+                "sapezal-2014",
+                "--fee",
+                "licenca",
+                "--admin-value",
+                "licenca=150,00",
+                "--json",
+            ]
+        )
+        == 0
+    )
     assert json.loads(capsys.readouterr().out)["total"] == "150.00"
 
 
-@pytest.mark.parametrize("argv, fragment", [
-    (["--regime", "atlantida-1900", "--front", "2"], "atlantida-1900"),
-    (["--front", "2"], "--regime"),
-    (["--regime", "sjc-2014", "--line", "pastel", "--year", "abc"], "Ano inválido: 'abc'"),
-    (["--regime", "sjc-2014", "--line", "pastel", "--year", "20.5"], "Ano inválido"),
-    (["--regime", "sao-bento-2026", "--equipment", "barraca", "--front", "-2"], "frente"),
-    (["--regime", "sao-bento-2026", "--equipment", "barraca", "--front", "dois"], "dois"),
-    (["--regime", "sao-bento-2026", "--equipment", "barraca", "--front", "2", "--depth", "0"], "profundidade"),
-    (["--regime", "sao-bento-2026", "--equipment", "barraca", "--front", "2", "--energy", "mega"], "mega"),
-    (["--regime", "olimpia-2025", "--venue", "recinto-arena", "--days", "1,5"], "dias"),
-    (["--regime", "olimpia-2025", "--venue", "recinto-arena", "--days", "0"], "dias"),
-    (["--regime", "olimpia-2025", "--venue", "castelo", "--days", "1"], "castelo"),
-    (["--regime", "sjc-2014", "--line", "pastel", "--front", "12", "--depth", "3,5", "--year", "2024"], "INPC"),
-    (["--regime", "sao-bento-2026"], "Nada a calcular"),
-    (["--regime", "sapezal-2014", "--fee", "licenca", "--admin-value", "licenca"], "TAXA=VALOR"),
-])
+@pytest.mark.parametrize(
+    "argv, fragment",
+    [
+        (["--regime", "atlantida-1900", "--front", "2"], "atlantida-1900"),
+        (["--front", "2"], "--regime"),
+        (["--regime", "sjc-2014", "--line", "pastel", "--year", "abc"], "Ano inválido: 'abc'"),
+        (["--regime", "sjc-2014", "--line", "pastel", "--year", "20.5"], "Ano inválido"),
+        (["--regime", "sao-bento-2026", "--equipment", "barraca", "--front", "-2"], "frente"),
+        (["--regime", "sao-bento-2026", "--equipment", "barraca", "--front", "dois"], "dois"),
+        (["--regime", "sao-bento-2026", "--equipment", "barraca", "--front", "2", "--depth", "0"], "profundidade"),
+        (["--regime", "sao-bento-2026", "--equipment", "barraca", "--front", "2", "--energy", "mega"], "mega"),
+        (["--regime", "olimpia-2025", "--venue", "recinto-arena", "--days", "1,5"], "dias"),
+        (["--regime", "olimpia-2025", "--venue", "recinto-arena", "--days", "0"], "dias"),
+        (["--regime", "olimpia-2025", "--venue", "castelo", "--days", "1"], "castelo"),
+        (["--regime", "sjc-2014", "--line", "pastel", "--front", "12", "--depth", "3,5", "--year", "2024"], "INPC"),
+        (["--regime", "sao-bento-2026"], "Nada a calcular"),
+        (["--regime", "sapezal-2014", "--fee", "licenca", "--admin-value", "licenca"], "TAXA=VALOR"),
+    ],
+)
 def test_quote_bad_input_is_one_line(argv, fragment, sqlite_url, capsys):
     err = one_line_error(capsys, main(["quote", "--db", sqlite_url, *argv]))
     assert fragment in err
@@ -304,20 +460,70 @@ def test_unit_value_entered_in_the_database_changes_the_quote(database, capsys):
 
     set_unit_value(get_regime("olimpia-2025"), "UFESP", 2027, "40,00", entered_by="t", reason="teste")
     close_database()
-    assert main(["quote", "--db", database, "--regime", "olimpia-2025", "--venue", "recinto-arena",
-                 "--days", "1", "--year", "2027", "--json"]) == 0
+    assert (
+        main(
+            [
+                "quote",
+                "--db",
+                database,
+                "--regime",
+                "olimpia-2025",
+                "--venue",
+                "recinto-arena",
+                "--days",
+                "1",
+                "--year",
+                "2027",
+                "--json",
+            ]
+        )
+        == 0
+    )
     data = json.loads(capsys.readouterr().out)
     assert [line["amount"] for line in data["lines"]] == ["1000.00", "2000.00"]  # 25 × 40; deposit 50 × 40
     assert data["lines"][0]["formula"] == "1 × 25 × 40,00"
     assert data["total"] == "3000.00"
     assert data["total_deposits"] == "2000.00"
     # UFESP is the State's unit: the value entered serves São Bento too
-    assert main(["quote", "--db", database, "--regime", "sao-bento-2026", "--equipment", "barraca",
-                 "--front", "2", "--year", "2027", "--json"]) == 0
+    assert (
+        main(
+            [
+                "quote",
+                "--db",
+                database,
+                "--regime",
+                "sao-bento-2026",
+                "--equipment",
+                "barraca",
+                "--front",
+                "2",
+                "--year",
+                "2027",
+                "--json",
+            ]
+        )
+        == 0
+    )
     assert json.loads(capsys.readouterr().out)["total"] == "440.00"  # 5,50 × 40,00 × 2,00
     # a year nobody gave a value for is refused
-    assert main(["quote", "--db", database, "--regime", "sao-bento-2026", "--equipment", "barraca",
-                 "--front", "2", "--year", "2028"]) == 2
+    assert (
+        main(
+            [
+                "quote",
+                "--db",
+                database,
+                "--regime",
+                "sao-bento-2026",
+                "--equipment",
+                "barraca",
+                "--front",
+                "2",
+                "--year",
+                "2028",
+            ]
+        )
+        == 2
+    )
     assert "2028" in capsys.readouterr().err
 
 
@@ -358,78 +564,243 @@ def test_subprocess_regimes():
 
 
 def test_size_beyond_the_centimetre_is_refused(sqlite_url, capsys):
-    err = one_line_error(capsys, main(["quote", "--db", sqlite_url, "--regime", "sao-bento-2026",
-                                       "--equipment", "barraca", "--front", "4,004"]))
+    err = one_line_error(
+        capsys,
+        main(["quote", "--db", sqlite_url, "--regime", "sao-bento-2026", "--equipment", "barraca", "--front", "4,004"]),
+    )
     assert "informe no máximo duas casas decimais (centímetros)" in err
-    err = one_line_error(capsys, main(["quote", "--db", sqlite_url, "--regime", "sao-bento-2026",
-                                       "--equipment", "barraca", "--front", "400"]))
+    err = one_line_error(
+        capsys,
+        main(["quote", "--db", sqlite_url, "--regime", "sao-bento-2026", "--equipment", "barraca", "--front", "400"]),
+    )
     assert "acima de 100 m" in err
 
 
 def test_discount_not_granted_says_why(sqlite_url, capsys):
-    assert main(["quote", "--db", sqlite_url, "--regime", "sao-bento-2026", "--equipment", "trailer",
-                 "--front", "4", "--depth", "3,5", "--mei", "--local"]) == 0
+    assert (
+        main(
+            [
+                "quote",
+                "--db",
+                sqlite_url,
+                "--regime",
+                "sao-bento-2026",
+                "--equipment",
+                "trailer",
+                "--front",
+                "4",
+                "--depth",
+                "3,5",
+                "--mei",
+                "--local",
+            ]
+        )
+        == 0
+    )
     out = capsys.readouterr().out
     assert "     · Sem desconto: profundidade 3,50 m acima de 3,00 m (Dec. 4.794/2026, art. 9º, § 3º, I)\n" in out
-    assert main(["quote", "--db", sqlite_url, "--regime", "sao-bento-2026", "--equipment", "trailer",
-                 "--front", "4", "--depth", "3", "--mei"]) == 0
-    assert "Sem desconto: o desconto é só para MEI do município (Dec. 4.794/2026, art. 9º, § 3º, I)" in \
-        capsys.readouterr().out
+    assert (
+        main(
+            [
+                "quote",
+                "--db",
+                sqlite_url,
+                "--regime",
+                "sao-bento-2026",
+                "--equipment",
+                "trailer",
+                "--front",
+                "4",
+                "--depth",
+                "3",
+                "--mei",
+            ]
+        )
+        == 0
+    )
+    assert (
+        "Sem desconto: o desconto é só para MEI do município (Dec. 4.794/2026, art. 9º, § 3º, I)"
+        in capsys.readouterr().out
+    )
 
 
 def test_two_days_of_a_venue_are_charged_as_the_minimum(sqlite_url, capsys):
-    assert main(["quote", "--db", sqlite_url, "--regime", "olimpia-2025", "--venue", "recinto-arena",
-                 "--days", "2", "--year", "2026"]) == 0
+    assert (
+        main(
+            [
+                "quote",
+                "--db",
+                sqlite_url,
+                "--regime",
+                "olimpia-2025",
+                "--venue",
+                "recinto-arena",
+                "--days",
+                "2",
+                "--year",
+                "2026",
+            ]
+        )
+        == 0
+    )
     out = capsys.readouterr().out
     assert "   Fórmula: 3 × 15 × 38,42 = R$ 1.728,90" in out
     assert "mínimo de 3 dias cobrados — LC 324/2025, art. 89, § 1º" in out
 
 
 def test_year_before_the_act_is_refused(sqlite_url, capsys):
-    err = one_line_error(capsys, main(["quote", "--db", sqlite_url, "--regime", "sjc-2014", "--line", "pastel",
-                                       "--year", "2013"]))
+    err = one_line_error(
+        capsys, main(["quote", "--db", sqlite_url, "--regime", "sjc-2014", "--line", "pastel", "--year", "2013"])
+    )
     assert "2013" in err and "Lei nº 9.158, de 28 de agosto de 2014" in err
 
 
 def test_unknown_admin_value_id_is_refused(sqlite_url, capsys):
-    err = one_line_error(capsys, main(["quote", "--db", sqlite_url, "--regime", "sapezal-2014", "--fee", "licenca",
-                                       "--admin-value", "licensa=150,00"]))
+    err = one_line_error(
+        capsys,
+        main(
+            [
+                "quote",
+                "--db",
+                sqlite_url,
+                "--regime",
+                "sapezal-2014",
+                "--fee",
+                "licenca",
+                "--admin-value",
+                "licensa=150,00",
+            ]
+        ),
+    )
     assert "'licensa'" in err and "licenca" in err
 
 
 def test_inputs_without_effect_are_observed_not_dropped(sqlite_url, capsys):
     """--mei, --local, --days and --energy alike: the price is given and each one is said to change nothing."""
-    assert main(["quote", "--db", sqlite_url, "--regime", "sjc-2014", "--line", "pastel", "--front", "12",
-                 "--depth", "3,5", "--year", "2014", "--mei", "--local", "--days", "3", "--energy", "high"]) == 0
+    assert (
+        main(
+            [
+                "quote",
+                "--db",
+                sqlite_url,
+                "--regime",
+                "sjc-2014",
+                "--line",
+                "pastel",
+                "--front",
+                "12",
+                "--depth",
+                "3,5",
+                "--year",
+                "2014",
+                "--mei",
+                "--local",
+                "--days",
+                "3",
+                "--energy",
+                "high",
+            ]
+        )
+        == 0
+    )
     lines = capsys.readouterr().out.splitlines()
     notes = [line for line in lines if line.startswith("Observação: ")]
     assert len(notes) == 4, lines
     assert any("MEI" in n for n in notes) and any("3 dias" in n for n in notes)
     assert any("não tem tarifa de energia" in n for n in notes)
     assert lines[-1] == "Total: R$ 105,00"
-    assert main(["quote", "--db", sqlite_url, "--regime", "sao-bento-2026", "--equipment", "barraca",
-                 "--front", "2", "--days", "3", "--json"]) == 0
+    assert (
+        main(
+            [
+                "quote",
+                "--db",
+                sqlite_url,
+                "--regime",
+                "sao-bento-2026",
+                "--equipment",
+                "barraca",
+                "--front",
+                "2",
+                "--days",
+                "3",
+                "--json",
+            ]
+        )
+        == 0
+    )
     data = json.loads(capsys.readouterr().out)
     assert data["total"] == "422.62" and len(data["notes"]) == 1 and "3 dias" in data["notes"][0]
 
 
 def test_energy_tier_is_named_in_portuguese(sqlite_url, capsys):
-    assert main(["quote", "--db", sqlite_url, "--regime", "sao-bento-2026", "--equipment", "trailer",
-                 "--front", "4", "--depth", "3", "--energy", "high"]) == 0
+    assert (
+        main(
+            [
+                "quote",
+                "--db",
+                sqlite_url,
+                "--regime",
+                "sao-bento-2026",
+                "--equipment",
+                "trailer",
+                "--front",
+                "4",
+                "--depth",
+                "3",
+                "--energy",
+                "high",
+            ]
+        )
+        == 0
+    )
     dados = capsys.readouterr().out.splitlines()[1]
     assert "energia Impacto I/IV — Alto consumo" in dados and "high" not in dados
 
 
 def test_missing_correction_says_how_from_the_command_line(sqlite_url, capsys):
-    err = one_line_error(capsys, main(["quote", "--db", sqlite_url, "--regime", "sjc-2014", "--line", "pastel",
-                                       "--front", "12", "--depth", "3,5", "--year", "2016"]))
+    err = one_line_error(
+        capsys,
+        main(
+            [
+                "quote",
+                "--db",
+                sqlite_url,
+                "--regime",
+                "sjc-2014",
+                "--line",
+                "pastel",
+                "--front",
+                "12",
+                "--depth",
+                "3,5",
+                "--year",
+                "2016",
+            ]
+        ),
+    )
     assert "Cadastre a correção do INPC de 2015 a 2016" in err
     assert f"praca --db {sqlite_url}" in err and "Cadastros → Correção monetária" in err
 
 
 def test_missing_unit_value_says_how_from_the_command_line(sqlite_url, capsys):
-    err = one_line_error(capsys, main(["quote", "--db", sqlite_url, "--regime", "olimpia-2025",
-                                       "--venue", "recinto-arena", "--days", "1", "--year", "2031"]))
+    err = one_line_error(
+        capsys,
+        main(
+            [
+                "quote",
+                "--db",
+                sqlite_url,
+                "--regime",
+                "olimpia-2025",
+                "--venue",
+                "recinto-arena",
+                "--days",
+                "1",
+                "--year",
+                "2031",
+            ]
+        ),
+    )
     assert "UFESP" in err and "2031" in err and "Cadastros → Unidades fiscais" in err
 
 
@@ -445,16 +816,31 @@ def test_password_is_not_echoed_in_the_hint():
 
 
 def test_empty_db_url_is_refused(capsys):
-    err = one_line_error(capsys, main(["quote", "--db", "", "--regime", "sjc-2014", "--line", "pastel",
-                                       "--year", "2014"]))
+    err = one_line_error(
+        capsys, main(["quote", "--db", "", "--regime", "sjc-2014", "--line", "pastel", "--year", "2014"])
+    )
     assert "URL vazia" in err
     one_line_error(capsys, main(["demo", "--db", "  "]))
 
 
 def test_sqlite_in_a_missing_folder_is_refused(tmp_path, capsys):
     folder = tmp_path / "nao" / "existe"
-    err = one_line_error(capsys, main(["quote", "--db", f"sqlite:///{folder / 'x.sqlite3'}", "--regime", "sjc-2014",
-                                       "--line", "pastel", "--year", "2014"]))
+    err = one_line_error(
+        capsys,
+        main(
+            [
+                "quote",
+                "--db",
+                f"sqlite:///{folder / 'x.sqlite3'}",
+                "--regime",
+                "sjc-2014",
+                "--line",
+                "pastel",
+                "--year",
+                "2014",
+            ]
+        ),
+    )
     assert str(folder) in err and "não existe" in err
     assert not (tmp_path / "nao").exists()
 

@@ -54,8 +54,7 @@ def test_sites_text_and_empty(demo_url, sqlite_url, tmp_path, capsys):
 def test_layout_export_json(demo_url, tmp_path, capsys):
     sid = site_id(demo_url, "sao-bento-2026", capsys)
     out = tmp_path / "rua.json"
-    assert main(["layout", "export", "--site", str(sid), "--format", "json", "--out", str(out), "--db",
-                 demo_url]) == 0
+    assert main(["layout", "export", "--site", str(sid), "--format", "json", "--out", str(out), "--db", demo_url]) == 0
     assert "gravado em" in capsys.readouterr().out
     data = json.loads(out.read_text(encoding="utf-8"))
     assert data["length"] == 80.0
@@ -98,8 +97,7 @@ def test_bad_site_id_is_one_line_exit_2(demo_url, tmp_path, capsys):
 
 
 def test_missing_folder_is_refused(demo_url, tmp_path, capsys):
-    assert main(["layout", "export", "--site", "1", "--out", str(tmp_path / "nada" / "x.json"), "--db",
-                 demo_url]) == 2
+    assert main(["layout", "export", "--site", "1", "--out", str(tmp_path / "nada" / "x.json"), "--db", demo_url]) == 2
     assert "não existe" in capsys.readouterr().err
 
 
@@ -113,6 +111,8 @@ def test_drawn_formats_wait_for_a_renderer(demo_url, tmp_path, capsys, monkeypat
     # a renderer plugged in is used, with the same export the JSON has
     seen = {}
     monkeypatch.setitem(layout.RENDERERS, "svg", lambda export, path: seen.update(export=export, path=path))
-    assert main(["layout", "export", "--site", "1", "--format", "svg", "--out", str(tmp_path / "m.svg"), "--db",
-                 demo_url]) == 0
+    assert (
+        main(["layout", "export", "--site", "1", "--format", "svg", "--out", str(tmp_path / "m.svg"), "--db", demo_url])
+        == 0
+    )
     assert seen["path"] == tmp_path / "m.svg" and seen["export"]["site"]["id"] == 1

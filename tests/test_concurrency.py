@@ -74,8 +74,10 @@ class Desks:
         self.barrier = CTX.Barrier(self.count)
         self.outbox = CTX.Queue()
         self.inboxes = [CTX.Queue() for _ in range(self.count)]
-        self.workers = [CTX.Process(target=_desk, args=(i, inbox, self.outbox, self.barrier), daemon=True)
-                        for i, inbox in enumerate(self.inboxes)]
+        self.workers = [
+            CTX.Process(target=_desk, args=(i, inbox, self.outbox, self.barrier), daemon=True)
+            for i, inbox in enumerate(self.inboxes)
+        ]
         for w in self.workers:
             w.start()
 
@@ -151,16 +153,20 @@ def _save_applications(barrier, person_id: int, rounds: int) -> list[str]:
     protocols = []
     for _ in range(rounds):
         barrier.wait(WAIT)
-        app = create_application(ApplicationInput(regime="sapezal-2014", permit_kind="ponto-fixo",
-                                                  person_id=person_id), clerk="mesa", today=TODAY)
+        app = create_application(
+            ApplicationInput(regime="sapezal-2014", permit_kind="ponto-fixo", person_id=person_id),
+            clerk="mesa",
+            today=TODAY,
+        )
         protocols.append(app.protocol)
     return protocols
 
 
 def test_protocols_saved_at_once_are_distinct_and_gapless(desks, database, tmp_path):
+    from factories import person
+
     from models.applications import Application, ApplicationEvent, Counter
     from models.files import set_store
-    from factories import person
 
     set_store(tmp_path / "files")
     holder = person("Maria José da Silva")
@@ -173,24 +179,29 @@ def test_protocols_saved_at_once_are_distinct_and_gapless(desks, database, tmp_p
 
 
 def _issue_records(barrier, person_ids: list[int]) -> list[tuple[str, str]]:
-    from models import enforcement as enf
     from factories import draft
+
+    from models import enforcement as enf
 
     issued = []
     for person_id in person_ids:
         barrier.wait(WAIT)
-        record = enf.issue_record(draft("olimpia-2025", ["tpu-area-suja"], "02/03/2026 09:30",
-                                        person_id=person_id), by="fiscal.marcos", today=dt.date(2026, 3, 2))
+        record = enf.issue_record(
+            draft("olimpia-2025", ["tpu-area-suja"], "02/03/2026 09:30", person_id=person_id),
+            by="fiscal.marcos",
+            today=dt.date(2026, 3, 2),
+        )
         [charge] = enf.charges_of(record, "fine")
         issued.append((record.number, charge.number))
     return issued
 
 
 def test_infraction_records_issued_at_once_are_distinct_and_gapless(desks, database, tmp_path):
+    from factories import person
+
     from models import enforcement as enf
     from models.charges import Charge
     from models.files import set_store
-    from factories import person
 
     set_store(tmp_path / "files")
     people = [person(f"Autuado Número {i} da Silva").id for i in range(12)]
@@ -215,22 +226,30 @@ def _issue_permits(barrier, app_ids: list[int], key_dir: str) -> list[str]:
     numbers = []
     for app_id in app_ids:
         barrier.wait(WAIT)
-        numbers.append(issue_permit(Application.get_by_id(app_id), by="mesa", today=TODAY,
-                                    key_dir=Path(key_dir)).number)
+        numbers.append(
+            issue_permit(Application.get_by_id(app_id), by="mesa", today=TODAY, key_dir=Path(key_dir)).number
+        )
     return numbers
 
 
 def test_permits_issued_at_once_are_distinct_and_gapless(desks, database, tmp_path):
+    from factories import approved, company, person
+
     from models.files import set_store
     from models.permits import Permit
     from models.signing import verify_text
-    from factories import approved, company, person
 
     set_store(tmp_path / "files")
     keys = tmp_path / "keys"
-    apps = [approved("olimpia-2025", "street-food-tpu-b", holder=company(f"Comida de Rua {i} Ltda",
-                                                                          person(f"Sócia Número {i} Lima")),
-                     site=f"Ponto {i}").id for i in range(10)]
+    apps = [
+        approved(
+            "olimpia-2025",
+            "street-food-tpu-b",
+            holder=company(f"Comida de Rua {i} Ltda", person(f"Sócia Número {i} Lima")),
+            site=f"Ponto {i}",
+        ).id
+        for i in range(10)
+    ]
     a, b = desks.run(database, ("_issue_permits", apps[0::2], str(keys)), ("_issue_permits", apps[1::2], str(keys)))
     assert a[0] == b[0] == "ok"
     assert seqs(a[1] + b[1]) == list(range(1, 11))
@@ -248,8 +267,9 @@ def _assign(barrier, pairs: list[tuple[int, int]]) -> list[tuple]:
 
 
 def _site_with_stalls(count: int):
-    from models.sites import Stall, save_layout
     from test_sites import feira, placed
+
+    from models.sites import Stall, save_layout
 
     site = feira()
     save_layout(site, [placed(n, str(4 * (n - 1))) for n in range(1, count + 1)])
@@ -257,8 +277,9 @@ def _site_with_stalls(count: int):
 
 
 def test_two_desks_assigning_the_same_stall_one_wins(desks, database):
-    from models.sites import Stall
     from test_sites import make_permit
+
+    from models.sites import Stall
 
     rounds = 5
     site, stalls = _site_with_stalls(rounds)
@@ -276,16 +297,19 @@ def test_two_desks_assigning_the_same_stall_one_wins(desks, database):
 
 def test_one_holder_on_two_stalls_at_once_is_refused(desks, database):
     from peewee import IntegrityError
+    from test_sites import make_permit
 
     from models.db import db
     from models.sites import Stall
-    from test_sites import make_permit
 
     rounds = 4
     site, stalls = _site_with_stalls(2 * rounds)
     permits = [make_permit(section="vi") for _ in range(rounds)]
-    a, b = desks.run(database, ("_assign", [(stalls[2 * i], p.id) for i, p in enumerate(permits)]),
-                     ("_assign", [(stalls[2 * i + 1], p.id) for i, p in enumerate(permits)]))
+    a, b = desks.run(
+        database,
+        ("_assign", [(stalls[2 * i], p.id) for i, p in enumerate(permits)]),
+        ("_assign", [(stalls[2 * i + 1], p.id) for i, p in enumerate(permits)]),
+    )
     for i, permit in enumerate(permits):
         _won, lost = split(a[1][i], b[1][i])
         assert one_line(lost[1]) and permit.number in lost[1] and lost[2] == "holder"
@@ -313,8 +337,9 @@ class _Pay:
         from models.charges import record_payment
 
         reference = self.reference or f"BOL-{charge.id}-{os.getpid()}"
-        return record_payment(charge, paid_on=TODAY, amount="40,00", reference=reference, by="tesouraria",
-                              today=TODAY).id
+        return record_payment(
+            charge, paid_on=TODAY, amount="40,00", reference=reference, by="tesouraria", today=TODAY
+        ).id
 
 
 def _pay(barrier, charge_ids: list[int], reference: str | None) -> list[tuple]:
@@ -322,21 +347,34 @@ def _pay(barrier, charge_ids: list[int], reference: str | None) -> list[tuple]:
 
 
 def _charges(count: int, amount: str = "40,00") -> list[int]:
-    from models.charges import create_charge
     from factories import person
 
+    from models.charges import create_charge
+
     debtor = person("Devedora Maria Aparecida")
-    return [create_charge(kind="other", regime="olimpia-2025", label=f"Preço público {i}", amount=amount,
-                          due_on=TODAY, basis="LC 324/2025, art. 178", by="teste", person_id=debtor.id,
-                          today=TODAY).id for i in range(count)]
+    return [
+        create_charge(
+            kind="other",
+            regime="olimpia-2025",
+            label=f"Preço público {i}",
+            amount=amount,
+            due_on=TODAY,
+            basis="LC 324/2025, art. 178",
+            by="teste",
+            person_id=debtor.id,
+            today=TODAY,
+        ).id
+        for i in range(count)
+    ]
 
 
 def test_one_slip_recorded_twice_at_once_is_counted_once(desks, database):
     from models.charges import Charge, Payment
 
     charges = _charges(5)
-    a, b = desks.run(database, ("_pay", charges, "34191.79001 01043.510047"),
-                     ("_pay", charges, "34191.79001 01043.510047"))
+    a, b = desks.run(
+        database, ("_pay", charges, "34191.79001 01043.510047"), ("_pay", charges, "34191.79001 01043.510047")
+    )
     for i, charge_id in enumerate(charges):
         _won, lost = split(a[1][i], b[1][i])
         assert one_line(lost[1]) and "34191.79001 01043.510047" in lost[1] and lost[2] == "reference"
@@ -368,19 +406,28 @@ def _edit_person(barrier, person_id: int, name: str, relative: str) -> str:
     from models.people import HouseholdInput, Person, PersonInput, save_person
 
     copy = Person.get_by_id(person_id)  # the form opened on this desk
-    data = PersonInput(name=name, cpf=copy.cpf, birth_date=copy.birth_date, city="Olímpia",
-                       household=[HouseholdInput(relative, "child")])
+    data = PersonInput(
+        name=name,
+        cpf=copy.cpf,
+        birth_date=copy.birth_date,
+        city="Olímpia",
+        household=[HouseholdInput(relative, "child")],
+    )
     barrier.wait(WAIT)
     return save_person(data, person=copy, today=TODAY).name
 
 
 def test_two_desks_editing_one_person_the_second_is_refused_not_merged(desks, database):
-    from models.people import HouseholdMember, Person
     from factories import person
 
+    from models.people import HouseholdMember, Person
+
     who = person("Rita de Cássia Nunes")
-    a, b = desks.run(database, ("_edit_person", who.id, "Rita de Cássia Nunes Prado", "Pedro Nunes Prado"),
-                     ("_edit_person", who.id, "Rita Cássia Nunes Lima", "Paula Nunes Lima"))
+    a, b = desks.run(
+        database,
+        ("_edit_person", who.id, "Rita de Cássia Nunes Prado", "Pedro Nunes Prado"),
+        ("_edit_person", who.id, "Rita Cássia Nunes Lima", "Paula Nunes Lima"),
+    )
     won, lost = split(a, b)
     assert one_line(lost[1]) and "alterado por outra pessoa" in lost[1]
     stored = Person.get_by_id(who.id)
@@ -393,14 +440,18 @@ def test_two_desks_editing_one_person_the_second_is_refused_not_merged(desks, da
 def _register(barrier, cpfs: list[str], name: str) -> list[tuple]:
     from models.people import PersonInput, save_person
 
-    return _rounds(barrier, cpfs, lambda cpf: save_person(
-        PersonInput(name=name, cpf=cpf, birth_date=dt.date(1990, 1, 2)), today=TODAY).id)
+    return _rounds(
+        barrier,
+        cpfs,
+        lambda cpf: save_person(PersonInput(name=name, cpf=cpf, birth_date=dt.date(1990, 1, 2)), today=TODAY).id,
+    )
 
 
 def test_two_desks_registering_one_cpf_at_once(desks, database):
     """The CPF check before the transaction cannot see the other desk's save: the unique index does."""
-    from models.people import Person
     from factories import new_cpf
+
+    from models.people import Person
 
     cpfs = [new_cpf() for _ in range(4)]
     a, b = desks.run(database, ("_register", cpfs, "José Aparecido Lima"), ("_register", cpfs, "José A. Lima"))
@@ -470,8 +521,13 @@ class _PermitAct:
             return suspend(copy, by="chefe", reason="infração do art. 25", today=TODAY).status
         if self.act == "revoke":
             return revoke(copy, by="chefe", reason="abandono da feira", today=TODAY).status
-        return grant_leave(copy, dt.date.fromisoformat(self.start), dt.date.fromisoformat(self.end), by="mesa",
-                           today=dt.date(2026, 3, 2)).kind
+        return grant_leave(
+            copy,
+            dt.date.fromisoformat(self.start),
+            dt.date.fromisoformat(self.end),
+            by="mesa",
+            today=dt.date(2026, 3, 2),
+        ).kind
 
 
 def _permit_act(barrier, permit_ids: list[int], *act) -> list[tuple]:
@@ -479,8 +535,9 @@ def _permit_act(barrier, permit_ids: list[int], *act) -> list[tuple]:
 
 
 def test_suspend_and_revoke_one_permit_at_once(desks, database):
-    from models.permits import Permit, PermitEvent
     from test_sites import make_permit
+
+    from models.permits import Permit, PermitEvent
 
     permits = [make_permit().id for _ in range(3)]
     a, b = desks.run(database, ("_permit_act", permits, "suspend"), ("_permit_act", permits, "revoke"))
@@ -494,12 +551,16 @@ def test_suspend_and_revoke_one_permit_at_once(desks, database):
 
 def test_two_leaves_granted_at_once_cannot_overlap(desks, database):
     """Lei 9.158/2014, art. 16: 30 days a year in at most two periods — counted by each desk before it saves."""
-    from models.permits import PermitEvent
     from test_sites import make_permit
 
+    from models.permits import PermitEvent
+
     permits = [make_permit().id for _ in range(3)]
-    a, b = desks.run(database, ("_permit_act", permits, "leave", "2026-06-01", "2026-06-20"),
-                     ("_permit_act", permits, "leave", "2026-06-10", "2026-06-29"))
+    a, b = desks.run(
+        database,
+        ("_permit_act", permits, "leave", "2026-06-01", "2026-06-20"),
+        ("_permit_act", permits, "leave", "2026-06-10", "2026-06-29"),
+    )
     for i, permit_id in enumerate(permits):
         _won, lost = split(a[1][i], b[1][i])
         assert one_line(lost[1])

@@ -25,8 +25,20 @@ import pytest
 
 CTX = multiprocessing.get_context("spawn")
 SEPTEMBER = dt.date(2026, 9, 1)
-INPC = {2015: "6,23", 2016: "11,28", 2017: "6,58", 2018: "2,07", 2019: "3,43", 2020: "4,48", 2021: "5,45",
-        2022: "10,16", 2023: "5,93", 2024: "3,71", 2025: "4,77", 2026: "3,90"}
+INPC = {
+    2015: "6,23",
+    2016: "11,28",
+    2017: "6,58",
+    2018: "2,07",
+    2019: "3,43",
+    2020: "4,48",
+    2021: "5,45",
+    2022: "10,16",
+    2023: "5,93",
+    2024: "3,71",
+    2025: "4,77",
+    2026: "3,90",
+}
 
 
 def _bulk_then_hang(url: str, what: str, when: str, reached, backend_pid, args: tuple) -> None:
@@ -59,8 +71,9 @@ def _bulk_then_hang(url: str, what: str, when: str, reached, backend_pid, args: 
         sheet = importer.read_sheet(path)
         mapping = importer.guess_mapping(sheet.headers)
         mapping.defaults.update(regime=regime, permit_kind=kind)
-        importer.import_rows(importer.preview_import(sheet, mapping, today=SEPTEMBER), today=SEPTEMBER,
-                             progress=progress)
+        importer.import_rows(
+            importer.preview_import(sheet, mapping, today=SEPTEMBER), today=SEPTEMBER, progress=progress
+        )
     if when == "after":
         reached.set()
         time.sleep(600)
@@ -120,9 +133,10 @@ def reopen(url: str) -> None:
 @pytest.fixture
 def stalls(database, tmp_path):
     """Sixteen SJC feirantes with their permits, and the INPC the monthly fee needs (Lei 9.158/2014, art. 11)."""
+    from factories import sjc_stall
+
     from models.files import set_store
     from models.fiscal import set_index_correction
-    from factories import sjc_stall
 
     set_store(tmp_path / "files")
     for year, pct in INPC.items():
@@ -135,8 +149,10 @@ def audited_rows(table: str) -> int:
     """How many rows of ``table`` the audit trail records as inserted (a bulk insert is one entry listing them)."""
     from models.audit import AuditEntry, bulk_rows
 
-    return sum(len(bulk_rows(entry.after)) if entry.after else 1
-               for entry in AuditEntry.select().where((AuditEntry.table_name == table) & (AuditEntry.action == "insert")))
+    return sum(
+        len(bulk_rows(entry.after)) if entry.after else 1
+        for entry in AuditEntry.select().where((AuditEntry.table_name == table) & (AuditEntry.action == "insert"))
+    )
 
 
 def month_state() -> tuple[int, int, int]:
@@ -179,8 +195,20 @@ def vendor_list(path) -> str:
     from test_importer import cpf, write_csv
 
     rows = [["Nome", "CPF", "Ramo", "Seção", "Frente", "Profundidade", "Início", "Validade", "Nº do alvará"]]
-    rows += [[f"Ambulante Número {i} Souza", cpf(9000 + i), "pastel", "xvi", "8,00", "3,50", "01/01/2026",
-              "31/12/2027", f"{i}/2019"] for i in range(30)]
+    rows += [
+        [
+            f"Ambulante Número {i} Souza",
+            cpf(9000 + i),
+            "pastel",
+            "xvi",
+            "8,00",
+            "3,50",
+            "01/01/2026",
+            "31/12/2027",
+            f"{i}/2019",
+        ]
+        for i in range(30)
+    ]
     return str(write_csv(path, rows))
 
 

@@ -13,9 +13,13 @@ import datetime as dt
 import json
 
 import pytest
+from factories import company, keys, person  # noqa: F401  (keys: fixture)
 from hypothesis import given
 from hypothesis import strategies as st
 from PySide6.QtCore import Qt
+from test_application_form import application_dialog, mei  # noqa: F401  (mei: fixture)
+from test_cli_draw import draw_json, write
+from test_regimes_loader import broken_shipped
 
 from models.applications import Application, ApplicationEvent, ApplicationInput, change_status, create_application
 from models.calls import call_list
@@ -24,10 +28,6 @@ from models.errors import UserError
 from models.filing import CLOSED, LATE, OPEN, filing_check
 from models.regimes import get_regime
 from models.selection import Participant, draw_rules, run_draw
-from test_application_form import application_dialog, mei  # noqa: F401  (mei: fixture)
-from test_cli_draw import draw_json, write
-from factories import company, keys, person  # noqa: F401  (keys: fixture)
-from test_regimes_loader import broken_shipped
 
 SB = get_regime("sao-bento-2026")
 UNTIL = dt.datetime(2026, 3, 26, 12, 0)
@@ -80,12 +80,16 @@ def test_draw_leaves_out_payments_after_the_proof_cutoff_art_3_and_6():
     § 2º; a registration after 12:00 neither (it waits for the places left, art. 10)."""
     rules = draw_rules(SB)
     assert rules.proof_until == PROOF and rules.proof_basis == "Dec. 4.794/2026, art. 3º; art. 6º"
-    ps = [Participant(id="A", name="A", paid_at=dt.datetime(2026, 3, 26, 13, 59)),
-          Participant(id="B", name="B", paid_at=dt.datetime(2026, 3, 26, 14, 1)),
-          Participant(id="C", name="C", paid_at=dt.datetime(2026, 3, 25, 9, 0),
-                      registered_at=dt.datetime(2026, 3, 26, 12, 30)),
-          Participant(id="D", name="D", paid_at=dt.datetime(2026, 3, 25, 10, 0),
-                      registered_at=dt.datetime(2026, 3, 26, 11, 0))]
+    ps = [
+        Participant(id="A", name="A", paid_at=dt.datetime(2026, 3, 26, 13, 59)),
+        Participant(id="B", name="B", paid_at=dt.datetime(2026, 3, 26, 14, 1)),
+        Participant(
+            id="C", name="C", paid_at=dt.datetime(2026, 3, 25, 9, 0), registered_at=dt.datetime(2026, 3, 26, 12, 30)
+        ),
+        Participant(
+            id="D", name="D", paid_at=dt.datetime(2026, 3, 25, 10, 0), registered_at=dt.datetime(2026, 3, 26, 11, 0)
+        ),
+    ]
     result = run_draw(ps, "1", 3, rules)
     assert set(result.holders) == {"A", "D"}
     excluded = {e.participant.id: e for e in result.excluded}
@@ -98,8 +102,11 @@ def test_draw_leaves_out_payments_after_the_proof_cutoff_art_3_and_6():
 def test_praca_draw_excludes_a_late_payment_with_its_article(tmp_path, capsys):
     """``praca draw --regime sao-bento-2026``: the late payment is in ``excluded`` with art. 3º and art. 6º; the
     CSV may carry ``registered_at`` too."""
-    path = write(tmp_path, "id,name,paid_at,registered_at\nA,Lanches,26/03/2026 13:15,26/03/2026 09:00\n"
-                           "B,Pastel,26/03/2026 15:40,\nC,Caldo,25/03/2026 10:00,26/03/2026 12:05\n")
+    path = write(
+        tmp_path,
+        "id,name,paid_at,registered_at\nA,Lanches,26/03/2026 13:15,26/03/2026 09:00\n"
+        "B,Pastel,26/03/2026 15:40,\nC,Caldo,25/03/2026 10:00,26/03/2026 12:05\n",
+    )
     data = draw_json(capsys, "--regime", "sao-bento-2026", "--input", path, "--vacancies", "2", "--seed", "1")
     assert data["holders"] == ["A"]
     out = {e["id"]: e for e in data["excluded"]}
@@ -111,10 +118,19 @@ def test_praca_draw_excludes_a_late_payment_with_its_article(tmp_path, capsys):
 
 
 def event_stall(name: str, at: dt.datetime) -> Application:
-    return create_application(ApplicationInput(regime="sao-bento-2026", permit_kind="event-stall",
-                                               company_id=company(name, person(f"Sócio de {name}")).id,
-                                               site="rua-cel-ribeiro-da-luz", equipment="barraca", front="3,00",
-                                               depth="3,00"), clerk="ana", now=at)
+    return create_application(
+        ApplicationInput(
+            regime="sao-bento-2026",
+            permit_kind="event-stall",
+            company_id=company(name, person(f"Sócio de {name}")).id,
+            site="rua-cel-ribeiro-da-luz",
+            equipment="barraca",
+            front="3,00",
+            depth="3,00",
+        ),
+        clerk="ana",
+        now=at,
+    )
 
 
 def test_filing_after_the_event_is_refused_and_nothing_stored(keys):
@@ -140,13 +156,25 @@ def test_filing_after_a_map_sites_last_day_is_refused(keys):
     refused at the site field."""
     from models.sites import SegmentInput, SiteInput, save_site
 
-    save_site(SiteInput(name="Festa do Peão 2026", kind="street", regime="sapezal-2014",
-                        first_day="01/08/2026", last_day="03/08/2026",
-                        segments=[SegmentInput(street="Rua da Festa", length="60", width="10")]))
-    data = ApplicationInput(regime="sapezal-2014", permit_kind="temporaria", site="Festa do Peão 2026",
-                            company_id=company("Pastel da Festa Ltda", person("Dono do Pastel")).id)
-    with pytest.raises(UserError, match="O evento terminou em 03/08/2026 — datas do local «Festa do Peão 2026»") \
-            as refused:
+    save_site(
+        SiteInput(
+            name="Festa do Peão 2026",
+            kind="street",
+            regime="sapezal-2014",
+            first_day="01/08/2026",
+            last_day="03/08/2026",
+            segments=[SegmentInput(street="Rua da Festa", length="60", width="10")],
+        )
+    )
+    data = ApplicationInput(
+        regime="sapezal-2014",
+        permit_kind="temporaria",
+        site="Festa do Peão 2026",
+        company_id=company("Pastel da Festa Ltda", person("Dono do Pastel")).id,
+    )
+    with pytest.raises(
+        UserError, match="O evento terminou em 03/08/2026 — datas do local «Festa do Peão 2026»"
+    ) as refused:
         create_application(data, clerk="ana", now=dt.datetime(2026, 8, 4, 8, 0))
     assert refused.value.field == "site"
     assert create_application(data, clerk="ana", now=dt.datetime(2026, 8, 2, 8, 0)).protocol
@@ -156,15 +184,16 @@ def pay(app: Application, at: dt.datetime) -> None:
     """Approve, charge and pay ``app`` at ``at`` (recorded on the spot: the time of day is known)."""
     from models.pricing import quote
 
-    frozen = quote("sao-bento-2026", permit_kind="event-stall", equipment="barraca", front="3,00", depth="3,00",
-                   year=2026).to_dict()
+    frozen = quote(
+        "sao-bento-2026", permit_kind="event-stall", equipment="barraca", front="3,00", depth="3,00", year=2026
+    ).to_dict()
     Application.update(quote_json=json.dumps(frozen)).where(Application.id == app.id).execute()
-    app = change_status(change_status(Application.get_by_id(app.id), "analysis", by="chefe"), "approved",
-                        by="chefe")
+    app = change_status(change_status(Application.get_by_id(app.id), "analysis", by="chefe"), "approved", by="chefe")
     await_payment(app, by="ana", today=app.created_at.date())
     for n, charge in enumerate(Charge.select().where(Charge.application == app.id)):
-        payment = record_payment(charge, paid_on=at.date(), amount=charge.amount, reference=f"{app.id}-{n}",
-                                 by="caixa", today=at.date())
+        payment = record_payment(
+            charge, paid_on=at.date(), amount=charge.amount, reference=f"{app.id}-{n}", by="caixa", today=at.date()
+        )
         Payment.update(recorded_at=at).where(Payment.id == payment.id).execute()
 
 

@@ -7,13 +7,14 @@ from __future__ import annotations
 import datetime as dt
 
 import pytest
-
 from conftest import run_modal
+from factories import PASS, fresh_desk  # noqa: F401  (fixture)
+from factories import type_passphrase as _type_passphrase
+
 from models import backup
 from models import signing_keys as sk
 from models.db import open_database
 from models.sealed import Trust
-from factories import PASS, fresh_desk, type_passphrase as _type_passphrase  # noqa: F401  (fixture)
 
 TODAY = dt.date.today()
 
@@ -70,8 +71,7 @@ def test_a_daily_backup_changed_after_it_was_written_is_never_signed(locked_desk
     assert "não foi assinado" in (result.written.parent / backup.BACKUP_LOG).read_text(encoding="utf-8")
 
 
-def test_the_painel_says_the_backup_is_unsigned_and_unlocking_there_signs_it(locked_desk, tmp_path, app_ready,
-                                                                               qtbot):
+def test_the_painel_says_the_backup_is_unsigned_and_unlocking_there_signs_it(locked_desk, tmp_path, app_ready, qtbot):
     from views.home import HomePage
 
     result = backup.daily_backup(tmp_path / "b", today=TODAY)

@@ -9,19 +9,35 @@ from __future__ import annotations
 from collections import Counter
 
 import pytest
+from factories import feira  # noqa: F401 - the fixture
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor, QPalette
 from PySide6.QtWidgets import QAbstractItemView, QApplication, QLabel
 
-from factories import feira  # noqa: F401 - the fixture
 from views import theme
 
 # Windows 11's dark mode, as Qt's windows11 style sets it
-WINDOWS_DARK = {"Window": "#202020", "WindowText": "#ffffff", "Base": "#1c1c1c", "AlternateBase": "#2b2b2b",
-                "Text": "#ffffff", "Button": "#2d2d2d", "ButtonText": "#ffffff", "Highlight": "#0078d4",
-                "HighlightedText": "#ffffff", "ToolTipBase": "#2b2b2b", "ToolTipText": "#ffffff",
-                "PlaceholderText": "#9d9d9d", "Link": "#99ebff", "Light": "#3c3c3c", "Midlight": "#333333",
-                "Mid": "#2a2a2a", "Dark": "#161616", "Shadow": "#000000", "BrightText": "#ffffff"}
+WINDOWS_DARK = {
+    "Window": "#202020",
+    "WindowText": "#ffffff",
+    "Base": "#1c1c1c",
+    "AlternateBase": "#2b2b2b",
+    "Text": "#ffffff",
+    "Button": "#2d2d2d",
+    "ButtonText": "#ffffff",
+    "Highlight": "#0078d4",
+    "HighlightedText": "#ffffff",
+    "ToolTipBase": "#2b2b2b",
+    "ToolTipText": "#ffffff",
+    "PlaceholderText": "#9d9d9d",
+    "Link": "#99ebff",
+    "Light": "#3c3c3c",
+    "Midlight": "#333333",
+    "Mid": "#2a2a2a",
+    "Dark": "#161616",
+    "Shadow": "#000000",
+    "BrightText": "#ffffff",
+}
 
 
 def dark_palette() -> QPalette:
@@ -170,8 +186,11 @@ def test_the_map_editor_and_its_legend_read_on_a_dark_palette(dark, feira, qtbot
     editor.load(feira.id)
     legend = editor.view.legend
     qtbot.waitUntil(lambda: any(label.isVisible() for label in legend.findChildren(QLabel)))  # shown, laid out
-    labels = [label for label in editor.findChildren(QLabel)
-              if label.isVisible() and label.text().strip() and label.width() >= 4 and label.height() >= 4]
+    labels = [
+        label
+        for label in editor.findChildren(QLabel)
+        if label.isVisible() and label.text().strip() and label.width() >= 4 and label.height() >= 4
+    ]
     assert any(legend.isAncestorOf(label) for label in labels)
     low = [f"{label.text()[:40]!r} {_ink_contrast(label):.1f}" for label in labels if _ink_contrast(label) < 3]
     assert not low, low

@@ -27,8 +27,10 @@ def _tree(folder: Path) -> dict[str, bytes]:
 
 def test_the_data_folder_is_the_local_one(tmp_path, monkeypatch):
     """Told apart as on Windows, where AppDataLocation is the roaming profile and AppLocalDataLocation is not."""
-    where = {QStandardPaths.StandardLocation.AppDataLocation: tmp_path / "Roaming",
-             QStandardPaths.StandardLocation.AppLocalDataLocation: tmp_path / "Local"}
+    where = {
+        QStandardPaths.StandardLocation.AppDataLocation: tmp_path / "Roaming",
+        QStandardPaths.StandardLocation.AppLocalDataLocation: tmp_path / "Local",
+    }
     monkeypatch.setattr(paths, "_checked_old_place", False)
     monkeypatch.setattr(paths.QStandardPaths, "writableLocation", lambda location: str(where[location]))
     assert paths.data_dir() == tmp_path / "Local"

@@ -7,13 +7,13 @@ from __future__ import annotations
 import datetime as dt
 
 import pytest
-
 from conftest import type_text
+from factories import person
+
 from models import acts
 from models.applications import ApplicationInput
 from models.front_desk import assess, load_applicant
 from models.regimes import default_regimes_folder
-from factories import person
 
 SINCE = dt.date(2026, 3, 26)
 
@@ -57,8 +57,15 @@ def test_the_simulator_prices_by_the_version_in_force_on_its_date(amended, app_r
 
 def test_the_front_desk_quotes_by_the_version_in_force_on_the_applications_day(amended):
     holder = person("Paula Trailer")
-    data = ApplicationInput(regime="sao-bento-2026", permit_kind="event-stall", person_id=holder.id,
-                            site="rua-cel-ribeiro-da-luz", equipment="barraca", front="3,00", depth="2,00")
+    data = ApplicationInput(
+        regime="sao-bento-2026",
+        permit_kind="event-stall",
+        person_id=holder.id,
+        site="rua-cel-ribeiro-da-luz",
+        equipment="barraca",
+        front="3,00",
+        depth="2,00",
+    )
     applicant = load_applicant("person", holder.id)
     before = assess(applicant, data, today=dt.date(2026, 3, 25))
     after = assess(applicant, data, today=dt.date(2026, 3, 27))

@@ -11,14 +11,23 @@ from hypothesis import strategies as st
 from peewee import fn
 
 from models import schema
-from models.db import DatabaseError, close_database, current_url, db, open_database, parse_url, table_names
 from models.applications import Application, ApplicationDocument, ApplicationEvent, Counter
+from models.db import DatabaseError, close_database, current_url, db, open_database, parse_url, table_names
 from models.fiscal import FiscalUnitValue, IndexCorrection
 from models.people import Company, CompanyPartner, HouseholdMember, Person
 from models.permits import Permit, PermitEvent
 
-V4_PERSON_COLUMNS = ["phone2", "disabled", "disability_notes", "family_income_mw", "housing",
-                     "experience_years", "photo_path", "photo_sha256", "search_name"]
+V4_PERSON_COLUMNS = [
+    "phone2",
+    "disabled",
+    "disability_notes",
+    "family_income_mw",
+    "housing",
+    "experience_years",
+    "photo_path",
+    "photo_sha256",
+    "search_name",
+]
 from models.settings import MUNICIPALITY, Setting, get_setting, set_settings
 
 
@@ -57,13 +66,18 @@ def _make_version_1(url: str) -> None:
     with db.atomic():
         # every table after v1 (meta, settings, people, companies); peewee drops dependants first
         db.obj.drop_tables([m for m in schema.TABLES if m not in (schema.Meta, Setting, Person, Company)])
-        migrate(migrator.drop_index("person", "person_search_name"),
-                migrator.drop_index("company", "company_search_name"))
-        migrate(*[migrator.drop_column("person", name) for name in V4_PERSON_COLUMNS],
-                migrator.drop_column("company", "search_name"))
-        db.obj.execute_sql("INSERT INTO person (name, cpf, rg, street, number, district, city, state, zip_code, "
-                           "phone, email, notes, created_at, version) VALUES ('José da Silva', '52998224725', "
-                           "'', '', '', '', '', '', '', '', '', '', '2020-01-01 10:00:00', 1)")
+        migrate(
+            migrator.drop_index("person", "person_search_name"), migrator.drop_index("company", "company_search_name")
+        )
+        migrate(
+            *[migrator.drop_column("person", name) for name in V4_PERSON_COLUMNS],
+            migrator.drop_column("company", "search_name"),
+        )
+        db.obj.execute_sql(
+            "INSERT INTO person (name, cpf, rg, street, number, district, city, state, zip_code, "
+            "phone, email, notes, created_at, version) VALUES ('José da Silva', '52998224725', "
+            "'', '', '', '', '', '', '', '', '', '', '2020-01-01 10:00:00', 1)"
+        )
         schema.Meta.update(value="1").where(schema.Meta.key == "schema_version").execute()
     close_database()
 
@@ -74,8 +88,7 @@ def test_migrates_an_older_database(db_url):
     assert _version() == schema.LATEST
     # v4 filled the accent-free search name of the person registered under v1
     assert Person.get(Person.cpf == "52998224725").search_name == "jose da silva"
-    FiscalUnitValue.create(regime="olimpia-2025", unit="UFESP", year=2027,
-                           value=Decimal("40.00"), entered_by="teste")
+    FiscalUnitValue.create(regime="olimpia-2025", unit="UFESP", year=2027, value=Decimal("40.00"), entered_by="teste")
     assert FiscalUnitValue.select().count() == 1
 
 
@@ -189,14 +202,17 @@ def test_money_field_round_trip(value):
     assert field.python_value(field.db_value(value)) == value
 
 
-@pytest.mark.parametrize("url,fragment", [
-    ("", "vazia"),
-    ("mysql://x@y/z", "inválida"),
-    ("sqlite://", "inválida"),
-    ("sqlite:///", "sem caminho"),
-    ("postgresql://user@host:5432/", "sem o nome do banco"),
-    ("postgresql://user@host:porta/db", "Porta inválida"),
-])
+@pytest.mark.parametrize(
+    "url,fragment",
+    [
+        ("", "vazia"),
+        ("mysql://x@y/z", "inválida"),
+        ("sqlite://", "inválida"),
+        ("sqlite:///", "sem caminho"),
+        ("postgresql://user@host:5432/", "sem o nome do banco"),
+        ("postgresql://user@host:porta/db", "Porta inválida"),
+    ],
+)
 def test_bad_urls_are_explained(url, fragment):
     with pytest.raises(DatabaseError, match=fragment):
         parse_url(url)
@@ -206,8 +222,10 @@ def test_unreachable_postgres_is_one_clear_line():
     with pytest.raises(DatabaseError) as exc:
         open_database("postgresql://ninguem@127.0.0.1:1/x")
     message = exc.value.message
-    assert message.startswith("Não foi possível conectar ao servidor PostgreSQL 127.0.0.1:1: confira se o servidor "
-                              "está ligado e aceita conexões: ")
+    assert message.startswith(
+        "Não foi possível conectar ao servidor PostgreSQL 127.0.0.1:1: confira se o servidor "
+        "está ligado e aceita conexões: "
+    )
     assert "Connection refused" in message  # the server's own words, after the colon
     assert "\n" not in message
 
@@ -245,21 +263,34 @@ def test_postgres_missing_role_in_portuguese(pg_available):
     assert 'role "praca_ninguem_xyz" does not exist' in message
 
 
-@pytest.mark.parametrize("server_text, start", [
-    ('connection to server at "db", port 5432 failed: FATAL:  password authentication failed for user "praca"',
-     "Senha recusada para o usuário praca no servidor PostgreSQL db:5432: connection to server"),
-    ('could not connect to server: Connection refused\n\tIs the server running on host "db" (10.0.0.5) and '
-     "accepting\n\tTCP/IP connections on port 5432?",
-     "Não foi possível conectar ao servidor PostgreSQL db:5432: confira se o servidor está ligado e aceita "
-     "conexões: could not connect to server: Connection refused Is the server running"),
-    ('connection to server at "db", port 5432 failed: FATAL:  database "praca" does not exist',
-     "O banco de dados praca não existe no servidor PostgreSQL db:5432 (crie-o com createdb): connection"),
-    ('connection to server at "db", port 5432 failed: FATAL:  role "praca" does not exist',
-     "O usuário praca não existe no servidor PostgreSQL db:5432: connection"),
-    ('could not translate host name "db" to address: Name or service not known',
-     "Servidor PostgreSQL db não encontrado (confira o nome do servidor): could not translate"),
-    ("something else entirely", "Não foi possível abrir PostgreSQL db:5432/praca: something else entirely"),
-])
+@pytest.mark.parametrize(
+    "server_text, start",
+    [
+        (
+            'connection to server at "db", port 5432 failed: FATAL:  password authentication failed for user "praca"',
+            "Senha recusada para o usuário praca no servidor PostgreSQL db:5432: connection to server",
+        ),
+        (
+            'could not connect to server: Connection refused\n\tIs the server running on host "db" (10.0.0.5) and '
+            "accepting\n\tTCP/IP connections on port 5432?",
+            "Não foi possível conectar ao servidor PostgreSQL db:5432: confira se o servidor está ligado e aceita "
+            "conexões: could not connect to server: Connection refused Is the server running",
+        ),
+        (
+            'connection to server at "db", port 5432 failed: FATAL:  database "praca" does not exist',
+            "O banco de dados praca não existe no servidor PostgreSQL db:5432 (crie-o com createdb): connection",
+        ),
+        (
+            'connection to server at "db", port 5432 failed: FATAL:  role "praca" does not exist',
+            "O usuário praca não existe no servidor PostgreSQL db:5432: connection",
+        ),
+        (
+            'could not translate host name "db" to address: Name or service not known',
+            "Servidor PostgreSQL db não encontrado (confira o nome do servidor): could not translate",
+        ),
+        ("something else entirely", "Não foi possível abrir PostgreSQL db:5432/praca: something else entirely"),
+    ],
+)
 def test_postgres_errors_are_one_portuguese_line(server_text, start):
     from models.db import postgres_error_text
 

@@ -153,8 +153,10 @@ def test_hour_deadlines_against_their_article(regime_id, kind, start, due, artic
 
 def test_the_worked_example_reads_in_words():
     result = compute_deadline("olimpia-2025", "defence", D(2026, 3, 3))
-    assert result.formula == ("20 dias corridos a partir de 03/03/2026 (terça-feira), sem contar o dia do início: "
-                              "termina em 23/03/2026 (segunda-feira)")
+    assert result.formula == (
+        "20 dias corridos a partir de 03/03/2026 (terça-feira), sem contar o dia do início: "
+        "termina em 23/03/2026 (segunda-feira)"
+    )
     assert result.basis == "LC 324/2025, art. 34"
     assert result.due_text == "até 23/03/2026 (segunda-feira)"
 
@@ -210,8 +212,9 @@ def test_perishables_ending_on_christmas_or_tiradentes_move_on():
 def test_perishables_ending_on_a_municipal_holiday_move_on():
     plain = compute_deadline("olimpia-2025", "reclaim-perishable", D(2026, 3, 2))
     assert plain.due == D(2026, 3, 5) and not plain.extended
-    moved = compute_deadline("olimpia-2025", "reclaim-perishable", D(2026, 3, 2),
-                             holidays={D(2026, 3, 5): "Aniversário do município"})
+    moved = compute_deadline(
+        "olimpia-2025", "reclaim-perishable", D(2026, 3, 2), holidays={D(2026, 3, 5): "Aniversário do município"}
+    )
     assert moved.due == D(2026, 3, 6) and moved.extended
     assert "feriado: Aniversário do município" in moved.formula
 
@@ -260,9 +263,12 @@ def test_a_deadline_outside_the_process_stays_on_its_closed_day_and_says_so():
 
 def test_a_deadline_can_switch_the_rule_off_where_the_act_says_so(tmp_path):
     """A regime declares closed_day = { rule = "stays", basis } on a deadline whose act says it does not move."""
-    regime = _olimpia_with(tmp_path, 'id = "appeal"\nlabel = "Recurso ao Conselho de Julgamento de Recursos"\n',
-                           'id = "appeal"\nlabel = "Recurso ao Conselho de Julgamento de Recursos"\n'
-                           'closed_day = { rule = "stays", basis = "art. 41" }\n')
+    regime = _olimpia_with(
+        tmp_path,
+        'id = "appeal"\nlabel = "Recurso ao Conselho de Julgamento de Recursos"\n',
+        'id = "appeal"\nlabel = "Recurso ao Conselho de Julgamento de Recursos"\n'
+        'closed_day = { rule = "stays", basis = "art. 41" }\n',
+    )
     result = compute_deadline(regime, "appeal", D(2026, 4, 1))
     assert result.due == D(2026, 4, 21) and result.ends_on_closed_day
     assert "o ato diz que não se prorroga (LC 324/2025, art. 41)" in result.formula
@@ -309,29 +315,42 @@ def test_the_acts_own_closed_day_rule_is_read_with_its_article_olimpia_art_24_pa
     assert deadline.closed_day.basis == "art. 24, § 2º, I"
     stays = REGIMES["olimpia-2025"].deadline("comply-street-vending").closed_day  # "em no máximo 1 hora"
     assert stays.rule == "stays" and stays.basis == "art. 145, I"
-    assert all(d.closed_day is None for r in REGIMES.values() for d in r.deadlines
-               if (r.id, d.id) not in (("olimpia-2025", "reclaim-perishable"), ("olimpia-2025", "comply-street-vending")))
+    assert all(
+        d.closed_day is None
+        for r in REGIMES.values()
+        for d in r.deadlines
+        if (r.id, d.id) not in (("olimpia-2025", "reclaim-perishable"), ("olimpia-2025", "comply-street-vending"))
+    )
 
 
 def test_a_closed_day_move_is_refused_on_a_deadline_counted_backwards(tmp_path):
     with pytest.raises(RegimeError) as error:
-        _olimpia_with(tmp_path, 'from = "request-received"\n',
-                      'from = "request-received"\ndirection = "before"\n'
-                      'closed_day = { rule = "next-business-day", basis = "art. 1º" }\n')
+        _olimpia_with(
+            tmp_path,
+            'from = "request-received"\n',
+            'from = "request-received"\ndirection = "before"\n'
+            'closed_day = { rule = "next-business-day", basis = "art. 1º" }\n',
+        )
     assert error.value.key.endswith("closed_day")
 
 
 def test_the_acts_own_rule_needs_its_article(tmp_path):
     with pytest.raises(RegimeError) as error:
-        _olimpia_with(tmp_path, 'closed_day = { rule = "end-of-next-business-day", basis = "art. 24, § 2º, I",',
-                      'closed_day = { rule = "end-of-next-business-day",')
+        _olimpia_with(
+            tmp_path,
+            'closed_day = { rule = "end-of-next-business-day", basis = "art. 24, § 2º, I",',
+            'closed_day = { rule = "end-of-next-business-day",',
+        )
     assert "basis" in error.value.key
 
 
 def test_the_old_next_business_day_key_says_what_replaced_it(tmp_path):
     with pytest.raises(RegimeError, match="closed_day"):
-        _olimpia_with(tmp_path, 'closed_day = { rule = "end-of-next-business-day", basis = "art. 24, § 2º, I",',
-                      'next_business_day = { basis = "art. 24, § 2º, I",')
+        _olimpia_with(
+            tmp_path,
+            'closed_day = { rule = "end-of-next-business-day", basis = "art. 24, § 2º, I",',
+            'next_business_day = { basis = "art. 24, § 2º, I",',
+        )
 
 
 # --------------------------------------------------------------------------- properties
@@ -340,8 +359,10 @@ ALL_KINDS = sorted((rid, kind) for rid, regime in REGIMES.items() for kind in de
 
 
 @settings(max_examples=300, deadline=None)
-@given(st.sampled_from(ALL_KINDS),
-       st.datetimes(min_value=T(2024, 1, 1), max_value=T(2031, 12, 31)).map(lambda x: x.replace(second=0, microsecond=0)))
+@given(
+    st.sampled_from(ALL_KINDS),
+    st.datetimes(min_value=T(2024, 1, 1), max_value=T(2031, 12, 31)).map(lambda x: x.replace(second=0, microsecond=0)),
+)
 def test_due_follows_the_rules(regime_kind, start):
     regime_id, kind = regime_kind
     regime = REGIMES[regime_id]
@@ -397,8 +418,12 @@ def test_parse_moment_reads_both_date_forms(day):
 @given(st.datetimes(min_value=T(1990, 1, 1), max_value=T(2100, 12, 31)))
 def test_parse_moment_reads_date_and_time(moment):
     moment = moment.replace(second=0, microsecond=0)
-    for text in (moment.strftime("%Y-%m-%d %H:%M"), moment.strftime("%Y-%m-%dT%H:%M"),
-                 moment.strftime("%d/%m/%Y %H:%M"), moment.strftime("%d/%m/%Y %Hh%M")):
+    for text in (
+        moment.strftime("%Y-%m-%d %H:%M"),
+        moment.strftime("%Y-%m-%dT%H:%M"),
+        moment.strftime("%d/%m/%Y %H:%M"),
+        moment.strftime("%d/%m/%Y %Hh%M"),
+    ):
         assert parse_moment(text) == moment
 
 
@@ -406,11 +431,25 @@ def test_parse_moment_reads_date_and_time(moment):
 def test_parse_moment_names_a_day_the_calendar_does_not_have(text):
     with pytest.raises(UserError) as error:
         parse_moment(text)
-    assert "\n" not in error.value.message and "não existe" in error.value.message and "não tem dia" in error.value.message
+    assert (
+        "\n" not in error.value.message and "não existe" in error.value.message and "não tem dia" in error.value.message
+    )
 
 
-@pytest.mark.parametrize("text", ["", "  ", "2026/03/03", "03-03-2026", "amanhã",
-                                  "2026-03-03 25:00", "2026-03-03 10:61", "2026-03-03 10", "2026-03-03 10:00 x"])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "",
+        "  ",
+        "2026/03/03",
+        "03-03-2026",
+        "amanhã",
+        "2026-03-03 25:00",
+        "2026-03-03 10:61",
+        "2026-03-03 10",
+        "2026-03-03 10:00 x",
+    ],
+)
 def test_parse_moment_refuses_with_one_line(text):
     with pytest.raises(UserError) as error:
         parse_moment(text)

@@ -7,15 +7,15 @@ from __future__ import annotations
 import datetime as dt
 
 import pytest
+from conftest import run_modal
+from factories import editor, feira, uid_of  # noqa: F401  (fixtures)
 from PySide6.QtCore import QSettings, Qt
 from PySide6.QtWidgets import QInputDialog, QMessageBox
 
-from conftest import run_modal
 from models import session
 from models.applications import ApplicationInput, change_status, create_application, get_application
 from models.db import open_database
 from models.files import set_store
-from factories import editor, feira, uid_of  # noqa: F401  (fixtures)
 from models.people import PersonInput, save_person
 
 TODAY = dt.date(2026, 11, 30)
@@ -26,10 +26,12 @@ def worklist(app_ready, qtbot, db_url, tmp_path):
     QSettings().clear()
     open_database(db_url, create=True)
     set_store(tmp_path / "files")
-    person = save_person(PersonInput(name="Maria José da Silva", cpf="529.982.247-25",
-                                     birth_date=dt.date(1980, 5, 17)), today=TODAY)
-    app = create_application(ApplicationInput(regime="sapezal-2014", permit_kind="ponto-fixo", person_id=person.id),
-                             clerk="ana", today=TODAY)
+    person = save_person(
+        PersonInput(name="Maria José da Silva", cpf="529.982.247-25", birth_date=dt.date(1980, 5, 17)), today=TODAY
+    )
+    app = create_application(
+        ApplicationInput(regime="sapezal-2014", permit_kind="ponto-fixo", person_id=person.id), clerk="ana", today=TODAY
+    )
     app = change_status(app, "analysis", by="ana")
     from desktop.main_window import MainWindow
 
@@ -53,8 +55,7 @@ def _double_click_first(qtbot, table) -> None:
 def test_a_double_click_opens_what_was_filed_and_approval_lists_what_is_to_check(worklist, qtbot, monkeypatch):
     tab, app = worklist
     asked = []
-    monkeypatch.setattr(QMessageBox, "question",
-                        lambda *a, **k: asked.append(a[2]) or QMessageBox.StandardButton.No)
+    monkeypatch.setattr(QMessageBox, "question", lambda *a, **k: asked.append(a[2]) or QMessageBox.StandardButton.No)
     seen = {}
 
     def look(dialog):
@@ -130,8 +131,9 @@ def test_a_map_with_an_open_breach_is_saved_only_once_each_breach_is_kept_with_a
     from models.sites import keep_breach
 
     for breach in editor.open_breaches():
-        editor.kept[breach.signature] = keep_breach(editor.site_id, breach, "Geminadas a pedido (ofício 12/2026).",
-                                                    by="chefe")
+        editor.kept[breach.signature] = keep_breach(
+            editor.site_id, breach, "Geminadas a pedido (ofício 12/2026).", by="chefe"
+        )
     assert editor.open_breaches() == []
     qtbot.keyClick(editor.view, Qt.Key.Key_S, Qt.KeyboardModifier.ControlModifier)
     assert not editor.is_dirty() and "Mapa salvo" in editor.message.text()
@@ -157,8 +159,11 @@ def test_the_receipt_is_written_off_the_gui_thread(worklist, tmp_path, monkeypat
     tab, _app = worklist
     threads = []
     write = reports.receipt.write_receipt_pdf
-    monkeypatch.setattr(reports.receipt, "write_receipt_pdf",
-                        lambda app, path: threads.append(threading.current_thread()) or write(app, path))
+    monkeypatch.setattr(
+        reports.receipt,
+        "write_receipt_pdf",
+        lambda app, path: threads.append(threading.current_thread()) or write(app, path),
+    )
     tab.table.selectRow(0)
     target = tmp_path / "recibo.pdf"
     assert tab.save_receipt(str(target)) == str(target)
@@ -194,17 +199,30 @@ def test_a_companys_municipal_registration_recorded_in_its_form_counts_for_the_r
     set_store(tmp_path / "files")
     if home:
         set_settings({MUNICIPALITY: home})
-    firm = save_company(CompanyInput(cnpj="11.222.333/0001-81", legal_name="Pipoca Olímpia Ltda.", city="Olímpia",
-                                     state="SP", municipal_registration="48.213"))
-    app = create_application(ApplicationInput(regime="olimpia-2025", permit_kind="street-vending",
-                                              company_id=firm.id), clerk="ana", today=TODAY)
+    firm = save_company(
+        CompanyInput(
+            cnpj="11.222.333/0001-81",
+            legal_name="Pipoca Olímpia Ltda.",
+            city="Olímpia",
+            state="SP",
+            municipal_registration="48.213",
+        )
+    )
+    app = create_application(
+        ApplicationInput(regime="olimpia-2025", permit_kind="street-vending", company_id=firm.id),
+        clerk="ana",
+        today=TODAY,
+    )
     rule = next(r for r in eligibility_now(app, today=TODAY).results if r.rule.kind == "municipal-registration")
     assert rule.status == "passed", rule.reason
     from models.people import Company
 
     Company.update(municipal_registration="").where(Company.id == firm.id).execute()
-    rule = next(r for r in eligibility_now(get_application(app.id), today=TODAY).results
-                if r.rule.kind == "municipal-registration")
+    rule = next(
+        r
+        for r in eligibility_now(get_application(app.id), today=TODAY).results
+        if r.rule.kind == "municipal-registration"
+    )
     assert rule.status != "passed"
 
 
@@ -222,18 +240,33 @@ def test_the_registration_in_the_form_meets_the_document_only_where_the_act_says
     regime = get_regime("sao-bento-2026")
     assert regime.document("municipal-registration").recorded == "municipal-registration"
     assert regime.document("cnpj-card").recorded is None
-    firm = save_company(CompanyInput(cnpj="11.222.333/0001-81", legal_name="Pastel do Indomit Ltda.",
-                                     city="São Bento do Sapucaí", state="SP", municipal_registration="7.031"))
-    app = create_application(ApplicationInput(regime="sao-bento-2026", permit_kind="event-stall",
-                                              company_id=firm.id), clerk="ana", now=in_time)
+    firm = save_company(
+        CompanyInput(
+            cnpj="11.222.333/0001-81",
+            legal_name="Pastel do Indomit Ltda.",
+            city="São Bento do Sapucaí",
+            state="SP",
+            municipal_registration="7.031",
+        )
+    )
+    app = create_application(
+        ApplicationInput(regime="sao-bento-2026", permit_kind="event-stall", company_id=firm.id),
+        clerk="ana",
+        now=in_time,
+    )
 
     def receipt():
         context = receipt_context(get_application(app.id))
         return {d["label"]: d for d in context["documents"]}, [d["label"] for d in context["missing"]]
 
     def rule():  # a document rule on it, as an act could write one
-        facts = applicant_facts(load_applicant("company", firm.id), documents=[], today=in_time.date(),
-                                regime="sao-bento-2026", permit_kind="event-stall")
+        facts = applicant_facts(
+            load_applicant("company", firm.id),
+            documents=[],
+            today=in_time.date(),
+            regime="sao-bento-2026",
+            permit_kind="event-stall",
+        )
         extra = Rule(kind="document", document="municipal-registration", basis="art. 4º")
         return evaluate_eligibility(regime, "event-stall", facts, extra_rules=[extra]).results[-1]
 

@@ -36,8 +36,10 @@ def test_demo_is_valid_and_varied(demo_database):
 def _snapshot():
     people = [(p.name, p.cpf) for p in Person.select().order_by(Person.id)]
     apps = [(a.protocol, a.status, a.regime, a.permit_kind) for a in Application.select().order_by(Application.id)]
-    permits = [(p.number, p.regime, p.permit_kind, p.holder_name, p.valid_from, p.valid_until, p.status)
-               for p in Permit.select().order_by(Permit.id)]
+    permits = [
+        (p.number, p.regime, p.permit_kind, p.holder_name, p.valid_from, p.valid_until, p.status)
+        for p in Permit.select().order_by(Permit.id)
+    ]
     return people, apps, permits
 
 
@@ -93,7 +95,13 @@ def test_demo_has_applications_and_permits_for_every_regime(database, tmp_path):
     permits = list(Permit.select())
     assert {p.regime for p in permits} == set(load_regimes())
     live = {p.regime for p in permits if p.status == "active" and p.valid_until >= DEMO_TODAY}
-    assert live == {"sapezal-2014", "ilha-comprida-2017", "sjc-2014", "olimpia-2025", "cabeceira-grande-2012"}  # Indomit was in March
+    assert live == {
+        "sapezal-2014",
+        "ilha-comprida-2017",
+        "sjc-2014",
+        "olimpia-2025",
+        "cabeceira-grande-2012",
+    }  # Indomit was in March
     assert {p.status for p in permits} >= {"active", "suspended", "revoked", "cancelled", "expired"}
     assert any(p.origin == "renewal" for p in permits)  # renewed permits run to their end beside the new one
     assert {p.origin for p in permits} == {"application", "renewal"}

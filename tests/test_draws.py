@@ -7,10 +7,10 @@ from decimal import Decimal
 from html import escape
 
 import pytest
+from pdftext import pdf_text
 
 from models.errors import FieldErrors, UserError
 from models.selection import Participant, order_from_list
-from pdftext import pdf_text
 
 HELD_AT = dt.datetime(2026, 4, 2, 15, 0)
 
@@ -22,9 +22,13 @@ def participants(n: int = 14, **kw) -> list[Participant]:
 def hold(**kw):
     from models.draws import hold_draw
 
-    args = dict(call="Edital de chamamento nº 1/2026", place="Paço Municipal, sala de reuniões",
-                officials=["Maria Presidente (comissão)", "João Testemunha"], created_by="atendente",
-                held_at=HELD_AT)
+    args = dict(
+        call="Edital de chamamento nº 1/2026",
+        place="Paço Municipal, sala de reuniões",
+        officials=["Maria Presidente (comissão)", "João Testemunha"],
+        created_by="atendente",
+        held_at=HELD_AT,
+    )
     args.update(kw)
     regime = args.pop("regime", "sapezal-2014")
     people = args.pop("participants", None) or participants()
@@ -52,8 +56,9 @@ def test_hold_stores_the_draw_and_every_entry(database):
     assert devedor.position is None and "débito" in devedor.reason and "art. 12, I" in devedor.reason_basis
     # positions follow the drawn order recomputed from the stored list and seed
     order = order_from_list(again.list_text, again.seed)
-    assert [e.participant_id for e in sorted((e for e in entries if e.position), key=lambda e: e.position)] == \
-        list(order)
+    assert [e.participant_id for e in sorted((e for e in entries if e.position), key=lambda e: e.position)] == list(
+        order
+    )
     holders = draw_entries(again, role="holder")
     assert [e.participant_id for e in holders] == list(order[:3]) and [e.role_order for e in holders] == [1, 2, 3]
     assert again.result["holders"] == list(order[:3])
@@ -66,16 +71,28 @@ def test_links_to_people_and_applications_are_kept(database):
     from models.draws import draw_entries, participant_from_person
     from models.people import HouseholdMember, Person
 
-    person = Person.create(name="Rosa Lima", cpf="52998224725", birth_date=dt.date(1960, 2, 1), disabled=True,
-                           housing="rented", family_income_mw=Decimal("1.5"), resident_since=dt.date(2001, 1, 1),
-                           experience_years=4)
+    person = Person.create(
+        name="Rosa Lima",
+        cpf="52998224725",
+        birth_date=dt.date(1960, 2, 1),
+        disabled=True,
+        housing="rented",
+        family_income_mw=Decimal("1.5"),
+        resident_since=dt.date(2001, 1, 1),
+        experience_years=4,
+    )
     HouseholdMember.create(person=person, name="Filho", relation="child", birth_date=dt.date(2015, 1, 1))
     HouseholdMember.create(person=person, name="Filha", relation="child", birth_date=dt.date(2005, 1, 1))  # 21
     HouseholdMember.create(person=person, name="Neto", relation="dependant", birth_date=dt.date(2020, 1, 1))
     HouseholdMember.create(person=person, name="Esposo", relation="spouse")
     p = participant_from_person(person, group="g01", registered_at=dt.datetime(2026, 3, 1, 9, 0))
     assert (p.id, p.dependants_under_16, p.disabled, p.housing, p.person_id) == (
-        str(person.id), 2, True, "rented", person.id)
+        str(person.id),
+        2,
+        True,
+        "rented",
+        person.id,
+    )
     from models.regimes import get_regime
     from models.selection import score_participant
 
@@ -101,12 +118,26 @@ def test_participant_from_application(database):
     from models.people import Person
 
     person = Person.create(name="Ana Feirante", cpf="52998224725")
-    app = Application.create(protocol="2026/00007", year=2026, seq=7, regime="sjc-2014", permit_kind="feirante",
-                              person=person, line="pastel", created_by="atendente",
-                              created_at=dt.datetime(2026, 2, 3, 10, 0))
+    app = Application.create(
+        protocol="2026/00007",
+        year=2026,
+        seq=7,
+        regime="sjc-2014",
+        permit_kind="feirante",
+        person=person,
+        line="pastel",
+        created_by="atendente",
+        created_at=dt.datetime(2026, 2, 3, 10, 0),
+    )
     p = participant_from_application(app, preference="fundadores")
     assert (p.id, p.name, p.group, p.application_id, p.person_id, p.preference) == (
-        "2026/00007", "Ana Feirante", "pastel", app.id, person.id, "fundadores")
+        "2026/00007",
+        "Ana Feirante",
+        "pastel",
+        app.id,
+        person.id,
+        "fundadores",
+    )
     assert p.registered_at == dt.datetime(2026, 2, 3, 10, 0)
 
 
@@ -151,8 +182,9 @@ def test_annul_with_reason_then_hold_a_new_one(database):
     with pytest.raises(UserError, match="motivo"):
         annul_draw(first, "   ", by="atendente")
     assert get_draw(first.id).status == "held"
-    annulled = annul_draw(first, "Lista publicada sem dois inscritos do grupo 1.", by="chefe",
-                          at=dt.datetime(2026, 4, 2, 16, 0))
+    annulled = annul_draw(
+        first, "Lista publicada sem dois inscritos do grupo 1.", by="chefe", at=dt.datetime(2026, 4, 2, 16, 0)
+    )
     assert annulled.status == "annulled" and annulled.annul_reason.startswith("Lista publicada")
     assert annulled.annulled_by == "chefe" and annulled.annulled_at == dt.datetime(2026, 4, 2, 16, 0)
     assert annulled.seed == first.seed and annulled.list_sha256 == first.list_sha256  # nothing else moved
@@ -167,8 +199,9 @@ def test_annul_with_reason_then_hold_a_new_one(database):
     with pytest.raises(UserError, match="não foi anulado"):
         hold(replaces=second)
     with pytest.raises(UserError, match="não existe"):
-        hold_draw("sapezal-2014", participants(), "x", 1, call="c", place="p", officials="o", created_by="a",
-                  replaces=9999)
+        hold_draw(
+            "sapezal-2014", participants(), "x", 1, call="c", place="p", officials="o", created_by="a", replaces=9999
+        )
 
 
 def test_verify_detects_a_tampered_record(database):

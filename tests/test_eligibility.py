@@ -54,8 +54,12 @@ REGIMES = load_regimes()
 ADMIN = {"cap": 100}  # a value for every cap the acts leave to the Administration
 
 SCOPE_RELATION = {
-    "person": "self", "spouse": "spouse", "partners": "business-partner",
-    "dependants": "dependant", "family": "family", "household": "family",
+    "person": "self",
+    "spouse": "spouse",
+    "partners": "business-partner",
+    "dependants": "dependant",
+    "family": "family",
+    "household": "family",
 }
 
 
@@ -138,8 +142,9 @@ def failing(regime, kind, rule, good: ApplicantFacts) -> tuple[ApplicantFacts, l
         del documents[rule.document]
         return replace(good, documents=documents), [regime.document(rule.document).label, "não entregue"]
     if k == "one-per":
-        permit = PermitFacts(regime.id, kind.id, site_id=good.site_id, relation=SCOPE_RELATION[rule.scope],
-                             number="77/2026")
+        permit = PermitFacts(
+            regime.id, kind.id, site_id=good.site_id, relation=SCOPE_RELATION[rule.scope], number="77/2026"
+        )
         return replace(good, permits=(permit,)), [kind.label, "nº 77/2026"]
     if k == "no-debts":
         debt = DebtFacts("Preço público de ocupação vencido", Decimal("124.87"))
@@ -148,8 +153,11 @@ def failing(regime, kind, rule, good: ApplicantFacts) -> tuple[ApplicantFacts, l
         event = add_months(today, -(rule.months - 1))
         history = (HistoryFacts(rule.after, event, kind.id, regime.id),)
         ends = add_months(event, rule.months)
-        return replace(good, history=history), [event.strftime("%d/%m/%Y"), ends.strftime("%d/%m/%Y"),
-                                                 f"{rule.months} meses"]
+        return replace(good, history=history), [
+            event.strftime("%d/%m/%Y"),
+            ends.strftime("%d/%m/%Y"),
+            f"{rule.months} meses",
+        ]
     if k == "cap":
         cap = rule.count if rule.count is not None else ADMIN["cap"]
         return replace(good, active_count=cap), [f"{cap} de {cap}"]
@@ -158,7 +166,9 @@ def failing(regime, kind, rule, good: ApplicantFacts) -> tuple[ApplicantFacts, l
         reserved = -(-rule.percent * cap // 1)
         general = cap - int(reserved)
         return replace(good, active_count=general, quota_used=0, quota_beneficiary=False), [
-            f"{general} vagas não reservadas", f"{int(reserved)} restantes"]
+            f"{general} vagas não reservadas",
+            f"{int(reserved)} restantes",
+        ]
     raise AssertionError(f"no failing facts for {k}")
 
 
@@ -208,10 +218,14 @@ def test_custom_rule_is_always_manual_with_its_text(regime, kind, index, rule):
 def test_rule_never_crashes_without_facts(regime, kind, index, rule):
     for applicant in ("person", "company"):
         result = check(regime, kind, rule, ApplicantFacts(applicant, TODAY), admin=None)
-        assert result.status in ((MISSING, MANUAL, FAILED, PASSED, DUE_LATER) if rule.due
-                                 else (MISSING, MANUAL, FAILED, PASSED))
-        if rule.kind in ("min-age", "legally-capable", "cnpj-required", "municipal-registration",
-                         "resident", "no-debts") and not rule.due:
+        assert result.status in (
+            (MISSING, MANUAL, FAILED, PASSED, DUE_LATER) if rule.due else (MISSING, MANUAL, FAILED, PASSED)
+        )
+        if (
+            rule.kind
+            in ("min-age", "legally-capable", "cnpj-required", "municipal-registration", "resident", "no-debts")
+            and not rule.due
+        ):
             assert result.status == MISSING, result.reason
 
 
@@ -231,8 +245,14 @@ def test_good_facts_leave_only_manual_rules(regime_id):
 
 
 def synthetic_kind(*rules: Rule) -> PermitKind:
-    return PermitKind(id="synthetic", label="Permissão de teste", instrument="autorização",
-                      holder=("person",), basis="art. 1º", rules=tuple(rules))
+    return PermitKind(
+        id="synthetic",
+        label="Permissão de teste",
+        instrument="autorização",
+        holder=("person",),
+        basis="art. 1º",
+        rules=tuple(rules),
+    )
 
 
 def test_no_prior_revocation():
@@ -323,8 +343,7 @@ class TestIlhaComprida:
         return check(self.regime, self.kind, self.rule("quota"), self.facts(**changes))
 
     def test_quota_10_percent_of_280_is_28_places(self):
-        result = self.quota(active_count=100, quota_used=5, quota_beneficiary=True,
-                            quota_categories=("elderly",))
+        result = self.quota(active_count=100, quota_used=5, quota_beneficiary=True, quota_categories=("elderly",))
         assert result.status == PASSED
         assert "5 de 28" in result.reason and "resta(m) 23" in result.reason and "idoso" in result.reason
         assert result.article == "Dec. 890/2017, art. 11, § 2º"
@@ -401,7 +420,9 @@ class TestIlhaComprida:
         spouse = replace(own, relation="spouse")
         assert check(self.regime, self.kind, rule, self.facts(permits=(spouse,))).status == PASSED
         # nor does a permit no longer active
-        assert check(self.regime, self.kind, rule, self.facts(permits=(replace(own, status="expired"),))).status == PASSED
+        assert (
+            check(self.regime, self.kind, rule, self.facts(permits=(replace(own, status="expired"),))).status == PASSED
+        )
 
     def test_only_a_mei_may_apply(self):
         rule = self.rule("legal-form")
@@ -415,8 +436,9 @@ class TestSapezal:
     kind = regime.permit_kind("ponto-fixo")
 
     def rule(self, kind_name, **match):
-        return next(r for r in self.kind.rules if r.kind == kind_name
-                    and all(getattr(r, k) == v for k, v in match.items()))
+        return next(
+            r for r in self.kind.rules if r.kind == kind_name and all(getattr(r, k) == v for k, v in match.items())
+        )
 
     def facts(self, **changes):
         return good_facts(self.regime, self.kind, **changes)
@@ -433,7 +455,10 @@ class TestSapezal:
         assert one_day_more.status == PASSED
         result = check(self.regime, self.kind, rule, self.facts(resident_since=dt.date(2025, 2, 10)))
         assert result.status == PASSED
-        assert result.reason.startswith("Reside no município há 1 ano e 3 meses") and "exige mais de 1 ano" in result.reason
+        assert (
+            result.reason.startswith("Reside no município há 1 ano e 3 meses")
+            and "exige mais de 1 ano" in result.reason
+        )
 
     def test_label_says_more_than(self):
         result = check(self.regime, self.kind, self.rule("resident"), self.facts())
@@ -454,10 +479,16 @@ class TestSapezal:
         assert expired.article == "Lei 1.171/2014, art. 11, II"
         # the date printed on the certificate wins; validity counts from issue when it is known
         docs["health-certificate"] = DocumentFacts(delivered_on=dt.date(2026, 1, 10), valid_until=dt.date(2026, 3, 1))
-        assert check(self.regime, self.kind, rule, self.facts(documents=docs, today=dt.date(2026, 3, 2))).status == FAILED
+        assert (
+            check(self.regime, self.kind, rule, self.facts(documents=docs, today=dt.date(2026, 3, 2))).status == FAILED
+        )
         docs["health-certificate"] = DocumentFacts(delivered_on=dt.date(2026, 1, 10), issued_on=dt.date(2025, 12, 1))
-        assert check(self.regime, self.kind, rule, self.facts(documents=docs, today=dt.date(2026, 6, 2))).status == FAILED
-        assert check(self.regime, self.kind, rule, self.facts(documents=docs, today=dt.date(2026, 6, 1))).status == PASSED
+        assert (
+            check(self.regime, self.kind, rule, self.facts(documents=docs, today=dt.date(2026, 6, 2))).status == FAILED
+        )
+        assert (
+            check(self.regime, self.kind, rule, self.facts(documents=docs, today=dt.date(2026, 6, 1))).status == PASSED
+        )
 
     def test_documents_without_validity_never_expire(self):
         rule = self.rule("document", document="identity-card")
@@ -478,8 +509,10 @@ class TestSapezal:
         result = check(self.regime, self.kind, rule, self.facts(permits=(mobile,)))
         assert result.status == FAILED and "Móvel" in result.reason
         # a permit of another regime is not a Sapezal licence
-        assert check(self.regime, self.kind, rule,
-                     self.facts(permits=(replace(mobile, regime_id="sjc-2014"),))).status == PASSED
+        assert (
+            check(self.regime, self.kind, rule, self.facts(permits=(replace(mobile, regime_id="sjc-2014"),))).status
+            == PASSED
+        )
 
     def test_one_licence_per_family_spouse_included(self):
         rule = self.rule("one-per", scope="family")
@@ -500,8 +533,10 @@ class TestSapezal:
 
     def test_debts_block_the_licence(self):
         rule = self.rule("no-debts")
-        debts = (DebtFacts("Taxa de licença 2025", Decimal("80.00"), count=2),
-                 DebtFacts("Multa (art. 44)", Decimal("1234.5"), kind="fine"))
+        debts = (
+            DebtFacts("Taxa de licença 2025", Decimal("80.00"), count=2),
+            DebtFacts("Multa (art. 44)", Decimal("1234.5"), kind="fine"),
+        )
         result = check(self.regime, self.kind, rule, self.facts(debts=debts))
         assert result.status == FAILED
         assert "3 débitos" in result.reason and "R$ 1.314,50" in result.reason and "2 em aberto" in result.reason
@@ -533,8 +568,9 @@ class TestSaoBento:
         assert self.result("legal-form", self.facts(applicant_type="person", is_mei=True)).status == PASSED
 
     def test_unpaid_tear_down_fine_blocks_participation(self):
-        fine = DebtFacts("Multa por não desmontar a barraca até o prazo (art. 2º, § 2º)", Decimal("150.00"),
-                         kind="fine")
+        fine = DebtFacts(
+            "Multa por não desmontar a barraca até o prazo (art. 2º, § 2º)", Decimal("150.00"), kind="fine"
+        )
         r = self.result("no-debts", self.facts(debts=(fine,)))
         assert r.status == FAILED
         assert format_brl(Decimal("150")) in r.reason and "não desmontar" in r.reason
@@ -554,21 +590,33 @@ class TestSaoJoseDosCampos:
     kind = regime.permit_kind("feirante")
 
     def rule(self, kind_name, **match):
-        return next(r for r in self.kind.rules if r.kind == kind_name
-                    and all(getattr(r, k) == v for k, v in match.items()))
+        return next(
+            r for r in self.kind.rules if r.kind == kind_name and all(getattr(r, k) == v for k, v in match.items())
+        )
 
     def facts(self, **changes):
         return good_facts(self.regime, self.kind, **changes)
 
-    @pytest.mark.parametrize("scope, relation", [
-        ("spouse", "spouse"), ("spouse", "partner"), ("partners", "business-partner"), ("dependants", "dependant"),
-    ])
+    @pytest.mark.parametrize(
+        "scope, relation",
+        [
+            ("spouse", "spouse"),
+            ("spouse", "partner"),
+            ("partners", "business-partner"),
+            ("dependants", "dependant"),
+        ],
+    )
     def test_relative_already_in_the_same_feira(self, scope, relation):
         rule = self.rule("one-per", scope=scope)
-        permit = PermitFacts(self.regime.id, "feirante", site_id="feira-vila-ema", relation=relation,
-                             holder_name="Maria")
-        same = check(self.regime, self.kind, rule, self.facts(permits=(permit,), site_id="feira-vila-ema",
-                                                              site_label="Feira da Vila Ema"))
+        permit = PermitFacts(
+            self.regime.id, "feirante", site_id="feira-vila-ema", relation=relation, holder_name="Maria"
+        )
+        same = check(
+            self.regime,
+            self.kind,
+            rule,
+            self.facts(permits=(permit,), site_id="feira-vila-ema", site_label="Feira da Vila Ema"),
+        )
         assert same.status == FAILED
         assert "mesma feira" in same.reason and "Feira da Vila Ema" in same.reason and "Maria" in same.reason
         assert same.article == "Lei 9.158/2014, art. 12"
@@ -585,9 +633,13 @@ class TestSaoJoseDosCampos:
         producer = self.regime.permit_kind("produtor-rural")
         rule_p = next(r for r in producer.rules if r.kind == "one-per" and r.scope == "spouse")
         permit = PermitFacts(self.regime.id, "feirante", site_id="feira-1", relation="spouse")
-        assert check(self.regime, producer, rule_p, good_facts(self.regime, producer, permits=(permit,))).status == FAILED
+        assert (
+            check(self.regime, producer, rule_p, good_facts(self.regime, producer, permits=(permit,))).status == FAILED
+        )
         permit = replace(permit, site_id="feira-2")
-        assert check(self.regime, producer, rule_p, good_facts(self.regime, producer, permits=(permit,))).status == PASSED
+        assert (
+            check(self.regime, producer, rule_p, good_facts(self.regime, producer, permits=(permit,))).status == PASSED
+        )
 
     def test_one_stall_per_stallholder_in_any_feira(self):
         rule = self.rule("one-per", scope="person")
@@ -602,7 +654,10 @@ class TestSaoJoseDosCampos:
         assert before.status == FAILED
         assert "15/03/2023" in before.reason and "15/03/2026" in before.reason and "36 meses" in before.reason
         assert before.article == "Lei 9.158/2014, art. 26, parágrafo único"
-        assert check(self.regime, self.kind, rule, self.facts(history=(left,), today=dt.date(2026, 3, 15))).status == PASSED
+        assert (
+            check(self.regime, self.kind, rule, self.facts(history=(left,), today=dt.date(2026, 3, 15))).status
+            == PASSED
+        )
         # the latest abandonment binds
         again = replace(left, date=dt.date(2025, 1, 2))
         r = check(self.regime, self.kind, rule, self.facts(history=(left, again), today=dt.date(2026, 3, 15)))
@@ -620,8 +675,7 @@ class TestOlimpia:
     tpu_a = regime.permit_kind("street-food-tpu-a")
 
     def rule(self, kind, kind_name, **match):
-        return next(r for r in kind.rules if r.kind == kind_name
-                    and all(getattr(r, k) == v for k, v in match.items()))
+        return next(r for r in kind.rules if r.kind == kind_name and all(getattr(r, k) == v for k, v in match.items()))
 
     def test_no_tpu_for_natural_persons(self):
         rule = self.rule(self.tpu_a, "legal-form")
@@ -641,8 +695,10 @@ class TestOlimpia:
         assert r.article == "LC 324/2025, art. 162"
         # a street-vending authorization is not a TPU
         vending = PermitFacts(self.regime.id, "street-vending")
-        assert check(self.regime, self.tpu_a, rule,
-                     good_facts(self.regime, self.tpu_a, permits=(vending,))).status == PASSED
+        assert (
+            check(self.regime, self.tpu_a, rule, good_facts(self.regime, self.tpu_a, permits=(vending,))).status
+            == PASSED
+        )
 
     def test_partner_or_spouse_of_a_permittee(self):
         for scope, relation in (("partners", "business-partner"), ("spouse", "spouse")):
@@ -659,20 +715,33 @@ class TestOlimpia:
         kind = self.regime.permit_kind("street-vending")
         rule = self.rule(kind, "waiting-period")
         revoked = HistoryFacts("revocation", dt.date(2025, 6, 30), "street-vending", self.regime.id)
-        before = check(self.regime, kind, rule, good_facts(self.regime, kind, history=(revoked,),
-                                                           today=dt.date(2026, 6, 29)))
+        before = check(
+            self.regime, kind, rule, good_facts(self.regime, kind, history=(revoked,), today=dt.date(2026, 6, 29))
+        )
         assert before.status == FAILED and "30/06/2026" in before.reason and "12 meses" in before.reason
         assert before.article == "LC 324/2025, art. 148"
-        assert check(self.regime, kind, rule, good_facts(self.regime, kind, history=(revoked,),
-                                                         today=dt.date(2026, 6, 30))).status == PASSED
+        assert (
+            check(
+                self.regime, kind, rule, good_facts(self.regime, kind, history=(revoked,), today=dt.date(2026, 6, 30))
+            ).status
+            == PASSED
+        )
         # art. 148 covers "ambulante ou eventual": a revoked event-trade authorization counts too
         eventual = replace(revoked, permit_kind_id="event-trade")
-        assert check(self.regime, kind, rule, good_facts(self.regime, kind, history=(eventual,),
-                                                         today=dt.date(2026, 6, 29))).status == FAILED
+        assert (
+            check(
+                self.regime, kind, rule, good_facts(self.regime, kind, history=(eventual,), today=dt.date(2026, 6, 29))
+            ).status
+            == FAILED
+        )
         # a revoked TPU does not
         tpu = replace(revoked, permit_kind_id="street-food-tpu-a")
-        assert check(self.regime, kind, rule, good_facts(self.regime, kind, history=(tpu,),
-                                                         today=dt.date(2026, 6, 29))).status == PASSED
+        assert (
+            check(
+                self.regime, kind, rule, good_facts(self.regime, kind, history=(tpu,), today=dt.date(2026, 6, 29))
+            ).status
+            == PASSED
+        )
 
     def test_feira_age_eighteen(self):
         kind = self.regime.permit_kind("feira")
@@ -702,8 +771,9 @@ def test_summary_text():
     assert (s.failed, s.manual, s.passed, s.missing, s.total) == (2, 1, 0, 0, 3)
     assert s.text == "Não apto: 2 requisitos não atendidos (Lei 1/2000, art. 7º, I; art. 7º, II)."
     s = eligibility_summary([_result(MANUAL), _result(MISSING), _result(MISSING)])
-    assert s.text == ("Pendente: 1 requisito a conferir pelo servidor e 2 dados a informar; "
-                      "nenhum requisito descumprido.")
+    assert s.text == (
+        "Pendente: 1 requisito a conferir pelo servidor e 2 dados a informar; nenhum requisito descumprido."
+    )
     assert eligibility_summary([_result(PASSED)]).text == "Apto: 1 requisito atendido."
 
 
@@ -783,8 +853,9 @@ def test_age_boundary(birth, years):
     rule = replace(next(r for r in kind.rules if r.kind == "min-age"), years=years)
     birthday = add_months(birth, 12 * years)
     on = evaluate_rule(regime, kind, rule, ApplicantFacts("company", birthday, birth_date=birth))
-    before = evaluate_rule(regime, kind, rule, ApplicantFacts("company", birthday - dt.timedelta(days=1),
-                                                               birth_date=birth))
+    before = evaluate_rule(
+        regime, kind, rule, ApplicantFacts("company", birthday - dt.timedelta(days=1), birth_date=birth)
+    )
     assert age_on(birth, birthday) == years and on.status == PASSED
     assert age_on(birth, birthday - dt.timedelta(days=1)) == years - 1 and before.status == FAILED
     assert f"Idade {years - 1} " in before.reason
@@ -809,8 +880,11 @@ def test_elapsed_adds_back_up(start, end):
     assert add_months(start, 12 * years + months + 1) > end
 
 
-@given(st.dates(min_value=dt.date(2000, 1, 1), max_value=dt.date(2060, 12, 31)),
-       st.integers(min_value=1, max_value=60), st.integers(min_value=-100, max_value=100))
+@given(
+    st.dates(min_value=dt.date(2000, 1, 1), max_value=dt.date(2060, 12, 31)),
+    st.integers(min_value=1, max_value=60),
+    st.integers(min_value=-100, max_value=100),
+)
 def test_document_validity(delivered, months, offset):
     regime = get_regime("sapezal-2014")
     kind = regime.permit_kind("ponto-fixo")
@@ -831,8 +905,11 @@ def test_document_validity(delivered, months, offset):
         assert status == (PASSED if today <= last6 else FAILED)
 
 
-@given(st.dates(min_value=dt.date(1950, 1, 1), max_value=dt.date(2030, 12, 31)), st.integers(min_value=1, max_value=5),
-       st.integers(min_value=-40, max_value=40))
+@given(
+    st.dates(min_value=dt.date(1950, 1, 1), max_value=dt.date(2030, 12, 31)),
+    st.integers(min_value=1, max_value=5),
+    st.integers(min_value=-40, max_value=40),
+)
 def test_resident_strict_and_inclusive(since, years, offset):
     sapezal = get_regime("sapezal-2014")  # "há mais de"
     ilha = get_regime("ilha-comprida-2017")  # "no mínimo"

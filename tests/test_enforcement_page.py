@@ -8,15 +8,15 @@ import datetime as dt
 from decimal import Decimal
 
 import pytest
+from conftest import run_modal, type_text
+from factories import at, draft, feirante, fines, keys, pay, person  # noqa: F401  # noqa: F401  (keys: fixture)
+from factories import issue_record as issue
+from pdftext import pdf_text
 from PySide6.QtCore import Qt
 
-from conftest import run_modal, type_text
 from models import enforcement as enf
 from models.charges import Charge, record_payment
-from factories import at, draft, fines, issue_record as issue, pay  # noqa: F401
-from factories import feirante, keys, person  # noqa: F401  (keys: fixture)
 from views.enforcement_page import ContestDialog, DecisionDialog, EnforcementPage, RecordDialog
-from pdftext import pdf_text
 
 TODAY = dt.date(2026, 3, 16)  # a Monday
 
@@ -84,9 +84,21 @@ def test_record_an_infraction_read_the_proposal_issue_and_save_the_pdf(qtbot, pa
     pdf = tab.save_pdf(tmp_path / "auto.pdf")
     assert pdf is not None and pdf.stat().st_size > 2000
     text = pdf_text(pdf, mode="plain")
-    for expected in ("AUTO DE INFRAÇÃO E IMPOSIÇÃO DE", "AI nº 2026/00001", "Maria Quitandeira Souza", "CPF",
-                     "Praça Rui Barbosa", "art. 179, VI", "R$ 1.152,60", "Pagamento da multa", "art. 198",
-                     "João Vizinho", "matrícula 4521", "Agente fiscal", "banca.jpg"):
+    for expected in (
+        "AUTO DE INFRAÇÃO E IMPOSIÇÃO DE",
+        "AI nº 2026/00001",
+        "Maria Quitandeira Souza",
+        "CPF",
+        "Praça Rui Barbosa",
+        "art. 179, VI",
+        "R$ 1.152,60",
+        "Pagamento da multa",
+        "art. 198",
+        "João Vizinho",
+        "matrícula 4521",
+        "Agente fiscal",
+        "banca.jpg",
+    ):
         assert expected in " ".join(text.split()), expected
 
     from PySide6.QtPrintSupport import QPrinter
@@ -101,14 +113,23 @@ def test_record_an_infraction_read_the_proposal_issue_and_save_the_pdf(qtbot, pa
 
 def test_a_graded_fine_is_adjusted_with_a_reason_before_issuing(qtbot, page, keys):
     from factories import INPC
+
     from models.fiscal import set_index_correction
 
     for year, pct in INPC.items():
         set_index_correction("INPC", year, pct, entered_by="teste", reason="INPC de teste")
     pedro = person("Pedro Pasteleiro")
     permit = feirante(keys, pedro, on=dt.date(2026, 2, 2))
-    notice = issue(draft("sjc-2014", ["sujeira"], "12/03/2026 21:00", kind="notice", permit_id=permit.id,
-                         place="Feira Noturna do Jardim Satélite, banca 14"))
+    notice = issue(
+        draft(
+            "sjc-2014",
+            ["sujeira"],
+            "12/03/2026 21:00",
+            kind="notice",
+            permit_id=permit.id,
+            place="Feira Noturna do Jardim Satélite, banca 14",
+        )
+    )
     tab = page.records
     tab.refresh_rows()
     tab.select_record(notice.id)
@@ -185,8 +206,10 @@ def test_an_unknown_offender_then_identified(qtbot, page):
         type_text(dialog.offender_search, "wellington")
         dialog.matches_view.selectRow(0)
         qtbot.waitUntil(dialog.issue_button.isEnabled, timeout=3000)  # the proposal follows as one pauses
-        assert "Ocorrências anteriores" in dialog.proposal_view.toPlainText() or \
-            "Sem ocorrências anteriores" in dialog.proposal_view.toPlainText()
+        assert (
+            "Ocorrências anteriores" in dialog.proposal_view.toPlainText()
+            or "Sem ocorrências anteriores" in dialog.proposal_view.toPlainText()
+        )
         click(qtbot, dialog.issue_button)
 
     _d, found = run_modal(lambda: tab.identify_selected(), identify)
@@ -207,8 +230,10 @@ def test_a_defence_and_its_decision(qtbot, page):
 
     def file_it(dialog):
         assert isinstance(dialog, ContestDialog)
-        assert "Defesa contra o AIIP — comida de rua: até 19/03/2026" in dialog.findChild(
-            type(dialog.error), "contest-deadline").text()
+        assert (
+            "Defesa contra o AIIP — comida de rua: até 19/03/2026"
+            in dialog.findChild(type(dialog.error), "contest-deadline").text()
+        )
         dialog.filed_on.set_date(dt.date(2026, 3, 16))
         type_text(dialog.grounds, "A lixeira estava instalada atrás do trailer.")
         dialog.suspensive.setChecked(True)
@@ -244,12 +269,31 @@ def test_seized_goods_release_after_payment_and_donation(qtbot, page):
     vendor = person("Ronaldo Pipoqueiro")
     for when in ("14/02/2026 07:00", "21/02/2026 07:00", "28/02/2026 07:00"):  # three feiras tolerated (art. 218)
         issue(draft("olimpia-2025", ["feira-sem-autorizacao"], when, kind="notice", holder=vendor, scope="feira"))
-    seizure = issue(draft("olimpia-2025", ["feira-sem-autorizacao"], "14/03/2026 07:00", kind="seizure",
-                          holder=vendor, scope="feira", depot="Galpão da feira",
-                          items=[enf.ItemInput("caixas de banana", "3", "cx", True)]))
-    other = issue(draft("olimpia-2025", ["feira-sem-autorizacao"], "12/03/2026 07:00", kind="seizure",
-                        unknown_name="Desconhecido", unknown_description="camiseta vermelha", scope="feira",
-                        depot="Galpão da feira", items=[enf.ItemInput("redes", "4", "un", False)]))
+    seizure = issue(
+        draft(
+            "olimpia-2025",
+            ["feira-sem-autorizacao"],
+            "14/03/2026 07:00",
+            kind="seizure",
+            holder=vendor,
+            scope="feira",
+            depot="Galpão da feira",
+            items=[enf.ItemInput("caixas de banana", "3", "cx", True)],
+        )
+    )
+    other = issue(
+        draft(
+            "olimpia-2025",
+            ["feira-sem-autorizacao"],
+            "12/03/2026 07:00",
+            kind="seizure",
+            unknown_name="Desconhecido",
+            unknown_description="camiseta vermelha",
+            scope="feira",
+            depot="Galpão da feira",
+            items=[enf.ItemInput("redes", "4", "un", False)],
+        )
+    )
     tabs = page.seizures
     page.tabs.setCurrentWidget(tabs)
     assert tabs.model.rowCount() == 2

@@ -14,12 +14,15 @@ import datetime as dt
 import re
 import shutil
 import zipfile
-from xml.etree import ElementTree
 from decimal import Decimal
+from xml.etree import ElementTree
 
 import pytest
+from factories import company, inpc, keys, person, sjc_stall  # noqa: F401  (inpc: fixture)  # noqa: F401  (keys: fixture)
 from hypothesis import given
 from hypothesis import strategies as st
+from pdftext import pdf_text
+from reports_read import Figures, cents, pdf_pages, recalculated
 
 from models.charges import (
     Charge,
@@ -34,10 +37,6 @@ from models.fee_report import CANCELLED, NO_SECTION, NO_SITE, Cancelled, _disamb
 from models.money import format_brl, from_centavos
 from models.settings import set_settings
 from reports.fee_report_xlsx import MONEY
-from factories import inpc, sjc_stall  # noqa: F401  (inpc: fixture)
-from factories import company, keys, person  # noqa: F401  (keys: fixture)
-from reports_read import Figures, cents, pdf_pages, recalculated
-from pdftext import pdf_text
 
 YEAR, MONTH = 2026, 9
 FIRST, LAST = "2026-09-01", "2026-09-30"
@@ -50,8 +49,14 @@ PDFTOTEXT = shutil.which("pdftotext")
 
 
 def _pay(charge, on, amount=None, ref=None):
-    return record_payment(Charge.get_by_id(charge.id), paid_on=on, amount=amount or charge.amount,
-                          reference=ref or f"B{charge.id}-{on:%m%d}", by="caixa", today=TODAY)
+    return record_payment(
+        Charge.get_by_id(charge.id),
+        paid_on=on,
+        amount=amount or charge.amount,
+        reference=ref or f"B{charge.id}-{on:%m%d}",
+        by="caixa",
+        today=TODAY,
+    )
 
 
 def build_month(keys) -> dict:
@@ -75,17 +80,40 @@ def build_month(keys) -> dict:
     for month in (7, 8, 10):
         _pay(by_month[month][diego.id], dt.date(2026, month, 19))
     _pay(by_month[9][diego.id], dt.date(2026, 9, 25), amount=Decimal("10.00"))  # partial, then nothing
-    fine = create_charge(kind="fine", regime="sjc-2014", label="Multa — banca fora do alinhamento",
-                         amount="150,00", due_on=dt.date(2026, 9, 25), basis="Lei 9.158/2014, art. 16, II",
-                         by="fiscal", permit=diego, today=dt.date(2026, 9, 10))
+    fine = create_charge(
+        kind="fine",
+        regime="sjc-2014",
+        label="Multa — banca fora do alinhamento",
+        amount="150,00",
+        due_on=dt.date(2026, 9, 25),
+        basis="Lei 9.158/2014, art. 16, II",
+        by="fiscal",
+        permit=diego,
+        today=dt.date(2026, 9, 10),
+    )
     _pay(fine, dt.date(2026, 9, 24), ref="M1")
     _pay(fine, dt.date(2026, 9, 26), ref="M2")  # paid twice: "paga a maior"
     eventos = company("Eventos Olímpia Ltda", person("Rita de Cássia Moura"))
-    deposit = create_charge(kind="deposit", regime="olimpia-2025", label="Caução — Recinto de Exposições",
-                            amount="1.500,00", due_on=dt.date(2026, 9, 10), basis="LC 324/2025, art. 89",
-                            by="tesouraria", company_id=eventos.id, today=dt.date(2026, 9, 1))
-    return {"ana": ana, "bruno": bruno, "celia": celia, "diego": diego, "fine": fine, "deposit": deposit,
-            "months": by_month}
+    deposit = create_charge(
+        kind="deposit",
+        regime="olimpia-2025",
+        label="Caução — Recinto de Exposições",
+        amount="1.500,00",
+        due_on=dt.date(2026, 9, 10),
+        basis="LC 324/2025, art. 89",
+        by="tesouraria",
+        company_id=eventos.id,
+        today=dt.date(2026, 9, 1),
+    )
+    return {
+        "ana": ana,
+        "bruno": bruno,
+        "celia": celia,
+        "diego": diego,
+        "fine": fine,
+        "deposit": deposit,
+        "months": by_month,
+    }
 
 
 @pytest.fixture
@@ -103,10 +131,14 @@ def sql_totals() -> dict[str, int]:
     in_month = f"due_on BETWEEN '{FIRST}' AND '{LAST}'"
     return {
         "charged": sql_cents(f"SELECT SUM(amount) FROM charge WHERE status <> 'cancelled' AND {in_month}"),
-        "paid": sql_cents("SELECT SUM(CASE WHEN paid_total < amount THEN paid_total ELSE amount END) FROM charge "
-                          f"WHERE status <> 'cancelled' AND {in_month}"),
-        "overdue": sql_cents(f"SELECT SUM(amount - paid_total) FROM charge WHERE status = 'open' "
-                             f"AND due_on < '{TODAY.isoformat()}' AND {in_month}"),
+        "paid": sql_cents(
+            "SELECT SUM(CASE WHEN paid_total < amount THEN paid_total ELSE amount END) FROM charge "
+            f"WHERE status <> 'cancelled' AND {in_month}"
+        ),
+        "overdue": sql_cents(
+            f"SELECT SUM(amount - paid_total) FROM charge WHERE status = 'open' "
+            f"AND due_on < '{TODAY.isoformat()}' AND {in_month}"
+        ),
         "received": sql_cents(f"SELECT SUM(amount) FROM payment WHERE paid_on BETWEEN '{FIRST}' AND '{LAST}'"),
     }
 
@@ -119,11 +151,21 @@ def test_report_figures_equal_direct_sql_and_month_summary(month):
     expected = sql_totals()
     t = report.totals
     assert (cents(t.charged), cents(t.paid), cents(t.overdue), cents(report.received)) == (
-        expected["charged"], expected["paid"], expected["overdue"], expected["received"])
+        expected["charged"],
+        expected["paid"],
+        expected["overdue"],
+        expected["received"],
+    )
     assert t.open == t.charged - t.paid
     summary = month_summary(YEAR, MONTH, today=TODAY)
     assert (summary.charged, summary.paid, summary.open, summary.overdue, summary.received, summary.count) == (
-        t.charged, t.paid, t.open, t.overdue, report.received, t.count)
+        t.charged,
+        t.paid,
+        t.open,
+        t.overdue,
+        report.received,
+        t.count,
+    )
     assert report.cancelled_count == 1 and t.count == 5  # 3 fees + fine + deposit; Célia's cancelled
 
     # every breakdown adds up to the totals
@@ -184,16 +226,23 @@ def test_progress_is_called_and_can_cancel(month):
 
 
 def test_a_site_named_alike_in_two_towns_is_told_apart():
-    names = _disambiguate([("olimpia-2025", "Praça da Matriz"), ("sapezal-2014", "Praça da Matriz"),
-                           ("sjc-2014", "Feira Noturna"), ("olimpia-2025", NO_SITE), ("sjc-2014", NO_SITE)],
-                          lambda r: {"olimpia-2025": "Olímpia/SP", "sapezal-2014": "Sapezal/MT"}.get(r, r))
+    names = _disambiguate(
+        [
+            ("olimpia-2025", "Praça da Matriz"),
+            ("sapezal-2014", "Praça da Matriz"),
+            ("sjc-2014", "Feira Noturna"),
+            ("olimpia-2025", NO_SITE),
+            ("sjc-2014", NO_SITE),
+        ],
+        lambda r: {"olimpia-2025": "Olímpia/SP", "sapezal-2014": "Sapezal/MT"}.get(r, r),
+    )
     assert names[("olimpia-2025", "Praça da Matriz")] == "Praça da Matriz (Olímpia/SP)"
     assert names[("sapezal-2014", "Praça da Matriz")] == "Praça da Matriz (Sapezal/MT)"
     assert names[("sjc-2014", "Feira Noturna")] == "Feira Noturna"
     assert names[("olimpia-2025", NO_SITE)] == names[("sjc-2014", NO_SITE)] == NO_SITE  # one line, not one a town
 
 
-@given(st.integers(min_value=-10**12, max_value=10**12))
+@given(st.integers(min_value=-(10**12), max_value=10**12))
 def test_report_money_format_is_format_brl(centavos):
     from reports.fee_report_html import _Brl
 
@@ -237,8 +286,11 @@ def test_excel_html_and_pdf_agree_to_the_cent_with_sql(month, tmp_path, app_read
     if computed is not None:
         books.append(openpyxl.load_workbook(computed, data_only=True))
     for wb in books:
-        resumo = {row[0]: row[1] for row in wb["Resumo"].iter_rows(min_row=4, max_row=20, max_col=2, values_only=True)
-                  if row[0]}
+        resumo = {
+            row[0]: row[1]
+            for row in wb["Resumo"].iter_rows(min_row=4, max_row=20, max_col=2, values_only=True)
+            if row[0]
+        }
         assert cents(resumo["Cobrado (vencimento no mês, sem as canceladas)"]) == expected["charged"]
         assert cents(resumo["Pago"]) == expected["paid"]
         assert cents(resumo["Em aberto"]) == expected["open"]
@@ -249,7 +301,11 @@ def test_excel_html_and_pdf_agree_to_the_cent_with_sql(month, tmp_path, app_read
         for sheet in ("Por regime", "Por local", "Por seção", "Por tipo"):
             total = next(r for r in wb[sheet].iter_rows(values_only=True) if r[0] == "Total")
             assert (total[1], cents(total[2]), cents(total[3]), cents(total[5])) == (
-                5, expected["charged"], expected["paid"], expected["overdue"]), sheet
+                5,
+                expected["charged"],
+                expected["paid"],
+                expected["overdue"],
+            ), sheet
         kinds = {r[0]: r for r in wb["Por tipo"].iter_rows(min_row=4, values_only=True) if r[0]}
         assert cents(kinds["multa"][2]) == 15000 and cents(kinds["multa"][3]) == 15000
         assert cents(kinds["caução"][5]) == 150000
@@ -259,8 +315,13 @@ def test_excel_html_and_pdf_agree_to_the_cent_with_sql(month, tmp_path, app_read
     assert pdf.read_bytes().startswith(b"%PDF")
     if PDFTOTEXT is not None:
         text = pdf_text(pdf)
-        for label, name in (("Cobrado", "charged"), ("Pago", "paid"), ("Em aberto", "open"),
-                            ("Vencido", "overdue"), ("Recebido no mês", "received")):
+        for label, name in (
+            ("Cobrado", "charged"),
+            ("Pago", "paid"),
+            ("Em aberto", "open"),
+            ("Vencido", "overdue"),
+            ("Recebido no mês", "received"),
+        ):
             found = re.search(rf"^\s*{label}\s+(R\$ [\d.]+,\d\d)", text, re.MULTILINE)
             assert found, f"{label} not in the PDF's summary"
             assert found.group(1) == format_brl(from_centavos(expected[name])), label
@@ -277,8 +338,16 @@ def test_excel_is_live_formatted_filtered_frozen_and_charted(month, tmp_path):
     report = fee_report(YEAR, MONTH, today=TODAY)
     path = _export("xlsx", tmp_path / "taxas.xlsx")
     wb = openpyxl.load_workbook(path)
-    assert wb.sheetnames == ["Resumo", "Por regime", "Por local", "Por seção", "Por tipo", "Cobranças", "Pagamentos",
-                             "Inadimplentes"]
+    assert wb.sheetnames == [
+        "Resumo",
+        "Por regime",
+        "Por local",
+        "Por seção",
+        "Por tipo",
+        "Cobranças",
+        "Pagamentos",
+        "Inadimplentes",
+    ]
     last = 3 + len(report.charges)  # header on row 3, one row per charge
     charges = wb["Cobranças"]
     assert [c.value for c in charges[3]][:3] == ["Nº", "Titular", "CPF/CNPJ"]
@@ -290,7 +359,8 @@ def test_excel_is_live_formatted_filtered_frozen_and_charted(month, tmp_path):
     assert numbers == [c.number for c in report.charges]
     total_row = next(r for r in range(last + 1, last + 4) if charges.cell(row=r, column=1).value)
     assert charges.cell(row=total_row, column=12).value == (
-        f"=ROUND(SUMIFS('Cobranças'!$L$4:$L${last},'Cobranças'!$P$4:$P${last},\"<>cancelada\"),2)")
+        f"=ROUND(SUMIFS('Cobranças'!$L$4:$L${last},'Cobranças'!$P$4:$P${last},\"<>cancelada\"),2)"
+    )
 
     resumo = wb["Resumo"]
     formulas = {row[0].value: row[1] for row in resumo.iter_rows(min_row=4, max_row=15, max_col=2)}
@@ -304,8 +374,10 @@ def test_excel_is_live_formatted_filtered_frozen_and_charted(month, tmp_path):
 
     por_tipo = wb["Por tipo"]
     assert por_tipo["A4"].value == "mensalidade"
-    assert por_tipo["C4"].value == (f"=ROUND(SUMIFS('Cobranças'!$L$4:$L${last},'Cobranças'!$H$4:$H${last},$A4,"
-                                    f"'Cobranças'!$P$4:$P${last},\"<>cancelada\"),2)")
+    assert por_tipo["C4"].value == (
+        f"=ROUND(SUMIFS('Cobranças'!$L$4:$L${last},'Cobranças'!$H$4:$H${last},$A4,"
+        f"'Cobranças'!$P$4:$P${last},\"<>cancelada\"),2)"
+    )
     assert por_tipo["B4"].value.startswith("=COUNTIFS(") and por_tipo["B4"].number_format == "0"
     assert por_tipo.auto_filter.ref == "A3:F6" and por_tipo.freeze_panes == "A4"
     total = next(r for r in por_tipo.iter_rows() if r[0].value == "Total")
@@ -377,8 +449,9 @@ def test_html_is_a_printable_a4_page_with_chart_header_and_bases(month, tmp_path
     assert "Eventos Olímpia Ltda" in text
 
 
-@pytest.mark.parametrize("typed", ['=HYPERLINK("http://exemplo.invalid","Clique")', "+5511987654321", "-2+3",
-                                   "@SUM(1+1)", "=1+1"])
+@pytest.mark.parametrize(
+    "typed", ['=HYPERLINK("http://exemplo.invalid","Clique")', "+5511987654321", "-2+3", "@SUM(1+1)", "=1+1"]
+)
 def test_what_people_typed_is_text_in_the_workbook_never_a_formula(database, tmp_path, typed):
     """A name or a description that starts with = + - @ is written as a string: no reader runs it."""
     import openpyxl
@@ -386,8 +459,17 @@ def test_what_people_typed_is_text_in_the_workbook_never_a_formula(database, tmp
     from reports.fee_report_xlsx import write_fee_report_xlsx
 
     vendor = person(f"{typed} Silva")  # a name needs a surname
-    create_charge(kind="other", regime="sjc-2014", label=typed, amount="10,00", due_on=dt.date(2026, 9, 5),
-                  basis="art. 1º", by="t", person_id=vendor.id, today=TODAY)
+    create_charge(
+        kind="other",
+        regime="sjc-2014",
+        label=typed,
+        amount="10,00",
+        due_on=dt.date(2026, 9, 5),
+        basis="art. 1º",
+        by="t",
+        person_id=vendor.id,
+        today=TODAY,
+    )
     path = write_fee_report_xlsx(fee_report(YEAR, MONTH, today=TODAY), tmp_path / "taxas.xlsx")
     charges = openpyxl.load_workbook(path)["Cobranças"]
     holder, label = charges["B4"], charges["I4"]
@@ -403,8 +485,17 @@ def test_html_escapes_what_the_clerk_typed(database, tmp_path):
     from reports.fee_report_html import fee_report_html
 
     vendor = person("Zé <b>Negrito</b> & Cia")
-    create_charge(kind="other", regime="sjc-2014", label="<script>alert(1)</script>", amount="10,00",
-                  due_on=dt.date(2026, 9, 5), basis="art. 1º", by="t", person_id=vendor.id, today=TODAY)
+    create_charge(
+        kind="other",
+        regime="sjc-2014",
+        label="<script>alert(1)</script>",
+        amount="10,00",
+        due_on=dt.date(2026, 9, 5),
+        basis="art. 1º",
+        by="t",
+        person_id=vendor.id,
+        today=TODAY,
+    )
     html = fee_report_html(fee_report(YEAR, MONTH, today=TODAY))
     assert "<script>alert" not in html and "&lt;script&gt;alert(1)&lt;/script&gt;" in html
     assert "Zé &lt;b&gt;Negrito&lt;/b&gt; &amp; Cia" in html
@@ -453,28 +544,65 @@ def test_cli_writes_each_format(month, tmp_path, capsys, app_ready):
     close_database()
     for fmt in ("xlsx", "html", "pdf"):
         out = tmp_path / f"taxas-2026-09.{fmt}"
-        assert main(["report", "fees", "--db", url, "--month", "2026-09", "--format", fmt, "--out", str(out),
-                     "--as-of", "25/10/2026"]) == 0
+        assert (
+            main(
+                [
+                    "report",
+                    "fees",
+                    "--db",
+                    url,
+                    "--month",
+                    "2026-09",
+                    "--format",
+                    fmt,
+                    "--out",
+                    str(out),
+                    "--as-of",
+                    "25/10/2026",
+                ]
+            )
+            == 0
+        )
         said = capsys.readouterr().out
         assert out.exists() and str(out) in said
         assert f"cobrado {format_brl(from_centavos(expected['charged']))}" in said
-    assert main(["--db", url, "report", "fees", "--month", "09/2026", "--format", "HTML", "--out",
-                 str(tmp_path / "b.html"), "--as-of", "2026-10-25"]) == 0
+    assert (
+        main(
+            [
+                "--db",
+                url,
+                "report",
+                "fees",
+                "--month",
+                "09/2026",
+                "--format",
+                "HTML",
+                "--out",
+                str(tmp_path / "b.html"),
+                "--as-of",
+                "2026-10-25",
+            ]
+        )
+        == 0
+    )
 
 
-@pytest.mark.parametrize("argv, fragment", [
-    (["--month", "2026-13", "--format", "xlsx", "--out", "{tmp}/a.xlsx"], "Mês inválido: 2026-13"),
-    (["--month", "março", "--format", "xlsx", "--out", "{tmp}/a.xlsx"], "Mês inválido"),
-    (["--format", "xlsx", "--out", "{tmp}/a.xlsx"], "Informe o mês"),
-    (["--month", "2026-03", "--format", "docx", "--out", "{tmp}/a.docx"], "Formato inválido: docx"),
-    (["--month", "2026-03", "--out", "{tmp}/a.xlsx"], "Informe o formato"),
-    (["--month", "2026-03", "--format", "pdf"], "Informe o arquivo"),
-    (["--month", "2026-03", "--format", "xlsx", "--out", "{tmp}/nada/a.xlsx"], "não existe"),
-    (["--month", "2026-03", "--format", "xlsx", "--out", "{tmp}"], "é uma pasta"),
-    (["--month", "2026-03", "--format", "xlsx", "--out", "{tmp}/a.pdf"], "extensão .pdf"),
-    (["--month", "2026-03", "--format", "xlsx", "--out", "{tmp}/ro/a.xlsx"], "Sem permissão"),
-    (["--month", "2026-03", "--format", "xlsx", "--out", "{tmp}/a.xlsx", "--as-of", "31/02/2026"], "Data inválida"),
-])
+@pytest.mark.parametrize(
+    "argv, fragment",
+    [
+        (["--month", "2026-13", "--format", "xlsx", "--out", "{tmp}/a.xlsx"], "Mês inválido: 2026-13"),
+        (["--month", "março", "--format", "xlsx", "--out", "{tmp}/a.xlsx"], "Mês inválido"),
+        (["--format", "xlsx", "--out", "{tmp}/a.xlsx"], "Informe o mês"),
+        (["--month", "2026-03", "--format", "docx", "--out", "{tmp}/a.docx"], "Formato inválido: docx"),
+        (["--month", "2026-03", "--out", "{tmp}/a.xlsx"], "Informe o formato"),
+        (["--month", "2026-03", "--format", "pdf"], "Informe o arquivo"),
+        (["--month", "2026-03", "--format", "xlsx", "--out", "{tmp}/nada/a.xlsx"], "não existe"),
+        (["--month", "2026-03", "--format", "xlsx", "--out", "{tmp}"], "é uma pasta"),
+        (["--month", "2026-03", "--format", "xlsx", "--out", "{tmp}/a.pdf"], "extensão .pdf"),
+        (["--month", "2026-03", "--format", "xlsx", "--out", "{tmp}/ro/a.xlsx"], "Sem permissão"),
+        (["--month", "2026-03", "--format", "xlsx", "--out", "{tmp}/a.xlsx", "--as-of", "31/02/2026"], "Data inválida"),
+    ],
+)
 def test_cli_bad_input_is_one_pt_br_line_and_exit_2(argv, fragment, tmp_path, sqlite_url, capsys):
     import os
 
@@ -503,8 +631,23 @@ def test_cli_refuses_a_folder_it_cannot_write_even_as_root(tmp_path, sqlite_url,
     real = os.access
     monkeypatch.setattr(os, "access", lambda p, mode, **kw: False if str(p).endswith("ro") else real(p, mode, **kw))
     (tmp_path / "ro").mkdir()
-    assert main(["--db", sqlite_url, "report", "fees", "--month", "2026-03", "--format", "xlsx", "--out",
-                 str(tmp_path / "ro" / "a.xlsx")]) == 2
+    assert (
+        main(
+            [
+                "--db",
+                sqlite_url,
+                "report",
+                "fees",
+                "--month",
+                "2026-03",
+                "--format",
+                "xlsx",
+                "--out",
+                str(tmp_path / "ro" / "a.xlsx"),
+            ]
+        )
+        == 2
+    )
     assert "Sem permissão para gravar a.xlsx" in capsys.readouterr().err
 
 

@@ -34,6 +34,7 @@ def only(quote: Quote, fee_id: str) -> QuoteLine:
 
 # ================================================================ São Bento do Sapucaí — Dec. 4.794/2026
 
+
 def test_sb_mei_local_trailer_4m(sb):
     """Art. 9º, § 2º and § 3º, I: V = 5,50 × 38,42 × 4,00 × (1 − 0,30) = 591,668 → R$ 591,67."""
     quote = fee_quote(sb, equipment="trailer", front="4", depth="3", mei=True, local=True)
@@ -48,8 +49,9 @@ def test_sb_mei_local_trailer_4m(sb):
 
 def test_sb_hitch_counts_in_the_metreage(sb):
     """Art. 9º, § 1º: the trailer's hitch is part of the structure — 3,20 + 0,80 = 4,00 ML."""
-    line = only(fee_quote(sb, equipment="trailer", front="3,20", hitch="0,80", depth="2,50", mei=True, local=True),
-                "occupation")
+    line = only(
+        fee_quote(sb, equipment="trailer", front="3,20", hitch="0,80", depth="2,50", mei=True, local=True), "occupation"
+    )
     assert line.formula == "5,50 × 38,42 × 4,00 × (1 − 0,30)"
     assert line.amount == D("591.67")
     assert "art. 9º, § 1º" in line.basis
@@ -165,8 +167,9 @@ def test_sb_energy_only(sb):
 
 
 def test_sb_permit_kind_prices_its_fees(sb):
-    quote = fee_quote(sb, permit_kind="event-stall", equipment="trailer", front="4", depth="3", energy="high",
-                      mei=True, local=True)
+    quote = fee_quote(
+        sb, permit_kind="event-stall", equipment="trailer", front="4", depth="3", energy="high", mei=True, local=True
+    )
     assert [line.fee for line in quote.lines] == ["occupation", "energy"]
     assert quote.total == D("591.67") + D("124.87")
     no_energy = fee_quote(sb, permit_kind="event-stall", equipment="trailer", front="4", depth="3")
@@ -207,6 +210,7 @@ def test_unit_without_value_in_a_quote_names_unit_and_year(sb):
 
 
 # ================================================================ São José dos Campos — Lei 9.158/2014
+
 
 def full(sjc, line: str) -> dict:
     """A stall of ``line`` at the largest size art. 5º allows."""
@@ -254,8 +258,9 @@ def test_sjc_inpc_correction_needs_the_factor(sjc):
 
 def test_sjc_inpc_correction_with_factor(sjc):
     """Corrected: 2,50 × 1,6512 × 4,00 × 3,50 = 57,792 → R$ 57,79 (rounded once)."""
-    line = only(fee_quote(sjc, **full(sjc, "comidas-tipicas"), year=2026, index_factors={"INPC": "1.6512"}),
-                "licence-fee")
+    line = only(
+        fee_quote(sjc, **full(sjc, "comidas-tipicas"), year=2026, index_factors={"INPC": "1.6512"}), "licence-fee"
+    )
     assert line.formula == "2,50 × 1,6512 × 4,00 × 3,50"
     assert line.amount == D("57.79")
     assert "art. 11, § 7º" in line.basis
@@ -277,7 +282,7 @@ def test_sjc_art_11_par_5_charges_the_area_used_up_to_the_art_5_maximum(sjc):
     R$ 75,00, not the 42 m² of art. 5º, IV, which is the maximum: 13,00 m of front is refused."""
     line = only(fee_quote(sjc, line="pastel", front="10", depth="3", year=2014), "licence-fee")
     assert line.formula == "2,50 × 10,00 × 3,00" and line.amount == D("75.00")
-    assert any("máximo do ramo \"Pastel\": 12,00 × 3,50 = 42,00 m²" in d for d in line.details)
+    assert any('máximo do ramo "Pastel": 12,00 × 3,50 = 42,00 m²' in d for d in line.details)
     assert "art. 5º, IV" in line.basis
     with pytest.raises(UserError) as exc:
         fee_quote(sjc, line="pastel", front="13", depth="3", year=2014)
@@ -421,8 +426,12 @@ def olimpia():
 
 
 def _venue(regime, basis, words):
-    found = [v for f in regime.fees for v in f.venues
-             if v.basis == basis and all(w.lower() in v.label.lower() for w in words)]
+    found = [
+        v
+        for f in regime.fees
+        for v in f.venues
+        if v.basis == basis and all(w.lower() in v.label.lower() for w in words)
+    ]
     assert len(found) == 1, (basis, words, found)
     return found[0]
 
@@ -474,6 +483,7 @@ def test_olimpia_fines_in_ufesp(olimpia):
 
 # ================================================================ bad input
 
+
 @pytest.mark.parametrize(
     "kwargs, word",
     [
@@ -515,8 +525,17 @@ def test_regime_by_id_and_to_dict(sb):
 
 metres = st.decimals(min_value=D("0.01"), max_value=D("60"), places=2)
 depths = st.decimals(min_value=D("0.10"), max_value=D("6"), places=2)
-structures = st.sampled_from(["barraca", "trailer", "reboque", "conteiner", "carrinho-pipoca",
-                              "carrinho-algodao-doce", "carrinho-cachorro-quente"])
+structures = st.sampled_from(
+    [
+        "barraca",
+        "trailer",
+        "reboque",
+        "conteiner",
+        "carrinho-pipoca",
+        "carrinho-algodao-doce",
+        "carrinho-cachorro-quente",
+    ]
+)
 
 
 @settings(max_examples=150, deadline=None)
@@ -558,8 +577,10 @@ def test_discount_never_increases_the_price(equipment, front, depth, hitch):
 
 
 @settings(max_examples=100, deadline=None)
-@given(st.sampled_from(["comidas-tipicas", "legumes-verduras", "frutas", "pastel", "frios"]),
-       st.decimals(min_value=D("1"), max_value=D("3"), places=4))
+@given(
+    st.sampled_from(["comidas-tipicas", "legumes-verduras", "frutas", "pastel", "frios"]),
+    st.decimals(min_value=D("1"), max_value=D("3"), places=4),
+)
 def test_sjc_correction_is_rounded_once(line, factor):
     sjc = get_regime("sjc-2014")
     quote_line = fee_quote(sjc, **full(sjc, line), year=2020, index_factors={"INPC": factor}).lines[0]
@@ -589,8 +610,10 @@ def test_price_units_is_n_times_the_unit(n, year):
 
 # ================================================================ the formula reproduces the amount
 
+
 def formula_product(formula: str) -> Decimal:
     """Multiply out a formula as printed: ``5,50 × 38,42 × 4,00 × (1 − 0,30)``."""
+
     def number(text: str) -> Decimal:
         return D(text.replace(".", "").replace(",", "."))
 
@@ -610,10 +633,15 @@ def assert_formulas_reproduce(quote: Quote) -> None:
 
 
 @settings(max_examples=300, deadline=None)
-@given(structures, st.decimals(min_value=D("0.001"), max_value=D("100"), places=3),
-       st.decimals(min_value=D("0.01"), max_value=D("6"), places=2),
-       st.decimals(min_value=D("0"), max_value=D("3"), places=2), st.booleans(), st.booleans(),
-       st.sampled_from(["none", "low", "high"]))
+@given(
+    structures,
+    st.decimals(min_value=D("0.001"), max_value=D("100"), places=3),
+    st.decimals(min_value=D("0.01"), max_value=D("6"), places=2),
+    st.decimals(min_value=D("0"), max_value=D("3"), places=2),
+    st.booleans(),
+    st.booleans(),
+    st.sampled_from(["none", "low", "high"]),
+)
 def test_amount_is_the_formulas_own_product_sao_bento(equipment, front, depth, hitch, mei, local, energy):
     """Whatever the inputs, each line's amount is its printed formula multiplied out, rounded HALF_UP —
     or the size is refused at its field (front 4,004 would print 4,00 and charge 4,004)."""
@@ -634,12 +662,17 @@ def test_amount_is_the_formulas_own_product_sao_bento(equipment, front, depth, h
 
 
 @settings(max_examples=100, deadline=None)
-@given(st.decimals(min_value=D("0.01"), max_value=D("100"), places=2),
-       st.decimals(min_value=D("0.01"), max_value=D("100"), places=2),
-       st.decimals(min_value=D("1"), max_value=D("3"), places=6), st.booleans())
+@given(
+    st.decimals(min_value=D("0.01"), max_value=D("100"), places=2),
+    st.decimals(min_value=D("0.01"), max_value=D("100"), places=2),
+    st.decimals(min_value=D("1"), max_value=D("3"), places=6),
+    st.booleans(),
+)
 def test_amount_is_the_formulas_own_product_sjc(front, depth, factor, declared):
     sjc = get_regime("sjc-2014")
-    sizes = dict(area=max((front * depth).quantize(D("0.01")), D("0.01"))) if declared else dict(front=front, depth=depth)
+    sizes = (
+        dict(area=max((front * depth).quantize(D("0.01")), D("0.01"))) if declared else dict(front=front, depth=depth)
+    )
     assert_formulas_reproduce(fee_quote(sjc, line="churrasco", year=2020, index_factors={"INPC": factor}, **sizes))
     assert_formulas_reproduce(fee_quote(sjc, **full(sjc, "pastel"), year=2020, index_factors={"INPC": factor}))
 
@@ -651,12 +684,15 @@ def test_amount_is_the_formulas_own_product_venues(data, days, year):
     assert_formulas_reproduce(fee_quote(regime, venue=venue, days=days, year=year))
 
 
-@pytest.mark.parametrize("kwargs, field", [
-    (dict(equipment="barraca", front="4,004"), "front"),
-    (dict(equipment="barraca", front="4,004"), "front"),
-    (dict(equipment="trailer", front="4", depth="2,999"), "depth"),
-    (dict(equipment="trailer", front="3", hitch="0,805"), "hitch"),
-])
+@pytest.mark.parametrize(
+    "kwargs, field",
+    [
+        (dict(equipment="barraca", front="4,004"), "front"),
+        (dict(equipment="barraca", front="4,004"), "front"),
+        (dict(equipment="trailer", front="4", depth="2,999"), "depth"),
+        (dict(equipment="trailer", front="3", hitch="0,805"), "hitch"),
+    ],
+)
 def test_sizes_beyond_the_centimetre_are_refused(sb, kwargs, field):
     """Front 4,004 would be charged 4,004 while the formula shows 4,00: refused at the field."""
     with pytest.raises(UserError) as exc:
@@ -672,16 +708,21 @@ def test_area_beyond_two_places_is_refused(sjc):
 
 
 def test_trailing_zeros_are_not_extra_places(sb):
-    assert fee_quote(sb, equipment="barraca", front="4,000").total == fee_quote(sb, equipment="barraca", front="4").total
+    assert (
+        fee_quote(sb, equipment="barraca", front="4,000").total == fee_quote(sb, equipment="barraca", front="4").total
+    )
 
 
-@pytest.mark.parametrize("kwargs, field, fragment", [
-    (dict(equipment="barraca", front="100,01"), "front", "acima de 100 m"),
-    (dict(equipment="barraca", front="4000"), "front", "acima de 100 m"),
-    (dict(equipment="barraca", front="9" * 40), "front", "acima de 100 m"),  # too long even to round
-    (dict(equipment="trailer", front="4", depth="350"), "depth", "acima de 100 m"),
-    (dict(equipment="trailer", front="4", hitch="101", depth="2"), "hitch", "acima de 100 m"),
-])
+@pytest.mark.parametrize(
+    "kwargs, field, fragment",
+    [
+        (dict(equipment="barraca", front="100,01"), "front", "acima de 100 m"),
+        (dict(equipment="barraca", front="4000"), "front", "acima de 100 m"),
+        (dict(equipment="barraca", front="9" * 40), "front", "acima de 100 m"),  # too long even to round
+        (dict(equipment="trailer", front="4", depth="350"), "depth", "acima de 100 m"),
+        (dict(equipment="trailer", front="4", hitch="101", depth="2"), "hitch", "acima de 100 m"),
+    ],
+)
 def test_absurd_sizes_are_refused(sb, kwargs, field, fragment):
     with pytest.raises(UserError) as exc:
         fee_quote(sb, **kwargs)
@@ -698,6 +739,7 @@ def test_absurd_area_is_refused(sjc):
 
 # ================================================================ a discount claimed and not granted is explained
 
+
 def test_mei_local_trailer_too_deep_says_why(sb):
     """Dec. 4.794/2026, art. 9º, § 3º, I: 30 % only up to 3 m deep — the line says the depth failed."""
     line = only(fee_quote(sb, equipment="trailer", front="4", depth="3,5", mei=True, local=True), "occupation")
@@ -713,15 +755,20 @@ def test_mei_without_local_says_why(sb, mei, local):
 
 def test_every_failed_condition_is_named(sb):
     line = only(fee_quote(sb, equipment="barraca", front="4", depth="3,5", mei=True), "occupation")
-    assert ("Sem desconto: o desconto é só para MEI do município; profundidade 3,50 m acima de 3,00 m "
-            "(Dec. 4.794/2026, art. 9º, § 3º, I)") in line.details
+    assert (
+        "Sem desconto: o desconto é só para MEI do município; profundidade 3,50 m acima de 3,00 m "
+        "(Dec. 4.794/2026, art. 9º, § 3º, I)"
+    ) in line.details
 
 
 def test_stall_no_discount_reaches_says_so(sb):
     """Art. 9º, § 3º, I names popcorn and cotton-candy carts, not hot-dog carts."""
     line = only(fee_quote(sb, equipment="carrinho-cachorro-quente", front="1", mei=True, local=True), "occupation")
-    assert any(d.startswith("Sem desconto: nenhum desconto deste preço alcança Carrinho de cachorro-quente")
-               and d.endswith("(Dec. 4.794/2026, art. 9º, § 3º, I)") for d in line.details), line.details
+    assert any(
+        d.startswith("Sem desconto: nenhum desconto deste preço alcança Carrinho de cachorro-quente")
+        and d.endswith("(Dec. 4.794/2026, art. 9º, § 3º, I)")
+        for d in line.details
+    ), line.details
     no_equipment = only(fee_quote(sb, front="2", mei=True, local=True), "occupation")
     assert any("equipamento" in d for d in no_equipment.details if d.startswith("Sem desconto"))
 
@@ -749,6 +796,7 @@ def test_a_claim_is_always_answered(equipment, front, depth, mei, local):
 
 # ================================================================ a year before the act
 
+
 def test_year_before_the_act_is_refused(sjc):
     """Lei 9.158/2014 is of 2014: nothing of it can be priced for 2013."""
     with pytest.raises(UserError) as exc:
@@ -768,6 +816,7 @@ def test_no_regime_prices_before_its_publication(regime_id):
 
 
 # ================================================================ inputs that do not change the price are said
+
 
 def test_unknown_admin_value_id_is_refused_with_the_options(sjc, sb):
     with pytest.raises(UserError) as exc:

@@ -22,6 +22,18 @@ def test_qt_own_file_dialog_has_no_english_label(app_ready, qtbot, tmp_path):
     dialog.show()
     texts = _texts(dialog)
     assert "Procurar em:" in texts and "Arquivos do tipo:" in texts and "Nome do arquivo:" in texts
-    english = {"Look in:", "Files of type:", "File name:", "Save", "Cancel", "Open", "Back", "Forward",
-               "Parent Directory", "Create New Folder", "List View", "Detail View"}
+    english = {
+        "Look in:",
+        "Files of type:",
+        "File name:",
+        "Save",
+        "Cancel",
+        "Open",
+        "Back",
+        "Forward",
+        "Parent Directory",
+        "Create New Folder",
+        "List View",
+        "Detail View",
+    }
     assert not english.intersection(texts), sorted(english.intersection(texts))

@@ -7,8 +7,14 @@ from decimal import Decimal
 import pytest
 
 from models.errors import UserError
-from models.fiscal import (FiscalUnitValue, set_unit_value, unit_overrides, unit_value_history, unit_value_rows,
-                           unit_value_warnings)
+from models.fiscal import (
+    FiscalUnitValue,
+    set_unit_value,
+    unit_overrides,
+    unit_value_history,
+    unit_value_rows,
+    unit_value_warnings,
+)
 from models.regimes import get_regime
 
 
@@ -59,15 +65,18 @@ def test_warnings_before_replacing_or_on_a_likely_typo(database):
     assert any("próprio ato" in w for w in unit_value_warnings("UFESP", 2026, "38,42"))
 
 
-@pytest.mark.parametrize("unit,year,value,reason,field", [
-    ("XYZ", 2026, "1.00", "x", "unit"),
-    ("UFESP", 1800, "1.00", "x", "year"),
-    ("UFESP", 2026, "0", "x", "value"),
-    ("UFESP", 2026, "-3,00", "x", "value"),
-    ("UFESP", 2026, "1,234", "x", "value"),
-    ("UFESP", 2026, "abc", "x", "value"),
-    ("UFESP", 2027, "40,00", "  ", "reason"),
-])
+@pytest.mark.parametrize(
+    "unit,year,value,reason,field",
+    [
+        ("XYZ", 2026, "1.00", "x", "unit"),
+        ("UFESP", 1800, "1.00", "x", "year"),
+        ("UFESP", 2026, "0", "x", "value"),
+        ("UFESP", 2026, "-3,00", "x", "value"),
+        ("UFESP", 2026, "1,234", "x", "value"),
+        ("UFESP", 2026, "abc", "x", "value"),
+        ("UFESP", 2027, "40,00", "  ", "reason"),
+    ],
+)
 def test_bad_values_are_refused_and_nothing_is_stored(database, unit, year, value, reason, field):
     regime = get_regime("olimpia-2025")
     with pytest.raises(UserError) as err:

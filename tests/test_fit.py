@@ -7,10 +7,9 @@ import os
 from pathlib import Path
 
 import pytest
+from fitcheck import ROOM, collisions, fit, problems
 from PySide6.QtCore import QSettings, QSize, Qt
 from PySide6.QtWidgets import QApplication, QDialog, QTabWidget
-
-from fitcheck import ROOM, collisions, fit, problems
 
 #: PRACA_FIT_SHOTS=<folder>: the dialogs saved there as PNG, to look at
 SHOTS = Path(os.environ["PRACA_FIT_SHOTS"]) if os.environ.get("PRACA_FIT_SHOTS") else None
@@ -20,6 +19,7 @@ SHOTS = Path(os.environ["PRACA_FIT_SHOTS"]) if os.environ.get("PRACA_FIT_SHOTS")
 def demo_window(tmp_path_factory, qapp, _demo_sqlite_template):
     """The main window on the demo database, as large as the screen's room; built once for every test here."""
     from demo_db import copy_demo
+
     from desktop.app import ensure_app
     from desktop.main_window import MainWindow
     from models.db import close_database, open_database
@@ -135,6 +135,7 @@ class Opened:
             found += [f"{name}: two mnemonics {p}" for p in collisions(dialog)]
             if os.environ.get("PRACA_FIT_KEYS"):
                 from fitcheck import mnemonics
+
                 print(name, "".join(sorted(mnemonics(dialog))))
             dialog.close()
         return found
@@ -207,9 +208,23 @@ def test_every_dialog_fits_and_no_two_mnemonics_collide(demo_window, room, monke
             fit(dialog)
             dialog.grab().save(str(SHOTS / f"{type(dialog).__name__}-{opened.dialogs.index(dialog)}.png"))
     kinds = {type(d).__name__ for d in opened.dialogs}
-    assert {"PersonDialog", "CompanyDialog", "ApplicationDialog", "HistoryDialog", "SiteFormDialog",
-            "GenerateDialog", "PaymentDialog", "RecordDialog", "UserDialog", "OpenDatabaseDialog", "ImportDialog",
-            "AboutDialog", "ApplicationView", "LoginDialog", "FirstAdminDialog"} <= kinds, kinds
+    assert {
+        "PersonDialog",
+        "CompanyDialog",
+        "ApplicationDialog",
+        "HistoryDialog",
+        "SiteFormDialog",
+        "GenerateDialog",
+        "PaymentDialog",
+        "RecordDialog",
+        "UserDialog",
+        "OpenDatabaseDialog",
+        "ImportDialog",
+        "AboutDialog",
+        "ApplicationView",
+        "LoginDialog",
+        "FirstAdminDialog",
+    } <= kinds, kinds
     found = opened.check()
     assert found == [], "\n".join(found)
 
@@ -240,4 +255,3 @@ def test_a_cell_its_column_cuts_short_shows_its_whole_text_on_hover(demo_window,
     spot = table.visualRect(index).center()
     QApplication.sendEvent(table.viewport(), QHelpEvent(QEvent.Type.ToolTip, spot, table.viewport().mapToGlobal(spot)))
     assert not QToolTip.isVisible()  # whole already: no tooltip repeats it
-

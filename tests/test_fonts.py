@@ -7,7 +7,7 @@ import re
 import xml.etree.ElementTree as ET
 import zlib
 
-from PySide6.QtGui import QFontDatabase, QFontInfo, QFont
+from PySide6.QtGui import QFont, QFontDatabase, QFontInfo
 
 from reports.pdf import html_to_pdf
 from reports.qt_fonts import FAMILY, FONTS, register_fonts
@@ -17,7 +17,11 @@ from tests.test_site_map import feira  # noqa: F401 - the fixture
 
 def test_the_shipped_files_are_registered(app_ready):
     assert sorted(p.name for p in FONTS.glob("*.ttf")) == [
-        "DejaVuSans-Bold.ttf", "DejaVuSans-BoldOblique.ttf", "DejaVuSans-Oblique.ttf", "DejaVuSans.ttf"]
+        "DejaVuSans-Bold.ttf",
+        "DejaVuSans-BoldOblique.ttf",
+        "DejaVuSans-Oblique.ttf",
+        "DejaVuSans.ttf",
+    ]
     assert (FONTS / "LICENSE.txt").is_file()
     assert register_fonts() == [FAMILY]
     assert FAMILY in QFontDatabase.families()
@@ -25,8 +29,11 @@ def test_the_shipped_files_are_registered(app_ready):
 
 
 def test_a_pdf_embeds_the_shipped_font(app_ready, tmp_path):
-    out = html_to_pdf('<html><head><style>body { font-family: "DejaVu Sans", sans-serif; }</style></head>'
-                      "<body><p>Alvará de permissão de uso — Praça</p></body></html>", tmp_path / "doc.pdf")
+    out = html_to_pdf(
+        '<html><head><style>body { font-family: "DejaVu Sans", sans-serif; }</style></head>'
+        "<body><p>Alvará de permissão de uso — Praça</p></body></html>",
+        tmp_path / "doc.pdf",
+    )
     data = out.read_bytes()
     fonts = set(re.findall(rb"/FontName\s*/(?:[A-Z]{6}\+)?([A-Za-z0-9-]+)", data))
     assert fonts == {b"DejaVuSans"}, fonts

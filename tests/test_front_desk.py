@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import pytest
+from conftest import run_modal, type_text
 from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import QApplication, QDialog, QMessageBox
 
-from conftest import run_modal, type_text
 from models.br import cnpj_check_digits
 from models.db import open_database
 from models.files import set_store
@@ -148,8 +148,9 @@ def test_worklist_moves_applications_along(app_ready, qtbot, db_url, tmp_path, m
     open_database(db_url, create=True)
     set_store(tmp_path / "files")
     person = save_person(PersonInput(name="Maria José da Silva", cpf="529.982.247-25"), today=dt.date(2026, 11, 30))
-    app = create_application(ApplicationInput(regime="sapezal-2014", permit_kind="ponto-fixo", person_id=person.id),
-                             clerk="ana")
+    app = create_application(
+        ApplicationInput(regime="sapezal-2014", permit_kind="ponto-fixo", person_id=person.id), clerk="ana"
+    )
     from desktop.main_window import MainWindow
 
     win = MainWindow()
@@ -190,10 +191,15 @@ def test_issue_the_permit_from_the_worklist(app_ready, qtbot, db_url, tmp_path, 
     open_database(db_url, create=True)
     set_store(tmp_path / "files")
     person = save_person(PersonInput(name="Maria José da Silva", cpf="529.982.247-25"), today=dt.date(2026, 11, 30))
-    sapezal = create_application(ApplicationInput(regime="sapezal-2014", permit_kind="ponto-fixo",
-                                                  person_id=person.id), clerk="ana")
-    sjc = create_application(ApplicationInput(regime="sjc-2014", permit_kind="feirante", person_id=person.id,
-                                              site="Feira Noturna do Centro"), clerk="ana")
+    sapezal = create_application(
+        ApplicationInput(regime="sapezal-2014", permit_kind="ponto-fixo", person_id=person.id), clerk="ana"
+    )
+    sjc = create_application(
+        ApplicationInput(
+            regime="sjc-2014", permit_kind="feirante", person_id=person.id, site="Feira Noturna do Centro"
+        ),
+        clerk="ana",
+    )
     for app in (sapezal, sjc):
         change_status(change_status(app, "analysis", by="chefe"), "approved", by="chefe")
     from views.front_desk import WorklistTab
@@ -209,11 +215,20 @@ def test_issue_the_permit_from_the_worklist(app_ready, qtbot, db_url, tmp_path, 
     from models.applications import DocumentInput, record_documents
     from models.people import CompanyInput, PartnerInput, save_company
 
-    save_company(CompanyInput(cnpj="11.444.777/0001-61", legal_name="MARIA JOSE DA SILVA MEI", mei=True,
-                              partners=[PartnerInput(person.name, person.cpf)]))
-    record_documents(sapezal, [DocumentInput(d, dt.date(2026, 11, 30))
-                               for d in ("cnpj-card", "health-certificate", "municipal-clearance")], by="ana",
-                     today=dt.date(2026, 11, 30))
+    save_company(
+        CompanyInput(
+            cnpj="11.444.777/0001-61",
+            legal_name="MARIA JOSE DA SILVA MEI",
+            mei=True,
+            partners=[PartnerInput(person.name, person.cpf)],
+        )
+    )
+    record_documents(
+        sapezal,
+        [DocumentInput(d, dt.date(2026, 11, 30)) for d in ("cnpj-card", "health-certificate", "municipal-clearance")],
+        by="ana",
+        today=dt.date(2026, 11, 30),
+    )
     tab.select_protocol(sapezal.protocol)
     permit = tab.issue(today=dt.date(2026, 11, 30))
     assert permit is not None and "emitida" in tab.message.text()
@@ -242,10 +257,15 @@ def test_the_worklist_starts_on_the_municipalitys_own_act(app_ready, qtbot, db_u
     open_database(db_url, create=True)
     set_store(tmp_path / "files")
     person = save_person(PersonInput(name="Maria José da Silva", cpf="529.982.247-25"), today=dt.date(2026, 11, 30))
-    sapezal = create_application(ApplicationInput(regime="sapezal-2014", permit_kind="ponto-fixo",
-                                                  person_id=person.id), clerk="ana")
-    sjc = create_application(ApplicationInput(regime="sjc-2014", permit_kind="feirante", person_id=person.id,
-                                              site="Feira Noturna do Centro"), clerk="ana")
+    sapezal = create_application(
+        ApplicationInput(regime="sapezal-2014", permit_kind="ponto-fixo", person_id=person.id), clerk="ana"
+    )
+    sjc = create_application(
+        ApplicationInput(
+            regime="sjc-2014", permit_kind="feirante", person_id=person.id, site="Feira Noturna do Centro"
+        ),
+        clerk="ana",
+    )
 
     def shown(tab):
         return sorted(item.protocol for item in tab.model.rows)
@@ -273,10 +293,14 @@ def test_a_municipality_with_several_acts_filters_on_them_all(app_ready, qtbot, 
     from models.settings import MUNICIPALITY, set_settings
     from views.widgets import OWN_ACTS, fill_regime_filter, regime_filter_value
 
-    regimes = {r.id: r for r in (
-        SimpleNamespace(id="cidade-2020", municipality="Cidade", state="SP", short="Lei 1/2020"),
-        SimpleNamespace(id="cidade-2024", municipality="Cidade", state="SP", short="Lei 9/2024"),
-        SimpleNamespace(id="outra-2019", municipality="Outra", state="MG", short="Lei 5/2019"))}
+    regimes = {
+        r.id: r
+        for r in (
+            SimpleNamespace(id="cidade-2020", municipality="Cidade", state="SP", short="Lei 1/2020"),
+            SimpleNamespace(id="cidade-2024", municipality="Cidade", state="SP", short="Lei 9/2024"),
+            SimpleNamespace(id="outra-2019", municipality="Outra", state="MG", short="Lei 5/2019"),
+        )
+    }
     combo = QComboBox()
     qtbot.addWidget(combo)
     set_settings({MUNICIPALITY: "Cidade"})

@@ -6,11 +6,11 @@ import datetime as dt
 import threading
 
 import pytest
-from PySide6.QtCore import Qt
-
 from conftest import run_modal
-from models import importer
+from PySide6.QtCore import Qt
 from test_importer import HEADER, cpf, vendor_rows, write_csv, write_xlsx
+
+from models import importer
 from views import theme
 from views.import_dialog import ImportDialog, ImportWorker
 
@@ -36,8 +36,14 @@ def test_guess_preview_import_and_counts(dialog, qtbot, tmp_path):
     qtbot.mouseClick(dialog.next_button, Qt.MouseButton.LeftButton)
     assert dialog.stack.currentIndex() == dialog.PAGE_MAPPING
     guessed = {key: combo.currentText() for key, combo in dialog.combos.items() if combo.currentData()}
-    assert guessed == {"name": "Nome", "cpf": "CPF", "birth_date": "Data de Nascimento", "phone": "Telefone",
-                       "email": "E-mail", "district": "Bairro"}
+    assert guessed == {
+        "name": "Nome",
+        "cpf": "CPF",
+        "birth_date": "Data de Nascimento",
+        "phone": "Telefone",
+        "email": "E-mail",
+        "district": "Bairro",
+    }
     assert "as colunas reconhecidas pelo nome" in dialog.file_label.text()
 
     qtbot.mouseClick(dialog.next_button, Qt.MouseButton.LeftButton)
@@ -92,8 +98,12 @@ def test_the_last_mapping_is_remembered_for_the_same_header(dialog, qtbot, tmp_p
 def test_mapping_saved_and_loaded_as_json(dialog, qtbot, tmp_path, monkeypatch):
     from PySide6.QtWidgets import QFileDialog
 
-    dialog.open_file(write_csv(tmp_path / "s.csv", [["Nome", "CPF", "Ramo", "Até", "De"],
-                                                   ["Maria da Silva", cpf(12), "Banana", "31/12/2026", "01/01/2026"]]))
+    dialog.open_file(
+        write_csv(
+            tmp_path / "s.csv",
+            [["Nome", "CPF", "Ramo", "Até", "De"], ["Maria da Silva", cpf(12), "Banana", "31/12/2026", "01/01/2026"]],
+        )
+    )
     dialog.regime_combo.setCurrentIndex(dialog.regime_combo.findData("sjc-2014"))
     dialog.kind_combo.setCurrentIndex(dialog.kind_combo.findData("feirante"))
     dialog.combos["valid_until"].setCurrentIndex(dialog.combos["valid_until"].findData("Até"))

@@ -65,13 +65,16 @@ def vendor_rows() -> list[list]:
 
 
 def test_xlsx_cells_become_text_dates_and_exact_numbers(tmp_path):
-    path = write_xlsx(tmp_path / "lista.xlsx", [
-        [None, None],
-        ["Nome", "CPF", "Nascimento", "Frente", "Número"],
-        ["Maria da Silva", int(cpf(5)), dt.datetime(1980, 2, 1), 2.5, 12],
-        [None, None, None],
-        ["José Pereira", cpf(6), "20/05/1975", 3, "12A"],
-    ])
+    path = write_xlsx(
+        tmp_path / "lista.xlsx",
+        [
+            [None, None],
+            ["Nome", "CPF", "Nascimento", "Frente", "Número"],
+            ["Maria da Silva", int(cpf(5)), dt.datetime(1980, 2, 1), 2.5, 12],
+            [None, None, None],
+            ["José Pereira", cpf(6), "20/05/1975", 3, "12A"],
+        ],
+    )
     sheet = read_sheet(path)
     assert sheet.headers == ["Nome", "CPF", "Nascimento", "Frente", "Número"]
     assert [line for line, _cells in sheet.rows] == [3, 5]
@@ -109,13 +112,16 @@ def test_a_csv_cell_over_two_lines_is_refused_as_a_quote_left_open(tmp_path):
     assert "q.csv, linha 2: aspas abertas na coluna 2" in err.value.message and ".xlsx" in err.value.message
 
 
-@pytest.mark.parametrize("name, content, message", [
-    ("nada.csv", None, "Arquivo não encontrado"),
-    ("vazio.csv", b"", "está vazio"),
-    ("velho.xls", b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1", "salve a planilha como .xlsx ou .csv"),
-    ("quebrado.xlsx", b"PK\x03\x04 quebrado", "Não foi possível ler a planilha"),
-    ("binario.csv", b"\x00\x01\x02", "não é um arquivo de texto"),
-])
+@pytest.mark.parametrize(
+    "name, content, message",
+    [
+        ("nada.csv", None, "Arquivo não encontrado"),
+        ("vazio.csv", b"", "está vazio"),
+        ("velho.xls", b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1", "salve a planilha como .xlsx ou .csv"),
+        ("quebrado.xlsx", b"PK\x03\x04 quebrado", "Não foi possível ler a planilha"),
+        ("binario.csv", b"\x00\x01\x02", "não é um arquivo de texto"),
+    ],
+)
 def test_unreadable_files_are_one_line(tmp_path, name, content, message):
     path = tmp_path / name
     if content is not None:
@@ -129,16 +135,52 @@ def test_unreadable_files_are_one_line(tmp_path, name, content, message):
 
 
 def test_guess_mapping_from_portuguese_headers():
-    headers = ["Nome do Ambulante", "CPF/CNPJ", "Data de nascimento", "RG", "Endereço", "Nº", "Bairro", "Cidade",
-               "UF", "CEP", "Celular", "E-mail", "Nome Fantasia", "Inscrição Municipal", "MEI", "Ramo",
-               "Frente (m)", "Profundidade (m)", "Nº do alvará", "Válido até", "Início", "Observações"]
+    headers = [
+        "Nome do Ambulante",
+        "CPF/CNPJ",
+        "Data de nascimento",
+        "RG",
+        "Endereço",
+        "Nº",
+        "Bairro",
+        "Cidade",
+        "UF",
+        "CEP",
+        "Celular",
+        "E-mail",
+        "Nome Fantasia",
+        "Inscrição Municipal",
+        "MEI",
+        "Ramo",
+        "Frente (m)",
+        "Profundidade (m)",
+        "Nº do alvará",
+        "Válido até",
+        "Início",
+        "Observações",
+    ]
     columns = guess_mapping(headers).columns
     assert columns == {
-        "name": "Nome do Ambulante", "cpf_cnpj": "CPF/CNPJ", "birth_date": "Data de nascimento", "rg": "RG",
-        "street": "Endereço", "number": "Nº", "district": "Bairro", "city": "Cidade", "state": "UF",
-        "zip_code": "CEP", "phone": "Celular", "email": "E-mail", "trade_name": "Nome Fantasia",
-        "municipal_registration": "Inscrição Municipal", "mei": "MEI", "line": "Ramo", "front": "Frente (m)",
-        "depth": "Profundidade (m)", "previous_number": "Nº do alvará", "valid_until": "Válido até",
+        "name": "Nome do Ambulante",
+        "cpf_cnpj": "CPF/CNPJ",
+        "birth_date": "Data de nascimento",
+        "rg": "RG",
+        "street": "Endereço",
+        "number": "Nº",
+        "district": "Bairro",
+        "city": "Cidade",
+        "state": "UF",
+        "zip_code": "CEP",
+        "phone": "Celular",
+        "email": "E-mail",
+        "trade_name": "Nome Fantasia",
+        "municipal_registration": "Inscrição Municipal",
+        "mei": "MEI",
+        "line": "Ramo",
+        "front": "Frente (m)",
+        "depth": "Profundidade (m)",
+        "previous_number": "Nº do alvará",
+        "valid_until": "Válido até",
         "valid_from": "Início",
     }
 
@@ -147,10 +189,13 @@ def test_mapping_json_round_trip_and_refusals(tmp_path):
     mapping = Mapping({"name": "Nome", "cpf": "CPF"}, {"regime": "sjc-2014"})
     path = importer.save_mapping(tmp_path / "m.json", mapping)
     assert importer.load_mapping(path) == mapping
-    for text, message in [("{", "não é JSON válido"), ('{"format": "x"}', "não é um mapeamento"),
-                          (json.dumps({**mapping.to_dict(), "columns": {"altura": "A"}}), "campo desconhecido"),
-                          (json.dumps({**mapping.to_dict(), "defaults": {"name": "X"}}), "só campos da permissão"),
-                          (json.dumps({**mapping.to_dict(), "version": 9}), "mais novo")]:
+    for text, message in [
+        ("{", "não é JSON válido"),
+        ('{"format": "x"}', "não é um mapeamento"),
+        (json.dumps({**mapping.to_dict(), "columns": {"altura": "A"}}), "campo desconhecido"),
+        (json.dumps({**mapping.to_dict(), "defaults": {"name": "X"}}), "só campos da permissão"),
+        (json.dumps({**mapping.to_dict(), "version": 9}), "mais novo"),
+    ]:
         (tmp_path / "bad.json").write_text(text, encoding="utf-8")
         with pytest.raises(UserError) as caught:
             importer.load_mapping(tmp_path / "bad.json")
@@ -179,48 +224,93 @@ def test_a_mapping_without_document_or_name_is_refused(tmp_path):
 # --------------------------------------------------------------------------- values
 
 
-@pytest.mark.parametrize("value, expected", [
-    ("01/02/1980", dt.date(1980, 2, 1)), ("1/2/1980", dt.date(1980, 2, 1)), ("1980-02-01", dt.date(1980, 2, 1)),
-    ("01.02.1980", dt.date(1980, 2, 1)), (45292, dt.date(2024, 1, 1)), ("45292", dt.date(2024, 1, 1)),
-    (dt.datetime(1980, 2, 1, 10, 0), dt.date(1980, 2, 1)), ("01/02/1980 00:00", dt.date(1980, 2, 1)),
-])
+@pytest.mark.parametrize(
+    "value, expected",
+    [
+        ("01/02/1980", dt.date(1980, 2, 1)),
+        ("1/2/1980", dt.date(1980, 2, 1)),
+        ("1980-02-01", dt.date(1980, 2, 1)),
+        ("01.02.1980", dt.date(1980, 2, 1)),
+        (45292, dt.date(2024, 1, 1)),
+        ("45292", dt.date(2024, 1, 1)),
+        (dt.datetime(1980, 2, 1, 10, 0), dt.date(1980, 2, 1)),
+        ("01/02/1980 00:00", dt.date(1980, 2, 1)),
+    ],
+)
 def test_dates(value, expected):
     assert parse_date(value, "Data") == expected
 
 
-@pytest.mark.parametrize("value, message", [
-    ("31/02/1980", "31/02/1980 não existe"), ("01/02/80", "não é uma data"), ("ontem", "não é uma data"),
-    (0, "não é uma data"), ("99999999", "não é uma data"),
-])
+@pytest.mark.parametrize(
+    "value, message",
+    [
+        ("31/02/1980", "31/02/1980 não existe"),
+        ("01/02/80", "não é uma data"),
+        ("ontem", "não é uma data"),
+        (0, "não é uma data"),
+        ("99999999", "não é uma data"),
+    ],
+)
 def test_bad_dates(value, message):
     with pytest.raises(UserError, match=message):
         parse_date(value, "Data")
 
 
-@pytest.mark.parametrize("value, expected", [("2,5", "2.50"), ("2,50", "2.50"), (3, "3.00"), (Decimal("1.25"), "1.25"),
-                                             ("4,00 m", "4.00")])
+@pytest.mark.parametrize(
+    "value, expected", [("2,5", "2.50"), ("2,50", "2.50"), (3, "3.00"), (Decimal("1.25"), "1.25"), ("4,00 m", "4.00")]
+)
 def test_sizes(value, expected):
     assert parse_size(value, "Frente") == Decimal(expected)
 
 
-@pytest.mark.parametrize("value, message", [("0", "maior que zero"), ("-1", "maior que zero"),
-                                            ("2,555", "duas casas"), ("abc", "não é um número"),
-                                            ("5000", "grande demais")])
+@pytest.mark.parametrize(
+    "value, message",
+    [
+        ("0", "maior que zero"),
+        ("-1", "maior que zero"),
+        ("2,555", "duas casas"),
+        ("abc", "não é um número"),
+        ("5000", "grande demais"),
+    ],
+)
 def test_bad_sizes(value, message):
     with pytest.raises(UserError, match=message):
         parse_size(value, "Frente")
 
 
-ANY_CELL = st.one_of(st.text(max_size=30), st.integers(min_value=-10**15, max_value=10**15),
-                     st.dates(), st.decimals(allow_nan=False, allow_infinity=False, places=3),
-                     st.sampled_from(["", "  ", "01/02/1980", "sim", "não", "2,5", cpf(9), cnpj(9), "sjc-2014",
-                                      "feirante", "banana", "I", "31/12/2027", "João da Silva"]))
+ANY_CELL = st.one_of(
+    st.text(max_size=30),
+    st.integers(min_value=-(10**15), max_value=10**15),
+    st.dates(),
+    st.decimals(allow_nan=False, allow_infinity=False, places=3),
+    st.sampled_from(
+        [
+            "",
+            "  ",
+            "01/02/1980",
+            "sim",
+            "não",
+            "2,5",
+            cpf(9),
+            cnpj(9),
+            "sjc-2014",
+            "feirante",
+            "banana",
+            "I",
+            "31/12/2027",
+            "João da Silva",
+        ]
+    ),
+)
 
 
 @settings(max_examples=400, deadline=None)
-@given(st.dictionaries(st.sampled_from([f.key for f in importer.FIELDS]), ANY_CELL, max_size=12),
-       st.dictionaries(st.sampled_from(["regime", "permit_kind"]), st.sampled_from(["sjc-2014", "feirante", "x"]),
-                       max_size=2))
+@given(
+    st.dictionaries(st.sampled_from([f.key for f in importer.FIELDS]), ANY_CELL, max_size=12),
+    st.dictionaries(
+        st.sampled_from(["regime", "permit_kind"]), st.sampled_from(["sjc-2014", "feirante", "x"]), max_size=2
+    ),
+)
 def test_row_validator_never_crashes_and_explains(cells, defaults):
     row = check_row(7, cells, today=TODAY, defaults=defaults)
     assert row.line == 7
@@ -263,15 +353,19 @@ def test_duplicates_against_the_database(database, tmp_path):
 
     save_person(PersonInput(name="Maria Já Cadastrada", cpf=cpf(101)), today=TODAY)
     save_company(CompanyInput(cnpj=cnpj(55), legal_name="Pastelaria Antiga Ltda"))
-    rows = [["Nome", "CPF", "CNPJ", "Razão social"],
-            ["Maria da Silva", cpf(101), "", ""],
-            ["", "", cnpj(55), "Outra Razão Ltda"],
-            ["Maria da Silva", cpf(101), cnpj(56), "Maria da Silva MEI"]]
+    rows = [
+        ["Nome", "CPF", "CNPJ", "Razão social"],
+        ["Maria da Silva", cpf(101), "", ""],
+        ["", "", cnpj(55), "Outra Razão Ltda"],
+        ["Maria da Silva", cpf(101), cnpj(56), "Maria da Silva MEI"],
+    ]
     sheet = read_sheet(write_csv(tmp_path / "d.csv", rows))
     preview = preview_import(sheet, guess_mapping(sheet.headers), today=TODAY)
     bad = {r.line: r.reason for r in preview.bad_rows}
-    assert bad == {2: "CPF já cadastrado para Maria Já Cadastrada.",
-                   3: "CNPJ já cadastrado para Pastelaria Antiga Ltda."}
+    assert bad == {
+        2: "CPF já cadastrado para Maria Já Cadastrada.",
+        3: "CNPJ já cadastrado para Pastelaria Antiga Ltda.",
+    }
     (mei,) = preview.ok_rows
     assert mei.link_person  # the company's partner is the person already registered
     result = importer.import_rows(preview, today=TODAY)
@@ -284,17 +378,20 @@ def test_duplicates_against_the_database(database, tmp_path):
 
 
 def test_a_company_row_links_to_its_partner_registered_earlier_in_the_file(database, tmp_path):
-    rows = [["Nome", "CPF", "CNPJ", "Razão social", "Nascimento"],
-            ["Maria Souza", cpf(701), "", "", "01/01/1990"],
-            ["Maria Souza", cpf(701), cnpj(702), "Maria Souza MEI", ""],
-            ["Pedro Alves", cpf(703), "", "", "31/02/1980"],
-            ["Pedro Alves", cpf(703), cnpj(704), "Pedro Alves MEI", ""]]
+    rows = [
+        ["Nome", "CPF", "CNPJ", "Razão social", "Nascimento"],
+        ["Maria Souza", cpf(701), "", "", "01/01/1990"],
+        ["Maria Souza", cpf(701), cnpj(702), "Maria Souza MEI", ""],
+        ["Pedro Alves", cpf(703), "", "", "31/02/1980"],
+        ["Pedro Alves", cpf(703), cnpj(704), "Pedro Alves MEI", ""],
+    ]
     sheet = read_sheet(write_csv(tmp_path / "mei.csv", rows))
     preview = preview_import(sheet, guess_mapping(sheet.headers), today=TODAY)
     assert [r.line for r in preview.ok_rows] == [2, 3]
     assert preview.ok_rows[1].link_person
     assert {r.line: r.reason for r in preview.bad_rows}[5] == (
-        f"O sócio (CPF {format_cpf(cpf(703))}) está na linha 4, que tem problemas.")
+        f"O sócio (CPF {format_cpf(cpf(703))}) está na linha 4, que tem problemas."
+    )
     result = importer.import_rows(preview, today=TODAY)
     assert (result.people, result.companies) == (1, 1)
     from models.front_desk import _responsible_person
@@ -343,19 +440,25 @@ def test_cancel_rolls_everything_back(database, tmp_path):
 
 
 def test_permits_are_imported_with_a_new_number_and_the_old_one_kept(database, tmp_path):
-    rows = [["Nome", "CPF", "Ramo", "Seção", "Frente", "Profundidade", "Início", "Validade", "Nº do alvará"],
-            ["Maria da Silva", cpf(301), "Banana", "I", "2,5", "3", "01/01/2026", "31/12/2027", "123/2020"],
-            ["José Pereira", cpf(302), "banana", "", "", "", "01/01/2025", "31/12/2025", "77"],
-            ["Ana Beatriz Lima", cpf(303), "", "", "", "", "", "", ""],  # no permit data: the person only
-            ["Paulo Henrique Reis", cpf(304), "Sorvete", "XCIX", "0", "", "01/01/2026", "01/01/2025", ""]]
+    rows = [
+        ["Nome", "CPF", "Ramo", "Seção", "Frente", "Profundidade", "Início", "Validade", "Nº do alvará"],
+        ["Maria da Silva", cpf(301), "Banana", "I", "2,5", "3", "01/01/2026", "31/12/2027", "123/2020"],
+        ["José Pereira", cpf(302), "banana", "", "", "", "01/01/2025", "31/12/2025", "77"],
+        ["Ana Beatriz Lima", cpf(303), "", "", "", "", "", "", ""],  # no permit data: the person only
+        ["Paulo Henrique Reis", cpf(304), "Sorvete", "XCIX", "0", "", "01/01/2026", "01/01/2025", ""],
+    ]
     sheet = read_sheet(write_xlsx(tmp_path / "p.xlsx", rows))
     mapping = guess_mapping(sheet.headers)
     mapping.defaults.update(regime="sjc-2014", permit_kind="feirante")
     preview = preview_import(sheet, mapping, today=TODAY)
     (bad,) = preview.bad_rows
     assert bad.line == 5
-    for part in ("Ramo 'Sorvete' não existe", "Seção 'XCIX' não existe", "Frente (m): informe um valor maior que zero",
-                 "termina (01/01/2025) antes de começar (01/01/2026)"):
+    for part in (
+        "Ramo 'Sorvete' não existe",
+        "Seção 'XCIX' não existe",
+        "Frente (m): informe um valor maior que zero",
+        "termina (01/01/2025) antes de começar (01/01/2026)",
+    ):
         assert part in bad.reason
     result = importer.import_rows(preview, today=TODAY)
     assert (result.people, result.permits) == (3, 2)
@@ -372,9 +475,11 @@ def test_permits_are_imported_with_a_new_number_and_the_old_one_kept(database, t
 
 
 def test_a_kind_for_companies_refuses_a_person_row(database, tmp_path):
-    rows = [["Nome", "CPF ou CNPJ", "Razão social", "Válido de", "Válido até"],
-            ["Maria da Silva", cpf(401), "", "01/01/2026", "31/12/2026"],
-            ["Maria da Silva", cnpj(402), "Maria da Silva Lanches Ltda", "01/01/2026", "31/12/2026"]]
+    rows = [
+        ["Nome", "CPF ou CNPJ", "Razão social", "Válido de", "Válido até"],
+        ["Maria da Silva", cpf(401), "", "01/01/2026", "31/12/2026"],
+        ["Maria da Silva", cnpj(402), "Maria da Silva Lanches Ltda", "01/01/2026", "31/12/2026"],
+    ]
     sheet = read_sheet(write_csv(tmp_path / "s.csv", rows))
     mapping = guess_mapping(sheet.headers)
     assert mapping.columns["cpf_cnpj"] == "CPF ou CNPJ"
@@ -385,11 +490,13 @@ def test_a_kind_for_companies_refuses_a_person_row(database, tmp_path):
     assert preview.ok_rows[0].company is not None and preview.ok_rows[0].permit.holder == "company"
 
 
-ROW = st.fixed_dictionaries({
-    "name": st.sampled_from(["Maria da Silva", "Paulo", "", "José  Pereira  Neto"]),
-    "doc": st.sampled_from([cpf(501), cpf(502), "123", "", cnpj(503), "111.111.111-11"]),
-    "birth": st.sampled_from(["", "01/02/1980", "31/02/1980", "2030-01-01", "45292"]),
-})
+ROW = st.fixed_dictionaries(
+    {
+        "name": st.sampled_from(["Maria da Silva", "Paulo", "", "José  Pereira  Neto"]),
+        "doc": st.sampled_from([cpf(501), cpf(502), "123", "", cnpj(503), "111.111.111-11"]),
+        "birth": st.sampled_from(["", "01/02/1980", "31/02/1980", "2030-01-01", "45292"]),
+    }
+)
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
@@ -398,16 +505,16 @@ def test_nothing_is_stored_half_way(database, tmp_path, rows, all_or_nothing):
     from models.db import db
     from models.people import Company, Person
 
-    path = write_csv(tmp_path / "h.csv", [["Nome", "CPF ou CNPJ", "Nascimento"]]
-                     + [[r["name"], r["doc"], r["birth"]] for r in rows])
+    path = write_csv(
+        tmp_path / "h.csv", [["Nome", "CPF ou CNPJ", "Nascimento"]] + [[r["name"], r["doc"], r["birth"]] for r in rows]
+    )
     if not any(any(r.values()) for r in rows):  # only blank lines: the sheet reads empty and the preview refuses it
         assert read_sheet(path).rows == []
         with pytest.raises(UserError, match="não tem linhas de dados"):
             preview_import(read_sheet(path), guess_mapping(["Nome", "CPF ou CNPJ", "Nascimento"]), today=TODAY)
         return
     with db.atomic() as outer:
-        preview = preview_import(read_sheet(path), guess_mapping(["Nome", "CPF ou CNPJ", "Nascimento"]),
-                                 today=TODAY)
+        preview = preview_import(read_sheet(path), guess_mapping(["Nome", "CPF ou CNPJ", "Nascimento"]), today=TODAY)
         good, bad = len(preview.ok_rows), len(preview.bad_rows)
         try:
             result = importer.import_rows(preview, all_or_nothing=all_or_nothing, today=TODAY)
@@ -464,12 +571,28 @@ def test_cli_with_a_mapping_file_and_permits(tmp_path, capsys, monkeypatch):
     from desktop.cli import main
 
     url = new_database(tmp_path / "cli.sqlite3")
-    path = write_csv(tmp_path / "feira.csv", [["Titular", "Documento", "Produto", "De", "Até", "Licença"],
-                                              ["Maria da Silva", cpf(601), "Banana", "01/01/2026", "31/12/2026", "9"]])
+    path = write_csv(
+        tmp_path / "feira.csv",
+        [
+            ["Titular", "Documento", "Produto", "De", "Até", "Licença"],
+            ["Maria da Silva", cpf(601), "Banana", "01/01/2026", "31/12/2026", "9"],
+        ],
+    )
     mapping = tmp_path / "feira.json"
-    importer.save_mapping(mapping, Mapping({"name": "Titular", "cpf": "Documento", "line": "Produto",
-                                            "valid_from": "De", "valid_until": "Até", "previous_number": "Licença"},
-                                           {"regime": "sjc-2014", "permit_kind": "feirante"}))
+    importer.save_mapping(
+        mapping,
+        Mapping(
+            {
+                "name": "Titular",
+                "cpf": "Documento",
+                "line": "Produto",
+                "valid_from": "De",
+                "valid_until": "Até",
+                "previous_number": "Licença",
+            },
+            {"regime": "sjc-2014", "permit_kind": "feirante"},
+        ),
+    )
     assert main(["import", "vendors", str(path), "--mapping", str(mapping), "--db", url]) == 2
     assert "ainda não tem chave de assinatura" in capsys.readouterr().err  # permits are signed by the municipality
     monkeypatch.setenv("PRACA_SIGNING_PASSPHRASE", "senha da prefeitura 2026")
@@ -478,19 +601,27 @@ def test_cli_with_a_mapping_file_and_permits(tmp_path, capsys, monkeypatch):
     assert "1 pessoa, 0 empresas e 1 permissão" in capsys.readouterr().out
 
 
-@pytest.mark.parametrize("args, message", [
-    (["{tmp}/nada.xlsx"], "Arquivo não encontrado"),
-    (["{tmp}/ok.csv", "--mapping", "{tmp}/nada.json"], "Mapeamento não encontrado"),
-    (["{tmp}/ok.csv", "--regime", "atlantida-2099", "--permit-kind", "x"], "atlantida-2099"),
-    (["{tmp}/sem-cpf.csv"], "Indique a coluna do CPF"),
-])
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["{tmp}/nada.xlsx"], "Arquivo não encontrado"),
+        (["{tmp}/ok.csv", "--mapping", "{tmp}/nada.json"], "Mapeamento não encontrado"),
+        (["{tmp}/ok.csv", "--regime", "atlantida-2099", "--permit-kind", "x"], "atlantida-2099"),
+        (["{tmp}/sem-cpf.csv"], "Indique a coluna do CPF"),
+    ],
+)
 def test_cli_bad_input_is_one_line(tmp_path, capsys, args, message):
     from desktop.cli import main
 
     write_csv(tmp_path / "ok.csv", [["Nome", "CPF"], ["Maria da Silva", cpf(1)]])
     write_csv(tmp_path / "sem-cpf.csv", [["Nome", "Bairro"], ["Maria da Silva", "Centro"]])
-    argv = ["import", "vendors", *[a.replace("{tmp}", str(tmp_path)) for a in args],
-            "--db", new_database(tmp_path / "x.sqlite3")]
+    argv = [
+        "import",
+        "vendors",
+        *[a.replace("{tmp}", str(tmp_path)) for a in args],
+        "--db",
+        new_database(tmp_path / "x.sqlite3"),
+    ]
     assert main(argv) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and message in err
@@ -499,8 +630,10 @@ def test_cli_bad_input_is_one_line(tmp_path, capsys, args, message):
 def _another_desk_takes_a_permit_number(url: str, year: int) -> None:
     """A second connection to the same database — another desk — takes a permit number, waiting at most 2 s for
     a lock (as the desk waits for another desk's, models/db.py) and failing after that."""
-    sql = ("INSERT INTO counter (name, value) VALUES (%s, 0) ON CONFLICT DO NOTHING",
-           "UPDATE counter SET value = value + 1 WHERE name = %s")
+    sql = (
+        "INSERT INTO counter (name, value) VALUES (%s, 0) ON CONFLICT DO NOTHING",
+        "UPDATE counter SET value = value + 1 WHERE name = %s",
+    )
     name = f"permit-{year}"
     if url.startswith("sqlite"):
         import sqlite3
@@ -530,8 +663,20 @@ def test_another_desk_writes_while_the_import_is_prepared(database, tmp_path):
     another desk taking a permit number meanwhile does not wait for the import (with the import's transaction
     open, it waited and failed: SQLite's write lock, PostgreSQL's counter row); its number comes first."""
     rows = [["Nome", "CPF", "Ramo", "Seção", "Frente", "Profundidade", "Início", "Validade", "Nº do alvará"]]
-    rows += [[f"Ambulante Número {chr(65 + i)} Souza", cpf(400 + i), "banana", "i", "2,5", "3", "01/01/2026",
-              "31/12/2027", ""] for i in range(4)]
+    rows += [
+        [
+            f"Ambulante Número {chr(65 + i)} Souza",
+            cpf(400 + i),
+            "banana",
+            "i",
+            "2,5",
+            "3",
+            "01/01/2026",
+            "31/12/2027",
+            "",
+        ]
+        for i in range(4)
+    ]
     sheet = read_sheet(write_csv(tmp_path / "a.csv", rows))
     mapping = guess_mapping(sheet.headers)
     mapping.defaults.update(regime="sjc-2014", permit_kind="feirante")
@@ -552,6 +697,7 @@ def test_another_desk_writes_while_the_import_is_prepared(database, tmp_path):
 def test_a_person_registered_at_another_desk_during_the_preparation_refuses_the_import(database, tmp_path):
     """The write checks again what another desk registered while the list was prepared: one line, nothing kept."""
     from factories import person
+
     from models.people import Person
     from models.permits import Permit
 

@@ -39,10 +39,13 @@ def test_init_creates_the_first_administrator_who_can_then_log_in(db_url, monkey
     assert "já tem usuários" in capsys.readouterr().err
 
 
-@pytest.mark.parametrize(("answers", "message"), [
-    (["curta", "curta"], "ao menos"),
-    (["senha-forte-123", "senha-forte-321"], "confirmação não é igual"),
-])
+@pytest.mark.parametrize(
+    ("answers", "message"),
+    [
+        (["curta", "curta"], "ao menos"),
+        (["senha-forte-123", "senha-forte-321"], "confirmação não é igual"),
+    ],
+)
 def test_a_refused_password_creates_no_database(db_url, monkeypatch, capsys, answers, message):
     monkeypatch.delenv("PRACA_PASSWORD", raising=False)
     asked = iter(answers)

@@ -47,9 +47,12 @@ class Installed:
         return self.bin / ("python.exe" if os.name == "nt" else "python")
 
     def env(self, **extra: str) -> dict[str, str]:
-        env = {k: v for k, v in os.environ.items()
-               if k not in ("PYTHONPATH", "PYTHONHOME", "PRACA_DB", "PRACA_USER", "PRACA_PASSWORD")
-               and not k.startswith("XDG_")}
+        env = {
+            k: v
+            for k, v in os.environ.items()
+            if k not in ("PYTHONPATH", "PYTHONHOME", "PRACA_DB", "PRACA_USER", "PRACA_PASSWORD")
+            and not k.startswith("XDG_")
+        }
         env.update(HOME=str(self.home), QT_QPA_PLATFORM="offscreen", **extra)
         for var in ("XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_CACHE_HOME", "XDG_STATE_HOME"):
             env[var] = str(self.home / var.lower())
@@ -57,8 +60,14 @@ class Installed:
 
     def run(self, *args: str, **extra: str) -> subprocess.CompletedProcess:
         """``args[0]`` is a program of the environment's bin folder; run from a folder outside the sources."""
-        return subprocess.run([str(self.bin / args[0]), *args[1:]], capture_output=True, text=True,
-                              cwd=self.home, env=self.env(**extra), timeout=300)
+        return subprocess.run(
+            [str(self.bin / args[0]), *args[1:]],
+            capture_output=True,
+            text=True,
+            cwd=self.home,
+            env=self.env(**extra),
+            timeout=300,
+        )
 
 
 def _copy_sources(target: Path) -> None:
@@ -75,8 +84,9 @@ def _dependencies_folder(target: Path) -> Path:
     site = Path(sysconfig.get_paths()["purelib"])
     for entry in site.iterdir():
         name = entry.name.lower()
-        if name.startswith(("__editable__", "praca", "_distutils_hack", "distutils-precedence", "__pycache__")) \
-                or name.endswith(".pth"):
+        if name.startswith(
+            ("__editable__", "praca", "_distutils_hack", "distutils-precedence", "__pycache__")
+        ) or name.endswith(".pth"):
             continue
         (target / entry.name).symlink_to(entry, target_is_directory=entry.is_dir())
     return target
@@ -89,20 +99,53 @@ def installed(tmp_path_factory) -> Installed:
     src.mkdir()
     home.mkdir()
     _copy_sources(src)
-    build = subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--quiet",
-                            "--disable-pip-version-check", "-w", str(wheels), str(src)],
-                           capture_output=True, text=True, timeout=600)
+    build = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "wheel",
+            "--no-deps",
+            "--quiet",
+            "--disable-pip-version-check",
+            "-w",
+            str(wheels),
+            str(src),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     assert build.returncode == 0, build.stdout + build.stderr
     (wheel,) = wheels.glob("praca-*.whl")
     subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True, timeout=120)
     result = Installed(wheel, venv, home)
-    purelib = subprocess.run([str(result.python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
-                             capture_output=True, text=True, check=True).stdout.strip()
+    purelib = subprocess.run(
+        [str(result.python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.strip()
     deps = _dependencies_folder(root / "deps")
     (Path(purelib) / "praca-test-dependencies.pth").write_text(f"{deps}\n", encoding="utf-8")
-    install = subprocess.run([sys.executable, "-m", "pip", "--python", str(result.python), "install", "--no-deps",
-                              "--no-index", "--quiet", "--disable-pip-version-check", str(wheel)],
-                             capture_output=True, text=True, timeout=300)
+    install = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "--python",
+            str(result.python),
+            "install",
+            "--no-deps",
+            "--no-index",
+            "--quiet",
+            "--disable-pip-version-check",
+            str(wheel),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert install.returncode == 0, install.stdout + install.stderr
     return result
 
@@ -130,10 +173,18 @@ def test_the_wheel_holds_every_module_and_resource(installed):
 
 def test_installed_praca_answers_outside_the_source_tree(installed):
     where = subprocess.run(
-        [str(installed.python), "-c",
-         "import json, desktop, models, views, reports, resources, desktop.commands;"
-         "print(json.dumps([m.__file__ for m in (desktop, models, views, reports, resources, desktop.commands)]))"],
-        capture_output=True, text=True, cwd=installed.home, env=installed.env(), timeout=60)
+        [
+            str(installed.python),
+            "-c",
+            "import json, desktop, models, views, reports, resources, desktop.commands;"
+            "print(json.dumps([m.__file__ for m in (desktop, models, views, reports, resources, desktop.commands)]))",
+        ],
+        capture_output=True,
+        text=True,
+        cwd=installed.home,
+        env=installed.env(),
+        timeout=60,
+    )
     assert where.returncode == 0, where.stderr
     for file in json.loads(where.stdout):
         assert Path(file).resolve().is_relative_to(installed.venv.resolve()), file
@@ -189,12 +240,20 @@ def test_installed_demo_and_window(installed, sqlite_url):
     """On SQLite only: the demo on PostgreSQL is tested from the sources (tests/test_cli.py); here the question
     is what the package holds, and the PostgreSQL driver is a dependency like the others."""
     db_url = sqlite_url
-    env = {"PRACA_TEST_FORBIDDEN": json.dumps([str(REPO), str(REPO.parent / "shared")]),
-           "PRACA_TEST_ALLOWED": json.dumps([sys.prefix])}  # the test environment's packages (REPO/.venv)
+    env = {
+        "PRACA_TEST_FORBIDDEN": json.dumps([str(REPO), str(REPO.parent / "shared")]),
+        "PRACA_TEST_ALLOWED": json.dumps([sys.prefix]),
+    }  # the test environment's packages (REPO/.venv)
 
     def praca(*args: str, **extra: str) -> subprocess.CompletedProcess:
-        return subprocess.run([str(installed.python), "-c", _AUDITED, *args], capture_output=True, text=True,
-                              cwd=installed.home, env=installed.env(**env, **extra), timeout=300)
+        return subprocess.run(
+            [str(installed.python), "-c", _AUDITED, *args],
+            capture_output=True,
+            text=True,
+            cwd=installed.home,
+            env=installed.env(**env, **extra),
+            timeout=300,
+        )
 
     demo = praca("demo", "--db", db_url)
     assert demo.returncode == 0, demo.stderr

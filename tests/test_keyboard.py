@@ -7,14 +7,14 @@ from __future__ import annotations
 import datetime as dt
 
 import pytest
+from conftest import run_modal, type_text
+from factories import feira, uid_of  # noqa: F401  (fixture)
 from PySide6.QtCore import QSettings, Qt
 from PySide6.QtWidgets import QApplication, QDialog
 
-from conftest import run_modal, type_text
 from models.db import open_database
 from models.files import set_store
 from models.people import PersonInput, save_person
-from factories import feira, uid_of  # noqa: F401  (fixture)
 
 
 @pytest.fixture
@@ -53,8 +53,15 @@ def test_down_goes_from_the_search_into_the_results_and_enter_opens_the_one_sele
     assert opened is not None and opened.windowTitle() == "Editar pessoa"
 
 
-@pytest.mark.parametrize("desk,kind", [("atendimento", "PersonDialog"), ("mapas", "SiteFormDialog"),
-                                       ("fiscalizacao", "RecordDialog"), ("cadastros", "UserDialog")])
+@pytest.mark.parametrize(
+    "desk,kind",
+    [
+        ("atendimento", "PersonDialog"),
+        ("mapas", "SiteFormDialog"),
+        ("fiscalizacao", "RecordDialog"),
+        ("cadastros", "UserDialog"),
+    ],
+)
 def test_ctrl_n_makes_each_desks_main_new_thing(window, qtbot, monkeypatch, desk, kind):
     opened = []
     monkeypatch.setattr(QDialog, "exec", lambda dialog: opened.append(type(dialog).__name__) or 0)
@@ -89,8 +96,7 @@ def test_ctrl_s_saves_the_map_wherever_the_focus_is(app_ready, qtbot, feira):
     assert not editor.is_dirty() and "Mapa salvo" in editor.message.text()
 
 
-def test_file_dialogs_start_in_documents_with_a_name_that_says_what_the_file_is(app_ready, qtbot, feira,
-                                                                                 monkeypatch):
+def test_file_dialogs_start_in_documents_with_a_name_that_says_what_the_file_is(app_ready, qtbot, feira, monkeypatch):
     from PySide6.QtWidgets import QFileDialog
 
     from views.map_editor import MapEditor

@@ -8,6 +8,7 @@ import string
 from decimal import Decimal
 
 import pytest
+from factories import TODAY, editor, feira, inpc, keys, new_cpf, person, sjc_stall  # noqa: F401  (inpc: fixture)  # noqa: F401  (fixtures)  # noqa: F401  (keys: fixture)
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -18,14 +19,14 @@ from models.charges import Charge, generate_month
 from models.db import db
 from models.errors import FieldErrors
 from models.search import _ALPHABET, find_applicants, prefix_upper
-from factories import inpc, sjc_stall  # noqa: F401  (inpc: fixture)
-from factories import editor, feira  # noqa: F401  (fixtures)
-from factories import TODAY, keys, new_cpf, person  # noqa: F401  (keys: fixture)
 
 
 def bulk_entries(table: str) -> list[AuditEntry]:
-    return list(AuditEntry.select().where((AuditEntry.table_name == table) & (AuditEntry.action == "insert"))
-                .order_by(AuditEntry.id))
+    return list(
+        AuditEntry.select()
+        .where((AuditEntry.table_name == table) & (AuditEntry.action == "insert"))
+        .order_by(AuditEntry.id)
+    )
 
 
 # --------------------------------------------------------------------------- bulk writes
@@ -34,8 +35,14 @@ def bulk_entries(table: str) -> list[AuditEntry]:
 def test_insert_rows_converts_audits_once_and_refuses_a_text_too_long(database):
     from models.fiscal import IndexCorrection
 
-    fields = [IndexCorrection.index, IndexCorrection.year, IndexCorrection.rate, IndexCorrection.entered_by,
-              IndexCorrection.entered_at, IndexCorrection.reason]
+    fields = [
+        IndexCorrection.index,
+        IndexCorrection.year,
+        IndexCorrection.rate,
+        IndexCorrection.entered_by,
+        IndexCorrection.entered_at,
+        IndexCorrection.reason,
+    ]
     at = dt.datetime(2026, 11, 30, 9, 0)
     rows = [("INPC", 2030 + i, Decimal("0.0523"), "teste", at, "carga") for i in range(3)]
     assert IndexCorrection.insert_rows(fields, rows) == 3
@@ -44,8 +51,14 @@ def test_insert_rows_converts_audits_once_and_refuses_a_text_too_long(database):
     entry = bulk_entries("index_correction")[-1]
     listed = bulk_rows(entry.after)
     assert "3 registro(s)" in entry.note and len(listed) == 3
-    assert listed[0] == {"index": "INPC", "year": 2030, "rate": "0.0523", "entered_by": "teste",
-                         "entered_at": "2026-11-30T09:00:00", "reason": "carga"}
+    assert listed[0] == {
+        "index": "INPC",
+        "year": 2030,
+        "rate": "0.0523",
+        "entered_by": "teste",
+        "entered_at": "2026-11-30T09:00:00",
+        "reason": "carga",
+    }
     with pytest.raises(FieldErrors) as caught:
         IndexCorrection.insert_rows(fields, [("X" * 17, 2040, Decimal(0), "teste", at, "")])
     assert "index" in caught.value.errors
@@ -55,8 +68,14 @@ def test_insert_rows_converts_audits_once_and_refuses_a_text_too_long(database):
 def test_insert_rows_keeps_apart_values_equal_but_written_differently(database):
     from models.fiscal import IndexCorrection
 
-    fields = [IndexCorrection.index, IndexCorrection.year, IndexCorrection.rate, IndexCorrection.entered_by,
-              IndexCorrection.entered_at, IndexCorrection.reason]
+    fields = [
+        IndexCorrection.index,
+        IndexCorrection.year,
+        IndexCorrection.rate,
+        IndexCorrection.entered_by,
+        IndexCorrection.entered_at,
+        IndexCorrection.reason,
+    ]
     at = dt.datetime(2026, 11, 30, 9, 0)
     rates = [Decimal("0.05"), Decimal("0.050"), Decimal("0.05")]
     IndexCorrection.insert_rows(fields, [("INPC", 2050 + i, rate, "teste", at, "") for i, rate in enumerate(rates)])
@@ -68,11 +87,17 @@ def test_insert_rows_keeps_apart_values_equal_but_written_differently(database):
 def test_a_bulk_insert_of_rows_with_different_keys_is_audited_as_they_came(database):
     from models.people import Person
 
-    Person.insert_many([{"name": "Ana", "cpf": "52998224725", "search_name": "ana"},
-                        {"name": "Bia", "cpf": "11144477735", "search_name": "bia", "phone": "12 3456-7890"}]).execute()
+    Person.insert_many(
+        [
+            {"name": "Ana", "cpf": "52998224725", "search_name": "ana"},
+            {"name": "Bia", "cpf": "11144477735", "search_name": "bia", "phone": "12 3456-7890"},
+        ]
+    ).execute()
     after = bulk_entries("person")[-1].after
-    assert bulk_rows(after) == [{"name": "Ana", "cpf": "52998224725", "search_name": "ana"},
-                                {"name": "Bia", "cpf": "11144477735", "search_name": "bia", "phone": "12 3456-7890"}]
+    assert bulk_rows(after) == [
+        {"name": "Ana", "cpf": "52998224725", "search_name": "ana"},
+        {"name": "Bia", "cpf": "11144477735", "search_name": "bia", "phone": "12 3456-7890"},
+    ]
     assert '"values"' not in after  # no key Ana left out is written as null: the field's default filled it
 
 
@@ -89,8 +114,9 @@ def test_the_month_run_writes_in_batches_numbered_without_gaps(keys, inpc, monke
     for name in ("Ana Souza", "Bruno Lima", "Carla Dias", "Davi Rocha", "Eva Nunes"):
         sjc_stall(keys, name)
     seen = []
-    created = generate_month(2026, 9, by="tesouraria", today=dt.date(2026, 9, 1),
-                             progress=lambda done, total: seen.append((done, total)))
+    created = generate_month(
+        2026, 9, by="tesouraria", today=dt.date(2026, 9, 1), progress=lambda done, total: seen.append((done, total))
+    )
     assert seen == [(2, 5), (4, 5), (5, 5)]
     numbers = [int(c.number.split("/")[1]) for c in created]
     assert numbers == list(range(numbers[0], numbers[0] + 5))
@@ -110,8 +136,10 @@ def test_a_prefix_is_a_range(fragment, value):
 
 
 def test_a_cpf_typed_in_part_finds_what_starts_with_it(database):
-    people = [person(f"Pessoa {name}", cpf=cpf) for name, cpf in
-              (("Um", "52998224725"), ("Dois", "52999999925"), ("Tres", new_cpf()), ("Quatro", new_cpf()))]
+    people = [
+        person(f"Pessoa {name}", cpf=cpf)
+        for name, cpf in (("Um", "52998224725"), ("Dois", "52999999925"), ("Tres", new_cpf()), ("Quatro", new_cpf()))
+    ]
     for someone in people:
         for size in (3, 4, 9, 11):
             typed = someone.cpf[:size]

@@ -47,7 +47,7 @@ def pairwise_problems(stalls, gap_mm):
     overlaps, gaps = set(), set()
     for i, a in enumerate(stalls):
         ax0, ay0, ax1, ay1 = footprint(a)
-        for b in stalls[i + 1:]:
+        for b in stalls[i + 1 :]:
             bx0, by0, bx1, by1 = footprint(b)
             if ay0 >= by1 or by0 >= ay1:
                 continue
@@ -76,8 +76,14 @@ def scenarios(draw):
     for _ in range(draw(st.integers(0, 6))):
         start = draw(metres(0, int(length * 100) - 100, 10))
         extent = draw(metres(10, 800, 10))
-        obstacles.append(Obstacle(side=draw(st.sampled_from(["a", "b", "both"])), start=start,
-                                  extent=min(extent, length - start), kind=draw(st.sampled_from(OBSTACLE_KINDS))))
+        obstacles.append(
+            Obstacle(
+                side=draw(st.sampled_from(["a", "b", "both"])),
+                start=start,
+                extent=min(extent, length - start),
+                kind=draw(st.sampled_from(OBSTACLE_KINDS)),
+            )
+        )
     requests = []
     n = draw(st.integers(0, 40))
     for i in range(n):
@@ -90,13 +96,23 @@ def scenarios(draw):
                 front, depth = None, None
             requests.append(StallRequest(key=f"k{i}", section=section.id, front=front, depth=depth))
         else:
-            end_vendor = regime.layout is not None and regime.layout.end_vendors is not None and draw(
-                st.booleans()) and i % 3 == 0
+            end_vendor = (
+                regime.layout is not None
+                and regime.layout.end_vendors is not None
+                and draw(st.booleans())
+                and i % 3 == 0
+            )
             if end_vendor:
                 requests.append(StallRequest(key=f"k{i}", end_vendor=True))
             else:
-                requests.append(StallRequest(key=f"k{i}", front=draw(metres(100, 600)), depth=draw(metres(100, 300)),
-                                             hitch=draw(st.sampled_from([D(0), D(0), D("1.20")]))))
+                requests.append(
+                    StallRequest(
+                        key=f"k{i}",
+                        front=draw(metres(100, 600)),
+                        depth=draw(metres(100, 300)),
+                        hitch=draw(st.sampled_from([D(0), D(0), D("1.20")])),
+                    )
+                )
     gap = None
     if regime.layout and regime.layout.min_gap and regime.layout.min_gap.admin_defined:
         gap = draw(st.sampled_from([None, D("0.50"), D("1.00")]))
@@ -129,8 +145,9 @@ def test_auto_layout_is_legal(case):
     overlaps, gaps = pairwise_problems(stalls, gap_mm)
     assert not overlaps
     assert not gaps
-    legal_gap = regime.layout.min_gap.value if regime.layout and regime.layout.min_gap and \
-        regime.layout.min_gap.value else D(0)
+    legal_gap = (
+        regime.layout.min_gap.value if regime.layout and regime.layout.min_gap and regime.layout.min_gap.value else D(0)
+    )
     assert layout.gap >= legal_gap
 
     # inside the street, on a side it uses
@@ -215,9 +232,14 @@ def sjc_requests(per_section=1):
     for section in SJC.sections:
         line = SJC.line(section.lines[0])
         for k in range(per_section):
-            out.append(StallRequest(key=f"{section.id}-{k}", section=section.id,
-                                    front=None if line.front else D("3.00"),
-                                    depth=None if line.front else D("2.50")))
+            out.append(
+                StallRequest(
+                    key=f"{section.id}-{k}",
+                    section=section.id,
+                    front=None if line.front else D("3.00"),
+                    depth=None if line.front else D("2.50"),
+                )
+            )
     return out
 
 
@@ -270,12 +292,17 @@ def test_numbering_odd_even_and_sequential():
     requests = [StallRequest(key=f"k{i}", front=D("3"), depth=D("2")) for i in range(6)]
     seg = Segment(D("10"), D("8"))
     odd_even = auto_layout(SAPEZAL, seg, [], requests, numbering="odd-even")
-    by_side = {side: [s.number for s in sorted(odd_even.stalls, key=lambda s: s.x) if s.side == side]
-               for side in "ab"}
+    by_side = {side: [s.number for s in sorted(odd_even.stalls, key=lambda s: s.x) if s.side == side] for side in "ab"}
     assert by_side == {"a": [1, 3, 5], "b": [2, 4, 6]}
     sequential = auto_layout(SAPEZAL, seg, [], requests)
-    assert [(s.side, s.number) for s in sequential.stalls] == [("a", 1), ("a", 2), ("a", 3), ("b", 4), ("b", 5),
-                                                               ("b", 6)]
+    assert [(s.side, s.number) for s in sequential.stalls] == [
+        ("a", 1),
+        ("a", 2),
+        ("a", 3),
+        ("b", 4),
+        ("b", 5),
+        ("b", 6),
+    ]
     with pytest.raises(UserError, match="Numeração desconhecida"):
         auto_layout(SAPEZAL, seg, [], requests, numbering="zigzag")
 
@@ -286,22 +313,33 @@ def test_crossings_and_garages_kept_free_only_where_the_act_says_so():
     seg = Segment(D("40"), D("8"), sides="one")
     olimpia = auto_layout(OLIMPIA, seg, obstacles, requests)
     spans = [(s.x, s.x + s.width) for s in olimpia.stalls]
-    assert spans == [(D("5.000"), D("8.000")), (D("15.000"), D("18.000")), (D("18.500"), D("21.500")),
-                     (D("22.000"), D("25.000"))]
+    assert spans == [
+        (D("5.000"), D("8.000")),
+        (D("15.000"), D("18.000")),
+        (D("18.500"), D("21.500")),
+        (D("22.000"), D("25.000")),
+    ]
     notes = " ".join(f"{n.text} {n.basis}" for n in olimpia.notes)
     assert "art. 206, IV" in notes and "art. 206, II" in notes
     # SJC's act says nothing of garages or crossings: the stalls run on
     sjc = auto_layout(SJC, seg, obstacles, [StallRequest(key="k", section="i")])
     assert sjc.stalls[0].x == 0
     # a site may keep more free (the Administration's choice)
-    hydrant = auto_layout(SAPEZAL, seg, [Obstacle("a", D("1"), D("1"), "hydrant")],
-                          [StallRequest(key="k", front=D("3"), depth=D("2"))], avoid=("hydrant",))
+    hydrant = auto_layout(
+        SAPEZAL,
+        seg,
+        [Obstacle("a", D("1"), D("1"), "hydrant")],
+        [StallRequest(key="k", front=D("3"), depth=D("2"))],
+        avoid=("hydrant",),
+    )
     assert hydrant.stalls[0].x == D("2")
 
 
 def test_trailer_takes_its_hitch():
-    requests = [StallRequest(key="t1", equipment="trailer", front=D("4.50"), depth=D("2.20"), hitch=D("1.20")),
-                StallRequest(key="b1", equipment="barraca", front=D("3.00"), depth=D("3.00"))]
+    requests = [
+        StallRequest(key="t1", equipment="trailer", front=D("4.50"), depth=D("2.20"), hitch=D("1.20")),
+        StallRequest(key="b1", equipment="barraca", front=D("3.00"), depth=D("3.00")),
+    ]
     layout = auto_layout(SAO_BENTO, Segment(D("50"), D("8")), [], requests, gap=D("1.00"))
     trailer, tent = layout.stalls
     assert trailer.length == D("5.700")
@@ -321,8 +359,9 @@ def test_gap_from_the_act_or_from_the_administration():
 
 
 def test_end_vendors_at_the_ends_at_least_one_metre_away():
-    requests = ([StallRequest(key=f"e{i}", end_vendor=True) for i in range(3)]
-                + [StallRequest(key=f"k{i}", front=D("3"), depth=D("2")) for i in range(4)])
+    requests = [StallRequest(key=f"e{i}", end_vendor=True) for i in range(3)] + [
+        StallRequest(key=f"k{i}", front=D("3"), depth=D("2")) for i in range(4)
+    ]
     layout = auto_layout(SAPEZAL, Segment(D("40"), D("6"), sides="one"), [], requests)
     assert layout.fits
     by_key = {s.key: s for s in layout.stalls}
@@ -335,8 +374,12 @@ def test_end_vendors_at_the_ends_at_least_one_metre_away():
         assert s.x + s.width + 1 <= first or s.x >= last + 1
     assert by_key["e0"].x == 0 and by_key["e1"].x == last + 1  # head, tail, head again
     assert check_plan(SAPEZAL, Segment(D("40"), D("6"), sides="one"), [], layout.stalls) == []
-    bigger = auto_layout(SAPEZAL, Segment(D("40"), D("6")), [],
-                         [StallRequest(key="e", end_vendor=True, front=D("2.50"), depth=D("1.00"))])
+    bigger = auto_layout(
+        SAPEZAL,
+        Segment(D("40"), D("6")),
+        [],
+        [StallRequest(key="e", end_vendor=True, front=D("2.50"), depth=D("1.00"))],
+    )
     assert "maior que o máximo" in bigger.unplaced[0].reason and "art. 68" in bigger.unplaced[0].basis
     none = auto_layout(OLIMPIA, Segment(D("40"), D("6")), [], [StallRequest(key="e", end_vendor=True)])
     assert "não prevê comércio nas pontas" in none.unplaced[0].reason
@@ -395,8 +438,16 @@ def stall(key, x, *, side="a", width="3", depth="2", number=None, y=None, **kw):
     width, depth = D(width), D(depth)
     if y is None:
         y = D(0) if side == "a" else D("8") - depth
-    return PlacedStall(key=key, number=number or int("".join(c for c in key if c.isdigit()) or 0),
-                       side=side, x=D(x), y=D(y), width=width, depth=depth, **kw)
+    return PlacedStall(
+        key=key,
+        number=number or int("".join(c for c in key if c.isdigit()) or 0),
+        side=side,
+        x=D(x),
+        y=D(y),
+        width=width,
+        depth=depth,
+        **kw,
+    )
 
 
 SEG = Segment(D("60"), D("8"))
@@ -452,10 +503,12 @@ def test_outside_the_street():
 
 
 def test_section_out_of_order_and_on_the_wrong_side():
-    plan = [stall("1", "0", section="i", width="8", depth="3.5"),
-            stall("2", "9", section="iii", width="10", depth="3.5"),
-            stall("3", "20", section="ii", width="8", depth="3.5"),
-            stall("4", "29", section="iv", width="8", depth="3.5")]
+    plan = [
+        stall("1", "0", section="i", width="8", depth="3.5"),
+        stall("2", "9", section="iii", width="10", depth="3.5"),
+        stall("3", "20", section="ii", width="8", depth="3.5"),
+        stall("4", "29", section="iv", width="8", depth="3.5"),
+    ]
     breaches = check_plan(SJC, Segment(D("60"), D("10")), [], plan)
     assert codes(breaches) == ["section-order"]
     assert len(breaches[0].keys) == 1 and breaches[0].basis == "Lei 9.158/2014, art. 8º, § 2º"
@@ -470,12 +523,18 @@ def test_two_sections_of_the_same_line():
     assert codes(breaches) == ["two-sections"]
     assert "Seção XVI" in breaches[0].message and breaches[0].basis == "Lei 9.158/2014, art. 8º, XVI"
     # typical food belongs to six sections: any of them is right
-    assert check_plan(SJC, SEG, [], [stall("1", "0", side="b", section="xxii", line="comidas-tipicas",
-                                          width="4", depth="3.5")]) == []
+    assert (
+        check_plan(
+            SJC, SEG, [], [stall("1", "0", side="b", section="xxii", line="comidas-tipicas", width="4", depth="3.5")]
+        )
+        == []
+    )
     # one section laid out in two runs
-    split = [stall("1", "0", section="i", width="8", depth="3.5"), stall("2", "8", section="ii", width="8",
-                                                                       depth="3.5"),
-             stall("3", "16", section="i", width="8", depth="3.5")]
+    split = [
+        stall("1", "0", section="i", width="8", depth="3.5"),
+        stall("2", "8", section="ii", width="8", depth="3.5"),
+        stall("3", "16", section="i", width="8", depth="3.5"),
+    ]
     breaches = check_plan(SJC, Segment(D("60"), D("10")), [], split)
     assert "two-sections" in codes(breaches)
     assert next(b for b in breaches if b.code == "two-sections").keys == ("3",)
@@ -506,8 +565,7 @@ def test_end_vendor_in_the_middle_or_too_close():
     assert codes(breaches) == ["end-vendor"] and breaches[0].basis == "Lei 1.171/2014, art. 68"
     middle = [stall("1", "0"), stall("2", "5", end_vendor=True, width="2", depth="1"), stall("3", "10")]
     assert codes(check_plan(SAPEZAL, seg, [], middle)) == ["end-vendor"]
-    assert check_plan(SAPEZAL, seg, [], [stall("1", "0", end_vendor=True, width="2", depth="1"),
-                                         stall("2", "3")]) == []
+    assert check_plan(SAPEZAL, seg, [], [stall("1", "0", end_vendor=True, width="2", depth="1"), stall("2", "3")]) == []
 
 
 def test_repeated_numbers_and_unknown_ids():

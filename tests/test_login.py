@@ -81,7 +81,9 @@ def test_user_option_asks_the_password_and_a_wrong_one_is_one_line(users_db, nob
     assert "Nenhum local cadastrado." in capsys.readouterr().out
 
 
-def test_the_role_of_the_logged_in_user_is_enforced_on_the_command_line(users_db, nobody, monkeypatch, capsys, tmp_path):
+def test_the_role_of_the_logged_in_user_is_enforced_on_the_command_line(
+    users_db, nobody, monkeypatch, capsys, tmp_path
+):
     monkeypatch.setenv("PRACA_USER", "ana")
     monkeypatch.setenv("PRACA_PASSWORD", PASSWORD)
     assert main(["--db", users_db, "backup", "--out", str(tmp_path / "b.praca-backup")]) == 2
@@ -158,8 +160,10 @@ def test_an_unknown_login_costs_and_leaves_what_a_known_one_does(users_db, monke
                 assert refused.value.message == "Usuário ou senha incorretos (ou usuário desativado)."
             assert len(calls) == 2  # one scrypt each
             assert users.LoginThrottle.select().count() == 2
-            assert [e.username for e in AuditEntry.select().where(AuditEntry.action == "login-fail")] == \
-                ["ana", "ninguem"]
+            assert [e.username for e in AuditEntry.select().where(AuditEntry.action == "login-fail")] == [
+                "ana",
+                "ninguem",
+            ]
     finally:
         close_database()
 

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import pytest
+from conftest import type_text
 from PySide6.QtCore import QSettings, Qt, QTimer
 from PySide6.QtWidgets import QApplication, QDialogButtonBox, QLineEdit, QMessageBox
 
-from conftest import type_text
 from models.db import open_database
 from models.demo import fill_demo
 
@@ -28,7 +28,16 @@ def window(app_ready, qtbot, sqlite_url):
 
 def test_every_desk_is_reachable_by_click(window, qtbot):
     labels = [window.nav.item(i).text() for i in range(window.nav.count())]
-    assert labels == ["Painel", "Atendimento", "Seleção", "Mapas", "Cobrança", "Fiscalização", "Relatórios", "Cadastros"]
+    assert labels == [
+        "Painel",
+        "Atendimento",
+        "Seleção",
+        "Mapas",
+        "Cobrança",
+        "Fiscalização",
+        "Relatórios",
+        "Cadastros",
+    ]
     for row, key in enumerate(DESKS):
         rect = window.nav.visualItemRect(window.nav.item(row))
         qtbot.mouseClick(window.nav.viewport(), Qt.MouseButton.LeftButton, pos=rect.center())
@@ -172,8 +181,9 @@ def test_painel_shows_todays_items_with_their_articles(app_ready, qtbot, demo_sq
     home.day = dt.date(2026, 11, 30)  # the demo's today
     home.refresh()
     texts = [home.today.item(i).text() for i in range(home.today.count())]
-    assert texts and all("art." in t for t in texts
-                         if "suspensão termina" not in t and "cobrança(s) vencida(s)" not in t)
+    assert texts and all(
+        "art." in t for t in texts if "suspensão termina" not in t and "cobrança(s) vencida(s)" not in t
+    )
     assert all("()" not in t for t in texts)
 
 
@@ -249,8 +259,9 @@ def test_the_window_shows_before_the_database_opens_then_fills(app_ready, qtbot,
     assert win.stack.currentWidget() is win.pages["cobranca"]
 
 
-def test_a_database_that_does_not_open_says_why_and_closes_the_window(app_ready, qtbot, tmp_path,
-                                                                      no_blocking_message_boxes):
+def test_a_database_that_does_not_open_says_why_and_closes_the_window(
+    app_ready, qtbot, tmp_path, no_blocking_message_boxes
+):
     broken = tmp_path / "not-a-database.sqlite3"
     broken.write_bytes(b"this is not an SQLite file, only text " * 200)
     win = _starting_window(qtbot, f"sqlite:///{broken}", log_in=False)
@@ -274,8 +285,9 @@ def test_giving_up_the_login_closes_the_window(app_ready, qtbot, sqlite_url, mon
     assert current_url() is not None and not win.nav.isEnabled()  # nothing of the database was shown
 
 
-def test_a_failure_after_the_database_opens_closes_the_window_too(app_ready, qtbot, sqlite_url, monkeypatch,
-                                                                   no_blocking_message_boxes):
+def test_a_failure_after_the_database_opens_closes_the_window_too(
+    app_ready, qtbot, sqlite_url, monkeypatch, no_blocking_message_boxes
+):
     import views.login
     from models.errors import UserError
 
@@ -295,10 +307,17 @@ def test_the_window_module_imports_no_database_layer():
     import subprocess
     import sys
 
-    code = ("import sys\nimport desktop.app, desktop.main_window, views.home\n"
-            "print(sorted(m for m in sys.modules if m == 'peewee' or m.startswith('models.')))")
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120,
-                          env={**__import__("os").environ, "QT_QPA_PLATFORM": "offscreen"})
+    code = (
+        "import sys\nimport desktop.app, desktop.main_window, views.home\n"
+        "print(sorted(m for m in sys.modules if m == 'peewee' or m.startswith('models.')))"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={**__import__("os").environ, "QT_QPA_PLATFORM": "offscreen"},
+    )
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "['models.errors']"
 

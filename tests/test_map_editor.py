@@ -7,28 +7,43 @@ from dataclasses import replace
 from decimal import Decimal as D
 
 import pytest
+from conftest import run_modal, type_text
+from factories import editor, feira, uid_of  # noqa: F401  (editor, feira: fixtures)
+from factories import placed_stall as stall
 from PySide6.QtCore import QEvent, QPoint, QPointF, Qt
 from PySide6.QtGui import QDragEnterEvent, QDragMoveEvent, QDropEvent, QUndoStack
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication
 
-from conftest import run_modal, type_text
 from models.errors import UserError
 from models.layout import Segment, format_metres
 from models.regimes import get_regime
 from models.sites import Plan
 from models.stall_plan import GRID, HolderInfo, StallPlan, legend
 from views.map_editor import PlanCommand, push_change
-from factories import editor, feira, placed_stall as stall, uid_of  # noqa: F401  (editor, feira: fixtures)
 
 SJC = get_regime("sjc-2014")
 
 
 def bare_plan(*stalls, length="60", width="10", gap="0.50") -> StallPlan:
-    plan = Plan(site_id=1, segment_id=1, regime=SJC,
-                segment=Segment(length=D(length), width=D(width), street="Avenida Andrômeda",
-                                from_street="Rua Júpiter", to_street="Rua Saturno"),
-                obstacles=(), stalls=tuple(stalls), gap=D(gap), max_points=None, numbering="sequential", avoid=())
+    plan = Plan(
+        site_id=1,
+        segment_id=1,
+        regime=SJC,
+        segment=Segment(
+            length=D(length),
+            width=D(width),
+            street="Avenida Andrômeda",
+            from_street="Rua Júpiter",
+            to_street="Rua Saturno",
+        ),
+        obstacles=(),
+        stalls=tuple(stalls),
+        gap=D(gap),
+        max_points=None,
+        numbering="sequential",
+        avoid=(),
+    )
     return StallPlan(plan)
 
 
@@ -176,9 +191,12 @@ def test_assignment_refusals_in_the_plan(qapp):
 
 
 def test_auto_layout_is_one_step_and_keeps_the_holders(qapp):
-    plan = bare_plan(stall(1, "30", section="xvi", line="pastel", width="12", depth="3.5", holder_id=7,
-                           holder="2026/00007", side="b"),
-                     stall(2, "2", section="i", line="legumes-verduras", width="8", depth="3.5"))
+    plan = bare_plan(
+        stall(
+            1, "30", section="xvi", line="pastel", width="12", depth="3.5", holder_id=7, holder="2026/00007", side="b"
+        ),
+        stall(2, "2", section="i", line="legumes-verduras", width="8", depth="3.5"),
+    )
     stack = QUndoStack()
     before = snapshot(plan)
     changes, layout = plan.auto()
@@ -228,10 +246,22 @@ def make_permit(section="vi", *, line="biscoitos-balas", status="active", site="
 
     n = next(_seq)
     person = Person.create(name=f"Feirante Número {n}", cpf=f"{n:011d}")
-    return Permit.create(number=f"2026/{n:05d}", year=2026, seq=n, regime="sjc-2014", permit_kind="feirante",
-                         person=person.id, site=site, section=section, line=line, status=status,
-                         valid_from=dt.date(2026, 1, 1), valid_until=dt.date(2026, 12, 31),
-                         issued_on=dt.date(2026, 1, 1), issued_by="teste")
+    return Permit.create(
+        number=f"2026/{n:05d}",
+        year=2026,
+        seq=n,
+        regime="sjc-2014",
+        permit_kind="feirante",
+        person=person.id,
+        site=site,
+        section=section,
+        line=line,
+        status=status,
+        valid_from=dt.date(2026, 1, 1),
+        valid_until=dt.date(2026, 12, 31),
+        issued_on=dt.date(2026, 1, 1),
+        issued_by="teste",
+    )
 
 
 def viewport_point(editor, x_mm: float, y_mm: float) -> QPoint:
@@ -273,8 +303,7 @@ def test_drag_a_stall_with_the_mouse_then_undo_and_redo(editor, qtbot):
     assert editor.items[uid].pos().x() == moved.x
     qtbot.keyClick(editor.view, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
     assert plan.stalls[uid] == box and editor.items[uid].pos().x() == box.x
-    qtbot.keyClick(editor.view, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier
-                   | Qt.KeyboardModifier.ShiftModifier)
+    qtbot.keyClick(editor.view, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier)
     assert plan.stalls[uid] == moved
 
 
@@ -378,8 +407,14 @@ def test_properties_resize_within_the_line_and_add_a_stall(editor, qtbot):
     type_front("7,5")
     assert plan.stalls[pastel].front == 7_500
     count = editor.undo.count()
-    for typed, said in (("14", "passa do máximo"), ("12,01", "passa do máximo"), ("-3", "maior que zero"),
-                        ("0", "maior que zero"), ("1.50", "duas formas"), ("doze", "não é um número")):
+    for typed, said in (
+        ("14", "passa do máximo"),
+        ("12,01", "passa do máximo"),
+        ("-3", "maior que zero"),
+        ("0", "maior que zero"),
+        ("1.50", "duas formas"),
+        ("doze", "não é um número"),
+    ):
         type_front(typed)
         assert plan.stalls[pastel].front == 7_500, typed  # nothing changed, nothing clamped
         assert editor.undo.count() == count
@@ -430,9 +465,16 @@ def test_wheel_zooms_and_the_middle_button_pans(editor, qtbot):
     view = editor.view
     before = view.px_per_mm()
     centre = QPointF(view.viewport().rect().center())
-    wheel = QWheelEvent(centre, view.mapToGlobal(centre.toPoint()).toPointF(), QPoint(), QPoint(0, 240),
-                        Qt.MouseButton.NoButton, Qt.KeyboardModifier.NoModifier, Qt.ScrollPhase.NoScrollPhase,
-                        False)
+    wheel = QWheelEvent(
+        centre,
+        view.mapToGlobal(centre.toPoint()).toPointF(),
+        QPoint(),
+        QPoint(0, 240),
+        Qt.MouseButton.NoButton,
+        Qt.KeyboardModifier.NoModifier,
+        Qt.ScrollPhase.NoScrollPhase,
+        False,
+    )
     QApplication.sendEvent(view.viewport(), wheel)
     assert view.px_per_mm() == pytest.approx(before * 1.44, rel=0.01)
     bar = view.horizontalScrollBar()
@@ -464,10 +506,13 @@ def test_zoom_and_fit(editor, qtbot):
 def send_drop(editor, mime, point: QPoint) -> None:
     viewport = editor.view.viewport()
     action = Qt.DropAction.CopyAction
-    for event in (QDragEnterEvent(point, action, mime, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier),
-                  QDragMoveEvent(point, action, mime, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier),
-                  QDropEvent(QPointF(point), action, mime, Qt.MouseButton.LeftButton,
-                             Qt.KeyboardModifier.NoModifier, QEvent.Type.Drop)):
+    for event in (
+        QDragEnterEvent(point, action, mime, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier),
+        QDragMoveEvent(point, action, mime, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier),
+        QDropEvent(
+            QPointF(point), action, mime, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, QEvent.Type.Drop
+        ),
+    ):
         QApplication.sendEvent(viewport, event)
 
 
@@ -507,7 +552,11 @@ def test_assign_by_dropping_a_holder_and_by_the_button_then_save(editor, qtbot):
     assert editor.plan.stalls[uid_of(editor.plan, 2)].holder_id == bia.id
     assert editor.save()
     assert {r.number: r.permit_number for r in stall_rows(editor.site_id)} == {
-        1: ana.number, 2: bia.number, 3: None, 4: None}
+        1: ana.number,
+        2: bia.number,
+        3: None,
+        4: None,
+    }
     assert not editor.is_dirty()
     # free stall 1 and save: it stays free (the editor's plan carries every holder)
     editor.select_stalls([uid_of(editor.plan, 1)])
@@ -527,8 +576,12 @@ def test_auto_layout_button_reports_what_did_not_fit(editor, qtbot, monkeypatch)
     real, seen = StallPlan.auto, []
 
     def spy(plan, *args, **kwargs):  # issue 18 §2: laid out in the worker, under the progress dialog
-        seen.append((threading.current_thread() is threading.main_thread(),
-                     operations.current is not None and operations.current.dialog.labelText()))
+        seen.append(
+            (
+                threading.current_thread() is threading.main_thread(),
+                operations.current is not None and operations.current.dialog.labelText(),
+            )
+        )
         return real(plan, *args, **kwargs)
 
     monkeypatch.setattr(StallPlan, "auto", spy)
@@ -547,10 +600,17 @@ def test_a_short_street_says_by_how_much(app_ready, qtbot, database):
     from models.sites import SegmentInput, SiteInput, save_layout, save_site
     from views.map_editor import MapEditor
 
-    site = save_site(SiteInput(name="Travessa", kind="street", regime="sjc-2014",
-                               segments=[SegmentInput(street="Travessa Curta", length="20", width="10")]))
-    save_layout(site, [stall(n, str((n - 1) * 9), section="i", line="legumes-verduras", width="8", depth="3.5")
-                       for n in (1, 2)])
+    site = save_site(
+        SiteInput(
+            name="Travessa",
+            kind="street",
+            regime="sjc-2014",
+            segments=[SegmentInput(street="Travessa Curta", length="20", width="10")],
+        )
+    )
+    save_layout(
+        site, [stall(n, str((n - 1) * 9), section="i", line="legumes-verduras", width="8", depth="3.5") for n in (1, 2)]
+    )
     widget = MapEditor()
     qtbot.addWidget(widget)
     widget.load(site.id)
@@ -666,8 +726,10 @@ def test_edit_form_loads_the_site(app_ready, qtbot, feira):
 
 
 def test_two_thousand_stalls_checked():  # how fast: bench/plan_check.py
-    stalls = [replace(stall(n, str((n - 1) // 2 * 4), side="a" if n % 2 else "b", section=None, line=None),
-                      key=str(n)) for n in range(1, 2001)]
+    stalls = [
+        replace(stall(n, str((n - 1) // 2 * 4), side="a" if n % 2 else "b", section=None, line=None), key=str(n))
+        for n in range(1, 2001)
+    ]
     plan = bare_plan(*stalls, length="4100")
     assert plan.breaches() == []
     uid = uid_of(plan, 10)
@@ -694,8 +756,9 @@ def test_closing_the_window_with_an_unsaved_map_asks_first(app_ready, qtbot, sql
     editor = page.editor
     editor.push(editor.plan.deleted([uid_of(editor.plan, 1)]), "Excluir banca 1")
     asked = []
-    monkeypatch.setattr(QMessageBox, "question",
-                        lambda *a, **k: asked.append(a[2]) or QMessageBox.StandardButton.Cancel)
+    monkeypatch.setattr(
+        QMessageBox, "question", lambda *a, **k: asked.append(a[2]) or QMessageBox.StandardButton.Cancel
+    )
     assert not window.close() and window.isVisible() and editor.is_dirty()
     assert not window.switch_database(sqlite_url)
     assert len(asked) == 2 and "não salvas" in asked[0]

@@ -23,12 +23,14 @@ from models.money import (
 D = Decimal
 
 # amounts with any number of places, within what a town hall charges
-amounts = st.decimals(min_value=D("-10000000"), max_value=D("10000000"), allow_nan=False, allow_infinity=False,
-                      places=None)
-cents_amounts = st.integers(min_value=-10**11, max_value=10**11).map(lambda c: D(c).scaleb(-2))
+amounts = st.decimals(
+    min_value=D("-10000000"), max_value=D("10000000"), allow_nan=False, allow_infinity=False, places=None
+)
+cents_amounts = st.integers(min_value=-(10**11), max_value=10**11).map(lambda c: D(c).scaleb(-2))
 
 
 # ---------------------------------------------------------------- to_decimal
+
 
 @pytest.mark.parametrize(
     "text, expected",
@@ -80,6 +82,7 @@ def test_to_decimal_refuses_nan_decimal():
 
 # ---------------------------------------------------------------- rounding
 
+
 @pytest.mark.parametrize(
     "value, expected",
     [
@@ -115,7 +118,8 @@ def test_round_cents_always_two_places_and_within_half_cent(value):
 
 # ---------------------------------------------------------------- centavos
 
-@given(st.integers(min_value=-10**15, max_value=10**15))
+
+@given(st.integers(min_value=-(10**15), max_value=10**15))
 def test_centavos_round_trip_from_int(centavos):
     amount = from_centavos(centavos)
     assert amount.as_tuple().exponent == -2
@@ -147,6 +151,7 @@ def test_from_centavos_wants_an_int(bad):
 
 
 # ---------------------------------------------------------------- formatting
+
 
 @pytest.mark.parametrize(
     "value, expected",

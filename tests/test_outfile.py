@@ -34,13 +34,16 @@ def test_a_writer_that_fails_leaves_the_old_file_and_no_temporary(tmp_path):
     assert target.read_bytes() == b"old" and _left(tmp_path) == []
 
 
-@pytest.mark.parametrize("kind,data,says", [
-    ("pdf", b"", "vazio"),
-    ("pdf", b"%PDF-1.4\n1 0 obj", "PDF ficou incompleto"),
-    ("xlsx", b"PK\x03\x04 not a zip", "não se deixa reler"),
-    ("png", b"\x89PNG\r\n\x1a\n....", "PNG ficou incompleta"),
-    ("svg", b"<svg><g>", "SVG ficou incompleto"),
-])
+@pytest.mark.parametrize(
+    "kind,data,says",
+    [
+        ("pdf", b"", "vazio"),
+        ("pdf", b"%PDF-1.4\n1 0 obj", "PDF ficou incompleto"),
+        ("xlsx", b"PK\x03\x04 not a zip", "não se deixa reler"),
+        ("png", b"\x89PNG\r\n\x1a\n....", "PNG ficou incompleta"),
+        ("svg", b"<svg><g>", "SVG ficou incompleto"),
+    ],
+)
 def test_an_incomplete_file_is_an_error_not_written(tmp_path, kind, data, says):
     target = tmp_path / f"saida.{kind}"
     with pytest.raises(outfile.WriteFailed, match=says):
@@ -80,9 +83,11 @@ def test_a_full_disk_is_one_clear_error(tmp_path, monkeypatch):
 
 
 def test_reports_and_maps_refuse_a_device_on_the_command_line(database, capsys, tmp_path):
-    for args in (["report", "fees", "--month", "2026-09", "--format", "xlsx", "--out", "/dev/full"],
-                 ["backup", "--out", "/dev/full"],
-                 ["audit", "verify"]):
+    for args in (
+        ["report", "fees", "--month", "2026-09", "--format", "xlsx", "--out", "/dev/full"],
+        ["backup", "--out", "/dev/full"],
+        ["audit", "verify"],
+    ):
         code = main(["--db", database, *args])
         err = capsys.readouterr().err
         if args[0] == "audit":

@@ -13,14 +13,14 @@ import datetime as dt
 from dataclasses import replace
 
 import pytest
+from factories import TODAY, keys, person  # noqa: F401  (keys: fixture)
 from PySide6.QtCore import Qt
+from test_application_form import application_dialog
+from test_eligibility import good_facts
+from test_regimes_loader import broken_shipped
 
 from models.eligibility import FAILED, MISSING, PASSED, evaluate_eligibility
 from models.regimes import get_regime
-from test_application_form import application_dialog
-from test_eligibility import good_facts
-from factories import TODAY, keys, person  # noqa: F401  (keys: fixture)
-from test_regimes_loader import broken_shipped
 
 SAPEZAL = get_regime("sapezal-2014")
 RESIDENCE_DOCS = ("residence-proof", "witness-declaration")
@@ -45,8 +45,9 @@ def test_art_29_firm_from_elsewhere_is_not_refused_for_residence():
     with the articles; the temporary licence has no other residence requirement."""
     found, whole = residence_results("temporaria", based_elsewhere=True)
     assert [r.status for r in found.values()] == [PASSED, PASSED]
-    assert all("outra localidade" in r.reason and "Lei 1.171/2014, art. 29; art. 32" in r.reason
-               for r in found.values())
+    assert all(
+        "outra localidade" in r.reason and "Lei 1.171/2014, art. 29; art. 32" in r.reason for r in found.values()
+    )
     assert whole.verdict != "ineligible"
 
 
@@ -69,8 +70,9 @@ def test_permanent_licences_keep_the_residence_of_art_7():
 def test_loader_checks_the_new_keys(tmp_path):
     err = broken_shipped(tmp_path, "sapezal-2014", 'proves = "residence"', 'proves = "renda"')
     assert "documents[2].proves" in str(err) and "renda" in str(err)
-    err = broken_shipped(tmp_path, "sapezal-2014", 'non_residents = { basis = "art. 29; art. 32", ',
-                         "non_residents = { ")
+    err = broken_shipped(
+        tmp_path, "sapezal-2014", 'non_residents = { basis = "art. 29; art. 32", ', "non_residents = { "
+    )
     assert "non_residents.basis: chave obrigatória ausente" in str(err)
 
 
@@ -86,9 +88,16 @@ def outsider(keys):
     set_settings({MUNICIPALITY: "Sapezal"})
 
     owner = person("Valdir Nunes de Campo Novo", city="Campo Novo do Parecis", resident_since=None)
-    return save_company(CompanyInput(cnpj="11.444.777/0001-61", legal_name="Espetinhos Campo Novo Ltda",
-                                     municipal_registration="SAP-777", city="Campo Novo do Parecis", state="MT",
-                                     partners=[PartnerInput(owner.name, owner.cpf)]))
+    return save_company(
+        CompanyInput(
+            cnpj="11.444.777/0001-61",
+            legal_name="Espetinhos Campo Novo Ltda",
+            municipal_registration="SAP-777",
+            city="Campo Novo do Parecis",
+            state="MT",
+            partners=[PartnerInput(owner.name, owner.cpf)],
+        )
+    )
 
 
 def test_front_desk_facts_of_an_out_of_town_firm_art_29(outsider):
@@ -96,8 +105,13 @@ def test_front_desk_facts_of_an_out_of_town_firm_art_29(outsider):
     refuse it for residence (art. 29; art. 32)."""
     from models.front_desk import applicant_facts, load_applicant
 
-    facts = applicant_facts(load_applicant("company", outsider.id), documents=[], today=TODAY,
-                            regime="sapezal-2014", permit_kind="temporaria")
+    facts = applicant_facts(
+        load_applicant("company", outsider.id),
+        documents=[],
+        today=TODAY,
+        regime="sapezal-2014",
+        permit_kind="temporaria",
+    )
     assert facts.based_elsewhere is True and facts.has_municipal_registration is True  # "cadastradas" (art. 29)
     result = evaluate_eligibility(SAPEZAL, "temporaria", facts)
     residence = [r for r in result.results if r.rule.document in RESIDENCE_DOCS]

@@ -12,8 +12,19 @@ from hypothesis import strategies as st
 from models.br import cnpj_check_digits
 from models.errors import FieldErrors, UserError
 from models.files import set_store
-from models.people import (CompanyInput, HouseholdMember, HouseholdInput, PartnerInput, Person, PersonInput, age_on, save_company,
-                           save_person, search_key, validate_person)
+from models.people import (
+    CompanyInput,
+    HouseholdInput,
+    HouseholdMember,
+    PartnerInput,
+    Person,
+    PersonInput,
+    age_on,
+    save_company,
+    save_person,
+    search_key,
+    validate_person,
+)
 from models.search import find_applicants
 
 TODAY = dt.date(2026, 11, 30)
@@ -21,9 +32,18 @@ CPF = "52998224725"
 
 
 def person(**kw) -> PersonInput:
-    base = dict(name="Maria José da Silva", cpf="529.982.247-25", birth_date=dt.date(1980, 5, 17),
-                city="Olímpia", state="sp", zip_code="15400-000", resident_since=dt.date(2001, 1, 1),
-                family_income_mw="1,5", housing="rented", experience_years=4)
+    base = dict(
+        name="Maria José da Silva",
+        cpf="529.982.247-25",
+        birth_date=dt.date(1980, 5, 17),
+        city="Olímpia",
+        state="sp",
+        zip_code="15400-000",
+        resident_since=dt.date(2001, 1, 1),
+        family_income_mw="1,5",
+        housing="rented",
+        experience_years=4,
+    )
     base.update(kw)
     return PersonInput(**base)
 
@@ -32,32 +52,44 @@ def test_save_person_with_household(database, tmp_path):
     set_store(tmp_path / "files")
     photo = tmp_path / "foto.jpg"
     photo.write_bytes(b"\xff\xd8\xff fake jpeg")
-    saved = save_person(person(photo_file=str(photo), household=[
-        HouseholdInput("João da Silva", "spouse", cpf="111.444.777-35"),
-        HouseholdInput("Ana da Silva", "child", birth_date=dt.date(2015, 2, 1))]), today=TODAY)
+    saved = save_person(
+        person(
+            photo_file=str(photo),
+            household=[
+                HouseholdInput("João da Silva", "spouse", cpf="111.444.777-35"),
+                HouseholdInput("Ana da Silva", "child", birth_date=dt.date(2015, 2, 1)),
+            ],
+        ),
+        today=TODAY,
+    )
     again = Person.get_by_id(saved.id)
     assert again.cpf == CPF and again.state == "SP" and again.zip_code == "15400000"
     assert again.family_income_mw == Decimal("1.5") and again.search_name == "maria jose da silva"
     assert [(m.name, m.relation) for m in again.household.order_by(HouseholdMember.id)] == [
-        ("João da Silva", "spouse"), ("Ana da Silva", "child")]
+        ("João da Silva", "spouse"),
+        ("Ana da Silva", "child"),
+    ]
     assert len(again.photo_sha256) == 64 and (tmp_path / "files" / again.photo_path).exists()
 
 
-@pytest.mark.parametrize("changes,field", [
-    (dict(cpf="123.456.789-00"), "cpf"),
-    (dict(cpf=""), "cpf"),
-    (dict(name=""), "name"),
-    (dict(name="Maria"), "name"),
-    (dict(birth_date=dt.date(2027, 1, 1)), "birth_date"),
-    (dict(resident_since=dt.date(1970, 1, 1)), "resident_since"),
-    (dict(family_income_mw="muito"), "family_income_mw"),
-    (dict(family_income_mw="-1"), "family_income_mw"),
-    (dict(state="São Paulo"), "state"),
-    (dict(zip_code="1540"), "zip_code"),
-    (dict(email="maria@"), "email"),
-    (dict(household=[HouseholdInput("", "spouse")]), "household[0].name"),
-    (dict(household=[HouseholdInput("Zé", "primo")]), "household[0].relation"),
-])
+@pytest.mark.parametrize(
+    "changes,field",
+    [
+        (dict(cpf="123.456.789-00"), "cpf"),
+        (dict(cpf=""), "cpf"),
+        (dict(name=""), "name"),
+        (dict(name="Maria"), "name"),
+        (dict(birth_date=dt.date(2027, 1, 1)), "birth_date"),
+        (dict(resident_since=dt.date(1970, 1, 1)), "resident_since"),
+        (dict(family_income_mw="muito"), "family_income_mw"),
+        (dict(family_income_mw="-1"), "family_income_mw"),
+        (dict(state="São Paulo"), "state"),
+        (dict(zip_code="1540"), "zip_code"),
+        (dict(email="maria@"), "email"),
+        (dict(household=[HouseholdInput("", "spouse")]), "household[0].name"),
+        (dict(household=[HouseholdInput("Zé", "primo")]), "household[0].relation"),
+    ],
+)
 def test_bad_person_input_is_refused_at_the_field(database, changes, field):
     with pytest.raises(FieldErrors) as err:
         save_person(person(**changes), today=TODAY)
@@ -89,9 +121,15 @@ def test_stale_edit_is_refused(database):
 
 def test_company_with_partners_and_alphanumeric_cnpj(database):
     base = "12ABC34501DE"
-    company = save_company(CompanyInput(cnpj=base + cnpj_check_digits(base), legal_name="Pastelaria Zanetti Ltda.",
-                                        trade_name="Pastel da Praça", mei=False,
-                                        partners=[PartnerInput("Carlos Zanetti", CPF, "Márcia Zanetti")]))
+    company = save_company(
+        CompanyInput(
+            cnpj=base + cnpj_check_digits(base),
+            legal_name="Pastelaria Zanetti Ltda.",
+            trade_name="Pastel da Praça",
+            mei=False,
+            partners=[PartnerInput("Carlos Zanetti", CPF, "Márcia Zanetti")],
+        )
+    )
     assert company.cnpj == "12ABC34501DE35"
     assert [p.name for p in company.partners] == ["Carlos Zanetti"]
     with pytest.raises(FieldErrors) as err:

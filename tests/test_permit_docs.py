@@ -16,12 +16,12 @@ from decimal import Decimal
 from pathlib import Path
 
 import pytest
+from pdftext import pdf_pages, pdf_text
 
 from models.errors import UserError
 from models.permit_doc import PermitDocument, from_regime, precariousness
 from models.regimes import get_regime
 from models.signing import verify_text
-from pdftext import pdf_pages, pdf_text
 
 PT_PER_MM = 72 / 25.4
 TODAY = dt.date(2026, 3, 28)
@@ -55,8 +55,11 @@ def page_count(path: Path) -> int:
 
 def render_png(path: Path, page: int, dpi: int, out_dir: Path) -> Path:
     prefix = out_dir / f"{path.stem}-p{page}-{dpi}"
-    subprocess.run(["pdftoppm", "-r", str(dpi), "-png", "-f", str(page), "-l", str(page), "-singlefile",
-                    str(path), str(prefix)], check=True, capture_output=True)
+    subprocess.run(
+        ["pdftoppm", "-r", str(dpi), "-png", "-f", str(page), "-l", str(page), "-singlefile", str(path), str(prefix)],
+        check=True,
+        capture_output=True,
+    )
     return prefix.with_suffix(".png")
 
 
@@ -94,18 +97,34 @@ def ilha_doc(photo, key_dir) -> PermitDocument:
     """Beach vendor, Ilha Comprida (Dec. 890/2017): the card must show everything art. 8º lists."""
     regime = get_regime("ilha-comprida-2017")
     return from_regime(
-        regime, "ambulante-praia",
-        number="2026/000087", process_number="1523/2025",
-        valid_from=dt.date(2026, 1, 10), valid_until=dt.date(2027, 1, 9),
-        holder_name="Maria Aparecida dos Santos Oliveira", cpf="52998224725", rg="23.456.789-0",
-        cnpj="11222333000181", trade_name="Sorvetes da Cida", municipal_registration="004512",
-        holder_id_number="AMB-0231", address="Rua das Gaivotas, 120 — Balneário Meu Recanto, Ilha Comprida/SP",
-        photo_path=photo, agency="Divisão de Uso e Ocupação do Solo e Licenças",
-        product_line="Sorvetes e picolés industrializados", equipment="Carrinho",
-        equipment_size="1,50 × 0,80 m + 0,20 m de cabo", site="Praia do Boqueirão Norte", point="Ponto 7",
-        days="todos os dias", hours="das 8h às 19h", amount=Decimal("1234.56"),
-        issued_at=dt.date(2026, 1, 10), issued_by="Ana Beatriz Rocha, Chefe da Divisão",
-        card_title="Cartão de Habilitação", card_basis="art. 8º",
+        regime,
+        "ambulante-praia",
+        number="2026/000087",
+        process_number="1523/2025",
+        valid_from=dt.date(2026, 1, 10),
+        valid_until=dt.date(2027, 1, 9),
+        holder_name="Maria Aparecida dos Santos Oliveira",
+        cpf="52998224725",
+        rg="23.456.789-0",
+        cnpj="11222333000181",
+        trade_name="Sorvetes da Cida",
+        municipal_registration="004512",
+        holder_id_number="AMB-0231",
+        address="Rua das Gaivotas, 120 — Balneário Meu Recanto, Ilha Comprida/SP",
+        photo_path=photo,
+        agency="Divisão de Uso e Ocupação do Solo e Licenças",
+        product_line="Sorvetes e picolés industrializados",
+        equipment="Carrinho",
+        equipment_size="1,50 × 0,80 m + 0,20 m de cabo",
+        site="Praia do Boqueirão Norte",
+        point="Ponto 7",
+        days="todos os dias",
+        hours="das 8h às 19h",
+        amount=Decimal("1234.56"),
+        issued_at=dt.date(2026, 1, 10),
+        issued_by="Ana Beatriz Rocha, Chefe da Divisão",
+        card_title="Cartão de Habilitação",
+        card_basis="art. 8º",
     ).signed(key_dir)
 
 
@@ -114,17 +133,30 @@ def sapezal_doc(key_dir) -> PermitDocument:
     """Fixed-point licence, Sapezal (Lei 1.171/2014): art. 35 contents and art. 22 card."""
     regime = get_regime("sapezal-2014")
     return from_regime(
-        regime, "ponto-fixo",
-        number="LF-2026/0042", process_number="PA 311/2026",
-        valid_from=dt.date(2026, 2, 1), valid_until=dt.date(2027, 1, 31),
-        holder_name="José Carlos Pereira", cpf="11144477735", cnpj="11444777000161",
-        company_name="J C Pereira Lanches ME", address="Av. Tancredo Neves, 455 — Centro, Sapezal/MT",
+        regime,
+        "ponto-fixo",
+        number="LF-2026/0042",
+        process_number="PA 311/2026",
+        valid_from=dt.date(2026, 2, 1),
+        valid_until=dt.date(2027, 1, 31),
+        holder_name="José Carlos Pereira",
+        cpf="11144477735",
+        cnpj="11444777000161",
+        company_name="J C Pereira Lanches ME",
+        address="Av. Tancredo Neves, 455 — Centro, Sapezal/MT",
         agency="Secretaria Municipal de Desenvolvimento Econômico",
-        product_group="Grupo 3 — Lanches e salgados", product_line="Cachorro-quente, lanches e sucos naturais",
-        equipment="Trailer", equipment_size="3,00 × 2,00 m", site="Praça dos Pioneiros", point="Ponto 4",
-        days="de terça a domingo", hours="das 17h às 23h",
-        issued_at=dt.date(2026, 1, 28), issued_by="Carla Menezes, Diretora de Tributação",
-        card_basis="arts. 21 e 22", precariousness=SAPEZAL_WARNING,
+        product_group="Grupo 3 — Lanches e salgados",
+        product_line="Cachorro-quente, lanches e sucos naturais",
+        equipment="Trailer",
+        equipment_size="3,00 × 2,00 m",
+        site="Praça dos Pioneiros",
+        point="Ponto 4",
+        days="de terça a domingo",
+        hours="das 17h às 23h",
+        issued_at=dt.date(2026, 1, 28),
+        issued_by="Carla Menezes, Diretora de Tributação",
+        card_basis="arts. 21 e 22",
+        precariousness=SAPEZAL_WARNING,
         duties=("Manter o cartão de identificação em lugar visível do equipamento (Lei 1.171/2014, art. 21)",),
     ).signed(key_dir)
 
@@ -134,13 +166,21 @@ def olimpia_doc(key_dir) -> PermitDocument:
     """Street food TPU, Olímpia (LC 324/2025, art. 175): category, foods, address, days and periods."""
     regime = get_regime("olimpia-2025")
     return from_regime(
-        regime, "street-food-tpu-a",
+        regime,
+        "street-food-tpu-a",
         instrument="termo de permissão de uso",
-        number="TPU 007/2026", valid_from=dt.date(2026, 5, 1), valid_until=dt.date(2031, 4, 30),
-        holder_name="Sabores do Thermas Food Truck Ltda", cnpj="45723174000110",
-        equipment="Categoria A — food truck", product_line="Hambúrgueres, batata frita e refrigerantes",
-        site="Av. Menina Moça, 1.200 (em frente ao parque)", days="sextas, sábados e domingos",
-        hours="das 18h às 24h", issued_at=dt.date(2026, 4, 20), issued_by="Prefeito Municipal",
+        number="TPU 007/2026",
+        valid_from=dt.date(2026, 5, 1),
+        valid_until=dt.date(2031, 4, 30),
+        holder_name="Sabores do Thermas Food Truck Ltda",
+        cnpj="45723174000110",
+        equipment="Categoria A — food truck",
+        product_line="Hambúrgueres, batata frita e refrigerantes",
+        site="Av. Menina Moça, 1.200 (em frente ao parque)",
+        days="sextas, sábados e domingos",
+        hours="das 18h às 24h",
+        issued_at=dt.date(2026, 4, 20),
+        issued_by="Prefeito Municipal",
     ).signed(key_dir)
 
 
@@ -152,11 +192,19 @@ def sao_bento():
 @pytest.fixture
 def sao_bento_doc(sao_bento, key_dir) -> PermitDocument:
     return from_regime(
-        sao_bento, "event-stall",
-        number="2026/000012", valid_from=dt.date(2026, 3, 27), valid_until=dt.date(2026, 3, 29),
-        holder_name="Pastelaria Serra da Mantiqueira Ltda", cnpj="12345678000195",
-        municipal_registration="12.345", site="Rua Cel. Ribeiro da Luz", point="Barraca 12",
-        product_line="Pastéis e caldo de cana", issued_at=dt.date(2026, 3, 25), issued_by="João Silva",
+        sao_bento,
+        "event-stall",
+        number="2026/000012",
+        valid_from=dt.date(2026, 3, 27),
+        valid_until=dt.date(2026, 3, 29),
+        holder_name="Pastelaria Serra da Mantiqueira Ltda",
+        cnpj="12345678000195",
+        municipal_registration="12.345",
+        site="Rua Cel. Ribeiro da Luz",
+        point="Barraca 12",
+        product_line="Pastéis e caldo de cana",
+        issued_at=dt.date(2026, 3, 25),
+        issued_by="João Silva",
     ).signed(key_dir)
 
 
@@ -195,10 +243,20 @@ def test_permit_html_escapes_and_lists_the_fields(qapp, sapezal_doc):
 
     html = permit_html(dataclasses.replace(sapezal_doc, observations="<b>não</b> & sim"))
     assert "&lt;b&gt;não&lt;/b&gt; &amp; sim" in html
-    for text in ("PREFEITURA MUNICIPAL DE SAPEZAL", "Estado de Mato Grosso", "LICENÇA DE FUNCIONAMENTO Nº LF-2026/0042",
-                 "Grupo 3 — Lanches e salgados", "Praça dos Pioneiros", "de terça a domingo", "das 17h às 23h",
-                 "de 01/02/2026 a 31/01/2027", "111.444.777-35", "11.444.777/0001-61", "ADVERTÊNCIA",
-                 "Sapezal/MT, 28 de janeiro de 2026."):
+    for text in (
+        "PREFEITURA MUNICIPAL DE SAPEZAL",
+        "Estado de Mato Grosso",
+        "LICENÇA DE FUNCIONAMENTO Nº LF-2026/0042",
+        "Grupo 3 — Lanches e salgados",
+        "Praça dos Pioneiros",
+        "de terça a domingo",
+        "das 17h às 23h",
+        "de 01/02/2026 a 31/01/2027",
+        "111.444.777-35",
+        "11.444.777/0001-61",
+        "ADVERTÊNCIA",
+        "Sapezal/MT, 28 de janeiro de 2026.",
+    ):
         assert text in html, text
 
 
@@ -212,12 +270,26 @@ def test_permit_pdf_sapezal(qapp, sapezal_doc, tmp_path):
         assert abs(width - 210) < 0.5 and abs(height - 297) < 0.5
     text = pdf_text(path, squash="spaces")
     # Lei 1.171/2014, art. 35: name and address, place, product group, days and hours, term, precariousness
-    for expected in ("PREFEITURA MUNICIPAL DE SAPEZAL", "LICENÇA DE FUNCIONAMENTO Nº LF-2026/0042",
-                     "José Carlos Pereira", "J C Pereira Lanches ME", "Av. Tancredo Neves, 455",
-                     "Praça dos Pioneiros", "Grupo 3 — Lanches e salgados", "de terça a domingo", "das 17h às 23h",
-                     "de 01/02/2026 a 31/01/2027", "Lei nº 1.171, de 29 de dezembro de 2014", "art. 27, I",
-                     "ADVERTÊNCIA", "a título precário", "sem direito a indenização", "art. 35, VI",
-                     "Carla Menezes", "Página 1 de"):
+    for expected in (
+        "PREFEITURA MUNICIPAL DE SAPEZAL",
+        "LICENÇA DE FUNCIONAMENTO Nº LF-2026/0042",
+        "José Carlos Pereira",
+        "J C Pereira Lanches ME",
+        "Av. Tancredo Neves, 455",
+        "Praça dos Pioneiros",
+        "Grupo 3 — Lanches e salgados",
+        "de terça a domingo",
+        "das 17h às 23h",
+        "de 01/02/2026 a 31/01/2027",
+        "Lei nº 1.171, de 29 de dezembro de 2014",
+        "art. 27, I",
+        "ADVERTÊNCIA",
+        "a título precário",
+        "sem direito a indenização",
+        "art. 35, VI",
+        "Carla Menezes",
+        "Página 1 de",
+    ):
         assert expected in text, expected
     assert text.count("Página ") == len(boxes)
 
@@ -246,10 +318,17 @@ def test_permit_pdf_tpu_olimpia(qapp, olimpia_doc, tmp_path):
     path = write_permit_pdf(olimpia_doc, tmp_path / "tpu.pdf")
     text = pdf_text(path, squash="spaces")
     # LC 324/2025, art. 175: equipment category, foods, address of the installation, days and periods
-    for expected in ("TERMO DE PERMISSÃO DE USO Nº TPU 007/2026", "Categoria A — food truck",
-                     "Hambúrgueres, batata frita e refrigerantes", "Av. Menina Moça, 1.200",
-                     "sextas, sábados e domingos", "das 18h às 24h", "de 01/05/2026 a 30/04/2031",
-                     "45.723.174/0001-10", "a título precário, intransferível e oneroso"):
+    for expected in (
+        "TERMO DE PERMISSÃO DE USO Nº TPU 007/2026",
+        "Categoria A — food truck",
+        "Hambúrgueres, batata frita e refrigerantes",
+        "Av. Menina Moça, 1.200",
+        "sextas, sábados e domingos",
+        "das 18h às 24h",
+        "de 01/05/2026 a 30/04/2031",
+        "45.723.174/0001-10",
+        "a título precário, intransferível e oneroso",
+    ):
         assert expected in text, expected
     assert page_count(path) == 1
 
@@ -258,8 +337,9 @@ def test_permit_pdf_tpu_olimpia(qapp, olimpia_doc, tmp_path):
 def test_long_permit_flows_to_a_second_page_with_footer(qapp, sapezal_doc, tmp_path):
     from reports.permit_docs import write_permit_pdf
 
-    long_doc = dataclasses.replace(sapezal_doc, duties=tuple(f"Obrigação número {i} do titular (art. {i})"
-                                                             for i in range(1, 40)))
+    long_doc = dataclasses.replace(
+        sapezal_doc, duties=tuple(f"Obrigação número {i} do titular (art. {i})" for i in range(1, 40))
+    )
     path = write_permit_pdf(long_doc, tmp_path / "longo.pdf")
     pages = page_count(path)
     assert pages >= 2
@@ -285,11 +365,24 @@ def test_id_card_size_and_contents(qapp, ilha_doc, tmp_path):
         assert abs(width - 85.6) <= 0.5 and abs(height - 53.98) <= 0.5
     text = pdf_text(path, squash="spaces")
     # Dec. 890/2017, art. 8º: name (with photo), RG and CNPJ, address, id number, place, line, validity, hours, process
-    for expected in ("PREFEITURA MUNICIPAL DE ILHA COMPRIDA/SP", "CARTÃO DE HABILITAÇÃO",
-                     "Maria Aparecida dos Santos Oliveira", "23.456.789-0", "11.222.333/0001-81", "529.982.247-25",
-                     "Rua das Gaivotas, 120", "AMB-0231", "Praia do Boqueirão Norte — Ponto 7",
-                     "Sorvetes e picolés industrializados", "10/01/2026 a 09/01/2027", "das 8h às 19h",
-                     "1523/2025", "Nº 2026/000087", "Dec. 890/2017, art. 8º", "1,50 × 0,80 m"):
+    for expected in (
+        "PREFEITURA MUNICIPAL DE ILHA COMPRIDA/SP",
+        "CARTÃO DE HABILITAÇÃO",
+        "Maria Aparecida dos Santos Oliveira",
+        "23.456.789-0",
+        "11.222.333/0001-81",
+        "529.982.247-25",
+        "Rua das Gaivotas, 120",
+        "AMB-0231",
+        "Praia do Boqueirão Norte — Ponto 7",
+        "Sorvetes e picolés industrializados",
+        "10/01/2026 a 09/01/2027",
+        "das 8h às 19h",
+        "1523/2025",
+        "Nº 2026/000087",
+        "Dec. 890/2017, art. 8º",
+        "1,50 × 0,80 m",
+    ):
         assert expected in text, expected
     assert "FOTO" not in text  # the photo was drawn
 
@@ -301,8 +394,15 @@ def test_id_card_sapezal_art_22_and_photo_placeholder(qapp, sapezal_doc, tmp_pat
     path = write_id_card_pdf(sapezal_doc, tmp_path / "cartao.pdf")
     front = pdf_pages(path, mode="plain")[0]
     # Lei 1.171/2014, art. 22 — on the front, the side fixed on the equipment (art. 21)
-    for expected in ("José Carlos Pereira", "Cachorro-quente", "3,00 × 2,00 m", "das 17h às 23h",
-                     "Praça dos Pioneiros", "01/02/2026 a 31/01/2027", "FOTO"):
+    for expected in (
+        "José Carlos Pereira",
+        "Cachorro-quente",
+        "3,00 × 2,00 m",
+        "das 17h às 23h",
+        "Praça dos Pioneiros",
+        "01/02/2026 a 31/01/2027",
+        "FOTO",
+    ):
         assert expected in front, expected
 
 
@@ -343,8 +443,12 @@ def test_placard_sao_bento(qapp, sao_bento, sao_bento_doc, tmp_path):
     assert abs(width - 650) <= 0.5 and abs(height - 450) <= 0.5  # at least 0,65 × 0,45 m
     text = " ".join(pdf_text(path, squash="spaces").split())  # where the name wraps depends on the fonts installed
     # Dec. 4.794/2026, art. 4º, parágrafo único: company name, CNPJ, municipal registration
-    for expected in ("PASTELARIA SERRA DA MANTIQUEIRA LTDA", "CNPJ 12.345.678/0001-95",
-                     "CADASTRO MUNICIPAL Nº 12.345", "Dec. 4.794/2026, art. 4º, parágrafo único"):
+    for expected in (
+        "PASTELARIA SERRA DA MANTIQUEIRA LTDA",
+        "CNPJ 12.345.678/0001-95",
+        "CADASTRO MUNICIPAL Nº 12.345",
+        "Dec. 4.794/2026, art. 4º, parágrafo único",
+    ):
         assert expected in text, expected
 
 
@@ -372,8 +476,9 @@ def test_placard_is_black_on_white(qapp, sao_bento, sao_bento_doc, tmp_path):
 def test_placard_grows_when_the_regime_asks_for_more(qapp, sao_bento, sao_bento_doc, tmp_path):
     from reports.permit_docs import write_placard_pdf
 
-    bigger = dataclasses.replace(sao_bento, placard=dataclasses.replace(sao_bento.placard, min_width=Decimal("0.80"),
-                                                                        min_height=Decimal("0.60")))
+    bigger = dataclasses.replace(
+        sao_bento, placard=dataclasses.replace(sao_bento.placard, min_width=Decimal("0.80"), min_height=Decimal("0.60"))
+    )
     ((width, height),) = media_boxes_mm(write_placard_pdf(sao_bento_doc, tmp_path / "placa.pdf", bigger))
     assert abs(width - 800) <= 0.5 and abs(height - 600) <= 0.5
 
@@ -417,8 +522,12 @@ def test_placard_with_photo_and_qr(qapp, sao_bento, sao_bento_doc, photo, key_di
     """A regime may ask for the photo and the QR on the placard too; the QR still reads from afar (40 dpi)."""
     from reports.permit_docs import write_placard_pdf
 
-    regime = dataclasses.replace(sao_bento, placard=dataclasses.replace(
-        sao_bento.placard, contents=("company-name", "cnpj", "municipal-registration", "photo", "qr-code")))
+    regime = dataclasses.replace(
+        sao_bento,
+        placard=dataclasses.replace(
+            sao_bento.placard, contents=("company-name", "cnpj", "municipal-registration", "photo", "qr-code")
+        ),
+    )
     with pytest.raises(UserError, match="foto"):
         write_placard_pdf(sao_bento_doc, tmp_path / "sem-foto.pdf", regime)
     path = write_placard_pdf(dataclasses.replace(sao_bento_doc, photo_path=photo), tmp_path / "placa.pdf", regime)

@@ -12,6 +12,22 @@ import shutil
 from pathlib import Path
 
 import pytest
+from factories import (  # noqa: F401  (keys: fixture)
+    TODAY,
+    all_documents,
+    approved,
+    beach_licence,
+    company,
+    feirante,
+    issue,
+    keys,
+    mei_vendor,
+    person,
+    results,
+    sapezal_licence,
+    tpu,
+)
+from pdftext import pdf_text
 
 from models.applications import Application, ApplicationInput, DocumentInput, create_application
 from models.db import close_database, open_database
@@ -22,8 +38,8 @@ from models.front_desk import applicant_facts, assess, load_applicant
 from models.people import HouseholdInput
 from models.permits import (
     Permit,
-    active_count,
     PermitEvent,
+    active_count,
     cancel,
     due_for_renewal,
     exchange_sites,
@@ -47,11 +63,6 @@ from models.permits import (
 )
 from models.regimes import get_regime
 from models.signing import verify_text
-from factories import (  # noqa: F401  (keys: fixture)
-    TODAY, all_documents, approved, beach_licence, company, feirante, issue, keys, mei_vendor, person,
-    results, sapezal_licence, tpu,
-)
-from pdftext import pdf_text
 
 needs_pdftotext = pytest.mark.skipif(shutil.which("pdftotext") is None, reason="poppler-utils (pdftotext) ausente")
 
@@ -64,8 +75,11 @@ def test_numbers_are_gapless_per_year_and_a_failed_issue_gives_the_number_back(k
     first = tpu(keys, maker)
     assert first.number == "2026/00001" and (first.year, first.seq) == (2026, 1)
     # only an approved application (or one awaiting payment) becomes a permit; nothing is used up
-    received = create_application(ApplicationInput(regime="olimpia-2025", permit_kind="street-food-tpu-b",
-                                                   company_id=maker.id), clerk="ana", today=TODAY)
+    received = create_application(
+        ApplicationInput(regime="olimpia-2025", permit_kind="street-food-tpu-b", company_id=maker.id),
+        clerk="ana",
+        today=TODAY,
+    )
     with pytest.raises(UserError, match="só se emite a permissão de um requerimento aprovado"):
         issue(received, keys)
     # a failure inside the transaction (the key folder cannot be created) rolls everything back
@@ -82,8 +96,16 @@ def test_numbers_are_gapless_per_year_and_a_failed_issue_gives_the_number_back(k
     assert Application.get_by_id(app.id).status == "issued"
     with pytest.raises(UserError):  # issued once only
         issue(Application.get_by_id(app.id), keys)
-    third = issue(approved("olimpia-2025", "street-food-tpu-c", holder=company("C Ltda", person("Ana Lima Souza")),
-                           on=dt.date(2027, 1, 4)), keys, dt.date(2027, 1, 4))
+    third = issue(
+        approved(
+            "olimpia-2025",
+            "street-food-tpu-c",
+            holder=company("C Ltda", person("Ana Lima Souza")),
+            on=dt.date(2027, 1, 4),
+        ),
+        keys,
+        dt.date(2027, 1, 4),
+    )
     assert third.number == "2027/00001"
     assert find_permit("2027/1").id == third.id  # typed without the zeros
     with pytest.raises(UserError, match="Permissão nº 2027/00099 não encontrada"):
@@ -128,20 +150,38 @@ def test_two_desks_issuing_at_once_get_distinct_gapless_numbers(keys, database):
 # --------------------------------------------------------------------------- terms, per act
 
 
-@pytest.mark.parametrize("regime, kind, issued, expected, article", [
-    # Dec. 4.794/2026, art. 2º: the three days of the event (27, 28 e 29/03/2026)
-    ("sao-bento-2026", "event-stall", dt.date(2026, 3, 20), (dt.date(2026, 3, 27), dt.date(2026, 3, 29)),
-     "Dec. 4.794/2026, art. 2º"),
-    # Lei 1.171/2014, art. 38: "prazo não superior a um ano"
-    ("sapezal-2014", "ponto-fixo", TODAY, (TODAY, dt.date(2027, 11, 29)), "Lei 1.171/2014, art. 38"),
-    # Dec. 890/2017, art. 12 and § 1º: one exercise
-    ("ilha-comprida-2017", "ambulante-praia", dt.date(2026, 3, 10), (dt.date(2026, 3, 10), dt.date(2026, 12, 31)),
-     "Dec. 890/2017, art. 12"),
-    # LC 324/2025, art. 158 and 177: 5 years
-    ("olimpia-2025", "street-food-tpu-a", TODAY, (TODAY, dt.date(2031, 11, 29)), "LC 324/2025, art. 158; art. 177"),
-    ("olimpia-2025", "street-food-tpu-d", dt.date(2028, 2, 29), (dt.date(2028, 2, 29), dt.date(2033, 2, 27)),
-     "LC 324/2025, art. 158; art. 177"),
-])
+@pytest.mark.parametrize(
+    "regime, kind, issued, expected, article",
+    [
+        # Dec. 4.794/2026, art. 2º: the three days of the event (27, 28 e 29/03/2026)
+        (
+            "sao-bento-2026",
+            "event-stall",
+            dt.date(2026, 3, 20),
+            (dt.date(2026, 3, 27), dt.date(2026, 3, 29)),
+            "Dec. 4.794/2026, art. 2º",
+        ),
+        # Lei 1.171/2014, art. 38: "prazo não superior a um ano"
+        ("sapezal-2014", "ponto-fixo", TODAY, (TODAY, dt.date(2027, 11, 29)), "Lei 1.171/2014, art. 38"),
+        # Dec. 890/2017, art. 12 and § 1º: one exercise
+        (
+            "ilha-comprida-2017",
+            "ambulante-praia",
+            dt.date(2026, 3, 10),
+            (dt.date(2026, 3, 10), dt.date(2026, 12, 31)),
+            "Dec. 890/2017, art. 12",
+        ),
+        # LC 324/2025, art. 158 and 177: 5 years
+        ("olimpia-2025", "street-food-tpu-a", TODAY, (TODAY, dt.date(2031, 11, 29)), "LC 324/2025, art. 158; art. 177"),
+        (
+            "olimpia-2025",
+            "street-food-tpu-d",
+            dt.date(2028, 2, 29),
+            (dt.date(2028, 2, 29), dt.date(2033, 2, 27)),
+            "LC 324/2025, art. 158; art. 177",
+        ),
+    ],
+)
 def test_term_per_act_with_its_article(regime, kind, issued, expected, article):
     term = permit_term(get_regime(regime), kind, issued)
     assert (term.valid_from, term.valid_until) == expected
@@ -168,16 +208,24 @@ def test_terms_the_act_leaves_open_are_asked_never_invented():
 
 
 def test_issued_permit_keeps_its_term_and_history(keys):
-    app = approved("sao-bento-2026", "event-stall", on=dt.date(2026, 3, 18),
-                   holder=company("Barraca Boa Ltda", person("Pedro Alves Costa")), site="rua-cel-ribeiro-da-luz",
-                   equipment="trailer", front="4,50", depth="3,00", hitch="1,20")
+    app = approved(
+        "sao-bento-2026",
+        "event-stall",
+        on=dt.date(2026, 3, 18),
+        holder=company("Barraca Boa Ltda", person("Pedro Alves Costa")),
+        site="rua-cel-ribeiro-da-luz",
+        equipment="trailer",
+        front="4,50",
+        depth="3,00",
+        hitch="1,20",
+    )
     permit = issue(app, keys, dt.date(2026, 3, 20), point="Posição 07")
     assert (permit.valid_from, permit.valid_until) == (dt.date(2026, 3, 27), dt.date(2026, 3, 29))
     assert "Sexta-feira, 27/03/2026: das 18:00 às 01:00" in permit.days_hours  # from the act's calendar
     event = permit.events.get()
     assert (event.kind, event.status_to, event.details["article"]) == ("issued", "active", "Dec. 4.794/2026, art. 2º")
     assert "2026/00001" in event.reason or app.protocol in event.reason
-    assert [e.status_to for e in Application.get_by_id(app.id).events] [-1] == "issued"
+    assert [e.status_to for e in Application.get_by_id(app.id).events][-1] == "issued"
 
 
 # --------------------------------------------------------------------------- the signed QR
@@ -198,8 +246,15 @@ def test_qr_is_signed_and_says_what_the_document_says(keys):
 
 
 def test_permit_document_has_what_the_acts_ask(keys):
-    owner = person("Joana Darc Souza", rg="12.345.678-9", street="Rua Síria", number="10", district="Centro",
-                   city="Ilha Comprida", state="SP")
+    owner = person(
+        "Joana Darc Souza",
+        rg="12.345.678-9",
+        street="Rua Síria",
+        number="10",
+        district="Centro",
+        city="Ilha Comprida",
+        state="SP",
+    )
     company("JOANA DARC SOUZA MEI", owner, mei=True, registration="7788")
     permit = beach_licence(keys, owner, on=dt.date(2026, 3, 10))
     doc = permit_document(permit)
@@ -224,8 +279,9 @@ def test_suspend_reactivate_revoke_cancel_pass_and_refuse(keys):
     with pytest.raises(FieldErrors):
         suspend(permit, by="fiscal", reason="  ", today=TODAY)
     stale = Permit.get_by_id(permit.id)
-    permit = suspend(permit, by="fiscal", reason="Infração do art. 25", today=TODAY,
-                     until=TODAY + dt.timedelta(days=15))
+    permit = suspend(
+        permit, by="fiscal", reason="Infração do art. 25", today=TODAY, until=TODAY + dt.timedelta(days=15)
+    )
     assert permit.status == "suspended"
     with pytest.raises(UserError, match="alterada em outra mesa"):
         revoke(stale, by="x", reason="y", today=TODAY)
@@ -237,14 +293,20 @@ def test_suspend_reactivate_revoke_cancel_pass_and_refuse(keys):
         reactivate(permit, by="fiscal", today=TODAY)
     permit = revoke(permit, by="chefe", reason="Abandono da feira", today=dt.date(2027, 1, 10), abandonment=True)
     assert permit.status == "revoked"
-    for action in (lambda: cancel(permit, by="chefe", reason="x", today=TODAY),
-                   lambda: suspend(permit, by="chefe", reason="x", today=TODAY),
-                   lambda: revoke(permit, by="chefe", reason="x", today=TODAY)):
+    for action in (
+        lambda: cancel(permit, by="chefe", reason="x", today=TODAY),
+        lambda: suspend(permit, by="chefe", reason="x", today=TODAY),
+        lambda: revoke(permit, by="chefe", reason="x", today=TODAY),
+    ):
         with pytest.raises(UserError, match="está cassada"):
             action()
     kinds = [(e.kind, e.status_from, e.status_to) for e in permit.events.order_by(PermitEvent.id)]
-    assert kinds == [("issued", "", "active"), ("suspended", "active", "suspended"),
-                     ("reactivated", "suspended", "active"), ("revoked", "active", "revoked")]
+    assert kinds == [
+        ("issued", "", "active"),
+        ("suspended", "active", "suspended"),
+        ("reactivated", "suspended", "active"),
+        ("revoked", "active", "revoked"),
+    ]
     assert permit.events.order_by(PermitEvent.id.desc()).first().ground == "abandonment"
 
 
@@ -258,8 +320,9 @@ def test_stale_copy_is_refused(keys):
 
 def test_cancel_at_request_and_by_act(keys):
     first = beach_licence(keys, mei_vendor("Lúcia Helena Prado"), on=dt.date(2026, 3, 10))
-    cancelled = cancel(first, by="div", reason="Não tem mais interesse", today=dt.date(2026, 5, 2),
-                       at_holder_request=True)
+    cancelled = cancel(
+        first, by="div", reason="Não tem mais interesse", today=dt.date(2026, 5, 2), at_holder_request=True
+    )
     assert cancelled.status == "cancelled" and cancelled.events.order_by(PermitEvent.id.desc()).first().ground
     with pytest.raises(FieldErrors):
         cancel(beach_licence(keys, mei_vendor("Mário Sérgio Prado"), site="ponto-04"), by="div", reason="", today=TODAY)
@@ -268,8 +331,7 @@ def test_cancel_at_request_and_by_act(keys):
 def test_expire_due_marks_only_what_ended_and_dates_the_loss_of_the_right(keys):
     lapsed = beach_licence(keys, mei_vendor("Sebastião Rocha Lima"), on=dt.date(2026, 3, 10))  # to 31/12/2026
     second = beach_licence(keys, mei_vendor("Cláudia Regina Lopes"), on=dt.date(2026, 4, 1), site="ponto-04")
-    suspended = suspend(second,
-                        by="fiscal", reason="Infração", today=dt.date(2026, 6, 1))
+    suspended = suspend(second, by="fiscal", reason="Infração", today=dt.date(2026, 6, 1))
     current = tpu(keys, company("Food Truck Ltda", person("Marcos Paulo Dias")))
     assert expire_due(dt.date(2026, 12, 31)) == []  # the last day is still in force
     expired = expire_due(dt.date(2027, 1, 1))
@@ -302,9 +364,17 @@ def test_renewal_windows_per_act(keys):
     assert tuple(renewal_window(late)) == (dt.date(2026, 10, 14), dt.date(2026, 12, 31))  # issued after 30/09
     # no renewal in the act
     assert renewal_window(feirante(keys, person("Antônio Carlos Mendes"))) is None
-    event = issue(approved("sao-bento-2026", "event-stall", on=dt.date(2026, 3, 18),
-                           holder=company("Barraca Ltda", person("Pedro Alves Costa")), equipment="barraca"),
-                  keys, dt.date(2026, 3, 20))
+    event = issue(
+        approved(
+            "sao-bento-2026",
+            "event-stall",
+            on=dt.date(2026, 3, 18),
+            holder=company("Barraca Ltda", person("Pedro Alves Costa")),
+            equipment="barraca",
+        ),
+        keys,
+        dt.date(2026, 3, 20),
+    )
     assert renewal_window(event) is None
 
 
@@ -347,16 +417,22 @@ def test_renewal_rechecks_eligibility_and_lists_the_failed_rules(keys):
 
 def test_beach_licence_renewed_for_the_next_exercise(keys):
     old = beach_licence(keys, mei_vendor("Lúcia Helena Prado"), on=dt.date(2026, 3, 10))
-    new = renew(old, by="div", today=dt.date(2026, 9, 15), key_dir=keys,
-                documents=all_documents("ilha-comprida-2017", "ambulante-praia", dt.date(2026, 9, 10)))
+    new = renew(
+        old,
+        by="div",
+        today=dt.date(2026, 9, 15),
+        key_dir=keys,
+        documents=all_documents("ilha-comprida-2017", "ambulante-praia", dt.date(2026, 9, 10)),
+    )
     assert (new.valid_from, new.valid_until) == (dt.date(2027, 1, 1), dt.date(2027, 12, 31))
     with pytest.raises(UserError, match="de 01/01/2027 a 30/09/2027"):
         renew(new, by="div", today=dt.date(2027, 10, 1), key_dir=keys)
 
 
 def test_only_an_active_permit_with_a_renewal_rule_is_renewed(keys):
-    permit = suspend(tpu(keys, company("Food Truck Ltda", person("Marcos Paulo Dias"))), by="f", reason="x",
-                     today=TODAY)
+    permit = suspend(
+        tpu(keys, company("Food Truck Ltda", person("Marcos Paulo Dias"))), by="f", reason="x", today=TODAY
+    )
     with pytest.raises(UserError, match="só uma permissão ativa pode ser renovada"):
         renew(permit, by="ana", today=dt.date(2031, 5, 2), key_dir=keys)
     with pytest.raises(UserError, match="não prevê renovação"):
@@ -407,15 +483,20 @@ def test_beach_and_tpu_startup_and_the_one_extension(keys):
     assert (item.due, item.article, item.extendable) == (dt.date(2027, 2, 28), "LC 324/2025, art. 176", True)
     with pytest.raises(FieldErrors):
         extend_startup(truck, by="ana", reason="", today=TODAY)
-    assert extend_startup(truck, by="ana", reason="Vistoria do veículo pendente", today=dt.date(2027, 2, 1)) == \
-        dt.date(2027, 5, 29)
+    assert extend_startup(truck, by="ana", reason="Vistoria do veículo pendente", today=dt.date(2027, 2, 1)) == dt.date(
+        2027, 5, 29
+    )
     [item] = startup_deadlines(dt.date(2027, 3, 1))
     assert (item.due, item.extendable, item.overdue) == (dt.date(2027, 5, 29), False, False)
     with pytest.raises(UserError, match="uma única vez"):
         extend_startup(truck, by="ana", reason="De novo", today=dt.date(2027, 3, 1))
     with pytest.raises(UserError, match="não prevê prorrogação"):
-        extend_startup(sapezal_licence(keys, company("Bebidas Ltda", person("Carlos Dias Rocha"))), by="ana",
-                       reason="x", today=TODAY)
+        extend_startup(
+            sapezal_licence(keys, company("Bebidas Ltda", person("Carlos Dias Rocha"))),
+            by="ana",
+            reason="x",
+            today=TODAY,
+        )
 
 
 # --------------------------------------------------------------------------- leave, transfer, exchange
@@ -425,8 +506,15 @@ def test_leave_thirty_days_a_year_in_two_periods_asked_thirty_days_ahead(keys):
     permit = feirante(keys, person("Antônio Carlos Mendes"))  # Lei 9.158/2014, art. 16
     with pytest.raises(FieldErrors, match="30 dias de antecedência"):
         grant_leave(permit, dt.date(2026, 12, 10), dt.date(2026, 12, 20), by="chefe", today=TODAY)
-    first = grant_leave(permit, dt.date(2027, 1, 10), dt.date(2027, 1, 24), "Joana Aparecida Lopes", "529.982.247-25",
-                        by="chefe", today=TODAY)
+    first = grant_leave(
+        permit,
+        dt.date(2027, 1, 10),
+        dt.date(2027, 1, 24),
+        "Joana Aparecida Lopes",
+        "529.982.247-25",
+        by="chefe",
+        today=TODAY,
+    )
     assert (first.kind, first.details["days"], first.details["substitute_cpf"]) == ("leave", 15, "52998224725")
     with pytest.raises(UserError, match="coincide"):
         grant_leave(permit, dt.date(2027, 1, 20), dt.date(2027, 1, 30), by="chefe", today=TODAY)
@@ -438,15 +526,21 @@ def test_leave_thirty_days_a_year_in_two_periods_asked_thirty_days_ahead(keys):
     # another year has days of its own
     grant_leave(permit, dt.date(2026, 12, 31), dt.date(2026, 12, 31), by="chefe", today=dt.date(2026, 11, 1))
     with pytest.raises(FieldErrors, match="CPF"):
-        grant_leave(permit, dt.date(2027, 8, 1), dt.date(2027, 8, 2), "Fulano de Tal", "111.111.111-11", by="chefe",
-                    today=TODAY)
+        grant_leave(
+            permit, dt.date(2027, 8, 1), dt.date(2027, 8, 2), "Fulano de Tal", "111.111.111-11", by="chefe", today=TODAY
+        )
     # Sapezal, art. 48, II: 30 days a year, in as many periods as wanted
     licence = sapezal_licence(keys, company("Bebidas Ltda", person("Carlos Dias Rocha")))
     for month in (1, 2, 3):
         grant_leave(licence, dt.date(2027, month, 1), dt.date(2027, month, 5), by="chefe", today=TODAY)
     with pytest.raises(UserError, match="não prevê descanso"):
-        grant_leave(tpu(keys, company("Food Truck Ltda", person("Marcos Paulo Dias"))), dt.date(2027, 1, 10),
-                    dt.date(2027, 1, 12), by="chefe", today=TODAY)
+        grant_leave(
+            tpu(keys, company("Food Truck Ltda", person("Marcos Paulo Dias"))),
+            dt.date(2027, 1, 10),
+            dt.date(2027, 1, 12),
+            by="chefe",
+            today=TODAY,
+        )
 
 
 def test_transfer_to_heir_only_where_the_act_allows(keys, monkeypatch):
@@ -458,15 +552,27 @@ def test_transfer_to_heir_only_where_the_act_allows(keys, monkeypatch):
     # the SJC file says the act allows it (Lei 9.158/2014, art. 17); Olímpia's TPU does not (art. 158)
     assert get_regime("sjc-2014").permit_kind("feirante").transfer.basis == "art. 17"
     with pytest.raises(UserError, match="não prevê a transferência"):
-        transfer_to_heir(tpu(keys, company("Food Truck Ltda", person("Marcos Paulo Dias"))), heir, by="chefe",
-                         reason="Falecimento", today=TODAY, key_dir=keys)
+        transfer_to_heir(
+            tpu(keys, company("Food Truck Ltda", person("Marcos Paulo Dias"))),
+            heir,
+            by="chefe",
+            reason="Falecimento",
+            today=TODAY,
+            key_dir=keys,
+        )
     with monkeypatch.context() as patch, pytest.raises(UserError, match="não prevê a transferência"):
         patch.setattr(permits, "_transfer_rule", lambda kind: None)  # a kind whose act is silent
         transfer_to_heir(permit, heir, by="chefe", reason="Falecimento do titular", today=TODAY, key_dir=keys)
     with pytest.raises(FieldErrors):
         transfer_to_heir(permit, heir, by="chefe", reason="", today=TODAY, key_dir=keys)
-    new = transfer_to_heir(permit, heir, by="chefe", reason="Falecimento; sucessores indicaram a filha",
-                           today=dt.date(2027, 2, 1), key_dir=keys)
+    new = transfer_to_heir(
+        permit,
+        heir,
+        by="chefe",
+        reason="Falecimento; sucessores indicaram a filha",
+        today=dt.date(2027, 2, 1),
+        key_dir=keys,
+    )
     assert (new.person_id, new.origin, new.previous_id) == (heir.id, "transfer", permit.id)
     assert (new.valid_from, new.valid_until) == (dt.date(2027, 2, 1), permit.valid_until)  # the remaining term
     assert (new.site, new.section, new.line) == (permit.site, permit.section, permit.line)
@@ -485,8 +591,14 @@ def test_exchange_of_sites_with_the_administration_consent(keys):
     b = feirante(keys, person("Rita de Cássia Nunes"), site="Feira Noturna do Centro", point="Banca 11")
     with pytest.raises(FieldErrors):
         exchange_sites(a, b, by="chefe", reason="", today=TODAY)
-    new_a, new_b = exchange_sites(a, b, by="chefe", reason="Despacho 12/2026 do Departamento de Posturas",
-                                  today=dt.date(2026, 12, 5), key_dir=keys)
+    new_a, new_b = exchange_sites(
+        a,
+        b,
+        by="chefe",
+        reason="Despacho 12/2026 do Departamento de Posturas",
+        today=dt.date(2026, 12, 5),
+        key_dir=keys,
+    )
     assert (new_a.person_id, new_a.site, new_a.point) == (a.person_id, b.site, "Banca 11")
     assert (new_b.person_id, new_b.site, new_b.point) == (b.person_id, a.site, "Banca 03")
     assert new_a.valid_until == a.valid_until and new_a.origin == "exchange"
@@ -496,8 +608,13 @@ def test_exchange_of_sites_with_the_administration_consent(keys):
     with pytest.raises(UserError, match="está substituída"):
         exchange_sites(Permit.get_by_id(a.id), new_b, by="chefe", reason="x", today=TODAY)
     with pytest.raises(UserError, match="mesmo tipo"):
-        exchange_sites(new_a, feirante(keys, person("José Wilson Prado"), kind="produtor-rural"), by="chefe",
-                       reason="x", today=TODAY)
+        exchange_sites(
+            new_a,
+            feirante(keys, person("José Wilson Prado"), kind="produtor-rural"),
+            by="chefe",
+            reason="x",
+            today=TODAY,
+        )
 
 
 def test_exchange_refused_when_a_spouse_is_in_the_new_feira(keys):
@@ -523,7 +640,8 @@ def test_today_items_with_text_and_article(keys):
     items = today_items(dt.date(2027, 10, 30))
     assert [(i.kind, i.date, i.article) for i in items] == [
         ("renewal-closes", dt.date(2027, 10, 30), "Lei 1.171/2014, art. 5º, § 3º; art. 23, § 1º"),
-        ("expiring", dt.date(2027, 11, 29), "Lei 1.171/2014, art. 38")]
+        ("expiring", dt.date(2027, 11, 29), "Lei 1.171/2014, art. 38"),
+    ]
     assert "renovação termina hoje" in items[0].text and "validade termina em 29/11/2027" in items[1].text
     [item] = today_items(dt.date(2027, 12, 2))
     assert (item.kind, item.overdue) == ("expired", True) and "dar baixa" in item.text
@@ -548,25 +666,39 @@ def test_olimpia_one_tpu_per_person_art_162(keys):
     assert found["LC 324/2025, art. 162"].status == FAILED
     assert "2026/00001" in found["LC 324/2025, art. 162"].reason
     # the front desk's live assessment sees it too
-    assessment = assess(load_applicant("company", holder.id),
-                        ApplicationInput(regime="olimpia-2025", permit_kind="street-food-tpu-c", company_id=holder.id),
-                        today=TODAY)
+    assessment = assess(
+        load_applicant("company", holder.id),
+        ApplicationInput(regime="olimpia-2025", permit_kind="street-food-tpu-c", company_id=holder.id),
+        today=TODAY,
+    )
     assert any(r.status == FAILED and r.article == "LC 324/2025, art. 162" for r in assessment.eligibility.results)
     # § 2º: another company of the same partner, and a company of the partner's spouse
     second = company("Lanches da Maria Ltda", partner)
     found, facts = results(second, "olimpia-2025", "street-food-tpu-d")
     assert found["LC 324/2025, art. 162"].status == PASSED
-    by_scope = {r.rule.scope: r for r in evaluate_eligibility("olimpia-2025", "street-food-tpu-d", facts).results
-                if r.rule.kind == "one-per"}
+    by_scope = {
+        r.rule.scope: r
+        for r in evaluate_eligibility("olimpia-2025", "street-food-tpu-d", facts).results
+        if r.rule.kind == "one-per"
+    }
     assert by_scope["partners"].status == FAILED and "sócio" in by_scope["partners"].reason
     assert by_scope["partners"].article == "LC 324/2025, art. 162, § 2º"
-    husband = person("José Carlos da Silva", household=[HouseholdInput(name=partner.name, relation="spouse",
-                                                                         cpf=partner.cpf)])
+    husband = person(
+        "José Carlos da Silva", household=[HouseholdInput(name=partner.name, relation="spouse", cpf=partner.cpf)]
+    )
     his = company("Churros do José Ltda", husband)
-    facts = applicant_facts(load_applicant("company", his.id), documents=[], today=TODAY, regime="olimpia-2025",
-                            permit_kind="street-food-tpu-a")
-    by_scope = {r.rule.scope: r for r in evaluate_eligibility("olimpia-2025", "street-food-tpu-a", facts).results
-                if r.rule.kind == "one-per"}
+    facts = applicant_facts(
+        load_applicant("company", his.id),
+        documents=[],
+        today=TODAY,
+        regime="olimpia-2025",
+        permit_kind="street-food-tpu-a",
+    )
+    by_scope = {
+        r.rule.scope: r
+        for r in evaluate_eligibility("olimpia-2025", "street-food-tpu-a", facts).results
+        if r.rule.kind == "one-per"
+    }
     assert by_scope["spouse"].status == FAILED and by_scope["person"].status == PASSED
 
 
@@ -575,13 +707,19 @@ def test_sjc_spouse_in_the_same_feira_art_12(keys):
     husband = person("João Batista Lima", household=[HouseholdInput(name=wife.name, relation="spouse", cpf=wife.cpf)])
     feirante(keys, wife, site="Feira Noturna do Centro")
     found, facts = results(husband, "sjc-2014", "feirante", site="Feira Noturna do Centro")
-    spouse = next(r for r in evaluate_eligibility("sjc-2014", "feirante", facts).results
-                  if r.rule.kind == "one-per" and r.rule.scope == "spouse")
+    spouse = next(
+        r
+        for r in evaluate_eligibility("sjc-2014", "feirante", facts).results
+        if r.rule.kind == "one-per" and r.rule.scope == "spouse"
+    )
     assert spouse.status == FAILED and "mesma feira" in spouse.reason and spouse.article == "Lei 9.158/2014, art. 12"
     assert found["Lei 9.158/2014, art. 11, § 4º"].status == PASSED
     _, facts = results(husband, "sjc-2014", "feirante", site="Feira Noturna do Jardim Satélite")
-    spouse = next(r for r in evaluate_eligibility("sjc-2014", "feirante", facts).results
-                  if r.rule.kind == "one-per" and r.rule.scope == "spouse")
+    spouse = next(
+        r
+        for r in evaluate_eligibility("sjc-2014", "feirante", facts).results
+        if r.rule.kind == "one-per" and r.rule.scope == "spouse"
+    )
     assert spouse.status == PASSED
     # the wife herself: one per person (art. 11, § 4º), in any feira
     found, _ = results(wife, "sjc-2014", "produtor-rural", site="Feira Noturna do Jardim Satélite")
@@ -591,8 +729,12 @@ def test_sjc_spouse_in_the_same_feira_art_12(keys):
 def test_history_feeds_the_waiting_periods(keys):
     # Olímpia art. 148: 12 months after a revocation
     vendor = person("Paulo Roberto Dias")
-    permit = issue(approved("olimpia-2025", "street-vending", holder=vendor, on=dt.date(2026, 1, 10),
-                            equipment="carrocinha"), keys, dt.date(2026, 1, 10), valid_until=dt.date(2027, 6, 30))
+    permit = issue(
+        approved("olimpia-2025", "street-vending", holder=vendor, on=dt.date(2026, 1, 10), equipment="carrocinha"),
+        keys,
+        dt.date(2026, 1, 10),
+        valid_until=dt.date(2027, 6, 30),
+    )
     revoke(permit, by="chefe", reason="Reincidência", today=dt.date(2026, 6, 1))
     found, _ = results(vendor, "olimpia-2025", "event-trade")
     assert found["LC 324/2025, art. 148"].status == FAILED
@@ -611,24 +753,35 @@ def test_history_feeds_the_waiting_periods(keys):
     found, _ = results(lapsed_holder, "ilha-comprida-2017", "ambulante-praia", today=dt.date(2027, 7, 1))
     assert found["Dec. 890/2017, art. 12, § 2º"].status == PASSED
     quitter = mei_vendor("Lúcia Helena Prado")
-    cancel(beach_licence(keys, quitter, on=dt.date(2026, 3, 10), site="ponto-04"), by="div", reason="Pedido",
-           today=dt.date(2026, 4, 1), at_holder_request=True)
+    cancel(
+        beach_licence(keys, quitter, on=dt.date(2026, 3, 10), site="ponto-04"),
+        by="div",
+        reason="Pedido",
+        today=dt.date(2026, 4, 1),
+        at_holder_request=True,
+    )
     _, facts = results(quitter, "ilha-comprida-2017", "ambulante-praia", today=dt.date(2026, 4, 2))
     assert facts.history == () and facts.permits == ()
 
 
 def test_cap_and_quota_counts(keys):
     first = beach_licence(keys, mei_vendor("Lúcia Helena Prado"), on=dt.date(2026, 3, 10))
-    app = approved("ilha-comprida-2017", "ambulante-praia", on=dt.date(2026, 3, 10),
-                   holder=mei_vendor("Mário Sérgio Prado"),
-                   site="ponto-04")
+    app = approved(
+        "ilha-comprida-2017",
+        "ambulante-praia",
+        on=dt.date(2026, 3, 10),
+        holder=mei_vendor("Mário Sérgio Prado"),
+        site="ponto-04",
+    )
     issue(app, keys, dt.date(2026, 3, 10), quota=True)
-    _, facts = results(mei_vendor("Ana Beatriz Prado"), "ilha-comprida-2017", "ambulante-praia",
-                       today=dt.date(2026, 5, 1))
+    _, facts = results(
+        mei_vendor("Ana Beatriz Prado"), "ilha-comprida-2017", "ambulante-praia", today=dt.date(2026, 5, 1)
+    )
     assert (facts.active_count, facts.quota_used) == (2, 1)
     suspend(first, by="f", reason="x", today=dt.date(2026, 4, 1))  # a suspended permit still holds its place
-    _, facts = results(mei_vendor("Bruno Henrique Prado"), "ilha-comprida-2017", "ambulante-praia",
-                       today=dt.date(2026, 5, 1))
+    _, facts = results(
+        mei_vendor("Bruno Henrique Prado"), "ilha-comprida-2017", "ambulante-praia", today=dt.date(2026, 5, 1)
+    )
     assert facts.active_count == 2
 
 
@@ -642,18 +795,43 @@ def test_praca_permit_print_writes_the_three_pdfs(db_url, tmp_path, capsys):
     open_database(db_url, create=True)
     set_store(tmp_path / "files")
     holder = company("Barraca Boa Eventos Ltda", person("Pedro Alves Costa"), registration="445566")
-    app = approved("sao-bento-2026", "event-stall", on=dt.date(2026, 3, 18), holder=holder,
-                   site="rua-cel-ribeiro-da-luz", equipment="trailer", front="4,50", depth="3,00", hitch="1,20")
+    app = approved(
+        "sao-bento-2026",
+        "event-stall",
+        on=dt.date(2026, 3, 18),
+        holder=holder,
+        site="rua-cel-ribeiro-da-luz",
+        equipment="trailer",
+        front="4,50",
+        depth="3,00",
+        hitch="1,20",
+    )
     permit = issue(app, tmp_path / "keys", dt.date(2026, 3, 20), point="Posição 07")
-    revoked = revoke(issue(approved("sao-bento-2026", "event-stall", on=dt.date(2026, 3, 18), holder=holder,
-                                    equipment="barraca", front="3,00", depth="3,00"), tmp_path / "keys",
-                           dt.date(2026, 3, 20)), by="fiscal", reason="Sublocação", today=dt.date(2026, 3, 27))
+    revoked = revoke(
+        issue(
+            approved(
+                "sao-bento-2026",
+                "event-stall",
+                on=dt.date(2026, 3, 18),
+                holder=holder,
+                equipment="barraca",
+                front="3,00",
+                depth="3,00",
+            ),
+            tmp_path / "keys",
+            dt.date(2026, 3, 20),
+        ),
+        by="fiscal",
+        reason="Sublocação",
+        today=dt.date(2026, 3, 27),
+    )
     close_database()
     texts = {}
     for what in ("permit", "card", "placard"):
         out = tmp_path / f"{what}.pdf"
-        assert main(["permit", "print", "--db", db_url, "--number", permit.number, "--what", what,
-                     "--out", str(out)]) == 0
+        assert (
+            main(["permit", "print", "--db", db_url, "--number", permit.number, "--what", what, "--out", str(out)]) == 0
+        )
         assert f"nº {permit.number} gravado em {out}" in capsys.readouterr().out
         texts[what] = pdf_text(out, squash="all")
     assert permit.number in texts["permit"] and "Barraca Boa Eventos Ltda" in texts["permit"]
@@ -661,12 +839,42 @@ def test_praca_permit_print_writes_the_three_pdfs(db_url, tmp_path, capsys):
     assert permit.number in texts["card"] and "Barraca Boa Eventos Ltda".upper() in texts["card"].upper()
     assert "BARRACA BOA EVENTOS LTDA" in texts["placard"] and "445566" in texts["placard"]  # art. 4º, par. único
     # an unknown number, and a permit no longer in force: one line, exit 2
-    assert main(["permit", "print", "--db", db_url, "--number", "2026/09999", "--what", "card",
-                 "--out", str(tmp_path / "x.pdf")]) == 2
+    assert (
+        main(
+            [
+                "permit",
+                "print",
+                "--db",
+                db_url,
+                "--number",
+                "2026/09999",
+                "--what",
+                "card",
+                "--out",
+                str(tmp_path / "x.pdf"),
+            ]
+        )
+        == 2
+    )
     err = capsys.readouterr().err
     assert err == "praca: Permissão nº 2026/09999 não encontrada.\n"
-    assert main(["permit", "print", "--db", db_url, "--number", revoked.number, "--what", "card",
-                 "--out", str(tmp_path / "y.pdf")]) == 2
+    assert (
+        main(
+            [
+                "permit",
+                "print",
+                "--db",
+                db_url,
+                "--number",
+                revoked.number,
+                "--what",
+                "card",
+                "--out",
+                str(tmp_path / "y.pdf"),
+            ]
+        )
+        == 2
+    )
     assert "está cassada" in capsys.readouterr().err
     assert not (tmp_path / "x.pdf").exists() and not (tmp_path / "y.pdf").exists()
 
@@ -685,17 +893,26 @@ def test_related_holders_span_family_partners_and_their_companies(keys):
 
     spouse = person("Sandra Regina Alves")
     child = person("Lucas Alves Moreira", birth_date=dt.date(2004, 2, 2))
-    me = person("Paulo Moreira Alves", household=[
-        HouseholdInput(name=spouse.name, relation="spouse", cpf=spouse.cpf),
-        HouseholdInput(name=child.name, relation="child", cpf=child.cpf)])
+    me = person(
+        "Paulo Moreira Alves",
+        household=[
+            HouseholdInput(name=spouse.name, relation="spouse", cpf=spouse.cpf),
+            HouseholdInput(name=child.name, relation="child", cpf=child.cpf),
+        ],
+    )
     parent = person("Olga Moreira Alves", household=[HouseholdInput(name=me.name, relation="child", cpf=me.cpf)])
     my_mei = company("PAULO MOREIRA ALVES MEI", me, mei=True)
     her_mei = company("SANDRA REGINA ALVES MEI", spouse, mei=True)
     partner = person("Quirino Dias Neto")
     shop = company("Alves & Dias Ltda", me, partner)
     persons, companies = related_holders("person", me.id)
-    assert persons == {me.id: "self", spouse.id: "spouse", child.id: "dependant", parent.id: "family",
-                       partner.id: "business-partner"}
+    assert persons == {
+        me.id: "self",
+        spouse.id: "spouse",
+        child.id: "dependant",
+        parent.id: "family",
+        partner.id: "business-partner",
+    }
     assert companies == {my_mei.id: "self", her_mei.id: "spouse", shop.id: "business-partner"}
     # from the shop's side: its partners are business partners, their families count as theirs
     persons, companies = related_holders("company", shop.id)
@@ -725,10 +942,20 @@ def test_the_cap_is_counted_again_at_issue(keys, monkeypatch):
     """Dec. 890/2017: 280 licences at most — two approvals cannot both be issued past the limit."""
     import models.permits as permits
 
-    app_one = approved("ilha-comprida-2017", "ambulante-praia", on=dt.date(2026, 3, 10),
-                       holder=mei_vendor("Mário Sérgio Prado"), site="ponto-04")
-    app_two = approved("ilha-comprida-2017", "ambulante-praia", on=dt.date(2026, 3, 10),
-                       holder=mei_vendor("Ana Beatriz Prado"), site="ponto-05")
+    app_one = approved(
+        "ilha-comprida-2017",
+        "ambulante-praia",
+        on=dt.date(2026, 3, 10),
+        holder=mei_vendor("Mário Sérgio Prado"),
+        site="ponto-04",
+    )
+    app_two = approved(
+        "ilha-comprida-2017",
+        "ambulante-praia",
+        on=dt.date(2026, 3, 10),
+        holder=mei_vendor("Ana Beatriz Prado"),
+        site="ponto-05",
+    )
     real_count = permits.active_count
     monkeypatch.setattr(permits, "active_count", lambda *a, **k: real_count(*a, **k) + 279)  # 279 already
     issue(app_one, keys, dt.date(2026, 3, 11))

@@ -11,10 +11,11 @@ import re
 import shutil
 
 import pytest
+from conftest import run_modal, type_text
+from pdftext import pdf_text
 from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import QApplication, QDialog, QInputDialog, QLabel, QMessageBox, QPushButton, QTabWidget
 
-from conftest import run_modal, type_text
 from models.applications import ApplicationInput, DocumentInput, change_status, create_application
 from models.br import cnpj_check_digits, cpf_check_digits, format_cpf
 from models.files import set_store
@@ -31,7 +32,6 @@ from models.permits import (
     suspend,
 )
 from models.regimes import get_regime
-from pdftext import pdf_text
 
 TODAY = dt.date(2026, 11, 30)  # a Monday
 _numbers = itertools.count(223456780)
@@ -52,19 +52,36 @@ def new_cnpj() -> str:
 
 
 def person(name: str, **kw):
-    return save_person(PersonInput(name=name, cpf=kw.pop("cpf", None) or new_cpf(), birth_date=dt.date(1980, 5, 17),
-                                   resident_since=dt.date(2010, 1, 1), **kw), today=TODAY)
+    return save_person(
+        PersonInput(
+            name=name,
+            cpf=kw.pop("cpf", None) or new_cpf(),
+            birth_date=dt.date(1980, 5, 17),
+            resident_since=dt.date(2010, 1, 1),
+            **kw,
+        ),
+        today=TODAY,
+    )
 
 
 def company(name: str, *partners, registration: str = "12345"):
-    return save_company(CompanyInput(cnpj=new_cnpj(), legal_name=name, municipal_registration=registration,
-                                     partners=[PartnerInput(name=p.name, cpf=p.cpf) for p in partners]))
+    return save_company(
+        CompanyInput(
+            cnpj=new_cnpj(),
+            legal_name=name,
+            municipal_registration=registration,
+            partners=[PartnerInput(name=p.name, cpf=p.cpf) for p in partners],
+        )
+    )
 
 
 def approved(regime: str, kind: str, *, on: dt.date = TODAY, holder=None, documents=(), **fields):
     who = {"person_id": holder.id} if hasattr(holder, "cpf") else {"company_id": holder.id}
-    app = create_application(ApplicationInput(regime=regime, permit_kind=kind, documents=list(documents), **who,
-                                              **fields), clerk="ana", today=on)
+    app = create_application(
+        ApplicationInput(regime=regime, permit_kind=kind, documents=list(documents), **who, **fields),
+        clerk="ana",
+        today=on,
+    )
     app = change_status(app, "analysis", by="chefe")
     return change_status(app, "approved", by="chefe")
 
@@ -75,22 +92,53 @@ def tpu(keys, holder, on=TODAY, site="Praça Rui Barbosa"):
 
 
 def feirante(keys, holder, site="Feira Noturna do Jardim Satélite", point="", kind="feirante"):
-    app = approved("sjc-2014", kind, holder=holder, site=site, line="pastel", section="xvi", equipment="banca",
-                   front="8,00", depth="3,50")
+    app = approved(
+        "sjc-2014",
+        kind,
+        holder=holder,
+        site=site,
+        line="pastel",
+        section="xvi",
+        equipment="banca",
+        front="8,00",
+        depth="3,50",
+    )
     return issue_permit(app, by="ana", today=TODAY, key_dir=keys, point=point, valid_until=dt.date(2027, 12, 31))
 
 
 def sapezal_licence(keys, holder, on=TODAY):
-    docs = [DocumentInput(d, on - dt.timedelta(days=10))
-            for d in get_regime("sapezal-2014").permit_kind("ponto-fixo").documents]
-    app = approved("sapezal-2014", "ponto-fixo", on=on, holder=holder, documents=docs, line="bebidas", group="g03",
-                   equipment="barraca", front="2,00", depth="1,50", site="Praça da Matriz")
+    docs = [
+        DocumentInput(d, on - dt.timedelta(days=10))
+        for d in get_regime("sapezal-2014").permit_kind("ponto-fixo").documents
+    ]
+    app = approved(
+        "sapezal-2014",
+        "ponto-fixo",
+        on=on,
+        holder=holder,
+        documents=docs,
+        line="bebidas",
+        group="g03",
+        equipment="barraca",
+        front="2,00",
+        depth="1,50",
+        site="Praça da Matriz",
+    )
     return issue_permit(app, by="ana", today=on, key_dir=keys)
 
 
 def event_stall(keys, holder):
-    app = approved("sao-bento-2026", "event-stall", on=dt.date(2026, 3, 18), holder=holder,
-                   site="rua-cel-ribeiro-da-luz", equipment="trailer", front="4,50", depth="3,00", hitch="1,20")
+    app = approved(
+        "sao-bento-2026",
+        "event-stall",
+        on=dt.date(2026, 3, 18),
+        holder=holder,
+        site="rua-cel-ribeiro-da-luz",
+        equipment="trailer",
+        front="4,50",
+        depth="3,00",
+        hitch="1,20",
+    )
     return issue_permit(app, by="ana", today=dt.date(2026, 3, 20), key_dir=keys, point="Posição 07")
 
 
@@ -162,8 +210,12 @@ def test_permit_rows_filter_by_status_regime_and_text(keys):
     fair = feirante(keys, antonio)
     truck_co = company("Food Truck Ltda", person("Marcos Paulo Dias"))
     truck = tpu(keys, truck_co)
-    gone = revoke(tpu(keys, company("Lanches Rápidos Ltda", person("Paulo Souza")), site="Praça da Matriz"),
-                  by="fiscal", reason="Sublocação", today=TODAY)
+    gone = revoke(
+        tpu(keys, company("Lanches Rápidos Ltda", person("Paulo Souza")), site="Praça da Matriz"),
+        by="fiscal",
+        reason="Sublocação",
+        today=TODAY,
+    )
     rows = permit_rows(today=TODAY)
     assert [r.number for r in rows] == [gone.number, truck.number, fair.number]  # newest first
     row = rows[-1]
@@ -193,11 +245,12 @@ def test_permit_rows_filter_by_status_regime_and_text(keys):
 
 
 def test_permit_history_in_order_with_labels_and_the_other_permit(keys):
-    permit = suspend(feirante(keys, person("Antônio Carlos Mendes")), by="fiscal", reason="Sem crachá",
-                     today=TODAY)
+    permit = suspend(feirante(keys, person("Antônio Carlos Mendes")), by="fiscal", reason="Sem crachá", today=TODAY)
     items = permit_history(permit.id)
     assert [(i.kind_label, i.status_from, i.status_to, i.by, i.reason) for i in items] == [
-        ("emissão", "", "ativa", "ana", items[0].reason), ("suspensão", "ativa", "suspensa", "fiscal", "Sem crachá")]
+        ("emissão", "", "ativa", "ana", items[0].reason),
+        ("suspensão", "ativa", "suspensa", "fiscal", "Sem crachá"),
+    ]
     assert items[1].start == TODAY and items[1].end is None and items[1].other_number == ""
     a = feirante(keys, person("Rita de Cássia Nunes"), site="Feira Noturna do Centro")
     b = feirante(keys, person("José Wilson Prado"), site="Feira Noturna do Parque Industrial")
@@ -244,8 +297,10 @@ def test_the_details_show_the_renewal_window_with_its_article(make_tab, keys):
     fair = feirante(keys, person("Antônio Carlos Mendes"))
     tab = make_tab()
     select(tab, truck.number)
-    assert tab.detail_labels["renewal"].text() == ("pedido de 03/04/2031 a 30/09/2031 (entre 240 e 60 dias antes do "
-                                                   "fim da validade; LC 324/2025, art. 166; art. 177)")
+    assert tab.detail_labels["renewal"].text() == (
+        "pedido de 03/04/2031 a 30/09/2031 (entre 240 e 60 dias antes do "
+        "fim da validade; LC 324/2025, art. 166; art. 177)"
+    )
     assert "LC 324/2025" in tab.detail_labels["validity"].text()
     assert not tab.buttons["renew"].isEnabled() and "03/04/2031" in tab.buttons["renew"].toolTip()
     # the TPU has no placard, no leave and no transfer to heirs; the SJC feirante has leave and transfer
@@ -290,8 +345,12 @@ def test_pdf_buttons_write_the_permit_card_and_placard(make_tab, keys, tmp_path,
 
 
 def test_documents_of_a_permit_no_longer_in_force_are_refused(make_tab, keys, tmp_path):
-    permit = revoke(tpu(keys, company("Food Truck Ltda", person("Marcos Paulo Dias"))), by="fiscal",
-                    reason="Sublocação", today=TODAY)
+    permit = revoke(
+        tpu(keys, company("Food Truck Ltda", person("Marcos Paulo Dias"))),
+        by="fiscal",
+        reason="Sublocação",
+        today=TODAY,
+    )
     tab = make_tab()
     set_status(tab, "revoked")
     select(tab, permit.number)
@@ -317,8 +376,9 @@ def test_a_permit_past_its_last_day_is_not_printed(make_tab, keys, clock, tmp_pa
 # --------------------------------------------------------------------------- status changes
 
 
-def test_suspend_asks_confirmation_and_reason_then_reactivate(make_tab, keys, qtbot, monkeypatch,
-                                                               no_blocking_message_boxes):
+def test_suspend_asks_confirmation_and_reason_then_reactivate(
+    make_tab, keys, qtbot, monkeypatch, no_blocking_message_boxes
+):
     permit = feirante(keys, person("Antônio Carlos Mendes"))
     tab = make_tab()
     select(tab, permit.number)
@@ -368,8 +428,9 @@ def test_revoke_is_refused_without_a_reason(make_tab, keys, qtbot, monkeypatch, 
     assert (last.kind, last.reason, last.ground) == ("revoked", "Sublocação do ponto", "")
 
 
-def test_revoking_a_feirante_asks_whether_it_was_abandonment(make_tab, keys, qtbot, monkeypatch,
-                                                            no_blocking_message_boxes):
+def test_revoking_a_feirante_asks_whether_it_was_abandonment(
+    make_tab, keys, qtbot, monkeypatch, no_blocking_message_boxes
+):
     permit = feirante(keys, person("Antônio Carlos Mendes"))
     tab = make_tab()
     select(tab, permit.number)
@@ -407,7 +468,8 @@ def test_renew_from_the_renewals_table_selects_the_new_permit(make_tab, keys, qt
     # the start-up deadline never closed, overdue and in red; the renewal window open today
     assert [(r.number, r.what, r.overdue, r.renewal_open) for r in rows] == [
         (old.number, "início das atividades — vencido", True, False),
-        (old.number, "renovação (pedido aberto)", False, True)]
+        (old.number, "renovação (pedido aberto)", False, True),
+    ]
     assert (rows[1].period, rows[1].article) == ("03/04/2031 a 30/09/2031", "LC 324/2025, art. 166; art. 177")
     tab.due_table.selectRow(0)
     assert not tab.due_renew.isEnabled()
@@ -417,8 +479,9 @@ def test_renew_from_the_renewals_table_selects_the_new_permit(make_tab, keys, qt
     assert new.previous_id == old.id and new.origin == "renewal"
     assert find_permit(old.number).status == "active"  # in force until 29/11/2031; the new one starts after
     assert tab.selected().number == new.number
-    assert tab.message.text() == (f"Permissão nº {old.number} renovada: nova permissão nº {new.number}, de "
-                                  "30/11/2031 a 29/11/2036.")
+    assert tab.message.text() == (
+        f"Permissão nº {old.number} renovada: nova permissão nº {new.number}, de 30/11/2031 a 29/11/2036."
+    )
     assert [r.what for r in tab.due_model.rows] == ["início das atividades — vencido"]  # no renewal left
     assert not tab.due_renew.isEnabled()
     assert "renovação da nº" in tab.detail_labels["origin"].text()
@@ -526,8 +589,11 @@ def test_leave_dialog_shows_the_acts_limits_and_records_the_leave(make_tab, keys
 
     dialog, _ = run_dialog(qtbot, tab.leave_selected, too_soon)
     event = dialog.leave
-    assert (event.start, event.end, event.details["substitute_cpf"]) == (dt.date(2027, 1, 10),
-                                                                         dt.date(2027, 1, 24), "52998224725")
+    assert (event.start, event.end, event.details["substitute_cpf"]) == (
+        dt.date(2027, 1, 10),
+        dt.date(2027, 1, 24),
+        "52998224725",
+    )
     assert history_kinds(tab)[-1] == "descanso/afastamento"
     assert "10/01/2027 a 24/01/2027" in tab.message.text()
 
@@ -628,8 +694,7 @@ def test_record_started_and_picked_up_close_the_deadlines(make_tab, keys, qtbot)
 
 
 def test_enter_on_the_list_opens_the_history(make_tab, keys, qtbot):
-    permit = suspend(feirante(keys, person("Antônio Carlos Mendes")), by="fiscal", reason="Sem crachá",
-                     today=TODAY)
+    permit = suspend(feirante(keys, person("Antônio Carlos Mendes")), by="fiscal", reason="Sem crachá", today=TODAY)
     tab = make_tab()
     set_status(tab, None)
     qtbot.keyClicks(tab.query, "antonio")
@@ -638,8 +703,9 @@ def test_enter_on_the_list_opens_the_history(make_tab, keys, qtbot):
 
     def read(d):
         assert permit.number in d.windowTitle()
-        rows = [[d.model.data(d.model.index(r, c)) for c in range(d.model.columnCount())]
-                for r in range(d.model.rowCount())]
+        rows = [
+            [d.model.data(d.model.index(r, c)) for c in range(d.model.columnCount())] for r in range(d.model.rowCount())
+        ]
         assert rows[-1][:5] == ["30/11/2026", "suspensão", "ativa → suspensa", "fiscal", "Sem crachá"]
         assert rows[-1][5] == "desde 30/11/2026"
 
@@ -681,8 +747,11 @@ def test_mnemonics_are_unique_and_leave_the_menus_alone(make_tab):
         return found
 
     always = [w for w in tab.findChildren(QLabel) if w.buddy() is not None]
-    always_letters = letters(always) + [re.search(r"&(\w)", tab.pages.tabText(i)).group(1).lower()
-                                        for i in range(tab.pages.count()) if "&" in tab.pages.tabText(i)]
+    always_letters = letters(always) + [
+        re.search(r"&(\w)", tab.pages.tabText(i)).group(1).lower()
+        for i in range(tab.pages.count())
+        if "&" in tab.pages.tabText(i)
+    ]
     for page in range(tab.pages.count()):
         on_page = letters(tab.pages.widget(page).findChildren(QPushButton))
         together = always_letters + on_page

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 from PySide6.QtCore import Qt
+from quote_cases import QUOTE_CASES, QUOTE_ERRORS
 
 from models.db import open_database
-from quote_cases import QUOTE_CASES, QUOTE_ERRORS
 
 
 @pytest.fixture

@@ -49,7 +49,11 @@ def test_missing_correction_is_refused_naming_the_years(database):
     assert "2016, 2017" in err.value.message and "Cadastre a correção do INPC de 2016 a 2017" in err.value.message
     assert "Cadastros" not in err.value.message
     assert (err.value.index, err.value.years, err.value.base_year, err.value.field) == (
-        "INPC", (2016, 2017), 2014, "index_factor")
+        "INPC",
+        (2016, 2017),
+        2014,
+        "index_factor",
+    )
     assert isinstance(err.value, UserError)
 
 

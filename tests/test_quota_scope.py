@@ -10,13 +10,13 @@ from __future__ import annotations
 import re
 
 import pytest
+from factories import TODAY, approved, keys, mei_vendor, person, results  # noqa: F401  (keys: fixture)
+from test_cli_draw import one_line_error, write
+from test_regimes_loader import broken_shipped
+from test_selection_page import page  # noqa: F401  (fixture)
 
 from models.regimes import get_regime
 from models.selection import Participant, draw_rules, run_draw
-from test_cli_draw import one_line_error, write
-from factories import TODAY, approved, keys, mei_vendor, person, results  # noqa: F401  (keys: fixture)
-from test_regimes_loader import broken_shipped
-from test_selection_page import page  # noqa: F401  (fixture)
 
 ILHA = get_regime("ilha-comprida-2017")
 
@@ -29,8 +29,9 @@ def test_selection_declares_the_event_credential_of_art_21():
 
 
 def test_loader_refuses_a_selection_kind_that_does_not_exist(tmp_path):
-    err = broken_shipped(tmp_path, "ilha-comprida-2017", 'permit_kinds = ["credencial-evento"]',
-                         'permit_kinds = ["credencial-festa"]')
+    err = broken_shipped(
+        tmp_path, "ilha-comprida-2017", 'permit_kinds = ["credencial-evento"]', 'permit_kinds = ["credencial-festa"]'
+    )
     assert re.search(r"selection\.permit_kinds\[0\].*credencial-festa.*não existe", str(err))
 
 
@@ -41,8 +42,9 @@ def test_event_draw_art_21_reserves_no_quota_of_art_11_par_2():
     assert rules.quota_percent is None
     assert "art. 11, § 2º" in rules.quota_note and "art. 21, § 1º" in rules.quota_note
     result = run_draw([Participant(id=f"{i:02d}", name=f"Ambulante {i}") for i in range(20)], "Ilha Verão", 10, rules)
-    assert result.groups[0].quota_reserved == 0 and list(result.holders) == sorted(result.order[:10],
-                                                                                  key=result.order.index)
+    assert result.groups[0].quota_reserved == 0 and list(result.holders) == sorted(
+        result.order[:10], key=result.order.index
+    )
     with pytest.raises(Exception, match=r"não prevê cota neste sorteio.*art\. 11, § 2º"):
         run_draw([Participant(id="1", name="Idosa", quota=True)], "x", 1, rules)
 
@@ -50,8 +52,7 @@ def test_event_draw_art_21_reserves_no_quota_of_art_11_par_2():
 def test_praca_draw_refuses_a_quota_column_in_the_event_draw(tmp_path, capsys):
     """``praca draw --regime ilha-comprida-2017`` with quota=sim: one line naming art. 11, § 2º and art. 21."""
     path = write(tmp_path, "id;name;quota\n1;Ana;sim\n2;Bia;\n")
-    err = one_line_error(capsys, "--regime", "ilha-comprida-2017", "--input", path, "--vacancies", "1",
-                         "--seed", "1")
+    err = one_line_error(capsys, "--regime", "ilha-comprida-2017", "--input", path, "--vacancies", "1", "--seed", "1")
     assert "art. 11, § 2º" in err and "art. 21" in err
 
 
@@ -70,8 +71,17 @@ def test_selection_page_ilha_has_no_quota_button_and_says_why(qtbot, page):
     """On the real page: the arena's call lists the credential applications only, offers no quota mark and
     says, with the articles, that the quota is of the licences."""
     approved("ilha-comprida-2017", "credencial-evento", holder=person("Ana Beira-Mar"), site="arena-de-shows")
-    approved("ilha-comprida-2017", "ambulante-praia", holder=person("Bruno Areia"), site="arena-de-shows",
-             line="cadeiras-guarda-sol", equipment="carrinho", front="1,50", depth="0,80", hitch="0,20")
+    approved(
+        "ilha-comprida-2017",
+        "ambulante-praia",
+        holder=person("Bruno Areia"),
+        site="arena-de-shows",
+        line="cadeiras-guarda-sol",
+        equipment="carrinho",
+        front="1,50",
+        depth="0,80",
+        hitch="0,20",
+    )
     page.resize(1366, 768)
     page.refresh()
     page.call.set_call("ilha-comprida-2017", "arena-de-shows")

@@ -40,7 +40,8 @@ def validator():
 def test_the_published_schema_and_key_tables_are_the_loaders(schema):
     assert published_schema_path().read_text(encoding="utf-8") == schema_text(schema), (
         "docs/regime.schema.json is stale: run  praca regimes schema --out docs/regime.schema.json "
-        "--doc docs/regime-format.md")
+        "--doc docs/regime-format.md"
+    )
     doc = (DOCS / "regime-format.md").read_text(encoding="utf-8")
     assert docs_with_key_tables(doc, key_tables(schema)) == doc, "docs/regime-format.md's key tables are stale"
 
@@ -73,7 +74,7 @@ def _write(tmp_path, name, text):
 def test_check_reports_every_broken_item_at_once_and_stores_nothing(tmp_path, capsys):
     text = SHIPPED[0].read_text(encoding="utf-8")
     regime_id = SHIPPED[0].stem
-    broken = text.replace("[[fees]]\n", "[[fees]]\ncolour = \"azul\"\n", 1)
+    broken = text.replace("[[fees]]\n", '[[fees]]\ncolour = "azul"\n', 1)
     broken = broken.replace("[[infractions]]\n", "[[infractions]]\nseverity_x = 1\n", 1)
     broken = broken.replace("[[documents]]\n", "[[documents]]\nlabel_x = true\nlabel_y = 1\n", 1)
     path = _write(tmp_path, f"{regime_id}.toml", broken)
@@ -121,8 +122,9 @@ def test_new_and_schema_write_through_the_one_file_writer(tmp_path, capsys, monk
 
     synced = []
     real_fsync = os.fsync
-    monkeypatch.setattr(outfile.os, "fsync", lambda fd: (synced.append(os.readlink(f"/proc/self/fd/{fd}")),
-                                                         real_fsync(fd))[1])
+    monkeypatch.setattr(
+        outfile.os, "fsync", lambda fd: (synced.append(os.readlink(f"/proc/self/fd/{fd}")), real_fsync(fd))[1]
+    )
     out = tmp_path / "schema.json"
     assert main(["regimes", "schema", "--out", str(out)]) == 0
     act = tmp_path / "minha-cidade-2027.toml"
@@ -140,12 +142,18 @@ def test_new_and_schema_write_through_the_one_file_writer(tmp_path, capsys, monk
 def test_an_amendment_is_declared_and_may_not_precede_the_act(tmp_path):
     text = SHIPPED[0].read_text(encoding="utf-8")
     regime_id = SHIPPED[0].stem
-    good = _write(tmp_path, f"{regime_id}.toml", text + '\n[regime.amendment]\nact = "Decreto nº 9/2099"\n'
-                  'in_force_from = 2099-01-01\n')
+    good = _write(
+        tmp_path,
+        f"{regime_id}.toml",
+        text + '\n[regime.amendment]\nact = "Decreto nº 9/2099"\nin_force_from = 2099-01-01\n',
+    )
     regime = load_regime_file(good)
     assert regime.amendment.act == "Decreto nº 9/2099" and str(regime.effective_from) == "2099-01-01"
-    bad = _write(tmp_path, f"{regime_id}.toml", text + '\n[regime.amendment]\nact = "Decreto nº 9/1999"\n'
-                 'in_force_from = 1999-01-01\n')
+    bad = _write(
+        tmp_path,
+        f"{regime_id}.toml",
+        text + '\n[regime.amendment]\nact = "Decreto nº 9/1999"\nin_force_from = 1999-01-01\n',
+    )
     with pytest.raises(RegimeErrors) as exc:
         load_regime_file(bad, all_errors=True)
     assert exc.value.errors[0].key == "regime.amendment.in_force_from"
@@ -153,8 +161,13 @@ def test_an_amendment_is_declared_and_may_not_precede_the_act(tmp_path):
 
 def _items(data):
     """(top-level list, index) of every table of the act's top-level lists."""
-    return [(name, i) for name, value in data.items() if isinstance(value, list)
-            for i, item in enumerate(value) if isinstance(item, dict)]
+    return [
+        (name, i)
+        for name, value in data.items()
+        if isinstance(value, list)
+        for i, item in enumerate(value)
+        if isinstance(item, dict)
+    ]
 
 
 SAMPLE = SHIPPED[0]
@@ -182,8 +195,7 @@ def _with_lines(broken, added: str) -> str:
 @given(st.sets(st.sampled_from(SAMPLE_ITEMS), min_size=1, max_size=6))
 def test_check_reports_exactly_the_items_broken(broken):
     """However many items of a file are broken, the check names each of them — and nothing else."""
-    errors = check_regime_text(_with_lines(broken, "chave_inexistente = 1\n"), SAMPLE.name,
-                               expected_id=SAMPLE.stem)
+    errors = check_regime_text(_with_lines(broken, "chave_inexistente = 1\n"), SAMPLE.name, expected_id=SAMPLE.stem)
     assert {e.key for e in errors} == {f"{name}[{i}].chave_inexistente" for name, i in broken}
 
 
@@ -198,8 +210,9 @@ def test_check_reports_every_mistake_inside_one_entry(broken):
     both reported, for every entry broken, and nothing else."""
     added = "notes = 7\nchave_inexistente = 1\n"  # notes must be text
     errors = check_regime_text(_with_lines(broken, added), SAMPLE.name, expected_id=SAMPLE.stem)
-    assert {e.key for e in errors} == {f"{name}[{i}].{key}" for name, i in broken
-                                       for key in ("notes", "chave_inexistente")}
+    assert {e.key for e in errors} == {
+        f"{name}[{i}].{key}" for name, i in broken for key in ("notes", "chave_inexistente")
+    }
 
 
 def test_a_mistake_in_the_acts_header_does_not_hide_the_rest():

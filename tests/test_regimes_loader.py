@@ -25,6 +25,7 @@ SHIPPED = sorted(p.stem for p in REGIMES.glob("*.toml"))
 
 # ---------------------------------------------------------------- shipped files
 
+
 def test_default_folder_is_the_repository_resources():
     assert REGIMES.is_dir()
     assert REGIMES.name == "regimes" and REGIMES.parent.name == "resources"
@@ -111,6 +112,7 @@ def test_missing_folder_is_a_regime_error(tmp_path):
 
 
 # ---------------------------------------------------------------- São Bento (Dec. 4.794/2026)
+
 
 @pytest.fixture(scope="module")
 def sb():
@@ -210,6 +212,7 @@ def test_sb_penalties(sb):
 
 
 # ---------------------------------------------------------------- São José dos Campos (Lei 9.158/2014)
+
 
 def test_sjc_28_sections_in_the_legal_order(sjc):
     """Art. 8º, § 2º: one side I–IX, the other X–XXVIII, in sequence."""
@@ -527,7 +530,9 @@ def test_duplicate_id(tmp_path):
 
 
 def test_duplicate_infraction_code(tmp_path):
-    path = write(tmp_path, BASE + '\n[[infractions]]\ncode = "sem-placa"\nlabel = "X"\narticle = "art. 8º"\nbasis = "art. 9º"\n')
+    path = write(
+        tmp_path, BASE + '\n[[infractions]]\ncode = "sem-placa"\nlabel = "X"\narticle = "art. 8º"\nbasis = "art. 9º"\n'
+    )
     with pytest.raises(RegimeError) as exc:
         load_regime_file(path)
     assert exc.value.key == "infractions[1].code"
@@ -540,10 +545,19 @@ def test_duplicate_infraction_code(tmp_path):
         ('fees = ["occupation"]', 'fees = ["energia"]', "permit_kinds[0].fees[0]", "energia"),
         ('lines = ["comidas"]', 'lines = ["bebidas"]', "sections[0].lines[0]", "bebidas"),
         ('ladder = "geral"', 'ladder = "grave"', "infractions[0].ladder", "grave"),
-        ('fine = { value = "20", unit = "UFESP"', 'fine = { value = "20", unit = "UFM"', "infractions[0].fine.unit", "UFM"),
+        (
+            'fine = { value = "20", unit = "UFESP"',
+            'fine = { value = "20", unit = "UFM"',
+            "infractions[0].fine.unit",
+            "UFM",
+        ),
         ('unit = "UFESP"\nmin_metres', 'unit = "UFIC"\nmin_metres', "fees[0].unit", "UFIC"),
-        ('when = { mei = true }', 'when = { mei = true, equipment = ["carrinho"] }',
-         "fees[0].discounts[1].when.equipment[0]", "carrinho"),
+        (
+            "when = { mei = true }",
+            'when = { mei = true, equipment = ["carrinho"] }',
+            "fees[0].discounts[1].when.equipment[0]",
+            "carrinho",
+        ),
     ],
 )
 def test_dangling_references(tmp_path, old, new, key, what):
@@ -553,7 +567,9 @@ def test_dangling_references(tmp_path, old, new, key, what):
 
 
 def test_missing_basis(tmp_path):
-    error = broken(tmp_path, 'label = "Trailer"\nhas_hitch = true\nbasis = "art. 3º"', 'label = "Trailer"\nhas_hitch = true')
+    error = broken(
+        tmp_path, 'label = "Trailer"\nhas_hitch = true\nbasis = "art. 3º"', 'label = "Trailer"\nhas_hitch = true'
+    )
     assert error.key == "equipment[0].basis"
     assert "obrigatória" in error.reason
 
@@ -590,14 +606,16 @@ def test_deadline_needs_days_or_hours(tmp_path):
 
 
 def test_hours_deadline_needs_hours_count(tmp_path):
-    error = broken(tmp_path, "days = 10\ncount = \"calendar\"", "hours = 72\ncount = \"calendar\"")
+    error = broken(tmp_path, 'days = 10\ncount = "calendar"', 'hours = 72\ncount = "calendar"')
     assert error.key == "deadlines[0].count"
 
 
 def test_notes_are_accepted_anywhere(tmp_path):
     text = BASE.replace('label = "Trailer"', 'label = "Trailer"\nnotes = "nota"', 1)
-    text = text.replace('{ kind = "warning", comply_days = 30, basis = "art. 7º" }',
-                        '{ kind = "warning", comply_days = 30, basis = "art. 7º", notes = "nota" }')
+    text = text.replace(
+        '{ kind = "warning", comply_days = 30, basis = "art. 7º" }',
+        '{ kind = "warning", comply_days = 30, basis = "art. 7º", notes = "nota" }',
+    )
     text = text.replace("[regime]", 'notes = "nota do arquivo"\n\n[regime]')
     regime = load_regime_file(write(tmp_path, text))
     assert regime.equipment("trailer").notes == "nota"
@@ -616,8 +634,11 @@ def test_a_float_in_the_shipped_sao_bento_file_is_reported_like_the_format_doc(t
 
 def test_load_regimes_stops_at_the_broken_file(tmp_path):
     write(tmp_path, BASE)
-    write(tmp_path, BASE.replace('id = "teste"', 'id = "quebrado"').replace('coefficient = "5.50"', "coefficient = 5.5"),
-          name="quebrado")
+    write(
+        tmp_path,
+        BASE.replace('id = "teste"', 'id = "quebrado"').replace('coefficient = "5.50"', "coefficient = 5.5"),
+        name="quebrado",
+    )
     with pytest.raises(RegimeError) as exc:
         load_regimes(tmp_path)
     assert exc.value.file == "quebrado.toml"
@@ -635,7 +656,7 @@ def test_admin_defined_instead_of_a_number(tmp_path):
 
 # ---------------------------------------------------------------- resident more_than / one-per same_site
 
-RULES_EXTRA = '''
+RULES_EXTRA = """
 [[permit_kinds.rules]]
 kind = "resident"
 years = 1
@@ -647,7 +668,7 @@ kind = "one-per"
 scope = "spouse"
 same_site = true
 basis = "art. 5º, IV"
-'''
+"""
 RULES_ANCHOR = 'allowed = ["company", "mei"]\nbasis = "art. 5º"\n'
 
 
@@ -664,13 +685,21 @@ def test_more_than_and_same_site_are_read(tmp_path):
     assert (plain.more_than, plain.same_site) == (False, False)  # the default: "no mínimo", any site
 
 
-@pytest.mark.parametrize("old, new, key, fragment", [
-    ("more_than = true", 'more_than = "sim"', "permit_kinds[0].rules[1].more_than", "booleano"),
-    ("same_site = true", "same_site = 1", "permit_kinds[0].rules[2].same_site", "booleano"),
-    ('kind = "resident"', 'kind = "min-age"', "permit_kinds[0].rules[1].more_than", "resident"),
-    ('kind = "one-per"\nscope = "spouse"\n', 'kind = "no-debts"\n', "permit_kinds[0].rules[2].same_site", "one-per"),
-    ("years = 1\nmore_than", "years = 0\nmore_than", "permit_kinds[0].rules[1].more_than", "years"),
-])
+@pytest.mark.parametrize(
+    "old, new, key, fragment",
+    [
+        ("more_than = true", 'more_than = "sim"', "permit_kinds[0].rules[1].more_than", "booleano"),
+        ("same_site = true", "same_site = 1", "permit_kinds[0].rules[2].same_site", "booleano"),
+        ('kind = "resident"', 'kind = "min-age"', "permit_kinds[0].rules[1].more_than", "resident"),
+        (
+            'kind = "one-per"\nscope = "spouse"\n',
+            'kind = "no-debts"\n',
+            "permit_kinds[0].rules[2].same_site",
+            "one-per",
+        ),
+        ("years = 1\nmore_than", "years = 0\nmore_than", "permit_kinds[0].rules[1].more_than", "years"),
+    ],
+)
 def test_more_than_and_same_site_are_checked(tmp_path, old, new, key, fragment):
     text = _with_rules(RULES_EXTRA.replace(old, new, 1))
     with pytest.raises(RegimeError) as exc:
@@ -681,16 +710,19 @@ def test_more_than_and_same_site_are_checked(tmp_path, old, new, key, fragment):
 
 def test_one_article_over_several_kinds_reads_alike(tmp_path):
     """SJC art. 12 binds feirante and produtor rural: every copy must say same_site alike."""
-    second = ('\n[[permit_kinds]]\nid = "other"\nlabel = "Outra"\ninstrument = "permissão de uso"\n'
-              'holder = ["company"]\nbasis = "art. 5º"\n\n[[permit_kinds.rules]]\nkind = "one-per"\n'
-              'scope = "spouse"\nbasis = "art. 5º, IV"\n')
+    second = (
+        '\n[[permit_kinds]]\nid = "other"\nlabel = "Outra"\ninstrument = "permissão de uso"\n'
+        'holder = ["company"]\nbasis = "art. 5º"\n\n[[permit_kinds.rules]]\nkind = "one-per"\n'
+        'scope = "spouse"\nbasis = "art. 5º, IV"\n'
+    )
     text = _with_rules(RULES_EXTRA).replace("\n[[fees]]", second + "\n[[fees]]", 1)
     with pytest.raises(RegimeError) as exc:
         load_regime_file(write(tmp_path, text))
     assert exc.value.key == "permit_kinds[1].rules[0].same_site"
     assert "permit_kinds[0].rules[2]" in exc.value.reason
-    agreed = text.replace('scope = "spouse"\nbasis = "art. 5º, IV"\n\n',
-                          'scope = "spouse"\nsame_site = true\nbasis = "art. 5º, IV"\n\n')
+    agreed = text.replace(
+        'scope = "spouse"\nbasis = "art. 5º, IV"\n\n', 'scope = "spouse"\nsame_site = true\nbasis = "art. 5º, IV"\n\n'
+    )
     assert load_regime_file(write(tmp_path, agreed)).permit_kind("other").rules[0].same_site
 
 
@@ -718,9 +750,11 @@ def test_sao_bento_has_no_one_permit_per_person_rule():
 
 def test_venue_one_day_above_two_days_is_refused(tmp_path):
     """A venue whose one-day rate exceeds two days' price (per day × minimum) would make 2 days cheaper than 1."""
-    venue = ('\n[[fees]]\nid = "venue"\nlabel = "Imóvel"\nkind = "venue-table"\nbasis = "art. 12"\n\n'
-             '[[fees.venues]]\nid = "arena"\nlabel = "Arena"\none_day = { value = "50", unit = "UFESP" }\n'
-             'per_day = { value = "15", unit = "UFESP" }\nmin_days = 3\nbasis = "art. 12"\n')
+    venue = (
+        '\n[[fees]]\nid = "venue"\nlabel = "Imóvel"\nkind = "venue-table"\nbasis = "art. 12"\n\n'
+        '[[fees.venues]]\nid = "arena"\nlabel = "Arena"\none_day = { value = "50", unit = "UFESP" }\n'
+        'per_day = { value = "15", unit = "UFESP" }\nmin_days = 3\nbasis = "art. 12"\n'
+    )
     with pytest.raises(RegimeError) as exc:
         load_regime_file(write(tmp_path, BASE + venue))
     assert exc.value.key == "fees[1].venues[0].one_day"

@@ -26,8 +26,14 @@ def registry(app_ready, qtbot, sqlite_url):
 def test_regimes_screen_shows_all_five_with_articles(registry):
     page = registry.regimes_page
     ids = {page.list.item(i).data(Qt.ItemDataRole.UserRole) for i in range(page.list.count())}
-    assert ids == {"sao-bento-2026", "sapezal-2014", "ilha-comprida-2017", "sjc-2014", "olimpia-2025",
-                   "cabeceira-grande-2012"}
+    assert ids == {
+        "sao-bento-2026",
+        "sapezal-2014",
+        "ilha-comprida-2017",
+        "sjc-2014",
+        "olimpia-2025",
+        "cabeceira-grande-2012",
+    }
     page.select("sjc-2014")
     text = page.browser.toPlainText()
     assert "São José dos Campos/SP" in text
@@ -123,7 +129,9 @@ def test_index_correction_entered_on_screen_prices_sjc(registry, qtbot):
     qtbot.mouseClick(page.save_button, Qt.MouseButton.LeftButton)
     assert page.model.rowCount() == 1
     assert page.model.data(page.model.index(0, 1)) == "6,23 %"
-    assert quote("sjc-2014", line="comidas-tipicas", front="4", depth="3,5", year=2015).total == Decimal("37.18")  # 35,00 × 1,0623
+    assert quote("sjc-2014", line="comidas-tipicas", front="4", depth="3,5", year=2015).total == Decimal(
+        "37.18"
+    )  # 35,00 × 1,0623
 
 
 def test_bad_index_correction_is_refused(registry, qtbot):
@@ -136,25 +144,32 @@ def test_bad_index_correction_is_refused(registry, qtbot):
 
 # --------------------------------------------------------------------------- install, amend, retire (issue 20)
 
+
 def _own_act(tmp_path, text: str, name: str = "minha-cidade-2027"):
     from models.regimes import default_regimes_folder
 
     body = (default_regimes_folder() / "sao-bento-2026.toml").read_text(encoding="utf-8")
     body = body.replace('id = "sao-bento-2026"', f'id = "{name}"', 1).replace(
-        'municipality = "São Bento do Sapucaí"', 'municipality = "Minha Cidade"', 1)
+        'municipality = "São Bento do Sapucaí"', 'municipality = "Minha Cidade"', 1
+    )
     path = tmp_path / f"{name}.toml"
     path.write_text(text(body), encoding="utf-8")
     return path
 
 
-def test_install_shows_every_error_then_installs_a_good_file_and_lists_it(registry, tmp_path,
-                                                                          no_blocking_message_boxes):
+def test_install_shows_every_error_then_installs_a_good_file_and_lists_it(
+    registry, tmp_path, no_blocking_message_boxes
+):
     from models.acts import RegimeAct
 
     page = registry.regimes_page
     assert page.install_button.isEnabled()
-    broken = _own_act(tmp_path, lambda t: t.replace("[[fees]]\n", "[[fees]]\ncolour = 1\n", 1)
-                      .replace("[[documents]]\n", "[[documents]]\nlabel_x = 2\n", 1))
+    broken = _own_act(
+        tmp_path,
+        lambda t: t.replace("[[fees]]\n", "[[fees]]\ncolour = 1\n", 1).replace(
+            "[[documents]]\n", "[[documents]]\nlabel_x = 2\n", 1
+        ),
+    )
     assert not page.install_file(str(broken))
     shown = page.error.text()
     assert "2 erro(s) no arquivo; nada foi gravado" in shown
@@ -163,7 +178,9 @@ def test_install_shows_every_error_then_installs_a_good_file_and_lists_it(regist
 
     good = _own_act(tmp_path, lambda t: t)
     assert page.install_file(str(good))
-    assert "Instalar este ato?" in no_blocking_message_boxes[-1] and "preços e taxas: 2" in no_blocking_message_boxes[-1]
+    assert (
+        "Instalar este ato?" in no_blocking_message_boxes[-1] and "preços e taxas: 2" in no_blocking_message_boxes[-1]
+    )
     assert page.current_id() == "minha-cidade-2027" and "Minha Cidade/SP" in page.browser.toPlainText()
     assert "versão 1 (texto original)" in page.versions.text()
 
@@ -176,15 +193,17 @@ def test_an_amendment_and_a_retirement_from_the_screen(registry, tmp_path):
     from models.regimes import default_regimes_folder
 
     text = (default_regimes_folder() / "sao-bento-2026.toml").read_text(encoding="utf-8")
-    amended.write_text(text + '\n[regime.amendment]\nact = "Decreto nº 4.800/2026"\nin_force_from = 2026-03-26\n',
-                       encoding="utf-8")
+    amended.write_text(
+        text + '\n[regime.amendment]\nact = "Decreto nº 4.800/2026"\nin_force_from = 2026-03-26\n', encoding="utf-8"
+    )
     assert page.install_file(str(amended), amend=True)
     assert "versão 2 (alteração: Decreto nº 4.800/2026), em vigor a partir de 26/03/2026" in page.versions.text()
     assert not page.retire("sjc-2014", "")
     assert "Informe o motivo" in page.error.text()
     assert page.retire("sjc-2014", "revogada pela lei nova")
-    labels = {page.list.item(i).data(Qt.ItemDataRole.UserRole): page.list.item(i).text()
-              for i in range(page.list.count())}
+    labels = {
+        page.list.item(i).data(Qt.ItemDataRole.UserRole): page.list.item(i).text() for i in range(page.list.count())
+    }
     assert labels["sjc-2014"].endswith("(retirado)")  # still shown, with its versions; no longer offered
     page.select("sjc-2014")
     assert not page.amend_button.isEnabled() and not page.retire_button.isEnabled()

@@ -5,11 +5,14 @@ from __future__ import annotations
 import datetime as dt
 
 import pytest
+from factories import (  # noqa: F401  (inpc: fixture)
+    inpc,
+    keys,  # noqa: F401  (keys: fixture)
+    sjc_stall,
+)
 
 from models import charges
 from models.charges import Charge, MonthRunBusy, generate_month, plan_month
-from factories import inpc, sjc_stall  # noqa: F401  (inpc: fixture)
-from factories import keys  # noqa: F401  (keys: fixture)
 
 
 def test_a_second_desk_generating_the_month_on_postgresql_is_told(keys, inpc, database):
@@ -21,8 +24,13 @@ def test_a_second_desk_generating_the_month_on_postgresql_is_told(keys, inpc, da
 
     sjc_stall(keys)
     target = parse_url(database)
-    other = psycopg2.connect(dbname=target.dbname, user=target.user, host=target.host, port=target.port,
-                             options=f"-c search_path={target.schema}")
+    other = psycopg2.connect(
+        dbname=target.dbname,
+        user=target.user,
+        host=target.host,
+        port=target.port,
+        options=f"-c search_path={target.schema}",
+    )
     try:
         with other.cursor() as cur:  # another desk, in the middle of its run
             cur.execute(f"SELECT pg_try_advisory_lock({charges.MONTH_RUN_LOCK})")
@@ -82,10 +90,40 @@ def _subcommands():
         yield from walk([name], parser)
 
 
-NASTY = ["9999-12-31", "0001-01-01", "1899-12-31", "2026-02-30", "2026-13", "99999999999999999999",
-         str(2**63), "-1", "0", "1", "3", "", " ", "abc", "1.000,00", "1,5", "1e309", "NaN", "\x1b[31m", "a\x00b",
-         "2026/00001", "sapezal-2014", "sjc-2014", "olimpia-2025", "x" * 300, "=HYPERLINK(\"x\")", "/dev/full",
-         "nada/x.pdf", ".", "-", "g01=2,g02=1", "UFESP"]
+NASTY = [
+    "9999-12-31",
+    "0001-01-01",
+    "1899-12-31",
+    "2026-02-30",
+    "2026-13",
+    "99999999999999999999",
+    str(2**63),
+    "-1",
+    "0",
+    "1",
+    "3",
+    "",
+    " ",
+    "abc",
+    "1.000,00",
+    "1,5",
+    "1e309",
+    "NaN",
+    "\x1b[31m",
+    "a\x00b",
+    "2026/00001",
+    "sapezal-2014",
+    "sjc-2014",
+    "olimpia-2025",
+    "x" * 300,
+    '=HYPERLINK("x")',
+    "/dev/full",
+    "nada/x.pdf",
+    ".",
+    "-",
+    "g01=2,g02=1",
+    "UFESP",
+]
 
 
 def test_every_subcommand_ends_in_exit_0_or_2_and_one_clean_line(db_url, tmp_path, monkeypatch, app_ready):
@@ -108,8 +146,16 @@ def test_every_subcommand_ends_in_exit_0_or_2_and_one_clean_line(db_url, tmp_pat
     monkeypatch.chdir(tmp_path)  # a relative --out lands here, never in the repository
     (tmp_path / "folder").mkdir()
     (tmp_path / "in.csv").write_text("nome;cpf\nAna;123\n", encoding="utf-8")
-    values = st.sampled_from(NASTY + ["in.csv", str(tmp_path / "folder"), str(tmp_path / "out.pdf"),
-                                      str(tmp_path / "out.xlsx"), str(tmp_path / "b.praca-backup")])
+    values = st.sampled_from(
+        NASTY
+        + [
+            "in.csv",
+            str(tmp_path / "folder"),
+            str(tmp_path / "out.pdf"),
+            str(tmp_path / "out.xlsx"),
+            str(tmp_path / "b.praca-backup"),
+        ]
+    )
     commands = list(_subcommands())
 
     def argv_for(draw_index, picks):
@@ -142,8 +188,12 @@ def test_every_subcommand_ends_in_exit_0_or_2_and_one_clean_line(db_url, tmp_pat
 
         return argv_for(index, picks)
 
-    @settings(max_examples=int(__import__("os").environ.get("PRACA_FUZZ_EXAMPLES", "60")), deadline=None,
-              suppress_health_check=list(HealthCheck), derandomize=not __import__("os").environ.get("PRACA_FUZZ_RANDOM"))
+    @settings(
+        max_examples=int(__import__("os").environ.get("PRACA_FUZZ_EXAMPLES", "60")),
+        deadline=None,
+        suppress_health_check=list(HealthCheck),
+        derandomize=not __import__("os").environ.get("PRACA_FUZZ_RANDOM"),
+    )
     @given(argvs())
     def check(argv):
         out, err = io.StringIO(), io.StringIO()
@@ -160,11 +210,31 @@ def test_every_subcommand_ends_in_exit_0_or_2_and_one_clean_line(db_url, tmp_pat
     check()
 
 
-@pytest.mark.parametrize("argv,says", [
-    (["deadline", "--regime", "sapezal-2014", "--kind", "defence", "--from", "9999-12-31"], "Data fora do calendário"),
-    (["draw", "--regime", "sapezal-2014", "--input", "in.csv", "--vacancies", "2", "--seed", "1",
-      "--events", "1000000000"], "no máximo 1000"),
-])
+@pytest.mark.parametrize(
+    "argv,says",
+    [
+        (
+            ["deadline", "--regime", "sapezal-2014", "--kind", "defence", "--from", "9999-12-31"],
+            "Data fora do calendário",
+        ),
+        (
+            [
+                "draw",
+                "--regime",
+                "sapezal-2014",
+                "--input",
+                "in.csv",
+                "--vacancies",
+                "2",
+                "--seed",
+                "1",
+                "--events",
+                "1000000000",
+            ],
+            "no máximo 1000",
+        ),
+    ],
+)
 def test_inputs_at_the_edges_are_one_clean_line(argv, says, tmp_path, monkeypatch, capsys):
     from desktop.cli import main
 

@@ -15,10 +15,10 @@ from decimal import Decimal
 from pathlib import Path
 
 import pytest
+from pdftext import pdf_pages
 
 from models.fee_report import fee_report
 from models.sanctions_report import sanctions_report
-from pdftext import pdf_pages
 
 TODAY = dt.date(2026, 11, 30)  # the demo's today
 MONTH = (2026, 11)
@@ -29,6 +29,7 @@ PERIOD = (dt.date(2026, 1, 1), dt.date(2026, 11, 30))
 def demo(tmp_path_factory, _demo_sqlite_template):
     """The demo's fee report of November and sanctions report of the year, in every format."""
     from demo_db import copy_demo
+
     from models.db import close_database, open_database
     from reports.fee_export import export_fee_report
     from reports.sanctions_export import export_sanctions_report
@@ -39,8 +40,9 @@ def demo(tmp_path_factory, _demo_sqlite_template):
         files = {}
         for fmt in ("xlsx", "html", "pdf"):
             files[f"taxas.{fmt}"], fees = export_fee_report(*MONTH, fmt, folder / f"taxas.{fmt}", today=TODAY)
-            files[f"sancoes.{fmt}"], sanctions = export_sanctions_report(*PERIOD, fmt, folder / f"sancoes.{fmt}",
-                                                                         today=TODAY)
+            files[f"sancoes.{fmt}"], sanctions = export_sanctions_report(
+                *PERIOD, fmt, folder / f"sancoes.{fmt}", today=TODAY
+            )
         yield {"folder": folder, "files": files, "fees": fees, "sanctions": sanctions}
     finally:
         close_database()
@@ -49,9 +51,22 @@ def demo(tmp_path_factory, _demo_sqlite_template):
 def soffice(office: str, folder: Path, target: str, files: list[Path], out: Path) -> list[Path]:
     """One LibreOffice start converting every file of ``files`` to ``target``."""
     profile = folder / "lo-profile"
-    subprocess.run([office, f"-env:UserInstallation={profile.as_uri()}", "--headless", "--norestore",
-                    "--convert-to", target, "--outdir", str(out), *map(str, files)],
-                   check=True, timeout=240, capture_output=True)
+    subprocess.run(
+        [
+            office,
+            f"-env:UserInstallation={profile.as_uri()}",
+            "--headless",
+            "--norestore",
+            "--convert-to",
+            target,
+            "--outdir",
+            str(out),
+            *map(str, files),
+        ],
+        check=True,
+        timeout=240,
+        capture_output=True,
+    )
     results = [out / (f.stem + "." + target.split(":")[0]) for f in files]
     missing = [r.name for r in results if not r.exists()]
     assert not missing, f"LibreOffice did not convert {missing}"
@@ -103,7 +118,8 @@ def test_libreoffice_recalculates_the_stored_values_and_no_header_is_cut(demo, t
             theirs = computed[sheet][where].value
             if isinstance(value, (int, float)) and not isinstance(value, bool):
                 assert Decimal(str(theirs)).quantize(Decimal("0.01")) == Decimal(str(value)).quantize(
-                    Decimal("0.01")), (book.name, sheet, where, value, theirs)
+                    Decimal("0.01")
+                ), (book.name, sheet, where, value, theirs)
             else:
                 assert theirs == value, (book.name, sheet, where)
 
@@ -114,8 +130,13 @@ def test_libreoffice_recalculates_the_stored_values_and_no_header_is_cut(demo, t
             for index, dim in ws.row_dimensions.items():
                 if dim.customHeight and dim.height:
                     wanted = needed[ws.title].row_dimensions[index].height
-                    assert wanted is None or dim.height >= wanted - 0.6, (book.name, ws.title, index, dim.height,
-                                                                          wanted)
+                    assert wanted is None or dim.height >= wanted - 0.6, (
+                        book.name,
+                        ws.title,
+                        index,
+                        dim.height,
+                        wanted,
+                    )
                     checked += 1
         assert checked >= 8, book.name  # the header rows at least
 
@@ -128,8 +149,13 @@ def test_libreoffice_recalculates_the_stored_values_and_no_header_is_cut(demo, t
     # as shown, under this machine's locale (C or en-US here): money in pt-BR, the format's own locale
     from models.money import format_brl
 
-    (csv,) = soffice(office, tmp_path, "csv:Text - txt - csv (StarCalc):44,34,76,1,,1033,false,true,true",
-                     books[:1], tmp_path / "csv")
+    (csv,) = soffice(
+        office,
+        tmp_path,
+        "csv:Text - txt - csv (StarCalc):44,34,76,1,,1033,false,true,true",
+        books[:1],
+        tmp_path / "csv",
+    )
     shown = csv.read_text(encoding="utf-8")
     charged = format_brl(demo["fees"].totals.charged).replace("\xa0", " ")
     assert f'"Cobrado (vencimento no mês, sem as canceladas)","{charged}"' in shown, shown[:600]
@@ -142,8 +168,10 @@ def test_a_reader_that_does_not_recalculate_shows_every_total(demo):
     report = demo["fees"]
     resumo = openpyxl.load_workbook(demo["files"]["taxas.xlsx"], data_only=True)["Resumo"]
     shown = {r[0]: r[1] for r in resumo.iter_rows(min_row=4, max_row=20, max_col=2, values_only=True) if r[0]}
-    assert Decimal(str(shown["Cobrado (vencimento no mês, sem as canceladas)"])).quantize(Decimal("0.01")) == \
-        report.totals.charged
+    assert (
+        Decimal(str(shown["Cobrado (vencimento no mês, sem as canceladas)"])).quantize(Decimal("0.01"))
+        == report.totals.charged
+    )
     assert Decimal(str(shown["Vencido"])).quantize(Decimal("0.01")) == report.totals.overdue
     assert shown["Cobranças (sem as canceladas)"] == report.totals.count
     figures = demo["sanctions"].figures
@@ -156,9 +184,21 @@ def test_chromium_prints_the_html_with_page_numbers_and_no_blank_last_page(demo,
     (chromium,) = need_client("chromium|chromium-browser|google-chrome")
     for name in ("taxas.html", "sancoes.html"):
         pdf = tmp_path / f"{name}.pdf"
-        subprocess.run([chromium, "--headless", "--no-sandbox", "--disable-gpu", "--no-pdf-header-footer",
-                        f"--user-data-dir={tmp_path / 'chromium'}", f"--print-to-pdf={pdf}",
-                        demo["files"][name].as_uri()], check=True, timeout=120, capture_output=True)
+        subprocess.run(
+            [
+                chromium,
+                "--headless",
+                "--no-sandbox",
+                "--disable-gpu",
+                "--no-pdf-header-footer",
+                f"--user-data-dir={tmp_path / 'chromium'}",
+                f"--print-to-pdf={pdf}",
+                demo["files"][name].as_uri(),
+            ],
+            check=True,
+            timeout=120,
+            capture_output=True,
+        )
         pages = pdf_pages(pdf)
         assert len(pages) >= 2, name
         for number, page in enumerate(pages, start=1):
@@ -185,8 +225,10 @@ def test_pdf_reports_keep_each_row_whole_with_numbered_pages(demo, need_client):
     for number, page in enumerate(pages, start=1):
         assert f"Página {number} de {len(pages)}" in page
     # a charge's row: its number on the first line, its formula and legal basis on the last ones
-    _rows_whole(pdf_pages(demo["files"]["taxas.pdf"], mode="raw", squash="all"),
-                [(c.number, " ".join(f"{c.formula} — {c.basis}".split())) for c in fees.charges])
+    _rows_whole(
+        pdf_pages(demo["files"]["taxas.pdf"], mode="raw", squash="all"),
+        [(c.number, " ".join(f"{c.formula} — {c.basis}".split())) for c in fees.charges],
+    )
     annex = [i for i, page in enumerate(pages) if "Anexo — cobranças" in page][0]
     assert all("Cobrança — fórmula — base legal" in page for page in pages[annex:]), "the header on each page"
     info = subprocess.run([pdfinfo, str(demo["files"]["taxas.pdf"])], capture_output=True, text=True).stdout
@@ -198,9 +240,10 @@ def test_pdf_reports_keep_each_row_whole_with_numbered_pages(demo, need_client):
     faces = [line.split() for line in fonts.splitlines()[2:] if line.strip()]
     assert faces and all("DejaVu" in face[0] and "yes" in face[-5] for face in faces), fonts
     sanctions = demo["sanctions"]
-    _rows_whole(pdf_pages(demo["files"]["sancoes.pdf"], mode="raw", squash="all"),
-                [(f.charge.number, " ".join(f"{f.charge.formula} — {f.charge.basis}".split()))
-                 for f in sanctions.fines])
+    _rows_whole(
+        pdf_pages(demo["files"]["sancoes.pdf"], mode="raw", squash="all"),
+        [(f.charge.number, " ".join(f"{f.charge.formula} — {f.charge.basis}".split())) for f in sanctions.fines],
+    )
 
 
 def test_a_long_receipt_never_splits_a_row(demo, tmp_path, monkeypatch):
@@ -214,8 +257,10 @@ def test_a_long_receipt_never_splits_a_row(demo, tmp_path, monkeypatch):
     def many(application):
         context = real(application)
         one = context["documents"][0]
-        context["documents"] = [dict(one, label=f"Documento {n:02d} — {one['label']}",
-                                     article=f"{one['article']} (item {n:02d})") for n in range(1, 61)]
+        context["documents"] = [
+            dict(one, label=f"Documento {n:02d} — {one['label']}", article=f"{one['article']} (item {n:02d})")
+            for n in range(1, 61)
+        ]
         return context
 
     monkeypatch.setattr(receipt, "receipt_context", many)
@@ -223,6 +268,7 @@ def test_a_long_receipt_never_splits_a_row(demo, tmp_path, monkeypatch):
     pages = pdf_pages(pdf, mode="raw", squash="all")
     assert len(pages) >= 2
     one = real(app)["documents"][0]
-    _rows_whole(pages, [(f"Documento {n:02d}", " ".join(f"{one['article']} (item {n:02d})".split()))
-                        for n in range(1, 61)])
+    _rows_whole(
+        pages, [(f"Documento {n:02d}", " ".join(f"{one['article']} (item {n:02d})".split())) for n in range(1, 61)]
+    )
     assert all(f"Página {n} de {len(pages)}" in page for n, page in enumerate(pages, start=1))

@@ -53,7 +53,8 @@ def olimpia(code: str, prior=0, **kw):
 
 LADDER_CASES = [
     (regime.id, ladder.id, offence)
-    for regime in REGIMES.values() for ladder in regime.ladders
+    for regime in REGIMES.values()
+    for ladder in regime.ladders
     for offence in range(1, len(ladder.steps) + 2)
 ]
 
@@ -63,8 +64,9 @@ def test_every_step_of_every_ladder_is_proposed_with_its_articles(regime_id, lad
     regime = REGIMES[regime_id]
     ladder = regime.ladder(ladder_id)
     infraction = next(i for i in regime.infractions if i.ladder == ladder_id)
-    proposal = propose_sanction(regime, [infraction.code], on=ON, prior=offence - 1,
-                                unit_values={**UFS, **UFIC}, index_factors=INPC)
+    proposal = propose_sanction(
+        regime, [infraction.code], on=ON, prior=offence - 1, unit_values={**UFS, **UFIC}, index_factors=INPC
+    )
     item = proposal.items[0]
     assert item.offence == offence
     step = ladder.step_for(offence)
@@ -120,8 +122,10 @@ def test_olimpia_general_ladder_warning_first_then_doubling_then_suspension_and_
     # "faz parte da ação discricionária do Município" — proposed, the interdiction imposed
     fourth = olimpia("geral-sem-penalidade", prior=3)
     assert kinds(fourth, applied_only=False) == ["suspension", "interdiction"] and kinds(fourth) == ["interdiction"]
-    assert fourth.pending == ("Sanção nº 1: a critério da autoridade: impor ou dispensar, com o motivo; prazo da "
-                              "suspensão a fixar pela Administração",)
+    assert fourth.pending == (
+        "Sanção nº 1: a critério da autoridade: impor ou dispensar, com o motivo; prazo da "
+        "suspensão a fixar pela Administração",
+    )
     imposed = adjust(fourth, reason="reincidente", apply=[1], days={1: 15})
     assert kinds(imposed) == ["suspension", "interdiction"] and imposed.pending == ()
     # art. 17: a new recurrence after the suspension: revocation, once that suspension is verified
@@ -257,8 +261,9 @@ def test_sao_bento_fine_and_seizure_both_at_the_authoritys_discretion_art_14():
     assert fine.amount == D("768.40") and fine.discretionary and fine.decision == PROPOSED  # 20 × 38,42
     assert proposal.total == D("0.00") and proposal.total_proposed == D("768.40")
     assert not seizure.applied and seizure.discretionary  # "cumulativamente ou não"
-    applied = adjust(proposal, reason="mercadoria exposta na calçada", apply=[seizure.number], omit=[fine.number],
-                     by="Fiscal Ana")
+    applied = adjust(
+        proposal, reason="mercadoria exposta na calçada", apply=[seizure.number], omit=[fine.number], by="Fiscal Ana"
+    )
     assert only(applied, "seizure").applied and applied.adjustments[0].by == "Fiscal Ana"
     assert only(applied, "fine").decision == OMITTED and applied.total == D("0.00")
     again = adjust(applied, reason="reconsiderado", omit=[seizure.number])
@@ -398,8 +403,9 @@ def test_sapezal_suspension_up_to_10_days_is_the_authoritys_choice():
     proposal = sapezal(["dever-40-i"])
     suspension = only(proposal, "suspension")
     assert not suspension.applied and suspension.max_days == 10  # art. 49, IV; art. 50
-    applied = adjust(proposal, reason="reincidente em outras posturas", apply=[suspension.number],
-                     days={suspension.number: 10})
+    applied = adjust(
+        proposal, reason="reincidente em outras posturas", apply=[suspension.number], days={suspension.number: 10}
+    )
     assert only(applied, "suspension").days == 10 and only(applied, "suspension").applied
     assert applied.pending == ("Sanção nº 3: a critério da autoridade: impor ou dispensar, com o motivo",)  # seizure
     with pytest.raises(UserError, match="de 1 a 10 dias"):
@@ -444,8 +450,13 @@ def test_ilha_comprida_duties_warning_then_suspension_and_fine_up_to_200_ufic_th
     # "poderá ser imposta suspensão [...], bem como aplicação de multa": both proposed
     assert not suspension.applied and not fine.applied and suspension.discretionary and fine.discretionary
     assert (suspension.min_days, suspension.max_days) == (1, 30)
-    graded = adjust(second, reason="primeira reincidência", amounts={fine.number: "250,00"},
-                    days={suspension.number: 5}, apply=[fine.number, suspension.number])
+    graded = adjust(
+        second,
+        reason="primeira reincidência",
+        amounts={fine.number: "250,00"},
+        days={suspension.number: 5},
+        apply=[fine.number, suspension.number],
+    )
     assert graded.total == D("250.00") and graded.pending == ()
     with pytest.raises(UserError, match="de 1 a 30 dias"):
         adjust(second, reason="x", days={suspension.number: 31})
@@ -474,13 +485,16 @@ def test_ilha_comprida_serious_infractions_30_to_90_days_revoked_at_the_third_re
 # --------------------------------------------------------------------------- bad input
 
 
-@pytest.mark.parametrize("codes, prior, match", [
-    ([], 0, "ao menos uma infração"),
-    (["tpu-area-suja", "tpu-area-suja"], 0, "repetida"),
-    (["nao-existe"], 0, "Infração 'nao-existe' não existe"),
-    (["tpu-area-suja"], -1, "anteriores inválido"),
-    (["tpu-area-suja"], True, "número inteiro"),
-])
+@pytest.mark.parametrize(
+    "codes, prior, match",
+    [
+        ([], 0, "ao menos uma infração"),
+        (["tpu-area-suja", "tpu-area-suja"], 0, "repetida"),
+        (["nao-existe"], 0, "Infração 'nao-existe' não existe"),
+        (["tpu-area-suja"], -1, "anteriores inválido"),
+        (["tpu-area-suja"], True, "número inteiro"),
+    ],
+)
 def test_bad_input_is_refused(codes, prior, match):
     with pytest.raises(UserError, match=match):
         propose_sanction("olimpia-2025", codes, on=ON, prior=prior)
@@ -518,8 +532,14 @@ def test_add_months_keeps_the_end_of_month():
 
 @settings(max_examples=150, deadline=None)
 @given(
-    st.sampled_from([(r.id, i.code) for r in REGIMES.values() for i in r.infractions
-                     if i.fine is not None and i.fine.amount is not None]),
+    st.sampled_from(
+        [
+            (r.id, i.code)
+            for r in REGIMES.values()
+            for i in r.infractions
+            if i.fine is not None and i.fine.amount is not None
+        ]
+    ),
     st.integers(min_value=0, max_value=8),
     st.decimals(min_value=D("0.01"), max_value=D("999.99"), places=2),
 )
@@ -538,7 +558,7 @@ def test_fixed_fines_are_units_times_value_rounded_half_up(regime_code, prior, v
         assert s.amount == expected
         rec = regime.penalties.recurrence if regime.penalties else None
         if rec is not None and rec.multiplier and rec.max_doublings:
-            assert s.multiplier <= rec.multiplier ** rec.max_doublings
+            assert s.multiplier <= rec.multiplier**rec.max_doublings
     assert proposal.total >= 0 and proposal.total_proposed >= 0
 
 

@@ -25,8 +25,10 @@ from decimal import Decimal
 from pathlib import Path
 from xml.etree import ElementTree
 
-
 import pytest
+from factories import draft, fines, keys, pay, person, sapezal_licence, tpu  # noqa: F401  (keys: fixture)
+from factories import issue_record as issue
+from reports_read import Figures, cents, pdf_pages, recalculated
 
 from models import enforcement as enf
 from models.charges import record_payment
@@ -38,9 +40,6 @@ from models.regimes import get_regime
 from models.sanctions_report import CORRECTED, Cancelled, sanctions_report
 from models.settings import set_settings
 from reports.fee_report_xlsx import MONEY
-from factories import draft, fines, issue_record as issue, pay
-from reports_read import Figures, cents, pdf_pages, recalculated
-from factories import keys, person, sapezal_licence, tpu  # noqa: F401  (keys: fixture)
 
 START, END = dt.date(2026, 3, 1), dt.date(2026, 3, 31)
 TODAY = dt.date(2026, 5, 4)  # a Monday, two months on
@@ -58,67 +57,178 @@ def build_march(keys) -> dict:
     out: dict = {}
     # a notice in March (art. 9º–10: 30 days to comply), its infraction record in April: out of the period
     jose = person("José Aparecido Lima")
-    out["notice"] = issue(draft("olimpia-2025", ["geral-sem-penalidade"], "02/03/2026 09:30", kind="notice",
-                                holder=jose))
-    out["april"] = issue(draft("olimpia-2025", ["geral-sem-penalidade"], "06/04/2026 10:00", holder=jose,
-                               refers_to_id=out["notice"].id, relation="follows-notice"))
+    out["notice"] = issue(
+        draft("olimpia-2025", ["geral-sem-penalidade"], "02/03/2026 09:30", kind="notice", holder=jose)
+    )
+    out["april"] = issue(
+        draft(
+            "olimpia-2025",
+            ["geral-sem-penalidade"],
+            "06/04/2026 10:00",
+            holder=jose,
+            refers_to_id=out["notice"].id,
+            relation="follows-notice",
+        )
+    )
     # street food on a permit: the second dirty area in the month doubles and suspends (art. 192, § 1º; 193, § 2º)
     carla = person("Carla Nakamura")
     permit = tpu(keys, carla, on=dt.date(2026, 1, 10))
-    out["first"] = issue(draft("olimpia-2025", ["tpu-area-suja"], "02/03/2026 09:30", permit_id=permit.id,
-                               scope="street-food"))
+    out["first"] = issue(
+        draft("olimpia-2025", ["tpu-area-suja"], "02/03/2026 09:30", permit_id=permit.id, scope="street-food")
+    )
     pay(fines(out["first"])[0], dt.date(2026, 3, 10), ref="F-1")
-    out["second"] = issue(draft("olimpia-2025", ["tpu-area-suja"], "20/03/2026 11:00", permit_id=permit.id,
-                                scope="street-food"))
+    out["second"] = issue(
+        draft("olimpia-2025", ["tpu-area-suja"], "20/03/2026 11:00", permit_id=permit.id, scope="street-food")
+    )
     # its defence awaits the chief's decision (15 business days, art. 38): late on TODAY
-    out["pending"] = enf.file_contest(out["second"], kind="defence", filed_on=dt.date(2026, 3, 25), by="protocolo",
-                                      grounds="A lixeira estava instalada", today=dt.date(2026, 3, 25))
+    out["pending"] = enf.file_contest(
+        out["second"],
+        kind="defence",
+        filed_on=dt.date(2026, 3, 25),
+        by="protocolo",
+        grounds="A lixeira estava instalada",
+        today=dt.date(2026, 3, 25),
+    )
     # a street vendor: notice, record, and the seizure drawn up with it (art. 145; 149; 24)
     ronaldo = person("Ronaldo Pipoqueiro")
-    notice = issue(draft("olimpia-2025", ["ambulante-sem-autorizacao"], "14/03/2026 15:00", kind="notice",
-                         holder=ronaldo, scope="street-vending", place="Avenida Menina Moça, 1200"))
-    out["vending"] = issue(draft("olimpia-2025", ["ambulante-sem-autorizacao"], "14/03/2026 16:10", holder=ronaldo,
-                                 scope="street-vending", refers_to_id=notice.id, relation="follows-notice",
-                                 place="Avenida Menina Moça, 1200"))
+    notice = issue(
+        draft(
+            "olimpia-2025",
+            ["ambulante-sem-autorizacao"],
+            "14/03/2026 15:00",
+            kind="notice",
+            holder=ronaldo,
+            scope="street-vending",
+            place="Avenida Menina Moça, 1200",
+        )
+    )
+    out["vending"] = issue(
+        draft(
+            "olimpia-2025",
+            ["ambulante-sem-autorizacao"],
+            "14/03/2026 16:10",
+            holder=ronaldo,
+            scope="street-vending",
+            refers_to_id=notice.id,
+            relation="follows-notice",
+            place="Avenida Menina Moça, 1200",
+        )
+    )
     pay(fines(out["vending"])[0], dt.date(2026, 3, 16), ref="F-2")
-    out["seizure"] = issue(draft("olimpia-2025", ["ambulante-sem-autorizacao"], "14/03/2026 16:20", kind="seizure",
-                                 holder=ronaldo, scope="street-vending", refers_to_id=out["vending"].id,
-                                 relation="accompanies", place="Avenida Menina Moça, 1200",
-                                 items=[enf.ItemInput("picolés de frutas", "40", "un", True),
-                                        enf.ItemInput("carrinho térmico", "1", "un", False)],
-                                 depot="Depósito municipal, Rua Síria, 300"))
+    out["seizure"] = issue(
+        draft(
+            "olimpia-2025",
+            ["ambulante-sem-autorizacao"],
+            "14/03/2026 16:20",
+            kind="seizure",
+            holder=ronaldo,
+            scope="street-vending",
+            refers_to_id=out["vending"].id,
+            relation="accompanies",
+            place="Avenida Menina Moça, 1200",
+            items=[
+                enf.ItemInput("picolés de frutas", "40", "un", True),
+                enf.ItemInput("carrinho térmico", "1", "un", False),
+            ],
+            depot="Depósito municipal, Rua Síria, 300",
+        )
+    )
     # a defence partly upheld: the fine of two infractions reduced to one (its charge cancelled, charged again)
     helena = person("Helena Recorrente")
-    out["partly"] = issue(draft("olimpia-2025", ["tpu-area-suja", "tpu-higiene-pessoal"], "03/03/2026 09:30",
-                                holder=helena, scope="street-food"))
-    defence = enf.file_contest(out["partly"], kind="defence", filed_on=dt.date(2026, 3, 10), by="protocolo",
-                               suspensive=True, suspensive_note="art. 198", today=dt.date(2026, 3, 10))
-    enf.decide_contest(defence, outcome="partly", decided_on=dt.date(2026, 3, 20), by="chefe",
-                       reason="Higiene pessoal não comprovada.", new_amount="1.152,60", today=dt.date(2026, 3, 20))
-    record_payment(fines(out["partly"])[0], paid_on=dt.date(2026, 3, 25), amount="500,00", reference="F-3",
-                   by="tesouraria", today=dt.date(2026, 3, 25))  # part of it: the rest goes to the dívida ativa
+    out["partly"] = issue(
+        draft(
+            "olimpia-2025",
+            ["tpu-area-suja", "tpu-higiene-pessoal"],
+            "03/03/2026 09:30",
+            holder=helena,
+            scope="street-food",
+        )
+    )
+    defence = enf.file_contest(
+        out["partly"],
+        kind="defence",
+        filed_on=dt.date(2026, 3, 10),
+        by="protocolo",
+        suspensive=True,
+        suspensive_note="art. 198",
+        today=dt.date(2026, 3, 10),
+    )
+    enf.decide_contest(
+        defence,
+        outcome="partly",
+        decided_on=dt.date(2026, 3, 20),
+        by="chefe",
+        reason="Higiene pessoal não comprovada.",
+        new_amount="1.152,60",
+        today=dt.date(2026, 3, 20),
+    )
+    record_payment(
+        fines(out["partly"])[0],
+        paid_on=dt.date(2026, 3, 25),
+        amount="500,00",
+        reference="F-3",
+        by="tesouraria",
+        today=dt.date(2026, 3, 25),
+    )  # part of it: the rest goes to the dívida ativa
     # an annulled record: it counts, its fine does not
-    out["annulled"] = issue(draft("olimpia-2025", ["tpu-area-suja"], "05/03/2026 09:30",
-                                  holder=person("Anulado Santos")))
-    contest = enf.file_contest(out["annulled"], kind="defence", filed_on=dt.date(2026, 3, 6), by="protocolo",
-                               today=dt.date(2026, 3, 6))
-    enf.decide_contest(contest, outcome="annulled", decided_on=dt.date(2026, 3, 10), by="chefe",
-                       reason="Autuado não era o permissionário.", today=dt.date(2026, 3, 10))
+    out["annulled"] = issue(
+        draft("olimpia-2025", ["tpu-area-suja"], "05/03/2026 09:30", holder=person("Anulado Santos"))
+    )
+    contest = enf.file_contest(
+        out["annulled"], kind="defence", filed_on=dt.date(2026, 3, 6), by="protocolo", today=dt.date(2026, 3, 6)
+    )
+    enf.decide_contest(
+        contest,
+        outcome="annulled",
+        decided_on=dt.date(2026, 3, 10),
+        by="chefe",
+        reason="Autuado não era o permissionário.",
+        today=dt.date(2026, 3, 10),
+    )
     # a correction: the old record listed, not counted; the deadlines restart (art. 32, § 4º)
-    out["wrong"] = issue(draft("olimpia-2025", ["tpu-area-suja"], "09/03/2026 09:30",
-                               holder=person("Corrigido da Silva"), place="Praça Rui Barbos"))
-    out["corrected"] = enf.correct_record(out["wrong"], reason="local escrito errado", by="chefe",
-                                          today=dt.date(2026, 3, 20), place="Praça Rui Barbosa",
-                                          notified_at=dt.datetime(2026, 3, 20, 14, 0))
+    out["wrong"] = issue(
+        draft(
+            "olimpia-2025",
+            ["tpu-area-suja"],
+            "09/03/2026 09:30",
+            holder=person("Corrigido da Silva"),
+            place="Praça Rui Barbos",
+        )
+    )
+    out["corrected"] = enf.correct_record(
+        out["wrong"],
+        reason="local escrito errado",
+        by="chefe",
+        today=dt.date(2026, 3, 20),
+        place="Praça Rui Barbosa",
+        notified_at=dt.datetime(2026, 3, 20, 14, 0),
+    )
     # someone not identified: the fine waits for him (no charge yet)
-    out["unknown"] = issue(draft("olimpia-2025", ["feira-sem-autorizacao"], "14/03/2026 07:00", scope="feira",
-                                 unknown_name="Vendedor de redes", signature="refused", place="Feira da Rua Síria",
-                                 unknown_description="homem de uns 40 anos, boné azul"))
+    out["unknown"] = issue(
+        draft(
+            "olimpia-2025",
+            ["feira-sem-autorizacao"],
+            "14/03/2026 07:00",
+            scope="feira",
+            unknown_name="Vendedor de redes",
+            signature="refused",
+            place="Feira da Rua Síria",
+            unknown_description="homem de uns 40 anos, boné azul",
+        )
+    )
     # Sapezal: 1 UFS (art. 50), unpaid past every deadline on TODAY — for the dívida ativa
     edson = person("Edson Lanches")
-    out["sapezal"] = issue(draft("sapezal-2014", ["dever-41"], "23/03/2026 18:00",
-                                 permit_id=sapezal_licence(keys, edson, on=dt.date(2026, 1, 15)).id,
-                                 payment_due=dt.date(2026, 4, 1), inspector="Sueli Fiscal", inspector_id="3877"))
+    out["sapezal"] = issue(
+        draft(
+            "sapezal-2014",
+            ["dever-41"],
+            "23/03/2026 18:00",
+            permit_id=sapezal_licence(keys, edson, on=dt.date(2026, 1, 15)).id,
+            payment_due=dt.date(2026, 4, 1),
+            inspector="Sueli Fiscal",
+            inspector_id="3877",
+        )
+    )
     return out
 
 
@@ -133,16 +243,24 @@ def sql_cents(sql: str) -> int:
 
 def sql_totals() -> dict[str, int]:
     """The period's fine figures straight from the tables, in centavos (integer centavos columns)."""
-    scope = ("id IN (SELECT ec.charge_id FROM enforcement_charge ec JOIN enforcement_record r ON r.id = ec.record_id "
-             "WHERE ec.role = 'fine' AND r.status <> 'corrected' AND r.at >= '2026-03-01' AND r.at < '2026-04-01')")
+    scope = (
+        "id IN (SELECT ec.charge_id FROM enforcement_charge ec JOIN enforcement_record r ON r.id = ec.record_id "
+        "WHERE ec.role = 'fine' AND r.status <> 'corrected' AND r.at >= '2026-03-01' AND r.at < '2026-04-01')"
+    )
     return {
         "charged": sql_cents(f"SELECT SUM(amount) FROM charge WHERE status <> 'cancelled' AND {scope}"),
-        "paid": sql_cents("SELECT SUM(CASE WHEN paid_total < amount THEN paid_total ELSE amount END) FROM charge "
-                          f"WHERE status <> 'cancelled' AND {scope}"),
-        "overdue": sql_cents(f"SELECT SUM(amount - paid_total) FROM charge WHERE status = 'open' "
-                             f"AND due_on < '{TODAY.isoformat()}' AND {scope}"),
-        "records": sql_cents("SELECT COUNT(*) FROM enforcement_record WHERE status <> 'corrected' "
-                             "AND at >= '2026-03-01' AND at < '2026-04-01'"),
+        "paid": sql_cents(
+            "SELECT SUM(CASE WHEN paid_total < amount THEN paid_total ELSE amount END) FROM charge "
+            f"WHERE status <> 'cancelled' AND {scope}"
+        ),
+        "overdue": sql_cents(
+            f"SELECT SUM(amount - paid_total) FROM charge WHERE status = 'open' "
+            f"AND due_on < '{TODAY.isoformat()}' AND {scope}"
+        ),
+        "records": sql_cents(
+            "SELECT COUNT(*) FROM enforcement_record WHERE status <> 'corrected' "
+            "AND at >= '2026-03-01' AND at < '2026-04-01'"
+        ),
     }
 
 
@@ -154,7 +272,11 @@ def test_report_figures_equal_direct_sql_and_follow_the_acts(march):
     expected = sql_totals()
     f = report.figures
     assert (f.records, cents(f.charged), cents(f.paid), cents(f.overdue)) == (
-        expected["records"], expected["charged"], expected["paid"], expected["overdue"])
+        expected["records"],
+        expected["charged"],
+        expected["paid"],
+        expected["overdue"],
+    )
     assert f.open == f.charged - f.paid and f.charged > 0 and f.paid > 0 and f.overdue > 0
     # every breakdown adds up to the totals
     for groups in (report.by_kind, report.by_regime, report.by_site, report.by_inspector):
@@ -212,8 +334,9 @@ def test_report_figures_equal_direct_sql_and_follow_the_acts(march):
     late = [d for d in report.deadlines if d.late]
     assert [d.reference for d in late] == [march["second"].reference] and "art. 38" in late[0].basis
     assert f.late_decisions == 1
-    assert any(d.reference == march["corrected"].reference and d.role_label == "Pagamento da multa"
-               for d in report.deadlines)
+    assert any(
+        d.reference == march["corrected"].reference and d.role_label == "Pagamento da multa" for d in report.deadlines
+    )
     assert all(d.due_on >= TODAY for d in report.deadlines if not d.late)
     # the goods seized on 14/03, never claimed: what it takes to get them back, and the donation due
     [pending] = report.seized
@@ -287,8 +410,11 @@ def test_excel_html_and_pdf_agree_to_the_cent_with_sql(march, tmp_path, app_read
     if computed is not None:
         books.append(openpyxl.load_workbook(computed, data_only=True))
     for wb in books:
-        resumo = {row[0]: row[1] for row in wb["Resumo"].iter_rows(min_row=4, max_row=25, max_col=2, values_only=True)
-                  if row[0]}
+        resumo = {
+            row[0]: row[1]
+            for row in wb["Resumo"].iter_rows(min_row=4, max_row=25, max_col=2, values_only=True)
+            if row[0]
+        }
         assert cents(resumo["Multas lançadas (sem as canceladas)"]) == expected["charged"]
         assert cents(resumo["Multas pagas"]) == expected["paid"]
         assert cents(resumo["Multas em aberto"]) == expected["open"]
@@ -303,11 +429,16 @@ def test_excel_html_and_pdf_agree_to_the_cent_with_sql(march, tmp_path, app_read
         for sheet in ("Por tipo", "Por regime", "Por local", "Por fiscal"):
             total = next(r for r in wb[sheet].iter_rows(values_only=True) if r[0] == "Total")
             assert (total[1], cents(total[2]), cents(total[3]), cents(total[5])) == (
-                expected["records"], expected["charged"], expected["paid"], expected["overdue"]), sheet
+                expected["records"],
+                expected["charged"],
+                expected["paid"],
+                expected["overdue"],
+            ), sheet
         articles = {(r[0], r[2]): r[5] for r in wb["Por artigo"].iter_rows(min_row=4, values_only=True) if r[2]}
         assert articles[("tpu-area-suja", "Olímpia/SP — LC 324/2025")] == 5
         assert next(r for r in wb["Por artigo"].iter_rows(values_only=True) if r[0] == "Total")[5] == len(
-            report.infractions)
+            report.infractions
+        )
         kinds = {r[0]: r for r in wb["Por tipo"].iter_rows(min_row=4, values_only=True) if r[0]}
         assert kinds["Notificação"][1] == 2 and cents(kinds["Notificação"][2]) == 0
         multas = next(r for r in wb["Multas"].iter_rows(values_only=True) if r[0] == "Total (sem as canceladas)")
@@ -319,9 +450,15 @@ def test_excel_html_and_pdf_agree_to_the_cent_with_sql(march, tmp_path, app_read
     if PDFTOTEXT is not None:
         _sizes, text = pdf_pages(pdf)
         summary = dict(re.findall(r"^\s*(Multas [^\dR]+?)\s+(R\$ [\d.]+,\d\d)", text, re.MULTILINE))
-        assert summary == {label: format_brl(from_centavos(expected[name])) for label, name in (
-            ("Multas lançadas", "charged"), ("Multas pagas", "paid"), ("Multas em aberto", "open"),
-            ("Multas vencidas", "overdue"))}
+        assert summary == {
+            label: format_brl(from_centavos(expected[name]))
+            for label, name in (
+                ("Multas lançadas", "charged"),
+                ("Multas pagas", "paid"),
+                ("Multas em aberto", "open"),
+                ("Multas vencidas", "overdue"),
+            )
+        }
         assert "Prefeitura da Estância Turística de Olímpia" in text and "Página 1 de" in text
         assert march["sapezal"].reference in text and "art. 192, II" in text
 
@@ -335,9 +472,23 @@ def test_excel_is_live_formatted_filtered_frozen_and_charted(march, tmp_path):
     report = sanctions_report(START, END, today=TODAY)
     path = _export("xlsx", tmp_path / "sancoes.xlsx")
     wb = openpyxl.load_workbook(path)
-    assert wb.sheetnames == ["Resumo", "Por tipo", "Por regime", "Por local", "Por fiscal", "Por artigo",
-                             "Por sanção", "Autos", "Infrações", "Sanções", "Multas", "Prazos em curso",
-                             "Apreensões pendentes", "Reincidências", "Dívida ativa"]
+    assert wb.sheetnames == [
+        "Resumo",
+        "Por tipo",
+        "Por regime",
+        "Por local",
+        "Por fiscal",
+        "Por artigo",
+        "Por sanção",
+        "Autos",
+        "Infrações",
+        "Sanções",
+        "Multas",
+        "Prazos em curso",
+        "Apreensões pendentes",
+        "Reincidências",
+        "Dívida ativa",
+    ]
     last = 3 + len(report.records)
     autos = wb["Autos"]
     assert [c.value for c in autos[3]][:4] == ["Auto", "Tipo", "Regime", "Data e hora"]
@@ -354,21 +505,25 @@ def test_excel_is_live_formatted_filtered_frozen_and_charted(march, tmp_path):
     resumo = wb["Resumo"]
     formulas = {row[0].value: row[1] for row in resumo.iter_rows(min_row=4, max_row=25, max_col=2)}
     charged = formulas["Multas lançadas (sem as canceladas)"]
-    assert charged.value == (f"=ROUND(SUMIFS('Multas'!$G$4:$G${last_fine},'Multas'!$K$4:$K${last_fine},"
-                             f"\"<>cancelada\"),2)")
+    assert charged.value == (
+        f"=ROUND(SUMIFS('Multas'!$G$4:$G${last_fine},'Multas'!$K$4:$K${last_fine},\"<>cancelada\"),2)"
+    )
     assert charged.number_format == MONEY and resumo.freeze_panes == "A4"
     assert formulas["Autos lavrados (sem os corrigidos)"].value == (
-        f"=COUNTIFS('Autos'!$A$4:$A${last},\"<>\",'Autos'!$O$4:$O${last},\"<>corrigido\")")
+        f"=COUNTIFS('Autos'!$A$4:$A${last},\"<>\",'Autos'!$O$4:$O${last},\"<>corrigido\")"
+    )
 
     por_tipo = wb["Por tipo"]
-    assert por_tipo["C4"].value == (f"=ROUND(SUMIFS('Autos'!$Q$4:$Q${last},'Autos'!$B$4:$B${last},$A4,"
-                                    f"'Autos'!$O$4:$O${last},\"<>corrigido\"),2)")
+    assert por_tipo["C4"].value == (
+        f"=ROUND(SUMIFS('Autos'!$Q$4:$Q${last},'Autos'!$B$4:$B${last},$A4,'Autos'!$O$4:$O${last},\"<>corrigido\"),2)"
+    )
     assert por_tipo["B4"].value.startswith("=COUNTIFS(") and por_tipo["B4"].number_format == "0"
     assert por_tipo.auto_filter.ref == "A3:F6" and por_tipo.freeze_panes == "A4"
     por_artigo = wb["Por artigo"]
     infractions_last = 3 + len(report.infractions)
-    assert por_artigo["F4"].value == (f"=COUNTIFS('Infrações'!$E$4:$E${infractions_last},$A4,"
-                                      f"'Infrações'!$D$4:$D${infractions_last},$C4)")
+    assert por_artigo["F4"].value == (
+        f"=COUNTIFS('Infrações'!$E$4:$E${infractions_last},$A4,'Infrações'!$D$4:$D${infractions_last},$C4)"
+    )
     assert por_artigo["D4"].value and "art." in por_artigo["D4"].value  # the article infringed, beside its count
 
     # the native chart: fines charged × paid by kind of record, on Resumo over Por tipo
@@ -420,8 +575,15 @@ def test_html_is_a_printable_a4_page_with_chart_header_and_bases(march, tmp_path
 def test_html_escapes_what_the_inspector_typed(keys, tmp_path):
     from reports.sanctions_report_html import sanctions_report_html
 
-    issue(draft("olimpia-2025", ["tpu-area-suja"], "02/03/2026 09:30", holder=person("Zé <b>Negrito</b> & Cia"),
-                place="<script>alert(1)</script>, 10"))
+    issue(
+        draft(
+            "olimpia-2025",
+            ["tpu-area-suja"],
+            "02/03/2026 09:30",
+            holder=person("Zé <b>Negrito</b> & Cia"),
+            place="<script>alert(1)</script>, 10",
+        )
+    )
     html = sanctions_report_html(sanctions_report(START, END, today=TODAY))
     assert "<script>alert" not in html and "&lt;script&gt;alert(1)&lt;/script&gt;" in html
     assert "Zé &lt;b&gt;Negrito&lt;/b&gt; &amp; Cia" in html
@@ -477,31 +639,86 @@ def test_cli_writes_each_format(march, tmp_path, capsys, app_ready):
     close_database()
     for fmt in ("xlsx", "html", "pdf"):
         out = tmp_path / f"sancoes.{fmt}"
-        assert main(["report", "sanctions", "--db", url, "--from", "01/03/2026", "--to", "31/03/2026", "--format",
-                     fmt, "--out", str(out), "--as-of", "04/05/2026"]) == 0
+        assert (
+            main(
+                [
+                    "report",
+                    "sanctions",
+                    "--db",
+                    url,
+                    "--from",
+                    "01/03/2026",
+                    "--to",
+                    "31/03/2026",
+                    "--format",
+                    fmt,
+                    "--out",
+                    str(out),
+                    "--as-of",
+                    "04/05/2026",
+                ]
+            )
+            == 0
+        )
         said = capsys.readouterr().out
         assert out.exists() and str(out) in said and f"{expected['records']} auto(s)" in said
         assert f"multas lançadas {format_brl(from_centavos(expected['charged']))}" in said
-    assert main(["--db", url, "report", "sanctions", "--from", "2026-03-01", "--to", "2026-03-31", "--format", "HTML",
-                 "--out", str(tmp_path / "b.html"), "--as-of", "2026-05-04"]) == 0
+    assert (
+        main(
+            [
+                "--db",
+                url,
+                "report",
+                "sanctions",
+                "--from",
+                "2026-03-01",
+                "--to",
+                "2026-03-31",
+                "--format",
+                "HTML",
+                "--out",
+                str(tmp_path / "b.html"),
+                "--as-of",
+                "2026-05-04",
+            ]
+        )
+        == 0
+    )
 
 
-@pytest.mark.parametrize("argv, fragment", [
-    (["--from", "31/02/2026", "--to", "31/03/2026", "--format", "xlsx", "--out", "{tmp}/a.xlsx"],
-     "Data inválida em --from: 31/02/2026"),
-    (["--from", "01/03/2026", "--to", "março", "--format", "xlsx", "--out", "{tmp}/a.xlsx"], "Data inválida em --to"),
-    (["--from", "01/04/2026", "--to", "31/03/2026", "--format", "xlsx", "--out", "{tmp}/a.xlsx"],
-     "O período está invertido: o início (01/04/2026) é depois do fim (31/03/2026)"),
-    (["--to", "31/03/2026", "--format", "xlsx", "--out", "{tmp}/a.xlsx"], "Informe o período"),
-    (["--from", "01/03/2026", "--to", "31/03/2026", "--format", "docx", "--out", "{tmp}/a.docx"],
-     "Formato inválido: docx"),
-    (["--from", "01/03/2026", "--to", "31/03/2026", "--out", "{tmp}/a.xlsx"], "Informe o formato"),
-    (["--from", "01/03/2026", "--to", "31/03/2026", "--format", "pdf"], "sancoes-2026-03-01-a-2026-03-31.pdf"),
-    (["--from", "01/03/2026", "--to", "31/03/2026", "--format", "xlsx", "--out", "{tmp}/nada/a.xlsx"], "não existe"),
-    (["--from", "01/03/2026", "--to", "31/03/2026", "--format", "xlsx", "--out", "{tmp}/a.pdf"], "extensão .pdf"),
-    (["--from", "01/03/2026", "--to", "31/03/2026", "--format", "xlsx", "--out", "{tmp}/a.xlsx", "--as-of", "x"],
-     "Data inválida em --as-of"),
-])
+@pytest.mark.parametrize(
+    "argv, fragment",
+    [
+        (
+            ["--from", "31/02/2026", "--to", "31/03/2026", "--format", "xlsx", "--out", "{tmp}/a.xlsx"],
+            "Data inválida em --from: 31/02/2026",
+        ),
+        (
+            ["--from", "01/03/2026", "--to", "março", "--format", "xlsx", "--out", "{tmp}/a.xlsx"],
+            "Data inválida em --to",
+        ),
+        (
+            ["--from", "01/04/2026", "--to", "31/03/2026", "--format", "xlsx", "--out", "{tmp}/a.xlsx"],
+            "O período está invertido: o início (01/04/2026) é depois do fim (31/03/2026)",
+        ),
+        (["--to", "31/03/2026", "--format", "xlsx", "--out", "{tmp}/a.xlsx"], "Informe o período"),
+        (
+            ["--from", "01/03/2026", "--to", "31/03/2026", "--format", "docx", "--out", "{tmp}/a.docx"],
+            "Formato inválido: docx",
+        ),
+        (["--from", "01/03/2026", "--to", "31/03/2026", "--out", "{tmp}/a.xlsx"], "Informe o formato"),
+        (["--from", "01/03/2026", "--to", "31/03/2026", "--format", "pdf"], "sancoes-2026-03-01-a-2026-03-31.pdf"),
+        (
+            ["--from", "01/03/2026", "--to", "31/03/2026", "--format", "xlsx", "--out", "{tmp}/nada/a.xlsx"],
+            "não existe",
+        ),
+        (["--from", "01/03/2026", "--to", "31/03/2026", "--format", "xlsx", "--out", "{tmp}/a.pdf"], "extensão .pdf"),
+        (
+            ["--from", "01/03/2026", "--to", "31/03/2026", "--format", "xlsx", "--out", "{tmp}/a.xlsx", "--as-of", "x"],
+            "Data inválida em --as-of",
+        ),
+    ],
+)
 def test_cli_bad_input_is_one_pt_br_line_and_exit_2(argv, fragment, tmp_path, sqlite_url, capsys):
     from desktop.cli import main
 
@@ -548,8 +765,9 @@ def test_page_exports_sanctions_in_each_format_with_progress(page, qtbot, tmp_pa
         assert parser.cents["total-multas"] == sql_totals()["charged"]
 
 
-def test_page_sanctions_button_proposes_the_name_and_offers_to_open(page, qtbot, tmp_path, monkeypatch,
-                                                                   no_blocking_message_boxes):
+def test_page_sanctions_button_proposes_the_name_and_offers_to_open(
+    page, qtbot, tmp_path, monkeypatch, no_blocking_message_boxes
+):
     from PySide6.QtCore import Qt
     from PySide6.QtWidgets import QFileDialog
 
@@ -607,8 +825,15 @@ def test_enforcement_alerts_say_what_ends_today_and_what_is_late(march):
     assert "2 multa(s)" in debt.text and "dívida ativa" in debt.text
     assert all(i.article for i in later) and later[0].overdue  # the late ones first
     # a notice of 10/03: 30 days to comply (art. 10) end on 09/04; after that, and no record followed, a check
-    notice = issue(draft("olimpia-2025", ["geral-sem-penalidade"], "10/03/2026 10:00", kind="notice",
-                         holder=person("Maria Sem Regularizar")))
+    notice = issue(
+        draft(
+            "olimpia-2025",
+            ["geral-sem-penalidade"],
+            "10/03/2026 10:00",
+            kind="notice",
+            holder=person("Maria Sem Regularizar"),
+        )
+    )
     [comply] = [i for i in enf.enforcement_alerts(dt.date(2026, 4, 9)) if i.kind == "record-compliance"]
     assert notice.reference in comply.text and "termina hoje" in comply.text and "art. 10" in comply.article
     assert not comply.overdue

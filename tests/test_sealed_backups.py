@@ -8,6 +8,8 @@ import json
 import zipfile
 
 import pytest
+from factories import PASS, fresh_desk, make_summary  # noqa: F401  (fixture)
+from factories import SIGNING_TODAY as TODAY
 
 from desktop.cli import main
 from models import signing_keys as sk
@@ -16,7 +18,6 @@ from models.db import close_database, open_database
 from models.errors import UserError
 from models.sealed import Trust
 from models.signing import as_signer, public_key_fingerprint
-from factories import PASS, SIGNING_TODAY as TODAY, fresh_desk, make_summary  # noqa: F401  (fixture)
 
 
 def _tamper(path, out):

@@ -69,31 +69,55 @@ def points(criterion_id: str, **facts) -> tuple[int, str]:
 # --------------------------------------------------------------------------- Sapezal art. 10, line by line
 
 
-@pytest.mark.parametrize("housing, expected", [
-    ("rented", 100), ("financed", 80), ("owned", 40), ("lent", 40), ("other", 20),
-])
+@pytest.mark.parametrize(
+    "housing, expected",
+    [
+        ("rented", 100),
+        ("financed", 80),
+        ("owned", 40),
+        ("lent", 40),
+        ("other", 20),
+    ],
+)
 def test_housing_art_10_I(housing, expected):
     assert points("moradia", housing=housing) == (expected, "ok")
 
 
-@pytest.mark.parametrize("income, expected", [
-    ("0", 100), ("0.5", 100), ("1.00", 100),  # a) ≤ 1 SM
-    ("1.01", 80), ("2", 80),  # b) > 1 e ≤ 2
-    ("2.01", 60), ("3.00", 60),  # c)
-    ("3.01", 40), ("4", 40),  # d)
-    ("4.01", 20), ("12", 20),  # e) > 4
-])
+@pytest.mark.parametrize(
+    "income, expected",
+    [
+        ("0", 100),
+        ("0.5", 100),
+        ("1.00", 100),  # a) ≤ 1 SM
+        ("1.01", 80),
+        ("2", 80),  # b) > 1 e ≤ 2
+        ("2.01", 60),
+        ("3.00", 60),  # c)
+        ("3.01", 40),
+        ("4", 40),  # d)
+        ("4.01", 20),
+        ("12", 20),  # e) > 4
+    ],
+)
 def test_family_income_art_10_II_upper_limits_inclusive(income, expected):
     assert points("renda-familiar", family_income_mw=Decimal(income)) == (expected, "ok")
 
 
-@pytest.mark.parametrize("age, expected", [
-    (18, 20), (30, 20),  # e) ≤ 30
-    (31, 40), (45, 40),  # d)
-    (46, 60), (55, 60),  # c)
-    (56, 80), (60, 80),  # b) > 55 e ≤ 60
-    (61, 100), (80, 100),  # a) maior de 60
-])
+@pytest.mark.parametrize(
+    "age, expected",
+    [
+        (18, 20),
+        (30, 20),  # e) ≤ 30
+        (31, 40),
+        (45, 40),  # d)
+        (46, 60),
+        (55, 60),  # c)
+        (56, 80),
+        (60, 80),  # b) > 55 e ≤ 60
+        (61, 100),
+        (80, 100),  # a) maior de 60
+    ],
+)
 def test_age_art_10_III(age, expected):
     born = years_before(REGISTERED.date(), age)
     assert points("idade", birth_date=born) == (expected, "ok")
@@ -108,14 +132,23 @@ def test_age_counts_whole_years_on_the_registration_date():
     assert points("idade", age_years=61) == (100, "ok")  # given directly
 
 
-@pytest.mark.parametrize("years, extra_days, expected", [
-    (0, 100, 0), (1, 0, 0),  # until 1 year the act gives nothing
-    (1, 1, 20), (4, 0, 20),  # e) > 1 e ≤ 4
-    (4, 1, 40), (8, 0, 40),  # d)
-    (8, 1, 60), (13, 0, 60),  # c)
-    (13, 1, 80), (20, 0, 80),  # b)
-    (20, 1, 100), (35, 0, 100),  # a) mais de 20
-])
+@pytest.mark.parametrize(
+    "years, extra_days, expected",
+    [
+        (0, 100, 0),
+        (1, 0, 0),  # until 1 year the act gives nothing
+        (1, 1, 20),
+        (4, 0, 20),  # e) > 1 e ≤ 4
+        (4, 1, 40),
+        (8, 0, 40),  # d)
+        (8, 1, 60),
+        (13, 0, 60),  # c)
+        (13, 1, 80),
+        (20, 0, 80),  # b)
+        (20, 1, 100),
+        (35, 0, 100),  # a) mais de 20
+    ],
+)
 def test_residence_art_10_IV_is_exact_time(years, extra_days, expected):
     since = years_before(REGISTERED.date(), years, days=extra_days)
     assert points("tempo-residencia", resident_since=since) == (expected, "ok")
@@ -141,14 +174,24 @@ def test_experience_beyond_the_table_is_left_to_the_commission():
 
 
 def test_full_score_lines_carry_label_value_points_and_article():
-    p = Participant(id="7", name="Maria", registered_at=REGISTERED, housing="rented",
-                    family_income_mw=Decimal("1.5"), birth_date=dt.date(1970, 1, 1),
-                    resident_since=dt.date(2015, 3, 1), dependants_under_16=2, disabled=True, experience_years=3)
+    p = Participant(
+        id="7",
+        name="Maria",
+        registered_at=REGISTERED,
+        housing="rented",
+        family_income_mw=Decimal("1.5"),
+        birth_date=dt.date(1970, 1, 1),
+        resident_since=dt.date(2015, 3, 1),
+        dependants_under_16=2,
+        disabled=True,
+        experience_years=3,
+    )
     score = score_participant(SAPEZAL, p)
     assert [line.points for line in score.lines] == [100, 80, 80, 60, 40, 100, 60]
     assert score.total == 520 and score.complete
-    assert [line.basis for line in score.lines] == [f"Lei 1.171/2014, art. 10, {n}"
-                                                   for n in ("I", "II", "III", "IV", "V", "VI", "VII")]
+    assert [line.basis for line in score.lines] == [
+        f"Lei 1.171/2014, art. 10, {n}" for n in ("I", "II", "III", "IV", "V", "VI", "VII")
+    ]
     assert line_of(score, "moradia").value_text == "alugada"
     assert line_of(score, "tempo-residencia").value_text.startswith("11 anos, 0 meses e 9 dias")
     data = score.to_dict()
@@ -159,8 +202,14 @@ def test_missing_facts_are_shown_and_score_zero():
     score = score_participant(SAPEZAL, Participant(id="1", name="Sem dados", housing="other"))
     assert score.total == 20 and not score.complete
     missing = [line.criterion_id for line in score.lines if line.status == "missing"]
-    assert missing == ["renda-familiar", "idade", "tempo-residencia", "filhos-dependentes", "deficiencia",
-                       "experiencia"]
+    assert missing == [
+        "renda-familiar",
+        "idade",
+        "tempo-residencia",
+        "filhos-dependentes",
+        "deficiencia",
+        "experiencia",
+    ]
     assert line_of(score, "idade").value_text == "não informado"
 
 
@@ -177,26 +226,51 @@ def test_regime_without_scores_refuses():
 
 # --------------------------------------------------------------------------- tie-breaks (art. 10, § 3º)
 
-BASE = dict(registered_at=REGISTERED, family_income_mw=Decimal("5"), resident_since=dt.date(2000, 1, 1),
-            experience_years=0)
+BASE = dict(
+    registered_at=REGISTERED, family_income_mw=Decimal("5"), resident_since=dt.date(2000, 1, 1), experience_years=0
+)
 
 
 def test_tie_break_art_10_par_3_disabled_first_then_oldest_then_the_lot():
     """Lei 1.171/2014, art. 10, § 3º: "Ocorrendo empate, terá prioridade o deficiente físico e, persistindo o
     empate, será considerado vencedor o mais idoso" — and what the act leaves equal shares a rank."""
     # A and B: 140 points each, A disabled; C and D: same points, C older (same age bracket); E and F identical
-    a = Participant(id="a", name="A", disabled=True, housing="other", dependants_under_16=0,
-                    birth_date=dt.date(1990, 1, 1), **BASE)
-    b = Participant(id="b", name="B", disabled=False, housing="rented", dependants_under_16=1,
-                    birth_date=dt.date(1990, 1, 1), **BASE)
-    c = Participant(id="c", name="C", disabled=False, housing="financed", dependants_under_16=0,
-                    birth_date=dt.date(1982, 5, 1), **BASE)
-    d = Participant(id="d", name="D", disabled=False, housing="financed", dependants_under_16=0,
-                    birth_date=dt.date(1985, 5, 1), **BASE)
-    e = Participant(id="f", name="F", disabled=False, housing="owned", dependants_under_16=0,
-                    birth_date=dt.date(1985, 5, 1), **BASE)
-    f = Participant(id="e", name="E", disabled=False, housing="owned", dependants_under_16=0,
-                    birth_date=dt.date(1985, 5, 1), **BASE)
+    a = Participant(
+        id="a", name="A", disabled=True, housing="other", dependants_under_16=0, birth_date=dt.date(1990, 1, 1), **BASE
+    )
+    b = Participant(
+        id="b",
+        name="B",
+        disabled=False,
+        housing="rented",
+        dependants_under_16=1,
+        birth_date=dt.date(1990, 1, 1),
+        **BASE,
+    )
+    c = Participant(
+        id="c",
+        name="C",
+        disabled=False,
+        housing="financed",
+        dependants_under_16=0,
+        birth_date=dt.date(1982, 5, 1),
+        **BASE,
+    )
+    d = Participant(
+        id="d",
+        name="D",
+        disabled=False,
+        housing="financed",
+        dependants_under_16=0,
+        birth_date=dt.date(1985, 5, 1),
+        **BASE,
+    )
+    e = Participant(
+        id="f", name="F", disabled=False, housing="owned", dependants_under_16=0, birth_date=dt.date(1985, 5, 1), **BASE
+    )
+    f = Participant(
+        id="e", name="E", disabled=False, housing="owned", dependants_under_16=0, birth_date=dt.date(1985, 5, 1), **BASE
+    )
     ranked = rank_by_score(SAPEZAL, [f, e, d, c, b, a])
     totals = {r.participant.id: r.score.total for r in ranked}
     assert totals["a"] == totals["b"] and totals["c"] == totals["d"] and totals["e"] == totals["f"]
@@ -212,38 +286,55 @@ def test_higher_total_wins_before_any_tie_break():
     poor = Participant(id="z", name="Z", housing="rented", **BASE)
     rich = Participant(id="a", name="A", housing="other", disabled=True, **BASE)
     assert [r.participant.id for r in rank_by_score(SAPEZAL, [rich, poor])] == ["a", "z"]  # 100+20 > 100
-    assert [r.participant.id for r in rank_by_score(SAPEZAL, [
-        Participant(id="a", name="A", housing="other", **BASE), poor])] == ["z", "a"]
+    assert [
+        r.participant.id for r in rank_by_score(SAPEZAL, [Participant(id="a", name="A", housing="other", **BASE), poor])
+    ] == ["z", "a"]
 
 
 # --------------------------------------------------------------------------- the list and its hash
 
 
 def test_canonical_list_sorted_by_id_with_every_deciding_fact():
-    ps = [Participant(id="10", name="  Zé   da  Silva ", group="g01", quota=True, rank=2, score=Decimal("85.50"),
-                      paid_at=dt.datetime(2026, 3, 26, 10, 15, 7, 999)),
-          Participant(id="2", name="Ana", preference="fundadores", rank=1)]
+    ps = [
+        Participant(
+            id="10",
+            name="  Zé   da  Silva ",
+            group="g01",
+            quota=True,
+            rank=2,
+            score=Decimal("85.50"),
+            paid_at=dt.datetime(2026, 3, 26, 10, 15, 7, 999),
+        ),
+        Participant(id="2", name="Ana", preference="fundadores", rank=1),
+    ]
     text = canonical_list(ps)
-    assert text == ("10;Zé da Silva;group=g01;quota=1;rank=2;score=85.5;paid_at=2026-03-26T10:15:07\n"
-                    "2;Ana;preference=fundadores;rank=1\n")
+    assert text == (
+        "10;Zé da Silva;group=g01;quota=1;rank=2;score=85.5;paid_at=2026-03-26T10:15:07\n"
+        "2;Ana;preference=fundadores;rank=1\n"
+    )
     assert list_sha256(ps) == hashlib.sha256(text.encode("utf-8")).hexdigest() == list_sha256(text)
 
 
 def test_list_is_unicode_normalised_and_order_free():
     composed = [Participant(id="1", name="José"), Participant(id="2", name="Inês")]
-    decomposed = [Participant(id="2", name=unicodedata.normalize("NFD", "Inês")),
-                  Participant(id="1", name=unicodedata.normalize("NFD", "José"))]
+    decomposed = [
+        Participant(id="2", name=unicodedata.normalize("NFD", "Inês")),
+        Participant(id="1", name=unicodedata.normalize("NFD", "José")),
+    ]
     assert list_sha256(composed) == list_sha256(decomposed)
     assert drawn_order(composed, "1") == drawn_order(decomposed, "1")
 
 
-@pytest.mark.parametrize("bad, message", [
-    ([], "vazia"),
-    ([Participant(id="1", name="A"), Participant(id=" 1 ", name="B")], "repetido"),
-    ([Participant(id="1", name="A;B")], "';'"),
-    ([Participant(id="", name="A")], "sem id"),
-    ([Participant(id="1", name="  ")], "sem nome"),
-])
+@pytest.mark.parametrize(
+    "bad, message",
+    [
+        ([], "vazia"),
+        ([Participant(id="1", name="A"), Participant(id=" 1 ", name="B")], "repetido"),
+        ([Participant(id="1", name="A;B")], "';'"),
+        ([Participant(id="", name="A")], "sem id"),
+        ([Participant(id="1", name="  ")], "sem nome"),
+    ],
+)
 def test_bad_lists_are_refused(bad, message):
     with pytest.raises(UserError, match=message):
         run_draw(bad, "123", 1)
@@ -257,18 +348,31 @@ def test_bad_seed_is_refused(seed):
 
 # --------------------------------------------------------------------------- the draw: reproducibility
 
-PINNED = [Participant(id=str(i), name=n) for i, n in enumerate(
-    ["Ana Souza", "Bruno Lima", "Carla Dias", "Davi Rocha", "Eva Melo", "Fábio Nunes", "Gisele Prado"], 1)]
+PINNED = [
+    Participant(id=str(i), name=n)
+    for i, n in enumerate(
+        ["Ana Souza", "Bruno Lima", "Carla Dias", "Davi Rocha", "Eva Melo", "Fábio Nunes", "Gisele Prado"], 1
+    )
+]
 
 
 def test_pinned_result_never_changes():
     """Any machine, any Python version, any future Praça: this list and seed give this order."""
     result = run_draw(PINNED, "Loteria Federal 5.999: 12345", 3)
-    assert result.list_sha256 == hashlib.sha256(
-        "1;Ana Souza\n2;Bruno Lima\n3;Carla Dias\n4;Davi Rocha\n5;Eva Melo\n6;Fábio Nunes\n7;Gisele Prado\n"
-        .encode("utf-8")).hexdigest()
-    expected = sorted((p.id for p in PINNED), key=lambda i: hashlib.sha256(
-        f"Loteria Federal 5.999: 12345\n{result.list_sha256}\n{i}".encode("utf-8")).hexdigest())
+    assert (
+        result.list_sha256
+        == hashlib.sha256(
+            "1;Ana Souza\n2;Bruno Lima\n3;Carla Dias\n4;Davi Rocha\n5;Eva Melo\n6;Fábio Nunes\n7;Gisele Prado\n".encode(
+                "utf-8"
+            )
+        ).hexdigest()
+    )
+    expected = sorted(
+        (p.id for p in PINNED),
+        key=lambda i: hashlib.sha256(
+            f"Loteria Federal 5.999: 12345\n{result.list_sha256}\n{i}".encode("utf-8")
+        ).hexdigest(),
+    )
     assert list(result.order) == expected
     assert result.list_sha256 == "230631f5c2454fe91da2a55592ec47510c6934c228c1da535e98f4f4d8c9112d"
     assert list(result.order) == ["4", "2", "3", "1", "5", "6", "7"]
@@ -291,8 +395,11 @@ def test_adding_a_participant_changes_the_list_hash_and_the_draw():
     assert run_draw(ps, "1", 2).list_sha256 != run_draw(ps + people(11)[-1:], "1", 2).list_sha256
 
 
-ids = st.text(alphabet=st.characters(blacklist_categories=("Cs", "Cc", "Zs", "Zl", "Zp"),
-                                     blacklist_characters=";"), min_size=1, max_size=6)
+ids = st.text(
+    alphabet=st.characters(blacklist_categories=("Cs", "Cc", "Zs", "Zl", "Zp"), blacklist_characters=";"),
+    min_size=1,
+    max_size=6,
+)
 
 
 @settings(max_examples=80, deadline=None)
@@ -301,8 +408,9 @@ ids = st.text(alphabet=st.characters(blacklist_categories=("Cs", "Cc", "Zs", "Zl
     groups=st.integers(min_value=1, max_value=3),
     vacancies=st.integers(min_value=1, max_value=12),
     alternates=st.integers(min_value=0, max_value=10),
-    seed=st.text(alphabet=st.characters(blacklist_categories=("Cs", "Cc")), min_size=1, max_size=20)
-    .filter(lambda s: s.strip()),
+    seed=st.text(alphabet=st.characters(blacklist_categories=("Cs", "Cc")), min_size=1, max_size=20).filter(
+        lambda s: s.strip()
+    ),
 )
 def test_every_participant_exactly_once(names, groups, vacancies, alternates, seed):
     ps = [Participant(id=n, name=f"Nome {i}", group=f"g{i % groups}") for i, n in enumerate(names)]
@@ -315,7 +423,7 @@ def test_every_participant_exactly_once(names, groups, vacancies, alternates, se
     for g in result.groups:
         members = [pid for pid in result.order if result.participant(pid).group == g.group]
         assert len(g.holders) == min(vacancies, len(members))
-        assert list(g.holders) == members[:len(g.holders)]  # plain draw: the first N in drawn order
+        assert list(g.holders) == members[: len(g.holders)]  # plain draw: the first N in drawn order
         assert len(g.alternates) == min(alternates, len(members) - len(g.holders))
     # the README's algorithm, straight from the list text
     assert order_from_list(result.list_text, seed) == result.order
@@ -460,10 +568,18 @@ def test_ranked_participants_hold_by_rank_and_alternates_are_drawn():
 
 
 def test_ranks_from_rank_by_score_go_into_the_draw():
-    a = Participant(id="a", name="A", disabled=True, housing="other", dependants_under_16=0,
-                    birth_date=dt.date(1990, 1, 1), **BASE)
-    b = Participant(id="b", name="B", disabled=False, housing="rented", dependants_under_16=1,
-                    birth_date=dt.date(1990, 1, 1), **BASE)
+    a = Participant(
+        id="a", name="A", disabled=True, housing="other", dependants_under_16=0, birth_date=dt.date(1990, 1, 1), **BASE
+    )
+    b = Participant(
+        id="b",
+        name="B",
+        disabled=False,
+        housing="rented",
+        dependants_under_16=1,
+        birth_date=dt.date(1990, 1, 1),
+        **BASE,
+    )
     ranked = rank_by_score(SAPEZAL, [b, a])
     ps = with_ranks(ranked)
     assert [(p.id, p.rank) for p in ps] == [("a", 1), ("b", 2)]
@@ -542,28 +658,40 @@ def test_second_draw_spreads_the_day_over_at_most_60_points():
 
 
 def test_csv_with_bom_semicolons_and_optional_columns():
-    text = ("\ufeffid;name;group;quota;paid_at;score;debtor;cpf\n"
-            "1;Ana;g01;sim;26/03/2026 10:15;85,5;;123\n"
-            "2;Bruno;g01;;2026-03-26T09:00:00;;1;\n"
-            "\n")
+    text = (
+        "\ufeffid;name;group;quota;paid_at;score;debtor;cpf\n"
+        "1;Ana;g01;sim;26/03/2026 10:15;85,5;;123\n"
+        "2;Bruno;g01;;2026-03-26T09:00:00;;1;\n"
+        "\n"
+    )
     participants, ignored = read_participants_csv(text)
     assert ignored == ("cpf",)
     a, b = participants
     assert (a.id, a.name, a.group, a.quota, a.paid_at, a.score, a.debtor) == (
-        "1", "Ana", "g01", True, dt.datetime(2026, 3, 26, 10, 15), Decimal("85.5"), None)
+        "1",
+        "Ana",
+        "g01",
+        True,
+        dt.datetime(2026, 3, 26, 10, 15),
+        Decimal("85.5"),
+        None,
+    )
     assert b.debtor is True and b.score is None and not b.quota
 
 
-@pytest.mark.parametrize("text, message", [
-    ("", "vazio"),
-    ("id,name\n", "vazia"),
-    ("id,nome\n1,Ana\n", "coluna"),
-    ("id,name\n1,Ana\n2,Bia\n1,Cris\n", "linhas 2 e 4"),
-    ("id,name\n,Ana\n", "Linha 2: falta o id"),
-    ("id,name,quota\n1,Ana,talvez\n", "Linha 2: valor inválido na coluna quota"),
-    ("id,name,paid_at\n1,Ana,amanhã\n", "Linha 2: data e hora"),
-    ("id,name,score\n1,Ana,muito\n", "Linha 2: pontuação"),
-])
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        ("", "vazio"),
+        ("id,name\n", "vazia"),
+        ("id,nome\n1,Ana\n", "coluna"),
+        ("id,name\n1,Ana\n2,Bia\n1,Cris\n", "linhas 2 e 4"),
+        ("id,name\n,Ana\n", "Linha 2: falta o id"),
+        ("id,name,quota\n1,Ana,talvez\n", "Linha 2: valor inválido na coluna quota"),
+        ("id,name,paid_at\n1,Ana,amanhã\n", "Linha 2: data e hora"),
+        ("id,name,score\n1,Ana,muito\n", "Linha 2: pontuação"),
+    ],
+)
 def test_bad_csv(text, message):
     with pytest.raises(UserError, match=message):
         read_participants_csv(text)
@@ -592,8 +720,10 @@ def readme_snippet() -> str:
 
 
 def test_readme_snippet_reproduces_the_order(tmp_path, monkeypatch, capsys):
-    ps = [Participant(id=str(i), name=n, group="g01" if i % 2 else "g02", quota=i == 3)
-          for i, n in enumerate(["Zoë", "João", "Ana Lúcia", "Mário", "Иван", "李雷", "Ñandú"], 1)]
+    ps = [
+        Participant(id=str(i), name=n, group="g01" if i % 2 else "g02", quota=i == 3)
+        for i, n in enumerate(["Zoë", "João", "Ana Lúcia", "Mário", "Иван", "李雷", "Ñandú"], 1)
+    ]
     result = run_draw(ps, "12345", 2, QUOTA_RULES)
     (tmp_path / "lista.txt").write_bytes(result.list_text.encode("utf-8"))
     monkeypatch.chdir(tmp_path)
@@ -621,8 +751,10 @@ def independent_order(list_text: str, seed: str) -> list[str]:
 
 
 @settings(max_examples=40, deadline=None)
-@given(names=st.lists(ids, min_size=1, max_size=25, unique_by=lambda s: unicodedata.normalize("NFC", s)),
-       seed=st.text(min_size=1, max_size=12).filter(lambda s: s.strip() and "\n" not in s and "\r" not in s))
+@given(
+    names=st.lists(ids, min_size=1, max_size=25, unique_by=lambda s: unicodedata.normalize("NFC", s)),
+    seed=st.text(min_size=1, max_size=12).filter(lambda s: s.strip() and "\n" not in s and "\r" not in s),
+)
 def test_independent_implementation_agrees(names, seed):
     ps = [Participant(id=n, name=f"Participante {i}") for i, n in enumerate(names)]
     result = run_draw(ps, seed, 1)

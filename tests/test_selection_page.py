@@ -10,12 +10,13 @@ import hashlib
 from decimal import Decimal as D
 
 import pytest
+from conftest import type_text
+from factories import TODAY, approved, company, keys, person  # noqa: F401  (keys: fixture)
 from hypothesis import given
 from hypothesis import strategies as st
 from PySide6.QtCore import QDate, Qt
-from PySide6.QtWidgets import QInputDialog
+from PySide6.QtWidgets import QInputDialog, QLabel
 
-from conftest import type_text
 from models.applications import Application, ApplicationInput, change_status, create_application
 from models.calls import call_list, payment_time, stall_choices
 from models.charges import Charge, Payment, create_charge, record_payment
@@ -36,8 +37,6 @@ from models.selection_process import (
     verify_point_draw,
 )
 from models.sites import SegmentInput, SiteInput, Stall, save_layout, save_site
-from factories import TODAY, approved, company, keys, person  # noqa: F401  (keys: fixture)
-from PySide6.QtWidgets import QLabel
 from views.selection_page import SelectionPage
 
 SAPEZAL_SITE = "Praça da Matriz"
@@ -54,24 +53,44 @@ def column(view, col: int) -> list[str]:
 
 
 def sapezal_applicant(name, *, housing, income, birth, since, children=(), disabled=False, status="approved"):
-    household = [HouseholdInput(name=f"Filho {i} de {name}", relation="child", birth_date=b)
-                 for i, b in enumerate(children, 1)]
-    who = person(name, housing=housing, family_income_mw=income, birth_date=birth, resident_since=since,
-                 household=household, disabled=disabled, experience_years=5)
+    household = [
+        HouseholdInput(name=f"Filho {i} de {name}", relation="child", birth_date=b) for i, b in enumerate(children, 1)
+    ]
+    who = person(
+        name,
+        housing=housing,
+        family_income_mw=income,
+        birth_date=birth,
+        resident_since=since,
+        household=household,
+        disabled=disabled,
+        experience_years=5,
+    )
     company(f"{name.upper()} MEI", who, mei=True)  # the licence is a firm's (art. 4º; art. 20): an MEI
     fields = dict(line="bebidas", group="g03", equipment="barraca", front="2,00", depth="1,50", site=SAPEZAL_SITE)
     if status == "approved":
         return who, approved("sapezal-2014", "ponto-fixo", holder=who, **fields)
-    app = create_application(ApplicationInput(regime="sapezal-2014", permit_kind="ponto-fixo", person_id=who.id,
-                                              **fields), clerk="ana", today=TODAY)
+    app = create_application(
+        ApplicationInput(regime="sapezal-2014", permit_kind="ponto-fixo", person_id=who.id, **fields),
+        clerk="ana",
+        today=TODAY,
+    )
     return who, change_status(app, "analysis", by="chefe")
 
 
 def stalls_site(name, regime, count, **kw):
-    site = save_site(SiteInput(name=name, kind="street", regime=regime,
-                               segments=[SegmentInput(street=name, length="60", width="10")], **kw))
-    save_layout(site, [PlacedStall(key=str(n), number=n, side="a", x=D(4 * (n - 1)), y=D(0), width=D(3),
-                                   depth=D(2)) for n in range(1, count + 1)])
+    site = save_site(
+        SiteInput(
+            name=name, kind="street", regime=regime, segments=[SegmentInput(street=name, length="60", width="10")], **kw
+        )
+    )
+    save_layout(
+        site,
+        [
+            PlacedStall(key=str(n), number=n, side="a", x=D(4 * (n - 1)), y=D(0), width=D(3), depth=D(2))
+            for n in range(1, count + 1)
+        ],
+    )
     return site
 
 
@@ -79,19 +98,43 @@ def stalls_site(name, regime, count, **kw):
 def sapezal(keys):
     """Four applicants of group 3 (one still in analysis), one debtor, and a square with five stalls."""
     people = {}
-    people["rosa"] = sapezal_applicant("Rosa Maria Amaral", housing="rented", income="0,80", birth=dt.date(1958, 2, 1),
-                                       since=dt.date(1990, 1, 1), children=(dt.date(2015, 5, 5),), disabled=True)
-    people["joao"] = sapezal_applicant("João Carlos Peixoto", housing="financed", income="1,50",
-                                       birth=dt.date(1970, 6, 1), since=dt.date(2005, 3, 1))
-    people["lucia"] = sapezal_applicant("Lúcia Helena Prado", housing="owned", income="2,50",
-                                        birth=dt.date(1985, 9, 9), since=dt.date(2016, 1, 1))
-    people["tiago"] = sapezal_applicant("Tiago Nunes Barreto", housing="other", income="5,00",
-                                        birth=dt.date(2000, 1, 1), since=dt.date(2023, 1, 1), status="analysis")
-    people["devedor"] = sapezal_applicant("Dário Devedor Souza", housing="rented", income="0,50",
-                                          birth=dt.date(1950, 1, 1), since=dt.date(1980, 1, 1))
-    create_charge(kind="fine", regime="sapezal-2014", label="Multa por ocupação irregular", amount="150,00",
-                  due_on=TODAY - dt.timedelta(days=30), basis="art. 45", by="fiscal",
-                  person_id=people["devedor"][0].id, today=TODAY - dt.timedelta(days=40))
+    people["rosa"] = sapezal_applicant(
+        "Rosa Maria Amaral",
+        housing="rented",
+        income="0,80",
+        birth=dt.date(1958, 2, 1),
+        since=dt.date(1990, 1, 1),
+        children=(dt.date(2015, 5, 5),),
+        disabled=True,
+    )
+    people["joao"] = sapezal_applicant(
+        "João Carlos Peixoto", housing="financed", income="1,50", birth=dt.date(1970, 6, 1), since=dt.date(2005, 3, 1)
+    )
+    people["lucia"] = sapezal_applicant(
+        "Lúcia Helena Prado", housing="owned", income="2,50", birth=dt.date(1985, 9, 9), since=dt.date(2016, 1, 1)
+    )
+    people["tiago"] = sapezal_applicant(
+        "Tiago Nunes Barreto",
+        housing="other",
+        income="5,00",
+        birth=dt.date(2000, 1, 1),
+        since=dt.date(2023, 1, 1),
+        status="analysis",
+    )
+    people["devedor"] = sapezal_applicant(
+        "Dário Devedor Souza", housing="rented", income="0,50", birth=dt.date(1950, 1, 1), since=dt.date(1980, 1, 1)
+    )
+    create_charge(
+        kind="fine",
+        regime="sapezal-2014",
+        label="Multa por ocupação irregular",
+        amount="150,00",
+        due_on=TODAY - dt.timedelta(days=30),
+        basis="art. 45",
+        by="fiscal",
+        person_id=people["devedor"][0].id,
+        today=TODAY - dt.timedelta(days=40),
+    )
     site = stalls_site(SAPEZAL_SITE, "sapezal-2014", 5)
     return people, site
 
@@ -103,8 +146,11 @@ def save_dialog(monkeypatch, tmp_path):
 
     from PySide6.QtWidgets import QFileDialog
 
-    monkeypatch.setattr(QFileDialog, "getSaveFileName",
-                        lambda _parent, _title, name, *a, **k: (str(tmp_path / Path(name).name), "PDF (*.pdf)"))
+    monkeypatch.setattr(
+        QFileDialog,
+        "getSaveFileName",
+        lambda _parent, _title, name, *a, **k: (str(tmp_path / Path(name).name), "PDF (*.pdf)"),
+    )
 
 
 @pytest.fixture
@@ -149,8 +195,9 @@ def shot_pdf(path, name: str) -> None:
 
     folder = os.environ.get("PRACA_SHOTS")
     if folder and shutil.which("pdftoppm"):
-        subprocess.run(["pdftoppm", "-png", "-r", "70", "-f", "1", "-l", "1", str(path),
-                        os.path.join(folder, name)], check=True)
+        subprocess.run(
+            ["pdftoppm", "-png", "-r", "70", "-f", "1", "-l", "1", str(path), os.path.join(folder, name)], check=True
+        )
 
 
 def final_list(qtbot, page, tmp_path, *, ranking_on=dt.date(2026, 11, 16), final_on=dt.date(2026, 11, 24)):
@@ -197,8 +244,13 @@ def test_the_whole_sapezal_call_from_scores_to_stalls(qtbot, page, sapezal, tmp_
     # each points line of art. 10 is visible, with its article, and the total
     call.select_protocol(people["rosa"][1].protocol)
     detail = call.detail.text()
-    for label, basis in (("Moradia", "art. 10, I"), ("Renda familiar", "art. 10, II"), ("Idade", "art. 10, III"),
-                         ("Tempo de residência", "art. 10, IV"), ("filhos menores de 16", "art. 10, V")):
+    for label, basis in (
+        ("Moradia", "art. 10, I"),
+        ("Renda familiar", "art. 10, II"),
+        ("Idade", "art. 10, III"),
+        ("Tempo de residência", "art. 10, IV"),
+        ("filhos menores de 16", "art. 10, V"),
+    ):
         assert label in detail and basis in detail
     rosa = call.current.candidates[0]
     assert rosa.score.total == sum(line.points for line in rosa.score.lines)
@@ -333,9 +385,17 @@ def test_a_changed_list_must_be_published_again(qtbot, page, sapezal, tmp_path):
     before = page.call.current.sha256
     assert "Publicada em 24/11/2026" in page.call.hash_label.text()
     # Lúcia, in the final list, is fined and does not pay: she is left out of the draw (art. 12, I), the list changes
-    create_charge(kind="fine", regime="sapezal-2014", label="Multa", amount="80,00",
-                  due_on=TODAY - dt.timedelta(days=2),
-                  basis="art. 45", by="fiscal", person_id=people["lucia"][0].id, today=TODAY - dt.timedelta(days=5))
+    create_charge(
+        kind="fine",
+        regime="sapezal-2014",
+        label="Multa",
+        amount="80,00",
+        due_on=TODAY - dt.timedelta(days=2),
+        basis="art. 45",
+        by="fiscal",
+        person_id=people["lucia"][0].id,
+        today=TODAY - dt.timedelta(days=5),
+    )
     page.call.refresh_list()
     assert page.call.current.sha256 != before and "mudou desde a publicação" in page.call.hash_label.text()
     lucia = next(c for c in page.call.current.candidates if c.protocol == people["lucia"][1].protocol)
@@ -360,21 +420,35 @@ def test_sao_bento_orders_by_payment_time_and_leaves_the_unpaid_out(qtbot, page,
     from models.charges import await_payment
     from models.pricing import quote
 
-    frozen = quote("sao-bento-2026", permit_kind="event-stall", equipment="barraca", front="3,00", depth="3,00",
-                   year=2026).to_dict()
+    frozen = quote(
+        "sao-bento-2026", permit_kind="event-stall", equipment="barraca", front="3,00", depth="3,00", year=2026
+    ).to_dict()
     apps = []
     for name in ("Pastelaria Um Ltda", "Doces Dois Ltda", "Caldo Três Ltda"):
-        app = approved("sao-bento-2026", "event-stall", on=dt.date(2026, 3, 16), site="rua-cel-ribeiro-da-luz",
-                       holder=company(name, person(f"Sócio de {name}")), equipment="barraca", front="3,00",
-                       depth="3,00")
+        app = approved(
+            "sao-bento-2026",
+            "event-stall",
+            on=dt.date(2026, 3, 16),
+            site="rua-cel-ribeiro-da-luz",
+            holder=company(name, person(f"Sócio de {name}")),
+            equipment="barraca",
+            front="3,00",
+            depth="3,00",
+        )
         Application.update(quote_json=json.dumps(frozen)).where(Application.id == app.id).execute()
         await_payment(Application.get_by_id(app.id), by="ana", today=dt.date(2026, 3, 16))
         apps.append(Application.get_by_id(app.id))
     # Doces pays at 09:10 on the day it is recorded, Pastelaria at 10:30; Caldo has not paid
     for app, moment in ((apps[1], dt.datetime(2026, 3, 18, 9, 10)), (apps[0], dt.datetime(2026, 3, 18, 10, 30))):
         for n, charge in enumerate(Charge.select().where(Charge.application == app.id)):
-            payment = record_payment(charge, paid_on=dt.date(2026, 3, 18), amount=charge.amount,
-                                     reference=f"{app.id}-{n}", by="caixa", today=dt.date(2026, 3, 18))
+            payment = record_payment(
+                charge,
+                paid_on=dt.date(2026, 3, 18),
+                amount=charge.amount,
+                reference=f"{app.id}-{n}",
+                by="caixa",
+                today=dt.date(2026, 3, 18),
+            )
             Payment.update(recorded_at=moment).where(Payment.id == payment.id).execute()
     at, text = payment_time(apps[0])
     assert at == dt.datetime(2026, 3, 18, 10, 30) and "hora do registro" in text
@@ -392,8 +466,14 @@ def test_sao_bento_orders_by_payment_time_and_leaves_the_unpaid_out(qtbot, page,
     # Caldo paid on the 18th too, but the payment was recorded on the 19th: its time of day is not known, the
     # end of the 18th is taken — it does not pass ahead of payments of that day whose time is known
     for n, charge in enumerate(Charge.select().where(Charge.application == apps[2].id)):
-        payment = record_payment(charge, paid_on=dt.date(2026, 3, 18), amount=charge.amount, reference=f"c-{n}",
-                                 by="caixa", today=dt.date(2026, 3, 19))
+        payment = record_payment(
+            charge,
+            paid_on=dt.date(2026, 3, 18),
+            amount=charge.amount,
+            reference=f"c-{n}",
+            by="caixa",
+            today=dt.date(2026, 3, 19),
+        )
         Payment.update(recorded_at=dt.datetime(2026, 3, 19, 8, 0)).where(Payment.id == payment.id).execute()
     at, text = payment_time(apps[2])
     assert at == dt.datetime(2026, 3, 18, 23, 59, 59) and "hora não registrada" in text
@@ -406,9 +486,20 @@ def test_sjc_preference_then_draw_permits_ask_the_end_and_stalls_of_the_section(
     from models.sites import demo_sites
 
     feira = "Feira Noturna do Jardim Satélite"
-    apps = [approved("sjc-2014", "feirante", holder=person(name), site=feira, line="pastel", section="xvi",
-                     equipment="banca", front="8,00", depth="3,50")
-            for name in ("Akira Fundador Tanaka", "Bruno Segundo Alves", "Carla Terceira Dias")]
+    apps = [
+        approved(
+            "sjc-2014",
+            "feirante",
+            holder=person(name),
+            site=feira,
+            line="pastel",
+            section="xvi",
+            equipment="banca",
+            front="8,00",
+            depth="3,50",
+        )
+        for name in ("Akira Fundador Tanaka", "Bruno Segundo Alves", "Carla Terceira Dias")
+    ]
     demo_sites("sjc-2014")
     choose_call(qtbot, page, "sjc-2014", feira, "pastel")
     call = page.call
@@ -447,8 +538,9 @@ def test_sjc_preference_then_draw_permits_ask_the_end_and_stalls_of_the_section(
     assert offered.default and Stall.get_by_id(int(offered.default)).section == "xvi"
     combo = draws.stall_combo(0)
     assert combo.currentData() == offered.default
-    other = next(i for i in range(1, combo.count())
-                 if Stall.get_by_id(int(combo.itemData(i))).section not in ("", "xvi"))
+    other = next(
+        i for i in range(1, combo.count()) if Stall.get_by_id(int(combo.itemData(i))).section not in ("", "xvi")
+    )
     combo.setCurrentIndex(other)
     click(qtbot, draws.assign_button)
     assert "Seção XVI" in draws.message.text() and not Stall.select().where(Stall.holder == permit.id).exists()
@@ -460,13 +552,22 @@ def test_sjc_preference_then_draw_permits_ask_the_end_and_stalls_of_the_section(
 def test_call_list_model_reads_marks_and_no_quota_in_the_event_draw(keys):
     """models/calls.py alone: the call of the arena takes the event credentials (Dec. 890/2017, art. 21), and a
     quota mark does not enter its list — the 10 % of art. 11, § 2º is of the licences, not of these draws."""
-    app = approved("ilha-comprida-2017", "credencial-evento", holder=person("Idosa Cotista Lima"),
-                   site="arena-de-shows")
-    approved("ilha-comprida-2017", "ambulante-praia", holder=person("Praia Sem Evento"), site="arena-de-shows",
-             line="cadeiras-guarda-sol", equipment="carrinho", front="1,50", depth="0,80", hitch="0,20")
+    app = approved(
+        "ilha-comprida-2017", "credencial-evento", holder=person("Idosa Cotista Lima"), site="arena-de-shows"
+    )
+    approved(
+        "ilha-comprida-2017",
+        "ambulante-praia",
+        holder=person("Praia Sem Evento"),
+        site="arena-de-shows",
+        line="cadeiras-guarda-sol",
+        equipment="carrinho",
+        front="1,50",
+        depth="0,80",
+        hitch="0,20",
+    )
     plain = call_list("ilha-comprida-2017", site="arena-de-shows", today=TODAY)
-    marked = call_list("ilha-comprida-2017", site="arena-de-shows", today=TODAY,
-                       marks={app.protocol: {"quota": True}})
+    marked = call_list("ilha-comprida-2017", site="arena-de-shows", today=TODAY, marks={app.protocol: {"quota": True}})
     assert [c.applicant for c in plain.candidates] == ["Idosa Cotista Lima"]  # the beach licence is not a call
     assert "quota=1" not in marked.published.text and plain.sha256 == marked.sha256
     assert plain.rules.quota_percent is None and "art. 11, § 2º" in plain.rules.quota_note
@@ -482,15 +583,21 @@ def test_sapezal_ranking_appeals_final_list_and_the_draw_on_it(qtbot, page, sape
     """The ranking is published, an appeal in the window is granted and moves the ranking, an appeal after the window
     is not heard (art. 10, § 4º), the final list is published (§ 5º) and only then the draw of places runs on it."""
     people, _site = sapezal
-    paulo = sapezal_applicant("Paulo Sérgio Lima", housing="other", income="2,50", birth=dt.date(1986, 3, 3),
-                              since=dt.date(2016, 1, 1))
+    paulo = sapezal_applicant(
+        "Paulo Sérgio Lima", housing="other", income="2,50", birth=dt.date(1986, 3, 3), since=dt.date(2016, 1, 1)
+    )
     choose_call(qtbot, page, "sapezal-2014", SAPEZAL_SITE, "g03")
     call = page.call
     assert page.tabs.isTabVisible(page.tabs.indexOf(page.appeals))
     assert not page.tabs.isTabVisible(page.tabs.indexOf(page.rotation))
     assert page.tabs.tabText(page.tabs.indexOf(page.appeals)) == "2. Recursos e lista definitiva"
-    assert column(call.table, 2)[:5] == ["Rosa Maria Amaral", "João Carlos Peixoto", "Lúcia Helena Prado",
-                                         "Paulo Sérgio Lima", "Tiago Nunes Barreto"]
+    assert column(call.table, 2)[:5] == [
+        "Rosa Maria Amaral",
+        "João Carlos Peixoto",
+        "Lúcia Helena Prado",
+        "Paulo Sérgio Lima",
+        "Tiago Nunes Barreto",
+    ]
     assert column(call.table, 5)[2:4] == ["300", "280"]
     shot(page, "sapezal-1-call")
 
@@ -509,8 +616,13 @@ def test_sapezal_ranking_appeals_final_list_and_the_draw_on_it(qtbot, page, sape
     page.tabs.setCurrentWidget(appeals)
     assert "16/11/2026" in appeals.status.text() and "19/11/2026 (quinta-feira)" in appeals.status.text()
     assert "art. 10, § 4º" in appeals.status.text()
-    assert column(appeals.ranking_view, 2) == ["Rosa Maria Amaral", "João Carlos Peixoto", "Lúcia Helena Prado",
-                                                "Paulo Sérgio Lima", "Tiago Nunes Barreto"]
+    assert column(appeals.ranking_view, 2) == [
+        "Rosa Maria Amaral",
+        "João Carlos Peixoto",
+        "Lúcia Helena Prado",
+        "Paulo Sérgio Lima",
+        "Tiago Nunes Barreto",
+    ]
 
     # Paulo appeals on the 17th, in time: his home is rented, not "other"
     appeals.appellant.setCurrentIndex(appeals.appellant.findData(paulo[1].protocol))
@@ -551,8 +663,12 @@ def test_sapezal_ranking_appeals_final_list_and_the_draw_on_it(qtbot, page, sape
     click(qtbot, appeals.decide_button)
     decided = SelectionAppeal.get_by_id(in_time.id)
     assert decided.status == "granted" and decided.corrections == {"moradia": 100}
-    assert column(appeals.ranking_view, 2)[:4] == ["Rosa Maria Amaral", "João Carlos Peixoto", "Paulo Sérgio Lima",
-                                                    "Lúcia Helena Prado"]
+    assert column(appeals.ranking_view, 2)[:4] == [
+        "Rosa Maria Amaral",
+        "João Carlos Peixoto",
+        "Paulo Sérgio Lima",
+        "Lúcia Helena Prado",
+    ]
     paulo_row = next(r for r in appeals.ranking.rows if r.id == paulo[1].protocol)
     assert (paulo_row.published_rank, paulo_row.rank, paulo_row.published_total, paulo_row.total) == (4, 3, 280, 360)
     assert column(appeals.ranking_view, 5)[2:4] == ["subiu do 4º", "desceu do 3º"]
@@ -571,8 +687,14 @@ def test_sapezal_ranking_appeals_final_list_and_the_draw_on_it(qtbot, page, sape
     with pytest.raises(UserError, match="lista definitiva já foi publicada"):
         from models.selection_process import file_appeal
 
-        file_appeal(ranking, participant_id=people["joao"][1].protocol, filed_on=dt.date(2026, 11, 25),
-                    grounds="tarde", by="ana", today=TODAY)
+        file_appeal(
+            ranking,
+            participant_id=people["joao"][1].protocol,
+            filed_on=dt.date(2026, 11, 25),
+            grounds="tarde",
+            by="ana",
+            today=TODAY,
+        )
 
     # the call now shows the final list, and the draw of places runs on it (art. 12)
     page.tabs.setCurrentWidget(call)
@@ -627,32 +749,51 @@ def test_appeal_refusals_of_the_model(keys, sapezal):
     with pytest.raises(UserError, match="anterior à publicação"):
         file_appeal(ranking, participant_id=rosa, filed_on=dt.date(2026, 11, 25), grounds="x", by="ana", today=TODAY)
     with pytest.raises(UserError, match="posterior a hoje"):
-        file_appeal(ranking, participant_id=rosa, filed_on=TODAY + dt.timedelta(days=1), grounds="x", by="ana",
-                    today=TODAY)
-    appeal = file_appeal(ranking, participant_id=rosa, filed_on=dt.date(2026, 11, 27), grounds="x", by="ana",
-                         today=TODAY)
+        file_appeal(
+            ranking, participant_id=rosa, filed_on=TODAY + dt.timedelta(days=1), grounds="x", by="ana", today=TODAY
+        )
+    appeal = file_appeal(
+        ranking, participant_id=rosa, filed_on=dt.date(2026, 11, 27), grounds="x", by="ana", today=TODAY
+    )
     with pytest.raises(UserError, match="prazo de recurso termina"):
         publish_final(ranking, by="ana", published_on=dt.date(2026, 11, 28), today=TODAY)
     with pytest.raises(UserError, match="tabela do ato dá 20, 40, 80, 100"):
-        decide_appeal(appeal, granted=True, reason="r", decided_on=TODAY, by="chefe", today=TODAY,
-                      corrections={"moradia": 90})
+        decide_appeal(
+            appeal, granted=True, reason="r", decided_on=TODAY, by="chefe", today=TODAY, corrections={"moradia": 90}
+        )
     with pytest.raises(UserError, match="Só um recurso deferido"):
-        decide_appeal(appeal, granted=False, reason="r", decided_on=TODAY, by="chefe", today=TODAY,
-                      corrections={"moradia": 80})
+        decide_appeal(
+            appeal, granted=False, reason="r", decided_on=TODAY, by="chefe", today=TODAY, corrections={"moradia": 80}
+        )
     decide_appeal(appeal, granted=False, reason="Sem prova.", decided_on=TODAY, by="chefe", today=TODAY)
     with pytest.raises(UserError, match="já está indeferido"):
         decide_appeal(appeal, granted=True, reason="r", decided_on=TODAY, by="chefe", today=TODAY)
     # a decision after its 3 business days is recorded and flagged (the law binds the commission; the process goes on)
-    joao = file_appeal(ranking, participant_id=people["joao"][1].protocol, filed_on=dt.date(2026, 11, 28),
-                       grounds="y", by="ana", today=TODAY)
+    joao = file_appeal(
+        ranking,
+        participant_id=people["joao"][1].protocol,
+        filed_on=dt.date(2026, 11, 28),
+        grounds="y",
+        by="ana",
+        today=TODAY,
+    )
     assert joao.decision_due == dt.date(2026, 12, 2)  # filed on a Saturday: Monday, Tuesday, Wednesday
-    decide_appeal(joao, granted=True, reason="Deficiência comprovada.", decided_on=dt.date(2026, 12, 7), by="chefe",
-                  today=dt.date(2026, 12, 10), corrections={"deficiencia": 100})
+    decide_appeal(
+        joao,
+        granted=True,
+        reason="Deficiência comprovada.",
+        decided_on=dt.date(2026, 12, 7),
+        by="chefe",
+        today=dt.date(2026, 12, 10),
+        corrections={"deficiencia": 100},
+    )
     from models.selection_process import process_of
 
     process = process_of("sapezal-2014", SAPEZAL_SITE, "g03", today=dt.date(2026, 12, 10))
     assert [(a.decision_due, a.decided_late) for a in process.appeals] == [
-        (dt.date(2026, 12, 2), False), (dt.date(2026, 12, 2), True)]
+        (dt.date(2026, 12, 2), False),
+        (dt.date(2026, 12, 2), True),
+    ]
     assert process.stage == "ready" and process.rows[1].total == 540
     with pytest.raises(UserError, match="decidido em 07/12/2026, depois da data"):
         publish_final(ranking, by="ana", published_on=dt.date(2026, 12, 4), today=dt.date(2026, 12, 10))
@@ -666,8 +807,10 @@ def test_appeal_refusals_of_the_model(keys, sapezal):
 @pytest.fixture
 def ilha_vendors(keys):
     """Five vendors registered for the events of the Arena de Shows."""
-    return [approved("ilha-comprida-2017", "credencial-evento", holder=person(name), site="arena-de-shows")
-            for name in ("Ana Beira-Mar", "Bruno Areia", "Carla Maré", "Davi Concha", "Elisa Duna")]
+    return [
+        approved("ilha-comprida-2017", "credencial-evento", holder=person(name), site="arena-de-shows")
+        for name in ("Ana Beira-Mar", "Bruno Areia", "Carla Maré", "Davi Concha", "Elisa Duna")
+    ]
 
 
 def test_ilha_comprida_rotating_list_across_events_and_the_point_draw(qtbot, page, ilha_vendors, tmp_path):
@@ -732,8 +875,7 @@ def test_ilha_comprida_rotating_list_across_events_and_the_point_draw(qtbot, pag
     events = list(RotationEvent.select().order_by(RotationEvent.number))
     assert [e.vendors for e in events] == [order[0:3], [order[3], order[4], order[0]], order[1:5]]
     assert column(rotation.events_view, 0) == ["1", "2", "3"]
-    assert column(rotation.events_view, 4) == ["1º ao 3º", "4º ao 5º e 1º (a lista recomeçou do início)",
-                                               "2º ao 5º"]
+    assert column(rotation.events_view, 4) == ["1º ao 3º", "4º ao 5º e 1º (a lista recomeçou do início)", "2º ao 5º"]
     assert column(rotation.list_view, 0)[0] == "▶ 1"  # 10 places taken of a list of 5: the next event starts over
     assert column(rotation.list_view, 3)[0] == "1, 2"
     with pytest.raises(UserError, match=r"no máximo 60 pontos.*art\. 22"):
@@ -801,10 +943,11 @@ def test_ilha_comprida_rotating_list_across_events_and_the_point_draw(qtbot, pag
     assert RotationEvent.get(RotationEvent.number == 4).vendors == order[0:2]
 
 
-@given(st.integers(0, 500), st.integers(0, 200), st.lists(st.from_regex(r"[A-Z][0-9]{1,2}", fullmatch=True),
-                                                          max_size=5))
+@given(
+    st.integers(0, 500), st.integers(0, 200), st.lists(st.from_regex(r"[A-Z][0-9]{1,2}", fullmatch=True), max_size=5)
+)
 def test_parse_points_ranges_and_labels(first, size, labels):
     text = ", ".join([f"{first}-{first + size}"] + labels)
     points = parse_points(text)
     assert points[: size + 1] == tuple(str(n) for n in range(first, first + size + 1))
-    assert points[size + 1:] == tuple(labels)
+    assert points[size + 1 :] == tuple(labels)

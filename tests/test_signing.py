@@ -11,6 +11,8 @@ import sys
 
 import pytest
 import segno
+from factories import SIGNING_TODAY as TODAY
+from factories import make_summary
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -20,20 +22,19 @@ from models.signing import (
     PREFIX,
     PRIVATE_KEY_FILE,
     PUBLIC_KEY_FILE,
+    KeyEntry,
+    KeyRing,
     MissingKey,
     SigningKeyError,
     canonical_json,
+    key_id,
     load_or_create_private_key,
     load_public_key,
-    KeyEntry,
-    KeyRing,
-    key_id,
     public_key_fingerprint,
-    signed_text,
     sign_summary,
+    signed_text,
     verify_text,
 )
-from factories import SIGNING_TODAY as TODAY, make_summary
 
 QR_ALPHANUMERIC = set("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ $%*+-./:")
 
@@ -128,8 +129,7 @@ def test_public_key_sources_agree(tmp_path):
     text = sign_summary(make_summary(), key_dir)
     pem_file = key_dir / PUBLIC_KEY_FILE
     key = load_public_key(key_dir)
-    for source in (key_dir, pem_file, str(pem_file), pem_file.read_bytes(), key,
-                   key.public_bytes_raw()):
+    for source in (key_dir, pem_file, str(pem_file), pem_file.read_bytes(), key, key.public_bytes_raw()):
         assert verify_text(text, source, today=TODAY).status == "valid"
 
 
@@ -221,9 +221,20 @@ def test_summary_refuses_inconsistent_dates_and_empty_number():
         make_summary(valid_until=dt.datetime(2026, 3, 29, 12, 0))
 
 
-@pytest.mark.parametrize("text", ["", "hello", "PRACA1", "PRACA1..", "PRACA2.AAAA.BBBB", "praca1.AAAA.BBBB",
-                                  "PRACA1.AAAA.BBBB.CCCC", "PRACA3.AAAAAAAA.BBBB.CCCC",
-                                  "https://example.org/?q=PRACA1.AAAA.BBBB"])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "",
+        "hello",
+        "PRACA1",
+        "PRACA1..",
+        "PRACA2.AAAA.BBBB",
+        "praca1.AAAA.BBBB",
+        "PRACA1.AAAA.BBBB.CCCC",
+        "PRACA3.AAAAAAAA.BBBB.CCCC",
+        "https://example.org/?q=PRACA1.AAAA.BBBB",
+    ],
+)
 def test_malformed_texts_are_invalid_and_flagged(signed, text):
     key_dir, _ = signed
     result = verify_text(text, key_dir, today=TODAY)
@@ -240,7 +251,7 @@ def test_every_position_changed_is_invalid(signed):
     for index, char in enumerate(text):
         replacements = {alphabet[(alphabet.index(char) + 1) % 32] if char in alphabet else "A", char.lower()}
         for new in replacements - {char}:
-            tampered = text[:index] + new + text[index + 1:]
+            tampered = text[:index] + new + text[index + 1 :]
             assert verify_text(tampered, key_dir, today=TODAY).status == "invalid", (index, char, new)
 
 
@@ -250,7 +261,7 @@ def test_any_single_character_change_is_invalid(signed, data):
     key_dir, text = signed
     index = data.draw(st.integers(min_value=0, max_value=len(text) - 1), label="index")
     new = data.draw(st.characters(codec="utf-8").filter(lambda c: c != text[index]), label="char")
-    tampered = text[:index] + new + text[index + 1:]
+    tampered = text[:index] + new + text[index + 1 :]
     assert verify_text(tampered, key_dir, today=TODAY).status == "invalid"
 
 
@@ -260,7 +271,7 @@ def test_any_single_insertion_or_deletion_is_invalid(signed, data):
     key_dir, text = signed
     index = data.draw(st.integers(min_value=0, max_value=len(text) - 1), label="index")
     if data.draw(st.booleans(), label="delete"):
-        tampered = text[:index] + text[index + 1:]
+        tampered = text[:index] + text[index + 1 :]
     else:
         tampered = text[:index] + data.draw(st.characters(codec="utf-8"), label="char") + text[index:]
     if tampered.strip() == text:  # whitespace a scanner adds around the text: the signed text is unchanged
@@ -294,8 +305,11 @@ def _issue(data_folder, **changes) -> str:
 
 
 def test_cli_valid(data_folder, capsys):
-    text = _issue(data_folder, valid_until=dt.date.today() + dt.timedelta(days=30),
-                  valid_from=dt.date.today() - dt.timedelta(days=1))
+    text = _issue(
+        data_folder,
+        valid_until=dt.date.today() + dt.timedelta(days=30),
+        valid_from=dt.date.today() - dt.timedelta(days=1),
+    )
     assert main(["verify", text]) == 0
     out = capsys.readouterr().out
     assert out.startswith("válido — ")
@@ -343,8 +357,10 @@ def test_cli_without_key_is_exit_2(data_folder, capsys):
 def test_cli_reads_stdin_and_takes_a_key_file(data_folder, tmp_path, capsys, monkeypatch):
     import io
 
-    text = sign_summary(make_summary(valid_from=dt.date.today() - dt.timedelta(days=1), valid_until=dt.date.today()),
-                        tmp_path / "elsewhere")
+    text = sign_summary(
+        make_summary(valid_from=dt.date.today() - dt.timedelta(days=1), valid_until=dt.date.today()),
+        tmp_path / "elsewhere",
+    )
     monkeypatch.setattr(sys, "stdin", io.StringIO(text + "\n"))
     assert main(["verify", "-", "--key", str(tmp_path / "elsewhere" / PUBLIC_KEY_FILE)]) == 0
     assert capsys.readouterr().out.startswith("válido")

@@ -12,14 +12,14 @@ from pathlib import Path
 
 import pytest
 from cryptography.hazmat.primitives import serialization
+from factories import PASS, fresh_desk, make_summary, person, tpu  # noqa: F401  (fresh_desk: autouse)
+from factories import SIGNING_TODAY as TODAY
 
 from desktop.cli import main
 from models import signing_keys as sk
 from models.errors import UserError
 from models.permits import revoke, suspend
 from models.signing import SigningKeyError, sign_summary, verify_text
-from factories import person, tpu
-from factories import PASS, SIGNING_TODAY as TODAY, fresh_desk, make_summary  # noqa: F401  (fresh_desk: autouse)
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -147,8 +147,9 @@ def _desk_b(*args, passphrase: str | None = PASS, code: str | None = None) -> su
 
 def test_two_desks_on_one_database_verify_each_other(database, capsys):
     sk.create_key(PASS)
-    signed_here = sign_summary(make_summary(valid_until=dt.date.today() + dt.timedelta(days=30),
-                                            valid_from=dt.date.today()), sk.MUNICIPAL_KEY)
+    signed_here = sign_summary(
+        make_summary(valid_until=dt.date.today() + dt.timedelta(days=30), valid_from=dt.date.today()), sk.MUNICIPAL_KEY
+    )
     locked = _desk_b(database, passphrase=None, code=_DESK_B)
     assert locked.returncode != 0 and "Esta mesa ainda não pode assinar" in locked.stderr
     desk_b = _desk_b(database, code=_DESK_B)
@@ -195,8 +196,7 @@ def test_verify_says_revoked_since(permit, capsys, database):
 
 def test_verify_says_suspended_since(permit, capsys, database):
     on_day = permit.valid_from + dt.timedelta(days=2)
-    suspend(permit, by="chefe", reason="falta de pagamento", today=on_day,
-            until=on_day + dt.timedelta(days=30))
+    suspend(permit, by="chefe", reason="falta de pagamento", today=on_day, until=on_day + dt.timedelta(days=30))
     result = sk.verify_here(permit.qr_text, today=on_day)
     assert result.status_pt == "suspensa" and f"suspensa desde {on_day:%d/%m/%Y}" in result.message
 

@@ -5,14 +5,15 @@ from __future__ import annotations
 import datetime as dt
 
 import pytest
+from conftest import run_modal, type_text
+from factories import PASS, fresh_desk, make_summary  # noqa: F401  (fixture)
+from factories import type_passphrase as _type_passphrase
 from PySide6.QtCore import Qt
 
-from conftest import run_modal, type_text
 from models import session
 from models import signing_keys as sk
 from models.permits import revoke
 from models.signing import sign_summary
-from factories import PASS, fresh_desk, make_summary, type_passphrase as _type_passphrase  # noqa: F401  (fixture)
 from views.signing_page import SigningPage
 
 TODAY = dt.date.today()
@@ -102,8 +103,9 @@ def test_rotation_and_revocation_from_the_screen(page, qtbot, monkeypatch):
     assert page.model.rows[0].state == f"revogada em {TODAY:%d/%m/%Y}"
     assert page.resign_button.isEnabled()
     qtbot.mouseClick(page.resign_button, Qt.MouseButton.LeftButton)
-    assert page.message.text() == ("Nenhuma permissão em vigor foi assinada por chave revogada nem tem QR no formato "
-                                   "antigo (PRACA1).")
+    assert page.message.text() == (
+        "Nenhuma permissão em vigor foi assinada por chave revogada nem tem QR no formato antigo (PRACA1)."
+    )
 
 
 def test_a_clerk_sees_but_does_not_manage(page):

@@ -7,47 +7,110 @@ import xml.etree.ElementTree as ET
 from decimal import Decimal as D
 
 import pytest
+from pdftext import pdf_text
 from PySide6.QtGui import QImage
 
 from desktop.cli import main
 from reports.site_map import PAPERS, SCALES, _breaks, choose_page, stall_parts, write_pdf, write_png, write_svg
-from pdftext import pdf_text
 
 SVG = "{http://www.w3.org/2000/svg}"
 
 
-def export_of(length="80", width="10", stalls=(), obstacles=(), regime="sjc-2014", frm="Rua Júpiter",
-              to="Rua Saturno"):
+def export_of(length="80", width="10", stalls=(), obstacles=(), regime="sjc-2014", frm="Rua Júpiter", to="Rua Saturno"):
     return {
-        "site": {"id": 1, "name": "Feira do Teste", "kind": "feira", "regime": regime,
-                 "regime_short": "Lei 9.158/2014", "numbering": "sequential", "gap": D("0.50"), "max_points": None},
+        "site": {
+            "id": 1,
+            "name": "Feira do Teste",
+            "kind": "feira",
+            "regime": regime,
+            "regime_short": "Lei 9.158/2014",
+            "numbering": "sequential",
+            "gap": D("0.50"),
+            "max_points": None,
+        },
         "length": D(length),
-        "segments": [{"position": 0, "street": "Avenida Andrômeda", "from": frm, "to": to, "length": D(length),
-                      "width": D(width), "sides": "both"}],
+        "segments": [
+            {
+                "position": 0,
+                "street": "Avenida Andrômeda",
+                "from": frm,
+                "to": to,
+                "length": D(length),
+                "width": D(width),
+                "sides": "both",
+            }
+        ],
         "obstacles": list(obstacles),
         "points": [],
         "stalls": list(stalls),
     }
 
 
-def stall(number, x, *, side="a", section="i", numeral="I", line="legumes-verduras", width="8", depth="3.5",
-          holder=None, holder_name=None, rotation=None):
-    return {"number": number, "segment": 0, "section": section, "section_numeral": numeral, "line": line,
-            "side": side, "x": D(x), "y": D(0) if side == "a" else D("10") - D(depth), "width": D(width),
-            "depth": D(depth), "hitch": D(0), "rotation": (0 if side == "a" else 180) if rotation is None else rotation,
-            "end_vendor": False, "equipment": "banca", "holder": holder, "holder_name": holder_name}
+def stall(
+    number,
+    x,
+    *,
+    side="a",
+    section="i",
+    numeral="I",
+    line="legumes-verduras",
+    width="8",
+    depth="3.5",
+    holder=None,
+    holder_name=None,
+    rotation=None,
+):
+    return {
+        "number": number,
+        "segment": 0,
+        "section": section,
+        "section_numeral": numeral,
+        "line": line,
+        "side": side,
+        "x": D(x),
+        "y": D(0) if side == "a" else D("10") - D(depth),
+        "width": D(width),
+        "depth": D(depth),
+        "hitch": D(0),
+        "rotation": (0 if side == "a" else 180) if rotation is None else rotation,
+        "end_vendor": False,
+        "equipment": "banca",
+        "holder": holder,
+        "holder_name": holder_name,
+    }
 
 
 @pytest.fixture
 def feira():
-    return export_of(stalls=[
-        stall(1, "0", holder="2026/00001", holder_name="Ana Souza"),
-        stall(2, "8.5"),
-        stall(3, "20", section="v", numeral="V", line="frios", width="6"),
-        stall(4, "0", side="b", section="xvi", numeral="XVI", line="pastel", width="12", holder="2026/00002",
-              holder_name="Bia Lima"),
-    ], obstacles=[{"segment": 0, "kind": "garage", "kind_label": "entrada de garagem", "side": "a",
-                   "start": D("40"), "extent": D("3"), "label": "Garagem do nº 215"}])
+    return export_of(
+        stalls=[
+            stall(1, "0", holder="2026/00001", holder_name="Ana Souza"),
+            stall(2, "8.5"),
+            stall(3, "20", section="v", numeral="V", line="frios", width="6"),
+            stall(
+                4,
+                "0",
+                side="b",
+                section="xvi",
+                numeral="XVI",
+                line="pastel",
+                width="12",
+                holder="2026/00002",
+                holder_name="Bia Lima",
+            ),
+        ],
+        obstacles=[
+            {
+                "segment": 0,
+                "kind": "garage",
+                "kind_label": "entrada de garagem",
+                "side": "a",
+                "start": D("40"),
+                "extent": D("3"),
+                "label": "Garagem do nº 215",
+            }
+        ],
+    )
 
 
 # --------------------------------------------------------------------------- page and scale
@@ -100,10 +163,25 @@ def test_pdf_has_the_map_legend_streets_scale_and_the_list_of_holders(feira, tmp
     choice = write_pdf(feira, out)
     assert out.read_bytes().startswith(b"%PDF")
     text = pdf_text(out)
-    for expected in ("Feira do Teste", "Legenda", "Verde e branco", "Vermelho e branco", "Azul e branco",
-                     "Lei 9.158/2014, art. 9º, I", "Rua Júpiter", "Rua Saturno", "Avenida Andrômeda",
-                     f"Escala 1:{choice.scale}", "entrada de garagem", "Bancas e titulares", "2026/00001",
-                     "Ana Souza", "Bia Lima", "banca livre", "4 banca(s), 2 com titular"):
+    for expected in (
+        "Feira do Teste",
+        "Legenda",
+        "Verde e branco",
+        "Vermelho e branco",
+        "Azul e branco",
+        "Lei 9.158/2014, art. 9º, I",
+        "Rua Júpiter",
+        "Rua Saturno",
+        "Avenida Andrômeda",
+        f"Escala 1:{choice.scale}",
+        "entrada de garagem",
+        "Bancas e titulares",
+        "2026/00001",
+        "Ana Souza",
+        "Bia Lima",
+        "banca livre",
+        "4 banca(s), 2 com titular",
+    ):
         assert expected in text, expected
     pages = text.count("\f")
     assert pages == 2  # the map, then the list
@@ -139,8 +217,16 @@ def test_a_beach_prints_its_named_points(tmp_path, app_ready):
     export["segments"] = []
     export["length"] = None
     export["site"]["kind"] = "beach"
-    export["points"] = [{"code": "Ponto 01", "label": "", "description": "Balneário Di Franco", "basis":
-                         "art. 23, § 2º, a", "x": None, "side": None}]
+    export["points"] = [
+        {
+            "code": "Ponto 01",
+            "label": "",
+            "description": "Balneário Di Franco",
+            "basis": "art. 23, § 2º, a",
+            "x": None,
+            "side": None,
+        }
+    ]
     out = tmp_path / "praia.pdf"
     choice = write_pdf(export, out)
     assert choice.scale == 0
@@ -198,8 +284,27 @@ def test_cli_export_runs_headless_in_a_fresh_process(demo_url, tmp_path):
     create_user(username="admin", name="Admin", role="administrador", password="senha-forte-1")
     close_database()
     env.update(PRACA_USER="admin", PRACA_PASSWORD="senha-forte-1")  # a process of its own logs in (issue 16 §4)
-    result = subprocess.run([sys.executable, "-m", "desktop", "layout", "export", "--site", "1", "--format", "png",
-                             "--out", str(out), "--db", demo_url], capture_output=True, text=True, env=env,
-                            cwd=os.path.dirname(os.path.dirname(os.path.abspath(__file__))), timeout=120)
+    result = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "desktop",
+            "layout",
+            "export",
+            "--site",
+            "1",
+            "--format",
+            "png",
+            "--out",
+            str(out),
+            "--db",
+            demo_url,
+        ],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
+        timeout=120,
+    )
     assert result.returncode == 0, result.stderr
     assert QImage(str(out)).width() > 0

@@ -40,32 +40,74 @@ from models.sites import (
 _seq = iter(range(1, 10_000))
 
 
-def make_permit(regime="sjc-2014", *, section="", line="", status="active", site="Feira do Teste",
-                front=None, depth=None) -> Permit:
+def make_permit(
+    regime="sjc-2014", *, section="", line="", status="active", site="Feira do Teste", front=None, depth=None
+) -> Permit:
     n = next(_seq)
     person = Person.create(name=f"Titular Número {n}", cpf=f"{n:011d}")
-    return Permit.create(number=f"2026/{n:05d}", year=2026, seq=n, regime=regime, permit_kind="feirante",
-                         person=person.id, site=site, section=section, line=line, status=status,
-                         front=front, depth=depth, valid_from=dt.date(2026, 1, 1),
-                         valid_until=dt.date(2026, 12, 31), issued_on=dt.date(2026, 1, 1), issued_by="teste")
+    return Permit.create(
+        number=f"2026/{n:05d}",
+        year=2026,
+        seq=n,
+        regime=regime,
+        permit_kind="feirante",
+        person=person.id,
+        site=site,
+        section=section,
+        line=line,
+        status=status,
+        front=front,
+        depth=depth,
+        valid_from=dt.date(2026, 1, 1),
+        valid_until=dt.date(2026, 12, 31),
+        issued_on=dt.date(2026, 1, 1),
+        issued_by="teste",
+    )
 
 
 def feira(name="Feira do Teste", regime="sjc-2014", **kw) -> Site:
-    values = dict(name=name, kind="feira", regime=regime, weekdays=("fri",), setup_from="16:00", setup_to="17:00",
-                  opens="18:00", closes="22:00", teardown_from="22:00", teardown_to="23:00",
-                  segments=[SegmentInput(street="Avenida Andrômeda", from_street="Rua Júpiter",
-                                         to_street="Rua Saturno", length="200,00", width="10",
-                                         obstacles=[ObstacleInput(kind="tree", side="b", start="20", extent="1"),
-                                                    ObstacleInput(kind="hydrant", side="a", start="100",
-                                                                  extent="0,5")])])
+    values = dict(
+        name=name,
+        kind="feira",
+        regime=regime,
+        weekdays=("fri",),
+        setup_from="16:00",
+        setup_to="17:00",
+        opens="18:00",
+        closes="22:00",
+        teardown_from="22:00",
+        teardown_to="23:00",
+        segments=[
+            SegmentInput(
+                street="Avenida Andrômeda",
+                from_street="Rua Júpiter",
+                to_street="Rua Saturno",
+                length="200,00",
+                width="10",
+                obstacles=[
+                    ObstacleInput(kind="tree", side="b", start="20", extent="1"),
+                    ObstacleInput(kind="hydrant", side="a", start="100", extent="0,5"),
+                ],
+            )
+        ],
+    )
     values.update(kw)
     return save_site(SiteInput(**values))
 
 
 def placed(number, x, *, side="a", section="vi", holder_id=None, width="3", depth="2") -> PlacedStall:
-    return PlacedStall(key=str(number), number=number, side=side, x=D(x), y=D(0) if side == "a" else D(8),
-                       width=D(width), depth=D(depth), section=section, line="biscoitos-balas",
-                       holder_id=holder_id)
+    return PlacedStall(
+        key=str(number),
+        number=number,
+        side=side,
+        x=D(x),
+        y=D(0) if side == "a" else D(8),
+        width=D(width),
+        depth=D(depth),
+        section=section,
+        line="biscoitos-balas",
+        holder_id=holder_id,
+    )
 
 
 # --------------------------------------------------------------------------- the database enforces it
@@ -104,7 +146,8 @@ def test_save_site_reads_the_form_and_lists_it(database):
     assert segment.title == "Avenida Andrômeda, entre Rua Júpiter e Rua Saturno"
     rows = site_rows()
     assert [(r.name, r.kind, r.regime, r.length, r.stalls) for r in rows] == [
-        ("Feira do Teste", "feira", "sjc-2014", D("200.00"), 0)]
+        ("Feira do Teste", "feira", "sjc-2014", D("200.00"), 0)
+    ]
     assert find_site(str(site.id)).id == site.id and find_site("feira do teste").id == site.id
     with pytest.raises(UserError, match="não encontrado"):
         find_site(999)
@@ -112,15 +155,45 @@ def test_save_site_reads_the_form_and_lists_it(database):
 
 def test_save_site_refuses_in_portuguese_every_field_at_once(database):
     with pytest.raises(FieldErrors) as caught:
-        save_site(SiteInput(name="", kind="mercado", regime="nenhum", weekdays=("sexta",), setup_from="25:00",
-                            setup_to="17:00", first_day="30/03/2026", last_day="27/03/2026", numbering="zigzag",
-                            segments=[SegmentInput(street="", length="-3", width="abc", sides="three",
-                                                   obstacles=[ObstacleInput(kind="poste", side="c", start="1",
-                                                                            extent="0")])]))
+        save_site(
+            SiteInput(
+                name="",
+                kind="mercado",
+                regime="nenhum",
+                weekdays=("sexta",),
+                setup_from="25:00",
+                setup_to="17:00",
+                first_day="30/03/2026",
+                last_day="27/03/2026",
+                numbering="zigzag",
+                segments=[
+                    SegmentInput(
+                        street="",
+                        length="-3",
+                        width="abc",
+                        sides="three",
+                        obstacles=[ObstacleInput(kind="poste", side="c", start="1", extent="0")],
+                    )
+                ],
+            )
+        )
     errors = caught.value.errors
-    for key in ("name", "kind", "regime", "weekdays", "setup_from", "last_day", "numbering", "segments[0].street",
-                "segments[0].length", "segments[0].width", "segments[0].sides", "segments[0].obstacles[0].kind",
-                "segments[0].obstacles[0].side", "segments[0].obstacles[0].extent"):
+    for key in (
+        "name",
+        "kind",
+        "regime",
+        "weekdays",
+        "setup_from",
+        "last_day",
+        "numbering",
+        "segments[0].street",
+        "segments[0].length",
+        "segments[0].width",
+        "segments[0].sides",
+        "segments[0].obstacles[0].kind",
+        "segments[0].obstacles[0].side",
+        "segments[0].obstacles[0].extent",
+    ):
         assert key in errors, key
     assert errors["name"] == "Informe o nome do local."
     assert errors["last_day"] == "O último dia é anterior ao primeiro."
@@ -132,15 +205,31 @@ def test_save_site_checks_against_the_act(database):
         feira(regime="olimpia-2025", gap="0,30")
     assert "menor que o mínimo legal de 0,50 m (LC 324/2025, art. 206, I)" in caught.value.errors["gap"]
     with pytest.raises(FieldErrors) as caught:
-        save_site(SiteInput(name="Arena", kind="event-area", regime="ilha-comprida-2017",
-                            regime_site="arena-de-shows", max_points="61"))
+        save_site(
+            SiteInput(
+                name="Arena",
+                kind="event-area",
+                regime="ilha-comprida-2017",
+                regime_site="arena-de-shows",
+                max_points="61",
+            )
+        )
     assert caught.value.errors["max_points"] == "O ato admite no máximo 60 pontos (Dec. 890/2017, art. 22)."
-    arena = save_site(SiteInput(name="Arena", kind="event-area", regime="ilha-comprida-2017",
-                                regime_site="arena-de-shows"))
+    arena = save_site(
+        SiteInput(name="Arena", kind="event-area", regime="ilha-comprida-2017", regime_site="arena-de-shows")
+    )
     assert arena.max_points == 60
     with pytest.raises(FieldErrors) as caught:
-        feira(segments=[SegmentInput(street="Rua A", length="50", width="8",
-                                     obstacles=[ObstacleInput(kind="garage", start="49", extent="3")])])
+        feira(
+            segments=[
+                SegmentInput(
+                    street="Rua A",
+                    length="50",
+                    width="8",
+                    obstacles=[ObstacleInput(kind="garage", start="49", extent="3")],
+                )
+            ]
+        )
     assert "passa do fim do trecho" in caught.value.errors["segments[0].obstacles[0].extent"]
     feira()
     with pytest.raises(FieldErrors, match="Já existe um local"):
@@ -153,12 +242,17 @@ def test_update_site_keeps_segments_with_stalls(database):
     data = SiteInput(name="Feira do Teste", kind="feira", regime="sjc-2014", segments=[])
     with pytest.raises(FieldErrors):  # a feira needs a segment
         save_site(data, site=site)
-    two = SiteInput(name="Feira do Teste", kind="feira", regime="sjc-2014",
-                    segments=[SegmentInput(street="Avenida Andrômeda", length="250", width="10"),
-                              SegmentInput(street="Rua Vênus", length="80", width="7", sides="one")])
+    two = SiteInput(
+        name="Feira do Teste",
+        kind="feira",
+        regime="sjc-2014",
+        segments=[
+            SegmentInput(street="Avenida Andrômeda", length="250", width="10"),
+            SegmentInput(street="Rua Vênus", length="80", width="7", sides="one"),
+        ],
+    )
     site = save_site(two, site=site)
-    assert [s.street for s in SiteSegment.select().order_by(SiteSegment.position)] == ["Avenida Andrômeda",
-                                                                                        "Rua Vênus"]
+    assert [s.street for s in SiteSegment.select().order_by(SiteSegment.position)] == ["Avenida Andrômeda", "Rua Vênus"]
     assert Stall.select().count() == 1 and plan_of(site).segment.length == D("250")
     stale = Site.get_by_id(site.id)
     stale.version -= 1
@@ -176,15 +270,20 @@ def test_layout_round_trip_and_holders_kept_by_number(database):
     holders = [make_permit(section=s, line=ln) for s, ln in (("i", "legumes-verduras"), ("xvi", "pastel"))]
     plan = plan_of(site)
     assert plan.stalls == () and plan.segment.width == D("10")
-    layout = plan.auto([StallRequest(key=p.number, section=p.section, holder=p.number, holder_id=p.id)
-                        for p in holders] + [StallRequest(key="free", section="iii")])
+    layout = plan.auto(
+        [StallRequest(key=p.number, section=p.section, holder=p.number, holder_id=p.id) for p in holders]
+        + [StallRequest(key="free", section="iii")]
+    )
     saved = save_layout(site, layout.stalls)
     assert saved.stalls == 3
     again = plan_of(site)
-    assert [(s.number, s.side, s.x, s.y, s.width, s.depth, s.rotation, s.section, s.line, s.holder, s.holder_id)
-            for s in again.stalls] == [
+    assert [
         (s.number, s.side, s.x, s.y, s.width, s.depth, s.rotation, s.section, s.line, s.holder, s.holder_id)
-        for s in sorted(layout.stalls, key=lambda s: s.number)]
+        for s in again.stalls
+    ] == [
+        (s.number, s.side, s.x, s.y, s.width, s.depth, s.rotation, s.section, s.line, s.holder, s.holder_id)
+        for s in sorted(layout.stalls, key=lambda s: s.number)
+    ]
     assert again.check() == []
     # a new layout without holders: each holder stays with the stall of the same number
     bare = [PlacedStall(**{**s.__dict__, "holder": None, "holder_id": None}) for s in again.stalls]
@@ -248,8 +347,7 @@ def test_requests_from_the_permits_of_the_site(database):
     make_permit(section="i", status="cancelled")
     make_permit(section="i", site="Outra Feira")
     requests = requests_from_permits(site)
-    assert [(r.key, r.section, r.front, r.holder_id) for r in requests] == [(mine.number, "xvi", D("12.00"),
-                                                                               mine.id)]
+    assert [(r.key, r.section, r.front, r.holder_id) for r in requests] == [(mine.number, "xvi", D("12.00"), mine.id)]
 
 
 # --------------------------------------------------------------------------- breaches kept with a reason
@@ -262,8 +360,7 @@ def test_a_breach_is_kept_only_with_a_written_reason(database):
     assert breach.code == "overlap"
     with pytest.raises(FieldErrors, match="motivo"):
         keep_breach(site, breach, "", by="ana.souza")
-    kept = keep_breach(site, breach, "Bancas geminadas a pedido dos dois titulares (ofício 12/2026).",
-                       by="ana.souza")
+    kept = keep_breach(site, breach, "Bancas geminadas a pedido dos dois titulares (ofício 12/2026).", by="ana.souza")
     assert kept_breaches(site)[breach.signature].reason.startswith("Bancas geminadas")
     assert kept.stalls == ("1", "2")
 
@@ -277,15 +374,39 @@ def test_export_in_metres(database):
     save_layout(site, [placed(1, "0", holder_id=permit.id), placed(2, "4")])
     data = site_export(site)
     assert data["length"] == D("200.00")
-    assert data["obstacles"] == [{"segment": 0, "kind": "tree", "kind_label": "árvore", "side": "b",
-                                  "start": D("20"), "extent": D("1"), "label": ""},
-                                 {"segment": 0, "kind": "hydrant", "kind_label": "hidrante", "side": "a",
-                                  "start": D("100"), "extent": D("0.5"), "label": ""}]  # along the street
+    assert data["obstacles"] == [
+        {
+            "segment": 0,
+            "kind": "tree",
+            "kind_label": "árvore",
+            "side": "b",
+            "start": D("20"),
+            "extent": D("1"),
+            "label": "",
+        },
+        {
+            "segment": 0,
+            "kind": "hydrant",
+            "kind_label": "hidrante",
+            "side": "a",
+            "start": D("100"),
+            "extent": D("0.5"),
+            "label": "",
+        },
+    ]  # along the street
     assert [o.start for o in plan_of(site).obstacles] == [D("20"), D("100")]
     first = data["stalls"][0]
     assert {k: first[k] for k in ("number", "section", "side", "x", "y", "width", "depth", "rotation", "holder")} == {
-        "number": 1, "section": "vi", "side": "a", "x": D("0"), "y": D("0"), "width": D("3"), "depth": D("2"),
-        "rotation": 0, "holder": permit.number}
+        "number": 1,
+        "section": "vi",
+        "side": "a",
+        "x": D("0"),
+        "y": D("0"),
+        "width": D("3"),
+        "depth": D("2"),
+        "rotation": 0,
+        "holder": permit.number,
+    }
     assert data["stalls"][1]["holder"] is None
 
 
@@ -300,7 +421,10 @@ def test_demo_sites(database):
     street = Site.get(Site.regime == "sao-bento-2026")
     segment = plan_of(street).segment
     assert (segment.street, segment.from_street, segment.to_street) == (
-        "Rua Cel. Ribeiro da Luz", "Av. Dr. Rubião Júnior", "Rua 7 de Setembro")
+        "Rua Cel. Ribeiro da Luz",
+        "Av. Dr. Rubião Júnior",
+        "Rua 7 de Setembro",
+    )
     assert (street.first_day, street.last_day) == (dt.date(2026, 3, 27), dt.date(2026, 3, 29))
     assert plan_of(street).stalls and plan_of(street).check() == []
     beach = Site.get(Site.regime == "ilha-comprida-2017")
@@ -320,8 +444,15 @@ def test_demo_sites_take_the_demo_holders(demo_database):
     assert counts["sites"] == 3
     with pytest.raises(FieldErrors, match="Já existe um local"):
         demo_sites("sjc-2014")
-    live = Permit.select().where((Permit.regime == "sjc-2014") & Permit.status.in_(("active", "suspended"))
-                                 & (Permit.site == "Feira Noturna do Jardim Satélite")).count()
+    live = (
+        Permit.select()
+        .where(
+            (Permit.regime == "sjc-2014")
+            & Permit.status.in_(("active", "suspended"))
+            & (Permit.site == "Feira Noturna do Jardim Satélite")
+        )
+        .count()
+    )
     site = find_site("Feira Noturna do Jardim Satélite")
     assert live > 20 and sum(1 for r in stall_rows(site) if r.permit_number) == live
     rows = stall_rows(find_site("Feira Noturna do Jardim Satélite"))

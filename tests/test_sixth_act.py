@@ -7,13 +7,12 @@ import datetime as dt
 from decimal import Decimal
 
 import pytest
+from factories import all_documents, approved, draft, issue, issue_record, keys, person, results  # noqa: F401  (keys: fixture)
 
 from models import enforcement as enf
 from models.errors import FieldErrors, UserError
 from models.pricing import quote
 from models.regimes import get_regime
-from factories import draft, issue_record
-from factories import all_documents, approved, issue, keys, person, results  # noqa: F401  (keys: fixture)
 
 REGIME = "cabeceira-grande-2012"
 KIND = "licenca-ambulante"
@@ -46,15 +45,23 @@ def test_a_vendor_from_another_town_is_admitted_for_what_local_shops_lack(keys):
 
 def test_licence_then_record_seizure_and_donation_to_charities(keys):
     vendor = person("Antônio Vendedor")
-    app = approved(REGIME, KIND, on=ON, holder=vendor, documents=all_documents(REGIME, KIND, ON),
-                   equipment="ambulante")
+    app = approved(REGIME, KIND, on=ON, holder=vendor, documents=all_documents(REGIME, KIND, ON), equipment="ambulante")
     with pytest.raises(FieldErrors, match="não fixa prazo de validade"):
         issue(app, keys)  # the act sets no term: the Administration fixes it
     permit = issue(app, keys, valid_until=dt.date(2026, 12, 31))
     assert permit.regime == REGIME and permit.valid_until == dt.date(2026, 12, 31)
 
-    record = issue_record(draft(REGIME, ["fora-do-lugar"], "01/12/2026 10:00", kind="seizure", holder=vendor,
-                                depot="Almoxarifado", items=[enf.ItemInput("caixas de frutas", "3", "cx", True)]))
+    record = issue_record(
+        draft(
+            REGIME,
+            ["fora-do-lugar"],
+            "01/12/2026 10:00",
+            kind="seizure",
+            holder=vendor,
+            depot="Almoxarifado",
+            items=[enf.ItemInput("caixas de frutas", "3", "cx", True)],
+        )
+    )
     assert record.regime == REGIME and record.number.endswith("/00001")
     proposal = record.proposal
     assert "Lei 376/2012, art. 5º" in proposal and "Lei 376/2012, art. 5º, parágrafo único" in proposal

@@ -6,10 +6,9 @@ from __future__ import annotations
 
 import datetime as dt
 
-from PySide6.QtCore import Qt
-
 from conftest import run_modal, type_text
 from factories import keys, person  # noqa: F401  (keys: fixture)
+from PySide6.QtCore import Qt
 
 REGIME = "cabeceira-grande-2012"
 

@@ -8,9 +8,9 @@ import sys
 import textwrap
 
 import pytest
+from conftest import run_modal, type_text
 from PySide6.QtCore import QSettings, Qt
 
-from conftest import run_modal, type_text
 from models.db import open_database
 from models.files import set_store
 
@@ -83,8 +83,7 @@ def test_a_change_of_user_leaves_nothing_the_last_user_was_told(window, qtbot):
     from models.users import create_user
 
     for username, role in (("admin", "administrador"), ("bia", "fiscal")):
-        create_user(username=username, name=username.title(), role=role, password="segredo123",
-                    confirm="segredo123")
+        create_user(username=username, name=username.title(), role=role, password="segredo123", confirm="segredo123")
     window.show_desk("cobranca")
     charges = window.pages["cobranca"].charges
     charges.message.setText("Pagamento de R$ 10,00 registrado na cobrança nº 2026/00001.")
@@ -107,8 +106,7 @@ def test_a_change_of_user_leaves_nothing_the_last_user_was_told(window, qtbot):
         session.log_out()
 
 
-def test_a_report_is_written_off_the_gui_thread_while_the_window_stays_responsive(window, qtbot, tmp_path,
-                                                                                  monkeypatch):
+def test_a_report_is_written_off_the_gui_thread_while_the_window_stays_responsive(window, qtbot, tmp_path, monkeypatch):
     import threading
 
     import views.reports_page as reports_page

@@ -10,18 +10,18 @@ import datetime as dt
 from decimal import Decimal
 
 import pytest
+from factories import TODAY, keys  # noqa: F401  (keys: fixture)
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from PySide6.QtCore import Qt
+from test_cli_draw import draw_json, one_line_error, write
+from test_regimes_loader import broken_shipped
+from test_selection_page import SAPEZAL_SITE, page, sapezal_applicant  # noqa: F401  (page: fixture)
 
 from models.calls import call_list
 from models.errors import UserError
 from models.regimes import get_regime
 from models.selection import Participant, draw_rules, published_list, read_participants_csv, run_draw
-from test_cli_draw import draw_json, one_line_error, write
-from factories import TODAY, keys  # noqa: F401  (keys: fixture)
-from test_regimes_loader import broken_shipped
-from test_selection_page import SAPEZAL_SITE, page, sapezal_applicant  # noqa: F401  (page: fixture)
 
 SAPEZAL = get_regime("sapezal-2014")
 RULES = draw_rules(SAPEZAL, alternates=0)
@@ -36,24 +36,31 @@ def test_regime_declares_the_tie_break_with_its_article():
 
 def test_loader_refuses_an_unknown_tie_break_and_one_without_its_article(tmp_path):
     """A tie-break the engine does not know, or one without the article (art. 10, § 3º), is refused at load."""
-    err = broken_shipped(tmp_path, "sapezal-2014", 'tie_break = ["disabled", "oldest"]',
-                         'tie_break = ["disabled", "youngest"]')
+    err = broken_shipped(
+        tmp_path, "sapezal-2014", 'tie_break = ["disabled", "oldest"]', 'tie_break = ["disabled", "youngest"]'
+    )
     assert "selection.tie_break[1]" in str(err) and "youngest" in str(err)
     err = broken_shipped(tmp_path, "sapezal-2014", 'tie_break_basis = "art. 10, § 3º"\n', "")
     assert "selection.tie_break_basis: chave obrigatória ausente" in str(err)
 
 
-def entrant(pid: str, score: int, *, disabled: bool | None = False, born: dt.date | None = dt.date(1970, 1, 1),
-            group: str = "") -> Participant:
-    return Participant(id=pid, name=f"Pessoa {pid}", group=group, score=Decimal(score), disabled=disabled,
-                       birth_date=born)
+def entrant(
+    pid: str, score: int, *, disabled: bool | None = False, born: dt.date | None = dt.date(1970, 1, 1), group: str = ""
+) -> Participant:
+    return Participant(
+        id=pid, name=f"Pessoa {pid}", group=group, score=Decimal(score), disabled=disabled, birth_date=born
+    )
 
 
 def test_draw_art_10_par_3_disabled_then_oldest_then_the_lot():
     """Art. 10, § 3º in the draw: with one place and three equal scores, the disabled person wins whatever the
     seed; without her, the oldest; two identical ones share the rank and only then the seed decides."""
-    ps = [entrant("a", 300), entrant("b", 300, disabled=True, born=dt.date(1995, 1, 1)),
-          entrant("c", 300, born=dt.date(1950, 1, 1)), entrant("d", 400)]
+    ps = [
+        entrant("a", 300),
+        entrant("b", 300, disabled=True, born=dt.date(1995, 1, 1)),
+        entrant("c", 300, born=dt.date(1950, 1, 1)),
+        entrant("d", 400),
+    ]
     for seed in ("1", "2", "3", "4", "5"):
         assert run_draw(ps, seed, 2, RULES).holders in (("d", "b"), ("b", "d"))
         assert set(run_draw([p for p in ps if p.id != "b"], seed, 2, RULES).holders) == {"d", "c"}
@@ -75,15 +82,23 @@ def test_draw_refuses_a_tie_the_act_decides_but_whose_facts_are_missing():
 
 
 @settings(max_examples=60, deadline=None)
-@given(st.lists(st.tuples(st.sampled_from([100, 200, 300]), st.booleans(),
-                          st.sampled_from([dt.date(1950, 1, 1), dt.date(1970, 6, 1), dt.date(1990, 2, 2)])),
-                min_size=1, max_size=12),
-       st.integers(min_value=1, max_value=6), st.integers(min_value=0, max_value=10 ** 6))
+@given(
+    st.lists(
+        st.tuples(
+            st.sampled_from([100, 200, 300]),
+            st.booleans(),
+            st.sampled_from([dt.date(1950, 1, 1), dt.date(1970, 6, 1), dt.date(1990, 2, 2)]),
+        ),
+        min_size=1,
+        max_size=12,
+    ),
+    st.integers(min_value=1, max_value=6),
+    st.integers(min_value=0, max_value=10**6),
+)
 def test_holders_never_lose_to_someone_behind_them_on_art_10(facts, vacancies, seed):
     """Art. 10, §§ 2º–3º, any list and any seed: no holder is behind a non-holder on (score, disability, age);
     the lot only orders people equal on all three."""
-    ps = [entrant(f"p{i:02d}", score, disabled=disabled, born=born)
-          for i, (score, disabled, born) in enumerate(facts)]
+    ps = [entrant(f"p{i:02d}", score, disabled=disabled, born=born) for i, (score, disabled, born) in enumerate(facts)]
     result = run_draw(ps, str(seed), vacancies, RULES)
 
     def key(p):
@@ -98,11 +113,15 @@ def test_holders_never_lose_to_someone_behind_them_on_art_10(facts, vacancies, s
 
 def test_csv_reads_disability_and_birth_date():
     """The CSV of ``praca draw`` carries the facts of art. 10, § 3º: disability (sim/não) and birth_date."""
-    ps, ignored = read_participants_csv("id;name;score;disability;birth_date\n"
-                                        "1;Ana;10;sim;15/04/1961\n2;Bia;10;não;1950-02-03\n3;Caio;5;;\n")
+    ps, ignored = read_participants_csv(
+        "id;name;score;disability;birth_date\n1;Ana;10;sim;15/04/1961\n2;Bia;10;não;1950-02-03\n3;Caio;5;;\n"
+    )
     assert not ignored
     assert [(p.disabled, p.birth_date) for p in ps] == [
-        (True, dt.date(1961, 4, 15)), (False, dt.date(1950, 2, 3)), (None, None)]
+        (True, dt.date(1961, 4, 15)),
+        (False, dt.date(1950, 2, 3)),
+        (None, None),
+    ]
     with pytest.raises(UserError, match="Linha 2: data de nascimento inválida: '31/02/1961'"):
         read_participants_csv("id,name,birth_date\n1,Ana,31/02/1961\n")
     with pytest.raises(UserError, match="Linha 2: valor inválido na coluna disability"):
@@ -112,12 +131,16 @@ def test_csv_reads_disability_and_birth_date():
 def test_praca_draw_breaks_ties_as_art_10_par_3(tmp_path, capsys):
     """``praca draw --regime sapezal-2014`` with the columns disability and birth_date: art. 10, § 3º first,
     the seed only between the ones still tied; the JSON says what decided each tie."""
-    path = write(tmp_path, "id;name;score;disability;birth_date\n"
-                           "a;Ana;300;não;15/04/1961\nb;Bruno;300;sim;01/01/1990\n"
-                           "c;Carla;300;não;15/04/1961\ne;Edu;300;não;03/02/1950\n")
+    path = write(
+        tmp_path,
+        "id;name;score;disability;birth_date\n"
+        "a;Ana;300;não;15/04/1961\nb;Bruno;300;sim;01/01/1990\n"
+        "c;Carla;300;não;15/04/1961\ne;Edu;300;não;03/02/1950\n",
+    )
     for seed in ("1", "2", "3"):
-        data = draw_json(capsys, "--regime", "sapezal-2014", "--input", path, "--vacancies", "2", "--seed", seed,
-                         "--alternates", "0")
+        data = draw_json(
+            capsys, "--regime", "sapezal-2014", "--input", path, "--vacancies", "2", "--seed", seed, "--alternates", "0"
+        )
         assert set(data["holders"]) == {"b", "e"}
         assert "deficiência" in data["tie_breaks"]["b"] and "art. 10, § 3º" in data["tie_breaks"]["b"]
         assert "idoso" in data["tie_breaks"]["e"] and "decide o sorteio" in data["tie_breaks"]["a"]
@@ -147,10 +170,10 @@ def tied(keys):
     """Group 3 of Sapezal: Rosa (disabled) and Bento tie on 380 points; Carmo and Dora tie on everything."""
     common = dict(income="0,80", since=dt.date(1990, 1, 1))
     people = {
-        "rosa": sapezal_applicant("Rosa Amaral", housing="other", birth=dt.date(1960, 3, 3), disabled=True,
-                                  **common),
-        "bento": sapezal_applicant("Bento Lima", housing="rented", birth=dt.date(1960, 3, 3),
-                                   children=(dt.date(2015, 1, 1),), **common),
+        "rosa": sapezal_applicant("Rosa Amaral", housing="other", birth=dt.date(1960, 3, 3), disabled=True, **common),
+        "bento": sapezal_applicant(
+            "Bento Lima", housing="rented", birth=dt.date(1960, 3, 3), children=(dt.date(2015, 1, 1),), **common
+        ),
         "carmo": sapezal_applicant("Carmo Dias", housing="owned", birth=dt.date(1970, 5, 5), **common),
         "dora": sapezal_applicant("Dora Dias", housing="owned", birth=dt.date(1970, 5, 5), **common),
     }

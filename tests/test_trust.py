@@ -95,7 +95,8 @@ def test_the_domain_creates_a_schema_only_when_asked(db_url):
 
 
 def test_the_desk_asks_before_it_creates_a_database_and_creates_nothing_when_told_no(
-        app_ready, qtbot, tmp_path, monkeypatch):
+    app_ready, qtbot, tmp_path, monkeypatch
+):
     """The first start's explicit set-up: the clerk is asked; "Não" leaves no file and closes the window."""
     from PySide6.QtCore import QSettings
     from PySide6.QtWidgets import QMessageBox
@@ -108,6 +109,7 @@ def test_the_desk_asks_before_it_creates_a_database_and_creates_nothing_when_tol
         def box(parent, title, text, *args, **kwargs):
             asked.append(text)
             return choice
+
         return box
 
     path = tmp_path / "praca.sqlite3"
@@ -201,8 +203,9 @@ def test_a_control_character_is_refused_at_the_field_on_every_write(database):
     assert "U+001B (ESC)" in err.value.errors["name"] and "posição 6" in err.value.errors["name"]
     for text in ("Maria\x85 Silva", "Maria\x00", "Maria\nSilva", "Maria\x7f"):
         with pytest.raises(FieldErrors) as err:
-            save_person(PersonInput(name=text, cpf="52998224725", birth_date=_dt.date(1980, 5, 17)),
-                        today=_dt.date(2026, 3, 1))
+            save_person(
+                PersonInput(name=text, cpf="52998224725", birth_date=_dt.date(1980, 5, 17)), today=_dt.date(2026, 3, 1)
+            )
         assert "name" in err.value.errors
     assert Person.select().count() == 0
 
@@ -227,14 +230,19 @@ def test_the_person_form_names_the_control_character_at_the_name(app_ready, qtbo
     dialog.close()
 
 
-@pytest.mark.parametrize("text, message", [
-    ('nome;cpf\n"Ana;52998224725\nBia;11144477735\nCris;39053344705\n', "linha 2: aspas abertas na coluna 1"),
-    ('nome;cpf\nAna "Zé";52998224725\nBia;11144477735\n', "linha 2: aspas soltas na coluna 1"),
-    ('nome;cpf\n"Ana" Maria;52998224725\n', "linha 2: texto depois das aspas"),
-    ('nome;cpf\nAna;52998224725\nBia\x1b[2J;11144477735\n', "linha 3, coluna 1: O texto tem um caractere de "
-                                                              "controle U+001B (ESC)"),
-    ('nome;cpf\nAna\x1c;52998224725\n', "linha 2, coluna 1"),
-])
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        ('nome;cpf\n"Ana;52998224725\nBia;11144477735\nCris;39053344705\n', "linha 2: aspas abertas na coluna 1"),
+        ('nome;cpf\nAna "Zé";52998224725\nBia;11144477735\n', "linha 2: aspas soltas na coluna 1"),
+        ('nome;cpf\n"Ana" Maria;52998224725\n', "linha 2: texto depois das aspas"),
+        (
+            "nome;cpf\nAna;52998224725\nBia\x1b[2J;11144477735\n",
+            "linha 3, coluna 1: O texto tem um caractere de controle U+001B (ESC)",
+        ),
+        ("nome;cpf\nAna\x1c;52998224725\n", "linha 2, coluna 1"),
+    ],
+)
 def test_an_import_csv_is_read_strictly_naming_the_line(tmp_path, text, message):
     """A stray quote is an error naming the line, never a silent merge of the rows after it."""
     from models.errors import UserError
@@ -251,8 +259,9 @@ def test_a_good_csv_still_reads_quotes_and_doubled_quotes(tmp_path):
     from models.importer import read_sheet
 
     path = tmp_path / "ambulantes.csv"
-    path.write_text('nome;apelido;cpf\r\n"Silva; Ana";"o ""Zé""";52998224725\r\n\r\nBia;;11144477735\r\n',
-                    encoding="utf-8")
+    path.write_text(
+        'nome;apelido;cpf\r\n"Silva; Ana";"o ""Zé""";52998224725\r\n\r\nBia;;11144477735\r\n', encoding="utf-8"
+    )
     sheet = read_sheet(path)
     assert sheet.headers == ["nome", "apelido", "cpf"] and sheet.delimiter == ";"
     assert sheet.rows == [(2, ["Silva; Ana", 'o "Zé"', "52998224725"]), (4, ["Bia", "", "11144477735"])]
@@ -262,8 +271,9 @@ def test_the_draws_csv_is_read_strictly_too(tmp_path, capsys):
     """The merge of two participants by a stray quote (praca draw) is refused with the line."""
     path = tmp_path / "inscritos.csv"
     path.write_text('id,name\n1,"Ana\n2,Bia\n3,Cris"\n4,Duda\n', encoding="utf-8")
-    code, out, err = _run(["draw", "--regime", "sapezal-2014", "--input", str(path), "--vacancies", "1",
-                           "--seed", "1"], capsys)
+    code, out, err = _run(
+        ["draw", "--regime", "sapezal-2014", "--input", str(path), "--vacancies", "1", "--seed", "1"], capsys
+    )
     assert code == 2 and out == "" and "linha 2: aspas abertas" in err
 
 
@@ -274,8 +284,7 @@ def test_old_data_with_a_control_character_reaches_the_terminal_as_a_visible_sym
 
     demo_sites()
     site = Site.select().first()
-    db.execute_sql(f"UPDATE site SET name = {db.param} WHERE id = {db.param}",
-                   (f"{site.name}\x1b[2J", site.id))
+    db.execute_sql(f"UPDATE site SET name = {db.param} WHERE id = {db.param}", (f"{site.name}\x1b[2J", site.id))
     code, out, err = _run(["sites", "--db", database], capsys)
     assert code == 0, err
     assert "\x1b" not in out and "\u241b[2J" in out
@@ -306,11 +315,17 @@ def test_a_zip_bomb_backup_is_refused_before_it_is_decompressed(tmp_path):
     from models.backup import read_backup
     from models.errors import UserError
 
-    manifest = {"format": "praca-backup", "format_version": 1, "schema_version": 1,
-                "tables": {"praca_meta": {"rows": 1, "columns": [["key", "text"]]}},
-                "payload": "data.jsonl", "payload_sha256": "0" * 64}
-    path = _bomb(tmp_path / "bomba.praca-backup", "data.jsonl", 300 * 1024 * 1024,
-                 manifest=json.dumps(manifest).encode())
+    manifest = {
+        "format": "praca-backup",
+        "format_version": 1,
+        "schema_version": 1,
+        "tables": {"praca_meta": {"rows": 1, "columns": [["key", "text"]]}},
+        "payload": "data.jsonl",
+        "payload_sha256": "0" * 64,
+    }
+    path = _bomb(
+        tmp_path / "bomba.praca-backup", "data.jsonl", 300 * 1024 * 1024, manifest=json.dumps(manifest).encode()
+    )
     assert path.stat().st_size < 2 * 1024 * 1024
     tracemalloc.start()
     try:
@@ -332,9 +347,15 @@ def test_a_backup_whose_data_outgrow_its_manifest_is_refused(tmp_path):
     from models.errors import UserError
 
     payload = b'["praca_meta",["app"]]\n' * 40_000
-    manifest = {"format": "praca-backup", "format_version": 1, "schema_version": 1,
-                "tables": {"praca_meta": {"rows": 1, "columns": [["key", "text"]]}},
-                "payload": "data.jsonl", "payload_sha256": "0" * 64, "payload_bytes": 23}
+    manifest = {
+        "format": "praca-backup",
+        "format_version": 1,
+        "schema_version": 1,
+        "tables": {"praca_meta": {"rows": 1, "columns": [["key", "text"]]}},
+        "payload": "data.jsonl",
+        "payload_sha256": "0" * 64,
+        "payload_bytes": 23,
+    }
     path = tmp_path / "grande.praca-backup"
     with zipfile.ZipFile(path, "w") as zf:
         zf.writestr("manifest.json", json.dumps(manifest))
@@ -362,10 +383,14 @@ def test_a_zip_bomb_spreadsheet_is_refused_before_openpyxl_reads_it(tmp_path):
         for info in src.infolist():
             if info.filename != "xl/worksheets/sheet1.xml":
                 out.writestr(info, src.read(info))
-    with zipfile.ZipFile(bomb, "a", compression=zipfile.ZIP_DEFLATED) as zf, \
-            zf.open("xl/worksheets/sheet1.xml", "w", force_zip64=True) as fh:
-        fh.write(b'<?xml version="1.0"?><worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/'
-                 b'main"><sheetData>')
+    with (
+        zipfile.ZipFile(bomb, "a", compression=zipfile.ZIP_DEFLATED) as zf,
+        zf.open("xl/worksheets/sheet1.xml", "w", force_zip64=True) as fh,
+    ):
+        fh.write(
+            b'<?xml version="1.0"?><worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/'
+            b'main"><sheetData>'
+        )
         for _ in range(300):
             fh.write(b" " * (1024 * 1024))
         fh.write(b"</sheetData></worksheet>")

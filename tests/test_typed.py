@@ -14,8 +14,9 @@ from models.br import calendar_problem, parse_br_date
 from models.errors import UserError
 from models.money import format_brl, format_decimal_br, parse_typed
 
-amounts = st.decimals(min_value=Decimal("0"), max_value=Decimal("99999999.99"), places=2, allow_nan=False,
-                      allow_infinity=False)
+amounts = st.decimals(
+    min_value=Decimal("0"), max_value=Decimal("99999999.99"), places=2, allow_nan=False, allow_infinity=False
+)
 
 
 @given(amounts)
@@ -26,8 +27,9 @@ def test_what_praca_prints_reads_back_as_the_same_number(value):
     assert parse_typed("-" + format_decimal_br(value)) == -value
 
 
-@given(st.integers(min_value=1, max_value=999), st.lists(st.integers(min_value=0, max_value=999), min_size=1,
-                                                          max_size=3))
+@given(
+    st.integers(min_value=1, max_value=999), st.lists(st.integers(min_value=0, max_value=999), min_size=1, max_size=3)
+)
 def test_dots_in_threes_are_thousands(head, groups):
     text = str(head) + "".join(f".{g:03d}" for g in groups)
     assert parse_typed(text) == int(text.replace(".", ""))
@@ -52,19 +54,33 @@ def test_any_text_is_a_number_or_one_clear_refusal(text):
         assert isinstance(value, Decimal) and value.is_finite()
 
 
-@pytest.mark.parametrize("text, expected", [
-    ("1.500", Decimal("1500")), ("1.500,00", Decimal("1500.00")), ("1,5", Decimal("1.5")), ("R$ 1.234,56",
-     Decimal("1234.56")), ("12.345.678,9", Decimal("12345678.9")), (",5", Decimal("0.5")), ("-3", Decimal("-3")),
-    ("4,004", Decimal("4.004")),
-])
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("1.500", Decimal("1500")),
+        ("1.500,00", Decimal("1500.00")),
+        ("1,5", Decimal("1.5")),
+        ("R$ 1.234,56", Decimal("1234.56")),
+        ("12.345.678,9", Decimal("12345678.9")),
+        (",5", Decimal("0.5")),
+        ("-3", Decimal("-3")),
+        ("4,004", Decimal("4.004")),
+    ],
+)
 def test_brazilian_entries(text, expected):
     assert parse_typed(text) == expected
 
 
-@pytest.mark.parametrize("text, said", [
-    ("1.50", "pode ser lido de duas formas"), ("2.5", "escreva 2,5"), ("1,500.00", "formato inglês; escreva 1.500,00"),
-    ("12,3,4", "não é um número"), ("1.5000", "duas formas"),
-])
+@pytest.mark.parametrize(
+    "text, said",
+    [
+        ("1.50", "pode ser lido de duas formas"),
+        ("2.5", "escreva 2,5"),
+        ("1,500.00", "formato inglês; escreva 1.500,00"),
+        ("12,3,4", "não é um número"),
+        ("1.5000", "duas formas"),
+    ],
+)
 def test_refused_entries_say_why(text, said):
     with pytest.raises(UserError) as err:
         parse_typed(text)
@@ -76,12 +92,15 @@ def test_every_day_of_the_calendar_reads_back(day):
     assert parse_br_date(day.strftime("%d/%m/") + f"{day.year:04d}") == day
 
 
-@pytest.mark.parametrize("text, said", [
-    ("31/02/1985", "31/02/1985 não existe — fevereiro de 1985 não tem dia 31"),
-    ("29/02/2023", "fevereiro de 2023 não tem dia 29"),
-    ("10/13/2020", "não existe o mês 13"),
-    ("31-02-1985", "use dd/mm/aaaa"),
-])
+@pytest.mark.parametrize(
+    "text, said",
+    [
+        ("31/02/1985", "31/02/1985 não existe — fevereiro de 1985 não tem dia 31"),
+        ("29/02/2023", "fevereiro de 2023 não tem dia 29"),
+        ("10/13/2020", "não existe o mês 13"),
+        ("31-02-1985", "use dd/mm/aaaa"),
+    ],
+)
 def test_a_date_that_does_not_exist_is_said_as_such(text, said):
     with pytest.raises(UserError) as err:
         parse_br_date(text)
@@ -91,6 +110,7 @@ def test_a_date_that_does_not_exist_is_said_as_such(text, said):
 
 def test_the_date_field_says_the_date_does_not_exist(app_ready, qtbot):
     from conftest import type_text
+
     from views.widgets import DateEdit
 
     edit = DateEdit()

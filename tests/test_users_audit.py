@@ -9,8 +9,10 @@ import datetime as dt
 import json
 
 import pytest
+from factories import TODAY, approved, company, issue, keys, new_cpf, person  # noqa: F401  (keys: fixture)
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from peewee import PostgresqlDatabase
 
 from models import session
 from models.audit import AuditEntry, AuditRow, audit_rows, bulk_rows, export_csv, record_view
@@ -30,8 +32,6 @@ from models.users import (
     set_password,
     user_rows,
 )
-from peewee import PostgresqlDatabase
-from factories import TODAY, approved, company, issue, keys, new_cpf, person  # noqa: F401  (keys: fixture)
 
 PASSWORD = "senha-forte-123"
 
@@ -47,8 +47,7 @@ def as_(user):
 
 def make(admin, username, role):
     with as_(admin):
-        return create_user(username=username, name=username.title(), role=role, password=PASSWORD,
-                           confirm=PASSWORD)
+        return create_user(username=username, name=username.title(), role=role, password=PASSWORD, confirm=PASSWORD)
 
 
 # --------------------------------------------------------------------------- passwords and users
@@ -114,20 +113,33 @@ def test_the_last_administrator_stays_and_passwords_change(admin):
 
 
 def test_roles_are_enforced_by_the_domain_functions_themselves(keys, admin):
-    ana, marcos, helena = (make(admin, "ana", "atendente"), make(admin, "marcos", "fiscal"),
-                           make(admin, "helena", "chefe"))
+    ana, marcos, helena = (
+        make(admin, "ana", "atendente"),
+        make(admin, "marcos", "fiscal"),
+        make(admin, "helena", "chefe"),
+    )
     maker = company("Pastel da Maria Ltda", person("Maria José da Silva"))
     with as_(marcos), pytest.raises(PermissionDenied, match="protocolar requerimentos"):
         approved("olimpia-2025", "street-food-tpu-a", holder=maker, site="Praça Rui Barbosa", equipment="food-truck")
     with as_(ana), pytest.raises(PermissionDenied, match="aprovar ou indeferir"):
         approved("olimpia-2025", "street-food-tpu-a", holder=maker, site="Praça Rui Barbosa", equipment="food-truck")
     with as_(helena):
-        app = approved("olimpia-2025", "street-food-tpu-a", holder=maker, site="Praça Rui Barbosa",
-                       equipment="food-truck")
+        app = approved(
+            "olimpia-2025", "street-food-tpu-a", holder=maker, site="Praça Rui Barbosa", equipment="food-truck"
+        )
     with as_(ana):
         permit = issue(app, keys)  # the desk issues what the chief approved
-    charge = create_charge(kind="other", regime="olimpia-2025", label="Preço público", amount="10,00",
-                           due_on=TODAY, basis="art. 178", by="x", company_id=maker.id, today=TODAY)
+    charge = create_charge(
+        kind="other",
+        regime="olimpia-2025",
+        label="Preço público",
+        amount="10,00",
+        due_on=TODAY,
+        basis="art. 178",
+        by="x",
+        company_id=maker.id,
+        today=TODAY,
+    )
     with as_(ana), pytest.raises(PermissionDenied, match="cancelar cobranças"):
         cancel_charge(charge, reason="engano", by="ana")
     with as_(ana), pytest.raises(PermissionDenied, match="gerar as cobranças"):
@@ -151,10 +163,14 @@ def entries(table: str) -> list[AuditEntry]:
 def test_every_change_is_audited_with_who_before_and_after(admin):
     ana = make(admin, "ana", "atendente")
     with as_(ana):
-        maria = save_person(PersonInput(name="Maria da Silva", cpf="529.982.247-25", birth_date=dt.date(1980, 1, 2)),
-                            today=TODAY)
-        save_person(PersonInput(name="Maria da Silva Souza", cpf="529.982.247-25", birth_date=dt.date(1980, 1, 2)),
-                    person=Person.get_by_id(maria.id), today=TODAY)
+        maria = save_person(
+            PersonInput(name="Maria da Silva", cpf="529.982.247-25", birth_date=dt.date(1980, 1, 2)), today=TODAY
+        )
+        save_person(
+            PersonInput(name="Maria da Silva Souza", cpf="529.982.247-25", birth_date=dt.date(1980, 1, 2)),
+            person=Person.get_by_id(maria.id),
+            today=TODAY,
+        )
     inserted, updated = entries("person")
     assert inserted.action == "insert" and inserted.username == "ana" and inserted.record_id == str(maria.id)
     assert json.loads(inserted.after)["cpf"] == "52998224725" and inserted.person_id == maria.id
@@ -178,8 +194,9 @@ def test_the_audit_entry_commits_with_the_change_or_not_at_all(admin):
 
 
 def test_bulk_inserts_and_deletes_are_audited(admin):
-    Person.insert_many([{"name": f"Pessoa {i}", "cpf": f"0000000000{i}", "search_name": f"pessoa {i}"}
-                        for i in range(3)]).execute()
+    Person.insert_many(
+        [{"name": f"Pessoa {i}", "cpf": f"0000000000{i}", "search_name": f"pessoa {i}"} for i in range(3)]
+    ).execute()
     bulk = entries("person")[-1]
     assert bulk.action == "insert" and len(bulk_rows(bulk.after)) == 3 and "3 registro(s)" in bulk.note
     Person.delete().where(Person.name == "Pessoa 1").execute()
@@ -196,10 +213,12 @@ def test_a_process_that_only_opens_the_database_audits_its_changes(sqlite_url):
 
     open_database(sqlite_url, create=True)
     close_database()
-    code = ("import sys\nfrom models.db import open_database, db\nopen_database(sys.argv[1])\n"
-            "from models import session\nsession.log_in(session.SYSTEM)\n"
-            "from models.settings import set_settings, MUNICIPALITY\nset_settings({MUNICIPALITY: 'Sapezal'})\n"
-            "print(db.execute_sql(\"SELECT COUNT(*) FROM audit_entry WHERE table_name = 'setting'\").fetchone()[0])")
+    code = (
+        "import sys\nfrom models.db import open_database, db\nopen_database(sys.argv[1])\n"
+        "from models import session\nsession.log_in(session.SYSTEM)\n"
+        "from models.settings import set_settings, MUNICIPALITY\nset_settings({MUNICIPALITY: 'Sapezal'})\n"
+        "print(db.execute_sql(\"SELECT COUNT(*) FROM audit_entry WHERE table_name = 'setting'\").fetchone()[0])"
+    )
     done = subprocess.run([sys.executable, "-c", code, sqlite_url], capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     assert int(done.stdout.strip()) >= 1
@@ -210,8 +229,10 @@ def test_a_bulk_entry_keeps_each_distinct_value_once_and_reads_back(database):
 
     from models.audit import _compact, _dump
 
-    rows = [("0.05", Decimal("0.05"), dt.date(2026, 1, 2), "linha longa" * 50, 1),
-            ("0.050", Decimal("0.050"), dt.date(2026, 1, 2), "linha longa" * 50, True)]
+    rows = [
+        ("0.05", Decimal("0.05"), dt.date(2026, 1, 2), "linha longa" * 50, 1),
+        ("0.050", Decimal("0.050"), dt.date(2026, 1, 2), "linha longa" * 50, True),
+    ]
     text = _dump(_compact(["texto", "taxa", "dia", "detalhe", "n"], rows))
     stored = json.loads(text)
     assert stored["columns"] == ["detalhe", "dia", "n", "taxa", "texto"]
@@ -220,17 +241,25 @@ def test_a_bulk_entry_keeps_each_distinct_value_once_and_reads_back(database):
     assert stored["values"][2] == [1, True]
     assert bulk_rows(text) == [
         {"texto": "0.05", "taxa": "0.05", "dia": "2026-01-02", "detalhe": "linha longa" * 50, "n": 1},
-        {"texto": "0.050", "taxa": "0.050", "dia": "2026-01-02", "detalhe": "linha longa" * 50, "n": True}]
+        {"texto": "0.050", "taxa": "0.050", "dia": "2026-01-02", "detalhe": "linha longa" * 50, "n": True},
+    ]
     # entries written before the compact form (a list of rows) still read, and both say how many rows
     assert bulk_rows(json.dumps([{"a": 1}, {"a": 2}])) == [{"a": 1}, {"a": 2}]
     for after in (text, json.dumps([{"a": 1}, {"a": 2}])):
-        assert AuditRow(1, dt.datetime(2026, 1, 1), "x", "t", "", "insert", "inclusão", "", after, "").changes \
+        assert (
+            AuditRow(1, dt.datetime(2026, 1, 1), "x", "t", "", "insert", "inclusão", "", after, "").changes
             == "2 registro(s)"
+        )
 
 
-_cell = st.one_of(st.none(), st.integers(-10**6, 10**6), st.text(max_size=8), st.booleans(),
-                  st.decimals(allow_nan=False, allow_infinity=False, places=3, min_value=-1000, max_value=1000),
-                  st.dates())
+_cell = st.one_of(
+    st.none(),
+    st.integers(-(10**6), 10**6),
+    st.text(max_size=8),
+    st.booleans(),
+    st.decimals(allow_nan=False, allow_infinity=False, places=3, min_value=-1000, max_value=1000),
+    st.dates(),
+)
 
 
 @given(st.integers(1, 4).flatmap(lambda width: st.lists(st.tuples(*[_cell] * width), min_size=1, max_size=12)))
@@ -305,8 +334,10 @@ def test_the_trail_is_append_only_in_the_database_itself(admin):
     from models.db import db
 
     entry = AuditEntry.select().order_by(AuditEntry.id.desc()).get()
-    for sql in ('UPDATE "audit_entry" SET "username" = \'outro\' WHERE "id" = %s',
-                'DELETE FROM "audit_entry" WHERE "id" = %s'):
+    for sql in (
+        'UPDATE "audit_entry" SET "username" = \'outro\' WHERE "id" = %s',
+        'DELETE FROM "audit_entry" WHERE "id" = %s',
+    ):
         with pytest.raises(PeeweeError, match="só aceita inclusões"):
             with db.atomic():
                 db.obj.execute_sql(sql.replace("%s", str(entry.id)))
@@ -328,8 +359,9 @@ def test_the_chain_names_the_first_entry_that_does_not_follow(admin):
     with db.atomic():  # someone with the owner's rights lifts the guards and edits an entry
         lift_guards(db.obj)
         AuditEntry.update(note="apagado o rastro").where(AuditEntry.id == ids[1]).execute()
-        install_guards(db.obj) if not isinstance(db.obj, PostgresqlDatabase) else \
-            db.obj.execute_sql('ALTER TABLE "audit_entry" ENABLE TRIGGER USER')
+        install_guards(db.obj) if not isinstance(db.obj, PostgresqlDatabase) else db.obj.execute_sql(
+            'ALTER TABLE "audit_entry" ENABLE TRIGGER USER'
+        )
     state = verify_chain()
     assert not state.intact and state.first_bad == ids[1] and "foi alterado" in state.reason
     with db.atomic():
@@ -401,12 +433,30 @@ def test_the_author_is_the_session_user_never_a_typed_name(keys, admin):
     helena = make(admin, "helena", "chefe")
     maker = company("Autor da Sessão Ltda", person("Joana Autora da Silva"))
     with as_(helena):
-        charge = create_charge(kind="other", regime="olimpia-2025", label="Preço público", amount="10,00",
-                               due_on=TODAY, basis="art. 178", by="Fulano Digitado", company_id=maker.id, today=TODAY)
+        charge = create_charge(
+            kind="other",
+            regime="olimpia-2025",
+            label="Preço público",
+            amount="10,00",
+            due_on=TODAY,
+            basis="art. 178",
+            by="Fulano Digitado",
+            company_id=maker.id,
+            today=TODAY,
+        )
         cancel_charge(charge, reason="lançada em duplicidade", by="")
     stored = Charge.get_by_id(charge.id)
     assert (stored.created_by, stored.cancelled_by) == (helena.name, helena.name)
     assert "Fulano" not in helena.name
     with acting_as(None), pytest.raises(PermissionDenied):
-        create_charge(kind="other", regime="olimpia-2025", label="Preço público", amount="10,00",
-                      due_on=TODAY, basis="art. 178", by="Fulano Digitado", company_id=maker.id, today=TODAY)
+        create_charge(
+            kind="other",
+            regime="olimpia-2025",
+            label="Preço público",
+            amount="10,00",
+            due_on=TODAY,
+            basis="art. 178",
+            by="Fulano Digitado",
+            company_id=maker.id,
+            today=TODAY,
+        )

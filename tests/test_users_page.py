@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import pytest
+from conftest import type_text
 from PySide6.QtCore import Qt
 
-from conftest import type_text
 from models import session
 from models.audit import AuditEntry
 from models.users import User, create_user
@@ -61,6 +61,7 @@ def test_login_three_wrong_tries_give_up(qtbot, database, app_ready):
 
 def test_the_administrator_manages_users_and_a_clerk_cannot(qtbot, database, app_ready, no_blocking_message_boxes):
     from conftest import run_modal
+
     from views.users_page import AuditPage, UsersPage
 
     admin = create_user(username="admin", name="Admin", role="administrador", password=PASSWORD)

@@ -14,13 +14,13 @@ import shutil
 import subprocess
 
 import pytest
+from factories import PASS, fresh_desk, make_summary  # noqa: F401  (fixture)
 
 from desktop.cli import main
 from models import signing_keys as sk
 from models.db import open_database
 from models.signing import sign_summary
 from reports.verify_page import page_is_current, write_verify_page
-from factories import PASS, fresh_desk, make_summary  # noqa: F401  (fixture)
 
 TODAY = dt.date.today()  # the browser checks against its own clock
 
@@ -38,10 +38,22 @@ def _browser() -> str:
 def _verdict(page, text: str) -> tuple[str, str, str]:
     """(data-status, the headline, the message) the page shows for ``text``."""
     done = subprocess.run(
-        [_browser(), "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-extensions",
-         f"--user-data-dir={page.parent / 'chromium-profile'}", "--virtual-time-budget=5000", "--dump-dom",
-         f"{page.as_uri()}#{text}"],
-        capture_output=True, text=True, timeout=60)
+        [
+            _browser(),
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--no-first-run",
+            "--disable-extensions",
+            f"--user-data-dir={page.parent / 'chromium-profile'}",
+            "--virtual-time-budget=5000",
+            "--dump-dom",
+            f"{page.as_uri()}#{text}",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert done.returncode == 0, done.stderr[-2000:]
     dom = done.stdout
     status = re.search(r'id="resultado" data-status="([a-z]+)"', dom).group(1)
@@ -64,16 +76,18 @@ def municipality(sqlite_url, tmp_path):
 
 
 def test_the_page_in_a_real_browser(municipality, capsys, sqlite_url):
-    from models.permits import revoke
     from factories import person, tpu
+
+    from models.permits import revoke
 
     in_force = dict(valid_from=TODAY - dt.timedelta(days=2), valid_until=TODAY + dt.timedelta(days=60))
     valid = sign_summary(make_summary(**in_force), sk.MUNICIPAL_KEY)
-    expired = sign_summary(make_summary(valid_from=dt.date(2020, 1, 1), valid_until=dt.date(2020, 1, 31)),
-                           sk.MUNICIPAL_KEY)
+    expired = sign_summary(
+        make_summary(valid_from=dt.date(2020, 1, 1), valid_until=dt.date(2020, 1, 31)), sk.MUNICIPAL_KEY
+    )
     payload = valid.split(".")[2]
     index = len("PRACA2.XXXXXXXX.") + len(payload) // 2
-    tampered = valid[:index] + ("A" if valid[index] != "A" else "B") + valid[index + 1:]
+    tampered = valid[:index] + ("A" if valid[index] != "A" else "B") + valid[index + 1 :]
     foreign = sign_summary(make_summary(**in_force), municipality / "forger")
     forged_id = ".".join([foreign.split(".")[0], valid.split(".")[1], *foreign.split(".")[2:]])
 
@@ -106,8 +120,9 @@ def test_the_page_in_a_real_browser(municipality, capsys, sqlite_url):
 
 
 def test_the_page_knows_when_it_is_out_of_date(municipality):
-    from models.permits import suspend
     from factories import person, tpu
+
+    from models.permits import suspend
 
     assert page_is_current() is None  # never exported
     permit = tpu(sk.MUNICIPAL_KEY, person("João Batista Lima"), on=TODAY)

@@ -11,15 +11,15 @@ import re
 from dataclasses import replace
 
 import pytest
+from factories import TODAY, keys  # noqa: F401  (keys: fixture)
 from PySide6.QtCore import Qt
+from test_application_form import application_dialog
+from test_eligibility import good_facts
+from test_regimes_loader import broken_shipped
+from test_selection_page import SAPEZAL_SITE, sapezal_applicant
 
 from models.eligibility import DUE_LATER, FAILED, PASSED, DueFacts, evaluate_eligibility
 from models.regimes import get_regime
-from test_application_form import application_dialog
-from test_eligibility import good_facts
-from factories import TODAY, keys  # noqa: F401  (keys: fixture)
-from test_regimes_loader import broken_shipped
-from test_selection_page import SAPEZAL_SITE, sapezal_applicant
 
 SAPEZAL = get_regime("sapezal-2014")
 ART_11 = ("cnpj-card", "health-certificate", "municipal-clearance")
@@ -51,8 +51,10 @@ def test_at_the_application_art_11_is_due_after_the_final_list():
     result = evaluate_eligibility(SAPEZAL, kind, facts, admin_values={"cap": 10})
     deferred = art_11_results(result)
     assert {r.status for r in deferred.values()} == {DUE_LATER} and len(deferred) == 5
-    assert all("10 dias úteis, contados da publicação da lista final (Lei 1.171/2014, art. 11)" in r.reason
-               for r in deferred.values())
+    assert all(
+        "10 dias úteis, contados da publicação da lista final (Lei 1.171/2014, art. 11)" in r.reason
+        for r in deferred.values()
+    )
     assert result.verdict != "ineligible" and result.summary.due_later == 5
     assert "5 requisitos a apresentar depois" in result.summary.text
 
@@ -63,14 +65,18 @@ def test_once_the_list_is_published_the_deadline_is_shown_then_enforced():
     kind = SAPEZAL.permit_kind("ponto-fixo")
     good = good_facts(SAPEZAL, kind, today=dt.date(2026, 12, 4))
     docs = {k: v for k, v in good.documents.items() if k != "cnpj-card"}
-    due = {"winner-documents": DueFacts(dt.date(2026, 12, 4), "10 dias úteis a partir de 20/11/2026",
-                                        "Lei 1.171/2014, art. 11")}
+    due = {
+        "winner-documents": DueFacts(
+            dt.date(2026, 12, 4), "10 dias úteis a partir de 20/11/2026", "Lei 1.171/2014, art. 11"
+        )
+    }
     facts = replace(good, documents=docs, deadlines=due)
     on_time = art_11_results(evaluate_eligibility(SAPEZAL, kind, facts, admin_values={"cap": 10}))["cnpj-card"]
     assert on_time.status == DUE_LATER and "a apresentar até 04/12/2026" in on_time.reason
     assert on_time.due == dt.date(2026, 12, 4)
-    late = art_11_results(evaluate_eligibility(SAPEZAL, kind, replace(facts, today=dt.date(2026, 12, 5)),
-                                               admin_values={"cap": 10}))["cnpj-card"]
+    late = art_11_results(
+        evaluate_eligibility(SAPEZAL, kind, replace(facts, today=dt.date(2026, 12, 5)), admin_values={"cap": 10})
+    )["cnpj-card"]
     assert late.status == FAILED and "o prazo para apresentar terminou em 04/12/2026" in late.reason
     issuing = evaluate_eligibility(SAPEZAL, kind, replace(facts, issuing=True), admin_values={"cap": 10})
     assert art_11_results(issuing)["cnpj-card"].status == FAILED  # the licence needs it now
@@ -85,8 +91,12 @@ def test_delivered_art_11_documents_pass_as_any_document():
 def test_loader_checks_due(tmp_path):
     err = broken_shipped(tmp_path, "sapezal-2014", 'due = "winner-documents"', 'due = "winner-papers"')
     assert re.search(r"rules\[\d+\]\.due: prazo .winner-papers. não existe em \[\[deadlines\]\]", str(err))
-    err = broken_shipped(tmp_path, "sapezal-2014", 'kind = "min-age"\nyears = 18\n',
-                         'kind = "min-age"\nyears = 18\ndue = "winner-documents"\n')
+    err = broken_shipped(
+        tmp_path,
+        "sapezal-2014",
+        'kind = "min-age"\nyears = 18\n',
+        'kind = "min-age"\nyears = 18\ndue = "winner-documents"\n',
+    )
     assert ".due: só vale para regras" in str(err)
 
 
@@ -100,8 +110,10 @@ def winners(keys):
     from models.selection_process import publish_final, publish_ranking
 
     common = dict(income="0,80", since=dt.date(1990, 1, 1), birth=dt.date(1960, 3, 3))
-    apps = [sapezal_applicant("Rosa Amaral", housing="rented", **common)[1],
-            sapezal_applicant("Bento Lima", housing="owned", **common)[1]]
+    apps = [
+        sapezal_applicant("Rosa Amaral", housing="rented", **common)[1],
+        sapezal_applicant("Bento Lima", housing="owned", **common)[1],
+    ]
     current = call_list("sapezal-2014", site=SAPEZAL_SITE, group="g03", today=TODAY)
     ranking = publish_ranking(current, by="chefe", published_on=dt.date(2026, 11, 16), today=dt.date(2026, 11, 16))
     publish_final(ranking, by="chefe", published_on=dt.date(2026, 11, 20), today=dt.date(2026, 11, 20))
@@ -119,8 +131,9 @@ def test_the_desk_counts_art_11_from_the_final_list_and_records_the_delivery(win
     assert {found[d].status for d in ART_11} == {DUE_LATER}
     assert {found[d].due for d in ART_11} == {dt.date(2026, 12, 4)}
     assert "termina em 04/12/2026" in found["cnpj-card"].reason
-    record_documents(rosa, [DocumentInput(d, dt.date(2026, 12, 1)) for d in ART_11], by="ana",
-                     today=dt.date(2026, 12, 1))
+    record_documents(
+        rosa, [DocumentInput(d, dt.date(2026, 12, 1)) for d in ART_11], by="ana", today=dt.date(2026, 12, 1)
+    )
     assert {r.status for r in later_requirements(rosa, today=dt.date(2026, 12, 7))} == {PASSED}
     late = {r.rule.document or r.rule.kind: r for r in later_requirements(bento, today=dt.date(2026, 12, 7))}
     assert {late[d].status for d in ART_11} == {FAILED}
@@ -139,29 +152,34 @@ def test_record_documents_refuses_what_is_not_asked_and_keeps_nothing(winners):
     rosa = winners[0]
     before = ApplicationDocument.select().count()
     with pytest.raises(FieldErrors) as bad:
-        record_documents(rosa, [DocumentInput("cnpj-card", dt.date(2026, 12, 1)),
-                                DocumentInput("passaporte", dt.date(2026, 12, 1))], by="ana",
-                         today=dt.date(2026, 12, 1))
+        record_documents(
+            rosa,
+            [DocumentInput("cnpj-card", dt.date(2026, 12, 1)), DocumentInput("passaporte", dt.date(2026, 12, 1))],
+            by="ana",
+            today=dt.date(2026, 12, 1),
+        )
     assert "documents[1]" in bad.value.errors
     with pytest.raises(FieldErrors):
-        record_documents(rosa, [DocumentInput("cnpj-card", dt.date(2026, 12, 9))], by="ana",
-                         today=dt.date(2026, 12, 1))
+        record_documents(rosa, [DocumentInput("cnpj-card", dt.date(2026, 12, 9))], by="ana", today=dt.date(2026, 12, 1))
     assert ApplicationDocument.select().count() == before
 
 
 def test_application_form_shows_art_11_as_due_after_the_final_list(qtbot, keys, app_ready):
     """Atendimento: Sapezal's fixed-point licence — the three documents of art. 11 read "a apresentar depois",
     in blue, and do not make the applicant "Não apto"."""
-    who, _app = sapezal_applicant("Carla Nunes", housing="rented", income="0,80", birth=dt.date(1970, 1, 1),
-                                  since=dt.date(2000, 1, 1))
+    who, _app = sapezal_applicant(
+        "Carla Nunes", housing="rented", income="0,80", birth=dt.date(1970, 1, 1), since=dt.date(2000, 1, 1)
+    )
     d = application_dialog(qtbot, "person", who.id, "sapezal-2014", "ponto-fixo")
     kind = SAPEZAL.permit_kind("ponto-fixo")
     for doc_id in kind.documents:
         if doc_id not in ART_11:
             d.set_delivered(doc_id, on=TODAY)
     d.settle()
-    statuses = {d.rules.item(r, 0).text().split("\n")[0]: d.rules.item(r, 0).data(Qt.ItemDataRole.UserRole)
-                for r in range(d.rules.rowCount())}
+    statuses = {
+        d.rules.item(r, 0).text().split("\n")[0]: d.rules.item(r, 0).data(Qt.ItemDataRole.UserRole)
+        for r in range(d.rules.rowCount())
+    }
     later = [title for title, status in statuses.items() if status == DUE_LATER]
     assert len(later) == 3 and all("a apresentar depois" in t for t in later)
     assert "Não apto" not in d.verdict.text() and "a apresentar depois" in d.verdict.text()
@@ -173,5 +191,7 @@ def test_regime_text_says_art_11_comes_after_the_final_list(capsys):
 
     assert main(["regimes", "--show", "sapezal-2014"]) == 0
     out = capsys.readouterr().out
-    assert ("Ter CNPJ — a apresentar depois: 10 dias úteis, contados da publicação da lista final — "
-            "Lei 1.171/2014, art. 11, I") in out
+    assert (
+        "Ter CNPJ — a apresentar depois: 10 dias úteis, contados da publicação da lista final — "
+        "Lei 1.171/2014, art. 11, I"
+    ) in out

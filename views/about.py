@@ -28,9 +28,14 @@ class AboutDialog(QDialog):
             "<p><b>Banco de dados:</b> %3</p>"
             "<p style='color:%6'>Qt %4 · PySide6 %5</p>"
         )
-        text = (text.replace("%1", html.escape(QCoreApplication.applicationVersion())).replace("%2", acts)
-                .replace("%3", html.escape(url.display() if url else "—"))
-                .replace("%4", qVersion()).replace("%5", PySide6.__version__).replace("%6", theme.colour("muted")))
+        text = (
+            text.replace("%1", html.escape(QCoreApplication.applicationVersion()))
+            .replace("%2", acts)
+            .replace("%3", html.escape(url.display() if url else "—"))
+            .replace("%4", qVersion())
+            .replace("%5", PySide6.__version__)
+            .replace("%6", theme.colour("muted"))
+        )
         self.label = QLabel(text)
         self.label.setObjectName("about-text")
         self.label.setWordWrap(True)

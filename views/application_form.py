@@ -33,12 +33,12 @@ from models.front_desk import Applicant, assess, load_applicant
 from models.money import format_brl
 from models.regimes import shipped_regimes
 from models.settings import MUNICIPALITY, get_setting
+from views import theme
+from views.documents_table import DocumentsTable
 from views.fit import fit_to_screen
 from views.price_simulator import where_to_enter
-from views.documents_table import DocumentsTable
 from views.save import open_file_name, save_file_name, write_in_background
 from views.widgets import FieldErrorsView, GuardedDialog, current_user_name
-from views import theme
 
 STATUS_LOOK = {
     "passed": ("✔", "ok", "atendido"),
@@ -52,8 +52,15 @@ STATUS_LOOK = {
 class ApplicationDialog(GuardedDialog):
     discard_question = "Descartar este requerimento ainda não protocolado?"
 
-    def __init__(self, applicant_kind: str, applicant_id: int, parent: QWidget | None = None,
-                 *, today: _dt.date | None = None, now: _dt.datetime | None = None):
+    def __init__(
+        self,
+        applicant_kind: str,
+        applicant_id: int,
+        parent: QWidget | None = None,
+        *,
+        today: _dt.date | None = None,
+        now: _dt.datetime | None = None,
+    ):
         super().__init__(parent)
         self.today = now.date() if now is not None else (today or _dt.date.today())
         self._now = now
@@ -64,10 +71,14 @@ class ApplicationDialog(GuardedDialog):
         self.setWindowTitle(self.tr("Novo requerimento — %1").replace("%1", self.applicant.name))
         fit_to_screen(self, QSize(1180, 780))
         layout = QVBoxLayout(self)
-        document = (format_cpf(self.applicant.document) if self.applicant.kind == "person"
-                    else format_cnpj(self.applicant.document))
-        who = QLabel(f"<b>{self.applicant.name}</b> — {document}"
-                     + (self.tr(" · MEI") if self.applicant.is_mei else ""))
+        document = (
+            format_cpf(self.applicant.document)
+            if self.applicant.kind == "person"
+            else format_cnpj(self.applicant.document)
+        )
+        who = QLabel(
+            f"<b>{self.applicant.name}</b> — {document}" + (self.tr(" · MEI") if self.applicant.is_mei else "")
+        )
         who.setObjectName("applicant")
         layout.addWidget(who)
 
@@ -147,8 +158,9 @@ class ApplicationDialog(GuardedDialog):
         self.days.setMaximumWidth(120)
         self.exemption = QComboBox()
         self.exemption.setObjectName("exemption")
-        self.exemption.setToolTip(self.tr("Casos que o ato dispensa da taxa e da caução (ex.: evento assistencial, "
-                                          "LC 324/2025, art. 90)"))
+        self.exemption.setToolTip(
+            self.tr("Casos que o ato dispensa da taxa e da caução (ex.: evento assistencial, LC 324/2025, art. 90)")
+        )
         venue_form.addRow(self.tr("Imó&vel:"), self.venue)
         venue_form.addRow(self.tr("&Dias de uso:"), self.days)
         venue_form.addRow(self.tr("Dispens&a:"), self.exemption)
@@ -189,7 +201,8 @@ class ApplicationDialog(GuardedDialog):
         self.quote_table = QTableWidget(0, 4)
         self.quote_table.setObjectName("quote")
         self.quote_table.setHorizontalHeaderLabels(
-            [self.tr("Preço"), self.tr("Valor"), self.tr("Fórmula"), self.tr("Base legal")])
+            [self.tr("Preço"), self.tr("Valor"), self.tr("Fórmula"), self.tr("Base legal")]
+        )
         self.quote_table.horizontalHeader().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
         self.quote_table.verticalHeader().hide()
         right_layout.addWidget(self.quote_table, 1)
@@ -225,11 +238,26 @@ class ApplicationDialog(GuardedDialog):
         self.buttons.rejected.connect(self.reject)
         bottom.addWidget(self.buttons)
         layout.addLayout(bottom)
-        self.errors = FieldErrorsView(self.error, {
-            "regime": self.regime, "permit_kind": self.kind, "site": self.site, "line": self.line, "group": self.group,
-            "section": self.section, "equipment": self.equipment, "front": self.front, "depth": self.depth,
-            "hitch": self.hitch, "power_kw": self.power, "documents": self.documents, "venue": self.venue,
-            "days": self.days, "exemption": self.exemption})
+        self.errors = FieldErrorsView(
+            self.error,
+            {
+                "regime": self.regime,
+                "permit_kind": self.kind,
+                "site": self.site,
+                "line": self.line,
+                "group": self.group,
+                "section": self.section,
+                "equipment": self.equipment,
+                "front": self.front,
+                "depth": self.depth,
+                "hitch": self.hitch,
+                "power_kw": self.power,
+                "documents": self.documents,
+                "venue": self.venue,
+                "days": self.days,
+                "exemption": self.exemption,
+            },
+        )
 
         # Eligibility and price are worked out once the clerk pauses, not on every keystroke.
         self._pending = QTimer(self)
@@ -282,12 +310,18 @@ class ApplicationDialog(GuardedDialog):
         none = self.tr("—")
         self._fill(self.kind, [(k.id, k.label) for k in regime.permit_kinds], None)
         self._fill(self.line, [(ln.id, ln.label) for ln in regime.lines], none)
-        self._fill(self.group, [(g.id, g.label if str(g.number) in g.label else f"{g.number} — {g.label}")
-                                for g in regime.groups], none)
+        self._fill(
+            self.group,
+            [(g.id, g.label if str(g.number) in g.label else f"{g.number} — {g.label}") for g in regime.groups],
+            none,
+        )
         self._fill(self.section, [(s.id, f"{s.numeral} — {s.label}") for s in regime.sections], none)
         self._fill(self.equipment, [(e.id, e.label) for e in regime.equipment_kinds], none)
-        self._fill(self.energy, [(t.id, t.label) for f in regime.fees if f.kind == "energy" for t in f.tiers],
-                   self.tr("sem energia"))
+        self._fill(
+            self.energy,
+            [(t.id, t.label) for f in regime.fees if f.kind == "energy" for t in f.tiers],
+            self.tr("sem energia"),
+        )
         self.site.blockSignals(True)
         self.site.clear()
         self.site.addItem("", "")
@@ -316,15 +350,17 @@ class ApplicationDialog(GuardedDialog):
         self.update_assessment()
 
     # -- documents ---------------------------------------------------------------
-    def set_delivered(self, doc_id: str, delivered: bool = True, *, on: _dt.date | None = None,
-                      valid_until: _dt.date | None = None) -> None:
+    def set_delivered(
+        self, doc_id: str, delivered: bool = True, *, on: _dt.date | None = None, valid_until: _dt.date | None = None
+    ) -> None:
         """Tick a document (used by the keyboard/mouse and by tests alike)."""
         self.documents.tick(doc_id, delivered, on=on, valid_until=valid_until)
 
     def attach(self, doc_id: str, button: QPushButton | None = None, path: str | None = None) -> None:
         if path is None:
-            path, _ = open_file_name(self, self.tr("Documento digitalizado"), "",
-                                                  self.tr("Documentos (*.pdf *.jpg *.jpeg *.png);;Todos (*)"))
+            path, _ = open_file_name(
+                self, self.tr("Documento digitalizado"), "", self.tr("Documentos (*.pdf *.jpg *.jpeg *.png);;Todos (*)")
+            )
         if not path:
             return
         self.files[doc_id] = path
@@ -341,17 +377,32 @@ class ApplicationDialog(GuardedDialog):
         person_id = self.applicant.id if self.applicant.kind == "person" else None
         company_id = self.applicant.id if self.applicant.kind == "company" else None
         site_text = self.site.currentText().strip()
-        site_id = self.site.currentData() if self.site.currentText() == self.site.itemText(
-            self.site.currentIndex()) else ""
+        site_id = (
+            self.site.currentData() if self.site.currentText() == self.site.itemText(self.site.currentIndex()) else ""
+        )
         return ApplicationInput(
-            regime=self.regime.currentData() or "", permit_kind=self.kind.currentData() or "",
-            person_id=person_id, company_id=company_id, line=self.line.currentData() or "",
-            group=self.group.currentData() or "", section=self.section.currentData() or "",
-            site=site_id or site_text, equipment=self.equipment.currentData() or "", front=self.front.text(),
-            depth=self.depth.text(), hitch=self.hitch.text(), electric=self.electric.isChecked(),
-            power_kw=self.power.text(), gas=self.gas.isChecked(), sound=self.sound.isChecked(),
-            venue=self.venue.currentData() or "", days=self.days.text().strip(),
-            exemption=self.exemption.currentData() or "", notes=self.notes.text(), documents=self.document_inputs())
+            regime=self.regime.currentData() or "",
+            permit_kind=self.kind.currentData() or "",
+            person_id=person_id,
+            company_id=company_id,
+            line=self.line.currentData() or "",
+            group=self.group.currentData() or "",
+            section=self.section.currentData() or "",
+            site=site_id or site_text,
+            equipment=self.equipment.currentData() or "",
+            front=self.front.text(),
+            depth=self.depth.text(),
+            hitch=self.hitch.text(),
+            electric=self.electric.isChecked(),
+            power_kw=self.power.text(),
+            gas=self.gas.isChecked(),
+            sound=self.sound.isChecked(),
+            venue=self.venue.currentData() or "",
+            days=self.days.text().strip(),
+            exemption=self.exemption.currentData() or "",
+            notes=self.notes.text(),
+            documents=self.document_inputs(),
+        )
 
     def schedule_assessment(self) -> None:
         self._pending.start()
@@ -414,8 +465,11 @@ class ApplicationDialog(GuardedDialog):
     def show_quote(self, result, problem) -> None:
         self.quote_table.setRowCount(0)
         if result is None:
-            self.quote_note.setText(problem.message + where_to_enter(problem) if problem
-                                    else self.tr("Esta permissão não tem preço fixado no ato."))
+            self.quote_note.setText(
+                problem.message + where_to_enter(problem)
+                if problem
+                else self.tr("Esta permissão não tem preço fixado no ato.")
+            )
             return
         notes = "".join("\n" + self.tr("Observação: %1").replace("%1", n) for n in result.notes)
         for line in result.lines:
@@ -434,9 +488,12 @@ class ApplicationDialog(GuardedDialog):
             at = self.now()
             result = assess(self.applicant, data, energy=self.energy.currentData() or "none", now=at)
             self.application = create_application(
-                data, clerk=current_user_name(), now=at,
+                data,
+                clerk=current_user_name(),
+                now=at,
                 quote=result.quote.to_dict() if result.quote else {},
-                eligibility=result.eligibility.to_dict() if result.eligibility else {})
+                eligibility=result.eligibility.to_dict() if result.eligibility else {},
+            )
         except FieldErrors as exc:
             self.errors.show(exc.errors)
             self.save_button.setToolTip(self.error.text())
@@ -464,8 +521,11 @@ class ApplicationDialog(GuardedDialog):
             return None
         if not path:
             path, _ = save_file_name(
-                self, self.tr("Recibo do protocolo"),
-                f"recibo-{self.application.protocol.replace('/', '-')}.pdf", self.tr("PDF (*.pdf)"))
+                self,
+                self.tr("Recibo do protocolo"),
+                f"recibo-{self.application.protocol.replace('/', '-')}.pdf",
+                self.tr("PDF (*.pdf)"),
+            )
         if path:
             app = self.application
             write_in_background(self, self.tr("Gravando o recibo…"), lambda: write_receipt_pdf(app, path))

@@ -30,7 +30,6 @@ from models.front_desk import eligibility_now
 from views.fit import fit_to_screen
 from views.roles import allow
 
-
 MARKS = {"passed": "✔", "failed": "✘", "manual": "?", "missing": "…", "due-later": "⧗"}
 
 
@@ -42,10 +41,14 @@ def to_check(eligibility) -> list[str]:
 def eligibility_html(eligibility) -> str:
     rows = "".join(
         f"<tr><td>{MARKS.get(r.status, '')} {escape(r.label or r.rule.kind)}</td><td>{escape(r.reason)}</td>"
-        f"<td><small>{escape(r.article)}</small></td></tr>" for r in eligibility.results)
-    return (f"<h3>Elegibilidade hoje</h3><p><b>{escape(eligibility.summary.text)}</b></p>"
-            "<table border='1' cellspacing='0' cellpadding='3' width='100%'>"
-            f"<tr><th>Requisito</th><th>Situação</th><th>Artigo</th></tr>{rows}</table>")
+        f"<td><small>{escape(r.article)}</small></td></tr>"
+        for r in eligibility.results
+    )
+    return (
+        f"<h3>Elegibilidade hoje</h3><p><b>{escape(eligibility.summary.text)}</b></p>"
+        "<table border='1' cellspacing='0' cellpadding='3' width='100%'>"
+        f"<tr><th>Requisito</th><th>Situação</th><th>Artigo</th></tr>{rows}</table>"
+    )
 
 
 class ApplicationView(QDialog):
@@ -58,11 +61,16 @@ class ApplicationView(QDialog):
         self.app = get_application(application_id)
         self.decide = decide  # decide(status, reason) -> bool: the worklist's own move
         self.decision: str | None = None
-        self.setWindowTitle(self.tr("Requerimento %1 — %2").replace("%1", self.app.protocol)
-                            .replace("%2", self.app.applicant_name))
+        self.setWindowTitle(
+            self.tr("Requerimento %1 — %2").replace("%1", self.app.protocol).replace("%2", self.app.applicant_name)
+        )
         layout = QVBoxLayout(self)
-        head = QLabel(self.tr("<b>%1</b> — %2 · situação: <b>%3</b>").replace("%1", escape(self.app.protocol))
-                      .replace("%2", escape(self.app.applicant_name)).replace("%3", escape(self.app.status_label)))
+        head = QLabel(
+            self.tr("<b>%1</b> — %2 · situação: <b>%3</b>")
+            .replace("%1", escape(self.app.protocol))
+            .replace("%2", escape(self.app.applicant_name))
+            .replace("%3", escape(self.app.status_label))
+        )
         head.setObjectName("application-head")
         layout.addWidget(head)
         split = QSplitter(Qt.Orientation.Horizontal)
@@ -89,8 +97,9 @@ class ApplicationView(QDialog):
         side_layout.addWidget(QLabel(self.tr("Histórico:")))
         self.history = QTableWidget(0, 4)
         self.history.setObjectName("history")
-        self.history.setHorizontalHeaderLabels([self.tr("Quando"), self.tr("Por"), self.tr("Situação"),
-                                                self.tr("Motivo")])
+        self.history.setHorizontalHeaderLabels(
+            [self.tr("Quando"), self.tr("Por"), self.tr("Situação"), self.tr("Motivo")]
+        )
         self.history.verticalHeader().hide()
         self.history.setWordWrap(False)
         self.history.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
@@ -99,8 +108,14 @@ class ApplicationView(QDialog):
         for event in self.app.events.order_by(ApplicationEvent.id):
             row = self.history.rowCount()
             self.history.insertRow(row)
-            for column, text in enumerate((event.at.strftime("%d/%m/%Y %H:%M"), event.by,
-                                           STATUSES.get(event.status_to, event.status_to), event.reason)):
+            for column, text in enumerate(
+                (
+                    event.at.strftime("%d/%m/%Y %H:%M"),
+                    event.by,
+                    STATUSES.get(event.status_to, event.status_to),
+                    event.reason,
+                )
+            ):
                 self.history.setItem(row, column, QTableWidgetItem(text))
         side_layout.addWidget(self.history, 2)
         split.addWidget(side)
@@ -132,14 +147,25 @@ class ApplicationView(QDialog):
     def approve(self) -> bool:
         """Aprovar, after a confirmation that lists what is still to be checked by a person."""
         pending = to_check(self.eligibility)
-        text = self.tr("Aprovar o requerimento %1 de %2?").replace("%1", self.app.protocol) \
+        text = (
+            self.tr("Aprovar o requerimento %1 de %2?")
+            .replace("%1", self.app.protocol)
             .replace("%2", self.app.applicant_name)
+        )
         if pending:
-            text += "\n\n" + self.tr("Ainda a conferir (confira antes de aprovar):") + "\n" + \
-                "\n".join(f"• {line}" for line in pending)
-        answer = QMessageBox.question(self, self.tr("Aprovar requerimento"), text,
-                                      QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
-                                      QMessageBox.StandardButton.No)
+            text += (
+                "\n\n"
+                + self.tr("Ainda a conferir (confira antes de aprovar):")
+                + "\n"
+                + "\n".join(f"• {line}" for line in pending)
+            )
+        answer = QMessageBox.question(
+            self,
+            self.tr("Aprovar requerimento"),
+            text,
+            QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
+            QMessageBox.StandardButton.No,
+        )
         if answer != QMessageBox.StandardButton.Yes:
             return False
         return self._decided("approved", None)

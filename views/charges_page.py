@@ -55,8 +55,13 @@ from views.roles import allow
 from views.table_models import Column, RowsModel, select_where, selected_row
 from views.widgets import DateEdit, FieldErrorsView, GuardedDialog, act_version_line, current_user_name
 
-STATUS_FILTERS = (("", "Todas"), ("open", "Em aberto"), ("overdue", "Vencidas"), ("paid", "Pagas"),
-                  ("cancelled", "Canceladas"))
+STATUS_FILTERS = (
+    ("", "Todas"),
+    ("open", "Em aberto"),
+    ("overdue", "Vencidas"),
+    ("paid", "Pagas"),
+    ("cancelled", "Canceladas"),
+)
 
 
 def _d(day: _dt.date | None) -> str:
@@ -75,8 +80,11 @@ class GenerateDialog(QDialog):
         fit_to_screen(self, QSize(980, 560))
         layout = QVBoxLayout(self)
         if plan.to_create:
-            head = self.tr("%1 cobrança(s) a gerar, total %2.").replace("%1", str(len(plan.to_create))).replace(
-                "%2", format_brl(plan.total))
+            head = (
+                self.tr("%1 cobrança(s) a gerar, total %2.")
+                .replace("%1", str(len(plan.to_create)))
+                .replace("%2", format_brl(plan.total))
+            )
         else:
             head = self.tr("Nenhuma cobrança nova para %1.").replace("%1", plan.label)
         if plan.existing:
@@ -85,15 +93,17 @@ class GenerateDialog(QDialog):
         self.summary.setObjectName("plan-summary")
         self.summary.setWordWrap(True)
         layout.addWidget(self.summary)
-        self.model = RowsModel([
-            (self.tr("Permissão"), lambda c: c.permit_number),
-            (self.tr("Titular"), lambda c: c.holder),
-            (self.tr("Cobrança"), lambda c: c.label),
-            Column(self.tr("Valor"), lambda c: format_brl(c.amount), right=True,
-                   tooltip=lambda c: c.formula),
-            (self.tr("Vencimento"), lambda c: _d(c.due_on)),
-            (self.tr("Base legal"), lambda c: c.basis),
-        ], self)
+        self.model = RowsModel(
+            [
+                (self.tr("Permissão"), lambda c: c.permit_number),
+                (self.tr("Titular"), lambda c: c.holder),
+                (self.tr("Cobrança"), lambda c: c.label),
+                Column(self.tr("Valor"), lambda c: format_brl(c.amount), right=True, tooltip=lambda c: c.formula),
+                (self.tr("Vencimento"), lambda c: _d(c.due_on)),
+                (self.tr("Base legal"), lambda c: c.basis),
+            ],
+            self,
+        )
         self.model.set_rows(plan.to_create)
         self.table = QTableView()
         self.table.setObjectName("plan")
@@ -112,13 +122,19 @@ class GenerateDialog(QDialog):
         self.skipped.addItems(list(plan.skipped))
         if plan.skipped:
             self.tabs.addTab(self.skipped, self.tr("Não geradas (%1)").replace("%1", str(len(plan.skipped))))
-            self.tabs.setTabToolTip(1, self.tr("Taxas que o mês não cobra, cada uma com o motivo (valor a definir "
-                                               "pela Administração, dado que falta)"))
+            self.tabs.setTabToolTip(
+                1,
+                self.tr(
+                    "Taxas que o mês não cobra, cada uma com o motivo (valor a definir "
+                    "pela Administração, dado que falta)"
+                ),
+            )
         layout.addWidget(self.tabs, 1)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Cancel)
         self.generate_button = buttons.addButton(
             self.tr("&Gerar %1 cobrança(s)").replace("%1", str(len(plan.to_create))),
-            QDialogButtonBox.ButtonRole.AcceptRole)
+            QDialogButtonBox.ButtonRole.AcceptRole,
+        )
         self.generate_button.setEnabled(bool(plan.to_create))
         buttons.accepted.connect(self.accept)
         buttons.rejected.connect(self.reject)
@@ -135,10 +151,14 @@ class PaymentDialog(GuardedDialog):
         self.payment = None
         self.setWindowTitle(self.tr("Registrar pagamento — cobrança nº %1").replace("%1", charge.number))
         layout = QVBoxLayout(self)
-        about = QLabel(self.tr("%1 — %2<br>Valor %3; pago até agora %4; em aberto %5.")
-                       .replace("%1", escape(charge.debtor_name)).replace("%2", escape(charge.label))
-                       .replace("%3", format_brl(charge.amount)).replace("%4", format_brl(charge.paid_total))
-                       .replace("%5", format_brl(charge.open_amount)))
+        about = QLabel(
+            self.tr("%1 — %2<br>Valor %3; pago até agora %4; em aberto %5.")
+            .replace("%1", escape(charge.debtor_name))
+            .replace("%2", escape(charge.label))
+            .replace("%3", format_brl(charge.amount))
+            .replace("%4", format_brl(charge.paid_total))
+            .replace("%5", format_brl(charge.open_amount))
+        )
         about.setTextFormat(Qt.TextFormat.RichText)
         about.setWordWrap(True)
         layout.addWidget(about)
@@ -146,8 +166,9 @@ class PaymentDialog(GuardedDialog):
         self.paid_on = DateEdit()
         self.paid_on.setObjectName("paid_on")
         self.paid_on.set_date(self.today)
-        self.amount = QLineEdit(format_brl(charge.open_amount).replace("R$", "").strip()
-                                if charge.open_amount > 0 else "")
+        self.amount = QLineEdit(
+            format_brl(charge.open_amount).replace("R$", "").strip() if charge.open_amount > 0 else ""
+        )
         self.amount.setObjectName("amount")
         self.reference = QLineEdit()
         self.reference.setObjectName("reference")
@@ -160,16 +181,23 @@ class PaymentDialog(GuardedDialog):
         form.addRow(self.tr("&Observação:"), self.note)
         layout.addLayout(form)
         self.add_save_bar(layout)
-        self.errors = FieldErrorsView(self.error, {"paid_on": self.paid_on, "amount": self.amount,
-                                                   "reference": self.reference})
+        self.errors = FieldErrorsView(
+            self.error, {"paid_on": self.paid_on, "amount": self.amount, "reference": self.reference}
+        )
         self.watch_edits()
         self.reference.setFocus()
 
     def save(self) -> None:
         try:
-            self.payment = record_payment(self.charge, paid_on=self.paid_on.date(), amount=self.amount.text(),
-                                          reference=self.reference.text(), by=current_user_name(),
-                                          note=self.note.text(), today=self.today)
+            self.payment = record_payment(
+                self.charge,
+                paid_on=self.paid_on.date(),
+                amount=self.amount.text(),
+                reference=self.reference.text(),
+                by=current_user_name(),
+                note=self.note.text(),
+                today=self.today,
+            )
         except FieldErrors as exc:
             self.errors.show(exc.errors)
             return
@@ -210,17 +238,20 @@ class ChargesTab(QWidget):
         self.totals.setObjectName("totals")
         self.totals.setTextFormat(Qt.TextFormat.RichText)
         layout.addWidget(self.totals)
-        self.model = RowsModel([
-            (self.tr("Nº"), lambda r: r.number),
-            (self.tr("Vencimento"), lambda r: _d(r.due_on)),
-            (self.tr("Devedor"), lambda r: r.holder),
-            (self.tr("Permissão"), lambda r: r.permit_number),
-            (self.tr("Tipo"), lambda r: r.kind_label),
-            (self.tr("Descrição"), lambda r: r.label),
-            Column(self.tr("Valor"), lambda r: format_brl(r.amount), right=True, tooltip=lambda r: r.formula),
-            Column(self.tr("Pago"), lambda r: format_brl(r.paid), right=True),
-            (self.tr("Situação"), lambda r: r.situation),
-        ], self)
+        self.model = RowsModel(
+            [
+                (self.tr("Nº"), lambda r: r.number),
+                (self.tr("Vencimento"), lambda r: _d(r.due_on)),
+                (self.tr("Devedor"), lambda r: r.holder),
+                (self.tr("Permissão"), lambda r: r.permit_number),
+                (self.tr("Tipo"), lambda r: r.kind_label),
+                (self.tr("Descrição"), lambda r: r.label),
+                Column(self.tr("Valor"), lambda r: format_brl(r.amount), right=True, tooltip=lambda r: r.formula),
+                Column(self.tr("Pago"), lambda r: format_brl(r.paid), right=True),
+                (self.tr("Situação"), lambda r: r.situation),
+            ],
+            self,
+        )
         self.table = QTableView()
         self.table.setObjectName("charges")
         self.table.setModel(self.model)
@@ -304,15 +335,30 @@ class ChargesTab(QWidget):
     def refresh_rows(self) -> None:
         year, month = self.month.currentData()
         keep = self.selected()
-        self.model.set_rows(charge_rows(year=year, month=month, status=self.status.currentData() or None,
-                                        text=self.search.text(), today=self.today))
+        self.model.set_rows(
+            charge_rows(
+                year=year,
+                month=month,
+                status=self.status.currentData() or None,
+                text=self.search.text(),
+                today=self.today,
+            )
+        )
         s = month_summary(year, month, today=self.today)
-        self.totals.setText(self.tr(
-            "<b>%1</b>: %2 cobrança(s) — lançado <b>%3</b>, pago <b>%4</b>, em aberto <b>%5</b>, "
-            "vencido <b>%6</b> (%7); recebido no mês %8.")
-            .replace("%1", s.label.capitalize()).replace("%2", str(s.count)).replace("%3", format_brl(s.charged))
-            .replace("%4", format_brl(s.paid)).replace("%5", format_brl(s.open)).replace("%6", format_brl(s.overdue))
-            .replace("%7", str(s.overdue_count)).replace("%8", format_brl(s.received)))
+        self.totals.setText(
+            self.tr(
+                "<b>%1</b>: %2 cobrança(s) — lançado <b>%3</b>, pago <b>%4</b>, em aberto <b>%5</b>, "
+                "vencido <b>%6</b> (%7); recebido no mês %8."
+            )
+            .replace("%1", s.label.capitalize())
+            .replace("%2", str(s.count))
+            .replace("%3", format_brl(s.charged))
+            .replace("%4", format_brl(s.paid))
+            .replace("%5", format_brl(s.open))
+            .replace("%6", format_brl(s.overdue))
+            .replace("%7", str(s.overdue_count))
+            .replace("%8", format_brl(s.received))
+        )
         if keep is not None:
             self.select_number(keep.number, quiet=True)
         self._show_selected()
@@ -321,8 +367,7 @@ class ChargesTab(QWidget):
         return selected_row(self.table, self.model)
 
     def select_number(self, number: str, *, quiet: bool = False) -> bool:
-        return select_where(self.table, self.model, lambda item: item.number == number, key=number,
-                            quiet=quiet)
+        return select_where(self.table, self.model, lambda item: item.number == number, key=number, quiet=quiet)
 
     def _show_selected(self) -> None:
         row = self.selected()
@@ -334,28 +379,48 @@ class ChargesTab(QWidget):
             self.detail.setText(self.tr("Selecione uma cobrança para ver a fórmula, a base legal e os pagamentos."))
             return
         charge = get_charge(row.id)
-        lines = [f"<b>{escape(charge.number)}</b> — {escape(charge.label)} ({escape(charge.kind_label)})",
-                 self.tr("Fórmula: %1 = <b>%2</b>").replace("%1", escape(charge.formula))
-                 .replace("%2", format_brl(charge.amount)),
-                 self.tr("Base legal: %1").replace("%1", escape(charge.basis)),
-                 self.tr("Vencimento %1 · lançada em %2 por %3").replace("%1", _d(charge.due_on))
-                 .replace("%2", _d(charge.created_on)).replace("%3", escape(charge.created_by))]
+        lines = [
+            f"<b>{escape(charge.number)}</b> — {escape(charge.label)} ({escape(charge.kind_label)})",
+            self.tr("Fórmula: %1 = <b>%2</b>")
+            .replace("%1", escape(charge.formula))
+            .replace("%2", format_brl(charge.amount)),
+            self.tr("Base legal: %1").replace("%1", escape(charge.basis)),
+            self.tr("Vencimento %1 · lançada em %2 por %3")
+            .replace("%1", _d(charge.due_on))
+            .replace("%2", _d(charge.created_on))
+            .replace("%3", escape(charge.created_by)),
+        ]
         version = act_version_line(self, charge.regime, charge.act_sha256)
         if version:  # the act's text it was computed from, even after the act was amended
             lines.append(self.tr("Calculada com o %1").replace("%1", version))
         for p in payments_of(charge):
-            lines.append(self.tr("Pagamento de %1 em %2, boleto %3 (registrado por %4)")
-                         .replace("%1", format_brl(p.amount)).replace("%2", _d(p.paid_on))
-                         .replace("%3", escape(p.reference)).replace("%4", escape(p.recorded_by)))
+            lines.append(
+                self.tr("Pagamento de %1 em %2, boleto %3 (registrado por %4)")
+                .replace("%1", format_brl(p.amount))
+                .replace("%2", _d(p.paid_on))
+                .replace("%3", escape(p.reference))
+                .replace("%4", escape(p.recorded_by))
+            )
         if row.overpaid:
-            lines.append(self.tr("<b>Paga a maior</b>: %1 acima do valor — verifique pagamento em duplicidade.")
-                         .replace("%1", format_brl(row.paid - row.amount)))
+            lines.append(
+                self.tr("<b>Paga a maior</b>: %1 acima do valor — verifique pagamento em duplicidade.").replace(
+                    "%1", format_brl(row.paid - row.amount)
+                )
+            )
         if charge.status == "cancelled":
-            lines.append(self.tr("Cancelada em %1 por %2: %3").replace("%1", charge.cancelled_at.strftime("%d/%m/%Y"))
-                         .replace("%2", escape(charge.cancelled_by)).replace("%3", escape(charge.cancel_reason)))
+            lines.append(
+                self.tr("Cancelada em %1 por %2: %3")
+                .replace("%1", charge.cancelled_at.strftime("%d/%m/%Y"))
+                .replace("%2", escape(charge.cancelled_by))
+                .replace("%3", escape(charge.cancel_reason))
+            )
         if charge.returned_on:
-            lines.append(self.tr("Caução devolvida em %1 por %2. %3").replace("%1", _d(charge.returned_on))
-                         .replace("%2", escape(charge.returned_by)).replace("%3", escape(charge.returned_note)))
+            lines.append(
+                self.tr("Caução devolvida em %1 por %2. %3")
+                .replace("%1", _d(charge.returned_on))
+                .replace("%2", escape(charge.returned_by))
+                .replace("%3", escape(charge.returned_note))
+            )
         self.detail.setText("<br>".join(lines))
 
     # -- acts ----------------------------------------------------------------
@@ -381,16 +446,19 @@ class ChargesTab(QWidget):
         by = current_user_name()
         try:  # off the GUI thread, under a progress bar whose Cancelar rolls the whole month back
             created = run_operation(
-                self, self.tr("Gerando as cobranças de %1…").replace("%1", plan.label),
-                lambda progress: generate_month(year, month, by=by, today=self.today, progress=progress))
+                self,
+                self.tr("Gerando as cobranças de %1…").replace("%1", plan.label),
+                lambda progress: generate_month(year, month, by=by, today=self.today, progress=progress),
+            )
         except Cancelled:
             self.message.setText(self.tr("Geração cancelada: nenhuma cobrança foi gravada."))
             return []
         except UserError as exc:
             self.message.setText(exc.message)
             return []
-        self.message.setText(self.tr("%1 cobrança(s) gerada(s) para %2.").replace("%1", str(len(created)))
-                             .replace("%2", plan.label))
+        self.message.setText(
+            self.tr("%1 cobrança(s) gerada(s) para %2.").replace("%1", str(len(created))).replace("%2", plan.label)
+        )
         self.refresh_rows()
         return created
 
@@ -407,9 +475,12 @@ class ChargesTab(QWidget):
         if dialog.payment is None:
             return None
         charge = get_charge(row.id)
-        self.message.setText(self.tr("Pagamento de %1 registrado na cobrança nº %2 (%3).")
-                             .replace("%1", format_brl(dialog.payment.amount)).replace("%2", row.number)
-                             .replace("%3", charge.status_label))
+        self.message.setText(
+            self.tr("Pagamento de %1 registrado na cobrança nº %2 (%3).")
+            .replace("%1", format_brl(dialog.payment.amount))
+            .replace("%2", row.number)
+            .replace("%3", charge.status_label)
+        )
         self.refresh_rows()
         return dialog.payment
 
@@ -418,17 +489,26 @@ class ChargesTab(QWidget):
         if row is None:
             return False
         if reason is None:
-            reason, ok = QInputDialog.getText(self, self.tr("Cancelar cobrança"),
-                                              self.tr("Motivo do cancelamento da cobrança nº %1 (fica registrado):")
-                                              .replace("%1", row.number))
+            reason, ok = QInputDialog.getText(
+                self,
+                self.tr("Cancelar cobrança"),
+                self.tr("Motivo do cancelamento da cobrança nº %1 (fica registrado):").replace("%1", row.number),
+            )
             if not ok:
                 return False
         answer = QMessageBox.question(
-            self, self.tr("Cancelar cobrança"),
-            self.tr("Cancelar a cobrança nº %1 de %2 (%3)? O cancelamento não se desfaz; "
-                    "uma cobrança nova pode ser lançada.").replace("%1", row.number).replace("%2", row.holder)
+            self,
+            self.tr("Cancelar cobrança"),
+            self.tr(
+                "Cancelar a cobrança nº %1 de %2 (%3)? O cancelamento não se desfaz; "
+                "uma cobrança nova pode ser lançada."
+            )
+            .replace("%1", row.number)
+            .replace("%2", row.holder)
             .replace("%3", format_brl(row.amount)),
-            QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No, QMessageBox.StandardButton.No)
+            QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
+            QMessageBox.StandardButton.No,
+        )
         if answer != QMessageBox.StandardButton.Yes:
             return False
         try:
@@ -445,9 +525,11 @@ class ChargesTab(QWidget):
         if row is None:
             return False
         if note is None:
-            note, ok = QInputDialog.getText(self, self.tr("Devolver caução"),
-                                            self.tr("Laudo/observação da devolução da caução nº %1:")
-                                            .replace("%1", row.number))
+            note, ok = QInputDialog.getText(
+                self,
+                self.tr("Devolver caução"),
+                self.tr("Laudo/observação da devolução da caução nº %1:").replace("%1", row.number),
+            )
             if not ok:
                 return False
         try:
@@ -470,16 +552,23 @@ class DelinquencyTab(QWidget):
         super().__init__(parent)
         self._today = today
         layout = QVBoxLayout(self)
-        intro = QLabel(self.tr("Candidatas à cassação por inadimplência: o Praça não cassa sozinho — a decisão é "
-                               "da chefia, na tela Permissões."))
+        intro = QLabel(
+            self.tr(
+                "Candidatas à cassação por inadimplência: o Praça não cassa sozinho — a decisão é "
+                "da chefia, na tela Permissões."
+            )
+        )
         intro.setWordWrap(True)
         layout.addWidget(intro)
-        self.candidates = RowsModel([
-            (self.tr("Permissão"), lambda c: c.permit_number),
-            (self.tr("Titular"), lambda c: c.holder),
-            Column(self.tr("Em aberto"), lambda c: format_brl(c.amount), right=True),
-            (self.tr("Situação e base legal"), lambda c: c.text),
-        ], self)
+        self.candidates = RowsModel(
+            [
+                (self.tr("Permissão"), lambda c: c.permit_number),
+                (self.tr("Titular"), lambda c: c.holder),
+                Column(self.tr("Em aberto"), lambda c: format_brl(c.amount), right=True),
+                (self.tr("Situação e base legal"), lambda c: c.text),
+            ],
+            self,
+        )
         self.candidates_view = QTableView()
         self.candidates_view.setObjectName("candidates")
         self.candidates_view.setModel(self.candidates)
@@ -487,14 +576,17 @@ class DelinquencyTab(QWidget):
         self.candidates_view.horizontalHeader().setSectionResizeMode(3, QHeaderView.ResizeMode.Stretch)
         layout.addWidget(self.candidates_view, 1)
         layout.addWidget(QLabel(self.tr("Cobranças vencidas e não pagas:")))
-        self.overdue = RowsModel([
-            (self.tr("Nº"), lambda r: r.number),
-            (self.tr("Vencimento"), lambda r: _d(r.due_on)),
-            (self.tr("Devedor"), lambda r: r.holder),
-            (self.tr("Permissão"), lambda r: r.permit_number),
-            (self.tr("Descrição"), lambda r: r.label),
-            Column(self.tr("Em aberto"), lambda r: format_brl(r.open_amount), right=True),
-        ], self)
+        self.overdue = RowsModel(
+            [
+                (self.tr("Nº"), lambda r: r.number),
+                (self.tr("Vencimento"), lambda r: _d(r.due_on)),
+                (self.tr("Devedor"), lambda r: r.holder),
+                (self.tr("Permissão"), lambda r: r.permit_number),
+                (self.tr("Descrição"), lambda r: r.label),
+                Column(self.tr("Em aberto"), lambda r: format_brl(r.open_amount), right=True),
+            ],
+            self,
+        )
         self.overdue_view = QTableView()
         self.overdue_view.setObjectName("overdue")
         self.overdue_view.setModel(self.overdue)

@@ -19,8 +19,15 @@ from PySide6.QtWidgets import (
 from models.br import format_cpf
 from models.errors import FieldErrors, UserError
 from models.people import Company, CompanyInput, PartnerInput, save_company
-from views.widgets import (DocumentEdit, FieldErrorsView, GuardedDialog, add_remove_row, address_values, load_address,
-                           make_address_fields)
+from views.widgets import (
+    DocumentEdit,
+    FieldErrorsView,
+    GuardedDialog,
+    add_remove_row,
+    address_values,
+    load_address,
+    make_address_fields,
+)
 
 
 class CompanyDialog(GuardedDialog):
@@ -65,8 +72,9 @@ class CompanyDialog(GuardedDialog):
         partners_layout = QVBoxLayout(partners)
         self.partners = QTableWidget(0, 4)
         self.partners.setObjectName("partners")
-        self.partners.setHorizontalHeaderLabels([self.tr("Sócio"), self.tr("CPF do sócio"), self.tr("Cônjuge"),
-                                                 self.tr("CPF do cônjuge")])
+        self.partners.setHorizontalHeaderLabels(
+            [self.tr("Sócio"), self.tr("CPF do sócio"), self.tr("Cônjuge"), self.tr("CPF do cônjuge")]
+        )
         self.partners.setColumnWidth(0, 200)
         self.partners.setColumnWidth(1, 140)
         self.partners.setColumnWidth(2, 180)
@@ -74,15 +82,35 @@ class CompanyDialog(GuardedDialog):
         self.partners.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.partners.setMaximumHeight(130)
         partners_layout.addWidget(self.partners)
-        partners_layout.addLayout(add_remove_row(self, self.tr("&Adicionar sócio"), self.add_partner,
-                                                 lambda: self.partners.removeRow(self.partners.currentRow())))
+        partners_layout.addLayout(
+            add_remove_row(
+                self,
+                self.tr("&Adicionar sócio"),
+                self.add_partner,
+                lambda: self.partners.removeRow(self.partners.currentRow()),
+            )
+        )
         layout.addWidget(partners)
         self.add_save_bar(layout)
-        self.errors = FieldErrorsView(self.error, {
-            "cnpj": self.cnpj, "legal_name": self.legal_name, "state": self.state, "zip_code": self.zip_code,
-            "email": self.email, "partners": self.partners, "trade_name": self.trade_name,
-            "municipal_registration": self.registration, "street": self.street, "number": self.number,
-            "district": self.district, "city": self.city, "phone": self.phone, "search_name": self.legal_name})
+        self.errors = FieldErrorsView(
+            self.error,
+            {
+                "cnpj": self.cnpj,
+                "legal_name": self.legal_name,
+                "state": self.state,
+                "zip_code": self.zip_code,
+                "email": self.email,
+                "partners": self.partners,
+                "trade_name": self.trade_name,
+                "municipal_registration": self.registration,
+                "street": self.street,
+                "number": self.number,
+                "district": self.district,
+                "city": self.city,
+                "phone": self.phone,
+                "search_name": self.legal_name,
+            },
+        )
         if company is not None:
             self.load(company)
         elif cnpj:
@@ -101,8 +129,16 @@ class CompanyDialog(GuardedDialog):
     def add_partner(self, partner: PartnerInput | None = None) -> int:
         row = self.partners.rowCount()
         self.partners.insertRow(row)
-        values = [partner.name, format_cpf(partner.cpf) if partner.cpf else "", partner.spouse_name,
-                  format_cpf(partner.spouse_cpf) if partner.spouse_cpf else ""] if partner else ["", "", "", ""]
+        values = (
+            [
+                partner.name,
+                format_cpf(partner.cpf) if partner.cpf else "",
+                partner.spouse_name,
+                format_cpf(partner.spouse_cpf) if partner.spouse_cpf else "",
+            ]
+            if partner
+            else ["", "", "", ""]
+        )
         for col, value in enumerate(values):
             self.partners.setItem(row, col, QTableWidgetItem(value))
         self.dirty = True
@@ -126,9 +162,14 @@ class CompanyDialog(GuardedDialog):
             if any(cell(col) for col in range(4)):
                 partners.append(PartnerInput(cell(0), cell(1), cell(2), cell(3)))
         return CompanyInput(
-            cnpj=self.cnpj.compact(), legal_name=self.legal_name.text(), trade_name=self.trade_name.text(),
-            mei=self.mei.isChecked(), municipal_registration=self.registration.text(), **address_values(self),
-            partners=partners)
+            cnpj=self.cnpj.compact(),
+            legal_name=self.legal_name.text(),
+            trade_name=self.trade_name.text(),
+            mei=self.mei.isChecked(),
+            municipal_registration=self.registration.text(),
+            **address_values(self),
+            partners=partners,
+        )
 
     def save(self) -> None:
         try:

@@ -21,8 +21,15 @@ class DeliveredDocumentsDialog(GuardedDialog):
 
     discard_question = "Descartar as entregas marcadas?"
 
-    def __init__(self, app: Application, documents: tuple[str, ...], *, today: _dt.date,
-                 deadline_text: str = "", parent: QWidget | None = None):
+    def __init__(
+        self,
+        app: Application,
+        documents: tuple[str, ...],
+        *,
+        today: _dt.date,
+        deadline_text: str = "",
+        parent: QWidget | None = None,
+    ):
         super().__init__(parent)
         self.app = app
         self.today = today
@@ -31,8 +38,9 @@ class DeliveredDocumentsDialog(GuardedDialog):
         self.setWindowTitle(self.tr("Documentos entregues — %1").replace("%1", app.protocol))
         fit_to_screen(self, QSize(760, 320))
         layout = QVBoxLayout(self)
-        head = QLabel(self.tr("<b>%1</b> — requerimento %2").replace("%1", app.applicant_name)
-                      .replace("%2", app.protocol))
+        head = QLabel(
+            self.tr("<b>%1</b> — requerimento %2").replace("%1", app.applicant_name).replace("%2", app.protocol)
+        )
         layout.addWidget(head)
         if deadline_text:
             due = QLabel(deadline_text)
@@ -54,8 +62,7 @@ class DeliveredDocumentsDialog(GuardedDialog):
 
     def save(self) -> None:
         try:
-            self.recorded = record_documents(self.app, self.table.inputs(), by=current_user_name(),
-                                             today=self.today)
+            self.recorded = record_documents(self.app, self.table.inputs(), by=current_user_name(), today=self.today)
         except FieldErrors as exc:
             self.errors.show(exc.errors)
             return

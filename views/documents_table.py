@@ -62,8 +62,9 @@ class DocumentsTable(QTableWidget):
         self.blockSignals(False)
         self.resizeColumnsToContents()
 
-    def tick(self, doc_id: str, delivered: bool = True, *, on: _dt.date | None = None,
-             valid_until: _dt.date | None = None) -> None:
+    def tick(
+        self, doc_id: str, delivered: bool = True, *, on: _dt.date | None = None, valid_until: _dt.date | None = None
+    ) -> None:
         """Tick (or untick) one document, with its days — what the clerk's click and typing do."""
         for row in range(self.rowCount()):
             item = self.item(row, 0)
@@ -76,8 +77,9 @@ class DocumentsTable(QTableWidget):
                 return
         raise KeyError(doc_id)
 
-    def inputs(self, files: Mapping[str, str] | None = None, *, default_day: _dt.date | None = None
-               ) -> list[DocumentInput]:
+    def inputs(
+        self, files: Mapping[str, str] | None = None, *, default_day: _dt.date | None = None
+    ) -> list[DocumentInput]:
         """The ticked documents; a day typed wrong is a ``FieldErrors`` on ``documents[row]``."""
         docs, errors = [], {}
         for row in range(self.rowCount()):

@@ -48,19 +48,29 @@ from models import enforcement as enf
 from models.errors import FieldErrors, UserError
 from models.money import format_brl
 from models.regimes import get_regime, shipped_regimes
+from views import theme
 from views.fit import fit_to_screen
 from views.flow import FlowLayout
 from views.keys import search_keys
 from views.roles import allow
 from views.table_models import Column, RowsModel, make_table, select_where, selected_row
 from views.widgets import DateEdit, act_version_line, current_user_name, print_document, save_pdf_as
-from views import theme
 
 KIND_FILTERS = (("", "Todos os tipos"),) + tuple(enf.KINDS.items())
-STATUS_FILTERS = (("", "Todas as situações"), ("issued", "Lavrados"), ("contested", "Em defesa ou recurso"),
-                  ("corrected", "Corrigidos"), ("annulled", "Anulados"))
-SCOPE_LABELS = {"street-vending": "comércio ambulante", "event": "eventos", "street-food": "comida de rua",
-                "feira": "feira livre", "beach": "praia"}
+STATUS_FILTERS = (
+    ("", "Todas as situações"),
+    ("issued", "Lavrados"),
+    ("contested", "Em defesa ou recurso"),
+    ("corrected", "Corrigidos"),
+    ("annulled", "Anulados"),
+)
+SCOPE_LABELS = {
+    "street-vending": "comércio ambulante",
+    "event": "eventos",
+    "street-food": "comida de rua",
+    "feira": "feira livre",
+    "beach": "praia",
+}
 
 
 def _d(day) -> str:
@@ -69,8 +79,6 @@ def _d(day) -> str:
     if isinstance(day, _dt.datetime):
         return day.strftime("%d/%m/%Y %H:%M")
     return day.strftime("%d/%m/%Y")
-
-
 
 
 class OverdueRowsModel(RowsModel):
@@ -102,15 +110,20 @@ class AdjustDialog(QDialog):
         "days": "Fixar o prazo da suspensão (dias)",
     }
 
-    def __init__(self, proposal, parent: QWidget | None = None, *, today: _dt.date | None = None,
-                 title: str | None = None):
+    def __init__(
+        self, proposal, parent: QWidget | None = None, *, today: _dt.date | None = None, title: str | None = None
+    ):
         super().__init__(parent)
         self.setWindowTitle(title or self.tr("Decidir sobre a sanção"))
         self.result_input: enf.AdjustInput | None = None
         self.proposal = proposal
         layout = QVBoxLayout(self)
-        intro = QLabel(self.tr("Praça propõe; a autoridade decide dentro dos limites do ato. O motivo, o fato "
-                               "verificado e quem decidiu ficam registrados no auto."))
+        intro = QLabel(
+            self.tr(
+                "Praça propõe; a autoridade decide dentro dos limites do ato. O motivo, o fato "
+                "verificado e quem decidiu ficam registrados no auto."
+            )
+        )
         intro.setWordWrap(True)
         layout.addWidget(intro)
         form = QFormLayout()
@@ -143,8 +156,11 @@ class AdjustDialog(QDialog):
         self.value_label = QLabel(self.tr("&Valor ou dias:"))
         self.value_label.setBuddy(self.value)
         form.addRow(self.value_label, self.value)
-        self.fact_labels = [QLabel(self.tr("Verificado &em:")), QLabel(self.tr("Verificado &por:")),
-                            QLabel(self.tr("&Como:"))]
+        self.fact_labels = [
+            QLabel(self.tr("Verificado &em:")),
+            QLabel(self.tr("Verificado &por:")),
+            QLabel(self.tr("&Como:")),
+        ]
         for label, widget in zip(self.fact_labels, (self.fact_on, self.fact_by, self.fact_note)):
             label.setBuddy(widget)
             form.addRow(label, widget)
@@ -176,8 +192,12 @@ class AdjustDialog(QDialog):
         parts = [f"{enf.DECISION_LABELS.get(s.decision, s.decision)} — {s.basis}"]
         if s.condition is not None:
             met = f" — {s.condition_met.text}" if s.condition_met else ""
-            parts.append(self.tr("Condição: %1 (%2)%3").replace("%1", s.condition.text)
-                         .replace("%2", s.condition.basis).replace("%3", met))
+            parts.append(
+                self.tr("Condição: %1 (%2)%3")
+                .replace("%1", s.condition.text)
+                .replace("%2", s.condition.basis)
+                .replace("%3", met)
+            )
         if s.pending:
             parts.append(s.pending)
         self.state.setText("\n".join(parts))
@@ -188,8 +208,11 @@ class AdjustDialog(QDialog):
         self.what.blockSignals(False)
         self.ok_button.setEnabled(bool(s.actions))
         if not s.actions:
-            self.error.setText(self.tr("Nada a decidir sobre esta sanção: %1.")
-                               .replace("%1", enf.DECISION_LABELS.get(s.decision, s.decision)))
+            self.error.setText(
+                self.tr("Nada a decidir sobre esta sanção: %1.").replace(
+                    "%1", enf.DECISION_LABELS.get(s.decision, s.decision)
+                )
+            )
         else:
             self.error.setText("")
         self._what_changed()
@@ -233,8 +256,16 @@ class AdjustDialog(QDialog):
             return
         item = enf.AdjustInput(reason=self.reason.text().strip(), by=current_user_name(), **kwargs)
         try:  # the domain says at once whether the act allows it
-            adjust(self.proposal, reason=item.reason, amounts=dict(item.amounts), days=dict(item.days),
-                   apply=item.apply, omit=item.omit, facts=dict(item.facts), by=item.by)
+            adjust(
+                self.proposal,
+                reason=item.reason,
+                amounts=dict(item.amounts),
+                days=dict(item.days),
+                apply=item.apply,
+                omit=item.omit,
+                facts=dict(item.facts),
+                by=item.by,
+            )
         except UserError as exc:
             self.error.setText(exc.message)
             return
@@ -249,8 +280,15 @@ class RecordDialog(QDialog):
     """Novo auto: offender, place, facts, infractions from the catalogue; the proposal and the deadlines
     worked out as the inspector types; adjust with a reason; issue."""
 
-    def __init__(self, base: enf.RecordDraft, parent: QWidget | None = None, *, today: _dt.date,
-                 title: str = "", mode: str = "new"):
+    def __init__(
+        self,
+        base: enf.RecordDraft,
+        parent: QWidget | None = None,
+        *,
+        today: _dt.date,
+        title: str = "",
+        mode: str = "new",
+    ):
         super().__init__(parent)
         self.today = today
         self.mode = mode  # new | follow | correct | identify
@@ -311,9 +349,14 @@ class RecordDialog(QDialog):
         self.offender_search.setPlaceholderText(self.tr("CPF, CNPJ ou parte do nome de quem está cadastrado…"))
         self.offender_search.setClearButtonEnabled(True)
         who_layout.addWidget(self.offender_search)
-        self.matches = RowsModel([Column(self.tr("Nome"), lambda m: m.name),
-                                  Column(self.tr("CPF/CNPJ"), lambda m: m.document),
-                                  Column(self.tr(""), lambda m: m.detail)], self)
+        self.matches = RowsModel(
+            [
+                Column(self.tr("Nome"), lambda m: m.name),
+                Column(self.tr("CPF/CNPJ"), lambda m: m.document),
+                Column(self.tr(""), lambda m: m.detail),
+            ],
+            self,
+        )
         self.matches_view = make_table("offender-matches", self.matches)
         self.matches_view.setMaximumHeight(110)
         self.matches_view.horizontalHeader().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
@@ -400,8 +443,9 @@ class RecordDialog(QDialog):
         seizure_layout = QVBoxLayout(seizure)
         self.items = QTableWidget(0, 4)
         self.items.setObjectName("items")
-        self.items.setHorizontalHeaderLabels([self.tr("Descrição"), self.tr("Quantidade"), self.tr("Unidade"),
-                                              self.tr("Perecível")])
+        self.items.setHorizontalHeaderLabels(
+            [self.tr("Descrição"), self.tr("Quantidade"), self.tr("Unidade"), self.tr("Perecível")]
+        )
         self.items.horizontalHeader().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
         self.items.setMaximumHeight(120)
         seizure_layout.addWidget(self.items)
@@ -409,8 +453,9 @@ class RecordDialog(QDialog):
         add_item = QPushButton(self.tr("Adicionar &objeto"))
         add_item.clicked.connect(lambda: self.add_item())
         remove_item = QPushButton(self.tr("Remover objeto"))
-        remove_item.clicked.connect(lambda: self.items.removeRow(max(self.items.currentRow(), 0))
-                                    if self.items.rowCount() else None)
+        remove_item.clicked.connect(
+            lambda: self.items.removeRow(max(self.items.currentRow(), 0)) if self.items.rowCount() else None
+        )
         rows.addWidget(add_item)
         rows.addWidget(remove_item)
         rows.addStretch(1)
@@ -515,13 +560,29 @@ class RecordDialog(QDialog):
         buttons.accepted.connect(self.issue)
         buttons.rejected.connect(self.reject)
         outer.addWidget(buttons)
-        self.fields = {"kind": self.kind, "regime": self.regime, "scope": self.scope, "offender": self.offender_search,
-                       "unknown_description": self.unknown_description, "permit": self.permit_number,
-                       "at": self.date, "notified_at": self.date, "place": self.place, "facts": self.facts,
-                       "infractions": self.infraction_search, "signature": self.signature,
-                       "witnesses": self.witnesses, "inspector": self.inspector, "items": self.items,
-                       "depot": self.depot, "photos": self.photo_list, "payment_due": self.payment_due,
-                       "reason": self.reason, "adjust": self.adjust_button, "deadlines": self.choices_box}
+        self.fields = {
+            "kind": self.kind,
+            "regime": self.regime,
+            "scope": self.scope,
+            "offender": self.offender_search,
+            "unknown_description": self.unknown_description,
+            "permit": self.permit_number,
+            "at": self.date,
+            "notified_at": self.date,
+            "place": self.place,
+            "facts": self.facts,
+            "infractions": self.infraction_search,
+            "signature": self.signature,
+            "witnesses": self.witnesses,
+            "inspector": self.inspector,
+            "items": self.items,
+            "depot": self.depot,
+            "photos": self.photo_list,
+            "payment_due": self.payment_due,
+            "reason": self.reason,
+            "adjust": self.adjust_button,
+            "deadlines": self.choices_box,
+        }
 
         # signals
         self.kind.currentIndexChanged.connect(lambda _i: self._kind_changed())
@@ -533,8 +594,18 @@ class RecordDialog(QDialog):
         self.permit_number.textChanged.connect(lambda _t: self._permit_changed())
         self.infraction_search.textChanged.connect(lambda _t: self.fill_catalogue())
         self.catalogue.itemChanged.connect(self._catalogue_item_changed)
-        for edit in (self.unknown_name, self.unknown_description, self.place, self.date, self.time, self.depot,
-                     self.inspector, self.inspector_id, self.reason, self.payment_due):
+        for edit in (
+            self.unknown_name,
+            self.unknown_description,
+            self.place,
+            self.date,
+            self.time,
+            self.depot,
+            self.inspector,
+            self.inspector_id,
+            self.reason,
+            self.payment_due,
+        ):
             edit.textChanged.connect(lambda _t: self.changed())
         for edit in (self.facts, self.witnesses):
             edit.textChanged.connect(lambda: self.changed())
@@ -603,7 +674,7 @@ class RecordDialog(QDialog):
         except UserError:
             regime = None
         self.scope.addItem(self.tr("conforme as infrações"), "")
-        for scope in (regime.scope if regime else ()):
+        for scope in regime.scope if regime else ():
             self.scope.addItem(self.tr(SCOPE_LABELS.get(scope, scope)), scope)
         index = self.scope.findData(keep)
         self.scope.setCurrentIndex(max(index, 0))
@@ -746,8 +817,9 @@ class RecordDialog(QDialog):
 
     def add_photos(self, paths=None) -> None:
         if paths is None:
-            paths, _ = QFileDialog.getOpenFileNames(self, self.tr("Fotos do auto"), "",
-                                                    self.tr("Imagens (*.jpg *.jpeg *.png *.heic);;Todos (*)"))
+            paths, _ = QFileDialog.getOpenFileNames(
+                self, self.tr("Fotos do auto"), "", self.tr("Imagens (*.jpg *.jpeg *.png *.heic);;Todos (*)")
+            )
         for path in paths or []:
             if path and str(path) not in self.photos:
                 self.photos.append(str(path))
@@ -805,9 +877,14 @@ class RecordDialog(QDialog):
             description = cells[0].text() if cells[0] else ""
             if not description.strip() and row > 0:
                 continue
-            out.append(enf.ItemInput(description, cells[1].text() if cells[1] else "1",
-                                     cells[2].text() if cells[2] else "un",
-                                     bool(cells[3] and cells[3].checkState() == Qt.CheckState.Checked)))
+            out.append(
+                enf.ItemInput(
+                    description,
+                    cells[1].text() if cells[1] else "1",
+                    cells[2].text() if cells[2] else "un",
+                    bool(cells[3] and cells[3].checkState() == Qt.CheckState.Checked),
+                )
+            )
         return out
 
     def draft(self, **overrides) -> enf.RecordDraft:
@@ -820,23 +897,41 @@ class RecordDialog(QDialog):
         unknown = self.unknown.isChecked()
         kind = self.kind.currentData()
         values = dict(
-            kind=kind, regime=self.regime_id(), at=self._at(), place=self.place.text(),
-            facts=self.facts.toPlainText(), infractions=list(self.checked), person_id=person_id,
-            company_id=company_id, unknown_name=self.unknown_name.text() if unknown else "",
+            kind=kind,
+            regime=self.regime_id(),
+            at=self._at(),
+            place=self.place.text(),
+            facts=self.facts.toPlainText(),
+            infractions=list(self.checked),
+            person_id=person_id,
+            company_id=company_id,
+            unknown_name=self.unknown_name.text() if unknown else "",
             unknown_description=self.unknown_description.text() if unknown else "",
             offender_document=self.offender_document.text() if unknown else "",
             offender_address=self.offender_address.text() if unknown else "",
-            permit_number=self.permit_number.text().strip(), scope=self.scope.currentData() or "",
-            witnesses=self._witnesses(), signature=self.signature.currentData(),
-            signature_note=self.signature_note.text(), inspector=self.inspector.text(),
-            inspector_id=self.inspector_id.text(), photos=list(self.photos),
-            items=self._items() if kind == "seizure" else [], depot=self.depot.text() if kind == "seizure" else "",
-            adjustments=list(self.adjustments), payment_due=self.payment_due.date(),
-            deadline_choices={role: combo.currentData() for role, combo in self.choice_combos.items()
-                              if combo.currentIndex() > 0},
-            refers_to_id=self.base.refers_to_id, relation=self.base.relation, reason=self.reason.text(),
-            notified_at=self.base.notified_at, step=self.base.step, step_reason=self.base.step_reason,
-            apply_to_permit=self.apply_permit.isChecked())
+            permit_number=self.permit_number.text().strip(),
+            scope=self.scope.currentData() or "",
+            witnesses=self._witnesses(),
+            signature=self.signature.currentData(),
+            signature_note=self.signature_note.text(),
+            inspector=self.inspector.text(),
+            inspector_id=self.inspector_id.text(),
+            photos=list(self.photos),
+            items=self._items() if kind == "seizure" else [],
+            depot=self.depot.text() if kind == "seizure" else "",
+            adjustments=list(self.adjustments),
+            payment_due=self.payment_due.date(),
+            deadline_choices={
+                role: combo.currentData() for role, combo in self.choice_combos.items() if combo.currentIndex() > 0
+            },
+            refers_to_id=self.base.refers_to_id,
+            relation=self.base.relation,
+            reason=self.reason.text(),
+            notified_at=self.base.notified_at,
+            step=self.base.step,
+            step_reason=self.base.step_reason,
+            apply_to_permit=self.apply_permit.isChecked(),
+        )
         values.update(overrides)
         return enf.RecordDraft(**values)
 
@@ -859,15 +954,20 @@ class RecordDialog(QDialog):
             self.last_preview = None
             self._mark(exc.errors)
             shown = list(exc.errors.values())
-            self.proposal_view.setHtml("<p>" + escape(self.tr("Para ver a sanção e os prazos, complete o auto:"))
-                                       + "</p><ul>" + "".join(f"<li>{escape(m)}</li>" for m in shown) + "</ul>")
+            self.proposal_view.setHtml(
+                "<p>"
+                + escape(self.tr("Para ver a sanção e os prazos, complete o auto:"))
+                + "</p><ul>"
+                + "".join(f"<li>{escape(m)}</li>" for m in shown)
+                + "</ul>"
+            )
             self.error.setText("")
             self.issue_button.setEnabled(False)
             return None
         except UserError as exc:
             self.last_preview = None
             self._mark({exc.field or "infractions": exc.message})
-            self.proposal_view.setHtml(f"<p style=\"color:{theme.colour('error')}\">{escape(exc.message)}</p>")
+            self.proposal_view.setHtml(f'<p style="color:{theme.colour("error")}">{escape(exc.message)}</p>')
             self.issue_button.setEnabled(False)
             return None
         self._mark({})
@@ -884,17 +984,20 @@ class RecordDialog(QDialog):
         html = []
         for indent, text in enf.explain(pv):
             style = f"margin-left:{indent * 18}px; margin-top:{6 if indent == 0 else 1}px; margin-bottom:0"
-            weight = "font-weight:600;" if indent == 0 and text.startswith(("Infração", "Multa a lançar", "Prazo")) \
-                else ""
+            weight = (
+                "font-weight:600;" if indent == 0 and text.startswith(("Infração", "Multa a lançar", "Prazo")) else ""
+            )
             html.append(f"<p style='{style};{weight}'>{escape(text)}</p>")
         for warning in pv.warnings:
-            html.append(f"<p style=\"color:{theme.colour('warning')}\">⚠ {escape(warning)}</p>")
+            html.append(f'<p style="color:{theme.colour("warning")}">⚠ {escape(warning)}</p>')
         self.proposal_view.setHtml("".join(html))
 
     def _update_choices(self, pv) -> None:
         wanted = {role: options for role, options in pv.options.items() if len(options) > 1}
-        current = {role: tuple(combo.itemData(i) for i in range(1, combo.count()))
-                   for role, combo in self.choice_combos.items()}
+        current = {
+            role: tuple(combo.itemData(i) for i in range(1, combo.count()))
+            for role, combo in self.choice_combos.items()
+        }
         if {r: tuple(i for i, _l in o) for r, o in wanted.items()} == current:
             return
         while self.choices_form.rowCount():
@@ -938,14 +1041,21 @@ class ContestDialog(QDialog):
     def __init__(self, record, kind: str, parent: QWidget | None = None, *, today: _dt.date):
         super().__init__(parent)
         self.record, self.kind, self.today, self.contest = record, kind, today, None
-        self.setWindowTitle(self.tr("%1 — %2").replace("%1", self.tr(enf.CONTEST_KINDS[kind]))
-                            .replace("%2", record.reference))
+        self.setWindowTitle(
+            self.tr("%1 — %2").replace("%1", self.tr(enf.CONTEST_KINDS[kind])).replace("%2", record.reference)
+        )
         layout = QVBoxLayout(self)
-        notes = [f"{d['label']}: {d['due_text']} ({d['basis']})" + (f" — {d['notes']}" if d.get("notes") else "")
-                 for d in record.deadline_data if d.get("role") == ("defence" if kind == "defence" else "appeal")]
+        notes = [
+            f"{d['label']}: {d['due_text']} ({d['basis']})" + (f" — {d['notes']}" if d.get("notes") else "")
+            for d in record.deadline_data
+            if d.get("role") == ("defence" if kind == "defence" else "appeal")
+        ]
         for c in enf.contests_of(record):
-            notes += [f"{d['label']}: {d['due_text']} ({d['basis']})" + (f" — {d['notes']}" if d.get("notes") else "")
-                      for d in json.loads(c.after or "[]") if d.get("role") == "appeal" and kind == "appeal"]
+            notes += [
+                f"{d['label']}: {d['due_text']} ({d['basis']})" + (f" — {d['notes']}" if d.get("notes") else "")
+                for d in json.loads(c.after or "[]")
+                if d.get("role") == "appeal" and kind == "appeal"
+            ]
         info = QLabel("<br>".join(escape(n) for n in notes) or self.tr("O ato não fixa prazo para esta peça."))
         info.setObjectName("contest-deadline")
         info.setWordWrap(True)
@@ -986,11 +1096,17 @@ class ContestDialog(QDialog):
 
     def accept(self) -> None:
         try:
-            self.contest = enf.file_contest(self.record, kind=self.kind, filed_on=self.filed_on.date(),
-                                            by=current_user_name(), grounds=self.grounds.toPlainText(),
-                                            suspensive=self.suspensive.isChecked(),
-                                            suspensive_note=self.suspensive_note.text(),
-                                            instance=self.instance.text(), today=self.today)
+            self.contest = enf.file_contest(
+                self.record,
+                kind=self.kind,
+                filed_on=self.filed_on.date(),
+                by=current_user_name(),
+                grounds=self.grounds.toPlainText(),
+                suspensive=self.suspensive.isChecked(),
+                suspensive_note=self.suspensive_note.text(),
+                instance=self.instance.text(),
+                today=self.today,
+            )
         except UserError as exc:
             self.error.setText(exc.message)
             return
@@ -1004,12 +1120,17 @@ class DecisionDialog(QDialog):
         super().__init__(parent)
         self.contest, self.today, self.decided = contest, today, None
         record = enf.get_record(contest.record_id)
-        self.setWindowTitle(self.tr("Julgar %1 — %2").replace("%1", contest.kind_label.lower())
-                            .replace("%2", record.reference))
+        self.setWindowTitle(
+            self.tr("Julgar %1 — %2").replace("%1", contest.kind_label.lower()).replace("%2", record.reference)
+        )
         layout = QVBoxLayout(self)
-        about = QLabel(self.tr("%1 protocolada em %2 — %3. Multa atual: %4.")
-                       .replace("%1", contest.kind_label).replace("%2", _d(contest.filed_on))
-                       .replace("%3", contest.instance).replace("%4", format_brl(enf.current_fine(record))))
+        about = QLabel(
+            self.tr("%1 protocolada em %2 — %3. Multa atual: %4.")
+            .replace("%1", contest.kind_label)
+            .replace("%2", _d(contest.filed_on))
+            .replace("%3", contest.instance)
+            .replace("%4", format_brl(enf.current_fine(record)))
+        )
         about.setWordWrap(True)
         layout.addWidget(about)
         form = QFormLayout()
@@ -1060,10 +1181,16 @@ class DecisionDialog(QDialog):
     def accept(self) -> None:
         try:
             self.decided = enf.decide_contest(
-                self.contest, outcome=self.outcome.currentData(), decided_on=self.decided_on.date(),
-                by=current_user_name(), reason=self.reason.toPlainText(),
+                self.contest,
+                outcome=self.outcome.currentData(),
+                decided_on=self.decided_on.date(),
+                by=current_user_name(),
+                reason=self.reason.toPlainText(),
                 new_amount=self.new_amount.text() if self.new_amount.isEnabled() else None,
-                final=self.final.isChecked(), notified_on=self.notified_on.date(), today=self.today)
+                final=self.final.isChecked(),
+                notified_on=self.notified_on.date(),
+                today=self.today,
+            )
         except UserError as exc:
             self.error.setText(exc.message)
             return
@@ -1075,8 +1202,10 @@ class DonateDialog(QDialog):
         super().__init__(parent)
         self.setWindowTitle(self.tr("Doar bens — %1").replace("%1", row.reference))
         layout = QVBoxLayout(self)
-        about = QLabel(f"{escape(row.items)}<br>{self.tr('Prazo de retirada')}: {escape(row.reclaim_due)} "
-                       f"{escape(row.reclaim_basis)}")
+        about = QLabel(
+            f"{escape(row.items)}<br>{self.tr('Prazo de retirada')}: {escape(row.reclaim_due)} "
+            f"{escape(row.reclaim_basis)}"
+        )
         about.setWordWrap(True)
         about.setTextFormat(Qt.TextFormat.RichText)
         layout.addWidget(about)
@@ -1125,15 +1254,18 @@ class RecordsTab(QWidget):
         bar.addWidget(self.kind)
         bar.addWidget(self.status)
         layout.addLayout(bar)
-        self.model = RowsModel([
-            Column(self.tr("Auto"), lambda r: r.reference),
-            Column(self.tr("Data"), lambda r: _d(r.at)),
-            Column(self.tr("Autuado"), lambda r: r.offender),
-            Column(self.tr("Local"), lambda r: r.place),
-            Column(self.tr("Infrações"), lambda r: r.infractions),
-            Column(self.tr("Multa"), lambda r: format_brl(r.fine) if r.fine else "—", right=True),
-            Column(self.tr("Situação"), lambda r: r.situation),
-        ], self)
+        self.model = RowsModel(
+            [
+                Column(self.tr("Auto"), lambda r: r.reference),
+                Column(self.tr("Data"), lambda r: _d(r.at)),
+                Column(self.tr("Autuado"), lambda r: r.offender),
+                Column(self.tr("Local"), lambda r: r.place),
+                Column(self.tr("Infrações"), lambda r: r.infractions),
+                Column(self.tr("Multa"), lambda r: format_brl(r.fine) if r.fine else "—", right=True),
+                Column(self.tr("Situação"), lambda r: r.situation),
+            ],
+            self,
+        )
         self.table = make_table("records", self.model)
         header = self.table.horizontalHeader()
         header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
@@ -1196,8 +1328,9 @@ class RecordsTab(QWidget):
         self._timer.stop()
         keep = self.selected()
         try:
-            rows = enf.record_rows(text=self.search.text(), kind=self.kind.currentData() or None,
-                                   status=self.status.currentData() or None)
+            rows = enf.record_rows(
+                text=self.search.text(), kind=self.kind.currentData() or None, status=self.status.currentData() or None
+            )
         except Exception as exc:  # noqa: BLE001 - no database open yet: an empty list
             rows = []
             if isinstance(exc, UserError):
@@ -1211,8 +1344,7 @@ class RecordsTab(QWidget):
         return selected_row(self.table, self.model)
 
     def select_record(self, record_id: int, *, quiet: bool = False) -> bool:
-        return select_where(self.table, self.model, lambda item: item.id == record_id, key=record_id,
-                            quiet=quiet)
+        return select_where(self.table, self.model, lambda item: item.id == record_id, key=record_id, quiet=quiet)
 
     def _record(self):
         row = self.selected()
@@ -1233,16 +1365,25 @@ class RecordsTab(QWidget):
         allow(self.buttons["follow"], "enforcement.record", live)
         allow(self.buttons["correct"], "enforcement.record", live)
         allow(self.buttons["identify"], "enforcement.record", live and not record.identified)
-        allow(self.buttons["defence"], "enforcement.record", live and record.kind != "notice" and not contests
-              and not closed)
-        allow(self.buttons["appeal"], "enforcement.record", live and record.kind != "notice" and not pending
-              and not closed)
+        allow(
+            self.buttons["defence"],
+            "enforcement.record",
+            live and record.kind != "notice" and not contests and not closed,
+        )
+        allow(
+            self.buttons["appeal"],
+            "enforcement.record",
+            live and record.kind != "notice" and not pending and not closed,
+        )
         allow(self.buttons["decide"], "enforcement.decide", bool(pending))
         waiting = live and record.kind != "notice" and any(s.actions for s in enf.current_proposal(record).sanctions)
         self.buttons["sanctions"].setEnabled(bool(waiting))
-        self.buttons["sanctions"].setToolTip(self.tr(
-            "Registrar o fato de que uma sanção depende, ou impor ou dispensar, com o motivo, uma sanção que o "
-            "ato deixa à autoridade"))
+        self.buttons["sanctions"].setToolTip(
+            self.tr(
+                "Registrar o fato de que uma sanção depende, ou impor ou dispensar, com o motivo, uma sanção que o "
+                "ato deixa à autoridade"
+            )
+        )
         allow(self.buttons["permit"], "permits.sanction", live and bool(record.permit_id))
         self.buttons["pdf"].setEnabled(enabled)
         self.buttons["print"].setEnabled(enabled)
@@ -1254,19 +1395,22 @@ class RecordsTab(QWidget):
     def _detail_html(self, record) -> str:
         data = record.proposal_data
         current = {s["number"]: s for s in enf.current_sanctions(record)}
-        parts = [f"<p><b>{escape(record.reference)}</b> — {escape(record.kind_label)} · {escape(record.regime)} · "
-                 f"<b>{escape(enf.situation(record))}</b></p>",
-                 f"<p>{escape(_d(record.at))} — {escape(record.place)}<br>"
-                 f"{self.tr('Autuado')}: <b>{escape(record.offender_name)}</b> {escape(record.offender_document)}"
-                 + (f" — {escape(record.offender_description)}" if record.offender_description else "")
-                 + f"<br>{self.tr('Fatos')}: {escape(record.facts)}</p>"]
+        parts = [
+            f"<p><b>{escape(record.reference)}</b> — {escape(record.kind_label)} · {escape(record.regime)} · "
+            f"<b>{escape(enf.situation(record))}</b></p>",
+            f"<p>{escape(_d(record.at))} — {escape(record.place)}<br>"
+            f"{self.tr('Autuado')}: <b>{escape(record.offender_name)}</b> {escape(record.offender_document)}"
+            + (f" — {escape(record.offender_description)}" if record.offender_description else "")
+            + f"<br>{self.tr('Fatos')}: {escape(record.facts)}</p>",
+        ]
         version = act_version_line(self, record.regime, record.act_sha256)
         if version:  # the act's version it was judged by, even after the act was amended
             parts.append("<p>" + self.tr("Lavrado com o %1").replace("%1", version) + "</p>")
         lines = []
         for item in data.get("infractions", []):
-            lines.append(f"<li><b>{escape(item['label'])}</b> — {escape(item['article'])} "
-                         f"({item['offence']}ª ocorrência)<ul>")
+            lines.append(
+                f"<li><b>{escape(item['label'])}</b> — {escape(item['article'])} ({item['offence']}ª ocorrência)<ul>"
+            )
             for stored in item["sanctions"]:
                 s = current.get(stored["number"], stored)
                 text = f"{s['number']}. {escape(s['label'])}"
@@ -1276,57 +1420,103 @@ class RecordsTab(QWidget):
                 condition = s.get("condition")
                 if isinstance(condition, dict):
                     met = s.get("condition_met")
-                    text += "<br>" + escape(self.tr("Condição: %1 (%2)").replace("%1", condition["text"])
-                                            .replace("%2", condition["basis"]))
+                    text += "<br>" + escape(
+                        self.tr("Condição: %1 (%2)").replace("%1", condition["text"]).replace("%2", condition["basis"])
+                    )
                     if met:
-                        text += escape(self.tr(" — verificado em %1 por %2")
-                                       .replace("%1", _d(_dt.date.fromisoformat(met["on"]))).replace("%2", met["by"]))
+                        text += escape(
+                            self.tr(" — verificado em %1 por %2")
+                            .replace("%1", _d(_dt.date.fromisoformat(met["on"])))
+                            .replace("%2", met["by"])
+                        )
                 if s.get("waiting"):
                     text += "<br>" + escape(s["waiting"])
-                text += f" <span style=\"color:{theme.colour('muted')}\">({escape(s['basis'])})</span>"
+                text += f' <span style="color:{theme.colour("muted")}">({escape(s["basis"])})</span>'
                 lines.append(f"<li>{text}</li>")
             lines.append("</ul></li>")
         parts.append("<ul>" + "".join(lines) + "</ul>")
         rows = enf.deadline_rows(record, self.today)
         if rows:
-            parts.append("<p><b>" + self.tr("Prazos") + "</b></p><ul>" + "".join(
-                f"<li>{escape(r.label if r.label.startswith(r.role_label) else f'{r.role_label} — {r.label}')}: "
-                f"<b>{escape(r.due_text)}</b> "
-                f"[{escape(r.state)}] <span style=\"color:{theme.colour('muted')}\">({escape(r.basis)})</span></li>" for r in rows)
-                + "</ul>")
+            parts.append(
+                "<p><b>"
+                + self.tr("Prazos")
+                + "</b></p><ul>"
+                + "".join(
+                    f"<li>{escape(r.label if r.label.startswith(r.role_label) else f'{r.role_label} — {r.label}')}: "
+                    f"<b>{escape(r.due_text)}</b> "
+                    f'[{escape(r.state)}] <span style="color:{theme.colour("muted")}">({escape(r.basis)})</span></li>'
+                    for r in rows
+                )
+                + "</ul>"
+            )
         charges = enf.charges_of(record)
         if charges:
-            parts.append("<p><b>" + self.tr("Cobranças") + "</b></p><ul>" + "".join(
-                f"<li>nº {escape(c.number)} — {escape(c.label)}: {format_brl(c.amount)}, vencimento "
-                f"{_d(c.due_on)} — {escape(c.status_label)}"
-                + (f" ({escape(c.cancel_reason)})" if c.status == "cancelled" else "") + "</li>" for c in charges)
-                + "</ul>")
+            parts.append(
+                "<p><b>"
+                + self.tr("Cobranças")
+                + "</b></p><ul>"
+                + "".join(
+                    f"<li>nº {escape(c.number)} — {escape(c.label)}: {format_brl(c.amount)}, vencimento "
+                    f"{_d(c.due_on)} — {escape(c.status_label)}"
+                    + (f" ({escape(c.cancel_reason)})" if c.status == "cancelled" else "")
+                    + "</li>"
+                    for c in charges
+                )
+                + "</ul>"
+            )
         items = enf.items_of(record)
         if items:
-            parts.append("<p><b>" + self.tr("Objetos apreendidos") + f"</b> — {escape(record.depot)}</p><ul>" + "".join(
-                f"<li>{escape(str(i.quantity))} {escape(i.unit)} {escape(i.description)}"
-                + (self.tr(" (perecível)") if i.perishable else "")
-                + (f" — devolvido em {_d(i.released_on)}" if i.released_on else "")
-                + (f" — doado em {_d(i.donated_on)} a {escape(i.donated_to)}" if i.donated_on else "") + "</li>"
-                for i in items) + "</ul>")
+            parts.append(
+                "<p><b>"
+                + self.tr("Objetos apreendidos")
+                + f"</b> — {escape(record.depot)}</p><ul>"
+                + "".join(
+                    f"<li>{escape(str(i.quantity))} {escape(i.unit)} {escape(i.description)}"
+                    + (self.tr(" (perecível)") if i.perishable else "")
+                    + (f" — devolvido em {_d(i.released_on)}" if i.released_on else "")
+                    + (f" — doado em {_d(i.donated_on)} a {escape(i.donated_to)}" if i.donated_on else "")
+                    + "</li>"
+                    for i in items
+                )
+                + "</ul>"
+            )
         contests = enf.contests_of(record)
         if contests:
-            parts.append("<p><b>" + self.tr("Defesa e recurso") + "</b></p><ul>" + "".join(
-                f"<li>{escape(c.kind_label)} de {_d(c.filed_on)} ({escape(c.instance)})"
-                + ("" if c.on_time else self.tr(" — fora do prazo"))
-                + (self.tr(" — efeito suspensivo") if c.suspensive else "")
-                + f": <b>{escape(c.outcome_label)}</b>"
-                + (f" em {_d(c.decided_on)} — {escape(c.decision_reason)}" if c.outcome else "")
-                + (f" — multa {format_brl(c.new_amount)}" if c.new_amount is not None else "")
-                + (self.tr(" — decisão final") if c.final else "") + "</li>" for c in contests) + "</ul>")
+            parts.append(
+                "<p><b>"
+                + self.tr("Defesa e recurso")
+                + "</b></p><ul>"
+                + "".join(
+                    f"<li>{escape(c.kind_label)} de {_d(c.filed_on)} ({escape(c.instance)})"
+                    + ("" if c.on_time else self.tr(" — fora do prazo"))
+                    + (self.tr(" — efeito suspensivo") if c.suspensive else "")
+                    + f": <b>{escape(c.outcome_label)}</b>"
+                    + (f" em {_d(c.decided_on)} — {escape(c.decision_reason)}" if c.outcome else "")
+                    + (f" — multa {format_brl(c.new_amount)}" if c.new_amount is not None else "")
+                    + (self.tr(" — decisão final") if c.final else "")
+                    + "</li>"
+                    for c in contests
+                )
+                + "</ul>"
+            )
         events = enf.events_of(record)
         if events:
-            parts.append("<p><b>" + self.tr("Histórico") + "</b></p><ul>" + "".join(
-                f"<li>{_d(e.on)} — {escape(e.text)} ({escape(e.by)})</li>" for e in events) + "</ul>")
+            parts.append(
+                "<p><b>"
+                + self.tr("Histórico")
+                + "</b></p><ul>"
+                + "".join(f"<li>{_d(e.on)} — {escape(e.text)} ({escape(e.by)})</li>" for e in events)
+                + "</ul>"
+            )
         files = enf.files_of(record)
         if files:
-            parts.append("<p>" + self.tr("Fotos") + ": " + ", ".join(
-                f"{escape(f.original_name)} (SHA-256 {f.sha256[:12]}…)" for f in files) + "</p>")
+            parts.append(
+                "<p>"
+                + self.tr("Fotos")
+                + ": "
+                + ", ".join(f"{escape(f.original_name)} (SHA-256 {f.sha256[:12]}…)" for f in files)
+                + "</p>"
+            )
         return "".join(parts)
 
     # -- acts --------------------------------------------------------------------------
@@ -1341,10 +1531,16 @@ class RecordsTab(QWidget):
         record = dialog.record
         if record is None:
             return None
-        self._say(self.tr("%1 lavrado%2. Salve o PDF ou imprima para entregar a via do autuado.")
-                  .replace("%1", record.reference)
-                  .replace("%2", self.tr(" — multa de %1 lançada na Cobrança").replace("%1", format_brl(record.fine_total))
-                           if enf.charges_of(record, "fine") else ""))
+        self._say(
+            self.tr("%1 lavrado%2. Salve o PDF ou imprima para entregar a via do autuado.")
+            .replace("%1", record.reference)
+            .replace(
+                "%2",
+                self.tr(" — multa de %1 lançada na Cobrança").replace("%1", format_brl(record.fine_total))
+                if enf.charges_of(record, "fine")
+                else "",
+            )
+        )
         self.search.blockSignals(True)
         self.search.clear()
         self.search.blockSignals(False)
@@ -1371,8 +1567,16 @@ class RecordsTab(QWidget):
             kind = "infraction" if record.kind == "notice" else "seizure"
         relation = "follows-notice" if record.kind == "notice" and kind == "infraction" else "accompanies"
         now = _dt.datetime.combine(self.today, _dt.datetime.now().time().replace(second=0, microsecond=0))
-        base = enf.draft_from(record, kind=kind, refers_to_id=record.id, relation=relation,
-                              at=max(now, record.at), adjustments=[], items=[], depot="")
+        base = enf.draft_from(
+            record,
+            kind=kind,
+            refers_to_id=record.id,
+            relation=relation,
+            at=max(now, record.at),
+            adjustments=[],
+            items=[],
+            depot="",
+        )
         title = self.tr("%1 — seguimento do %2").replace("%1", self.tr(enf.KINDS[kind])).replace("%2", record.reference)
         return self._open(base, title=title, mode="follow", dialog_hook=dialog_hook)
 
@@ -1390,8 +1594,14 @@ class RecordsTab(QWidget):
         if record is None:
             return None
         now = _dt.datetime.combine(self.today, _dt.datetime.now().time().replace(second=0, microsecond=0))
-        base = enf.draft_from(record, refers_to_id=record.id, relation="identification", unknown_name="",
-                              reason=self.tr("identificação do infrator"), notified_at=max(now, record.at))
+        base = enf.draft_from(
+            record,
+            refers_to_id=record.id,
+            relation="identification",
+            unknown_name="",
+            reason=self.tr("identificação do infrator"),
+            notified_at=max(now, record.at),
+        )
         title = self.tr("Identificar o infrator do %1").replace("%1", record.reference)
         return self._open(base, title=title, mode="identify", dialog_hook=dialog_hook)
 
@@ -1408,8 +1618,12 @@ class RecordsTab(QWidget):
         if dialog.contest is None:
             return None
         c = dialog.contest
-        self._say(self.tr("%1 protocolada em %2%3.").replace("%1", c.kind_label).replace("%2", _d(c.filed_on))
-                  .replace("%3", "" if c.on_time else self.tr(" — fora do prazo; a autoridade decide")))
+        self._say(
+            self.tr("%1 protocolada em %2%3.")
+            .replace("%1", c.kind_label)
+            .replace("%2", _d(c.filed_on))
+            .replace("%3", "" if c.on_time else self.tr(" — fora do prazo; a autoridade decide"))
+        )
         self.refresh_rows()
         return c
 
@@ -1438,8 +1652,12 @@ class RecordsTab(QWidget):
         record = self._record()
         if record is None:
             return None
-        dialog = AdjustDialog(enf.current_proposal(record), self, today=self.today,
-                              title=self.tr("Decidir sanções — %1").replace("%1", record.reference))
+        dialog = AdjustDialog(
+            enf.current_proposal(record),
+            self,
+            today=self.today,
+            title=self.tr("Decidir sanções — %1").replace("%1", record.reference),
+        )
         self.last_dialog = dialog
         if dialog_hook is not None:
             dialog_hook(dialog)
@@ -1464,11 +1682,13 @@ class RecordsTab(QWidget):
         record = self._record()
         if record is None:
             return False
-        answer = QMessageBox.question(self, self.tr("Aplicar à permissão"),
-                                      self.tr("Aplicar à permissão a suspensão ou cassação do %1?")
-                                      .replace("%1", record.reference),
-                                      QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
-                                      QMessageBox.StandardButton.No)
+        answer = QMessageBox.question(
+            self,
+            self.tr("Aplicar à permissão"),
+            self.tr("Aplicar à permissão a suspensão ou cassação do %1?").replace("%1", record.reference),
+            QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
+            QMessageBox.StandardButton.No,
+        )
         if answer != QMessageBox.StandardButton.Yes:
             return False
         try:
@@ -1486,10 +1706,14 @@ class RecordsTab(QWidget):
         record = self._record()
         if record is None:
             return None
-        written = save_pdf_as(self, path, title=self.tr("Salvar auto em PDF"),
-                           default_name=f"{record.kind}-{record.number.replace('/', '-')}.pdf",
-                           write=lambda target: write_record_pdf(record, target, today=self.today),
-                           fail=lambda text: self._say(text, error=True))
+        written = save_pdf_as(
+            self,
+            path,
+            title=self.tr("Salvar auto em PDF"),
+            default_name=f"{record.kind}-{record.number.replace('/', '-')}.pdf",
+            write=lambda target: write_record_pdf(record, target, today=self.today),
+            fail=lambda text: self._say(text, error=True),
+        )
         if written is None:
             return None
         self._say(self.tr("PDF do %1 gravado em %2.").replace("%1", record.reference).replace("%2", str(written)))
@@ -1501,8 +1725,12 @@ class RecordsTab(QWidget):
         record = self._record()
         if record is None:
             return False
-        if not print_document(self, printer, f"{record.kind}-{record.number.replace('/', '-')}",
-                              lambda: record_document(record, today=self.today)):
+        if not print_document(
+            self,
+            printer,
+            f"{record.kind}-{record.number.replace('/', '-')}",
+            lambda: record_document(record, today=self.today),
+        ):
             return False
         self._say(self.tr("%1 enviado para impressão.").replace("%1", record.reference))
         return True
@@ -1516,23 +1744,35 @@ class SeizuresTab(QWidget):
         super().__init__(parent)
         self._today = today
         layout = QVBoxLayout(self)
-        intro = QLabel(self.tr("Bens apreendidos ainda no depósito e o que é devido hoje para devolvê-los "
-                               "(multas e diárias de depósito); vencido o prazo de retirada, a doação."))
+        intro = QLabel(
+            self.tr(
+                "Bens apreendidos ainda no depósito e o que é devido hoje para devolvê-los "
+                "(multas e diárias de depósito); vencido o prazo de retirada, a doação."
+            )
+        )
         intro.setWordWrap(True)
         layout.addWidget(intro)
-        self.model = OverdueRowsModel([
-            Column(self.tr("Auto"), lambda r: r.reference),
-            Column(self.tr("Apreensão"), lambda r: _d(r.seized_at)),
-            Column(self.tr("Autuado"), lambda r: r.offender),
-            Column(self.tr("Bens"), lambda r: r.items, tooltip=lambda r: r.items),
-            Column(self.tr("Retirada até"), lambda r: r.reclaim_due, tooltip=lambda r: r.reclaim_basis),
-            Column(self.tr("Dias"), lambda r: str(r.days), right=True),
-            Column(self.tr("Depósito"), lambda r: format_brl(r.depot_due) if r.depot_due is not None else "—",
-                   right=True, tooltip=lambda r: r.depot_formula),
-            Column(self.tr("Multas"), lambda r: format_brl(r.fines_open), right=True),
-            Column(self.tr("Devido hoje"), lambda r: format_brl(r.total_due), right=True),
-            Column(self.tr("Situação"), lambda r: r.state),
-        ], self, flag="reclaim_passed")
+        self.model = OverdueRowsModel(
+            [
+                Column(self.tr("Auto"), lambda r: r.reference),
+                Column(self.tr("Apreensão"), lambda r: _d(r.seized_at)),
+                Column(self.tr("Autuado"), lambda r: r.offender),
+                Column(self.tr("Bens"), lambda r: r.items, tooltip=lambda r: r.items),
+                Column(self.tr("Retirada até"), lambda r: r.reclaim_due, tooltip=lambda r: r.reclaim_basis),
+                Column(self.tr("Dias"), lambda r: str(r.days), right=True),
+                Column(
+                    self.tr("Depósito"),
+                    lambda r: format_brl(r.depot_due) if r.depot_due is not None else "—",
+                    right=True,
+                    tooltip=lambda r: r.depot_formula,
+                ),
+                Column(self.tr("Multas"), lambda r: format_brl(r.fines_open), right=True),
+                Column(self.tr("Devido hoje"), lambda r: format_brl(r.total_due), right=True),
+                Column(self.tr("Situação"), lambda r: r.state),
+            ],
+            self,
+            flag="reclaim_passed",
+        )
         self.table = make_table("seized", self.model)
         self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
         self.table.horizontalHeader().setSectionResizeMode(3, QHeaderView.ResizeMode.Stretch)
@@ -1588,9 +1828,14 @@ class SeizuresTab(QWidget):
         if row is None:
             self.detail.setText("")
             return
-        self.detail.setText(self.tr("%1 — depósito: %2. Diárias: %3. Retirada: %4 %5")
-                            .replace("%1", row.reference).replace("%2", row.depot).replace("%3", row.depot_formula)
-                            .replace("%4", row.reclaim_due).replace("%5", row.reclaim_basis))
+        self.detail.setText(
+            self.tr("%1 — depósito: %2. Diárias: %3. Retirada: %4 %5")
+            .replace("%1", row.reference)
+            .replace("%2", row.depot)
+            .replace("%3", row.depot_formula)
+            .replace("%4", row.reclaim_due)
+            .replace("%5", row.reclaim_basis)
+        )
 
     def _say(self, text: str, *, error: bool = False) -> None:
         self.message.setStyleSheet(f"color: {theme.colour('error')};" if error else "")
@@ -1601,8 +1846,9 @@ class SeizuresTab(QWidget):
         if row is None:
             return None
         try:
-            charge = enf.charge_depot_fee(enf.get_record(row.record_id), on=self.today, by=current_user_name(),
-                                          amount=amount, today=self.today)
+            charge = enf.charge_depot_fee(
+                enf.get_record(row.record_id), on=self.today, by=current_user_name(), amount=amount, today=self.today
+            )
         except FieldErrors as exc:
             if "amount" in exc.errors and amount is None:
                 value, ok = QInputDialog.getText(self, self.tr("Preço do depósito"), exc.errors["amount"])
@@ -1612,8 +1858,11 @@ class SeizuresTab(QWidget):
         except UserError as exc:
             self._say(exc.message, error=True)
             return None
-        self._say(self.tr("Diárias de depósito lançadas: cobrança nº %1, %2.").replace("%1", charge.number)
-                  .replace("%2", format_brl(charge.amount)))
+        self._say(
+            self.tr("Diárias de depósito lançadas: cobrança nº %1, %2.")
+            .replace("%1", charge.number)
+            .replace("%2", format_brl(charge.amount))
+        )
         self.refresh()
         return charge
 
@@ -1641,9 +1890,15 @@ class SeizuresTab(QWidget):
         elif dialog.exec() != QDialog.DialogCode.Accepted:
             return False
         try:
-            enf.donate_items(enf.get_record(row.record_id), on=self.today, by=current_user_name(),
-                             to=dialog.to.text(), reason=dialog.reason.text(), consent=dialog.consent.isChecked(),
-                             today=self.today)
+            enf.donate_items(
+                enf.get_record(row.record_id),
+                on=self.today,
+                by=current_user_name(),
+                to=dialog.to.text(),
+                reason=dialog.reason.text(),
+                consent=dialog.consent.isChecked(),
+                today=self.today,
+            )
         except UserError as exc:
             self._say(exc.message, error=True)
             return False
@@ -1659,20 +1914,27 @@ class DebtTab(QWidget):
         super().__init__(parent)
         self._today = today
         layout = QVBoxLayout(self)
-        intro = QLabel(self.tr("Multas não pagas no prazo, sem defesa ou recurso com efeito suspensivo pendente: "
-                               "a encaminhar para inscrição em dívida ativa."))
+        intro = QLabel(
+            self.tr(
+                "Multas não pagas no prazo, sem defesa ou recurso com efeito suspensivo pendente: "
+                "a encaminhar para inscrição em dívida ativa."
+            )
+        )
         intro.setWordWrap(True)
         layout.addWidget(intro)
-        self.model = RowsModel([
-            Column(self.tr("Auto"), lambda r: r.reference),
-            Column(self.tr("Cobrança"), lambda r: r.charge_number),
-            Column(self.tr("Autuado"), lambda r: r.offender),
-            Column(self.tr("Documento"), lambda r: r.document),
-            Column(self.tr("Em aberto"), lambda r: format_brl(r.amount), right=True),
-            Column(self.tr("Prazo"), lambda r: _d(r.due_on)),
-            Column(self.tr("Dias de atraso"), lambda r: str(r.days_late), right=True),
-            Column(self.tr("Base legal"), lambda r: r.basis),
-        ], self)
+        self.model = RowsModel(
+            [
+                Column(self.tr("Auto"), lambda r: r.reference),
+                Column(self.tr("Cobrança"), lambda r: r.charge_number),
+                Column(self.tr("Autuado"), lambda r: r.offender),
+                Column(self.tr("Documento"), lambda r: r.document),
+                Column(self.tr("Em aberto"), lambda r: format_brl(r.amount), right=True),
+                Column(self.tr("Prazo"), lambda r: _d(r.due_on)),
+                Column(self.tr("Dias de atraso"), lambda r: str(r.days_late), right=True),
+                Column(self.tr("Base legal"), lambda r: r.basis),
+            ],
+            self,
+        )
         self.table = make_table("debts", self.model)
         self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
         self.table.horizontalHeader().setSectionResizeMode(2, QHeaderView.ResizeMode.Stretch)
@@ -1688,8 +1950,9 @@ class DebtTab(QWidget):
             rows = []
         self.model.set_rows(rows)
         total = sum((r.amount for r in rows), start=enf.ZERO)
-        self.total.setText(self.tr("%1 multa(s), %2 em aberto.").replace("%1", str(len(rows)))
-                           .replace("%2", format_brl(total)))
+        self.total.setText(
+            self.tr("%1 multa(s), %2 em aberto.").replace("%1", str(len(rows))).replace("%2", format_brl(total))
+        )
 
 
 class EnforcementPage(QWidget):

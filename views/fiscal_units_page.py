@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-
 from PySide6.QtCore import QCoreApplication
 from PySide6.QtWidgets import (
     QComboBox,
@@ -37,12 +36,15 @@ def _origin(row: UnitValueRow) -> str:
 
 def unit_values_model(parent=None) -> RowsModel:
     tr = lambda text: QCoreApplication.translate("FiscalUnitsPage", text)  # noqa: E731
-    return RowsModel([
-        Column(tr("Unidade"), lambda r: r.unit),
-        Column(tr("Ano"), lambda r: str(r.year), right=True),
-        Column(tr("Valor"), lambda r: format_brl(r.value), right=True),
-        Column(tr("Origem"), _origin),
-    ], parent)
+    return RowsModel(
+        [
+            Column(tr("Unidade"), lambda r: r.unit),
+            Column(tr("Ano"), lambda r: str(r.year), right=True),
+            Column(tr("Valor"), lambda r: format_brl(r.value), right=True),
+            Column(tr("Origem"), _origin),
+        ],
+        parent,
+    )
 
 
 class FiscalUnitsPage(QWidget):
@@ -72,16 +74,25 @@ class FiscalUnitsPage(QWidget):
         self.table.horizontalHeader().setSectionResizeMode(3, QHeaderView.ResizeMode.Stretch)
         self.table.verticalHeader().hide()
         layout.addWidget(self.table, 1)
-        self.empty = QLabel(self.tr("Os atos não fixam valores para esta unidade: cadastre-os abaixo "
-                                    "antes de calcular preços ou multas."))
+        self.empty = QLabel(
+            self.tr(
+                "Os atos não fixam valores para esta unidade: cadastre-os abaixo antes de calcular preços ou multas."
+            )
+        )
         self.empty.setObjectName("empty")
         self.empty.setWordWrap(True)
         layout.addWidget(self.empty)
 
-        add_yearly_value_form(self, layout, year_label=self.tr("A&no:"), value_name="value",
-                              value_label=self.tr("&Valor (R$):"), value_hint=self.tr("ex.: 38,42"),
-                              source_hint=self.tr("obrigatória: comunicado, decreto, portaria…"),
-                              save_label=self.tr("&Cadastrar valor"))
+        add_yearly_value_form(
+            self,
+            layout,
+            year_label=self.tr("A&no:"),
+            value_name="value",
+            value_label=self.tr("&Valor (R$):"),
+            value_hint=self.tr("ex.: 38,42"),
+            source_hint=self.tr("obrigatória: comunicado, decreto, portaria…"),
+            save_label=self.tr("&Cadastrar valor"),
+        )
         self.unit_combo.currentIndexChanged.connect(lambda _i: self.show_unit())
         self.regimes_by_unit: dict[str, list] = {}
 
@@ -120,8 +131,9 @@ class FiscalUnitsPage(QWidget):
             self.empty.hide()
             return
         using = self.regimes_by_unit.get(code, [])
-        self.used_by.setText(self.tr("Usada por: %1").replace(
-            "%1", "; ".join(f"{r.municipality}/{r.state} ({r.short})" for r in using)))
+        self.used_by.setText(
+            self.tr("Usada por: %1").replace("%1", "; ".join(f"{r.municipality}/{r.state} ({r.short})" for r in using))
+        )
         self.model.set_rows(unit_value_rows(code))
         self.table.resizeColumnsToContents()
         self.empty.setVisible(not self.model.rows)
@@ -134,20 +146,31 @@ class FiscalUnitsPage(QWidget):
         warnings = unit_value_warnings(code, self.year.value(), self.value.text())
         if warnings:
             answer = QMessageBox.question(
-                self, self.tr("Confirmar valor"), "\n".join(warnings) + "\n\n" + self.tr("Cadastrar mesmo assim?"),
-                QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No, QMessageBox.StandardButton.No)
+                self,
+                self.tr("Confirmar valor"),
+                "\n".join(warnings) + "\n\n" + self.tr("Cadastrar mesmo assim?"),
+                QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
+                QMessageBox.StandardButton.No,
+            )
             if answer != QMessageBox.StandardButton.Yes:
                 self.message.setText(self.tr("Nada foi cadastrado."))
                 return
         try:
-            set_unit_value(using[0], code, self.year.value(), self.value.text(),
-                           entered_by=current_user_name(), reason=self.reason.text())
+            set_unit_value(
+                using[0],
+                code,
+                self.year.value(),
+                self.value.text(),
+                entered_by=current_user_name(),
+                reason=self.reason.text(),
+            )
         except UserError as exc:
             self.message.setText(exc.message)
             {"value": self.value, "year": self.year, "reason": self.reason}.get(exc.field, self.value).setFocus()
             return
-        self.message.setText(self.tr("Valor de %1 para %2 cadastrado.")
-                             .replace("%1", code).replace("%2", str(self.year.value())))
+        self.message.setText(
+            self.tr("Valor de %1 para %2 cadastrado.").replace("%1", code).replace("%2", str(self.year.value()))
+        )
         self.value.clear()
         self.reason.clear()
         self.show_unit()

@@ -8,9 +8,9 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QComboBox,
-    QInputDialog,
     QHBoxLayout,
     QHeaderView,
+    QInputDialog,
     QLabel,
     QLineEdit,
     QMessageBox,
@@ -48,12 +48,15 @@ class SearchTab(QWidget):
         self.hint = QLabel()
         self.hint.setObjectName("hint")
         layout.addWidget(self.hint)
-        self.model = RowsModel([
-            (self.tr("Nome"), lambda m: m.name),
-            (self.tr("CPF/CNPJ"), lambda m: m.document),
-            (self.tr("Tipo"), lambda m: self.tr("pessoa") if m.kind == "person" else self.tr("empresa")),
-            (self.tr("Detalhe"), lambda m: m.detail),
-        ], self)
+        self.model = RowsModel(
+            [
+                (self.tr("Nome"), lambda m: m.name),
+                (self.tr("CPF/CNPJ"), lambda m: m.document),
+                (self.tr("Tipo"), lambda m: self.tr("pessoa") if m.kind == "person" else self.tr("empresa")),
+                (self.tr("Detalhe"), lambda m: m.detail),
+            ],
+            self,
+        )
         self.table = QTableView()
         self.table.setObjectName("matches")
         self.table.setModel(self.model)
@@ -204,14 +207,17 @@ class WorklistTab(QWidget):
         row.addWidget(QLabel(self.tr("Regime:")))
         row.addWidget(self.regime, 1)
         layout.addLayout(row)
-        self.model = RowsModel([
-            (self.tr("Protocolo"), lambda w: w.protocol),
-            (self.tr("Requerente"), lambda w: w.applicant),
-            (self.tr("Regime"), lambda w: w.regime_label),
-            (self.tr("Permissão"), lambda w: w.kind_label),
-            (self.tr("Situação"), lambda w: w.status_label),
-            (self.tr("Dias"), lambda w: str(w.age_days)),
-        ], self)
+        self.model = RowsModel(
+            [
+                (self.tr("Protocolo"), lambda w: w.protocol),
+                (self.tr("Requerente"), lambda w: w.applicant),
+                (self.tr("Regime"), lambda w: w.regime_label),
+                (self.tr("Permissão"), lambda w: w.kind_label),
+                (self.tr("Situação"), lambda w: w.status_label),
+                (self.tr("Dias"), lambda w: str(w.age_days)),
+            ],
+            self,
+        )
         self.table = QTableView()
         self.table.setObjectName("worklist")
         self.table.setModel(self.model)
@@ -221,10 +227,14 @@ class WorklistTab(QWidget):
         layout.addWidget(self.table, 1)
         actions = QHBoxLayout()
         self.action_buttons: dict[str, QPushButton] = {}
-        for status, label in (("analysis", self.tr("Em aná&lise")), ("approved", self.tr("A&provar")),
-                              ("refused", self.tr("&Indeferir…")), ("appealed", self.tr("Re&curso…")),
-                              ("awaiting_payment", self.tr("Aguardar pa&gamento")),
-                              ("withdrawn", self.tr("&Desistência…"))):
+        for status, label in (
+            ("analysis", self.tr("Em aná&lise")),
+            ("approved", self.tr("A&provar")),
+            ("refused", self.tr("&Indeferir…")),
+            ("appealed", self.tr("Re&curso…")),
+            ("awaiting_payment", self.tr("Aguardar pa&gamento")),
+            ("withdrawn", self.tr("&Desistência…")),
+        ):
             button = QPushButton(label)
             button.setObjectName(f"to-{status}")
             button.clicked.connect(lambda _c=False, st=status: self.move_to(st))
@@ -240,7 +250,9 @@ class WorklistTab(QWidget):
         actions.addWidget(self.receipt_button)
         self.open_button = QPushButton(self.tr("A&brir…"))
         self.open_button.setObjectName("open")
-        self.open_button.setToolTip(self.tr("Tudo o que foi protocolado, para decidir (duplo clique ou Enter na lista)"))
+        self.open_button.setToolTip(
+            self.tr("Tudo o que foi protocolado, para decidir (duplo clique ou Enter na lista)")
+        )
         self.open_button.clicked.connect(lambda: self.open_selected())
         actions.insertWidget(0, self.open_button)
         actions.addStretch(1)
@@ -324,8 +336,9 @@ class WorklistTab(QWidget):
                     self.message.setText(message)
                     return None
                 if end is None:
-                    text, ok = QInputDialog.getText(self, self.tr("Emitir permissão"),
-                                                    message + "\n" + self.tr("Data (dd/mm/aaaa):"))
+                    text, ok = QInputDialog.getText(
+                        self, self.tr("Emitir permissão"), message + "\n" + self.tr("Data (dd/mm/aaaa):")
+                    )
                     if not ok:
                         return None
                     try:
@@ -340,10 +353,13 @@ class WorklistTab(QWidget):
         else:  # pragma: no cover - the loop always breaks or returns
             return None
         self.last_permit = permit
-        self.message.setText(self.tr("Permissão nº %1 emitida para %2, válida de %3 a %4.")
-                             .replace("%1", permit.number).replace("%2", item.applicant)
-                             .replace("%3", permit.valid_from.strftime("%d/%m/%Y"))
-                             .replace("%4", permit.valid_until.strftime("%d/%m/%Y")))
+        self.message.setText(
+            self.tr("Permissão nº %1 emitida para %2, válida de %3 a %4.")
+            .replace("%1", permit.number)
+            .replace("%2", item.applicant)
+            .replace("%3", permit.valid_from.strftime("%d/%m/%Y"))
+            .replace("%4", permit.valid_until.strftime("%d/%m/%Y"))
+        )
         self.refresh_rows()
         return permit
 
@@ -353,8 +369,9 @@ class WorklistTab(QWidget):
         if item is None:
             return False
         if reason is None and status in ("refused", "appealed", "withdrawn"):
-            reason, ok = QInputDialog.getText(self, STATUSES[status].capitalize(),
-                                              self.tr("Motivo (%1):").replace("%1", STATUSES[status]))
+            reason, ok = QInputDialog.getText(
+                self, STATUSES[status].capitalize(), self.tr("Motivo (%1):").replace("%1", STATUSES[status])
+            )
             if not ok:
                 return False
         try:
@@ -367,16 +384,20 @@ class WorklistTab(QWidget):
                 charges = await_payment(app, by=current_user_name())
                 if charges:
                     numbers = ", ".join(c.number for c in charges)
-                    self.message.setText(self.tr("Protocolo %1: aguardando pagamento das cobranças %2.")
-                                         .replace("%1", item.protocol).replace("%2", numbers))
+                    self.message.setText(
+                        self.tr("Protocolo %1: aguardando pagamento das cobranças %2.")
+                        .replace("%1", item.protocol)
+                        .replace("%2", numbers)
+                    )
             else:
                 change_status(app, status, by=current_user_name(), reason=reason or "")
         except UserError as exc:
             self.message.setText(exc.message)
             return False
         if status != "awaiting_payment" or not self.message.text().startswith(self.tr("Protocolo")):
-            self.message.setText(self.tr("Protocolo %1: %2.").replace("%1", item.protocol)
-                                 .replace("%2", STATUSES[status]))
+            self.message.setText(
+                self.tr("Protocolo %1: %2.").replace("%1", item.protocol).replace("%2", STATUSES[status])
+            )
         protocol = item.protocol
         self.refresh_rows()
         try:
@@ -392,9 +413,12 @@ class WorklistTab(QWidget):
         if item is None:
             return None
         if not path:
-            path, _ = save_file_name(self, self.tr("Recibo do protocolo"),
-                                                  f"recibo-{item.protocol.replace('/', '-')}.pdf",
-                                                  self.tr("PDF (*.pdf)"))
+            path, _ = save_file_name(
+                self,
+                self.tr("Recibo do protocolo"),
+                f"recibo-{item.protocol.replace('/', '-')}.pdf",
+                self.tr("PDF (*.pdf)"),
+            )
         if path:
             app = get_application(item.id)
             write_in_background(self, self.tr("Gravando o recibo…"), lambda: write_receipt_pdf(app, path))

@@ -18,6 +18,7 @@ from PySide6.QtWidgets import (
     QVBoxLayout,
     QWidget,
 )
+
 from views import theme
 
 
@@ -80,24 +81,29 @@ class HomePage(QWidget):
         box = QGroupBox(self.tr("Primeiros passos"))
         box.setObjectName("first-steps")
         column = QVBoxLayout(box)
-        text = QLabel(self.tr(
-            "<ol><li>Informe o município, o estado e o órgão em <b>Cadastros → Configurações</b>: os regimes do "
-            "município passam a ser os oferecidos nas mesas.</li>"
-            "<li>Registre o valor de cada unidade fiscal (UFESP, UFM…) do ano, com a fonte, em "
-            "<b>Cadastros → Unidades fiscais</b>.</li>"
-            "<li>Cadastre os usuários e o perfil de cada um (atendente, fiscal, chefe) em "
-            "<b>Cadastros → Usuários</b>.</li></ol>"
-            "<p>Para experimentar antes: <code>praca demo --db sqlite:///demo.sqlite3</code> cria um banco de "
-            "demonstração (usuários com a senha <code>praca2026</code>); abra-o em Arquivo → Abrir banco de "
-            "dados.</p>"))
+        text = QLabel(
+            self.tr(
+                "<ol><li>Informe o município, o estado e o órgão em <b>Cadastros → Configurações</b>: os regimes do "
+                "município passam a ser os oferecidos nas mesas.</li>"
+                "<li>Registre o valor de cada unidade fiscal (UFESP, UFM…) do ano, com a fonte, em "
+                "<b>Cadastros → Unidades fiscais</b>.</li>"
+                "<li>Cadastre os usuários e o perfil de cada um (atendente, fiscal, chefe) em "
+                "<b>Cadastros → Usuários</b>.</li></ol>"
+                "<p>Para experimentar antes: <code>praca demo --db sqlite:///demo.sqlite3</code> cria um banco de "
+                "demonstração (usuários com a senha <code>praca2026</code>); abra-o em Arquivo → Abrir banco de "
+                "dados.</p>"
+            )
+        )
         text.setObjectName("first-steps-text")
         text.setWordWrap(True)
         column.addWidget(text)
         row = QHBoxLayout()
         self.step_buttons = {}
-        for tab, label in (("settings_form", self.tr("&Configurações")),
-                           ("fiscal_units_page", self.tr("Unidades &fiscais")),
-                           ("users", self.tr("&Usuários"))):
+        for tab, label in (
+            ("settings_form", self.tr("&Configurações")),
+            ("fiscal_units_page", self.tr("Unidades &fiscais")),
+            ("users", self.tr("&Usuários")),
+        ):
             button = QPushButton(label)
             button.setObjectName(f"step-{tab}")
             button.clicked.connect(lambda _c=False, t=tab: self._go_to(t))
@@ -135,16 +141,22 @@ class HomePage(QWidget):
         if path is None:
             return
         if active_key() is None:
-            self.backup_text.setText(self.tr(
-                "O backup automático de hoje (%1) foi gravado SEM assinatura: a prefeitura ainda não tem chave de "
-                "assinatura (o administrador a cria em Cadastros → Assinatura). Restaurá-lo exigirá aceitar um "
-                "backup não assinado.").replace("%1", path.name))
+            self.backup_text.setText(
+                self.tr(
+                    "O backup automático de hoje (%1) foi gravado SEM assinatura: a prefeitura ainda não tem chave de "
+                    "assinatura (o administrador a cria em Cadastros → Assinatura). Restaurá-lo exigirá aceitar um "
+                    "backup não assinado."
+                ).replace("%1", path.name)
+            )
             self.backup_unlock.hide()
             return
-        self.backup_text.setText(self.tr(
-            "O backup automático de hoje (%1) foi gravado SEM assinatura: esta mesa não está liberada para assinar "
-            "com a chave da prefeitura. Libere-a agora e o backup é assinado; senão, restaurá-lo exigirá aceitar "
-            "um backup não assinado.").replace("%1", path.name))
+        self.backup_text.setText(
+            self.tr(
+                "O backup automático de hoje (%1) foi gravado SEM assinatura: esta mesa não está liberada para assinar "
+                "com a chave da prefeitura. Libere-a agora e o backup é assinado; senão, restaurá-lo exigirá aceitar "
+                "um backup não assinado."
+            ).replace("%1", path.name)
+        )
         self.backup_unlock.show()
 
     def _unlock_and_sign(self) -> None:
@@ -180,8 +192,11 @@ class HomePage(QWidget):
         place = municipality_label()
         self._refresh_backup_notice()
         self.first_steps.setVisible(not place)  # a first start: nothing set up yet
-        self.heading.setText(self.tr("Praça — %1").replace("%1", place) if place
-                             else self.tr("Praça — configure o município em Cadastros"))
+        self.heading.setText(
+            self.tr("Praça — %1").replace("%1", place)
+            if place
+            else self.tr("Praça — configure o município em Cadastros")
+        )
         self.agency.setText(get_setting(AGENCY))
         numbers = counts()
         locale = QLocale()
@@ -192,10 +207,14 @@ class HomePage(QWidget):
         self.regimes.setText("\n".join(regime_titles()) or "—")
         day = self.day or _dt.date.today()
         s = month_summary(day.year, day.month, today=day)
-        self.month.setText(self.tr("%1: lançado %2, pago %3, em aberto %4 (vencido %5)")
-                           .replace("%1", s.label).replace("%2", format_brl(s.charged))
-                           .replace("%3", format_brl(s.paid)).replace("%4", format_brl(s.open))
-                           .replace("%5", format_brl(s.overdue)))
+        self.month.setText(
+            self.tr("%1: lançado %2, pago %3, em aberto %4 (vencido %5)")
+            .replace("%1", s.label)
+            .replace("%2", format_brl(s.charged))
+            .replace("%3", format_brl(s.paid))
+            .replace("%4", format_brl(s.open))
+            .replace("%5", format_brl(s.overdue))
+        )
         self.today.clear()
         items = charge_alerts(day) + enforcement_alerts(day) + today_items(day)
         for item in items:

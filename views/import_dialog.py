@@ -40,8 +40,8 @@ from PySide6.QtWidgets import (
 from models import importer
 from models.errors import UserError
 from models.regimes import shipped_regimes
-from views.save import open_file_name, save_file_name
 from views import theme
+from views.save import open_file_name, save_file_name
 
 NOT_MAPPED = ""  # the combo's data for "— não importar —"
 FROM_COLUMN = ""  # the default combos' data for "— da coluna / nenhum —"
@@ -71,8 +71,13 @@ class ImportWorker(QThread):
 
     def run(self) -> None:
         try:
-            result = importer.import_rows(self.preview, all_or_nothing=self.all_or_nothing, today=self.today,
-                                          key_dir=self.key_dir, progress=self._progress)
+            result = importer.import_rows(
+                self.preview,
+                all_or_nothing=self.all_or_nothing,
+                today=self.today,
+                key_dir=self.key_dir,
+                progress=self._progress,
+            )
         except UserError as exc:
             self.failed.emit(exc.message)
         except Exception as exc:  # noqa: BLE001 - the clerk gets one line; the transaction was rolled back
@@ -89,8 +94,14 @@ class ImportDialog(QDialog):
     PAGE_FILE, PAGE_MAPPING, PAGE_PREVIEW, PAGE_RUNNING, PAGE_DONE = range(5)
     imported = Signal(object)
 
-    def __init__(self, parent: QWidget | None = None, *, store: Path | None = None, key_dir: Path | None = None,
-                 today: _dt.date | None = None):
+    def __init__(
+        self,
+        parent: QWidget | None = None,
+        *,
+        store: Path | None = None,
+        key_dir: Path | None = None,
+        today: _dt.date | None = None,
+    ):
         super().__init__(parent)
         self.setWindowTitle(self.tr("Importar ambulantes"))
         self.setMinimumSize(820, 560)
@@ -140,10 +151,13 @@ class ImportDialog(QDialog):
     def _file_page(self) -> QWidget:
         page = QWidget()
         layout = QVBoxLayout(page)
-        intro = QLabel(self.tr(
-            "Escolha a planilha com a lista de ambulantes do município (.xlsx ou .csv separado por ; ou ,). "
-            "A primeira linha preenchida deve ser o cabeçalho com o nome de cada coluna. Nada é gravado antes "
-            "da sua confirmação, depois da conferência de cada linha."))
+        intro = QLabel(
+            self.tr(
+                "Escolha a planilha com a lista de ambulantes do município (.xlsx ou .csv separado por ; ou ,). "
+                "A primeira linha preenchida deve ser o cabeçalho com o nome de cada coluna. Nada é gravado antes "
+                "da sua confirmação, depois da conferência de cada linha."
+            )
+        )
         intro.setWordWrap(True)
         layout.addWidget(intro)
         row = QHBoxLayout()
@@ -188,8 +202,12 @@ class ImportDialog(QDialog):
         forms["permit"].addRow(QLabel(self.tr("Para todas as linhas:")))
         forms["permit"].addRow(self.tr("Regime:"), self.regime_combo)
         forms["permit"].addRow(self.tr("Tipo de permissão:"), self.kind_combo)
-        note = QLabel(self.tr("Uma permissão é importada quando a linha tem algum dado dela. Ela recebe um número "
-                              "novo do Praça; o da planilha fica como número anterior."))
+        note = QLabel(
+            self.tr(
+                "Uma permissão é importada quando a linha tem algum dado dela. Ela recebe um número "
+                "novo do Praça; o da planilha fica como número anterior."
+            )
+        )
         note.setWordWrap(True)
         forms["permit"].addRow(note)
         columns.addWidget(vendor_box, 1)
@@ -216,8 +234,16 @@ class ImportDialog(QDialog):
         self.summary.setWordWrap(True)
         layout.addWidget(self.summary)
         self.table = QTableWidget(0, 6)
-        self.table.setHorizontalHeaderLabels([self.tr("Linha"), self.tr("Situação"), self.tr("Nome"),
-                                              self.tr("CPF/CNPJ"), self.tr("Cadastro"), self.tr("Motivo")])
+        self.table.setHorizontalHeaderLabels(
+            [
+                self.tr("Linha"),
+                self.tr("Situação"),
+                self.tr("Nome"),
+                self.tr("CPF/CNPJ"),
+                self.tr("Cadastro"),
+                self.tr("Motivo"),
+            ]
+        )
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.table.verticalHeader().setVisible(False)
@@ -271,8 +297,11 @@ class ImportDialog(QDialog):
         self.back_button.setVisible(page in (self.PAGE_MAPPING, self.PAGE_PREVIEW))
         self.next_button.setVisible(page in (self.PAGE_FILE, self.PAGE_MAPPING, self.PAGE_PREVIEW))
         self.close_button.setEnabled(page != self.PAGE_RUNNING)
-        texts = {self.PAGE_FILE: self.tr("Avançar >"), self.PAGE_MAPPING: self.tr("Conferir as linhas >"),
-                 self.PAGE_PREVIEW: self.tr("Importar")}
+        texts = {
+            self.PAGE_FILE: self.tr("Avançar >"),
+            self.PAGE_MAPPING: self.tr("Conferir as linhas >"),
+            self.PAGE_PREVIEW: self.tr("Importar"),
+        }
         self.next_button.setText(texts.get(page, ""))
         enabled = True
         if page == self.PAGE_PREVIEW and self.preview is not None:
@@ -294,8 +323,9 @@ class ImportDialog(QDialog):
             self.start_import()
 
     def _browse(self) -> None:
-        path, _ = open_file_name(self, self.tr("Lista de ambulantes"), "",
-                                              self.tr("Planilhas (*.xlsx *.csv);;Todos (*)"))
+        path, _ = open_file_name(
+            self, self.tr("Lista de ambulantes"), "", self.tr("Planilhas (*.xlsx *.csv);;Todos (*)")
+        )
         if path:
             self.path_edit.setText(path)
             self.open_file(path)
@@ -314,11 +344,18 @@ class ImportDialog(QDialog):
         mapping = importer.recall_mapping(self.store, self.sheet.headers) if self.store else None
         remembered = mapping is not None
         self.set_mapping(mapping or importer.guess_mapping(self.sheet.headers))
-        how = self.tr("o mapeamento usado da última vez com este cabeçalho") if remembered else \
-            self.tr("as colunas reconhecidas pelo nome; confira")
-        self.file_label.setText(self.tr("%1: %2 linhas de dados, %3 colunas. Abaixo, %4.")
-                                .replace("%1", self.sheet.name).replace("%2", str(len(self.sheet.rows)))
-                                .replace("%3", str(len(self.sheet.headers))).replace("%4", how))
+        how = (
+            self.tr("o mapeamento usado da última vez com este cabeçalho")
+            if remembered
+            else self.tr("as colunas reconhecidas pelo nome; confira")
+        )
+        self.file_label.setText(
+            self.tr("%1: %2 linhas de dados, %3 colunas. Abaixo, %4.")
+            .replace("%1", self.sheet.name)
+            .replace("%2", str(len(self.sheet.rows)))
+            .replace("%3", str(len(self.sheet.headers)))
+            .replace("%4", how)
+        )
         self._show(self.PAGE_MAPPING)
         return True
 
@@ -359,8 +396,7 @@ class ImportDialog(QDialog):
         return importer.Mapping(columns, defaults)
 
     def _load_mapping(self) -> None:
-        path, _ = open_file_name(self, self.tr("Carregar mapeamento"), "",
-                                              self.tr("Mapeamento (*.json);;Todos (*)"))
+        path, _ = open_file_name(self, self.tr("Carregar mapeamento"), "", self.tr("Mapeamento (*.json);;Todos (*)"))
         if not path:
             return
         try:
@@ -368,16 +404,16 @@ class ImportDialog(QDialog):
             if self.sheet is not None:
                 missing = [h for h in mapping.columns.values() if h not in self.sheet.headers]
                 if missing:
-                    raise UserError(self.tr("Esta planilha não tem a coluna %1 do mapeamento.")
-                                    .replace("%1", repr(missing[0])))
+                    raise UserError(
+                        self.tr("Esta planilha não tem a coluna %1 do mapeamento.").replace("%1", repr(missing[0]))
+                    )
         except UserError as exc:
             self.error.setText(exc.message)
             return
         self.set_mapping(mapping)
 
     def _save_mapping(self) -> None:
-        path, _ = save_file_name(self, self.tr("Salvar mapeamento"), "mapeamento.json",
-                                              self.tr("Mapeamento (*.json)"))
+        path, _ = save_file_name(self, self.tr("Salvar mapeamento"), "mapeamento.json", self.tr("Mapeamento (*.json)"))
         if not path:
             return
         try:
@@ -408,8 +444,14 @@ class ImportDialog(QDialog):
         red, pink = QBrush(theme.qcolour("error")), QBrush(theme.qcolour("error_background"))
         for i, row in enumerate(rows):
             kind = row.kind_label + (self.tr(" + permissão") if row.permit is not None else "")
-            values = [str(row.line), self.tr("ok") if row.ok else self.tr("com problema"), row.name, row.document,
-                      kind, row.reason]
+            values = [
+                str(row.line),
+                self.tr("ok") if row.ok else self.tr("com problema"),
+                row.name,
+                row.document,
+                kind,
+                row.reason,
+            ]
             for column, value in enumerate(values):
                 item = QTableWidgetItem(value)
                 if column == 0:
@@ -428,21 +470,31 @@ class ImportDialog(QDialog):
             return False
         good = self.preview.ok_rows
         permits = sum(1 for r in good if r.permit is not None)
-        question = self.tr("Importar %1 linhas (%2 com permissão) de %3, de uma só vez?")\
-            .replace("%1", str(len(good))).replace("%2", str(permits)).replace("%3", self.preview.sheet.name)
+        question = (
+            self.tr("Importar %1 linhas (%2 com permissão) de %3, de uma só vez?")
+            .replace("%1", str(len(good)))
+            .replace("%2", str(permits))
+            .replace("%3", self.preview.sheet.name)
+        )
         if self.preview.bad_rows:
             question += " " + self.tr("As %1 linhas com problema ficam de fora.").replace(
-                "%1", str(len(self.preview.bad_rows)))
-        answer = QMessageBox.question(self, self.tr("Importar ambulantes"), question,
-                                      QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No)
+                "%1", str(len(self.preview.bad_rows))
+            )
+        answer = QMessageBox.question(
+            self,
+            self.tr("Importar ambulantes"),
+            question,
+            QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
+        )
         if answer != QMessageBox.StandardButton.Yes:
             return False
         self.progress.setRange(0, len(good))
         self.progress.setValue(0)
         self.cancel_button.setEnabled(True)
         self._show(self.PAGE_RUNNING)
-        self.worker = ImportWorker(self.preview, all_or_nothing=self.mode_all.isChecked(), key_dir=self.key_dir,
-                                   today=self.today)
+        self.worker = ImportWorker(
+            self.preview, all_or_nothing=self.mode_all.isChecked(), key_dir=self.key_dir, today=self.today
+        )
         self.worker.progressed.connect(self._progressed)
         self.worker.succeeded.connect(self._succeeded)
         self.worker.failed.connect(self._failed)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-
 from PySide6.QtWidgets import (
     QComboBox,
     QFormLayout,
@@ -33,12 +32,15 @@ class IndexesPage(QWidget):
         self.index_combo.setObjectName("index")
         form_top.addRow(self.tr("Í&ndice:"), self.index_combo)
         layout.addLayout(form_top)
-        self.model = RowsModel([
-            Column(self.tr("Ano"), lambda r: str(r.year), right=True),
-            Column(self.tr("Correção"), lambda r: percent(r.rate), right=True),
-            Column(self.tr("Fonte"), lambda r: r.reason),
-            Column(self.tr("Cadastrado por"), lambda r: f"{r.entered_by} em {r.entered_at:%d/%m/%Y %H:%M}"),
-        ], self)
+        self.model = RowsModel(
+            [
+                Column(self.tr("Ano"), lambda r: str(r.year), right=True),
+                Column(self.tr("Correção"), lambda r: percent(r.rate), right=True),
+                Column(self.tr("Fonte"), lambda r: r.reason),
+                Column(self.tr("Cadastrado por"), lambda r: f"{r.entered_by} em {r.entered_at:%d/%m/%Y %H:%M}"),
+            ],
+            self,
+        )
         self.table = QTableView()
         self.table.setObjectName("corrections")
         self.table.setModel(self.model)
@@ -46,10 +48,16 @@ class IndexesPage(QWidget):
         self.table.horizontalHeader().setSectionResizeMode(2, QHeaderView.ResizeMode.Stretch)
         layout.addWidget(self.table, 1)
 
-        add_yearly_value_form(self, layout, year_label=self.tr("Aplicada a partir do an&o:"), value_name="rate",
-                              value_label=self.tr("&Correção (%):"), value_hint=self.tr("ex.: 4,77 (por cento)"),
-                              source_hint=self.tr("ex.: INPC/IBGE acumulado de 2024; Decreto nº …"),
-                              save_label=self.tr("Cadas&trar correção"))
+        add_yearly_value_form(
+            self,
+            layout,
+            year_label=self.tr("Aplicada a partir do an&o:"),
+            value_name="rate",
+            value_label=self.tr("&Correção (%):"),
+            value_hint=self.tr("ex.: 4,77 (por cento)"),
+            source_hint=self.tr("ex.: INPC/IBGE acumulado de 2024; Decreto nº …"),
+            save_label=self.tr("Cadas&trar correção"),
+        )
         self.index_combo.currentIndexChanged.connect(lambda _i: self.show_index())
 
     def refresh(self) -> None:
@@ -63,7 +71,8 @@ class IndexesPage(QWidget):
         for regime in regimes:
             for index in regime.indexes:
                 used.setdefault(index.code, []).append(
-                    f"{regime.municipality}/{regime.state} ({regime.cite_item(index)}, valores de {index.base_year})")
+                    f"{regime.municipality}/{regime.state} ({regime.cite_item(index)}, valores de {index.base_year})"
+                )
         self.index_combo.blockSignals(True)
         self.index_combo.clear()
         for code in sorted(used):
@@ -80,10 +89,14 @@ class IndexesPage(QWidget):
             self.explain.setText(self.tr("Nenhum regime carregado usa índice de correção."))
             self.model.set_rows([])
             return
-        self.explain.setText(self.tr(
-            "Correção aplicada a cada ano sobre os valores corrigidos pelo %1. O fator acumulado é o produto "
-            "de (1 + correção) de cada ano desde o ano-base do ato. Usado por: %2.")
-            .replace("%1", code).replace("%2", "; ".join(self._used.get(code, []))))
+        self.explain.setText(
+            self.tr(
+                "Correção aplicada a cada ano sobre os valores corrigidos pelo %1. O fator acumulado é o produto "
+                "de (1 + correção) de cada ano desde o ano-base do ato. Usado por: %2."
+            )
+            .replace("%1", code)
+            .replace("%2", "; ".join(self._used.get(code, [])))
+        )
         self.model.set_rows(index_corrections(code).values())
         self.table.resizeColumnsToContents()
 
@@ -92,14 +105,16 @@ class IndexesPage(QWidget):
         if not code:
             return
         try:
-            set_index_correction(code, self.year.value(), self.rate.text(), entered_by=current_user_name(),
-                                 reason=self.reason.text())
+            set_index_correction(
+                code, self.year.value(), self.rate.text(), entered_by=current_user_name(), reason=self.reason.text()
+            )
         except UserError as exc:
             self.message.setText(exc.message)
             (self.year if exc.field == "year" else self.rate).setFocus()
             return
-        self.message.setText(self.tr("Correção de %1 para %2 cadastrada.").replace("%1", code)
-                             .replace("%2", str(self.year.value())))
+        self.message.setText(
+            self.tr("Correção de %1 para %2 cadastrada.").replace("%1", code).replace("%2", str(self.year.value()))
+        )
         self.rate.clear()
         self.reason.clear()
         self.show_index()

@@ -7,8 +7,8 @@ from PySide6.QtWidgets import QDialog, QDialogButtonBox, QFormLayout, QLabel, QL
 from models import session
 from models.errors import FieldErrors, UserError
 from models.users import MIN_PASSWORD, authenticate, create_user, has_users
-from views.widgets import FieldErrorsView
 from views import theme
+from views.widgets import FieldErrorsView
 
 
 class LoginDialog(QDialog):
@@ -72,8 +72,12 @@ class FirstAdminDialog(QDialog):
         self.setWindowTitle(self.tr("Praça — primeiro acesso"))
         self.user = None
         layout = QVBoxLayout(self)
-        intro = QLabel(self.tr("Este banco de dados ainda não tem usuários. Cadastre o administrador: ele cria os "
-                               "demais (atendentes, fiscais e chefes) em Cadastros → Usuários."))
+        intro = QLabel(
+            self.tr(
+                "Este banco de dados ainda não tem usuários. Cadastre o administrador: ele cria os "
+                "demais (atendentes, fiscais e chefes) em Cadastros → Usuários."
+            )
+        )
         intro.setWordWrap(True)
         layout.addWidget(intro)
         form = QFormLayout()
@@ -97,8 +101,10 @@ class FirstAdminDialog(QDialog):
         self.error.setStyleSheet(f"color: {theme.colour('error')};")
         self.error.setWordWrap(True)
         layout.addWidget(self.error)
-        self.errors = FieldErrorsView(self.error, {"name": self.name, "username": self.username,
-                                                   "password": self.password, "confirm": self.confirm})
+        self.errors = FieldErrorsView(
+            self.error,
+            {"name": self.name, "username": self.username, "password": self.password, "confirm": self.confirm},
+        )
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
         self.ok_button = buttons.button(QDialogButtonBox.StandardButton.Ok)
         self.ok_button.setText(self.tr("Cadastrar e &entrar"))
@@ -111,8 +117,13 @@ class FirstAdminDialog(QDialog):
 
     def accept(self) -> None:
         try:
-            self.user = create_user(username=self.username.text(), name=self.name.text(), role="administrador",
-                                    password=self.password.text(), confirm=self.confirm.text())
+            self.user = create_user(
+                username=self.username.text(),
+                name=self.name.text(),
+                role="administrador",
+                password=self.password.text(),
+                confirm=self.confirm.text(),
+            )
         except FieldErrors as exc:
             self.errors.show(exc.errors)
             return

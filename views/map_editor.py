@@ -63,7 +63,6 @@ from PySide6.QtWidgets import (
     QVBoxLayout,
     QWidget,
 )
-
 from shiboken6 import isValid
 
 from models.errors import FieldErrors, UserError
@@ -83,12 +82,12 @@ from models.sites import (
 )
 from models.stall_plan import GRID, NUDGE, NUDGE_LARGE, Box, HolderInfo, StallPlan
 from reports.site_map import OBSTACLE_MARKS, stall_parts
+from views import theme
 from views.fit import fit_to_screen
 from views.flow import FlowLayout
 from views.roles import allow
 from views.save import file_name, save_file_name
 from views.widgets import FieldErrorsView, GuardedDialog, current_user_name
-from views import theme
 
 PERMIT_MIME = "application/x-praca-permit"
 SIDEWALK = 2500  # mm drawn for each sidewalk (not data: a frame for the obstacles)
@@ -104,9 +103,16 @@ _MUTED = QColor("#5F6B76")
 _BREACH = QColor("#D50000")
 _KEPT = QColor("#EF6C00")
 _SELECTED = QColor("#1E88E5")
-_OBSTACLE_COLOURS = {"garage": "#6D4C41", "crossing": "#424242", "bus-stop": "#1E88E5", "taxi-stop": "#FBC02D",
-                     "school-gate": "#8E24AA", "hydrant": "#D32F2F", "tree": "#388E3C",
-                     "building-entrance": "#5D4037"}
+_OBSTACLE_COLOURS = {
+    "garage": "#6D4C41",
+    "crossing": "#424242",
+    "bus-stop": "#1E88E5",
+    "taxi-stop": "#FBC02D",
+    "school-gate": "#8E24AA",
+    "hydrant": "#D32F2F",
+    "tree": "#388E3C",
+    "building-entrance": "#5D4037",
+}
 
 
 SPOT = 4  # px: a stall smaller than this across is drawn as a spot of its colour
@@ -202,8 +208,11 @@ class StallItem(QGraphicsRectItem):
 
     def hoverMoveEvent(self, event) -> None:  # noqa: N802 - Qt API
         lod = self.editor.view.px_per_mm()
-        on_grip = (self.isSelected() and len(self.editor.scene.selectedItems()) == 1
-                   and self.handle_rect(lod).contains(event.pos()))
+        on_grip = (
+            self.isSelected()
+            and len(self.editor.scene.selectedItems()) == 1
+            and self.handle_rect(lod).contains(event.pos())
+        )
         if on_grip:
             self.setCursor(Qt.CursorShape.SizeFDiagCursor if self.box.side == "a" else Qt.CursorShape.SizeBDiagCursor)
         else:
@@ -313,8 +322,11 @@ class StallItem(QGraphicsRectItem):
             painter.setFont(font)
             painter.setPen(_INK if i == 0 else _MUTED)
             shown = QFontMetricsF(font).elidedText(text, Qt.TextElideMode.ElideRight, free.width() - 4)
-            painter.drawText(QRectF(free.x() + 2, top + i * line_h, free.width() - 4, line_h),
-                             int(Qt.AlignmentFlag.AlignCenter), shown)
+            painter.drawText(
+                QRectF(free.x() + 2, top + i * line_h, free.width() - 4, line_h),
+                int(Qt.AlignmentFlag.AlignCenter),
+                shown,
+            )
         painter.restore()
 
 
@@ -353,8 +365,13 @@ class MapScene(QGraphicsScene):
             plan = self.editor.plan
             for item in self.editor.items.values():
                 box = item.box
-                colour = (_BREACH if item.state == "breach" else _SELECTED if item.isSelected()
-                          else _colour(plan.entry(box).hex))
+                colour = (
+                    _BREACH
+                    if item.state == "breach"
+                    else _SELECTED
+                    if item.isSelected()
+                    else _colour(plan.entry(box).hex)
+                )
                 groups.setdefault(colour.name(), (colour, []))[1].append(QRectF(box.x, box.y, box.along, box.across))
             self._spots = list(groups.values())
         painter.setPen(Qt.PenStyle.NoPen)
@@ -423,7 +440,7 @@ class MapScene(QGraphicsScene):
             start = float(obstacle.start) * 1000
             extent = max(float(obstacle.extent) * 1000, 4 / lod)
             colour = QColor(_OBSTACLE_COLOURS.get(obstacle.kind, "#607D8B"))
-            for side in (("a", "b") if obstacle.side == "both" else (obstacle.side,)):
+            for side in ("a", "b") if obstacle.side == "both" else (obstacle.side,):
                 y = -SIDEWALK if side == "a" else width
                 painter.setPen(QPen(colour.darker(130), 0))
                 if obstacle.kind == "tree":
@@ -443,11 +460,21 @@ class MapScene(QGraphicsScene):
                         painter.drawRect(QRectF(start, 0 if side == "a" else width - lane, extent, lane))
                 mark = OBSTACLE_MARKS.get(obstacle.kind, "")
                 if mark and extent * lod >= 12 and SIDEWALK * lod >= 12:
-                    self._text(painter, lod, QRectF(start, y, extent, SIDEWALK), mark, 10, QColor("#FFFFFF"),
-                               bold=True)
+                    self._text(painter, lod, QRectF(start, y, extent, SIDEWALK), mark, 10, QColor("#FFFFFF"), bold=True)
 
-    def _text(self, painter: QPainter, lod: float, rect: QRectF, text: str, px: int, colour: QColor, *,
-              bold: bool = False, align=Qt.AlignmentFlag.AlignCenter, rotate: bool = False) -> None:
+    def _text(
+        self,
+        painter: QPainter,
+        lod: float,
+        rect: QRectF,
+        text: str,
+        px: int,
+        colour: QColor,
+        *,
+        bold: bool = False,
+        align=Qt.AlignmentFlag.AlignCenter,
+        rotate: bool = False,
+    ) -> None:
         """Text ``px`` pixels high whatever the zoom, in the scene ``rect``."""
         painter.save()
         font = QFont(painter.font())
@@ -471,8 +498,16 @@ class MapScene(QGraphicsScene):
         # the streets at each end
         for x, name in ((-END_BAND, segment.from_street), (length, segment.to_street)):
             if name:
-                self._text(painter, lod, QRectF(x, -SIDEWALK, END_BAND, width + 2 * SIDEWALK), name, 13, _INK,
-                           bold=True, rotate=True)
+                self._text(
+                    painter,
+                    lod,
+                    QRectF(x, -SIDEWALK, END_BAND, width + 2 * SIDEWALK),
+                    name,
+                    13,
+                    _INK,
+                    bold=True,
+                    rotate=True,
+                )
         # the street's own name and the sides, every so often (fixed places: the same whatever is exposed)
         every = 30_000.0
         while every * lod < 600:
@@ -480,8 +515,15 @@ class MapScene(QGraphicsScene):
         x = every / 2
         while x < length:
             if rect.left() - every < x < rect.right() + every:
-                self._text(painter, lod, QRectF(x - every / 2, width / 2 - 600 / lod, every, 1200 / lod),
-                           segment.street, 13, QColor("#9AA1A8"), bold=True)
+                self._text(
+                    painter,
+                    lod,
+                    QRectF(x - every / 2, width / 2 - 600 / lod, every, 1200 / lod),
+                    segment.street,
+                    13,
+                    QColor("#9AA1A8"),
+                    bold=True,
+                )
                 if SIDEWALK * lod >= 11:
                     for y, label in ((-SIDEWALK, self.editor.tr("Lado A")), (width, self.editor.tr("Lado B"))):
                         self._text(painter, lod, QRectF(x - every / 2, y, every, SIDEWALK), label, 11, _MUTED)
@@ -499,8 +541,15 @@ class MapScene(QGraphicsScene):
             painter.setPen(pen)
             painter.drawLine(QPointF(x, -SIDEWALK - 6 / lod), QPointF(x, -SIDEWALK))
             label = format_metres(int(x), mm=True).replace(",00", "")
-            self._text(painter, lod, QRectF(x - 50 / lod, -SIDEWALK - 22 / lod, 100 / lod, 15 / lod), label, 10,
-                       _MUTED, align=Qt.AlignmentFlag.AlignHCenter | Qt.AlignmentFlag.AlignBottom)
+            self._text(
+                painter,
+                lod,
+                QRectF(x - 50 / lod, -SIDEWALK - 22 / lod, 100 / lod, 15 / lod),
+                label,
+                10,
+                _MUTED,
+                align=Qt.AlignmentFlag.AlignHCenter | Qt.AlignmentFlag.AlignBottom,
+            )
             x += step
 
     # -- gestures --------------------------------------------------------------
@@ -524,8 +573,11 @@ class MapScene(QGraphicsScene):
                     item.setSelected(not item.isSelected())
                     event.accept()
                     return
-                if (item.isSelected() and len(self.selectedItems()) == 1
-                        and item.handle_rect(self._lod()).contains(item.mapFromScene(event.scenePos()))):
+                if (
+                    item.isSelected()
+                    and len(self.selectedItems()) == 1
+                    and item.handle_rect(self._lod()).contains(item.mapFromScene(event.scenePos()))
+                ):
                     self.gesture = _Gesture("resize", event.scenePos(), [item.uid], {})
                     event.accept()
                     return
@@ -558,8 +610,9 @@ class MapScene(QGraphicsScene):
             else:
                 front, depth = across - box.hitch, along
             gesture.changes, limit, clamped = plan.resized(box.uid, front, depth)
-            self.editor.show_status(self.editor.tr("Limite: %1").replace("%1", limit.text)
-                                    + (f" ({limit.basis})" if limit.basis else ""))
+            self.editor.show_status(
+                self.editor.tr("Limite: %1").replace("%1", limit.text) + (f" ({limit.basis})" if limit.basis else "")
+            )
         for uid in gesture.uids:
             item = self.editor.items.get(uid)
             if item is not None:
@@ -666,8 +719,11 @@ class ScaleBar(QWidget):
         painter.setFont(font)
         painter.setPen(_INK)
         label = f"{metres:g}".replace(".", ",") + " m"
-        painter.drawText(QRectF(x0, 4, 200, 16), int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter),
-                         self.tr("Escala: %1").replace("%1", label))
+        painter.drawText(
+            QRectF(x0, 4, 200, 16),
+            int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter),
+            self.tr("Escala: %1").replace("%1", label),
+        )
         painter.end()
 
 
@@ -679,8 +735,10 @@ class LegendOverlay(QFrame):
         self.setObjectName("legend")
         self.setAttribute(Qt.WidgetAttribute.WA_TransparentForMouseEvents)
         # drawn on the map's own white ground: dark ink on any palette
-        self.setStyleSheet("#legend { background: rgba(255,255,255,225); border: 1px solid #c8ccd0; }"
-                           "QLabel { background: transparent; color: #1f2328; }")
+        self.setStyleSheet(
+            "#legend { background: rgba(255,255,255,225); border: 1px solid #c8ccd0; }"
+            "QLabel { background: transparent; color: #1f2328; }"
+        )
         self.layout_ = QVBoxLayout(self)
         self.layout_.setContentsMargins(8, 6, 8, 6)
         self.layout_.setSpacing(2)
@@ -698,10 +756,14 @@ class LegendOverlay(QFrame):
         title = QLabel(self.tr("<b>Legenda</b>"))
         self.layout_.addWidget(title)
         for entry in entries:
-            swatch = (f"<span style='background:{entry.hex}; color:{entry.hex}'>&nbsp;&nbsp;&nbsp;</span>"
-                      f"<span style='background:#ffffff; color:#ffffff; border:1px solid {entry.hex}'>"
-                      "&nbsp;&nbsp;&nbsp;</span>")
-            basis = f" <span style=\"color:{theme.on_paper('muted')}\">({escape(entry.basis)})</span>" if entry.basis else ""
+            swatch = (
+                f"<span style='background:{entry.hex}; color:{entry.hex}'>&nbsp;&nbsp;&nbsp;</span>"
+                f"<span style='background:#ffffff; color:#ffffff; border:1px solid {entry.hex}'>"
+                "&nbsp;&nbsp;&nbsp;</span>"
+            )
+            basis = (
+                f' <span style="color:{theme.on_paper("muted")}">({escape(entry.basis)})</span>' if entry.basis else ""
+            )
             label = QLabel(f"{swatch} <b>{escape(entry.label)}</b> — {escape(entry.detail)}{basis}")
             label.setObjectName("legend-entry")
             self.layout_.addWidget(label)
@@ -773,8 +835,12 @@ class MapView(QGraphicsView):
         plan = self.editor.plan
         if plan is None:
             return QRectF()
-        return QRectF(-END_BAND - 1000, -SIDEWALK - RULER, plan.length + 2 * END_BAND + 2000,
-                      plan.width + 2 * SIDEWALK + RULER + 1000)
+        return QRectF(
+            -END_BAND - 1000,
+            -SIDEWALK - RULER,
+            plan.length + 2 * END_BAND + 2000,
+            plan.width + 2 * SIDEWALK + RULER + 1000,
+        )
 
     def fit(self) -> None:
         """The whole street in the window."""
@@ -793,8 +859,9 @@ class MapView(QGraphicsView):
         factor = max(50, viewport.height() - room - 16) / rect.height()
         factor = min(self.MAX_PX_PER_MM, max(factor, viewport.width() / rect.width()))
         self.setTransform(QTransform.fromScale(factor, factor))
-        self.centerOn(rect.left() + viewport.width() / 2 / factor, rect.top() - 8 / factor
-                      + viewport.height() / 2 / factor)
+        self.centerOn(
+            rect.left() + viewport.width() / 2 / factor, rect.top() - 8 / factor + viewport.height() / 2 / factor
+        )
         self.zoomed.emit()
 
     def resizeEvent(self, event) -> None:  # noqa: N802 - Qt API
@@ -817,12 +884,13 @@ class MapView(QGraphicsView):
             bar.setValue(bar.value() - int(steps * bar.pageStep() / 4))
             return
         if steps:
-            self.zoom_by(1.2 ** steps)
+            self.zoom_by(1.2**steps)
         event.accept()
 
     def mousePressEvent(self, event) -> None:  # noqa: N802 - Qt API
         if event.button() == Qt.MouseButton.MiddleButton or (
-                self._space and event.button() == Qt.MouseButton.LeftButton):
+            self._space and event.button() == Qt.MouseButton.LeftButton
+        ):
             self._pan_from = event.position()
             self.viewport().setCursor(Qt.CursorShape.ClosedHandCursor)
             event.accept()
@@ -854,8 +922,7 @@ class MapView(QGraphicsView):
             self.viewport().setCursor(Qt.CursorShape.OpenHandCursor)
             event.accept()
             return
-        arrows = {Qt.Key.Key_Left: (-1, 0), Qt.Key.Key_Right: (1, 0), Qt.Key.Key_Up: (0, -1),
-                  Qt.Key.Key_Down: (0, 1)}
+        arrows = {Qt.Key.Key_Left: (-1, 0), Qt.Key.Key_Right: (1, 0), Qt.Key.Key_Up: (0, -1), Qt.Key.Key_Down: (0, 1)}
         if key in arrows and self.editor.selected_uids():
             step = NUDGE_LARGE if event.modifiers() & Qt.KeyboardModifier.ShiftModifier else NUDGE
             dx, dy = arrows[key]
@@ -890,8 +957,10 @@ class KeepBreachDialog(GuardedDialog):
         self.setWindowTitle(self.tr("Manter irregularidade com justificativa"))
         fit_to_screen(self, QSize(560, 340))
         layout = QVBoxLayout(self)
-        about = QLabel(f"<b>{escape(breach.label.capitalize())}</b><br>{escape(breach.message)}"
-                       + (f"<br><i>{escape(breach.basis)}</i>" if breach.basis else ""))
+        about = QLabel(
+            f"<b>{escape(breach.label.capitalize())}</b><br>{escape(breach.message)}"
+            + (f"<br><i>{escape(breach.basis)}</i>" if breach.basis else "")
+        )
         about.setWordWrap(True)
         about.setTextFormat(Qt.TextFormat.RichText)
         layout.addWidget(about)
@@ -1049,53 +1118,68 @@ class MapEditor(QWidget):
     def _build_actions(self) -> None:
         sp = QStyle.StandardPixmap
         tr = self.tr
-        self.action_save = self._action(tr("&Salvar"), self.save, shortcut=QKeySequence.StandardKey.Save,
-                                        icon=sp.SP_DialogSaveButton, name="save")
+        self.action_save = self._action(
+            tr("&Salvar"), self.save, shortcut=QKeySequence.StandardKey.Save, icon=sp.SP_DialogSaveButton, name="save"
+        )
         self.action_save.setShortcutContext(Qt.ShortcutContext.WindowShortcut)  # Ctrl+S wherever the focus is
         # own actions (not createUndoAction): a short text in the toolbar, what is undone in the tooltip
-        self.action_undo = self._action(tr("&Desfazer"), self.undo.undo, shortcut=QKeySequence.StandardKey.Undo,
-                                        icon=sp.SP_ArrowBack, name="undo")
+        self.action_undo = self._action(
+            tr("&Desfazer"), self.undo.undo, shortcut=QKeySequence.StandardKey.Undo, icon=sp.SP_ArrowBack, name="undo"
+        )
         redo_keys = QKeySequence.keyBindings(QKeySequence.StandardKey.Redo)
         for extra in ("Ctrl+Shift+Z", "Ctrl+Y"):
             if QKeySequence(extra) not in redo_keys:
                 redo_keys.append(QKeySequence(extra))
-        self.action_redo = self._action(tr("&Refazer"), self.undo.redo, shortcut=redo_keys,
-                                        icon=sp.SP_ArrowForward, name="redo")
+        self.action_redo = self._action(
+            tr("&Refazer"), self.undo.redo, shortcut=redo_keys, icon=sp.SP_ArrowForward, name="redo"
+        )
         self.undo.canUndoChanged.connect(self._undo_changed)
         self.undo.canRedoChanged.connect(self._undo_changed)
         self.action_auto = self._action(tr("&Auto-layout"), self.run_auto_layout, name="auto-layout")
         self.action_add = self._action(tr("+ &Banca"), self.add_stall, shortcut="Ctrl+B", name="add")
         self.action_add.setToolTip(tr("Adicionar uma banca livre (Ctrl+B)"))
-        self.action_delete = self._action(tr("E&xcluir"), self.delete_selected,
-                                          shortcut=QKeySequence.StandardKey.Delete, name="delete")
+        self.action_delete = self._action(
+            tr("E&xcluir"), self.delete_selected, shortcut=QKeySequence.StandardKey.Delete, name="delete"
+        )
         self.action_rotate = self._action(tr("&Girar"), self.rotate_selected, shortcut="R", name="rotate")
         self.action_rotate.setToolTip(tr("Girar 90° (R)"))
         self.action_distribute = self._action(tr("&Distribuir"), self.distribute_selected, name="distribute")
         self.action_distribute.setToolTip(tr("Espaços iguais entre a primeira e a última banca selecionada"))
         self.action_pack = self._action(tr("&Encostar"), self.pack_selected, name="pack")
         self.action_pack.setToolTip(tr("Encostar as bancas selecionadas com o espaço mínimo entre elas"))
-        self.action_zoom_in = self._action(tr("Zoom +"), lambda: self.view.zoom_by(1.25, anchor_under_mouse=False),
-                                           shortcut=["Ctrl+=", "Ctrl++"], name="zoom-in")
+        self.action_zoom_in = self._action(
+            tr("Zoom +"),
+            lambda: self.view.zoom_by(1.25, anchor_under_mouse=False),
+            shortcut=["Ctrl+=", "Ctrl++"],
+            name="zoom-in",
+        )
         self.action_zoom_in.setToolTip(tr("Aproximar (Ctrl+=; roda do mouse)"))
-        self.action_zoom_out = self._action(tr("Zoom −"), lambda: self.view.zoom_by(0.8, anchor_under_mouse=False),
-                                            shortcut="Ctrl+-", name="zoom-out")
+        self.action_zoom_out = self._action(
+            tr("Zoom −"), lambda: self.view.zoom_by(0.8, anchor_under_mouse=False), shortcut="Ctrl+-", name="zoom-out"
+        )
         self.action_zoom_out.setToolTip(tr("Afastar (Ctrl+-)"))
         self.action_fit = self._action(tr("&Tudo"), self.view.fit, shortcut="Ctrl+0", name="fit")
         self.action_fit.setToolTip(tr("Ajustar o trecho inteiro à janela (Ctrl+0)"))
         self.action_across = self._action(tr("&Rua"), self.view.fit_across, shortcut="Ctrl+9", name="fit-across")
-        self.action_across.setToolTip(tr("A largura da rua na altura da janela (Ctrl+9); arraste com o botão do "
-                                         "meio ou com Espaço para andar"))
+        self.action_across.setToolTip(
+            tr("A largura da rua na altura da janela (Ctrl+9); arraste com o botão do meio ou com Espaço para andar")
+        )
         self.action_legend = self._action(tr("&Legenda"), self._toggle_legend, name="legend")
         self.action_legend.setCheckable(True)
         self.action_legend.setChecked(True)
-        self.action_print = self._action(tr("&Imprimir…"), self.print_dialog, shortcut=QKeySequence.StandardKey.Print,
-                                         name="print")
+        self.action_print = self._action(
+            tr("&Imprimir…"), self.print_dialog, shortcut=QKeySequence.StandardKey.Print, name="print"
+        )
         self.action_export = self._action(tr("E&xportar…"), self.export_dialog, name="export")
         self.align_menu = QMenu(tr("Alinhar"), self)
         self.align_actions = {}
-        for how, text in (("left", tr("Pelo início (esquerda)")), ("right", tr("Pelo fim (direita)")),
-                          ("top", tr("Pelo lado A (acima)")), ("bottom", tr("Pelo lado B (abaixo)")),
-                          ("kerb", tr("No meio-fio do seu lado"))):
+        for how, text in (
+            ("left", tr("Pelo início (esquerda)")),
+            ("right", tr("Pelo fim (direita)")),
+            ("top", tr("Pelo lado A (acima)")),
+            ("bottom", tr("Pelo lado B (abaixo)")),
+            ("kerb", tr("No meio-fio do seu lado")),
+        ):
             action = self.align_menu.addAction(text)
             action.setObjectName(f"align-{how}")
             action.triggered.connect(lambda _c=False, h=how: self.align_selected(h))
@@ -1116,8 +1200,13 @@ class MapEditor(QWidget):
         bar.addWidget(align_button)
         bar.addAction(self.action_distribute)
         bar.addAction(self.action_pack)
-        for action in (self.action_zoom_in, self.action_zoom_out, self.action_fit, self.action_across,
-                       self.action_legend):
+        for action in (
+            self.action_zoom_in,
+            self.action_zoom_out,
+            self.action_fit,
+            self.action_across,
+            self.action_legend,
+        ):
             self.view_tools.addAction(action)
 
     def _undo_changed(self, *_args) -> None:
@@ -1126,10 +1215,16 @@ class MapEditor(QWidget):
             return
         self.action_undo.setEnabled(self.undo.canUndo())
         self.action_redo.setEnabled(self.undo.canRedo())
-        self.action_undo.setToolTip(self.tr("Desfazer: %1").replace("%1", self.undo.undoText()) if self.undo.canUndo()
-                                    else self.tr("Nada a desfazer"))
-        self.action_redo.setToolTip(self.tr("Refazer: %1").replace("%1", self.undo.redoText()) if self.undo.canRedo()
-                                    else self.tr("Nada a refazer"))
+        self.action_undo.setToolTip(
+            self.tr("Desfazer: %1").replace("%1", self.undo.undoText())
+            if self.undo.canUndo()
+            else self.tr("Nada a desfazer")
+        )
+        self.action_redo.setToolTip(
+            self.tr("Refazer: %1").replace("%1", self.undo.redoText())
+            if self.undo.canRedo()
+            else self.tr("Nada a refazer")
+        )
         self._update_status()
         self.changed.emit()
 
@@ -1168,8 +1263,9 @@ class MapEditor(QWidget):
     def _build_holders_tab(self) -> None:
         page = QWidget()
         layout = QVBoxLayout(page)
-        hint = QLabel(self.tr("Arraste um titular até uma banca do mapa, ou selecione a banca e o titular e "
-                              "clique em Atribuir."))
+        hint = QLabel(
+            self.tr("Arraste um titular até uma banca do mapa, ou selecione a banca e o titular e clique em Atribuir.")
+        )
         hint.setWordWrap(True)
         layout.addWidget(hint)
         self.holder_filter = QLineEdit()
@@ -1267,8 +1363,9 @@ class MapEditor(QWidget):
             self.segment_box.blockSignals(True)
             self.segment_box.clear()
             for seg in segments:
-                self.segment_box.addItem(self.tr("Trecho %1: %2").replace("%1", str(seg.position + 1))
-                                         .replace("%2", seg.street), seg.id)
+                self.segment_box.addItem(
+                    self.tr("Trecho %1: %2").replace("%1", str(seg.position + 1)).replace("%2", seg.street), seg.id
+                )
             self.segment_box.setVisible(len(segments) > 1)
             index = self.segment_box.findData(plan.segment_id)
             self.segment_box.setCurrentIndex(max(0, index))
@@ -1290,14 +1387,21 @@ class MapEditor(QWidget):
         self.kept = kept_breaches(site_id)
         self._set_enabled(True)
         segment = plan.segment
-        ends = (self.tr(", entre %1 e %2").replace("%1", escape(segment.from_street))
-                .replace("%2", escape(segment.to_street)) if segment.from_street and segment.to_street else "")
+        ends = (
+            self.tr(", entre %1 e %2")
+            .replace("%1", escape(segment.from_street))
+            .replace("%2", escape(segment.to_street))
+            if segment.from_street and segment.to_street
+            else ""
+        )
         gap = format_metres(self.plan.gap, mm=True)
         self.title.setText(
             f"<b>{escape(segment.street)}</b>{ends} — {format_metres(segment.length)} × "
             f"{format_metres(segment.width)}, {SIDE_USES.get(segment.sides, segment.sides)}; "
-            + self.tr("espaço entre bancas %1; numeração %2").replace("%1", gap)
-            .replace("%2", NUMBERING.get(plan.numbering, plan.numbering)))
+            + self.tr("espaço entre bancas %1; numeração %2")
+            .replace("%1", gap)
+            .replace("%2", NUMBERING.get(plan.numbering, plan.numbering))
+        )
         self._fill_sections()
         self._refresh_checks()
         self.view.legend.set_entries(self.plan.legend(), self._legend_extra())
@@ -1314,11 +1418,21 @@ class MapEditor(QWidget):
             if o.kind not in kinds:
                 kinds.append(o.kind)
         if kinds:
-            extra.append(self.tr("Obstáculos: %1").replace("%1", " · ".join(
-                f"{OBSTACLE_MARKS.get(k) or ('●' if k == 'tree' else '▨')} {OBSTACLE_KINDS[k]}" for k in kinds)))
+            extra.append(
+                self.tr("Obstáculos: %1").replace(
+                    "%1",
+                    " · ".join(
+                        f"{OBSTACLE_MARKS.get(k) or ('●' if k == 'tree' else '▨')} {OBSTACLE_KINDS[k]}" for k in kinds
+                    ),
+                )
+            )
         if self.plan.kept_free():
-            extra.append(self.tr("<span style='color:#d50000'>▨</span> faixa mantida livre; "
-                                 "<span style='color:#d50000'>▭</span> banca com irregularidade"))
+            extra.append(
+                self.tr(
+                    "<span style='color:#d50000'>▨</span> faixa mantida livre; "
+                    "<span style='color:#d50000'>▭</span> banca com irregularidade"
+                )
+            )
         return extra
 
     def _segment_chosen(self) -> None:
@@ -1333,8 +1447,12 @@ class MapEditor(QWidget):
 
     def confirm_discard(self) -> bool:
         answer = QMessageBox.question(
-            self, self.tr("Mapa"), self.tr("O mapa tem alterações não salvas. Descartá-las?"),
-            QMessageBox.StandardButton.Discard | QMessageBox.StandardButton.Cancel, QMessageBox.StandardButton.Cancel)
+            self,
+            self.tr("Mapa"),
+            self.tr("O mapa tem alterações não salvas. Descartá-las?"),
+            QMessageBox.StandardButton.Discard | QMessageBox.StandardButton.Cancel,
+            QMessageBox.StandardButton.Cancel,
+        )
         return answer == QMessageBox.StandardButton.Discard
 
     def _reload_holders(self) -> None:
@@ -1351,8 +1469,9 @@ class MapEditor(QWidget):
     def _update_far(self) -> None:
         """Far out (every stall under ``SPOT`` pixels across) the scene draws the stalls as spots in one go."""
         lod = self.view.px_per_mm()
-        far = bool(self.items) and all(min(item.box.along, item.box.across) * lod < SPOT
-                                       for item in self.items.values())
+        far = bool(self.items) and all(
+            min(item.box.along, item.box.across) * lod < SPOT for item in self.items.values()
+        )
         if far != self.scene.far:
             self.scene.far = far
             for item in self.items.values():
@@ -1406,11 +1525,15 @@ class MapEditor(QWidget):
         for breach in breaches:
             kept = self.kept.get(breach.signature)
             text = f"{breach.label.capitalize()}: {breach.message}"
-            text += "\n" + (self.tr("Base: %1").replace("%1", breach.basis) if breach.basis
-                            else self.tr("Base: verificação do mapa"))
+            text += "\n" + (
+                self.tr("Base: %1").replace("%1", breach.basis)
+                if breach.basis
+                else self.tr("Base: verificação do mapa")
+            )
             if kept is not None:
                 text += "\n" + self.tr("Mantida — %1 (%2, %3)").replace("%1", kept.reason).replace(
-                    "%2", kept.kept_by).replace("%3", kept.kept_at.strftime("%d/%m/%Y"))
+                    "%2", kept.kept_by
+                ).replace("%3", kept.kept_at.strftime("%d/%m/%Y"))
             else:
                 open_count += 1
             item = QListWidgetItem(ok if kept is not None else warn, text)
@@ -1424,9 +1547,11 @@ class MapEditor(QWidget):
         if not breaches:
             self.breach_summary.setText(self.tr("Nenhuma irregularidade: o mapa atende às regras do ato."))
         else:
-            self.breach_summary.setText(self.tr("%1 irregularidade(s), %2 mantida(s) com justificativa.")
-                                        .replace("%1", str(len(breaches)))
-                                        .replace("%2", str(len(breaches) - open_count)))
+            self.breach_summary.setText(
+                self.tr("%1 irregularidade(s), %2 mantida(s) com justificativa.")
+                .replace("%1", str(len(breaches)))
+                .replace("%2", str(len(breaches) - open_count))
+            )
         self._breach_chosen()
 
     def _update_status(self) -> None:
@@ -1436,8 +1561,12 @@ class MapEditor(QWidget):
         stalls, held = self.plan.counts()
         breaches = self.plan.breaches()
         open_count = sum(1 for b in breaches if b.signature not in self.kept)
-        text = self.tr("%1 banca(s) · %2 com titular · %3 irregularidade(s) em aberto").replace(
-            "%1", str(stalls)).replace("%2", str(held)).replace("%3", str(open_count))
+        text = (
+            self.tr("%1 banca(s) · %2 com titular · %3 irregularidade(s) em aberto")
+            .replace("%1", str(stalls))
+            .replace("%2", str(held))
+            .replace("%3", str(open_count))
+        )
         if self.is_dirty():
             text += " · " + self.tr("<b>alterações não salvas</b>")
         self.status.setText(text)
@@ -1454,8 +1583,11 @@ class MapEditor(QWidget):
             parts.append(section)
         parts.append(f"{_m(box.front)} × {_m(box.depth)}" + (f" + {_m(box.hitch)} de engate" if box.hitch else ""))
         parts.append(f"{SIDE_LABELS.get(box.side, box.side)}, {self.tr('início')} {_m(box.x)}")
-        parts.append(self.tr("titular: %1").replace("%1", f"{box.holder} — {box.holder_name or ''}".rstrip(" —"))
-                     if box.holder else self.tr("banca livre"))
+        parts.append(
+            self.tr("titular: %1").replace("%1", f"{box.holder} — {box.holder_name or ''}".rstrip(" —"))
+            if box.holder
+            else self.tr("banca livre")
+        )
         text = "\n".join(parts)
         for breach in plan.flagged().get(box.uid, []):
             text += "\n⚠ " + breach.message + (f" ({breach.basis})" if breach.basis else "")
@@ -1500,14 +1632,18 @@ class MapEditor(QWidget):
             self.prop_section.setCurrentIndex(max(0, index))
             self._show_size(box)
             self.prop_limit.setText(limit.text + (f" ({limit.basis})" if limit.basis else ""))
-            self.prop_where.setText(f"{SIDE_LABELS.get(box.side, box.side)}, {_m(box.x)} "
-                                    + self.tr("do início; rotação %1°").replace("%1", str(box.rotation)))
-            self.prop_holder.setText(f"{box.holder} — {box.holder_name or ''}" if box.holder
-                                     else self.tr("livre"))
+            self.prop_where.setText(
+                f"{SIDE_LABELS.get(box.side, box.side)}, {_m(box.x)} "
+                + self.tr("do início; rotação %1°").replace("%1", str(box.rotation))
+            )
+            self.prop_holder.setText(f"{box.holder} — {box.holder_name or ''}" if box.holder else self.tr("livre"))
         else:
             self.prop_limit.clear()
-            self.prop_where.setText(self.tr("%1 bancas selecionadas").replace("%1", str(len(uids)))
-                                    if uids else self.tr("Selecione uma banca no mapa."))
+            self.prop_where.setText(
+                self.tr("%1 bancas selecionadas").replace("%1", str(len(uids)))
+                if uids
+                else self.tr("Selecione uma banca no mapa.")
+            )
             self.prop_holder.clear()
         for widget in (self.prop_number, self.prop_section, self.prop_front, self.prop_depth):
             widget.blockSignals(False)
@@ -1555,8 +1691,9 @@ class MapEditor(QWidget):
             section = self.plan.stalls[uids[0]].section
         centre = self.view.mapToScene(self.view.viewport().rect().center())
         try:
-            uid, changes = self.plan.added(section=section, x=round(centre.x()),
-                                           side="a" if centre.y() < self.plan.width / 2 else "b")
+            uid, changes = self.plan.added(
+                section=section, x=round(centre.x()), side="a" if centre.y() < self.plan.width / 2 else "b"
+            )
         except UserError as exc:
             self.show_status(exc.message)
             return None
@@ -1580,8 +1717,9 @@ class MapEditor(QWidget):
         uids = self.selected_uids()
         if len(uids) == 1:
             changes = self.plan.edited(uids[0], section=self.prop_section.currentData())
-            self.push(changes, self.tr("Mudar a seção da banca %1").replace(
-                "%1", str(self.plan.stalls[uids[0]].number)))
+            self.push(
+                changes, self.tr("Mudar a seção da banca %1").replace("%1", str(self.plan.stalls[uids[0]].number))
+            )
 
     def _show_size(self, box: Box) -> None:
         """The stall's size in the fields, unmarked."""
@@ -1612,15 +1750,20 @@ class MapEditor(QWidget):
     def resize_stall(self, uid: int, front: int, depth: int) -> bool:
         changes, limit, clamped = self.plan.resized(uid, front, depth)
         if clamped:
-            self.show_status(self.tr("Tamanho limitado — %1").replace("%1", limit.text)
-                             + (f" ({limit.basis})" if limit.basis else ""))
+            self.show_status(
+                self.tr("Tamanho limitado — %1").replace("%1", limit.text)
+                + (f" ({limit.basis})" if limit.basis else "")
+            )
         return self.push(changes, self.tr("Redimensionar banca %1").replace("%1", str(self.plan.stalls[uid].number)))
 
     # -- holders ---------------------------------------------------------------------
     def _elsewhere(self) -> dict[int, int]:
         """Holders on a stall of another segment of the site → that stall's number."""
-        return {h.permit_id: h.stall for h in self.holders.values()
-                if h.stall is not None and h.segment_id not in (None, self.segment_id)}
+        return {
+            h.permit_id: h.stall
+            for h in self.holders.values()
+            if h.stall is not None and h.segment_id not in (None, self.segment_id)
+        }
 
     def free_holders(self) -> list[HolderRow]:
         if self.plan is None:
@@ -1659,16 +1802,20 @@ class MapEditor(QWidget):
             return False
         try:
             check_assignment(self.site_id, permit_id, number=box.number, section=box.section)
-            changes = self.plan.assigned(uid, HolderInfo(holder.permit_id, holder.number, holder.name,
-                                                         holder.section), elsewhere=self._elsewhere())
+            changes = self.plan.assigned(
+                uid,
+                HolderInfo(holder.permit_id, holder.number, holder.name, holder.section),
+                elsewhere=self._elsewhere(),
+            )
         except UserError as exc:
             self.holder_message.setText(exc.message)
             self.tabs.setCurrentIndex(1)
             return False
         self.holder_message.clear()
         self.select_stalls([uid])
-        return self.push(changes, self.tr("Atribuir %1 à banca %2").replace("%1", holder.number)
-                         .replace("%2", str(box.number)))
+        return self.push(
+            changes, self.tr("Atribuir %1 à banca %2").replace("%1", holder.number).replace("%2", str(box.number))
+        )
 
     def assign_selected(self) -> bool:
         uids = self.selected_uids()
@@ -1750,8 +1897,9 @@ class MapEditor(QWidget):
             return plan.auto(extra, names=names)
 
         try:
-            changes, layout = run_operation(self, self.tr("Distribuindo as bancas…"), work,
-                                            title=self.tr("Auto-layout"), cancellable=False)
+            changes, layout = run_operation(
+                self, self.tr("Distribuindo as bancas…"), work, title=self.tr("Auto-layout"), cancellable=False
+            )
         except UserError as exc:
             self.show_status(exc.message)
             return None
@@ -1759,12 +1907,24 @@ class MapEditor(QWidget):
         self.push(changes, self.tr("Auto-layout"))
         html = [f"<b>{escape(self.tr('Auto-layout'))}</b>: {escape(layout.summary())}"]
         if layout.unplaced:
-            html.append("<ul>" + "".join(
-                f"<li>{escape(u.key)} — {escape(u.reason)}" + (f" <i>({escape(u.basis)})</i>" if u.basis else "")
-                + "</li>" for u in layout.unplaced) + "</ul>")
-        html.append("<ul>" + "".join(
-            f"<li>{escape(n.text)}" + (f" <i>({escape(n.basis)})</i>" if n.basis else "") + "</li>"
-            for n in layout.notes) + "</ul>")
+            html.append(
+                "<ul>"
+                + "".join(
+                    f"<li>{escape(u.key)} — {escape(u.reason)}"
+                    + (f" <i>({escape(u.basis)})</i>" if u.basis else "")
+                    + "</li>"
+                    for u in layout.unplaced
+                )
+                + "</ul>"
+            )
+        html.append(
+            "<ul>"
+            + "".join(
+                f"<li>{escape(n.text)}" + (f" <i>({escape(n.basis)})</i>" if n.basis else "") + "</li>"
+                for n in layout.notes
+            )
+            + "</ul>"
+        )
         self.auto_result.setHtml("".join(html))
         self.auto_result.setVisible(True)
         self.tabs.setCurrentIndex(0)
@@ -1778,10 +1938,14 @@ class MapEditor(QWidget):
         open_breaches = self.open_breaches()
         if open_breaches:  # the README's promise: each breach fixed, or kept with its written reason, first
             self.tabs.setCurrentIndex(0)
-            self.show_status(self.tr(
-                "O mapa não foi salvo: %1 irregularidade(s) em aberto (a primeira: %2). Corrija cada uma ou mantenha-a "
-                "com justificativa em Verificações → Manter com justificativa…").replace("%1", str(len(open_breaches)))
-                .replace("%2", open_breaches[0].message))
+            self.show_status(
+                self.tr(
+                    "O mapa não foi salvo: %1 irregularidade(s) em aberto (a primeira: %2). Corrija cada uma ou mantenha-a "
+                    "com justificativa em Verificações → Manter com justificativa…"
+                )
+                .replace("%1", str(len(open_breaches)))
+                .replace("%2", open_breaches[0].message)
+            )
             return False
         try:
             result = save_layout(self.site_id, self.plan.placed(), segment=self.segment_id, keep_holders=False)
@@ -1828,8 +1992,7 @@ class MapEditor(QWidget):
 
     def export_dialog(self) -> None:
         name = file_name("mapa", site_export(self.site_id)["site"]["name"]) if self.site_id else "mapa.pdf"
-        path, _ = save_file_name(self, self.tr("Exportar mapa"), name,
-                                              self.tr("PDF (*.pdf);;PNG (*.png);;SVG (*.svg)"))
+        path, _ = save_file_name(self, self.tr("Exportar mapa"), name, self.tr("PDF (*.pdf);;PNG (*.png);;SVG (*.svg)"))
         if path:
             self.export_to(Path(path))
 
@@ -1846,6 +2009,7 @@ class MapEditor(QWidget):
         except UserError as exc:
             self.show_status(exc.message)
             return False
-        self.show_status(self.tr("Mapa gravado em %1 (escala 1:%2).").replace("%1", str(path))
-                         .replace("%2", str(choice.scale)))
+        self.show_status(
+            self.tr("Mapa gravado em %1 (escala 1:%2).").replace("%1", str(path)).replace("%2", str(choice.scale))
+        )
         return True

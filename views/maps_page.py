@@ -54,11 +54,14 @@ class PointsPanel(QWidget):
         self.title.setWordWrap(True)
         self.title.setTextFormat(Qt.TextFormat.RichText)
         layout.addWidget(self.title)
-        self.model = RowsModel([
-            (self.tr("Código"), lambda p: p.code),
-            (self.tr("Descrição"), lambda p: p.description or p.label),
-            (self.tr("Base legal"), lambda p: p.basis),
-        ], self)
+        self.model = RowsModel(
+            [
+                (self.tr("Código"), lambda p: p.code),
+                (self.tr("Descrição"), lambda p: p.description or p.label),
+                (self.tr("Base legal"), lambda p: p.basis),
+            ],
+            self,
+        )
         self.table = QTableView()
         self.table.setObjectName("points")
         self.table.setModel(self.model)
@@ -80,14 +83,20 @@ class PointsPanel(QWidget):
         self.site_id = site_id
         points = named_points(site_id)
         self.model.set_rows(points)
-        self.title.setText(self.tr("<b>%1</b> — sem trecho de rua: %2 ponto(s) nomeado(s). Cadastre um trecho "
-                                   "(Editar local) para desenhar o mapa.").replace("%1", escape(name))
-                           .replace("%2", str(len(points))))
+        self.title.setText(
+            self.tr(
+                "<b>%1</b> — sem trecho de rua: %2 ponto(s) nomeado(s). Cadastre um trecho "
+                "(Editar local) para desenhar o mapa."
+            )
+            .replace("%1", escape(name))
+            .replace("%2", str(len(points)))
+        )
 
     def export_dialog(self) -> None:
         name = file_name("pontos", site_export(self.site_id)["site"]["name"])
-        path, _ = save_file_name(self, self.tr("Exportar pontos"), name,
-                                              self.tr("PDF (*.pdf);;PNG (*.png);;SVG (*.svg)"))
+        path, _ = save_file_name(
+            self, self.tr("Exportar pontos"), name, self.tr("PDF (*.pdf);;PNG (*.png);;SVG (*.svg)")
+        )
         if path:
             from reports import site_map
 
@@ -126,12 +135,15 @@ class MapsPage(QWidget):
         self.left = left
         left_layout = QVBoxLayout(left)
         left_layout.setContentsMargins(0, 0, 0, 0)
-        self.model = RowsModel([
-            (self.tr("Local"), lambda r: r.name),
-            (self.tr("Tipo"), lambda r: r.kind_label),
-            (self.tr("Regime"), lambda r: r.regime_short),
-            Column(self.tr("Bancas"), _count, right=True),
-        ], self)
+        self.model = RowsModel(
+            [
+                (self.tr("Local"), lambda r: r.name),
+                (self.tr("Tipo"), lambda r: r.kind_label),
+                (self.tr("Regime"), lambda r: r.regime_short),
+                Column(self.tr("Bancas"), _count, right=True),
+            ],
+            self,
+        )
         self.table = QTableView()
         self.table.setObjectName("sites")
         self.table.setModel(self.model)
@@ -339,10 +351,17 @@ class MapsPage(QWidget):
         if row is None:
             return False
         answer = QMessageBox.question(
-            self, self.tr("Excluir local"),
-            self.tr("Excluir %1 com todos os trechos, obstáculos, pontos e %2 banca(s)? Os titulares ficam sem "
-                    "banca neste local.").replace("%1", row.name).replace("%2", str(row.stalls)),
-            QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No, QMessageBox.StandardButton.No)
+            self,
+            self.tr("Excluir local"),
+            self.tr(
+                "Excluir %1 com todos os trechos, obstáculos, pontos e %2 banca(s)? Os titulares ficam sem "
+                "banca neste local."
+            )
+            .replace("%1", row.name)
+            .replace("%2", str(row.stalls)),
+            QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
+            QMessageBox.StandardButton.No,
+        )
         if answer != QMessageBox.StandardButton.Yes:
             return False
         try:

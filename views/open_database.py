@@ -17,8 +17,8 @@ from PySide6.QtWidgets import (
 
 from models.db import parse_url
 from models.errors import UserError
-from views.save import open_file_name
 from views import theme
+from views.save import open_file_name
 
 
 class OpenDatabaseDialog(QDialog):
@@ -64,8 +64,9 @@ class OpenDatabaseDialog(QDialog):
         self.url_edit.textEdited.connect(lambda: self.pg_choice.setChecked(True))
 
     def _browse(self) -> None:
-        path, _ = open_file_name(self, self.tr("Banco de dados do Praça"), "",
-                                              self.tr("Banco SQLite (*.sqlite3 *.sqlite *.db);;Todos (*)"))
+        path, _ = open_file_name(
+            self, self.tr("Banco de dados do Praça"), "", self.tr("Banco SQLite (*.sqlite3 *.sqlite *.db);;Todos (*)")
+        )
         if path:
             self.path_edit.setText(path)
             self.sqlite_choice.setChecked(True)

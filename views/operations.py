@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from PySide6.QtCore import QEventLoop, QThread, Qt, QTimer, Signal
+from PySide6.QtCore import QEventLoop, Qt, QThread, QTimer, Signal
 from PySide6.QtWidgets import QProgressDialog, QWidget
 
 
@@ -50,10 +50,17 @@ class _Worker(QThread):
 current: "_Worker | None" = None
 
 
-def run_operation(parent: QWidget, text: str, work: Callable[[Callable[[int, int], None]], Any], *,
-                  title: str = "", cancellable: bool = True, show_after_ms: int = 300,
-                  cancel_with: type[BaseException] = Cancelled, on_start: Callable[[QProgressDialog], None] | None = None
-                  ) -> Any:
+def run_operation(
+    parent: QWidget,
+    text: str,
+    work: Callable[[Callable[[int, int], None]], Any],
+    *,
+    title: str = "",
+    cancellable: bool = True,
+    show_after_ms: int = 300,
+    cancel_with: type[BaseException] = Cancelled,
+    on_start: Callable[[QProgressDialog], None] | None = None,
+) -> Any:
     """Run ``work(progress)`` in a worker thread under a window-modal progress dialog (shown when the work lasts
     more than ``show_after_ms``); wait for it with the event loop running and return what it returned. Raises
     ``Cancelled`` (or ``cancel_with``, the domain's own) when the clerk cancelled, or whatever ``work`` raised.
@@ -93,6 +100,7 @@ def run_operation(parent: QWidget, text: str, work: Callable[[Callable[[int, int
     if on_start is not None:
         on_start(dialog)
     try:
+
         def start() -> None:
             if dialog.wasCanceled():  # cancelled (QProgressDialog.cancel()) before the work began
                 worker.cancelled = True

@@ -40,6 +40,7 @@ from PySide6.QtWidgets import (
 )
 
 from models.errors import FieldErrors, UserError
+from models.people import get_person
 from models.permits import (
     LIVE_STATUSES,
     ROWS_LIMIT,
@@ -66,23 +67,37 @@ from models.permits import (
     suspend,
     transfer_to_heir,
 )
-from models.people import get_person
 from models.regimes import get_regime, shipped_regimes
 from models.search import find_applicants
+from views import theme
 from views.fit import fit_to_screen
 from views.keys import search_keys
 from views.roles import allow
 from views.save import open_file_name, save_file_name, write_in_background
 from views.table_models import Column, RowsModel, make_table, selected_row
-from views.widgets import (DateEdit, DocumentEdit, FieldErrorsView, WrappingLabel, act_version_line,
-                           current_user_name, print_document)
-from views import theme
+from views.widgets import (
+    DateEdit,
+    DocumentEdit,
+    FieldErrorsView,
+    WrappingLabel,
+    act_version_line,
+    current_user_name,
+    print_document,
+)
 
 #: The act of models.session each button does (a role the act does not allow sees it disabled, with who may).
-ACTS = {"suspend": "permits.sanction", "revoke": "permits.sanction", "cancel": "permits.sanction",
-        "transfer": "permits.sanction", "exchange": "permits.sanction", "reactivate": "permits.sanction",
-        "renew": "permits.lifecycle", "leave": "permits.lifecycle", "started": "permits.lifecycle",
-        "picked-up": "permits.lifecycle"}
+ACTS = {
+    "suspend": "permits.sanction",
+    "revoke": "permits.sanction",
+    "cancel": "permits.sanction",
+    "transfer": "permits.sanction",
+    "exchange": "permits.sanction",
+    "reactivate": "permits.sanction",
+    "renew": "permits.lifecycle",
+    "leave": "permits.lifecycle",
+    "started": "permits.lifecycle",
+    "picked-up": "permits.lifecycle",
+}
 
 #: The status filter: label, key of ``models.permits.STATUSES`` (``None``: every permit).
 STATUS_FILTERS = (
@@ -101,8 +116,13 @@ DOCUMENTS = {
     "placard": ("placa", "Placa indicativa"),
 }
 RENEWAL_HORIZON_DAYS = 60
-STATUS_COLOURS = {"suspended": "warning", "revoked": "error", "cancelled": "error", "expired": "muted",
-                  "superseded": "muted"}  # roles of views/theme.py
+STATUS_COLOURS = {
+    "suspended": "warning",
+    "revoked": "error",
+    "cancelled": "error",
+    "expired": "muted",
+    "superseded": "muted",
+}  # roles of views/theme.py
 
 
 def _date(day: _dt.date | None) -> str:
@@ -154,8 +174,6 @@ class DueRow:
     extendable: bool = False  # a start-up deadline the act lets the clerk extend once
 
 
-
-
 def history_columns(tr) -> list[Column]:
     return [
         Column(tr("Data"), lambda e: _date(e.on)),
@@ -174,8 +192,10 @@ class HistoryDialog(QDialog):
         super().__init__(parent)
         self.setWindowTitle(self.tr("Histórico da permissão nº %1").replace("%1", row.number))
         layout = QVBoxLayout(self)
-        heading = QLabel(f"<b>{escape(row.number)}</b> — {escape(row.holder_name)} ({row.holder_document})<br>"
-                         f"{escape(row.kind_label)} · {escape(row.regime_short)} · {escape(row.status_label)}")
+        heading = QLabel(
+            f"<b>{escape(row.number)}</b> — {escape(row.holder_name)} ({row.holder_document})<br>"
+            f"{escape(row.kind_label)} · {escape(row.regime_short)} · {escape(row.status_label)}"
+        )
         heading.setTextFormat(Qt.TextFormat.RichText)
         heading.setWordWrap(True)
         layout.addWidget(heading)
@@ -226,9 +246,15 @@ class LeaveDialog(QDialog):
         self.error = QLabel()
         self.error.setStyleSheet(f"color: {theme.colour('error')};")
         layout.addWidget(self.error)
-        self.errors = FieldErrorsView(self.error, {"start": self.start, "end": self.end,
-                                                   "substitute_name": self.substitute_name,
-                                                   "substitute_cpf": self.substitute_cpf})
+        self.errors = FieldErrorsView(
+            self.error,
+            {
+                "start": self.start,
+                "end": self.end,
+                "substitute_name": self.substitute_name,
+                "substitute_cpf": self.substitute_cpf,
+            },
+        )
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
         buttons.button(QDialogButtonBox.StandardButton.Ok).setText(self.tr("&Registrar"))
         buttons.button(QDialogButtonBox.StandardButton.Cancel).setText(self.tr("Cancelar"))
@@ -253,9 +279,13 @@ class LeaveDialog(QDialog):
         if leave.notice_days:
             parts.append(self.tr("pedido com %1 dias de antecedência").replace("%1", str(leave.notice_days)))
         text = ", ".join(parts)
-        return self.tr("O ato permite %1 (%2). Validade da permissão: %3 a %4.").replace("%1", text) \
-            .replace("%2", regime.cite_item(leave)).replace("%3", _date(permit.valid_from)) \
+        return (
+            self.tr("O ato permite %1 (%2). Validade da permissão: %3 a %4.")
+            .replace("%1", text)
+            .replace("%2", regime.cite_item(leave))
+            .replace("%3", _date(permit.valid_from))
             .replace("%4", _date(permit.valid_until))
+        )
 
     def accept(self) -> None:
         errors = {}
@@ -273,8 +303,16 @@ class LeaveDialog(QDialog):
             return
         cpf = self.substitute_cpf.compact()
         try:
-            self.leave = grant_leave(self.permit, dates["start"], dates["end"], self.substitute_name.text(),
-                                     cpf, by=current_user_name(), today=self.today, reason=self.reason.text())
+            self.leave = grant_leave(
+                self.permit,
+                dates["start"],
+                dates["end"],
+                self.substitute_name.text(),
+                cpf,
+                by=current_user_name(),
+                today=self.today,
+                reason=self.reason.text(),
+            )
         except FieldErrors as exc:
             self.errors.show(exc.errors)
             return
@@ -288,14 +326,18 @@ class LeaveDialog(QDialog):
 class RenewalDialog(QDialog):
     """Renew with the documents the act requires: what is on file, and the new ones delivered now."""
 
-    def __init__(self, permit: Permit, today: _dt.date, key_dir, parent: QWidget | None = None, *,
-                 refusal: str = ""):
+    def __init__(self, permit: Permit, today: _dt.date, key_dir, parent: QWidget | None = None, *, refusal: str = ""):
         super().__init__(parent)
         self.permit, self.today, self.key_dir, self.renewed = permit, today, key_dir, None
         self.setWindowTitle(self.tr("Renovar — permissão nº %1").replace("%1", permit.number))
         layout = QVBoxLayout(self)
-        intro = QLabel(refusal or self.tr("Informe os documentos entregues agora; os demais seguem os que estão em "
-                                          "arquivo. Os requisitos são conferidos de novo ao renovar."))
+        intro = QLabel(
+            refusal
+            or self.tr(
+                "Informe os documentos entregues agora; os demais seguem os que estão em "
+                "arquivo. Os requisitos são conferidos de novo ao renovar."
+            )
+        )
         intro.setObjectName("renewal-intro")
         intro.setWordWrap(True)
         if refusal:
@@ -303,9 +345,15 @@ class RenewalDialog(QDialog):
         layout.addWidget(intro)
         grid = QGridLayout()
         grid.setHorizontalSpacing(8)
-        for column, head in enumerate((self.tr("Documento (base legal)"), self.tr("Em arquivo"),
-                                       self.tr("Entregue em"), self.tr("Válido até"),
-                                       self.tr("Arquivo digitalizado"))):
+        for column, head in enumerate(
+            (
+                self.tr("Documento (base legal)"),
+                self.tr("Em arquivo"),
+                self.tr("Entregue em"),
+                self.tr("Válido até"),
+                self.tr("Arquivo digitalizado"),
+            )
+        ):
             title = QLabel(f"<b>{escape(head)}</b>")
             grid.addWidget(title, 0, column, 1, 2 if column == 4 else 1)
         self.rows: dict[str, tuple[DateEdit, DateEdit, QLineEdit]] = {}
@@ -318,7 +366,7 @@ class RenewalDialog(QDialog):
                 state = self.tr("não consta")
             state = escape(state)
             if doc.expired:
-                state = f"<b style=\"color:{theme.colour('error')}\">{state}</b>"
+                state = f'<b style="color:{theme.colour("error")}">{state}</b>'
             label = QLabel(f"{escape(doc.label)} <small>({escape(doc.basis)})</small>")
             label.setWordWrap(True)
             label.setMinimumWidth(320)
@@ -363,8 +411,9 @@ class RenewalDialog(QDialog):
         fit_to_screen(self, QSize(1100, 560))
 
     def _browse(self, edit: QLineEdit) -> None:
-        path, _ = open_file_name(self, self.tr("Documento digitalizado"), "",
-                                              self.tr("Documentos (*.pdf *.png *.jpg *.jpeg);;Todos (*)"))
+        path, _ = open_file_name(
+            self, self.tr("Documento digitalizado"), "", self.tr("Documentos (*.pdf *.png *.jpg *.jpeg);;Todos (*)")
+        )
         if path:
             edit.setText(path)
 
@@ -386,8 +435,9 @@ class RenewalDialog(QDialog):
                 return
             documents.append(DocumentInput(doc_id, on, valid, file_edit.text().strip() or None))
         try:
-            self.renewed = renew(self.permit, by=current_user_name(), today=self.today, key_dir=self.key_dir,
-                                 documents=documents)
+            self.renewed = renew(
+                self.permit, by=current_user_name(), today=self.today, key_dir=self.key_dir, documents=documents
+            )
         except FieldErrors as exc:
             self.error.setText(" ".join(exc.errors.values()))
             return
@@ -405,9 +455,12 @@ class HeirDialog(QDialog):
         self.row = row
         self.setWindowTitle(self.tr("Transferir a herdeiro — permissão nº %1").replace("%1", row.number))
         layout = QVBoxLayout(self)
-        intro = QLabel(self.tr("Titular atual: %1 (%2). A permissão transferida vale pelo prazo restante, até %3.")
-                       .replace("%1", row.holder_name).replace("%2", row.holder_document)
-                       .replace("%3", _date(row.valid_until)))
+        intro = QLabel(
+            self.tr("Titular atual: %1 (%2). A permissão transferida vale pelo prazo restante, até %3.")
+            .replace("%1", row.holder_name)
+            .replace("%2", row.holder_document)
+            .replace("%3", _date(row.valid_until))
+        )
         intro.setWordWrap(True)
         layout.addWidget(intro)
         form = QFormLayout()
@@ -417,11 +470,14 @@ class HeirDialog(QDialog):
         self.query.setClearButtonEnabled(True)
         form.addRow(self.tr("&Herdeiro:"), self.query)
         layout.addLayout(form)
-        self.model = RowsModel([
-            Column(self.tr("Nome"), lambda m: m.name),
-            Column(self.tr("CPF"), lambda m: m.document),
-            Column(self.tr("Cidade"), lambda m: m.detail),
-        ], self)
+        self.model = RowsModel(
+            [
+                Column(self.tr("Nome"), lambda m: m.name),
+                Column(self.tr("CPF"), lambda m: m.document),
+                Column(self.tr("Cidade"), lambda m: m.detail),
+            ],
+            self,
+        )
         self.table = make_table("heirs", self.model)
         self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
         self.table.horizontalHeader().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
@@ -477,9 +533,12 @@ class ExchangeDialog(QDialog):
         self.row, self.today, self.other = row, today, None
         self.setWindowTitle(self.tr("Permutar local — permissão nº %1").replace("%1", row.number))
         layout = QVBoxLayout(self)
-        intro = QLabel(self.tr("%1 (%2), em %3, troca de local com o titular de outra permissão do mesmo tipo.")
-                       .replace("%1", row.holder_name).replace("%2", row.number)
-                       .replace("%3", row.place or self.tr("local não informado")))
+        intro = QLabel(
+            self.tr("%1 (%2), em %3, troca de local com o titular de outra permissão do mesmo tipo.")
+            .replace("%1", row.holder_name)
+            .replace("%2", row.number)
+            .replace("%3", row.place or self.tr("local não informado"))
+        )
         intro.setWordWrap(True)
         layout.addWidget(intro)
         form = QFormLayout()
@@ -524,8 +583,9 @@ class ExchangeDialog(QDialog):
                     self.found.setText(self.tr("É a própria permissão; escolha a outra."))
                 else:
                     self.other = other
-                    found = next((r for r in permit_rows(text=other.number, today=self.today)
-                                  if r.id == other.id), None)
+                    found = next(
+                        (r for r in permit_rows(text=other.number, today=self.today) if r.id == other.id), None
+                    )
                     place = found.place if found is not None else other.site
                     status = found.status_label if found is not None else other.status_label
                     self.found.setText(f"{other.holder_name} · {place or self.tr('sem local')} · {status}")
@@ -535,8 +595,13 @@ class ExchangeDialog(QDialog):
 class PermitsTab(QWidget):
     """The permits of every regime: filters, the list, the selected permit's details and history, the acts."""
 
-    def __init__(self, parent: QWidget | None = None, *, key_dir: Path | None = None,
-                 today: Callable[[], _dt.date] | _dt.date | None = None):
+    def __init__(
+        self,
+        parent: QWidget | None = None,
+        *,
+        key_dir: Path | None = None,
+        today: Callable[[], _dt.date] | _dt.date | None = None,
+    ):
         super().__init__(parent)
         self.key_dir = key_dir  # the municipal key (models.signing_keys) or, in tests, a key folder
         self._today = today
@@ -554,25 +619,34 @@ class PermitsTab(QWidget):
         self.query.setObjectName("search")
         self.query.setPlaceholderText(self.tr("Número, CPF, CNPJ ou parte do nome do titular…"))
         self.query.setClearButtonEnabled(True)
-        for text, widget, stretch in ((self.tr("&Situação:"), self.status, 0), (self.tr("Re&gime:"), self.regime, 0),
-                                      (self.tr("&Buscar:"), self.query, 1)):
+        for text, widget, stretch in (
+            (self.tr("&Situação:"), self.status, 0),
+            (self.tr("Re&gime:"), self.regime, 0),
+            (self.tr("&Buscar:"), self.query, 1),
+        ):
             label = QLabel(text)
             label.setBuddy(widget)
             filters.addWidget(label)
             filters.addWidget(widget, stretch)
         layout.addLayout(filters)
 
-        self.model = StatusRowsModel([
-            Column(self.tr("Número"), lambda r: r.number),
-            Column(self.tr("Titular"), lambda r: r.holder_name, tooltip=lambda r: r.holder_name),
-            Column(self.tr("CPF/CNPJ"), lambda r: r.holder_document),
-            Column(self.tr("Situação"), lambda r: r.status_label),
-            Column(self.tr("Validade"), lambda r: _date(r.valid_until),
-                   tooltip=lambda r: f"{_date(r.valid_from)} a {_date(r.valid_until)}"),
-            Column(self.tr("Regime"), lambda r: r.regime_short, tooltip=lambda r: r.regime_title),
-            Column(self.tr("Tipo"), lambda r: r.kind_label, tooltip=lambda r: r.kind_label),
-            Column(self.tr("Local"), lambda r: r.place, tooltip=lambda r: r.place or None),
-        ], self)
+        self.model = StatusRowsModel(
+            [
+                Column(self.tr("Número"), lambda r: r.number),
+                Column(self.tr("Titular"), lambda r: r.holder_name, tooltip=lambda r: r.holder_name),
+                Column(self.tr("CPF/CNPJ"), lambda r: r.holder_document),
+                Column(self.tr("Situação"), lambda r: r.status_label),
+                Column(
+                    self.tr("Validade"),
+                    lambda r: _date(r.valid_until),
+                    tooltip=lambda r: f"{_date(r.valid_from)} a {_date(r.valid_until)}",
+                ),
+                Column(self.tr("Regime"), lambda r: r.regime_short, tooltip=lambda r: r.regime_title),
+                Column(self.tr("Tipo"), lambda r: r.kind_label, tooltip=lambda r: r.kind_label),
+                Column(self.tr("Local"), lambda r: r.place, tooltip=lambda r: r.place or None),
+            ],
+            self,
+        )
         self.table = make_table("permits", self.model)
         self.table.installEventFilter(self)
         header = self.table.horizontalHeader()
@@ -596,9 +670,14 @@ class PermitsTab(QWidget):
         details.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
         details.setVerticalSpacing(3)
         self.detail_labels: dict[str, QLabel] = {}
-        for key, text in (("holder", self.tr("Titular:")), ("kind", self.tr("Tipo:")),
-                          ("place", self.tr("Local:")), ("validity", self.tr("Validade:")),
-                          ("renewal", self.tr("Renovação:")), ("origin", self.tr("Origem:"))):
+        for key, text in (
+            ("holder", self.tr("Titular:")),
+            ("kind", self.tr("Tipo:")),
+            ("place", self.tr("Local:")),
+            ("validity", self.tr("Validade:")),
+            ("renewal", self.tr("Renovação:")),
+            ("origin", self.tr("Origem:")),
+        ):
             label = WrappingLabel()  # a long kind or validity takes the lines it needs (1280×720)
             label.setObjectName(f"detail-{key}")
             label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
@@ -620,22 +699,26 @@ class PermitsTab(QWidget):
 
         self.buttons: dict[str, QPushButton] = {}
         groups = (
-            (("pdf-permit", self.tr("&Permissão (PDF)…"), lambda: self.save_pdf("permit")),
-             ("pdf-card", self.tr("Car&tão (PDF)…"), lambda: self.save_pdf("card")),
-             ("pdf-placard", self.tr("P&laca (PDF)…"), lambda: self.save_pdf("placard")),
-             ("print", self.tr("&Imprimir…"), lambda: self.print_permit()),
-             None,
-             ("started", self.tr("R&egistrar início"), lambda: self.record_selected("started")),
-             ("picked-up", self.tr("Registrar retira&da"), lambda: self.record_selected("picked-up")),
-             ("leave", self.tr("A&fastamento…"), lambda: self.leave_selected())),
-            (("renew", self.tr("&Renovar"), lambda: self.renew_selected()),
-             ("suspend", self.tr("S&uspender…"), lambda: self.suspend_selected()),
-             ("reactivate", self.tr("Reati&var"), lambda: self.reactivate_selected()),
-             ("revoke", self.tr("&Cassar…"), lambda: self.revoke_selected()),
-             ("cancel", self.tr("Ca&ncelar…"), lambda: self.cancel_selected()),
-             None,
-             ("transfer", self.tr("Transferir a &herdeiro…"), lambda: self.transfer_selected()),
-             ("exchange", self.tr("Permutar l&ocal…"), lambda: self.exchange_selected())),
+            (
+                ("pdf-permit", self.tr("&Permissão (PDF)…"), lambda: self.save_pdf("permit")),
+                ("pdf-card", self.tr("Car&tão (PDF)…"), lambda: self.save_pdf("card")),
+                ("pdf-placard", self.tr("P&laca (PDF)…"), lambda: self.save_pdf("placard")),
+                ("print", self.tr("&Imprimir…"), lambda: self.print_permit()),
+                None,
+                ("started", self.tr("R&egistrar início"), lambda: self.record_selected("started")),
+                ("picked-up", self.tr("Registrar retira&da"), lambda: self.record_selected("picked-up")),
+                ("leave", self.tr("A&fastamento…"), lambda: self.leave_selected()),
+            ),
+            (
+                ("renew", self.tr("&Renovar"), lambda: self.renew_selected()),
+                ("suspend", self.tr("S&uspender…"), lambda: self.suspend_selected()),
+                ("reactivate", self.tr("Reati&var"), lambda: self.reactivate_selected()),
+                ("revoke", self.tr("&Cassar…"), lambda: self.revoke_selected()),
+                ("cancel", self.tr("Ca&ncelar…"), lambda: self.cancel_selected()),
+                None,
+                ("transfer", self.tr("Transferir a &herdeiro…"), lambda: self.transfer_selected()),
+                ("exchange", self.tr("Permutar l&ocal…"), lambda: self.exchange_selected()),
+            ),
         )
         actions = QVBoxLayout()
         actions.setSpacing(4)
@@ -663,14 +746,17 @@ class PermitsTab(QWidget):
         due_page = QWidget()
         due_layout = QVBoxLayout(due_page)
         due_layout.setContentsMargins(6, 6, 6, 6)
-        self.due_model = DueRowsModel([
-            Column(self.tr("Data"), lambda d: _date(d.date)),
-            Column(self.tr("Permissão"), lambda d: d.number),
-            Column(self.tr("Titular"), lambda d: d.holder, tooltip=lambda d: d.holder),
-            Column(self.tr("Prazo"), lambda d: d.what, tooltip=lambda d: d.what),
-            Column(self.tr("Período"), lambda d: d.period),
-            Column(self.tr("Fundamento"), lambda d: d.article, tooltip=lambda d: d.article),
-        ], self)
+        self.due_model = DueRowsModel(
+            [
+                Column(self.tr("Data"), lambda d: _date(d.date)),
+                Column(self.tr("Permissão"), lambda d: d.number),
+                Column(self.tr("Titular"), lambda d: d.holder, tooltip=lambda d: d.holder),
+                Column(self.tr("Prazo"), lambda d: d.what, tooltip=lambda d: d.what),
+                Column(self.tr("Período"), lambda d: d.period),
+                Column(self.tr("Fundamento"), lambda d: d.article, tooltip=lambda d: d.article),
+            ],
+            self,
+        )
         self.due_table = make_table("due", self.due_model)
         due_header = self.due_table.horizontalHeader()
         due_header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
@@ -768,18 +854,24 @@ class PermitsTab(QWidget):
         selected = self.selected()
         from views.widgets import regime_filter_value
 
-        rows = permit_rows(status=self.status.currentData(), regime=regime_filter_value(self.regime),
-                           text=self.query.text(), today=self.today())
+        rows = permit_rows(
+            status=self.status.currentData(),
+            regime=regime_filter_value(self.regime),
+            text=self.query.text(),
+            today=self.today(),
+        )
         self.model.set_rows(rows)
         # selecting a row after the reset shows its details (currentRowChanged); an empty list clears them
         if not (selected is not None and self.select_permit(selected.id)) and rows:
             self.table.selectRow(0)
         if len(rows) >= ROWS_LIMIT:
-            self.hint.setText(self.tr("As %1 permissões mais recentes; use a busca ou os filtros para achar outras.")
-                              .replace("%1", str(ROWS_LIMIT)))
+            self.hint.setText(
+                self.tr("As %1 permissões mais recentes; use a busca ou os filtros para achar outras.").replace(
+                    "%1", str(ROWS_LIMIT)
+                )
+            )
         elif rows:
-            count = self.tr("1 permissão") if len(rows) == 1 else \
-                self.tr("%1 permissões").replace("%1", str(len(rows)))
+            count = self.tr("1 permissão") if len(rows) == 1 else self.tr("%1 permissões").replace("%1", str(len(rows)))
             self.hint.setText(self.tr("%1. Enter na lista abre o histórico completo.").replace("%1", count))
         elif self.query.text().strip():
             self.hint.setText(self.tr("Nenhuma permissão encontrada com estes filtros."))
@@ -794,13 +886,35 @@ class PermitsTab(QWidget):
         for item in due_for_renewal(today, RENEWAL_HORIZON_DAYS):
             is_open = item.opens <= today
             what = self.tr("renovação (pedido aberto)") if is_open else self.tr("renovação (abre em breve)")
-            rows.append(DueRow(item.closes if is_open else item.opens, item.permit_id, item.number, item.holder,
-                               what, f"{_date(item.opens)} a {_date(item.closes)}", item.article, False, is_open))
+            rows.append(
+                DueRow(
+                    item.closes if is_open else item.opens,
+                    item.permit_id,
+                    item.number,
+                    item.holder,
+                    what,
+                    f"{_date(item.opens)} a {_date(item.closes)}",
+                    item.article,
+                    False,
+                    is_open,
+                )
+            )
         for item in startup_deadlines(today):
             what = item.label + (self.tr(" — vencido") if item.overdue else "")
-            rows.append(DueRow(item.due, item.permit_id, item.number, item.holder, what,
-                               self.tr("até %1").replace("%1", _date(item.due)), item.article, item.overdue, False,
-                               item.extendable))
+            rows.append(
+                DueRow(
+                    item.due,
+                    item.permit_id,
+                    item.number,
+                    item.holder,
+                    what,
+                    self.tr("até %1").replace("%1", _date(item.due)),
+                    item.article,
+                    item.overdue,
+                    False,
+                    item.extendable,
+                )
+            )
         rows.sort(key=lambda r: (r.date, r.number))
         selected = self.selected_due()
         self.due_model.set_rows(rows)
@@ -832,9 +946,11 @@ class PermitsTab(QWidget):
         """Refresh and select ``permit``; filters that hide it are relaxed one by one (status, regime, search)."""
         self.refresh_due()
         self.refresh_rows()
-        relax = (lambda: self.status.setCurrentIndex(self.status.findData(None)),
-                 lambda: self.regime.setCurrentIndex(0),
-                 lambda: self.query.setText(permit.number))
+        relax = (
+            lambda: self.status.setCurrentIndex(self.status.findData(None)),
+            lambda: self.regime.setCurrentIndex(0),
+            lambda: self.query.setText(permit.number),
+        )
         for step in relax:
             if self.select_permit(permit.id):
                 break
@@ -876,8 +992,9 @@ class PermitsTab(QWidget):
         history = permit_history(row.id)
         self.history_model.set_rows(history)
         self.history.scrollToBottom()
-        self.details_box.setTitle(self.tr("Permissão nº %1 — %2").replace("%1", row.number)
-                                  .replace("%2", row.status_label))
+        self.details_box.setTitle(
+            self.tr("Permissão nº %1 — %2").replace("%1", row.number).replace("%2", row.status_label)
+        )
         labels["holder"].setText(f"{row.holder_name} ({row.holder_document})")
         labels["kind"].setText(f"{row.kind_label} — {row.regime_title}")
         labels["place"].setText(row.place or self.tr("—"))
@@ -886,16 +1003,16 @@ class PermitsTab(QWidget):
         # the act's version it was issued by, even after the act was amended (on the origin's line: the pane
         # fits 1280×720, tests/test_fit.py)
         version = act_version_line(self, permit.regime, permit.act_sha256, short=True)
-        labels["origin"].setText(self.tr("%1 · %2").replace("%1", origin).replace("%2", version)
-                                 if version else origin)
+        labels["origin"].setText(self.tr("%1 · %2").replace("%1", origin).replace("%2", version) if version else origin)
         term = ""
         if issued is not None and issued.details.get("term"):
             term = issued.details["term"]
             if issued.details.get("article"):
                 term += f"; {issued.details['article']}"
             term = f" ({term})"
-        labels["validity"].setText(self.tr("de %1 a %2").replace("%1", _date(row.valid_from))
-                                   .replace("%2", _date(row.valid_until)) + term)
+        labels["validity"].setText(
+            self.tr("de %1 a %2").replace("%1", _date(row.valid_from)).replace("%2", _date(row.valid_until)) + term
+        )
         try:
             window = renewal_window(permit)
         except UserError:  # a regime file no longer shipped
@@ -903,9 +1020,13 @@ class PermitsTab(QWidget):
         if window is None:
             labels["renewal"].setText(self.tr("o ato não prevê renovação; faz-se novo requerimento."))
         else:
-            labels["renewal"].setText(self.tr("pedido de %1 a %2 (%3; %4)").replace("%1", _date(window.opens))
-                                      .replace("%2", _date(window.closes)).replace("%3", window.text)
-                                      .replace("%4", window.article))
+            labels["renewal"].setText(
+                self.tr("pedido de %1 a %2 (%3; %4)")
+                .replace("%1", _date(window.opens))
+                .replace("%2", _date(window.closes))
+                .replace("%3", window.text)
+                .replace("%4", window.article)
+            )
         self._update_actions(row, window, history)
 
     def _update_actions(self, row: PermitRow | None, window, history) -> None:
@@ -923,12 +1044,14 @@ class PermitsTab(QWidget):
                 pass
         done = {e.kind for e in history}
         enabled = {
-            "pdf-permit": printable, "pdf-card": printable,
+            "pdf-permit": printable,
+            "pdf-card": printable,
             "pdf-placard": printable and regime is not None and regime.placard is not None,
             "print": printable,
             "suspend": active,
             "reactivate": status == "suspended" and not row.lapsed,
-            "revoke": live, "cancel": live,
+            "revoke": live,
+            "cancel": live,
             "renew": active and window is not None and window.contains(today),
             "leave": active and kind is not None and kind.leave is not None,
             "transfer": active and kind is not None and kind.transfer is not None and row.holder_kind == "person",
@@ -937,15 +1060,25 @@ class PermitsTab(QWidget):
             "picked-up": live and row.origin == "application" and "picked-up" not in done,
         }
         tips = {
-            "pdf-placard": self.tr("O regime não prevê placa indicativa.") if regime is not None
-            and regime.placard is None else "",
-            "renew": (self.tr("O ato não prevê renovação.") if window is None else
-                      self.tr("Pedido de renovação de %1 a %2 (%3).").replace("%1", _date(window.opens))
-                      .replace("%2", _date(window.closes)).replace("%3", window.article)) if row is not None else "",
-            "leave": self.tr("O ato não prevê descanso ou afastamento.") if kind is not None
-            and kind.leave is None else "",
-            "transfer": self.tr("O ato não prevê a transferência a herdeiro.") if kind is not None
-            and kind.transfer is None else "",
+            "pdf-placard": self.tr("O regime não prevê placa indicativa.")
+            if regime is not None and regime.placard is None
+            else "",
+            "renew": (
+                self.tr("O ato não prevê renovação.")
+                if window is None
+                else self.tr("Pedido de renovação de %1 a %2 (%3).")
+                .replace("%1", _date(window.opens))
+                .replace("%2", _date(window.closes))
+                .replace("%3", window.article)
+            )
+            if row is not None
+            else "",
+            "leave": self.tr("O ato não prevê descanso ou afastamento.")
+            if kind is not None and kind.leave is None
+            else "",
+            "transfer": self.tr("O ato não prevê a transferência a herdeiro.")
+            if kind is not None and kind.transfer is None
+            else "",
         }
         for key, button in self.buttons.items():
             button.setEnabled(bool(enabled.get(key)))
@@ -961,13 +1094,17 @@ class PermitsTab(QWidget):
         allow(self.due_renew_documents, "permits.lifecycle", item is not None and item.renewal_open)
         allow(self.due_extend, "permits.lifecycle", item is not None and item.extendable)
         if not self.due_model.rows:
-            self.due_hint.setText(self.tr("Nada a renovar nos próximos %1 dias e nenhum prazo de início aberto.")
-                                  .replace("%1", str(RENEWAL_HORIZON_DAYS)))
+            self.due_hint.setText(
+                self.tr("Nada a renovar nos próximos %1 dias e nenhum prazo de início aberto.").replace(
+                    "%1", str(RENEWAL_HORIZON_DAYS)
+                )
+            )
         elif item is not None and not item.renewal_open:
             self.due_hint.setText(self.tr("Selecione uma renovação com pedido aberto para renovar."))
         else:
-            self.due_hint.setText(self.tr("Renova a permissão selecionada nesta lista, conferindo de novo os "
-                                          "requisitos."))
+            self.due_hint.setText(
+                self.tr("Renova a permissão selecionada nesta lista, conferindo de novo os requisitos.")
+            )
 
     # ------------------------------------------------------------------ messages
 
@@ -976,9 +1113,13 @@ class PermitsTab(QWidget):
         self.message.setText(text)
 
     def _confirm(self, title: str, text: str) -> bool:
-        answer = QMessageBox.question(self, title, text,
-                                      QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
-                                      QMessageBox.StandardButton.No)
+        answer = QMessageBox.question(
+            self,
+            title,
+            text,
+            QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
+            QMessageBox.StandardButton.No,
+        )
         return answer == QMessageBox.StandardButton.Yes
 
     def _ask_reason(self, title: str, label: str) -> str | None:
@@ -1001,11 +1142,17 @@ class PermitsTab(QWidget):
     def _check_printable(self, permit: Permit) -> None:
         """Only a permit in force is printed (as ``praca permit print``), and not once its term has ended."""
         if permit.status != "active":
-            raise UserError(self.tr("A permissão nº %1 está %2: só se imprime permissão em vigor.")
-                            .replace("%1", permit.number).replace("%2", permit.status_label))
+            raise UserError(
+                self.tr("A permissão nº %1 está %2: só se imprime permissão em vigor.")
+                .replace("%1", permit.number)
+                .replace("%2", permit.status_label)
+            )
         if permit.valid_until < self.today():
-            raise UserError(self.tr("A validade da permissão nº %1 terminou em %2: só se imprime permissão em vigor.")
-                            .replace("%1", permit.number).replace("%2", _date(permit.valid_until)))
+            raise UserError(
+                self.tr("A validade da permissão nº %1 terminou em %2: só se imprime permissão em vigor.")
+                .replace("%1", permit.number)
+                .replace("%2", _date(permit.valid_until))
+            )
 
     def save_pdf(self, what: str, path: str | Path | None = None) -> Path | None:
         """Write the permit, the ID card or the placard of the selected permit; ``path`` None asks where."""
@@ -1016,9 +1163,9 @@ class PermitsTab(QWidget):
             return None
         prefix, name = DOCUMENTS[what]
         if path is None:
-            path, _ = save_file_name(self, self.tr(name),
-                                                  f"{prefix}-{permit.number.replace('/', '-')}.pdf",
-                                                  self.tr("PDF (*.pdf)"))
+            path, _ = save_file_name(
+                self, self.tr(name), f"{prefix}-{permit.number.replace('/', '-')}.pdf", self.tr("PDF (*.pdf)")
+            )
             if not path:
                 return None
         path = Path(path)
@@ -1026,19 +1173,33 @@ class PermitsTab(QWidget):
             self._check_printable(permit)
             doc = permit_document(permit)
             regime = get_regime(permit.regime)
-            writers = {"permit": lambda: write_permit_pdf(doc, path), "card": lambda: write_id_card_pdf(doc, path),
-                       "placard": lambda: write_placard_pdf(doc, path, regime)}
-            write_in_background(self, self.tr("Gravando o PDF da permissão nº %1…").replace("%1", permit.number),
-                                writers.get(what, writers["placard"]))
+            writers = {
+                "permit": lambda: write_permit_pdf(doc, path),
+                "card": lambda: write_id_card_pdf(doc, path),
+                "placard": lambda: write_placard_pdf(doc, path, regime),
+            }
+            write_in_background(
+                self,
+                self.tr("Gravando o PDF da permissão nº %1…").replace("%1", permit.number),
+                writers.get(what, writers["placard"]),
+            )
         except UserError as exc:
             self._say(exc.message, error=True)
             return None
         except OSError as exc:
-            self._say(self.tr("Não foi possível gravar %1: %2").replace("%1", str(path))
-                      .replace("%2", exc.strerror or str(exc)), error=True)
+            self._say(
+                self.tr("Não foi possível gravar %1: %2")
+                .replace("%1", str(path))
+                .replace("%2", exc.strerror or str(exc)),
+                error=True,
+            )
             return None
-        self._say(self.tr("PDF (%1) da permissão nº %2 gravado em %3.").replace("%1", self.tr(name).lower())
-                  .replace("%2", permit.number).replace("%3", str(path)))
+        self._say(
+            self.tr("PDF (%1) da permissão nº %2 gravado em %3.")
+            .replace("%1", self.tr(name).lower())
+            .replace("%2", permit.number)
+            .replace("%3", str(path))
+        )
         return path
 
     def permit_text_document(self, permit: Permit) -> QTextDocument:
@@ -1048,8 +1209,9 @@ class PermitsTab(QWidget):
         doc = permit_document(permit)
         text = QTextDocument(self)
         if doc.photo_path and Path(doc.photo_path).is_file():
-            text.addResource(QTextDocument.ResourceType.ImageResource, QUrl(PHOTO_RESOURCE),
-                             QImage(str(doc.photo_path)))
+            text.addResource(
+                QTextDocument.ResourceType.ImageResource, QUrl(PHOTO_RESOURCE), QImage(str(doc.photo_path))
+            )
         qr = QImage(640, 640, QImage.Format.Format_ARGB32)
         qr.fill(Qt.GlobalColor.transparent)
         if doc.qr_text:
@@ -1073,8 +1235,9 @@ class PermitsTab(QWidget):
             self._say(exc.message, error=True)
             return False
         try:
-            if not print_document(self, printer, f"permissao-{permit.number.replace('/', '-')}",
-                                  lambda: self.permit_text_document(permit)):
+            if not print_document(
+                self, printer, f"permissao-{permit.number.replace('/', '-')}", lambda: self.permit_text_document(permit)
+            ):
                 return False
         except UserError as exc:
             self._say(exc.message, error=True)
@@ -1087,29 +1250,41 @@ class PermitsTab(QWidget):
     def suspend_selected(self, reason: str | None = None) -> Permit | None:
         permit = self._permit()
         if permit is None or not self._confirm(
-                self.tr("Suspender"), self.tr("Suspender a permissão nº %1 de %2?").replace("%1", permit.number)
-                .replace("%2", permit.holder_name)):
+            self.tr("Suspender"),
+            self.tr("Suspender a permissão nº %1 de %2?")
+            .replace("%1", permit.number)
+            .replace("%2", permit.holder_name),
+        ):
             return None
         if reason is None:
             reason = self._ask_reason(self.tr("Suspender"), self.tr("Motivo da suspensão:"))
             if reason is None:
                 return None
-        return self._run(lambda: suspend(permit, by=current_user_name(), reason=reason, today=self.today()),
-                         lambda p: self.tr("Permissão nº %1 suspensa.").replace("%1", p.number) + self._page_note())
+        return self._run(
+            lambda: suspend(permit, by=current_user_name(), reason=reason, today=self.today()),
+            lambda p: self.tr("Permissão nº %1 suspensa.").replace("%1", p.number) + self._page_note(),
+        )
 
     def reactivate_selected(self) -> Permit | None:
         permit = self._permit()
         if permit is None:
             return None
-        return self._run(lambda: reactivate(permit, by=current_user_name(), today=self.today()),
-                         lambda p: self.tr("Permissão nº %1 reativada.").replace("%1", p.number))
+        return self._run(
+            lambda: reactivate(permit, by=current_user_name(), today=self.today()),
+            lambda p: self.tr("Permissão nº %1 reativada.").replace("%1", p.number),
+        )
 
     def revoke_selected(self, reason: str | None = None) -> Permit | None:
         permit = self._permit()
         if permit is None or not self._confirm(
-                self.tr("Cassar"), self.tr("Cassar a permissão nº %1 de %2? A cassação não se desfaz e conta "
-                                           "para os prazos de carência de novos pedidos.")
-                .replace("%1", permit.number).replace("%2", permit.holder_name)):
+            self.tr("Cassar"),
+            self.tr(
+                "Cassar a permissão nº %1 de %2? A cassação não se desfaz e conta "
+                "para os prazos de carência de novos pedidos."
+            )
+            .replace("%1", permit.number)
+            .replace("%2", permit.holder_name),
+        ):
             return None
         if reason is None:
             reason = self._ask_reason(self.tr("Cassar"), self.tr("Motivo da cassação:"))
@@ -1117,17 +1292,21 @@ class PermitsTab(QWidget):
                 return None
         abandonment = False
         if reason.strip() and self._waits_after_abandonment(permit):
-            abandonment = self._confirm(self.tr("Cassar"), self.tr("A cassação é por abandono da feira? O ato "
-                                                                   "fixa carência maior para quem abandonou."))
-        return self._run(lambda: revoke(permit, by=current_user_name(), reason=reason, today=self.today(),
-                                        abandonment=abandonment),
-                         lambda p: self.tr("Permissão nº %1 cassada.").replace("%1", p.number) + self._page_note())
+            abandonment = self._confirm(
+                self.tr("Cassar"),
+                self.tr("A cassação é por abandono da feira? O ato fixa carência maior para quem abandonou."),
+            )
+        return self._run(
+            lambda: revoke(permit, by=current_user_name(), reason=reason, today=self.today(), abandonment=abandonment),
+            lambda p: self.tr("Permissão nº %1 cassada.").replace("%1", p.number) + self._page_note(),
+        )
 
     def cancel_selected(self, reason: str | None = None) -> Permit | None:
         permit = self._permit()
         if permit is None or not self._confirm(
-                self.tr("Cancelar"), self.tr("Cancelar a permissão nº %1 de %2?").replace("%1", permit.number)
-                .replace("%2", permit.holder_name)):
+            self.tr("Cancelar"),
+            self.tr("Cancelar a permissão nº %1 de %2?").replace("%1", permit.number).replace("%2", permit.holder_name),
+        ):
             return None
         if reason is None:
             reason = self._ask_reason(self.tr("Cancelar"), self.tr("Motivo do cancelamento:"))
@@ -1135,19 +1314,25 @@ class PermitsTab(QWidget):
                 return None
         at_request = False
         if reason.strip():
-            at_request = self._confirm(self.tr("Cancelar"), self.tr("O cancelamento foi pedido pelo titular? "
-                                                                     "(Se foi, não conta como carência.)"))
-        return self._run(lambda: cancel(permit, by=current_user_name(), reason=reason, today=self.today(),
-                                        at_holder_request=at_request),
-                         lambda p: self.tr("Permissão nº %1 cancelada.").replace("%1", p.number) + self._page_note())
+            at_request = self._confirm(
+                self.tr("Cancelar"),
+                self.tr("O cancelamento foi pedido pelo titular? (Se foi, não conta como carência.)"),
+            )
+        return self._run(
+            lambda: cancel(
+                permit, by=current_user_name(), reason=reason, today=self.today(), at_holder_request=at_request
+            ),
+            lambda p: self.tr("Permissão nº %1 cancelada.").replace("%1", p.number) + self._page_note(),
+        )
 
     def _page_note(self) -> str:
         """The published verification page lists withdrawn permits: say when this act made it out of date."""
         from reports.verify_page import page_is_current
 
         if page_is_current() is False:
-            return self.tr(" A página de verificação publicada ficou desatualizada: exporte-a de novo em "
-                           "Cadastros → Assinatura.")
+            return self.tr(
+                " A página de verificação publicada ficou desatualizada: exporte-a de novo em Cadastros → Assinatura."
+            )
         return ""
 
     @staticmethod
@@ -1176,10 +1361,15 @@ class PermitsTab(QWidget):
     def _renew(self, permit: Permit, *, dialog_hook=None) -> Permit | None:
         """One click when what is on file still satisfies the act; otherwise the documents dialog, with the
         refusal on top, to take the new ones (a health certificate renewed every six months…)."""
+
         def done(new: Permit) -> str:
-            return (self.tr("Permissão nº %1 renovada: nova permissão nº %2, de %3 a %4.")
-                    .replace("%1", permit.number).replace("%2", new.number)
-                    .replace("%3", _date(new.valid_from)).replace("%4", _date(new.valid_until)))
+            return (
+                self.tr("Permissão nº %1 renovada: nova permissão nº %2, de %3 a %4.")
+                .replace("%1", permit.number)
+                .replace("%2", new.number)
+                .replace("%3", _date(new.valid_from))
+                .replace("%4", _date(new.valid_until))
+            )
 
         try:
             new = renew(permit, by=current_user_name(), today=self.today(), key_dir=self.key_dir)
@@ -1193,8 +1383,9 @@ class PermitsTab(QWidget):
         self.show_permit(new)
         return new
 
-    def renew_with_documents(self, permit: Permit | None = None, *, refusal: str = "",
-                             dialog_hook=None) -> Permit | None:
+    def renew_with_documents(
+        self, permit: Permit | None = None, *, refusal: str = "", dialog_hook=None
+    ) -> Permit | None:
         permit = permit or self._permit()
         if permit is None:
             return None
@@ -1208,9 +1399,13 @@ class PermitsTab(QWidget):
         if new is None:
             self._say(refusal or self.tr("Renovação não feita."), error=bool(refusal))
             return None
-        self._say(self.tr("Permissão nº %1 renovada com os documentos novos: nova permissão nº %2, de %3 a %4.")
-                  .replace("%1", permit.number).replace("%2", new.number)
-                  .replace("%3", _date(new.valid_from)).replace("%4", _date(new.valid_until)))
+        self._say(
+            self.tr("Permissão nº %1 renovada com os documentos novos: nova permissão nº %2, de %3 a %4.")
+            .replace("%1", permit.number)
+            .replace("%2", new.number)
+            .replace("%3", _date(new.valid_from))
+            .replace("%4", _date(new.valid_until))
+        )
         self.show_permit(new)
         return new
 
@@ -1227,13 +1422,17 @@ class PermitsTab(QWidget):
             return False
         permit = find_permit(item.number)
         if reason is None:
-            reason = self._ask_reason(self.tr("Prorrogar prazo de início"),
-                                      self.tr("Justificativa da prorrogação (o ato a admite uma única vez):"))
+            reason = self._ask_reason(
+                self.tr("Prorrogar prazo de início"),
+                self.tr("Justificativa da prorrogação (o ato a admite uma única vez):"),
+            )
             if reason is None:
                 return False
         if reason is None:
-            reason = self._ask_reason(self.tr("Prorrogar prazo de início"),
-                                      self.tr("Justificativa da prorrogação (o ato a admite uma única vez):"))
+            reason = self._ask_reason(
+                self.tr("Prorrogar prazo de início"),
+                self.tr("Justificativa da prorrogação (o ato a admite uma única vez):"),
+            )
             if reason is None:
                 return False
         try:
@@ -1241,17 +1440,23 @@ class PermitsTab(QWidget):
         except UserError as exc:
             self._say(exc.message, error=True)
             return False
-        self._say(self.tr("Prazo de início da permissão nº %1 prorrogado até %2.").replace("%1", permit.number)
-                  .replace("%2", _date(due)))
+        self._say(
+            self.tr("Prazo de início da permissão nº %1 prorrogado até %2.")
+            .replace("%1", permit.number)
+            .replace("%2", _date(due))
+        )
         self.refresh_due()
         self.refresh_rows()
         return True
 
     def expire_lapsed(self) -> list:
         """Mark as expired every permit past its last day (after confirmation): the Painel lists them."""
-        if not self._confirm(self.tr("Dar baixa nas vencidas"),
-                             self.tr("Marcar como vencidas todas as permissões cuja validade terminou antes de "
-                                     "%1?").replace("%1", _date(self.today()))):
+        if not self._confirm(
+            self.tr("Dar baixa nas vencidas"),
+            self.tr("Marcar como vencidas todas as permissões cuja validade terminou antes de %1?").replace(
+                "%1", _date(self.today())
+            ),
+        ):
             return []
         expired = expire_due(self.today(), by=current_user_name())
         self._say(self.tr("%1 permissão(ões) marcada(s) como vencida(s).").replace("%1", str(len(expired))))
@@ -1268,8 +1473,11 @@ class PermitsTab(QWidget):
         dialog = LeaveDialog(permit, self.today(), self)
         if dialog.exec() and dialog.leave is not None:
             event = dialog.leave
-            self._say(self.tr("Afastamento da permissão nº %1 registrado: %2.").replace("%1", permit.number)
-                      .replace("%2", _period(event.start, event.end)))
+            self._say(
+                self.tr("Afastamento da permissão nº %1 registrado: %2.")
+                .replace("%1", permit.number)
+                .replace("%2", _period(event.start, event.end))
+            )
             self.refresh_rows()
         return dialog
 
@@ -1282,15 +1490,25 @@ class PermitsTab(QWidget):
             return dialog
         heir = get_person(dialog.heir().id)
         if not self._confirm(
-                self.tr("Transferir a herdeiro"),
-                self.tr("Transferir a permissão nº %1 de %2 para %3? A permissão atual será substituída.")
-                .replace("%1", permit.number).replace("%2", permit.holder_name).replace("%3", heir.name)):
+            self.tr("Transferir a herdeiro"),
+            self.tr("Transferir a permissão nº %1 de %2 para %3? A permissão atual será substituída.")
+            .replace("%1", permit.number)
+            .replace("%2", permit.holder_name)
+            .replace("%3", heir.name),
+        ):
             return dialog
         reason = dialog.reason.text()
-        self._run(lambda: transfer_to_heir(permit, heir, by=current_user_name(), reason=reason,
-                                           today=self.today(), key_dir=self.key_dir),
-                  lambda new: self.tr("Permissão nº %1 transferida a %2: nova permissão nº %3.")
-                  .replace("%1", permit.number).replace("%2", heir.name).replace("%3", new.number))
+        self._run(
+            lambda: transfer_to_heir(
+                permit, heir, by=current_user_name(), reason=reason, today=self.today(), key_dir=self.key_dir
+            ),
+            lambda new: (
+                self.tr("Permissão nº %1 transferida a %2: nova permissão nº %3.")
+                .replace("%1", permit.number)
+                .replace("%2", heir.name)
+                .replace("%3", new.number)
+            ),
+        )
         return dialog
 
     def exchange_selected(self) -> ExchangeDialog | None:
@@ -1301,21 +1519,34 @@ class PermitsTab(QWidget):
         if not dialog.exec() or dialog.other is None:
             return dialog
         other = dialog.other
-        if not self._confirm(self.tr("Permutar local"),
-                             self.tr("Permutar os locais das permissões nº %1 (%2) e nº %3 (%4)? As duas serão "
-                                     "substituídas por novas.").replace("%1", permit.number)
-                             .replace("%2", permit.holder_name).replace("%3", other.number)
-                             .replace("%4", other.holder_name)):
+        if not self._confirm(
+            self.tr("Permutar local"),
+            self.tr("Permutar os locais das permissões nº %1 (%2) e nº %3 (%4)? As duas serão substituídas por novas.")
+            .replace("%1", permit.number)
+            .replace("%2", permit.holder_name)
+            .replace("%3", other.number)
+            .replace("%4", other.holder_name),
+        ):
             return dialog
         try:
-            mine, theirs = exchange_sites(permit, other, by=current_user_name(), reason=dialog.reason.text(),
-                                          today=self.today(), key_dir=self.key_dir)
+            mine, theirs = exchange_sites(
+                permit,
+                other,
+                by=current_user_name(),
+                reason=dialog.reason.text(),
+                today=self.today(),
+                key_dir=self.key_dir,
+            )
         except UserError as exc:
             self._say(exc.message, error=True)
             return dialog
-        self._say(self.tr("Locais permutados: nova permissão nº %1 para %2 e nº %3 para %4.")
-                  .replace("%1", mine.number).replace("%2", mine.holder_name).replace("%3", theirs.number)
-                  .replace("%4", theirs.holder_name))
+        self._say(
+            self.tr("Locais permutados: nova permissão nº %1 para %2 e nº %3 para %4.")
+            .replace("%1", mine.number)
+            .replace("%2", mine.holder_name)
+            .replace("%3", theirs.number)
+            .replace("%4", theirs.holder_name)
+        )
         self.show_permit(mine)
         return dialog
 
@@ -1330,8 +1561,12 @@ class PermitsTab(QWidget):
             self._say(exc.message, error=True)
             return False
         what = self.tr("início das atividades") if fact == "started" else self.tr("retirada do alvará")
-        self._say(self.tr("Permissão nº %1: %2 registrado em %3.").replace("%1", permit.number)
-                  .replace("%2", what).replace("%3", _date(self.today())))
+        self._say(
+            self.tr("Permissão nº %1: %2 registrado em %3.")
+            .replace("%1", permit.number)
+            .replace("%2", what)
+            .replace("%3", _date(self.today()))
+        )
         self.refresh_due()
         self.refresh_rows()
         return True

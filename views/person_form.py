@@ -27,18 +27,32 @@ from models.br import format_cpf
 from models.errors import FieldErrors, UserError
 from models.files import resolve
 from models.people import HOUSING, RELATIONS, HouseholdInput, Person, PersonInput, save_person
+from views import theme
 from views.fit import fit_to_screen, scrollable
 from views.save import open_file_name
-from views.widgets import (DateEdit, DocumentEdit, FieldErrorsView, GuardedDialog, add_remove_row, address_values,
-                           load_address, make_address_fields)
-from views import theme
+from views.widgets import (
+    DateEdit,
+    DocumentEdit,
+    FieldErrorsView,
+    GuardedDialog,
+    add_remove_row,
+    address_values,
+    load_address,
+    make_address_fields,
+)
 
 
 class PersonDialog(GuardedDialog):
     """Nobody found at the counter → register the person (or edit one already registered)."""
 
-    def __init__(self, person: Person | None = None, parent: QWidget | None = None, *, cpf: str = "",
-                 today: _dt.date | None = None):
+    def __init__(
+        self,
+        person: Person | None = None,
+        parent: QWidget | None = None,
+        *,
+        cpf: str = "",
+        today: _dt.date | None = None,
+    ):
         super().__init__(parent)
         self.person = person
         self.today = today or _dt.date.today()
@@ -146,27 +160,46 @@ class PersonDialog(GuardedDialog):
         self.household = QTableWidget(0, 5)
         self.household.setObjectName("household")
         self.household.setHorizontalHeaderLabels(
-            [self.tr("Nome"), self.tr("Parentesco"), self.tr("CPF"), self.tr("Nascimento"), self.tr("Deficiência")])
+            [self.tr("Nome"), self.tr("Parentesco"), self.tr("CPF"), self.tr("Nascimento"), self.tr("Deficiência")]
+        )
         self.household.horizontalHeader().setStretchLastSection(False)
         self.household.setColumnWidth(0, 260)
         self.household.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.household.setMaximumHeight(140)
         family_layout.addWidget(self.household)
-        family_layout.addLayout(add_remove_row(self, self.tr("&Adicionar familiar"), self.add_member,
-                                               self.remove_member))
+        family_layout.addLayout(
+            add_remove_row(self, self.tr("&Adicionar familiar"), self.add_member, self.remove_member)
+        )
         layout.addWidget(family)
         outer.addWidget(scrollable(body), 1)
         self.add_save_bar(outer)
         fit_to_screen(self, body.sizeHint() + QSize(40, 90))
 
-        self.errors = FieldErrorsView(self.error, {
-            "name": self.name, "cpf": self.cpf, "rg": self.rg, "birth_date": self.birth, "street": self.street,
-            "number": self.number, "district": self.district, "city": self.city, "state": self.state,
-            "zip_code": self.zip_code, "phone": self.phone, "phone2": self.phone2, "email": self.email,
-            "resident_since": self.resident_since, "family_income_mw": self.family_income, "housing": self.housing,
-            "experience_years": self.experience, "disability_notes": self.disability_notes,
-            "household": self.household, "search_name": self.name,
-        })
+        self.errors = FieldErrorsView(
+            self.error,
+            {
+                "name": self.name,
+                "cpf": self.cpf,
+                "rg": self.rg,
+                "birth_date": self.birth,
+                "street": self.street,
+                "number": self.number,
+                "district": self.district,
+                "city": self.city,
+                "state": self.state,
+                "zip_code": self.zip_code,
+                "phone": self.phone,
+                "phone2": self.phone2,
+                "email": self.email,
+                "resident_since": self.resident_since,
+                "family_income_mw": self.family_income,
+                "housing": self.housing,
+                "experience_years": self.experience,
+                "disability_notes": self.disability_notes,
+                "household": self.household,
+                "search_name": self.name,
+            },
+        )
         if person is not None:
             self.load(person)
         elif cpf:
@@ -212,12 +245,22 @@ class PersonDialog(GuardedDialog):
                 try:
                     born = _dt.datetime.strptime(born_text, "%d/%m/%Y").date()
                 except ValueError:
-                    raise FieldErrors({f"household[{row}].birth_date":
-                                       self.tr("Familiar %1: data de nascimento inválida (dd/mm/aaaa).")
-                                       .replace("%1", str(row + 1))}) from None
-            members.append(HouseholdInput(
-                name=text(0), relation=self.household.cellWidget(row, 1).currentData(), cpf=text(2),
-                birth_date=born, disabled=self.household.item(row, 4).checkState() == Qt.CheckState.Checked))
+                    raise FieldErrors(
+                        {
+                            f"household[{row}].birth_date": self.tr(
+                                "Familiar %1: data de nascimento inválida (dd/mm/aaaa)."
+                            ).replace("%1", str(row + 1))
+                        }
+                    ) from None
+            members.append(
+                HouseholdInput(
+                    name=text(0),
+                    relation=self.household.cellWidget(row, 1).currentData(),
+                    cpf=text(2),
+                    birth_date=born,
+                    disabled=self.household.item(row, 4).checkState() == Qt.CheckState.Checked,
+                )
+            )
         return members
 
     # -- photo ---------------------------------------------------------------
@@ -232,8 +275,11 @@ class PersonDialog(GuardedDialog):
             self.errors.show({"photo": self.tr("O arquivo escolhido não é uma imagem.")})
             return
         self.photo_file = path
-        self.photo.setPixmap(pixmap.scaled(self.photo.size(), Qt.AspectRatioMode.KeepAspectRatio,
-                                           Qt.TransformationMode.SmoothTransformation))
+        self.photo.setPixmap(
+            pixmap.scaled(
+                self.photo.size(), Qt.AspectRatioMode.KeepAspectRatio, Qt.TransformationMode.SmoothTransformation
+            )
+        )
         self.dirty = True
 
     # -- load / save -----------------------------------------------------------
@@ -254,8 +300,9 @@ class PersonDialog(GuardedDialog):
         self.disabled.setChecked(person.disabled)
         self.disability_notes.setText(person.disability_notes)
         for member in person.household:
-            self.add_member(HouseholdInput(member.name, member.relation, member.cpf, member.birth_date,
-                                           member.disabled))
+            self.add_member(
+                HouseholdInput(member.name, member.relation, member.cpf, member.birth_date, member.disabled)
+            )
         if person.photo_path:
             pixmap = QPixmap(str(resolve(person.photo_path)))
             if not pixmap.isNull():
@@ -273,13 +320,21 @@ class PersonDialog(GuardedDialog):
         if errors:
             raise FieldErrors(errors)
         return PersonInput(
-            name=self.name.text(), cpf=self.cpf.compact(), rg=self.rg.text(), birth_date=dates["birth_date"],
-            **address_values(self), phone2=self.phone2.text(),
-            resident_since=dates["resident_since"], disabled=self.disabled.isChecked(),
-            disability_notes=self.disability_notes.text(), family_income_mw=self.family_income.text(),
+            name=self.name.text(),
+            cpf=self.cpf.compact(),
+            rg=self.rg.text(),
+            birth_date=dates["birth_date"],
+            **address_values(self),
+            phone2=self.phone2.text(),
+            resident_since=dates["resident_since"],
+            disabled=self.disabled.isChecked(),
+            disability_notes=self.disability_notes.text(),
+            family_income_mw=self.family_income.text(),
             housing=self.housing.currentData(),
             experience_years=self.experience.value() if self.experience.value() >= 0 else None,
-            photo_file=self.photo_file, household=self.household_input())
+            photo_file=self.photo_file,
+            household=self.household_input(),
+        )
 
     def save(self) -> None:
         try:

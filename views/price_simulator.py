@@ -26,9 +26,9 @@ from models.fees import Quote
 from models.money import format_brl, parse_typed
 from models.pricing import quote
 from models.regimes import get_regime, shipped_regimes
+from views import theme
 from views.table_models import Column, RowsModel
 from views.widgets import DateEdit, act_version_line
-from views import theme
 
 NONE = ""
 
@@ -49,12 +49,15 @@ def quote_lines_model(parent=None) -> RowsModel:
     """The lines of a quote: what, how much, how (formula) and why (article); details as tooltip."""
     tr = lambda text: QCoreApplication.translate("PriceSimulator", text)  # noqa: E731
     details = lambda line: "\n".join(line.details) or None  # noqa: E731
-    return RowsModel([
-        Column(tr("Descrição"), lambda line: line.label, tooltip=details),
-        Column(tr("Valor"), lambda line: format_brl(line.amount), right=True, tooltip=details),
-        Column(tr("Fórmula"), lambda line: line.formula, tooltip=details),
-        Column(tr("Base legal"), lambda line: line.basis, tooltip=details),
-    ], parent)
+    return RowsModel(
+        [
+            Column(tr("Descrição"), lambda line: line.label, tooltip=details),
+            Column(tr("Valor"), lambda line: format_brl(line.amount), right=True, tooltip=details),
+            Column(tr("Fórmula"), lambda line: line.formula, tooltip=details),
+            Column(tr("Base legal"), lambda line: line.basis, tooltip=details),
+        ],
+        parent,
+    )
 
 
 class PriceSimulator(QWidget):
@@ -79,8 +82,9 @@ class PriceSimulator(QWidget):
         self.energy.setObjectName("energy")
         self.exemption = QComboBox()
         self.exemption.setObjectName("exemption")
-        self.exemption.setToolTip(self.tr("Casos que o ato dispensa da taxa ou da caução (ex.: evento assistencial, "
-                                          "LC 324/2025, art. 90)"))
+        self.exemption.setToolTip(
+            self.tr("Casos que o ato dispensa da taxa ou da caução (ex.: evento assistencial, LC 324/2025, art. 90)")
+        )
         self.permit_kind = QComboBox()
         self.permit_kind.setObjectName("permit_kind")
         self.front = self._metres("front", self.tr("ex.: 4,00"))
@@ -105,8 +109,9 @@ class PriceSimulator(QWidget):
         self.date = DateEdit()
         self.date.setObjectName("date")
         self.date.set_date(_dt.date.today())
-        self.date.setToolTip(self.tr("Vale a redação do ato em vigor nesta data (alterações com vigência "
-                                     "posterior não se aplicam)."))
+        self.date.setToolTip(
+            self.tr("Vale a redação do ato em vigor nesta data (alterações com vigência posterior não se aplicam).")
+        )
         date_label = QLabel(self.tr("Data-&base:"))
         date_label.setBuddy(self.date)
 
@@ -259,16 +264,22 @@ class PriceSimulator(QWidget):
         for widget in widgets:
             widget.blockSignals(False)
         none = self.tr("— nenhum —")
-        self._fill(self.permit_kind, [(k.id, k.label) for k in regime.permit_kinds if k.fees],
-                   self.tr("— pelos dados da banca —"))
+        self._fill(
+            self.permit_kind,
+            [(k.id, k.label) for k in regime.permit_kinds if k.fees],
+            self.tr("— pelos dados da banca —"),
+        )
         self._build_admin_values(regime)
         self._fill(self.equipment, [(e.id, e.label) for e in regime.equipment_kinds], none)
         self._fill(self.line, [(ln.id, ln.label) for ln in regime.lines], none)
         self._fill(self.venue, [(v, regime.venue(v).label) for v in regime.ids("venue")], none)
         tiers = [(t.id, t.label) for f in regime.fees if f.kind == "energy" for t in f.tiers]
         self._fill(self.energy, tiers, self.tr("sem energia"))
-        self._fill(self.exemption, [(e.id, f"{e.label} ({regime.cite_item(e)})") for f in regime.fees
-                                    for e in f.exemptions], self.tr("nenhuma"))
+        self._fill(
+            self.exemption,
+            [(e.id, f"{e.label} ({regime.cite_item(e)})") for f in regime.fees for e in f.exemptions],
+            self.tr("nenhuma"),
+        )
         self.update_quote()
 
     def _build_admin_values(self, regime) -> None:
@@ -321,16 +332,23 @@ class PriceSimulator(QWidget):
             values["exemption"] = self.exemption.currentData()
         # typed the pt-BR way, read by the one parser (models.money.parse_typed): "1.500" is mil e quinhentos
         # and "2.5" is refused with both readings — the regime files' dot decimals are not the clerk's
-        for key, label, edit in (("front", "Frente", self.front), ("depth", "Profundidade", self.depth),
-                                 ("hitch", "Engate", self.hitch), ("area", "Área", self.area)):
+        for key, label, edit in (
+            ("front", "Frente", self.front),
+            ("depth", "Profundidade", self.depth),
+            ("hitch", "Engate", self.hitch),
+            ("area", "Área", self.area),
+        ):
             if edit.text().strip():
                 values[key] = parse_typed(edit.text(), what=label, field=key)
         if self.days.value():
             values["days"] = self.days.value()
         if self.permit_kind.currentData():
             values["permit_kind"] = self.permit_kind.currentData()
-        admin = {fee: parse_typed(edit.text(), what="Valor", field=f"admin_values.{fee}")
-                 for fee, edit in self.admin_edits.items() if edit.text().strip()}
+        admin = {
+            fee: parse_typed(edit.text(), what="Valor", field=f"admin_values.{fee}")
+            for fee, edit in self.admin_edits.items()
+            if edit.text().strip()
+        }
         if admin:
             values["admin_values"] = admin
         return values
@@ -344,7 +362,9 @@ class PriceSimulator(QWidget):
             values = self.inputs()
         except UserError as exc:
             values = {"error": exc}
-        if "error" not in values and not any(k in values for k in ("equipment", "line", "venue", "front", "area", "energy", "permit_kind")):
+        if "error" not in values and not any(
+            k in values for k in ("equipment", "line", "venue", "front", "area", "energy", "permit_kind")
+        ):
             self.model.set_rows([])
             self.last_quote = None
             self.error.setText(self.tr("Escolha a permissão, o equipamento, o ramo ou o imóvel para ver o preço."))
@@ -377,9 +397,12 @@ class PriceSimulator(QWidget):
         self.table.resizeRowsToContents()
         text = self.tr("Total: %1").replace("%1", format_brl(result.total))
         if result.total_deposits:
-            text = self.tr("Preços e taxas: %1 · Cauções (restituíveis): %2 · Total: %3") \
-                .replace("%1", format_brl(result.total_charges)).replace("%2", format_brl(result.total_deposits)) \
+            text = (
+                self.tr("Preços e taxas: %1 · Cauções (restituíveis): %2 · Total: %3")
+                .replace("%1", format_brl(result.total_charges))
+                .replace("%2", format_brl(result.total_deposits))
                 .replace("%3", format_brl(result.total))
+            )
         self.total.setText(text)
         if self.model.rowCount():
             self.table.selectRow(0)
@@ -397,9 +420,20 @@ class PriceSimulator(QWidget):
         self.details.setText("\n".join(parts))
 
     def _mark_field(self, field: str | None) -> None:
-        widgets = {"front": self.front, "depth": self.depth, "hitch": self.hitch, "area": self.area,
-                   "equipment": self.equipment, "line": self.line, "venue": self.venue, "days": self.days,
-                   "year": self.year, "date": self.date, "energy": self.energy, "permit_kind": self.permit_kind, **{
-                       f"admin_values.{fee}": edit for fee, edit in self.admin_edits.items()}}
+        widgets = {
+            "front": self.front,
+            "depth": self.depth,
+            "hitch": self.hitch,
+            "area": self.area,
+            "equipment": self.equipment,
+            "line": self.line,
+            "venue": self.venue,
+            "days": self.days,
+            "year": self.year,
+            "date": self.date,
+            "energy": self.energy,
+            "permit_kind": self.permit_kind,
+            **{f"admin_values.{fee}": edit for fee, edit in self.admin_edits.items()},
+        }
         for key, widget in widgets.items():
             widget.setStyleSheet(f"border: 1px solid {theme.colour('error')};" if key == field else "")

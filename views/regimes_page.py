@@ -3,6 +3,8 @@ administrator, "Instalar ato…", "Alterar ato…" and "Retirar ato…" (models.
 
 from __future__ import annotations
 
+from html import escape
+
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import (
@@ -20,16 +22,14 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from html import escape
-
 from models import acts, session
 from models.errors import UserError
 from models.fiscal import unit_value_rows
 from models.regimes import RegimeError, RegimeErrors, retired_regimes, shipped_regimes
 from reports.pdf import html_to_pdf
 from reports.regime_sheet import regime_html
-from views.save import open_file_name, save_file_name
 from views import theme
+from views.save import open_file_name, save_file_name
 
 
 class RegimesPage(QWidget):
@@ -180,8 +180,11 @@ class RegimesPage(QWidget):
     # -- install, amend, retire (the administrator's)
 
     def choose_file(self, *, amend: bool) -> None:
-        title = self.tr("Alterar ato: escolha o arquivo da nova redação") if amend else self.tr(
-            "Instalar ato: escolha o arquivo do regime")
+        title = (
+            self.tr("Alterar ato: escolha o arquivo da nova redação")
+            if amend
+            else self.tr("Instalar ato: escolha o arquivo do regime")
+        )
         path, _ = open_file_name(self, title, "", self.tr("Regime (*.toml)"))
         if path:
             self.install_file(path, amend=amend)
@@ -202,14 +205,20 @@ class RegimesPage(QWidget):
             return self._fail([exc.message])
         errors = check_regime_text(data, name, expected_id=Path(name).stem)
         if errors:
-            return self._fail([str(e) for e in errors], head=self.tr("%n erro(s) no arquivo; nada foi gravado:", "",
-                                                                     len(errors)))
+            return self._fail(
+                [str(e) for e in errors], head=self.tr("%n erro(s) no arquivo; nada foi gravado:", "", len(errors))
+            )
         regime = load_regime_text(data, name)
         what = self.tr("Alterar %1 com esta nova redação?") if amend else self.tr("Instalar este ato?")
-        text = (what.replace("%1", regime.id) + "\n\n" + f"{regime.municipality}/{regime.state} — {regime.act}\n"
-                + defines(regime))
-        answer = QMessageBox.question(self, self.tr("Regimes"), text,
-                                      QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.Cancel)
+        text = (
+            what.replace("%1", regime.id)
+            + "\n\n"
+            + f"{regime.municipality}/{regime.state} — {regime.act}\n"
+            + defines(regime)
+        )
+        answer = QMessageBox.question(
+            self, self.tr("Regimes"), text, QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.Cancel
+        )
         if answer != QMessageBox.StandardButton.Yes:
             return False
         try:
@@ -227,9 +236,11 @@ class RegimesPage(QWidget):
         regime_id = self.current_id()
         if not regime_id:
             return
-        reason, ok = QInputDialog.getText(self, self.tr("Retirar ato"),
-                                          self.tr("Motivo da retirada de %1 (revogação, substituição…):")
-                                          .replace("%1", regime_id))
+        reason, ok = QInputDialog.getText(
+            self,
+            self.tr("Retirar ato"),
+            self.tr("Motivo da retirada de %1 (revogação, substituição…):").replace("%1", regime_id),
+        )
         if ok:
             self.retire(regime_id, reason)
 
@@ -240,8 +251,9 @@ class RegimesPage(QWidget):
         except UserError as exc:
             return self._fail([exc.message])
         self.refresh()
-        self.message.setText(self.tr("%1 retirado: não é mais oferecido para novos requerimentos.")
-                             .replace("%1", regime_id))
+        self.message.setText(
+            self.tr("%1 retirado: não é mais oferecido para novos requerimentos.").replace("%1", regime_id)
+        )
         return True
 
     def _fail(self, lines: list[str], head: str = "") -> bool:
@@ -271,8 +283,7 @@ class RegimesPage(QWidget):
         regime_id = self.current_id()
         if not regime_id:
             return
-        path, _ = save_file_name(self, self.tr("Salvar regime em PDF"), f"{regime_id}.pdf",
-                                              self.tr("PDF (*.pdf)"))
+        path, _ = save_file_name(self, self.tr("Salvar regime em PDF"), f"{regime_id}.pdf", self.tr("PDF (*.pdf)"))
         if path:
             self.write_pdf(path)
 

@@ -16,9 +16,9 @@ from models.errors import UserError
 from models.settings import AGENCY, MUNICIPALITY, STATE, get_setting, set_settings
 from views.fiscal_units_page import FiscalUnitsPage
 from views.indexes_page import IndexesPage
-from views.users_page import AuditPage, UsersPage
 from views.regimes_page import RegimesPage
 from views.signing_page import SigningPage
+from views.users_page import AuditPage, UsersPage
 
 
 class SettingsForm(QWidget):

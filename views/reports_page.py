@@ -37,13 +37,25 @@ from models.errors import UserError
 from models.fee_report import Cancelled
 from models.money import format_brl
 from models.sanctions_report import check_period, period_label
-from views import theme
 from reports import sanctions_export
 from reports.fee_export import FORMATS, default_name, export_fee_report
+from views import theme
 from views.save import save_file_name
 
-MONTHS = ("janeiro", "fevereiro", "março", "abril", "maio", "junho", "julho", "agosto", "setembro", "outubro",
-          "novembro", "dezembro")
+MONTHS = (
+    "janeiro",
+    "fevereiro",
+    "março",
+    "abril",
+    "maio",
+    "junho",
+    "julho",
+    "agosto",
+    "setembro",
+    "outubro",
+    "novembro",
+    "dezembro",
+)
 
 
 class ReportsPage(QWidget):
@@ -62,11 +74,14 @@ class ReportsPage(QWidget):
 
         box = QGroupBox(self.tr("Relatório mensal de taxas"))
         form = QFormLayout(box)
-        intro = QLabel(self.tr(
-            "Cobrado, pago, em aberto e vencido das cobranças com vencimento no mês — por regime, local, seção "
-            "e tipo —, a lista das cobranças com titular, permissão, fórmula e base legal, os pagamentos "
-            "recebidos no mês e os inadimplentes. Em Excel os totais são fórmulas; em HTML e PDF, pronto para "
-            "imprimir em A4."))
+        intro = QLabel(
+            self.tr(
+                "Cobrado, pago, em aberto e vencido das cobranças com vencimento no mês — por regime, local, seção "
+                "e tipo —, a lista das cobranças com titular, permissão, fórmula e base legal, os pagamentos "
+                "recebidos no mês e os inadimplentes. Em Excel os totais são fórmulas; em HTML e PDF, pronto para "
+                "imprimir em A4."
+            )
+        )
         intro.setWordWrap(True)
         form.addRow(intro)
 
@@ -116,10 +131,13 @@ class ReportsPage(QWidget):
         sanctions = QGroupBox(self.tr("Relatório de sanções"))
         sanctions.setObjectName("sanctions")
         form = QFormLayout(sanctions)
-        intro = QLabel(self.tr(
-            "Os autos lavrados no período — por tipo, regime, local e fiscal —, as infrações por artigo com a base "
-            "legal, as sanções aplicadas, as multas lançadas, pagas e vencidas, os prazos em curso, os bens "
-            "apreendidos ainda no depósito, as reincidências e a dívida ativa."))
+        intro = QLabel(
+            self.tr(
+                "Os autos lavrados no período — por tipo, regime, local e fiscal —, as infrações por artigo com a base "
+                "legal, as sanções aplicadas, as multas lançadas, pagas e vencidas, os prazos em curso, os bens "
+                "apreendidos ainda no depósito, as reincidências e a dívida ativa."
+            )
+        )
         intro.setWordWrap(True)
         form.addRow(intro)
         self.sanctions_from = self._date_edit("sanctions-from", _dt.date(today.year, 1, 1))
@@ -221,9 +239,13 @@ class ReportsPage(QWidget):
             return
         self.summary.setText(
             self.tr("%1 cobrança(s): cobrado %2, pago %3, em aberto %4, vencido %5; recebido no mês %6.")
-            .replace("%1", str(s.count)).replace("%2", format_brl(s.charged)).replace("%3", format_brl(s.paid))
-            .replace("%4", format_brl(s.open)).replace("%5", format_brl(s.overdue))
-            .replace("%6", format_brl(s.received)))
+            .replace("%1", str(s.count))
+            .replace("%2", format_brl(s.charged))
+            .replace("%3", format_brl(s.paid))
+            .replace("%4", format_brl(s.open))
+            .replace("%5", format_brl(s.overdue))
+            .replace("%6", format_brl(s.received))
+        )
 
     def _say(self, text: str, *, error: bool = False, label: QLabel | None = None) -> None:
         label = label or self.message
@@ -248,14 +270,22 @@ class ReportsPage(QWidget):
         today = self.today()
         done = self._run_export(
             lambda progress: export_fee_report(year, month, fmt, path, today=today, progress=progress),
-            self.tr("Gerando o relatório de taxas de %1…").replace("%1", what), self.export_button, self.message)
+            self.tr("Gerando o relatório de taxas de %1…").replace("%1", what),
+            self.export_button,
+            self.message,
+        )
         if done is None:
             return None
         written, report = done
         t = report.totals
-        self._say(self.tr("Relatório de taxas de %1 gravado em %2 (%3 cobrança(s); cobrado %4, pago %5).")
-                  .replace("%1", what).replace("%2", str(written)).replace("%3", str(t.count))
-                  .replace("%4", format_brl(t.charged)).replace("%5", format_brl(t.paid)))
+        self._say(
+            self.tr("Relatório de taxas de %1 gravado em %2 (%3 cobrança(s); cobrado %4, pago %5).")
+            .replace("%1", what)
+            .replace("%2", str(written))
+            .replace("%3", str(t.count))
+            .replace("%4", format_brl(t.charged))
+            .replace("%5", format_brl(t.paid))
+        )
         return self._offer_open(written, open_after)
 
     def export_sanctions(self, path: str | Path | None = None, *, open_after: bool | None = None) -> Path | None:
@@ -268,25 +298,34 @@ class ReportsPage(QWidget):
         except UserError as exc:
             self._say(exc.message, error=True, label=self.sanctions_message)
             return None
-        path = path or self._ask_path(self.tr("Exportar relatório de sanções"),
-                                      sanctions_export.default_name(start, end, fmt), fmt)
+        path = path or self._ask_path(
+            self.tr("Exportar relatório de sanções"), sanctions_export.default_name(start, end, fmt), fmt
+        )
         if not path:
             return None
         what = period_label(start, end)
         today = self.today()
         done = self._run_export(
-            lambda progress: sanctions_export.export_sanctions_report(start, end, fmt, path, today=today,
-                                                                      progress=progress),
-            self.tr("Gerando o relatório de sanções de %1…").replace("%1", what), self.sanctions_button,
-            self.sanctions_message)
+            lambda progress: sanctions_export.export_sanctions_report(
+                start, end, fmt, path, today=today, progress=progress
+            ),
+            self.tr("Gerando o relatório de sanções de %1…").replace("%1", what),
+            self.sanctions_button,
+            self.sanctions_message,
+        )
         if done is None:
             return None
         written, report = done
         f = report.figures
-        self._say(self.tr("Relatório de sanções de %1 gravado em %2 (%3 auto(s); multas lançadas %4, pagas %5).")
-                  .replace("%1", what).replace("%2", str(written)).replace("%3", str(f.records))
-                  .replace("%4", format_brl(f.charged)).replace("%5", format_brl(f.paid)),
-                  label=self.sanctions_message)
+        self._say(
+            self.tr("Relatório de sanções de %1 gravado em %2 (%3 auto(s); multas lançadas %4, pagas %5).")
+            .replace("%1", what)
+            .replace("%2", str(written))
+            .replace("%3", str(f.records))
+            .replace("%4", format_brl(f.charged))
+            .replace("%5", format_brl(f.paid)),
+            label=self.sanctions_message,
+        )
         return self._offer_open(written, open_after)
 
     def _ask_path(self, title: str, name: str, fmt: str) -> str | None:
@@ -306,8 +345,15 @@ class ReportsPage(QWidget):
 
         button.setEnabled(False)
         try:
-            return run_operation(self, text, run, title=self.tr("Exportar relatório"), cancel_with=Cancelled,
-                                 show_after_ms=400, on_start=started)
+            return run_operation(
+                self,
+                text,
+                run,
+                title=self.tr("Exportar relatório"),
+                cancel_with=Cancelled,
+                show_after_ms=400,
+                on_start=started,
+            )
         except Cancelled:
             self._say(self.tr("Exportação cancelada: nenhum arquivo foi gravado."), label=message)
             return None
@@ -322,15 +368,21 @@ class ReportsPage(QWidget):
         self.last_path = written
         if open_after is None:
             answer = QMessageBox.question(
-                self, self.tr("Exportar relatório"),
+                self,
+                self.tr("Exportar relatório"),
                 self.tr("Relatório gravado em %1.\n\nAbrir o arquivo agora?").replace("%1", str(written)),
-                QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No, QMessageBox.StandardButton.Yes)
+                QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
+                QMessageBox.StandardButton.Yes,
+            )
             open_after = answer == QMessageBox.StandardButton.Yes
         if open_after and not self.open_file(written):  # no program for the file: said, not silent
             QMessageBox.information(
-                self, self.tr("Exportar relatório"),
+                self,
+                self.tr("Exportar relatório"),
                 self.tr("Não há neste computador um programa que abra %1. O arquivo está gravado em %2.")
-                .replace("%1", written.suffix.lstrip(".").upper() or written.name).replace("%2", str(written)))
+                .replace("%1", written.suffix.lstrip(".").upper() or written.name)
+                .replace("%2", str(written)),
+            )
         return written
 
     def open_file(self, path: Path) -> bool:

@@ -28,6 +28,9 @@ def allow(widget: QWidget, act: str, enabled: bool = True) -> bool:
         widget.setProperty("own-tip", widget.toolTip())
         widget.setProperty("role-tip", True)
     widget.setEnabled(False)
-    widget.setToolTip(QCoreApplication.translate("roles", "Só %1 pode %2.").replace("%1", who_may(act))
-                      .replace("%2", session.ACT_LABELS[act]))
+    widget.setToolTip(
+        QCoreApplication.translate("roles", "Só %1 pode %2.")
+        .replace("%1", who_may(act))
+        .replace("%2", session.ACT_LABELS[act])
+    )
     return False

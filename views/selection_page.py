@@ -82,10 +82,10 @@ from models.selection_process import (
     rotation_draws,
     rotation_state,
 )
+from views import theme
 from views.save import save_file_name
 from views.table_models import Column, RowsModel, select_where, selected_row
 from views.widgets import FieldErrorsView, WrappingLabel, current_user_name, print_document, save_pdf_as
-from views import theme
 
 MONO = "font-family: monospace;"
 
@@ -164,8 +164,11 @@ class CallTab(QWidget):
         self.group = QComboBox()
         self.group.setObjectName("group")
         self.group.setMinimumWidth(200)
-        for label, widget, stretch in ((self.tr("&Regime:"), self.regime, 2), (self.tr("&Local/evento:"), self.site, 2),
-                                       (self.tr("&Grupo/ramo:"), self.group, 2)):
+        for label, widget, stretch in (
+            (self.tr("&Regime:"), self.regime, 2),
+            (self.tr("&Local/evento:"), self.site, 2),
+            (self.tr("&Grupo/ramo:"), self.group, 2),
+        ):
             caption = QLabel(label)
             caption.setBuddy(widget)
             row.addWidget(caption)
@@ -176,22 +179,38 @@ class CallTab(QWidget):
         self.method.setStyleSheet(f"color: {theme.colour('muted')};")
         layout.addWidget(self.method)
 
-        self.model = RowsModel([
-            Column(self.tr("Class."), self._order_text, right=True),
-            (self.tr("Protocolo"), lambda c: c.protocol),
-            (self.tr("Requerente"), lambda c: c.applicant),
-            Column(self.tr("Grupo/ramo"), lambda c: c.group_short, tooltip=lambda c: c.group_label or None),
-            (self.tr("Situação"), lambda c: c.status_label),
-            Column(self.tr("Pontos"), self._points_text, right=True,
-                   tooltip=lambda c: self.tr("Dados faltando: veja o detalhe.")
-                   if c.score is not None and not c.score.complete else None),
-            (self.tr("Pagamento"), lambda c: _when(c.participant.paid_at) or c.paid_at_text),
-            Column(self.tr("Débitos"), lambda c: self.tr("em débito") if c.debts else self.tr("nenhum"),
-                   tooltip=lambda c: c.debt_text or None),
-            (self.tr("Marcas"), self._marks_text),
-            Column(self.tr("Na lista"), lambda c: self.tr("excluído") if c.excluded else self.tr("sim"),
-                   tooltip=lambda c: c.excluded or None),
-        ], self)
+        self.model = RowsModel(
+            [
+                Column(self.tr("Class."), self._order_text, right=True),
+                (self.tr("Protocolo"), lambda c: c.protocol),
+                (self.tr("Requerente"), lambda c: c.applicant),
+                Column(self.tr("Grupo/ramo"), lambda c: c.group_short, tooltip=lambda c: c.group_label or None),
+                (self.tr("Situação"), lambda c: c.status_label),
+                Column(
+                    self.tr("Pontos"),
+                    self._points_text,
+                    right=True,
+                    tooltip=lambda c: (
+                        self.tr("Dados faltando: veja o detalhe.")
+                        if c.score is not None and not c.score.complete
+                        else None
+                    ),
+                ),
+                (self.tr("Pagamento"), lambda c: _when(c.participant.paid_at) or c.paid_at_text),
+                Column(
+                    self.tr("Débitos"),
+                    lambda c: self.tr("em débito") if c.debts else self.tr("nenhum"),
+                    tooltip=lambda c: c.debt_text or None,
+                ),
+                (self.tr("Marcas"), self._marks_text),
+                Column(
+                    self.tr("Na lista"),
+                    lambda c: self.tr("excluído") if c.excluded else self.tr("sim"),
+                    tooltip=lambda c: c.excluded or None,
+                ),
+            ],
+            self,
+        )
         self.table = _table(QTableView(), self.model, stretch=(2,))
         self.table.setObjectName("participants")
         self.detail = QLabel()
@@ -217,8 +236,9 @@ class CallTab(QWidget):
         marks = QHBoxLayout()
         self.preference_button = QPushButton(self.tr("&Preferência…"))
         self.preference_button.setObjectName("preference")
-        self.preference_button.setToolTip(self.tr("A preferência que o ato dá a este participante (decisão da "
-                                                  "comissão; entra na lista e no hash)"))
+        self.preference_button.setToolTip(
+            self.tr("A preferência que o ato dá a este participante (decisão da comissão; entra na lista e no hash)")
+        )
         self.quota_button = QPushButton(self.tr("C&ota"))
         self.quota_button.setObjectName("quota")
         self.quota_button.setCheckable(True)
@@ -247,8 +267,12 @@ class CallTab(QWidget):
         box_layout.addLayout(publish_form)
         self.publish_button = QPushButton(self.tr("P&ublicar lista…"))
         self.publish_button.setObjectName("publish")
-        self.publish_button.setToolTip(self.tr("Registra a publicação (data, onde, SHA-256) e grava a lista em PDF, "
-                                               "para imprimir e afixar, e o texto exato que entra no hash (.txt)"))
+        self.publish_button.setToolTip(
+            self.tr(
+                "Registra a publicação (data, onde, SHA-256) e grava a lista em PDF, "
+                "para imprimir e afixar, e o texto exato que entra no hash (.txt)"
+            )
+        )
         box_layout.addWidget(self.publish_button)
         layout.addWidget(self.box)
         self.message = _message_line()
@@ -361,8 +385,9 @@ class CallTab(QWidget):
             self._show_list()
             return
         try:
-            self.current = call_list(regime, site=self.site_value(), group=self.group_value(), today=self.today,
-                                     marks=self.marks)
+            self.current = call_list(
+                regime, site=self.site_value(), group=self.group_value(), today=self.today, marks=self.marks
+            )
         except UserError as exc:
             self.current = None
             self.model.set_rows([])
@@ -418,21 +443,27 @@ class CallTab(QWidget):
     def _show_list(self) -> None:
         current = self.current
         ranking = current is not None and publication_kind(current) == "ranking"
-        self.box.setTitle(self.tr("Classificação a publicar — abre o prazo de recurso") if ranking
-                          else self.tr("Lista de participantes a publicar antes do sorteio"))
+        self.box.setTitle(
+            self.tr("Classificação a publicar — abre o prazo de recurso")
+            if ranking
+            else self.tr("Lista de participantes a publicar antes do sorteio")
+        )
         self.publish_button.setText(self.tr("P&ublicar classificação…") if ranking else self.tr("P&ublicar lista…"))
         if current is None or current.published is None:
             problem = current.problem if current is not None else ""
-            self.hash_label.setText(self.tr("Sem lista: %1").replace("%1", escape(problem or self.tr(
-                "nenhum participante."))))
+            self.hash_label.setText(
+                self.tr("Sem lista: %1").replace("%1", escape(problem or self.tr("nenhum participante.")))
+            )
             self.publish_button.setEnabled(False)
-            self.count.setText(self.tr("%1 inscrito(s)").replace("%1", str(len(current.candidates) if current
-                                                                         else 0)))
+            self.count.setText(self.tr("%1 inscrito(s)").replace("%1", str(len(current.candidates) if current else 0)))
             return
         listed, out = len(current.published.participants), len(current.published.excluded)
-        self.count.setText(self.tr("%1 inscrito(s): %2 na lista, %3 excluído(s)")
-                           .replace("%1", str(len(current.candidates))).replace("%2", str(listed))
-                           .replace("%3", str(len(current.candidates) - listed)))
+        self.count.setText(
+            self.tr("%1 inscrito(s): %2 na lista, %3 excluído(s)")
+            .replace("%1", str(len(current.candidates)))
+            .replace("%2", str(listed))
+            .replace("%3", str(len(current.candidates) - listed))
+        )
         text = ""
         if current.process_note:
             text += f"<b>{escape(current.process_note)}</b><br>"
@@ -441,15 +472,24 @@ class CallTab(QWidget):
         check = self.publication()
         pub = check.publication
         if check.matches:
-            text += self.tr("Publicada em %1 (%2, %3).").replace("%1", _day(pub.published_on)).replace(
-                "%2", escape(pub.kind_label)).replace("%3", escape(pub.medium or pub.created_by))
+            text += (
+                self.tr("Publicada em %1 (%2, %3).")
+                .replace("%1", _day(pub.published_on))
+                .replace("%2", escape(pub.kind_label))
+                .replace("%3", escape(pub.medium or pub.created_by))
+            )
         elif pub is not None:
-            text += (f"<span style='color: {theme.colour('error')};'>" + self.tr(
-                "A lista mudou desde a publicação de %1: publique-a de novo antes do sorteio.").replace(
-                "%1", _day(pub.published_on)) + "</span>")
+            text += (
+                f"<span style='color: {theme.colour('error')};'>"
+                + self.tr("A lista mudou desde a publicação de %1: publique-a de novo antes do sorteio.").replace(
+                    "%1", _day(pub.published_on)
+                )
+                + "</span>"
+            )
         elif ranking:
-            text += self.tr("Ainda não publicada: publique a classificação; o prazo de recurso conta da data da "
-                            "publicação.")
+            text += self.tr(
+                "Ainda não publicada: publique a classificação; o prazo de recurso conta da data da publicação."
+            )
         else:
             text += self.tr("Ainda não publicada: publique e afixe antes de anunciar a semente.")
         self.hash_label.setText(text)
@@ -461,8 +501,7 @@ class CallTab(QWidget):
         return selected_row(self.table, self.model)
 
     def select_protocol(self, protocol: str, *, quiet: bool = False) -> bool:
-        return select_where(self.table, self.model, lambda c: c.protocol == protocol, key=protocol,
-                            quiet=quiet)
+        return select_where(self.table, self.model, lambda c: c.protocol == protocol, key=protocol, quiet=quiet)
 
     def _show_selected(self) -> None:
         c = self.selected()
@@ -470,8 +509,11 @@ class CallTab(QWidget):
         self.quota_button.setEnabled(c is not None)
         self.quota_button.setChecked(bool(c and c.participant.quota))
         if c is None:
-            self.detail.setText(self.tr("Selecione um participante para ver os débitos, a pontuação linha a linha "
-                                        "e a ordem de pagamento."))
+            self.detail.setText(
+                self.tr(
+                    "Selecione um participante para ver os débitos, a pontuação linha a linha e a ordem de pagamento."
+                )
+            )
             return
         self.detail.setText(self.detail_html(c))
 
@@ -480,12 +522,19 @@ class CallTab(QWidget):
         if c.group:
             out.append(escape(c.group_label or c.group))
         if c.excluded:
-            out.append(f"<span style='color: {theme.colour('error')};'><b>" + self.tr("Fora da lista:") + "</b> "
-                       + escape(c.excluded) + "</span>")
+            out.append(
+                f"<span style='color: {theme.colour('error')};'><b>"
+                + self.tr("Fora da lista:")
+                + "</b> "
+                + escape(c.excluded)
+                + "</span>"
+            )
         if c.debts:
-            out.append(self.tr("<b>Débitos com o Município:</b>") + "<br>" + "<br>".join(
-                escape(f"• {d.description}: {format_brl(d.amount)}")
-                for d in c.debts))
+            out.append(
+                self.tr("<b>Débitos com o Município:</b>")
+                + "<br>"
+                + "<br>".join(escape(f"• {d.description}: {format_brl(d.amount)}") for d in c.debts)
+            )
         else:
             out.append(self.tr("Sem débitos vencidos nem multas em aberto com o Município."))
         if c.paid_at_text:
@@ -496,17 +545,29 @@ class CallTab(QWidget):
             rows = "".join(
                 f"<tr><td>{escape(line.label)}</td><td>{escape(line.value_text)}</td>"
                 f"<td align='right'><b>{line.points}</b></td><td>{escape(line.basis.removeprefix(act))}</td></tr>"
-                + (f"<tr><td colspan='4' style='color: {theme.colour('error' if line.status != 'ok' else 'ok')};'>"
-                   f"{escape(line.note)}</td></tr>" if line.note else "")
-                for line in c.score.lines)
-            head = (f"<tr><th align='left'>{self.tr('Critério')}</th><th align='left'>{self.tr('Valor')}</th>"
-                    f"<th align='right'>{self.tr('Pontos')}</th><th align='left'>{self.tr('Artigo')}</th></tr>")
-            out.append(f"<table cellspacing='0' cellpadding='2'>{head}{rows}"
-                       f"<tr><td colspan='2'><b>{self.tr('Total')}</b></td>"
-                       f"<td align='right'><b>{c.score.total}</b></td><td></td></tr></table>")
+                + (
+                    f"<tr><td colspan='4' style='color: {theme.colour('error' if line.status != 'ok' else 'ok')};'>"
+                    f"{escape(line.note)}</td></tr>"
+                    if line.note
+                    else ""
+                )
+                for line in c.score.lines
+            )
+            head = (
+                f"<tr><th align='left'>{self.tr('Critério')}</th><th align='left'>{self.tr('Valor')}</th>"
+                f"<th align='right'>{self.tr('Pontos')}</th><th align='left'>{self.tr('Artigo')}</th></tr>"
+            )
+            out.append(
+                f"<table cellspacing='0' cellpadding='2'>{head}{rows}"
+                f"<tr><td colspan='2'><b>{self.tr('Total')}</b></td>"
+                f"<td align='right'><b>{c.score.total}</b></td><td></td></tr></table>"
+            )
             if c.score.on is not None:
-                out.append(self.tr("Idade e residência na data da inscrição: %1.").replace(
-                    "%1", c.score.on.strftime("%d/%m/%Y")))
+                out.append(
+                    self.tr("Idade e residência na data da inscrição: %1.").replace(
+                        "%1", c.score.on.strftime("%d/%m/%Y")
+                    )
+                )
             if c.rank is not None:
                 place = self.tr("%1º na classificação do grupo").replace("%1", str(c.rank))
                 if c.tie_break:
@@ -524,8 +585,9 @@ class CallTab(QWidget):
         prefs = sorted(self.current.rules.preferences, key=lambda p: p.rank)
         if preference is None:
             items = [self.tr("Nenhuma")] + [f"{p.rank}º — {p.label} ({p.basis})" for p in prefs]
-            chosen, ok = QInputDialog.getItem(self, self.tr("Preferência"), self.tr("Preferência de %1:").replace(
-                "%1", c.applicant), items, 0, False)
+            chosen, ok = QInputDialog.getItem(
+                self, self.tr("Preferência"), self.tr("Preferência de %1:").replace("%1", c.applicant), items, 0, False
+            )
             if not ok:
                 return False
             index = items.index(chosen)
@@ -556,10 +618,13 @@ class CallTab(QWidget):
             return None
         kind = publication_kind(current)
         if not path:
-            suggested = f"{'classificacao' if kind == 'ranking' else 'lista-sorteio'}-{current.regime_id}-" \
-                        f"{self.today:%Y-%m-%d}.pdf"
-            path, _ = save_file_name(self, self.tr("Publicar lista de participantes"), suggested,
-                                                  self.tr("PDF (*.pdf)"))
+            suggested = (
+                f"{'classificacao' if kind == 'ranking' else 'lista-sorteio'}-{current.regime_id}-"
+                f"{self.today:%Y-%m-%d}.pdf"
+            )
+            path, _ = save_file_name(
+                self, self.tr("Publicar lista de participantes"), suggested, self.tr("PDF (*.pdf)")
+            )
             if not path:
                 return None
         path = Path(path)
@@ -567,20 +632,32 @@ class CallTab(QWidget):
         medium = self.medium.text().strip() or path.name
         publish = publish_ranking if kind == "ranking" else publish_list
         try:
-            pub = publish(current, by=current_user_name(), published_on=self.published_on.date().toPython(),
-                          today=self.today, call=call, medium=medium)
+            pub = publish(
+                current,
+                by=current_user_name(),
+                published_on=self.published_on.date().toPython(),
+                today=self.today,
+                call=call,
+                medium=medium,
+            )
         except UserError as exc:
             self.message.setText(exc.message)
             return None
         written = _write_publication(self, pub, path)
         if written is None:
             return None
-        text = self.tr("%1 publicada em %2: SHA-256 %3. PDF em %4; texto exato para conferir em %5.").replace(
-            "%1", pub.kind_label.capitalize()).replace("%2", _day(pub.published_on)).replace(
-            "%3", pub.list_sha256).replace("%4", str(path)).replace("%5", str(path.with_suffix(".txt")))
+        text = (
+            self.tr("%1 publicada em %2: SHA-256 %3. PDF em %4; texto exato para conferir em %5.")
+            .replace("%1", pub.kind_label.capitalize())
+            .replace("%2", _day(pub.published_on))
+            .replace("%3", pub.list_sha256)
+            .replace("%4", str(path))
+            .replace("%5", str(path.with_suffix(".txt")))
+        )
         if pub.appeal_due:
             text += " " + self.tr("Prazo de recurso até %1 (%2).").replace("%1", _day(pub.appeal_due)).replace(
-                "%2", pub.appeal_basis)
+                "%2", pub.appeal_basis
+            )
         self.message.setText(text)
         self._show_list()
         self.list_changed.emit()
@@ -592,18 +669,27 @@ def _write_publication(owner, pub, path: Path) -> Path | None:
     from models.outfile import write_bytes
     from reports.pdf import html_to_pdf
 
-    html = ("<html><body><pre style='white-space: pre-wrap; font-size: 8pt;'>" + escape(pub.document)
-            + "</pre></body></html>")
+    html = (
+        "<html><body><pre style='white-space: pre-wrap; font-size: 8pt;'>"
+        + escape(pub.document)
+        + "</pre></body></html>"
+    )
     try:
         html_to_pdf(html, path, title=KINDS.get(pub.kind, pub.kind).capitalize())
         write_bytes(path.with_suffix(".txt"), pub.list_text.encode("utf-8"), kind="txt")
     except UserError as exc:  # models/outfile.py: one line, the target left as it was
-        owner.message.setText(owner.tr("Publicação registrada, mas não foi possível gravar %1: %2").replace(
-            "%1", str(path)).replace("%2", str(exc)))
+        owner.message.setText(
+            owner.tr("Publicação registrada, mas não foi possível gravar %1: %2")
+            .replace("%1", str(path))
+            .replace("%2", str(exc))
+        )
         return None
     except OSError as exc:
-        owner.message.setText(owner.tr("Publicação registrada, mas não foi possível gravar %1: %2").replace(
-            "%1", str(path)).replace("%2", exc.strerror or str(exc)))
+        owner.message.setText(
+            owner.tr("Publicação registrada, mas não foi possível gravar %1: %2")
+            .replace("%1", str(path))
+            .replace("%2", exc.strerror or str(exc))
+        )
         return None
     return path
 
@@ -676,9 +762,17 @@ class DrawTab(QWidget):
         layout.addLayout(buttons)
         self.error = QLabel()
         layout.addWidget(self.error)
-        self.errors = FieldErrorsView(self.error, {"call": self.call_text, "place": self.place,
-                                                   "officials": self.officials, "vacancies": self.vacancies,
-                                                   "seed": self.seed, "alternates": self.alternates})
+        self.errors = FieldErrorsView(
+            self.error,
+            {
+                "call": self.call_text,
+                "place": self.place,
+                "officials": self.officials,
+                "vacancies": self.vacancies,
+                "seed": self.seed,
+                "alternates": self.alternates,
+            },
+        )
         self.message = _message_line()
         layout.addWidget(self.message)
         layout.addStretch(1)
@@ -694,42 +788,61 @@ class DrawTab(QWidget):
             rules = current.rules if current is not None else None
             if rules is not None:
                 self.alternates.setValue(rules.alternates)
-                self.alternates_basis.setText(self.tr("o ato fixa %1 (%2)").replace("%1", str(rules.alternates))
-                                              .replace("%2", rules.alternates_basis) if rules.alternates_basis
-                                              else self.tr("o ato não fixa suplentes"))
+                self.alternates_basis.setText(
+                    self.tr("o ato fixa %1 (%2)")
+                    .replace("%1", str(rules.alternates))
+                    .replace("%2", rules.alternates_basis)
+                    if rules.alternates_basis
+                    else self.tr("o ato não fixa suplentes")
+                )
             sel = get_regime(regime).selection
             spec = sel.draw or sel.positions if sel is not None else None
             if spec is not None and spec.place and not self.place.text():
                 self.place.setText(spec.place)
         if current is not None and not self.call_text.isModified():
-            self.call_text.setText(default_call_text(current.regime_id, current.site, current.group,
-                                                     year=self.call.today.year))
+            self.call_text.setText(
+                default_call_text(current.regime_id, current.site, current.group, year=self.call.today.year)
+            )
         groups = current.groups if current is not None else ()
         self.vacancies.setPlaceholderText(
             self.tr("um número por grupo, ou %1").replace("%1", ",".join(f"{g}=N" for g in groups[:3]))
-            if len([g for g in groups if g]) > 1 else self.tr("número de vagas (ex.: 3)"))
+            if len([g for g in groups if g]) > 1
+            else self.tr("número de vagas (ex.: 3)")
+        )
         if current is None or current.published is None:
-            self.summary.setText(self.tr("Sem lista para sortear: %1").replace(
-                "%1", escape(current.problem if current is not None else self.tr("escolha o chamamento."))))
+            self.summary.setText(
+                self.tr("Sem lista para sortear: %1").replace(
+                    "%1", escape(current.problem if current is not None else self.tr("escolha o chamamento."))
+                )
+            )
             self.draw_button.setEnabled(False)
             return
         check = publication_check(current, ("list", "final"))
-        state = (escape(check.text) if check.matches
-                 else f"<span style='color: {theme.colour('error')};'>" + escape(check.text) + "</span>")
-        text = (self.tr("<b>%1</b> — %2 participante(s) na lista, %3.<br>SHA-256 da lista: "
-                        "<span style='%4'>%5</span>")
-                .replace("%1", escape(get_regime(current.regime_id).title))
-                .replace("%2", str(len(current.published.participants))).replace("%3", state)
-                .replace("%4", MONO).replace("%5", current.sha256))
+        state = (
+            escape(check.text)
+            if check.matches
+            else f"<span style='color: {theme.colour('error')};'>" + escape(check.text) + "</span>"
+        )
+        text = (
+            self.tr("<b>%1</b> — %2 participante(s) na lista, %3.<br>SHA-256 da lista: <span style='%4'>%5</span>")
+            .replace("%1", escape(get_regime(current.regime_id).title))
+            .replace("%2", str(len(current.published.participants)))
+            .replace("%3", state)
+            .replace("%4", MONO)
+            .replace("%5", current.sha256)
+        )
         if current.draw_blocked:
-            text += f"<br><span style='color: {theme.colour('error')};'><b>" + escape(current.draw_blocked) + "</b></span>"
+            text += (
+                f"<br><span style='color: {theme.colour('error')};'><b>" + escape(current.draw_blocked) + "</b></span>"
+            )
         self.summary.setText(text)
         self.draw_button.setEnabled(not current.draw_blocked)
 
     def set_replacing(self, draw_id: int | None) -> None:
         self.replaces = draw_id
-        self.replacing.setText(self.tr("Este sorteio substituirá o sorteio nº %1, anulado.").replace(
-            "%1", str(draw_id)) if draw_id else "")
+        self.replacing.setText(
+            self.tr("Este sorteio substituirá o sorteio nº %1, anulado.").replace("%1", str(draw_id)) if draw_id else ""
+        )
 
     def hold(self):
         """Check the list against the one published, confirm, and hold the draw (``models.draws.hold_draw``)."""
@@ -745,11 +858,15 @@ class DrawTab(QWidget):
             return None
         check = publication_check(current, ("list", "final"))
         if check.publication is not None and not check.matches:
-            self.message.setText(self.tr("A lista mudou desde a publicação de %1 (SHA-256 publicado %2, atual %3): "
-                                         "publique-a de novo antes do sorteio.")
-                                 .replace("%1", _day(check.publication.published_on))
-                                 .replace("%2", check.publication.list_sha256[:16] + "…")
-                                 .replace("%3", current.sha256[:16] + "…"))
+            self.message.setText(
+                self.tr(
+                    "A lista mudou desde a publicação de %1 (SHA-256 publicado %2, atual %3): "
+                    "publique-a de novo antes do sorteio."
+                )
+                .replace("%1", _day(check.publication.published_on))
+                .replace("%2", check.publication.list_sha256[:16] + "…")
+                .replace("%3", current.sha256[:16] + "…")
+            )
             return None
         text = self.vacancies.text().strip()
         if not text:
@@ -764,23 +881,41 @@ class DrawTab(QWidget):
         if not seed:
             self.errors.show({"seed": self.tr("Informe a semente anunciada antes do sorteio.")})
             return None
-        warning = "" if check.published else self.tr(
-            "\n\nA lista não foi publicada: confira o SHA-256 com a lista afixada.")
+        warning = (
+            "" if check.published else self.tr("\n\nA lista não foi publicada: confira o SHA-256 com a lista afixada.")
+        )
         answer = QMessageBox.question(
-            self, self.tr("Realizar sorteio"),
-            self.tr("Sortear %1 participante(s) com a semente «%2»?\n\nSHA-256 da lista: %3\nVagas: %4; suplentes: "
-                    "%5.\n\nUm sorteio realizado não se altera: só pode ser anulado, com o motivo.%6")
-            .replace("%1", str(len(current.published.participants))).replace("%2", seed)
-            .replace("%3", current.sha256).replace("%4", text).replace("%5", str(self.alternates.value()))
+            self,
+            self.tr("Realizar sorteio"),
+            self.tr(
+                "Sortear %1 participante(s) com a semente «%2»?\n\nSHA-256 da lista: %3\nVagas: %4; suplentes: "
+                "%5.\n\nUm sorteio realizado não se altera: só pode ser anulado, com o motivo.%6"
+            )
+            .replace("%1", str(len(current.published.participants)))
+            .replace("%2", seed)
+            .replace("%3", current.sha256)
+            .replace("%4", text)
+            .replace("%5", str(self.alternates.value()))
             .replace("%6", warning),
-            QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No, QMessageBox.StandardButton.No)
+            QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
+            QMessageBox.StandardButton.No,
+        )
         if answer != QMessageBox.StandardButton.Yes:
             return None
         try:
-            draw = hold_draw(current.regime_id, current.participants, seed, vacancies, call=self.call_text.text(),
-                             place=self.place.text(), officials=self.officials.toPlainText(),
-                             created_by=current_user_name(), alternates=self.alternates.value(),
-                             site=current.site, replaces=self.replaces)
+            draw = hold_draw(
+                current.regime_id,
+                current.participants,
+                seed,
+                vacancies,
+                call=self.call_text.text(),
+                place=self.place.text(),
+                officials=self.officials.toPlainText(),
+                created_by=current_user_name(),
+                alternates=self.alternates.value(),
+                site=current.site,
+                replaces=self.replaces,
+            )
         except FieldErrors as exc:
             self.errors.show(exc.errors)
             return None
@@ -791,8 +926,12 @@ class DrawTab(QWidget):
                 self.message.setText(exc.message)
             return None
         self.last_draw = draw
-        self.message.setText(self.tr("Sorteio nº %1 realizado e guardado (SHA-256 %2, semente «%3»).")
-                             .replace("%1", str(draw.id)).replace("%2", draw.list_sha256).replace("%3", draw.seed))
+        self.message.setText(
+            self.tr("Sorteio nº %1 realizado e guardado (SHA-256 %2, semente «%3»).")
+            .replace("%1", str(draw.id))
+            .replace("%2", draw.list_sha256)
+            .replace("%3", draw.seed)
+        )
         self.set_replacing(None)
         self.seed.clear()
         self.drawn.emit(draw.id)
@@ -813,16 +952,19 @@ class DrawsTab(QWidget):
         self._today = today
         self.choices = []
         layout = QVBoxLayout(self)
-        self.model = RowsModel([
-            Column(self.tr("Nº"), lambda d: str(d.id), right=True),
-            (self.tr("Data e hora"), lambda d: d.held_at.strftime("%d/%m/%Y %H:%M")),
-            (self.tr("Regime"), lambda d: d.regime_label),
-            (self.tr("Chamamento"), lambda d: d.call),
-            (self.tr("Local/evento"), lambda d: d.site_label),
-            Column(self.tr("Participantes"), lambda d: str(d.participants), right=True),
-            Column(self.tr("Situação"), lambda d: d.situation, tooltip=lambda d: d.annul_reason or None),
-            Column(self.tr("Conferência"), lambda d: d.check_text, tooltip=lambda d: " ".join(d.problems) or None),
-        ], self)
+        self.model = RowsModel(
+            [
+                Column(self.tr("Nº"), lambda d: str(d.id), right=True),
+                (self.tr("Data e hora"), lambda d: d.held_at.strftime("%d/%m/%Y %H:%M")),
+                (self.tr("Regime"), lambda d: d.regime_label),
+                (self.tr("Chamamento"), lambda d: d.call),
+                (self.tr("Local/evento"), lambda d: d.site_label),
+                Column(self.tr("Participantes"), lambda d: str(d.participants), right=True),
+                Column(self.tr("Situação"), lambda d: d.situation, tooltip=lambda d: d.annul_reason or None),
+                Column(self.tr("Conferência"), lambda d: d.check_text, tooltip=lambda d: " ".join(d.problems) or None),
+            ],
+            self,
+        )
         self.table = _table(QTableView(), self.model, stretch=(3,))
         self.table.setObjectName("draws")
         split = QSplitter(Qt.Orientation.Vertical)
@@ -852,19 +994,33 @@ class DrawsTab(QWidget):
         below_layout.addLayout(acts)
 
         self.inner = QTabWidget()
-        self.entries = RowsModel([
-            (self.tr("Grupo"), lambda e: e.group),
-            (self.tr("Resultado"), lambda e: e.role_label + (f" {e.role_order}º" if e.role in ("holder", "alternate")
-                                                               else "")),
-            Column(self.tr("Posição sorteada"), lambda e: str(e.position) if e.position else "—", right=True),
-            (self.tr("Id"), lambda e: e.participant_id),
-            (self.tr("Nome"), lambda e: e.name + (self.tr(" (cota)") if e.quota else "")),
-            Column(self.tr("Class./pontos"), lambda e: (f"{e.rank}º" if e.rank else "")
-                   + (f" — {describe.number(e.score)}" if e.score is not None else ""), right=True),
-            (self.tr("Pagamento"), lambda e: _when(e.paid_at)),
-            Column(self.tr("Motivo"), lambda e: e.reason + (f" ({e.reason_basis})" if e.reason_basis else ""),
-                   tooltip=lambda e: e.reason_basis or None),
-        ], self)
+        self.entries = RowsModel(
+            [
+                (self.tr("Grupo"), lambda e: e.group),
+                (
+                    self.tr("Resultado"),
+                    lambda e: e.role_label + (f" {e.role_order}º" if e.role in ("holder", "alternate") else ""),
+                ),
+                Column(self.tr("Posição sorteada"), lambda e: str(e.position) if e.position else "—", right=True),
+                (self.tr("Id"), lambda e: e.participant_id),
+                (self.tr("Nome"), lambda e: e.name + (self.tr(" (cota)") if e.quota else "")),
+                Column(
+                    self.tr("Class./pontos"),
+                    lambda e: (
+                        (f"{e.rank}º" if e.rank else "")
+                        + (f" — {describe.number(e.score)}" if e.score is not None else "")
+                    ),
+                    right=True,
+                ),
+                (self.tr("Pagamento"), lambda e: _when(e.paid_at)),
+                Column(
+                    self.tr("Motivo"),
+                    lambda e: e.reason + (f" ({e.reason_basis})" if e.reason_basis else ""),
+                    tooltip=lambda e: e.reason_basis or None,
+                ),
+            ],
+            self,
+        )
         self.entries_view = _table(QTableView(), self.entries, stretch=(4,))
         self.entries_view.setObjectName("entries")
         self.inner.addTab(self.entries_view, self.tr("Resultado"))
@@ -883,10 +1039,18 @@ class DrawsTab(QWidget):
         holders_layout.addLayout(site_row)
         self.holders = QTableWidget(0, 8)
         self.holders.setObjectName("holders")
-        self.holders.setHorizontalHeaderLabels([self.tr("Ordem"), self.tr("Grupo"), self.tr("Titular"),
-                                                self.tr("Requerimento"), self.tr("Permissão"),
-                                                self.tr("Banca atual"), self.tr("Banca a atribuir"),
-                                                self.tr("A apresentar depois da lista")])
+        self.holders.setHorizontalHeaderLabels(
+            [
+                self.tr("Ordem"),
+                self.tr("Grupo"),
+                self.tr("Titular"),
+                self.tr("Requerimento"),
+                self.tr("Permissão"),
+                self.tr("Banca atual"),
+                self.tr("Banca a atribuir"),
+                self.tr("A apresentar depois da lista"),
+            ]
+        )
         self.holders.setSelectionBehavior(QTableWidget.SelectionBehavior.SelectRows)
         self.holders.setSelectionMode(QTableWidget.SelectionMode.SingleSelection)
         self.holders.verticalHeader().hide()
@@ -902,8 +1066,9 @@ class DrawsTab(QWidget):
         self.assign_button.setObjectName("assign-stalls")
         self.documents_button = QPushButton(self.tr("Registrar &documentos entregues…"))
         self.documents_button.setObjectName("record-documents")
-        self.documents_button.setToolTip(self.tr("Os documentos que o ato pede ao titular depois da lista definitiva, "
-                                                 "no prazo que ele fixa"))
+        self.documents_button.setToolTip(
+            self.tr("Os documentos que o ato pede ao titular depois da lista definitiva, no prazo que ele fixa")
+        )
         hold_acts.addWidget(self.issue_button)
         hold_acts.addWidget(self.assign_button)
         hold_acts.addWidget(self.documents_button)
@@ -948,8 +1113,7 @@ class DrawsTab(QWidget):
         return selected_row(self.table, self.model)
 
     def select_draw(self, draw_id: int, *, quiet: bool = False) -> bool:
-        return select_where(self.table, self.model, lambda d: d.id == draw_id, key=draw_id,
-                            quiet=quiet)
+        return select_where(self.table, self.model, lambda d: d.id == draw_id, key=draw_id, quiet=quiet)
 
     def _show_selected(self) -> None:
         d = self.selected()
@@ -961,32 +1125,54 @@ class DrawsTab(QWidget):
         self.issue_button.setEnabled(held)
         self.assign_button.setEnabled(held)
         if d is None:
-            self.about.setText(self.tr("Nenhum sorteio realizado ainda. Escolha o chamamento, publique a lista e "
-                                       "realize o sorteio na aba «Sorteio»."))
+            self.about.setText(
+                self.tr(
+                    "Nenhum sorteio realizado ainda. Escolha o chamamento, publique a lista e "
+                    "realize o sorteio na aba «Sorteio»."
+                )
+            )
             self.entries.set_rows([])
             self.holders.setRowCount(0)
             self.site.clear()
             return
-        lines = [self.tr("<b>Sorteio nº %1</b> — %2, %3 — %4").replace("%1", str(d.id))
-                 .replace("%2", d.held_at.strftime("%d/%m/%Y %H:%M")).replace("%3", escape(d.place))
-                 .replace("%4", escape(d.situation)),
-                 self.tr("Semente «<b>%1</b>» · SHA-256 da lista <span style='%2'>%3</span>")
-                 .replace("%1", escape(d.seed)).replace("%2", MONO).replace("%3", d.list_sha256)]
+        lines = [
+            self.tr("<b>Sorteio nº %1</b> — %2, %3 — %4")
+            .replace("%1", str(d.id))
+            .replace("%2", d.held_at.strftime("%d/%m/%Y %H:%M"))
+            .replace("%3", escape(d.place))
+            .replace("%4", escape(d.situation)),
+            self.tr("Semente «<b>%1</b>» · SHA-256 da lista <span style='%2'>%3</span>")
+            .replace("%1", escape(d.seed))
+            .replace("%2", MONO)
+            .replace("%3", d.list_sha256),
+        ]
         if d.problems:
-            lines.append(f"<span style='color: {theme.colour('error')};'><b>" + self.tr("Conferência:") + "</b> "
-                         + escape(" ".join(d.problems)) + "</span>")
+            lines.append(
+                f"<span style='color: {theme.colour('error')};'><b>"
+                + self.tr("Conferência:")
+                + "</b> "
+                + escape(" ".join(d.problems))
+                + "</span>"
+            )
         else:
-            lines.append(self.tr("Conferência: a lista guardada tem o hash publicado e a semente reproduz a ordem "
-                                 "registrada."))
+            lines.append(
+                self.tr("Conferência: a lista guardada tem o hash publicado e a semente reproduz a ordem registrada.")
+            )
         if d.status == "annulled":
-            lines.append(f"<span style='color: {theme.colour('error')};'>" + self.tr("Anulado: %1").replace(
-                "%1", escape(d.annul_reason)) + "</span>")
+            lines.append(
+                f"<span style='color: {theme.colour('error')};'>"
+                + self.tr("Anulado: %1").replace("%1", escape(d.annul_reason))
+                + "</span>"
+            )
         self.about.setText("<br>".join(lines))
         entries = draw_entries(d.id)
         self.entries.set_rows(entries)
         # only the columns this draw uses: ranks/scores, payment times, reasons of exclusion
-        for column, used in ((5, any(e.rank or e.score is not None for e in entries)),
-                             (6, any(e.paid_at for e in entries)), (7, any(e.reason for e in entries))):
+        for column, used in (
+            (5, any(e.rank or e.score is not None for e in entries)),
+            (6, any(e.paid_at for e in entries)),
+            (7, any(e.reason for e in entries)),
+        ):
             self.entries_view.setColumnHidden(column, not used)
         self._fill_sites(d.id)
         self._show_stalls()
@@ -1015,10 +1201,14 @@ class DrawsTab(QWidget):
                 self.holders.removeCellWidget(row, 6)
         self.holders.setRowCount(len(holders))
         for row, h in enumerate(holders):
-            values = [f"{h.order}º", h.group, h.name + (self.tr(" (cota)") if h.quota else ""),
-                      f"{h.participant_id} — {h.application_status_label}",
-                      f"{h.permit_number} ({h.permit_status_label})" if h.permit_number else self.tr("não emitida"),
-                      h.stall_text]
+            values = [
+                f"{h.order}º",
+                h.group,
+                h.name + (self.tr(" (cota)") if h.quota else ""),
+                f"{h.participant_id} — {h.application_status_label}",
+                f"{h.permit_number} ({h.permit_status_label})" if h.permit_number else self.tr("não emitida"),
+                h.stall_text,
+            ]
             for column, value in enumerate(values):
                 self.holders.setItem(row, column, QTableWidgetItem(value))
             choice = by_entry.get(h.entry_id)
@@ -1065,18 +1255,21 @@ class DrawsTab(QWidget):
         unmet = [r for r in h.requirements if r.status != "passed"]
         dues = sorted({r.due for r in unmet if r.due is not None})
         articles = join_articles([r.article for r in unmet])
-        deadline = (self.tr("Prazo para apresentar: até %1 (%2).").replace("%1", dues[0].strftime("%d/%m/%Y"))
-                    if dues else self.tr("O prazo ainda não começou a correr (%2).")).replace("%2", articles)
-        dialog = DeliveredDocumentsDialog(app, h.due_documents, today=self.today, deadline_text=deadline,
-                                          parent=self)
+        deadline = (
+            self.tr("Prazo para apresentar: até %1 (%2).").replace("%1", dues[0].strftime("%d/%m/%Y"))
+            if dues
+            else self.tr("O prazo ainda não começou a correr (%2).")
+        ).replace("%2", articles)
+        dialog = DeliveredDocumentsDialog(app, h.due_documents, today=self.today, deadline_text=deadline, parent=self)
         if fill is not None:
             fill(dialog)
         elif not dialog.exec():
             return []
         recorded = dialog.recorded
         if recorded:
-            self.message.setText(self.tr("%1: %2 documento(s) registrado(s).").replace("%1", h.name)
-                                 .replace("%2", str(len(recorded))))
+            self.message.setText(
+                self.tr("%1: %2 documento(s) registrado(s).").replace("%1", h.name).replace("%2", str(len(recorded)))
+            )
         self._show_stalls()
         return recorded
 
@@ -1088,12 +1281,19 @@ class DrawsTab(QWidget):
         d = self.selected()
         if d is None:
             return None
-        written = save_pdf_as(self, path, title=self.tr("Ata do sorteio"), default_name=f"ata-sorteio-{d.id}.pdf",
-                           write=lambda target: write_draw_ata_pdf(d.id, target), fail=self.message.setText)
+        written = save_pdf_as(
+            self,
+            path,
+            title=self.tr("Ata do sorteio"),
+            default_name=f"ata-sorteio-{d.id}.pdf",
+            write=lambda target: write_draw_ata_pdf(d.id, target),
+            fail=self.message.setText,
+        )
         if written is None:
             return None
-        self.message.setText(self.tr("Ata do sorteio nº %1 gravada em %2.").replace("%1", str(d.id))
-                             .replace("%2", str(written)))
+        self.message.setText(
+            self.tr("Ata do sorteio nº %1 gravada em %2.").replace("%1", str(d.id)).replace("%2", str(written))
+        )
         return written
 
     def print_ata(self, printer=None) -> bool:
@@ -1116,19 +1316,28 @@ class DrawsTab(QWidget):
         if d is None or d.status != "held":
             return False
         if reason is None:
-            reason, ok = QInputDialog.getText(self, self.tr("Anular sorteio"), self.tr(
-                "Motivo da anulação do sorteio nº %1 (fica registrado na ata):").replace("%1", str(d.id)))
+            reason, ok = QInputDialog.getText(
+                self,
+                self.tr("Anular sorteio"),
+                self.tr("Motivo da anulação do sorteio nº %1 (fica registrado na ata):").replace("%1", str(d.id)),
+            )
             if not ok:
                 return False
         if not (reason or "").strip():
             self.message.setText(self.tr("Informe o motivo da anulação do sorteio."))
             return False
         answer = QMessageBox.question(
-            self, self.tr("Anular sorteio"),
-            self.tr("Anular o sorteio nº %1? O sorteio e a sua ata ficam guardados, marcados como anulados, e "
-                    "um novo sorteio pode ser realizado em seu lugar.\n\nMotivo: %2").replace("%1", str(d.id))
+            self,
+            self.tr("Anular sorteio"),
+            self.tr(
+                "Anular o sorteio nº %1? O sorteio e a sua ata ficam guardados, marcados como anulados, e "
+                "um novo sorteio pode ser realizado em seu lugar.\n\nMotivo: %2"
+            )
+            .replace("%1", str(d.id))
             .replace("%2", reason),
-            QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No, QMessageBox.StandardButton.No)
+            QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
+            QMessageBox.StandardButton.No,
+        )
         if answer != QMessageBox.StandardButton.Yes:
             return False
         try:
@@ -1136,8 +1345,11 @@ class DrawsTab(QWidget):
         except UserError as exc:
             self.message.setText(exc.message)
             return False
-        self.message.setText(self.tr("Sorteio nº %1 anulado. Para realizar outro em seu lugar, use «Novo sorteio "
-                                     "em substituição».").replace("%1", str(d.id)))
+        self.message.setText(
+            self.tr(
+                "Sorteio nº %1 anulado. Para realizar outro em seu lugar, use «Novo sorteio em substituição»."
+            ).replace("%1", str(d.id))
+        )
         self.refresh()
         return True
 
@@ -1155,12 +1367,16 @@ class DrawsTab(QWidget):
         if d is None:
             return []
         try:
-            outcomes = issue_holder_permits(d.id, by=current_user_name(), today=self.today, key_dir=self.key_dir,
-                                            end=end)
+            outcomes = issue_holder_permits(
+                d.id, by=current_user_name(), today=self.today, key_dir=self.key_dir, end=end
+            )
             needs = next((o for o in outcomes if o.needs), None)
             if needs is not None and end is None:
-                text, ok = QInputDialog.getText(self, self.tr("Emitir permissões"), needs.message.split(": ", 1)[-1]
-                                                + "\n" + self.tr("Data final das permissões (dd/mm/aaaa):"))
+                text, ok = QInputDialog.getText(
+                    self,
+                    self.tr("Emitir permissões"),
+                    needs.message.split(": ", 1)[-1] + "\n" + self.tr("Data final das permissões (dd/mm/aaaa):"),
+                )
                 if ok:
                     try:
                         end = _dt.datetime.strptime(text.strip(), "%d/%m/%Y").date()
@@ -1168,8 +1384,9 @@ class DrawsTab(QWidget):
                         self.message.setText(self.tr("Data inválida: %1 (use dd/mm/aaaa).").replace("%1", text))
                         self._show_stalls()
                         return outcomes
-                    outcomes = issue_holder_permits(d.id, by=current_user_name(), today=self.today,
-                                                    key_dir=self.key_dir, end=end)
+                    outcomes = issue_holder_permits(
+                        d.id, by=current_user_name(), today=self.today, key_dir=self.key_dir, end=end
+                    )
         except UserError as exc:
             self.message.setText(exc.message)
             return []
@@ -1219,27 +1436,43 @@ class AppealsTab(QWidget):
         self.status.setStyleSheet(f"background: {theme.colour('panel')}; padding: 6px;")
         layout.addWidget(self.status)
 
-        self.ranking = RowsModel([
-            Column(self.tr("Class."), lambda r: f"{r.rank}º", right=True),
-            (self.tr("Protocolo"), lambda r: r.id),
-            (self.tr("Participante"), lambda r: r.name),
-            Column(self.tr("Pontos"), lambda r: str(r.total), right=True, tooltip=lambda r: r.tie_break or None),
-            Column(self.tr("Publicado"), lambda r: self.tr("%1º, %2 pts").replace("%1", str(r.published_rank))
-                   .replace("%2", str(r.published_total)), right=True),
-            (self.tr("Após recursos"), lambda r: r.change_text),
-        ], self)
+        self.ranking = RowsModel(
+            [
+                Column(self.tr("Class."), lambda r: f"{r.rank}º", right=True),
+                (self.tr("Protocolo"), lambda r: r.id),
+                (self.tr("Participante"), lambda r: r.name),
+                Column(self.tr("Pontos"), lambda r: str(r.total), right=True, tooltip=lambda r: r.tie_break or None),
+                Column(
+                    self.tr("Publicado"),
+                    lambda r: (
+                        self.tr("%1º, %2 pts")
+                        .replace("%1", str(r.published_rank))
+                        .replace("%2", str(r.published_total))
+                    ),
+                    right=True,
+                ),
+                (self.tr("Após recursos"), lambda r: r.change_text),
+            ],
+            self,
+        )
         self.ranking_view = _table(QTableView(), self.ranking, stretch=(2,))
         self.ranking_view.setObjectName("ranking")
-        self.appeals = RowsModel([
-            Column(self.tr("Nº"), lambda a: str(a.id), right=True),
-            (self.tr("Recorrente"), lambda a: a.name),
-            (self.tr("Interposto em"), lambda a: _day(a.filed_on)),
-            Column(self.tr("Situação"), lambda a: a.status_label + (self.tr(" (decidido fora do prazo)")
-                                                                      if a.decided_late else ""),
-                   tooltip=lambda a: a.decision or None),
-            Column(self.tr("Decidir até"), lambda a: _day(a.decision_due),
-                   tooltip=lambda a: a.decision_formula or None),
-        ], self)
+        self.appeals = RowsModel(
+            [
+                Column(self.tr("Nº"), lambda a: str(a.id), right=True),
+                (self.tr("Recorrente"), lambda a: a.name),
+                (self.tr("Interposto em"), lambda a: _day(a.filed_on)),
+                Column(
+                    self.tr("Situação"),
+                    lambda a: a.status_label + (self.tr(" (decidido fora do prazo)") if a.decided_late else ""),
+                    tooltip=lambda a: a.decision or None,
+                ),
+                Column(
+                    self.tr("Decidir até"), lambda a: _day(a.decision_due), tooltip=lambda a: a.decision_formula or None
+                ),
+            ],
+            self,
+        )
         self.appeals_view = _table(QTableView(), self.appeals, stretch=(1,))
         self.appeals_view.setObjectName("appeals")
         split = QSplitter(Qt.Orientation.Horizontal)
@@ -1336,27 +1569,43 @@ class AppealsTab(QWidget):
         self.appeals.set_rows(process.appeals if process else [])
         self.appellant.clear()
         if process is None:
-            self.status.setText(self.tr("Nenhuma classificação publicada para este chamamento. Publique-a na aba "
-                                        "«Chamamento e lista»: o prazo de recurso conta da data da publicação."))
+            self.status.setText(
+                self.tr(
+                    "Nenhuma classificação publicada para este chamamento. Publique-a na aba "
+                    "«Chamamento e lista»: o prazo de recurso conta da data da publicação."
+                )
+            )
             self.final_label.setText("")
         else:
             r = process.ranking
             self.status.setText(
-                self.tr("<b>Classificação publicada em %1</b> (%2) — SHA-256 <span style='%3'>%4</span><br>"
-                        "Prazo de recurso: %5 — %6<br><b>%7</b>")
-                .replace("%1", _day(r.published_on)).replace("%2", escape(r.medium or r.created_by))
-                .replace("%3", MONO).replace("%4", r.list_sha256).replace("%5", escape(r.appeal_formula))
-                .replace("%6", escape(r.appeal_basis)).replace("%7", escape(process.stage_text)))
+                self.tr(
+                    "<b>Classificação publicada em %1</b> (%2) — SHA-256 <span style='%3'>%4</span><br>"
+                    "Prazo de recurso: %5 — %6<br><b>%7</b>"
+                )
+                .replace("%1", _day(r.published_on))
+                .replace("%2", escape(r.medium or r.created_by))
+                .replace("%3", MONO)
+                .replace("%4", r.list_sha256)
+                .replace("%5", escape(r.appeal_formula))
+                .replace("%6", escape(r.appeal_basis))
+                .replace("%7", escape(process.stage_text))
+            )
             for row in process.rows:
                 self.appellant.addItem(f"{row.published_rank}º — {row.name} ({row.id})", row.id)
             if process.final is not None:
                 f = process.final
-                self.final_label.setText(self.tr("<b>Lista definitiva publicada em %1</b> — SHA-256 "
-                                                 "<span style='%2'>%3</span>").replace("%1", _day(f.published_on))
-                                         .replace("%2", MONO).replace("%3", f.list_sha256))
+                self.final_label.setText(
+                    self.tr("<b>Lista definitiva publicada em %1</b> — SHA-256 <span style='%2'>%3</span>")
+                    .replace("%1", _day(f.published_on))
+                    .replace("%2", MONO)
+                    .replace("%3", f.list_sha256)
+                )
             else:
-                self.final_label.setText(escape(process.final_problem) or self.tr(
-                    "Prazo encerrado e recursos decididos: publique a lista definitiva."))
+                self.final_label.setText(
+                    escape(process.final_problem)
+                    or self.tr("Prazo encerrado e recursos decididos: publique a lista definitiva.")
+                )
         open_ = process is not None and process.final is None
         self.file_button.setEnabled(open_)
         self.final_button.setEnabled(open_ and not process.final_problem)
@@ -1387,16 +1636,22 @@ class AppealsTab(QWidget):
         if a is None:
             self.appeal_detail.setText(self.tr("Selecione um recurso para ver os fundamentos e decidi-lo."))
             return
-        lines = [self.tr("<b>Recurso nº %1</b> — %2, interposto em %3").replace("%1", str(a.id))
-                 .replace("%2", escape(a.name)).replace("%3", _day(a.filed_on)),
-                 self.tr("Fundamentos: %1").replace("%1", escape(a.grounds))]
+        lines = [
+            self.tr("<b>Recurso nº %1</b> — %2, interposto em %3")
+            .replace("%1", str(a.id))
+            .replace("%2", escape(a.name))
+            .replace("%3", _day(a.filed_on)),
+            self.tr("Fundamentos: %1").replace("%1", escape(a.grounds)),
+        ]
         if a.decision_formula:
             lines.append(self.tr("Prazo da decisão: %1").replace("%1", escape(a.decision_formula)))
         if a.decision:
             colour = theme.colour("error" if a.status in ("late", "denied") else "ok")
-            lines.append(f"<span style='color: {colour};'><b>{escape(a.status_label)}</b>"
-                         + (f" em {_day(a.decided_on)}" if a.decided_on and a.status != "late" else "")
-                         + f": {escape(a.decision)}</span>")
+            lines.append(
+                f"<span style='color: {colour};'><b>{escape(a.status_label)}</b>"
+                + (f" em {_day(a.decided_on)}" if a.decided_on and a.status != "late" else "")
+                + f": {escape(a.decision)}</span>"
+            )
         if a.corrections_text:
             lines.append(self.tr("Correção: %1").replace("%1", escape(a.corrections_text)))
         self.appeal_detail.setText("<br>".join(lines))
@@ -1411,9 +1666,13 @@ class AppealsTab(QWidget):
         self.criterion.addItem(self.tr("(sem correção de pontos)"), "")
         if row is not None:
             for line in row.score.lines:
-                self.criterion.addItem(self.tr("%1 — %2 pontos (%3)").replace("%1", line.label)
-                                       .replace("%2", str(line.points)).replace("%3", line.basis.split(", ", 1)[-1]),
-                                       line.criterion_id)
+                self.criterion.addItem(
+                    self.tr("%1 — %2 pontos (%3)")
+                    .replace("%1", line.label)
+                    .replace("%2", str(line.points))
+                    .replace("%3", line.basis.split(", ", 1)[-1]),
+                    line.criterion_id,
+                )
         self.criterion.setCurrentIndex(max(0, self.criterion.findData(keep)))
         self.criterion.blockSignals(False)
         self._fill_points()
@@ -1430,9 +1689,14 @@ class AppealsTab(QWidget):
         if self.process is None:
             return None
         try:
-            appeal = file_appeal(self.process.ranking, participant_id=self.appellant.currentData() or "",
-                                 filed_on=self.filed_on.date().toPython(), grounds=self.grounds.toPlainText(),
-                                 by=current_user_name(), today=self.call.today)
+            appeal = file_appeal(
+                self.process.ranking,
+                participant_id=self.appellant.currentData() or "",
+                filed_on=self.filed_on.date().toPython(),
+                grounds=self.grounds.toPlainText(),
+                by=current_user_name(),
+                today=self.call.today,
+            )
         except FieldErrors as exc:
             self.message.setText(" ".join(exc.errors.values()))
             return None
@@ -1440,11 +1704,18 @@ class AppealsTab(QWidget):
             self.message.setText(exc.message)
             return None
         if appeal.status == "late":
-            self.message.setText(self.tr("Recurso nº %1 registrado e não conhecido: %2").replace(
-                "%1", str(appeal.id)).replace("%2", appeal.decision))
+            self.message.setText(
+                self.tr("Recurso nº %1 registrado e não conhecido: %2")
+                .replace("%1", str(appeal.id))
+                .replace("%2", appeal.decision)
+            )
         else:
-            self.message.setText(self.tr("Recurso nº %1 registrado; a Comissão decide até %2 (%3).").replace(
-                "%1", str(appeal.id)).replace("%2", _day(appeal.decision_due)).replace("%3", appeal.decision_formula))
+            self.message.setText(
+                self.tr("Recurso nº %1 registrado; a Comissão decide até %2 (%3).")
+                .replace("%1", str(appeal.id))
+                .replace("%2", _day(appeal.decision_due))
+                .replace("%3", appeal.decision_formula)
+            )
         self.grounds.clear()
         self.refresh()
         self.select_appeal(appeal.id)
@@ -1460,17 +1731,26 @@ class AppealsTab(QWidget):
         if granted and self.criterion.currentData() and self.points.currentData() is not None:
             corrections[self.criterion.currentData()] = int(self.points.currentData())
         try:
-            appeal = decide_appeal(a.id, granted=granted, reason=self.reason.toPlainText(),
-                                   decided_on=self.decided_on.date().toPython(), by=current_user_name(),
-                                   today=self.call.today, corrections=corrections)
+            appeal = decide_appeal(
+                a.id,
+                granted=granted,
+                reason=self.reason.toPlainText(),
+                decided_on=self.decided_on.date().toPython(),
+                by=current_user_name(),
+                today=self.call.today,
+                corrections=corrections,
+            )
         except FieldErrors as exc:
             self.message.setText(" ".join(exc.errors.values()))
             return None
         except UserError as exc:
             self.message.setText(exc.message)
             return None
-        text = self.tr("Recurso nº %1 %2.").replace("%1", str(appeal.id)).replace(
-            "%2", self.tr("deferido") if granted else self.tr("indeferido"))
+        text = (
+            self.tr("Recurso nº %1 %2.")
+            .replace("%1", str(appeal.id))
+            .replace("%2", self.tr("deferido") if granted else self.tr("indeferido"))
+        )
         if corrections:
             text += " " + self.tr("A pontuação corrigida muda a classificação (veja a coluna «Após recursos»).")
         self.message.setText(text)
@@ -1484,23 +1764,35 @@ class AppealsTab(QWidget):
         if self.process is None:
             return None
         if not path:
-            path, _ = save_file_name(self, self.tr("Publicar lista definitiva"),
-                                                  f"lista-definitiva-{self.call.today:%Y-%m-%d}.pdf",
-                                                  self.tr("PDF (*.pdf)"))
+            path, _ = save_file_name(
+                self,
+                self.tr("Publicar lista definitiva"),
+                f"lista-definitiva-{self.call.today:%Y-%m-%d}.pdf",
+                self.tr("PDF (*.pdf)"),
+            )
             if not path:
                 return None
         path = Path(path)
         try:
-            pub = publish_final(self.process.ranking, by=current_user_name(),
-                                published_on=self.final_on.date().toPython(), today=self.call.today,
-                                medium=self.call.medium.text().strip() or path.name)
+            pub = publish_final(
+                self.process.ranking,
+                by=current_user_name(),
+                published_on=self.final_on.date().toPython(),
+                today=self.call.today,
+                medium=self.call.medium.text().strip() or path.name,
+            )
         except UserError as exc:
             self.message.setText(exc.message)
             return None
         if _write_publication(self, pub, path) is not None:
-            self.message.setText(self.tr("Lista definitiva publicada em %1: SHA-256 %2. O sorteio dos locais corre "
-                                         "sobre ela (aba «Sorteio»).").replace("%1", _day(pub.published_on))
-                                 .replace("%2", pub.list_sha256))
+            self.message.setText(
+                self.tr(
+                    "Lista definitiva publicada em %1: SHA-256 %2. O sorteio dos locais corre "
+                    "sobre ela (aba «Sorteio»)."
+                )
+                .replace("%1", _day(pub.published_on))
+                .replace("%2", pub.list_sha256)
+            )
         self.refresh()
         self.changed.emit()
         return pub
@@ -1534,28 +1826,48 @@ class RotationTab(QWidget):
         self.about.setStyleSheet(f"background: {theme.colour('panel')}; padding: 6px;")
         layout.addWidget(self.about)
 
-        self.list_model = RowsModel([
-            Column(self.tr("Posição"), lambda r: ("▶ " if self.state and r.position == self.state.next_start else "")
-                   + str(r.position), right=True,
-                   tooltip=lambda r: self.tr("O próximo evento começa aqui")
-                   if self.state and r.position == self.state.next_start else None),
-            (self.tr("Ambulante"), lambda r: r.name),
-            (self.tr("Id"), lambda r: r.id),
-            (self.tr("Eventos"), lambda r: ", ".join(str(n) for n in r.events)),
-        ], self)
+        self.list_model = RowsModel(
+            [
+                Column(
+                    self.tr("Posição"),
+                    lambda r: ("▶ " if self.state and r.position == self.state.next_start else "") + str(r.position),
+                    right=True,
+                    tooltip=lambda r: (
+                        self.tr("O próximo evento começa aqui")
+                        if self.state and r.position == self.state.next_start
+                        else None
+                    ),
+                ),
+                (self.tr("Ambulante"), lambda r: r.name),
+                (self.tr("Id"), lambda r: r.id),
+                (self.tr("Eventos"), lambda r: ", ".join(str(n) for n in r.events)),
+            ],
+            self,
+        )
         self.list_view = _table(QTableView(), self.list_model, stretch=(1,))
         self.list_view.setObjectName("rotating-list")
-        self.events_model = RowsModel([
-            Column(self.tr("Nº"), lambda e: str(e.number), right=True),
-            (self.tr("Data"), lambda e: _day(e.event_date)),
-            (self.tr("Evento"), lambda e: e.label),
-            Column(self.tr("Vagas"), lambda e: str(e.vacancies), right=True),
-            (self.tr("Posições na lista"), lambda e: e.span_text),
-            Column(self.tr("Ambulantes"), lambda e: ", ".join(name for _pid, name in e.vendors),
-                   tooltip=lambda e: "\n".join(name for _pid, name in e.vendors)),
-            Column(self.tr("Pontos"), lambda e: (self.tr("sorteados") if e.point_draw else self.tr("a sortear"))
-                   + (" — " + self.tr("NÃO CONFERE") if e.problems else "")),
-        ], self)
+        self.events_model = RowsModel(
+            [
+                Column(self.tr("Nº"), lambda e: str(e.number), right=True),
+                (self.tr("Data"), lambda e: _day(e.event_date)),
+                (self.tr("Evento"), lambda e: e.label),
+                Column(self.tr("Vagas"), lambda e: str(e.vacancies), right=True),
+                (self.tr("Posições na lista"), lambda e: e.span_text),
+                Column(
+                    self.tr("Ambulantes"),
+                    lambda e: ", ".join(name for _pid, name in e.vendors),
+                    tooltip=lambda e: "\n".join(name for _pid, name in e.vendors),
+                ),
+                Column(
+                    self.tr("Pontos"),
+                    lambda e: (
+                        (self.tr("sorteados") if e.point_draw else self.tr("a sortear"))
+                        + (" — " + self.tr("NÃO CONFERE") if e.problems else "")
+                    ),
+                ),
+            ],
+            self,
+        )
         self.events_view = _table(QTableView(), self.events_model, stretch=(5,))
         self.events_view.setObjectName("events")
 
@@ -1574,8 +1886,11 @@ class RotationTab(QWidget):
         self.vacancies.setObjectName("event-vacancies")
         self.vacancies.setRange(1, 999)
         self.vacancies.setValue(10)
-        for text, widget in ((self.tr("Data:"), self.event_date), (self.tr("Evento:"), self.event_label),
-                             (self.tr("Vagas:"), self.vacancies)):
+        for text, widget in (
+            (self.tr("Data:"), self.event_date),
+            (self.tr("Evento:"), self.event_label),
+            (self.tr("Vagas:"), self.vacancies),
+        ):
             label = QLabel(text)
             label.setBuddy(widget)
             form.addWidget(label)
@@ -1677,34 +1992,66 @@ class RotationTab(QWidget):
         for widget in (self.add_button, self.remove_button, self.event_date, self.event_label, self.vacancies):
             widget.setEnabled(state is not None and state.draw_status == "held")
         if state is None:
-            self.about.setText(self.tr("Realize o sorteio que forma a lista corrida (aba «Sorteio»): a ordem sorteada "
-                                       "é aplicada evento após evento."))
+            self.about.setText(
+                self.tr(
+                    "Realize o sorteio que forma a lista corrida (aba «Sorteio»): a ordem sorteada "
+                    "é aplicada evento após evento."
+                )
+            )
             self.preview.setText("")
             self._show_event()
             return
         if state.max_points:
             self.vacancies.setMaximum(state.max_points)
-        limit = (self.tr("no máximo %1 pontos na área (%2)").replace("%1", str(state.max_points))
-                 .replace("%2", state.max_basis) if state.max_points else self.tr("o ato não limita os pontos"))
-        lines = [self.tr("<b>%1 ambulantes</b> na ordem sorteada (semente «%2», SHA-256 <span style='%3'>%4…</span>). "
-                         "Cada evento pega os próximos da lista; quando ela acaba, recomeça do início (%5); %6.")
-                 .replace("%1", str(state.size)).replace("%2", escape(state.seed)).replace("%3", MONO)
-                 .replace("%4", state.list_sha256[:24]).replace("%5", escape(state.basis)).replace("%6", escape(limit))]
+        limit = (
+            self.tr("no máximo %1 pontos na área (%2)")
+            .replace("%1", str(state.max_points))
+            .replace("%2", state.max_basis)
+            if state.max_points
+            else self.tr("o ato não limita os pontos")
+        )
+        lines = [
+            self.tr(
+                "<b>%1 ambulantes</b> na ordem sorteada (semente «%2», SHA-256 <span style='%3'>%4…</span>). "
+                "Cada evento pega os próximos da lista; quando ela acaba, recomeça do início (%5); %6."
+            )
+            .replace("%1", str(state.size))
+            .replace("%2", escape(state.seed))
+            .replace("%3", MONO)
+            .replace("%4", state.list_sha256[:24])
+            .replace("%5", escape(state.basis))
+            .replace("%6", escape(limit))
+        ]
         if state.draw_status != "held":
-            lines.append(f"<span style='color: {theme.colour('error')};'>" + self.tr("Sorteio anulado: não recebe novos "
-                                                                           "eventos.") + "</span>")
+            lines.append(
+                f"<span style='color: {theme.colour('error')};'>"
+                + self.tr("Sorteio anulado: não recebe novos eventos.")
+                + "</span>"
+            )
         if state.problems:
-            lines.append(f"<span style='color: {theme.colour('error')};'><b>" + self.tr("Conferência:") + "</b> "
-                         + escape(" ".join(state.problems)) + "</span>")
+            lines.append(
+                f"<span style='color: {theme.colour('error')};'><b>"
+                + self.tr("Conferência:")
+                + "</b> "
+                + escape(" ".join(state.problems))
+                + "</span>"
+            )
         elif state.events:
-            lines.append(self.tr("Conferência: cada evento tem os ambulantes que a lista dá e cada sorteio de pontos "
-                                 "é reproduzido pela sua lista e semente."))
+            lines.append(
+                self.tr(
+                    "Conferência: cada evento tem os ambulantes que a lista dá e cada sorteio de pontos "
+                    "é reproduzido pela sua lista e semente."
+                )
+            )
         self.about.setText("<br>".join(lines))
-        self.remove_button.setEnabled(bool(state.events) and state.events[-1].point_draw is None
-                                      and state.draw_status == "held")
+        self.remove_button.setEnabled(
+            bool(state.events) and state.events[-1].point_draw is None and state.draw_status == "held"
+        )
         self._preview()
-        row = next((i for i, e in enumerate(state.events) if keep is not None and e.number == keep.number),
-                   len(state.events) - 1)
+        row = next(
+            (i for i, e in enumerate(state.events) if keep is not None and e.number == keep.number),
+            len(state.events) - 1,
+        )
         if row >= 0:
             self.events_view.selectRow(row)
         self._show_event()
@@ -1718,8 +2065,11 @@ class RotationTab(QWidget):
         except UserError as exc:
             self.preview.setText(f"<span style='color: {theme.colour('error')};'>{escape(exc.message)}</span>")
             return
-        text = self.tr("<b>Próximo evento</b> (a partir do %1º da lista): %2").replace(
-            "%1", str(self.state.next_start)).replace("%2", escape(", ".join(name for _pid, name in vendors)))
+        text = (
+            self.tr("<b>Próximo evento</b> (a partir do %1º da lista): %2")
+            .replace("%1", str(self.state.next_start))
+            .replace("%2", escape(", ".join(name for _pid, name in vendors)))
+        )
         if wrapped:
             text += " — " + self.tr("a lista chega ao fim e recomeça do início.")
         self.preview.setText(text)
@@ -1745,9 +2095,12 @@ class RotationTab(QWidget):
             self.points_box.setTitle(self.tr("2º sorteio: os ambulantes do evento selecionado nos pontos do dia"))
             self.assignments.setRowCount(0)
             return
-        self.points_box.setTitle(self.tr("2º sorteio — evento %1 (%2): %3 ambulante(s) nos pontos do dia")
-                                 .replace("%1", str(e.number)).replace("%2", _day(e.event_date))
-                                 .replace("%3", str(len(e.vendors))))
+        self.points_box.setTitle(
+            self.tr("2º sorteio — evento %1 (%2): %3 ambulante(s) nos pontos do dia")
+            .replace("%1", str(e.number))
+            .replace("%2", _day(e.event_date))
+            .replace("%3", str(len(e.vendors)))
+        )
         if e.point_draw is None:
             self.points.setText(f"1-{e.vacancies}")
             if self._seed_of != (self.state.draw_id, e.number):
@@ -1770,9 +2123,13 @@ class RotationTab(QWidget):
         if self.state is None:
             return None
         try:
-            event = add_event(self.state.draw_id, event_date=self.event_date.date().toPython(),
-                              vacancies=self.vacancies.value(), label=self.event_label.text(),
-                              by=current_user_name())
+            event = add_event(
+                self.state.draw_id,
+                event_date=self.event_date.date().toPython(),
+                vacancies=self.vacancies.value(),
+                label=self.event_label.text(),
+                by=current_user_name(),
+            )
         except UserError as exc:
             self.message.setText(exc.message)
             return None
@@ -1780,9 +2137,13 @@ class RotationTab(QWidget):
         self.show_draw()
         self.select_event(event.number)
         e = self.selected_event()
-        self.message.setText(self.tr("Evento %1 registrado: %2 ambulante(s), do %3º da lista.").replace(
-            "%1", str(e.number)).replace("%2", str(len(e.vendors))).replace("%3", str(e.start))
-            + (" " + self.tr("A lista chegou ao fim e recomeçou do início.") if e.wrapped else ""))
+        self.message.setText(
+            self.tr("Evento %1 registrado: %2 ambulante(s), do %3º da lista.")
+            .replace("%1", str(e.number))
+            .replace("%2", str(len(e.vendors)))
+            .replace("%3", str(e.start))
+            + (" " + self.tr("A lista chegou ao fim e recomeçou do início.") if e.wrapped else "")
+        )
         return event
 
     def remove_last(self) -> bool:
@@ -1790,10 +2151,14 @@ class RotationTab(QWidget):
             return False
         last = self.state.events[-1]
         answer = QMessageBox.question(
-            self, self.tr("Excluir evento"), self.tr("Excluir o evento %1 (%2)? A lista corrida volta a continuar do "
-                                                     "evento anterior.").replace("%1", str(last.number))
+            self,
+            self.tr("Excluir evento"),
+            self.tr("Excluir o evento %1 (%2)? A lista corrida volta a continuar do evento anterior.")
+            .replace("%1", str(last.number))
             .replace("%2", _day(last.event_date)),
-            QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No, QMessageBox.StandardButton.No)
+            QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
+            QMessageBox.StandardButton.No,
+        )
         if answer != QMessageBox.StandardButton.Yes:
             return False
         try:
@@ -1814,16 +2179,29 @@ class RotationTab(QWidget):
             self.message.setText(self.tr("Informe a semente anunciada antes do sorteio dos pontos."))
             return None
         answer = QMessageBox.question(
-            self, self.tr("Sortear pontos"),
-            self.tr("Sortear os pontos de %1 ambulante(s) do evento %2 com a semente «%3»?\n\nUm sorteio realizado não "
-                    "se altera.").replace("%1", str(len(e.vendors))).replace("%2", str(e.number))
+            self,
+            self.tr("Sortear pontos"),
+            self.tr(
+                "Sortear os pontos de %1 ambulante(s) do evento %2 com a semente «%3»?\n\nUm sorteio realizado não "
+                "se altera."
+            )
+            .replace("%1", str(len(e.vendors)))
+            .replace("%2", str(e.number))
             .replace("%3", self.seed.text().strip()),
-            QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No, QMessageBox.StandardButton.No)
+            QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
+            QMessageBox.StandardButton.No,
+        )
         if answer != QMessageBox.StandardButton.Yes:
             return None
         try:
-            pd = hold_point_draw(e.id, points=self.points.text(), seed=self.seed.text(), place=self.place.text(),
-                                 officials=self.officials.toPlainText(), by=current_user_name())
+            pd = hold_point_draw(
+                e.id,
+                points=self.points.text(),
+                seed=self.seed.text(),
+                place=self.place.text(),
+                officials=self.officials.toPlainText(),
+                by=current_user_name(),
+            )
         except FieldErrors as exc:
             self.message.setText(" ".join(exc.errors.values()))
             return None
@@ -1832,8 +2210,12 @@ class RotationTab(QWidget):
             return None
         self.show_draw()
         self.select_event(e.number)
-        self.message.setText(self.tr("Pontos do evento %1 sorteados (semente «%2», SHA-256 da lista %3).").replace(
-            "%1", str(e.number)).replace("%2", pd.seed).replace("%3", pd.list_sha256))
+        self.message.setText(
+            self.tr("Pontos do evento %1 sorteados (semente «%2», SHA-256 da lista %3).")
+            .replace("%1", str(e.number))
+            .replace("%2", pd.seed)
+            .replace("%3", pd.list_sha256)
+        )
         return pd
 
     def save_sheet(self, path: str | Path | None = None) -> Path | None:
@@ -1843,12 +2225,19 @@ class RotationTab(QWidget):
         e = self.selected_event()
         if e is None:
             return None
-        written = save_pdf_as(self, path, title=self.tr("Folha do evento"), default_name=f"evento-{e.number}.pdf",
-                           write=lambda target: write_event_sheet_pdf(e.id, target), fail=self.message.setText)
+        written = save_pdf_as(
+            self,
+            path,
+            title=self.tr("Folha do evento"),
+            default_name=f"evento-{e.number}.pdf",
+            write=lambda target: write_event_sheet_pdf(e.id, target),
+            fail=self.message.setText,
+        )
         if written is None:
             return None
-        self.message.setText(self.tr("Folha do evento %1 gravada em %2.").replace("%1", str(e.number))
-                             .replace("%2", str(written)))
+        self.message.setText(
+            self.tr("Folha do evento %1 gravada em %2.").replace("%1", str(e.number)).replace("%2", str(written))
+        )
         return written
 
 

@@ -46,21 +46,29 @@ def summary_rows(summary) -> list[tuple[str, str]]:
         document = f"CPF {format_cpf(document)}"
     elif len(document) == 14:
         document = f"CNPJ {format_cnpj(document)}"
-    return [(tr("Número"), summary.number), (tr("Titular"), summary.holder_name), (tr("Documento"), document or "—"),
-            (tr("Tipo"), summary.kind_label), (tr("Local"), summary.place or "—"),
-            (tr("Validade"), f"{summary.valid_from:%d/%m/%Y} a {summary.valid_until:%d/%m/%Y}"),
-            (tr("Município"), summary.municipality)]
+    return [
+        (tr("Número"), summary.number),
+        (tr("Titular"), summary.holder_name),
+        (tr("Documento"), document or "—"),
+        (tr("Tipo"), summary.kind_label),
+        (tr("Local"), summary.place or "—"),
+        (tr("Validade"), f"{summary.valid_from:%d/%m/%Y} a {summary.valid_until:%d/%m/%Y}"),
+        (tr("Município"), summary.municipality),
+    ]
 
 
 def keys_model(parent=None) -> RowsModel:
     tr = lambda text: QCoreApplication.translate("SigningPage", text)  # noqa: E731
-    return RowsModel([
-        Column(tr("Chave"), lambda r: r.key_id),
-        Column(tr("Impressão digital"), lambda r: r.fingerprint),
-        Column(tr("Situação"), lambda r: r.state + (tr(" — esta mesa assina") if r.unlocked else "")),
-        Column(tr("Criada em"), lambda r: r.created_at.strftime("%d/%m/%Y")),
-        Column(tr("Por"), lambda r: r.created_by),
-    ], parent)
+    return RowsModel(
+        [
+            Column(tr("Chave"), lambda r: r.key_id),
+            Column(tr("Impressão digital"), lambda r: r.fingerprint),
+            Column(tr("Situação"), lambda r: r.state + (tr(" — esta mesa assina") if r.unlocked else "")),
+            Column(tr("Criada em"), lambda r: r.created_at.strftime("%d/%m/%Y")),
+            Column(tr("Por"), lambda r: r.created_by),
+        ],
+        parent,
+    )
 
 
 class PassphraseDialog(QDialog):
@@ -83,9 +91,14 @@ class PassphraseDialog(QDialog):
         else:
             self.again.hide()
         layout.addLayout(form)
-        hint = QLabel(self.tr("Pelo menos %1 caracteres. Guarde-a em lugar seguro: sem ela nenhuma mesa assina, "
-                              "e ela não pode ser recuperada.").replace("%1", str(sk.MIN_PASSPHRASE))
-                      if confirm else self.tr("A senha fica guardada no cofre de senhas deste computador."))
+        hint = QLabel(
+            self.tr(
+                "Pelo menos %1 caracteres. Guarde-a em lugar seguro: sem ela nenhuma mesa assina, "
+                "e ela não pode ser recuperada."
+            ).replace("%1", str(sk.MIN_PASSPHRASE))
+            if confirm
+            else self.tr("A senha fica guardada no cofre de senhas deste computador.")
+        )
         hint.setWordWrap(True)
         layout.addWidget(hint)
         self.error = QLabel()
@@ -121,7 +134,8 @@ def sealed_text(signed) -> str:
     if not signed:
         return ""
     return " " + QCoreApplication.translate("SigningPage", "O backup automático %1 foi assinado.").replace(
-        "%1", ", ".join(path.name for path in signed))
+        "%1", ", ".join(path.name for path in signed)
+    )
 
 
 def unlock_desk(parent: QWidget) -> str | None:
@@ -129,14 +143,18 @@ def unlock_desk(parent: QWidget) -> str | None:
     Returns what to tell the clerk, None when cancelled."""
     from models.backup import seal_pending_backups
 
-    dialog = PassphraseDialog(QCoreApplication.translate("SigningPage", "Liberar esta mesa"), confirm=False,
-                              parent=parent)
+    dialog = PassphraseDialog(
+        QCoreApplication.translate("SigningPage", "Liberar esta mesa"), confirm=False, parent=parent
+    )
     dialog.action = sk.unlock
     if dialog.exec() != QDialog.DialogCode.Accepted:
         return None
     tr = lambda text: QCoreApplication.translate("SigningPage", text)  # noqa: E731
-    text = (tr("Esta mesa assina; a senha ficou no cofre de senhas deste computador.") if dialog.result_value else
-            tr("Esta mesa assina até ser fechada: este computador não tem cofre de senhas."))
+    text = (
+        tr("Esta mesa assina; a senha ficou no cofre de senhas deste computador.")
+        if dialog.result_value
+        else tr("Esta mesa assina até ser fechada: este computador não tem cofre de senhas.")
+    )
     return text + sealed_text(seal_pending_backups())
 
 
@@ -180,8 +198,9 @@ class SigningPage(QWidget):
         self.unlock_button.clicked.connect(self.unlock)
         self.resign_button = QPushButton(self.tr("Rea&ssinar permissões"))
         self.resign_button.setObjectName("resign")
-        self.resign_button.setToolTip(self.tr("Assina de novo, com a chave em uso, as permissões em vigor que uma "
-                                              "chave revogada tinha assinado"))
+        self.resign_button.setToolTip(
+            self.tr("Assina de novo, com a chave em uso, as permissões em vigor que uma chave revogada tinha assinado")
+        )
         self.resign_button.clicked.connect(self.resign)
         for button in (self.create_button, self.rotate_button, self.revoke_button, self.resign_button):
             row.addWidget(button)
@@ -226,7 +245,9 @@ class SigningPage(QWidget):
         check_row = QHBoxLayout()
         self.qr_text = QLineEdit()
         self.qr_text.setObjectName("qr-text")
-        self.qr_text.setPlaceholderText(self.tr("cole ou leia com o leitor o texto do QR code (PRACA2.… ou o endereço)"))
+        self.qr_text.setPlaceholderText(
+            self.tr("cole ou leia com o leitor o texto do QR code (PRACA2.… ou o endereço)")
+        )
         self.qr_text.returnPressed.connect(self.check_text)
         self.check_button = QPushButton(self.tr("C&onferir"))
         self.check_button.setObjectName("check")
@@ -258,14 +279,23 @@ class SigningPage(QWidget):
         active = sk.active_key()
         admin = can("settings.edit")
         if active is None:
-            self.state.setText(self.tr("A prefeitura ainda não tem chave de assinatura: nenhuma mesa emite "
-                                       "permissões até que o administrador a crie."))
+            self.state.setText(
+                self.tr(
+                    "A prefeitura ainda não tem chave de assinatura: nenhuma mesa emite "
+                    "permissões até que o administrador a crie."
+                )
+            )
         elif sk.is_unlocked():
-            self.state.setText(self.tr("Chave em uso: %1. Esta mesa assina as permissões que emite.")
-                               .replace("%1", active.key_id))
+            self.state.setText(
+                self.tr("Chave em uso: %1. Esta mesa assina as permissões que emite.").replace("%1", active.key_id)
+            )
         else:
-            self.state.setText(self.tr("Chave em uso: %1. Esta mesa ainda NÃO assina: clique em Liberar esta mesa "
-                                       "e informe a senha da chave.").replace("%1", active.key_id))
+            self.state.setText(
+                self.tr(
+                    "Chave em uso: %1. Esta mesa ainda NÃO assina: clique em Liberar esta mesa "
+                    "e informe a senha da chave."
+                ).replace("%1", active.key_id)
+            )
         self.create_button.setEnabled(admin and active is None)
         self.rotate_button.setEnabled(admin and active is not None)
         self.revoke_button.setEnabled(admin and bool(rows))
@@ -282,9 +312,13 @@ class SigningPage(QWidget):
         elif current:
             self.page_state.setText(self.tr("A página exportada está em dia com as chaves e as permissões revogadas."))
         else:
-            self.page_state.setText(self.tr("A página publicada está DESATUALIZADA: chaves ou permissões revogadas, "
-                                            "suspensas ou canceladas mudaram desde a exportação. Exporte-a de novo "
-                                            "e publique-a no site da prefeitura."))
+            self.page_state.setText(
+                self.tr(
+                    "A página publicada está DESATUALIZADA: chaves ou permissões revogadas, "
+                    "suspensas ou canceladas mudaram desde a exportação. Exporte-a de novo "
+                    "e publique-a no site da prefeitura."
+                )
+            )
 
     def _done(self, text: str) -> None:
         self.refresh()
@@ -305,16 +339,26 @@ class SigningPage(QWidget):
             from models.backup import seal_pending_backups
 
             seal_pending_backups()  # this desk signs now: the session's unsigned automatic backup too
-            self._done(self.tr("Chave %1 criada; esta mesa já assina. Libere as outras mesas que emitem permissões "
-                               "com a mesma senha.").replace("%1", row.key_id))
+            self._done(
+                self.tr(
+                    "Chave %1 criada; esta mesa já assina. Libere as outras mesas que emitem permissões "
+                    "com a mesma senha."
+                ).replace("%1", row.key_id)
+            )
 
     def rotate_key(self) -> None:
-        row = self._passphrase(self.tr("Trocar a chave da prefeitura"), confirm=True,
-                               action=lambda text: sk.rotate_key(text, today=self.today()))
+        row = self._passphrase(
+            self.tr("Trocar a chave da prefeitura"),
+            confirm=True,
+            action=lambda text: sk.rotate_key(text, today=self.today()),
+        )
         if row is not None:
-            self._done(self.tr("Chave %1 em uso; a anterior continua verificando o que assinou. Libere de novo as "
-                               "mesas que emitem permissões e exporte a página de verificação.")
-                       .replace("%1", row.key_id))
+            self._done(
+                self.tr(
+                    "Chave %1 em uso; a anterior continua verificando o que assinou. Libere de novo as "
+                    "mesas que emitem permissões e exporte a página de verificação."
+                ).replace("%1", row.key_id)
+            )
 
     def revoke_key(self) -> None:
         index = self.table.currentIndex()
@@ -322,9 +366,14 @@ class SigningPage(QWidget):
             self.message.setText(self.tr("Selecione a chave a revogar."))
             return
         key = self.model.rows[index.row()]
-        reason, ok = QInputDialog.getText(self, self.tr("Revogar a chave %1").replace("%1", key.key_id),
-                                          self.tr("Motivo (ex.: computador furtado, senha vazada). A partir de hoje "
-                                                  "nenhum documento assinado por ela é aceito:"))
+        reason, ok = QInputDialog.getText(
+            self,
+            self.tr("Revogar a chave %1").replace("%1", key.key_id),
+            self.tr(
+                "Motivo (ex.: computador furtado, senha vazada). A partir de hoje "
+                "nenhum documento assinado por ela é aceito:"
+            ),
+        )
         if not ok:
             return
         try:
@@ -332,8 +381,12 @@ class SigningPage(QWidget):
         except UserError as exc:
             self.message.setText(exc.message)
             return
-        self._done(self.tr("Chave %1 revogada. Exporte a página de verificação de novo; os documentos que ela "
-                           "assinou precisam ser reemitidos.").replace("%1", key.key_id))
+        self._done(
+            self.tr(
+                "Chave %1 revogada. Exporte a página de verificação de novo; os documentos que ela "
+                "assinou precisam ser reemitidos."
+            ).replace("%1", key.key_id)
+        )
 
     def resign(self) -> None:
         try:
@@ -342,15 +395,22 @@ class SigningPage(QWidget):
             self.message.setText(exc.message)
             return
         if numbers:
-            self._done(self.tr("%1 permissões assinadas de novo: reimprima cartões e placas de %2.")
-                       .replace("%1", str(len(numbers))).replace("%2", ", ".join(numbers)))
+            self._done(
+                self.tr("%1 permissões assinadas de novo: reimprima cartões e placas de %2.")
+                .replace("%1", str(len(numbers)))
+                .replace("%2", ", ".join(numbers))
+            )
         else:
-            self._done(self.tr("Nenhuma permissão em vigor foi assinada por chave revogada nem tem QR no formato "
-                               "antigo (PRACA1)."))
+            self._done(
+                self.tr(
+                    "Nenhuma permissão em vigor foi assinada por chave revogada nem tem QR no formato antigo (PRACA1)."
+                )
+            )
 
     def add_old_key(self) -> None:
-        path, _ = QFileDialog.getOpenFileName(self, self.tr("Chave pública da mesa antiga"), "",
-                                              self.tr("Chave pública (*.pem);;Todos (*)"))
+        path, _ = QFileDialog.getOpenFileName(
+            self, self.tr("Chave pública da mesa antiga"), "", self.tr("Chave pública (*.pem);;Todos (*)")
+        )
         if not path:
             return
         try:
@@ -377,8 +437,9 @@ class SigningPage(QWidget):
     def export_page(self) -> None:
         from reports.verify_page import write_verify_page
 
-        path, _ = QFileDialog.getSaveFileName(self, self.tr("Exportar a página de verificação"), "verificar.html",
-                                              self.tr("Página (*.html)"))
+        path, _ = QFileDialog.getSaveFileName(
+            self, self.tr("Exportar a página de verificação"), "verificar.html", self.tr("Página (*.html)")
+        )
         if not path:
             return
         try:
@@ -386,8 +447,11 @@ class SigningPage(QWidget):
         except UserError as exc:
             self.message.setText(exc.message)
             return
-        self._done(self.tr("Página gravada em %1: publique-a em %2.").replace("%1", path)
-                   .replace("%2", sk.verify_url() or self.tr("o site da prefeitura")))
+        self._done(
+            self.tr("Página gravada em %1: publique-a em %2.")
+            .replace("%1", path)
+            .replace("%2", sk.verify_url() or self.tr("o site da prefeitura"))
+        )
 
     def check_text(self) -> None:
         text = self.qr_text.text().strip()
@@ -403,4 +467,3 @@ class SigningPage(QWidget):
             lines += [f"{label}: {value}" for label, value in summary_rows(result.summary)]
         self.check_result.setText("\n".join(lines))
         self.check_result.setProperty("status", result.status)
-

@@ -48,9 +48,9 @@ from models.sites import (
     save_site,
     site_input,
 )
+from views import theme
 from views.fit import fit_to_screen
 from views.widgets import DateEdit, FieldErrorsView, GuardedDialog, add_remove_row
-from views import theme
 
 _OBSTACLE_SIDES = {"a": "lado A", "b": "lado B", "both": "os dois lados"}
 _KEY = re.compile(r"^(segments|points)\[(\d+)\](?:\.obstacles\[(\d+)\])?(?:\.(\w+))?$")
@@ -93,18 +93,58 @@ class SiteFormDialog(GuardedDialog):
         self._build_points()
         self.add_save_bar(layout)
         widgets = {
-            "name": self.name, "kind": self.kind, "regime": self.regime, "regime_site": self.regime_site,
-            "schedule": self.schedule, "numbering": self.numbering, "gap": self.gap, "max_points": self.max_points,
-            "avoid": self.avoid_box, "weekdays": self.weekdays_box, "notes": self.notes,
-            "setup_from": self.setup_from, "setup_to": self.setup_to, "opens": self.opens, "closes": self.closes,
-            "teardown_from": self.teardown_from, "teardown_to": self.teardown_to,
-            "first_day": self.first_day, "last_day": self.last_day,
+            "name": self.name,
+            "kind": self.kind,
+            "regime": self.regime,
+            "regime_site": self.regime_site,
+            "schedule": self.schedule,
+            "numbering": self.numbering,
+            "gap": self.gap,
+            "max_points": self.max_points,
+            "avoid": self.avoid_box,
+            "weekdays": self.weekdays_box,
+            "notes": self.notes,
+            "setup_from": self.setup_from,
+            "setup_to": self.setup_to,
+            "opens": self.opens,
+            "closes": self.closes,
+            "teardown_from": self.teardown_from,
+            "teardown_to": self.teardown_to,
+            "first_day": self.first_day,
+            "last_day": self.last_day,
         }
         self.errors = FieldErrorsView(self.error, widgets)
-        self._tab_of = {key: 0 for key in ("name", "kind", "regime", "regime_site", "schedule", "numbering", "gap",
-                                           "max_points", "avoid", "notes")}
-        self._tab_of.update({key: 1 for key in ("weekdays", "setup_from", "setup_to", "opens", "closes",
-                                                "teardown_from", "teardown_to", "first_day", "last_day")})
+        self._tab_of = {
+            key: 0
+            for key in (
+                "name",
+                "kind",
+                "regime",
+                "regime_site",
+                "schedule",
+                "numbering",
+                "gap",
+                "max_points",
+                "avoid",
+                "notes",
+            )
+        }
+        self._tab_of.update(
+            {
+                key: 1
+                for key in (
+                    "weekdays",
+                    "setup_from",
+                    "setup_to",
+                    "opens",
+                    "closes",
+                    "teardown_from",
+                    "teardown_to",
+                    "first_day",
+                    "last_day",
+                )
+            }
+        )
         self._tab_of.update({"segments": 2, "points": 3})
         self._obstacle_rows: dict[tuple[int, int], int] = {}
         if self.site is not None:
@@ -201,9 +241,11 @@ class SiteFormDialog(GuardedDialog):
             row.addWidget(box)
         row.addStretch(1)
         form.addRow(self.tr("Dias da &semana:"), self.weekdays_box)
-        for start, end, label in (("setup_from", "setup_to", self.tr("&Montagem (descarga):")),
-                                  ("opens", "closes", self.tr("&Funcionamento:")),
-                                  ("teardown_from", "teardown_to", self.tr("&Desmontagem (carga):"))):
+        for start, end, label in (
+            ("setup_from", "setup_to", self.tr("&Montagem (descarga):")),
+            ("opens", "closes", self.tr("&Funcionamento:")),
+            ("teardown_from", "teardown_to", self.tr("&Desmontagem (carga):")),
+        ):
             pair = QHBoxLayout()
             for key in (start, end):
                 edit = QLineEdit()
@@ -239,39 +281,70 @@ class SiteFormDialog(GuardedDialog):
     def _build_segments(self) -> None:
         page = QWidget()
         layout = QVBoxLayout(page)
-        layout.addWidget(QLabel(self.tr("Trechos de rua (o comprimento vai de uma esquina à outra; a largura é a "
-                                        "da via, de meio-fio a meio-fio):")))
-        self.segments = self._table("segments", [self.tr("Rua"), self.tr("Da rua (início)"),
-                                                 self.tr("Até a rua (fim)"), self.tr("Comprimento (m)"),
-                                                 self.tr("Largura da via (m)"), self.tr("Lados usados")])
+        layout.addWidget(
+            QLabel(
+                self.tr(
+                    "Trechos de rua (o comprimento vai de uma esquina à outra; a largura é a "
+                    "da via, de meio-fio a meio-fio):"
+                )
+            )
+        )
+        self.segments = self._table(
+            "segments",
+            [
+                self.tr("Rua"),
+                self.tr("Da rua (início)"),
+                self.tr("Até a rua (fim)"),
+                self.tr("Comprimento (m)"),
+                self.tr("Largura da via (m)"),
+                self.tr("Lados usados"),
+            ],
+        )
         self.segments.setColumnWidth(0, 210)
         self.segments.setColumnWidth(1, 170)
         self.segments.setColumnWidth(2, 170)
         self.segments.setColumnWidth(3, 130)
         self.segments.setColumnWidth(4, 140)
         layout.addWidget(self.segments, 1)
-        layout.addLayout(add_remove_row(self, self.tr("Adicionar &trecho"), self.add_segment,
-                                        lambda: self._remove_row(self.segments)))
+        layout.addLayout(
+            add_remove_row(
+                self, self.tr("Adicionar &trecho"), self.add_segment, lambda: self._remove_row(self.segments)
+            )
+        )
         layout.addWidget(QLabel(self.tr("Obstáculos ao longo dos lados (posição a partir do início do trecho):")))
-        self.obstacles = self._table("obstacles", [self.tr("Trecho"), self.tr("Tipo"), self.tr("Lado"),
-                                                   self.tr("Início (m)"), self.tr("Extensão (m)"),
-                                                   self.tr("Descrição")])
+        self.obstacles = self._table(
+            "obstacles",
+            [
+                self.tr("Trecho"),
+                self.tr("Tipo"),
+                self.tr("Lado"),
+                self.tr("Início (m)"),
+                self.tr("Extensão (m)"),
+                self.tr("Descrição"),
+            ],
+        )
         self.obstacles.setColumnWidth(1, 170)
         layout.addWidget(self.obstacles, 1)
-        layout.addLayout(add_remove_row(self, self.tr("Adicionar &obstáculo"), self.add_obstacle,
-                                        lambda: self._remove_row(self.obstacles)))
+        layout.addLayout(
+            add_remove_row(
+                self, self.tr("Adicionar &obstáculo"), self.add_obstacle, lambda: self._remove_row(self.obstacles)
+            )
+        )
         self.tabs.addTab(page, self.tr("Trechos e obstáculos"))
 
     def _build_points(self) -> None:
         page = QWidget()
         layout = QVBoxLayout(page)
         layout.addWidget(QLabel(self.tr("Pontos nomeados pelo ato (ex.: Ponto 01 — Balneário Di Franco):")))
-        self.points = self._table("points", [self.tr("Código"), self.tr("Nome"), self.tr("Descrição"),
-                                             self.tr("Posição (m)"), self.tr("Lado")])
+        self.points = self._table(
+            "points",
+            [self.tr("Código"), self.tr("Nome"), self.tr("Descrição"), self.tr("Posição (m)"), self.tr("Lado")],
+        )
         self.points.setColumnWidth(2, 360)
         layout.addWidget(self.points, 1)
-        layout.addLayout(add_remove_row(self, self.tr("Adicionar &ponto"), self.add_point,
-                                        lambda: self._remove_row(self.points)))
+        layout.addLayout(
+            add_remove_row(self, self.tr("Adicionar &ponto"), self.add_point, lambda: self._remove_row(self.points))
+        )
         self.point_extra: dict[int, PointInput] = {}
         self.tabs.addTab(page, self.tr("Pontos"))
 
@@ -290,8 +363,9 @@ class SiteFormDialog(GuardedDialog):
         table = self.segments
         row = table.rowCount()
         table.insertRow(row)
-        for col, value in enumerate((seg.street, seg.from_street, seg.to_street, _metres(seg.length),
-                                     _metres(seg.width))):
+        for col, value in enumerate(
+            (seg.street, seg.from_street, seg.to_street, _metres(seg.length), _metres(seg.width))
+        ):
             table.setItem(row, col, QTableWidgetItem(value))
         table.setCellWidget(row, 5, self._combo(SIDE_USES, seg.sides, "sides"))
         self.dirty = True
@@ -419,9 +493,16 @@ class SiteFormDialog(GuardedDialog):
             if not any(values):
                 continue
             seg_rows.append(row)
-            segments.append(SegmentInput(street=values[0], from_street=values[1], to_street=values[2],
-                                         length=values[3], width=values[4],
-                                         sides=self.segments.cellWidget(row, 5).currentData()))
+            segments.append(
+                SegmentInput(
+                    street=values[0],
+                    from_street=values[1],
+                    to_street=values[2],
+                    length=values[3],
+                    width=values[4],
+                    sides=self.segments.cellWidget(row, 5).currentData(),
+                )
+            )
         self._segment_rows = seg_rows
         self._obstacle_rows = {}
         for row in range(self.obstacles.rowCount()):
@@ -430,13 +511,24 @@ class SiteFormDialog(GuardedDialog):
                 continue
             index = self.obstacles.cellWidget(row, 0).value() - 1
             if not 0 <= index < len(segments):
-                raise FieldErrors({"obstacles": self.tr("Obstáculo na linha %1: o trecho %2 não existe.")
-                                  .replace("%1", str(row + 1)).replace("%2", str(index + 1))})
+                raise FieldErrors(
+                    {
+                        "obstacles": self.tr("Obstáculo na linha %1: o trecho %2 não existe.")
+                        .replace("%1", str(row + 1))
+                        .replace("%2", str(index + 1))
+                    }
+                )
             target = segments[index].obstacles
             self._obstacle_rows[(index, len(target))] = row
-            target.append(ObstacleInput(kind=self.obstacles.cellWidget(row, 1).currentData(),
-                                        side=self.obstacles.cellWidget(row, 2).currentData(), start=start,
-                                        extent=extent, label=label))
+            target.append(
+                ObstacleInput(
+                    kind=self.obstacles.cellWidget(row, 1).currentData(),
+                    side=self.obstacles.cellWidget(row, 2).currentData(),
+                    start=start,
+                    extent=extent,
+                    label=label,
+                )
+            )
         points = []
         self._point_rows = []
         for row in range(self.points.rowCount()):
@@ -445,23 +537,44 @@ class SiteFormDialog(GuardedDialog):
                 continue
             self._point_rows.append(row)
             extra = self.point_extra.get(row, PointInput())
-            points.append(PointInput(code=values[0], label=values[1], description=values[2], x=values[3] or None,
-                                     side=self.points.cellWidget(row, 4).currentData(),
-                                     regime_site=extra.regime_site, basis=extra.basis))
+            points.append(
+                PointInput(
+                    code=values[0],
+                    label=values[1],
+                    description=values[2],
+                    x=values[3] or None,
+                    side=self.points.cellWidget(row, 4).currentData(),
+                    regime_site=extra.regime_site,
+                    basis=extra.basis,
+                )
+            )
 
         def text(edit: QLineEdit):
             return edit.text().strip() or None
 
         return SiteInput(
-            name=self.name.text(), kind=self.kind.currentData(), regime=self.regime.currentData() or "",
-            regime_site=self.regime_site.currentData() or "", schedule=self.schedule.currentData() or "",
+            name=self.name.text(),
+            kind=self.kind.currentData(),
+            regime=self.regime.currentData() or "",
+            regime_site=self.regime_site.currentData() or "",
+            schedule=self.schedule.currentData() or "",
             weekdays=[key for key, box in self.weekdays.items() if box.isChecked()],
-            setup_from=text(self.setup_from), setup_to=text(self.setup_to), opens=text(self.opens),
-            closes=text(self.closes), teardown_from=text(self.teardown_from), teardown_to=text(self.teardown_to),
-            first_day=days["first_day"], last_day=days["last_day"], max_points=text(self.max_points),
-            numbering=self.numbering.currentData(), gap=text(self.gap),
+            setup_from=text(self.setup_from),
+            setup_to=text(self.setup_to),
+            opens=text(self.opens),
+            closes=text(self.closes),
+            teardown_from=text(self.teardown_from),
+            teardown_to=text(self.teardown_to),
+            first_day=days["first_day"],
+            last_day=days["last_day"],
+            max_points=text(self.max_points),
+            numbering=self.numbering.currentData(),
+            gap=text(self.gap),
             avoid=[key for key, box in self.avoid.items() if box.isChecked()],
-            notes=self.notes.toPlainText(), segments=segments, points=points)
+            notes=self.notes.toPlainText(),
+            segments=segments,
+            points=points,
+        )
 
     # -- errors at the field -----------------------------------------------------------
     def _clear_cells(self) -> None:

@@ -63,8 +63,9 @@ def selected_row(table, model: RowsModel):
     return rows[index.row()] if index.isValid() and index.row() < len(rows) else None
 
 
-def select_where(table, model: RowsModel, match: Callable[[Any], bool], *, key: Any = None,
-                 quiet: bool = False) -> bool:
+def select_where(
+    table, model: RowsModel, match: Callable[[Any], bool], *, key: Any = None, quiet: bool = False
+) -> bool:
     """Select the first row that ``match`` accepts; ``KeyError(key)`` when none does, unless ``quiet``."""
     for row, item in enumerate(model.rows):
         if match(item):

@@ -26,10 +26,10 @@ from models import session
 from models.audit import audit_rows, audit_tables, export_csv, verify_chain
 from models.errors import FieldErrors, UserError
 from models.users import MIN_PASSWORD, change_role, create_user, get_user, set_active, set_password, user_rows
+from views import theme
 from views.save import save_file_name
 from views.table_models import RowsModel, selected_row
 from views.widgets import DateEdit, FieldErrorsView
-from views import theme
 
 
 class UserDialog(QDialog):
@@ -64,8 +64,16 @@ class UserDialog(QDialog):
         self.error.setStyleSheet(f"color: {theme.colour('error')};")
         self.error.setWordWrap(True)
         layout.addWidget(self.error)
-        self.errors = FieldErrorsView(self.error, {"name": self.name, "username": self.username, "role": self.role,
-                                                   "password": self.password, "confirm": self.confirm})
+        self.errors = FieldErrorsView(
+            self.error,
+            {
+                "name": self.name,
+                "username": self.username,
+                "role": self.role,
+                "password": self.password,
+                "confirm": self.confirm,
+            },
+        )
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Save | QDialogButtonBox.StandardButton.Cancel)
         self.save_button = buttons.button(QDialogButtonBox.StandardButton.Save)
         buttons.accepted.connect(self.accept)
@@ -74,9 +82,13 @@ class UserDialog(QDialog):
 
     def accept(self) -> None:
         try:
-            self.user = create_user(username=self.username.text(), name=self.name.text(),
-                                    role=self.role.currentData(), password=self.password.text(),
-                                    confirm=self.confirm.text())
+            self.user = create_user(
+                username=self.username.text(),
+                name=self.name.text(),
+                role=self.role.currentData(),
+                password=self.password.text(),
+                confirm=self.confirm.text(),
+            )
         except FieldErrors as exc:
             self.errors.show(exc.errors)
             return
@@ -90,19 +102,26 @@ class UsersPage(QWidget):
     def __init__(self, parent: QWidget | None = None):
         super().__init__(parent)
         layout = QVBoxLayout(self)
-        intro = QLabel(self.tr("Atendentes protocolam e emitem; fiscais lavram autos; chefes decidem (aprovar, "
-                               "cassar, cancelar cobranças, sortear); o administrador faz tudo, inclusive usuários, "
-                               "backup e importação. As permissões valem também para quem chamar as funções "
-                               "diretamente."))
+        intro = QLabel(
+            self.tr(
+                "Atendentes protocolam e emitem; fiscais lavram autos; chefes decidem (aprovar, "
+                "cassar, cancelar cobranças, sortear); o administrador faz tudo, inclusive usuários, "
+                "backup e importação. As permissões valem também para quem chamar as funções "
+                "diretamente."
+            )
+        )
         intro.setWordWrap(True)
         layout.addWidget(intro)
-        self.model = RowsModel([
-            (self.tr("Usuário"), lambda u: u.username),
-            (self.tr("Nome"), lambda u: u.name),
-            (self.tr("Perfil"), lambda u: u.role_label),
-            (self.tr("Situação"), lambda u: self.tr("ativo") if u.active else self.tr("desativado")),
-            (self.tr("Último acesso"), lambda u: u.last_login.strftime("%d/%m/%Y %H:%M") if u.last_login else ""),
-        ], self)
+        self.model = RowsModel(
+            [
+                (self.tr("Usuário"), lambda u: u.username),
+                (self.tr("Nome"), lambda u: u.name),
+                (self.tr("Perfil"), lambda u: u.role_label),
+                (self.tr("Situação"), lambda u: self.tr("ativo") if u.active else self.tr("desativado")),
+                (self.tr("Último acesso"), lambda u: u.last_login.strftime("%d/%m/%Y %H:%M") if u.last_login else ""),
+            ],
+            self,
+        )
         self.table = QTableView()
         self.table.setObjectName("users")
         self.table.setModel(self.model)
@@ -115,8 +134,12 @@ class UsersPage(QWidget):
         self.role_button = QPushButton(self.tr("Alterar &perfil…"))
         self.password_button = QPushButton(self.tr("Redefinir &senha…"))
         self.active_button = QPushButton(self.tr("&Desativar"))
-        for button, slot in ((self.new_button, self.new_user), (self.role_button, self.change_role),
-                             (self.password_button, self.reset_password), (self.active_button, self.toggle_active)):
+        for button, slot in (
+            (self.new_button, self.new_user),
+            (self.role_button, self.change_role),
+            (self.password_button, self.reset_password),
+            (self.active_button, self.toggle_active),
+        ):
             button.clicked.connect(lambda _c=False, s=slot: s())
             row.addWidget(button)
         row.addStretch(1)
@@ -168,8 +191,11 @@ class UsersPage(QWidget):
         elif dialog.exec() != QDialog.DialogCode.Accepted:
             return None
         if dialog.user is not None:
-            self.message.setText(self.tr("Usuário %1 cadastrado (%2).").replace("%1", dialog.user.username)
-                                 .replace("%2", dialog.user.role_label))
+            self.message.setText(
+                self.tr("Usuário %1 cadastrado (%2).")
+                .replace("%1", dialog.user.username)
+                .replace("%2", dialog.user.role_label)
+            )
             self.refresh()
         return dialog.user
 
@@ -179,42 +205,59 @@ class UsersPage(QWidget):
             return False
         if role is None:
             labels = list(session.ROLES.values())
-            label, ok = QInputDialog.getItem(self, self.tr("Alterar perfil"), self.tr("Perfil de %1:")
-                                             .replace("%1", row.username), labels, labels.index(row.role_label),
-                                             False)
+            label, ok = QInputDialog.getItem(
+                self,
+                self.tr("Alterar perfil"),
+                self.tr("Perfil de %1:").replace("%1", row.username),
+                labels,
+                labels.index(row.role_label),
+                False,
+            )
             if not ok:
                 return False
             role = next(k for k, v in session.ROLES.items() if v == label)
-        return self._act(lambda: change_role(get_user(row.id), role),
-                         self.tr("Perfil de %1 alterado.").replace("%1", row.username))
+        return self._act(
+            lambda: change_role(get_user(row.id), role), self.tr("Perfil de %1 alterado.").replace("%1", row.username)
+        )
 
     def reset_password(self, password: str | None = None) -> bool:
         row = self.selected()
         if row is None:
             return False
         if password is None:
-            password, ok = QInputDialog.getText(self, self.tr("Redefinir senha"), self.tr("Nova senha de %1:")
-                                                .replace("%1", row.username), QLineEdit.EchoMode.Password)
+            password, ok = QInputDialog.getText(
+                self,
+                self.tr("Redefinir senha"),
+                self.tr("Nova senha de %1:").replace("%1", row.username),
+                QLineEdit.EchoMode.Password,
+            )
             if not ok:
                 return False
-        return self._act(lambda: set_password(get_user(row.id), password),
-                         self.tr("Senha de %1 redefinida.").replace("%1", row.username))
+        return self._act(
+            lambda: set_password(get_user(row.id), password),
+            self.tr("Senha de %1 redefinida.").replace("%1", row.username),
+        )
 
     def toggle_active(self) -> bool:
         row = self.selected()
         if row is None:
             return False
         if row.active:
-            answer = QMessageBox.question(self, self.tr("Desativar usuário"),
-                                          self.tr("Desativar %1? Ele não poderá mais entrar; o histórico fica.")
-                                          .replace("%1", row.username),
-                                          QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
-                                          QMessageBox.StandardButton.No)
+            answer = QMessageBox.question(
+                self,
+                self.tr("Desativar usuário"),
+                self.tr("Desativar %1? Ele não poderá mais entrar; o histórico fica.").replace("%1", row.username),
+                QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
+                QMessageBox.StandardButton.No,
+            )
             if answer != QMessageBox.StandardButton.Yes:
                 return False
-        return self._act(lambda: set_active(get_user(row.id), not row.active),
-                         self.tr("Usuário %1 %2.").replace("%1", row.username)
-                         .replace("%2", self.tr("desativado") if row.active else self.tr("ativado")))
+        return self._act(
+            lambda: set_active(get_user(row.id), not row.active),
+            self.tr("Usuário %1 %2.")
+            .replace("%1", row.username)
+            .replace("%2", self.tr("desativado") if row.active else self.tr("ativado")),
+        )
 
 
 class AuditPage(QWidget):
@@ -235,9 +278,13 @@ class AuditPage(QWidget):
         self.since, self.until = DateEdit(), DateEdit()
         self.since.setObjectName("since")
         self.until.setObjectName("until")
-        for label, widget in ((self.tr("Usuário:"), self.username), (self.tr("Tabela:"), self.table_name),
-                              (self.tr("Registro:"), self.record_id), (self.tr("De:"), self.since),
-                              (self.tr("Até:"), self.until)):
+        for label, widget in (
+            (self.tr("Usuário:"), self.username),
+            (self.tr("Tabela:"), self.table_name),
+            (self.tr("Registro:"), self.record_id),
+            (self.tr("De:"), self.since),
+            (self.tr("Até:"), self.until),
+        ):
             bar.addWidget(QLabel(label))
             bar.addWidget(widget)
         self.export_button = QPushButton(self.tr("E&xportar CSV…"))
@@ -249,14 +296,17 @@ class AuditPage(QWidget):
         self.chain.setObjectName("chain")
         self.chain.setWordWrap(True)
         layout.addWidget(self.chain)
-        self.model = RowsModel([
-            (self.tr("Quando"), lambda r: r.at.strftime("%d/%m/%Y %H:%M:%S")),
-            (self.tr("Usuário"), lambda r: r.username),
-            (self.tr("Tabela"), lambda r: r.table_name),
-            (self.tr("Registro"), lambda r: r.record_id),
-            (self.tr("Ação"), lambda r: r.action_label),
-            (self.tr("O que mudou"), lambda r: r.changes),
-        ], self)
+        self.model = RowsModel(
+            [
+                (self.tr("Quando"), lambda r: r.at.strftime("%d/%m/%Y %H:%M:%S")),
+                (self.tr("Usuário"), lambda r: r.username),
+                (self.tr("Tabela"), lambda r: r.table_name),
+                (self.tr("Registro"), lambda r: r.record_id),
+                (self.tr("Ação"), lambda r: r.action_label),
+                (self.tr("O que mudou"), lambda r: r.changes),
+            ],
+            self,
+        )
         self.table = QTableView()
         self.table.setObjectName("audit")
         self.table.setModel(self.model)
@@ -308,21 +358,33 @@ class AuditPage(QWidget):
             self.message.setText(exc.message)
             return
         try:
-            rows = audit_rows(table=self.table_name.currentData() or None, record_id=self.record_id.text().strip()
-                              or None, username=self.username.text().strip() or None, since=since, until=until)
+            rows = audit_rows(
+                table=self.table_name.currentData() or None,
+                record_id=self.record_id.text().strip() or None,
+                username=self.username.text().strip() or None,
+                since=since,
+                until=until,
+            )
         except UserError as exc:
             self.model.set_rows([])
             self.message.setText(exc.message)
             return
         self.model.set_rows(rows)
-        self.message.setText(self.tr("%1 registro(s) mostrados (no máximo 1.000, os mais recentes). A trilha não "
-                                     "pode ser alterada nem apagada.").replace("%1", str(len(rows))))
+        self.message.setText(
+            self.tr(
+                "%1 registro(s) mostrados (no máximo 1.000, os mais recentes). A trilha não "
+                "pode ser alterada nem apagada."
+            ).replace("%1", str(len(rows)))
+        )
 
     def export(self, path: str | None = None) -> str | None:
         if not path:
-            path, _ = save_file_name(self, self.tr("Exportar auditoria"),
-                                                  f"auditoria-{_dt.date.today():%Y-%m-%d}.csv",
-                                                  self.tr("CSV (*.csv)"))
+            path, _ = save_file_name(
+                self,
+                self.tr("Exportar auditoria"),
+                f"auditoria-{_dt.date.today():%Y-%m-%d}.csv",
+                self.tr("CSV (*.csv)"),
+            )
         if not path:
             return None
         export_csv(self.model.rows, path)

@@ -10,9 +10,8 @@ from PySide6.QtWidgets import QDialog, QLabel, QLineEdit, QMessageBox, QWidget
 from models.acts import version_text as _version_text
 from models.br import clean_cnpj, clean_cpf, format_cnpj, format_cpf, parse_br_date
 from models.errors import UserError
-from views.save import save_file_name, write_in_background
 from views import theme
-
+from views.save import save_file_name, write_in_background
 
 
 class DateEdit(QLineEdit):
@@ -187,13 +186,16 @@ class GuardedDialog(QDialog):
 
     def reject(self) -> None:
         if self.dirty:
-            answer = QMessageBox.question(self, self.windowTitle(), self.tr(self.discard_question),
-                                          QMessageBox.StandardButton.Discard | QMessageBox.StandardButton.Cancel,
-                                          QMessageBox.StandardButton.Cancel)
+            answer = QMessageBox.question(
+                self,
+                self.windowTitle(),
+                self.tr(self.discard_question),
+                QMessageBox.StandardButton.Discard | QMessageBox.StandardButton.Cancel,
+                QMessageBox.StandardButton.Cancel,
+            )
             if answer != QMessageBox.StandardButton.Discard:
                 return
         super().reject()
-
 
 
 def current_user_name() -> str:
@@ -231,7 +233,7 @@ def load_address(owner: QWidget, record) -> None:
 
 
 def add_remove_row(owner: QWidget, add_label: str, on_add, on_remove):
-    """"Adicionar …" and "Remover" under a table of rows the clerk edits (household, partners)."""
+    """ "Adicionar …" and "Remover" under a table of rows the clerk edits (household, partners)."""
     from PySide6.QtWidgets import QHBoxLayout, QPushButton
 
     add = QPushButton(add_label)
@@ -245,8 +247,17 @@ def add_remove_row(owner: QWidget, add_label: str, on_add, on_remove):
     return row
 
 
-def add_yearly_value_form(owner: QWidget, layout, *, year_label: str, value_name: str, value_label: str,
-                          value_hint: str, source_hint: str, save_label: str) -> None:
+def add_yearly_value_form(
+    owner: QWidget,
+    layout,
+    *,
+    year_label: str,
+    value_name: str,
+    value_label: str,
+    value_hint: str,
+    source_hint: str,
+    save_label: str,
+) -> None:
     """Year, value, source, a save button and a message line for a yearly value kept with its source.
 
     Sets ``owner.year``, ``owner.<value_name>``, ``owner.reason``, ``owner.save_button`` and
@@ -287,7 +298,7 @@ def add_yearly_value_form(owner: QWidget, layout, *, year_label: str, value_name
 def save_pdf_as(parent: QWidget, path, *, title: str, default_name: str, write, fail):
     """Ask where to save (unless ``path`` is given), then ``write(path)``; a file that cannot be written is said
     in one line through ``fail(text)``. Returns what ``write`` returned, or ``None``."""
-    
+
     if not path:
         path, _ = save_file_name(parent, title, default_name, parent.tr("PDF (*.pdf)"))
         if not path:
@@ -295,8 +306,9 @@ def save_pdf_as(parent: QWidget, path, *, title: str, default_name: str, write, 
     try:
         return write_in_background(parent, parent.tr("Gravando %1…").replace("%1", str(path)), lambda: write(path))
     except OSError as exc:
-        fail(parent.tr("Não foi possível gravar %1: %2").replace("%1", str(path))
-             .replace("%2", exc.strerror or str(exc)))
+        fail(
+            parent.tr("Não foi possível gravar %1: %2").replace("%1", str(path)).replace("%2", exc.strerror or str(exc))
+        )
         return None
 
 
@@ -318,6 +330,7 @@ def act_version_line(owner: QWidget, regime_id: str, sha: str, *, short: bool = 
     applies from and its short hash — as rich text ("" when the item kept none); one wording on every screen
     (``short``: one line of a details pane that names the act already)."""
     from html import escape
+
     version = _version_text(regime_id, sha, short=short)
     if not version:
         return ""
@@ -359,4 +372,3 @@ def regime_filter_value(combo):
     if data == OWN_ACTS:
         return list(getattr(combo, "own_regime_ids", [])) or None
     return data or None
-

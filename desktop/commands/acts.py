@@ -31,7 +31,7 @@ EXAMPLES = (
     "  praca regimes check minha-cidade-2027.toml\n"
     "  praca regimes install minha-cidade-2027.toml --user admin\n"
     "  praca regimes amend minha-cidade-2027.toml --user admin\n"
-    "  praca regimes retire minha-cidade-2027 --reason \"revogado pela Lei nº 2.000/2028\" --user admin\n"
+    '  praca regimes retire minha-cidade-2027 --reason "revogado pela Lei nº 2.000/2028" --user admin\n'
     "  praca regimes history minha-cidade-2027\n"
     "  praca regimes new --like sao-bento-2026 --id minha-cidade-2027 --out minha-cidade-2027.toml\n"
     "  praca regimes schema --out regime.schema.json"
@@ -42,42 +42,68 @@ def configure(parser: argparse.ArgumentParser) -> None:
     from desktop.cli import ArgumentParser, db_option
 
     sub = parser.add_subparsers(dest="action", metavar="AÇÃO", title="ações", parser_class=ArgumentParser)
-    check = sub.add_parser("check", help="valida um arquivo de regime (todos os erros de uma vez); não grava nada",
-                           description="Valida um arquivo de regime por inteiro: cada erro com o arquivo, a chave e "
-                           "o motivo. Não grava nada.", formatter_class=parser.formatter_class)
+    check = sub.add_parser(
+        "check",
+        help="valida um arquivo de regime (todos os erros de uma vez); não grava nada",
+        description="Valida um arquivo de regime por inteiro: cada erro com o arquivo, a chave e "
+        "o motivo. Não grava nada.",
+        formatter_class=parser.formatter_class,
+    )
     check.add_argument("file", metavar="ARQUIVO", help="o arquivo .toml")
     check.add_argument("--json", action="store_true", help="saída em JSON")
     db_option(check, top=False)
-    new = sub.add_parser("new", help="escreve um arquivo inicial a partir de um regime conhecido",
-                         description="Escreve um arquivo de regime inicial: o texto de um regime que o Praça "
-                         "conhece, com o id novo e um cabeçalho dizendo o que mudar (docs/novo-ato.md).",
-                         formatter_class=parser.formatter_class)
+    new = sub.add_parser(
+        "new",
+        help="escreve um arquivo inicial a partir de um regime conhecido",
+        description="Escreve um arquivo de regime inicial: o texto de um regime que o Praça "
+        "conhece, com o id novo e um cabeçalho dizendo o que mudar (docs/novo-ato.md).",
+        formatter_class=parser.formatter_class,
+    )
     new.add_argument("--like", metavar="ID", required=True, help="o regime de partida, como sao-bento-2026")
-    new.add_argument("--id", metavar="ID", required=True, dest="new_id", help="o id do novo regime, como minha-cidade-2027")
+    new.add_argument(
+        "--id", metavar="ID", required=True, dest="new_id", help="o id do novo regime, como minha-cidade-2027"
+    )
     new.add_argument("--out", metavar="ARQUIVO", required=True, help="onde gravar (não sobrescreve)")
     db_option(new, top=False)
-    schema = sub.add_parser("schema", help="o JSON Schema do formato (para editores como o VS Code)",
-                            description="Escreve o JSON Schema do formato de regime, gerado do próprio "
-                            "carregador.", formatter_class=parser.formatter_class)
+    schema = sub.add_parser(
+        "schema",
+        help="o JSON Schema do formato (para editores como o VS Code)",
+        description="Escreve o JSON Schema do formato de regime, gerado do próprio carregador.",
+        formatter_class=parser.formatter_class,
+    )
     schema.add_argument("--out", metavar="ARQUIVO", help="onde gravar (padrão: a saída padrão)")
-    schema.add_argument("--doc", metavar="MD", help="atualiza também as tabelas de chaves deste documento "
-                        "(docs/regime-format.md)")
+    schema.add_argument(
+        "--doc", metavar="MD", help="atualiza também as tabelas de chaves deste documento (docs/regime-format.md)"
+    )
     db_option(schema, top=False)
-    for name, text in (("install", "instala um ato novo no banco de dados (administrador)"),
-                       ("amend", "instala uma alteração de um ato já instalado (administrador)")):
-        p = sub.add_parser(name, help=text, description=text + ". O arquivo é validado por inteiro antes; com "
-                           "qualquer erro, nada é gravado.", formatter_class=parser.formatter_class)
+    for name, text in (
+        ("install", "instala um ato novo no banco de dados (administrador)"),
+        ("amend", "instala uma alteração de um ato já instalado (administrador)"),
+    ):
+        p = sub.add_parser(
+            name,
+            help=text,
+            description=text + ". O arquivo é validado por inteiro antes; com qualquer erro, nada é gravado.",
+            formatter_class=parser.formatter_class,
+        )
         p.add_argument("file", metavar="ARQUIVO", help="o arquivo .toml")
         db_option(p, top=False)  # --db and --user
-    retire = sub.add_parser("retire", help="retira um ato: não é mais oferecido para novos requerimentos "
-                            "(administrador)", description="Retira um ato: deixa de ser oferecido; o que foi feito "
-                            "sob ele continua sendo lido e recalculado com ele.", formatter_class=parser.formatter_class)
+    retire = sub.add_parser(
+        "retire",
+        help="retira um ato: não é mais oferecido para novos requerimentos (administrador)",
+        description="Retira um ato: deixa de ser oferecido; o que foi feito "
+        "sob ele continua sendo lido e recalculado com ele.",
+        formatter_class=parser.formatter_class,
+    )
     retire.add_argument("regime", metavar="ID", help="o id do ato")
     retire.add_argument("--reason", metavar="TEXTO", help="o motivo (revogação, substituição…) — obrigatório")
     db_option(retire, top=False)
-    history = sub.add_parser("history", help="as versões de cada ato: desde quando valem, quem as instalou",
-                             description="As versões dos atos instalados no banco de dados.",
-                             formatter_class=parser.formatter_class)
+    history = sub.add_parser(
+        "history",
+        help="as versões de cada ato: desde quando valem, quem as instalou",
+        description="As versões dos atos instalados no banco de dados.",
+        formatter_class=parser.formatter_class,
+    )
     history.add_argument("regime", metavar="ID", nargs="?", help="só este ato")
     history.add_argument("--json", action="store_true", help="saída em JSON")
     db_option(history, top=False)
@@ -119,8 +145,10 @@ def _with_database(args: argparse.Namespace) -> int:
             from models.acts import retire
 
             count = retire(args.regime.strip(), args.reason)
-            print(f"{args.regime.strip()} retirado ({count} {'versão' if count == 1 else 'versões'}): não é mais "
-                  "oferecido para novos requerimentos; o que foi feito sob ele continua sendo lido com ele.")
+            print(
+                f"{args.regime.strip()} retirado ({count} {'versão' if count == 1 else 'versões'}): não é mais "
+                "oferecido para novos requerimentos; o que foi feito sob ele continua sendo lido com ele."
+            )
             return 0
         return _install(args.action, name, data)
     finally:
@@ -154,13 +182,28 @@ def _history(args: argparse.Namespace) -> int:
     regime_id = args.regime.strip() if args.regime else None
     versions = history(regime_id)
     if args.json:
-        print(json.dumps([{
-            "regime": v.regime_id, "version": v.version, "in_force_from": v.effective_from.isoformat(),
-            "amending_act": v.amending_act or None, "sha256": v.sha256, "origin": v.origin,
-            "installed_by": v.installed_by, "installed_at": v.installed_at.isoformat(timespec="minutes"),
-            "retired_at": v.retired_at.isoformat(timespec="minutes") if v.retired_at else None,
-            "loads": v.regime is not None, "problem": v.problem or None} for v in versions],
-            ensure_ascii=False, indent=2))
+        print(
+            json.dumps(
+                [
+                    {
+                        "regime": v.regime_id,
+                        "version": v.version,
+                        "in_force_from": v.effective_from.isoformat(),
+                        "amending_act": v.amending_act or None,
+                        "sha256": v.sha256,
+                        "origin": v.origin,
+                        "installed_by": v.installed_by,
+                        "installed_at": v.installed_at.isoformat(timespec="minutes"),
+                        "retired_at": v.retired_at.isoformat(timespec="minutes") if v.retired_at else None,
+                        "loads": v.regime is not None,
+                        "problem": v.problem or None,
+                    }
+                    for v in versions
+                ],
+                ensure_ascii=False,
+                indent=2,
+            )
+        )
         return 0
     current = None
     for v in versions:
@@ -169,8 +212,10 @@ def _history(args: argparse.Namespace) -> int:
             title = v.regime.short if v.regime is not None else v.regime_id
             print(f"{v.regime_id} — {title}" + (" [retirado]" if v.retired_at else ""))
         print(f"  {v.label}")
-        print(f"    instalada por {v.installed_by} ({ORIGINS.get(v.origin, v.origin)}) em "
-              f"{v.installed_at.strftime('%d/%m/%Y %H:%M')}; SHA-256 {v.sha256[:16]}…")
+        print(
+            f"    instalada por {v.installed_by} ({ORIGINS.get(v.origin, v.origin)}) em "
+            f"{v.installed_at.strftime('%d/%m/%Y %H:%M')}; SHA-256 {v.sha256[:16]}…"
+        )
         if v.problem:
             print(f"    não carrega nesta versão do Praça: {v.problem}")
     return 0
@@ -204,9 +249,17 @@ def _check(args: argparse.Namespace) -> int:
     name, data = read_act_file(args.file)
     errors = check_regime_text(data, name, expected_id=Path(name).stem)
     if args.json:
-        print(json.dumps({"file": name, "valid": not errors,
-                          "errors": [{"file": e.file, "key": e.key, "reason": e.reason} for e in errors]},
-                         ensure_ascii=False, indent=2))
+        print(
+            json.dumps(
+                {
+                    "file": name,
+                    "valid": not errors,
+                    "errors": [{"file": e.file, "key": e.key, "reason": e.reason} for e in errors],
+                },
+                ensure_ascii=False,
+                indent=2,
+            )
+        )
         return 2 if errors else 0
     if errors:
         print_errors(errors)
@@ -249,8 +302,9 @@ def _new(args: argparse.Namespace) -> int:
 
     new_id = (args.new_id or "").strip()
     if not ID_RE.match(new_id):
-        raise UserError(f"Id inválido '{args.new_id}': use minúsculas ASCII, dígitos e hífens, como "
-                        "minha-cidade-2027.", field="id")
+        raise UserError(
+            f"Id inválido '{args.new_id}': use minúsculas ASCII, dígitos e hífens, como minha-cidade-2027.", field="id"
+        )
     from desktop.paths import open_for_computing
     from models.db import close_database
 

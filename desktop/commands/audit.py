@@ -18,13 +18,18 @@ def configure(parser: argparse.ArgumentParser) -> None:
     from desktop.cli import ArgumentParser, db_option
 
     sub = parser.add_subparsers(dest="action", metavar="AÇÃO", title="ações", parser_class=ArgumentParser)
-    verify = sub.add_parser("verify", help="confere a cadeia de hashes da trilha de auditoria",
-                            description="Confere a cadeia de hashes da trilha de auditoria: cada registro aponta "
-                            "para o anterior e o seu hash confere com o que ele diz.",
-                            formatter_class=parser.formatter_class)
+    verify = sub.add_parser(
+        "verify",
+        help="confere a cadeia de hashes da trilha de auditoria",
+        description="Confere a cadeia de hashes da trilha de auditoria: cada registro aponta "
+        "para o anterior e o seu hash confere com o que ele diz.",
+        formatter_class=parser.formatter_class,
+    )
     verify.add_argument("--json", action="store_true", help="saída em JSON")
     db_option(verify, top=False)
-    parser.epilog = "Exemplos:\n  praca audit verify\n  praca --db postgresql://praca@servidor/praca audit verify --json"
+    parser.epilog = (
+        "Exemplos:\n  praca audit verify\n  praca --db postgresql://praca@servidor/praca audit verify --json"
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -41,8 +46,19 @@ def run(args: argparse.Namespace) -> int:
     finally:
         close_database()
     if args.json:
-        print(json.dumps({"intact": state.intact, "count": state.count, "first_bad": state.first_bad,
-                          "reason": state.reason, "last_hash": state.last_hash}, ensure_ascii=False, indent=2))
+        print(
+            json.dumps(
+                {
+                    "intact": state.intact,
+                    "count": state.count,
+                    "first_bad": state.first_bad,
+                    "reason": state.reason,
+                    "last_hash": state.last_hash,
+                },
+                ensure_ascii=False,
+                indent=2,
+            )
+        )
     else:
         print(state.text)
     return 0 if state.intact else 1

@@ -24,16 +24,31 @@ LOGIN = True
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--out", metavar="ARQUIVO", type=Path, required=True,
-                        help="arquivo do backup a gravar (ex.: praca-2026-11-30.praca-backup)")
-    parser.add_argument("--key", metavar="PASTA", type=Path, default=None,
-                        help="assina com a chave desta pasta (guardada fora do backup) em vez da chave da prefeitura")
+    parser.add_argument(
+        "--out",
+        metavar="ARQUIVO",
+        type=Path,
+        required=True,
+        help="arquivo do backup a gravar (ex.: praca-2026-11-30.praca-backup)",
+    )
+    parser.add_argument(
+        "--key",
+        metavar="PASTA",
+        type=Path,
+        default=None,
+        help="assina com a chave desta pasta (guardada fora do backup) em vez da chave da prefeitura",
+    )
     parser.add_argument("--unsigned", action="store_true", help="grava sem assinatura (a restauração pedirá aceite)")
-    parser.add_argument("--encrypt", action="store_true",
-                        help="cifra o arquivo com uma senha (PRACA_BACKUP_PASSPHRASE ou pedida no terminal)")
-    parser.epilog = ("Exemplos:\n"
-                     "  praca backup --out praca-2026-11-30.praca-backup\n"
-                     "  praca --db postgresql://praca@servidor:5432/praca backup --out /mnt/backups/praca.praca-backup")
+    parser.add_argument(
+        "--encrypt",
+        action="store_true",
+        help="cifra o arquivo com uma senha (PRACA_BACKUP_PASSPHRASE ou pedida no terminal)",
+    )
+    parser.epilog = (
+        "Exemplos:\n"
+        "  praca backup --out praca-2026-11-30.praca-backup\n"
+        "  praca --db postgresql://praca@servidor:5432/praca backup --out /mnt/backups/praca.praca-backup"
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -45,14 +60,15 @@ def run(args: argparse.Namespace) -> int:
     passphrase = backup_passphrase(confirm=True) if args.encrypt else None
     open_database(resolve_db_url(getattr(args, "db", None)))
     try:
-        info = write_backup(args.out, app_version=__version__, signer=lambda: _signer(args),
-                            passphrase=passphrase)
+        info = write_backup(args.out, app_version=__version__, signer=lambda: _signer(args), passphrase=passphrase)
     finally:
         close_database()
     backend = "SQLite" if info.backend == "sqlite" else "PostgreSQL"
     sealed = f"assinado pela chave {info.signed_by}" if info.signed_by else "SEM assinatura"
-    print(f"Backup gravado em {info.path}: {count_text(info.counts)} "
-          f"({backend}, esquema versão {info.schema_version}; {sealed}{', cifrado' if info.encrypted else ''}).")
+    print(
+        f"Backup gravado em {info.path}: {count_text(info.counts)} "
+        f"({backend}, esquema versão {info.schema_version}; {sealed}{', cifrado' if info.encrypted else ''})."
+    )
     return 0
 
 
@@ -68,8 +84,10 @@ def _signer(args: argparse.Namespace):
     try:
         return municipal_signer()
     except SigningKeyError as exc:
-        raise UserError(f"O backup não pode ser assinado: {exc.message.replace('; nada foi emitido', '')} "
-                        "Ou use --key PASTA (uma chave guardada fora do backup), ou --unsigned.") from None
+        raise UserError(
+            f"O backup não pode ser assinado: {exc.message.replace('; nada foi emitido', '')} "
+            "Ou use --key PASTA (uma chave guardada fora do backup), ou --unsigned."
+        ) from None
 
 
 def backup_passphrase(*, confirm: bool) -> str:

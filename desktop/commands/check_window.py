@@ -15,10 +15,15 @@ LOGIN = True  # the desks show personal data: the window opens as a logged-in Pr
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--offscreen", action="store_true",
-                        help="desenha fora da tela mesmo havendo um monitor (padrão quando não há nenhum)")
-    parser.epilog = ("Abre a janela principal no banco, monta cada mesa e fecha; sai com status 1 se alguma "
-                     "mesa falhar. Serve para conferir uma instalação.")
+    parser.add_argument(
+        "--offscreen",
+        action="store_true",
+        help="desenha fora da tela mesmo havendo um monitor (padrão quando não há nenhum)",
+    )
+    parser.epilog = (
+        "Abre a janela principal no banco, monta cada mesa e fecha; sai com status 1 se alguma "
+        "mesa falhar. Serve para conferir uma instalação."
+    )
 
 
 def _no_display() -> bool:

@@ -20,29 +20,43 @@ LOGIN = False  # computes from the acts only
 
 def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--regime", metavar="ID", help="o regime (obrigatório; praca regimes lista os ids)")
-    parser.add_argument("--kind", metavar="PRAZO",
-                        help="o prazo, pelo id do regime (praca regimes --show ID lista os prazos)")
-    parser.add_argument("--from", metavar="DATA", dest="start",
-                        help="início: AAAA-MM-DD ou DD/MM/AAAA; com a hora (2026-03-20 18:00) nos prazos em horas")
-    parser.add_argument("--holiday", metavar="DATA", action="append", dest="holidays",
-                        help="feriado municipal a considerar (pode repetir)")
+    parser.add_argument(
+        "--kind", metavar="PRAZO", help="o prazo, pelo id do regime (praca regimes --show ID lista os prazos)"
+    )
+    parser.add_argument(
+        "--from",
+        metavar="DATA",
+        dest="start",
+        help="início: AAAA-MM-DD ou DD/MM/AAAA; com a hora (2026-03-20 18:00) nos prazos em horas",
+    )
+    parser.add_argument(
+        "--holiday",
+        metavar="DATA",
+        action="append",
+        dest="holidays",
+        help="feriado municipal a considerar (pode repetir)",
+    )
     parser.add_argument("--json", action="store_true", help="saída em JSON")
     parser.epilog = (
         "Exemplos:\n"
         "  praca deadline --regime olimpia-2025 --kind defence --from 03/03/2026\n"
-        "  praca deadline --regime sjc-2014 --kind appeal --from \"2026-03-20 18:00\"\n"
+        '  praca deadline --regime sjc-2014 --kind appeal --from "2026-03-20 18:00"\n'
         "  praca deadline --regime ilha-comprida-2017 --kind appeal --from 2026-12-23 --json"
     )
 
 
 def check_kind(regime, kind: str | None) -> str:
     if not (kind or "").strip():
-        raise UserError(f"Informe o prazo: --kind PRAZO (os prazos estão em praca regimes --show {regime.id}).",
-                        field="kind")
+        raise UserError(
+            f"Informe o prazo: --kind PRAZO (os prazos estão em praca regimes --show {regime.id}).", field="kind"
+        )
     kind = kind.strip()
     if kind not in regime.ids("deadline"):
-        raise UserError(f"Prazo '{kind}' não existe no regime {regime.id} ({regime.short}): "
-                        f"veja os prazos em praca regimes --show {regime.id}.", field="kind")
+        raise UserError(
+            f"Prazo '{kind}' não existe no regime {regime.id} ({regime.short}): "
+            f"veja os prazos em praca regimes --show {regime.id}.",
+            field="kind",
+        )
     return kind
 
 
@@ -51,15 +65,17 @@ def run(args: argparse.Namespace) -> int:
     from models.regimes import get_regime, shipped_regimes
 
     if not (args.regime or "").strip():
-        raise UserError("Informe o regime: --regime ID (disponíveis: " + ", ".join(sorted(shipped_regimes())) + ").",
-                        field="regime")
+        raise UserError(
+            "Informe o regime: --regime ID (disponíveis: " + ", ".join(sorted(shipped_regimes())) + ").", field="regime"
+        )
     if not (args.start or "").strip():
         raise UserError("Informe o início do prazo: --from DATA (AAAA-MM-DD ou DD/MM/AAAA).", field="start")
     start = parse_moment(args.start, what="Data de início")
     from desktop.paths import installed_regime
 
-    regime = installed_regime(getattr(args, "db", None), args.regime.strip(),
-                              start.date() if isinstance(start, dt.datetime) else start)
+    regime = installed_regime(
+        getattr(args, "db", None), args.regime.strip(), start.date() if isinstance(start, dt.datetime) else start
+    )
     kind = check_kind(regime, args.kind)
     holidays: dict[dt.date, str] = {}
     for text in args.holidays or []:
@@ -80,9 +96,11 @@ def deadline_text(regime, result) -> str:
 
     d = regime.deadline(result.kind)
     start = result.start
-    start_text = (f"{start:%d/%m/%Y} ({describe.DAY_NAMES[start.weekday()]}) às {start:%H:%M}"
-                  if isinstance(start, dt.datetime)
-                  else f"{start:%d/%m/%Y} ({describe.DAY_NAMES[start.weekday()]})")
+    start_text = (
+        f"{start:%d/%m/%Y} ({describe.DAY_NAMES[start.weekday()]}) às {start:%H:%M}"
+        if isinstance(start, dt.datetime)
+        else f"{start:%d/%m/%Y} ({describe.DAY_NAMES[start.weekday()]})"
+    )
     out = [
         f"Regime: {regime.municipality}/{regime.state} — {regime.act} ({regime.id})",
         f"Prazo: {d.label} [{d.id}] — {describe.deadline_text(d, regime)}",

@@ -24,11 +24,14 @@ ICON_NAME = "praca"
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--system", action="store_true",
-                        help="para todos os usuários do computador, em /usr/local/share (exige root)")
+    parser.add_argument(
+        "--system", action="store_true", help="para todos os usuários do computador, em /usr/local/share (exige root)"
+    )
     parser.add_argument("--remove", action="store_true", help="remove a entrada e o ícone instalados")
-    parser.epilog = ("Linux: cria applications/praca.desktop e o ícone em ~/.local/share "
-                     "(ou /usr/local/share com --system); o menu de aplicativos passa a mostrar o Praça.")
+    parser.epilog = (
+        "Linux: cria applications/praca.desktop e o ícone em ~/.local/share "
+        "(ou /usr/local/share com --system); o menu de aplicativos passa a mostrar o Praça."
+    )
 
 
 def data_home(system: bool) -> Path:
@@ -55,7 +58,7 @@ def exec_line(command: list[str]) -> str:
     """The Exec key's value: each argument quoted as the Desktop Entry Specification asks when it needs it."""
     out = []
     for part in command:
-        if any(c in part for c in ' \t\n"\'\\><~|&;$*?#()`%'):
+        if any(c in part for c in " \t\n\"'\\><~|&;$*?#()`%"):
             escaped = "".join("\\" + c if c in '"`$\\' else c for c in part).replace("%", "%%")
             out.append(f'"{escaped}"')
         else:
@@ -64,27 +67,31 @@ def exec_line(command: list[str]) -> str:
 
 
 def desktop_entry(command: list[str]) -> str:
-    return "\n".join([
-        "[Desktop Entry]",
-        "Type=Application",
-        "Version=1.0",
-        "Name=Praça",
-        "GenericName=Comércio em espaço público",
-        "Comment=Atendimento, mapas de bancas, cobrança e fiscalização do comércio em espaço público",
-        f"Exec={exec_line(command)}",
-        f"Icon={ICON_NAME}",
-        "Terminal=false",
-        "Categories=Office;",
-        "Keywords=alvará;ambulante;feira;banca;TPU;fiscalização;",
-        "StartupNotify=true",
-        "",
-    ])
+    return "\n".join(
+        [
+            "[Desktop Entry]",
+            "Type=Application",
+            "Version=1.0",
+            "Name=Praça",
+            "GenericName=Comércio em espaço público",
+            "Comment=Atendimento, mapas de bancas, cobrança e fiscalização do comércio em espaço público",
+            f"Exec={exec_line(command)}",
+            f"Icon={ICON_NAME}",
+            "Terminal=false",
+            "Categories=Office;",
+            "Keywords=alvará;ambulante;feira;banca;TPU;fiscalização;",
+            "StartupNotify=true",
+            "",
+        ]
+    )
 
 
 def run(args: argparse.Namespace) -> int:
     if not sys.platform.startswith("linux"):
-        raise UserError("install-desktop-entry é para desktops Linux; no Windows o instalador cria o atalho "
-                        "no menu Iniciar (docs/install-windows.md).")
+        raise UserError(
+            "install-desktop-entry é para desktops Linux; no Windows o instalador cria o atalho "
+            "no menu Iniciar (docs/install-windows.md)."
+        )
     import resources
 
     home = data_home(args.system)

@@ -36,16 +36,24 @@ LOGIN = False  # a draw on a CSV file: computes from the acts and the file only
 def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--regime", metavar="ID", help="o regime (obrigatório; praca regimes lista os ids)")
     parser.add_argument("--input", metavar="CSV", help="arquivo CSV dos participantes (UTF-8, com cabeçalho)")
-    parser.add_argument("--vacancies", metavar="N",
-                        help="vagas: um número (por grupo, havendo grupos) ou GRUPO=N,GRUPO=N")
+    parser.add_argument(
+        "--vacancies", metavar="N", help="vagas: um número (por grupo, havendo grupos) ou GRUPO=N,GRUPO=N"
+    )
     parser.add_argument("--seed", metavar="TEXTO", help="a semente anunciada antes do sorteio")
     parser.add_argument("--alternates", metavar="K", help="suplentes por grupo (padrão: o que o ato fixa)")
-    parser.add_argument("--events", metavar="E",
-                        help="lista corrida: mostra os ambulantes dos eventos 1 a E (N vagas por evento)")
-    parser.add_argument("--list-only", action="store_true",
-                        help="só a lista a publicar e o seu SHA-256 (antes do sorteio; dispensa --seed)")
-    parser.add_argument("--list-out", metavar="ARQUIVO",
-                        help="grava a lista publicada, exatamente como entra no hash (para conferir o sorteio)")
+    parser.add_argument(
+        "--events", metavar="E", help="lista corrida: mostra os ambulantes dos eventos 1 a E (N vagas por evento)"
+    )
+    parser.add_argument(
+        "--list-only",
+        action="store_true",
+        help="só a lista a publicar e o seu SHA-256 (antes do sorteio; dispensa --seed)",
+    )
+    parser.add_argument(
+        "--list-out",
+        metavar="ARQUIVO",
+        help="grava a lista publicada, exatamente como entra no hash (para conferir o sorteio)",
+    )
     parser.add_argument("--json", action="store_true", help="saída em JSON")
     parser.epilog = (
         "Colunas do CSV: id, name (obrigatórias); group, score, paid_at, quota, debtor, preference,\n"
@@ -107,8 +115,9 @@ def run(args: argparse.Namespace) -> int:
     from models.regimes import get_regime, shipped_regimes
 
     if not (args.regime or "").strip():
-        raise UserError("Informe o regime: --regime ID (disponíveis: " + ", ".join(sorted(shipped_regimes())) + ").",
-                        field="regime")
+        raise UserError(
+            "Informe o regime: --regime ID (disponíveis: " + ", ".join(sorted(shipped_regimes())) + ").", field="regime"
+        )
     from desktop.paths import installed_regime
 
     regime = installed_regime(getattr(args, "db", None), args.regime.strip())
@@ -183,18 +192,25 @@ def result_text(regime, result: DrawResult, ignored=(), event_lists=None) -> str
         head = "Resultado"
         if g.group:
             head = f"Grupo {g.group}" + (f" — {g.label}" if g.label and g.label != g.group else "")
-        quota = (f", {g.quota_reserved} reservada(s) à cota, {len(g.quota_holders)} para cotista(s) — "
-                 f"{result.rules.quota_basis}" if g.quota_reserved else "")
+        quota = (
+            f", {g.quota_reserved} reservada(s) à cota, {len(g.quota_holders)} para cotista(s) — "
+            f"{result.rules.quota_basis}"
+            if g.quota_reserved
+            else ""
+        )
         out.append(f"{head} ({g.vacancies} vaga(s){quota})")
         if g.note:
             out.append(f"  {g.note}")
         out.append("  Titulares, na ordem sorteada (ordem de escolha do local):")
-        out.extend(f"    {i:>3}. {_who(result, pid)} — posição {result.position(pid)}"
-                   for i, pid in enumerate(g.holders, 1))
+        out.extend(
+            f"    {i:>3}. {_who(result, pid)} — posição {result.position(pid)}" for i, pid in enumerate(g.holders, 1)
+        )
         if g.alternates:
             out.append("  Suplentes, na ordem de chamada:")
-            out.extend(f"    {i:>3}. {_who(result, pid)} — posição {result.position(pid)}"
-                       for i, pid in enumerate(g.alternates, 1))
+            out.extend(
+                f"    {i:>3}. {_who(result, pid)} — posição {result.position(pid)}"
+                for i, pid in enumerate(g.alternates, 1)
+            )
         if g.others:
             out.append("  Demais, na ordem de seleção:")
             out.extend(f"         {_who(result, pid)} — posição {result.position(pid)}" for pid in g.others)

@@ -21,29 +21,38 @@ LOGIN = True
 def configure(parser: argparse.ArgumentParser) -> None:
     actions = parser.add_subparsers(dest="import_what", metavar="O_QUE", title="o que importar", required=True)
     vendors = actions.add_parser(
-        "vendors", help="ambulantes (pessoas ou empresas) e, se houver colunas para isso, suas permissões",
+        "vendors",
+        help="ambulantes (pessoas ou empresas) e, se houver colunas para isso, suas permissões",
         description="Importa ambulantes (pessoas ou empresas) e, opcionalmente, suas permissões, de uma "
-                    "planilha .xlsx ou .csv.")
+        "planilha .xlsx ou .csv.",
+    )
     from desktop.cli import db_option
 
     db_option(vendors, top=False)  # --db and --user
     vendors.add_argument("file", metavar="ARQUIVO", type=Path, help="a planilha (.xlsx ou .csv com ; ou ,)")
-    vendors.add_argument("--mapping", metavar="ARQUIVO.json", type=Path,
-                         help="mapeamento das colunas (JSON gravado pela janela de importação); sem ele, as colunas "
-                              "são reconhecidas pelos nomes do cabeçalho")
+    vendors.add_argument(
+        "--mapping",
+        metavar="ARQUIVO.json",
+        type=Path,
+        help="mapeamento das colunas (JSON gravado pela janela de importação); sem ele, as colunas "
+        "são reconhecidas pelos nomes do cabeçalho",
+    )
     vendors.add_argument("--regime", metavar="ID", help="regime das permissões, para todas as linhas")
     vendors.add_argument("--permit-kind", metavar="ID", help="tipo de permissão, para todas as linhas")
     vendors.add_argument("--dry-run", action="store_true", help="só confere e mostra a prévia; não grava nada")
-    vendors.add_argument("--skip-bad", action="store_true",
-                         help="importa as linhas corretas e deixa de fora as com problemas (sem esta opção, uma "
-                              "linha com problema impede a importação: tudo ou nada)")
+    vendors.add_argument(
+        "--skip-bad",
+        action="store_true",
+        help="importa as linhas corretas e deixa de fora as com problemas (sem esta opção, uma "
+        "linha com problema impede a importação: tudo ou nada)",
+    )
     vendors.add_argument("--show-mapping", action="store_true", help="mostra o mapeamento usado (JSON)")
     vendors.epilog = (
-        "Campos (chaves do JSON do mapeamento):\n  "
-        + "\n  ".join(f"{f.key}: {f.label}" for f in _fields()) + "\n\n"
+        "Campos (chaves do JSON do mapeamento):\n  " + "\n  ".join(f"{f.key}: {f.label}" for f in _fields()) + "\n\n"
         "Exemplos:\n"
         "  praca import vendors ambulantes.xlsx --dry-run\n"
-        "  praca import vendors feira.csv --mapping feira.json --regime sjc-2014 --permit-kind feirante")
+        "  praca import vendors feira.csv --mapping feira.json --regime sjc-2014 --permit-kind feirante"
+    )
 
 
 def _fields():
@@ -58,8 +67,8 @@ def run(args: argparse.Namespace) -> int:
     from desktop.paths import resolve_db_url, use_data_folder
     from models.db import close_database, open_database
     from models.errors import UserError
-    from models.signing_keys import MUNICIPAL_KEY
     from models.importer import guess_mapping, import_rows, load_mapping, preview_import, read_sheet
+    from models.signing_keys import MUNICIPAL_KEY
 
     sheet = read_sheet(args.file)
     mapping = load_mapping(args.mapping) if args.mapping else guess_mapping(sheet.headers)
@@ -78,13 +87,17 @@ def run(args: argparse.Namespace) -> int:
             raise UserError(f"Nenhuma das {len(preview.rows)} linhas pode ser importada; nada foi importado.")
         if args.dry_run:
             if bad and not args.skip_bad:
-                raise UserError(f"{bad} {'linha tem' if bad == 1 else 'linhas têm'} problemas (veja acima); "
-                                "corrija a planilha ou importe com --skip-bad. Nada foi gravado (--dry-run).")
+                raise UserError(
+                    f"{bad} {'linha tem' if bad == 1 else 'linhas têm'} problemas (veja acima); "
+                    "corrija a planilha ou importe com --skip-bad. Nada foi gravado (--dry-run)."
+                )
             print("Nada foi gravado (--dry-run).")
             return 0
         if bad and not args.skip_bad:
-            raise UserError(f"{bad} {'linha tem' if bad == 1 else 'linhas têm'} problemas (veja acima): nada foi "
-                            "importado. Corrija a planilha ou use --skip-bad para importar só as linhas corretas.")
+            raise UserError(
+                f"{bad} {'linha tem' if bad == 1 else 'linhas têm'} problemas (veja acima): nada foi "
+                "importado. Corrija a planilha ou use --skip-bad para importar só as linhas corretas."
+            )
         use_data_folder()
         result = import_rows(preview, all_or_nothing=not args.skip_bad, today=_dt.date.today(), key_dir=MUNICIPAL_KEY)
     finally:

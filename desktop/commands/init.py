@@ -18,15 +18,20 @@ LOGIN = False  # creates a new, empty database; an existing one is left as it is
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--admin", metavar="LOGIN",
-                        help="cria também o primeiro administrador com esse login (a senha é pedida duas vezes, "
-                             "ou lida de $PRACA_PASSWORD)")
+    parser.add_argument(
+        "--admin",
+        metavar="LOGIN",
+        help="cria também o primeiro administrador com esse login (a senha é pedida duas vezes, "
+        "ou lida de $PRACA_PASSWORD)",
+    )
     parser.add_argument("--admin-name", metavar="NOME", help="nome completo do administrador (padrão: o login)")
-    parser.epilog = ("Exemplos:\n"
-                     "  praca init\n"
-                     "  praca --db postgresql://praca@servidor:5432/praca init --admin joana.silva "
-                     "--admin-name 'Joana Silva'\n"
-                     "Sem --admin, o primeiro administrador é criado ao abrir o aplicativo nesse banco.")
+    parser.epilog = (
+        "Exemplos:\n"
+        "  praca init\n"
+        "  praca --db postgresql://praca@servidor:5432/praca init --admin joana.silva "
+        "--admin-name 'Joana Silva'\n"
+        "Sem --admin, o primeiro administrador é criado ao abrir o aplicativo nesse banco."
+    )
 
 
 def _admin_password(login: str) -> tuple[str, str]:
@@ -40,11 +45,9 @@ def _admin_password(login: str) -> tuple[str, str]:
     if env is not None:
         return env, env
     try:
-        return (cli_login.ask_password(f"Senha do administrador {login}: "),
-                cli_login.ask_password("Repita a senha: "))
+        return (cli_login.ask_password(f"Senha do administrador {login}: "), cli_login.ask_password("Repita a senha: "))
     except (EOFError, KeyboardInterrupt, OSError):
-        raise UserError(f"Senha do administrador {login} não informada; nada foi criado.",
-                        field="password") from None
+        raise UserError(f"Senha do administrador {login} não informada; nada foi criado.", field="password") from None
 
 
 def _create_admin(args: argparse.Namespace, password: str) -> str:
@@ -52,11 +55,15 @@ def _create_admin(args: argparse.Namespace, password: str) -> str:
     from models.users import create_user, has_users
 
     if has_users():
-        raise UserError("Este banco já tem usuários: o administrador cria os demais em Cadastros → Usuários; "
-                        "nenhum administrador foi criado.", field="admin")
+        raise UserError(
+            "Este banco já tem usuários: o administrador cria os demais em Cadastros → Usuários; "
+            "nenhum administrador foi criado.",
+            field="admin",
+        )
     login = args.admin.strip()
-    user = create_user(username=login, name=(args.admin_name or "").strip() or login, role="administrador",
-                       password=password)
+    user = create_user(
+        username=login, name=(args.admin_name or "").strip() or login, role="administrador", password=password
+    )
     return user.username
 
 
@@ -89,8 +96,10 @@ def run(args: argparse.Namespace) -> int:
     else:
         print(f"Banco de dados do Praça criado em {where}.")
     if created_admin:
-        print(f"Administrador {created_admin} criado: use praca --user {created_admin} nos comandos que pedem "
-              f"login, ou entre com ele no aplicativo.")
+        print(
+            f"Administrador {created_admin} criado: use praca --user {created_admin} nos comandos que pedem "
+            f"login, ou entre com ele no aplicativo."
+        )
     elif not existed:
         print("Abra o aplicativo nele para cadastrar o primeiro administrador, ou use praca init --admin LOGIN.")
     return 0

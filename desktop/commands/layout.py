@@ -33,8 +33,11 @@ LOGIN = True  # the map names the holders
 
 def configure(parser: argparse.ArgumentParser) -> None:
     actions = parser.add_subparsers(dest="layout_action", metavar="AÇÃO", title="ações", required=True)
-    export = actions.add_parser("export", help="grava o mapa de um local (json, pdf, png ou svg)",
-                                description="Grava o mapa de um local: bancas, titulares, trecho e obstáculos.")
+    export = actions.add_parser(
+        "export",
+        help="grava o mapa de um local (json, pdf, png ou svg)",
+        description="Grava o mapa de um local: bancas, titulares, trecho e obstáculos.",
+    )
     from desktop.cli import db_option
 
     db_option(export, top=False)  # --db and --user
@@ -74,8 +77,7 @@ def renderer(fmt: str) -> Callable[[dict, Path], None]:
         module = None
     func = getattr(module, f"write_{fmt}", None) if module is not None else None
     if func is None:
-        raise UserError(f"Formato {fmt} ainda não disponível nesta versão do Praça: use --format json.",
-                        field="format")
+        raise UserError(f"Formato {fmt} ainda não disponível nesta versão do Praça: use --format json.", field="format")
     return func
 
 

@@ -30,15 +30,28 @@ LOGIN = False  # computes from the acts only
 
 def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--regime", metavar="ID", help="o regime (obrigatório; praca regimes lista os ids)")
-    parser.add_argument("--infraction", metavar="CÓDIGO", action="append", dest="infractions",
-                        help="código da infração (pode repetir: infrações simultâneas); "
-                        "praca regimes --show ID lista os códigos")
-    parser.add_argument("--prior", metavar="N", default=None,
-                        help="ocorrências anteriores da mesma natureza dentro do prazo de reincidência (padrão: 0)")
-    parser.add_argument("--prior-date", metavar="[CÓDIGO=]DATA", action="append", dest="prior_dates",
-                        help="data de uma infração anterior da mesma natureza (pode repetir); o prazo de "
-                        "reincidência do ato é contado aqui, em anos civis. Com mais de uma infração, "
-                        "CÓDIGO=DATA diz de qual")
+    parser.add_argument(
+        "--infraction",
+        metavar="CÓDIGO",
+        action="append",
+        dest="infractions",
+        help="código da infração (pode repetir: infrações simultâneas); praca regimes --show ID lista os códigos",
+    )
+    parser.add_argument(
+        "--prior",
+        metavar="N",
+        default=None,
+        help="ocorrências anteriores da mesma natureza dentro do prazo de reincidência (padrão: 0)",
+    )
+    parser.add_argument(
+        "--prior-date",
+        metavar="[CÓDIGO=]DATA",
+        action="append",
+        dest="prior_dates",
+        help="data de uma infração anterior da mesma natureza (pode repetir); o prazo de "
+        "reincidência do ato é contado aqui, em anos civis. Com mais de uma infração, "
+        "CÓDIGO=DATA diz de qual",
+    )
     parser.add_argument("--year", metavar="AAAA", help="ano dos valores da unidade fiscal (padrão: o da data)")
     parser.add_argument("--date", metavar="DATA", help="data da infração, AAAA-MM-DD ou DD/MM/AAAA (padrão: hoje)")
     parser.add_argument("--json", action="store_true", help="saída em JSON")
@@ -63,12 +76,17 @@ def parse_prior_dates(texts: list[str], codes: list[str], regime) -> list:
         code = code.strip()
         if not code:
             if len(codes) > 1:
-                raise UserError(f"Com mais de uma infração, diga de qual é a data anterior: --prior-date "
-                                f"CÓDIGO=DATA ('{text}').", field="prior")
+                raise UserError(
+                    f"Com mais de uma infração, diga de qual é a data anterior: --prior-date CÓDIGO=DATA ('{text}').",
+                    field="prior",
+                )
             code = codes[0]
         elif code not in regime.ids("infraction"):
-            raise UserError(f"Infração '{code}' de --prior-date não existe no regime {regime.id}: veja os códigos em "
-                            f"praca regimes --show {regime.id}.", field="prior")
+            raise UserError(
+                f"Infração '{code}' de --prior-date não existe no regime {regime.id}: veja os códigos em "
+                f"praca regimes --show {regime.id}.",
+                field="prior",
+            )
         day = parse_moment(when, what="Data da infração anterior")
         if isinstance(day, dt.datetime):
             day = day.date()
@@ -78,16 +96,19 @@ def parse_prior_dates(texts: list[str], codes: list[str], regime) -> list:
 
 def parse_prior(text: str) -> int:
     if not _WHOLE.match(text or ""):
-        raise UserError(f"Número de ocorrências anteriores inválido: '{text}' (use um número inteiro, 0 ou mais).",
-                        field="prior")
+        raise UserError(
+            f"Número de ocorrências anteriores inválido: '{text}' (use um número inteiro, 0 ou mais).", field="prior"
+        )
     return int(text)
 
 
 def check_codes(regime, codes: list[str] | None) -> list[str]:
     """The codes as given, each known to the regime; else one line saying where to find them."""
     if not codes:
-        raise UserError(f"Informe a infração: --infraction CÓDIGO (os códigos estão em praca regimes --show {regime.id}).",
-                        field="infraction")
+        raise UserError(
+            f"Informe a infração: --infraction CÓDIGO (os códigos estão em praca regimes --show {regime.id}).",
+            field="infraction",
+        )
     known = set(regime.ids("infraction"))
     cleaned = [c.strip() for c in codes]
     repeated = sorted({c for c in cleaned if cleaned.count(c) > 1})
@@ -95,8 +116,11 @@ def check_codes(regime, codes: list[str] | None) -> list[str]:
         raise UserError(f"Infração repetida na mesma autuação: {', '.join(repeated)}.", field="infraction")
     for code in cleaned:
         if code not in known:
-            raise UserError(f"Infração '{code}' não existe no regime {regime.id} ({regime.short}): "
-                            f"veja os códigos em praca regimes --show {regime.id}.", field="infraction")
+            raise UserError(
+                f"Infração '{code}' não existe no regime {regime.id} ({regime.short}): "
+                f"veja os códigos em praca regimes --show {regime.id}.",
+                field="infraction",
+            )
     return cleaned
 
 
@@ -110,8 +134,9 @@ def run(args: argparse.Namespace) -> int:
     from models.sanctions import propose_sanction
 
     if not (args.regime or "").strip():
-        raise UserError("Informe o regime: --regime ID (disponíveis: " + ", ".join(sorted(shipped_regimes())) + ").",
-                        field="regime")
+        raise UserError(
+            "Informe o regime: --regime ID (disponíveis: " + ", ".join(sorted(shipped_regimes())) + ").", field="regime"
+        )
     on = dt.date.today()
     if args.date is not None:
         moment = parse_moment(args.date, what="Data da infração")
@@ -122,16 +147,20 @@ def run(args: argparse.Namespace) -> int:
     codes = check_codes(regime, args.infractions)
     if args.prior is not None and args.prior_dates:
         raise UserError("Use --prior (o número) ou --prior-date (as datas), não os dois.", field="prior")
-    prior = (parse_prior_dates(args.prior_dates, codes, regime) if args.prior_dates
-             else parse_prior(args.prior if args.prior is not None else "0"))
+    prior = (
+        parse_prior_dates(args.prior_dates, codes, regime)
+        if args.prior_dates
+        else parse_prior(args.prior if args.prior is not None else "0")
+    )
     year = parse_year(args.year) if args.year is not None else on.year
 
     open_for_computing(getattr(args, "db", None))
     try:
         factors = regime_index_factors(regime, year)
         usable = {code: f.factor.quantize(FACTOR_PLACES) for code, f in factors.items() if not f.missing}
-        proposal = propose_sanction(regime, codes, on=on, prior=prior, year=year,
-                                    unit_values=unit_overrides(regime.id), index_factors=usable)
+        proposal = propose_sanction(
+            regime, codes, on=on, prior=prior, year=year, unit_values=unit_overrides(regime.id), index_factors=usable
+        )
     except MissingUnitValue as exc:
         raise UserError(f"{exc.message} {unit_hint(args, exc.code, exc.year)}", field=exc.field) from None
     except UserError as exc:
@@ -166,14 +195,18 @@ def _sanction_lines(regime, s) -> list[str]:
         out.insert(1, f"   Prazo: {s.days} dias")
     for deadline_id in s.deadlines:
         d = regime.deadline(deadline_id)
-        out.append(f"   Prazo legal: {d.label} [{d.id}] (praca deadline --regime {regime.id} --kind {d.id} --from DATA)")
+        out.append(
+            f"   Prazo legal: {d.label} [{d.id}] (praca deadline --regime {regime.id} --kind {d.id} --from DATA)"
+        )
     return out
 
 
 def proposal_text(regime, proposal) -> str:
     """The proposal in pt-BR: one block per infraction, its sanctions numbered, then the totals."""
-    out = [f"Regime: {regime.municipality}/{regime.state} — {regime.act} ({regime.id})",
-           f"Data da infração: {proposal.on:%d/%m/%Y} · valores de {proposal.year}"]
+    out = [
+        f"Regime: {regime.municipality}/{regime.state} — {regime.act} ({regime.id})",
+        f"Data da infração: {proposal.on:%d/%m/%Y} · valores de {proposal.year}",
+    ]
     for note in proposal.notes:
         out.append(f"Observação: {note}")
     for item in proposal.items:
@@ -191,8 +224,9 @@ def proposal_text(regime, proposal) -> str:
     if any(s.kind == "fine" for s in proposal.sanctions):
         out.append(f"Multas impostas: {format_brl(proposal.total)}")
     if proposal.total_proposed > 0:
-        out.append(f"Multas propostas, à espera da decisão da autoridade ou do fato: "
-                   f"{format_brl(proposal.total_proposed)}")
+        out.append(
+            f"Multas propostas, à espera da decisão da autoridade ou do fato: {format_brl(proposal.total_proposed)}"
+        )
     for pending in proposal.pending:
         out.append(f"A decidir: {pending}")
     return "\n".join(out) + "\n"

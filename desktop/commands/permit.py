@@ -14,7 +14,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from desktop.paths import use_data_folder, resolve_db_url
+from desktop.paths import resolve_db_url, use_data_folder
 from models.errors import UserError
 
 WHAT = {
@@ -28,18 +28,26 @@ LOGIN = True
 
 def configure(parser: argparse.ArgumentParser) -> None:
     actions = parser.add_subparsers(dest="permit_action", metavar="AÇÃO", title="ações", required=True)
-    printer = actions.add_parser("print", help="grava em PDF o documento, o cartão ou a placa de uma permissão",
-                                 description="Grava em PDF o documento, o cartão de identificação ou a placa "
-                                             "de uma permissão emitida.")
+    printer = actions.add_parser(
+        "print",
+        help="grava em PDF o documento, o cartão ou a placa de uma permissão",
+        description="Grava em PDF o documento, o cartão de identificação ou a placa de uma permissão emitida.",
+    )
     from desktop.cli import db_option
 
     db_option(printer, top=False)  # --db and --user
     printer.add_argument("--number", metavar="N", required=True, help="número da permissão (AAAA/NNNNN)")
-    printer.add_argument("--what", choices=tuple(WHAT), default="permit",
-                         help="permit (documento A4), card (cartão de identificação) ou placard (placa)")
+    printer.add_argument(
+        "--what",
+        choices=tuple(WHAT),
+        default="permit",
+        help="permit (documento A4), card (cartão de identificação) ou placard (placa)",
+    )
     printer.add_argument("--out", metavar="ARQUIVO.pdf", type=Path, required=True, help="arquivo PDF a gravar")
-    printer.epilog = ("Exemplos:\n  praca permit print --number 2026/00012 --what card --out cartao.pdf\n"
-                      "  praca permit print --number 2026/00003 --what placard --out placa.pdf")
+    printer.epilog = (
+        "Exemplos:\n  praca permit print --number 2026/00012 --what card --out cartao.pdf\n"
+        "  praca permit print --number 2026/00003 --what placard --out placa.pdf"
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -50,8 +58,10 @@ def run(args: argparse.Namespace) -> int:
 
     out: Path = args.out
     if out.parent and not out.parent.expanduser().resolve().is_dir():
-        raise UserError(f"A pasta {out.parent.expanduser().resolve()} não existe: crie-a ou escolha outro "
-                        f"caminho para {out.name}.", field="out")
+        raise UserError(
+            f"A pasta {out.parent.expanduser().resolve()} não existe: crie-a ou escolha outro caminho para {out.name}.",
+            field="out",
+        )
     url = resolve_db_url(getattr(args, "db", None))
     open_database(url)
     try:
@@ -59,8 +69,10 @@ def run(args: argparse.Namespace) -> int:
         if permit.status not in LIVE_STATUSES:
             successor = successor_of(permit)
             tail = f", substituída pela nº {successor.number}" if successor is not None else ""
-            raise UserError(f"A permissão nº {permit.number} está {permit.status_label}{tail}: só se imprime "
-                            "permissão em vigor.", field="number")
+            raise UserError(
+                f"A permissão nº {permit.number} está {permit.status_label}{tail}: só se imprime permissão em vigor.",
+                field="number",
+            )
         use_data_folder()
         doc = permit_document(permit)
         if args.what == "permit":

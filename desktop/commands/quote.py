@@ -35,17 +35,33 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--energy", metavar="FAIXA", help="faixa de energia: none, low, high… (conforme o regime)")
     parser.add_argument("--days", metavar="N", help="número de dias de uso")
     parser.add_argument("--venue", metavar="ID", help="imóvel público (tabela por imóvel)")
-    parser.add_argument("--exemption", metavar="ID",
-                        help="dispensa prevista no ato (ex.: evento assistencial, LC 324/2025, art. 90); "
-                        "praca regimes --show ID lista as dispensas")
+    parser.add_argument(
+        "--exemption",
+        metavar="ID",
+        help="dispensa prevista no ato (ex.: evento assistencial, LC 324/2025, art. 90); "
+        "praca regimes --show ID lista as dispensas",
+    )
     parser.add_argument("--year", metavar="AAAA", help="exercício do cálculo (padrão: o do ato, ou o ano corrente)")
-    parser.add_argument("--fee", metavar="ID", action="append", dest="fees",
-                        help="calcula só este preço/taxa (pode repetir); necessário para valores fixos e por dia")
+    parser.add_argument(
+        "--fee",
+        metavar="ID",
+        action="append",
+        dest="fees",
+        help="calcula só este preço/taxa (pode repetir); necessário para valores fixos e por dia",
+    )
     parser.add_argument("--permit-kind", metavar="ID", help="calcula os preços deste tipo de permissão")
-    parser.add_argument("--admin-value", metavar="TAXA=VALOR", action="append", dest="admin_values",
-                        help="valor em R$ de um preço definido pela Administração (pode repetir)")
-    parser.add_argument("--date", metavar="DD/MM/AAAA", help="data do fato (evento, mês cobrado): vale a redação "
-                        "do ato em vigor nesse dia (padrão: hoje)")
+    parser.add_argument(
+        "--admin-value",
+        metavar="TAXA=VALOR",
+        action="append",
+        dest="admin_values",
+        help="valor em R$ de um preço definido pela Administração (pode repetir)",
+    )
+    parser.add_argument(
+        "--date",
+        metavar="DD/MM/AAAA",
+        help="data do fato (evento, mês cobrado): vale a redação do ato em vigor nesse dia (padrão: hoje)",
+    )
     parser.add_argument("--json", action="store_true", help="saída em JSON")
     parser.epilog = (
         "Exemplos:\n"
@@ -78,10 +94,12 @@ def parse_admin_values(items: list[str] | None) -> dict[str, str] | None:
     for item in items:
         match = _ADMIN_VALUE.match(item)
         if match is None:
-            raise UserError(f"--admin-value inválido: '{item}' (use TAXA=VALOR, por exemplo licenca=150,00).",
-                            field="admin_value")
-        values[match.group(1)] = parse_typed(match.group(2), what=f"--admin-value {match.group(1)}",
-                                             field="admin_value")
+            raise UserError(
+                f"--admin-value inválido: '{item}' (use TAXA=VALOR, por exemplo licenca=150,00).", field="admin_value"
+            )
+        values[match.group(1)] = parse_typed(
+            match.group(2), what=f"--admin-value {match.group(1)}", field="admin_value"
+        )
     return values
 
 
@@ -123,8 +141,9 @@ def run(args: argparse.Namespace) -> int:
     from models.regimes import MissingUnitValue, get_regime, shipped_regimes
 
     if not (args.regime or "").strip():
-        raise UserError("Informe o regime: --regime ID (disponíveis: " + ", ".join(sorted(shipped_regimes())) + ").",
-                        field="regime")
+        raise UserError(
+            "Informe o regime: --regime ID (disponíveis: " + ", ".join(sorted(shipped_regimes())) + ").", field="regime"
+        )
     from models.br import parse_br_date
 
     on = parse_br_date(args.date, what="--date (data do fato)", field="date") if args.date else None
@@ -144,9 +163,16 @@ def run(args: argparse.Namespace) -> int:
         close_database()
     if args.json:
         data = result.to_dict()
-        data["act_version"] = ({"version": version.version, "in_force_from": version.effective_from.isoformat(),
-                                "amending_act": version.amending_act or None, "sha256": version.sha256}
-                               if version is not None else {"sha256": regime.sha256})
+        data["act_version"] = (
+            {
+                "version": version.version,
+                "in_force_from": version.effective_from.isoformat(),
+                "amending_act": version.amending_act or None,
+                "sha256": version.sha256,
+            }
+            if version is not None
+            else {"sha256": regime.sha256}
+        )
         print(json.dumps(data, ensure_ascii=False, indent=2))
     else:
         text = quote_text(regime, result)
@@ -165,23 +191,35 @@ def _command(args: argparse.Namespace) -> str:
 
 def unit_hint(args: argparse.Namespace, code: str, year: int) -> str:
     """How to enter a fiscal unit's value: the command line, or the window's screen."""
-    return (f"Cadastre com: {_command(args)} units set {code} {year} VALOR --source TEXTO "
-            "(ou no aplicativo, em Cadastros → Unidades fiscais).")
+    return (
+        f"Cadastre com: {_command(args)} units set {code} {year} VALOR --source TEXTO "
+        "(ou no aplicativo, em Cadastros → Unidades fiscais)."
+    )
 
 
 def index_hint(args: argparse.Namespace, code: str, years) -> str:
     """How to enter an index's yearly corrections: the command line, or the window's screen."""
     first = min(years) if years else "ANO"
-    return (f"Cadastre com: {_command(args)} units set-index {code} {first} PERCENTUAL --source TEXTO, um por ano "
-            "(ou no aplicativo, em Cadastros → Correção monetária).")
+    return (
+        f"Cadastre com: {_command(args)} units set-index {code} {first} PERCENTUAL --source TEXTO, um por ano "
+        "(ou no aplicativo, em Cadastros → Correção monetária)."
+    )
 
 
 # --------------------------------------------------------------------------- text
 
 _INPUT_LABELS = (
-    ("equipment", "equipamento"), ("line", "ramo"), ("front", "frente"), ("depth", "profundidade"),
-    ("hitch", "engate"), ("area", "área"), ("energy", "energia"), ("venue", "imóvel"), ("days", None),
-    ("year", "ano"), ("exemption", "dispensa"),
+    ("equipment", "equipamento"),
+    ("line", "ramo"),
+    ("front", "frente"),
+    ("depth", "profundidade"),
+    ("hitch", "engate"),
+    ("area", "área"),
+    ("energy", "energia"),
+    ("venue", "imóvel"),
+    ("days", None),
+    ("year", "ano"),
+    ("exemption", "dispensa"),
 )
 
 

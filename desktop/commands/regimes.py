@@ -21,7 +21,7 @@ import json
 from models import describe
 from models.errors import UserError
 from models.money import format_brl
-from models.regimes import Regime, shipped_regimes, regime_to_dict
+from models.regimes import Regime, regime_to_dict, shipped_regimes
 
 INDENT = "  "
 
@@ -30,14 +30,17 @@ LOGIN = lambda args: getattr(args, "action", None) in ("install", "amend", "reti
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--show", metavar="ID",
-                        help="mostra um regime por extenso, com os ids que os outros comandos aceitam")
+    parser.add_argument(
+        "--show", metavar="ID", help="mostra um regime por extenso, com os ids que os outros comandos aceitam"
+    )
     parser.add_argument("--json", action="store_true", help="saída em JSON")
     from desktop.commands import acts
 
     acts.configure(parser)
-    parser.epilog = ("Exemplos:\n  praca regimes\n  praca regimes --show sao-bento-2026\n"
-                     "  praca regimes --show sjc-2014 --json\n" + acts.EXAMPLES)
+    parser.epilog = (
+        "Exemplos:\n  praca regimes\n  praca regimes --show sao-bento-2026\n"
+        "  praca regimes --show sjc-2014 --json\n" + acts.EXAMPLES
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -63,15 +66,17 @@ def run(args: argparse.Namespace) -> int:
     if args.show is None:
         ordered = sorted(regimes.values(), key=lambda r: r.id)
         if args.json:
-            _print_json([dict(id=r.id, municipality=r.municipality, state=r.state, act=r.act, short=r.short)
-                         for r in ordered])
+            _print_json(
+                [dict(id=r.id, municipality=r.municipality, state=r.state, act=r.act, short=r.short) for r in ordered]
+            )
         else:
             print(listing(ordered), end="")
         return 0
     regime = regimes.get(args.show.strip())
     if regime is None:
-        raise UserError(f"Regime '{args.show}' não existe. Regimes disponíveis: {', '.join(sorted(regimes))}.",
-                        field="regime")
+        raise UserError(
+            f"Regime '{args.show}' não existe. Regimes disponíveis: {', '.join(sorted(regimes))}.", field="regime"
+        )
     if args.json:
         _print_json(regime_to_dict(regime))
     else:
@@ -196,8 +201,9 @@ def _permits(out: _Text, regime: Regime) -> None:
         if kind.rules:
             out.line("Requisitos:")
             for rule in kind.rules:
-                out.item(f"{describe.rule(rule, regime)}{describe.rule_due(rule, regime)} — {regime.cite_item(rule)}",
-                         2)
+                out.item(
+                    f"{describe.rule(rule, regime)}{describe.rule_due(rule, regime)} — {regime.cite_item(rule)}", 2
+                )
                 out.notes(describe.notes(rule), 3)
         if kind.documents:
             out.line("Documentos:")
@@ -219,8 +225,11 @@ def _lines_sections(out: _Text, regime: Regime) -> None:
     if regime.lines:
         out.sub("Ramos (o id entre colchetes é o que praca quote --line aceita)")
         for line in regime.lines:
-            size = (f", {describe.metres(line.front)} × {describe.metres(line.depth)}"
-                    if line.front is not None and line.depth is not None else ", banca sem medida fixada no ato")
+            size = (
+                f", {describe.metres(line.front)} × {describe.metres(line.depth)}"
+                if line.front is not None and line.depth is not None
+                else ", banca sem medida fixada no ato"
+            )
             group = f", grupo {regime.group(line.group).number}" if line.group else ""
             out.item(f"{line.label} {_id(line.id)}{size}{group} — {regime.cite_item(line)}")
             out.notes(describe.notes(line), 2)
@@ -272,7 +281,7 @@ def _fees(out: _Text, regime: Regime) -> None:
         facts = describe.fee_facts(regime, fee)
         if fee.kind == "venue-table":  # the venues have a part of their own, below
             facts = [f for f in facts if f.option != "--venue"]
-            facts.append(describe.Fact("Valores por imóvel: veja \"Imóveis\" abaixo."))
+            facts.append(describe.Fact('Valores por imóvel: veja "Imóveis" abaixo.'))
         out.facts(facts)
 
 

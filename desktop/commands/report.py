@@ -27,16 +27,29 @@ LOGIN = True
 def configure(parser: argparse.ArgumentParser) -> None:
     kinds = parser.add_subparsers(dest="report", metavar="RELATÓRIO", title="relatórios", required=True)
     for name, (help_text, built) in (
-        ("fees", ("relatório mensal de taxas: cobrado, pago, em aberto, vencido, pagamentos e inadimplentes",
-                  (_configure_fees, _run_fees))),
-        ("sanctions", ("relatório de sanções: autos por tipo, artigo, local e fiscal, sanções, multas, prazos, "
-                       "apreensões e reincidências de um período", (_configure_sanctions, _run_sanctions))),
+        (
+            "fees",
+            (
+                "relatório mensal de taxas: cobrado, pago, em aberto, vencido, pagamentos e inadimplentes",
+                (_configure_fees, _run_fees),
+            ),
+        ),
+        (
+            "sanctions",
+            (
+                "relatório de sanções: autos por tipo, artigo, local e fiscal, sanções, multas, prazos, "
+                "apreensões e reincidências de um período",
+                (_configure_sanctions, _run_sanctions),
+            ),
+        ),
     ):
         REPORTS[name] = built
         if built is None:
-            p = kinds.add_parser(name, help=f"{help_text} (ainda não disponível)",
-                                 description=f"{help_text}.\nAinda não disponível nesta versão do Praça: "
-                                             "o comando sai com status 2.")
+            p = kinds.add_parser(
+                name,
+                help=f"{help_text} (ainda não disponível)",
+                description=f"{help_text}.\nAinda não disponível nesta versão do Praça: o comando sai com status 2.",
+            )
             for option in ("--db", "--month", "--format", "--out", "--as-of"):  # the options a report takes
                 p.add_argument(option, default=argparse.SUPPRESS, help=argparse.SUPPRESS)
             p.add_argument("rest", nargs=argparse.REMAINDER, help=argparse.SUPPRESS)
@@ -48,10 +61,12 @@ def configure(parser: argparse.ArgumentParser) -> None:
         db_option(p, top=False)  # --db and --user
         built[0](p)
         p.set_defaults(report_run=built[1])
-    parser.epilog = ("Exemplos:\n"
-                     "  praca report fees --month 2026-03 --format xlsx --out taxas-2026-03.xlsx\n"
-                     "  praca report fees --month 2026-11 --format pdf --out taxas-2026-11.pdf\n"
-                     "  praca report sanctions --from 01/01/2026 --to 31/03/2026 --format pdf --out sancoes.pdf")
+    parser.epilog = (
+        "Exemplos:\n"
+        "  praca report fees --month 2026-03 --format xlsx --out taxas-2026-03.xlsx\n"
+        "  praca report fees --month 2026-11 --format pdf --out taxas-2026-11.pdf\n"
+        "  praca report sanctions --from 01/01/2026 --to 31/03/2026 --format pdf --out sancoes.pdf"
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -73,12 +88,19 @@ def _configure_fees(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--month", metavar="AAAA-MM", help="o mês (cobranças com vencimento nele), ex.: 2026-03")
     parser.add_argument("--format", metavar="FORMATO", default=None, help="xlsx, html ou pdf")
     parser.add_argument("--out", metavar="ARQUIVO", help="arquivo a gravar (ex.: taxas-2026-03.xlsx)")
-    parser.add_argument("--as-of", metavar="DD/MM/AAAA", dest="as_of", default=None,
-                        help="data da situação: o que está vencido e quem está inadimplente (padrão: hoje)")
-    parser.epilog = ("Cobrado, pago, em aberto e vencido do mês, por regime, local, seção e tipo; a lista das "
-                     "cobranças com titular, permissão, fórmula e base legal; os pagamentos recebidos no mês; "
-                     "os inadimplentes e os candidatos à cassação.\n\n"
-                     "Exemplo:\n  praca report fees --month 2026-03 --format html --out taxas-2026-03.html")
+    parser.add_argument(
+        "--as-of",
+        metavar="DD/MM/AAAA",
+        dest="as_of",
+        default=None,
+        help="data da situação: o que está vencido e quem está inadimplente (padrão: hoje)",
+    )
+    parser.epilog = (
+        "Cobrado, pago, em aberto e vencido do mês, por regime, local, seção e tipo; a lista das "
+        "cobranças com titular, permissão, fórmula e base legal; os pagamentos recebidos no mês; "
+        "os inadimplentes e os candidatos à cassação.\n\n"
+        "Exemplo:\n  praca report fees --month 2026-03 --format html --out taxas-2026-03.html"
+    )
 
 
 def _parse_as_of(text: str | None) -> _dt.date:
@@ -92,8 +114,10 @@ def _parse_date(text: str, option: str) -> _dt.date:
             return _dt.datetime.strptime(raw, pattern).date()
         except ValueError:
             continue
-    raise UserError(f"Data inválida em {option}: {raw or '(vazia)'}; use DD/MM/AAAA, por exemplo 30/11/2026.",
-                    field=option.lstrip("-").replace("-", "_"))
+    raise UserError(
+        f"Data inválida em {option}: {raw or '(vazia)'}; use DD/MM/AAAA, por exemplo 30/11/2026.",
+        field=option.lstrip("-").replace("-", "_"),
+    )
 
 
 def _export(args: argparse.Namespace, parse_format, check_target, example, export):
@@ -123,12 +147,19 @@ def _run_fees(args: argparse.Namespace) -> int:
     if not args.month:
         raise UserError("Informe o mês: --month AAAA-MM (por exemplo 2026-03).", field="month")
     year, month = parse_month(args.month)
-    path, report = _export(args, parse_format, check_target, lambda fmt: f"taxas-{year:04d}-{month:02d}.{fmt}",
-                           lambda fmt, out, today: export_fee_report(year, month, fmt, out, today=today))
+    path, report = _export(
+        args,
+        parse_format,
+        check_target,
+        lambda fmt: f"taxas-{year:04d}-{month:02d}.{fmt}",
+        lambda fmt, out, today: export_fee_report(year, month, fmt, out, today=today),
+    )
     t = report.totals
-    print(f"Relatório de taxas de {report.label} gravado em {path}: {t.count} cobrança(s); cobrado "
-          f"{format_brl(t.charged)}, pago {format_brl(t.paid)}, em aberto {format_brl(t.open)}, vencido "
-          f"{format_brl(t.overdue)}; recebido no mês {format_brl(report.received)}.")
+    print(
+        f"Relatório de taxas de {report.label} gravado em {path}: {t.count} cobrança(s); cobrado "
+        f"{format_brl(t.charged)}, pago {format_brl(t.paid)}, em aberto {format_brl(t.open)}, vencido "
+        f"{format_brl(t.overdue)}; recebido no mês {format_brl(report.received)}."
+    )
     return 0
 
 
@@ -140,13 +171,20 @@ def _configure_sanctions(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--to", metavar="DD/MM/AAAA", dest="end", help="último dia do período")
     parser.add_argument("--format", metavar="FORMATO", default=None, help="xlsx, html ou pdf")
     parser.add_argument("--out", metavar="ARQUIVO", help="arquivo a gravar (ex.: sancoes-2026-t1.pdf)")
-    parser.add_argument("--as-of", metavar="DD/MM/AAAA", dest="as_of", default=None,
-                        help="data da situação: prazos em curso, multas vencidas, bens no depósito (padrão: hoje)")
-    parser.epilog = ("Os autos lavrados no período (pela data do fato) por tipo, regime, local e fiscal; as infrações "
-                     "por artigo com a base legal; as sanções aplicadas; as multas lançadas, pagas e vencidas; os "
-                     "prazos em curso; os bens apreendidos ainda no depósito; as reincidências e a dívida ativa.\n\n"
-                     "Exemplo:\n  praca report sanctions --from 01/01/2026 --to 31/03/2026 --format xlsx "
-                     "--out sancoes-2026-t1.xlsx")
+    parser.add_argument(
+        "--as-of",
+        metavar="DD/MM/AAAA",
+        dest="as_of",
+        default=None,
+        help="data da situação: prazos em curso, multas vencidas, bens no depósito (padrão: hoje)",
+    )
+    parser.epilog = (
+        "Os autos lavrados no período (pela data do fato) por tipo, regime, local e fiscal; as infrações "
+        "por artigo com a base legal; as sanções aplicadas; as multas lançadas, pagas e vencidas; os "
+        "prazos em curso; os bens apreendidos ainda no depósito; as reincidências e a dívida ativa.\n\n"
+        "Exemplo:\n  praca report sanctions --from 01/01/2026 --to 31/03/2026 --format xlsx "
+        "--out sancoes-2026-t1.xlsx"
+    )
 
 
 def _run_sanctions(args: argparse.Namespace) -> int:
@@ -155,14 +193,23 @@ def _run_sanctions(args: argparse.Namespace) -> int:
     from reports.sanctions_export import check_target, default_name, export_sanctions_report, parse_format
 
     if not args.start or not args.end:
-        raise UserError("Informe o período: --from DD/MM/AAAA --to DD/MM/AAAA (por exemplo --from 01/01/2026 "
-                        "--to 31/03/2026).", field="start")
+        raise UserError(
+            "Informe o período: --from DD/MM/AAAA --to DD/MM/AAAA (por exemplo --from 01/01/2026 --to 31/03/2026).",
+            field="start",
+        )
     start, end = check_period(_parse_date(args.start, "--from"), _parse_date(args.end, "--to"))
-    path, report = _export(args, parse_format, check_target, lambda fmt: default_name(start, end, fmt),
-                           lambda fmt, out, today: export_sanctions_report(start, end, fmt, out, today=today))
+    path, report = _export(
+        args,
+        parse_format,
+        check_target,
+        lambda fmt: default_name(start, end, fmt),
+        lambda fmt, out, today: export_sanctions_report(start, end, fmt, out, today=today),
+    )
     f = report.figures
-    print(f"Relatório de sanções de {report.label} gravado em {path}: {f.records} auto(s), {f.infractions} "
-          f"infração(ões), {f.recurrences} reincidência(s); multas lançadas {format_brl(f.charged)}, pagas "
-          f"{format_brl(f.paid)}, vencidas {format_brl(f.overdue)}; {f.deadlines} prazo(s) em curso; "
-          f"{f.seized} apreensão(ões) com bens no depósito.")
+    print(
+        f"Relatório de sanções de {report.label} gravado em {path}: {f.records} auto(s), {f.infractions} "
+        f"infração(ões), {f.recurrences} reincidência(s); multas lançadas {format_brl(f.charged)}, pagas "
+        f"{format_brl(f.paid)}, vencidas {format_brl(f.overdue)}; {f.deadlines} prazo(s) em curso; "
+        f"{f.seized} apreensão(ões) com bens no depósito."
+    )
     return 0

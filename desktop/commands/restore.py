@@ -30,31 +30,47 @@ LOGIN = "unless-empty"  # a restore into a new database is its set-up: nobody to
 
 def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("file", metavar="ARQUIVO", type=Path, help="o backup (*.praca-backup)")
-    parser.add_argument("--force", action="store_true",
-                        help="substitui os dados de um banco que não está vazio (um backup do que ele tinha é "
-                             "gravado antes na pasta de backups)")
-    parser.add_argument("--key", metavar="ARQUIVO", type=Path, action="append", default=[],
-                        help="confia também nesta chave pública (ed25519-public.pem ou a pasta da chave)")
-    parser.add_argument("--trust-fingerprint", metavar="IMPRESSÃO", action="append", default=[],
-                        help="confia na chave com esta impressão digital (ex.: 052B-8E1A-34E3-FA2E)")
-    parser.add_argument("--accept-unsigned", action="store_true",
-                        help="restaura um backup sem assinatura válida, depois de confirmar")
-    parser.add_argument("--check", action="store_true",
-                        help="só confere o arquivo e diz o que ele contém; não restaura nada")
-    parser.epilog = ("Exemplos:\n"
-                     "  praca restore praca-2026-11-30.praca-backup --check\n"
-                     "  praca --db sqlite:///novo.sqlite3 restore praca-2026-11-30.praca-backup\n"
-                     "  praca restore praca-2026-11-30.praca-backup --force")
+    parser.add_argument(
+        "--force",
+        action="store_true",
+        help="substitui os dados de um banco que não está vazio (um backup do que ele tinha é "
+        "gravado antes na pasta de backups)",
+    )
+    parser.add_argument(
+        "--key",
+        metavar="ARQUIVO",
+        type=Path,
+        action="append",
+        default=[],
+        help="confia também nesta chave pública (ed25519-public.pem ou a pasta da chave)",
+    )
+    parser.add_argument(
+        "--trust-fingerprint",
+        metavar="IMPRESSÃO",
+        action="append",
+        default=[],
+        help="confia na chave com esta impressão digital (ex.: 052B-8E1A-34E3-FA2E)",
+    )
+    parser.add_argument(
+        "--accept-unsigned", action="store_true", help="restaura um backup sem assinatura válida, depois de confirmar"
+    )
+    parser.add_argument(
+        "--check", action="store_true", help="só confere o arquivo e diz o que ele contém; não restaura nada"
+    )
+    parser.epilog = (
+        "Exemplos:\n"
+        "  praca restore praca-2026-11-30.praca-backup --check\n"
+        "  praca --db sqlite:///novo.sqlite3 restore praca-2026-11-30.praca-backup\n"
+        "  praca restore praca-2026-11-30.praca-backup --force"
+    )
 
 
 def run(args: argparse.Namespace) -> int:
     from desktop import __version__
-    from desktop.paths import data_dir, resolve_db_url
-    from models.backup import count_text, read_backup, restore_backup, safety_copy_name
-    from models.db import close_database, current_url, open_database
-
     from desktop.commands.backup import backup_passphrase
-    from models.backup import is_encrypted_file
+    from desktop.paths import data_dir, resolve_db_url
+    from models.backup import count_text, is_encrypted_file, read_backup, restore_backup, safety_copy_name
+    from models.db import close_database, current_url, open_database
 
     passphrase = backup_passphrase(confirm=False) if is_encrypted_file(args.file) else None
     trust = _trust(args)
@@ -63,8 +79,10 @@ def run(args: argparse.Namespace) -> int:
     # a file that is not a good backup is refused before the database is written; its signature first of all
     backup = read_backup(args.file, trust=trust, passphrase=passphrase)
     if args.check:
-        print(f"{args.file}: {backup.describe()}. O arquivo confere (SHA-256 {backup.manifest['payload_sha256']}; "
-              f"{backup.seal.message if backup.seal.ok else 'SEM assinatura válida: ' + backup.seal.message}).")
+        print(
+            f"{args.file}: {backup.describe()}. O arquivo confere (SHA-256 {backup.manifest['payload_sha256']}; "
+            f"{backup.seal.message if backup.seal.ok else 'SEM assinatura válida: ' + backup.seal.message})."
+        )
         return 0
     if not backup.seal.ok:
         _confirm_unsigned(backup.seal.message)
@@ -79,8 +97,9 @@ def run(args: argparse.Namespace) -> int:
             folder = data_dir() / "backups"
             folder.mkdir(parents=True, exist_ok=True)
             keep = folder / safety_copy_name()
-        result = restore_backup(args.file, force=args.force, keep_current=keep, app_version=__version__,
-                                trust=trust, passphrase=passphrase)
+        result = restore_backup(
+            args.file, force=args.force, keep_current=keep, app_version=__version__, trust=trust, passphrase=passphrase
+        )
         from models.signing_keys import check_all_permits
 
         signed_ok, signed_bad = check_all_permits()
@@ -94,10 +113,13 @@ def run(args: argparse.Namespace) -> int:
     if result.kept_copy is not None:
         text += f" O que havia ({count_text(result.replaced)}) foi guardado em {result.kept_copy}."
     if signed_ok or signed_bad:
-        text += (f" Assinaturas: {signed_ok} {'permissão confere' if signed_ok == 1 else 'permissões conferem'} "
-                 "com as chaves da prefeitura")
-        text += (f"; NÃO conferem: {', '.join(signed_bad[:20])}{'…' if len(signed_bad) > 20 else ''}."
-                 if signed_bad else ".")
+        text += (
+            f" Assinaturas: {signed_ok} {'permissão confere' if signed_ok == 1 else 'permissões conferem'} "
+            "com as chaves da prefeitura"
+        )
+        text += (
+            f"; NÃO conferem: {', '.join(signed_bad[:20])}{'…' if len(signed_bad) > 20 else ''}." if signed_bad else "."
+        )
     print(text)
     return 0
 

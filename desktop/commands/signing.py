@@ -33,8 +33,10 @@ ACTIONS = {
 
 # Changing the municipality's keys or address is the administrator's act; listing them, and letting this desk
 # sign (the passphrase is the proof), are not.
-LOGIN = lambda args: (getattr(args, "action", None) in ("create", "rotate", "revoke", "add-key", "resign")  # noqa: E731
-                      or (getattr(args, "action", None) == "url" and args.url is not None))
+LOGIN = lambda args: (
+    getattr(args, "action", None) in ("create", "rotate", "revoke", "add-key", "resign")  # noqa: E731
+    or (getattr(args, "action", None) == "url" and args.url is not None)
+)
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -49,14 +51,22 @@ def configure(parser: argparse.ArgumentParser) -> None:
             p.add_argument("--reason", required=True, metavar="MOTIVO", help="por que a chave é revogada")
             p.add_argument("--on", metavar="DD/MM/AAAA", default=None, help="a partir de quando (padrão: hoje)")
         if name == "add-key":
-            p.add_argument("file", metavar="ARQUIVO", type=Path,
-                           help="ed25519-public.pem da mesa antiga (ou a pasta keys dela)")
+            p.add_argument(
+                "file", metavar="ARQUIVO", type=Path, help="ed25519-public.pem da mesa antiga (ou a pasta keys dela)"
+            )
         if name == "url":
-            p.add_argument("url", metavar="URL", nargs="?", default=None,
-                           help="https://…/verificar.html; vazio ('') remove; omitido mostra o atual")
-    parser.epilog = ("A senha da chave é pedida no terminal ou lida de PRACA_SIGNING_PASSPHRASE.\n"
-                     "Exemplos:\n  praca signing create\n  praca signing unlock\n"
-                     "  praca signing url https://www.prefeitura.sp.gov.br/verificar.html")
+            p.add_argument(
+                "url",
+                metavar="URL",
+                nargs="?",
+                default=None,
+                help="https://…/verificar.html; vazio ('') remove; omitido mostra o atual",
+            )
+    parser.epilog = (
+        "A senha da chave é pedida no terminal ou lida de PRACA_SIGNING_PASSPHRASE.\n"
+        "Exemplos:\n  praca signing create\n  praca signing unlock\n"
+        "  praca signing url https://www.prefeitura.sp.gov.br/verificar.html"
+    )
 
 
 def _passphrase(confirm: bool) -> str:
@@ -77,14 +87,15 @@ def _passphrase(confirm: bool) -> str:
 def run(args: argparse.Namespace) -> int:
     from desktop.paths import resolve_db_url
     from models import signing_keys as sk
+    from models.br import parse_br_date
     from models.db import close_database, open_database
     from models.errors import UserError
-    from models.br import parse_br_date
 
     action = getattr(args, "action", None)
     if action is None:
-        raise UserError("Informe a ação: praca signing list|create|rotate|revoke|resign|unlock|forget|add-key|url.",
-                        field="action")
+        raise UserError(
+            "Informe a ação: praca signing list|create|rotate|revoke|resign|unlock|forget|add-key|url.", field="action"
+        )
     open_database(resolve_db_url(getattr(args, "db", None)))
     try:
         if action == "list":
@@ -93,35 +104,50 @@ def run(args: argparse.Namespace) -> int:
                 print("A prefeitura ainda não tem chave de assinatura (praca signing create).")
             for row in rows:
                 mark = " — esta mesa assina" if row.unlocked else ""
-                print(f"{row.key_id}  {row.fingerprint}  {row.state}; criada em {row.created_at:%d/%m/%Y} "
-                      f"por {row.created_by}{mark}")
+                print(
+                    f"{row.key_id}  {row.fingerprint}  {row.state}; criada em {row.created_at:%d/%m/%Y} "
+                    f"por {row.created_by}{mark}"
+                )
             print(f"Endereço de verificação: {sk.verify_url() or '(não definido)'}")
         elif action == "create":
             row = sk.create_key(_passphrase(confirm=True))
             print(f"Chave {row.key_id} criada; esta mesa já pode assinar. Nas outras mesas: praca signing unlock.")
         elif action == "rotate":
             row = sk.rotate_key(_passphrase(confirm=True), today=_dt.date.today())
-            print(f"Chave {row.key_id} em uso; a anterior continua verificando o que assinou. "
-                  "Libere de novo as mesas que emitem permissões.")
+            print(
+                f"Chave {row.key_id} em uso; a anterior continua verificando o que assinou. "
+                "Libere de novo as mesas que emitem permissões."
+            )
             _remind_page()
         elif action == "revoke":
             on = parse_br_date(args.on, what="Data da revogação", field="on") if args.on else _dt.date.today()
             row = sk.revoke_key(args.key_id, on=on, reason=args.reason)
-            print(f"Chave {row.key_id} revogada a partir de {on:%d/%m/%Y}. As permissões em vigor que ela assinou "
-                  "não são mais aceitas: crie ou troque a chave e use praca signing resign.")
+            print(
+                f"Chave {row.key_id} revogada a partir de {on:%d/%m/%Y}. As permissões em vigor que ela assinou "
+                "não são mais aceitas: crie ou troque a chave e use praca signing resign."
+            )
             _remind_page()
         elif action == "resign":
             numbers = sk.resign_permits(today=_dt.date.today())
             if numbers:
-                print(f"{len(numbers)} {'permissão reassinada' if len(numbers) == 1 else 'permissões reassinadas'} "
-                      f"com a chave {sk.active_key().key_id}; reimprima cartões e placas: {', '.join(numbers)}.")
+                print(
+                    f"{len(numbers)} {'permissão reassinada' if len(numbers) == 1 else 'permissões reassinadas'} "
+                    f"com a chave {sk.active_key().key_id}; reimprima cartões e placas: {', '.join(numbers)}."
+                )
             else:
-                print("Nenhuma permissão em vigor foi assinada por chave revogada nem tem QR no formato antigo "
-                      "(PRACA1).")
+                print(
+                    "Nenhuma permissão em vigor foi assinada por chave revogada nem tem QR no formato antigo (PRACA1)."
+                )
         elif action == "unlock":
             kept = sk.unlock(_passphrase(confirm=False))
-            print("Esta mesa pode assinar" + (" (senha guardada no cofre do sistema)." if kept else
-                                               "; este computador não tem cofre de senhas: ela vale só agora."))
+            print(
+                "Esta mesa pode assinar"
+                + (
+                    " (senha guardada no cofre do sistema)."
+                    if kept
+                    else "; este computador não tem cofre de senhas: ela vale só agora."
+                )
+            )
         elif action == "forget":
             sk.forget()
             print("Esta mesa não assina mais até ser liberada de novo.")
@@ -141,5 +167,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _remind_page() -> None:
-    print("A página de verificação publicada mudou: exporte-a de novo (praca verify-page --out verificar.html) "
-          "e publique-a no site da prefeitura.")
+    print(
+        "A página de verificação publicada mudou: exporte-a de novo (praca verify-page --out verificar.html) "
+        "e publique-a no site da prefeitura."
+    )

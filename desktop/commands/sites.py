@@ -28,12 +28,27 @@ def run(args: argparse.Namespace) -> int:
     finally:
         close_database()
     if args.json:
-        print(json.dumps([
-            {"id": r.id, "name": r.name, "kind": r.kind, "regime": r.regime, "segments": r.segments,
-             "length": None if r.length is None else float(r.length), "stalls": r.stalls,
-             "assigned": r.assigned, "points": r.points, "max_points": r.max_points}
-            for r in rows
-        ], ensure_ascii=False, indent=2))
+        print(
+            json.dumps(
+                [
+                    {
+                        "id": r.id,
+                        "name": r.name,
+                        "kind": r.kind,
+                        "regime": r.regime,
+                        "segments": r.segments,
+                        "length": None if r.length is None else float(r.length),
+                        "stalls": r.stalls,
+                        "assigned": r.assigned,
+                        "points": r.points,
+                        "max_points": r.max_points,
+                    }
+                    for r in rows
+                ],
+                ensure_ascii=False,
+                indent=2,
+            )
+        )
         return 0
     if not rows:
         print("Nenhum local cadastrado.")

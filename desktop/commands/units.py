@@ -33,18 +33,24 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
     parser.add_argument("--json", action="store_true", help="saída em JSON (na listagem)")
     sub = parser.add_subparsers(dest="action", metavar="AÇÃO", title="ações", parser_class=ArgumentParser)
-    one = sub.add_parser("set", help="cadastra o valor de uma unidade fiscal num ano",
-                         description="Cadastra o valor de uma unidade fiscal (UFESP, UFIC, UFS…) num ano.",
-                         formatter_class=parser.formatter_class)
+    one = sub.add_parser(
+        "set",
+        help="cadastra o valor de uma unidade fiscal num ano",
+        description="Cadastra o valor de uma unidade fiscal (UFESP, UFIC, UFS…) num ano.",
+        formatter_class=parser.formatter_class,
+    )
     one.add_argument("code", metavar="CÓDIGO", help="a unidade fiscal, como UFIC")
     one.add_argument("year", metavar="ANO", help="o ano, como 2026")
     one.add_argument("value", metavar="VALOR", help="o valor em reais, como 3,75")
     one.add_argument("--source", metavar="TEXTO", help="a fonte do valor (decreto, comunicado…) — obrigatória")
     one.add_argument("--regime", metavar="ID", help="o regime que declara a unidade (padrão: o primeiro que a declara)")
     db_option(one, top=False)
-    index = sub.add_parser("set-index", help="cadastra a correção anual de um índice (INPC…)",
-                           description="Cadastra a correção anual de um índice de preços (INPC…), em percentual.",
-                           formatter_class=parser.formatter_class)
+    index = sub.add_parser(
+        "set-index",
+        help="cadastra a correção anual de um índice (INPC…)",
+        description="Cadastra a correção anual de um índice de preços (INPC…), em percentual.",
+        formatter_class=parser.formatter_class,
+    )
     index.add_argument("code", metavar="CÓDIGO", help="o índice, como INPC")
     index.add_argument("year", metavar="ANO", help="o ano em que a correção se aplica, como 2026")
     index.add_argument("value", metavar="PERCENTUAL", help="a correção em percentual, como 4,77")
@@ -54,8 +60,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "Exemplos:\n"
         "  praca units\n"
         "  praca units --json\n"
-        "  praca units set UFIC 2026 3,75 --source \"Decreto municipal nº 1.234/2025\"\n"
-        "  praca units set-index INPC 2026 4,77 --source \"IBGE, INPC acumulado de 2025\""
+        '  praca units set UFIC 2026 3,75 --source "Decreto municipal nº 1.234/2025"\n'
+        '  praca units set-index INPC 2026 4,77 --source "IBGE, INPC acumulado de 2025"'
     )
 
 
@@ -102,8 +108,12 @@ def run(args: argparse.Namespace) -> int:
         units = _declared_units()
         code = (args.code or "").strip().upper()
         if code not in units:
-            raise UserError(f"Unidade fiscal '{args.code}' não é declarada por nenhum regime (declaradas: "
-                            + ", ".join(sorted(units)) + ").", field="unit")
+            raise UserError(
+                f"Unidade fiscal '{args.code}' não é declarada por nenhum regime (declaradas: "
+                + ", ".join(sorted(units))
+                + ").",
+                field="unit",
+            )
         regime = _regime_for(args.regime, units[code], code)
     elif action == "set-index":
         year = _year(args.year)
@@ -111,8 +121,12 @@ def run(args: argparse.Namespace) -> int:
         indexes = _declared_indexes()
         code = (args.code or "").strip().upper()
         if code not in indexes:
-            raise UserError(f"Índice '{args.code}' não é declarado por nenhum regime (declarados: "
-                            + (", ".join(sorted(indexes)) or "nenhum") + ").", field="index")
+            raise UserError(
+                f"Índice '{args.code}' não é declarado por nenhum regime (declarados: "
+                + (", ".join(sorted(indexes)) or "nenhum")
+                + ").",
+                field="index",
+            )
     open_database(resolve_db_url(getattr(args, "db", None)))
     try:
         if action == "set":
@@ -131,8 +145,12 @@ def _regime_for(regime_id: str | None, declaring: list, code: str):
         return declaring[0]
     regime = get_regime(regime_id.strip())
     if regime not in declaring:
-        raise UserError(f"O regime {regime.id} não declara a unidade {code} (declaram: "
-                        + ", ".join(r.id for r in declaring) + ").", field="regime")
+        raise UserError(
+            f"O regime {regime.id} não declara a unidade {code} (declaram: "
+            + ", ".join(r.id for r in declaring)
+            + ").",
+            field="regime",
+        )
     return regime
 
 
@@ -172,21 +190,52 @@ def _list(as_json: bool) -> int:
     data = {"units": [], "indexes": []}
     for code, regimes in sorted(units.items()):
         rows = unit_value_rows(code)
-        data["units"].append({
-            "code": code, "name": regimes[0].unit(code).name, "regimes": [r.id for r in regimes],
-            "values": [{"year": r.year, "value": str(r.value), "origin": r.origin, "source": r.source,
+        data["units"].append(
+            {
+                "code": code,
+                "name": regimes[0].unit(code).name,
+                "regimes": [r.id for r in regimes],
+                "values": [
+                    {
+                        "year": r.year,
+                        "value": str(r.value),
+                        "origin": r.origin,
+                        "source": r.source,
                         "file_value": str(r.file_value) if r.file_value is not None else None,
-                        "fixed_by": list(r.fixed_by)} for r in rows]})
+                        "fixed_by": list(r.fixed_by),
+                    }
+                    for r in rows
+                ],
+            }
+        )
     for code, found in sorted(indexes.items()):
         base = min(index.base_year for _r, index in found)
         corrections = index_corrections(code)
         factor = index_factor(code, base, year)
-        data["indexes"].append({
-            "code": code, "name": found[0][1].name, "base_year": base, "regimes": [r.id for r, _i in found],
-            "corrections": [{"year": y, "percent": str(row.rate * 100), "percent_text": describe.percent(row.rate),
-                             "entered_by": row.entered_by, "source": row.reason} for y, row in corrections.items()],
-            "factor": {"year": year, "value": str(factor.factor), "formula": factor.formula,
-                       "missing": list(factor.missing)}})
+        data["indexes"].append(
+            {
+                "code": code,
+                "name": found[0][1].name,
+                "base_year": base,
+                "regimes": [r.id for r, _i in found],
+                "corrections": [
+                    {
+                        "year": y,
+                        "percent": str(row.rate * 100),
+                        "percent_text": describe.percent(row.rate),
+                        "entered_by": row.entered_by,
+                        "source": row.reason,
+                    }
+                    for y, row in corrections.items()
+                ],
+                "factor": {
+                    "year": year,
+                    "value": str(factor.factor),
+                    "formula": factor.formula,
+                    "missing": list(factor.missing),
+                },
+            }
+        )
     if as_json:
         print(json.dumps(data, ensure_ascii=False, indent=2))
         return 0
@@ -198,15 +247,21 @@ def _list(as_json: bool) -> int:
             origin = "ato" if row["origin"] == "ato" else "cadastro"
             print(f"   {row['year']}: {format_brl(row['value'])}  [{origin}] {row['source']}")
     for index in data["indexes"]:
-        print(f"{index['code']} — {index['name']} (valores de {index['base_year']}; regimes: "
-              f"{', '.join(index['regimes'])})")
+        print(
+            f"{index['code']} — {index['name']} (valores de {index['base_year']}; regimes: "
+            f"{', '.join(index['regimes'])})"
+        )
         for row in index["corrections"]:
-            print(f"   {row['year']}: {row['percent_text']}"
-                  f"  ({row['entered_by']}{' — fonte: ' + row['source'] if row['source'] else ''})")
+            print(
+                f"   {row['year']}: {row['percent_text']}"
+                f"  ({row['entered_by']}{' — fonte: ' + row['source'] if row['source'] else ''})"
+            )
         factor = index["factor"]
         if factor["missing"]:
-            print(f"   faltam as correções de {', '.join(str(y) for y in factor['missing'])}: cadastre com  "
-                  f"praca units set-index {index['code']} ANO PERCENTUAL --source TEXTO")
+            print(
+                f"   faltam as correções de {', '.join(str(y) for y in factor['missing'])}: cadastre com  "
+                f"praca units set-index {index['code']} ANO PERCENTUAL --source TEXTO"
+            )
         else:
             print(f"   fator acumulado {index['base_year']}→{factor['year']}: {factor['formula']}")
     return 0

@@ -25,16 +25,19 @@ from models.br import format_cnpj, format_cpf
 from models.errors import UserError
 from models.signing import PUBLIC_KEY_FILE, PermitSummary, Verification, verify_text
 
-
 LOGIN = False  # a signature and a permit's public status; shows only what the QR itself carries
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("qrtext", metavar="QRTEXT",
-                        help="o texto lido do QR code (PRACA1.…); '-' lê da entrada padrão")
-    parser.add_argument("--key", metavar="ARQUIVO", type=Path, default=None,
-                        help=f"confere só com esta chave pública ({PUBLIC_KEY_FILE}), sem banco de dados; "
-                        "padrão: as chaves da prefeitura no banco (--db)")
+    parser.add_argument("qrtext", metavar="QRTEXT", help="o texto lido do QR code (PRACA1.…); '-' lê da entrada padrão")
+    parser.add_argument(
+        "--key",
+        metavar="ARQUIVO",
+        type=Path,
+        default=None,
+        help=f"confere só com esta chave pública ({PUBLIC_KEY_FILE}), sem banco de dados; "
+        "padrão: as chaves da prefeitura no banco (--db)",
+    )
     parser.add_argument("--json", action="store_true", help="saída em JSON")
     parser.epilog = (
         "Saída: 0 válido; 1 inválido, vencido, revogada, suspensa ou cancelada; 2 texto que não é um QR code "

@@ -16,10 +16,13 @@ LOGIN = True  # the administrator publishes it
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--out", metavar="ARQUIVO", type=Path, required=True,
-                        help="a página a gravar (ex.: verificar.html)")
-    parser.epilog = ("Exemplo:\n  praca verify-page --out verificar.html\n"
-                     "  praca signing url https://www.prefeitura.sp.gov.br/verificar.html")
+    parser.add_argument(
+        "--out", metavar="ARQUIVO", type=Path, required=True, help="a página a gravar (ex.: verificar.html)"
+    )
+    parser.epilog = (
+        "Exemplo:\n  praca verify-page --out verificar.html\n"
+        "  praca signing url https://www.prefeitura.sp.gov.br/verificar.html"
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -35,9 +38,14 @@ def run(args: argparse.Namespace) -> int:
     finally:
         close_database()
     withdrawn = len(state.withdrawn)
-    print(f"Página de verificação gravada em {args.out}: {len(state.keys)} "
-          f"{'chave' if len(state.keys) == 1 else 'chaves'}, {withdrawn} "
-          f"{'permissão fora de vigor' if withdrawn == 1 else 'permissões fora de vigor'}. "
-          + (f"Publique-a em {url}." if url else
-             "Publique-a no site da prefeitura e informe o endereço: praca signing url https://…/verificar.html."))
+    print(
+        f"Página de verificação gravada em {args.out}: {len(state.keys)} "
+        f"{'chave' if len(state.keys) == 1 else 'chaves'}, {withdrawn} "
+        f"{'permissão fora de vigor' if withdrawn == 1 else 'permissões fora de vigor'}. "
+        + (
+            f"Publique-a em {url}."
+            if url
+            else "Publique-a no site da prefeitura e informe o endereço: praca signing url https://…/verificar.html."
+        )
+    )
     return 0
