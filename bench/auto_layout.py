@@ -1,6 +1,6 @@
 """Auto-layout of 500 stalls (Mapas → Distribuir automaticamente): pure Python, no database.
 
-Praça: :func:`models.layout.auto_layout` — two feiras, each of 500 stalls:
+Praça: :func:`models.sites.layout.auto_layout` — two feiras, each of 500 stalls:
 the São José dos Campos night feira (Lei 9.158/2014: 28 sections on their
 sides in the legal order, sizes by line, the gap) on a street with garages and
 crossings, and an Olímpia street (LC 324/2025, art. 206: 0,50 m gap, garages
@@ -22,8 +22,8 @@ STALLS = 500
 
 
 def sjc_feira(seed: int = 20261130):
-    from models.layout import Obstacle, Segment, StallRequest
-    from models.regimes import get_regime
+    from models.rules.regimes import get_regime
+    from models.sites.layout import Obstacle, Segment, StallRequest
 
     regime = get_regime("sjc-2014")
     rng = random.Random(seed)
@@ -48,8 +48,8 @@ def sjc_feira(seed: int = 20261130):
 
 
 def olimpia_street():
-    from models.layout import Obstacle, Segment, StallRequest
-    from models.regimes import get_regime
+    from models.rules.regimes import get_regime
+    from models.sites.layout import Obstacle, Segment, StallRequest
 
     regime = get_regime("olimpia-2025")
     requests = [StallRequest(key=f"k{i:03d}", front=D("3"), depth=D("2")) for i in range(STALLS)]
@@ -59,7 +59,7 @@ def olimpia_street():
 
 
 def run(backend: str, repeat: int) -> list[Figure]:
-    from models.layout import auto_layout
+    from models.sites.layout import auto_layout
 
     worst = None
     for name, (regime, segment, obstacles, requests) in (("SJC", sjc_feira()), ("Olímpia", olimpia_street())):

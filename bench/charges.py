@@ -1,6 +1,6 @@
 """A month's charges for 20.000 permits (Cobrança → Gerar cobranças do mês) against a bare insert of the same rows.
 
-Praça: :func:`models.charges.generate_month` — the month's plan (every permit
+Praça: :func:`models.billing.charges.generate_month` — the month's plan (every permit
 in force priced by the fee engine, with its formula and article frozen),
 gapless numbers, the rows, the audit trail, one transaction, with a progress
 callback as the screen passes one. Baseline: the very rows it wrote, already
@@ -21,8 +21,8 @@ YEAR, MONTH = 2026, 12
 
 
 def run(backend: str, repeat: int) -> list[Figure]:
-    from models.charges import Charge, generate_month, plan_month
-    from models.db import db
+    from models.billing.charges import Charge, generate_month, plan_month
+    from models.store.db import db
 
     with open_scratch(backend):
         say(f"  [{backend}] dados: {data.PERMITS} permissões e seus titulares, o mês anterior cobrado…")

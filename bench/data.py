@@ -17,7 +17,7 @@ import random
 import string
 from decimal import Decimal
 
-from models.db import AUDIT, db
+from models.store.db import AUDIT, db
 
 SEED = 20261130
 TODAY = _dt.date(2026, 11, 30)
@@ -56,7 +56,7 @@ def insert_batches(model, rows: list[dict], size: int = BATCH) -> None:
 
 
 def _cpf(rng: random.Random) -> str:
-    from models.br import cpf_check_digits
+    from models.base.br import cpf_check_digits
 
     while True:
         base = "".join(rng.choice(string.digits) for _ in range(9))
@@ -65,7 +65,7 @@ def _cpf(rng: random.Random) -> str:
 
 
 def _cnpj(rng: random.Random) -> str:
-    from models.br import cnpj_check_digits
+    from models.base.br import cnpj_check_digits
 
     base = "".join(rng.choice(string.digits) for _ in range(8)) + "0001"
     return base + cnpj_check_digits(base)
@@ -74,7 +74,7 @@ def _cnpj(rng: random.Random) -> str:
 def add_people(people: int = PEOPLE, companies: int = COMPANIES, *, seed: int = SEED) -> tuple[list[int], list[int]]:
     """``people`` people and ``companies`` companies with names, CPF/CNPJ, addresses; returns their ids."""
     from models.demo import _address, _person_name, _phone
-    from models.people import Company, Person, search_key
+    from models.registry.people import Company, Person, search_key
 
     rng = random.Random(seed)
     seen: set[str] = set()
@@ -149,7 +149,7 @@ INPC_BY_YEAR = {
 
 def add_index_corrections() -> None:
     """The INPC corrections the SJC monthly fee is indexed by (art. 11, § 7º)."""
-    from models.fiscal import IndexCorrection
+    from models.billing.fiscal import IndexCorrection
 
     with bulk():
         insert_batches(
@@ -170,9 +170,9 @@ def add_index_corrections() -> None:
 def add_permits(person_ids: list[int], permits: int = PERMITS, *, seed: int = SEED) -> list[int]:
     """``permits`` SJC night-feira permits (feirante / produtor rural), one per person, in every section and line,
     most active, some suspended; issued 2024–2026, in force through 2027."""
-    from models.applications import Counter
     from models.permits import Permit
-    from models.regimes import get_regime
+    from models.registry.applications import Counter
+    from models.rules.regimes import get_regime
 
     regime = get_regime(REGIME)
     rng = random.Random(seed + 1)
@@ -218,9 +218,9 @@ def add_permits(person_ids: list[int], permits: int = PERMITS, *, seed: int = SE
 
 
 def charge_rows(year: int, month: int, *, first_number: int, today: _dt.date = TODAY) -> list[dict]:
-    """The rows :func:`models.charges.generate_month` creates for the month (its own plan), numbered from
+    """The rows :func:`models.billing.charges.generate_month` creates for the month (its own plan), numbered from
     ``first_number`` — for the set-up of the benchmarks that need charges, and for the bare insert."""
-    from models.charges import plan_month
+    from models.billing.charges import plan_month
 
     plan = plan_month(year, month, today=today)
     rows = []
@@ -255,8 +255,8 @@ def add_month_of_charges(
 ) -> int:
     """Charge the month (as the month's run would) and pay ``paid`` of them (a few twice, some in part), cancel
     ``cancelled`` of the rest; returns how many charges the month has."""
-    from models.applications import Counter
-    from models.charges import Charge, Payment
+    from models.billing.charges import Charge, Payment
+    from models.registry.applications import Counter
 
     rng = random.Random(seed + year * 100 + month)
     name = f"charge-{today.year}"

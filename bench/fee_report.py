@@ -2,7 +2,7 @@
 
 Praça: :func:`reports.fee_export.export_fee_report` — what Relatórios → Taxas
 and ``praca report fees`` run: the month read from the database
-(:func:`models.fee_report.fee_report`), then the workbook (eight sheets, named
+(:func:`models.billing.fee_report.fee_report`), then the workbook (eight sheets, named
 styles, formulas for every total, filters, frozen panes, a native chart) or
 the HTML page, written beside the target and renamed over it.
 

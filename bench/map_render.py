@@ -31,9 +31,9 @@ VIEW = (1600, 900)
 def _site(permit_ids: list[int]) -> int:
     from dataclasses import replace
 
-    from models.layout import StallRequest, auto_layout
-    from models.regimes import get_regime
+    from models.rules.regimes import get_regime
     from models.sites import ObstacleInput, SegmentInput, SiteInput, plan_of, save_layout, save_site
+    from models.sites.layout import StallRequest, auto_layout
 
     regime = get_regime(data.REGIME)
     obstacles = [

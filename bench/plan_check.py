@@ -2,10 +2,10 @@
 
 Moved here from the tests (issue 21 §5: no timed assertion in tests/), which keep what these plans must yield.
 
-* ``check_plan`` (:func:`models.layout.check_plan`): 2.000 stalls on both sides of an Olímpia street
+* ``check_plan`` (:func:`models.sites.layout.check_plan`): 2.000 stalls on both sides of an Olímpia street
   (LC 324/2025, art. 206: the 0,50 m gap, garages kept free) with one garage — what saving a map checks.
   Budget: < 100 ms (it runs on every edit; the test's loose bound was 1 s).
-* The map editor's plan (:class:`models.stall_plan.StallPlan`): its breaches, one stall moved onto another, its
+* The map editor's plan (:class:`models.sites.stall_plan.StallPlan`): its breaches, one stall moved onto another, its
   breaches again — what the editor does after each drag. Budget: < 250 ms (the test's loose
   bound was 2 s).
 """
@@ -24,8 +24,8 @@ EDIT_LIMIT = 0.250
 
 
 def _olimpia_plan():
-    from models.layout import Obstacle, PlacedStall, Segment
-    from models.regimes import get_regime
+    from models.rules.regimes import get_regime
+    from models.sites.layout import Obstacle, PlacedStall, Segment
 
     stalls = []
     for i in range(STALLS):
@@ -50,10 +50,10 @@ def _olimpia_plan():
 
 
 def _editor_plan():
-    from models.layout import PlacedStall, Segment
-    from models.regimes import get_regime
+    from models.rules.regimes import get_regime
     from models.sites import Plan
-    from models.stall_plan import StallPlan
+    from models.sites.layout import PlacedStall, Segment
+    from models.sites.stall_plan import StallPlan
 
     stalls = []
     for n in range(1, STALLS + 1):
@@ -88,7 +88,7 @@ def _editor_plan():
 
 
 def run(backend: str, repeat: int) -> list[Figure]:
-    from models.layout import check_plan
+    from models.sites.layout import check_plan
 
     regime, segment, obstacles, stalls = _olimpia_plan()
     breaches = check_plan(regime, segment, obstacles, stalls)

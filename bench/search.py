@@ -1,6 +1,6 @@
 """Search as you type at the front desk: one keystroke's filter over 50.000 people (and 2.000 companies).
 
-Praça: :func:`models.search.find_applicants` with what the clerk has typed so
+Praça: :func:`models.registry.search.find_applicants` with what the clerk has typed so
 far — CPF prefixes (bare and punctuated), name fragments, several words in any
 order, accented text. Each text is timed on its own; the figure is the slowest
 text's median. Budget: < 50 ms.
@@ -43,8 +43,8 @@ def texts(cpf: str) -> list[str]:
 
 
 def run(backend: str, repeat: int) -> list[Figure]:
-    from models.people import Person
-    from models.search import find_applicants
+    from models.registry.people import Person
+    from models.registry.search import find_applicants
 
     with open_scratch(backend):
         say(f"  [{backend}] dados: {data.PEOPLE} pessoas, {data.COMPANIES} empresas…")

@@ -12,7 +12,7 @@ from PySide6.QtWidgets import QApplication, QMessageBox
 import desktop
 import resources
 from desktop.paths import resolve_db_url, set_application_names, use_data_folder
-from models.errors import UserError
+from models.base.errors import UserError
 
 RESOURCES = Path(resources.__file__).resolve().parent
 ICON = RESOURCES / "icons" / "praca.svg"
@@ -86,7 +86,7 @@ def explain(exc: BaseException) -> str:
 
     if isinstance(exc, UserError):
         return exc.message
-    from models.db import database_error_text
+    from models.store.db import database_error_text
 
     known = database_error_text(exc)
     if known is not None:
@@ -117,7 +117,7 @@ def daily_backup_at_start() -> None:
     A failure (a full disk…) never stops Praça from opening: it is said on stderr.
     """
     from desktop.paths import data_dir
-    from models.backup import daily_backup
+    from models.store.backup import daily_backup
 
     try:
         result = daily_backup(data_dir() / "backups", app_version=desktop.__version__)

@@ -14,7 +14,7 @@ sets ``LOGIN`` beside ``configure`` and ``run``:
 A subcommand that needs it runs as the Praça user named by ``--user NAME``
 (password asked) or ``PRACA_USER``/``PRACA_PASSWORD``, logged in when it opens
 its database (``desktop/login.py``); nobody logged in may do nothing
-(``models.session``).
+(``models.access.session``).
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ import sys
 from collections.abc import Sequence
 
 from desktop import __version__
-from models.errors import UserError, one_line
+from models.base.errors import UserError, one_line
 
 PROG = "praca"
 
@@ -151,14 +151,14 @@ def _not_built(name: str):
 
 
 class _VisibleStream:
-    """A text stream that writes the control characters of data as visible symbols (``models.text.visible``):
+    """A text stream that writes the control characters of data as visible symbols (``models.base.text.visible``):
     a name holding an escape sequence never reaches the terminal as one."""
 
     def __init__(self, stream):
         self._stream = stream
 
     def write(self, text: str) -> int:
-        from models.text import visible
+        from models.base.text import visible
 
         self._stream.write(visible(text))
         return len(text)
@@ -213,9 +213,9 @@ def _main(argv: Sequence[str] | None) -> int:
 
 def failure_text(exc: BaseException) -> str | None:
     """One pt-BR line for a failure that is the input's or the world's, not Praça's (exit 2): the database's
-    (``models.db.database_error_text``), a date past the calendar, a number beyond any record, a file that
+    (``models.store.db.database_error_text``), a date past the calendar, a number beyond any record, a file that
     cannot be read, input too large. ``None``: a real bug ("erro inesperado", exit 1)."""
-    from models.db import database_error_text
+    from models.store.db import database_error_text
 
     text = database_error_text(exc)
     if text is not None:

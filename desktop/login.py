@@ -13,8 +13,8 @@ logged-in Praça user with a module attribute ``LOGIN`` (see ``desktop/cli.py``)
 
 The user is named by ``--user NAME`` (the password is then asked on the terminal, or read from
 ``PRACA_PASSWORD``) or by ``PRACA_USER`` and ``PRACA_PASSWORD`` in the environment (scheduled jobs). The
-login happens when the subcommand opens its database (``models.db.on_next_open``), against that database,
-with the same throttling as the desk's (``models.users.authenticate``); from then on every act runs, and is
+login happens when the subcommand opens its database (``models.store.db.on_next_open``), against that database,
+with the same throttling as the desk's (``models.access.users.authenticate``); from then on every act runs, and is
 audited, as that user. A subcommand that never opens a database never asks anyone.
 """
 
@@ -26,8 +26,8 @@ import getpass
 import os
 import warnings
 
-from models import session
-from models.errors import UserError
+from models.access import session
+from models.base.errors import UserError
 
 #: How the password is asked on a terminal (tests replace it).
 ask_password = getpass.getpass
@@ -64,8 +64,8 @@ def credentials(args: argparse.Namespace) -> tuple[str, str]:
 
 
 def _log_in(args: argparse.Namespace, rule) -> None:
-    from models.schema import is_empty
-    from models.users import authenticate, has_users
+    from models.access.users import authenticate, has_users
+    from models.store.schema import is_empty
 
     if rule == "unless-empty" and is_empty() and not has_users():
         session.log_in(session.SYSTEM)  # a new database: its set-up, as the system
@@ -80,7 +80,7 @@ def for_command(args: argparse.Namespace):
 
     A session already open in this process (an embedding program, the tests) is kept: it already says who acts.
     """
-    from models import db
+    from models.store import db
 
     rule = needs_login(args)
     if not rule or session.current() is not None:

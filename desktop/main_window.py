@@ -22,26 +22,26 @@ from PySide6.QtWidgets import (
 )
 
 from desktop.app import app_icon
-from models.errors import UserError
+from models.base.errors import UserError
 
 # The database layer (peewee, the models) is imported where it is used: the window shows before the database is
 # opened (``MainWindow(opening=…)``), and importing it is most of a start-up.
 
 
 def current_url():
-    from models.db import current_url
+    from models.store.db import current_url
 
     return current_url()
 
 
 def open_database(url: str, *, create: bool = False):
-    from models.db import open_database
+    from models.store.db import open_database
 
     return open_database(url, create=create)
 
 
 def municipality_label() -> str:
-    from models.settings import municipality_label
+    from models.store.settings import municipality_label
 
     return municipality_label()
 
@@ -54,14 +54,14 @@ def _home(window):
 
 
 def _front_desk():
-    from models.signing_keys import MUNICIPAL_KEY
+    from models.access.signing_keys import MUNICIPAL_KEY
     from views.front_desk import FrontDeskPage
 
     return FrontDeskPage(key_dir=MUNICIPAL_KEY)
 
 
 def _selection():
-    from models.signing_keys import MUNICIPAL_KEY
+    from models.access.signing_keys import MUNICIPAL_KEY
     from views.selection_page import SelectionPage
 
     return SelectionPage(key_dir=MUNICIPAL_KEY)
@@ -182,7 +182,7 @@ class MainWindow(QMainWindow):
         self._stale: set[str] = set()
         self._local_writes = False
         self._seen_stamp = 0
-        from models import changes
+        from models.store import changes
 
         self._changed_in_worker.connect(self._data_changed)  # queued: emitted in the worker thread
         changes.subscribe(self._data_changed)
@@ -333,7 +333,7 @@ class MainWindow(QMainWindow):
 
     # -- staying current -----------------------------------------------------
     def _data_changed(self, _table: str) -> None:
-        """A write on this desk (models.changes): every other desk built is stale until shown again."""
+        """A write on this desk (models.store.changes): every other desk built is stale until shown again."""
         from shiboken6 import isValid
 
         if not isValid(self):  # a window already closed and deleted that Python still holds
@@ -347,13 +347,13 @@ class MainWindow(QMainWindow):
 
     def _bring_up_to_date(self, key: str) -> None:
         """Refresh desk ``key`` if a write here left it stale or another desk wrote since it was last seen."""
-        from models import changes
+        from models.store import changes
 
         stamp = changes.stamp()
         if stamp != self._seen_stamp:
             if not self._local_writes:  # nobody here wrote: another desk did — every desk is stale
                 self._stale.update(self.pages.built)
-                from models import acts
+                from models.rules import acts
 
                 acts.forget()  # and it may have installed or amended an act: read the acts again
             self._seen_stamp, self._local_writes = stamp, False
@@ -437,7 +437,7 @@ class MainWindow(QMainWindow):
         where = url.display() if url else self.tr("nenhum banco aberto")
         place = municipality_label() or self.tr("município não configurado")
         self.setWindowTitle(self.tr("Praça — %1 — %2").replace("%1", place).replace("%2", where))
-        from models import session
+        from models.access import session
 
         user = session.current()
         who = (
@@ -453,14 +453,14 @@ class MainWindow(QMainWindow):
             if callable(refresh):
                 refresh()
         self._stale.clear()
-        from models import changes
+        from models.store import changes
 
         self._seen_stamp, self._local_writes = changes.stamp(), False
         self.statusBar().showMessage(self.tr("Pronto."), 4000)
 
     def _log_in_again(self) -> None:
         """The users are now the restored ones: whoever was logged in may not exist there."""
-        from models import session
+        from models.access import session
         from views.login import log_in_at_start
 
         session.log_out()
@@ -469,7 +469,7 @@ class MainWindow(QMainWindow):
 
     def switch_user(self) -> bool:
         """Log out and in again at this desk (the window stays; its pages reload for the new role)."""
-        from models import session
+        from models.access import session
         from views.login import LoginDialog
 
         dialog = LoginDialog(self)
@@ -516,7 +516,7 @@ class MainWindow(QMainWindow):
     def _open_or_set_up(self, url: str) -> bool:
         """Open ``url``; where there is no Praça database yet (no file, an empty one) create it only when the
         clerk says so — the desk's explicit set-up. ``False`` when the clerk does not."""
-        from models.db import NoDatabase
+        from models.store.db import NoDatabase
 
         try:
             open_database(url)
@@ -574,7 +574,7 @@ class MainWindow(QMainWindow):
 
     def backup_dialog(self) -> None:
         from desktop import __version__
-        from models.backup import count_text, desk_signer, suggested_backup_name, write_backup
+        from models.store.backup import count_text, desk_signer, suggested_backup_name, write_backup
         from views.save import save_file_name
 
         path, _ = save_file_name(
@@ -612,7 +612,8 @@ class MainWindow(QMainWindow):
         """Arquivo → Restaurar…: check the file, say what it holds and what it replaces, then restore."""
         from desktop import __version__
         from desktop.paths import data_dir
-        from models.backup import (
+        from models.access.signing_keys import key_ring
+        from models.store.backup import (
             count_text,
             database_counts,
             is_empty,
@@ -621,8 +622,7 @@ class MainWindow(QMainWindow):
             restore_backup,
             safety_copy_name,
         )
-        from models.sealed import Trust
-        from models.signing_keys import key_ring
+        from models.store.sealed import Trust
         from views.save import open_file_name
 
         path, _ = open_file_name(
@@ -712,7 +712,7 @@ class MainWindow(QMainWindow):
     def import_dialog(self) -> None:
         """Arquivo → Importar ambulantes…"""
         from desktop.paths import data_dir
-        from models.signing_keys import MUNICIPAL_KEY
+        from models.access.signing_keys import MUNICIPAL_KEY
         from views.import_dialog import ImportDialog
 
         dialog = ImportDialog(self, store=data_dir() / "import-mappings.json", key_dir=MUNICIPAL_KEY)

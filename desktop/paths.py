@@ -133,7 +133,7 @@ def resolve_db_url(explicit: str | None) -> str:
     if explicit is None:
         return default_db_url()
     if not explicit.strip():
-        from models.db import DatabaseError
+        from models.store.db import DatabaseError
 
         raise DatabaseError(
             "--db com URL vazia: informe sqlite:///CAMINHO ou "
@@ -147,7 +147,7 @@ def open_for_computing(explicit: str | None) -> None:
     corrections): ``--db`` when given (a wrong one is an error), else the default one when it exists. With no
     default database yet the acts are read alone, against an empty database in memory: nothing is created on
     disk (``praca quote`` and ``praca penalty`` need no set-up)."""
-    from models.db import NoDatabase, open_database
+    from models.store.db import NoDatabase, open_database
 
     url = resolve_db_url(explicit)
     try:
@@ -173,8 +173,8 @@ def cache_dir() -> Path | None:
 
 def use_data_folder() -> None:
     """Point the domain's file store at the user's data folder, and its cache at the cache folder."""
-    from models.cache import set_cache_folder
-    from models.files import set_store
+    from models.store.cache import set_cache_folder
+    from models.store.files import set_store
 
     set_store(files_dir())
     set_cache_folder(cache_dir())
@@ -185,8 +185,8 @@ def installed_regime(explicit_db: str | None, regime_id: str, on=None):
     from the database a computation would open (:func:`open_for_computing`); the acts shipped with Praça when
     there is none yet (also when ``explicit_db`` names none: bad input is refused before it is opened). The database
     is closed again: the act read is plain data."""
-    from models.db import NoDatabase, close_database
-    from models.regimes import get_regime
+    from models.rules.regimes import get_regime
+    from models.store.db import NoDatabase, close_database
 
     try:
         open_for_computing(explicit_db)

@@ -53,8 +53,8 @@ def main() -> int:
     if office is None or shutil.which("pdftoppm") is None:
         print("make report-images: precisa do LibreOffice e do poppler-utils (pdftoppm)", file=sys.stderr)
         return 2
-    from models.db import close_database, open_database
     from models.demo import fill_demo
+    from models.store.db import close_database, open_database
     from reports.fee_export import export_fee_report
 
     folder = Path(tempfile.mkdtemp(prefix="praca-report-images-"))

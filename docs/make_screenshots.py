@@ -25,8 +25,8 @@ for var in ("XDG_CONFIG_HOME", "XDG_DATA_HOME"):
 from PySide6.QtWidgets import QApplication  # noqa: E402
 
 from desktop.app import ensure_app  # noqa: E402
-from models.db import open_database  # noqa: E402
 from models.demo import fill_demo  # noqa: E402
+from models.store.db import open_database  # noqa: E402
 
 SHOTS = {
     "painel": "main-window.png",
@@ -48,12 +48,12 @@ def _shoot(app, window, name: str) -> None:
 
 def main() -> int:
     app = ensure_app([sys.argv[0]])
-    from models import session
+    from models.access import session
 
     session.log_in(session.SYSTEM)  # the demo is written by the system, as `praca demo` does
     open_database(f"sqlite:///{Path(_tmp) / 'demo.sqlite3'}", create=True)
     fill_demo()
-    from models.files import set_store
+    from models.store.files import set_store
 
     set_store(Path(_tmp) / "files")
     from desktop.main_window import MainWindow

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from models.draws import Draw, draw_entries, get_draw, replacement_of, verify_draw
-from models.regimes import get_regime
+from models.rules.regimes import get_regime
 from models.selection import ALGORITHM_STEPS
-from models.settings import letterhead
+from models.selection.draws import Draw, draw_entries, get_draw, replacement_of, verify_draw
+from models.store.settings import letterhead
 from reports.pdf import html_to_pdf, text_document
 from reports.templating import render
 

@@ -18,11 +18,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from models import describe
 from models import enforcement as enf
-from models.money import format_brl
-from models.regimes import get_regime
-from models.settings import letterhead
+from models.base.money import format_brl
+from models.rules import describe
+from models.rules.regimes import get_regime
+from models.store.settings import letterhead
 from reports.pdf import html_to_pdf, text_document
 from reports.templating import render
 

@@ -3,7 +3,7 @@
 :func:`export_report`, :func:`parse_format` and :func:`check_target` serve the
 sanctions report as well (reports/sanctions_export.py).
 
-The figures are gathered once (:func:`models.fee_report.fee_report`) and written
+The figures are gathered once (:func:`models.billing.fee_report.fee_report`) and written
 by the format's writer into a temporary file beside the target, which is then
 renamed over it: a cancelled or failed export leaves nothing half-written (and
 an older file of the same name untouched). ``progress(done, total)`` moves
@@ -18,9 +18,9 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TypeVar
 
-from models.errors import UserError
-from models.fee_report import FeeReport, fee_report
-from models.outfile import resolve_target
+from models.base.errors import UserError
+from models.billing.fee_report import FeeReport, fee_report
+from models.store.outfile import resolve_target
 
 FORMATS = {
     "xlsx": ("Planilha Excel", "Planilha Excel (*.xlsx)"),
@@ -127,7 +127,7 @@ def export_report(
     """Gather a report and write it to ``path`` atomically — the fee and the sanctions reports' export.
 
     ``gather(progress)`` reads the database; ``write(report, fmt, path, progress=…)`` writes the file (into a
-    temporary one beside ``path``, checked and renamed over it once complete: :mod:`models.outfile`). Returns the path and the report written.
+    temporary one beside ``path``, checked and renamed over it once complete: :mod:`models.store.outfile`). Returns the path and the report written.
     """
     fmt = parse_format(fmt)
     target = check_target(path, fmt)
@@ -141,7 +141,7 @@ def export_report(
             progress(_GATHER + (_SCALE - _GATHER) * done // max(total, 1), _SCALE)
 
     report = gather(gathering)
-    write(report, fmt, target, progress=writing)  # each writer writes aside and renames (models.outfile)
+    write(report, fmt, target, progress=writing)  # each writer writes aside and renames (models.store.outfile)
     if progress is not None:
         progress(_SCALE, _SCALE)
     return target, report

@@ -4,7 +4,7 @@ The HTML is for a browser and a phone: ``@page`` rules set A4 portrait for the
 figures and A4 landscape for the charge list, with "Página N de M" in the page
 margin; a viewport and a narrow-screen layout for phones. The PDF is the same
 page laid out by ReportLab (reports/paged_pdf.py). The figures come from
-:class:`models.fee_report.FeeReport`; money is formatted here, once per
+:class:`models.billing.fee_report.FeeReport`; money is formatted here, once per
 distinct amount, so 20.000 charges render in well under a second.
 
 The sanctions report (reports/sanctions_report_html.py) shares :class:`Brl`,
@@ -24,8 +24,8 @@ from pathlib import Path
 from markupsafe import Markup
 from markupsafe import escape as markup_escape
 
-from models.fee_report import CANCELLED, FeeReport
-from models.outfile import atomic_writer
+from models.billing.fee_report import CANCELLED, FeeReport
+from models.store.outfile import atomic_writer
 from reports.templating import date_br, render
 
 Progress = Callable[[int, int], None]

@@ -43,8 +43,8 @@ from pathlib import Path
 import xlsxwriter
 from xlsxwriter.utility import xl_col_to_name
 
-from models.fee_report import CANCELLED, FeeReport
-from models.outfile import atomic_writer
+from models.billing.fee_report import CANCELLED, FeeReport
+from models.store.outfile import atomic_writer
 from reports.templating import date_br
 
 # Arial in every format: Excel and LibreOffice on Windows have it; on Linux LibreOffice takes its metric twin,
@@ -647,7 +647,7 @@ def _abandon(book: Book) -> None:
 
 @atomic_writer("path", kind="xlsx")
 def save_workbook(book: Book, path: Path, progress: Progress | None, total: int) -> Path:
-    book.wb.filename = str(path)  # the temporary file beside the target (models/outfile.py), renamed once checked
+    book.wb.filename = str(path)  # the temporary file beside the target (models/store/outfile.py), renamed once checked
     book.wb.close()
     if progress is not None:
         progress(total, total)

@@ -31,7 +31,7 @@ from pathlib import Path
 from xml.sax.saxutils import escape as xml_escape
 
 import resources
-from models.outfile import atomic_writer
+from models.store.outfile import atomic_writer
 
 FONTS = Path(resources.__file__).resolve().parent / "fonts"
 FACES = (

@@ -7,7 +7,7 @@ from pathlib import Path
 from PySide6.QtCore import QMarginsF
 from PySide6.QtGui import QPageLayout, QPageSize, QPdfWriter, QTextDocument
 
-from models.outfile import atomic_writer
+from models.store.outfile import atomic_writer
 
 
 def text_document(html: str) -> QTextDocument:

@@ -14,7 +14,7 @@
   (Dec. 4.794/2026, art. 4º, parágrafo único) or of any regime with a
   ``[placard]``: the regime says the size, the colours and the contents.
 
-Each function takes a plain :class:`models.permit_doc.PermitDocument`; none
+Each function takes a plain :class:`models.permits.permit_doc.PermitDocument`; none
 touches the database. Needs a ``QGuiApplication`` (one is created, headless
 if there is no display, when the caller has none).
 
@@ -54,11 +54,11 @@ from PySide6.QtGui import (
     QTextFormat,
 )
 
-from models.br import format_cnpj, format_cpf
-from models.errors import UserError
-from models.money import format_brl
-from models.outfile import atomic_writer
-from models.permit_doc import PermitDocument
+from models.base.br import format_cnpj, format_cpf
+from models.base.errors import UserError
+from models.base.money import format_brl
+from models.permits.permit_doc import PermitDocument
+from models.store.outfile import atomic_writer
 from reports.templating import date_br, render
 
 __all__ = [

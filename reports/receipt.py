@@ -5,10 +5,10 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from models.applications import Application
-from models.br import format_cnpj, format_cpf
-from models.regimes import get_regime
-from models.settings import letterhead
+from models.base.br import format_cnpj, format_cpf
+from models.registry.applications import Application
+from models.rules.regimes import get_regime
+from models.store.settings import letterhead
 from reports.pdf import text_document
 from reports.templating import render
 
@@ -18,7 +18,7 @@ def receipt_context(app: Application) -> dict:
     kind = regime.permit_kind(app.permit_kind)
     delivered = {d.document: d for d in app.documents}
     later = _asked_later(regime, kind)
-    from models.front_desk import recorded_documents
+    from models.registry.front_desk import recorded_documents
 
     recorded = recorded_documents(
         "person" if app.person_id else "company", app.person_id or app.company_id, regime, kind
@@ -63,7 +63,7 @@ def receipt_context(app: Application) -> dict:
 
 def _asked_later(regime, kind) -> dict[str, str]:
     """Documents the act asks after the application (``Rule.due``; Sapezal art. 11), with when, in words."""
-    from models import describe
+    from models.rules import describe
 
     out = {}
     for rule in kind.rules:

@@ -13,7 +13,7 @@ def regime_html(regime, unit_rows=None) -> str:
     """The whole act — units, permits, lines, sections, fees, calendars, sites, layout, selection, placard,
     infractions and penalties, deadlines, seizure — each item with its article and the file's notes.
 
-    ``unit_rows`` are ``models.fiscal.UnitValueRow``s (the file's values merged
+    ``unit_rows`` are ``models.billing.fiscal.UnitValueRow``s (the file's values merged
     with the clerk's); without them the file's values are shown.
     """
     html = render("regime.html.j2", regime=regime, unit_rows=unit_rows)
@@ -25,7 +25,7 @@ def keep_together(html: str, codes=(), short: str = "") -> str:
 
     "R$ 150,00", "20 UFESP", "30 %", "0,50 m" must not break at a narrow
     width (the Regimes screen at the window's minimum size): the sentences of
-    ``models.describe`` are plain text, shared with the command line, so the
+    ``models.rules.describe`` are plain text, shared with the command line, so the
     HTML binds them here. ``short`` (the act's citation prefix, "Lei 1.171/2014")
     is kept in one piece too.
     """

@@ -1,7 +1,7 @@
 """Export the sanctions report to a file — what ``praca report sanctions`` and the Relatórios screen both call.
 
 The same export as the fee report's (reports/fee_export.py): the figures are
-gathered once (:func:`models.sanctions_report.sanctions_report`), written into
+gathered once (:func:`models.enforcement.sanctions_report.sanctions_report`), written into
 a temporary file beside the target and renamed over it, with ``progress`` on
 one scale from gathering to writing; a cancel or a failure leaves nothing.
 """
@@ -12,7 +12,7 @@ import datetime as _dt
 from collections.abc import Callable
 from pathlib import Path
 
-from models.sanctions_report import SanctionsReport, check_period, sanctions_report
+from models.enforcement.sanctions_report import SanctionsReport, check_period, sanctions_report
 from reports.fee_export import FORMATS, check_target, export_report, parse_format
 
 __all__ = ["FORMATS", "default_name", "write_report", "export_sanctions_report", "check_target", "parse_format"]

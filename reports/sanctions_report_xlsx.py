@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
-from models.sanctions_report import CANCELLED, CORRECTED, SanctionsReport
+from models.enforcement.sanctions_report import CANCELLED, CORRECTED, SanctionsReport
 from reports.fee_report_xlsx import (
     COUNT,
     DATE,

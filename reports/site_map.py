@@ -16,7 +16,7 @@ points with their descriptions instead of a drawing.
 PNG and SVG hold page 1. Everything comes from the export dict, so the same
 functions serve ``praca layout export`` (headless: a Qt application is made
 offscreen when there is none) and the map editor (its plan's
-:meth:`models.stall_plan.StallPlan.export`, saved or not).
+:meth:`models.sites.stall_plan.StallPlan.export`, saved or not).
 
 :func:`stall_parts` says where a stall's colour band and hitch go; the editor
 draws its stalls with it too, so screen and paper agree.
@@ -48,10 +48,10 @@ from PySide6.QtGui import (
     QPen,
 )
 
-from models.layout import SIDE_LABELS, format_metres
-from models.outfile import atomic_writer
-from models.regimes import RegimeError, get_regime
-from models.stall_plan import legend, legend_entry
+from models.rules.regimes import RegimeError, get_regime
+from models.sites.layout import SIDE_LABELS, format_metres
+from models.sites.stall_plan import legend, legend_entry
+from models.store.outfile import atomic_writer
 from reports.qt_fonts import FAMILY, register_fonts
 
 __all__ = [
@@ -920,7 +920,7 @@ def write_png(export: dict, out: Path | str, *, dpi: int = 150, paper: str | Non
     finally:
         painter.end()
     if not image.save(str(out), "PNG"):
-        from models.errors import UserError
+        from models.base.errors import UserError
 
         raise UserError(f"Não foi possível gravar {out}.", field="out")
     return choice

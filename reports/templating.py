@@ -9,8 +9,8 @@ from pathlib import Path
 from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
 
 import resources
-from models import describe
-from models.money import format_brl, format_decimal_br
+from models.base.money import format_brl, format_decimal_br
+from models.rules import describe
 
 TEMPLATES = Path(resources.__file__).resolve().parent / "templates"
 

@@ -37,7 +37,7 @@ class PageState:
 
 def page_state() -> PageState:
     """What the page must know now: every public key (with its revocation date) and every withdrawn permit."""
-    from models.signing_keys import SigningKey, withdrawn_numbers
+    from models.access.signing_keys import SigningKey, withdrawn_numbers
 
     keys = [
         {
@@ -55,7 +55,7 @@ def page_state() -> PageState:
 
 
 def page_html(state: PageState | None = None, *, now: _dt.datetime | None = None) -> str:
-    from models.settings import AGENCY, get_setting, municipality_label
+    from models.store.settings import AGENCY, get_setting, municipality_label
     from reports.templating import render
 
     state = state or page_state()
@@ -77,9 +77,9 @@ def page_html(state: PageState | None = None, *, now: _dt.datetime | None = None
 def write_verify_page(out: str | Path, *, now: _dt.datetime | None = None) -> PageState:
     """Write the page to ``out`` (written aside and renamed; readable by all: it is meant to be published) and
     remember what it holds, so that :func:`page_is_current` can tell when it must be exported again."""
-    from models.errors import UserError
-    from models.outfile import write_text
-    from models.settings import Setting
+    from models.base.errors import UserError
+    from models.store.outfile import write_text
+    from models.store.settings import Setting
 
     state = page_state()
     if not state.keys:
@@ -97,7 +97,7 @@ def write_verify_page(out: str | Path, *, now: _dt.datetime | None = None) -> Pa
 
 def page_is_current() -> bool | None:
     """Whether the last exported page still says what the database says (None: never exported)."""
-    from models.settings import get_setting
+    from models.store.settings import get_setting
 
     exported = get_setting(EXPORTED_SETTING)
     if not exported:

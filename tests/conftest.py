@@ -32,7 +32,7 @@ IN_CI = os.environ.get("CI", "").lower() == "true"
 def _pg_admin():
     import psycopg2
 
-    from models.db import parse_url
+    from models.store.db import parse_url
 
     target = parse_url(PG_URL)
     return psycopg2.connect(
@@ -95,7 +95,7 @@ def pg_schema_url(pg_available):
     try:
         yield f"{PG_URL}{sep}schema={name}"
     finally:
-        from models.db import close_database
+        from models.store.db import close_database
 
         _stop_widget_timers()
         close_database()
@@ -146,7 +146,7 @@ def db_url(request, tmp_path):
     """An empty database URL, on each back end."""
     if request.param == "sqlite":
         yield f"sqlite:///{tmp_path / 'praca.sqlite3'}"
-        from models.db import close_database
+        from models.store.db import close_database
 
         _stop_widget_timers()
         close_database()
@@ -157,7 +157,7 @@ def db_url(request, tmp_path):
 @pytest.fixture
 def database(db_url):
     """An open, current, empty Praça database on each back end."""
-    from models.db import close_database, open_database
+    from models.store.db import close_database, open_database
 
     open_database(db_url, create=True)
     yield db_url
@@ -166,7 +166,7 @@ def database(db_url):
 
 @pytest.fixture
 def sqlite_url(tmp_path):
-    from models.db import close_database
+    from models.store.db import close_database
 
     yield f"sqlite:///{tmp_path / 'praca.sqlite3'}"
     close_database()
@@ -202,13 +202,13 @@ def type_text(widget, text: str) -> None:
 
 @pytest.fixture(autouse=True)
 def system_session():
-    """Each test acts as the system: nobody logged in may do nothing (``models.session``). Tests of the login
+    """Each test acts as the system: nobody logged in may do nothing (``models.access.session``). Tests of the login
     and of deny-by-default run inside ``session.acting_as(None)``; the command line keeps a session it finds."""
-    from models import session, users
+    from models.access import session, users
 
     session.log_in(session.SYSTEM)
     users.pause, pause = (lambda seconds: None), users.pause  # a failed login's delay: no test waits for it
-    from models import backup
+    from models.store import backup
 
     backup._pending.clear()  # no test sees another's unsigned automatic backup (the Painel's notice)
     yield

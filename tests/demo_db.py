@@ -30,8 +30,8 @@ class Demo:
 
 
 def _build(url: str) -> dict:
-    from models.db import close_database, open_database
     from models.demo import fill_demo
+    from models.store.db import close_database, open_database
 
     open_database(url, create=True)
     try:
@@ -78,7 +78,7 @@ def _demo_pg_template(pg_available):
     with admin.cursor() as cur:
         cur.execute(f'CREATE DATABASE "{name}" TEMPLATE template0')
     try:
-        from models.db import parse_url
+        from models.store.db import parse_url
 
         target = parse_url(_pg_url(name))
         conn = psycopg2.connect(
@@ -107,7 +107,7 @@ def demo_database(request, tmp_path):
     own to change."""
     from conftest import _stop_widget_timers
 
-    from models.db import close_database, open_database
+    from models.store.db import close_database, open_database
 
     if request.param == "sqlite":
         template, counts = request.getfixturevalue("_demo_sqlite_template")
@@ -144,7 +144,7 @@ def demo_database(request, tmp_path):
 def demo_sqlite(request, tmp_path):
     """A copy of the demo database on SQLite only, not opened: its URL (for tests where the back end does not
     matter — a window, a report reader — or that open it themselves)."""
-    from models.db import close_database
+    from models.store.db import close_database
 
     yield copy_demo(request.getfixturevalue("_demo_sqlite_template"), tmp_path)
     close_database()

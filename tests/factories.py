@@ -15,16 +15,16 @@ from pathlib import Path
 import pytest
 
 from models import enforcement as enf
-from models.applications import Application, ApplicationInput, DocumentInput, change_status, create_application
-from models.br import cnpj_check_digits, cpf_check_digits
-from models.charges import Charge, record_payment
-from models.eligibility import evaluate_eligibility
-from models.files import set_store
-from models.fiscal import set_index_correction
-from models.front_desk import applicant_facts, load_applicant
-from models.people import CompanyInput, PartnerInput, PersonInput, save_company, save_person
+from models.base.br import cnpj_check_digits, cpf_check_digits
+from models.billing.charges import Charge, record_payment
+from models.billing.fiscal import set_index_correction
 from models.permits import Permit, issue_permit
-from models.regimes import get_regime
+from models.registry.applications import Application, ApplicationInput, DocumentInput, change_status, create_application
+from models.registry.front_desk import applicant_facts, load_applicant
+from models.registry.people import CompanyInput, PartnerInput, PersonInput, save_company, save_person
+from models.rules.eligibility import evaluate_eligibility
+from models.rules.regimes import get_regime
+from models.store.files import set_store
 
 TODAY = dt.date(2026, 11, 30)  # a Monday
 _numbers = itertools.count(123456780)
@@ -115,7 +115,7 @@ def feirante(keys, holder, site="Feira Noturna do Jardim Satélite", on=TODAY, k
 def sapezal_licence(keys, holder, on=TODAY, kind="ponto-fixo", documents=None) -> Permit:
     """Sapezal's licence of a person who runs an MEI (Lei 1.171/2014, art. 4º; art. 20: the licence is a firm's;
     art. 11, I: its CNPJ before the licence)."""
-    from models.front_desk import _mei_company
+    from models.registry.front_desk import _mei_company
 
     if hasattr(holder, "cpf") and _mei_company(holder) is None:
         company(f"{holder.name.upper()} MEI", holder, mei=True)
@@ -234,7 +234,7 @@ def pay(charge: Charge, on: dt.date, ref: str = "REC-1") -> None:
 def placed_stall(
     number, x, *, side="a", section="vi", line="biscoitos-balas", width="3", depth="2", holder_id=None, holder=None
 ):
-    from models.layout import PlacedStall
+    from models.sites.layout import PlacedStall
 
     return PlacedStall(
         key=str(number),
@@ -315,7 +315,7 @@ PASS = "senha da prefeitura 2026"
 
 
 def make_summary(**changes):
-    from models.signing import PermitSummary
+    from models.access.signing import PermitSummary
 
     values = dict(
         number="2026/000012",
@@ -335,7 +335,7 @@ def make_summary(**changes):
 @pytest.fixture(autouse=True)
 def fresh_desk(monkeypatch):
     """Each test starts as a desk that knows no passphrase; the system keyring is a dict."""
-    from models import signing_keys as sk
+    from models.access import signing_keys as sk
 
     vault: dict[str, str] = {}
     monkeypatch.setattr(sk, "_keyring_get", vault.get)

@@ -9,9 +9,9 @@ from factories import draft
 from factories import issue_record as issue
 from test_permits_tab import approved, clock, event_stall, keys, make_tab, person, select  # noqa: F401
 
-from models import acts
 from models.permits import issue_permit
-from models.regimes import default_regimes_folder
+from models.rules import acts
+from models.rules.regimes import default_regimes_folder
 
 
 def amend(regime_id: str, since: dt.date):
@@ -72,7 +72,7 @@ def test_the_record_detail_shows_the_version_it_was_judged_by(qtbot, keys, app_r
 
 
 def test_an_old_charge_still_shows_the_version_it_was_computed_from(keys, app_ready, qtbot):
-    from models.charges import create_charge
+    from models.billing.charges import create_charge
     from views.charges_page import ChargesTab
 
     debtor = person("Maria Barraqueira").id

@@ -10,11 +10,12 @@ from pathlib import Path
 import pytest
 
 from desktop.cli import main
-from models import acts, session
-from models.acts import RegimeAct
-from models.db import close_database, open_database
-from models.errors import UserError
-from models.regimes import RegimeErrors, default_regimes_folder, get_regime, shipped_regimes
+from models.access import session
+from models.base.errors import UserError
+from models.rules import acts
+from models.rules.acts import RegimeAct
+from models.rules.regimes import RegimeErrors, default_regimes_folder, get_regime, shipped_regimes
+from models.store.db import close_database, open_database
 
 ROOT = Path(__file__).resolve().parent.parent
 SAO_BENTO = (default_regimes_folder() / "sao-bento-2026.toml").read_text(encoding="utf-8")
@@ -90,7 +91,7 @@ def test_an_installed_act_is_listed_quoted_and_audited_and_cannot_be_installed_t
     assert main(["--db", database, "regimes", "install", str(path)]) == 2
     assert "já está instalado" in capsys.readouterr().err
     open_database(database)
-    from models.audit import AuditEntry
+    from models.store.audit import AuditEntry
 
     entry = AuditEntry.select().where(AuditEntry.table_name == "regime_act").get()
     assert entry.action == "insert" and "minha-cidade-2027" in entry.after
@@ -169,8 +170,8 @@ def test_praca_ships_a_corrected_text_as_a_new_version_and_keeps_the_old(databas
 
 def test_a_database_of_the_version_before_gets_the_acts_by_its_migration(db_url):
     open_database(db_url, create=True)
-    from models.db import db
-    from models.schema import Meta
+    from models.store.db import db
+    from models.store.schema import Meta
 
     db.obj.execute_sql('DROP TABLE "regime_act"')
     Meta.update(value="18").where(Meta.key == "schema_version").execute()
@@ -198,8 +199,8 @@ def test_another_desk_quotes_with_the_act_installed_here(database, tmp_path, cap
 def test_a_frozen_charge_keeps_the_version_it_was_computed_from_after_an_amendment(database, tmp_path):
     from factories import person
 
-    from models.acts import version_text
-    from models.charges import create_charge
+    from models.billing.charges import create_charge
+    from models.rules.acts import version_text
 
     debtor = person("Maria Barraqueira").id
 
@@ -230,7 +231,7 @@ def test_a_frozen_charge_keeps_the_version_it_was_computed_from_after_an_amendme
     )
     v2 = acts.history("sao-bento-2026")[1]
     assert later.act_sha256 == v2.sha256 != first.act_sha256
-    from models.charges import Charge
+    from models.billing.charges import Charge
 
     assert version_text("sao-bento-2026", Charge.get_by_id(first.id).act_sha256).startswith("versão 1 (texto original)")
     assert get_regime("sao-bento-2026", on=dt.date(2026, 3, 25)).sha256 == first.act_sha256  # recomputed with it

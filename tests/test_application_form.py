@@ -8,10 +8,10 @@ import pytest
 from pdftext import pdf_text
 from PySide6.QtCore import Qt
 
-from models.applications import Application, ApplicationDocument
-from models.db import open_database
-from models.files import set_store
-from models.people import CompanyInput, PartnerInput, PersonInput, save_company, save_person
+from models.registry.applications import Application, ApplicationDocument
+from models.registry.people import CompanyInput, PartnerInput, PersonInput, save_company, save_person
+from models.store.db import open_database
+from models.store.files import set_store
 
 TODAY = dt.date(2026, 11, 30)
 
@@ -159,8 +159,8 @@ def test_a_natural_person_cannot_hold_an_olimpia_tpu(qtbot, app_ready, db_url, t
 
 def test_another_towns_records_do_not_count(qtbot, mei):
     """Praça serves Olímpia: a São Bento company's residence and registration say nothing for Sapezal's act."""
-    from models.front_desk import applicant_facts, load_applicant
-    from models.settings import MUNICIPALITY, set_settings
+    from models.registry.front_desk import applicant_facts, load_applicant
+    from models.store.settings import MUNICIPALITY, set_settings
 
     set_settings({MUNICIPALITY: "São Bento do Sapucaí"})
     applicant = load_applicant("company", mei.id)
@@ -171,10 +171,10 @@ def test_another_towns_records_do_not_count(qtbot, mei):
 
 
 def test_approval_checks_the_rules_and_the_acts_term_again(qtbot, mei):
-    from models.applications import ApplicationInput, DocumentInput, change_status, create_application
-    from models.errors import UserError
-    from models.front_desk import approve_application
-    from models.regimes import get_regime
+    from models.base.errors import UserError
+    from models.registry.applications import ApplicationInput, DocumentInput, change_status, create_application
+    from models.registry.front_desk import approve_application
+    from models.rules.regimes import get_regime
 
     kind = get_regime("sao-bento-2026").permit_kind("event-stall")
     missing = create_application(

@@ -7,7 +7,8 @@ import multiprocessing
 
 import pytest
 
-from models.applications import (
+from models.base.errors import FieldErrors, UserError
+from models.registry.applications import (
     Application,
     ApplicationDocument,
     ApplicationEvent,
@@ -17,10 +18,9 @@ from models.applications import (
     create_application,
     worklist,
 )
-from models.db import close_database, open_database
-from models.errors import FieldErrors, UserError
-from models.files import set_store
-from models.people import PersonInput, save_person
+from models.registry.people import PersonInput, save_person
+from models.store.db import close_database, open_database
+from models.store.files import set_store
 
 TODAY = dt.date(2026, 11, 30)
 
@@ -40,7 +40,7 @@ def sapezal(applicant, **kw) -> ApplicationInput:
 
 
 def test_first_kinds(applicant):
-    from models.regimes import get_regime
+    from models.rules.regimes import get_regime
 
     assert "ponto-fixo" in get_regime("sapezal-2014").ids("permit_kind")
 
@@ -67,7 +67,7 @@ def test_failed_save_gives_the_number_back(applicant):
 
 
 def test_documents_are_kept_with_their_hash(applicant, tmp_path):
-    from models.regimes import get_regime
+    from models.rules.regimes import get_regime
 
     doc_id = get_regime("sapezal-2014").permit_kind("ponto-fixo").documents[0]
     scan = tmp_path / "rg.pdf"
@@ -130,7 +130,7 @@ def test_stale_status_change_is_refused(applicant):
 
 def _save_many(url: str, person_id: int, count: int, queue) -> None:
     """Runs in a process of its own: another desk saving applications."""
-    from models import session
+    from models.access import session
 
     session.log_in(session.SYSTEM)  # a desk of its own: someone is logged in there (issue 16 §4)
     open_database(url, create=True)

@@ -17,10 +17,10 @@ from factories import (  # noqa: F401  (keys: fixture)
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from models.charges import plan_month
-from models.errors import UserError
-from models.fees import fee_quote
-from models.regimes import get_regime
+from models.base.errors import UserError
+from models.billing.charges import plan_month
+from models.rules.fees import fee_quote
+from models.rules.regimes import get_regime
 
 SJC = get_regime("sjc-2014")
 

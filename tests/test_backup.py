@@ -13,14 +13,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from models import backup, schema
-from models.backup import BackupError, read_backup, restore_backup, rotation_keep, write_backup
-from models.db import close_database, open_database
+from models.base.errors import UserError
 from models.demo import fill_demo
-from models.errors import UserError
-from models.sealed import Trust
+from models.store import backup, schema
+from models.store.backup import BackupError, read_backup, restore_backup, rotation_keep, write_backup
+from models.store.db import close_database, open_database
+from models.store.sealed import Trust
 
-UNSIGNED_OK = Trust(accept_unsigned=True)  # these tests write unsigned backups (models.sealed is tested apart)
+UNSIGNED_OK = Trust(accept_unsigned=True)  # these tests write unsigned backups (models.store.sealed is tested apart)
 
 TODAY = dt.date(2026, 11, 30)
 
@@ -102,7 +102,7 @@ def test_round_trip_gives_identical_data_on_both_back_ends(demo_database, tmp_pa
     assert read_backup(kept).counts == read_backup(first).counts
 
     # the sequences follow the restored ids: a new person gets a fresh id
-    from models.people import Person, PersonInput, save_person
+    from models.registry.people import Person, PersonInput, save_person
 
     top = max(p.id for p in Person.select())
     person = save_person(PersonInput(name="Nova Pessoa Depois", cpf="529.982.247-25"), today=TODAY)
@@ -265,7 +265,7 @@ def test_non_empty_database_is_refused_unless_forced(good_file, tmp_path):
 
 
 def test_a_role_without_backup_is_refused(good_file, tmp_path):
-    from models import session
+    from models.access import session
 
     clerk = session.Session(None, "ana", "Ana Clara", "atendente")
     with session.acting_as(clerk):
@@ -316,7 +316,7 @@ def test_an_older_backup_is_migrated_after_restoring(good_file, tmp_path, db_url
     open_database(sqlite_url_in(tmp_path, "from-v3.sqlite3"), create=True)
     result = restore_backup(old, trust=UNSIGNED_OK)
     assert result.from_version == 3 and result.upgraded
-    from models.people import Company, Person, search_key
+    from models.registry.people import Company, Person, search_key
 
     people = list(Person.select())
     assert len(people) == 6 and all(p.search_name == search_key(p.name) for p in people)
@@ -514,7 +514,7 @@ def test_menu_backup_then_restore_asks_and_says_what_is_replaced(
     window.action_backup.trigger()
     assert read_backup(file).counts["person"] == 4
 
-    from models.people import Person
+    from models.registry.people import Person
 
     Person.update(name="Nome Trocado Depois").where(Person.id == 1).execute()
     monkeypatch.setattr(QFileDialog, "getOpenFileName", lambda *a, **k: (str(file), ""))
@@ -527,7 +527,7 @@ def test_menu_backup_then_restore_asks_and_says_what_is_replaced(
     assert "SUBSTITUI todos os dados" in question and "4 pessoas" in question
     assert snapshot() == before  # answered Yes: restored
     assert logins == [1]  # the users are the restored ones: log in again
-    from models.audit import AuditEntry
+    from models.store.audit import AuditEntry
 
     assert AuditEntry.get(AuditEntry.action == "restore").note.startswith("restaurado o backup menu.praca-backup")
     assert list((tmp_path / "backups").glob("antes-da-restauracao-*.praca-backup"))
@@ -550,7 +550,7 @@ def test_menu_restore_can_be_declined(window, tmp_path, monkeypatch):
 
     fill_demo(people=2, companies=1, permits=False)
     file = write_backup(tmp_path / "d.praca-backup").path
-    from models.people import Person
+    from models.registry.people import Person
 
     Person.update(name="Fica Como Está").where(Person.id == 1).execute()
     before = snapshot()
@@ -583,10 +583,10 @@ def test_menu_restore_runs_off_the_gui_thread_and_cancelar_changes_nothing(
     from PySide6.QtCore import QTimer
     from PySide6.QtWidgets import QFileDialog
 
-    import models.backup
+    import models.store.backup
     import views.login
     from desktop import paths
-    from models.people import Person
+    from models.registry.people import Person
     from views import operations
 
     monkeypatch.setattr(paths, "data_dir", lambda: tmp_path)
@@ -596,7 +596,7 @@ def test_menu_restore_runs_off_the_gui_thread_and_cancelar_changes_nothing(
     Person.update(name="Fica Como Está").where(Person.id == 1).execute()
     before = snapshot()
     monkeypatch.setattr(QFileDialog, "getOpenFileName", lambda *a, **k: (str(file), ""))
-    real, seen = models.backup.restore_backup, []
+    real, seen = models.store.backup.restore_backup, []
 
     def spy(*args, **kwargs):
         seen.append(
@@ -607,7 +607,7 @@ def test_menu_restore_runs_off_the_gui_thread_and_cancelar_changes_nothing(
         )
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(models.backup, "restore_backup", spy)
+    monkeypatch.setattr(models.store.backup, "restore_backup", spy)
     # Cancelar pressed on the progress dialog as soon as it exists: the first table is never written
     QTimer.singleShot(0, lambda: operations.current.dialog.cancel())
     window_on.action_restore.trigger()

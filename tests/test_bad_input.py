@@ -14,7 +14,7 @@ The command line (``quote``, ``penalty``, ``deadline``, ``draw``, ``report``)
 gets random arguments: exit 0 or 2, never a traceback, and a refusal is one
 line on stderr. The person form gets random text typed into its fields and
 Salvar pressed: no crash, and either a saved person or a message at the field.
-``models.importer.check_row`` has its own property in tests/test_importer.py.
+``models.registry.importer.check_row`` has its own property in tests/test_importer.py.
 
 The example counts are modest for ``make test``; ``BAD_N`` (database
 properties), ``BAD_CLI_N`` and ``BAD_FORM_N`` raise them for a longer hunt,
@@ -33,8 +33,8 @@ import pytest
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
-from models.br import cnpj_check_digits, cpf_check_digits
-from models.errors import FieldErrors, UserError
+from models.base.br import cnpj_check_digits, cpf_check_digits
+from models.base.errors import FieldErrors, UserError
 
 TODAY = dt.date(2026, 11, 30)
 DB_SETTINGS = settings(
@@ -148,7 +148,7 @@ def clean_refusal(exc: BaseException) -> None:
 
 
 def snapshot(models) -> tuple:
-    from models.applications import Counter
+    from models.registry.applications import Counter
 
     return (
         tuple(m.select().count() for m in models),
@@ -173,7 +173,7 @@ def attempt(models, call):
 @contextlib.contextmanager
 def rolled_back():
     """One example's changes, undone at its end (the next example starts from the same database)."""
-    from models.db import db
+    from models.store.db import db
 
     with db.atomic() as txn:
         try:
@@ -210,7 +210,7 @@ PERSON = dict(
 
 
 def _household():
-    from models.people import RELATIONS, HouseholdInput
+    from models.registry.people import RELATIONS, HouseholdInput
 
     return st.lists(
         st.builds(
@@ -257,7 +257,7 @@ PERSON_FIELDS = {
 @DB_SETTINGS
 @given(values=mutated(PERSON, PERSON_FIELDS), edit=st.booleans())
 def test_save_person_takes_anything(database, values, edit):
-    from models.people import HouseholdMember, Person, PersonInput, save_person
+    from models.registry.people import HouseholdMember, Person, PersonInput, save_person
 
     with rolled_back():
         existing = None
@@ -283,8 +283,8 @@ def test_save_person_takes_anything(database, values, edit):
 def test_what_a_column_cannot_hold_is_refused_at_its_field_on_both_back_ends(database):
     """SQLite would keep a street of 201 characters or a NUL; PostgreSQL would fail with a server error. Both say
     it in one line at the field, and nothing is stored."""
-    from models.people import Person, PersonInput, save_person
-    from models.search import find_applicants
+    from models.registry.people import Person, PersonInput, save_person
+    from models.registry.search import find_applicants
 
     for changes, field in (
         (dict(street="x" * 201), "street"),
@@ -322,7 +322,7 @@ COMPANY = dict(
 
 
 def _partners():
-    from models.people import PartnerInput
+    from models.registry.people import PartnerInput
 
     return st.lists(
         st.builds(
@@ -362,7 +362,7 @@ COMPANY_FIELDS = {
 @DB_SETTINGS
 @given(values=mutated(dict(COMPANY, cnpj=CNPJ), COMPANY_FIELDS))
 def test_save_company_takes_anything(database, values):
-    from models.people import Company, CompanyInput, CompanyPartner, save_company
+    from models.registry.people import Company, CompanyInput, CompanyPartner, save_company
 
     with rolled_back():
         attempt([Company, CompanyPartner], lambda: save_company(CompanyInput(**values)))
@@ -372,19 +372,19 @@ def test_save_company_takes_anything(database, values):
 
 
 def _regime_ids() -> list[str]:
-    from models.regimes import shipped_regimes
+    from models.rules.regimes import shipped_regimes
 
     return sorted(shipped_regimes())
 
 
 def _ids(kind: str) -> list[str]:
-    from models.regimes import shipped_regimes
+    from models.rules.regimes import shipped_regimes
 
     return sorted({i for r in shipped_regimes().values() for i in r.ids(kind)})
 
 
 def _application_fields():
-    from models.applications import DocumentInput
+    from models.registry.applications import DocumentInput
 
     documents = st.lists(
         st.builds(
@@ -432,14 +432,14 @@ APPLICATION = dict(
 @DB_SETTINGS
 @given(data=st.data())
 def test_create_application_takes_anything(database, data):
-    from models.applications import (
+    from models.registry.applications import (
         Application,
         ApplicationDocument,
         ApplicationEvent,
         ApplicationInput,
         create_application,
     )
-    from models.people import CompanyInput, PersonInput, save_company, save_person
+    from models.registry.people import CompanyInput, PersonInput, save_company, save_person
 
     values = data.draw(mutated(APPLICATION, _application_fields()))
     with rolled_back():
@@ -458,7 +458,7 @@ def test_create_application_takes_anything(database, data):
 
 
 def _debtor():
-    from models.people import PersonInput, save_person
+    from models.registry.people import PersonInput, save_person
 
     return save_person(PersonInput(**PERSON), today=TODAY)
 
@@ -480,7 +480,7 @@ CHARGE = dict(
 @DB_SETTINGS
 @given(data=st.data())
 def test_create_charge_takes_anything(database, data):
-    from models.charges import KINDS, Charge, create_charge
+    from models.billing.charges import KINDS, Charge, create_charge
 
     values = data.draw(
         mutated(
@@ -512,7 +512,7 @@ def test_create_charge_takes_anything(database, data):
     )
 )
 def test_record_payment_takes_anything(database, values):
-    from models.charges import Charge, Payment, create_charge, record_payment
+    from models.billing.charges import Charge, Payment, create_charge, record_payment
 
     with rolled_back():
         charge = create_charge(**CHARGE, person_id=_debtor().id, today=TODAY)
@@ -581,9 +581,9 @@ def test_suspend_takes_anything(database, values):
 
 
 def _site_fields():
-    from models.layout import NUMBERING, OBSTACLE_KINDS
-    from models.regimes import WEEKDAYS
+    from models.rules.regimes import WEEKDAYS
     from models.sites import SITE_KINDS, ObstacleInput, PointInput, SegmentInput
+    from models.sites.layout import NUMBERING, OBSTACLE_KINDS
 
     obstacles = st.lists(
         st.builds(
@@ -736,7 +736,7 @@ RECORD = dict(
 @given(data=st.data())
 def test_issue_record_takes_anything(database, data):
     from models import enforcement as enf
-    from models.charges import Charge
+    from models.billing.charges import Charge
 
     values = data.draw(mutated(RECORD, _record_fields(), most=4))
     with rolled_back():
@@ -757,11 +757,11 @@ def test_issue_record_takes_anything(database, data):
 def test_lookups_take_anything(database, text):
     """Search boxes and number fields: a list (maybe empty), or a refusal — never an error of the database."""
     from models import enforcement as enf
-    from models.charges import charge_rows, parse_month
+    from models.access.users import authenticate
+    from models.billing.charges import charge_rows, parse_month
     from models.permits import find_permit, permit_rows
-    from models.search import find_applicants
+    from models.registry.search import find_applicants
     from models.sites import find_site
-    from models.users import authenticate
 
     with rolled_back():
         _debtor()
@@ -796,7 +796,7 @@ def test_lookups_take_anything(database, text):
     )
 )
 def test_create_user_takes_anything(database, values):
-    from models.users import User, create_user
+    from models.access.users import User, create_user
 
     with rolled_back():
         User.create(username="admin", name="Administrador", role="administrador", password_hash="scrypt$x")
@@ -905,7 +905,7 @@ def cli_place(tmp_path_factory):
     """A folder to run in (every relative --out and --input lands there) and a database."""
     place = tmp_path_factory.mktemp("cli")
     (place / "entrada.csv").write_text("id,name,group\n1,Ana,g01\n2,Bia,g01\n3,Caio,g02\n", encoding="utf-8")
-    from models.db import close_database, open_database
+    from models.store.db import close_database, open_database
 
     open_database(f"sqlite:///{place / 'praca.sqlite3'}", create=True)  # as praca init makes it
     close_database()
@@ -985,7 +985,7 @@ def test_person_form_with_random_typing(app_ready, qtbot, database, typed):
     from PySide6.QtCore import Qt
     from PySide6.QtWidgets import QLineEdit
 
-    from models.people import HouseholdMember, Person
+    from models.registry.people import HouseholdMember, Person
     from views.person_form import PersonDialog
 
     with rolled_back():

@@ -8,8 +8,8 @@ import pytest
 from hypothesis import assume, given
 from hypothesis import strategies as st
 
-from models.br import clean_cnpj, clean_cpf, cnpj_check_digits, cpf_check_digits, format_cnpj, format_cpf
-from models.errors import UserError
+from models.base.br import clean_cnpj, clean_cpf, cnpj_check_digits, cpf_check_digits, format_cnpj, format_cpf
+from models.base.errors import UserError
 
 digits9 = st.text(alphabet=string.digits, min_size=9, max_size=9).filter(lambda s: len(set(s)) > 1)
 alnum12 = st.text(alphabet=string.digits + string.ascii_uppercase, min_size=12, max_size=12)

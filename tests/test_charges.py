@@ -24,8 +24,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 from peewee import IntegrityError, fn
 
-from models.applications import Application, change_status
-from models.charges import (
+from models.base.errors import FieldErrors, UserError
+from models.base.money import from_centavos
+from models.billing.charges import (
     Charge,
     Payment,
     await_payment,
@@ -41,12 +42,11 @@ from models.charges import (
     return_deposit,
     revocation_candidates,
 )
-from models.db import db
-from models.eligibility import FAILED, PASSED, evaluate_eligibility
-from models.errors import FieldErrors, UserError
-from models.fiscal import set_index_correction
-from models.front_desk import applicant_facts, load_applicant
-from models.money import from_centavos
+from models.billing.fiscal import set_index_correction
+from models.registry.applications import Application, change_status
+from models.registry.front_desk import applicant_facts, load_applicant
+from models.rules.eligibility import FAILED, PASSED, evaluate_eligibility
+from models.store.db import db
 
 # --------------------------------------------------------------------------- the month's run
 
@@ -240,7 +240,7 @@ def test_manual_charge_validates_every_field(database):
 
 
 def test_awaiting_payment_charges_the_frozen_quote_and_holds_the_permit(keys):
-    from models.pricing import quote
+    from models.billing.pricing import quote
 
     holder = company("Trailer do Zé Ltda", person("José Carlos Pinto"))
     app = approved(
@@ -412,7 +412,7 @@ def test_month_summary_equals_direct_sql(keys, inpc):
 
 @given(st.integers(min_value=1, max_value=9_999_999_99))
 def test_amount_text_round_trips_in_centavos(cents):
-    from models.charges import _money
+    from models.billing.charges import _money
 
     value = from_centavos(cents)
     errors: dict = {}

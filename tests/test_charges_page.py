@@ -15,7 +15,7 @@ from factories import (  # noqa: F401  (inpc: fixture)
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QDialogButtonBox, QInputDialog
 
-from models.charges import Charge, Payment
+from models.billing.charges import Charge, Payment
 from views.charges_page import ChargesTab, DelinquencyTab, GenerateDialog
 
 SEPT = dt.date(2026, 9, 15)  # before the 20th: the charges are open, not overdue
@@ -123,7 +123,7 @@ def test_delinquency_lists_candidates_and_painel_shows_overdue(qtbot, keys, inpc
     from views.home import HomePage
 
     sjc_stall(keys, "Devedor Contumaz Silva", on=dt.date(2026, 6, 1))
-    from models.charges import generate_month
+    from models.billing.charges import generate_month
 
     for month in (7, 8, 9):
         generate_month(2026, month, by="tesouraria", today=dt.date(2026, month, 1))
@@ -147,9 +147,9 @@ def test_worklist_awaiting_payment_charges_the_quote_and_issue_waits_for_payment
 
     from factories import approved, company, person
 
-    from models.applications import Application
-    from models.charges import record_payment
-    from models.pricing import quote
+    from models.billing.charges import record_payment
+    from models.billing.pricing import quote
+    from models.registry.applications import Application
     from views.front_desk import WorklistTab
 
     holder = company("Pastelaria Festa Ltda", person("Sebastião Ferreira Lopes"))

@@ -12,7 +12,7 @@ from desktop.cli import COMMANDS, main
 @pytest.fixture
 def sqlite_url(sqlite_url):
     """The commands read an existing database only: this one is made first, as ``praca init`` makes it."""
-    from models.db import close_database, open_database
+    from models.store.db import close_database, open_database
 
     open_database(sqlite_url, create=True)
     close_database()
@@ -129,9 +129,9 @@ def test_penalty_graded_fine_is_shown_as_pending(sqlite_url, capsys):
 
 
 def test_penalty_uses_the_unit_value_entered_in_the_database(database, capsys):
-    from models.db import close_database
-    from models.fiscal import set_unit_value
-    from models.regimes import get_regime
+    from models.billing.fiscal import set_unit_value
+    from models.rules.regimes import get_regime
+    from models.store.db import close_database
 
     set_unit_value(get_regime("sapezal-2014"), "UFS", 2026, "45,10", entered_by="t", reason="decreto municipal")
     close_database()
@@ -333,7 +333,7 @@ def test_deadline_bad_input_is_one_line(argv, fragment, capsys):
     "regime_id", ["olimpia-2025", "sjc-2014", "sapezal-2014", "ilha-comprida-2017", "sao-bento-2026"]
 )
 def test_regimes_show_lists_the_codes_and_kinds_the_commands_take(regime_id, capsys):
-    from models.regimes import get_regime
+    from models.rules.regimes import get_regime
 
     regime = get_regime(regime_id)
     assert main(["regimes", "--show", regime_id]) == 0

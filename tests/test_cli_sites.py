@@ -12,8 +12,8 @@ from desktop.cli import main
 @pytest.fixture
 def demo_url(sqlite_url):
     """A database with the demo sites (no people: the sites stand on their own)."""
-    from models.db import close_database, open_database
     from models.sites import demo_sites
+    from models.store.db import close_database, open_database
 
     open_database(sqlite_url, create=True)
     demo_sites()

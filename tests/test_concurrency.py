@@ -1,7 +1,7 @@
 """Several desks at once: two real connections in two processes, on one database.
 
 Two desks — processes started once for the module with ``spawn`` — open the
-database of each test with ``models.db.open_database`` and meet at a barrier
+database of each test with ``models.store.db.open_database`` and meet at a barrier
 before every act, so both really act at the same moment. Run on SQLite and, with ``PRACA_TEST_PG``, on
 PostgreSQL (the ``db_url`` fixture; the PostgreSQL variant is skipped without it).
 
@@ -43,9 +43,9 @@ def _desk(index: int, inbox, outbox, barrier) -> None:
     puts the outcome in ``outbox``. A refusal (``UserError``) is an outcome; anything else is a crash, sent
     back whole with its traceback.
     """
-    from models import session
-    from models.db import close_database, open_database
-    from models.errors import UserError
+    from models.access import session
+    from models.base.errors import UserError
+    from models.store.db import close_database, open_database
 
     session.log_in(session.SYSTEM)  # a desk of its own: someone is logged in there (issue 16 §4)
     for url, task, args in iter(inbox.get, None):
@@ -117,7 +117,7 @@ def desks():
 
 def _rounds(barrier, items, act) -> list[tuple]:
     """In a desk: for each item, wait for the other desk, then ``act(item)``; each round's outcome."""
-    from models.errors import UserError
+    from models.base.errors import UserError
 
     outcomes = []
     for item in items:
@@ -148,7 +148,7 @@ def seqs(numbers) -> list[int]:
 
 
 def _save_applications(barrier, person_id: int, rounds: int) -> list[str]:
-    from models.applications import ApplicationInput, create_application
+    from models.registry.applications import ApplicationInput, create_application
 
     protocols = []
     for _ in range(rounds):
@@ -165,8 +165,8 @@ def _save_applications(barrier, person_id: int, rounds: int) -> list[str]:
 def test_protocols_saved_at_once_are_distinct_and_gapless(desks, database, tmp_path):
     from factories import person
 
-    from models.applications import Application, ApplicationEvent, Counter
-    from models.files import set_store
+    from models.registry.applications import Application, ApplicationEvent, Counter
+    from models.store.files import set_store
 
     set_store(tmp_path / "files")
     holder = person("Maria José da Silva")
@@ -200,8 +200,8 @@ def test_infraction_records_issued_at_once_are_distinct_and_gapless(desks, datab
     from factories import person
 
     from models import enforcement as enf
-    from models.charges import Charge
-    from models.files import set_store
+    from models.billing.charges import Charge
+    from models.store.files import set_store
 
     set_store(tmp_path / "files")
     people = [person(f"Autuado Número {i} da Silva").id for i in range(12)]
@@ -220,8 +220,8 @@ def test_infraction_records_issued_at_once_are_distinct_and_gapless(desks, datab
 def _issue_permits(barrier, app_ids: list[int], key_dir: str) -> list[str]:
     from pathlib import Path
 
-    from models.applications import Application
     from models.permits import issue_permit
+    from models.registry.applications import Application
 
     numbers = []
     for app_id in app_ids:
@@ -235,9 +235,9 @@ def _issue_permits(barrier, app_ids: list[int], key_dir: str) -> list[str]:
 def test_permits_issued_at_once_are_distinct_and_gapless(desks, database, tmp_path):
     from factories import approved, company, person
 
-    from models.files import set_store
+    from models.access.signing import verify_text
     from models.permits import Permit
-    from models.signing import verify_text
+    from models.store.files import set_store
 
     set_store(tmp_path / "files")
     keys = tmp_path / "keys"
@@ -299,8 +299,8 @@ def test_one_holder_on_two_stalls_at_once_is_refused(desks, database):
     from peewee import IntegrityError
     from test_sites import make_permit
 
-    from models.db import db
     from models.sites import Stall
+    from models.store.db import db
 
     rounds = 4
     site, stalls = _site_with_stalls(2 * rounds)
@@ -329,12 +329,12 @@ class _Pay:
         self.reference = reference
 
     def prepare(self, charge_id: int):
-        from models.charges import Charge
+        from models.billing.charges import Charge
 
         return Charge.get_by_id(charge_id)
 
     def __call__(self, charge) -> int:
-        from models.charges import record_payment
+        from models.billing.charges import record_payment
 
         reference = self.reference or f"BOL-{charge.id}-{os.getpid()}"
         return record_payment(
@@ -349,7 +349,7 @@ def _pay(barrier, charge_ids: list[int], reference: str | None) -> list[tuple]:
 def _charges(count: int, amount: str = "40,00") -> list[int]:
     from factories import person
 
-    from models.charges import create_charge
+    from models.billing.charges import create_charge
 
     debtor = person("Devedora Maria Aparecida")
     return [
@@ -369,7 +369,7 @@ def _charges(count: int, amount: str = "40,00") -> list[int]:
 
 
 def test_one_slip_recorded_twice_at_once_is_counted_once(desks, database):
-    from models.charges import Charge, Payment
+    from models.billing.charges import Charge, Payment
 
     charges = _charges(5)
     a, b = desks.run(
@@ -386,7 +386,7 @@ def test_one_slip_recorded_twice_at_once_is_counted_once(desks, database):
 def test_two_payments_of_one_charge_at_once_never_lose_one(desks, database):
     """Two different slips for one charge at the same moment: the second is refused (the charge changed
     meanwhile) or both are kept — never one payment lost from the total."""
-    from models.charges import Charge, Payment
+    from models.billing.charges import Charge, Payment
 
     charges = _charges(4, amount="100,00")
     a, b = desks.run(database, ("_pay", charges, None), ("_pay", charges, None))
@@ -403,7 +403,7 @@ def test_two_payments_of_one_charge_at_once_never_lose_one(desks, database):
 
 
 def _edit_person(barrier, person_id: int, name: str, relative: str) -> str:
-    from models.people import HouseholdInput, Person, PersonInput, save_person
+    from models.registry.people import HouseholdInput, Person, PersonInput, save_person
 
     copy = Person.get_by_id(person_id)  # the form opened on this desk
     data = PersonInput(
@@ -420,7 +420,7 @@ def _edit_person(barrier, person_id: int, name: str, relative: str) -> str:
 def test_two_desks_editing_one_person_the_second_is_refused_not_merged(desks, database):
     from factories import person
 
-    from models.people import HouseholdMember, Person
+    from models.registry.people import HouseholdMember, Person
 
     who = person("Rita de Cássia Nunes")
     a, b = desks.run(
@@ -438,7 +438,7 @@ def test_two_desks_editing_one_person_the_second_is_refused_not_merged(desks, da
 
 
 def _register(barrier, cpfs: list[str], name: str) -> list[tuple]:
-    from models.people import PersonInput, save_person
+    from models.registry.people import PersonInput, save_person
 
     return _rounds(
         barrier,
@@ -451,7 +451,7 @@ def test_two_desks_registering_one_cpf_at_once(desks, database):
     """The CPF check before the transaction cannot see the other desk's save: the unique index does."""
     from factories import new_cpf
 
-    from models.people import Person
+    from models.registry.people import Person
 
     cpfs = [new_cpf() for _ in range(4)]
     a, b = desks.run(database, ("_register", cpfs, "José Aparecido Lima"), ("_register", cpfs, "José A. Lima"))
@@ -468,12 +468,12 @@ class _ChargeAct:
         self.act = act
 
     def prepare(self, charge_id: int):
-        from models.charges import Charge
+        from models.billing.charges import Charge
 
         return Charge.get_by_id(charge_id)
 
     def __call__(self, copy) -> str:
-        from models.charges import cancel_charge, record_payment
+        from models.billing.charges import cancel_charge, record_payment
 
         if self.act == "cancel":
             cancel_charge(copy, reason="lançada em duplicidade", by="chefe")
@@ -487,7 +487,7 @@ def _charge_act(barrier, charge_ids: list[int], act: str) -> list[tuple]:
 
 
 def test_cancel_and_pay_one_charge_at_once(desks, database):
-    from models.charges import Charge, Payment
+    from models.billing.charges import Charge, Payment
 
     charges = _charges(4)
     a, b = desks.run(database, ("_charge_act", charges, "cancel"), ("_charge_act", charges, "pay"))

@@ -1,8 +1,8 @@
 """Crash safety: a desk killed with SIGKILL in the middle of a bulk operation leaves all of it or none of it.
 
 A child process (``spawn``) opens the database and runs the month's charges
-(:func:`models.charges.generate_month`) or an import
-(:func:`models.importer.import_rows`); its progress callback tells the parent
+(:func:`models.billing.charges.generate_month`) or an import
+(:func:`models.registry.importer.import_rows`); its progress callback tells the parent
 when it is half-way (or, in the other case, the operation has returned) and
 then waits; the parent kills it with SIGKILL. Afterwards the database passes
 its integrity check, holds none of the operation (killed half-way) or all of it
@@ -43,10 +43,10 @@ INPC = {
 
 def _bulk_then_hang(url: str, what: str, when: str, reached, backend_pid, args: tuple) -> None:
     """Runs in a process of its own: the bulk operation, stopped (to be killed) half-way or after it returned."""
-    from models import session
+    from models.access import session
 
     session.log_in(session.SYSTEM)  # a desk of its own: someone is logged in there (issue 16 §4)
-    from models.db import db, open_database
+    from models.store.db import db, open_database
 
     open_database(url, create=True)
     if url.startswith("postgresql"):
@@ -58,14 +58,14 @@ def _bulk_then_hang(url: str, what: str, when: str, reached, backend_pid, args: 
             time.sleep(600)  # the parent kills this process here, inside the transaction
 
     if what == "month":
-        from models import charges
+        from models.billing import charges
 
         # The run writes its rows in batches and reports after each; a month of a big town has many
         # batches, these sixteen permits get four — so that there is a middle to be killed in.
         charges._BATCH = 4
         charges.generate_month(2026, 9, by="tesouraria", today=SEPTEMBER, progress=progress)
     else:
-        from models import importer
+        from models.registry import importer
 
         path, regime, kind = args
         sheet = importer.read_sheet(path)
@@ -99,7 +99,7 @@ def integrity_ok(url: str, killed_session: int) -> None:
     """SQLite: ``PRAGMA integrity_check`` and ``foreign_key_check`` on a connection of its own. PostgreSQL
     keeps its own integrity (write-ahead log): the killed desk's session must be gone, its transaction
     rolled back by the server."""
-    from models.db import parse_url
+    from models.store.db import parse_url
 
     target = parse_url(url)
     if target.backend == "sqlite":
@@ -110,7 +110,7 @@ def integrity_ok(url: str, killed_session: int) -> None:
         finally:
             check.close()
         return
-    from models.db import db
+    from models.store.db import db
 
     assert killed_session
     for _ in range(100):  # the server ends the session as soon as it sees the socket closed
@@ -121,7 +121,7 @@ def integrity_ok(url: str, killed_session: int) -> None:
 
 
 def reopen(url: str) -> None:
-    from models.db import close_database, open_database
+    from models.store.db import close_database, open_database
 
     close_database()
     open_database(url, create=True)
@@ -135,8 +135,8 @@ def stalls(database, tmp_path):
     """Sixteen SJC feirantes with their permits, and the INPC the monthly fee needs (Lei 9.158/2014, art. 11)."""
     from factories import sjc_stall
 
-    from models.files import set_store
-    from models.fiscal import set_index_correction
+    from models.billing.fiscal import set_index_correction
+    from models.store.files import set_store
 
     set_store(tmp_path / "files")
     for year, pct in INPC.items():
@@ -147,7 +147,7 @@ def stalls(database, tmp_path):
 
 def audited_rows(table: str) -> int:
     """How many rows of ``table`` the audit trail records as inserted (a bulk insert is one entry listing them)."""
-    from models.audit import AuditEntry, bulk_rows
+    from models.store.audit import AuditEntry, bulk_rows
 
     return sum(
         len(bulk_rows(entry.after)) if entry.after else 1
@@ -157,8 +157,8 @@ def audited_rows(table: str) -> int:
 
 def month_state() -> tuple[int, int, int]:
     """Charges, the charge counter, and the charges the audit trail records."""
-    from models.applications import Counter
-    from models.charges import Charge
+    from models.billing.charges import Charge
+    from models.registry.applications import Counter
 
     counter = Counter.get_or_none(Counter.name == "charge-2026")
     return Charge.select().count(), counter.value if counter else 0, audited_rows("charge")
@@ -166,7 +166,7 @@ def month_state() -> tuple[int, int, int]:
 
 @pytest.mark.parametrize("when, kept", [("midway", 0), ("after", 16)])
 def test_month_run_killed_keeps_all_or_nothing(stalls, database, when, kept):
-    from models.charges import Charge, generate_month
+    from models.billing.charges import Charge, generate_month
 
     integrity_ok(database, kill_when_reached(database, "month", when))
     assert month_state() == (kept, kept, kept)
@@ -185,8 +185,8 @@ def test_month_run_killed_keeps_all_or_nothing(stalls, database, when, kept):
 
 def import_state() -> tuple[int, int, int]:
     """People, permits, and the people the audit trail records."""
-    from models.people import Person
     from models.permits import Permit
+    from models.registry.people import Person
 
     return Person.select().count(), Permit.select().count(), audited_rows("person")
 
@@ -214,8 +214,8 @@ def vendor_list(path) -> str:
 
 @pytest.mark.parametrize("when, kept", [("midway", 0), ("after", 30)])
 def test_import_killed_keeps_all_or_nothing(database, tmp_path, when, kept):
-    from models import importer
     from models.permits import Permit
+    from models.registry import importer
 
     path = vendor_list(tmp_path / "ambulantes.csv")
     integrity_ok(database, kill_when_reached(database, "import", when, path, "sjc-2014", "feirante"))

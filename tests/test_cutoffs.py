@@ -21,13 +21,19 @@ from test_application_form import application_dialog, mei  # noqa: F401  (mei: f
 from test_cli_draw import draw_json, write
 from test_regimes_loader import broken_shipped
 
-from models.applications import Application, ApplicationEvent, ApplicationInput, change_status, create_application
-from models.calls import call_list
-from models.charges import Charge, Payment, await_payment, record_payment
-from models.errors import UserError
-from models.filing import CLOSED, LATE, OPEN, filing_check
-from models.regimes import get_regime
+from models.base.errors import UserError
+from models.billing.charges import Charge, Payment, await_payment, record_payment
+from models.registry.applications import (
+    Application,
+    ApplicationEvent,
+    ApplicationInput,
+    change_status,
+    create_application,
+)
+from models.rules.filing import CLOSED, LATE, OPEN, filing_check
+from models.rules.regimes import get_regime
 from models.selection import Participant, draw_rules, run_draw
+from models.selection.calls import call_list
 
 SB = get_regime("sao-bento-2026")
 UNTIL = dt.datetime(2026, 3, 26, 12, 0)
@@ -182,7 +188,7 @@ def test_filing_after_a_map_sites_last_day_is_refused(keys):
 
 def pay(app: Application, at: dt.datetime) -> None:
     """Approve, charge and pay ``app`` at ``at`` (recorded on the spot: the time of day is known)."""
-    from models.pricing import quote
+    from models.billing.pricing import quote
 
     frozen = quote(
         "sao-bento-2026", permit_kind="event-stall", equipment="barraca", front="3,00", depth="3,00", year=2026

@@ -11,10 +11,10 @@ from conftest import run_modal
 from factories import PASS, fresh_desk  # noqa: F401  (fixture)
 from factories import type_passphrase as _type_passphrase
 
-from models import backup
-from models import signing_keys as sk
-from models.db import open_database
-from models.sealed import Trust
+from models.access import signing_keys as sk
+from models.store import backup
+from models.store.db import open_database
+from models.store.sealed import Trust
 
 TODAY = dt.date.today()
 
@@ -60,7 +60,7 @@ def test_a_daily_backup_changed_after_it_was_written_is_never_signed(locked_desk
 
     result = backup.daily_backup(tmp_path / "b", today=TODAY)
     forged = tmp_path / "forjado.praca-backup"
-    from models.settings import set_settings
+    from models.store.settings import set_settings
 
     set_settings({"municipality": "São Bento do Sapucaí"})  # something for _tamper to change
     backup.write_backup(forged)

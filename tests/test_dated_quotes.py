@@ -10,10 +10,10 @@ import pytest
 from conftest import type_text
 from factories import person
 
-from models import acts
-from models.applications import ApplicationInput
-from models.front_desk import assess, load_applicant
-from models.regimes import default_regimes_folder
+from models.registry.applications import ApplicationInput
+from models.registry.front_desk import assess, load_applicant
+from models.rules import acts
+from models.rules.regimes import default_regimes_folder
 
 SINCE = dt.date(2026, 3, 26)
 

@@ -10,12 +10,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from peewee import fn
 
-from models import schema
-from models.applications import Application, ApplicationDocument, ApplicationEvent, Counter
-from models.db import DatabaseError, close_database, current_url, db, open_database, parse_url, table_names
-from models.fiscal import FiscalUnitValue, IndexCorrection
-from models.people import Company, CompanyPartner, HouseholdMember, Person
+from models.billing.fiscal import FiscalUnitValue, IndexCorrection
 from models.permits import Permit, PermitEvent
+from models.registry.applications import Application, ApplicationDocument, ApplicationEvent, Counter
+from models.registry.people import Company, CompanyPartner, HouseholdMember, Person
+from models.store import schema
+from models.store.db import DatabaseError, close_database, current_url, db, open_database, parse_url, table_names
 
 V4_PERSON_COLUMNS = [
     "phone2",
@@ -28,7 +28,7 @@ V4_PERSON_COLUMNS = [
     "photo_sha256",
     "search_name",
 ]
-from models.settings import MUNICIPALITY, Setting, get_setting, set_settings
+from models.store.settings import MUNICIPALITY, Setting, get_setting, set_settings
 
 
 def _version() -> int:
@@ -36,7 +36,7 @@ def _version() -> int:
 
 
 def test_the_version_read_at_open_is_the_migrations_last():
-    from models.db import SCHEMA_VERSION
+    from models.store.db import SCHEMA_VERSION
 
     assert SCHEMA_VERSION == schema.LATEST == schema.MIGRATIONS[-1][0]
 
@@ -163,7 +163,7 @@ def test_refuses_a_foreign_sqlite_database(tmp_path):
 def test_refuses_a_foreign_postgres_schema(pg_schema_url):
     import psycopg2
 
-    from models.db import parse_url
+    from models.store.db import parse_url
 
     target = parse_url(pg_schema_url)
     con = psycopg2.connect(dbname=target.dbname, user=target.user, host=target.host, port=target.port)
@@ -196,7 +196,7 @@ def test_money_is_stored_as_centavos_and_sums_exactly(database):
 @settings(max_examples=60, deadline=None)
 @given(st.decimals(min_value=Decimal("-99999999.99"), max_value=Decimal("99999999.99"), places=2))
 def test_money_field_round_trip(value):
-    from models.db import MoneyField
+    from models.store.db import MoneyField
 
     field = MoneyField()
     assert field.python_value(field.db_value(value)) == value
@@ -292,7 +292,7 @@ def test_postgres_missing_role_in_portuguese(pg_available):
     ],
 )
 def test_postgres_errors_are_one_portuguese_line(server_text, start):
-    from models.db import postgres_error_text
+    from models.store.db import postgres_error_text
 
     text = postgres_error_text(parse_url("postgresql://praca:x@db:5432/praca"), server_text)
     assert text.startswith(start), text

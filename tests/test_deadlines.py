@@ -1,4 +1,4 @@
-"""Legal deadlines (models/deadlines.py) against the articles that set them.
+"""Legal deadlines (models/rules/deadlines.py) against the articles that set them.
 
 Dates checked by hand on a 2026 calendar: 03/04/2026 is Good Friday, 21/04
 Tiradentes (Tuesday), 09/07 the São Paulo state holiday (Revolução
@@ -15,9 +15,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from models.deadlines import HolidayCalendar, compute_deadline, deadline_kinds, parse_moment
-from models.errors import UserError
-from models.regimes import RegimeError, default_regimes_folder, load_regime_file, shipped_regimes
+from models.base.errors import UserError
+from models.rules.deadlines import HolidayCalendar, compute_deadline, deadline_kinds, parse_moment
+from models.rules.regimes import RegimeError, default_regimes_folder, load_regime_file, shipped_regimes
 
 D = dt.date
 T = dt.datetime

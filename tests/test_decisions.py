@@ -12,11 +12,11 @@ from factories import editor, feira, uid_of  # noqa: F401  (fixtures)
 from PySide6.QtCore import QSettings, Qt
 from PySide6.QtWidgets import QInputDialog, QMessageBox
 
-from models import session
-from models.applications import ApplicationInput, change_status, create_application, get_application
-from models.db import open_database
-from models.files import set_store
-from models.people import PersonInput, save_person
+from models.access import session
+from models.registry.applications import ApplicationInput, change_status, create_application, get_application
+from models.registry.people import PersonInput, save_person
+from models.store.db import open_database
+from models.store.files import set_store
 
 TODAY = dt.date(2026, 11, 30)
 
@@ -105,7 +105,7 @@ def test_a_role_the_act_does_not_allow_sees_the_buttons_disabled_with_who_may(wo
 
 
 def test_the_receipts_letterhead_is_the_acts_municipality(worklist):
-    from models.settings import AGENCY, MUNICIPALITY, STATE, set_settings
+    from models.store.settings import AGENCY, MUNICIPALITY, STATE, set_settings
     from reports.receipt import receipt_html
 
     _tab, app = worklist
@@ -192,9 +192,9 @@ def test_billing_and_enforcement_buttons_a_role_may_not_use_say_who_may(app_read
 
 @pytest.mark.parametrize("home", ["", "Sapezal"])
 def test_a_companys_municipal_registration_recorded_in_its_form_counts_for_the_rule(database, tmp_path, home):
-    from models.front_desk import eligibility_now
-    from models.people import CompanyInput, save_company
-    from models.settings import MUNICIPALITY, set_settings
+    from models.registry.front_desk import eligibility_now
+    from models.registry.people import CompanyInput, save_company
+    from models.store.settings import MUNICIPALITY, set_settings
 
     set_store(tmp_path / "files")
     if home:
@@ -215,7 +215,7 @@ def test_a_companys_municipal_registration_recorded_in_its_form_counts_for_the_r
     )
     rule = next(r for r in eligibility_now(app, today=TODAY).results if r.rule.kind == "municipal-registration")
     assert rule.status == "passed", rule.reason
-    from models.people import Company
+    from models.registry.people import Company
 
     Company.update(municipal_registration="").where(Company.id == firm.id).execute()
     rule = next(
@@ -229,10 +229,10 @@ def test_a_companys_municipal_registration_recorded_in_its_form_counts_for_the_r
 def test_the_registration_in_the_form_meets_the_document_only_where_the_act_says_so(database, tmp_path):
     """São Bento's file declares (recorded = "municipal-registration", art. 4º) that the inscrição mobiliária
     recorded in the company's form stands for that document; no other document is taken from the record."""
-    from models.eligibility import Rule, evaluate_eligibility
-    from models.front_desk import applicant_facts, load_applicant
-    from models.people import Company, CompanyInput, save_company
-    from models.regimes import get_regime
+    from models.registry.front_desk import applicant_facts, load_applicant
+    from models.registry.people import Company, CompanyInput, save_company
+    from models.rules.eligibility import Rule, evaluate_eligibility
+    from models.rules.regimes import get_regime
     from reports.receipt import receipt_context, receipt_html
 
     set_store(tmp_path / "files")

@@ -7,14 +7,14 @@ import datetime as dt
 import pytest
 from stdnum.br import cnpj, cpf
 
-from models.applications import STATUSES, Application
+from models.access.signing import verify_text
+from models.base.errors import UserError
 from models.demo import fill_demo
-from models.errors import UserError
-from models.people import Company, Person
 from models.permits import Permit, due_for_renewal, startup_deadlines, today_items
-from models.regimes import load_regimes
-from models.settings import Setting, municipality_label
-from models.signing import verify_text
+from models.registry.applications import STATUSES, Application
+from models.registry.people import Company, Person
+from models.rules.regimes import load_regimes
+from models.store.settings import Setting, municipality_label
 
 DEMO_TODAY = dt.date(2026, 11, 30)
 
@@ -47,9 +47,9 @@ def _wipe():
     """Every table emptied (the trail too: its guards lifted only inside this transaction, as a restore does)."""
     from peewee import sort_models
 
-    from models import schema
-    from models.audit import lift_guards, restore_guards
-    from models.db import db
+    from models.store import schema
+    from models.store.audit import lift_guards, restore_guards
+    from models.store.db import db
 
     with db.atomic():
         lift_guards(db.obj)
@@ -79,7 +79,7 @@ def test_demo_is_deterministic(database):
 
 def test_demo_permits_are_deterministic(demo_database):
     first = _snapshot()  # the session's demo, built by fill_demo() once
-    from models.acts import catalogue
+    from models.rules.acts import catalogue
 
     catalogue()  # the installed acts read before the wipe (kept for the process), as building the demo reads them
     assert first[2]

@@ -9,7 +9,7 @@ from html import escape
 import pytest
 from pdftext import pdf_text
 
-from models.errors import FieldErrors, UserError
+from models.base.errors import FieldErrors, UserError
 from models.selection import Participant, order_from_list
 
 HELD_AT = dt.datetime(2026, 4, 2, 15, 0)
@@ -20,7 +20,7 @@ def participants(n: int = 14, **kw) -> list[Participant]:
 
 
 def hold(**kw):
-    from models.draws import hold_draw
+    from models.selection.draws import hold_draw
 
     args = dict(
         call="Edital de chamamento nº 1/2026",
@@ -38,7 +38,7 @@ def hold(**kw):
 
 
 def test_hold_stores_the_draw_and_every_entry(database):
-    from models.draws import Draw, draw_entries, list_draws, verify_draw
+    from models.selection.draws import Draw, draw_entries, list_draws, verify_draw
 
     people = participants() + [Participant(id="99", name="Devedor", debtor=True)]
     draw = hold(participants=people)
@@ -68,8 +68,8 @@ def test_hold_stores_the_draw_and_every_entry(database):
 
 
 def test_links_to_people_and_applications_are_kept(database):
-    from models.draws import draw_entries, participant_from_person
-    from models.people import HouseholdMember, Person
+    from models.registry.people import HouseholdMember, Person
+    from models.selection.draws import draw_entries, participant_from_person
 
     person = Person.create(
         name="Rosa Lima",
@@ -93,7 +93,7 @@ def test_links_to_people_and_applications_are_kept(database):
         "rented",
         person.id,
     )
-    from models.regimes import get_regime
+    from models.rules.regimes import get_regime
     from models.selection import score_participant
 
     score = score_participant(get_regime("sapezal-2014"), p)
@@ -104,8 +104,8 @@ def test_links_to_people_and_applications_are_kept(database):
 
 
 def test_unknown_birth_date_of_a_child_leaves_the_count_unknown(database):
-    from models.draws import participant_from_person
-    from models.people import HouseholdMember, Person
+    from models.registry.people import HouseholdMember, Person
+    from models.selection.draws import participant_from_person
 
     person = Person.create(name="Sem data", cpf="11144477735")
     HouseholdMember.create(person=person, name="Filho", relation="child")
@@ -113,9 +113,9 @@ def test_unknown_birth_date_of_a_child_leaves_the_count_unknown(database):
 
 
 def test_participant_from_application(database):
-    from models.applications import Application
-    from models.draws import participant_from_application
-    from models.people import Person
+    from models.registry.applications import Application
+    from models.registry.people import Person
+    from models.selection.draws import participant_from_application
 
     person = Person.create(name="Ana Feirante", cpf="52998224725")
     app = Application.create(
@@ -143,7 +143,7 @@ def test_participant_from_application(database):
 
 @pytest.mark.parametrize("missing", ["call", "place", "officials"])
 def test_hold_needs_call_place_officials_and_clerk(database, missing):
-    from models.draws import Draw
+    from models.selection.draws import Draw
 
     with pytest.raises(FieldErrors) as error:
         hold(**{missing: "" if missing != "officials" else []})
@@ -152,7 +152,7 @@ def test_hold_needs_call_place_officials_and_clerk(database, missing):
 
 
 def test_a_refused_draw_stores_nothing(database):
-    from models.draws import Draw, DrawEntry
+    from models.selection.draws import Draw, DrawEntry
 
     with pytest.raises(UserError, match="repetido"):
         hold(participants=[Participant(id="1", name="A"), Participant(id="1", name="B")])
@@ -162,7 +162,7 @@ def test_a_refused_draw_stores_nothing(database):
 
 
 def test_a_held_draw_is_never_edited(database):
-    from models.draws import Draw, draw_entries
+    from models.selection.draws import Draw, draw_entries
 
     draw = hold()
     draw.seed = "outra semente"
@@ -176,7 +176,7 @@ def test_a_held_draw_is_never_edited(database):
 
 
 def test_annul_with_reason_then_hold_a_new_one(database):
-    from models.draws import annul_draw, get_draw, hold_draw, list_draws, replacement_of
+    from models.selection.draws import annul_draw, get_draw, hold_draw, list_draws, replacement_of
 
     first = hold()
     with pytest.raises(UserError, match="motivo"):
@@ -205,7 +205,7 @@ def test_annul_with_reason_then_hold_a_new_one(database):
 
 
 def test_verify_detects_a_tampered_record(database):
-    from models.draws import Draw, verify_draw
+    from models.selection.draws import Draw, verify_draw
 
     draw = hold()
     Draw.update(seed="semente trocada").where(Draw.id == draw.id).execute()  # behind Praça's back
@@ -215,7 +215,7 @@ def test_verify_detects_a_tampered_record(database):
 
 
 def test_ata_html_has_hash_seed_officials_and_result(database):
-    from models.draws import annul_draw, draw_entries
+    from models.selection.draws import annul_draw, draw_entries
     from reports.draw_ata import draw_ata_html
 
     people = participants(5, group="g01") + [Participant(id="40", name="Zeca <Vendedor>", group="g04")]
@@ -247,8 +247,8 @@ def test_ata_pdf(database, qapp, tmp_path):
 
 
 def test_schema_has_the_draw_tables(database):
-    from models.db import db, table_names
-    from models.schema import LATEST, MIGRATIONS
+    from models.store.db import db, table_names
+    from models.store.schema import LATEST, MIGRATIONS
 
     assert {"draw", "draw_entry"} <= set(table_names(db.obj))
     assert (8, "sorteios públicos e seus resultados") in [(v, d) for v, d, _ in MIGRATIONS]

@@ -1,4 +1,4 @@
-"""The eligibility engine (models/eligibility.py): pure, no database.
+"""The eligibility engine (models/rules/eligibility.py): pure, no database.
 
 Every rule of every shipped regime is checked twice — with facts that pass it
 and with facts that fail it — and the reason must show the values and the
@@ -19,7 +19,8 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from models.eligibility import (
+from models.base.money import format_brl
+from models.rules.eligibility import (
     DUE_LATER,
     ELIGIBLE,
     FAILED,
@@ -46,8 +47,7 @@ from models.eligibility import (
     to_dict,
     wait_end,
 )
-from models.money import format_brl
-from models.regimes import RULE_KINDS, PermitKind, Rule, get_regime, load_regimes
+from models.rules.regimes import RULE_KINDS, PermitKind, Rule, get_regime, load_regimes
 
 TODAY = dt.date(2026, 5, 14)
 REGIMES = load_regimes()
@@ -802,7 +802,7 @@ def test_the_engine_is_pure():
         elif isinstance(node, ast.ImportFrom) and node.module:
             roots.add(node.module)
     assert not {r for r in roots if r.split(".")[0] in ("peewee", "playhouse", "PySide6", "views", "desktop")}
-    assert "models.db" not in roots and "models.schema" not in roots
+    assert "models.store.db" not in roots and "models.store.schema" not in roots
 
 
 # --------------------------------------------------------------------------- properties of the dates

@@ -31,11 +31,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from models import enforcement as enf
-from models.charges import Charge
-from models.errors import FieldErrors, UserError
-from models.fiscal import set_unit_value
+from models.base.errors import FieldErrors, UserError
+from models.billing.charges import Charge
+from models.billing.fiscal import set_unit_value
 from models.permits import Permit, PermitEvent
-from models.regimes import get_regime
+from models.rules.regimes import get_regime
 
 UFESP_2026 = Decimal("38.42")
 
@@ -838,7 +838,7 @@ def test_depot_fee_is_one_ufesp_per_day_at_each_days_value(keys, days):
 
 
 def test_roles_inspectors_record_the_chief_decides(keys):
-    from models.session import PermissionDenied, Session, acting_as
+    from models.access.session import PermissionDenied, Session, acting_as
 
     holder = person("Papel Teste da Silva")
     d = draft("olimpia-2025", ["tpu-area-suja"], "02/03/2026 09:30", holder=holder)

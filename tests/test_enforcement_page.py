@@ -15,7 +15,7 @@ from pdftext import pdf_text
 from PySide6.QtCore import Qt
 
 from models import enforcement as enf
-from models.charges import Charge, record_payment
+from models.billing.charges import Charge, record_payment
 from views.enforcement_page import ContestDialog, DecisionDialog, EnforcementPage, RecordDialog
 
 TODAY = dt.date(2026, 3, 16)  # a Monday
@@ -114,7 +114,7 @@ def test_record_an_infraction_read_the_proposal_issue_and_save_the_pdf(qtbot, pa
 def test_a_graded_fine_is_adjusted_with_a_reason_before_issuing(qtbot, page, keys):
     from factories import INPC
 
-    from models.fiscal import set_index_correction
+    from models.billing.fiscal import set_index_correction
 
     for year, pct in INPC.items():
         set_index_correction("INPC", year, pct, entered_by="teste", reason="INPC de teste")

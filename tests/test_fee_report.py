@@ -1,6 +1,6 @@
 """The monthly fee report: figures, Excel (live formulas), HTML, PDF, the command line and the Relatórios page.
 
-The month is built through the real functions of models/charges.py (the
+The month is built through the real functions of models/billing/charges.py (the
 month's run, payments, a cancellation, a fine paid twice, a deposit never
 paid). Every database test runs on SQLite and, with ``PRACA_TEST_PG``, on
 PostgreSQL. The totals of the Excel file *after recalculation* (LibreOffice,
@@ -24,7 +24,8 @@ from hypothesis import strategies as st
 from pdftext import pdf_text
 from reports_read import Figures, cents, pdf_pages, recalculated
 
-from models.charges import (
+from models.base.money import format_brl, from_centavos
+from models.billing.charges import (
     Charge,
     cancel_charge,
     create_charge,
@@ -32,10 +33,9 @@ from models.charges import (
     month_summary,
     record_payment,
 )
-from models.db import db
-from models.fee_report import CANCELLED, NO_SECTION, NO_SITE, Cancelled, _disambiguate, fee_report
-from models.money import format_brl, from_centavos
-from models.settings import set_settings
+from models.billing.fee_report import CANCELLED, NO_SECTION, NO_SITE, Cancelled, _disambiguate, fee_report
+from models.store.db import db
+from models.store.settings import set_settings
 from reports.fee_report_xlsx import MONEY
 
 YEAR, MONTH = 2026, 9
@@ -537,7 +537,7 @@ def test_export_is_atomic_a_cancel_leaves_nothing_and_keeps_the_old_file(month, 
 
 def test_cli_writes_each_format(month, tmp_path, capsys, app_ready):
     from desktop.cli import main
-    from models.db import close_database, current_url
+    from models.store.db import close_database, current_url
 
     url = current_url().raw
     expected = sql_totals()
@@ -744,7 +744,7 @@ def test_page_bad_path_is_said_on_the_page(page, tmp_path):
 
 def test_main_window_has_the_reports_page(app_ready, qtbot, sqlite_url):
     from desktop.main_window import MainWindow
-    from models.db import open_database
+    from models.store.db import open_database
     from views.reports_page import ReportsPage
 
     open_database(sqlite_url, create=True)

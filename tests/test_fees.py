@@ -1,4 +1,4 @@
-"""models/fees.py — every fee figure the acts print, plus properties of the engine.
+"""models/rules/fees.py — every fee figure the acts print, plus properties of the engine.
 
 Each test names the article whose figure it reproduces.
 """
@@ -9,9 +9,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from models.errors import UserError
-from models.fees import Quote, QuoteLine, amount_value, fee_quote, price_units
-from models.regimes import default_regimes_folder, get_regime, load_regime_file, load_regimes
+from models.base.errors import UserError
+from models.rules.fees import Quote, QuoteLine, amount_value, fee_quote, price_units
+from models.rules.regimes import default_regimes_folder, get_regime, load_regime_file, load_regimes
 
 D = Decimal
 

@@ -6,8 +6,8 @@ from decimal import Decimal
 
 import pytest
 
-from models.errors import UserError
-from models.fiscal import (
+from models.base.errors import UserError
+from models.billing.fiscal import (
     FiscalUnitValue,
     set_unit_value,
     unit_overrides,
@@ -15,7 +15,7 @@ from models.fiscal import (
     unit_value_rows,
     unit_value_warnings,
 )
-from models.regimes import get_regime
+from models.rules.regimes import get_regime
 
 
 def test_file_values_are_listed_with_their_source(database):

@@ -7,10 +7,10 @@ from conftest import run_modal, type_text
 from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import QApplication, QDialog, QMessageBox
 
-from models.br import cnpj_check_digits
-from models.db import open_database
-from models.files import set_store
-from models.people import Company, HouseholdMember, Person
+from models.base.br import cnpj_check_digits
+from models.registry.people import Company, HouseholdMember, Person
+from models.store.db import open_database
+from models.store.files import set_store
 
 
 @pytest.fixture
@@ -142,8 +142,8 @@ def test_worklist_moves_applications_along(app_ready, qtbot, db_url, tmp_path, m
 
     from PySide6.QtWidgets import QInputDialog
 
-    from models.applications import Application, ApplicationInput, create_application
-    from models.people import PersonInput, save_person
+    from models.registry.applications import Application, ApplicationInput, create_application
+    from models.registry.people import PersonInput, save_person
 
     open_database(db_url, create=True)
     set_store(tmp_path / "files")
@@ -183,10 +183,10 @@ def test_issue_the_permit_from_the_worklist(app_ready, qtbot, db_url, tmp_path, 
 
     from PySide6.QtWidgets import QInputDialog
 
-    from models.applications import ApplicationInput, change_status, create_application
-    from models.people import PersonInput, save_person
+    from models.access.signing import verify_text
     from models.permits import Permit
-    from models.signing import verify_text
+    from models.registry.applications import ApplicationInput, change_status, create_application
+    from models.registry.people import PersonInput, save_person
 
     open_database(db_url, create=True)
     set_store(tmp_path / "files")
@@ -212,8 +212,8 @@ def test_issue_the_permit_from_the_worklist(app_ready, qtbot, db_url, tmp_path, 
     # Lei 1.171/2014, art. 11: the firm's CNPJ, the health and clearance certificates come before the licence
     assert tab.issue(today=dt.date(2026, 11, 30)) is None
     assert "art. 11, I" in tab.message.text() and "art. 11, II" in tab.message.text()
-    from models.applications import DocumentInput, record_documents
-    from models.people import CompanyInput, PartnerInput, save_company
+    from models.registry.applications import DocumentInput, record_documents
+    from models.registry.people import CompanyInput, PartnerInput, save_company
 
     save_company(
         CompanyInput(
@@ -249,9 +249,9 @@ def test_the_worklist_starts_on_the_municipalitys_own_act(app_ready, qtbot, db_u
     "Todos"; the other acts and "Todos" stay a choice away, and the choice is kept across refreshes."""
     import datetime as dt
 
-    from models.applications import ApplicationInput, create_application
-    from models.people import PersonInput, save_person
-    from models.settings import MUNICIPALITY, set_settings
+    from models.registry.applications import ApplicationInput, create_application
+    from models.registry.people import PersonInput, save_person
+    from models.store.settings import MUNICIPALITY, set_settings
     from views.front_desk import WorklistTab
 
     open_database(db_url, create=True)
@@ -290,7 +290,7 @@ def test_a_municipality_with_several_acts_filters_on_them_all(app_ready, qtbot, 
 
     from PySide6.QtWidgets import QComboBox
 
-    from models.settings import MUNICIPALITY, set_settings
+    from models.store.settings import MUNICIPALITY, set_settings
     from views.widgets import OWN_ACTS, fill_regime_filter, regime_filter_value
 
     regimes = {

@@ -10,7 +10,7 @@ from conftest import run_modal
 from PySide6.QtCore import Qt
 from test_importer import HEADER, cpf, vendor_rows, write_csv, write_xlsx
 
-from models import importer
+from models.registry import importer
 from views import theme
 from views.import_dialog import ImportDialog, ImportWorker
 
@@ -54,7 +54,7 @@ def test_guess_preview_import_and_counts(dialog, qtbot, tmp_path):
     assert rows["5"][1] == "com problema" and rows["5"][5] == "CPF repetido: já está na linha 2."
     bad_item = dialog.table.item([r[0] for r in _table_rows(dialog)].index("5"), 5)
     assert bad_item.foreground().color() == theme.qcolour("error")
-    from models.people import Person
+    from models.registry.people import Person
 
     assert Person.select().count() == 0  # nothing before the clerk confirms
 
@@ -162,7 +162,7 @@ def test_cancel_during_the_import_rolls_back(dialog, qtbot, tmp_path, monkeypatc
     qtbot.waitUntil(lambda: dialog.worker is None, timeout=10000)
     assert dialog.result_label.text() == "Importação cancelada: nada foi gravado."
     assert dialog.result is None
-    from models.people import Person
+    from models.registry.people import Person
 
     assert Person.select().count() == 0
 
@@ -172,7 +172,7 @@ def test_menu_action_opens_the_import_window(app_ready, qtbot, sqlite_url, tmp_p
 
     from desktop import paths
     from desktop.main_window import MainWindow
-    from models.db import open_database
+    from models.store.db import open_database
 
     QSettings().clear()
     open_database(sqlite_url, create=True)

@@ -12,10 +12,18 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from models import importer
-from models.br import cnpj_check_digits, cpf_check_digits, format_cpf
-from models.errors import UserError
-from models.importer import Mapping, check_row, guess_mapping, parse_date, parse_size, preview_import, read_sheet
+from models.base.br import cnpj_check_digits, cpf_check_digits, format_cpf
+from models.base.errors import UserError
+from models.registry import importer
+from models.registry.importer import (
+    Mapping,
+    check_row,
+    guess_mapping,
+    parse_date,
+    parse_size,
+    preview_import,
+    read_sheet,
+)
 
 TODAY = dt.date(2026, 11, 30)
 
@@ -317,7 +325,7 @@ def test_row_validator_never_crashes_and_explains(cells, defaults):
     for message in row.errors:
         assert isinstance(message, str) and message.strip() and "\n" not in message
     if row.ok:
-        from models.people import validate_company, validate_person
+        from models.registry.people import validate_company, validate_person
 
         assert row.person is not None or row.company is not None
         if row.person is not None:
@@ -343,13 +351,13 @@ def test_preview_lists_each_bad_row_with_line_and_reason(database, tmp_path):
     assert "nome completo" in bad[6]
     text = preview.text()
     assert "2 linhas corretas, 3 com problemas" in text and "linha 5 (Ana Lima): CPF repetido" in text
-    from models.people import Person
+    from models.registry.people import Person
 
     assert Person.select().count() == 0  # a preview writes nothing
 
 
 def test_duplicates_against_the_database(database, tmp_path):
-    from models.people import CompanyInput, PersonInput, save_company, save_person
+    from models.registry.people import CompanyInput, PersonInput, save_company, save_person
 
     save_person(PersonInput(name="Maria Já Cadastrada", cpf=cpf(101)), today=TODAY)
     save_company(CompanyInput(cnpj=cnpj(55), legal_name="Pastelaria Antiga Ltda"))
@@ -370,8 +378,8 @@ def test_duplicates_against_the_database(database, tmp_path):
     assert mei.link_person  # the company's partner is the person already registered
     result = importer.import_rows(preview, today=TODAY)
     assert (result.people, result.companies, result.skipped) == (0, 1, 2)
-    from models.front_desk import _responsible_person
-    from models.people import Company
+    from models.registry.front_desk import _responsible_person
+    from models.registry.people import Company
 
     company = Company.get(Company.cnpj == cnpj(56))
     assert _responsible_person(company).name == "Maria Já Cadastrada"
@@ -394,8 +402,8 @@ def test_a_company_row_links_to_its_partner_registered_earlier_in_the_file(datab
     )
     result = importer.import_rows(preview, today=TODAY)
     assert (result.people, result.companies) == (1, 1)
-    from models.front_desk import _responsible_person
-    from models.people import Company
+    from models.registry.front_desk import _responsible_person
+    from models.registry.people import Company
 
     assert _responsible_person(Company.get(Company.cnpj == cnpj(702))).birth_date == dt.date(1990, 1, 1)
 
@@ -407,12 +415,12 @@ def test_import_good_rows_in_one_transaction_and_audited(database, tmp_path):
     result = importer.import_rows(preview, today=TODAY, progress=lambda done, total: calls.append((done, total)))
     assert (result.people, result.companies, result.permits, result.skipped) == (2, 0, 0, 3)
     assert calls[0] == (0, 2) and calls[-1] == (2, 2)
-    from models.people import Person
+    from models.registry.people import Person
 
     maria = Person.get(Person.cpf == cpf(101))
     assert maria.birth_date == dt.date(1980, 2, 1) and maria.email == "maria@exemplo.com.br"
     assert maria.district == "Centro"
-    from models.audit import AuditEntry
+    from models.store.audit import AuditEntry
 
     assert AuditEntry.select().where((AuditEntry.table_name == "person") & (AuditEntry.action == "insert")).count() == 2
 
@@ -422,7 +430,7 @@ def test_all_or_nothing_imports_nothing_when_a_row_is_bad(database, tmp_path):
     preview = preview_import(sheet, guess_mapping(sheet.headers), today=TODAY)
     with pytest.raises(UserError, match="3 linhas têm problemas e a importação é tudo ou nada"):
         importer.import_rows(preview, all_or_nothing=True, today=TODAY)
-    from models.people import Person
+    from models.registry.people import Person
 
     assert Person.select().count() == 0
 
@@ -434,7 +442,7 @@ def test_cancel_rolls_everything_back(database, tmp_path):
     assert len(preview.ok_rows) == 10
     with pytest.raises(importer.ImportCancelled):
         importer.import_rows(preview, today=TODAY, progress=lambda done, total: done < 6)
-    from models.people import Person
+    from models.registry.people import Person
 
     assert Person.select().count() == 0
 
@@ -502,8 +510,8 @@ ROW = st.fixed_dictionaries(
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(st.lists(ROW, min_size=1, max_size=6), st.booleans())
 def test_nothing_is_stored_half_way(database, tmp_path, rows, all_or_nothing):
-    from models.db import db
-    from models.people import Company, Person
+    from models.registry.people import Company, Person
+    from models.store.db import db
 
     path = write_csv(
         tmp_path / "h.csv", [["Nome", "CPF ou CNPJ", "Nascimento"]] + [[r["name"], r["doc"], r["birth"]] for r in rows]
@@ -532,7 +540,7 @@ def test_nothing_is_stored_half_way(database, tmp_path, rows, all_or_nothing):
 
 def new_database(path) -> str:
     """A new database, as ``praca init`` makes it (the import reads an existing one only)."""
-    from models.db import close_database, open_database
+    from models.store.db import close_database, open_database
 
     url = f"sqlite:///{path}"
     open_database(url, create=True)
@@ -629,7 +637,7 @@ def test_cli_bad_input_is_one_line(tmp_path, capsys, args, message):
 
 def _another_desk_takes_a_permit_number(url: str, year: int) -> None:
     """A second connection to the same database — another desk — takes a permit number, waiting at most 2 s for
-    a lock (as the desk waits for another desk's, models/db.py) and failing after that."""
+    a lock (as the desk waits for another desk's, models/store/db.py) and failing after that."""
     sql = (
         "INSERT INTO counter (name, value) VALUES (%s, 0) ON CONFLICT DO NOTHING",
         "UPDATE counter SET value = value + 1 WHERE name = %s",
@@ -698,8 +706,8 @@ def test_a_person_registered_at_another_desk_during_the_preparation_refuses_the_
     """The write checks again what another desk registered while the list was prepared: one line, nothing kept."""
     from factories import person
 
-    from models.people import Person
     from models.permits import Permit
+    from models.registry.people import Person
 
     rows = [["Nome", "CPF"]] + [[f"Pessoa Número {chr(65 + i)} Lima", cpf(500 + i)] for i in range(3)]
     sheet = read_sheet(write_csv(tmp_path / "p.csv", rows))

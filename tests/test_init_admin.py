@@ -9,8 +9,8 @@ import pytest
 
 from desktop import login as cli_login
 from desktop.cli import main
-from models import session
-from models.db import NoDatabase, close_database, open_database
+from models.access import session
+from models.store.db import NoDatabase, close_database, open_database
 
 
 def _no_database(url: str) -> bool:

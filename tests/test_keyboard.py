@@ -12,9 +12,9 @@ from factories import feira, uid_of  # noqa: F401  (fixture)
 from PySide6.QtCore import QSettings, Qt
 from PySide6.QtWidgets import QApplication, QDialog
 
-from models.db import open_database
-from models.files import set_store
-from models.people import PersonInput, save_person
+from models.registry.people import PersonInput, save_person
+from models.store.db import open_database
+from models.store.files import set_store
 
 
 @pytest.fixture
@@ -135,7 +135,7 @@ def test_a_first_start_shows_the_first_steps_until_the_municipality_is_set(windo
     qtbot.mouseClick(home.step_buttons["users"], Qt.MouseButton.LeftButton)
     registry = window.pages["cadastros"]
     assert window.current_desk() == "cadastros" and registry.tabs.currentWidget() is registry.users
-    from models.settings import MUNICIPALITY, STATE, set_settings
+    from models.store.settings import MUNICIPALITY, STATE, set_settings
 
     set_settings({MUNICIPALITY: "Olímpia", STATE: "SP"})
     window.show_desk("painel")

@@ -12,13 +12,13 @@ from factories import TODAY, editor, feira, inpc, keys, new_cpf, person, sjc_sta
 from hypothesis import given
 from hypothesis import strategies as st
 
-import models.charges as charges
-from models.applications import next_number, next_numbers
-from models.audit import AuditEntry, bulk_rows
-from models.charges import Charge, generate_month
-from models.db import db
-from models.errors import FieldErrors
-from models.search import _ALPHABET, find_applicants, prefix_upper
+import models.billing.charges as charges
+from models.base.errors import FieldErrors
+from models.billing.charges import Charge, generate_month
+from models.registry.applications import next_number, next_numbers
+from models.registry.search import _ALPHABET, find_applicants, prefix_upper
+from models.store.audit import AuditEntry, bulk_rows
+from models.store.db import db
 
 
 def bulk_entries(table: str) -> list[AuditEntry]:
@@ -33,7 +33,7 @@ def bulk_entries(table: str) -> list[AuditEntry]:
 
 
 def test_insert_rows_converts_audits_once_and_refuses_a_text_too_long(database):
-    from models.fiscal import IndexCorrection
+    from models.billing.fiscal import IndexCorrection
 
     fields = [
         IndexCorrection.index,
@@ -66,7 +66,7 @@ def test_insert_rows_converts_audits_once_and_refuses_a_text_too_long(database):
 
 
 def test_insert_rows_keeps_apart_values_equal_but_written_differently(database):
-    from models.fiscal import IndexCorrection
+    from models.billing.fiscal import IndexCorrection
 
     fields = [
         IndexCorrection.index,
@@ -85,7 +85,7 @@ def test_insert_rows_keeps_apart_values_equal_but_written_differently(database):
 
 
 def test_a_bulk_insert_of_rows_with_different_keys_is_audited_as_they_came(database):
-    from models.people import Person
+    from models.registry.people import Person
 
     Person.insert_many(
         [
@@ -206,7 +206,7 @@ def test_only_the_desk_on_screen_is_built_at_start(app_ready, qtbot, sqlite_url)
     from PySide6.QtCore import QSettings
 
     from desktop.main_window import MainWindow
-    from models.db import open_database
+    from models.store.db import open_database
 
     QSettings().clear()
     open_database(sqlite_url, create=True)

@@ -1,4 +1,4 @@
-"""models/layout.py: the legal auto-layout (properties) and every live check of a plan."""
+"""models/sites/layout.py: the legal auto-layout (properties) and every live check of a plan."""
 
 from __future__ import annotations
 
@@ -9,8 +9,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from models.errors import UserError
-from models.layout import (
+from models.base.errors import UserError
+from models.rules.regimes import get_regime
+from models.sites.layout import (
     Obstacle,
     PlacedStall,
     Segment,
@@ -20,7 +21,6 @@ from models.layout import (
     resolve_gap,
     to_mm,
 )
-from models.regimes import get_regime
 
 SJC = get_regime("sjc-2014")
 OLIMPIA = get_regime("olimpia-2025")

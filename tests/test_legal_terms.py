@@ -18,8 +18,10 @@ from factories import issue_record as issue
 
 from desktop.cli import main
 from models import enforcement as enf
-from models.errors import UserError
-from models.regimes import (
+from models.access.session import PermissionDenied, Session, acting_as
+from models.base.errors import UserError
+from models.enforcement.sanctions import IMPOSED, OMITTED, PROPOSED, Verification, adjust, propose_sanction
+from models.rules.regimes import (
     DEADLINE_ROLES,
     PROCESS_ROLES,
     RegimeError,
@@ -27,14 +29,12 @@ from models.regimes import (
     load_regime_file,
     shipped_regimes,
 )
-from models.sanctions import IMPOSED, OMITTED, PROPOSED, Verification, adjust, propose_sanction
-from models.session import PermissionDenied, Session, acting_as
 
 
 @pytest.fixture
 def sqlite_url(sqlite_url):
     """The commands read an existing database only: this one is made first, as ``praca init`` makes it."""
-    from models.db import close_database, open_database
+    from models.store.db import close_database, open_database
 
     open_database(sqlite_url, create=True)
     close_database()
@@ -397,7 +397,7 @@ def test_the_authority_decides_a_discretionary_fine_after_the_record_sao_bento_a
 def test_a_conditional_suspension_applies_to_the_permit_only_after_its_fact_sjc_art_25_i(keys):
     from factories import INPC
 
-    from models.fiscal import set_index_correction
+    from models.billing.fiscal import set_index_correction
 
     for year, pct in INPC.items():
         set_index_correction("INPC", year, pct, entered_by="teste", reason="INPC de teste")
@@ -588,8 +588,8 @@ def test_the_depot_daily_fee_is_olimpias_only_in_chapters_xv_and_xvii(keys):
 def test_units_are_listed_and_set_from_the_command_line_audited(database, capsys):
     """A server prepared headless: Ilha Comprida's UFIC has no value in the act (Dec. 890/2017, art. 19, § 2º);
     ``praca units set`` records one, audited, and ``praca penalty`` then sanctions with it."""
-    from models.audit import AuditEntry
-    from models.db import close_database, open_database
+    from models.store.audit import AuditEntry
+    from models.store.db import close_database, open_database
 
     close_database()
     assert main(["units", "--db", database]) == 0
@@ -660,7 +660,7 @@ def test_units_are_listed_and_set_from_the_command_line_audited(database, capsys
 
 
 def test_charitable_events_are_exempt_from_the_venue_fee_and_deposit_olimpia_art_90(capsys, sqlite_url):
-    from models.fees import fee_quote
+    from models.rules.fees import fee_quote
 
     quote = fee_quote("olimpia-2025", venue="recinto-arena", days=2, year=2026, exemption="assistencial")
     assert [line.amount for line in quote.lines] == [D("0.00"), D("0.00")]
@@ -700,8 +700,8 @@ def test_charitable_events_are_exempt_from_the_venue_fee_and_deposit_olimpia_art
 
 ROLE_USERS = {
     **{role: "models.enforcement" for role in enf.ROLES},
-    "selection-appeal": "models.selection_process",
-    "selection-decision": "models.selection_process",
+    "selection-appeal": "models.selection.process",
+    "selection-decision": "models.selection.process",
     "startup": "models.permits",
     "use": "models.permits",
     "pickup": "models.permits",
@@ -709,8 +709,8 @@ ROLE_USERS = {
 
 
 def test_every_deadline_of_the_five_acts_declares_a_role_the_engine_handles():
-    from models import describe
     from models.permits import _PERMIT_ROLES
+    from models.rules import describe
 
     assert set(DEADLINE_ROLES) == set(describe.ROLES)  # each role has its label
     assert set(PROCESS_ROLES) <= set(DEADLINE_ROLES)
@@ -838,10 +838,10 @@ def test_an_event_application_takes_the_venue_and_the_exemption_olimpia_arts_89_
     an input of the application; § 2º: the entity's consent is then required."""
     from test_application_form import application_dialog, statuses
 
-    from models.applications import Application
-    from models.db import open_database
-    from models.files import set_store
-    from models.people import PersonInput, save_person
+    from models.registry.applications import Application
+    from models.registry.people import PersonInput, save_person
+    from models.store.db import open_database
+    from models.store.files import set_store
 
     open_database(db_url, create=True)
     set_store(tmp_path / "files")

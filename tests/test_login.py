@@ -9,10 +9,10 @@ import pytest
 
 from desktop import login as cli_login
 from desktop.cli import main
-from models import session, users
-from models.audit import AuditEntry
-from models.db import close_database, open_database
-from models.errors import UserError
+from models.access import session, users
+from models.base.errors import UserError
+from models.store.audit import AuditEntry
+from models.store.db import close_database, open_database
 
 PASSWORD = "senha-forte-123"
 

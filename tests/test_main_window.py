@@ -7,8 +7,8 @@ from conftest import type_text
 from PySide6.QtCore import QSettings, Qt, QTimer
 from PySide6.QtWidgets import QApplication, QDialogButtonBox, QLineEdit, QMessageBox
 
-from models.db import open_database
 from models.demo import fill_demo
+from models.store.db import open_database
 
 DESKS = ["painel", "atendimento", "selecao", "mapas", "cobranca", "fiscalizacao", "relatorios", "cadastros"]
 
@@ -156,7 +156,7 @@ def test_switching_database_retitles(window, tmp_path):
 def test_backup_writes_a_copy(window, tmp_path, monkeypatch):
     from PySide6.QtWidgets import QFileDialog
 
-    from models.backup import read_backup
+    from models.store.backup import read_backup
 
     fill_demo(people=3, companies=1)
     dest = tmp_path / "copia.praca-backup"
@@ -189,7 +189,7 @@ def test_painel_shows_todays_items_with_their_articles(app_ready, qtbot, demo_sq
 
 def test_the_application_keeps_files_in_the_users_data_folder(app_ready):
     from desktop.paths import data_dir, use_data_folder
-    from models.files import store
+    from models.store.files import store
 
     use_data_folder()
     assert store() == data_dir() / "files" and store().is_dir()
@@ -197,7 +197,7 @@ def test_the_application_keeps_files_in_the_users_data_folder(app_ready):
 
 def test_the_logged_in_user_signs_documents_not_a_typed_name(window, qtbot):
     """Issue 16 §4: who acts comes from the session, never from free text."""
-    from models import session
+    from models.access import session
     from views.widgets import current_user_name
 
     form = window.pages["cadastros"].settings_form
@@ -216,7 +216,7 @@ def test_unexpected_errors_are_one_line_for_the_clerk():
     import peewee
 
     from desktop.app import explain
-    from models.errors import UserError
+    from models.base.errors import UserError
 
     assert explain(UserError("CPF inválido.")) == "CPF inválido."
     assert "ocupado por outra mesa" in explain(peewee.OperationalError("database is locked"))
@@ -237,7 +237,7 @@ def _starting_window(qtbot, url, **kwargs):
 
 
 def test_the_window_shows_before_the_database_opens_then_fills(app_ready, qtbot, sqlite_url):
-    from models.db import close_database, current_url, open_database
+    from models.store.db import close_database, current_url, open_database
 
     open_database(sqlite_url, create=True)
     fill_demo(people=5, companies=2)
@@ -274,7 +274,7 @@ def test_a_database_that_does_not_open_says_why_and_closes_the_window(
 
 def test_giving_up_the_login_closes_the_window(app_ready, qtbot, sqlite_url, monkeypatch):
     import views.login
-    from models.db import current_url
+    from models.store.db import current_url
 
     asked = []
     monkeypatch.setattr(views.login, "log_in_at_start", lambda parent, place="": asked.append(place) or False)
@@ -289,7 +289,7 @@ def test_a_failure_after_the_database_opens_closes_the_window_too(
     app_ready, qtbot, sqlite_url, monkeypatch, no_blocking_message_boxes
 ):
     import views.login
-    from models.errors import UserError
+    from models.base.errors import UserError
 
     def broken(parent, place=""):
         raise UserError("O banco de dados está ocupado por outra mesa.")
@@ -319,7 +319,7 @@ def test_the_window_module_imports_no_database_layer():
         env={**__import__("os").environ, "QT_QPA_PLATFORM": "offscreen"},
     )
     assert done.returncode == 0, done.stderr
-    assert done.stdout.strip() == "['models.errors']"
+    assert done.stdout.strip() == "['models.base.errors']"
 
 
 def test_a_window_started_minimized_opens_its_database_all_the_same(app_ready, qtbot, sqlite_url):

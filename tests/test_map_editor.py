@@ -15,11 +15,11 @@ from PySide6.QtGui import QDragEnterEvent, QDragMoveEvent, QDropEvent, QUndoStac
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication
 
-from models.errors import UserError
-from models.layout import Segment, format_metres
-from models.regimes import get_regime
+from models.base.errors import UserError
+from models.rules.regimes import get_regime
 from models.sites import Plan
-from models.stall_plan import GRID, HolderInfo, StallPlan, legend
+from models.sites.layout import Segment, format_metres
+from models.sites.stall_plan import GRID, HolderInfo, StallPlan, legend
 from views.map_editor import PlanCommand, push_change
 
 SJC = get_regime("sjc-2014")
@@ -241,8 +241,8 @@ _seq = iter(range(1, 10_000))
 
 
 def make_permit(section="vi", *, line="biscoitos-balas", status="active", site="Feira do Teste"):
-    from models.people import Person
     from models.permits import Permit
+    from models.registry.people import Person
 
     n = next(_seq)
     person = Person.create(name=f"Feirante Número {n}", cpf=f"{n:011d}")
@@ -741,8 +741,8 @@ def test_closing_the_window_with_an_unsaved_map_asks_first(app_ready, qtbot, sql
     from PySide6.QtWidgets import QMessageBox
 
     from desktop.main_window import MainWindow
-    from models.db import open_database
     from models.sites import demo_sites, find_site
+    from models.store.db import open_database
 
     open_database(sqlite_url, create=True)
     demo_sites()

@@ -1,4 +1,4 @@
-"""models/money.py — Decimal money: parsing, HALF_UP rounding, centavos, pt-BR formatting."""
+"""models/base/money.py — Decimal money: parsing, HALF_UP rounding, centavos, pt-BR formatting."""
 
 from decimal import Decimal
 
@@ -7,8 +7,8 @@ from babel.numbers import format_currency
 from hypothesis import given
 from hypothesis import strategies as st
 
-from models.errors import UserError
-from models.money import (
+from models.base.errors import UserError
+from models.base.money import (
     NBSP,
     format_brl,
     format_decimal_br,

@@ -9,8 +9,8 @@ import zipfile
 import pytest
 
 from desktop.cli import main
-from models import outfile
-from models.errors import UserError
+from models.base.errors import UserError
+from models.store import outfile
 
 
 def _left(folder) -> list[str]:
@@ -97,7 +97,7 @@ def test_reports_and_maps_refuse_a_device_on_the_command_line(database, capsys, 
 
 
 def test_a_backup_is_owner_only_and_reads_back(database, tmp_path):
-    from models.backup import write_backup
+    from models.store.backup import write_backup
 
     info = write_backup(tmp_path / "b.praca-backup")
     assert stat.S_IMODE(info.path.stat().st_mode) == 0o600
@@ -120,7 +120,7 @@ def test_an_exclusive_write_never_replaces_a_file_and_mode_is_set_outright(tmp_p
     """A key or an act another process wrote first is kept (``exclusive``); a launcher gets its mode (0755)."""
     import os
 
-    from models.outfile import TargetExists, write_bytes, write_text
+    from models.store.outfile import TargetExists, write_bytes, write_text
 
     key = tmp_path / "praca-public.pem"
     write_bytes(key, b"first\n", kind="pem", mode=0o644, exclusive=True)

@@ -19,8 +19,8 @@ from test_application_form import application_dialog
 from test_eligibility import good_facts
 from test_regimes_loader import broken_shipped
 
-from models.eligibility import FAILED, MISSING, PASSED, evaluate_eligibility
-from models.regimes import get_regime
+from models.rules.eligibility import FAILED, MISSING, PASSED, evaluate_eligibility
+from models.rules.regimes import get_regime
 
 SAPEZAL = get_regime("sapezal-2014")
 RESIDENCE_DOCS = ("residence-proof", "witness-declaration")
@@ -82,8 +82,8 @@ def test_loader_checks_the_new_keys(tmp_path):
 @pytest.fixture
 def outsider(keys):
     """A firm of Campo Novo do Parecis registered with Sapezal's Prefeitura (art. 29), on Sapezal's Praça."""
-    from models.people import CompanyInput, PartnerInput, save_company
-    from models.settings import MUNICIPALITY, set_settings
+    from models.registry.people import CompanyInput, PartnerInput, save_company
+    from models.store.settings import MUNICIPALITY, set_settings
 
     set_settings({MUNICIPALITY: "Sapezal"})
 
@@ -103,7 +103,7 @@ def outsider(keys):
 def test_front_desk_facts_of_an_out_of_town_firm_art_29(outsider):
     """On both back ends: the front desk reads the firm's seat (another town) and the temporary licence does not
     refuse it for residence (art. 29; art. 32)."""
-    from models.front_desk import applicant_facts, load_applicant
+    from models.registry.front_desk import applicant_facts, load_applicant
 
     facts = applicant_facts(
         load_applicant("company", outsider.id),

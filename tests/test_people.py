@@ -9,10 +9,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from models.br import cnpj_check_digits
-from models.errors import FieldErrors, UserError
-from models.files import set_store
-from models.people import (
+from models.base.br import cnpj_check_digits
+from models.base.errors import FieldErrors, UserError
+from models.registry.people import (
     CompanyInput,
     HouseholdInput,
     HouseholdMember,
@@ -25,7 +24,8 @@ from models.people import (
     search_key,
     validate_person,
 )
-from models.search import find_applicants
+from models.registry.search import find_applicants
+from models.store.files import set_store
 
 TODAY = dt.date(2026, 11, 30)
 CPF = "52998224725"

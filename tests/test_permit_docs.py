@@ -18,10 +18,10 @@ from pathlib import Path
 import pytest
 from pdftext import pdf_pages, pdf_text
 
-from models.errors import UserError
-from models.permit_doc import PermitDocument, from_regime, precariousness
-from models.regimes import get_regime
-from models.signing import verify_text
+from models.access.signing import verify_text
+from models.base.errors import UserError
+from models.permits.permit_doc import PermitDocument, from_regime, precariousness
+from models.rules.regimes import get_regime
 
 PT_PER_MM = 72 / 25.4
 TODAY = dt.date(2026, 3, 28)

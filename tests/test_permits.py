@@ -29,13 +29,8 @@ from factories import (  # noqa: F401  (keys: fixture)
 )
 from pdftext import pdf_text
 
-from models.applications import Application, ApplicationInput, DocumentInput, create_application
-from models.db import close_database, open_database
-from models.eligibility import FAILED, PASSED, evaluate_eligibility
-from models.errors import FieldErrors, UserError
-from models.files import set_store
-from models.front_desk import applicant_facts, assess, load_applicant
-from models.people import HouseholdInput
+from models.access.signing import verify_text
+from models.base.errors import FieldErrors, UserError
 from models.permits import (
     Permit,
     PermitEvent,
@@ -61,8 +56,13 @@ from models.permits import (
     today_items,
     transfer_to_heir,
 )
-from models.regimes import get_regime
-from models.signing import verify_text
+from models.registry.applications import Application, ApplicationInput, DocumentInput, create_application
+from models.registry.front_desk import applicant_facts, assess, load_applicant
+from models.registry.people import HouseholdInput
+from models.rules.eligibility import FAILED, PASSED, evaluate_eligibility
+from models.rules.regimes import get_regime
+from models.store.db import close_database, open_database
+from models.store.files import set_store
 
 needs_pdftotext = pytest.mark.skipif(shutil.which("pdftotext") is None, reason="poppler-utils (pdftotext) ausente")
 
@@ -114,7 +114,7 @@ def test_numbers_are_gapless_per_year_and_a_failed_issue_gives_the_number_back(k
 
 def _issue_many(url: str, app_ids: list[int], key_dir: str, queue) -> None:
     """Runs in a process of its own: another desk issuing permits."""
-    from models import session
+    from models.access import session
 
     session.log_in(session.SYSTEM)  # a desk of its own: someone is logged in there (issue 16 §4)
     open_database(url, create=True)

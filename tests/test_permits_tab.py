@@ -16,10 +16,7 @@ from pdftext import pdf_text
 from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import QApplication, QDialog, QInputDialog, QLabel, QMessageBox, QPushButton, QTabWidget
 
-from models.applications import ApplicationInput, DocumentInput, change_status, create_application
-from models.br import cnpj_check_digits, cpf_check_digits, format_cpf
-from models.files import set_store
-from models.people import CompanyInput, PartnerInput, PersonInput, save_company, save_person
+from models.base.br import cnpj_check_digits, cpf_check_digits, format_cpf
 from models.permits import (
     PermitEvent,
     exchange_sites,
@@ -31,7 +28,10 @@ from models.permits import (
     revoke,
     suspend,
 )
-from models.regimes import get_regime
+from models.registry.applications import ApplicationInput, DocumentInput, change_status, create_application
+from models.registry.people import CompanyInput, PartnerInput, PersonInput, save_company, save_person
+from models.rules.regimes import get_regime
+from models.store.files import set_store
 
 TODAY = dt.date(2026, 11, 30)  # a Monday
 _numbers = itertools.count(223456780)
@@ -779,7 +779,7 @@ def test_table_models_pass_the_model_tester(make_tab, keys, qtmodeltester, qtbot
 
 def test_the_list_starts_on_the_municipalitys_own_act(make_tab, keys):
     """Issue 18 §5: with Olímpia set in Configurações the list opens on Olímpia's act, "Todos" a choice away."""
-    from models.settings import MUNICIPALITY, set_settings
+    from models.store.settings import MUNICIPALITY, set_settings
 
     truck = tpu(keys, company("Food Truck Ltda", person("Marcos Paulo Dias")))
     fair = feirante(keys, person("Antônio Carlos Mendes"))

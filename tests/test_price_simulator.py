@@ -6,7 +6,7 @@ import pytest
 from PySide6.QtCore import Qt
 from quote_cases import QUOTE_CASES, QUOTE_ERRORS
 
-from models.db import open_database
+from models.store.db import open_database
 
 
 @pytest.fixture
@@ -48,7 +48,7 @@ def fill(simulator, qtbot, regime: str, args: dict) -> None:
 def brl(amount: str) -> str:
     from decimal import Decimal
 
-    from models.money import format_brl
+    from models.base.money import format_brl
 
     return format_brl(Decimal(amount))
 
@@ -139,7 +139,7 @@ def test_changing_regime_clears_what_was_typed_for_the_other(simulator, qtbot):
 
 
 def test_default_regime_is_the_municipalitys(app_ready, qtbot, sqlite_url):
-    from models.settings import MUNICIPALITY, set_settings
+    from models.store.settings import MUNICIPALITY, set_settings
 
     open_database(sqlite_url, create=True)
     set_settings({MUNICIPALITY: "São José dos Campos"})

@@ -6,10 +6,10 @@ from decimal import Decimal
 
 import pytest
 
-from models.errors import UserError
-from models.fiscal import index_factor, set_index_correction, set_unit_value
-from models.pricing import MissingCorrection, quote
-from models.regimes import get_regime
+from models.base.errors import UserError
+from models.billing.fiscal import index_factor, set_index_correction, set_unit_value
+from models.billing.pricing import MissingCorrection, quote
+from models.rules.regimes import get_regime
 
 
 def test_index_factor_is_the_product_of_yearly_corrections(database):

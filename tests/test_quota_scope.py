@@ -15,7 +15,7 @@ from test_cli_draw import one_line_error, write
 from test_regimes_loader import broken_shipped
 from test_selection_page import page  # noqa: F401  (fixture)
 
-from models.regimes import get_regime
+from models.rules.regimes import get_regime
 from models.selection import Participant, draw_rules, run_draw
 
 ILHA = get_regime("ilha-comprida-2017")

@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from desktop.cli import main
-from models.regime_schema import (
+from models.rules.regime_schema import (
     as_json_data,
     build_schema,
     docs_with_key_tables,
@@ -19,7 +19,7 @@ from models.regime_schema import (
     published_schema_path,
     schema_text,
 )
-from models.regimes import RegimeErrors, check_regime_text, default_regimes_folder, load_regime_file
+from models.rules.regimes import RegimeErrors, check_regime_text, default_regimes_folder, load_regime_file
 
 DOCS = Path(__file__).resolve().parent.parent / "docs"
 SHIPPED = sorted(default_regimes_folder().glob("*.toml"))
@@ -114,11 +114,11 @@ def test_new_writes_a_starting_file_that_checks_and_never_overwrites(tmp_path, c
 
 
 def test_new_and_schema_write_through_the_one_file_writer(tmp_path, capsys, monkeypatch):
-    """models/outfile.py writes them (issue 16 §1): synced before the rename, public, nothing left aside; a
+    """models/store/outfile.py writes them (issue 16 §1): synced before the rename, public, nothing left aside; a
     device refused in one line."""
     import os
 
-    import models.outfile as outfile
+    import models.store.outfile as outfile
 
     synced = []
     real_fsync = os.fsync

@@ -1,6 +1,6 @@
 """Each act shown completely and truthfully: the Regimes screen (HTML in a QTextDocument) and
 ``praca regimes --show`` (text) say the same facts, each with its article, in the words of
-``models.describe``."""
+``models.rules.describe``."""
 
 from __future__ import annotations
 
@@ -12,8 +12,8 @@ import pytest
 from PySide6.QtGui import QTextDocument
 
 from desktop.commands.regimes import regime_text
-from models import describe
-from models.regimes import Sanction, Validity, load_regimes
+from models.rules import describe
+from models.rules.regimes import Sanction, Validity, load_regimes
 from reports.regime_sheet import regime_html
 
 REGIMES = load_regimes()

@@ -1,4 +1,4 @@
-"""models/regimes.py — loading and strict validation of resources/regimes/*.toml."""
+"""models/rules/regimes.py — loading and strict validation of resources/regimes/*.toml."""
 
 import json
 from decimal import Decimal
@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from models.errors import UserError
-from models.regimes import (
+from models.base.errors import UserError
+from models.rules.regimes import (
     MissingUnitValue,
     Regime,
     RegimeError,
@@ -57,13 +57,13 @@ def test_get_regime_is_cached_and_unknown_ids_are_refused():
 def test_parsed_regimes_are_kept_in_the_cache_folder_and_rebuilt_when_anything_changes(tmp_path, monkeypatch):
     import shutil
 
-    import models.regimes as regimes_module
-    from models.cache import set_cache_folder
+    import models.rules.regimes as regimes_module
+    from models.store.cache import set_cache_folder
 
     acts = tmp_path / "regimes"
     shutil.copytree(REGIMES, acts)
     cache = tmp_path / "cache"
-    monkeypatch.setattr("models.cache._folder", None)
+    monkeypatch.setattr("models.store.cache._folder", None)
     assert regimes_module._load_through_cache(acts).keys() == set(SHIPPED)  # no cache folder: nothing kept
     set_cache_folder(cache)
     first = regimes_module._load_through_cache(acts)

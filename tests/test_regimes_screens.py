@@ -7,8 +7,8 @@ from decimal import Decimal
 import pytest
 from PySide6.QtCore import Qt
 
-from models.db import open_database
-from models.fiscal import FiscalUnitValue
+from models.billing.fiscal import FiscalUnitValue
+from models.store.db import open_database
 
 
 @pytest.fixture
@@ -117,7 +117,7 @@ def test_unit_values_model(registry, qtmodeltester):
 
 
 def test_index_correction_entered_on_screen_prices_sjc(registry, qtbot):
-    from models.pricing import quote
+    from models.billing.pricing import quote
 
     registry.tabs.setCurrentWidget(registry.indexes_page)
     page = registry.indexes_page
@@ -146,7 +146,7 @@ def test_bad_index_correction_is_refused(registry, qtbot):
 
 
 def _own_act(tmp_path, text: str, name: str = "minha-cidade-2027"):
-    from models.regimes import default_regimes_folder
+    from models.rules.regimes import default_regimes_folder
 
     body = (default_regimes_folder() / "sao-bento-2026.toml").read_text(encoding="utf-8")
     body = body.replace('id = "sao-bento-2026"', f'id = "{name}"', 1).replace(
@@ -160,7 +160,7 @@ def _own_act(tmp_path, text: str, name: str = "minha-cidade-2027"):
 def test_install_shows_every_error_then_installs_a_good_file_and_lists_it(
     registry, tmp_path, no_blocking_message_boxes
 ):
-    from models.acts import RegimeAct
+    from models.rules.acts import RegimeAct
 
     page = registry.regimes_page
     assert page.install_button.isEnabled()
@@ -190,7 +190,7 @@ def test_an_amendment_and_a_retirement_from_the_screen(registry, tmp_path):
     page.select("sao-bento-2026")
     amended = tmp_path / "alteracao" / "sao-bento-2026.toml"
     amended.parent.mkdir()
-    from models.regimes import default_regimes_folder
+    from models.rules.regimes import default_regimes_folder
 
     text = (default_regimes_folder() / "sao-bento-2026.toml").read_text(encoding="utf-8")
     amended.write_text(
@@ -211,7 +211,7 @@ def test_an_amendment_and_a_retirement_from_the_screen(registry, tmp_path):
 
 
 def test_a_clerk_sees_the_acts_but_cannot_change_them(registry):
-    from models import session
+    from models.access import session
 
     with session.acting_as(session.Session(5, "ana", "Ana", "atendente")):
         page = registry.regimes_page

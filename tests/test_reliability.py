@@ -11,8 +11,8 @@ from factories import (  # noqa: F401  (inpc: fixture)
     sjc_stall,
 )
 
-from models import charges
-from models.charges import Charge, MonthRunBusy, generate_month, plan_month
+from models.billing import charges
+from models.billing.charges import Charge, MonthRunBusy, generate_month, plan_month
 
 
 def test_a_second_desk_generating_the_month_on_postgresql_is_told(keys, inpc, database):
@@ -20,7 +20,7 @@ def test_a_second_desk_generating_the_month_on_postgresql_is_told(keys, inpc, da
         pytest.skip("the advisory lock is PostgreSQL's; SQLite's single writer queues the runs")
     import psycopg2
 
-    from models.db import parse_url
+    from models.store.db import parse_url
 
     sjc_stall(keys)
     target = parse_url(database)
@@ -48,7 +48,7 @@ def test_a_second_desk_generating_the_month_on_postgresql_is_told(keys, inpc, da
 def test_the_month_is_planned_before_the_write_and_a_run_made_meanwhile_is_not_repeated(keys, inpc, monkeypatch):
     """The plan is computed outside the write transaction; what another desk wrote meanwhile is left out at the
     write, never a duplicate or a raw IntegrityError."""
-    from models.db import db
+    from models.store.db import db
 
     sjc_stall(keys, "Ana Maria Souza")
     sjc_stall(keys, "Beatriz Lima Rocha")
@@ -137,8 +137,8 @@ def test_every_subcommand_ends_in_exit_0_or_2_and_one_clean_line(db_url, tmp_pat
     from hypothesis import strategies as st
 
     from desktop.cli import main
-    from models.db import close_database, open_database
     from models.demo import fill_demo
+    from models.store.db import close_database, open_database
 
     open_database(db_url, create=True)
     fill_demo()
@@ -267,7 +267,7 @@ def test_a_killed_postgresql_session_is_one_clean_line(database, monkeypatch, ca
     real = sites.site_rows
 
     def killed_midway():
-        from models.db import db
+        from models.store.db import db
 
         db.execute_sql("SELECT pg_terminate_backend(pg_backend_pid())")  # the server ends this desk's session
         return real()
@@ -281,7 +281,7 @@ def test_a_killed_postgresql_session_is_one_clean_line(database, monkeypatch, ca
 def test_a_foreign_sqlite_file_is_left_exactly_as_it_was(tmp_path):
     import sqlite3
 
-    from models.db import DatabaseError, open_database
+    from models.store.db import DatabaseError, open_database
 
     foreign = tmp_path / "outro.sqlite3"
     with sqlite3.connect(foreign) as conn:
@@ -298,9 +298,9 @@ def test_a_database_on_read_only_media_is_read_and_a_write_is_one_line(tmp_path,
     """Read-only media: the file and its folder cannot be written (as root, chmod does not stop us: the check
     that sees it is what is replaced here)."""
     from desktop.cli import main
-    from models import db as dbmod
-    from models.db import close_database, open_database
     from models.sites import demo_sites
+    from models.store import db as dbmod
+    from models.store.db import close_database, open_database
 
     url = f"sqlite:///{tmp_path / 'praca.sqlite3'}"
     open_database(url, create=True)

@@ -17,8 +17,8 @@ from pathlib import Path
 import pytest
 from pdftext import pdf_pages
 
-from models.fee_report import fee_report
-from models.sanctions_report import sanctions_report
+from models.billing.fee_report import fee_report
+from models.enforcement.sanctions_report import sanctions_report
 
 TODAY = dt.date(2026, 11, 30)  # the demo's today
 MONTH = (2026, 11)
@@ -30,7 +30,7 @@ def demo(tmp_path_factory, _demo_sqlite_template):
     """The demo's fee report of November and sanctions report of the year, in every format."""
     from demo_db import copy_demo
 
-    from models.db import close_database, open_database
+    from models.store.db import close_database, open_database
     from reports.fee_export import export_fee_report
     from reports.sanctions_export import export_sanctions_report
 
@@ -147,7 +147,7 @@ def test_libreoffice_recalculates_the_stored_values_and_no_header_is_cut(demo, t
         assert all(f"Página {n} de {len(pages)}" in page for n, page in enumerate(pages, start=1)), pdf.name
 
     # as shown, under this machine's locale (C or en-US here): money in pt-BR, the format's own locale
-    from models.money import format_brl
+    from models.base.money import format_brl
 
     (csv,) = soffice(
         office,
@@ -249,7 +249,7 @@ def test_pdf_reports_keep_each_row_whole_with_numbered_pages(demo, need_client):
 def test_a_long_receipt_never_splits_a_row(demo, tmp_path, monkeypatch):
     """A receipt whose documents run over two pages: each document's row whole on one page."""
     import reports.receipt as receipt
-    from models.applications import Application
+    from models.registry.applications import Application
 
     app = Application.select().order_by(Application.id).first()
     real = receipt.receipt_context

@@ -1,4 +1,4 @@
-"""Sanction proposals (models/sanctions.py) against the articles of each act.
+"""Sanction proposals (models/enforcement/sanctions.py) against the articles of each act.
 
 UFESP 2026 = R$ 38,42 (the regime files); the Unidade Fiscal de Sapezal and
 the UFIC have no value in their acts, so the tests give one as the clerk would.
@@ -13,9 +13,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from models.errors import UserError
-from models.regimes import MissingUnitValue, shipped_regimes
-from models.sanctions import (
+from models.base.errors import UserError
+from models.enforcement.sanctions import (
     IMPOSED,
     OMITTED,
     PROPOSED,
@@ -26,6 +25,7 @@ from models.sanctions import (
     count_prior,
     propose_sanction,
 )
+from models.rules.regimes import MissingUnitValue, shipped_regimes
 
 D = Decimal
 ON = dt.date(2026, 5, 4)
@@ -563,7 +563,7 @@ def test_fixed_fines_are_units_times_value_rounded_half_up(regime_code, prior, v
 
 
 def test_a_ladder_multiplier_beyond_the_acts_doublings_is_capped(tmp_path):
-    from models.regimes import default_regimes_folder, load_regime_file
+    from models.rules.regimes import default_regimes_folder, load_regime_file
 
     text = (default_regimes_folder() / "olimpia-2025.toml").read_text(encoding="utf-8")
     old = 'sanctions = [ { kind = "fine", multiplier = "4", basis = "art. 12, caput e § 2º" } ]'

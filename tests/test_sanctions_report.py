@@ -1,7 +1,7 @@
 """The sanctions report: figures, Excel (live formulas), HTML, PDF, the command line, the Relatórios page and the
 enforcement alerts of the Painel.
 
-March 2026 is built through the real functions of models/enforcement.py (the
+March 2026 is built through the real functions of models/enforcement/__init__.py (the
 helpers of tests/test_enforcement.py): a notice whose infraction record comes
 in April, a recurrence that doubles the fine and suspends, a street vendor's
 notice, record and seizure of perishables and a cart never claimed, a defence
@@ -31,14 +31,14 @@ from factories import issue_record as issue
 from reports_read import Figures, cents, pdf_pages, recalculated
 
 from models import enforcement as enf
-from models.charges import record_payment
-from models.db import db
-from models.errors import FieldErrors
-from models.fiscal import set_unit_value
-from models.money import format_brl, from_centavos
-from models.regimes import get_regime
-from models.sanctions_report import CORRECTED, Cancelled, sanctions_report
-from models.settings import set_settings
+from models.base.errors import FieldErrors
+from models.base.money import format_brl, from_centavos
+from models.billing.charges import record_payment
+from models.billing.fiscal import set_unit_value
+from models.enforcement.sanctions_report import CORRECTED, Cancelled, sanctions_report
+from models.rules.regimes import get_regime
+from models.store.db import db
+from models.store.settings import set_settings
 from reports.fee_report_xlsx import MONEY
 
 START, END = dt.date(2026, 3, 1), dt.date(2026, 3, 31)
@@ -632,7 +632,7 @@ def test_a_cancelled_export_keeps_the_old_file_and_leaves_no_temporary_one(march
 
 def test_cli_writes_each_format(march, tmp_path, capsys, app_ready):
     from desktop.cli import main
-    from models.db import close_database, current_url
+    from models.store.db import close_database, current_url
 
     url = current_url().raw
     expected = sql_totals()

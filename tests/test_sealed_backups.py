@@ -12,12 +12,12 @@ from factories import PASS, fresh_desk, make_summary  # noqa: F401  (fixture)
 from factories import SIGNING_TODAY as TODAY
 
 from desktop.cli import main
-from models import signing_keys as sk
-from models.backup import BackupError, read_backup, restore_backup, write_backup
-from models.db import close_database, open_database
-from models.errors import UserError
-from models.sealed import Trust
-from models.signing import as_signer, public_key_fingerprint
+from models.access import signing_keys as sk
+from models.access.signing import as_signer, public_key_fingerprint
+from models.base.errors import UserError
+from models.store.backup import BackupError, read_backup, restore_backup, write_backup
+from models.store.db import close_database, open_database
+from models.store.sealed import Trust
 
 
 def _tamper(path, out):
@@ -38,7 +38,7 @@ def _tamper(path, out):
 
 @pytest.fixture
 def signed_backup(database, tmp_path):
-    from models.settings import set_settings
+    from models.store.settings import set_settings
 
     sk.create_key(PASS)
     set_settings({"municipality": "São Bento do Sapucaí"})
@@ -79,7 +79,7 @@ def test_a_key_kept_outside_the_backup(database, tmp_path):
 
 
 def test_restore_on_a_new_machine_verifies_its_permits(signed_backup, tmp_path, capsys, monkeypatch, fresh_desk):
-    from models.signing import sign_summary
+    from models.access.signing import sign_summary
 
     text = sign_summary(make_summary(), sk.MUNICIPAL_KEY)
     fingerprint = public_key_fingerprint(sk.active_key().public)

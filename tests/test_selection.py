@@ -18,8 +18,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from models.errors import UserError
-from models.regimes import get_regime
+from models.base.errors import UserError
+from models.rules.regimes import get_regime
 from models.selection import (
     ALGORITHM,
     DrawRules,

@@ -17,16 +17,15 @@ from hypothesis import strategies as st
 from PySide6.QtCore import QDate, Qt
 from PySide6.QtWidgets import QInputDialog, QLabel
 
-from models.applications import Application, ApplicationInput, change_status, create_application
-from models.calls import call_list, payment_time, stall_choices
-from models.charges import Charge, Payment, create_charge, record_payment
-from models.draws import Draw, DrawEntry, verify_draw
-from models.errors import UserError
-from models.layout import PlacedStall
-from models.people import HouseholdInput
+from models.base.errors import UserError
+from models.billing.charges import Charge, Payment, create_charge, record_payment
 from models.permits import Permit
+from models.registry.applications import Application, ApplicationInput, change_status, create_application
+from models.registry.people import HouseholdInput
 from models.selection import order_from_list
-from models.selection_process import (
+from models.selection.calls import call_list, payment_time, stall_choices
+from models.selection.draws import Draw, DrawEntry, verify_draw
+from models.selection.process import (
     ListPublication,
     PointDraw,
     RotationEvent,
@@ -37,6 +36,7 @@ from models.selection_process import (
     verify_point_draw,
 )
 from models.sites import SegmentInput, SiteInput, Stall, save_layout, save_site
+from models.sites.layout import PlacedStall
 from views.selection_page import SelectionPage
 
 SAPEZAL_SITE = "Praça da Matriz"
@@ -417,8 +417,8 @@ def test_a_changed_list_must_be_published_again(qtbot, page, sapezal, tmp_path):
 def test_sao_bento_orders_by_payment_time_and_leaves_the_unpaid_out(qtbot, page, keys, monkeypatch):
     import json
 
-    from models.charges import await_payment
-    from models.pricing import quote
+    from models.billing.charges import await_payment
+    from models.billing.pricing import quote
 
     frozen = quote(
         "sao-bento-2026", permit_kind="event-stall", equipment="barraca", front="3,00", depth="3,00", year=2026
@@ -550,7 +550,7 @@ def test_sjc_preference_then_draw_permits_ask_the_end_and_stalls_of_the_section(
 
 
 def test_call_list_model_reads_marks_and_no_quota_in_the_event_draw(keys):
-    """models/calls.py alone: the call of the arena takes the event credentials (Dec. 890/2017, art. 21), and a
+    """models/selection/calls.py alone: the call of the arena takes the event credentials (Dec. 890/2017, art. 21), and a
     quota mark does not enter its list — the 10 % of art. 11, § 2º is of the licences, not of these draws."""
     app = approved(
         "ilha-comprida-2017", "credencial-evento", holder=person("Idosa Cotista Lima"), site="arena-de-shows"
@@ -685,7 +685,7 @@ def test_sapezal_ranking_appeals_final_list_and_the_draw_on_it(qtbot, page, sape
     assert "Lista definitiva publicada em 24/11/2026" in appeals.final_label.text()
     assert not appeals.file_button.isEnabled()
     with pytest.raises(UserError, match="lista definitiva já foi publicada"):
-        from models.selection_process import file_appeal
+        from models.selection.process import file_appeal
 
         file_appeal(
             ranking,
@@ -730,9 +730,9 @@ def test_sapezal_ranking_appeals_final_list_and_the_draw_on_it(qtbot, page, sape
 
 def test_appeal_refusals_of_the_model(keys, sapezal):
     """Appeals: no grounds, before the publication, decided twice, points the act's table does not give."""
-    from models.calls import call_list
-    from models.errors import FieldErrors
-    from models.selection_process import decide_appeal, file_appeal, publish_final, publish_list, publish_ranking
+    from models.base.errors import FieldErrors
+    from models.selection.calls import call_list
+    from models.selection.process import decide_appeal, file_appeal, publish_final, publish_list, publish_ranking
 
     people, _site = sapezal
     current = call_list("sapezal-2014", site=SAPEZAL_SITE, group="g03", today=TODAY)
@@ -787,7 +787,7 @@ def test_appeal_refusals_of_the_model(keys, sapezal):
         today=dt.date(2026, 12, 10),
         corrections={"deficiencia": 100},
     )
-    from models.selection_process import process_of
+    from models.selection.process import process_of
 
     process = process_of("sapezal-2014", SAPEZAL_SITE, "g03", today=dt.date(2026, 12, 10))
     assert [(a.decision_due, a.decided_late) for a in process.appeals] == [

@@ -1,4 +1,4 @@
-"""Signed QR texts (models.signing) and ``praca verify``."""
+"""Signed QR texts (models.access.signing) and ``praca verify``."""
 
 from __future__ import annotations
 
@@ -17,8 +17,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from desktop.cli import main
-from models.errors import UserError
-from models.signing import (
+from models.access.signing import (
     PREFIX,
     PRIVATE_KEY_FILE,
     PUBLIC_KEY_FILE,
@@ -35,6 +34,7 @@ from models.signing import (
     signed_text,
     verify_text,
 )
+from models.base.errors import UserError
 
 QR_ALPHANUMERIC = set("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ $%*+-./:")
 
@@ -163,7 +163,7 @@ def test_a_foreign_signature_under_a_known_key_id_is_invalid(tmp_path):
 
 def test_first_format_still_reads(tmp_path):
     """PRACA1 (no key id, signature over the payload) from desks before the municipal key."""
-    from models.signing import _b32, encode_summary
+    from models.access.signing import _b32, encode_summary
 
     key = load_or_create_private_key(tmp_path / "old")
     payload = encode_summary(make_summary())

@@ -16,10 +16,10 @@ from factories import PASS, fresh_desk, make_summary, person, tpu  # noqa: F401 
 from factories import SIGNING_TODAY as TODAY
 
 from desktop.cli import main
-from models import signing_keys as sk
-from models.errors import UserError
+from models.access import signing_keys as sk
+from models.access.signing import SigningKeyError, sign_summary, verify_text
+from models.base.errors import UserError
 from models.permits import revoke, suspend
-from models.signing import SigningKeyError, sign_summary, verify_text
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -126,9 +126,9 @@ def test_card_qr_with_the_address_stays_small(database):
 
 _DESK_B = """
 import sys
-from models.db import open_database
-from models.signing_keys import MUNICIPAL_KEY
-from models.signing import sign_summary
+from models.store.db import open_database
+from models.access.signing_keys import MUNICIPAL_KEY
+from models.access.signing import sign_summary
 from factories import SIGNING_TODAY as TODAY, make_summary
 open_database(sys.argv[1])
 print(sign_summary(make_summary(number="2026/000099"), MUNICIPAL_KEY))
@@ -168,7 +168,7 @@ def test_two_desks_on_one_database_verify_each_other(database, capsys):
 
 @pytest.fixture
 def permit(database, tmp_path):
-    from models.files import set_store
+    from models.store.files import set_store
 
     set_store(tmp_path / "files")
     sk.create_key(PASS)
@@ -250,8 +250,8 @@ def test_permits_signed_by_a_revoked_key_are_signed_again(permit, capsys, databa
 def test_permits_with_an_old_praca1_qr_are_signed_again(permit, capsys, database, monkeypatch, tmp_path):
     """An old desk's PRACA1 text (its own key, no key id, not an address a phone opens): resign makes a PRACA2 one
     with the municipal key from the database's summary, and lists the card to print again."""
+    from models.access.signing import _b32, _unb32, load_or_create_private_key
     from models.permits import Permit
-    from models.signing import _b32, _unb32, load_or_create_private_key
 
     payload = _unb32(permit.qr_text.split(".")[2])
     desk = load_or_create_private_key(tmp_path / "mesa-antiga")
@@ -269,11 +269,11 @@ def test_permits_with_an_old_praca1_qr_are_signed_again(permit, capsys, database
 
 def test_two_administrators_creating_the_key_at_once_make_one_key(pg_schema_url, fresh_desk):
     """PostgreSQL, two desks at the same moment: the second waits for the first's transaction, then is told the
-    municipality has a key — never two keys in use (the write turn taken before the check, models.db)."""
+    municipality has a key — never two keys in use (the write turn taken before the check, models.store.db)."""
     import threading
     import time
 
-    from models.db import db, open_database
+    from models.store.db import db, open_database
 
     open_database(pg_schema_url, create=True)
     first_in, release = threading.Event(), threading.Event()

@@ -10,10 +10,10 @@ from factories import PASS, fresh_desk, make_summary  # noqa: F401  (fixture)
 from factories import type_passphrase as _type_passphrase
 from PySide6.QtCore import Qt
 
-from models import session
-from models import signing_keys as sk
+from models.access import session
+from models.access import signing_keys as sk
+from models.access.signing import sign_summary
 from models.permits import revoke
-from models.signing import sign_summary
 from views.signing_page import SigningPage
 
 TODAY = dt.date.today()
@@ -21,7 +21,7 @@ TODAY = dt.date.today()
 
 @pytest.fixture
 def page(database, app_ready, qtbot, tmp_path):
-    from models.files import set_store
+    from models.store.files import set_store
 
     set_store(tmp_path / "files")
     widget = SigningPage(today=TODAY)

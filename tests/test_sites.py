@@ -1,4 +1,4 @@
-"""models/sites.py on a real database: sites, layouts saved and read back, holders kept one-to-one by the DB."""
+"""models/sites/__init__.py on a real database: sites, layouts saved and read back, holders kept one-to-one by the DB."""
 
 from __future__ import annotations
 
@@ -8,11 +8,9 @@ from decimal import Decimal as D
 import pytest
 from peewee import IntegrityError
 
-from models.db import db
-from models.errors import FieldErrors, UserError
-from models.layout import PlacedStall, StallRequest
-from models.people import Person
+from models.base.errors import FieldErrors, UserError
 from models.permits import Permit
+from models.registry.people import Person
 from models.sites import (
     NamedPoint,
     ObstacleInput,
@@ -36,6 +34,8 @@ from models.sites import (
     stall_rows,
     unassign_holder,
 )
+from models.sites.layout import PlacedStall, StallRequest
+from models.store.db import db
 
 _seq = iter(range(1, 10_000))
 

@@ -10,9 +10,9 @@ import pytest
 from factories import all_documents, approved, draft, issue, issue_record, keys, person, results  # noqa: F401  (keys: fixture)
 
 from models import enforcement as enf
-from models.errors import FieldErrors, UserError
-from models.pricing import quote
-from models.regimes import get_regime
+from models.base.errors import FieldErrors, UserError
+from models.billing.pricing import quote
+from models.rules.regimes import get_regime
 
 REGIME = "cabeceira-grande-2012"
 KIND = "licenca-ambulante"

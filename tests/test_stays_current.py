@@ -11,8 +11,8 @@ import pytest
 from conftest import run_modal, type_text
 from PySide6.QtCore import QSettings, Qt
 
-from models.db import open_database
-from models.files import set_store
+from models.store.db import open_database
+from models.store.files import set_store
 
 
 @pytest.fixture
@@ -64,9 +64,9 @@ def test_another_desks_change_reaches_an_open_list_when_the_clerk_returns(window
     window.show_desk("atendimento")
     # another desk — another process, on the same database — registers someone
     script = textwrap.dedent(f"""
-        from models import session
-        from models.db import open_database
-        from models.people import PersonInput, save_person
+        from models.access import session
+        from models.store.db import open_database
+        from models.registry.people import PersonInput, save_person
         import datetime
         session.log_in(session.SYSTEM)  # a desk of its own: someone is logged in there
         open_database({db_url!r})
@@ -80,7 +80,7 @@ def test_another_desks_change_reaches_an_open_list_when_the_clerk_returns(window
 
 
 def test_a_change_of_user_leaves_nothing_the_last_user_was_told(window, qtbot):
-    from models.users import create_user
+    from models.access.users import create_user
 
     for username, role in (("admin", "administrador"), ("bia", "fiscal")):
         create_user(username=username, name=username.title(), role=role, password="segredo123", confirm="segredo123")
@@ -96,7 +96,7 @@ def test_a_change_of_user_leaves_nothing_the_last_user_was_told(window, qtbot):
         assert not dialog.isVisible(), dialog.error.text()
 
     run_modal(window.switch_user, log_in)
-    from models import session
+    from models.access import session
 
     try:
         assert session.current().username == "bia"

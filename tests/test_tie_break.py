@@ -18,10 +18,10 @@ from test_cli_draw import draw_json, one_line_error, write
 from test_regimes_loader import broken_shipped
 from test_selection_page import SAPEZAL_SITE, page, sapezal_applicant  # noqa: F401  (page: fixture)
 
-from models.calls import call_list
-from models.errors import UserError
-from models.regimes import get_regime
+from models.base.errors import UserError
+from models.rules.regimes import get_regime
 from models.selection import Participant, draw_rules, published_list, read_participants_csv, run_draw
+from models.selection.calls import call_list
 
 SAPEZAL = get_regime("sapezal-2014")
 RULES = draw_rules(SAPEZAL, alternates=0)

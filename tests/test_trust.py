@@ -61,7 +61,7 @@ def test_an_empty_postgresql_schema_is_not_given_one_by_a_command_that_reads(pg_
     """A mistyped ?schema= (an empty schema) is an error naming it: no table is created there."""
     import psycopg2
 
-    from models.db import parse_url
+    from models.store.db import parse_url
 
     code, _out, err = _run(["sites", "--db", pg_schema_url], capsys)
     assert code == 2 and "está vazio" in err and "praca init" in err
@@ -84,7 +84,7 @@ def test_praca_init_creates_a_database_once_and_then_the_commands_read_it(db_url
 
 def test_the_domain_creates_a_schema_only_when_asked(db_url):
     """``open_database`` refuses an empty database unless ``create=True``; created, it opens as it is."""
-    from models.db import NoDatabase, close_database, open_database
+    from models.store.db import NoDatabase, close_database, open_database
 
     with pytest.raises(NoDatabase):
         open_database(db_url)
@@ -136,15 +136,15 @@ def test_the_desk_asks_before_it_creates_a_database_and_creates_nothing_when_tol
 
 
 def _daily(folder: Path, day: _dt.date):
-    from models.backup import daily_backup
+    from models.store.backup import daily_backup
 
     return daily_backup(folder, today=day, app_version="test")
 
 
 def test_the_rotation_never_drops_the_backups_that_held_data_for_a_database_that_lost_them(sqlite_url, tmp_path):
     """A database that lost most of its rows since the last backup is reported, and the older backups stay."""
-    from models.backup import auto_backups
-    from models.db import close_database, open_database
+    from models.store.backup import auto_backups
+    from models.store.db import close_database, open_database
 
     folder = tmp_path / "backups"
     open_database(sqlite_url, create=True)
@@ -176,7 +176,7 @@ def test_a_shrunk_database_is_said_in_a_box_on_the_desk(app_ready, sqlite_url, n
     """The desk's daily backup at start: the loss is shown to the clerk, not only written in the log."""
     from desktop.app import daily_backup_at_start
     from desktop.paths import data_dir
-    from models.db import close_database, open_database
+    from models.store.db import close_database, open_database
 
     open_database(sqlite_url, create=True)
     fill_demo(people=12, companies=2)
@@ -194,8 +194,8 @@ def test_a_shrunk_database_is_said_in_a_box_on_the_desk(app_ready, sqlite_url, n
 def test_a_control_character_is_refused_at_the_field_on_every_write(database):
     """C0/C1 controls never reach the database; the field and the character are named; a line break only where
     a field holds several lines."""
-    from models.errors import FieldErrors
-    from models.people import Person, PersonInput, save_person
+    from models.base.errors import FieldErrors
+    from models.registry.people import Person, PersonInput, save_person
 
     data = PersonInput(name="Maria\x1b[31m Silva", cpf="52998224725", birth_date=_dt.date(1980, 5, 17))
     with pytest.raises(FieldErrors) as err:
@@ -214,7 +214,7 @@ def test_the_person_form_names_the_control_character_at_the_name(app_ready, qtbo
     from PySide6.QtCore import Qt
     from PySide6.QtWidgets import QLineEdit
 
-    from models.people import Person
+    from models.registry.people import Person
     from views.person_form import PersonDialog
 
     dialog = PersonDialog(today=_dt.date(2026, 3, 1))
@@ -245,8 +245,8 @@ def test_the_person_form_names_the_control_character_at_the_name(app_ready, qtbo
 )
 def test_an_import_csv_is_read_strictly_naming_the_line(tmp_path, text, message):
     """A stray quote is an error naming the line, never a silent merge of the rows after it."""
-    from models.errors import UserError
-    from models.importer import read_sheet
+    from models.base.errors import UserError
+    from models.registry.importer import read_sheet
 
     path = tmp_path / "ambulantes.csv"
     path.write_text(text, encoding="utf-8")
@@ -256,7 +256,7 @@ def test_an_import_csv_is_read_strictly_naming_the_line(tmp_path, text, message)
 
 
 def test_a_good_csv_still_reads_quotes_and_doubled_quotes(tmp_path):
-    from models.importer import read_sheet
+    from models.registry.importer import read_sheet
 
     path = tmp_path / "ambulantes.csv"
     path.write_text(
@@ -279,8 +279,8 @@ def test_the_draws_csv_is_read_strictly_too(tmp_path, capsys):
 
 def test_old_data_with_a_control_character_reaches_the_terminal_as_a_visible_symbol(database, capsys):
     """A name stored before the check (by an older Praça) is shown with ␛, never as an escape sequence."""
-    from models.db import db
     from models.sites import Site, demo_sites
+    from models.store.db import db
 
     demo_sites()
     site = Site.select().first()
@@ -312,8 +312,8 @@ def test_a_zip_bomb_backup_is_refused_before_it_is_decompressed(tmp_path):
     import json
     import tracemalloc
 
-    from models.backup import read_backup
-    from models.errors import UserError
+    from models.base.errors import UserError
+    from models.store.backup import read_backup
 
     manifest = {
         "format": "praca-backup",
@@ -343,8 +343,8 @@ def test_a_backup_whose_data_outgrow_its_manifest_is_refused(tmp_path):
     import json
     import zipfile
 
-    from models.backup import read_backup
-    from models.errors import UserError
+    from models.base.errors import UserError
+    from models.store.backup import read_backup
 
     payload = b'["praca_meta",["app"]]\n' * 40_000
     manifest = {
@@ -371,8 +371,8 @@ def test_a_zip_bomb_spreadsheet_is_refused_before_openpyxl_reads_it(tmp_path):
 
     import openpyxl
 
-    from models.errors import UserError
-    from models.importer import read_sheet
+    from models.base.errors import UserError
+    from models.registry.importer import read_sheet
 
     good = tmp_path / "lista.xlsx"
     book = openpyxl.Workbook()
@@ -403,8 +403,8 @@ def test_a_zip_bomb_spreadsheet_is_refused_before_openpyxl_reads_it(tmp_path):
 def test_a_spreadsheet_cell_with_a_control_character_is_named(tmp_path):
     import openpyxl
 
-    from models.errors import UserError
-    from models.importer import read_sheet
+    from models.base.errors import UserError
+    from models.registry.importer import read_sheet
 
     path = tmp_path / "lista.xlsx"
     book = openpyxl.Workbook()

@@ -10,9 +10,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from models.br import calendar_problem, parse_br_date
-from models.errors import UserError
-from models.money import format_brl, format_decimal_br, parse_typed
+from models.base.br import calendar_problem, parse_br_date
+from models.base.errors import UserError
+from models.base.money import format_brl, format_decimal_br, parse_typed
 
 amounts = st.decimals(
     min_value=Decimal("0"), max_value=Decimal("99999999.99"), places=2, allow_nan=False, allow_infinity=False

@@ -14,14 +14,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from peewee import PostgresqlDatabase
 
-from models import session
-from models.audit import AuditEntry, AuditRow, audit_rows, bulk_rows, export_csv, record_view
-from models.charges import Charge, cancel_charge, create_charge, generate_month
-from models.db import db
-from models.errors import FieldErrors, UserError
-from models.people import Person, PersonInput, save_person
-from models.session import PermissionDenied, acting_as
-from models.users import (
+from models.access import session
+from models.access.session import PermissionDenied, acting_as
+from models.access.users import (
     User,
     authenticate,
     change_role,
@@ -32,6 +27,11 @@ from models.users import (
     set_password,
     user_rows,
 )
+from models.base.errors import FieldErrors, UserError
+from models.billing.charges import Charge, cancel_charge, create_charge, generate_month
+from models.registry.people import Person, PersonInput, save_person
+from models.store.audit import AuditEntry, AuditRow, audit_rows, bulk_rows, export_csv, record_view
+from models.store.db import db
 
 PASSWORD = "senha-forte-123"
 
@@ -209,14 +209,14 @@ def test_a_process_that_only_opens_the_database_audits_its_changes(sqlite_url):
     import subprocess
     import sys
 
-    from models.db import close_database, open_database
+    from models.store.db import close_database, open_database
 
     open_database(sqlite_url, create=True)
     close_database()
     code = (
-        "import sys\nfrom models.db import open_database, db\nopen_database(sys.argv[1])\n"
+        "import sys\nfrom models.store.db import open_database, db\nopen_database(sys.argv[1])\n"
         "from models import session\nsession.log_in(session.SYSTEM)\n"
-        "from models.settings import set_settings, MUNICIPALITY\nset_settings({MUNICIPALITY: 'Sapezal'})\n"
+        "from models.store.settings import set_settings, MUNICIPALITY\nset_settings({MUNICIPALITY: 'Sapezal'})\n"
         "print(db.execute_sql(\"SELECT COUNT(*) FROM audit_entry WHERE table_name = 'setting'\").fetchone()[0])"
     )
     done = subprocess.run([sys.executable, "-c", code, sqlite_url], capture_output=True, text=True, timeout=120)
@@ -227,7 +227,7 @@ def test_a_process_that_only_opens_the_database_audits_its_changes(sqlite_url):
 def test_a_bulk_entry_keeps_each_distinct_value_once_and_reads_back(database):
     from decimal import Decimal
 
-    from models.audit import _compact, _dump
+    from models.store.audit import _compact, _dump
 
     rows = [
         ("0.05", Decimal("0.05"), dt.date(2026, 1, 2), "linha longa" * 50, 1),
@@ -264,7 +264,7 @@ _cell = st.one_of(
 
 @given(st.integers(1, 4).flatmap(lambda width: st.lists(st.tuples(*[_cell] * width), min_size=1, max_size=12)))
 def test_the_compact_form_reads_back_every_row(rows):
-    from models.audit import _compact, _dump, _plain
+    from models.store.audit import _compact, _dump, _plain
 
     columns = [f"c{i}" for i in range(len(rows[0]))]
     expected = [{c: json.loads(json.dumps(_plain(v))) for c, v in zip(columns, row)} for row in rows]
@@ -295,7 +295,7 @@ def test_export_csv(admin, tmp_path):
 
 
 def test_no_function_edits_or_deletes_the_trail():
-    import models.audit as audit
+    import models.store.audit as audit
 
     public = [name for name in dir(audit) if not name.startswith("_") and callable(getattr(audit, name))]
     assert not [n for n in public if any(w in n.lower() for w in ("delete", "remove", "edit", "purge", "clear"))]
@@ -311,7 +311,7 @@ def test_session_require_names_the_missing_role():
 
 
 def test_a_persons_documents_open_only_for_roles_that_need_them_and_each_view_is_recorded(admin):
-    from models.people import open_person_record
+    from models.registry.people import open_person_record
 
     ana, marcos = make(admin, "ana", "atendente"), make(admin, "marcos", "fiscal")
     maria = save_person(PersonInput(name="Maria da Silva", cpf="529.982.247-25"), today=TODAY)
@@ -330,8 +330,8 @@ def test_the_trail_is_append_only_in_the_database_itself(admin):
     """A direct UPDATE or DELETE of the audit table fails on both back ends (triggers), not only in Praça."""
     from peewee import DatabaseError as PeeweeError
 
-    from models.audit import AuditEntry, verify_chain
-    from models.db import db
+    from models.store.audit import AuditEntry, verify_chain
+    from models.store.db import db
 
     entry = AuditEntry.select().order_by(AuditEntry.id.desc()).get()
     for sql in (
@@ -349,8 +349,8 @@ def test_the_trail_is_append_only_in_the_database_itself(admin):
 def test_the_chain_names_the_first_entry_that_does_not_follow(admin):
     """Each entry carries the hash of the one before; ``verify_chain`` (and ``praca audit verify``) names the
     first that was altered, or the one after an entry removed."""
-    from models.audit import AuditEntry, install_guards, lift_guards, verify_chain
-    from models.db import db
+    from models.store.audit import AuditEntry, install_guards, lift_guards, verify_chain
+    from models.store.db import db
 
     for name in ("Encadeada da Silva", "Encadeado Souza"):
         save_person(PersonInput(name=name, cpf=new_cpf(), birth_date=dt.date(1980, 1, 1)))
@@ -374,8 +374,8 @@ def test_the_chain_names_the_first_entry_that_does_not_follow(admin):
 
 def test_praca_audit_verify_says_intact_or_where_it_broke(db_url, capsys):
     from desktop.cli import main
-    from models.db import close_database, open_database
-    from models.users import create_user
+    from models.access.users import create_user
+    from models.store.db import close_database, open_database
 
     open_database(db_url, create=True)
     create_user(username="admin", name="Administradora", role="administrador", password=PASSWORD)
@@ -390,9 +390,9 @@ def test_a_database_of_version_14_gets_its_trail_sealed_and_guarded(db_url):
     """The migration seals the entries it finds, in order, then installs the guards."""
     from peewee import DatabaseError as PeeweeError
 
-    from models import schema
-    from models.audit import AuditEntry, verify_chain
-    from models.db import close_database, db, open_database
+    from models.store import schema
+    from models.store.audit import AuditEntry, verify_chain
+    from models.store.db import close_database, db, open_database
 
     open_database(db_url, create=True)
     save_person(PersonInput(name="Antes da Cadeia", cpf=new_cpf(), birth_date=dt.date(1980, 1, 1)))
@@ -414,12 +414,12 @@ def test_a_database_of_version_14_gets_its_trail_sealed_and_guarded(db_url):
 
 
 def test_a_restore_keeps_the_chain_and_adds_itself_to_it(admin, tmp_path):
-    from models.audit import AuditEntry, verify_chain
-    from models.backup import restore_backup, write_backup
+    from models.store.audit import AuditEntry, verify_chain
+    from models.store.backup import restore_backup, write_backup
 
     path = tmp_path / "copia.praca-backup"
     write_backup(path)
-    from models.sealed import Trust
+    from models.store.sealed import Trust
 
     restore_backup(path, force=True, trust=Trust(accept_unsigned=True))
     state = verify_chain()

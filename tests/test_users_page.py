@@ -6,9 +6,9 @@ import pytest
 from conftest import type_text
 from PySide6.QtCore import Qt
 
-from models import session
-from models.audit import AuditEntry
-from models.users import User, create_user
+from models.access import session
+from models.access.users import User, create_user
+from models.store.audit import AuditEntry
 
 PASSWORD = "senha-forte-123"
 

@@ -17,9 +17,9 @@ import pytest
 from factories import PASS, fresh_desk, make_summary  # noqa: F401  (fixture)
 
 from desktop.cli import main
-from models import signing_keys as sk
-from models.db import open_database
-from models.signing import sign_summary
+from models.access import signing_keys as sk
+from models.access.signing import sign_summary
+from models.store.db import open_database
 from reports.verify_page import page_is_current, write_verify_page
 
 TODAY = dt.date.today()  # the browser checks against its own clock
@@ -64,8 +64,8 @@ def _verdict(page, text: str) -> tuple[str, str, str]:
 
 @pytest.fixture
 def municipality(sqlite_url, tmp_path):
-    from models.files import set_store
-    from models.settings import set_settings
+    from models.store.files import set_store
+    from models.store.settings import set_settings
 
     open_database(sqlite_url, create=True)
     set_store(tmp_path / "files")

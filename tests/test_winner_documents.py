@@ -18,8 +18,8 @@ from test_eligibility import good_facts
 from test_regimes_loader import broken_shipped
 from test_selection_page import SAPEZAL_SITE, sapezal_applicant
 
-from models.eligibility import DUE_LATER, FAILED, PASSED, DueFacts, evaluate_eligibility
-from models.regimes import get_regime
+from models.rules.eligibility import DUE_LATER, FAILED, PASSED, DueFacts, evaluate_eligibility
+from models.rules.regimes import get_regime
 
 SAPEZAL = get_regime("sapezal-2014")
 ART_11 = ("cnpj-card", "health-certificate", "municipal-clearance")
@@ -106,8 +106,8 @@ def test_loader_checks_due(tmp_path):
 @pytest.fixture
 def winners(keys):
     """Two applicants of group 3 in a final list published on 20/11/2026 (after the ranking of 16/11)."""
-    from models.calls import call_list
-    from models.selection_process import publish_final, publish_ranking
+    from models.selection.calls import call_list
+    from models.selection.process import publish_final, publish_ranking
 
     common = dict(income="0,80", since=dt.date(1990, 1, 1), birth=dt.date(1960, 3, 3))
     apps = [
@@ -123,8 +123,8 @@ def winners(keys):
 def test_the_desk_counts_art_11_from_the_final_list_and_records_the_delivery(winners):
     """On both back ends: 10 business days from 20/11/2026 end on 04/12/2026 (art. 11); the documents recorded
     later make the requirements met; past the deadline, what was not delivered is missing."""
-    from models.applications import DocumentInput, record_documents
-    from models.front_desk import later_requirements
+    from models.registry.applications import DocumentInput, record_documents
+    from models.registry.front_desk import later_requirements
 
     rosa, bento = winners
     found = {r.rule.document or r.rule.kind: r for r in later_requirements(rosa, today=TODAY)}
@@ -138,7 +138,7 @@ def test_the_desk_counts_art_11_from_the_final_list_and_records_the_delivery(win
     late = {r.rule.document or r.rule.kind: r for r in later_requirements(bento, today=dt.date(2026, 12, 7))}
     assert {late[d].status for d in ART_11} == {FAILED}
     assert "terminou em 04/12/2026" in late["health-certificate"].reason
-    from models.errors import UserError
+    from models.base.errors import UserError
     from models.permits import issue_permit
 
     with pytest.raises(UserError, match=r"ainda não cumpre o que o ato pede antes da permissão.*art\. 11, II"):
@@ -146,8 +146,8 @@ def test_the_desk_counts_art_11_from_the_final_list_and_records_the_delivery(win
 
 
 def test_record_documents_refuses_what_is_not_asked_and_keeps_nothing(winners):
-    from models.applications import ApplicationDocument, DocumentInput, record_documents
-    from models.errors import FieldErrors
+    from models.base.errors import FieldErrors
+    from models.registry.applications import ApplicationDocument, DocumentInput, record_documents
 
     rosa = winners[0]
     before = ApplicationDocument.select().count()

@@ -8,7 +8,7 @@ import PySide6
 from PySide6.QtCore import QCoreApplication, qVersion
 from PySide6.QtWidgets import QDialog, QDialogButtonBox, QLabel, QVBoxLayout, QWidget
 
-from models.db import current_url
+from models.store.db import current_url
 from views import theme
 from views.regime_list import regime_titles
 

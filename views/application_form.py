@@ -26,13 +26,13 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from models.applications import Application, ApplicationInput, DocumentInput, create_application
-from models.br import format_cnpj, format_cpf
-from models.errors import FieldErrors, UserError
-from models.front_desk import Applicant, assess, load_applicant
-from models.money import format_brl
-from models.regimes import shipped_regimes
-from models.settings import MUNICIPALITY, get_setting
+from models.base.br import format_cnpj, format_cpf
+from models.base.errors import FieldErrors, UserError
+from models.base.money import format_brl
+from models.registry.applications import Application, ApplicationInput, DocumentInput, create_application
+from models.registry.front_desk import Applicant, assess, load_applicant
+from models.rules.regimes import shipped_regimes
+from models.store.settings import MUNICIPALITY, get_setting
 from views import theme
 from views.documents_table import DocumentsTable
 from views.fit import fit_to_screen
@@ -180,7 +180,7 @@ class ApplicationDialog(GuardedDialog):
 
         right = QWidget()
         right_layout = QVBoxLayout(right)
-        self.filing = QLabel()  # the registration window and the event's dates (models.filing)
+        self.filing = QLabel()  # the registration window and the event's dates (models.rules.filing)
         self.filing.setObjectName("filing")
         self.filing.setWordWrap(True)
         self.filing.hide()

@@ -25,8 +25,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from models.applications import STATUSES, TRANSITIONS, ApplicationEvent, get_application
-from models.front_desk import eligibility_now
+from models.registry.applications import STATUSES, TRANSITIONS, ApplicationEvent, get_application
+from models.registry.front_desk import eligibility_now
 from views.fit import fit_to_screen
 from views.roles import allow
 
@@ -138,7 +138,7 @@ class ApplicationView(QDialog):
         fit_to_screen(self, QSize(1120, 720))
 
     def _open_file(self, item: QListWidgetItem) -> None:
-        from models.files import resolve
+        from models.store.files import resolve
 
         relative = item.data(Qt.ItemDataRole.UserRole)
         if relative:

@@ -1,6 +1,6 @@
 """Cobranças do mês and Inadimplência: generate the month, record payments, cancel, return deposits.
 
-Every act goes through :mod:`models.charges`, which checks and records it; the
+Every act goes through :mod:`models.billing.charges`, which checks and records it; the
 screen shows the plan before the month is generated, the formula and the
 article of each charge, and the domain's one-line refusal at the field or in
 the message line.
@@ -32,7 +32,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from models.charges import (
+from models.base.errors import FieldErrors, UserError
+from models.base.money import format_brl
+from models.billing.charges import (
     MonthPlan,
     cancel_charge,
     charge_rows,
@@ -46,8 +48,6 @@ from models.charges import (
     return_deposit,
     revocation_candidates,
 )
-from models.errors import FieldErrors, UserError
-from models.money import format_brl
 from views.fit import fit_to_screen
 from views.keys import search_keys
 from views.operations import Cancelled, run_operation

@@ -16,9 +16,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from models.br import format_cpf
-from models.errors import FieldErrors, UserError
-from models.people import Company, CompanyInput, PartnerInput, save_company
+from models.base.br import format_cpf
+from models.base.errors import FieldErrors, UserError
+from models.registry.people import Company, CompanyInput, PartnerInput, save_company
 from views.widgets import (
     DocumentEdit,
     FieldErrorsView,

@@ -8,9 +8,9 @@ import datetime as _dt
 from PySide6.QtCore import QSize
 from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
 
-from models.applications import Application, record_documents
-from models.errors import FieldErrors, UserError
-from models.regimes import get_regime
+from models.base.errors import FieldErrors, UserError
+from models.registry.applications import Application, record_documents
+from models.rules.regimes import get_regime
 from views.documents_table import DocumentsTable
 from views.fit import fit_to_screen
 from views.widgets import FieldErrorsView, GuardedDialog, current_user_name

@@ -9,8 +9,8 @@ from collections.abc import Callable, Mapping
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QHeaderView, QPushButton, QTableWidget, QTableWidgetItem, QWidget
 
-from models.applications import DocumentInput
-from models.errors import FieldErrors, UserError
+from models.base.errors import FieldErrors, UserError
+from models.registry.applications import DocumentInput
 from views.widgets import DateEdit
 
 

@@ -45,9 +45,9 @@ from PySide6.QtWidgets import (
 )
 
 from models import enforcement as enf
-from models.errors import FieldErrors, UserError
-from models.money import format_brl
-from models.regimes import get_regime, shipped_regimes
+from models.base.errors import FieldErrors, UserError
+from models.base.money import format_brl
+from models.rules.regimes import get_regime, shipped_regimes
 from views import theme
 from views.fit import fit_to_screen
 from views.flow import FlowLayout
@@ -225,7 +225,7 @@ class AdjustDialog(QDialog):
             widget.setVisible(what == "fact")
 
     def accept(self) -> None:
-        from models.sanctions import Verification, adjust
+        from models.enforcement.sanctions import Verification, adjust
 
         number = self.sanction.currentData()
         what = self.what.currentData()
@@ -742,7 +742,7 @@ class RecordDialog(QDialog):
 
     @staticmethod
     def _registered_name(kind: str, ident: int) -> str:
-        from models.people import get_company, get_person
+        from models.registry.people import get_company, get_person
 
         try:
             return get_person(ident).name if kind == "person" else get_company(ident).legal_name

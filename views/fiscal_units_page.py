@@ -14,10 +14,10 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from models.errors import UserError
-from models.fiscal import UnitValueRow, set_unit_value, unit_value_rows, unit_value_warnings
-from models.money import format_brl
-from models.regimes import shipped_regimes
+from models.base.errors import UserError
+from models.base.money import format_brl
+from models.billing.fiscal import UnitValueRow, set_unit_value, unit_value_rows, unit_value_warnings
+from models.rules.regimes import shipped_regimes
 from views.table_models import Column, RowsModel
 from views.widgets import add_yearly_value_form, current_user_name
 

@@ -21,12 +21,12 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from models.applications import OPEN_STATUSES, STATUSES, TRANSITIONS, change_status, get_application, worklist
-from models.br import clean_cnpj, clean_cpf, format_cnpj, format_cpf
-from models.errors import FieldErrors, UserError
-from models.front_desk import approve_application
-from models.people import get_company, get_person, open_person_record
-from models.search import find_applicants
+from models.base.br import clean_cnpj, clean_cpf, format_cnpj, format_cpf
+from models.base.errors import FieldErrors, UserError
+from models.registry.applications import OPEN_STATUSES, STATUSES, TRANSITIONS, change_status, get_application, worklist
+from models.registry.front_desk import approve_application
+from models.registry.people import get_company, get_person, open_person_record
+from models.registry.search import find_applicants
 from views.keys import search_keys
 from views.permits_tab import PermitsTab
 from views.roles import allow
@@ -267,7 +267,7 @@ class WorklistTab(QWidget):
         self.regime.currentIndexChanged.connect(lambda _i: self.refresh_rows())
 
     def refresh(self) -> None:
-        from models.regimes import shipped_regimes
+        from models.rules.regimes import shipped_regimes
         from views.widgets import fill_regime_filter
 
         fill_regime_filter(self.regime, shipped_regimes())  # the municipality's own act(s) first
@@ -379,7 +379,7 @@ class WorklistTab(QWidget):
             if status == "approved":  # checked again today: rules and the act's term
                 approve_application(app, by=current_user_name())
             elif status == "awaiting_payment":  # the frozen quote becomes the charges to pay first
-                from models.charges import await_payment
+                from models.billing.charges import await_payment
 
                 charges = await_payment(app, by=current_user_name())
                 if charges:

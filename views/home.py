@@ -116,7 +116,7 @@ class HomePage(QWidget):
 
     def _backup_notice(self) -> QFrame:
         """Today's automatic backup was written unsigned (this desk is not unlocked): said plainly, with the way
-        to sign it — unlocking the desk signs it (models.backup.seal_pending_backups)."""
+        to sign it — unlocking the desk signs it (models.store.backup.seal_pending_backups)."""
         box = QFrame()
         box.setObjectName("backup-notice")
         box.setFrameShape(QFrame.Shape.StyledPanel)
@@ -133,8 +133,8 @@ class HomePage(QWidget):
         return box
 
     def _refresh_backup_notice(self) -> None:
-        from models.backup import unsigned_daily_backup
-        from models.signing_keys import active_key
+        from models.access.signing_keys import active_key
+        from models.store.backup import unsigned_daily_backup
 
         path = unsigned_daily_backup()
         self.backup_notice.setVisible(path is not None)
@@ -180,13 +180,13 @@ class HomePage(QWidget):
 
     def refresh(self) -> None:
         # imported here: the window shows this page's frame before the database is open (start-up)
-        from models.charges import charge_alerts, month_summary
-        from models.db import current_url
+        from models.base.money import format_brl
+        from models.billing.charges import charge_alerts, month_summary
         from models.enforcement import enforcement_alerts
-        from models.money import format_brl
-        from models.people import counts
         from models.permits import today_items
-        from models.settings import AGENCY, get_setting, municipality_label
+        from models.registry.people import counts
+        from models.store.db import current_url
+        from models.store.settings import AGENCY, get_setting, municipality_label
         from views.regime_list import regime_titles
 
         place = municipality_label()

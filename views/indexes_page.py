@@ -12,10 +12,10 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from models.describe import percent
-from models.errors import UserError
-from models.fiscal import index_corrections, set_index_correction
-from models.regimes import shipped_regimes
+from models.base.errors import UserError
+from models.billing.fiscal import index_corrections, set_index_correction
+from models.rules.describe import percent
+from models.rules.regimes import shipped_regimes
 from views.table_models import Column, RowsModel
 from views.widgets import add_yearly_value_form, current_user_name
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from PySide6.QtWidgets import QDialog, QDialogButtonBox, QFormLayout, QLabel, QLineEdit, QVBoxLayout, QWidget
 
-from models import session
-from models.errors import FieldErrors, UserError
-from models.users import MIN_PASSWORD, authenticate, create_user, has_users
+from models.access import session
+from models.access.users import MIN_PASSWORD, authenticate, create_user, has_users
+from models.base.errors import FieldErrors, UserError
 from views import theme
 from views.widgets import FieldErrorsView
 

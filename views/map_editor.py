@@ -1,12 +1,12 @@
 """The stall map editor: a site's segment to scale, stalls dragged, turned and resized, every change undoable.
 
-The document is a :class:`models.stall_plan.StallPlan` (pure Python, whole
+The document is a :class:`models.sites.stall_plan.StallPlan` (pure Python, whole
 millimetres); this module only shows it and turns the clerk's gestures into
 :class:`PlanCommand`s on one ``QUndoStack`` — a drag is one command pushed on
 release, a run of arrow-key nudges of the same stalls merges into one. The
 scene follows the plan through its listener: items are thin views of the
 plan's boxes. After each change the plan's live legal checks
-(:func:`models.layout.check_plan`) outline the stalls in breach in red and fill
+(:func:`models.sites.layout.check_plan`) outline the stalls in breach in red and fill
 the side list, each breach with its article; a breach is kept only with a
 written reason (:func:`models.sites.keep_breach`).
 
@@ -65,8 +65,7 @@ from PySide6.QtWidgets import (
 )
 from shiboken6 import isValid
 
-from models.errors import FieldErrors, UserError
-from models.layout import NUMBERING, OBSTACLE_KINDS, SIDE_LABELS, SIDE_USES, format_metres
+from models.base.errors import FieldErrors, UserError
 from models.sites import (
     HolderRow,
     check_assignment,
@@ -80,7 +79,8 @@ from models.sites import (
     site_holders,
     stall_rows,
 )
-from models.stall_plan import GRID, NUDGE, NUDGE_LARGE, Box, HolderInfo, StallPlan
+from models.sites.layout import NUMBERING, OBSTACLE_KINDS, SIDE_LABELS, SIDE_USES, format_metres
+from models.sites.stall_plan import GRID, NUDGE, NUDGE_LARGE, Box, HolderInfo, StallPlan
 from reports.site_map import OBSTACLE_MARKS, stall_parts
 from views import theme
 from views.fit import fit_to_screen
@@ -1303,7 +1303,7 @@ class MapEditor(QWidget):
         self.prop_number.setRange(1, 99_999)
         self.prop_section = QComboBox()
         self.prop_section.setObjectName("section")
-        # typed in metres the pt-BR way (models.money.parse_typed), refused at the field — never clamped:
+        # typed in metres the pt-BR way (models.base.money.parse_typed), refused at the field — never clamped:
         # a spin box capped at the act's maximum turned "12" into 1,00 m and "-3" into 3,00 (issue 18 §3)
         self.prop_front = QLineEdit()
         self.prop_front.setObjectName("front")

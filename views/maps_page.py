@@ -27,9 +27,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from models.db import current_url
-from models.errors import UserError
+from models.base.errors import UserError
 from models.sites import delete_site, named_points, site_export, site_rows, site_segments
+from models.store.db import current_url
 from views.map_editor import MapEditor
 from views.save import file_name, save_file_name
 from views.site_form import SiteFormDialog

@@ -15,8 +15,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from models.db import parse_url
-from models.errors import UserError
+from models.base.errors import UserError
+from models.store.db import parse_url
 from views import theme
 from views.save import open_file_name
 

@@ -35,7 +35,7 @@ class _Worker(QThread):
             raise self.cancel_with()
 
     def run(self) -> None:  # the worker thread
-        from models.db import db
+        from models.store.db import db
 
         try:
             self.result = self.work(self._progress)

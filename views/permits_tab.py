@@ -39,8 +39,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from models.errors import FieldErrors, UserError
-from models.people import get_person
+from models.base.errors import FieldErrors, UserError
 from models.permits import (
     LIVE_STATUSES,
     ROWS_LIMIT,
@@ -67,8 +66,9 @@ from models.permits import (
     suspend,
     transfer_to_heir,
 )
-from models.regimes import get_regime, shipped_regimes
-from models.search import find_applicants
+from models.registry.people import get_person
+from models.registry.search import find_applicants
+from models.rules.regimes import get_regime, shipped_regimes
 from views import theme
 from views.fit import fit_to_screen
 from views.keys import search_keys
@@ -85,7 +85,7 @@ from views.widgets import (
     print_document,
 )
 
-#: The act of models.session each button does (a role the act does not allow sees it disabled, with who may).
+#: The act of models.access.session each button does (a role the act does not allow sees it disabled, with who may).
 ACTS = {
     "suspend": "permits.sanction",
     "revoke": "permits.sanction",
@@ -418,7 +418,7 @@ class RenewalDialog(QDialog):
             edit.setText(path)
 
     def accept(self) -> None:
-        from models.applications import DocumentInput
+        from models.registry.applications import DocumentInput
 
         documents = []
         for doc_id, (delivered, until, file_edit) in self.rows.items():
@@ -603,7 +603,7 @@ class PermitsTab(QWidget):
         today: Callable[[], _dt.date] | _dt.date | None = None,
     ):
         super().__init__(parent)
-        self.key_dir = key_dir  # the municipal key (models.signing_keys) or, in tests, a key folder
+        self.key_dir = key_dir  # the municipal key (models.access.signing_keys) or, in tests, a key folder
         self._today = today
 
         layout = QVBoxLayout(self)

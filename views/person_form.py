@@ -23,10 +23,10 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from models.br import format_cpf
-from models.errors import FieldErrors, UserError
-from models.files import resolve
-from models.people import HOUSING, RELATIONS, HouseholdInput, Person, PersonInput, save_person
+from models.base.br import format_cpf
+from models.base.errors import FieldErrors, UserError
+from models.registry.people import HOUSING, RELATIONS, HouseholdInput, Person, PersonInput, save_person
+from models.store.files import resolve
 from views import theme
 from views.fit import fit_to_screen, scrollable
 from views.save import open_file_name
@@ -291,7 +291,7 @@ class PersonDialog(GuardedDialog):
         load_address(self, person)
         self.phone2.setText(person.phone2)
         self.resident_since.set_date(person.resident_since)
-        from models.money import format_decimal_br
+        from models.base.money import format_decimal_br
 
         if person.family_income_mw is not None:
             self.family_income.setText(format_decimal_br(person.family_income_mw, 2))

@@ -21,11 +21,11 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from models.errors import UserError
-from models.fees import Quote
-from models.money import format_brl, parse_typed
-from models.pricing import quote
-from models.regimes import get_regime, shipped_regimes
+from models.base.errors import UserError
+from models.base.money import format_brl, parse_typed
+from models.billing.pricing import quote
+from models.rules.fees import Quote
+from models.rules.regimes import get_regime, shipped_regimes
 from views import theme
 from views.table_models import Column, RowsModel
 from views.widgets import DateEdit, act_version_line
@@ -35,8 +35,8 @@ NONE = ""
 
 def where_to_enter(exc: UserError) -> str:
     """For a value the database lacks, where the clerk enters it in this window."""
-    from models.pricing import MissingCorrection
-    from models.regimes import MissingUnitValue
+    from models.billing.pricing import MissingCorrection
+    from models.rules.regimes import MissingUnitValue
 
     if isinstance(exc, MissingCorrection):
         return " " + QCoreApplication.translate("PriceSimulator", "(Cadastros → Correção monetária)")
@@ -226,7 +226,7 @@ class PriceSimulator(QWidget):
 
     def _home_regime(self) -> str | None:
         """The regime of the municipality this copy of Praça serves, if one is loaded."""
-        from models.settings import MUNICIPALITY, get_setting
+        from models.store.settings import MUNICIPALITY, get_setting
 
         town = get_setting(MUNICIPALITY)
         return next((r.id for r in self.regimes.values() if r.municipality == town), None)
@@ -330,7 +330,7 @@ class PriceSimulator(QWidget):
             values["energy"] = self.energy.currentData()
         if self.exemption.currentData():
             values["exemption"] = self.exemption.currentData()
-        # typed the pt-BR way, read by the one parser (models.money.parse_typed): "1.500" is mil e quinhentos
+        # typed the pt-BR way, read by the one parser (models.base.money.parse_typed): "1.500" is mil e quinhentos
         # and "2.5" is refused with both readings — the regime files' dot decimals are not the clerk's
         for key, label, edit in (
             ("front", "Frente", self.front),

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from models.errors import UserError
-from models.regimes import shipped_regimes
+from models.base.errors import UserError
+from models.rules.regimes import shipped_regimes
 
 
 def regime_titles() -> list[str]:

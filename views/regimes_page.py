@@ -1,5 +1,5 @@
 """Cadastros → Regimes: each act in readable form, every rule with its article; its versions; and, for the
-administrator, "Instalar ato…", "Alterar ato…" and "Retirar ato…" (models.acts: checked whole, audited)."""
+administrator, "Instalar ato…", "Alterar ato…" and "Retirar ato…" (models.rules.acts: checked whole, audited)."""
 
 from __future__ import annotations
 
@@ -22,10 +22,11 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from models import acts, session
-from models.errors import UserError
-from models.fiscal import unit_value_rows
-from models.regimes import RegimeError, RegimeErrors, retired_regimes, shipped_regimes
+from models.access import session
+from models.base.errors import UserError
+from models.billing.fiscal import unit_value_rows
+from models.rules import acts
+from models.rules.regimes import RegimeError, RegimeErrors, retired_regimes, shipped_regimes
 from reports.pdf import html_to_pdf
 from reports.regime_sheet import regime_html
 from views import theme
@@ -194,8 +195,8 @@ class RegimesPage(QWidget):
         and install it (or its amended version)."""
         from pathlib import Path
 
-        from models.acts import defines
-        from models.regimes import check_regime_text, load_regime_text
+        from models.rules.acts import defines
+        from models.rules.regimes import check_regime_text, load_regime_text
 
         self.error.hide()
         self.message.clear()

@@ -12,8 +12,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from models.errors import UserError
-from models.settings import AGENCY, MUNICIPALITY, STATE, get_setting, set_settings
+from models.base.errors import UserError
+from models.store.settings import AGENCY, MUNICIPALITY, STATE, get_setting, set_settings
 from views.fiscal_units_page import FiscalUnitsPage
 from views.indexes_page import IndexesPage
 from views.regimes_page import RegimesPage

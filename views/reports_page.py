@@ -32,11 +32,11 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from models.charges import month_label, month_summary
-from models.errors import UserError
-from models.fee_report import Cancelled
-from models.money import format_brl
-from models.sanctions_report import check_period, period_label
+from models.base.errors import UserError
+from models.base.money import format_brl
+from models.billing.charges import month_label, month_summary
+from models.billing.fee_report import Cancelled
+from models.enforcement.sanctions_report import check_period, period_label
 from reports import sanctions_export
 from reports.fee_export import FORMATS, default_name, export_fee_report
 from views import theme

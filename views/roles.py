@@ -1,12 +1,12 @@
 """Buttons an act forbids to the user's role (issue 18 §4): disabled, with a tooltip saying who may do it — the
-domain refuses the act anyway (models.session.require); the screen says so before the click."""
+domain refuses the act anyway (models.access.session.require); the screen says so before the click."""
 
 from __future__ import annotations
 
 from PySide6.QtCore import QCoreApplication
 from PySide6.QtWidgets import QWidget
 
-from models import session
+from models.access import session
 
 
 def who_may(act: str) -> str:

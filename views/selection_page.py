@@ -1,8 +1,8 @@
 """Seleção: the call and its participants, the public draw, the draws kept, and the holders' permits and stalls.
 
-Every decision is the domain's: :mod:`models.calls` gathers the participants
+Every decision is the domain's: :mod:`models.selection.calls` gathers the participants
 (debts, scores line by line, payment time), :mod:`models.selection` makes the
-list and its SHA-256, :mod:`models.draws` holds and annuls the draw,
+list and its SHA-256, :mod:`models.selection.draws` holds and annuls the draw,
 :mod:`reports.draw_ata` prints the ata. The screen shows what they say — the
 article of each decision — and the domain's one-line refusals.
 """
@@ -39,9 +39,14 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from models import describe
-from models.applications import get_application
-from models.calls import (
+from models.base.errors import FieldErrors, UserError
+from models.base.money import format_brl
+from models.registry.applications import get_application
+from models.rules import describe
+from models.rules.eligibility import join_articles
+from models.rules.regimes import get_regime
+from models.selection import parse_vacancies
+from models.selection.calls import (
     CallList,
     assign_stalls,
     call_list,
@@ -56,13 +61,8 @@ from models.calls import (
     site_options,
     stall_choices,
 )
-from models.draws import annul_draw, draw_entries, get_draw, hold_draw
-from models.eligibility import join_articles
-from models.errors import FieldErrors, UserError
-from models.money import format_brl
-from models.regimes import get_regime
-from models.selection import parse_vacancies
-from models.selection_process import (
+from models.selection.draws import annul_draw, draw_entries, get_draw, hold_draw
+from models.selection.process import (
     KINDS,
     add_event,
     allowed_points,
@@ -666,7 +666,7 @@ class CallTab(QWidget):
 
 def _write_publication(owner, pub, path: Path) -> Path | None:
     """The publication's document as PDF and, beside it, the exact hashed text (.txt)."""
-    from models.outfile import write_bytes
+    from models.store.outfile import write_bytes
     from reports.pdf import html_to_pdf
 
     html = (
@@ -677,7 +677,7 @@ def _write_publication(owner, pub, path: Path) -> Path | None:
     try:
         html_to_pdf(html, path, title=KINDS.get(pub.kind, pub.kind).capitalize())
         write_bytes(path.with_suffix(".txt"), pub.list_text.encode("utf-8"), kind="txt")
-    except UserError as exc:  # models/outfile.py: one line, the target left as it was
+    except UserError as exc:  # models/store/outfile.py: one line, the target left as it was
         owner.message.setText(
             owner.tr("Publicação registrada, mas não foi possível gravar %1: %2")
             .replace("%1", str(path))
@@ -845,7 +845,7 @@ class DrawTab(QWidget):
         )
 
     def hold(self):
-        """Check the list against the one published, confirm, and hold the draw (``models.draws.hold_draw``)."""
+        """Check the list against the one published, confirm, and hold the draw (``models.selection.draws.hold_draw``)."""
         self.errors.clear()
         self.message.clear()
         self.call.refresh_list()  # debts and payments as they are now

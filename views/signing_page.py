@@ -31,14 +31,14 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from models import signing_keys as sk
-from models.errors import UserError
-from models.session import can
+from models.access import signing_keys as sk
+from models.access.session import can
+from models.base.errors import UserError
 from views.table_models import Column, RowsModel
 
 
 def summary_rows(summary) -> list[tuple[str, str]]:
-    from models.br import format_cnpj, format_cpf
+    from models.base.br import format_cnpj, format_cpf
 
     tr = lambda text: QCoreApplication.translate("SigningPage", text)  # noqa: E731
     document = summary.holder_document
@@ -130,7 +130,7 @@ class PassphraseDialog(QDialog):
 
 
 def sealed_text(signed) -> str:
-    """What the clerk is told of the automatic backups signed once the desk could sign (models.backup)."""
+    """What the clerk is told of the automatic backups signed once the desk could sign (models.store.backup)."""
     if not signed:
         return ""
     return " " + QCoreApplication.translate("SigningPage", "O backup automático %1 foi assinado.").replace(
@@ -141,7 +141,7 @@ def sealed_text(signed) -> str:
 def unlock_desk(parent: QWidget) -> str | None:
     """Ask the key's passphrase and unlock this desk; then sign the automatic backups this session wrote unsigned.
     Returns what to tell the clerk, None when cancelled."""
-    from models.backup import seal_pending_backups
+    from models.store.backup import seal_pending_backups
 
     dialog = PassphraseDialog(
         QCoreApplication.translate("SigningPage", "Liberar esta mesa"), confirm=False, parent=parent
@@ -336,7 +336,7 @@ class SigningPage(QWidget):
     def create_key(self) -> None:
         row = self._passphrase(self.tr("Criar a chave da prefeitura"), confirm=True, action=sk.create_key)
         if row is not None:
-            from models.backup import seal_pending_backups
+            from models.store.backup import seal_pending_backups
 
             seal_pending_backups()  # this desk signs now: the session's unsigned automatic backup too
             self._done(

@@ -2,7 +2,7 @@
 
 One dialog with four tabs — the site and its act, days and hours, segments
 with their obstacles, named points. The domain checks everything
-(:class:`models.errors.FieldErrors`); each message is shown at its field or
+(:class:`models.base.errors.FieldErrors`); each message is shown at its field or
 table cell, and the tab holding the first one comes forward.
 """
 
@@ -32,10 +32,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from models.errors import FieldErrors, UserError
-from models.layout import NUMBERING, OBSTACLE_KINDS, SIDE_USES, resolve_gap
-from models.money import format_decimal_br, parse_typed
-from models.regimes import shipped_regimes
+from models.base.errors import FieldErrors, UserError
+from models.base.money import format_decimal_br, parse_typed
+from models.rules.regimes import shipped_regimes
 from models.sites import (
     SITE_KINDS,
     WEEKDAY_LABELS,
@@ -48,6 +47,7 @@ from models.sites import (
     save_site,
     site_input,
 )
+from models.sites.layout import NUMBERING, OBSTACLE_KINDS, SIDE_USES, resolve_gap
 from views import theme
 from views.fit import fit_to_screen
 from views.widgets import DateEdit, FieldErrorsView, GuardedDialog, add_remove_row

@@ -22,10 +22,10 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from models import session
-from models.audit import audit_rows, audit_tables, export_csv, verify_chain
-from models.errors import FieldErrors, UserError
-from models.users import MIN_PASSWORD, change_role, create_user, get_user, set_active, set_password, user_rows
+from models.access import session
+from models.access.users import MIN_PASSWORD, change_role, create_user, get_user, set_active, set_password, user_rows
+from models.base.errors import FieldErrors, UserError
+from models.store.audit import audit_rows, audit_tables, export_csv, verify_chain
 from views import theme
 from views.save import save_file_name
 from views.table_models import RowsModel, selected_row

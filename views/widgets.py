@@ -7,9 +7,9 @@ import datetime as _dt
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QDialog, QLabel, QLineEdit, QMessageBox, QWidget
 
-from models.acts import version_text as _version_text
-from models.br import clean_cnpj, clean_cpf, format_cnpj, format_cpf, parse_br_date
-from models.errors import UserError
+from models.base.br import clean_cnpj, clean_cpf, format_cnpj, format_cpf, parse_br_date
+from models.base.errors import UserError
+from models.rules.acts import version_text as _version_text
 from views import theme
 from views.save import save_file_name, write_in_background
 
@@ -199,9 +199,9 @@ class GuardedDialog(QDialog):
 
 
 def current_user_name() -> str:
-    """Who is at the desk: the logged-in user's name (``models.session.author``), never a name typed anywhere;
+    """Who is at the desk: the logged-in user's name (``models.access.session.author``), never a name typed anywhere;
     nobody logged in is "" (and the domain refuses the act)."""
-    from models import session
+    from models.access import session
 
     logged_in = session.current()
     return logged_in.name if logged_in is not None else ""
@@ -347,7 +347,7 @@ def fill_regime_filter(combo, regimes) -> None:
     several), then every act. It keeps the clerk's choice across refreshes; the first time, and whenever the
     choice is gone, it starts on the municipality's own act(s) set in Cadastros → Configurações — the others
     stay reachable, "Todos" included, but are not the default (issue 18 §5)."""
-    from models.settings import MUNICIPALITY, get_setting, own_regime_ids
+    from models.store.settings import MUNICIPALITY, get_setting, own_regime_ids
 
     current = combo.currentData()
     own = own_regime_ids(regimes.values())

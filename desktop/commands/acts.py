@@ -25,7 +25,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from models.errors import UserError
+from models.base.errors import UserError
 
 EXAMPLES = (
     "  praca regimes check minha-cidade-2027.toml\n"
@@ -131,7 +131,7 @@ def run(args: argparse.Namespace) -> int:
 
 def _with_database(args: argparse.Namespace) -> int:
     from desktop.paths import resolve_db_url
-    from models.db import close_database, open_database
+    from models.store.db import close_database, open_database
 
     if args.action in ("install", "amend"):
         name, data = read_act_file(args.file)  # an unreadable file is refused before any login
@@ -142,7 +142,7 @@ def _with_database(args: argparse.Namespace) -> int:
         if args.action == "history":
             return _history(args)
         if args.action == "retire":
-            from models.acts import retire
+            from models.rules.acts import retire
 
             count = retire(args.regime.strip(), args.reason)
             print(
@@ -156,8 +156,8 @@ def _with_database(args: argparse.Namespace) -> int:
 
 
 def _install(action: str, name: str, data: bytes) -> int:
-    from models import acts
-    from models.regimes import RegimeError, RegimeErrors
+    from models.rules import acts
+    from models.rules.regimes import RegimeError, RegimeErrors
 
     try:
         version = (acts.install if action == "install" else acts.amend)(data, name)
@@ -177,7 +177,7 @@ def _install(action: str, name: str, data: bytes) -> int:
 def _history(args: argparse.Namespace) -> int:
     import json
 
-    from models.acts import ORIGINS, history
+    from models.rules.acts import ORIGINS, history
 
     regime_id = args.regime.strip() if args.regime else None
     versions = history(regime_id)
@@ -244,7 +244,7 @@ def print_errors(errors, *, stream=None) -> None:
 def _check(args: argparse.Namespace) -> int:
     import json
 
-    from models.regimes import check_regime_text, load_regime_text
+    from models.rules.regimes import check_regime_text, load_regime_text
 
     name, data = read_act_file(args.file)
     errors = check_regime_text(data, name, expected_id=Path(name).stem)
@@ -271,7 +271,7 @@ def _check(args: argparse.Namespace) -> int:
 
 
 def defines(regime) -> str:
-    from models.acts import defines as what
+    from models.rules.acts import defines as what
 
     return what(regime)
 
@@ -298,7 +298,7 @@ _HEADER = """\
 def _new(args: argparse.Namespace) -> int:
     import re
 
-    from models.regimes import ID_RE, get_regime
+    from models.rules.regimes import ID_RE, get_regime
 
     new_id = (args.new_id or "").strip()
     if not ID_RE.match(new_id):
@@ -306,7 +306,7 @@ def _new(args: argparse.Namespace) -> int:
             f"Id inválido '{args.new_id}': use minúsculas ASCII, dígitos e hífens, como minha-cidade-2027.", field="id"
         )
     from desktop.paths import open_for_computing
-    from models.db import close_database
+    from models.store.db import close_database
 
     open_for_computing(getattr(args, "db", None))  # an act installed in the database can be the start too
     try:
@@ -333,7 +333,7 @@ def _text_of(regime) -> str:
     source = Path(regime.source) if regime.source else None
     if source is not None and source.is_file():
         return source.read_text(encoding="utf-8")
-    from models.acts import act_text  # an act installed in the database
+    from models.rules.acts import act_text  # an act installed in the database
 
     return act_text(regime.id)
 
@@ -342,7 +342,7 @@ def _text_of(regime) -> str:
 
 
 def _schema(args: argparse.Namespace) -> int:
-    from models.regime_schema import build_schema, docs_with_key_tables, key_tables, schema_text
+    from models.rules.regime_schema import build_schema, docs_with_key_tables, key_tables, schema_text
 
     schema = build_schema()
     text = schema_text(schema)
@@ -365,8 +365,8 @@ def _schema(args: argparse.Namespace) -> int:
 
 
 def _write(path: Path, text: str, *, exclusive: bool = False) -> None:
-    """Through models/outfile.py as every file Praça writes: aside, checked, synced, renamed — a failure is one
+    """Through models/store/outfile.py as every file Praça writes: aside, checked, synced, renamed — a failure is one
     line, never "gravado". An act's text and a schema are public (not owner-only)."""
-    from models.outfile import write_text
+    from models.store.outfile import write_text
 
     write_text(path, text, kind=path.suffix.lstrip(".") or "txt", private=False, exclusive=exclusive)

@@ -34,9 +34,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from desktop.paths import resolve_db_url
-    from models.audit import verify_chain
-    from models.db import close_database, open_database
-    from models.errors import UserError
+    from models.base.errors import UserError
+    from models.store.audit import verify_chain
+    from models.store.db import close_database, open_database
 
     if getattr(args, "action", None) != "verify":
         raise UserError("Informe a ação: praca audit verify.", field="action")

@@ -4,9 +4,9 @@ The embedded database is copied with SQLite's online backup API (safe while
 Praça runs on this or another desk); PostgreSQL is read in one consistent
 transaction. Either way the file (``*.praca-backup``, a zip with a manifest
 and the data as JSON lines) restores into either back end with
-``praca restore``. See ``models/backup.py`` for the format.
+``praca restore``. See ``models/store/backup.py`` for the format.
 
-The backup is signed (``models/sealed.py``): with the municipality's key when
+The backup is signed (``models/store/sealed.py``): with the municipality's key when
 this desk is unlocked (``praca signing unlock``), or with ``--key PASTA``, a key
 the administrator keeps outside the backup (created there on first use);
 ``--unsigned`` writes it without a signature, which a restore then refuses
@@ -54,8 +54,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from desktop import __version__
     from desktop.paths import resolve_db_url
-    from models.backup import count_text, write_backup
-    from models.db import close_database, open_database
+    from models.store.backup import count_text, write_backup
+    from models.store.db import close_database, open_database
 
     passphrase = backup_passphrase(confirm=True) if args.encrypt else None
     open_database(resolve_db_url(getattr(args, "db", None)))
@@ -73,9 +73,9 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _signer(args: argparse.Namespace):
-    from models.errors import UserError
-    from models.signing import SigningKeyError, as_signer
-    from models.signing_keys import municipal_signer
+    from models.access.signing import SigningKeyError, as_signer
+    from models.access.signing_keys import municipal_signer
+    from models.base.errors import UserError
 
     if args.unsigned:
         return None
@@ -95,7 +95,7 @@ def backup_passphrase(*, confirm: bool) -> str:
     import getpass
     import os
 
-    from models.errors import UserError
+    from models.base.errors import UserError
 
     given = os.environ.get("PRACA_BACKUP_PASSPHRASE")
     if given:

@@ -1,6 +1,6 @@
 """``praca deadline --regime ID --kind KIND --from DATE [--holiday DATE …] [--json]`` — a legal deadline.
 
-Counted by ``models.deadlines.compute_deadline``: calendar days, business days
+Counted by ``models.rules.deadlines.compute_deadline``: calendar days, business days
 (national and state holidays from the ``holidays`` package, plus the municipal
 ones given with ``--holiday``) or hours, moved to the next business day only
 where the act says so. Kinds are the regime's deadline ids:
@@ -13,7 +13,7 @@ import argparse
 import datetime as dt
 import json
 
-from models.errors import UserError
+from models.base.errors import UserError
 
 LOGIN = False  # computes from the acts only
 
@@ -61,8 +61,8 @@ def check_kind(regime, kind: str | None) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    from models.deadlines import compute_deadline, parse_moment
-    from models.regimes import get_regime, shipped_regimes
+    from models.rules.deadlines import compute_deadline, parse_moment
+    from models.rules.regimes import get_regime, shipped_regimes
 
     if not (args.regime or "").strip():
         raise UserError(
@@ -92,7 +92,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def deadline_text(regime, result) -> str:
-    from models import describe
+    from models.rules import describe
 
     d = regime.deadline(result.kind)
     start = result.start

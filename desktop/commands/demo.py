@@ -5,9 +5,9 @@ from __future__ import annotations
 import argparse
 
 from desktop.paths import resolve_db_url
-from models.db import close_database, open_database
+from models.access.signing_keys import MUNICIPAL_KEY
 from models.demo import fill_demo
-from models.signing_keys import MUNICIPAL_KEY
+from models.store.db import close_database, open_database
 
 LOGIN = False  # a new database only (it refuses one with data): filled as the system
 

@@ -15,7 +15,7 @@ import shutil
 import sys
 from pathlib import Path
 
-from models.errors import UserError
+from models.base.errors import UserError
 
 LOGIN = False  # writes two files of the desk's, reads and changes no data
 
@@ -106,7 +106,7 @@ def run(args: argparse.Namespace) -> int:
             return 0
         entry.parent.mkdir(parents=True, exist_ok=True)
         icon.parent.mkdir(parents=True, exist_ok=True)
-        from models.outfile import output, write_text  # aside, checked, synced, renamed (issue 16 §1)
+        from models.store.outfile import output, write_text  # aside, checked, synced, renamed (issue 16 §1)
 
         with output(icon, kind="svg", private=False) as tmp:
             shutil.copyfile(Path(resources.__file__).resolve().parent / "icons" / "praca.svg", tmp)

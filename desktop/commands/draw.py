@@ -18,8 +18,8 @@ import json
 import re
 from pathlib import Path
 
-from models import describe
-from models.errors import UserError
+from models.base.errors import UserError
+from models.rules import describe
 from models.selection import (
     DrawResult,
     draw_rules,
@@ -104,7 +104,7 @@ def _write_list(path_text: str | None, text: str) -> None:
     if not path_text:
         return
     try:
-        from models.outfile import write_bytes
+        from models.store.outfile import write_bytes
 
         write_bytes(path_text, text.encode("utf-8"), kind="txt")
     except OSError as exc:
@@ -112,7 +112,7 @@ def _write_list(path_text: str | None, text: str) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from models.regimes import get_regime, shipped_regimes
+    from models.rules.regimes import get_regime, shipped_regimes
 
     if not (args.regime or "").strip():
         raise UserError(

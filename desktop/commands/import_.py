@@ -56,7 +56,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def _fields():
-    from models.importer import FIELDS
+    from models.registry.importer import FIELDS
 
     return FIELDS
 
@@ -65,10 +65,10 @@ def run(args: argparse.Namespace) -> int:
     import datetime as _dt
 
     from desktop.paths import resolve_db_url, use_data_folder
-    from models.db import close_database, open_database
-    from models.errors import UserError
-    from models.importer import guess_mapping, import_rows, load_mapping, preview_import, read_sheet
-    from models.signing_keys import MUNICIPAL_KEY
+    from models.access.signing_keys import MUNICIPAL_KEY
+    from models.base.errors import UserError
+    from models.registry.importer import guess_mapping, import_rows, load_mapping, preview_import, read_sheet
+    from models.store.db import close_database, open_database
 
     sheet = read_sheet(args.file)
     mapping = load_mapping(args.mapping) if args.mapping else guess_mapping(sheet.headers)

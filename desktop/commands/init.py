@@ -1,7 +1,7 @@
 """``praca init`` — create a new, empty Praça database: the explicit set-up of a server or a desk.
 
 No other subcommand creates a database: a mistyped ``--db`` or a file emptied by accident is an error naming
-the path (``models.db.NoDatabase``), never a fresh schema taken for the real one. A database that already
+the path (``models.store.db.NoDatabase``), never a fresh schema taken for the real one. A database that already
 holds Praça's schema is left as it is (brought up to date if older) and said so.
 
 ``--admin LOGIN`` also creates the first administrator, so that a server is prepared headless: every
@@ -39,7 +39,7 @@ def _admin_password(login: str) -> tuple[str, str]:
     import os
 
     from desktop import login as cli_login
-    from models.errors import UserError
+    from models.base.errors import UserError
 
     env = os.environ.get("PRACA_PASSWORD")
     if env is not None:
@@ -51,8 +51,8 @@ def _admin_password(login: str) -> tuple[str, str]:
 
 
 def _create_admin(args: argparse.Namespace, password: str) -> str:
-    from models.errors import UserError
-    from models.users import create_user, has_users
+    from models.access.users import create_user, has_users
+    from models.base.errors import UserError
 
     if has_users():
         raise UserError(
@@ -69,13 +69,13 @@ def _create_admin(args: argparse.Namespace, password: str) -> str:
 
 def run(args: argparse.Namespace) -> int:
     from desktop.paths import resolve_db_url
-    from models.db import NoDatabase, close_database, current_url, open_database
+    from models.store.db import NoDatabase, close_database, current_url, open_database
 
     url = resolve_db_url(getattr(args, "db", None))
     admin = getattr(args, "admin", None)
     password = ""
     if admin is not None:  # a bad login or password is refused before any database is created
-        from models.users import check_new_login
+        from models.access.users import check_new_login
 
         check_new_login(username=admin)
         password, confirm = _admin_password(admin.strip())

@@ -20,7 +20,7 @@ from collections.abc import Callable
 from decimal import Decimal
 from pathlib import Path
 
-from models.errors import UserError
+from models.base.errors import UserError
 
 FORMATS = ("json", "pdf", "png", "svg")
 RENDERER_MODULE = "reports.site_map"
@@ -58,7 +58,7 @@ def _plain(value):
 
 
 def write_json(export: dict, out: Path) -> None:
-    from models.outfile import write_text
+    from models.store.outfile import write_text
 
     write_text(out, json.dumps(_plain(export), ensure_ascii=False, indent=2) + "\n", kind="json")
 
@@ -83,8 +83,8 @@ def renderer(fmt: str) -> Callable[[dict, Path], None]:
 
 def run(args: argparse.Namespace) -> int:
     from desktop.paths import resolve_db_url
-    from models.db import close_database, open_database
     from models.sites import site_export
+    from models.store.db import close_database, open_database
 
     site_id = (args.site or "").strip()
     if not site_id.isdigit():

@@ -1,6 +1,6 @@
 """``praca penalty --regime ID --infraction CODE … [--prior N | --prior-date DATA …] [--year AAAA] [--json]``.
 
-The sanction an act sets, as ``models.sanctions.propose_sanction`` proposes it,
+The sanction an act sets, as ``models.enforcement.sanctions.propose_sanction`` proposes it,
 fed with the fiscal-unit values and index corrections kept in the database
 (they prevail over the regime files, as in ``praca quote``). Codes are the
 regime's infraction codes: ``praca regimes --show ID`` lists them. With
@@ -20,8 +20,8 @@ import json
 import re
 
 from desktop.commands.quote import index_hint, parse_year, unit_hint
-from models.errors import UserError
-from models.money import format_brl
+from models.base.errors import UserError
+from models.base.money import format_brl
 
 _WHOLE = re.compile(r"^\s*\d+\s*$")
 
@@ -67,8 +67,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 def parse_prior_dates(texts: list[str], codes: list[str], regime) -> list:
     """``[CÓDIGO=]DATA`` → ``PriorOffence``; a date without a code is of the one infraction given."""
-    from models.deadlines import parse_moment
-    from models.sanctions import PriorOffence
+    from models.enforcement.sanctions import PriorOffence
+    from models.rules.deadlines import parse_moment
 
     found = []
     for text in texts:
@@ -126,12 +126,12 @@ def check_codes(regime, codes: list[str] | None) -> list[str]:
 
 def run(args: argparse.Namespace) -> int:
     from desktop.paths import open_for_computing
-    from models.db import close_database
-    from models.deadlines import parse_moment
-    from models.fiscal import unit_overrides
-    from models.pricing import FACTOR_PLACES, regime_index_factors
-    from models.regimes import MissingUnitValue, get_regime, shipped_regimes
-    from models.sanctions import propose_sanction
+    from models.billing.fiscal import unit_overrides
+    from models.billing.pricing import FACTOR_PLACES, regime_index_factors
+    from models.enforcement.sanctions import propose_sanction
+    from models.rules.deadlines import parse_moment
+    from models.rules.regimes import MissingUnitValue, get_regime, shipped_regimes
+    from models.store.db import close_database
 
     if not (args.regime or "").strip():
         raise UserError(
@@ -188,7 +188,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _sanction_lines(regime, s) -> list[str]:
-    from models.sanctions import sanction_lines
+    from models.enforcement.sanctions import sanction_lines
 
     out = [("   " * indent) + text if indent else text for indent, text in sanction_lines(s)]
     if s.kind == "suspension" and s.days is not None:

@@ -15,7 +15,7 @@ import argparse
 from pathlib import Path
 
 from desktop.paths import resolve_db_url, use_data_folder
-from models.errors import UserError
+from models.base.errors import UserError
 
 WHAT = {
     "permit": "Documento",
@@ -51,9 +51,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from models.db import close_database, open_database
     from models.permits import LIVE_STATUSES, find_permit, permit_document, successor_of
-    from models.regimes import get_regime
+    from models.rules.regimes import get_regime
+    from models.store.db import close_database, open_database
     from reports.permit_docs import write_id_card_pdf, write_permit_pdf, write_placard_pdf
 
     out: Path = args.out

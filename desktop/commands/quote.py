@@ -1,6 +1,6 @@
 """``praca quote --regime ID …`` — price a stall line by line, with formulas and articles.
 
-The price comes from ``models.pricing.quote`` — the fee engine fed with the
+The price comes from ``models.billing.pricing.quote`` — the fee engine fed with the
 fiscal-unit values and index corrections kept in the database — so the command
 line and the screens price exactly alike. Sizes are read as text (``4,00`` or
 ``4.00``) and handed to the engine as text: never a float.
@@ -12,8 +12,8 @@ import argparse
 import json
 import re
 
-from models.errors import UserError
-from models.money import format_brl, format_decimal_br, parse_typed
+from models.base.errors import UserError
+from models.base.money import format_brl, format_decimal_br, parse_typed
 
 _WHOLE = re.compile(r"^\s*\d+\s*$")
 _PASSWORD = re.compile(r"^([a-z]+://[^:/@]*:)[^@]*@", re.IGNORECASE)
@@ -104,8 +104,8 @@ def parse_admin_values(items: list[str] | None) -> dict[str, str] | None:
 
 
 def engine_inputs(args: argparse.Namespace) -> dict:
-    """The keyword arguments of ``models.pricing.quote`` from the command line: sizes read as typed in Brazil
-    (``models.money.parse_typed``: "2,5"; an ambiguous "2.5" is refused with both readings)."""
+    """The keyword arguments of ``models.billing.pricing.quote`` from the command line: sizes read as typed in Brazil
+    (``models.base.money.parse_typed``: "2,5"; an ambiguous "2.5" is refused with both readings)."""
     inputs: dict = {}
     for name in ("equipment", "line", "energy", "venue", "permit_kind", "exemption"):
         value = getattr(args, name, None)
@@ -136,15 +136,15 @@ def engine_inputs(args: argparse.Namespace) -> dict:
 
 def run(args: argparse.Namespace) -> int:
     from desktop.paths import open_for_computing
-    from models.db import close_database
-    from models.pricing import MissingCorrection, quote
-    from models.regimes import MissingUnitValue, get_regime, shipped_regimes
+    from models.billing.pricing import MissingCorrection, quote
+    from models.rules.regimes import MissingUnitValue, get_regime, shipped_regimes
+    from models.store.db import close_database
 
     if not (args.regime or "").strip():
         raise UserError(
             "Informe o regime: --regime ID (disponíveis: " + ", ".join(sorted(shipped_regimes())) + ").", field="regime"
         )
-    from models.br import parse_br_date
+    from models.base.br import parse_br_date
 
     on = parse_br_date(args.date, what="--date (data do fato)", field="date") if args.date else None
     inputs = engine_inputs(args)
@@ -152,7 +152,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         regime = get_regime(args.regime.strip(), on=on)  # the version in force that day, as the database holds it
         result = quote(regime, **inputs)
-        from models.acts import version_of
+        from models.rules.acts import version_of
 
         version = version_of(regime)
     except MissingCorrection as exc:

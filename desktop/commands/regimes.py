@@ -7,9 +7,9 @@ calendars, sites, layout rules, selection, placard, penalties, infractions,
 ladders, deadlines, seizure, prohibitions and duties — each item with its id
 (what the other commands take), its full citation and the regime file's notes
 ("Obs.:"). It says as much as the Regimes screen, in the same words. ``--json`` gives the same as data
-(``models.regimes.regime_to_dict``).
+(``models.rules.regimes.regime_to_dict``).
 
-The sentences come from ``models.describe`` (shared with the screens and the
+The sentences come from ``models.rules.describe`` (shared with the screens and the
 reports); this module only lays them out as text.
 """
 
@@ -18,10 +18,10 @@ from __future__ import annotations
 import argparse
 import json
 
-from models import describe
-from models.errors import UserError
-from models.money import format_brl
-from models.regimes import Regime, regime_to_dict, shipped_regimes
+from models.base.errors import UserError
+from models.base.money import format_brl
+from models.rules import describe
+from models.rules.regimes import Regime, regime_to_dict, shipped_regimes
 
 INDENT = "  "
 
@@ -49,13 +49,13 @@ def run(args: argparse.Namespace) -> int:
 
         return acts.run(args)
     from desktop.paths import open_for_computing
-    from models.db import close_database
+    from models.store.db import close_database
 
     open_for_computing(getattr(args, "db", None))  # the acts installed in the database every desk shares
     try:
         regimes = shipped_regimes()
         if args.show is not None and args.show.strip() not in regimes:  # a retired act is still shown by its id
-            from models.regimes import RegimeError, get_regime
+            from models.rules.regimes import RegimeError, get_regime
 
             try:
                 regimes[args.show.strip()] = get_regime(args.show.strip())

@@ -16,7 +16,7 @@ import argparse
 import datetime as _dt
 import sys
 
-from models.errors import UserError
+from models.base.errors import UserError
 
 # name → (configure, run) of a report, or None while it is not built
 REPORTS: dict[str, tuple | None] = {}
@@ -123,7 +123,7 @@ def _parse_date(text: str, option: str) -> _dt.date:
 def _export(args: argparse.Namespace, parse_format, check_target, example, export):
     """Format and file checked before the database is opened, then the report written: ``(path, report)``."""
     from desktop.paths import resolve_db_url
-    from models.db import close_database, open_database
+    from models.store.db import close_database, open_database
 
     if args.format is None:
         raise UserError("Informe o formato: --format xlsx, html ou pdf.", field="format")
@@ -140,8 +140,8 @@ def _export(args: argparse.Namespace, parse_format, check_target, example, expor
 
 
 def _run_fees(args: argparse.Namespace) -> int:
-    from models.charges import parse_month
-    from models.money import format_brl
+    from models.base.money import format_brl
+    from models.billing.charges import parse_month
     from reports.fee_export import check_target, export_fee_report, parse_format
 
     if not args.month:
@@ -188,8 +188,8 @@ def _configure_sanctions(parser: argparse.ArgumentParser) -> None:
 
 
 def _run_sanctions(args: argparse.Namespace) -> int:
-    from models.money import format_brl
-    from models.sanctions_report import check_period
+    from models.base.money import format_brl
+    from models.enforcement.sanctions_report import check_period
     from reports.sanctions_export import check_target, default_name, export_sanctions_report, parse_format
 
     if not args.start or not args.end:

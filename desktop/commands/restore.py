@@ -9,7 +9,7 @@ other way round). A database that already holds data is replaced only with
 ``--force``, and then a backup of what it held is written first to the data
 folder's ``backups`` (``antes-da-restauracao-….praca-backup``).
 
-Before anything else the backup's signature is checked (``models/sealed.py``)
+Before anything else the backup's signature is checked (``models/store/sealed.py``)
 against the target database's municipal keys, ``--key`` (a public key file or
 a key folder) and ``--trust-fingerprint`` (a restore onto a new machine: the
 fingerprint the municipality gave). A backup that is unsigned, signed by an
@@ -69,8 +69,8 @@ def run(args: argparse.Namespace) -> int:
     from desktop import __version__
     from desktop.commands.backup import backup_passphrase
     from desktop.paths import data_dir, resolve_db_url
-    from models.backup import count_text, is_encrypted_file, read_backup, restore_backup, safety_copy_name
-    from models.db import close_database, current_url, open_database
+    from models.store.backup import count_text, is_encrypted_file, read_backup, restore_backup, safety_copy_name
+    from models.store.db import close_database, current_url, open_database
 
     passphrase = backup_passphrase(confirm=False) if is_encrypted_file(args.file) else None
     trust = _trust(args)
@@ -100,14 +100,14 @@ def run(args: argparse.Namespace) -> int:
         result = restore_backup(
             args.file, force=args.force, keep_current=keep, app_version=__version__, trust=trust, passphrase=passphrase
         )
-        from models.signing_keys import check_all_permits
+        from models.access.signing_keys import check_all_permits
 
         signed_ok, signed_bad = check_all_permits()
     finally:
         close_database()
     text = f"Backup restaurado em {where}: {count_text(result.counts)}."
     if result.upgraded:
-        from models.schema import LATEST
+        from models.store.schema import LATEST
 
         text += f" Atualizado do esquema versão {result.from_version} para a {LATEST}."
     if result.kept_copy is not None:
@@ -127,10 +127,10 @@ def run(args: argparse.Namespace) -> int:
 def _trust(args: argparse.Namespace):
     """The keys a restore trusts: the target database's (when it exists), ``--key`` and ``--trust-fingerprint``."""
     from desktop.paths import resolve_db_url
-    from models.db import NoDatabase, close_database, open_database
-    from models.sealed import Trust
-    from models.signing import KeyEntry, KeyRing, load_public_key
-    from models.signing_keys import key_ring
+    from models.access.signing import KeyEntry, KeyRing, load_public_key
+    from models.access.signing_keys import key_ring
+    from models.store.db import NoDatabase, close_database, open_database
+    from models.store.sealed import Trust
 
     entries = []
     try:
@@ -155,7 +155,7 @@ def ask(prompt: str) -> str:
 
 
 def _confirm_unsigned(reason: str) -> None:
-    from models.errors import UserError
+    from models.base.errors import UserError
 
     print(f"ATENÇÃO: {reason}", file=sys.stderr)
     if ask("Para restaurar mesmo assim, digite RESTAURAR: ").strip() != "RESTAURAR":

@@ -1,4 +1,4 @@
-"""``praca signing …`` — the municipality's signing key, kept in the database (models.signing_keys).
+"""``praca signing …`` — the municipality's signing key, kept in the database (models.access.signing_keys).
 
 ``create`` makes the key pair once; ``rotate`` makes a new one and keeps the old
 public key; ``revoke KEYID`` refuses a leaked key's signatures from a date;
@@ -70,8 +70,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def _passphrase(confirm: bool) -> str:
-    from models.errors import UserError
-    from models.signing_keys import PASSPHRASE_ENV
+    from models.access.signing_keys import PASSPHRASE_ENV
+    from models.base.errors import UserError
 
     given = os.environ.get(PASSPHRASE_ENV)
     if given:
@@ -86,10 +86,10 @@ def _passphrase(confirm: bool) -> str:
 
 def run(args: argparse.Namespace) -> int:
     from desktop.paths import resolve_db_url
-    from models import signing_keys as sk
-    from models.br import parse_br_date
-    from models.db import close_database, open_database
-    from models.errors import UserError
+    from models.access import signing_keys as sk
+    from models.base.br import parse_br_date
+    from models.base.errors import UserError
+    from models.store.db import close_database, open_database
 
     action = getattr(args, "action", None)
     if action is None:

@@ -20,7 +20,7 @@ import argparse
 import json
 import re
 
-from models.errors import UserError
+from models.base.errors import UserError
 
 _YEAR = re.compile(r"^\s*\d{4}\s*$")
 
@@ -78,7 +78,7 @@ def _source(text: str | None) -> str:
 
 
 def _declared_units() -> dict[str, list]:
-    from models.regimes import shipped_regimes
+    from models.rules.regimes import shipped_regimes
 
     found: dict[str, list] = {}
     for regime in sorted(shipped_regimes().values(), key=lambda r: r.id):
@@ -88,7 +88,7 @@ def _declared_units() -> dict[str, list]:
 
 
 def _declared_indexes() -> dict[str, list]:
-    from models.regimes import shipped_regimes
+    from models.rules.regimes import shipped_regimes
 
     found: dict[str, list] = {}
     for regime in sorted(shipped_regimes().values(), key=lambda r: r.id):
@@ -99,7 +99,7 @@ def _declared_indexes() -> dict[str, list]:
 
 def run(args: argparse.Namespace) -> int:
     from desktop.paths import resolve_db_url
-    from models.db import close_database, open_database
+    from models.store.db import close_database, open_database
 
     action = getattr(args, "action", None)
     if action == "set":
@@ -139,7 +139,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _regime_for(regime_id: str | None, declaring: list, code: str):
-    from models.regimes import get_regime
+    from models.rules.regimes import get_regime
 
     if not regime_id:
         return declaring[0]
@@ -155,9 +155,9 @@ def _regime_for(regime_id: str | None, declaring: list, code: str):
 
 
 def _set_unit(regime, code: str, year: int, value: str, source: str) -> int:
-    from models.fiscal import set_unit_value, unit_value_warnings
-    from models.money import format_brl
-    from models.session import who
+    from models.access.session import who
+    from models.base.money import format_brl
+    from models.billing.fiscal import set_unit_value, unit_value_warnings
 
     warnings = unit_value_warnings(code, year, value)
     row = set_unit_value(regime, code, year, value, entered_by=who(), reason=source)
@@ -168,9 +168,9 @@ def _set_unit(regime, code: str, year: int, value: str, source: str) -> int:
 
 
 def _set_index(code: str, year: int, value: str, source: str) -> int:
-    from models import describe
-    from models.fiscal import set_index_correction
-    from models.session import who
+    from models.access.session import who
+    from models.billing.fiscal import set_index_correction
+    from models.rules import describe
 
     row = set_index_correction(code, year, value, entered_by=who(), reason=source)
     print(f"{code} {year}: correção de {describe.percent(row.rate)} gravada ({who()}, fonte: {source}).")
@@ -180,9 +180,9 @@ def _set_index(code: str, year: int, value: str, source: str) -> int:
 def _list(as_json: bool) -> int:
     import datetime as dt
 
-    from models import describe
-    from models.fiscal import index_corrections, index_factor, unit_value_rows
-    from models.money import format_brl
+    from models.base.money import format_brl
+    from models.billing.fiscal import index_corrections, index_factor, unit_value_rows
+    from models.rules import describe
 
     units = _declared_units()
     indexes = _declared_indexes()

@@ -21,9 +21,9 @@ import sys
 from pathlib import Path
 
 from desktop.paths import keys_dir, resolve_db_url
-from models.br import format_cnpj, format_cpf
-from models.errors import UserError
-from models.signing import PUBLIC_KEY_FILE, PermitSummary, Verification, verify_text
+from models.access.signing import PUBLIC_KEY_FILE, PermitSummary, Verification, verify_text
+from models.base.br import format_cnpj, format_cpf
+from models.base.errors import UserError
 
 LOGIN = False  # a signature and a permit's public status; shows only what the QR itself carries
 
@@ -64,8 +64,8 @@ def run(args: argparse.Namespace) -> int:
 
 def _verify_in_database(text: str, explicit_db: str | None) -> Verification:
     """The database's keys and the permit's status; with no database at all (an old desk), its key folder."""
-    from models.db import NoDatabase, close_database, open_database
-    from models.signing_keys import verify_here
+    from models.access.signing_keys import verify_here
+    from models.store.db import NoDatabase, close_database, open_database
 
     try:
         open_database(resolve_db_url(explicit_db))

@@ -1,0 +1,177 @@
+"""Who is working: the user logged in at this desk, and what their role lets them do.
+
+Roles are checked in the domain functions (``require``), not only by hiding
+buttons.
+
+Nobody logged in means no permission (deny by default): the window logs a user
+in first (:mod:`views.login`), the command line authenticates a Praça user
+(``--user`` or ``PRACA_USER``/``PRACA_PASSWORD``, :mod:`desktop.login`), and
+the few acts of the system itself — the demo filling a new database — run
+explicitly as :data:`SYSTEM` (``acting_as(SYSTEM)``). Who did a thing (the
+``by`` of an act, the audit trail's user) comes from the session:
+:func:`author` and :func:`who`, never from text someone typed.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from dataclasses import dataclass
+
+from models.base.errors import UserError
+
+ROLES = {
+    "atendente": "atendente",
+    "fiscal": "fiscal",
+    "chefe": "chefe",
+    "administrador": "administrador",
+}
+
+#: What each act needs: the roles that may do it (the administrator may do everything).
+PERMISSIONS: dict[str, tuple[str, ...]] = {
+    "people.save": ("atendente", "fiscal", "chefe"),
+    "people.view-documents": ("atendente", "chefe"),
+    "applications.create": ("atendente", "chefe"),
+    "applications.move": ("atendente", "chefe"),
+    "applications.decide": ("chefe",),  # approve, refuse
+    "permits.issue": ("atendente", "chefe"),
+    "permits.lifecycle": ("atendente", "chefe"),  # renew, leave, start, pick-up, extend
+    "permits.sanction": ("chefe",),  # suspend, revoke, cancel, transfer, exchange
+    "charges.generate": ("chefe",),
+    "charges.create": ("atendente", "fiscal", "chefe"),
+    "charges.pay": ("atendente", "chefe"),
+    "charges.cancel": ("chefe",),
+    "draws.hold": ("chefe",),
+    "sites.edit": ("chefe",),
+    "sites.assign": ("atendente", "chefe"),
+    "enforcement.record": ("fiscal", "chefe"),
+    "enforcement.decide": ("chefe",),
+    "settings.edit": (),
+    "users.manage": (),
+    "regimes.manage": (),  # install, amend, retire an act
+    "backup": (),
+    "import": (),
+    "audit.view": ("chefe",),
+}
+ACT_LABELS = {
+    "people.save": "cadastrar pessoas e empresas",
+    "people.view-documents": "ver documentos pessoais",
+    "applications.create": "protocolar requerimentos",
+    "applications.move": "movimentar requerimentos",
+    "applications.decide": "aprovar ou indeferir requerimentos",
+    "permits.issue": "emitir permissões",
+    "permits.lifecycle": "renovar e registrar fatos das permissões",
+    "permits.sanction": "suspender, cassar, cancelar, transferir ou permutar permissões",
+    "charges.generate": "gerar as cobranças do mês",
+    "charges.create": "lançar cobranças",
+    "charges.pay": "registrar pagamentos",
+    "charges.cancel": "cancelar cobranças",
+    "draws.hold": "realizar ou anular sorteios",
+    "sites.edit": "editar locais e mapas",
+    "sites.assign": "atribuir bancas",
+    "enforcement.record": "lavrar autos e notificações",
+    "enforcement.decide": "decidir defesas, recursos e as sanções deixadas à autoridade",
+    "settings.edit": "alterar as configurações",
+    "users.manage": "administrar usuários",
+    "regimes.manage": "instalar, alterar ou retirar atos (regimes)",
+    "backup": "fazer e restaurar cópias de segurança",
+    "import": "importar planilhas",
+    "audit.view": "consultar a trilha de auditoria",
+}
+
+
+@dataclass(frozen=True)
+class Session:
+    user_id: int | None
+    username: str
+    name: str
+    role: str
+
+
+SYSTEM = Session(None, "sistema", "Sistema", "administrador")
+_current: Session | None = None
+
+
+def nobody(what: str = "agir") -> str:
+    """The refusal when nobody is logged in."""
+    return (
+        f"Ninguém entrou no Praça: é preciso entrar com um usuário para {what} (no aplicativo, ou na linha "
+        f"de comando com --user NOME ou PRACA_USER e PRACA_PASSWORD)."
+    )
+
+
+class PermissionDenied(UserError):
+    def __init__(self, message: str):
+        super().__init__(message, field="role")
+
+
+def current() -> Session | None:
+    """The user logged in at this desk, or ``None`` (nobody: every act is refused)."""
+    return _current
+
+
+def who() -> str:
+    """The login that the audit trail records (``sistema`` for what no one does: a failed login's entry)."""
+    return _current.username if _current is not None else SYSTEM.username
+
+
+def author() -> str:
+    """The name a record keeps as who acted (``by``, ``issued_by``…): the logged-in user's, never typed text."""
+    if _current is None:
+        raise PermissionDenied(nobody())
+    return _current.name
+
+
+def acting(by: str | None = None) -> str:
+    """Who a record keeps as having acted, for a domain function that still takes ``by``: always the session's
+    user (:func:`author`; nobody logged in is refused). ``by`` is accepted so that callers stay compatible and is
+    ignored — no screen or command can record a typed name as the author. Only the system's own session
+    (:data:`SYSTEM`: the demo filling a new database, the tests' fixtures), which no login gives, keeps the
+    official it names."""
+    name = author()
+    if _current is SYSTEM:
+        return " ".join((by or "").split()) or name
+    return name
+
+
+def log_in(session: Session | None) -> None:
+    global _current
+    _current = session
+
+
+def log_out() -> None:
+    log_in(None)
+
+
+@contextlib.contextmanager
+def acting_as(session: Session | None):
+    """Run a block as ``session`` (tests, and the desk while a dialog acts for the logged-in user)."""
+    global _current
+    before = _current
+    _current = session
+    try:
+        yield
+    finally:
+        _current = before
+
+
+def can(act: str, session: Session | None = None) -> bool:
+    session = session if session is not None else _current
+    if session is None:  # deny by default: nobody logged in may do nothing
+        return False
+    if session.role == "administrador":
+        return True
+    return session.role in PERMISSIONS.get(act, ())
+
+
+def require(act: str) -> None:
+    """Refuse ``act`` to the logged-in user whose role does not allow it."""
+    if act not in PERMISSIONS:
+        raise KeyError(act)
+    if _current is None:
+        raise PermissionDenied(nobody(ACT_LABELS[act]))
+    if not can(act):
+        allowed = [ROLES[r] for r in PERMISSIONS[act]] + ["administrador"]
+        raise PermissionDenied(
+            f"{_current.name} ({ROLES.get(_current.role, _current.role)}) não pode {ACT_LABELS[act]}: "
+            f"é preciso ser {' ou '.join(allowed)}."
+        )

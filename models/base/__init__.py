@@ -1,0 +1,1 @@
+"""Foundations every other part uses and that import nothing of Praça: errors, money, CPF/CNPJ, text."""

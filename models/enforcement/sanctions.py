@@ -1,0 +1,1361 @@
+"""Sanctions: what an act imposes for one or more infractions — pure functions.
+
+:func:`propose_sanction` reads the regime's infraction catalogue and penalty
+ladders (``[[infractions]]``, ``[[ladders]]``, ``[penalties]``) and the
+offender's history, and proposes each sanction with its article. Praça
+proposes; where the act leaves the choice to the authority or ties a sanction
+to a fact, the authority decides and the reason is kept:
+
+* the **offence number** is 1 + the prior offences of the same nature
+  (``Infraction.nature``) within the recurrence window — in calendar years
+  (``recurrence_window_years``: the same day N years before) or in days; the ladder's step for that number applies,
+  and its last step repeats. Every prior date is listed with why it counts or
+  not;
+* each sanction has a **decision**: ``imposed`` (the act imposes it),
+  ``proposed`` (it waits for the authority or for a fact), ``omitted`` (the
+  authority dropped it, with a written reason) or ``tolerated`` (within a
+  tolerance the act grants);
+* a **discretionary** sanction (the act says "poderá", "cumulativamente ou
+  não", or leaves the choice: ``discretionary = true`` in the file) — fines
+  included — is proposed: the authority imposes or omits it with a reason
+  (:func:`adjust`); alternatives (``one_of``) — exactly one is imposed;
+* a **conditional** sanction (``condition = { fact, text, basis }``) is never
+  imposed by the count of offences: it waits until the fact is recorded with
+  the day it was verified and who verified it (``facts`` here, or
+  :func:`adjust`); a record that follows a notice not complied with supplies
+  ``not-complied``;
+* a **tolerance** (``tolerance``: Olímpia art. 218) spares the sanctions it
+  names for the first occurrences, which then do not count for recurrence;
+* **fines** are the infraction's ``fine`` times the step's ``multiplier`` (or
+  the sanction's own ``amount``): fiscal units × the unit's value in the year
+  (the clerk's values in ``unit_values`` prevail over the file, as in
+  ``models.rules.fees``), rounded once to the cent ``ROUND_HALF_UP``, with the
+  formula and the values; a fine in reais that the act corrects by an index
+  (``[penalties] index``) is multiplied by the accumulated factor given in
+  ``index_factors``. A multiplier above ``recurrence.multiplier **
+  max_doublings`` is capped (Olímpia art. 12, § 2º: doubled at most twice),
+  and the regime's ``reading`` of the rule is shown. A **graded** fine ("até
+  R$ 500,00", SJC art. 24, § 1º) has no amount until the authority grades it
+  with :func:`adjust`;
+* an infraction without a ladder gets its fine, doubled on recurrence when
+  ``[penalties] recurrence`` says so, and its own ``sanctions`` (which apply
+  every time, with or without a ladder);
+* several infractions at once: each one's sanctions, cumulated where the act
+  says so (``[penalties] cumulative``: Sapezal art. 49, parágrafo único;
+  Olímpia art. 190, parágrafo único);
+* a fact dated before the act came into force (``[regime] in_force``) is
+  refused.
+
+:func:`adjust` lets the inspector or the chief grade within the act's limits,
+impose or omit what the act leaves to them and record the facts a condition
+waits for, always with a written reason; anything outside the limits is
+refused with a pt-BR ``UserError``. A fiscal unit without a value for the year
+raises ``MissingUnitValue`` (a ``UserError`` naming the unit and the year).
+"""
+
+from __future__ import annotations
+
+import calendar as _calendar
+import dataclasses
+import datetime as dt
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from decimal import Decimal
+from typing import Any
+
+from models.base.errors import UserError
+from models.base.money import format_brl, format_factor, parse_typed, round_cents, to_decimal
+from models.rules import describe
+from models.rules.regimes import Amount, Infraction, Ladder, Regime, Sanction, get_regime
+
+__all__ = [
+    "PriorOffence",
+    "Verification",
+    "ProposedSanction",
+    "InfractionProposal",
+    "Adjustment",
+    "Proposal",
+    "propose_sanction",
+    "adjust",
+    "count_prior",
+    "check_in_force",
+    "imposed",
+    "sanction_head",
+    "sanction_lines",
+    "IMPOSED",
+    "PROPOSED",
+    "OMITTED",
+    "TOLERATED",
+    "DECISIONS",
+]
+
+IMPOSED, PROPOSED, OMITTED, TOLERATED = "imposed", "proposed", "omitted", "tolerated"
+DECISIONS = {
+    IMPOSED: "imposta",
+    PROPOSED: "proposta — aguarda decisão",
+    OMITTED: "dispensada",
+    TOLERATED: "tolerada",
+}
+_MERGED_KINDS = ("seizure", "interdiction", "forfeiture")
+_TIMES = " × "
+UnitValues = Mapping[tuple[str, int], Decimal]
+
+
+# --------------------------------------------------------------------------- data
+
+
+@dataclass(frozen=True)
+class PriorOffence:
+    """An earlier infraction of the same offender: its code in the regime and its date."""
+
+    code: str
+    on: dt.date
+
+
+@dataclass(frozen=True)
+class Verification:
+    """A fact someone verified: the day it was verified, who verified it, and how."""
+
+    on: dt.date
+    by: str
+    note: str = ""
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"on": self.on.isoformat(), "by": self.by, "note": self.note}
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> "Verification":
+        on = data.get("on")
+        return cls(
+            on=dt.date.fromisoformat(on) if isinstance(on, str) else on,
+            by=str(data.get("by") or ""),
+            note=str(data.get("note") or ""),
+        )
+
+    @property
+    def text(self) -> str:
+        return f"verificado em {self.on:%d/%m/%Y} por {self.by}" + (f" — {self.note}" if self.note else "")
+
+
+@dataclass(frozen=True)
+class ConditionText:
+    """A sanction's condition as the proposal shows it: the fact, the act's words, the full citation."""
+
+    fact: str
+    text: str
+    basis: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "fact": self.fact,
+            "fact_text": describe.FACTS.get(self.fact, self.fact),
+            "text": self.text,
+            "basis": self.basis,
+        }
+
+
+@dataclass(frozen=True)
+class ProposedSanction:
+    """One sanction of the proposal, numbered across the whole proposal (``adjust`` takes the number)."""
+
+    number: int
+    infraction: str
+    kind: str
+    label: str
+    basis: str
+    #: imposed | proposed | omitted | tolerated (``DECISIONS``)
+    decision: str = IMPOSED
+    discretionary: bool = False
+    cumulative: bool = False
+    admin_defined: bool = False
+    #: the fact it waits for, in the act's words (never imposed by the count alone)
+    condition: ConditionText | None = None
+    #: the fact as verified (day, who), once recorded
+    condition_met: Verification | None = None
+    #: alternatives of one step: the authority imposes exactly one of those with the same ``one_of``
+    one_of: str | None = None
+    # warning
+    comply_days: int | None = None
+    comply_hours: int | None = None
+    # fine
+    amount: Decimal | None = None
+    min_amount: Decimal | None = None
+    max_amount: Decimal | None = None
+    graded: bool = False
+    multiplier: Decimal | None = None
+    units: Decimal | None = None
+    unit: str | None = None
+    unit_value: Decimal | None = None
+    year: int | None = None
+    formula: str | None = None
+    # suspension
+    days: int | None = None
+    min_days: int | None = None
+    max_days: int | None = None
+    until_remedied: bool = False
+    # revocation
+    wait_months: int | None = None
+    wait_until: dt.date | None = None
+    text: str | None = None
+    #: ids of the regime's deadlines that run for this sanction (``compute_deadline`` takes them)
+    deadlines: tuple[str, ...] = ()
+    details: tuple[str, ...] = ()
+    notes: str | None = None
+    adjusted: bool = False
+
+    @property
+    def applied(self) -> bool:
+        """Imposed: it takes effect (a fine becomes due, a suspension can be applied to the permit)."""
+        return self.decision == IMPOSED
+
+    @property
+    def amount_adjustable(self) -> bool:
+        return self.kind == "fine" and (self.graded or self.admin_defined or self.min_amount is not None)
+
+    @property
+    def days_adjustable(self) -> bool:
+        return (
+            self.kind == "suspension" and not self.until_remedied and (self.max_days is not None or self.admin_defined)
+        )
+
+    @property
+    def actions(self) -> tuple[str, ...]:
+        """What the authority may still do with this sanction (``adjust``): ``fact`` (record the fact its
+        condition waits for), ``apply`` (impose), ``omit``, ``amount`` (grade the fine), ``days``."""
+        found = []
+        if self.decision == PROPOSED and self.condition is not None and self.condition_met is None:
+            found.append("fact")
+        if self.decision == PROPOSED and self.discretionary and (self.condition is None or self.condition_met):
+            found.append("apply")
+        if (self.decision == PROPOSED and (self.discretionary or self.condition is not None)) or (
+            self.decision == IMPOSED and self.discretionary
+        ):
+            found.append("omit")
+        if self.decision in (PROPOSED, IMPOSED) and self.amount_adjustable:
+            found.append("amount")
+        if self.decision in (PROPOSED, IMPOSED) and self.days_adjustable:
+            found.append("days")
+        return tuple(found)
+
+    @property
+    def waiting(self) -> str | None:
+        """What a proposed sanction waits for before it can be imposed (None when it is decided)."""
+        if self.decision != PROPOSED:
+            return None
+        if self.condition is not None and self.condition_met is None:
+            return (
+                f"aguarda o fato: {self.condition.text} ({self.condition.basis}) — registre a data em que foi "
+                "verificado e quem o verificou"
+            )
+        if self.one_of:
+            return "a critério da autoridade: impor uma das sanções alternativas, com o motivo"
+        return "a critério da autoridade: impor ou dispensar, com o motivo"
+
+    @property
+    def pending(self) -> str | None:
+        """What the authority must still fix before this sanction is final (None when nothing)."""
+        if self.decision in (OMITTED, TOLERATED):
+            return None
+        parts = [self.waiting] if self.decision == PROPOSED else []
+        if self.kind == "fine" and self.amount is None:
+            if self.max_amount is not None:
+                parts.append(f"valor da multa a graduar pela autoridade, até {format_brl(self.max_amount)}")
+            else:
+                parts.append("valor da multa a definir pela Administração")
+        if self.kind == "suspension" and self.days is None and not self.until_remedied:
+            if self.max_days is not None:
+                parts.append(
+                    f"prazo da suspensão a fixar pela autoridade, de {self.min_days or 1} a {self.max_days} dias"
+                )
+            else:
+                parts.append("prazo da suspensão a fixar pela Administração")
+        return "; ".join(p for p in parts if p) or None
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        for f in dataclasses.fields(self):
+            value = getattr(self, f.name)
+            if isinstance(value, Decimal):
+                value = str(value)
+            elif isinstance(value, dt.date):
+                value = value.isoformat()
+            elif isinstance(value, tuple):
+                value = list(value)
+            elif isinstance(value, (ConditionText, Verification)):
+                value = value.to_dict()
+            out[f.name] = value
+        out["applied"] = self.applied
+        out["decision_text"] = DECISIONS[self.decision]
+        out["amount_text"] = format_brl(self.amount) if self.amount is not None else None
+        out["max_amount_text"] = format_brl(self.max_amount) if self.max_amount is not None else None
+        out["waiting"] = self.waiting
+        out["pending"] = self.pending
+        out["actions"] = list(self.actions)
+        return out
+
+
+def sanction_head(s: ProposedSanction) -> str:
+    """One line for a sanction: number, label, amount or days, and its decision in words."""
+    head = f"{s.number}. {s.label}"
+    if s.kind == "fine" and s.amount is not None:
+        head += f": {format_brl(s.amount)}"
+    if s.kind == "suspension" and s.days:
+        head += f": {describe.days(s.days)}"
+    if s.decision == PROPOSED:
+        if s.condition is not None and s.condition_met is None:
+            head += f" [proposta — só {s.condition.text[:1].lower()}{s.condition.text[1:]}]"
+        else:
+            head += " [proposta — a critério da autoridade]"
+    elif s.decision != IMPOSED:
+        head += f" [{DECISIONS[s.decision]}]"
+    return head
+
+
+def sanction_lines(s: ProposedSanction) -> list[tuple[int, str]]:
+    """A sanction in words, ``(indent, text)``: the head, formula, article, what is pending, the details."""
+    out = [(0, sanction_head(s))]
+    if s.formula:
+        out.append((1, f"Fórmula: {s.formula}"))
+    out.append((1, f"Base legal: {s.basis}"))
+    if s.pending:
+        out.append((1, f"A definir: {s.pending}"))
+    for detail in s.details:
+        out.append((1, detail))
+    return out
+
+
+def imposed(sanction: Mapping[str, Any], not_complied: bool = False) -> bool:
+    """Whether a sanction as stored on a record (``ProposedSanction.to_dict``) takes effect.
+
+    Records issued before decisions were kept say ``applied`` and a
+    ``condition`` that only a notice not complied with fulfilled."""
+    if "decision" in sanction:
+        return sanction["decision"] == IMPOSED
+    return bool(sanction.get("applied")) and (sanction.get("condition") is None or not_complied)
+
+
+@dataclass(frozen=True)
+class InfractionProposal:
+    """The sanctions for one infraction: which offence it is, which step, why."""
+
+    code: str
+    label: str
+    article: str  # full citation of the article infringed
+    basis: str  # full citation of the article that sets the penalty
+    nature: str
+    prior: int
+    offence: int
+    sanctions: tuple[ProposedSanction, ...]
+    ladder: str | None = None
+    ladder_label: str | None = None
+    step: int | None = None
+    recurrence_window_days: int | None = None
+    recurrence_window_years: int | None = None
+    #: the prior dates that counted for recurrence
+    counted: tuple[dt.date, ...] = ()
+    #: within the act's tolerance: (this occurrence, the occurrences tolerated, the article)
+    tolerance: tuple[int, int, str] | None = None
+    details: tuple[str, ...] = ()
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "code": self.code,
+            "label": self.label,
+            "article": self.article,
+            "basis": self.basis,
+            "nature": self.nature,
+            "prior": self.prior,
+            "offence": self.offence,
+            "ladder": self.ladder,
+            "ladder_label": self.ladder_label,
+            "step": self.step,
+            "recurrence_window_days": self.recurrence_window_days,
+            "recurrence_window_years": self.recurrence_window_years,
+            "counted": [d.isoformat() for d in self.counted],
+            "tolerance": (
+                {"occurrence": self.tolerance[0], "tolerated": self.tolerance[1], "basis": self.tolerance[2]}
+                if self.tolerance
+                else None
+            ),
+            "details": list(self.details),
+            "sanctions": [s.to_dict() for s in self.sanctions],
+        }
+
+
+@dataclass(frozen=True)
+class Adjustment:
+    number: int
+    change: str  # amount | days | apply | omit | fact
+    before: str
+    after: str
+    reason: str
+    by: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return dataclasses.asdict(self)
+
+
+@dataclass(frozen=True)
+class Proposal:
+    regime: str
+    on: dt.date
+    year: int
+    items: tuple[InfractionProposal, ...]
+    cumulative: bool = False
+    cumulative_basis: str | None = None
+    notes: tuple[str, ...] = ()
+    adjustments: tuple[Adjustment, ...] = ()
+
+    @property
+    def sanctions(self) -> tuple[ProposedSanction, ...]:
+        return tuple(s for item in self.items for s in item.sanctions)
+
+    def sanction(self, number: int) -> ProposedSanction:
+        for s in self.sanctions:
+            if s.number == number:
+                return s
+        last = len(self.sanctions)
+        raise UserError(f"A proposta não tem a sanção nº {number} (são {last}: de 1 a {last}).", field="number")
+
+    @property
+    def total(self) -> Decimal:
+        """The fines imposed now (with an amount)."""
+        return sum(
+            (s.amount for s in self.sanctions if s.kind == "fine" and s.applied and s.amount is not None),
+            Decimal("0.00"),
+        )
+
+    @property
+    def total_proposed(self) -> Decimal:
+        """The fines still waiting for the authority's decision or for a fact (with an amount)."""
+        return sum(
+            (s.amount for s in self.sanctions if s.kind == "fine" and s.decision == PROPOSED and s.amount is not None),
+            Decimal("0.00"),
+        )
+
+    @property
+    def pending(self) -> tuple[str, ...]:
+        return tuple(f"Sanção nº {s.number}: {s.pending}" for s in self.sanctions if s.pending)
+
+    @property
+    def waiting(self) -> tuple[ProposedSanction, ...]:
+        """The sanctions proposed and not yet decided."""
+        return tuple(s for s in self.sanctions if s.decision == PROPOSED)
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> "Proposal":
+        """The proposal as a record keeps it (``to_dict``), to decide on it later; records issued before
+        decisions were kept read as then: a ``condition`` meant a warning not complied with."""
+        not_complied = bool(data.get("not_complied"))
+        items = []
+        for item in data.get("infractions", []):
+            sanctions = []
+            for raw in item.get("sanctions", []):
+                sanctions.append(_sanction_from_dict(raw, not_complied))
+            tolerance = item.get("tolerance")
+            items.append(
+                InfractionProposal(
+                    code=item["code"],
+                    label=item["label"],
+                    article=item["article"],
+                    basis=item["basis"],
+                    nature=item.get("nature", item["code"]),
+                    prior=int(item.get("prior", 0)),
+                    offence=int(item.get("offence", 1)),
+                    sanctions=tuple(sanctions),
+                    ladder=item.get("ladder"),
+                    ladder_label=item.get("ladder_label"),
+                    step=item.get("step"),
+                    recurrence_window_days=item.get("recurrence_window_days"),
+                    recurrence_window_years=item.get("recurrence_window_years"),
+                    counted=tuple(dt.date.fromisoformat(d) for d in item.get("counted", [])),
+                    tolerance=(
+                        (tolerance["occurrence"], tolerance["tolerated"], tolerance["basis"]) if tolerance else None
+                    ),
+                    details=tuple(item.get("details", [])),
+                )
+            )
+        return cls(
+            regime=data["regime"],
+            on=dt.date.fromisoformat(data["on"]),
+            year=int(data["year"]),
+            items=tuple(items),
+            cumulative=bool(data.get("cumulative")),
+            cumulative_basis=data.get("cumulative_basis"),
+            notes=tuple(data.get("notes", [])),
+            adjustments=tuple(Adjustment(**a) for a in data.get("adjustments", [])),
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "regime": self.regime,
+            "on": self.on.isoformat(),
+            "year": self.year,
+            "cumulative": self.cumulative,
+            "cumulative_basis": self.cumulative_basis,
+            "infractions": [item.to_dict() for item in self.items],
+            "total": str(self.total),
+            "total_text": format_brl(self.total),
+            "total_proposed": str(self.total_proposed),
+            "total_proposed_text": format_brl(self.total_proposed),
+            "pending": list(self.pending),
+            "notes": list(self.notes),
+            "adjustments": [a.to_dict() for a in self.adjustments],
+        }
+
+
+_DECIMALS = ("amount", "min_amount", "max_amount", "multiplier", "units", "unit_value")
+
+
+def _sanction_from_dict(raw: Mapping[str, Any], not_complied: bool) -> ProposedSanction:
+    known = {f.name for f in dataclasses.fields(ProposedSanction)}
+    kw: dict[str, Any] = {k: v for k, v in raw.items() if k in known}
+    for name in _DECIMALS:
+        if kw.get(name) is not None:
+            kw[name] = Decimal(str(kw[name]))
+    if kw.get("wait_until"):
+        kw["wait_until"] = dt.date.fromisoformat(kw["wait_until"])
+    for name in ("deadlines", "details"):
+        kw[name] = tuple(kw.get(name) or ())
+    condition = raw.get("condition")
+    if isinstance(condition, str):  # the old form: only a warning not complied with
+        kw["condition"] = ConditionText("not-complied", "se a advertência não for atendida no prazo", "")
+        kw["condition_met"] = (
+            Verification(dt.date.min, "auto de seguimento", "notificação não atendida") if not_complied else None
+        )
+    elif condition:
+        kw["condition"] = ConditionText(condition["fact"], condition["text"], condition["basis"])
+        met = raw.get("condition_met")
+        kw["condition_met"] = Verification.from_dict(met) if met else None
+    if "decision" not in raw:
+        kw["decision"] = IMPOSED if imposed(raw, not_complied) else PROPOSED
+    return ProposedSanction(**kw)
+
+
+# --------------------------------------------------------------------------- helpers
+
+
+def _cite(regime: Regime, *bases: str | None, act: str | None = None) -> str:
+    seen: list[str] = []
+    for basis in bases:
+        for part in (basis or "").split("; "):
+            if part and part not in seen:
+                seen.append(part)
+    return regime.cite("; ".join(seen) if seen else None, act)
+
+
+def add_months(day: dt.date, months: int) -> dt.date:
+    """``day`` plus ``months`` calendar months (31/01 + 1 → 28 or 29/02); negative goes back."""
+    index = day.month - 1 + months
+    year, month = day.year + index // 12, index % 12 + 1
+    return dt.date(year, month, min(day.day, _calendar.monthrange(year, month)[1]))
+
+
+def _date(value: dt.date) -> str:
+    return value.strftime("%d/%m/%Y")
+
+
+@dataclass(frozen=True)
+class _Window:
+    """The recurrence window: in calendar years (the same day N years before) or in days, and its article."""
+
+    basis: str | None
+    days: int | None = None
+    years: int | None = None
+
+    def start(self, on: dt.date) -> dt.date | None:
+        """The first day of the window that ends on ``on`` (inclusive)."""
+        if self.years:
+            return add_months(on, -12 * self.years)
+        if self.days:
+            return on - dt.timedelta(days=self.days)
+        return None
+
+    @property
+    def text(self) -> str:
+        if self.years:
+            return f"{describe.years(self.years)}, contados do mesmo dia do ano"
+        return describe.days(self.days or 0)
+
+
+def _window(regime: Regime, ladder: Ladder | None) -> _Window:
+    """The recurrence window (ladder's, else the regime's) and the article that sets it; empty when none."""
+    rec = regime.penalties.recurrence if regime.penalties else None
+    if ladder is not None and (ladder.recurrence_window_years or ladder.recurrence_window_days):
+        same = rec is not None and (rec.window_years, rec.window_days) == (
+            ladder.recurrence_window_years,
+            ladder.recurrence_window_days,
+        )
+        return _Window(
+            rec.basis if same else ladder.basis, ladder.recurrence_window_days, ladder.recurrence_window_years
+        )
+    if rec is not None and (rec.window_years or rec.window_days):
+        return _Window(rec.basis, rec.window_days, rec.window_years)
+    return _Window(None)
+
+
+def _nature(regime: Regime, code: str) -> str:
+    if code in regime.ids("infraction"):
+        infraction = regime.infraction(code)
+        return infraction.nature or infraction.code
+    return code
+
+
+def _priors(prior: int | Iterable[PriorOffence | tuple[str, dt.date]]) -> int | list[PriorOffence]:
+    if isinstance(prior, bool):
+        raise UserError("Ocorrências anteriores: informe um número inteiro ou a lista de ocorrências.", field="prior")
+    if isinstance(prior, int):
+        if prior < 0:
+            raise UserError(f"Número de ocorrências anteriores inválido: {prior} (use 0 ou mais).", field="prior")
+        return prior
+    found = []
+    for item in prior:
+        if isinstance(item, PriorOffence):
+            found.append(item)
+        else:
+            code, on = item
+            found.append(PriorOffence(code, on))
+        if isinstance(found[-1].on, dt.datetime) or not isinstance(found[-1].on, dt.date):
+            raise UserError(f"Ocorrência anterior sem data válida: {item!r}.", field="prior")
+    return found
+
+
+def check_in_force(regime: Regime, on: dt.date, *, what: str = "A infração") -> None:
+    """Refuse a fact dated before the act came into force (``[regime] in_force``), naming the date."""
+    force = regime.in_force
+    if force is not None and on < force.from_:
+        raise UserError(
+            f"{what} de {_date(on)} é anterior à vigência do {regime.short}, em vigor desde "
+            f"{_date(force.from_)} ({regime.cite_item(force)}): o ato não se aplica a esse fato.",
+            field="on",
+        )
+
+
+@dataclass(frozen=True)
+class _Reckoning:
+    """How the prior offences were counted: those that count for recurrence, those tolerated, and why."""
+
+    count: int
+    counted: tuple[dt.date, ...]
+    tolerated: int  # occurrences before this one that fell within the act's tolerance
+    all_same: int  # every prior occurrence of the same nature (for the tolerance)
+    details: tuple[str, ...]
+
+
+def _reckon(regime: Regime, infraction: Infraction, prior: int | list[PriorOffence], on: dt.date) -> _Reckoning:
+    ladder = regime.ladder(infraction.ladder) if infraction.ladder else None
+    window = _window(regime, ladder)
+    tolerance = infraction.tolerance
+    spared = tolerance.occurrences if tolerance is not None else 0
+    if isinstance(prior, int):
+        count = max(prior - spared, 0)
+        details = [f"Ocorrências anteriores da mesma natureza informadas: {prior}."] if prior else []
+        if prior and spared:
+            details.append(
+                f"As {min(prior, spared)} primeiras, dentro da tolerância "
+                f"({regime.cite_item(tolerance)}), não contam para a reincidência."
+            )
+        return _Reckoning(count, (), min(prior, spared), prior, tuple(details))
+    nature = infraction.nature or infraction.code
+    details: list[str] = []
+    other = sorted((p for p in prior if _nature(regime, p.code) != nature), key=lambda p: p.on)
+    later = sorted((p for p in prior if _nature(regime, p.code) == nature and p.on > on), key=lambda p: p.on)
+    same = sorted((p for p in prior if _nature(regime, p.code) == nature and p.on <= on), key=lambda p: p.on)
+    tolerated, rest = same[:spared], same[spared:]
+    start = window.start(on)
+    counted = [p for p in rest if start is None or p.on >= start]
+    outside = [p for p in rest if start is not None and p.on < start]
+    if start is not None:
+        details.append(
+            f"Reincidência: contam as ocorrências da mesma natureza de {_date(start)} a {_date(on)} "
+            f"({window.text} — {regime.cite(window.basis)})."
+        )
+    elif same:
+        details.append(
+            f"O ato ({regime.short}) não fixa prazo de reincidência: contam todas as ocorrências da mesma natureza."
+        )
+    if counted:
+        details.append("Contam: " + ", ".join(_date(p.on) for p in counted) + ".")
+    if tolerated:
+        details.append(
+            f"Toleradas ({regime.cite_item(tolerance)}), não contam para a reincidência: "
+            + ", ".join(_date(p.on) for p in tolerated)
+            + "."
+        )
+    if outside:
+        details.append("Não contam, fora do prazo de reincidência: " + ", ".join(_date(p.on) for p in outside) + ".")
+    if later:
+        details.append("Não contam, posteriores a esta infração: " + ", ".join(_date(p.on) for p in later) + ".")
+    if other:
+        details.append("Não contam, de outra natureza: " + ", ".join(f"{_date(p.on)} ({p.code})" for p in other) + ".")
+    return _Reckoning(len(counted), tuple(p.on for p in counted), len(tolerated), len(same), tuple(details))
+
+
+def count_prior(
+    regime: Regime | str,
+    code: str,
+    prior: int | Iterable[PriorOffence | tuple[str, dt.date]],
+    on: dt.date,
+) -> tuple[int, tuple[str, ...]]:
+    """How many prior offences count for recurrence of ``code`` on ``on``, and the reckoning in words.
+
+    With a number, it is taken as given. With a list, the offences of the same
+    nature, on or before ``on`` and within the recurrence window (calendar
+    years: the same day N years before) count; the reckoning says of every
+    date why it counts or not.
+    """
+    regime = get_regime(regime) if isinstance(regime, str) else regime
+    reckoning = _reckon(regime, regime.infraction(code), _priors(prior), on)
+    return reckoning.count, reckoning.details
+
+
+# --------------------------------------------------------------------------- proposing
+
+
+@dataclass
+class _Context:
+    regime: Regime
+    on: dt.date
+    year: int
+    unit_values: UnitValues | None
+    index_factors: Mapping[str, Decimal]
+    facts: Mapping[str, Verification]
+
+
+def propose_sanction(
+    regime: Regime | str,
+    infraction_codes: Iterable[str],
+    *,
+    on: dt.date,
+    prior: int | Iterable[PriorOffence | tuple[str, dt.date]] = 0,
+    year: int | None = None,
+    unit_values: UnitValues | None = None,
+    index_factors: Mapping[str, Decimal | int | str] | None = None,
+    step: int | None = None,
+    reason: str | None = None,
+    facts: Mapping[str, Verification] | None = None,
+) -> Proposal:
+    """The sanctions the act sets for ``infraction_codes`` committed on ``on``.
+
+    ``prior`` — the number of earlier offences of the same nature within the
+    recurrence window (taken as given), or the list of earlier offences
+    (:class:`PriorOffence` or ``(code, date)``), which the engine filters by
+    nature, date and window. ``year`` — the year of the fiscal-unit values
+    (default: the year of ``on``). ``unit_values`` — ``{(code, year):
+    Decimal}`` entered by the clerk (``models.billing.fiscal.unit_overrides``);
+    ``index_factors`` — ``{index: accumulated factor}`` for fines in reais
+    corrected by an index. ``step`` — where the act lets the authority apply
+    the penalties in any order (``[penalties] any_order``, SJC art. 22,
+    parágrafo único), the step to apply instead of the offence's, with
+    ``reason``. ``facts`` — the facts already verified that conditions wait
+    for, by ``SANCTION_FACTS`` id (``{"not-complied": Verification(...)}``).
+    """
+    regime = get_regime(regime) if isinstance(regime, str) else regime
+    if isinstance(on, dt.datetime) or not isinstance(on, dt.date):
+        raise UserError(f"Data da infração inválida: {on!r}.", field="on")
+    check_in_force(regime, on)
+    codes = [c.strip() if isinstance(c, str) else c for c in infraction_codes]
+    if not codes:
+        raise UserError("Informe ao menos uma infração.", field="infraction")
+    repeated = sorted({c for c in codes if codes.count(c) > 1})
+    if repeated:
+        raise UserError(f"Infração repetida na mesma autuação: {', '.join(repeated)}.", field="infraction")
+    infractions = [regime.infraction(code) for code in codes]
+    if year is not None and (isinstance(year, bool) or not isinstance(year, int)):
+        raise UserError(f"Ano inválido: {year!r}.", field="year")
+    factors = {}
+    for code, value in (index_factors or {}).items():
+        factor = to_decimal(value)
+        if factor <= 0:
+            raise UserError(f"Fator de correção do {code} inválido: {value}.", field="index_factor")
+        factors[code] = factor
+    ctx = _Context(regime, on, year if year is not None else on.year, unit_values, factors, dict(facts or {}))
+    found = _priors(prior)
+
+    notes: list[str] = []
+    if step is not None:
+        any_order = regime.penalties.any_order if regime.penalties else None
+        if any_order is None:
+            raise UserError(
+                f"O ato ({regime.short}) não permite aplicar as penalidades fora da ordem da gradação: "
+                "vale o degrau da ocorrência.",
+                field="step",
+            )
+        if not (reason or "").strip():
+            raise UserError("Informe por escrito o motivo de aplicar outro degrau da gradação.", field="reason")
+        if isinstance(step, bool) or not isinstance(step, int) or step < 1:
+            raise UserError(f"Degrau inválido: {step!r} (o primeiro é 1).", field="step")
+        notes.append(
+            f"Degrau {step} aplicado pela autoridade, independentemente da ordem "
+            f"({regime.cite_item(any_order)}) — motivo: {reason.strip()}"
+        )
+
+    items = []
+    number = 1
+    for infraction in infractions:
+        item = _propose_one(ctx, infraction, found, step, number)
+        number += len(item.sanctions)
+        items.append(item)
+
+    cumulative_flag = regime.penalties.cumulative if regime.penalties else None
+    cumulative = len(items) > 1 and cumulative_flag is not None
+    if len(items) > 1:
+        if cumulative_flag is not None:
+            notes.append(
+                f"Infrações simultâneas: as sanções de cada uma aplicam-se cumulativamente "
+                f"({regime.cite_item(cumulative_flag)})."
+            )
+        else:
+            notes.append(
+                f"O ato ({regime.short}) não diz se as sanções de infrações simultâneas se acumulam: "
+                "cada infração é proposta com as suas."
+            )
+    for fact, verified in ctx.facts.items():
+        notes.append(f"Fato verificado — {describe.FACTS.get(fact, fact)}: {verified.text}.")
+    return Proposal(
+        regime=regime.id,
+        on=on,
+        year=ctx.year,
+        items=tuple(items),
+        cumulative=cumulative,
+        cumulative_basis=regime.cite_item(cumulative_flag) if cumulative_flag is not None else None,
+        notes=tuple(notes),
+    )
+
+
+def _propose_one(
+    ctx: _Context, infraction: Infraction, prior, step: int | None, first_number: int
+) -> InfractionProposal:
+    regime = ctx.regime
+    ladder = regime.ladder(infraction.ladder) if infraction.ladder else None
+    reckoning = _reckon(regime, infraction, prior, ctx.on)
+    count = reckoning.count
+    offence = count + 1
+    details = list(reckoning.details)
+    tolerance = infraction.tolerance
+    tolerated_now = False
+    tolerance_info = None
+    if tolerance is not None:
+        occurrence = reckoning.all_same + 1
+        tolerated_now = occurrence <= tolerance.occurrences
+        tolerance_info = (occurrence, tolerance.occurrences, regime.cite_item(tolerance))
+        spared = " e sem ".join(describe.SANCTIONS.get(k, k) for k in tolerance.spares)
+        if tolerated_now:
+            details.append(
+                f"Dentro da tolerância: {occurrence}ª das {tolerance.occurrences} ocorrências toleradas "
+                f'— "{tolerance.text}" ({regime.cite_item(tolerance)}): sem {spared}.'
+            )
+        else:
+            details.append(
+                f"Tolerância esgotada: {occurrence}ª ocorrência; as {tolerance.occurrences} primeiras "
+                f"foram toleradas ({regime.cite_item(tolerance)})."
+            )
+    details.append(f"Esta é a {offence}ª ocorrência para a reincidência.")
+    window = _window(regime, ladder)
+    rec = regime.penalties.recurrence if regime.penalties else None
+
+    planned: list[tuple[Sanction, Decimal | None]] = []  # (sanction, recurrence multiplier)
+    used_step = None
+    if ladder is not None:
+        used_step = step if step is not None else offence
+        if step is not None and step > len(ladder.steps):
+            raise UserError(
+                f'A gradação "{ladder.label}" tem {len(ladder.steps)} degraus; o degrau {step} não existe.',
+                field="step",
+            )
+        chosen = ladder.step_for(used_step)
+        if used_step > len(ladder.steps):
+            details.append(
+                f"A gradação tem {len(ladder.steps)} degraus: vale o último ({chosen.offence}ª ocorrência e seguintes)."
+            )
+        for s in chosen.sanctions:
+            planned.append((s, None))
+    elif infraction.fine is not None:
+        multiplier = Decimal(1)
+        if offence > 1 and rec is not None and rec.multiplier is not None:
+            times = offence - 1 if rec.max_doublings is None else min(offence - 1, rec.max_doublings)
+            multiplier = rec.multiplier**times
+        synthetic = Sanction(
+            kind="fine", basis=infraction.fine.basis, multiplier=multiplier, discretionary=infraction.fine.discretionary
+        )
+        planned.append((synthetic, multiplier if multiplier != 1 else None))
+        if offence > 1 and (rec is None or rec.multiplier is None):
+            details.append(f"O ato ({regime.short}) não agrava a multa desta infração na reincidência.")
+    elif offence > 1:
+        details.append(f"O ato ({regime.short}) não agrava a sanção desta infração na reincidência.")
+    for s in infraction.sanctions:
+        planned.append((s, None))
+
+    sanctions: list[ProposedSanction] = []
+    for s, rec_multiplier in planned:
+        proposed = _sanction(ctx, infraction, s, rec_multiplier, first_number + len(sanctions))
+        if tolerated_now and s.kind in tolerance.spares:
+            proposed = dataclasses.replace(
+                proposed,
+                decision=TOLERATED,
+                details=proposed.details + (f"Dentro da tolerância ({regime.cite_item(tolerance)}): não se aplica.",),
+            )
+        merged = False
+        if proposed.kind in _MERGED_KINDS:
+            for i, earlier in enumerate(sanctions):
+                if earlier.kind == proposed.kind and earlier.condition == proposed.condition:
+                    sanctions[i] = _merge(earlier, proposed, s)
+                    merged = True
+                    break
+        if not merged:
+            sanctions.append(proposed)
+    return InfractionProposal(
+        code=infraction.code,
+        label=infraction.label,
+        article=regime.cite(infraction.article),
+        basis=regime.cite_item(infraction),
+        nature=infraction.nature or infraction.code,
+        prior=count,
+        offence=offence,
+        sanctions=tuple(sanctions),
+        ladder=ladder.id if ladder else None,
+        ladder_label=ladder.label if ladder else None,
+        step=min(used_step, len(ladder.steps)) if ladder else None,
+        recurrence_window_days=window.days,
+        recurrence_window_years=window.years,
+        counted=reckoning.counted,
+        tolerance=tolerance_info,
+        details=tuple(details),
+    )
+
+
+_DECISION_RANK = {IMPOSED: 0, PROPOSED: 1, OMITTED: 2, TOLERATED: 3}
+
+
+def _merge(earlier: ProposedSanction, later: ProposedSanction, source: Sanction) -> ProposedSanction:
+    """Two seizures (interdictions…) for one infraction are one, with both articles; the one the act imposes
+    prevails over the one it leaves to the authority."""
+    basis = earlier.basis
+    extra = source.basis
+    if extra and extra not in basis:
+        basis = f"{basis}; {extra}"
+    decision = min(earlier.decision, later.decision, key=_DECISION_RANK.__getitem__)
+    return dataclasses.replace(
+        earlier,
+        basis=basis,
+        discretionary=earlier.discretionary and later.discretionary,
+        decision=decision,
+        details=earlier.details + tuple(d for d in later.details if d not in earlier.details),
+    )
+
+
+def _related_deadlines(regime: Regime, s: Sanction) -> tuple[str, ...]:
+    """The deadlines that run for a sanction: a warning's own (``deadline``), else those that say they apply
+    to its kind (``applies_to``)."""
+    if s.kind == "warning":
+        return (s.deadline,) if s.deadline else ()
+    return tuple(d.id for d in regime.deadlines if s.kind in d.applies_to)
+
+
+def _decision(ctx: _Context, s: Sanction) -> tuple[str, Verification | None]:
+    """A sanction's decision before anyone adjusts it: a condition waits for its fact, discretion for the
+    authority; only what the act imposes unconditionally is imposed."""
+    met = ctx.facts.get(s.condition.fact) if s.condition is not None else None
+    if s.condition is not None and met is None:
+        return PROPOSED, None
+    if s.discretionary:
+        return PROPOSED, met
+    return IMPOSED, met
+
+
+def _sanction(
+    ctx: _Context, infraction: Infraction, s: Sanction, rec_multiplier: Decimal | None, number: int
+) -> ProposedSanction:
+    regime = ctx.regime
+    decision, met = _decision(ctx, s)
+    condition = (
+        ConditionText(s.condition.fact, s.condition.text, regime.cite_item(s.condition))
+        if s.condition is not None
+        else None
+    )
+    common: dict[str, Any] = dict(
+        number=number,
+        infraction=infraction.code,
+        kind=s.kind,
+        label=describe.sanction(s, terms=False),
+        basis=regime.cite(s.basis, s.basis_act),
+        discretionary=s.discretionary,
+        cumulative=s.cumulative,
+        admin_defined=s.admin_defined,
+        condition=condition,
+        condition_met=met,
+        one_of=s.one_of,
+        text=s.text,
+        notes=s.notes,
+        deadlines=_related_deadlines(regime, s),
+        decision=decision,
+    )
+    details: list[str] = []
+    if condition is not None and met is not None:
+        details.append(f"Condição: {condition.text} ({condition.basis}) — {met.text}.")
+    if s.kind == "warning":
+        common.update(comply_days=s.comply_days, comply_hours=s.comply_hours)
+        if s.comply_hours == 0:
+            details.append("Regularização imediata.")
+    elif s.kind == "fine":
+        common.update(_fine(ctx, infraction, s, rec_multiplier, details))
+    elif s.kind == "suspension":
+        if s.days is not None and s.max_days is None:
+            common["days"] = s.days
+        elif s.max_days is not None:
+            common.update(min_days=s.days or 1, max_days=s.max_days)
+        common["until_remedied"] = s.until_remedied
+    elif s.kind == "revocation" and s.wait_months:
+        until = add_months(ctx.on, s.wait_months)
+        common.update(wait_months=s.wait_months, wait_until=until)
+        details.append(
+            f"Nova permissão só a partir de {_date(until)} "
+            f"({describe.months(s.wait_months)} contados de {_date(ctx.on)})."
+        )
+    elif s.kind == "seizure" and regime.seizure is not None and regime.seizure.depot_fee is not None:
+        fee = regime.seizure.depot_fee
+        where = (" — " + ", ".join(describe.SCOPES.get(x, x) for x in fee.scopes)) if fee.scopes else ""
+        if fee.amount is not None:
+            per = describe.PER.get(fee.per or "", "")
+            details.append(f"Diária de depósito: {describe.amount(fee.amount)} {per}{where} ({regime.cite_item(fee)}).")
+        elif fee.admin_defined:
+            details.append(f"Preço do depósito definido pela Administração{where} ({regime.cite_item(fee)}).")
+    if s.discretionary:
+        if s.one_of:
+            details.append("Alternativa: a autoridade impõe uma só das sanções alternativas, com o motivo.")
+        else:
+            details.append("A critério da autoridade: proposta; a autoridade a impõe ou dispensa, com o motivo.")
+    return ProposedSanction(details=tuple(details), **common)
+
+
+def _index_factor(ctx: _Context, amount: Amount) -> tuple[Decimal, str | None, str | None]:
+    """The correction of a fine in reais by the act's index: (factor, formula part, detail)."""
+    regime = ctx.regime
+    ref = regime.penalties.index if regime.penalties else None
+    if ref is None or amount.unit != "BRL":
+        return Decimal(1), None, None
+    index = regime.index(ref.code)
+    if ctx.year <= index.base_year:
+        return Decimal(1), None, None
+    factor = ctx.index_factors.get(index.code)
+    if factor is None:
+        raise UserError(
+            f"A multa de {format_brl(amount.value)} é de {index.base_year} e é corrigida anualmente pelo "
+            f"{index.code} ({regime.cite_item(ref)}): informe o fator acumulado do {index.code} de "
+            f"{index.base_year} a {ctx.year}, ou calcule para {index.base_year}.",
+            field="index_factor",
+        )
+    part = f"{format_factor(factor)} ({index.code} {index.base_year}→{ctx.year})"
+    detail = (
+        f"Correção {index.code} {index.base_year}→{ctx.year}: fator {format_factor(factor)} ({regime.cite_item(ref)})"
+    )
+    return factor, part, detail
+
+
+def _fine(
+    ctx: _Context, infraction: Infraction, s: Sanction, rec_multiplier: Decimal | None, details: list[str]
+) -> dict[str, Any]:
+    regime = ctx.regime
+    fine = infraction.fine
+    base: Amount | None = None
+    graded = s.graded
+    admin = s.admin_defined
+    multiplier = s.multiplier if s.multiplier is not None else Decimal(1)
+    bases = [s.basis]
+    act = s.basis_act
+    if s.amount is not None:
+        base = s.amount
+    elif s.max is not None:
+        base, graded = s.max, True
+    elif fine is not None:
+        bases.append(fine.basis)
+        act = act or fine.basis_act
+        if fine.admin_defined:
+            admin = True
+        elif fine.amount is not None:
+            base = fine.amount
+            details.append(f"Multa da infração: {describe.amount(fine.amount)} ({regime.cite_item(fine)}).")
+        elif fine.max is not None:
+            base, graded = fine.max, True
+            details.append(
+                f"Multa da infração: até {describe.amount(fine.max)}, graduada pela autoridade "
+                f"({regime.cite_item(fine)})."
+            )
+    else:
+        admin = True
+
+    rec = regime.penalties.recurrence if regime.penalties else None
+    if rec is not None and rec.multiplier is not None and rec.max_doublings is not None:
+        cap = rec.multiplier**rec.max_doublings
+        if multiplier > cap:
+            details.append(
+                f"Multiplicador limitado a {format_factor(cap)} — a multa dobra no máximo "
+                f"{describe.plural(rec.max_doublings, 'vez', 'vezes')} ({regime.cite_item(rec)})."
+            )
+            multiplier = cap
+    if rec_multiplier is not None and rec is not None:
+        how = "poderá ser aplicada" if rec.discretionary else "é aplicada"
+        details.append(f"Reincidência: a multa {how} {format_factor(rec_multiplier)} × ({regime.cite_item(rec)}).")
+        bases.append(rec.basis)
+    elif multiplier != 1:
+        details.append(f"Multa da infração × {format_factor(multiplier)} ({regime.cite(s.basis)}).")
+    if multiplier != 1 and rec is not None and rec.reading:
+        details.append(f"Leitura adotada ({regime.cite_item(rec)}): {rec.reading}")
+
+    out: dict[str, Any] = dict(
+        graded=graded, admin_defined=admin, multiplier=multiplier, year=ctx.year, basis=_cite(regime, *bases, act=act)
+    )
+    if base is None:
+        out["formula"] = None
+        return out
+    units = multiplier * base.value
+    parts = [] if multiplier == 1 else [format_factor(multiplier)]
+    if base.unit == "BRL":
+        exact = units
+        parts.append(format_brl(base.value))
+        unit_value = None
+    else:
+        unit_value = regime.unit_value(base.unit, ctx.year, ctx.unit_values)
+        exact = units * unit_value
+        parts.append(f"{format_factor(base.value)} {base.unit}")
+        parts.append(f"{format_brl(unit_value)} ({base.unit} {ctx.year})")
+        details.append(
+            f"{base.unit} {ctx.year} = {format_brl(unit_value)} "
+            f"({regime.unit_value_citation(base.unit, ctx.year, ctx.unit_values)})."
+        )
+    factor, factor_part, factor_detail = _index_factor(ctx, base)
+    if factor_part:
+        exact *= factor
+        parts.append(factor_part)
+        details.append(factor_detail + ".")
+    value = round_cents(exact)
+    formula = f"{_TIMES.join(parts)} = {format_brl(value)}" if len(parts) > 1 else format_brl(value)
+    out.update(units=units if base.unit != "BRL" else None, unit=base.unit, unit_value=unit_value)
+    if graded:
+        out.update(max_amount=value, formula=f"até {formula}")
+        return out
+    out.update(amount=value, formula=formula)
+    if rec_multiplier is not None and rec is not None and rec.discretionary:
+        single = round_cents(exact / rec_multiplier)
+        out.update(min_amount=single, max_amount=value)
+    return out
+
+
+# --------------------------------------------------------------------------- adjusting
+
+
+def _money(value: Any) -> Decimal:
+    try:
+        amount = parse_typed(value, what="Valor", field="amount")
+    except (TypeError, ValueError):
+        raise UserError(f"Valor inválido: {value!s} (use, por exemplo, 350,00).", field="amount") from None
+    if amount != amount.quantize(Decimal("0.01")):
+        raise UserError(f"Informe o valor em reais com no máximo duas casas decimais: {value!s}.", field="amount")
+    return amount.quantize(Decimal("0.01"))
+
+
+def _numbers(values: Iterable[int] | None) -> list[int]:
+    return list(values or [])
+
+
+def _verification(value: Verification | Mapping[str, Any], number: int, offence_on: dt.date) -> Verification:
+    try:
+        fact = value if isinstance(value, Verification) else Verification.from_dict(value)
+    except (TypeError, ValueError):
+        raise UserError(
+            f"Fato da sanção nº {number}: informe a data em que foi verificado e quem o verificou.", field="fact"
+        ) from None
+    if isinstance(fact.on, dt.datetime) or not isinstance(fact.on, dt.date):
+        raise UserError(f"Fato da sanção nº {number}: informe a data em que foi verificado.", field="fact")
+    if not fact.by.strip():
+        raise UserError(f"Fato da sanção nº {number}: informe quem o verificou.", field="fact")
+    if fact.on < offence_on:
+        raise UserError(
+            f"Fato da sanção nº {number}: verificado em {_date(fact.on)}, antes da infração ({_date(offence_on)}).",
+            field="fact",
+        )
+    return dataclasses.replace(fact, by=fact.by.strip(), note=fact.note.strip())
+
+
+def adjust(
+    proposal: Proposal,
+    *,
+    reason: str,
+    amounts: Mapping[int, Any] | None = None,
+    days: Mapping[int, int] | None = None,
+    apply: Iterable[int] = (),
+    omit: Iterable[int] = (),
+    facts: Mapping[int, Verification | Mapping[str, Any]] | None = None,
+    by: str | None = None,
+) -> Proposal:
+    """The proposal as the inspector or the chief decides and grades it, within the act's limits.
+
+    Sanctions are named by their ``number``. ``facts`` — the fact a
+    conditional sanction waits for, verified (:class:`Verification`: the day
+    and who): a sanction the act then imposes is imposed, a discretionary one
+    stays for the authority; ``apply`` — impose a proposed sanction (a
+    discretionary one; a conditional one only once its fact is recorded; one
+    of alternatives omits the others); ``omit`` — drop a discretionary
+    sanction, or a conditional one whose fact did not happen; ``amounts`` — the
+    amount in R$ of a graded fine (SJC: up to R$ 500,00) or of one the
+    Administration sets; ``days`` — the days of a suspension the act gives as
+    a range or leaves to the authority. Every change needs ``reason`` and is
+    kept in ``adjustments``. Anything the act does not allow is refused with a
+    ``UserError``.
+    """
+    why = (reason or "").strip()
+    if not why:
+        raise UserError("Informe por escrito o motivo do ajuste da sanção.", field="reason")
+    amounts = dict(amounts or {})
+    days = dict(days or {})
+    facts = dict(facts or {})
+    apply_list, omit_list = _numbers(apply), _numbers(omit)
+    if not (amounts or days or apply_list or omit_list or facts):
+        raise UserError(
+            "Nada a ajustar: informe o fato verificado, a sanção a impor ou dispensar, o valor ou o prazo.",
+            field="number",
+        )
+    changed: dict[int, ProposedSanction] = {}
+    log: list[Adjustment] = []
+
+    def current(number: int) -> ProposedSanction:
+        return changed.get(number) or proposal.sanction(number)
+
+    def group(s: ProposedSanction) -> list[ProposedSanction]:
+        item = next(i for i in proposal.items if any(x.number == s.number for x in i.sanctions))
+        return [current(x.number) for x in item.sanctions if x.one_of and x.one_of == s.one_of]
+
+    for number, raw in facts.items():
+        s = current(number)
+        if s.condition is None:
+            raise UserError(
+                f"A sanção nº {number} ({s.label}) não depende de fato: não há o que registrar.", field="fact"
+            )
+        if s.condition_met is not None:
+            raise UserError(f"O fato da sanção nº {number} já foi registrado ({s.condition_met.text}).", field="fact")
+        if s.decision != PROPOSED:
+            raise UserError(f"A sanção nº {number} ({s.label}) já está {DECISIONS[s.decision]}.", field="fact")
+        fact = _verification(raw, number, proposal.on)
+        decision = PROPOSED if s.discretionary else IMPOSED
+        changed[number] = dataclasses.replace(
+            s,
+            condition_met=fact,
+            decision=decision,
+            adjusted=True,
+            details=s.details + (f"Fato verificado — {s.condition.text}: {fact.text}.",),
+        )
+        log.append(Adjustment(number, "fact", "aguarda o fato", f"fato {fact.text}", why, by))
+    for number in apply_list:
+        s = current(number)
+        if s.decision == IMPOSED:
+            raise UserError(f"A sanção nº {number} ({s.label}) já está imposta.", field="apply")
+        if s.decision != PROPOSED:
+            raise UserError(
+                f"A sanção nº {number} ({s.label}) está {DECISIONS[s.decision]}: não pode ser imposta.", field="apply"
+            )
+        if s.condition is not None and s.condition_met is None:
+            raise UserError(
+                f"A sanção nº {number} ({s.label}) depende de um fato: {s.condition.text} "
+                f"({s.condition.basis}) — registre antes a data em que foi verificado e quem o "
+                "verificou.",
+                field="apply",
+            )
+        changed[number] = dataclasses.replace(s, decision=IMPOSED, adjusted=True)
+        log.append(Adjustment(number, "apply", "proposta", "imposta", why, by))
+        if s.one_of:
+            for other in group(s):
+                if other.number != number and other.decision == PROPOSED:
+                    changed[other.number] = dataclasses.replace(other, decision=OMITTED, adjusted=True)
+                    log.append(
+                        Adjustment(
+                            other.number,
+                            "omit",
+                            "proposta",
+                            "dispensada",
+                            f"alternativa escolhida: sanção nº {number} — {why}",
+                            by,
+                        )
+                    )
+    for number in omit_list:
+        s = current(number)
+        if not (s.discretionary or s.condition is not None):
+            raise UserError(
+                f"A sanção nº {number} ({s.label}) é imposta pelo ato ({s.basis}): não pode ser dispensada.",
+                field="omit",
+            )
+        if s.decision in (OMITTED, TOLERATED):
+            raise UserError(f"A sanção nº {number} ({s.label}) já está {DECISIONS[s.decision]}.", field="omit")
+        if s.decision == IMPOSED and not s.discretionary:
+            raise UserError(
+                f"A sanção nº {number} ({s.label}) foi imposta com o fato verificado "
+                f"({s.condition_met.text if s.condition_met else ''}): não pode ser dispensada.",
+                field="omit",
+            )
+        if s.one_of:
+            others = [o for o in group(s) if o.number != number]
+            if others and all(o.decision in (OMITTED, TOLERATED) for o in others):
+                raise UserError(
+                    f"O ato impõe uma das sanções alternativas ({s.basis}): dispensada esta, imponha outra.",
+                    field="omit",
+                )
+        changed[number] = dataclasses.replace(s, decision=OMITTED, adjusted=True)
+        log.append(
+            Adjustment(
+                number, "omit", "proposta" if s.decision == PROPOSED else DECISIONS[s.decision], "dispensada", why, by
+            )
+        )
+    for number, raw in amounts.items():
+        s = current(number)
+        if s.kind != "fine":
+            raise UserError(f"A sanção nº {number} ({s.label}) não é multa: não tem valor a graduar.", field="amount")
+        value = _money(raw)
+        if not s.amount_adjustable:
+            shown = format_brl(s.amount) if s.amount is not None else "o valor do ato"
+            raise UserError(
+                f"A multa nº {number} é fixada pelo ato em {shown} ({s.basis}): não pode ser graduada.", field="amount"
+            )
+        low = s.min_amount if s.min_amount is not None else Decimal("0.01")
+        if value < low or (s.max_amount is not None and value > s.max_amount):
+            limits = (
+                f"entre {format_brl(low)} e {format_brl(s.max_amount)}"
+                if s.max_amount is not None
+                else f"a partir de {format_brl(low)}"
+            )
+            raise UserError(
+                f"Valor fora dos limites do ato: a multa nº {number} deve ficar {limits} "
+                f"({s.basis}); veio {format_brl(value)}.",
+                field="amount",
+            )
+        before = format_brl(s.amount) if s.amount is not None else "a graduar"
+        formula = f"{format_brl(value)} (graduada pela autoridade"
+        formula += f", até {format_brl(s.max_amount)})" if s.max_amount is not None else ")"
+        changed[number] = dataclasses.replace(s, amount=value, formula=formula, adjusted=True)
+        log.append(Adjustment(number, "amount", before, format_brl(value), why, by))
+    for number, raw in days.items():
+        s = current(number)
+        if s.kind != "suspension":
+            raise UserError(f"A sanção nº {number} ({s.label}) não é suspensão: não tem prazo em dias.", field="days")
+        if isinstance(raw, bool) or not isinstance(raw, int):
+            raise UserError(f"Prazo inválido: {raw!r} (informe um número inteiro de dias).", field="days")
+        if not s.days_adjustable:
+            fixed = f"{s.days} dias" if s.days is not None else "até sanar a irregularidade"
+            raise UserError(
+                f"A suspensão nº {number} é fixada pelo ato ({fixed}, {s.basis}): o prazo não pode ser alterado.",
+                field="days",
+            )
+        low = s.min_days or 1
+        if raw < low or (s.max_days is not None and raw > s.max_days):
+            limits = f"de {low} a {s.max_days} dias" if s.max_days is not None else f"a partir de {low} dia"
+            raise UserError(
+                f"Prazo fora dos limites do ato: a suspensão nº {number} deve ser {limits} ({s.basis}); veio {raw}.",
+                field="days",
+            )
+        before = f"{s.days} dias" if s.days is not None else "a fixar"
+        changed[number] = dataclasses.replace(s, days=raw, adjusted=True)
+        log.append(Adjustment(number, "days", before, describe.days(raw), why, by))
+
+    items = tuple(
+        dataclasses.replace(item, sanctions=tuple(changed.get(s.number, s) for s in item.sanctions))
+        for item in proposal.items
+    )
+    return dataclasses.replace(proposal, items=items, adjustments=proposal.adjustments + tuple(log))

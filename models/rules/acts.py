@@ -1,0 +1,424 @@
+"""Acts in the database: every desk of a municipality computes with the same text.
+
+Each version of an act is one ``regime_act`` row: the regime file's TOML text,
+its SHA-256, the day it applies from and who installed it. A new database gets
+the acts shipped with Praça (version 1 each); an existing one gets them by a
+migration, and a Praça that ships a corrected text installs it as a new
+version on opening (the older one stays). A municipality installs its own act
+(``install``), amends one (``amend``: the amended text declares ``[regime.amendment]
+{ act, in_force_from }``) or retires one (``retire``: no longer offered for new
+work, still read for what was done under it). Rows are never edited, except
+to mark an act retired; nothing is deleted.
+
+Which version judges a fact: the one with the latest ``effective_from`` not
+after the fact's date (between two versions from the same day, the one
+installed later — a corrected encoding). :func:`models.rules.regimes.get_regime`
+asks this module when a database is open (``get_regime(id, on=date)``).
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import hashlib
+import threading
+from dataclasses import dataclass
+from pathlib import Path
+
+from peewee import CharField, DateField, DateTimeField, IntegerField, IntegrityError, TextField, fn
+
+from models.access import session
+from models.base.errors import UserError
+from models.rules import regimes as R
+from models.store.db import BaseModel, db
+
+#: who installed a version: Praça itself (a shipped act) or the municipality
+ORIGINS = {"praca": "Praça", "municipio": "município"}
+
+
+def _now() -> _dt.datetime:
+    return _dt.datetime.now().replace(microsecond=0)
+
+
+class RegimeAct(BaseModel):
+    regime_id = CharField(max_length=64)
+    version = IntegerField()
+    text = TextField()
+    act_sha256 = CharField(max_length=64)
+    effective_from = DateField()
+    amending_act = CharField(max_length=300, default="")  # the amending act's citation ("" for an original text)
+    origin = CharField(max_length=10, default="municipio")
+    installed_by = CharField(max_length=100)
+    installed_at = DateTimeField(default=_now)
+    retired_at = DateTimeField(null=True)
+    retired_by = CharField(max_length=100, default="")
+    retired_reason = TextField(default="")
+
+    class Meta:
+        table_name = "regime_act"
+        indexes = ((("regime_id", "version"), True),)
+
+
+# --------------------------------------------------------------------------- the shipped acts
+
+
+def _sha(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def shipped_texts() -> dict[str, bytes]:
+    """The texts of the acts shipped with this Praça, by id."""
+    folder = R.default_regimes_folder()
+    return {p.stem: p.read_bytes() for p in sorted(folder.glob("*.toml"))}
+
+
+def install_shipped(database=None) -> int:
+    """Install every shipped act whose text the database does not hold yet (a new database, a migration, a
+    Praça that ships a corrected or a new act); returns how many versions were added. A text the database
+    already holds — under any version — is never installed twice. Only a text missing is parsed."""
+    database = database or db
+    texts = shipped_texts()
+    with RegimeAct.bind_ctx(database):
+        held = {(row.regime_id, row.act_sha256) for row in RegimeAct.select(RegimeAct.regime_id, RegimeAct.act_sha256)}
+        missing = {i: data for i, data in texts.items() if (i, _sha(data)) not in held}
+        if not missing:
+            return 0
+        shipped = R.shipped_regimes_from_files()
+        with database.atomic():
+            for regime_id, data in missing.items():
+                regime = shipped[regime_id]
+                last = RegimeAct.select(fn.MAX(RegimeAct.version)).where(RegimeAct.regime_id == regime_id).scalar()
+                RegimeAct.create(
+                    regime_id=regime_id,
+                    version=(last or 0) + 1,
+                    text=data.decode("utf-8"),
+                    act_sha256=regime.sha256,
+                    effective_from=regime.effective_from,
+                    amending_act=regime.amendment.act if regime.amendment else "",
+                    origin="praca",
+                    installed_by=session.SYSTEM.username,
+                )
+    return len(missing)
+
+
+def opened() -> None:
+    """After a database is opened: bring in the acts this Praça ships that it lacks, and read its acts anew."""
+    forget()
+    try:
+        install_shipped()
+    except IntegrityError:  # another desk installed the same version at the same moment: theirs stands
+        pass
+
+
+# --------------------------------------------------------------------------- the catalogue
+
+
+@dataclass(frozen=True)
+class Version:
+    """One version of an act, as installed."""
+
+    regime_id: str
+    version: int
+    effective_from: _dt.date
+    sha256: str
+    amending_act: str
+    origin: str
+    installed_by: str
+    installed_at: _dt.datetime
+    retired_at: _dt.datetime | None
+    regime: R.Regime | None  # None when this Praça cannot load the text any more
+    problem: str = ""  # why it does not load
+
+    @property
+    def label(self) -> str:
+        what = f"alteração: {self.amending_act}" if self.amending_act else "texto original"
+        return f"versão {self.version} ({what}), em vigor a partir de {self.effective_from.strftime('%d/%m/%Y')}"
+
+
+class Catalogue(R.ActSource):
+    """The acts of the open database, parsed once (a shipped text is the shipped file already parsed)."""
+
+    def __init__(self, versions: dict[str, tuple[Version, ...]], retired: set[str]):
+        self.by_id = versions
+        self.retired_ids = frozenset(retired)
+
+    def versions(self, regime_id: str) -> tuple[R.Regime, ...]:
+        return tuple(v.regime for v in self.by_id.get(regime_id, ()) if v.regime is not None)
+
+    def ids(self) -> list[str]:
+        return sorted(i for i in self.by_id if self.versions(i))
+
+    def retired(self, regime_id: str) -> bool:
+        return regime_id in self.retired_ids
+
+
+_parsed: dict[str, R.Regime] = {}  # by SHA-256: a text is parsed once per process
+_catalogue: Catalogue | None = None
+_lock = threading.Lock()
+
+
+def _parse(regime_id: str, text: str, sha: str) -> R.Regime:
+    regime = _parsed.get(sha)
+    if regime is None:
+        shipped = R.shipped_regimes_from_files().get(regime_id)
+        if shipped is not None and shipped.sha256 == sha:
+            regime = shipped
+        else:
+            regime = R.load_regime_text(
+                text, f"{regime_id}.toml", expected_id=regime_id, source=f"banco de dados: {regime_id}"
+            )
+        _parsed[sha] = regime
+    return regime
+
+
+def load_catalogue() -> Catalogue:
+    rows = list(RegimeAct.select().order_by(RegimeAct.regime_id, RegimeAct.effective_from, RegimeAct.version))
+    shipped = R.shipped_regimes_from_files()
+    by_id: dict[str, list[Version]] = {}
+    retired: set[str] = set()
+    for row in rows:
+        regime, problem = None, ""
+        known = _parsed.get(row.act_sha256)
+        if known is None and row.regime_id in shipped and shipped[row.regime_id].sha256 == row.act_sha256:
+            known = shipped[row.regime_id]
+        try:
+            regime = known or _parse(row.regime_id, row.text, row.act_sha256)
+        except R.RegimeError as exc:  # a text an older Praça accepted: kept, shown, not computed with
+            problem = str(exc)
+        if row.retired_at is not None:
+            retired.add(row.regime_id)
+        by_id.setdefault(row.regime_id, []).append(
+            Version(
+                regime_id=row.regime_id,
+                version=row.version,
+                effective_from=row.effective_from,
+                sha256=row.act_sha256,
+                amending_act=row.amending_act,
+                origin=row.origin,
+                installed_by=row.installed_by,
+                installed_at=row.installed_at,
+                retired_at=row.retired_at,
+                regime=regime,
+                problem=problem,
+            )
+        )
+    return Catalogue({k: tuple(v) for k, v in by_id.items()}, retired)
+
+
+def catalogue() -> Catalogue | None:
+    """The acts of the open database (``None`` with no database open, or one without the acts table)."""
+    global _catalogue
+    if db.obj is None or db.is_closed():
+        return None
+    with _lock:
+        if _catalogue is None:
+            _catalogue = load_catalogue()
+        return _catalogue
+
+
+def forget() -> None:
+    """Read the acts from the database again at the next use (after an install, or another database)."""
+    global _catalogue
+    with _lock:
+        _catalogue = None
+
+
+R.set_act_source(catalogue)
+
+
+# --------------------------------------------------------------------------- history and text
+
+
+def history(regime_id: str | None = None) -> list[Version]:
+    cat = load_catalogue()
+    if regime_id is not None:
+        if regime_id not in cat.by_id:
+            raise UserError(
+                f"Regime '{regime_id}' não está instalado. Instalados: {', '.join(sorted(cat.by_id))}.", field="regime"
+            )
+        return list(cat.by_id[regime_id])
+    return [v for versions in cat.by_id.values() for v in versions]
+
+
+def act_text(regime_id: str, version: int | None = None) -> str:
+    query = RegimeAct.select().where(RegimeAct.regime_id == regime_id)
+    if version is not None:
+        query = query.where(RegimeAct.version == version)
+    row = query.order_by(RegimeAct.version.desc()).first()
+    if row is None:
+        raise UserError(f"Regime '{regime_id}' não está instalado.", field="regime")
+    return row.text
+
+
+def version_of(regime: R.Regime) -> Version | None:
+    """The installed version a parsed regime is (by its text's hash)."""
+    cat = catalogue()
+    if cat is None or regime.sha256 is None:
+        return None
+    for version in cat.by_id.get(regime.id, ()):
+        if version.sha256 == regime.sha256:
+            return version
+    return None
+
+
+# --------------------------------------------------------------------------- install, amend, retire
+
+
+def _checked(data: bytes, file: str) -> R.Regime:
+    stem = Path(file).stem
+    errors = R.check_regime_text(data, file, expected_id=stem)
+    if errors:
+        raise R.RegimeErrors(errors)
+    return R.load_regime_text(data, file, expected_id=stem)
+
+
+def install(data: bytes, file: str) -> Version:
+    """Install a new act (administrator): refused with every error when the file is not valid, or when an act
+    with its id is already installed (an amendment goes through :func:`amend`)."""
+    session.require("regimes.manage")
+    regime = _checked(data, file)
+    if regime.amendment is not None:
+        raise UserError(
+            f"{file} declara uma alteração ([regime.amendment]): instale-a com  praca regimes amend "
+            f"(o ato {regime.id} precisa estar instalado).",
+            field="file",
+        )
+    with db.atomic():
+        if RegimeAct.select().where(RegimeAct.regime_id == regime.id).exists():
+            raise UserError(
+                f"O ato {regime.id} já está instalado. Para uma nova redação, use  praca regimes amend "
+                "com [regime.amendment] { act, in_force_from }.",
+                field="file",
+            )
+        RegimeAct.create(
+            regime_id=regime.id,
+            version=1,
+            text=data.decode("utf-8"),
+            act_sha256=regime.sha256,
+            effective_from=regime.effective_from,
+            origin="municipio",
+            installed_by=session.who(),
+        )
+    forget()
+    return history(regime.id)[-1]
+
+
+def amend(data: bytes, file: str) -> Version:
+    """Install an amended version of an installed act (administrator). The file declares
+    ``[regime.amendment] { act, in_force_from }``; the versions before stay and judge the facts before it."""
+    session.require("regimes.manage")
+    regime = _checked(data, file)
+    if regime.amendment is None:
+        raise UserError(
+            f"{file} não declara a alteração: acrescente [regime.amendment] com act (o ato que altera) "
+            "e in_force_from (a data a partir da qual vale).",
+            field="file",
+        )
+    with db.atomic():
+        rows = list(RegimeAct.select().where(RegimeAct.regime_id == regime.id).order_by(RegimeAct.version))
+        if not rows:
+            raise UserError(
+                f"O ato {regime.id} não está instalado: instale o texto original primeiro (praca regimes install).",
+                field="file",
+            )
+        if any(row.act_sha256 == regime.sha256 for row in rows):
+            raise UserError(
+                f"Este texto já está instalado como versão "
+                f"{next(r.version for r in rows if r.act_sha256 == regime.sha256)} de {regime.id}.",
+                field="file",
+            )
+        if rows[-1].retired_at is not None:
+            raise UserError(
+                f"O ato {regime.id} foi retirado em {rows[-1].retired_at.strftime('%d/%m/%Y')}; não recebe alterações.",
+                field="file",
+            )
+        RegimeAct.create(
+            regime_id=regime.id,
+            version=rows[-1].version + 1,
+            text=data.decode("utf-8"),
+            act_sha256=regime.sha256,
+            effective_from=regime.effective_from,
+            amending_act=regime.amendment.act,
+            origin="municipio",
+            installed_by=session.who(),
+        )
+    forget()
+    return history(regime.id)[-1]
+
+
+def retire(regime_id: str, reason: str) -> int:
+    """Retire an act (administrator): it is no longer offered for new work; what was done under it is still
+    read, shown and recomputed with it. Returns how many versions were marked."""
+    session.require("regimes.manage")
+    reason = (reason or "").strip()
+    if not reason:
+        raise UserError("Informe o motivo da retirada (revogação, substituição por outro ato…).", field="reason")
+    with db.atomic():
+        rows = list(RegimeAct.select().where(RegimeAct.regime_id == regime_id))
+        if not rows:
+            raise UserError(f"Regime '{regime_id}' não está instalado.", field="regime")
+        if all(row.retired_at is not None for row in rows):
+            raise UserError(f"O ato {regime_id} já foi retirado.", field="regime")
+        count = (
+            RegimeAct.update(retired_at=_now(), retired_by=session.who(), retired_reason=reason)
+            .where((RegimeAct.regime_id == regime_id) & RegimeAct.retired_at.is_null())
+            .execute()
+        )
+    forget()
+    return count
+
+
+def act_sha(regime_id: str, on: _dt.date | None = None) -> str:
+    """The SHA-256 of the act's text in force on ``on`` — what a frozen charge, permit, record or application
+    keeps ("" for an act this Praça does not know)."""
+    try:
+        return R.get_regime(regime_id, on=on).sha256 or ""
+    except R.RegimeError:
+        return ""
+
+
+def version_text(regime_id: str, sha: str, *, short: bool = False) -> str:
+    """How a frozen item names the act's version it was computed from ("" when it kept none); ``short`` fits
+    one line of a details pane (the version, the day it applies from and the hash's first 8 digits)."""
+    if not sha:
+        return ""
+    cat = catalogue()
+    for version in cat.by_id.get(regime_id, ()) if cat is not None else ():
+        if version.sha256 == sha:
+            if short:
+                return f"v{version.version} de {version.effective_from.strftime('%d/%m/%Y')}, hash {sha[:8]}"
+            return f"{version.label}; SHA-256 {sha[:16]}…"
+    if short:
+        return f"hash {sha[:8]} (não instalado neste banco)"
+    return f"texto SHA-256 {sha[:16]}… (não instalado neste banco)"
+
+
+def defines(regime: R.Regime) -> str:
+    """What a regime file defines, counted, one line each (what the administrator checks before installing)."""
+    rows = [
+        ("tipos de permissão", len(regime.permit_kinds)),
+        ("documentos", len(regime.documents)),
+        ("ramos", len(regime.lines)),
+        ("seções", len(regime.sections)),
+        ("equipamentos", len(regime.equipment_kinds)),
+        ("preços e taxas", len(regime.fees)),
+        ("locais", len(regime.sites)),
+        ("infrações", len(regime.infractions)),
+        ("prazos", len(regime.deadlines)),
+        ("unidades fiscais", len(regime.units)),
+    ]
+    lines = [f"  {label}: {count}" for label, count in rows if count]
+    if regime.amendment is not None:
+        lines.insert(
+            0,
+            f"  alteração: {regime.amendment.act}, em vigor a partir de "
+            f"{regime.amendment.in_force_from.strftime('%d/%m/%Y')}",
+        )
+    return "".join(line + "\n" for line in lines)
+
+
+def read_file(path: str | Path) -> tuple[bytes, str]:
+    path = Path(path)
+    try:
+        return path.read_bytes(), path.name
+    except OSError as exc:
+        raise UserError(f"Não foi possível ler {path}: {exc.strerror or exc}.", field="file") from None

@@ -1,0 +1,360 @@
+"""The JSON Schema of the regime format, generated from the loader itself (``docs/regime.schema.json``).
+
+The loader (:mod:`models.rules.regimes`) is the one definition of the format: every key
+is read through one of ``_Node``'s typed readers (``text``, ``decimal``,
+``enum`` with its choices, ``tables``…) with ``required`` said at the call. This
+module loads regime files with those readers watched, and turns what they were
+asked — at which key path, of which type, required or not — into a JSON Schema
+(draft 2020-12) that editors such as VS Code (with a TOML extension) use to check
+a file while it is typed. A key is required only where every table at its path
+required it; an enum lists the loader's own choices.
+
+What the schema cannot say (a reference to an id declared elsewhere in the file,
+a rule that depends on another key) the loader still checks: ``praca regimes
+check FILE`` is the final word, the schema is the editor's help.
+
+The schema covers what the loader reads when it loads the given files (the
+shipped acts): a branch of the format no shipped act uses (a fee kind none of
+them has) is not described in detail — its table is accepted as any table.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import datetime as dt
+import json
+import re
+import threading
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+from typing import Any
+
+import models
+from models.rules import regimes as R
+
+SCHEMA_ID = "https://praca.example/regime.schema.json"
+_LOCK = threading.Lock()
+_INDEX = re.compile(r"\[\d+\]")
+
+
+def _pattern(path: str) -> str:
+    return _INDEX.sub("[]", path)
+
+
+def _ecma(regex: re.Pattern[str]) -> str:
+    return regex.pattern
+
+
+class _Trace:
+    """What the readers were asked, by table path pattern (``fees[].discounts[]``)."""
+
+    def __init__(self) -> None:
+        self.visits: dict[str, set[int]] = {}  # pattern -> serials of the tables read there
+        self.keys: dict[str, dict[str, dict[str, Any]]] = {}  # pattern -> key -> {"schema", "required": serials}
+        self.serial = 0
+        self.depth = 0
+
+    def visit(self, node: Any) -> None:
+        self.serial += 1
+        node._trace_serial = self.serial
+        self.visits.setdefault(_pattern(node.path), set()).add(self.serial)
+
+    def record(self, node: Any, name: str, schema: dict[str, Any] | None, required: bool) -> None:
+        entry = self.keys.setdefault(_pattern(node.path), {}).setdefault(name, {"schema": None, "required": set()})
+        known = entry["schema"]
+        if known is None or known == schema:
+            entry["schema"] = schema
+        elif "enum" in known and "enum" in schema:
+            entry["schema"] = {"enum": sorted(set(known["enum"]) | set(schema["enum"]))}
+        elif "$raw" in known or "$raw" in schema:  # read as it comes, then by its type: the loader decides
+            entry["schema"] = {"$raw": True}
+        else:  # one key, two readings (true, or the text of a site: same_site): either
+            options = known["anyOf"] if "anyOf" in known else [known]
+            if schema not in options:
+                options = options + [schema]
+            entry["schema"] = {"anyOf": options}
+        if required:
+            entry["required"].add(node._trace_serial)
+
+
+_TEXT = {"type": "string", "pattern": r"\S"}
+
+
+def _reader_schemas() -> dict[str, Any]:
+    """Each typed reader of ``_Node``: (the schema of its value, whether its ``required`` defaults to True)."""
+    basis = {
+        "type": "string",
+        "pattern": r"^\s*([Aa][Rr][Tt][Ss]?\.|[Aa][Nn][Ee][Xx][Oo]|[Tt][Aa][Bb][Ee][Ll][Aa]|[Ee][Mm][Ee][Nn][Tt][Aa]"
+        r"|[Pp][Rr][Ee][Ââ][Mm][Bb][Uu][Ll][Oo])",
+        "description": 'o artigo do ato, como "art. 9º, § 2º"',
+    }
+    return {
+        "text": lambda kw: dict(_TEXT),
+        "ident": lambda kw: {"type": "string", "pattern": _ecma(R.ID_RE)},
+        "code": lambda kw: {"type": "string", "pattern": _ecma(R.CODE_RE)},
+        "basis": lambda kw: dict(basis),
+        "decimal": lambda kw: {
+            "type": "string",
+            "pattern": _ecma(R.DECIMAL_RE),
+            "description": 'decimal entre aspas, com ponto: "5.50"',
+        },
+        "integer": lambda kw: (
+            {"type": "integer", "minimum": kw["minimum"]} if kw.get("minimum") is not None else {"type": "integer"}
+        ),
+        "boolean": lambda kw: {"type": "boolean"},
+        "optional_bool": lambda kw: {"type": "boolean"},
+        "date": lambda kw: {"type": "string", "format": "date", "description": "data TOML, sem aspas: 2026-03-24"},
+        "datetime": lambda kw: {"type": "string", "description": "data e hora locais: 2026-03-27T12:00"},
+        "time": lambda kw: {"type": "string", "pattern": _ecma(R.TIME_RE), "description": 'hora "HH:MM"'},
+        "enum": lambda kw: {"enum": list(kw["choices"])},
+        "text_list": lambda kw: {"type": "array", "items": dict(_TEXT)},
+        "ident_list": lambda kw: {"type": "array", "items": {"type": "string", "pattern": _ecma(R.ID_RE)}},
+        "enum_list": lambda kw: {"type": "array", "items": {"enum": list(kw["choices"])}, "uniqueItems": True},
+    }
+
+
+_REQUIRED_BY_DEFAULT = {"text", "ident", "code", "basis", "decimal", "integer", "date", "datetime", "time", "enum"}
+_ARG_NAMES = {
+    "enum": ("name", "choices", "required", "default"),
+    "enum_list": ("name", "choices"),
+    "boolean": ("name", "default"),
+    "optional_bool": ("name",),
+    "text_list": ("name",),
+    "ident_list": ("name",),
+}
+_MARKERS = {"table": {"$table": True}, "tables": {"$tables": True}}
+
+
+@contextlib.contextmanager
+def _watching(trace: _Trace) -> Iterator[None]:
+    node_cls = R._Node
+    originals: dict[str, Any] = {}
+
+    def patch(name: str, wrapper: Any) -> None:
+        originals[name] = getattr(node_cls, name)
+        setattr(node_cls, name, wrapper)
+
+    init = node_cls.__init__
+
+    def traced_init(self, *args, **kwargs):
+        init(self, *args, **kwargs)
+        trace.visit(self)
+
+    patch("__init__", traced_init)
+    schemas = _reader_schemas()
+    for reader, make in schemas.items():
+        original = getattr(node_cls, reader)
+
+        def wrapper(self, *args, _original=original, _reader=reader, _make=make, **kwargs):
+            if trace.depth:
+                return _original(self, *args, **kwargs)
+            names = _ARG_NAMES.get(_reader, ("name", "required"))
+            bound = dict(zip(names, args))
+            bound.update(kwargs)
+            name = bound.get("name", {"ident": "id", "code": "code", "basis": "basis"}.get(_reader))
+            required = bound.get("required", _reader in _REQUIRED_BY_DEFAULT)
+            if _reader in ("text_list", "ident_list", "enum_list"):
+                required = bound.get("required", False)
+            trace.record(self, name, _make(bound), bool(required))
+            trace.depth += 1
+            try:
+                return _original(self, *args, **kwargs)
+            finally:
+                trace.depth -= 1
+
+        patch(reader, wrapper)
+
+    for reader, marker in _MARKERS.items():
+        original = getattr(node_cls, reader)
+
+        def table_wrapper(self, name, required=False, *, _original=original, _marker=marker):
+            if not trace.depth:
+                trace.record(self, name, dict(_marker), bool(required))
+            trace.depth += 1
+            try:
+                return _original(self, name, required=required)
+            finally:
+                trace.depth -= 1
+
+        patch(reader, table_wrapper)
+
+    raw = node_cls.raw
+
+    def traced_raw(self, name, required):
+        if trace.depth == 0:
+            trace.record(self, name, {"$raw": True}, bool(required))
+        return raw(self, name, required)
+
+    patch("raw", traced_raw)
+    try:
+        yield
+    finally:
+        for name, original in originals.items():
+            setattr(node_cls, name, original)
+
+
+def _object(trace: _Trace, pattern: str) -> dict[str, Any]:
+    keys = trace.keys.get(pattern, {})
+    visits = trace.visits.get(pattern, set())
+    properties: dict[str, Any] = {
+        "notes": {"type": "string", "description": "observações: o que o ato diz e o formato não modela"}
+    }
+    required: list[str] = []
+    for name, entry in keys.items():
+        if name == "notes":
+            continue
+        child = f"{pattern}.{name}" if pattern else name
+        schema = entry["schema"] or {}
+        if "$table" in schema:
+            schema = _object(trace, child) if child in trace.visits else {"type": "object"}
+        elif "$tables" in schema:
+            schema = {
+                "type": "array",
+                "items": (_object(trace, child + "[]") if child + "[]" in trace.visits else {"type": "object"}),
+            }
+        elif "$raw" in schema:  # read as it comes: a list of tables, or a table or a plain value
+            if child + "[]" in trace.visits:
+                schema = {"type": "array", "items": _object(trace, child + "[]")}
+            elif child in trace.visits:
+                schema = {"anyOf": [_object(trace, child), {"type": ["boolean", "string", "integer"]}]}
+            else:
+                schema = {}
+        properties[name] = schema
+        if visits and entry["required"] >= visits:
+            required.append(name)
+    result: dict[str, Any] = {"type": "object", "properties": dict(sorted(properties.items()))}
+    if required:
+        result["required"] = sorted(required)
+    result["additionalProperties"] = False
+    return result
+
+
+_SAMPLE_AMENDMENT = """
+[regime.amendment]
+act = "Lei nº 1/2099"
+in_force_from = 2099-01-01
+summary = "exemplo"
+"""
+
+
+def build_schema(texts: Iterable[tuple[str, str]] | None = None) -> dict[str, Any]:
+    """The JSON Schema of the format, from loading ``texts`` ((file name, TOML text) pairs; default: the
+    shipped acts) with the loader's readers watched."""
+    if texts is None:
+        folder = R.default_regimes_folder()
+        texts = [(p.name, p.read_text(encoding="utf-8")) for p in sorted(folder.glob("*.toml"))]
+        # no shipped act is an amendment: one of them, amended, shows the loader that table too
+        name, text = texts[0]
+        texts.append((name, text + _SAMPLE_AMENDMENT))
+    trace = _Trace()
+    with _LOCK, _watching(trace):
+        for name, text in texts:
+            R.load_regime_text(text, name)
+    schema: dict[str, Any] = {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "$id": SCHEMA_ID,
+        "title": "Regime do Praça: um ato municipal sobre comércio em espaço público",
+        "description": "Gerado de models/rules/regimes.py por models/rules/regime_schema.py (praca regimes schema). "
+        "O formato está descrito em docs/regime-format.md; praca regimes check ARQUIVO "
+        "confere também as referências entre ids.",
+    }
+    schema.update(_object(trace, ""))
+    return schema
+
+
+def schema_text(schema: dict[str, Any] | None = None) -> str:
+    return json.dumps(schema if schema is not None else build_schema(), ensure_ascii=False, indent=1) + "\n"
+
+
+def published_schema_path() -> Path:
+    return Path(models.__file__).resolve().parent.parent / "docs" / "regime.schema.json"
+
+
+def as_json_data(value: Any) -> Any:
+    """A TOML document as JSON data (dates and times as ISO text), as editors hand it to the schema."""
+    if isinstance(value, dict):
+        return {k: as_json_data(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [as_json_data(v) for v in value]
+    if isinstance(value, dt.datetime):
+        return value.isoformat(timespec="minutes")
+    if isinstance(value, (dt.date, dt.time)):
+        return value.isoformat() if isinstance(value, dt.date) else value.strftime("%H:%M")
+    return value
+
+
+# --------------------------------------------------------------------------- the key tables of the docs
+
+KEYS_BEGIN = "<!-- keys: generated by `praca regimes schema --doc`; do not edit by hand -->"
+KEYS_END = "<!-- keys: end -->"
+
+
+def _kind(schema: dict[str, Any]) -> str:
+    if "anyOf" in schema:
+        return " ou ".join(_kind(option) for option in schema["anyOf"])
+    if "enum" in schema:
+        return "um de: " + ", ".join(f"`{v}`" for v in schema["enum"])
+    kind = schema.get("type")
+    if isinstance(kind, list):
+        return " ou ".join(kind)
+    pattern = schema.get("pattern")
+    if kind == "string":
+        if pattern == R.ID_RE.pattern:
+            return "id"
+        if pattern == R.CODE_RE.pattern:
+            return "código"
+        if pattern == R.DECIMAL_RE.pattern:
+            return "decimal (texto)"
+        if pattern == R.TIME_RE.pattern:
+            return 'hora "HH:MM"'
+        if schema.get("format") == "date":
+            return "data"
+        if "artigo" in schema.get("description", ""):
+            return "artigo"
+        return "texto"
+    if kind == "integer":
+        return f"inteiro ≥ {schema['minimum']}" if "minimum" in schema else "inteiro"
+    if kind == "boolean":
+        return "booleano"
+    if kind == "array":
+        items = schema.get("items", {})
+        return "lista de tabelas" if items.get("type") == "object" else f"lista ({_kind(items)})"
+    if kind == "object":
+        return "tabela"
+    return "qualquer (o carregador confere)"
+
+
+def _tables(schema: dict[str, Any], path: str) -> Iterator[tuple[str, dict[str, Any]]]:
+    yield path, schema
+    for name, child in schema.get("properties", {}).items():
+        inner = child.get("items", {}) if child.get("type") == "array" else child
+        for option in inner.get("anyOf", [inner]):
+            if option.get("type") == "object" and option.get("properties"):
+                suffix = "[]" if child.get("type") == "array" else ""
+                yield from _tables(option, f"{path}.{name}{suffix}" if path else f"{name}{suffix}")
+
+
+def key_tables(schema: dict[str, Any] | None = None) -> str:
+    """One markdown table per table of the format: key, kind, required — for docs/regime-format.md."""
+    schema = schema if schema is not None else build_schema()
+    out = [KEYS_BEGIN, ""]
+    for path, table in _tables(schema, ""):
+        required = set(table.get("required", ()))
+        out.append(f"#### `{path or '(raiz)'}`")
+        out.append("")
+        out.append("| chave | tipo | obrigatória |")
+        out.append("|---|---|---|")
+        for name, child in table.get("properties", {}).items():
+            out.append(f"| `{name}` | {_kind(child)} | {'sim' if name in required else ''} |")
+        out.append("")
+    out.append(KEYS_END)
+    return "\n".join(out) + "\n"
+
+
+def docs_with_key_tables(doc: str, tables: str) -> str:
+    """``doc`` with its generated section replaced by ``tables`` (appended when it has none)."""
+    if KEYS_BEGIN in doc and KEYS_END in doc:
+        head, rest = doc.split(KEYS_BEGIN, 1)
+        _, tail = rest.split(KEYS_END, 1)
+        return head + tables.rstrip("\n") + tail
+    return doc.rstrip("\n") + "\n\n## Every key (generated)\n\n" + tables

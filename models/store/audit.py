@@ -1,0 +1,476 @@
+"""The audit trail: every change — who, when, which record, before and after — append-only.
+
+Every insert, update and delete of a Praça table goes through
+:class:`models.store.db.BaseModel`, whose queries call this module's hook inside the
+transaction of the change: the entry commits with the change or not at all.
+An update or delete reads the rows it touches before and after. A bulk insert
+is one entry listing every row, the column names once (:func:`bulk_rows`).
+Viewing a person's documents is recorded too (LGPD): :func:`record_view`.
+
+The trail is append-only in the database itself: triggers on SQLite and
+PostgreSQL refuse any UPDATE or DELETE (and TRUNCATE) of ``audit_entry``
+(:func:`install_guards`); only a restore, which replaces the whole database,
+lifts them inside its own transaction. Each entry carries the SHA-256 of the
+one before it (``prev_hash``) and its own (``hash``, over its content and that
+link): :func:`verify_chain` walks the chain and names the first entry that
+does not follow. Entries are appended one at a time (:func:`append`), under a
+lock on PostgreSQL, so the chain is the order of the ids.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import hashlib
+import json
+from dataclasses import dataclass
+from decimal import Decimal
+
+from peewee import CharField, DateTimeField, IntegerField, PostgresqlDatabase, SqliteDatabase, TextField, fn
+
+from models.access import session
+from models.store import changes
+from models.store.db import AUDIT, CHAIN_LOCK_SQL, BaseModel, db
+
+#: Tables whose writes are bookkeeping, not a clerk's change.
+UNAUDITED = {"audit_entry", "counter", "praca_meta", "login_throttle"}  # failed logins: audited as such
+
+ACTIONS = {
+    "insert": "inclusão",
+    "update": "alteração",
+    "delete": "exclusão",
+    "view": "consulta",
+    "restore": "restauração de backup",
+    "login-fail": "login recusado",
+}
+
+
+def _now() -> _dt.datetime:
+    return _dt.datetime.now().replace(microsecond=0)
+
+
+class AuditEntry(BaseModel):
+    at = DateTimeField(default=_now, index=True)
+    username = CharField(max_length=100, index=True)
+    table_name = CharField(max_length=64, index=True)
+    record_id = CharField(max_length=64, default="", index=True)
+    action = CharField(max_length=10)
+    before = TextField(default="")
+    after = TextField(default="")
+    note = TextField(default="")
+    person_id = IntegerField(null=True, index=True)  # the person the record is about, when there is one
+    prev_hash = CharField(max_length=64, default="")  # the hash of the entry before it ("" for the first)
+    hash = CharField(max_length=64, default="")  # SHA-256 of this entry's content and prev_hash
+
+    class Meta:
+        table_name = "audit_entry"
+
+    @property
+    def action_label(self) -> str:
+        return ACTIONS.get(self.action, self.action)
+
+
+def _plain(value):
+    if isinstance(value, Decimal):
+        return str(value)
+    if isinstance(value, (_dt.date, _dt.datetime, _dt.time)):
+        return value.isoformat()
+    if isinstance(value, BaseModel):
+        return value.get_id()
+    if isinstance(value, bytes):
+        return value.hex()
+    return value
+
+
+def _dump(data) -> str:
+    return json.dumps(data, ensure_ascii=False, default=_plain, sort_keys=True)
+
+
+def _person_of(model, row: dict) -> int | None:
+    if model.__name__ == "Person":
+        return row.get("id")
+    value = row.get("person")
+    return value if isinstance(value, int) else None
+
+
+_PLAIN_KEYS = {str, int, type(None)}
+_SAME_TEXT = {_dt.date}  # equal dates have one text (equal datetimes need not: time zones)
+
+
+def _compact(columns: list[str], data) -> dict:
+    """Rows given as sequences of values → the form of a bulk insert's entry, read back by :func:`bulk_rows`:
+    ``{"columns": [names], "values": [[each column's distinct values]], "rows": [[indices], ...]}`` — the names
+    once, each distinct value once (a month's run repeats the same frozen fee line in thousands of rows), each
+    row the positions of its values. Values equal but written differently (``0.05`` and ``0.050``) stay apart."""
+    order = sorted(range(len(columns)), key=columns.__getitem__)
+    by_column = list(zip(*data))
+    values, indices = [], []
+    for i in order:
+        column = by_column[i]
+        kinds = set(map(type, column))
+        if kinds <= _PLAIN_KEYS or (len(kinds) == 1 and kinds <= _SAME_TEXT):
+            keys = column  # equal values are written the same
+        else:
+            keys = list(zip(map(type, column), map(str, column)))
+        first = dict(zip(keys, column))  # each key once, in order of appearance
+        position = {key: at for at, key in enumerate(first)}
+        values.append(list(first.values()))
+        indices.append(list(map(position.__getitem__, keys)))
+    return {"columns": [columns[i] for i in order], "values": values, "rows": list(zip(*indices))}
+
+
+def bulk_rows(text: str) -> list[dict]:
+    """The rows of a bulk insert's entry (its ``after``) as dicts, in either form the trail has kept them:
+    :func:`_compact`'s or, in entries written before it, a list of dicts."""
+    data = json.loads(text) if text else []
+    if _is_compact(data):
+        names, values = data["columns"], data["values"]
+        return [{name: values[c][i] for c, (name, i) in enumerate(zip(names, row))} for row in data["rows"]]
+    return data if isinstance(data, list) else [data]
+
+
+def _is_compact(data) -> bool:
+    return isinstance(data, dict) and set(data) == {"columns", "values", "rows"}
+
+
+class _Hook:
+    def audits(self, model) -> bool:
+        return model._meta.table_name not in UNAUDITED
+
+    def rows(self, model, where) -> list[dict]:
+        query = model.select()
+        if where is not None:
+            query = query.where(where)
+        return list(query.dicts())
+
+    def _write(self, model, action: str, record_id, before, after, person_id=None, note: str = "") -> None:
+        append(
+            table_name=model._meta.table_name,
+            record_id="" if record_id is None else str(record_id),
+            action=action,
+            before=_dump(before) if before is not None else "",
+            after=_dump(after) if after is not None else "",
+            note=note,
+            person_id=person_id,
+        )
+
+    def inserted(self, query, result) -> None:
+        model = query.model
+        data = query._insert
+        if isinstance(data, dict):
+            row = {getattr(k, "name", str(k)): _plain(v) for k, v in data.items()}
+            pk = result[0] if isinstance(result, tuple) else result
+            if model._meta.primary_key is not None and model._meta.primary_key.name not in row:
+                row[model._meta.primary_key.name] = pk
+            self._write(model, "insert", pk, None, row, _person_of(model, row))
+            return
+        if isinstance(data, (list, tuple)):
+            columns = [getattr(c, "name", str(c)) for c in (query._columns or ())]
+            if data and columns and set(map(type, data)) <= {list, tuple} and set(map(len, data)) == {len(columns)}:
+                after = _compact(columns, data)
+            else:
+                items = [
+                    {getattr(k, "name", str(k)): v for k, v in item.items()}
+                    if isinstance(item, dict)
+                    else dict(zip(columns, item))
+                    for item in data
+                ]
+                shapes = {frozenset(item) for item in items}
+                if len(shapes) == 1 and items[0]:
+                    names = sorted(items[0])
+                    after = _compact(names, [[item[name] for name in names] for item in items])
+                else:  # rows of different keys (what one leaves out its field's default fills): each as it came
+                    after = items
+            self._write(model, "insert", None, None, after, note=f"{len(data)} registro(s) de uma vez")
+            return
+        self._write(model, "insert", None, None, None, note="inclusão a partir de uma consulta")
+
+    def updated(self, model, before: list[dict]) -> None:
+        if not before:
+            return
+        pk = model._meta.primary_key
+        after = {row[pk.name]: row for row in model.select().where(pk.in_([r[pk.name] for r in before])).dicts()}
+        for old in before:
+            new = after.get(old[pk.name], {})
+            changed = {k for k in new if new.get(k) != old.get(k)}
+            if not changed:
+                continue
+            self._write(
+                model,
+                "update",
+                old[pk.name],
+                {k: old.get(k) for k in sorted(changed)},
+                {k: new.get(k) for k in sorted(changed)},
+                _person_of(model, new or old),
+            )
+
+    def deleted(self, model, before: list[dict]) -> None:
+        pk = model._meta.primary_key
+        for old in before:
+            self._write(model, "delete", old.get(pk.name), old, None, _person_of(model, old))
+
+
+AUDIT.hook = _Hook()
+
+
+# --------------------------------------------------------------------------- the chain
+
+_FIELDS = ("at", "username", "table_name", "record_id", "action", "before", "after", "note", "person_id")
+_GUARD_MESSAGE = "A trilha de auditoria só aceita inclusões: registros não podem ser alterados nem apagados."
+
+
+def _at_text(value) -> str:
+    if isinstance(value, str):  # SQLite hands back the text it stored
+        value = _dt.datetime.fromisoformat(value)
+    return value.replace(microsecond=0).isoformat(sep=" ")
+
+
+def entry_hash(prev_hash: str, fields: dict) -> str:
+    """SHA-256 of an entry: its fields (canonical JSON) and the hash of the entry before it."""
+    content = {name: fields.get(name) for name in _FIELDS}
+    content["at"] = _at_text(content["at"])
+    content["person_id"] = content["person_id"] if content["person_id"] is not None else None
+    for name in ("username", "table_name", "record_id", "action", "before", "after", "note"):
+        content[name] = content[name] or ""
+    text = json.dumps({"prev": prev_hash, **content}, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def _lock_chain(database) -> None:
+    """On PostgreSQL desks append in turn: the chain is held until the transaction ends (every write of the
+    transaction took it already: :func:`models.store.db.take_write_turn`)."""
+    if isinstance(database, PostgresqlDatabase):
+        database.execute_sql(CHAIN_LOCK_SQL)
+
+
+def _last_hash() -> str:
+    return (AuditEntry.select(AuditEntry.hash).order_by(AuditEntry.id.desc()).limit(1).scalar()) or ""
+
+
+def append(**fields) -> None:
+    """Append one entry to the trail, linked to the last one: who is the session's user."""
+    fields.setdefault("username", session.who())
+    fields.setdefault("at", _now())
+    for name in ("record_id", "before", "after", "note"):
+        fields.setdefault(name, "")
+    fields.setdefault("person_id", None)
+    with db.atomic():  # the lock, the last hash and the new entry in one transaction: never two on one link
+        _lock_chain(db.obj)
+        prev = _last_hash()
+        AuditEntry.insert(prev_hash=prev, hash=entry_hash(prev, fields), **fields).execute()
+    changes.announce(fields.get("table_name", ""))  # the desks' lists are out of date
+
+
+@dataclass(frozen=True)
+class ChainState:
+    """What :func:`verify_chain` found: how many entries, and the first one that does not follow (if any)."""
+
+    count: int
+    first_bad: int | None = None
+    reason: str = ""
+    last_hash: str = ""
+
+    @property
+    def intact(self) -> bool:
+        return self.first_bad is None
+
+    @property
+    def text(self) -> str:
+        if self.intact:
+            tail = f"; último hash {self.last_hash[:16]}…" if self.last_hash else ""
+            return f"Trilha de auditoria íntegra: {self.count} registro(s) encadeados{tail}."
+        return f"Trilha de auditoria rompida no registro nº {self.first_bad}: {self.reason}"
+
+
+def verify_chain(*, batch: int = 2000) -> ChainState:
+    """Walk the trail in order: each entry must point at the one before (``prev_hash``) and its ``hash`` must be
+    the hash of what it says. The first entry that does not follow is named, with why."""
+    prev = ""
+    count = 0
+    last_id = 0
+    columns = [AuditEntry.id, AuditEntry.prev_hash, AuditEntry.hash] + [getattr(AuditEntry, n) for n in _FIELDS]
+    while True:
+        rows = list(
+            AuditEntry.select(*columns).where(AuditEntry.id > last_id).order_by(AuditEntry.id).limit(batch).dicts()
+        )
+        if not rows:
+            break
+        for row in rows:
+            count += 1
+            last_id = row["id"]
+            when = _at_text(row["at"])[:16]
+            if row["prev_hash"] != prev:
+                return ChainState(
+                    count,
+                    row["id"],
+                    f"não aponta para o registro anterior (de {when}, "
+                    f"{row['username']}): um registro foi apagado, inserido ou trocado "
+                    "antes dele.",
+                    prev,
+                )
+            if row["hash"] != entry_hash(prev, row):
+                return ChainState(
+                    count,
+                    row["id"],
+                    f"o conteúdo (de {when}, {row['username']}, "
+                    f"{row['table_name']}) não confere com o seu hash: foi alterado.",
+                    prev,
+                )
+            prev = row["hash"]
+    return ChainState(count, None, "", prev)
+
+
+def seal_unsealed(database) -> int:
+    """Give every entry without a hash its link and hash, in order (entries written before the chain existed,
+    or restored from an older backup). Only where the guards are lifted: a migration or a restore."""
+    prev = ""
+    sealed = 0
+    for row in AuditEntry.select().order_by(AuditEntry.id).dicts().iterator():
+        if row["hash"] and row["prev_hash"] == prev:
+            prev = row["hash"]
+            continue
+        digest = entry_hash(prev, row)
+        AuditEntry.update(prev_hash=prev, hash=digest).where(AuditEntry.id == row["id"]).execute()
+        prev = digest
+        sealed += 1
+    return sealed
+
+
+def install_guards(database) -> None:
+    """The triggers that refuse UPDATE, DELETE and TRUNCATE of the trail, on either back end."""
+    if isinstance(database, SqliteDatabase):
+        for event in ("UPDATE", "DELETE"):
+            database.execute_sql(
+                f'CREATE TRIGGER IF NOT EXISTS "audit_entry_no_{event.lower()}" BEFORE {event} ON "audit_entry" '
+                f"BEGIN SELECT RAISE(ABORT, '{_GUARD_MESSAGE}'); END"
+            )
+        return
+    database.execute_sql(
+        "CREATE OR REPLACE FUNCTION praca_audit_append_only() RETURNS trigger LANGUAGE plpgsql AS $$ "
+        f"BEGIN RAISE EXCEPTION '{_GUARD_MESSAGE}'; END $$"
+    )
+    database.execute_sql('DROP TRIGGER IF EXISTS audit_entry_append_only ON "audit_entry"')
+    database.execute_sql(
+        'CREATE TRIGGER audit_entry_append_only BEFORE UPDATE OR DELETE ON "audit_entry" '
+        "FOR EACH ROW EXECUTE FUNCTION praca_audit_append_only()"
+    )
+    database.execute_sql('DROP TRIGGER IF EXISTS audit_entry_no_truncate ON "audit_entry"')
+    database.execute_sql(
+        'CREATE TRIGGER audit_entry_no_truncate BEFORE TRUNCATE ON "audit_entry" '
+        "FOR EACH STATEMENT EXECUTE FUNCTION praca_audit_append_only()"
+    )
+
+
+def lift_guards(database) -> None:
+    """Lift the guards for the rest of the transaction (a restore replaces the whole trail with the backup's)."""
+    if isinstance(database, SqliteDatabase):
+        database.execute_sql('DROP TRIGGER IF EXISTS "audit_entry_no_update"')
+        database.execute_sql('DROP TRIGGER IF EXISTS "audit_entry_no_delete"')
+    else:
+        database.execute_sql('ALTER TABLE "audit_entry" DISABLE TRIGGER USER')
+
+
+def restore_guards(database) -> None:
+    if isinstance(database, SqliteDatabase):
+        install_guards(database)
+    else:
+        database.execute_sql('ALTER TABLE "audit_entry" ENABLE TRIGGER USER')
+
+
+def record_view(model, record_id, what: str, *, person_id: int | None = None) -> None:
+    """Record that someone saw ``what`` of a record (a person's CPF, health certificate…) — LGPD."""
+    with db.atomic():
+        append(
+            table_name=model._meta.table_name, record_id=str(record_id), action="view", note=what, person_id=person_id
+        )
+
+
+@dataclass(frozen=True)
+class AuditRow:
+    id: int
+    at: _dt.datetime
+    username: str
+    table_name: str
+    record_id: str
+    action: str
+    action_label: str
+    before: str
+    after: str
+    note: str
+
+    @property
+    def changes(self) -> str:
+        """``campo: antes → depois`` for an update; the values for an insert or delete; the note otherwise."""
+        try:
+            before = json.loads(self.before) if self.before else None
+            after = json.loads(self.after) if self.after else None
+        except ValueError:
+            return self.note
+        if isinstance(before, dict) and isinstance(after, dict):
+            return "; ".join(f"{k}: {before.get(k)!s} → {after.get(k)!s}" for k in after)
+        data = after if after is not None else before
+        if _is_compact(data):  # a bulk insert
+            data = data["rows"]
+        if isinstance(data, list):
+            return f"{len(data)} registro(s)"
+        if isinstance(data, dict):
+            return "; ".join(f"{k}: {v}" for k, v in data.items() if v not in (None, ""))[:500]
+        return self.note
+
+
+def audit_rows(
+    *,
+    table: str | None = None,
+    record_id: str | None = None,
+    username: str | None = None,
+    person_id: int | None = None,
+    since: _dt.date | None = None,
+    until: _dt.date | None = None,
+    limit: int = 1000,
+) -> list[AuditRow]:
+    """The trail, newest first, filtered by table and record, user, person or period."""
+    session.require("audit.view")
+    query = AuditEntry.select()
+    if table:
+        query = query.where(AuditEntry.table_name == table)
+    if record_id:
+        query = query.where(AuditEntry.record_id == str(record_id))
+    if username:
+        query = query.where(fn.LOWER(AuditEntry.username) == username.strip().lower())
+    if person_id is not None:
+        query = query.where(AuditEntry.person_id == person_id)
+    if since:
+        query = query.where(AuditEntry.at >= _dt.datetime.combine(since, _dt.time()))
+    if until:
+        query = query.where(AuditEntry.at < _dt.datetime.combine(until + _dt.timedelta(days=1), _dt.time()))
+    return [
+        AuditRow(e.id, e.at, e.username, e.table_name, e.record_id, e.action, e.action_label, e.before, e.after, e.note)
+        for e in query.order_by(AuditEntry.id.desc()).limit(limit)
+    ]
+
+
+def audit_tables() -> list[str]:
+    return [t for (t,) in AuditEntry.select(AuditEntry.table_name).distinct().order_by(AuditEntry.table_name).tuples()]
+
+
+def export_csv(rows: list[AuditRow], path) -> None:
+    """The rows shown, as a CSV file (UTF-8 with BOM, ``;`` — opens as is in Excel and LibreOffice)."""
+    import csv
+
+    from models.store.outfile import output
+
+    with output(path, kind="csv") as tmp, open(tmp, "w", encoding="utf-8-sig", newline="") as fh:
+        out = csv.writer(fh, delimiter=";")
+        out.writerow(["quando", "usuário", "tabela", "registro", "ação", "antes", "depois", "observação"])
+        for r in rows:
+            out.writerow(
+                [
+                    r.at.strftime("%d/%m/%Y %H:%M:%S"),
+                    r.username,
+                    r.table_name,
+                    r.record_id,
+                    r.action_label,
+                    r.before,
+                    r.after,
+                    r.note,
+                ]
+            )
