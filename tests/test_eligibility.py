@@ -794,7 +794,9 @@ def test_to_dict_is_json():
 
 
 def test_the_engine_is_pure():
-    tree = ast.parse((Path(__file__).resolve().parent.parent / "models" / "eligibility.py").read_text("utf-8"))
+    tree = ast.parse(
+        (Path(__file__).resolve().parent.parent / "models" / "rules" / "eligibility.py").read_text("utf-8")
+    )
     roots = set()
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
