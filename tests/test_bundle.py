@@ -93,7 +93,9 @@ def test_signing_with_no_system_keyring(praca):
 
 def test_the_bundle_holds_its_files_and_installs_its_menu_entry(praca):
     internal = Path(BUNDLE).resolve() / "_internal"
-    assert (internal / "models" / "rules" / "regimes.py").is_file()  # the regimes cache is keyed by the domain's text
+    assert (
+        internal / "models" / "rules" / "regimes" / "catalogue.py"
+    ).is_file()  # the regimes cache is keyed by the domain's text
     assert (internal / "resources" / "fonts" / "DejaVuSans.ttf").is_file()
     assert (internal / "resources" / "regimes" / "sapezal-2014.toml").is_file()
     if os.name == "nt":

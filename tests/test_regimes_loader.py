@@ -1,4 +1,4 @@
-"""models/rules/regimes.py — loading and strict validation of resources/regimes/*.toml."""
+"""models/rules/regimes/ — loading and strict validation of resources/regimes/*.toml."""
 
 import json
 from decimal import Decimal
@@ -57,35 +57,35 @@ def test_get_regime_is_cached_and_unknown_ids_are_refused():
 def test_parsed_regimes_are_kept_in_the_cache_folder_and_rebuilt_when_anything_changes(tmp_path, monkeypatch):
     import shutil
 
-    import models.rules.regimes as regimes_module
+    import models.rules.regimes.catalogue as regimes_module
     from models.store.cache import set_cache_folder
 
     acts = tmp_path / "regimes"
     shutil.copytree(REGIMES, acts)
     cache = tmp_path / "cache"
     monkeypatch.setattr("models.store.cache._folder", None)
-    assert regimes_module._load_through_cache(acts).keys() == set(SHIPPED)  # no cache folder: nothing kept
+    assert regimes_module.load_through_cache(acts).keys() == set(SHIPPED)  # no cache folder: nothing kept
     set_cache_folder(cache)
-    first = regimes_module._load_through_cache(acts)
+    first = regimes_module.load_through_cache(acts)
     [kept] = cache.glob("regimes-*.pickle")
     parsed = []
     real = regimes_module.load_regimes
     monkeypatch.setattr(regimes_module, "load_regimes", lambda folder=None: parsed.append(1) or real(folder))
-    again = regimes_module._load_through_cache(acts)
+    again = regimes_module.load_through_cache(acts)
     assert parsed == [] and again == first and again["sjc-2014"].sections == first["sjc-2014"].sections
     # an act changed: parsed again, a new file, the old one removed
     sjc = acts / "sjc-2014.toml"
     sjc.write_text(sjc.read_text(encoding="utf-8") + "\n# nota\n", encoding="utf-8")
-    regimes_module._load_through_cache(acts)
+    regimes_module.load_through_cache(acts)
     [newer] = cache.glob("regimes-*.pickle")
     assert parsed == [1] and newer != kept
     # a damaged cache file is rebuilt, never trusted
     newer.write_bytes(b"not a pickle")
-    assert regimes_module._load_through_cache(acts).keys() == set(SHIPPED) and parsed == [1, 1]
+    assert regimes_module.load_through_cache(acts).keys() == set(SHIPPED) and parsed == [1, 1]
     # an act that does not load is refused as before, and nothing of it is kept
     sjc.write_text("[regime\n", encoding="utf-8")
     with pytest.raises(RegimeError):
-        regimes_module._load_through_cache(acts)
+        regimes_module.load_through_cache(acts)
     assert len(list(cache.glob("regimes-*.pickle"))) == 1
     # what does not pickle is parsed each time, never a crash
     sjc.write_text((REGIMES / "sjc-2014.toml").read_text(encoding="utf-8"), encoding="utf-8")
@@ -94,7 +94,7 @@ def test_parsed_regimes_are_kept_in_the_cache_folder_and_rebuilt_when_anything_c
         raise TypeError("cannot pickle")
 
     monkeypatch.setattr("pickle.dumps", refuse)
-    assert regimes_module._load_through_cache(acts).keys() == set(SHIPPED)
+    assert regimes_module.load_through_cache(acts).keys() == set(SHIPPED)
 
 
 def test_no_cache_location_keeps_nothing_in_the_current_folder(app_ready, monkeypatch):

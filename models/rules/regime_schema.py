@@ -1,7 +1,7 @@
 """The JSON Schema of the regime format, generated from the loader itself (``docs/regime.schema.json``).
 
 The loader (:mod:`models.rules.regimes`) is the one definition of the format: every key
-is read through one of ``_Node``'s typed readers (``text``, ``decimal``,
+is read through one of ``Node``'s typed readers (:mod:`models.rules.regimes.reader`) (``text``, ``decimal``,
 ``enum`` with its choices, ``tables``…) with ``required`` said at the call. This
 module loads regime files with those readers watched, and turns what they were
 asked — at which key path, of which type, required or not — into a JSON Schema
@@ -31,6 +31,7 @@ from typing import Any
 
 import models
 from models.rules import regimes as R
+from models.rules.regimes.reader import Node
 
 SCHEMA_ID = "https://praca.example/regime.schema.json"
 _LOCK = threading.Lock()
@@ -81,7 +82,7 @@ _TEXT = {"type": "string", "pattern": r"\S"}
 
 
 def _reader_schemas() -> dict[str, Any]:
-    """Each typed reader of ``_Node``: (the schema of its value, whether its ``required`` defaults to True)."""
+    """Each typed reader of ``Node``: (the schema of its value, whether its ``required`` defaults to True)."""
     basis = {
         "type": "string",
         "pattern": r"^\s*([Aa][Rr][Tt][Ss]?\.|[Aa][Nn][Ee][Xx][Oo]|[Tt][Aa][Bb][Ee][Ll][Aa]|[Ee][Mm][Ee][Nn][Tt][Aa]"
@@ -127,7 +128,7 @@ _MARKERS = {"table": {"$table": True}, "tables": {"$tables": True}}
 
 @contextlib.contextmanager
 def _watching(trace: _Trace) -> Iterator[None]:
-    node_cls = R._Node
+    node_cls = Node
     originals: dict[str, Any] = {}
 
     def patch(name: str, wrapper: Any) -> None:
@@ -254,7 +255,7 @@ def build_schema(texts: Iterable[tuple[str, str]] | None = None) -> dict[str, An
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "$id": SCHEMA_ID,
         "title": "Regime do Praça: um ato municipal sobre comércio em espaço público",
-        "description": "Gerado de models/rules/regimes.py por models/rules/regime_schema.py (praca regimes schema). "
+        "description": "Gerado de models/rules/regimes/ por models/rules/regime_schema.py (praca regimes schema). "
         "O formato está descrito em docs/regime-format.md; praca regimes check ARQUIVO "
         "confere também as referências entre ids.",
     }

@@ -1,0 +1,174 @@
+"""Loading one act from its TOML text or file into a :class:`~models.rules.regimes.regime.Regime`, strictly
+(the first mistake), or checking it whole (every mistake, :class:`RegimeErrors`).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import tomllib
+from dataclasses import replace as dataclass_replace
+from pathlib import Path
+
+from models.rules.regimes.errors import RegimeError, RegimeErrors
+from models.rules.regimes.model import Duty, Prohibition
+from models.rules.regimes.parse_act import (
+    parse_calendar,
+    parse_document,
+    parse_equipment,
+    parse_group,
+    parse_header,
+    parse_index,
+    parse_line,
+    parse_section,
+    parse_unit,
+)
+from models.rules.regimes.parse_common import parse_plain
+from models.rules.regimes.parse_fees import parse_fee
+from models.rules.regimes.parse_penalties import (
+    parse_deadline,
+    parse_infraction,
+    parse_ladder,
+    parse_penalties,
+    parse_placard,
+    parse_seizure,
+)
+from models.rules.regimes.parse_permits import parse_permit_kind
+from models.rules.regimes.parse_places import parse_layout, parse_schedule, parse_selection, parse_site
+from models.rules.regimes.reader import FOUND, SKIPPED, Node, attempt, parse_list, parse_sub, show
+from models.rules.regimes.references import check_references, check_rule_deadlines, check_selection_references
+from models.rules.regimes.regime import Regime
+
+TOP_LEVEL = (
+    "regime",
+    "units",
+    "indexes",
+    "documents",
+    "equipment",
+    "groups",
+    "lines",
+    "sections",
+    "permit_kinds",
+    "fees",
+    "schedules",
+    "sites",
+    "layout",
+    "selection",
+    "ladders",
+    "infractions",
+    "penalties",
+    "deadlines",
+    "seizure",
+    "prohibitions",
+    "duties",
+    "placard",
+    "calendar",
+    "notes",
+)
+
+
+def load_regime_file(path: str | Path, *, all_errors: bool = False) -> Regime:
+    """Load and validate one regime file; :class:`RegimeError` on any mistake (with ``all_errors``,
+    :class:`RegimeErrors` with every one found). The file's id must be its name."""
+    path = Path(path)
+    try:
+        raw_bytes = path.read_bytes()
+    except OSError as exc:
+        raise RegimeError(f"não foi possível ler o arquivo ({exc.strerror or exc})", file=path.name) from exc
+    return load_regime_text(raw_bytes, path.name, expected_id=path.stem, source=str(path), all_errors=all_errors)
+
+
+def check_regime_text(text: str | bytes, file: str, *, expected_id: str | None = None) -> list[RegimeError]:
+    """Every mistake in a regime's text (empty when it is valid): each broken item of the file is reported,
+    then — only when the items themselves are sound — the references between them."""
+    try:
+        load_regime_text(text, file, expected_id=expected_id, all_errors=True)
+    except RegimeErrors as exc:
+        return exc.errors
+    except RegimeError as exc:
+        return [exc]
+    return []
+
+
+def load_regime_text(
+    text: str | bytes, file: str, *, expected_id: str | None = None, source: str | None = None, all_errors: bool = False
+) -> Regime:
+    """Load and validate one regime from its TOML text (``file`` names it in messages); the result carries
+    the text's SHA-256. :class:`RegimeError` on the first mistake, or with ``all_errors``
+    :class:`RegimeErrors` with every broken item."""
+    raw_bytes = text.encode("utf-8") if isinstance(text, str) else text
+    try:
+        data = tomllib.loads(raw_bytes.decode("utf-8"))
+    except UnicodeDecodeError as exc:
+        raise RegimeError(f"o arquivo não está em UTF-8 ({exc.reason})", file=file) from exc
+    except tomllib.TOMLDecodeError as exc:
+        raise RegimeError(f"erro de sintaxe TOML: {exc}", file=file) from exc
+    found: list[RegimeError] = []
+    token = FOUND.set(found if all_errors else None)
+    try:
+        regime = build_regime(data, file, expected_id, source or file)
+    except RegimeError as exc:
+        if not all_errors:
+            raise
+        if exc not in found:
+            found.append(exc)
+        regime = None
+    finally:
+        FOUND.reset(token)
+    if found:
+        raise RegimeErrors(found)
+    return dataclass_replace(regime, sha256=hashlib.sha256(raw_bytes).hexdigest())
+
+
+def build_regime(data: dict, file: str, expected_id: str | None, source: str) -> Regime:
+    root = Node(file, "", data)
+    header_node = root.table("regime", required=True)
+    header = attempt(parse_header, header_node, salvage=True)
+    if header is SKIPPED:  # no header to check the rest against: its mistakes are all there is to say
+        raise FOUND.get()[-1]
+    if expected_id is not None and header["id"] != expected_id:
+        header_node.fail("id", f"o id {show(header['id'])} difere do nome do arquivo ({show(expected_id)})")
+
+    units = parse_list(root, "units", parse_unit, id_attr="code", what="unidade")
+    indexes = parse_list(root, "indexes", parse_index, id_attr="code", what="índice")
+    clash = {u.code for u in units} & {x.code for x in indexes}
+    if clash:
+        root.fail("indexes", f"código {', '.join(sorted(clash))} usado como unidade e como índice")
+
+    regime = Regime(
+        **{k: v for k, v in header.items()},
+        units=units,
+        indexes=indexes,
+        documents=parse_list(root, "documents", parse_document, what="documento"),
+        equipment_kinds=parse_list(root, "equipment", parse_equipment, what="equipamento"),
+        groups=parse_list(root, "groups", parse_group, what="grupo"),
+        lines=parse_list(root, "lines", parse_line, what="ramo"),
+        sections=parse_list(root, "sections", parse_section, what="seção"),
+        permit_kinds=parse_list(root, "permit_kinds", parse_permit_kind, what="tipo de permissão"),
+        fees=parse_list(root, "fees", parse_fee, what="preço/taxa"),
+        schedules=parse_list(root, "schedules", parse_schedule, what="calendário"),
+        sites=parse_list(root, "sites", parse_site, what="local"),
+        layout=parse_sub(root, "layout", parse_layout),
+        selection=parse_sub(root, "selection", parse_selection),
+        ladders=parse_list(root, "ladders", parse_ladder, what="gradação"),
+        infractions=parse_list(root, "infractions", parse_infraction, id_attr="code", what="infração"),
+        penalties=parse_sub(root, "penalties", parse_penalties),
+        deadlines=parse_list(root, "deadlines", parse_deadline, what="prazo"),
+        seizure=parse_sub(root, "seizure", parse_seizure),
+        prohibitions=parse_list(root, "prohibitions", lambda n: parse_plain(n, Prohibition), what="proibição"),
+        duties=parse_list(root, "duties", lambda n: parse_plain(n, Duty), what="obrigação"),
+        placard=parse_sub(root, "placard", parse_placard),
+        calendar=parse_sub(root, "calendar", parse_calendar),
+        source=source,
+    )
+    root.notes()
+    found = FOUND.get()
+    if found is not None:
+        attempt(lambda node: node.done(), root)
+        if found:  # references between broken items would only repeat them
+            return regime
+    else:
+        root.done()
+    check_references(regime, root)
+    check_selection_references(regime, root)
+    check_rule_deadlines(regime, root)
+    return regime

@@ -1,0 +1,186 @@
+"""Parsers of ``[[fees]]``: kinds, discounts, energy tiers, venues, arrears, exemptions."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from typing import Any
+
+from models.rules.regimes.model import Arrears, Condition, Discount, Due, EnergyTier, Exemption, Fee, Venue
+from models.rules.regimes.parse_common import amount_at, unit_code
+from models.rules.regimes.reader import Node, check_unique, parse_sub
+from models.rules.regimes.vocabulary import AREA_KINDS, FEE_KINDS, FIXED_PER, METRE_KINDS, SANCTION_KINDS
+
+
+def parse_due(node: Node) -> Due:
+    date = node.date("date", False)
+    day = node.integer("day_of_month", False, minimum=1)
+    if day is not None and day > 31:
+        node.fail("day_of_month", f"dia do mês inválido: {day}")
+    after = node.integer("days_after_issue", False, minimum=0)
+    if sum(v is not None for v in (date, day, after)) != 1:
+        node.fail(None, "informe exatamente um de: date, day_of_month, days_after_issue")
+    result = Due(date=date, day_of_month=day, days_after_issue=after, basis=node.basis(), notes=node.notes())
+    node.done()
+    return result
+
+
+def parse_condition(node: Node) -> Condition:
+    result = Condition(
+        mei=node.optional_bool("mei"),
+        local=node.optional_bool("local"),
+        equipment=node.ident_list("equipment"),
+        lines=node.ident_list("lines"),
+        max_depth=node.decimal("max_depth", False, positive=True),
+        max_metres=node.decimal("max_metres", False, positive=True),
+        notes=node.notes(),
+    )
+    node.done()
+    return result
+
+
+def parse_discount(node: Node) -> Discount:
+    ident = node.ident()
+    label = node.text("label")
+    rate = node.decimal("rate", positive=True, max_value=Decimal(1))
+    when_node = node.table("when", required=True)
+    result = Discount(
+        id=ident,
+        label=label,
+        rate=rate,
+        when=parse_condition(when_node),
+        basis=node.basis(),
+        basis_act=node.basis_act(),
+        notes=node.notes(),
+    )
+    node.done()
+    return result
+
+
+def parse_tier(node: Node) -> EnergyTier:
+    result = EnergyTier(
+        id=node.ident(),
+        label=node.text("label"),
+        factor=node.decimal("factor", positive=True),
+        equipment=node.ident_list("equipment"),
+        max_metres=node.decimal("max_metres", False, positive=True),
+        max_depth=node.decimal("max_depth", False, positive=True),
+        expected=node.decimal("expected", False, non_negative=True),
+        basis=node.basis(),
+        basis_act=node.basis_act(),
+        notes=node.notes(),
+    )
+    if result.id == "none":
+        node.fail("id", '"none" é reservado (sem energia)')
+    node.done()
+    return result
+
+
+def parse_venue(node: Node) -> Venue:
+    result = Venue(
+        id=node.ident(),
+        label=node.text("label"),
+        one_day=amount_at(node, "one_day"),
+        per_day=amount_at(node, "per_day"),
+        min_days=node.integer("min_days", minimum=1),
+        deposit=amount_at(node, "deposit", required=False),
+        basis=node.basis(),
+        basis_act=node.basis_act(),
+        notes=node.notes(),
+    )
+    node.done()
+    return result
+
+
+def parse_arrears(node: Node) -> Arrears:
+    result = Arrears(
+        months=node.integer("months", minimum=1),
+        consecutive=node.boolean("consecutive", default=True),
+        sanction=node.enum("sanction", SANCTION_KINDS, required=False, default="revocation"),
+        basis=node.basis(),
+        notes=node.notes(),
+    )
+    node.done()
+    return result
+
+
+def parse_fee(node: Node) -> Fee:
+    ident = node.ident()
+    label = node.text("label")
+    kind = node.enum("kind", FEE_KINDS)
+    kw: dict[str, Any] = {
+        "id": ident,
+        "label": label,
+        "kind": kind,
+        "basis": node.basis(),
+        "basis_act": node.basis_act(),
+        "due": parse_sub(node, "due", parse_due),
+        "year": node.integer("year", False, minimum=1900),
+    }
+    if kind == "linear-metre":
+        kw["coefficient"] = node.decimal("coefficient", positive=True)
+        kw["unit"] = unit_code(node, "unit")
+        kw["min_metres"] = node.decimal("min_metres", False, positive=True)
+        kw["min_metres_basis"] = node.basis("min_metres_basis", required=False)
+        if kw["min_metres_basis"] and kw["min_metres"] is None:
+            node.fail("min_metres_basis", "sem min_metres")
+        kw["hitch_counts"] = node.boolean("hitch_counts")
+        kw["hitch_basis"] = node.basis("hitch_basis", required=False)
+        kw["metre"] = node.enum("metre", METRE_KINDS, required=False, default="front")
+        if kw["metre"] == "front-plus-hitch":
+            if node.has("hitch_counts") and not kw["hitch_counts"]:
+                node.fail("hitch_counts", 'contradiz metre = "front-plus-hitch"')
+            kw["hitch_counts"] = True
+        discounts = [parse_discount(child) for child in node.tables("discounts")]
+        check_unique(zip(node.tables("discounts"), (d.id for d in discounts), strict=True), "id", "desconto")
+        kw["discounts"] = tuple(discounts)
+    elif kind == "energy":
+        kw["unit"] = unit_code(node, "unit")
+        tier_nodes = node.tables("tiers", required=True)
+        if not tier_nodes:
+            node.fail("tiers", "lista vazia: informe ao menos uma faixa")
+        tiers = [parse_tier(child) for child in tier_nodes]
+        check_unique(zip(tier_nodes, (t.id for t in tiers), strict=True), "id", "faixa")
+        kw["tiers"] = tuple(tiers)
+    elif kind == "per-area-month":
+        kw["rate"] = amount_at(node, "rate")
+        kw["area"] = node.enum("area", AREA_KINDS)
+        kw["index"] = node.code("index", False)
+        kw["arrears"] = parse_sub(node, "arrears", parse_arrears)
+    elif kind == "venue-table":
+        venue_nodes = node.tables("venues", required=True)
+        if not venue_nodes:
+            node.fail("venues", "lista vazia: informe ao menos um imóvel")
+        venues = [parse_venue(child) for child in venue_nodes]
+        kw["venues"] = tuple(venues)
+    elif kind in ("fixed", "per-day"):
+        kw["admin_defined"] = node.boolean("admin_defined")
+        kw["amount"] = amount_at(node, "amount", required=False)
+        if kw["admin_defined"] == (kw["amount"] is not None):
+            node.fail("amount", 'informe "amount" ou "admin_defined = true" — um dos dois')
+        if kind == "fixed":
+            # the period may be left to another act when the value itself is
+            kw["per"] = node.enum("per", FIXED_PER, required=not kw["admin_defined"])
+        else:
+            kw["per"] = "day"
+    exemption_nodes = node.tables("exemptions")
+    kw["exemptions"] = tuple(parse_exemption(child) for child in exemption_nodes)
+    check_unique(zip(exemption_nodes, (e.id for e in kw["exemptions"]), strict=True), "id", "dispensa")
+    kw["reading"] = node.text("reading", False)
+    kw["notes"] = node.notes()
+    node.done()
+    return Fee(**kw)
+
+
+def parse_exemption(node: Node) -> Exemption:
+    result = Exemption(
+        id=node.ident(),
+        label=node.text("label"),
+        waives=node.enum_list("waives", ("fee", "deposit")) or ("fee", "deposit"),
+        document=node.ident("document", False),
+        waives_documents=node.ident_list("waives_documents"),
+        basis=node.basis(),
+        basis_act=node.basis_act(),
+        notes=node.notes(),
+    )
+    node.done()
+    return result

@@ -1,0 +1,405 @@
+"""Reading one TOML table of a regime file: :class:`Node` reads each key through a typed reader that checks
+it (and says in pt-BR what is wrong, at which key path); :func:`attempt`, :func:`parse_sub` and
+:func:`parse_list` let a check of a whole file (``all_errors``) record a broken item and go on.
+"""
+
+from __future__ import annotations
+
+import contextvars
+import datetime as dt
+from collections.abc import Iterable
+from decimal import Decimal, InvalidOperation
+from typing import Any, NoReturn
+
+from models.rules.regimes.errors import RegimeError
+from models.rules.regimes.vocabulary import BASIS_RE, CODE_RE, DECIMAL_RE, ID_RE, TIME_RE
+
+_TYPE_NAMES = {
+    str: "texto",
+    bool: "booleano",
+    int: "inteiro",
+    float: "número decimal TOML (float)",
+    dict: "tabela",
+    list: "lista",
+    dt.datetime: "data e hora",
+    dt.date: "data",
+    dt.time: "hora",
+}
+
+
+def type_name(value: Any) -> str:
+    for kind, name in _TYPE_NAMES.items():
+        if type(value) is kind:
+            return name
+    return type(value).__name__
+
+
+def show(value: Any) -> str:
+    if isinstance(value, str):
+        return f'"{value}"'
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
+
+
+# --------------------------------------------------------------------------- reader
+
+
+class Node:
+    """One TOML table being read: tracks the key path and which keys were used."""
+
+    def __init__(self, file: str, path: str, data: Any, *, key_for_error: str | None = None):
+        self.file = file
+        self.path = path
+        if not isinstance(data, dict):
+            raise RegimeError(
+                f"esperada uma tabela, veio {type_name(data)} {show(data)}",
+                file=file,
+                key=key_for_error or path or None,
+            )
+        self.data: dict[str, Any] = data
+        self.used: set[str] = {"notes"}
+
+    # -- paths / errors
+
+    def key(self, name: str) -> str:
+        return f"{self.path}.{name}" if self.path else name
+
+    def fail(self, name: str | None, reason: str) -> NoReturn:
+        raise RegimeError(reason, file=self.file, key=self.key(name) if name else (self.path or None))
+
+    def has(self, name: str) -> bool:
+        return name in self.data
+
+    def raw(self, name: str, required: bool) -> Any:
+        self.used.add(name)
+        if name not in self.data:
+            if required:
+                self.fail(name, "chave obrigatória ausente")
+            return None
+        return self.data[name]
+
+    def done(self) -> None:
+        unknown = [name for name in self.data if name not in self.used]
+        found = FOUND.get()
+        if found is not None:  # checking a whole file: every unknown key of the table, not only the first
+            for name in unknown[:-1]:
+                found.append(
+                    RegimeError(
+                        "chave desconhecida (não prevista no formato para esta tabela)",
+                        file=self.file,
+                        key=self.key(name),
+                    )
+                )
+        for name in unknown[-1:]:
+            self.fail(name, "chave desconhecida (não prevista no formato para esta tabela)")
+
+    # -- scalars
+
+    def _typed(self, name: str, value: Any, kind: type, what: str) -> Any:
+        if kind is int:
+            ok = type(value) is int
+        elif kind is dt.date:
+            ok = type(value) is dt.date
+        else:
+            ok = isinstance(value, kind)
+        if not ok:
+            self.fail(name, f"esperado {what}, veio {type_name(value)} {show(value)}")
+        return value
+
+    def text(self, name: str, required: bool = True) -> str | None:
+        value = self.raw(name, required)
+        if value is None:
+            return None
+        self._typed(name, value, str, "texto")
+        if not value.strip():
+            self.fail(name, "texto vazio")
+        return value
+
+    def notes(self) -> str | None:
+        return self.text("notes", required=False)
+
+    def ident(self, name: str = "id", required: bool = True) -> str | None:
+        value = self.text(name, required)
+        if value is not None and not ID_RE.match(value):
+            self.fail(name, f"id inválido {show(value)}: use minúsculas ASCII, dígitos e hífens (kebab-case)")
+        return value
+
+    def code(self, name: str = "code", required: bool = True) -> str | None:
+        value = self.text(name, required)
+        if value is not None and not CODE_RE.match(value):
+            self.fail(name, f'código inválido {show(value)}: use maiúsculas ASCII, como "UFESP"')
+        return value
+
+    def basis(self, name: str = "basis", required: bool = True) -> str | None:
+        value = self.raw(name, required)
+        if value is None:
+            return None
+        if not isinstance(value, str) or not value.strip():
+            self.fail(name, f'esperado o artigo em texto, como "art. 9º, § 2º"; veio {type_name(value)} {show(value)}')
+        if not BASIS_RE.match(value.strip()):
+            self.fail(name, f'fundamento {show(value)} deve citar o artigo do ato, como "art. 9º, § 2º"')
+        return value
+
+    def basis_act(self) -> str | None:
+        return self.text("basis_act", required=False)
+
+    def decimal(
+        self,
+        name: str,
+        required: bool = True,
+        *,
+        positive: bool = False,
+        non_negative: bool = False,
+        max_value: Decimal | None = None,
+    ) -> Decimal | None:
+        value = self.raw(name, required)
+        if value is None:
+            return None
+        if isinstance(value, float):
+            self.fail(
+                name,
+                f'esperado um decimal em texto, como "{value!r}"; veio o número {value!r} '
+                "(float TOML não é aceito: escreva o decimal entre aspas)",
+            )
+        if isinstance(value, bool):
+            self.fail(name, f'esperado um decimal em texto, como "5.50"; veio booleano {show(value)}')
+        if isinstance(value, int):
+            self.fail(name, f'esperado um decimal em texto, como "{value}"; veio o inteiro {value}')
+        if not isinstance(value, str):
+            self.fail(name, f'esperado um decimal em texto, como "5.50"; veio {type_name(value)} {show(value)}')
+        if not DECIMAL_RE.match(value):
+            self.fail(name, f'decimal inválido {show(value)}: use dígitos e ponto, como "5.50"')
+        try:
+            result = Decimal(value)
+        except InvalidOperation:  # pragma: no cover - regex guards
+            self.fail(name, f"decimal inválido {show(value)}")
+        if positive and result <= 0:
+            self.fail(name, f"deve ser maior que zero, veio {show(value)}")
+        if non_negative and result < 0:
+            self.fail(name, f"não pode ser negativo, veio {show(value)}")
+        if max_value is not None and result > max_value:
+            self.fail(name, f"deve ser no máximo {max_value}, veio {show(value)}")
+        return result
+
+    def integer(self, name: str, required: bool = True, *, minimum: int | None = None) -> int | None:
+        value = self.raw(name, required)
+        if value is None:
+            return None
+        self._typed(name, value, int, "inteiro")
+        if minimum is not None and value < minimum:
+            self.fail(name, f"deve ser no mínimo {minimum}, veio {value}")
+        return value
+
+    def boolean(self, name: str, default: bool = False) -> bool:
+        value = self.raw(name, False)
+        if value is None:
+            return default
+        self._typed(name, value, bool, "booleano (true/false)")
+        return value
+
+    def optional_bool(self, name: str) -> bool | None:
+        value = self.raw(name, False)
+        if value is None:
+            return None
+        self._typed(name, value, bool, "booleano (true/false)")
+        return value
+
+    def date(self, name: str, required: bool = True) -> dt.date | None:
+        value = self.raw(name, required)
+        if value is None:
+            return None
+        if type(value) is not dt.date:
+            self.fail(name, f"esperada uma data TOML (AAAA-MM-DD, sem aspas), veio {type_name(value)} {show(value)}")
+        return value
+
+    def datetime(self, name: str, required: bool = True) -> dt.datetime | None:
+        value = self.raw(name, required)
+        if value is None:
+            return None
+        if isinstance(value, dt.datetime):
+            if value.tzinfo is not None:
+                self.fail(name, "use data e hora locais, sem fuso horário")
+            return value
+        if isinstance(value, str):
+            try:
+                parsed = dt.datetime.fromisoformat(value)
+            except ValueError:
+                parsed = None
+            if parsed is not None and "T" in value and parsed.tzinfo is None:
+                return parsed
+        self.fail(name, f"esperada data e hora locais (2026-03-27T12:00), veio {type_name(value)} {show(value)}")
+
+    def time(self, name: str, required: bool = True) -> dt.time | None:
+        value = self.raw(name, required)
+        if value is None:
+            return None
+        if isinstance(value, dt.time) and not isinstance(value, dt.datetime):
+            return value
+        if isinstance(value, str) and TIME_RE.match(value):
+            hours, minutes = value.split(":")
+            return dt.time(int(hours), int(minutes))
+        self.fail(name, f'esperada uma hora "HH:MM" (como "18:00"), veio {type_name(value)} {show(value)}')
+
+    def enum(self, name: str, choices: Iterable[str], required: bool = True, default: str | None = None) -> str | None:
+        value = self.text(name, required)
+        if value is None:
+            return default
+        choices = tuple(choices)
+        if value not in choices:
+            self.fail(name, f"valor {show(value)} não previsto; use um de: {', '.join(choices)}")
+        return value
+
+    # -- lists
+
+    def _list(self, name: str) -> list[Any] | None:
+        value = self.raw(name, False)
+        if value is None:
+            return None
+        self._typed(name, value, list, "lista")
+        return value
+
+    def text_list(self, name: str, *, required: bool = False) -> tuple[str, ...]:
+        if required and name not in self.data:
+            self.raw(name, True)
+        items = self._list(name) or []
+        for i, item in enumerate(items):
+            if not isinstance(item, str) or not item.strip():
+                self.fail(f"{name}[{i}]", f"esperado texto, veio {type_name(item)} {show(item)}")
+        return tuple(items)
+
+    def ident_list(self, name: str, *, required: bool = False, unique: bool = True) -> tuple[str, ...]:
+        items = self.text_list(name, required=required)
+        seen: set[str] = set()
+        for i, item in enumerate(items):
+            if not ID_RE.match(item):
+                self.fail(f"{name}[{i}]", f"id inválido {show(item)}: use minúsculas ASCII, dígitos e hífens")
+            if unique and item in seen:
+                self.fail(f"{name}[{i}]", f"{show(item)} repetido na lista")
+            seen.add(item)
+        return items
+
+    def enum_list(self, name: str, choices: Iterable[str], *, required: bool = False) -> tuple[str, ...]:
+        choices = tuple(choices)
+        items = self.text_list(name, required=required)
+        seen: set[str] = set()
+        for i, item in enumerate(items):
+            if item not in choices:
+                self.fail(f"{name}[{i}]", f"valor {show(item)} não previsto; use um de: {', '.join(choices)}")
+            if item in seen:
+                self.fail(f"{name}[{i}]", f"{show(item)} repetido na lista")
+            seen.add(item)
+        return items
+
+    # -- nested tables
+
+    def table(self, name: str, required: bool = False) -> Node | None:
+        value = self.raw(name, required)
+        if value is None:
+            return None
+        return Node(self.file, self.key(name), value)
+
+    def tables(self, name: str, *, required: bool = False) -> list[Node]:
+        value = self.raw(name, required)
+        if value is None:
+            return []
+        if not isinstance(value, list):
+            self.fail(name, f"esperada uma lista de tabelas ([[{name}]]), veio {type_name(value)} {show(value)}")
+        return [Node(self.file, f"{self.key(name)}[{i}]", item) for i, item in enumerate(value)]
+
+
+def check_unique(nodes_and_ids: Iterable[tuple[Node, str]], key: str, what: str) -> None:
+    seen: dict[str, str] = {}
+    for node, ident in nodes_and_ids:
+        if ident in seen:
+            node.fail(key, f"{what} {show(ident)} repetido (já usado em {seen[ident]})")
+        seen[ident] = node.path
+
+
+#: while checking a file (``all_errors``): the errors found so far; each top-level item that fails is recorded
+#: here and skipped, so that one run reports every broken item, not only the first
+FOUND: contextvars.ContextVar[list[RegimeError] | None] = contextvars.ContextVar("regime_errors", default=None)
+
+
+def attempt(parser: Any, node: Node, *, salvage: bool = False) -> Any:
+    """``parser(node)``; while collecting, a :class:`RegimeError` is recorded and ``SKIPPED`` returned (with
+    ``salvage``, what the entry reads as without its broken keys, when that reads: the rest of the file is
+    then checked against it — the act's header)."""
+    found = FOUND.get()
+    if found is None:
+        return parser(node)
+    try:
+        return parser(node)
+    except RegimeError as exc:
+        first = exc
+    # every mistake of the entry, not only the first: read it again without the key that failed, while the
+    # failure is a key of its own (a later one, or one a sub-table reports); a mistake about a key taken away
+    # (now "missing") is not one of the file's
+    data, removed, errors, salvaged = dict(node.data), set(), [first], SKIPPED
+    for _ in range(len(node.data)):
+        name = next(
+            (
+                n
+                for n in data
+                if errors[-1].key is not None
+                and (errors[-1].key == node.key(n) or errors[-1].key.startswith((node.key(n) + ".", node.key(n) + "[")))
+            ),
+            None,
+        )
+        if name is None:
+            break
+        del data[name]
+        removed.add(node.key(name))
+        attempt: list[RegimeError] = []
+        token = FOUND.set(attempt)
+        try:
+            salvaged = parser(Node(node.file, node.path, data))
+            failed = None
+        except RegimeError as again:
+            failed = again
+        finally:
+            FOUND.reset(token)
+        about_removed = [
+            e
+            for e in attempt + ([failed] if failed else [])
+            if any(e.key == k or (e.key or "").startswith((k + ".", k + "[")) for k in removed)
+        ]
+        errors.extend(e for e in attempt if e not in about_removed)
+        if failed is None or failed in about_removed:
+            break
+        errors.append(failed)  # last: the next round takes its key away
+    seen = {(error.key, str(error)) for error in found}  # what the first reading recorded already
+    for error in errors:
+        mark = (error.key, str(error))
+        if mark not in seen:
+            seen.add(mark)
+            found.append(error)
+    return salvaged if salvage else SKIPPED
+
+
+SKIPPED = object()
+
+
+def parse_sub(parent: Node, name: str, parser: Any) -> Any:
+    child = parent.table(name)
+    if child is None:
+        return None
+    result = attempt(parser, child)
+    return None if result is SKIPPED else result
+
+
+def parse_list(root: Node, name: str, parser: Any, id_attr: str | None = "id", what: str = "id") -> tuple[Any, ...]:
+    found = FOUND.get()
+    if found is not None:
+        try:
+            nodes = root.tables(name)
+        except RegimeError as exc:
+            found.append(exc)
+            return ()
+    else:
+        nodes = root.tables(name)
+    parsed = [(child, attempt(parser, child)) for child in nodes]
+    parsed = [(child, item) for child, item in parsed if item is not SKIPPED]
+    if id_attr:
+        attempt(lambda _: check_unique(((c, getattr(i, id_attr)) for c, i in parsed), id_attr, what), root)
+    return tuple(item for _, item in parsed)

@@ -1,0 +1,168 @@
+"""The format's vocabulary: the patterns an id, a code, a decimal or an hour must match, and the choices
+each enumerated key of docs/regime-format.md admits.
+"""
+
+from __future__ import annotations
+
+import re
+
+# --------------------------------------------------------------------------- constants
+
+ID_RE = re.compile(r"^[a-z0-9][a-z0-9-]*$")
+CODE_RE = re.compile(r"^[A-Z][A-Z0-9-]*$")
+DECIMAL_RE = re.compile(r"^-?\d+(\.\d+)?$")
+HEX_RE = re.compile(r"^#[0-9A-Fa-f]{6}$")
+TIME_RE = re.compile(r"^([01]\d|2[0-3]):[0-5]\d$")
+MONTH_DAY_RE = re.compile(r"^(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$")
+BASIS_RE = re.compile(r"^(arts?\.|anexo|tabela|ementa|preâmbulo)", re.IGNORECASE)
+
+SCOPES = ("street-vending", "event", "street-food", "feira", "beach")
+HOLDERS = ("person", "company")
+LEGAL_FORMS = ("person", "company", "mei")
+RULE_KINDS = (
+    "min-age",
+    "legally-capable",
+    "legal-form",
+    "cnpj-required",
+    "municipal-registration",
+    "resident",
+    "document",
+    "one-per",
+    "no-debts",
+    "no-prior-revocation",
+    "waiting-period",
+    "cap",
+    "quota",
+    "not-public-servant",
+    "custom",
+)
+ONE_PER_SCOPES = ("person", "family", "spouse", "partners", "household", "dependants")
+WAIT_AFTER = ("expiry", "revocation", "abandonment", "cancellation")
+FEE_KINDS = ("linear-metre", "energy", "per-area-month", "venue-table", "fixed", "per-day")
+FIXED_PER = ("once", "year", "month", "day", "event")
+METRE_KINDS = ("front", "front-plus-hitch")
+#: what a per-area fee measures: the line's fixed size, the area declared, or the area used up to the line's size
+AREA_KINDS = ("line", "declared", "used")
+SITE_KINDS = ("street-segment", "arena", "beach-point", "venue")
+SELECTION_METHODS = ("score", "registration-order", "draw", "rotating-draw", "preference-then-draw")
+ORDER_BY = ("registration-time", "payment-time")
+#: what decides between equal scores, in the order the act gives (Sapezal art. 10, § 3º: disabled, then oldest)
+TIE_BREAKS = ("disabled", "oldest", "earliest-registration", "earliest-payment")
+SANCTION_KINDS = (
+    "warning",
+    "fine",
+    "suspension",
+    "revocation",
+    "seizure",
+    "interdiction",
+    "forfeiture",
+    "impediment",
+)
+SEVERITIES = ("leve", "media", "grave", "gravissima")
+COUNT_KINDS = ("calendar", "business", "hours")
+#: what a sanction with a ``condition`` waits for — a fact someone verifies, never the count of offences:
+#: ``not-complied``: the notice or warning was not complied with in its time (Olímpia art. 29; SJC art. 23);
+#: ``not-remedied``: the irregularity recorded was not remedied (SJC art. 25, I; art. 26, II);
+#: ``earlier-sanctions``: the sanctions of the earlier step were applied (Ilha Comprida art. 19, § 3º)
+SANCTION_FACTS = ("not-complied", "not-remedied", "earlier-sanctions")
+#: what a deadline is for (``role``); ``models.rules.deadlines.ROLES`` says how each is counted and who uses it
+DEADLINE_ROLES = (
+    "compliance",
+    "payment",
+    "payment-after-decision",
+    "defence",
+    "decision",
+    "appeal",
+    "appeal-decision",
+    "reclaim",
+    "selection-appeal",
+    "selection-decision",
+    "documents",
+    "startup",
+    "pickup",
+    "use",
+    "lapse",
+    "renewal",
+    "leave",
+    "substitute",
+    "request-decision",
+    "publication",
+    "price-payment",
+    "damage-report",
+    "deposit-return",
+    "notice",
+)
+#: the roles of an administrative process: a deadline of these that ends on a day without public service follows
+#: the regime's ``[calendar] closed_day`` rule (the act's, else Lei 9.784/1999, art. 66, § 1º, cited in the file)
+PROCESS_ROLES = (
+    "compliance",
+    "payment",
+    "payment-after-decision",
+    "defence",
+    "decision",
+    "appeal",
+    "appeal-decision",
+    "reclaim",
+    "selection-appeal",
+    "selection-decision",
+    "documents",
+    "pickup",
+    "substitute",
+    "request-decision",
+)
+#: the events a deadline counts from (``from``)
+DEADLINE_EVENTS = (
+    "absence-start",
+    "appeal-filed",
+    "approval-notice",
+    "archiving",
+    "boleto-issue",
+    "decision-notification",
+    "decision-publication",
+    "defence-filed",
+    "deposit-return-request",
+    "event-end",
+    "filing",
+    "final-list-publication",
+    "infraction-record",
+    "issue",
+    "leave-start",
+    "licence-expiry",
+    "list-publication",
+    "notification",
+    "penalty",
+    "permit-grant",
+    "request-received",
+    "seizure",
+    "selection-end",
+    "tpu-publication",
+)
+#: what happens to a deadline that ends on a day without public service
+#: ``next-business-day``: it moves to the next business day (a deadline in hours, to the same hour of it);
+#: ``end-of-next-business-day``: to the end of office hours of the next business day (Olímpia art. 24, § 2º, I);
+#: ``stays``: it ends where it falls (the act says so)
+CLOSED_DAY_RULES = ("next-business-day", "end-of-next-business-day", "stays")
+DIRECTIONS = ("after", "before")
+WEEKDAYS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
+SIDES = ("a", "b")
+VALIDITY_UNTIL = ("event-end",)
+DOCUMENT_PROVES = ("residence",)
+#: what in the applicant's record Praça keeps may stand for a document, where the act's file declares it
+#: (``recorded``): "municipal-registration", the inscrição municipal typed in the company's (or MEI's) form
+DOCUMENT_RECORDED = ("municipal-registration",)
+#: rules an act may defer to a deadline after the application (``due``): what the winners present later
+DUE_LATER_RULES = ("document", "cnpj-required", "legal-form")
+
+
+PLACARD_CONTENTS = (
+    "company-name",
+    "holder-name",
+    "cnpj",
+    "cpf",
+    "municipal-registration",
+    "permit-number",
+    "line",
+    "section",
+    "photo",
+    "qr-code",
+)
