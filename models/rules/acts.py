@@ -28,7 +28,7 @@ from peewee import CharField, DateField, DateTimeField, IntegerField, IntegrityE
 
 from models.access import session
 from models.base.errors import UserError
-from models.rules import regimes as R
+from models.rules import regimes
 from models.store.db import BaseModel, db
 
 #: who installed a version: Praça itself (a shipped act) or the municipality
@@ -67,7 +67,7 @@ def _sha(data: bytes) -> str:
 
 def shipped_texts() -> dict[str, bytes]:
     """The texts of the acts shipped with this Praça, by id."""
-    folder = R.default_regimes_folder()
+    folder = regimes.default_regimes_folder()
     return {p.stem: p.read_bytes() for p in sorted(folder.glob("*.toml"))}
 
 
@@ -82,7 +82,7 @@ def install_shipped(database=None) -> int:
         missing = {i: data for i, data in texts.items() if (i, _sha(data)) not in held}
         if not missing:
             return 0
-        shipped = R.shipped_regimes_from_files()
+        shipped = regimes.shipped_regimes_from_files()
         with database.atomic():
             for regime_id, data in missing.items():
                 regime = shipped[regime_id]
@@ -125,7 +125,7 @@ class Version:
     installed_by: str
     installed_at: _dt.datetime
     retired_at: _dt.datetime | None
-    regime: R.Regime | None  # None when this Praça cannot load the text any more
+    regime: regimes.Regime | None  # None when this Praça cannot load the text any more
     problem: str = ""  # why it does not load
 
     @property
@@ -134,14 +134,14 @@ class Version:
         return f"versão {self.version} ({what}), em vigor a partir de {self.effective_from.strftime('%d/%m/%Y')}"
 
 
-class Catalogue(R.ActSource):
+class Catalogue(regimes.ActSource):
     """The acts of the open database, parsed once (a shipped text is the shipped file already parsed)."""
 
     def __init__(self, versions: dict[str, tuple[Version, ...]], retired: set[str]):
         self.by_id = versions
         self.retired_ids = frozenset(retired)
 
-    def versions(self, regime_id: str) -> tuple[R.Regime, ...]:
+    def versions(self, regime_id: str) -> tuple[regimes.Regime, ...]:
         return tuple(v.regime for v in self.by_id.get(regime_id, ()) if v.regime is not None)
 
     def ids(self) -> list[str]:
@@ -151,19 +151,19 @@ class Catalogue(R.ActSource):
         return regime_id in self.retired_ids
 
 
-_parsed: dict[str, R.Regime] = {}  # by SHA-256: a text is parsed once per process
+_parsed: dict[str, regimes.Regime] = {}  # by SHA-256: a text is parsed once per process
 _catalogue: Catalogue | None = None
 _lock = threading.Lock()
 
 
-def _parse(regime_id: str, text: str, sha: str) -> R.Regime:
+def _parse(regime_id: str, text: str, sha: str) -> regimes.Regime:
     regime = _parsed.get(sha)
     if regime is None:
-        shipped = R.shipped_regimes_from_files().get(regime_id)
+        shipped = regimes.shipped_regimes_from_files().get(regime_id)
         if shipped is not None and shipped.sha256 == sha:
             regime = shipped
         else:
-            regime = R.load_regime_text(
+            regime = regimes.load_regime_text(
                 text, f"{regime_id}.toml", expected_id=regime_id, source=f"banco de dados: {regime_id}"
             )
         _parsed[sha] = regime
@@ -172,7 +172,7 @@ def _parse(regime_id: str, text: str, sha: str) -> R.Regime:
 
 def load_catalogue() -> Catalogue:
     rows = list(RegimeAct.select().order_by(RegimeAct.regime_id, RegimeAct.effective_from, RegimeAct.version))
-    shipped = R.shipped_regimes_from_files()
+    shipped = regimes.shipped_regimes_from_files()
     by_id: dict[str, list[Version]] = {}
     retired: set[str] = set()
     for row in rows:
@@ -182,7 +182,7 @@ def load_catalogue() -> Catalogue:
             known = shipped[row.regime_id]
         try:
             regime = known or _parse(row.regime_id, row.text, row.act_sha256)
-        except R.RegimeError as exc:  # a text an older Praça accepted: kept, shown, not computed with
+        except regimes.RegimeError as exc:  # a text an older Praça accepted: kept, shown, not computed with
             problem = str(exc)
         if row.retired_at is not None:
             retired.add(row.regime_id)
@@ -222,7 +222,7 @@ def forget() -> None:
         _catalogue = None
 
 
-R.set_act_source(catalogue)
+regimes.set_act_source(catalogue)
 
 
 # --------------------------------------------------------------------------- history and text
@@ -249,7 +249,7 @@ def act_text(regime_id: str, version: int | None = None) -> str:
     return row.text
 
 
-def version_of(regime: R.Regime) -> Version | None:
+def version_of(regime: regimes.Regime) -> Version | None:
     """The installed version a parsed regime is (by its text's hash)."""
     cat = catalogue()
     if cat is None or regime.sha256 is None:
@@ -263,12 +263,12 @@ def version_of(regime: R.Regime) -> Version | None:
 # --------------------------------------------------------------------------- install, amend, retire
 
 
-def _checked(data: bytes, file: str) -> R.Regime:
+def _checked(data: bytes, file: str) -> regimes.Regime:
     stem = Path(file).stem
-    errors = R.check_regime_text(data, file, expected_id=stem)
+    errors = regimes.check_regime_text(data, file, expected_id=stem)
     if errors:
-        raise R.RegimeErrors(errors)
-    return R.load_regime_text(data, file, expected_id=stem)
+        raise regimes.RegimeErrors(errors)
+    return regimes.load_regime_text(data, file, expected_id=stem)
 
 
 def install(data: bytes, file: str) -> Version:
@@ -371,8 +371,8 @@ def act_sha(regime_id: str, on: _dt.date | None = None) -> str:
     """The SHA-256 of the act's text in force on ``on`` — what a frozen charge, permit, record or application
     keeps ("" for an act this Praça does not know)."""
     try:
-        return R.get_regime(regime_id, on=on).sha256 or ""
-    except R.RegimeError:
+        return regimes.get_regime(regime_id, on=on).sha256 or ""
+    except regimes.RegimeError:
         return ""
 
 
@@ -392,7 +392,7 @@ def version_text(regime_id: str, sha: str, *, short: bool = False) -> str:
     return f"texto SHA-256 {sha[:16]}… (não instalado neste banco)"
 
 
-def defines(regime: R.Regime) -> str:
+def defines(regime: regimes.Regime) -> str:
     """What a regime file defines, counted, one line each (what the administrator checks before installing)."""
     rows = [
         ("tipos de permissão", len(regime.permit_kinds)),

@@ -47,11 +47,11 @@ from models.rules import describe
 from models.rules.regimes import Deadline, Regime, get_regime
 
 __all__ = [
-    "HolidayCalendar",
     "DeadlineResult",
+    "HolidayCalendar",
     "compute_deadline",
-    "parse_moment",
     "deadline_kinds",
+    "parse_moment",
 ]
 
 COUNTS = {"calendar": "dias corridos", "business": "dias úteis", "hours": "horas"}
@@ -93,7 +93,7 @@ class HolidayCalendar:
         self._official = _official(state)
 
     @classmethod
-    def for_regime(cls, regime: Regime, municipal: Mapping[dt.date, str] | Iterable[dt.date] = ()) -> "HolidayCalendar":
+    def for_regime(cls, regime: Regime, municipal: Mapping[dt.date, str] | Iterable[dt.date] = ()) -> HolidayCalendar:
         return cls(regime.state, municipal)
 
     def holiday(self, day: dt.date) -> str | None:

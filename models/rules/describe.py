@@ -17,7 +17,6 @@ sentence falls back on what the rule's notes say, as the eligibility check does.
 from __future__ import annotations
 
 import datetime as dt
-import re
 from dataclasses import dataclass
 from decimal import Decimal
 
@@ -242,7 +241,7 @@ class Fact:
     text: str
     cite: str = ""
     notes: str = ""
-    details: tuple["Fact", ...] = ()
+    details: tuple[Fact, ...] = ()
     ident: str = ""
     option: str = ""
 
@@ -416,7 +415,7 @@ def rule(item, regime=None) -> str:
         if regime is not None:
             try:
                 label = regime.document(item.document).label
-            except Exception:  # noqa: BLE001 - a dangling id is caught by the loader; show the id
+            except Exception:  # a dangling id is caught by the loader; show the id
                 pass
         return f"Documento: {label}"
     if kind == "one-per":
@@ -455,7 +454,7 @@ def rule_due(item, regime) -> str:
         return ""
     try:
         return f" — a apresentar depois: {deadline_text(regime.deadline(item.due))}"
-    except Exception:  # noqa: BLE001 - a dangling id is caught by the loader; show the id
+    except Exception:  # a dangling id is caught by the loader; show the id
         return f" — a apresentar depois ({item.due})"
 
 
@@ -575,14 +574,14 @@ def condition(when, regime) -> str:
 def _equipment_label(regime, ident: str) -> str:
     try:
         return regime.equipment(ident).label
-    except Exception:  # noqa: BLE001
+    except Exception:  # an id the act no longer has: shown as it is
         return ident
 
 
 def _line_label(regime, ident: str) -> str:
     try:
         return regime.line(ident).label
-    except Exception:  # noqa: BLE001
+    except Exception:  # an id the act no longer has: shown as it is
         return ident
 
 
@@ -895,7 +894,7 @@ def penalty_facts(regime, penalties) -> list[Fact]:
         code = penalties.index.code
         try:
             name = f" ({regime.index(code).name})"
-        except Exception:  # noqa: BLE001
+        except Exception:  # an id the act no longer has: shown as it is
             name = ""
         out.append(_fact(regime, f"O valor das multas é corrigido anualmente pelo {code}{name}", penalties.index))
     return out

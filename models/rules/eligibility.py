@@ -88,51 +88,51 @@ from __future__ import annotations
 import calendar
 import dataclasses
 import datetime as dt
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, fields, is_dataclass
 from decimal import ROUND_CEILING, Decimal
-from typing import Any, Callable
+from typing import Any
 
 from models.base.money import format_brl
 from models.rules import describe
 from models.rules.regimes import PermitKind, Regime, Rule, get_regime
 
 __all__ = [
-    "PASSED",
+    "DUE_LATER",
+    "ELIGIBLE",
     "FAILED",
+    "HISTORY_KINDS",
+    "INACTIVE_STATUSES",
+    "INELIGIBLE",
     "MANUAL",
     "MISSING",
-    "DUE_LATER",
-    "STATUSES",
-    "DueFacts",
-    "ELIGIBLE",
-    "INELIGIBLE",
+    "PASSED",
     "PENDING",
-    "VERDICTS",
     "RELATIONS",
     "SCOPE_RELATIONS",
-    "INACTIVE_STATUSES",
-    "HISTORY_KINDS",
-    "DocumentFacts",
-    "PermitFacts",
-    "DebtFacts",
-    "HistoryFacts",
+    "STATUSES",
+    "VERDICTS",
     "ApplicantFacts",
-    "RuleResult",
-    "EligibilitySummary",
+    "DebtFacts",
+    "DocumentFacts",
+    "DueFacts",
     "Eligibility",
-    "evaluate_eligibility",
-    "evaluate_rule",
-    "eligibility_summary",
-    "verdict_of",
-    "to_dict",
-    "join_articles",
+    "EligibilitySummary",
+    "HistoryFacts",
+    "PermitFacts",
+    "RuleResult",
     "add_months",
     "age_on",
-    "elapsed",
-    "wait_end",
     "document_last_valid_day",
+    "elapsed",
+    "eligibility_summary",
+    "evaluate_eligibility",
+    "evaluate_rule",
+    "join_articles",
     "rule_key",
+    "to_dict",
+    "verdict_of",
+    "wait_end",
 ]
 
 # --------------------------------------------------------------------------- vocabulary
@@ -481,7 +481,7 @@ class _Context:
     def kind_label(self, kind_id: str) -> str:
         try:
             return self.regime.permit_kind(kind_id).label
-        except Exception:  # noqa: BLE001 - a permit of a kind the regime no longer has: show its id
+        except Exception:  # a permit of a kind the regime no longer has: show its id
             return kind_id
 
 
@@ -667,7 +667,7 @@ def _check_document(ctx: _Context, rule: Rule) -> Outcome:
         document = ctx.regime.document(doc_id)
         label, months, condition = document.label, document.validity_months, document.condition
         recorded = document.recorded
-    except Exception:  # noqa: BLE001 - the loader checks references; never crash the desk
+    except Exception:  # the loader checks references; never crash the desk
         label, months, condition, recorded = doc_id, None, None, None
     facts = ctx.facts
     delivered = facts.documents.get(doc_id)
@@ -914,7 +914,7 @@ def _proves_residence(ctx: _Context, rule: Rule) -> bool:
         return False
     try:
         return ctx.regime.document(rule.document).proves == "residence"
-    except Exception:  # noqa: BLE001 - the loader checks references; never crash the desk
+    except Exception:  # the loader checks references; never crash the desk
         return False
 
 
@@ -956,7 +956,7 @@ def _deferred(ctx: _Context, rule: Rule, outcome: Outcome) -> Outcome:
     try:
         deadline = ctx.regime.deadline(rule.due)
         when = f"em {describe.deadline_text(deadline)} ({ctx.regime.cite_item(deadline)})"
-    except Exception:  # noqa: BLE001 - the loader checks references; never crash the desk
+    except Exception:  # the loader checks references; never crash the desk
         when = "no prazo do ato"
     return DUE_LATER, f"{reason} — a apresentar depois, {when}, não no requerimento."
 
@@ -991,7 +991,7 @@ def _label(rule: Rule, regime: Regime) -> str:
         return f"Residente no município há {'mais de' if _more_than(rule) else 'pelo menos'} {_years_text(rule.years)}"
     try:
         return describe.rule(rule, regime)
-    except Exception:  # noqa: BLE001 - a label must never stop the evaluation
+    except Exception:  # a label must never stop the evaluation
         return rule.kind
 
 

@@ -43,11 +43,11 @@ from models.rules.regimes import (
 
 __all__ = [
     "ENERGY_NONE",
-    "QuoteLine",
     "Quote",
+    "QuoteLine",
+    "amount_value",
     "fee_quote",
     "price_units",
-    "amount_value",
 ]
 
 ENERGY_NONE = "none"
@@ -703,17 +703,17 @@ def _used_area(
     dims, area = _declared_area(inp, fee)
     if line is None or line.area is None:
         return dims, area
-    for value, most, name, field in (
+    for value, most, name, key in (
         (dims[0] if dims else None, line.front, "frente", "front"),
         (dims[1] if dims else None, line.depth, "profundidade", "depth"),
         (area, line.area, "área", "area"),
     ):
         if value is not None and value > most:
-            unit = "m²" if field == "area" else "m"
+            unit = "m²" if key == "area" else "m"
             raise UserError(
                 f"{name.capitalize()} de {_m(value)} {unit} acima do máximo de {_m(most)} {unit} que o ato fixa "
                 f'para "{line.label}" ({regime.cite(line.basis)}).',
-                field=field,
+                field=key,
             )
     return dims, area
 
@@ -1032,7 +1032,7 @@ def _as_read_and_exempted(regime: Regime, fee: Fee, line: QuoteLine, inp: _Input
     case given is one the act exempts (the amount it would have been stays in the formula)."""
     details = line.details
     if fee.reading and line.kind == "charge":
-        details = details + (f"Leitura adotada ({regime.cite_item(fee)}): {fee.reading}",)
+        details = (*details, f"Leitura adotada ({regime.cite_item(fee)}): {fee.reading}")
     exemption = next((e for e in fee.exemptions if e.id == inp.exemption), None)
     waived = exemption is not None and ("deposit" if line.kind == "deposit" else "fee") in exemption.waives
     if not waived:
@@ -1043,7 +1043,7 @@ def _as_read_and_exempted(regime: Regime, fee: Fee, line: QuoteLine, inp: _Input
         amount=Decimal("0.00"),
         formula=f"dispensada ({cite}); sem a dispensa: {line.formula} = {format_brl(line.amount)}",
         basis=f"{line.basis}; {cite}",
-        details=details + (f"Dispensa: {exemption.label} ({cite}) — sem ela seria {format_brl(line.amount)}.",),
+        details=(*details, f"Dispensa: {exemption.label} ({cite}) — sem ela seria {format_brl(line.amount)}."),
     )
 
 
@@ -1137,7 +1137,8 @@ def _check_equipment_limits(regime: Regime, inp: _Inputs) -> None:
     assert eq is not None
     if eq.max_front is not None and inp.front is not None and inp.front > eq.max_front:
         raise UserError(
-            f"{eq.label}: frente máxima de {_m(eq.max_front)} m ({regime.cite(eq.basis)}); informado {_m(inp.front)} m.",
+            f"{eq.label}: frente máxima de {_m(eq.max_front)} m ({regime.cite(eq.basis)}); "
+            f"informado {_m(inp.front)} m.",
             field="front",
         )
     if eq.max_depth is not None and inp.depth is not None and inp.depth > eq.max_depth:

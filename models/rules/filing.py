@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from models.rules import describe
 from models.rules.regimes import Regime, Registration
 
-__all__ = ["OPEN", "LATE", "CLOSED", "FilingCheck", "EventDates", "filing_check", "registration_of", "late_text"]
+__all__ = ["CLOSED", "LATE", "OPEN", "EventDates", "FilingCheck", "filing_check", "late_text", "registration_of"]
 
 OPEN, LATE, CLOSED = "open", "late", "closed"
 

@@ -1,8 +1,8 @@
 """The JSON Schema of the regime format, generated from the loader itself (``docs/regime.schema.json``).
 
 The loader (:mod:`models.rules.regimes`) is the one definition of the format: every key
-is read through one of ``Node``'s typed readers (:mod:`models.rules.regimes.reader`) (``text``, ``decimal``,
-``enum`` with its choices, ``tables``…) with ``required`` said at the call. This
+is read through one of the typed readers of ``Node`` (:mod:`models.rules.regimes.reader`): ``text``, ``decimal``,
+``enum`` with its choices, ``tables``…, with ``required`` said at the call. This
 module loads regime files with those readers watched, and turns what they were
 asked — at which key path, of which type, required or not — into a JSON Schema
 (draft 2020-12) that editors such as VS Code (with a TOML extension) use to check
@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import Any
 
 import models
-from models.rules import regimes as R
+from models.rules import regimes
 from models.rules.regimes.reader import Node
 
 SCHEMA_ID = "https://praca.example/regime.schema.json"
@@ -72,7 +72,7 @@ class _Trace:
         else:  # one key, two readings (true, or the text of a site: same_site): either
             options = known["anyOf"] if "anyOf" in known else [known]
             if schema not in options:
-                options = options + [schema]
+                options = [*options, schema]
             entry["schema"] = {"anyOf": options}
         if required:
             entry["required"].add(node._trace_serial)
@@ -91,12 +91,12 @@ def _reader_schemas() -> dict[str, Any]:
     }
     return {
         "text": lambda kw: dict(_TEXT),
-        "ident": lambda kw: {"type": "string", "pattern": _ecma(R.ID_RE)},
-        "code": lambda kw: {"type": "string", "pattern": _ecma(R.CODE_RE)},
+        "ident": lambda kw: {"type": "string", "pattern": _ecma(regimes.ID_RE)},
+        "code": lambda kw: {"type": "string", "pattern": _ecma(regimes.CODE_RE)},
         "basis": lambda kw: dict(basis),
         "decimal": lambda kw: {
             "type": "string",
-            "pattern": _ecma(R.DECIMAL_RE),
+            "pattern": _ecma(regimes.DECIMAL_RE),
             "description": 'decimal entre aspas, com ponto: "5.50"',
         },
         "integer": lambda kw: (
@@ -106,10 +106,10 @@ def _reader_schemas() -> dict[str, Any]:
         "optional_bool": lambda kw: {"type": "boolean"},
         "date": lambda kw: {"type": "string", "format": "date", "description": "data TOML, sem aspas: 2026-03-24"},
         "datetime": lambda kw: {"type": "string", "description": "data e hora locais: 2026-03-27T12:00"},
-        "time": lambda kw: {"type": "string", "pattern": _ecma(R.TIME_RE), "description": 'hora "HH:MM"'},
+        "time": lambda kw: {"type": "string", "pattern": _ecma(regimes.TIME_RE), "description": 'hora "HH:MM"'},
         "enum": lambda kw: {"enum": list(kw["choices"])},
         "text_list": lambda kw: {"type": "array", "items": dict(_TEXT)},
-        "ident_list": lambda kw: {"type": "array", "items": {"type": "string", "pattern": _ecma(R.ID_RE)}},
+        "ident_list": lambda kw: {"type": "array", "items": {"type": "string", "pattern": _ecma(regimes.ID_RE)}},
         "enum_list": lambda kw: {"type": "array", "items": {"enum": list(kw["choices"])}, "uniqueItems": True},
     }
 
@@ -150,7 +150,7 @@ def _watching(trace: _Trace) -> Iterator[None]:
             if trace.depth:
                 return _original(self, *args, **kwargs)
             names = _ARG_NAMES.get(_reader, ("name", "required"))
-            bound = dict(zip(names, args))
+            bound = dict(zip(names, args, strict=False))  # the arguments given by position, each named
             bound.update(kwargs)
             name = bound.get("name", {"ident": "id", "code": "code", "basis": "basis"}.get(_reader))
             required = bound.get("required", _reader in _REQUIRED_BY_DEFAULT)
@@ -242,7 +242,7 @@ def build_schema(texts: Iterable[tuple[str, str]] | None = None) -> dict[str, An
     """The JSON Schema of the format, from loading ``texts`` ((file name, TOML text) pairs; default: the
     shipped acts) with the loader's readers watched."""
     if texts is None:
-        folder = R.default_regimes_folder()
+        folder = regimes.default_regimes_folder()
         texts = [(p.name, p.read_text(encoding="utf-8")) for p in sorted(folder.glob("*.toml"))]
         # no shipped act is an amendment: one of them, amended, shows the loader that table too
         name, text = texts[0]
@@ -250,7 +250,7 @@ def build_schema(texts: Iterable[tuple[str, str]] | None = None) -> dict[str, An
     trace = _Trace()
     with _LOCK, _watching(trace):
         for name, text in texts:
-            R.load_regime_text(text, name)
+            regimes.load_regime_text(text, name)
     schema: dict[str, Any] = {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "$id": SCHEMA_ID,
@@ -300,13 +300,13 @@ def _kind(schema: dict[str, Any]) -> str:
         return " ou ".join(kind)
     pattern = schema.get("pattern")
     if kind == "string":
-        if pattern == R.ID_RE.pattern:
+        if pattern == regimes.ID_RE.pattern:
             return "id"
-        if pattern == R.CODE_RE.pattern:
+        if pattern == regimes.CODE_RE.pattern:
             return "código"
-        if pattern == R.DECIMAL_RE.pattern:
+        if pattern == regimes.DECIMAL_RE.pattern:
             return "decimal (texto)"
-        if pattern == R.TIME_RE.pattern:
+        if pattern == regimes.TIME_RE.pattern:
             return 'hora "HH:MM"'
         if schema.get("format") == "date":
             return "data"
