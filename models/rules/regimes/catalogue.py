@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import datetime as dt
 import functools
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 from models.rules.regimes.errors import RegimeError
 from models.rules.regimes.loader import load_regime_file
@@ -115,10 +115,11 @@ class ActSource:
         raise NotImplementedError
 
 
-_act_source: Any = None  # a callable returning the open database's ActSource, or None
+#: a callable returning the open database's ActSource (None with none open); None until acts sets it
+_act_source: Callable[[], ActSource | None] | None = None
 
 
-def set_act_source(source: Any) -> None:
+def set_act_source(source: Callable[[], ActSource | None]) -> None:
     """Called once by :mod:`models.rules.acts`: from then on, with a database open, the acts are the database's."""
     global _act_source
     _act_source = source

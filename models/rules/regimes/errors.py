@@ -39,7 +39,7 @@ class RegimeErrors(RegimeError):  # noqa: N818 - a public name the whole tree an
         self.args = ("\n".join(str(e) for e in self.errors),)
 
     def __str__(self) -> str:
-        return self.args[0]
+        return str(self.args[0])
 
 
 class MissingUnitValue(UserError):  # noqa: N818 - a public name the whole tree and the tests use

@@ -54,7 +54,7 @@ def regime_to_dict(regime: Regime) -> dict[str, Any]:
     gathers every id other commands take, by kind; ``venues`` and
     ``energy_tiers`` list those rows at top level, with their fee id.
     """
-    data = _jsonable(regime, regime)
+    data: dict[str, Any] = _jsonable(regime, regime)  # a dataclass: a dict
     for f in fields(regime):  # top-level collections are always present, even empty
         if f.init and f.name != "source" and isinstance(getattr(regime, f.name), tuple):
             data.setdefault(f.name, [])

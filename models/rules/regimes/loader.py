@@ -8,6 +8,7 @@ import hashlib
 import tomllib
 from dataclasses import replace as dataclass_replace
 from pathlib import Path
+from typing import Any
 
 from models.rules.regimes.errors import RegimeError, RegimeErrors
 from models.rules.regimes.model import Duty, Prohibition
@@ -34,7 +35,7 @@ from models.rules.regimes.parse_penalties import (
 )
 from models.rules.regimes.parse_permits import parse_permit_kind
 from models.rules.regimes.parse_places import parse_layout, parse_schedule, parse_selection, parse_site
-from models.rules.regimes.reader import FOUND, SKIPPED, Node, attempt, parse_list, parse_sub, show
+from models.rules.regimes.reader import FOUND, Node, Skipped, attempt, parse_list, parse_sub, show
 from models.rules.regimes.references import check_references, check_rule_deadlines, check_selection_references
 from models.rules.regimes.regime import Regime
 
@@ -104,6 +105,7 @@ def load_regime_text(
         raise RegimeError(f"erro de sintaxe TOML: {exc}", file=file) from exc
     found: list[RegimeError] = []
     token = FOUND.set(found if all_errors else None)
+    regime: Regime | None = None
     try:
         regime = build_regime(data, file, expected_id, source or file)
     except RegimeError as exc:
@@ -111,20 +113,21 @@ def load_regime_text(
             raise
         if exc not in found:
             found.append(exc)
-        regime = None
     finally:
         FOUND.reset(token)
-    if found:
+    if found or regime is None:  # no regime: its error was recorded in found
         raise RegimeErrors(found)
     return dataclass_replace(regime, sha256=hashlib.sha256(raw_bytes).hexdigest())
 
 
-def build_regime(data: dict, file: str, expected_id: str | None, source: str) -> Regime:
+def build_regime(data: dict[str, Any], file: str, expected_id: str | None, source: str) -> Regime:
     root = Node(file, "", data)
     header_node = root.table("regime", required=True)
     header = attempt(parse_header, header_node, salvage=True)
-    if header is SKIPPED:  # no header to check the rest against: its mistakes are all there is to say
-        raise FOUND.get()[-1]
+    if isinstance(header, Skipped):  # no header to check the rest against: its mistakes are all there is to say
+        collected = FOUND.get()
+        assert collected, "attempt() skips an item only while the errors are collected"
+        raise collected[-1]
     if expected_id is not None and header["id"] != expected_id:
         header_node.fail("id", f"o id {show(header['id'])} difere do nome do arquivo ({show(expected_id)})")
 
@@ -135,7 +138,7 @@ def build_regime(data: dict, file: str, expected_id: str | None, source: str) ->
         root.fail("indexes", f"código {', '.join(sorted(clash))} usado como unidade e como índice")
 
     regime = Regime(
-        **{k: v for k, v in header.items()},
+        **header,
         units=units,
         indexes=indexes,
         documents=parse_list(root, "documents", parse_document, what="documento"),

@@ -4,8 +4,9 @@ catalogue tables: units, indexes, documents, equipment, groups, lines, sections.
 
 from __future__ import annotations
 
+import datetime as dt
 import re
-from typing import Any
+from typing import TypedDict
 
 from models.rules.regimes.model import (
     Amendment,
@@ -52,8 +53,24 @@ def parse_calendar(node: Node) -> Calendar:
     return result
 
 
-def parse_header(node: Node) -> dict[str, Any]:
-    header = {
+class Header(TypedDict):
+    """``[regime]``: what the act is, as the :class:`~models.rules.regimes.regime.Regime` takes it."""
+
+    id: str
+    municipality: str
+    state: str
+    act: str
+    short: str
+    published: dt.date
+    scope: tuple[str, ...]
+    summary: str
+    in_force: InForce
+    amendment: Amendment | None
+    notes: str | None
+
+
+def parse_header(node: Node) -> Header:
+    header: Header = {
         "id": node.ident("id"),
         "municipality": node.text("municipality"),
         "state": node.text("state"),

@@ -4,9 +4,9 @@ rule in text, a closed-day rule, a plain item (id, label, article).
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Literal, TypeVar, overload
 
-from models.rules.regimes.model import Amount, ClosedDay, Flag, TextRule
+from models.rules.regimes.model import Amount, ClosedDay, Duty, Flag, Prohibition, TextRule
 from models.rules.regimes.reader import Node, show
 from models.rules.regimes.vocabulary import CLOSED_DAY_RULES, CODE_RE
 
@@ -25,11 +25,22 @@ def parse_amount(node: Node, *, with_basis: bool = False, basis_required: bool =
     return Amount(value=value, unit=unit_raw, basis=basis, basis_act=basis_act, notes=notes)
 
 
-def amount_at(parent: Node, name: str, required: bool = True, **kw: Any) -> Amount | None:
+@overload
+def amount_at(
+    parent: Node, name: str, required: Literal[True] = True, *, with_basis: bool = ..., basis_required: bool = ...
+) -> Amount: ...
+@overload
+def amount_at(
+    parent: Node, name: str, required: bool = ..., *, with_basis: bool = ..., basis_required: bool = ...
+) -> Amount | None: ...
+def amount_at(
+    parent: Node, name: str, required: bool = True, *, with_basis: bool = False, basis_required: bool = False
+) -> Amount | None:
+    """The amount in the table ``name`` of ``parent`` (None when it is optional and absent)."""
     child = parent.table(name, required)
     if child is None:
         return None
-    return parse_amount(child, **kw)
+    return parse_amount(child, with_basis=with_basis, basis_required=basis_required)
 
 
 def flag_at(parent: Node, name: str) -> Flag | None:
@@ -69,7 +80,11 @@ def parse_text_rule(node: Node) -> TextRule:
     return result
 
 
-def parse_plain(node: Node, cls: type) -> Any:
+#: the items read as a plain id, label and article
+Plain = TypeVar("Plain", Prohibition, Duty)
+
+
+def parse_plain(node: Node, cls: type[Plain]) -> Plain:
     result = cls(
         id=node.ident(), label=node.text("label"), basis=node.basis(), basis_act=node.basis_act(), notes=node.notes()
     )

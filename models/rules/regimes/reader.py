@@ -7,9 +7,10 @@ from __future__ import annotations
 
 import contextvars
 import datetime as dt
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from decimal import Decimal, InvalidOperation
-from typing import Any, NoReturn
+from enum import Enum
+from typing import Any, Final, Literal, NoReturn, TypeVar, overload
 
 from models.rules.regimes.errors import RegimeError
 from models.rules.regimes.vocabulary import BASIS_RE, CODE_RE, DECIMAL_RE, ID_RE, TIME_RE
@@ -27,14 +28,14 @@ _TYPE_NAMES = {
 }
 
 
-def type_name(value: Any) -> str:
+def type_name(value: object) -> str:
     for kind, name in _TYPE_NAMES.items():
         if type(value) is kind:
             return name
     return type(value).__name__
 
 
-def show(value: Any) -> str:
+def show(value: object) -> str:
     if isinstance(value, str):
         return f'"{value}"'
     if isinstance(value, bool):
@@ -43,6 +44,8 @@ def show(value: Any) -> str:
 
 
 # --------------------------------------------------------------------------- reader
+
+T = TypeVar("T")
 
 
 class Node:
@@ -96,22 +99,21 @@ class Node:
 
     # -- scalars
 
-    def _typed(self, name: str, value: Any, kind: type, what: str) -> Any:
-        if kind is int:
-            ok = type(value) is int
-        elif kind is dt.date:
-            ok = type(value) is dt.date
-        else:
-            ok = isinstance(value, kind)
-        if not ok:
-            self.fail(name, f"esperado {what}, veio {type_name(value)} {show(value)}")
-        return value
+    def _typed(self, name: str, value: object, kind: type[T], what: str) -> T:
+        # an int is exactly an int (not a bool), a date exactly a date (not a datetime)
+        if isinstance(value, kind) and (kind not in (int, dt.date) or type(value) is kind):
+            return value
+        self.fail(name, f"esperado {what}, veio {type_name(value)} {show(value)}")
 
+    @overload
+    def text(self, name: str, required: Literal[True] = True) -> str: ...
+    @overload
+    def text(self, name: str, required: bool = ...) -> str | None: ...
     def text(self, name: str, required: bool = True) -> str | None:
         value = self.raw(name, required)
         if value is None:
             return None
-        self._typed(name, value, str, "texto")
+        value = self._typed(name, value, str, "texto")
         if not value.strip():
             self.fail(name, "texto vazio")
         return value
@@ -119,18 +121,30 @@ class Node:
     def notes(self) -> str | None:
         return self.text("notes", required=False)
 
+    @overload
+    def ident(self, name: str = "id", required: Literal[True] = True) -> str: ...
+    @overload
+    def ident(self, name: str = "id", required: bool = ...) -> str | None: ...
     def ident(self, name: str = "id", required: bool = True) -> str | None:
         value = self.text(name, required)
         if value is not None and not ID_RE.match(value):
             self.fail(name, f"id inválido {show(value)}: use minúsculas ASCII, dígitos e hífens (kebab-case)")
         return value
 
+    @overload
+    def code(self, name: str = "code", required: Literal[True] = True) -> str: ...
+    @overload
+    def code(self, name: str = "code", required: bool = ...) -> str | None: ...
     def code(self, name: str = "code", required: bool = True) -> str | None:
         value = self.text(name, required)
         if value is not None and not CODE_RE.match(value):
             self.fail(name, f'código inválido {show(value)}: use maiúsculas ASCII, como "UFESP"')
         return value
 
+    @overload
+    def basis(self, name: str = "basis", required: Literal[True] = True) -> str: ...
+    @overload
+    def basis(self, name: str = "basis", required: bool = ...) -> str | None: ...
     def basis(self, name: str = "basis", required: bool = True) -> str | None:
         value = self.raw(name, required)
         if value is None:
@@ -144,6 +158,26 @@ class Node:
     def basis_act(self) -> str | None:
         return self.text("basis_act", required=False)
 
+    @overload
+    def decimal(
+        self,
+        name: str,
+        required: Literal[True] = True,
+        *,
+        positive: bool = ...,
+        non_negative: bool = ...,
+        max_value: Decimal | None = ...,
+    ) -> Decimal: ...
+    @overload
+    def decimal(
+        self,
+        name: str,
+        required: bool = ...,
+        *,
+        positive: bool = ...,
+        non_negative: bool = ...,
+        max_value: Decimal | None = ...,
+    ) -> Decimal | None: ...
     def decimal(
         self,
         name: str,
@@ -182,11 +216,15 @@ class Node:
             self.fail(name, f"deve ser no máximo {max_value}, veio {show(value)}")
         return result
 
+    @overload
+    def integer(self, name: str, required: Literal[True] = True, *, minimum: int | None = ...) -> int: ...
+    @overload
+    def integer(self, name: str, required: bool = ..., *, minimum: int | None = ...) -> int | None: ...
     def integer(self, name: str, required: bool = True, *, minimum: int | None = None) -> int | None:
         value = self.raw(name, required)
         if value is None:
             return None
-        self._typed(name, value, int, "inteiro")
+        value = self._typed(name, value, int, "inteiro")
         if minimum is not None and value < minimum:
             self.fail(name, f"deve ser no mínimo {minimum}, veio {value}")
         return value
@@ -195,16 +233,18 @@ class Node:
         value = self.raw(name, False)
         if value is None:
             return default
-        self._typed(name, value, bool, "booleano (true/false)")
-        return value
+        return self._typed(name, value, bool, "booleano (true/false)")
 
     def optional_bool(self, name: str) -> bool | None:
         value = self.raw(name, False)
         if value is None:
             return None
-        self._typed(name, value, bool, "booleano (true/false)")
-        return value
+        return self._typed(name, value, bool, "booleano (true/false)")
 
+    @overload
+    def date(self, name: str, required: Literal[True] = True) -> dt.date: ...
+    @overload
+    def date(self, name: str, required: bool = ...) -> dt.date | None: ...
     def date(self, name: str, required: bool = True) -> dt.date | None:
         value = self.raw(name, required)
         if value is None:
@@ -213,6 +253,10 @@ class Node:
             self.fail(name, f"esperada uma data TOML (AAAA-MM-DD, sem aspas), veio {type_name(value)} {show(value)}")
         return value
 
+    @overload
+    def datetime(self, name: str, required: Literal[True] = True) -> dt.datetime: ...
+    @overload
+    def datetime(self, name: str, required: bool = ...) -> dt.datetime | None: ...
     def datetime(self, name: str, required: bool = True) -> dt.datetime | None:
         value = self.raw(name, required)
         if value is None:
@@ -230,6 +274,10 @@ class Node:
                 return parsed
         self.fail(name, f"esperada data e hora locais (2026-03-27T12:00), veio {type_name(value)} {show(value)}")
 
+    @overload
+    def time(self, name: str, required: Literal[True] = True) -> dt.time: ...
+    @overload
+    def time(self, name: str, required: bool = ...) -> dt.time | None: ...
     def time(self, name: str, required: bool = True) -> dt.time | None:
         value = self.raw(name, required)
         if value is None:
@@ -241,6 +289,14 @@ class Node:
             return dt.time(int(hours), int(minutes))
         self.fail(name, f'esperada uma hora "HH:MM" (como "18:00"), veio {type_name(value)} {show(value)}')
 
+    @overload
+    def enum(
+        self, name: str, choices: Iterable[str], required: Literal[True] = True, default: str | None = ...
+    ) -> str: ...
+    @overload
+    def enum(self, name: str, choices: Iterable[str], required: bool = ..., *, default: str) -> str: ...
+    @overload
+    def enum(self, name: str, choices: Iterable[str], required: bool = ..., default: None = ...) -> str | None: ...
     def enum(self, name: str, choices: Iterable[str], required: bool = True, default: str | None = None) -> str | None:
         value = self.text(name, required)
         if value is None:
@@ -256,8 +312,7 @@ class Node:
         value = self.raw(name, False)
         if value is None:
             return None
-        self._typed(name, value, list, "lista")
-        return value
+        return self._typed(name, value, list, "lista")
 
     def text_list(self, name: str, *, required: bool = False) -> tuple[str, ...]:
         if required and name not in self.data:
@@ -293,6 +348,10 @@ class Node:
 
     # -- nested tables
 
+    @overload
+    def table(self, name: str, required: Literal[True]) -> Node: ...
+    @overload
+    def table(self, name: str, required: bool = ...) -> Node | None: ...
     def table(self, name: str, required: bool = False) -> Node | None:
         value = self.raw(name, required)
         if value is None:
@@ -321,7 +380,7 @@ def check_unique(nodes_and_ids: Iterable[tuple[Node, str]], key: str, what: str)
 FOUND: contextvars.ContextVar[list[RegimeError] | None] = contextvars.ContextVar("regime_errors", default=None)
 
 
-def attempt(parser: Any, node: Node, *, salvage: bool = False) -> Any:
+def attempt(parser: Callable[[Node], T], node: Node, *, salvage: bool = False) -> T | Skipped:
     """``parser(node)``; while collecting, a :class:`RegimeError` is recorded and ``SKIPPED`` returned (with
     ``salvage``, what the entry reads as without its broken keys, when that reads: the rest of the file is
     then checked against it — the act's header)."""
@@ -335,7 +394,9 @@ def attempt(parser: Any, node: Node, *, salvage: bool = False) -> Any:
     # every mistake of the entry, not only the first: read it again without the key that failed, while the
     # failure is a key of its own (a later one, or one a sub-table reports); a mistake about a key taken away
     # (now "missing") is not one of the file's
-    data, removed, errors, salvaged = dict(node.data), set(), [first], SKIPPED
+    data, errors = dict(node.data), [first]
+    removed: set[str] = set()
+    salvaged: T | Skipped = SKIPPED
     for _ in range(len(node.data)):
         name = next(
             (
@@ -350,21 +411,21 @@ def attempt(parser: Any, node: Node, *, salvage: bool = False) -> Any:
             break
         del data[name]
         removed.add(node.key(name))
-        attempt: list[RegimeError] = []
-        token = FOUND.set(attempt)
+        attempted: list[RegimeError] = []
+        token = FOUND.set(attempted)
         try:
             salvaged = parser(Node(node.file, node.path, data))
-            failed = None
+            failed: RegimeError | None = None
         except RegimeError as again:
             failed = again
         finally:
             FOUND.reset(token)
         about_removed = [
             e
-            for e in attempt + ([failed] if failed else [])
+            for e in attempted + ([failed] if failed else [])
             if any(e.key == k or (e.key or "").startswith((k + ".", k + "[")) for k in removed)
         ]
-        errors.extend(e for e in attempt if e not in about_removed)
+        errors.extend(e for e in attempted if e not in about_removed)
         if failed is None or failed in about_removed:
             break
         errors.append(failed)  # last: the next round takes its key away
@@ -377,10 +438,16 @@ def attempt(parser: Any, node: Node, *, salvage: bool = False) -> Any:
     return salvaged if salvage else SKIPPED
 
 
-SKIPPED = object()
+class Skipped(Enum):
+    """The type of :data:`SKIPPED`: what :func:`attempt` returns for an item it recorded as broken."""
+
+    SKIPPED = "skipped"
 
 
-def parse_sub(parent: Node, name: str, parser: Any) -> Any:
+SKIPPED: Final = Skipped.SKIPPED
+
+
+def parse_sub(parent: Node, name: str, parser: Callable[[Node], T]) -> T | None:
     child = parent.table(name)
     if child is None:
         return None
@@ -388,7 +455,9 @@ def parse_sub(parent: Node, name: str, parser: Any) -> Any:
     return None if result is SKIPPED else result
 
 
-def parse_list(root: Node, name: str, parser: Any, id_attr: str | None = "id", what: str = "id") -> tuple[Any, ...]:
+def parse_list(
+    root: Node, name: str, parser: Callable[[Node], T], id_attr: str | None = "id", what: str = "id"
+) -> tuple[T, ...]:
     found = FOUND.get()
     if found is not None:
         try:
@@ -398,8 +467,11 @@ def parse_list(root: Node, name: str, parser: Any, id_attr: str | None = "id", w
             return ()
     else:
         nodes = root.tables(name)
-    parsed = [(child, attempt(parser, child)) for child in nodes]
-    parsed = [(child, item) for child, item in parsed if item is not SKIPPED]
+    parsed: list[tuple[Node, T]] = []
+    for child in nodes:
+        item = attempt(parser, child)
+        if not isinstance(item, Skipped):
+            parsed.append((child, item))
     if id_attr:
         attempt(lambda _: check_unique(((c, getattr(i, id_attr)) for c, i in parsed), id_attr, what), root)
     return tuple(item for _, item in parsed)

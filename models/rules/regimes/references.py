@@ -63,7 +63,7 @@ def check_references(regime: Regime, root: Node) -> None:
                     f"posição {section.order} do lado {section.side} repetida (já em sections[{positions[slot]}])",
                 )
             positions[slot] = i
-    rule_readings: dict[tuple, tuple[tuple[bool, bool], str]] = {}
+    rule_readings: dict[tuple[str, str | None, str | None, str, str | None], tuple[tuple[bool, bool], str]] = {}
     for i, kind in enumerate(regime.permit_kinds):
         key = f"permit_kinds[{i}]"
         check_ids(kind.documents, documents, f"{key}.documents", "documento")

@@ -8,7 +8,7 @@ import datetime as dt
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from decimal import Decimal
-from typing import Any, ClassVar
+from typing import ClassVar, TypeVar
 
 from models.base.errors import UserError
 from models.rules.regimes.errors import MissingUnitValue
@@ -42,8 +42,10 @@ from models.rules.regimes.model import (
 )
 from models.rules.regimes.vocabulary import PROCESS_ROLES
 
+T = TypeVar("T")
 
-def _index(items: Iterable[Any], attr: str) -> dict[str, Any]:
+
+def _index(items: Iterable[T], attr: str) -> dict[str, T]:
     return {getattr(item, attr): item for item in items}
 
 
@@ -95,7 +97,7 @@ class Regime:
 
     # lookup tables, built once
     units_by_code: dict[str, Unit] = field(init=False, repr=False, compare=False)
-    _lookups: dict[str, dict[str, Any]] = field(init=False, repr=False, compare=False)
+    _lookups: dict[str, dict[str, object]] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "units_by_code", _index(self.units, "code"))
@@ -133,10 +135,11 @@ class Regime:
             text = f"{text}; {basis_act}"
         return text
 
-    def cite_item(self, item: Any) -> str:
+    def cite_item(self, item: object) -> str:
         """Full citation of anything that has ``basis`` (and maybe ``basis_act``); an item that rests only on
         another law (``basis_act`` without ``basis``: Lei 9.784/1999 applied subsidiarily) cites that law."""
-        basis, act = getattr(item, "basis", None), getattr(item, "basis_act", None)
+        basis: str | None = getattr(item, "basis", None)
+        act: str | None = getattr(item, "basis_act", None)
         if basis is None and act:
             return act
         return self.cite(basis, act)
@@ -187,16 +190,18 @@ class Regime:
         "duty": "Obrigação",
     }
 
-    def _get(self, kind: str, key: str) -> Any:
+    def _get(self, kind: str, key: str, cls: type[T]) -> T:
         table = self._lookups[kind]
         try:
-            return table[key]
+            item = table[key]
         except (KeyError, TypeError):
             options = ", ".join(table) or "nenhum"
             raise UserError(
                 f"{self._LABELS[kind]} '{key}' não existe no regime {self.id} ({self.short}). Opções: {options}.",
                 field=kind,
             ) from None
+        assert isinstance(item, cls), f"{kind} {key!r} is a {type(item).__name__}"  # built together
+        return item
 
     def ids(self, kind: str) -> tuple[str, ...]:
         """Every id of one kind (``"equipment"``, ``"line"``, ``"venue"``…)."""
@@ -213,31 +218,31 @@ class Regime:
             ) from None
 
     def index(self, code: str) -> Index:
-        return self._get("index", code)
+        return self._get("index", code, Index)
 
     def document(self, id: str) -> Document:
-        return self._get("document", id)
+        return self._get("document", id, Document)
 
     def equipment(self, id: str) -> Equipment:
-        return self._get("equipment", id)
+        return self._get("equipment", id, Equipment)
 
     def group(self, id: str) -> Group:
-        return self._get("group", id)
+        return self._get("group", id, Group)
 
     def line(self, id: str) -> Line:
-        return self._get("line", id)
+        return self._get("line", id, Line)
 
     def section(self, id: str) -> Section:
-        return self._get("section", id)
+        return self._get("section", id, Section)
 
     def permit_kind(self, id: str) -> PermitKind:
-        return self._get("permit_kind", id)
+        return self._get("permit_kind", id, PermitKind)
 
     def fee(self, id: str) -> Fee:
-        return self._get("fee", id)
+        return self._get("fee", id, Fee)
 
     def venue(self, id: str) -> Venue:
-        return self._get("venue", id)
+        return self._get("venue", id, Venue)
 
     def venue_fee(self, venue_id: str) -> Fee:
         """The venue-table fee that lists ``venue_id``."""
@@ -248,25 +253,25 @@ class Regime:
         raise AssertionError("venue without fee")  # pragma: no cover - built together
 
     def schedule(self, id: str) -> Schedule:
-        return self._get("schedule", id)
+        return self._get("schedule", id, Schedule)
 
     def site(self, id: str) -> Site:
-        return self._get("site", id)
+        return self._get("site", id, Site)
 
     def ladder(self, id: str) -> Ladder:
-        return self._get("ladder", id)
+        return self._get("ladder", id, Ladder)
 
     def infraction(self, code: str) -> Infraction:
-        return self._get("infraction", code)
+        return self._get("infraction", code, Infraction)
 
     def deadline(self, id: str) -> Deadline:
-        return self._get("deadline", id)
+        return self._get("deadline", id, Deadline)
 
     def prohibition(self, id: str) -> Prohibition:
-        return self._get("prohibition", id)
+        return self._get("prohibition", id, Prohibition)
 
     def duty(self, id: str) -> Duty:
-        return self._get("duty", id)
+        return self._get("duty", id, Duty)
 
     def sections_of_side(self, side: str) -> tuple[Section, ...]:
         """The sections on one side, in the act's order."""
