@@ -5,9 +5,8 @@ from __future__ import annotations
 from PySide6.QtWidgets import QLabel, QLineEdit
 
 from models.base.errors import FieldErrors, UserError
-from views.blocks import FormDialog, ListTab, button_row, error_label, fill, push_button, user_errors
+from views.blocks import FieldErrorsView, FormDialog, ListTab, button_row, error_label, fill, push_button, user_errors
 from views.table_models import RowsModel
-from views.widgets import FieldErrorsView
 
 
 def test_fill_replaces_each_number_once():

@@ -10,6 +10,7 @@ from PySide6.QtWidgets import QDialog, QDialogButtonBox, QLabel, QVBoxLayout, QW
 
 from models.store.db import current_url
 from views import theme
+from views.blocks import fill
 from views.regime_list import regime_titles
 
 
@@ -28,13 +29,14 @@ class AboutDialog(QDialog):
             "<p><b>Banco de dados:</b> %3</p>"
             "<p style='color:%6'>Qt %4 · PySide6 %5</p>"
         )
-        text = (
-            text.replace("%1", html.escape(QCoreApplication.applicationVersion()))
-            .replace("%2", acts)
-            .replace("%3", html.escape(url.display() if url else "—"))
-            .replace("%4", qVersion())
-            .replace("%5", PySide6.__version__)
-            .replace("%6", theme.colour("muted"))
+        text = fill(
+            text,
+            html.escape(QCoreApplication.applicationVersion()),
+            acts,
+            html.escape(url.display() if url else "—"),
+            qVersion(),
+            PySide6.__version__,
+            theme.colour("muted"),
         )
         self.label = QLabel(text)
         self.label.setObjectName("about-text")

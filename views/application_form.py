@@ -34,11 +34,12 @@ from models.registry.front_desk import Applicant, assess, load_applicant
 from models.rules.regimes import shipped_regimes
 from models.store.settings import MUNICIPALITY, get_setting
 from views import theme
+from views.blocks import FieldErrorsView, fill
 from views.documents_table import DocumentsTable
 from views.fit import fit_to_screen
 from views.price_simulator import where_to_enter
 from views.save import open_file_name, save_file_name, write_in_background
-from views.widgets import FieldErrorsView, GuardedDialog, current_user_name
+from views.widgets import GuardedDialog, current_user_name
 
 STATUS_LOOK = {
     "passed": ("✔", "ok", "atendido"),
@@ -68,7 +69,7 @@ class ApplicationDialog(GuardedDialog):
         self.application: Application | None = None
         self.files: dict[str, str] = {}
         self.regimes = shipped_regimes()
-        self.setWindowTitle(self.tr("Novo requerimento — %1").replace("%1", self.applicant.name))
+        self.setWindowTitle(fill(self.tr("Novo requerimento — %1"), self.applicant.name))
         fit_to_screen(self, QSize(1180, 780))
         layout = QVBoxLayout(self)
         document = (
@@ -471,13 +472,13 @@ class ApplicationDialog(GuardedDialog):
                 else self.tr("Esta permissão não tem preço fixado no ato.")
             )
             return
-        notes = "".join("\n" + self.tr("Observação: %1").replace("%1", n) for n in result.notes)
+        notes = "".join("\n" + fill(self.tr("Observação: %1"), n) for n in result.notes)
         for line in result.lines:
             row = self.quote_table.rowCount()
             self.quote_table.insertRow(row)
             for col, text in enumerate((line.label, format_brl(line.amount), line.formula, line.basis)):
                 self.quote_table.setItem(row, col, QTableWidgetItem(text))
-        self.quote_note.setText(self.tr("Total: %1").replace("%1", format_brl(result.total)) + notes)
+        self.quote_note.setText(fill(self.tr("Total: %1"), format_brl(result.total)) + notes)
 
     def save(self) -> None:
         if self.application is not None:
@@ -503,7 +504,7 @@ class ApplicationDialog(GuardedDialog):
             return
         self.dirty = False
         self.errors.clear()
-        self.protocol.setText(self.tr("Protocolo %1").replace("%1", self.application.protocol))
+        self.protocol.setText(fill(self.tr("Protocolo %1"), self.application.protocol))
         if result.filing is not None and result.filing.status == "late":
             self.protocol.setToolTip(result.filing.text)
             self.protocol.setText(self.protocol.text() + self.tr(" — fora do prazo de inscrição"))

@@ -27,6 +27,7 @@ from PySide6.QtWidgets import (
 
 from models.registry.applications import STATUSES, TRANSITIONS, ApplicationEvent, get_application
 from models.registry.front_desk import eligibility_now
+from views.blocks import fill
 from views.fit import fit_to_screen
 from views.roles import allow
 
@@ -61,15 +62,15 @@ class ApplicationView(QDialog):
         self.app = get_application(application_id)
         self.decide = decide  # decide(status, reason) -> bool: the worklist's own move
         self.decision: str | None = None
-        self.setWindowTitle(
-            self.tr("Requerimento %1 — %2").replace("%1", self.app.protocol).replace("%2", self.app.applicant_name)
-        )
+        self.setWindowTitle(fill(self.tr("Requerimento %1 — %2"), self.app.protocol, self.app.applicant_name))
         layout = QVBoxLayout(self)
         head = QLabel(
-            self.tr("<b>%1</b> — %2 · situação: <b>%3</b>")
-            .replace("%1", escape(self.app.protocol))
-            .replace("%2", escape(self.app.applicant_name))
-            .replace("%3", escape(self.app.status_label))
+            fill(
+                self.tr("<b>%1</b> — %2 · situação: <b>%3</b>"),
+                escape(self.app.protocol),
+                escape(self.app.applicant_name),
+                escape(self.app.status_label),
+            )
         )
         head.setObjectName("application-head")
         layout.addWidget(head)
@@ -147,11 +148,7 @@ class ApplicationView(QDialog):
     def approve(self) -> bool:
         """Aprovar, after a confirmation that lists what is still to be checked by a person."""
         pending = to_check(self.eligibility)
-        text = (
-            self.tr("Aprovar o requerimento %1 de %2?")
-            .replace("%1", self.app.protocol)
-            .replace("%2", self.app.applicant_name)
-        )
+        text = fill(self.tr("Aprovar o requerimento %1 de %2?"), self.app.protocol, self.app.applicant_name)
         if pending:
             text += (
                 "\n\n"

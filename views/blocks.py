@@ -3,6 +3,7 @@
 * ``fill(self.tr("Cobrança nº %1 de %2"), number, holder)`` — a translated text with its ``%1``, ``%2``… filled
   in one pass (a value that itself holds "%2" is left as it is). The ``self.tr("…")`` stays at the call site so
   that the translation tools still find the text.
+* ``FieldErrorsView`` — a form's refused fields marked (red frame, tooltip) with one summary line.
 * ``error_label()`` and ``message_label()`` — the line under a form that says what was refused (coloured by the
   stylesheet's ``QLabel[role="error"]``: no screen writes the colour) and the line under a list that says what
   was done.
@@ -43,8 +44,8 @@ from PySide6.QtWidgets import (
 )
 
 from models.base.errors import FieldErrors, UserError
+from views import theme
 from views.table_models import RowsModel, selected_row
-from views.widgets import FieldErrorsView
 
 _PLACE = re.compile(r"%(\d)")
 
@@ -57,6 +58,50 @@ def fill(template: str, *values: object) -> str:
         return str(values[index]) if 0 <= index < len(values) else match.group(0)
 
     return _PLACE.sub(place, template)
+
+
+class FieldErrorsView:
+    """Shows a ``FieldErrors`` on a form: red border and tooltip on each field, one summary line."""
+
+    def __init__(self, summary: QLabel, widgets: dict[str, QWidget]):
+        self.summary = summary
+        self.summary.setObjectName("error")
+        self.summary.setWordWrap(True)
+        self.widgets = widgets
+        self.shown: dict[str, str] = {}
+
+    def clear(self) -> None:
+        for widget in self.widgets.values():
+            widget.setStyleSheet("")
+            widget.setToolTip("")
+        self.summary.clear()
+        self.shown = {}
+
+    def forget(self, widget) -> None:
+        """The clerk is correcting this field: stop marking it."""
+        for key, shown in list(self.widgets.items()):
+            if shown is widget and widget.toolTip():
+                widget.setStyleSheet("")
+                widget.setToolTip("")
+                self.shown = {k: v for k, v in self.shown.items() if k.split(".")[0].split("[")[0] != key}
+                if not self.shown:
+                    self.summary.clear()
+
+    def show(self, errors: dict[str, str]) -> None:
+        self.clear()
+        self.shown = dict(errors)
+        first = None
+        for key, message in errors.items():
+            widget = self.widgets.get(key) or self.widgets.get(key.split(".")[0].split("[")[0])
+            if widget is not None:
+                widget.setStyleSheet(theme.error_style())
+                widget.setToolTip(message)
+                first = first or widget
+        count = len(errors)
+        head = next(iter(errors.values()))
+        self.summary.setText(head if count == 1 else f"{head} (e mais {count - 1} campo(s) a corrigir)")
+        if first is not None:
+            first.setFocus()
 
 
 def error_label(name: str = "error") -> QLabel:

@@ -48,12 +48,13 @@ from models.billing.charges import (
     return_deposit,
     revocation_candidates,
 )
+from views.blocks import FieldErrorsView, fill
 from views.fit import fit_to_screen
 from views.keys import search_keys
 from views.operations import Cancelled, run_operation
 from views.roles import allow
 from views.table_models import Column, RowsModel, select_where, selected_row
-from views.widgets import DateEdit, FieldErrorsView, GuardedDialog, act_version_line, current_user_name
+from views.widgets import DateEdit, GuardedDialog, act_version_line, current_user_name
 
 STATUS_FILTERS = (
     ("", "Todas"),
@@ -76,19 +77,15 @@ class GenerateDialog(QDialog):
 
     def __init__(self, plan: MonthPlan, parent: QWidget | None = None):
         super().__init__(parent)
-        self.setWindowTitle(self.tr("Gerar cobranças — %1").replace("%1", plan.label))
+        self.setWindowTitle(fill(self.tr("Gerar cobranças — %1"), plan.label))
         fit_to_screen(self, QSize(980, 560))
         layout = QVBoxLayout(self)
         if plan.to_create:
-            head = (
-                self.tr("%1 cobrança(s) a gerar, total %2.")
-                .replace("%1", str(len(plan.to_create)))
-                .replace("%2", format_brl(plan.total))
-            )
+            head = fill(self.tr("%1 cobrança(s) a gerar, total %2."), len(plan.to_create), format_brl(plan.total))
         else:
-            head = self.tr("Nenhuma cobrança nova para %1.").replace("%1", plan.label)
+            head = fill(self.tr("Nenhuma cobrança nova para %1."), plan.label)
         if plan.existing:
-            head += " " + self.tr("%1 já gerada(s) antes (não serão repetidas).").replace("%1", str(plan.existing))
+            head += " " + fill(self.tr("%1 já gerada(s) antes (não serão repetidas)."), plan.existing)
         self.summary = QLabel(head)
         self.summary.setObjectName("plan-summary")
         self.summary.setWordWrap(True)
@@ -115,13 +112,13 @@ class GenerateDialog(QDialog):
         # the charges to be created are the list; the ones not generated, with their reasons, a tab beside it
         self.tabs = QTabWidget()
         self.tabs.setObjectName("plan-tabs")
-        self.tabs.addTab(self.table, self.tr("A gerar (%1)").replace("%1", str(len(plan.to_create))))
+        self.tabs.addTab(self.table, fill(self.tr("A gerar (%1)"), len(plan.to_create)))
         self.skipped = QListWidget()
         self.skipped.setObjectName("plan-skipped")
         self.skipped.setWordWrap(True)
         self.skipped.addItems(list(plan.skipped))
         if plan.skipped:
-            self.tabs.addTab(self.skipped, self.tr("Não geradas (%1)").replace("%1", str(len(plan.skipped))))
+            self.tabs.addTab(self.skipped, fill(self.tr("Não geradas (%1)"), len(plan.skipped)))
             self.tabs.setTabToolTip(
                 1,
                 self.tr(
@@ -132,7 +129,7 @@ class GenerateDialog(QDialog):
         layout.addWidget(self.tabs, 1)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Cancel)
         self.generate_button = buttons.addButton(
-            self.tr("&Gerar %1 cobrança(s)").replace("%1", str(len(plan.to_create))),
+            fill(self.tr("&Gerar %1 cobrança(s)"), len(plan.to_create)),
             QDialogButtonBox.ButtonRole.AcceptRole,
         )
         self.generate_button.setEnabled(bool(plan.to_create))
@@ -149,15 +146,17 @@ class PaymentDialog(GuardedDialog):
         self.charge = charge
         self.today = today or _dt.date.today()
         self.payment = None
-        self.setWindowTitle(self.tr("Registrar pagamento — cobrança nº %1").replace("%1", charge.number))
+        self.setWindowTitle(fill(self.tr("Registrar pagamento — cobrança nº %1"), charge.number))
         layout = QVBoxLayout(self)
         about = QLabel(
-            self.tr("%1 — %2<br>Valor %3; pago até agora %4; em aberto %5.")
-            .replace("%1", escape(charge.debtor_name))
-            .replace("%2", escape(charge.label))
-            .replace("%3", format_brl(charge.amount))
-            .replace("%4", format_brl(charge.paid_total))
-            .replace("%5", format_brl(charge.open_amount))
+            fill(
+                self.tr("%1 — %2<br>Valor %3; pago até agora %4; em aberto %5."),
+                escape(charge.debtor_name),
+                escape(charge.label),
+                format_brl(charge.amount),
+                format_brl(charge.paid_total),
+                format_brl(charge.open_amount),
+            )
         )
         about.setTextFormat(Qt.TextFormat.RichText)
         about.setWordWrap(True)
@@ -346,18 +345,20 @@ class ChargesTab(QWidget):
         )
         s = month_summary(year, month, today=self.today)
         self.totals.setText(
-            self.tr(
-                "<b>%1</b>: %2 cobrança(s) — lançado <b>%3</b>, pago <b>%4</b>, em aberto <b>%5</b>, "
-                "vencido <b>%6</b> (%7); recebido no mês %8."
+            fill(
+                self.tr(
+                    "<b>%1</b>: %2 cobrança(s) — lançado <b>%3</b>, pago <b>%4</b>, em aberto <b>%5</b>, "
+                    "vencido <b>%6</b> (%7); recebido no mês %8."
+                ),
+                s.label.capitalize(),
+                s.count,
+                format_brl(s.charged),
+                format_brl(s.paid),
+                format_brl(s.open),
+                format_brl(s.overdue),
+                s.overdue_count,
+                format_brl(s.received),
             )
-            .replace("%1", s.label.capitalize())
-            .replace("%2", str(s.count))
-            .replace("%3", format_brl(s.charged))
-            .replace("%4", format_brl(s.paid))
-            .replace("%5", format_brl(s.open))
-            .replace("%6", format_brl(s.overdue))
-            .replace("%7", str(s.overdue_count))
-            .replace("%8", format_brl(s.received))
         )
         if keep is not None:
             self.select_number(keep.number, quiet=True)
@@ -381,45 +382,52 @@ class ChargesTab(QWidget):
         charge = get_charge(row.id)
         lines = [
             f"<b>{escape(charge.number)}</b> — {escape(charge.label)} ({escape(charge.kind_label)})",
-            self.tr("Fórmula: %1 = <b>%2</b>")
-            .replace("%1", escape(charge.formula))
-            .replace("%2", format_brl(charge.amount)),
-            self.tr("Base legal: %1").replace("%1", escape(charge.basis)),
-            self.tr("Vencimento %1 · lançada em %2 por %3")
-            .replace("%1", _d(charge.due_on))
-            .replace("%2", _d(charge.created_on))
-            .replace("%3", escape(charge.created_by)),
+            fill(self.tr("Fórmula: %1 = <b>%2</b>"), escape(charge.formula), format_brl(charge.amount)),
+            fill(self.tr("Base legal: %1"), escape(charge.basis)),
+            fill(
+                self.tr("Vencimento %1 · lançada em %2 por %3"),
+                _d(charge.due_on),
+                _d(charge.created_on),
+                escape(charge.created_by),
+            ),
         ]
         version = act_version_line(self, charge.regime, charge.act_sha256)
         if version:  # the act's text it was computed from, even after the act was amended
-            lines.append(self.tr("Calculada com o %1").replace("%1", version))
+            lines.append(fill(self.tr("Calculada com o %1"), version))
         for p in payments_of(charge):
             lines.append(
-                self.tr("Pagamento de %1 em %2, boleto %3 (registrado por %4)")
-                .replace("%1", format_brl(p.amount))
-                .replace("%2", _d(p.paid_on))
-                .replace("%3", escape(p.reference))
-                .replace("%4", escape(p.recorded_by))
+                fill(
+                    self.tr("Pagamento de %1 em %2, boleto %3 (registrado por %4)"),
+                    format_brl(p.amount),
+                    _d(p.paid_on),
+                    escape(p.reference),
+                    escape(p.recorded_by),
+                )
             )
         if row.overpaid:
             lines.append(
-                self.tr("<b>Paga a maior</b>: %1 acima do valor — verifique pagamento em duplicidade.").replace(
-                    "%1", format_brl(row.paid - row.amount)
+                fill(
+                    self.tr("<b>Paga a maior</b>: %1 acima do valor — verifique pagamento em duplicidade."),
+                    format_brl(row.paid - row.amount),
                 )
             )
         if charge.status == "cancelled":
             lines.append(
-                self.tr("Cancelada em %1 por %2: %3")
-                .replace("%1", charge.cancelled_at.strftime("%d/%m/%Y"))
-                .replace("%2", escape(charge.cancelled_by))
-                .replace("%3", escape(charge.cancel_reason))
+                fill(
+                    self.tr("Cancelada em %1 por %2: %3"),
+                    charge.cancelled_at.strftime("%d/%m/%Y"),
+                    escape(charge.cancelled_by),
+                    escape(charge.cancel_reason),
+                )
             )
         if charge.returned_on:
             lines.append(
-                self.tr("Caução devolvida em %1 por %2. %3")
-                .replace("%1", _d(charge.returned_on))
-                .replace("%2", escape(charge.returned_by))
-                .replace("%3", escape(charge.returned_note))
+                fill(
+                    self.tr("Caução devolvida em %1 por %2. %3"),
+                    _d(charge.returned_on),
+                    escape(charge.returned_by),
+                    escape(charge.returned_note),
+                )
             )
         self.detail.setText("<br>".join(lines))
 
@@ -441,13 +449,13 @@ class ChargesTab(QWidget):
         elif not confirm:
             return []
         if not plan.to_create:
-            self.message.setText(self.tr("Nada a gerar para %1.").replace("%1", plan.label))
+            self.message.setText(fill(self.tr("Nada a gerar para %1."), plan.label))
             return []
         by = current_user_name()
         try:  # off the GUI thread, under a progress bar whose Cancelar rolls the whole month back
             created = run_operation(
                 self,
-                self.tr("Gerando as cobranças de %1…").replace("%1", plan.label),
+                fill(self.tr("Gerando as cobranças de %1…"), plan.label),
                 lambda progress: generate_month(year, month, by=by, today=self.today, progress=progress),
             )
         except Cancelled:
@@ -456,9 +464,7 @@ class ChargesTab(QWidget):
         except UserError as exc:
             self.message.setText(exc.message)
             return []
-        self.message.setText(
-            self.tr("%1 cobrança(s) gerada(s) para %2.").replace("%1", str(len(created))).replace("%2", plan.label)
-        )
+        self.message.setText(fill(self.tr("%1 cobrança(s) gerada(s) para %2."), len(created), plan.label))
         self.refresh_rows()
         return created
 
@@ -476,10 +482,12 @@ class ChargesTab(QWidget):
             return None
         charge = get_charge(row.id)
         self.message.setText(
-            self.tr("Pagamento de %1 registrado na cobrança nº %2 (%3).")
-            .replace("%1", format_brl(dialog.payment.amount))
-            .replace("%2", row.number)
-            .replace("%3", charge.status_label)
+            fill(
+                self.tr("Pagamento de %1 registrado na cobrança nº %2 (%3)."),
+                format_brl(dialog.payment.amount),
+                row.number,
+                charge.status_label,
+            )
         )
         self.refresh_rows()
         return dialog.payment
@@ -492,20 +500,22 @@ class ChargesTab(QWidget):
             reason, ok = QInputDialog.getText(
                 self,
                 self.tr("Cancelar cobrança"),
-                self.tr("Motivo do cancelamento da cobrança nº %1 (fica registrado):").replace("%1", row.number),
+                fill(self.tr("Motivo do cancelamento da cobrança nº %1 (fica registrado):"), row.number),
             )
             if not ok:
                 return False
         answer = QMessageBox.question(
             self,
             self.tr("Cancelar cobrança"),
-            self.tr(
-                "Cancelar a cobrança nº %1 de %2 (%3)? O cancelamento não se desfaz; "
-                "uma cobrança nova pode ser lançada."
-            )
-            .replace("%1", row.number)
-            .replace("%2", row.holder)
-            .replace("%3", format_brl(row.amount)),
+            fill(
+                self.tr(
+                    "Cancelar a cobrança nº %1 de %2 (%3)? O cancelamento não se desfaz; "
+                    "uma cobrança nova pode ser lançada."
+                ),
+                row.number,
+                row.holder,
+                format_brl(row.amount),
+            ),
             QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
             QMessageBox.StandardButton.No,
         )
@@ -516,7 +526,7 @@ class ChargesTab(QWidget):
         except UserError as exc:
             self.message.setText(exc.message)
             return False
-        self.message.setText(self.tr("Cobrança nº %1 cancelada.").replace("%1", row.number))
+        self.message.setText(fill(self.tr("Cobrança nº %1 cancelada."), row.number))
         self.refresh_rows()
         return True
 
@@ -528,7 +538,7 @@ class ChargesTab(QWidget):
             note, ok = QInputDialog.getText(
                 self,
                 self.tr("Devolver caução"),
-                self.tr("Laudo/observação da devolução da caução nº %1:").replace("%1", row.number),
+                fill(self.tr("Laudo/observação da devolução da caução nº %1:"), row.number),
             )
             if not ok:
                 return False
@@ -537,7 +547,7 @@ class ChargesTab(QWidget):
         except UserError as exc:
             self.message.setText(exc.message)
             return False
-        self.message.setText(self.tr("Caução nº %1 devolvida.").replace("%1", row.number))
+        self.message.setText(fill(self.tr("Caução nº %1 devolvida."), row.number))
         self.refresh_rows()
         return True
 

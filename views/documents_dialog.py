@@ -11,9 +11,10 @@ from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
 from models.base.errors import FieldErrors, UserError
 from models.registry.applications import Application, record_documents
 from models.rules.regimes import get_regime
+from views.blocks import FieldErrorsView, fill
 from views.documents_table import DocumentsTable
 from views.fit import fit_to_screen
-from views.widgets import FieldErrorsView, GuardedDialog, current_user_name
+from views.widgets import GuardedDialog, current_user_name
 
 
 class DeliveredDocumentsDialog(GuardedDialog):
@@ -35,12 +36,10 @@ class DeliveredDocumentsDialog(GuardedDialog):
         self.today = today
         self.recorded: list = []
         regime = get_regime(app.regime)
-        self.setWindowTitle(self.tr("Documentos entregues — %1").replace("%1", app.protocol))
+        self.setWindowTitle(fill(self.tr("Documentos entregues — %1"), app.protocol))
         fit_to_screen(self, QSize(760, 320))
         layout = QVBoxLayout(self)
-        head = QLabel(
-            self.tr("<b>%1</b> — requerimento %2").replace("%1", app.applicant_name).replace("%2", app.protocol)
-        )
+        head = QLabel(fill(self.tr("<b>%1</b> — requerimento %2"), app.applicant_name, app.protocol))
         layout.addWidget(head)
         if deadline_text:
             due = QLabel(deadline_text)

@@ -11,6 +11,7 @@ from PySide6.QtWidgets import QHeaderView, QPushButton, QTableWidget, QTableWidg
 
 from models.base.errors import FieldErrors, UserError
 from models.registry.applications import DocumentInput
+from views.blocks import fill
 from views.widgets import DateEdit
 
 
@@ -45,7 +46,7 @@ class DocumentsTable(QTableWidget):
             item.setCheckState(Qt.CheckState.Unchecked)
             tip = regime.cite_item(doc)
             if doc.validity_months:
-                tip += self.tr(" · validade de %1 meses").replace("%1", str(doc.validity_months))
+                tip += fill(self.tr(" · validade de %1 meses"), doc.validity_months)
             item.setToolTip(tip)
             self.setItem(row, 0, item)
             delivered = DateEdit()

@@ -18,6 +18,7 @@ from models.base.errors import UserError
 from models.base.money import format_brl
 from models.billing.fiscal import UnitValueRow, set_unit_value, unit_value_rows, unit_value_warnings
 from models.rules.regimes import shipped_regimes
+from views.blocks import fill
 from views.table_models import Column, RowsModel
 from views.widgets import add_yearly_value_form, current_user_name
 
@@ -26,11 +27,11 @@ def _origin(row: UnitValueRow) -> str:
     tr = lambda text: QCoreApplication.translate("FiscalUnitsPage", text)  # noqa: E731
     if row.origin == "cadastro":
         extra = f" (nos atos: {format_brl(row.file_value)})" if row.file_value is not None else ""
-        text = tr("cadastrado por %1").replace("%1", row.source) + extra
+        text = fill(tr("cadastrado por %1"), row.source) + extra
     else:
         text = row.source
     if row.fixed_by:
-        text += tr(" · fixado pelo próprio ato em %1").replace("%1", ", ".join(row.fixed_by))
+        text += fill(tr(" · fixado pelo próprio ato em %1"), ", ".join(row.fixed_by))
     return text
 
 
@@ -132,7 +133,7 @@ class FiscalUnitsPage(QWidget):
             return
         using = self.regimes_by_unit.get(code, [])
         self.used_by.setText(
-            self.tr("Usada por: %1").replace("%1", "; ".join(f"{r.municipality}/{r.state} ({r.short})" for r in using))
+            fill(self.tr("Usada por: %1"), "; ".join(f"{r.municipality}/{r.state} ({r.short})" for r in using))
         )
         self.model.set_rows(unit_value_rows(code))
         self.table.resizeColumnsToContents()
@@ -168,9 +169,7 @@ class FiscalUnitsPage(QWidget):
             self.message.setText(exc.message)
             {"value": self.value, "year": self.year, "reason": self.reason}.get(exc.field, self.value).setFocus()
             return
-        self.message.setText(
-            self.tr("Valor de %1 para %2 cadastrado.").replace("%1", code).replace("%2", str(self.year.value()))
-        )
+        self.message.setText(fill(self.tr("Valor de %1 para %2 cadastrado."), code, self.year.value()))
         self.value.clear()
         self.reason.clear()
         self.show_unit()

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import datetime as _dt
 
-from PySide6.QtCore import Qt
 from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QComboBox,
@@ -25,8 +24,9 @@ from models.base.br import clean_cnpj, clean_cpf, format_cnpj, format_cpf
 from models.base.errors import FieldErrors, UserError
 from models.registry.applications import OPEN_STATUSES, STATUSES, TRANSITIONS, change_status, get_application, worklist
 from models.registry.front_desk import approve_application
-from models.registry.people import get_company, get_person, open_person_record
+from models.registry.people import get_company, open_person_record
 from models.registry.search import find_applicants
+from views.blocks import fill
 from views.keys import search_keys
 from views.permits_tab import PermitsTab
 from views.roles import allow
@@ -106,7 +106,7 @@ class SearchTab(QWidget):
         self.model.set_rows(matches)
         if matches:
             self.table.selectRow(0)
-            self.hint.setText(self.tr("%1 encontrado(s). Enter abre o primeiro.").replace("%1", str(len(matches))))
+            self.hint.setText(fill(self.tr("%1 encontrado(s). Enter abre o primeiro."), len(matches)))
         elif text.strip():
             self.hint.setText(self._nobody_hint(text))
         else:
@@ -344,7 +344,7 @@ class WorklistTab(QWidget):
                     try:
                         end = _dt.datetime.strptime(text.strip(), "%d/%m/%Y").date()
                     except ValueError:
-                        self.message.setText(self.tr("Data inválida: %1 (use dd/mm/aaaa).").replace("%1", text))
+                        self.message.setText(fill(self.tr("Data inválida: %1 (use dd/mm/aaaa)."), text))
                         return None
                 kwargs = {key: end}
             except UserError as exc:
@@ -354,11 +354,13 @@ class WorklistTab(QWidget):
             return None
         self.last_permit = permit
         self.message.setText(
-            self.tr("Permissão nº %1 emitida para %2, válida de %3 a %4.")
-            .replace("%1", permit.number)
-            .replace("%2", item.applicant)
-            .replace("%3", permit.valid_from.strftime("%d/%m/%Y"))
-            .replace("%4", permit.valid_until.strftime("%d/%m/%Y"))
+            fill(
+                self.tr("Permissão nº %1 emitida para %2, válida de %3 a %4."),
+                permit.number,
+                item.applicant,
+                permit.valid_from.strftime("%d/%m/%Y"),
+                permit.valid_until.strftime("%d/%m/%Y"),
+            )
         )
         self.refresh_rows()
         return permit
@@ -370,7 +372,7 @@ class WorklistTab(QWidget):
             return False
         if reason is None and status in ("refused", "appealed", "withdrawn"):
             reason, ok = QInputDialog.getText(
-                self, STATUSES[status].capitalize(), self.tr("Motivo (%1):").replace("%1", STATUSES[status])
+                self, STATUSES[status].capitalize(), fill(self.tr("Motivo (%1):"), STATUSES[status])
             )
             if not ok:
                 return False
@@ -385,9 +387,7 @@ class WorklistTab(QWidget):
                 if charges:
                     numbers = ", ".join(c.number for c in charges)
                     self.message.setText(
-                        self.tr("Protocolo %1: aguardando pagamento das cobranças %2.")
-                        .replace("%1", item.protocol)
-                        .replace("%2", numbers)
+                        fill(self.tr("Protocolo %1: aguardando pagamento das cobranças %2."), item.protocol, numbers)
                     )
             else:
                 change_status(app, status, by=current_user_name(), reason=reason or "")
@@ -395,9 +395,7 @@ class WorklistTab(QWidget):
             self.message.setText(exc.message)
             return False
         if status != "awaiting_payment" or not self.message.text().startswith(self.tr("Protocolo")):
-            self.message.setText(
-                self.tr("Protocolo %1: %2.").replace("%1", item.protocol).replace("%2", STATUSES[status])
-            )
+            self.message.setText(fill(self.tr("Protocolo %1: %2."), item.protocol, STATUSES[status]))
         protocol = item.protocol
         self.refresh_rows()
         try:

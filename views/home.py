@@ -5,7 +5,7 @@ from __future__ import annotations
 import datetime as _dt
 
 from PySide6.QtCore import QLocale
-from PySide6.QtGui import QBrush, QColor
+from PySide6.QtGui import QBrush
 from PySide6.QtWidgets import (
     QFormLayout,
     QFrame,
@@ -20,6 +20,7 @@ from PySide6.QtWidgets import (
 )
 
 from views import theme
+from views.blocks import fill
 
 
 class HomePage(QWidget):
@@ -142,20 +143,26 @@ class HomePage(QWidget):
             return
         if active_key() is None:
             self.backup_text.setText(
-                self.tr(
-                    "O backup automático de hoje (%1) foi gravado SEM assinatura: a prefeitura ainda não tem chave de "
-                    "assinatura (o administrador a cria em Cadastros → Assinatura). Restaurá-lo exigirá aceitar um "
-                    "backup não assinado."
-                ).replace("%1", path.name)
+                fill(
+                    self.tr(
+                        "O backup automático de hoje (%1) foi gravado SEM assinatura: a prefeitura ainda não tem chave de "
+                        "assinatura (o administrador a cria em Cadastros → Assinatura). Restaurá-lo exigirá aceitar um "
+                        "backup não assinado."
+                    ),
+                    path.name,
+                )
             )
             self.backup_unlock.hide()
             return
         self.backup_text.setText(
-            self.tr(
-                "O backup automático de hoje (%1) foi gravado SEM assinatura: esta mesa não está liberada para assinar "
-                "com a chave da prefeitura. Libere-a agora e o backup é assinado; senão, restaurá-lo exigirá aceitar "
-                "um backup não assinado."
-            ).replace("%1", path.name)
+            fill(
+                self.tr(
+                    "O backup automático de hoje (%1) foi gravado SEM assinatura: esta mesa não está liberada para assinar "
+                    "com a chave da prefeitura. Libere-a agora e o backup é assinado; senão, restaurá-lo exigirá aceitar "
+                    "um backup não assinado."
+                ),
+                path.name,
+            )
         )
         self.backup_unlock.show()
 
@@ -193,9 +200,7 @@ class HomePage(QWidget):
         self._refresh_backup_notice()
         self.first_steps.setVisible(not place)  # a first start: nothing set up yet
         self.heading.setText(
-            self.tr("Praça — %1").replace("%1", place)
-            if place
-            else self.tr("Praça — configure o município em Cadastros")
+            fill(self.tr("Praça — %1"), place) if place else self.tr("Praça — configure o município em Cadastros")
         )
         self.agency.setText(get_setting(AGENCY))
         numbers = counts()
@@ -208,12 +213,14 @@ class HomePage(QWidget):
         day = self.day or _dt.date.today()
         s = month_summary(day.year, day.month, today=day)
         self.month.setText(
-            self.tr("%1: lançado %2, pago %3, em aberto %4 (vencido %5)")
-            .replace("%1", s.label)
-            .replace("%2", format_brl(s.charged))
-            .replace("%3", format_brl(s.paid))
-            .replace("%4", format_brl(s.open))
-            .replace("%5", format_brl(s.overdue))
+            fill(
+                self.tr("%1: lançado %2, pago %3, em aberto %4 (vencido %5)"),
+                s.label,
+                format_brl(s.charged),
+                format_brl(s.paid),
+                format_brl(s.open),
+                format_brl(s.overdue),
+            )
         )
         self.today.clear()
         items = charge_alerts(day) + enforcement_alerts(day) + today_items(day)

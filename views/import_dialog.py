@@ -13,7 +13,7 @@ import datetime as _dt
 from pathlib import Path
 
 from PySide6.QtCore import Qt, QThread, Signal
-from PySide6.QtGui import QBrush, QColor
+from PySide6.QtGui import QBrush
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QButtonGroup,
@@ -41,6 +41,7 @@ from models.base.errors import UserError
 from models.registry import importer
 from models.rules.regimes import shipped_regimes
 from views import theme
+from views.blocks import fill
 from views.save import open_file_name, save_file_name
 
 NOT_MAPPED = ""  # the combo's data for "— não importar —"
@@ -350,11 +351,13 @@ class ImportDialog(QDialog):
             else self.tr("as colunas reconhecidas pelo nome; confira")
         )
         self.file_label.setText(
-            self.tr("%1: %2 linhas de dados, %3 colunas. Abaixo, %4.")
-            .replace("%1", self.sheet.name)
-            .replace("%2", str(len(self.sheet.rows)))
-            .replace("%3", str(len(self.sheet.headers)))
-            .replace("%4", how)
+            fill(
+                self.tr("%1: %2 linhas de dados, %3 colunas. Abaixo, %4."),
+                self.sheet.name,
+                len(self.sheet.rows),
+                len(self.sheet.headers),
+                how,
+            )
         )
         self._show(self.PAGE_MAPPING)
         return True
@@ -404,9 +407,7 @@ class ImportDialog(QDialog):
             if self.sheet is not None:
                 missing = [h for h in mapping.columns.values() if h not in self.sheet.headers]
                 if missing:
-                    raise UserError(
-                        self.tr("Esta planilha não tem a coluna %1 do mapeamento.").replace("%1", repr(missing[0]))
-                    )
+                    raise UserError(fill(self.tr("Esta planilha não tem a coluna %1 do mapeamento."), repr(missing[0])))
         except UserError as exc:
             self.error.setText(exc.message)
             return
@@ -470,16 +471,14 @@ class ImportDialog(QDialog):
             return False
         good = self.preview.ok_rows
         permits = sum(1 for r in good if r.permit is not None)
-        question = (
-            self.tr("Importar %1 linhas (%2 com permissão) de %3, de uma só vez?")
-            .replace("%1", str(len(good)))
-            .replace("%2", str(permits))
-            .replace("%3", self.preview.sheet.name)
+        question = fill(
+            self.tr("Importar %1 linhas (%2 com permissão) de %3, de uma só vez?"),
+            len(good),
+            permits,
+            self.preview.sheet.name,
         )
         if self.preview.bad_rows:
-            question += " " + self.tr("As %1 linhas com problema ficam de fora.").replace(
-                "%1", str(len(self.preview.bad_rows))
-            )
+            question += " " + fill(self.tr("As %1 linhas com problema ficam de fora."), len(self.preview.bad_rows))
         answer = QMessageBox.question(
             self,
             self.tr("Importar ambulantes"),

@@ -16,6 +16,7 @@ from models.base.errors import UserError
 from models.billing.fiscal import index_corrections, set_index_correction
 from models.rules.describe import percent
 from models.rules.regimes import shipped_regimes
+from views.blocks import fill
 from views.table_models import Column, RowsModel
 from views.widgets import add_yearly_value_form, current_user_name
 
@@ -90,12 +91,14 @@ class IndexesPage(QWidget):
             self.model.set_rows([])
             return
         self.explain.setText(
-            self.tr(
-                "Correção aplicada a cada ano sobre os valores corrigidos pelo %1. O fator acumulado é o produto "
-                "de (1 + correção) de cada ano desde o ano-base do ato. Usado por: %2."
+            fill(
+                self.tr(
+                    "Correção aplicada a cada ano sobre os valores corrigidos pelo %1. O fator acumulado é o produto "
+                    "de (1 + correção) de cada ano desde o ano-base do ato. Usado por: %2."
+                ),
+                code,
+                "; ".join(self._used.get(code, [])),
             )
-            .replace("%1", code)
-            .replace("%2", "; ".join(self._used.get(code, [])))
         )
         self.model.set_rows(index_corrections(code).values())
         self.table.resizeColumnsToContents()
@@ -112,9 +115,7 @@ class IndexesPage(QWidget):
             self.message.setText(exc.message)
             (self.year if exc.field == "year" else self.rate).setFocus()
             return
-        self.message.setText(
-            self.tr("Correção de %1 para %2 cadastrada.").replace("%1", code).replace("%2", str(self.year.value()))
-        )
+        self.message.setText(fill(self.tr("Correção de %1 para %2 cadastrada."), code, self.year.value()))
         self.rate.clear()
         self.reason.clear()
         self.show_index()

@@ -8,7 +8,7 @@ from models.access import session
 from models.access.users import MIN_PASSWORD, authenticate, create_user, has_users
 from models.base.errors import FieldErrors, UserError
 from views import theme
-from views.widgets import FieldErrorsView
+from views.blocks import FieldErrorsView, fill
 
 
 class LoginDialog(QDialog):
@@ -23,7 +23,7 @@ class LoginDialog(QDialog):
         self.tries = 0
         layout = QVBoxLayout(self)
         if place:
-            layout.addWidget(QLabel(self.tr("Banco de dados: %1").replace("%1", place)))
+            layout.addWidget(QLabel(fill(self.tr("Banco de dados: %1"), place)))
         form = QFormLayout()
         self.username = QLineEdit()
         self.username.setObjectName("username")
@@ -88,7 +88,7 @@ class FirstAdminDialog(QDialog):
         self.password = QLineEdit()
         self.password.setObjectName("password")
         self.password.setEchoMode(QLineEdit.EchoMode.Password)
-        self.password.setPlaceholderText(self.tr("ao menos %1 caracteres").replace("%1", str(MIN_PASSWORD)))
+        self.password.setPlaceholderText(fill(self.tr("ao menos %1 caracteres"), MIN_PASSWORD))
         self.confirm = QLineEdit()
         self.confirm.setObjectName("confirm")
         self.confirm.setEchoMode(QLineEdit.EchoMode.Password)

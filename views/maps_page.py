@@ -30,6 +30,7 @@ from PySide6.QtWidgets import (
 from models.base.errors import UserError
 from models.sites import delete_site, named_points, site_export, site_rows, site_segments
 from models.store.db import current_url
+from views.blocks import fill
 from views.map_editor import MapEditor
 from views.save import file_name, save_file_name
 from views.site_form import SiteFormDialog
@@ -84,12 +85,14 @@ class PointsPanel(QWidget):
         points = named_points(site_id)
         self.model.set_rows(points)
         self.title.setText(
-            self.tr(
-                "<b>%1</b> — sem trecho de rua: %2 ponto(s) nomeado(s). Cadastre um trecho "
-                "(Editar local) para desenhar o mapa."
+            fill(
+                self.tr(
+                    "<b>%1</b> — sem trecho de rua: %2 ponto(s) nomeado(s). Cadastre um trecho "
+                    "(Editar local) para desenhar o mapa."
+                ),
+                escape(name),
+                len(points),
             )
-            .replace("%1", escape(name))
-            .replace("%2", str(len(points)))
         )
 
     def export_dialog(self) -> None:
@@ -102,7 +105,7 @@ class PointsPanel(QWidget):
 
             fmt = Path(path).suffix.lower().lstrip(".") or "pdf"
             getattr(site_map, f"write_{fmt}", site_map.write_pdf)(site_export(self.site_id), Path(path))
-            self.message.setText(self.tr("Lista gravada em %1.").replace("%1", path))
+            self.message.setText(fill(self.tr("Lista gravada em %1."), path))
 
 
 class MapsPage(QWidget):
@@ -338,7 +341,7 @@ class MapsPage(QWidget):
         site = dialog.saved_site
         if site is None:
             return None
-        self.message.setText(self.tr("Local %1 salvo.").replace("%1", site.name))
+        self.message.setText(fill(self.tr("Local %1 salvo."), site.name))
         self.current_id = None
         self._refresh_rows()
         self.select_site(site.id, quiet=True)
@@ -353,12 +356,14 @@ class MapsPage(QWidget):
         answer = QMessageBox.question(
             self,
             self.tr("Excluir local"),
-            self.tr(
-                "Excluir %1 com todos os trechos, obstáculos, pontos e %2 banca(s)? Os titulares ficam sem "
-                "banca neste local."
-            )
-            .replace("%1", row.name)
-            .replace("%2", str(row.stalls)),
+            fill(
+                self.tr(
+                    "Excluir %1 com todos os trechos, obstáculos, pontos e %2 banca(s)? Os titulares ficam sem "
+                    "banca neste local."
+                ),
+                row.name,
+                row.stalls,
+            ),
             QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
             QMessageBox.StandardButton.No,
         )
@@ -369,7 +374,7 @@ class MapsPage(QWidget):
         except UserError as exc:
             self.message.setText(exc.message)
             return False
-        self.message.setText(self.tr("Local %1 excluído.").replace("%1", row.name))
+        self.message.setText(fill(self.tr("Local %1 excluído."), row.name))
         self.editor.undo.clear()
         self.current_id = None
         self._show_empty()

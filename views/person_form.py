@@ -28,6 +28,7 @@ from models.base.errors import FieldErrors, UserError
 from models.registry.people import HOUSING, RELATIONS, HouseholdInput, Person, PersonInput, save_person
 from models.store.files import resolve
 from views import theme
+from views.blocks import fill
 from views.fit import fit_to_screen, scrollable
 from views.save import open_file_name
 from views.widgets import (
@@ -247,9 +248,9 @@ class PersonDialog(GuardedDialog):
                 except ValueError:
                     raise FieldErrors(
                         {
-                            f"household[{row}].birth_date": self.tr(
-                                "Familiar %1: data de nascimento inválida (dd/mm/aaaa)."
-                            ).replace("%1", str(row + 1))
+                            f"household[{row}].birth_date": fill(
+                                self.tr("Familiar %1: data de nascimento inválida (dd/mm/aaaa)."), row + 1
+                            )
                         }
                     ) from None
             members.append(

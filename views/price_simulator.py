@@ -27,6 +27,7 @@ from models.billing.pricing import quote
 from models.rules.fees import Quote
 from models.rules.regimes import get_regime, shipped_regimes
 from views import theme
+from views.blocks import fill
 from views.table_models import Column, RowsModel
 from views.widgets import DateEdit, act_version_line
 
@@ -316,7 +317,7 @@ class PriceSimulator(QWidget):
         try:
             day = self.date.date()
         except UserError as exc:
-            raise UserError(self.tr("Data-base: %1").replace("%1", exc.message), field="date") from None
+            raise UserError(fill(self.tr("Data-base: %1"), exc.message), field="date") from None
         return get_regime(regime.id, on=day or _dt.date.today())
 
     # -- pricing -------------------------------------------------------------
@@ -388,20 +389,20 @@ class PriceSimulator(QWidget):
             return
         self.last_quote = result
         self.error.clear()
-        lines = [escape(self.tr("Observação: %1").replace("%1", n)) for n in result.notes]
+        lines = [escape(fill(self.tr("Observação: %1"), n)) for n in result.notes]
         version = act_version_line(self, dated.id, dated.sha256 or "")
         if version:  # the version of the act the date chose
-            lines.append(self.tr("Calculado com o %1").replace("%1", version))
+            lines.append(fill(self.tr("Calculado com o %1"), version))
         self.notes.setText("<br>".join(lines))
         self.model.set_rows(result.lines)
         self.table.resizeRowsToContents()
-        text = self.tr("Total: %1").replace("%1", format_brl(result.total))
+        text = fill(self.tr("Total: %1"), format_brl(result.total))
         if result.total_deposits:
-            text = (
-                self.tr("Preços e taxas: %1 · Cauções (restituíveis): %2 · Total: %3")
-                .replace("%1", format_brl(result.total_charges))
-                .replace("%2", format_brl(result.total_deposits))
-                .replace("%3", format_brl(result.total))
+            text = fill(
+                self.tr("Preços e taxas: %1 · Cauções (restituíveis): %2 · Total: %3"),
+                format_brl(result.total_charges),
+                format_brl(result.total_deposits),
+                format_brl(result.total),
             )
         self.total.setText(text)
         if self.model.rowCount():
@@ -416,7 +417,7 @@ class PriceSimulator(QWidget):
         line = self.last_quote.lines[row]
         parts = [f"{line.label}: {line.formula} = {format_brl(line.amount)} — {line.basis}", *line.details]
         if line.due:
-            parts.append(self.tr("Vencimento: %1").replace("%1", line.due))
+            parts.append(fill(self.tr("Vencimento: %1"), line.due))
         self.details.setText("\n".join(parts))
 
     def _mark_field(self, field: str | None) -> None:

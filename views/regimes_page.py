@@ -30,6 +30,7 @@ from models.rules.regimes import RegimeError, RegimeErrors, retired_regimes, shi
 from reports.pdf import html_to_pdf
 from reports.regime_sheet import regime_html
 from views import theme
+from views.blocks import fill
 from views.save import open_file_name, save_file_name
 
 
@@ -212,10 +213,7 @@ class RegimesPage(QWidget):
         regime = load_regime_text(data, name)
         what = self.tr("Alterar %1 com esta nova redação?") if amend else self.tr("Instalar este ato?")
         text = (
-            what.replace("%1", regime.id)
-            + "\n\n"
-            + f"{regime.municipality}/{regime.state} — {regime.act}\n"
-            + defines(regime)
+            fill(what, regime.id) + "\n\n" + f"{regime.municipality}/{regime.state} — {regime.act}\n" + defines(regime)
         )
         answer = QMessageBox.question(
             self, self.tr("Regimes"), text, QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.Cancel
@@ -230,7 +228,7 @@ class RegimesPage(QWidget):
             return self._fail([exc.message])
         self.refresh()
         self.choose(regime.id)
-        self.message.setText(self.tr("%1 instalado: %2").replace("%1", regime.id).replace("%2", version.label))
+        self.message.setText(fill(self.tr("%1 instalado: %2"), regime.id, version.label))
         return True
 
     def ask_retire(self) -> None:
@@ -240,7 +238,7 @@ class RegimesPage(QWidget):
         reason, ok = QInputDialog.getText(
             self,
             self.tr("Retirar ato"),
-            self.tr("Motivo da retirada de %1 (revogação, substituição…):").replace("%1", regime_id),
+            fill(self.tr("Motivo da retirada de %1 (revogação, substituição…):"), regime_id),
         )
         if ok:
             self.retire(regime_id, reason)
@@ -252,9 +250,7 @@ class RegimesPage(QWidget):
         except UserError as exc:
             return self._fail([exc.message])
         self.refresh()
-        self.message.setText(
-            self.tr("%1 retirado: não é mais oferecido para novos requerimentos.").replace("%1", regime_id)
-        )
+        self.message.setText(fill(self.tr("%1 retirado: não é mais oferecido para novos requerimentos."), regime_id))
         return True
 
     def _fail(self, lines: list[str], head: str = "") -> bool:

@@ -18,7 +18,6 @@ from pathlib import Path
 from PySide6.QtCore import QDate, Qt, QUrl
 from PySide6.QtGui import QDesktopServices
 from PySide6.QtWidgets import (
-    QApplication,
     QComboBox,
     QDateEdit,
     QFormLayout,
@@ -40,6 +39,7 @@ from models.enforcement.sanctions_report import check_period, period_label
 from reports import sanctions_export
 from reports.fee_export import FORMATS, default_name, export_fee_report
 from views import theme
+from views.blocks import fill
 from views.save import save_file_name
 
 MONTHS = (
@@ -235,16 +235,18 @@ class ReportsPage(QWidget):
             self.summary.setText(self.tr("—"))
             return
         if not s.count and not s.received:
-            self.summary.setText(self.tr("Nenhuma cobrança com vencimento em %1.").replace("%1", s.label))
+            self.summary.setText(fill(self.tr("Nenhuma cobrança com vencimento em %1."), s.label))
             return
         self.summary.setText(
-            self.tr("%1 cobrança(s): cobrado %2, pago %3, em aberto %4, vencido %5; recebido no mês %6.")
-            .replace("%1", str(s.count))
-            .replace("%2", format_brl(s.charged))
-            .replace("%3", format_brl(s.paid))
-            .replace("%4", format_brl(s.open))
-            .replace("%5", format_brl(s.overdue))
-            .replace("%6", format_brl(s.received))
+            fill(
+                self.tr("%1 cobrança(s): cobrado %2, pago %3, em aberto %4, vencido %5; recebido no mês %6."),
+                s.count,
+                format_brl(s.charged),
+                format_brl(s.paid),
+                format_brl(s.open),
+                format_brl(s.overdue),
+                format_brl(s.received),
+            )
         )
 
     def _say(self, text: str, *, error: bool = False, label: QLabel | None = None) -> None:
@@ -270,7 +272,7 @@ class ReportsPage(QWidget):
         today = self.today()
         done = self._run_export(
             lambda progress: export_fee_report(year, month, fmt, path, today=today, progress=progress),
-            self.tr("Gerando o relatório de taxas de %1…").replace("%1", what),
+            fill(self.tr("Gerando o relatório de taxas de %1…"), what),
             self.export_button,
             self.message,
         )
@@ -279,12 +281,14 @@ class ReportsPage(QWidget):
         written, report = done
         t = report.totals
         self._say(
-            self.tr("Relatório de taxas de %1 gravado em %2 (%3 cobrança(s); cobrado %4, pago %5).")
-            .replace("%1", what)
-            .replace("%2", str(written))
-            .replace("%3", str(t.count))
-            .replace("%4", format_brl(t.charged))
-            .replace("%5", format_brl(t.paid))
+            fill(
+                self.tr("Relatório de taxas de %1 gravado em %2 (%3 cobrança(s); cobrado %4, pago %5)."),
+                what,
+                written,
+                t.count,
+                format_brl(t.charged),
+                format_brl(t.paid),
+            )
         )
         return self._offer_open(written, open_after)
 
@@ -309,7 +313,7 @@ class ReportsPage(QWidget):
             lambda progress: sanctions_export.export_sanctions_report(
                 start, end, fmt, path, today=today, progress=progress
             ),
-            self.tr("Gerando o relatório de sanções de %1…").replace("%1", what),
+            fill(self.tr("Gerando o relatório de sanções de %1…"), what),
             self.sanctions_button,
             self.sanctions_message,
         )
@@ -318,12 +322,14 @@ class ReportsPage(QWidget):
         written, report = done
         f = report.figures
         self._say(
-            self.tr("Relatório de sanções de %1 gravado em %2 (%3 auto(s); multas lançadas %4, pagas %5).")
-            .replace("%1", what)
-            .replace("%2", str(written))
-            .replace("%3", str(f.records))
-            .replace("%4", format_brl(f.charged))
-            .replace("%5", format_brl(f.paid)),
+            fill(
+                self.tr("Relatório de sanções de %1 gravado em %2 (%3 auto(s); multas lançadas %4, pagas %5)."),
+                what,
+                written,
+                f.records,
+                format_brl(f.charged),
+                format_brl(f.paid),
+            ),
             label=self.sanctions_message,
         )
         return self._offer_open(written, open_after)
@@ -370,7 +376,7 @@ class ReportsPage(QWidget):
             answer = QMessageBox.question(
                 self,
                 self.tr("Exportar relatório"),
-                self.tr("Relatório gravado em %1.\n\nAbrir o arquivo agora?").replace("%1", str(written)),
+                fill(self.tr("Relatório gravado em %1.\n\nAbrir o arquivo agora?"), written),
                 QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
                 QMessageBox.StandardButton.Yes,
             )
@@ -379,9 +385,11 @@ class ReportsPage(QWidget):
             QMessageBox.information(
                 self,
                 self.tr("Exportar relatório"),
-                self.tr("Não há neste computador um programa que abra %1. O arquivo está gravado em %2.")
-                .replace("%1", written.suffix.lstrip(".").upper() or written.name)
-                .replace("%2", str(written)),
+                fill(
+                    self.tr("Não há neste computador um programa que abra %1. O arquivo está gravado em %2."),
+                    written.suffix.lstrip(".").upper() or written.name,
+                    written,
+                ),
             )
         return written
 

@@ -7,6 +7,7 @@ from PySide6.QtCore import QCoreApplication
 from PySide6.QtWidgets import QWidget
 
 from models.access import session
+from views.blocks import fill
 
 
 def who_may(act: str) -> str:
@@ -29,8 +30,6 @@ def allow(widget: QWidget, act: str, enabled: bool = True) -> bool:
         widget.setProperty("role-tip", True)
     widget.setEnabled(False)
     widget.setToolTip(
-        QCoreApplication.translate("roles", "Só %1 pode %2.")
-        .replace("%1", who_may(act))
-        .replace("%2", session.ACT_LABELS[act])
+        fill(QCoreApplication.translate("roles", "Só %1 pode %2."), who_may(act), session.ACT_LABELS[act])
     )
     return False

@@ -34,6 +34,7 @@ from PySide6.QtWidgets import (
 from models.access import signing_keys as sk
 from models.access.session import can
 from models.base.errors import UserError
+from views.blocks import fill
 from views.table_models import Column, RowsModel
 
 
@@ -92,10 +93,13 @@ class PassphraseDialog(QDialog):
             self.again.hide()
         layout.addLayout(form)
         hint = QLabel(
-            self.tr(
-                "Pelo menos %1 caracteres. Guarde-a em lugar seguro: sem ela nenhuma mesa assina, "
-                "e ela não pode ser recuperada."
-            ).replace("%1", str(sk.MIN_PASSPHRASE))
+            fill(
+                self.tr(
+                    "Pelo menos %1 caracteres. Guarde-a em lugar seguro: sem ela nenhuma mesa assina, "
+                    "e ela não pode ser recuperada."
+                ),
+                sk.MIN_PASSPHRASE,
+            )
             if confirm
             else self.tr("A senha fica guardada no cofre de senhas deste computador.")
         )
@@ -133,8 +137,9 @@ def sealed_text(signed) -> str:
     """What the clerk is told of the automatic backups signed once the desk could sign (models.store.backup)."""
     if not signed:
         return ""
-    return " " + QCoreApplication.translate("SigningPage", "O backup automático %1 foi assinado.").replace(
-        "%1", ", ".join(path.name for path in signed)
+    return " " + fill(
+        QCoreApplication.translate("SigningPage", "O backup automático %1 foi assinado."),
+        ", ".join(path.name for path in signed),
     )
 
 
@@ -287,14 +292,17 @@ class SigningPage(QWidget):
             )
         elif sk.is_unlocked():
             self.state.setText(
-                self.tr("Chave em uso: %1. Esta mesa assina as permissões que emite.").replace("%1", active.key_id)
+                fill(self.tr("Chave em uso: %1. Esta mesa assina as permissões que emite."), active.key_id)
             )
         else:
             self.state.setText(
-                self.tr(
-                    "Chave em uso: %1. Esta mesa ainda NÃO assina: clique em Liberar esta mesa "
-                    "e informe a senha da chave."
-                ).replace("%1", active.key_id)
+                fill(
+                    self.tr(
+                        "Chave em uso: %1. Esta mesa ainda NÃO assina: clique em Liberar esta mesa "
+                        "e informe a senha da chave."
+                    ),
+                    active.key_id,
+                )
             )
         self.create_button.setEnabled(admin and active is None)
         self.rotate_button.setEnabled(admin and active is not None)
@@ -340,10 +348,13 @@ class SigningPage(QWidget):
 
             seal_pending_backups()  # this desk signs now: the session's unsigned automatic backup too
             self._done(
-                self.tr(
-                    "Chave %1 criada; esta mesa já assina. Libere as outras mesas que emitem permissões "
-                    "com a mesma senha."
-                ).replace("%1", row.key_id)
+                fill(
+                    self.tr(
+                        "Chave %1 criada; esta mesa já assina. Libere as outras mesas que emitem permissões "
+                        "com a mesma senha."
+                    ),
+                    row.key_id,
+                )
             )
 
     def rotate_key(self) -> None:
@@ -354,10 +365,13 @@ class SigningPage(QWidget):
         )
         if row is not None:
             self._done(
-                self.tr(
-                    "Chave %1 em uso; a anterior continua verificando o que assinou. Libere de novo as "
-                    "mesas que emitem permissões e exporte a página de verificação."
-                ).replace("%1", row.key_id)
+                fill(
+                    self.tr(
+                        "Chave %1 em uso; a anterior continua verificando o que assinou. Libere de novo as "
+                        "mesas que emitem permissões e exporte a página de verificação."
+                    ),
+                    row.key_id,
+                )
             )
 
     def revoke_key(self) -> None:
@@ -368,7 +382,7 @@ class SigningPage(QWidget):
         key = self.model.rows[index.row()]
         reason, ok = QInputDialog.getText(
             self,
-            self.tr("Revogar a chave %1").replace("%1", key.key_id),
+            fill(self.tr("Revogar a chave %1"), key.key_id),
             self.tr(
                 "Motivo (ex.: computador furtado, senha vazada). A partir de hoje "
                 "nenhum documento assinado por ela é aceito:"
@@ -382,10 +396,13 @@ class SigningPage(QWidget):
             self.message.setText(exc.message)
             return
         self._done(
-            self.tr(
-                "Chave %1 revogada. Exporte a página de verificação de novo; os documentos que ela "
-                "assinou precisam ser reemitidos."
-            ).replace("%1", key.key_id)
+            fill(
+                self.tr(
+                    "Chave %1 revogada. Exporte a página de verificação de novo; os documentos que ela "
+                    "assinou precisam ser reemitidos."
+                ),
+                key.key_id,
+            )
         )
 
     def resign(self) -> None:
@@ -396,9 +413,11 @@ class SigningPage(QWidget):
             return
         if numbers:
             self._done(
-                self.tr("%1 permissões assinadas de novo: reimprima cartões e placas de %2.")
-                .replace("%1", str(len(numbers)))
-                .replace("%2", ", ".join(numbers))
+                fill(
+                    self.tr("%1 permissões assinadas de novo: reimprima cartões e placas de %2."),
+                    len(numbers),
+                    ", ".join(numbers),
+                )
             )
         else:
             self._done(
@@ -418,7 +437,7 @@ class SigningPage(QWidget):
         except UserError as exc:
             self.message.setText(exc.message)
             return
-        self._done(self.tr("Chave %1 incluída, só para verificação.").replace("%1", row.key_id))
+        self._done(fill(self.tr("Chave %1 incluída, só para verificação."), row.key_id))
 
     def unlock(self) -> None:
         text = unlock_desk(self)
@@ -448,9 +467,11 @@ class SigningPage(QWidget):
             self.message.setText(exc.message)
             return
         self._done(
-            self.tr("Página gravada em %1: publique-a em %2.")
-            .replace("%1", path)
-            .replace("%2", sk.verify_url() or self.tr("o site da prefeitura"))
+            fill(
+                self.tr("Página gravada em %1: publique-a em %2."),
+                path,
+                sk.verify_url() or self.tr("o site da prefeitura"),
+            )
         )
 
     def check_text(self) -> None:

@@ -49,8 +49,9 @@ from models.sites import (
 )
 from models.sites.layout import NUMBERING, OBSTACLE_KINDS, SIDE_USES, resolve_gap
 from views import theme
+from views.blocks import FieldErrorsView, fill
 from views.fit import fit_to_screen
-from views.widgets import DateEdit, FieldErrorsView, GuardedDialog, add_remove_row
+from views.widgets import DateEdit, GuardedDialog, add_remove_row
 
 _OBSTACLE_SIDES = {"a": "lado A", "b": "lado B", "both": "os dois lados"}
 _KEY = re.compile(r"^(segments|points)\[(\d+)\](?:\.obstacles\[(\d+)\])?(?:\.(\w+))?$")
@@ -512,11 +513,7 @@ class SiteFormDialog(GuardedDialog):
             index = self.obstacles.cellWidget(row, 0).value() - 1
             if not 0 <= index < len(segments):
                 raise FieldErrors(
-                    {
-                        "obstacles": self.tr("Obstáculo na linha %1: o trecho %2 não existe.")
-                        .replace("%1", str(row + 1))
-                        .replace("%2", str(index + 1))
-                    }
+                    {"obstacles": fill(self.tr("Obstáculo na linha %1: o trecho %2 não existe."), row + 1, index + 1)}
                 )
             target = segments[index].obstacles
             self._obstacle_rows[(index, len(target))] = row

@@ -27,9 +27,10 @@ from models.access.users import MIN_PASSWORD, change_role, create_user, get_user
 from models.base.errors import FieldErrors, UserError
 from models.store.audit import audit_rows, audit_tables, export_csv, verify_chain
 from views import theme
+from views.blocks import FieldErrorsView, fill
 from views.save import save_file_name
 from views.table_models import RowsModel, selected_row
-from views.widgets import DateEdit, FieldErrorsView
+from views.widgets import DateEdit
 
 
 class UserDialog(QDialog):
@@ -53,7 +54,7 @@ class UserDialog(QDialog):
         self.confirm.setObjectName("confirm")
         for edit in (self.password, self.confirm):
             edit.setEchoMode(QLineEdit.EchoMode.Password)
-        self.password.setPlaceholderText(self.tr("ao menos %1 caracteres").replace("%1", str(MIN_PASSWORD)))
+        self.password.setPlaceholderText(fill(self.tr("ao menos %1 caracteres"), MIN_PASSWORD))
         form.addRow(self.tr("&Nome:"), self.name)
         form.addRow(self.tr("&Usuário (login):"), self.username)
         form.addRow(self.tr("&Perfil:"), self.role)
@@ -192,9 +193,7 @@ class UsersPage(QWidget):
             return None
         if dialog.user is not None:
             self.message.setText(
-                self.tr("Usuário %1 cadastrado (%2).")
-                .replace("%1", dialog.user.username)
-                .replace("%2", dialog.user.role_label)
+                fill(self.tr("Usuário %1 cadastrado (%2)."), dialog.user.username, dialog.user.role_label)
             )
             self.refresh()
         return dialog.user
@@ -208,7 +207,7 @@ class UsersPage(QWidget):
             label, ok = QInputDialog.getItem(
                 self,
                 self.tr("Alterar perfil"),
-                self.tr("Perfil de %1:").replace("%1", row.username),
+                fill(self.tr("Perfil de %1:"), row.username),
                 labels,
                 labels.index(row.role_label),
                 False,
@@ -217,7 +216,7 @@ class UsersPage(QWidget):
                 return False
             role = next(k for k, v in session.ROLES.items() if v == label)
         return self._act(
-            lambda: change_role(get_user(row.id), role), self.tr("Perfil de %1 alterado.").replace("%1", row.username)
+            lambda: change_role(get_user(row.id), role), fill(self.tr("Perfil de %1 alterado."), row.username)
         )
 
     def reset_password(self, password: str | None = None) -> bool:
@@ -228,14 +227,14 @@ class UsersPage(QWidget):
             password, ok = QInputDialog.getText(
                 self,
                 self.tr("Redefinir senha"),
-                self.tr("Nova senha de %1:").replace("%1", row.username),
+                fill(self.tr("Nova senha de %1:"), row.username),
                 QLineEdit.EchoMode.Password,
             )
             if not ok:
                 return False
         return self._act(
             lambda: set_password(get_user(row.id), password),
-            self.tr("Senha de %1 redefinida.").replace("%1", row.username),
+            fill(self.tr("Senha de %1 redefinida."), row.username),
         )
 
     def toggle_active(self) -> bool:
@@ -246,7 +245,7 @@ class UsersPage(QWidget):
             answer = QMessageBox.question(
                 self,
                 self.tr("Desativar usuário"),
-                self.tr("Desativar %1? Ele não poderá mais entrar; o histórico fica.").replace("%1", row.username),
+                fill(self.tr("Desativar %1? Ele não poderá mais entrar; o histórico fica."), row.username),
                 QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
                 QMessageBox.StandardButton.No,
             )
@@ -254,9 +253,7 @@ class UsersPage(QWidget):
                 return False
         return self._act(
             lambda: set_active(get_user(row.id), not row.active),
-            self.tr("Usuário %1 %2.")
-            .replace("%1", row.username)
-            .replace("%2", self.tr("desativado") if row.active else self.tr("ativado")),
+            fill(self.tr("Usuário %1 %2."), row.username, self.tr("desativado") if row.active else self.tr("ativado")),
         )
 
 
@@ -371,10 +368,13 @@ class AuditPage(QWidget):
             return
         self.model.set_rows(rows)
         self.message.setText(
-            self.tr(
-                "%1 registro(s) mostrados (no máximo 1.000, os mais recentes). A trilha não "
-                "pode ser alterada nem apagada."
-            ).replace("%1", str(len(rows)))
+            fill(
+                self.tr(
+                    "%1 registro(s) mostrados (no máximo 1.000, os mais recentes). A trilha não "
+                    "pode ser alterada nem apagada."
+                ),
+                len(rows),
+            )
         )
 
     def export(self, path: str | None = None) -> str | None:
@@ -388,5 +388,5 @@ class AuditPage(QWidget):
         if not path:
             return None
         export_csv(self.model.rows, path)
-        self.message.setText(self.tr("Exportado: %1").replace("%1", path))
+        self.message.setText(fill(self.tr("Exportado: %1"), path))
         return path

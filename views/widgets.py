@@ -1,4 +1,4 @@
-"""Small input widgets for Brazilian data: dates dd/mm/aaaa, CPF and CNPJ with masks, field errors."""
+"""Small input widgets for Brazilian data: dates dd/mm/aaaa, CPF and CNPJ with masks; the guarded form dialog."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ from models.base.br import clean_cnpj, clean_cpf, format_cnpj, format_cpf, parse
 from models.base.errors import UserError
 from models.rules.acts import version_text as _version_text
 from views import theme
+from views.blocks import FieldErrorsView, fill
 from views.save import save_file_name, write_in_background
 
 
@@ -106,50 +107,6 @@ class DocumentEdit(QLineEdit):
             self.message = ""
             self.setStyleSheet("")
             self.validity_changed.emit(True, "")
-
-
-class FieldErrorsView:
-    """Shows a ``FieldErrors`` on a form: red border and tooltip on each field, one summary line."""
-
-    def __init__(self, summary: QLabel, widgets: dict[str, QWidget]):
-        self.summary = summary
-        self.summary.setObjectName("error")
-        self.summary.setWordWrap(True)
-        self.widgets = widgets
-        self.shown: dict[str, str] = {}
-
-    def clear(self) -> None:
-        for widget in self.widgets.values():
-            widget.setStyleSheet("")
-            widget.setToolTip("")
-        self.summary.clear()
-        self.shown = {}
-
-    def forget(self, widget) -> None:
-        """The clerk is correcting this field: stop marking it."""
-        for key, shown in list(self.widgets.items()):
-            if shown is widget and widget.toolTip():
-                widget.setStyleSheet("")
-                widget.setToolTip("")
-                self.shown = {k: v for k, v in self.shown.items() if k.split(".")[0].split("[")[0] != key}
-                if not self.shown:
-                    self.summary.clear()
-
-    def show(self, errors: dict[str, str]) -> None:
-        self.clear()
-        self.shown = dict(errors)
-        first = None
-        for key, message in errors.items():
-            widget = self.widgets.get(key) or self.widgets.get(key.split(".")[0].split("[")[0])
-            if widget is not None:
-                widget.setStyleSheet(theme.error_style())
-                widget.setToolTip(message)
-                first = first or widget
-        count = len(errors)
-        head = next(iter(errors.values()))
-        self.summary.setText(head if count == 1 else f"{head} (e mais {count - 1} campo(s) a corrigir)")
-        if first is not None:
-            first.setFocus()
 
 
 class GuardedDialog(QDialog):
@@ -304,11 +261,9 @@ def save_pdf_as(parent: QWidget, path, *, title: str, default_name: str, write, 
         if not path:
             return None
     try:
-        return write_in_background(parent, parent.tr("Gravando %1…").replace("%1", str(path)), lambda: write(path))
+        return write_in_background(parent, fill(parent.tr("Gravando %1…"), path), lambda: write(path))
     except OSError as exc:
-        fail(
-            parent.tr("Não foi possível gravar %1: %2").replace("%1", str(path)).replace("%2", exc.strerror or str(exc))
-        )
+        fail(fill(parent.tr("Não foi possível gravar %1: %2"), path, exc.strerror or str(exc)))
         return None
 
 
@@ -335,8 +290,8 @@ def act_version_line(owner: QWidget, regime_id: str, sha: str, *, short: bool = 
     if not version:
         return ""
     if short:  # the act itself is named beside it
-        return owner.tr("ato %1").replace("%1", escape(version))
-    return owner.tr("ato %1, %2").replace("%1", escape(regime_id)).replace("%2", escape(version))
+        return fill(owner.tr("ato %1"), escape(version))
+    return fill(owner.tr("ato %1, %2"), escape(regime_id), escape(version))
 
 
 OWN_ACTS = "@own"  # the regime filter's item for the municipality's own acts, when it has more than one
@@ -356,7 +311,7 @@ def fill_regime_filter(combo, regimes) -> None:
     combo.clear()
     combo.addItem(combo.tr("Todos"), "")
     if len(own) > 1:
-        combo.addItem(combo.tr("Atos de %1").replace("%1", get_setting(MUNICIPALITY)), OWN_ACTS)
+        combo.addItem(fill(combo.tr("Atos de %1"), get_setting(MUNICIPALITY)), OWN_ACTS)
     for regime in sorted(regimes.values(), key=lambda r: (r.municipality, r.short)):
         combo.addItem(f"{regime.municipality}/{regime.state} — {regime.short}", regime.id)
     index = combo.findData(current) if current is not None else -1
