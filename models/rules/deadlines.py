@@ -39,12 +39,15 @@ import functools
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from models.base.br import calendar_problem
 from models.base.errors import UserError
 from models.rules import describe
-from models.rules.regimes import Deadline, Regime, get_regime
+from models.rules.regimes import ClosedDay, Deadline, Regime, get_regime
+
+if TYPE_CHECKING:
+    from holidays import HolidayBase
 
 __all__ = [
     "DeadlineResult",
@@ -62,7 +65,7 @@ _WEEKEND = {5: "sábado", 6: "domingo"}
 
 
 @functools.lru_cache(maxsize=32)
-def _official(state: str | None):
+def _official(state: str | None) -> HolidayBase:
     """Brazil's national holidays plus those of ``state`` (names in pt-BR), years filled in on demand (the
     ``holidays`` package is imported here, when a deadline is first counted: start-up does not need it)."""
     import holidays as holidays_lib
@@ -184,7 +187,7 @@ class DeadlineResult:
         if self.extended and self.due_time is None and self.closed_rule == "end-of-next-business-day":
             return f"até o fim do expediente de {_day(self.due_date)}"
         if self.due_time is not None:
-            return f"até {_moment(self.due)}"
+            return f"até {_moment(dt.datetime.combine(self.due_date, self.due_time))}"
         return f"até {_day(self.due_date)}"
 
     def to_dict(self) -> dict[str, Any]:
@@ -308,7 +311,9 @@ def _closed_day_text(regime: Regime, deadline: Deadline, calendar: HolidayCalend
     )
 
 
-def _move(regime: Regime, deadline: Deadline, calendar: HolidayCalendar, due: dt.date, before: bool):
+def _move(
+    regime: Regime, deadline: Deadline, calendar: HolidayCalendar, due: dt.date, before: bool
+) -> tuple[dt.date | None, ClosedDay | None]:
     """Where a deadline that ends on ``due`` (a closed day) ends under the legal calendar: ``(moved day, rule)``,
     or ``(None, rule)`` when it stays."""
     rule = regime.closed_day_rule(deadline)
@@ -317,7 +322,14 @@ def _move(regime: Regime, deadline: Deadline, calendar: HolidayCalendar, due: dt
     return calendar.next_business_day(due), rule
 
 
-def _moved_text(regime: Regime, calendar: HolidayCalendar, due: dt.date, moved: dt.date, rule, time=None) -> str:
+def _moved_text(
+    regime: Regime,
+    calendar: HolidayCalendar,
+    due: dt.date,
+    moved: dt.date,
+    rule: ClosedDay,
+    time: dt.time | None = None,
+) -> str:
     where = (
         f"até o fim do expediente de {_day(moved)}"
         if rule.rule == "end-of-next-business-day"
@@ -359,23 +371,24 @@ def _days(regime: Regime, deadline: Deadline, start: dt.date, calendar: HolidayC
     extended = False
     unextended = None
     closed = False
-    closed_rule = None
+    closed_rule: str | None = None
     if not calendar.is_business_day(due):
         moved, rule = _move(regime, deadline, calendar, due, before)
         if moved is not None:
+            assert rule is not None, "a deadline moves only under a rule"
             unextended = due
             formula += _moved_text(regime, calendar, due, moved, rule)
             for day in _closed_days(calendar, due, moved):
-                name = calendar.holiday(day)
-                if name:
-                    holidays_seen += ((day, name),)
+                holiday = calendar.holiday(day)
+                if holiday:
+                    holidays_seen += ((day, holiday),)
             due, extended, closed_rule = moved, True, rule.rule
         else:
             closed = True
             closed_rule = rule.rule if rule is not None else None
-            name = calendar.holiday(due)
-            if name:
-                holidays_seen += ((due, name),)
+            holiday = calendar.holiday(due)
+            if holiday:
+                holidays_seen += ((due, holiday),)
             if before:
                 formula += f"; cai em dia sem expediente ({calendar.closed_because(due)})"
             else:
@@ -420,25 +433,29 @@ def _hours(regime: Regime, deadline: Deadline, start: dt.datetime, calendar: Hol
         formula = f"{amount} antes de {_moment(start)}: até {_moment(end)}"
     else:
         formula = f"{amount} a partir de {_moment(start)}: termina em {_moment(end)}"
-    due_date, due_time = end.date(), end.time().replace(second=0, microsecond=0)
-    extended, unextended, closed, closed_rule = False, None, False, None
+    due_date = end.date()
+    due_time: dt.time | None = end.time().replace(second=0, microsecond=0)
+    extended, closed = False, False
+    unextended: dt.datetime | None = None
+    closed_rule: str | None = None
     holidays_seen: tuple[tuple[dt.date, str], ...] = ()
     if not calendar.is_business_day(due_date):
         moved, rule = _move(regime, deadline, calendar, due_date, before)
         if moved is not None:
+            assert rule is not None, "a deadline moves only under a rule"
             keep = due_time if rule.rule == "next-business-day" else None
             formula += _moved_text(regime, calendar, due_date, moved, rule, keep)
             for day in _closed_days(calendar, due_date, moved):
-                name = calendar.holiday(day)
-                if name:
-                    holidays_seen += ((day, name),)
+                holiday = calendar.holiday(day)
+                if holiday:
+                    holidays_seen += ((day, holiday),)
             unextended, due_date, due_time, extended, closed_rule = end, moved, keep, True, rule.rule
         else:
             closed = True
             closed_rule = rule.rule if rule is not None else None
-            name = calendar.holiday(due_date)
-            if name:
-                holidays_seen += ((due_date, name),)
+            holiday = calendar.holiday(due_date)
+            if holiday:
+                holidays_seen += ((due_date, holiday),)
             if before:
                 formula += f"; cai em dia sem expediente ({calendar.closed_because(due_date)})"
             else:

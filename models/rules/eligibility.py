@@ -1061,8 +1061,7 @@ def evaluate_eligibility(
                 result, status=PASSED, reason=f"Dispensado: {result.label} ({waived[rule.document]})."
             )
         results.append(result)
-    results = tuple(results)
-    return Eligibility(regime.id, kind.id, results, eligibility_summary(results))
+    return Eligibility(regime.id, kind.id, tuple(results), eligibility_summary(results))
 
 
 def verdict_of(results: Iterable[RuleResult]) -> str:

@@ -24,7 +24,7 @@ import datetime as dt
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from decimal import Decimal
-from typing import Any
+from typing import Any, TypeVar
 
 from models.base.errors import UserError
 from models.base.money import format_brl, format_decimal_br, format_factor, round_cents, to_decimal
@@ -190,7 +190,7 @@ def _days(value: Any) -> int | None:
         value = int(number)
     if value < 1:
         raise UserError(f"Número de dias inválido: {value} (mínimo 1)", field="days")
-    return value
+    return int(value)  # an int already (a bool was refused above)
 
 
 def _m(value: Decimal) -> str:
@@ -355,8 +355,19 @@ def _decimal_map(values: Mapping[str, Any] | None, what: str) -> dict[str, Decim
 # --------------------------------------------------------------------------- fee kinds
 
 
+T = TypeVar("T")
+
+
+def _kind_key(value: T | None, fee: Fee, key: str) -> T:
+    """``fee.<key>``, a key the loader requires for the fee's kind (docs/regime-format.md)."""
+    if value is None:  # pragma: no cover - the loader refuses such an act
+        raise AssertionError(f"fee {fee.id} ({fee.kind}) without {key}")
+    return value
+
+
 def _linear_metre(regime: Regime, fee: Fee, inp: _Inputs) -> QuoteLine:
     year = _year_for(fee, inp.year)
+    coefficient, unit = _kind_key(fee.coefficient, fee, "coefficient"), _kind_key(fee.unit, fee, "unit")
     front = inp.front_or_equipment()
     if front is None:
         raise UserError(
@@ -387,14 +398,14 @@ def _linear_metre(regime: Regime, fee: Fee, inp: _Inputs) -> QuoteLine:
         metres = fee.min_metres
 
     discount = _best_discount(regime, fee, inp, metres)
-    unit_value = regime.unit_value(fee.unit, year, inp.overrides)
+    unit_value = regime.unit_value(unit, year, inp.overrides)
     rate = discount.rate if discount else Decimal(0)
-    exact = fee.coefficient * unit_value * metres * (Decimal(1) - rate)
+    exact = coefficient * unit_value * metres * (Decimal(1) - rate)
 
-    parts = [format_factor(fee.coefficient)]
-    if fee.unit != "BRL":
+    parts = [format_factor(coefficient)]
+    if unit != "BRL":
         parts.append(format_factor(unit_value))
-        details.insert(0, _unit_detail(regime, fee.unit, year, inp.overrides))
+        details.insert(0, _unit_detail(regime, unit, year, inp.overrides))
     parts.append(_m(metres))
     formula = _TIMES.join(parts)
     label = fee.label
@@ -510,10 +521,11 @@ def _best_discount(regime: Regime, fee: Fee, inp: _Inputs, metres: Decimal) -> D
     best: Discount | None = None
     for discount in fee.discounts:
         verdict = _condition_matches(discount.when, inp, metres)
-        if verdict is None:
+        if verdict is None:  # only a depth limit leaves it open
+            max_depth = _kind_key(discount.when.max_depth, fee, "discounts.when.max_depth")
             raise UserError(
                 f'Informe a profundidade: o desconto "{discount.label}" vale até '
-                f"{_m(discount.when.max_depth)} m de profundidade ({regime.cite(discount.basis)}).",
+                f"{_m(max_depth)} m de profundidade ({regime.cite(discount.basis)}).",
                 field="depth",
             )
         if verdict and (best is None or discount.rate > best.rate):
@@ -556,14 +568,15 @@ def _energy(regime: Regime, fee: Fee, tier: EnergyTier, inp: _Inputs) -> QuoteLi
                 f"informado {_m(depth)} m ({citation}).",
                 field="energy",
             )
-    unit_value = regime.unit_value(fee.unit, year, inp.overrides)
+    unit = _kind_key(fee.unit, fee, "unit")
+    unit_value = regime.unit_value(unit, year, inp.overrides)
     exact = tier.factor * unit_value
-    details = [d for d in (_unit_detail(regime, fee.unit, year, inp.overrides),) if d]
+    details = [d for d in (_unit_detail(regime, unit, year, inp.overrides),) if d]
     if fee.basis_act:
         details.append(f"Com base em: {fee.basis_act}")
     formula = (
         format_factor(tier.factor)
-        if fee.unit == "BRL"
+        if unit == "BRL"
         else f"{format_factor(tier.factor)}{_TIMES}{format_factor(unit_value)}"
     )
     return QuoteLine(
@@ -592,13 +605,14 @@ def _per_area_month(regime: Regime, fee: Fee, inp: _Inputs) -> QuoteLine:
             f"({regime.cite(fee.basis)}). Ramos: {', '.join(regime.ids('line'))}.",
             field="line",
         )
-    if fee.area == "line":
-        if line.area is not None:
-            _check_declared_matches_line(regime, line, inp)
-            dims = (line.front, line.depth)
-            area = line.area
+    if fee.area == "line" and line is not None:  # without a line: refused above
+        size = line.size
+        if size is not None:
+            _check_declared_matches_line(regime, line, size, inp)
+            dims = size
+            area = size[0] * size[1]
             details.append(
-                f'Área do ramo "{line.label}": {_m(line.front)} × {_m(line.depth)} = {_m(area)} m² '
+                f'Área do ramo "{line.label}": {_m(size[0])} × {_m(size[1])} = {_m(area)} m² '
                 f"({regime.cite(line.basis)})"
             )
             bases.append(line.basis)
@@ -607,10 +621,11 @@ def _per_area_month(regime: Regime, fee: Fee, inp: _Inputs) -> QuoteLine:
             details.append(f'O ramo "{line.label}" não tem tamanho fixado no ato: área informada de {_m(area)} m².')
     elif fee.area == "used":
         dims, area = _used_area(regime, fee, line, inp)
-        if line is not None and line.area is not None:
+        size = line.size if line is not None else None
+        if line is not None and size is not None:
             details.append(
-                f'Área utilizada: {_m(area)} m²; máximo do ramo "{line.label}": {_m(line.front)} × '
-                f"{_m(line.depth)} = {_m(line.area)} m² ({regime.cite(line.basis)})"
+                f'Área utilizada: {_m(area)} m²; máximo do ramo "{line.label}": {_m(size[0])} × '
+                f"{_m(size[1])} = {_m(size[0] * size[1])} m² ({regime.cite(line.basis)})"
             )
             bases.append(line.basis)
         else:
@@ -619,7 +634,7 @@ def _per_area_month(regime: Regime, fee: Fee, inp: _Inputs) -> QuoteLine:
         dims, area = _declared_area(inp, fee)
         details.append(f"Área declarada: {_m(area)} m².")
 
-    rate = fee.rate
+    rate = _kind_key(fee.rate, fee, "rate")
     factor = Decimal(1)
     parts = [format_factor(rate.value)]
     if rate.unit != "BRL":
@@ -662,22 +677,23 @@ def _per_area_month(regime: Regime, fee: Fee, inp: _Inputs) -> QuoteLine:
     )
 
 
-def _check_declared_matches_line(regime: Regime, line: Line, inp: _Inputs) -> None:
-    if inp.area is not None and inp.area != line.area:
+def _check_declared_matches_line(regime: Regime, line: Line, size: tuple[Decimal, Decimal], inp: _Inputs) -> None:
+    front, depth = size
+    if inp.area is not None and inp.area != front * depth:
         raise UserError(
-            f'O ato fixa {_m(line.front)} × {_m(line.depth)} = {_m(line.area)} m² para "{line.label}" '
+            f'O ato fixa {_m(front)} × {_m(depth)} = {_m(front * depth)} m² para "{line.label}" '
             f"({regime.cite(line.basis)}); informado {_m(inp.area)} m².",
             field="area",
         )
-    if inp.front is not None and inp.front != line.front:
+    if inp.front is not None and inp.front != front:
         raise UserError(
-            f'O ato fixa {_m(line.front)} m de frente para "{line.label}" ({regime.cite(line.basis)}); '
+            f'O ato fixa {_m(front)} m de frente para "{line.label}" ({regime.cite(line.basis)}); '
             f"informado {_m(inp.front)} m.",
             field="front",
         )
-    if inp.depth is not None and inp.depth != line.depth:
+    if inp.depth is not None and inp.depth != depth:
         raise UserError(
-            f'O ato fixa {_m(line.depth)} m de profundidade para "{line.label}" ({regime.cite(line.basis)}); '
+            f'O ato fixa {_m(depth)} m de profundidade para "{line.label}" ({regime.cite(line.basis)}); '
             f"informado {_m(inp.depth)} m.",
             field="depth",
         )
@@ -688,25 +704,25 @@ def _used_area(
 ) -> tuple[tuple[Decimal, Decimal] | None, Decimal]:
     """The area actually used ("por metro quadrado utilizado", SJC art. 11, § 5º): the stall's front × depth (or
     its area), never beyond the size the act fixes for the line — a maximum (art. 5º)."""
+    size = line.size if line is not None else None
     if inp.area is None and (inp.front_or_equipment() is None or inp.depth_or_equipment() is None):
-        most = (
-            f' — o ato fixa no máximo {_m(line.front)} × {_m(line.depth)} m para "{line.label}" '
-            f"({regime.cite(line.basis)})"
-            if line is not None and line.area is not None
+        fixed = (
+            f' — o ato fixa no máximo {_m(size[0])} × {_m(size[1])} m para "{line.label}" ({regime.cite(line.basis)})'
+            if line is not None and size is not None
             else ""
         )
         raise UserError(
             f"Informe a frente e a profundidade utilizadas (ou a área): {fee.label.lower()} é cobrada por metro "
-            f"quadrado utilizado ({regime.cite(fee.basis)}){most}.",
+            f"quadrado utilizado ({regime.cite(fee.basis)}){fixed}.",
             field="front" if inp.front_or_equipment() is None else "depth",
         )
     dims, area = _declared_area(inp, fee)
-    if line is None or line.area is None:
+    if line is None or size is None:
         return dims, area
     for value, most, name, key in (
-        (dims[0] if dims else None, line.front, "frente", "front"),
-        (dims[1] if dims else None, line.depth, "profundidade", "depth"),
-        (area, line.area, "área", "area"),
+        (dims[0] if dims else None, size[0], "frente", "front"),
+        (dims[1] if dims else None, size[1], "profundidade", "depth"),
+        (area, size[0] * size[1], "área", "area"),
     ):
         if value is not None and value > most:
             unit = "m²" if key == "area" else "m"
@@ -828,7 +844,7 @@ def _fixed(regime: Regime, fee: Fee, inp: _Inputs) -> QuoteLine:
         amount = Amount(value=value, unit="BRL")
         details.append("Valor informado pela Administração.")
     else:
-        amount = fee.amount
+        amount = _kind_key(fee.amount, fee, "amount")
         unit_detail = _unit_detail(regime, amount.unit, year, inp.overrides)
         if unit_detail:
             details.append(unit_detail)
@@ -959,9 +975,9 @@ def fee_quote(
                     f"a faixa '{energy}' não entra no cálculo."
                 )
             else:
-                options = [ENERGY_NONE] + [t.id for f in energy_fees for t in f.tiers]
+                tier_ids = [ENERGY_NONE] + [t.id for f in energy_fees for t in f.tiers]
                 raise UserError(
-                    f"Faixa de energia '{energy}' não existe no regime {regime.id}. Opções: {', '.join(options)}.",
+                    f"Faixa de energia '{energy}' não existe no regime {regime.id}. Opções: {', '.join(tier_ids)}.",
                     field="energy",
                 )
 
@@ -1035,7 +1051,7 @@ def _as_read_and_exempted(regime: Regime, fee: Fee, line: QuoteLine, inp: _Input
         details = (*details, f"Leitura adotada ({regime.cite_item(fee)}): {fee.reading}")
     exemption = next((e for e in fee.exemptions if e.id == inp.exemption), None)
     waived = exemption is not None and ("deposit" if line.kind == "deposit" else "fee") in exemption.waives
-    if not waived:
+    if exemption is None or not waived:
         return dataclasses.replace(line, details=details)
     cite = regime.cite_item(exemption)
     return dataclasses.replace(
@@ -1047,7 +1063,9 @@ def _as_read_and_exempted(regime: Regime, fee: Fee, line: QuoteLine, inp: _Input
     )
 
 
-def _price_fee(regime: Regime, fee: Fee, inp: _Inputs, tier_owner, lines: list[QuoteLine]) -> None:
+def _price_fee(
+    regime: Regime, fee: Fee, inp: _Inputs, tier_owner: tuple[Fee, EnergyTier] | None, lines: list[QuoteLine]
+) -> None:
     """Price one fee into ``lines`` (a venue table gives its fee and its deposit)."""
     if fee.kind == "linear-metre":
         lines.append(_linear_metre(regime, fee, inp))

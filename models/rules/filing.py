@@ -49,7 +49,7 @@ class FilingCheck:
     def refused(self) -> bool:
         return self.status == CLOSED
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, str]:
         return {"status": self.status, "text": self.text, "basis": self.basis}
 
 
@@ -114,8 +114,8 @@ def filing_check(regime: Regime, permit_kind: str, at: _dt.datetime, *, event: E
     if reg.until is not None and at > reg.until:
         closed = f"Inscrições encerradas em {describe.moment(reg.until)} ({where})"
         late = late_text(regime)
-        if late:
-            lf = regime.selection.late_fill
+        lf = regime.selection.late_fill if regime.selection is not None else None
+        if late and lf is not None:  # late_text says something only of a late_fill
             return FilingCheck(
                 LATE,
                 f"{closed}: pedido fora do prazo — não entra na seleção do prazo; {late}.",

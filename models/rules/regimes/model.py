@@ -111,6 +111,13 @@ class Line:
             return None
         return self.front * self.depth
 
+    @property
+    def size(self) -> tuple[Decimal, Decimal] | None:
+        """``(front, depth)`` where the act fixes both, else None."""
+        if self.front is None or self.depth is None:
+            return None
+        return self.front, self.depth
+
 
 @dataclass(frozen=True)
 class Colour:
