@@ -215,7 +215,7 @@ def test_a_process_that_only_opens_the_database_audits_its_changes(sqlite_url):
     close_database()
     code = (
         "import sys\nfrom models.store.db import open_database, db\nopen_database(sys.argv[1])\n"
-        "from models import session\nsession.log_in(session.SYSTEM)\n"
+        "from models.access import session\nsession.log_in(session.SYSTEM)\n"
         "from models.store.settings import set_settings, MUNICIPALITY\nset_settings({MUNICIPALITY: 'Sapezal'})\n"
         "print(db.execute_sql(\"SELECT COUNT(*) FROM audit_entry WHERE table_name = 'setting'\").fetchone()[0])"
     )

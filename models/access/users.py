@@ -25,8 +25,9 @@ from dataclasses import dataclass
 from peewee import BooleanField, CharField, DateTimeField, IntegerField, IntegrityError
 
 from models.access import session
+from models.base import clock
 from models.base.errors import FieldErrors, UserError
-from models.store.db import BaseModel, db
+from models.store.db import BaseModel, db, update_versioned
 
 SCRYPT_N, SCRYPT_R, SCRYPT_P = 2**14, 8, 1
 MIN_PASSWORD = 8
@@ -36,17 +37,13 @@ LOCK_MINUTES = 15
 pause = time.sleep
 
 
-def _now() -> _dt.datetime:
-    return _dt.datetime.now().replace(microsecond=0)
-
-
 class User(BaseModel):
     username = CharField(max_length=40, unique=True)
     name = CharField(max_length=100)
     role = CharField(max_length=20)
     password_hash = CharField(max_length=200)
     active = BooleanField(default=True)
-    created_at = DateTimeField(default=_now)
+    created_at = DateTimeField(default=clock.now)
     last_login = DateTimeField(null=True)
     version = IntegerField(default=1)
 
@@ -185,7 +182,7 @@ def authenticate(username: str, password: str, *, now: _dt.datetime | None = Non
     from models.store import audit
 
     login = (username or "").strip().lower()
-    now = now or _now()
+    now = now or clock.now()
     key = _throttle_key(login)
     user = User.get_or_none(User.username == login) if 0 < len(login) <= 40 and login.isprintable() else None
     # The same work whether the login exists or not: one scrypt, the same reads and writes.
@@ -247,13 +244,7 @@ def _shown_login(login: str) -> str:
 
 
 def _claim(user: User, **changes) -> None:
-    updated = (
-        User.update(version=User.version + 1, **changes)
-        .where((User.id == user.id) & (User.version == user.version))
-        .execute()
-    )
-    if updated != 1:
-        raise UserError(f"O usuário {user.username} foi alterado em outra mesa; reabra a lista.")
+    update_versioned(user, f"O usuário {user.username} foi alterado em outra mesa; reabra a lista.", **changes)
 
 
 def _last_admin(user: User) -> bool:

@@ -39,7 +39,7 @@ import json
 from calendar import monthrange
 from collections import defaultdict
 from dataclasses import dataclass
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 from operator import attrgetter, itemgetter
 from typing import NamedTuple
 
@@ -58,6 +58,7 @@ from peewee import (
 )
 
 from models.access.session import acting, require
+from models.base import clock
 from models.base.errors import FieldErrors, UserError
 from models.base.money import format_brl, parse_typed
 from models.permits import LIVE_STATUSES, Permit
@@ -65,7 +66,7 @@ from models.registry.applications import Application, change_status, next_number
 from models.registry.people import Company, Person
 from models.rules.acts import act_sha
 from models.rules.eligibility import DebtFacts
-from models.store.db import BaseModel, MoneyField, db
+from models.store.db import BaseModel, MoneyField, db, update_versioned
 
 __all__ = [
     "KINDS",
@@ -111,10 +112,6 @@ STATUSES = {"open": "em aberto", "paid": "paga", "cancelled": "cancelada"}
 ZERO = Decimal("0.00")
 
 
-def _now() -> _dt.datetime:
-    return _dt.datetime.now().replace(microsecond=0)
-
-
 def _date(day: _dt.date | None) -> str:
     return day.strftime("%d/%m/%Y") if day else ""
 
@@ -141,7 +138,7 @@ class Charge(BaseModel):
     detail = TextField(default="")  # JSON of the fee engine's line, frozen
     status = CharField(max_length=12, default="open", index=True)
     paid_total = MoneyField(default=0)
-    created_at = DateTimeField(default=_now)
+    created_at = DateTimeField(default=clock.now)
     created_on = DateField()
     created_by = CharField(max_length=100)
     cancelled_at = DateTimeField(null=True)
@@ -209,7 +206,7 @@ class Payment(BaseModel):
     paid_on = DateField(index=True)
     amount = MoneyField()
     reference = CharField(max_length=64)  # the bank slip's number, or the receipt's
-    recorded_at = DateTimeField(default=_now)
+    recorded_at = DateTimeField(default=clock.now)
     recorded_by = CharField(max_length=100)
     note = TextField(default="")
 
@@ -744,7 +741,7 @@ def generate_month(year: int, month: int, *, by: str, today: _dt.date | None = N
         at = {name: i for i, name in enumerate(names)}
         base = [f.default() if callable(f.default) else f.default for f in fields]  # the model's defaults
         for name, value in dict(
-            status="open", paid_total=ZERO, created_at=_now(), created_on=today, created_by=by, version=1
+            status="open", paid_total=ZERO, created_at=clock.now(), created_on=today, created_by=by, version=1
         ).items():
             base[at[name]] = value
         given = (
@@ -993,15 +990,8 @@ def create_charge(
 
 
 def _claim(charge: Charge, **changes) -> None:
-    updated = (
-        Charge.update(version=Charge.version + 1, **changes)
-        .where((Charge.id == charge.id) & (Charge.version == charge.version))
-        .execute()
-    )
-    if updated != 1:
-        raise UserError(
-            f"A cobrança nº {charge.number} foi alterada em outra mesa; reabra-a para ver a situação atual."
-        )
+    stale = f"A cobrança nº {charge.number} foi alterada em outra mesa; reabra-a para ver a situação atual."
+    update_versioned(charge, stale, **changes)
 
 
 def record_payment(
@@ -1084,7 +1074,7 @@ def cancel_charge(charge: Charge, *, reason: str, by: str) -> Charge:
             f"A cobrança nº {charge.number} tem pagamentos ({format_brl(charge.paid_total)}); não pode ser cancelada."
         )
     with db.atomic():
-        _claim(charge, status="cancelled", cancelled_at=_now(), cancelled_by=by, cancel_reason=reason)
+        _claim(charge, status="cancelled", cancelled_at=clock.now(), cancelled_by=by, cancel_reason=reason)
     return Charge.get_by_id(charge.id)
 
 

@@ -79,6 +79,7 @@ from peewee import (
 )
 
 from models.access.session import acting, require
+from models.base import clock
 from models.base.br import format_cnpj, format_cpf
 from models.base.errors import FieldErrors, UserError
 from models.base.money import format_brl, parse_typed, round_cents, to_decimal
@@ -101,7 +102,7 @@ from models.registry.people import Company, Person, search_key
 from models.rules import describe
 from models.rules.deadlines import DeadlineResult, compute_deadline
 from models.rules.regimes import Deadline, MissingUnitValue, Regime, get_regime
-from models.store.db import BaseModel, DecimalTextField, MoneyField, db
+from models.store.db import BaseModel, DecimalTextField, MoneyField, db, update_versioned
 from models.store.files import keep_file
 
 __all__ = [
@@ -228,10 +229,6 @@ _DECISION_EVENTS = ("decision-notification", "decision-publication")
 ZERO = Decimal("0.00")
 
 
-def _now() -> _dt.datetime:
-    return _dt.datetime.now().replace(microsecond=0)
-
-
 def _d(day: _dt.date | None) -> str:
     return day.strftime("%d/%m/%Y") if day else ""
 
@@ -282,7 +279,7 @@ class Record(BaseModel):
     search_text = TextField(default="")
     status = CharField(max_length=12, default="issued", index=True)
     issued_on = DateField()
-    issued_at = DateTimeField(default=_now)
+    issued_at = DateTimeField(default=clock.now)
     issued_by = CharField(max_length=100)
     #: SHA-256 of the act's text it was computed from (models.rules.acts): shown and recomputed with that version
     act_sha256 = CharField(max_length=64, default="")
@@ -335,7 +332,7 @@ class RecordFile(BaseModel):
     original_name = CharField(max_length=200)
     size = IntegerField()
     kind = CharField(max_length=16, default="photo")
-    added_at = DateTimeField(default=_now)
+    added_at = DateTimeField(default=clock.now)
 
     class Meta:
         table_name = "enforcement_file"
@@ -357,7 +354,7 @@ class RecordEvent(BaseModel):
     """One fact after a record was issued: corrected, applied to the permit, items released… never edited."""
 
     record = ForeignKeyField(Record, backref="events", on_delete="RESTRICT")
-    at = DateTimeField(default=_now)
+    at = DateTimeField(default=clock.now)
     on = DateField()
     by = CharField(max_length=100)
     kind = CharField(max_length=24, index=True)
@@ -1183,13 +1180,8 @@ def _event(record: Record, kind: str, *, by: str, on: _dt.date, text: str = "", 
 
 
 def _claim(record: Record, **changes) -> None:
-    updated = (
-        Record.update(version=Record.version + 1, **changes)
-        .where((Record.id == record.id) & (Record.version == record.version))
-        .execute()
-    )
-    if updated != 1:
-        raise UserError(f"O {record.reference} foi alterado em outra mesa; reabra-o para ver a situação atual.")
+    stale = f"O {record.reference} foi alterado em outra mesa; reabra-o para ver a situação atual."
+    update_versioned(record, stale, **changes)
     record.version += 1
     for key, value in changes.items():
         setattr(record, key, value)
@@ -1319,7 +1311,9 @@ def issue_record(draft: RecordDraft, *, by: str, today: _dt.date) -> Record:
             reason=(draft.reason or "").strip(),
             search_text=search_key(f"{name} {draft.place} {number} {description}"),
             issued_on=today,
-            issued_at=_now() if _now().date() == today else max(notified, _dt.datetime.combine(today, _dt.time(0))),
+            issued_at=clock.now()
+            if clock.now().date() == today
+            else max(notified, _dt.datetime.combine(today, _dt.time(0))),
             issued_by=by,
         )
         for photo in draft.photos:
@@ -1893,23 +1887,18 @@ def decide_contest(
         for d in _pick(candidates, record.scope):
             after.append(_deadline_dict(compute_deadline(regime, d.id, notified), "payment-after-decision"))
     with db.atomic():
-        updated = (
-            Contest.update(
-                version=Contest.version + 1,
-                outcome=outcome,
-                decided_on=decided_on,
-                decided_by=by,
-                decision_reason=reason.strip(),
-                new_amount=amount,
-                notified_on=notified,
-                final=bool(final),
-                after=json.dumps(after, ensure_ascii=False),
-            )
-            .where((Contest.id == contest.id) & (Contest.version == contest.version))
-            .execute()
+        update_versioned(
+            contest,
+            "Esta defesa/recurso foi alterada em outra mesa; reabra o auto.",
+            outcome=outcome,
+            decided_on=decided_on,
+            decided_by=by,
+            decision_reason=reason.strip(),
+            new_amount=amount,
+            notified_on=notified,
+            final=bool(final),
+            after=json.dumps(after, ensure_ascii=False),
         )
-        if updated != 1:
-            raise UserError("Esta defesa/recurso foi alterada em outra mesa; reabra o auto.")
         contest = Contest.get_by_id(contest.id)
         words = f"{contest.kind_label} julgada em {_d(decided_on)}: {OUTCOMES[outcome]} — {reason.strip()}"
         if outcome == "annulled":
@@ -2389,13 +2378,9 @@ def release_items(record: Record, *, on: _dt.date, by: str, today: _dt.date | No
         )
     with db.atomic():
         for item in items:
-            updated = (
-                SeizedItem.update(released_on=on, released_by=by, version=SeizedItem.version + 1)
-                .where((SeizedItem.id == item.id) & (SeizedItem.version == item.version))
-                .execute()
+            update_versioned(
+                item, "Os bens foram alterados em outra mesa; reabra o auto.", released_on=on, released_by=by
             )
-            if updated != 1:
-                raise UserError("Os bens foram alterados em outra mesa; reabra o auto.")
         _event(record, "released", by=by, on=today, text=f"Bens devolvidos em {_d(on)} ({len(items)} item(ns))")
     return [SeizedItem.get_by_id(i.id) for i in items]
 
@@ -2453,15 +2438,14 @@ def donate_items(
     note = (reason or "").strip() + (" (com anuência do infrator)" if consent else "")
     with db.atomic():
         for item in items:
-            updated = (
-                SeizedItem.update(
-                    donated_on=on, donated_by=by, donated_to=to.strip(), note=note, version=SeizedItem.version + 1
-                )
-                .where((SeizedItem.id == item.id) & (SeizedItem.version == item.version))
-                .execute()
+            update_versioned(
+                item,
+                "Os bens foram alterados em outra mesa; reabra o auto.",
+                donated_on=on,
+                donated_by=by,
+                donated_to=to.strip(),
+                note=note,
             )
-            if updated != 1:
-                raise UserError("Os bens foram alterados em outra mesa; reabra o auto.")
         _event(
             record,
             "donated",

@@ -89,13 +89,14 @@ from peewee import (
 
 from models.access.session import acting, require
 from models.access.signing_keys import qr_content
+from models.base import clock
 from models.base.errors import FieldErrors, UserError
 from models.registry.applications import Application, ApplicationDocument, change_status, next_number
 from models.registry.people import Company, CompanyPartner, HouseholdMember, Person
 from models.rules.acts import act_sha
 from models.rules.deadlines import compute_deadline
 from models.rules.eligibility import HistoryFacts, PermitFacts, add_months
-from models.store.db import BaseModel, DecimalTextField, db
+from models.store.db import BaseModel, DecimalTextField, db, update_versioned
 from models.store.files import keep_file
 
 __all__ = [
@@ -185,10 +186,6 @@ GROUND_HOLDER_REQUEST = "holder-request"
 _ISSUE_EVENTS = ("issue", "permit-grant", "approval-notice")
 
 
-def _now() -> _dt.datetime:
-    return _dt.datetime.now().replace(microsecond=0)
-
-
 def _date(day: _dt.date) -> str:
     return day.strftime("%d/%m/%Y")
 
@@ -225,9 +222,9 @@ class Permit(BaseModel):
     valid_from = DateField()
     valid_until = DateField(index=True)
     status = CharField(max_length=16, default="active", index=True)
-    status_at = DateTimeField(default=_now)
+    status_at = DateTimeField(default=clock.now)
     issued_on = DateField()
-    issued_at = DateTimeField(default=_now)
+    issued_at = DateTimeField(default=clock.now)
     issued_by = CharField(max_length=100)
     qr_text = TextField(default="")
     notes = TextField(default="")
@@ -255,7 +252,7 @@ class PermitEvent(BaseModel):
     """One fact of a permit's life: who, when, what, why — never edited nor deleted."""
 
     permit = ForeignKeyField(Permit, backref="events", on_delete="RESTRICT")
-    at = DateTimeField(default=_now)  # when it was recorded
+    at = DateTimeField(default=clock.now)  # when it was recorded
     on = DateField()  # the date that counts (deadlines, waiting periods)
     by = CharField(max_length=100)
     kind = CharField(max_length=20, index=True)
@@ -290,7 +287,7 @@ class PermitDocument(BaseModel):
     file_path = CharField(max_length=300, default="")
     sha256 = CharField(max_length=64, default="")
     original_name = CharField(max_length=300, default="")
-    recorded_at = DateTimeField(default=_now)
+    recorded_at = DateTimeField(default=clock.now)
     recorded_by = CharField(max_length=100)
 
     class Meta:
@@ -637,15 +634,8 @@ def _move(permit: Permit, to: str, *, allowed_from: Sequence[str], what: str) ->
     """Change the status (optimistic lock); call inside the transaction that records the event."""
     if permit.status not in allowed_from:
         raise UserError(f"A permissão nº {permit.number} está {permit.status_label}; não pode ser {what}.")
-    updated = (
-        Permit.update(status=to, status_at=_now(), version=Permit.version + 1)
-        .where((Permit.id == permit.id) & (Permit.version == permit.version))
-        .execute()
-    )
-    if updated != 1:
-        raise UserError(
-            f"A permissão nº {permit.number} foi alterada em outra mesa; reabra-a para ver a situação atual."
-        )
+    stale = f"A permissão nº {permit.number} foi alterada em outra mesa; reabra-a para ver a situação atual."
+    update_versioned(permit, stale, status=to, status_at=clock.now())
     return Permit.get_by_id(permit.id)
 
 
@@ -995,15 +985,8 @@ def _claim(permit: Permit, statuses: Sequence[str] = ("active",)) -> None:
 
     The guarded UPDATE also queues two desks acting on one permit at once.
     """
-    updated = (
-        Permit.update(version=Permit.version + 1)
-        .where((Permit.id == permit.id) & (Permit.version == permit.version) & Permit.status.in_(list(statuses)))
-        .execute()
-    )
-    if updated != 1:
-        raise UserError(
-            f"A permissão nº {permit.number} foi alterada em outra mesa; reabra-a para ver a situação atual."
-        )
+    stale = f"A permissão nº {permit.number} foi alterada em outra mesa; reabra-a para ver a situação atual."
+    update_versioned(permit, stale, where=Permit.status.in_(list(statuses)))
     permit.version += 1
 
 

@@ -17,12 +17,13 @@ from decimal import Decimal
 from peewee import JOIN, BooleanField, CharField, DateField, DateTimeField, ForeignKeyField, IntegerField, TextField
 
 from models.access.session import acting, require
+from models.base import clock
 from models.base.errors import FieldErrors, UserError
 from models.base.money import parse_typed
 from models.base.text import control_errors
 from models.registry.people import Company, Person
 from models.rules.acts import act_sha
-from models.store.db import BaseModel, DecimalTextField, db
+from models.store.db import BaseModel, DecimalTextField, db, update_versioned
 
 # status → pt-BR label
 STATUSES = {
@@ -47,10 +48,6 @@ TRANSITIONS = {
     "withdrawn": set(),
 }
 OPEN_STATUSES = ("received", "analysis", "approved", "awaiting_payment", "appealed")
-
-
-def _now() -> _dt.datetime:
-    return _dt.datetime.now().replace(microsecond=0)
 
 
 class Counter(BaseModel):
@@ -114,9 +111,9 @@ class Application(BaseModel):
     notes = TextField(default="")
     quote_json = TextField(default="")
     eligibility_json = TextField(default="")
-    created_at = DateTimeField(default=_now)
+    created_at = DateTimeField(default=clock.now)
     created_by = CharField(max_length=100)
-    status_at = DateTimeField(default=_now)
+    status_at = DateTimeField(default=clock.now)
     #: SHA-256 of the act's text it was computed from (models.rules.acts): shown and recomputed with that version
     act_sha256 = CharField(max_length=64, default="")
     version = IntegerField(default=1)
@@ -150,7 +147,7 @@ class ApplicationEvent(BaseModel):
     """Every status change: who, when, from, to, why — never edited."""
 
     application = ForeignKeyField(Application, backref="events", on_delete="CASCADE")
-    at = DateTimeField(default=_now)
+    at = DateTimeField(default=clock.now)
     by = CharField(max_length=100)
     status_from = CharField(max_length=20, default="")
     status_to = CharField(max_length=20)
@@ -433,13 +430,8 @@ def change_status(app: Application, to: str, *, by: str, reason: str = "") -> Ap
     if to in ("refused", "appealed", "withdrawn") and not (reason or "").strip():
         raise FieldErrors({"reason": f"Informe o motivo ({STATUSES[to]})."})
     with db.atomic():
-        updated = (
-            Application.update(status=to, status_at=_now(), version=Application.version + 1)
-            .where((Application.id == app.id) & (Application.version == app.version))
-            .execute()
-        )
-        if updated != 1:
-            raise UserError("Este requerimento foi alterado em outra mesa; reabra-o para ver a situação atual.")
+        stale = "Este requerimento foi alterado em outra mesa; reabra-o para ver a situação atual."
+        update_versioned(app, stale, status=to, status_at=clock.now())
         ApplicationEvent.create(
             application=app.id, by=acting(by), status_from=app.status, status_to=to, reason=(reason or "").strip()
         )

@@ -18,11 +18,12 @@ from peewee import (
 )
 
 from models.access.session import require
+from models.base import clock
 from models.base.br import clean_cnpj, clean_cpf
 from models.base.errors import FieldErrors, UserError
 from models.base.money import parse_typed
 from models.base.text import control_errors
-from models.store.db import BaseModel, DecimalTextField, db
+from models.store.db import BaseModel, DecimalTextField, db, update_versioned
 
 HOUSING = {
     "rented": "alugada",
@@ -32,10 +33,6 @@ HOUSING = {
     "other": "outra",
 }
 RELATIONS = {"spouse": "cônjuge", "partner": "companheiro(a)", "child": "filho(a)", "dependant": "dependente"}
-
-
-def _now() -> _dt.datetime:
-    return _dt.datetime.now().replace(microsecond=0)
 
 
 def search_key(text: str) -> str:
@@ -66,7 +63,7 @@ class Person(Addressed):
     birth_date = DateField(null=True)
     resident_since = DateField(null=True)
     notes = TextField(default="")
-    created_at = DateTimeField(default=_now)
+    created_at = DateTimeField(default=clock.now)
     version = IntegerField(default=1)
     # v4: what the front desk and the socio-economic score need
     phone2 = CharField(max_length=30, default="")
@@ -105,7 +102,7 @@ class Company(Addressed):
     trade_name = CharField(max_length=200, default="")
     mei = BooleanField(default=False)
     municipal_registration = CharField(max_length=40, default="")
-    created_at = DateTimeField(default=_now)
+    created_at = DateTimeField(default=clock.now)
     version = IntegerField(default=1)
     search_name = CharField(max_length=400, default="", index=True)  # v4
 
@@ -329,15 +326,11 @@ def validate_person(data: PersonInput, *, today: _dt.date) -> dict:
 
 def _update_versioned(model, row, values: dict):
     """Write ``values`` over ``row`` only if nobody changed it since it was read (optimistic locking)."""
-    updated = (
-        model.update(**values, version=model.version + 1)
-        .where((model.id == row.id) & (model.version == row.version))
-        .execute()
+    update_versioned(
+        row,
+        "Este cadastro foi alterado por outra pessoa enquanto você editava; reabra-o para ver a versão atual.",
+        **values,
     )
-    if updated != 1:
-        raise UserError(
-            "Este cadastro foi alterado por outra pessoa enquanto você editava; reabra-o para ver a versão atual."
-        )
     return model.get_by_id(row.id)
 
 

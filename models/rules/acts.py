@@ -27,16 +27,13 @@ from pathlib import Path
 from peewee import CharField, DateField, DateTimeField, IntegerField, IntegrityError, TextField, fn
 
 from models.access import session
+from models.base import clock
 from models.base.errors import UserError
 from models.rules import regimes
 from models.store.db import BaseModel, db
 
 #: who installed a version: Praça itself (a shipped act) or the municipality
 ORIGINS = {"praca": "Praça", "municipio": "município"}
-
-
-def _now() -> _dt.datetime:
-    return _dt.datetime.now().replace(microsecond=0)
 
 
 class RegimeAct(BaseModel):
@@ -48,7 +45,7 @@ class RegimeAct(BaseModel):
     amending_act = CharField(max_length=300, default="")  # the amending act's citation ("" for an original text)
     origin = CharField(max_length=10, default="municipio")
     installed_by = CharField(max_length=100)
-    installed_at = DateTimeField(default=_now)
+    installed_at = DateTimeField(default=clock.now)
     retired_at = DateTimeField(null=True)
     retired_by = CharField(max_length=100, default="")
     retired_reason = TextField(default="")
@@ -359,7 +356,7 @@ def retire(regime_id: str, reason: str) -> int:
         if all(row.retired_at is not None for row in rows):
             raise UserError(f"O ato {regime_id} já foi retirado.", field="regime")
         count = (
-            RegimeAct.update(retired_at=_now(), retired_by=session.who(), retired_reason=reason)
+            RegimeAct.update(retired_at=clock.now(), retired_by=session.who(), retired_reason=reason)
             .where((RegimeAct.regime_id == regime_id) & RegimeAct.retired_at.is_null())
             .execute()
         )

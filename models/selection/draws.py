@@ -26,6 +26,7 @@ from typing import Any
 from peewee import BooleanField, CharField, DateTimeField, ForeignKeyField, IntegerField, TextField
 
 from models.access.session import acting, require
+from models.base import clock
 from models.base.errors import FieldErrors, UserError
 from models.registry.applications import Application
 from models.registry.people import Person
@@ -64,10 +65,6 @@ ROLES = {"holder": "titular", "alternate": "suplente", "other": "demais", "exclu
 _FROZEN = "Um sorteio realizado não se altera: só pode ser anulado, com o motivo, e outro sorteio realizado."
 
 
-def _now() -> _dt.datetime:
-    return _dt.datetime.now().replace(microsecond=0)
-
-
 class _WriteOnce(BaseModel):
     """Rows inserted once; ``save()`` on an existing row is refused (public acts are not edited)."""
 
@@ -98,7 +95,7 @@ class Draw(_WriteOnce):
     annulled_by = CharField(max_length=100, default="")
     replaced_by = ForeignKeyField("self", null=True, backref="replaces", on_delete="RESTRICT")
     created_by = CharField(max_length=100)
-    created_at = DateTimeField(default=_now)
+    created_at = DateTimeField(default=clock.now)
 
     class Meta:
         table_name = "draw"
@@ -199,7 +196,7 @@ def hold_draw(
     if errors:
         raise FieldErrors(errors)
     result = run_draw(participants, seed, vacancies, draw_rules(regime, alternates=alternates))
-    when = (held_at or _now()).replace(microsecond=0)
+    when = (held_at or clock.now()).replace(microsecond=0)
     with db.atomic():
         old = None
         if replaces is not None:
@@ -305,7 +302,7 @@ def annul_draw(draw: Draw | int, reason: str, *, by: str, at: _dt.datetime | Non
                 status="annulled",
                 annul_reason=text,
                 annulled_by=clerk,
-                annulled_at=(at or _now()).replace(microsecond=0),
+                annulled_at=(at or clock.now()).replace(microsecond=0),
             )
             .where(Draw.id == draw_id, Draw.status == "held")
             .execute()

@@ -72,6 +72,7 @@ from typing import Any
 from peewee import CharField, DateField, DateTimeField, ForeignKeyField, IntegerField, IntegrityError, TextField
 
 from models.access.session import acting, require
+from models.base import clock
 from models.base.errors import FieldErrors, UserError
 from models.rules import describe
 from models.rules.deadlines import compute_deadline
@@ -143,10 +144,6 @@ APPEAL_STATUSES = {
 }
 
 
-def _now() -> _dt.datetime:
-    return _dt.datetime.now().replace(microsecond=0)
-
-
 class _Kept(BaseModel):
     """Rows written once: a publication or a draw is a public act, not edited afterwards."""
 
@@ -173,7 +170,7 @@ class ListPublication(_Kept):
     appeal_basis = TextField(default="")
     follows = ForeignKeyField("self", null=True, backref="followers", on_delete="RESTRICT")  # final → ranking
     created_by = CharField(max_length=100)
-    created_at = DateTimeField(default=_now)
+    created_at = DateTimeField(default=clock.now)
 
     class Meta:
         table_name = "list_publication"
@@ -202,7 +199,7 @@ class SelectionAppeal(BaseModel):
     decided_by = CharField(max_length=100, default="")
     corrections_json = TextField(default="")  # {criterion id: points}
     filed_by = CharField(max_length=100)
-    created_at = DateTimeField(default=_now)
+    created_at = DateTimeField(default=clock.now)
 
     class Meta:
         table_name = "selection_appeal"
@@ -221,7 +218,7 @@ class RotationEvent(BaseModel):
     start = IntegerField()  # 0-based place in the list where this event began
     vendors_json = TextField()  # the ids, in the list's order
     created_by = CharField(max_length=100)
-    created_at = DateTimeField(default=_now)
+    created_at = DateTimeField(default=clock.now)
 
     class Meta:
         table_name = "rotation_event"
@@ -250,7 +247,7 @@ class PointDraw(_Kept):
     algorithm = CharField(max_length=40)
     basis = TextField(default="")
     created_by = CharField(max_length=100)
-    created_at = DateTimeField(default=_now)
+    created_at = DateTimeField(default=clock.now)
 
     class Meta:
         table_name = "point_draw"
@@ -1337,7 +1334,7 @@ def hold_point_draw(
         with db.atomic():
             return PointDraw.create(
                 event=row.id,
-                held_at=(held_at or _now()).replace(microsecond=0),
+                held_at=(held_at or clock.now()).replace(microsecond=0),
                 place=place_text,
                 officials=officials_text,
                 seed=result.seed,

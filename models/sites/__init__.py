@@ -45,6 +45,7 @@ from peewee import (
 )
 
 from models.access.session import acting, require
+from models.base import clock
 from models.base.errors import FieldErrors, UserError
 from models.base.money import parse_typed
 from models.permits import LIVE_STATUSES, Permit
@@ -68,7 +69,7 @@ from models.sites.layout import (
 from models.sites.layout import (
     Obstacle as LayoutObstacle,
 )
-from models.store.db import BaseModel, DecimalTextField, db
+from models.store.db import BaseModel, DecimalTextField, db, update_versioned
 
 __all__ = [
     "SITE_KINDS",
@@ -123,10 +124,6 @@ WEEKDAY_LABELS = dict(zip(WEEKDAYS, ("seg", "ter", "qua", "qui", "sex", "sáb", 
 _FROM_REGIME_KIND = {"street-segment": "street", "arena": "event-area", "beach-point": "beach", "venue": "event-area"}
 
 
-def _now() -> _dt.datetime:
-    return _dt.datetime.now().replace(microsecond=0)
-
-
 # --------------------------------------------------------------------------- tables
 
 
@@ -150,7 +147,7 @@ class Site(BaseModel):
     gap = DecimalTextField(max_length=20, null=True)  # metres, when the Administration sets it
     avoid = CharField(max_length=200, default="")  # obstacle kinds kept free by the Administration
     notes = TextField(default="")
-    created_at = DateTimeField(default=_now)
+    created_at = DateTimeField(default=clock.now)
     version = IntegerField(default=1)
 
     class Meta:
@@ -255,7 +252,7 @@ class StallBreach(BaseModel):
     basis = CharField(max_length=200, default="")
     reason = TextField()
     kept_by = CharField(max_length=100)
-    kept_at = DateTimeField(default=_now)
+    kept_at = DateTimeField(default=clock.now)
 
     class Meta:
         table_name = "stall_breach"
@@ -613,15 +610,8 @@ def _save_site(values: dict, segments: list[dict], points: list[dict], site: Sit
         if site is None:
             site = Site.create(**values)
         else:
-            updated = (
-                Site.update(**values, version=Site.version + 1)
-                .where((Site.id == site.id) & (Site.version == site.version))
-                .execute()
-            )
-            if updated != 1:
-                raise UserError(
-                    "Este local foi alterado por outra pessoa enquanto você editava; reabra-o para ver a versão atual."
-                )
+            stale = "Este local foi alterado por outra pessoa enquanto você editava; reabra-o para ver a versão atual."
+            update_versioned(site, stale, **values)
             site = Site.get_by_id(site.id)
         existing = {s.position: s for s in SiteSegment.select().where(SiteSegment.site == site.id)}
         for position, row in existing.items():

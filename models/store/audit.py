@@ -28,6 +28,7 @@ from decimal import Decimal
 from peewee import CharField, DateTimeField, IntegerField, PostgresqlDatabase, SqliteDatabase, TextField, fn
 
 from models.access import session
+from models.base import clock
 from models.store import changes
 from models.store.db import AUDIT, CHAIN_LOCK_SQL, BaseModel, db
 
@@ -44,12 +45,8 @@ ACTIONS = {
 }
 
 
-def _now() -> _dt.datetime:
-    return _dt.datetime.now().replace(microsecond=0)
-
-
 class AuditEntry(BaseModel):
-    at = DateTimeField(default=_now, index=True)
+    at = DateTimeField(default=clock.now, index=True)
     username = CharField(max_length=100, index=True)
     table_name = CharField(max_length=64, index=True)
     record_id = CharField(max_length=64, default="", index=True)
@@ -249,7 +246,7 @@ def _last_hash() -> str:
 def append(**fields) -> None:
     """Append one entry to the trail, linked to the last one: who is the session's user."""
     fields.setdefault("username", session.who())
-    fields.setdefault("at", _now())
+    fields.setdefault("at", clock.now())
     for name in ("record_id", "before", "after", "note"):
         fields.setdefault(name, "")
     fields.setdefault("person_id", None)

@@ -314,6 +314,20 @@ class BaseModel(Model):
         return _AuditedDelete(cls)
 
 
+def update_versioned(row: BaseModel, stale: str, /, *, where=None, **changes) -> None:
+    """Write ``changes`` over ``row`` only if nobody changed it since it was read (the optimistic lock): one
+    guarded ``UPDATE … SET version = version + 1 … WHERE id = ? AND version = ?`` (and ``where``, when given). When
+    another desk got there first nothing is written and ``UserError(stale)`` says so. ``row`` itself is left as it
+    was read; call it inside the transaction that records what goes with the change.
+    """
+    model = type(row)
+    condition = (model.id == row.id) & (model.version == row.version)
+    if where is not None:
+        condition &= where
+    if model.update(version=model.version + 1, **changes).where(condition).execute() != 1:
+        raise UserError(stale)
+
+
 class MoneyField(BigIntegerField):
     """A ``Decimal`` amount of reais stored as an integer number of centavos.
 
