@@ -34,7 +34,7 @@ from models.registry.front_desk import Applicant, assess, load_applicant
 from models.rules.regimes import shipped_regimes
 from models.store.settings import MUNICIPALITY, get_setting
 from views import theme
-from views.blocks import FieldErrorsView, fill
+from views.blocks import FieldErrorsView, fill, user_errors
 from views.documents_table import DocumentsTable
 from views.fit import fit_to_screen
 from views.price_simulator import where_to_enter
@@ -418,11 +418,10 @@ class ApplicationDialog(GuardedDialog):
     def update_assessment(self):
         if self.application is not None or not self.kind.currentData():
             return None
-        try:
+        with user_errors(self.verdict) as refused:
             data = self.application_input()
             result = assess(self.applicant, data, energy=self.energy.currentData() or "none", now=self.now())
-        except UserError as exc:
-            self.verdict.setText(exc.message)
+        if refused:
             return None
         self.show_filing(result.filing)
         self.show_rules(result.eligibility)

@@ -32,7 +32,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from models.base.errors import FieldErrors, UserError
+from models.base.errors import UserError
 from models.base.money import format_brl
 from models.billing.charges import (
     MonthPlan,
@@ -48,7 +48,7 @@ from models.billing.charges import (
     return_deposit,
     revocation_candidates,
 )
-from views.blocks import FieldErrorsView, fill
+from views.blocks import FieldErrorsView, fill, user_errors
 from views.fit import fit_to_screen
 from views.keys import search_keys
 from views.operations import Cancelled, run_operation
@@ -187,7 +187,7 @@ class PaymentDialog(GuardedDialog):
         self.reference.setFocus()
 
     def save(self) -> None:
-        try:
+        with user_errors(self.errors, field="reference") as refused:
             self.payment = record_payment(
                 self.charge,
                 paid_on=self.paid_on.date(),
@@ -197,11 +197,7 @@ class PaymentDialog(GuardedDialog):
                 note=self.note.text(),
                 today=self.today,
             )
-        except FieldErrors as exc:
-            self.errors.show(exc.errors)
-            return
-        except UserError as exc:
-            self.errors.show({exc.field or "reference": exc.message})
+        if refused:
             return
         self.dirty = False
         self.accept()
@@ -436,10 +432,9 @@ class ChargesTab(QWidget):
     def generate(self, *, confirm: bool | None = None) -> list:
         """Show the month's plan; on confirmation create it under a progress bar that can cancel everything."""
         year, month = self.month.currentData()
-        try:
+        with user_errors(self.message) as refused:
             plan = plan_month(year, month, today=self.today)
-        except UserError as exc:
-            self.message.setText(exc.message)
+        if refused:
             return []
         if confirm is None:
             dialog = GenerateDialog(plan, self)
@@ -521,10 +516,9 @@ class ChargesTab(QWidget):
         )
         if answer != QMessageBox.StandardButton.Yes:
             return False
-        try:
+        with user_errors(self.message) as refused:
             cancel_charge(get_charge(row.id), reason=reason, by=current_user_name())
-        except UserError as exc:
-            self.message.setText(exc.message)
+        if refused:
             return False
         self.message.setText(fill(self.tr("Cobrança nº %1 cancelada."), row.number))
         self.refresh_rows()
@@ -542,10 +536,9 @@ class ChargesTab(QWidget):
             )
             if not ok:
                 return False
-        try:
+        with user_errors(self.message) as refused:
             return_deposit(get_charge(row.id), on=self.today, by=current_user_name(), note=note, today=self.today)
-        except UserError as exc:
-            self.message.setText(exc.message)
+        if refused:
             return False
         self.message.setText(fill(self.tr("Caução nº %1 devolvida."), row.number))
         self.refresh_rows()

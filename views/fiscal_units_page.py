@@ -14,11 +14,10 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from models.base.errors import UserError
 from models.base.money import format_brl
 from models.billing.fiscal import UnitValueRow, set_unit_value, unit_value_rows, unit_value_warnings
 from models.rules.regimes import shipped_regimes
-from views.blocks import fill
+from views.blocks import fill, user_errors
 from views.table_models import Column, RowsModel
 from views.widgets import add_yearly_value_form, current_user_name
 
@@ -99,10 +98,9 @@ class FiscalUnitsPage(QWidget):
 
     def refresh(self) -> None:
         current = self.unit_combo.currentData()
-        try:
+        with user_errors(self.message) as refused:
             regimes = shipped_regimes()
-        except UserError as exc:
-            self.message.setText(exc.message)
+        if refused:
             return
         self.regimes_by_unit = {}
         names = {}
@@ -156,7 +154,7 @@ class FiscalUnitsPage(QWidget):
             if answer != QMessageBox.StandardButton.Yes:
                 self.message.setText(self.tr("Nada foi cadastrado."))
                 return
-        try:
+        with user_errors(self.message) as refused:
             set_unit_value(
                 using[0],
                 code,
@@ -165,9 +163,10 @@ class FiscalUnitsPage(QWidget):
                 entered_by=current_user_name(),
                 reason=self.reason.text(),
             )
-        except UserError as exc:
-            self.message.setText(exc.message)
-            {"value": self.value, "year": self.year, "reason": self.reason}.get(exc.field, self.value).setFocus()
+        if refused:
+            {"value": self.value, "year": self.year, "reason": self.reason}.get(
+                refused.error.field, self.value
+            ).setFocus()
             return
         self.message.setText(fill(self.tr("Valor de %1 para %2 cadastrado."), code, self.year.value()))
         self.value.clear()

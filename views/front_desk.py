@@ -26,7 +26,7 @@ from models.registry.applications import OPEN_STATUSES, STATUSES, TRANSITIONS, c
 from models.registry.front_desk import approve_application
 from models.registry.people import get_company, open_person_record
 from models.registry.search import find_applicants
-from views.blocks import fill
+from views.blocks import fill, user_errors
 from views.keys import search_keys
 from views.permits_tab import PermitsTab
 from views.roles import allow
@@ -376,7 +376,7 @@ class WorklistTab(QWidget):
             )
             if not ok:
                 return False
-        try:
+        with user_errors(self.message) as refused:
             app = get_application(item.id)
             if status == "approved":  # checked again today: rules and the act's term
                 approve_application(app, by=current_user_name())
@@ -391,8 +391,7 @@ class WorklistTab(QWidget):
                     )
             else:
                 change_status(app, status, by=current_user_name(), reason=reason or "")
-        except UserError as exc:
-            self.message.setText(exc.message)
+        if refused:
             return False
         if status != "awaiting_payment" or not self.message.text().startswith(self.tr("Protocolo")):
             self.message.setText(fill(self.tr("Protocolo %1: %2."), item.protocol, STATUSES[status]))

@@ -41,7 +41,7 @@ from models.base.errors import UserError
 from models.registry import importer
 from models.rules.regimes import shipped_regimes
 from views import theme
-from views.blocks import fill
+from views.blocks import error_label, fill, user_errors
 from views.save import open_file_name, save_file_name
 
 NOT_MAPPED = ""  # the combo's data for "— não importar —"
@@ -81,7 +81,7 @@ class ImportWorker(QThread):
             )
         except UserError as exc:
             self.failed.emit(exc.message)
-        except Exception as exc:  # noqa: BLE001 - the clerk gets one line; the transaction was rolled back
+        except Exception as exc:
             self.failed.emit(f"Erro inesperado ({type(exc).__name__}: {exc}). Nada foi importado.")
         else:
             self.succeeded.emit(result)
@@ -127,10 +127,7 @@ class ImportDialog(QDialog):
         self.stack.addWidget(self._running_page())
         self.stack.addWidget(self._done_page())
 
-        self.error = QLabel()
-        self.error.setObjectName("error")
-        self.error.setStyleSheet(f"color: {theme.colour('error')};")
-        self.error.setWordWrap(True)
+        self.error = error_label()
         layout.addWidget(self.error)
 
         bar = QHBoxLayout()
@@ -337,10 +334,9 @@ class ImportDialog(QDialog):
             self.error.setText(self.tr("Escolha a planilha."))
             return False
         self.path_edit.setText(str(path))
-        try:
+        with user_errors(self.error) as refused:
             self.sheet = importer.read_sheet(path)
-        except UserError as exc:
-            self.error.setText(exc.message)
+        if refused:
             return False
         mapping = importer.recall_mapping(self.store, self.sheet.headers) if self.store else None
         remembered = mapping is not None
@@ -402,14 +398,13 @@ class ImportDialog(QDialog):
         path, _ = open_file_name(self, self.tr("Carregar mapeamento"), "", self.tr("Mapeamento (*.json);;Todos (*)"))
         if not path:
             return
-        try:
+        with user_errors(self.error) as refused:
             mapping = importer.load_mapping(path)
             if self.sheet is not None:
                 missing = [h for h in mapping.columns.values() if h not in self.sheet.headers]
                 if missing:
                     raise UserError(fill(self.tr("Esta planilha não tem a coluna %1 do mapeamento."), repr(missing[0])))
-        except UserError as exc:
-            self.error.setText(exc.message)
+        if refused:
             return
         self.set_mapping(mapping)
 
@@ -417,20 +412,17 @@ class ImportDialog(QDialog):
         path, _ = save_file_name(self, self.tr("Salvar mapeamento"), "mapeamento.json", self.tr("Mapeamento (*.json)"))
         if not path:
             return
-        try:
+        with user_errors(self.error):
             importer.save_mapping(path, self.mapping())
-        except UserError as exc:
-            self.error.setText(exc.message)
 
     # -- step 3: the preview ---------------------------------------------------
     def check_rows(self) -> bool:
         if self.sheet is None:
             return False
         mapping = self.mapping()
-        try:
+        with user_errors(self.error) as refused:
             self.preview = importer.preview_import(self.sheet, mapping, today=self.today)
-        except UserError as exc:
-            self.error.setText(exc.message)
+        if refused:
             return False
         if self.store:
             importer.remember_mapping(self.store, self.sheet.headers, mapping)

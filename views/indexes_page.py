@@ -12,11 +12,10 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from models.base.errors import UserError
 from models.billing.fiscal import index_corrections, set_index_correction
 from models.rules.describe import percent
 from models.rules.regimes import shipped_regimes
-from views.blocks import fill
+from views.blocks import fill, user_errors
 from views.table_models import Column, RowsModel
 from views.widgets import add_yearly_value_form, current_user_name
 
@@ -63,10 +62,9 @@ class IndexesPage(QWidget):
 
     def refresh(self) -> None:
         current = self.index_combo.currentData()
-        try:
+        with user_errors(self.message) as refused:
             regimes = shipped_regimes().values()
-        except UserError as exc:
-            self.message.setText(exc.message)
+        if refused:
             return
         used: dict[str, list[str]] = {}
         for regime in regimes:
@@ -107,13 +105,12 @@ class IndexesPage(QWidget):
         code = self.index_combo.currentData()
         if not code:
             return
-        try:
+        with user_errors(self.message) as refused:
             set_index_correction(
                 code, self.year.value(), self.rate.text(), entered_by=current_user_name(), reason=self.reason.text()
             )
-        except UserError as exc:
-            self.message.setText(exc.message)
-            (self.year if exc.field == "year" else self.rate).setFocus()
+        if refused:
+            (self.year if refused.error.field == "year" else self.rate).setFocus()
             return
         self.message.setText(fill(self.tr("Correção de %1 para %2 cadastrada."), code, self.year.value()))
         self.rate.clear()

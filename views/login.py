@@ -7,8 +7,7 @@ from PySide6.QtWidgets import QDialog, QDialogButtonBox, QFormLayout, QLabel, QL
 from models.access import session
 from models.access.users import MIN_PASSWORD, authenticate, create_user, has_users
 from models.base.errors import FieldErrors, UserError
-from views import theme
-from views.blocks import FieldErrorsView, fill
+from views.blocks import FieldErrorsView, error_label, fill
 
 
 class LoginDialog(QDialog):
@@ -33,10 +32,7 @@ class LoginDialog(QDialog):
         form.addRow(self.tr("&Usuário:"), self.username)
         form.addRow(self.tr("&Senha:"), self.password)
         layout.addLayout(form)
-        self.error = QLabel()
-        self.error.setObjectName("error")
-        self.error.setStyleSheet(f"color: {theme.colour('error')};")
-        self.error.setWordWrap(True)
+        self.error = error_label()
         layout.addWidget(self.error)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
         self.ok_button = buttons.button(QDialogButtonBox.StandardButton.Ok)
@@ -97,9 +93,7 @@ class FirstAdminDialog(QDialog):
         form.addRow(self.tr("&Senha:"), self.password)
         form.addRow(self.tr("&Confirme a senha:"), self.confirm)
         layout.addLayout(form)
-        self.error = QLabel()
-        self.error.setStyleSheet(f"color: {theme.colour('error')};")
-        self.error.setWordWrap(True)
+        self.error = error_label()
         layout.addWidget(self.error)
         self.errors = FieldErrorsView(
             self.error,

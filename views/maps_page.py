@@ -27,10 +27,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from models.base.errors import UserError
 from models.sites import delete_site, named_points, site_export, site_rows, site_segments
 from models.store.db import current_url
-from views.blocks import fill
+from views.blocks import fill, user_errors
 from views.map_editor import MapEditor
 from views.save import file_name, save_file_name
 from views.site_form import SiteFormDialog
@@ -308,10 +307,9 @@ class MapsPage(QWidget):
             self._show_list(False)
             self._update_buttons()
             return
-        try:
+        with user_errors(self.message) as refused:
             self.editor.load(site_id, segments[0].id, segments=segments)
-        except UserError as exc:
-            self.message.setText(exc.message)
+        if refused:
             self._show_empty()
             return
         self.stack.setCurrentWidget(self.editor)
@@ -369,10 +367,9 @@ class MapsPage(QWidget):
         )
         if answer != QMessageBox.StandardButton.Yes:
             return False
-        try:
+        with user_errors(self.message) as refused:
             delete_site(row.id)
-        except UserError as exc:
-            self.message.setText(exc.message)
+        if refused:
             return False
         self.message.setText(fill(self.tr("Local %1 excluído."), row.name))
         self.editor.undo.clear()

@@ -7,7 +7,6 @@ from PySide6.QtWidgets import (
     QDialogButtonBox,
     QFormLayout,
     QHBoxLayout,
-    QLabel,
     QLineEdit,
     QPushButton,
     QRadioButton,
@@ -15,9 +14,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from models.base.errors import UserError
 from models.store.db import parse_url
-from views import theme
+from views.blocks import error_label, user_errors
 from views.save import open_file_name
 
 
@@ -49,10 +47,7 @@ class OpenDatabaseDialog(QDialog):
         form.addRow(self.tr("Endereço:"), self.url_edit)
         layout.addLayout(form)
 
-        self.error = QLabel()
-        self.error.setObjectName("error")
-        self.error.setStyleSheet(f"color: {theme.colour('error')};")
-        self.error.setWordWrap(True)
+        self.error = error_label()
         layout.addWidget(self.error)
 
         self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Open | QDialogButtonBox.StandardButton.Cancel)
@@ -78,10 +73,9 @@ class OpenDatabaseDialog(QDialog):
         return self.url_edit.text().strip()
 
     def accept(self) -> None:
-        try:
+        with user_errors(self.error) as refused:
             parse_url(self.url())
-        except UserError as exc:
-            self.error.setText(exc.message)
+        if refused:
             (self.path_edit if self.sqlite_choice.isChecked() else self.url_edit).setFocus()
             return
         super().accept()

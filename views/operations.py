@@ -39,7 +39,7 @@ class _Worker(QThread):
 
         try:
             self.result = self.work(self._progress)
-        except BaseException as exc:  # noqa: BLE001 - handed back to the GUI thread, raised there
+        except BaseException as exc:
             self.error = exc
         finally:
             if db.obj is not None and not db.is_closed():
@@ -47,7 +47,7 @@ class _Worker(QThread):
 
 
 #: The operation running now (tests and the Cancelar of a test reach it here).
-current: "_Worker | None" = None
+current: _Worker | None = None
 
 
 def run_operation(

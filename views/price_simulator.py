@@ -27,7 +27,7 @@ from models.billing.pricing import quote
 from models.rules.fees import Quote
 from models.rules.regimes import get_regime, shipped_regimes
 from views import theme
-from views.blocks import fill
+from views.blocks import fill, user_errors
 from views.table_models import Column, RowsModel
 from views.widgets import DateEdit, act_version_line
 
@@ -208,10 +208,9 @@ class PriceSimulator(QWidget):
 
     def refresh(self) -> None:
         current = self.regime_combo.currentData()
-        try:
+        with user_errors(self.error) as refused:
             self.regimes = shipped_regimes()
-        except UserError as exc:
-            self.error.setText(exc.message)
+        if refused:
             return
         self.regime_combo.blockSignals(True)
         self.regime_combo.clear()

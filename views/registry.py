@@ -12,8 +12,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from models.base.errors import UserError
 from models.store.settings import AGENCY, MUNICIPALITY, STATE, get_setting, set_settings
+from views.blocks import user_errors
 from views.fiscal_units_page import FiscalUnitsPage
 from views.indexes_page import IndexesPage
 from views.regimes_page import RegimesPage
@@ -72,10 +72,9 @@ class SettingsForm(QWidget):
             self.message.setText(self.tr("Informe a UF com duas letras (ex.: SP)."))
             self.state.setFocus()
             return
-        try:
+        with user_errors(self.message) as refused:
             set_settings({MUNICIPALITY: name, STATE: state, AGENCY: self.agency.text()})
-        except UserError as exc:
-            self.message.setText(exc.message)
+        if refused:
             return
         if self._on_saved:
             self._on_saved()

@@ -33,8 +33,7 @@ from PySide6.QtWidgets import (
 
 from models.access import signing_keys as sk
 from models.access.session import can
-from models.base.errors import UserError
-from views.blocks import fill
+from views.blocks import fill, user_errors
 from views.table_models import Column, RowsModel
 
 
@@ -124,10 +123,9 @@ class PassphraseDialog(QDialog):
             self.error.setText(self.tr("As duas senhas não conferem."))
             self.again.setFocus()
             return
-        try:
+        with user_errors(self.error) as refused:
             self.result_value = self.action(text) if self.action is not None else text
-        except UserError as exc:
-            self.error.setText(exc.message)
+        if refused:
             self.passphrase.setFocus()
             return
         self.accept()
@@ -390,10 +388,9 @@ class SigningPage(QWidget):
         )
         if not ok:
             return
-        try:
+        with user_errors(self.message) as refused:
             sk.revoke_key(key.key_id, on=self.today(), reason=reason)
-        except UserError as exc:
-            self.message.setText(exc.message)
+        if refused:
             return
         self._done(
             fill(
@@ -406,10 +403,9 @@ class SigningPage(QWidget):
         )
 
     def resign(self) -> None:
-        try:
+        with user_errors(self.message) as refused:
             numbers = sk.resign_permits(today=self.today())
-        except UserError as exc:
-            self.message.setText(exc.message)
+        if refused:
             return
         if numbers:
             self._done(
@@ -432,10 +428,9 @@ class SigningPage(QWidget):
         )
         if not path:
             return
-        try:
+        with user_errors(self.message) as refused:
             row = sk.add_public_key(path)
-        except UserError as exc:
-            self.message.setText(exc.message)
+        if refused:
             return
         self._done(fill(self.tr("Chave %1 incluída, só para verificação."), row.key_id))
 
@@ -445,10 +440,9 @@ class SigningPage(QWidget):
             self._done(text)
 
     def save_url(self) -> None:
-        try:
+        with user_errors(self.message) as refused:
             sk.set_verify_url(self.url.text())
-        except UserError as exc:
-            self.message.setText(exc.message)
+        if refused:
             self.url.setFocus()
             return
         self._done(self.tr("Endereço salvo: os QR codes emitidos daqui em diante apontam para ele."))
@@ -461,10 +455,9 @@ class SigningPage(QWidget):
         )
         if not path:
             return
-        try:
+        with user_errors(self.message) as refused:
             write_verify_page(path)
-        except UserError as exc:
-            self.message.setText(exc.message)
+        if refused:
             return
         self._done(
             fill(
@@ -478,10 +471,9 @@ class SigningPage(QWidget):
         text = self.qr_text.text().strip()
         if not text:
             return
-        try:
+        with user_errors(self.check_result) as refused:
             result = sk.verify_here(text, today=self.today())
-        except UserError as exc:
-            self.check_result.setText(exc.message)
+        if refused:
             return
         lines = [f"{result.status_pt.upper()} — {result.message}"]
         if result.summary is not None:

@@ -49,7 +49,7 @@ from models.sites import (
 )
 from models.sites.layout import NUMBERING, OBSTACLE_KINDS, SIDE_USES, resolve_gap
 from views import theme
-from views.blocks import FieldErrorsView, fill
+from views.blocks import FieldErrorsView, fill, user_errors
 from views.fit import fit_to_screen
 from views.widgets import DateEdit, GuardedDialog, add_remove_row
 
@@ -436,10 +436,9 @@ class SiteFormDialog(GuardedDialog):
             typed = parse_typed(self.gap.text()) if self.gap.text().strip() else None
         except (UserError, TypeError, ValueError, ArithmeticError):
             typed = None
-        try:
+        with user_errors(self.gap_hint) as refused:
             _gap, basis, how = resolve_gap(regime, typed, strict=False)
-        except UserError as exc:
-            self.gap_hint.setText(exc.message)
+        if refused:
             return
         self.gap_hint.setText(how + (f" ({basis})" if basis else ""))
 

@@ -26,8 +26,7 @@ from models.access import session
 from models.access.users import MIN_PASSWORD, change_role, create_user, get_user, set_active, set_password, user_rows
 from models.base.errors import FieldErrors, UserError
 from models.store.audit import audit_rows, audit_tables, export_csv, verify_chain
-from views import theme
-from views.blocks import FieldErrorsView, fill
+from views.blocks import FieldErrorsView, error_label, fill, user_errors
 from views.save import save_file_name
 from views.table_models import RowsModel, selected_row
 from views.widgets import DateEdit
@@ -61,9 +60,7 @@ class UserDialog(QDialog):
         form.addRow(self.tr("&Senha inicial:"), self.password)
         form.addRow(self.tr("&Confirme:"), self.confirm)
         layout.addLayout(form)
-        self.error = QLabel()
-        self.error.setStyleSheet(f"color: {theme.colour('error')};")
-        self.error.setWordWrap(True)
+        self.error = error_label()
         layout.addWidget(self.error)
         self.errors = FieldErrorsView(
             self.error,
@@ -349,12 +346,11 @@ class AuditPage(QWidget):
         return state
 
     def refresh_rows(self) -> None:
-        try:
+        with user_errors(self.message) as refused:
             since, until = self.since.date(), self.until.date()
-        except UserError as exc:
-            self.message.setText(exc.message)
+        if refused:
             return
-        try:
+        with user_errors(self.message) as refused:
             rows = audit_rows(
                 table=self.table_name.currentData() or None,
                 record_id=self.record_id.text().strip() or None,
@@ -362,9 +358,8 @@ class AuditPage(QWidget):
                 since=since,
                 until=until,
             )
-        except UserError as exc:
+        if refused:
             self.model.set_rows([])
-            self.message.setText(exc.message)
             return
         self.model.set_rows(rows)
         self.message.setText(
