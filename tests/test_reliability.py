@@ -233,6 +233,11 @@ def test_every_subcommand_ends_in_exit_0_or_2_and_one_clean_line(db_url, tmp_pat
             ],
             "no máximo 1000",
         ),
+        # a device that never ends is refused before a byte is read (it once filled the machine's memory)
+        (["regimes", "check", "/dev/full"], "não é um arquivo comum"),
+        (["regimes", "install", "/dev/zero"], "não é um arquivo comum"),
+        (["draw", "--regime", "sapezal-2014", "--input", "/dev/full", "--vacancies", "2"], "não é um arquivo comum"),
+        (["regimes", "check", "."], "é uma pasta"),
     ],
 )
 def test_inputs_at_the_edges_are_one_clean_line(argv, says, tmp_path, monkeypatch, capsys):

@@ -226,11 +226,10 @@ def _history(args: argparse.Namespace) -> int:
 
 def read_act_file(file: str) -> tuple[str, bytes]:
     """The file's name and bytes; one clear line when it cannot be read."""
-    path = Path(file)
-    try:
-        return path.name, path.read_bytes()
-    except OSError as exc:
-        raise UserError(f"Não foi possível ler {file}: {exc.strerror or exc}.", field="file") from None
+    from models.rules.acts import read_file
+
+    data, name = read_file(file)
+    return name, data
 
 
 def print_errors(errors, *, stream=None) -> None:

@@ -19,6 +19,7 @@ import re
 from pathlib import Path
 
 from models.base.errors import UserError
+from models.base.text import read_small_file
 from models.rules import describe
 from models.selection import (
     DrawResult,
@@ -82,12 +83,16 @@ def _count(text: str | None, what: str, *, minimum: int, maximum: int | None = N
     return value
 
 
+# A list of participants is a few thousand lines; a larger file (or a device that never ends) is refused.
+MAX_PARTICIPANTS_BYTES = 20 * 1024 * 1024
+
+
 def _read(path_text: str | None) -> str:
     if not (path_text or "").strip():
         raise UserError("Informe o arquivo dos participantes: --input ARQUIVO.csv", field="input")
     path = Path(path_text)
     try:
-        data = path.read_bytes()
+        data = read_small_file(path, max_bytes=MAX_PARTICIPANTS_BYTES)
     except FileNotFoundError:
         raise UserError(f"Arquivo não encontrado: {path}", field="input") from None
     except IsADirectoryError:

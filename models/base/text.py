@@ -14,13 +14,25 @@ CSV read strictly.
 
 from __future__ import annotations
 
+import errno
+import os
 import re
+import stat
 import unicodedata
 from dataclasses import dataclass
 
 from models.base.errors import UserError
 
-__all__ = ["CONTROL", "control_problem", "char_name", "visible", "CsvTable", "read_csv", "sniff_delimiter"]
+__all__ = [
+    "CONTROL",
+    "CsvTable",
+    "char_name",
+    "control_problem",
+    "read_csv",
+    "read_small_file",
+    "sniff_delimiter",
+    "visible",
+]
 
 #: Every C0 and C1 control character and DEL, except tab, line feed and carriage return.
 CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
@@ -215,3 +227,16 @@ def control_errors(data, *, multiline: frozenset[str] = frozenset(), prefix: str
                 if dataclasses.is_dataclass(element):
                     errors.update(control_errors(element, multiline=multiline, prefix=f"{key}[{index}]."))
     return errors
+
+
+def read_small_file(path: str | os.PathLike[str], *, max_bytes: int) -> bytes:
+    """The bytes of a regular file of at most ``max_bytes``. A device, a fifo or a folder (``/dev/full``, which
+    never ends; ``/dev/stdin``) is refused before anything is read, and a longer file after ``max_bytes + 1``
+    bytes: ``OSError`` with a pt-BR ``strerror``, which the callers show as they show any failed read."""
+    with open(path, "rb") as fh:
+        if not stat.S_ISREG(os.fstat(fh.fileno()).st_mode):
+            raise OSError(errno.EINVAL, "não é um arquivo comum")
+        data = fh.read(max_bytes + 1)
+    if len(data) > max_bytes:
+        raise OSError(errno.EFBIG, f"arquivo grande demais (mais de {max_bytes // 1024} KiB)")
+    return data

@@ -29,6 +29,7 @@ from peewee import CharField, DateField, DateTimeField, IntegerField, IntegrityE
 from models.access import session
 from models.base import clock
 from models.base.errors import UserError
+from models.base.text import read_small_file
 from models.rules import regimes
 from models.store.db import BaseModel, db
 
@@ -416,6 +417,8 @@ def defines(regime: regimes.Regime) -> str:
 def read_file(path: str | Path) -> tuple[bytes, str]:
     path = Path(path)
     try:
-        return path.read_bytes(), path.name
+        return read_small_file(path, max_bytes=regimes.MAX_REGIME_BYTES), path.name
+    except IsADirectoryError:
+        raise UserError(f"Não foi possível ler {path}: é uma pasta, não o arquivo de um ato.", field="file") from None
     except OSError as exc:
         raise UserError(f"Não foi possível ler {path}: {exc.strerror or exc}.", field="file") from None

@@ -47,6 +47,7 @@ from models.rules.regimes.export import (
     regime_to_dict,
 )
 from models.rules.regimes.loader import (
+    MAX_REGIME_BYTES,
     check_regime_text,
     load_regime_file,
     load_regime_text,
@@ -165,6 +166,7 @@ from models.rules.regimes.vocabulary import (
 )
 
 __all__ = [
+    "MAX_REGIME_BYTES",
     "AREA_KINDS",
     "CLOSED_DAY_RULES",
     "CODE_RE",

@@ -10,6 +10,7 @@ from dataclasses import replace as dataclass_replace
 from pathlib import Path
 from typing import Any
 
+from models.base.text import read_small_file
 from models.rules.regimes.errors import RegimeError, RegimeErrors
 from models.rules.regimes.model import Duty, Prohibition
 from models.rules.regimes.parse_act import (
@@ -67,12 +68,16 @@ TOP_LEVEL = (
 )
 
 
+# An act's text is tens of kilobytes (the largest shipped is under 100 KB); a file beyond this is not an act.
+MAX_REGIME_BYTES = 2 * 1024 * 1024
+
+
 def load_regime_file(path: str | Path, *, all_errors: bool = False) -> Regime:
     """Load and validate one regime file; :class:`RegimeError` on any mistake (with ``all_errors``,
     :class:`RegimeErrors` with every one found). The file's id must be its name."""
     path = Path(path)
     try:
-        raw_bytes = path.read_bytes()
+        raw_bytes = read_small_file(path, max_bytes=MAX_REGIME_BYTES)
     except OSError as exc:
         raise RegimeError(f"não foi possível ler o arquivo ({exc.strerror or exc})", file=path.name) from exc
     return load_regime_text(raw_bytes, path.name, expected_id=path.stem, source=str(path), all_errors=all_errors)
