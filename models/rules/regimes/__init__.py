@@ -166,7 +166,6 @@ from models.rules.regimes.vocabulary import (
 )
 
 __all__ = [
-    "MAX_REGIME_BYTES",
     "AREA_KINDS",
     "CLOSED_DAY_RULES",
     "CODE_RE",
@@ -184,6 +183,7 @@ __all__ = [
     "HOLDERS",
     "ID_RE",
     "LEGAL_FORMS",
+    "MAX_REGIME_BYTES",
     "METRE_KINDS",
     "MONTH_DAY_RE",
     "ONE_PER_SCOPES",
