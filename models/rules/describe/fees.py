@@ -1,0 +1,197 @@
+"""Fees in words: what each kind charges, its discounts and energy tiers, venues, when it is due."""
+
+from __future__ import annotations
+
+from models.base.money import format_brl, format_decimal_br
+from models.rules.describe.text import (
+    Fact,
+    amount,
+    cap,
+    date,
+    days,
+    fact,
+    join_words,
+    metres,
+    months,
+    notes,
+    number,
+    percent,
+)
+from models.rules.describe.words import FEE_KINDS, PER, SANCTIONS
+
+# --------------------------------------------------------------------------- fees
+
+
+def condition(when, regime) -> str:
+    """When a discount applies, every part of it."""
+    parts = []
+    if when.mei is True:
+        parts.append("MEI")
+    elif when.mei is False:
+        parts.append("não MEI")
+    if when.local is True:
+        parts.append("do município")
+    elif when.local is False:
+        parts.append("de fora do município")
+    if when.equipment:
+        parts.append("equipamento: " + join_words([_equipment_label(regime, e).lower() for e in when.equipment], "ou"))
+    if when.lines:
+        parts.append("ramo: " + join_words([_line_label(regime, x) for x in when.lines], "ou"))
+    if when.max_depth is not None:
+        parts.append(f"profundidade até {metres(when.max_depth)}")
+    if when.max_metres is not None:
+        parts.append(f"até {metres(when.max_metres)} lineares")
+    return ", ".join(parts)
+
+
+def _equipment_label(regime, ident: str) -> str:
+    try:
+        return regime.equipment(ident).label
+    except Exception:  # an id the act no longer has: shown as it is
+        return ident
+
+
+def _line_label(regime, ident: str) -> str:
+    try:
+        return regime.line(ident).label
+    except Exception:  # an id the act no longer has: shown as it is
+        return ident
+
+
+def tier_condition(tier, regime) -> str:
+    parts = []
+    if tier.equipment:
+        parts.append(join_words([_equipment_label(regime, e).lower() for e in tier.equipment], "ou"))
+    if tier.max_metres is not None:
+        parts.append(f"até {metres(tier.max_metres)} lineares")
+    if tier.max_depth is not None:
+        parts.append(f"profundidade máxima de {metres(tier.max_depth)}")
+    return ", ".join(parts)
+
+
+def fee_kind(fee) -> str:
+    """What kind of charge a fee is — never "valor fixo" for a value the act leaves open."""
+    per = f", {PER.get(fee.per, fee.per)}" if fee.per else ""
+    if fee.kind in ("fixed", "per-day") and fee.admin_defined:
+        if fee.kind == "per-day":
+            per = ", por dia"
+        return (
+            "valor definido pela Administração"
+            + (per or "; o ato não fixa a periodicidade")
+            + " (o servidor o informa antes do cálculo)"
+        )
+    return FEE_KINDS.get(fee.kind, fee.kind)
+
+
+def due(item) -> str:
+    """When a fee is paid: "antecipadamente, até o dia 20 de cada mês" (SJC art. 11, § 5º)."""
+    if item.date is not None:
+        return f"até {date(item.date)}"
+    if item.day_of_month is not None:
+        advance = getattr(item, "in_advance", None)
+        if advance is None:
+            advance = "antecipad" in notes(item).lower()
+        return f"{'antecipadamente, ' if advance else ''}até o dia {item.day_of_month} de cada mês"
+    if item.days_after_issue is not None:
+        return f"em até {days(item.days_after_issue)} após a emissão da guia"
+    return "—"
+
+
+def act_word(kind: str, word: str | None = None) -> str:
+    """The act's own word for a sanction kind as the file declares it (``word``: "revogação"), else the label."""
+    return word or SANCTIONS.get(kind, kind)
+
+
+def venue(item) -> str:
+    text = (
+        f"menos de {days(item.min_days)}: {amount(item.one_day)} por dia; "
+        f"a partir de {days(item.min_days)}: {amount(item.per_day)} por dia"
+    )
+    if item.deposit is not None:
+        text += f"; caução (restituível) de {amount(item.deposit)}"
+    return text
+
+
+def fee_facts(regime, fee) -> list[Fact]:
+    """A fee in words: its kind, formula, minimums, discounts and tiers with their conditions, due date,
+    correction and arrears — each with its article."""
+    if fee.kind in ("fixed", "per-day") and fee.amount is not None:
+        per = f" {PER.get(fee.per, fee.per)}" if fee.per else (" por dia" if fee.kind == "per-day" else "")
+        head = f"{'Valor fixo: ' if fee.kind == 'fixed' else ''}{amount(fee.amount)}{per}"
+    else:
+        head = cap(fee_kind(fee))
+    out = [fact(regime, head, fee)]
+    if fee.kind == "linear-metre":
+        formula = f"V = {format_decimal_br(fee.coefficient, 2)} × {fee.unit} × ML × (1 − D)"
+        if fee.year:
+            formula += f", com a {fee.unit} de {fee.year}"
+        out.append(Fact(text=formula))
+        if fee.min_metres is not None:
+            out.append(
+                Fact(
+                    text=f"Mínimo de {metres(fee.min_metres)} por unidade",
+                    cite=regime.cite(fee.min_metres_basis) if fee.min_metres_basis else regime.cite_item(fee),
+                )
+            )
+        if fee.hitch_counts:
+            out.append(
+                Fact(
+                    text="O engate conta na metragem",
+                    cite=regime.cite(fee.hitch_basis) if fee.hitch_basis else regime.cite_item(fee),
+                )
+            )
+        for d in fee.discounts:
+            when = condition(d.when, regime)
+            out.append(
+                fact(
+                    regime,
+                    f"D = {percent(d.rate)}: {d.label}" + (f" (condição: {when})" if when else ""),
+                    d,
+                    ident=d.id,
+                )
+            )
+    elif fee.kind == "energy":
+        for tier in fee.tiers:
+            value = f" = {format_brl(tier.expected)}" if tier.expected is not None else ""
+            when = tier_condition(tier, regime)
+            out.append(
+                fact(
+                    regime,
+                    f"{tier.label}: {number(tier.factor)} × {fee.unit}{value}" + (f" — para {when}" if when else ""),
+                    tier,
+                    ident=tier.id,
+                    option="--energy",
+                )
+            )
+    elif fee.kind == "per-area-month":
+        area = {
+            "line": " (área do ramo: frente × profundidade)",
+            "declared": " (área declarada)",
+            "used": " (área utilizada: frente × profundidade, até o tamanho máximo do ramo)",
+        }.get(fee.area, "")
+        out.append(Fact(text=f"{amount(fee.rate)} por m² ao mês{area}"))
+        if fee.index:
+            index = regime.index(fee.index)
+            out.append(
+                fact(
+                    regime,
+                    f"Corrigido anualmente pelo {index.code} ({index.name}), a partir dos valores de {index.base_year}",
+                    index,
+                )
+            )
+    elif fee.kind == "venue-table":
+        for v in fee.venues:
+            out.append(fact(regime, f"{v.label}: {venue(v)}", v, ident=v.id, option="--venue"))
+    if fee.due is not None:
+        out.append(fact(regime, f"Pagamento: {due(fee.due)}", fee.due))
+    for e in fee.exemptions:
+        waived = " e ".join({"fee": "taxa", "deposit": "caução"}[w] for w in e.waives)
+        proof = f"; comprovação: documento {e.document}" if e.document else ""
+        out.append(fact(regime, f"Dispensa ({waived}): {e.label}{proof}", e, ident=e.id, option="--exemption"))
+    if fee.reading:
+        out.append(Fact(text=f"Leitura adotada: {fee.reading}", cite=regime.cite_item(fee)))
+    if fee.arrears is not None:
+        a = fee.arrears
+        word = act_word(a.sanction, getattr(a, "word", None))
+        out.append(fact(regime, f"{months(a.months)}{' consecutivos' if a.consecutive else ''} sem pagar: {word}", a))
+    return out

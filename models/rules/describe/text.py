@@ -1,0 +1,141 @@
+"""A :class:`Fact` (one sentence with its citation and notes) and the pt-BR forms of numbers, amounts, dates
+and periods every description uses.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass
+from decimal import Decimal
+
+from models.base.money import format_brl, format_decimal_br, format_factor
+from models.rules.describe.words import COUNTS, DAY_NAMES
+
+# --------------------------------------------------------------------------- a fact
+
+
+@dataclass(frozen=True)
+class Fact:
+    """One thing an act says: the sentence, its full citation, the file's notes on it, its details.
+
+    ``ident`` is the id other commands take (shown by the front end as it
+    likes); ``option`` the command-line option that takes it (``--energy``).
+    """
+
+    text: str
+    cite: str = ""
+    notes: str = ""
+    details: tuple[Fact, ...] = ()
+    ident: str = ""
+    option: str = ""
+
+
+def notes(item) -> str:
+    """The regime file's notes on ``item`` ("" when none)."""
+    return (getattr(item, "notes", None) or "").strip()
+
+
+def cite(regime, item) -> str:
+    """Full citation of ``item`` if it has a basis, else ""."""
+    if item is None or not getattr(item, "basis", None):
+        return ""
+    return regime.cite_item(item)
+
+
+def fact(regime, text: str, item=None, *, ident: str = "", option: str = "", citation: str | None = None) -> Fact:
+    """A sentence about ``item``, with its citation and notes."""
+    return Fact(
+        text=text,
+        cite=cite(regime, item) if citation is None else citation,
+        notes=notes(item),
+        ident=ident,
+        option=option,
+    )
+
+
+def cap(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+def lower_first(text: str) -> str:
+    """ "Impedida de …" → "impedida de …" (an acronym such as "TPU …" stays as it is)."""
+    if len(text) > 1 and text[1].islower():
+        return text[:1].lower() + text[1:]
+    return text
+
+
+def join_words(items, last: str = "e") -> str:
+    items = [i for i in items if i]
+    if len(items) <= 1:
+        return "".join(items)
+    return f"{', '.join(items[:-1])} {last} {items[-1]}"
+
+
+# --------------------------------------------------------------------------- numbers, dates, periods
+
+
+def plural(n: int, one: str, many: str) -> str:
+    return f"{format_decimal_br(n, 0)} {one if n == 1 else many}"
+
+
+def years(n: int) -> str:
+    return plural(n, "ano", "anos")
+
+
+def months(n: int) -> str:
+    return plural(n, "mês", "meses")
+
+
+def days(n: int) -> str:
+    return plural(n, "dia", "dias")
+
+
+def metres(value: Decimal | None) -> str:
+    return "—" if value is None else f"{format_decimal_br(value, 2)} m"
+
+
+def number(value) -> str:
+    """A decimal of the file as written, in pt-BR ("1.00" → "1,00", "30" → "30")."""
+    return format_factor(value)
+
+
+def amount(value) -> str:
+    """An ``Amount``: "R$ 150,00" or "20 UFESP"."""
+    if value is None:
+        return "—"
+    if value.unit == "BRL":
+        return format_brl(value.value)
+    n = value.value
+    text = format_decimal_br(n, 0) if n == n.to_integral_value() else format_decimal_br(n, 2)
+    return f"{text} {value.unit}"
+
+
+def percent(rate: Decimal) -> str:
+    """A fraction as a percentage with the places it needs: 0.30 → "30 %", 0.0623 → "6,23 %"."""
+    value = (rate * 100).normalize()
+    places = min(max(0, -value.as_tuple().exponent), 4)
+    return f"{format_decimal_br(value, places)} %"
+
+
+def period(days: int | None = None, hours: int | None = None, count: str | None = None) -> str:
+    if hours is not None:
+        return f"{hours} hora{'s' if hours != 1 else ''}"
+    if days is None:
+        return "—"
+    unit = COUNTS.get(count or "calendar", "dias")
+    if days == 1:
+        unit = {"dias corridos": "dia corrido", "dias úteis": "dia útil"}.get(unit, "dia")
+    return f"{days} {unit}"
+
+
+def date(value: dt.date) -> str:
+    return value.strftime("%d/%m/%Y")
+
+
+def clock(value: dt.time) -> str:
+    return value.strftime("%H:%M")
+
+
+def moment(value: dt.datetime) -> str:
+    """ "27/03/2026 (sexta-feira) às 12:00"."""
+    return f"{date(value)} ({DAY_NAMES[value.weekday()]}) às {clock(value)}"
