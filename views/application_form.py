@@ -5,7 +5,7 @@ from __future__ import annotations
 import datetime as _dt
 from pathlib import Path
 
-from PySide6.QtCore import QSize, Qt, QTimer
+from PySide6.QtCore import QSize, Qt, QTimer, Slot
 from PySide6.QtGui import QBrush, QColor
 from PySide6.QtWidgets import (
     QCheckBox,
@@ -265,14 +265,14 @@ class ApplicationDialog(GuardedDialog):
         self._pending.setSingleShot(True)
         self._pending.setInterval(250)
         self._pending.timeout.connect(self.update_assessment)
-        self.regime.currentIndexChanged.connect(lambda _i: self.regime_changed())
-        self.kind.currentIndexChanged.connect(lambda _i: self.kind_changed())
+        self.regime.currentIndexChanged.connect(self.regime_changed)
+        self.kind.currentIndexChanged.connect(self.kind_changed)
         for combo in (self.line, self.group, self.section, self.equipment, self.energy, self.venue, self.exemption):
-            combo.currentIndexChanged.connect(lambda _i: self.schedule_assessment())
-        self.days.textChanged.connect(lambda _t: self.schedule_assessment())
-        self.site.currentTextChanged.connect(lambda _t: self.schedule_assessment())
+            combo.currentIndexChanged.connect(self.schedule_assessment)
+        self.days.textChanged.connect(self.schedule_assessment)
+        self.site.currentTextChanged.connect(self.schedule_assessment)
         for edit in (self.front, self.depth, self.hitch, self.power):
-            edit.textChanged.connect(lambda _t: self.schedule_assessment())
+            edit.textChanged.connect(self.schedule_assessment)
         self.regime_changed()
         self.watch_edits()
 
@@ -304,6 +304,7 @@ class ApplicationDialog(GuardedDialog):
             return self._now
         return _dt.datetime.combine(self.today, _dt.datetime.now().time()).replace(microsecond=0)
 
+    @Slot()
     def regime_changed(self) -> None:
         regime = self.current_regime()
         if regime is None:
@@ -331,6 +332,7 @@ class ApplicationDialog(GuardedDialog):
         self.site.blockSignals(False)
         self.kind_changed()
 
+    @Slot()
     def kind_changed(self) -> None:
         regime = self.current_regime()
         kind_id = self.kind.currentData()
@@ -405,6 +407,7 @@ class ApplicationDialog(GuardedDialog):
             documents=self.document_inputs(),
         )
 
+    @Slot()
     def schedule_assessment(self) -> None:
         self._pending.start()
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from html import escape
 
-from PySide6.QtCore import QSize, Qt, QUrl
+from PySide6.QtCore import QSize, Qt, QUrl, Slot
 from PySide6.QtGui import QDesktopServices
 from PySide6.QtWidgets import (
     QDialog,
@@ -132,7 +132,7 @@ class ApplicationView(QDialog):
         for button, status in ((self.approve_button, "approved"), (self.refuse_button, "refused")):
             buttons.addButton(button, QDialogButtonBox.ButtonRole.ActionRole)
             allow(button, "applications.decide", status in allowed and decide is not None)
-        self.approve_button.clicked.connect(lambda: self.approve())
+        self.approve_button.clicked.connect(self.approve)
         self.refuse_button.clicked.connect(lambda: self.refuse())
         buttons.rejected.connect(self.reject)
         layout.addWidget(buttons)
@@ -145,6 +145,7 @@ class ApplicationView(QDialog):
         if relative:
             QDesktopServices.openUrl(QUrl.fromLocalFile(str(resolve(relative))))
 
+    @Slot()
     def approve(self) -> bool:
         """Aprovar, after a confirmation that lists what is still to be checked by a person."""
         pending = to_check(self.eligibility)

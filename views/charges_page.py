@@ -11,7 +11,7 @@ from __future__ import annotations
 import datetime as _dt
 from html import escape
 
-from PySide6.QtCore import QSize, Qt, QTimer
+from PySide6.QtCore import QSize, Qt, QTimer, Slot
 from PySide6.QtWidgets import (
     QComboBox,
     QDialog,
@@ -289,14 +289,14 @@ class ChargesTab(QWidget):
         self._search_timer.setSingleShot(True)
         self._search_timer.setInterval(200)
         self._search_timer.timeout.connect(self.refresh_rows)
-        self.search.textChanged.connect(lambda _t: self._search_timer.start())
-        self.month.currentIndexChanged.connect(lambda _i: self.refresh_rows())
-        self.status.currentIndexChanged.connect(lambda _i: self.refresh_rows())
-        self.table.selectionModel().selectionChanged.connect(lambda *_: self._show_selected())
-        self.table.doubleClicked.connect(lambda _i: self.pay_selected())
+        self.search.textChanged.connect(self._search_timer.start)
+        self.month.currentIndexChanged.connect(self.refresh_rows)
+        self.status.currentIndexChanged.connect(self.refresh_rows)
+        self.table.selectionModel().selectionChanged.connect(self._show_selected)
+        self.table.doubleClicked.connect(self.pay_selected)
         search_keys(self.search, self.table, self.pay_selected)
-        self.generate_button.clicked.connect(lambda: self.generate())
-        self.pay_button.clicked.connect(lambda: self.pay_selected())
+        self.generate_button.clicked.connect(self.generate)
+        self.pay_button.clicked.connect(self.pay_selected)
         self.cancel_button.clicked.connect(lambda: self.cancel_selected())
         self.return_button.clicked.connect(lambda: self.return_selected())
         self._fill_months()
@@ -327,6 +327,7 @@ class ChargesTab(QWidget):
     def refresh(self) -> None:
         self.refresh_rows()
 
+    @Slot()
     def refresh_rows(self) -> None:
         year, month = self.month.currentData()
         keep = self.selected()
@@ -366,6 +367,7 @@ class ChargesTab(QWidget):
     def select_number(self, number: str, *, quiet: bool = False) -> bool:
         return select_where(self.table, self.model, lambda item: item.number == number, key=number, quiet=quiet)
 
+    @Slot()
     def _show_selected(self) -> None:
         row = self.selected()
         allow(self.pay_button, "charges.pay", row is not None and row.status != "cancelled")
@@ -429,6 +431,7 @@ class ChargesTab(QWidget):
 
     # -- acts ----------------------------------------------------------------
 
+    @Slot()
     def generate(self, *, confirm: bool | None = None) -> list:
         """Show the month's plan; on confirmation create it under a progress bar that can cancel everything."""
         year, month = self.month.currentData()
@@ -463,6 +466,7 @@ class ChargesTab(QWidget):
         self.refresh_rows()
         return created
 
+    @Slot()
     def pay_selected(self, *, dialog_hook=None):
         row = self.selected()
         if row is None or row.status == "cancelled":

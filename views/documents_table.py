@@ -30,7 +30,7 @@ class DocumentsTable(QTableWidget):
         self.setHorizontalHeaderLabels(headers)
         self.horizontalHeader().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
         self.verticalHeader().hide()
-        self.itemChanged.connect(lambda _item: self.changed.emit())
+        self.itemChanged.connect(self.changed)
 
     def fill(self, regime, document_ids, today: _dt.date) -> None:
         """One unticked row per document of ``regime``, delivered ``today`` unless the clerk types another day."""
@@ -53,7 +53,7 @@ class DocumentsTable(QTableWidget):
             delivered.set_date(today)
             valid = DateEdit()
             for edit in (delivered, valid):
-                edit.textChanged.connect(lambda _t: self.changed.emit())
+                edit.textChanged.connect(self.changed)
             self.setCellWidget(row, 1, delivered)
             self.setCellWidget(row, 2, valid)
             if self._attach is not None:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import QCoreApplication
+from PySide6.QtCore import QCoreApplication, Slot
 from PySide6.QtWidgets import (
     QComboBox,
     QHBoxLayout,
@@ -93,7 +93,7 @@ class FiscalUnitsPage(QWidget):
             source_hint=self.tr("obrigatória: comunicado, decreto, portaria…"),
             save_label=self.tr("&Cadastrar valor"),
         )
-        self.unit_combo.currentIndexChanged.connect(lambda _i: self.show_unit())
+        self.unit_combo.currentIndexChanged.connect(self.show_unit)
         self.regimes_by_unit: dict[str, list] = {}
 
     def refresh(self) -> None:
@@ -123,6 +123,7 @@ class FiscalUnitsPage(QWidget):
             raise KeyError(code)
         self.unit_combo.setCurrentIndex(index)
 
+    @Slot()
     def show_unit(self) -> None:
         code = self.unit_combo.currentData()
         if not code:

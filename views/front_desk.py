@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime as _dt
 
+from PySide6.QtCore import Slot
 from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QComboBox,
@@ -68,7 +69,7 @@ class SearchTab(QWidget):
         header.setSectionResizeMode(1, QHeaderView.ResizeMode.ResizeToContents)
         header.setSectionResizeMode(2, QHeaderView.ResizeMode.ResizeToContents)
         header.setSectionResizeMode(3, QHeaderView.ResizeMode.ResizeToContents)
-        self.table.doubleClicked.connect(lambda *_: self.edit_selected())
+        self.table.doubleClicked.connect(self.edit_selected)
         layout.addWidget(self.table, 1)
 
         buttons = QHBoxLayout()
@@ -92,7 +93,7 @@ class SearchTab(QWidget):
         self.query.textChanged.connect(self.search)
         self.query.returnPressed.connect(self._enter)
         search_keys(self.query, self.table, self.edit_selected)
-        self.table.selectionModel().selectionChanged.connect(lambda *_: self._update_buttons())
+        self.table.selectionModel().selectionChanged.connect(self._update_buttons)
         QShortcut(QKeySequence(self.tr("Ctrl+L")), self, activated=self.focus_search)
         self._update_buttons()
 
@@ -133,6 +134,7 @@ class SearchTab(QWidget):
         index = self.table.currentIndex()
         return self.model.rows[index.row()] if index.isValid() else None
 
+    @Slot()
     def _update_buttons(self) -> None:
         has = self.selected() is not None
         self.edit_button.setEnabled(has)
@@ -157,6 +159,7 @@ class SearchTab(QWidget):
             self.search()  # the same text may already be there
         return dialog
 
+    @Slot()
     def edit_selected(self):
         from views.company_form import CompanyDialog
         from views.person_form import PersonDialog
@@ -242,7 +245,7 @@ class WorklistTab(QWidget):
             self.action_buttons[status] = button
         self.issue_button = QPushButton(self.tr("&Emitir permissão"))
         self.issue_button.setObjectName("issue")
-        self.issue_button.clicked.connect(lambda: self.issue())
+        self.issue_button.clicked.connect(self.issue)
         actions.addWidget(self.issue_button)
         self.receipt_button = QPushButton(self.tr("&Recibo…"))
         self.receipt_button.setObjectName("receipt")
@@ -253,7 +256,7 @@ class WorklistTab(QWidget):
         self.open_button.setToolTip(
             self.tr("Tudo o que foi protocolado, para decidir (duplo clique ou Enter na lista)")
         )
-        self.open_button.clicked.connect(lambda: self.open_selected())
+        self.open_button.clicked.connect(self.open_selected)
         actions.insertWidget(0, self.open_button)
         actions.addStretch(1)
         layout.addLayout(actions)
@@ -261,10 +264,10 @@ class WorklistTab(QWidget):
         self.message.setObjectName("message")
         self.message.setWordWrap(True)
         layout.addWidget(self.message)
-        self.table.selectionModel().selectionChanged.connect(lambda *_: self._update_actions())
-        self.table.activated.connect(lambda _i: self.open_selected())  # double click, Enter
-        self.status.currentIndexChanged.connect(lambda _i: self.refresh_rows())
-        self.regime.currentIndexChanged.connect(lambda _i: self.refresh_rows())
+        self.table.selectionModel().selectionChanged.connect(self._update_actions)
+        self.table.activated.connect(self.open_selected)  # double click, Enter
+        self.status.currentIndexChanged.connect(self.refresh_rows)
+        self.regime.currentIndexChanged.connect(self.refresh_rows)
 
     def refresh(self) -> None:
         from models.rules.regimes import shipped_regimes
@@ -273,6 +276,7 @@ class WorklistTab(QWidget):
         fill_regime_filter(self.regime, shipped_regimes())  # the municipality's own act(s) first
         self.refresh_rows()
 
+    @Slot()
     def refresh_rows(self) -> None:
         status = self.status.currentData()
         statuses = OPEN_STATUSES if status == "open" else (status,)
@@ -291,6 +295,7 @@ class WorklistTab(QWidget):
                 return
         raise KeyError(protocol)
 
+    @Slot()
     def _update_actions(self) -> None:
         item = self.selected()
         allowed = TRANSITIONS.get(item.status, set()) if item else set()
@@ -301,6 +306,7 @@ class WorklistTab(QWidget):
         self.open_button.setEnabled(item is not None)
         self.receipt_button.setEnabled(item is not None)
 
+    @Slot()
     def open_selected(self, *, dialog_hook=None):
         """The application as filed, with Aprovar and Indeferir (views/application_view.py)."""
         from views.application_view import ApplicationView
@@ -316,6 +322,7 @@ class WorklistTab(QWidget):
             dialog.exec()
         return dialog
 
+    @Slot()
     def issue(self, *, end: _dt.date | None = None, today: _dt.date | None = None):
         """Issue the permit of the selected application; the end date is asked only when the act leaves it open."""
         from models.permits import issue_permit

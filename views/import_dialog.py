@@ -12,7 +12,7 @@ from __future__ import annotations
 import datetime as _dt
 from pathlib import Path
 
-from PySide6.QtCore import Qt, QThread, Signal
+from PySide6.QtCore import Qt, QThread, Signal, Slot
 from PySide6.QtGui import QBrush
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -253,7 +253,7 @@ class ImportDialog(QDialog):
         group = QButtonGroup(page)
         group.addButton(self.mode_good)
         group.addButton(self.mode_all)
-        self.mode_good.toggled.connect(lambda _on: self._update_buttons())
+        self.mode_good.toggled.connect(self._update_buttons)
         layout.addWidget(self.mode_good)
         layout.addWidget(self.mode_all)
         return page
@@ -290,6 +290,7 @@ class ImportDialog(QDialog):
         self.steps.setText("  ›  ".join(f"<b>{n}</b>" if i == current else n for i, n in enumerate(names)))
         self._update_buttons()
 
+    @Slot()
     def _update_buttons(self) -> None:
         page = self.stack.currentIndex()
         self.back_button.setVisible(page in (self.PAGE_MAPPING, self.PAGE_PREVIEW))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from PySide6.QtCore import Slot
 from PySide6.QtWidgets import (
     QComboBox,
     QFormLayout,
@@ -58,7 +59,7 @@ class IndexesPage(QWidget):
             source_hint=self.tr("ex.: INPC/IBGE acumulado de 2024; Decreto nº …"),
             save_label=self.tr("Cadas&trar correção"),
         )
-        self.index_combo.currentIndexChanged.connect(lambda _i: self.show_index())
+        self.index_combo.currentIndexChanged.connect(self.show_index)
 
     def refresh(self) -> None:
         current = self.index_combo.currentData()
@@ -82,6 +83,7 @@ class IndexesPage(QWidget):
         self.index_combo.setCurrentIndex(position if position >= 0 else 0)
         self.show_index()
 
+    @Slot()
     def show_index(self) -> None:
         code = self.index_combo.currentData()
         if not code:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from html import escape
 from pathlib import Path
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import Qt, Slot
 from PySide6.QtWidgets import (
     QComboBox,
     QDialog,
@@ -71,7 +71,7 @@ class PointsPanel(QWidget):
         row = QHBoxLayout()
         self.export_button = QPushButton(self.tr("E&xportar lista…"))
         self.export_button.setObjectName("export-points")
-        self.export_button.clicked.connect(lambda: self.export_dialog())
+        self.export_button.clicked.connect(self.export_dialog)
         row.addWidget(self.export_button)
         row.addStretch(1)
         layout.addLayout(row)
@@ -94,6 +94,7 @@ class PointsPanel(QWidget):
             )
         )
 
+    @Slot()
     def export_dialog(self) -> None:
         name = file_name("pontos", site_export(self.site_id)["site"]["name"])
         path, _ = save_file_name(
@@ -191,11 +192,11 @@ class MapsPage(QWidget):
 
         self.current_id: int | None = None
         self._url: str | None = None
-        self.table.selectionModel().selectionChanged.connect(lambda *_: self._site_chosen())
-        self.new_button.clicked.connect(lambda: self.new_site())
-        self.edit_button.clicked.connect(lambda: self.edit_site())
-        self.delete_button.clicked.connect(lambda: self.delete_selected())
-        self.table.doubleClicked.connect(lambda _i: self.edit_site())
+        self.table.selectionModel().selectionChanged.connect(self._site_chosen)
+        self.new_button.clicked.connect(self.new_site)
+        self.edit_button.clicked.connect(self.edit_site)
+        self.delete_button.clicked.connect(self.delete_selected)
+        self.table.doubleClicked.connect(self.edit_site)
         self.editor.saved.connect(self._refresh_rows)
         self.split.setCollapsible(0, False)
         self.list_button.toggled.connect(self._show_list)
@@ -281,6 +282,7 @@ class MapsPage(QWidget):
         self.edit_button.setEnabled(row is not None)
         self.delete_button.setEnabled(row is not None)
 
+    @Slot()
     def _site_chosen(self) -> None:
         row = self.selected()
         self._update_buttons()
@@ -318,9 +320,11 @@ class MapsPage(QWidget):
         self._update_buttons()
 
     # -- sites ---------------------------------------------------------------------
+    @Slot()
     def new_site(self, *, dialog_hook=None):
         return self._form(None, dialog_hook)
 
+    @Slot()
     def edit_site(self, *, dialog_hook=None):
         row = self.selected()
         if row is None:
@@ -347,6 +351,7 @@ class MapsPage(QWidget):
             self.open_site(site.id)
         return site
 
+    @Slot()
     def delete_selected(self) -> bool:
         row = self.selected()
         if row is None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import datetime as _dt
 from html import escape
 
-from PySide6.QtCore import QCoreApplication, Qt
+from PySide6.QtCore import QCoreApplication, Qt, Slot
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -161,7 +161,7 @@ class PriceSimulator(QWidget):
         header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
         header.setSectionResizeMode(2, QHeaderView.ResizeMode.ResizeToContents)
         header.setSectionResizeMode(3, QHeaderView.ResizeMode.ResizeToContents)
-        self.table.selectionModel().currentRowChanged.connect(lambda *_: self._show_details())
+        self.table.selectionModel().currentRowChanged.connect(self._show_details)
         layout.addWidget(self.table, 1)
         self.details = QLabel()
         self.details.setObjectName("details")
@@ -174,16 +174,16 @@ class PriceSimulator(QWidget):
         self.total.setAlignment(Qt.AlignmentFlag.AlignRight)
         layout.addWidget(self.total)
 
-        self.regime_combo.currentIndexChanged.connect(lambda _i: self._regime_changed())
+        self.regime_combo.currentIndexChanged.connect(self._regime_changed)
         for combo in (self.permit_kind, self.equipment, self.line, self.venue, self.energy, self.exemption):
-            combo.currentIndexChanged.connect(lambda _i: self.update_quote())
+            combo.currentIndexChanged.connect(self.update_quote)
         for edit in (self.front, self.depth, self.hitch, self.area):
-            edit.textChanged.connect(lambda _t: self.update_quote())
+            edit.textChanged.connect(self.update_quote)
         for box in (self.mei, self.local):
-            box.toggled.connect(lambda _c: self.update_quote())
+            box.toggled.connect(self.update_quote)
         for spin in (self.days, self.year):
-            spin.valueChanged.connect(lambda _v: self.update_quote())
-        self.date.textChanged.connect(lambda _t: self._date_changed())
+            spin.valueChanged.connect(self.update_quote)
+        self.date.textChanged.connect(self._date_changed)
         self.last_quote: Quote | None = None
 
     # -- building ------------------------------------------------------------
@@ -249,6 +249,7 @@ class PriceSimulator(QWidget):
         combo.setEnabled(bool(items))
         combo.blockSignals(False)
 
+    @Slot()
     def _regime_changed(self) -> None:
         regime = self.regime()
         if regime is None:
@@ -292,11 +293,12 @@ class PriceSimulator(QWidget):
                 edit.setObjectName(f"admin-{fee.id}")
                 edit.setPlaceholderText(self.tr("valor fixado pela Administração"))
                 edit.setMaximumWidth(200)
-                edit.textChanged.connect(lambda _t: self.update_quote())
+                edit.textChanged.connect(self.update_quote)
                 self.admin_form.addRow(fee.label + ":", edit)
                 self.admin_edits[fee.id] = edit
         self.admin_box.setVisible(bool(self.admin_edits))
 
+    @Slot()
     def _date_changed(self) -> None:
         """A whole date typed carries its year (the fiscal units' year) and prices again."""
         try:
@@ -353,6 +355,7 @@ class PriceSimulator(QWidget):
             values["admin_values"] = admin
         return values
 
+    @Slot()
     def update_quote(self) -> None:
         regime = self.regime()
         self._mark_field(None)
@@ -408,6 +411,7 @@ class PriceSimulator(QWidget):
             self.table.selectRow(0)
         self._show_details()
 
+    @Slot()
     def _show_details(self) -> None:
         row = self.table.currentIndex().row()
         if self.last_quote is None or not 0 <= row < len(self.last_quote.lines):

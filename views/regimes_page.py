@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from html import escape
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import Qt, Slot
 from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QHBoxLayout,
@@ -108,7 +108,7 @@ class RegimesPage(QWidget):
         layout.addWidget(splitter, 1)
 
         QShortcut(QKeySequence.StandardKey.Find, self, activated=self.find_edit.setFocus)
-        self.list.currentItemChanged.connect(lambda *_: self.show_current())
+        self.list.currentItemChanged.connect(self.show_current)
         self.regimes = {}
         self.retired = {}
 
@@ -152,6 +152,7 @@ class RegimesPage(QWidget):
 
     select = choose
 
+    @Slot()
     def show_current(self) -> None:
         regime = self.regimes.get(self.current_id() or "")
         allowed = session.can("regimes.manage")

@@ -15,7 +15,7 @@ import datetime as _dt
 from collections.abc import Callable
 from pathlib import Path
 
-from PySide6.QtCore import QDate, Qt, QUrl
+from PySide6.QtCore import QDate, Qt, QUrl, Slot
 from PySide6.QtGui import QDesktopServices
 from PySide6.QtWidgets import (
     QComboBox,
@@ -169,8 +169,8 @@ class ReportsPage(QWidget):
         layout.addWidget(sanctions)
         layout.addStretch(1)
 
-        self.month.currentIndexChanged.connect(lambda _i: self.refresh())
-        self.year.valueChanged.connect(lambda _v: self.refresh())
+        self.month.currentIndexChanged.connect(self.refresh)
+        self.year.valueChanged.connect(self.refresh)
         self.refresh()
 
     def _format_box(self, name: str) -> QComboBox:
@@ -226,6 +226,7 @@ class ReportsPage(QWidget):
     def set_sanctions_format(self, fmt: str) -> None:
         self._pick(self.sanctions_format, fmt)
 
+    @Slot()
     def refresh(self) -> None:
         """The chosen month's figures, read from the database (nothing when none is open)."""
         year, month = self.selected_month()

@@ -12,7 +12,7 @@ import datetime as _dt
 import re
 from decimal import Decimal
 
-from PySide6.QtCore import QSize
+from PySide6.QtCore import QSize, Slot
 from PySide6.QtGui import QColor
 from PySide6.QtWidgets import (
     QCheckBox,
@@ -175,7 +175,7 @@ class SiteFormDialog(GuardedDialog):
         self.regime.setObjectName("regime")
         for regime in sorted(self.regimes.values(), key=lambda r: (r.municipality, r.id)):
             self.regime.addItem(f"{regime.municipality}/{regime.state} — {regime.short}", regime.id)
-        self.regime.currentIndexChanged.connect(lambda _i: self._regime_changed())
+        self.regime.currentIndexChanged.connect(self._regime_changed)
         self.regime_site = QComboBox()
         self.regime_site.setObjectName("regime_site")
         self.schedule = QComboBox()
@@ -188,7 +188,7 @@ class SiteFormDialog(GuardedDialog):
         self.gap.setObjectName("gap")
         self.gap.setPlaceholderText(self.tr("em metros, ex.: 0,50"))
         self.gap.setMaximumWidth(160)
-        self.gap.textChanged.connect(lambda _t: self._gap_hint())
+        self.gap.textChanged.connect(self._gap_hint)
         self.gap_hint = QLabel()
         self.gap_hint.setObjectName("gap-hint")
         self.gap_hint.setWordWrap(True)
@@ -412,6 +412,7 @@ class SiteFormDialog(GuardedDialog):
             self.dirty = True
 
     # -- regime ----------------------------------------------------------------
+    @Slot()
     def _regime_changed(self) -> None:
         regime = self.regimes.get(self.regime.currentData())
         self.regime_site.clear()
@@ -426,6 +427,7 @@ class SiteFormDialog(GuardedDialog):
             self.schedule.addItem(f"{schedule.label} ({regime.cite(schedule.basis)})", schedule.id)
         self._gap_hint()
 
+    @Slot()
     def _gap_hint(self) -> None:
         """What the act says of the gap, for the gap typed (the domain's words and article)."""
         regime = self.regimes.get(self.regime.currentData())

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import datetime as _dt
 
-from PySide6.QtCore import QTimer
+from PySide6.QtCore import QTimer, Slot
 from PySide6.QtWidgets import (
     QComboBox,
     QDialog,
@@ -146,7 +146,7 @@ class UsersPage(QWidget):
         self.message.setObjectName("message")
         self.message.setWordWrap(True)
         layout.addWidget(self.message)
-        self.table.selectionModel().selectionChanged.connect(lambda *_: self._update())
+        self.table.selectionModel().selectionChanged.connect(self._update)
 
     def refresh(self) -> None:
         keep = self.selected()
@@ -160,6 +160,7 @@ class UsersPage(QWidget):
     def selected(self):
         return selected_row(self.table, self.model)
 
+    @Slot()
     def _update(self) -> None:
         row = self.selected()
         manage = session.can("users.manage")
@@ -317,8 +318,8 @@ class AuditPage(QWidget):
         self._timer.setInterval(250)
         self._timer.timeout.connect(self.refresh_rows)
         for edit in (self.username, self.record_id, self.since, self.until):
-            edit.textChanged.connect(lambda _t: self._timer.start())
-        self.table_name.currentIndexChanged.connect(lambda _i: self.refresh_rows())
+            edit.textChanged.connect(self._timer.start)
+        self.table_name.currentIndexChanged.connect(self.refresh_rows)
 
     def refresh(self) -> None:
         current = self.table_name.currentData()
@@ -345,6 +346,7 @@ class AuditPage(QWidget):
         self.chain.style().polish(self.chain)
         return state
 
+    @Slot()
     def refresh_rows(self) -> None:
         with user_errors(self.message) as refused:
             since, until = self.since.date(), self.until.date()
