@@ -1,0 +1,43 @@
+"""The fee engine: prices a stall from a regime, line by line — pure functions.
+
+Every :class:`QuoteLine` carries its amount (rounded once, to the cent,
+``ROUND_HALF_UP``), the formula with the values substituted in pt-BR decimal
+style (``"5,50 × 38,42 × 4,00 × (1 − 0,30)"``) and the full citation of the
+article it comes from (``"Dec. 4.794/2026, art. 9º, § 2º; art. 9º, § 3º, I"``).
+No rule of a town lives here: the engine only knows the fee *kinds* of
+docs/regime-format.md.
+
+Monetary correction (``index_factors``): a fee with ``index = "INPC"`` is
+written in values of the index's ``base_year``. To price it in a later year the
+caller passes ``index_factors={"INPC": Decimal("1.4321")}`` — the accumulated
+correction factor from ``base_year`` to the year asked, which the clerk's index
+table computes (product of ``1 + yearly variation``). The engine multiplies the
+nominal rate by the factor, unrounded, and rounds the line once. Without the
+factor, a year after ``base_year`` is refused with a message: Praça never
+charges an uncorrected value, nor guesses the index.
+
+The package's modules: :mod:`.results` (``Quote``, ``QuoteLine``), :mod:`.inputs` (the caller's inputs,
+checked, and the pieces of a line's text), :mod:`.units` (``price_units``), :mod:`.kinds` (one function per
+fee kind), :mod:`.engine` (``fee_quote``). This module re-exports the public names.
+"""
+
+from __future__ import annotations
+
+from models.rules.fees.engine import fee_quote
+from models.rules.fees.inputs import MAX_AREA, MAX_METRES, SIZE_PLACES, amount_value
+from models.rules.fees.results import CENT_Q, ENERGY_NONE, Quote, QuoteLine, UnitOverrides
+from models.rules.fees.units import price_units
+
+__all__ = [
+    "CENT_Q",
+    "ENERGY_NONE",
+    "MAX_AREA",
+    "MAX_METRES",
+    "SIZE_PLACES",
+    "Quote",
+    "QuoteLine",
+    "UnitOverrides",
+    "amount_value",
+    "fee_quote",
+    "price_units",
+]

@@ -1,0 +1,339 @@
+"""The engine: :func:`fee_quote` reads the inputs, chooses the regime's fees that apply and prices each
+(exemptions and the act's declared readings included) into a :class:`Quote`.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterable, Mapping
+from decimal import Decimal
+from typing import Any
+
+from models.base.errors import UserError
+from models.base.money import format_brl, format_factor, to_decimal
+from models.rules.fees.inputs import Inputs, day_count, decimal_map, in_formula, measured, regime_of
+from models.rules.fees.kinds import energy_line, fixed_line, linear_metre, per_area_month, venue_table
+from models.rules.fees.results import CENT_Q, ENERGY_NONE, Quote, QuoteLine, UnitOverrides
+from models.rules.regimes import (
+    EnergyTier,
+    Fee,
+    Regime,
+)
+
+# --------------------------------------------------------------------------- the engine
+
+
+def fee_quote(
+    regime: Regime | str,
+    *,
+    equipment: str | None = None,
+    line: str | None = None,
+    front: Decimal | int | str | None = None,
+    depth: Decimal | int | str | None = None,
+    hitch: Decimal | int | str | None = None,
+    area: Decimal | int | str | None = None,
+    mei: bool = False,
+    local: bool = False,
+    energy: str = ENERGY_NONE,
+    days: int | None = None,
+    venue: str | None = None,
+    year: int | None = None,
+    unit_overrides: UnitOverrides | None = None,
+    index_factors: Mapping[str, Decimal | int | str] | None = None,
+    fees: Iterable[str] | None = None,
+    permit_kind: str | None = None,
+    admin_values: Mapping[str, Decimal | int | str] | None = None,
+    exemption: str | None = None,
+) -> Quote:
+    """Price a stall under ``regime``, line by line.
+
+    Which fees are priced: the ids in ``fees`` if given; else the fees of
+    ``permit_kind`` if given; else every fee the inputs call for —
+    ``linear-metre`` when ``equipment`` or ``front`` is given, ``per-area-month``
+    when ``line`` or ``area`` is given, ``energy`` when ``energy`` is a tier id
+    (``"low"``, ``"high"``…), ``venue-table`` when ``venue`` is given. ``fixed``
+    and ``per-day`` fees are priced only when named (``fees``/``permit_kind``);
+    an ``admin_defined`` one needs its value in ``admin_values`` (R$, by fee id).
+    An energy fee is skipped when ``energy="none"``.
+
+    Sizes are metres (``Decimal``, ``int`` or text such as ``"4,00"``; never
+    ``float``). ``hitch`` is added to ``front`` when the fee counts the hitch.
+    ``year`` defaults to the year the act fixes for the fee (``year`` in the
+    file), else the current year. ``unit_overrides`` — ``{(code, year): value}``
+    from the database — win over the file. ``index_factors`` — ``{code: factor}``
+    — correct an indexed fee (see the module docstring).
+
+    ``exemption`` — the id of a case the act exempts (``[[fees.exemptions]]``:
+    Olímpia art. 90, charitable and public educational events): the fees and
+    deposits it waives are priced at R$ 0,00, with what they would have been
+    and the article. A fee whose ``reading`` states how Praça reads an
+    ambiguous rule shows it on every line.
+
+    Bad input (unknown equipment/line/venue, zero or negative size, a tier the
+    equipment is not entitled to, a missing unit value…) raises ``UserError``
+    with a pt-BR message.
+    """
+    regime = regime_of(regime)
+    exemptions = {e.id: e for f in regime.fees for e in f.exemptions}
+    if exemption is not None and exemption not in exemptions:
+        options = ", ".join(exemptions) or "nenhuma"
+        raise UserError(
+            f"Dispensa '{exemption}' não existe no regime {regime.id} (dispensas: {options}).", field="exemption"
+        )
+    if energy is None:
+        energy = ENERGY_NONE
+    if not isinstance(mei, bool) or not isinstance(local, bool):
+        raise TypeError("mei/local must be bool")
+    if year is not None and (isinstance(year, bool) or not isinstance(year, int)):
+        raise UserError(f"Ano inválido: {year!r}", field="year")
+    if year is not None and year < regime.published.year:
+        raise UserError(
+            f"Ano {year} anterior ao ato: {regime.act} ({regime.short}) é de {regime.published.year} e não fixa "
+            f"preços para antes disso. Calcule para {regime.published.year} ou depois.",
+            field="year",
+        )
+    inp = Inputs(
+        equipment=regime.equipment(equipment) if equipment is not None else None,
+        line=regime.line(line) if line is not None else None,
+        front=measured(front, "Frente", "front"),
+        depth=measured(depth, "Profundidade", "depth"),
+        hitch=measured(hitch, "Engate", "hitch", allow_zero=True),
+        area=measured(area, "Área", "area", unit="m²"),
+        mei=mei,
+        local=local,
+        energy=energy,
+        days=day_count(days),
+        venue=regime.venue(venue) if venue is not None else None,
+        year=year,
+        overrides=unit_overrides,
+        index_factors=decimal_map(index_factors, "Fator de correção"),
+        admin_values=_admin_values(regime, admin_values),
+        exemption=exemption,
+    )
+    if inp.equipment is not None:
+        _check_equipment_limits(regime, inp)
+
+    notes: list[str] = []
+    energy_fees = [f for f in regime.fees if f.kind == "energy"]
+    tier_owner: tuple[Fee, EnergyTier] | None = None
+    if energy != ENERGY_NONE:
+        for fee in energy_fees:
+            tier = fee.tier(energy)
+            if tier is not None:
+                tier_owner = (fee, tier)
+                break
+        if tier_owner is None:
+            if not energy_fees:
+                notes.append(
+                    f"Energia: o regime {regime.id} ({regime.short}) não tem tarifa de energia — "
+                    f"a faixa '{energy}' não entra no cálculo."
+                )
+            else:
+                tier_ids = [ENERGY_NONE] + [t.id for f in energy_fees for t in f.tiers]
+                raise UserError(
+                    f"Faixa de energia '{energy}' não existe no regime {regime.id}. Opções: {', '.join(tier_ids)}.",
+                    field="energy",
+                )
+
+    explicit: list[Fee] | None = None
+    if fees is not None:
+        explicit = [regime.fee(fee_id) for fee_id in fees]
+    elif permit_kind is not None:
+        explicit = [regime.fee(fee_id) for fee_id in regime.permit_kind(permit_kind).fees]
+
+    selected: list[Fee] = []
+    if explicit is not None:
+        selected = [f for f in explicit if not (f.kind == "energy" and energy == ENERGY_NONE)]
+        if tier_owner is not None and tier_owner[0] not in selected:
+            notes.append(
+                f"Energia: a tarifa de energia não faz parte dos preços pedidos "
+                f'({", ".join(f.id for f in explicit)}) — a faixa "{tier_owner[1].label}" não entra '
+                f"no cálculo."
+            )
+            tier_owner = None
+    else:
+        for fee in regime.fees:
+            if fee.kind == "linear-metre" and (inp.equipment is not None or inp.front is not None):
+                selected.append(fee)
+            elif fee.kind == "per-area-month" and (inp.line is not None or inp.area is not None):
+                selected.append(fee)
+            elif fee.kind == "energy" and tier_owner is not None and fee is tier_owner[0]:
+                selected.append(fee)
+            elif fee.kind == "venue-table" and inp.venue is not None and inp.venue in fee.venues:
+                selected.append(fee)
+    if not selected:
+        raise UserError(_nothing_to_price(regime), field="fees")
+
+    lines: list[QuoteLine] = []
+    for fee in selected:
+        start = len(lines)
+        _price_fee(regime, fee, inp, tier_owner, lines)
+        lines[start:] = [_as_read_and_exempted(regime, fee, line, inp) for line in lines[start:]]
+    if exemption is not None and not any(exemption in {e.id for e in f.exemptions} for f in selected):
+        notes.append(
+            f'Dispensa: "{exemptions[exemption].label}" não se aplica aos preços calculados — não altera o valor.'
+        )
+
+    inputs = {
+        k: v
+        for k, v in dict(
+            equipment=equipment,
+            line=line,
+            front=inp.front,
+            depth=inp.depth,
+            hitch=inp.hitch,
+            area=inp.area,
+            mei=mei,
+            local=local,
+            energy=energy,
+            days=inp.days,
+            venue=venue,
+            year=year,
+            exemption=exemption,
+        ).items()
+        if v is not None
+    }
+    notes.extend(_unused_inputs(selected, inp))
+    return Quote(regime=regime.id, lines=tuple(lines), inputs=inputs, notes=tuple(notes))
+
+
+def _as_read_and_exempted(regime: Regime, fee: Fee, line: QuoteLine, inp: Inputs) -> QuoteLine:
+    """A fee's line with the regime's declared reading of an ambiguous rule, and priced at R$ 0,00 where the
+    case given is one the act exempts (the amount it would have been stays in the formula)."""
+    details = line.details
+    if fee.reading and line.kind == "charge":
+        details = (*details, f"Leitura adotada ({regime.cite_item(fee)}): {fee.reading}")
+    exemption = next((e for e in fee.exemptions if e.id == inp.exemption), None)
+    waived = exemption is not None and ("deposit" if line.kind == "deposit" else "fee") in exemption.waives
+    if exemption is None or not waived:
+        return dataclasses.replace(line, details=details)
+    cite = regime.cite_item(exemption)
+    return dataclasses.replace(
+        line,
+        amount=Decimal("0.00"),
+        formula=f"dispensada ({cite}); sem a dispensa: {line.formula} = {format_brl(line.amount)}",
+        basis=f"{line.basis}; {cite}",
+        details=(*details, f"Dispensa: {exemption.label} ({cite}) — sem ela seria {format_brl(line.amount)}."),
+    )
+
+
+def _price_fee(
+    regime: Regime, fee: Fee, inp: Inputs, tier_owner: tuple[Fee, EnergyTier] | None, lines: list[QuoteLine]
+) -> None:
+    """Price one fee into ``lines`` (a venue table gives its fee and its deposit)."""
+    if fee.kind == "linear-metre":
+        lines.append(linear_metre(regime, fee, inp))
+    elif fee.kind == "energy":
+        if tier_owner is not None and tier_owner[0] is fee:
+            lines.append(energy_line(regime, fee, tier_owner[1], inp))
+    elif fee.kind == "per-area-month":
+        lines.append(per_area_month(regime, fee, inp))
+    elif fee.kind == "venue-table":
+        if inp.venue is None or inp.venue not in fee.venues:
+            raise UserError(
+                f'Informe o imóvel de "{fee.label}". Opções: {", ".join(v.id for v in fee.venues)}.',
+                field="venue",
+            )
+        lines.extend(venue_table(regime, fee, inp.venue, inp))
+    else:  # fixed, per-day
+        lines.append(fixed_line(regime, fee, inp))
+
+
+def _unused_inputs(selected: list[Fee], inp: Inputs) -> list[str]:
+    """Inputs given that none of the priced fees reads: said, never silently dropped."""
+    notes: list[str] = []
+    conditions = [d.when for f in selected if f.kind == "linear-metre" for d in f.discounts]
+    if inp.mei and not any(c.mei is not None for c in conditions):
+        notes.append(
+            "MEI: nenhum dos preços calculados tem desconto ou condição para MEI — a informação não altera o valor."
+        )
+    if inp.local and not any(c.local is not None for c in conditions):
+        notes.append(
+            "Do município: nenhum dos preços calculados tem desconto ou condição para quem é do "
+            "município — a informação não altera o valor."
+        )
+    by_day = any(f.kind in ("venue-table", "per-day") or (f.kind == "fixed" and f.per == "day") for f in selected)
+    if inp.days is not None and not by_day:
+        days = f"{inp.days} {'dia' if inp.days == 1 else 'dias'}"
+        notes.append(
+            f"Dias ({days}): nenhum dos preços calculados é cobrado por dia — a informação não altera o valor."
+        )
+    priced = {f.id for f in selected}
+    for fee_id in inp.admin_values:
+        if fee_id not in priced:
+            notes.append(
+                f"O valor informado para '{fee_id}' não entra no cálculo: esse preço não está entre os "
+                "calculados (peça-o pelo id)."
+            )
+    return notes
+
+
+def _admin_values(regime: Regime, values: Mapping[str, Any] | None) -> dict[str, Decimal]:
+    """R$ values of the fees the act leaves to the administration, by fee id (cents at most)."""
+    result: dict[str, Decimal] = {}
+    admin_ids = [f.id for f in regime.fees if f.admin_defined]
+    for key, value in (values or {}).items():
+        if key not in admin_ids:
+            known = (
+                f"Preços definidos pela Administração neste regime: {', '.join(admin_ids)}."
+                if admin_ids
+                else "Este regime não tem preço definido pela Administração."
+            )
+            raise UserError(
+                f"'{key}' não é um preço definido pela Administração no regime {regime.id} ({regime.short}). {known}",
+                field="admin_value",
+            )
+        try:
+            number = to_decimal(value)
+        except UserError:
+            raise UserError(
+                f"Valor informado para '{key}' inválido: {value!s} não é um número (use, por exemplo, 150,00).",
+                field="admin_value",
+            ) from None
+        if number < 0:
+            raise UserError(
+                f"Valor informado para '{key}' não pode ser negativo: {format_factor(number)}", field="admin_value"
+            )
+        if number != number.quantize(CENT_Q):
+            raise UserError(
+                f"Valor informado para '{key}' inválido: {format_factor(number)} — informe no máximo "
+                "duas casas decimais (centavos).",
+                field="admin_value",
+            )
+        result[key] = number
+    return result
+
+
+def _check_equipment_limits(regime: Regime, inp: Inputs) -> None:
+    eq = inp.equipment
+    assert eq is not None
+    if eq.max_front is not None and inp.front is not None and inp.front > eq.max_front:
+        raise UserError(
+            f"{eq.label}: frente máxima de {in_formula(eq.max_front)} m ({regime.cite(eq.basis)}); "
+            f"informado {in_formula(inp.front)} m.",
+            field="front",
+        )
+    if eq.max_depth is not None and inp.depth is not None and inp.depth > eq.max_depth:
+        raise UserError(
+            f"{eq.label}: profundidade máxima de {in_formula(eq.max_depth)} m ({regime.cite(eq.basis)}); "
+            f"informado {in_formula(inp.depth)} m.",
+            field="depth",
+        )
+
+
+def _nothing_to_price(regime: Regime) -> str:
+    hints = []
+    kinds = {f.kind for f in regime.fees}
+    if "linear-metre" in kinds:
+        hints.append("o equipamento e a frente (metros)")
+    if "per-area-month" in kinds:
+        hints.append("o ramo")
+    if "energy" in kinds:
+        hints.append("a faixa de energia")
+    if "venue-table" in kinds:
+        hints.append("o imóvel e os dias")
+    if {"fixed", "per-day"} & kinds:
+        hints.append("o preço pelo id (" + ", ".join(f.id for f in regime.fees if f.kind in ("fixed", "per-day")) + ")")
+    if not hints:
+        return f"O regime {regime.id} ({regime.short}) não fixa preços nem taxas."
+    return f"Nada a calcular no regime {regime.id}: informe " + ", ou ".join(hints) + "."

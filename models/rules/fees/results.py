@@ -1,0 +1,86 @@
+r"""What the fee engine answers: a :class:`Quote`, made of :class:`QuoteLine`\ s — each with its amount,
+its formula with the values in and the article it rests on.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from decimal import Decimal
+from typing import Any
+
+from models.base.money import format_brl
+
+ENERGY_NONE = "none"
+TIMES = " × "
+MINUS = " − "
+
+UnitOverrides = Mapping[tuple[str, int], Decimal]
+CENT_Q = Decimal("0.01")
+
+
+# --------------------------------------------------------------------------- results
+
+
+@dataclass(frozen=True)
+class QuoteLine:
+    """One priced line: what, how much, how it was computed and why (the article)."""
+
+    label: str
+    amount: Decimal
+    formula: str
+    basis: str
+    fee: str | None = None
+    kind: str = "charge"  # "charge" or "deposit" (caução: refundable)
+    year: int | None = None
+    due: str | None = None
+    details: tuple[str, ...] = ()
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "label": self.label,
+            "amount": str(self.amount),
+            "amount_text": format_brl(self.amount),
+            "formula": self.formula,
+            "basis": self.basis,
+            "fee": self.fee,
+            "kind": self.kind,
+            "year": self.year,
+            "due": self.due,
+            "details": list(self.details),
+        }
+
+
+@dataclass(frozen=True)
+class Quote:
+    regime: str
+    lines: tuple[QuoteLine, ...]
+    inputs: Mapping[str, Any] = field(default_factory=dict, compare=False)
+    #: Observations on the inputs: what was given but does not change this price, and why.
+    notes: tuple[str, ...] = ()
+
+    @property
+    def total(self) -> Decimal:
+        """Everything to be paid, deposits included (each line already rounded)."""
+        return sum((line.amount for line in self.lines), Decimal("0.00"))
+
+    @property
+    def total_charges(self) -> Decimal:
+        """Fees and prices only (without refundable deposits)."""
+        return sum((line.amount for line in self.lines if line.kind != "deposit"), Decimal("0.00"))
+
+    @property
+    def total_deposits(self) -> Decimal:
+        return sum((line.amount for line in self.lines if line.kind == "deposit"), Decimal("0.00"))
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "regime": self.regime,
+            "inputs": {k: (str(v) if isinstance(v, Decimal) else v) for k, v in self.inputs.items()},
+            "lines": [line.to_dict() for line in self.lines],
+            "total": str(self.total),
+            "total_text": format_brl(self.total),
+            "total_charges": str(self.total_charges),
+            "total_deposits": str(self.total_deposits),
+            "notes": list(self.notes),
+        }
