@@ -115,9 +115,9 @@ def feirante(keys, holder, site="Feira Noturna do Jardim Satélite", on=TODAY, k
 def sapezal_licence(keys, holder, on=TODAY, kind="ponto-fixo", documents=None) -> Permit:
     """Sapezal's licence of a person who runs an MEI (Lei 1.171/2014, art. 4º; art. 20: the licence is a firm's;
     art. 11, I: its CNPJ before the licence)."""
-    from models.registry.front_desk import _mei_company
+    from models.registry.people import mei_company
 
-    if hasattr(holder, "cpf") and _mei_company(holder) is None:
+    if hasattr(holder, "cpf") and mei_company(holder) is None:
         company(f"{holder.name.upper()} MEI", holder, mei=True)
     docs = all_documents("sapezal-2014", kind, on - dt.timedelta(days=10)) if documents is None else documents
     app = approved(

@@ -378,11 +378,11 @@ def test_duplicates_against_the_database(database, tmp_path):
     assert mei.link_person  # the company's partner is the person already registered
     result = importer.import_rows(preview, today=TODAY)
     assert (result.people, result.companies, result.skipped) == (0, 1, 2)
-    from models.registry.front_desk import _responsible_person
+    from models.registry.people import responsible_person
     from models.registry.people import Company
 
     company = Company.get(Company.cnpj == cnpj(56))
-    assert _responsible_person(company).name == "Maria Já Cadastrada"
+    assert responsible_person(company).name == "Maria Já Cadastrada"
 
 
 def test_a_company_row_links_to_its_partner_registered_earlier_in_the_file(database, tmp_path):
@@ -402,10 +402,10 @@ def test_a_company_row_links_to_its_partner_registered_earlier_in_the_file(datab
     )
     result = importer.import_rows(preview, today=TODAY)
     assert (result.people, result.companies) == (1, 1)
-    from models.registry.front_desk import _responsible_person
+    from models.registry.people import responsible_person
     from models.registry.people import Company
 
-    assert _responsible_person(Company.get(Company.cnpj == cnpj(702))).birth_date == dt.date(1990, 1, 1)
+    assert responsible_person(Company.get(Company.cnpj == cnpj(702))).birth_date == dt.date(1990, 1, 1)
 
 
 def test_import_good_rows_in_one_transaction_and_audited(database, tmp_path):

@@ -154,13 +154,14 @@ def test_a_cpf_typed_in_part_finds_what_starts_with_it(database):
 
 def test_the_painel_reads_only_permits_that_can_be_due_and_lists_the_same(demo_database, monkeypatch):
     import models.permits as permits
+    import models.permits.today as today_module
 
-    everything = permits._maybe_due
+    everything = today_module._maybe_due
     for day in (dt.date(2026, 11, 30), dt.date(2027, 1, 8), dt.date(2027, 9, 20), dt.date(2027, 12, 20)):
         filtered = permits.today_items(day)
-        monkeypatch.setattr(permits, "_maybe_due", lambda *args: permits.Permit.id > 0)
+        monkeypatch.setattr(today_module, "_maybe_due", lambda *args: permits.Permit.id > 0)
         assert permits.today_items(day) == filtered, day
-        monkeypatch.setattr(permits, "_maybe_due", everything)
+        monkeypatch.setattr(today_module, "_maybe_due", everything)
 
 
 # --------------------------------------------------------------------------- the map far out

@@ -709,7 +709,7 @@ ROLE_USERS = {
 
 
 def test_every_deadline_of_the_five_acts_declares_a_role_the_engine_handles():
-    from models.permits import _PERMIT_ROLES
+    from models.permits.startup import PERMIT_ROLES
     from models.rules import describe
 
     assert set(DEADLINE_ROLES) == set(describe.ROLES)  # each role has its label
@@ -720,7 +720,7 @@ def test_every_deadline_of_the_five_acts_declares_a_role_the_engine_handles():
             if d.role in enf.ROLES:
                 assert enf.deadline_role(d) == d.role
             if d.role in ("startup", "use", "pickup"):
-                assert d.role in _PERMIT_ROLES
+                assert d.role in PERMIT_ROLES
             if d.role == "reclaim":
                 assert d.perishable is not None
             assert d.from_ in describe.EVENTS

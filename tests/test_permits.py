@@ -544,7 +544,7 @@ def test_leave_thirty_days_a_year_in_two_periods_asked_thirty_days_ahead(keys):
 
 
 def test_transfer_to_heir_only_where_the_act_allows(keys, monkeypatch):
-    import models.permits as permits
+    import models.permits.issuing as issuing
 
     holder = person("Antônio Carlos Mendes")
     heir = person("Carla Mendes Ribeiro")
@@ -561,7 +561,7 @@ def test_transfer_to_heir_only_where_the_act_allows(keys, monkeypatch):
             key_dir=keys,
         )
     with monkeypatch.context() as patch, pytest.raises(UserError, match="não prevê a transferência"):
-        patch.setattr(permits, "_transfer_rule", lambda kind: None)  # a kind whose act is silent
+        patch.setattr(issuing, "_transfer_rule", lambda kind: None)  # a kind whose act is silent
         transfer_to_heir(permit, heir, by="chefe", reason="Falecimento do titular", today=TODAY, key_dir=keys)
     with pytest.raises(FieldErrors):
         transfer_to_heir(permit, heir, by="chefe", reason="", today=TODAY, key_dir=keys)
@@ -940,7 +940,7 @@ def test_a_stale_copy_cannot_renew_nor_renew_twice(keys):
 
 def test_the_cap_is_counted_again_at_issue(keys, monkeypatch):
     """Dec. 890/2017: 280 licences at most — two approvals cannot both be issued past the limit."""
-    import models.permits as permits
+    import models.permits.issuing as issuing
 
     app_one = approved(
         "ilha-comprida-2017",
@@ -956,8 +956,8 @@ def test_the_cap_is_counted_again_at_issue(keys, monkeypatch):
         holder=mei_vendor("Ana Beatriz Prado"),
         site="ponto-05",
     )
-    real_count = permits.active_count
-    monkeypatch.setattr(permits, "active_count", lambda *a, **k: real_count(*a, **k) + 279)  # 279 already
+    real_count = issuing.active_count
+    monkeypatch.setattr(issuing, "active_count", lambda *a, **k: real_count(*a, **k) + 279)  # 279 already
     issue(app_one, keys, dt.date(2026, 3, 11))
     with pytest.raises(UserError, match=r"Limite de 280 permissões .*280 em vigor"):
         issue(app_two, keys, dt.date(2026, 3, 11))

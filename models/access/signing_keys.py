@@ -391,7 +391,8 @@ def resign_permits(*, today: _dt.date) -> list[str]:
     verifies only where that desk's public key was added, and its QR is no address a phone can open); returns
     their numbers, whose cards and placards must be printed again. The permit itself is not changed: the summary
     is made again from the database (never taken from the old text) and signed."""
-    from models.permits import LIVE_STATUSES, Permit, _sign
+    from models.permits import LIVE_STATUSES, Permit
+    from models.permits.document import sign_permit
 
     require("settings.edit")
     revoked = {row.key_id for row in SigningKey.select().where(SigningKey.revoked_on.is_null(False))}
@@ -405,7 +406,7 @@ def resign_permits(*, today: _dt.date) -> list[str]:
         ):
             parts = permit.qr_text.split(".")
             if (len(parts) == 4 and parts[0] == "PRACA2" and parts[1] in revoked) or parts[0] == "PRACA1":
-                _sign(permit, signer)
+                sign_permit(permit, signer)
                 numbers.append(permit.number)
     return numbers
 

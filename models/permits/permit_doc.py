@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import dataclasses
 import datetime as dt
-import re
 from dataclasses import dataclass
 from decimal import Decimal
 from pathlib import Path
@@ -124,7 +123,7 @@ class PermitDocument:
             municipality=self.municipality,
         )
 
-    def signed(self, key) -> "PermitDocument":
+    def signed(self, key) -> PermitDocument:
         """A copy whose ``qr_text`` is the summary signed by ``key`` (:func:`models.access.signing.as_signer`)."""
         return dataclasses.replace(self, qr_text=sign_summary(self.summary(), key))
 

@@ -16,7 +16,7 @@ from models.base.errors import UserError
 from models.base.money import format_factor
 from models.billing.pricing import quote
 from models.registry.applications import ApplicationInput, DocumentInput
-from models.registry.people import Company, CompanyPartner, Person, search_key
+from models.registry.people import Company, Person, mei_company, responsible_person, search_key
 from models.rules.eligibility import ApplicantFacts, DocumentFacts, DueFacts, Eligibility, evaluate_eligibility
 from models.rules.fees import Quote
 from models.rules.filing import EventDates, FilingCheck, filing_check
@@ -32,13 +32,6 @@ class Applicant:
     document: str  # compact CPF/CNPJ
     is_mei: bool
     local: bool  # lives / is established in the municipality
-
-
-def _mei_company(person: Person) -> Company | None:
-    """The MEI a person answers for (an MEI is a company with one partner: its owner)."""
-    return (
-        Company.select().join(CompanyPartner).where((CompanyPartner.person == person) & (Company.mei == True)).first()
-    )  # noqa: E712
 
 
 def _town(name: str) -> str:
@@ -68,7 +61,7 @@ def recorded_documents(applicant_kind: str, applicant_id: int, regime: Regime, k
         if local_to(applicant_kind, applicant_id, regime)[2] is not True:
             continue
         if applicant_kind == "person":
-            firm = _mei_company(Person.get_by_id(applicant_id))
+            firm = mei_company(Person.get_by_id(applicant_id))
         else:
             firm = Company.get_by_id(applicant_id)
         number = firm.municipal_registration if firm is not None else ""
@@ -83,12 +76,12 @@ def local_to(
     """(lives/is established in the regime's town?, since when, has that town's municipal registration?)."""
     if applicant_kind == "person":
         person = Person.get_by_id(applicant_id)
-        mei = _mei_company(person)
+        mei = mei_company(person)
         city, since = person.city, person.resident_since
         registration = bool(mei and mei.municipal_registration)
     else:
         company = Company.get_by_id(applicant_id)
-        owner = _responsible_person(company)
+        owner = responsible_person(company)
         city, since = company.city, owner.resident_since if owner else None
         registration = bool(company.municipal_registration)
     in_town = bool(city) and _town(city) == _town(regime.municipality)
@@ -115,23 +108,12 @@ def load_applicant(kind: str, applicant_id: int) -> Applicant:
     town = get_setting(MUNICIPALITY).strip().lower()
     if kind == "person":
         person = Person.get_by_id(applicant_id)
-        mei = _mei_company(person) is not None
+        mei = mei_company(person) is not None
         local = person.resident_since is not None or (bool(town) and person.city.strip().lower() == town)
         return Applicant("person", person.id, person.name, person.cpf, mei, local)
     company = Company.get_by_id(applicant_id)
     local = bool(company.municipal_registration) or (bool(town) and company.city.strip().lower() == town)
     return Applicant("company", company.id, company.legal_name, company.cnpj, company.mei, local)
-
-
-def _responsible_person(company: Company) -> Person | None:
-    """The natural person who answers for a company (its first partner registered as a person)."""
-    partner = (
-        CompanyPartner.select()
-        .where((CompanyPartner.company == company) & CompanyPartner.person.is_null(False))
-        .order_by(CompanyPartner.id)
-        .first()
-    )
-    return partner.person if partner else None
 
 
 def _final_list_published(regime: Regime, protocol: str) -> _dt.date | None:
@@ -231,11 +213,11 @@ def applicant_facts(
     common["issuing"] = issuing
     if applicant.kind == "person":
         person = Person.get_by_id(applicant.id)
-        mei_company = _mei_company(person)
+        mei = mei_company(person)
         return ApplicantFacts(
             applicant_type="person",
             is_mei=applicant.is_mei,
-            has_cnpj=mei_company is not None,
+            has_cnpj=mei is not None,
             has_municipal_registration=registration,
             birth_date=person.birth_date,
             resident_since=since,
@@ -243,7 +225,7 @@ def applicant_facts(
             **common,
         )
     company = Company.get_by_id(applicant.id)
-    owner = _responsible_person(company)
+    owner = responsible_person(company)
     return ApplicantFacts(
         applicant_type="company",
         is_mei=company.mei,

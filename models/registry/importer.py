@@ -1133,7 +1133,7 @@ def _prepare_row(row: RowCheck, *, today: _dt.date, source: str, by: str) -> _Pr
 
 
 def _prepare_permit(row: RowCheck, *, today: _dt.date, source: str, by: str) -> tuple[dict, dict]:
-    from models.permits import _schedule_text
+    from models.permits.term import schedule_text
     from models.rules.regimes import get_regime
 
     data = row.permit
@@ -1154,7 +1154,7 @@ def _prepare_permit(row: RowCheck, *, today: _dt.date, source: str, by: str) -> 
         section=data.section,
         front=data.front,
         depth=data.depth,
-        days_hours=_schedule_text(regime, kind),
+        days_hours=schedule_text(regime, kind),
         valid_from=data.valid_from,
         valid_until=data.valid_until,
         status=status,
@@ -1185,9 +1185,10 @@ def _write_prepared(
 ) -> tuple[int, int, list[str]]:
     """The write: inside the caller's transaction, what was prepared, checked again against what another desk
     registered meanwhile; the permits' numbers taken last, in one step."""
-    from models.permits import Permit, PermitEvent, _sign
+    from models.permits import Permit, PermitEvent
+    from models.permits.document import sign_permit
     from models.registry.applications import next_numbers
-    from models.registry.people import _save_company, _save_person
+    from models.registry.people import write_company, write_person
 
     def clash(model, column, values: list[str]) -> dict[str, Any]:
         found: dict[str, Any] = {}
@@ -1215,7 +1216,7 @@ def _write_prepared(
                     "enquanto a lista era preparada). Nada foi importado.",
                     field="cpf",
                 )
-            person = made[cpf] = _save_person(row.person, dict(ready.person_values), None)
+            person = made[cpf] = write_person(row.person, dict(ready.person_values), None)
             people += 1
         elif row.person is not None:
             person = made.get(row.cpf) or known.get(row.cpf)
@@ -1232,7 +1233,7 @@ def _write_prepared(
                     "outra mesa). Nada foi importado.",
                     field="cnpj",
                 )
-            company = _save_company(row.company, dict(ready.company_values), None)
+            company = write_company(row.company, dict(ready.company_values), None)
             companies += 1
         if ready.permit is not None:
             holder_company = row.permit.holder == "company"
@@ -1249,7 +1250,7 @@ def _write_prepared(
             permit.save(force_insert=True)
             PermitEvent.create(permit=permit.id, **ready.event)
             if permit.status == "active":
-                _sign(permit, key_dir)
+                sign_permit(permit, key_dir)
             numbers.append(permit.number)
     return people, companies, numbers
 

@@ -124,6 +124,27 @@ class CompanyPartner(BaseModel):
         table_name = "company_partner"
 
 
+def mei_company(person: Person) -> Company | None:
+    """The MEI a person answers for (an MEI is a company with one partner: its owner)."""
+    return (
+        Company.select()
+        .join(CompanyPartner)
+        .where((CompanyPartner.person == person) & (Company.mei == True))  # noqa: E712 — a peewee expression: SQL compares the column
+        .first()
+    )
+
+
+def responsible_person(company: Company) -> Person | None:
+    """The natural person who answers for a company (its first partner registered as a person)."""
+    partner = (
+        CompanyPartner.select()
+        .where((CompanyPartner.company == company) & CompanyPartner.person.is_null(False))
+        .order_by(CompanyPartner.id)
+        .first()
+    )
+    return partner.person if partner else None
+
+
 def get_person(person_id: int) -> Person:
     """A registered person by id (a ``UserError`` if removed meanwhile)."""
     found = Person.get_or_none(Person.id == person_id)
@@ -347,7 +368,7 @@ def save_person(data: PersonInput, *, person: Person | None = None, today: _dt.d
     if clash is not None:
         raise FieldErrors({"cpf": f"CPF já cadastrado para {clash.name}."})
     try:
-        return _save_person(data, values, person)
+        return write_person(data, values, person)
     except IntegrityError:  # another desk saved this CPF after the check above: the unique index caught it
         clash = Person.get_or_none((Person.cpf == values["cpf"]) & (Person.id != (person.id if person else -1)))
         if clash is None:
@@ -357,7 +378,9 @@ def save_person(data: PersonInput, *, person: Person | None = None, today: _dt.d
         ) from None
 
 
-def _save_person(data: PersonInput, values: dict, person: Person | None) -> Person:
+def write_person(data: PersonInput, values: dict, person: Person | None) -> Person:
+    """Write a person from ``values`` already checked (:func:`validate_person`) and their household — one
+    transaction; the CPF's uniqueness is the caller's to check (:func:`save_person`, the importer)."""
     from models.store.files import keep_file
 
     with db.atomic():
@@ -428,7 +451,7 @@ def save_company(data: CompanyInput, *, company: Company | None = None) -> Compa
     if clash is not None:
         raise FieldErrors({"cnpj": f"CNPJ já cadastrado para {clash.legal_name}."})
     try:
-        return _save_company(data, values, company)
+        return write_company(data, values, company)
     except IntegrityError:  # another desk saved this CNPJ after the check above
         clash = Company.get_or_none((Company.cnpj == values["cnpj"]) & (Company.id != (company.id if company else -1)))
         if clash is None:
@@ -438,7 +461,9 @@ def save_company(data: CompanyInput, *, company: Company | None = None) -> Compa
         ) from None
 
 
-def _save_company(data: CompanyInput, values: dict, company: Company | None) -> Company:
+def write_company(data: CompanyInput, values: dict, company: Company | None) -> Company:
+    """Write a company from ``values`` already checked (:func:`validate_company`) and its partners — one
+    transaction; the CNPJ's uniqueness is the caller's to check (:func:`save_company`, the importer)."""
     with db.atomic():
         if company is None:
             company = Company.create(**values)

@@ -20,7 +20,7 @@ class Match:
     detail: str  # trade name, city…
 
 
-def _document_fragment(text: str) -> str:
+def document_fragment(text: str) -> str:
     """Digits and letters of a typed CPF/CNPJ fragment (alphanumeric CNPJs have letters)."""
     return "".join(c for c in text.upper() if c.isalnum())
 
@@ -68,7 +68,7 @@ def find_applicants(text: str, limit: int = 50) -> list[Match]:
     text = (text or "").strip()
     if not text:
         return []
-    fragment = _document_fragment(text)
+    fragment = document_fragment(text)
     matches: list[Match] = []
     # A CPF or CNPJ (digits, or the alphanumeric CNPJ) typed whole or in part, punctuation ignored.
     looks_like_document = " " not in text.strip() and len(fragment) >= 3 and sum(c.isdigit() for c in fragment) >= 2
