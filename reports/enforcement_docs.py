@@ -51,7 +51,7 @@ def record_context(record: enf.Record, *, today=None) -> dict:
     for code in record.codes:
         try:
             item = regime.infraction(code)
-        except Exception:  # noqa: BLE001 - a code gone from a later regime file still prints as written
+        except Exception:  # a code gone from a later regime file still prints as written
             infractions.append({"code": code, "label": code, "article": ""})
             continue
         infractions.append({"code": code, "label": item.label, "article": regime.cite(item.article)})
@@ -77,7 +77,7 @@ def record_context(record: enf.Record, *, today=None) -> dict:
     if permit is not None:
         try:
             kind = regime.permit_kind(permit.permit_kind).label
-        except Exception:  # noqa: BLE001
+        except Exception:  # a kind gone from a later regime file: its key, as recorded
             kind = permit.permit_kind
         permit_text = f"nº {permit.number} — {kind}" + (f" — {permit.site}" if permit.site else "")
     refers = record.refers_to if record.refers_to_id else None

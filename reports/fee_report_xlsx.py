@@ -708,7 +708,7 @@ def column_chart(
     book: Book,
     sheet: str,
     title: str,
-    breakdown: "Breakdown",
+    breakdown: Breakdown,
     *,
     series: tuple[int, int] = (2, 3),
     y_title: str = "R$",

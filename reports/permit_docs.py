@@ -26,8 +26,6 @@ inside the exact 85,6 × 53,98 mm, the background bleeding to the page edge.
 from __future__ import annotations
 
 import datetime as dt
-import os
-import sys
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
@@ -41,7 +39,6 @@ from PySide6.QtGui import (
     QColor,
     QFont,
     QFontMetricsF,
-    QGuiApplication,
     QImage,
     QPageLayout,
     QPageSize,
@@ -59,20 +56,21 @@ from models.base.errors import UserError
 from models.base.money import format_brl
 from models.permits.permit_doc import PermitDocument
 from models.store.outfile import atomic_writer
+from reports.qt_fonts import ensure_gui_app
 from reports.templating import date_br, render
 
 __all__ = [
-    "CARD_WIDTH_MM",
     "CARD_HEIGHT_MM",
+    "CARD_WIDTH_MM",
     "PLACARD_DEFAULT_MM",
-    "write_permit_pdf",
-    "write_id_card_pdf",
-    "write_placard_pdf",
-    "permit_html",
-    "draw_qr",
-    "qr_modules",
-    "long_date_br",
     "STATE_NAMES",
+    "draw_qr",
+    "long_date_br",
+    "permit_html",
+    "qr_modules",
+    "write_id_card_pdf",
+    "write_permit_pdf",
+    "write_placard_pdf",
 ]
 
 CARD_WIDTH_MM = 85.6
@@ -148,33 +146,7 @@ _COLOURS = {
     "laranja": "#f28c00",
 }
 
-_app = None
-
-
 # --------------------------------------------------------------------------- small helpers
-
-
-def _ensure_gui_app() -> None:
-    """QPainter and QTextDocument need a QGuiApplication (fonts); make a headless one if none.
-
-    A QApplication, so that the same process may still show widgets later
-    (a test run, or the window printing after a command).
-    """
-    global _app
-    from PySide6.QtCore import QCoreApplication
-
-    instance = QCoreApplication.instance()
-    if instance is None:
-        if sys.platform.startswith("linux") and not (os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")):
-            os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
-        from PySide6.QtWidgets import QApplication
-
-        _app = QApplication(sys.argv[:1] or ["praca"])
-    elif not isinstance(instance, QGuiApplication):
-        raise RuntimeError("Os documentos em PDF precisam de uma QGuiApplication (há só uma QCoreApplication).")
-    from reports.qt_fonts import register_fonts
-
-    register_fonts()
 
 
 def long_date_br(value: dt.date | dt.datetime) -> str:
@@ -243,7 +215,7 @@ class _Page:
 def _writer(
     path: Path, width_mm: float, height_mm: float, title: str, *, resolution: int = 1200, name: str = ""
 ) -> QPdfWriter:
-    _ensure_gui_app()
+    ensure_gui_app()
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     writer = QPdfWriter(str(path))

@@ -3,11 +3,13 @@
 Maps, reports and permits name it first and a generic family after it (``sans-serif``), and the PDFs embed it:
 a document made on a Windows desk, which has no DejaVu, looks as one made on Linux. It is registered with
 Qt (``QFontDatabase.addApplicationFont``) once a ``QGuiApplication`` exists — by ``desktop.app.ensure_app``,
-the headless map writer and the PDF writer.
+or by ``ensure_gui_app`` here for the map and document writers that a command line calls with no window.
 """
 
 from __future__ import annotations
 
+import os
+import sys
 from pathlib import Path
 
 import resources
@@ -18,6 +20,7 @@ CSS_FAMILY = f'"{FAMILY}", sans-serif'
 FONTS = Path(resources.__file__).resolve().parent / "fonts"
 
 _registered: list[str] = []
+_app = None  # the headless application ensure_gui_app made: it must outlive the painting
 
 
 def register_fonts() -> list[str]:
@@ -34,3 +37,28 @@ def register_fonts() -> list[str]:
             if family not in _registered:
                 _registered.append(family)
     return list(_registered)
+
+
+def ensure_gui_app() -> None:
+    """QPainter and QTextDocument need a QGuiApplication (fonts): make a headless one when there is none, and
+    register the fonts.
+
+    A QApplication, so that the same process may still show widgets later (a test run, or the window printing
+    after a command).
+    """
+    global _app
+    from PySide6.QtCore import QCoreApplication
+    from PySide6.QtGui import QGuiApplication
+
+    instance = QCoreApplication.instance()
+    if instance is None:
+        if sys.platform.startswith("linux") and not (os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")):
+            os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+        from PySide6.QtWidgets import QApplication
+
+        _app = QApplication(sys.argv[:1] or ["praca"])
+    elif not isinstance(instance, QGuiApplication):
+        raise RuntimeError(
+            "Os mapas e os documentos em PDF precisam de uma QGuiApplication (há só uma QCoreApplication)."
+        )
+    register_fonts()

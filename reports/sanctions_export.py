@@ -15,7 +15,7 @@ from pathlib import Path
 from models.enforcement.sanctions_report import SanctionsReport, check_period, sanctions_report
 from reports.fee_export import FORMATS, check_target, export_report, parse_format
 
-__all__ = ["FORMATS", "default_name", "write_report", "export_sanctions_report", "check_target", "parse_format"]
+__all__ = ["FORMATS", "check_target", "default_name", "export_sanctions_report", "parse_format", "write_report"]
 
 Progress = Callable[[int, int], None]
 

@@ -26,8 +26,6 @@ from __future__ import annotations
 
 import datetime as _dt
 import math
-import os
-import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from decimal import Decimal
@@ -39,7 +37,6 @@ from PySide6.QtGui import (
     QColor,
     QFont,
     QFontMetricsF,
-    QGuiApplication,
     QImage,
     QPageLayout,
     QPageSize,
@@ -52,21 +49,21 @@ from models.rules.regimes import RegimeError, get_regime
 from models.sites.layout import SIDE_LABELS, format_metres
 from models.sites.stall_plan import legend, legend_entry
 from models.store.outfile import atomic_writer
-from reports.qt_fonts import FAMILY, register_fonts
+from reports.qt_fonts import FAMILY, ensure_gui_app
 
 __all__ = [
+    "OBSTACLE_MARKS",
     "PAPERS",
     "SCALES",
     "PageChoice",
     "Strip",
     "choose_page",
+    "paint_document",
+    "print_map",
     "stall_parts",
     "write_pdf",
     "write_png",
     "write_svg",
-    "print_map",
-    "paint_document",
-    "OBSTACLE_MARKS",
 ]
 
 PAPERS = {"A4": (297.0, 210.0), "A3": (420.0, 297.0)}  # landscape, mm
@@ -107,26 +104,6 @@ SIDEWALK = "#F1EFEA"
 KERB = "#8A8F94"
 INK = "#1F2328"
 MUTED = "#5F6B76"
-
-_app = None
-
-
-def _ensure_gui_app() -> None:
-    """QPainter needs a QGuiApplication (fonts): make a headless one when the command line has none."""
-    global _app
-    from PySide6.QtCore import QCoreApplication
-
-    instance = QCoreApplication.instance()
-    if instance is None:
-        if sys.platform.startswith("linux") and not (os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")):
-            os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
-        from PySide6.QtWidgets import QApplication
-
-        _app = QApplication(sys.argv[:1] or ["praca"])
-    elif not isinstance(instance, QGuiApplication):
-        raise RuntimeError("O mapa precisa de uma QGuiApplication (há só uma QCoreApplication).")
-    register_fonts()
-
 
 # --------------------------------------------------------------------------- geometry shared with the editor
 
@@ -889,7 +866,7 @@ def _page_layout(choice: PageChoice) -> QPageLayout:
 @atomic_writer("out", kind="pdf")
 def write_pdf(export: dict, out: Path | str, *, paper: str | None = None) -> PageChoice:
     """The map (A4 or A3 landscape, to scale) and the list of stalls with their holders."""
-    _ensure_gui_app()
+    ensure_gui_app()
     choice = choose_page(export, paper=paper)
     writer = QPdfWriter(str(out))
     writer.setTitle(f"Mapa — {export['site']['name']}")
@@ -907,7 +884,7 @@ def write_pdf(export: dict, out: Path | str, *, paper: str | None = None) -> Pag
 @atomic_writer("out", kind="png")
 def write_png(export: dict, out: Path | str, *, dpi: int = 150, paper: str | None = None) -> PageChoice:
     """Page 1 of the map as a PNG at ``dpi`` (the paper's landscape aspect)."""
-    _ensure_gui_app()
+    ensure_gui_app()
     choice = choose_page(export, paper=paper)
     k = dpi / 25.4
     image = QImage(round(choice.width * k), round(choice.height * k), QImage.Format.Format_ARGB32)
@@ -929,7 +906,7 @@ def write_png(export: dict, out: Path | str, *, dpi: int = 150, paper: str | Non
 @atomic_writer("out", kind="svg")
 def write_svg(export: dict, out: Path | str, *, paper: str | None = None) -> PageChoice:
     """Page 1 of the map as SVG (10 units per millimetre)."""
-    _ensure_gui_app()
+    ensure_gui_app()
     from PySide6.QtSvg import QSvgGenerator
 
     choice = choose_page(export, paper=paper)
