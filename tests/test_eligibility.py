@@ -1,4 +1,4 @@
-"""The eligibility engine (models/rules/eligibility.py): pure, no database.
+"""The eligibility engine (models/rules/eligibility/): pure, no database.
 
 Every rule of every shipped regime is checked twice — with facts that pass it
 and with facts that fail it — and the reason must show the values and the
@@ -794,15 +794,14 @@ def test_to_dict_is_json():
 
 
 def test_the_engine_is_pure():
-    tree = ast.parse(
-        (Path(__file__).resolve().parent.parent / "models" / "rules" / "eligibility.py").read_text("utf-8")
-    )
     roots = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Import):
-            roots.update(a.name for a in node.names)
-        elif isinstance(node, ast.ImportFrom) and node.module:
-            roots.add(node.module)
+    for module in sorted((Path(__file__).resolve().parent.parent / "models" / "rules" / "eligibility").glob("*.py")):
+        for node in ast.walk(ast.parse(module.read_text("utf-8"))):
+            if isinstance(node, ast.Import):
+                roots.update(a.name for a in node.names)
+            elif isinstance(node, ast.ImportFrom) and node.module:
+                roots.add(node.module)
+    assert "models.rules.regimes" in roots  # the package's modules were read
     assert not {r for r in roots if r.split(".")[0] in ("peewee", "playhouse", "PySide6", "views", "desktop")}
     assert "models.store.db" not in roots and "models.store.schema" not in roots
 

@@ -1,4 +1,4 @@
-"""models/rules/fees.py — every fee figure the acts print, plus properties of the engine.
+"""models/rules/fees/ — every fee figure the acts print, plus properties of the engine.
 
 Each test names the article whose figure it reproduces.
 """
