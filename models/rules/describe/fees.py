@@ -18,11 +18,12 @@ from models.rules.describe.text import (
     percent,
 )
 from models.rules.describe.words import FEE_KINDS, PER, SANCTIONS
+from models.rules.regimes import Condition, Due, EnergyTier, Fee, Regime, Venue
 
 # --------------------------------------------------------------------------- fees
 
 
-def condition(when, regime) -> str:
+def condition(when: Condition, regime: Regime) -> str:
     """When a discount applies, every part of it."""
     parts = []
     if when.mei is True:
@@ -44,21 +45,21 @@ def condition(when, regime) -> str:
     return ", ".join(parts)
 
 
-def _equipment_label(regime, ident: str) -> str:
+def _equipment_label(regime: Regime, ident: str) -> str:
     try:
         return regime.equipment(ident).label
     except Exception:  # an id the act no longer has: shown as it is
         return ident
 
 
-def _line_label(regime, ident: str) -> str:
+def _line_label(regime: Regime, ident: str) -> str:
     try:
         return regime.line(ident).label
     except Exception:  # an id the act no longer has: shown as it is
         return ident
 
 
-def tier_condition(tier, regime) -> str:
+def tier_condition(tier: EnergyTier, regime: Regime) -> str:
     parts = []
     if tier.equipment:
         parts.append(join_words([_equipment_label(regime, e).lower() for e in tier.equipment], "ou"))
@@ -69,7 +70,7 @@ def tier_condition(tier, regime) -> str:
     return ", ".join(parts)
 
 
-def fee_kind(fee) -> str:
+def fee_kind(fee: Fee) -> str:
     """What kind of charge a fee is — never "valor fixo" for a value the act leaves open."""
     per = f", {PER.get(fee.per, fee.per)}" if fee.per else ""
     if fee.kind in ("fixed", "per-day") and fee.admin_defined:
@@ -83,7 +84,7 @@ def fee_kind(fee) -> str:
     return FEE_KINDS.get(fee.kind, fee.kind)
 
 
-def due(item) -> str:
+def due(item: Due) -> str:
     """When a fee is paid: "antecipadamente, até o dia 20 de cada mês" (SJC art. 11, § 5º)."""
     if item.date is not None:
         return f"até {date(item.date)}"
@@ -102,7 +103,7 @@ def act_word(kind: str, word: str | None = None) -> str:
     return word or SANCTIONS.get(kind, kind)
 
 
-def venue(item) -> str:
+def venue(item: Venue) -> str:
     text = (
         f"menos de {days(item.min_days)}: {amount(item.one_day)} por dia; "
         f"a partir de {days(item.min_days)}: {amount(item.per_day)} por dia"
@@ -112,7 +113,7 @@ def venue(item) -> str:
     return text
 
 
-def fee_facts(regime, fee) -> list[Fact]:
+def fee_facts(regime: Regime, fee: Fee) -> list[Fact]:
     """A fee in words: its kind, formula, minimums, discounts and tiers with their conditions, due date,
     correction and arrears — each with its article."""
     if fee.kind in ("fixed", "per-day") and fee.amount is not None:
@@ -122,6 +123,7 @@ def fee_facts(regime, fee) -> list[Fact]:
         head = cap(fee_kind(fee))
     out = [fact(regime, head, fee)]
     if fee.kind == "linear-metre":
+        assert fee.coefficient is not None, "the loader requires it of a linear-metre fee"
         formula = f"V = {format_decimal_br(fee.coefficient, 2)} × {fee.unit} × ML × (1 − D)"
         if fee.year:
             formula += f", com a {fee.unit} de {fee.year}"
@@ -168,7 +170,7 @@ def fee_facts(regime, fee) -> list[Fact]:
             "line": " (área do ramo: frente × profundidade)",
             "declared": " (área declarada)",
             "used": " (área utilizada: frente × profundidade, até o tamanho máximo do ramo)",
-        }.get(fee.area, "")
+        }.get(fee.area or "", "")
         out.append(Fact(text=f"{amount(fee.rate)} por m² ao mês{area}"))
         if fee.index:
             index = regime.index(fee.index)

@@ -18,6 +18,7 @@ from models.rules.describe.text import (
     years,
 )
 from models.rules.describe.words import CLOSED_DAY_RULES, EVENTS, PER, SANCTIONS, SCOPES
+from models.rules.regimes import Deadline, Fine, Infraction, Ladder, LadderStep, Penalties, Regime, Sanction, Seizure
 
 # --------------------------------------------------------------------------- penalties
 
@@ -26,7 +27,7 @@ def _masculine(word: str) -> bool:
     return word.split()[0].endswith("mento")
 
 
-def sanction(item, *, terms: bool = True) -> str:
+def sanction(item: Sanction, *, terms: bool = True) -> str:
     """One sanction in words, in the act's own word where the file declares it (``word``); with ``terms``, also
     whether the act leaves it to the authority and the condition it waits for (a proposal shows those itself)."""
     name = act_word(item.kind, getattr(item, "word", None))
@@ -87,11 +88,11 @@ def sanction(item, *, terms: bool = True) -> str:
     return text
 
 
-def sanction_fact(regime, item) -> Fact:
+def sanction_fact(regime: Regime, item: Sanction) -> Fact:
     return fact(regime, sanction(item), item)
 
 
-def fine(item) -> str:
+def fine(item: Fine) -> str:
     if item is None:
         return "—"
     if item.admin_defined:
@@ -103,7 +104,7 @@ def fine(item) -> str:
     return "—"
 
 
-def offence(step, last: bool) -> str:
+def offence(step: LadderStep, last: bool) -> str:
     return f"{step.offence}ª ocorrência" + (" e seguintes" if last else "")
 
 
@@ -116,7 +117,7 @@ def recurrence_window(days_: int | None = None, years_: int | None = None) -> st
     return f"reincidência: nova infração da mesma natureza em até {window(days_, years_)}"
 
 
-def ladder_facts(regime, ladder) -> list[Fact]:
+def ladder_facts(regime: Regime, ladder: Ladder) -> list[Fact]:
     """A penalty ladder: its recurrence window and article, then each step with its sanctions."""
     head = (
         cap(recurrence_window(ladder.recurrence_window_days, ladder.recurrence_window_years))
@@ -136,7 +137,7 @@ def ladder_facts(regime, ladder) -> list[Fact]:
     return out
 
 
-def infraction_facts(regime, inf) -> list[Fact]:
+def infraction_facts(regime: Regime, inf: Infraction) -> list[Fact]:
     """Everything an infraction entails: its fine, ladder and every extra sanction, with their articles."""
     out = []
     if inf.fine is not None:
@@ -151,7 +152,7 @@ def infraction_facts(regime, inf) -> list[Fact]:
     return out
 
 
-def penalty_facts(regime, penalties) -> list[Fact]:
+def penalty_facts(regime: Regime, penalties: Penalties) -> list[Fact]:
     """Regime-wide penalty facts: cumulation, recurrence, any order, index correction of fines."""
     if penalties is None:
         return []
@@ -195,11 +196,11 @@ def penalty_facts(regime, penalties) -> list[Fact]:
     return out
 
 
-def deadline(item) -> str:
+def deadline(item: Deadline) -> str:
     return period(item.days, item.hours, item.count)
 
 
-def deadline_text(item, regime=None) -> str:
+def deadline_text(item: Deadline, regime: Regime | None = None) -> str:
     """ "10 dias corridos, contados da aplicação da penalidade; se terminar em dia sem expediente, …" — as the
     act counts it, with the rule for a closed last day (the deadline's own, or the regime's calendar)."""
     n = item.days if item.days is not None else item.hours
@@ -226,7 +227,7 @@ def event(key: str) -> str:
     return EVENTS.get(key, key)
 
 
-def seizure_facts(regime, seizure) -> list[Fact]:
+def seizure_facts(regime: Regime, seizure: Seizure) -> list[Fact]:
     if seizure is None:
         return []
     out = [fact(regime, "Apreensão de mercadorias e objetos", seizure)]
@@ -235,7 +236,7 @@ def seizure_facts(regime, seizure) -> list[Fact]:
         value = (
             "definida pela Administração"
             if fee.admin_defined
-            else f"{amount(fee.amount)} {PER.get(fee.per, fee.per or '')}".strip()
+            else f"{amount(fee.amount)} {PER.get(fee.per or '', fee.per or '')}".strip()
         )
         where = (" — só em " + ", ".join(SCOPES.get(x, x) for x in fee.scopes)) if fee.scopes else ""
         out.append(fact(regime, f"Taxa de depósito: {value}{where}", fee))

@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from models.rules.describe.penalties import deadline_text
 from models.rules.describe.text import Fact, cap, days, fact, join_words, months, percent, plural, years
 from models.rules.describe.words import AFTER, BENEFICIARIES, HOLDERS, ONE_PER, RELATIVES, RULES
+from models.rules.regimes import Document, Leave, PermitKind, Regime, Renewal, Rule, Startup, Validity
 
 # --------------------------------------------------------------------------- permits and their rules
 
 
-def _same_site(item, regime) -> str | None:
+def _same_site(item: Rule, regime: Regime | None) -> str | None:
     """The act's "na mesma feira" for a one-per rule (its declared words), or None when the bar is not limited to
     one site."""
     if not getattr(item, "same_site", False):
@@ -17,12 +20,12 @@ def _same_site(item, regime) -> str | None:
     return getattr(item, "same_site_words", None) or "mesmo local"
 
 
-def _more_than(item) -> bool:
+def _more_than(item: Rule) -> bool:
     """ "há mais de 1 ano" (Sapezal art. 7º) rather than "há pelo menos", as the rule declares it."""
     return bool(getattr(item, "more_than", False))
 
 
-def one_per(item, regime=None) -> str:
+def one_per(item: Rule, regime: Regime | None = None) -> str:
     """A one-per rule as the acts say it."""
     scope = item.scope or "person"
     where = _same_site(item, regime)
@@ -32,11 +35,11 @@ def one_per(item, regime=None) -> str:
     return f"No máximo uma permissão por {ONE_PER.get(scope, scope)}{place}"
 
 
-def beneficiaries(ids) -> str:
+def beneficiaries(ids: Iterable[str]) -> str:
     return join_words([BENEFICIARIES.get(b, b) for b in ids]) or "beneficiários"
 
 
-def rule(item, regime=None) -> str:
+def rule(item: Rule, regime: Regime | None = None) -> str:
     """One eligibility rule in words."""
     kind = item.kind
     name = RULES.get(kind, kind)
@@ -96,10 +99,10 @@ def rule(item, regime=None) -> str:
     return cap(name)
 
 
-def rule_due(item, regime) -> str:
+def rule_due(item: Rule, regime: Regime) -> str:
     """ " — a apresentar depois: 10 dias úteis, contados da publicação da lista final" for a rule the act asks
     after the application (``due``; Sapezal art. 11), else ""."""
-    if not getattr(item, "due", None):
+    if not item.due:
         return ""
     try:
         return f" — a apresentar depois: {deadline_text(regime.deadline(item.due))}"
@@ -107,7 +110,7 @@ def rule_due(item, regime) -> str:
         return f" — a apresentar depois ({item.due})"
 
 
-def validity(item) -> str:
+def validity(item: Validity) -> str:
     if item is None:
         return "—"
     if item.years:
@@ -121,7 +124,7 @@ def validity(item) -> str:
     return "—"
 
 
-def renewal(item) -> str:
+def renewal(item: Renewal) -> str:
     if item.until_month_day:
         return f"até {item.until_month_day[3:]}/{item.until_month_day[:2]} de cada ano"
     if item.from_days_before is not None and item.to_days_before is not None:
@@ -133,11 +136,11 @@ def renewal(item) -> str:
     return "—"
 
 
-def startup(item) -> str:
+def startup(item: Startup) -> str:
     return f"em até {days(item.days)}" + (", prorrogável uma vez" if item.extendable_once else "")
 
 
-def leave(item) -> str:
+def leave(item: Leave) -> str:
     parts = [f"até {days(item.max_days_per_year)} por ano"]
     if item.max_periods:
         parts.append(f"em até {plural(item.max_periods, 'período', 'períodos')}")
@@ -146,11 +149,11 @@ def leave(item) -> str:
     return ", ".join(parts)
 
 
-def holders(values) -> str:
+def holders(values: Iterable[str]) -> str:
     return ", ".join(HOLDERS.get(h, h) for h in values)
 
 
-def document(doc) -> str:
+def document(doc: Document) -> str:
     """A document with its validity, who must give it and when."""
     parts = [doc.label]
     if doc.validity_months:
@@ -167,7 +170,7 @@ def document(doc) -> str:
     return text
 
 
-def permit_facts(regime, kind) -> list[Fact]:
+def permit_facts(regime: Regime, kind: PermitKind) -> list[Fact]:
     """What a permit kind is: instrument and holder, validity, renewal, start-up, leave, calendar, fees."""
     out = [fact(regime, f"{cap(kind.instrument)} · titular: {holders(kind.holder)}", kind)]
     if kind.validity is not None:

@@ -14,6 +14,7 @@ from models.rules.describe.words import (
     SITE_KINDS,
     WEEKDAYS,
 )
+from models.rules.regimes import Index, LayoutRules, Placard, Regime, Schedule, ScheduleDay, Section, Site
 
 # --------------------------------------------------------------------------- calendars, sites, layout
 
@@ -22,7 +23,7 @@ def _hours(start: dt.time, end: dt.time) -> str:
     return f"das {clock(start)} às {clock(end)}"
 
 
-def schedule_day(day) -> str:
+def schedule_day(day: ScheduleDay) -> str:
     """ "Sexta-feira, 27/03/2026: das 18:00 às 01:00 de 28/03/2026"."""
     text = f"{cap(DAY_NAMES[day.date.weekday()])}, {date(day.date)}: das {clock(day.opens)} às {clock(day.closes)}"
     if day.crosses_midnight:
@@ -33,7 +34,7 @@ def schedule_day(day) -> str:
     return text
 
 
-def schedule_facts(regime, schedule) -> list[Fact]:
+def schedule_facts(regime: Regime, schedule: Schedule) -> list[Fact]:
     """A calendar: set-up, each day's hours, tear-down; or the weekly hours of a feira."""
     out = []
     if schedule.setup is not None:
@@ -48,6 +49,7 @@ def schedule_facts(regime, schedule) -> list[Fact]:
             text = "Dias e horários de funcionamento: definidos pela Administração"
         else:
             when = join_words([WEEKDAYS.get(w, w) for w in oh.weekdays])
+            assert oh.opens is not None and oh.closes is not None, "the loader requires them unless admin_defined"
             text = "Funcionamento: " + (f"{when}, " if when else "") + _hours(oh.opens, oh.closes)
         out.append(fact(regime, text, oh))
     if schedule.setup_hours is not None:
@@ -73,7 +75,7 @@ def schedule_facts(regime, schedule) -> list[Fact]:
     return out
 
 
-def site(item) -> str:
+def site(item: Site) -> str:
     """A site the act names: "Rua Cel. Ribeiro da Luz (trecho de rua, entre … e …)"."""
     parts = [SITE_KINDS.get(item.kind, item.kind)]
     if item.from_ and item.to:
@@ -90,7 +92,7 @@ def site(item) -> str:
     return text
 
 
-def layout_facts(regime, layout) -> list[Fact]:
+def layout_facts(regime: Regime, layout: LayoutRules) -> list[Fact]:
     if layout is None:
         return []
     out = []
@@ -120,14 +122,18 @@ def layout_facts(regime, layout) -> list[Fact]:
         out.append(fact(regime, f"Distância mínima de {metres(d.value)} de {DISTANCES.get(d.what, d.what)}", d))
     if layout.max_points is not None:
         m = layout.max_points
-        value = "definido pela Administração" if m.admin_defined else plural(m.value, "ponto", "pontos")
+        value = (
+            "definido pela Administração"
+            if m.admin_defined or m.value is None  # the loader asks one or the other
+            else plural(m.value, "ponto", "pontos")
+        )
         out.append(fact(regime, f"Número máximo de pontos: {value}", m))
     if layout.numbering:
         out.append(Fact(text="Numeração: " + ", ".join(NUMBERING.get(n, n) for n in layout.numbering)))
     return out
 
 
-def placard_facts(regime, placard) -> list[Fact]:
+def placard_facts(regime: Regime, placard: Placard) -> list[Fact]:
     if placard is None:
         return []
     parts = []
@@ -154,15 +160,15 @@ def placard_facts(regime, placard) -> list[Fact]:
 # --------------------------------------------------------------------------- units, sections
 
 
-def index_text(index) -> str:
+def index_text(index: Index) -> str:
     return f"Índice {index.code} — {index.name}: valores do ato em preços de {index.base_year}, corrigidos anualmente"
 
 
-def section_title(section) -> str:
+def section_title(section: Section) -> str:
     return f"Seção {section.numeral}: {section.label}"
 
 
-def section_place(section) -> str:
+def section_place(section: Section) -> str:
     place = []
     if section.side:
         place.append(SIDES.get(section.side, section.side))

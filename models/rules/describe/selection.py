@@ -16,6 +16,7 @@ from models.rules.describe.text import (
     plural,
 )
 from models.rules.describe.words import CATEGORIES, DRAW_PER, EXCLUDES, METHODS, ORDER_BY, TIE_BREAKS
+from models.rules.regimes import Criterion, Regime, Selection
 
 # --------------------------------------------------------------------------- selection
 
@@ -28,7 +29,7 @@ def _whole(value: Decimal | None) -> bool:
     return value is not None and value.as_tuple().exponent == 0
 
 
-def brackets(criterion) -> list[str]:
+def brackets(criterion: Criterion) -> list[str]:
     """Each bracket of a score criterion with its points: "até 1,00: 100 pontos", "mais de 4,00: 20 pontos"."""
     out = []
     previous = None
@@ -54,7 +55,7 @@ def brackets(criterion) -> list[str]:
     return out
 
 
-def category(value) -> str:
+def category(value: object) -> str:
     if value is True:
         return "sim"
     if value is False:
@@ -62,14 +63,14 @@ def category(value) -> str:
     return CATEGORIES.get(value, str(value)) if isinstance(value, str) else str(value)
 
 
-def criterion_items(criterion) -> list[str]:
+def criterion_items(criterion: Criterion) -> list[str]:
     """Every bracket or value of a criterion with its points, in order."""
     if criterion.brackets:
         return brackets(criterion)
     return [f"{category(v.equals)}: {plural(v.points, 'ponto', 'pontos')}" for v in criterion.values]
 
 
-def criterion_points(criterion) -> str:
+def criterion_points(criterion: Criterion) -> str:
     return "; ".join(criterion_items(criterion))
 
 
@@ -80,7 +81,7 @@ def _place(text: str) -> str:
     return f"local: {text}"
 
 
-def selection_facts(regime, selection, *, criteria: bool = True) -> list[Fact]:
+def selection_facts(regime: Regime, selection: Selection, *, criteria: bool = True) -> list[Fact]:
     """How places are given: method and order, registration, draws, late fill, preferences, score,
     tie-break, exclusions, alternates and appeal deadlines — each with its article. ``criteria=False``
     leaves the score criteria out, for a front end that shows them as a table (:func:`criterion_points`)."""

@@ -5,11 +5,13 @@ and periods every description uses.
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Iterable
 from dataclasses import dataclass
 from decimal import Decimal
 
 from models.base.money import format_brl, format_decimal_br, format_factor
 from models.rules.describe.words import COUNTS, DAY_NAMES
+from models.rules.regimes import Amount, Regime
 
 # --------------------------------------------------------------------------- a fact
 
@@ -30,19 +32,21 @@ class Fact:
     option: str = ""
 
 
-def notes(item) -> str:
+def notes(item: object) -> str:
     """The regime file's notes on ``item`` ("" when none)."""
     return (getattr(item, "notes", None) or "").strip()
 
 
-def cite(regime, item) -> str:
+def cite(regime: Regime, item: object) -> str:
     """Full citation of ``item`` if it has a basis, else ""."""
     if item is None or not getattr(item, "basis", None):
         return ""
     return regime.cite_item(item)
 
 
-def fact(regime, text: str, item=None, *, ident: str = "", option: str = "", citation: str | None = None) -> Fact:
+def fact(
+    regime: Regime, text: str, item: object = None, *, ident: str = "", option: str = "", citation: str | None = None
+) -> Fact:
     """A sentence about ``item``, with its citation and notes."""
     return Fact(
         text=text,
@@ -64,17 +68,17 @@ def lower_first(text: str) -> str:
     return text
 
 
-def join_words(items, last: str = "e") -> str:
-    items = [i for i in items if i]
-    if len(items) <= 1:
-        return "".join(items)
-    return f"{', '.join(items[:-1])} {last} {items[-1]}"
+def join_words(items: Iterable[str | None], last: str = "e") -> str:
+    present = [i for i in items if i]
+    if len(present) <= 1:
+        return "".join(present)
+    return f"{', '.join(present[:-1])} {last} {present[-1]}"
 
 
 # --------------------------------------------------------------------------- numbers, dates, periods
 
 
-def plural(n: int, one: str, many: str) -> str:
+def plural(n: int | Decimal, one: str, many: str) -> str:
     return f"{format_decimal_br(n, 0)} {one if n == 1 else many}"
 
 
@@ -94,12 +98,12 @@ def metres(value: Decimal | None) -> str:
     return "—" if value is None else f"{format_decimal_br(value, 2)} m"
 
 
-def number(value) -> str:
+def number(value: Decimal | int | str) -> str:
     """A decimal of the file as written, in pt-BR ("1.00" → "1,00", "30" → "30")."""
     return format_factor(value)
 
 
-def amount(value) -> str:
+def amount(value: Amount | None) -> str:
     """An ``Amount``: "R$ 150,00" or "20 UFESP"."""
     if value is None:
         return "—"
@@ -113,7 +117,10 @@ def amount(value) -> str:
 def percent(rate: Decimal) -> str:
     """A fraction as a percentage with the places it needs: 0.30 → "30 %", 0.0623 → "6,23 %"."""
     value = (rate * 100).normalize()
-    places = min(max(0, -value.as_tuple().exponent), 4)
+    exponent = value.as_tuple().exponent
+    if not isinstance(exponent, int):  # NaN or infinity: no rate
+        raise ValueError(f"not a rate: {rate}")
+    places = min(max(0, -exponent), 4)
     return f"{format_decimal_br(value, places)} %"
 
 
@@ -132,7 +139,7 @@ def date(value: dt.date) -> str:
     return value.strftime("%d/%m/%Y")
 
 
-def clock(value: dt.time) -> str:
+def clock(value: dt.time | dt.datetime) -> str:
     return value.strftime("%H:%M")
 
 
