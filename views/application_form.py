@@ -34,7 +34,7 @@ from models.registry.front_desk import Applicant, assess, load_applicant
 from models.rules.regimes import shipped_regimes
 from models.store.settings import MUNICIPALITY, get_setting
 from views import theme
-from views.blocks import FieldErrorsView, fill, user_errors
+from views.blocks import FieldErrorsView, fill, push_button, user_errors
 from views.documents_table import DocumentsTable
 from views.fit import fit_to_screen
 from views.price_simulator import where_to_enter
@@ -222,12 +222,10 @@ class ApplicationDialog(GuardedDialog):
         self.protocol.setObjectName("protocol")
         self.protocol.setStyleSheet("font-size: 14pt; font-weight: 600;")
         bottom.addWidget(self.protocol, 1)
-        self.receipt_button = QPushButton(self.tr("Reci&bo em PDF…"))
-        self.receipt_button.setObjectName("receipt")
+        self.receipt_button = push_button(self.tr("Reci&bo em PDF…"), "receipt")
         self.receipt_button.setEnabled(False)
         self.receipt_button.clicked.connect(self.save_receipt)
-        self.print_button = QPushButton(self.tr("&Imprimir recibo…"))
-        self.print_button.setObjectName("print")
+        self.print_button = push_button(self.tr("&Imprimir recibo…"), "print")
         self.print_button.setEnabled(False)
         self.print_button.clicked.connect(self.print_receipt)
         bottom.addWidget(self.receipt_button)

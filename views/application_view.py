@@ -16,7 +16,6 @@ from PySide6.QtWidgets import (
     QListWidget,
     QListWidgetItem,
     QMessageBox,
-    QPushButton,
     QSplitter,
     QTableWidget,
     QTableWidgetItem,
@@ -27,7 +26,7 @@ from PySide6.QtWidgets import (
 
 from models.registry.applications import STATUSES, TRANSITIONS, ApplicationEvent, get_application
 from models.registry.front_desk import eligibility_now
-from views.blocks import fill
+from views.blocks import fill, push_button
 from views.fit import fit_to_screen
 from views.roles import allow
 
@@ -124,10 +123,8 @@ class ApplicationView(QDialog):
         layout.addWidget(split, 1)
 
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
-        self.approve_button = QPushButton(self.tr("A&provar…"))
-        self.approve_button.setObjectName("approve")
-        self.refuse_button = QPushButton(self.tr("&Indeferir…"))
-        self.refuse_button.setObjectName("refuse")
+        self.approve_button = push_button(self.tr("A&provar…"), "approve")
+        self.refuse_button = push_button(self.tr("&Indeferir…"), "refuse")
         allowed = TRANSITIONS.get(self.app.status, set())
         for button, status in ((self.approve_button, "approved"), (self.refuse_button, "refused")):
             buttons.addButton(button, QDialogButtonBox.ButtonRole.ActionRole)

@@ -206,14 +206,15 @@ class FormDialog(QDialog):
         buttons: QDialogButtonBox.StandardButton = QDialogButtonBox.StandardButton.Save
         | QDialogButtonBox.StandardButton.Cancel,
         field: str = "",
+        ok: Callable[[], object] | None = None,
     ) -> QDialogButtonBox:
-        """The error line and ``buttons`` (accepted → ``accept``, rejected → ``reject``) under the form; a
-        refusal that names no field is shown at ``field`` (or only on the line)."""
+        """The error line and ``buttons`` (accepted → ``ok``, by default ``accept``; rejected → ``reject``) under
+        the form; a refusal that names no field is shown at ``field`` (or only on the line)."""
         self.errors.widgets = dict(fields or {})
         self.default_field = field
         self.body.addWidget(self.error)
         box = QDialogButtonBox(buttons)
-        box.accepted.connect(self.accept)
+        box.accepted.connect(ok or self.accept)
         box.rejected.connect(self.reject)
         self.body.addWidget(box)
         self.button_box = box

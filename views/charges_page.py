@@ -24,7 +24,6 @@ from PySide6.QtWidgets import (
     QLineEdit,
     QListWidget,
     QMessageBox,
-    QPushButton,
     QSplitter,
     QTableView,
     QTabWidget,
@@ -48,7 +47,7 @@ from models.billing.charges import (
     return_deposit,
     revocation_candidates,
 )
-from views.blocks import FieldErrorsView, fill, user_errors
+from views.blocks import FieldErrorsView, button_row, fill, message_label, push_button, user_errors
 from views.fit import fit_to_screen
 from views.keys import search_keys
 from views.operations import Cancelled, run_operation
@@ -268,22 +267,12 @@ class ChargesTab(QWidget):
         split.setStretchFactor(0, 3)
         split.setStretchFactor(1, 1)
         layout.addWidget(split, 1)
-        actions = QHBoxLayout()
-        self.generate_button = QPushButton(self.tr("&Gerar cobranças do mês…"))
-        self.generate_button.setObjectName("generate")
-        self.pay_button = QPushButton(self.tr("Registrar &pagamento…"))
-        self.pay_button.setObjectName("pay")
-        self.cancel_button = QPushButton(self.tr("&Cancelar cobrança…"))
-        self.cancel_button.setObjectName("cancel")
-        self.return_button = QPushButton(self.tr("&Devolver caução…"))
-        self.return_button.setObjectName("return-deposit")
-        for button in (self.generate_button, self.pay_button, self.cancel_button, self.return_button):
-            actions.addWidget(button)
-        actions.addStretch(1)
-        layout.addLayout(actions)
-        self.message = QLabel()
-        self.message.setObjectName("message")
-        self.message.setWordWrap(True)
+        self.generate_button = push_button(self.tr("&Gerar cobranças do mês…"), "generate")
+        self.pay_button = push_button(self.tr("Registrar &pagamento…"), "pay")
+        self.cancel_button = push_button(self.tr("&Cancelar cobrança…"), "cancel")
+        self.return_button = push_button(self.tr("&Devolver caução…"), "return-deposit")
+        layout.addLayout(button_row(self.generate_button, self.pay_button, self.cancel_button, self.return_button))
+        self.message = message_label()
         layout.addWidget(self.message)
         self._search_timer = QTimer(self)
         self._search_timer.setSingleShot(True)

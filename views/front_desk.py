@@ -27,7 +27,7 @@ from models.registry.applications import OPEN_STATUSES, STATUSES, TRANSITIONS, c
 from models.registry.front_desk import approve_application
 from models.registry.people import get_company, open_person_record
 from models.registry.search import find_applicants
-from views.blocks import fill, user_errors
+from views.blocks import button_row, fill, message_label, push_button, user_errors
 from views.keys import search_keys
 from views.permits_tab import PermitsTab
 from views.roles import allow
@@ -72,19 +72,11 @@ class SearchTab(QWidget):
         self.table.doubleClicked.connect(self.edit_selected)
         layout.addWidget(self.table, 1)
 
-        buttons = QHBoxLayout()
-        self.new_person = QPushButton(self.tr("Nova &pessoa"))
-        self.new_person.setObjectName("new-person")
-        self.new_company = QPushButton(self.tr("Nova &empresa"))
-        self.new_company.setObjectName("new-company")
-        self.edit_button = QPushButton(self.tr("Edi&tar cadastro"))
-        self.edit_button.setObjectName("edit")
-        self.apply_button = QPushButton(self.tr("Novo &requerimento"))
-        self.apply_button.setObjectName("new-application")
-        for button in (self.new_person, self.new_company, self.edit_button, self.apply_button):
-            buttons.addWidget(button)
-        buttons.addStretch(1)
-        layout.addLayout(buttons)
+        self.new_person = push_button(self.tr("Nova &pessoa"), "new-person")
+        self.new_company = push_button(self.tr("Nova &empresa"), "new-company")
+        self.edit_button = push_button(self.tr("Edi&tar cadastro"), "edit")
+        self.apply_button = push_button(self.tr("Novo &requerimento"), "new-application")
+        layout.addLayout(button_row(self.new_person, self.new_company, self.edit_button, self.apply_button))
 
         self.new_person.clicked.connect(lambda: self.register("person"))
         self.new_company.clicked.connect(lambda: self.register("company"))
@@ -243,16 +235,11 @@ class WorklistTab(QWidget):
             button.clicked.connect(lambda _c=False, st=status: self.move_to(st))
             actions.addWidget(button)
             self.action_buttons[status] = button
-        self.issue_button = QPushButton(self.tr("&Emitir permissão"))
-        self.issue_button.setObjectName("issue")
-        self.issue_button.clicked.connect(self.issue)
+        self.issue_button = push_button(self.tr("&Emitir permissão"), "issue", self.issue)
         actions.addWidget(self.issue_button)
-        self.receipt_button = QPushButton(self.tr("&Recibo…"))
-        self.receipt_button.setObjectName("receipt")
-        self.receipt_button.clicked.connect(self.save_receipt)
+        self.receipt_button = push_button(self.tr("&Recibo…"), "receipt", self.save_receipt)
         actions.addWidget(self.receipt_button)
-        self.open_button = QPushButton(self.tr("A&brir…"))
-        self.open_button.setObjectName("open")
+        self.open_button = push_button(self.tr("A&brir…"), "open")
         self.open_button.setToolTip(
             self.tr("Tudo o que foi protocolado, para decidir (duplo clique ou Enter na lista)")
         )
@@ -260,9 +247,7 @@ class WorklistTab(QWidget):
         actions.insertWidget(0, self.open_button)
         actions.addStretch(1)
         layout.addLayout(actions)
-        self.message = QLabel()
-        self.message.setObjectName("message")
-        self.message.setWordWrap(True)
+        self.message = message_label()
         layout.addWidget(self.message)
         self.table.selectionModel().selectionChanged.connect(self._update_actions)
         self.table.activated.connect(self.open_selected)  # double click, Enter

@@ -20,7 +20,7 @@ from PySide6.QtWidgets import (
 )
 
 from views import theme
-from views.blocks import fill
+from views.blocks import fill, push_button
 
 
 class HomePage(QWidget):
@@ -126,9 +126,9 @@ class HomePage(QWidget):
         self.backup_text.setObjectName("backup-notice-text")
         self.backup_text.setWordWrap(True)
         row.addWidget(self.backup_text, 1)
-        self.backup_unlock = QPushButton(self.tr("Liberar esta mesa e assinar o &backup…"))
-        self.backup_unlock.setObjectName("backup-unlock")
-        self.backup_unlock.clicked.connect(self._unlock_and_sign)
+        self.backup_unlock = push_button(
+            self.tr("Liberar esta mesa e assinar o &backup…"), "backup-unlock", self._unlock_and_sign
+        )
         row.addWidget(self.backup_unlock)
         box.hide()
         return box

@@ -2,15 +2,15 @@
 
 from __future__ import annotations
 
-from PySide6.QtWidgets import QDialog, QDialogButtonBox, QFormLayout, QLabel, QLineEdit, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QDialog, QDialogButtonBox, QFormLayout, QLabel, QLineEdit, QWidget
 
 from models.access import session
 from models.access.users import MIN_PASSWORD, authenticate, create_user, has_users
 from models.base.errors import FieldErrors, UserError
-from views.blocks import FieldErrorsView, error_label, fill
+from views.blocks import FormDialog, fill
 
 
-class LoginDialog(QDialog):
+class LoginDialog(FormDialog):
     """Usuário e senha; three wrong tries close Praça."""
 
     MAX_TRIES = 3
@@ -20,9 +20,8 @@ class LoginDialog(QDialog):
         self.setWindowTitle(self.tr("Praça — entrar"))
         self.user = None
         self.tries = 0
-        layout = QVBoxLayout(self)
         if place:
-            layout.addWidget(QLabel(fill(self.tr("Banco de dados: %1"), place)))
+            self.body.addWidget(QLabel(fill(self.tr("Banco de dados: %1"), place)))
         form = QFormLayout()
         self.username = QLineEdit()
         self.username.setObjectName("username")
@@ -31,16 +30,11 @@ class LoginDialog(QDialog):
         self.password.setEchoMode(QLineEdit.EchoMode.Password)
         form.addRow(self.tr("&Usuário:"), self.username)
         form.addRow(self.tr("&Senha:"), self.password)
-        layout.addLayout(form)
-        self.error = error_label()
-        layout.addWidget(self.error)
-        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
+        self.body.addLayout(form)
+        buttons = self.finish(buttons=QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
         self.ok_button = buttons.button(QDialogButtonBox.StandardButton.Ok)
         self.ok_button.setText(self.tr("&Entrar"))
         buttons.button(QDialogButtonBox.StandardButton.Cancel).setText(self.tr("Sair"))
-        buttons.accepted.connect(self.accept)
-        buttons.rejected.connect(self.reject)
-        layout.addWidget(buttons)
         self.setMinimumWidth(380)
 
     def accept(self) -> None:
@@ -60,14 +54,13 @@ class LoginDialog(QDialog):
         super().accept()
 
 
-class FirstAdminDialog(QDialog):
+class FirstAdminDialog(FormDialog):
     """A new database has no users: the first one is the administrator."""
 
     def __init__(self, parent: QWidget | None = None):
         super().__init__(parent)
         self.setWindowTitle(self.tr("Praça — primeiro acesso"))
         self.user = None
-        layout = QVBoxLayout(self)
         intro = QLabel(
             self.tr(
                 "Este banco de dados ainda não tem usuários. Cadastre o administrador: ele cria os "
@@ -75,7 +68,7 @@ class FirstAdminDialog(QDialog):
             )
         )
         intro.setWordWrap(True)
-        layout.addWidget(intro)
+        self.body.addWidget(intro)
         form = QFormLayout()
         self.name = QLineEdit()
         self.name.setObjectName("name")
@@ -92,20 +85,14 @@ class FirstAdminDialog(QDialog):
         form.addRow(self.tr("&Usuário:"), self.username)
         form.addRow(self.tr("&Senha:"), self.password)
         form.addRow(self.tr("&Confirme a senha:"), self.confirm)
-        layout.addLayout(form)
-        self.error = error_label()
-        layout.addWidget(self.error)
-        self.errors = FieldErrorsView(
-            self.error,
+        self.body.addLayout(form)
+        buttons = self.finish(
             {"name": self.name, "username": self.username, "password": self.password, "confirm": self.confirm},
+            buttons=QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel,
         )
-        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
         self.ok_button = buttons.button(QDialogButtonBox.StandardButton.Ok)
         self.ok_button.setText(self.tr("Cadastrar e &entrar"))
         buttons.button(QDialogButtonBox.StandardButton.Cancel).setText(self.tr("Sair"))
-        buttons.accepted.connect(self.accept)
-        buttons.rejected.connect(self.reject)
-        layout.addWidget(buttons)
         self.setMinimumWidth(440)
         self.name.setFocus()
 

@@ -19,7 +19,6 @@ from PySide6.QtWidgets import (
     QHeaderView,
     QLabel,
     QMessageBox,
-    QPushButton,
     QSplitter,
     QStackedWidget,
     QTableView,
@@ -29,7 +28,7 @@ from PySide6.QtWidgets import (
 
 from models.sites import delete_site, named_points, site_export, site_rows, site_segments
 from models.store.db import current_url
-from views.blocks import fill, user_errors
+from views.blocks import button_row, fill, message_label, push_button, user_errors
 from views.map_editor import MapEditor
 from views.save import file_name, save_file_name
 from views.site_form import SiteFormDialog
@@ -68,13 +67,8 @@ class PointsPanel(QWidget):
         self.table.verticalHeader().hide()
         self.table.horizontalHeader().setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
         layout.addWidget(self.table, 1)
-        row = QHBoxLayout()
-        self.export_button = QPushButton(self.tr("E&xportar lista…"))
-        self.export_button.setObjectName("export-points")
-        self.export_button.clicked.connect(self.export_dialog)
-        row.addWidget(self.export_button)
-        row.addStretch(1)
-        layout.addLayout(row)
+        self.export_button = push_button(self.tr("E&xportar lista…"), "export-points", self.export_dialog)
+        layout.addLayout(button_row(self.export_button))
         self.message = QLabel()
         self.message.setObjectName("points-message")
         layout.addWidget(self.message)
@@ -120,8 +114,7 @@ class MapsPage(QWidget):
         head = QHBoxLayout()
         head.addWidget(heading)
         head.addStretch(1)
-        self.list_button = QPushButton(self.tr("Lista de locai&s"))
-        self.list_button.setObjectName("show-sites")
+        self.list_button = push_button(self.tr("Lista de locai&s"), "show-sites")
         self.list_button.setCheckable(True)
         self.list_button.setChecked(True)
         self.list_button.setToolTip(self.tr("Mostrar ou esconder a lista de locais ao lado do mapa"))
@@ -156,20 +149,11 @@ class MapsPage(QWidget):
         self.table.horizontalHeader().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
         self.table.setWordWrap(False)
         left_layout.addWidget(self.table, 1)
-        buttons = QHBoxLayout()
-        self.new_button = QPushButton(self.tr("&Novo local…"))
-        self.new_button.setObjectName("new-site")
-        self.edit_button = QPushButton(self.tr("&Editar local…"))
-        self.edit_button.setObjectName("edit-site")
-        self.delete_button = QPushButton(self.tr("Excluir"))
-        self.delete_button.setObjectName("delete-site")
-        for button in (self.new_button, self.edit_button, self.delete_button):
-            buttons.addWidget(button)
-        buttons.addStretch(1)
-        left_layout.addLayout(buttons)
-        self.message = QLabel()
-        self.message.setObjectName("message")
-        self.message.setWordWrap(True)
+        self.new_button = push_button(self.tr("&Novo local…"), "new-site")
+        self.edit_button = push_button(self.tr("&Editar local…"), "edit-site")
+        self.delete_button = push_button(self.tr("Excluir"), "delete-site")
+        left_layout.addLayout(button_row(self.new_button, self.edit_button, self.delete_button))
+        self.message = message_label()
         left_layout.addWidget(self.message)
 
         self.stack = QStackedWidget()

@@ -3,28 +3,25 @@
 from __future__ import annotations
 
 from PySide6.QtWidgets import (
-    QDialog,
     QDialogButtonBox,
     QFormLayout,
     QHBoxLayout,
     QLineEdit,
     QPushButton,
     QRadioButton,
-    QVBoxLayout,
     QWidget,
 )
 
 from models.store.db import parse_url
-from views.blocks import error_label, user_errors
+from views.blocks import FormDialog, user_errors
 from views.save import open_file_name
 
 
-class OpenDatabaseDialog(QDialog):
+class OpenDatabaseDialog(FormDialog):
     def __init__(self, parent: QWidget | None = None):
         super().__init__(parent)
         self.setWindowTitle(self.tr("Abrir banco de dados"))
         self.setMinimumWidth(560)
-        layout = QVBoxLayout(self)
 
         self.sqlite_choice = QRadioButton(self.tr("Arquivo do banco embutido (SQLite) — um computador"))
         self.sqlite_choice.setChecked(True)
@@ -45,15 +42,10 @@ class OpenDatabaseDialog(QDialog):
         form.addRow(self.tr("Arquivo:"), row)
         form.addRow(self.pg_choice)
         form.addRow(self.tr("Endereço:"), self.url_edit)
-        layout.addLayout(form)
-
-        self.error = error_label()
-        layout.addWidget(self.error)
-
-        self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Open | QDialogButtonBox.StandardButton.Cancel)
-        self.buttons.accepted.connect(self.accept)
-        self.buttons.rejected.connect(self.reject)
-        layout.addWidget(self.buttons)
+        self.body.addLayout(form)
+        self.buttons = self.finish(
+            buttons=QDialogButtonBox.StandardButton.Open | QDialogButtonBox.StandardButton.Cancel
+        )
 
         self.path_edit.textEdited.connect(lambda: self.sqlite_choice.setChecked(True))
         self.url_edit.textEdited.connect(lambda: self.pg_choice.setChecked(True))

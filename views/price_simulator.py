@@ -27,7 +27,7 @@ from models.billing.pricing import quote
 from models.rules.fees import Quote
 from models.rules.regimes import get_regime, shipped_regimes
 from views import theme
-from views.blocks import fill, user_errors
+from views.blocks import error_label, fill, user_errors
 from views.table_models import Column, RowsModel
 from views.widgets import DateEdit, act_version_line
 
@@ -141,9 +141,7 @@ class PriceSimulator(QWidget):
         self.admin_edits: dict[str, QLineEdit] = {}
         layout.addWidget(self.admin_box)
 
-        self.error = QLabel()
-        self.error.setObjectName("error")
-        self.error.setWordWrap(True)
+        self.error = error_label()
         layout.addWidget(self.error)
         self.notes = QLabel()
         self.notes.setObjectName("notes")

@@ -30,7 +30,7 @@ from models.rules.regimes import RegimeError, RegimeErrors, retired_regimes, shi
 from reports.pdf import html_to_pdf
 from reports.regime_sheet import regime_html
 from views import theme
-from views.blocks import fill
+from views.blocks import error_label, fill, push_button
 from views.save import open_file_name, save_file_name
 
 
@@ -38,9 +38,7 @@ class RegimesPage(QWidget):
     def __init__(self, parent: QWidget | None = None):
         super().__init__(parent)
         layout = QVBoxLayout(self)
-        self.error = QLabel()
-        self.error.setObjectName("error")
-        self.error.setWordWrap(True)
+        self.error = error_label()
         self.error.hide()
         layout.addWidget(self.error)
 
@@ -75,15 +73,11 @@ class RegimesPage(QWidget):
         right_layout.addLayout(tools)
         right_layout.addWidget(self.browser, 1)
 
-        self.install_button = QPushButton(self.tr("Instalar ato…"))
-        self.install_button.setObjectName("install-act")
+        self.install_button = push_button(self.tr("Instalar ato…"), "install-act")
         self.install_button.clicked.connect(lambda: self.choose_file(amend=False))
-        self.amend_button = QPushButton(self.tr("Alterar ato…"))
-        self.amend_button.setObjectName("amend-act")
+        self.amend_button = push_button(self.tr("Alterar ato…"), "amend-act")
         self.amend_button.clicked.connect(lambda: self.choose_file(amend=True))
-        self.retire_button = QPushButton(self.tr("Retirar ato…"))
-        self.retire_button.setObjectName("retire-act")
-        self.retire_button.clicked.connect(self.ask_retire)
+        self.retire_button = push_button(self.tr("Retirar ato…"), "retire-act", self.ask_retire)
         self.versions = QLabel()
         self.versions.setObjectName("act-versions")
         self.versions.setWordWrap(True)

@@ -39,7 +39,7 @@ from models.enforcement.sanctions_report import check_period, period_label
 from reports import sanctions_export
 from reports.fee_export import FORMATS, default_name, export_fee_report
 from views import theme
-from views.blocks import fill
+from views.blocks import fill, message_label, push_button
 from views.save import save_file_name
 
 MONTHS = (
@@ -112,8 +112,7 @@ class ReportsPage(QWidget):
         self.summary.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         form.addRow(self.tr("No mês:"), self.summary)
 
-        self.export_button = QPushButton(self.tr("Exportar…"))
-        self.export_button.setObjectName("export")
+        self.export_button = push_button(self.tr("Exportar…"), "export")
         self.export_button.setDefault(True)
         self.export_button.clicked.connect(lambda: self.export())
         buttons = QHBoxLayout()
@@ -121,9 +120,7 @@ class ReportsPage(QWidget):
         buttons.addStretch(1)
         form.addRow(buttons)
 
-        self.message = QLabel()
-        self.message.setObjectName("message")
-        self.message.setWordWrap(True)
+        self.message = message_label()
         self.message.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         form.addRow(self.message)
         layout.addWidget(box)
@@ -154,8 +151,7 @@ class ReportsPage(QWidget):
         what.addWidget(self.sanctions_format)
         what.addStretch(1)
         form.addRow(self.tr("Formato:"), what)
-        self.sanctions_button = QPushButton(self.tr("Exportar…"))
-        self.sanctions_button.setObjectName("sanctions-export")
+        self.sanctions_button = push_button(self.tr("Exportar…"), "sanctions-export")
         self.sanctions_button.clicked.connect(lambda: self.export_sanctions())
         buttons = QHBoxLayout()
         buttons.addWidget(self.sanctions_button)

@@ -25,7 +25,6 @@ from PySide6.QtWidgets import (
     QInputDialog,
     QLabel,
     QLineEdit,
-    QPushButton,
     QTableView,
     QVBoxLayout,
     QWidget,
@@ -33,7 +32,7 @@ from PySide6.QtWidgets import (
 
 from models.access import signing_keys as sk
 from models.access.session import can
-from views.blocks import fill, user_errors
+from views.blocks import FormDialog, button_row, fill, message_label, push_button, user_errors
 from views.table_models import Column, RowsModel
 
 
@@ -71,13 +70,11 @@ def keys_model(parent=None) -> RowsModel:
     )
 
 
-class PassphraseDialog(QDialog):
+class PassphraseDialog(FormDialog):
     """The key's passphrase: typed twice for a new key, once to unlock this desk."""
 
     def __init__(self, title: str, *, confirm: bool, parent: QWidget | None = None):
-        super().__init__(parent)
-        self.setWindowTitle(title)
-        layout = QVBoxLayout(self)
+        super().__init__(parent, title=title)
         form = QFormLayout()
         self.passphrase = QLineEdit()
         self.passphrase.setObjectName("passphrase")
@@ -90,7 +87,7 @@ class PassphraseDialog(QDialog):
             form.addRow(self.tr("&Repita a senha:"), self.again)
         else:
             self.again.hide()
-        layout.addLayout(form)
+        self.body.addLayout(form)
         hint = QLabel(
             fill(
                 self.tr(
@@ -103,16 +100,10 @@ class PassphraseDialog(QDialog):
             else self.tr("A senha fica guardada no cofre de senhas deste computador.")
         )
         hint.setWordWrap(True)
-        layout.addWidget(hint)
-        self.error = QLabel()
-        self.error.setObjectName("error")
-        self.error.setProperty("role", "error")
-        self.error.setWordWrap(True)
-        layout.addWidget(self.error)
-        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
-        buttons.accepted.connect(self._accept)
-        buttons.rejected.connect(self.reject)
-        layout.addWidget(buttons)
+        self.body.addWidget(hint)
+        self.finish(
+            buttons=QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel, ok=self._accept
+        )
         self._confirm = confirm
         self.action = None  # set by the page: the domain call that takes the passphrase
         self.result_value = None
@@ -183,37 +174,18 @@ class SigningPage(QWidget):
         self.table.verticalHeader().hide()
         layout.addWidget(self.table, 1)
 
-        row = QHBoxLayout()
-        self.create_button = QPushButton(self.tr("&Criar a chave…"))
-        self.create_button.setObjectName("create")
-        self.create_button.clicked.connect(self.create_key)
-        self.rotate_button = QPushButton(self.tr("&Trocar a chave…"))
-        self.rotate_button.setObjectName("rotate")
-        self.rotate_button.clicked.connect(self.rotate_key)
-        self.revoke_button = QPushButton(self.tr("Re&vogar a selecionada…"))
-        self.revoke_button.setObjectName("revoke")
-        self.revoke_button.clicked.connect(self.revoke_key)
-        self.add_button = QPushButton(self.tr("&Incluir chave de mesa antiga…"))
-        self.add_button.setObjectName("add-old")
-        self.add_button.clicked.connect(self.add_old_key)
-        self.unlock_button = QPushButton(self.tr("&Liberar esta mesa…"))
-        self.unlock_button.setObjectName("unlock")
-        self.unlock_button.clicked.connect(self.unlock)
-        self.resign_button = QPushButton(self.tr("Rea&ssinar permissões"))
-        self.resign_button.setObjectName("resign")
+        self.create_button = push_button(self.tr("&Criar a chave…"), "create", self.create_key)
+        self.rotate_button = push_button(self.tr("&Trocar a chave…"), "rotate", self.rotate_key)
+        self.revoke_button = push_button(self.tr("Re&vogar a selecionada…"), "revoke", self.revoke_key)
+        self.add_button = push_button(self.tr("&Incluir chave de mesa antiga…"), "add-old", self.add_old_key)
+        self.unlock_button = push_button(self.tr("&Liberar esta mesa…"), "unlock", self.unlock)
+        self.resign_button = push_button(self.tr("Rea&ssinar permissões"), "resign")
         self.resign_button.setToolTip(
             self.tr("Assina de novo, com a chave em uso, as permissões em vigor que uma chave revogada tinha assinado")
         )
         self.resign_button.clicked.connect(self.resign)
-        for button in (self.create_button, self.rotate_button, self.revoke_button, self.resign_button):
-            row.addWidget(button)
-        row.addStretch(1)
-        layout.addLayout(row)
-        row2 = QHBoxLayout()
-        for button in (self.unlock_button, self.add_button):
-            row2.addWidget(button)
-        row2.addStretch(1)
-        layout.addLayout(row2)
+        layout.addLayout(button_row(self.create_button, self.rotate_button, self.revoke_button, self.resign_button))
+        layout.addLayout(button_row(self.unlock_button, self.add_button))
 
         page_box = QGroupBox(self.tr("Verificação por celular"))
         page_layout = QVBoxLayout(page_box)
@@ -223,9 +195,7 @@ class SigningPage(QWidget):
         self.url.setObjectName("verify-url")
         self.url.setPlaceholderText("https://www.prefeitura.sp.gov.br/verificar.html")
         url_label.setBuddy(self.url)
-        self.url_save = QPushButton(self.tr("Salvar en&dereço"))
-        self.url_save.setObjectName("save-url")
-        self.url_save.clicked.connect(self.save_url)
+        self.url_save = push_button(self.tr("Salvar en&dereço"), "save-url", self.save_url)
         self.url.returnPressed.connect(self.save_url)
         url_row.addWidget(url_label)
         url_row.addWidget(self.url, 1)
@@ -235,9 +205,7 @@ class SigningPage(QWidget):
         self.page_state = QLabel()
         self.page_state.setObjectName("page-state")
         self.page_state.setWordWrap(True)
-        self.export_button = QPushButton(self.tr("E&xportar a página…"))
-        self.export_button.setObjectName("export-page")
-        self.export_button.clicked.connect(self.export_page)
+        self.export_button = push_button(self.tr("E&xportar a página…"), "export-page", self.export_page)
         export_row.addWidget(self.page_state, 1)
         export_row.addWidget(self.export_button)
         page_layout.addLayout(export_row)
@@ -252,9 +220,7 @@ class SigningPage(QWidget):
             self.tr("cole ou leia com o leitor o texto do QR code (PRACA2.… ou o endereço)")
         )
         self.qr_text.returnPressed.connect(self.check_text)
-        self.check_button = QPushButton(self.tr("C&onferir"))
-        self.check_button.setObjectName("check")
-        self.check_button.clicked.connect(self.check_text)
+        self.check_button = push_button(self.tr("C&onferir"), "check", self.check_text)
         check_row.addWidget(self.qr_text, 1)
         check_row.addWidget(self.check_button)
         check_layout.addLayout(check_row)
@@ -264,9 +230,7 @@ class SigningPage(QWidget):
         check_layout.addWidget(self.check_result)
         layout.addWidget(check_box)
 
-        self.message = QLabel()
-        self.message.setObjectName("message")
-        self.message.setWordWrap(True)
+        self.message = message_label()
         layout.addWidget(self.message)
 
     def today(self) -> _dt.date:

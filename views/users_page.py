@@ -26,20 +26,26 @@ from models.access import session
 from models.access.users import MIN_PASSWORD, change_role, create_user, get_user, set_active, set_password, user_rows
 from models.base.errors import FieldErrors, UserError
 from models.store.audit import audit_rows, audit_tables, export_csv, verify_chain
-from views.blocks import FieldErrorsView, error_label, fill, user_errors
+from views.blocks import (
+    FormDialog,
+    button_row,
+    fill,
+    message_label,
+    push_button,
+    user_errors,
+)
 from views.save import save_file_name
 from views.table_models import RowsModel, selected_row
 from views.widgets import DateEdit
 
 
-class UserDialog(QDialog):
+class UserDialog(FormDialog):
     """A new user: name, login, role and a first password."""
 
     def __init__(self, parent: QWidget | None = None):
         super().__init__(parent)
         self.setWindowTitle(self.tr("Novo usuário"))
         self.user = None
-        layout = QVBoxLayout(self)
         form = QFormLayout()
         self.name, self.username = QLineEdit(), QLineEdit()
         self.name.setObjectName("name")
@@ -59,27 +65,18 @@ class UserDialog(QDialog):
         form.addRow(self.tr("&Perfil:"), self.role)
         form.addRow(self.tr("&Senha inicial:"), self.password)
         form.addRow(self.tr("&Confirme:"), self.confirm)
-        layout.addLayout(form)
-        self.error = error_label()
-        layout.addWidget(self.error)
-        self.errors = FieldErrorsView(
-            self.error,
-            {
-                "name": self.name,
-                "username": self.username,
-                "role": self.role,
-                "password": self.password,
-                "confirm": self.confirm,
-            },
-        )
-        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Save | QDialogButtonBox.StandardButton.Cancel)
-        self.save_button = buttons.button(QDialogButtonBox.StandardButton.Save)
-        buttons.accepted.connect(self.accept)
-        buttons.rejected.connect(self.reject)
-        layout.addWidget(buttons)
+        self.body.addLayout(form)
+        fields = {
+            "name": self.name,
+            "username": self.username,
+            "role": self.role,
+            "password": self.password,
+            "confirm": self.confirm,
+        }
+        self.save_button = self.finish(fields).button(QDialogButtonBox.StandardButton.Save)
 
     def accept(self) -> None:
-        try:
+        with self.refused() as refused:
             self.user = create_user(
                 username=self.username.text(),
                 name=self.name.text(),
@@ -87,11 +84,7 @@ class UserDialog(QDialog):
                 password=self.password.text(),
                 confirm=self.confirm.text(),
             )
-        except FieldErrors as exc:
-            self.errors.show(exc.errors)
-            return
-        except UserError as exc:
-            self.error.setText(exc.message)
+        if refused:
             return
         super().accept()
 
@@ -127,7 +120,6 @@ class UsersPage(QWidget):
         self.table.setSelectionBehavior(QTableView.SelectionBehavior.SelectRows)
         self.table.horizontalHeader().setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
         layout.addWidget(self.table, 1)
-        row = QHBoxLayout()
         self.new_button = QPushButton(self.tr("&Novo usuário…"))
         self.role_button = QPushButton(self.tr("Alterar &perfil…"))
         self.password_button = QPushButton(self.tr("Redefinir &senha…"))
@@ -138,13 +130,9 @@ class UsersPage(QWidget):
             (self.password_button, self.reset_password),
             (self.active_button, self.toggle_active),
         ):
-            button.clicked.connect(lambda _c=False, s=slot: s())
-            row.addWidget(button)
-        row.addStretch(1)
-        layout.addLayout(row)
-        self.message = QLabel()
-        self.message.setObjectName("message")
-        self.message.setWordWrap(True)
+            button.clicked.connect(lambda _c=False, s=slot: s())  # not the click's checked flag into s
+        layout.addLayout(button_row(self.new_button, self.role_button, self.password_button, self.active_button))
+        self.message = message_label()
         layout.addWidget(self.message)
         self.table.selectionModel().selectionChanged.connect(self._update)
 
@@ -282,8 +270,7 @@ class AuditPage(QWidget):
         ):
             bar.addWidget(QLabel(label))
             bar.addWidget(widget)
-        self.export_button = QPushButton(self.tr("E&xportar CSV…"))
-        self.export_button.setObjectName("export")
+        self.export_button = push_button(self.tr("E&xportar CSV…"), "export")
         self.export_button.clicked.connect(lambda: self.export())
         bar.addWidget(self.export_button)
         layout.addLayout(bar)
@@ -309,9 +296,7 @@ class AuditPage(QWidget):
         self.table.setWordWrap(False)
         self.table.horizontalHeader().setSectionResizeMode(5, QHeaderView.ResizeMode.Stretch)
         layout.addWidget(self.table, 1)
-        self.message = QLabel()
-        self.message.setObjectName("message")
-        self.message.setWordWrap(True)
+        self.message = message_label()
         layout.addWidget(self.message)
         self._timer = QTimer(self)
         self._timer.setSingleShot(True)

@@ -11,7 +11,7 @@ from models.base.br import clean_cnpj, clean_cpf, format_cnpj, format_cpf, parse
 from models.base.errors import UserError
 from models.rules.acts import version_text as _version_text
 from views import theme
-from views.blocks import FieldErrorsView, fill
+from views.blocks import FieldErrorsView, button_row, fill, message_label, push_button
 from views.save import save_file_name, write_in_background
 
 
@@ -191,17 +191,10 @@ def load_address(owner: QWidget, record) -> None:
 
 def add_remove_row(owner: QWidget, add_label: str, on_add, on_remove):
     """ "Adicionar …" and "Remover" under a table of rows the clerk edits (household, partners)."""
-    from PySide6.QtWidgets import QHBoxLayout, QPushButton
 
-    add = QPushButton(add_label)
-    add.clicked.connect(lambda: on_add())
-    remove = QPushButton(owner.tr("Remo&ver"))
-    remove.clicked.connect(lambda: on_remove())
-    row = QHBoxLayout()
-    row.addWidget(add)
-    row.addWidget(remove)
-    row.addStretch(1)
-    return row
+    add = push_button(add_label, slot=lambda: on_add())  # not the click's checked flag into on_add
+    remove = push_button(owner.tr("Remo&ver"), slot=lambda: on_remove())
+    return button_row(add, remove)
 
 
 def add_yearly_value_form(
@@ -220,7 +213,7 @@ def add_yearly_value_form(
     Sets ``owner.year``, ``owner.<value_name>``, ``owner.reason``, ``owner.save_button`` and
     ``owner.message``; Enter in the value or the source saves (``owner.save``).
     """
-    from PySide6.QtWidgets import QFormLayout, QPushButton, QSpinBox
+    from PySide6.QtWidgets import QFormLayout, QSpinBox
 
     form = QFormLayout()
     owner.year = QSpinBox()
@@ -236,9 +229,7 @@ def add_yearly_value_form(
     owner.reason = QLineEdit()
     owner.reason.setObjectName("reason")
     owner.reason.setPlaceholderText(source_hint)
-    owner.save_button = QPushButton(save_label)
-    owner.save_button.setObjectName("save")
-    owner.save_button.clicked.connect(owner.save)
+    owner.save_button = push_button(save_label, "save", owner.save)
     value.returnPressed.connect(owner.save)
     owner.reason.returnPressed.connect(owner.save)
     form.addRow(year_label, owner.year)
@@ -246,9 +237,7 @@ def add_yearly_value_form(
     form.addRow(owner.tr("&Fonte:"), owner.reason)
     form.addRow("", owner.save_button)
     layout.addLayout(form)
-    owner.message = QLabel()
-    owner.message.setObjectName("message")
-    owner.message.setWordWrap(True)
+    owner.message = message_label()
     layout.addWidget(owner.message)
 
 
