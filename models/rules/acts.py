@@ -24,7 +24,17 @@ import threading
 from dataclasses import dataclass
 from pathlib import Path
 
-from peewee import CharField, DateField, DateTimeField, IntegerField, IntegrityError, TextField, fn
+from peewee import (
+    CharField,
+    Database,
+    DatabaseProxy,
+    DateField,
+    DateTimeField,
+    IntegerField,
+    IntegrityError,
+    TextField,
+    fn,
+)
 
 from models.access import session
 from models.base import clock
@@ -69,7 +79,7 @@ def shipped_texts() -> dict[str, bytes]:
     return {p.stem: p.read_bytes() for p in sorted(folder.glob("*.toml"))}
 
 
-def install_shipped(database=None) -> int:
+def install_shipped(database: Database | DatabaseProxy | None = None) -> int:
     """Install every shipped act whose text the database does not hold yet (a new database, a migration, a
     Praça that ships a corrected or a new act); returns how many versions were added. A text the database
     already holds — under any version — is never installed twice. Only a text missing is parsed."""
@@ -244,7 +254,7 @@ def act_text(regime_id: str, version: int | None = None) -> str:
     row = query.order_by(RegimeAct.version.desc()).first()
     if row is None:
         raise UserError(f"Regime '{regime_id}' não está instalado.", field="regime")
-    return row.text
+    return str(row.text)
 
 
 def version_of(regime: regimes.Regime) -> Version | None:
@@ -362,7 +372,7 @@ def retire(regime_id: str, reason: str) -> int:
             .execute()
         )
     forget()
-    return count
+    return int(count)
 
 
 def act_sha(regime_id: str, on: _dt.date | None = None) -> str:

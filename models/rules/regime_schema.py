@@ -25,7 +25,7 @@ import datetime as dt
 import json
 import re
 import threading
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -53,14 +53,15 @@ class _Trace:
         self.visits: dict[str, set[int]] = {}  # pattern -> serials of the tables read there
         self.keys: dict[str, dict[str, dict[str, Any]]] = {}  # pattern -> key -> {"schema", "required": serials}
         self.serial = 0
+        self.serials: dict[int, int] = {}  # id of a table read -> its serial
         self.depth = 0
 
-    def visit(self, node: Any) -> None:
+    def visit(self, node: Node) -> None:
         self.serial += 1
-        node._trace_serial = self.serial
+        self.serials[id(node)] = self.serial  # set at each table's creation: an id reused is set anew
         self.visits.setdefault(_pattern(node.path), set()).add(self.serial)
 
-    def record(self, node: Any, name: str, schema: dict[str, Any] | None, required: bool) -> None:
+    def record(self, node: Node, name: str, schema: dict[str, Any], required: bool) -> None:
         entry = self.keys.setdefault(_pattern(node.path), {}).setdefault(name, {"schema": None, "required": set()})
         known = entry["schema"]
         if known is None or known == schema:
@@ -75,7 +76,7 @@ class _Trace:
                 options = [*options, schema]
             entry["schema"] = {"anyOf": options}
         if required:
-            entry["required"].add(node._trace_serial)
+            entry["required"].add(self.serials[id(node)])
 
 
 _TEXT = {"type": "string", "pattern": r"\S"}
@@ -123,6 +124,8 @@ _ARG_NAMES = {
     "text_list": ("name",),
     "ident_list": ("name",),
 }
+#: the readers that may leave out the key's name, and the name they read then
+_DEFAULT_NAMES = {"ident": "id", "code": "code", "basis": "basis"}
 _MARKERS = {"table": {"$table": True}, "tables": {"$tables": True}}
 
 
@@ -137,7 +140,7 @@ def _watching(trace: _Trace) -> Iterator[None]:
 
     init = node_cls.__init__
 
-    def traced_init(self, *args, **kwargs):
+    def traced_init(self: Node, *args: Any, **kwargs: Any) -> None:
         init(self, *args, **kwargs)
         trace.visit(self)
 
@@ -146,13 +149,20 @@ def _watching(trace: _Trace) -> Iterator[None]:
     for reader, make in schemas.items():
         original = getattr(node_cls, reader)
 
-        def wrapper(self, *args, _original=original, _reader=reader, _make=make, **kwargs):
+        def wrapper(
+            self: Node,
+            *args: Any,
+            _original: Callable[..., Any] = original,
+            _reader: str = reader,
+            _make: Callable[[dict[str, Any]], dict[str, Any]] = make,
+            **kwargs: Any,
+        ) -> Any:  # whatever the reader it stands for returns
             if trace.depth:
                 return _original(self, *args, **kwargs)
             names = _ARG_NAMES.get(_reader, ("name", "required"))
             bound = dict(zip(names, args, strict=False))  # the arguments given by position, each named
             bound.update(kwargs)
-            name = bound.get("name", {"ident": "id", "code": "code", "basis": "basis"}.get(_reader))
+            name = bound["name"] if "name" in bound else _DEFAULT_NAMES[_reader]
             required = bound.get("required", _reader in _REQUIRED_BY_DEFAULT)
             if _reader in ("text_list", "ident_list", "enum_list"):
                 required = bound.get("required", False)
@@ -168,7 +178,14 @@ def _watching(trace: _Trace) -> Iterator[None]:
     for reader, marker in _MARKERS.items():
         original = getattr(node_cls, reader)
 
-        def table_wrapper(self, name, required=False, *, _original=original, _marker=marker):
+        def table_wrapper(
+            self: Node,
+            name: str,
+            required: bool = False,
+            *,
+            _original: Callable[..., Node | list[Node] | None] = original,
+            _marker: dict[str, Any] = marker,
+        ) -> Node | list[Node] | None:
             if not trace.depth:
                 trace.record(self, name, dict(_marker), bool(required))
             trace.depth += 1
@@ -181,7 +198,7 @@ def _watching(trace: _Trace) -> Iterator[None]:
 
     raw = node_cls.raw
 
-    def traced_raw(self, name, required):
+    def traced_raw(self: Node, name: str, required: bool) -> Any:  # a TOML value as it comes
         if trace.depth == 0:
             trace.record(self, name, {"$raw": True}, bool(required))
         return raw(self, name, required)
