@@ -14,7 +14,7 @@ from models.access import session
 from models.base.errors import UserError
 from models.rules import acts
 from models.rules.acts import RegimeAct
-from models.rules.regimes import RegimeErrors, default_regimes_folder, get_regime, shipped_regimes
+from models.rules.regimes import default_regimes_folder, get_regime, shipped_regimes
 from models.store.db import close_database, open_database
 
 ROOT = Path(__file__).resolve().parent.parent

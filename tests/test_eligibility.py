@@ -136,7 +136,7 @@ def failing(regime, kind, rule, good: ApplicantFacts) -> tuple[ApplicantFacts, l
         since = add_months(today, -12 * rule.years) + dt.timedelta(days=1)
         held_years = rule.years - 1
         held = [] if not held_years else [f"há {held_years} ano" + ("s" if held_years > 1 else "")]
-        return replace(good, resident_since=since), held + ["11 meses", f"{rule.years} ano", since.strftime("%d/%m/%Y")]
+        return replace(good, resident_since=since), [*held, "11 meses", f"{rule.years} ano", since.strftime("%d/%m/%Y")]
     if k == "document":
         documents = dict(good.documents)
         del documents[rule.document]

@@ -560,7 +560,10 @@ def test_amounts_have_two_places_and_round_half_up(equipment, front, depth, mei,
 def test_price_is_monotone_in_metres(equipment, a, b, depth, mei, local):
     sb = get_regime("sao-bento-2026")
     small, large = sorted((a, b))
-    price = lambda front: fee_quote(sb, equipment=equipment, front=front, depth=depth, mei=mei, local=local).total
+
+    def price(front):
+        return fee_quote(sb, equipment=equipment, front=front, depth=depth, mei=mei, local=local).total
+
     assert price(small) <= price(large)
 
 
@@ -597,7 +600,10 @@ VENUES = [(regime, venue) for regime in load_regimes().values() for venue in reg
 def test_venue_price_never_decreases_when_days_increase(data, days):
     """Every venue of every shipped regime: one more day never costs less (LC 324/2025, art. 89)."""
     regime, venue = data.draw(st.sampled_from(VENUES))
-    price = lambda n: fee_quote(regime, venue=venue, days=n, year=2026).total_charges
+
+    def price(n):
+        return fee_quote(regime, venue=venue, days=n, year=2026).total_charges
+
     assert price(days) <= price(days + 1)
 
 
