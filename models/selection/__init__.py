@@ -27,7 +27,7 @@ list: the lot never decides what the act decides. Readings:
   ``resident_since``, as a decimal number of years (years completed plus the
   fraction of the current year of residence): "mais de 4 anos" is true from
   the day after the 4th anniversary — the reading the eligibility check takes
-  of "há mais de N anos" (``models/rules/eligibility.py``).
+  of "há mais de N anos" (``models/rules/eligibility/``).
 * **Reference date**: the date of registration (``registered_at``), else the
   ``on`` date given — the act fixes none; the Sapezal regime adopts the
   registration date.
