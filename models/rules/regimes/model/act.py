@@ -1,0 +1,166 @@
+"""The act itself and its catalogue: fiscal units and indexes, documents, equipment, groups, lines,
+sections; the calendar, the entry into force and an amendment.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass
+from decimal import Decimal
+
+from models.rules.regimes.model.common import ClosedDay
+
+
+@dataclass(frozen=True)
+class UnitValue:
+    year: int
+    value: Decimal
+    basis: str | None = None
+    source: str | None = None
+    notes: str | None = None
+
+
+@dataclass(frozen=True)
+class Unit:
+    code: str
+    name: str
+    basis: str
+    values: tuple[UnitValue, ...] = ()
+    basis_act: str | None = None
+    notes: str | None = None
+
+    def value_for(self, year: int) -> UnitValue | None:
+        for item in self.values:
+            if item.year == year:
+                return item
+        return None
+
+
+@dataclass(frozen=True)
+class Index:
+    code: str
+    name: str
+    base_year: int
+    basis: str
+    basis_act: str | None = None
+    notes: str | None = None
+
+
+@dataclass(frozen=True)
+class Document:
+    id: str
+    label: str
+    basis: str
+    validity_months: int | None = None
+    applies_to: tuple[str, ...] = ()
+    condition: str | None = None
+    #: what the document proves, where a rule reads it: "residence" (in the municipality; Sapezal art. 7º, III and VI)
+    proves: str | None = None
+    #: the applicant's record that stands for it when the file declares so (:data:`DOCUMENT_RECORDED`): then
+    #: the number recorded in the form meets the requirement without a paper delivered — never guessed
+    recorded: str | None = None
+    basis_act: str | None = None
+    notes: str | None = None
+
+
+@dataclass(frozen=True)
+class Equipment:
+    id: str
+    label: str
+    basis: str
+    has_hitch: bool = False
+    front: Decimal | None = None
+    depth: Decimal | None = None
+    handle: Decimal | None = None
+    max_front: Decimal | None = None
+    max_depth: Decimal | None = None
+    basis_act: str | None = None
+    notes: str | None = None
+
+
+@dataclass(frozen=True)
+class Group:
+    id: str
+    number: int
+    label: str
+    basis: str
+    basis_act: str | None = None
+    notes: str | None = None
+
+
+@dataclass(frozen=True)
+class Line:
+    id: str
+    label: str
+    basis: str
+    group: str | None = None
+    front: Decimal | None = None
+    depth: Decimal | None = None
+    basis_act: str | None = None
+    notes: str | None = None
+
+    @property
+    def area(self) -> Decimal | None:
+        if self.front is None or self.depth is None:
+            return None
+        return self.front * self.depth
+
+    @property
+    def size(self) -> tuple[Decimal, Decimal] | None:
+        """``(front, depth)`` where the act fixes both, else None."""
+        if self.front is None or self.depth is None:
+            return None
+        return self.front, self.depth
+
+
+@dataclass(frozen=True)
+class Colour:
+    name: str
+    basis: str
+    hex: str | None = None
+    notes: str | None = None
+
+
+@dataclass(frozen=True)
+class Section:
+    id: str
+    numeral: str
+    label: str
+    basis: str
+    lines: tuple[str, ...] = ()
+    side: str | None = None
+    order: int | None = None
+    colour: Colour | None = None
+    fire_rules: bool = False
+    fire_rules_basis: str | None = None
+    basis_act: str | None = None
+    notes: str | None = None
+
+
+@dataclass(frozen=True)
+class Calendar:
+    """The regime's legal calendar: the rule for process deadlines that end on a closed day."""
+
+    closed_day: ClosedDay
+    notes: str | None = None
+
+
+@dataclass(frozen=True)
+class InForce:
+    """When the act came into force: facts before it are not judged by it."""
+
+    from_: dt.date
+    basis: str
+    notes: str | None = None
+
+
+@dataclass(frozen=True)
+class Amendment:
+    """This file is an amended version of the act: the amending act and the day its text applies from.
+
+    A fact dated before ``in_force_from`` is judged by the version before (the original act stays)."""
+
+    act: str
+    in_force_from: dt.date
+    summary: str | None = None
+    notes: str | None = None
