@@ -18,8 +18,10 @@ from models import enforcement as enf
 from models.base.br import cnpj_check_digits, cpf_check_digits
 from models.billing.charges import Charge, record_payment
 from models.billing.fiscal import set_index_correction
-from models.permits import Permit, issue_permit
-from models.registry.applications import Application, ApplicationInput, DocumentInput, change_status, create_application
+from models.permits import Permit
+from models.permits.issuing import issue_permit
+from models.registry.applications import Application, ApplicationInput, DocumentInput, change_status
+from models.registry.filing import create_application
 from models.registry.front_desk import applicant_facts, load_applicant
 from models.registry.people import CompanyInput, PartnerInput, PersonInput, save_company, save_person
 from models.rules.eligibility import evaluate_eligibility

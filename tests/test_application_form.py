@@ -172,7 +172,8 @@ def test_another_towns_records_do_not_count(qtbot, mei):
 
 def test_approval_checks_the_rules_and_the_acts_term_again(qtbot, mei):
     from models.base.errors import UserError
-    from models.registry.applications import ApplicationInput, DocumentInput, change_status, create_application
+    from models.registry.applications import ApplicationInput, DocumentInput, change_status
+    from models.registry.filing import create_application
     from models.registry.front_desk import approve_application
     from models.rules.regimes import get_regime
 

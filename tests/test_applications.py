@@ -15,9 +15,9 @@ from models.registry.applications import (
     ApplicationInput,
     DocumentInput,
     change_status,
-    create_application,
     worklist,
 )
+from models.registry.filing import create_application
 from models.registry.people import PersonInput, save_person
 from models.store.db import close_database, open_database
 from models.store.files import set_store

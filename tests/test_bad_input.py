@@ -432,13 +432,8 @@ APPLICATION = dict(
 @DB_SETTINGS
 @given(data=st.data())
 def test_create_application_takes_anything(database, data):
-    from models.registry.applications import (
-        Application,
-        ApplicationDocument,
-        ApplicationEvent,
-        ApplicationInput,
-        create_application,
-    )
+    from models.registry.applications import Application, ApplicationDocument, ApplicationEvent, ApplicationInput
+    from models.registry.filing import create_application
     from models.registry.people import CompanyInput, PersonInput, save_company, save_person
 
     values = data.draw(mutated(APPLICATION, _application_fields()))

@@ -148,7 +148,8 @@ def seqs(numbers) -> list[int]:
 
 
 def _save_applications(barrier, person_id: int, rounds: int) -> list[str]:
-    from models.registry.applications import ApplicationInput, create_application
+    from models.registry.applications import ApplicationInput
+    from models.registry.filing import create_application
 
     protocols = []
     for _ in range(rounds):
@@ -220,7 +221,7 @@ def test_infraction_records_issued_at_once_are_distinct_and_gapless(desks, datab
 def _issue_permits(barrier, app_ids: list[int], key_dir: str) -> list[str]:
     from pathlib import Path
 
-    from models.permits import issue_permit
+    from models.permits.issuing import issue_permit
     from models.registry.applications import Application
 
     numbers = []

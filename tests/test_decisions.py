@@ -13,7 +13,8 @@ from PySide6.QtCore import QSettings, Qt
 from PySide6.QtWidgets import QInputDialog, QMessageBox
 
 from models.access import session
-from models.registry.applications import ApplicationInput, change_status, create_application, get_application
+from models.registry.applications import ApplicationInput, change_status, get_application
+from models.registry.filing import create_application
 from models.registry.people import PersonInput, save_person
 from models.store.db import open_database
 from models.store.files import set_store

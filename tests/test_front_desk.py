@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 from conftest import run_modal, type_text
-from PySide6.QtCore import Qt, QTimer
-from PySide6.QtWidgets import QApplication, QDialog, QMessageBox
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QMessageBox
 
 from models.base.br import cnpj_check_digits
 from models.registry.people import Company, HouseholdMember, Person
@@ -142,7 +142,8 @@ def test_worklist_moves_applications_along(app_ready, qtbot, db_url, tmp_path, m
 
     from PySide6.QtWidgets import QInputDialog
 
-    from models.registry.applications import Application, ApplicationInput, create_application
+    from models.registry.applications import Application, ApplicationInput
+    from models.registry.filing import create_application
     from models.registry.people import PersonInput, save_person
 
     open_database(db_url, create=True)
@@ -185,7 +186,8 @@ def test_issue_the_permit_from_the_worklist(app_ready, qtbot, db_url, tmp_path, 
 
     from models.access.signing import verify_text
     from models.permits import Permit
-    from models.registry.applications import ApplicationInput, change_status, create_application
+    from models.registry.applications import ApplicationInput, change_status
+    from models.registry.filing import create_application
     from models.registry.people import PersonInput, save_person
 
     open_database(db_url, create=True)
@@ -249,7 +251,8 @@ def test_the_worklist_starts_on_the_municipalitys_own_act(app_ready, qtbot, db_u
     "Todos"; the other acts and "Todos" stay a choice away, and the choice is kept across refreshes."""
     import datetime as dt
 
-    from models.registry.applications import ApplicationInput, create_application
+    from models.registry.applications import ApplicationInput
+    from models.registry.filing import create_application
     from models.registry.people import PersonInput, save_person
     from models.store.settings import MUNICIPALITY, set_settings
     from views.front_desk import WorklistTab

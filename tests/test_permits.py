@@ -5,7 +5,6 @@ Every database test runs on SQLite and, with ``PRACA_TEST_PG``, on PostgreSQL.
 
 from __future__ import annotations
 
-import dataclasses
 import datetime as dt
 import multiprocessing
 import shutil
@@ -37,26 +36,24 @@ from models.permits import (
     active_count,
     cancel,
     due_for_renewal,
-    exchange_sites,
     expire_due,
     extend_startup,
     find_permit,
     grant_leave,
-    issue_permit,
     permit_document,
     permit_term,
     reactivate,
     record_picked_up,
     record_started,
-    renew,
     renewal_window,
     revoke,
     startup_deadlines,
     suspend,
     today_items,
-    transfer_to_heir,
 )
-from models.registry.applications import Application, ApplicationInput, DocumentInput, create_application
+from models.permits.issuing import exchange_sites, issue_permit, renew, transfer_to_heir
+from models.registry.applications import Application, ApplicationInput, DocumentInput
+from models.registry.filing import create_application
 from models.registry.front_desk import applicant_facts, assess, load_applicant
 from models.registry.people import HouseholdInput
 from models.rules.eligibility import FAILED, PASSED, evaluate_eligibility

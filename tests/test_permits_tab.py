@@ -13,22 +13,14 @@ import shutil
 import pytest
 from conftest import run_modal, type_text
 from pdftext import pdf_text
-from PySide6.QtCore import Qt, QTimer
-from PySide6.QtWidgets import QApplication, QDialog, QInputDialog, QLabel, QMessageBox, QPushButton, QTabWidget
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QApplication, QInputDialog, QLabel, QMessageBox, QPushButton, QTabWidget
 
 from models.base.br import cnpj_check_digits, cpf_check_digits, format_cpf
-from models.permits import (
-    PermitEvent,
-    exchange_sites,
-    expire_due,
-    find_permit,
-    issue_permit,
-    permit_history,
-    permit_rows,
-    revoke,
-    suspend,
-)
-from models.registry.applications import ApplicationInput, DocumentInput, change_status, create_application
+from models.permits import PermitEvent, expire_due, find_permit, permit_history, permit_rows, revoke, suspend
+from models.permits.issuing import exchange_sites, issue_permit
+from models.registry.applications import ApplicationInput, DocumentInput, change_status
+from models.registry.filing import create_application
 from models.registry.people import CompanyInput, PartnerInput, PersonInput, save_company, save_person
 from models.rules.regimes import get_regime
 from models.store.files import set_store

@@ -20,7 +20,8 @@ from PySide6.QtWidgets import QInputDialog, QLabel
 from models.base.errors import UserError
 from models.billing.charges import Charge, Payment, create_charge, record_payment
 from models.permits import Permit
-from models.registry.applications import Application, ApplicationInput, change_status, create_application
+from models.registry.applications import Application, ApplicationInput, change_status
+from models.registry.filing import create_application
 from models.registry.people import HouseholdInput
 from models.selection import order_from_list
 from models.selection.calls import call_list, payment_time, stall_choices

@@ -139,7 +139,7 @@ def test_the_desk_counts_art_11_from_the_final_list_and_records_the_delivery(win
     assert {late[d].status for d in ART_11} == {FAILED}
     assert "terminou em 04/12/2026" in late["health-certificate"].reason
     from models.base.errors import UserError
-    from models.permits import issue_permit
+    from models.permits.issuing import issue_permit
 
     with pytest.raises(UserError, match=r"ainda não cumpre o que o ato pede antes da permissão.*art\. 11, II"):
         issue_permit(bento, by="ana", today=dt.date(2026, 12, 7), key_dir=None)

@@ -29,7 +29,8 @@ from PySide6.QtWidgets import (
 from models.base.br import format_cnpj, format_cpf
 from models.base.errors import FieldErrors, UserError
 from models.base.money import format_brl
-from models.registry.applications import Application, ApplicationInput, DocumentInput, create_application
+from models.registry.applications import Application, ApplicationInput, DocumentInput
+from models.registry.filing import create_application
 from models.registry.front_desk import Applicant, assess, load_applicant
 from models.rules.regimes import shipped_regimes
 from models.store.settings import MUNICIPALITY, get_setting

@@ -310,7 +310,7 @@ class WorklistTab(QWidget):
     @Slot()
     def issue(self, *, end: _dt.date | None = None, today: _dt.date | None = None):
         """Issue the permit of the selected application; the end date is asked only when the act leaves it open."""
-        from models.permits import issue_permit
+        from models.permits.issuing import issue_permit
 
         item = self.selected()
         if item is None:

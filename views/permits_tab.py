@@ -48,7 +48,6 @@ from models.permits import (
     cancel,
     documents_on_file,
     due_for_renewal,
-    exchange_sites,
     expire_due,
     extend_startup,
     find_permit,
@@ -59,13 +58,12 @@ from models.permits import (
     reactivate,
     record_picked_up,
     record_started,
-    renew,
     renewal_window,
     revoke,
     startup_deadlines,
     suspend,
-    transfer_to_heir,
 )
+from models.permits.issuing import exchange_sites, renew, transfer_to_heir
 from models.registry.people import get_person
 from models.registry.search import find_applicants
 from models.rules.regimes import get_regime, shipped_regimes

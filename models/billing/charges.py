@@ -61,7 +61,8 @@ from models.access.session import acting, require
 from models.base import clock
 from models.base.errors import FieldErrors, UserError
 from models.base.money import format_brl, parse_typed
-from models.permits import LIVE_STATUSES, Permit
+from models.permits.tables import LIVE_STATUSES, Permit
+from models.permits.today import TodayItem
 from models.registry.applications import Application, change_status, next_number, next_numbers
 from models.registry.people import Company, Person
 from models.rules.acts import act_sha
@@ -1468,7 +1469,6 @@ def month_summary(year: int, month: int, *, today: _dt.date | None = None) -> Mo
 def charge_alerts(today: _dt.date) -> list:
     """What the Painel shows from this desk: overdue charges in total, and each revocation candidate."""
     from models.base.money import from_centavos
-    from models.permits import TodayItem
 
     items = []
     count, amount, oldest = (

@@ -38,7 +38,7 @@ from peewee import JOIN
 from models.base.br import format_cnpj, format_cpf
 from models.base.errors import UserError
 from models.billing.charges import KINDS, STATUSES, Candidate, Charge, Payment, month_label, revocation_candidates
-from models.permits import Permit
+from models.permits.tables import Permit
 from models.registry.applications import Application
 from models.registry.people import Company, Person
 from models.store.db import db

@@ -492,7 +492,8 @@ class _DemoDesk:
         **fields,
     ):
         from models.billing.charges import await_payment
-        from models.registry.applications import ApplicationInput, DocumentInput, change_status, create_application
+        from models.registry.applications import ApplicationInput, DocumentInput, change_status
+        from models.registry.filing import create_application
         from models.rules.regimes import get_regime
 
         docs = []
@@ -583,7 +584,7 @@ class _DemoDesk:
             Company.update(**town).where(Company.id.in_(list(companies))).execute()
 
     def issue(self, app, on: _dt.date, **kw):
-        from models.permits import issue_permit
+        from models.permits.issuing import issue_permit
 
         permit = issue_permit(app, by=app.created_by, today=on, key_dir=self.key_dir, **kw)
         self.count_permits += 1
@@ -713,7 +714,7 @@ class _DemoDesk:
                     )
 
     def renewal(self, regime_id: str, kind: str, on: _dt.date, by: str):
-        from models.permits import renew
+        from models.permits.issuing import renew
         from models.registry.applications import DocumentInput
         from models.rules.regimes import get_regime
 

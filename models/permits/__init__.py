@@ -79,15 +79,18 @@ The package, one module per seam (each imports only those listed before it):
 * :mod:`~models.permits.startup` and :mod:`~models.permits.leave` — start-up deadlines; the yearly rest.
 * :mod:`~models.permits.today` — what the Painel shows today.
 * :mod:`~models.permits.document` — the printed permit and its signed QR text (:mod:`~models.permits.permit_doc`).
-* :mod:`~models.permits.issuing` — issuing a permit: from an application, by renewal, transfer or exchange;
-  the step that reads the front desk's facts and the charges.
+* :mod:`~models.permits.issuing` — issuing a permit: from an application, by renewal, transfer or exchange.
+  It is the service step above :mod:`models.billing.charges` and :mod:`models.registry.front_desk` (it reads the
+  applicant's facts and the open charges), which both read the modules above; so it is **not** re-exported here —
+  ``from models.permits.issuing import issue_permit`` — and the imports run one way:
+  registry (people, applications) → permits (tables … document) → billing (fiscal, pricing, charges) →
+  sites, selection → registry.filing, registry.front_desk → permits.issuing.
 """
 
 from __future__ import annotations
 
 from models.permits.document import permit_document
 from models.permits.facts import active_count, history_facts_for, permit_facts_for, quota_count, related_holders
-from models.permits.issuing import exchange_sites, issue_permit, renew, transfer_to_heir
 from models.permits.leave import grant_leave
 from models.permits.lifecycle import cancel, expire_due, reactivate, revoke, suspend
 from models.permits.queries import (
@@ -147,13 +150,11 @@ __all__ = [
     "cancel",
     "documents_on_file",
     "due_for_renewal",
-    "exchange_sites",
     "expire_due",
     "extend_startup",
     "find_permit",
     "grant_leave",
     "history_facts_for",
-    "issue_permit",
     "permit_document",
     "permit_facts_for",
     "permit_history",
@@ -165,13 +166,11 @@ __all__ = [
     "record_picked_up",
     "record_started",
     "related_holders",
-    "renew",
     "renewal_window",
     "revoke",
     "startup_deadlines",
     "successor_of",
     "suspend",
     "today_items",
-    "transfer_to_heir",
     "withdrawn_permits",
 ]

@@ -9,6 +9,7 @@ from models.base.errors import UserError
 from models.permits.steps import regime_of, root_application
 from models.permits.tables import Permit
 from models.registry.people import Company, Person, mei_company, responsible_person
+from models.registry.town import serves
 
 
 def _address(row) -> str:
@@ -101,7 +102,6 @@ def permit_document(permit: Permit):
             pass
     app = root_application(permit)
     # the agency kept in the settings is this municipality's; a regime of another town prints none
-    from models.registry.front_desk import serves
 
     agency = get_setting(AGENCY) if serves(regime) else ""
     values.update(

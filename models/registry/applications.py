@@ -9,7 +9,6 @@ reused and never skipped.
 from __future__ import annotations
 
 import datetime as _dt
-import json
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
@@ -22,7 +21,6 @@ from models.base.errors import FieldErrors, UserError
 from models.base.money import parse_typed
 from models.base.text import control_errors
 from models.registry.people import Company, Person
-from models.rules.acts import act_sha
 from models.store.db import BaseModel, DecimalTextField, db, update_versioned
 
 # status → pt-BR label
@@ -299,64 +297,6 @@ def _venue_inputs(regime, data: ApplicationInput, errors: dict) -> int | None:
     return int(text)
 
 
-def create_application(
-    data: ApplicationInput,
-    *,
-    clerk: str,
-    today: _dt.date | None = None,
-    now: _dt.datetime | None = None,
-    quote: dict | None = None,
-    eligibility: dict | None = None,
-) -> Application:
-    """Save an application with its documents and give it the next protocol number — one transaction.
-
-    Filed at ``now`` (default: the current time on ``today``). An application for an event whose registration
-    has closed, or whose dates have passed, is refused (``models.rules.filing``); one the act still takes after the
-    registration closes (São Bento, Dec. 4.794/2026, art. 10) is filed with that said in its history."""
-    require("applications.create")
-    clerk = acting(clerk)  # the session's user (issue 16 §4)
-    from models.registry.front_desk import filing_for, moment_of
-    from models.store.files import keep_file
-
-    at = moment_of(today, now)
-    today = at.date()
-    values = validate_application(data, today=today)
-    filing = filing_for(data.regime, data.permit_kind, data.site, at)
-    if filing.refused:
-        raise UserError(filing.text, field=filing.field)
-    kept = [keep_file(d.file) if d.file else None for d in data.documents]  # copied before the transaction
-    with db.atomic():
-        seq = next_number(f"protocol-{today.year}")
-        app = Application.create(
-            protocol=f"{today.year}/{seq:05d}",
-            year=today.year,
-            seq=seq,
-            created_by=clerk,
-            created_at=at,
-            quote_json=json.dumps(quote or {}, ensure_ascii=False),
-            eligibility_json=json.dumps(eligibility or {}, ensure_ascii=False),
-            act_sha256=act_sha(data.regime, today),
-            **values,
-        )
-        for doc, stored in zip(data.documents, kept):
-            ApplicationDocument.create(
-                application=app,
-                document=doc.document,
-                delivered_on=doc.delivered_on,
-                valid_until=doc.valid_until,
-                file_path=stored.path if stored else "",
-                sha256=stored.sha256 if stored else "",
-                original_name=stored.original_name if stored else "",
-            )
-        ApplicationEvent.create(
-            application=app,
-            by=clerk,
-            status_to="received",
-            reason="protocolado" + (f" — {filing.text}" if filing.status == "late" else ""),
-        )
-    return app
-
-
 def record_documents(
     app: Application, documents: list[DocumentInput], *, by: str, today: _dt.date | None = None
 ) -> list[ApplicationDocument]:
@@ -399,7 +339,7 @@ def record_documents(
                 sha256=k.sha256 if k else "",
                 original_name=k.original_name if k else "",
             )
-            for d, k in zip(documents, kept)
+            for d, k in zip(documents, kept, strict=True)
         ]
         labels = "; ".join(regime.document(d.document).label for d in documents)
         ApplicationEvent.create(

@@ -14,12 +14,17 @@ from dataclasses import dataclass
 from models.access.session import require
 from models.base.errors import UserError
 from models.base.money import format_factor
+from models.billing.charges import debts_of
 from models.billing.pricing import quote
+from models.permits.facts import active_count, history_facts_for, permit_facts_for, quota_count
+from models.permits.term import permit_term
 from models.registry.applications import ApplicationInput, DocumentInput
-from models.registry.people import Company, Person, mei_company, responsible_person, search_key
+from models.registry.filing import filing_for, moment_of
+from models.registry.people import Company, Person, mei_company, responsible_person
+from models.registry.town import serves, town_key
 from models.rules.eligibility import ApplicantFacts, DocumentFacts, DueFacts, Eligibility, evaluate_eligibility
 from models.rules.fees import Quote
-from models.rules.filing import EventDates, FilingCheck, filing_check
+from models.rules.filing import FilingCheck
 from models.rules.regimes import Regime, Rule, get_regime
 from models.store.settings import MUNICIPALITY, get_setting
 
@@ -32,21 +37,6 @@ class Applicant:
     document: str  # compact CPF/CNPJ
     is_mei: bool
     local: bool  # lives / is established in the municipality
-
-
-def _town(name: str) -> str:
-    return search_key(name)
-
-
-def serves(regime: Regime) -> bool:
-    """True when the regime is the act of the municipality this copy of Praça serves.
-
-    "Resident since" and the municipal registration Praça keeps are about that
-    municipality; for another town's act they say nothing (demo data mixes the
-    five acts in one database).
-    """
-    home = get_setting(MUNICIPALITY)
-    return bool(home) and _town(home) == _town(regime.municipality)
 
 
 def recorded_documents(applicant_kind: str, applicant_id: int, regime: Regime, kind) -> dict[str, str]:
@@ -84,7 +74,7 @@ def local_to(
         owner = responsible_person(company)
         city, since = company.city, owner.resident_since if owner else None
         registration = bool(company.municipal_registration)
-    in_town = bool(city) and _town(city) == _town(regime.municipality)
+    in_town = bool(city) and town_key(city) == town_key(regime.municipality)
     home = get_setting(MUNICIPALITY)
     if serves(regime) or (in_town and not home):
         resident = True if since or in_town else None
@@ -101,7 +91,7 @@ def based_elsewhere(applicant_kind: str, applicant_id: int, regime: Regime) -> b
     holder = Person.get_by_id(applicant_id) if applicant_kind == "person" else Company.get_by_id(applicant_id)
     if not (holder.city or "").strip():
         return None
-    return _town(holder.city) != _town(regime.municipality)
+    return town_key(holder.city) != town_key(regime.municipality)
 
 
 def load_applicant(kind: str, applicant_id: int) -> Applicant:
@@ -173,8 +163,6 @@ def applicant_facts(
     (:func:`due_dates`); ``issuing``: a permit is being issued, renewed or
     passed on, and those requirements are due now.
     """
-    from models.billing.charges import debts_of
-    from models.permits import active_count, history_facts_for, permit_facts_for, quota_count
 
     delivered = {
         d.document: DocumentFacts(delivered_on=d.delivered_on or today, valid_until=d.valid_until) for d in documents
@@ -236,40 +224,6 @@ def applicant_facts(
         is_resident=resident,
         **common,
     )
-
-
-def site_dates(regime: Regime, site: str) -> EventDates | None:
-    """The first and last day the map desk keeps for the event area ``site`` (a site's name or the act's id)."""
-    from peewee import fn
-
-    from models.sites import Site
-
-    text = " ".join((site or "").split())
-    if not text:
-        return None
-    row = (
-        Site.select()
-        .where((Site.regime == regime.id) & ((fn.LOWER(Site.name) == text.lower()) | (Site.regime_site == text)))
-        .order_by(Site.id)
-        .first()
-    )
-    if row is None or row.last_day is None:
-        return None
-    return EventDates(row.first_day or row.last_day, row.last_day, f"datas do local «{row.name}» em Mapas")
-
-
-def filing_for(regime: Regime | str, permit_kind: str, site: str, at: _dt.datetime) -> FilingCheck:
-    """May an application for ``permit_kind`` at ``site`` be filed at ``at`` (``models.rules.filing.filing_check``)?"""
-    regime = get_regime(regime) if isinstance(regime, str) else regime
-    return filing_check(regime, permit_kind, at, event=site_dates(regime, site))
-
-
-def moment_of(today: _dt.date | None, now: _dt.datetime | None) -> _dt.datetime:
-    """The moment a desk acts: ``now``, else the current time on the desk's ``today``."""
-    if now is not None:
-        return now.replace(microsecond=0)
-    clock = _dt.datetime.now().replace(microsecond=0)
-    return clock if today is None else _dt.datetime.combine(today, clock.time())
 
 
 @dataclass(frozen=True)
@@ -434,7 +388,6 @@ def eligibility_now(app, *, today: _dt.date | None = None):
 def approve_application(app, *, by: str, today: _dt.date | None = None):
     """Approve after checking again, today: no rule may fail, and the act's term must still be ahead."""
     require("applications.decide")
-    from models.permits import permit_term
     from models.registry.applications import change_status
 
     today = today or _dt.date.today()

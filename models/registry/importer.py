@@ -49,14 +49,13 @@ from __future__ import annotations
 
 import datetime as _dt
 import hashlib
-import io
 import json
 import re
 import unicodedata
 import zipfile
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
@@ -433,7 +432,7 @@ class Mapping:
         return json.dumps(self.to_dict(), ensure_ascii=False, indent=2)
 
     @classmethod
-    def from_dict(cls, data, *, source: str = "o mapeamento") -> "Mapping":
+    def from_dict(cls, data, *, source: str = "o mapeamento") -> Mapping:
         if not isinstance(data, dict) or data.get("format") != MAPPING_FORMAT:
             raise UserError(f"{source} não é um mapeamento de colunas do Praça.")
         if not isinstance(data.get("version"), int) or data["version"] > MAPPING_VERSION:
@@ -452,7 +451,7 @@ class Mapping:
         return cls({k: v for k, v in columns.items() if v}, {k: v for k, v in defaults.items() if v.strip()})
 
     @classmethod
-    def from_json(cls, text: str, *, source: str = "o mapeamento") -> "Mapping":
+    def from_json(cls, text: str, *, source: str = "o mapeamento") -> Mapping:
         try:
             data = json.loads(text)
         except ValueError as exc:

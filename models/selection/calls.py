@@ -39,7 +39,8 @@ from peewee import fn
 from models.base.errors import FieldErrors, UserError
 from models.base.money import format_brl
 from models.billing.charges import Charge, Payment, debts_of
-from models.permits import LIVE_STATUSES, Permit, issue_permit
+from models.permits import LIVE_STATUSES, Permit
+from models.permits.issuing import issue_permit
 from models.registry.applications import STATUSES as APP_STATUSES
 from models.registry.applications import Application
 from models.rules import describe
