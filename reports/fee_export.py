@@ -127,7 +127,8 @@ def export_report(
     """Gather a report and write it to ``path`` atomically — the fee and the sanctions reports' export.
 
     ``gather(progress)`` reads the database; ``write(report, fmt, path, progress=…)`` writes the file (into a
-    temporary one beside ``path``, checked and renamed over it once complete: :mod:`models.store.outfile`). Returns the path and the report written.
+    temporary one beside ``path``, checked and renamed over it once complete: :mod:`models.store.outfile`).
+    Returns the path and the report written.
     """
     fmt = parse_format(fmt)
     target = check_target(path, fmt)

@@ -71,7 +71,7 @@ def _nice_step(top: Decimal) -> Decimal:
     if top <= 0:
         return Decimal(1)
     raw = top / 4
-    power = Decimal(10) ** int(math.floor(raw.log10()))
+    power = Decimal(10) ** math.floor(raw.log10())
     for factor in (1, 2, 5, 10):
         if power * factor >= raw:
             return power * factor

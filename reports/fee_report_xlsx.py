@@ -431,7 +431,7 @@ class Sheet:
         lines = max(
             (
                 _lines(v.value if isinstance(v, Styled) else v, w)
-                for v, w in zip(values, widths)
+                for v, w in zip(values, widths, strict=False)  # the row's cells: as many as it has, of the widths
                 if isinstance(v.value if isinstance(v, Styled) else v, str)
             ),
             default=1,
@@ -446,7 +446,7 @@ class Sheet:
         write_string, write_number, write_datetime = self.ws.write_string, self.ws.write_number, self.ws.write_datetime
         for item in items:
             row = self.row
-            for col, (getter, fmt, store) in enumerate(zip(getters, styles, stores)):
+            for col, (getter, fmt, store) in enumerate(zip(getters, styles, stores, strict=True)):
                 value = getter(item)
                 store.append(value)
                 if value is None or value == "":
@@ -592,7 +592,7 @@ def _write_fee_report(book: Book, report: FeeReport, tick) -> None:
         widths = [w for _n, w, *_r in DELINQUENT_COLUMNS]
         late.append(
             [Styled(h, HEADER) for h in headers],
-            height=row_height(max(_lines(h, w, bold=True) for h, w in zip(headers, widths))),
+            height=row_height(max(_lines(h, w, bold=True) for h, w in zip(headers, widths, strict=True))),
         )
         for cand in report.candidates:
             late.append(
@@ -721,7 +721,7 @@ def column_chart(
     first, last = FIRST - 1, max(breakdown.last, FIRST) - 1
     keys = [r[0] for r in breakdown.rows] or [""]
     colours = ("#1F4F45", "#7FB59A")
-    for colour, col in zip(colours, series):
+    for colour, col in zip(colours, series, strict=True):
         values = [float(v) for v in breakdown.column(col)] or [0.0]
         chart.add_series(
             {
@@ -816,7 +816,7 @@ def breakdown_sheet(
     lines = _index(criteria, exclude)
     results = []
     row = HEADER_ROW
-    for values, combo in zip(rows, combos):
+    for values, combo in zip(rows, combos, strict=True):
         row += 1
         # each key plain, and the line's keys together distinct (SUMIFS would merge lines differing only in case)
         safe = combos.count(combo) == 1 and all(

@@ -421,7 +421,7 @@ class _Builder:
         style = self.h1 if node.tag == "h1" else self.h2
         p = Paragraph(inline(node), style)
         if node.tag == "h2":
-            p = _Underlined(p, "#555555" if self.receipt else DARK)
+            p = _underlined(p, "#555555" if self.receipt else DARK)
         return p
 
     def paragraph(self, node: Node):
@@ -433,7 +433,7 @@ class _Builder:
             from reportlab.lib.styles import ParagraphStyle
 
             style = ParagraphStyle("foot", parent=self.body, spaceBefore=12, borderPadding=(4, 0, 0, 0))
-            return _Underlined(Paragraph(markup, style), "#b9c6bd", above=True)
+            return _underlined(Paragraph(markup, style), "#b9c6bd", above=True)
         return Paragraph(markup, style)
 
     # ---- tables
@@ -576,10 +576,10 @@ def _underlined_class():
             self.height += 3
             return aw, self.height
 
-        def getSpaceBefore(self):
+        def getSpaceBefore(self):  # noqa: N802 - ReportLab's name
             return self.inner.getSpaceBefore()
 
-        def getSpaceAfter(self):
+        def getSpaceAfter(self):  # noqa: N802 - ReportLab's name
             return self.inner.getSpaceAfter()
 
         def draw(self):
@@ -592,7 +592,7 @@ def _underlined_class():
     return Underlined
 
 
-def _Underlined(inner, colour, above=False):
+def _underlined(inner, colour, above=False):
     return _underlined_class()(inner, colour, above)
 
 
@@ -607,7 +607,7 @@ def _numbered_canvas(footer: str):
             super().__init__(*args, **kwargs)
             self._saved: list[dict] = []
 
-        def showPage(self):
+        def showPage(self):  # noqa: N802 - ReportLab's name
             self._saved.append(dict(self.__dict__))
             self._startPage()
 

@@ -569,7 +569,7 @@ def _wrap(text: str, metrics: QFontMetricsF, first_width: float, width: float, m
         lines.append(current)
         current = word
         if len(lines) == max_lines:
-            rest = " ".join([lines.pop()] + words[index:])
+            rest = " ".join([lines.pop(), *words[index:]])
             lines.append(metrics.elidedText(rest, Qt.TextElideMode.ElideRight, limit if len(lines) == 0 else width))
             return lines
     if current:
@@ -713,7 +713,8 @@ def _card_front(painter: QPainter, page: _Page, doc: PermitDocument) -> None:
     ids = [_Field(label, value, 1) for label, value in _holder_document_line(doc)]
     if doc.rg:
         ids.append(_Field("RG", doc.rg, 1))
-    fields = ids + [
+    fields = [
+        *ids,
         _Field("Atividade", doc.kind_label, 2),
         _Field("Ramo", doc.product_line, 2),
         _Field("Local", doc.place, 2),

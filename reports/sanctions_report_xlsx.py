@@ -8,9 +8,10 @@ Multas, Prazos em curso, Apreensões pendentes, Reincidências, Dívida ativa.
 The lists are values; every total and subtotal is a formula over them
 (``SUMIFS``/``COUNTIFS``, ``SUM``), so a corrected amount on a list changes the
 summary. A corrected record (replaced by its correction) and a cancelled fine
-are listed and count in nothing; every formula also stores its result. Money is ``[$-416]"R$" #,##0.00`` (pt-BR under any locale), dates
-``DD/MM/YYYY``; titles and headers are frozen, every table has its filter, and
-Resumo has a native chart of the fines charged and paid by kind of record.
+are listed and count in nothing; every formula also stores its result. Money is
+``[$-416]"R$" #,##0.00`` (pt-BR under any locale), dates ``DD/MM/YYYY``; titles
+and headers are frozen, every table has its filter, and Resumo has a native
+chart of the fines charged and paid by kind of record.
 """
 
 from __future__ import annotations

@@ -793,7 +793,7 @@ def _paint_list_page(c: _Canvas, export: dict, choice: PageChoice, rows: list[di
     c.pen(INK)
     c.font(2.6, bold=True)
     x = MARGIN
-    for (title, _), w in zip(_COLUMNS, widths):
+    for (title, _), w in zip(_COLUMNS, widths, strict=True):
         c.text(x + 1, top, w - 2, _ROW_H, title)
         x += w
     top += _ROW_H
@@ -816,7 +816,7 @@ def _paint_list_page(c: _Canvas, export: dict, choice: PageChoice, rows: list[di
         )
         x = MARGIN
         c.font(2.6)
-        for j, (value, w) in enumerate(zip(values, widths)):
+        for j, (value, w) in enumerate(zip(values, widths, strict=True)):
             c.pen(MUTED if (j == 7 and not holder) else INK)
             align = Qt.AlignmentFlag.AlignRight if j in (0, 4) else Qt.AlignmentFlag.AlignLeft
             c.text(x + 1, top, w - 2.5, _ROW_H, c.elided(value, w - 2.5), align | Qt.AlignmentFlag.AlignVCenter)

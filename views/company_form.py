@@ -25,6 +25,7 @@ from views.widgets import (
     GuardedDialog,
     add_remove_row,
     address_values,
+    cell_text,
     load_address,
     make_address_fields,
 )
@@ -158,9 +159,9 @@ class CompanyDialog(GuardedDialog):
     def company_input(self) -> CompanyInput:
         partners = []
         for row in range(self.partners.rowCount()):
-            cell = lambda col: (self.partners.item(row, col).text() if self.partners.item(row, col) else "").strip()  # noqa: E731
-            if any(cell(col) for col in range(4)):
-                partners.append(PartnerInput(cell(0), cell(1), cell(2), cell(3)))
+            cells = [cell_text(self.partners, row, col) for col in range(4)]
+            if any(cells):
+                partners.append(PartnerInput(*cells))
         return CompanyInput(
             cnpj=self.cnpj.compact(),
             legal_name=self.legal_name.text(),

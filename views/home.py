@@ -145,9 +145,9 @@ class HomePage(QWidget):
             self.backup_text.setText(
                 fill(
                     self.tr(
-                        "O backup automático de hoje (%1) foi gravado SEM assinatura: a prefeitura ainda não tem chave de "
-                        "assinatura (o administrador a cria em Cadastros → Assinatura). Restaurá-lo exigirá aceitar um "
-                        "backup não assinado."
+                        "O backup automático de hoje (%1) foi gravado SEM assinatura: a prefeitura ainda não "
+                        "tem chave de assinatura (o administrador a cria em Cadastros → Assinatura). Restaurá-lo "
+                        "exigirá aceitar um backup não assinado."
                     ),
                     path.name,
                 )
@@ -157,9 +157,9 @@ class HomePage(QWidget):
         self.backup_text.setText(
             fill(
                 self.tr(
-                    "O backup automático de hoje (%1) foi gravado SEM assinatura: esta mesa não está liberada para assinar "
-                    "com a chave da prefeitura. Libere-a agora e o backup é assinado; senão, restaurá-lo exigirá aceitar "
-                    "um backup não assinado."
+                    "O backup automático de hoje (%1) foi gravado SEM assinatura: esta mesa não está liberada "
+                    "para assinar com a chave da prefeitura. Libere-a agora e o backup é assinado; senão, "
+                    "restaurá-lo exigirá aceitar um backup não assinado."
                 ),
                 path.name,
             )

@@ -523,7 +523,7 @@ class ImportDialog(QDialog):
             return
         super().reject()
 
-    def closeEvent(self, event) -> None:
+    def closeEvent(self, event) -> None:  # noqa: N802 - Qt's name
         if self.worker is not None:
             event.ignore()
             return

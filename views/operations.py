@@ -14,7 +14,7 @@ from PySide6.QtCore import QEventLoop, Qt, QThread, QTimer, Signal
 from PySide6.QtWidgets import QProgressDialog, QWidget
 
 
-class Cancelled(Exception):
+class Cancelled(Exception):  # noqa: N818 - not an error: what the clerk chose
     """The clerk pressed Cancelar: the work stopped and its transaction was rolled back."""
 
 

@@ -38,6 +38,7 @@ from views.widgets import (
     GuardedDialog,
     add_remove_row,
     address_values,
+    cell_text,
     load_address,
     make_address_fields,
 )
@@ -239,8 +240,7 @@ class PersonDialog(GuardedDialog):
     def household_input(self) -> list[HouseholdInput]:
         members = []
         for row in range(self.household.rowCount()):
-            text = lambda col: (self.household.item(row, col).text() if self.household.item(row, col) else "").strip()  # noqa: E731
-            born_text = text(3)
+            born_text = cell_text(self.household, row, 3)
             born = None
             if born_text:
                 try:
@@ -255,9 +255,9 @@ class PersonDialog(GuardedDialog):
                     ) from None
             members.append(
                 HouseholdInput(
-                    name=text(0),
+                    name=cell_text(self.household, row, 0),
                     relation=self.household.cellWidget(row, 1).currentData(),
-                    cpf=text(2),
+                    cpf=cell_text(self.household, row, 2),
                     birth_date=born,
                     disabled=self.household.item(row, 4).checkState() == Qt.CheckState.Checked,
                 )

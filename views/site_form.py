@@ -1,4 +1,5 @@
-"""The form of a site: a street segment, a feira, an event area or a beach, saved through :func:`models.sites.save_site`.
+"""The form of a site: a street segment, a feira, an event area or a beach, saved through
+:func:`models.sites.save_site`.
 
 One dialog with four tabs — the site and its act, days and hours, segments
 with their obstacles, named points. The domain checks everything

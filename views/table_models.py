@@ -31,11 +31,11 @@ class RowsModel(QAbstractTableModel):
         self.rows = list(rows)
         self.endResetModel()
 
-    def rowCount(self, parent=QModelIndex()):  # noqa: N802 - Qt API
-        return 0 if parent.isValid() else len(self.rows)
+    def rowCount(self, parent: QModelIndex | None = None):  # noqa: N802 - Qt API
+        return 0 if parent is not None and parent.isValid() else len(self.rows)
 
-    def columnCount(self, parent=QModelIndex()):  # noqa: N802 - Qt API
-        return 0 if parent.isValid() else len(self.columns)
+    def columnCount(self, parent: QModelIndex | None = None):  # noqa: N802 - Qt API
+        return 0 if parent is not None and parent.isValid() else len(self.columns)
 
     def headerData(self, section, orientation, role=Qt.ItemDataRole.DisplayRole):  # noqa: N802
         if role == Qt.ItemDataRole.DisplayRole and orientation == Qt.Orientation.Horizontal:

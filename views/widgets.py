@@ -189,6 +189,12 @@ def load_address(owner: QWidget, record) -> None:
         getattr(owner, key).setText(getattr(record, key))
 
 
+def cell_text(table, row: int, col: int) -> str:
+    """What the clerk typed in a cell of a table of rows (household, partners), stripped; "" for an empty cell."""
+    item = table.item(row, col)
+    return item.text().strip() if item else ""
+
+
 def add_remove_row(owner: QWidget, add_label: str, on_add, on_remove):
     """ "Adicionar …" and "Remover" under a table of rows the clerk edits (household, partners)."""
 
