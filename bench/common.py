@@ -185,7 +185,7 @@ def _pg_admin():
 def scratch_url(backend: str) -> Iterator[str]:
     """The URL of an empty database of the benchmark's own: an SQLite file in a temporary folder, or a fresh
     PostgreSQL schema ``bench_…``; removed afterwards."""
-    from models.store.db import close_database
+    from models.store.bootstrap import close_database
 
     if backend == "sqlite":
         folder = tempfile.mkdtemp(prefix="praca-bench-")
@@ -213,7 +213,7 @@ def scratch_url(backend: str) -> Iterator[str]:
 @contextlib.contextmanager
 def open_scratch(backend: str) -> Iterator[str]:
     """:func:`scratch_url`, opened (schema created) and bound to the models."""
-    from models.store.db import open_database
+    from models.store.bootstrap import open_database
 
     with scratch_url(backend) as url:
         open_database(url, create=True)  # a scratch database is new: its schema is made here

@@ -123,7 +123,7 @@ def _launch(code: str, args: list[str], home: str) -> tuple[float, float, float 
 
 
 def run(backend: str, repeat: int) -> list[Figure]:
-    from models.store.db import close_database
+    from models.store.bootstrap import close_database
 
     with open_scratch(backend) as url:
         say(f"  [{backend}] dados: {data.PEOPLE} pessoas, {data.PERMITS} permissões, três meses de cobranças…")

@@ -13,7 +13,7 @@ logged-in Praça user with a module attribute ``LOGIN`` (see ``desktop/cli.py``)
 
 The user is named by ``--user NAME`` (the password is then asked on the terminal, or read from
 ``PRACA_PASSWORD``) or by ``PRACA_USER`` and ``PRACA_PASSWORD`` in the environment (scheduled jobs). The
-login happens when the subcommand opens its database (``models.store.db.on_next_open``), against that database,
+login happens when the subcommand opens its database (``models.store.bootstrap.on_next_open``), against that database,
 with the same throttling as the desk's (``models.access.users.authenticate``); from then on every act runs, and is
 audited, as that user. A subcommand that never opens a database never asks anyone.
 """
@@ -80,15 +80,15 @@ def for_command(args: argparse.Namespace):
 
     A session already open in this process (an embedding program, the tests) is kept: it already says who acts.
     """
-    from models.store import db
+    from models.store import bootstrap
 
     rule = needs_login(args)
     if not rule or session.current() is not None:
         yield
         return
-    db.on_next_open(lambda: _log_in(args, rule))
+    bootstrap.on_next_open(lambda: _log_in(args, rule))
     try:
         yield
     finally:
-        db.forget_next_open()
+        bootstrap.forget_next_open()
         session.log_out()

@@ -35,7 +35,7 @@ def current_url():
 
 
 def open_database(url: str, *, create: bool = False):
-    from models.store.db import open_database
+    from models.store.bootstrap import open_database
 
     return open_database(url, create=create)
 
@@ -347,9 +347,9 @@ class MainWindow(QMainWindow):
 
     def _bring_up_to_date(self, key: str) -> None:
         """Refresh desk ``key`` if a write here left it stale or another desk wrote since it was last seen."""
-        from models.store import changes
+        from models.store import audit
 
-        stamp = changes.stamp()
+        stamp = audit.stamp()
         if stamp != self._seen_stamp:
             if not self._local_writes:  # nobody here wrote: another desk did — every desk is stale
                 self._stale.update(self.pages.built)
@@ -453,9 +453,9 @@ class MainWindow(QMainWindow):
             if callable(refresh):
                 refresh()
         self._stale.clear()
-        from models.store import changes
+        from models.store import audit
 
-        self._seen_stamp, self._local_writes = changes.stamp(), False
+        self._seen_stamp, self._local_writes = audit.stamp(), False
         self.statusBar().showMessage(self.tr("Pronto."), 4000)
 
     def _log_in_again(self) -> None:

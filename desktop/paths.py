@@ -147,7 +147,8 @@ def open_for_computing(explicit: str | None) -> None:
     corrections): ``--db`` when given (a wrong one is an error), else the default one when it exists. With no
     default database yet the acts are read alone, against an empty database in memory: nothing is created on
     disk (``praca quote`` and ``praca penalty`` need no set-up)."""
-    from models.store.db import NoDatabase, open_database
+    from models.store.bootstrap import open_database
+    from models.store.db import NoDatabase
 
     url = resolve_db_url(explicit)
     try:
@@ -186,7 +187,8 @@ def installed_regime(explicit_db: str | None, regime_id: str, on=None):
     there is none yet (also when ``explicit_db`` names none: bad input is refused before it is opened). The database
     is closed again: the act read is plain data."""
     from models.rules.regimes import get_regime
-    from models.store.db import NoDatabase, close_database
+    from models.store.bootstrap import close_database
+    from models.store.db import NoDatabase
 
     try:
         open_for_computing(explicit_db)

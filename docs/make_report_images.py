@@ -54,7 +54,7 @@ def main() -> int:
         print("make report-images: precisa do LibreOffice e do poppler-utils (pdftoppm)", file=sys.stderr)
         return 2
     from models.demo import fill_demo
-    from models.store.db import close_database, open_database
+    from models.store.bootstrap import close_database, open_database
     from reports.fee_export import export_fee_report
 
     folder = Path(tempfile.mkdtemp(prefix="praca-report-images-"))

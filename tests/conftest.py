@@ -95,7 +95,7 @@ def pg_schema_url(pg_available):
     try:
         yield f"{PG_URL}{sep}schema={name}"
     finally:
-        from models.store.db import close_database
+        from models.store.bootstrap import close_database
 
         _stop_widget_timers()
         close_database()
@@ -146,7 +146,7 @@ def db_url(request, tmp_path):
     """An empty database URL, on each back end."""
     if request.param == "sqlite":
         yield f"sqlite:///{tmp_path / 'praca.sqlite3'}"
-        from models.store.db import close_database
+        from models.store.bootstrap import close_database
 
         _stop_widget_timers()
         close_database()
@@ -157,7 +157,7 @@ def db_url(request, tmp_path):
 @pytest.fixture
 def database(db_url):
     """An open, current, empty Praça database on each back end."""
-    from models.store.db import close_database, open_database
+    from models.store.bootstrap import close_database, open_database
 
     open_database(db_url, create=True)
     yield db_url
@@ -166,7 +166,7 @@ def database(db_url):
 
 @pytest.fixture
 def sqlite_url(tmp_path):
-    from models.store.db import close_database
+    from models.store.bootstrap import close_database
 
     yield f"sqlite:///{tmp_path / 'praca.sqlite3'}"
     close_database()

@@ -31,7 +31,7 @@ class Demo:
 
 def _build(url: str) -> dict:
     from models.demo import fill_demo
-    from models.store.db import close_database, open_database
+    from models.store.bootstrap import close_database, open_database
 
     open_database(url, create=True)
     try:
@@ -107,7 +107,7 @@ def demo_database(request, tmp_path):
     own to change."""
     from conftest import _stop_widget_timers
 
-    from models.store.db import close_database, open_database
+    from models.store.bootstrap import close_database, open_database
 
     if request.param == "sqlite":
         template, counts = request.getfixturevalue("_demo_sqlite_template")
@@ -144,7 +144,7 @@ def demo_database(request, tmp_path):
 def demo_sqlite(request, tmp_path):
     """A copy of the demo database on SQLite only, not opened: its URL (for tests where the back end does not
     matter — a window, a report reader — or that open it themselves)."""
-    from models.store.db import close_database
+    from models.store.bootstrap import close_database
 
     yield copy_demo(request.getfixturevalue("_demo_sqlite_template"), tmp_path)
     close_database()

@@ -15,7 +15,7 @@ from models.base.errors import UserError
 from models.rules import acts
 from models.rules.acts import RegimeAct
 from models.rules.regimes import default_regimes_folder, get_regime, shipped_regimes
-from models.store.db import close_database, open_database
+from models.store.bootstrap import close_database, open_database
 
 ROOT = Path(__file__).resolve().parent.parent
 SAO_BENTO = (default_regimes_folder() / "sao-bento-2026.toml").read_text(encoding="utf-8")

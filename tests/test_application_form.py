@@ -10,7 +10,7 @@ from PySide6.QtCore import Qt
 
 from models.registry.applications import Application, ApplicationDocument
 from models.registry.people import CompanyInput, PartnerInput, PersonInput, save_company, save_person
-from models.store.db import open_database
+from models.store.bootstrap import open_database
 from models.store.files import set_store
 
 TODAY = dt.date(2026, 11, 30)

@@ -19,7 +19,7 @@ from models.registry.applications import (
 )
 from models.registry.filing import create_application
 from models.registry.people import PersonInput, save_person
-from models.store.db import close_database, open_database
+from models.store.bootstrap import close_database, open_database
 from models.store.files import set_store
 
 TODAY = dt.date(2026, 11, 30)

@@ -17,7 +17,7 @@ from models.base.errors import UserError
 from models.demo import fill_demo
 from models.store import backup, schema
 from models.store.backup import BackupError, read_backup, restore_backup, rotation_keep, write_backup
-from models.store.db import close_database, open_database
+from models.store.bootstrap import close_database, open_database
 from models.store.sealed import Trust
 
 UNSIGNED_OK = Trust(accept_unsigned=True)  # these tests write unsigned backups (models.store.sealed is tested apart)

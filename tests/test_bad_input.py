@@ -900,7 +900,7 @@ def cli_place(tmp_path_factory):
     """A folder to run in (every relative --out and --input lands there) and a database."""
     place = tmp_path_factory.mktemp("cli")
     (place / "entrada.csv").write_text("id,name,group\n1,Ana,g01\n2,Bia,g01\n3,Caio,g02\n", encoding="utf-8")
-    from models.store.db import close_database, open_database
+    from models.store.bootstrap import close_database, open_database
 
     open_database(f"sqlite:///{place / 'praca.sqlite3'}", create=True)  # as praca init makes it
     close_database()

@@ -12,7 +12,7 @@ from desktop.cli import COMMANDS, main
 @pytest.fixture
 def sqlite_url(sqlite_url):
     """The commands read an existing database only: this one is made first, as ``praca init`` makes it."""
-    from models.store.db import close_database, open_database
+    from models.store.bootstrap import close_database, open_database
 
     open_database(sqlite_url, create=True)
     close_database()
@@ -131,7 +131,7 @@ def test_penalty_graded_fine_is_shown_as_pending(sqlite_url, capsys):
 def test_penalty_uses_the_unit_value_entered_in_the_database(database, capsys):
     from models.billing.fiscal import set_unit_value
     from models.rules.regimes import get_regime
-    from models.store.db import close_database
+    from models.store.bootstrap import close_database
 
     set_unit_value(get_regime("sapezal-2014"), "UFS", 2026, "45,10", entered_by="t", reason="decreto municipal")
     close_database()

@@ -21,7 +21,7 @@ from desktop.cli import main
 @pytest.fixture
 def sqlite_url(sqlite_url):
     """The commands read an existing database only: this one is made first, as ``praca init`` makes it."""
-    from models.store.db import close_database, open_database
+    from models.store.bootstrap import close_database, open_database
 
     open_database(sqlite_url, create=True)
     close_database()
@@ -456,7 +456,7 @@ def test_bad_input_is_refused_before_the_database_is_created(tmp_path, capsys):
 def test_unit_value_entered_in_the_database_changes_the_quote(database, capsys):
     from models.billing.fiscal import set_unit_value
     from models.rules.regimes import get_regime
-    from models.store.db import close_database
+    from models.store.bootstrap import close_database
 
     set_unit_value(get_regime("olimpia-2025"), "UFESP", 2027, "40,00", entered_by="t", reason="teste")
     close_database()

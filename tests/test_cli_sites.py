@@ -13,7 +13,7 @@ from desktop.cli import main
 def demo_url(sqlite_url):
     """A database with the demo sites (no people: the sites stand on their own)."""
     from models.sites import demo_sites
-    from models.store.db import close_database, open_database
+    from models.store.bootstrap import close_database, open_database
 
     open_database(sqlite_url, create=True)
     demo_sites()

@@ -1,7 +1,7 @@
 """Several desks at once: two real connections in two processes, on one database.
 
 Two desks — processes started once for the module with ``spawn`` — open the
-database of each test with ``models.store.db.open_database`` and meet at a barrier
+database of each test with ``models.store.bootstrap.open_database`` and meet at a barrier
 before every act, so both really act at the same moment. Run on SQLite and, with ``PRACA_TEST_PG``, on
 PostgreSQL (the ``db_url`` fixture; the PostgreSQL variant is skipped without it).
 
@@ -45,7 +45,7 @@ def _desk(index: int, inbox, outbox, barrier) -> None:
     """
     from models.access import session
     from models.base.errors import UserError
-    from models.store.db import close_database, open_database
+    from models.store.bootstrap import close_database, open_database
 
     session.log_in(session.SYSTEM)  # a desk of its own: someone is logged in there (issue 16 §4)
     for url, task, args in iter(inbox.get, None):

@@ -46,7 +46,8 @@ def _bulk_then_hang(url: str, what: str, when: str, reached, backend_pid, args: 
     from models.access import session
 
     session.log_in(session.SYSTEM)  # a desk of its own: someone is logged in there (issue 16 §4)
-    from models.store.db import db, open_database
+    from models.store.bootstrap import open_database
+    from models.store.db import db
 
     open_database(url, create=True)
     if url.startswith("postgresql"):
@@ -121,7 +122,7 @@ def integrity_ok(url: str, killed_session: int) -> None:
 
 
 def reopen(url: str) -> None:
-    from models.store.db import close_database, open_database
+    from models.store.bootstrap import close_database, open_database
 
     close_database()
     open_database(url, create=True)

@@ -13,7 +13,7 @@ from factories import type_passphrase as _type_passphrase
 
 from models.access import signing_keys as sk
 from models.store import backup
-from models.store.db import open_database
+from models.store.bootstrap import open_database
 from models.store.sealed import Trust
 
 TODAY = dt.date.today()

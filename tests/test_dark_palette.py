@@ -146,7 +146,7 @@ def test_a_document_shown_on_screen_stays_on_paper(dark, sqlite_url, qtbot):
     database: SQLite only.)"""
     from PySide6.QtGui import QTextCharFormat
 
-    from models.store.db import open_database
+    from models.store.bootstrap import open_database
     from views.regimes_page import RegimesPage
 
     open_database(sqlite_url, create=True)

@@ -15,7 +15,8 @@ from models.permits import Permit, PermitEvent
 from models.registry.applications import Application, ApplicationDocument, ApplicationEvent, Counter
 from models.registry.people import Company, CompanyPartner, HouseholdMember, Person
 from models.store import schema
-from models.store.db import DatabaseError, close_database, current_url, db, open_database, parse_url, table_names
+from models.store.bootstrap import close_database, open_database
+from models.store.db import DatabaseError, current_url, db, parse_url, table_names
 
 V4_PERSON_COLUMNS = [
     "phone2",

@@ -16,7 +16,7 @@ from models.access import session
 from models.registry.applications import ApplicationInput, change_status, get_application
 from models.registry.filing import create_application
 from models.registry.people import PersonInput, save_person
-from models.store.db import open_database
+from models.store.bootstrap import open_database
 from models.store.files import set_store
 
 TODAY = dt.date(2026, 11, 30)

@@ -537,7 +537,8 @@ def test_export_is_atomic_a_cancel_leaves_nothing_and_keeps_the_old_file(month, 
 
 def test_cli_writes_each_format(month, tmp_path, capsys, app_ready):
     from desktop.cli import main
-    from models.store.db import close_database, current_url
+    from models.store.bootstrap import close_database
+    from models.store.db import current_url
 
     url = current_url().raw
     expected = sql_totals()
@@ -744,7 +745,7 @@ def test_page_bad_path_is_said_on_the_page(page, tmp_path):
 
 def test_main_window_has_the_reports_page(app_ready, qtbot, sqlite_url):
     from desktop.main_window import MainWindow
-    from models.store.db import open_database
+    from models.store.bootstrap import open_database
     from views.reports_page import ReportsPage
 
     open_database(sqlite_url, create=True)

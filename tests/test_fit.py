@@ -22,7 +22,7 @@ def demo_window(tmp_path_factory, qapp, _demo_sqlite_template):
 
     from desktop.app import ensure_app
     from desktop.main_window import MainWindow
-    from models.store.db import close_database, open_database
+    from models.store.bootstrap import close_database, open_database
 
     ensure_app()
     QSettings().clear()

@@ -9,7 +9,7 @@ from PySide6.QtWidgets import QMessageBox
 
 from models.base.br import cnpj_check_digits
 from models.registry.people import Company, HouseholdMember, Person
-from models.store.db import open_database
+from models.store.bootstrap import open_database
 from models.store.files import set_store
 
 

@@ -172,7 +172,7 @@ def test_menu_action_opens_the_import_window(app_ready, qtbot, sqlite_url, tmp_p
 
     from desktop import paths
     from desktop.main_window import MainWindow
-    from models.store.db import open_database
+    from models.store.bootstrap import open_database
 
     QSettings().clear()
     open_database(sqlite_url, create=True)

@@ -21,42 +21,7 @@ PACKAGE = "models"
 
 # Each strongly connected component of the import graph that has more than one module (sorted names).
 KNOWN_CYCLES: set[frozenset[str]] = {
-    frozenset(
-        {
-            "models.access.signing_keys",
-            "models.access.users",
-            "models.billing.charges",
-            "models.billing.fiscal",
-            "models.billing.pricing",
-            "models.enforcement",
-            "models.permits",
-            "models.permits.document",
-            "models.permits.facts",
-            "models.permits.leave",
-            "models.permits.lifecycle",
-            "models.permits.queries",
-            "models.permits.renewal",
-            "models.permits.startup",
-            "models.permits.steps",
-            "models.permits.tables",
-            "models.permits.term",
-            "models.permits.today",
-            "models.registry.applications",
-            "models.registry.people",
-            "models.registry.search",
-            "models.registry.town",
-            "models.rules.acts",
-            "models.selection",
-            "models.selection.draws",
-            "models.selection.process",
-            "models.sites",
-            "models.store.audit",
-            "models.store.changes",
-            "models.store.db",
-            "models.store.schema",
-            "models.store.settings",
-        }
-    ),
+    frozenset({"models.access.signing_keys", "models.permits", "models.permits.document"}),
 }
 
 # (importer, "module._name") for each private name taken from another module (imported, or read off the module).

@@ -540,7 +540,7 @@ def test_nothing_is_stored_half_way(database, tmp_path, rows, all_or_nothing):
 
 def new_database(path) -> str:
     """A new database, as ``praca init`` makes it (the import reads an existing one only)."""
-    from models.store.db import close_database, open_database
+    from models.store.bootstrap import close_database, open_database
 
     url = f"sqlite:///{path}"
     open_database(url, create=True)

@@ -10,7 +10,8 @@ import pytest
 from desktop import login as cli_login
 from desktop.cli import main
 from models.access import session
-from models.store.db import NoDatabase, close_database, open_database
+from models.store.bootstrap import close_database, open_database
+from models.store.db import NoDatabase
 
 
 def _no_database(url: str) -> bool:

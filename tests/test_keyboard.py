@@ -13,7 +13,7 @@ from PySide6.QtCore import QSettings, Qt
 from PySide6.QtWidgets import QApplication, QDialog
 
 from models.registry.people import PersonInput, save_person
-from models.store.db import open_database
+from models.store.bootstrap import open_database
 from models.store.files import set_store
 
 

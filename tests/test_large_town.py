@@ -207,7 +207,7 @@ def test_only_the_desk_on_screen_is_built_at_start(app_ready, qtbot, sqlite_url)
     from PySide6.QtCore import QSettings
 
     from desktop.main_window import MainWindow
-    from models.store.db import open_database
+    from models.store.bootstrap import open_database
 
     QSettings().clear()
     open_database(sqlite_url, create=True)

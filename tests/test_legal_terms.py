@@ -34,7 +34,7 @@ from models.rules.regimes import (
 @pytest.fixture
 def sqlite_url(sqlite_url):
     """The commands read an existing database only: this one is made first, as ``praca init`` makes it."""
-    from models.store.db import close_database, open_database
+    from models.store.bootstrap import close_database, open_database
 
     open_database(sqlite_url, create=True)
     close_database()
@@ -589,7 +589,7 @@ def test_units_are_listed_and_set_from_the_command_line_audited(database, capsys
     """A server prepared headless: Ilha Comprida's UFIC has no value in the act (Dec. 890/2017, art. 19, § 2º);
     ``praca units set`` records one, audited, and ``praca penalty`` then sanctions with it."""
     from models.store.audit import AuditEntry
-    from models.store.db import close_database, open_database
+    from models.store.bootstrap import close_database, open_database
 
     close_database()
     assert main(["units", "--db", database]) == 0
@@ -840,7 +840,7 @@ def test_an_event_application_takes_the_venue_and_the_exemption_olimpia_arts_89_
 
     from models.registry.applications import Application
     from models.registry.people import PersonInput, save_person
-    from models.store.db import open_database
+    from models.store.bootstrap import open_database
     from models.store.files import set_store
 
     open_database(db_url, create=True)

@@ -12,7 +12,7 @@ from desktop.cli import main
 from models.access import session, users
 from models.base.errors import UserError
 from models.store.audit import AuditEntry
-from models.store.db import close_database, open_database
+from models.store.bootstrap import close_database, open_database
 
 PASSWORD = "senha-forte-123"
 

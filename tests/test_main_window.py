@@ -8,7 +8,7 @@ from PySide6.QtCore import QSettings, Qt, QTimer
 from PySide6.QtWidgets import QApplication, QDialogButtonBox, QLineEdit, QMessageBox
 
 from models.demo import fill_demo
-from models.store.db import open_database
+from models.store.bootstrap import open_database
 
 DESKS = ["painel", "atendimento", "selecao", "mapas", "cobranca", "fiscalizacao", "relatorios", "cadastros"]
 
@@ -237,7 +237,8 @@ def _starting_window(qtbot, url, **kwargs):
 
 
 def test_the_window_shows_before_the_database_opens_then_fills(app_ready, qtbot, sqlite_url):
-    from models.store.db import close_database, current_url, open_database
+    from models.store.bootstrap import close_database, open_database
+    from models.store.db import current_url
 
     open_database(sqlite_url, create=True)
     fill_demo(people=5, companies=2)

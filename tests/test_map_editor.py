@@ -742,7 +742,7 @@ def test_closing_the_window_with_an_unsaved_map_asks_first(app_ready, qtbot, sql
 
     from desktop.main_window import MainWindow
     from models.sites import demo_sites, find_site
-    from models.store.db import open_database
+    from models.store.bootstrap import open_database
 
     open_database(sqlite_url, create=True)
     demo_sites()

@@ -58,7 +58,7 @@ from models.registry.front_desk import applicant_facts, assess, load_applicant
 from models.registry.people import HouseholdInput
 from models.rules.eligibility import FAILED, PASSED, evaluate_eligibility
 from models.rules.regimes import get_regime
-from models.store.db import close_database, open_database
+from models.store.bootstrap import close_database, open_database
 from models.store.files import set_store
 
 needs_pdftotext = pytest.mark.skipif(shutil.which("pdftotext") is None, reason="poppler-utils (pdftotext) ausente")

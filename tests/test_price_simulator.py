@@ -6,7 +6,7 @@ import pytest
 from PySide6.QtCore import Qt
 from quote_cases import QUOTE_CASES, QUOTE_ERRORS
 
-from models.store.db import open_database
+from models.store.bootstrap import open_database
 
 
 @pytest.fixture

@@ -8,7 +8,7 @@ import pytest
 from PySide6.QtCore import Qt
 
 from models.billing.fiscal import FiscalUnitValue
-from models.store.db import open_database
+from models.store.bootstrap import open_database
 
 
 @pytest.fixture

@@ -138,7 +138,7 @@ def test_every_subcommand_ends_in_exit_0_or_2_and_one_clean_line(db_url, tmp_pat
 
     from desktop.cli import main
     from models.demo import fill_demo
-    from models.store.db import close_database, open_database
+    from models.store.bootstrap import close_database, open_database
 
     open_database(db_url, create=True)
     fill_demo()
@@ -286,7 +286,8 @@ def test_a_killed_postgresql_session_is_one_clean_line(database, monkeypatch, ca
 def test_a_foreign_sqlite_file_is_left_exactly_as_it_was(tmp_path):
     import sqlite3
 
-    from models.store.db import DatabaseError, open_database
+    from models.store.bootstrap import open_database
+    from models.store.db import DatabaseError
 
     foreign = tmp_path / "outro.sqlite3"
     with sqlite3.connect(foreign) as conn:
@@ -305,7 +306,7 @@ def test_a_database_on_read_only_media_is_read_and_a_write_is_one_line(tmp_path,
     from desktop.cli import main
     from models.sites import demo_sites
     from models.store import db as dbmod
-    from models.store.db import close_database, open_database
+    from models.store.bootstrap import close_database, open_database
 
     url = f"sqlite:///{tmp_path / 'praca.sqlite3'}"
     open_database(url, create=True)

@@ -30,7 +30,7 @@ def demo(tmp_path_factory, _demo_sqlite_template):
     """The demo's fee report of November and sanctions report of the year, in every format."""
     from demo_db import copy_demo
 
-    from models.store.db import close_database, open_database
+    from models.store.bootstrap import close_database, open_database
     from reports.fee_export import export_fee_report
     from reports.sanctions_export import export_sanctions_report
 

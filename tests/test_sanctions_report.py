@@ -632,7 +632,8 @@ def test_a_cancelled_export_keeps_the_old_file_and_leaves_no_temporary_one(march
 
 def test_cli_writes_each_format(march, tmp_path, capsys, app_ready):
     from desktop.cli import main
-    from models.store.db import close_database, current_url
+    from models.store.bootstrap import close_database
+    from models.store.db import current_url
 
     url = current_url().raw
     expected = sql_totals()

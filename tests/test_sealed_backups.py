@@ -16,7 +16,7 @@ from models.access import signing_keys as sk
 from models.access.signing import as_signer, public_key_fingerprint
 from models.base.errors import UserError
 from models.store.backup import BackupError, read_backup, restore_backup, write_backup
-from models.store.db import close_database, open_database
+from models.store.bootstrap import close_database, open_database
 from models.store.sealed import Trust
 
 

@@ -126,7 +126,7 @@ def test_card_qr_with_the_address_stays_small(database):
 
 _DESK_B = """
 import sys
-from models.store.db import open_database
+from models.store.bootstrap import open_database
 from models.access.signing_keys import MUNICIPAL_KEY
 from models.access.signing import sign_summary
 from factories import SIGNING_TODAY as TODAY, make_summary
@@ -273,7 +273,8 @@ def test_two_administrators_creating_the_key_at_once_make_one_key(pg_schema_url,
     import threading
     import time
 
-    from models.store.db import db, open_database
+    from models.store.bootstrap import open_database
+    from models.store.db import db
 
     open_database(pg_schema_url, create=True)
     first_in, release = threading.Event(), threading.Event()

@@ -240,7 +240,7 @@ def test_a_beach_prints_its_named_points(tmp_path, app_ready):
 @pytest.fixture
 def demo_url(sqlite_url):
     from models.sites import demo_sites
-    from models.store.db import close_database, open_database
+    from models.store.bootstrap import close_database, open_database
 
     open_database(sqlite_url, create=True)
     demo_sites()
@@ -276,7 +276,7 @@ def test_cli_export_runs_headless_in_a_fresh_process(demo_url, tmp_path):
     import sys
 
     from models.access.users import create_user
-    from models.store.db import close_database, open_database
+    from models.store.bootstrap import close_database, open_database
 
     out = tmp_path / "rua.png"
     env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM")}

@@ -11,7 +11,7 @@ import pytest
 from conftest import run_modal, type_text
 from PySide6.QtCore import QSettings, Qt
 
-from models.store.db import open_database
+from models.store.bootstrap import open_database
 from models.store.files import set_store
 
 
@@ -65,7 +65,7 @@ def test_another_desks_change_reaches_an_open_list_when_the_clerk_returns(window
     # another desk — another process, on the same database — registers someone
     script = textwrap.dedent(f"""
         from models.access import session
-        from models.store.db import open_database
+        from models.store.bootstrap import open_database
         from models.registry.people import PersonInput, save_person
         import datetime
         session.log_in(session.SYSTEM)  # a desk of its own: someone is logged in there

@@ -84,7 +84,8 @@ def test_praca_init_creates_a_database_once_and_then_the_commands_read_it(db_url
 
 def test_the_domain_creates_a_schema_only_when_asked(db_url):
     """``open_database`` refuses an empty database unless ``create=True``; created, it opens as it is."""
-    from models.store.db import NoDatabase, close_database, open_database
+    from models.store.bootstrap import close_database, open_database
+    from models.store.db import NoDatabase
 
     with pytest.raises(NoDatabase):
         open_database(db_url)
@@ -144,7 +145,7 @@ def _daily(folder: Path, day: _dt.date):
 def test_the_rotation_never_drops_the_backups_that_held_data_for_a_database_that_lost_them(sqlite_url, tmp_path):
     """A database that lost most of its rows since the last backup is reported, and the older backups stay."""
     from models.store.backup import auto_backups
-    from models.store.db import close_database, open_database
+    from models.store.bootstrap import close_database, open_database
 
     folder = tmp_path / "backups"
     open_database(sqlite_url, create=True)
@@ -176,7 +177,7 @@ def test_a_shrunk_database_is_said_in_a_box_on_the_desk(app_ready, sqlite_url, n
     """The desk's daily backup at start: the loss is shown to the clerk, not only written in the log."""
     from desktop.app import daily_backup_at_start
     from desktop.paths import data_dir
-    from models.store.db import close_database, open_database
+    from models.store.bootstrap import close_database, open_database
 
     open_database(sqlite_url, create=True)
     fill_demo(people=12, companies=2)

@@ -209,12 +209,12 @@ def test_a_process_that_only_opens_the_database_audits_its_changes(sqlite_url):
     import subprocess
     import sys
 
-    from models.store.db import close_database, open_database
+    from models.store.bootstrap import close_database, open_database
 
     open_database(sqlite_url, create=True)
     close_database()
     code = (
-        "import sys\nfrom models.store.db import open_database, db\nopen_database(sys.argv[1])\n"
+        "import sys\nfrom models.store.db import db\nfrom models.store.bootstrap import open_database\nopen_database(sys.argv[1])\n"
         "from models.access import session\nsession.log_in(session.SYSTEM)\n"
         "from models.store.settings import set_settings, MUNICIPALITY\nset_settings({MUNICIPALITY: 'Sapezal'})\n"
         "print(db.execute_sql(\"SELECT COUNT(*) FROM audit_entry WHERE table_name = 'setting'\").fetchone()[0])"
@@ -375,7 +375,7 @@ def test_the_chain_names_the_first_entry_that_does_not_follow(admin):
 def test_praca_audit_verify_says_intact_or_where_it_broke(db_url, capsys):
     from desktop.cli import main
     from models.access.users import create_user
-    from models.store.db import close_database, open_database
+    from models.store.bootstrap import close_database, open_database
 
     open_database(db_url, create=True)
     create_user(username="admin", name="Administradora", role="administrador", password=PASSWORD)
@@ -392,7 +392,8 @@ def test_a_database_of_version_14_gets_its_trail_sealed_and_guarded(db_url):
 
     from models.store import schema
     from models.store.audit import AuditEntry, verify_chain
-    from models.store.db import close_database, db, open_database
+    from models.store.bootstrap import close_database, open_database
+    from models.store.db import db
 
     open_database(db_url, create=True)
     save_person(PersonInput(name="Antes da Cadeia", cpf=new_cpf(), birth_date=dt.date(1980, 1, 1)))

@@ -19,7 +19,7 @@ from factories import PASS, fresh_desk, make_summary  # noqa: F401  (fixture)
 from desktop.cli import main
 from models.access import signing_keys as sk
 from models.access.signing import sign_summary
-from models.store.db import open_database
+from models.store.bootstrap import open_database
 from reports.verify_page import page_is_current, write_verify_page
 
 TODAY = dt.date.today()  # the browser checks against its own clock

@@ -131,7 +131,7 @@ def run(args: argparse.Namespace) -> int:
 
 def _with_database(args: argparse.Namespace) -> int:
     from desktop.paths import resolve_db_url
-    from models.store.db import close_database, open_database
+    from models.store.bootstrap import close_database, open_database
 
     if args.action in ("install", "amend"):
         name, data = read_act_file(args.file)  # an unreadable file is refused before any login
@@ -305,7 +305,7 @@ def _new(args: argparse.Namespace) -> int:
             f"Id inválido '{args.new_id}': use minúsculas ASCII, dígitos e hífens, como minha-cidade-2027.", field="id"
         )
     from desktop.paths import open_for_computing
-    from models.store.db import close_database
+    from models.store.bootstrap import close_database
 
     open_for_computing(getattr(args, "db", None))  # an act installed in the database can be the start too
     try:

@@ -36,7 +36,7 @@ def run(args: argparse.Namespace) -> int:
     from desktop.paths import resolve_db_url
     from models.base.errors import UserError
     from models.store.audit import verify_chain
-    from models.store.db import close_database, open_database
+    from models.store.bootstrap import close_database, open_database
 
     if getattr(args, "action", None) != "verify":
         raise UserError("Informe a ação: praca audit verify.", field="action")

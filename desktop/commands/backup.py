@@ -55,7 +55,7 @@ def run(args: argparse.Namespace) -> int:
     from desktop import __version__
     from desktop.paths import resolve_db_url
     from models.store.backup import count_text, write_backup
-    from models.store.db import close_database, open_database
+    from models.store.bootstrap import close_database, open_database
 
     passphrase = backup_passphrase(confirm=True) if args.encrypt else None
     open_database(resolve_db_url(getattr(args, "db", None)))

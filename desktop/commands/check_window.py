@@ -37,7 +37,7 @@ def run(args: argparse.Namespace) -> int:
         os.environ["QT_QPA_PLATFORM"] = "offscreen"
     from desktop.app import ensure_app
     from desktop.paths import resolve_db_url, use_data_folder
-    from models.store.db import close_database, open_database
+    from models.store.bootstrap import close_database, open_database
 
     app = ensure_app()
     use_data_folder()

@@ -7,7 +7,7 @@ import argparse
 from desktop.paths import resolve_db_url
 from models.access.signing_keys import MUNICIPAL_KEY
 from models.demo import fill_demo
-from models.store.db import close_database, open_database
+from models.store.bootstrap import close_database, open_database
 
 LOGIN = False  # a new database only (it refuses one with data): filled as the system
 

@@ -68,7 +68,7 @@ def run(args: argparse.Namespace) -> int:
     from models.access.signing_keys import MUNICIPAL_KEY
     from models.base.errors import UserError
     from models.registry.importer import guess_mapping, import_rows, load_mapping, preview_import, read_sheet
-    from models.store.db import close_database, open_database
+    from models.store.bootstrap import close_database, open_database
 
     sheet = read_sheet(args.file)
     mapping = load_mapping(args.mapping) if args.mapping else guess_mapping(sheet.headers)

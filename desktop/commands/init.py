@@ -69,7 +69,8 @@ def _create_admin(args: argparse.Namespace, password: str) -> str:
 
 def run(args: argparse.Namespace) -> int:
     from desktop.paths import resolve_db_url
-    from models.store.db import NoDatabase, close_database, current_url, open_database
+    from models.store.bootstrap import close_database, open_database
+    from models.store.db import NoDatabase, current_url
 
     url = resolve_db_url(getattr(args, "db", None))
     admin = getattr(args, "admin", None)

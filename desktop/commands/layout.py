@@ -84,7 +84,7 @@ def renderer(fmt: str) -> Callable[[dict, Path], None]:
 def run(args: argparse.Namespace) -> int:
     from desktop.paths import resolve_db_url
     from models.sites import site_export
-    from models.store.db import close_database, open_database
+    from models.store.bootstrap import close_database, open_database
 
     site_id = (args.site or "").strip()
     if not site_id.isdigit():

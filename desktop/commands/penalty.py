@@ -131,7 +131,7 @@ def run(args: argparse.Namespace) -> int:
     from models.enforcement.sanctions import propose_sanction
     from models.rules.deadlines import parse_moment
     from models.rules.regimes import MissingUnitValue, get_regime, shipped_regimes
-    from models.store.db import close_database
+    from models.store.bootstrap import close_database
 
     if not (args.regime or "").strip():
         raise UserError(

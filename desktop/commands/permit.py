@@ -53,7 +53,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from models.permits import LIVE_STATUSES, find_permit, permit_document, successor_of
     from models.rules.regimes import get_regime
-    from models.store.db import close_database, open_database
+    from models.store.bootstrap import close_database, open_database
     from reports.permit_docs import write_id_card_pdf, write_permit_pdf, write_placard_pdf
 
     out: Path = args.out

@@ -138,7 +138,7 @@ def run(args: argparse.Namespace) -> int:
     from desktop.paths import open_for_computing
     from models.billing.pricing import MissingCorrection, quote
     from models.rules.regimes import MissingUnitValue, get_regime, shipped_regimes
-    from models.store.db import close_database
+    from models.store.bootstrap import close_database
 
     if not (args.regime or "").strip():
         raise UserError(

@@ -49,7 +49,7 @@ def run(args: argparse.Namespace) -> int:
 
         return acts.run(args)
     from desktop.paths import open_for_computing
-    from models.store.db import close_database
+    from models.store.bootstrap import close_database
 
     open_for_computing(getattr(args, "db", None))  # the acts installed in the database every desk shares
     try:

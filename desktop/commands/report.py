@@ -123,7 +123,7 @@ def _parse_date(text: str, option: str) -> _dt.date:
 def _export(args: argparse.Namespace, parse_format, check_target, example, export):
     """Format and file checked before the database is opened, then the report written: ``(path, report)``."""
     from desktop.paths import resolve_db_url
-    from models.store.db import close_database, open_database
+    from models.store.bootstrap import close_database, open_database
 
     if args.format is None:
         raise UserError("Informe o formato: --format xlsx, html ou pdf.", field="format")

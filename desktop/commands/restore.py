@@ -70,7 +70,8 @@ def run(args: argparse.Namespace) -> int:
     from desktop.commands.backup import backup_passphrase
     from desktop.paths import data_dir, resolve_db_url
     from models.store.backup import count_text, is_encrypted_file, read_backup, restore_backup, safety_copy_name
-    from models.store.db import close_database, current_url, open_database
+    from models.store.bootstrap import close_database, open_database
+    from models.store.db import current_url
 
     passphrase = backup_passphrase(confirm=False) if is_encrypted_file(args.file) else None
     trust = _trust(args)
@@ -129,7 +130,8 @@ def _trust(args: argparse.Namespace):
     from desktop.paths import resolve_db_url
     from models.access.signing import KeyEntry, KeyRing, load_public_key
     from models.access.signing_keys import key_ring
-    from models.store.db import NoDatabase, close_database, open_database
+    from models.store.bootstrap import close_database, open_database
+    from models.store.db import NoDatabase
     from models.store.sealed import Trust
 
     entries = []

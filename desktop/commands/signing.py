@@ -89,7 +89,7 @@ def run(args: argparse.Namespace) -> int:
     from models.access import signing_keys as sk
     from models.base.br import parse_br_date
     from models.base.errors import UserError
-    from models.store.db import close_database, open_database
+    from models.store.bootstrap import close_database, open_database
 
     action = getattr(args, "action", None)
     if action is None:

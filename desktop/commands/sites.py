@@ -20,7 +20,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from desktop.paths import resolve_db_url
     from models.sites import site_rows
-    from models.store.db import close_database, open_database
+    from models.store.bootstrap import close_database, open_database
 
     open_database(resolve_db_url(getattr(args, "db", None)))
     try:

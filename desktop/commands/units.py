@@ -99,7 +99,7 @@ def _declared_indexes() -> dict[str, list]:
 
 def run(args: argparse.Namespace) -> int:
     from desktop.paths import resolve_db_url
-    from models.store.db import close_database, open_database
+    from models.store.bootstrap import close_database, open_database
 
     action = getattr(args, "action", None)
     if action == "set":

@@ -65,7 +65,8 @@ def run(args: argparse.Namespace) -> int:
 def _verify_in_database(text: str, explicit_db: str | None) -> Verification:
     """The database's keys and the permit's status; with no database at all (an old desk), its key folder."""
     from models.access.signing_keys import verify_here
-    from models.store.db import NoDatabase, close_database, open_database
+    from models.store.bootstrap import close_database, open_database
+    from models.store.db import NoDatabase
 
     try:
         open_database(resolve_db_url(explicit_db))

@@ -28,7 +28,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from desktop.paths import resolve_db_url
     from models.access.signing_keys import verify_url
-    from models.store.db import close_database, open_database
+    from models.store.bootstrap import close_database, open_database
     from reports.verify_page import write_verify_page
 
     open_database(resolve_db_url(getattr(args, "db", None)))

@@ -257,6 +257,15 @@ def append(**fields) -> None:
     changes.announce(fields.get("table_name", ""))  # the desks' lists are out of date
 
 
+def stamp() -> int:
+    """The trail's last entry (0 on an empty trail or where there is no database open): a desk that saw one stamp
+    and finds another knows something changed since, on this desk or another (:mod:`models.store.changes`)."""
+    try:
+        return AuditEntry.select(AuditEntry.id).order_by(AuditEntry.id.desc()).limit(1).scalar() or 0
+    except Exception:  # noqa: BLE001 - no database open (a window before its first one): nothing seen yet
+        return 0
+
+
 @dataclass(frozen=True)
 class ChainState:
     """What :func:`verify_chain` found: how many entries, and the first one that does not follow (if any)."""

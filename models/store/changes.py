@@ -2,8 +2,8 @@
 window's desks) knows its lists are out of date — one change signal from the domain to every screen, as Anki's
 ``operation_did_execute``. No Qt: a listener is any callable, held weakly so a closed window is let go.
 
-``stamp()`` is the trail's last entry: a desk that saw one stamp and finds another knows that something changed
-since, on this desk or on another one sharing the database (PostgreSQL).
+:func:`models.store.audit.stamp` is the trail's last entry: a desk that saw one stamp and finds another knows that
+something changed since, on this desk or on another one sharing the database (PostgreSQL).
 """
 
 from __future__ import annotations
@@ -34,13 +34,3 @@ def announce(table_name: str) -> None:
             listener(table_name)
         except Exception:  # noqa: BLE001 - a screen that fails to take note never undoes the write it heard of
             _log.exception("a listener of %s failed", table_name)
-
-
-def stamp() -> int:
-    """The audit trail's last entry (0 on an empty trail or where there is no database open)."""
-    from models.store.audit import AuditEntry
-
-    try:
-        return AuditEntry.select(AuditEntry.id).order_by(AuditEntry.id.desc()).limit(1).scalar() or 0
-    except Exception:  # noqa: BLE001 - no database open (a window before its first one): nothing seen yet
-        return 0

@@ -1,11 +1,10 @@
-"""The database: one proxy, opened from a URL, with a versioned schema.
+"""The database: one proxy every table is bound to, and how a URL becomes a connection.
 
-``open_database(url)`` accepts ``sqlite:///PATH`` (the embedded database, one
-desk) or ``postgresql://user@host:port/dbname`` (several desks on one server;
-``?schema=NAME`` selects a PostgreSQL schema). It refuses a file that is not a
-Praça database and a database written by a newer Praça, and brings an older
-one up to date, one migration per transaction, after copying an SQLite file
-aside.
+``connect(parse_url(url))`` accepts ``sqlite:///PATH`` (the embedded database, one desk) or
+``postgresql://user@host:port/dbname`` (several desks on one server; ``?schema=NAME`` selects a PostgreSQL schema).
+It refuses a file that is not SQLite. Opening a Praça database — schema checked, created or migrated, the audit
+trail installed, the acts read — is :func:`models.store.bootstrap.open_database`: this module sits under every
+table and imports nothing of Praça above ``models.base``.
 """
 
 from __future__ import annotations
@@ -463,7 +462,7 @@ class _PostgresqlDatabase(PostgresqlDatabase):
         return super().execute_sql(sql, params)
 
 
-def _check_folder(path: Path) -> None:
+def check_folder(path: Path) -> None:
     """A new SQLite file only in a folder that exists: a mistyped path must not grow folders."""
     parent = path.parent
     if not parent.is_dir():
@@ -491,7 +490,7 @@ def _read_only_uri(path: Path) -> str:
     return uri + ("" if os.access(path.parent, os.W_OK | os.X_OK) else "&immutable=1")
 
 
-def _connect(target: DatabaseURL) -> Database:
+def connect(target: DatabaseURL) -> Database:
     if target.backend == "sqlite":
         if target.path != ":memory:":
             path = Path(target.path)
@@ -507,10 +506,10 @@ def _connect(target: DatabaseURL) -> Database:
             else:
                 # A new file only in a folder that exists: a mistyped path must not grow folders.
                 # (The application's own data folder is created by desktop/paths.py.)
-                _check_folder(path)
+                check_folder(path)
         read_only = target.path != ":memory:" and Path(target.path).exists() and not _writable(Path(target.path))
         # No journal_mode here: switching a file to WAL changes it, and a file is switched only once it is known
-        # to be Praça's (open_database) — a foreign SQLite file is left exactly as it was.
+        # to be Praça's (models.store.bootstrap.open_database) — a foreign SQLite file is left exactly as it was.
         database = SqliteDatabase(
             _read_only_uri(Path(target.path)) if read_only else target.path,
             pragmas={
@@ -641,7 +640,7 @@ SCHEMA_VERSION = 21
 META_TABLE = "praca_meta"
 
 
-def _is_current(database: Database, target: DatabaseURL) -> bool:
+def is_current(database: Database, target: DatabaseURL) -> bool:
     """True when ``database`` is a Praça database at :data:`SCHEMA_VERSION` (anything else: let
     :func:`models.store.schema.prepare` create, migrate or refuse it)."""
     if META_TABLE not in table_names(database, target):
@@ -653,86 +652,25 @@ def _is_current(database: Database, target: DatabaseURL) -> bool:
     return rows.get("app") == "praca" and rows.get("schema_version") == str(SCHEMA_VERSION)
 
 
-#: Callables run once, by the next :func:`open_database`, on the database just opened (the command line's login).
-_next_open: list = []
-
-
-def on_next_open(callback) -> None:
-    """Run ``callback()`` once, right after the next database is opened and bound (before the caller gets it); an
-    error it raises closes that database and reaches the caller of ``open_database``."""
-    _next_open.append(callback)
-
-
-def forget_next_open() -> None:
-    """Drop the callables :func:`on_next_open` registered that no open has run yet."""
-    _next_open.clear()
-
-
 def current_url() -> DatabaseURL | None:
     """The URL of the database the proxy is bound to, if any."""
     return _current
 
 
-def open_database(url: str, *, migrate: bool = True, create: bool = False) -> Database:
-    """Open (migrating as needed) the Praça database at ``url``.
-
-    Binds the module's proxy and returns the underlying peewee database. A new database — no SQLite file, a
-    zero-byte file, an empty PostgreSQL schema — is given Praça's schema only with ``create=True`` (the
-    explicit set-up: ``praca init``, ``praca demo``, the desk's first start, a restore into a new database);
-    otherwise :class:`NoDatabase` is raised and nothing is created, not even the file.
-    """
+def bind(database: Database, target: DatabaseURL) -> None:
+    """Point the proxy (and every table) at ``database``, opened from ``target`` (:mod:`models.store.bootstrap`
+    does it once the schema is current)."""
     global _current
-    target = parse_url(url)
-    if not create and target.backend == "sqlite" and target.path != ":memory:":
-        path = Path(target.path)
-        if not path.exists():
-            _check_folder(path)
-            raise NoDatabase(str(path), "missing")
-        if path.is_file() and path.stat().st_size == 0:
-            raise NoDatabase(str(path), "empty")
-    database = _connect(target)
-    AUDIT.suspended += 1  # creating and migrating the schema is not a clerk's change
-    try:
-        import models.store.audit  # noqa: F401 - installs the audit trail's hook: every change is audited
-
-        if not _is_current(database, target):
-            from models.store import schema  # every table: only to create or migrate (the registry imports this module)
-
-            schema.prepare(database, target, migrate=migrate, create=create)
-        if (
-            isinstance(database, SqliteDatabase)
-            and not getattr(database, "praca_read_only", False)
-            and target.path != ":memory:"
-        ):
-            database.execute_sql("PRAGMA journal_mode=wal")  # Praça's own file: several readers, one writer
-    except BaseException:
-        database.close()
-        raise
-    finally:
-        AUDIT.suspended -= 1
     db.initialize(database)
     _current = target
-    from models.rules import acts  # the acts this database holds: every desk computes with the same text
-
-    acts.opened()
-    while _next_open:
-        try:
-            _next_open.pop(0)()
-        except BaseException:
-            forget_next_open()
-            close_database()
-            raise
-    return database
 
 
-def close_database() -> None:
+def disconnect() -> None:
+    """Close the database the proxy is bound to, if any, and forget its URL."""
     global _current
     if db.obj is not None and not db.is_closed():
         db.close()
     _current = None
-    from models.rules import acts
-
-    acts.forget()
 
 
 def sqlite_copy_aside(database: SqliteDatabase, suffix: str) -> Path | None:

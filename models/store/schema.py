@@ -267,7 +267,7 @@ MIGRATIONS: list[tuple[int, str, Callable[[Database], None]]] = [
 
 #: Version 1 is the first schema: meta, settings, people and companies.
 LATEST = MIGRATIONS[-1][0] if MIGRATIONS else 1
-if LATEST != SCHEMA_VERSION:  # models.store.db opens a current database without importing this module
+if LATEST != SCHEMA_VERSION:  # models.store.bootstrap opens a current database without importing this module
     raise RuntimeError(f"models.store.db.SCHEMA_VERSION is {SCHEMA_VERSION}, the migrations reach {LATEST}")
 
 
@@ -328,7 +328,7 @@ def apply_migrations(database: Database, current: int) -> list[int]:
 
 def prepare(database: Database, target: DatabaseURL, *, migrate: bool = True, create: bool = False) -> int:
     """Make sure ``database`` holds a current Praça schema; returns its version. An empty one is given the
-    schema only when ``create`` (see :func:`models.store.db.open_database`)."""
+    schema only when ``create`` (see :func:`models.store.bootstrap.open_database`)."""
     tables = table_names(database, target)
     if META_TABLE not in tables:
         if tables:
