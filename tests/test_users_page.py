@@ -89,7 +89,7 @@ def test_the_administrator_manages_users_and_a_clerk_cannot(qtbot, database, app
     audit.refresh()
     assert audit.chain.text().startswith("Trilha de auditoria íntegra:")  # the hash chain checked on opening
     type_text(audit.username, "admin")
-    qtbot.waitUntil(lambda: not audit._timer.isActive())  # the search as you type has run (not after the test)
+    qtbot.waitUntil(lambda: not audit.search_timer.isActive())  # the search as you type has run (not after the test)
     assert audit.model.rowCount() > 0
     changes = [audit.model.index(r, 5).data() for r in range(audit.model.rowCount())]
     assert any("active: True → False" in c for c in changes) and any("role: atendente → fiscal" in c for c in changes)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import datetime as _dt
 from html import escape
 
-from PySide6.QtCore import QSize, Qt, QTimer, Slot
+from PySide6.QtCore import QSize, Qt, Slot
 from PySide6.QtWidgets import (
     QComboBox,
     QDialog,
@@ -47,12 +47,12 @@ from models.billing.charges import (
     return_deposit,
     revocation_candidates,
 )
-from views.blocks import FieldErrorsView, button_row, fill, message_label, push_button, user_errors
+from views.blocks import FieldErrorsView, ListTab, button_row, fill, push_button, user_errors
 from views.fit import fit_to_screen
 from views.keys import search_keys
 from views.operations import Cancelled, run_operation
 from views.roles import allow
-from views.table_models import Column, RowsModel, select_where, selected_row
+from views.table_models import Column, RowsModel, select_where
 from views.widgets import DateEdit, GuardedDialog, act_version_line, current_user_name
 
 STATUS_FILTERS = (
@@ -205,11 +205,10 @@ class PaymentDialog(GuardedDialog):
 # --------------------------------------------------------------------------- the month's charges
 
 
-class ChargesTab(QWidget):
+class ChargesTab(ListTab):
     def __init__(self, parent: QWidget | None = None, *, today: _dt.date | None = None):
-        super().__init__(parent)
-        self._today = today
-        layout = QVBoxLayout(self)
+        super().__init__(parent, today=today)
+        layout = self.body
         bar = QHBoxLayout()
         self.month = QComboBox()
         self.month.setObjectName("month")
@@ -217,10 +216,7 @@ class ChargesTab(QWidget):
         self.status.setObjectName("status")
         for key, label in STATUS_FILTERS:
             self.status.addItem(self.tr(label), key)
-        self.search = QLineEdit()
-        self.search.setObjectName("search")
-        self.search.setPlaceholderText(self.tr("Buscar por nº da cobrança, da permissão ou nome do devedor"))
-        self.search.setClearButtonEnabled(True)
+        self.search_box(self.tr("Buscar por nº da cobrança, da permissão ou nome do devedor"))
         bar.addWidget(QLabel(self.tr("Mê&s:")))
         bar.itemAt(0).widget().setBuddy(self.month)
         bar.addWidget(self.month)
@@ -232,7 +228,7 @@ class ChargesTab(QWidget):
         self.totals.setObjectName("totals")
         self.totals.setTextFormat(Qt.TextFormat.RichText)
         layout.addWidget(self.totals)
-        self.model = RowsModel(
+        model = RowsModel(
             [
                 (self.tr("Nº"), lambda r: r.number),
                 (self.tr("Vencimento"), lambda r: _d(r.due_on)),
@@ -246,15 +242,9 @@ class ChargesTab(QWidget):
             ],
             self,
         )
-        self.table = QTableView()
-        self.table.setObjectName("charges")
-        self.table.setModel(self.model)
-        self.table.verticalHeader().hide()
-        self.table.setSelectionBehavior(QTableView.SelectionBehavior.SelectRows)
-        self.table.setSelectionMode(QTableView.SelectionMode.SingleSelection)
+        self.list_table(model, "charges")
         self.table.horizontalHeader().setSectionResizeMode(2, QHeaderView.ResizeMode.Stretch)
         self.table.horizontalHeader().setSectionResizeMode(5, QHeaderView.ResizeMode.Stretch)
-        self.table.setWordWrap(False)
         self.detail = QLabel()
         self.detail.setObjectName("detail")
         self.detail.setWordWrap(True)
@@ -272,13 +262,7 @@ class ChargesTab(QWidget):
         self.cancel_button = push_button(self.tr("&Cancelar cobrança…"), "cancel")
         self.return_button = push_button(self.tr("&Devolver caução…"), "return-deposit")
         layout.addLayout(button_row(self.generate_button, self.pay_button, self.cancel_button, self.return_button))
-        self.message = message_label()
-        layout.addWidget(self.message)
-        self._search_timer = QTimer(self)
-        self._search_timer.setSingleShot(True)
-        self._search_timer.setInterval(200)
-        self._search_timer.timeout.connect(self.refresh_rows)
-        self.search.textChanged.connect(self._search_timer.start)
+        self.add_message()
         self.month.currentIndexChanged.connect(self.refresh_rows)
         self.status.currentIndexChanged.connect(self.refresh_rows)
         self.table.selectionModel().selectionChanged.connect(self._show_selected)
@@ -289,10 +273,6 @@ class ChargesTab(QWidget):
         self.cancel_button.clicked.connect(lambda: self.cancel_selected())
         self.return_button.clicked.connect(lambda: self.return_selected())
         self._fill_months()
-
-    @property
-    def today(self) -> _dt.date:
-        return self._today or _dt.date.today()
 
     def _fill_months(self) -> None:
         self.month.blockSignals(True)
@@ -349,9 +329,6 @@ class ChargesTab(QWidget):
         if keep is not None:
             self.select_number(keep.number, quiet=True)
         self._show_selected()
-
-    def selected(self):
-        return selected_row(self.table, self.model)
 
     def select_number(self, number: str, *, quiet: bool = False) -> bool:
         return select_where(self.table, self.model, lambda item: item.number == number, key=number, quiet=quiet)

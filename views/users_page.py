@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import datetime as _dt
 
-from PySide6.QtCore import QTimer, Slot
+from PySide6.QtCore import Slot
 from PySide6.QtWidgets import (
     QComboBox,
     QDialog,
@@ -28,6 +28,7 @@ from models.base.errors import FieldErrors, UserError
 from models.store.audit import audit_rows, audit_tables, export_csv, verify_chain
 from views.blocks import (
     FormDialog,
+    ListTab,
     button_row,
     fill,
     message_label,
@@ -243,12 +244,14 @@ class UsersPage(QWidget):
         )
 
 
-class AuditPage(QWidget):
+class AuditPage(ListTab):
     """The trail, newest first: filter by user, table, record, person and period; export what is shown."""
+
+    SEARCH_DELAY_MS = 250
 
     def __init__(self, parent: QWidget | None = None):
         super().__init__(parent)
-        layout = QVBoxLayout(self)
+        layout = self.body
         bar = QHBoxLayout()
         self.username = QLineEdit()
         self.username.setObjectName("username")
@@ -296,14 +299,8 @@ class AuditPage(QWidget):
         self.table.setWordWrap(False)
         self.table.horizontalHeader().setSectionResizeMode(5, QHeaderView.ResizeMode.Stretch)
         layout.addWidget(self.table, 1)
-        self.message = message_label()
-        layout.addWidget(self.message)
-        self._timer = QTimer(self)
-        self._timer.setSingleShot(True)
-        self._timer.setInterval(250)
-        self._timer.timeout.connect(self.refresh_rows)
-        for edit in (self.username, self.record_id, self.since, self.until):
-            edit.textChanged.connect(self._timer.start)
+        self.add_message()
+        self.refresh_on_typing(self.username, self.record_id, self.since, self.until)
         self.table_name.currentIndexChanged.connect(self.refresh_rows)
 
     def refresh(self) -> None:
