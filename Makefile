@@ -33,6 +33,7 @@ run: $(STAMP)
 	$(VENV)/bin/praca $(ARGS)
 
 test: $(TSTAMP)
+	$(VENV)/bin/lint-imports  # the import contracts of pyproject.toml (which layer may import which)
 	QT_QPA_PLATFORM=offscreen $(PY) -m pytest $(PYTEST_ARGS)
 
 demo: $(STAMP)

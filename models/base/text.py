@@ -7,6 +7,7 @@ CSV read strictly.
   list or file stores an escape sequence or other garbage.
 * :func:`visible` — the same characters in old data, shown as visible symbols (␛, ␀…) in reports and on the
   terminal instead of being written raw (a spreadsheet library refuses them; a terminal obeys them).
+* :func:`search_key` — lower case without accents, single spaces: what a search by name compares.
 * :func:`read_csv` — RFC 4180 as the town halls' spreadsheets write it: ``;``, ``,`` or tab, each field quoted
   or not; a stray quote is an error naming the line and the column, never a silent merge of the rows after
   it. A quoted field does not span lines (no list Praça reads holds a line break inside a cell).
@@ -28,6 +29,7 @@ __all__ = [
     "CsvTable",
     "char_name",
     "control_problem",
+    "search_key",
     "read_csv",
     "read_small_file",
     "sniff_delimiter",
@@ -240,3 +242,9 @@ def read_small_file(path: str | os.PathLike[str], *, max_bytes: int) -> bytes:
     if len(data) > max_bytes:
         raise OSError(errno.EFBIG, f"arquivo grande demais (mais de {max_bytes // 1024} KiB)")
     return data
+
+
+def search_key(text: str) -> str:
+    """Lower case without accents, single spaces: what name search compares."""
+    plain = unicodedata.normalize("NFKD", text or "").encode("ascii", "ignore").decode()
+    return " ".join(plain.lower().split())

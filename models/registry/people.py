@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import datetime as _dt
-import unicodedata
 from dataclasses import dataclass, field
 
 from peewee import (
@@ -22,7 +21,7 @@ from models.base import clock
 from models.base.br import clean_cnpj, clean_cpf
 from models.base.errors import FieldErrors, UserError
 from models.base.money import parse_typed
-from models.base.text import control_errors
+from models.base.text import control_errors, search_key
 from models.store.db import BaseModel, DecimalTextField, db, update_versioned
 
 HOUSING = {
@@ -33,12 +32,6 @@ HOUSING = {
     "other": "outra",
 }
 RELATIONS = {"spouse": "cônjuge", "partner": "companheiro(a)", "child": "filho(a)", "dependant": "dependente"}
-
-
-def search_key(text: str) -> str:
-    """Lower case without accents, single spaces: what name search compares."""
-    plain = unicodedata.normalize("NFKD", text or "").encode("ascii", "ignore").decode()
-    return " ".join(plain.lower().split())
 
 
 class Addressed(BaseModel):

@@ -53,7 +53,7 @@ def municipality_label() -> str:
 def own_regime_ids(regimes) -> list[str]:
     """The ids of ``regimes`` whose act is the municipality's set in Cadastros → Configurações (the town's own
     acts, issue 18 §5), compared without accents or case; none while no municipality is set."""
-    from models.registry.people import search_key
+    from models.base.text import search_key
 
     town = search_key(get_setting(MUNICIPALITY))
     if not town:
