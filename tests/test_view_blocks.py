@@ -5,7 +5,17 @@ from __future__ import annotations
 from PySide6.QtWidgets import QLabel, QLineEdit
 
 from models.base.errors import FieldErrors, UserError
-from views.blocks import FieldErrorsView, FormDialog, ListTab, button_row, error_label, fill, push_button, user_errors
+from views.blocks import (
+    FieldErrorsView,
+    FormDialog,
+    ListTab,
+    button_row,
+    error_label,
+    fill,
+    push_button,
+    say,
+    user_errors,
+)
 from views.table_models import RowsModel
 
 
@@ -90,3 +100,12 @@ def test_list_tab_refreshes_after_typing(qtbot):
     qtbot.waitUntil(lambda: Tab.refreshed == 1)
     tab.table.selectRow(0)
     assert tab.selected() == "abc"
+
+
+def test_say_colours_a_refusal_through_the_stylesheet(qtbot):
+    label = QLabel()
+    qtbot.addWidget(label)
+    say(label, "Não pode.", error=True)
+    assert label.text() == "Não pode." and label.property("role") == "error" and not label.styleSheet()
+    say(label, "Feito.")
+    assert label.text() == "Feito." and label.property("role") == ""

@@ -6,7 +6,7 @@
 * ``FieldErrorsView`` — a form's refused fields marked (red frame, tooltip) with one summary line.
 * ``error_label()`` and ``message_label()`` — the line under a form that says what was refused (coloured by the
   stylesheet's ``QLabel[role="error"]``: no screen writes the colour) and the line under a list that says what
-  was done.
+  was done; ``say(label, text, error=…)`` writes on such a line, in the error colour for a refusal.
 * ``push_button(text, name, slot)`` and ``button_row(*buttons)`` — a row of actions, left-aligned.
 * ``user_errors(target)`` — the one way a screen shows what the domain refused::
 
@@ -112,6 +112,17 @@ def error_label(name: str = "error") -> QLabel:
     label.setProperty("role", "error")
     label.setWordWrap(True)
     return label
+
+
+def say(label: QLabel, text: str, *, error: bool = False) -> None:
+    """``text`` on a message line, in the error colour when it is a refusal (the stylesheet's
+    ``QLabel[role="error"]``: the label is polished again so that the changed role takes effect)."""
+    role = "error" if error else ""
+    if (label.property("role") or "") != role:
+        label.setProperty("role", role)
+        label.style().unpolish(label)
+        label.style().polish(label)
+    label.setText(text)
 
 
 def message_label(name: str = "message") -> QLabel:

@@ -39,8 +39,7 @@ from models.billing.fee_report import Cancelled
 from models.enforcement.sanctions_report import check_period, period_label
 from reports import sanctions_export
 from reports.fee_export import FORMATS, default_name, export_fee_report
-from views import theme
-from views.blocks import fill, message_label, push_button
+from views.blocks import fill, message_label, push_button, say
 from views.save import save_file_name
 
 MONTHS = (
@@ -248,9 +247,7 @@ class ReportsPage(QWidget):
         )
 
     def _say(self, text: str, *, error: bool = False, label: QLabel | None = None) -> None:
-        label = label or self.message
-        label.setStyleSheet(f"color: {theme.colour('error')};" if error else "")
-        label.setText(text)
+        say(label or self.message, text, error=error)
 
     # ------------------------------------------------------------------ export
 

@@ -33,6 +33,7 @@ from views.blocks import (
     fill,
     message_label,
     push_button,
+    say,
     user_errors,
 )
 from views.save import save_file_name
@@ -322,10 +323,7 @@ class AuditPage(ListTab):
             self.chain.clear()
             return None
         state = verify_chain()
-        self.chain.setProperty("role", "" if state.intact else "error")
-        self.chain.setText(state.text)
-        self.chain.style().unpolish(self.chain)
-        self.chain.style().polish(self.chain)
+        say(self.chain, state.text, error=not state.intact)
         return state
 
     @Slot()
