@@ -41,7 +41,7 @@ from models.base.errors import UserError
 from models.registry import importer
 from models.rules.regimes import shipped_regimes
 from views import theme
-from views.blocks import error_label, fill, user_errors
+from views.blocks import error_label, fill, say, user_errors
 from views.save import open_file_name, save_file_name
 
 NOT_MAPPED = ""  # the combo's data for "— não importar —"
@@ -506,13 +506,12 @@ class ImportDialog(QDialog):
 
     def _succeeded(self, result: importer.ImportResult) -> None:
         self.result = result
-        self.result_label.setText(result.text())
+        say(self.result_label, result.text())
         self._show(self.PAGE_DONE)
         self.imported.emit(result)
 
     def _failed(self, message: str) -> None:
-        self.result_label.setText(message)
-        self.result_label.setStyleSheet(f"color: {theme.colour('error')};")
+        say(self.result_label, message, error=True)
         self._show(self.PAGE_DONE)
 
     def _worker_done(self) -> None:
