@@ -180,6 +180,11 @@ def make_address_fields(owner: QWidget) -> None:
     owner.zip_code.setMaximumWidth(110)
 
 
+def address_widgets(owner: QWidget) -> dict[str, QWidget]:
+    """The address and contact fields by key, for the form's ``FieldErrorsView``."""
+    return {key: getattr(owner, key) for key in ADDRESS_KEYS}
+
+
 def address_values(owner: QWidget) -> dict[str, str]:
     return {key: getattr(owner, key).text() for key in ADDRESS_KEYS}
 
