@@ -37,7 +37,8 @@ class PageState:
 
 def page_state() -> PageState:
     """What the page must know now: every public key (with its revocation date) and every withdrawn permit."""
-    from models.access.signing_keys import SigningKey, withdrawn_numbers
+    from models.access.signing_keys import SigningKey
+    from models.permits.signatures import withdrawn_numbers
 
     keys = [
         {

@@ -15,6 +15,7 @@ from desktop.cli import main
 from models.access import signing_keys as sk
 from models.access.signing import as_signer, public_key_fingerprint
 from models.base.errors import UserError
+from models.permits import signatures
 from models.store.backup import BackupError, read_backup, restore_backup, write_backup
 from models.store.bootstrap import close_database, open_database
 from models.store.sealed import Trust
@@ -93,7 +94,7 @@ def test_restore_on_a_new_machine_verifies_its_permits(signed_backup, tmp_path, 
     assert main(["restore", "--db", elsewhere, str(signed_backup), "--trust-fingerprint", fingerprint]) == 0
     capsys.readouterr()
     open_database(elsewhere)
-    assert sk.verify_here(text, today=TODAY).ok  # the restored database verifies what the old one signed
+    assert signatures.verify_here(text, today=TODAY).ok  # the restored database verifies what the old one signed
     sk._session.clear()
     sk._private.clear()
     fresh_desk.clear()  # the new machine's keyring

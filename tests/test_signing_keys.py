@@ -17,9 +17,9 @@ from factories import SIGNING_TODAY as TODAY
 
 from desktop.cli import main
 from models.access import signing_keys as sk
-from models.access.signing import SigningKeyError, sign_summary, verify_text
+from models.access.signing import SigningKeyError, sign_summary
 from models.base.errors import UserError
-from models.permits import revoke, suspend
+from models.permits import revoke, signatures, suspend
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -62,7 +62,7 @@ def test_every_desk_signs_with_the_municipal_key(database, fresh_desk):
     other_desk()  # desk B again after a restart: the keyring remembers
     assert sk.is_unlocked()
     for text in (text_a, text_b):
-        assert sk.verify_here(text, today=TODAY).ok
+        assert signatures.verify_here(text, today=TODAY).ok
     sk.forget()
     assert not sk.is_unlocked() and fresh_desk == {}
 
@@ -73,13 +73,13 @@ def test_rotation_keeps_old_signatures_and_revocation_refuses_them(database):
     second = sk.rotate_key("a nova senha da chave", today=TODAY)
     new = sign_summary(make_summary(), sk.MUNICIPAL_KEY)
     assert new.split(".")[1] == second.key_id != first.key_id
-    assert sk.verify_here(old, today=TODAY).ok and sk.verify_here(new, today=TODAY).ok
+    assert signatures.verify_here(old, today=TODAY).ok and signatures.verify_here(new, today=TODAY).ok
     assert [r.state for r in sk.key_rows()] == ["substituída em 28/03/2026", "em uso"]
     sk.revoke_key(first.key_id, on=TODAY, reason="notebook furtado")
-    assert sk.verify_here(old, today=TODAY - dt.timedelta(days=1)).ok
-    refused = sk.verify_here(old, today=TODAY)
+    assert signatures.verify_here(old, today=TODAY - dt.timedelta(days=1)).ok
+    refused = signatures.verify_here(old, today=TODAY)
     assert refused.status == "invalid" and "revogada em 28/03/2026" in refused.message
-    assert sk.verify_here(new, today=TODAY).ok
+    assert signatures.verify_here(new, today=TODAY).ok
     with pytest.raises(UserError, match="motivo"):
         sk.revoke_key(second.key_id, on=TODAY, reason=" ")
     sk.revoke_key(second.key_id, on=TODAY, reason="senha vazada")
@@ -90,9 +90,9 @@ def test_rotation_keeps_old_signatures_and_revocation_refuses_them(database):
 def test_an_old_desk_key_is_kept_for_verification(database, tmp_path):
     old_text = sign_summary(make_summary(), tmp_path / "old-desk")  # what a desk signed before v18
     sk.create_key(PASS)
-    assert sk.verify_here(old_text, today=TODAY).status == "invalid"
+    assert signatures.verify_here(old_text, today=TODAY).status == "invalid"
     added = sk.add_public_key(tmp_path / "old-desk")
-    assert sk.verify_here(old_text, today=TODAY).ok
+    assert signatures.verify_here(old_text, today=TODAY).ok
     assert sk.key_rows()[-1].state == "só verificação (mesa antiga)"
     assert sk.active_key().key_id != added.key_id  # it never signs
     with pytest.raises(UserError, match="já está no cadastro"):
@@ -155,7 +155,7 @@ def test_two_desks_on_one_database_verify_each_other(database, capsys):
     desk_b = _desk_b(database, code=_DESK_B)
     assert desk_b.returncode == 0, desk_b.stderr
     signed_there = desk_b.stdout.strip()
-    assert sk.verify_here(signed_there, today=TODAY).ok  # desk B's permit verifies here
+    assert signatures.verify_here(signed_there, today=TODAY).ok  # desk B's permit verifies here
     there = _desk_b("verify", signed_here, "--db", database, passphrase=None)  # and desk A's there
     assert there.returncode == 0 and there.stdout.startswith("válido — "), there.stderr
     tampered = signed_there[:40] + ("A" if signed_there[40] != "A" else "B") + signed_there[41:]
@@ -178,9 +178,9 @@ def permit(database, tmp_path):
 def test_verify_says_revoked_since(permit, capsys, database):
     assert permit.qr_text.split(".")[1] == sk.active_key().key_id
     on_day = permit.valid_from + dt.timedelta(days=3)
-    assert sk.verify_here(permit.qr_text, today=on_day).ok
+    assert signatures.verify_here(permit.qr_text, today=on_day).ok
     revoke(permit, by="chefe", reason="comércio de produto proibido", today=on_day)
-    result = sk.verify_here(permit.qr_text, today=on_day + dt.timedelta(days=1))
+    result = signatures.verify_here(permit.qr_text, today=on_day + dt.timedelta(days=1))
     assert result.status == "withdrawn" and result.status_pt == "revogada" and result.standing_since == on_day
     assert f"Permissão revogada desde {on_day:%d/%m/%Y}" in result.message
     assert main(["verify", permit.qr_text, "--db", database]) == 1
@@ -191,13 +191,13 @@ def test_verify_says_revoked_since(permit, capsys, database):
     data = json.loads(capsys.readouterr().out)
     assert data["status"] == "withdrawn" and data["standing"] == "revogada"
     assert data["standing_since"] == on_day.isoformat() and data["key"] == sk.active_key().key_id
-    assert sk.withdrawn_numbers() == [(permit.number, "revogada", on_day)]
+    assert signatures.withdrawn_numbers() == [(permit.number, "revogada", on_day)]
 
 
 def test_verify_says_suspended_since(permit, capsys, database):
     on_day = permit.valid_from + dt.timedelta(days=2)
     suspend(permit, by="chefe", reason="falta de pagamento", today=on_day, until=on_day + dt.timedelta(days=30))
-    result = sk.verify_here(permit.qr_text, today=on_day)
+    result = signatures.verify_here(permit.qr_text, today=on_day)
     assert result.status_pt == "suspensa" and f"suspensa desde {on_day:%d/%m/%Y}" in result.message
 
 
@@ -233,9 +233,9 @@ def test_permits_signed_by_a_revoked_key_are_signed_again(permit, capsys, databa
     old = permit.qr_text
     first = sk.active_key().key_id
     sk.rotate_key("a nova senha da prefeitura", today=on_day)
-    assert sk.resign_permits(today=on_day) == []  # a rotated key still verifies: nothing to do
+    assert signatures.resign_permits(today=on_day) == []  # a rotated key still verifies: nothing to do
     sk.revoke_key(first, on=on_day, reason="notebook furtado")
-    assert not sk.verify_here(old, today=on_day).ok
+    assert not signatures.verify_here(old, today=on_day).ok
     monkeypatch.setenv(sk.PASSPHRASE_ENV, "a nova senha da prefeitura")
     assert main(["signing", "resign", "--db", database]) == 0
     assert f"reimprima cartões e placas: {permit.number}" in capsys.readouterr().out
@@ -243,7 +243,7 @@ def test_permits_signed_by_a_revoked_key_are_signed_again(permit, capsys, databa
 
     renewed = Permit.get_by_id(permit.id).qr_text
     assert renewed.split(".")[1] == sk.active_key().key_id != first
-    assert sk.verify_here(renewed, today=on_day).ok
+    assert signatures.verify_here(renewed, today=on_day).ok
     assert renewed.split(".")[2] == old.split(".")[2]  # the same summary: only the signature changed
 
 
@@ -257,14 +257,14 @@ def test_permits_with_an_old_praca1_qr_are_signed_again(permit, capsys, database
     desk = load_or_create_private_key(tmp_path / "mesa-antiga")
     legacy = f"PRACA1.{_b32(payload)}.{_b32(desk.sign(payload))}"
     Permit.update(qr_text=legacy).where(Permit.id == permit.id).execute()
-    assert not sk.verify_here(legacy, today=permit.valid_from).ok  # the old desk's key is not in the database
+    assert not signatures.verify_here(legacy, today=permit.valid_from).ok  # the old desk's key is not in the database
     monkeypatch.setenv(sk.PASSPHRASE_ENV, PASS)
     assert main(["signing", "resign", "--db", database]) == 0
     assert f"reimprima cartões e placas: {permit.number}" in capsys.readouterr().out
     renewed = Permit.get_by_id(permit.id).qr_text
     assert renewed.startswith(f"PRACA2.{sk.active_key().key_id}.") and renewed.split(".")[2] == _b32(payload)
-    assert sk.verify_here(renewed, today=permit.valid_from).ok
-    assert sk.resign_permits(today=permit.valid_from) == []  # done once
+    assert signatures.verify_here(renewed, today=permit.valid_from).ok
+    assert signatures.resign_permits(today=permit.valid_from) == []  # done once
 
 
 def test_two_administrators_creating_the_key_at_once_make_one_key(pg_schema_url, fresh_desk):

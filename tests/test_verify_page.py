@@ -19,6 +19,7 @@ from factories import PASS, fresh_desk, make_summary  # noqa: F401  (fixture)
 from desktop.cli import main
 from models.access import signing_keys as sk
 from models.access.signing import sign_summary
+from models.permits import signatures
 from models.store.bootstrap import open_database
 from reports.verify_page import page_is_current, write_verify_page
 
@@ -115,8 +116,12 @@ def test_the_page_in_a_real_browser(municipality, capsys, sqlite_url):
     since = (TODAY - dt.timedelta(days=1)).strftime("%d/%m/%Y")
     assert status == "withdrawn" and headline == f"revogada desde {since}"
     # the desk's own check says the same
-    assert sk.verify_here(permit.qr_text).standing == "revogada"
-    assert sk.verify_here(valid).ok and not sk.verify_here(tampered).ok and not sk.verify_here(forged_id).ok
+    assert signatures.verify_here(permit.qr_text).standing == "revogada"
+    assert (
+        signatures.verify_here(valid).ok
+        and not signatures.verify_here(tampered).ok
+        and not signatures.verify_here(forged_id).ok
+    )
 
 
 def test_the_page_knows_when_it_is_out_of_date(municipality):

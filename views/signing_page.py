@@ -32,6 +32,7 @@ from PySide6.QtWidgets import (
 
 from models.access import signing_keys as sk
 from models.access.session import can
+from models.permits import signatures
 from views.blocks import FormDialog, button_row, fill, message_label, push_button, user_errors
 from views.table_models import Column, RowsModel
 
@@ -368,7 +369,7 @@ class SigningPage(QWidget):
 
     def resign(self) -> None:
         with user_errors(self.message) as refused:
-            numbers = sk.resign_permits(today=self.today())
+            numbers = signatures.resign_permits(today=self.today())
         if refused:
             return
         if numbers:
@@ -436,7 +437,7 @@ class SigningPage(QWidget):
         if not text:
             return
         with user_errors(self.check_result) as refused:
-            result = sk.verify_here(text, today=self.today())
+            result = signatures.verify_here(text, today=self.today())
         if refused:
             return
         lines = [f"{result.status_pt.upper()} — {result.message}"]

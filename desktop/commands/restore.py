@@ -101,7 +101,7 @@ def run(args: argparse.Namespace) -> int:
         result = restore_backup(
             args.file, force=args.force, keep_current=keep, app_version=__version__, trust=trust, passphrase=passphrase
         )
-        from models.access.signing_keys import check_all_permits
+        from models.permits.signatures import check_all_permits
 
         signed_ok, signed_bad = check_all_permits()
     finally:

@@ -89,6 +89,7 @@ def run(args: argparse.Namespace) -> int:
     from models.access import signing_keys as sk
     from models.base.br import parse_br_date
     from models.base.errors import UserError
+    from models.permits import signatures
     from models.store.bootstrap import close_database, open_database
 
     action = getattr(args, "action", None)
@@ -128,7 +129,7 @@ def run(args: argparse.Namespace) -> int:
             )
             _remind_page()
         elif action == "resign":
-            numbers = sk.resign_permits(today=_dt.date.today())
+            numbers = signatures.resign_permits(today=_dt.date.today())
             if numbers:
                 print(
                     f"{len(numbers)} {'permissão reassinada' if len(numbers) == 1 else 'permissões reassinadas'} "

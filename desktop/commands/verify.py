@@ -64,7 +64,7 @@ def run(args: argparse.Namespace) -> int:
 
 def _verify_in_database(text: str, explicit_db: str | None) -> Verification:
     """The database's keys and the permit's status; with no database at all (an old desk), its key folder."""
-    from models.access.signing_keys import verify_here
+    from models.permits.signatures import verify_here
     from models.store.bootstrap import close_database, open_database
     from models.store.db import NoDatabase
 

@@ -40,16 +40,12 @@ from models.access.session import require, who
 from models.access.signing import (
     KeyEntry,
     KeyRing,
-    MissingKey,
     PublicKeySource,
     Signer,
     SigningKeyError,
-    Verification,
     key_id,
     load_public_key,
     public_key_fingerprint,
-    verify_text,
-    withdrawn,
 )
 from models.base.errors import UserError
 from models.store.db import BaseModel, db, take_write_turn
@@ -63,7 +59,6 @@ __all__ = [
     "create_key",
     "rotate_key",
     "revoke_key",
-    "resign_permits",
     "add_public_key",
     "key_rows",
     "active_key",
@@ -76,9 +71,6 @@ __all__ = [
     "verify_url",
     "set_verify_url",
     "qr_content",
-    "verify_here",
-    "withdrawn_numbers",
-    "STANDING_WORDS",
 ]
 
 PASSPHRASE_ENV = "PRACA_SIGNING_PASSPHRASE"
@@ -385,87 +377,7 @@ def municipal_signer() -> Signer:
     return Signer(private)
 
 
-def resign_permits(*, today: _dt.date) -> list[str]:
-    """Sign again, with the active key, the QR of every permit still in force that a revoked key signed (its
-    card no longer verifies anywhere) or that holds an old ``PRACA1`` text (an old desk's own key: no key id, it
-    verifies only where that desk's public key was added, and its QR is no address a phone can open); returns
-    their numbers, whose cards and placards must be printed again. The permit itself is not changed: the summary
-    is made again from the database (never taken from the old text) and signed."""
-    from models.permits import LIVE_STATUSES, Permit
-    from models.permits.document import sign_permit
-
-    require("settings.edit")
-    revoked = {row.key_id for row in SigningKey.select().where(SigningKey.revoked_on.is_null(False))}
-    signer = municipal_signer()
-    numbers = []
-    with db.atomic():
-        for permit in (
-            Permit.select()
-            .where(Permit.status.in_(LIVE_STATUSES) & (Permit.valid_until >= today))
-            .order_by(Permit.number)
-        ):
-            parts = permit.qr_text.split(".")
-            if (len(parts) == 4 and parts[0] == "PRACA2" and parts[1] in revoked) or parts[0] == "PRACA1":
-                sign_permit(permit, signer)
-                numbers.append(permit.number)
-    return numbers
-
-
 # --------------------------------------------------------------------------- verifying here
-
-
-#: What a QR says of a permit the database no longer has in force (issue 16 §7: "revogada desde …").
-STANDING_WORDS = {"revoked": "revogada", "suspended": "suspensa", "cancelled": "cancelada", "superseded": "substituída"}
-
-
-def verify_here(text: str, today: _dt.date | None = None) -> Verification:
-    """Check ``text`` against the database's keys, then the permit's status in the database: an authentic QR
-    of a permit revoked, suspended, cancelled or superseded says so, with the date."""
-    from models.permits import permit_standing
-
-    ring = key_ring()
-    if not ring.entries:
-        raise MissingKey(
-            "A prefeitura ainda não tem chave de assinatura neste banco (Cadastros → Assinatura); "
-            "não há com que verificar.",
-            field="key",
-        )
-    today = today or _dt.date.today()
-    result = verify_text(text, ring, today=today)
-    if result.summary is None:
-        return result
-    standing = permit_standing(result.summary.number)
-    if standing is not None and standing[0] in STANDING_WORDS:
-        status, since = standing
-        if since is None or since <= today:
-            return withdrawn(result, STANDING_WORDS[status], since)
-    return result
-
-
-def check_all_permits(today: _dt.date | None = None) -> tuple[int, list[str]]:
-    """Every signed permit's QR checked against the database's keys (after a restore onto a new machine):
-    (how many carry an authentic signature, the numbers of those that do not)."""
-    from models.permits import Permit
-
-    ring = key_ring()
-    today = today or _dt.date.today()
-    good, bad = 0, []
-    for number, text in Permit.select(Permit.number, Permit.qr_text).where(Permit.qr_text != "").tuples():
-        result = verify_text(text, ring, today=today)
-        if result.summary is not None and result.summary.number == number:
-            good += 1
-        else:
-            bad.append(number)
-    return good, sorted(bad)
-
-
-def withdrawn_numbers() -> list[tuple[str, str, _dt.date | None]]:
-    """Every permit no longer in force by an act (number, word, since): what the verification page lists."""
-    from models.permits import withdrawn_permits
-
-    return [
-        (number, STANDING_WORDS[status], since) for number, status, since in withdrawn_permits(tuple(STANDING_WORDS))
-    ]
 
 
 # --------------------------------------------------------------------------- the verification address
