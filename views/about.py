@@ -6,11 +6,11 @@ import html
 
 import PySide6
 from PySide6.QtCore import QCoreApplication, qVersion
-from PySide6.QtWidgets import QDialog, QDialogButtonBox, QLabel, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QDialog, QDialogButtonBox, QVBoxLayout, QWidget
 
 from models.store.db import current_url
 from views import theme
-from views.blocks import fill
+from views.blocks import fill, wrapped_label
 from views.regime_list import regime_titles
 
 
@@ -38,9 +38,7 @@ class AboutDialog(QDialog):
             PySide6.__version__,
             theme.colour("muted"),
         )
-        self.label = QLabel(text)
-        self.label.setObjectName("about-text")
-        self.label.setWordWrap(True)
+        self.label = wrapped_label(text, name="about-text")
         layout.addWidget(self.label)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
         buttons.rejected.connect(self.reject)

@@ -35,7 +35,7 @@ from models.registry.front_desk import Applicant, assess, load_applicant
 from models.rules.regimes import shipped_regimes
 from models.store.settings import MUNICIPALITY, get_setting
 from views import theme
-from views.blocks import FieldErrorsView, fill, push_button, user_errors
+from views.blocks import FieldErrorsView, fill, push_button, user_errors, wrapped_label
 from views.documents_table import DocumentsTable
 from views.fit import fit_to_screen
 from views.price_simulator import where_to_enter
@@ -182,14 +182,10 @@ class ApplicationDialog(GuardedDialog):
 
         right = QWidget()
         right_layout = QVBoxLayout(right)
-        self.filing = QLabel()  # the registration window and the event's dates (models.rules.filing)
-        self.filing.setObjectName("filing")
-        self.filing.setWordWrap(True)
+        self.filing = wrapped_label(name="filing")
         self.filing.hide()
         right_layout.addWidget(self.filing)
-        self.verdict = QLabel()
-        self.verdict.setObjectName("verdict")
-        self.verdict.setWordWrap(True)
+        self.verdict = wrapped_label(name="verdict")
         self.verdict.setStyleSheet("font-size: 12pt; font-weight: 600;")
         right_layout.addWidget(self.verdict)
         self.rules = QTableWidget(0, 2)
@@ -208,9 +204,7 @@ class ApplicationDialog(GuardedDialog):
         self.quote_table.horizontalHeader().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
         self.quote_table.verticalHeader().hide()
         right_layout.addWidget(self.quote_table, 1)
-        self.quote_note = QLabel()
-        self.quote_note.setObjectName("quote-note")
-        self.quote_note.setWordWrap(True)
+        self.quote_note = wrapped_label(name="quote-note")
         right_layout.addWidget(self.quote_note)
         splitter.addWidget(right)
         splitter.setSizes([540, 640])

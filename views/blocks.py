@@ -4,6 +4,7 @@
   in one pass (a value that itself holds "%2" is left as it is). The ``self.tr("…")`` stays at the call site so
   that the translation tools still find the text.
 * ``FieldErrorsView`` — a form's refused fields marked (red frame, tooltip) with one summary line.
+* ``wrapped_label(text)`` — a label whose text wraps (an introduction, a hint).
 * ``error_label()`` and ``message_label()`` — the line under a form that says what was refused (coloured by the
   stylesheet's ``QLabel[role="error"]``: no screen writes the colour) and the line under a list that says what
   was done; ``say(label, text, error=…)`` writes on such a line, in the error colour for a refusal.
@@ -125,12 +126,18 @@ def say(label: QLabel, text: str, *, error: bool = False) -> None:
     label.setText(text)
 
 
-def message_label(name: str = "message") -> QLabel:
-    """The line under a list that says what was done (or refused)."""
-    label = QLabel()
-    label.setObjectName(name)
+def wrapped_label(text: str = "", name: str = "") -> QLabel:
+    """A label whose text wraps at its width (an introduction, a hint, a detail)."""
+    label = QLabel(text)
+    if name:
+        label.setObjectName(name)
     label.setWordWrap(True)
     return label
+
+
+def message_label(name: str = "message") -> QLabel:
+    """The line under a list that says what was done (or refused)."""
+    return wrapped_label(name=name)
 
 
 def push_button(text: str, name: str = "", slot: Callable[..., Any] | None = None) -> QPushButton:

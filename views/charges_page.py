@@ -47,7 +47,7 @@ from models.billing.charges import (
     return_deposit,
     revocation_candidates,
 )
-from views.blocks import FieldErrorsView, ListTab, button_row, fill, push_button, user_errors
+from views.blocks import FieldErrorsView, ListTab, button_row, fill, push_button, user_errors, wrapped_label
 from views.fit import fit_to_screen
 from views.keys import search_keys
 from views.operations import Cancelled, run_operation
@@ -85,9 +85,7 @@ class GenerateDialog(QDialog):
             head = fill(self.tr("Nenhuma cobrança nova para %1."), plan.label)
         if plan.existing:
             head += " " + fill(self.tr("%1 já gerada(s) antes (não serão repetidas)."), plan.existing)
-        self.summary = QLabel(head)
-        self.summary.setObjectName("plan-summary")
-        self.summary.setWordWrap(True)
+        self.summary = wrapped_label(head, name="plan-summary")
         layout.addWidget(self.summary)
         self.model = RowsModel(
             [
@@ -245,9 +243,7 @@ class ChargesTab(ListTab):
         self.list_table(model, "charges")
         self.table.horizontalHeader().setSectionResizeMode(2, QHeaderView.ResizeMode.Stretch)
         self.table.horizontalHeader().setSectionResizeMode(5, QHeaderView.ResizeMode.Stretch)
-        self.detail = QLabel()
-        self.detail.setObjectName("detail")
-        self.detail.setWordWrap(True)
+        self.detail = wrapped_label(name="detail")
         self.detail.setTextFormat(Qt.TextFormat.RichText)
         self.detail.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
         self.detail.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
@@ -525,13 +521,12 @@ class DelinquencyTab(QWidget):
         super().__init__(parent)
         self._today = today
         layout = QVBoxLayout(self)
-        intro = QLabel(
+        intro = wrapped_label(
             self.tr(
                 "Candidatas à cassação por inadimplência: o Praça não cassa sozinho — a decisão é "
                 "da chefia, na tela Permissões."
             )
         )
-        intro.setWordWrap(True)
         layout.addWidget(intro)
         self.candidates = RowsModel(
             [

@@ -11,7 +11,7 @@ from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
 from models.base.errors import FieldErrors, UserError
 from models.registry.applications import Application, record_documents
 from models.rules.regimes import get_regime
-from views.blocks import FieldErrorsView, fill
+from views.blocks import FieldErrorsView, fill, wrapped_label
 from views.documents_table import DocumentsTable
 from views.fit import fit_to_screen
 from views.widgets import GuardedDialog, current_user_name
@@ -42,9 +42,7 @@ class DeliveredDocumentsDialog(GuardedDialog):
         head = QLabel(fill(self.tr("<b>%1</b> — requerimento %2"), app.applicant_name, app.protocol))
         layout.addWidget(head)
         if deadline_text:
-            due = QLabel(deadline_text)
-            due.setObjectName("deadline")
-            due.setWordWrap(True)
+            due = wrapped_label(deadline_text, name="deadline")
             layout.addWidget(due)
         self.table = DocumentsTable()
         self.table.fill(regime, documents, today)

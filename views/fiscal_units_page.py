@@ -17,7 +17,7 @@ from PySide6.QtWidgets import (
 from models.base.money import format_brl
 from models.billing.fiscal import UnitValueRow, set_unit_value, unit_value_rows, unit_value_warnings
 from models.rules.regimes import shipped_regimes
-from views.blocks import fill, user_errors
+from views.blocks import fill, user_errors, wrapped_label
 from views.table_models import Column, RowsModel
 from views.widgets import add_yearly_value_form, current_user_name
 
@@ -61,9 +61,7 @@ class FiscalUnitsPage(QWidget):
         top.addWidget(label)
         top.addWidget(self.unit_combo, 1)
         layout.addLayout(top)
-        self.used_by = QLabel()
-        self.used_by.setObjectName("used-by")
-        self.used_by.setWordWrap(True)
+        self.used_by = wrapped_label(name="used-by")
         layout.addWidget(self.used_by)
 
         self.model = unit_values_model(self)
@@ -74,13 +72,12 @@ class FiscalUnitsPage(QWidget):
         self.table.horizontalHeader().setSectionResizeMode(3, QHeaderView.ResizeMode.Stretch)
         self.table.verticalHeader().hide()
         layout.addWidget(self.table, 1)
-        self.empty = QLabel(
+        self.empty = wrapped_label(
             self.tr(
                 "Os atos não fixam valores para esta unidade: cadastre-os abaixo antes de calcular preços ou multas."
-            )
+            ),
+            "empty",
         )
-        self.empty.setObjectName("empty")
-        self.empty.setWordWrap(True)
         layout.addWidget(self.empty)
 
         add_yearly_value_form(

@@ -20,7 +20,7 @@ from PySide6.QtWidgets import (
 )
 
 from views import theme
-from views.blocks import fill, push_button
+from views.blocks import fill, push_button, wrapped_label
 
 
 class HomePage(QWidget):
@@ -52,14 +52,10 @@ class HomePage(QWidget):
         self.companies.setObjectName("company-count")
         self.database = QLabel()
         self.database.setObjectName("database")
-        self.regimes = QLabel()
-        self.regimes.setObjectName("regimes")
-        self.regimes.setWordWrap(True)
+        self.regimes = wrapped_label(name="regimes")
         form.addRow(self.tr("Pessoas cadastradas:"), self.people)
         form.addRow(self.tr("Empresas cadastradas:"), self.companies)
-        self.month = QLabel()
-        self.month.setObjectName("month-totals")
-        self.month.setWordWrap(True)
+        self.month = wrapped_label(name="month-totals")
         form.addRow(self.tr("Cobrança do mês:"), self.month)
         form.addRow(self.tr("Regimes carregados:"), self.regimes)
         form.addRow(self.tr("Banco de dados:"), self.database)
@@ -82,7 +78,7 @@ class HomePage(QWidget):
         box = QGroupBox(self.tr("Primeiros passos"))
         box.setObjectName("first-steps")
         column = QVBoxLayout(box)
-        text = QLabel(
+        text = wrapped_label(
             self.tr(
                 "<ol><li>Informe o município, o estado e o órgão em <b>Cadastros → Configurações</b>: os regimes do "
                 "município passam a ser os oferecidos nas mesas.</li>"
@@ -93,10 +89,9 @@ class HomePage(QWidget):
                 "<p>Para experimentar antes: <code>praca demo --db sqlite:///demo.sqlite3</code> cria um banco de "
                 "demonstração (usuários com a senha <code>praca2026</code>); abra-o em Arquivo → Abrir banco de "
                 "dados.</p>"
-            )
+            ),
+            "first-steps-text",
         )
-        text.setObjectName("first-steps-text")
-        text.setWordWrap(True)
         column.addWidget(text)
         row = QHBoxLayout()
         self.step_buttons = {}
@@ -122,9 +117,7 @@ class HomePage(QWidget):
         box.setObjectName("backup-notice")
         box.setFrameShape(QFrame.Shape.StyledPanel)
         row = QHBoxLayout(box)
-        self.backup_text = QLabel()
-        self.backup_text.setObjectName("backup-notice-text")
-        self.backup_text.setWordWrap(True)
+        self.backup_text = wrapped_label(name="backup-notice-text")
         row.addWidget(self.backup_text, 1)
         self.backup_unlock = push_button(
             self.tr("Liberar esta mesa e assinar o &backup…"), "backup-unlock", self._unlock_and_sign

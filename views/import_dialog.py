@@ -41,7 +41,7 @@ from models.base.errors import UserError
 from models.registry import importer
 from models.rules.regimes import shipped_regimes
 from views import theme
-from views.blocks import error_label, fill, say, user_errors
+from views.blocks import error_label, fill, say, user_errors, wrapped_label
 from views.save import open_file_name, save_file_name
 
 NOT_MAPPED = ""  # the combo's data for "— não importar —"
@@ -149,14 +149,13 @@ class ImportDialog(QDialog):
     def _file_page(self) -> QWidget:
         page = QWidget()
         layout = QVBoxLayout(page)
-        intro = QLabel(
+        intro = wrapped_label(
             self.tr(
                 "Escolha a planilha com a lista de ambulantes do município (.xlsx ou .csv separado por ; ou ,). "
                 "A primeira linha preenchida deve ser o cabeçalho com o nome de cada coluna. Nada é gravado antes "
                 "da sua confirmação, depois da conferência de cada linha."
             )
         )
-        intro.setWordWrap(True)
         layout.addWidget(intro)
         row = QHBoxLayout()
         self.path_edit = QLineEdit()
@@ -173,8 +172,7 @@ class ImportDialog(QDialog):
     def _mapping_page(self) -> QWidget:
         page = QWidget()
         layout = QVBoxLayout(page)
-        self.file_label = QLabel()
-        self.file_label.setWordWrap(True)
+        self.file_label = wrapped_label()
         layout.addWidget(self.file_label)
         scroll = QScrollArea()
         scroll.setWidgetResizable(True)
@@ -200,13 +198,12 @@ class ImportDialog(QDialog):
         forms["permit"].addRow(QLabel(self.tr("Para todas as linhas:")))
         forms["permit"].addRow(self.tr("Regime:"), self.regime_combo)
         forms["permit"].addRow(self.tr("Tipo de permissão:"), self.kind_combo)
-        note = QLabel(
+        note = wrapped_label(
             self.tr(
                 "Uma permissão é importada quando a linha tem algum dado dela. Ela recebe um número "
                 "novo do Praça; o da planilha fica como número anterior."
             )
         )
-        note.setWordWrap(True)
         forms["permit"].addRow(note)
         columns.addWidget(vendor_box, 1)
         columns.addWidget(permit_box, 1)
@@ -227,9 +224,7 @@ class ImportDialog(QDialog):
     def _preview_page(self) -> QWidget:
         page = QWidget()
         layout = QVBoxLayout(page)
-        self.summary = QLabel()
-        self.summary.setObjectName("summary")
-        self.summary.setWordWrap(True)
+        self.summary = wrapped_label(name="summary")
         layout.addWidget(self.summary)
         self.table = QTableWidget(0, 6)
         self.table.setHorizontalHeaderLabels(
@@ -261,8 +256,9 @@ class ImportDialog(QDialog):
     def _running_page(self) -> QWidget:
         page = QWidget()
         layout = QVBoxLayout(page)
-        self.running_label = QLabel(self.tr("Importando… tudo é gravado de uma vez no fim; Cancelar desfaz tudo."))
-        self.running_label.setWordWrap(True)
+        self.running_label = wrapped_label(
+            self.tr("Importando… tudo é gravado de uma vez no fim; Cancelar desfaz tudo.")
+        )
         layout.addWidget(self.running_label)
         self.progress = QProgressBar()
         layout.addWidget(self.progress)
@@ -275,9 +271,7 @@ class ImportDialog(QDialog):
     def _done_page(self) -> QWidget:
         page = QWidget()
         layout = QVBoxLayout(page)
-        self.result_label = QLabel()
-        self.result_label.setObjectName("result")
-        self.result_label.setWordWrap(True)
+        self.result_label = wrapped_label(name="result")
         layout.addWidget(self.result_label)
         layout.addStretch(1)
         return page

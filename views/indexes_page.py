@@ -7,7 +7,6 @@ from PySide6.QtWidgets import (
     QComboBox,
     QFormLayout,
     QHeaderView,
-    QLabel,
     QTableView,
     QVBoxLayout,
     QWidget,
@@ -16,7 +15,7 @@ from PySide6.QtWidgets import (
 from models.billing.fiscal import index_corrections, set_index_correction
 from models.rules.describe import percent
 from models.rules.regimes import shipped_regimes
-from views.blocks import fill, user_errors
+from views.blocks import fill, user_errors, wrapped_label
 from views.table_models import Column, RowsModel
 from views.widgets import add_yearly_value_form, current_user_name
 
@@ -25,8 +24,7 @@ class IndexesPage(QWidget):
     def __init__(self, parent: QWidget | None = None):
         super().__init__(parent)
         layout = QVBoxLayout(self)
-        self.explain = QLabel()
-        self.explain.setWordWrap(True)
+        self.explain = wrapped_label()
         layout.addWidget(self.explain)
         form_top = QFormLayout()
         self.index_combo = QComboBox()

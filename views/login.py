@@ -7,7 +7,7 @@ from PySide6.QtWidgets import QDialog, QDialogButtonBox, QFormLayout, QLabel, QL
 from models.access import session
 from models.access.users import MIN_PASSWORD, authenticate, create_user, has_users
 from models.base.errors import FieldErrors, UserError
-from views.blocks import FormDialog, fill
+from views.blocks import FormDialog, fill, wrapped_label
 
 
 class LoginDialog(FormDialog):
@@ -61,13 +61,12 @@ class FirstAdminDialog(FormDialog):
         super().__init__(parent)
         self.setWindowTitle(self.tr("Praça — primeiro acesso"))
         self.user = None
-        intro = QLabel(
+        intro = wrapped_label(
             self.tr(
                 "Este banco de dados ainda não tem usuários. Cadastre o administrador: ele cria os "
                 "demais (atendentes, fiscais e chefes) em Cadastros → Usuários."
             )
         )
-        intro.setWordWrap(True)
         self.body.addWidget(intro)
         form = QFormLayout()
         self.name = QLineEdit()

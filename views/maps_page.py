@@ -28,7 +28,7 @@ from PySide6.QtWidgets import (
 
 from models.sites import delete_site, named_points, site_export, site_rows, site_segments
 from models.store.db import current_url
-from views.blocks import button_row, fill, message_label, push_button, user_errors
+from views.blocks import button_row, fill, message_label, push_button, user_errors, wrapped_label
 from views.map_editor import MapEditor
 from views.save import file_name, save_file_name
 from views.site_form import SiteFormDialog
@@ -48,9 +48,7 @@ class PointsPanel(QWidget):
         super().__init__(parent)
         self.site_id: int | None = None
         layout = QVBoxLayout(self)
-        self.title = QLabel()
-        self.title.setObjectName("points-title")
-        self.title.setWordWrap(True)
+        self.title = wrapped_label(name="points-title")
         self.title.setTextFormat(Qt.TextFormat.RichText)
         layout.addWidget(self.title)
         self.model = RowsModel(

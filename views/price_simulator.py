@@ -27,7 +27,7 @@ from models.billing.pricing import quote
 from models.rules.fees import Quote
 from models.rules.regimes import get_regime, shipped_regimes
 from views import theme
-from views.blocks import error_label, fill, user_errors
+from views.blocks import error_label, fill, user_errors, wrapped_label
 from views.table_models import Column, RowsModel
 from views.widgets import DateEdit, act_version_line
 
@@ -161,9 +161,7 @@ class PriceSimulator(QWidget):
         header.setSectionResizeMode(3, QHeaderView.ResizeMode.ResizeToContents)
         self.table.selectionModel().currentRowChanged.connect(self._show_details)
         layout.addWidget(self.table, 1)
-        self.details = QLabel()
-        self.details.setObjectName("details")
-        self.details.setWordWrap(True)
+        self.details = wrapped_label(name="details")
         self.details.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         layout.addWidget(self.details)
         self.total = QLabel()

@@ -30,7 +30,7 @@ from models.rules.regimes import RegimeError, RegimeErrors, retired_regimes, shi
 from reports.pdf import html_to_pdf
 from reports.regime_sheet import regime_html
 from views import theme
-from views.blocks import error_label, fill, push_button
+from views.blocks import error_label, fill, push_button, wrapped_label
 from views.save import open_file_name, save_file_name
 
 
@@ -78,13 +78,9 @@ class RegimesPage(QWidget):
         self.amend_button = push_button(self.tr("Alterar ato…"), "amend-act")
         self.amend_button.clicked.connect(lambda: self.choose_file(amend=True))
         self.retire_button = push_button(self.tr("Retirar ato…"), "retire-act", self.ask_retire)
-        self.versions = QLabel()
-        self.versions.setObjectName("act-versions")
-        self.versions.setWordWrap(True)
+        self.versions = wrapped_label(name="act-versions")
         self.versions.setTextFormat(Qt.TextFormat.RichText)
-        self.message = QLabel()
-        self.message.setObjectName("act-message")
-        self.message.setWordWrap(True)
+        self.message = wrapped_label(name="act-message")
         left = QWidget()
         left_layout = QVBoxLayout(left)
         left_layout.setContentsMargins(0, 0, 0, 0)

@@ -39,7 +39,7 @@ from models.billing.fee_report import Cancelled
 from models.enforcement.sanctions_report import check_period, period_label
 from reports import sanctions_export
 from reports.fee_export import FORMATS, default_name, export_fee_report
-from views.blocks import fill, message_label, push_button, say
+from views.blocks import fill, message_label, push_button, say, wrapped_label
 from views.save import save_file_name
 
 MONTHS = (
@@ -74,7 +74,7 @@ class ReportsPage(QWidget):
 
         box = QGroupBox(self.tr("Relatório mensal de taxas"))
         form = QFormLayout(box)
-        intro = QLabel(
+        intro = wrapped_label(
             self.tr(
                 "Cobrado, pago, em aberto e vencido das cobranças com vencimento no mês — por regime, local, seção "
                 "e tipo —, a lista das cobranças com titular, permissão, fórmula e base legal, os pagamentos "
@@ -82,7 +82,6 @@ class ReportsPage(QWidget):
                 "imprimir em A4."
             )
         )
-        intro.setWordWrap(True)
         form.addRow(intro)
 
         today = self._today()
@@ -106,9 +105,7 @@ class ReportsPage(QWidget):
         what.addStretch(1)
         form.addRow(self.tr("Formato:"), what)
 
-        self.summary = QLabel()
-        self.summary.setObjectName("summary")
-        self.summary.setWordWrap(True)
+        self.summary = wrapped_label(name="summary")
         self.summary.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         form.addRow(self.tr("No mês:"), self.summary)
 
@@ -128,14 +125,13 @@ class ReportsPage(QWidget):
         sanctions = QGroupBox(self.tr("Relatório de sanções"))
         sanctions.setObjectName("sanctions")
         form = QFormLayout(sanctions)
-        intro = QLabel(
+        intro = wrapped_label(
             self.tr(
                 "Os autos lavrados no período — por tipo, regime, local e fiscal —, as infrações por artigo com a base "
                 "legal, as sanções aplicadas, as multas lançadas, pagas e vencidas, os prazos em curso, os bens "
                 "apreendidos ainda no depósito, as reincidências e a dívida ativa."
             )
         )
-        intro.setWordWrap(True)
         form.addRow(intro)
         self.sanctions_from = self._date_edit("sanctions-from", _dt.date(today.year, 1, 1))
         self.sanctions_to = self._date_edit("sanctions-to", today)
@@ -157,9 +153,7 @@ class ReportsPage(QWidget):
         buttons.addWidget(self.sanctions_button)
         buttons.addStretch(1)
         form.addRow(buttons)
-        self.sanctions_message = QLabel()
-        self.sanctions_message.setObjectName("sanctions-message")
-        self.sanctions_message.setWordWrap(True)
+        self.sanctions_message = wrapped_label(name="sanctions-message")
         self.sanctions_message.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         form.addRow(self.sanctions_message)
         layout.addWidget(sanctions)

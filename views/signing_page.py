@@ -33,7 +33,7 @@ from PySide6.QtWidgets import (
 from models.access import signing_keys as sk
 from models.access.session import can
 from models.permits import signatures
-from views.blocks import FormDialog, button_row, fill, message_label, push_button, user_errors
+from views.blocks import FormDialog, button_row, fill, message_label, push_button, user_errors, wrapped_label
 from views.table_models import Column, RowsModel
 
 
@@ -89,7 +89,7 @@ class PassphraseDialog(FormDialog):
         else:
             self.again.hide()
         self.body.addLayout(form)
-        hint = QLabel(
+        hint = wrapped_label(
             fill(
                 self.tr(
                     "Pelo menos %1 caracteres. Guarde-a em lugar seguro: sem ela nenhuma mesa assina, "
@@ -100,7 +100,6 @@ class PassphraseDialog(FormDialog):
             if confirm
             else self.tr("A senha fica guardada no cofre de senhas deste computador.")
         )
-        hint.setWordWrap(True)
         self.body.addWidget(hint)
         self.finish(
             buttons=QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel, ok=self._accept
@@ -158,9 +157,7 @@ class SigningPage(QWidget):
         super().__init__(parent)
         self._today = today
         layout = QVBoxLayout(self)
-        self.state = QLabel()
-        self.state.setObjectName("state")
-        self.state.setWordWrap(True)
+        self.state = wrapped_label(name="state")
         layout.addWidget(self.state)
 
         self.model = keys_model(self)
@@ -203,9 +200,7 @@ class SigningPage(QWidget):
         url_row.addWidget(self.url_save)
         page_layout.addLayout(url_row)
         export_row = QHBoxLayout()
-        self.page_state = QLabel()
-        self.page_state.setObjectName("page-state")
-        self.page_state.setWordWrap(True)
+        self.page_state = wrapped_label(name="page-state")
         self.export_button = push_button(self.tr("E&xportar a página…"), "export-page", self.export_page)
         export_row.addWidget(self.page_state, 1)
         export_row.addWidget(self.export_button)
@@ -225,9 +220,7 @@ class SigningPage(QWidget):
         check_row.addWidget(self.qr_text, 1)
         check_row.addWidget(self.check_button)
         check_layout.addLayout(check_row)
-        self.check_result = QLabel()
-        self.check_result.setObjectName("check-result")
-        self.check_result.setWordWrap(True)
+        self.check_result = wrapped_label(name="check-result")
         check_layout.addWidget(self.check_result)
         layout.addWidget(check_box)
 

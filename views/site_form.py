@@ -50,7 +50,7 @@ from models.sites import (
 )
 from models.sites.layout import NUMBERING, OBSTACLE_KINDS, SIDE_USES, resolve_gap
 from views import theme
-from views.blocks import FieldErrorsView, fill, user_errors
+from views.blocks import FieldErrorsView, fill, user_errors, wrapped_label
 from views.fit import fit_to_screen
 from views.widgets import DateEdit, GuardedDialog, add_remove_row
 
@@ -190,9 +190,7 @@ class SiteFormDialog(GuardedDialog):
         self.gap.setPlaceholderText(self.tr("em metros, ex.: 0,50"))
         self.gap.setMaximumWidth(160)
         self.gap.textChanged.connect(self._gap_hint)
-        self.gap_hint = QLabel()
-        self.gap_hint.setObjectName("gap-hint")
-        self.gap_hint.setWordWrap(True)
+        self.gap_hint = wrapped_label(name="gap-hint")
         self.max_points = QLineEdit()
         self.max_points.setObjectName("max_points")
         self.max_points.setMaximumWidth(120)
@@ -266,8 +264,7 @@ class SiteFormDialog(GuardedDialog):
         self.last_day.setObjectName("last_day")
         form.addRow(self.tr("&Primeiro dia (eventos):"), self.first_day)
         form.addRow(self.tr("Ú&ltimo dia:"), self.last_day)
-        self.schedule_hint = QLabel()
-        self.schedule_hint.setWordWrap(True)
+        self.schedule_hint = wrapped_label()
         form.addRow("", self.schedule_hint)
         self.tabs.addTab(page, self.tr("Dias e horários"))
 

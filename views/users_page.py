@@ -35,6 +35,7 @@ from views.blocks import (
     push_button,
     say,
     user_errors,
+    wrapped_label,
 )
 from views.save import save_file_name
 from views.table_models import RowsModel, selected_row
@@ -95,7 +96,7 @@ class UsersPage(QWidget):
     def __init__(self, parent: QWidget | None = None):
         super().__init__(parent)
         layout = QVBoxLayout(self)
-        intro = QLabel(
+        intro = wrapped_label(
             self.tr(
                 "Atendentes protocolam e emitem; fiscais lavram autos; chefes decidem (aprovar, "
                 "cassar, cancelar cobranças, sortear); o administrador faz tudo, inclusive usuários, "
@@ -103,7 +104,6 @@ class UsersPage(QWidget):
                 "diretamente."
             )
         )
-        intro.setWordWrap(True)
         layout.addWidget(intro)
         self.model = RowsModel(
             [
@@ -278,9 +278,7 @@ class AuditPage(ListTab):
         self.export_button.clicked.connect(lambda: self.export())
         bar.addWidget(self.export_button)
         layout.addLayout(bar)
-        self.chain = QLabel()
-        self.chain.setObjectName("chain")
-        self.chain.setWordWrap(True)
+        self.chain = wrapped_label(name="chain")
         layout.addWidget(self.chain)
         self.model = RowsModel(
             [
