@@ -99,7 +99,7 @@ def nobody(what: str = "agir") -> str:
     )
 
 
-class PermissionDenied(UserError):
+class PermissionDenied(UserError):  # noqa: N818 - a public name the screens and the tests use
     def __init__(self, message: str):
         super().__init__(message, field="role")
 

@@ -50,7 +50,7 @@ import json
 import re
 from dataclasses import asdict, dataclass, fields
 from pathlib import Path
-from typing import Literal, Union
+from typing import Literal
 
 from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives import serialization
@@ -59,29 +59,29 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey,
 from models.base.errors import UserError
 
 __all__ = [
-    "PREFIX",
     "LEGACY_PREFIX",
-    "Signer",
-    "KeyEntry",
-    "KeyRing",
-    "key_id",
-    "as_signer",
-    "signed_text",
+    "PREFIX",
     "PRIVATE_KEY_FILE",
     "PUBLIC_KEY_FILE",
-    "SigningKeyError",
+    "KeyEntry",
+    "KeyRing",
     "MissingKey",
     "PermitSummary",
+    "Signer",
+    "SigningKeyError",
     "Verification",
+    "as_signer",
+    "canonical_json",
+    "decode_payload",
+    "encode_summary",
+    "is_praca_text",
+    "key_id",
     "load_or_create_private_key",
     "load_public_key",
     "public_key_fingerprint",
-    "canonical_json",
-    "encode_summary",
-    "decode_payload",
     "sign_summary",
+    "signed_text",
     "verify_text",
-    "is_praca_text",
     "withdrawn",
 ]
 
@@ -109,7 +109,7 @@ _SHAPE = re.compile(r"^PRACA\d+(\.[A-Za-z0-9_=+/-]+){2,3}$")
 _KEY_ID = re.compile(r"^[A-Z2-7]{8}$")
 
 Status = Literal["valid", "invalid", "expired", "withdrawn"]
-PublicKeySource = Union[Path, str, Ed25519PublicKey, bytes]
+PublicKeySource = Path | str | Ed25519PublicKey | bytes
 
 STATUS_PT = {"valid": "válido", "invalid": "inválido", "expired": "vencido"}
 
@@ -121,7 +121,7 @@ class SigningKeyError(UserError):
     """A key file is missing, unreadable or does not match its pair."""
 
 
-class MissingKey(SigningKeyError):
+class MissingKey(SigningKeyError):  # noqa: N818 - a public name the screens and the tests use
     """No public key where one was expected (verification never creates keys)."""
 
 
@@ -168,7 +168,7 @@ class PermitSummary:
         return out
 
     @classmethod
-    def from_wire(cls, data: object) -> "PermitSummary":
+    def from_wire(cls, data: object) -> PermitSummary:
         """The summary from decoded JSON; ``ValueError`` if any key is missing, extra or mistyped."""
         if not isinstance(data, dict) or set(data) != set(_FROM_WIRE):
             raise ValueError("campos do resumo não conferem")
@@ -238,8 +238,8 @@ def _raw_public(key: Ed25519PublicKey) -> bytes:
 
 
 def _write_new(path: Path, data: bytes, mode: int) -> bool:
-    """Write ``data`` to ``path`` through models/store/outfile.py (aside, synced, then linked), only if ``path`` does not
-    exist yet. Returns False when another process created it first (its file wins)."""
+    """Write ``data`` to ``path`` through models/store/outfile.py (aside, synced, then linked), only if ``path``
+    does not exist yet. Returns False when another process created it first (its file wins)."""
     from models.store.outfile import TargetExists, write_bytes
 
     try:
@@ -364,7 +364,7 @@ class KeyRing:
         return next((e for e in self.entries if e.key_id == kid), None)
 
     @classmethod
-    def of(cls, key: "PublicKeySource | KeyRing") -> "KeyRing":
+    def of(cls, key: PublicKeySource | KeyRing) -> KeyRing:
         if isinstance(key, KeyRing):
             return key
         return cls((KeyEntry(load_public_key(key)),))
@@ -456,7 +456,7 @@ def _date_br(value: dt.date) -> str:
     return value.strftime("%d/%m/%Y")
 
 
-def verify_text(text: str, key: "PublicKeySource | KeyRing", today: dt.date | None = None) -> Verification:
+def verify_text(text: str, key: PublicKeySource | KeyRing, today: dt.date | None = None) -> Verification:
     """Check a QR text offline against the municipality's public keys.
 
     ``key`` is a :class:`KeyRing`, or one key: the key folder, the public key

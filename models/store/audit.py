@@ -99,7 +99,7 @@ def _compact(columns: list[str], data) -> dict:
     once, each distinct value once (a month's run repeats the same frozen fee line in thousands of rows), each
     row the positions of its values. Values equal but written differently (``0.05`` and ``0.050``) stay apart."""
     order = sorted(range(len(columns)), key=columns.__getitem__)
-    by_column = list(zip(*data))
+    by_column = list(zip(*data, strict=False))  # rows as given (an insert's rows are all as long)
     values, indices = [], []
     for i in order:
         column = by_column[i]
@@ -107,12 +107,12 @@ def _compact(columns: list[str], data) -> dict:
         if kinds <= _PLAIN_KEYS or (len(kinds) == 1 and kinds <= _SAME_TEXT):
             keys = column  # equal values are written the same
         else:
-            keys = list(zip(map(type, column), map(str, column)))
-        first = dict(zip(keys, column))  # each key once, in order of appearance
+            keys = list(zip(map(type, column), map(str, column), strict=True))
+        first = dict(zip(keys, column, strict=True))  # each key once, in order of appearance
         position = {key: at for at, key in enumerate(first)}
         values.append(list(first.values()))
         indices.append(list(map(position.__getitem__, keys)))
-    return {"columns": [columns[i] for i in order], "values": values, "rows": list(zip(*indices))}
+    return {"columns": [columns[i] for i in order], "values": values, "rows": list(zip(*indices, strict=True))}
 
 
 def bulk_rows(text: str) -> list[dict]:
@@ -121,7 +121,9 @@ def bulk_rows(text: str) -> list[dict]:
     data = json.loads(text) if text else []
     if _is_compact(data):
         names, values = data["columns"], data["values"]
-        return [{name: values[c][i] for c, (name, i) in enumerate(zip(names, row))} for row in data["rows"]]
+        return [
+            {name: values[c][i] for c, (name, i) in enumerate(zip(names, row, strict=True))} for row in data["rows"]
+        ]
     return data if isinstance(data, list) else [data]
 
 
@@ -168,7 +170,7 @@ class _Hook:
                 items = [
                     {getattr(k, "name", str(k)): v for k, v in item.items()}
                     if isinstance(item, dict)
-                    else dict(zip(columns, item))
+                    else dict(zip(columns, item, strict=False))
                     for item in data
                 ]
                 shapes = {frozenset(item) for item in items}
@@ -262,7 +264,7 @@ def stamp() -> int:
     and finds another knows something changed since, on this desk or another (:mod:`models.store.changes`)."""
     try:
         return AuditEntry.select(AuditEntry.id).order_by(AuditEntry.id.desc()).limit(1).scalar() or 0
-    except Exception:  # noqa: BLE001 - no database open (a window before its first one): nothing seen yet
+    except Exception:  # any: no database open (a window before its first one), nothing seen yet
         return 0
 
 

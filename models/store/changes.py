@@ -32,5 +32,5 @@ def announce(table_name: str) -> None:
             continue
         try:
             listener(table_name)
-        except Exception:  # noqa: BLE001 - a screen that fails to take note never undoes the write it heard of
+        except Exception:  # any: a screen that fails to take note never undoes the write it heard of
             _log.exception("a listener of %s failed", table_name)

@@ -131,7 +131,7 @@ def _check_insert(query) -> None:
     elif isinstance(data, (list, tuple)):
         columns = list(query._columns or ())
         for item in data:
-            _check_row(query.model, item if isinstance(item, dict) else dict(zip(columns, item)))
+            _check_row(query.model, item if isinstance(item, dict) else dict(zip(columns, item, strict=False)))
 
 
 #: Held by a PostgreSQL transaction from its first write to its end: the audit chain's turn (see below).
@@ -219,9 +219,9 @@ def _converted(field, column: list) -> list:
     repeat: 20.000 charges, a few dozen prices). Values are told apart by type and, where equal values can be
     written differently, by their text."""
     kinds = set(map(type, column))
-    keys = list(zip(map(type, column), column if kinds <= _ONE_TEXT else map(str, column)))
+    keys = list(zip(map(type, column), column if kinds <= _ONE_TEXT else map(str, column), strict=True))
     try:
-        first = dict(zip(keys, column))  # each distinct value once
+        first = dict(zip(keys, column, strict=True))  # each distinct value once
     except TypeError:  # a value that cannot be a key (a dict, a list): one by one
         return [None if v is None else field.db_value(v) for v in column]
     converted = {key: None if value is None else field.db_value(value) for key, value in first.items()}
@@ -262,7 +262,7 @@ class BaseModel(Model):
             return 0
         database = cls._meta.database
         database = database.obj if isinstance(database, DatabaseProxy) else database
-        columns = [list(values) for values in zip(*rows)]
+        columns = [list(values) for values in zip(*rows, strict=False)]  # a row shorter than the fields: refused below
         if len(columns) != len(fields):
             raise ValueError(f"{len(fields)} fields but rows of {len(columns)} values")
         none = type(None)
@@ -287,7 +287,7 @@ class BaseModel(Model):
 
         one = "(" + ", ".join([database.param] * len(fields)) + ")"
         head = f"INSERT INTO {name(cls._meta.table_name)} ({', '.join(name(f.column_name) for f in fields)}) VALUES "
-        values = list(zip(*columns))
+        values = list(zip(*columns, strict=True))
         with database.atomic():  # the rows and their audit entry commit together, or neither
             take_write_turn(database)
             if sqlite:
@@ -309,7 +309,7 @@ class BaseModel(Model):
         return _AuditedUpdate(cls, cls._normalize_data(__data, update))
 
     @classmethod_only
-    def delete(cls):
+    def delete(cls):  # noqa: N805 - peewee's classmethod_only makes it a class method, as Model.delete is
         return _AuditedDelete(cls)
 
 
@@ -363,7 +363,7 @@ class DatabaseError(UserError):
     """The database cannot be opened as it is (foreign, newer, unreachable, bad URL)."""
 
 
-class NoDatabase(DatabaseError):
+class NoDatabase(DatabaseError):  # noqa: N818 - a public name the desktop, the commands and the tests use
     """No Praça database where one was expected: the file does not exist, holds zero bytes, or the database or
     schema is empty. Nothing was created: only an explicit set-up (``praca init``, ``praca demo``, the desk's
     first start) creates one — a mistyped URL or a file emptied by accident is never taken for a new database.

@@ -37,7 +37,7 @@ from models.base.errors import UserError
 PRIVATE_MODE = 0o600
 
 
-class WriteFailed(UserError):
+class WriteFailed(UserError):  # noqa: N818 - a public name the writers and the tests use
     """The file could not be written whole; the target was left as it was."""
 
     def __init__(self, message: str):
