@@ -412,9 +412,9 @@ def test_month_summary_equals_direct_sql(keys, inpc):
 
 @given(st.integers(min_value=1, max_value=9_999_999_99))
 def test_amount_text_round_trips_in_centavos(cents):
-    from models.billing.charges import _money
+    from models.billing.charges.steps import typed_amount
 
     value = from_centavos(cents)
     errors: dict = {}
     text = f"{value:,.2f}".replace(",", "X").replace(".", ",").replace("X", ".")
-    assert _money(errors, "amount", text, what="o valor") == value and not errors
+    assert typed_amount(errors, "amount", text, what="o valor") == value and not errors

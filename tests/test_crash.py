@@ -63,7 +63,7 @@ def _bulk_then_hang(url: str, what: str, when: str, reached, backend_pid, args: 
 
         # The run writes its rows in batches and reports after each; a month of a big town has many
         # batches, these sixteen permits get four — so that there is a middle to be killed in.
-        charges._BATCH = 4
+        charges.month._BATCH = 4
         charges.generate_month(2026, 9, by="tesouraria", today=SEPTEMBER, progress=progress)
     else:
         from models.registry import importer

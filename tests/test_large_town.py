@@ -110,7 +110,7 @@ def test_numbers_taken_at_once_stay_gapless(database):
 
 
 def test_the_month_run_writes_in_batches_numbered_without_gaps(keys, inpc, monkeypatch):
-    monkeypatch.setattr(charges, "_BATCH", 2)
+    monkeypatch.setattr(charges.month, "_BATCH", 2)
     for name in ("Ana Souza", "Bruno Lima", "Carla Dias", "Davi Rocha", "Eva Nunes"):
         sjc_stall(keys, name)
     seen = []

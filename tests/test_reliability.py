@@ -60,7 +60,7 @@ def test_the_month_is_planned_before_the_write_and_a_run_made_meanwhile_is_not_r
         return stale
 
     first = generate_month(2026, 9, by="tesouraria", today=dt.date(2026, 9, 1))  # the other desk's run
-    monkeypatch.setattr(charges, "plan_month", planned_outside)
+    monkeypatch.setattr(charges.month, "plan_month", planned_outside)
     assert generate_month(2026, 9, by="tesouraria", today=dt.date(2026, 9, 1)) == []
     assert depth == [0] and len(first) == 2 and Charge.select().count() == 2
 

@@ -1,0 +1,129 @@
+"""The month in figures (charged, paid, open) and what the Painel shows about charges."""
+
+from __future__ import annotations
+
+import datetime as _dt
+from dataclasses import dataclass
+from decimal import Decimal
+
+from peewee import (
+    Case,
+    fn,
+)
+
+from models.base.money import format_brl
+from models.billing.charges.debts import revocation_candidates
+from models.billing.charges.lists import in_month
+from models.billing.charges.steps import month_bounds, month_label
+from models.billing.charges.tables import Charge, Payment
+from models.permits.today import TodayItem
+
+
+@dataclass(frozen=True)
+class MonthSummary:
+    year: int
+    month: int
+    charged: Decimal  # charges due in the month, not cancelled
+    paid: Decimal  # paid on those charges (up to each amount)
+    open: Decimal
+    overdue: Decimal
+    received: Decimal  # payments received in the month, whatever charge
+    count: int
+    overdue_count: int
+    cancelled_count: int
+
+    @property
+    def label(self) -> str:
+        return month_label(self.year, self.month)
+
+
+def _counted_paid():
+    """What a charge counts as paid, in SQL: up to its amount."""
+    return Case(None, [(Charge.paid_total < Charge.amount, Charge.paid_total)], Charge.amount)
+
+
+def _open_part():
+    """What is open on a charge that is not cancelled, in SQL: its amount less what was paid, never below zero."""
+    return Case(None, [(Charge.amount > Charge.paid_total, Charge.amount - Charge.paid_total)], 0)
+
+
+def month_summary(year: int, month: int, *, today: _dt.date | None = None) -> MonthSummary:
+    """The month's figures, from SQL sums over integer centavos (exact on both back ends)."""
+    from models.base.money import from_centavos
+
+    today = today or _dt.date.today()
+    first, last = month_bounds(year, month)
+    live = in_month(year, month) & (Charge.status != "cancelled")
+    late = (Charge.status == "open") & (Charge.due_on < today)
+    charged, count, paid, overdue, overdue_count = (
+        Charge.select(
+            fn.COALESCE(fn.SUM(Charge.amount), 0),
+            fn.COUNT(Charge.id),
+            fn.COALESCE(fn.SUM(_counted_paid()), 0),
+            fn.COALESCE(fn.SUM(Case(None, [(late, _open_part())], 0)), 0),
+            fn.COALESCE(fn.SUM(Case(None, [(late, 1)], 0)), 0),
+        )
+        .where(live)
+        .scalar(as_tuple=True)
+    )
+    received = (
+        Payment.select(fn.COALESCE(fn.SUM(Payment.amount), 0))
+        .where((Payment.paid_on >= first) & (Payment.paid_on <= last))
+        .scalar()
+    )
+    cancelled = Charge.select().where(in_month(year, month) & (Charge.status == "cancelled")).count()
+    charged_value = from_centavos(int(charged or 0))
+    paid_value = from_centavos(int(paid or 0))
+    return MonthSummary(
+        year,
+        month,
+        charged_value,
+        paid_value,
+        charged_value - paid_value,
+        from_centavos(int(overdue or 0)),
+        from_centavos(int(received or 0)),
+        int(count or 0),
+        int(overdue_count or 0),
+        cancelled,
+    )
+
+
+def charge_alerts(today: _dt.date) -> list:
+    """What the Painel shows from this desk: overdue charges in total, and each revocation candidate."""
+    from models.base.money import from_centavos
+
+    items = []
+    count, amount, oldest = (
+        Charge.select(fn.COUNT(Charge.id), fn.COALESCE(fn.SUM(_open_part()), 0), fn.MIN(Charge.due_on))
+        .where((Charge.status == "open") & (Charge.due_on < today))
+        .scalar(as_tuple=True)
+    )
+    if count:
+        amount = from_centavos(int(amount))
+        if not isinstance(oldest, _dt.date):
+            oldest = _dt.date.fromisoformat(str(oldest)[:10])
+        items.append(
+            TodayItem(
+                oldest,
+                "charges-overdue",
+                f"{count} cobrança(s) vencida(s) e não paga(s), {format_brl(amount)} em aberto "
+                "(Cobrança → Inadimplência).",
+                "",
+                0,
+                "",
+                True,
+            )
+        )
+    for c in revocation_candidates(today=today):
+        items.append(
+            TodayItem(
+                today,
+                "arrears",
+                f"Permissão nº {c.permit_number} ({c.holder}): {c.text}",
+                "",
+                c.permit_id,
+                c.permit_number,
+                True,
+            )
+        )
+    return items

@@ -1,0 +1,124 @@
+"""Import of the town's existing lists: vendors (people or companies) and, optionally, their permits.
+
+The steps, the same for the window and for ``praca import vendors``:
+
+1. :func:`read_sheet` reads an ``.xlsx`` (openpyxl, read-only: the first sheet)
+   or a ``.csv`` (``;`` or ``,``; UTF-8, with or without BOM, else Latin-1 /
+   Windows-1252). The first non-empty row is the header; empty rows are left
+   out; every row keeps its line number in the file.
+2. A :class:`Mapping` says which column holds each Praça field
+   (:data:`FIELDS`) and, for the permit fields, may give one value for every
+   row (``defaults``: the regime and the kind of permit, usually).
+   :func:`guess_mapping` proposes one from the header names in pt-BR ("Nome",
+   "CPF", "Data de nascimento"…); mappings are saved and loaded as JSON and the
+   last one used for a given header is remembered (:func:`remember_mapping`).
+3. :func:`preview_import` checks every row — CPF and CNPJ check digits, dates
+   (dd/mm/aaaa, ISO or Excel serial numbers), sizes (> 0, at most two
+   decimals), required fields, duplicates within the file and against the
+   database — and lists each bad row with its line number and reason.
+   Nothing is written.
+4. :func:`import_rows` writes, after the clerk confirms, in **one
+   transaction**: every good row (the bad ones are left out), or nothing at
+   all when the clerk chose "tudo ou nada" and a row is bad. Every row is
+   first prepared with no transaction open (validated by the people models'
+   own validators, its permit made but for its number); the write is one
+   short transaction that checks again what another desk registered
+   meanwhile and takes the permits' numbers last — other desks wait only for
+   that. A cancel writes nothing, or rolls everything back. The rows are
+   written by the people models (so the audit trail records them).
+
+Readings:
+
+* A row is a **person** when it has a CPF, a **company** when it has a CNPJ; a
+  column "CPF/CNPJ" is split by length. A row with both is a company whose
+  partner is the person (an MEI and its owner): the person is registered too,
+  or linked when already registered.
+* A CPF or CNPJ already registered refuses the row ("já cadastrado") — an
+  import never changes a registered person or company — except the CPF of a
+  company's partner, which links to the person registered.
+* **Permits** are imported when a permit column has a value in the row. The
+  old number goes to ``notes`` as "número anterior"; Praça gives the permit
+  its own number from the year's gapless counter, as for any permit. The
+  term is the one in the list (both dates required); the status is active, or
+  expired when the last day has passed. The permit is an existing one:
+  eligibility and limits were decided when it was granted and are not
+  checked again. The kind must accept the holder (person or company).
+
+The package, one module per step (each imports only those before it):
+
+* :mod:`~models.registry.importer.fields` — the Praça fields a column may hold, the limits.
+* :mod:`~models.registry.importer.sheet` — step 1, reading the file (``.xlsx`` or ``.csv``).
+* :mod:`~models.registry.importer.mapping` — step 2, which column is which field; saved, guessed, remembered.
+* :mod:`~models.registry.importer.rows` — checking one row (documents, dates, sizes, the permit's fields).
+* :mod:`~models.registry.importer.preview` — step 3, every row checked, nothing written.
+* :mod:`~models.registry.importer.writing` — step 4, the one transaction that writes (people, companies, permits).
+
+It sits above :mod:`models.permits` (it writes permits through their tables and signs them) and reads only the
+people models' own validators and writers.
+"""
+
+from __future__ import annotations
+
+from models.registry.importer.fields import (
+    EXCEL_EPOCH,
+    FIELD,
+    FIELDS,
+    MAPPING_FORMAT,
+    MAPPING_VERSION,
+    MAX_ROWS,
+    PERMIT_FIELDS,
+    ImportCancelled,
+    ImportField,
+)
+from models.registry.importer.mapping import (
+    Mapping,
+    check_mapping,
+    guess_mapping,
+    header_signature,
+    load_mapping,
+    normalize_header,
+    recall_mapping,
+    remember_mapping,
+    save_mapping,
+)
+from models.registry.importer.preview import Preview, cells_of, preview_import
+from models.registry.importer.rows import PermitData, RowCheck, check_row, parse_bool, parse_date, parse_size
+from models.registry.importer.sheet import XLSX_LIMITS, Sheet, decode_text, read_sheet
+from models.registry.importer.writing import ImportResult, import_rows, release_connection
+
+__all__ = [
+    "EXCEL_EPOCH",
+    "FIELD",
+    "FIELDS",
+    "MAPPING_FORMAT",
+    "MAPPING_VERSION",
+    "MAX_ROWS",
+    "PERMIT_FIELDS",
+    "XLSX_LIMITS",
+    "ImportCancelled",
+    "ImportField",
+    "ImportResult",
+    "Mapping",
+    "PermitData",
+    "Preview",
+    "RowCheck",
+    "Sheet",
+    "cells_of",
+    "check_mapping",
+    "check_row",
+    "decode_text",
+    "guess_mapping",
+    "header_signature",
+    "import_rows",
+    "load_mapping",
+    "normalize_header",
+    "parse_bool",
+    "parse_date",
+    "parse_size",
+    "preview_import",
+    "read_sheet",
+    "recall_mapping",
+    "release_connection",
+    "remember_mapping",
+    "save_mapping",
+]

@@ -1,0 +1,180 @@
+"""Step 1 of an import: reading the file — an ``.xlsx`` (read-only, the first sheet, its zip checked first) or a
+``.csv`` (``;`` or ``,``; UTF-8 or Latin-1) — into a :class:`Sheet` of rows with their line numbers.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import zipfile
+from dataclasses import dataclass
+from decimal import Decimal
+from pathlib import Path
+
+from models.base.errors import UserError
+from models.base.text import control_problem, read_csv
+from models.registry.importer.fields import MAX_ROWS
+from models.store.archive import ZipLimits, check_zip
+
+
+@dataclass
+class Sheet:
+    """The file as read: its header and its non-empty rows, each with its line number."""
+
+    name: str
+    headers: list[str]
+    rows: list[tuple[int, list]]  # (line number in the file, cells: str, date, datetime, int or Decimal)
+    encoding: str = ""
+    delimiter: str = ""
+
+
+def _unique(headers: list[str]) -> list[str]:
+    seen: dict[str, int] = {}
+    out = []
+    for i, header in enumerate(headers):
+        text = " ".join(str(header or "").split()) or f"Coluna {i + 1}"
+        if text in seen:
+            seen[text] += 1
+            text = f"{text} ({seen[text]})"
+        else:
+            seen[text] = 1
+        out.append(text)
+    return out
+
+
+def _cell(value):
+    """A cell as the importer keeps it: text stripped, a date, an int or a Decimal — never a binary float."""
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return "sim" if value else "não"
+    if isinstance(value, _dt.datetime):
+        return value.date() if value.time() == _dt.time() else value
+    if isinstance(value, (_dt.date, int, Decimal)):
+        return value
+    if isinstance(value, float):  # a number cell of a spreadsheet: its shortest exact text
+        text = repr(value)
+        number = Decimal(text)
+        return int(number) if number == number.to_integral_value() and "e" not in text else number
+    if isinstance(value, _dt.time):
+        return value.isoformat()
+    return str(value).replace("\xa0", " ").strip()
+
+
+def _blank(cells) -> bool:
+    return all(c == "" for c in cells)
+
+
+#: What a list of vendors in .xlsx may hold once decompressed (a list of 100.000 rows is some tens of MB).
+XLSX_LIMITS = ZipLimits(
+    "a planilha", max_entries=2_000, max_entry_bytes=256 * 1024**2, max_total_bytes=384 * 1024**2, max_ratio=100
+)
+
+
+def _column_letter(index: int) -> str:
+    letters = ""
+    while index:
+        index, rest = divmod(index - 1, 26)
+        letters = chr(65 + rest) + letters
+    return letters
+
+
+def _checked_cells(values, number: int, name: str, cell_name) -> list:
+    cells = [_cell(v) for v in values]
+    for column, cell in enumerate(cells, start=1):
+        if isinstance(cell, str):
+            problem = control_problem(cell)
+            if problem:
+                raise UserError(f"{name}, {cell_name(number, column)}: {problem}")
+    return cells
+
+
+def _read_xlsx(path: Path) -> Sheet:
+    import openpyxl
+    from openpyxl.utils.exceptions import InvalidFileException
+
+    try:
+        with zipfile.ZipFile(path) as zf:
+            check_zip(zf, name=path.name, limits=XLSX_LIMITS)  # a zip bomb is refused before openpyxl reads it
+        book = openpyxl.load_workbook(path, read_only=True, data_only=True)
+    except (zipfile.BadZipFile, KeyError, OSError, ValueError, InvalidFileException) as exc:
+        raise UserError(f"Não foi possível ler a planilha {path.name}: {exc}.") from None
+    try:
+        sheet = book.worksheets[0] if book.worksheets else None
+        if sheet is None:
+            raise UserError(f"A planilha {path.name} não tem abas.")
+        headers = None
+        rows = []
+        for number, values in enumerate(sheet.iter_rows(values_only=True), 1):
+            if number > 2 * MAX_ROWS:  # blank rows count too: a sheet of a million empty rows ends here
+                raise UserError(f"A planilha {path.name} tem mais de {2 * MAX_ROWS} linhas: divida-a em partes.")
+            cells = _checked_cells(values, number, path.name, lambda n, c: f"célula {_column_letter(c)}{n}")
+            if _blank(cells):
+                continue
+            if headers is None:
+                headers = _unique([str(c) for c in cells])
+                continue
+            rows.append((number, cells))
+            if len(rows) > MAX_ROWS:
+                raise UserError(f"A planilha {path.name} tem mais de {MAX_ROWS} linhas: divida-a em partes.")
+    finally:
+        book.close()
+    if headers is None:
+        raise UserError(f"A planilha {path.name} está vazia.")
+    return Sheet(path.name, headers, [(n, _fit(c, len(headers))) for n, c in rows])
+
+
+def _fit(cells: list, width: int) -> list:
+    return (cells + [""] * width)[:width] if len(cells) < width else cells[:width]
+
+
+def decode_text(raw: bytes) -> tuple[str, str]:
+    """The text of a CSV and the encoding it was read in: UTF-8 (BOM or not), else Windows-1252, else Latin-1."""
+    for encoding in ("utf-8-sig", "cp1252", "latin-1"):
+        try:
+            return raw.decode(encoding), encoding
+        except UnicodeDecodeError:
+            continue
+    raise AssertionError("latin-1 decodes any byte")  # pragma: no cover
+
+
+def _read_csv(path: Path) -> Sheet:
+    try:
+        raw = path.read_bytes()
+    except OSError as exc:
+        raise UserError(f"Não foi possível ler {path.name}: {exc.strerror or exc}.") from None
+    if b"\x00" in raw[:4096]:
+        raise UserError(f"{path.name} não é um arquivo de texto (CSV); salve a planilha como .xlsx ou .csv.")
+    text, encoding = decode_text(raw)
+    table = read_csv(text, name=path.name)  # strict: a stray quote or a control character names its line
+    headers = None
+    rows = []
+    for number, values in table.rows:
+        cells = [_cell(v) for v in values]
+        if _blank(cells):
+            continue
+        if headers is None:
+            headers = _unique([str(c) for c in cells])
+            continue
+        rows.append((number, cells))
+        if len(rows) > MAX_ROWS:
+            raise UserError(f"{path.name} tem mais de {MAX_ROWS} linhas: divida-o em partes.")
+    if headers is None:
+        raise UserError(f"{path.name} está vazio.")
+    return Sheet(path.name, headers, [(n, _fit(c, len(headers))) for n, c in rows], encoding, table.delimiter)
+
+
+def read_sheet(path: str | Path) -> Sheet:
+    """Read an ``.xlsx`` or ``.csv`` list (see the module's docstring)."""
+    path = Path(path).expanduser()
+    if not path.exists():
+        raise UserError(f"Arquivo não encontrado: {path}.")
+    if path.is_dir():
+        raise UserError(f"{path} é uma pasta; escolha a planilha (.xlsx ou .csv).")
+    suffix = path.suffix.lower()
+    with path.open("rb") as fh:
+        head = fh.read(8)
+    if suffix in (".xlsx", ".xlsm") or head.startswith(b"PK\x03\x04"):
+        return _read_xlsx(path)
+    if suffix in (".xls", ".ods") or head.startswith(b"\xd0\xcf\x11\xe0"):
+        raise UserError(f"{path.name}: formato não aceito; salve a planilha como .xlsx ou .csv.")
+    return _read_csv(path)
