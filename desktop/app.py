@@ -17,7 +17,7 @@ from models.base.errors import UserError
 RESOURCES = Path(resources.__file__).resolve().parent
 ICON = RESOURCES / "icons" / "praca.svg"
 
-_translators: list[QTranslator] = []
+translators: list[QTranslator] = []
 
 
 def app_icon() -> QIcon:
@@ -49,12 +49,12 @@ def install_translations(app: QApplication) -> bool:
     loaded = False
     gaps = QtGapsTranslator(app)  # installed first, so consulted last (Qt asks the newest translator first)
     app.installTranslator(gaps)
-    _translators.append(gaps)
+    translators.append(gaps)
     for name in ("qtbase_pt_BR", "qt_pt_BR"):
         translator = QTranslator(app)
         if translator.load(name, folder):
             app.installTranslator(translator)
-            _translators.append(translator)
+            translators.append(translator)
             loaded = True
     return loaded
 
@@ -72,7 +72,7 @@ def ensure_app(argv: list[str] | None = None) -> QApplication:
         from views import theme
 
         theme.apply(app)  # resources/style.qss for a light or a dark palette, re-applied when the system switches
-    if not _translators:
+    if not translators:
         install_translations(app)
     from reports.qt_fonts import register_fonts
 

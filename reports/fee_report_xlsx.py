@@ -520,7 +520,7 @@ def write_fee_report_xlsx(report: FeeReport, path: str | Path, *, progress: Prog
     try:
         _write_fee_report(book, report, tick)
     except BaseException:
-        _abandon(book)
+        abandon(book)
         raise
     return save_workbook(book, path, progress, total)
 
@@ -641,7 +641,7 @@ def _write_fee_report(book: Book, report: FeeReport, tick) -> None:
     tick()
 
 
-def _abandon(book: Book) -> None:
+def abandon(book: Book) -> None:
     book.wb.fileclosed = True  # nothing written: the target is never touched
 
 

@@ -29,7 +29,7 @@ from reports.fee_report_xlsx import (
     MONEY,
     Sheet,
     Styled,
-    _abandon,
+    abandon,
     breakdown_sheet,
     column_chart,
     f_counta,
@@ -232,7 +232,7 @@ def write_sanctions_report_xlsx(report: SanctionsReport, path: str | Path, *, pr
     try:
         _write(book, report, tick)
     except BaseException:
-        _abandon(book)
+        abandon(book)
         raise
     return save_workbook(book, path, progress, total)
 

@@ -74,8 +74,8 @@ def run(args: argparse.Namespace) -> int:
         for failure in failures:
             print(f"praca check-window: {failure}", file=sys.stderr)
         return 1
-    from desktop.app import _translators
+    from desktop.app import translators
 
     print(f"Janela aberta ({title}); mesas montadas: {labels}.")
-    print(f"Traduções do Qt em pt_BR: {'carregadas' if _translators else 'ausentes'}.")
+    print(f"Traduções do Qt em pt_BR: {'carregadas' if translators else 'ausentes'}.")
     return 0
