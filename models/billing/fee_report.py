@@ -44,29 +44,30 @@ from models.registry.people import Company, Person
 from models.store.db import db
 from models.store.settings import AGENCY, get_setting, municipality_label
 
+# Progress, Labels, disambiguate, fetch_rows, Values, Holders, Sums, charge_money and charge_situation are shared
+# with the sanctions report (models/enforcement/sanctions_report.py).
 __all__ = [
+    "CANCELLED",
+    "NO_SECTION",
+    "NO_SITE",
     "Cancelled",
+    "Delinquent",
     "FeeReport",
-    "Totals",
     "Group",
+    "Holders",
+    "KindBasis",
+    "Labels",
+    "Progress",
     "ReportCharge",
     "ReportPayment",
-    "Delinquent",
-    "KindBasis",
-    "fee_report",
-    "NO_SITE",
-    "NO_SECTION",
-    "CANCELLED",
-    # shared with the sanctions report (models/enforcement/sanctions_report.py)
-    "Progress",
-    "Labels",
-    "disambiguate",
-    "fetch_rows",
-    "Values",
-    "Holders",
     "Sums",
+    "Totals",
+    "Values",
     "charge_money",
     "charge_situation",
+    "disambiguate",
+    "fee_report",
+    "fetch_rows",
 ]
 
 ZERO = Decimal("0.00")
@@ -78,7 +79,7 @@ _STEP = 500  # rows between two progress calls
 Progress = Callable[[int, int], None]
 
 
-class Cancelled(Exception):
+class Cancelled(Exception):  # noqa: N818 - a public name the reports screen raises from its progress callback
     """Raised by a ``progress`` callback to stop a long report (the screen's Cancelar)."""
 
 
@@ -527,7 +528,7 @@ def fee_report(
             company_cnpj,
         ),
         (site, section),
-    ) in enumerate(zip(raw, places), start=1):
+    ) in enumerate(zip(raw, places, strict=True), start=1):
         amount, paid_total, due_on = money(amount), money(paid_total), day(due_on)
         holder, document = holders(person_name, person_cpf, company_name, company_cnpj)
         regime_label, kind_label = labels.regime_label(regime_id), KINDS.get(kind, kind)

@@ -21,7 +21,7 @@ from models.rules.regimes import Regime, get_regime
 FACTOR_PLACES = Decimal("0.000001")
 
 
-class MissingCorrection(UserError):
+class MissingCorrection(UserError):  # noqa: N818 - a public name the price simulator and the CLI catch
     """A yearly correction of a price index is not in the database for a year the quote needs.
 
     The message says what to enter, not where: the window and the command line each

@@ -69,7 +69,7 @@ def _consecutive(periods: list[str]) -> list[str]:
     for p in periods:
         y, m = int(p[:4]), int(p[5:])
         index = y * 12 + m
-        run = run + [p] if previous is not None and index == previous + 1 else [p]
+        run = [*run, p] if previous is not None and index == previous + 1 else [p]
         previous = index
         if len(run) > len(best):
             best = run

@@ -360,7 +360,7 @@ _BATCH = 500  # charges per INSERT of the month's run (and per audit entry, and 
 MONTH_RUN_LOCK = "hashtext(current_schema() || '.month-run')"
 
 
-class MonthRunBusy(UserError):
+class MonthRunBusy(UserError):  # noqa: N818 - a public name the charges screen and the tests catch
     def __init__(self):
         super().__init__(
             "O mês já está sendo gerado em outra mesa: espere ela terminar e gere de novo (o que ela "
@@ -384,7 +384,7 @@ def month_run_turn():
     finally:
         try:
             database.execute_sql(f"SELECT pg_advisory_unlock({MONTH_RUN_LOCK})")
-        except Exception:  # noqa: BLE001 - a lost connection released it with the session
+        except Exception:  # broad on purpose: a lost connection released it with the session
             pass
 
 
@@ -488,7 +488,7 @@ def generate_month(year: int, month: int, *, by: str, today: _dt.date | None = N
             written: list[tuple] = []
             for start in range(0, total, _BATCH):
                 rows = [
-                    pick(base + (f"{today.year}/{next(numbers):05d}",) + rest) for rest in todo[start : start + _BATCH]
+                    pick((*base, f"{today.year}/{next(numbers):05d}", *rest)) for rest in todo[start : start + _BATCH]
                 ]
                 Charge.insert_rows(fields, rows)
                 written.extend(rows)
@@ -498,7 +498,7 @@ def generate_month(year: int, month: int, *, by: str, today: _dt.date | None = N
             key = at["key"]
             for row in written:  # the records as Charge.create returns them
                 charge = Charge(__no_default__=True)
-                charge.__data__ = dict(zip(names, row), id=ids[row[key]])
+                charge.__data__ = dict(zip(names, row, strict=True), id=ids[row[key]])
                 created.append(charge)
     return created
 

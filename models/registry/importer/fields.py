@@ -175,6 +175,6 @@ FIELD = {f.key: f for f in FIELDS}
 PERMIT_FIELDS = tuple(f.key for f in FIELDS if f.group == "permit")
 
 
-class ImportCancelled(UserError):
+class ImportCancelled(UserError):  # noqa: N818 - a public name the import dialog and the tests use
     def __init__(self):
         super().__init__("Importação cancelada: nada foi gravado.")
