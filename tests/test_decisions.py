@@ -116,7 +116,7 @@ def test_the_receipts_letterhead_is_the_acts_municipality(worklist):
     assert "Olímpia" not in html
 
 
-def test_a_map_with_an_open_breach_is_saved_only_once_each_breach_is_kept_with_a_reason(editor, qtbot):
+def test_a_map_with_an_open_breach_is_saved_only_once_each_breach_is_kept_with_a_reason(editor, qtbot):  # noqa: F811 - editor is the fixture imported above
     from models.sites import Stall
 
     plan = editor.plan
@@ -140,7 +140,7 @@ def test_a_map_with_an_open_breach_is_saved_only_once_each_breach_is_kept_with_a
     assert not editor.is_dirty() and "Mapa salvo" in editor.message.text()
 
 
-def test_the_map_tools_a_role_may_not_use_are_disabled_with_who_may(editor, qtbot):
+def test_the_map_tools_a_role_may_not_use_are_disabled_with_who_may(editor, qtbot):  # noqa: F811 - editor is the fixture imported above
     session.log_in(session.Session(None, "ana", "Ana", "atendente"))
     try:
         editor.load(editor.site_id)

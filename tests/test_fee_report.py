@@ -18,7 +18,7 @@ from decimal import Decimal
 from xml.etree import ElementTree
 
 import pytest
-from factories import company, inpc, keys, person, sjc_stall  # noqa: F401  (inpc: fixture)  # noqa: F401  (keys: fixture)
+from factories import company, inpc, keys, person, sjc_stall  # noqa: F401 - inpc and keys are fixtures
 from hypothesis import given
 from hypothesis import strategies as st
 from pdftext import pdf_text
@@ -59,7 +59,7 @@ def _pay(charge, on, amount=None, ref=None):
     )
 
 
-def build_month(keys) -> dict:
+def build_month(keys) -> dict:  # noqa: F811 - keys is the fixture imported above
     """Four feirantes of SJC from July, a month of everything, and an Olímpia deposit never paid."""
     set_settings({"municipality": "São José dos Campos", "state": "SP", "agency": "Prefeitura de São José dos Campos"})
     on = dt.date(2026, 7, 1)
@@ -117,7 +117,7 @@ def build_month(keys) -> dict:
 
 
 @pytest.fixture
-def month(keys, inpc):
+def month(keys, inpc):  # noqa: F811 - inpc and keys are the fixtures imported above
     return build_month(keys)
 
 
@@ -407,9 +407,9 @@ def test_excel_is_live_formatted_filtered_frozen_and_charted(month, tmp_path):
 def test_criteria_that_sumifs_would_misread_use_an_exact_comparison():
     from reports.fee_report_xlsx import _criteria_safe
 
-    keys = ["Feira * Centro", "Praça da Matriz", "praça da matriz", ">10", "Rua ~ 1"]
-    assert not _criteria_safe("Feira * Centro", keys) and not _criteria_safe(">10", keys)
-    assert not _criteria_safe("Praça da Matriz", keys)  # SUMIFS ignores case: two keys would merge
+    labels = ["Feira * Centro", "Praça da Matriz", "praça da matriz", ">10", "Rua ~ 1"]
+    assert not _criteria_safe("Feira * Centro", labels) and not _criteria_safe(">10", labels)
+    assert not _criteria_safe("Praça da Matriz", labels)  # SUMIFS ignores case: two keys would merge
     assert _criteria_safe("Feira Noturna", ["Feira Noturna"])
 
 
@@ -715,7 +715,6 @@ def test_page_export_button_uses_the_default_name(page, qtbot, tmp_path, monkeyp
     page.set_format("xlsx")
     page.open_file = lambda path: True
     qtbot.mouseClick(page.export_button, Qt.MouseButton.LeftButton)
-    from pathlib import Path
 
     from views.save import documents_folder
 

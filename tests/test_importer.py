@@ -378,8 +378,7 @@ def test_duplicates_against_the_database(database, tmp_path):
     assert mei.link_person  # the company's partner is the person already registered
     result = importer.import_rows(preview, today=TODAY)
     assert (result.people, result.companies, result.skipped) == (0, 1, 2)
-    from models.registry.people import responsible_person
-    from models.registry.people import Company
+    from models.registry.people import Company, responsible_person
 
     company = Company.get(Company.cnpj == cnpj(56))
     assert responsible_person(company).name == "Maria Já Cadastrada"
@@ -402,8 +401,7 @@ def test_a_company_row_links_to_its_partner_registered_earlier_in_the_file(datab
     )
     result = importer.import_rows(preview, today=TODAY)
     assert (result.people, result.companies) == (1, 1)
-    from models.registry.people import responsible_person
-    from models.registry.people import Company
+    from models.registry.people import Company, responsible_person
 
     assert responsible_person(Company.get(Company.cnpj == cnpj(702))).birth_date == dt.date(1990, 1, 1)
 

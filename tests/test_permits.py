@@ -67,7 +67,7 @@ needs_pdftotext = pytest.mark.skipif(shutil.which("pdftotext") is None, reason="
 # --------------------------------------------------------------------------- numbers
 
 
-def test_numbers_are_gapless_per_year_and_a_failed_issue_gives_the_number_back(keys, tmp_path):
+def test_numbers_are_gapless_per_year_and_a_failed_issue_gives_the_number_back(keys, tmp_path):  # noqa: F811 - keys is the fixture imported above
     maker = company("Pastel da Maria Ltda", person("Maria José da Silva"))
     first = tpu(keys, maker)
     assert first.number == "2026/00001" and (first.year, first.seq) == (2026, 1)
@@ -123,7 +123,7 @@ def _issue_many(url: str, app_ids: list[int], key_dir: str, queue) -> None:
     queue.put(numbers)
 
 
-def test_two_desks_issuing_at_once_get_distinct_gapless_numbers(keys, database):
+def test_two_desks_issuing_at_once_get_distinct_gapless_numbers(keys, database):  # noqa: F811 - keys is the fixture imported above
     apps = []
     for i in range(24):
         holder = company(f"Comida de Rua {i} Ltda", person(f"Sócio Número {i}"))
@@ -204,7 +204,7 @@ def test_terms_the_act_leaves_open_are_asked_never_invented():
         permit_term(get_regime("sao-bento-2026"), "event-stall", dt.date(2026, 4, 2))
 
 
-def test_issued_permit_keeps_its_term_and_history(keys):
+def test_issued_permit_keeps_its_term_and_history(keys):  # noqa: F811 - keys is the fixture imported above
     app = approved(
         "sao-bento-2026",
         "event-stall",
@@ -228,7 +228,7 @@ def test_issued_permit_keeps_its_term_and_history(keys):
 # --------------------------------------------------------------------------- the signed QR
 
 
-def test_qr_is_signed_and_says_what_the_document_says(keys):
+def test_qr_is_signed_and_says_what_the_document_says(keys):  # noqa: F811 - keys is the fixture imported above
     holder = company("Pastel da Maria Ltda", person("Maria José da Silva"))
     permit = tpu(keys, holder)
     check = verify_text(permit.qr_text, keys, today=TODAY)
@@ -242,7 +242,7 @@ def test_qr_is_signed_and_says_what_the_document_says(keys):
     assert verify_text(permit.qr_text, keys, today=dt.date(2031, 12, 1)).status == "expired"
 
 
-def test_permit_document_has_what_the_acts_ask(keys):
+def test_permit_document_has_what_the_acts_ask(keys):  # noqa: F811 - keys is the fixture imported above
     owner = person(
         "Joana Darc Souza",
         rg="12.345.678-9",
@@ -271,7 +271,7 @@ def test_permit_document_has_what_the_acts_ask(keys):
 # --------------------------------------------------------------------------- lifecycle
 
 
-def test_suspend_reactivate_revoke_cancel_pass_and_refuse(keys):
+def test_suspend_reactivate_revoke_cancel_pass_and_refuse(keys):  # noqa: F811 - keys is the fixture imported above
     permit = feirante(keys, person("Antônio Carlos Mendes"))
     with pytest.raises(FieldErrors):
         suspend(permit, by="fiscal", reason="  ", today=TODAY)
@@ -307,7 +307,7 @@ def test_suspend_reactivate_revoke_cancel_pass_and_refuse(keys):
     assert permit.events.order_by(PermitEvent.id.desc()).first().ground == "abandonment"
 
 
-def test_stale_copy_is_refused(keys):
+def test_stale_copy_is_refused(keys):  # noqa: F811 - keys is the fixture imported above
     permit = feirante(keys, person("Rita de Cássia Nunes"))
     stale = Permit.get_by_id(permit.id)
     suspend(permit, by="fiscal", reason="Infração", today=TODAY)
@@ -315,7 +315,7 @@ def test_stale_copy_is_refused(keys):
         suspend(stale, by="fiscal", reason="Outra infração", today=TODAY)
 
 
-def test_cancel_at_request_and_by_act(keys):
+def test_cancel_at_request_and_by_act(keys):  # noqa: F811 - keys is the fixture imported above
     first = beach_licence(keys, mei_vendor("Lúcia Helena Prado"), on=dt.date(2026, 3, 10))
     cancelled = cancel(
         first, by="div", reason="Não tem mais interesse", today=dt.date(2026, 5, 2), at_holder_request=True
@@ -325,7 +325,7 @@ def test_cancel_at_request_and_by_act(keys):
         cancel(beach_licence(keys, mei_vendor("Mário Sérgio Prado"), site="ponto-04"), by="div", reason="", today=TODAY)
 
 
-def test_expire_due_marks_only_what_ended_and_dates_the_loss_of_the_right(keys):
+def test_expire_due_marks_only_what_ended_and_dates_the_loss_of_the_right(keys):  # noqa: F811 - keys is the fixture imported above
     lapsed = beach_licence(keys, mei_vendor("Sebastião Rocha Lima"), on=dt.date(2026, 3, 10))  # to 31/12/2026
     second = beach_licence(keys, mei_vendor("Cláudia Regina Lopes"), on=dt.date(2026, 4, 1), site="ponto-04")
     suspended = suspend(second, by="fiscal", reason="Infração", today=dt.date(2026, 6, 1))
@@ -344,7 +344,7 @@ def test_expire_due_marks_only_what_ended_and_dates_the_loss_of_the_right(keys):
 # --------------------------------------------------------------------------- renewal
 
 
-def test_renewal_windows_per_act(keys):
+def test_renewal_windows_per_act(keys):  # noqa: F811 - keys is the fixture imported above
     olimpia = tpu(keys, company("Food Truck Ltda", person("Marcos Paulo Dias")))
     # LC 324/2025, art. 166: at most 240 and at least 60 days before the last day (29/11/2031)
     assert tuple(renewal_window(olimpia)) == (dt.date(2031, 4, 3), dt.date(2031, 9, 30))
@@ -375,7 +375,7 @@ def test_renewal_windows_per_act(keys):
     assert renewal_window(event) is None
 
 
-def test_renewal_inside_the_window_makes_a_new_permit_and_the_old_runs_to_its_end(keys):
+def test_renewal_inside_the_window_makes_a_new_permit_and_the_old_runs_to_its_end(keys):  # noqa: F811 - keys is the fixture imported above
     holder = company("Food Truck Ltda", person("Marcos Paulo Dias"))
     old = tpu(keys, holder)
     with pytest.raises(UserError, match=r"Fora do prazo de renovação .* de 03/04/2031 a 30/09/2031 .*art\. 166"):
@@ -396,7 +396,7 @@ def test_renewal_inside_the_window_makes_a_new_permit_and_the_old_runs_to_its_en
     assert old.id not in {item.permit_id for item in due_for_renewal(dt.date(2031, 6, 1), 60)}
 
 
-def test_renewal_rechecks_eligibility_and_lists_the_failed_rules(keys):
+def test_renewal_rechecks_eligibility_and_lists_the_failed_rules(keys):  # noqa: F811 - keys is the fixture imported above
     holder = company("Bebidas Sapezal Ltda", person("Carlos Dias Rocha"))
     old = sapezal_licence(keys, holder)  # documents delivered 20/11/2026
     renewal_day = dt.date(2027, 10, 20)
@@ -412,7 +412,7 @@ def test_renewal_rechecks_eligibility_and_lists_the_failed_rules(keys):
         renew(new, by="ana", today=dt.date(2028, 11, 1), key_dir=keys)
 
 
-def test_beach_licence_renewed_for_the_next_exercise(keys):
+def test_beach_licence_renewed_for_the_next_exercise(keys):  # noqa: F811 - keys is the fixture imported above
     old = beach_licence(keys, mei_vendor("Lúcia Helena Prado"), on=dt.date(2026, 3, 10))
     new = renew(
         old,
@@ -426,7 +426,7 @@ def test_beach_licence_renewed_for_the_next_exercise(keys):
         renew(new, by="div", today=dt.date(2027, 10, 1), key_dir=keys)
 
 
-def test_only_an_active_permit_with_a_renewal_rule_is_renewed(keys):
+def test_only_an_active_permit_with_a_renewal_rule_is_renewed(keys):  # noqa: F811 - keys is the fixture imported above
     permit = suspend(
         tpu(keys, company("Food Truck Ltda", person("Marcos Paulo Dias"))), by="f", reason="x", today=TODAY
     )
@@ -436,7 +436,7 @@ def test_only_an_active_permit_with_a_renewal_rule_is_renewed(keys):
         renew(feirante(keys, person("Antônio Carlos Mendes")), by="ana", today=TODAY, key_dir=keys)
 
 
-def test_due_for_renewal(keys):
+def test_due_for_renewal(keys):  # noqa: F811 - keys is the fixture imported above
     sapezal = sapezal_licence(keys, company("Bebidas Sapezal Ltda", person("Carlos Dias Rocha")))
     olimpia = tpu(keys, company("Food Truck Ltda", person("Marcos Paulo Dias")))
     due = due_for_renewal(dt.date(2027, 10, 20), within_days=30)
@@ -450,7 +450,7 @@ def test_due_for_renewal(keys):
 # --------------------------------------------------------------------------- start-up deadlines
 
 
-def test_sapezal_startup_use_and_pickup_deadlines(keys):
+def test_sapezal_startup_use_and_pickup_deadlines(keys):  # noqa: F811 - keys is the fixture imported above
     permit = sapezal_licence(keys, company("Bebidas Sapezal Ltda", person("Carlos Dias Rocha")))
     items = {(d.kind, d.due, d.article) for d in startup_deadlines(TODAY)}
     assert items == {
@@ -470,7 +470,7 @@ def test_sapezal_startup_use_and_pickup_deadlines(keys):
         record_started(permit, by="fiscal", on=dt.date(2026, 12, 3))
 
 
-def test_beach_and_tpu_startup_and_the_one_extension(keys):
+def test_beach_and_tpu_startup_and_the_one_extension(keys):  # noqa: F811 - keys is the fixture imported above
     beach = beach_licence(keys, mei_vendor("Lúcia Helena Prado"), on=dt.date(2026, 3, 10))
     [item] = startup_deadlines(dt.date(2026, 3, 10))
     assert (item.due, item.article) == (dt.date(2026, 3, 25), "Dec. 890/2017, art. 23, § 3º")  # 15 days
@@ -499,7 +499,7 @@ def test_beach_and_tpu_startup_and_the_one_extension(keys):
 # --------------------------------------------------------------------------- leave, transfer, exchange
 
 
-def test_leave_thirty_days_a_year_in_two_periods_asked_thirty_days_ahead(keys):
+def test_leave_thirty_days_a_year_in_two_periods_asked_thirty_days_ahead(keys):  # noqa: F811 - keys is the fixture imported above
     permit = feirante(keys, person("Antônio Carlos Mendes"))  # Lei 9.158/2014, art. 16
     with pytest.raises(FieldErrors, match="30 dias de antecedência"):
         grant_leave(permit, dt.date(2026, 12, 10), dt.date(2026, 12, 20), by="chefe", today=TODAY)
@@ -540,7 +540,7 @@ def test_leave_thirty_days_a_year_in_two_periods_asked_thirty_days_ahead(keys):
         )
 
 
-def test_transfer_to_heir_only_where_the_act_allows(keys, monkeypatch):
+def test_transfer_to_heir_only_where_the_act_allows(keys, monkeypatch):  # noqa: F811 - keys is the fixture imported above
     import models.permits.issuing as issuing
 
     holder = person("Antônio Carlos Mendes")
@@ -583,7 +583,7 @@ def test_transfer_to_heir_only_where_the_act_allows(keys, monkeypatch):
         transfer_to_heir(other, heir, by="chefe", reason="Falecimento", today=dt.date(2027, 2, 2), key_dir=keys)
 
 
-def test_exchange_of_sites_with_the_administration_consent(keys):
+def test_exchange_of_sites_with_the_administration_consent(keys):  # noqa: F811 - keys is the fixture imported above
     a = feirante(keys, person("Antônio Carlos Mendes"), site="Feira Noturna do Jardim Satélite", point="Banca 03")
     b = feirante(keys, person("Rita de Cássia Nunes"), site="Feira Noturna do Centro", point="Banca 11")
     with pytest.raises(FieldErrors):
@@ -614,7 +614,7 @@ def test_exchange_of_sites_with_the_administration_consent(keys):
         )
 
 
-def test_exchange_refused_when_a_spouse_is_in_the_new_feira(keys):
+def test_exchange_refused_when_a_spouse_is_in_the_new_feira(keys):  # noqa: F811 - keys is the fixture imported above
     wife = person("Maria das Dores Lima")
     husband = person("João Batista Lima", household=[HouseholdInput(name=wife.name, relation="spouse", cpf=wife.cpf)])
     feirante(keys, wife, site="Feira Noturna do Centro")
@@ -627,7 +627,7 @@ def test_exchange_refused_when_a_spouse_is_in_the_new_feira(keys):
 # --------------------------------------------------------------------------- today
 
 
-def test_today_items_with_text_and_article(keys):
+def test_today_items_with_text_and_article(keys):  # noqa: F811 - keys is the fixture imported above
     permit = sapezal_licence(keys, company("Bebidas Sapezal Ltda", person("Carlos Dias Rocha")))
     items = today_items(dt.date(2026, 12, 3))
     assert [(i.kind, i.date) for i in items] == [("pickup", dt.date(2026, 12, 7)), ("startup", dt.date(2026, 12, 10))]
@@ -655,7 +655,7 @@ def test_today_items_with_text_and_article(keys):
 # --------------------------------------------------------------------------- eligibility sees the permits
 
 
-def test_olimpia_one_tpu_per_person_art_162(keys):
+def test_olimpia_one_tpu_per_person_art_162(keys):  # noqa: F811 - keys is the fixture imported above
     partner = person("Maria José da Silva")
     holder = company("Pastel da Maria Ltda", partner)
     tpu(keys, holder)
@@ -699,7 +699,7 @@ def test_olimpia_one_tpu_per_person_art_162(keys):
     assert by_scope["spouse"].status == FAILED and by_scope["person"].status == PASSED
 
 
-def test_sjc_spouse_in_the_same_feira_art_12(keys):
+def test_sjc_spouse_in_the_same_feira_art_12(keys):  # noqa: F811 - keys is the fixture imported above
     wife = person("Maria das Dores Lima")
     husband = person("João Batista Lima", household=[HouseholdInput(name=wife.name, relation="spouse", cpf=wife.cpf)])
     feirante(keys, wife, site="Feira Noturna do Centro")
@@ -723,7 +723,7 @@ def test_sjc_spouse_in_the_same_feira_art_12(keys):
     assert found["Lei 9.158/2014, art. 11, § 4º"].status == FAILED
 
 
-def test_history_feeds_the_waiting_periods(keys):
+def test_history_feeds_the_waiting_periods(keys):  # noqa: F811 - keys is the fixture imported above
     # Olímpia art. 148: 12 months after a revocation
     vendor = person("Paulo Roberto Dias")
     permit = issue(
@@ -761,7 +761,7 @@ def test_history_feeds_the_waiting_periods(keys):
     assert facts.history == () and facts.permits == ()
 
 
-def test_cap_and_quota_counts(keys):
+def test_cap_and_quota_counts(keys):  # noqa: F811 - keys is the fixture imported above
     first = beach_licence(keys, mei_vendor("Lúcia Helena Prado"), on=dt.date(2026, 3, 10))
     app = approved(
         "ilha-comprida-2017",
@@ -885,7 +885,7 @@ def test_praca_permit_without_action_is_one_line(capsys):
     assert capsys.readouterr().err.count("\n") == 1
 
 
-def test_related_holders_span_family_partners_and_their_companies(keys):
+def test_related_holders_span_family_partners_and_their_companies(keys):  # noqa: F811 - keys is the fixture imported above
     from models.permits import related_holders
 
     spouse = person("Sandra Regina Alves")
@@ -920,12 +920,12 @@ def test_related_holders_span_family_partners_and_their_companies(keys):
     assert persons[me.id] == "self" and companies[my_mei.id] == "self"
 
 
-def test_a_stale_copy_cannot_renew_nor_renew_twice(keys):
+def test_a_stale_copy_cannot_renew_nor_renew_twice(keys):  # noqa: F811 - keys is the fixture imported above
     holder = company("Food Truck Ltda", person("Marcos Paulo Dias"))
     old = tpu(keys, holder)
     desk_a, desk_b = Permit.get_by_id(old.id), Permit.get_by_id(old.id)
     renew(desk_a, by="ana", today=dt.date(2031, 5, 2), key_dir=keys)
-    with pytest.raises(UserError, match="alterada em outra mesa|já foi renovada"):
+    with pytest.raises(UserError, match=r"alterada em outra mesa|já foi renovada"):
         renew(desk_b, by="bia", today=dt.date(2031, 5, 2), key_dir=keys)
     revoked_elsewhere = Permit.get_by_id(old.id)
     stale = Permit.get_by_id(old.id)
@@ -935,7 +935,7 @@ def test_a_stale_copy_cannot_renew_nor_renew_twice(keys):
         renew(stale, by="ana", today=dt.date(2031, 5, 4), key_dir=keys)
 
 
-def test_the_cap_is_counted_again_at_issue(keys, monkeypatch):
+def test_the_cap_is_counted_again_at_issue(keys, monkeypatch):  # noqa: F811 - keys is the fixture imported above
     """Dec. 890/2017: 280 licences at most — two approvals cannot both be issued past the limit."""
     import models.permits.issuing as issuing
 
@@ -961,8 +961,9 @@ def test_the_cap_is_counted_again_at_issue(keys, monkeypatch):
     assert Permit.select().count() == 1
 
 
-def test_a_beach_licence_issued_after_30_september_says_how_it_is_renewed(keys):
-    """Dec. 890/2017, art. 12: renewal until 30/09; a licence issued later is renewed while in force (Praça's reading)."""
+def test_a_beach_licence_issued_after_30_september_says_how_it_is_renewed(keys):  # noqa: F811 - keys is the fixture imported above
+    """Dec. 890/2017, art. 12: renewal until 30/09; a licence issued later is renewed while in force (Praça's
+    reading)."""
     late = beach_licence(keys, mei_vendor("Lúcia Helena Prado"), on=dt.date(2026, 11, 24))
     window = renewal_window(late)
     assert (window.opens, window.closes) == (dt.date(2026, 11, 24), dt.date(2026, 12, 31))
