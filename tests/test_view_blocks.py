@@ -109,3 +109,33 @@ def test_say_colours_a_refusal_through_the_stylesheet(qtbot):
     assert label.text() == "Não pode." and label.property("role") == "error" and not label.styleSheet()
     say(label, "Feito.")
     assert label.text() == "Feito." and label.property("role") == ""
+
+
+def test_a_refusal_leaves_no_cycle_holding_the_dialog(qtbot):
+    """The refused error is not kept: its traceback would hold the frame of the ``with`` (and so the dialog)."""
+    import gc
+    import weakref
+
+    def refuse():
+        try:
+            int("x")
+        except ValueError:
+            raise UserError("Não pode.") from None
+
+    def accept_in(dialog):
+        with user_errors(dialog.error) as refused:
+            refuse()
+        return refused
+
+    gc.collect()
+    gc.disable()
+    try:
+        dialog = FormDialog()
+        dialog.finish()
+        watched = weakref.ref(dialog)
+        refused = accept_in(dialog)
+        assert refused and refused.message == "Não pode." and dialog.error.text() == "Não pode."
+        del dialog
+        assert watched() is None  # freed at once, not left to the collector
+    finally:
+        gc.enable()

@@ -165,13 +165,20 @@ class user_errors:  # noqa: N801 - used as a statement, like contextlib's suppre
 
     ``target``: a ``QLabel`` (its text becomes the message), a ``FieldErrorsView`` (the field the error names —
     or ``field`` when it names none — is marked; a ``FieldErrors`` marks all of its fields) or a callable taking
-    the message. The object is true after a refusal; ``error`` is the exception.
+    the message. The object is true after a refusal; ``message`` and ``refused_field`` are the error's.
+
+    The exception itself is not kept: through its traceback (and the one of the error it was raised from) it
+    holds the frame of the ``with``, which holds this object — a cycle that kept every widget of those frames
+    alive until the garbage collector came by, and a dialog the collector then deleted while Qt was walking
+    its widgets crashed the process.
     """
 
     def __init__(self, target: QLabel | FieldErrorsView | Callable[[str], object], *, field: str = ""):
         self.target = target
         self.field = field
-        self.error: UserError | None = None
+        self.refused = False
+        self.message = ""
+        self.refused_field: str | None = None
 
     def __enter__(self) -> user_errors:
         return self
@@ -179,16 +186,12 @@ class user_errors:  # noqa: N801 - used as a statement, like contextlib's suppre
     def __exit__(self, kind, exc, traceback) -> bool:
         if not isinstance(exc, UserError):
             return False
-        self.error = exc
+        self.refused, self.message, self.refused_field = True, exc.message, exc.field
         show(self.target, exc, field=self.field)
         return True
 
     def __bool__(self) -> bool:
-        return self.error is not None
-
-    @property
-    def message(self) -> str:
-        return self.error.message if self.error is not None else ""
+        return self.refused
 
 
 def show(target: QLabel | FieldErrorsView | Callable[[str], object], exc: UserError, *, field: str = "") -> None:

@@ -163,7 +163,7 @@ class FiscalUnitsPage(QWidget):
             )
         if refused:
             {"value": self.value, "year": self.year, "reason": self.reason}.get(
-                refused.error.field, self.value
+                refused.refused_field, self.value
             ).setFocus()
             return
         self.message.setText(fill(self.tr("Valor de %1 para %2 cadastrado."), code, self.year.value()))

@@ -110,7 +110,7 @@ class IndexesPage(QWidget):
                 code, self.year.value(), self.rate.text(), entered_by=current_user_name(), reason=self.reason.text()
             )
         if refused:
-            (self.year if refused.error.field == "year" else self.rate).setFocus()
+            (self.year if refused.refused_field == "year" else self.rate).setFocus()
             return
         self.message.setText(fill(self.tr("Correção de %1 para %2 cadastrada."), code, self.year.value()))
         self.rate.clear()
