@@ -81,10 +81,15 @@ The package, one module per seam (each imports only those listed before it):
 * :mod:`~models.permits.document` — the printed permit and its signed QR text (:mod:`~models.permits.permit_doc`).
 * :mod:`~models.permits.issuing` — issuing a permit: from an application, by renewal, transfer or exchange.
   It is the service step above :mod:`models.billing.charges` and :mod:`models.registry.front_desk` (it reads the
-  applicant's facts and the open charges), which both read the modules above; so it is **not** re-exported here —
-  ``from models.permits.issuing import issue_permit`` — and the imports run one way:
-  registry (people, applications) → permits (tables … document) → billing (fiscal, pricing, charges) →
-  sites, selection → registry.filing, registry.front_desk → permits.issuing.
+  applicant's facts and the open charges), which both read the modules listed before it; so it is **not**
+  re-exported here: ``from models.permits.issuing import issue_permit``.
+* :mod:`~models.permits.signatures` — verifying a permit's QR and signing again: above the keys
+  (:mod:`models.access.signing_keys`) and the permits' tables; not re-exported either.
+
+Across packages, from the bottom up (each imports only what is below it, function-level imports included —
+tests/test_import_graph.py): registry.people and registry.applications → these permit modules (but issuing and
+signatures) → billing (fiscal, pricing, charges, fee_report) → sites, selection → registry.filing,
+registry.front_desk → permits.issuing → selection.calls, enforcement.
 """
 
 from __future__ import annotations
