@@ -1,6 +1,6 @@
 """The monthly fee report: figures, Excel (live formulas), HTML, PDF, the command line and the Relatórios page.
 
-The month is built through the real functions of models/billing/charges.py (the
+The month is built through the real functions of models/billing/charges/ (the
 month's run, payments, a cancellation, a fine paid twice, a deposit never
 paid). Every database test runs on SQLite and, with ``PRACA_TEST_PG``, on
 PostgreSQL. The totals of the Excel file *after recalculation* (LibreOffice,
@@ -33,7 +33,7 @@ from models.billing.charges import (
     month_summary,
     record_payment,
 )
-from models.billing.fee_report import CANCELLED, NO_SECTION, NO_SITE, Cancelled, _disambiguate, fee_report
+from models.billing.fee_report import CANCELLED, NO_SECTION, NO_SITE, Cancelled, disambiguate, fee_report
 from models.store.db import db
 from models.store.settings import set_settings
 from reports.fee_report_xlsx import MONEY
@@ -226,7 +226,7 @@ def test_progress_is_called_and_can_cancel(month):
 
 
 def test_a_site_named_alike_in_two_towns_is_told_apart():
-    names = _disambiguate(
+    names = disambiguate(
         [
             ("olimpia-2025", "Praça da Matriz"),
             ("sapezal-2014", "Praça da Matriz"),

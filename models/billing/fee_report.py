@@ -226,9 +226,6 @@ class FeeReport:
 # (models/enforcement/sanctions_report.py).
 
 
-_disambiguate = disambiguate  # the name the fee report's tests know
-
-
 # --------------------------------------------------------------------------- gathering
 
 

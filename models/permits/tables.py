@@ -58,7 +58,7 @@ ORIGINS = {
     "renewal": "renovação",
     "transfer": "transferência",
     "exchange": "permuta",
-    "import": "importação",  # an existing permit brought from the town's list (models/registry/importer.py)
+    "import": "importação",  # an existing permit brought from the town's list (models/registry/importer/)
 }
 
 
