@@ -535,7 +535,7 @@ def test_numbers_are_gapless_per_kind_and_year_even_after_a_failure(keys, monkey
         == "2026/00001"
     )
     # a failure after the number was taken rolls the number back with everything else
-    import models.enforcement as module
+    import models.enforcement.issuing as module
 
     def broken(*_a, **_k):
         raise UserError("cobrança indisponível")

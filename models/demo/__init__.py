@@ -387,7 +387,7 @@ def _fill_demo(*, people: int, companies: int, today: _dt.date | None, key_dir, 
 
             made = demo_sites()  # the SJC night feira with its holders, the São Bento street, the beach points
             counts.update({"sites": made["sites"], "stalls": made["stalls"]})
-            from models.enforcement import demo_enforcement
+            from models.demo.enforcement import demo_enforcement
 
             done = demo_enforcement(today)  # a year of records, recurrences, seizures, defences and appeals
             counts.update({key: done[key] for key in ("records", "seizures", "contests")})

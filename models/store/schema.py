@@ -21,7 +21,7 @@ from models.access.signing_keys import SigningKey
 from models.access.users import LoginThrottle, User
 from models.billing.charges import Charge, Payment
 from models.billing.fiscal import FiscalUnitValue, IndexCorrection
-from models.enforcement import Contest, Record, RecordCharge, RecordEvent, RecordFile, SeizedItem
+from models.enforcement.tables import Contest, Record, RecordCharge, RecordEvent, RecordFile, SeizedItem
 from models.permits import Permit, PermitDocument, PermitEvent
 from models.registry.applications import Application, ApplicationDocument, ApplicationEvent, Counter
 from models.registry.people import Company, CompanyPartner, HouseholdMember, Person, search_key

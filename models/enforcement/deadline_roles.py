@@ -1,0 +1,56 @@
+"""Which of the regime's ``[[deadlines]]`` run for a record, read from what each deadline declares."""
+
+from __future__ import annotations
+
+import datetime as _dt
+from collections.abc import Mapping
+from typing import TYPE_CHECKING
+
+from models.enforcement.tables import ROLES, START_EVENTS
+from models.rules.deadlines import DeadlineResult
+from models.rules.regimes import Deadline, Regime
+
+if TYPE_CHECKING:
+    from models.enforcement.drafts import RecordDraft
+
+
+def deadline_role(deadline: Deadline) -> str | None:
+    """What a regime deadline is for a record (its declared ``role``), or None when it is not about one."""
+    return deadline.role if deadline.role in ROLES else None
+
+
+def deadline_matter(regime: Regime, draft: RecordDraft, codes: list[str]) -> str:
+    """The record's matter: the one the inspector chose, else the one its infractions declare (``matter``)."""
+    return draft.scope or regime.matter_of(codes)
+
+
+def pick_deadline(candidates: list[Deadline], scope: str) -> list[Deadline]:
+    """The deadlines for the record's matter: those declared for its scope, else the general ones (no
+    ``matter``); an ``alternative`` one only when the inspector chooses it."""
+    usual = [d for d in candidates if not d.alternative]
+    named = [d for d in usual if scope and scope in d.matter]
+    return named or [d for d in usual if not d.matter]
+
+
+def role_candidates(regime: Regime, role: str, sanction_kinds: set[str] | None = None) -> list[Deadline]:
+    found = [d for d in regime.deadlines if d.role == role]
+    if sanction_kinds is not None and role not in ("compliance",):
+        found = [d for d in found if not d.applies_to or set(d.applies_to) & sanction_kinds]
+    return found
+
+
+def deadline_dict(result: DeadlineResult, role: str, *, extra: Mapping | None = None) -> dict:
+    data = result.to_dict()
+    data["role"] = role
+    data["role_label"] = ROLES.get(role, role)
+    if extra:
+        data.update(extra)
+    return data
+
+
+def start_for(event: str, at: _dt.datetime, notified: _dt.datetime) -> _dt.datetime | None:
+    if event == "seizure":
+        return at
+    if event in START_EVENTS:
+        return notified
+    return None
