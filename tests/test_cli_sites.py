@@ -12,7 +12,7 @@ from desktop.cli import main
 @pytest.fixture
 def demo_url(sqlite_url):
     """A database with the demo sites (no people: the sites stand on their own)."""
-    from models.sites import demo_sites
+    from models.demo.sites import demo_sites
     from models.store.bootstrap import close_database, open_database
 
     open_database(sqlite_url, create=True)

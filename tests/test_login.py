@@ -11,6 +11,7 @@ from desktop import login as cli_login
 from desktop.cli import main
 from models.access import session, users
 from models.base.errors import UserError
+from models.demo.users import DEMO_PASSWORD, DEMO_USERS, demo_users
 from models.store.audit import AuditEntry
 from models.store.bootstrap import close_database, open_database
 
@@ -169,8 +170,8 @@ def test_an_unknown_login_costs_and_leaves_what_a_known_one_does(users_db, monke
 
 
 def test_every_user_has_a_salt_of_its_own_the_demos_too(database):
-    users.demo_users()
+    demo_users()
     hashes = [u.password_hash for u in users.User.select()]
     salts = {h.split("$")[4] for h in hashes}
-    assert len(hashes) == len(users.DEMO_USERS) == len(salts)
-    assert users.authenticate("ana.souza", users.DEMO_PASSWORD).role == "atendente"
+    assert len(hashes) == len(DEMO_USERS) == len(salts)
+    assert users.authenticate("ana.souza", DEMO_PASSWORD).role == "atendente"

@@ -640,7 +640,8 @@ def test_print_to_a_pdf_printer_and_export(editor, tmp_path, qtbot):
 def test_the_page_lists_sites_opens_the_map_and_the_form_saves(app_ready, qtbot, database, monkeypatch):
     from PySide6.QtWidgets import QMessageBox
 
-    from models.sites import SiteSegment, demo_sites, find_site
+    from models.demo.sites import demo_sites
+    from models.sites import SiteSegment, find_site
     from views.maps_page import MapsPage
 
     demo_sites()
@@ -741,7 +742,8 @@ def test_closing_the_window_with_an_unsaved_map_asks_first(app_ready, qtbot, sql
     from PySide6.QtWidgets import QMessageBox
 
     from desktop.main_window import MainWindow
-    from models.sites import demo_sites, find_site
+    from models.demo.sites import demo_sites
+    from models.sites import find_site
     from models.store.bootstrap import open_database
 
     open_database(sqlite_url, create=True)

@@ -304,7 +304,7 @@ def test_a_database_on_read_only_media_is_read_and_a_write_is_one_line(tmp_path,
     """Read-only media: the file and its folder cannot be written (as root, chmod does not stop us: the check
     that sees it is what is replaced here)."""
     from desktop.cli import main
-    from models.sites import demo_sites
+    from models.demo.sites import demo_sites
     from models.store import db as dbmod
     from models.store.bootstrap import close_database, open_database
 

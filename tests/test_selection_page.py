@@ -484,7 +484,7 @@ def test_sao_bento_orders_by_payment_time_and_leaves_the_unpaid_out(qtbot, page,
 
 
 def test_sjc_preference_then_draw_permits_ask_the_end_and_stalls_of_the_section(qtbot, page, keys, monkeypatch):
-    from models.sites import demo_sites
+    from models.demo.sites import demo_sites
 
     feira = "Feira Noturna do Jardim Satélite"
     apps = [

@@ -239,7 +239,7 @@ def test_a_beach_prints_its_named_points(tmp_path, app_ready):
 
 @pytest.fixture
 def demo_url(sqlite_url):
-    from models.sites import demo_sites
+    from models.demo.sites import demo_sites
     from models.store.bootstrap import close_database, open_database
 
     open_database(sqlite_url, create=True)

@@ -9,6 +9,7 @@ import pytest
 from peewee import IntegrityError
 
 from models.base.errors import FieldErrors, UserError
+from models.demo.sites import demo_sites
 from models.permits import Permit
 from models.registry.people import Person
 from models.sites import (
@@ -21,7 +22,6 @@ from models.sites import (
     Stall,
     assign_holder,
     delete_site,
-    demo_sites,
     find_site,
     keep_breach,
     kept_breaches,

@@ -280,7 +280,8 @@ def test_the_draws_csv_is_read_strictly_too(tmp_path, capsys):
 
 def test_old_data_with_a_control_character_reaches_the_terminal_as_a_visible_symbol(database, capsys):
     """A name stored before the check (by an older Praça) is shown with ␛, never as an escape sequence."""
-    from models.sites import Site, demo_sites
+    from models.demo.sites import demo_sites
+    from models.sites import Site
     from models.store.db import db
 
     demo_sites()

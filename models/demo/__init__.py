@@ -378,12 +378,12 @@ def _fill_demo(*, people: int, companies: int, today: _dt.date | None, key_dir, 
                 reason=f"INPC/IBGE acumulado de {year} (dado de demonstração: confira na fonte oficial)",
             )
         counts = {"people": len(person_rows), "companies": len(company_rows)}
-        from models.access.users import demo_users
+        from models.demo.users import demo_users
 
         counts["users"] = demo_users()  # documented in the README: login and password
         if permits and people >= 60 and companies >= 20:
             counts.update(_DemoDesk(random.Random(SEED + 1), today, key_dir).fill())
-            from models.sites import demo_sites
+            from models.demo.sites import demo_sites
 
             made = demo_sites()  # the SJC night feira with its holders, the São Bento street, the beach points
             counts.update({"sites": made["sites"], "stalls": made["stalls"]})
