@@ -18,7 +18,7 @@ def receipt_context(app: Application) -> dict:
     kind = regime.permit_kind(app.permit_kind)
     delivered = {d.document: d for d in app.documents}
     later = _asked_later(regime, kind)
-    from models.registry.front_desk import recorded_documents
+    from models.services.front_desk import recorded_documents
 
     recorded = recorded_documents(
         "person" if app.person_id else "company", app.person_id or app.company_id, regime, kind

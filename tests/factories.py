@@ -19,13 +19,13 @@ from models.base.br import cnpj_check_digits, cpf_check_digits
 from models.billing.charges import Charge, record_payment
 from models.billing.fiscal import set_index_correction
 from models.permits import Permit
-from models.permits.issuing import issue_permit
 from models.registry.applications import Application, ApplicationInput, DocumentInput, change_status
-from models.registry.filing import create_application
-from models.registry.front_desk import applicant_facts, load_applicant
 from models.registry.people import CompanyInput, PartnerInput, PersonInput, save_company, save_person
 from models.rules.eligibility import evaluate_eligibility
 from models.rules.regimes import get_regime
+from models.services.filing import create_application
+from models.services.front_desk import applicant_facts, load_applicant
+from models.services.issuing import issue_permit
 from models.store.files import set_store
 
 TODAY = dt.date(2026, 11, 30)  # a Monday

@@ -9,9 +9,9 @@ from factories import draft
 from factories import issue_record as issue
 from test_permits_tab import approved, clock, event_stall, keys, make_tab, person, select  # noqa: F401
 
-from models.permits.issuing import issue_permit
 from models.rules import acts
 from models.rules.regimes import default_regimes_folder
+from models.services.issuing import issue_permit
 
 
 def amend(regime_id: str, since: dt.date):

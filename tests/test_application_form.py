@@ -159,7 +159,7 @@ def test_a_natural_person_cannot_hold_an_olimpia_tpu(qtbot, app_ready, db_url, t
 
 def test_another_towns_records_do_not_count(qtbot, mei):
     """Praça serves Olímpia: a São Bento company's residence and registration say nothing for Sapezal's act."""
-    from models.registry.front_desk import applicant_facts, load_applicant
+    from models.services.front_desk import applicant_facts, load_applicant
     from models.store.settings import MUNICIPALITY, set_settings
 
     set_settings({MUNICIPALITY: "São Bento do Sapucaí"})
@@ -173,9 +173,9 @@ def test_another_towns_records_do_not_count(qtbot, mei):
 def test_approval_checks_the_rules_and_the_acts_term_again(qtbot, mei):
     from models.base.errors import UserError
     from models.registry.applications import ApplicationInput, DocumentInput, change_status
-    from models.registry.filing import create_application
-    from models.registry.front_desk import approve_application
     from models.rules.regimes import get_regime
+    from models.services.filing import create_application
+    from models.services.front_desk import approve_application
 
     kind = get_regime("sao-bento-2026").permit_kind("event-stall")
     missing = create_application(

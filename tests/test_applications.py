@@ -17,8 +17,8 @@ from models.registry.applications import (
     change_status,
     worklist,
 )
-from models.registry.filing import create_application
 from models.registry.people import PersonInput, save_person
+from models.services.filing import create_application
 from models.store.bootstrap import close_database, open_database
 from models.store.files import set_store
 

@@ -14,7 +14,7 @@ The command line (``quote``, ``penalty``, ``deadline``, ``draw``, ``report``)
 gets random arguments: exit 0 or 2, never a traceback, and a refusal is one
 line on stderr. The person form gets random text typed into its fields and
 Salvar pressed: no crash, and either a saved person or a message at the field.
-``models.registry.importer.check_row`` has its own property in tests/test_importer.py.
+``models.services.importer.check_row`` has its own property in tests/test_importer.py.
 
 The example counts are modest for ``make test``; ``BAD_N`` (database
 properties), ``BAD_CLI_N`` and ``BAD_FORM_N`` raise them for a longer hunt,
@@ -433,8 +433,8 @@ APPLICATION = dict(
 @given(data=st.data())
 def test_create_application_takes_anything(database, data):
     from models.registry.applications import Application, ApplicationDocument, ApplicationEvent, ApplicationInput
-    from models.registry.filing import create_application
     from models.registry.people import CompanyInput, PersonInput, save_company, save_person
+    from models.services.filing import create_application
 
     values = data.draw(mutated(APPLICATION, _application_fields()))
     with rolled_back():

@@ -44,8 +44,8 @@ from models.billing.charges import (
 )
 from models.billing.fiscal import set_index_correction
 from models.registry.applications import Application
-from models.registry.front_desk import applicant_facts, load_applicant
 from models.rules.eligibility import FAILED, PASSED, evaluate_eligibility
+from models.services.front_desk import applicant_facts, load_applicant
 from models.store.db import db
 
 # --------------------------------------------------------------------------- the month's run

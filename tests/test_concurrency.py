@@ -149,7 +149,7 @@ def seqs(numbers) -> list[int]:
 
 def _save_applications(barrier, person_id: int, rounds: int) -> list[str]:
     from models.registry.applications import ApplicationInput
-    from models.registry.filing import create_application
+    from models.services.filing import create_application
 
     protocols = []
     for _ in range(rounds):
@@ -221,8 +221,8 @@ def test_infraction_records_issued_at_once_are_distinct_and_gapless(desks, datab
 def _issue_permits(barrier, app_ids: list[int], key_dir: str) -> list[str]:
     from pathlib import Path
 
-    from models.permits.issuing import issue_permit
     from models.registry.applications import Application
+    from models.services.issuing import issue_permit
 
     numbers = []
     for app_id in app_ids:

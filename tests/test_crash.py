@@ -2,7 +2,7 @@
 
 A child process (``spawn``) opens the database and runs the month's charges
 (:func:`models.billing.charges.generate_month`) or an import
-(:func:`models.registry.importer.import_rows`); its progress callback tells the parent
+(:func:`models.services.importer.import_rows`); its progress callback tells the parent
 when it is half-way (or, in the other case, the operation has returned) and
 then waits; the parent kills it with SIGKILL. Afterwards the database passes
 its integrity check, holds none of the operation (killed half-way) or all of it
@@ -66,7 +66,7 @@ def _bulk_then_hang(url: str, what: str, when: str, reached, backend_pid, args: 
         charges.month._BATCH = 4
         charges.generate_month(2026, 9, by="tesouraria", today=SEPTEMBER, progress=progress)
     else:
-        from models.registry import importer
+        from models.services import importer
 
         path, regime, kind = args
         sheet = importer.read_sheet(path)
@@ -216,7 +216,7 @@ def vendor_list(path) -> str:
 @pytest.mark.parametrize("when, kept", [("midway", 0), ("after", 30)])
 def test_import_killed_keeps_all_or_nothing(database, tmp_path, when, kept):
     from models.permits import Permit
-    from models.registry import importer
+    from models.services import importer
 
     path = vendor_list(tmp_path / "ambulantes.csv")
     integrity_ok(database, kill_when_reached(database, "import", when, path, "sjc-2014", "feirante"))

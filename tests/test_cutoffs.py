@@ -24,11 +24,11 @@ from test_regimes_loader import broken_shipped
 from models.base.errors import UserError
 from models.billing.charges import Charge, Payment, await_payment, record_payment
 from models.registry.applications import Application, ApplicationEvent, ApplicationInput, change_status
-from models.registry.filing import create_application
 from models.rules.filing import CLOSED, LATE, OPEN, filing_check
 from models.rules.regimes import get_regime
 from models.selection import Participant, draw_rules, run_draw
-from models.selection.calls import call_list
+from models.services.calls import call_list
+from models.services.filing import create_application
 
 SB = get_regime("sao-bento-2026")
 UNTIL = dt.datetime(2026, 3, 26, 12, 0)

@@ -11,9 +11,9 @@ from conftest import type_text
 from factories import person
 
 from models.registry.applications import ApplicationInput
-from models.registry.front_desk import assess, load_applicant
 from models.rules import acts
 from models.rules.regimes import default_regimes_folder
+from models.services.front_desk import assess, load_applicant
 
 SINCE = dt.date(2026, 3, 26)
 

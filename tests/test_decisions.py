@@ -14,8 +14,8 @@ from PySide6.QtWidgets import QInputDialog, QMessageBox
 
 from models.access import session
 from models.registry.applications import ApplicationInput, change_status, get_application
-from models.registry.filing import create_application
 from models.registry.people import PersonInput, save_person
+from models.services.filing import create_application
 from models.store.bootstrap import open_database
 from models.store.files import set_store
 
@@ -193,8 +193,8 @@ def test_billing_and_enforcement_buttons_a_role_may_not_use_say_who_may(app_read
 
 @pytest.mark.parametrize("home", ["", "Sapezal"])
 def test_a_companys_municipal_registration_recorded_in_its_form_counts_for_the_rule(database, tmp_path, home):
-    from models.registry.front_desk import eligibility_now
     from models.registry.people import CompanyInput, save_company
+    from models.services.front_desk import eligibility_now
     from models.store.settings import MUNICIPALITY, set_settings
 
     set_store(tmp_path / "files")
@@ -230,10 +230,10 @@ def test_a_companys_municipal_registration_recorded_in_its_form_counts_for_the_r
 def test_the_registration_in_the_form_meets_the_document_only_where_the_act_says_so(database, tmp_path):
     """São Bento's file declares (recorded = "municipal-registration", art. 4º) that the inscrição mobiliária
     recorded in the company's form stands for that document; no other document is taken from the record."""
-    from models.registry.front_desk import applicant_facts, load_applicant
     from models.registry.people import Company, CompanyInput, save_company
     from models.rules.eligibility import Rule, evaluate_eligibility
     from models.rules.regimes import get_regime
+    from models.services.front_desk import applicant_facts, load_applicant
     from reports.receipt import receipt_context, receipt_html
 
     set_store(tmp_path / "files")

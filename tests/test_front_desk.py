@@ -143,8 +143,8 @@ def test_worklist_moves_applications_along(app_ready, qtbot, db_url, tmp_path, m
     from PySide6.QtWidgets import QInputDialog
 
     from models.registry.applications import Application, ApplicationInput
-    from models.registry.filing import create_application
     from models.registry.people import PersonInput, save_person
+    from models.services.filing import create_application
 
     open_database(db_url, create=True)
     set_store(tmp_path / "files")
@@ -187,8 +187,8 @@ def test_issue_the_permit_from_the_worklist(app_ready, qtbot, db_url, tmp_path, 
     from models.access.signing import verify_text
     from models.permits import Permit
     from models.registry.applications import ApplicationInput, change_status
-    from models.registry.filing import create_application
     from models.registry.people import PersonInput, save_person
+    from models.services.filing import create_application
 
     open_database(db_url, create=True)
     set_store(tmp_path / "files")
@@ -252,8 +252,8 @@ def test_the_worklist_starts_on_the_municipalitys_own_act(app_ready, qtbot, db_u
     import datetime as dt
 
     from models.registry.applications import ApplicationInput
-    from models.registry.filing import create_application
     from models.registry.people import PersonInput, save_person
+    from models.services.filing import create_application
     from models.store.settings import MUNICIPALITY, set_settings
     from views.front_desk import WorklistTab
 

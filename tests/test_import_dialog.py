@@ -10,7 +10,7 @@ from conftest import run_modal
 from PySide6.QtCore import Qt
 from test_importer import HEADER, cpf, vendor_rows, write_csv, write_xlsx
 
-from models.registry import importer
+from models.services import importer
 from views import theme
 from views.import_dialog import ImportDialog, ImportWorker
 

@@ -14,8 +14,8 @@ from hypothesis import strategies as st
 
 from models.base.br import cnpj_check_digits, cpf_check_digits, format_cpf
 from models.base.errors import UserError
-from models.registry import importer
-from models.registry.importer import (
+from models.services import importer
+from models.services.importer import (
     Mapping,
     check_row,
     guess_mapping,

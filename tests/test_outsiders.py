@@ -103,7 +103,7 @@ def outsider(keys):
 def test_front_desk_facts_of_an_out_of_town_firm_art_29(outsider):
     """On both back ends: the front desk reads the firm's seat (another town) and the temporary licence does not
     refuse it for residence (art. 29; art. 32)."""
-    from models.registry.front_desk import applicant_facts, load_applicant
+    from models.services.front_desk import applicant_facts, load_applicant
 
     facts = applicant_facts(
         load_applicant("company", outsider.id),

@@ -51,13 +51,13 @@ from models.permits import (
     suspend,
     today_items,
 )
-from models.permits.issuing import exchange_sites, issue_permit, renew, transfer_to_heir
 from models.registry.applications import Application, ApplicationInput, DocumentInput
-from models.registry.filing import create_application
-from models.registry.front_desk import applicant_facts, assess, load_applicant
 from models.registry.people import HouseholdInput
 from models.rules.eligibility import FAILED, PASSED, evaluate_eligibility
 from models.rules.regimes import get_regime
+from models.services.filing import create_application
+from models.services.front_desk import applicant_facts, assess, load_applicant
+from models.services.issuing import exchange_sites, issue_permit, renew, transfer_to_heir
 from models.store.bootstrap import close_database, open_database
 from models.store.files import set_store
 
@@ -541,7 +541,7 @@ def test_leave_thirty_days_a_year_in_two_periods_asked_thirty_days_ahead(keys): 
 
 
 def test_transfer_to_heir_only_where_the_act_allows(keys, monkeypatch):  # noqa: F811 - keys is the fixture imported above
-    import models.permits.issuing as issuing
+    import models.services.issuing as issuing
 
     holder = person("Antônio Carlos Mendes")
     heir = person("Carla Mendes Ribeiro")
@@ -937,7 +937,7 @@ def test_a_stale_copy_cannot_renew_nor_renew_twice(keys):  # noqa: F811 - keys i
 
 def test_the_cap_is_counted_again_at_issue(keys, monkeypatch):  # noqa: F811 - keys is the fixture imported above
     """Dec. 890/2017: 280 licences at most — two approvals cannot both be issued past the limit."""
-    import models.permits.issuing as issuing
+    import models.services.issuing as issuing
 
     app_one = approved(
         "ilha-comprida-2017",

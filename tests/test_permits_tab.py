@@ -18,11 +18,11 @@ from PySide6.QtWidgets import QApplication, QInputDialog, QLabel, QMessageBox, Q
 
 from models.base.br import cnpj_check_digits, cpf_check_digits, format_cpf
 from models.permits import PermitEvent, expire_due, find_permit, permit_history, permit_rows, revoke, suspend
-from models.permits.issuing import exchange_sites, issue_permit
 from models.registry.applications import ApplicationInput, DocumentInput, change_status
-from models.registry.filing import create_application
 from models.registry.people import CompanyInput, PartnerInput, PersonInput, save_company, save_person
 from models.rules.regimes import get_regime
+from models.services.filing import create_application
+from models.services.issuing import exchange_sites, issue_permit
 from models.store.files import set_store
 
 TODAY = dt.date(2026, 11, 30)  # a Monday

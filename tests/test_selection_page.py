@@ -21,10 +21,8 @@ from models.base.errors import UserError
 from models.billing.charges import Charge, Payment, create_charge, record_payment
 from models.permits import Permit
 from models.registry.applications import Application, ApplicationInput, change_status
-from models.registry.filing import create_application
 from models.registry.people import HouseholdInput
 from models.selection import order_from_list
-from models.selection.calls import call_list, payment_time, stall_choices
 from models.selection.draws import Draw, DrawEntry, verify_draw
 from models.selection.process import (
     ListPublication,
@@ -36,6 +34,8 @@ from models.selection.process import (
     parse_points,
     verify_point_draw,
 )
+from models.services.calls import call_list, payment_time, stall_choices
+from models.services.filing import create_application
 from models.sites import SegmentInput, SiteInput, Stall, save_layout, save_site
 from models.sites.layout import PlacedStall
 from views.selection_page import SelectionPage
@@ -551,7 +551,7 @@ def test_sjc_preference_then_draw_permits_ask_the_end_and_stalls_of_the_section(
 
 
 def test_call_list_model_reads_marks_and_no_quota_in_the_event_draw(keys):
-    """models/selection/calls.py alone: the call of the arena takes the event credentials (Dec. 890/2017, art. 21), and a
+    """models/services/calls.py alone: the call of the arena takes the event credentials (Dec. 890/2017, art. 21), and a
     quota mark does not enter its list — the 10 % of art. 11, § 2º is of the licences, not of these draws."""
     app = approved(
         "ilha-comprida-2017", "credencial-evento", holder=person("Idosa Cotista Lima"), site="arena-de-shows"
@@ -732,8 +732,8 @@ def test_sapezal_ranking_appeals_final_list_and_the_draw_on_it(qtbot, page, sape
 def test_appeal_refusals_of_the_model(keys, sapezal):
     """Appeals: no grounds, before the publication, decided twice, points the act's table does not give."""
     from models.base.errors import FieldErrors
-    from models.selection.calls import call_list
     from models.selection.process import decide_appeal, file_appeal, publish_final, publish_list, publish_ranking
+    from models.services.calls import call_list
 
     people, _site = sapezal
     current = call_list("sapezal-2014", site=SAPEZAL_SITE, group="g03", today=TODAY)

@@ -21,7 +21,7 @@ from test_selection_page import SAPEZAL_SITE, page, sapezal_applicant  # noqa: F
 from models.base.errors import UserError
 from models.rules.regimes import get_regime
 from models.selection import Participant, draw_rules, published_list, read_participants_csv, run_draw
-from models.selection.calls import call_list
+from models.services.calls import call_list
 
 SAPEZAL = get_regime("sapezal-2014")
 RULES = draw_rules(SAPEZAL, alternates=0)

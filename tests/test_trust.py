@@ -247,7 +247,7 @@ def test_the_person_form_names_the_control_character_at_the_name(app_ready, qtbo
 def test_an_import_csv_is_read_strictly_naming_the_line(tmp_path, text, message):
     """A stray quote is an error naming the line, never a silent merge of the rows after it."""
     from models.base.errors import UserError
-    from models.registry.importer import read_sheet
+    from models.services.importer import read_sheet
 
     path = tmp_path / "ambulantes.csv"
     path.write_text(text, encoding="utf-8")
@@ -257,7 +257,7 @@ def test_an_import_csv_is_read_strictly_naming_the_line(tmp_path, text, message)
 
 
 def test_a_good_csv_still_reads_quotes_and_doubled_quotes(tmp_path):
-    from models.registry.importer import read_sheet
+    from models.services.importer import read_sheet
 
     path = tmp_path / "ambulantes.csv"
     path.write_text(
@@ -374,7 +374,7 @@ def test_a_zip_bomb_spreadsheet_is_refused_before_openpyxl_reads_it(tmp_path):
     import openpyxl
 
     from models.base.errors import UserError
-    from models.registry.importer import read_sheet
+    from models.services.importer import read_sheet
 
     good = tmp_path / "lista.xlsx"
     book = openpyxl.Workbook()
@@ -406,7 +406,7 @@ def test_a_spreadsheet_cell_with_a_control_character_is_named(tmp_path):
     import openpyxl
 
     from models.base.errors import UserError
-    from models.registry.importer import read_sheet
+    from models.services.importer import read_sheet
 
     path = tmp_path / "lista.xlsx"
     book = openpyxl.Workbook()

@@ -106,8 +106,8 @@ def test_loader_checks_due(tmp_path):
 @pytest.fixture
 def winners(keys):
     """Two applicants of group 3 in a final list published on 20/11/2026 (after the ranking of 16/11)."""
-    from models.selection.calls import call_list
     from models.selection.process import publish_final, publish_ranking
+    from models.services.calls import call_list
 
     common = dict(income="0,80", since=dt.date(1990, 1, 1), birth=dt.date(1960, 3, 3))
     apps = [
@@ -124,7 +124,7 @@ def test_the_desk_counts_art_11_from_the_final_list_and_records_the_delivery(win
     """On both back ends: 10 business days from 20/11/2026 end on 04/12/2026 (art. 11); the documents recorded
     later make the requirements met; past the deadline, what was not delivered is missing."""
     from models.registry.applications import DocumentInput, record_documents
-    from models.registry.front_desk import later_requirements
+    from models.services.front_desk import later_requirements
 
     rosa, bento = winners
     found = {r.rule.document or r.rule.kind: r for r in later_requirements(rosa, today=TODAY)}
@@ -139,7 +139,7 @@ def test_the_desk_counts_art_11_from_the_final_list_and_records_the_delivery(win
     assert {late[d].status for d in ART_11} == {FAILED}
     assert "terminou em 04/12/2026" in late["health-certificate"].reason
     from models.base.errors import UserError
-    from models.permits.issuing import issue_permit
+    from models.services.issuing import issue_permit
 
     with pytest.raises(UserError, match=r"ainda não cumpre o que o ato pede antes da permissão.*art\. 11, II"):
         issue_permit(bento, by="ana", today=dt.date(2026, 12, 7), key_dir=None)

@@ -30,9 +30,9 @@ from models.base.br import format_cnpj, format_cpf
 from models.base.errors import FieldErrors, UserError
 from models.base.money import format_brl
 from models.registry.applications import Application, ApplicationInput, DocumentInput
-from models.registry.filing import create_application
-from models.registry.front_desk import Applicant, assess, load_applicant
 from models.rules.regimes import shipped_regimes
+from models.services.filing import create_application
+from models.services.front_desk import Applicant, assess, load_applicant
 from models.store.settings import MUNICIPALITY, get_setting
 from views import theme
 from views.blocks import FieldErrorsView, fill, push_button, user_errors, wrapped_label

@@ -25,7 +25,7 @@ from PySide6.QtWidgets import (
 )
 
 from models.registry.applications import STATUSES, TRANSITIONS, ApplicationEvent, get_application
-from models.registry.front_desk import eligibility_now
+from models.services.front_desk import eligibility_now
 from views.blocks import fill, push_button
 from views.fit import fit_to_screen
 from views.roles import allow

@@ -24,9 +24,9 @@ from PySide6.QtWidgets import (
 from models.base.br import clean_cnpj, clean_cpf, format_cnpj, format_cpf
 from models.base.errors import FieldErrors, UserError
 from models.registry.applications import OPEN_STATUSES, STATUSES, TRANSITIONS, change_status, get_application, worklist
-from models.registry.front_desk import approve_application
 from models.registry.people import get_company, open_person_record
 from models.registry.search import find_applicants
+from models.services.front_desk import approve_application
 from views.blocks import button_row, fill, message_label, push_button, user_errors
 from views.keys import search_keys
 from views.permits_tab import PermitsTab
@@ -310,7 +310,7 @@ class WorklistTab(QWidget):
     @Slot()
     def issue(self, *, end: _dt.date | None = None, today: _dt.date | None = None):
         """Issue the permit of the selected application; the end date is asked only when the act leaves it open."""
-        from models.permits.issuing import issue_permit
+        from models.services.issuing import issue_permit
 
         item = self.selected()
         if item is None:

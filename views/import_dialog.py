@@ -4,7 +4,7 @@ Open the file → map its columns to Praça's fields (guessed from the header
 names, or the mapping last used for files with the same header) → check every
 row (the bad ones in red, with the reason) → import after the clerk confirms,
 in one transaction, off the GUI thread with a progress bar; Cancelar rolls
-everything back. The rules are :mod:`models.registry.importer`'s.
+everything back. The rules are :mod:`models.services.importer`'s.
 """
 
 from __future__ import annotations
@@ -38,8 +38,8 @@ from PySide6.QtWidgets import (
 )
 
 from models.base.errors import UserError
-from models.registry import importer
 from models.rules.regimes import shipped_regimes
+from models.services import importer
 from views import theme
 from views.blocks import error_label, fill, say, user_errors, wrapped_label
 from views.save import open_file_name, save_file_name
@@ -49,7 +49,7 @@ FROM_COLUMN = ""  # the default combos' data for "— da coluna / nenhum —"
 
 
 class ImportWorker(QThread):
-    """Runs :func:`models.registry.importer.import_rows` off the GUI thread; ``cancel()`` makes it roll back."""
+    """Runs :func:`models.services.importer.import_rows` off the GUI thread; ``cancel()`` makes it roll back."""
 
     progressed = Signal(int, int)
     succeeded = Signal(object)

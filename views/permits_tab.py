@@ -63,10 +63,10 @@ from models.permits import (
     startup_deadlines,
     suspend,
 )
-from models.permits.issuing import exchange_sites, renew, transfer_to_heir
 from models.registry.people import get_person
 from models.registry.search import find_applicants
 from models.rules.regimes import get_regime, shipped_regimes
+from models.services.issuing import exchange_sites, renew, transfer_to_heir
 from views import theme
 from views.fit import fit_to_screen
 from views.keys import search_keys

@@ -1,6 +1,6 @@
 """Seleção: the call and its participants, the public draw, the draws kept, and the holders' permits and stalls.
 
-Every decision is the domain's: :mod:`models.selection.calls` gathers the participants
+Every decision is the domain's: :mod:`models.services.calls` gathers the participants
 (debts, scores line by line, payment time), :mod:`models.selection` makes the
 list and its SHA-256, :mod:`models.selection.draws` holds and annuls the draw,
 :mod:`reports.draw_ata` prints the ata. The screen shows what they say — the
@@ -46,21 +46,6 @@ from models.rules import describe
 from models.rules.eligibility import join_articles
 from models.rules.regimes import get_regime
 from models.selection import parse_vacancies
-from models.selection.calls import (
-    CallList,
-    assign_stalls,
-    call_list,
-    default_call_text,
-    draw_holders,
-    draw_rows,
-    draw_sites,
-    group_options,
-    issue_holder_permits,
-    method_text,
-    selection_regimes,
-    site_options,
-    stall_choices,
-)
 from models.selection.draws import annul_draw, draw_entries, get_draw, hold_draw
 from models.selection.process import (
     KINDS,
@@ -81,6 +66,21 @@ from models.selection.process import (
     remove_last_event,
     rotation_draws,
     rotation_state,
+)
+from models.services.calls import (
+    CallList,
+    assign_stalls,
+    call_list,
+    default_call_text,
+    draw_holders,
+    draw_rows,
+    draw_sites,
+    group_options,
+    issue_holder_permits,
+    method_text,
+    selection_regimes,
+    site_options,
+    stall_choices,
 )
 from views import theme
 from views.save import save_file_name

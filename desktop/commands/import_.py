@@ -56,7 +56,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def _fields():
-    from models.registry.importer import FIELDS
+    from models.services.importer import FIELDS
 
     return FIELDS
 
@@ -67,7 +67,7 @@ def run(args: argparse.Namespace) -> int:
     from desktop.paths import resolve_db_url, use_data_folder
     from models.access.signing_keys import MUNICIPAL_KEY
     from models.base.errors import UserError
-    from models.registry.importer import guess_mapping, import_rows, load_mapping, preview_import, read_sheet
+    from models.services.importer import guess_mapping, import_rows, load_mapping, preview_import, read_sheet
     from models.store.bootstrap import close_database, open_database
 
     sheet = read_sheet(args.file)

@@ -493,8 +493,8 @@ class _DemoDesk:
     ):
         from models.billing.charges import await_payment
         from models.registry.applications import ApplicationInput, DocumentInput, change_status
-        from models.registry.filing import create_application
         from models.rules.regimes import get_regime
+        from models.services.filing import create_application
 
         docs = []
         if documents:
@@ -545,8 +545,8 @@ class _DemoDesk:
         """The price the form would have shown and frozen on the application (none when it needs a value
         the Administration sets)."""
         from models.billing.pricing import quote
-        from models.registry.front_desk import local_to
         from models.rules.regimes import get_regime
+        from models.services.front_desk import local_to
 
         regime = get_regime(regime_id)
         if not regime.permit_kind(kind).fees:
@@ -584,7 +584,7 @@ class _DemoDesk:
             Company.update(**town).where(Company.id.in_(list(companies))).execute()
 
     def issue(self, app, on: _dt.date, **kw):
-        from models.permits.issuing import issue_permit
+        from models.services.issuing import issue_permit
 
         permit = issue_permit(app, by=app.created_by, today=on, key_dir=self.key_dir, **kw)
         self.count_permits += 1
@@ -714,9 +714,9 @@ class _DemoDesk:
                     )
 
     def renewal(self, regime_id: str, kind: str, on: _dt.date, by: str):
-        from models.permits.issuing import renew
         from models.registry.applications import DocumentInput
         from models.rules.regimes import get_regime
+        from models.services.issuing import renew
 
         documents = get_regime(regime_id).permit_kind(kind).documents
 

@@ -79,17 +79,15 @@ The package, one module per seam (each imports only those listed before it):
 * :mod:`~models.permits.startup` and :mod:`~models.permits.leave` — start-up deadlines; the yearly rest.
 * :mod:`~models.permits.today` — what the Painel shows today.
 * :mod:`~models.permits.document` — the printed permit and its signed QR text (:mod:`~models.permits.permit_doc`).
-* :mod:`~models.permits.issuing` — issuing a permit: from an application, by renewal, transfer or exchange.
-  It is the service step above :mod:`models.billing.charges` and :mod:`models.registry.front_desk` (it reads the
-  applicant's facts and the open charges), which both read the modules listed before it; so it is **not**
-  re-exported here: ``from models.permits.issuing import issue_permit``.
+* Issuing a permit (from an application, by renewal, transfer or exchange) reads the applicant's facts and
+  creates the charges: it is a step above the subjects, :mod:`models.services.issuing`.
 * :mod:`~models.permits.signatures` — verifying a permit's QR and signing again: above the keys
   (:mod:`models.access.signing_keys`) and the permits' tables; not re-exported either.
 
 Across packages, from the bottom up (each imports only what is below it, function-level imports included —
-tests/test_import_graph.py): registry.people and registry.applications → these permit modules (but issuing and
-signatures) → billing (fiscal, pricing, charges, fee_report) → sites, selection → registry.filing,
-registry.front_desk → permits.issuing → selection.calls, enforcement.
+tests/test_import_graph.py and the import-linter contracts in pyproject.toml): registry.people and
+registry.applications → these permit modules (but signatures) → billing (fiscal, pricing, charges, fee_report) →
+sites, selection, enforcement → services (filing, front_desk, issuing, calls, importer).
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """When a permit may be renewed and with what: the renewal window, the documents on file, what is due.
 
-The renewal itself (eligibility checked again through the front desk) is in :mod:`models.permits.issuing`.
+The renewal itself (eligibility checked again through the front desk) is in :mod:`models.services.issuing`.
 """
 
 from __future__ import annotations

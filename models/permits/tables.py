@@ -58,7 +58,7 @@ ORIGINS = {
     "renewal": "renovação",
     "transfer": "transferência",
     "exchange": "permuta",
-    "import": "importação",  # an existing permit brought from the town's list (models/registry/importer/)
+    "import": "importação",  # an existing permit brought from the town's list (models/services/importer/)
 }
 
 

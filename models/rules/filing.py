@@ -1,7 +1,7 @@
 """When an application may still be filed, and until when a payment counts: the act's registration window.
 
 Pure functions over a regime and plain values — no database, no Qt. The
-front desk (``models.registry.front_desk``) gathers the event's dates; the draw
+front desk (``models.services.front_desk``) gathers the event's dates; the draw
 (``models.selection``) reads the same cut-offs through ``DrawRules``.
 
 * **Registration** (``[selection] registration`` of the kinds the selection

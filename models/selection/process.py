@@ -360,7 +360,7 @@ def publication_kind(current) -> str:
 
 
 def publication_check(current, kinds: Sequence[str] | None = None) -> PublicationCheck:
-    """Compare the list of ``current`` (a ``models.selection.calls.CallList``) with the latest publication of its call:
+    """Compare the list of ``current`` (a ``models.services.calls.CallList``) with the latest publication of its call:
     of ``kinds``, by default what :func:`publication_kind` says the list is (the draw checks ``list``/``final``)."""
     if current is None or current.published is None:
         return PublicationCheck(None, False, "sem lista")
@@ -415,7 +415,7 @@ def _create_publication(
 def publish_list(
     current, *, by: str, published_on: _dt.date, today: _dt.date, call: str = "", medium: str = ""
 ) -> ListPublication:
-    """Keep the publication of a draw's participant list (``current``: a ``models.selection.calls.CallList``).
+    """Keep the publication of a draw's participant list (``current``: a ``models.services.calls.CallList``).
 
     Where the act opens an appeal against the ranking, the draw's list comes
     only from the final list (:func:`publish_final`), so this is refused until

@@ -44,7 +44,7 @@ The package, one module per seam (each imports only those before it; none import
 * :mod:`~models.billing.charges.summary` — the month in figures and the Painel's alerts.
 
 Billing sits above :mod:`models.permits` (the tables and the Painel's ``TodayItem``) and below the front desk and
-:mod:`models.permits.issuing`, which read the debts and the open charges.
+:mod:`models.services.issuing`, which read the debts and the open charges.
 """
 
 from __future__ import annotations

@@ -13,10 +13,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from models.base.errors import UserError
-from models.registry.importer.fields import FIELD, FIELDS, MAPPING_FORMAT, MAPPING_VERSION, PERMIT_FIELDS
 from models.registry.people import (
     search_key,
 )
+from models.services.importer.fields import FIELD, FIELDS, MAPPING_FORMAT, MAPPING_VERSION, PERMIT_FIELDS
 
 
 def normalize_header(text: str) -> str:

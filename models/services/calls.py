@@ -40,7 +40,6 @@ from models.base.errors import FieldErrors, UserError
 from models.base.money import format_brl
 from models.billing.charges import Charge, Payment, debts_of
 from models.permits import LIVE_STATUSES, Permit
-from models.permits.issuing import issue_permit
 from models.registry.applications import STATUSES as APP_STATUSES
 from models.registry.applications import Application
 from models.rules import describe
@@ -69,6 +68,7 @@ from models.selection.draws import (
     verify_draw,
 )
 from models.selection.process import final_basis, has_appeals, process_of
+from models.services.issuing import issue_permit
 from models.sites import Site, Stall, find_site, stall_rows
 
 __all__ = [
@@ -681,7 +681,7 @@ def draw_holders(draw: Draw | int, *, today: _dt.date | None = None, requirement
     """The holders of a draw in order of choice (by group, then the drawn order), with permit and stall; with
     ``requirements``, what the act asks them after the list (Sapezal art. 11), checked ``today``, while their
     permit is not issued."""
-    from models.registry.front_desk import later_requirements
+    from models.services.front_desk import later_requirements
 
     draw = get_draw(draw.id if isinstance(draw, Draw) else draw)
     today = today or _dt.date.today()

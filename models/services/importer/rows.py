@@ -11,7 +11,6 @@ from decimal import Decimal
 
 from models.base.br import calendar_problem, clean_cnpj, clean_cpf, format_cnpj, format_cpf
 from models.base.errors import FieldErrors, UserError
-from models.registry.importer.fields import EXCEL_EPOCH, FIELD, PERMIT_FIELDS
 from models.registry.people import (
     CompanyInput,
     PartnerInput,
@@ -20,6 +19,7 @@ from models.registry.people import (
     validate_company,
     validate_person,
 )
+from models.services.importer.fields import EXCEL_EPOCH, FIELD, PERMIT_FIELDS
 
 
 def parse_date(value, label: str) -> _dt.date:

@@ -12,7 +12,7 @@ from pathlib import Path
 
 from models.base.errors import UserError
 from models.base.text import control_problem, read_csv
-from models.registry.importer.fields import MAX_ROWS
+from models.services.importer.fields import MAX_ROWS
 from models.store.archive import ZipLimits, check_zip
 
 

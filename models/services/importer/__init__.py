@@ -46,12 +46,12 @@ Readings:
 
 The package, one module per step (each imports only those before it):
 
-* :mod:`~models.registry.importer.fields` — the Praça fields a column may hold, the limits.
-* :mod:`~models.registry.importer.sheet` — step 1, reading the file (``.xlsx`` or ``.csv``).
-* :mod:`~models.registry.importer.mapping` — step 2, which column is which field; saved, guessed, remembered.
-* :mod:`~models.registry.importer.rows` — checking one row (documents, dates, sizes, the permit's fields).
-* :mod:`~models.registry.importer.preview` — step 3, every row checked, nothing written.
-* :mod:`~models.registry.importer.writing` — step 4, the one transaction that writes (people, companies, permits).
+* :mod:`~models.services.importer.fields` — the Praça fields a column may hold, the limits.
+* :mod:`~models.services.importer.sheet` — step 1, reading the file (``.xlsx`` or ``.csv``).
+* :mod:`~models.services.importer.mapping` — step 2, which column is which field; saved, guessed, remembered.
+* :mod:`~models.services.importer.rows` — checking one row (documents, dates, sizes, the permit's fields).
+* :mod:`~models.services.importer.preview` — step 3, every row checked, nothing written.
+* :mod:`~models.services.importer.writing` — step 4, the one transaction that writes (people, companies, permits).
 
 It sits above :mod:`models.permits` (it writes permits through their tables and signs them) and reads only the
 people models' own validators and writers.
@@ -59,7 +59,7 @@ people models' own validators and writers.
 
 from __future__ import annotations
 
-from models.registry.importer.fields import (
+from models.services.importer.fields import (
     EXCEL_EPOCH,
     FIELD,
     FIELDS,
@@ -70,7 +70,7 @@ from models.registry.importer.fields import (
     ImportCancelled,
     ImportField,
 )
-from models.registry.importer.mapping import (
+from models.services.importer.mapping import (
     Mapping,
     check_mapping,
     guess_mapping,
@@ -81,10 +81,10 @@ from models.registry.importer.mapping import (
     remember_mapping,
     save_mapping,
 )
-from models.registry.importer.preview import Preview, cells_of, preview_import
-from models.registry.importer.rows import PermitData, RowCheck, check_row, parse_bool, parse_date, parse_size
-from models.registry.importer.sheet import XLSX_LIMITS, Sheet, decode_text, read_sheet
-from models.registry.importer.writing import ImportResult, import_rows, release_connection
+from models.services.importer.preview import Preview, cells_of, preview_import
+from models.services.importer.rows import PermitData, RowCheck, check_row, parse_bool, parse_date, parse_size
+from models.services.importer.sheet import XLSX_LIMITS, Sheet, decode_text, read_sheet
+from models.services.importer.writing import ImportResult, import_rows, release_connection
 
 __all__ = [
     "EXCEL_EPOCH",

@@ -1,7 +1,7 @@
 """Issuing a permit — from an application, by renewal, transfer to an heir or exchange of sites.
 
 The service step above both the front desk and the charges: it reads the applicant's facts through
-:mod:`models.registry.front_desk` (eligibility checked again at issue) and the application's open charges
+:mod:`models.services.front_desk` (eligibility checked again at issue) and the application's open charges
 (:mod:`models.billing.charges`); nothing below it in the package imports those.
 """
 
@@ -139,8 +139,8 @@ def check_due_later(app: Application, today: _dt.date) -> None:
     """What the act asks after the application (``Rule.due``: Sapezal art. 11 — CNPJ, health and clearance
     certificates within 10 business days of the final list) must be met before the permit: refused otherwise,
     listing each requirement with its deadline."""
-    from models.registry.front_desk import later_requirements
     from models.rules.eligibility import PASSED
+    from models.services.front_desk import later_requirements
 
     unmet = [result for result in later_requirements(app, today=today) if result.status != PASSED]
     if unmet:
@@ -162,8 +162,8 @@ def check_eligibility(
     what: str,
 ):
     """Eligibility of ``holder`` for ``permit``'s kind now; refuses listing every failed rule."""
-    from models.registry.front_desk import applicant_facts, load_applicant
     from models.rules.eligibility import FAILED, evaluate_eligibility
+    from models.services.front_desk import applicant_facts, load_applicant
 
     applicant = load_applicant(holder_kind, holder_id)
     facts = applicant_facts(
@@ -460,8 +460,8 @@ def exchange_sites(
 
 def check_site_rules(permit: Permit, site: str, *, today: _dt.date, exclude: Iterable[int]) -> None:
     """Refuse a move that breaks a one-per rule bound to the same feira/site."""
-    from models.registry.front_desk import applicant_facts, load_applicant
     from models.rules.eligibility import FAILED, evaluate_rule
+    from models.services.front_desk import applicant_facts, load_applicant
 
     regime = regime_of(permit)
     kind = regime.permit_kind(permit.permit_kind)

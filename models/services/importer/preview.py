@@ -9,13 +9,13 @@ from dataclasses import dataclass
 
 from models.base.br import format_cpf
 from models.base.errors import UserError
-from models.registry.importer.mapping import Mapping, check_mapping
-from models.registry.importer.rows import RowCheck, check_row
-from models.registry.importer.sheet import Sheet
 from models.registry.people import (
     Company,
     Person,
 )
+from models.services.importer.mapping import Mapping, check_mapping
+from models.services.importer.rows import RowCheck, check_row
+from models.services.importer.sheet import Sheet
 
 
 @dataclass

@@ -12,15 +12,15 @@ from pathlib import Path
 from typing import Any
 
 from models.base.errors import UserError
-from models.registry.importer.fields import ImportCancelled
-from models.registry.importer.preview import Preview
-from models.registry.importer.rows import RowCheck
 from models.registry.people import (
     Company,
     Person,
     validate_company,
     validate_person,
 )
+from models.services.importer.fields import ImportCancelled
+from models.services.importer.preview import Preview
+from models.services.importer.rows import RowCheck
 from models.store.db import db
 
 
