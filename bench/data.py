@@ -73,7 +73,7 @@ def _cnpj(rng: random.Random) -> str:
 
 def add_people(people: int = PEOPLE, companies: int = COMPANIES, *, seed: int = SEED) -> tuple[list[int], list[int]]:
     """``people`` people and ``companies`` companies with names, CPF/CNPJ, addresses; returns their ids."""
-    from models.demo import _address, _person_name, _phone
+    from models.demo.people import demo_address, demo_name, demo_phone
     from models.registry.people import Company, Person, search_key
 
     rng = random.Random(seed)
@@ -84,15 +84,15 @@ def add_people(people: int = PEOPLE, companies: int = COMPANIES, *, seed: int = 
         while cpf in seen:
             cpf = _cpf(rng)
         seen.add(cpf)
-        name = _person_name(rng)
+        name = demo_name(rng)
         rows.append(
             {
                 "name": name,
                 "cpf": cpf,
                 "rg": f"{rng.randint(10, 59)}.{rng.randint(100, 999)}.{rng.randint(100, 999)}-1",
                 "birth_date": TODAY - _dt.timedelta(days=rng.randint(18 * 365 + 5, 78 * 365)),
-                **_address(rng),
-                "phone": _phone(rng),
+                **demo_address(rng),
+                "phone": demo_phone(rng),
                 "resident_since": TODAY - _dt.timedelta(days=rng.randint(90, 20 * 365)),
                 "family_income_mw": Decimal(rng.choice(["0.5", "1", "1.5", "2", "3"])),
                 "housing": rng.choice(["rented", "owned", "lent"]),
@@ -116,7 +116,7 @@ def add_people(people: int = PEOPLE, companies: int = COMPANIES, *, seed: int = 
                 "legal_name": legal,
                 "trade_name": trade,
                 "mei": True,
-                **_address(rng),
+                **demo_address(rng),
                 "search_name": search_key(f"{legal} {trade}"),
             }
         )
