@@ -110,8 +110,8 @@ def enforcement_alerts(today: _dt.date, *, recent_days: int = 30) -> list:
                     due,
                     "record-compliance",
                     record,
-                    f"o prazo para regularizar terminou em {day_text(due)} ({d['label']}): verificar no local e, se não "
-                    "atendida a notificação, lavrar o auto de infração.",
+                    f"o prazo para regularizar terminou em {day_text(due)} ({d['label']}): verificar no local e, "
+                    "se não atendida a notificação, lavrar o auto de infração.",
                     d["basis"],
                     True,
                 )
@@ -126,8 +126,8 @@ def enforcement_alerts(today: _dt.date, *, recent_days: int = 30) -> list:
                     due,
                     "record-decision",
                     record,
-                    f"{c.kind_label.lower()} protocolada em {day_text(c.filed_on)} aguarda julgamento ({c.instance}); o "
-                    f"prazo para decidir {when}.",
+                    f"{c.kind_label.lower()} protocolada em {day_text(c.filed_on)} aguarda julgamento "
+                    f"({c.instance}); o prazo para decidir {when}.",
                     d["basis"],
                     due < today,
                 )

@@ -89,7 +89,8 @@ def decide_sanctions(
         if fact.on > today:
             raise FieldErrors(
                 {
-                    "fact": f"Fato da sanção nº {number}: a data em que foi verificado ({day_text(fact.on)}) está no futuro."
+                    "fact": f"Fato da sanção nº {number}: a data em que foi verificado ({day_text(fact.on)}) "
+                    "está no futuro."
                 }
             )
     regime = get_regime(record.regime, on=record.at.date())

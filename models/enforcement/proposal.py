@@ -416,7 +416,7 @@ def preview(draft: RecordDraft, *, today: _dt.date, strict: bool = True) -> Prev
 
 def explain(pv: Preview) -> list[tuple[int, str]]:
     """The proposal step by step in pt-BR: ``(indent, text)`` lines with each step's article."""
-    regime, proposal = pv.regime, pv.proposal
+    proposal = pv.proposal
     out: list[tuple[int, str]] = []
     if pv.prior_refs:
         out.append((0, "Ocorrências anteriores do infrator neste regime: " + "; ".join(pv.prior_refs) + "."))

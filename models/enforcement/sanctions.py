@@ -69,24 +69,24 @@ from models.rules import describe
 from models.rules.regimes import Amount, Infraction, Ladder, Regime, Sanction, get_regime
 
 __all__ = [
-    "PriorOffence",
-    "Verification",
-    "ProposedSanction",
-    "InfractionProposal",
+    "DECISIONS",
+    "IMPOSED",
+    "OMITTED",
+    "PROPOSED",
+    "TOLERATED",
     "Adjustment",
+    "InfractionProposal",
+    "PriorOffence",
     "Proposal",
-    "propose_sanction",
+    "ProposedSanction",
+    "Verification",
     "adjust",
-    "count_prior",
     "check_in_force",
+    "count_prior",
     "imposed",
+    "propose_sanction",
     "sanction_head",
     "sanction_lines",
-    "IMPOSED",
-    "PROPOSED",
-    "OMITTED",
-    "TOLERATED",
-    "DECISIONS",
 ]
 
 IMPOSED, PROPOSED, OMITTED, TOLERATED = "imposed", "proposed", "omitted", "tolerated"
@@ -124,7 +124,7 @@ class Verification:
         return {"on": self.on.isoformat(), "by": self.by, "note": self.note}
 
     @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> "Verification":
+    def from_dict(cls, data: Mapping[str, Any]) -> Verification:
         on = data.get("on")
         return cls(
             on=dt.date.fromisoformat(on) if isinstance(on, str) else on,
@@ -443,7 +443,7 @@ class Proposal:
         return tuple(s for s in self.sanctions if s.decision == PROPOSED)
 
     @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> "Proposal":
+    def from_dict(cls, data: Mapping[str, Any]) -> Proposal:
         """The proposal as a record keeps it (``to_dict``), to decide on it later; records issued before
         decisions were kept read as then: a ``condition`` meant a warning not complied with."""
         not_complied = bool(data.get("not_complied"))
@@ -893,7 +893,7 @@ def _propose_one(
             proposed = dataclasses.replace(
                 proposed,
                 decision=TOLERATED,
-                details=proposed.details + (f"Dentro da tolerância ({regime.cite_item(tolerance)}): não se aplica.",),
+                details=(*proposed.details, f"Dentro da tolerância ({regime.cite_item(tolerance)}): não se aplica."),
             )
         merged = False
         if proposed.kind in _MERGED_KINDS:
@@ -1242,7 +1242,7 @@ def adjust(
             condition_met=fact,
             decision=decision,
             adjusted=True,
-            details=s.details + (f"Fato verificado — {s.condition.text}: {fact.text}.",),
+            details=(*s.details, f"Fato verificado — {s.condition.text}: {fact.text}."),
         )
         log.append(Adjustment(number, "fact", "aguarda o fato", f"fato {fact.text}", why, by))
     for number in apply_list:

@@ -68,24 +68,24 @@ from models.rules import describe
 from models.store.settings import AGENCY, get_setting, municipality_label
 
 __all__ = [
-    "Cancelled",
-    "SanctionsReport",
-    "Figures",
-    "ReportRecord",
-    "ReportInfraction",
-    "ReportSanction",
-    "ReportFine",
-    "OpenDeadline",
-    "Recurrence",
-    "PendingSeizure",
-    "Debt",
-    "ArticleGroup",
-    "CountGroup",
-    "sanctions_report",
-    "period_label",
-    "check_period",
-    "CORRECTED",
     "CANCELLED",
+    "CORRECTED",
+    "ArticleGroup",
+    "Cancelled",
+    "CountGroup",
+    "Debt",
+    "Figures",
+    "OpenDeadline",
+    "PendingSeizure",
+    "Recurrence",
+    "ReportFine",
+    "ReportInfraction",
+    "ReportRecord",
+    "ReportSanction",
+    "SanctionsReport",
+    "check_period",
+    "period_label",
+    "sanctions_report",
 ]
 
 ZERO = Decimal("0.00")
@@ -481,7 +481,7 @@ def sanctions_report(
     articles: dict[tuple[str, str], dict] = {}
     sanction_counts: dict[str, int] = defaultdict(int)
     corrected = annulled = 0
-    for done, (r, site) in enumerate(zip(records, places), start=1):
+    for done, (r, site) in enumerate(zip(records, places, strict=True), start=1):
         regime_label = labels.regime_label(r.regime)
         site = site_names[(r.regime, site)]
         inspector = f"{r.inspector} (mat. {r.inspector_id})" if r.inspector_id else r.inspector

@@ -101,7 +101,7 @@ def depot_fee(record: Record, on: _dt.date, *, since: _dt.date | None = None) ->
 def _depot_covered(record: Record) -> tuple[_dt.date | None, list[Charge]]:
     links = list(RecordCharge.select().where((RecordCharge.record == record.id) & (RecordCharge.role == "depot")))
     charges = [Charge.get_by_id(link.charge_id) for link in links]
-    live = [(link, c) for link, c in zip(links, charges) if c.status != "cancelled"]
+    live = [(link, c) for link, c in zip(links, charges, strict=True) if c.status != "cancelled"]
     until = max((link.until for link, _c in live if link.until), default=None)
     return until, [c for _l, c in live]
 
@@ -338,7 +338,7 @@ def seized_goods(today: _dt.date) -> list[SeizedRow]:
         first = min(dues, key=lambda d: d["due_date"]) if dues else None
         passed = bool(first) and due_passed(first, today)
         fee = depot_fee(record, today) if record.status != "annulled" else None
-        covered, depot_charges = _depot_covered(record)
+        _covered, depot_charges = _depot_covered(record)
         paid_depot = sum((c.paid_total for c in depot_charges if c.status != "cancelled"), ZERO)
         depot_due = None
         if fee is not None and fee.amount is not None:
