@@ -7,8 +7,9 @@ PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 TSTAMP := $(VENV)/.installed-test
 DSTAMP := $(VENV)/.installed-dist
+LSTAMP := $(VENV)/.installed-lint
 
-.PHONY: run test install install-test demo bench screenshots report-images dist dist-check clean
+.PHONY: run test lint install install-test demo bench screenshots report-images dist dist-check clean
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -26,6 +27,10 @@ $(DSTAMP): pyproject.toml | $(PY)
 	$(PY) -m pip install --quiet --disable-pip-version-check -e '.[dist]'
 	touch $(STAMP) $@
 
+$(LSTAMP): pyproject.toml | $(PY)
+	$(PY) -m pip install --quiet --disable-pip-version-check -e '.[lint]'
+	touch $(STAMP) $@
+
 install: $(STAMP)
 install-test: $(TSTAMP)
 
@@ -35,6 +40,13 @@ run: $(STAMP)
 test: $(TSTAMP)
 	$(VENV)/bin/lint-imports  # the import contracts of pyproject.toml (which layer may import which)
 	QT_QPA_PLATFORM=offscreen $(PY) -m pytest $(PYTEST_ARGS)
+
+# The gate (issue 21 §4): lint, format, types and the import contracts; .ci/run runs it before the tests.
+lint: $(LSTAMP)
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+	$(VENV)/bin/mypy
+	$(VENV)/bin/lint-imports
 
 demo: $(STAMP)
 	$(VENV)/bin/praca demo --db sqlite:///demo.sqlite3

@@ -34,7 +34,7 @@ class UserError(Exception):
         return self.message
 
 
-class FieldErrors(UserError):
+class FieldErrors(UserError):  # noqa: N818 - a UserError of several fields; the name is the screens' API
     """Several fields are wrong at once: ``errors`` maps each field to its message (form order)."""
 
     def __init__(self, errors: dict[str, str]):

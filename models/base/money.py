@@ -21,15 +21,15 @@ from models.base.errors import UserError
 __all__ = [
     "CENT",
     "NBSP",
-    "to_decimal",
-    "parse_typed",
-    "round_cents",
-    "quantize_places",
-    "to_centavos",
-    "from_centavos",
     "format_brl",
     "format_decimal_br",
     "format_factor",
+    "from_centavos",
+    "parse_typed",
+    "quantize_places",
+    "round_cents",
+    "to_centavos",
+    "to_decimal",
 ]
 
 CENT = Decimal("0.01")
@@ -183,7 +183,7 @@ def _group_thousands(digits: str) -> str:
 
 def _format_fixed(value: Decimal, group: bool = True) -> str:
     """Format a finite Decimal as it stands (no rounding) in pt-BR style."""
-    sign, _, exponent = value.as_tuple()
+    sign, _, _exponent = value.as_tuple()
     text = format(abs(value), "f")  # plain notation, keeps the exponent's places
     if "." in text:
         integer, fraction = text.split(".")

@@ -21,17 +21,21 @@ import re
 import stat
 import unicodedata
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from models.base.errors import UserError
+
+if TYPE_CHECKING:
+    from _typeshed import DataclassInstance
 
 __all__ = [
     "CONTROL",
     "CsvTable",
     "char_name",
     "control_problem",
-    "search_key",
     "read_csv",
     "read_small_file",
+    "search_key",
     "sniff_delimiter",
     "visible",
 ]
@@ -108,7 +112,7 @@ def control_problem(text: str, *, multiline: bool = False) -> str | None:
     )
 
 
-def _picture(match: re.Match) -> str:
+def _picture(match: re.Match[str]) -> str:
     code = ord(match.group())
     if code < 0x20:
         return chr(0x2400 + code)  # the Control Pictures block: ␀ … ␟
@@ -209,7 +213,9 @@ def read_csv(text: str, *, name: str, delimiter: str | None = None) -> CsvTable:
     return CsvTable(delimiter, tuple(rows))
 
 
-def control_errors(data, *, multiline: frozenset[str] = frozenset(), prefix: str = "") -> dict[str, str]:
+def control_errors(
+    data: DataclassInstance, *, multiline: frozenset[str] = frozenset(), prefix: str = ""
+) -> dict[str, str]:
     """``{field: problem}`` for every text of the input dataclass ``data`` (and of the dataclasses in its lists,
     as ``household[0].name``) that holds a control character — checked as typed, before a form's cleaning
     (a name's whitespace folded into single spaces) could turn one into a space silently. The fields in
@@ -226,7 +232,7 @@ def control_errors(data, *, multiline: frozenset[str] = frozenset(), prefix: str
                 errors[key] = problem
         elif isinstance(value, (list, tuple)):
             for index, element in enumerate(value):
-                if dataclasses.is_dataclass(element):
+                if dataclasses.is_dataclass(element) and not isinstance(element, type):
                     errors.update(control_errors(element, multiline=multiline, prefix=f"{key}[{index}]."))
     return errors
 

@@ -16,6 +16,7 @@ import sqlite3
 from dataclasses import dataclass
 from decimal import Decimal
 from pathlib import Path
+from typing import Any
 from urllib.parse import parse_qs, unquote, urlparse
 
 from peewee import (
@@ -305,7 +306,7 @@ class BaseModel(Model):
         return _AuditedInsert(cls, insert=query, columns=columns)
 
     @classmethod
-    def update(cls, __data=None, **update):
+    def update(cls, __data: dict[Any, Any] | None = None, **update: Any) -> Any:
         return _AuditedUpdate(cls, cls._normalize_data(__data, update))
 
     @classmethod_only
