@@ -80,7 +80,7 @@ def _billing():
 
 
 def _enforcement():
-    from views.enforcement_page import EnforcementPage
+    from views.enforcement import EnforcementPage
 
     return EnforcementPage()
 

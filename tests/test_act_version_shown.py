@@ -49,7 +49,7 @@ def test_the_permit_detail_shows_the_version_it_was_issued_by(make_tab, keys, cl
 
 
 def test_the_record_detail_shows_the_version_it_was_judged_by(qtbot, keys, app_ready):
-    from views.enforcement_page import EnforcementPage
+    from views.enforcement import EnforcementPage
 
     jose = person("José Ambulante")
     before = issue(draft("olimpia-2025", ["geral-sem-penalidade"], "02/03/2026 09:30", holder=jose))

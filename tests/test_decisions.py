@@ -174,7 +174,7 @@ def test_the_receipt_is_written_off_the_gui_thread(worklist, tmp_path, monkeypat
 
 def test_billing_and_enforcement_buttons_a_role_may_not_use_say_who_may(app_ready, qtbot, database):
     from views.charges_page import ChargesTab
-    from views.enforcement_page import RecordsTab
+    from views.enforcement import RecordsTab
 
     with session.acting_as(session.Session(None, "ana", "Ana", "atendente")):
         charges, records = ChargesTab(), RecordsTab()

@@ -16,7 +16,7 @@ from PySide6.QtCore import Qt
 
 from models import enforcement as enf
 from models.billing.charges import Charge, record_payment
-from views.enforcement_page import ContestDialog, DecisionDialog, EnforcementPage, RecordDialog
+from views.enforcement import ContestDialog, DecisionDialog, EnforcementPage, RecordDialog
 
 TODAY = dt.date(2026, 3, 16)  # a Monday
 

@@ -475,7 +475,7 @@ def test_the_preview_cites_only_the_regimes_own_articles_for_what_a_record_needs
 
 
 def test_the_desk_lets_the_authority_omit_and_impose_with_a_reason(qtbot, keys, app_ready):
-    from views.enforcement_page import AdjustDialog, EnforcementPage
+    from views.enforcement import AdjustDialog, EnforcementPage
 
     holder = person("Ambulante do Indomit")
     record = issue(
@@ -517,7 +517,7 @@ def test_the_desk_lets_the_authority_omit_and_impose_with_a_reason(qtbot, keys, 
 
 
 def test_the_desk_records_the_fact_a_condition_waits_for(qtbot, keys, app_ready):
-    from views.enforcement_page import EnforcementPage
+    from views.enforcement import EnforcementPage
 
     holder = person("Comerciante da Calçada")
     record = issue(draft("olimpia-2025", ["passeio-mesas-cadeiras"], "02/03/2026 09:30", holder=holder))

@@ -30,7 +30,7 @@ def test_the_simulator_prices_the_sixth_act(database, app_ready, qtbot):
 
 
 def test_fiscalizacao_records_an_infraction_of_the_sixth_act(keys, app_ready, qtbot):
-    from views.enforcement_page import EnforcementPage
+    from views.enforcement import EnforcementPage
 
     person("Antônio Vendedor")
     page = EnforcementPage(today=dt.date(2026, 12, 1))

@@ -1,0 +1,38 @@
+"""Fiscalização: record notices and infraction, seizure and interdiction records; defences and appeals;
+seized goods and what is due to release them; fines for the dívida ativa.
+
+Every act goes through :mod:`models.enforcement`, which checks it against the
+regime and records it; the screen shows the sanction worked out step by step
+with its articles and the deadlines with their dates before anything is
+issued, and the domain's one-line refusal at the field or in the message line.
+
+One module per dialog or tab: common (filters, labels, the overdue rows), adjust_dialog,
+record_dialog, contest_dialogs (defence/appeal, decision, donation), records_tab, seizures_tab,
+debt_tab, page (the page that holds the tabs).
+"""
+
+from views.enforcement.adjust_dialog import AdjustDialog
+from views.enforcement.common import KIND_FILTERS, SCOPE_LABELS, STATUS_FILTERS, OverdueRowsModel, day_label
+from views.enforcement.contest_dialogs import ContestDialog, DecisionDialog, DonateDialog
+from views.enforcement.debt_tab import DebtTab
+from views.enforcement.page import EnforcementPage
+from views.enforcement.record_dialog import RecordDialog
+from views.enforcement.records_tab import RecordsTab
+from views.enforcement.seizures_tab import SeizuresTab
+
+__all__ = [
+    "KIND_FILTERS",
+    "SCOPE_LABELS",
+    "STATUS_FILTERS",
+    "AdjustDialog",
+    "ContestDialog",
+    "DebtTab",
+    "DecisionDialog",
+    "DonateDialog",
+    "EnforcementPage",
+    "OverdueRowsModel",
+    "RecordDialog",
+    "RecordsTab",
+    "SeizuresTab",
+    "day_label",
+]

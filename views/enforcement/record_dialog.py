@@ -1,0 +1,802 @@
+"""The dialog that drafts and issues a notice or record.
+
+Over 600 lines as one cohesive thing: one form whose groups of fields (regime and kind, offender,
+infractions, goods, photos, witnesses, adjustments) all feed the one draft and its live preview.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+from html import escape
+from pathlib import Path
+
+from PySide6.QtCore import QSize, Qt, QTimer
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QDialog,
+    QDialogButtonBox,
+    QFileDialog,
+    QFormLayout,
+    QGroupBox,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QLineEdit,
+    QListWidget,
+    QListWidgetItem,
+    QPlainTextEdit,
+    QPushButton,
+    QScrollArea,
+    QSplitter,
+    QTableWidget,
+    QTableWidgetItem,
+    QTextBrowser,
+    QVBoxLayout,
+    QWidget,
+)
+
+from models import enforcement as enf
+from models.base.errors import FieldErrors, UserError
+from models.rules.regimes import get_regime, shipped_regimes
+from views import theme
+from views.enforcement.adjust_dialog import AdjustDialog
+from views.enforcement.common import SCOPE_LABELS
+from views.fit import fit_to_screen
+from views.table_models import Column, RowsModel, make_table
+from views.widgets import DateEdit, current_user_name
+
+
+class RecordDialog(QDialog):
+    """Novo auto: offender, place, facts, infractions from the catalogue; the proposal and the deadlines
+    worked out as the inspector types; adjust with a reason; issue."""
+
+    def __init__(
+        self,
+        base: enf.RecordDraft,
+        parent: QWidget | None = None,
+        *,
+        today: _dt.date,
+        title: str = "",
+        mode: str = "new",
+    ):
+        super().__init__(parent)
+        self.today = today
+        self.mode = mode  # new | follow | correct | identify
+        self.base = base
+        self.record = None
+        self.last_preview = None
+        self.adjustments: list[enf.AdjustInput] = list(base.adjustments)
+        self.checked: list[str] = list(base.infractions)
+        self.photos: list[str] = []
+        self.offender: tuple[str, int] | None = None
+        if base.person_id:
+            self.offender = ("person", base.person_id)
+        elif base.company_id:
+            self.offender = ("company", base.company_id)
+        self.permit = None
+        self.setWindowTitle(title or self.tr("Novo auto"))
+        fit_to_screen(self, QSize(1240, 820))
+        self._timer = QTimer(self)
+        self._timer.setSingleShot(True)
+        self._timer.setInterval(250)
+        self._timer.timeout.connect(self.update_preview)
+        self._build()
+        self._load(base)
+        self.update_preview()
+
+    # -- building ------------------------------------------------------------------
+
+    def _build(self) -> None:
+        outer = QVBoxLayout(self)
+        split = QSplitter(Qt.Orientation.Horizontal)
+        form_widget = QWidget()
+        form = QVBoxLayout(form_widget)
+        scroll = QScrollArea()
+        scroll.setWidgetResizable(True)
+        scroll.setWidget(form_widget)
+        split.addWidget(scroll)
+
+        top = QFormLayout()
+        self.kind = QComboBox()
+        self.kind.setObjectName("kind")
+        for key, label in enf.KINDS.items():
+            self.kind.addItem(self.tr(label), key)
+        self.regime = QComboBox()
+        self.regime.setObjectName("regime")
+        for rid, regime in sorted(shipped_regimes().items(), key=lambda kv: kv[1].municipality):
+            self.regime.addItem(f"{regime.municipality}/{regime.state} — {regime.short}", rid)
+        self.scope = QComboBox()
+        self.scope.setObjectName("scope")
+        top.addRow(self.tr("&Tipo:"), self.kind)
+        top.addRow(self.tr("&Regime:"), self.regime)
+        top.addRow(self.tr("&Matéria:"), self.scope)
+        form.addLayout(top)
+
+        who = QGroupBox(self.tr("Autuado"))
+        who_layout = QVBoxLayout(who)
+        self.offender_search = QLineEdit()
+        self.offender_search.setObjectName("offender-search")
+        self.offender_search.setPlaceholderText(self.tr("CPF, CNPJ ou parte do nome de quem está cadastrado…"))
+        self.offender_search.setClearButtonEnabled(True)
+        who_layout.addWidget(self.offender_search)
+        self.matches = RowsModel(
+            [
+                Column(self.tr("Nome"), lambda m: m.name),
+                Column(self.tr("CPF/CNPJ"), lambda m: m.document),
+                Column(self.tr(""), lambda m: m.detail),
+            ],
+            self,
+        )
+        self.matches_view = make_table("offender-matches", self.matches)
+        self.matches_view.setMaximumHeight(110)
+        self.matches_view.horizontalHeader().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        who_layout.addWidget(self.matches_view)
+        self.offender_label = QLabel()
+        self.offender_label.setObjectName("offender-chosen")
+        self.offender_label.setWordWrap(True)
+        who_layout.addWidget(self.offender_label)
+        self.unknown = QCheckBox(self.tr("Infrator &não identificado (descrever)"))
+        self.unknown.setObjectName("unknown")
+        who_layout.addWidget(self.unknown)
+        unknown_form = QFormLayout()
+        self.unknown_name = QLineEdit()
+        self.unknown_name.setObjectName("unknown-name")
+        self.unknown_name.setPlaceholderText(self.tr("nome dado, apelido ou denominação que o identifique"))
+        self.unknown_description = QLineEdit()
+        self.unknown_description.setObjectName("unknown-description")
+        self.unknown_description.setPlaceholderText(self.tr("aparência, roupa, o que vendia, veículo…"))
+        self.offender_document = QLineEdit()
+        self.offender_document.setObjectName("offender-document")
+        self.offender_address = QLineEdit()
+        self.offender_address.setObjectName("offender-address")
+        unknown_form.addRow(self.tr("Nome:"), self.unknown_name)
+        unknown_form.addRow(self.tr("Descrição:"), self.unknown_description)
+        unknown_form.addRow(self.tr("Documento:"), self.offender_document)
+        unknown_form.addRow(self.tr("Endereço:"), self.offender_address)
+        who_layout.addLayout(unknown_form)
+        permit_form = QFormLayout()
+        self.permit_number = QLineEdit()
+        self.permit_number.setObjectName("permit-number")
+        self.permit_number.setPlaceholderText(self.tr("AAAA/NNNNN (opcional)"))
+        self.permit_found = QLabel()
+        self.permit_found.setObjectName("permit-found")
+        self.permit_found.setWordWrap(True)
+        permit_form.addRow(self.tr("&Permissão nº:"), self.permit_number)
+        permit_form.addRow("", self.permit_found)
+        who_layout.addLayout(permit_form)
+        form.addWidget(who)
+
+        facts = QGroupBox(self.tr("Fato"))
+        facts_form = QFormLayout(facts)
+        when = QHBoxLayout()
+        self.date = DateEdit()
+        self.date.setObjectName("date")
+        self.time = QLineEdit()
+        self.time.setObjectName("time")
+        self.time.setInputMask("00:00;_")
+        self.time.setMaximumWidth(70)
+        when.addWidget(self.date)
+        when.addWidget(self.time)
+        when.addStretch(1)
+        self.place = QLineEdit()
+        self.place.setObjectName("place")
+        self.facts = QPlainTextEdit()
+        self.facts.setObjectName("facts")
+        self.facts.setPlaceholderText(self.tr("o fato que constitui a infração e as circunstâncias"))
+        self.facts.setMaximumHeight(90)
+        when_label = QLabel(self.tr("&Dia e hora:"))
+        when_label.setBuddy(self.date)
+        facts_form.addRow(when_label, when)
+        facts_form.addRow(self.tr("&Local:"), self.place)
+        facts_form.addRow(self.tr("&Fatos:"), self.facts)
+        form.addWidget(facts)
+
+        infractions = QGroupBox(self.tr("Infrações (catálogo do regime)"))
+        inf_layout = QVBoxLayout(infractions)
+        self.infraction_search = QLineEdit()
+        self.infraction_search.setObjectName("infraction-search")
+        self.infraction_search.setPlaceholderText(self.tr("artigo, código ou palavras: 145, lixo, sem autorização…"))
+        self.infraction_search.setClearButtonEnabled(True)
+        inf_layout.addWidget(self.infraction_search)
+        self.catalogue = QListWidget()
+        self.catalogue.setObjectName("catalogue")
+        self.catalogue.setMinimumHeight(130)
+        inf_layout.addWidget(self.catalogue)
+        self.chosen = QLabel()
+        self.chosen.setObjectName("chosen-infractions")
+        self.chosen.setWordWrap(True)
+        inf_layout.addWidget(self.chosen)
+        form.addWidget(infractions)
+
+        seizure = QGroupBox(self.tr("Objetos apreendidos"))
+        self.seizure_box = seizure
+        seizure_layout = QVBoxLayout(seizure)
+        self.items = QTableWidget(0, 4)
+        self.items.setObjectName("items")
+        self.items.setHorizontalHeaderLabels(
+            [self.tr("Descrição"), self.tr("Quantidade"), self.tr("Unidade"), self.tr("Perecível")]
+        )
+        self.items.horizontalHeader().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        self.items.setMaximumHeight(120)
+        seizure_layout.addWidget(self.items)
+        rows = QHBoxLayout()
+        add_item = QPushButton(self.tr("Adicionar &objeto"))
+        add_item.clicked.connect(lambda: self.add_item())
+        remove_item = QPushButton(self.tr("Remover objeto"))
+        remove_item.clicked.connect(
+            lambda: self.items.removeRow(max(self.items.currentRow(), 0)) if self.items.rowCount() else None
+        )
+        rows.addWidget(add_item)
+        rows.addWidget(remove_item)
+        rows.addStretch(1)
+        seizure_layout.addLayout(rows)
+        depot_form = QFormLayout()
+        self.depot = QLineEdit()
+        self.depot.setObjectName("depot")
+        self.depot.setPlaceholderText(self.tr("onde os objetos ficam depositados"))
+        depot_form.addRow(self.tr("De&pósito:"), self.depot)
+        seizure_layout.addLayout(depot_form)
+        form.addWidget(seizure)
+
+        people = QGroupBox(self.tr("Testemunhas, ciência e agente"))
+        people_form = QFormLayout(people)
+        self.witnesses = QPlainTextEdit()
+        self.witnesses.setObjectName("witnesses")
+        self.witnesses.setPlaceholderText(self.tr("uma por linha: nome; documento"))
+        self.witnesses.setMaximumHeight(60)
+        self.signature = QComboBox()
+        self.signature.setObjectName("signature")
+        for key, label in enf.SIGNATURES.items():
+            self.signature.addItem(self.tr(label), key)
+        self.signature_note = QLineEdit()
+        self.signature_note.setObjectName("signature-note")
+        self.inspector = QLineEdit()
+        self.inspector.setObjectName("inspector")
+        self.inspector_id = QLineEdit()
+        self.inspector_id.setObjectName("inspector-id")
+        self.inspector_id.setMaximumWidth(140)
+        people_form.addRow(self.tr("Testemun&has:"), self.witnesses)
+        people_form.addRow(self.tr("&Ciência:"), self.signature)
+        people_form.addRow(self.tr("Observação:"), self.signature_note)
+        people_form.addRow(self.tr("&Agente fiscal:"), self.inspector)
+        people_form.addRow(self.tr("Matríc&ula:"), self.inspector_id)
+        form.addWidget(people)
+
+        photos = QGroupBox(self.tr("Fotos"))
+        photos_layout = QHBoxLayout(photos)
+        self.photo_list = QListWidget()
+        self.photo_list.setObjectName("photos")
+        self.photo_list.setMaximumHeight(60)
+        add_photos = QPushButton(self.tr("Adicionar f&otos…"))
+        add_photos.setObjectName("add-photos")
+        add_photos.clicked.connect(lambda: self.add_photos())
+        photos_layout.addWidget(self.photo_list, 1)
+        photos_layout.addWidget(add_photos)
+        form.addWidget(photos)
+
+        extra = QFormLayout()
+        self.payment_due = DateEdit()
+        self.payment_due.setObjectName("payment-due")
+        self.payment_due_label = QLabel(self.tr("Venc&imento da multa:"))
+        self.payment_due_label.setBuddy(self.payment_due)
+        extra.addRow(self.payment_due_label, self.payment_due)
+        self.reason = QLineEdit()
+        self.reason.setObjectName("reason")
+        self.reason_label = QLabel(self.tr("Motivo da corr&eção:"))
+        self.reason_label.setBuddy(self.reason)
+        extra.addRow(self.reason_label, self.reason)
+        self.apply_permit = QCheckBox(self.tr("Aplicar a suspensão ou cassação à permissão ao lavrar"))
+        self.apply_permit.setObjectName("apply-permit")
+        extra.addRow("", self.apply_permit)
+        form.addLayout(extra)
+        self.choices_box = QGroupBox(self.tr("Prazos aplicáveis"))
+        self.choices_form = QFormLayout(self.choices_box)
+        self.choice_combos: dict[str, QComboBox] = {}
+        form.addWidget(self.choices_box)
+        form.addStretch(1)
+
+        right = QWidget()
+        right_layout = QVBoxLayout(right)
+        right_layout.addWidget(QLabel(self.tr("<b>Sanção proposta e prazos</b>")))
+        self.proposal_view = QTextBrowser()
+        self.proposal_view.setObjectName("proposal")
+        right_layout.addWidget(self.proposal_view, 1)
+        adjust_row = QHBoxLayout()
+        self.adjust_button = QPushButton(self.tr("A&justar…"))
+        self.adjust_button.setObjectName("adjust")
+        self.adjust_button.clicked.connect(lambda: self.ask_adjustment())
+        self.clear_adjust_button = QPushButton(self.tr("Desfazer ajustes"))
+        self.clear_adjust_button.setObjectName("clear-adjustments")
+        self.clear_adjust_button.clicked.connect(lambda: self.clear_adjustments())
+        adjust_row.addWidget(self.adjust_button)
+        adjust_row.addWidget(self.clear_adjust_button)
+        adjust_row.addStretch(1)
+        right_layout.addLayout(adjust_row)
+        split.addWidget(right)
+        split.setStretchFactor(0, 3)
+        split.setStretchFactor(1, 2)
+        scroll.setMinimumWidth(560)
+        split.setSizes([700, 520])
+        outer.addWidget(split, 1)
+        self.error = QLabel()
+        self.error.setObjectName("error")
+        self.error.setWordWrap(True)
+        self.error.setStyleSheet(f"color: {theme.colour('error')};")
+        outer.addWidget(self.error)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
+        self.issue_button = buttons.button(QDialogButtonBox.StandardButton.Ok)
+        self.issue_button.setText(self.tr("La&vrar"))
+        self.issue_button.setObjectName("issue")
+        buttons.accepted.connect(self.issue)
+        buttons.rejected.connect(self.reject)
+        outer.addWidget(buttons)
+        self.fields = {
+            "kind": self.kind,
+            "regime": self.regime,
+            "scope": self.scope,
+            "offender": self.offender_search,
+            "unknown_description": self.unknown_description,
+            "permit": self.permit_number,
+            "at": self.date,
+            "notified_at": self.date,
+            "place": self.place,
+            "facts": self.facts,
+            "infractions": self.infraction_search,
+            "signature": self.signature,
+            "witnesses": self.witnesses,
+            "inspector": self.inspector,
+            "items": self.items,
+            "depot": self.depot,
+            "photos": self.photo_list,
+            "payment_due": self.payment_due,
+            "reason": self.reason,
+            "adjust": self.adjust_button,
+            "deadlines": self.choices_box,
+        }
+
+        # signals
+        self.kind.currentIndexChanged.connect(lambda _i: self._kind_changed())
+        self.regime.currentIndexChanged.connect(lambda _i: self._regime_changed())
+        self.scope.currentIndexChanged.connect(lambda _i: self.changed())
+        self.offender_search.textChanged.connect(lambda _t: self.search_offender())
+        self.matches_view.selectionModel().selectionChanged.connect(lambda *_: self._offender_selected())
+        self.unknown.toggled.connect(lambda _c: self._unknown_toggled())
+        self.permit_number.textChanged.connect(lambda _t: self._permit_changed())
+        self.infraction_search.textChanged.connect(lambda _t: self.fill_catalogue())
+        self.catalogue.itemChanged.connect(self._catalogue_item_changed)
+        for edit in (
+            self.unknown_name,
+            self.unknown_description,
+            self.place,
+            self.date,
+            self.time,
+            self.depot,
+            self.inspector,
+            self.inspector_id,
+            self.reason,
+            self.payment_due,
+        ):
+            edit.textChanged.connect(lambda _t: self.changed())
+        for edit in (self.facts, self.witnesses):
+            edit.textChanged.connect(lambda: self.changed())
+        self.signature.currentIndexChanged.connect(lambda _i: self.changed())
+        self.items.itemChanged.connect(lambda _i: self.changed())
+
+    def _load(self, base: enf.RecordDraft) -> None:
+        for combo, value in ((self.kind, base.kind), (self.regime, base.regime)):
+            index = combo.findData(value)
+            combo.blockSignals(True)
+            combo.setCurrentIndex(max(index, 0))
+            combo.blockSignals(False)
+        self._fill_scopes(base.scope)
+        if base.at is not None:
+            self.date.set_date(base.at.date())
+            self.time.setText(base.at.strftime("%H:%M"))
+        else:
+            self.date.set_date(self.today)
+            self.time.setText(_dt.datetime.now().strftime("%H:%M"))
+        self.place.setText(base.place)
+        self.facts.setPlainText(base.facts)
+        self.witnesses.setPlainText("\n".join(f"{w.name}; {w.document}".rstrip("; ") for w in base.witnesses))
+        self.signature.setCurrentIndex(max(self.signature.findData(base.signature), 0))
+        self.signature_note.setText(base.signature_note)
+        self.inspector.setText(base.inspector or current_user_name())
+        self.inspector_id.setText(base.inspector_id)
+        self.depot.setText(base.depot)
+        for item in base.items:
+            self.add_item(item.description, str(item.quantity), item.unit, item.perishable)
+        if base.unknown_name:
+            self.unknown.setChecked(True)
+            self.unknown_name.setText(base.unknown_name)
+            self.unknown_description.setText(base.unknown_description)
+            self.offender_document.setText(base.offender_document)
+            self.offender_address.setText(base.offender_address)
+        if base.permit_id:
+            self.permit_number.setText(enf.permit_number_of(base.permit_id))
+        self._show_offender()
+        self.reason.setText(base.reason)
+        locked = self.mode in ("correct", "identify") or bool(base.refers_to_id)
+        self.kind.setEnabled(not locked or self.mode == "follow")
+        self.regime.setEnabled(not locked)
+        correcting = self.mode in ("correct", "identify")
+        self.reason_label.setVisible(correcting)
+        self.reason.setVisible(correcting)
+        if self.mode == "identify":
+            self.unknown.setChecked(False)
+            self.unknown.setEnabled(False)
+        self._kind_changed(refresh=False)
+        self._unknown_toggled(refresh=False)
+        self.fill_catalogue()
+
+    # -- reacting ---------------------------------------------------------------------
+
+    def changed(self) -> None:
+        self._timer.start()
+
+    def regime_id(self) -> str:
+        return self.regime.currentData() or ""
+
+    def _fill_scopes(self, keep: str = "") -> None:
+        self.scope.blockSignals(True)
+        self.scope.clear()
+        try:
+            regime = get_regime(self.regime_id())
+        except UserError:
+            regime = None
+        self.scope.addItem(self.tr("conforme as infrações"), "")
+        for scope in regime.scope if regime else ():
+            self.scope.addItem(self.tr(SCOPE_LABELS.get(scope, scope)), scope)
+        index = self.scope.findData(keep)
+        self.scope.setCurrentIndex(max(index, 0))
+        self.scope.blockSignals(False)
+
+    def _regime_changed(self) -> None:
+        self._fill_scopes()
+        self.checked = []
+        self.adjustments = []
+        self.fill_catalogue()
+        self.changed()
+
+    def _kind_changed(self, refresh: bool = True) -> None:
+        seizure = self.kind.currentData() == "seizure"
+        self.seizure_box.setVisible(seizure)
+        if seizure and self.items.rowCount() == 0:
+            self.add_item()
+        if refresh:
+            self.changed()
+
+    def _unknown_toggled(self, refresh: bool = True) -> None:
+        unknown = self.unknown.isChecked()
+        for w in (self.unknown_name, self.unknown_description, self.offender_document, self.offender_address):
+            w.setEnabled(unknown)
+        self.offender_search.setEnabled(not unknown)
+        self.matches_view.setEnabled(not unknown)
+        if unknown:
+            self.offender = None
+        self._show_offender()
+        if refresh:
+            self.changed()
+
+    def search_offender(self) -> None:
+        self.matches.set_rows(enf.offender_matches(self.offender_search.text()))
+        if len(self.matches.rows) == 1:
+            self.matches_view.selectRow(0)
+
+    def _offender_selected(self) -> None:
+        index = self.matches_view.currentIndex()
+        if index.isValid() and index.row() < len(self.matches.rows):
+            match = self.matches.rows[index.row()]
+            self.offender = (match.kind, match.id)
+            self._offender_name = f"{match.name} ({match.document})"
+        self._show_offender()
+        self.changed()
+
+    def choose_offender(self, kind: str, ident: int, name: str = "") -> None:
+        """Pick the offender directly (the identification of a record, tests)."""
+        self.offender = (kind, ident)
+        self._offender_name = name
+        self.unknown.setChecked(False)
+        self._show_offender()
+        self.changed()
+
+    def _show_offender(self) -> None:
+        if self.unknown.isChecked():
+            self.offender_label.setText(self.tr("Infrator não identificado: descreva-o abaixo."))
+        elif self.offender is not None:
+            name = getattr(self, "_offender_name", "") or self._registered_name(*self.offender)
+            self.offender_label.setText(self.tr("Autuado: <b>%1</b>").replace("%1", escape(name)))
+        elif self.permit is not None:
+            self.offender_label.setText(self.tr("Autuado: o titular da permissão."))
+        else:
+            self.offender_label.setText(self.tr("Busque o autuado no cadastro, ou marque não identificado."))
+
+    @staticmethod
+    def _registered_name(kind: str, ident: int) -> str:
+        from models.registry.people import get_company, get_person
+
+        try:
+            return get_person(ident).name if kind == "person" else get_company(ident).legal_name
+        except UserError as exc:
+            return exc.message
+
+    def _permit_changed(self) -> None:
+        text = self.permit_number.text().strip()
+        if not text:
+            self.permit = None
+            self.permit_found.setText("")
+        else:
+            self.permit, label = enf.permit_label(text)
+            self.permit_found.setText(label)
+        self._show_offender()
+        self.changed()
+
+    def fill_catalogue(self) -> None:
+        self.catalogue.blockSignals(True)
+        self.catalogue.clear()
+        try:
+            rows = enf.infraction_catalogue(self.regime_id(), self.infraction_search.text())
+        except UserError:
+            rows = []
+        for code, article, label in rows:
+            item = QListWidgetItem(f"{article} — {label}  [{code}]")
+            item.setData(Qt.ItemDataRole.UserRole, code)
+            item.setFlags(item.flags() | Qt.ItemFlag.ItemIsUserCheckable)
+            item.setCheckState(Qt.CheckState.Checked if code in self.checked else Qt.CheckState.Unchecked)
+            item.setToolTip(label)
+            self.catalogue.addItem(item)
+        self.catalogue.blockSignals(False)
+        self._show_chosen()
+
+    def _catalogue_item_changed(self, item: QListWidgetItem) -> None:
+        code = item.data(Qt.ItemDataRole.UserRole)
+        if item.checkState() == Qt.CheckState.Checked and code not in self.checked:
+            self.checked.append(code)
+        elif item.checkState() != Qt.CheckState.Checked and code in self.checked:
+            self.checked.remove(code)
+        self._show_chosen()
+        self.changed()
+
+    def check_infraction(self, code: str, on: bool = True) -> None:
+        """Tick an infraction of the catalogue by its code (as a click on its box does)."""
+        for row in range(self.catalogue.count()):
+            item = self.catalogue.item(row)
+            if item.data(Qt.ItemDataRole.UserRole) == code:
+                item.setCheckState(Qt.CheckState.Checked if on else Qt.CheckState.Unchecked)
+                return
+        raise KeyError(code)
+
+    def _show_chosen(self) -> None:
+        if self.checked:
+            self.chosen.setText(self.tr("Escolhidas: %1").replace("%1", ", ".join(self.checked)))
+        else:
+            self.chosen.setText(self.tr("Nenhuma infração escolhida."))
+
+    def add_item(self, description: str = "", quantity: str = "1", unit: str = "un", perishable: bool = False) -> None:
+        row = self.items.rowCount()
+        self.items.blockSignals(True)
+        self.items.insertRow(row)
+        self.items.setItem(row, 0, QTableWidgetItem(description))
+        self.items.setItem(row, 1, QTableWidgetItem(quantity))
+        self.items.setItem(row, 2, QTableWidgetItem(unit))
+        check = QTableWidgetItem()
+        check.setFlags(Qt.ItemFlag.ItemIsUserCheckable | Qt.ItemFlag.ItemIsEnabled)
+        check.setCheckState(Qt.CheckState.Checked if perishable else Qt.CheckState.Unchecked)
+        self.items.setItem(row, 3, check)
+        self.items.blockSignals(False)
+        self.changed()
+
+    def add_photos(self, paths=None) -> None:
+        if paths is None:
+            paths, _ = QFileDialog.getOpenFileNames(
+                self, self.tr("Fotos do auto"), "", self.tr("Imagens (*.jpg *.jpeg *.png *.heic);;Todos (*)")
+            )
+        for path in paths or []:
+            if path and str(path) not in self.photos:
+                self.photos.append(str(path))
+                self.photo_list.addItem(Path(path).name)
+        self.changed()
+
+    def ask_adjustment(self, dialog_hook=None):
+        try:  # the proposal as adjusted so far, a fine still to grade included
+            base = enf.preview(self.draft(), today=self.today, strict=False).proposal
+        except UserError as exc:
+            self.error.setText(self.tr("Complete o auto antes de ajustar a sanção: %1").replace("%1", exc.message))
+            return None
+        dialog = AdjustDialog(base, self, today=self.today)
+        self.last_dialog = dialog
+        if dialog_hook is not None:
+            dialog_hook(dialog)
+        elif dialog.exec() != QDialog.DialogCode.Accepted:
+            return None
+        if dialog.result_input is None:
+            return None
+        self.adjustments.append(dialog.result_input)
+        self.update_preview()
+        return dialog.result_input
+
+    def clear_adjustments(self) -> None:
+        self.adjustments = []
+        self.update_preview()
+
+    # -- the draft ------------------------------------------------------------------
+
+    def _at(self) -> _dt.datetime | None:
+        day = self.date.date()
+        if day is None:
+            return None
+        text = self.time.text()
+        try:
+            hour, minute = (int(p) for p in text.split(":"))
+            return _dt.datetime.combine(day, _dt.time(hour, minute))
+        except ValueError:
+            raise UserError(self.tr("Hora inválida: %1 (use hh:mm).").replace("%1", text), field="at") from None
+
+    def _witnesses(self) -> list[enf.Witness]:
+        out = []
+        for line in self.witnesses.toPlainText().splitlines():
+            if not line.strip():
+                continue
+            name, _, document = line.partition(";")
+            out.append(enf.Witness(name.strip(), document.strip()))
+        return out
+
+    def _items(self) -> list[enf.ItemInput]:
+        out = []
+        for row in range(self.items.rowCount()):
+            cells = [self.items.item(row, c) for c in range(4)]
+            description = cells[0].text() if cells[0] else ""
+            if not description.strip() and row > 0:
+                continue
+            out.append(
+                enf.ItemInput(
+                    description,
+                    cells[1].text() if cells[1] else "1",
+                    cells[2].text() if cells[2] else "un",
+                    bool(cells[3] and cells[3].checkState() == Qt.CheckState.Checked),
+                )
+            )
+        return out
+
+    def draft(self, **overrides) -> enf.RecordDraft:
+        person_id = company_id = None
+        if self.offender is not None and not self.unknown.isChecked():
+            if self.offender[0] == "person":
+                person_id = self.offender[1]
+            else:
+                company_id = self.offender[1]
+        unknown = self.unknown.isChecked()
+        kind = self.kind.currentData()
+        values = dict(
+            kind=kind,
+            regime=self.regime_id(),
+            at=self._at(),
+            place=self.place.text(),
+            facts=self.facts.toPlainText(),
+            infractions=list(self.checked),
+            person_id=person_id,
+            company_id=company_id,
+            unknown_name=self.unknown_name.text() if unknown else "",
+            unknown_description=self.unknown_description.text() if unknown else "",
+            offender_document=self.offender_document.text() if unknown else "",
+            offender_address=self.offender_address.text() if unknown else "",
+            permit_number=self.permit_number.text().strip(),
+            scope=self.scope.currentData() or "",
+            witnesses=self._witnesses(),
+            signature=self.signature.currentData(),
+            signature_note=self.signature_note.text(),
+            inspector=self.inspector.text(),
+            inspector_id=self.inspector_id.text(),
+            photos=list(self.photos),
+            items=self._items() if kind == "seizure" else [],
+            depot=self.depot.text() if kind == "seizure" else "",
+            adjustments=list(self.adjustments),
+            payment_due=self.payment_due.date(),
+            deadline_choices={
+                role: combo.currentData() for role, combo in self.choice_combos.items() if combo.currentIndex() > 0
+            },
+            refers_to_id=self.base.refers_to_id,
+            relation=self.base.relation,
+            reason=self.reason.text(),
+            notified_at=self.base.notified_at,
+            step=self.base.step,
+            step_reason=self.base.step_reason,
+            apply_to_permit=self.apply_permit.isChecked(),
+        )
+        values.update(overrides)
+        return enf.RecordDraft(**values)
+
+    def _mark(self, errors: dict[str, str]) -> None:
+        for widget in self.fields.values():
+            widget.setStyleSheet("")
+            widget.setToolTip("")
+        for key, message in errors.items():
+            widget = self.fields.get(key.split("[")[0])
+            if widget is not None:
+                widget.setStyleSheet(theme.error_style())
+                widget.setToolTip(message)
+
+    def update_preview(self):
+        """Work out the proposal and the deadlines for what is on the form (nothing is written)."""
+        self._timer.stop()
+        try:
+            pv = enf.preview(self.draft(), today=self.today)
+        except FieldErrors as exc:
+            self.last_preview = None
+            self._mark(exc.errors)
+            shown = list(exc.errors.values())
+            self.proposal_view.setHtml(
+                "<p>"
+                + escape(self.tr("Para ver a sanção e os prazos, complete o auto:"))
+                + "</p><ul>"
+                + "".join(f"<li>{escape(m)}</li>" for m in shown)
+                + "</ul>"
+            )
+            self.error.setText("")
+            self.issue_button.setEnabled(False)
+            return None
+        except UserError as exc:
+            self.last_preview = None
+            self._mark({exc.field or "infractions": exc.message})
+            self.proposal_view.setHtml(f'<p style="color:{theme.colour("error")}">{escape(exc.message)}</p>')
+            self.issue_button.setEnabled(False)
+            return None
+        self._mark({})
+        self.last_preview = pv
+        self._show_preview(pv)
+        self._update_choices(pv)
+        self.payment_due.setVisible(pv.needs_payment_due)
+        self.payment_due_label.setVisible(pv.needs_payment_due)
+        self.issue_button.setEnabled(True)
+        self.error.setText("")
+        return pv
+
+    def _show_preview(self, pv) -> None:
+        html = []
+        for indent, text in enf.explain(pv):
+            style = f"margin-left:{indent * 18}px; margin-top:{6 if indent == 0 else 1}px; margin-bottom:0"
+            weight = (
+                "font-weight:600;" if indent == 0 and text.startswith(("Infração", "Multa a lançar", "Prazo")) else ""
+            )
+            html.append(f"<p style='{style};{weight}'>{escape(text)}</p>")
+        for warning in pv.warnings:
+            html.append(f'<p style="color:{theme.colour("warning")}">⚠ {escape(warning)}</p>')
+        self.proposal_view.setHtml("".join(html))
+
+    def _update_choices(self, pv) -> None:
+        wanted = {role: options for role, options in pv.options.items() if len(options) > 1}
+        current = {
+            role: tuple(combo.itemData(i) for i in range(1, combo.count()))
+            for role, combo in self.choice_combos.items()
+        }
+        if {r: tuple(i for i, _l in o) for r, o in wanted.items()} == current:
+            return
+        while self.choices_form.rowCount():
+            self.choices_form.removeRow(0)
+        self.choice_combos = {}
+        for role, options in wanted.items():
+            combo = QComboBox()
+            combo.setObjectName(f"deadline-{role}")
+            combo.addItem(self.tr("conforme a matéria (automático)"), "")
+            for ident, label in options:
+                combo.addItem(label, ident)
+            combo.currentIndexChanged.connect(lambda _i: self.changed())
+            self.choice_combos[role] = combo
+            label = enf.ROLES.get(role.replace("-perishable", ""), role)
+            if role.endswith("-perishable"):
+                label += self.tr(" (perecíveis)")
+            self.choices_form.addRow(label + ":", combo)
+        self.choices_box.setVisible(bool(wanted))
+
+    def issue(self) -> None:
+        try:
+            self.record = enf.issue_record(self.draft(), by=current_user_name(), today=self.today)
+        except FieldErrors as exc:
+            self._mark(exc.errors)
+            self.error.setText(next(iter(exc.errors.values())))
+            return
+        except UserError as exc:
+            self._mark({exc.field: exc.message} if exc.field else {})
+            self.error.setText(exc.message)
+            return
+        self.accept()

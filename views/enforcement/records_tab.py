@@ -1,0 +1,541 @@
+"""The records tab: the list of notices and records with their filters and the acts on them."""
+
+from __future__ import annotations
+
+import datetime as _dt
+from html import escape
+from pathlib import Path
+
+from PySide6.QtCore import Qt, QTimer
+from PySide6.QtWidgets import (
+    QComboBox,
+    QDialog,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QLineEdit,
+    QMessageBox,
+    QPushButton,
+    QSplitter,
+    QTextBrowser,
+    QVBoxLayout,
+    QWidget,
+)
+
+from models import enforcement as enf
+from models.base.errors import FieldErrors, UserError
+from models.base.money import format_brl
+from views import theme
+from views.enforcement.adjust_dialog import AdjustDialog
+from views.enforcement.common import KIND_FILTERS, STATUS_FILTERS, day_label
+from views.enforcement.contest_dialogs import ContestDialog, DecisionDialog
+from views.enforcement.record_dialog import RecordDialog
+from views.flow import FlowLayout
+from views.keys import search_keys
+from views.roles import allow
+from views.table_models import Column, RowsModel, make_table, select_where, selected_row
+from views.widgets import act_version_line, current_user_name, print_document, save_pdf_as
+
+
+class RecordsTab(QWidget):
+    def __init__(self, parent: QWidget | None = None, *, today: _dt.date | None = None):
+        super().__init__(parent)
+        self._today = today
+        layout = QVBoxLayout(self)
+        bar = QHBoxLayout()
+        self.search = QLineEdit()
+        self.search.setObjectName("search")
+        self.search.setPlaceholderText(self.tr("Buscar por número, autuado ou local…"))
+        self.search.setClearButtonEnabled(True)
+        self.kind = QComboBox()
+        self.kind.setObjectName("kind-filter")
+        for key, label in KIND_FILTERS:
+            self.kind.addItem(self.tr(label), key)
+        self.status = QComboBox()
+        self.status.setObjectName("status-filter")
+        for key, label in STATUS_FILTERS:
+            self.status.addItem(self.tr(label), key)
+        bar.addWidget(self.search, 1)
+        bar.addWidget(self.kind)
+        bar.addWidget(self.status)
+        layout.addLayout(bar)
+        self.model = RowsModel(
+            [
+                Column(self.tr("Auto"), lambda r: r.reference),
+                Column(self.tr("Data"), lambda r: day_label(r.at)),
+                Column(self.tr("Autuado"), lambda r: r.offender),
+                Column(self.tr("Local"), lambda r: r.place),
+                Column(self.tr("Infrações"), lambda r: r.infractions),
+                Column(self.tr("Multa"), lambda r: format_brl(r.fine) if r.fine else "—", right=True),
+                Column(self.tr("Situação"), lambda r: r.situation),
+            ],
+            self,
+        )
+        self.table = make_table("records", self.model)
+        header = self.table.horizontalHeader()
+        header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        header.setSectionResizeMode(2, QHeaderView.ResizeMode.Stretch)
+        header.setSectionResizeMode(3, QHeaderView.ResizeMode.Stretch)
+        header.setSectionResizeMode(4, QHeaderView.ResizeMode.Interactive)
+        header.resizeSection(4, 190)
+        self.detail = QTextBrowser()
+        self.detail.setObjectName("detail")
+        split = QSplitter(Qt.Orientation.Vertical)
+        split.addWidget(self.table)
+        split.addWidget(self.detail)
+        split.setStretchFactor(0, 3)
+        split.setStretchFactor(1, 2)
+        layout.addWidget(split, 1)
+        actions = FlowLayout()  # eleven actions: a second line on a narrow screen
+        self.buttons: dict[str, QPushButton] = {}
+        for key, label, slot in (
+            ("new", "&Novo auto…", lambda: self.new_record()),
+            ("follow", "&Seguimento…", lambda: self.follow_up()),
+            ("correct", "&Corrigir…", lambda: self.correct_selected()),
+            ("identify", "&Identificar infrator…", lambda: self.identify_selected()),
+            ("defence", "&Defesa…", lambda: self.contest_selected("defence")),
+            ("appeal", "&Recurso…", lambda: self.contest_selected("appeal")),
+            ("decide", "Jul&gar…", lambda: self.decide_selected()),
+            ("sanctions", "D&ecidir sanções…", lambda: self.decide_sanctions_selected()),
+            ("permit", "Ap&licar à permissão", lambda: self.apply_permit_selected()),
+            ("pdf", "Salvar PD&F…", lambda: self.save_pdf()),
+            ("print", "Im&primir…", lambda: self.print_record()),
+        ):
+            button = QPushButton(self.tr(label))
+            button.setObjectName(key)
+            button.clicked.connect(slot)
+            self.buttons[key] = button
+            actions.addWidget(button)
+        actions.addStretch(1)
+        layout.addLayout(actions)
+        self.message = QLabel()
+        self.message.setObjectName("message")
+        self.message.setWordWrap(True)
+        layout.addWidget(self.message)
+        self._timer = QTimer(self)
+        self._timer.setSingleShot(True)
+        self._timer.setInterval(200)
+        self._timer.timeout.connect(self.refresh_rows)
+        self.search.textChanged.connect(lambda _t: self._timer.start())
+        search_keys(self.search, self.table)
+        self.kind.currentIndexChanged.connect(lambda _i: self.refresh_rows())
+        self.status.currentIndexChanged.connect(lambda _i: self.refresh_rows())
+        self.table.selectionModel().selectionChanged.connect(lambda *_: self._show_selected())
+
+    @property
+    def today(self) -> _dt.date:
+        return self._today or _dt.date.today()
+
+    def refresh(self) -> None:
+        self.refresh_rows()
+
+    def refresh_rows(self) -> None:
+        self._timer.stop()
+        keep = self.selected()
+        try:
+            rows = enf.record_rows(
+                text=self.search.text(), kind=self.kind.currentData() or None, status=self.status.currentData() or None
+            )
+        except Exception as exc:  # no database open yet: an empty list
+            rows = []
+            if isinstance(exc, UserError):
+                self.message.setText(exc.message)
+        self.model.set_rows(rows)
+        if keep is not None:
+            self.select_record(keep.id, quiet=True)
+        self._show_selected()
+
+    def selected(self):
+        return selected_row(self.table, self.model)
+
+    def select_record(self, record_id: int, *, quiet: bool = False) -> bool:
+        return select_where(self.table, self.model, lambda item: item.id == record_id, key=record_id, quiet=quiet)
+
+    def _record(self):
+        row = self.selected()
+        return enf.get_record(row.id) if row is not None else None
+
+    def _say(self, text: str, *, error: bool = False) -> None:
+        self.message.setStyleSheet(f"color: {theme.colour('error')};" if error else "")
+        self.message.setText(text)
+
+    def _show_selected(self) -> None:
+        record = self._record()
+        enabled = record is not None
+        live = enabled and record.status == "issued"
+        contests = enf.contests_of(record) if enabled else []
+        pending = [c for c in contests if c.pending]
+        closed = any(c.final for c in contests)
+        allow(self.buttons["new"], "enforcement.record")
+        allow(self.buttons["follow"], "enforcement.record", live)
+        allow(self.buttons["correct"], "enforcement.record", live)
+        allow(self.buttons["identify"], "enforcement.record", live and not record.identified)
+        allow(
+            self.buttons["defence"],
+            "enforcement.record",
+            live and record.kind != "notice" and not contests and not closed,
+        )
+        allow(
+            self.buttons["appeal"],
+            "enforcement.record",
+            live and record.kind != "notice" and not pending and not closed,
+        )
+        allow(self.buttons["decide"], "enforcement.decide", bool(pending))
+        waiting = live and record.kind != "notice" and any(s.actions for s in enf.current_proposal(record).sanctions)
+        self.buttons["sanctions"].setEnabled(bool(waiting))
+        self.buttons["sanctions"].setToolTip(
+            self.tr(
+                "Registrar o fato de que uma sanção depende, ou impor ou dispensar, com o motivo, uma sanção que o "
+                "ato deixa à autoridade"
+            )
+        )
+        allow(self.buttons["permit"], "permits.sanction", live and bool(record.permit_id))
+        self.buttons["pdf"].setEnabled(enabled)
+        self.buttons["print"].setEnabled(enabled)
+        if record is None:
+            self.detail.setHtml(self.tr("Selecione um auto para ver a sanção, os prazos, a defesa e as cobranças."))
+            return
+        self.detail.setHtml(self._detail_html(record))
+
+    def _detail_html(self, record) -> str:
+        data = record.proposal_data
+        current = {s["number"]: s for s in enf.current_sanctions(record)}
+        parts = [
+            f"<p><b>{escape(record.reference)}</b> — {escape(record.kind_label)} · {escape(record.regime)} · "
+            f"<b>{escape(enf.situation(record))}</b></p>",
+            f"<p>{escape(day_label(record.at))} — {escape(record.place)}<br>"
+            f"{self.tr('Autuado')}: <b>{escape(record.offender_name)}</b> {escape(record.offender_document)}"
+            + (f" — {escape(record.offender_description)}" if record.offender_description else "")
+            + f"<br>{self.tr('Fatos')}: {escape(record.facts)}</p>",
+        ]
+        version = act_version_line(self, record.regime, record.act_sha256)
+        if version:  # the act's version it was judged by, even after the act was amended
+            parts.append("<p>" + self.tr("Lavrado com o %1").replace("%1", version) + "</p>")
+        lines = []
+        for item in data.get("infractions", []):
+            lines.append(
+                f"<li><b>{escape(item['label'])}</b> — {escape(item['article'])} ({item['offence']}ª ocorrência)<ul>"
+            )
+            for stored in item["sanctions"]:
+                s = current.get(stored["number"], stored)
+                text = f"{s['number']}. {escape(s['label'])}"
+                if s.get("amount_text"):
+                    text += f": <b>{escape(s['amount_text'])}</b>"
+                text += f" — <i>{escape(enf.DECISION_LABELS.get(s.get('decision', ''), ''))}</i>"
+                condition = s.get("condition")
+                if isinstance(condition, dict):
+                    met = s.get("condition_met")
+                    text += "<br>" + escape(
+                        self.tr("Condição: %1 (%2)").replace("%1", condition["text"]).replace("%2", condition["basis"])
+                    )
+                    if met:
+                        text += escape(
+                            self.tr(" — verificado em %1 por %2")
+                            .replace("%1", day_label(_dt.date.fromisoformat(met["on"])))
+                            .replace("%2", met["by"])
+                        )
+                if s.get("waiting"):
+                    text += "<br>" + escape(s["waiting"])
+                text += f' <span style="color:{theme.colour("muted")}">({escape(s["basis"])})</span>'
+                lines.append(f"<li>{text}</li>")
+            lines.append("</ul></li>")
+        parts.append("<ul>" + "".join(lines) + "</ul>")
+        rows = enf.deadline_rows(record, self.today)
+        if rows:
+            parts.append(
+                "<p><b>"
+                + self.tr("Prazos")
+                + "</b></p><ul>"
+                + "".join(
+                    f"<li>{escape(r.label if r.label.startswith(r.role_label) else f'{r.role_label} — {r.label}')}: "
+                    f"<b>{escape(r.due_text)}</b> "
+                    f'[{escape(r.state)}] <span style="color:{theme.colour("muted")}">({escape(r.basis)})</span></li>'
+                    for r in rows
+                )
+                + "</ul>"
+            )
+        charges = enf.charges_of(record)
+        if charges:
+            parts.append(
+                "<p><b>"
+                + self.tr("Cobranças")
+                + "</b></p><ul>"
+                + "".join(
+                    f"<li>nº {escape(c.number)} — {escape(c.label)}: {format_brl(c.amount)}, vencimento "
+                    f"{day_label(c.due_on)} — {escape(c.status_label)}"
+                    + (f" ({escape(c.cancel_reason)})" if c.status == "cancelled" else "")
+                    + "</li>"
+                    for c in charges
+                )
+                + "</ul>"
+            )
+        items = enf.items_of(record)
+        if items:
+            parts.append(
+                "<p><b>"
+                + self.tr("Objetos apreendidos")
+                + f"</b> — {escape(record.depot)}</p><ul>"
+                + "".join(
+                    f"<li>{escape(str(i.quantity))} {escape(i.unit)} {escape(i.description)}"
+                    + (self.tr(" (perecível)") if i.perishable else "")
+                    + (f" — devolvido em {day_label(i.released_on)}" if i.released_on else "")
+                    + (f" — doado em {day_label(i.donated_on)} a {escape(i.donated_to)}" if i.donated_on else "")
+                    + "</li>"
+                    for i in items
+                )
+                + "</ul>"
+            )
+        contests = enf.contests_of(record)
+        if contests:
+            parts.append(
+                "<p><b>"
+                + self.tr("Defesa e recurso")
+                + "</b></p><ul>"
+                + "".join(
+                    f"<li>{escape(c.kind_label)} de {day_label(c.filed_on)} ({escape(c.instance)})"
+                    + ("" if c.on_time else self.tr(" — fora do prazo"))
+                    + (self.tr(" — efeito suspensivo") if c.suspensive else "")
+                    + f": <b>{escape(c.outcome_label)}</b>"
+                    + (f" em {day_label(c.decided_on)} — {escape(c.decision_reason)}" if c.outcome else "")
+                    + (f" — multa {format_brl(c.new_amount)}" if c.new_amount is not None else "")
+                    + (self.tr(" — decisão final") if c.final else "")
+                    + "</li>"
+                    for c in contests
+                )
+                + "</ul>"
+            )
+        events = enf.events_of(record)
+        if events:
+            parts.append(
+                "<p><b>"
+                + self.tr("Histórico")
+                + "</b></p><ul>"
+                + "".join(f"<li>{day_label(e.on)} — {escape(e.text)} ({escape(e.by)})</li>" for e in events)
+                + "</ul>"
+            )
+        files = enf.files_of(record)
+        if files:
+            parts.append(
+                "<p>"
+                + self.tr("Fotos")
+                + ": "
+                + ", ".join(f"{escape(f.original_name)} (SHA-256 {f.sha256[:12]}…)" for f in files)
+                + "</p>"
+            )
+        return "".join(parts)
+
+    # -- acts --------------------------------------------------------------------------
+
+    def _open(self, base: enf.RecordDraft, *, title: str, mode: str, dialog_hook=None):
+        dialog = RecordDialog(base, self, today=self.today, title=title, mode=mode)
+        self.last_dialog = dialog
+        if dialog_hook is not None:
+            dialog_hook(dialog)
+        elif dialog.exec() != QDialog.DialogCode.Accepted:
+            return None
+        record = dialog.record
+        if record is None:
+            return None
+        self._say(
+            self.tr("%1 lavrado%2. Salve o PDF ou imprima para entregar a via do autuado.")
+            .replace("%1", record.reference)
+            .replace(
+                "%2",
+                self.tr(" — multa de %1 lançada na Cobrança").replace("%1", format_brl(record.fine_total))
+                if enf.charges_of(record, "fine")
+                else "",
+            )
+        )
+        self.search.blockSignals(True)
+        self.search.clear()
+        self.search.blockSignals(False)
+        self.kind.setCurrentIndex(0)
+        self.status.setCurrentIndex(0)
+        self.refresh_rows()
+        self.select_record(record.id, quiet=True)
+        return record
+
+    def new_record(self, *, dialog_hook=None, regime: str | None = None, kind: str = "infraction"):
+        now = _dt.datetime.now().replace(second=0, microsecond=0)
+        at = _dt.datetime.combine(self.today, now.time()) if self._today else now
+        regime = regime or enf.default_regime_id()
+        base = enf.RecordDraft(kind=kind, regime=regime, at=at, inspector=current_user_name())
+        return self._open(base, title=self.tr("Novo auto"), mode="new", dialog_hook=dialog_hook)
+
+    def follow_up(self, *, kind: str | None = None, dialog_hook=None):
+        """A record that follows the selected one: the infraction record after a notice not complied with, or a
+        seizure/interdiction record drawn up with an infraction record."""
+        record = self._record()
+        if record is None:
+            return None
+        if kind is None:
+            kind = "infraction" if record.kind == "notice" else "seizure"
+        relation = "follows-notice" if record.kind == "notice" and kind == "infraction" else "accompanies"
+        now = _dt.datetime.combine(self.today, _dt.datetime.now().time().replace(second=0, microsecond=0))
+        base = enf.draft_from(
+            record,
+            kind=kind,
+            refers_to_id=record.id,
+            relation=relation,
+            at=max(now, record.at),
+            adjustments=[],
+            items=[],
+            depot="",
+        )
+        title = self.tr("%1 — seguimento do %2").replace("%1", self.tr(enf.KINDS[kind])).replace("%2", record.reference)
+        return self._open(base, title=title, mode="follow", dialog_hook=dialog_hook)
+
+    def correct_selected(self, *, dialog_hook=None):
+        record = self._record()
+        if record is None:
+            return None
+        now = _dt.datetime.combine(self.today, _dt.datetime.now().time().replace(second=0, microsecond=0))
+        base = enf.draft_from(record, refers_to_id=record.id, relation="correction", notified_at=max(now, record.at))
+        title = self.tr("Corrigir %1 (novo auto que se refere a ele)").replace("%1", record.reference)
+        return self._open(base, title=title, mode="correct", dialog_hook=dialog_hook)
+
+    def identify_selected(self, *, dialog_hook=None):
+        record = self._record()
+        if record is None:
+            return None
+        now = _dt.datetime.combine(self.today, _dt.datetime.now().time().replace(second=0, microsecond=0))
+        base = enf.draft_from(
+            record,
+            refers_to_id=record.id,
+            relation="identification",
+            unknown_name="",
+            reason=self.tr("identificação do infrator"),
+            notified_at=max(now, record.at),
+        )
+        title = self.tr("Identificar o infrator do %1").replace("%1", record.reference)
+        return self._open(base, title=title, mode="identify", dialog_hook=dialog_hook)
+
+    def contest_selected(self, kind: str, *, dialog_hook=None):
+        record = self._record()
+        if record is None:
+            return None
+        dialog = ContestDialog(record, kind, self, today=self.today)
+        self.last_dialog = dialog
+        if dialog_hook is not None:
+            dialog_hook(dialog)
+        elif dialog.exec() != QDialog.DialogCode.Accepted:
+            return None
+        if dialog.contest is None:
+            return None
+        c = dialog.contest
+        self._say(
+            self.tr("%1 protocolada em %2%3.")
+            .replace("%1", c.kind_label)
+            .replace("%2", day_label(c.filed_on))
+            .replace("%3", "" if c.on_time else self.tr(" — fora do prazo; a autoridade decide"))
+        )
+        self.refresh_rows()
+        return c
+
+    def decide_selected(self, *, dialog_hook=None):
+        record = self._record()
+        if record is None:
+            return None
+        pending = [c for c in enf.contests_of(record) if c.pending]
+        if not pending:
+            return None
+        dialog = DecisionDialog(pending[-1], self, today=self.today)
+        self.last_dialog = dialog
+        if dialog_hook is not None:
+            dialog_hook(dialog)
+        elif dialog.exec() != QDialog.DialogCode.Accepted:
+            return None
+        if dialog.decided is None:
+            return None
+        c = dialog.decided
+        self._say(self.tr("%1 julgada: %2.").replace("%1", c.kind_label).replace("%2", c.outcome_label))
+        self.refresh_rows()
+        return c
+
+    def decide_sanctions_selected(self, *, dialog_hook=None):
+        """The authority decides on the selected record's proposed sanctions (a new event on the record)."""
+        record = self._record()
+        if record is None:
+            return None
+        dialog = AdjustDialog(
+            enf.current_proposal(record),
+            self,
+            today=self.today,
+            title=self.tr("Decidir sanções — %1").replace("%1", record.reference),
+        )
+        self.last_dialog = dialog
+        if dialog_hook is not None:
+            dialog_hook(dialog)
+        elif dialog.exec() != QDialog.DialogCode.Accepted:
+            return None
+        if dialog.result_input is None:
+            return None
+        try:
+            event = enf.decide_sanctions(record, dialog.result_input, by=current_user_name(), today=self.today)
+        except FieldErrors as exc:
+            self._say(next(iter(exc.errors.values())), error=True)
+            return None
+        except UserError as exc:
+            self._say(exc.message, error=True)
+            return None
+        self._say(event.text)
+        self.refresh_rows()
+        self.select_record(record.id, quiet=True)
+        return event
+
+    def apply_permit_selected(self) -> bool:
+        record = self._record()
+        if record is None:
+            return False
+        answer = QMessageBox.question(
+            self,
+            self.tr("Aplicar à permissão"),
+            self.tr("Aplicar à permissão a suspensão ou cassação do %1?").replace("%1", record.reference),
+            QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
+            QMessageBox.StandardButton.No,
+        )
+        if answer != QMessageBox.StandardButton.Yes:
+            return False
+        try:
+            permit = enf.apply_to_permit(record, by=current_user_name(), today=self.today)
+        except UserError as exc:
+            self._say(exc.message, error=True)
+            return False
+        self._say(self.tr("Permissão nº %1: %2.").replace("%1", permit.number).replace("%2", permit.status_label))
+        self.refresh_rows()
+        return True
+
+    def save_pdf(self, path: str | Path | None = None) -> Path | None:
+        from reports.enforcement_docs import write_record_pdf
+
+        record = self._record()
+        if record is None:
+            return None
+        written = save_pdf_as(
+            self,
+            path,
+            title=self.tr("Salvar auto em PDF"),
+            default_name=f"{record.kind}-{record.number.replace('/', '-')}.pdf",
+            write=lambda target: write_record_pdf(record, target, today=self.today),
+            fail=lambda text: self._say(text, error=True),
+        )
+        if written is None:
+            return None
+        self._say(self.tr("PDF do %1 gravado em %2.").replace("%1", record.reference).replace("%2", str(written)))
+        return written
+
+    def print_record(self, printer=None) -> bool:
+        from reports.enforcement_docs import record_document
+
+        record = self._record()
+        if record is None:
+            return False
+        if not print_document(
+            self,
+            printer,
+            f"{record.kind}-{record.number.replace('/', '-')}",
+            lambda: record_document(record, today=self.today),
+        ):
+            return False
+        self._say(self.tr("%1 enviado para impressão.").replace("%1", record.reference))
+        return True
