@@ -62,7 +62,7 @@ def _front_desk():
 
 def _selection():
     from models.access.signing_keys import MUNICIPAL_KEY
-    from views.selection_page import SelectionPage
+    from views.selection import SelectionPage
 
     return SelectionPage(key_dir=MUNICIPAL_KEY)
 

@@ -38,7 +38,7 @@ from models.services.calls import call_list, payment_time, stall_choices
 from models.services.filing import create_application
 from models.sites import SegmentInput, SiteInput, Stall, save_layout, save_site
 from models.sites.layout import PlacedStall
-from views.selection_page import SelectionPage
+from views.selection import SelectionPage
 
 SAPEZAL_SITE = "Praça da Matriz"
 
