@@ -1,0 +1,77 @@
+"""The map's dimensions and colours: the frame drawn around the segment, the palette, a length's text."""
+
+from __future__ import annotations
+
+from PySide6.QtGui import (
+    QColor,
+)
+
+from models.sites.layout import format_metres
+
+PERMIT_MIME = "application/x-praca-permit"
+
+
+SIDEWALK = 2500  # mm drawn for each sidewalk (not data: a frame for the obstacles)
+
+
+END_BAND = 8000  # mm of the cross street drawn at each end
+
+
+RULER = 3500
+
+
+NUDGE_COMMAND = 1701  # QUndoCommand.id() of arrow-key nudges, which merge
+
+
+ASPHALT = QColor("#D7DBDF")
+
+
+SIDEWALK_COLOUR = QColor("#F1EFEA")
+
+
+KERB = QColor("#8A8F94")
+
+
+INK = QColor("#1F2328")
+
+
+MUTED = QColor("#5F6B76")
+
+
+BREACH = QColor("#D50000")
+
+
+KEPT = QColor("#EF6C00")
+
+
+SELECTED = QColor("#1E88E5")
+
+
+OBSTACLE_COLOURS = {
+    "garage": "#6D4C41",
+    "crossing": "#424242",
+    "bus-stop": "#1E88E5",
+    "taxi-stop": "#FBC02D",
+    "school-gate": "#8E24AA",
+    "hydrant": "#D32F2F",
+    "tree": "#388E3C",
+    "building-entrance": "#5D4037",
+}
+
+
+SPOT = 4  # px: a stall smaller than this across is drawn as a spot of its colour
+
+
+def metre_text(mm: int) -> str:
+    return format_metres(mm, mm=True)
+
+
+_COLOURS: dict[str, QColor] = {}
+
+
+def colour_of(hex_code: str) -> QColor:
+    """One QColor per colour of the legend (a map paints thousands of stalls in a few colours)."""
+    colour = _COLOURS.get(hex_code)
+    if colour is None:
+        colour = _COLOURS[hex_code] = QColor(hex_code)
+    return colour
