@@ -158,7 +158,7 @@ def backends(only: str | None = None) -> list[str]:
         try:
             _pg_admin().close()
             found.append("postgresql")
-        except Exception as exc:  # noqa: BLE001 - any failure to reach the server
+        except Exception as exc:  # any failure to reach the server
             say(f"(PostgreSQL em {PG_URL} não responde: {exc}; só SQLite)")
     return [b for b in found if only in (None, b)]
 

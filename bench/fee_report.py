@@ -184,7 +184,7 @@ def run(backend: str, repeat: int) -> list[Figure]:
             ),
             _reported(
                 ratio_figure(
-                    f"bare openpyxl write-only dump of the same cells vs bare XlsxWriter",
+                    "bare openpyxl write-only dump of the same cells vs bare XlsxWriter",
                     backend,
                     openpyxl_times,
                     theirs,

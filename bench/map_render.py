@@ -17,7 +17,7 @@ Also shown, not judged: the map read from the database and built (``load``).
 
 from __future__ import annotations
 
-from decimal import Decimal as D
+from decimal import Decimal as D  # noqa: N817 - D("2.5"): a measure as the act writes it
 
 from bench import data
 from bench.common import Figure, clock, open_scratch, paired, ratio_figure, say, thousands

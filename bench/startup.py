@@ -90,11 +90,10 @@ import sys
 from PySide6.QtWidgets import QApplication, QMainWindow
 app = QApplication(sys.argv[:1])
 window = QMainWindow()
-window.resize(%d, %d)
+window.resize({}, {})
 window.show()
 shown(window, app)
-"""
-    % SIZE
+""".format(*SIZE)
 )
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
+from typing import ClassVar
 
 from PySide6.QtCore import QLibraryInfo, QLocale, QTranslator
 from PySide6.QtGui import QIcon
@@ -29,16 +30,16 @@ class QtGapsTranslator(QTranslator):
     mnemonic ("&Look in:"), so the file dialog Qt draws itself (where the platform has none) said "Look in:" and
     "Files of type:" in English among Portuguese labels. Consulted only after Qt's own files."""
 
-    STRINGS = {
+    STRINGS: ClassVar[dict[tuple[str, str], str]] = {
         ("QFileDialog", "&Look in:"): "&Procurar em:",
         ("QFileDialog", "Files of &type:"): "Arquivos do &tipo:",
     }
 
-    def translate(self, context, source, disambiguation=None, n=-1):  # noqa: D102 - Qt's virtual
+    def translate(self, context, source, disambiguation=None, n=-1):  # Qt's virtual
         # None is a null QString, "not here"; an empty string would be a translation to nothing
         return self.STRINGS.get((context, source))
 
-    def isEmpty(self) -> bool:  # noqa: D102 - Qt's virtual
+    def isEmpty(self) -> bool:  # Qt's virtual
         return False
 
 
@@ -121,7 +122,7 @@ def daily_backup_at_start() -> None:
 
     try:
         result = daily_backup(data_dir() / "backups", app_version=desktop.__version__)
-    except Exception as exc:  # noqa: BLE001 - the clerk still gets the application
+    except Exception as exc:  # the clerk still gets the application
         print(f"praca: o backup diário não foi gravado: {explain(exc)}", file=sys.stderr)
         return
     if result.shrunk is not None:  # the data may be gone: the clerk is told now, the log keeps it

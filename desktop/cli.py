@@ -70,7 +70,9 @@ _ARGPARSE_PT = {
     "one of the arguments %s is required": "um dos argumentos %s é obrigatório",
     "the following arguments are required: %s": "argumentos obrigatórios ausentes: %s",
     "unrecognized arguments: %s": "argumentos não reconhecidos: %s",
-    "unknown parser %(parser_name)r (choices: %(choices)s)": "comando desconhecido %(parser_name)r (opções: %(choices)s)",
+    "unknown parser %(parser_name)r (choices: %(choices)s)": (
+        "comando desconhecido %(parser_name)r (opções: %(choices)s)"
+    ),
     "usage: ": "uso: ",
     "show this help message and exit": "mostra esta ajuda e sai",
 }
@@ -93,7 +95,7 @@ class ArgumentParser(argparse.ArgumentParser):
         self._optionals.title = "opções"
         self.add_argument("-h", "--help", action="help", help="mostra esta ajuda e sai")
 
-    def error(self, message: str):  # noqa: D401 - argparse API
+    def error(self, message: str):  # argparse API
         self.exit(2, f"{self.prog}: {one_line(message)}\n")
 
 
@@ -170,7 +172,7 @@ class _VisibleStream:
 def main(argv: Sequence[str] | None = None) -> int:
     out, err = sys.stdout, sys.stderr
     # pythonw (the praca-gui script on Windows) starts with no streams at all: what is said goes nowhere
-    quiet = open(os.devnull, "w", encoding="utf-8") if out is None or err is None else None  # noqa: SIM115
+    quiet = open(os.devnull, "w", encoding="utf-8") if out is None or err is None else None
     sys.stdout, sys.stderr = _VisibleStream(out or quiet), _VisibleStream(err or quiet)
     try:
         return _main(argv)

@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 import sys
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Callable
 
 from PySide6.QtCore import QEvent, QSettings, QSize, QThread, QTimer, Signal
 from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
@@ -109,7 +108,7 @@ class Desk:
 class _Pages(Mapping):
     """The desks' pages by key, each built (and refreshed) the first time it is asked for or shown."""
 
-    def __init__(self, window: "MainWindow"):
+    def __init__(self, window: MainWindow):
         self._window = window
         self.built: dict[str, QWidget] = {}
 
@@ -235,7 +234,7 @@ class MainWindow(QMainWindow):
 
         try:
             self._open_log_in_fill()
-        except Exception as exc:  # noqa: BLE001 - whatever it is, the clerk gets one line in a box
+        except Exception as exc:  # whatever it is, the clerk gets one line in a box
             message = explain(exc)
             print(f"praca: {message}", file=sys.stderr)
             QMessageBox.critical(self, "Praça", message)
@@ -363,7 +362,7 @@ class MainWindow(QMainWindow):
             if callable(refresh):
                 refresh()
 
-    def changeEvent(self, event) -> None:  # noqa: N802 - Qt's name
+    def changeEvent(self, event) -> None:
         super().changeEvent(event)
         if (
             event.type() == QEvent.Type.ActivationChange

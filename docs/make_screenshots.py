@@ -26,7 +26,7 @@ from PySide6.QtWidgets import QApplication  # noqa: E402
 
 from desktop.app import ensure_app  # noqa: E402
 from models.demo import fill_demo  # noqa: E402
-from models.store.bootstrap import open_database
+from models.store.bootstrap import open_database  # noqa: E402
 
 SHOTS = {
     "painel": "main-window.png",

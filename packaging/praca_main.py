@@ -16,9 +16,9 @@ def _streams_without_console() -> None:
     folder = Path(os.environ.get("LOCALAPPDATA") or Path.home() / ".local" / "share") / "Praca" / "Praca"
     try:
         folder.mkdir(parents=True, exist_ok=True)
-        log = open(folder / "praca-gui.log", "a", encoding="utf-8", buffering=1)  # noqa: SIM115 - for the run
+        log = open(folder / "praca-gui.log", "a", encoding="utf-8", buffering=1)  # for the run
     except OSError:
-        log = open(os.devnull, "w", encoding="utf-8")  # noqa: SIM115
+        log = open(os.devnull, "w", encoding="utf-8")
     sys.stdout = sys.stdout or log
     sys.stderr = sys.stderr or log
 

@@ -25,6 +25,10 @@ os.environ.pop("PRACA_SIGNING_PASSPHRASE", None)
 import pytest  # noqa: E402
 from demo_db import _demo_pg_template, _demo_sqlite_template, demo_database, demo_sqlite  # noqa: E402,F401
 
+# The builders' fixtures (keys, inpc, feira, editor, fresh_desk) for every test module, which takes them by name
+# without importing them (tests/factories.py).
+pytest_plugins = ["factories"]
+
 PG_URL = os.environ.get("PRACA_TEST_PG", "").strip()
 IN_CI = os.environ.get("CI", "").lower() == "true"
 
@@ -51,7 +55,7 @@ def pg_available() -> bool:
         return False
     try:
         conn = _pg_admin()
-    except Exception as exc:  # noqa: BLE001 - any failure to reach the server
+    except Exception as exc:  # any failure to reach the server
         if IN_CI:
             pytest.fail(f"PRACA_TEST_PG={PG_URL} is unreachable under CI: {exc}")
         return False
@@ -130,7 +134,7 @@ def _drop_schema(conn, name: str) -> None:
                 cur.execute("SET lock_timeout = '5s'")
                 cur.execute(f'DROP SCHEMA IF EXISTS "{name}" CASCADE')
             return
-        except Exception as exc:  # noqa: BLE001 - any server refusal
+        except Exception as exc:  # any server refusal
             if attempt:
                 warnings.warn(f"schema {name} left behind: {exc}", stacklevel=2)
                 return
@@ -257,7 +261,7 @@ def run_modal(opener, fill):
         seen["dialog"] = dialog
         try:
             fill(dialog)
-        except BaseException as exc:  # noqa: BLE001 - re-raised below, after the dialog is closed
+        except BaseException as exc:  # re-raised below, after the dialog is closed
             seen["error"] = exc
         finally:
             if dialog is not None and dialog.isVisible():

@@ -184,7 +184,7 @@ def test_approval_checks_the_rules_and_the_acts_term_again(qtbot, mei):
         now=IN_TIME,
     )
     missing = change_status(missing, "analysis", by="chefe")
-    with pytest.raises(UserError, match="não pode ser aprovado: .*Documento"):
+    with pytest.raises(UserError, match=r"não pode ser aprovado: .*Documento"):
         approve_application(missing, by="chefe", today=dt.date(2026, 3, 20))
     complete = create_application(
         ApplicationInput(

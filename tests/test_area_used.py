@@ -8,12 +8,7 @@ import datetime as dt
 from decimal import ROUND_HALF_UP, Decimal
 
 import pytest
-from factories import (  # noqa: F401  (keys, inpc: fixtures)
-    feirante,
-    inpc,
-    keys,
-    person,
-)
+from factories import feirante, person
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -51,7 +46,7 @@ def test_art_11_par_5_price_is_the_area_used_and_art_5_caps_it(line_id, front, d
     assert quoted.amount <= Decimal("2.50") * line.area
 
 
-def test_month_charges_the_area_used_by_the_permit(keys, inpc):  # noqa: F811 - keys and inpc are the fixtures imported above
+def test_month_charges_the_area_used_by_the_permit(keys, inpc):
     """The month's charge of a pastel stall of 8,00 × 3,50 (art. 5º, IV allows up to 12,00 × 3,50): the formula
     multiplies 8,00 × 3,50 — 28 m², not 42 — and names art. 11, § 5º and art. 5º, IV."""
     permit = feirante(keys, person("Maria das Dores"), on=dt.date(2026, 8, 3))
@@ -64,7 +59,7 @@ def test_month_charges_the_area_used_by_the_permit(keys, inpc):  # noqa: F811 - 
     assert any("Área utilizada: 28,00 m²" in d for d in planned.detail.get("details", []))
 
 
-def test_month_skips_a_permit_without_the_area_used_and_says_why(keys, inpc):  # noqa: F811 - keys and inpc are the fixtures imported above
+def test_month_skips_a_permit_without_the_area_used_and_says_why(keys, inpc):
     """Without the stall's size the month never guesses the area (art. 11, § 5º): it lists the permit with the
     reason and the maximum art. 5º allows."""
     from models.permits import Permit

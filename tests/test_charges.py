@@ -10,16 +10,7 @@ import json
 from decimal import Decimal
 
 import pytest
-from factories import (  # noqa: F401  (keys, inpc: fixtures)
-    TODAY,
-    approved,
-    company,
-    inpc,
-    issue,
-    keys,
-    person,
-    sjc_stall,
-)
+from factories import TODAY, approved, company, issue, person, sjc_stall
 from hypothesis import given
 from hypothesis import strategies as st
 from peewee import IntegrityError, fn
@@ -51,7 +42,7 @@ from models.store.db import db
 # --------------------------------------------------------------------------- the month's run
 
 
-def test_month_run_previews_then_creates_once_with_frozen_formula(keys, inpc):  # noqa: F811 - inpc and keys are the fixtures imported above
+def test_month_run_previews_then_creates_once_with_frozen_formula(keys, inpc):
     permit = sjc_stall(keys)
     plan = plan_month(2026, 9, today=dt.date(2026, 9, 1))
     assert len(plan.to_create) == 1 and plan.existing == 0
@@ -76,7 +67,7 @@ def test_month_run_previews_then_creates_once_with_frozen_formula(keys, inpc):  
     assert len(october) == 1 and october[0].amount > planned.amount
 
 
-def test_month_run_lists_what_it_cannot_charge(keys, inpc):  # noqa: F811 - inpc and keys are the fixtures imported above
+def test_month_run_lists_what_it_cannot_charge(keys, inpc):
     from factories import tpu
 
     tpu(keys, company("Pastel da Maria Ltda", person("Maria José da Silva")))
@@ -85,13 +76,13 @@ def test_month_run_lists_what_it_cannot_charge(keys, inpc):  # noqa: F811 - inpc
     assert any("definido pela Administração" in s and "art. 178" in s for s in plan.skipped)
 
 
-def test_a_missing_index_correction_is_said_not_guessed(keys, database):  # noqa: F811 - keys is the fixture imported above
+def test_a_missing_index_correction_is_said_not_guessed(keys, database):
     sjc_stall(keys)
     plan = plan_month(2026, 9)
     assert plan.to_create == () and any("Falta a correção do INPC" in s for s in plan.skipped)
 
 
-def test_month_run_is_all_or_nothing(keys, inpc):  # noqa: F811 - inpc and keys are the fixtures imported above
+def test_month_run_is_all_or_nothing(keys, inpc):
     sjc_stall(keys, "Ana Maria Souza")
     sjc_stall(keys, "Beatriz Lima Rocha")
 
@@ -115,7 +106,7 @@ def test_parse_month():
 # --------------------------------------------------------------------------- payments
 
 
-def test_partial_payments_double_slip_and_overpayment(keys, inpc):  # noqa: F811 - inpc and keys are the fixtures imported above
+def test_partial_payments_double_slip_and_overpayment(keys, inpc):
     sjc_stall(keys)
     charge = generate_month(2026, 9, by="tesouraria", today=dt.date(2026, 9, 1))[0]
     half = (charge.amount / 2).quantize(Decimal("0.01"))
@@ -171,7 +162,7 @@ def test_partial_payments_double_slip_and_overpayment(keys, inpc):  # noqa: F811
         ("10,00", dt.date(2026, 9, 1), "  ", "reference"),
     ],
 )
-def test_bad_payments_are_refused_at_the_field_and_nothing_is_stored(keys, inpc, amount, paid_on, reference, field):  # noqa: F811 - inpc and keys are the fixtures imported above
+def test_bad_payments_are_refused_at_the_field_and_nothing_is_stored(keys, inpc, amount, paid_on, reference, field):
     sjc_stall(keys)
     charge = generate_month(2026, 9, by="tesouraria", today=dt.date(2026, 9, 1))[0]
     with pytest.raises(FieldErrors) as caught:
@@ -182,7 +173,7 @@ def test_bad_payments_are_refused_at_the_field_and_nothing_is_stored(keys, inpc,
     assert Payment.select().count() == 0 and Charge.get_by_id(charge.id).paid_total == 0
 
 
-def test_cancel_needs_a_reason_and_an_unpaid_charge(keys, inpc):  # noqa: F811 - inpc and keys are the fixtures imported above
+def test_cancel_needs_a_reason_and_an_unpaid_charge(keys, inpc):
     sjc_stall(keys)
     (first,) = generate_month(2026, 9, by="tesouraria", today=dt.date(2026, 9, 1))
     with pytest.raises(FieldErrors, match="motivo"):
@@ -203,7 +194,7 @@ def test_cancel_needs_a_reason_and_an_unpaid_charge(keys, inpc):  # noqa: F811 -
         cancel_charge(Charge.get_by_id(second.id), reason="engano", by="chefe")
 
 
-def test_deposit_is_returned_once_after_payment(keys):  # noqa: F811 - keys is the fixture imported above
+def test_deposit_is_returned_once_after_payment(keys):
     holder = company("Eventos Olímpia Ltda", person("Rita de Cássia Moura"))
     deposit = create_charge(
         kind="deposit",
@@ -239,7 +230,7 @@ def test_manual_charge_validates_every_field(database):
 # --------------------------------------------------------------------------- awaiting payment
 
 
-def test_awaiting_payment_charges_the_frozen_quote_and_holds_the_permit(keys):  # noqa: F811 - keys is the fixture imported above
+def test_awaiting_payment_charges_the_frozen_quote_and_holds_the_permit(keys):
     from models.billing.pricing import quote
 
     holder = company("Trailer do Zé Ltda", person("José Carlos Pinto"))
@@ -298,7 +289,7 @@ def test_awaiting_payment_charges_the_frozen_quote_and_holds_the_permit(keys):  
         ("sao-bento-2026", "event-stall", {"equipment": "barraca", "site": "rua-cel-ribeiro-da-luz"}),
     ],
 )
-def test_debts_block_where_the_act_says_so(keys, regime, kind, fields):  # noqa: F811 - keys is the fixture imported above
+def test_debts_block_where_the_act_says_so(keys, regime, kind, fields):
     holder = company("Lanches Bom Gosto Ltda", person("Paulo Roberto Dias"))
 
     def debts_rule(today):
@@ -352,7 +343,7 @@ def test_an_unpaid_fine_blocks_even_before_its_due_date(database):
 # --------------------------------------------------------------------------- delinquency and totals
 
 
-def test_three_consecutive_unpaid_months_make_a_candidate_never_a_revocation(keys, inpc):  # noqa: F811 - inpc and keys are the fixtures imported above
+def test_three_consecutive_unpaid_months_make_a_candidate_never_a_revocation(keys, inpc):
     late = sjc_stall(keys, "Devedor Três Meses", on=dt.date(2026, 6, 1))
     gap = sjc_stall(keys, "Devedor Alternado", on=dt.date(2026, 6, 1))
     for month in (7, 8, 9, 10):
@@ -382,7 +373,7 @@ def test_three_consecutive_unpaid_months_make_a_candidate_never_a_revocation(key
     assert revocation_candidates(today=dt.date(2026, 10, 20)) == []  # October not yet overdue
 
 
-def test_month_summary_equals_direct_sql(keys, inpc):  # noqa: F811 - inpc and keys are the fixtures imported above
+def test_month_summary_equals_direct_sql(keys, inpc):
     for name in ("Ana Paula Reis", "Bruno Costa Lima", "Célia Maria Alves"):
         sjc_stall(keys, name)
     charges = generate_month(2026, 9, by="tesouraria", today=dt.date(2026, 9, 1))

@@ -7,11 +7,7 @@ from decimal import Decimal
 
 import pytest
 from conftest import run_modal, type_text
-from factories import (  # noqa: F401  (inpc: fixture)
-    inpc,
-    keys,  # noqa: F401  (fixture)
-    sjc_stall,
-)
+from factories import sjc_stall
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QDialogButtonBox, QInputDialog
 

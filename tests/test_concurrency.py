@@ -57,7 +57,7 @@ def _desk(index: int, inbox, outbox, barrier) -> None:
                 result = ("refused", exc.message, exc.field)
             finally:
                 close_database()
-        except BaseException:  # noqa: BLE001 - reported to the test, which fails with it
+        except BaseException:  # reported to the test, which fails with it
             barrier.abort()
             result = ("crash", traceback.format_exc())
         outbox.put((index, result))
@@ -84,7 +84,7 @@ class Desks:
     def run(self, url: str, *tasks: tuple) -> list[tuple]:
         """Give each desk its ``(task, *args)``, all at once; their outcomes, desk by desk."""
         assert len(tasks) == len(self.inboxes)
-        for inbox, task in zip(self.inboxes, tasks):
+        for inbox, task in zip(self.inboxes, tasks, strict=False):
             inbox.put((url, task[0], tuple(task[1:])))
         try:
             outcomes = dict(self.outbox.get(timeout=240) for _ in tasks)
@@ -286,7 +286,11 @@ def test_two_desks_assigning_the_same_stall_one_wins(desks, database):
     site, stalls = _site_with_stalls(rounds)
     mine = [make_permit(section="vi").id for _ in range(rounds)]
     theirs = [make_permit(section="vi").id for _ in range(rounds)]
-    a, b = desks.run(database, ("_assign", list(zip(stalls, mine))), ("_assign", list(zip(stalls, theirs))))
+    a, b = desks.run(
+        database,
+        ("_assign", list(zip(stalls, mine, strict=False))),
+        ("_assign", list(zip(stalls, theirs, strict=False))),
+    )
     holders = {s.id: s.holder_id for s in Stall.select().where(Stall.site == site.id)}
     for i, stall_id in enumerate(stalls):
         won, lost = split(a[1][i], b[1][i])
@@ -304,7 +308,7 @@ def test_one_holder_on_two_stalls_at_once_is_refused(desks, database):
     from models.store.db import db
 
     rounds = 4
-    site, stalls = _site_with_stalls(2 * rounds)
+    _site, stalls = _site_with_stalls(2 * rounds)
     permits = [make_permit(section="vi") for _ in range(rounds)]
     a, b = desks.run(
         database,

@@ -13,7 +13,7 @@ import datetime as dt
 import json
 
 import pytest
-from factories import company, keys, person  # noqa: F401  (keys: fixture)
+from factories import company, person
 from hypothesis import given
 from hypothesis import strategies as st
 from PySide6.QtCore import Qt

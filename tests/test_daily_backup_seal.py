@@ -8,7 +8,7 @@ import datetime as dt
 
 import pytest
 from conftest import run_modal
-from factories import PASS, fresh_desk  # noqa: F401  (fixture)
+from factories import PASS
 from factories import type_passphrase as _type_passphrase
 
 from models.access import signing_keys as sk

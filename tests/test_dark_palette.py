@@ -9,7 +9,6 @@ from __future__ import annotations
 from collections import Counter
 
 import pytest
-from factories import feira  # noqa: F401 - the fixture
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor, QPalette
 from PySide6.QtWidgets import QAbstractItemView, QApplication, QLabel
@@ -173,7 +172,7 @@ def test_a_document_shown_on_screen_stays_on_paper(dark, sqlite_url, qtbot):
     assert not low, (ground.name(), low)
 
 
-def test_the_map_editor_and_its_legend_read_on_a_dark_palette(dark, feira, qtbot):  # noqa: F811
+def test_the_map_editor_and_its_legend_read_on_a_dark_palette(dark, feira, qtbot):
     """The map keeps its own white ground (a drawing, as printed); what is written over it — the legend — keeps
     dark ink, and the editor's panels follow the palette."""
     from views.map_editor import MapEditor

@@ -10,10 +10,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from peewee import fn
 
-from models.billing.fiscal import FiscalUnitValue, IndexCorrection
-from models.permits import Permit, PermitEvent
-from models.registry.applications import Application, ApplicationDocument, ApplicationEvent, Counter
-from models.registry.people import Company, CompanyPartner, HouseholdMember, Person
+from models.billing.fiscal import FiscalUnitValue
+from models.registry.people import Company, Person
 from models.store import schema
 from models.store.bootstrap import close_database, open_database
 from models.store.db import DatabaseError, current_url, db, parse_url, table_names

@@ -8,7 +8,7 @@ import datetime as dt
 
 import pytest
 from conftest import run_modal
-from factories import editor, feira, uid_of  # noqa: F401  (fixtures)
+from factories import uid_of
 from PySide6.QtCore import QSettings, Qt
 from PySide6.QtWidgets import QInputDialog, QMessageBox
 
@@ -116,7 +116,7 @@ def test_the_receipts_letterhead_is_the_acts_municipality(worklist):
     assert "Olímpia" not in html
 
 
-def test_a_map_with_an_open_breach_is_saved_only_once_each_breach_is_kept_with_a_reason(editor, qtbot):  # noqa: F811 - editor is the fixture imported above
+def test_a_map_with_an_open_breach_is_saved_only_once_each_breach_is_kept_with_a_reason(editor, qtbot):
     from models.sites import Stall
 
     plan = editor.plan
@@ -140,7 +140,7 @@ def test_a_map_with_an_open_breach_is_saved_only_once_each_breach_is_kept_with_a
     assert not editor.is_dirty() and "Mapa salvo" in editor.message.text()
 
 
-def test_the_map_tools_a_role_may_not_use_are_disabled_with_who_may(editor, qtbot):  # noqa: F811 - editor is the fixture imported above
+def test_the_map_tools_a_role_may_not_use_are_disabled_with_who_may(editor, qtbot):
     session.log_in(session.Session(None, "ana", "Ana", "atendente"))
     try:
         editor.load(editor.site_id)

@@ -40,7 +40,7 @@ def hold(**kw):
 def test_hold_stores_the_draw_and_every_entry(database):
     from models.selection.draws import Draw, draw_entries, list_draws, verify_draw
 
-    people = participants() + [Participant(id="99", name="Devedor", debtor=True)]
+    people = [*participants(), Participant(id="99", name="Devedor", debtor=True)]
     draw = hold(participants=people)
     again = Draw.get_by_id(draw.id)
     assert again.status == "held" and again.regime == "sapezal-2014"
@@ -98,7 +98,7 @@ def test_links_to_people_and_applications_are_kept(database):
 
     score = score_participant(get_regime("sapezal-2014"), p)
     assert score.complete and score.total == 100 + 80 + 100 + 100 + 40 + 100 + 80
-    draw = hold(participants=[p] + participants(3, group="g01"), vacancies=1)
+    draw = hold(participants=[p, *participants(3, group="g01")], vacancies=1)
     (entry,) = [e for e in draw_entries(draw) if e.participant_id == p.id]
     assert entry.person_id == person.id and entry.group == "g01"
 
@@ -218,7 +218,7 @@ def test_ata_html_has_hash_seed_officials_and_result(database):
     from models.selection.draws import annul_draw, draw_entries
     from reports.draw_ata import draw_ata_html
 
-    people = participants(5, group="g01") + [Participant(id="40", name="Zeca <Vendedor>", group="g04")]
+    people = [*participants(5, group="g01"), Participant(id="40", name="Zeca <Vendedor>", group="g04")]
     draw = hold(participants=people, vacancies={"g01": 2, "g04": 1})
     html = draw_ata_html(draw)
     assert draw.list_sha256 in html and "Loteria Federal 06001: 41234" in html

@@ -11,19 +11,7 @@ import json
 from decimal import Decimal
 
 import pytest
-from factories import (  # noqa: F401  (keys, inpc: fixtures)
-    at,
-    beach_licence,
-    draft,
-    feirante,
-    fines,
-    inpc,
-    keys,
-    pay,
-    person,
-    sapezal_licence,
-    tpu,
-)
+from factories import at, beach_licence, draft, feirante, fines, pay, person, sapezal_licence, tpu
 from factories import (
     issue_record as issue,
 )
@@ -514,16 +502,19 @@ def test_ilha_comprida_serious_infraction_30_to_90_days_and_appeal_in_5_business
 
 def test_numbers_are_gapless_per_kind_and_year_even_after_a_failure(keys, monkeypatch):
     vendor = person("Numeração Teste")
-    make = lambda kind, when, **kw: issue(
-        draft(
-            "olimpia-2025",
-            ["geral-sem-penalidade"],
-            when,
-            kind=kind,  # noqa
-            holder=vendor,
-            **kw,
+
+    def make(kind, when, **kw):
+        return issue(
+            draft(
+                "olimpia-2025",
+                ["geral-sem-penalidade"],
+                when,
+                kind=kind,
+                holder=vendor,
+                **kw,
+            )
         )
-    )
+
     assert make("notice", "02/03/2026 09:00").number == "2026/00001"
     assert (
         make(

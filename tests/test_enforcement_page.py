@@ -9,7 +9,7 @@ from decimal import Decimal
 
 import pytest
 from conftest import run_modal, type_text
-from factories import at, draft, feirante, fines, keys, pay, person  # noqa: F401  # noqa: F401  (keys: fixture)
+from factories import draft, feirante, fines, pay, person
 from factories import issue_record as issue
 from pdftext import pdf_text
 from PySide6.QtCore import Qt

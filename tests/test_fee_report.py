@@ -18,7 +18,7 @@ from decimal import Decimal
 from xml.etree import ElementTree
 
 import pytest
-from factories import company, inpc, keys, person, sjc_stall  # noqa: F401 - inpc and keys are fixtures
+from factories import company, person, sjc_stall
 from hypothesis import given
 from hypothesis import strategies as st
 from pdftext import pdf_text
@@ -59,7 +59,7 @@ def _pay(charge, on, amount=None, ref=None):
     )
 
 
-def build_month(keys) -> dict:  # noqa: F811 - keys is the fixture imported above
+def build_month(keys) -> dict:
     """Four feirantes of SJC from July, a month of everything, and an Olímpia deposit never paid."""
     set_settings({"municipality": "São José dos Campos", "state": "SP", "agency": "Prefeitura de São José dos Campos"})
     on = dt.date(2026, 7, 1)
@@ -117,7 +117,7 @@ def build_month(keys) -> dict:  # noqa: F811 - keys is the fixture imported abov
 
 
 @pytest.fixture
-def month(keys, inpc):  # noqa: F811 - inpc and keys are the fixtures imported above
+def month(keys, inpc):
     return build_month(keys)
 
 

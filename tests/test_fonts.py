@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import re
 import xml.etree.ElementTree as ET
-import zlib
 
 from PySide6.QtGui import QFont, QFontDatabase, QFontInfo
 

@@ -8,7 +8,7 @@ import datetime as dt
 
 import pytest
 from conftest import run_modal, type_text
-from factories import feira, uid_of  # noqa: F401  (fixture)
+from factories import uid_of
 from PySide6.QtCore import QSettings, Qt
 from PySide6.QtWidgets import QApplication, QDialog
 

@@ -4,11 +4,10 @@ range, the Painel's pre-filter, the map's spots when zoomed out, the desks built
 from __future__ import annotations
 
 import datetime as dt
-import string
 from decimal import Decimal
 
 import pytest
-from factories import TODAY, editor, feira, inpc, keys, new_cpf, person, sjc_stall  # noqa: F401  (inpc: fixture)  # noqa: F401  (fixtures)  # noqa: F401  (keys: fixture)
+from factories import new_cpf, person, sjc_stall
 from hypothesis import given
 from hypothesis import strategies as st
 

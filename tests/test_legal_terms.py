@@ -13,7 +13,7 @@ from decimal import Decimal
 
 import pytest
 from conftest import run_modal, type_text
-from factories import at, draft, feirante, fines, keys, person  # noqa: F401  (keys: fixture)
+from factories import draft, feirante, fines, person
 from factories import issue_record as issue
 
 from desktop.cli import main
@@ -326,7 +326,7 @@ def test_penalty_json_says_discretion_and_conditions_for_every_sanction(sqlite_u
 
 def test_an_infraction_before_the_act_came_into_force_is_refused_everywhere(keys, capsys, database):
     """Dec. 4.794/2026, art. 15: in force on 24/03/2026 — an infraction of 20/03/2026 is not judged by it."""
-    with pytest.raises(UserError, match="anterior à vigência do Dec. 4.794/2026, em vigor desde 24/03/2026"):
+    with pytest.raises(UserError, match=r"anterior à vigência do Dec. 4.794/2026, em vigor desde 24/03/2026"):
         propose_sanction("sao-bento-2026", ["nao-desmontar"], on=dt.date(2026, 3, 20))
     early = draft("sao-bento-2026", ["nao-desmontar"], "20/03/2026 12:00", holder=person("Antes da Vigência"))
     with pytest.raises(UserError, match="em vigor desde 24/03/2026"):
@@ -754,7 +754,7 @@ def test_a_process_deadline_without_a_closed_day_rule_is_refused(tmp_path):
     text = BASE.replace(
         '[calendar]\nclosed_day = { rule = "next-business-day", basis_act = "Lei nº 9.784/1999, art. 66, § 1º" }\n', ""
     )
-    with pytest.raises(RegimeError, match="Lei nº 9.784/1999"):
+    with pytest.raises(RegimeError, match=r"Lei nº 9.784/1999"):
         load_regime_file(write(tmp_path, text))
 
 

@@ -41,7 +41,7 @@ def nobody(monkeypatch):
 def test_nobody_logged_in_may_do_nothing():
     with session.acting_as(None):
         assert not session.can("people.save") and not session.can("backup")
-        with pytest.raises(session.PermissionDenied, match="Ninguém entrou no Praça.*cópias de segurança"):
+        with pytest.raises(session.PermissionDenied, match=r"Ninguém entrou no Praça.*cópias de segurança"):
             session.require("backup")
         with pytest.raises(session.PermissionDenied):
             session.author()
@@ -134,7 +134,7 @@ def test_repeated_failures_wait_longer_then_lock_the_login_and_are_audited(users
                 with pytest.raises(UserError):
                     users.authenticate("ana", "errada-123", now=t0 + dt.timedelta(seconds=i))
             assert waits == [0.5, 1.0, 2.0, 4.0, 8.0]
-            with pytest.raises(UserError, match="bloqueado.*tente de novo às 10:15"):
+            with pytest.raises(UserError, match=r"bloqueado.*tente de novo às 10:15"):
                 users.authenticate("ana", PASSWORD, now=t0 + dt.timedelta(minutes=5))  # the right one, too early
             assert users.authenticate("ana", PASSWORD, now=t0 + dt.timedelta(minutes=16)).username == "ana"
             failed = list(AuditEntry.select().where(AuditEntry.action == "login-fail").order_by(AuditEntry.id))

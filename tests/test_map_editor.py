@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import datetime as dt
 from dataclasses import replace
-from decimal import Decimal as D
+from decimal import Decimal as D  # noqa: N817 - D("2.5"): a measure as the act writes it
 
 import pytest
 from conftest import run_modal, type_text
-from factories import editor, feira, uid_of  # noqa: F401  (editor, feira: fixtures)
 from factories import placed_stall as stall
+from factories import uid_of
 from PySide6.QtCore import QEvent, QPoint, QPointF, Qt
 from PySide6.QtGui import QDragEnterEvent, QDragMoveEvent, QDropEvent, QUndoStack
 from PySide6.QtTest import QTest
@@ -532,7 +532,7 @@ def test_assign_by_dropping_a_holder_and_by_the_button_then_save(editor, qtbot):
     send_drop(editor, mime, viewport_point(editor, box.x + box.along / 2, box.y + box.across / 2))
     assert editor.plan.stalls[box.uid].holder_id == ana.id
     assert editor.undo.undoText() == f"Atribuir {ana.number} à banca 1"
-    assert ana.number not in [editor.holder_list.item(i).text() for i in range(editor.holder_list.count())][0]
+    assert ana.number not in next(editor.holder_list.item(i).text() for i in range(editor.holder_list.count()))
     # the pastel holder on a stall of Seção VI: refused with the article
     editor.select_stalls([uid_of(editor.plan, 2)])
     editor.holder_filter.setText(pastel_holder.number)

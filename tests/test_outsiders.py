@@ -9,11 +9,10 @@ PostgreSQL."""
 
 from __future__ import annotations
 
-import datetime as dt
 from dataclasses import replace
 
 import pytest
-from factories import TODAY, keys, person  # noqa: F401  (keys: fixture)
+from factories import TODAY, person
 from PySide6.QtCore import Qt
 from test_application_form import application_dialog
 from test_eligibility import good_facts

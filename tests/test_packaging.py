@@ -9,7 +9,7 @@ from pathlib import Path
 from PySide6.QtGui import QImage
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "packaging"))
-from make_ico import SIZES, write_ico  # noqa: E402
+from make_ico import SIZES, write_ico
 
 
 def test_the_ico_holds_every_size_as_png(qapp, tmp_path):

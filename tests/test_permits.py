@@ -11,7 +11,7 @@ import shutil
 from pathlib import Path
 
 import pytest
-from factories import (  # noqa: F401  (keys: fixture)
+from factories import (
     TODAY,
     all_documents,
     approved,
@@ -19,7 +19,6 @@ from factories import (  # noqa: F401  (keys: fixture)
     company,
     feirante,
     issue,
-    keys,
     mei_vendor,
     person,
     results,
@@ -67,7 +66,7 @@ needs_pdftotext = pytest.mark.skipif(shutil.which("pdftotext") is None, reason="
 # --------------------------------------------------------------------------- numbers
 
 
-def test_numbers_are_gapless_per_year_and_a_failed_issue_gives_the_number_back(keys, tmp_path):  # noqa: F811 - keys is the fixture imported above
+def test_numbers_are_gapless_per_year_and_a_failed_issue_gives_the_number_back(keys, tmp_path):
     maker = company("Pastel da Maria Ltda", person("Maria José da Silva"))
     first = tpu(keys, maker)
     assert first.number == "2026/00001" and (first.year, first.seq) == (2026, 1)
@@ -123,7 +122,7 @@ def _issue_many(url: str, app_ids: list[int], key_dir: str, queue) -> None:
     queue.put(numbers)
 
 
-def test_two_desks_issuing_at_once_get_distinct_gapless_numbers(keys, database):  # noqa: F811 - keys is the fixture imported above
+def test_two_desks_issuing_at_once_get_distinct_gapless_numbers(keys, database):
     apps = []
     for i in range(24):
         holder = company(f"Comida de Rua {i} Ltda", person(f"Sócio Número {i}"))
@@ -204,7 +203,7 @@ def test_terms_the_act_leaves_open_are_asked_never_invented():
         permit_term(get_regime("sao-bento-2026"), "event-stall", dt.date(2026, 4, 2))
 
 
-def test_issued_permit_keeps_its_term_and_history(keys):  # noqa: F811 - keys is the fixture imported above
+def test_issued_permit_keeps_its_term_and_history(keys):
     app = approved(
         "sao-bento-2026",
         "event-stall",
@@ -228,7 +227,7 @@ def test_issued_permit_keeps_its_term_and_history(keys):  # noqa: F811 - keys is
 # --------------------------------------------------------------------------- the signed QR
 
 
-def test_qr_is_signed_and_says_what_the_document_says(keys):  # noqa: F811 - keys is the fixture imported above
+def test_qr_is_signed_and_says_what_the_document_says(keys):
     holder = company("Pastel da Maria Ltda", person("Maria José da Silva"))
     permit = tpu(keys, holder)
     check = verify_text(permit.qr_text, keys, today=TODAY)
@@ -242,7 +241,7 @@ def test_qr_is_signed_and_says_what_the_document_says(keys):  # noqa: F811 - key
     assert verify_text(permit.qr_text, keys, today=dt.date(2031, 12, 1)).status == "expired"
 
 
-def test_permit_document_has_what_the_acts_ask(keys):  # noqa: F811 - keys is the fixture imported above
+def test_permit_document_has_what_the_acts_ask(keys):
     owner = person(
         "Joana Darc Souza",
         rg="12.345.678-9",
@@ -271,7 +270,7 @@ def test_permit_document_has_what_the_acts_ask(keys):  # noqa: F811 - keys is th
 # --------------------------------------------------------------------------- lifecycle
 
 
-def test_suspend_reactivate_revoke_cancel_pass_and_refuse(keys):  # noqa: F811 - keys is the fixture imported above
+def test_suspend_reactivate_revoke_cancel_pass_and_refuse(keys):
     permit = feirante(keys, person("Antônio Carlos Mendes"))
     with pytest.raises(FieldErrors):
         suspend(permit, by="fiscal", reason="  ", today=TODAY)
@@ -307,7 +306,7 @@ def test_suspend_reactivate_revoke_cancel_pass_and_refuse(keys):  # noqa: F811 -
     assert permit.events.order_by(PermitEvent.id.desc()).first().ground == "abandonment"
 
 
-def test_stale_copy_is_refused(keys):  # noqa: F811 - keys is the fixture imported above
+def test_stale_copy_is_refused(keys):
     permit = feirante(keys, person("Rita de Cássia Nunes"))
     stale = Permit.get_by_id(permit.id)
     suspend(permit, by="fiscal", reason="Infração", today=TODAY)
@@ -315,7 +314,7 @@ def test_stale_copy_is_refused(keys):  # noqa: F811 - keys is the fixture import
         suspend(stale, by="fiscal", reason="Outra infração", today=TODAY)
 
 
-def test_cancel_at_request_and_by_act(keys):  # noqa: F811 - keys is the fixture imported above
+def test_cancel_at_request_and_by_act(keys):
     first = beach_licence(keys, mei_vendor("Lúcia Helena Prado"), on=dt.date(2026, 3, 10))
     cancelled = cancel(
         first, by="div", reason="Não tem mais interesse", today=dt.date(2026, 5, 2), at_holder_request=True
@@ -325,7 +324,7 @@ def test_cancel_at_request_and_by_act(keys):  # noqa: F811 - keys is the fixture
         cancel(beach_licence(keys, mei_vendor("Mário Sérgio Prado"), site="ponto-04"), by="div", reason="", today=TODAY)
 
 
-def test_expire_due_marks_only_what_ended_and_dates_the_loss_of_the_right(keys):  # noqa: F811 - keys is the fixture imported above
+def test_expire_due_marks_only_what_ended_and_dates_the_loss_of_the_right(keys):
     lapsed = beach_licence(keys, mei_vendor("Sebastião Rocha Lima"), on=dt.date(2026, 3, 10))  # to 31/12/2026
     second = beach_licence(keys, mei_vendor("Cláudia Regina Lopes"), on=dt.date(2026, 4, 1), site="ponto-04")
     suspended = suspend(second, by="fiscal", reason="Infração", today=dt.date(2026, 6, 1))
@@ -344,7 +343,7 @@ def test_expire_due_marks_only_what_ended_and_dates_the_loss_of_the_right(keys):
 # --------------------------------------------------------------------------- renewal
 
 
-def test_renewal_windows_per_act(keys):  # noqa: F811 - keys is the fixture imported above
+def test_renewal_windows_per_act(keys):
     olimpia = tpu(keys, company("Food Truck Ltda", person("Marcos Paulo Dias")))
     # LC 324/2025, art. 166: at most 240 and at least 60 days before the last day (29/11/2031)
     assert tuple(renewal_window(olimpia)) == (dt.date(2031, 4, 3), dt.date(2031, 9, 30))
@@ -375,7 +374,7 @@ def test_renewal_windows_per_act(keys):  # noqa: F811 - keys is the fixture impo
     assert renewal_window(event) is None
 
 
-def test_renewal_inside_the_window_makes_a_new_permit_and_the_old_runs_to_its_end(keys):  # noqa: F811 - keys is the fixture imported above
+def test_renewal_inside_the_window_makes_a_new_permit_and_the_old_runs_to_its_end(keys):
     holder = company("Food Truck Ltda", person("Marcos Paulo Dias"))
     old = tpu(keys, holder)
     with pytest.raises(UserError, match=r"Fora do prazo de renovação .* de 03/04/2031 a 30/09/2031 .*art\. 166"):
@@ -396,7 +395,7 @@ def test_renewal_inside_the_window_makes_a_new_permit_and_the_old_runs_to_its_en
     assert old.id not in {item.permit_id for item in due_for_renewal(dt.date(2031, 6, 1), 60)}
 
 
-def test_renewal_rechecks_eligibility_and_lists_the_failed_rules(keys):  # noqa: F811 - keys is the fixture imported above
+def test_renewal_rechecks_eligibility_and_lists_the_failed_rules(keys):
     holder = company("Bebidas Sapezal Ltda", person("Carlos Dias Rocha"))
     old = sapezal_licence(keys, holder)  # documents delivered 20/11/2026
     renewal_day = dt.date(2027, 10, 20)
@@ -412,7 +411,7 @@ def test_renewal_rechecks_eligibility_and_lists_the_failed_rules(keys):  # noqa:
         renew(new, by="ana", today=dt.date(2028, 11, 1), key_dir=keys)
 
 
-def test_beach_licence_renewed_for_the_next_exercise(keys):  # noqa: F811 - keys is the fixture imported above
+def test_beach_licence_renewed_for_the_next_exercise(keys):
     old = beach_licence(keys, mei_vendor("Lúcia Helena Prado"), on=dt.date(2026, 3, 10))
     new = renew(
         old,
@@ -426,7 +425,7 @@ def test_beach_licence_renewed_for_the_next_exercise(keys):  # noqa: F811 - keys
         renew(new, by="div", today=dt.date(2027, 10, 1), key_dir=keys)
 
 
-def test_only_an_active_permit_with_a_renewal_rule_is_renewed(keys):  # noqa: F811 - keys is the fixture imported above
+def test_only_an_active_permit_with_a_renewal_rule_is_renewed(keys):
     permit = suspend(
         tpu(keys, company("Food Truck Ltda", person("Marcos Paulo Dias"))), by="f", reason="x", today=TODAY
     )
@@ -436,7 +435,7 @@ def test_only_an_active_permit_with_a_renewal_rule_is_renewed(keys):  # noqa: F8
         renew(feirante(keys, person("Antônio Carlos Mendes")), by="ana", today=TODAY, key_dir=keys)
 
 
-def test_due_for_renewal(keys):  # noqa: F811 - keys is the fixture imported above
+def test_due_for_renewal(keys):
     sapezal = sapezal_licence(keys, company("Bebidas Sapezal Ltda", person("Carlos Dias Rocha")))
     olimpia = tpu(keys, company("Food Truck Ltda", person("Marcos Paulo Dias")))
     due = due_for_renewal(dt.date(2027, 10, 20), within_days=30)
@@ -450,7 +449,7 @@ def test_due_for_renewal(keys):  # noqa: F811 - keys is the fixture imported abo
 # --------------------------------------------------------------------------- start-up deadlines
 
 
-def test_sapezal_startup_use_and_pickup_deadlines(keys):  # noqa: F811 - keys is the fixture imported above
+def test_sapezal_startup_use_and_pickup_deadlines(keys):
     permit = sapezal_licence(keys, company("Bebidas Sapezal Ltda", person("Carlos Dias Rocha")))
     items = {(d.kind, d.due, d.article) for d in startup_deadlines(TODAY)}
     assert items == {
@@ -470,7 +469,7 @@ def test_sapezal_startup_use_and_pickup_deadlines(keys):  # noqa: F811 - keys is
         record_started(permit, by="fiscal", on=dt.date(2026, 12, 3))
 
 
-def test_beach_and_tpu_startup_and_the_one_extension(keys):  # noqa: F811 - keys is the fixture imported above
+def test_beach_and_tpu_startup_and_the_one_extension(keys):
     beach = beach_licence(keys, mei_vendor("Lúcia Helena Prado"), on=dt.date(2026, 3, 10))
     [item] = startup_deadlines(dt.date(2026, 3, 10))
     assert (item.due, item.article) == (dt.date(2026, 3, 25), "Dec. 890/2017, art. 23, § 3º")  # 15 days
@@ -499,7 +498,7 @@ def test_beach_and_tpu_startup_and_the_one_extension(keys):  # noqa: F811 - keys
 # --------------------------------------------------------------------------- leave, transfer, exchange
 
 
-def test_leave_thirty_days_a_year_in_two_periods_asked_thirty_days_ahead(keys):  # noqa: F811 - keys is the fixture imported above
+def test_leave_thirty_days_a_year_in_two_periods_asked_thirty_days_ahead(keys):
     permit = feirante(keys, person("Antônio Carlos Mendes"))  # Lei 9.158/2014, art. 16
     with pytest.raises(FieldErrors, match="30 dias de antecedência"):
         grant_leave(permit, dt.date(2026, 12, 10), dt.date(2026, 12, 20), by="chefe", today=TODAY)
@@ -540,7 +539,7 @@ def test_leave_thirty_days_a_year_in_two_periods_asked_thirty_days_ahead(keys): 
         )
 
 
-def test_transfer_to_heir_only_where_the_act_allows(keys, monkeypatch):  # noqa: F811 - keys is the fixture imported above
+def test_transfer_to_heir_only_where_the_act_allows(keys, monkeypatch):
     import models.services.issuing as issuing
 
     holder = person("Antônio Carlos Mendes")
@@ -583,7 +582,7 @@ def test_transfer_to_heir_only_where_the_act_allows(keys, monkeypatch):  # noqa:
         transfer_to_heir(other, heir, by="chefe", reason="Falecimento", today=dt.date(2027, 2, 2), key_dir=keys)
 
 
-def test_exchange_of_sites_with_the_administration_consent(keys):  # noqa: F811 - keys is the fixture imported above
+def test_exchange_of_sites_with_the_administration_consent(keys):
     a = feirante(keys, person("Antônio Carlos Mendes"), site="Feira Noturna do Jardim Satélite", point="Banca 03")
     b = feirante(keys, person("Rita de Cássia Nunes"), site="Feira Noturna do Centro", point="Banca 11")
     with pytest.raises(FieldErrors):
@@ -614,7 +613,7 @@ def test_exchange_of_sites_with_the_administration_consent(keys):  # noqa: F811 
         )
 
 
-def test_exchange_refused_when_a_spouse_is_in_the_new_feira(keys):  # noqa: F811 - keys is the fixture imported above
+def test_exchange_refused_when_a_spouse_is_in_the_new_feira(keys):
     wife = person("Maria das Dores Lima")
     husband = person("João Batista Lima", household=[HouseholdInput(name=wife.name, relation="spouse", cpf=wife.cpf)])
     feirante(keys, wife, site="Feira Noturna do Centro")
@@ -627,7 +626,7 @@ def test_exchange_refused_when_a_spouse_is_in_the_new_feira(keys):  # noqa: F811
 # --------------------------------------------------------------------------- today
 
 
-def test_today_items_with_text_and_article(keys):  # noqa: F811 - keys is the fixture imported above
+def test_today_items_with_text_and_article(keys):
     permit = sapezal_licence(keys, company("Bebidas Sapezal Ltda", person("Carlos Dias Rocha")))
     items = today_items(dt.date(2026, 12, 3))
     assert [(i.kind, i.date) for i in items] == [("pickup", dt.date(2026, 12, 7)), ("startup", dt.date(2026, 12, 10))]
@@ -655,7 +654,7 @@ def test_today_items_with_text_and_article(keys):  # noqa: F811 - keys is the fi
 # --------------------------------------------------------------------------- eligibility sees the permits
 
 
-def test_olimpia_one_tpu_per_person_art_162(keys):  # noqa: F811 - keys is the fixture imported above
+def test_olimpia_one_tpu_per_person_art_162(keys):
     partner = person("Maria José da Silva")
     holder = company("Pastel da Maria Ltda", partner)
     tpu(keys, holder)
@@ -699,7 +698,7 @@ def test_olimpia_one_tpu_per_person_art_162(keys):  # noqa: F811 - keys is the f
     assert by_scope["spouse"].status == FAILED and by_scope["person"].status == PASSED
 
 
-def test_sjc_spouse_in_the_same_feira_art_12(keys):  # noqa: F811 - keys is the fixture imported above
+def test_sjc_spouse_in_the_same_feira_art_12(keys):
     wife = person("Maria das Dores Lima")
     husband = person("João Batista Lima", household=[HouseholdInput(name=wife.name, relation="spouse", cpf=wife.cpf)])
     feirante(keys, wife, site="Feira Noturna do Centro")
@@ -723,7 +722,7 @@ def test_sjc_spouse_in_the_same_feira_art_12(keys):  # noqa: F811 - keys is the 
     assert found["Lei 9.158/2014, art. 11, § 4º"].status == FAILED
 
 
-def test_history_feeds_the_waiting_periods(keys):  # noqa: F811 - keys is the fixture imported above
+def test_history_feeds_the_waiting_periods(keys):
     # Olímpia art. 148: 12 months after a revocation
     vendor = person("Paulo Roberto Dias")
     permit = issue(
@@ -761,7 +760,7 @@ def test_history_feeds_the_waiting_periods(keys):  # noqa: F811 - keys is the fi
     assert facts.history == () and facts.permits == ()
 
 
-def test_cap_and_quota_counts(keys):  # noqa: F811 - keys is the fixture imported above
+def test_cap_and_quota_counts(keys):
     first = beach_licence(keys, mei_vendor("Lúcia Helena Prado"), on=dt.date(2026, 3, 10))
     app = approved(
         "ilha-comprida-2017",
@@ -885,7 +884,7 @@ def test_praca_permit_without_action_is_one_line(capsys):
     assert capsys.readouterr().err.count("\n") == 1
 
 
-def test_related_holders_span_family_partners_and_their_companies(keys):  # noqa: F811 - keys is the fixture imported above
+def test_related_holders_span_family_partners_and_their_companies(keys):
     from models.permits import related_holders
 
     spouse = person("Sandra Regina Alves")
@@ -920,7 +919,7 @@ def test_related_holders_span_family_partners_and_their_companies(keys):  # noqa
     assert persons[me.id] == "self" and companies[my_mei.id] == "self"
 
 
-def test_a_stale_copy_cannot_renew_nor_renew_twice(keys):  # noqa: F811 - keys is the fixture imported above
+def test_a_stale_copy_cannot_renew_nor_renew_twice(keys):
     holder = company("Food Truck Ltda", person("Marcos Paulo Dias"))
     old = tpu(keys, holder)
     desk_a, desk_b = Permit.get_by_id(old.id), Permit.get_by_id(old.id)
@@ -935,7 +934,7 @@ def test_a_stale_copy_cannot_renew_nor_renew_twice(keys):  # noqa: F811 - keys i
         renew(stale, by="ana", today=dt.date(2031, 5, 4), key_dir=keys)
 
 
-def test_the_cap_is_counted_again_at_issue(keys, monkeypatch):  # noqa: F811 - keys is the fixture imported above
+def test_the_cap_is_counted_again_at_issue(keys, monkeypatch):
     """Dec. 890/2017: 280 licences at most — two approvals cannot both be issued past the limit."""
     import models.services.issuing as issuing
 
@@ -961,7 +960,7 @@ def test_the_cap_is_counted_again_at_issue(keys, monkeypatch):  # noqa: F811 - k
     assert Permit.select().count() == 1
 
 
-def test_a_beach_licence_issued_after_30_september_says_how_it_is_renewed(keys):  # noqa: F811 - keys is the fixture imported above
+def test_a_beach_licence_issued_after_30_september_says_how_it_is_renewed(keys):
     """Dec. 890/2017, art. 12: renewal until 30/09; a licence issued later is renewed while in force (Praça's
     reading)."""
     late = beach_licence(keys, mei_vendor("Lúcia Helena Prado"), on=dt.date(2026, 11, 24))

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from factories import TODAY, approved, keys, mei_vendor, person, results  # noqa: F401  (keys: fixture)
+from factories import approved, mei_vendor, person, results
 from test_cli_draw import one_line_error, write
 from test_regimes_loader import broken_shipped
 from test_selection_page import page  # noqa: F401  (fixture)

@@ -5,11 +5,7 @@ from __future__ import annotations
 import datetime as dt
 
 import pytest
-from factories import (  # noqa: F401  (inpc: fixture)
-    inpc,
-    keys,  # noqa: F401  (keys: fixture)
-    sjc_stall,
-)
+from factories import sjc_stall
 
 from models.billing import charges
 from models.billing.charges import Charge, MonthRunBusy, generate_month, plan_month
@@ -81,7 +77,7 @@ def _subcommands():
             return
         yield prefix, parser
         for name, child in subs[0].choices.items():
-            yield from walk(prefix + [name], child)
+            yield from walk([*prefix, name], child)
 
     top = build_parser()
     for name, parser in next(a for a in top._actions if a.__class__.__name__ == "_SubParsersAction").choices.items():
@@ -147,8 +143,8 @@ def test_every_subcommand_ends_in_exit_0_or_2_and_one_clean_line(db_url, tmp_pat
     (tmp_path / "folder").mkdir()
     (tmp_path / "in.csv").write_text("nome;cpf\nAna;123\n", encoding="utf-8")
     values = st.sampled_from(
-        NASTY
-        + [
+        [
+            *NASTY,
             "in.csv",
             str(tmp_path / "folder"),
             str(tmp_path / "out.pdf"),

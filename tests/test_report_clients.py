@@ -17,9 +17,6 @@ from pathlib import Path
 import pytest
 from pdftext import pdf_pages
 
-from models.billing.fee_report import fee_report
-from models.enforcement.sanctions_report import sanctions_report
-
 TODAY = dt.date(2026, 11, 30)  # the demo's today
 MONTH = (2026, 11)
 PERIOD = (dt.date(2026, 1, 1), dt.date(2026, 11, 30))
@@ -110,7 +107,7 @@ def test_libreoffice_recalculates_the_stored_values_and_no_header_is_cut(demo, t
         _without_heights(book, bare[-1])
     recalculated = soffice(office, tmp_path, "xlsx:Calc MS Excel 2007 XML", books + bare, tmp_path / "calc")
 
-    for book, again in zip(books, recalculated[:2]):
+    for book, again in zip(books, recalculated[:2], strict=False):
         stored = _formula_cells(book)
         assert len(stored) > 50 and all(v is not None for v in stored.values()), book.name
         computed = openpyxl.load_workbook(again, data_only=True)
@@ -123,7 +120,7 @@ def test_libreoffice_recalculates_the_stored_values_and_no_header_is_cut(demo, t
             else:
                 assert theirs == value, (book.name, sheet, where)
 
-    for book, fitted in zip(books, recalculated[2:]):
+    for book, fitted in zip(books, recalculated[2:], strict=False):
         ours, needed = openpyxl.load_workbook(book), openpyxl.load_workbook(fitted)
         checked = 0
         for ws in ours.worksheets:
@@ -229,7 +226,7 @@ def test_pdf_reports_keep_each_row_whole_with_numbered_pages(demo, need_client):
         pdf_pages(demo["files"]["taxas.pdf"], mode="raw", squash="all"),
         [(c.number, " ".join(f"{c.formula} — {c.basis}".split())) for c in fees.charges],
     )
-    annex = [i for i, page in enumerate(pages) if "Anexo — cobranças" in page][0]
+    annex = next(i for i, page in enumerate(pages) if "Anexo — cobranças" in page)
     assert all("Cobrança — fórmula — base legal" in page for page in pages[annex:]), "the header on each page"
     info = subprocess.run([pdfinfo, str(demo["files"]["taxas.pdf"])], capture_output=True, text=True).stdout
     # ReportLab writes no tagged PDF (README, reports): the title a reader shows is the report's

@@ -82,7 +82,7 @@ def test_every_step_of_every_ladder_is_proposed_with_its_articles(regime_id, lad
             assert s.amount is not None or s.max_amount is not None
         if s.kind == "fine" and s.amount is not None:
             assert s.amount == s.amount.quantize(D("0.01"))
-    for s, source in zip(item.sanctions, step.sanctions):
+    for s, source in zip(item.sanctions, step.sanctions, strict=False):
         # what the act leaves to the authority, or ties to a fact, is proposed — never imposed by the count
         assert (s.condition is not None) == (source.condition is not None)
         if source.condition is not None:
@@ -226,7 +226,7 @@ def test_olimpia_does_not_let_the_authority_skip_steps():
 
 def test_a_fixed_fine_cannot_be_graded():
     proposal = olimpia("tpu-area-suja")
-    with pytest.raises(UserError, match="fixada pelo ato em R\\$ 1.152,60"):
+    with pytest.raises(UserError, match=r"fixada pelo ato em R\$ 1.152,60"):
         adjust(proposal, reason="atenuante", amounts={1: "500,00"})
 
 
@@ -322,7 +322,7 @@ def test_sjc_recurrence_doubles_the_limit_with_suspension_then_revocation():
     assert suspension.decision == PROPOSED and suspension.condition.fact == "not-remedied"  # art. 25, I
     graded = adjust(second, reason="reincidência específica", amounts={1: "800,00"}, days={2: 7})
     assert graded.sanctions[0].amount == D("800.00") and graded.sanctions[1].days == 7
-    with pytest.raises(UserError, match="entre R\\$ 0,01 e R\\$ 1.000,00"):
+    with pytest.raises(UserError, match=r"entre R\$ 0,01 e R\$ 1.000,00"):
         adjust(second, reason="x", amounts={1: "1000,01"})
     third = sjc("sujeira", prior=2)  # art. 26, II: only when the irregularity is not remedied
     assert kinds(third, applied_only=False) == ["revocation"] and kinds(third) == []

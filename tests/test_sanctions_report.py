@@ -22,11 +22,10 @@ import shutil
 import subprocess
 import zipfile
 from decimal import Decimal
-from pathlib import Path
 from xml.etree import ElementTree
 
 import pytest
-from factories import draft, fines, keys, pay, person, sapezal_licence, tpu  # noqa: F401  (keys: fixture)
+from factories import draft, fines, pay, person, sapezal_licence, tpu
 from factories import issue_record as issue
 from reports_read import Figures, cents, pdf_pages, recalculated
 

@@ -8,7 +8,7 @@ import json
 import zipfile
 
 import pytest
-from factories import PASS, fresh_desk, make_summary  # noqa: F401  (fixture)
+from factories import PASS, make_summary
 from factories import SIGNING_TODAY as TODAY
 
 from desktop.cli import main
@@ -26,7 +26,7 @@ def _tamper(path, out):
     with zipfile.ZipFile(path) as zf:
         members = {name: zf.read(name) for name in zf.namelist()}
     manifest = json.loads(members["manifest.json"])
-    payload = members["data.jsonl"].replace("São Bento".encode(), "Sao Bento".encode(), 1)
+    payload = members["data.jsonl"].replace("São Bento".encode(), b"Sao Bento", 1)
     assert payload != members["data.jsonl"]
     manifest["payload_sha256"] = hashlib.sha256(payload).hexdigest()
     manifest["payload_bytes"] = len(payload)
@@ -116,7 +116,7 @@ def test_encrypted_backup(signed_backup, tmp_path):
     flipped = bytearray(raw)
     flipped[-5] ^= 1
     (tmp_path / "virado.praca-backup").write_bytes(bytes(flipped))
-    with pytest.raises(UserError, match="Senha incorreta .* ou o arquivo foi alterado"):
+    with pytest.raises(UserError, match=r"Senha incorreta .* ou o arquivo foi alterado"):
         read_backup(tmp_path / "virado.praca-backup", passphrase="senha do pendrive 2026")
     backup = read_backup(secret, passphrase="senha do pendrive 2026", trust=Trust(sk.key_ring()))
     assert backup.encrypted and backup.seal.ok

@@ -79,7 +79,7 @@ def points(criterion_id: str, **facts) -> tuple[int, str]:
         ("other", 20),
     ],
 )
-def test_housing_art_10_I(housing, expected):
+def test_housing_art_10_I(housing, expected):  # noqa: N802 - the act's article and item, as the act numbers them
     assert points("moradia", housing=housing) == (expected, "ok")
 
 
@@ -99,7 +99,7 @@ def test_housing_art_10_I(housing, expected):
         ("12", 20),  # e) > 4
     ],
 )
-def test_family_income_art_10_II_upper_limits_inclusive(income, expected):
+def test_family_income_art_10_II_upper_limits_inclusive(income, expected):  # noqa: N802 - the act's article and item, as the act numbers them
     assert points("renda-familiar", family_income_mw=Decimal(income)) == (expected, "ok")
 
 
@@ -118,7 +118,7 @@ def test_family_income_art_10_II_upper_limits_inclusive(income, expected):
         (80, 100),  # a) maior de 60
     ],
 )
-def test_age_art_10_III(age, expected):
+def test_age_art_10_III(age, expected):  # noqa: N802 - the act's article and item, as the act numbers them
     born = years_before(REGISTERED.date(), age)
     assert points("idade", birth_date=born) == (expected, "ok")
 
@@ -149,23 +149,23 @@ def test_age_counts_whole_years_on_the_registration_date():
         (35, 0, 100),  # a) mais de 20
     ],
 )
-def test_residence_art_10_IV_is_exact_time(years, extra_days, expected):
+def test_residence_art_10_IV_is_exact_time(years, extra_days, expected):  # noqa: N802 - the act's article and item, as the act numbers them
     since = years_before(REGISTERED.date(), years, days=extra_days)
     assert points("tempo-residencia", resident_since=since) == (expected, "ok")
 
 
 @pytest.mark.parametrize("count, expected", [(0, 0), (1, 20), (2, 40), (3, 60), (4, 80), (5, 100), (7, 100)])
-def test_children_art_10_V(count, expected):
+def test_children_art_10_V(count, expected):  # noqa: N802 - the act's article and item, as the act numbers them
     assert points("filhos-dependentes", dependants_under_16=count) == (expected, "ok")
 
 
 @pytest.mark.parametrize("disabled, expected", [(True, 100), (False, 0)])
-def test_disability_art_10_VI(disabled, expected):
+def test_disability_art_10_VI(disabled, expected):  # noqa: N802 - the act's article and item, as the act numbers them
     assert points("deficiencia", disabled=disabled) == (expected, "ok")
 
 
 @pytest.mark.parametrize("years, expected", [(0, 0), (1, 20), (2, 40), (7, 140), (60, 1200)])
-def test_experience_art_10_VII_twenty_per_year(years, expected):
+def test_experience_art_10_VII_twenty_per_year(years, expected):  # noqa: N802 - the act's article and item, as the act numbers them
     assert points("experiencia", experience_years=years) == (expected, "ok")
 
 
@@ -362,16 +362,12 @@ def test_pinned_result_never_changes():
     assert (
         result.list_sha256
         == hashlib.sha256(
-            "1;Ana Souza\n2;Bruno Lima\n3;Carla Dias\n4;Davi Rocha\n5;Eva Melo\n6;Fábio Nunes\n7;Gisele Prado\n".encode(
-                "utf-8"
-            )
+            "1;Ana Souza\n2;Bruno Lima\n3;Carla Dias\n4;Davi Rocha\n5;Eva Melo\n6;Fábio Nunes\n7;Gisele Prado\n".encode()
         ).hexdigest()
     )
     expected = sorted(
         (p.id for p in PINNED),
-        key=lambda i: hashlib.sha256(
-            f"Loteria Federal 5.999: 12345\n{result.list_sha256}\n{i}".encode("utf-8")
-        ).hexdigest(),
+        key=lambda i: hashlib.sha256(f"Loteria Federal 5.999: 12345\n{result.list_sha256}\n{i}".encode()).hexdigest(),
     )
     assert list(result.order) == expected
     assert result.list_sha256 == "230631f5c2454fe91da2a55592ec47510c6934c228c1da535e98f4f4d8c9112d"
@@ -469,7 +465,7 @@ def test_more_vacancies_than_people_makes_everyone_a_holder():
 
 
 def test_debtors_are_excluded_with_reason_and_article():
-    ps = people(5) + [Participant(id="999", name="Devedor", debtor=True)]
+    ps = [*people(5), Participant(id="999", name="Devedor", debtor=True)]
     result = run_draw(ps, "x", 2, draw_rules(SAPEZAL))
     assert "999" not in result.order and len(result.order) == 5
     (excluded,) = result.excluded
@@ -730,7 +726,7 @@ def test_readme_snippet_reproduces_the_order(tmp_path, monkeypatch, capsys):
     code = readme_snippet()
     assert 'seed = "12345"' in code
     namespace: dict = {}
-    exec(compile(code, "README.md", "exec"), namespace)  # noqa: S102 - the documented snippet itself
+    exec(compile(code, "README.md", "exec"), namespace)  # the documented snippet itself
     assert namespace["list_sha256"] == result.list_sha256
     assert tuple(namespace["order"]) == result.order
     assert capsys.readouterr().out.splitlines()[0] == result.list_sha256

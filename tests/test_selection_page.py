@@ -7,11 +7,11 @@ from __future__ import annotations
 
 import datetime as dt
 import hashlib
-from decimal import Decimal as D
+from decimal import Decimal as D  # noqa: N817 - D("2.5"): a measure as the act writes it
 
 import pytest
 from conftest import type_text
-from factories import TODAY, approved, company, keys, person  # noqa: F401  (keys: fixture)
+from factories import TODAY, approved, company, person
 from hypothesis import given
 from hypothesis import strategies as st
 from PySide6.QtCore import QDate, Qt
@@ -948,7 +948,7 @@ def test_ilha_comprida_rotating_list_across_events_and_the_point_draw(qtbot, pag
     st.integers(0, 500), st.integers(0, 200), st.lists(st.from_regex(r"[A-Z][0-9]{1,2}", fullmatch=True), max_size=5)
 )
 def test_parse_points_ranges_and_labels(first, size, labels):
-    text = ", ".join([f"{first}-{first + size}"] + labels)
+    text = ", ".join([f"{first}-{first + size}", *labels])
     points = parse_points(text)
     assert points[: size + 1] == tuple(str(n) for n in range(first, first + size + 1))
     assert points[size + 1 :] == tuple(labels)

@@ -74,7 +74,7 @@ def test_text_shape_is_qr_alphanumeric_and_payload_is_canonical_json(signed):
     data = json.loads(raw.decode("utf-8"))
     assert raw == json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
     assert raw == canonical_json(data)
-    assert "São Bento do Sapucaí".encode("utf-8") in raw  # UTF-8 kept, not \\u escapes
+    assert "São Bento do Sapucaí".encode() in raw  # UTF-8 kept, not \\u escapes
     assert all(len(key) == 1 for key in data)  # short keys keep the QR small
     assert data["f"] == "20260327" and data["u"] == "20260329"
     assert len(_b32decode(signature)) == 64

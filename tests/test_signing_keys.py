@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 from cryptography.hazmat.primitives import serialization
-from factories import PASS, fresh_desk, make_summary, person, tpu  # noqa: F401  (fresh_desk: autouse)
+from factories import PASS, make_summary, person, tpu
 from factories import SIGNING_TODAY as TODAY
 
 from desktop.cli import main

@@ -6,7 +6,7 @@ import datetime as dt
 
 import pytest
 from conftest import run_modal, type_text
-from factories import PASS, fresh_desk, make_summary  # noqa: F401  (fixture)
+from factories import PASS, make_summary
 from factories import type_passphrase as _type_passphrase
 from PySide6.QtCore import Qt
 

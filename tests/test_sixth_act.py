@@ -7,7 +7,7 @@ import datetime as dt
 from decimal import Decimal
 
 import pytest
-from factories import all_documents, approved, draft, issue, issue_record, keys, person, results  # noqa: F401  (keys: fixture)
+from factories import all_documents, approved, draft, issue, issue_record, person, results
 
 from models import enforcement as enf
 from models.base.errors import FieldErrors, UserError
@@ -28,7 +28,7 @@ def test_the_act_is_shipped_and_cites_its_articles():
 
 def test_the_fee_the_act_names_without_a_value_is_asked_never_invented(database):
     regime = get_regime(REGIME)
-    with pytest.raises(UserError, match="definido pela Administração \\(Lei 376/2012, art. 3º\\)"):
+    with pytest.raises(UserError, match=r"definido pela Administração \(Lei 376/2012, art. 3º\)"):
         quote(regime, permit_kind=KIND)
     priced = quote(regime, permit_kind=KIND, admin_values={"taxa-licenca": Decimal("48.50")})
     assert priced.total == Decimal("48.50")

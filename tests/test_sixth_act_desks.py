@@ -7,7 +7,7 @@ from __future__ import annotations
 import datetime as dt
 
 from conftest import run_modal, type_text
-from factories import keys, person  # noqa: F401  (keys: fixture)
+from factories import person
 from PySide6.QtCore import Qt
 
 REGIME = "cabeceira-grande-2012"

@@ -10,7 +10,7 @@ import datetime as dt
 from decimal import Decimal
 
 import pytest
-from factories import TODAY, keys  # noqa: F401  (keys: fixture)
+from factories import TODAY
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from PySide6.QtCore import Qt

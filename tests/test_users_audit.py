@@ -9,7 +9,7 @@ import datetime as dt
 import json
 
 import pytest
-from factories import TODAY, approved, company, issue, keys, new_cpf, person  # noqa: F401  (keys: fixture)
+from factories import TODAY, approved, company, issue, new_cpf, person
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from peewee import PostgresqlDatabase
@@ -267,7 +267,7 @@ def test_the_compact_form_reads_back_every_row(rows):
     from models.store.audit import _compact, _dump, _plain
 
     columns = [f"c{i}" for i in range(len(rows[0]))]
-    expected = [{c: json.loads(json.dumps(_plain(v))) for c, v in zip(columns, row)} for row in rows]
+    expected = [{c: json.loads(json.dumps(_plain(v))) for c, v in zip(columns, row, strict=False)} for row in rows]
     assert bulk_rows(_dump(_compact(columns, rows))) == expected
 
 

@@ -43,7 +43,7 @@ def test_login_three_wrong_tries_give_up(qtbot, database, app_ready):
     dialog = LoginDialog()
     qtbot.addWidget(dialog)
     type_text(dialog.username, "admin")
-    for attempt in range(2):
+    for _attempt in range(2):
         type_text(dialog.password, "errada-123")
         qtbot.mouseClick(dialog.ok_button, Qt.MouseButton.LeftButton)
         assert "Usuário ou senha incorretos" in dialog.error.text() and dialog.password.text() == ""
@@ -53,7 +53,7 @@ def test_login_three_wrong_tries_give_up(qtbot, database, app_ready):
     session.log_out()
     again = LoginDialog()
     qtbot.addWidget(again)
-    for attempt in range(3):
+    for _attempt in range(3):
         type_text(again.password, "errada-123")
         qtbot.mouseClick(again.ok_button, Qt.MouseButton.LeftButton)
     assert again.result() == again.DialogCode.Rejected and session.current() is None

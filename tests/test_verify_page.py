@@ -14,7 +14,7 @@ import shutil
 import subprocess
 
 import pytest
-from factories import PASS, fresh_desk, make_summary  # noqa: F401  (fixture)
+from factories import PASS, make_summary
 
 from desktop.cli import main
 from models.access import signing_keys as sk

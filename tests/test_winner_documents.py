@@ -11,7 +11,7 @@ import re
 from dataclasses import replace
 
 import pytest
-from factories import TODAY, keys  # noqa: F401  (keys: fixture)
+from factories import TODAY
 from PySide6.QtCore import Qt
 from test_application_form import application_dialog
 from test_eligibility import good_facts

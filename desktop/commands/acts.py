@@ -318,7 +318,9 @@ def _new(args: argparse.Namespace) -> int:
         raise UserError(f"{out} já existe: escolha outro nome (o Praça não sobrescreve um ato).", field="out")
     if out.stem != new_id:
         raise UserError(f"O arquivo deve se chamar {new_id}.toml (o id do regime é o nome do arquivo).", field="out")
-    replaced, count = re.subn(r'(?m)^(\[regime\]\s*\n(?:[^\[]*\n)*?)id\s*=\s*"[^"]*"', rf'\1id = "{new_id}"', text, 1)
+    replaced, count = re.subn(
+        r'(?m)^(\[regime\]\s*\n(?:[^\[]*\n)*?)id\s*=\s*"[^"]*"', rf'\1id = "{new_id}"', text, count=1
+    )
     if not count:  # pragma: no cover - every shipped act starts its [regime] table with its id
         raise UserError(f"O regime {like.id} não tem a chave id em [regime].")
     body = _HEADER.format(new_id=new_id, like=like.id, short=like.short, out_name=out.name) + replaced

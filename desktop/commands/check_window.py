@@ -60,7 +60,7 @@ def run(args: argparse.Namespace) -> int:
             try:
                 window.show_desk(desk.key)
                 app.processEvents()
-            except Exception as exc:  # noqa: BLE001 - each desk is reported, the others still tried
+            except Exception as exc:  # each desk is reported, the others still tried
                 failures.append(f"{desk.label}: {type(exc).__name__}: {exc}")
         title = window.windowTitle()
         labels = ", ".join(desk.label for desk in window.desks)

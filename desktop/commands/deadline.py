@@ -62,7 +62,7 @@ def check_kind(regime, kind: str | None) -> str:
 
 def run(args: argparse.Namespace) -> int:
     from models.rules.deadlines import compute_deadline, parse_moment
-    from models.rules.regimes import get_regime, shipped_regimes
+    from models.rules.regimes import shipped_regimes
 
     if not (args.regime or "").strip():
         raise UserError(

@@ -117,7 +117,7 @@ def _write_list(path_text: str | None, text: str) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from models.rules.regimes import get_regime, shipped_regimes
+    from models.rules.regimes import shipped_regimes
 
     if not (args.regime or "").strip():
         raise UserError(

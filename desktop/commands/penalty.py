@@ -130,7 +130,7 @@ def run(args: argparse.Namespace) -> int:
     from models.billing.pricing import FACTOR_PLACES, regime_index_factors
     from models.enforcement.sanctions import propose_sanction
     from models.rules.deadlines import parse_moment
-    from models.rules.regimes import MissingUnitValue, get_regime, shipped_regimes
+    from models.rules.regimes import MissingUnitValue, shipped_regimes
     from models.store.bootstrap import close_database
 
     if not (args.regime or "").strip():

@@ -33,10 +33,10 @@ ACTIONS = {
 
 # Changing the municipality's keys or address is the administrator's act; listing them, and letting this desk
 # sign (the passphrase is the proof), are not.
-LOGIN = lambda args: (
-    getattr(args, "action", None) in ("create", "rotate", "revoke", "add-key", "resign")  # noqa: E731
-    or (getattr(args, "action", None) == "url" and args.url is not None)
-)
+def LOGIN(args) -> bool:  # noqa: N802 - the name every subcommand declares (desktop/login.py)
+    return getattr(args, "action", None) in ("create", "rotate", "revoke", "add-key", "resign") or (
+        getattr(args, "action", None) == "url" and args.url is not None
+    )
 
 
 def configure(parser: argparse.ArgumentParser) -> None:

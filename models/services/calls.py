@@ -73,27 +73,27 @@ from models.sites import Site, Stall, find_site, stall_rows
 
 __all__ = [
     "ELIGIBLE_STATUSES",
-    "Option",
-    "Candidate",
     "CallList",
+    "Candidate",
     "DrawRow",
     "HolderRow",
     "IssueOutcome",
+    "Option",
     "StallChoice",
-    "selection_regimes",
-    "method_text",
-    "site_options",
-    "group_options",
-    "default_call_text",
-    "payment_time",
+    "assign_stalls",
     "call_list",
+    "default_call_text",
+    "draw_holders",
     "draw_row",
     "draw_rows",
-    "draw_holders",
-    "issue_holder_permits",
     "draw_sites",
+    "group_options",
+    "issue_holder_permits",
+    "method_text",
+    "payment_time",
+    "selection_regimes",
+    "site_options",
     "stall_choices",
-    "assign_stalls",
 ]
 
 #: applications that take part in a call (received ones are not yet analysed; refused, withdrawn or issued ones are out)
@@ -462,7 +462,7 @@ def call_list(
                 by_group.setdefault(p.group, []).append(p)
         for members in by_group.values():
             ranks = rank_by_score(regime, members, on=today)
-            for r, p in zip(ranks, with_ranks(ranks)):
+            for r, p in zip(ranks, with_ranks(ranks), strict=True):
                 ranked[p.id] = (r.score, r.tie_break, r.tie_unresolved, r.tie_missing)
                 participants[p.id] = p
     note, blocked = "", ""

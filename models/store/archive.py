@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from models.base.errors import UserError
 
-__all__ = ["ZipLimits", "check_zip", "read_member", "megabytes"]
+__all__ = ["ZipLimits", "check_zip", "megabytes", "read_member"]
 
 
 @dataclass(frozen=True)

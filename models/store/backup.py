@@ -85,7 +85,7 @@ from models.store.archive import ZipLimits, check_zip, megabytes, read_member
 from models.store.db import AUDIT, DecimalTextField, MoneyField, current_url, db, sqlite_backup
 
 if TYPE_CHECKING:
-    from models.store.sealed import Seal, Trust  # noqa: F401
+    from models.store.sealed import Seal, Trust
 
 FORMAT = "praca-backup"
 FORMAT_VERSION = 1
@@ -269,7 +269,7 @@ class Backup:
     path: Path | None
     manifest: dict
     tables: dict[str, TableData]
-    seal: "Seal | None" = None  # what its signature proves (None: not checked)
+    seal: Seal | None = None  # what its signature proves (None: not checked)
     encrypted: bool = False
 
     @property
@@ -317,13 +317,13 @@ def _export(database) -> tuple[int, dict[str, TableData]]:
             data = TableData(
                 model._meta.table_name,
                 pk.column_name if pk else None,
-                [(f.column_name, k) for f, k in zip(fields, kinds)],
+                [(f.column_name, k) for f, k in zip(fields, kinds, strict=True)],
             )
             query = model.select(*fields)
             if pk is not None:
                 query = query.order_by(pk)
             for row in query.tuples().iterator():
-                data.rows.append([_encode(k, v) for k, v in zip(kinds, row)])
+                data.rows.append([_encode(k, v) for k, v in zip(kinds, row, strict=True)])
             out[data.name] = data
     return version, out
 
@@ -389,7 +389,8 @@ def _manifest(
 
 def write_file(dest: Path, manifest: dict, payload: bytes, *, signer=None, passphrase: str | None = None) -> Path:
     """Write the zip aside, read it back, and rename it over ``dest`` when complete (owner only: it holds every
-    CPF) — :mod:`models.store.outfile`. ``signer`` signs the manifest (:mod:`models.store.sealed`); ``passphrase`` encrypts
+    CPF) — :mod:`models.store.outfile`. ``signer`` signs the manifest (:mod:`models.store.sealed`);
+    ``passphrase`` encrypts
     the whole file."""
     from models.store.outfile import output, write_bytes
     from models.store.sealed import SIGNATURE, encrypt, signature_member
@@ -583,13 +584,13 @@ def is_encrypted_file(path: str | Path) -> bool:
         return False
 
 
-def read_backup(path: str | Path, *, trust: "Trust | None" = None, passphrase: str | None = None) -> Backup:
+def read_backup(path: str | Path, *, trust: Trust | None = None, passphrase: str | None = None) -> Backup:
     """Open and check a backup file completely; any problem is one ``BackupError`` line.
 
     With ``trust`` the signature is checked first, before anything else of the file is read, and a backup it
     cannot prove is refused unless ``trust.accept_unsigned`` (:mod:`models.store.sealed`). An encrypted backup needs
     its ``passphrase``."""
-    from models.store.sealed import SIGNATURE, check_seal, decrypt, is_encrypted
+    from models.store.sealed import SIGNATURE, check_seal, decrypt
 
     path = Path(path).expanduser()
     if not path.exists():
@@ -690,7 +691,7 @@ def _upgrade(backup: Backup) -> dict[str, TableData]:
                     marks = ", ".join("?" for _ in data.columns)
                     columns = ", ".join(f'"{c}"' for c in data.column_names)
                     for row in data.rows:
-                        values = [_storage(k, _decode(k, v)) for (_c, k), v in zip(data.columns, row)]
+                        values = [_storage(k, _decode(k, v)) for (_c, k), v in zip(data.columns, row, strict=True)]
                         scratch.execute_sql(f'INSERT INTO "{name}" ({columns}) VALUES ({marks})', values)
             AUDIT.suspended += 1
             try:
@@ -700,7 +701,7 @@ def _upgrade(backup: Backup) -> dict[str, TableData]:
             version, tables = _export(scratch)
         except BackupError:
             raise
-        except Exception as exc:  # noqa: BLE001 - a migration that fails on this data: one line, nothing touched
+        except Exception as exc:  # a migration that fails on this data: one line, nothing touched
             raise BackupError(
                 f"Não foi possível atualizar o backup da versão {backup.schema_version} para a "
                 f"{schema.LATEST}: {exc}. Nada foi alterado."
@@ -794,7 +795,7 @@ def _insert(database, tables, data: dict[str, TableData], progress: Callable[[st
         later: list[tuple] = []
         rows = []
         for row in table.rows:
-            values = [_decode(k, v) for k, v in zip(kinds, row)]
+            values = [_decode(k, v) for k, v in zip(kinds, row, strict=True)]
             for i in self_refs:  # a row may point at a later one: link after every row is in
                 if values[i] is not None:
                     later.append((values[pk_index], fields[i], values[i]))
@@ -821,7 +822,7 @@ def restore_backup(
     keep_current: Path | None = None,
     app_version: str = "",
     progress: Callable[[str], None] | None = None,
-    trust: "Trust | None" = None,
+    trust: Trust | None = None,
     passphrase: str | None = None,
 ) -> RestoreResult:
     """Replace the open database's data with the backup at ``path`` — all of it, in one transaction, or nothing.
@@ -861,7 +862,7 @@ def restore_backup(
         for model in tables:
             t = data[model._meta.table_name]
             for row in t.rows:
-                for (_c, k), v in zip(t.columns, row):
+                for (_c, k), v in zip(t.columns, row, strict=True):
                     _decode(k, v)
     except (ValueError, TypeError) as exc:
         raise _corrupt(backup.path, f"valor ilegível: {exc}") from None
