@@ -159,7 +159,7 @@ def clock():
 
 @pytest.fixture
 def make_tab(app_ready, qtbot, keys, clock):
-    from views.permits_tab import PermitsTab
+    from views.permits import PermitsTab
 
     def make():
         tab = PermitsTab(key_dir=keys, today=clock)

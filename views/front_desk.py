@@ -29,7 +29,7 @@ from models.registry.search import find_applicants
 from models.services.front_desk import approve_application
 from views.blocks import button_row, fill, message_label, push_button, user_errors
 from views.keys import search_keys
-from views.permits_tab import PermitsTab
+from views.permits import PermitsTab
 from views.roles import allow
 from views.save import save_file_name, write_in_background
 from views.table_models import RowsModel, selected_row
