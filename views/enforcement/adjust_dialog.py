@@ -18,6 +18,7 @@ from PySide6.QtWidgets import (
 
 from models import enforcement as enf
 from models.base.errors import UserError
+from views.blocks import fill
 from views.widgets import DateEdit, current_user_name
 
 
@@ -116,12 +117,7 @@ class AdjustDialog(QDialog):
         parts = [f"{enf.DECISION_LABELS.get(s.decision, s.decision)} — {s.basis}"]
         if s.condition is not None:
             met = f" — {s.condition_met.text}" if s.condition_met else ""
-            parts.append(
-                self.tr("Condição: %1 (%2)%3")
-                .replace("%1", s.condition.text)
-                .replace("%2", s.condition.basis)
-                .replace("%3", met)
-            )
+            parts.append(fill(self.tr("Condição: %1 (%2)%3"), s.condition.text, s.condition.basis, met))
         if s.pending:
             parts.append(s.pending)
         self.state.setText("\n".join(parts))
@@ -133,9 +129,7 @@ class AdjustDialog(QDialog):
         self.ok_button.setEnabled(bool(s.actions))
         if not s.actions:
             self.error.setText(
-                self.tr("Nada a decidir sobre esta sanção: %1.").replace(
-                    "%1", enf.DECISION_LABELS.get(s.decision, s.decision)
-                )
+                fill(self.tr("Nada a decidir sobre esta sanção: %1."), enf.DECISION_LABELS.get(s.decision, s.decision))
             )
         else:
             self.error.setText("")

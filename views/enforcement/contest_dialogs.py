@@ -24,6 +24,7 @@ from models import enforcement as enf
 from models.base.errors import UserError
 from models.base.money import format_brl
 from views import theme
+from views.blocks import fill
 from views.enforcement.common import day_label
 from views.widgets import DateEdit, current_user_name
 
@@ -35,9 +36,7 @@ class ContestDialog(QDialog):
     def __init__(self, record, kind: str, parent: QWidget | None = None, *, today: _dt.date):
         super().__init__(parent)
         self.record, self.kind, self.today, self.contest = record, kind, today, None
-        self.setWindowTitle(
-            self.tr("%1 — %2").replace("%1", self.tr(enf.CONTEST_KINDS[kind])).replace("%2", record.reference)
-        )
+        self.setWindowTitle(fill(self.tr("%1 — %2"), self.tr(enf.CONTEST_KINDS[kind]), record.reference))
         layout = QVBoxLayout(self)
         notes = [
             f"{d['label']}: {d['due_text']} ({d['basis']})" + (f" — {d['notes']}" if d.get("notes") else "")
@@ -114,16 +113,16 @@ class DecisionDialog(QDialog):
         super().__init__(parent)
         self.contest, self.today, self.decided = contest, today, None
         record = enf.get_record(contest.record_id)
-        self.setWindowTitle(
-            self.tr("Julgar %1 — %2").replace("%1", contest.kind_label.lower()).replace("%2", record.reference)
-        )
+        self.setWindowTitle(fill(self.tr("Julgar %1 — %2"), contest.kind_label.lower(), record.reference))
         layout = QVBoxLayout(self)
         about = QLabel(
-            self.tr("%1 protocolada em %2 — %3. Multa atual: %4.")
-            .replace("%1", contest.kind_label)
-            .replace("%2", day_label(contest.filed_on))
-            .replace("%3", contest.instance)
-            .replace("%4", format_brl(enf.current_fine(record)))
+            fill(
+                self.tr("%1 protocolada em %2 — %3. Multa atual: %4."),
+                contest.kind_label,
+                day_label(contest.filed_on),
+                contest.instance,
+                format_brl(enf.current_fine(record)),
+            )
         )
         about.setWordWrap(True)
         layout.addWidget(about)
@@ -194,7 +193,7 @@ class DecisionDialog(QDialog):
 class DonateDialog(QDialog):
     def __init__(self, row, parent: QWidget | None = None):
         super().__init__(parent)
-        self.setWindowTitle(self.tr("Doar bens — %1").replace("%1", row.reference))
+        self.setWindowTitle(fill(self.tr("Doar bens — %1"), row.reference))
         layout = QVBoxLayout(self)
         about = QLabel(
             f"{escape(row.items)}<br>{self.tr('Prazo de retirada')}: {escape(row.reclaim_due)} "

@@ -13,6 +13,7 @@ from PySide6.QtWidgets import (
 
 from models import enforcement as enf
 from models.base.money import format_brl
+from views.blocks import fill
 from views.enforcement.common import day_label
 from views.table_models import Column, RowsModel, make_table
 
@@ -60,6 +61,4 @@ class DebtTab(QWidget):
             rows = []
         self.model.set_rows(rows)
         total = sum((r.amount for r in rows), start=enf.ZERO)
-        self.total.setText(
-            self.tr("%1 multa(s), %2 em aberto.").replace("%1", str(len(rows))).replace("%2", format_brl(total))
-        )
+        self.total.setText(fill(self.tr("%1 multa(s), %2 em aberto."), str(len(rows)), format_brl(total)))

@@ -40,6 +40,7 @@ from models import enforcement as enf
 from models.base.errors import FieldErrors, UserError
 from models.rules.regimes import get_regime, shipped_regimes
 from views import theme
+from views.blocks import fill
 from views.enforcement.adjust_dialog import AdjustDialog
 from views.enforcement.common import SCOPE_LABELS
 from views.fit import fit_to_screen
@@ -505,7 +506,7 @@ class RecordDialog(QDialog):
             self.offender_label.setText(self.tr("Infrator não identificado: descreva-o abaixo."))
         elif self.offender is not None:
             name = getattr(self, "_offender_name", "") or self._registered_name(*self.offender)
-            self.offender_label.setText(self.tr("Autuado: <b>%1</b>").replace("%1", escape(name)))
+            self.offender_label.setText(fill(self.tr("Autuado: <b>%1</b>"), escape(name)))
         elif self.permit is not None:
             self.offender_label.setText(self.tr("Autuado: o titular da permissão."))
         else:
@@ -568,7 +569,7 @@ class RecordDialog(QDialog):
 
     def _show_chosen(self) -> None:
         if self.checked:
-            self.chosen.setText(self.tr("Escolhidas: %1").replace("%1", ", ".join(self.checked)))
+            self.chosen.setText(fill(self.tr("Escolhidas: %1"), ", ".join(self.checked)))
         else:
             self.chosen.setText(self.tr("Nenhuma infração escolhida."))
 
@@ -601,7 +602,7 @@ class RecordDialog(QDialog):
         try:  # the proposal as adjusted so far, a fine still to grade included
             base = enf.preview(self.draft(), today=self.today, strict=False).proposal
         except UserError as exc:
-            self.error.setText(self.tr("Complete o auto antes de ajustar a sanção: %1").replace("%1", exc.message))
+            self.error.setText(fill(self.tr("Complete o auto antes de ajustar a sanção: %1"), exc.message))
             return None
         dialog = AdjustDialog(base, self, today=self.today)
         self.last_dialog = dialog
@@ -630,7 +631,7 @@ class RecordDialog(QDialog):
             hour, minute = (int(p) for p in text.split(":"))
             return _dt.datetime.combine(day, _dt.time(hour, minute))
         except ValueError:
-            raise UserError(self.tr("Hora inválida: %1 (use hh:mm).").replace("%1", text), field="at") from None
+            raise UserError(fill(self.tr("Hora inválida: %1 (use hh:mm)."), text), field="at") from None
 
     def _witnesses(self) -> list[enf.Witness]:
         out = []

@@ -26,6 +26,7 @@ from models import enforcement as enf
 from models.base.errors import FieldErrors, UserError
 from models.base.money import format_brl
 from views import theme
+from views.blocks import fill
 from views.enforcement.adjust_dialog import AdjustDialog
 from views.enforcement.common import KIND_FILTERS, STATUS_FILTERS, day_label
 from views.enforcement.contest_dialogs import ContestDialog, DecisionDialog
@@ -210,7 +211,7 @@ class RecordsTab(QWidget):
         ]
         version = act_version_line(self, record.regime, record.act_sha256)
         if version:  # the act's version it was judged by, even after the act was amended
-            parts.append("<p>" + self.tr("Lavrado com o %1").replace("%1", version) + "</p>")
+            parts.append("<p>" + fill(self.tr("Lavrado com o %1"), version) + "</p>")
         lines = []
         for item in data.get("infractions", []):
             lines.append(
@@ -225,14 +226,14 @@ class RecordsTab(QWidget):
                 condition = s.get("condition")
                 if isinstance(condition, dict):
                     met = s.get("condition_met")
-                    text += "<br>" + escape(
-                        self.tr("Condição: %1 (%2)").replace("%1", condition["text"]).replace("%2", condition["basis"])
-                    )
+                    text += "<br>" + escape(fill(self.tr("Condição: %1 (%2)"), condition["text"], condition["basis"]))
                     if met:
                         text += escape(
-                            self.tr(" — verificado em %1 por %2")
-                            .replace("%1", day_label(_dt.date.fromisoformat(met["on"])))
-                            .replace("%2", met["by"])
+                            fill(
+                                self.tr(" — verificado em %1 por %2"),
+                                day_label(_dt.date.fromisoformat(met["on"])),
+                                met["by"],
+                            )
                         )
                 if s.get("waiting"):
                     text += "<br>" + escape(s["waiting"])
@@ -337,11 +338,10 @@ class RecordsTab(QWidget):
         if record is None:
             return None
         self._say(
-            self.tr("%1 lavrado%2. Salve o PDF ou imprima para entregar a via do autuado.")
-            .replace("%1", record.reference)
-            .replace(
-                "%2",
-                self.tr(" — multa de %1 lançada na Cobrança").replace("%1", format_brl(record.fine_total))
+            fill(
+                self.tr("%1 lavrado%2. Salve o PDF ou imprima para entregar a via do autuado."),
+                record.reference,
+                fill(self.tr(" — multa de %1 lançada na Cobrança"), format_brl(record.fine_total))
                 if enf.charges_of(record, "fine")
                 else "",
             )
@@ -382,7 +382,7 @@ class RecordsTab(QWidget):
             items=[],
             depot="",
         )
-        title = self.tr("%1 — seguimento do %2").replace("%1", self.tr(enf.KINDS[kind])).replace("%2", record.reference)
+        title = fill(self.tr("%1 — seguimento do %2"), self.tr(enf.KINDS[kind]), record.reference)
         return self._open(base, title=title, mode="follow", dialog_hook=dialog_hook)
 
     def correct_selected(self, *, dialog_hook=None):
@@ -391,7 +391,7 @@ class RecordsTab(QWidget):
             return None
         now = _dt.datetime.combine(self.today, _dt.datetime.now().time().replace(second=0, microsecond=0))
         base = enf.draft_from(record, refers_to_id=record.id, relation="correction", notified_at=max(now, record.at))
-        title = self.tr("Corrigir %1 (novo auto que se refere a ele)").replace("%1", record.reference)
+        title = fill(self.tr("Corrigir %1 (novo auto que se refere a ele)"), record.reference)
         return self._open(base, title=title, mode="correct", dialog_hook=dialog_hook)
 
     def identify_selected(self, *, dialog_hook=None):
@@ -407,7 +407,7 @@ class RecordsTab(QWidget):
             reason=self.tr("identificação do infrator"),
             notified_at=max(now, record.at),
         )
-        title = self.tr("Identificar o infrator do %1").replace("%1", record.reference)
+        title = fill(self.tr("Identificar o infrator do %1"), record.reference)
         return self._open(base, title=title, mode="identify", dialog_hook=dialog_hook)
 
     def contest_selected(self, kind: str, *, dialog_hook=None):
@@ -424,10 +424,12 @@ class RecordsTab(QWidget):
             return None
         c = dialog.contest
         self._say(
-            self.tr("%1 protocolada em %2%3.")
-            .replace("%1", c.kind_label)
-            .replace("%2", day_label(c.filed_on))
-            .replace("%3", "" if c.on_time else self.tr(" — fora do prazo; a autoridade decide"))
+            fill(
+                self.tr("%1 protocolada em %2%3."),
+                c.kind_label,
+                day_label(c.filed_on),
+                "" if c.on_time else self.tr(" — fora do prazo; a autoridade decide"),
+            )
         )
         self.refresh_rows()
         return c
@@ -448,7 +450,7 @@ class RecordsTab(QWidget):
         if dialog.decided is None:
             return None
         c = dialog.decided
-        self._say(self.tr("%1 julgada: %2.").replace("%1", c.kind_label).replace("%2", c.outcome_label))
+        self._say(fill(self.tr("%1 julgada: %2."), c.kind_label, c.outcome_label))
         self.refresh_rows()
         return c
 
@@ -461,7 +463,7 @@ class RecordsTab(QWidget):
             enf.current_proposal(record),
             self,
             today=self.today,
-            title=self.tr("Decidir sanções — %1").replace("%1", record.reference),
+            title=fill(self.tr("Decidir sanções — %1"), record.reference),
         )
         self.last_dialog = dialog
         if dialog_hook is not None:
@@ -490,7 +492,7 @@ class RecordsTab(QWidget):
         answer = QMessageBox.question(
             self,
             self.tr("Aplicar à permissão"),
-            self.tr("Aplicar à permissão a suspensão ou cassação do %1?").replace("%1", record.reference),
+            fill(self.tr("Aplicar à permissão a suspensão ou cassação do %1?"), record.reference),
             QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
             QMessageBox.StandardButton.No,
         )
@@ -501,7 +503,7 @@ class RecordsTab(QWidget):
         except UserError as exc:
             self._say(exc.message, error=True)
             return False
-        self._say(self.tr("Permissão nº %1: %2.").replace("%1", permit.number).replace("%2", permit.status_label))
+        self._say(fill(self.tr("Permissão nº %1: %2."), permit.number, permit.status_label))
         self.refresh_rows()
         return True
 
@@ -521,7 +523,7 @@ class RecordsTab(QWidget):
         )
         if written is None:
             return None
-        self._say(self.tr("PDF do %1 gravado em %2.").replace("%1", record.reference).replace("%2", str(written)))
+        self._say(fill(self.tr("PDF do %1 gravado em %2."), record.reference, str(written)))
         return written
 
     def print_record(self, printer=None) -> bool:
@@ -537,5 +539,5 @@ class RecordsTab(QWidget):
             lambda: record_document(record, today=self.today),
         ):
             return False
-        self._say(self.tr("%1 enviado para impressão.").replace("%1", record.reference))
+        self._say(fill(self.tr("%1 enviado para impressão."), record.reference))
         return True

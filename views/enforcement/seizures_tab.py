@@ -19,6 +19,7 @@ from models import enforcement as enf
 from models.base.errors import FieldErrors, UserError
 from models.base.money import format_brl
 from views import theme
+from views.blocks import fill
 from views.enforcement.common import OverdueRowsModel, day_label
 from views.enforcement.contest_dialogs import DonateDialog
 from views.table_models import Column, make_table, selected_row
@@ -115,12 +116,14 @@ class SeizuresTab(QWidget):
             self.detail.setText("")
             return
         self.detail.setText(
-            self.tr("%1 — depósito: %2. Diárias: %3. Retirada: %4 %5")
-            .replace("%1", row.reference)
-            .replace("%2", row.depot)
-            .replace("%3", row.depot_formula)
-            .replace("%4", row.reclaim_due)
-            .replace("%5", row.reclaim_basis)
+            fill(
+                self.tr("%1 — depósito: %2. Diárias: %3. Retirada: %4 %5"),
+                row.reference,
+                row.depot,
+                row.depot_formula,
+                row.reclaim_due,
+                row.reclaim_basis,
+            )
         )
 
     def _say(self, text: str, *, error: bool = False) -> None:
@@ -145,9 +148,7 @@ class SeizuresTab(QWidget):
             self._say(exc.message, error=True)
             return None
         self._say(
-            self.tr("Diárias de depósito lançadas: cobrança nº %1, %2.")
-            .replace("%1", charge.number)
-            .replace("%2", format_brl(charge.amount))
+            fill(self.tr("Diárias de depósito lançadas: cobrança nº %1, %2."), charge.number, format_brl(charge.amount))
         )
         self.refresh()
         return charge
@@ -161,7 +162,7 @@ class SeizuresTab(QWidget):
         except UserError as exc:
             self._say(exc.message, error=True)
             return False
-        self._say(self.tr("Bens do %1 devolvidos.").replace("%1", row.reference))
+        self._say(fill(self.tr("Bens do %1 devolvidos."), row.reference))
         self.refresh()
         return True
 
@@ -188,6 +189,6 @@ class SeizuresTab(QWidget):
         except UserError as exc:
             self._say(exc.message, error=True)
             return False
-        self._say(self.tr("Bens do %1 doados a %2.").replace("%1", row.reference).replace("%2", dialog.to.text()))
+        self._say(fill(self.tr("Bens do %1 doados a %2."), row.reference, dialog.to.text()))
         self.refresh()
         return True

@@ -25,7 +25,7 @@ class PlanCommand(QUndoCommand):
     def id(self) -> int:  # Qt API: the name shadows a builtin on purpose
         return NUDGE_COMMAND if self._merge else -1
 
-    def mergeWith(self, other: QUndoCommand) -> bool:  # noqa: N802 - Qt API
+    def mergeWith(self, other: QUndoCommand) -> bool:
         if not isinstance(other, PlanCommand) or not (self._merge and other._merge):
             return False
         if set(other.after) != set(self.after):

@@ -82,10 +82,10 @@ class HolderList(QListWidget):
         self.setSelectionMode(QListWidget.SelectionMode.SingleSelection)
         self.setWordWrap(True)
 
-    def mimeTypes(self) -> list[str]:  # noqa: N802 - Qt API
+    def mimeTypes(self) -> list[str]:
         return [PERMIT_MIME]
 
-    def mimeData(self, items) -> QMimeData:  # noqa: N802 - Qt API
+    def mimeData(self, items) -> QMimeData:
         data = QMimeData()
         if items:
             permit_id = items[0].data(Qt.ItemDataRole.UserRole)

@@ -58,6 +58,7 @@ from models.sites.layout import NUMBERING, OBSTACLE_KINDS, SIDE_LABELS, SIDE_USE
 from models.sites.stall_plan import Box, HolderInfo, StallPlan
 from reports.site_map import OBSTACLE_MARKS
 from views import theme
+from views.blocks import fill
 from views.flow import FlowLayout
 from views.map_editor.commands import push_change
 from views.map_editor.dialogs import HolderList, KeepBreachDialog
@@ -266,14 +267,10 @@ class MapEditor(QWidget):
         self.action_undo.setEnabled(self.undo.canUndo())
         self.action_redo.setEnabled(self.undo.canRedo())
         self.action_undo.setToolTip(
-            self.tr("Desfazer: %1").replace("%1", self.undo.undoText())
-            if self.undo.canUndo()
-            else self.tr("Nada a desfazer")
+            fill(self.tr("Desfazer: %1"), self.undo.undoText()) if self.undo.canUndo() else self.tr("Nada a desfazer")
         )
         self.action_redo.setToolTip(
-            self.tr("Refazer: %1").replace("%1", self.undo.redoText())
-            if self.undo.canRedo()
-            else self.tr("Nada a refazer")
+            fill(self.tr("Refazer: %1"), self.undo.redoText()) if self.undo.canRedo() else self.tr("Nada a refazer")
         )
         self._update_status()
         self.changed.emit()
@@ -413,9 +410,7 @@ class MapEditor(QWidget):
             self.segment_box.blockSignals(True)
             self.segment_box.clear()
             for seg in segments:
-                self.segment_box.addItem(
-                    self.tr("Trecho %1: %2").replace("%1", str(seg.position + 1)).replace("%2", seg.street), seg.id
-                )
+                self.segment_box.addItem(fill(self.tr("Trecho %1: %2"), str(seg.position + 1), seg.street), seg.id)
             self.segment_box.setVisible(len(segments) > 1)
             index = self.segment_box.findData(plan.segment_id)
             self.segment_box.setCurrentIndex(max(0, index))
@@ -438,9 +433,7 @@ class MapEditor(QWidget):
         self._set_enabled(True)
         segment = plan.segment
         ends = (
-            self.tr(", entre %1 e %2")
-            .replace("%1", escape(segment.from_street))
-            .replace("%2", escape(segment.to_street))
+            fill(self.tr(", entre %1 e %2"), escape(segment.from_street), escape(segment.to_street))
             if segment.from_street and segment.to_street
             else ""
         )
@@ -448,9 +441,7 @@ class MapEditor(QWidget):
         self.title.setText(
             f"<b>{escape(segment.street)}</b>{ends} — {format_metres(segment.length)} × "
             f"{format_metres(segment.width)}, {SIDE_USES.get(segment.sides, segment.sides)}; "
-            + self.tr("espaço entre bancas %1; numeração %2")
-            .replace("%1", gap)
-            .replace("%2", NUMBERING.get(plan.numbering, plan.numbering))
+            + fill(self.tr("espaço entre bancas %1; numeração %2"), gap, NUMBERING.get(plan.numbering, plan.numbering))
         )
         self._fill_sections()
         self._refresh_checks()
@@ -469,8 +460,8 @@ class MapEditor(QWidget):
                 kinds.append(o.kind)
         if kinds:
             extra.append(
-                self.tr("Obstáculos: %1").replace(
-                    "%1",
+                fill(
+                    self.tr("Obstáculos: %1"),
                     " · ".join(
                         f"{OBSTACLE_MARKS.get(k) or ('●' if k == 'tree' else '▨')} {OBSTACLE_KINDS[k]}" for k in kinds
                     ),
@@ -576,14 +567,12 @@ class MapEditor(QWidget):
             kept = self.kept.get(breach.signature)
             text = f"{breach.label.capitalize()}: {breach.message}"
             text += "\n" + (
-                self.tr("Base: %1").replace("%1", breach.basis)
-                if breach.basis
-                else self.tr("Base: verificação do mapa")
+                fill(self.tr("Base: %1"), breach.basis) if breach.basis else self.tr("Base: verificação do mapa")
             )
             if kept is not None:
-                text += "\n" + self.tr("Mantida — %1 (%2, %3)").replace("%1", kept.reason).replace(
-                    "%2", kept.kept_by
-                ).replace("%3", kept.kept_at.strftime("%d/%m/%Y"))
+                text += "\n" + fill(
+                    self.tr("Mantida — %1 (%2, %3)"), kept.reason, kept.kept_by, kept.kept_at.strftime("%d/%m/%Y")
+                )
             else:
                 open_count += 1
             item = QListWidgetItem(ok if kept is not None else warn, text)
@@ -598,9 +587,11 @@ class MapEditor(QWidget):
             self.breach_summary.setText(self.tr("Nenhuma irregularidade: o mapa atende às regras do ato."))
         else:
             self.breach_summary.setText(
-                self.tr("%1 irregularidade(s), %2 mantida(s) com justificativa.")
-                .replace("%1", str(len(breaches)))
-                .replace("%2", str(len(breaches) - open_count))
+                fill(
+                    self.tr("%1 irregularidade(s), %2 mantida(s) com justificativa."),
+                    str(len(breaches)),
+                    str(len(breaches) - open_count),
+                )
             )
         self._breach_chosen()
 
@@ -611,11 +602,11 @@ class MapEditor(QWidget):
         stalls, held = self.plan.counts()
         breaches = self.plan.breaches()
         open_count = sum(1 for b in breaches if b.signature not in self.kept)
-        text = (
-            self.tr("%1 banca(s) · %2 com titular · %3 irregularidade(s) em aberto")
-            .replace("%1", str(stalls))
-            .replace("%2", str(held))
-            .replace("%3", str(open_count))
+        text = fill(
+            self.tr("%1 banca(s) · %2 com titular · %3 irregularidade(s) em aberto"),
+            str(stalls),
+            str(held),
+            str(open_count),
         )
         if self.is_dirty():
             text += " · " + self.tr("<b>alterações não salvas</b>")
@@ -627,7 +618,7 @@ class MapEditor(QWidget):
 
     def describe(self, box: Box) -> str:
         plan = self.plan
-        parts = [self.tr("Banca %1").replace("%1", str(box.number))]
+        parts = [fill(self.tr("Banca %1"), str(box.number))]
         section = plan.section_label(box)
         if section:
             parts.append(section)
@@ -637,7 +628,7 @@ class MapEditor(QWidget):
         )
         parts.append(f"{SIDE_LABELS.get(box.side, box.side)}, {self.tr('início')} {metre_text(box.x)}")
         parts.append(
-            self.tr("titular: %1").replace("%1", f"{box.holder} — {box.holder_name or ''}".rstrip(" —"))
+            fill(self.tr("titular: %1"), f"{box.holder} — {box.holder_name or ''}".rstrip(" —"))
             if box.holder
             else self.tr("banca livre")
         )
@@ -687,13 +678,13 @@ class MapEditor(QWidget):
             self.prop_limit.setText(limit.text + (f" ({limit.basis})" if limit.basis else ""))
             self.prop_where.setText(
                 f"{SIDE_LABELS.get(box.side, box.side)}, {metre_text(box.x)} "
-                + self.tr("do início; rotação %1°").replace("%1", str(box.rotation))
+                + fill(self.tr("do início; rotação %1°"), str(box.rotation))
             )
             self.prop_holder.setText(f"{box.holder} — {box.holder_name or ''}" if box.holder else self.tr("livre"))
         else:
             self.prop_limit.clear()
             self.prop_where.setText(
-                self.tr("%1 bancas selecionadas").replace("%1", str(len(uids)))
+                fill(self.tr("%1 bancas selecionadas"), str(len(uids)))
                 if uids
                 else self.tr("Selecione uma banca no mapa.")
             )
@@ -711,8 +702,8 @@ class MapEditor(QWidget):
 
     def moving_text(self, uids) -> str:
         if len(uids) == 1:
-            return self.tr("Mover banca %1").replace("%1", str(self.plan.stalls[uids[0]].number))
-        return self.tr("Mover %1 bancas").replace("%1", str(len(uids)))
+            return fill(self.tr("Mover banca %1"), str(self.plan.stalls[uids[0]].number))
+        return fill(self.tr("Mover %1 bancas"), str(len(uids)))
 
     def nudge(self, dx: int, dy: int) -> None:
         uids = self.selected_uids()
@@ -720,13 +711,13 @@ class MapEditor(QWidget):
 
     def rotate_selected(self) -> None:
         uids = self.selected_uids()
-        self.push(self.plan.rotated(uids), self.tr("Girar %1 banca(s)").replace("%1", str(len(uids))))
+        self.push(self.plan.rotated(uids), fill(self.tr("Girar %1 banca(s)"), str(len(uids))))
 
     def delete_selected(self) -> None:
         uids = self.selected_uids()
         if uids:
             numbers = ", ".join(str(self.plan.stalls[u].number) for u in uids)
-            self.push(self.plan.deleted(uids), self.tr("Excluir banca(s) %1").replace("%1", numbers))
+            self.push(self.plan.deleted(uids), fill(self.tr("Excluir banca(s) %1"), numbers))
 
     def align_selected(self, how: str) -> None:
         self.push(self.plan.aligned(self.selected_uids(), how), self.tr("Alinhar bancas"))
@@ -750,7 +741,7 @@ class MapEditor(QWidget):
         except UserError as exc:
             self.show_status(exc.message)
             return None
-        self.push(changes, self.tr("Adicionar banca %1").replace("%1", str(changes[uid].number)))
+        self.push(changes, fill(self.tr("Adicionar banca %1"), str(changes[uid].number)))
         self.select_stalls([uid])
         return uid
 
@@ -770,9 +761,7 @@ class MapEditor(QWidget):
         uids = self.selected_uids()
         if len(uids) == 1:
             changes = self.plan.edited(uids[0], section=self.prop_section.currentData())
-            self.push(
-                changes, self.tr("Mudar a seção da banca %1").replace("%1", str(self.plan.stalls[uids[0]].number))
-            )
+            self.push(changes, fill(self.tr("Mudar a seção da banca %1"), str(self.plan.stalls[uids[0]].number)))
 
     def _show_size(self, box: Box) -> None:
         """The stall's size in the fields, unmarked."""
@@ -804,10 +793,9 @@ class MapEditor(QWidget):
         changes, limit, clamped = self.plan.resized(uid, front, depth)
         if clamped:
             self.show_status(
-                self.tr("Tamanho limitado — %1").replace("%1", limit.text)
-                + (f" ({limit.basis})" if limit.basis else "")
+                fill(self.tr("Tamanho limitado — %1"), limit.text) + (f" ({limit.basis})" if limit.basis else "")
             )
-        return self.push(changes, self.tr("Redimensionar banca %1").replace("%1", str(self.plan.stalls[uid].number)))
+        return self.push(changes, fill(self.tr("Redimensionar banca %1"), str(self.plan.stalls[uid].number)))
 
     # -- holders ---------------------------------------------------------------------
     def _elsewhere(self) -> dict[int, int]:
@@ -836,12 +824,12 @@ class MapEditor(QWidget):
             section = sections.get(holder.section)
             text = f"{holder.number} — {holder.name}"
             if section is not None:
-                text += "\n" + self.tr("Seção %1 (%2)").replace("%1", section.numeral).replace("%2", section.label)
+                text += "\n" + fill(self.tr("Seção %1 (%2)"), section.numeral, section.label)
             if wanted and wanted not in text.lower():
                 continue
             item = QListWidgetItem(text)
             item.setData(Qt.ItemDataRole.UserRole, holder.permit_id)
-            item.setToolTip(self.tr("Local da permissão: %1").replace("%1", holder.place or "—"))
+            item.setToolTip(fill(self.tr("Local da permissão: %1"), holder.place or "—"))
             self.holder_list.addItem(item)
             if holder.permit_id == keep:
                 self.holder_list.setCurrentItem(item)
@@ -866,9 +854,7 @@ class MapEditor(QWidget):
             return False
         self.holder_message.clear()
         self.select_stalls([uid])
-        return self.push(
-            changes, self.tr("Atribuir %1 à banca %2").replace("%1", holder.number).replace("%2", str(box.number))
-        )
+        return self.push(changes, fill(self.tr("Atribuir %1 à banca %2"), holder.number, str(box.number)))
 
     def assign_selected(self) -> bool:
         uids = self.selected_uids()
@@ -887,7 +873,7 @@ class MapEditor(QWidget):
         if not changes:
             return False
         numbers = ", ".join(str(changes[u].number) for u in changes)
-        return self.push(changes, self.tr("Liberar banca %1").replace("%1", numbers))
+        return self.push(changes, fill(self.tr("Liberar banca %1"), numbers))
 
     # -- breaches ----------------------------------------------------------------------
     def _breach_chosen(self) -> None:
@@ -992,13 +978,15 @@ class MapEditor(QWidget):
         if open_breaches:  # the README's promise: each breach fixed, or kept with its written reason, first
             self.tabs.setCurrentIndex(0)
             self.show_status(
-                self.tr(
-                    "O mapa não foi salvo: %1 irregularidade(s) em aberto (a primeira: %2). "
-                    "Corrija cada uma ou mantenha-a "
-                    "com justificativa em Verificações → Manter com justificativa…"
+                fill(
+                    self.tr(
+                        "O mapa não foi salvo: %1 irregularidade(s) em aberto (a primeira: %2). "
+                        "Corrija cada uma ou mantenha-a "
+                        "com justificativa em Verificações → Manter com justificativa…"
+                    ),
+                    str(len(open_breaches)),
+                    open_breaches[0].message,
                 )
-                .replace("%1", str(len(open_breaches)))
-                .replace("%2", open_breaches[0].message)
             )
             return False
         try:
@@ -1012,7 +1000,7 @@ class MapEditor(QWidget):
         self.undo.setClean()
         self._reload_holders()
         self._update_status()
-        self.show_status(self.tr("Mapa salvo: %1").replace("%1", result.summary()))
+        self.show_status(fill(self.tr("Mapa salvo: %1"), result.summary()))
         self.saved.emit()
         return True
 
@@ -1041,7 +1029,7 @@ class MapEditor(QWidget):
         from reports.site_map import print_map
 
         choice = print_map(printer, export or self.export_dict())
-        self.show_status(self.tr("Mapa enviado para impressão (escala 1:%1).").replace("%1", str(choice.scale)))
+        self.show_status(fill(self.tr("Mapa enviado para impressão (escala 1:%1)."), str(choice.scale)))
         return choice
 
     def export_dialog(self) -> None:
@@ -1063,7 +1051,5 @@ class MapEditor(QWidget):
         except UserError as exc:
             self.show_status(exc.message)
             return False
-        self.show_status(
-            self.tr("Mapa gravado em %1 (escala 1:%2).").replace("%1", str(path)).replace("%2", str(choice.scale))
-        )
+        self.show_status(fill(self.tr("Mapa gravado em %1 (escala 1:%2)."), str(path), str(choice.scale)))
         return True

@@ -49,11 +49,11 @@ class StallItem(QGraphicsRectItem):
         self.setPos(box.x, box.y)
         self.update()
 
-    def hoverEnterEvent(self, event) -> None:  # noqa: N802 - Qt API
+    def hoverEnterEvent(self, event) -> None:
         self.setToolTip(self.editor.describe(self.box))  # written when asked: cheap for thousands of stalls
         super().hoverEnterEvent(event)
 
-    def hoverMoveEvent(self, event) -> None:  # noqa: N802 - Qt API
+    def hoverMoveEvent(self, event) -> None:
         lod = self.editor.view.px_per_mm()
         on_grip = (
             self.isSelected()

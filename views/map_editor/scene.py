@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (
 from models.sites.layout import format_metres
 from models.sites.stall_plan import GRID
 from reports.site_map import OBSTACLE_MARKS
+from views.blocks import fill
 from views.map_editor.items import StallItem
 from views.map_editor.style import (
     ASPHALT,
@@ -65,7 +66,7 @@ class MapScene(QGraphicsScene):
         if self.far:
             self.update()
 
-    def drawForeground(self, painter: QPainter, rect: QRectF) -> None:  # noqa: N802 - Qt API
+    def drawForeground(self, painter: QPainter, rect: QRectF) -> None:
         """Far out, the stalls as spots of their colour (red in breach, blue selected), one call per colour —
         what each stall would paint, without thousands of calls into Python (Qt's chip example: level of
         detail)."""
@@ -91,7 +92,7 @@ class MapScene(QGraphicsScene):
             painter.drawRects(rects)
 
     # -- what is drawn under the stalls ----------------------------------------
-    def drawBackground(self, painter: QPainter, rect: QRectF) -> None:  # noqa: N802 - Qt API
+    def drawBackground(self, painter: QPainter, rect: QRectF) -> None:
         painter.fillRect(rect, QColor("#FBFBFA"))
         plan = self.editor.plan
         if plan is None:
@@ -274,7 +275,7 @@ class MapScene(QGraphicsScene):
         views = self.views()
         return views[0].transform().m11() if views else 1.0
 
-    def mousePressEvent(self, event) -> None:  # noqa: N802 - Qt API
+    def mousePressEvent(self, event) -> None:
         editor = self.editor
         if event.button() == Qt.MouseButton.LeftButton and editor.plan is not None:
             item = self.stall_at(event.scenePos())
@@ -300,7 +301,7 @@ class MapScene(QGraphicsScene):
                 return
         super().mousePressEvent(event)
 
-    def mouseMoveEvent(self, event) -> None:  # noqa: N802 - Qt API
+    def mouseMoveEvent(self, event) -> None:
         gesture = self.gesture
         if gesture is None:
             super().mouseMoveEvent(event)
@@ -322,7 +323,7 @@ class MapScene(QGraphicsScene):
                 front, depth = across - box.hitch, along
             gesture.changes, limit, _clamped = plan.resized(box.uid, front, depth)
             self.editor.show_status(
-                self.editor.tr("Limite: %1").replace("%1", limit.text) + (f" ({limit.basis})" if limit.basis else "")
+                fill(self.editor.tr("Limite: %1"), limit.text) + (f" ({limit.basis})" if limit.basis else "")
             )
         for uid in gesture.uids:
             item = self.editor.items.get(uid)
@@ -330,7 +331,7 @@ class MapScene(QGraphicsScene):
                 item.show_box(gesture.changes.get(uid) or plan.stalls[uid])
         event.accept()
 
-    def mouseReleaseEvent(self, event) -> None:  # noqa: N802 - Qt API
+    def mouseReleaseEvent(self, event) -> None:
         gesture = self.gesture
         if gesture is None or event.button() != Qt.MouseButton.LeftButton:
             super().mouseReleaseEvent(event)
@@ -342,7 +343,7 @@ class MapScene(QGraphicsScene):
                 editor.push(gesture.changes, editor.moving_text(gesture.uids))
             else:
                 box = editor.plan.stalls[gesture.uids[0]]
-                editor.push(gesture.changes, editor.tr("Redimensionar banca %1").replace("%1", str(box.number)))
+                editor.push(gesture.changes, fill(editor.tr("Redimensionar banca %1"), str(box.number)))
         event.accept()
 
     def cancel_gesture(self) -> bool:
@@ -355,13 +356,13 @@ class MapScene(QGraphicsScene):
         return True
 
     # -- holders dropped on a stall --------------------------------------------
-    def dragEnterEvent(self, event) -> None:  # noqa: N802 - Qt API
+    def dragEnterEvent(self, event) -> None:
         if event.mimeData().hasFormat(PERMIT_MIME):
             event.acceptProposedAction()
         else:
             super().dragEnterEvent(event)
 
-    def dragMoveEvent(self, event) -> None:  # noqa: N802 - Qt API
+    def dragMoveEvent(self, event) -> None:
         if event.mimeData().hasFormat(PERMIT_MIME):
             item = self.stall_at(event.scenePos())
             event.setAccepted(item is not None)
@@ -370,7 +371,7 @@ class MapScene(QGraphicsScene):
         else:
             super().dragMoveEvent(event)
 
-    def dropEvent(self, event) -> None:  # noqa: N802 - Qt API
+    def dropEvent(self, event) -> None:
         if not event.mimeData().hasFormat(PERMIT_MIME):
             super().dropEvent(event)
             return

@@ -23,6 +23,7 @@ from PySide6.QtWidgets import (
 
 from models.sites.stall_plan import NUDGE, NUDGE_LARGE
 from views import theme
+from views.blocks import fill
 from views.map_editor.scene import MapScene
 from views.map_editor.style import END_BAND, INK, RULER, SIDEWALK
 
@@ -48,7 +49,7 @@ class ScaleBar(QWidget):
                 metres = float(candidate)
         return metres, metres * px_per_m
 
-    def paintEvent(self, _event) -> None:  # noqa: N802 - Qt API
+    def paintEvent(self, _event) -> None:
         painter = QPainter(self)
         painter.setRenderHint(QPainter.RenderHint.Antialiasing)
         painter.fillRect(self.rect(), QColor(255, 255, 255, 215))
@@ -66,7 +67,7 @@ class ScaleBar(QWidget):
         painter.drawText(
             QRectF(x0, 4, 200, 16),
             int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter),
-            self.tr("Escala: %1").replace("%1", label),
+            fill(self.tr("Escala: %1"), label),
         )
         painter.end()
 
@@ -208,7 +209,7 @@ class MapView(QGraphicsView):
         )
         self.zoomed.emit()
 
-    def resizeEvent(self, event) -> None:  # noqa: N802 - Qt API
+    def resizeEvent(self, event) -> None:
         super().resizeEvent(event)
         self._place_overlays()
 
@@ -221,7 +222,7 @@ class MapView(QGraphicsView):
             y = self.legend.y() - self.scale_bar.height() - 8
         self.scale_bar.move(x, y)
 
-    def wheelEvent(self, event) -> None:  # noqa: N802 - Qt API
+    def wheelEvent(self, event) -> None:
         steps = event.angleDelta().y() / 120
         if event.modifiers() & Qt.KeyboardModifier.ShiftModifier:
             bar = self.horizontalScrollBar()
@@ -231,7 +232,7 @@ class MapView(QGraphicsView):
             self.zoom_by(1.2**steps)
         event.accept()
 
-    def mousePressEvent(self, event) -> None:  # noqa: N802 - Qt API
+    def mousePressEvent(self, event) -> None:
         if event.button() == Qt.MouseButton.MiddleButton or (
             self._space and event.button() == Qt.MouseButton.LeftButton
         ):
@@ -241,7 +242,7 @@ class MapView(QGraphicsView):
             return
         super().mousePressEvent(event)
 
-    def mouseMoveEvent(self, event) -> None:  # noqa: N802 - Qt API
+    def mouseMoveEvent(self, event) -> None:
         if self._pan_from is not None:
             delta = event.position() - self._pan_from
             self._pan_from = event.position()
@@ -251,7 +252,7 @@ class MapView(QGraphicsView):
             return
         super().mouseMoveEvent(event)
 
-    def mouseReleaseEvent(self, event) -> None:  # noqa: N802 - Qt API
+    def mouseReleaseEvent(self, event) -> None:
         if self._pan_from is not None:
             self._pan_from = None
             self.viewport().setCursor(Qt.CursorShape.OpenHandCursor if self._space else Qt.CursorShape.ArrowCursor)
@@ -259,7 +260,7 @@ class MapView(QGraphicsView):
             return
         super().mouseReleaseEvent(event)
 
-    def keyPressEvent(self, event) -> None:  # noqa: N802 - Qt API
+    def keyPressEvent(self, event) -> None:
         key = event.key()
         if key == Qt.Key.Key_Space and not event.isAutoRepeat():
             self._space = True
@@ -278,7 +279,7 @@ class MapView(QGraphicsView):
             return
         super().keyPressEvent(event)
 
-    def keyReleaseEvent(self, event) -> None:  # noqa: N802 - Qt API
+    def keyReleaseEvent(self, event) -> None:
         if event.key() == Qt.Key.Key_Space and not event.isAutoRepeat():
             self._space = False
             self.viewport().setCursor(Qt.CursorShape.ArrowCursor)

@@ -35,6 +35,7 @@ from models.registry.search import find_applicants
 from models.rules.regimes import get_regime
 from models.services.issuing import renew
 from views import theme
+from views.blocks import fill
 from views.fit import fit_to_screen
 from views.permits.common import date_text, history_columns
 from views.save import open_file_name
@@ -52,7 +53,7 @@ class HistoryDialog(QDialog):
 
     def __init__(self, row: PermitRow, parent: QWidget | None = None):
         super().__init__(parent)
-        self.setWindowTitle(self.tr("Histórico da permissão nº %1").replace("%1", row.number))
+        self.setWindowTitle(fill(self.tr("Histórico da permissão nº %1"), row.number))
         layout = QVBoxLayout(self)
         heading = QLabel(
             f"<b>{escape(row.number)}</b> — {escape(row.holder_name)} ({row.holder_document})<br>"
@@ -81,7 +82,7 @@ class LeaveDialog(QDialog):
     def __init__(self, permit: Permit, today: _dt.date, parent: QWidget | None = None):
         super().__init__(parent)
         self.permit, self.today, self.leave = permit, today, None  # not self.event: that is QWidget.event()
-        self.setWindowTitle(self.tr("Afastamento — permissão nº %1").replace("%1", permit.number))
+        self.setWindowTitle(fill(self.tr("Afastamento — permissão nº %1"), permit.number))
         layout = QVBoxLayout(self)
         intro = QLabel(self._rule_text(permit))
         intro.setObjectName("leave-rule")
@@ -135,18 +136,18 @@ class LeaveDialog(QDialog):
             return ""
         if leave is None:
             return ""
-        parts = [self.tr("até %1 dias por ano").replace("%1", str(leave.max_days_per_year))]
+        parts = [fill(self.tr("até %1 dias por ano"), str(leave.max_days_per_year))]
         if leave.max_periods:
-            parts.append(self.tr("em até %1 período(s)").replace("%1", str(leave.max_periods)))
+            parts.append(fill(self.tr("em até %1 período(s)"), str(leave.max_periods)))
         if leave.notice_days:
-            parts.append(self.tr("pedido com %1 dias de antecedência").replace("%1", str(leave.notice_days)))
+            parts.append(fill(self.tr("pedido com %1 dias de antecedência"), str(leave.notice_days)))
         text = ", ".join(parts)
-        return (
-            self.tr("O ato permite %1 (%2). Validade da permissão: %3 a %4.")
-            .replace("%1", text)
-            .replace("%2", regime.cite_item(leave))
-            .replace("%3", date_text(permit.valid_from))
-            .replace("%4", date_text(permit.valid_until))
+        return fill(
+            self.tr("O ato permite %1 (%2). Validade da permissão: %3 a %4."),
+            text,
+            regime.cite_item(leave),
+            date_text(permit.valid_from),
+            date_text(permit.valid_until),
         )
 
     def accept(self) -> None:
@@ -191,7 +192,7 @@ class RenewalDialog(QDialog):
     def __init__(self, permit: Permit, today: _dt.date, key_dir, parent: QWidget | None = None, *, refusal: str = ""):
         super().__init__(parent)
         self.permit, self.today, self.key_dir, self.renewed = permit, today, key_dir, None
-        self.setWindowTitle(self.tr("Renovar — permissão nº %1").replace("%1", permit.number))
+        self.setWindowTitle(fill(self.tr("Renovar — permissão nº %1"), permit.number))
         layout = QVBoxLayout(self)
         intro = QLabel(
             refusal
@@ -221,9 +222,9 @@ class RenewalDialog(QDialog):
         self.rows: dict[str, tuple[DateEdit, DateEdit, QLineEdit]] = {}
         for line, doc in enumerate(documents_on_file(permit, today=today), start=1):
             if doc.delivered_on:
-                state = self.tr("entregue em %1").replace("%1", date_text(doc.delivered_on))
+                state = fill(self.tr("entregue em %1"), date_text(doc.delivered_on))
                 if doc.valid_until:
-                    state += self.tr("; válido até %1").replace("%1", date_text(doc.valid_until))
+                    state += fill(self.tr("; válido até %1"), date_text(doc.valid_until))
             else:
                 state = self.tr("não consta")
             state = escape(state)
@@ -315,13 +316,15 @@ class HeirDialog(QDialog):
     def __init__(self, row: PermitRow, parent: QWidget | None = None):
         super().__init__(parent)
         self.row = row
-        self.setWindowTitle(self.tr("Transferir a herdeiro — permissão nº %1").replace("%1", row.number))
+        self.setWindowTitle(fill(self.tr("Transferir a herdeiro — permissão nº %1"), row.number))
         layout = QVBoxLayout(self)
         intro = QLabel(
-            self.tr("Titular atual: %1 (%2). A permissão transferida vale pelo prazo restante, até %3.")
-            .replace("%1", row.holder_name)
-            .replace("%2", row.holder_document)
-            .replace("%3", date_text(row.valid_until))
+            fill(
+                self.tr("Titular atual: %1 (%2). A permissão transferida vale pelo prazo restante, até %3."),
+                row.holder_name,
+                row.holder_document,
+                date_text(row.valid_until),
+            )
         )
         intro.setWordWrap(True)
         layout.addWidget(intro)
@@ -393,13 +396,15 @@ class ExchangeDialog(QDialog):
     def __init__(self, row: PermitRow, today: _dt.date, parent: QWidget | None = None):
         super().__init__(parent)
         self.row, self.today, self.other = row, today, None
-        self.setWindowTitle(self.tr("Permutar local — permissão nº %1").replace("%1", row.number))
+        self.setWindowTitle(fill(self.tr("Permutar local — permissão nº %1"), row.number))
         layout = QVBoxLayout(self)
         intro = QLabel(
-            self.tr("%1 (%2), em %3, troca de local com o titular de outra permissão do mesmo tipo.")
-            .replace("%1", row.holder_name)
-            .replace("%2", row.number)
-            .replace("%3", row.place or self.tr("local não informado"))
+            fill(
+                self.tr("%1 (%2), em %3, troca de local com o titular de outra permissão do mesmo tipo."),
+                row.holder_name,
+                row.number,
+                row.place or self.tr("local não informado"),
+            )
         )
         intro.setWordWrap(True)
         layout.addWidget(intro)

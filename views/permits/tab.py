@@ -56,6 +56,7 @@ from models.registry.people import get_person
 from models.rules.regimes import get_regime, shipped_regimes
 from models.services.issuing import exchange_sites, renew, transfer_to_heir
 from views import theme
+from views.blocks import fill
 from views.keys import search_keys
 from views.permits.common import (
     ACTS,
@@ -312,7 +313,7 @@ class PermitsTab(QWidget):
         self._show_selected()
         self._update_due()
 
-    def eventFilter(self, watched, event):  # noqa: N802 - Qt API
+    def eventFilter(self, watched, event):
         # reaching the list from the keyboard brings back the selected permit's page
         if watched is self.table and event.type() == QEvent.Type.FocusIn:
             self.pages.setCurrentIndex(0)
@@ -355,13 +356,14 @@ class PermitsTab(QWidget):
             self.table.selectRow(0)
         if len(rows) >= ROWS_LIMIT:
             self.hint.setText(
-                self.tr("As %1 permissões mais recentes; use a busca ou os filtros para achar outras.").replace(
-                    "%1", str(ROWS_LIMIT)
+                fill(
+                    self.tr("As %1 permissões mais recentes; use a busca ou os filtros para achar outras."),
+                    str(ROWS_LIMIT),
                 )
             )
         elif rows:
-            count = self.tr("1 permissão") if len(rows) == 1 else self.tr("%1 permissões").replace("%1", str(len(rows)))
-            self.hint.setText(self.tr("%1. Enter na lista abre o histórico completo.").replace("%1", count))
+            count = self.tr("1 permissão") if len(rows) == 1 else fill(self.tr("%1 permissões"), str(len(rows)))
+            self.hint.setText(fill(self.tr("%1. Enter na lista abre o histórico completo."), count))
         elif self.query.text().strip():
             self.hint.setText(self.tr("Nenhuma permissão encontrada com estes filtros."))
         else:
@@ -397,7 +399,7 @@ class PermitsTab(QWidget):
                     item.number,
                     item.holder,
                     what,
-                    self.tr("até %1").replace("%1", date_text(item.due)),
+                    fill(self.tr("até %1"), date_text(item.due)),
                     item.article,
                     item.overdue,
                     False,
@@ -407,7 +409,7 @@ class PermitsTab(QWidget):
         rows.sort(key=lambda r: (r.date, r.number))
         selected = self.selected_due()
         self.due_model.set_rows(rows)
-        self.pages.setTabText(1, self.tr("Renovações e pra&zos (%1)").replace("%1", str(len(rows))))
+        self.pages.setTabText(1, fill(self.tr("Renovações e pra&zos (%1)"), str(len(rows))))
         if selected is not None:
             for index, row in enumerate(rows):
                 if (row.permit_id, row.what) == (selected.permit_id, selected.what):
@@ -481,9 +483,7 @@ class PermitsTab(QWidget):
         history = permit_history(row.id)
         self.history_model.set_rows(history)
         self.history.scrollToBottom()
-        self.details_box.setTitle(
-            self.tr("Permissão nº %1 — %2").replace("%1", row.number).replace("%2", row.status_label)
-        )
+        self.details_box.setTitle(fill(self.tr("Permissão nº %1 — %2"), row.number, row.status_label))
         labels["holder"].setText(f"{row.holder_name} ({row.holder_document})")
         labels["kind"].setText(f"{row.kind_label} — {row.regime_title}")
         labels["place"].setText(row.place or self.tr("—"))
@@ -492,7 +492,7 @@ class PermitsTab(QWidget):
         # the act's version it was issued by, even after the act was amended (on the origin's line: the pane
         # fits 1280×720, tests/test_fit.py)
         version = act_version_line(self, permit.regime, permit.act_sha256, short=True)
-        labels["origin"].setText(self.tr("%1 · %2").replace("%1", origin).replace("%2", version) if version else origin)
+        labels["origin"].setText(fill(self.tr("%1 · %2"), origin, version) if version else origin)
         term = ""
         if issued is not None and issued.details.get("term"):
             term = issued.details["term"]
@@ -500,8 +500,7 @@ class PermitsTab(QWidget):
                 term += f"; {issued.details['article']}"
             term = f" ({term})"
         labels["validity"].setText(
-            self.tr("de %1 a %2").replace("%1", date_text(row.valid_from)).replace("%2", date_text(row.valid_until))
-            + term
+            fill(self.tr("de %1 a %2"), date_text(row.valid_from), date_text(row.valid_until)) + term
         )
         try:
             window = renewal_window(permit)
@@ -511,11 +510,13 @@ class PermitsTab(QWidget):
             labels["renewal"].setText(self.tr("o ato não prevê renovação; faz-se novo requerimento."))
         else:
             labels["renewal"].setText(
-                self.tr("pedido de %1 a %2 (%3; %4)")
-                .replace("%1", date_text(window.opens))
-                .replace("%2", date_text(window.closes))
-                .replace("%3", window.text)
-                .replace("%4", window.article)
+                fill(
+                    self.tr("pedido de %1 a %2 (%3; %4)"),
+                    date_text(window.opens),
+                    date_text(window.closes),
+                    window.text,
+                    window.article,
+                )
             )
         self._update_actions(row, window, history)
 
@@ -556,10 +557,12 @@ class PermitsTab(QWidget):
             "renew": (
                 self.tr("O ato não prevê renovação.")
                 if window is None
-                else self.tr("Pedido de renovação de %1 a %2 (%3).")
-                .replace("%1", date_text(window.opens))
-                .replace("%2", date_text(window.closes))
-                .replace("%3", window.article)
+                else fill(
+                    self.tr("Pedido de renovação de %1 a %2 (%3)."),
+                    date_text(window.opens),
+                    date_text(window.closes),
+                    window.article,
+                )
             )
             if row is not None
             else "",
@@ -585,8 +588,9 @@ class PermitsTab(QWidget):
         allow(self.due_extend, "permits.lifecycle", item is not None and item.extendable)
         if not self.due_model.rows:
             self.due_hint.setText(
-                self.tr("Nada a renovar nos próximos %1 dias e nenhum prazo de início aberto.").replace(
-                    "%1", str(RENEWAL_HORIZON_DAYS)
+                fill(
+                    self.tr("Nada a renovar nos próximos %1 dias e nenhum prazo de início aberto."),
+                    str(RENEWAL_HORIZON_DAYS),
                 )
             )
         elif item is not None and not item.renewal_open:
@@ -633,15 +637,19 @@ class PermitsTab(QWidget):
         """Only a permit in force is printed (as ``praca permit print``), and not once its term has ended."""
         if permit.status != "active":
             raise UserError(
-                self.tr("A permissão nº %1 está %2: só se imprime permissão em vigor.")
-                .replace("%1", permit.number)
-                .replace("%2", permit.status_label)
+                fill(
+                    self.tr("A permissão nº %1 está %2: só se imprime permissão em vigor."),
+                    permit.number,
+                    permit.status_label,
+                )
             )
         if permit.valid_until < self.today():
             raise UserError(
-                self.tr("A validade da permissão nº %1 terminou em %2: só se imprime permissão em vigor.")
-                .replace("%1", permit.number)
-                .replace("%2", date_text(permit.valid_until))
+                fill(
+                    self.tr("A validade da permissão nº %1 terminou em %2: só se imprime permissão em vigor."),
+                    permit.number,
+                    date_text(permit.valid_until),
+                )
             )
 
     def save_pdf(self, what: str, path: str | Path | None = None) -> Path | None:
@@ -670,7 +678,7 @@ class PermitsTab(QWidget):
             }
             write_in_background(
                 self,
-                self.tr("Gravando o PDF da permissão nº %1…").replace("%1", permit.number),
+                fill(self.tr("Gravando o PDF da permissão nº %1…"), permit.number),
                 writers.get(what, writers["placard"]),
             )
         except UserError as exc:
@@ -678,17 +686,12 @@ class PermitsTab(QWidget):
             return None
         except OSError as exc:
             self._say(
-                self.tr("Não foi possível gravar %1: %2")
-                .replace("%1", str(path))
-                .replace("%2", exc.strerror or str(exc)),
+                fill(self.tr("Não foi possível gravar %1: %2"), str(path), exc.strerror or str(exc)),
                 error=True,
             )
             return None
         self._say(
-            self.tr("PDF (%1) da permissão nº %2 gravado em %3.")
-            .replace("%1", self.tr(name).lower())
-            .replace("%2", permit.number)
-            .replace("%3", str(path))
+            fill(self.tr("PDF (%1) da permissão nº %2 gravado em %3."), self.tr(name).lower(), permit.number, str(path))
         )
         return path
 
@@ -732,7 +735,7 @@ class PermitsTab(QWidget):
         except UserError as exc:
             self._say(exc.message, error=True)
             return False
-        self._say(self.tr("Permissão nº %1 enviada para impressão.").replace("%1", permit.number))
+        self._say(fill(self.tr("Permissão nº %1 enviada para impressão."), permit.number))
         return True
 
     # ------------------------------------------------------------------ status changes
@@ -741,9 +744,7 @@ class PermitsTab(QWidget):
         permit = self._permit()
         if permit is None or not self._confirm(
             self.tr("Suspender"),
-            self.tr("Suspender a permissão nº %1 de %2?")
-            .replace("%1", permit.number)
-            .replace("%2", permit.holder_name),
+            fill(self.tr("Suspender a permissão nº %1 de %2?"), permit.number, permit.holder_name),
         ):
             return None
         if reason is None:
@@ -752,7 +753,7 @@ class PermitsTab(QWidget):
                 return None
         return self._run(
             lambda: suspend(permit, by=current_user_name(), reason=reason, today=self.today()),
-            lambda p: self.tr("Permissão nº %1 suspensa.").replace("%1", p.number) + self._page_note(),
+            lambda p: fill(self.tr("Permissão nº %1 suspensa."), p.number) + self._page_note(),
         )
 
     def reactivate_selected(self) -> Permit | None:
@@ -761,19 +762,21 @@ class PermitsTab(QWidget):
             return None
         return self._run(
             lambda: reactivate(permit, by=current_user_name(), today=self.today()),
-            lambda p: self.tr("Permissão nº %1 reativada.").replace("%1", p.number),
+            lambda p: fill(self.tr("Permissão nº %1 reativada."), p.number),
         )
 
     def revoke_selected(self, reason: str | None = None) -> Permit | None:
         permit = self._permit()
         if permit is None or not self._confirm(
             self.tr("Cassar"),
-            self.tr(
-                "Cassar a permissão nº %1 de %2? A cassação não se desfaz e conta "
-                "para os prazos de carência de novos pedidos."
-            )
-            .replace("%1", permit.number)
-            .replace("%2", permit.holder_name),
+            fill(
+                self.tr(
+                    "Cassar a permissão nº %1 de %2? A cassação não se desfaz e conta "
+                    "para os prazos de carência de novos pedidos."
+                ),
+                permit.number,
+                permit.holder_name,
+            ),
         ):
             return None
         if reason is None:
@@ -788,14 +791,14 @@ class PermitsTab(QWidget):
             )
         return self._run(
             lambda: revoke(permit, by=current_user_name(), reason=reason, today=self.today(), abandonment=abandonment),
-            lambda p: self.tr("Permissão nº %1 cassada.").replace("%1", p.number) + self._page_note(),
+            lambda p: fill(self.tr("Permissão nº %1 cassada."), p.number) + self._page_note(),
         )
 
     def cancel_selected(self, reason: str | None = None) -> Permit | None:
         permit = self._permit()
         if permit is None or not self._confirm(
             self.tr("Cancelar"),
-            self.tr("Cancelar a permissão nº %1 de %2?").replace("%1", permit.number).replace("%2", permit.holder_name),
+            fill(self.tr("Cancelar a permissão nº %1 de %2?"), permit.number, permit.holder_name),
         ):
             return None
         if reason is None:
@@ -812,7 +815,7 @@ class PermitsTab(QWidget):
             lambda: cancel(
                 permit, by=current_user_name(), reason=reason, today=self.today(), at_holder_request=at_request
             ),
-            lambda p: self.tr("Permissão nº %1 cancelada.").replace("%1", p.number) + self._page_note(),
+            lambda p: fill(self.tr("Permissão nº %1 cancelada."), p.number) + self._page_note(),
         )
 
     def _page_note(self) -> str:
@@ -853,12 +856,12 @@ class PermitsTab(QWidget):
         refusal on top, to take the new ones (a health certificate renewed every six months…)."""
 
         def done(new: Permit) -> str:
-            return (
-                self.tr("Permissão nº %1 renovada: nova permissão nº %2, de %3 a %4.")
-                .replace("%1", permit.number)
-                .replace("%2", new.number)
-                .replace("%3", date_text(new.valid_from))
-                .replace("%4", date_text(new.valid_until))
+            return fill(
+                self.tr("Permissão nº %1 renovada: nova permissão nº %2, de %3 a %4."),
+                permit.number,
+                new.number,
+                date_text(new.valid_from),
+                date_text(new.valid_until),
             )
 
         try:
@@ -890,11 +893,13 @@ class PermitsTab(QWidget):
             self._say(refusal or self.tr("Renovação não feita."), error=bool(refusal))
             return None
         self._say(
-            self.tr("Permissão nº %1 renovada com os documentos novos: nova permissão nº %2, de %3 a %4.")
-            .replace("%1", permit.number)
-            .replace("%2", new.number)
-            .replace("%3", date_text(new.valid_from))
-            .replace("%4", date_text(new.valid_until))
+            fill(
+                self.tr("Permissão nº %1 renovada com os documentos novos: nova permissão nº %2, de %3 a %4."),
+                permit.number,
+                new.number,
+                date_text(new.valid_from),
+                date_text(new.valid_until),
+            )
         )
         self.show_permit(new)
         return new
@@ -930,11 +935,7 @@ class PermitsTab(QWidget):
         except UserError as exc:
             self._say(exc.message, error=True)
             return False
-        self._say(
-            self.tr("Prazo de início da permissão nº %1 prorrogado até %2.")
-            .replace("%1", permit.number)
-            .replace("%2", date_text(due))
-        )
+        self._say(fill(self.tr("Prazo de início da permissão nº %1 prorrogado até %2."), permit.number, date_text(due)))
         self.refresh_due()
         self.refresh_rows()
         return True
@@ -943,13 +944,14 @@ class PermitsTab(QWidget):
         """Mark as expired every permit past its last day (after confirmation): the Painel lists them."""
         if not self._confirm(
             self.tr("Dar baixa nas vencidas"),
-            self.tr("Marcar como vencidas todas as permissões cuja validade terminou antes de %1?").replace(
-                "%1", date_text(self.today())
+            fill(
+                self.tr("Marcar como vencidas todas as permissões cuja validade terminou antes de %1?"),
+                date_text(self.today()),
             ),
         ):
             return []
         expired = expire_due(self.today(), by=current_user_name())
-        self._say(self.tr("%1 permissão(ões) marcada(s) como vencida(s).").replace("%1", str(len(expired))))
+        self._say(fill(self.tr("%1 permissão(ões) marcada(s) como vencida(s)."), str(len(expired))))
         self.refresh_rows()
         self.refresh_due()
         return expired
@@ -964,9 +966,11 @@ class PermitsTab(QWidget):
         if dialog.exec() and dialog.leave is not None:
             event = dialog.leave
             self._say(
-                self.tr("Afastamento da permissão nº %1 registrado: %2.")
-                .replace("%1", permit.number)
-                .replace("%2", period_text(event.start, event.end))
+                fill(
+                    self.tr("Afastamento da permissão nº %1 registrado: %2."),
+                    permit.number,
+                    period_text(event.start, event.end),
+                )
             )
             self.refresh_rows()
         return dialog
@@ -981,10 +985,12 @@ class PermitsTab(QWidget):
         heir = get_person(dialog.heir().id)
         if not self._confirm(
             self.tr("Transferir a herdeiro"),
-            self.tr("Transferir a permissão nº %1 de %2 para %3? A permissão atual será substituída.")
-            .replace("%1", permit.number)
-            .replace("%2", permit.holder_name)
-            .replace("%3", heir.name),
+            fill(
+                self.tr("Transferir a permissão nº %1 de %2 para %3? A permissão atual será substituída."),
+                permit.number,
+                permit.holder_name,
+                heir.name,
+            ),
         ):
             return dialog
         reason = dialog.reason.text()
@@ -992,11 +998,8 @@ class PermitsTab(QWidget):
             lambda: transfer_to_heir(
                 permit, heir, by=current_user_name(), reason=reason, today=self.today(), key_dir=self.key_dir
             ),
-            lambda new: (
-                self.tr("Permissão nº %1 transferida a %2: nova permissão nº %3.")
-                .replace("%1", permit.number)
-                .replace("%2", heir.name)
-                .replace("%3", new.number)
+            lambda new: fill(
+                self.tr("Permissão nº %1 transferida a %2: nova permissão nº %3."), permit.number, heir.name, new.number
             ),
         )
         return dialog
@@ -1011,11 +1014,15 @@ class PermitsTab(QWidget):
         other = dialog.other
         if not self._confirm(
             self.tr("Permutar local"),
-            self.tr("Permutar os locais das permissões nº %1 (%2) e nº %3 (%4)? As duas serão substituídas por novas.")
-            .replace("%1", permit.number)
-            .replace("%2", permit.holder_name)
-            .replace("%3", other.number)
-            .replace("%4", other.holder_name),
+            fill(
+                self.tr(
+                    "Permutar os locais das permissões nº %1 (%2) e nº %3 (%4)? As duas serão substituídas por novas."
+                ),
+                permit.number,
+                permit.holder_name,
+                other.number,
+                other.holder_name,
+            ),
         ):
             return dialog
         try:
@@ -1031,11 +1038,13 @@ class PermitsTab(QWidget):
             self._say(exc.message, error=True)
             return dialog
         self._say(
-            self.tr("Locais permutados: nova permissão nº %1 para %2 e nº %3 para %4.")
-            .replace("%1", mine.number)
-            .replace("%2", mine.holder_name)
-            .replace("%3", theirs.number)
-            .replace("%4", theirs.holder_name)
+            fill(
+                self.tr("Locais permutados: nova permissão nº %1 para %2 e nº %3 para %4."),
+                mine.number,
+                mine.holder_name,
+                theirs.number,
+                theirs.holder_name,
+            )
         )
         self.show_permit(mine)
         return dialog
@@ -1051,12 +1060,7 @@ class PermitsTab(QWidget):
             self._say(exc.message, error=True)
             return False
         what = self.tr("início das atividades") if fact == "started" else self.tr("retirada do alvará")
-        self._say(
-            self.tr("Permissão nº %1: %2 registrado em %3.")
-            .replace("%1", permit.number)
-            .replace("%2", what)
-            .replace("%3", date_text(self.today()))
-        )
+        self._say(fill(self.tr("Permissão nº %1: %2 registrado em %3."), permit.number, what, date_text(self.today())))
         self.refresh_due()
         self.refresh_rows()
         return True

@@ -30,6 +30,7 @@ from models.selection.process import (
     publish_final,
 )
 from views import theme
+from views.blocks import fill
 from views.save import save_file_name
 from views.selection.call_tab import CallTab
 from views.selection.common import MONO, date_edit, day_text, message_line, rich_label, set_up_table, write_publication
@@ -60,11 +61,7 @@ class AppealsTab(QWidget):
                 Column(self.tr("Pontos"), lambda r: str(r.total), right=True, tooltip=lambda r: r.tie_break or None),
                 Column(
                     self.tr("Publicado"),
-                    lambda r: (
-                        self.tr("%1º, %2 pts")
-                        .replace("%1", str(r.published_rank))
-                        .replace("%2", str(r.published_total))
-                    ),
+                    lambda r: fill(self.tr("%1º, %2 pts"), str(r.published_rank), str(r.published_total)),
                     right=True,
                 ),
                 (self.tr("Após recursos"), lambda r: r.change_text),
@@ -197,27 +194,31 @@ class AppealsTab(QWidget):
         else:
             r = process.ranking
             self.status.setText(
-                self.tr(
-                    "<b>Classificação publicada em %1</b> (%2) — SHA-256 <span style='%3'>%4</span><br>"
-                    "Prazo de recurso: %5 — %6<br><b>%7</b>"
+                fill(
+                    self.tr(
+                        "<b>Classificação publicada em %1</b> (%2) — SHA-256 <span style='%3'>%4</span><br>"
+                        "Prazo de recurso: %5 — %6<br><b>%7</b>"
+                    ),
+                    day_text(r.published_on),
+                    escape(r.medium or r.created_by),
+                    MONO,
+                    r.list_sha256,
+                    escape(r.appeal_formula),
+                    escape(r.appeal_basis),
+                    escape(process.stage_text),
                 )
-                .replace("%1", day_text(r.published_on))
-                .replace("%2", escape(r.medium or r.created_by))
-                .replace("%3", MONO)
-                .replace("%4", r.list_sha256)
-                .replace("%5", escape(r.appeal_formula))
-                .replace("%6", escape(r.appeal_basis))
-                .replace("%7", escape(process.stage_text))
             )
             for row in process.rows:
                 self.appellant.addItem(f"{row.published_rank}º — {row.name} ({row.id})", row.id)
             if process.final is not None:
                 f = process.final
                 self.final_label.setText(
-                    self.tr("<b>Lista definitiva publicada em %1</b> — SHA-256 <span style='%2'>%3</span>")
-                    .replace("%1", day_text(f.published_on))
-                    .replace("%2", MONO)
-                    .replace("%3", f.list_sha256)
+                    fill(
+                        self.tr("<b>Lista definitiva publicada em %1</b> — SHA-256 <span style='%2'>%3</span>"),
+                        day_text(f.published_on),
+                        MONO,
+                        f.list_sha256,
+                    )
                 )
             else:
                 self.final_label.setText(
@@ -255,14 +256,13 @@ class AppealsTab(QWidget):
             self.appeal_detail.setText(self.tr("Selecione um recurso para ver os fundamentos e decidi-lo."))
             return
         lines = [
-            self.tr("<b>Recurso nº %1</b> — %2, interposto em %3")
-            .replace("%1", str(a.id))
-            .replace("%2", escape(a.name))
-            .replace("%3", day_text(a.filed_on)),
-            self.tr("Fundamentos: %1").replace("%1", escape(a.grounds)),
+            fill(
+                self.tr("<b>Recurso nº %1</b> — %2, interposto em %3"), str(a.id), escape(a.name), day_text(a.filed_on)
+            ),
+            fill(self.tr("Fundamentos: %1"), escape(a.grounds)),
         ]
         if a.decision_formula:
-            lines.append(self.tr("Prazo da decisão: %1").replace("%1", escape(a.decision_formula)))
+            lines.append(fill(self.tr("Prazo da decisão: %1"), escape(a.decision_formula)))
         if a.decision:
             colour = theme.colour("error" if a.status in ("late", "denied") else "ok")
             lines.append(
@@ -271,7 +271,7 @@ class AppealsTab(QWidget):
                 + f": {escape(a.decision)}</span>"
             )
         if a.corrections_text:
-            lines.append(self.tr("Correção: %1").replace("%1", escape(a.corrections_text)))
+            lines.append(fill(self.tr("Correção: %1"), escape(a.corrections_text)))
         self.appeal_detail.setText("<br>".join(lines))
         if pending:
             self._fill_criteria(a.participant_id)
@@ -285,10 +285,7 @@ class AppealsTab(QWidget):
         if row is not None:
             for line in row.score.lines:
                 self.criterion.addItem(
-                    self.tr("%1 — %2 pontos (%3)")
-                    .replace("%1", line.label)
-                    .replace("%2", str(line.points))
-                    .replace("%3", line.basis.split(", ", 1)[-1]),
+                    fill(self.tr("%1 — %2 pontos (%3)"), line.label, str(line.points), line.basis.split(", ", 1)[-1]),
                     line.criterion_id,
                 )
         self.criterion.setCurrentIndex(max(0, self.criterion.findData(keep)))
@@ -323,16 +320,16 @@ class AppealsTab(QWidget):
             return None
         if appeal.status == "late":
             self.message.setText(
-                self.tr("Recurso nº %1 registrado e não conhecido: %2")
-                .replace("%1", str(appeal.id))
-                .replace("%2", appeal.decision)
+                fill(self.tr("Recurso nº %1 registrado e não conhecido: %2"), str(appeal.id), appeal.decision)
             )
         else:
             self.message.setText(
-                self.tr("Recurso nº %1 registrado; a Comissão decide até %2 (%3).")
-                .replace("%1", str(appeal.id))
-                .replace("%2", day_text(appeal.decision_due))
-                .replace("%3", appeal.decision_formula)
+                fill(
+                    self.tr("Recurso nº %1 registrado; a Comissão decide até %2 (%3)."),
+                    str(appeal.id),
+                    day_text(appeal.decision_due),
+                    appeal.decision_formula,
+                )
             )
         self.grounds.clear()
         self.refresh()
@@ -364,10 +361,8 @@ class AppealsTab(QWidget):
         except UserError as exc:
             self.message.setText(exc.message)
             return None
-        text = (
-            self.tr("Recurso nº %1 %2.")
-            .replace("%1", str(appeal.id))
-            .replace("%2", self.tr("deferido") if granted else self.tr("indeferido"))
+        text = fill(
+            self.tr("Recurso nº %1 %2."), str(appeal.id), self.tr("deferido") if granted else self.tr("indeferido")
         )
         if corrections:
             text += " " + self.tr("A pontuação corrigida muda a classificação (veja a coluna «Após recursos»).")
@@ -404,12 +399,14 @@ class AppealsTab(QWidget):
             return None
         if write_publication(self, pub, path) is not None:
             self.message.setText(
-                self.tr(
-                    "Lista definitiva publicada em %1: SHA-256 %2. O sorteio dos locais corre "
-                    "sobre ela (aba «Sorteio»)."
+                fill(
+                    self.tr(
+                        "Lista definitiva publicada em %1: SHA-256 %2. O sorteio dos locais corre "
+                        "sobre ela (aba «Sorteio»)."
+                    ),
+                    day_text(pub.published_on),
+                    pub.list_sha256,
                 )
-                .replace("%1", day_text(pub.published_on))
-                .replace("%2", pub.list_sha256)
             )
         self.refresh()
         self.changed.emit()

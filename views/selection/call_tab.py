@@ -42,6 +42,7 @@ from models.services.calls import (
     site_options,
 )
 from views import theme
+from views.blocks import fill
 from views.save import save_file_name
 from views.selection.common import (
     MONO,
@@ -369,38 +370,39 @@ class CallTab(QWidget):
         self.publish_button.setText(self.tr("P&ublicar classificação…") if ranking else self.tr("P&ublicar lista…"))
         if current is None or current.published is None:
             problem = current.problem if current is not None else ""
-            self.hash_label.setText(
-                self.tr("Sem lista: %1").replace("%1", escape(problem or self.tr("nenhum participante.")))
-            )
+            self.hash_label.setText(fill(self.tr("Sem lista: %1"), escape(problem or self.tr("nenhum participante."))))
             self.publish_button.setEnabled(False)
-            self.count.setText(self.tr("%1 inscrito(s)").replace("%1", str(len(current.candidates) if current else 0)))
+            self.count.setText(fill(self.tr("%1 inscrito(s)"), str(len(current.candidates) if current else 0)))
             return
         listed = len(current.published.participants)
         self.count.setText(
-            self.tr("%1 inscrito(s): %2 na lista, %3 excluído(s)")
-            .replace("%1", str(len(current.candidates)))
-            .replace("%2", str(listed))
-            .replace("%3", str(len(current.candidates) - listed))
+            fill(
+                self.tr("%1 inscrito(s): %2 na lista, %3 excluído(s)"),
+                str(len(current.candidates)),
+                str(listed),
+                str(len(current.candidates) - listed),
+            )
         )
         text = ""
         if current.process_note:
             text += f"<b>{escape(current.process_note)}</b><br>"
-        text += self.tr("SHA-256 da lista (%1 participante(s)):").replace("%1", str(listed))
+        text += fill(self.tr("SHA-256 da lista (%1 participante(s)):"), str(listed))
         text += f"<br><span style='{MONO} font-size: 11pt;'><b>{current.sha256}</b></span><br>"
         check = self.publication()
         pub = check.publication
         if check.matches:
-            text += (
-                self.tr("Publicada em %1 (%2, %3).")
-                .replace("%1", day_text(pub.published_on))
-                .replace("%2", escape(pub.kind_label))
-                .replace("%3", escape(pub.medium or pub.created_by))
+            text += fill(
+                self.tr("Publicada em %1 (%2, %3)."),
+                day_text(pub.published_on),
+                escape(pub.kind_label),
+                escape(pub.medium or pub.created_by),
             )
         elif pub is not None:
             text += (
                 f"<span style='color: {theme.colour('error')};'>"
-                + self.tr("A lista mudou desde a publicação de %1: publique-a de novo antes do sorteio.").replace(
-                    "%1", day_text(pub.published_on)
+                + fill(
+                    self.tr("A lista mudou desde a publicação de %1: publique-a de novo antes do sorteio."),
+                    day_text(pub.published_on),
                 )
                 + "</span>"
             )
@@ -456,10 +458,10 @@ class CallTab(QWidget):
         else:
             out.append(self.tr("Sem débitos vencidos nem multas em aberto com o Município."))
         if c.paid_at_text:
-            out.append(self.tr("Pagamento: %1").replace("%1", escape(c.paid_at_text)))
+            out.append(fill(self.tr("Pagamento: %1"), escape(c.paid_at_text)))
         if c.score is not None:
             act = get_regime(self.current.regime_id).short + ", " if self.current is not None else ""
-            out.append(self.tr("<b>Pontuação</b> (artigos: %1):").replace("%1", escape(act.rstrip(", "))))
+            out.append(fill(self.tr("<b>Pontuação</b> (artigos: %1):"), escape(act.rstrip(", "))))
             rows = "".join(
                 f"<tr><td>{escape(line.label)}</td><td>{escape(line.value_text)}</td>"
                 f"<td align='right'><b>{line.points}</b></td><td>{escape(line.basis.removeprefix(act))}</td></tr>"
@@ -482,12 +484,10 @@ class CallTab(QWidget):
             )
             if c.score.on is not None:
                 out.append(
-                    self.tr("Idade e residência na data da inscrição: %1.").replace(
-                        "%1", c.score.on.strftime("%d/%m/%Y")
-                    )
+                    fill(self.tr("Idade e residência na data da inscrição: %1."), c.score.on.strftime("%d/%m/%Y"))
                 )
             if c.rank is not None:
-                place = self.tr("%1º na classificação do grupo").replace("%1", str(c.rank))
+                place = fill(self.tr("%1º na classificação do grupo"), str(c.rank))
                 if c.tie_break:
                     place += f" ({escape(c.tie_break)})"
                 out.append(place + ".")
@@ -504,7 +504,7 @@ class CallTab(QWidget):
         if preference is None:
             items = [self.tr("Nenhuma")] + [f"{p.rank}º — {p.label} ({p.basis})" for p in prefs]
             chosen, ok = QInputDialog.getItem(
-                self, self.tr("Preferência"), self.tr("Preferência de %1:").replace("%1", c.applicant), items, 0, False
+                self, self.tr("Preferência"), fill(self.tr("Preferência de %1:"), c.applicant), items, 0, False
             )
             if not ok:
                 return False
@@ -564,18 +564,16 @@ class CallTab(QWidget):
         written = write_publication(self, pub, path)
         if written is None:
             return None
-        text = (
-            self.tr("%1 publicada em %2: SHA-256 %3. PDF em %4; texto exato para conferir em %5.")
-            .replace("%1", pub.kind_label.capitalize())
-            .replace("%2", day_text(pub.published_on))
-            .replace("%3", pub.list_sha256)
-            .replace("%4", str(path))
-            .replace("%5", str(path.with_suffix(".txt")))
+        text = fill(
+            self.tr("%1 publicada em %2: SHA-256 %3. PDF em %4; texto exato para conferir em %5."),
+            pub.kind_label.capitalize(),
+            day_text(pub.published_on),
+            pub.list_sha256,
+            str(path),
+            str(path.with_suffix(".txt")),
         )
         if pub.appeal_due:
-            text += " " + self.tr("Prazo de recurso até %1 (%2).").replace("%1", day_text(pub.appeal_due)).replace(
-                "%2", pub.appeal_basis
-            )
+            text += " " + fill(self.tr("Prazo de recurso até %1 (%2)."), day_text(pub.appeal_due), pub.appeal_basis)
         self.message.setText(text)
         self._show_list()
         self.list_changed.emit()

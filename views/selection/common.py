@@ -20,6 +20,7 @@ from models.base.errors import UserError
 from models.selection.process import (
     KINDS,
 )
+from views.blocks import fill
 
 MONO = "font-family: monospace;"
 
@@ -85,16 +86,16 @@ def write_publication(owner, pub, path: Path) -> Path | None:
         write_bytes(path.with_suffix(".txt"), pub.list_text.encode("utf-8"), kind="txt")
     except UserError as exc:  # models/store/outfile.py: one line, the target left as it was
         owner.message.setText(
-            owner.tr("Publicação registrada, mas não foi possível gravar %1: %2")
-            .replace("%1", str(path))
-            .replace("%2", str(exc))
+            fill(owner.tr("Publicação registrada, mas não foi possível gravar %1: %2"), str(path), str(exc))
         )
         return None
     except OSError as exc:
         owner.message.setText(
-            owner.tr("Publicação registrada, mas não foi possível gravar %1: %2")
-            .replace("%1", str(path))
-            .replace("%2", exc.strerror or str(exc))
+            fill(
+                owner.tr("Publicação registrada, mas não foi possível gravar %1: %2"),
+                str(path),
+                exc.strerror or str(exc),
+            )
         )
         return None
     return path

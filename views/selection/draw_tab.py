@@ -29,6 +29,7 @@ from models.services.calls import (
     default_call_text,
 )
 from views import theme
+from views.blocks import fill
 from views.selection.call_tab import CallTab
 from views.selection.common import MONO, day_text, message_line
 from views.widgets import FieldErrorsView, current_user_name
@@ -126,9 +127,7 @@ class DrawTab(QWidget):
             if rules is not None:
                 self.alternates.setValue(rules.alternates)
                 self.alternates_basis.setText(
-                    self.tr("o ato fixa %1 (%2)")
-                    .replace("%1", str(rules.alternates))
-                    .replace("%2", rules.alternates_basis)
+                    fill(self.tr("o ato fixa %1 (%2)"), str(rules.alternates), rules.alternates_basis)
                     if rules.alternates_basis
                     else self.tr("o ato não fixa suplentes")
                 )
@@ -142,14 +141,15 @@ class DrawTab(QWidget):
             )
         groups = current.groups if current is not None else ()
         self.vacancies.setPlaceholderText(
-            self.tr("um número por grupo, ou %1").replace("%1", ",".join(f"{g}=N" for g in groups[:3]))
+            fill(self.tr("um número por grupo, ou %1"), ",".join(f"{g}=N" for g in groups[:3]))
             if len([g for g in groups if g]) > 1
             else self.tr("número de vagas (ex.: 3)")
         )
         if current is None or current.published is None:
             self.summary.setText(
-                self.tr("Sem lista para sortear: %1").replace(
-                    "%1", escape(current.problem if current is not None else self.tr("escolha o chamamento."))
+                fill(
+                    self.tr("Sem lista para sortear: %1"),
+                    escape(current.problem if current is not None else self.tr("escolha o chamamento.")),
                 )
             )
             self.draw_button.setEnabled(False)
@@ -160,13 +160,13 @@ class DrawTab(QWidget):
             if check.matches
             else f"<span style='color: {theme.colour('error')};'>" + escape(check.text) + "</span>"
         )
-        text = (
-            self.tr("<b>%1</b> — %2 participante(s) na lista, %3.<br>SHA-256 da lista: <span style='%4'>%5</span>")
-            .replace("%1", escape(get_regime(current.regime_id).title))
-            .replace("%2", str(len(current.published.participants)))
-            .replace("%3", state)
-            .replace("%4", MONO)
-            .replace("%5", current.sha256)
+        text = fill(
+            self.tr("<b>%1</b> — %2 participante(s) na lista, %3.<br>SHA-256 da lista: <span style='%4'>%5</span>"),
+            escape(get_regime(current.regime_id).title),
+            str(len(current.published.participants)),
+            state,
+            MONO,
+            current.sha256,
         )
         if current.draw_blocked:
             text += (
@@ -178,7 +178,7 @@ class DrawTab(QWidget):
     def set_replacing(self, draw_id: int | None) -> None:
         self.replaces = draw_id
         self.replacing.setText(
-            self.tr("Este sorteio substituirá o sorteio nº %1, anulado.").replace("%1", str(draw_id)) if draw_id else ""
+            fill(self.tr("Este sorteio substituirá o sorteio nº %1, anulado."), str(draw_id)) if draw_id else ""
         )
 
     def hold(self):
@@ -197,13 +197,15 @@ class DrawTab(QWidget):
         check = publication_check(current, ("list", "final"))
         if check.publication is not None and not check.matches:
             self.message.setText(
-                self.tr(
-                    "A lista mudou desde a publicação de %1 (SHA-256 publicado %2, atual %3): "
-                    "publique-a de novo antes do sorteio."
+                fill(
+                    self.tr(
+                        "A lista mudou desde a publicação de %1 (SHA-256 publicado %2, atual %3): "
+                        "publique-a de novo antes do sorteio."
+                    ),
+                    day_text(check.publication.published_on),
+                    check.publication.list_sha256[:16] + "…",
+                    current.sha256[:16] + "…",
                 )
-                .replace("%1", day_text(check.publication.published_on))
-                .replace("%2", check.publication.list_sha256[:16] + "…")
-                .replace("%3", current.sha256[:16] + "…")
             )
             return None
         text = self.vacancies.text().strip()
@@ -225,16 +227,18 @@ class DrawTab(QWidget):
         answer = QMessageBox.question(
             self,
             self.tr("Realizar sorteio"),
-            self.tr(
-                "Sortear %1 participante(s) com a semente «%2»?\n\nSHA-256 da lista: %3\nVagas: %4; suplentes: "
-                "%5.\n\nUm sorteio realizado não se altera: só pode ser anulado, com o motivo.%6"
-            )
-            .replace("%1", str(len(current.published.participants)))
-            .replace("%2", seed)
-            .replace("%3", current.sha256)
-            .replace("%4", text)
-            .replace("%5", str(self.alternates.value()))
-            .replace("%6", warning),
+            fill(
+                self.tr(
+                    "Sortear %1 participante(s) com a semente «%2»?\n\nSHA-256 da lista: %3\nVagas: %4; suplentes: "
+                    "%5.\n\nUm sorteio realizado não se altera: só pode ser anulado, com o motivo.%6"
+                ),
+                str(len(current.published.participants)),
+                seed,
+                current.sha256,
+                text,
+                str(self.alternates.value()),
+                warning,
+            ),
             QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
             QMessageBox.StandardButton.No,
         )
@@ -265,10 +269,12 @@ class DrawTab(QWidget):
             return None
         self.last_draw = draw
         self.message.setText(
-            self.tr("Sorteio nº %1 realizado e guardado (SHA-256 %2, semente «%3»).")
-            .replace("%1", str(draw.id))
-            .replace("%2", draw.list_sha256)
-            .replace("%3", draw.seed)
+            fill(
+                self.tr("Sorteio nº %1 realizado e guardado (SHA-256 %2, semente «%3»)."),
+                str(draw.id),
+                draw.list_sha256,
+                draw.seed,
+            )
         )
         self.set_replacing(None)
         self.seed.clear()

@@ -39,6 +39,7 @@ from models.services.calls import (
     stall_choices,
 )
 from views import theme
+from views.blocks import fill
 from views.selection.common import MONO, message_line, set_up_table, when_text
 from views.table_models import Column, RowsModel, select_where, selected_row
 from views.widgets import current_user_name, print_document, save_pdf_as
@@ -239,15 +240,19 @@ class DrawsTab(QWidget):
             self.site.clear()
             return
         lines = [
-            self.tr("<b>Sorteio nº %1</b> — %2, %3 — %4")
-            .replace("%1", str(d.id))
-            .replace("%2", d.held_at.strftime("%d/%m/%Y %H:%M"))
-            .replace("%3", escape(d.place))
-            .replace("%4", escape(d.situation)),
-            self.tr("Semente «<b>%1</b>» · SHA-256 da lista <span style='%2'>%3</span>")
-            .replace("%1", escape(d.seed))
-            .replace("%2", MONO)
-            .replace("%3", d.list_sha256),
+            fill(
+                self.tr("<b>Sorteio nº %1</b> — %2, %3 — %4"),
+                str(d.id),
+                d.held_at.strftime("%d/%m/%Y %H:%M"),
+                escape(d.place),
+                escape(d.situation),
+            ),
+            fill(
+                self.tr("Semente «<b>%1</b>» · SHA-256 da lista <span style='%2'>%3</span>"),
+                escape(d.seed),
+                MONO,
+                d.list_sha256,
+            ),
         ]
         if d.problems:
             lines.append(
@@ -264,7 +269,7 @@ class DrawsTab(QWidget):
         if d.status == "annulled":
             lines.append(
                 f"<span style='color: {theme.colour('error')};'>"
-                + self.tr("Anulado: %1").replace("%1", escape(d.annul_reason))
+                + fill(self.tr("Anulado: %1"), escape(d.annul_reason))
                 + "</span>"
             )
         self.about.setText("<br>".join(lines))
@@ -394,9 +399,7 @@ class DrawsTab(QWidget):
         )
         if written is None:
             return None
-        self.message.setText(
-            self.tr("Ata do sorteio nº %1 gravada em %2.").replace("%1", str(d.id)).replace("%2", str(written))
-        )
+        self.message.setText(fill(self.tr("Ata do sorteio nº %1 gravada em %2."), str(d.id), str(written)))
         return written
 
     def print_ata(self, printer=None) -> bool:
@@ -408,7 +411,7 @@ class DrawsTab(QWidget):
             return False
         if not print_document(self, printer, f"ata-sorteio-{d.id}", lambda: draw_ata_document(d.id)):
             return False
-        self.message.setText(self.tr("Ata do sorteio nº %1 enviada para impressão.").replace("%1", str(d.id)))
+        self.message.setText(fill(self.tr("Ata do sorteio nº %1 enviada para impressão."), str(d.id)))
         return True
 
     # -- annulment -------------------------------------------------------------
@@ -422,7 +425,7 @@ class DrawsTab(QWidget):
             reason, ok = QInputDialog.getText(
                 self,
                 self.tr("Anular sorteio"),
-                self.tr("Motivo da anulação do sorteio nº %1 (fica registrado na ata):").replace("%1", str(d.id)),
+                fill(self.tr("Motivo da anulação do sorteio nº %1 (fica registrado na ata):"), str(d.id)),
             )
             if not ok:
                 return False
@@ -432,12 +435,14 @@ class DrawsTab(QWidget):
         answer = QMessageBox.question(
             self,
             self.tr("Anular sorteio"),
-            self.tr(
-                "Anular o sorteio nº %1? O sorteio e a sua ata ficam guardados, marcados como anulados, e "
-                "um novo sorteio pode ser realizado em seu lugar.\n\nMotivo: %2"
-            )
-            .replace("%1", str(d.id))
-            .replace("%2", reason),
+            fill(
+                self.tr(
+                    "Anular o sorteio nº %1? O sorteio e a sua ata ficam guardados, marcados como anulados, e "
+                    "um novo sorteio pode ser realizado em seu lugar.\n\nMotivo: %2"
+                ),
+                str(d.id),
+                reason,
+            ),
             QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
             QMessageBox.StandardButton.No,
         )
@@ -449,9 +454,10 @@ class DrawsTab(QWidget):
             self.message.setText(exc.message)
             return False
         self.message.setText(
-            self.tr(
-                "Sorteio nº %1 anulado. Para realizar outro em seu lugar, use «Novo sorteio em substituição»."
-            ).replace("%1", str(d.id))
+            fill(
+                self.tr("Sorteio nº %1 anulado. Para realizar outro em seu lugar, use «Novo sorteio em substituição»."),
+                str(d.id),
+            )
         )
         self.refresh()
         return True
@@ -484,7 +490,7 @@ class DrawsTab(QWidget):
                     try:
                         end = _dt.datetime.strptime(text.strip(), "%d/%m/%Y").date()
                     except ValueError:
-                        self.message.setText(self.tr("Data inválida: %1 (use dd/mm/aaaa).").replace("%1", text))
+                        self.message.setText(fill(self.tr("Data inválida: %1 (use dd/mm/aaaa)."), text))
                         self._show_stalls()
                         return outcomes
                     outcomes = issue_holder_permits(

@@ -16,6 +16,7 @@ from models.selection.draws import get_draw
 from models.selection.process import (
     has_appeals,
 )
+from views.blocks import fill
 from views.selection.appeals_tab import AppealsTab
 from views.selection.call_tab import CallTab
 from views.selection.draw_tab import DrawTab
@@ -97,7 +98,7 @@ class SelectionPage(QWidget):
         try:
             self.call.set_call(old.regime, old.site)
         except KeyError:
-            self.draws.message.setText(self.tr("O regime %1 não está mais disponível.").replace("%1", old.regime))
+            self.draws.message.setText(fill(self.tr("O regime %1 não está mais disponível."), old.regime))
             return
         self.draw.call_text.setText(old.call)
         self.draw.call_text.setModified(True)

@@ -37,6 +37,7 @@ from models.selection.process import (
     rotation_state,
 )
 from views import theme
+from views.blocks import fill
 from views.selection.call_tab import CallTab
 from views.selection.common import MONO, date_edit, day_text, message_line, rich_label, set_up_table
 from views.table_models import Column, RowsModel, selected_row
@@ -246,23 +247,23 @@ class RotationTab(QWidget):
         if state.max_points:
             self.vacancies.setMaximum(state.max_points)
         limit = (
-            self.tr("no máximo %1 pontos na área (%2)")
-            .replace("%1", str(state.max_points))
-            .replace("%2", state.max_basis)
+            fill(self.tr("no máximo %1 pontos na área (%2)"), str(state.max_points), state.max_basis)
             if state.max_points
             else self.tr("o ato não limita os pontos")
         )
         lines = [
-            self.tr(
-                "<b>%1 ambulantes</b> na ordem sorteada (semente «%2», SHA-256 <span style='%3'>%4…</span>). "
-                "Cada evento pega os próximos da lista; quando ela acaba, recomeça do início (%5); %6."
+            fill(
+                self.tr(
+                    "<b>%1 ambulantes</b> na ordem sorteada (semente «%2», SHA-256 <span style='%3'>%4…</span>). "
+                    "Cada evento pega os próximos da lista; quando ela acaba, recomeça do início (%5); %6."
+                ),
+                str(state.size),
+                escape(state.seed),
+                MONO,
+                state.list_sha256[:24],
+                escape(state.basis),
+                escape(limit),
             )
-            .replace("%1", str(state.size))
-            .replace("%2", escape(state.seed))
-            .replace("%3", MONO)
-            .replace("%4", state.list_sha256[:24])
-            .replace("%5", escape(state.basis))
-            .replace("%6", escape(limit))
         ]
         if state.draw_status != "held":
             lines.append(
@@ -307,10 +308,10 @@ class RotationTab(QWidget):
         except UserError as exc:
             self.preview.setText(f"<span style='color: {theme.colour('error')};'>{escape(exc.message)}</span>")
             return
-        text = (
-            self.tr("<b>Próximo evento</b> (a partir do %1º da lista): %2")
-            .replace("%1", str(self.state.next_start))
-            .replace("%2", escape(", ".join(name for _pid, name in vendors)))
+        text = fill(
+            self.tr("<b>Próximo evento</b> (a partir do %1º da lista): %2"),
+            str(self.state.next_start),
+            escape(", ".join(name for _pid, name in vendors)),
         )
         if wrapped:
             text += " — " + self.tr("a lista chega ao fim e recomeça do início.")
@@ -338,10 +339,12 @@ class RotationTab(QWidget):
             self.assignments.setRowCount(0)
             return
         self.points_box.setTitle(
-            self.tr("2º sorteio — evento %1 (%2): %3 ambulante(s) nos pontos do dia")
-            .replace("%1", str(e.number))
-            .replace("%2", day_text(e.event_date))
-            .replace("%3", str(len(e.vendors)))
+            fill(
+                self.tr("2º sorteio — evento %1 (%2): %3 ambulante(s) nos pontos do dia"),
+                str(e.number),
+                day_text(e.event_date),
+                str(len(e.vendors)),
+            )
         )
         if e.point_draw is None:
             self.points.setText(f"1-{e.vacancies}")
@@ -380,10 +383,12 @@ class RotationTab(QWidget):
         self.select_event(event.number)
         e = self.selected_event()
         self.message.setText(
-            self.tr("Evento %1 registrado: %2 ambulante(s), do %3º da lista.")
-            .replace("%1", str(e.number))
-            .replace("%2", str(len(e.vendors)))
-            .replace("%3", str(e.start))
+            fill(
+                self.tr("Evento %1 registrado: %2 ambulante(s), do %3º da lista."),
+                str(e.number),
+                str(len(e.vendors)),
+                str(e.start),
+            )
             + (" " + self.tr("A lista chegou ao fim e recomeçou do início.") if e.wrapped else "")
         )
         return event
@@ -395,9 +400,11 @@ class RotationTab(QWidget):
         answer = QMessageBox.question(
             self,
             self.tr("Excluir evento"),
-            self.tr("Excluir o evento %1 (%2)? A lista corrida volta a continuar do evento anterior.")
-            .replace("%1", str(last.number))
-            .replace("%2", day_text(last.event_date)),
+            fill(
+                self.tr("Excluir o evento %1 (%2)? A lista corrida volta a continuar do evento anterior."),
+                str(last.number),
+                day_text(last.event_date),
+            ),
             QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
             QMessageBox.StandardButton.No,
         )
@@ -408,7 +415,7 @@ class RotationTab(QWidget):
         except UserError as exc:
             self.message.setText(exc.message)
             return False
-        self.message.setText(self.tr("Evento %1 excluído.").replace("%1", str(number)))
+        self.message.setText(fill(self.tr("Evento %1 excluído."), str(number)))
         self.show_draw()
         return True
 
@@ -423,13 +430,15 @@ class RotationTab(QWidget):
         answer = QMessageBox.question(
             self,
             self.tr("Sortear pontos"),
-            self.tr(
-                "Sortear os pontos de %1 ambulante(s) do evento %2 com a semente «%3»?\n\nUm sorteio realizado não "
-                "se altera."
-            )
-            .replace("%1", str(len(e.vendors)))
-            .replace("%2", str(e.number))
-            .replace("%3", self.seed.text().strip()),
+            fill(
+                self.tr(
+                    "Sortear os pontos de %1 ambulante(s) do evento %2 com a semente «%3»?\n\nUm sorteio realizado não "
+                    "se altera."
+                ),
+                str(len(e.vendors)),
+                str(e.number),
+                self.seed.text().strip(),
+            ),
             QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
             QMessageBox.StandardButton.No,
         )
@@ -453,10 +462,12 @@ class RotationTab(QWidget):
         self.show_draw()
         self.select_event(e.number)
         self.message.setText(
-            self.tr("Pontos do evento %1 sorteados (semente «%2», SHA-256 da lista %3).")
-            .replace("%1", str(e.number))
-            .replace("%2", pd.seed)
-            .replace("%3", pd.list_sha256)
+            fill(
+                self.tr("Pontos do evento %1 sorteados (semente «%2», SHA-256 da lista %3)."),
+                str(e.number),
+                pd.seed,
+                pd.list_sha256,
+            )
         )
         return pd
 
@@ -477,7 +488,5 @@ class RotationTab(QWidget):
         )
         if written is None:
             return None
-        self.message.setText(
-            self.tr("Folha do evento %1 gravada em %2.").replace("%1", str(e.number)).replace("%2", str(written))
-        )
+        self.message.setText(fill(self.tr("Folha do evento %1 gravada em %2."), str(e.number), str(written)))
         return written
