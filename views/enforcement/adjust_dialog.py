@@ -18,7 +18,7 @@ from PySide6.QtWidgets import (
 
 from models import enforcement as enf
 from models.base.errors import UserError
-from views.blocks import fill
+from views.blocks import error_label, fill
 from views.widgets import DateEdit, current_user_name
 
 
@@ -91,10 +91,7 @@ class AdjustDialog(QDialog):
             form.addRow(label, widget)
         form.addRow(self.tr("&Motivo:"), self.reason)
         layout.addLayout(form)
-        self.error = QLabel()
-        self.error.setObjectName("adjust-error")
-        self.error.setWordWrap(True)
-        self.error.setProperty("role", "error")
+        self.error = error_label("adjust-error")
         layout.addWidget(self.error)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
         self.ok_button = buttons.button(QDialogButtonBox.StandardButton.Ok)

@@ -23,8 +23,7 @@ from PySide6.QtWidgets import (
 from models import enforcement as enf
 from models.base.errors import UserError
 from models.base.money import format_brl
-from views import theme
-from views.blocks import fill
+from views.blocks import error_label, fill
 from views.enforcement.common import day_label
 from views.widgets import DateEdit, current_user_name
 
@@ -74,10 +73,7 @@ class ContestDialog(QDialog):
         form.addRow("", self.suspensive)
         form.addRow(self.tr("Fundamento:"), self.suspensive_note)
         layout.addLayout(form)
-        self.error = QLabel()
-        self.error.setObjectName("contest-error")
-        self.error.setWordWrap(True)
-        self.error.setStyleSheet(f"color: {theme.colour('error')};")
+        self.error = error_label("contest-error")
         layout.addWidget(self.error)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
         self.ok_button = buttons.button(QDialogButtonBox.StandardButton.Ok)
@@ -153,10 +149,7 @@ class DecisionDialog(QDialog):
         form.addRow(self.tr("&Fundamentos:"), self.reason)
         form.addRow("", self.final)
         layout.addLayout(form)
-        self.error = QLabel()
-        self.error.setObjectName("decision-error")
-        self.error.setWordWrap(True)
-        self.error.setStyleSheet(f"color: {theme.colour('error')};")
+        self.error = error_label("decision-error")
         layout.addWidget(self.error)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
         self.ok_button = buttons.button(QDialogButtonBox.StandardButton.Ok)

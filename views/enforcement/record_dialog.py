@@ -40,7 +40,7 @@ from models import enforcement as enf
 from models.base.errors import FieldErrors, UserError
 from models.rules.regimes import get_regime, shipped_regimes
 from views import theme
-from views.blocks import fill
+from views.blocks import error_label, fill
 from views.enforcement.adjust_dialog import AdjustDialog
 from views.enforcement.common import SCOPE_LABELS
 from views.fit import fit_to_screen
@@ -320,10 +320,7 @@ class RecordDialog(QDialog):
         scroll.setMinimumWidth(560)
         split.setSizes([700, 520])
         outer.addWidget(split, 1)
-        self.error = QLabel()
-        self.error.setObjectName("error")
-        self.error.setWordWrap(True)
-        self.error.setStyleSheet(f"color: {theme.colour('error')};")
+        self.error = error_label("error")
         outer.addWidget(self.error)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
         self.issue_button = buttons.button(QDialogButtonBox.StandardButton.Ok)

@@ -26,7 +26,7 @@ from models import enforcement as enf
 from models.base.errors import FieldErrors, UserError
 from models.base.money import format_brl
 from views import theme
-from views.blocks import fill
+from views.blocks import fill, say
 from views.enforcement.adjust_dialog import AdjustDialog
 from views.enforcement.common import KIND_FILTERS, STATUS_FILTERS, day_label
 from views.enforcement.contest_dialogs import ContestDialog, DecisionDialog
@@ -157,8 +157,7 @@ class RecordsTab(QWidget):
         return enf.get_record(row.id) if row is not None else None
 
     def _say(self, text: str, *, error: bool = False) -> None:
-        self.message.setStyleSheet(f"color: {theme.colour('error')};" if error else "")
-        self.message.setText(text)
+        say(self.message, text, error=error)
 
     def _show_selected(self) -> None:
         record = self._record()

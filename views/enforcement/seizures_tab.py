@@ -18,8 +18,7 @@ from PySide6.QtWidgets import (
 from models import enforcement as enf
 from models.base.errors import FieldErrors, UserError
 from models.base.money import format_brl
-from views import theme
-from views.blocks import fill
+from views.blocks import fill, say
 from views.enforcement.common import OverdueRowsModel, day_label
 from views.enforcement.contest_dialogs import DonateDialog
 from views.table_models import Column, make_table, selected_row
@@ -127,8 +126,7 @@ class SeizuresTab(QWidget):
         )
 
     def _say(self, text: str, *, error: bool = False) -> None:
-        self.message.setStyleSheet(f"color: {theme.colour('error')};" if error else "")
-        self.message.setText(text)
+        say(self.message, text, error=error)
 
     def charge_selected(self, amount: str | None = None):
         row = self.selected()

@@ -58,7 +58,7 @@ from models.sites.layout import NUMBERING, OBSTACLE_KINDS, SIDE_LABELS, SIDE_USE
 from models.sites.stall_plan import Box, HolderInfo, StallPlan
 from reports.site_map import OBSTACLE_MARKS
 from views import theme
-from views.blocks import fill
+from views.blocks import error_label, fill
 from views.flow import FlowLayout
 from views.map_editor.commands import push_change
 from views.map_editor.dialogs import HolderList, KeepBreachDialog
@@ -334,10 +334,7 @@ class MapEditor(QWidget):
         row.addWidget(self.unassign_button)
         row.addStretch(1)
         layout.addLayout(row)
-        self.holder_message = QLabel()
-        self.holder_message.setObjectName("holder-message")
-        self.holder_message.setWordWrap(True)
-        self.holder_message.setStyleSheet(f"color: {theme.colour('error')};")
+        self.holder_message = error_label("holder-message")
         layout.addWidget(self.holder_message)
         self.tabs.addTab(page, self.tr("Titulares"))
 

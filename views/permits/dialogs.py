@@ -35,7 +35,7 @@ from models.registry.search import find_applicants
 from models.rules.regimes import get_regime
 from models.services.issuing import renew
 from views import theme
-from views.blocks import fill
+from views.blocks import error_label, fill
 from views.fit import fit_to_screen
 from views.permits.common import date_text, history_columns
 from views.save import open_file_name
@@ -259,10 +259,7 @@ class RenewalDialog(QDialog):
         scroll.setWidget(holder)
         scroll.setFrameShape(QFrame.Shape.NoFrame)
         layout.addWidget(scroll, 1)
-        self.error = QLabel()
-        self.error.setObjectName("renewal-error")
-        self.error.setWordWrap(True)
-        self.error.setStyleSheet(f"color: {theme.colour('error')};")
+        self.error = error_label("renewal-error")
         layout.addWidget(self.error)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
         self.ok_button = buttons.button(QDialogButtonBox.StandardButton.Ok)
@@ -353,9 +350,7 @@ class HeirDialog(QDialog):
         self.reason.setPlaceholderText(self.tr("falecimento do titular e indicação dos sucessores"))
         form2.addRow(self.tr("&Motivo:"), self.reason)
         layout.addLayout(form2)
-        self.error = QLabel()
-        self.error.setWordWrap(True)
-        self.error.setStyleSheet(f"color: {theme.colour('error')};")
+        self.error = error_label("")
         layout.addWidget(self.error)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
         self.ok_button = buttons.button(QDialogButtonBox.StandardButton.Ok)
