@@ -214,7 +214,7 @@ def system_session():
     users.pause, pause = (lambda seconds: None), users.pause  # a failed login's delay: no test waits for it
     from models.store import backup
 
-    backup._pending.clear()  # no test sees another's unsigned automatic backup (the Painel's notice)
+    backup.forget_pending()  # no test sees another's unsigned automatic backup (the Painel's notice)
     yield
     users.pause = pause
     session.log_out()

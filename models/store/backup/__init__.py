@@ -1,0 +1,174 @@
+"""Backups of Praça's data: one portable file for both back ends, checked before any restore.
+
+**The file** (``*.praca-backup``) is a zip with two members:
+
+* ``manifest.json`` — ``format`` ``"praca-backup"``, ``format_version``,
+  ``schema_version``, ``created_at`` (local time with its UTC offset),
+  ``source_backend`` (``sqlite`` or ``postgresql``), ``source`` (the database,
+  without password), ``app_version``, ``tables`` (for every table of
+  :data:`models.store.schema.TABLES`: its ``rows`` count, ``primary_key`` and
+  ``columns`` as ``[name, type]`` pairs), ``payload`` (the member's name) and
+  ``payload_sha256`` / ``payload_bytes`` of that member;
+* ``data.jsonl`` — one JSON line per row, ``["table", [value, …]]`` in the
+  manifest's column order, tables in dependency order, rows by primary key.
+  Types are lossless: ``int``, ``text``, ``bool``; ``date``, ``datetime`` and
+  ``time`` as ISO 8601 text; ``decimal`` as the number's exact text; money
+  (``centavos``) as an integer number of centavos.
+
+**Writing.** The embedded database (SQLite) is first copied with SQLite's
+online backup API — a consistent snapshot, safe while Praça runs on this or
+another desk — and the file is exported from the snapshot. PostgreSQL is read
+in one ``REPEATABLE READ`` transaction (one consistent view while the other
+desks keep working). The file is written aside and renamed when complete.
+
+**Restoring** checks the whole file first — a zip, the format name, a format
+and schema version this Praça knows, the SHA-256 of the payload, the row
+counts and columns — and refuses anything else with one line; nothing is
+touched until the file has passed. A backup of an older schema is brought to
+the current one by the same migrations an old database goes through (in a
+scratch SQLite file), then restored. The restore is one transaction on the
+open database, of either back end: a PostgreSQL backup restores into SQLite
+and the other way round. A database that already holds data (any row outside
+``praca_meta``) is replaced only when asked (``force``), and a backup of what
+it held is written first (``keep_current``). The audit trail travels in the
+backup like any table; the restore itself writes no audit entries (it is not
+a clerk's change of records, and the trail it brings back is the one restored).
+
+**Daily backups.** :func:`daily_backup` writes, at most once a day, a backup of
+the embedded database into the data folder's ``backups`` (``auto-<banco>-
+AAAA-MM-DD.praca-backup``) and rotates them with :func:`rotation_keep`:
+
+* the 7 newest backups are kept (daily);
+* of the older ones, the newest of each ISO week (Monday to Sunday) is kept,
+  for the 4 most recent such weeks (weekly);
+* a backup dated in the last 7 days, or after today (a clock set back), is
+  never deleted; files that do not follow the automatic name are never
+  touched.
+
+The package: :mod:`format` (names, limits, column kinds, the data in memory), :mod:`writing`,
+:mod:`reading` (checking a file whole; an older schema brought up to date), :mod:`restore` and :mod:`daily`.
+"""
+
+from __future__ import annotations
+
+from models.store.backup.daily import (
+    BACKUP_LOG,
+    SHRINK_SHARE,
+    DailyResult,
+    Shrunk,
+    auto_backup_name,
+    auto_backups,
+    daily_backup,
+    data_rows,
+    desk_signer,
+    forget_pending,
+    manifest_counts,
+    rotate,
+    rotation_keep,
+    safety_copy_name,
+    seal_pending_backups,
+    unsigned_daily_backup,
+)
+from models.store.backup.format import (
+    AUTO_NAME,
+    AUTO_PREFIX,
+    DAILY_KEEP,
+    FORMAT,
+    FORMAT_VERSION,
+    LABELS,
+    MANIFEST,
+    MAX_MANIFEST_BYTES,
+    PAYLOAD,
+    SUFFIX,
+    WEEKLY_KEEP,
+    WINDOW_DAYS,
+    Backup,
+    BackupError,
+    TableData,
+    backup_tables,
+    column_kind,
+    count_text,
+    decode_value,
+    encode_value,
+    storage_value,
+    suggested_backup_name,
+)
+from models.store.backup.reading import (
+    BACKUP_LIMITS,
+    MAX_ROW_BYTES,
+    corrupt,
+    current_tables,
+    is_encrypted_file,
+    read_backup,
+)
+from models.store.backup.restore import (
+    RestoreResult,
+    database_counts,
+    is_empty,
+    restore_backup,
+)
+from models.store.backup.writing import (
+    BackupInfo,
+    backup_sqlite,
+    export_tables,
+    snapshot_data,
+    write_backup,
+    write_file,
+)
+
+__all__ = [
+    "AUTO_NAME",
+    "AUTO_PREFIX",
+    "BACKUP_LIMITS",
+    "BACKUP_LOG",
+    "DAILY_KEEP",
+    "FORMAT",
+    "FORMAT_VERSION",
+    "LABELS",
+    "MANIFEST",
+    "MAX_MANIFEST_BYTES",
+    "MAX_ROW_BYTES",
+    "PAYLOAD",
+    "SHRINK_SHARE",
+    "SUFFIX",
+    "WEEKLY_KEEP",
+    "WINDOW_DAYS",
+    "Backup",
+    "BackupError",
+    "BackupInfo",
+    "DailyResult",
+    "RestoreResult",
+    "Shrunk",
+    "TableData",
+    "auto_backup_name",
+    "auto_backups",
+    "backup_sqlite",
+    "backup_tables",
+    "column_kind",
+    "corrupt",
+    "count_text",
+    "current_tables",
+    "daily_backup",
+    "data_rows",
+    "database_counts",
+    "decode_value",
+    "desk_signer",
+    "encode_value",
+    "export_tables",
+    "forget_pending",
+    "is_empty",
+    "is_encrypted_file",
+    "manifest_counts",
+    "read_backup",
+    "restore_backup",
+    "rotate",
+    "rotation_keep",
+    "safety_copy_name",
+    "seal_pending_backups",
+    "snapshot_data",
+    "storage_value",
+    "suggested_backup_name",
+    "unsigned_daily_backup",
+    "write_backup",
+    "write_file",
+]

@@ -1,0 +1,281 @@
+"""The daily backup of the embedded database, its rotation, its log, and signing it once the desk can sign."""
+
+from __future__ import annotations
+
+import datetime as _dt
+import hashlib
+import io
+import json
+import zipfile
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from models.base.errors import UserError
+from models.store.db import current_url
+
+if TYPE_CHECKING:
+    pass
+from models.store.backup.format import (
+    AUTO_NAME,
+    AUTO_PREFIX,
+    DAILY_KEEP,
+    MANIFEST,
+    MAX_MANIFEST_BYTES,
+    SUFFIX,
+    WEEKLY_KEEP,
+    WINDOW_DAYS,
+    count_text,
+)
+from models.store.backup.writing import write_backup
+
+# --------------------------------------------------------------------------- daily backups and their rotation
+
+
+def rotation_keep(
+    dates: Iterable[_dt.date],
+    today: _dt.date,
+    *,
+    daily: int = DAILY_KEEP,
+    weekly: int = WEEKLY_KEEP,
+    window_days: int = WINDOW_DAYS,
+) -> set[_dt.date]:
+    """Which backup dates to keep (see the module's docstring for the rule). Pure: no file is touched."""
+    ordered = sorted(set(dates), reverse=True)
+    keep = set(ordered[:daily])
+    weeks: dict[tuple[int, int], _dt.date] = {}
+    for day in ordered[daily:]:
+        week = (day.isocalendar().year, day.isocalendar().week)
+        if week not in weeks:
+            if len(weeks) == weekly:
+                break
+            weeks[week] = day  # newest first: the first seen is the week's newest
+    keep.update(weeks.values())
+    window_start = today - _dt.timedelta(days=window_days - 1)
+    keep.update(d for d in ordered if d >= window_start)
+    return keep
+
+
+def auto_backup_name(stem: str, day: _dt.date) -> str:
+    return f"{AUTO_PREFIX}{stem}-{day:%Y-%m-%d}{SUFFIX}"
+
+
+def auto_backups(folder: Path, stem: str) -> dict[_dt.date, Path]:
+    """The automatic backups of the database ``stem`` in ``folder``, by date."""
+    found: dict[_dt.date, Path] = {}
+    if not folder.is_dir():
+        return found
+    for path in folder.iterdir():
+        match = AUTO_NAME.match(path.name)
+        if match is None or match.group("stem") != stem or not path.is_file():
+            continue
+        try:
+            found[_dt.date.fromisoformat(match.group("date"))] = path
+        except ValueError:
+            continue
+    return found
+
+
+#: A database holding less than this share of the data rows of its previous backup "lost most of its rows".
+SHRINK_SHARE = 0.5
+#: What counts as data for that comparison: not the marker table, nor the trail that only grows.
+_NOT_DATA = frozenset({"praca_meta", "audit_entry"})
+BACKUP_LOG = "backups.log"
+
+
+def data_rows(counts: dict[str, int]) -> int:
+    """The rows of a backup or a database that are the municipality's data (see :data:`_NOT_DATA`)."""
+    return sum(n for table, n in counts.items() if table not in _NOT_DATA)
+
+
+def manifest_counts(path: Path) -> dict[str, int] | None:
+    """The row counts a backup's manifest declares, read without its data; ``None`` for a file that is not
+    a readable backup (it is then neither a reference nor protected, and the rotation treats it as before)."""
+    try:
+        with zipfile.ZipFile(path) as zf:
+            info = zf.getinfo(MANIFEST)
+            if info.file_size > MAX_MANIFEST_BYTES:
+                return None
+            manifest = json.loads(zf.read(info))
+        return {name: int(table["rows"]) for name, table in manifest["tables"].items()}
+    except (OSError, KeyError, TypeError, ValueError, zipfile.BadZipFile):
+        return None
+
+
+@dataclass(frozen=True)
+class Shrunk:
+    """The open database holds much less than its previous backup: said on the desk and in the log."""
+
+    previous: Path
+    previous_day: _dt.date
+    previous_total: int
+    total: int
+
+    @property
+    def text(self) -> str:
+        return (
+            f"O banco de dados perdeu a maior parte dos dados desde o backup de "
+            f"{self.previous_day:%d/%m/%Y}: tinha {self.previous_total} registros, tem {self.total}. "
+            f"Os backups anteriores foram mantidos (em {self.previous.parent}); se os dados não deviam "
+            f"ter sumido, restaure o de {self.previous_day:%d/%m/%Y} ({self.previous.name})."
+        )
+
+
+@dataclass(frozen=True)
+class DailyResult:
+    written: Path | None
+    deleted: tuple[Path, ...]
+    shrunk: Shrunk | None = None
+
+
+def rotate(folder: Path, stem: str, today: _dt.date) -> tuple[Path, ...]:
+    """Delete the automatic backups of ``stem`` that :func:`rotation_keep` does not keep — never those that held
+    the data: the backups whose data rows are at least :data:`SHRINK_SHARE` of the largest there are kept as
+    the rotation would keep them if they were the only ones, so that days of an empty or much smaller database
+    never push the last backups with the data out."""
+    backups = auto_backups(folder, stem)
+    keep = rotation_keep(backups, today)
+    totals = {}
+    for day, path in backups.items():
+        counts = manifest_counts(path)
+        if counts is not None:
+            totals[day] = data_rows(counts)
+    largest = max(totals.values(), default=0)
+    if largest:
+        keep |= rotation_keep([day for day, total in totals.items() if total >= SHRINK_SHARE * largest], today)
+    deleted = []
+    for day, path in sorted(backups.items()):
+        if day not in keep:
+            path.unlink(missing_ok=True)
+            deleted.append(path)
+    return tuple(deleted)
+
+
+def _shrunk_since(folder: Path, stem: str, today: _dt.date, total: int) -> Shrunk | None:
+    """Compare the database's data rows with its newest readable automatic backup before ``today``."""
+    earlier = sorted((day, path) for day, path in auto_backups(folder, stem).items() if day < today)
+    for day, path in reversed(earlier):
+        counts = manifest_counts(path)
+        if counts is None:
+            continue
+        before = data_rows(counts)
+        return Shrunk(path, day, before, total) if before and total < SHRINK_SHARE * before else None
+    return None
+
+
+def _log(folder: Path, line: str) -> None:
+    """One line in the backups' log (``backups.log`` beside them): a failure to log never stops a backup."""
+    try:
+        with (folder / BACKUP_LOG).open("a", encoding="utf-8") as fh:
+            fh.write(f"{_dt.datetime.now():%Y-%m-%d %H:%M:%S} {line}\n")
+    except OSError:
+        pass
+
+
+def desk_signer():
+    """The municipal key when this desk may sign with it, else None (the backup is written unsigned: a daily
+    backup is never skipped for want of a key; the Painel says so, and unlocking the desk in this session signs
+    it — :func:`seal_pending_backups`; left unsigned, restoring it needs the administrator's acceptance)."""
+    from models.access.signing import SigningKeyError
+    from models.access.signing_keys import municipal_signer
+
+    try:
+        return municipal_signer()
+    except SigningKeyError:
+        return None
+
+
+#: The automatic backups this process wrote unsigned (the desk was not unlocked): path → SHA-256 of the file as
+#: written. Only these are signed later (:func:`seal_pending_backups`), and only while their bytes are still the
+#: ones written — a file changed or put there by anyone else is never signed.
+_pending: dict[Path, str] = {}
+
+
+def forget_pending() -> None:
+    """Forget the backups waiting to be signed (a new session of the desk, or a test, starts with none)."""
+    _pending.clear()
+
+
+def unsigned_daily_backup() -> Path | None:
+    """Today's automatic backup when this process wrote it unsigned and has not signed it yet (the Painel says so
+    and offers to unlock the desk), else None."""
+    for path in sorted(_pending, reverse=True):
+        if path.is_file():
+            return path
+    return None
+
+
+def seal_pending_backups() -> list[Path]:
+    """Sign, with the municipal key this desk has just been unlocked with, the automatic backups this process wrote
+    unsigned — each only if its bytes are still exactly those written (else it stays unsigned and leaves the list).
+    Returns the backups signed. Nothing happens while the desk cannot sign."""
+    from models.store.outfile import output
+    from models.store.sealed import SIGNATURE, signature_member
+
+    if not _pending:
+        return []
+    signer = desk_signer()
+    if signer is None:
+        return []
+    signed = []
+    for path, digest in list(_pending.items()):
+        _pending.pop(path, None)
+        try:
+            data = path.read_bytes()
+            if hashlib.sha256(data).hexdigest() != digest:
+                _log(path.parent, f"{path.name}: alterado depois de gravado; não foi assinado")
+                continue
+            buffer = io.BytesIO()
+            with (
+                zipfile.ZipFile(io.BytesIO(data)) as source,
+                zipfile.ZipFile(buffer, "w", compression=zipfile.ZIP_DEFLATED) as target,
+            ):
+                for info in source.infolist():
+                    target.writestr(info, source.read(info))
+                target.writestr(SIGNATURE, signature_member(signer, source.read(MANIFEST)))
+            with output(path, kind="zip") as tmp:
+                Path(tmp).write_bytes(buffer.getvalue())
+        except (OSError, UserError, zipfile.BadZipFile, KeyError) as exc:
+            _log(path.parent, f"{path.name}: não foi possível assiná-lo ({exc})")
+            continue
+        _log(path.parent, f"{path.name} assinado pela chave {signer.key_id} (mesa liberada)")
+        signed.append(path)
+    return signed
+
+
+def daily_backup(folder: str | Path, *, today: _dt.date | None = None, app_version: str = "") -> DailyResult:
+    """Once a day, a backup of the open embedded database into ``folder``, then the rotation.
+
+    Only the embedded database (SQLite): a PostgreSQL server is backed up on
+    the server. Runs for whoever opens Praça (no role needed: it only reads).
+    A database that lost most of its rows since the previous backup is reported (``shrunk``, and a line in
+    ``backups.log``) and nothing is deleted that day; the rotation keeps the backups with the data after it.
+    """
+    url = current_url()
+    if url is None or url.backend != "sqlite" or url.path in (None, ":memory:"):
+        return DailyResult(None, ())
+    today = today or _dt.date.today()
+    folder = Path(folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    stem = Path(url.path).stem or "praca"
+    dest = folder / auto_backup_name(stem, today)
+    if dest.exists():
+        return DailyResult(None, rotate(folder, stem, today))
+    info = write_backup(dest, app_version=app_version, check_role=False, signer=desk_signer())
+    if not info.signed_by:
+        _pending[dest.resolve()] = hashlib.sha256(dest.read_bytes()).hexdigest()
+    shrunk = _shrunk_since(folder, stem, today, data_rows(info.counts))
+    if shrunk is not None:
+        _log(folder, f"{dest.name}: {shrunk.text}")
+        return DailyResult(info.path, (), shrunk)
+    deleted = rotate(folder, stem, today)
+    removed = f"; removidos pela rotação: {', '.join(p.name for p in deleted)}" if deleted else ""
+    _log(folder, f"{dest.name} gravado ({count_text(info.counts)}){removed}")
+    return DailyResult(info.path, deleted)
+
+
+def safety_copy_name(now: _dt.datetime | None = None) -> str:
+    """The name of the backup written before a restore replaces a database's data."""
+    now = now or _dt.datetime.now()
+    return f"antes-da-restauracao-{now:%Y-%m-%d-%H%M%S}{SUFFIX}"
