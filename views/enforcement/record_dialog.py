@@ -1,7 +1,7 @@
 """The dialog that drafts and issues a notice or record.
 
-Over 600 lines as one cohesive thing: one form whose groups of fields (regime and kind, offender,
-infractions, goods, photos, witnesses, adjustments) all feed the one draft and its live preview.
+Its groups of fields are built in :mod:`views.enforcement.record_fields`; here they are laid out, read into
+the one draft and its live preview, and the record issued.
 """
 
 from __future__ import annotations
@@ -12,24 +12,16 @@ from pathlib import Path
 
 from PySide6.QtCore import QSize, Qt, QTimer
 from PySide6.QtWidgets import (
-    QCheckBox,
     QComboBox,
     QDialog,
     QDialogButtonBox,
     QFileDialog,
-    QFormLayout,
-    QGroupBox,
     QHBoxLayout,
-    QHeaderView,
     QLabel,
-    QLineEdit,
-    QListWidget,
     QListWidgetItem,
-    QPlainTextEdit,
     QPushButton,
     QScrollArea,
     QSplitter,
-    QTableWidget,
     QTableWidgetItem,
     QTextBrowser,
     QVBoxLayout,
@@ -38,17 +30,17 @@ from PySide6.QtWidgets import (
 
 from models import enforcement as enf
 from models.base.errors import FieldErrors, UserError
-from models.rules.regimes import get_regime, shipped_regimes
+from models.rules.regimes import get_regime
 from views import theme
 from views.blocks import error_label, fill
 from views.enforcement.adjust_dialog import AdjustDialog
 from views.enforcement.common import SCOPE_LABELS
+from views.enforcement.record_fields import RecordFields
 from views.fit import fit_to_screen
-from views.table_models import Column, RowsModel, make_table
-from views.widgets import DateEdit, current_user_name
+from views.widgets import current_user_name
 
 
-class RecordDialog(QDialog):
+class RecordDialog(RecordFields, QDialog):
     """Novo auto: offender, place, facts, infractions from the catalogue; the proposal and the deadlines
     worked out as the inspector types; adjust with a reason; issue."""
 
@@ -165,220 +157,6 @@ class RecordDialog(QDialog):
         }
 
         self._connect()
-
-    def _build_top(self, form: QVBoxLayout) -> None:
-        """The group of fields of the kind, regime and subject of the record."""
-        top = QFormLayout()
-        self.kind = QComboBox()
-        self.kind.setObjectName("kind")
-        for key, label in enf.KINDS.items():
-            self.kind.addItem(self.tr(label), key)
-        self.regime = QComboBox()
-        self.regime.setObjectName("regime")
-        for rid, regime in sorted(shipped_regimes().items(), key=lambda kv: kv[1].municipality):
-            self.regime.addItem(f"{regime.municipality}/{regime.state} — {regime.short}", rid)
-        self.scope = QComboBox()
-        self.scope.setObjectName("scope")
-        top.addRow(self.tr("&Tipo:"), self.kind)
-        top.addRow(self.tr("&Regime:"), self.regime)
-        top.addRow(self.tr("&Matéria:"), self.scope)
-        form.addLayout(top)
-
-    def _build_offender(self, form: QVBoxLayout) -> None:
-        """The group of fields of the offender: a registered person or company, one unknown, the permit."""
-        who = QGroupBox(self.tr("Autuado"))
-        who_layout = QVBoxLayout(who)
-        self.offender_search = QLineEdit()
-        self.offender_search.setObjectName("offender-search")
-        self.offender_search.setPlaceholderText(self.tr("CPF, CNPJ ou parte do nome de quem está cadastrado…"))
-        self.offender_search.setClearButtonEnabled(True)
-        who_layout.addWidget(self.offender_search)
-        self.matches = RowsModel(
-            [
-                Column(self.tr("Nome"), lambda m: m.name),
-                Column(self.tr("CPF/CNPJ"), lambda m: m.document),
-                Column(self.tr(""), lambda m: m.detail),
-            ],
-            self,
-        )
-        self.matches_view = make_table("offender-matches", self.matches)
-        self.matches_view.setMaximumHeight(110)
-        self.matches_view.horizontalHeader().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
-        who_layout.addWidget(self.matches_view)
-        self.offender_label = QLabel()
-        self.offender_label.setObjectName("offender-chosen")
-        self.offender_label.setWordWrap(True)
-        who_layout.addWidget(self.offender_label)
-        self.unknown = QCheckBox(self.tr("Infrator &não identificado (descrever)"))
-        self.unknown.setObjectName("unknown")
-        who_layout.addWidget(self.unknown)
-        unknown_form = QFormLayout()
-        self.unknown_name = QLineEdit()
-        self.unknown_name.setObjectName("unknown-name")
-        self.unknown_name.setPlaceholderText(self.tr("nome dado, apelido ou denominação que o identifique"))
-        self.unknown_description = QLineEdit()
-        self.unknown_description.setObjectName("unknown-description")
-        self.unknown_description.setPlaceholderText(self.tr("aparência, roupa, o que vendia, veículo…"))
-        self.offender_document = QLineEdit()
-        self.offender_document.setObjectName("offender-document")
-        self.offender_address = QLineEdit()
-        self.offender_address.setObjectName("offender-address")
-        unknown_form.addRow(self.tr("Nome:"), self.unknown_name)
-        unknown_form.addRow(self.tr("Descrição:"), self.unknown_description)
-        unknown_form.addRow(self.tr("Documento:"), self.offender_document)
-        unknown_form.addRow(self.tr("Endereço:"), self.offender_address)
-        who_layout.addLayout(unknown_form)
-        permit_form = QFormLayout()
-        self.permit_number = QLineEdit()
-        self.permit_number.setObjectName("permit-number")
-        self.permit_number.setPlaceholderText(self.tr("AAAA/NNNNN (opcional)"))
-        self.permit_found = QLabel()
-        self.permit_found.setObjectName("permit-found")
-        self.permit_found.setWordWrap(True)
-        permit_form.addRow(self.tr("&Permissão nº:"), self.permit_number)
-        permit_form.addRow("", self.permit_found)
-        who_layout.addLayout(permit_form)
-        form.addWidget(who)
-
-    def _build_facts(self, form: QVBoxLayout) -> None:
-        """The group of fields of the facts: day and time, place, what was seen."""
-        facts = QGroupBox(self.tr("Fato"))
-        facts_form = QFormLayout(facts)
-        when = QHBoxLayout()
-        self.date = DateEdit()
-        self.date.setObjectName("date")
-        self.time = QLineEdit()
-        self.time.setObjectName("time")
-        self.time.setInputMask("00:00;_")
-        self.time.setMaximumWidth(70)
-        when.addWidget(self.date)
-        when.addWidget(self.time)
-        when.addStretch(1)
-        self.place = QLineEdit()
-        self.place.setObjectName("place")
-        self.facts = QPlainTextEdit()
-        self.facts.setObjectName("facts")
-        self.facts.setPlaceholderText(self.tr("o fato que constitui a infração e as circunstâncias"))
-        self.facts.setMaximumHeight(90)
-        when_label = QLabel(self.tr("&Dia e hora:"))
-        when_label.setBuddy(self.date)
-        facts_form.addRow(when_label, when)
-        facts_form.addRow(self.tr("&Local:"), self.place)
-        facts_form.addRow(self.tr("&Fatos:"), self.facts)
-        form.addWidget(facts)
-
-    def _build_infractions(self, form: QVBoxLayout) -> None:
-        """The group of fields of the infractions, checked in the regime's catalogue."""
-        infractions = QGroupBox(self.tr("Infrações (catálogo do regime)"))
-        inf_layout = QVBoxLayout(infractions)
-        self.infraction_search = QLineEdit()
-        self.infraction_search.setObjectName("infraction-search")
-        self.infraction_search.setPlaceholderText(self.tr("artigo, código ou palavras: 145, lixo, sem autorização…"))
-        self.infraction_search.setClearButtonEnabled(True)
-        inf_layout.addWidget(self.infraction_search)
-        self.catalogue = QListWidget()
-        self.catalogue.setObjectName("catalogue")
-        self.catalogue.setMinimumHeight(130)
-        inf_layout.addWidget(self.catalogue)
-        self.chosen = QLabel()
-        self.chosen.setObjectName("chosen-infractions")
-        self.chosen.setWordWrap(True)
-        inf_layout.addWidget(self.chosen)
-        form.addWidget(infractions)
-
-    def _build_seizure(self, form: QVBoxLayout) -> None:
-        """The group of fields of the goods seized and the depot."""
-        seizure = QGroupBox(self.tr("Objetos apreendidos"))
-        self.seizure_box = seizure
-        seizure_layout = QVBoxLayout(seizure)
-        self.items = QTableWidget(0, 4)
-        self.items.setObjectName("items")
-        self.items.setHorizontalHeaderLabels(
-            [self.tr("Descrição"), self.tr("Quantidade"), self.tr("Unidade"), self.tr("Perecível")]
-        )
-        self.items.horizontalHeader().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
-        self.items.setMaximumHeight(120)
-        seizure_layout.addWidget(self.items)
-        rows = QHBoxLayout()
-        add_item = QPushButton(self.tr("Adicionar &objeto"))
-        add_item.clicked.connect(lambda: self.add_item())
-        remove_item = QPushButton(self.tr("Remover objeto"))
-        remove_item.clicked.connect(
-            lambda: self.items.removeRow(max(self.items.currentRow(), 0)) if self.items.rowCount() else None
-        )
-        rows.addWidget(add_item)
-        rows.addWidget(remove_item)
-        rows.addStretch(1)
-        seizure_layout.addLayout(rows)
-        depot_form = QFormLayout()
-        self.depot = QLineEdit()
-        self.depot.setObjectName("depot")
-        self.depot.setPlaceholderText(self.tr("onde os objetos ficam depositados"))
-        depot_form.addRow(self.tr("De&pósito:"), self.depot)
-        seizure_layout.addLayout(depot_form)
-        form.addWidget(seizure)
-
-    def _build_people(self, form: QVBoxLayout) -> None:
-        """The group of fields of the witnesses, the acknowledgement and the inspector."""
-        people = QGroupBox(self.tr("Testemunhas, ciência e agente"))
-        people_form = QFormLayout(people)
-        self.witnesses = QPlainTextEdit()
-        self.witnesses.setObjectName("witnesses")
-        self.witnesses.setPlaceholderText(self.tr("uma por linha: nome; documento"))
-        self.witnesses.setMaximumHeight(60)
-        self.signature = QComboBox()
-        self.signature.setObjectName("signature")
-        for key, label in enf.SIGNATURES.items():
-            self.signature.addItem(self.tr(label), key)
-        self.signature_note = QLineEdit()
-        self.signature_note.setObjectName("signature-note")
-        self.inspector = QLineEdit()
-        self.inspector.setObjectName("inspector")
-        self.inspector_id = QLineEdit()
-        self.inspector_id.setObjectName("inspector-id")
-        self.inspector_id.setMaximumWidth(140)
-        people_form.addRow(self.tr("Testemun&has:"), self.witnesses)
-        people_form.addRow(self.tr("&Ciência:"), self.signature)
-        people_form.addRow(self.tr("Observação:"), self.signature_note)
-        people_form.addRow(self.tr("&Agente fiscal:"), self.inspector)
-        people_form.addRow(self.tr("Matríc&ula:"), self.inspector_id)
-        form.addWidget(people)
-
-    def _build_photos(self, form: QVBoxLayout) -> None:
-        """The group of fields of the photos."""
-        photos = QGroupBox(self.tr("Fotos"))
-        photos_layout = QHBoxLayout(photos)
-        self.photo_list = QListWidget()
-        self.photo_list.setObjectName("photos")
-        self.photo_list.setMaximumHeight(60)
-        add_photos = QPushButton(self.tr("Adicionar f&otos…"))
-        add_photos.setObjectName("add-photos")
-        add_photos.clicked.connect(lambda: self.add_photos())
-        photos_layout.addWidget(self.photo_list, 1)
-        photos_layout.addWidget(add_photos)
-        form.addWidget(photos)
-
-    def _build_extra(self, form: QVBoxLayout) -> None:
-        """The group of fields of the reason, the payment term and the deadlines to choose."""
-        extra = QFormLayout()
-        self.payment_due = DateEdit()
-        self.payment_due.setObjectName("payment-due")
-        self.payment_due_label = QLabel(self.tr("Venc&imento da multa:"))
-        self.payment_due_label.setBuddy(self.payment_due)
-        extra.addRow(self.payment_due_label, self.payment_due)
-        self.reason = QLineEdit()
-        self.reason.setObjectName("reason")
-        self.reason_label = QLabel(self.tr("Motivo da corr&eção:"))
-        self.reason_label.setBuddy(self.reason)
-        extra.addRow(self.reason_label, self.reason)
-        self.apply_permit = QCheckBox(self.tr("Aplicar a suspensão ou cassação à permissão ao lavrar"))
-        self.apply_permit.setObjectName("apply-permit")
-        extra.addRow("", self.apply_permit)
-        form.addLayout(extra)
-        self.choices_box = QGroupBox(self.tr("Prazos aplicáveis"))
-        self.choices_form = QFormLayout(self.choices_box)
-        self.choice_combos: dict[str, QComboBox] = {}
-        form.addWidget(self.choices_box)
 
     def _connect(self) -> None:
         """Every field's change reaches the preview."""
