@@ -1,7 +1,7 @@
 """The permits tab: the search, the permit's term, renewal window and history, and the acts on it.
 
-Over 600 lines as one cohesive thing: one widget whose acts each ask, call the domain and select the
-permit that results, all through the same selection and message line.
+The acts on the selected permit are in :mod:`views.permits.acts` (a mixin of the tab); here the tab is laid
+out, lists and selects the permits and says what happened.
 """
 
 from __future__ import annotations
@@ -11,8 +11,8 @@ from collections.abc import Callable
 from html import escape
 from pathlib import Path
 
-from PySide6.QtCore import QEvent, Qt, QUrl
-from PySide6.QtGui import QImage, QKeySequence, QPainter, QShortcut, QTextDocument
+from PySide6.QtCore import QEvent, Qt
+from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QComboBox,
     QFormLayout,
@@ -36,31 +36,20 @@ from models.permits import (
     ROWS_LIMIT,
     Permit,
     PermitRow,
-    cancel,
     due_for_renewal,
-    expire_due,
-    extend_startup,
     find_permit,
-    permit_document,
     permit_history,
     permit_rows,
-    reactivate,
-    record_picked_up,
-    record_started,
     renewal_window,
-    revoke,
     startup_deadlines,
-    suspend,
 )
-from models.registry.people import get_person
 from models.rules.regimes import get_regime, shipped_regimes
-from models.services.issuing import exchange_sites, renew, transfer_to_heir
 from views import theme
 from views.blocks import fill
 from views.keys import search_keys
+from views.permits.acts import PermitActs
 from views.permits.common import (
     ACTS,
-    DOCUMENTS,
     RENEWAL_HORIZON_DAYS,
     STATUS_FILTERS,
     DueRow,
@@ -68,21 +57,16 @@ from views.permits.common import (
     StatusRowsModel,
     date_text,
     history_columns,
-    period_text,
 )
-from views.permits.dialogs import ExchangeDialog, HeirDialog, HistoryDialog, LeaveDialog, RenewalDialog
 from views.roles import allow
-from views.save import save_file_name, write_in_background
 from views.table_models import Column, RowsModel, make_table, selected_row
 from views.widgets import (
     WrappingLabel,
     act_version_line,
-    current_user_name,
-    print_document,
 )
 
 
-class PermitsTab(QWidget):
+class PermitsTab(PermitActs, QWidget):
     """The permits of every regime: filters, the list, the selected permit's details and history, the acts."""
 
     def __init__(
@@ -630,445 +614,3 @@ class PermitsTab(QWidget):
         self._say(done(result))
         self.show_permit(result)
         return result
-
-    # ------------------------------------------------------------------ documents
-
-    def _check_printable(self, permit: Permit) -> None:
-        """Only a permit in force is printed (as ``praca permit print``), and not once its term has ended."""
-        if permit.status != "active":
-            raise UserError(
-                fill(
-                    self.tr("A permissão nº %1 está %2: só se imprime permissão em vigor."),
-                    permit.number,
-                    permit.status_label,
-                )
-            )
-        if permit.valid_until < self.today():
-            raise UserError(
-                fill(
-                    self.tr("A validade da permissão nº %1 terminou em %2: só se imprime permissão em vigor."),
-                    permit.number,
-                    date_text(permit.valid_until),
-                )
-            )
-
-    def save_pdf(self, what: str, path: str | Path | None = None) -> Path | None:
-        """Write the permit, the ID card or the placard of the selected permit; ``path`` None asks where."""
-        from reports.permit_docs import write_id_card_pdf, write_permit_pdf, write_placard_pdf
-
-        permit = self._permit()
-        if permit is None:
-            return None
-        prefix, name = DOCUMENTS[what]
-        if path is None:
-            path, _ = save_file_name(
-                self, self.tr(name), f"{prefix}-{permit.number.replace('/', '-')}.pdf", self.tr("PDF (*.pdf)")
-            )
-            if not path:
-                return None
-        path = Path(path)
-        try:
-            self._check_printable(permit)
-            doc = permit_document(permit)
-            regime = get_regime(permit.regime)
-            writers = {
-                "permit": lambda: write_permit_pdf(doc, path),
-                "card": lambda: write_id_card_pdf(doc, path),
-                "placard": lambda: write_placard_pdf(doc, path, regime),
-            }
-            write_in_background(
-                self,
-                fill(self.tr("Gravando o PDF da permissão nº %1…"), permit.number),
-                writers.get(what, writers["placard"]),
-            )
-        except UserError as exc:
-            self._say(exc.message, error=True)
-            return None
-        except OSError as exc:
-            self._say(
-                fill(self.tr("Não foi possível gravar %1: %2"), str(path), exc.strerror or str(exc)),
-                error=True,
-            )
-            return None
-        self._say(
-            fill(self.tr("PDF (%1) da permissão nº %2 gravado em %3."), self.tr(name).lower(), permit.number, str(path))
-        )
-        return path
-
-    def permit_text_document(self, permit: Permit) -> QTextDocument:
-        """The permit laid out for a printer: the same HTML as the PDF, the QR as an image."""
-        from reports.permit_docs import PHOTO_RESOURCE, QR_RESOURCE, draw_qr, permit_html
-
-        doc = permit_document(permit)
-        text = QTextDocument(self)
-        if doc.photo_path and Path(doc.photo_path).is_file():
-            text.addResource(
-                QTextDocument.ResourceType.ImageResource, QUrl(PHOTO_RESOURCE), QImage(str(doc.photo_path))
-            )
-        qr = QImage(640, 640, QImage.Format.Format_ARGB32)
-        qr.fill(Qt.GlobalColor.transparent)
-        if doc.qr_text:
-            painter = QPainter(qr)
-            try:
-                draw_qr(painter, qr.rect().toRectF(), doc.qr_text, quiet=2)
-            finally:
-                painter.end()
-        text.addResource(QTextDocument.ResourceType.ImageResource, QUrl(QR_RESOURCE), qr)
-        text.setHtml(permit_html(doc))
-        return text
-
-    def print_permit(self, printer=None) -> bool:
-        """Print the selected permit; ``printer`` None asks with the print dialog."""
-        permit = self._permit()
-        if permit is None:
-            return False
-        try:
-            self._check_printable(permit)
-        except UserError as exc:
-            self._say(exc.message, error=True)
-            return False
-        try:
-            if not print_document(
-                self, printer, f"permissao-{permit.number.replace('/', '-')}", lambda: self.permit_text_document(permit)
-            ):
-                return False
-        except UserError as exc:
-            self._say(exc.message, error=True)
-            return False
-        self._say(fill(self.tr("Permissão nº %1 enviada para impressão."), permit.number))
-        return True
-
-    # ------------------------------------------------------------------ status changes
-
-    def suspend_selected(self, reason: str | None = None) -> Permit | None:
-        permit = self._permit()
-        if permit is None or not self._confirm(
-            self.tr("Suspender"),
-            fill(self.tr("Suspender a permissão nº %1 de %2?"), permit.number, permit.holder_name),
-        ):
-            return None
-        if reason is None:
-            reason = self._ask_reason(self.tr("Suspender"), self.tr("Motivo da suspensão:"))
-            if reason is None:
-                return None
-        return self._run(
-            lambda: suspend(permit, by=current_user_name(), reason=reason, today=self.today()),
-            lambda p: fill(self.tr("Permissão nº %1 suspensa."), p.number) + self._page_note(),
-        )
-
-    def reactivate_selected(self) -> Permit | None:
-        permit = self._permit()
-        if permit is None:
-            return None
-        return self._run(
-            lambda: reactivate(permit, by=current_user_name(), today=self.today()),
-            lambda p: fill(self.tr("Permissão nº %1 reativada."), p.number),
-        )
-
-    def revoke_selected(self, reason: str | None = None) -> Permit | None:
-        permit = self._permit()
-        if permit is None or not self._confirm(
-            self.tr("Cassar"),
-            fill(
-                self.tr(
-                    "Cassar a permissão nº %1 de %2? A cassação não se desfaz e conta "
-                    "para os prazos de carência de novos pedidos."
-                ),
-                permit.number,
-                permit.holder_name,
-            ),
-        ):
-            return None
-        if reason is None:
-            reason = self._ask_reason(self.tr("Cassar"), self.tr("Motivo da cassação:"))
-            if reason is None:
-                return None
-        abandonment = False
-        if reason.strip() and self._waits_after_abandonment(permit):
-            abandonment = self._confirm(
-                self.tr("Cassar"),
-                self.tr("A cassação é por abandono da feira? O ato fixa carência maior para quem abandonou."),
-            )
-        return self._run(
-            lambda: revoke(permit, by=current_user_name(), reason=reason, today=self.today(), abandonment=abandonment),
-            lambda p: fill(self.tr("Permissão nº %1 cassada."), p.number) + self._page_note(),
-        )
-
-    def cancel_selected(self, reason: str | None = None) -> Permit | None:
-        permit = self._permit()
-        if permit is None or not self._confirm(
-            self.tr("Cancelar"),
-            fill(self.tr("Cancelar a permissão nº %1 de %2?"), permit.number, permit.holder_name),
-        ):
-            return None
-        if reason is None:
-            reason = self._ask_reason(self.tr("Cancelar"), self.tr("Motivo do cancelamento:"))
-            if reason is None:
-                return None
-        at_request = False
-        if reason.strip():
-            at_request = self._confirm(
-                self.tr("Cancelar"),
-                self.tr("O cancelamento foi pedido pelo titular? (Se foi, não conta como carência.)"),
-            )
-        return self._run(
-            lambda: cancel(
-                permit, by=current_user_name(), reason=reason, today=self.today(), at_holder_request=at_request
-            ),
-            lambda p: fill(self.tr("Permissão nº %1 cancelada."), p.number) + self._page_note(),
-        )
-
-    def _page_note(self) -> str:
-        """The published verification page lists withdrawn permits: say when this act made it out of date."""
-        from reports.verify_page import page_is_current
-
-        if page_is_current() is False:
-            return self.tr(
-                " A página de verificação publicada ficou desatualizada: exporte-a de novo em Cadastros → Assinatura."
-            )
-        return ""
-
-    @staticmethod
-    def _waits_after_abandonment(permit: Permit) -> bool:
-        """Whether the act makes whoever abandoned the feira wait longer (Lei 9.158/2014, art. 26, parágrafo único)."""
-        try:
-            kind = get_regime(permit.regime).permit_kind(permit.permit_kind)
-        except UserError:
-            return False
-        return any(getattr(rule, "after", None) == "abandonment" for rule in kind.rules)
-
-    # ------------------------------------------------------------------ renewal
-
-    def renew_selected(self) -> Permit | None:
-        permit = self._permit()
-        if permit is None:
-            return None
-        return self._renew(permit)
-
-    def renew_due(self) -> Permit | None:
-        item = self.selected_due()
-        if item is None or not item.renewal_open:
-            return None
-        return self._renew(find_permit(item.number))
-
-    def _renew(self, permit: Permit, *, dialog_hook=None) -> Permit | None:
-        """One click when what is on file still satisfies the act; otherwise the documents dialog, with the
-        refusal on top, to take the new ones (a health certificate renewed every six months…)."""
-
-        def done(new: Permit) -> str:
-            return fill(
-                self.tr("Permissão nº %1 renovada: nova permissão nº %2, de %3 a %4."),
-                permit.number,
-                new.number,
-                date_text(new.valid_from),
-                date_text(new.valid_until),
-            )
-
-        try:
-            new = renew(permit, by=current_user_name(), today=self.today(), key_dir=self.key_dir)
-        except UserError as exc:
-            has_documents = bool(get_regime(permit.regime).permit_kind(permit.permit_kind).documents)
-            if not has_documents or "Fora do prazo" in exc.message or "já foi renovada" in exc.message:
-                self._say(exc.message, error=True)
-                return None
-            return self.renew_with_documents(permit, refusal=exc.message, dialog_hook=dialog_hook)
-        self._say(done(new))
-        self.show_permit(new)
-        return new
-
-    def renew_with_documents(
-        self, permit: Permit | None = None, *, refusal: str = "", dialog_hook=None
-    ) -> Permit | None:
-        permit = permit or self._permit()
-        if permit is None:
-            return None
-        dialog = RenewalDialog(permit, self.today(), self.key_dir, self, refusal=refusal)
-        self.last_dialog = dialog
-        if dialog_hook is not None:
-            dialog_hook(dialog)
-        else:
-            dialog.exec()
-        new = dialog.renewed
-        if new is None:
-            self._say(refusal or self.tr("Renovação não feita."), error=bool(refusal))
-            return None
-        self._say(
-            fill(
-                self.tr("Permissão nº %1 renovada com os documentos novos: nova permissão nº %2, de %3 a %4."),
-                permit.number,
-                new.number,
-                date_text(new.valid_from),
-                date_text(new.valid_until),
-            )
-        )
-        self.show_permit(new)
-        return new
-
-    def renew_due_with_documents(self, *, dialog_hook=None) -> Permit | None:
-        item = self.selected_due()
-        if item is None or not item.renewal_open:
-            return None
-        return self.renew_with_documents(find_permit(item.number), dialog_hook=dialog_hook)
-
-    def extend_startup_due(self, reason: str | None = None) -> bool:
-        """Extend, once, the start-up deadline of the permit selected in the deadlines list (LC 324/2025, art. 176)."""
-        item = self.selected_due()
-        if item is None:
-            return False
-        permit = find_permit(item.number)
-        if reason is None:
-            reason = self._ask_reason(
-                self.tr("Prorrogar prazo de início"),
-                self.tr("Justificativa da prorrogação (o ato a admite uma única vez):"),
-            )
-            if reason is None:
-                return False
-        if reason is None:
-            reason = self._ask_reason(
-                self.tr("Prorrogar prazo de início"),
-                self.tr("Justificativa da prorrogação (o ato a admite uma única vez):"),
-            )
-            if reason is None:
-                return False
-        try:
-            due = extend_startup(permit, by=current_user_name(), reason=reason, today=self.today())
-        except UserError as exc:
-            self._say(exc.message, error=True)
-            return False
-        self._say(fill(self.tr("Prazo de início da permissão nº %1 prorrogado até %2."), permit.number, date_text(due)))
-        self.refresh_due()
-        self.refresh_rows()
-        return True
-
-    def expire_lapsed(self) -> list:
-        """Mark as expired every permit past its last day (after confirmation): the Painel lists them."""
-        if not self._confirm(
-            self.tr("Dar baixa nas vencidas"),
-            fill(
-                self.tr("Marcar como vencidas todas as permissões cuja validade terminou antes de %1?"),
-                date_text(self.today()),
-            ),
-        ):
-            return []
-        expired = expire_due(self.today(), by=current_user_name())
-        self._say(fill(self.tr("%1 permissão(ões) marcada(s) como vencida(s)."), str(len(expired))))
-        self.refresh_rows()
-        self.refresh_due()
-        return expired
-
-    # ------------------------------------------------------------------ leave, heir, exchange, facts
-
-    def leave_selected(self) -> LeaveDialog | None:
-        permit = self._permit()
-        if permit is None:
-            return None
-        dialog = LeaveDialog(permit, self.today(), self)
-        if dialog.exec() and dialog.leave is not None:
-            event = dialog.leave
-            self._say(
-                fill(
-                    self.tr("Afastamento da permissão nº %1 registrado: %2."),
-                    permit.number,
-                    period_text(event.start, event.end),
-                )
-            )
-            self.refresh_rows()
-        return dialog
-
-    def transfer_selected(self) -> HeirDialog | None:
-        row, permit = self.selected(), self._permit()
-        if permit is None:
-            return None
-        dialog = HeirDialog(row, self)
-        if not dialog.exec():
-            return dialog
-        heir = get_person(dialog.heir().id)
-        if not self._confirm(
-            self.tr("Transferir a herdeiro"),
-            fill(
-                self.tr("Transferir a permissão nº %1 de %2 para %3? A permissão atual será substituída."),
-                permit.number,
-                permit.holder_name,
-                heir.name,
-            ),
-        ):
-            return dialog
-        reason = dialog.reason.text()
-        self._run(
-            lambda: transfer_to_heir(
-                permit, heir, by=current_user_name(), reason=reason, today=self.today(), key_dir=self.key_dir
-            ),
-            lambda new: fill(
-                self.tr("Permissão nº %1 transferida a %2: nova permissão nº %3."), permit.number, heir.name, new.number
-            ),
-        )
-        return dialog
-
-    def exchange_selected(self) -> ExchangeDialog | None:
-        row, permit = self.selected(), self._permit()
-        if permit is None:
-            return None
-        dialog = ExchangeDialog(row, self.today(), self)
-        if not dialog.exec() or dialog.other is None:
-            return dialog
-        other = dialog.other
-        if not self._confirm(
-            self.tr("Permutar local"),
-            fill(
-                self.tr(
-                    "Permutar os locais das permissões nº %1 (%2) e nº %3 (%4)? As duas serão substituídas por novas."
-                ),
-                permit.number,
-                permit.holder_name,
-                other.number,
-                other.holder_name,
-            ),
-        ):
-            return dialog
-        try:
-            mine, theirs = exchange_sites(
-                permit,
-                other,
-                by=current_user_name(),
-                reason=dialog.reason.text(),
-                today=self.today(),
-                key_dir=self.key_dir,
-            )
-        except UserError as exc:
-            self._say(exc.message, error=True)
-            return dialog
-        self._say(
-            fill(
-                self.tr("Locais permutados: nova permissão nº %1 para %2 e nº %3 para %4."),
-                mine.number,
-                mine.holder_name,
-                theirs.number,
-                theirs.holder_name,
-            )
-        )
-        self.show_permit(mine)
-        return dialog
-
-    def record_selected(self, fact: str) -> bool:
-        permit = self._permit()
-        if permit is None:
-            return False
-        record = record_started if fact == "started" else record_picked_up
-        try:
-            record(permit, by=current_user_name(), on=self.today())
-        except UserError as exc:
-            self._say(exc.message, error=True)
-            return False
-        what = self.tr("início das atividades") if fact == "started" else self.tr("retirada do alvará")
-        self._say(fill(self.tr("Permissão nº %1: %2 registrado em %3."), permit.number, what, date_text(self.today())))
-        self.refresh_due()
-        self.refresh_rows()
-        return True
-
-    def open_history(self) -> HistoryDialog | None:
-        row = self.selected()
-        if row is None:
-            return None
-        dialog = HistoryDialog(row, self)
-        dialog.exec()
-        return dialog
