@@ -26,6 +26,7 @@ from models.rules.regimes import get_regime
 from models.services.filing import create_application
 from models.services.front_desk import applicant_facts, load_applicant
 from models.services.issuing import issue_permit
+from models.store.bootstrap import open_database
 from models.store.files import set_store
 
 TODAY = dt.date(2026, 11, 30)  # a Monday
@@ -363,3 +364,71 @@ def type_passphrase(passphrase: str, again: str | None = None):
 
     fill.error = ""
     return fill
+
+
+# The permits tab (tests/test_permits_tab.py, tests/test_act_version_shown.py): a clock the test moves on.
+class Clock:
+    def __init__(self, day: dt.date):
+        self.day = day
+
+    def __call__(self) -> dt.date:
+        return self.day
+
+
+@pytest.fixture
+def clock():
+    return Clock(TODAY)
+
+
+@pytest.fixture
+def make_tab(app_ready, qtbot, keys, clock):
+    from views.permits import PermitsTab
+
+    def make():
+        tab = PermitsTab(key_dir=keys, today=clock)
+        qtbot.addWidget(tab)
+        tab.resize(1200, 800)
+        tab.show()
+        tab.refresh()
+        return tab
+
+    return make
+
+
+# A MEI company with its owner, on a fresh database (the application form and the cut-off tests).
+@pytest.fixture
+def mei(app_ready, db_url, tmp_path):
+    open_database(db_url, create=True)
+    set_store(tmp_path / "files")
+    owner = save_person(
+        PersonInput(
+            name="Reinaldo Almeida Teixeira",
+            cpf="529.982.247-25",
+            birth_date=dt.date(1980, 5, 17),
+            resident_since=dt.date(2000, 1, 1),
+            city="São Bento do Sapucaí",
+        ),
+        today=TODAY,
+    )
+    return save_company(
+        CompanyInput(
+            cnpj="11.222.333/0001-81",
+            legal_name="REINALDO ALMEIDA TEIXEIRA 11222333",
+            mei=True,
+            municipal_registration="12345",
+            city="São Bento do Sapucaí",
+            partners=[PartnerInput(owner.name, owner.cpf)],
+        )
+    )
+
+
+# The selection page (tests/test_selection_page.py, test_quota_scope, test_tie_break).
+@pytest.fixture
+def page(qtbot, keys, app_ready):
+    from views.selection import SelectionPage
+
+    widget = SelectionPage(key_dir=keys, today=TODAY)
+    qtbot.addWidget(widget)
+    widget.resize(1200, 800)
+    widget.show()
+    return widget

@@ -7,7 +7,7 @@ import datetime as dt
 
 from factories import draft
 from factories import issue_record as issue
-from test_permits_tab import approved, clock, event_stall, make_tab, person, select  # noqa: F401
+from test_permits_tab import approved, event_stall, person, select
 
 from models.rules import acts
 from models.rules.regimes import default_regimes_folder

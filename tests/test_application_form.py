@@ -9,37 +9,11 @@ from pdftext import pdf_text
 from PySide6.QtCore import Qt
 
 from models.registry.applications import Application, ApplicationDocument
-from models.registry.people import CompanyInput, PartnerInput, PersonInput, save_company, save_person
+from models.registry.people import PersonInput, save_person
 from models.store.bootstrap import open_database
 from models.store.files import set_store
 
 TODAY = dt.date(2026, 11, 30)
-
-
-@pytest.fixture
-def mei(app_ready, db_url, tmp_path):
-    open_database(db_url, create=True)
-    set_store(tmp_path / "files")
-    owner = save_person(
-        PersonInput(
-            name="Reinaldo Almeida Teixeira",
-            cpf="529.982.247-25",
-            birth_date=dt.date(1980, 5, 17),
-            resident_since=dt.date(2000, 1, 1),
-            city="São Bento do Sapucaí",
-        ),
-        today=TODAY,
-    )
-    return save_company(
-        CompanyInput(
-            cnpj="11.222.333/0001-81",
-            legal_name="REINALDO ALMEIDA TEIXEIRA 11222333",
-            mei=True,
-            municipal_registration="12345",
-            city="São Bento do Sapucaí",
-            partners=[PartnerInput(owner.name, owner.cpf)],
-        )
-    )
 
 
 #: Indomit's registration was open until 12:00 of 26/03/2026 (Dec. 4.794/2026, art. 3º): a São Bento application

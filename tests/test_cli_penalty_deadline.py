@@ -295,7 +295,8 @@ def test_deadline_with_a_municipal_holiday(capsys):
     [
         (
             ["--regime", "olimpia-2025", "--kind", "nada", "--from", "2026-03-03"],
-            "Prazo 'nada' não existe no regime olimpia-2025 (LC 324/2025): veja os prazos em praca regimes --show olimpia-2025.",
+            "Prazo 'nada' não existe no regime olimpia-2025 (LC 324/2025): "
+            "veja os prazos em praca regimes --show olimpia-2025.",
         ),
         (["--regime", "olimpia-2025", "--from", "2026-03-03"], "Informe o prazo: --kind PRAZO"),
         (["--regime", "olimpia-2025", "--kind", "defence"], "Informe o início do prazo"),

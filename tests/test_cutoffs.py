@@ -17,7 +17,7 @@ from factories import company, person
 from hypothesis import given
 from hypothesis import strategies as st
 from PySide6.QtCore import Qt
-from test_application_form import application_dialog, mei  # noqa: F401  (mei: fixture)
+from test_application_form import application_dialog
 from test_cli_draw import draw_json, write
 from test_regimes_loader import broken_shipped
 

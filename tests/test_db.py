@@ -15,6 +15,7 @@ from models.registry.people import Company, Person
 from models.store import schema
 from models.store.bootstrap import close_database, open_database
 from models.store.db import DatabaseError, current_url, db, parse_url, table_names
+from models.store.settings import MUNICIPALITY, Setting, get_setting, set_settings
 
 V4_PERSON_COLUMNS = [
     "phone2",
@@ -27,7 +28,6 @@ V4_PERSON_COLUMNS = [
     "photo_sha256",
     "search_name",
 ]
-from models.store.settings import MUNICIPALITY, Setting, get_setting, set_settings
 
 
 def _version() -> int:

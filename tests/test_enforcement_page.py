@@ -71,7 +71,7 @@ def test_record_an_infraction_read_the_proposal_issue_and_save_the_pdf(qtbot, pa
         assert enf.Record.select().count() == 0  # nothing written while the inspector reads
         click(qtbot, dialog.issue_button)
 
-    dialog, record = run_modal(lambda: tab.new_record(regime="olimpia-2025"), fill)
+    _dialog, record = run_modal(lambda: tab.new_record(regime="olimpia-2025"), fill)
     assert record is not None and record.reference == "AI nº 2026/00001"
     assert "AI nº 2026/00001 lavrado" in tab.message.text() and "R$ 1.152,60" in tab.message.text()
     assert tab.model.rowCount() == 1 and tab.selected().id == record.id

@@ -762,7 +762,8 @@ def test_a_process_deadline_without_a_closed_day_rule_is_refused(tmp_path):
     "sanction, key, reason",
     [
         (
-            '{ kind = "fine", multiplier = "1", condition = { fact = "chuva", text = "x", basis = "art. 7º" }, basis = "art. 7º" }',
+            '{ kind = "fine", multiplier = "1", condition = { fact = "chuva", text = "x", basis = "art. 7º" }, '
+            'basis = "art. 7º" }',
             "condition.fact",
             "não previsto",
         ),

@@ -138,38 +138,10 @@ def run_dialog(qtbot, opener, fill):
     return run_modal(opener, fill)
 
 
-class Clock:
-    def __init__(self, day: dt.date):
-        self.day = day
-
-    def __call__(self) -> dt.date:
-        return self.day
-
-
 @pytest.fixture
 def keys(database, tmp_path):
     set_store(tmp_path / "files")
     return tmp_path / "keys"
-
-
-@pytest.fixture
-def clock():
-    return Clock(TODAY)
-
-
-@pytest.fixture
-def make_tab(app_ready, qtbot, keys, clock):
-    from views.permits import PermitsTab
-
-    def make():
-        tab = PermitsTab(key_dir=keys, today=clock)
-        qtbot.addWidget(tab)
-        tab.resize(1200, 800)
-        tab.show()
-        tab.refresh()
-        return tab
-
-    return make
 
 
 def shown(tab) -> list[str]:

@@ -13,7 +13,6 @@ import pytest
 from factories import approved, mei_vendor, person, results
 from test_cli_draw import one_line_error, write
 from test_regimes_loader import broken_shipped
-from test_selection_page import page  # noqa: F401  (fixture)
 
 from models.rules.regimes import get_regime
 from models.selection import Participant, draw_rules, run_draw

@@ -1,7 +1,8 @@
 """The reports as their readers open them: LibreOffice, a reader that does not recalculate, Chromium's print,
 a PDF reader — each through the real program (need_client: skipped when missing, a failure under CI=true).
 
-One copy of the session's demo database for the module (SQLite: the clients do not see the back end; the report tests run on both).
+One copy of the session's demo database for the module (SQLite: the clients do not see the back end; the report
+tests run on both).
 LibreOffice starts once per target format, converting every workbook in that run.
 """
 

@@ -362,7 +362,9 @@ def test_pinned_result_never_changes():
     assert (
         result.list_sha256
         == hashlib.sha256(
-            "1;Ana Souza\n2;Bruno Lima\n3;Carla Dias\n4;Davi Rocha\n5;Eva Melo\n6;Fábio Nunes\n7;Gisele Prado\n".encode()
+            (
+                "1;Ana Souza\n2;Bruno Lima\n3;Carla Dias\n4;Davi Rocha\n5;Eva Melo\n6;Fábio Nunes\n7;Gisele Prado\n"
+            ).encode()
         ).hexdigest()
     )
     expected = sorted(

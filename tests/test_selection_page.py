@@ -154,15 +154,6 @@ def save_dialog(monkeypatch, tmp_path):
     )
 
 
-@pytest.fixture
-def page(qtbot, keys, app_ready):
-    widget = SelectionPage(key_dir=keys, today=TODAY)
-    qtbot.addWidget(widget)
-    widget.resize(1200, 800)
-    widget.show()
-    return widget
-
-
 def type_lines(qtbot, widget, *lines: str) -> None:
     """Type lines into a multi-line field, Enter between them (type_text sends no line breaks)."""
     for i, line in enumerate(lines):
@@ -224,7 +215,7 @@ def choose_call(qtbot, page, regime, site_text, group=""):
 
 
 def test_the_whole_sapezal_call_from_scores_to_stalls(qtbot, page, sapezal, tmp_path, monkeypatch):
-    people, site = sapezal
+    people, _site = sapezal
     call = page.call
     choose_call(qtbot, page, "sapezal-2014", SAPEZAL_SITE, "g03")
     assert "art. 10" in call.method.text() and "10 suplentes" in call.method.text()
@@ -327,7 +318,7 @@ def test_the_whole_sapezal_call_from_scores_to_stalls(qtbot, page, sapezal, tmp_
     assert Draw.get_by_id(first.id).status == "annulled"
     assert "anulado" in column(draws.table, 6)[0] and not draws.issue_button.isEnabled()
     click(qtbot, draws.replace_button)
-    assert page.tabs.currentWidget() is page.call and "nº %d" % first.id in draw_tab.replacing.text()
+    assert page.tabs.currentWidget() is page.call and f"nº {first.id}" in draw_tab.replacing.text()
     assert draw_tab.vacancies.text() == "3" and draw_tab.place.text() == "Auditório da Prefeitura"
     call.group.setCurrentIndex(call.group.findData("g03"))
     type_text(draw_tab.seed, "Loteria Federal 54321")
@@ -336,8 +327,8 @@ def test_the_whole_sapezal_call_from_scores_to_stalls(qtbot, page, sapezal, tmp_
     assert Draw.get_by_id(first.id).replaced_by_id == second.id
     assert second.list_sha256 == sha  # the same published list
     assert draws.selected().id == second.id and "substitui o nº" in draws.selected().situation
-    situations = dict(zip(column(draws.table, 0), column(draws.table, 6)))
-    assert "substituído pelo nº %d" % second.id in situations[str(first.id)]
+    situations = dict(zip(column(draws.table, 0), column(draws.table, 6), strict=True))
+    assert f"substituído pelo nº {second.id}" in situations[str(first.id)]
 
     # the holders' permits, then the stalls, holder 1 choosing first
     draws.inner.setCurrentIndex(1)
@@ -901,7 +892,7 @@ def test_ilha_comprida_rotating_list_across_events_and_the_point_draw(qtbot, pag
     assert verify_point_draw(pd) == []
     drawn = order_from_list(pd.list_text, "Loteria 2027-01-02")
     assert sorted(drawn) == sorted([order[3], order[4], order[0]])
-    assert pd.assignments == list(zip(drawn, ["1", "2", "3"]))
+    assert pd.assignments == list(zip(drawn, ["1", "2", "3"], strict=True))
     shown = [(rotation.assignments.item(r, 1).text(), rotation.assignments.item(r, 2).text()) for r in range(3)]
     assert shown == [(f"Ponto {i}", names[pid]) for i, pid in enumerate(drawn, 1)]
     assert not rotation.points_button.isEnabled()  # held once

@@ -1,4 +1,5 @@
-"""models/sites/__init__.py on a real database: sites, layouts saved and read back, holders kept one-to-one by the DB."""
+"""models/sites/__init__.py on a real database: sites, layouts saved and read back, holders kept one-to-one by
+the DB."""
 
 from __future__ import annotations
 

@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from PySide6.QtCore import Qt
 from test_cli_draw import draw_json, one_line_error, write
 from test_regimes_loader import broken_shipped
-from test_selection_page import SAPEZAL_SITE, page, sapezal_applicant  # noqa: F401  (page: fixture)
+from test_selection_page import SAPEZAL_SITE, sapezal_applicant
 
 from models.base.errors import UserError
 from models.rules.regimes import get_regime

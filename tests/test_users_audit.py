@@ -214,7 +214,8 @@ def test_a_process_that_only_opens_the_database_audits_its_changes(sqlite_url):
     open_database(sqlite_url, create=True)
     close_database()
     code = (
-        "import sys\nfrom models.store.db import db\nfrom models.store.bootstrap import open_database\nopen_database(sys.argv[1])\n"
+        "import sys\nfrom models.store.db import db\nfrom models.store.bootstrap import open_database\n"
+        "open_database(sys.argv[1])\n"
         "from models.access import session\nsession.log_in(session.SYSTEM)\n"
         "from models.store.settings import set_settings, MUNICIPALITY\nset_settings({MUNICIPALITY: 'Sapezal'})\n"
         "print(db.execute_sql(\"SELECT COUNT(*) FROM audit_entry WHERE table_name = 'setting'\").fetchone()[0])"

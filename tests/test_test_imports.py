@@ -1,0 +1,87 @@
+"""No test module imports another test module (issue 21 §5): what tests share lives in tests/factories.py (builders and
+fixtures, registered for every module through conftest's ``pytest_plugins``), tests/conftest.py or a helper module
+whose name does not start with ``test_``. Importing a test module runs its module-level code a second time under
+another name and couples two files that should each read on their own.
+
+``STILL_IMPORTED`` lists the imports left when this check was written, to be moved to the factories one by one; a
+pair that is gone must be taken off (the list only shrinks), and a new one fails.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+TESTS = Path(__file__).resolve().parent
+
+#: (importing module, imported test module) still to be moved to tests/factories.py.
+STILL_IMPORTED = {
+    ("test_act_version_shown", "test_permits_tab"),
+    ("test_bad_input", "test_sites"),
+    ("test_concurrency", "test_sites"),
+    ("test_crash", "test_importer"),
+    ("test_cutoffs", "test_application_form"),
+    ("test_cutoffs", "test_cli_draw"),
+    ("test_cutoffs", "test_regimes_loader"),
+    ("test_daily_backup_seal", "test_sealed_backups"),
+    ("test_fonts", "test_site_map"),
+    ("test_import_dialog", "test_importer"),
+    ("test_legal_terms", "test_application_form"),
+    ("test_legal_terms", "test_regimes_loader"),
+    ("test_outsiders", "test_application_form"),
+    ("test_outsiders", "test_eligibility"),
+    ("test_outsiders", "test_regimes_loader"),
+    ("test_quota_scope", "test_cli_draw"),
+    ("test_quota_scope", "test_regimes_loader"),
+    ("test_tie_break", "test_cli_draw"),
+    ("test_tie_break", "test_regimes_loader"),
+    ("test_tie_break", "test_selection_page"),
+    ("test_winner_documents", "test_application_form"),
+    ("test_winner_documents", "test_eligibility"),
+    ("test_winner_documents", "test_regimes_loader"),
+    ("test_winner_documents", "test_selection_page"),
+}
+
+
+def _test_module(name: str) -> str | None:
+    """The test module an import names (``test_x`` or ``tests.test_x``), or None."""
+    last = name.rsplit(".", 1)[-1]
+    head = name.split(".", 1)[0]
+    if last.startswith("test_") and head in (last, "tests"):
+        return last
+    return None
+
+
+def imports_between_tests() -> set[tuple[str, str]]:
+    """Every (importer, imported) pair of test modules, at module level or inside a function."""
+    found = set()
+    for path in sorted(TESTS.glob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+        for node in ast.walk(tree):
+            names: list[str] = []
+            if isinstance(node, ast.Import):
+                names = [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+                names = [node.module] + [f"{node.module}.{alias.name}" for alias in node.names]
+            elif isinstance(node, ast.ImportFrom) and node.level:  # from . import test_x / from .test_x import …
+                names = [node.module or ""] + [alias.name for alias in node.names]
+            for name in names:
+                imported = _test_module(name) if name else None
+                if imported and imported != path.stem:
+                    found.add((path.stem, imported))
+    return found
+
+
+def test_no_test_module_imports_another() -> None:
+    found = imports_between_tests()
+    new = sorted(found - STILL_IMPORTED)
+    assert not new, f"a test module imports another; move what it shares to tests/factories.py: {new}"
+    gone = sorted(STILL_IMPORTED - found)
+    assert not gone, f"no longer imported, take these off STILL_IMPORTED: {gone}"
+
+
+def test_the_check_sees_an_import() -> None:
+    assert _test_module("test_sites") == "test_sites"
+    assert _test_module("tests.test_site_map") == "test_site_map"
+    assert _test_module("models.sites") is None
+    assert _test_module("factories") is None
