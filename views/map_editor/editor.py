@@ -1,7 +1,8 @@
 """The map editor: the toolbar, the side lists, the undo stack, the breaches and saving.
 
-Over 600 lines as one cohesive thing: one widget that wires the plan, the scene, the view, the undo
-stack and the side panels together, each action a method on the one editor.
+The toolbar and side panels are built in :mod:`views.map_editor.panels`, the edits of the plan are in
+:mod:`views.map_editor.edits` (mixins of the editor); here the editor loads a segment, follows the plan and
+the selection, checks, saves, prints and exports.
 """
 
 from __future__ import annotations
@@ -9,60 +10,46 @@ from __future__ import annotations
 from html import escape
 from pathlib import Path
 
-from PySide6.QtCore import QRectF, QSize, Qt, Signal
+from PySide6.QtCore import QSize, Qt, Signal
 from PySide6.QtGui import (
-    QAction,
-    QKeySequence,
     QUndoStack,
 )
 from PySide6.QtWidgets import (
     QComboBox,
     QDialog,
-    QFormLayout,
     QGraphicsItem,
     QHBoxLayout,
     QLabel,
-    QLineEdit,
-    QListWidget,
     QListWidgetItem,
-    QMenu,
     QMessageBox,
-    QPushButton,
-    QSpinBox,
     QSplitter,
     QStyle,
     QTabWidget,
-    QTextBrowser,
     QToolBar,
-    QToolButton,
     QUndoView,
     QVBoxLayout,
     QWidget,
 )
-from shiboken6 import isValid
 
 from models.base.errors import FieldErrors, UserError
 from models.sites import (
     HolderRow,
-    check_assignment,
-    drop_kept_breach,
     kept_breaches,
     plan_of,
-    requests_from_permits,
     save_layout,
     site_export,
     site_holders,
     stall_rows,
 )
 from models.sites.layout import NUMBERING, OBSTACLE_KINDS, SIDE_LABELS, SIDE_USES, format_metres
-from models.sites.stall_plan import Box, HolderInfo, StallPlan
+from models.sites.stall_plan import Box, StallPlan
 from reports.site_map import OBSTACLE_MARKS
 from views import theme
-from views.blocks import error_label, fill
+from views.blocks import fill
 from views.flow import FlowLayout
-from views.map_editor.commands import push_change
-from views.map_editor.dialogs import HolderList, KeepBreachDialog
+from views.map_editor.edits import StallEdits
 from views.map_editor.items import StallItem
+from views.map_editor.panels import EditorPanels
 from views.map_editor.scene import MapScene
 from views.map_editor.style import SPOT, metre_text
 from views.map_editor.view import MapView
@@ -70,7 +57,7 @@ from views.roles import allow
 from views.save import file_name, save_file_name
 
 
-class MapEditor(QWidget):
+class MapEditor(StallEdits, EditorPanels, QWidget):
     """One segment of a site: the map, its toolbar, the checks, the holders and the selected stall."""
 
     saved = Signal()
@@ -153,239 +140,6 @@ class MapEditor(QWidget):
         self._set_enabled(False)
 
     # -- building ------------------------------------------------------------
-    def _action(self, text: str, slot, *, shortcut=None, icon=None, name: str = "") -> QAction:
-        action = QAction(text, self)
-        if icon is not None:
-            action.setIcon(self.style().standardIcon(icon))
-        if shortcut is not None:
-            keys = shortcut if isinstance(shortcut, list) else [shortcut]
-            action.setShortcuts([QKeySequence(k) if not isinstance(k, QKeySequence) else k for k in keys])
-            action.setShortcutContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
-        action.triggered.connect(lambda _checked=False: slot())
-        action.setObjectName(name)
-        self.addAction(action)
-        return action
-
-    def _build_actions(self) -> None:
-        sp = QStyle.StandardPixmap
-        tr = self.tr
-        self.action_save = self._action(
-            tr("&Salvar"), self.save, shortcut=QKeySequence.StandardKey.Save, icon=sp.SP_DialogSaveButton, name="save"
-        )
-        self.action_save.setShortcutContext(Qt.ShortcutContext.WindowShortcut)  # Ctrl+S wherever the focus is
-        # own actions (not createUndoAction): a short text in the toolbar, what is undone in the tooltip
-        self.action_undo = self._action(
-            tr("&Desfazer"), self.undo.undo, shortcut=QKeySequence.StandardKey.Undo, icon=sp.SP_ArrowBack, name="undo"
-        )
-        redo_keys = QKeySequence.keyBindings(QKeySequence.StandardKey.Redo)
-        for extra in ("Ctrl+Shift+Z", "Ctrl+Y"):
-            if QKeySequence(extra) not in redo_keys:
-                redo_keys.append(QKeySequence(extra))
-        self.action_redo = self._action(
-            tr("&Refazer"), self.undo.redo, shortcut=redo_keys, icon=sp.SP_ArrowForward, name="redo"
-        )
-        self.undo.canUndoChanged.connect(self._undo_changed)
-        self.undo.canRedoChanged.connect(self._undo_changed)
-        self.action_auto = self._action(tr("&Auto-layout"), self.run_auto_layout, name="auto-layout")
-        self.action_add = self._action(tr("+ &Banca"), self.add_stall, shortcut="Ctrl+B", name="add")
-        self.action_add.setToolTip(tr("Adicionar uma banca livre (Ctrl+B)"))
-        self.action_delete = self._action(
-            tr("E&xcluir"), self.delete_selected, shortcut=QKeySequence.StandardKey.Delete, name="delete"
-        )
-        self.action_rotate = self._action(tr("&Girar"), self.rotate_selected, shortcut="R", name="rotate")
-        self.action_rotate.setToolTip(tr("Girar 90° (R)"))
-        self.action_distribute = self._action(tr("&Distribuir"), self.distribute_selected, name="distribute")
-        self.action_distribute.setToolTip(tr("Espaços iguais entre a primeira e a última banca selecionada"))
-        self.action_pack = self._action(tr("&Encostar"), self.pack_selected, name="pack")
-        self.action_pack.setToolTip(tr("Encostar as bancas selecionadas com o espaço mínimo entre elas"))
-        self.action_zoom_in = self._action(
-            tr("Zoom +"),
-            lambda: self.view.zoom_by(1.25, anchor_under_mouse=False),
-            shortcut=["Ctrl+=", "Ctrl++"],
-            name="zoom-in",
-        )
-        self.action_zoom_in.setToolTip(tr("Aproximar (Ctrl+=; roda do mouse)"))
-        self.action_zoom_out = self._action(
-            tr("Zoom −"), lambda: self.view.zoom_by(0.8, anchor_under_mouse=False), shortcut="Ctrl+-", name="zoom-out"
-        )
-        self.action_zoom_out.setToolTip(tr("Afastar (Ctrl+-)"))
-        self.action_fit = self._action(tr("&Tudo"), self.view.fit, shortcut="Ctrl+0", name="fit")
-        self.action_fit.setToolTip(tr("Ajustar o trecho inteiro à janela (Ctrl+0)"))
-        self.action_across = self._action(tr("&Rua"), self.view.fit_across, shortcut="Ctrl+9", name="fit-across")
-        self.action_across.setToolTip(
-            tr("A largura da rua na altura da janela (Ctrl+9); arraste com o botão do meio ou com Espaço para andar")
-        )
-        self.action_legend = self._action(tr("&Legenda"), self._toggle_legend, name="legend")
-        self.action_legend.setCheckable(True)
-        self.action_legend.setChecked(True)
-        self.action_print = self._action(
-            tr("&Imprimir…"), self.print_dialog, shortcut=QKeySequence.StandardKey.Print, name="print"
-        )
-        self.action_export = self._action(tr("E&xportar…"), self.export_dialog, name="export")
-        self.align_menu = QMenu(tr("Alinhar"), self)
-        self.align_actions = {}
-        for how, text in (
-            ("left", tr("Pelo início (esquerda)")),
-            ("right", tr("Pelo fim (direita)")),
-            ("top", tr("Pelo lado A (acima)")),
-            ("bottom", tr("Pelo lado B (abaixo)")),
-            ("kerb", tr("No meio-fio do seu lado")),
-        ):
-            action = self.align_menu.addAction(text)
-            action.setObjectName(f"align-{how}")
-            action.triggered.connect(lambda _c=False, h=how: self.align_selected(h))
-            self.align_actions[how] = action
-        align_button = QToolButton()
-        align_button.setText(tr("Alinhar"))
-        align_button.setMenu(self.align_menu)
-        align_button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
-        bar = self.toolbar
-        for action in (self.action_save, self.action_print, self.action_export):
-            bar.addAction(action)
-        bar.addSeparator()
-        for action in (self.action_undo, self.action_redo):
-            bar.addAction(action)
-        bar = self.edit_tools
-        for action in (self.action_auto, self.action_add, self.action_delete, self.action_rotate):
-            bar.addAction(action)
-        bar.addWidget(align_button)
-        bar.addAction(self.action_distribute)
-        bar.addAction(self.action_pack)
-        for action in (
-            self.action_zoom_in,
-            self.action_zoom_out,
-            self.action_fit,
-            self.action_across,
-            self.action_legend,
-        ):
-            self.view_tools.addAction(action)
-
-    def _undo_changed(self, *_args) -> None:
-        # the stack is cleared while the editor is destroyed: nothing to show then
-        if not (isValid(self) and isValid(self.undo)):
-            return
-        self.action_undo.setEnabled(self.undo.canUndo())
-        self.action_redo.setEnabled(self.undo.canRedo())
-        self.action_undo.setToolTip(
-            fill(self.tr("Desfazer: %1"), self.undo.undoText()) if self.undo.canUndo() else self.tr("Nada a desfazer")
-        )
-        self.action_redo.setToolTip(
-            fill(self.tr("Refazer: %1"), self.undo.redoText()) if self.undo.canRedo() else self.tr("Nada a refazer")
-        )
-        self._update_status()
-        self.changed.emit()
-
-    def _toggle_legend(self) -> None:
-        self.view.legend.setVisible(self.action_legend.isChecked())
-        self.view._place_overlays()
-
-    def _build_checks_tab(self) -> None:
-        page = QWidget()
-        layout = QVBoxLayout(page)
-        self.breach_summary = QLabel()
-        self.breach_summary.setObjectName("breach-summary")
-        self.breach_summary.setWordWrap(True)
-        layout.addWidget(self.breach_summary)
-        self.breach_list = QListWidget()
-        self.breach_list.setObjectName("breaches")
-        self.breach_list.setWordWrap(True)
-        self.breach_list.currentItemChanged.connect(lambda *_: self._breach_chosen())
-        layout.addWidget(self.breach_list, 2)
-        row = QVBoxLayout()
-        self.keep_button = QPushButton(self.tr("Manter com jus&tificativa…"))
-        self.keep_button.setObjectName("keep-breach")
-        self.keep_button.clicked.connect(lambda: self.keep_selected_breach())
-        self.unkeep_button = QPushButton(self.tr("Retirar justificativa"))
-        self.unkeep_button.setObjectName("drop-kept")
-        self.unkeep_button.clicked.connect(lambda: self.drop_selected_kept())
-        row.addWidget(self.keep_button)
-        row.addWidget(self.unkeep_button)
-        layout.addLayout(row)
-        self.auto_result = QTextBrowser()
-        self.auto_result.setObjectName("auto-result")
-        self.auto_result.setVisible(False)
-        layout.addWidget(self.auto_result, 1)
-        self.tabs.addTab(page, self.tr("Verificações"))
-
-    def _build_holders_tab(self) -> None:
-        page = QWidget()
-        layout = QVBoxLayout(page)
-        hint = QLabel(
-            self.tr("Arraste um titular até uma banca do mapa, ou selecione a banca e o titular e clique em Atribuir.")
-        )
-        hint.setWordWrap(True)
-        layout.addWidget(hint)
-        self.holder_filter = QLineEdit()
-        self.holder_filter.setObjectName("holder-filter")
-        self.holder_filter.setPlaceholderText(self.tr("Filtrar por nº da permissão, nome ou seção"))
-        self.holder_filter.setClearButtonEnabled(True)
-        self.holder_filter.textChanged.connect(lambda _t: self._fill_holders())
-        layout.addWidget(self.holder_filter)
-        self.holder_list = HolderList()
-        layout.addWidget(self.holder_list, 1)
-        row = QHBoxLayout()
-        self.assign_button = QPushButton(self.tr("A&tribuir"))
-        self.assign_button.setObjectName("assign")
-        self.assign_button.clicked.connect(lambda: self.assign_selected())
-        self.unassign_button = QPushButton(self.tr("&Liberar banca"))
-        self.unassign_button.setObjectName("unassign")
-        self.unassign_button.clicked.connect(lambda: self.unassign_selected())
-        row.addWidget(self.assign_button)
-        row.addWidget(self.unassign_button)
-        row.addStretch(1)
-        layout.addLayout(row)
-        self.holder_message = error_label("holder-message")
-        layout.addWidget(self.holder_message)
-        self.tabs.addTab(page, self.tr("Titulares"))
-
-    def _build_stall_tab(self) -> None:
-        page = QWidget()
-        layout = QVBoxLayout(page)
-        form = QFormLayout()
-        self.prop_number = QSpinBox()
-        self.prop_number.setObjectName("number")
-        self.prop_number.setRange(1, 99_999)
-        self.prop_section = QComboBox()
-        self.prop_section.setObjectName("section")
-        # typed in metres the pt-BR way (models.base.money.parse_typed), refused at the field — never clamped:
-        # a spin box capped at the act's maximum turned "12" into 1,00 m and "-3" into 3,00 (issue 18 §3)
-        self.prop_front = QLineEdit()
-        self.prop_front.setObjectName("front")
-        self.prop_depth = QLineEdit()
-        self.prop_depth.setObjectName("depth")
-        for edit in (self.prop_front, self.prop_depth):
-            edit.setPlaceholderText(self.tr("metros, ex.: 3,50"))
-            edit.setMaximumWidth(edit.fontMetrics().horizontalAdvance("0" * 16))
-        self.prop_error = QLabel()
-        self.prop_error.setObjectName("error")
-        self.prop_error.setWordWrap(True)
-        self.prop_error.hide()
-        self.prop_limit = QLabel()
-        self.prop_limit.setObjectName("limit")
-        self.prop_limit.setWordWrap(True)
-        self.prop_where = QLabel()
-        self.prop_where.setObjectName("where")
-        self.prop_where.setWordWrap(True)
-        self.prop_holder = QLabel()
-        self.prop_holder.setObjectName("holder")
-        self.prop_holder.setWordWrap(True)
-        form.addRow(self.tr("&Número:"), self.prop_number)
-        form.addRow(self.tr("S&eção:"), self.prop_section)
-        form.addRow(self.tr("&Frente:"), self.prop_front)
-        form.addRow(self.tr("&Profundidade:"), self.prop_depth)
-        form.addRow(self.tr("Tamanho máximo:"), self.prop_limit)
-        form.addRow(self.tr("Posição:"), self.prop_where)
-        form.addRow(self.tr("Titular:"), self.prop_holder)
-        layout.addLayout(form)
-        layout.addWidget(self.prop_error)
-        layout.addStretch(1)
-        self.prop_number.editingFinished.connect(self._number_edited)
-        self.prop_section.activated.connect(lambda _i: self._section_edited())
-        self.prop_front.editingFinished.connect(self._size_edited)
-        self.prop_depth.editingFinished.connect(self._size_edited)
-        self.stall_page = page
-        self.tabs.addTab(page, self.tr("Banca"))
-
     def _set_enabled(self, on: bool) -> None:
         for widget in (self.toolbar, self.edit_tools, self.view_tools, self.view, self.tabs):
             widget.setEnabled(on)
@@ -694,279 +448,6 @@ class MapEditor(QWidget):
         self.scene.spots_changed()
 
     # -- edits -----------------------------------------------------------------------
-    def push(self, changes: dict, text: str, *, merge: bool = False) -> bool:
-        return push_change(self.undo, self.plan, changes, text, merge=merge)
-
-    def moving_text(self, uids) -> str:
-        if len(uids) == 1:
-            return fill(self.tr("Mover banca %1"), str(self.plan.stalls[uids[0]].number))
-        return fill(self.tr("Mover %1 bancas"), str(len(uids)))
-
-    def nudge(self, dx: int, dy: int) -> None:
-        uids = self.selected_uids()
-        self.push(self.plan.nudged(uids, dx, dy), self.moving_text(uids), merge=True)
-
-    def rotate_selected(self) -> None:
-        uids = self.selected_uids()
-        self.push(self.plan.rotated(uids), fill(self.tr("Girar %1 banca(s)"), str(len(uids))))
-
-    def delete_selected(self) -> None:
-        uids = self.selected_uids()
-        if uids:
-            numbers = ", ".join(str(self.plan.stalls[u].number) for u in uids)
-            self.push(self.plan.deleted(uids), fill(self.tr("Excluir banca(s) %1"), numbers))
-
-    def align_selected(self, how: str) -> None:
-        self.push(self.plan.aligned(self.selected_uids(), how), self.tr("Alinhar bancas"))
-
-    def distribute_selected(self) -> None:
-        self.push(self.plan.distributed(self.selected_uids()), self.tr("Distribuir bancas"))
-
-    def pack_selected(self) -> None:
-        self.push(self.plan.packed(self.selected_uids()), self.tr("Encostar bancas"))
-
-    def add_stall(self, section: str | None = None) -> int | None:
-        """A new stall in the middle of what the window shows, of the selected stall's section if any."""
-        uids = self.selected_uids()
-        if section is None and uids:
-            section = self.plan.stalls[uids[0]].section
-        centre = self.view.mapToScene(self.view.viewport().rect().center())
-        try:
-            uid, changes = self.plan.added(
-                section=section, x=round(centre.x()), side="a" if centre.y() < self.plan.width / 2 else "b"
-            )
-        except UserError as exc:
-            self.show_status(exc.message)
-            return None
-        self.push(changes, fill(self.tr("Adicionar banca %1"), str(changes[uid].number)))
-        self.select_stalls([uid])
-        return uid
-
-    def _number_edited(self) -> None:
-        uids = self.selected_uids()
-        if len(uids) != 1:
-            return
-        try:
-            changes = self.plan.edited(uids[0], number=self.prop_number.value())
-        except UserError as exc:
-            self.show_status(exc.message)
-            self._selection_changed()
-            return
-        self.push(changes, self.tr("Renumerar banca"))
-
-    def _section_edited(self) -> None:
-        uids = self.selected_uids()
-        if len(uids) == 1:
-            changes = self.plan.edited(uids[0], section=self.prop_section.currentData())
-            self.push(changes, fill(self.tr("Mudar a seção da banca %1"), str(self.plan.stalls[uids[0]].number)))
-
-    def _show_size(self, box: Box) -> None:
-        """The stall's size in the fields, unmarked."""
-        self.prop_front.setText(format_metres(box.front, mm=True).removesuffix(" m"))
-        self.prop_depth.setText(format_metres(box.depth, mm=True).removesuffix(" m"))
-        self._size_error(None)
-
-    def _size_error(self, exc: UserError | None) -> None:
-        for key, edit in (("front", self.prop_front), ("depth", self.prop_depth)):
-            wrong = exc is not None and exc.field == key
-            edit.setStyleSheet(theme.error_style() if wrong else "")
-            edit.setToolTip(exc.message if wrong else "")
-        self.prop_error.setText(exc.message if exc is not None else "")
-        self.prop_error.setVisible(exc is not None)
-
-    def _size_edited(self) -> None:
-        uids = self.selected_uids()
-        if len(uids) != 1:
-            return
-        try:
-            front, depth = self.plan.typed_size(uids[0], self.prop_front.text(), self.prop_depth.text())
-        except UserError as exc:  # kept as typed, marked, nothing changed on the map
-            self._size_error(exc)
-            return
-        self._size_error(None)
-        self.resize_stall(uids[0], front, depth)
-
-    def resize_stall(self, uid: int, front: int, depth: int) -> bool:
-        changes, limit, clamped = self.plan.resized(uid, front, depth)
-        if clamped:
-            self.show_status(
-                fill(self.tr("Tamanho limitado — %1"), limit.text) + (f" ({limit.basis})" if limit.basis else "")
-            )
-        return self.push(changes, fill(self.tr("Redimensionar banca %1"), str(self.plan.stalls[uid].number)))
-
-    # -- holders ---------------------------------------------------------------------
-    def _elsewhere(self) -> dict[int, int]:
-        """Holders on a stall of another segment of the site → that stall's number."""
-        return {
-            h.permit_id: h.stall
-            for h in self.holders.values()
-            if h.stall is not None and h.segment_id not in (None, self.segment_id)
-        }
-
-    def free_holders(self) -> list[HolderRow]:
-        if self.plan is None:
-            return []
-        on_plan = {b.holder_id for b in self.plan.stalls.values() if b.holder_id is not None}
-        elsewhere = self._elsewhere()
-        return [h for h in self.holders.values() if h.permit_id not in on_plan and h.permit_id not in elsewhere]
-
-    def _fill_holders(self) -> None:
-        if self.plan is None:
-            return
-        wanted = self.holder_filter.text().strip().lower()
-        sections = {s.id: s for s in self.plan.regime.sections}
-        keep = self.holder_list.currentItem().data(Qt.ItemDataRole.UserRole) if self.holder_list.currentItem() else None
-        self.holder_list.clear()
-        for holder in self.free_holders():
-            section = sections.get(holder.section)
-            text = f"{holder.number} — {holder.name}"
-            if section is not None:
-                text += "\n" + fill(self.tr("Seção %1 (%2)"), section.numeral, section.label)
-            if wanted and wanted not in text.lower():
-                continue
-            item = QListWidgetItem(text)
-            item.setData(Qt.ItemDataRole.UserRole, holder.permit_id)
-            item.setToolTip(fill(self.tr("Local da permissão: %1"), holder.place or "—"))
-            self.holder_list.addItem(item)
-            if holder.permit_id == keep:
-                self.holder_list.setCurrentItem(item)
-
-    def assign(self, uid: int, permit_id: int) -> bool:
-        """Put the permit's holder on the stall (one undo step); the refusal is shown in pt-BR."""
-        holder = self.holders.get(permit_id)
-        box = self.plan.stalls.get(uid)
-        if holder is None or box is None:
-            self.holder_message.setText(self.tr("Titular ou banca não encontrados."))
-            return False
-        try:
-            check_assignment(self.site_id, permit_id, number=box.number, section=box.section)
-            changes = self.plan.assigned(
-                uid,
-                HolderInfo(holder.permit_id, holder.number, holder.name, holder.section),
-                elsewhere=self._elsewhere(),
-            )
-        except UserError as exc:
-            self.holder_message.setText(exc.message)
-            self.tabs.setCurrentIndex(1)
-            return False
-        self.holder_message.clear()
-        self.select_stalls([uid])
-        return self.push(changes, fill(self.tr("Atribuir %1 à banca %2"), holder.number, str(box.number)))
-
-    def assign_selected(self) -> bool:
-        uids = self.selected_uids()
-        item = self.holder_list.currentItem()
-        if len(uids) != 1:
-            self.holder_message.setText(self.tr("Selecione uma banca no mapa."))
-            return False
-        if item is None:
-            self.holder_message.setText(self.tr("Selecione um titular na lista."))
-            return False
-        return self.assign(uids[0], item.data(Qt.ItemDataRole.UserRole))
-
-    def unassign_selected(self) -> bool:
-        uids = self.selected_uids()
-        changes = self.plan.unassigned(uids)
-        if not changes:
-            return False
-        numbers = ", ".join(str(changes[u].number) for u in changes)
-        return self.push(changes, fill(self.tr("Liberar banca %1"), numbers))
-
-    # -- breaches ----------------------------------------------------------------------
-    def _breach_chosen(self) -> None:
-        item = self.breach_list.currentItem()
-        breach = item.data(Qt.ItemDataRole.UserRole) if item is not None else None
-        kept = self.kept.get(breach.signature) if breach is not None else None
-        allow(self.keep_button, "sites.edit", breach is not None and kept is None)
-        allow(self.unkeep_button, "sites.edit", kept is not None)
-        if breach is not None:
-            uids = self.plan.breach_uids(breach)
-            if uids:
-                self.select_stalls(uids)
-                rect = QRectF()
-                for uid in uids:
-                    rect = rect.united(self.items[uid].sceneBoundingRect())
-                self.view.ensureVisible(rect, 40, 40)
-
-    def selected_breach(self):
-        item = self.breach_list.currentItem()
-        return item.data(Qt.ItemDataRole.UserRole) if item is not None else None
-
-    def keep_selected_breach(self):
-        """Open the reason dialog for the chosen breach; returns the kept breach or None."""
-        breach = self.selected_breach()
-        if breach is None:
-            return None
-        dialog = KeepBreachDialog(self.site_id, breach, self)
-        self.last_dialog = dialog
-        if dialog.exec() != QDialog.DialogCode.Accepted or dialog.kept is None:
-            return None
-        self.kept = kept_breaches(self.site_id)
-        self._refresh_checks()
-        self._update_status()
-        self.show_status(self.tr("Irregularidade mantida com justificativa."))
-        return dialog.kept
-
-    def drop_selected_kept(self) -> bool:
-        breach = self.selected_breach()
-        kept = self.kept.get(breach.signature) if breach is not None else None
-        if kept is None:
-            return False
-        drop_kept_breach(kept.id)
-        self.kept = kept_breaches(self.site_id)
-        self._refresh_checks()
-        self._update_status()
-        return True
-
-    # -- auto-layout, saving, output -----------------------------------------------------
-    def run_auto_layout(self):
-        """Lay out again this segment's stalls and the holders of the site without one; one undo step."""
-        from views.operations import run_operation
-
-        elsewhere = self._elsewhere()
-        names = {h.permit_id: h.name for h in self.holders.values()}
-        site_id, plan = self.site_id, self.plan
-
-        def work(progress):  # the worker thread (issue 18 §2): a large site's layout leaves the window responsive
-            progress(0, 0)  # a busy bar: the layout reports no steps; nothing is written, so nothing to cancel
-            extra = [r for r in requests_from_permits(site_id) if r.holder_id not in elsewhere]
-            return plan.auto(extra, names=names)
-
-        try:
-            changes, layout = run_operation(
-                self, self.tr("Distribuindo as bancas…"), work, title=self.tr("Auto-layout"), cancellable=False
-            )
-        except UserError as exc:
-            self.show_status(exc.message)
-            return None
-        self.last_layout = layout
-        self.push(changes, self.tr("Auto-layout"))
-        html = [f"<b>{escape(self.tr('Auto-layout'))}</b>: {escape(layout.summary())}"]
-        if layout.unplaced:
-            html.append(
-                "<ul>"
-                + "".join(
-                    f"<li>{escape(u.key)} — {escape(u.reason)}"
-                    + (f" <i>({escape(u.basis)})</i>" if u.basis else "")
-                    + "</li>"
-                    for u in layout.unplaced
-                )
-                + "</ul>"
-            )
-        html.append(
-            "<ul>"
-            + "".join(
-                f"<li>{escape(n.text)}" + (f" <i>({escape(n.basis)})</i>" if n.basis else "") + "</li>"
-                for n in layout.notes
-            )
-            + "</ul>"
-        )
-        self.auto_result.setHtml("".join(html))
-        self.auto_result.setVisible(True)
-        self.tabs.setCurrentIndex(0)
-        self.show_status(layout.summary())
-        return layout
-
     def save(self) -> bool:
         """Write the segment's stalls and holders in one transaction (:func:`models.sites.save_layout`)."""
         if self.plan is None:
