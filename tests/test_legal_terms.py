@@ -740,7 +740,8 @@ def test_every_deadline_of_the_five_acts_declares_a_role_the_engine_handles():
     ],
 )
 def test_the_loader_rejects_an_undeclared_or_unknown_deadline_meaning(tmp_path, old, new, key, reason):
-    from test_regimes_loader import BASE, write
+    from factories import BASE_REGIME as BASE
+    from factories import write_regime as write
 
     assert old in BASE
     with pytest.raises(RegimeError) as error:
@@ -749,7 +750,8 @@ def test_the_loader_rejects_an_undeclared_or_unknown_deadline_meaning(tmp_path, 
 
 
 def test_a_process_deadline_without_a_closed_day_rule_is_refused(tmp_path):
-    from test_regimes_loader import BASE, write
+    from factories import BASE_REGIME as BASE
+    from factories import write_regime as write
 
     text = BASE.replace(
         '[calendar]\nclosed_day = { rule = "next-business-day", basis_act = "Lei nº 9.784/1999, art. 66, § 1º" }\n', ""
@@ -772,7 +774,8 @@ def test_a_process_deadline_without_a_closed_day_rule_is_refused(tmp_path):
     ],
 )
 def test_the_loader_rejects_badly_declared_sanctions(tmp_path, sanction, key, reason):
-    from test_regimes_loader import BASE, write
+    from factories import BASE_REGIME as BASE
+    from factories import write_regime as write
 
     old = 'sanctions = [ { kind = "fine", multiplier = "1", basis = "art. 7º" } ]'
     assert old in BASE

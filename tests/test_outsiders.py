@@ -12,11 +12,10 @@ from __future__ import annotations
 from dataclasses import replace
 
 import pytest
-from factories import TODAY, person
+from factories import TODAY, broken_shipped, person
 from PySide6.QtCore import Qt
 from test_application_form import application_dialog
 from test_eligibility import good_facts
-from test_regimes_loader import broken_shipped
 
 from models.rules.eligibility import FAILED, MISSING, PASSED, evaluate_eligibility
 from models.rules.regimes import get_regime

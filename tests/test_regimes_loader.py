@@ -5,6 +5,8 @@ from decimal import Decimal
 from pathlib import Path
 
 import pytest
+from factories import BASE_REGIME as BASE
+from factories import write_regime as write
 
 from models.base.errors import UserError
 from models.rules.regimes import (
@@ -308,144 +310,12 @@ def test_regime_to_dict_lists_olimpia_venues():
 
 # ---------------------------------------------------------------- broken files
 
-BASE = """
-[regime]
-id = "teste"
-municipality = "Cidade Teste"
-state = "SP"
-act = "Decreto nº 1, de 1º de janeiro de 2026"
-short = "Dec. 1/2026"
-published = 2026-01-01
-scope = ["event"]
-summary = "Regime de teste."
-in_force = { from = 2026-01-01, basis = "art. 11" }
-
-[[units]]
-code = "UFESP"
-name = "Unidade Fiscal do Estado de São Paulo"
-basis = "art. 1º"
-values = [ { year = 2026, value = "38.42", basis = "art. 1º" } ]
-
-[[documents]]
-id = "cnpj-card"
-label = "Cartão CNPJ"
-basis = "art. 2º"
-
-[[equipment]]
-id = "trailer"
-label = "Trailer"
-has_hitch = true
-basis = "art. 3º"
-
-[[lines]]
-id = "comidas"
-label = "Comidas"
-front = "4.00"
-depth = "3.50"
-basis = "art. 4º"
-
-[[sections]]
-id = "i"
-numeral = "I"
-label = "Comidas"
-lines = ["comidas"]
-side = "a"
-order = 1
-basis = "art. 4º"
-
-[[permit_kinds]]
-id = "stall"
-label = "Permissão"
-instrument = "permissão de uso"
-holder = ["company"]
-documents = ["cnpj-card"]
-fees = ["occupation"]
-basis = "art. 5º"
-
-[[permit_kinds.rules]]
-kind = "legal-form"
-allowed = ["company", "mei"]
-basis = "art. 5º"
-
-[[fees]]
-id = "occupation"
-label = "Ocupação"
-kind = "linear-metre"
-coefficient = "5.50"
-unit = "UFESP"
-min_metres = "1.00"
-hitch_counts = true
-basis = "art. 6º"
-
-[[fees.discounts]]
-id = "mei"
-label = "MEI"
-rate = "0.30"
-when = { mei = true, notes = "notas são aceitas em qualquer tabela" }
-basis = "art. 6º, I"
-
-[[fees.discounts]]
-id = "cart"
-label = "Carrinho"
-rate = "0.50"
-when = { mei = true }
-basis = "art. 6º, II"
-
-[[ladders]]
-id = "geral"
-label = "Geral"
-basis = "art. 7º"
-
-[[ladders.steps]]
-offence = 1
-sanctions = [ { kind = "warning", comply_days = 30, basis = "art. 7º" } ]
-
-[[ladders.steps]]
-offence = 2
-sanctions = [ { kind = "fine", multiplier = "1", basis = "art. 7º" } ]
-
-[[infractions]]
-code = "sem-placa"
-label = "Sem placa"
-article = "art. 8º"
-fine = { value = "20", unit = "UFESP", basis = "art. 9º" }
-ladder = "geral"
-basis = "art. 9º"
-
-[calendar]
-closed_day = { rule = "next-business-day", basis_act = "Lei nº 9.784/1999, art. 66, § 1º" }
-
-[[deadlines]]
-id = "appeal"
-label = "Recurso"
-role = "appeal"
-days = 10
-count = "calendar"
-from = "penalty"
-basis = "art. 10"
-"""
-
-
-def write(tmp_path: Path, text: str, name: str = "teste") -> Path:
-    path = tmp_path / f"{name}.toml"
-    path.write_text(text, encoding="utf-8")
-    return path
-
 
 def broken(tmp_path: Path, old: str, new: str, name: str = "teste") -> RegimeError:
     assert old in BASE, old
     path = write(tmp_path, BASE.replace(old, new, 1), name)
     with pytest.raises(RegimeError) as exc:
         load_regime_file(path)
-    return exc.value
-
-
-def broken_shipped(tmp_path: Path, regime_id: str, old: str, new: str) -> RegimeError:
-    """The error of a shipped regime file with ``old`` replaced by ``new`` once."""
-    source = (default_regimes_folder() / f"{regime_id}.toml").read_text(encoding="utf-8")
-    assert old in source, old
-    with pytest.raises(RegimeError) as exc:
-        load_regime_file(write(tmp_path, source.replace(old, new, 1), regime_id))
     return exc.value
 
 

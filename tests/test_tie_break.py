@@ -10,12 +10,11 @@ import datetime as dt
 from decimal import Decimal
 
 import pytest
-from factories import TODAY
+from factories import TODAY, broken_shipped
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from PySide6.QtCore import Qt
 from test_cli_draw import draw_json, one_line_error, write
-from test_regimes_loader import broken_shipped
 from test_selection_page import SAPEZAL_SITE, sapezal_applicant
 
 from models.base.errors import UserError

@@ -11,11 +11,10 @@ import re
 from dataclasses import replace
 
 import pytest
-from factories import TODAY
+from factories import TODAY, broken_shipped
 from PySide6.QtCore import Qt
 from test_application_form import application_dialog
 from test_eligibility import good_facts
-from test_regimes_loader import broken_shipped
 from test_selection_page import SAPEZAL_SITE, sapezal_applicant
 
 from models.rules.eligibility import DUE_LATER, FAILED, PASSED, DueFacts, evaluate_eligibility
