@@ -566,3 +566,103 @@ def broken_shipped(tmp_path: Path, regime_id: str, old: str, new: str) -> Regime
     with pytest.raises(RegimeError) as exc:
         load_regime_file(write_regime(tmp_path, source.replace(old, new, 1), regime_id))
     return exc.value
+
+
+# A site's export dict as reports/site_map.py draws it (tests/test_site_map.py, tests/test_fonts.py).
+def map_export_of(
+    length="80", width="10", stalls=(), obstacles=(), regime="sjc-2014", frm="Rua Júpiter", to="Rua Saturno"
+):
+    return {
+        "site": {
+            "id": 1,
+            "name": "Feira do Teste",
+            "kind": "feira",
+            "regime": regime,
+            "regime_short": "Lei 9.158/2014",
+            "numbering": "sequential",
+            "gap": D("0.50"),
+            "max_points": None,
+        },
+        "length": D(length),
+        "segments": [
+            {
+                "position": 0,
+                "street": "Avenida Andrômeda",
+                "from": frm,
+                "to": to,
+                "length": D(length),
+                "width": D(width),
+                "sides": "both",
+            }
+        ],
+        "obstacles": list(obstacles),
+        "points": [],
+        "stalls": list(stalls),
+    }
+
+
+def map_stall(
+    number,
+    x,
+    *,
+    side="a",
+    section="i",
+    numeral="I",
+    line="legumes-verduras",
+    width="8",
+    depth="3.5",
+    holder=None,
+    holder_name=None,
+    rotation=None,
+):
+    return {
+        "number": number,
+        "segment": 0,
+        "section": section,
+        "section_numeral": numeral,
+        "line": line,
+        "side": side,
+        "x": D(x),
+        "y": D(0) if side == "a" else D("10") - D(depth),
+        "width": D(width),
+        "depth": D(depth),
+        "hitch": D(0),
+        "rotation": (0 if side == "a" else 180) if rotation is None else rotation,
+        "end_vendor": False,
+        "equipment": "banca",
+        "holder": holder,
+        "holder_name": holder_name,
+    }
+
+
+def feira_export():
+    """A feira of four stalls, two held, and a garage on one side."""
+    return map_export_of(
+        stalls=[
+            map_stall(1, "0", holder="2026/00001", holder_name="Ana Souza"),
+            map_stall(2, "8.5"),
+            map_stall(3, "20", section="v", numeral="V", line="frios", width="6"),
+            map_stall(
+                4,
+                "0",
+                side="b",
+                section="xvi",
+                numeral="XVI",
+                line="pastel",
+                width="12",
+                holder="2026/00002",
+                holder_name="Bia Lima",
+            ),
+        ],
+        obstacles=[
+            {
+                "segment": 0,
+                "kind": "garage",
+                "kind_label": "entrada de garagem",
+                "side": "a",
+                "start": D("40"),
+                "extent": D("3"),
+                "label": "Garagem do nº 215",
+            }
+        ],
+    )

@@ -6,12 +6,12 @@ from __future__ import annotations
 import re
 import xml.etree.ElementTree as ET
 
+from factories import feira_export
 from PySide6.QtGui import QFont, QFontDatabase, QFontInfo
 
 from reports.pdf import html_to_pdf
 from reports.qt_fonts import FAMILY, FONTS, register_fonts
 from reports.site_map import write_svg
-from tests.test_site_map import feira  # noqa: F401 - the fixture
 
 
 def test_the_shipped_files_are_registered(app_ready):
@@ -39,7 +39,8 @@ def test_a_pdf_embeds_the_shipped_font(app_ready, tmp_path):
     assert b"/FontFile2" in data  # the glyphs themselves, not a name the reader must find
 
 
-def test_an_svg_map_names_a_generic_fallback(app_ready, feira, tmp_path):  # noqa: F811
+def test_an_svg_map_names_a_generic_fallback(app_ready, tmp_path):
+    feira = feira_export()
     out = tmp_path / "mapa.svg"
     write_svg(feira, out)
     families = {el.get("font-family") for el in ET.parse(out).getroot().iter() if el.get("font-family")}

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import subprocess
 import xml.etree.ElementTree as ET
-from decimal import Decimal as D  # noqa: N817 - D("2.5"): a measure as the act writes it
 
 import pytest
+from factories import feira_export
+from factories import map_export_of as export_of
+from factories import map_stall as stall
 from pdftext import pdf_text
 from PySide6.QtGui import QImage
 
@@ -16,101 +18,9 @@ from reports.site_map import PAPERS, SCALES, _breaks, choose_page, stall_parts, 
 SVG = "{http://www.w3.org/2000/svg}"
 
 
-def export_of(length="80", width="10", stalls=(), obstacles=(), regime="sjc-2014", frm="Rua Júpiter", to="Rua Saturno"):
-    return {
-        "site": {
-            "id": 1,
-            "name": "Feira do Teste",
-            "kind": "feira",
-            "regime": regime,
-            "regime_short": "Lei 9.158/2014",
-            "numbering": "sequential",
-            "gap": D("0.50"),
-            "max_points": None,
-        },
-        "length": D(length),
-        "segments": [
-            {
-                "position": 0,
-                "street": "Avenida Andrômeda",
-                "from": frm,
-                "to": to,
-                "length": D(length),
-                "width": D(width),
-                "sides": "both",
-            }
-        ],
-        "obstacles": list(obstacles),
-        "points": [],
-        "stalls": list(stalls),
-    }
-
-
-def stall(
-    number,
-    x,
-    *,
-    side="a",
-    section="i",
-    numeral="I",
-    line="legumes-verduras",
-    width="8",
-    depth="3.5",
-    holder=None,
-    holder_name=None,
-    rotation=None,
-):
-    return {
-        "number": number,
-        "segment": 0,
-        "section": section,
-        "section_numeral": numeral,
-        "line": line,
-        "side": side,
-        "x": D(x),
-        "y": D(0) if side == "a" else D("10") - D(depth),
-        "width": D(width),
-        "depth": D(depth),
-        "hitch": D(0),
-        "rotation": (0 if side == "a" else 180) if rotation is None else rotation,
-        "end_vendor": False,
-        "equipment": "banca",
-        "holder": holder,
-        "holder_name": holder_name,
-    }
-
-
 @pytest.fixture
 def feira():
-    return export_of(
-        stalls=[
-            stall(1, "0", holder="2026/00001", holder_name="Ana Souza"),
-            stall(2, "8.5"),
-            stall(3, "20", section="v", numeral="V", line="frios", width="6"),
-            stall(
-                4,
-                "0",
-                side="b",
-                section="xvi",
-                numeral="XVI",
-                line="pastel",
-                width="12",
-                holder="2026/00002",
-                holder_name="Bia Lima",
-            ),
-        ],
-        obstacles=[
-            {
-                "segment": 0,
-                "kind": "garage",
-                "kind_label": "entrada de garagem",
-                "side": "a",
-                "start": D("40"),
-                "extent": D("3"),
-                "label": "Garagem do nº 215",
-            }
-        ],
-    )
+    return feira_export()
 
 
 # --------------------------------------------------------------------------- page and scale

@@ -23,7 +23,6 @@ STILL_IMPORTED = {
     ("test_cutoffs", "test_application_form"),
     ("test_cutoffs", "test_cli_draw"),
     ("test_daily_backup_seal", "test_sealed_backups"),
-    ("test_fonts", "test_site_map"),
     ("test_import_dialog", "test_importer"),
     ("test_legal_terms", "test_application_form"),
     ("test_outsiders", "test_application_form"),
