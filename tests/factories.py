@@ -8,7 +8,11 @@ import it by name beside the builders that take it.
 from __future__ import annotations
 
 import datetime as dt
+import hashlib
 import itertools
+import json
+import zipfile
+from dataclasses import replace
 from decimal import Decimal as D  # noqa: N817 - D("2.5"): a measure as the act writes it
 from pathlib import Path
 
@@ -21,7 +25,7 @@ from models.billing.fiscal import set_index_correction
 from models.permits import Permit
 from models.registry.applications import Application, ApplicationInput, DocumentInput, change_status
 from models.registry.people import CompanyInput, PartnerInput, PersonInput, save_company, save_person
-from models.rules.eligibility import evaluate_eligibility
+from models.rules.eligibility import ApplicantFacts, DocumentFacts, add_months, evaluate_eligibility
 from models.rules.regimes import RegimeError, default_regimes_folder, get_regime, load_regime_file
 from models.services.filing import create_application
 from models.services.front_desk import applicant_facts, load_applicant
@@ -666,3 +670,50 @@ def feira_export():
             }
         ],
     )
+
+
+# The eligibility engine's facts (tests/test_eligibility.py, test_outsiders, test_winner_documents).
+ELIGIBILITY_TODAY = dt.date(2026, 5, 14)
+
+
+def good_facts(regime, kind, today=ELIGIBILITY_TODAY, **changes) -> ApplicantFacts:
+    """Facts that pass every rule of ``kind`` that the engine can decide."""
+    facts = ApplicantFacts(
+        applicant_type=kind.holder[0],
+        today=today,
+        is_mei=True,
+        has_cnpj=True,
+        has_municipal_registration=True,
+        birth_date=add_months(today, -12 * 40),
+        legally_capable=True,
+        resident_since=add_months(today, -12 * 10),
+        is_resident=True,
+        based_elsewhere=False,
+        public_servant=False,
+        documents={d.id: DocumentFacts(delivered_on=add_months(today, -1)) for d in regime.documents},
+        permits=(),
+        debts=(),
+        history=(),
+        active_count=0,
+        quota_used=0,
+        quota_beneficiary=False,
+        site_id="feira-1",
+    )
+    return replace(facts, **changes)
+
+
+# A sealed backup changed after it was written (tests/test_sealed_backups.py, tests/test_daily_backup_seal.py).
+def tamper_backup(path, out):
+    """Change one row and recompute the checksum and size in the manifest: only the signature can tell."""
+    with zipfile.ZipFile(path) as zf:
+        members = {name: zf.read(name) for name in zf.namelist()}
+    manifest = json.loads(members["manifest.json"])
+    payload = members["data.jsonl"].replace("São Bento".encode(), b"Sao Bento", 1)
+    assert payload != members["data.jsonl"]
+    manifest["payload_sha256"] = hashlib.sha256(payload).hexdigest()
+    manifest["payload_bytes"] = len(payload)
+    members["manifest.json"] = json.dumps(manifest, ensure_ascii=False, indent=2).encode()
+    members["data.jsonl"] = payload
+    with zipfile.ZipFile(out, "w") as zf:
+        for name, data in members.items():
+            zf.writestr(name, data)

@@ -56,7 +56,7 @@ def test_unlocking_the_desk_signs_the_unsigned_daily_backup_of_this_session(lock
 
 
 def test_a_daily_backup_changed_after_it_was_written_is_never_signed(locked_desk, tmp_path):
-    from test_sealed_backups import _tamper
+    from factories import tamper_backup
 
     result = backup.daily_backup(tmp_path / "b", today=TODAY)
     forged = tmp_path / "forjado.praca-backup"
@@ -64,7 +64,7 @@ def test_a_daily_backup_changed_after_it_was_written_is_never_signed(locked_desk
 
     set_settings({"municipality": "São Bento do Sapucaí"})  # something for _tamper to change
     backup.write_backup(forged)
-    _tamper(forged, result.written)  # someone swapped the file in the data folder
+    tamper_backup(forged, result.written)  # someone swapped the file in the data folder
     sk.unlock(PASS)
     assert backup.seal_pending_backups() == []
     assert _seal(result.written).status == "unsigned"

@@ -16,6 +16,7 @@ from decimal import Decimal
 from pathlib import Path
 
 import pytest
+from factories import good_facts
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
@@ -73,32 +74,6 @@ def all_rules():
 RULES = list(all_rules())
 CHECKED_RULES = [p for p in RULES if p.values[3].kind != "custom"]
 CUSTOM_RULES = [p for p in RULES if p.values[3].kind == "custom"]
-
-
-def good_facts(regime, kind, today=TODAY, **changes) -> ApplicantFacts:
-    """Facts that pass every rule of ``kind`` that the engine can decide."""
-    facts = ApplicantFacts(
-        applicant_type=kind.holder[0],
-        today=today,
-        is_mei=True,
-        has_cnpj=True,
-        has_municipal_registration=True,
-        birth_date=add_months(today, -12 * 40),
-        legally_capable=True,
-        resident_since=add_months(today, -12 * 10),
-        is_resident=True,
-        based_elsewhere=False,
-        public_servant=False,
-        documents={d.id: DocumentFacts(delivered_on=add_months(today, -1)) for d in regime.documents},
-        permits=(),
-        debts=(),
-        history=(),
-        active_count=0,
-        quota_used=0,
-        quota_beneficiary=False,
-        site_id="feira-1",
-    )
-    return replace(facts, **changes)
 
 
 def check(regime, kind, rule, facts, admin=ADMIN) -> RuleResult:

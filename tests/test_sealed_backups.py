@@ -3,12 +3,8 @@ encrypted; a restore onto a new machine verifies the permits it holds (issue 17 
 
 from __future__ import annotations
 
-import hashlib
-import json
-import zipfile
-
 import pytest
-from factories import PASS, make_summary
+from factories import PASS, make_summary, tamper_backup
 from factories import SIGNING_TODAY as TODAY
 
 from desktop.cli import main
@@ -19,22 +15,6 @@ from models.permits import signatures
 from models.store.backup import BackupError, read_backup, restore_backup, write_backup
 from models.store.bootstrap import close_database, open_database
 from models.store.sealed import Trust
-
-
-def _tamper(path, out):
-    """Change one row and recompute the checksum and size in the manifest: only the signature can tell."""
-    with zipfile.ZipFile(path) as zf:
-        members = {name: zf.read(name) for name in zf.namelist()}
-    manifest = json.loads(members["manifest.json"])
-    payload = members["data.jsonl"].replace("São Bento".encode(), b"Sao Bento", 1)
-    assert payload != members["data.jsonl"]
-    manifest["payload_sha256"] = hashlib.sha256(payload).hexdigest()
-    manifest["payload_bytes"] = len(payload)
-    members["manifest.json"] = json.dumps(manifest, ensure_ascii=False, indent=2).encode()
-    members["data.jsonl"] = payload
-    with zipfile.ZipFile(out, "w") as zf:
-        for name, data in members.items():
-            zf.writestr(name, data)
 
 
 @pytest.fixture
@@ -53,7 +33,7 @@ def test_signed_backup_restores_and_a_changed_one_is_refused(signed_backup, tmp_
     result = restore_backup(signed_backup, force=True)
     assert result.counts["signing_key"] == 1
     forged = tmp_path / "alterado.praca-backup"
-    _tamper(signed_backup, forged)
+    tamper_backup(signed_backup, forged)
     read_backup(forged)  # the checksum was recomputed: only the signature tells
     with pytest.raises(BackupError, match="alterado depois de assinado"):
         restore_backup(forged, force=True)

@@ -22,16 +22,13 @@ STILL_IMPORTED = {
     ("test_crash", "test_importer"),
     ("test_cutoffs", "test_application_form"),
     ("test_cutoffs", "test_cli_draw"),
-    ("test_daily_backup_seal", "test_sealed_backups"),
     ("test_import_dialog", "test_importer"),
     ("test_legal_terms", "test_application_form"),
     ("test_outsiders", "test_application_form"),
-    ("test_outsiders", "test_eligibility"),
     ("test_quota_scope", "test_cli_draw"),
     ("test_tie_break", "test_cli_draw"),
     ("test_tie_break", "test_selection_page"),
     ("test_winner_documents", "test_application_form"),
-    ("test_winner_documents", "test_eligibility"),
     ("test_winner_documents", "test_selection_page"),
 }
 
