@@ -18,7 +18,7 @@ from PySide6.QtWidgets import (
 
 from models import enforcement as enf
 from models.base.errors import UserError
-from views.blocks import error_label, fill
+from views.blocks import error_label, fill, user_errors
 from views.widgets import DateEdit, current_user_name
 
 
@@ -158,10 +158,9 @@ class AdjustDialog(QDialog):
         elif what == "omit":
             kwargs["omit"] = (number,)
         elif what == "fact":
-            try:
+            with user_errors(self.error) as refused:
                 on = self.fact_on.date()
-            except UserError as exc:
-                self.error.setText(exc.message)
+            if refused:
                 return
             if on is None:
                 self.error.setText(self.tr("Informe a data em que o fato foi verificado."))

@@ -21,9 +21,8 @@ from PySide6.QtWidgets import (
 )
 
 from models import enforcement as enf
-from models.base.errors import UserError
 from models.base.money import format_brl
-from views.blocks import error_label, fill
+from views.blocks import error_label, fill, user_errors
 from views.enforcement.common import day_label
 from views.widgets import DateEdit, current_user_name
 
@@ -84,7 +83,7 @@ class ContestDialog(QDialog):
         self.setMinimumWidth(560)
 
     def accept(self) -> None:
-        try:
+        with user_errors(self.error) as refused:
             self.contest = enf.file_contest(
                 self.record,
                 kind=self.kind,
@@ -96,8 +95,7 @@ class ContestDialog(QDialog):
                 instance=self.instance.text(),
                 today=self.today,
             )
-        except UserError as exc:
-            self.error.setText(exc.message)
+        if refused:
             return
         super().accept()
 
@@ -165,7 +163,7 @@ class DecisionDialog(QDialog):
         self.new_amount.setEnabled(self.outcome.currentData() == "partly")
 
     def accept(self) -> None:
-        try:
+        with user_errors(self.error) as refused:
             self.decided = enf.decide_contest(
                 self.contest,
                 outcome=self.outcome.currentData(),
@@ -177,8 +175,7 @@ class DecisionDialog(QDialog):
                 notified_on=self.notified_on.date(),
                 today=self.today,
             )
-        except UserError as exc:
-            self.error.setText(exc.message)
+        if refused:
             return
         super().accept()
 

@@ -35,7 +35,7 @@ from models.registry.search import find_applicants
 from models.rules.regimes import get_regime
 from models.services.issuing import renew
 from views import theme
-from views.blocks import error_label, fill
+from views.blocks import error_label, fill, user_errors
 from views.fit import fit_to_screen
 from views.permits.common import date_text, history_columns
 from views.save import open_file_name
@@ -282,10 +282,9 @@ class RenewalDialog(QDialog):
 
         documents = []
         for doc_id, (delivered, until, file_edit) in self.rows.items():
-            try:
+            with user_errors(self.error) as refused:
                 on, valid = delivered.date(), until.date()
-            except UserError as exc:
-                self.error.setText(exc.message)
+            if refused:
                 return
             if on is None and valid is None and not file_edit.text().strip():
                 continue

@@ -30,7 +30,7 @@ from models.selection.process import (
     publish_final,
 )
 from views import theme
-from views.blocks import fill
+from views.blocks import fill, user_errors
 from views.save import save_file_name
 from views.selection.call_tab import CallTab
 from views.selection.common import MONO, date_edit, day_text, message_line, rich_label, set_up_table, write_publication
@@ -386,7 +386,7 @@ class AppealsTab(QWidget):
             if not path:
                 return None
         path = Path(path)
-        try:
+        with user_errors(self.message) as refused:
             pub = publish_final(
                 self.process.ranking,
                 by=current_user_name(),
@@ -394,8 +394,7 @@ class AppealsTab(QWidget):
                 today=self.call.today,
                 medium=self.call.medium.text().strip() or path.name,
             )
-        except UserError as exc:
-            self.message.setText(exc.message)
+        if refused:
             return None
         if write_publication(self, pub, path) is not None:
             self.message.setText(

@@ -42,7 +42,7 @@ from models.services.calls import (
     site_options,
 )
 from views import theme
-from views.blocks import fill
+from views.blocks import fill, user_errors
 from views.save import save_file_name
 from views.selection.common import (
     MONO,
@@ -549,7 +549,7 @@ class CallTab(QWidget):
         call = call or default_call_text(current.regime_id, current.site, current.group, year=self.today.year)
         medium = self.medium.text().strip() or path.name
         publish = publish_ranking if kind == "ranking" else publish_list
-        try:
+        with user_errors(self.message) as refused:
             pub = publish(
                 current,
                 by=current_user_name(),
@@ -558,8 +558,7 @@ class CallTab(QWidget):
                 call=call,
                 medium=medium,
             )
-        except UserError as exc:
-            self.message.setText(exc.message)
+        if refused:
             return None
         written = write_publication(self, pub, path)
         if written is None:

@@ -25,7 +25,6 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from models.base.errors import UserError
 from models.registry.applications import get_application
 from models.rules import describe
 from models.rules.eligibility import join_articles
@@ -39,7 +38,7 @@ from models.services.calls import (
     stall_choices,
 )
 from views import theme
-from views.blocks import fill
+from views.blocks import fill, user_errors
 from views.selection.common import MONO, message_line, set_up_table, when_text
 from views.table_models import Column, RowsModel, select_where, selected_row
 from views.widgets import current_user_name, print_document, save_pdf_as
@@ -448,10 +447,9 @@ class DrawsTab(QWidget):
         )
         if answer != QMessageBox.StandardButton.Yes:
             return False
-        try:
+        with user_errors(self.message) as refused:
             annul_draw(d.id, reason, by=current_user_name())
-        except UserError as exc:
-            self.message.setText(exc.message)
+        if refused:
             return False
         self.message.setText(
             fill(
@@ -475,7 +473,7 @@ class DrawsTab(QWidget):
         d = self.selected()
         if d is None:
             return []
-        try:
+        with user_errors(self.message) as refused:
             outcomes = issue_holder_permits(
                 d.id, by=current_user_name(), today=self.today, key_dir=self.key_dir, end=end
             )
@@ -496,8 +494,7 @@ class DrawsTab(QWidget):
                     outcomes = issue_holder_permits(
                         d.id, by=current_user_name(), today=self.today, key_dir=self.key_dir, end=end
                     )
-        except UserError as exc:
-            self.message.setText(exc.message)
+        if refused:
             return []
         self.message.setText("\n".join(o.message for o in outcomes) or self.tr("O sorteio não tem titulares."))
         self._show_stalls()
@@ -517,10 +514,9 @@ class DrawsTab(QWidget):
         if not picks:
             self.message.setText(self.tr("Nenhuma banca escolhida: emita as permissões e escolha as bancas livres."))
             return []
-        try:
+        with user_errors(self.message) as refused:
             results = assign_stalls(d.id, picks)
-        except UserError as exc:
-            self.message.setText(exc.message)
+        if refused:
             return []
         self.message.setText("\n".join(text for _ok, text in results))
         self._show_stalls()

@@ -37,7 +37,7 @@ from models.selection.process import (
     rotation_state,
 )
 from views import theme
-from views.blocks import fill
+from views.blocks import fill, user_errors
 from views.selection.call_tab import CallTab
 from views.selection.common import MONO, date_edit, day_text, message_line, rich_label, set_up_table
 from views.table_models import Column, RowsModel, selected_row
@@ -367,7 +367,7 @@ class RotationTab(QWidget):
     def add_event(self):
         if self.state is None:
             return None
-        try:
+        with user_errors(self.message) as refused:
             event = add_event(
                 self.state.draw_id,
                 event_date=self.event_date.date().toPython(),
@@ -375,8 +375,7 @@ class RotationTab(QWidget):
                 label=self.event_label.text(),
                 by=current_user_name(),
             )
-        except UserError as exc:
-            self.message.setText(exc.message)
+        if refused:
             return None
         self.event_label.clear()
         self.show_draw()
@@ -410,10 +409,9 @@ class RotationTab(QWidget):
         )
         if answer != QMessageBox.StandardButton.Yes:
             return False
-        try:
+        with user_errors(self.message) as refused:
             number = remove_last_event(self.state.draw_id, by=current_user_name())
-        except UserError as exc:
-            self.message.setText(exc.message)
+        if refused:
             return False
         self.message.setText(fill(self.tr("Evento %1 excluído."), str(number)))
         self.show_draw()
