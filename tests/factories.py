@@ -717,3 +717,29 @@ def tamper_backup(path, out):
     with zipfile.ZipFile(out, "w") as zf:
         for name, data in members.items():
             zf.writestr(name, data)
+
+
+# `praca draw` from the command line (tests/test_cli_draw.py, test_cutoffs, test_quota_scope, test_tie_break).
+def write_list(tmp_path, text: str, name: str = "inscritos.csv", *, bom: bool = False):
+    path = tmp_path / name
+    path.write_bytes((b"\xef\xbb\xbf" if bom else b"") + text.encode("utf-8"))
+    return str(path)
+
+
+def draw_json(capsys, *args: str) -> dict:
+    from desktop.cli import main
+
+    assert main(["draw", *args, "--json"]) == 0
+    captured = capsys.readouterr()
+    assert captured.err == ""
+    return json.loads(captured.out)
+
+
+def one_line_error(capsys, *args: str) -> str:
+    from desktop.cli import main
+
+    assert main(["draw", *args]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert captured.err.count("\n") == 1 and captured.err.startswith("praca: ")
+    return captured.err

@@ -3,40 +3,19 @@
 from __future__ import annotations
 
 import hashlib
-import json
 
 import pytest
+from factories import draw_json, one_line_error
+from factories import write_list as write
 
 from desktop.cli import COMMANDS, main
 from models.selection import order_from_list
-
-
-def write(tmp_path, text: str, name: str = "inscritos.csv", *, bom: bool = False):
-    path = tmp_path / name
-    path.write_bytes((b"\xef\xbb\xbf" if bom else b"") + text.encode("utf-8"))
-    return str(path)
-
 
 GROUPS_CSV = "id,name,group,debtor\n" + "".join(
     f"{g}-{i:02d},Ambulante {g} {i},{g},{'sim' if (g, i) == ('g01', 7) else ''}\n"
     for g in ("g01", "g04")
     for i in range(1, 16)
 )
-
-
-def draw_json(capsys, *args: str) -> dict:
-    assert main(["draw", *args, "--json"]) == 0
-    captured = capsys.readouterr()
-    assert captured.err == ""
-    return json.loads(captured.out)
-
-
-def one_line_error(capsys, *args: str) -> str:
-    assert main(["draw", *args]) == 2
-    captured = capsys.readouterr()
-    assert captured.out == ""
-    assert captured.err.count("\n") == 1 and captured.err.startswith("praca: ")
-    return captured.err
 
 
 def test_draw_is_registered():

@@ -10,8 +10,8 @@ from __future__ import annotations
 import re
 
 import pytest
-from factories import approved, broken_shipped, mei_vendor, person, results
-from test_cli_draw import one_line_error, write
+from factories import approved, broken_shipped, mei_vendor, one_line_error, person, results
+from factories import write_list as write
 
 from models.rules.regimes import get_regime
 from models.selection import Participant, draw_rules, run_draw

@@ -10,11 +10,11 @@ import datetime as dt
 from decimal import Decimal
 
 import pytest
-from factories import TODAY, broken_shipped
+from factories import TODAY, broken_shipped, draw_json, one_line_error
+from factories import write_list as write
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from PySide6.QtCore import Qt
-from test_cli_draw import draw_json, one_line_error, write
 from test_selection_page import SAPEZAL_SITE, sapezal_applicant
 
 from models.base.errors import UserError
