@@ -69,7 +69,7 @@ def compact_combos(root: QWidget, characters: int = 22) -> None:
 class _PopupWidener(QObject):
     """Opens a combo box's list as wide as its widest item (measured when the list shows, not per item added)."""
 
-    def eventFilter(self, view, event) -> bool:  # noqa: N802 - Qt's name
+    def eventFilter(self, view, event) -> bool:  # Qt's name
         if event.type() == QEvent.Type.Show:
             combo = view.parentWidget()
             while combo is not None and not isinstance(combo, QComboBox):
@@ -85,7 +85,7 @@ _POPUP_WIDENER = _PopupWidener()
 class _CompactOnShow(QObject):
     """A window fitted before its fields were built: its combo boxes compact when it shows."""
 
-    def eventFilter(self, window, event) -> bool:  # noqa: N802 - Qt's name
+    def eventFilter(self, window, event) -> bool:  # Qt's name
         if event.type() == QEvent.Type.Show and window.isWindow():
             compact_combos(window)
             tip_cut_cells(window)
@@ -117,7 +117,7 @@ def scrollable(widget: QWidget) -> QScrollArea:
 class _CutCellTips(QStyledItemDelegate):
     """A cell whose text the column cuts short ("Lei 9.158/2…") shows it whole as its tooltip."""
 
-    def helpEvent(self, event, view, option, index) -> bool:  # noqa: N802 - Qt's name
+    def helpEvent(self, event, view, option, index) -> bool:  # Qt's name
         if event.type() == QEvent.Type.ToolTip and index.data(Qt.ItemDataRole.ToolTipRole) is None:
             text = index.data(Qt.ItemDataRole.DisplayRole)
             if isinstance(text, str) and text:

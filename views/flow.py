@@ -14,7 +14,7 @@ class FlowLayout(QLayout):
         self._spacing = spacing
         self.setContentsMargins(0, 0, 0, 0)
 
-    def addItem(self, item) -> None:  # noqa: N802 - Qt's name
+    def addItem(self, item) -> None:  # Qt's name
         self._items.append(item)
 
     def addStretch(self, _stretch: int = 0) -> None:  # noqa: N802 - a row's stretch: a flow needs none
@@ -23,29 +23,29 @@ class FlowLayout(QLayout):
     def count(self) -> int:
         return len(self._items)
 
-    def itemAt(self, index: int):  # noqa: N802 - Qt's name
+    def itemAt(self, index: int):  # Qt's name
         return self._items[index] if 0 <= index < len(self._items) else None
 
-    def takeAt(self, index: int):  # noqa: N802 - Qt's name
+    def takeAt(self, index: int):  # Qt's name
         return self._items.pop(index) if 0 <= index < len(self._items) else None
 
-    def expandingDirections(self):  # noqa: N802 - Qt's name
+    def expandingDirections(self):  # Qt's name
         return Qt.Orientation(0)
 
-    def hasHeightForWidth(self) -> bool:  # noqa: N802 - Qt's name
+    def hasHeightForWidth(self) -> bool:  # Qt's name
         return True
 
-    def heightForWidth(self, width: int) -> int:  # noqa: N802 - Qt's name
+    def heightForWidth(self, width: int) -> int:  # Qt's name
         return self._arrange(QRect(0, 0, width, 0), move=False)
 
-    def setGeometry(self, rect: QRect) -> None:  # noqa: N802 - Qt's name
+    def setGeometry(self, rect: QRect) -> None:  # Qt's name
         super().setGeometry(rect)
         self._arrange(rect, move=True)
 
-    def sizeHint(self) -> QSize:  # noqa: N802 - Qt's name
+    def sizeHint(self) -> QSize:  # Qt's name
         return self.minimumSize()
 
-    def minimumSize(self) -> QSize:  # noqa: N802 - Qt's name
+    def minimumSize(self) -> QSize:  # Qt's name
         size = QSize()
         for item in self._items:
             size = size.expandedTo(item.minimumSize())

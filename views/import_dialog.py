@@ -516,7 +516,7 @@ class ImportDialog(QDialog):
             return
         super().reject()
 
-    def closeEvent(self, event) -> None:  # noqa: N802 - Qt's name
+    def closeEvent(self, event) -> None:  # Qt's name
         if self.worker is not None:
             event.ignore()
             return

@@ -14,7 +14,7 @@ class _SearchKeys(QObject):
         super().__init__(edit)
         self.edit, self.view, self.open_selected = edit, view, open_selected
 
-    def eventFilter(self, watched, event) -> bool:  # noqa: N802 - Qt's name
+    def eventFilter(self, watched, event) -> bool:  # Qt's name
         if event.type() != QEvent.Type.KeyPress:
             return False
         key = event.key()

@@ -31,13 +31,13 @@ class RowsModel(QAbstractTableModel):
         self.rows = list(rows)
         self.endResetModel()
 
-    def rowCount(self, parent: QModelIndex | None = None):  # noqa: N802 - Qt API
+    def rowCount(self, parent: QModelIndex | None = None):  # Qt API
         return 0 if parent is not None and parent.isValid() else len(self.rows)
 
-    def columnCount(self, parent: QModelIndex | None = None):  # noqa: N802 - Qt API
+    def columnCount(self, parent: QModelIndex | None = None):  # Qt API
         return 0 if parent is not None and parent.isValid() else len(self.columns)
 
-    def headerData(self, section, orientation, role=Qt.ItemDataRole.DisplayRole):  # noqa: N802
+    def headerData(self, section, orientation, role=Qt.ItemDataRole.DisplayRole):
         if role == Qt.ItemDataRole.DisplayRole and orientation == Qt.Orientation.Horizontal:
             return self.columns[section].header
         return None

@@ -49,7 +49,7 @@ class WrappingLabel(QLabel):
         super().setText(text)
         self._fit()
 
-    def resizeEvent(self, event) -> None:  # noqa: N802 - Qt's name
+    def resizeEvent(self, event) -> None:  # Qt's name
         super().resizeEvent(event)
         self._fit()
 
