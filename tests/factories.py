@@ -7,6 +7,7 @@ import it by name beside the builders that take it.
 
 from __future__ import annotations
 
+import csv
 import datetime as dt
 import hashlib
 import itertools
@@ -19,7 +20,7 @@ from pathlib import Path
 import pytest
 
 from models import enforcement as enf
-from models.base.br import cnpj_check_digits, cpf_check_digits
+from models.base.br import cnpj_check_digits, cpf_check_digits, format_cpf
 from models.billing.charges import Charge, record_payment
 from models.billing.fiscal import set_index_correction
 from models.permits import Permit
@@ -743,3 +744,52 @@ def one_line_error(capsys, *args: str) -> str:
     assert captured.out == ""
     assert captured.err.count("\n") == 1 and captured.err.startswith("praca: ")
     return captured.err
+
+
+# Spreadsheets of vendors to import (tests/test_importer.py, test_import_dialog, test_crash).
+def cpf_number(n: int) -> str:
+    base = f"{n:09d}"
+    return base + cpf_check_digits(base)
+
+
+def cnpj_number(n: int) -> str:
+    base = f"{n:08d}0001"
+    return base + cnpj_check_digits(base)
+
+
+def write_xlsx(path: Path, rows: list[list]) -> Path:
+    import openpyxl
+
+    book = openpyxl.Workbook()
+    sheet = book.active
+    for row in rows:
+        sheet.append(row)
+    book.save(path)
+    return path
+
+
+def write_csv(path: Path, rows: list[list], *, delimiter=";", encoding="utf-8") -> Path:
+    with path.open("w", newline="", encoding=encoding) as fh:
+        csv.writer(fh, delimiter=delimiter).writerows(rows)
+    return path
+
+
+IMPORT_HEADER = ["Nome", "CPF", "Data de Nascimento", "Telefone", "E-mail", "Bairro"]
+
+
+def vendor_rows() -> list[list]:
+    return [
+        IMPORT_HEADER,
+        [
+            "Maria da Silva",
+            format_cpf(cpf_number(101)),
+            "01/02/1980",
+            "(11) 99999-0000",
+            "maria@exemplo.com.br",
+            "Centro",
+        ],
+        ["João Souza", "111.111.111-11", "31/02/1980", "", "", "Vila Nova"],  # bad CPF, impossible date
+        ["José Pereira", cpf_number(102), "1975-05-20", "", "", ""],
+        ["Ana Lima", cpf_number(101), "", "", "", ""],  # CPF repeated from line 2
+        ["Paulo", cpf_number(103), "", "", "", ""],  # one name only
+    ]

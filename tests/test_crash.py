@@ -193,7 +193,8 @@ def import_state() -> tuple[int, int, int]:
 
 
 def vendor_list(path) -> str:
-    from test_importer import cpf, write_csv
+    from factories import cpf_number as cpf
+    from factories import write_csv
 
     rows = [["Nome", "CPF", "Ramo", "Seção", "Frente", "Profundidade", "Início", "Validade", "Nº do alvará"]]
     rows += [

@@ -7,8 +7,10 @@ import threading
 
 import pytest
 from conftest import run_modal
+from factories import IMPORT_HEADER as HEADER
+from factories import cpf_number as cpf
+from factories import vendor_rows, write_csv, write_xlsx
 from PySide6.QtCore import Qt
-from test_importer import HEADER, cpf, vendor_rows, write_csv, write_xlsx
 
 from models.services import importer
 from views import theme

@@ -2,17 +2,19 @@
 
 from __future__ import annotations
 
-import csv
 import datetime as dt
 import json
 from decimal import Decimal
-from pathlib import Path
 
 import pytest
+from factories import IMPORT_HEADER as HEADER
+from factories import cnpj_number as cnpj
+from factories import cpf_number as cpf
+from factories import vendor_rows, write_csv, write_xlsx
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from models.base.br import cnpj_check_digits, cpf_check_digits, format_cpf
+from models.base.br import format_cpf
 from models.base.errors import UserError
 from models.services import importer
 from models.services.importer import (
@@ -26,47 +28,6 @@ from models.services.importer import (
 )
 
 TODAY = dt.date(2026, 11, 30)
-
-
-def cpf(n: int) -> str:
-    base = f"{n:09d}"
-    return base + cpf_check_digits(base)
-
-
-def cnpj(n: int) -> str:
-    base = f"{n:08d}0001"
-    return base + cnpj_check_digits(base)
-
-
-def write_xlsx(path: Path, rows: list[list]) -> Path:
-    import openpyxl
-
-    book = openpyxl.Workbook()
-    sheet = book.active
-    for row in rows:
-        sheet.append(row)
-    book.save(path)
-    return path
-
-
-def write_csv(path: Path, rows: list[list], *, delimiter=";", encoding="utf-8") -> Path:
-    with path.open("w", newline="", encoding=encoding) as fh:
-        csv.writer(fh, delimiter=delimiter).writerows(rows)
-    return path
-
-
-HEADER = ["Nome", "CPF", "Data de Nascimento", "Telefone", "E-mail", "Bairro"]
-
-
-def vendor_rows() -> list[list]:
-    return [
-        HEADER,
-        ["Maria da Silva", format_cpf(cpf(101)), "01/02/1980", "(11) 99999-0000", "maria@exemplo.com.br", "Centro"],
-        ["João Souza", "111.111.111-11", "31/02/1980", "", "", "Vila Nova"],  # bad CPF, impossible date
-        ["José Pereira", cpf(102), "1975-05-20", "", "", ""],
-        ["Ana Lima", cpf(101), "", "", "", ""],  # CPF repeated from line 2
-        ["Paulo", cpf(103), "", "", "", ""],  # one name only
-    ]
 
 
 # --------------------------------------------------------------------------- reading files
