@@ -26,7 +26,7 @@ from models import enforcement as enf
 from models.base.errors import FieldErrors, UserError
 from models.base.money import format_brl
 from views import theme
-from views.blocks import fill, say
+from views.blocks import fill, say, user_errors
 from views.enforcement.adjust_dialog import AdjustDialog
 from views.enforcement.common import KIND_FILTERS, STATUS_FILTERS, day_label
 from views.enforcement.contest_dialogs import ContestDialog, DecisionDialog
@@ -158,6 +158,10 @@ class RecordsTab(QWidget):
 
     def _say(self, text: str, *, error: bool = False) -> None:
         say(self.message, text, error=error)
+
+    def say_refusal(self, text: str) -> None:
+        """A refusal on the message line (the target of ``user_errors``)."""
+        self._say(text, error=True)
 
     def _show_selected(self) -> None:
         record = self._record()
@@ -497,10 +501,9 @@ class RecordsTab(QWidget):
         )
         if answer != QMessageBox.StandardButton.Yes:
             return False
-        try:
+        with user_errors(self.say_refusal) as refused:
             permit = enf.apply_to_permit(record, by=current_user_name(), today=self.today)
-        except UserError as exc:
-            self._say(exc.message, error=True)
+        if refused:
             return False
         self._say(fill(self.tr("Permissão nº %1: %2."), permit.number, permit.status_label))
         self.refresh_rows()

@@ -18,7 +18,7 @@ from PySide6.QtWidgets import (
 from models import enforcement as enf
 from models.base.errors import FieldErrors, UserError
 from models.base.money import format_brl
-from views.blocks import fill, say
+from views.blocks import fill, say, user_errors
 from views.enforcement.common import OverdueRowsModel, day_label
 from views.enforcement.contest_dialogs import DonateDialog
 from views.table_models import Column, make_table, selected_row
@@ -128,6 +128,10 @@ class SeizuresTab(QWidget):
     def _say(self, text: str, *, error: bool = False) -> None:
         say(self.message, text, error=error)
 
+    def say_refusal(self, text: str) -> None:
+        """A refusal on the message line (the target of ``user_errors``)."""
+        self._say(text, error=True)
+
     def charge_selected(self, amount: str | None = None):
         row = self.selected()
         if row is None:
@@ -155,10 +159,9 @@ class SeizuresTab(QWidget):
         row = self.selected()
         if row is None:
             return False
-        try:
+        with user_errors(self.say_refusal) as refused:
             enf.release_items(enf.get_record(row.record_id), on=self.today, by=current_user_name(), today=self.today)
-        except UserError as exc:
-            self._say(exc.message, error=True)
+        if refused:
             return False
         self._say(fill(self.tr("Bens do %1 devolvidos."), row.reference))
         self.refresh()
@@ -174,7 +177,7 @@ class SeizuresTab(QWidget):
             dialog_hook(dialog)
         elif dialog.exec() != QDialog.DialogCode.Accepted:
             return False
-        try:
+        with user_errors(self.say_refusal) as refused:
             enf.donate_items(
                 enf.get_record(row.record_id),
                 on=self.today,
@@ -184,8 +187,7 @@ class SeizuresTab(QWidget):
                 consent=dialog.consent.isChecked(),
                 today=self.today,
             )
-        except UserError as exc:
-            self._say(exc.message, error=True)
+        if refused:
             return False
         self._say(fill(self.tr("Bens do %1 doados a %2."), row.reference, dialog.to.text()))
         self.refresh()

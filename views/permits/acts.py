@@ -29,7 +29,7 @@ from models.permits import (
 from models.registry.people import get_person
 from models.rules.regimes import get_regime
 from models.services.issuing import exchange_sites, renew, transfer_to_heir
-from views.blocks import fill
+from views.blocks import fill, user_errors
 from views.permits.common import (
     DOCUMENTS,
     date_text,
@@ -137,18 +137,16 @@ class PermitActs:
         permit = self._permit()
         if permit is None:
             return False
-        try:
+        with user_errors(self.say_refusal) as refused:
             self._check_printable(permit)
-        except UserError as exc:
-            self._say(exc.message, error=True)
+        if refused:
             return False
-        try:
+        with user_errors(self.say_refusal) as refused:
             if not print_document(
                 self, printer, f"permissao-{permit.number.replace('/', '-')}", lambda: self.permit_text_document(permit)
             ):
                 return False
-        except UserError as exc:
-            self._say(exc.message, error=True)
+        if refused:
             return False
         self._say(fill(self.tr("Permissão nº %1 enviada para impressão."), permit.number))
         return True
@@ -345,10 +343,9 @@ class PermitActs:
             )
             if reason is None:
                 return False
-        try:
+        with user_errors(self.say_refusal) as refused:
             due = extend_startup(permit, by=current_user_name(), reason=reason, today=self.today())
-        except UserError as exc:
-            self._say(exc.message, error=True)
+        if refused:
             return False
         self._say(fill(self.tr("Prazo de início da permissão nº %1 prorrogado até %2."), permit.number, date_text(due)))
         self.refresh_due()
@@ -440,7 +437,7 @@ class PermitActs:
             ),
         ):
             return dialog
-        try:
+        with user_errors(self.say_refusal) as refused:
             mine, theirs = exchange_sites(
                 permit,
                 other,
@@ -449,8 +446,7 @@ class PermitActs:
                 today=self.today(),
                 key_dir=self.key_dir,
             )
-        except UserError as exc:
-            self._say(exc.message, error=True)
+        if refused:
             return dialog
         self._say(
             fill(
@@ -469,10 +465,9 @@ class PermitActs:
         if permit is None:
             return False
         record = record_started if fact == "started" else record_picked_up
-        try:
+        with user_errors(self.say_refusal) as refused:
             record(permit, by=current_user_name(), on=self.today())
-        except UserError as exc:
-            self._say(exc.message, error=True)
+        if refused:
             return False
         what = self.tr("início das atividades") if fact == "started" else self.tr("retirada do alvará")
         self._say(fill(self.tr("Permissão nº %1: %2 registrado em %3."), permit.number, what, date_text(self.today())))

@@ -45,7 +45,7 @@ from models.permits import (
 )
 from models.rules.regimes import get_regime, shipped_regimes
 from views import theme
-from views.blocks import fill
+from views.blocks import fill, user_errors
 from views.keys import search_keys
 from views.permits.acts import PermitActs
 from views.permits.common import (
@@ -590,6 +590,10 @@ class PermitsTab(PermitActs, QWidget):
         self.message.setStyleSheet(f"color: {theme.colour('error')};" if error else "")
         self.message.setText(text)
 
+    def say_refusal(self, text: str) -> None:
+        """A refusal on the message line (the target of ``user_errors``)."""
+        self._say(text, error=True)
+
     def _confirm(self, title: str, text: str) -> bool:
         answer = QMessageBox.question(
             self,
@@ -606,10 +610,9 @@ class PermitsTab(PermitActs, QWidget):
 
     def _run(self, act: Callable[[], Permit], done: Callable[[Permit], str]) -> Permit | None:
         """Run a domain act: its refusal goes to the message line; the permit it results in is selected."""
-        try:
+        with user_errors(self.say_refusal) as refused:
             result = act()
-        except UserError as exc:
-            self._say(exc.message, error=True)
+        if refused:
             return None
         self._say(done(result))
         self.show_permit(result)
