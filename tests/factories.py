@@ -793,3 +793,32 @@ def vendor_rows() -> list[list]:
         ["Ana Lima", cpf_number(101), "", "", "", ""],  # CPF repeated from line 2
         ["Paulo", cpf_number(103), "", "", "", ""],  # one name only
     ]
+
+
+# Atendimento's application form (tests/test_application_form.py, test_cutoffs, test_legal_terms, test_outsiders,
+# test_winner_documents).
+def application_dialog(
+    qtbot, applicant_kind: str, applicant_id: int, regime: str, permit_kind: str = "", *, today=TODAY, now=None
+):
+    """Atendimento's form at 1366×768 with the regime (and permit kind) chosen, its assessment settled."""
+    from views.application_form import ApplicationDialog
+
+    dialog = ApplicationDialog(applicant_kind, applicant_id, today=today, now=now)
+    qtbot.addWidget(dialog)
+    dialog.resize(1366, 768)
+    dialog.show()
+    dialog.regime.setCurrentIndex(dialog.regime.findData(regime))
+    if permit_kind:
+        dialog.kind.setCurrentIndex(dialog.kind.findData(permit_kind))
+    dialog.settle()
+    return dialog
+
+
+def statuses(dialog) -> dict[str, str]:
+    from PySide6.QtCore import Qt
+
+    out = {}
+    for row in range(dialog.rules.rowCount()):
+        item = dialog.rules.item(row, 0)
+        out[item.text().split("\n")[0]] = item.data(Qt.ItemDataRole.UserRole)
+    return out

@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime as dt
 
 import pytest
+from factories import statuses
 from pdftext import pdf_text
 from PySide6.QtCore import Qt
 
@@ -28,31 +29,6 @@ def dialog_for(qtbot, company, now=None):
     qtbot.addWidget(dialog)
     dialog.show()
     return dialog
-
-
-def application_dialog(
-    qtbot, applicant_kind: str, applicant_id: int, regime: str, permit_kind: str = "", *, today=TODAY, now=None
-):
-    """Atendimento's form at 1366×768 with the regime (and permit kind) chosen, its assessment settled."""
-    from views.application_form import ApplicationDialog
-
-    dialog = ApplicationDialog(applicant_kind, applicant_id, today=today, now=now)
-    qtbot.addWidget(dialog)
-    dialog.resize(1366, 768)
-    dialog.show()
-    dialog.regime.setCurrentIndex(dialog.regime.findData(regime))
-    if permit_kind:
-        dialog.kind.setCurrentIndex(dialog.kind.findData(permit_kind))
-    dialog.settle()
-    return dialog
-
-
-def statuses(dialog) -> dict[str, str]:
-    out = {}
-    for row in range(dialog.rules.rowCount()):
-        item = dialog.rules.item(row, 0)
-        out[item.text().split("\n")[0]] = item.data(Qt.ItemDataRole.UserRole)
-    return out
 
 
 def test_sao_bento_application_end_to_end(qtbot, mei, tmp_path):

@@ -13,12 +13,11 @@ import datetime as dt
 import json
 
 import pytest
-from factories import broken_shipped, company, draw_json, person
+from factories import application_dialog, broken_shipped, company, draw_json, person
 from factories import write_list as write
 from hypothesis import given
 from hypothesis import strategies as st
 from PySide6.QtCore import Qt
-from test_application_form import application_dialog
 
 from models.base.errors import UserError
 from models.billing.charges import Charge, Payment, await_payment, record_payment

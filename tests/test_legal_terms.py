@@ -840,7 +840,7 @@ def test_an_event_application_takes_the_venue_and_the_exemption_olimpia_arts_89_
 ):
     """LC 324/2025, art. 90: an event in benefit of a charitable entity is exempt from the venue fee and deposit —
     an input of the application; § 2º: the entity's consent is then required."""
-    from test_application_form import application_dialog, statuses
+    from factories import application_dialog, statuses
 
     from models.registry.applications import Application
     from models.registry.people import PersonInput, save_person

@@ -12,9 +12,8 @@ from __future__ import annotations
 from dataclasses import replace
 
 import pytest
-from factories import TODAY, broken_shipped, good_facts, person
+from factories import TODAY, application_dialog, broken_shipped, good_facts, person
 from PySide6.QtCore import Qt
-from test_application_form import application_dialog
 
 from models.rules.eligibility import FAILED, MISSING, PASSED, evaluate_eligibility
 from models.rules.regimes import get_regime

@@ -19,11 +19,7 @@ STILL_IMPORTED = {
     ("test_act_version_shown", "test_permits_tab"),
     ("test_bad_input", "test_sites"),
     ("test_concurrency", "test_sites"),
-    ("test_cutoffs", "test_application_form"),
-    ("test_legal_terms", "test_application_form"),
-    ("test_outsiders", "test_application_form"),
     ("test_tie_break", "test_selection_page"),
-    ("test_winner_documents", "test_application_form"),
     ("test_winner_documents", "test_selection_page"),
 }
 
