@@ -822,3 +822,36 @@ def statuses(dialog) -> dict[str, str]:
         item = dialog.rules.item(row, 0)
         out[item.text().split("\n")[0]] = item.data(Qt.ItemDataRole.UserRole)
     return out
+
+
+# Sapezal's selection: an applicant scored by housing, income, age and residence (tests/test_selection_page.py,
+# test_tie_break, test_winner_documents).
+SAPEZAL_SITE = "Praça da Matriz"
+
+
+def sapezal_applicant(name, *, housing, income, birth, since, children=(), disabled=False, status="approved"):
+    from models.registry.people import HouseholdInput
+
+    household = [
+        HouseholdInput(name=f"Filho {i} de {name}", relation="child", birth_date=b) for i, b in enumerate(children, 1)
+    ]
+    who = person(
+        name,
+        housing=housing,
+        family_income_mw=income,
+        birth_date=birth,
+        resident_since=since,
+        household=household,
+        disabled=disabled,
+        experience_years=5,
+    )
+    company(f"{name.upper()} MEI", who, mei=True)  # the licence is a firm's (art. 4º; art. 20): an MEI
+    fields = dict(line="bebidas", group="g03", equipment="barraca", front="2,00", depth="1,50", site=SAPEZAL_SITE)
+    if status == "approved":
+        return who, approved("sapezal-2014", "ponto-fixo", holder=who, **fields)
+    app = create_application(
+        ApplicationInput(regime="sapezal-2014", permit_kind="ponto-fixo", person_id=who.id, **fields),
+        clerk="ana",
+        today=TODAY,
+    )
+    return who, change_status(app, "analysis", by="chefe")

@@ -11,7 +11,7 @@ from decimal import Decimal as D  # noqa: N817 - D("2.5"): a measure as the act 
 
 import pytest
 from conftest import type_text
-from factories import TODAY, approved, company, person
+from factories import SAPEZAL_SITE, TODAY, approved, company, person, sapezal_applicant
 from hypothesis import given
 from hypothesis import strategies as st
 from PySide6.QtCore import QDate, Qt
@@ -20,8 +20,7 @@ from PySide6.QtWidgets import QInputDialog, QLabel
 from models.base.errors import UserError
 from models.billing.charges import Charge, Payment, create_charge, record_payment
 from models.permits import Permit
-from models.registry.applications import Application, ApplicationInput, change_status
-from models.registry.people import HouseholdInput
+from models.registry.applications import Application
 from models.selection import order_from_list
 from models.selection.draws import Draw, DrawEntry, verify_draw
 from models.selection.process import (
@@ -35,12 +34,9 @@ from models.selection.process import (
     verify_point_draw,
 )
 from models.services.calls import call_list, payment_time, stall_choices
-from models.services.filing import create_application
 from models.sites import SegmentInput, SiteInput, Stall, save_layout, save_site
 from models.sites.layout import PlacedStall
 from views.selection import SelectionPage
-
-SAPEZAL_SITE = "Praça da Matriz"
 
 
 def click(qtbot, button) -> None:
@@ -51,32 +47,6 @@ def click(qtbot, button) -> None:
 def column(view, col: int) -> list[str]:
     model = view.model()
     return [model.index(r, col).data() for r in range(model.rowCount())]
-
-
-def sapezal_applicant(name, *, housing, income, birth, since, children=(), disabled=False, status="approved"):
-    household = [
-        HouseholdInput(name=f"Filho {i} de {name}", relation="child", birth_date=b) for i, b in enumerate(children, 1)
-    ]
-    who = person(
-        name,
-        housing=housing,
-        family_income_mw=income,
-        birth_date=birth,
-        resident_since=since,
-        household=household,
-        disabled=disabled,
-        experience_years=5,
-    )
-    company(f"{name.upper()} MEI", who, mei=True)  # the licence is a firm's (art. 4º; art. 20): an MEI
-    fields = dict(line="bebidas", group="g03", equipment="barraca", front="2,00", depth="1,50", site=SAPEZAL_SITE)
-    if status == "approved":
-        return who, approved("sapezal-2014", "ponto-fixo", holder=who, **fields)
-    app = create_application(
-        ApplicationInput(regime="sapezal-2014", permit_kind="ponto-fixo", person_id=who.id, **fields),
-        clerk="ana",
-        today=TODAY,
-    )
-    return who, change_status(app, "analysis", by="chefe")
 
 
 def stalls_site(name, regime, count, **kw):

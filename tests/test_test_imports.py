@@ -19,8 +19,6 @@ STILL_IMPORTED = {
     ("test_act_version_shown", "test_permits_tab"),
     ("test_bad_input", "test_sites"),
     ("test_concurrency", "test_sites"),
-    ("test_tie_break", "test_selection_page"),
-    ("test_winner_documents", "test_selection_page"),
 }
 
 

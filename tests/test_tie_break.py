@@ -10,12 +10,11 @@ import datetime as dt
 from decimal import Decimal
 
 import pytest
-from factories import TODAY, broken_shipped, draw_json, one_line_error
+from factories import SAPEZAL_SITE, TODAY, broken_shipped, draw_json, one_line_error, sapezal_applicant
 from factories import write_list as write
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from PySide6.QtCore import Qt
-from test_selection_page import SAPEZAL_SITE, sapezal_applicant
 
 from models.base.errors import UserError
 from models.rules.regimes import get_regime

@@ -11,9 +11,8 @@ import re
 from dataclasses import replace
 
 import pytest
-from factories import TODAY, application_dialog, broken_shipped, good_facts
+from factories import SAPEZAL_SITE, TODAY, application_dialog, broken_shipped, good_facts, sapezal_applicant
 from PySide6.QtCore import Qt
-from test_selection_page import SAPEZAL_SITE, sapezal_applicant
 
 from models.rules.eligibility import DUE_LATER, FAILED, PASSED, DueFacts, evaluate_eligibility
 from models.rules.regimes import get_regime
