@@ -50,18 +50,18 @@ from models.sites.layout import (
 
 __all__ = [
     "GRID",
+    "MIN_SIZE",
     "NUDGE",
     "NUDGE_LARGE",
-    "MIN_SIZE",
     "Box",
     "Changes",
     "HolderInfo",
-    "SizeLimit",
     "LegendEntry",
+    "SizeLimit",
     "StallPlan",
+    "kept_free_kinds",
     "legend",
     "legend_entry",
-    "kept_free_kinds",
 ]
 
 GRID = 100  # mm: the 0,10 m grid the stalls snap to

@@ -28,7 +28,7 @@ from models.registry.people import Company, CompanyPartner, HouseholdMember, Per
 from models.rules.acts import RegimeAct, install_shipped
 from models.selection.draws import Draw, DrawEntry
 from models.selection.process import ListPublication, PointDraw, RotationEvent, SelectionAppeal
-from models.sites import NamedPoint, Site, SiteObstacle, SiteSegment, Stall, StallBreach
+from models.sites.tables import NamedPoint, Site, SiteObstacle, SiteSegment, Stall, StallBreach
 from models.store.audit import AuditEntry
 from models.store.db import (
     META_TABLE,
