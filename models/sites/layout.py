@@ -759,7 +759,7 @@ def auto_layout(
                 return base
             if depth not in cache:
                 deep = [(x - rules.gap, x + it.length + rules.gap) for it, x in across if it.depth + depth > width]
-                cache[depth] = _Blocked(list(zip(base.starts, base.ends)) + deep) if deep else base
+                cache[depth] = _Blocked(list(zip(base.starts, base.ends, strict=True)) + deep) if deep else base
             return cache[depth]
 
         blockers[side] = blocked_for
@@ -855,7 +855,7 @@ def _number(
 ) -> list[PlacedStall]:
     stalls: list[PlacedStall] = []
     next_number = 1
-    for side_index, side in enumerate(sides_used):
+    for side in sides_used:
         rows = sorted(placed_by_side.get(side, []), key=lambda row: (row[1], row[0].index))
         for i, (item, x) in enumerate(rows):
             if numbering == "odd-even":
