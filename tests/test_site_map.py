@@ -1,4 +1,4 @@
-"""reports/site_map.py: the printed map (PDF, PNG, SVG) from the export dict, and ``praca layout export``."""
+"""reports/site_map: the printed map (PDF, PNG, SVG) from the export dict, and ``praca layout export``."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from pdftext import pdf_text
 from PySide6.QtGui import QImage
 
 from desktop.cli import main
-from reports.site_map import PAPERS, SCALES, _breaks, choose_page, stall_parts, write_pdf, write_png, write_svg
+from reports.site_map import PAPERS, SCALES, choose_page, stall_parts, strip_breaks, write_pdf, write_png, write_svg
 
 SVG = "{http://www.w3.org/2000/svg}"
 
@@ -51,9 +51,9 @@ def test_a_long_feira_goes_to_a3_in_strips_cut_between_stalls():
 
 
 def test_breaks_fall_in_the_free_space():
-    pieces = _breaks(100.0, [(0, 30), (31, 60), (61, 90)], 45.0)
+    pieces = strip_breaks(100.0, [(0, 30), (31, 60), (61, 90)], 45.0)
     assert pieces[0] == (0.0, 30.5) and pieces[-1][1] == 100.0
-    assert _breaks(10.0, [], 45.0) == [(0.0, 10.0)]
+    assert strip_breaks(10.0, [], 45.0) == [(0.0, 10.0)]
 
 
 def test_stall_parts_put_the_colour_on_the_back():
