@@ -855,3 +855,29 @@ def sapezal_applicant(name, *, housing, income, birth, since, children=(), disab
         today=TODAY,
     )
     return who, change_status(app, "analysis", by="chefe")
+
+
+# The permits tab: São Bento's event stall, and the tab's rows (tests/test_permits_tab.py, test_act_version_shown).
+def event_stall(keys, holder):
+    app = approved(
+        "sao-bento-2026",
+        "event-stall",
+        on=dt.date(2026, 3, 18),
+        holder=holder,
+        site="rua-cel-ribeiro-da-luz",
+        equipment="trailer",
+        front="4,50",
+        depth="3,00",
+        hitch="1,20",
+    )
+    return issue_permit(app, by="ana", today=dt.date(2026, 3, 20), key_dir=keys, point="Posição 07")
+
+
+def shown(tab) -> list[str]:
+    return [tab.model.data(tab.model.index(r, 0)) for r in range(tab.model.rowCount())]
+
+
+def select(tab, number: str) -> None:
+    from models.permits import find_permit
+
+    assert tab.select_permit(find_permit(number).id), f"{number} not in {shown(tab)}"

@@ -5,9 +5,8 @@ from __future__ import annotations
 
 import datetime as dt
 
-from factories import draft
+from factories import approved, draft, event_stall, person, select
 from factories import issue_record as issue
-from test_permits_tab import approved, event_stall, person, select
 
 from models.rules import acts
 from models.rules.regimes import default_regimes_folder

@@ -12,6 +12,7 @@ import shutil
 
 import pytest
 from conftest import run_modal, type_text
+from factories import event_stall, select, shown
 from pdftext import pdf_text
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication, QInputDialog, QLabel, QMessageBox, QPushButton, QTabWidget
@@ -119,21 +120,6 @@ def sapezal_licence(keys, holder, on=TODAY):
     return issue_permit(app, by="ana", today=on, key_dir=keys)
 
 
-def event_stall(keys, holder):
-    app = approved(
-        "sao-bento-2026",
-        "event-stall",
-        on=dt.date(2026, 3, 18),
-        holder=holder,
-        site="rua-cel-ribeiro-da-luz",
-        equipment="trailer",
-        front="4,50",
-        depth="3,00",
-        hitch="1,20",
-    )
-    return issue_permit(app, by="ana", today=dt.date(2026, 3, 20), key_dir=keys, point="Posição 07")
-
-
 def run_dialog(qtbot, opener, fill):
     return run_modal(opener, fill)
 
@@ -142,14 +128,6 @@ def run_dialog(qtbot, opener, fill):
 def keys(database, tmp_path):
     set_store(tmp_path / "files")
     return tmp_path / "keys"
-
-
-def shown(tab) -> list[str]:
-    return [tab.model.data(tab.model.index(r, 0)) for r in range(tab.model.rowCount())]
-
-
-def select(tab, number: str) -> None:
-    assert tab.select_permit(find_permit(number).id), f"{number} not in {shown(tab)}"
 
 
 def history_kinds(tab) -> list[str]:

@@ -16,7 +16,6 @@ TESTS = Path(__file__).resolve().parent
 
 #: (importing module, imported test module) still to be moved to tests/factories.py.
 STILL_IMPORTED = {
-    ("test_act_version_shown", "test_permits_tab"),
     ("test_bad_input", "test_sites"),
     ("test_concurrency", "test_sites"),
 }
