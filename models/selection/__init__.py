@@ -104,39 +104,39 @@ __all__ = [
     "ALGORITHM_STEPS",
     "CSV_COLUMNS",
     "TIE_BREAKS",
-    "Participant",
-    "ScoreLine",
-    "Score",
-    "Ranked",
+    "DrawResult",
+    "DrawRules",
     "Exclusion",
     "GroupResult",
-    "DrawRules",
-    "DrawResult",
+    "Participant",
     "PointsResult",
-    "score_participant",
+    "PublishedList",
+    "Ranked",
+    "Score",
+    "ScoreLine",
+    "assign_points",
+    "canonical_line",
+    "canonical_list",
+    "canonical_participants",
+    "draw_key",
+    "draw_rules",
+    "drawn_order",
+    "event_vendors",
+    "fact_value",
+    "list_sha256",
+    "max_points_of",
+    "normalize_seed",
+    "normalize_text",
+    "order_from_list",
+    "parse_vacancies",
+    "published_list",
     "rank_by_score",
     "rank_scores",
-    "with_ranks",
-    "fact_value",
-    "normalize_text",
-    "normalize_seed",
-    "canonical_line",
-    "canonical_participants",
-    "canonical_list",
-    "list_sha256",
-    "draw_key",
-    "drawn_order",
-    "order_from_list",
-    "draw_rules",
-    "published_list",
-    "PublishedList",
-    "run_draw",
-    "rotation",
-    "event_vendors",
-    "assign_points",
-    "max_points_of",
     "read_participants_csv",
-    "parse_vacancies",
+    "rotation",
+    "run_draw",
+    "score_participant",
+    "with_ranks",
 ]
 
 ALGORITHM = "praca-sorteio-1"
@@ -678,7 +678,7 @@ def canonical_line(p: Participant) -> str:
 
 
 def canonical_participants(
-    participants: Iterable[Participant], rules: "DrawRules | None" = None
+    participants: Iterable[Participant], rules: DrawRules | None = None
 ) -> tuple[Participant, ...]:
     """The participants normalised, checked (no empty list, no repeated id,
     no ``;`` in a text) and sorted by id; ranks filled in from scores per group
@@ -687,7 +687,7 @@ def canonical_participants(
 
 
 def _listed(
-    participants: Iterable[Participant], rules: "DrawRules | None"
+    participants: Iterable[Participant], rules: DrawRules | None
 ) -> tuple[tuple[Participant, ...], dict[str, str]]:
     items = [_normalized(p) for p in participants]
     if not items:
@@ -697,7 +697,7 @@ def _listed(
     return tuple(sorted(items, key=lambda p: p.id)), ties
 
 
-def _ranks_from_scores(items: list[Participant], rules: "DrawRules") -> tuple[list[Participant], dict[str, str]]:
+def _ranks_from_scores(items: list[Participant], rules: DrawRules) -> tuple[list[Participant], dict[str, str]]:
     """Scores without ranks → ranks within each group: by score, then the act's tie-breaks
     (``rules.tie_break``; Sapezal art. 10, § 3º); those still equal share a rank, and the lot decides
     between them. A tie that a tie-break would decide but whose fact is missing is refused. Also
@@ -1316,7 +1316,11 @@ def assign_points(
     text = "".join(canonical_line(p) + "\n" for p in listed)
     order = order_from_list(text, seed)
     return PointsResult(
-        seed=seed, list_sha256=list_sha256(text), list_text=text, order=order, assignments=tuple(zip(order, points))
+        seed=seed,
+        list_sha256=list_sha256(text),
+        list_text=text,
+        order=order,
+        assignments=tuple(zip(order, points, strict=False)),
     )
 
 
@@ -1421,7 +1425,7 @@ def read_participants_csv(text: str) -> tuple[tuple[Participant, ...], tuple[str
         if not any(cell.strip() for cell in row):
             continue
 
-        def cell(name: str) -> str:
+        def cell(name: str, row: Sequence[str] = row) -> str:
             i = col.get(name)
             return row[i] if i is not None and i < len(row) else ""
 

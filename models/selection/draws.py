@@ -43,20 +43,20 @@ from models.selection import (
 from models.store.db import BaseModel, DecimalTextField, db
 
 __all__ = [
+    "ROLES",
+    "STATUSES",
     "Draw",
     "DrawEntry",
-    "STATUSES",
-    "ROLES",
-    "hold_draw",
     "annul_draw",
-    "get_draw",
-    "list_draws",
+    "dependants_under_16",
     "draw_entries",
+    "get_draw",
+    "hold_draw",
+    "list_draws",
+    "participant_from_application",
+    "participant_from_person",
     "replacement_of",
     "verify_draw",
-    "participant_from_person",
-    "participant_from_application",
-    "dependants_under_16",
 ]
 
 STATUSES = {"held": "realizado", "annulled": "anulado"}
@@ -169,7 +169,7 @@ def hold_draw(
     alternates: int | None = None,
     held_at: _dt.datetime | None = None,
     site: str = "",
-    replaces: "Draw | int | None" = None,
+    replaces: Draw | int | None = None,
 ) -> Draw:
     """Run the draw and keep it, with every entry, in one transaction; returns the :class:`Draw`.
 

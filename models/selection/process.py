@@ -97,42 +97,42 @@ from models.selection.draws import Draw, draw_entries, get_draw
 from models.store.db import BaseModel, db
 
 __all__ = [
-    "ListPublication",
-    "SelectionAppeal",
-    "RotationEvent",
-    "PointDraw",
-    "KINDS",
     "APPEAL_STATUSES",
-    "has_appeals",
-    "publication_kind",
-    "final_basis",
-    "publish_list",
-    "publish_ranking",
-    "publish_final",
-    "latest_publication",
-    "publication_check",
-    "PublicationCheck",
-    "file_appeal",
-    "decide_appeal",
-    "process_of",
-    "Process",
+    "KINDS",
     "AppealRow",
+    "EventRow",
+    "ListPublication",
+    "ListRow",
+    "PointDraw",
+    "Process",
+    "PublicationCheck",
     "RankingRow",
-    "final_participants",
-    "allowed_points",
-    "rotation_draws",
-    "rotation_state",
-    "preview_event",
+    "RotationEvent",
+    "RotationState",
+    "SelectionAppeal",
     "add_event",
-    "remove_last_event",
+    "allowed_points",
+    "decide_appeal",
+    "event_with_draw",
+    "file_appeal",
+    "final_basis",
+    "final_participants",
+    "has_appeals",
     "hold_point_draw",
-    "verify_point_draw",
+    "latest_publication",
     "parse_points",
     "point_label",
-    "event_with_draw",
-    "RotationState",
-    "EventRow",
-    "ListRow",
+    "preview_event",
+    "process_of",
+    "publication_check",
+    "publication_kind",
+    "publish_final",
+    "publish_list",
+    "publish_ranking",
+    "remove_last_event",
+    "rotation_draws",
+    "rotation_state",
+    "verify_point_draw",
 ]
 
 KINDS = {"list": "lista do sorteio", "ranking": "classificação", "final": "lista definitiva"}
@@ -803,7 +803,7 @@ def _rows(regime: Regime, entries: list[dict], appeals: Iterable[SelectionAppeal
     for group in sorted(by_group):
         members = {e["id"]: e for e in by_group[group]}
         ranked = rank_scores(regime, [_score_of(e, fixes.get(e["id"], {})) for e in members.values()])
-        for r, p in zip(ranked, with_ranks(ranked)):
+        for r, p in zip(ranked, with_ranks(ranked), strict=True):
             e = members[p.id]
             rows.append(
                 RankingRow(
@@ -1199,7 +1199,7 @@ def preview_event(draw: Draw | int, vacancies: int) -> tuple[tuple[tuple[str, st
     names = {e.participant_id: e.name for e in drawn}
     previous = [e.vacancies for e in _events(draw)]
     cursor = sum(min(n, len(order)) for n in previous) % len(order)
-    vendors = rotation(order, previous + [vacancies])[-1]
+    vendors = rotation(order, [*previous, vacancies])[-1]
     return tuple((pid, names[pid]) for pid in vendors), cursor + len(vendors) > len(order)
 
 
@@ -1229,7 +1229,7 @@ def add_event(draw: Draw | int, *, event_date: _dt.date, vacancies: int, by: str
             )
         previous = [e.vacancies for e in events]
         cursor = sum(min(n, len(order)) for n in previous) % len(order)
-        vendors = rotation(order, previous + [vacancies])[-1]
+        vendors = rotation(order, [*previous, vacancies])[-1]
         try:
             with db.atomic():
                 return RotationEvent.create(
@@ -1357,7 +1357,7 @@ def verify_point_draw(point: PointDraw) -> list[str]:
         problems.append("o hash da lista dos pontos não confere.")
     order = order_from_list(point.list_text, point.seed)
     points = json.loads(point.points_json)
-    if list(zip(order, points)) != point.assignments:
+    if list(zip(order, points, strict=False)) != point.assignments:
         problems.append("a distribuição registrada não é a que a lista e a semente produzem.")
     return problems
 
