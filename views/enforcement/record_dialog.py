@@ -2,6 +2,9 @@
 
 Its groups of fields are built in :mod:`views.enforcement.record_fields`; here they are laid out, read into
 the one draft and its live preview, and the record issued.
+
+A little over 600 lines as one cohesive thing: one form, whose widgets, draft, preview and marked errors
+share the same state; cutting it further would scatter that state across modules.
 """
 
 from __future__ import annotations

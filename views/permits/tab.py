@@ -2,6 +2,9 @@
 
 The acts on the selected permit are in :mod:`views.permits.acts` (a mixin of the tab); here the tab is laid
 out, lists and selects the permits and says what happened.
+
+A little over 600 lines as one cohesive thing: the layout (about 230 lines of it) and the selection that
+drives which acts are offered belong to the one widget.
 """
 
 from __future__ import annotations
