@@ -98,11 +98,22 @@ from typing import Any
 from models.base.errors import UserError
 from models.base.text import read_csv
 from models.rules.regimes import Criterion, Preference, Regime
+from models.selection.participants import (
+    ALGORITHM,
+    ALGORITHM_STEPS,
+    CSV_COLUMNS,
+    ROLES,
+    TIE_BREAKS,
+    Participant,
+    decimal_text,
+    json_value,
+)
 
 __all__ = [
     "ALGORITHM",
     "ALGORITHM_STEPS",
     "CSV_COLUMNS",
+    "ROLES",
     "TIE_BREAKS",
     "DrawResult",
     "DrawRules",
@@ -139,106 +150,6 @@ __all__ = [
     "with_ranks",
 ]
 
-ALGORITHM = "praca-sorteio-1"
-
-#: The algorithm in words (pt-BR), for the ata and the command's text output.
-ALGORITHM_STEPS: tuple[str, ...] = (
-    "Cada participante vira uma linha de texto UTF-8 «id;nome», seguida, nesta ordem e só quando "
-    "houver, de «;group=G», «;quota=1», «;preference=P», «;rank=R», «;score=S» e «;paid_at=AAAA-MM-DDTHH:MM:SS». "
-    "As linhas são ordenadas pelo id (ordem dos códigos Unicode) e cada uma termina com uma quebra de linha.",
-    "O SHA-256 desse texto é o hash da lista, publicado com a lista antes do sorteio.",
-    "Para cada participante calcula-se SHA-256(semente + quebra de linha + hash da lista + quebra de linha + id), "
-    "em hexadecimal; a ordem sorteada é a dos participantes por esse valor (empate, na prática impossível, pelo id).",
-    "Em cada grupo, os titulares são os primeiros N da sequência de seleção (a ordem sorteada; ou a classificação, "
-    "a hora do pagamento ou a preferência, quando o ato manda, com o desempate do ato e, no que restar empatado, a "
-    "ordem sorteada), listados na ordem "
-    "sorteada, que é a ordem de escolha do local; havendo cota, as vagas reservadas vão primeiro aos cotistas; "
-    "depois vêm os K suplentes e os demais.",
-    "Qualquer pessoa refaz o sorteio com a lista publicada, a semente e poucas linhas de Python "
-    "(README do Praça, seção «Sorteios: como conferir»).",
-)
-
-CSV_COLUMNS = (
-    "id",
-    "name",
-    "group",
-    "score",
-    "paid_at",
-    "quota",
-    "debtor",
-    "preference",
-    "disability",
-    "birth_date",
-    "registered_at",
-)
-
-#: tie-break ids a regime may list, in words
-TIE_BREAKS = {
-    "disabled": "pessoa com deficiência primeiro",
-    "oldest": "o mais idoso primeiro",
-    "earliest-registration": "a inscrição mais antiga primeiro",
-    "earliest-payment": "o pagamento mais antigo primeiro",
-}
-
-ROLES = {"holder": "titular", "alternate": "suplente", "other": "demais", "excluded": "excluído"}
-
-
-# --------------------------------------------------------------------------- participants
-
-
-@dataclass(frozen=True)
-class Participant:
-    """One applicant in a selection, as plain values (``None``: not known).
-
-    The names follow ``models.registry.people.Person`` and
-    ``models.rules.eligibility.ApplicantFacts``. ``age_years`` and
-    ``residence_years`` may be given directly; otherwise they are worked out
-    from ``birth_date`` and ``resident_since`` on the reference date.
-    """
-
-    id: str
-    name: str
-    group: str = ""
-    # socio-economic facts (Sapezal art. 10)
-    birth_date: dt.date | None = None
-    disabled: bool | None = None
-    housing: str | None = None  # rented | financed | owned | lent | other (models.registry.people.HOUSING)
-    family_income_mw: Decimal | None = None  # in minimum wages
-    resident_since: dt.date | None = None
-    residence_years: Decimal | None = None
-    age_years: int | None = None
-    dependants_under_16: int | None = None
-    experience_years: int | None = None
-    # order and draw
-    registered_at: dt.datetime | None = None
-    paid_at: dt.datetime | None = None
-    quota: bool = False  # a beneficiary of the quota (Ilha Comprida art. 11, § 2º)
-    debtor: bool | None = None  # in debt with the municipality (None: not checked)
-    preference: str | None = None  # id of a regime preference (SJC art. 11, § 3º)
-    score: Decimal | None = None
-    rank: int | None = None  # 1 = best; from rank_by_score, or from the score
-    # links back to the records (not part of the published list)
-    person_id: int | None = None
-    application_id: int | None = None
-
-    def to_dict(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"id": self.id, "name": self.name}
-        for name in ("group", "quota", "preference", "rank", "score", "paid_at", "person_id", "application_id"):
-            value = getattr(self, name)
-            if value in (None, "", False):
-                continue
-            out[name] = _json_value(value)
-        return out
-
-
-def _json_value(value: Any) -> Any:
-    if isinstance(value, Decimal):
-        return _decimal_text(value)
-    if isinstance(value, (dt.date, dt.datetime)):
-        return value.isoformat()
-    return value
-
-
 # --------------------------------------------------------------------------- scores
 
 
@@ -259,7 +170,7 @@ class ScoreLine:
             "criterion": self.criterion_id,
             "label": self.label,
             "field": self.field,
-            "value": _json_value(self.value),
+            "value": json_value(self.value),
             "value_text": self.value_text,
             "points": self.points,
             "basis": self.basis,
@@ -486,7 +397,7 @@ def _tie_order(name: str, p: Participant) -> tuple:
 
 
 def _total_text(total: Any) -> str:
-    return _decimal_text(total) if isinstance(total, Decimal) else str(total)
+    return decimal_text(total) if isinstance(total, Decimal) else str(total)
 
 
 def _who_text(p: Participant) -> str:
@@ -622,11 +533,6 @@ def normalize_seed(seed: str) -> str:
     return text
 
 
-def _decimal_text(value: Decimal) -> str:
-    text = format(value.normalize(), "f")
-    return "0" if text in ("-0", "") else text
-
-
 def _check_text(what: str, value: str, pid: str) -> None:
     for bad in _FORBIDDEN:
         if bad in value:
@@ -671,7 +577,7 @@ def canonical_line(p: Participant) -> str:
     if p.rank is not None:
         parts.append(f"rank={p.rank}")
     if p.score is not None:
-        parts.append(f"score={_decimal_text(p.score)}")
+        parts.append(f"score={decimal_text(p.score)}")
     if p.paid_at is not None:
         parts.append(f"paid_at={p.paid_at.isoformat(timespec='seconds')}")
     return ";".join(parts)
@@ -820,7 +726,7 @@ def _quota_elsewhere(regime: Regime, kinds) -> str:
     if not others:
         return ""
     rule = _first_rule(regime, "quota", others)
-    pct = "" if rule.percent is None else f" de {_decimal_text(rule.percent * 100)} %"
+    pct = "" if rule.percent is None else f" de {decimal_text(rule.percent * 100)} %"
     sel = regime.selection
     spec = sel.draw or sel.positions
     where = regime.cite_item(spec) if spec is not None else regime.cite(sel.basis)
