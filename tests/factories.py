@@ -881,3 +881,84 @@ def select(tab, number: str) -> None:
     from models.permits import find_permit
 
     assert tab.select_permit(find_permit(number).id), f"{number} not in {shown(tab)}"
+
+
+# Sites straight on the tables: a bare permit to hold a stall, a feira, a placed stall (tests/test_sites.py,
+# test_bad_input, test_concurrency).
+_permit_seq = iter(range(1, 10_000))
+
+
+def site_permit(
+    regime="sjc-2014", *, section="", line="", status="active", site="Feira do Teste", front=None, depth=None
+) -> Permit:
+    from models.registry.people import Person
+
+    n = next(_permit_seq)
+    person = Person.create(name=f"Titular Número {n}", cpf=f"{n:011d}")
+    return Permit.create(
+        number=f"2026/{n:05d}",
+        year=2026,
+        seq=n,
+        regime=regime,
+        permit_kind="feirante",
+        person=person.id,
+        site=site,
+        section=section,
+        line=line,
+        status=status,
+        front=front,
+        depth=depth,
+        valid_from=dt.date(2026, 1, 1),
+        valid_until=dt.date(2026, 12, 31),
+        issued_on=dt.date(2026, 1, 1),
+        issued_by="teste",
+    )
+
+
+def feira_site(name="Feira do Teste", regime="sjc-2014", **kw):
+    from models.sites import ObstacleInput, SegmentInput, SiteInput, save_site
+
+    values = dict(
+        name=name,
+        kind="feira",
+        regime=regime,
+        weekdays=("fri",),
+        setup_from="16:00",
+        setup_to="17:00",
+        opens="18:00",
+        closes="22:00",
+        teardown_from="22:00",
+        teardown_to="23:00",
+        segments=[
+            SegmentInput(
+                street="Avenida Andrômeda",
+                from_street="Rua Júpiter",
+                to_street="Rua Saturno",
+                length="200,00",
+                width="10",
+                obstacles=[
+                    ObstacleInput(kind="tree", side="b", start="20", extent="1"),
+                    ObstacleInput(kind="hydrant", side="a", start="100", extent="0,5"),
+                ],
+            )
+        ],
+    )
+    values.update(kw)
+    return save_site(SiteInput(**values))
+
+
+def placed_at(number, x, *, side="a", section="vi", holder_id=None, width="3", depth="2"):
+    from models.sites.layout import PlacedStall
+
+    return PlacedStall(
+        key=str(number),
+        number=number,
+        side=side,
+        x=D(x),
+        y=D(0) if side == "a" else D(8),
+        width=D(width),
+        depth=D(depth),
+        section=section,
+        line="biscoitos-balas",
+        holder_id=holder_id,
+    )

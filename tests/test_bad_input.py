@@ -544,7 +544,7 @@ def test_record_payment_takes_anything(database, values):
     )
 )
 def test_grant_leave_takes_anything(database, values):
-    from test_sites import make_permit
+    from factories import site_permit as make_permit
 
     from models.permits import Permit, PermitEvent, grant_leave
 
@@ -562,7 +562,7 @@ def test_grant_leave_takes_anything(database, values):
     )
 )
 def test_suspend_takes_anything(database, values):
-    from test_sites import make_permit
+    from factories import site_permit as make_permit
 
     from models.permits import Permit, PermitEvent, suspend
 

@@ -268,7 +268,8 @@ def _assign(barrier, pairs: list[tuple[int, int]]) -> list[tuple]:
 
 
 def _site_with_stalls(count: int):
-    from test_sites import feira, placed
+    from factories import feira_site as feira
+    from factories import placed_at as placed
 
     from models.sites import Stall, save_layout
 
@@ -278,7 +279,7 @@ def _site_with_stalls(count: int):
 
 
 def test_two_desks_assigning_the_same_stall_one_wins(desks, database):
-    from test_sites import make_permit
+    from factories import site_permit as make_permit
 
     from models.sites import Stall
 
@@ -301,8 +302,8 @@ def test_two_desks_assigning_the_same_stall_one_wins(desks, database):
 
 
 def test_one_holder_on_two_stalls_at_once_is_refused(desks, database):
+    from factories import site_permit as make_permit
     from peewee import IntegrityError
-    from test_sites import make_permit
 
     from models.sites import Stall
     from models.store.db import db
@@ -540,7 +541,7 @@ def _permit_act(barrier, permit_ids: list[int], *act) -> list[tuple]:
 
 
 def test_suspend_and_revoke_one_permit_at_once(desks, database):
-    from test_sites import make_permit
+    from factories import site_permit as make_permit
 
     from models.permits import Permit, PermitEvent
 
@@ -556,7 +557,7 @@ def test_suspend_and_revoke_one_permit_at_once(desks, database):
 
 def test_two_leaves_granted_at_once_cannot_overlap(desks, database):
     """Lei 9.158/2014, art. 16: 30 days a year in at most two periods — counted by each desk before it saves."""
-    from test_sites import make_permit
+    from factories import site_permit as make_permit
 
     from models.permits import PermitEvent
 

@@ -7,12 +7,14 @@ import datetime as dt
 from decimal import Decimal as D  # noqa: N817 - D("2.5"): a measure as the act writes it
 
 import pytest
+from factories import feira_site as feira
+from factories import placed_at as placed
+from factories import site_permit as make_permit
 from peewee import IntegrityError
 
 from models.base.errors import FieldErrors, UserError
 from models.demo.sites import demo_sites
 from models.permits import Permit
-from models.registry.people import Person
 from models.sites import (
     NamedPoint,
     ObstacleInput,
@@ -37,79 +39,6 @@ from models.sites import (
 )
 from models.sites.layout import PlacedStall, StallRequest
 from models.store.db import db
-
-_seq = iter(range(1, 10_000))
-
-
-def make_permit(
-    regime="sjc-2014", *, section="", line="", status="active", site="Feira do Teste", front=None, depth=None
-) -> Permit:
-    n = next(_seq)
-    person = Person.create(name=f"Titular Número {n}", cpf=f"{n:011d}")
-    return Permit.create(
-        number=f"2026/{n:05d}",
-        year=2026,
-        seq=n,
-        regime=regime,
-        permit_kind="feirante",
-        person=person.id,
-        site=site,
-        section=section,
-        line=line,
-        status=status,
-        front=front,
-        depth=depth,
-        valid_from=dt.date(2026, 1, 1),
-        valid_until=dt.date(2026, 12, 31),
-        issued_on=dt.date(2026, 1, 1),
-        issued_by="teste",
-    )
-
-
-def feira(name="Feira do Teste", regime="sjc-2014", **kw) -> Site:
-    values = dict(
-        name=name,
-        kind="feira",
-        regime=regime,
-        weekdays=("fri",),
-        setup_from="16:00",
-        setup_to="17:00",
-        opens="18:00",
-        closes="22:00",
-        teardown_from="22:00",
-        teardown_to="23:00",
-        segments=[
-            SegmentInput(
-                street="Avenida Andrômeda",
-                from_street="Rua Júpiter",
-                to_street="Rua Saturno",
-                length="200,00",
-                width="10",
-                obstacles=[
-                    ObstacleInput(kind="tree", side="b", start="20", extent="1"),
-                    ObstacleInput(kind="hydrant", side="a", start="100", extent="0,5"),
-                ],
-            )
-        ],
-    )
-    values.update(kw)
-    return save_site(SiteInput(**values))
-
-
-def placed(number, x, *, side="a", section="vi", holder_id=None, width="3", depth="2") -> PlacedStall:
-    return PlacedStall(
-        key=str(number),
-        number=number,
-        side=side,
-        x=D(x),
-        y=D(0) if side == "a" else D(8),
-        width=D(width),
-        depth=D(depth),
-        section=section,
-        line="biscoitos-balas",
-        holder_id=holder_id,
-    )
-
 
 # --------------------------------------------------------------------------- the database enforces it
 

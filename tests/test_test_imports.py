@@ -2,9 +2,6 @@
 fixtures, registered for every module through conftest's ``pytest_plugins``), tests/conftest.py or a helper module
 whose name does not start with ``test_``. Importing a test module runs its module-level code a second time under
 another name and couples two files that should each read on their own.
-
-``STILL_IMPORTED`` lists the imports left when this check was written, to be moved to the factories one by one; a
-pair that is gone must be taken off (the list only shrinks), and a new one fails.
 """
 
 from __future__ import annotations
@@ -13,12 +10,6 @@ import ast
 from pathlib import Path
 
 TESTS = Path(__file__).resolve().parent
-
-#: (importing module, imported test module) still to be moved to tests/factories.py.
-STILL_IMPORTED = {
-    ("test_bad_input", "test_sites"),
-    ("test_concurrency", "test_sites"),
-}
 
 
 def _test_module(name: str) -> str | None:
@@ -51,11 +42,8 @@ def imports_between_tests() -> set[tuple[str, str]]:
 
 
 def test_no_test_module_imports_another() -> None:
-    found = imports_between_tests()
-    new = sorted(found - STILL_IMPORTED)
-    assert not new, f"a test module imports another; move what it shares to tests/factories.py: {new}"
-    gone = sorted(STILL_IMPORTED - found)
-    assert not gone, f"no longer imported, take these off STILL_IMPORTED: {gone}"
+    found = sorted(imports_between_tests())
+    assert not found, f"a test module imports another; move what it shares to tests/factories.py: {found}"
 
 
 def test_the_check_sees_an_import() -> None:
