@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import datetime as dt
+import re
+import unicodedata
 from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
@@ -107,3 +109,11 @@ def json_value(value: Any) -> Any:
 def decimal_text(value: Decimal) -> str:
     text = format(value.normalize(), "f")
     return "0" if text in ("-0", "") else text
+
+
+_SPACES = re.compile(r"\s+")
+
+
+def normalize_text(text: str) -> str:
+    """NFC, single spaces, no leading/trailing blanks: how texts enter the list."""
+    return _SPACES.sub(" ", unicodedata.normalize("NFC", text or "")).strip()
