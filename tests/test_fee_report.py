@@ -405,12 +405,12 @@ def test_excel_is_live_formatted_filtered_frozen_and_charted(month, tmp_path):
 
 
 def test_criteria_that_sumifs_would_misread_use_an_exact_comparison():
-    from reports.fee_report_xlsx import _criteria_safe
+    from reports.fee_report_xlsx import criteria_safe
 
     labels = ["Feira * Centro", "Praça da Matriz", "praça da matriz", ">10", "Rua ~ 1"]
-    assert not _criteria_safe("Feira * Centro", labels) and not _criteria_safe(">10", labels)
-    assert not _criteria_safe("Praça da Matriz", labels)  # SUMIFS ignores case: two keys would merge
-    assert _criteria_safe("Feira Noturna", ["Feira Noturna"])
+    assert not criteria_safe("Feira * Centro", labels) and not criteria_safe(">10", labels)
+    assert not criteria_safe("Praça da Matriz", labels)  # SUMIFS ignores case: two keys would merge
+    assert criteria_safe("Feira Noturna", ["Feira Noturna"])
 
 
 def test_an_empty_month_exports_in_every_format(database, tmp_path, app_ready):

@@ -1,0 +1,203 @@
+"""The workbook and its sheets: header, frozen panes, print set-up, rows streamed with their formats."""
+
+from __future__ import annotations
+
+import datetime as _dt
+from collections.abc import Sequence
+from decimal import Decimal
+from pathlib import Path
+
+import xlsxwriter
+
+from reports.fee_report_xlsx.formulas import Area, Formula, Styled, quote_sheetname
+from reports.fee_report_xlsx.sizes import pages_across, row_height, text_lines
+from reports.fee_report_xlsx.styles import (
+    FIRST,
+    FONT,
+    FONT_SIZE,
+    HEADER,
+    HEADER_ROW,
+    STYLES,
+    SUBTITLE,
+    TITLE,
+    TOTAL_STYLE,
+    VALUE_STYLE,
+)
+from reports.templating import date_br
+
+# --------------------------------------------------------------------------- the workbook and its sheets
+
+
+class Book:
+    """An XlsxWriter workbook with the report's formats (each names its font) and its sheets made in tab order."""
+
+    def __init__(self, path: Path, title: str, sheets: Sequence[str]):
+        self.wb = xlsxwriter.Workbook(
+            str(path),
+            {
+                "constant_memory": True,  # rows stream to disk: a 20.000-charge month in little memory
+                "strings_to_formulas": False,
+                "strings_to_numbers": False,
+                "strings_to_urls": False,
+                "remove_timezone": True,
+                "default_format_properties": {"font_name": FONT, "font_size": FONT_SIZE},
+            },
+        )
+        self.wb.set_properties({"title": title, "author": "Praça", "comments": "Gerado pelo Praça"})
+        self.formats = {
+            name: self.wb.add_format({"font_name": FONT, "font_size": FONT_SIZE, **props})
+            for name, props in STYLES.items()
+        }
+        self.sheets = {name: self.wb.add_worksheet(name) for name in sheets}
+
+
+def new_workbook(path: str | Path, title: str, sheets: Sequence[str]) -> Book:
+    return Book(Path(path), title, sheets)
+
+
+class Sheet:
+    """A sheet with the report's look: title rows, a header row tall enough for its wrapped names, A4 landscape
+    print with the header repeated and page numbers; the values written to each column are kept (:meth:`area`)
+    so the summaries' formulas store their results.
+
+    ``report`` is any report with ``label``, ``agency``, ``municipality``, ``today`` and ``generated_at`` (the
+    monthly fee report, the sanctions report)."""
+
+    def __init__(
+        self,
+        book: Book,
+        title: str,
+        report,
+        columns,
+        *,
+        heading: str,
+        freeze_col: str = "A",
+        note: str = "",
+        key_columns: int = 1,
+    ):
+        self.book, self.title, self.columns = book, title, columns
+        self.ws = ws = book.sheets[title]
+        self.fmt = book.formats
+        widths = [width for _name, width, *_rest in columns]
+        for index, width in enumerate(widths):
+            ws.set_column(index, index, width)
+        freeze = ord(freeze_col.upper()) - ord("A")
+        ws.freeze_panes(HEADER_ROW, freeze)
+        ws.set_landscape()
+        ws.set_paper(9)  # A4
+        ws.set_margins(left=0.4, right=0.4, top=0.5, bottom=0.6)
+        ws.repeat_rows(HEADER_ROW - 1)
+        place = " — ".join(x for x in (report.agency, report.municipality) if x)
+        caption = f"{heading} — {report.label}"[:120].replace("&", "&&")
+        ws.set_footer(f'&L&"{FONT}"&8{caption}&R&"{FONT}"&8Página &P de &N')
+        across = pages_across(widths, key_columns)
+        if across > 1:  # too wide for one page at 8 pt: its key columns again on each page across
+            ws.repeat_columns(0, key_columns - 1)
+            ws.print_across()
+        ws.fit_to_pages(across, 0)  # the width only: as many pages down as the list takes
+        self.row = 0  # the next row, 0-based
+        ws.set_row(0, row_height(1, 14))
+        self.append([Styled(f"{heading} — {report.label}", TITLE)])
+        sub = f"{place} · situação em {date_br(report.today)} · gerado em {date_br(report.generated_at)}"
+        self.append([Styled(f"{sub}{' · ' + note if note else ''}", SUBTITLE)])
+        lines = max(text_lines(name, width, bold=True) for name, width, *_r in columns)
+        self.append([Styled(name, HEADER) for name, *_rest in columns], height=row_height(lines))
+        self.data: dict[str, list] = {name: [] for name, *_rest in columns}
+
+    # writing
+
+    def put(self, row: int, col: int, value, style: str | None = None) -> None:
+        ws, fmt = self.ws, (self.fmt[style] if style else None)
+        if isinstance(value, Styled):
+            value, fmt = value.value, self.fmt[value.style]
+        if isinstance(value, Formula):
+            result = value.value
+            ws.write_formula(row, col, value.text, fmt, float(result) if isinstance(result, Decimal) else result)
+        elif isinstance(value, str):
+            ws.write_string(row, col, value, fmt)  # never read as a formula, a number or a link
+        elif isinstance(value, bool):
+            ws.write_boolean(row, col, value, fmt)
+        elif isinstance(value, (int, float, Decimal)):
+            ws.write_number(row, col, float(value), fmt)
+        elif isinstance(value, (_dt.date, _dt.datetime)):
+            ws.write_datetime(row, col, value, fmt)
+        elif value is None:
+            if fmt is not None:
+                ws.write_blank(row, col, None, fmt)
+        else:
+            ws.write_string(row, col, str(value), fmt)
+
+    def append(self, values, *, height: float | None = None) -> int:
+        """Write a row after the last; returns its 1-based number."""
+        if height is not None:
+            self.ws.set_row(self.row, height)
+        for col, value in enumerate(values):
+            self.put(self.row, col, value)
+        self.row += 1
+        return self.row
+
+    def wrapped(self, values, widths: Sequence[float]) -> int:
+        """A row of wrapped text: its height from the longest cell."""
+        lines = max(
+            (
+                text_lines(v.value if isinstance(v, Styled) else v, w)
+                for v, w in zip(values, widths, strict=False)  # the row's cells: as many as it has, of the widths
+                if isinstance(v.value if isinstance(v, Styled) else v, str)
+            ),
+            default=1,
+        )
+        return self.append(values, height=row_height(lines) if lines > 1 else None)
+
+    def rows(self, items, progress=None) -> int:
+        """One row per item; returns the last data row (``HEADER_ROW`` when there is none)."""
+        getters = [getter for *_rest, getter in self.columns]
+        styles = [self.fmt[VALUE_STYLE[fmt]] if fmt else None for _n, _w, fmt, *_r in self.columns]
+        stores = [self.data[name] for name, *_rest in self.columns]
+        write_string, write_number, write_datetime = self.ws.write_string, self.ws.write_number, self.ws.write_datetime
+        for item in items:
+            row = self.row
+            for col, (getter, fmt, store) in enumerate(zip(getters, styles, stores, strict=True)):
+                value = getter(item)
+                store.append(value)
+                if value is None or value == "":
+                    continue
+                if fmt is None:
+                    write_string(row, col, str(value))  # text is text: never a formula
+                elif isinstance(value, (_dt.date, _dt.datetime)):
+                    write_datetime(row, col, value, fmt)
+                else:
+                    write_number(row, col, float(value), fmt)
+            self.row += 1
+            if progress is not None:
+                progress()
+        return self.row
+
+    def area(self, name: str) -> Area:
+        index = next(i for i, (header, *_r) in enumerate(self.columns) if header == name)
+        return Area(self.title, index, self.data[name])
+
+    def skip(self) -> None:
+        self.row += 1
+
+    def figures(self, money_rows, count_rows) -> None:
+        """A summary's lines: (label, formula, how it is computed) in money, then (label, formula or number)."""
+        for label, formula, how in money_rows:
+            self.append([label, Styled(formula, "Praça destaque"), how])
+        for label, formula in count_rows:
+            self.append([label, Styled(formula, "Praça número")])
+        self.skip()
+
+    def filter(self, last_row: int) -> None:
+        self.ws.autofilter(HEADER_ROW - 1, 0, max(last_row, FIRST) - 1, len(self.columns) - 1)
+
+    def total(self, values) -> None:
+        """A total row: bold on a light fill; formulas and numbers keep the column's format."""
+        cells = []
+        for index, value in enumerate(values):
+            fmt = self.columns[index][2] if index < len(self.columns) and value not in (None, "") else None
+            cells.append(Styled(value, TOTAL_STYLE.get(fmt, TOTAL_STYLE[None])))
+        self.append(cells)
+
+
+def sheet_range(sheet: str, column: str, last: int) -> str:
+    return f"{quote_sheetname(sheet)}!${column}${FIRST}:${column}${max(last, FIRST)}"
