@@ -1,290 +1,30 @@
-"""The tabular documents' HTML laid out as a paged PDF with ReportLab's platypus — fee and sanctions reports, receipt.
-
-Qt's rich-text engine, which still prints permits, cards, maps and the acts,
-cannot keep a table row whole across a page break, keep a heading with what
-follows or repeat a table's header on each page. Platypus can, with no system
-library (a Windows desk has no Pango) and in time and memory linear in the rows.
-
-The PDF is read from the very HTML the browser prints (one source for the
-content, the figures and the legal citations): its few tags — headings,
-paragraphs, tables with ``thead``, ``b``, ``br``, classed ``span`` — become
-flowables; the ``@page`` rules give the margins and the footer's text; a
-``div.annex`` starts the landscape pages; the inline SVG chart (rectangles,
-lines, text) becomes a ReportLab drawing. A long table is a :class:`RowsTable`:
-a row is never split, its header repeated on each page, a heading (and the note
-under it) kept with the first rows. Every page says "Página N de M"
-(:class:`NumberedCanvas`, two passes over the saved pages). The fonts are the
-ones Praça ships (resources/fonts, DejaVu Sans), embedded.
-
-ReportLab writes no tagged PDF (no structure tree, no marked content): what a
-screen reader needs is in the HTML export, not in this PDF.
-"""
+"""The document: page set-up from the HTML, the fonts embedded, the builder and the 'Página N de M' pages."""
 
 from __future__ import annotations
 
 import html as htmllib
 import re
-from collections.abc import Callable
-from dataclasses import dataclass, field
-from html.parser import HTMLParser
+from dataclasses import dataclass
 from pathlib import Path
-from xml.sax.saxutils import escape as xml_escape
 
-import resources
 from models.store.outfile import atomic_writer
-
-FONTS = Path(resources.__file__).resolve().parent / "fonts"
-FACES = (
-    ("DejaVuSans", "DejaVuSans.ttf"),
-    ("DejaVuSans-Bold", "DejaVuSans-Bold.ttf"),
-    ("DejaVuSans-Oblique", "DejaVuSans-Oblique.ttf"),
-    ("DejaVuSans-BoldOblique", "DejaVuSans-BoldOblique.ttf"),
+from reports.paged_pdf.chart import svg_drawing
+from reports.paged_pdf.inline import inline, looked_markup
+from reports.paged_pdf.tables import Row, rows_table_class
+from reports.paged_pdf.tree import (
+    BOLD,
+    DARK,
+    FACES,
+    FONT,
+    FONTS,
+    HEAD_LIGHT,
+    MM,
+    TOTAL_BG,
+    Node,
+    Progress,
+    parse,
+    walk_tag,
 )
-FONT, BOLD = "DejaVuSans", "DejaVuSans-Bold"
-MM = 72 / 25.4
-
-Progress = Callable[[int, int], None]
-
-# the look of report_common.html.j2 and receipt.html.j2: size (pt), colour, bold — per class
-CLASS_LOOK = {
-    "agency": (12, "#1f4f45", True),
-    "place": (10, "#1f4f45", False),
-    "small": (7, "#555555", False),
-    "note": (7, "#555555", False),
-    "foot": (7, "#555555", False),
-    "muted": (None, "#595959", False),
-    "late": (None, "#b00020", False),
-    "missing": (None, "#b00020", False),
-    "big": (11, None, True),
-    "month": (11, None, False),
-}
-DARK, GRID, HEAD_LIGHT, TOTAL_BG = "#1f4f45", "#c9d3cc", "#e9efe9", "#e9efe9"
-
-
-# --------------------------------------------------------------------------- HTML to a small tree
-
-
-@dataclass
-class Node:
-    tag: str
-    attrs: dict = field(default_factory=dict)
-    children: list = field(default_factory=list)
-
-    @property
-    def classes(self) -> list[str]:
-        return (self.attrs.get("class") or "").split()
-
-    def find(self, tag: str) -> list[Node]:
-        return [c for c in self.children if isinstance(c, Node) and c.tag == tag]
-
-    def text(self) -> str:
-        return "".join(c if isinstance(c, str) else c.text() for c in self.children)
-
-
-VOID = {"br", "meta", "rect", "line", "img", "hr"}
-
-
-class _Tree(HTMLParser):
-    def __init__(self) -> None:
-        super().__init__(convert_charrefs=True)
-        self.root = Node("root")
-        self.stack = [self.root]
-
-    def handle_starttag(self, tag, attrs):
-        node = Node(tag, dict(attrs))
-        self.stack[-1].children.append(node)
-        if tag not in VOID:
-            self.stack.append(node)
-
-    def handle_startendtag(self, tag, attrs):
-        self.stack[-1].children.append(Node(tag, dict(attrs)))
-
-    def handle_endtag(self, tag):
-        if tag in VOID:
-            return
-        for i in range(len(self.stack) - 1, 0, -1):
-            if self.stack[i].tag == tag:
-                del self.stack[i:]
-                return
-
-    def handle_data(self, data):
-        self.stack[-1].children.append(data)
-
-
-def parse(html: str) -> Node:
-    tree = _Tree()
-    tree.feed(str.__str__(html))  # a plain str: jinja's Markup would escape what the parser puts together
-    tree.close()
-    return tree.root
-
-
-def _walk(node: Node, tag: str):
-    for c in node.children:
-        if isinstance(c, Node):
-            if c.tag == tag:
-                yield c
-            yield from _walk(c, tag)
-
-
-# --------------------------------------------------------------------------- inline markup
-
-
-def _look(classes, markup: str) -> str:
-    for name in classes:
-        look = CLASS_LOOK.get(name)
-        if look is None:
-            continue
-        size, colour, bold = look
-        if bold:
-            markup = f"<b>{markup}</b>"
-        attrs = (f' size="{size}"' if size else "") + (f' color="{colour}"' if colour else "")
-        if attrs:
-            markup = f"<font{attrs}>{markup}</font>"
-    return markup
-
-
-def inline(node: Node) -> str:
-    """``node``'s content as platypus paragraph markup; block children end with a line break."""
-    out = []
-    for c in node.children:
-        if isinstance(c, str):
-            out.append(xml_escape(re.sub(r"\s+", " ", c)))
-        elif c.tag == "br":
-            out.append("<br/>")
-        elif c.tag in ("b", "strong"):
-            out.append(f"<b>{inline(c)}</b>")
-        elif c.tag in ("i", "em"):
-            out.append(f"<i>{inline(c)}</i>")
-        elif c.tag in ("div", "p"):
-            out.append(_look(c.classes, inline(c).strip()) + "<br/>")
-        else:
-            out.append(_look(c.classes, inline(c)))
-    text = "".join(out)
-    while text.endswith("<br/>"):
-        text = text[:-5]
-    return text.strip()
-
-
-# --------------------------------------------------------------------------- the chart
-
-
-def svg_drawing(svg: Node, width: float):
-    """The bar chart's SVG (reports/fee_report_html.py: rect, line, text) as a drawing ``width`` wide."""
-    from reportlab.graphics.shapes import Drawing, Group, Line, Rect, String
-    from reportlab.lib.colors import HexColor
-
-    w, h = float(svg.attrs.get("width", 680)), float(svg.attrs.get("height", 260))
-    base = float(svg.attrs.get("font-size", 10))
-    group = Group()
-    for el in svg.children:
-        if not isinstance(el, Node):
-            continue
-        a = el.attrs
-        if el.tag == "rect":
-            x, y = float(a.get("x", 0)), float(a.get("y", 0))
-            rw, rh = float(a.get("width", 0)), float(a.get("height", 0))
-            group.add(Rect(x, h - y - rh, rw, rh, fillColor=HexColor(a.get("fill", "#000000")), strokeColor=None))
-        elif el.tag == "line":
-            group.add(
-                Line(
-                    float(a["x1"]),
-                    h - float(a["y1"]),
-                    float(a["x2"]),
-                    h - float(a["y2"]),
-                    strokeColor=HexColor(a.get("stroke", "#000000")),
-                    strokeWidth=float(a.get("stroke-width", 1)),
-                )
-            )
-        elif el.tag == "text":
-            anchor = a.get("text-anchor", "start")
-            group.add(
-                String(
-                    float(a["x"]),
-                    h - float(a["y"]),
-                    el.text(),
-                    fontName=FONT,
-                    fontSize=float(a.get("font-size", base)),
-                    textAnchor=anchor,
-                    fillColor=HexColor(a.get("fill", "#222222")),
-                )
-            )
-    scale = min(1.0, width / w)
-    group.transform = (scale, 0, 0, scale, 0, 0)
-    drawing = Drawing(w * scale, h * scale)
-    drawing.add(group)
-    return drawing
-
-
-# --------------------------------------------------------------------------- tables
-
-
-@dataclass
-class Row:
-    cells: list
-    height: float
-    styles: list  # TableStyle commands with row index 0 (shifted when placed)
-
-
-def _rows_table_class():
-    from reportlab.platypus import Flowable, Table, TableStyle
-
-    class _RowsTable(Flowable):
-        """A table of rows measured once: split between rows only, its header on each page, ``lead`` (a heading,
-        its note) kept with the first rows. Each split costs the rows of one page, not the whole table again."""
-
-        def __init__(self, widths, header: Row | None, rows: list[Row], base_style, lead=(), start=0):
-            super().__init__()
-            self.widths, self.header, self.rows, self.base_style = widths, header, rows, base_style
-            self.lead, self.start = list(lead), start
-
-        def _lead_height(self, aw):
-            total = 0.0
-            for f in self.lead:
-                _w, h = f.wrap(aw, 10**6)
-                total += h + f.getSpaceBefore() + f.getSpaceAfter()
-            return total
-
-        def wrap(self, aw, ah):
-            self.width = aw
-            head = self.header.height if self.header else 0
-            self._height = self._lead_height(aw) + head + sum(r.height for r in self.rows[self.start :])
-            return aw, self._height
-
-        def _table(self, stop):
-            rows = ([self.header] if self.header else []) + self.rows[self.start : stop]
-            style = list(self.base_style)
-            for i, row in enumerate(rows):
-                style += [(cmd, (c0, r0 + i), (c1, r1 + i), *rest) for cmd, (c0, r0), (c1, r1), *rest in row.styles]
-            return Table(
-                [r.cells for r in rows],
-                colWidths=self.widths,
-                rowHeights=[r.height for r in rows],
-                style=TableStyle(style),
-                repeatRows=1 if self.header else 0,
-                hAlign="LEFT",
-            )
-
-        def split(self, aw, ah):
-            room = ah - self._lead_height(aw) - (self.header.height if self.header else 0)
-            stop = self.start
-            while stop < len(self.rows) and self.rows[stop].height <= room:
-                room -= self.rows[stop].height
-                stop += 1
-            if stop == self.start:
-                return []  # not even one row here: all of it on the next page
-            rest = _RowsTable(self.widths, self.header, self.rows, self.base_style, start=stop)
-            return [*self.lead, self._table(stop), rest]
-
-        def draw(self):
-            y = self._height
-            for f in [*self.lead, self._table(len(self.rows))]:
-                _w, h = f.wrap(self.width, 10**6)
-                y -= f.getSpaceBefore() + h
-                f.drawOn(self.canv, 0, y)
-                y -= f.getSpaceAfter()
-
-    return _RowsTable
-
 
 # --------------------------------------------------------------------------- the document
 
@@ -297,7 +37,7 @@ class PageSetup:
 
 
 def _page_setup(root: Node) -> PageSetup:
-    css = " ".join(s.text() for s in _walk(root, "style"))
+    css = " ".join(s.text() for s in walk_tag(root, "style"))
 
     def margins(rule: str):
         m = re.search(rule + r"\s*\{[^{}]*?margin:\s*([\d.]+)mm\s+([\d.]+)mm\s+([\d.]+)mm\s+([\d.]+)mm", css)
@@ -397,7 +137,7 @@ class _Builder:
                 out += sub
                 self.annex = False
             elif c.tag == "div" and "chart" in c.classes:
-                svg = next(_walk(c, "svg"), None)
+                svg = next(walk_tag(c, "svg"), None)
                 if svg is not None:
                     emit(svg_drawing(svg, self.frame_width))
             elif c.tag in ("h1", "h2"):
@@ -427,7 +167,7 @@ class _Builder:
     def paragraph(self, node: Node):
         from reportlab.platypus import Paragraph
 
-        markup = _look(node.classes, inline(node))
+        markup = looked_markup(node.classes, inline(node))
         style = self.body
         if "foot" in node.classes:
             from reportlab.lib.styles import ParagraphStyle
@@ -447,7 +187,7 @@ class _Builder:
         listing = "list" in classes
         size = 7.5 if listing else (9 if self.receipt else 8.5)
         pad = 2 if listing else 3
-        trs = list(_walk(node, "tr"))
+        trs = list(walk_tag(node, "tr"))
         ncols = max(
             (sum(int(td.attrs.get("colspan", 1)) for td in tr.children if isinstance(td, Node)) for tr in trs),
             default=1,
@@ -506,7 +246,7 @@ class _Builder:
                 span = int(td.attrs.get("colspan", 1))
                 width = sum(widths[col : col + span]) - 2 * pad
                 align = td.attrs.get("align") or ("right" if "num" in td.classes else "left")
-                markup = _look(td.classes, inline(td))
+                markup = looked_markup(td.classes, inline(td))
                 if "num" in td.classes:  # white-space: nowrap — an amount is never broken at its space
                     markup = re.sub(r" (?![^<]*>)", "\u00a0", markup)
                 if "cancelled" in row_classes and markup:
@@ -555,7 +295,7 @@ class _Builder:
             base.append(("GRID", (0, 0), (-1, -1), 0.5, DARK if "grid" in classes else "#555555"))
         elif "figures" in classes:
             base.append(("LINEBELOW", (0, 0), (-1, -1), 0.5, "#d5ddd7"))
-        f = _rows_table_class()(widths, header, rows, base)
+        f = rows_table_class()(widths, header, rows, base)
         f._takes_lead = True
         return f
 
@@ -643,8 +383,8 @@ def write_html_pdf(html: str, path: str | Path, *, progress: Progress | None = N
     register_fonts()
     root = parse(html)
     setup = _page_setup(root)
-    title = next((t.text().strip() for t in _walk(root, "title")), "")
-    body = next(_walk(root, "body"), root)
+    title = next((t.text().strip() for t in walk_tag(root, "title")), "")
+    body = next(walk_tag(root, "body"), root)
     top, right, bottom, left = setup.margins
     a_top, a_right, a_bottom, a_left = setup.annex_margins or setup.margins
     portrait, wide = A4, landscape(A4)

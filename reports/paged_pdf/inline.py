@@ -1,0 +1,46 @@
+"""A cell's or a paragraph's inline markup in platypus' own tags: bold, italics, classes that set a look."""
+
+from __future__ import annotations
+
+import re
+from xml.sax.saxutils import escape as xml_escape
+
+from reports.paged_pdf.tree import CLASS_LOOK, Node
+
+# --------------------------------------------------------------------------- inline markup
+
+
+def looked_markup(classes, markup: str) -> str:
+    for name in classes:
+        look = CLASS_LOOK.get(name)
+        if look is None:
+            continue
+        size, colour, bold = look
+        if bold:
+            markup = f"<b>{markup}</b>"
+        attrs = (f' size="{size}"' if size else "") + (f' color="{colour}"' if colour else "")
+        if attrs:
+            markup = f"<font{attrs}>{markup}</font>"
+    return markup
+
+
+def inline(node: Node) -> str:
+    """``node``'s content as platypus paragraph markup; block children end with a line break."""
+    out = []
+    for c in node.children:
+        if isinstance(c, str):
+            out.append(xml_escape(re.sub(r"\s+", " ", c)))
+        elif c.tag == "br":
+            out.append("<br/>")
+        elif c.tag in ("b", "strong"):
+            out.append(f"<b>{inline(c)}</b>")
+        elif c.tag in ("i", "em"):
+            out.append(f"<i>{inline(c)}</i>")
+        elif c.tag in ("div", "p"):
+            out.append(looked_markup(c.classes, inline(c).strip()) + "<br/>")
+        else:
+            out.append(looked_markup(c.classes, inline(c)))
+    text = "".join(out)
+    while text.endswith("<br/>"):
+        text = text[:-5]
+    return text.strip()
