@@ -1,4 +1,9 @@
-"""The main window: navigation between the desks, menus, status bar."""
+"""The main window: navigation between the desks, menus, status bar.
+
+Over 600 lines and kept whole: it is one window class — its menus, actions, status bar and the desks it
+switches between are one object's state, and each part reads and changes the others (a desk opened by a menu,
+a status line refreshed by a desk's change).
+"""
 
 from __future__ import annotations
 

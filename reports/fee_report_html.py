@@ -3,7 +3,7 @@
 The HTML is for a browser and a phone: ``@page`` rules set A4 portrait for the
 figures and A4 landscape for the charge list, with "Página N de M" in the page
 margin; a viewport and a narrow-screen layout for phones. The PDF is the same
-page laid out by ReportLab (reports/paged_pdf.py). The figures come from
+page laid out by ReportLab (reports/paged_pdf). The figures come from
 :class:`models.billing.fee_report.FeeReport`; money is formatted here, once per
 distinct amount, so 20.000 charges render in well under a second.
 
@@ -300,7 +300,7 @@ def write_fee_report_html(report: FeeReport, path: str | Path, *, progress: Prog
 
 
 def write_fee_report_pdf(report: FeeReport, path: str | Path, *, progress: Progress | None = None) -> Path:
-    """The same page as a PDF (reports/paged_pdf.py): rows never split, headings kept with what
+    """The same page as a PDF (reports/paged_pdf): rows never split, headings kept with what
     follows, headers repeated, "Página N de M" on every page."""
     from reports.paged_pdf import write_html_pdf
 

@@ -4,7 +4,7 @@ The same pieces as the monthly fee report (reports/fee_report_html.py): money
 formatted once per amount (:class:`Brl`), the SVG bar chart of two series per
 group (here fines charged and paid by kind of record); the figures on A4
 portrait pages, the lists of records and fines on A4 landscape pages, in a
-browser's print and in the PDF (reports/paged_pdf.py) alike. The template is
+browser's print and in the PDF (reports/paged_pdf) alike. The template is
 resources/templates/sanctions_report.html.j2.
 """
 

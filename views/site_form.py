@@ -5,6 +5,10 @@ One dialog with four tabs — the site and its act, days and hours, segments
 with their obstacles, named points. The domain checks everything
 (:class:`models.base.errors.FieldErrors`); each message is shown at its field or
 table cell, and the tab holding the first one comes forward.
+
+Over 600 lines and kept whole: it is one dialog whose four tabs edit one site — the act chosen on the
+first tab sets the kinds, limits and checks of the others, and a refusal from the domain is shown at whichever
+tab's field it names.
 """
 
 from __future__ import annotations

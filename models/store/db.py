@@ -5,6 +5,11 @@
 It refuses a file that is not SQLite. Opening a Praça database — schema checked, created or migrated, the audit
 trail installed, the acts read — is :func:`models.store.bootstrap.open_database`: this module sits under every
 table and imports nothing of Praça above ``models.base``.
+
+Over 600 lines and kept whole: the proxy, the audited base model every table derives from (its inserts,
+updates and deletes report to the trail through hooks set here), the money and decimal fields and the URL that
+opens a connection are the one layer every table stands on, and nothing in it imports anything of Praça above
+models/base.
 """
 
 from __future__ import annotations
