@@ -601,7 +601,10 @@ def test_cli_writes_each_format(month, tmp_path, capsys, app_ready):
         (["--month", "2026-03", "--format", "xlsx", "--out", "{tmp}"], "é uma pasta"),
         (["--month", "2026-03", "--format", "xlsx", "--out", "{tmp}/a.pdf"], "extensão .pdf"),
         (["--month", "2026-03", "--format", "xlsx", "--out", "{tmp}/ro/a.xlsx"], "Sem permissão"),
-        (["--month", "2026-03", "--format", "xlsx", "--out", "{tmp}/a.xlsx", "--as-of", "31/02/2026"], "Data inválida"),
+        (
+            ["--month", "2026-03", "--format", "xlsx", "--out", "{tmp}/a.xlsx", "--as-of", "31/02/2026"],
+            "fevereiro de 2026 não tem dia 31",
+        ),
     ],
 )
 def test_cli_bad_input_is_one_pt_br_line_and_exit_2(argv, fragment, tmp_path, sqlite_url, capsys):

@@ -691,7 +691,7 @@ def test_cli_writes_each_format(march, tmp_path, capsys, app_ready):
     [
         (
             ["--from", "31/02/2026", "--to", "31/03/2026", "--format", "xlsx", "--out", "{tmp}/a.xlsx"],
-            "Data inválida em --from: 31/02/2026",
+            "Data em --from: 31/02/2026 não existe — fevereiro de 2026 não tem dia 31",
         ),
         (
             ["--from", "01/03/2026", "--to", "março", "--format", "xlsx", "--out", "{tmp}/a.xlsx"],

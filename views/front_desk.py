@@ -21,7 +21,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from models.base.br import clean_cnpj, clean_cpf, format_cnpj, format_cpf
+from models.base.br import clean_cnpj, clean_cpf, format_cnpj, format_cpf, parse_br_date
 from models.base.errors import FieldErrors, UserError
 from models.registry.applications import OPEN_STATUSES, STATUSES, TRANSITIONS, change_status, get_application, worklist
 from models.registry.people import get_company, open_person_record
@@ -334,9 +334,9 @@ class WorklistTab(QWidget):
                     if not ok:
                         return None
                     try:
-                        end = _dt.datetime.strptime(text.strip(), "%d/%m/%Y").date()
-                    except ValueError:
-                        self.message.setText(fill(self.tr("Data inválida: %1 (use dd/mm/aaaa)."), text))
+                        end = parse_br_date(text)
+                    except UserError as refused:
+                        self.message.setText(refused.message)
                         return None
                 kwargs = {key: end}
             except UserError as exc:

@@ -23,7 +23,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from models.base.br import format_cpf
+from models.base.br import format_cpf, parse_br_date
 from models.base.errors import FieldErrors, UserError
 from models.registry.people import HOUSING, RELATIONS, HouseholdInput, Person, PersonInput, save_person
 from models.store.files import resolve
@@ -238,15 +238,9 @@ class PersonDialog(GuardedDialog):
             born = None
             if born_text:
                 try:
-                    born = _dt.datetime.strptime(born_text, "%d/%m/%Y").date()
-                except ValueError:
-                    raise FieldErrors(
-                        {
-                            f"household[{row}].birth_date": fill(
-                                self.tr("Familiar %1: data de nascimento inválida (dd/mm/aaaa)."), row + 1
-                            )
-                        }
-                    ) from None
+                    born = parse_br_date(born_text, what=fill(self.tr("Familiar %1: data de nascimento"), row + 1))
+                except UserError as refused:
+                    raise FieldErrors({f"household[{row}].birth_date": refused.message}) from None
             members.append(
                 HouseholdInput(
                     name=cell_text(self.household, row, 0),

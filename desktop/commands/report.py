@@ -108,15 +108,19 @@ def _parse_as_of(text: str | None) -> _dt.date:
 
 
 def _parse_date(text: str, option: str) -> _dt.date:
+    from models.base.br import parse_br_date
+
     raw = text.strip()
-    for pattern in ("%d/%m/%Y", "%Y-%m-%d"):
-        try:
-            return _dt.datetime.strptime(raw, pattern).date()
-        except ValueError:
-            continue
+    field = option.lstrip("-").replace("-", "_")
+    if "/" in raw:  # typed the Brazilian way: the one dd/mm/aaaa reader says what is wrong
+        return parse_br_date(raw, what=f"Data em {option}", field=field)
+    try:
+        return _dt.date.fromisoformat(raw)
+    except ValueError:
+        pass
     raise UserError(
         f"Data inválida em {option}: {raw or '(vazia)'}; use DD/MM/AAAA, por exemplo 30/11/2026.",
-        field=option.lstrip("-").replace("-", "_"),
+        field=field,
     )
 
 

@@ -25,6 +25,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from models.base.br import parse_br_date
+from models.base.errors import UserError
 from models.registry.applications import get_application
 from models.rules import describe
 from models.rules.eligibility import join_articles
@@ -486,9 +488,9 @@ class DrawsTab(QWidget):
                 )
                 if ok:
                     try:
-                        end = _dt.datetime.strptime(text.strip(), "%d/%m/%Y").date()
-                    except ValueError:
-                        self.message.setText(fill(self.tr("Data inválida: %1 (use dd/mm/aaaa)."), text))
+                        end = parse_br_date(text, what="Data final das permissões")
+                    except UserError as refused:
+                        self.message.setText(refused.message)
                         self._show_stalls()
                         return outcomes
                     outcomes = issue_holder_permits(
