@@ -27,6 +27,7 @@ from PySide6.QtWidgets import (
 
 from desktop.app import app_icon
 from models.base.errors import UserError
+from views.blocks import fill
 
 # The database layer (peewee, the models) is imported where it is used: the window shows before the database is
 # opened (``MainWindow(opening=…)``), and importing it is most of a start-up.
@@ -168,7 +169,7 @@ class MainWindow(QMainWindow):
         self._ready = False
         for index, desk in enumerate(self.desks):
             item = QListWidgetItem(self.style().standardIcon(desk.icon), desk.label)
-            item.setToolTip(self.tr("%1 (Ctrl+%2)").replace("%1", desk.label).replace("%2", str(index + 1)))
+            item.setToolTip(fill(self.tr("%1 (Ctrl+%2)"), desk.label, index + 1))
             self.nav.addItem(item)
             self.stack.addWidget(QWidget())  # stands in for the page until it is built
         self.nav.currentRowChanged.connect(self._show_row)
@@ -326,7 +327,7 @@ class MainWindow(QMainWindow):
         page = self.pages.built.get(self.current_desk())
         label = getattr(page, "new_item_label", "") if page is not None else ""
         self.action_new.setEnabled(bool(label))
-        self.action_new.setText(self.tr("&Novo: %1").replace("%1", label) if label else self.tr("&Novo…"))
+        self.action_new.setText(fill(self.tr("&Novo: %1"), label) if label else self.tr("&Novo…"))
         self.action_new.setToolTip(label or self.tr("Esta mesa não cria nada novo"))
 
     def new_item(self):
@@ -440,16 +441,14 @@ class MainWindow(QMainWindow):
         url = current_url()
         where = url.display() if url else self.tr("nenhum banco aberto")
         place = municipality_label() or self.tr("município não configurado")
-        self.setWindowTitle(self.tr("Praça — %1 — %2").replace("%1", place).replace("%2", where))
+        self.setWindowTitle(fill(self.tr("Praça — %1 — %2"), place, where))
         from models.access import session
 
         user = session.current()
         who = (
-            self.tr("%1 (%2) · ").replace("%1", user.name).replace("%2", session.ROLES.get(user.role, user.role))
-            if user is not None
-            else ""
+            fill(self.tr("%1 (%2) · "), user.name, session.ROLES.get(user.role, user.role)) if user is not None else ""
         )
-        self.db_label.setText(who + self.tr("Banco: %1").replace("%1", where))
+        self.db_label.setText(who + fill(self.tr("Banco: %1"), where))
         for action in (self.action_backup, self.action_restore, self.action_import):
             action.setEnabled(url is not None)
         for page in list(self.pages.built.values()):  # the others are refreshed when built
@@ -481,7 +480,7 @@ class MainWindow(QMainWindow):
             return False
         self._forget_messages()
         self.refresh()
-        self.statusBar().showMessage(self.tr("Usuário: %1.").replace("%1", session.current().name), 4000)
+        self.statusBar().showMessage(fill(self.tr("Usuário: %1."), session.current().name), 4000)
         return True
 
     def _forget_messages(self) -> None:
@@ -545,7 +544,7 @@ class MainWindow(QMainWindow):
                 "banco, em Arquivo → Restaurar…). Criar um banco novo e vazio aí?"
             )
         answer = QMessageBox.question(
-            self, self.tr("Banco de dados novo"), text.replace("%1", exc.where), buttons.Yes | buttons.No, buttons.No
+            self, self.tr("Banco de dados novo"), fill(text, exc.where), buttons.Yes | buttons.No, buttons.No
         )
         return answer == buttons.Yes
 
@@ -600,15 +599,12 @@ class MainWindow(QMainWindow):
             QMessageBox.warning(self, self.tr("Backup"), exc.message)
             return
         sealed = (
-            self.tr("assinado pela chave %1").replace("%1", info.signed_by)
+            fill(self.tr("assinado pela chave %1"), info.signed_by)
             if info.signed_by
             else self.tr("SEM assinatura: libere esta mesa em Cadastros → Assinatura para assinar os backups")
         )
         self.statusBar().showMessage(
-            self.tr("Backup gravado em %1 (%2; %3).")
-            .replace("%1", path)
-            .replace("%2", count_text(info.counts))
-            .replace("%3", sealed),
+            fill(self.tr("Backup gravado em %1 (%2; %3)."), path, count_text(info.counts), sealed),
             12000,
         )
 
@@ -652,9 +648,9 @@ class MainWindow(QMainWindow):
             QMessageBox.warning(self, title, exc.message)
             return
         where = current_url().display()
-        question = self.tr("Restaurar o %1?").replace("%1", backup.describe())
+        question = fill(self.tr("Restaurar o %1?"), backup.describe())
         if backup.seal.ok:
-            question += "\n\n" + self.tr("Assinatura conferida: %1.").replace("%1", backup.seal.message)
+            question += "\n\n" + fill(self.tr("Assinatura conferida: %1."), backup.seal.message)
         else:
             question += "\n\n" + self.tr("ATENÇÃO: %1 Restaure só se tiver certeza da origem do arquivo.").replace(
                 "%1", backup.seal.message
@@ -663,10 +659,15 @@ class MainWindow(QMainWindow):
         if not is_empty(current):
             folder = data_dir() / "backups"
             keep = folder / safety_copy_name()
-            question += "\n\n" + self.tr(
-                "Isto SUBSTITUI todos os dados de %1 (%2) pelos do backup. Antes, uma cópia do que há agora é "
-                "gravada em %3."
-            ).replace("%1", where).replace("%2", count_text(current)).replace("%3", str(keep))
+            question += "\n\n" + fill(
+                self.tr(
+                    "Isto SUBSTITUI todos os dados de %1 (%2) pelos do backup. Antes, uma cópia do que há agora é "
+                    "gravada em %3."
+                ),
+                where,
+                count_text(current),
+                keep,
+            )
         answer = QMessageBox.question(
             self,
             title,
@@ -708,7 +709,7 @@ class MainWindow(QMainWindow):
         except UserError as exc:
             QMessageBox.warning(self, title, exc.message)
             return
-        self.statusBar().showMessage(self.tr("Backup restaurado: %1.").replace("%1", count_text(result.counts)), 8000)
+        self.statusBar().showMessage(fill(self.tr("Backup restaurado: %1."), count_text(result.counts)), 8000)
         self._log_in_again()
         self.refresh()
         self.database_changed.emit()
