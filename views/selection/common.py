@@ -13,6 +13,8 @@ from PySide6.QtWidgets import (
     QDateEdit,
     QHeaderView,
     QLabel,
+    QLineEdit,
+    QPlainTextEdit,
     QTableView,
 )
 
@@ -61,6 +63,19 @@ def rich_label(name: str) -> QLabel:
     label.setTextFormat(Qt.TextFormat.RichText)
     label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
     return label
+
+
+def public_draw_fields(owner, prefix: str, officials_height: int) -> tuple[QLineEdit, QPlainTextEdit]:
+    """Where a public draw is held and who conducts and witnesses it, one per line: the two fields every draw's
+    form asks, named ``{prefix}place`` and ``{prefix}officials``."""
+    place = QLineEdit()
+    place.setObjectName(f"{prefix}place")
+    place.setPlaceholderText(owner.tr("Onde o sorteio é feito, em público"))
+    officials = QPlainTextEdit()
+    officials.setObjectName(f"{prefix}officials")
+    officials.setPlaceholderText(owner.tr("Quem conduz e quem testemunha — um por linha"))
+    officials.setMaximumHeight(officials_height)
+    return place, officials
 
 
 def message_line(name: str = "message") -> QLabel:

@@ -11,7 +11,6 @@ from PySide6.QtWidgets import (
     QLabel,
     QLineEdit,
     QMessageBox,
-    QPlainTextEdit,
     QPushButton,
     QSpinBox,
     QVBoxLayout,
@@ -31,7 +30,7 @@ from models.services.calls import (
 from views import theme
 from views.blocks import fill
 from views.selection.call_tab import CallTab
-from views.selection.common import MONO, day_text, message_line
+from views.selection.common import MONO, day_text, message_line, public_draw_fields
 from views.widgets import FieldErrorsView, current_user_name
 
 
@@ -56,13 +55,7 @@ class DrawTab(QWidget):
         self.call_text = QLineEdit()
         self.call_text.setObjectName("call")
         self.call_text.setPlaceholderText(self.tr("Edital / chamamento nº …"))
-        self.place = QLineEdit()
-        self.place.setObjectName("place")
-        self.place.setPlaceholderText(self.tr("Onde o sorteio é feito, em público"))
-        self.officials = QPlainTextEdit()
-        self.officials.setObjectName("officials")
-        self.officials.setPlaceholderText(self.tr("Quem conduz e quem testemunha — um por linha"))
-        self.officials.setMaximumHeight(90)
+        self.place, self.officials = public_draw_fields(self, "", 90)
         self.vacancies = QLineEdit()
         self.vacancies.setObjectName("vacancies")
         self.vacancies.setMaximumWidth(260)

@@ -15,7 +15,6 @@ from PySide6.QtWidgets import (
     QLabel,
     QLineEdit,
     QMessageBox,
-    QPlainTextEdit,
     QPushButton,
     QSpinBox,
     QSplitter,
@@ -39,7 +38,7 @@ from models.selection.process import (
 from views import theme
 from views.blocks import fill, user_errors
 from views.selection.call_tab import CallTab
-from views.selection.common import MONO, date_edit, day_text, message_line, rich_label, set_up_table
+from views.selection.common import MONO, date_edit, day_text, message_line, public_draw_fields, rich_label, set_up_table
 from views.table_models import Column, RowsModel, selected_row
 from views.widgets import current_user_name, save_pdf_as
 
@@ -159,13 +158,7 @@ class RotationTab(QWidget):
         self.points = QLineEdit()
         self.points.setObjectName("points")
         self.points.setPlaceholderText(self.tr("1-20, ou A1, A2, B1…"))
-        self.place = QLineEdit()
-        self.place.setObjectName("points-place")
-        self.place.setPlaceholderText(self.tr("Onde o sorteio é feito, em público"))
-        self.officials = QPlainTextEdit()
-        self.officials.setObjectName("points-officials")
-        self.officials.setPlaceholderText(self.tr("Quem conduz e quem testemunha — um por linha"))
-        self.officials.setMaximumHeight(52)
+        self.place, self.officials = public_draw_fields(self, "points-", 52)
         self.seed = QLineEdit()
         self.seed.setObjectName("points-seed")
         self.seed.setPlaceholderText(self.tr("A semente anunciada antes do sorteio"))
