@@ -185,6 +185,9 @@ def main(argv: Sequence[str] | None = None) -> int:
 def _main(argv: Sequence[str] | None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
+    from desktop.paths import protect_backups
+
+    protect_backups()  # nothing but the automatic backup writes in the data folder's backups (issue 26 §6)
     try:
         if args.command is None:
             from desktop.app import run_gui

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import logging
 import os
 import shutil
+import stat
 import sys
 from pathlib import Path
 
@@ -13,6 +15,11 @@ ORGANIZATION = "Praca"
 APPLICATION = "Praca"
 DB_FILE = "praca.sqlite3"
 KEYS_FOLDER = "keys"
+BACKUPS_FOLDER = "backups"
+#: The data folder holds every record, scan and backup: its owner's only (issue 26 §6).
+PRIVATE_FOLDER = 0o700
+
+_log = logging.getLogger(__name__)
 
 
 def set_application_names() -> None:
@@ -40,8 +47,35 @@ def data_dir() -> Path:
             if notice:
                 moved_notice = notice
                 print(f"praca: {notice}", file=sys.stderr)
-    path.mkdir(parents=True, exist_ok=True)
+    path.mkdir(parents=True, exist_ok=True, mode=PRIVATE_FOLDER)
+    keep_private(path)
     return path
+
+
+def _local_data_location() -> Path:
+    set_application_names()
+    return Path(QStandardPaths.writableLocation(QStandardPaths.StandardLocation.AppLocalDataLocation))
+
+
+def keep_private(folder: Path) -> None:
+    """``folder`` readable by its owner only (0700): quietly, with a line in the log when it was not (a folder of
+    another owner, or a file system without modes, is left as it is)."""
+    try:
+        mode = stat.S_IMODE(folder.stat().st_mode)
+        if os.name == "nt" or mode & 0o077 == 0 or folder.stat().st_uid != os.geteuid():
+            return
+        os.chmod(folder, PRIVATE_FOLDER)
+    except (OSError, AttributeError):
+        return
+    _log.info("pasta de dados %s: era %s, agora só o dono a lê (0700)", folder, oct(mode))
+
+
+def backups_dir() -> Path | None:
+    """The automatic backups' folder (``<data folder>/backups``), named without creating anything; only the
+    automatic backup writes there (``models.store.outfile.protect_folder``)."""
+    set_application_names()
+    location = QStandardPaths.writableLocation(QStandardPaths.StandardLocation.AppLocalDataLocation)
+    return Path(location) / BACKUPS_FOLDER if location else None
 
 
 def old_data_dirs() -> list[Path]:
@@ -113,6 +147,14 @@ def _move_entry(entry: Path, target: Path) -> None:
             shutil.rmtree(partial, ignore_errors=True) if partial.is_dir() else partial.unlink(missing_ok=True)
         raise
     shutil.rmtree(entry) if entry.is_dir() else entry.unlink()
+
+
+def protect_backups() -> None:
+    """Tell every writer (``models.store.outfile``) that only the automatic backup writes in the data folder's
+    ``backups``: called once at start (``desktop/cli.py``, for every command and the window)."""
+    from models.store.outfile import protect_folder
+
+    protect_folder(backups_dir)
 
 
 def keys_dir() -> Path:

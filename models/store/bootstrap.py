@@ -9,6 +9,9 @@ the audit trail (:mod:`models.store.audit`), binds every table to it and reads t
 
 from __future__ import annotations
 
+import logging
+import os
+import stat
 from collections.abc import Callable
 from pathlib import Path
 
@@ -61,6 +64,7 @@ def open_database(url: str, *, migrate: bool = True, create: bool = False) -> Da
             and target.path != ":memory:"
         ):
             database.execute_sql("PRAGMA journal_mode=wal")  # Praça's own file: several readers, one writer
+            keep_private(Path(target.path))
     except BaseException:
         database.close()
         raise
@@ -78,6 +82,38 @@ def open_database(url: str, *, migrate: bool = True, create: bool = False) -> Da
             close_database()
             raise
     return database
+
+
+_log = logging.getLogger(__name__)
+
+#: The database and the files SQLite keeps beside it while it is open: every record is in them.
+_BESIDE = ("", "-wal", "-shm", "-journal")
+
+
+def keep_private(path: Path) -> list[Path]:
+    """The SQLite database at ``path`` and its -wal, -shm and -journal readable by their owner only (0600): fixed
+    quietly where an older Praça left them readable by others, with a line in the log; the partial copies a
+    killed writer left beside it removed (:mod:`models.store.partial`). Returns the files whose mode was fixed.
+    Files of another owner, and file systems without modes (Windows), are left as they are."""
+    from models.store import partial
+
+    partial.sweep(path.parent)
+    fixed: list[Path] = []
+    if os.name == "nt":
+        return fixed
+    for suffix in _BESIDE:
+        file = path.with_name(path.name + suffix)
+        try:
+            info = file.stat()
+            mode = stat.S_IMODE(info.st_mode)
+            if mode & 0o077 == 0 or info.st_uid != os.geteuid():
+                continue
+            os.chmod(file, 0o600)
+        except OSError:
+            continue
+        _log.info("%s era %s (legível por outros usuários); agora só o dono o lê (0600)", file, oct(mode))
+        fixed.append(file)
+    return fixed
 
 
 def close_database() -> None:

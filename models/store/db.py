@@ -479,6 +479,21 @@ def check_folder(path: Path) -> None:
         )
 
 
+#: The embedded database, its write-ahead log and its shared memory hold every record: their owner's only.
+PRIVATE_MODE = 0o600
+
+
+def _new_private_file(path: Path) -> None:
+    """Create the empty file SQLite is about to open, owner only (SQLite gives its -wal, -shm and -journal the
+    database's mode). One that appeared meanwhile is left to SQLite."""
+    try:
+        os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, PRIVATE_MODE))
+    except FileExistsError:
+        pass
+    except OSError as exc:
+        raise DatabaseError(f"Não foi possível criar o banco de dados {path}: {exc.strerror or exc}.") from None
+
+
 LOCK_WAIT_SECONDS = 10  # the longest a desk waits for another's write (SQLite busy_timeout, PostgreSQL lock_timeout)
 
 
@@ -513,6 +528,7 @@ def connect(target: DatabaseURL) -> Database:
                 # A new file only in a folder that exists: a mistyped path must not grow folders.
                 # (The application's own data folder is created by desktop/paths.py.)
                 check_folder(path)
+                _new_private_file(path)  # SQLite would make it readable by all; its -wal and -shm follow its mode
         read_only = target.path != ":memory:" and Path(target.path).exists() and not _writable(Path(target.path))
         # No journal_mode here: switching a file to WAL changes it, and a file is switched only once it is known
         # to be Praça's (models.store.bootstrap.open_database) — a foreign SQLite file is left exactly as it was.
@@ -689,12 +705,20 @@ def sqlite_copy_aside(database: SqliteDatabase, suffix: str) -> Path | None:
 
 
 def sqlite_backup(database: SqliteDatabase, dest: Path) -> Path:
-    """Write a consistent copy of ``database`` to ``dest`` (written aside, then renamed)."""
-    tmp = dest.with_name(dest.name + ".partial")
-    target = sqlite3.connect(tmp)
+    """Write a consistent copy of ``database`` to ``dest`` (written aside, owner only, then renamed): a copy of a
+    database interrupted half-way is a :mod:`models.store.partial` file, removed at the next start."""
+    from models.store import partial
+
+    tmp = partial.create(dest)
     try:
-        database.connection().backup(target)
-    finally:
-        target.close()
-    tmp.replace(dest)
+        target = sqlite3.connect(tmp)
+        try:
+            database.connection().backup(target)
+        finally:
+            target.close()
+        tmp.replace(dest)
+    except BaseException:
+        partial.discard(tmp)
+        raise
+    partial.release(tmp)
     return dest

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from models.base.errors import UserError
+from models.store import partial
 from models.store.db import current_url
 
 if TYPE_CHECKING:
@@ -234,7 +235,7 @@ def seal_pending_backups() -> list[Path]:
                 for info in source.infolist():
                     target.writestr(info, source.read(info))
                 target.writestr(SIGNATURE, signature_member(signer, source.read(MANIFEST)))
-            with output(path, kind="zip") as tmp:
+            with output(path, kind="zip", backup=True, automatic=True) as tmp:
                 Path(tmp).write_bytes(buffer.getvalue())
         except (OSError, UserError, zipfile.BadZipFile, KeyError) as exc:
             _log(path.parent, f"{path.name}: não foi possível assiná-lo ({exc})")
@@ -252,17 +253,19 @@ def daily_backup(folder: str | Path, *, today: _dt.date | None = None, app_versi
     A database that lost most of its rows since the previous backup is reported (``shrunk``, and a line in
     ``backups.log``) and nothing is deleted that day; the rotation keeps the backups with the data after it.
     """
+    folder = Path(folder)
+    for left in partial.sweep(folder):  # a backup killed half-way, at the last start (issue 26 §8)
+        _log(folder, f"{left.name}: arquivo parcial de um backup interrompido, removido")
     url = current_url()
     if url is None or url.backend != "sqlite" or url.path in (None, ":memory:"):
         return DailyResult(None, ())
     today = today or _dt.date.today()
-    folder = Path(folder)
-    folder.mkdir(parents=True, exist_ok=True)
+    folder.mkdir(parents=True, exist_ok=True, mode=0o700)  # every CPF of the town: the owner's only
     stem = Path(url.path).stem or "praca"
     dest = folder / auto_backup_name(stem, today)
     if dest.exists():
         return DailyResult(None, rotate(folder, stem, today))
-    info = write_backup(dest, app_version=app_version, check_role=False, signer=desk_signer())
+    info = write_backup(dest, app_version=app_version, check_role=False, signer=desk_signer(), automatic=True)
     if not info.signed_by:
         _pending[dest.resolve()] = hashlib.sha256(dest.read_bytes()).hexdigest()
     shrunk = _shrunk_since(folder, stem, today, data_rows(info.counts))

@@ -142,7 +142,7 @@ def restore_backup(
                 "Nada foi alterado."
             )
         if keep_current is not None:
-            write_backup(keep_current, app_version=app_version, check_role=False)
+            write_backup(keep_current, app_version=app_version, check_role=False, automatic=True)
     tables = backup_tables()
     # decode everything before the transaction: a value that cannot be read refuses the file untouched
     try:

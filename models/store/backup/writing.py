@@ -6,7 +6,6 @@ import datetime as _dt
 import hashlib
 import io
 import json
-import tempfile
 import zipfile
 from dataclasses import dataclass
 from pathlib import Path
@@ -18,7 +17,7 @@ from peewee import (
 )
 
 from models.base.errors import UserError
-from models.store.db import current_url, db, sqlite_backup
+from models.store.db import current_url, db
 
 if TYPE_CHECKING:
     pass
@@ -70,13 +69,18 @@ def snapshot_data(database=None) -> tuple[int, dict[str, TableData]]:
     if database is None:
         raise UserError("Nenhum banco de dados aberto.")
     if isinstance(database, SqliteDatabase):
-        with tempfile.TemporaryDirectory(prefix="praca-backup-") as folder:
-            copy = sqlite_backup(database, Path(folder) / "snapshot.sqlite3")  # the online backup API
-            snap = SqliteDatabase(str(copy))
-            try:
+        path = str(database.database)
+        if path == ":memory:" or path.startswith("file:"):  # nothing else can write it: read it as it is
+            with database.atomic():
+                return export_tables(database)
+        # One read transaction on a connection of its own: in WAL mode it sees one consistent state while this
+        # desk and others keep writing — and no copy of the data is ever made on disk (issue 26 §8).
+        snap = SqliteDatabase(path, pragmas={"query_only": 1, "busy_timeout": 10000})
+        try:
+            with snap.atomic():
                 return export_tables(snap)
-            finally:
-                snap.close()
+        finally:
+            snap.close()
     with database.atomic(isolation_level="REPEATABLE READ"):
         return export_tables(database)
 
@@ -119,11 +123,19 @@ def _manifest(
     }
 
 
-def write_file(dest: Path, manifest: dict, payload: bytes, *, signer=None, passphrase: str | None = None) -> Path:
+def write_file(
+    dest: Path,
+    manifest: dict,
+    payload: bytes,
+    *,
+    signer=None,
+    passphrase: str | None = None,
+    automatic: bool = False,
+) -> Path:
     """Write the zip aside, read it back, and rename it over ``dest`` when complete (owner only: it holds every
     CPF) — :mod:`models.store.outfile`. ``signer`` signs the manifest (:mod:`models.store.sealed`);
     ``passphrase`` encrypts
-    the whole file."""
+    the whole file. ``automatic``: the automatic backup, which alone writes in the data folder's ``backups``."""
     from models.store.outfile import output, write_bytes
     from models.store.sealed import SIGNATURE, encrypt, signature_member
 
@@ -137,9 +149,9 @@ def write_file(dest: Path, manifest: dict, payload: bytes, *, signer=None, passp
     data = buffer.getvalue()
     try:
         if passphrase is not None:
-            write_bytes(dest, encrypt(data, passphrase), kind="bin")
+            write_bytes(dest, encrypt(data, passphrase), kind="bin", backup=True, automatic=automatic)
         else:
-            with output(dest, kind="zip") as tmp:
+            with output(dest, kind="zip", backup=True, automatic=automatic) as tmp:
                 Path(tmp).write_bytes(data)
     except OSError as exc:
         raise UserError(f"Não foi possível gravar o backup em {dest}: {exc.strerror or exc}.") from exc
@@ -160,7 +172,7 @@ class BackupInfo:
         return sum(n for t, n in self.counts.items() if t != "praca_meta")
 
 
-def _check_dest(dest: Path) -> Path:
+def _check_dest(dest: Path, automatic: bool = False) -> Path:
     dest = Path(dest).expanduser()
     folder = dest.parent.resolve()
     if not folder.is_dir():
@@ -169,7 +181,7 @@ def _check_dest(dest: Path) -> Path:
         raise UserError(f"{dest} é uma pasta: informe o nome do arquivo de backup.", field="out")
     from models.store.outfile import resolve_target
 
-    resolve_target(dest)  # a device or a fifo: refused before the database is read
+    resolve_target(dest, backup=True, automatic=automatic)  # refused before the database is read (outfile.protected)
     url = current_url()
     if url is not None and url.backend == "sqlite" and url.path not in (None, ":memory:"):
         if dest.resolve() == Path(url.path).expanduser().resolve():
@@ -185,15 +197,17 @@ def write_backup(
     check_role: bool = True,
     signer=None,
     passphrase: str | None = None,
+    automatic: bool = False,
 ) -> BackupInfo:
     """Write a backup of the open database to ``dest`` (either back end), signed by ``signer`` when given and
     encrypted with ``passphrase`` when given (:mod:`models.store.sealed`). ``signer`` may be a function that returns
-    it (or None), called after the checks."""
+    it (or None), called after the checks. ``automatic``: the daily backup, or the copy kept before a restore —
+    the only backups written in the data folder's ``backups`` (:mod:`models.store.outfile`)."""
     from models.access import session
 
     if check_role:
         session.require("backup")
-    dest = _check_dest(Path(dest))
+    dest = _check_dest(Path(dest), automatic)
     if callable(signer):  # looked up once the role and the destination are known to be fine
         signer = signer()
     database = db.obj
@@ -209,7 +223,7 @@ def write_backup(
         app_version=app_version,
         now=now,
     )
-    write_file(dest, manifest, payload, signer=signer, passphrase=passphrase)
+    write_file(dest, manifest, payload, signer=signer, passphrase=passphrase, automatic=automatic)
     return BackupInfo(
         dest,
         version,
