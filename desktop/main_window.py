@@ -642,7 +642,7 @@ class MainWindow(QMainWindow):
                 return
         trust = Trust(key_ring(), accept_unsigned=True)  # read it whole; an unproven one is asked below
         try:
-            backup = read_backup(path, trust=trust, passphrase=passphrase)
+            backup = read_backup(path, trust=trust, passphrase=passphrase, rows=False)  # counted, not kept
             current = database_counts()
         except UserError as exc:
             QMessageBox.warning(self, title, exc.message)

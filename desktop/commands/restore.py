@@ -78,7 +78,7 @@ def run(args: argparse.Namespace) -> int:
     if args.check:  # says what the signature proves; refuses nothing
         trust = dataclasses.replace(trust, accept_unsigned=True)
     # a file that is not a good backup is refused before the database is written; its signature first of all
-    backup = read_backup(args.file, trust=trust, passphrase=passphrase)
+    backup = read_backup(args.file, trust=trust, passphrase=passphrase, rows=False)  # counted, not kept
     if args.check:
         print(
             f"{args.file}: {backup.describe()}. O arquivo confere (SHA-256 {backup.manifest['payload_sha256']}; "

@@ -29,6 +29,14 @@ class ZipLimits:
     ratio_floor: int = 1024 * 1024
 
 
+def _of(what: str) -> str:
+    """ "de o backup" → "do backup", "de a planilha" → "da planilha"."""
+    for article, contracted in (("o ", "do "), ("a ", "da ")):
+        if what.startswith(article):
+            return contracted + what[len(article) :]
+    return "de " + what
+
+
 def megabytes(n: int) -> str:
     return f"{n / (1024 * 1024):.0f} MB".replace(".", ",")
 
@@ -46,12 +54,12 @@ def check_zip(zf: zipfile.ZipFile, *, name: str, limits: ZipLimits) -> None:
         total += info.file_size
         if info.file_size > limits.max_entry_bytes:
             raise UserError(
-                f"{name}: a parte {info.filename} de {limits.what} teria {megabytes(info.file_size)} "
+                f"{name}: a parte {info.filename} {_of(limits.what)} teria {megabytes(info.file_size)} "
                 f"descompactada (o limite é {megabytes(limits.max_entry_bytes)}); não foi lido."
             )
         if info.file_size > limits.ratio_floor and info.file_size > limits.max_ratio * max(info.compress_size, 1):
             raise UserError(
-                f"{name}: a parte {info.filename} de {limits.what} se expandiria "
+                f"{name}: a parte {info.filename} {_of(limits.what)} se expandiria "
                 f"{info.file_size // max(info.compress_size, 1)} vezes ao ser descompactada "
                 f"({megabytes(info.file_size)}); um arquivo legítimo não se comprime assim. "
                 f"Não foi lido."

@@ -15,11 +15,18 @@
   ``time`` as ISO 8601 text; ``decimal`` as the number's exact text; money
   (``centavos``) as an integer number of centavos.
 
-**Writing.** The embedded database (SQLite) is first copied with SQLite's
-online backup API — a consistent snapshot, safe while Praça runs on this or
-another desk — and the file is exported from the snapshot. PostgreSQL is read
-in one ``REPEATABLE READ`` transaction (one consistent view while the other
-desks keep working). The file is written aside and renamed when complete.
+**Writing.** The embedded database (SQLite) is read in one read transaction
+on a connection of its own — in WAL mode a consistent snapshot, safe while
+Praça runs on this or another desk, and no copy of the data on disk.
+PostgreSQL is read in one ``REPEATABLE READ`` transaction (one consistent view
+while the other desks keep working). The file is written aside (a
+:mod:`models.store.partial` file: owner only, removed by the next run if the
+writer is killed) and renamed when complete.
+
+**Reading** is bounded whatever the file holds: at most
+:data:`~models.store.backup.format.MAX_BACKUP_BYTES` decompressed, no member
+expanding a hundred times, and the data read as a stream of JSON lines, never
+whole.
 
 **Restoring** checks the whole file first — a zip, the format name, a format
 and schema version this Praça knows, the SHA-256 of the payload, the row
@@ -77,6 +84,7 @@ from models.store.backup.format import (
     FORMAT_VERSION,
     LABELS,
     MANIFEST,
+    MAX_BACKUP_BYTES,
     MAX_MANIFEST_BYTES,
     PAYLOAD,
     SUFFIX,
@@ -126,6 +134,7 @@ __all__ = [
     "FORMAT_VERSION",
     "LABELS",
     "MANIFEST",
+    "MAX_BACKUP_BYTES",
     "MAX_MANIFEST_BYTES",
     "MAX_ROW_BYTES",
     "PAYLOAD",

@@ -37,6 +37,11 @@ SUFFIX = ".praca-backup"
 MANIFEST = "manifest.json"
 MAX_MANIFEST_BYTES = 4 * 1024 * 1024  # a manifest lists tables and counts: far below this
 PAYLOAD = "data.jsonl"
+#: The most a backup may hold once decompressed (its data; and the file itself). The demo's data is 2,8 MB for
+#: 240 people, 79 permits and a few months of charges; a large town — 3.000 permits and their holders, ten years
+#: of monthly charges, payments and the audit trail of each — comes to about 1 GB. Twice that is kept as room;
+#: anything bigger is refused before a byte of it is decompressed (README: "Tamanho máximo de um backup").
+MAX_BACKUP_BYTES = 2 * 1024**3
 DAILY_KEEP = 7
 WEEKLY_KEEP = 4
 WINDOW_DAYS = 7
@@ -220,8 +225,13 @@ class Backup:
     def schema_version(self) -> int:
         return self.manifest["schema_version"]
 
+    #: rows per table as read — the rows themselves are kept only when asked (``read_backup(rows=True)``)
+    row_counts: dict[str, int] | None = None
+
     @property
     def counts(self) -> dict[str, int]:
+        if self.row_counts is not None:
+            return dict(self.row_counts)
         return {name: len(t.rows) for name, t in self.tables.items()}
 
     @property

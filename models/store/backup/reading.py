@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import io
 import json
 import tempfile
 import zipfile
+import zlib
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -23,6 +25,7 @@ from models.store.backup.format import (
     FORMAT,
     FORMAT_VERSION,
     MANIFEST,
+    MAX_BACKUP_BYTES,
     MAX_MANIFEST_BYTES,
     PAYLOAD,
     Backup,
@@ -100,7 +103,11 @@ def _check_manifest(manifest, path: Path) -> dict:
 #: What a backup may hold once decompressed: its manifest and its data (JSON lines compress 5 to 20 times; a
 #: "zip bomb" a thousand times or more), and no data line longer than a row can be.
 BACKUP_LIMITS = ZipLimits(
-    "o backup", max_entries=16, max_entry_bytes=4 * 1024**3, max_total_bytes=4 * 1024**3, max_ratio=100
+    "o backup",
+    max_entries=16,
+    max_entry_bytes=MAX_BACKUP_BYTES,
+    max_total_bytes=MAX_BACKUP_BYTES + MAX_MANIFEST_BYTES + 64 * 1024,
+    max_ratio=100,
 )
 MAX_ROW_BYTES = 1024 * 1024
 
@@ -126,12 +133,28 @@ def is_encrypted_file(path: str | Path) -> bool:
         return False
 
 
-def read_backup(path: str | Path, *, trust: Trust | None = None, passphrase: str | None = None) -> Backup:
+def _limits() -> ZipLimits:
+    """:data:`BACKUP_LIMITS` with today's :data:`MAX_BACKUP_BYTES` (a test may lower it)."""
+    if BACKUP_LIMITS.max_entry_bytes == MAX_BACKUP_BYTES:
+        return BACKUP_LIMITS
+    return dataclasses.replace(
+        BACKUP_LIMITS, max_entry_bytes=MAX_BACKUP_BYTES, max_total_bytes=MAX_BACKUP_BYTES + MAX_MANIFEST_BYTES
+    )
+
+
+def read_backup(
+    path: str | Path, *, trust: Trust | None = None, passphrase: str | None = None, rows: bool = True
+) -> Backup:
     """Open and check a backup file completely; any problem is one ``BackupError`` line.
 
     With ``trust`` the signature is checked first, before anything else of the file is read, and a backup it
     cannot prove is refused unless ``trust.accept_unsigned`` (:mod:`models.store.sealed`). An encrypted backup needs
-    its ``passphrase``."""
+    its ``passphrase``.
+
+    Bounded whatever the file holds (issue 26 §8): what the zip declares is checked first (:data:`MAX_BACKUP_BYTES`
+    decompressed, no member expanding a hundred times), then the data is read as a stream, one JSON line at a
+    time — once for its SHA-256, once for its rows — never whole. ``rows=False`` (a check, the question before a
+    restore) keeps only the counts; a restore keeps the rows."""
     from models.store.sealed import SIGNATURE, check_seal, decrypt
 
     path = Path(path).expanduser()
@@ -142,6 +165,11 @@ def read_backup(path: str | Path, *, trust: Trust | None = None, passphrase: str
     source: Path | io.BytesIO = path
     encrypted = is_encrypted_file(path)
     if encrypted:
+        size = path.stat().st_size
+        if size > MAX_BACKUP_BYTES:  # decrypted in memory: never more than the limit
+            raise BackupError(
+                f"{path.name}: o backup tem {megabytes(size)} (o limite é {megabytes(MAX_BACKUP_BYTES)}); não foi lido."
+            )
         try:
             raw = path.read_bytes()
         except OSError as exc:
@@ -155,7 +183,7 @@ def read_backup(path: str | Path, *, trust: Trust | None = None, passphrase: str
             names = set(zf.namelist())
             if MANIFEST not in names:
                 raise _not_ours(path)
-            check_zip(zf, name=path.name, limits=BACKUP_LIMITS)  # a zip bomb stops here, before any byte is read
+            check_zip(zf, name=path.name, limits=_limits())  # a zip bomb stops here, before any byte is read
             manifest_bytes = read_member(zf, MANIFEST, name=path.name, max_bytes=MAX_MANIFEST_BYTES)
             if trust is not None:  # the signature first: nothing of a backup it cannot prove is used
                 member = read_member(zf, SIGNATURE, name=path.name, max_bytes=64 * 1024) if SIGNATURE in names else None
@@ -175,41 +203,68 @@ def read_backup(path: str | Path, *, trust: Trust | None = None, passphrase: str
                 raise corrupt(path, "dados ausentes")
             size = zf.getinfo(member).file_size
             _check_declared_size(manifest, size, path)
-            payload = read_member(zf, member, name=path.name, max_bytes=size)
-    except (zipfile.BadZipFile, zipfile.LargeZipFile, EOFError, OSError) as exc:
+            if _payload_digest(zf, member) != manifest["payload_sha256"]:
+                raise corrupt(path, "a soma de verificação SHA-256 não confere")
+            tables, counts = _parse_payload(zf, member, manifest, path, keep=rows)
+    except (zipfile.BadZipFile, zipfile.LargeZipFile, EOFError, OSError, zlib.error) as exc:
         raise corrupt(path, f"zip ilegível: {exc}") from None
-    if hashlib.sha256(payload).hexdigest() != manifest["payload_sha256"]:
-        raise corrupt(path, "a soma de verificação SHA-256 não confere")
-    return Backup(path, manifest, _parse_payload(payload, manifest, path), seal, encrypted)
+    return Backup(path, manifest, tables, seal, encrypted, counts)
 
 
-def _parse_payload(payload: bytes, manifest: dict, path: Path | None) -> dict[str, TableData]:
+def _payload_digest(zf: zipfile.ZipFile, member: str) -> str:
+    """The SHA-256 of the data member, read in pieces."""
+    digest = hashlib.sha256()
+    with zf.open(member) as fh:
+        while block := fh.read(1024 * 1024):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def _lines(zf: zipfile.ZipFile, member: str, path: Path | None):
+    """The data member's lines, one at a time, none longer than a row can be (:data:`MAX_ROW_BYTES`)."""
+    with zf.open(member) as fh:
+        number = 0
+        while line := fh.readline(MAX_ROW_BYTES + 2):
+            number += 1
+            if not line.endswith(b"\n") and len(line) > MAX_ROW_BYTES:
+                raise corrupt(path, f"a linha {number} dos dados passa de {megabytes(MAX_ROW_BYTES)}")
+            yield number, line
+
+
+def _parse_payload(
+    zf: zipfile.ZipFile, member: str, manifest: dict, path: Path | None, *, keep: bool = True
+) -> tuple[dict[str, TableData], dict[str, int]]:
+    """The data's rows by table (kept only when ``keep``) and how many each table has, checked against the
+    manifest."""
     tables = {
         name: TableData(name, info.get("primary_key"), [tuple(c) for c in info["columns"]])
         for name, info in manifest["tables"].items()
     }
-    try:
-        text = payload.decode("utf-8")
-    except UnicodeDecodeError:
-        raise corrupt(path, "texto fora de UTF-8") from None
-    for number, line in enumerate(text.splitlines(), 1):
-        if not line:
+    counts = dict.fromkeys(tables, 0)
+    for number, raw in _lines(zf, member, path):
+        try:
+            line = raw.decode("utf-8")
+        except UnicodeDecodeError:
+            raise corrupt(path, "texto fora de UTF-8") from None
+        if not line.strip():
             continue
         try:
             name, row = json.loads(line)
         except (ValueError, TypeError):
             raise corrupt(path, f"linha {number} dos dados ilegível") from None
-        data = tables.get(name)
+        data = tables.get(name) if isinstance(name, str) else None
         if data is None or not isinstance(row, list) or len(row) != len(data.columns):
             raise corrupt(path, f"linha {number} dos dados não confere com a tabela {name}")
-        data.rows.append(row)
-    for name, data in tables.items():
-        if len(data.rows) != manifest["tables"][name]["rows"]:
+        counts[name] += 1
+        if keep:
+            data.rows.append(row)
+    for name in tables:
+        if counts[name] != manifest["tables"][name]["rows"]:
             raise corrupt(
                 path,
-                f"a tabela {name} tem {len(data.rows)} linhas e o manifesto diz {manifest['tables'][name]['rows']}",
+                f"a tabela {name} tem {counts[name]} linhas e o manifesto diz {manifest['tables'][name]['rows']}",
             )
-    return tables
+    return tables, counts
 
 
 # --------------------------------------------------------------------------- bringing an older backup up to date
