@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import datetime as _dt
 import zipfile
+import zlib
 from dataclasses import dataclass
 from decimal import Decimal
 from pathlib import Path
@@ -88,16 +89,71 @@ def _checked_cells(values, number: int, name: str, cell_name) -> list:
     return cells
 
 
-def _read_xlsx(path: Path) -> Sheet:
-    import openpyxl
-    from openpyxl.utils.exceptions import InvalidFileException
+def _unreadable(path: Path, exc: BaseException) -> UserError:
+    """One pt-BR line for a workbook that cannot be read: cut short, damaged, not a workbook, or XML that declares
+    entities (an "entity bomb": refused by defusedxml before it expands)."""
+    from defusedxml import DefusedXmlException  # what openpyxl's parser raises for a DTD's entities
 
+    seen: set[int] = set()
+    current: BaseException | None = exc
+    while current is not None and id(current) not in seen:  # openpyxl wraps the parser's error in its own
+        seen.add(id(current))
+        if isinstance(current, DefusedXmlException):
+            return UserError(
+                f"A planilha {path.name} declara entidades XML (DTD), que o Praça não lê por segurança; "
+                "abra-a no Excel ou no LibreOffice e salve-a de novo como .xlsx."
+            )
+        current = current.__cause__ or current.__context__
+    if isinstance(exc, zipfile.BadZipFile) and "not a zip" in str(exc):
+        why = "não é um arquivo .xlsx válido (o arquivo pode estar cortado)"
+    elif isinstance(exc, OSError) and not isinstance(exc, zipfile.BadZipFile):
+        why = f"não foi possível abri-la ({exc.strerror or type(exc).__name__})"
+    else:
+        why = "o arquivo está danificado ou incompleto"
+    return UserError(f"Não foi possível ler a planilha {path.name}: {why}. Salve-a de novo e tente outra vez.")
+
+
+#: What a damaged workbook makes the zip reader, the decompressor, the XML parser or openpyxl raise (each of them
+#: is the file's fault, never Praça's): caught while the workbook is opened and while its rows are read.
+_BROKEN = (
+    zipfile.BadZipFile,
+    zipfile.LargeZipFile,
+    zlib.error,
+    EOFError,
+    KeyError,
+    IndexError,
+    OSError,
+    ValueError,
+    TypeError,
+    AttributeError,
+    SyntaxError,  # xml.etree.ElementTree.ParseError, expat's "limit on input amplification factor"
+)
+
+
+def _read_xlsx(path: Path) -> Sheet:
     try:
         with zipfile.ZipFile(path) as zf:
             check_zip(zf, name=path.name, limits=XLSX_LIMITS)  # a zip bomb is refused before openpyxl reads it
+    except UserError:
+        raise
+    except _BROKEN as exc:
+        raise _unreadable(path, exc) from None
+    try:
+        return _read_book(path)
+    except UserError:
+        raise
+    except _BROKEN as exc:
+        raise _unreadable(path, exc) from None
+
+
+def _read_book(path: Path) -> Sheet:
+    import openpyxl  # reads XML through defusedxml when it is installed (a dependency): no entity is expanded
+    from openpyxl.utils.exceptions import InvalidFileException
+
+    try:
         book = openpyxl.load_workbook(path, read_only=True, data_only=True)
-    except (zipfile.BadZipFile, KeyError, OSError, ValueError, InvalidFileException) as exc:
-        raise UserError(f"Não foi possível ler a planilha {path.name}: {exc}.") from None
+    except InvalidFileException as exc:
+        raise _unreadable(path, exc) from None
     try:
         sheet = book.worksheets[0] if book.worksheets else None
         if sheet is None:
