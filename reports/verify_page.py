@@ -61,9 +61,7 @@ def page_html(state: PageState | None = None, *, now: _dt.datetime | None = None
 
     state = state or page_state()
     now = (now or _dt.datetime.now()).replace(microsecond=0)
-    data = json.dumps({"keys": state.keys, "withdrawn": state.withdrawn}, ensure_ascii=False, sort_keys=True)
-    # inside <script type="application/json">: no "</" may close the element early
-    data = data.replace("</", "<\\/").replace("<!--", "<\\!--")
+    data = script_json({"keys": state.keys, "withdrawn": state.withdrawn})
     from markupsafe import Markup
 
     return render(
@@ -73,6 +71,17 @@ def page_html(state: PageState | None = None, *, now: _dt.datetime | None = None
         exported_at=now.strftime("%d/%m/%Y %H:%M"),
         data_json=Markup(data),
     )
+
+
+#: What must not appear as itself inside ``<script type="application/json">``: ``<`` (``</script>``, ``<!--``),
+#: ``>`` and ``&`` (an HTML parser's business) and the two line separators some JavaScript engines end a line at.
+_SCRIPT_ESCAPES = {ord(c): f"\\u{ord(c):04x}" for c in "<>&\u2028\u2029"}
+
+
+def script_json(value) -> str:
+    """``value`` as JSON that a ``<script type="application/json">`` element holds whole whatever its texts say,
+    read back exactly by ``JSON.parse`` (each escape is JSON's own ``\\u00XX``, valid inside any string)."""
+    return json.dumps(value, ensure_ascii=False, sort_keys=True).translate(_SCRIPT_ESCAPES)
 
 
 def write_verify_page(out: str | Path, *, now: _dt.datetime | None = None) -> PageState:

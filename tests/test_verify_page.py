@@ -139,3 +139,45 @@ def test_the_page_knows_when_it_is_out_of_date(municipality):
     assert page_is_current() is True
     sk.rotate_key("outra senha da prefeitura", today=TODAY)
     assert page_is_current() is False
+
+
+#: What a permit number or a holder's name may hold that would end the page's data early or break its JSON.
+HOSTILE = 'TPU<!--</script><script>alert(1)</script>&amp;"\\\u2028\u2029>'
+
+
+def _hostile_page(municipality):
+    """A page whose data holds a withdrawn permit numbered with everything that breaks a script element."""
+    from factories import person, tpu
+
+    from models.permits import revoke
+    from models.permits.tables import Permit
+    from models.store.db import db
+
+    permit = tpu(sk.MUNICIPAL_KEY, person("Maria <!-- </script> Souza"), on=TODAY - dt.timedelta(days=5))
+    revoke(permit, by="chefe", reason="teste", today=TODAY - dt.timedelta(days=1))
+    db.execute_sql(f"UPDATE {Permit._meta.table_name} SET number = ? WHERE id = ?", (HOSTILE, permit.id))
+    page = municipality / "verificar.html"
+    write_verify_page(page)
+    return page
+
+
+def test_the_page_data_is_valid_json_whatever_the_text(municipality):
+    import json
+
+    page = _hostile_page(municipality)
+    html = page.read_text(encoding="utf-8")
+    data = re.search(r'<script type="application/json" id="praca-data">(.*?)</script>', html, re.S).group(1)
+    assert "<" not in data and ">" not in data and "&" not in data and "\u2028" not in data and "\u2029" not in data
+    assert json.loads(data)["withdrawn"][HOSTILE]["word"] == "revogada"
+
+
+def test_the_page_shows_a_verdict_with_hostile_numbers_and_names(municipality):
+    page = _hostile_page(municipality)
+    in_force = dict(valid_from=TODAY - dt.timedelta(days=2), valid_until=TODAY + dt.timedelta(days=60))
+    valid = sign_summary(make_summary(holder_name='Ana "<!--" </script> Lima\u2028', **in_force), sk.MUNICIPAL_KEY)
+    status, headline, _ = _verdict(page, valid)
+    assert (status, headline) == ("valid", "válido")
+    withdrawn = sign_summary(make_summary(number=HOSTILE, **in_force), sk.MUNICIPAL_KEY)
+    status, headline, _ = _verdict(page, withdrawn)
+    since = (TODAY - dt.timedelta(days=1)).strftime("%d/%m/%Y")
+    assert (status, headline) == ("withdrawn", f"revogada desde {since}")
