@@ -128,7 +128,7 @@ def test_manifest_describes_the_file(small, tmp_path):
 
 
 def test_sqlite_backup_while_another_desk_writes(sqlite_url, tmp_path):
-    """The online backup API copies what is committed, while another connection holds a write transaction."""
+    """The backup reads what is committed, while another connection holds a write transaction."""
     open_database(sqlite_url, create=True)
     fill_demo(people=4, companies=1, permits=False)
     other = sqlite3.connect(sqlite_url.removeprefix("sqlite:///"), timeout=1)

@@ -142,9 +142,10 @@ def test_a_hard_link_to_the_open_database_is_refused(town):
 
 
 def test_the_screens_exports_refuse_the_database(town, app_ready):
-    """What the Relatórios, Mapa and Permissões screens call to "Salvar como"."""
+    """What the Relatórios, Mapa, Permissões and import screens call to "Salvar como"."""
     from models.permits.document import permit_document
     from models.permits.queries import find_permit
+    from models.services.importer import guess_mapping, save_mapping
     from models.sites import site_export
     from reports.fee_export import export_fee_report
     from reports.permit_docs import write_permit_pdf
@@ -163,6 +164,7 @@ def test_the_screens_exports_refuse_the_database(town, app_ready):
             "permit": lambda out: write_permit_pdf(doc, out),
             "map": lambda out: write_map_pdf(export, out),
             "verify page": lambda out: write_verify_page(out),
+            "import mapping": lambda out: save_mapping(out, guess_mapping(["Nome", "CPF"])),
         }
         for name, call in calls.items():
             with pytest.raises(UserError, match="banco de dados"):

@@ -1,10 +1,10 @@
 """``praca backup --out FILE`` — a backup of the database, in Praça's portable format.
 
-The embedded database is copied with SQLite's online backup API (safe while
-Praça runs on this or another desk); PostgreSQL is read in one consistent
-transaction. Either way the file (``*.praca-backup``, a zip with a manifest
-and the data as JSON lines) restores into either back end with
-``praca restore``. See ``models/store/backup/__init__.py`` for the format.
+The embedded database is read in one read transaction of its own (a
+consistent state, safe while Praça runs on this or another desk, and no copy
+on disk); PostgreSQL is read in one consistent transaction. Either way the
+file (``*.praca-backup``, a zip with a manifest and the data as JSON lines)
+restores into either back end with ``praca restore``. See ``models/store/backup/__init__.py`` for the format.
 
 The backup is signed (``models/store/sealed.py``): with the municipality's key when
 this desk is unlocked (``praca signing unlock``), or with ``--key PASTA``, a key
