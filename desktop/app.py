@@ -75,9 +75,9 @@ def ensure_app(argv: list[str] | None = None) -> QApplication:
         theme.apply(app)  # resources/style.qss for a light or a dark palette, re-applied when the system switches
     if not translators:
         install_translations(app)
-    from reports.qt_fonts import register_fonts
+    from reports.qt_fonts import use_shipped_fonts
 
-    register_fonts()  # the documents' font, shipped (DejaVu Sans): the same on every desk
+    use_shipped_fonts(app)  # the window's and the documents' font, shipped (DejaVu Sans): the same on every desk
     return app
 
 

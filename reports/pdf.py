@@ -5,13 +5,21 @@ from __future__ import annotations
 from pathlib import Path
 
 from PySide6.QtCore import QMarginsF
-from PySide6.QtGui import QPageLayout, QPageSize, QPdfWriter, QTextDocument
+from PySide6.QtGui import QFont, QPageLayout, QPageSize, QPdfWriter, QTextDocument
 
 from models.store.outfile import atomic_writer
 
 
 def text_document(html: str) -> QTextDocument:
+    """A document in the shipped font: what the HTML does not style (its default, an empty block's paragraph mark)
+    is DejaVu Sans too, never the machine's default sans-serif."""
+    from reports.qt_fonts import FAMILY, register_fonts
+
+    register_fonts()
     document = QTextDocument()
+    font = QFont(document.defaultFont())
+    font.setFamilies([FAMILY])
+    document.setDefaultFont(font)
     document.setHtml(html)
     return document
 

@@ -24,7 +24,7 @@ from models.selection.process import (
 )
 from views.blocks import fill
 
-MONO = "font-family: monospace;"
+MONO = 'font-family: "DejaVu Sans Mono", monospace;'  # shipped (reports/qt_fonts.py); inside style='…'
 
 
 def when_text(value: _dt.datetime | None) -> str:
