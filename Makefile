@@ -9,7 +9,7 @@ TSTAMP := $(VENV)/.installed-test
 DSTAMP := $(VENV)/.installed-dist
 LSTAMP := $(VENV)/.installed-lint
 
-.PHONY: run test lint install install-test demo bench screenshots report-images dist dist-check clean
+.PHONY: run test lint install install-test demo bench bench-smoke screenshots report-images dist dist-check clean
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -53,6 +53,10 @@ demo: $(STAMP)
 
 bench: $(TSTAMP)
 	QT_QPA_PLATFORM=offscreen $(PY) -m bench
+
+# Every benchmark once on small data, nothing judged: a benchmark that raises fails (.ci/run runs it)
+bench-smoke: $(TSTAMP)
+	QT_QPA_PLATFORM=offscreen $(PY) -m bench --smoke
 
 screenshots: $(STAMP)
 	QT_QPA_PLATFORM=offscreen $(PY) docs/make_screenshots.py

@@ -15,7 +15,7 @@ import random
 import statistics
 from decimal import Decimal as D  # noqa: N817 - D("2.5"): a measure as the act writes it
 
-from bench.common import Figure, limit_figure, repeated
+from bench.common import Figure, at_least, limit_figure, repeated
 
 NAME = "auto_layout"
 LIMIT = 0.100
@@ -66,7 +66,7 @@ def run(backend: str, repeat: int) -> list[Figure]:
     for name, (regime, segment, obstacles, requests) in (("SJC", sjc_feira()), ("Olímpia", olimpia_street())):
         layout = auto_layout(regime, segment, obstacles, requests)
         assert len(layout.stalls) + len(layout.unplaced) == STALLS, name
-        times = repeated(functools.partial(auto_layout, regime, segment, obstacles, requests), max(repeat, 7))
+        times = repeated(functools.partial(auto_layout, regime, segment, obstacles, requests), at_least(repeat, 7))
         placed = len(layout.stalls)
         if worst is None or statistics.median(times) > statistics.median(worst[1]):
             worst = (name, times, placed)

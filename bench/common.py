@@ -16,6 +16,15 @@ from dataclasses import dataclass
 
 PG_URL = os.environ.get("PRACA_TEST_PG", "").strip()
 
+#: ``python -m bench --smoke``: every benchmark once, on small data, nothing judged — each path exercised, so that
+#: a benchmark that raises fails CI (tests/test_bench.py) instead of breaking unnoticed until the next ``make bench``.
+SMOKE = {"on": False}
+
+
+def at_least(repeat: int, runs: int) -> int:
+    """``runs`` or more timed runs for a figure whose single runs are short; ``repeat`` alone in a smoke run."""
+    return repeat if SMOKE["on"] else max(repeat, runs)
+
 
 # --------------------------------------------------------------------------- figures
 
@@ -210,14 +219,41 @@ def scratch_url(backend: str) -> Iterator[str]:
         conn.close()
 
 
+#: The users a benchmark's database has: the first (the administrator, who creates the others) and the clerk who
+#: acts — the head of the department, who generates the month's charges and edits the maps.
+ADMIN = ("admin.bench", "Administradora do Benchmark", "administrador")
+CLERK = ("chefe.cobranca", "Chefe da Cobrança", "chefe")
+PASSWORD = "senha-do-benchmark-2026"
+
+
+def log_in_clerk() -> None:
+    """Log in the clerk of the benchmark's own data as a desk does: the administrator (the first user) logs in
+    and creates the clerk, who then logs in with a password (``models.access.users.authenticate``) — never the
+    system's session, which no login gives."""
+    from models.access import session, users
+
+    username, name, role = ADMIN
+    users.create_user(username=username, name=name, role=role, password=PASSWORD, confirm=PASSWORD)
+    session.log_in(users.authenticate(username, PASSWORD).as_session())
+    username, name, role = CLERK
+    users.create_user(username=username, name=name, role=role, password=PASSWORD, confirm=PASSWORD)
+    session.log_in(users.authenticate(username, PASSWORD).as_session())
+
+
 @contextlib.contextmanager
 def open_scratch(backend: str) -> Iterator[str]:
-    """:func:`scratch_url`, opened (schema created) and bound to the models."""
+    """:func:`scratch_url`, opened (schema created) and bound to the models, with its clerk logged in
+    (:func:`log_in_clerk`); logged out afterwards."""
+    from models.access import session
     from models.store.bootstrap import open_database
 
     with scratch_url(backend) as url:
         open_database(url, create=True)  # a scratch database is new: its schema is made here
-        yield url
+        log_in_clerk()
+        try:
+            yield url
+        finally:
+            session.log_out()
 
 
 def analyze() -> None:

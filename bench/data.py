@@ -71,11 +71,16 @@ def _cnpj(rng: random.Random) -> str:
     return base + cnpj_check_digits(base)
 
 
-def add_people(people: int = PEOPLE, companies: int = COMPANIES, *, seed: int = SEED) -> tuple[list[int], list[int]]:
-    """``people`` people and ``companies`` companies with names, CPF/CNPJ, addresses; returns their ids."""
+def add_people(
+    people: int | None = None, companies: int | None = None, *, seed: int = SEED
+) -> tuple[list[int], list[int]]:
+    """``people`` people and ``companies`` companies (:data:`PEOPLE`, :data:`COMPANIES` unless given) with names,
+    CPF/CNPJ, addresses; returns their ids."""
     from models.demo.people import demo_address, demo_name, demo_phone
     from models.registry.people import Company, Person, search_key
 
+    people = PEOPLE if people is None else people
+    companies = COMPANIES if companies is None else companies
     rng = random.Random(seed)
     seen: set[str] = set()
     rows = []
@@ -167,9 +172,9 @@ def add_index_corrections() -> None:
         )
 
 
-def add_permits(person_ids: list[int], permits: int = PERMITS, *, seed: int = SEED) -> list[int]:
-    """``permits`` SJC night-feira permits (feirante / produtor rural), one per person, in every section and line,
-    most active, some suspended; issued 2024–2026, in force through 2027."""
+def add_permits(person_ids: list[int], permits: int | None = None, *, seed: int = SEED) -> list[int]:
+    """``permits`` SJC night-feira permits (:data:`PERMITS` unless given: feirante / produtor rural), one per
+    person, in every section and line, most active, some suspended; issued 2024–2026, in force through 2027."""
     from models.permits import Permit
     from models.registry.applications import Counter
     from models.rules.regimes import get_regime
@@ -179,7 +184,7 @@ def add_permits(person_ids: list[int], permits: int = PERMITS, *, seed: int = SE
     sections = regime.sections
     seqs: dict[int, int] = {}
     rows = []
-    for i in range(permits):
+    for i in range(PERMITS if permits is None else permits):
         section = sections[i % len(sections)]
         line = regime.line(section.lines[0])
         issued = _dt.date(2024, 1, 8) + _dt.timedelta(days=(i * 997) % 1000)

@@ -20,7 +20,7 @@ from __future__ import annotations
 from decimal import Decimal as D  # noqa: N817 - D("2.5"): a measure as the act writes it
 
 from bench import data
-from bench.common import Figure, clock, open_scratch, paired, ratio_figure, say, thousands
+from bench.common import Figure, at_least, clock, open_scratch, paired, ratio_figure, say, thousands
 
 NAME = "map_render"
 LIMIT = 1.5
@@ -37,7 +37,7 @@ def _site(permit_ids: list[int]) -> int:
 
     regime = get_regime(data.REGIME)
     obstacles = [
-        ObstacleInput(kind="hydrant", side="a" if k % 2 else "b", start=f"{97 * k}.00", extent="0.50")
+        ObstacleInput(kind="hydrant", side="a" if k % 2 else "b", start=f"{97 * k},00", extent="0,50")
         for k in range(1, 60)
     ]
     site = save_site(
@@ -48,15 +48,15 @@ def _site(permit_ids: list[int]) -> int:
             weekdays=("fri",),
             opens="18:00",
             closes="22:00",
-            gap="0.50",
+            gap="0,50",
             avoid=("hydrant",),
             segments=[
                 SegmentInput(
                     street="Avenida Andrômeda",
                     from_street="Rua Júpiter",
                     to_street="Rua Saturno",
-                    length="6400.00",
-                    width="12.00",
+                    length="6400,00",
+                    width="12,00",
                     sides="both",
                     obstacles=obstacles,
                 )
@@ -150,7 +150,7 @@ def run(backend: str, repeat: int) -> list[Figure]:
         assert len(editor.items) == STALLS == len(scene.items())
 
         _render(editor.view, size), _render(plain, size)  # warm: fonts, pens
-        ours, theirs = paired(lambda: _render(editor.view, size), lambda: _render(plain, size), max(repeat, 5))
+        ours, theirs = paired(lambda: _render(editor.view, size), lambda: _render(plain, size), at_least(repeat, 5))
         figures = [
             ratio_figure(
                 f"map, {thousands(STALLS)} stalls: whole view → image vs plain QGraphicsScene",

@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import replace
 from decimal import Decimal as D  # noqa: N817 - D("2.5"): a measure as the act writes it
 
-from bench.common import Figure, limit_figure, repeated
+from bench.common import Figure, at_least, limit_figure, repeated
 
 NAME = "plan_check"
 STALLS = 2_000
@@ -93,7 +93,7 @@ def run(backend: str, repeat: int) -> list[Figure]:
     regime, segment, obstacles, stalls = _olimpia_plan()
     breaches = check_plan(regime, segment, obstacles, stalls)
     assert {b.code for b in breaches} == {"garage"}, breaches[:3]
-    check = repeated(lambda: check_plan(regime, segment, obstacles, stalls), max(repeat, 5))
+    check = repeated(lambda: check_plan(regime, segment, obstacles, stalls), at_least(repeat, 5))
 
     plan_data, StallPlan = _editor_plan()  # noqa: N806 - the class itself, imported late
 
@@ -105,7 +105,7 @@ def run(backend: str, repeat: int) -> list[Figure]:
         assert plan.breaches()
 
     edit()
-    edits = repeated(edit, max(repeat, 5))
+    edits = repeated(edit, at_least(repeat, 5))
     return [
         limit_figure(f"check_plan of {STALLS} stalls", "—", check, CHECK_LIMIT),
         limit_figure(f"map editor: breaches, a move, breaches ({STALLS} stalls)", "—", edits, EDIT_LIMIT),

@@ -32,7 +32,7 @@ import tempfile
 import time
 
 from bench import data
-from bench.common import MODE, PYTHON, Figure, open_scratch, python_env, ratio_figure, say
+from bench.common import MODE, PYTHON, Figure, at_least, open_scratch, python_env, ratio_figure, say, thousands
 
 NAME = "startup"
 LIMIT = 2.0
@@ -139,7 +139,7 @@ def run(backend: str, repeat: int) -> list[Figure]:
         try:
             _launch(PRAÇA, [url], home), _launch(BARE, [], home)  # warm: the files are in the page cache
             ours, theirs = [], []
-            for _ in range(max(repeat, 5)):
+            for _ in range(at_least(repeat, 5)):
                 ours.append(_launch(PRAÇA, [url], home))
                 theirs.append(_launch(BARE, [], home))
         finally:
@@ -149,7 +149,8 @@ def run(backend: str, repeat: int) -> list[Figure]:
         other = "elapsed" if cpu else "CPU"
         best_other = (min(t[1 - pick] for t in ours), min(t[1 - pick] for t in theirs))
         shown = ratio_figure(
-            "start-up to the main window shown (50.000 people, 20.000 permits) vs bare window",
+            f"start-up to the main window shown ({thousands(data.PEOPLE)} people, {thousands(data.PERMITS)} permits) "
+            "vs bare window",
             backend,
             [t[pick] for t in ours],
             [t[pick] for t in theirs],
