@@ -1,6 +1,8 @@
 # Praça — two commands do all the set-up on a fresh machine:
 #   make run    installs into .venv and opens the application (embedded SQLite)
-#   make test   installs with the test extras and runs the whole suite headless
+#   make test   installs with the test extras and runs the whole suite headless, on every core
+#   make test-fast   the developer's loop: the same without the tests that start LibreOffice, Chromium, the
+#                    installed wheel or Praça in a child process (CI runs them all: make test)
 PYTHON ?= python3
 VENV   := .venv
 PY     := $(VENV)/bin/python
@@ -9,7 +11,7 @@ TSTAMP := $(VENV)/.installed-test
 DSTAMP := $(VENV)/.installed-dist
 LSTAMP := $(VENV)/.installed-lint
 
-.PHONY: run test lint install install-test demo bench bench-smoke screenshots report-images dist dist-check clean
+.PHONY: run test test-fast lint install install-test demo bench bench-smoke screenshots report-images dist dist-check clean
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -37,9 +39,18 @@ install-test: $(TSTAMP)
 run: $(STAMP)
 	$(VENV)/bin/praca $(ARGS)
 
+# pytest-xdist: one worker per core; tests that share a module-scoped fixture stay on one worker (tests/loop.py).
+# PYTEST_JOBS=0 runs in this process alone (a debugger, -x on the first failure in order).
+PYTEST_JOBS ?= auto
+PYTEST := QT_QPA_PLATFORM=offscreen $(PY) -m pytest -n $(PYTEST_JOBS) --dist loadgroup
+FAST   := -m "not (libreoffice or chromium or install or subprocess or slow)"
+
 test: $(TSTAMP)
 	$(VENV)/bin/lint-imports  # the import contracts of pyproject.toml (which layer may import which)
-	QT_QPA_PLATFORM=offscreen $(PY) -m pytest $(PYTEST_ARGS)
+	$(PYTEST) $(PYTEST_ARGS)
+
+test-fast: $(TSTAMP)
+	$(PYTEST) $(FAST) $(PYTEST_ARGS)
 
 # The gate (issue 21 §4): lint, format, types and the import contracts; .ci/run runs it before the tests.
 lint: $(LSTAMP)

@@ -2,8 +2,13 @@
 
 Database tests take the ``database`` (or ``db_url``) fixture and run once on
 SQLite and, when ``PRACA_TEST_PG`` holds a URL, once more on PostgreSQL in a
-schema of their own that is dropped afterwards. Under ``CI=true`` an
-unreachable PostgreSQL fails the run instead of skipping.
+schema of their own. ``database`` is a copy of an empty database made once per
+session (tests/db_templates.py); ``db_url`` is a URL where nothing exists yet.
+Under ``CI=true`` an unreachable PostgreSQL fails the run instead of skipping.
+
+The suite runs in parallel (pytest-xdist, ``make test``): each worker has its own
+user folders, its own templates and its own PostgreSQL schemas; the markers of
+tests that start other programs are set here from what they use (tests/loop.py).
 """
 
 from __future__ import annotations
@@ -18,12 +23,19 @@ _HOME = tempfile.mkdtemp(prefix="praca-test-home-")
 for _var in ("XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_CACHE_HOME", "XDG_STATE_HOME"):
     os.environ[_var] = os.path.join(_HOME, _var.lower())
 os.environ.pop("PRACA_DB", None)
+# Every PostgreSQL session this process (and the commands it starts) opens is named after it: a schema's drop ends
+# only this process's idle sessions, never another xdist worker's or another run's on the same server.
+os.environ["PGAPPNAME"] = f"praca-test-{os.getpid()}"
 # The municipality's signing passphrase never reaches the developer's own keyring, nor comes from it.
 os.environ["PYTHON_KEYRING_BACKEND"] = "keyring.backends.null.Keyring"
 os.environ.pop("PRACA_SIGNING_PASSPHRASE", None)
 
+import loop  # noqa: E402
 import pytest  # noqa: E402
+from db_templates import _empty_sqlite_template, _pg_schema_pool, copy_empty_sqlite, pooled_schema  # noqa: E402,F401
 from demo_db import _demo_pg_template, _demo_sqlite_template, demo_database, demo_sqlite  # noqa: E402,F401
+
+loop.load_hypothesis_profile()
 
 # The builders' fixtures (keys, inpc, feira, editor, fresh_desk) for every test module, which takes them by name
 # without importing them (tests/factories.py).
@@ -31,6 +43,11 @@ pytest_plugins = ["factories"]
 
 PG_URL = os.environ.get("PRACA_TEST_PG", "").strip()
 IN_CI = os.environ.get("CI", "").lower() == "true"
+
+
+def pytest_collection_modifyitems(config, items):
+    """Markers from what each test uses, xdist groups, hypothesis's examples for the profile (tests/loop.py)."""
+    loop.modify_items(config, items)
 
 
 def _pg_admin():
@@ -141,7 +158,9 @@ def _drop_schema(conn, name: str) -> None:
             with conn.cursor() as cur:
                 cur.execute(
                     "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = "
-                    "current_database() AND pid <> pg_backend_pid() AND state LIKE 'idle%'"
+                    "current_database() AND pid <> pg_backend_pid() AND state LIKE 'idle%%' "
+                    "AND application_name = %s",
+                    (os.environ["PGAPPNAME"],),
                 )
 
 
@@ -158,14 +177,27 @@ def db_url(request, tmp_path):
         yield request.getfixturevalue("pg_schema_url")
 
 
-@pytest.fixture
-def database(db_url):
-    """An open, current, empty Praça database on each back end."""
+@pytest.fixture(params=["sqlite", "postgresql"])
+def database(request, tmp_path):
+    """An open, current, empty Praça database on each back end: a copy of the session's empty template — the file
+    on SQLite, a schema of the worker's pool on PostgreSQL (tests/db_templates.py)."""
     from models.store.bootstrap import close_database, open_database
 
-    open_database(db_url, create=True)
-    yield db_url
-    close_database()
+    if request.param == "sqlite":
+        url = f"sqlite:///{tmp_path / 'praca.sqlite3'}"
+        copy_empty_sqlite(request.getfixturevalue("_empty_sqlite_template"), url)
+        open_database(url)
+        try:
+            yield url
+        finally:
+            _stop_widget_timers()
+            close_database()
+        return
+    if not request.getfixturevalue("pg_available"):
+        pytest.skip("PostgreSQL not configured (set PRACA_TEST_PG)")
+    with pooled_schema(request.getfixturevalue("_pg_schema_pool")) as url:
+        open_database(url)
+        yield url
 
 
 @pytest.fixture

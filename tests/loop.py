@@ -1,0 +1,150 @@
+"""How the suite runs fast enough to be run often (issue 27 §1): markers set from what a test uses, the xdist groups,
+hypothesis's profiles. Called by conftest; docs/development.md says how to use them.
+
+**Markers**, set here so that no test has to carry them (a new test that drives LibreOffice is marked as the others
+are): ``libreoffice``, ``chromium``, ``install`` (the wheel or the PyInstaller bundle) and ``subprocess`` (Praça or
+Python started in a child process) — read from the source of the test, of the fixtures it takes and of the
+functions of its module that either calls (one level: a module's ``run_cli`` or ``recalculated``); ``pg`` on
+each test's PostgreSQL run. ``make test-fast`` leaves the first four (and ``slow``) out; ``make test`` runs all.
+
+**xdist groups** (``--dist loadgroup``): the tests of a module that share a module-scoped fixture (the wheel built
+once, the demo's main window, LibreOffice's report files) run on one worker, so the fixture is made once; every
+other test goes to whichever worker is free. Nothing else is shared between workers: each has its own user
+folders (conftest), its own templates and its own PostgreSQL schemas and sessions. The groups and the tests that
+start other programs are sent first, so that the longest come early and no worker is left alone with them at the
+end.
+
+**Hypothesis profiles**, by ``HYPOTHESIS_PROFILE`` (``ci`` under ``CI=true``, else ``dev``): ``ci`` runs each
+property with the examples its test asks for (100 when it asks none); ``dev`` runs a tenth of them, at least
+:data:`DEV_EXAMPLES` — the developer's loop — and ``.ci/run`` runs ``ci``.
+"""
+
+from __future__ import annotations
+
+import functools
+import inspect
+import os
+import re
+
+import pytest
+
+#: What a source names when it starts each kind of program.
+SPAWNS = {
+    "libreoffice": re.compile(r"soffice|libreoffice|--convert-to"),
+    "chromium": re.compile(r"chromium|google-chrome"),
+    "install": re.compile(r'"pip",\s*"wheel"|PRACA_BUNDLE'),
+    "subprocess": re.compile(r"sys\.executable|PRACA_BUNDLE"),
+}
+#: Left out by ``make test-fast``.
+EXTERNAL = ("libreoffice", "chromium", "install", "subprocess", "slow")
+
+DEV_EXAMPLES = 10
+TESTS = os.path.dirname(os.path.abspath(__file__))
+#: The hypothesis profile loaded for this run.
+PROFILE = {"name": ""}
+
+
+def load_hypothesis_profile() -> str:
+    from hypothesis import settings
+
+    settings.register_profile("ci", print_blob=True)
+    settings.register_profile("dev", max_examples=DEV_EXAMPLES)
+    default = "ci" if os.environ.get("CI", "").lower() == "true" else "dev"
+    PROFILE["name"] = name = os.environ.get("HYPOTHESIS_PROFILE", "").strip() or default
+    settings.load_profile(name)
+    return name
+
+
+@functools.cache
+def _source(func) -> str:
+    try:
+        return inspect.getsource(func)
+    except (OSError, TypeError):
+        return ""
+
+
+@functools.cache
+def _module_spawners(module) -> dict[str, frozenset[str]]:
+    """For each kind, the names of the module's functions (its own or imported) whose source starts that kind."""
+    found: dict[str, set[str]] = {kind: set() for kind in SPAWNS}
+    for name, value in vars(module).items():
+        if inspect.isfunction(value) and not name.startswith("test_"):
+            source = _source(value)
+            for kind, pattern in SPAWNS.items():
+                if pattern.search(source):
+                    found[kind].add(name)
+    return {kind: frozenset(names) for kind, names in found.items()}
+
+
+def _sources(item) -> list[str]:
+    """The test's source and that of each fixture it takes that a test module or tests/factories.py defines (not
+    pytest's, a plugin's or conftest's: ``need_client`` names every program, a test names the one it needs)."""
+    out = [_source(getattr(item, "function", None))]
+    info = getattr(item, "_fixtureinfo", None)
+    for defs in info.name2fixturedefs.values() if info else ():
+        for fixturedef in defs:
+            func = getattr(fixturedef, "func", None)
+            where = (inspect.getsourcefile(func) or "") if func is not None else ""
+            if os.path.dirname(os.path.abspath(where)) == TESTS and os.path.basename(where) != "conftest.py":
+                out.append(_source(func))
+    return out
+
+
+def kinds(item) -> set[str]:
+    """The kinds of program ``item`` starts (see :data:`SPAWNS`)."""
+    module = getattr(item, "module", None)
+    spawners = _module_spawners(module) if module is not None else {}
+    found = set()
+    for text in _sources(item):
+        for kind, pattern in SPAWNS.items():
+            if pattern.search(text) or any(re.search(rf"\b{name}\(", text) for name in spawners.get(kind, ())):
+                found.add(kind)
+    return found
+
+
+def _module_scoped(item) -> bool:
+    info = getattr(item, "_fixtureinfo", None)
+    return any(
+        d.scope in ("module", "class", "package")
+        for defs in (info.name2fixturedefs.values() if info else ())
+        for d in defs
+    )
+
+
+def _on_postgresql(item) -> bool:
+    callspec = getattr(item, "callspec", None)
+    return callspec is not None and "postgresql" in callspec.params.values()
+
+
+def _scale_hypothesis(item) -> None:
+    """In the ``dev`` profile, a tenth of the examples a property asks for (at least :data:`DEV_EXAMPLES`)."""
+    from hypothesis import settings
+
+    if PROFILE["name"] != "dev":
+        return
+    test = getattr(item, "obj", None)
+    test = getattr(test, "__func__", test)
+    current = getattr(test, "_hypothesis_internal_use_settings", None)
+    if not getattr(test, "is_hypothesis_test", False) or current is None or getattr(test, "_praca_scaled", False):
+        return
+    test._hypothesis_internal_use_settings = settings(
+        current, max_examples=max(DEV_EXAMPLES, current.max_examples // 10)
+    )
+    test._praca_scaled = True
+
+
+def modify_items(config, items) -> None:
+    heavy = []
+    for item in items:
+        for kind in kinds(item):
+            item.add_marker(getattr(pytest.mark, kind))
+        if _on_postgresql(item):
+            item.add_marker(pytest.mark.pg)
+        if _module_scoped(item):
+            item.add_marker(pytest.mark.xdist_group(item.module.__name__ if item.module else item.nodeid))
+        _scale_hypothesis(item)
+        heavy.append(any(item.get_closest_marker(k) for k in EXTERNAL) or _module_scoped(item))
+    # the longest first (stable: the order within each part is the collection's)
+    items[:] = [i for i, h in zip(items, heavy, strict=True) if h] + [
+        i for i, h in zip(items, heavy, strict=True) if not h
+    ]
