@@ -10,10 +10,11 @@ schema is made once, by Praça's own ``open_database(create=True)``, and each te
 * **PostgreSQL**: a schema of the worker's pool, each made by ``open_database(create=True)`` as the template was.
   After the test, if no catalog row of the schema was written (:data:`_CATALOG_DIGEST`: no DDL, GRANT, disabled
   trigger or TRUNCATE — its tables, columns, indexes, constraints, triggers and functions are as Praça made them),
-  it is emptied and given the template's rows and sequence values again, in one transaction with the triggers off
-  (the audit trail's guard refuses a DELETE), and goes back to the pool; if the test changed its structure, or a
-  lock of the test's own keeps the reset from running, the schema is dropped and the next test gets a new one. A
-  schema is never handed to a second test unless its catalog is as made and its rows are the template's.
+  it goes back to the pool; otherwise it is dropped. A schema taken from the pool is emptied and given the
+  template's rows and sequence values, in one transaction with the triggers off (the audit trail's guard refuses
+  a DELETE); a lock that keeps this from running drops it too. A schema is never handed to a second test unless
+  its catalog is as made and its rows are the template's. The demo (tests/demo_db.py) is a second template of
+  the same pool: a copy of it is the same reset with the demo's rows.
 """
 
 from __future__ import annotations
@@ -94,7 +95,8 @@ class SchemaPool:
         self.base_url = base_url
         self.free: list[str] = []
         self.digests: dict[str, str] = {}  # each schema of the pool: its catalog's digest when it was made
-        self.template = self._new()
+        self.kept: set[str] = set()  # the templates
+        self.template = self._new()  # the empty database; tests/demo_db.py adds the demo's (add_template)
         with self.admin.cursor() as cur:
             cur.execute(
                 "SELECT c.relname FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace "
@@ -102,17 +104,20 @@ class SchemaPool:
                 (self.template,),
             )
             self.tables = [row[0] for row in cur.fetchall()]
-            self.seeded = []
-            for table in self.tables:
-                cur.execute(f'SELECT EXISTS (SELECT 1 FROM "{self.template}"."{table}")')
-                if cur.fetchone()[0]:
-                    self.seeded.append(table)
+        self.sequences: dict[str, list[tuple]] = {}
+        self.add_template(self.template)
+
+    def add_template(self, name: str) -> None:
+        """Keep ``name`` (a schema of the pool, filled) as a template :meth:`take` can copy: never given to a test."""
+        self.digests.pop(name, None)
+        with self.admin.cursor() as cur:
             cur.execute(
                 "SELECT sequencename, last_value, start_value FROM pg_sequences WHERE schemaname = %s "
                 "ORDER BY sequencename",
-                (self.template,),
+                (name,),
             )
-            self.sequences = cur.fetchall()
+            self.sequences[name] = cur.fetchall()
+        self.kept.add(name)
 
     def url(self, name: str) -> str:
         sep = "&" if "?" in self.base_url else "?"
@@ -136,31 +141,42 @@ class SchemaPool:
             cur.execute(_CATALOG_DIGEST, (name,))
             return cur.fetchone()[0]
 
-    def take(self) -> str:
-        """A schema identical to the template: one from the pool, or a new one."""
-        return self.free.pop() if self.free else self._new()
+    def take(self, template: str | None = None) -> str:
+        """A schema holding what ``template`` holds (the empty database unless named): one of the pool, reset to
+        it, or a new one."""
+        template = template or self.template
+        while self.free:
+            name = self.free.pop()
+            if self._reset(name, template):
+                return name
+            self._drop(name)
+        name = self._new()  # as made: what the empty template holds
+        if template != self.template and not self._reset(name, template):
+            raise RuntimeError(f"the schema {name} could not be given the rows of {template}")
+        return name
 
     def give_back(self, name: str) -> None:
-        """Reset ``name`` to the template and keep it for the next test; drop it when that cannot be done."""
-        if self._digest(name) == self.digests[name] and self._reset(name):
+        """Keep ``name`` for a next test when no catalog row of it was written; drop it otherwise."""
+        if self._digest(name) == self.digests[name]:
             self.free.append(name)
-            return
+        else:
+            self._drop(name)
+
+    def _drop(self, name: str) -> None:
         from conftest import _drop_schema
 
         del self.digests[name]
         _drop_schema(self.admin, name)
 
-    def _reset(self, name: str) -> bool:
+    def _reset(self, name: str, template: str) -> bool:
         """Every table emptied and given the template's rows, every sequence the template's value; one
         transaction, with the triggers off for it (superuser only: otherwise the schema is dropped instead)."""
         statements = ["SET LOCAL lock_timeout = '2s'", "SET LOCAL session_replication_role = replica"]
         statements += [f'DELETE FROM "{name}"."{table}"' for table in self.tables]
-        statements += [
-            f'INSERT INTO "{name}"."{table}" SELECT * FROM "{self.template}"."{table}"' for table in self.seeded
-        ]
+        statements += [f'INSERT INTO "{name}"."{table}" SELECT * FROM "{template}"."{table}"' for table in self.tables]
         statements += [
             f'SELECT setval(\'"{name}"."{seq}"\', {last if last is not None else start}, {last is not None})'
-            for seq, last, start in self.sequences
+            for seq, last, start in self.sequences[template]
         ]
         self.admin.autocommit = False
         try:
@@ -177,7 +193,7 @@ class SchemaPool:
     def close(self) -> None:
         from conftest import _drop_schema
 
-        for name in sorted(self.digests):
+        for name in sorted(set(self.digests) | self.kept):
             _drop_schema(self.admin, name)
         self.admin.close()
 
@@ -196,13 +212,14 @@ def _pg_schema_pool(pg_available):
 
 
 @contextlib.contextmanager
-def pooled_schema(pool: SchemaPool):
-    """The URL of an empty, current Praça database in a schema of the pool, given back after the block."""
+def pooled_schema(pool: SchemaPool, template: str | None = None):
+    """The URL of a schema of the pool holding what ``template`` holds (the empty, current Praça database unless
+    named), given back after the block."""
     from conftest import _stop_widget_timers
 
     from models.store.bootstrap import close_database
 
-    name = pool.take()
+    name = pool.take(template)
     try:
         yield pool.url(name)
     finally:

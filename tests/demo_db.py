@@ -1,24 +1,22 @@
-"""The demo database, built once per test session and back end, copied for each test that wants it.
+"""The demo database, built once per test session (per xdist worker) and back end, copied for each test that wants
+it.
 
 ``fill_demo()`` (240 people, 72 companies, a year of permits, charges and enforcement) takes seconds; many
 tests only read it. The first test that asks for ``demo_database`` builds it into a template — on SQLite a file,
-on PostgreSQL a database of its own — and every test gets a copy of that template: a file copy on SQLite,
-``CREATE DATABASE … TEMPLATE`` on PostgreSQL (a byte copy: the schema name, the triggers guarding the audit
-trail and every hash of its chain are the template's own, so the copy verifies as the original does). Each test
-writes to its own copy only; the copy is dropped afterwards.
+on PostgreSQL a schema of the worker's pool (tests/db_templates.py) — and every test gets a copy of that
+template: a file copy on SQLite; on PostgreSQL a schema of the pool given the template's rows and sequence values
+(the triggers guarding the audit trail are Praça's own, made with the schema; every row, and so every hash of
+the chain, is the template's, so the copy verifies as the original does). Each test writes to its own copy
+only. (A copy was a database made with ``CREATE DATABASE … TEMPLATE`` before: its ``DROP DATABASE`` makes the
+server checkpoint, seconds to minutes on a busy machine.)
 """
 
 from __future__ import annotations
 
 import shutil
-import uuid
 from dataclasses import dataclass
-from urllib.parse import urlsplit, urlunsplit
 
 import pytest
-
-#: The schema the PostgreSQL template (and so each copy) keeps Praça's tables in.
-_PG_SCHEMA = "praca_demo"
 
 
 @dataclass(frozen=True)
@@ -49,56 +47,13 @@ def _demo_sqlite_template(tmp_path_factory):
     return path, counts
 
 
-def _pg_url(dbname: str) -> str:
-    """PRACA_TEST_PG pointing at database ``dbname``, schema :data:`_PG_SCHEMA`."""
-    from conftest import PG_URL
-
-    parts = urlsplit(PG_URL)
-    query = "&".join(q for q in parts.query.split("&") if q and not q.startswith("schema="))
-    query = "&".join(q for q in (query, f"schema={_PG_SCHEMA}") if q)
-    return urlunsplit((parts.scheme, parts.netloc, f"/{dbname}", query, parts.fragment))
-
-
-def _pg_admin_autocommit():
-    from conftest import _pg_admin
-
-    conn = _pg_admin()
-    conn.autocommit = True
-    return conn
-
-
 @pytest.fixture(scope="session")
-def _demo_pg_template(pg_available):
-    if not pg_available:
-        pytest.skip("PostgreSQL not configured (set PRACA_TEST_PG)")
-    import psycopg2
-
-    name = f"praca_tpl_{uuid.uuid4().hex[:12]}"
-    admin = _pg_admin_autocommit()
-    with admin.cursor() as cur:
-        cur.execute(f'CREATE DATABASE "{name}" TEMPLATE template0')
-    try:
-        from models.store.db import parse_url
-
-        target = parse_url(_pg_url(name))
-        conn = psycopg2.connect(
-            dbname=name,
-            user=target.user,
-            password=target.password,
-            host=target.host,
-            port=target.port,
-            connect_timeout=5,
-        )
-        conn.autocommit = True
-        with conn.cursor() as cur:
-            cur.execute(f'CREATE SCHEMA "{_PG_SCHEMA}"')
-        conn.close()
-        counts = _build(_pg_url(name))
-        yield name, counts
-    finally:
-        with admin.cursor() as cur:
-            cur.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-        admin.close()
+def _demo_pg_template(_pg_schema_pool):
+    """A schema of the worker's pool holding the demo, kept as a template of the pool."""
+    name = _pg_schema_pool.take()
+    counts = _build(_pg_schema_pool.url(name))
+    _pg_schema_pool.add_template(name)
+    return name, counts
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])
@@ -106,6 +61,7 @@ def demo_database(request, tmp_path):
     """An open copy of the full demo database (``fill_demo()`` with its defaults), on each back end; the test's
     own to change."""
     from conftest import _stop_widget_timers
+    from db_templates import pooled_schema
 
     from models.store.bootstrap import close_database, open_database
 
@@ -122,22 +78,9 @@ def demo_database(request, tmp_path):
             close_database()
         return
     template, counts = request.getfixturevalue("_demo_pg_template")
-    name = f"praca_c_{uuid.uuid4().hex[:12]}"
-    admin = _pg_admin_autocommit()
-    try:
-        with admin.cursor() as cur:
-            cur.execute(f'CREATE DATABASE "{name}" TEMPLATE "{template}"')
-        url = _pg_url(name)
+    with pooled_schema(request.getfixturevalue("_pg_schema_pool"), template) as url:
         open_database(url)
-        try:
-            yield Demo(url, dict(counts))
-        finally:
-            _stop_widget_timers()
-            close_database()
-            with admin.cursor() as cur:
-                cur.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-    finally:
-        admin.close()
+        yield Demo(url, dict(counts))
 
 
 @pytest.fixture

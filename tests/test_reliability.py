@@ -122,7 +122,7 @@ NASTY = [
 ]
 
 
-def test_every_subcommand_ends_in_exit_0_or_2_and_one_clean_line(db_url, tmp_path, monkeypatch, app_ready):
+def test_every_subcommand_ends_in_exit_0_or_2_and_one_clean_line(demo_database, tmp_path, monkeypatch, app_ready):
     """Hypothesis over every subcommand's own options, their values drawn from the calendar's edges, ids beyond
     64 bits, outputs that cannot be written, control characters…: exit 0 or 2, never a traceback or an
     "erro inesperado"."""
@@ -133,11 +133,9 @@ def test_every_subcommand_ends_in_exit_0_or_2_and_one_clean_line(db_url, tmp_pat
     from hypothesis import strategies as st
 
     from desktop.cli import main
-    from models.demo import fill_demo
-    from models.store.bootstrap import close_database, open_database
+    from models.store.bootstrap import close_database
 
-    open_database(db_url, create=True)
-    fill_demo()
+    db_url = demo_database.url  # a copy of the session's demo (tests/demo_db.py)
     close_database()
     monkeypatch.chdir(tmp_path)  # a relative --out lands here, never in the repository
     (tmp_path / "folder").mkdir()
