@@ -81,7 +81,7 @@ def copy_empty_sqlite(template, url: str) -> None:
 
     target = parse_url(url).path
     assert not os.path.exists(target), f"{target} exists: the template is copied only to a new file"
-    shutil.copyfile(template, target)
+    shutil.copy(template, target)  # its mode too: the owner's only (0600), as Praça made it
 
 
 # ----------------------------------------------------------------------------------------------------- PostgreSQL
