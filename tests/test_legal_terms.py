@@ -171,6 +171,24 @@ def test_olimpia_art_263_notice_before_fine_and_seizure():
     assert followed.total == D("384.20")
 
 
+@pytest.mark.parametrize(
+    "code", ["passeio-mesas-cadeiras", "passeio-bancas-produtos", "passeio-exposicao-mercadorias", "passeio-alimentos"]
+)
+def test_olimpia_art_260_iii_forfeits_construction_material_only(code):
+    """LC 324/2025, art. 260, III: removal and incorporation into the municipality's patrimony reach "material de
+    construção" left on the sidewalk; a vendor's tables, goods or food are never proposed for forfeiture."""
+    for prior in (0, 1):
+        proposal = propose_sanction(
+            "olimpia-2025",
+            [code],
+            on=dt.date(2026, 3, 13),
+            prior=prior,
+            facts={"not-complied": Verification(dt.date(2026, 3, 17), "Fiscal Ana")},
+        )
+        assert [s.kind for s in proposal.sanctions] == ["warning", "fine"]
+        assert all("art. 260, III" not in s.basis for s in proposal.sanctions)
+
+
 def test_ilha_comprida_revocation_only_after_suspension_and_fine_were_applied_art_19_par_3():
     proposal = propose_sanction("ilha-comprida-2017", ["nao-portar-cartao"], on=dt.date(2026, 3, 13), prior=2)
     revocation = only(proposal, "revocation")
@@ -528,9 +546,9 @@ def test_the_desk_records_the_fact_a_condition_waits_for(qtbot, keys, app_ready)
     tab.select_record(record.id)
 
     def fact(dialog):
-        forfeiture = next(s for s in dialog.proposal.sanctions if s.kind == "forfeiture")
-        dialog.sanction.setCurrentIndex(dialog.sanction.findData(forfeiture.number))
-        assert "art. 260, III" in dialog.state.text()
+        fine = next(s for s in dialog.proposal.sanctions if s.kind == "fine")
+        dialog.sanction.setCurrentIndex(dialog.sanction.findData(fine.number))
+        assert "art. 260, II" in dialog.state.text()
         assert dialog.what.currentData() == "fact" and dialog.fact_on.isVisibleTo(dialog)
         dialog.fact_on.set_date(dt.date(2026, 3, 9))
         dialog.fact_by.setText("Fiscal Rui")
@@ -539,8 +557,8 @@ def test_the_desk_records_the_fact_a_condition_waits_for(qtbot, keys, app_ready)
         dialog.accept()
 
     run_modal(lambda: tab.decide_sanctions_selected(), fact)
-    forfeiture = next(s for s in enf.current_sanctions(record) if s["kind"] == "forfeiture")
-    assert forfeiture["decision"] == "imposed" and forfeiture["condition_met"]["by"] == "Fiscal Rui"
+    fine = next(s for s in enf.current_sanctions(record) if s["kind"] == "fine")
+    assert fine["decision"] == "imposed" and fine["condition_met"]["by"] == "Fiscal Rui"
     assert "verificado em 09/03/2026 por Fiscal Rui" in tab.detail.toPlainText()
 
 
