@@ -189,6 +189,16 @@ def test_olimpia_art_260_iii_forfeits_construction_material_only(code):
         assert all("art. 260, III" not in s.basis for s in proposal.sanctions)
 
 
+def test_sao_bento_art_14_cumulatively_or_not_is_the_authoritys_choice_not_a_rule_for_simultaneous_autos():
+    """Dec. 4.794/2026, art. 14: the fine and the seizure "poderá acarretar cumulativamente ou não" — each is proposed
+    to the authority; the decree says nothing of simultaneous infractions, so the header must not say they cumulate."""
+    proposal = propose_sanction("sao-bento-2026", ["sem-placa", "fora-do-horario"], on=dt.date(2026, 3, 28))
+    assert not proposal.cumulative and proposal.cumulative_basis is None
+    assert not any("aplicam-se cumulativamente" in note for note in proposal.notes)
+    assert any("não diz se as sanções de infrações simultâneas se acumulam" in note for note in proposal.notes)
+    assert {s.decision for s in proposal.sanctions} == {PROPOSED}
+
+
 def test_ilha_comprida_revocation_only_after_suspension_and_fine_were_applied_art_19_par_3():
     proposal = propose_sanction("ilha-comprida-2017", ["nao-portar-cartao"], on=dt.date(2026, 3, 13), prior=2)
     revocation = only(proposal, "revocation")

@@ -55,7 +55,7 @@ FACTS = {
         "art. 14, II",
         "Impedimento: impedida de participar de festas futuras sem a quitação da multa",
         "art. 2º, § 2º",
-        "As sanções podem ser aplicadas cumulativamente",
+        "cumulativamente ou não",
         # energy tiers and discounts with their conditions
         "até 2,00 m lineares",
         "profundidade máxima de 3,00 m",

@@ -278,8 +278,9 @@ def test_sao_bento_has_no_recurrence_rule():
 
 def test_sao_bento_two_infractions_add_up_art_14():
     proposal = propose_sanction("sao-bento-2026", ["nao-desmontar", "sem-placa"], on=dt.date(2026, 3, 30))
-    # art. 2º, § 2º imposes R$ 150,00; art. 14's 20 UFESP is the authority's to impose
-    assert proposal.cumulative and proposal.total == D("150.00") and proposal.total_proposed == D("768.40")
+    # art. 2º, § 2º imposes R$ 150,00; art. 14's 20 UFESP is the authority's to impose; the decree is silent on
+    # simultaneous infractions (art. 14's "cumulativamente ou não" is about one infraction's penalties): each its own
+    assert not proposal.cumulative and proposal.total == D("150.00") and proposal.total_proposed == D("768.40")
     art_14 = next(s for s in proposal.sanctions if s.kind == "fine" and s.infraction == "sem-placa")
     both = adjust(proposal, reason="placa ausente", apply=[art_14.number])
     assert both.total == D("918.40")

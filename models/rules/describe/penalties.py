@@ -158,7 +158,11 @@ def penalty_facts(regime: Regime, penalties: Penalties) -> list[Fact]:
         return []
     out = []
     if penalties.cumulative is not None:
-        out.append(fact(regime, "As sanções podem ser aplicadas cumulativamente", penalties.cumulative))
+        out.append(
+            fact(
+                regime, "Infrações simultâneas: as sanções de cada uma aplicam-se cumulativamente", penalties.cumulative
+            )
+        )
     r = penalties.recurrence
     if r is not None:
         text = "Reincidência"
