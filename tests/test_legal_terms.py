@@ -736,6 +736,19 @@ ROLE_USERS = {
 }
 
 
+@pytest.mark.parametrize("kind, article, days", [("defence", "art. 34", 20), ("defence-tpu", "art. 198", 10)])
+def test_olimpia_defence_counts_from_the_receipt_of_the_auto_not_its_lavratura(sqlite_url, capsys, kind, article, days):
+    """LC 324/2025, arts. 34 and 198: the defence is counted "da data do recebimento (comprovado) do auto de
+    infração" — the command line and the regime sheet say so, and the desk counts from the offender's notice."""
+    code = main(["deadline", "--db", sqlite_url, "--regime", "olimpia-2025", "--kind", kind, "--from", "03/03/2026"])
+    out = capsys.readouterr().out
+    assert code == 0 and f"{days} dias corridos, contados do recebimento do auto de infração" in out
+    assert "lavratura" not in out and f"LC 324/2025, {article}" in out
+    assert main(["regimes", "--show", "olimpia-2025"]) == 0
+    sheet = capsys.readouterr().out
+    assert "contados da lavratura" not in sheet and sheet.count("contados do recebimento do auto de infração") == 2
+
+
 def test_every_deadline_of_the_five_acts_declares_a_role_the_engine_handles():
     from models.permits.startup import PERMIT_ROLES
     from models.rules import describe

@@ -97,7 +97,7 @@ OUTCOMES = {
 }
 
 
-START_EVENTS = ("notification", "infraction-record", "penalty")
+START_EVENTS = ("notification", "infraction-record", "infraction-record-receipt", "penalty")
 
 
 DECISION_EVENTS = ("decision-notification", "decision-publication")

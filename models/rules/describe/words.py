@@ -130,6 +130,7 @@ EVENTS = {
     "filing": "do protocolo",
     "final-list-publication": "da publicação da lista final",
     "infraction-record": "da lavratura do auto de infração",
+    "infraction-record-receipt": "do recebimento do auto de infração",
     "issue": "da emissão",
     "leave-start": "do início do afastamento",
     "licence-expiry": "do vencimento da licença",

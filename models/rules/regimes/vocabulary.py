@@ -125,6 +125,7 @@ DEADLINE_EVENTS = (
     "filing",
     "final-list-publication",
     "infraction-record",
+    "infraction-record-receipt",
     "issue",
     "leave-start",
     "licence-expiry",
