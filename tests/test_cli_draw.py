@@ -159,3 +159,15 @@ def test_missing_file_and_missing_options(tmp_path, capsys):
     assert "UTF-8" in one_line_error(
         capsys, "--regime", "sapezal-2014", "--input", str(latin1), "--vacancies", "1", "--seed", "1"
     )
+
+
+def test_ilha_comprida_arena_is_capped_at_60_points_art_22(tmp_path, capsys):
+    """Dec. 890/2017, art. 22: the points in the Arena de Shows "não poderá ultrapassar 60 (sessenta)" — a draw
+    (or a rotating list's event) of 61 places is refused naming the article; 60 runs."""
+    csv_path = write(tmp_path, "id,name\n" + "".join(f"{i},Ambulante {i}\n" for i in range(1, 81)))
+    args = ["--regime", "ilha-comprida-2017", "--input", csv_path, "--seed", "Ilha Verão"]
+    error = one_line_error(capsys, *args, "--vacancies", "61")
+    assert "61 vagas" in error and "no máximo 60 pontos" in error and "art. 22" in error
+    error = one_line_error(capsys, *args, "--vacancies", "61", "--events", "2")
+    assert "no máximo 60 pontos" in error
+    assert len(draw_json(capsys, *args, "--vacancies", "60")["holders"]) == 60

@@ -112,8 +112,8 @@ from models.selection.published import (
     normalize_seed,
     order_from_list,
 )
-from models.selection.regime_rules import DrawRules, draw_rules
-from models.selection.rotating import PointsResult, assign_points, event_vendors, max_points_of, rotation
+from models.selection.regime_rules import DrawRules, draw_rules, max_points_of
+from models.selection.rotating import PointsResult, assign_points, event_vendors, rotation
 from models.selection.scores import (
     Ranked,
     Score,

@@ -286,6 +286,12 @@ def run_draw(
     position = {pid: i for i, pid in enumerate(order)}
     group_ids = sorted({p.group for p in listed})
     per_group = _group_vacancies(vacancies, group_ids)
+    total = sum(per_group.values())
+    if rules.max_points is not None and total > rules.max_points:
+        raise UserError(
+            f"São {total} vagas; o ato permite no máximo {rules.max_points} pontos na área ({rules.max_points_basis}).",
+            field="vacancies",
+        )
     results = tuple(
         _select_group(g, [by_id[pid] for pid in order if by_id[pid].group == g], per_group[g], position, rules)
         for g in group_ids

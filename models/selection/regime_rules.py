@@ -48,6 +48,9 @@ class DrawRules:
     payment_basis: str = ""
     group_labels: Mapping[str, str] = field(default_factory=dict)
     title: str = ""  # "Sapezal/MT — Lei nº 1.171/2014"
+    # the most points the act allows in the area the draw gives places in (Ilha Comprida art. 22: 60 in the arena)
+    max_points: int | None = None
+    max_points_basis: str = ""
 
 
 def _selected_kinds(regime: Regime):
@@ -80,6 +83,18 @@ def _quota_elsewhere(regime: Regime, kinds) -> str:
     )
 
 
+def max_points_of(regime: Regime, site_id: str | None = None) -> tuple[int | None, str]:
+    """The most points an event area may have, and its citation (Ilha Comprida art. 22: 60)."""
+    if site_id:
+        site = regime.site(site_id)
+        if getattr(site, "max_points", None):
+            return site.max_points, regime.cite_item(site)
+    layout = regime.layout
+    if layout is not None and layout.max_points is not None and layout.max_points.value is not None:
+        return layout.max_points.value, regime.cite_item(layout.max_points)
+    return None, ""
+
+
 def draw_rules(regime: Regime, *, alternates: int | None = None) -> DrawRules:
     """The :class:`DrawRules` of ``regime``; ``alternates`` overrides the act's number.
 
@@ -110,6 +125,7 @@ def draw_rules(regime: Regime, *, alternates: int | None = None) -> DrawRules:
     quota_rule = _first_rule(regime, "quota", kinds)
     labels = {g.id: g.label for g in regime.groups}
     labels.update({line.id: line.label for line in regime.lines if line.id not in labels})
+    max_points, max_points_basis = max_points_of(regime)
     return DrawRules(
         regime_id=regime.id,
         method=sel.method,
@@ -136,4 +152,6 @@ def draw_rules(regime: Regime, *, alternates: int | None = None) -> DrawRules:
         payment_basis=regime.cite(sel.basis) if mode == "payment-time" else "",
         group_labels=labels,
         title=regime.title,
+        max_points=max_points,
+        max_points_basis=max_points_basis,
     )

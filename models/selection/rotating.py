@@ -7,7 +7,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from models.base.errors import UserError
-from models.rules.regimes import Regime
 from models.selection.participants import (
     ALGORITHM,
     Participant,
@@ -46,18 +45,6 @@ def event_vendors(order: Sequence[str], vacancies_per_event: Sequence[int], k: i
     if k < 1 or k > len(vacancies_per_event):
         raise UserError(f"Evento {k} fora da sequência (1 a {len(vacancies_per_event)}).", field="event")
     return rotation(order, vacancies_per_event[:k])[k - 1]
-
-
-def max_points_of(regime: Regime, site_id: str | None = None) -> tuple[int | None, str]:
-    """The most points an event area may have, and its citation (Ilha Comprida art. 22: 60)."""
-    if site_id:
-        site = regime.site(site_id)
-        if getattr(site, "max_points", None):
-            return site.max_points, regime.cite_item(site)
-    layout = regime.layout
-    if layout is not None and layout.max_points is not None and layout.max_points.value is not None:
-        return layout.max_points.value, regime.cite_item(layout.max_points)
-    return None, ""
 
 
 @dataclass(frozen=True)
