@@ -123,13 +123,38 @@ def test_age_art_10_III(age, expected):  # noqa: N802 - the act's article and it
     assert points("idade", birth_date=born) == (expected, "ok")
 
 
-def test_age_counts_whole_years_on_the_registration_date():
+def test_age_and_residence_are_measured_alike_art_10_III_and_IV():  # noqa: N802 - the act's items
+    """Lei 1.171/2014, art. 10, III ("maior de 60 anos") and IV ("mais de 20 anos") word age and residence time
+    alike: both are counted the same way, as the regime declares (``measure = "elapsed"``) and the line says."""
     day = REGISTERED.date()
-    # the day before the 31st birthday the person is 30 (≤ 30: 20 points); on it, 31 (40 points)
-    assert points("idade", birth_date=years_before(day, 31) + dt.timedelta(days=1)) == (20, "ok")
-    assert points("idade", birth_date=years_before(day, 31)) == (40, "ok")
-    assert points("idade", birth_date=years_before(day, 60, days=200)) == (80, "ok")  # 60 and a half: still 60
+    criteria = {c.id: c for c in SAPEZAL.selection.criteria}
+    assert criteria["idade"].measure == criteria["tempo-residencia"].measure == "elapsed"
+    # the day before the 31st birthday the person is more than 30 (40 points); exactly 30, 20 points
+    assert points("idade", birth_date=years_before(day, 31) + dt.timedelta(days=1)) == (40, "ok")
+    assert points("idade", birth_date=years_before(day, 30)) == (20, "ok")
+    # 60 years and 11 months is "maior de 60 anos" as 20 years and 11 months of residence is "mais de 20 anos"
+    assert points("idade", birth_date=years_before(day, 60, days=335)) == (100, "ok")
+    assert points("tempo-residencia", resident_since=years_before(day, 20, days=335)) == (100, "ok")
     assert points("idade", age_years=61) == (100, "ok")  # given directly
+    score = score_participant(
+        SAPEZAL, Participant(id="1", name="A", registered_at=REGISTERED, birth_date=dt.date(1965, 1, 1))
+    )
+    assert "contados em tempo decorrido exato" in line_of(score, "idade").value_text
+
+
+def test_a_time_criterion_must_declare_how_it_is_measured(tmp_path):
+    """The meaning is declared in the file, never assumed: a criterion on age or residence without ``measure`` is
+    refused, and ``measure`` on another field too."""
+    from models.rules.regimes import check_regime_text, default_regimes_folder
+
+    text = (default_regimes_folder() / "sapezal-2014.toml").read_text(encoding="utf-8")
+    without = text.replace('field = "age_years"\nmeasure = "elapsed"\n', 'field = "age_years"\n', 1)
+    assert without != text
+    assert any("measure" in str(e) for e in check_regime_text(without, "sapezal-2014.toml"))
+    misplaced = text.replace(
+        'field = "dependants_under_16"\n', 'field = "dependants_under_16"\nmeasure = "elapsed"\n', 1
+    )
+    assert any("measure" in str(e) for e in check_regime_text(misplaced, "sapezal-2014.toml"))
 
 
 @pytest.mark.parametrize(
@@ -215,7 +240,7 @@ def test_missing_facts_are_shown_and_score_zero():
 
 def test_reference_date_falls_back_to_on():
     p = Participant(id="1", name="X", birth_date=dt.date(1990, 6, 1))
-    assert line_of(score_participant(SAPEZAL, p, on=dt.date(2026, 5, 31)), "idade").value == 35
+    assert 35 < line_of(score_participant(SAPEZAL, p, on=dt.date(2026, 5, 31)), "idade").value < 36
     assert line_of(score_participant(SAPEZAL, p, on=dt.date(2026, 6, 1)), "idade").value == 36
 
 

@@ -109,26 +109,31 @@ def _reference_date(p: Participant, on: dt.date | None) -> dt.date | None:
     return on
 
 
-def fact_value(p: Participant, name: str, on: dt.date | None = None) -> Any:
+def _measured(start: dt.date, end: dt.date, measure: str | None) -> Decimal:
+    """The years from ``start`` to ``end`` as the regime measures them: exact elapsed time, or whole years."""
+    exact = _years_between(start, end)
+    return exact.to_integral_value(rounding=ROUND_DOWN) if measure == "completed-years" else exact
+
+
+def fact_value(p: Participant, name: str, on: dt.date | None = None, measure: str | None = None) -> Any:
     """The value of fact ``name`` (a criterion's ``field``) for ``p`` on the reference date.
 
-    ``age_years``/``residence_years`` are derived from the dates when not given.
+    ``age_years``/``residence_years`` are derived from the dates when not given, measured as the criterion
+    declares (``measure``: ``elapsed`` or ``completed-years``; whole years when none is declared).
     An unknown field is a ``UserError`` (the regime names a fact Praça does not keep)."""
-    from models.rules.eligibility import age_on
-
     when = _reference_date(p, on)
     if name == "age_years":
         if p.age_years is not None:
             return p.age_years
         if p.birth_date is None or when is None:
             return None
-        return age_on(p.birth_date, when)
+        return _measured(p.birth_date, when, measure or "completed-years")
     if name == "residence_years":
         if p.residence_years is not None:
             return p.residence_years
         if p.resident_since is None or when is None:
             return None
-        return _years_between(p.resident_since, when)
+        return _measured(p.resident_since, when, measure or "elapsed")
     if name not in Participant.__dataclass_fields__ or name in ("id", "name"):
         raise UserError(f"O critério lê o campo '{name}', que o Praça não conhece.", field=name)
     value = getattr(p, name)
@@ -145,7 +150,7 @@ def _same(value: Any, equals: Any) -> bool:
     return isinstance(value, str) and value == equals
 
 
-def _value_text(field_name: str, value: Any, p: Participant, on: dt.date | None) -> str:
+def _value_text(field_name: str, value: Any, p: Participant, on: dt.date | None, measure: str | None = None) -> str:
     from models.registry.people import HOUSING
     from models.rules import describe
     from models.rules.eligibility import elapsed
@@ -158,20 +163,21 @@ def _value_text(field_name: str, value: Any, p: Participant, on: dt.date | None)
         return HOUSING.get(value, value)
     if field_name == "family_income_mw":
         return f"{describe.number(value)} salário(s) mínimo(s)"
-    if field_name == "age_years":
-        since = f" (nascimento em {describe.date(p.birth_date)})" if p.birth_date and p.age_years is None else ""
-        return f"{describe.plural(int(value), 'ano', 'anos')}{since}"
-    if field_name == "residence_years":
+    if field_name in ("age_years", "residence_years"):
+        given = p.age_years if field_name == "age_years" else p.residence_years
+        start = p.birth_date if field_name == "age_years" else p.resident_since
         when = _reference_date(p, on)
-        if p.residence_years is None and p.resident_since and when:
-            y, m, d = elapsed(p.resident_since, when)
-            parts = [
-                describe.plural(y, "ano", "anos"),
-                describe.plural(m, "mês", "meses"),
-                describe.plural(d, "dia", "dias"),
-            ]
-            return f"{parts[0]}, {parts[1]} e {parts[2]} (desde {describe.date(p.resident_since)})"
-        return f"{describe.number(value)} anos"
+        if given is not None or start is None or when is None:
+            return f"{describe.number(value)} anos"
+        y, m, d = elapsed(start, when)
+        parts = [
+            describe.plural(y, "ano", "anos"),
+            describe.plural(m, "mês", "meses"),
+            describe.plural(d, "dia", "dias"),
+        ]
+        since = "nascimento em" if field_name == "age_years" else "desde"
+        how = f"; contados em {describe.MEASURES[measure]}" if measure else ""
+        return f"{parts[0]}, {parts[1]} e {parts[2]} ({since} {describe.date(start)}{how})"
     if field_name == "experience_years" and isinstance(value, int):
         return describe.plural(value, "ano", "anos")
     if isinstance(value, Decimal):
@@ -180,9 +186,9 @@ def _value_text(field_name: str, value: Any, p: Participant, on: dt.date | None)
 
 
 def _criterion_line(regime: Regime, criterion: Criterion, p: Participant, on: dt.date | None) -> ScoreLine:
-    value = fact_value(p, criterion.field, on)
+    value = fact_value(p, criterion.field, on, criterion.measure)
     basis = regime.cite_item(criterion)
-    text = _value_text(criterion.field, value, p, on)
+    text = _value_text(criterion.field, value, p, on, criterion.measure)
     common = dict(
         criterion_id=criterion.id,
         label=criterion.label,

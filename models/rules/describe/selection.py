@@ -15,7 +15,7 @@ from models.rules.describe.text import (
     period,
     plural,
 )
-from models.rules.describe.words import CATEGORIES, DRAW_PER, EXCLUDES, METHODS, ORDER_BY, TIE_BREAKS
+from models.rules.describe.words import CATEGORIES, DRAW_PER, EXCLUDES, MEASURES, METHODS, ORDER_BY, TIE_BREAKS
 from models.rules.regimes import Criterion, Regime, Selection
 
 # --------------------------------------------------------------------------- selection
@@ -71,7 +71,10 @@ def criterion_items(criterion: Criterion) -> list[str]:
 
 
 def criterion_points(criterion: Criterion) -> str:
-    return "; ".join(criterion_items(criterion))
+    text = "; ".join(criterion_items(criterion))
+    if criterion.measure:
+        text += f" (contados em {MEASURES[criterion.measure]})"
+    return text
 
 
 def _place(text: str) -> str:

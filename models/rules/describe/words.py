@@ -151,6 +151,10 @@ METHODS = {
     "rotating-draw": "por sorteio, com lista corrida (rodízio)",
     "preference-then-draw": "pela ordem de preferência e, depois, por sorteio",
 }
+MEASURES = {
+    "elapsed": "tempo decorrido exato (anos, meses e dias)",
+    "completed-years": "anos completos",
+}
 ORDER_BY = {"registration-time": "pela data e hora da inscrição", "payment-time": "pela data e hora do pagamento"}
 DRAW_PER = {"line": "por ramo de atividade", "section": "por seção", "site": "por local", "event": "por evento"}
 TIE_BREAKS = {

@@ -28,7 +28,15 @@ from models.rules.regimes.model import (
 )
 from models.rules.regimes.parse_common import flag_at
 from models.rules.regimes.reader import Node, check_unique, parse_sub, show, type_name
-from models.rules.regimes.vocabulary import ORDER_BY, SELECTION_METHODS, SITE_KINDS, TIE_BREAKS, WEEKDAYS
+from models.rules.regimes.vocabulary import (
+    ORDER_BY,
+    SELECTION_METHODS,
+    SITE_KINDS,
+    TIE_BREAKS,
+    TIME_FIELDS,
+    TIME_MEASURES,
+    WEEKDAYS,
+)
 
 
 def parse_instant(node: Node, key: str) -> Instant:
@@ -207,7 +215,11 @@ def parse_criterion(node: Node) -> Criterion:
         child.done()
     if bool(brackets) == bool(values):
         node.fail("brackets", 'informe "brackets" (faixas) ou "values" (categorias) — um dos dois')
+    measure = node.enum("measure", TIME_MEASURES, required=field_name in TIME_FIELDS)
+    if measure is not None and field_name not in TIME_FIELDS:
+        node.fail("measure", f"só vale para um tempo contado de uma data ({', '.join(TIME_FIELDS)})")
     result = Criterion(
+        measure=measure,
         id=ident,
         label=label,
         field=field_name,

@@ -47,6 +47,11 @@ SITE_KINDS = ("street-segment", "arena", "beach-point", "venue")
 SELECTION_METHODS = ("score", "registration-order", "draw", "rotating-draw", "preference-then-draw")
 ORDER_BY = ("registration-time", "payment-time")
 #: what decides between equal scores, in the order the act gives (Sapezal art. 10, § 3º: disabled, then oldest)
+#: how a score criterion on a time since a date (age, residence) measures it: the exact time elapsed (60 years and
+#: a day is "maior de 60 anos") or the whole years completed (60 until the 61st birthday) — declared, never assumed
+TIME_MEASURES = ("elapsed", "completed-years")
+#: the criterion fields derived from a date, which must declare their measure
+TIME_FIELDS = ("age_years", "residence_years")
 TIE_BREAKS = ("disabled", "oldest", "earliest-registration", "earliest-payment")
 SANCTION_KINDS = (
     "warning",

@@ -201,6 +201,8 @@ class Criterion:
     basis: str
     brackets: tuple[Bracket, ...] = ()
     values: tuple[ValuePoints, ...] = ()
+    #: for a time since a date (TIME_FIELDS): "elapsed" or "completed-years", as the regime reads the act
+    measure: str | None = None
     basis_act: str | None = None
     notes: str | None = None
 
