@@ -67,3 +67,22 @@ def test_licence_then_record_seizure_and_donation_to_charities(keys):
     assert "Lei 376/2012, art. 5º" in proposal and "Lei 376/2012, art. 5º, parágrafo único" in proposal
     assert '"seizure"' in proposal and '"forfeiture"' in proposal
     assert "entidades filantrópicas" in proposal
+
+
+def test_donation_waits_for_the_final_decision_and_the_defence_has_a_window(keys):
+    """Lei 376/2012, art. 5º, parágrafo único gives the seized goods to charities but sets no defence: the donation is
+    never immediate — it waits for the final decision (CF, art. 5º, LV) — and the defence and appeal windows are those
+    of the federal administrative process applied subsidiarily (Lei nº 9.784/1999, arts. 24 and 59)."""
+    from models.enforcement.sanctions import PROPOSED, propose_sanction
+
+    proposal = propose_sanction(REGIME, ["sem-licenca"], on=dt.date(2026, 12, 1))
+    seizure = next(s for s in proposal.sanctions if s.kind == "seizure")
+    donation = next(s for s in proposal.sanctions if s.kind == "forfeiture")
+    assert seizure.applied
+    assert not donation.applied and donation.decision == PROPOSED and donation.condition.fact == "decision-final"
+    regime = get_regime(REGIME)
+    deadlines = {d.role: d for d in regime.deadlines}
+    assert (deadlines["defence"].days, deadlines["defence"].from_) == (5, "notification")
+    assert "Lei nº 9.784/1999, art. 24" in deadlines["defence"].basis_act
+    assert (deadlines["appeal"].days, deadlines["appeal"].from_) == (10, "decision-notification")
+    assert "Lei nº 9.784/1999, art. 59" in deadlines["appeal"].basis_act

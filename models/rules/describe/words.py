@@ -75,6 +75,7 @@ FACTS = {
     "not-complied": "notificação não atendida no prazo",
     "not-remedied": "irregularidade não sanada",
     "earlier-sanctions": "sanções anteriores aplicadas",
+    "decision-final": "decisão definitiva, esgotados os prazos de defesa e de recurso",
 }
 #: what each deadline is for (``regimes.DEADLINE_ROLES``)
 ROLES = {

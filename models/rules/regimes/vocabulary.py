@@ -69,7 +69,7 @@ COUNT_KINDS = ("calendar", "business", "hours")
 #: ``not-complied``: the notice or warning was not complied with in its time (Olímpia art. 29; SJC art. 23);
 #: ``not-remedied``: the irregularity recorded was not remedied (SJC art. 25, I; art. 26, II);
 #: ``earlier-sanctions``: the sanctions of the earlier step were applied (Ilha Comprida art. 19, § 3º)
-SANCTION_FACTS = ("not-complied", "not-remedied", "earlier-sanctions")
+SANCTION_FACTS = ("not-complied", "not-remedied", "earlier-sanctions", "decision-final")
 #: what a deadline is for (``role``); ``models.rules.deadlines.ROLES`` says how each is counted and who uses it
 DEADLINE_ROLES = (
     "compliance",
