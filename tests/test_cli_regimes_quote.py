@@ -439,6 +439,11 @@ def test_fixed_fee_by_id_with_admin_value(sqlite_url, capsys):
         (["--regime", "sjc-2014", "--line", "pastel", "--front", "12", "--depth", "3,5", "--year", "2024"], "INPC"),
         (["--regime", "sao-bento-2026"], "Nada a calcular"),
         (["--regime", "sapezal-2014", "--fee", "licenca", "--admin-value", "licenca"], "TAXA=VALOR"),
+        # Dec. 4.794/2026, art. 15: a day before the decree came into force is not priced by it (as penalty refuses)
+        (
+            ["--regime", "sao-bento-2026", "--equipment", "barraca", "--front", "2", "--date", "23/03/2026"],
+            "anterior à vigência do Dec. 4.794/2026, em vigor desde 24/03/2026 (Dec. 4.794/2026, art. 15)",
+        ),
     ],
 )
 def test_quote_bad_input_is_one_line(argv, fragment, sqlite_url, capsys):

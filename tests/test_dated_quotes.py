@@ -50,6 +50,10 @@ def test_the_simulator_prices_by_the_version_in_force_on_its_date(amended, app_r
     assert total_on("27032026") == "Total: R$ 691,56"  # 6,00 × 38,42 × 3,00, the amendment
     assert "versão 2 (alteração: Decreto nº 4.800" in sim.notes.text() and amended.sha256[:16] in sim.notes.text()
     assert total_on("26032026") == "Total: R$ 691,56"  # in force from its first day
+    sim.date.clear()  # Dec. 4.794/2026, art. 15: in force from 24/03/2026 — a day before it is not priced by it
+    qtbot.keyClicks(sim.date, "23032026")
+    assert "anterior à vigência do Dec. 4.794/2026, em vigor desde 24/03/2026" in sim.error.text()
+    assert sim.total.text() == ""
     sim.date.clear()
     qtbot.keyClicks(sim.date, "3102")  # an impossible day is said at the field, and nothing priced
     assert "Data-base" in sim.error.text() and sim.total.text() == ""

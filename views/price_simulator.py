@@ -375,7 +375,7 @@ class PriceSimulator(QWidget):
             if "error" in values:
                 raise values["error"]
             dated = self.dated_regime()
-            result = quote(dated, **values)
+            result = quote(dated, on=self.date.date(), **values)  # a day before the act's force is refused
         except UserError as exc:
             self.model.set_rows([])
             self.last_quote = None
@@ -431,6 +431,7 @@ class PriceSimulator(QWidget):
             "days": self.days,
             "year": self.year,
             "date": self.date,
+            "on": self.date,
             "energy": self.energy,
             "permit_kind": self.permit_kind,
             **{f"admin_values.{fee}": edit for fee, edit in self.admin_edits.items()},

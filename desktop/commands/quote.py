@@ -151,7 +151,7 @@ def run(args: argparse.Namespace) -> int:
     open_for_computing(getattr(args, "db", None))
     try:
         regime = get_regime(args.regime.strip(), on=on)  # the version in force that day, as the database holds it
-        result = quote(regime, **inputs)
+        result = quote(regime, on=on, **inputs)
         from models.rules.acts import version_of
 
         version = version_of(regime)

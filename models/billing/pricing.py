@@ -15,7 +15,7 @@ from models.base.errors import UserError
 from models.base.money import format_decimal_br
 from models.billing.fiscal import IndexFactor, index_factor, unit_overrides
 from models.rules.fees import Quote, fee_quote
-from models.rules.regimes import Regime, get_regime
+from models.rules.regimes import Regime, check_in_force, get_regime
 
 #: Accumulated index factors are kept to six decimal places (as published correction tables are).
 FACTOR_PLACES = Decimal("0.000001")
@@ -77,10 +77,13 @@ def quote(
     *,
     year: int | None = None,
     today: _dt.date | None = None,
+    on: _dt.date | None = None,
     book: PriceBook | None = None,
     **inputs,
 ) -> Quote:
     """``fee_quote`` with the database's unit values and index corrections.
+
+    ``on``: the day of the fact priced, refused before the act came into force.
 
     ``inputs`` are ``fee_quote``'s keyword arguments (equipment, line, front,
     depth, hitch, area, mei, local, energy, days, venue, permit_kind, fees,
@@ -89,6 +92,8 @@ def quote(
     :class:`PriceBook` for the year, when the caller prices many stalls at once.
     """
     regime = get_regime(regime) if isinstance(regime, str) else regime
+    if on is not None:
+        check_in_force(regime, on, what="A data")
     target = year or (today or _dt.date.today()).year
     if book is None:
         book = price_book(regime, target)

@@ -20,7 +20,6 @@ from models.enforcement.sanctions import (
     Proposal,
     Verification,
     adjust,
-    check_in_force,
     propose_sanction,
     sanction_lines,
 )
@@ -28,7 +27,7 @@ from models.enforcement.tables import KINDS, RELATIONS, ROLES, SIGNATURES, ZERO,
 from models.permits import Permit, find_permit
 from models.rules import describe
 from models.rules.deadlines import compute_deadline
-from models.rules.regimes import Deadline, MissingUnitValue, Regime, get_regime
+from models.rules.regimes import Deadline, MissingUnitValue, Regime, check_in_force, get_regime
 
 
 @dataclass(frozen=True)

@@ -71,7 +71,7 @@ from typing import Any, cast
 from models.base.errors import UserError
 from models.base.money import format_brl, format_factor, parse_typed, round_cents, to_decimal
 from models.rules import describe
-from models.rules.regimes import Amount, Infraction, Ladder, Regime, Sanction, get_regime
+from models.rules.regimes import Amount, Infraction, Ladder, Regime, Sanction, check_in_force, get_regime
 
 __all__ = [
     "DECISIONS",
@@ -86,7 +86,6 @@ __all__ = [
     "ProposedSanction",
     "Verification",
     "adjust",
-    "check_in_force",
     "count_prior",
     "imposed",
     "propose_sanction",
@@ -625,17 +624,6 @@ def _priors(prior: int | Iterable[PriorOffence | tuple[str, dt.date]]) -> int | 
         if isinstance(found[-1].on, dt.datetime) or not isinstance(found[-1].on, dt.date):
             raise UserError(f"Ocorrência anterior sem data válida: {item!r}.", field="prior")
     return found
-
-
-def check_in_force(regime: Regime, on: dt.date, *, what: str = "A infração") -> None:
-    """Refuse a fact dated before the act came into force (``[regime] in_force``), naming the date."""
-    force = regime.in_force
-    if force is not None and on < force.from_:
-        raise UserError(
-            f"{what} de {_date(on)} é anterior à vigência do {regime.short}, em vigor desde "
-            f"{_date(force.from_)} ({regime.cite_item(force)}): o ato não se aplica a esse fato.",
-            field="on",
-        )
 
 
 @dataclass(frozen=True)

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 from models.rules.regimes.catalogue import (
     ActSource,
+    check_in_force,
     clear_regime_cache,
     default_regimes_folder,
     get_regime,
@@ -277,6 +278,7 @@ __all__ = [
     "Validity",
     "ValuePoints",
     "Venue",
+    "check_in_force",
     "check_regime_text",
     "clear_regime_cache",
     "default_regimes_folder",

@@ -140,6 +140,20 @@ def in_force_on(versions: tuple[Regime, ...], on: dt.date) -> Regime:
     return chosen
 
 
+def check_in_force(regime: Regime, on: dt.date, *, what: str = "A infração") -> None:
+    """Refuse a fact dated before the act came into force (``[regime] in_force``), naming the date — every path
+    that judges or prices a fact of a day (penalty, record, quote) asks this first."""
+    from models.base.errors import UserError
+
+    force = regime.in_force
+    if force is not None and on < force.from_:
+        raise UserError(
+            f"{what} de {on:%d/%m/%Y} é anterior à vigência do {regime.short}, em vigor desde "
+            f"{force.from_:%d/%m/%Y} ({regime.cite_item(force)}): o ato não se aplica a esse fato.",
+            field="on",
+        )
+
+
 def shipped_regimes_from_files() -> dict[str, Regime]:
     """The acts shipped with this Praça, as their files say (read once per process)."""
     return dict(_default_regimes())
