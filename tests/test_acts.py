@@ -115,6 +115,34 @@ def test_an_amendment_changes_the_quote_from_its_date_and_not_before(database, t
     ]
 
 
+def amendment(tmp_path, act: str, since: str, coefficient: str) -> Path:
+    body = SAO_BENTO.replace('coefficient = "5.50"', f'coefficient = "{coefficient}"', 1)
+    body += f'\n[regime.amendment]\nact = "{act}"\nin_force_from = {since}\n'
+    path = tmp_path / f"alteracao-{coefficient}" / "sao-bento-2026.toml"
+    path.parent.mkdir(exist_ok=True)
+    path.write_text(body, encoding="utf-8")
+    return path
+
+
+def test_an_amendment_dated_before_another_is_confirmed_as_itself_and_a_duplicate_is_refused(
+    database, tmp_path, capsys
+):
+    """Issue 28 §5: the confirmation names the version actually installed — not the latest in force — and the same
+    amending act installed again (another text of it) is refused naming the existing version."""
+    later = amendment(tmp_path, "Decreto nº 4.810, de 01 de abril de 2026", "2026-04-01", "6.50")
+    assert main(["--db", database, "regimes", "amend", str(later)]) == 0
+    assert "versão 2 (alteração: Decreto nº 4.810" in capsys.readouterr().out
+    earlier = amendment(tmp_path, "Decreto nº 4.800, de 25 de março de 2026", "2026-03-26", "6.00")
+    assert main(["--db", database, "regimes", "amend", str(earlier)]) == 0
+    out = capsys.readouterr().out
+    assert "versão 3 (alteração: Decreto nº 4.800" in out and "em vigor a partir de 26/03/2026" in out
+    again = amendment(tmp_path, "Decreto  nº 4.800, de 25 de março de 2026", "2026-03-26", "6.10")
+    assert main(["--db", database, "regimes", "amend", str(again)]) == 2
+    err = capsys.readouterr().err
+    assert "já está instalada como versão 3" in err and err.count("\n") == 1
+    assert RegimeAct.select().where(RegimeAct.regime_id == "sao-bento-2026").count() == 3
+
+
 def test_an_amendment_must_declare_itself_and_follow_an_installed_act(database, tmp_path, capsys):
     path = own_act(tmp_path)
     assert main(["--db", database, "regimes", "amend", str(path)]) == 2

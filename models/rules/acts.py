@@ -339,9 +339,18 @@ def amend(data: bytes, file: str) -> Version:
                 f"O ato {regime.id} foi retirado em {rows[-1].retired_at.strftime('%d/%m/%Y')}; não recebe alterações.",
                 field="file",
             )
+        same = [r for r in rows if _same_act(r.amending_act, regime.amendment.act)]
+        if same:
+            raise UserError(
+                f"A alteração «{regime.amendment.act}» já está instalada como versão {same[0].version} de "
+                f"{regime.id}, em vigor a partir de {same[0].effective_from.strftime('%d/%m/%Y')}: uma correção "
+                "dela é outra alteração, com o ato que a corrige.",
+                field="file",
+            )
+        number = rows[-1].version + 1
         RegimeAct.create(
             regime_id=regime.id,
-            version=rows[-1].version + 1,
+            version=number,
             text=data.decode("utf-8"),
             act_sha256=regime.sha256,
             effective_from=regime.effective_from,
@@ -350,7 +359,13 @@ def amend(data: bytes, file: str) -> Version:
             installed_by=session.who(),
         )
     forget()
-    return history(regime.id)[-1]
+    # the version just installed — not the latest in force, which an amendment dated before another is not
+    return next(v for v in history(regime.id) if v.version == number)
+
+
+def _same_act(a: str | None, b: str | None) -> bool:
+    """Two citations of the same amending act, whatever the spacing and capitals."""
+    return bool(a) and bool(b) and " ".join((a or "").casefold().split()) == " ".join((b or "").casefold().split())
 
 
 def retire(regime_id: str, reason: str) -> int:
