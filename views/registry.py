@@ -15,6 +15,7 @@ from PySide6.QtWidgets import (
 from models.store.settings import AGENCY, MUNICIPALITY, STATE, get_setting, set_settings
 from views.blocks import user_errors
 from views.fiscal_units_page import FiscalUnitsPage
+from views.holidays_page import HolidaysPage
 from views.indexes_page import IndexesPage
 from views.regimes_page import RegimesPage
 from views.signing_page import SigningPage
@@ -98,6 +99,8 @@ class RegistryPage(QWidget):
         self.tabs.addTab(self.fiscal_units_page, self.tr("Unidades fiscais"))
         self.indexes_page = IndexesPage()
         self.tabs.addTab(self.indexes_page, self.tr("Correção monetária"))
+        self.holidays_page = HolidaysPage()
+        self.tabs.addTab(self.holidays_page, self.tr("Feriados"))
         self.users = UsersPage()
         self.tabs.addTab(self.users, self.tr("Usuários"))
         self.audit = AuditPage()
@@ -127,6 +130,7 @@ class RegistryPage(QWidget):
         self.regimes_page.refresh()
         self.fiscal_units_page.refresh()
         self.indexes_page.refresh()
+        self.holidays_page.refresh()
         self.users.refresh()
         self.audit.refresh()
         self.signing.refresh()

@@ -71,19 +71,29 @@ def run(args: argparse.Namespace) -> int:
     if not (args.start or "").strip():
         raise UserError("Informe o início do prazo: --from DATA (AAAA-MM-DD ou DD/MM/AAAA).", field="start")
     start = parse_moment(args.start, what="Data de início")
-    from desktop.paths import installed_regime
+    from desktop.paths import open_for_computing
+    from models.rules.regimes import get_regime
+    from models.store.bootstrap import close_database
+    from models.store.db import NoDatabase
 
-    regime = installed_regime(
-        getattr(args, "db", None), args.regime.strip(), start.date() if isinstance(start, dt.datetime) else start
-    )
-    kind = check_kind(regime, args.kind)
-    holidays: dict[dt.date, str] = {}
+    holidays: dict[dt.date, str] = {}  # a one-off question; the town's own calendar is the database's
     for text in args.holidays or []:
         day = parse_moment(text, what="Data do feriado")
         if isinstance(day, dt.datetime):
             raise UserError(f"Feriado municipal: informe só a data, sem hora ('{text}').", field="holiday")
-        holidays[day] = "feriado municipal"
-    result = compute_deadline(regime, kind, start, holidays=holidays)
+        holidays[day] = "feriado municipal (informado no comando)"
+    try:
+        open_for_computing(getattr(args, "db", None))
+        opened = True
+    except NoDatabase:  # no database there (yet): the shipped acts and the official calendar
+        opened = False
+    try:
+        regime = get_regime(args.regime.strip(), on=start.date() if isinstance(start, dt.datetime) else start)
+        kind = check_kind(regime, args.kind)
+        result = compute_deadline(regime, kind, start, holidays=holidays)  # with the town's holidays kept
+    finally:
+        if opened:
+            close_database()
     if args.json:
         print(json.dumps(result.to_dict(), ensure_ascii=False, indent=2))
     else:

@@ -48,6 +48,7 @@ PERMISSIONS: dict[str, tuple[str, ...]] = {
     "settings.edit": (),
     "users.manage": (),
     "regimes.manage": (),  # install, amend, retire an act
+    "calendar.edit": ("chefe",),  # the town's holidays and optional closures
     "backup": (),
     "import": (),
     "audit.view": ("chefe",),
@@ -73,6 +74,7 @@ ACT_LABELS = {
     "settings.edit": "alterar as configurações",
     "users.manage": "administrar usuários",
     "regimes.manage": "instalar, alterar ou retirar atos (regimes)",
+    "calendar.edit": "cadastrar feriados e pontos facultativos do município",
     "backup": "fazer e restaurar cópias de segurança",
     "import": "importar planilhas",
     "audit.view": "consultar a trilha de auditoria",

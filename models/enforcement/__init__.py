@@ -103,6 +103,7 @@ from models.enforcement.reading import (
     fine_status,
     get_record,
     items_of,
+    moved_deadlines,
     record_rows,
     situation,
 )
@@ -198,6 +199,7 @@ __all__ = [
     "infraction_catalogue",
     "issue_record",
     "items_of",
+    "moved_deadlines",
     "offender_matches",
     "permit_label",
     "permit_number_of",

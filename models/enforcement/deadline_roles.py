@@ -39,6 +39,36 @@ def role_candidates(regime: Regime, role: str, sanction_kinds: set[str] | None =
     return found
 
 
+def _moment(text: str) -> _dt.date | _dt.datetime:
+    return _dt.datetime.fromisoformat(text) if "T" in text or " " in text else _dt.date.fromisoformat(text)
+
+
+def recount(record, stored: dict) -> dict:
+    """``stored`` (a deadline as the record was issued with it) counted again from the same start, with the
+    calendar as it is now — the town's holidays entered since included (issue 28 §1). The issued text is never
+    changed; when the end moved, ``moved_from`` keeps where it ended before and ``moved_by`` the closed days that
+    moved it. A deadline the act no longer declares, or one that cannot be counted again, is returned as issued."""
+    from models.base.errors import UserError
+    from models.rules.deadlines import compute_deadline
+    from models.rules.regimes import get_regime
+
+    kind, start = stored.get("kind"), stored.get("start")
+    if not kind or not start:
+        return stored
+    try:
+        regime = get_regime(record.regime, on=record.at.date())
+        result = compute_deadline(regime, kind, _moment(start))
+    except (UserError, KeyError, ValueError):
+        return stored
+    counted = result.to_dict()
+    if counted["due"] == stored.get("due"):
+        return stored
+    fresh = {**stored, **counted, "moved_from": stored.get("due_text", ""), "moved_from_date": stored.get("due_date")}
+    before = {h["date"] for h in stored.get("holidays", [])}
+    fresh["moved_by"] = [h for h in counted["holidays"] if h["date"] not in before]
+    return fresh
+
+
 def deadline_dict(result: DeadlineResult, role: str, *, extra: Mapping | None = None) -> dict:
     data = result.to_dict()
     data["role"] = role

@@ -182,6 +182,16 @@ class DeadlineRow:
     basis: str
     state: str
     overdue: bool
+    #: where it ended when the record was issued, when the town's calendar moved it since (pt-BR), else ""
+    moved: str = ""
+
+
+def moved_text(d: Mapping) -> str:
+    """``"antes: até 23/03/2026 — movido por 23/03/2026 São José (feriado municipal, Lei nº 10/1990)"``."""
+    if not d.get("moved_from"):
+        return ""
+    why = "; ".join(f"{_dt.date.fromisoformat(h['date']):%d/%m/%Y} {h['name']}" for h in d.get("moved_by") or [])
+    return f"antes: {d['moved_from']}" + (f" — movido por {why}" if why else "")
 
 
 def _row(d: Mapping, today: _dt.date, state: str | None = None) -> DeadlineRow:
@@ -204,6 +214,7 @@ def _row(d: Mapping, today: _dt.date, state: str | None = None) -> DeadlineRow:
         basis=d["basis"],
         state=state,
         overdue=due_date < today,
+        moved=moved_text(d),
     )
 
 
@@ -234,3 +245,52 @@ def deadline_rows(record: Record, today: _dt.date) -> list[DeadlineRow]:
                 state = "recurso interposto"
             rows.append(_row(d, today, state))
     return rows
+
+
+@dataclass(frozen=True)
+class MovedDeadline:
+    """A running deadline of an issued record that the town's calendar moved since the record was issued."""
+
+    record_id: int
+    reference: str
+    regime: str
+    label: str
+    before: str  # pt-BR: where it ended when issued
+    now: str  # pt-BR: where it ends now
+    moved: str  # pt-BR: before, and the closed days that moved it
+
+
+def moved_deadlines(today: _dt.date, *, municipality: str | None = None) -> list[MovedDeadline]:
+    """Every deadline still running (it ended, as issued or as counted now, today or later) of an issued record
+    whose end the town's calendar moved — what the desk shows after a holiday is entered or removed
+    (issue 28 §1). ``municipality``: only the records of that town's acts."""
+    from models.rules.regimes import get_regime
+
+    found = []
+    query = Record.select().where(Record.status == "issued").order_by(Record.id)
+    for record in query:
+        if municipality is not None:
+            try:
+                town = get_regime(record.regime, on=record.at.date()).municipality
+            except UserError:
+                continue
+            if " ".join(town.casefold().split()) != " ".join(municipality.casefold().split()):
+                continue
+        for d in record.deadline_data:
+            if not d.get("moved_from"):
+                continue
+            latest = max(_dt.date.fromisoformat(d["due_date"]), _dt.date.fromisoformat(d["moved_from_date"]))
+            if latest < today:
+                continue
+            found.append(
+                MovedDeadline(
+                    record_id=record.id,
+                    reference=record.reference,
+                    regime=record.regime,
+                    label=d["label"],
+                    before=d["moved_from"],
+                    now=d["due_text"],
+                    moved=moved_text(d),
+                )
+            )
+    return found

@@ -181,8 +181,17 @@ class Record(BaseModel):
         return json.loads(self.proposal or "{}")
 
     @property
-    def deadline_data(self) -> list[dict]:
+    def issued_deadline_data(self) -> list[dict]:
+        """The deadlines as counted when the record was issued (never changed)."""
         return list(json.loads(self.deadlines or "[]"))
+
+    @property
+    def deadline_data(self) -> list[dict]:
+        """The deadlines as they run now: each issued one counted again from the same start with the town's
+        calendar of today (a holiday entered since moves it; ``moved_from`` says where it ended before)."""
+        from models.enforcement.deadline_roles import recount
+
+        return [recount(self, d) for d in self.issued_deadline_data]
 
     @property
     def witness_data(self) -> list[dict]:

@@ -10,8 +10,9 @@ moment into a due date, with the reckoning in words and the article:
   whatever day of the week that is;
 * **business days** — only days with office hours count: not Saturdays, not
   Sundays, not the national and state holidays of the ``holidays`` package
-  (Brazil with the regime's state) nor the municipal holidays the caller
-  passes (the acts do not list them; the clerk keeps them);
+  (Brazil with the regime's state) nor the town's own holidays and optional
+  closures kept in the database (Cadastros → Feriados, ``praca holidays``;
+  ``models.rules.holidays``), nor the one-off ones the caller passes;
 * **hours** — from the moment given, hour by hour.
 
 **The legal calendar.** A deadline that ends on a day without public service
@@ -37,7 +38,7 @@ from __future__ import annotations
 import datetime as dt
 import functools
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -55,6 +56,7 @@ __all__ = [
     "compute_deadline",
     "deadline_kinds",
     "parse_moment",
+    "set_town_days",
 ]
 
 COUNTS = {"calendar": "dias corridos", "business": "dias úteis", "hours": "horas"}
@@ -74,16 +76,36 @@ def _official(state: str | None) -> HolidayBase:
     return holidays_lib.country_holidays("BR", subdiv=subdiv, language="pt_BR")
 
 
+#: the town's own calendar kept in the database (``models.rules.holidays`` registers it when imported):
+#: ``(municipality, state, year) → {date: name}``, empty with no database open
+TownDays = Callable[[str, str, int], Mapping[dt.date, str]]
+_town_days: TownDays | None = None
+
+
+def set_town_days(source: TownDays | None) -> None:
+    global _town_days
+    _town_days = source
+
+
 class HolidayCalendar:
     """Which days have office hours: not weekends, not national, state or municipal holidays.
 
     ``state`` is the UF (``"SP"``, ``"MT"``); an unknown one gives the
-    national holidays only. ``municipal`` are the municipality's own holidays,
-    as dates or as ``{date: name}``.
+    national holidays only. ``municipal`` are extra holidays given by the caller
+    (``praca deadline --holiday``), as dates or as ``{date: name}``; ``town``
+    names the municipality whose calendar in the database (Cadastros → Feriados)
+    is added to them.
     """
 
-    def __init__(self, state: str | None = None, municipal: Mapping[dt.date, str] | Iterable[dt.date] = ()):
+    def __init__(
+        self,
+        state: str | None = None,
+        municipal: Mapping[dt.date, str] | Iterable[dt.date] = (),
+        town: str | None = None,
+    ):
         self.state = state
+        self.town = town
+        self._town_years: dict[int, Mapping[dt.date, str]] = {}
         if isinstance(municipal, Mapping):
             items = dict(municipal)
         else:
@@ -97,13 +119,21 @@ class HolidayCalendar:
 
     @classmethod
     def for_regime(cls, regime: Regime, municipal: Mapping[dt.date, str] | Iterable[dt.date] = ()) -> HolidayCalendar:
-        return cls(regime.state, municipal)
+        return cls(regime.state, municipal, town=regime.municipality)
+
+    def town_day(self, day: dt.date) -> str | None:
+        """The town's own holiday or closure on ``day`` as the database keeps it, or None."""
+        if self.town is None or _town_days is None:
+            return None
+        if day.year not in self._town_years:
+            self._town_years[day.year] = _town_days(self.town, self.state or "", day.year)
+        return self._town_years[day.year].get(day)
 
     def holiday(self, day: dt.date) -> str | None:
         """The holiday's name, or None on an ordinary day."""
         if day in self.municipal:
             return self.municipal[day]
-        return self._official.get(day)
+        return self.town_day(day) or self._official.get(day)
 
     def closed_because(self, day: dt.date) -> str | None:
         """Why ``day`` has no office hours (``"sábado"``, ``"feriado: Tiradentes"``), or None."""
@@ -275,7 +305,7 @@ def compute_deadline(
     elif holidays:
         merged = dict(calendar.municipal)
         merged.update(HolidayCalendar(None, holidays).municipal)
-        calendar = HolidayCalendar(calendar.state, merged)
+        calendar = HolidayCalendar(calendar.state, merged, town=calendar.town)
     if not isinstance(start, dt.date):
         raise UserError(f"Início do prazo inválido: {start!r} (informe uma data).", field="start")
     if deadline.count == "hours":

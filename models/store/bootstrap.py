@@ -71,9 +71,13 @@ def open_database(url: str, *, migrate: bool = True, create: bool = False) -> Da
     finally:
         AUDIT.suspended -= 1
     bind(database, target)
-    from models.rules import acts  # the acts this database holds: every desk computes with the same text
+    from models.rules import (
+        acts,  # the acts this database holds: every desk computes with the same text
+        holidays,  # the town's calendar: every deadline counts with it
+    )
 
     acts.opened()
+    holidays.forget()
     while _next_open:
         try:
             _next_open.pop(0)()

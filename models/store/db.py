@@ -658,7 +658,7 @@ _current: DatabaseURL | None = None
 
 #: The schema version this Praça writes — ``models.store.schema.LATEST``, which checks that the two agree. Kept here
 #: so that opening a database already current reads one row and imports no table it does not use.
-SCHEMA_VERSION = 21
+SCHEMA_VERSION = 27
 META_TABLE = "praca_meta"
 
 

@@ -26,6 +26,7 @@ from models.permits import Permit, PermitDocument, PermitEvent
 from models.registry.applications import Application, ApplicationDocument, ApplicationEvent, Counter
 from models.registry.people import Company, CompanyPartner, HouseholdMember, Person, search_key
 from models.rules.acts import RegimeAct, install_shipped
+from models.rules.holidays import MunicipalHoliday
 from models.selection.draws import Draw, DrawEntry
 from models.selection.process import ListPublication, PointDraw, RotationEvent, SelectionAppeal
 from models.sites.tables import NamedPoint, Site, SiteObstacle, SiteSegment, Stall, StallBreach
@@ -95,6 +96,7 @@ TABLES: list[type[BaseModel]] = [
     PointDraw,
     LoginThrottle,
     RegimeAct,
+    MunicipalHoliday,
     SigningKey,
 ]
 
@@ -242,6 +244,11 @@ def _v21_act_hashes(database: Database) -> None:
             database.execute_sql(f'ALTER TABLE "{table}" ADD COLUMN "act_sha256" VARCHAR(64) NOT NULL DEFAULT \'\'')
 
 
+def _v27_municipal_holidays(database: Database) -> None:
+    """v27: the town's own calendar — holidays and optional closures with their source (models.rules.holidays)."""
+    database.create_tables([MunicipalHoliday])
+
+
 # (version reached, description, function) — in order, never renumbered.
 MIGRATIONS: list[tuple[int, str, Callable[[Database], None]]] = [
     (2, "valores de unidades fiscais informados pelo usuário", _v2_fiscal_unit_values),
@@ -263,6 +270,7 @@ MIGRATIONS: list[tuple[int, str, Callable[[Database], None]]] = [
     (19, "atos (regimes) no banco de dados, com versões e alterações", _v19_regime_acts),
     (20, "chaves de assinatura da prefeitura", _v20_signing_keys),
     (21, "o texto do ato (hash) de cada requerimento, permissão, cobrança e auto", _v21_act_hashes),
+    (27, "feriados e pontos facultativos do município", _v27_municipal_holidays),
 ]
 
 #: Version 1 is the first schema: meta, settings, people and companies.

@@ -253,7 +253,12 @@ class RecordsTab(QWidget):
                 + "".join(
                     f"<li>{escape(r.label if r.label.startswith(r.role_label) else f'{r.role_label} — {r.label}')}: "
                     f"<b>{escape(r.due_text)}</b> "
-                    f'[{escape(r.state)}] <span style="color:{theme.colour("muted")}">({escape(r.basis)})</span></li>'
+                    + (
+                        f"<i>({escape(self.tr('prorrogado pelo calendário do município'))}; {escape(r.moved)})</i> "
+                        if r.moved
+                        else ""
+                    )
+                    + f'[{escape(r.state)}] <span style="color:{theme.colour("muted")}">({escape(r.basis)})</span></li>'
                     for r in rows
                 )
                 + "</ul>"
