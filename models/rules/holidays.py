@@ -324,7 +324,8 @@ def add_holiday(
                 parsed.easter_offset,
             ):
                 raise UserError(
-                    f"{parsed.text} já está no calendário de {row.municipality}/{row.state}: {row.name} ({row.source}).",
+                    f"{parsed.text} já está no calendário de {row.municipality}/{row.state}: "
+                    f"{row.name} ({row.source}).",
                     field="when",
                 )
         row = MunicipalHoliday.create(
