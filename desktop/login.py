@@ -78,17 +78,26 @@ def _log_in(args: argparse.Namespace, rule) -> None:
 def for_command(args: argparse.Namespace):
     """Around one subcommand: log its user in when it opens its database, and out when it ends.
 
-    A session already open in this process (an embedding program, the tests) is kept: it already says who acts.
+    A session already open in this process (an embedding program, the tests) is kept while it belongs to the
+    database the subcommand opens: a login made on another database ends when this one opens
+    (:func:`models.access.session.database_opened`), and the subcommand's user logs in here instead.
     """
     from models.store import bootstrap
 
     rule = needs_login(args)
-    if not rule or session.current() is not None:
+    if not rule:
         yield
         return
-    bootstrap.on_next_open(lambda: _log_in(args, rule))
+    kept = session.current()
+
+    def log_in_here() -> None:
+        if session.current() is None:
+            _log_in(args, rule)
+
+    bootstrap.on_next_open(log_in_here)
     try:
         yield
     finally:
         bootstrap.forget_next_open()
-        session.log_out()
+        if session.current() is not kept:  # the subcommand's own login ends with it
+            session.log_out()

@@ -557,7 +557,10 @@ class MainWindow(QMainWindow):
             self.switch_database(dialog.url())
 
     def switch_database(self, url: str) -> bool:
-        """Open ``url`` instead of the current database; on failure keep the current one."""
+        """Open ``url`` instead of the current database; on failure keep the current one (and its login).
+
+        A login belongs to the database it was made on (issue 26 §1): once another database is open, the session
+        ends and the clerk logs in there — with a user of that database — or the window closes."""
         if not self._pages_let_go():
             return False
         previous = current_url()
@@ -571,6 +574,17 @@ class MainWindow(QMainWindow):
             if previous is not None:
                 open_database(previous.raw)
             return False
+        from models.access import session
+
+        session.log_out()
+        self._forget_messages()
+        if self._log_in:
+            from views.login import log_in_at_start
+
+            self.refresh()  # the title and the status bar name the database opened, and nobody logged in
+            if not log_in_at_start(self, place=url):
+                self.close()
+                return False
         self.refresh()
         self.database_changed.emit()
         return True

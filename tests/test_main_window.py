@@ -147,10 +147,15 @@ def test_switching_to_a_foreign_file_keeps_the_current_database(window, tmp_path
     assert window.windowTitle() == before
 
 
-def test_switching_database_retitles(window, tmp_path):
+def test_switching_database_retitles(window, tmp_path, monkeypatch):
+    import views.login
+
+    asked = []
+    monkeypatch.setattr(views.login, "log_in_at_start", lambda parent, place="": asked.append(place) or True)
     other = f"sqlite:///{tmp_path / 'outro.sqlite3'}"
     assert window.switch_database(other)
     assert "outro.sqlite3" in window.windowTitle()
+    assert asked == [other]  # a login there: the session of the database left does not follow
 
 
 def test_backup_writes_a_copy(window, tmp_path, monkeypatch):

@@ -304,7 +304,7 @@ def test_no_function_edits_or_deletes_the_trail():
 
 
 def test_session_require_names_the_missing_role():
-    with acting_as(session.Session(9, "zé", "Zé", "fiscal")):
+    with acting_as(session.Session(None, "zé", "Zé", "fiscal")):
         with pytest.raises(PermissionDenied, match="Zé \\(fiscal\\) não pode cancelar cobranças: é preciso ser chefe"):
             session.require("charges.cancel")
         session.require("enforcement.record")

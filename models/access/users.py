@@ -27,7 +27,7 @@ from peewee import BooleanField, CharField, DateTimeField, IntegerField, Integri
 from models.access import session
 from models.base import clock
 from models.base.errors import FieldErrors, UserError
-from models.store.db import BaseModel, db, update_versioned
+from models.store.db import BaseModel, current_database_id, db, update_versioned
 
 SCRYPT_N, SCRYPT_R, SCRYPT_P = 2**14, 8, 1
 MIN_PASSWORD = 8
@@ -55,7 +55,7 @@ class User(BaseModel):
         return session.ROLES.get(self.role, self.role)
 
     def as_session(self) -> session.Session:
-        return session.Session(self.id, self.username, self.name, self.role)
+        return session.Session(self.id, self.username, self.name, self.role, current_database_id())
 
 
 class LoginThrottle(BaseModel):

@@ -245,8 +245,14 @@ def _last_hash() -> str:
     return (AuditEntry.select(AuditEntry.hash).order_by(AuditEntry.id.desc()).limit(1).scalar()) or ""
 
 
-def append(**fields) -> None:
-    """Append one entry to the trail, linked to the last one: who is the session's user."""
+def append(*, author_confirmed: bool = False, **fields) -> None:
+    """Append one entry to the trail, linked to the last one: who is the session's user.
+
+    In the same transaction, once the chain's turn is taken, the session's user is re-checked against the
+    database (:func:`models.access.session.confirm`: this database's user, still active, still in a role that
+    allows what they did); a refusal rolls back the change the entry records. Not for a refused login's entry
+    (nobody acted) nor when the caller confirmed the author already (``author_confirmed``: a restore, which
+    replaces the users themselves)."""
     fields.setdefault("username", session.who())
     fields.setdefault("at", clock.now())
     for name in ("record_id", "before", "after", "note"):
@@ -254,6 +260,8 @@ def append(**fields) -> None:
     fields.setdefault("person_id", None)
     with db.atomic():  # the lock, the last hash and the new entry in one transaction: never two on one link
         _lock_chain(db.obj)
+        if not author_confirmed and fields.get("action") != "login-fail":
+            session.confirm()
         prev = _last_hash()
         AuditEntry.insert(prev_hash=prev, hash=entry_hash(prev, fields), **fields).execute()
     changes.announce(fields.get("table_name", ""))  # the desks' lists are out of date

@@ -18,7 +18,17 @@ from pathlib import Path
 from peewee import Database, SqliteDatabase
 
 import models.store.audit  # noqa: F401 - installs the audit trail's hook: every change of a clerk is audited
-from models.store.db import AUDIT, NoDatabase, bind, check_folder, connect, disconnect, is_current, parse_url
+from models.store.db import (
+    AUDIT,
+    NoDatabase,
+    bind,
+    check_folder,
+    connect,
+    current_database_id,
+    disconnect,
+    is_current,
+    parse_url,
+)
 
 #: Callables run once, by the next :func:`open_database`, on the database just opened (the command line's login).
 _next_open: list[Callable[[], object]] = []
@@ -71,6 +81,9 @@ def open_database(url: str, *, migrate: bool = True, create: bool = False) -> Da
     finally:
         AUDIT.suspended -= 1
     bind(database, target)
+    from models.access import session
+
+    session.database_opened(current_database_id())  # a login made on another database ends here
     from models.rules import (
         acts,  # the acts this database holds: every desk computes with the same text
         holidays,  # the town's calendar: every deadline counts with it

@@ -655,11 +655,30 @@ def table_names(database: Database, target: DatabaseURL | None = None) -> list[s
 
 
 _current: DatabaseURL | None = None
+_current_id: str = ""
 
 #: The schema version this Praça writes — ``models.store.schema.LATEST``, which checks that the two agree. Kept here
 #: so that opening a database already current reads one row and imports no table it does not use.
 SCHEMA_VERSION = 27
 META_TABLE = "praca_meta"
+#: The key in :data:`META_TABLE` of the database's identity: random, written when the database is created (or
+#: migrated to version 22), kept by a restore. A login belongs to the database it was made on (issue 26 §1).
+DATABASE_ID_KEY = "database_id"
+
+
+def new_database_id() -> str:
+    import secrets
+
+    return secrets.token_hex(16)
+
+
+def read_database_id(database: Database) -> str:
+    """The identity of the Praça database ``database`` ("" when it has none: not a Praça database at version 22)."""
+    key, value, meta = (quote((name,), database.quote) for name in ("key", "value", META_TABLE))
+    row = database.execute_sql(
+        f"SELECT {value} FROM {meta} WHERE {key} = {database.param}", (DATABASE_ID_KEY,)
+    ).fetchone()
+    return row[0] if row else ""
 
 
 def is_current(database: Database, target: DatabaseURL) -> bool:
@@ -679,20 +698,26 @@ def current_url() -> DatabaseURL | None:
     return _current
 
 
+def current_database_id() -> str:
+    """The identity of the database the proxy is bound to ("" when none is): what a login made on it carries."""
+    return _current_id
+
+
 def bind(database: Database, target: DatabaseURL) -> None:
     """Point the proxy (and every table) at ``database``, opened from ``target`` (:mod:`models.store.bootstrap`
     does it once the schema is current)."""
-    global _current
+    global _current, _current_id
+    identity = read_database_id(database)
     db.initialize(database)
-    _current = target
+    _current, _current_id = target, identity
 
 
 def disconnect() -> None:
     """Close the database the proxy is bound to, if any, and forget its URL."""
-    global _current
+    global _current, _current_id
     if db.obj is not None and not db.is_closed():
         db.close()
-    _current = None
+    _current, _current_id = None, ""
 
 
 def sqlite_copy_aside(database: SqliteDatabase, suffix: str) -> Path | None:

@@ -32,12 +32,14 @@ from models.selection.process import ListPublication, PointDraw, RotationEvent, 
 from models.sites.tables import NamedPoint, Site, SiteObstacle, SiteSegment, Stall, StallBreach
 from models.store.audit import AuditEntry
 from models.store.db import (
+    DATABASE_ID_KEY,
     META_TABLE,
     SCHEMA_VERSION,
     BaseModel,
     DatabaseError,
     DatabaseURL,
     NoDatabase,
+    new_database_id,
     sqlite_copy_aside,
     table_names,
 )
@@ -244,6 +246,10 @@ def _v21_act_hashes(database: Database) -> None:
             database.execute_sql(f'ALTER TABLE "{table}" ADD COLUMN "act_sha256" VARCHAR(64) NOT NULL DEFAULT \'\'')
 
 
+def _v22_database_id(database: Database) -> None:
+    """v22: the database's identity (a random id in praca_meta): a login belongs to the database it was made on."""
+    with database.bind_ctx([Meta]):
+        Meta.insert(key=DATABASE_ID_KEY, value=new_database_id()).on_conflict_ignore().execute()
 def _v27_municipal_holidays(database: Database) -> None:
     """v27: the town's own calendar — holidays and optional closures with their source (models.rules.holidays)."""
     database.create_tables([MunicipalHoliday])
@@ -270,6 +276,7 @@ MIGRATIONS: list[tuple[int, str, Callable[[Database], None]]] = [
     (19, "atos (regimes) no banco de dados, com versões e alterações", _v19_regime_acts),
     (20, "chaves de assinatura da prefeitura", _v20_signing_keys),
     (21, "o texto do ato (hash) de cada requerimento, permissão, cobrança e auto", _v21_act_hashes),
+    (22, "a identidade do banco de dados: um login vale só no banco em que foi feito", _v22_database_id),
     (27, "feriados e pontos facultativos do município", _v27_municipal_holidays),
 ]
 
@@ -309,6 +316,7 @@ def create_schema(database: Database) -> None:
         database.create_tables(TABLES)
         install_guards(database)
         Meta.insert(key="app", value="praca").execute()
+        Meta.insert(key=DATABASE_ID_KEY, value=new_database_id()).execute()
         _write_version(LATEST)
         install_shipped(database)
 

@@ -17,7 +17,7 @@ from peewee import (
 )
 
 from models.base.errors import UserError
-from models.store.db import AUDIT, current_url, db
+from models.store.db import AUDIT, DATABASE_ID_KEY, current_url, db, new_database_id, read_database_id
 
 if TYPE_CHECKING:
     from models.store.sealed import Trust
@@ -163,13 +163,17 @@ def restore_backup(
                 raise UserError(f"{where} recebeu dados enquanto o backup era conferido; nada foi alterado.")
             from models.store.audit import lift_guards
 
+            session.confirm("backup")  # still an active administrator of this database, in this transaction
+            identity = read_database_id(database) or new_database_id()
             lift_guards(database)  # the trail is replaced by the backup's, in this transaction only
             _clear(database, tables)
             _insert(database, tables, data, progress)
             with database.bind_ctx([schema.Meta]):
-                schema.Meta.insert(key="schema_version", value=str(schema.LATEST)).on_conflict(
-                    conflict_target=[schema.Meta.key], update={schema.Meta.value: str(schema.LATEST)}
-                ).execute()
+                for key, value in (("schema_version", str(schema.LATEST)), (DATABASE_ID_KEY, identity)):
+                    # the database keeps its own identity: a login made on the backup's database is not one here
+                    schema.Meta.insert(key=key, value=value).on_conflict(
+                        conflict_target=[schema.Meta.key], update={schema.Meta.value: value}
+                    ).execute()
             _audit_restore(database, backup)
     except (IntegrityError, DataError) as exc:  # rolled back: the database is as it was
         reason = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
@@ -203,5 +207,6 @@ def _audit_restore(database, backup) -> None:
             record_id="",
             action="restore",
             username=session.who(),
+            author_confirmed=True,  # before the users were replaced (restore_backup)
             note=f"restaurado o backup {backup.path.name} ({backup.describe()})",
         )
