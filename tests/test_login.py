@@ -175,3 +175,92 @@ def test_every_user_has_a_salt_of_its_own_the_demos_too(database):
     salts = {h.split("$")[4] for h in hashes}
     assert len(hashes) == len(DEMO_USERS) == len(salts)
     assert users.authenticate("ana.souza", DEMO_PASSWORD).role == "atendente"
+
+
+# --------------------------------------------------------------------------- issue 26 §4: logins under concurrency
+
+
+def _attempts_at_once(url: str, passwords: list[str], monkeypatch, *, slow: float = 0) -> tuple[list, list]:
+    """Every password tried for ``ana`` at the same moment, each from a thread of its own (a connection of its
+    own, as a desk has); returns what each attempt ended in and how many passwords were checked. ``slow``: seconds
+    each check of a password takes more (a busy desk)."""
+    import threading
+    import time
+
+    from models.store.db import db
+
+    checked = []
+    real = users.check_password
+
+    def counted(password, stored):
+        checked.append(password)
+        time.sleep(slow)
+        return real(password, stored)
+
+    monkeypatch.setattr(users, "check_password", counted)
+    barrier = threading.Barrier(len(passwords))
+    outcomes: list = [None] * len(passwords)
+
+    def attempt(index: int, password: str) -> None:
+        try:
+            barrier.wait()
+            outcomes[index] = users.authenticate("ana", password).username
+        except BaseException as exc:  # whatever it is, the test says it
+            outcomes[index] = exc
+        finally:
+            db.close()  # this thread's connection
+
+    open_database(url)
+    try:
+        with session.acting_as(None):
+            users._decoy_hash()
+            threads = [threading.Thread(target=attempt, args=(i, p)) for i, p in enumerate(passwords)]
+            for thread in threads:
+                thread.start()
+            for thread in threads:
+                thread.join(120)
+    finally:
+        close_database()
+    return outcomes, checked
+
+
+def test_sixteen_wrong_passwords_at_once_check_at_most_the_allowed_number(users_db, monkeypatch):
+    outcomes, checked = _attempts_at_once(users_db, ["errada-123"] * 16, monkeypatch)
+    assert len(checked) <= users.MAX_FAILURES, f"{len(checked)} passwords checked"
+    assert all(isinstance(o, UserError) for o in outcomes), [o for o in outcomes if not isinstance(o, UserError)]
+    texts = {o.message for o in outcomes}
+    assert any("bloqueado" in t for t in texts)  # the ones after the limit: refused unchecked
+    assert all("incorretos" in t or "bloqueado" in t for t in texts), texts  # never a raw database error
+    open_database(users_db)
+    try:
+        failed = AuditEntry.select().where(AuditEntry.action == "login-fail").count()
+        assert failed == len(checked)  # each password checked and refused left its entry
+        with session.acting_as(None), pytest.raises(UserError, match="bloqueado"):
+            users.authenticate("ana", PASSWORD)  # the right one now waits for the lock to end
+    finally:
+        close_database()
+
+
+def test_twenty_three_wrong_and_the_right_one_at_once_check_at_most_the_allowed_number(users_db, monkeypatch):
+    import random
+
+    passwords = ["errada-123"] * 23 + [PASSWORD]
+    random.Random(26).shuffle(passwords)
+    outcomes, checked = _attempts_at_once(users_db, passwords, monkeypatch)
+    refused = [o for o in outcomes if not isinstance(o, str)]
+    assert all(isinstance(o, UserError) for o in refused), refused
+    logged_in = [o for o in outcomes if isinstance(o, str)]
+    if not logged_in:  # the lock came first: at most the allowed number checked, the right one refused unchecked
+        assert len(checked) <= users.MAX_FAILURES, f"{len(checked)} passwords checked"
+    else:  # the right one came among the first: the wrong ones before it and after it are each at most the limit
+        assert logged_in == ["ana"]  # (a success starts the count again: the attempts taken after it count anew)
+        right = checked.index(PASSWORD)
+        assert right < users.MAX_FAILURES and len(checked) <= 2 * users.MAX_FAILURES, checked
+
+
+def test_a_new_login_name_tried_at_once_never_surfaces_a_duplicate_key(users_db, monkeypatch):
+    """The throttle's row of a name never tried is created by one attempt; the others, at the same moment, count
+    on it (an upsert) instead of failing on login_throttle's unique key."""
+    outcomes, _checked = _attempts_at_once(users_db, ["errada-123", "outra-456"] * 8, monkeypatch, slow=0.3)
+    assert all(isinstance(o, UserError) for o in outcomes), outcomes
+    assert not [o for o in outcomes if "duplicate" in o.message.lower() or "unique" in o.message.lower()]

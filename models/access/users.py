@@ -8,7 +8,10 @@ never deleted (the audit trail names them): an administrator deactivates them.
 Logins are throttled per login name, known or not (:class:`LoginThrottle`):
 each failure in a row waits longer before its answer (:func:`failure_delay`),
 the :data:`MAX_FAILURES`-th locks the name for :data:`LOCK_MINUTES` minutes,
-and every failure is an entry of the audit trail (``login-fail``). An
+and every failure is an entry of the audit trail (``login-fail``). An attempt
+is counted in the database, atomically, before its password is checked
+(:func:`_take_attempt`): attempts made at once from many desks or threads check
+at most :data:`MAX_FAILURES` passwords between two successes. An
 unknown login costs the same scrypt as a known one and leaves the same trace:
 its answer does not tell whether the login exists.
 """
@@ -22,7 +25,7 @@ import os
 import time
 from dataclasses import dataclass
 
-from peewee import BooleanField, CharField, DateTimeField, IntegerField, IntegrityError
+from peewee import BooleanField, CharField, DateTimeField, IntegerField, IntegrityError, PostgresqlDatabase
 
 from models.access import session
 from models.base import clock
@@ -174,54 +177,67 @@ def _throttle_key(login: str) -> str:
     return hashlib.sha256(login.encode("utf-8", "replace")).hexdigest()
 
 
+def _take_attempt(key: str, now: _dt.datetime) -> tuple[int, _dt.datetime | None]:
+    """Count one more attempt at ``key`` before its password is checked, as one atomic step in the database:
+    the throttle's row is created if missing (an upsert: two desks never race into a duplicate key), locked for
+    the rest of the transaction (``SELECT … FOR UPDATE`` on PostgreSQL; SQLite's transactions take the write
+    lock at ``BEGIN IMMEDIATE``), refused while locked, and given this attempt's number — and the lock, when it
+    is the :data:`MAX_FAILURES`-th — before anyone checks a password. So N attempts at once check at most
+    :data:`MAX_FAILURES` passwords; a success clears the row (:func:`authenticate`).
+
+    Returns the attempt's number in the current series and the lock it set (``None``: none)."""
+    with db.atomic():
+        LoginThrottle.insert(key=key, failures=0).on_conflict_ignore().execute()
+        query = LoginThrottle.select().where(LoginThrottle.key == key)
+        if isinstance(db.obj, PostgresqlDatabase):
+            query = query.for_update()
+        throttle = query.get()
+        if throttle.locked_until is not None and throttle.locked_until > now:
+            raise UserError(
+                f"Login bloqueado por excesso de tentativas: tente de novo às "
+                f"{throttle.locked_until:%H:%M} de {throttle.locked_until:%d/%m/%Y}.",
+                field="password",
+            )
+        fresh = (
+            throttle.locked_until is not None
+            or throttle.last_failure is None
+            or now - throttle.last_failure > _dt.timedelta(minutes=LOCK_MINUTES)
+        )  # a lock served, or failures long ago
+        attempt = 1 if fresh else throttle.failures + 1
+        locked = now + _dt.timedelta(minutes=LOCK_MINUTES) if attempt >= MAX_FAILURES else None
+        LoginThrottle.update(failures=attempt, last_failure=now, locked_until=locked).where(
+            LoginThrottle.key == key
+        ).execute()
+    return attempt, locked
+
+
 def authenticate(username: str, password: str, *, now: _dt.datetime | None = None) -> User:
     """The active user with this login and password; one message for any failure (no hint which was wrong).
 
     A login name locked by repeated failures is refused until the lock ends, even with the right password;
-    a failure waits :func:`failure_delay` before answering and is audited."""
+    every attempt is counted before its password is checked (:func:`_take_attempt`), a failure waits
+    :func:`failure_delay` before answering and is audited."""
     from models.store import audit
 
     login = (username or "").strip().lower()
     now = now or clock.now()
     key = _throttle_key(login)
+    failures, locked = _take_attempt(key, now)
     user = User.get_or_none(User.username == login) if 0 < len(login) <= 40 and login.isprintable() else None
     # The same work whether the login exists or not: one scrypt, the same reads and writes.
     matches = check_password(password or "", user.password_hash if user is not None else _decoy_hash())
-    throttle = LoginThrottle.get_or_none(LoginThrottle.key == key)
-    if throttle is not None and throttle.locked_until is not None and throttle.locked_until > now:
-        raise UserError(
-            f"Login bloqueado por excesso de tentativas: tente de novo às "
-            f"{throttle.locked_until:%H:%M} de {throttle.locked_until:%d/%m/%Y}.",
-            field="password",
-        )
     if user is not None and user.active and matches:
         with session.acting_as(user.as_session()), db.atomic():
             User.update(last_login=now).where(User.id == user.id).execute()
-            if throttle is not None:
-                LoginThrottle.delete().where(LoginThrottle.key == key).execute()
+            LoginThrottle.delete().where(LoginThrottle.key == key).execute()
         return user
-    fresh = (
-        throttle is None
-        or throttle.locked_until is not None
-        or throttle.last_failure is None
-        or now - throttle.last_failure > _dt.timedelta(minutes=LOCK_MINUTES)
-    )  # a lock served, or failures long ago
-    failures = 1 if fresh else throttle.failures + 1
-    locked = now + _dt.timedelta(minutes=LOCK_MINUTES) if failures >= MAX_FAILURES else None
-    with db.atomic():
-        if throttle is None:
-            LoginThrottle.insert(key=key, failures=failures, last_failure=now, locked_until=locked).execute()
-        else:
-            LoginThrottle.update(failures=failures, last_failure=now, locked_until=locked).where(
-                LoginThrottle.key == key
-            ).execute()
-        audit.append(
-            table_name="app_user",
-            record_id=str(user.id) if user is not None else "",
-            action="login-fail",
-            username=_shown_login(login),
-            note=f"tentativa {failures} seguida" + (f"; bloqueado até {locked:%d/%m/%Y %H:%M}" if locked else ""),
-        )
+    audit.append(
+        table_name="app_user",
+        record_id=str(user.id) if user is not None else "",
+        action="login-fail",
+        username=_shown_login(login),
+        note=f"tentativa {failures} seguida" + (f"; bloqueado até {locked:%d/%m/%Y %H:%M}" if locked else ""),
+    )
     pause(failure_delay(failures))
     if locked is not None:
         raise UserError(
