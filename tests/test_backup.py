@@ -36,6 +36,8 @@ def snapshot() -> dict[str, list]:
     if audit is not None:  # a restore adds its own entry to the restored trail: compare the rest
         action = [c for c, _k in audit.columns].index("action")
         rows["audit_entry"] = [r for r in audit.rows if r[action] != "restore"]
+    if "praca_meta" in rows:  # a database keeps its own identity through a restore (issue 26 §1): compare the rest
+        rows["praca_meta"] = [r for r in rows["praca_meta"] if r[0] != "database_id"]
     return rows
 
 
@@ -617,3 +619,26 @@ def test_menu_restore_runs_off_the_gui_thread_and_cancelar_changes_nothing(
     window_on.action_restore.trigger()  # again, to the end: in the worker thread, under "Restaurando o backup…"
     assert seen[-1] == (False, "Restaurando o backup…")
     assert Person.get_by_id(1).name != "Fica Como Está"  # restored
+
+
+def test_a_restored_database_keeps_its_own_identity_and_the_backups_logins_are_not_its(database, tmp_path):
+    """Issue 26 §1: the identity a login carries is the database's, not its contents': a backup of another
+    database restored here leaves this database's identity, and a session made on that other one stays refused."""
+    from models.access import session
+    from models.access.users import authenticate, create_user
+    from models.store.db import current_database_id, db, read_database_id
+
+    other = sqlite_url_in(tmp_path, "outro.sqlite3")
+    open_database(other, create=True)
+    create_user(username="eve", name="Eve", role="administrador", password="senha-forte-123")
+    with session.acting_as(None):
+        eve = authenticate("eve", "senha-forte-123").as_session()
+    out = tmp_path / "outro.praca-backup"
+    write_backup(out, check_role=False)
+    close_database()
+    open_database(database)
+    mine = current_database_id()
+    restore_backup(out, trust=UNSIGNED_OK)
+    assert read_database_id(db.obj) == mine != eve.database_id
+    with session.acting_as(eve), pytest.raises(session.PermissionDenied, match="outro banco de dados"):
+        session.require("people.save")
