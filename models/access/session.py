@@ -245,7 +245,7 @@ def confirm(act: str | None = None) -> None:
     if not active:
         raise PermissionDenied(
             f"O usuário {session.username} foi desativado pelo administrador: nada foi gravado. Entre com um "
-            f"usuário ativo (Arquivo → Trocar usuário)."
+            f"usuário ativo (Arquivo → Trocar de usuário)."
         )
     if act is not None:
         if not can(act, Session(None, "", "", role)):
@@ -258,7 +258,7 @@ def confirm(act: str | None = None) -> None:
     elif role != session.role and not _allowed(session.role) <= _allowed(role):
         raise PermissionDenied(
             f"O perfil de {session.name} mudou de {ROLES.get(session.role, session.role)} para "
-            f"{ROLES.get(role, role)}: nada foi gravado. Entre de novo (Arquivo → Trocar usuário) para continuar "
+            f"{ROLES.get(role, role)}: nada foi gravado. Entre de novo (Arquivo → Trocar de usuário) para continuar "
             f"com o novo perfil."
         )
     if top is not None:
