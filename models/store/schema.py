@@ -250,6 +250,8 @@ def _v22_database_id(database: Database) -> None:
     """v22: the database's identity (a random id in praca_meta): a login belongs to the database it was made on."""
     with database.bind_ctx([Meta]):
         Meta.insert(key=DATABASE_ID_KEY, value=new_database_id()).on_conflict_ignore().execute()
+
+
 def _v27_municipal_holidays(database: Database) -> None:
     """v27: the town's own calendar — holidays and optional closures with their source (models.rules.holidays)."""
     database.create_tables([MunicipalHoliday])
