@@ -86,11 +86,16 @@ def script_json(value) -> str:
 
 def write_verify_page(out: str | Path, *, now: _dt.datetime | None = None) -> PageState:
     """Write the page to ``out`` (written aside and renamed; readable by all: it is meant to be published) and
-    remember what it holds, so that :func:`page_is_current` can tell when it must be exported again."""
+    remember what it holds, so that :func:`page_is_current` can tell when it must be exported again.
+
+    Only the administrator exports it (issue 26 §5): exporting marks the published page current, which silences
+    the desk's reminder after a key revocation."""
+    from models.access.session import require
     from models.base.errors import UserError
     from models.store.outfile import write_text
     from models.store.settings import Setting
 
+    require("settings.edit")
     state = page_state()
     if not state.keys:
         raise UserError(

@@ -342,9 +342,13 @@ def make_summary(**changes):
 
 @pytest.fixture(autouse=True)
 def fresh_desk(monkeypatch):
-    """Each test starts as a desk that knows no passphrase; the system keyring is a dict."""
+    """Each test starts as a desk that knows no passphrase; the system keyring is a dict. Keys are wrapped with a
+    light scrypt (n = 2^10) so that a test spends no half second per key: the envelope records its parameters and
+    is read by the same code; tests/test_key_wrapping.py checks the real ones (2^17)."""
+    from models.access import key_envelope
     from models.access import signing_keys as sk
 
+    monkeypatch.setattr(key_envelope, "KEY_KDF", {"n": 2**10, "r": 8, "p": 1})
     vault: dict[str, str] = {}
     monkeypatch.setattr(sk, "_keyring_get", vault.get)
     monkeypatch.setattr(sk, "_keyring_set", lambda kid, p: vault.__setitem__(kid, p) or True)

@@ -11,13 +11,13 @@ import sys
 from pathlib import Path
 
 import pytest
-from cryptography.hazmat.primitives import serialization
 from factories import PASS, make_summary, person, tpu
 from factories import SIGNING_TODAY as TODAY
 
 from desktop.cli import main
+from models.access import key_envelope
 from models.access import signing_keys as sk
-from models.access.signing import SigningKeyError, sign_summary
+from models.access.signing import SigningKeyError, sign_summary, verify_text
 from models.base.errors import UserError
 from models.permits import revoke, signatures, suspend
 
@@ -32,12 +32,18 @@ def other_desk(vault: dict | None = None) -> None:
         vault.clear()
 
 
+def signature_ok(text: str, today: dt.date = TODAY) -> bool:
+    """The signature alone against the database's keys (a summary that is no permit of this database: what
+    ``praca verify --db`` answers for it is tests/test_key_wrapping.py's)."""
+    return verify_text(text, sk.key_ring(), today=today).ok
+
+
 def test_private_key_is_stored_encrypted(database):
     row = sk.create_key(PASS)
-    assert row.private_pem.startswith("-----BEGIN ENCRYPTED PRIVATE KEY-----")
-    with pytest.raises(TypeError):  # no passphrase, no key
-        serialization.load_pem_private_key(row.private_pem.encode(), None)
-    key = serialization.load_pem_private_key(row.private_pem.encode(), PASS.encode())
+    assert row.private_pem.startswith(key_envelope.ENVELOPE) and PASS not in row.private_pem
+    with pytest.raises(UserError, match="Senha incorreta"):  # no passphrase, no key
+        key_envelope.unwrap(row.private_pem, "", row.key_id)
+    key = key_envelope.unwrap(row.private_pem, PASS, row.key_id)
     assert sk.SigningKey.get().public_key == key.public_key().public_bytes_raw().hex()
     with pytest.raises(UserError, match="já tem a chave"):
         sk.create_key(PASS)
@@ -62,7 +68,7 @@ def test_every_desk_signs_with_the_municipal_key(database, fresh_desk):
     other_desk()  # desk B again after a restart: the keyring remembers
     assert sk.is_unlocked()
     for text in (text_a, text_b):
-        assert signatures.verify_here(text, today=TODAY).ok
+        assert signature_ok(text)
     sk.forget()
     assert not sk.is_unlocked() and fresh_desk == {}
 
@@ -73,13 +79,13 @@ def test_rotation_keeps_old_signatures_and_revocation_refuses_them(database):
     second = sk.rotate_key("a nova senha da chave", today=TODAY)
     new = sign_summary(make_summary(), sk.MUNICIPAL_KEY)
     assert new.split(".")[1] == second.key_id != first.key_id
-    assert signatures.verify_here(old, today=TODAY).ok and signatures.verify_here(new, today=TODAY).ok
+    assert signature_ok(old) and signature_ok(new)
     assert [r.state for r in sk.key_rows()] == ["substituída em 28/03/2026", "em uso"]
     sk.revoke_key(first.key_id, on=TODAY, reason="notebook furtado")
-    assert signatures.verify_here(old, today=TODAY - dt.timedelta(days=1)).ok
+    assert signature_ok(old, today=TODAY - dt.timedelta(days=1))
     refused = signatures.verify_here(old, today=TODAY)
     assert refused.status == "invalid" and "revogada em 28/03/2026" in refused.message
-    assert signatures.verify_here(new, today=TODAY).ok
+    assert signature_ok(new)
     with pytest.raises(UserError, match="motivo"):
         sk.revoke_key(second.key_id, on=TODAY, reason=" ")
     sk.revoke_key(second.key_id, on=TODAY, reason="senha vazada")
@@ -90,9 +96,9 @@ def test_rotation_keeps_old_signatures_and_revocation_refuses_them(database):
 def test_an_old_desk_key_is_kept_for_verification(database, tmp_path):
     old_text = sign_summary(make_summary(), tmp_path / "old-desk")  # what a desk signed before v18
     sk.create_key(PASS)
-    assert signatures.verify_here(old_text, today=TODAY).status == "invalid"
+    assert not signature_ok(old_text)
     added = sk.add_public_key(tmp_path / "old-desk")
-    assert signatures.verify_here(old_text, today=TODAY).ok
+    assert signature_ok(old_text)
     assert sk.key_rows()[-1].state == "só verificação (mesa antiga)"
     assert sk.active_key().key_id != added.key_id  # it never signs
     with pytest.raises(UserError, match="já está no cadastro"):
@@ -145,17 +151,18 @@ def _desk_b(*args, passphrase: str | None = PASS, code: str | None = None) -> su
     return subprocess.run([*argv, *args], capture_output=True, text=True, env=env, cwd=ROOT, timeout=120)
 
 
-def test_two_desks_on_one_database_verify_each_other(database, capsys):
+def test_two_desks_on_one_database_verify_each_other(database, capsys, tmp_path):
+    from models.store.files import set_store
+
+    set_store(tmp_path / "files")
     sk.create_key(PASS)
-    signed_here = sign_summary(
-        make_summary(valid_until=dt.date.today() + dt.timedelta(days=30), valid_from=dt.date.today()), sk.MUNICIPAL_KEY
-    )
+    signed_here = tpu(sk.MUNICIPAL_KEY, person("Maria Aparecida Souza"), on=dt.date.today()).qr_text
     locked = _desk_b(database, passphrase=None, code=_DESK_B)
     assert locked.returncode != 0 and "Esta mesa ainda não pode assinar" in locked.stderr
     desk_b = _desk_b(database, code=_DESK_B)
     assert desk_b.returncode == 0, desk_b.stderr
     signed_there = desk_b.stdout.strip()
-    assert signatures.verify_here(signed_there, today=TODAY).ok  # desk B's permit verifies here
+    assert signature_ok(signed_there)  # desk B's signature verifies here
     there = _desk_b("verify", signed_here, "--db", database, passphrase=None)  # and desk A's there
     assert there.returncode == 0 and there.stdout.startswith("válido — "), there.stderr
     tampered = signed_there[:40] + ("A" if signed_there[40] != "A" else "B") + signed_there[41:]

@@ -436,5 +436,7 @@ class SigningPage(QWidget):
         lines = [f"{result.status_pt.upper()} — {result.message}"]
         if result.summary is not None:
             lines += [f"{label}: {value}" for label, value in summary_rows(result.summary)]
+        if result.checked:
+            lines.append(fill(self.tr("Conferido com o banco: %1."), ", ".join(result.checked)))
         self.check_result.setText("\n".join(lines))
         self.check_result.setProperty("status", result.status)

@@ -123,10 +123,18 @@ def run(args: argparse.Namespace) -> int:
         elif action == "revoke":
             on = parse_br_date(args.on, what="Data da revogação", field="on") if args.on else _dt.date.today()
             row = sk.revoke_key(args.key_id, on=on, reason=args.reason)
-            print(
-                f"Chave {row.key_id} revogada a partir de {on:%d/%m/%Y}. As permissões em vigor que ela assinou "
-                "não são mais aceitas: crie ou troque a chave e use praca signing resign."
-            )
+            if on > _dt.date.today():
+                # a revocation from a later day takes effect on that day: until then its signatures verify
+                print(
+                    f"Chave {row.key_id} revogada a partir de {on:%d/%m/%Y}: até lá, os documentos que ela "
+                    "assinou continuam aceitos (praca verify avisa da data); desse dia em diante, não. Ela já não "
+                    "assina documentos novos: crie ou troque a chave e use praca signing resign antes dessa data."
+                )
+            else:
+                print(
+                    f"Chave {row.key_id} revogada a partir de {on:%d/%m/%Y}. As permissões em vigor que ela "
+                    "assinou não são mais aceitas: crie ou troque a chave e use praca signing resign."
+                )
             _remind_page()
         elif action == "resign":
             numbers = signatures.resign_permits(today=_dt.date.today())

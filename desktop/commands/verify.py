@@ -3,10 +3,13 @@
 The text read from the QR of a permit, an ID card or a placard (the signed text,
 or the whole verification address that holds it) is checked with the
 municipality's public keys kept in the database (``--db``, else the default
-one), and the permit's status there: "válido" (exit 0); "inválido", "vencido",
+one), then what the QR says against the permit's record there — the permit
+exists, its holder, validity and act match (a QR signed with a leaked key for
+another holder is "inválido") — and its status: "válido" (exit 0); "inválido", "vencido",
 or "revogada / suspensa / cancelada desde DATA" for a permit no longer in force
-(exit 1), with what the QR says. Without a database, ``--key FILE`` checks
-against one public key file (an inspector's laptop), and an old desk's key
+(exit 1), with what the QR says and a line naming what was checked. Without a
+database, ``--key FILE`` checks against one public key file (an inspector's
+laptop) the signature only, and says plainly that the status was not checked; and an old desk's key
 folder (``<data folder>/keys``) is used when there is no database at all. A
 text that is not a Praça QR is one line on stderr and exit 2. ``-`` reads the
 text from standard input: ``zbarimg --raw -q cartao.png | praca verify -``.
@@ -21,7 +24,7 @@ import sys
 from pathlib import Path
 
 from desktop.paths import keys_dir, resolve_db_url
-from models.access.signing import PUBLIC_KEY_FILE, PermitSummary, Verification, verify_text
+from models.access.signing import PUBLIC_KEY_FILE, STATUS_NOT_CHECKED, PermitSummary, Verification, verify_text
 from models.base.br import format_cnpj, format_cpf
 from models.base.errors import UserError
 
@@ -101,12 +104,25 @@ def summary_rows(summary: PermitSummary) -> list[tuple[str, str]]:
     ]
 
 
+def checked_text(result: Verification) -> str:
+    """What was checked, one line: with the database every fact; with a public key alone, the signature only —
+    and then plainly that the permit's status was not checked."""
+    if not result.checked:
+        return ""
+    line = f"Conferido: {', '.join(result.checked)}."
+    if result.summary is not None and not result.status_checked:
+        line += " " + STATUS_NOT_CHECKED
+    return line
+
+
 def as_text(result: Verification) -> str:
     lines = [f"{result.status_pt} — {result.message}"]
     if result.summary is not None:
         rows = summary_rows(result.summary)
         width = max(len(label) for label, _ in rows) + 1
         lines += [f"  {label + ':':<{width}} {value}" for label, value in rows]
+    if result.checked:
+        lines.append(checked_text(result))
     return "\n".join(lines) + "\n"
 
 
@@ -135,4 +151,7 @@ def as_dict(result: Verification) -> dict:
         "standing": result.standing,
         "standing_since": result.standing_since.isoformat() if result.standing_since else None,
         "summary": summary,
+        "checked": list(result.checked),
+        "status_checked": result.status_checked,
+        "key_revoked_on": result.key_revoked_on.isoformat() if result.key_revoked_on else None,
     }

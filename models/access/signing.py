@@ -63,6 +63,9 @@ __all__ = [
     "PREFIX",
     "PRIVATE_KEY_FILE",
     "PUBLIC_KEY_FILE",
+    "SIGNATURE_FACT",
+    "SITUATION",
+    "STATUS_NOT_CHECKED",
     "KeyEntry",
     "KeyRing",
     "MissingKey",
@@ -112,6 +115,13 @@ Status = Literal["valid", "invalid", "expired", "withdrawn"]
 PublicKeySource = Path | str | Ed25519PublicKey | bytes
 
 STATUS_PT = {"valid": "válido", "invalid": "inválido", "expired": "vencido"}
+SIGNATURE_FACT = "assinatura"
+SITUATION = "situação"
+#: Said of every answer that checked the signature only (``praca verify --key``, a page without the database).
+STATUS_NOT_CHECKED = (
+    "A situação da permissão (revogada, suspensa, cancelada) NÃO foi verificada: só a assinatura foi conferida. "
+    "Confira no banco da prefeitura (praca verify --db) ou na página de verificação."
+)
 
 
 # --------------------------------------------------------------------------- errors
@@ -206,6 +216,14 @@ class Verification:
     key_id: str = ""  # the key that signed (authentic texts)
     standing: str = ""  # "withdrawn": the permit's word ("revogada", "suspensa", "cancelada")
     standing_since: dt.date | None = None
+    #: what was checked, in pt-BR ("assinatura", "existência da permissão", "titular", "validade", "situação");
+    #: a verification with a public key alone checks the signature only: the permit's status was not checked
+    checked: tuple[str, ...] = ()
+    key_revoked_on: dt.date | None = None  # the key that signed is revoked from this later day
+
+    @property
+    def status_checked(self) -> bool:
+        return SITUATION in self.checked
 
     @property
     def ok(self) -> bool:
@@ -537,7 +555,16 @@ def verify_text(text: str, key: PublicKeySource | KeyRing, today: dt.date | None
             f"Documento inválido: a chave {kid} que o assinou foi revogada em {_date_br(entry.revoked_on)}; "
             "o titular deve pedir à prefeitura um documento novo.",
             key_id=kid,
+            checked=(SIGNATURE_FACT,),
         )
+    # a revocation from a later day: the signature is accepted until then, and the answer says so
+    later = entry.revoked_on
+    warning = (
+        f" Atenção: a chave {kid} que o assinou está revogada a partir de {_date_br(later)}; desse dia em diante "
+        "este documento não vale mais e o titular deve pedir à prefeitura um documento novo."
+        if later is not None
+        else ""
+    )
     if today > summary.valid_until:
         return Verification(
             "expired",
@@ -545,22 +572,28 @@ def verify_text(text: str, key: PublicKeySource | KeyRing, today: dt.date | None
             f"Documento vencido em {_date_br(summary.valid_until)}: a assinatura é autêntica, "
             "mas a permissão não vale mais.",
             key_id=kid,
+            checked=(SIGNATURE_FACT,),
+            key_revoked_on=later,
         )
     if today < summary.valid_from:
         return Verification(
             "valid",
             summary,
             f"Assinatura autêntica; atenção: a permissão só começa a valer em {_date_br(summary.valid_from)} "
-            f"(válida até {_date_br(summary.valid_until)}).",
+            f"(válida até {_date_br(summary.valid_until)})." + warning,
             not_yet_in_force=True,
             key_id=kid,
+            checked=(SIGNATURE_FACT,),
+            key_revoked_on=later,
         )
     return Verification(
         "valid",
         summary,
         f"Documento válido: assinatura autêntica da Prefeitura de {summary.municipality}; "
-        f"vale até {_date_br(summary.valid_until)}.",
+        f"vale até {_date_br(summary.valid_until)}." + warning,
         key_id=kid,
+        checked=(SIGNATURE_FACT,),
+        key_revoked_on=later,
     )
 
 

@@ -6,10 +6,13 @@ signed at one desk verifies at all of them, and a backup carries the keys.
 
 How the private key is protected (the design, README "Assinatura"):
 
-* it is stored in the database as an *encrypted* PKCS#8 PEM (PBES2: PBKDF2-
-  HMAC-SHA256 and AES-256-CBC, what ``cryptography``'s best available
-  encryption writes; ``openssl pkey`` reads it too). Whoever copies the
-  database or a backup gets no usable key without the passphrase;
+* it is stored in the database wrapped under the passphrase with a memory-hard
+  KDF (:mod:`models.access.key_envelope`: scrypt n = 2^17, r = 8, p = 1 and
+  AES-256-GCM). Whoever copies the database or a backup gets no usable key
+  without the passphrase, and each guess at it costs 128 MiB and about half a
+  second. A key wrapped before issue 26 (a PKCS#8 PEM under PBKDF2 with 2,048
+  iterations) is wrapped again the next time a desk unlocks it; the KDF any
+  stored key asks for is bounded before it is run;
 * the administrator chooses the passphrase when creating the key (Cadastros →
   Assinatura, or ``praca signing create``) and types it once on each desk that
   issues permits ("liberar esta mesa"); the desk keeps it in the system keyring
@@ -36,6 +39,7 @@ from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 from peewee import AutoField, CharField, DateField, DateTimeField, TextField
 
+from models.access.key_envelope import needs_rewrap, unwrap, wrap
 from models.access.session import require, who
 from models.access.signing import (
     KeyEntry,
@@ -83,7 +87,9 @@ class SigningKey(BaseModel):
     id = AutoField()
     key_id = CharField(max_length=8, unique=True)
     public_key = CharField(max_length=64)  # raw Ed25519 public key, hex
-    private_pem = TextField(default="")  # encrypted PKCS#8 PEM; "" for a key kept here only to verify
+    # the wrapped private key (models.access.key_envelope; an old encrypted PKCS#8 PEM until it is next unlocked);
+    # "" for a key kept here only to verify
+    private_pem = TextField(default="")
     origin = CharField(max_length=16, default="created")  # created | desk (an old desk's key, verify only)
     created_at = DateTimeField()
     created_by = CharField(max_length=64)
@@ -154,13 +160,30 @@ def _check_passphrase(passphrase: str) -> str:
 
 
 def _decrypt(row: SigningKey, passphrase: str) -> Ed25519PrivateKey:
-    try:
-        key = serialization.load_pem_private_key(row.private_pem.encode("ascii"), passphrase.encode("utf-8"))
-    except (ValueError, TypeError):
-        raise UserError(f"Senha incorreta para a chave {row.key_id}.", field="passphrase") from None
-    if not isinstance(key, Ed25519PrivateKey) or key_id(key) != row.key_id:
+    key = unwrap(row.private_pem, passphrase, row.key_id)
+    if key_id(key) != row.key_id:
         raise SigningKeyError(f"A chave {row.key_id} guardada no banco está corrompida.", field="key")
+    if needs_rewrap(row.private_pem):
+        _rewrap(row, key, passphrase)
     return key
+
+
+def _rewrap(row: SigningKey, key: Ed25519PrivateKey, passphrase: str) -> None:
+    """Wrap a key kept under an old KDF (PBKDF2 with 2,048 iterations) again under :data:`key_envelope.KEY_KDF`,
+    now that this desk knows its passphrase: the same key and passphrase, only the wrapping changes (audited as
+    any write). Only if nobody changed the row meanwhile; a desk that may not write it leaves it for the next."""
+    envelope = wrap(key, passphrase, row.key_id)
+    try:
+        with db.atomic():
+            changed = (
+                SigningKey.update(private_pem=envelope)
+                .where((SigningKey.id == row.id) & (SigningKey.private_pem == row.private_pem))
+                .execute()
+            )
+    except Exception:  # a read-only desk, a database role without the right: the key still signs, as it was
+        return
+    if changed:
+        row.private_pem = envelope
 
 
 def _private_key(row: SigningKey) -> Ed25519PrivateKey | None:
@@ -225,16 +248,11 @@ def active_key() -> SigningKey | None:
 
 def _new_row(passphrase: str, by: str) -> SigningKey:
     private = Ed25519PrivateKey.generate()
-    pem = private.private_bytes(
-        serialization.Encoding.PEM,
-        serialization.PrivateFormat.PKCS8,
-        serialization.BestAvailableEncryption(passphrase.encode("utf-8")),
-    )
     raw = private.public_key().public_bytes(serialization.Encoding.Raw, serialization.PublicFormat.Raw)
     row = SigningKey.create(
         key_id=key_id(private),
         public_key=raw.hex(),
-        private_pem=pem.decode("ascii"),
+        private_pem=wrap(private, passphrase, key_id(private)),
         origin="created",
         created_at=_dt.datetime.now().replace(microsecond=0),
         created_by=by,

@@ -6,14 +6,26 @@ Above both :mod:`models.access.signing_keys` (the keys) and the permits' tables:
 
 from __future__ import annotations
 
+import base64
+import binascii
+import dataclasses
 import datetime as _dt
 
 from models.access.session import require
-from models.access.signing import MissingKey, Verification, verify_text, withdrawn
+from models.access.signing import (
+    SITUATION,
+    MissingKey,
+    PermitSummary,
+    Verification,
+    decode_payload,
+    verify_text,
+    withdrawn,
+)
 from models.access.signing_keys import SigningKey, key_ring, municipal_signer
 from models.permits.document import sign_permit
 from models.permits.queries import permit_standing, withdrawn_permits
 from models.permits.tables import LIVE_STATUSES, Permit
+from models.registry.people import Company, Person, mei_company
 from models.store.db import db
 
 
@@ -44,9 +56,16 @@ def resign_permits(*, today: _dt.date) -> list[str]:
 STANDING_WORDS = {"revoked": "revogada", "suspended": "suspensa", "cancelled": "cancelada", "superseded": "substituída"}
 
 
+#: What ``praca verify --db`` compares with the database's record, in the order it says them.
+DATABASE_FACTS = ("assinatura", "existência da permissão", "titular", "validade", "ato", SITUATION)
+
+
 def verify_here(text: str, today: _dt.date | None = None) -> Verification:
-    """Check ``text`` against the database's keys, then the permit's status in the database: an authentic QR
-    of a permit revoked, suspended, cancelled or superseded says so, with the date."""
+    """Check ``text`` against the database's keys, then its facts against the database's record (issue 26 §5):
+    the permit exists, its holder (name and CPF/CNPJ), validity and act are the ones the QR carries — a QR signed
+    with a leaked key for a permit that does not exist, or for a real number with another holder, is invalid —
+    and its status: an authentic QR of a permit revoked, suspended, cancelled or superseded says so, with the
+    date. ``checked`` names every fact checked."""
     ring = key_ring()
     if not ring.entries:
         raise MissingKey(
@@ -58,12 +77,76 @@ def verify_here(text: str, today: _dt.date | None = None) -> Verification:
     result = verify_text(text, ring, today=today)
     if result.summary is None:
         return result
-    standing = permit_standing(result.summary.number)
+    summary = result.summary
+    permit = Permit.get_or_none(Permit.number == summary.number)
+    leaked = " A chave de assinatura da prefeitura pode ter vazado: avise o administrador."
+    if permit is None:
+        return dataclasses.replace(
+            result,
+            status="invalid",
+            summary=None,
+            not_yet_in_force=False,
+            message=f"Documento inválido: a assinatura é autêntica, mas não há permissão nº {summary.number} "
+            "neste banco." + leaked,
+            checked=DATABASE_FACTS[:2],
+        )
+    differences = _differences(summary, permit)
+    if differences:
+        return dataclasses.replace(
+            result,
+            status="invalid",
+            summary=None,
+            not_yet_in_force=False,
+            message=f"Documento inválido: a assinatura é autêntica, mas o QR não confere com a permissão "
+            f"{permit.number} no banco — {'; '.join(differences)}." + leaked,
+            checked=DATABASE_FACTS[:-1],
+        )
+    result = dataclasses.replace(result, checked=DATABASE_FACTS)
+    standing = permit_standing(summary.number)
     if standing is not None and standing[0] in STANDING_WORDS:
         status, since = standing
         if since is None or since <= today:
             return withdrawn(result, STANDING_WORDS[status], since)
     return result
+
+
+def _holders(permit: Permit) -> set[tuple[str, str]]:
+    """(name, document) the permit's QR may carry: its holder's now (a MEI's CNPJ, else the CPF; a company's
+    legal name and CNPJ) and the one Praça signed into it when it issued it."""
+    if permit.person_id:
+        person = Person.get_by_id(permit.person_id)
+        mei = mei_company(person)
+        holders = {(person.name, mei.cnpj if mei is not None else person.cpf)}
+    else:
+        company = Company.get_by_id(permit.company_id)
+        holders = {(company.legal_name, company.cnpj)}
+    parts = (permit.qr_text or "").split(".")
+    if len(parts) >= 3:
+        try:
+            signed = decode_payload(base64.b32decode(parts[-2] + "=" * (-len(parts[-2]) % 8)))
+        except (ValueError, binascii.Error):
+            pass
+        else:
+            holders.add((signed.holder_name, signed.holder_document))
+    return holders
+
+
+def _differences(summary: PermitSummary, permit: Permit) -> list[str]:
+    """What the QR says that the permit's record does not, one pt-BR phrase each."""
+    out = []
+    if (summary.holder_name, summary.holder_document) not in _holders(permit):
+        out.append(
+            f"titular no QR: {summary.holder_name} ({summary.holder_document or 'sem documento'}), "
+            f"no banco: {permit.holder_name}"
+        )
+    if (summary.valid_from, summary.valid_until) != (permit.valid_from, permit.valid_until):
+        out.append(
+            f"validade no QR: {summary.valid_from:%d/%m/%Y} a {summary.valid_until:%d/%m/%Y}, no banco: "
+            f"{permit.valid_from:%d/%m/%Y} a {permit.valid_until:%d/%m/%Y}"
+        )
+    if summary.regime_id != permit.regime:
+        out.append(f"ato no QR: {summary.regime_id}, no banco: {permit.regime}")
+    return out
 
 
 def check_all_permits(today: _dt.date | None = None) -> tuple[int, list[str]]:

@@ -32,6 +32,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 from cryptography.hazmat.primitives.kdf.scrypt import Scrypt
 
+from models.access.key_envelope import check_scrypt
 from models.access.signing import KeyRing, Signer, key_id, public_key_fingerprint
 from models.base.errors import UserError
 
@@ -171,12 +172,13 @@ def decrypt(data: bytes, passphrase: str | None, name: str) -> bytes:
             raise ValueError
         line = data[len(MAGIC) : end + 1]
         header = json.loads(line)
-        params = {k: int(header[k]) for k in ("n", "r", "p")}
-        if params["n"] > 2**20 or params["r"] > 16 or params["p"] > 4:  # bounded memory and time
+        if not isinstance(header, dict) or header.get("kdf") != "scrypt":
             raise ValueError
         salt, nonce = bytes.fromhex(header["salt"]), bytes.fromhex(header["nonce"])
     except (ValueError, KeyError, TypeError):
         raise UserError(f"{name} está corrompido (cabeçalho da cifra ilegível); nada foi alterado.") from None
+    # the memory and time the header asks for, bounded before any work (n=2^20, r=16 would be 2 GiB)
+    params = check_scrypt(header, name)
     try:
         return AESGCM(_key(passphrase.encode("utf-8"), salt, params)).decrypt(nonce, data[end + 1 :], MAGIC + line)
     except Exception:  # InvalidTag: the wrong passphrase, or a changed byte
