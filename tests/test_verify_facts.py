@@ -98,9 +98,7 @@ def _public_pem(path) -> None:
     from cryptography.hazmat.primitives import serialization
 
     path.write_bytes(
-        sk.active_key().public.public_bytes(
-            serialization.Encoding.PEM, serialization.PublicFormat.SubjectPublicKeyInfo
-        )
+        sk.active_key().public.public_bytes(serialization.Encoding.PEM, serialization.PublicFormat.SubjectPublicKeyInfo)
     )
 
 
@@ -124,7 +122,9 @@ def test_a_revocation_from_a_later_day_takes_effect_on_that_day(permit, database
     later = TODAY + dt.timedelta(days=10)
     kid = sk.active_key().key_id
     close_database()
-    code = main(["signing", "revoke", kid, "--reason", "troca programada", "--on", f"{later:%d/%m/%Y}", "--db", database])
+    code = main(
+        ["signing", "revoke", kid, "--reason", "troca programada", "--on", f"{later:%d/%m/%Y}", "--db", database]
+    )
     out = capsys.readouterr().out
     assert code == 0
     assert f"Chave {kid} revogada a partir de {later:%d/%m/%Y}: até lá, os documentos que ela assinou continuam" in out

@@ -179,3 +179,17 @@ def test_the_page_shows_a_verdict_with_hostile_numbers_and_names(municipality):
     status, headline, _ = _verdict(page, withdrawn)
     since = (TODAY - dt.timedelta(days=1)).strftime("%d/%m/%Y")
     assert (status, headline) == ("withdrawn", f"revogada desde {since}")
+
+
+def test_the_page_says_a_key_is_revoked_from_a_later_day(municipality):
+    """Issue 26 §5: a revocation from a later day holds from that day; until then the page says it is coming."""
+    in_force = dict(valid_from=TODAY - dt.timedelta(days=2), valid_until=TODAY + dt.timedelta(days=60))
+    text = sign_summary(make_summary(**in_force), sk.MUNICIPAL_KEY)
+    later = TODAY + dt.timedelta(days=10)
+    kid = sk.active_key().key_id
+    sk.revoke_key(kid, on=later, reason="troca programada")
+    page = municipality / "verificar.html"
+    write_verify_page(page)
+    status, headline, message = _verdict(page, text)
+    assert (status, headline) == ("valid", "válido")
+    assert f"a chave {kid} que o assinou está revogada a partir de {later:%d/%m/%Y}" in message
