@@ -16,7 +16,9 @@ accepts it explicitly (``--accept-unsigned``, and a confirmation).
 **Encryption** (copies that leave the building: a backup holds every CPF, LGPD art. 46): the whole file is
 ``PRACA-BACKUP-AES1\\n`` followed by a JSON header line (scrypt salt and parameters, the nonce) and the
 AES-256-GCM ciphertext of the signed zip, the key derived from a passphrase with scrypt (n=2^15, r=8, p=1).
-GCM authenticates the ciphertext: a wrong passphrase and a changed byte are both refused.
+GCM authenticates the ciphertext: a wrong passphrase and a changed byte are both refused. The scrypt parameters
+a header asks for are bounded before anything is derived (:func:`models.access.key_envelope.check_scrypt`: n=2^20,
+r=16 would take 2 GiB; it is refused at once with one line).
 
 No Qt here (models/ layer).
 """
