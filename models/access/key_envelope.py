@@ -126,16 +126,21 @@ def _read(text: str, kid: str) -> dict:
     return data
 
 
+def _wrong(kid: str) -> UserError:
+    # made where it is raised: an exception kept in a local of the frame that raises it holds that frame, and every
+    # frame up to the handler (a dialog's), in a cycle only the garbage collector breaks
+    return UserError(f"Senha incorreta para a chave {kid}.", field="passphrase")
+
+
 def unwrap(text: str, passphrase: str, kid: str) -> Ed25519PrivateKey:
     """The private key in ``text`` (an envelope or an old encrypted PEM), its KDF bounded before any work.
     A wrong passphrase: ``UserError`` "Senha incorreta"."""
-    wrong = UserError(f"Senha incorreta para a chave {kid}.", field="passphrase")
     if not text.startswith(ENVELOPE):
         check_pem(text, f"A chave {kid} guardada no banco")
         try:
             key = serialization.load_pem_private_key(text.encode("ascii"), passphrase.encode("utf-8"))
         except (ValueError, TypeError, UnicodeEncodeError):
-            raise wrong from None
+            raise _wrong(kid) from None
         if not isinstance(key, Ed25519PrivateKey):
             raise BadEnvelope(f"A chave {kid} guardada no banco está corrompida.", field="key")
         return key
@@ -149,7 +154,7 @@ def unwrap(text: str, passphrase: str, kid: str) -> Ed25519PrivateKey:
             bytes.fromhex(data["nonce"]), bytes.fromhex(data["ct"]), _header_bytes(header)
         )
     except Exception:  # InvalidTag: the wrong passphrase, or a changed byte
-        raise wrong from None
+        raise _wrong(kid) from None
     if len(raw) != 32:
         raise BadEnvelope(f"A chave {kid} guardada no banco está corrompida.", field="key")
     return Ed25519PrivateKey.from_private_bytes(raw)
@@ -206,10 +211,12 @@ def check_pem(text: str, what: str) -> None:
     not PBES2 with PBKDF2 or scrypt."""
     import base64
 
-    refused = BadEnvelope(f"{what} está corrompida ou cifrada de um modo que o Praça não lê; nada foi feito.")
+    def refused() -> BadEnvelope:  # made where raised (see _wrong)
+        return BadEnvelope(f"{what} está corrompida ou cifrada de um modo que o Praça não lê; nada foi feito.")
+
     lines = text.strip().splitlines()
     if len(text) > MAX_ENVELOPE or len(lines) < 3 or lines[0] != "-----BEGIN ENCRYPTED PRIVATE KEY-----":
-        raise refused
+        raise refused()
     try:
         der = base64.b64decode("".join(lines[1:-1]), validate=True)
         _, info, _ = _tlv(der, 0)  # EncryptedPrivateKeyInfo
@@ -221,7 +228,7 @@ def check_pem(text: str, what: str) -> None:
         kdf_oid, kdf_params = _seq(kdf[1])
         fields = _seq(kdf_params[1])
     except (ValueError, TypeError, IndexError):
-        raise refused from None
+        raise refused() from None
     if kdf_oid[1] == _PBKDF2:
         iterations = int.from_bytes(fields[1][1], "big") if len(fields) > 1 and fields[1][0] == 0x02 else -1
         if not 1 <= iterations <= MAX_PBKDF2_ITERATIONS:
@@ -233,7 +240,7 @@ def check_pem(text: str, what: str) -> None:
     if kdf_oid[1] == _SCRYPT:
         ints = [int.from_bytes(v, "big") for tag, v in fields[1:] if tag == 0x02]
         if len(ints) < 3:
-            raise refused
+            raise refused()
         check_scrypt({"n": ints[0], "r": ints[1], "p": ints[2]}, what)
         return
-    raise refused
+    raise refused()
