@@ -349,6 +349,7 @@ def fresh_desk(monkeypatch):
     from models.access import signing_keys as sk
 
     monkeypatch.setattr(key_envelope, "KEY_KDF", {"n": 2**10, "r": 8, "p": 1})
+    monkeypatch.setattr(sk, "_refused", set())
     vault: dict[str, str] = {}
     monkeypatch.setattr(sk, "_keyring_get", vault.get)
     monkeypatch.setattr(sk, "_keyring_set", lambda kid, p: vault.__setitem__(kid, p) or True)

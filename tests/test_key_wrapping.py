@@ -120,6 +120,24 @@ def test_an_old_key_unlocked_from_the_keyring_is_wrapped_again_too(database, fre
     assert sk.SigningKey.get_by_id(row.id).private_pem.startswith(key_envelope.ENVELOPE)
 
 
+def test_a_stale_passphrase_in_the_keyring_costs_one_derivation_not_one_per_look(database, fresh_desk, monkeypatch):
+    row = sk.create_key(PASS)
+    other_desk(fresh_desk)
+    fresh_desk[row.key_id] = "a senha de antes da troca"  # the keyring kept an old passphrase
+    derived = []
+    real = key_envelope.Scrypt
+
+    def counted(*args, **kwargs):
+        derived.append(kwargs.get("n"))
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(key_envelope, "Scrypt", counted)
+    assert not sk.is_unlocked() and not sk.is_unlocked() and not sk.is_unlocked()  # the screen asks often
+    assert len(derived) == 1
+    sk.unlock(PASS)
+    assert sk.is_unlocked() and len(derived) == 2
+
+
 def test_a_key_envelope_asking_too_much_is_refused_at_once(database, fresh_desk, monkeypatch):
     row = sk.create_key(PASS)
     hostile = {**_envelope(row), "n": 2**20, "r": 16}  # 2 GiB of memory for each guess

@@ -32,6 +32,7 @@ No Qt here (models/ layer).
 from __future__ import annotations
 
 import datetime as _dt
+import hashlib
 import os
 from dataclasses import dataclass
 
@@ -122,6 +123,7 @@ class KeyRow:
 
 _session: dict[str, str] = {}  # key id → passphrase, for this process
 _private: dict[str, Ed25519PrivateKey] = {}  # key id → decrypted key, for this process
+_refused: set[str] = set()  # digests of (key, passphrase) this process found wrong: not derived again
 
 
 def _keyring_get(kid: str) -> str | None:
@@ -186,6 +188,10 @@ def _rewrap(row: SigningKey, key: Ed25519PrivateKey, passphrase: str) -> None:
         row.private_pem = envelope
 
 
+def _attempt(row: SigningKey, passphrase: str) -> str:
+    return hashlib.sha256(f"{row.key_id}\0{row.private_pem}\0{passphrase}".encode()).hexdigest()
+
+
 def _private_key(row: SigningKey) -> Ed25519PrivateKey | None:
     """The decrypted key of ``row`` with the passphrase this desk knows, or None."""
     if row.key_id in _private:
@@ -193,9 +199,13 @@ def _private_key(row: SigningKey) -> Ed25519PrivateKey | None:
     for passphrase in (_session.get(row.key_id), os.environ.get(PASSPHRASE_ENV) or None, _keyring_get(row.key_id)):
         if not passphrase:
             continue
+        attempt = _attempt(row, passphrase)
+        if attempt in _refused:  # each try costs a scrypt: a passphrase that did not open this key is not tried again
+            continue
         try:
             key = _decrypt(row, passphrase)
         except UserError:
+            _refused.add(attempt)
             continue
         _private[row.key_id] = key
         return key
