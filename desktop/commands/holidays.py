@@ -107,8 +107,13 @@ def run(args: argparse.Namespace) -> int:
             raise UserError(f"Número de feriado inválido: '{args.number}'.", field="holiday")
     open_database(resolve_db_url(getattr(args, "db", None)))
     try:
-        if action == "list":
-            return _list(_town(args.regime, False), year, args.removed, args.json)
+        if action == "list":  # also «praca holidays» alone
+            return _list(
+                _town(getattr(args, "regime", None), False),
+                year,
+                getattr(args, "removed", False),
+                getattr(args, "json", False),
+            )
         return _change(args, action)
     finally:
         close_database()
