@@ -12,7 +12,7 @@ import json
 
 import pytest
 from conftest import type_text
-from factories import draft, person
+from factories import draft, inpc, person  # noqa: F401 - inpc: a fixture
 from factories import issue_record as issue
 from hypothesis import given
 from hypothesis import strategies as st
@@ -257,3 +257,48 @@ def qtbot_left():
     from PySide6.QtCore import Qt
 
     return Qt.MouseButton.LeftButton
+
+
+# --------------------------------------------------------------------------- the office's hours
+
+
+@given(st.integers(0, 22), st.integers(0, 59), st.integers(1, 23), st.integers(0, 59))
+def test_office_hours_typed_any_usual_way(h1, m1, h2, m2):
+    text = f"{h1:02d}:{m1:02d}-{h2:02d}:{m2:02d}"
+    if (h2, m2) <= (h1, m1):
+        with pytest.raises(UserError, match="termina antes de começar"):
+            holidays.parse_office_hours(text)
+    else:
+        assert holidays.parse_office_hours(text) == (dt.time(h1, m1), dt.time(h2, m2))
+        assert holidays.parse_office_hours(f"{h1}h{m1:02d} às {h2}h{m2:02d}") == (dt.time(h1, m1), dt.time(h2, m2))
+
+
+def test_an_hour_count_ending_after_the_office_closed_hands_both_readings_to_the_authority(keys):
+    """Lei 9.158/2014 (SJC), art. 23: 24 hours from the notice; notified on Monday 23/03/2026 at 18:30 it ends on
+    Tuesday at 18:30, after the office closed (17:00): the act is silent, so the result says so and offers the hour
+    counted and the end of the next office period (by analogy with Lei 9.784/1999, art. 66, § 1º)."""
+    start = dt.datetime(2026, 3, 23, 18, 30)
+    assert compute_deadline("sjc-2014", "comply-warning", start).readings == ()  # no office hours set: nothing said
+    holidays.set_office_hours("08:00-17:00")
+    result = compute_deadline("sjc-2014", "comply-warning", start)
+    assert result.due == dt.datetime(2026, 3, 24, 18, 30)  # the figure stays the hour counted until decided
+    assert len(result.readings) == 2
+    assert "termina na hora contada, 24/03/2026 (terça-feira) às 18:30" in result.readings[0]
+    assert "17:00 de 25/03/2026" in result.readings[1] and "art. 66, § 1º" in result.readings[1]
+    assert "fora do expediente da repartição (08:00–17:00)" in result.formula
+    inside = compute_deadline("sjc-2014", "comply-warning", dt.datetime(2026, 3, 23, 10, 0))
+    assert inside.readings == ()
+    before_opening = compute_deadline("sjc-2014", "comply-warning", dt.datetime(2026, 3, 23, 6, 0))
+    assert "17:00 de 24/03/2026" in before_opening.readings[1]  # the same day's office period
+
+
+def test_the_desk_shows_the_readings_on_the_record(keys, inpc, capsys, database):
+    holidays.set_office_hours("8h às 17h")
+    record = issue(
+        draft("sjc-2014", ["sujeira"], "23/03/2026 18:30", holder=person("Feirante Noturno")),
+        today=dt.date(2026, 3, 23),
+    )
+    rows = [r for r in enf.deadline_rows(record, dt.date(2026, 3, 23)) if r.readings]
+    assert rows and "mesmo com a repartição fechada" in rows[0].readings[0]
+    assert main(["--db", database, "holidays", "office-hours"]) == 0
+    assert "Expediente da repartição: 08:00–17:00" in capsys.readouterr().out

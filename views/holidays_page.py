@@ -65,6 +65,14 @@ class HolidaysPage(QWidget):
         self.year.setRange(1900, 2199)
         self.year.setValue(self.today.year)
         top.addRow(self.tr("Datas do an&o:"), self.year)
+        self.office = QLineEdit()
+        self.office.setObjectName("office-hours")
+        self.office.setPlaceholderText(self.tr("ex.: 08:00-17:00"))
+        self.office.setMaximumWidth(160)
+        self.office_button = push_button(self.tr("Salvar &expediente"), "save-office-hours", self.save_office_hours)
+        self.office.returnPressed.connect(self.save_office_hours)
+        office_row = button_row(self.office, self.office_button)
+        top.addRow(self.tr("E&xpediente:"), office_row)
         self.show_removed = QCheckBox(self.tr("Mostrar também os &removidos"))
         self.show_removed.setObjectName("show-removed")
         top.addRow("", self.show_removed)
@@ -174,6 +182,9 @@ class HolidaysPage(QWidget):
             regimes = shipped_regimes().values()
         if refused:
             return
+        with user_errors(self.message):
+            hours = holidays.office_hours()
+            self.office.setText(f"{hours[0]:%H:%M}-{hours[1]:%H:%M}" if hours else "")
         towns: dict[tuple[str, str], list[str]] = {}
         for regime in regimes:
             towns.setdefault(holidays.town_of(regime), []).append(regime.short)
@@ -185,6 +196,26 @@ class HolidaysPage(QWidget):
         position = self.town.findData("/".join(current)) if current else -1
         self.town.setCurrentIndex(position if position >= 0 else 0)
         self.show_town()
+
+    @Slot()
+    def save_office_hours(self) -> bool:
+        with user_errors(lambda text: say(self.message, text, error=True)) as refused:
+            opens, closes = holidays.set_office_hours(self.office.text())
+        if refused:
+            self.office.setFocus()
+            return False
+        self.office.setText(f"{opens:%H:%M}-{closes:%H:%M}")
+        say(
+            self.message,
+            fill(
+                self.tr(
+                    "Expediente: %1 às %2. Um prazo em horas que termine fora dele mostra as leituras à autoridade."
+                ),
+                f"{opens:%H:%M}",
+                f"{closes:%H:%M}",
+            ),
+        )
+        return True
 
     @Slot()
     def show_town(self) -> None:

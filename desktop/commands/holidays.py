@@ -8,7 +8,8 @@ package). The town is the one of the act named by ``--regime`` (its municipality
 * ``praca holidays add QUANDO --name NOME --source FONTE --regime ID [--optional]`` — QUANDO is ``DD/MM/AAAA``
   (one day), ``DD/MM`` (every year) or ``Páscoa±N`` (days from Easter, every year);
 * ``praca holidays remove Nº --reason MOTIVO``;
-* ``praca holidays import ARQUIVO.csv --regime ID`` — columns ``data; nome; fonte; tipo``, all or nothing.
+* ``praca holidays import ARQUIVO.csv --regime ID`` — columns ``data; nome; fonte; tipo``, all or nothing;
+* ``praca holidays office-hours [08:00-17:00]`` — shows or sets the office's hours (expediente).
 
 Adding, removing or importing prints the running deadlines of the town's records that moved.
 """
@@ -21,8 +22,11 @@ import json
 
 from models.base.errors import UserError
 
-#: Listing needs no login; the changes do.
-LOGIN = lambda args: getattr(args, "action", None) in ("add", "remove", "import")  # noqa: E731
+
+def LOGIN(args: argparse.Namespace) -> bool:  # noqa: N802 - the name desktop/cli.py looks up
+    """Listing and showing need no login; the changes do."""
+    action = getattr(args, "action", None)
+    return action in ("add", "remove", "import") or (action == "office-hours" and bool(getattr(args, "hours", None)))
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -61,6 +65,13 @@ def configure(parser: argparse.ArgumentParser) -> None:
     imp.add_argument("file", metavar="ARQUIVO", help="o CSV, UTF-8, com cabeçalho data; nome; fonte; tipo")
     imp.add_argument("--regime", metavar="ID", help="o ato do município (obrigatório)")
     db_option(imp, top=False)
+    office = sub.add_parser(
+        "office-hours",
+        help="mostra ou define o expediente da repartição (08:00-17:00)",
+        formatter_class=parser.formatter_class,
+    )
+    office.add_argument("hours", metavar="HORÁRIO", nargs="?", help="como 08:00-17:00 (sem ele: mostra o atual)")
+    db_option(office, top=False)
     parser.epilog = (
         "Exemplos:\n"
         "  praca holidays list --regime olimpia-2025 --year 2026\n"
@@ -69,7 +80,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
         '  praca holidays add Páscoa-47 --name "Carnaval" --source "Decreto nº 8.000/2026" --optional '
         "--regime olimpia-2025\n"
         '  praca holidays remove 3 --reason "Lei revogada"\n'
-        "  praca holidays import feriados.csv --regime olimpia-2025"
+        "  praca holidays import feriados.csv --regime olimpia-2025\n"
+        "  praca holidays office-hours 08:00-17:00"
     )
 
 
@@ -107,6 +119,8 @@ def run(args: argparse.Namespace) -> int:
             raise UserError(f"Número de feriado inválido: '{args.number}'.", field="holiday")
     open_database(resolve_db_url(getattr(args, "db", None)))
     try:
+        if action == "office-hours":
+            return _office_hours(args.hours)
         if action == "list":  # also «praca holidays» alone
             return _list(
                 _town(getattr(args, "regime", None), False),
@@ -161,6 +175,19 @@ def _list(town: tuple[str, str] | None, year: int | None, removed: bool, as_json
             f"nº {r.id}  {r.municipality}/{r.state}  {r.when_text}{dates}  {r.name} ({r.kind_label}) — "
             f"fonte: {r.source}{gone}"
         )
+    return 0
+
+
+def _office_hours(text: str | None) -> int:
+    from models.rules import holidays
+
+    if text:
+        opens, closes = holidays.set_office_hours(text)
+        print(f"Expediente da repartição: {opens:%H:%M}–{closes:%H:%M}, nos dias úteis.")
+        print("Um prazo em horas que termine fora dele mostra as leituras para a autoridade.")
+        return 0
+    shown = holidays.office_hours_text()
+    print(f"Expediente da repartição: {shown}, nos dias úteis." if shown else "Expediente da repartição: não definido.")
     return 0
 
 

@@ -184,6 +184,8 @@ class DeadlineRow:
     overdue: bool
     #: where it ended when the record was issued, when the town's calendar moved it since (pt-BR), else ""
     moved: str = ""
+    #: an hour count ending while the office is closed: the readings handed to the authority (pt-BR)
+    readings: tuple[str, ...] = ()
 
 
 def moved_text(d: Mapping) -> str:
@@ -215,6 +217,7 @@ def _row(d: Mapping, today: _dt.date, state: str | None = None) -> DeadlineRow:
         state=state,
         overdue=due_date < today,
         moved=moved_text(d),
+        readings=tuple(d.get("readings") or ()),
     )
 
 

@@ -80,11 +80,14 @@ def _official(state: str | None) -> HolidayBase:
 #: ``(municipality, state, year) → {date: name}``, empty with no database open
 TownDays = Callable[[str, str, int], Mapping[dt.date, str]]
 _town_days: TownDays | None = None
+#: the office's hours (expediente) kept in the database: ``() → (opens, closes)`` or None where none is set
+OfficeHours = Callable[[], "tuple[dt.time, dt.time] | None"]
+_office_hours: OfficeHours | None = None
 
 
-def set_town_days(source: TownDays | None) -> None:
-    global _town_days
-    _town_days = source
+def set_town_days(source: TownDays | None, office: OfficeHours | None = None) -> None:
+    global _town_days, _office_hours
+    _town_days, _office_hours = source, office
 
 
 class HolidayCalendar:
@@ -106,6 +109,7 @@ class HolidayCalendar:
         self.state = state
         self.town = town
         self._town_years: dict[int, Mapping[dt.date, str]] = {}
+        self._office: tuple[dt.time, dt.time] | bool | None = False  # not read yet
         if isinstance(municipal, Mapping):
             items = dict(municipal)
         else:
@@ -120,6 +124,12 @@ class HolidayCalendar:
     @classmethod
     def for_regime(cls, regime: Regime, municipal: Mapping[dt.date, str] | Iterable[dt.date] = ()) -> HolidayCalendar:
         return cls(regime.state, municipal, town=regime.municipality)
+
+    def office_hours(self) -> tuple[dt.time, dt.time] | None:
+        """When the office is open on a business day (Cadastros → Feriados, Expediente), or None where not set."""
+        if self._office is False:
+            self._office = _office_hours() if (_office_hours is not None and self.town is not None) else None
+        return self._office if isinstance(self._office, tuple) else None
 
     def town_day(self, day: dt.date) -> str | None:
         """The town's own holiday or closure on ``day`` as the database keeps it, or None."""
@@ -204,6 +214,9 @@ class DeadlineResult:
     holidays: tuple[tuple[dt.date, str], ...] = ()
     details: tuple[str, ...] = ()
     notes: str | None = None
+    #: an hour count that ends while the office is closed on a business day: the act says nothing, and these are the
+    #: readings handed to the authority (pt-BR, each with its source); empty otherwise
+    readings: tuple[str, ...] = ()
 
     @property
     def due(self) -> dt.date | dt.datetime:
@@ -246,6 +259,7 @@ class DeadlineResult:
             "basis": self.basis,
             "details": list(self.details),
             "notes": self.notes,
+            "readings": list(self.readings),
         }
 
 
@@ -490,6 +504,17 @@ def _hours(regime: Regime, deadline: Deadline, start: dt.datetime, calendar: Hol
                 formula += f"; cai em dia sem expediente ({calendar.closed_because(due_date)})"
             else:
                 formula += "; " + _closed_day_text(regime, deadline, calendar, due_date)
+    readings: tuple[str, ...] = ()
+    office = calendar.office_hours()
+    if office is not None and due_time is not None and not before and calendar.is_business_day(due_date):
+        opens, closes = office
+        if not opens <= due_time <= closes:
+            readings = _office_readings(calendar, dt.datetime.combine(due_date, due_time), opens, closes)
+            formula += (
+                f"; termina às {due_time:%H:%M} de {_day(due_date)}, fora do expediente da repartição "
+                f"({opens:%H:%M}–{closes:%H:%M}): o ato não diz o que ocorre — a autoridade decide entre as leituras: "
+                + "; ".join(f"({i}) {r}" for i, r in enumerate(readings, start=1))
+            )
     return DeadlineResult(
         regime=regime.id,
         kind=deadline.id,
@@ -509,6 +534,18 @@ def _hours(regime: Regime, deadline: Deadline, start: dt.datetime, calendar: Hol
         ends_on_closed_day=closed,
         holidays=holidays_seen,
         notes=deadline.notes,
+        readings=readings,
+    )
+
+
+def _office_readings(calendar: HolidayCalendar, end: dt.datetime, opens: dt.time, closes: dt.time) -> tuple[str, ...]:
+    """The two readings of an hour count that ends while the office is closed (issue 28 §1): the hour counted, or
+    the end of the next office period (by analogy with Lei 9.784/1999, art. 66, § 1º)."""
+    day = end.date() if end.time() < opens else calendar.next_business_day(end.date())
+    return (
+        f"termina na hora contada, {_moment(end)}, mesmo com a repartição fechada (contagem contínua em horas)",
+        f"prorroga-se até o fim do expediente seguinte, {closes:%H:%M} de {_day(day)} (por analogia com a "
+        "Lei nº 9.784/1999, art. 66, § 1º: o prazo que termina sem expediente vai ao primeiro dia útil seguinte)",
     )
 
 

@@ -209,8 +209,10 @@ _cache_lock = threading.Lock()
 def forget() -> None:
     """Drop what this desk read of the calendar (after a change here; other desks read again within
     :data:`CACHE_SECONDS`)."""
+    global _office_cache
     with _cache_lock:
         _cache.clear()
+        _office_cache = None
 
 
 def _rows(municipality: str, state: str) -> list[MunicipalHoliday]:
@@ -248,7 +250,71 @@ def _town_days(municipality: str, state: str, year: int) -> dict[_dt.date, str]:
     return municipal_days(municipality, state, year)
 
 
-set_town_days(_town_days)
+# --------------------------------------------------------------------------- the office's hours (expediente)
+
+#: the settings key of the office's hours, "08:00-17:00" ("" while not set)
+OFFICE_HOURS = "office_hours"
+_HOURS = re.compile(r"^(\d{1,2})(?:[:h](\d{2}))?h?\s*(?:-|–|às|as|a)\s*(\d{1,2})(?:[:h](\d{2}))?h?$", re.IGNORECASE)
+_office_cache: tuple[float, tuple[_dt.time, _dt.time] | None] | None = None
+
+
+def parse_office_hours(text: str) -> tuple[_dt.time, _dt.time]:
+    """``"08:00-17:00"``, ``"8h às 17h"``, ``"08:00 – 17:30"`` → (opens, closes); anything else refused."""
+    raw = " ".join((text or "").split())
+    m = _HOURS.match(raw)
+    if not m:
+        raise UserError(f"Expediente inválido: {raw!r} (use, por exemplo, 08:00-17:00).", field="office_hours")
+    try:
+        opens = _dt.time(int(m.group(1)), int(m.group(2) or 0))
+        closes = _dt.time(int(m.group(3)), int(m.group(4) or 0))
+    except ValueError:
+        raise UserError(f"Expediente com hora impossível: {raw!r}.", field="office_hours") from None
+    if closes <= opens:
+        raise UserError(f"O expediente termina antes de começar: {raw!r}.", field="office_hours")
+    return opens, closes
+
+
+def office_hours() -> tuple[_dt.time, _dt.time] | None:
+    """The office's hours as set (cached for :data:`CACHE_SECONDS`), None where never set."""
+    global _office_cache
+    now = time.monotonic()
+    if _office_cache is not None and now - _office_cache[0] < CACHE_SECONDS:
+        return _office_cache[1]
+    from models.store.settings import get_setting
+
+    text = get_setting(OFFICE_HOURS)
+    try:
+        value = parse_office_hours(text) if text else None
+    except UserError:
+        value = None
+    _office_cache = (now, value)
+    return value
+
+
+def office_hours_text() -> str:
+    hours = office_hours()
+    return f"{hours[0]:%H:%M}–{hours[1]:%H:%M}" if hours else ""
+
+
+def set_office_hours(text: str) -> tuple[_dt.time, _dt.time]:
+    """Set the office's hours (chefe or administrator): an hour count that ends outside them is flagged."""
+    require("calendar.edit")
+    opens, closes = parse_office_hours(text)
+    from models.store.settings import write_setting
+
+    with db.atomic():
+        write_setting(OFFICE_HOURS, f"{opens:%H:%M}-{closes:%H:%M}")
+    forget()
+    return opens, closes
+
+
+def _office() -> tuple[_dt.time, _dt.time] | None:
+    if db.obj is None or db.is_closed():
+        return None
+    return office_hours()
+
+
+set_town_days(_town_days, _office)
 
 
 def list_holidays(

@@ -36,9 +36,14 @@ def set_settings(values: dict[str, str]) -> None:
     require("settings.edit")
     with db.atomic():
         for key, value in values.items():
-            Setting.insert(key=key, value=value.strip()).on_conflict(
-                conflict_target=[Setting.key], update={Setting.value: value.strip()}
-            ).execute()
+            write_setting(key, value)
+
+
+def write_setting(key: str, value: str) -> None:
+    """One setting written (the caller checked who may change it)."""
+    Setting.insert(key=key, value=value.strip()).on_conflict(
+        conflict_target=[Setting.key], update={Setting.value: value.strip()}
+    ).execute()
 
 
 def municipality_label() -> str:

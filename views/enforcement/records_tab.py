@@ -258,7 +258,17 @@ class RecordsTab(QWidget):
                         if r.moved
                         else ""
                     )
-                    + f'[{escape(r.state)}] <span style="color:{theme.colour("muted")}">({escape(r.basis)})</span></li>'
+                    + f'[{escape(r.state)}] <span style="color:{theme.colour("muted")}">({escape(r.basis)})</span>'
+                    + (
+                        "<br><i>"
+                        + escape(self.tr("Termina fora do expediente; a autoridade decide entre as leituras:"))
+                        + " "
+                        + escape("; ".join(f"({i}) {t}" for i, t in enumerate(r.readings, start=1)))
+                        + "</i>"
+                        if r.readings
+                        else ""
+                    )
+                    + "</li>"
                     for r in rows
                 )
                 + "</ul>"
