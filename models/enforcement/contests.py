@@ -11,7 +11,7 @@ from models.access.session import require
 from models.base.errors import FieldErrors, UserError
 from models.base.money import format_brl, parse_typed, round_cents
 from models.billing.charges import cancel_charge, create_charge
-from models.enforcement.deadline_roles import deadline_dict, pick_deadline
+from models.enforcement.deadline_roles import deadline_dict, pick_deadline, recount
 from models.enforcement.issuing import default_final
 from models.enforcement.reading import charges_of, contests_of, current_fine
 from models.enforcement.tables import (
@@ -44,7 +44,7 @@ def _filing_deadlines(record: Record, kind: str) -> list[dict]:
     found = [d for d in record.deadline_data if d.get("role") == role]
     if kind == "appeal":
         for c in contests_of(record):
-            found.extend(d for d in json.loads(c.after or "[]") if d.get("role") == "appeal")
+            found.extend(recount(record, d) for d in json.loads(c.after or "[]") if d.get("role") == "appeal")
     return found
 
 

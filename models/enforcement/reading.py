@@ -10,6 +10,7 @@ from decimal import Decimal
 
 from models.base.errors import UserError
 from models.billing.charges import Charge
+from models.enforcement.deadline_roles import recount
 from models.enforcement.decisions import fines_decided
 from models.enforcement.tables import (
     KIND_SHORT,
@@ -238,9 +239,9 @@ def deadline_rows(record: Record, today: _dt.date) -> list[DeadlineRow]:
         rows.append(_row(d, today, state))
     for c in contests:
         if c.decision_deadline:
-            d = json.loads(c.decision_deadline)
+            d = recount(record, json.loads(c.decision_deadline))
             rows.append(_row(d, today, "julgado" if c.outcome else None))
-        for d in json.loads(c.after or "[]"):
+        for d in (recount(record, x) for x in json.loads(c.after or "[]")):
             state = None
             if d.get("role") == "appeal" and any(
                 x.kind == "appeal" and x.filed_on >= c.filed_on for x in contests if x.id != c.id
