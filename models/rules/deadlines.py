@@ -329,8 +329,7 @@ def compute_deadline(
                 f"({regime.cite_item(deadline)}): informe também a hora do início (por exemplo 2026-03-20 18:00).",
                 field="start",
             )
-        return _hours(regime, deadline, start, calendar)
-    return _days(regime, deadline, start, calendar)
+    return _count(regime, deadline, start, calendar)
 
 
 def _basis(regime: Regime, deadline: Deadline, extended: bool) -> str:
@@ -385,48 +384,65 @@ def _moved_text(
     )
 
 
-def _days(regime: Regime, deadline: Deadline, start: dt.date, calendar: HolidayCalendar) -> DeadlineResult:
-    start_day = start.date() if isinstance(start, dt.datetime) else start
-    n = deadline.days or 0
+def _count(regime: Regime, deadline: Deadline, start: dt.date, calendar: HolidayCalendar) -> DeadlineResult:
+    """The one deadline engine (issue 27 §4): where the count of days (calendar or business) or hours ends, then the
+    legal calendar's move when it ends on a closed day, then — for an hour count — the office's hours."""
     before = deadline.direction == "before"
     holidays_seen: tuple[tuple[dt.date, str], ...] = ()
     details: list[str] = []
     amount = _amount_text(deadline)
-    if deadline.count == "business":
-        if n == 0:
-            due = calendar.business_day_on_or_after(start_day)
-        else:
-            due, holidays_seen = calendar.shift_business_days(start_day, -n if before else n)
-        skipped = "; ".join(f"{d:%d/%m} {name}" for d, name in holidays_seen)
-        how = "sem contar sábados, domingos e feriados" + (f" ({skipped})" if skipped else "")
+    due_time: dt.time | None = None
+    end: dt.date | dt.datetime
+    if deadline.count == "hours":
+        assert isinstance(start, dt.datetime)
+        n = deadline.hours or 0
+        end = start - dt.timedelta(hours=n) if before else start + dt.timedelta(hours=n)
         if before:
-            formula = f"{amount} antes de {_start_text(start)}, {how}: até {_day(due)}"
+            formula = f"{amount} antes de {_moment(start)}: até {_moment(end)}"
         else:
-            formula = f"{amount} a partir de {_start_text(start)}, {how}: termina em {_day(due)}"
-        for d, name in holidays_seen:
-            details.append(f"{d:%d/%m/%Y} ({describe.DAY_NAMES[d.weekday()]}): {name} — não conta")
+            formula = f"{amount} a partir de {_moment(start)}: termina em {_moment(end)}"
+        due, due_time = end.date(), end.time().replace(second=0, microsecond=0)
     else:
-        due = start_day - dt.timedelta(days=n) if before else start_day + dt.timedelta(days=n)
-        if before:
-            formula = f"{amount} antes de {_start_text(start)}: até {_day(due)}"
+        start_day = start.date() if isinstance(start, dt.datetime) else start
+        n = deadline.days or 0
+        if deadline.count == "business":
+            if n == 0:
+                due = calendar.business_day_on_or_after(start_day)
+            else:
+                due, holidays_seen = calendar.shift_business_days(start_day, -n if before else n)
+            skipped = "; ".join(f"{d:%d/%m} {name}" for d, name in holidays_seen)
+            how = "sem contar sábados, domingos e feriados" + (f" ({skipped})" if skipped else "")
+            if before:
+                formula = f"{amount} antes de {_start_text(start)}, {how}: até {_day(due)}"
+            else:
+                formula = f"{amount} a partir de {_start_text(start)}, {how}: termina em {_day(due)}"
+            for d, name in holidays_seen:
+                details.append(f"{d:%d/%m/%Y} ({describe.DAY_NAMES[d.weekday()]}): {name} — não conta")
         else:
-            formula = f"{amount} a partir de {_start_text(start)}, sem contar o dia do início: termina em {_day(due)}"
+            due = start_day - dt.timedelta(days=n) if before else start_day + dt.timedelta(days=n)
+            if before:
+                formula = f"{amount} antes de {_start_text(start)}: até {_day(due)}"
+            else:
+                formula = (
+                    f"{amount} a partir de {_start_text(start)}, sem contar o dia do início: termina em {_day(due)}"
+                )
+        end = due
 
-    extended = False
-    unextended = None
-    closed = False
+    extended, closed = False, False
+    unextended: dt.date | dt.datetime | None = None
     closed_rule: str | None = None
     if not calendar.is_business_day(due):
         moved, rule = _move(regime, deadline, calendar, due, before)
         if moved is not None:
             assert rule is not None, "a deadline moves only under a rule"
-            unextended = due
-            formula += _moved_text(regime, calendar, due, moved, rule)
+            # an hour count keeps its hour on the next business day, unless the act says "até o fim do expediente"
+            keep = due_time if rule.rule == "next-business-day" else None
+            formula += _moved_text(regime, calendar, due, moved, rule, keep)
             for day in _closed_days(calendar, due, moved):
                 holiday = calendar.holiday(day)
                 if holiday:
                     holidays_seen += ((day, holiday),)
-            due, extended, closed_rule = moved, True, rule.rule
+            unextended, due, due_time, extended, closed_rule = end, moved, keep, True, rule.rule
         else:
             closed = True
             closed_rule = rule.rule if rule is not None else None
@@ -437,81 +453,14 @@ def _days(regime: Regime, deadline: Deadline, start: dt.date, calendar: HolidayC
                 formula += f"; cai em dia sem expediente ({calendar.closed_because(due)})"
             else:
                 formula += "; " + _closed_day_text(regime, deadline, calendar, due)
-    return DeadlineResult(
-        regime=regime.id,
-        kind=deadline.id,
-        label=deadline.label,
-        count=deadline.count,
-        direction=deadline.direction,
-        start=start,
-        due_date=due,
-        due_time=None,
-        formula=formula,
-        basis=_basis(regime, deadline, extended),
-        days=deadline.days,
-        from_event=deadline.from_,
-        extended=extended,
-        closed_rule=closed_rule,
-        unextended=unextended,
-        ends_on_closed_day=closed,
-        holidays=holidays_seen,
-        details=tuple(details),
-        notes=deadline.notes,
-    )
-
-
-def _closed_days(calendar: HolidayCalendar, first: dt.date, moved: dt.date) -> list[dt.date]:
-    days, day = [], first
-    while day < moved:
-        days.append(day)
-        day += dt.timedelta(days=1)
-    return days
-
-
-def _hours(regime: Regime, deadline: Deadline, start: dt.datetime, calendar: HolidayCalendar) -> DeadlineResult:
-    n = deadline.hours or 0
-    before = deadline.direction == "before"
-    end = start - dt.timedelta(hours=n) if before else start + dt.timedelta(hours=n)
-    amount = _amount_text(deadline)
-    if before:
-        formula = f"{amount} antes de {_moment(start)}: até {_moment(end)}"
-    else:
-        formula = f"{amount} a partir de {_moment(start)}: termina em {_moment(end)}"
-    due_date = end.date()
-    due_time: dt.time | None = end.time().replace(second=0, microsecond=0)
-    extended, closed = False, False
-    unextended: dt.datetime | None = None
-    closed_rule: str | None = None
-    holidays_seen: tuple[tuple[dt.date, str], ...] = ()
-    if not calendar.is_business_day(due_date):
-        moved, rule = _move(regime, deadline, calendar, due_date, before)
-        if moved is not None:
-            assert rule is not None, "a deadline moves only under a rule"
-            keep = due_time if rule.rule == "next-business-day" else None
-            formula += _moved_text(regime, calendar, due_date, moved, rule, keep)
-            for day in _closed_days(calendar, due_date, moved):
-                holiday = calendar.holiday(day)
-                if holiday:
-                    holidays_seen += ((day, holiday),)
-            unextended, due_date, due_time, extended, closed_rule = end, moved, keep, True, rule.rule
-        else:
-            closed = True
-            closed_rule = rule.rule if rule is not None else None
-            holiday = calendar.holiday(due_date)
-            if holiday:
-                holidays_seen += ((due_date, holiday),)
-            if before:
-                formula += f"; cai em dia sem expediente ({calendar.closed_because(due_date)})"
-            else:
-                formula += "; " + _closed_day_text(regime, deadline, calendar, due_date)
     readings: tuple[str, ...] = ()
     office = calendar.office_hours()
-    if office is not None and due_time is not None and not before and calendar.is_business_day(due_date):
+    if office is not None and due_time is not None and not before and calendar.is_business_day(due):
         opens, closes = office
         if not opens <= due_time <= closes:
-            readings = _office_readings(calendar, dt.datetime.combine(due_date, due_time), opens, closes)
+            readings = _office_readings(calendar, dt.datetime.combine(due, due_time), opens, closes)
             formula += (
-                f"; termina às {due_time:%H:%M} de {_day(due_date)}, fora do expediente da repartição "
+                f"; termina às {due_time:%H:%M} de {_day(due)}, fora do expediente da repartição "
                 f"({opens:%H:%M}–{closes:%H:%M}): o ato não diz o que ocorre — a autoridade decide entre as leituras: "
                 + "; ".join(f"({i}) {r}" for i, r in enumerate(readings, start=1))
             )
@@ -522,20 +471,30 @@ def _hours(regime: Regime, deadline: Deadline, start: dt.datetime, calendar: Hol
         count=deadline.count,
         direction=deadline.direction,
         start=start,
-        due_date=due_date,
+        due_date=due,
         due_time=due_time,
         formula=formula,
         basis=_basis(regime, deadline, extended),
-        hours=deadline.hours,
+        days=deadline.days if deadline.count != "hours" else None,
+        hours=deadline.hours if deadline.count == "hours" else None,
         from_event=deadline.from_,
         extended=extended,
         closed_rule=closed_rule,
         unextended=unextended,
         ends_on_closed_day=closed,
         holidays=holidays_seen,
+        details=tuple(details),
         notes=deadline.notes,
         readings=readings,
     )
+
+
+def _closed_days(calendar: HolidayCalendar, first: dt.date, moved: dt.date) -> list[dt.date]:
+    days, day = [], first
+    while day < moved:
+        days.append(day)
+        day += dt.timedelta(days=1)
+    return days
 
 
 def _office_readings(calendar: HolidayCalendar, end: dt.datetime, opens: dt.time, closes: dt.time) -> tuple[str, ...]:
