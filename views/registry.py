@@ -14,6 +14,7 @@ from PySide6.QtWidgets import (
 
 from models.store.settings import AGENCY, MUNICIPALITY, STATE, get_setting, set_settings
 from views.blocks import user_errors
+from views.collection_page import CollectionPage
 from views.fiscal_units_page import FiscalUnitsPage
 from views.holidays_page import HolidaysPage
 from views.indexes_page import IndexesPage
@@ -105,6 +106,8 @@ class RegistryPage(QWidget):
         self.tabs.addTab(self.users, self.tr("Usuários"))
         self.audit = AuditPage()
         self.tabs.addTab(self.audit, self.tr("Auditoria"))
+        self.collection_page = CollectionPage()
+        self.tabs.addTab(self.collection_page, self.tr("Arrecadação"))
         self.signing = SigningPage()
         self.tabs.addTab(self.signing, self.tr("Assinatura"))
         self.settings_form = SettingsForm(on_saved=self._saved)
@@ -131,6 +134,7 @@ class RegistryPage(QWidget):
         self.fiscal_units_page.refresh()
         self.indexes_page.refresh()
         self.holidays_page.refresh()
+        self.collection_page.refresh()
         self.users.refresh()
         self.audit.refresh()
         self.signing.refresh()

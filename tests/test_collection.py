@@ -1,0 +1,200 @@
+"""Issue 30: the town's collection agreement, the FEBRABAN arrecadação barcode and linha digitável, the Pix BR
+Code, guias, the bank's return file, reversals and overpayments.
+
+Published examples: the linha digitável of two arrecadação documents (one modulo 10, value identifier 6; one
+modulo 11, value identifier 8) as FEBRABAN validators quote them; the static BR Code of the BCB's *Manual de
+Padrões para Iniciação do Pix* (CRC ``1D3D``) and a dynamic one (``EEAB``); CRC-16/CCITT-FALSE's check value
+(``29B1`` over ``123456789``). Database tests run on SQLite and, with ``PRACA_TEST_PG``, on PostgreSQL.
+"""
+
+from __future__ import annotations
+
+import json
+from decimal import Decimal
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from desktop.cli import main
+from models.base.errors import FieldErrors
+from models.billing.collection import codes
+
+MOD10_LINHA = "83640000001-1 33120138000-2 81288462711-6 08013618155-1"
+MOD11_LINHA = "85890000460-9 52460179160-5 60759305086-5 83148300001-0"
+BCB_STATIC = (
+    "00020126580014br.gov.bcb.pix0136123e4567-e12b-12d1-a456-4266554400005204000053039865802BR"
+    "5913Fulano de Tal6008BRASILIA62070503***63041D3D"
+)
+BCB_DYNAMIC = (
+    "00020101021226770014BR.GOV.BCB.PIX2555pix.example.com/qr/93598be0-1bd0-4997-8318-81776a1d8a99"
+    "5204000053039865802BR5907EMPRESA6009SAO PAULO62070503***6304EEAB"
+)
+
+
+# --------------------------------------------------------------------------- check digits (no database)
+
+
+@pytest.mark.parametrize("linha, value_id, centavos", [(MOD10_LINHA, "6", 13312), (MOD11_LINHA, "8", 4605246)])
+def test_published_linhas_digitaveis_check(linha, value_id, centavos):
+    code = codes.barcode_from_linha(linha)
+    read = codes.parse_barcode(code)
+    assert (read.value_id, read.centavos) == (value_id, centavos)
+    assert codes.format_linha(codes.linha_digitavel(code)) == linha
+    # and the barcode built from its parts is the published one, general check digit included
+    assert (
+        codes.barcode(
+            value_id=value_id, centavos=centavos, agreement=read.agreement, free=read.free, segment=read.segment
+        )
+        == code
+    )
+
+
+def test_a_wrong_digit_is_caught():
+    code = codes.barcode_from_linha(MOD10_LINHA)
+    wrong = code[:10] + str((int(code[10]) + 1) % 10) + code[11:]
+    with pytest.raises(ValueError, match="dígito verificador geral"):
+        codes.parse_barcode(wrong)
+    with pytest.raises(ValueError, match="2º bloco"):
+        codes.barcode_from_linha(MOD10_LINHA.replace("33120138000-2", "33120138001-2"))
+
+
+def test_crc_and_published_br_codes():
+    assert codes.crc16_ccitt(b"123456789") == 0x29B1
+    assert codes.pix_crc_ok(BCB_STATIC) and codes.pix_crc_ok(BCB_DYNAMIC)
+    assert not codes.pix_crc_ok(BCB_STATIC[:-1] + "E")
+
+
+@given(
+    value_id=st.sampled_from(codes.VALUE_IDS),
+    centavos=st.integers(min_value=0, max_value=codes.MAX_CENTAVOS),
+    agreement=st.from_regex(r"\A[0-9]{4}\Z"),
+    free=st.from_regex(r"\A[0-9]{25}\Z"),
+)
+def test_every_barcode_reads_back_and_any_one_digit_change_is_caught(value_id, centavos, agreement, free):
+    code = codes.barcode(value_id=value_id, centavos=centavos, agreement=agreement, free=free)
+    assert len(code) == 44 and code[:3] == f"81{value_id}"
+    read = codes.parse_barcode(code)
+    assert (read.centavos, read.agreement, read.free) == (centavos, agreement, free)
+    linha = codes.linha_digitavel(code)
+    assert len(linha) == 48 and codes.barcode_from_linha(codes.format_linha(linha)) == code
+    for pos in (4, 14, 18, 43):  # a digit of the value, the agreement and the free field
+        changed = code[:pos] + str((int(code[pos]) + 1) % 10) + code[pos + 1 :]
+        with pytest.raises(ValueError):
+            codes.parse_barcode(changed)
+
+
+@given(
+    centavos=st.integers(min_value=1, max_value=10**9),
+    txid=st.from_regex(r"\A[A-Za-z0-9]{1,25}\Z"),
+    name=st.text(min_size=1, max_size=40).filter(lambda t: codes.plain_ascii(t)),
+)
+def test_every_br_code_has_its_fields_and_a_good_crc(centavos, txid, name):
+    amount = Decimal(centavos) / 100
+    payload = codes.pix_payload(key="12345678909", name=name, city="Olímpia", amount=amount, txid=txid)
+    assert codes.pix_crc_ok(payload)
+    fields = codes.parse_tlv(payload)
+    assert fields["54"] == f"{amount:.2f}" and fields["53"] == "986" and fields["58"] == "BR"
+    assert codes.parse_tlv(fields["26"]) == {"00": "br.gov.bcb.pix", "01": "12345678909"}
+    assert codes.parse_tlv(fields["62"]) == {"05": txid}
+    assert fields["60"] == "OLIMPIA" and len(fields["59"]) <= 25
+
+
+@pytest.mark.parametrize(
+    "key, kind",
+    [
+        ("52998224725", "cpf"),
+        ("11222333000181", "cnpj"),
+        ("tesouraria@olimpia.sp.gov.br", "email"),
+        ("+5517999998888", "phone"),
+        ("123e4567-e12b-12d1-a456-426655440000", "evp"),
+        ("52998224724", None),
+        ("+551799", None),
+        ("nada", None),
+    ],
+)
+def test_pix_key_forms(key, kind):
+    assert codes.pix_key_kind(key) == kind
+
+
+# --------------------------------------------------------------------------- the agreement
+
+
+def test_the_agreement_is_checked_and_kept(database):
+    from models.billing.collection.agreement import get_agreement, set_agreement
+
+    assert not get_agreement().configured
+    with pytest.raises(FieldErrors) as caught:
+        set_agreement(agreement="12a4", value_id="7", pix_key="123", pix_name="", pix_city="x" * 16)
+    assert set(caught.value.errors) == {"agreement", "value_id", "pix_key", "pix_name", "pix_city"}
+    assert not get_agreement().configured  # nothing stored half-way
+    found = set_agreement(
+        agreement="1234",
+        value_id="8",
+        pix_key="11.222.333/0001-81",
+        pix_name="Prefeitura de Olímpia",
+        pix_city="Olímpia",
+    )
+    assert (found.agreement, found.value_id, found.pix_key, found.pix_kind) == ("1234", "8", "11222333000181", "CNPJ")
+
+
+def test_the_command_line_sets_and_shows(database, capsys):
+    from models.store.bootstrap import close_database
+
+    close_database()
+    base = ["--db", database, "collection"]
+    assert main([*base, "show"]) == 0
+    assert "não cadastrado" in capsys.readouterr().out
+    assert (
+        main(
+            [
+                *base,
+                "set",
+                "--agreement",
+                "0042",
+                "--value-id",
+                "6",
+                "--pix-key",
+                "+55 17 99999-8888",
+                "--pix-name",
+                "Prefeitura de Olímpia",
+                "--pix-city",
+                "Olímpia",
+            ]
+        )
+        == 0
+    )
+    assert "0042" in capsys.readouterr().out
+    assert main([*base, "show", "--json"]) == 0
+    shown = json.loads(capsys.readouterr().out)
+    assert shown["agreement"] == "0042" and shown["pix_key"] == "+5517999998888" and shown["pix_kind"] == "telefone"
+    assert main([*base, "set", "--agreement", "42", "--value-id", "6"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "4 algarismos" in err
+
+
+def test_cadastros_arrecadacao_marks_the_wrong_field_and_saves(database, qtbot):
+    from conftest import type_text
+    from PySide6.QtCore import Qt
+
+    from models.billing.collection.agreement import get_agreement
+    from views.registry import RegistryPage
+
+    registry = RegistryPage()
+    qtbot.addWidget(registry)
+    registry.refresh()
+    page = registry.collection_page
+    assert registry.tabs.tabText(registry.tabs.indexOf(page)) == "Arrecadação"
+    type_text(page.agreement, "12")
+    page.value_id.setCurrentIndex(page.value_id.findData("8"))
+    type_text(page.pix_key, "tesouraria@olimpia.sp.gov.br")
+    qtbot.mouseClick(page.save_button, Qt.MouseButton.LeftButton)
+    assert "4 algarismos" in page.error.text() and page.agreement.toolTip()
+    assert "nome do recebedor" in page.pix_name.toolTip()
+    assert not get_agreement().configured
+    type_text(page.agreement, "34")
+    type_text(page.pix_name, "Prefeitura de Olímpia")
+    type_text(page.pix_city, "Olímpia")
+    qtbot.mouseClick(page.save_button, Qt.MouseButton.LeftButton)
+    assert page.message.text() == "Convênio de arrecadação salvo."
+    assert (get_agreement().agreement, get_agreement().value_id, get_agreement().pix_kind) == ("1234", "8", "e-mail")

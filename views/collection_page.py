@@ -1,0 +1,101 @@
+"""Cadastros → Arrecadação: the town's collection agreement (FEBRABAN) and its Pix key (issue 30 §1).
+
+The screen only reads and writes through models.billing.collection.agreement; every check is the domain's.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtWidgets import QComboBox, QFormLayout, QLineEdit, QVBoxLayout, QWidget
+
+from models.billing.collection.agreement import VALUE_ID_LABELS, get_agreement, set_agreement
+from views.blocks import (
+    FieldErrorsView,
+    button_row,
+    error_label,
+    message_label,
+    push_button,
+    user_errors,
+    wrapped_label,
+)
+
+
+class CollectionPage(QWidget):
+    def __init__(self, parent: QWidget | None = None):
+        super().__init__(parent)
+        layout = QVBoxLayout(self)
+        layout.addWidget(
+            wrapped_label(
+                self.tr(
+                    "O convênio de arrecadação que o banco deu ao município (padrão FEBRABAN, segmento 1 — "
+                    "prefeituras) e a chave Pix: com eles o Praça emite guias com código de barras e QR Pix "
+                    "e lê o arquivo de retorno do banco."
+                ),
+                "collection-intro",
+            )
+        )
+        form = QFormLayout()
+        self.agreement = QLineEdit()
+        self.agreement.setObjectName("agreement")
+        self.agreement.setMaxLength(4)
+        self.agreement.setPlaceholderText(self.tr("4 algarismos"))
+        self.value_id = QComboBox()
+        self.value_id.setObjectName("value_id")
+        for key, label in VALUE_ID_LABELS.items():
+            self.value_id.addItem(self.tr(label), key)
+        self.pix_key = QLineEdit()
+        self.pix_key.setObjectName("pix_key")
+        self.pix_key.setPlaceholderText(self.tr("CPF, CNPJ, e-mail, +55DDNÚMERO ou chave aleatória"))
+        self.pix_name = QLineEdit()
+        self.pix_name.setObjectName("pix_name")
+        self.pix_city = QLineEdit()
+        self.pix_city.setObjectName("pix_city")
+        form.addRow(self.tr("&Convênio (FEBRABAN):"), self.agreement)
+        form.addRow(self.tr("&Identificador de valor:"), self.value_id)
+        form.addRow(self.tr("C&have Pix:"), self.pix_key)
+        form.addRow(self.tr("&Nome do recebedor (Pix):"), self.pix_name)
+        form.addRow(self.tr("Ci&dade (Pix):"), self.pix_city)
+        layout.addLayout(form)
+        self.error = error_label()
+        self.errors = FieldErrorsView(
+            self.error,
+            {
+                "agreement": self.agreement,
+                "value_id": self.value_id,
+                "pix_key": self.pix_key,
+                "pix_name": self.pix_name,
+                "pix_city": self.pix_city,
+            },
+        )
+        layout.addWidget(self.error)
+        self.message = message_label()
+        layout.addWidget(self.message)
+        self.save_button = push_button(self.tr("&Salvar"), "save-collection", self.save)
+        layout.addLayout(button_row(self.save_button, push_button(self.tr("Desfazer"), "reset", self.refresh)))
+        layout.addStretch(1)
+
+    def refresh(self) -> None:
+        found = get_agreement()
+        self.agreement.setText(found.agreement)
+        index = self.value_id.findData(found.value_id or "6")
+        self.value_id.setCurrentIndex(max(index, 0))
+        self.pix_key.setText(found.pix_key)
+        self.pix_name.setText(found.pix_name)
+        self.pix_city.setText(found.pix_city)
+        self.errors.clear()
+        self.message.clear()
+
+    def save(self) -> None:
+        self.errors.clear()
+        self.message.clear()
+        with user_errors(self.errors) as refused:
+            found = set_agreement(
+                agreement=self.agreement.text(),
+                value_id=self.value_id.currentData() or "",
+                pix_key=self.pix_key.text(),
+                pix_name=self.pix_name.text(),
+                pix_city=self.pix_city.text(),
+            )
+        if refused:
+            return
+        self.pix_key.setText(found.pix_key)
+        self.message.setText(self.tr("Convênio de arrecadação salvo."))
