@@ -9,12 +9,16 @@ Padrões para Iniciação do Pix* (CRC ``1D3D``) and a dynamic one (``EEAB``); C
 
 from __future__ import annotations
 
+import datetime as dt
 import json
+import subprocess
 from decimal import Decimal
+from pathlib import Path
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from pdftext import pdf_text
 
 from desktop.cli import main
 from models.base.errors import FieldErrors
@@ -198,3 +202,135 @@ def test_cadastros_arrecadacao_marks_the_wrong_field_and_saves(database, qtbot):
     qtbot.mouseClick(page.save_button, Qt.MouseButton.LeftButton)
     assert page.message.text() == "Convênio de arrecadação salvo."
     assert (get_agreement().agreement, get_agreement().value_id, get_agreement().pix_kind) == ("1234", "8", "e-mail")
+
+
+# --------------------------------------------------------------------------- guias
+
+TODAY = dt.date(2026, 3, 10)
+
+
+def _setup_agreement(value_id: str = "6"):
+    from models.billing.collection.agreement import set_agreement
+
+    return set_agreement(
+        agreement="0042",
+        value_id=value_id,
+        pix_key="11222333000181",
+        pix_name="Prefeitura de Olímpia",
+        pix_city="Olímpia",
+    )
+
+
+def _fine(holder, amount="300,00", due=TODAY + dt.timedelta(days=10), label="Multa — art. 160"):
+    from models.billing.charges import create_charge
+
+    return create_charge(
+        kind="fine",
+        regime="olimpia-2025",
+        label=label,
+        amount=amount,
+        due_on=due,
+        basis="LC 324/2025, art. 160",
+        by="tesouraria",
+        person_id=holder.id,
+        today=TODAY,
+    )
+
+
+def _decode(pdf: Path, tmp_path: Path) -> list[str]:
+    subprocess.run(["pdftoppm", "-r", "200", "-png", str(pdf), str(tmp_path / "page")], check=True)
+    pages = sorted(tmp_path.glob("page*.png"))
+    out = subprocess.run(["zbarimg", "--raw", "-q", *map(str, pages)], capture_output=True, text=True)
+    return [line for line in out.stdout.splitlines() if line]
+
+
+def test_a_guia_is_issued_printed_and_read_back_by_zbar(database, tmp_path):
+    from factories import person
+
+    from models.billing.collection.guias import guia_json, issue_guia
+    from reports.guia_pdf import write_guia_pdf
+
+    _setup_agreement()
+    vendor = person("Carlos Alberto Nunes")
+    first, second = _fine(vendor), _fine(vendor, "45,50", label="Diária de depósito")
+    guia = issue_guia([first, second], today=TODAY)
+    data = guia_json(guia)
+    assert data["amount"] == "345.50" and data["due"] == "20/03/2026" and guia.number == "2026/000001"
+    read = codes.parse_barcode(guia.barcode)
+    assert (read.value_id, read.segment, read.centavos, read.agreement) == ("6", "1", 34550, "0042")
+    assert read.free == "00000" + "2026" + "00000001" + "20260320"
+    assert codes.barcode_from_linha(data["linha_digitavel"]) == guia.barcode
+    pix = codes.parse_tlv(guia.pix)
+    assert pix["54"] == "345.50" and codes.parse_tlv(pix["62"])["05"] == guia.txid and codes.pix_crc_ok(guia.pix)
+    pdf = write_guia_pdf(guia, tmp_path / "guia.pdf")
+    decoded = _decode(pdf, tmp_path)
+    assert guia.barcode in decoded and guia.pix in decoded
+    text = pdf_text(pdf)
+    assert (
+        "Carlos Alberto Nunes" in text and "LC 324/2025, art. 160" in text and "R$ 345,50" in text.replace("\xa0", " ")
+    )
+    assert codes.format_linha(data["linha_digitavel"]) in text
+
+
+def test_a_second_guia_replaces_the_first_and_bad_charges_are_refused(database):
+    from factories import person
+
+    from models.base.errors import UserError
+    from models.billing.collection.guias import issue_guia
+
+    with pytest.raises(UserError, match="convênio de arrecadação não está cadastrado"):
+        issue_guia([_fine(person("Ana Maria Souza"))], today=TODAY)
+    _setup_agreement("8")
+    ana, bia = person("Ana Paula Lima"), person("Beatriz Costa")
+    fine = _fine(ana)
+    first = issue_guia([fine], today=TODAY)
+    again = issue_guia([fine], today=TODAY)
+    assert codes.parse_barcode(again.barcode).value_id == "8"
+    first = type(first).get_by_id(first.id)
+    assert (first.status, first.replaced_by, again.replaces) == ("replaced", again.number, first.number)
+    with pytest.raises(UserError, match="um só devedor"):
+        issue_guia([fine, _fine(bia)], today=TODAY)
+
+
+def test_praca_guia_writes_the_pdf_and_prints_json(database, tmp_path, capsys):
+    from factories import person
+
+    from models.store.bootstrap import close_database
+
+    _setup_agreement()
+    fine = _fine(person("Carlos Alberto Nunes"))
+    number = fine.number
+    close_database()
+    out = tmp_path / "guia.pdf"
+    assert main(["--db", database, "guia", "--charge", number, "--out", str(out), "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["amount"] == "300.00" and len(data["barcode"]) == 44 and len(data["linha_digitavel"]) == 48
+    assert data["pix"].startswith("000201") and out.exists()
+    assert main(["--db", database, "guia", "--charge", "2026/99999", "--out", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "não encontrada" in err
+
+
+def test_the_guia_button_on_cobranca_saves_the_selected_charges_guia(database, qtbot, app_ready, tmp_path):
+    from factories import person
+
+    from models.billing.collection.guias import guia_lines
+    from models.billing.collection.tables import Guia
+    from views.charges_page import ChargesTab
+
+    vendor = person("Carlos Alberto Nunes")
+    fine = _fine(vendor)
+    tab = ChargesTab(today=TODAY)
+    qtbot.addWidget(tab)
+    tab.show()
+    tab.set_month(2026, 3)
+    tab.table.selectRow(0)
+    assert tab.guia_button.isEnabled()
+    out = tmp_path / "guia.pdf"
+    assert tab.guia_selected(str(out)) is None  # no agreement yet: said on the message line, nothing issued
+    assert "convênio de arrecadação" in tab.message.text() and Guia.select().count() == 0 and not out.exists()
+    _setup_agreement()
+    tab.table.selectRow(0)
+    guia = tab.guia_selected(str(out))
+    assert guia is not None and out.exists() and f"Guia nº {guia.number}" in tab.message.text()
+    assert [line.number for line in guia_lines(guia)] == [fine.number]

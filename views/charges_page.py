@@ -257,7 +257,10 @@ class ChargesTab(ListTab):
         self.pay_button = push_button(self.tr("Registrar &pagamento…"), "pay")
         self.cancel_button = push_button(self.tr("&Cancelar cobrança…"), "cancel")
         self.return_button = push_button(self.tr("&Devolver caução…"), "return-deposit")
-        layout.addLayout(button_row(self.generate_button, self.pay_button, self.cancel_button, self.return_button))
+        self.guia_button = push_button(self.tr("G&uia (DAM)…"), "guia", lambda: self.guia_selected())
+        layout.addLayout(
+            button_row(self.generate_button, self.pay_button, self.cancel_button, self.return_button, self.guia_button)
+        )
         self.add_message()
         self.month.currentIndexChanged.connect(self.refresh_rows)
         self.status.currentIndexChanged.connect(self.refresh_rows)
@@ -336,6 +339,7 @@ class ChargesTab(ListTab):
         allow(self.cancel_button, "charges.cancel", row is not None and row.status == "open" and row.paid == 0)
         allow(self.return_button, "charges.cancel", row is not None and row.kind == "deposit" and row.status == "paid")
         allow(self.generate_button, "charges.generate")
+        allow(self.guia_button, "charges.create", row is not None and row.status == "open")
         if row is None:
             self.detail.setText(self.tr("Selecione uma cobrança para ver a fórmula, a base legal e os pagamentos."))
             return
@@ -452,6 +456,18 @@ class ChargesTab(ListTab):
         )
         self.refresh_rows()
         return dialog.payment
+
+    def guia_selected(self, path: str | None = None):
+        """Issue the guia (DAM) of the selected charge and save it as a PDF (issue 30 §2)."""
+        from views.collection_page import save_guia
+
+        row = self.selected()
+        if row is None or row.status != "open":
+            return None
+        guia = save_guia(self, [get_charge(row.id)], path, today=self.today, message=self.message)
+        if guia is not None:
+            self.refresh_rows()
+        return guia
 
     def cancel_selected(self, reason: str | None = None) -> bool:
         row = self.selected()

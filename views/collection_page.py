@@ -99,3 +99,33 @@ class CollectionPage(QWidget):
             return
         self.pix_key.setText(found.pix_key)
         self.message.setText(self.tr("Convênio de arrecadação salvo."))
+
+
+def save_guia(parent: QWidget, charges: list, path: str | None, *, today, message) -> object | None:
+    """Issue the guia of ``charges`` and write it to ``path`` (asked when ``None``); the outcome on ``message``."""
+    from models.billing.collection.codes import format_linha, linha_digitavel
+    from models.billing.collection.guias import issue_guia
+    from reports.guia_pdf import write_guia_pdf
+    from views.blocks import fill
+    from views.save import ask_save_path, file_name
+
+    if path is None:
+        path = ask_save_path(
+            parent, parent.tr("Salvar guia (DAM)"), file_name("guia", charges[0].number), parent.tr("PDF (*.pdf)")
+        )
+        if not path:
+            return None
+    with user_errors(message) as refused:
+        guia = issue_guia(charges, today=today)
+        write_guia_pdf(guia, path)
+    if refused:
+        return None
+    message.setText(
+        fill(
+            parent.tr("Guia nº %1 gravada em %2 — linha digitável %3."),
+            guia.number,
+            path,
+            format_linha(linha_digitavel(guia.barcode)),
+        )
+    )
+    return guia

@@ -20,6 +20,7 @@ from peewee import CharField, Database, PostgresqlDatabase, SqliteDatabase, Text
 from models.access.signing_keys import SigningKey
 from models.access.users import LoginThrottle, User
 from models.billing.charges import Charge, Payment
+from models.billing.collection.tables import TABLES as COLLECTION_TABLES
 from models.billing.fiscal import FiscalUnitValue, IndexCorrection
 from models.enforcement.tables import Contest, Record, RecordCharge, RecordEvent, RecordFile, SeizedItem
 from models.permits import Permit, PermitDocument, PermitEvent
@@ -100,6 +101,7 @@ TABLES: list[type[BaseModel]] = [
     RegimeAct,
     MunicipalHoliday,
     SigningKey,
+    *COLLECTION_TABLES,
 ]
 
 
@@ -257,6 +259,12 @@ def _v27_municipal_holidays(database: Database) -> None:
     database.create_tables([MunicipalHoliday])
 
 
+def _v29_collection(database: Database) -> None:
+    """v29: collection (issue 30) — guias and their charges, the bank's return files, where a payment came from,
+    reversals and credits."""
+    database.create_tables(COLLECTION_TABLES)
+
+
 # (version reached, description, function) — in order, never renumbered.
 MIGRATIONS: list[tuple[int, str, Callable[[Database], None]]] = [
     (2, "valores de unidades fiscais informados pelo usuário", _v2_fiscal_unit_values),
@@ -280,6 +288,7 @@ MIGRATIONS: list[tuple[int, str, Callable[[Database], None]]] = [
     (21, "o texto do ato (hash) de cada requerimento, permissão, cobrança e auto", _v21_act_hashes),
     (22, "a identidade do banco de dados: um login vale só no banco em que foi feito", _v22_database_id),
     (27, "feriados e pontos facultativos do município", _v27_municipal_holidays),
+    (29, "guias com código de barras e Pix, retorno do banco, estornos e créditos", _v29_collection),
 ]
 
 #: Version 1 is the first schema: meta, settings, people and companies.

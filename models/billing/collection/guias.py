@@ -1,0 +1,164 @@
+"""Guias (DAM): one or more open charges of one payer, with the FEBRABAN barcode and the Pix that pay them.
+
+A guia is issued, never edited. Its 25-digit free field identifies it — ``00000`` + the year and the guia's
+sequence (12 digits) + its due date (AAAAMMDD) —, so the bank's return file finds it by the barcode alone; its
+Pix txid (``PRACA`` + the same 12 digits) identifies it in a bank statement. Issuing a new guia for a charge that
+an open guia already carries replaces that guia (its number is cancelled: status ``replaced``).
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+from dataclasses import dataclass
+from decimal import Decimal
+
+from models.access.session import acting, require
+from models.base.errors import UserError
+from models.base.money import format_brl, to_centavos
+from models.billing.charges.steps import date_text
+from models.billing.charges.tables import Charge
+from models.billing.collection import codes
+from models.billing.collection.agreement import require_agreement
+from models.billing.collection.tables import Guia, GuiaCharge
+from models.registry.applications import next_number
+from models.store.db import db
+
+
+@dataclass(frozen=True)
+class GuiaLine:
+    number: str
+    label: str
+    period: str
+    basis: str
+    due_on: _dt.date
+    amount: Decimal
+
+
+def free_field(year: int, seq: int, due: _dt.date) -> str:
+    return f"00000{year:04d}{seq:08d}{due:%Y%m%d}"
+
+
+def _payer(charge: Charge) -> tuple[str, str, str]:
+    """(key, name, document) of a charge's debtor."""
+    if charge.person_id:
+        return f"p{charge.person_id}", charge.person.name, charge.person.cpf
+    if charge.company_id:
+        return f"c{charge.company_id}", charge.company.legal_name, charge.company.cnpj
+    return "", "", ""
+
+
+def find_charges(numbers: list[str]) -> list[Charge]:
+    found: list[Charge] = []
+    for raw in numbers:
+        number = (raw or "").strip()
+        charge = Charge.get_or_none(Charge.number == number)
+        if charge is None:
+            raise UserError(f"Cobrança {number or '(vazia)'} não encontrada.", field="charge")
+        if charge not in found:
+            found.append(charge)
+    if not found:
+        raise UserError("Informe ao menos uma cobrança (--charge NÚMERO).", field="charge")
+    return found
+
+
+def issue_guia(charges: list[Charge], *, today: _dt.date | None = None, by: str = "") -> Guia:
+    """Issue a guia for ``charges`` (open, of one payer) — one transaction."""
+    require("charges.create")
+    today = today or _dt.date.today()
+    agreement = require_agreement()
+    payers = {_payer(c)[0] for c in charges}
+    for charge in charges:
+        if charge.status != "open" or charge.open_amount <= 0:
+            raise UserError(
+                f"A cobrança nº {charge.number} está {charge.status_label}: não entra numa guia.", field="charge"
+            )
+    if len(payers) != 1 or "" in payers:
+        raise UserError("Uma guia reúne cobranças de um só devedor: separe as cobranças por devedor.", field="charge")
+    _key, name, document = _payer(charges[0])
+    amount = sum((c.open_amount for c in charges), Decimal("0.00"))
+    centavos = to_centavos(amount)
+    if centavos > codes.MAX_CENTAVOS:
+        raise UserError(f"Valor grande demais para um código de barras: {format_brl(amount)}.")
+    due = max(today, min(c.due_on for c in charges))
+    by = acting(by)
+    with db.atomic():
+        seq = next_number(f"guia-{today.year}")
+        number = f"{today.year}/{seq:06d}"
+        code = codes.barcode(
+            value_id=agreement.value_id,
+            centavos=centavos,
+            agreement=agreement.agreement,
+            free=free_field(today.year, seq, due),
+        )
+        txid = f"PRACA{today.year:04d}{seq:08d}"
+        pix = (
+            codes.pix_payload(
+                key=agreement.pix_key, name=agreement.pix_name, city=agreement.pix_city, amount=amount, txid=txid
+            )
+            if agreement.has_pix
+            else ""
+        )
+        earlier = list(
+            Guia.select()
+            .join(GuiaCharge)
+            .where((Guia.status == "open") & (GuiaCharge.charge.in_([c.id for c in charges])))
+            .distinct()
+        )
+        guia = Guia.create(
+            number=number,
+            person=charges[0].person_id,
+            company=charges[0].company_id,
+            payer_name=name,
+            payer_document=document,
+            regime=charges[0].regime,
+            amount=amount,
+            due_on=due,
+            barcode=code,
+            txid=txid,
+            pix=pix,
+            agreement=agreement.agreement,
+            issued_on=today,
+            issued_by=by,
+            replaces=", ".join(g.number for g in earlier),
+        )
+        for charge in charges:
+            GuiaCharge.create(guia=guia.id, charge=charge.id, amount=charge.open_amount)
+        if earlier:
+            Guia.update(status="replaced", replaced_by=number).where(
+                Guia.id.in_([g.id for g in earlier]) & (Guia.status == "open")
+            ).execute()
+    return guia
+
+
+def guia_lines(guia: Guia) -> list[GuiaLine]:
+    items = GuiaCharge.select(GuiaCharge, Charge).join(Charge).where(GuiaCharge.guia == guia.id).order_by(Charge.number)
+    return [
+        GuiaLine(i.charge.number, i.charge.label, i.charge.period, i.charge.basis, i.charge.due_on, i.amount)
+        for i in items
+    ]
+
+
+def guia_json(guia: Guia) -> dict[str, object]:
+    return {
+        "number": guia.number,
+        "amount": f"{guia.amount:.2f}",
+        "due": date_text(guia.due_on),
+        "barcode": guia.barcode,
+        "linha_digitavel": codes.linha_digitavel(guia.barcode),
+        "pix": guia.pix,
+        "payer": guia.payer_name,
+        "charges": [line.number for line in guia_lines(guia)],
+        "status": guia.status,
+        "replaces": guia.replaces,
+    }
+
+
+def guias_of(charge: Charge) -> list[Guia]:
+    return list(Guia.select().join(GuiaCharge).where(GuiaCharge.charge == charge.id).order_by(Guia.issued_at, Guia.id))
+
+
+def get_guia(number: str) -> Guia:
+    guia = Guia.get_or_none(Guia.number == (number or "").strip())
+    if guia is None:
+        raise UserError(f"Guia {number} não encontrada.", field="guia")
+    return guia

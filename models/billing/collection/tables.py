@@ -1,0 +1,125 @@
+"""The tables of collection (issue 30): guias and their charges, the bank's return files, where each payment came
+from, reversals and credits. Schema v29 (models.store.schema)."""
+
+from __future__ import annotations
+
+from peewee import CharField, DateField, DateTimeField, ForeignKeyField, IntegerField, TextField
+
+from models.base import clock
+from models.billing.charges.tables import Charge, Payment
+from models.registry.people import Company, Person
+from models.store.db import BaseModel, MoneyField
+
+GUIA_STATUSES = {"open": "em aberto", "paid": "paga", "replaced": "substituída", "cancelled": "cancelada"}
+
+
+class Guia(BaseModel):
+    """A guia (DAM): one or more open charges of one payer, with the barcode and the Pix that pay them. Issued,
+    never edited; a second copy is a new guia and this one is ``replaced``."""
+
+    number = CharField(max_length=16, unique=True)  # AAAA/NNNNNN, counter guia-AAAA
+    person = ForeignKeyField(Person, null=True, backref="guias", on_delete="RESTRICT")
+    company = ForeignKeyField(Company, null=True, backref="guias", on_delete="RESTRICT")
+    payer_name = CharField(max_length=200)
+    payer_document = CharField(max_length=14)  # CPF or CNPJ, compact
+    regime = CharField(max_length=64)
+    amount = MoneyField()
+    due_on = DateField()
+    barcode = CharField(max_length=44, unique=True)
+    txid = CharField(max_length=25, unique=True)
+    pix = TextField(default="")  # the BR Code (copia e cola); "" when no Pix key is set
+    agreement = CharField(max_length=4)
+    status = CharField(max_length=12, default="open", index=True)
+    issued_at = DateTimeField(default=clock.now)
+    issued_on = DateField()
+    issued_by = CharField(max_length=100)
+    replaces = CharField(max_length=16, default="")  # the number of the guia this one replaces
+    replaced_by = CharField(max_length=16, default="")
+
+    class Meta:
+        table_name = "guia"
+
+    @property
+    def status_label(self) -> str:
+        return GUIA_STATUSES.get(self.status, self.status)
+
+
+class GuiaCharge(BaseModel):
+    """A charge a guia pays, with the amount it carries for it."""
+
+    guia = ForeignKeyField(Guia, backref="items", on_delete="RESTRICT")
+    charge = ForeignKeyField(Charge, backref="guia_items", on_delete="RESTRICT")
+    amount = MoneyField()
+
+    class Meta:
+        table_name = "guia_charge"
+        indexes = ((("guia", "charge"), True),)
+
+
+class ReturnFile(BaseModel):
+    """A bank's return file imported (FEBRABAN arrecadação): the same agreement and NSA never twice."""
+
+    agreement = CharField(max_length=20)
+    nsa = IntegerField()
+    generated_on = DateField()
+    layout = CharField(max_length=2, default="")
+    bank = CharField(max_length=40, default="")
+    file_name = CharField(max_length=255)
+    sha256 = CharField(max_length=64)
+    records = IntegerField()
+    total = MoneyField()
+    imported_at = DateTimeField(default=clock.now)
+    imported_by = CharField(max_length=100)
+
+    class Meta:
+        table_name = "return_file"
+        indexes = ((("agreement", "nsa"), True),)
+
+
+class PaymentSource(BaseModel):
+    """Where a payment came from when it was not typed at the desk: the guia, the return file and its record."""
+
+    payment = ForeignKeyField(Payment, backref="sources", unique=True, on_delete="RESTRICT")
+    channel = CharField(max_length=8, default="bank")  # bank (return file) or pix
+    guia = ForeignKeyField(Guia, null=True, backref="payments", on_delete="RESTRICT")
+    return_file = ForeignKeyField(ReturnFile, null=True, backref="payments", on_delete="RESTRICT")
+    record = IntegerField(null=True)  # the G record's sequence in the file
+    barcode = CharField(max_length=44, default="")
+    credited_on = DateField(null=True)
+    fee = MoneyField(default=0)
+
+    class Meta:
+        table_name = "payment_source"
+
+
+class Reversal(BaseModel):
+    """A payment reversed (estorno): a new act referring to the payment, never an edit of it."""
+
+    number = CharField(max_length=16, unique=True)  # AAAA/NNNNN, counter reversal-AAAA
+    payment = ForeignKeyField(Payment, backref="reversals", unique=True, on_delete="RESTRICT")
+    amount = MoneyField()
+    reason = TextField()
+    reversed_on = DateField()
+    reversed_at = DateTimeField(default=clock.now)
+    reversed_by = CharField(max_length=100)
+
+    class Meta:
+        table_name = "payment_reversal"
+
+
+class Credit(BaseModel):
+    """What a payer paid beyond a charge: to refund or to use on the payer's next charge."""
+
+    payment = ForeignKeyField(Payment, backref="credits", on_delete="RESTRICT")
+    person = ForeignKeyField(Person, null=True, backref="credits", on_delete="RESTRICT")
+    company = ForeignKeyField(Company, null=True, backref="credits", on_delete="RESTRICT")
+    amount = MoneyField()
+    status = CharField(max_length=10, default="open")  # open, used, refunded
+    created_at = DateTimeField(default=clock.now)
+    note = TextField(default="")
+
+    class Meta:
+        table_name = "credit"
+
+
+TABLES = [Guia, GuiaCharge, ReturnFile, PaymentSource, Reversal, Credit]
