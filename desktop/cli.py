@@ -49,7 +49,7 @@ COMMANDS: dict[str, tuple[str | None, str]] = {
     "signing": ("signing", "chave de assinatura da prefeitura: create, rotate, revoke, unlock, list, url"),
     "collection": ("collection", "convênio de arrecadação (FEBRABAN) e chave Pix do município: set, show"),
     "guia": ("guia", "emite a guia (DAM) de cobranças com código de barras FEBRABAN e QR Pix"),
-    "payments": (None, "pagamentos: import (arquivo de retorno do banco), reverse (estorno)"),
+    "payments": ("payments", "pagamentos: import (arquivo de retorno do banco), reverse (estorno)"),
     "report": ("report", "relatórios de taxas e de sanções (xlsx, html, pdf)"),
     "import": ("import_", "importa ambulantes (e suas permissões) de uma planilha xlsx ou csv"),
     "backup": ("backup", "cópia de segurança do banco de dados"),

@@ -334,3 +334,233 @@ def test_the_guia_button_on_cobranca_saves_the_selected_charges_guia(database, q
     guia = tab.guia_selected(str(out))
     assert guia is not None and out.exists() and f"Guia nº {guia.number}" in tab.message.text()
     assert [line.number for line in guia_lines(guia)] == [fine.number]
+
+
+# --------------------------------------------------------------------------- the bank's return file
+
+SAMPLE_RETURN = (  # a published example of the layout (bank 341, layout 04): two G records, totals that add up
+    "A20000855470019       TESTETESTETESTETESTE341BANCO ITAU S.A.     2017040500000104CODIGO DE BARRAS" + " " * 53,
+    "G3419999000000099999920170404201704058163000000241850299000000000010022203170100000000002418500001400000000109332"
+    "   2001 093300001040417C   1         ",
+    "G3419999000000099999920170404201704058168000000092870299000000000010000093170300000000000928700001400000000209332"
+    "   2002 093300001040417C   1         ",
+    "Z00000400000000000033472" + " " * 126,
+)
+
+
+def test_the_published_sample_reads_with_the_layouts_positions():
+    from models.billing.collection.returns import parse_return
+
+    parsed = parse_return("\r\n".join(SAMPLE_RETURN).encode("ascii"))
+    h = parsed.header
+    assert (h.agreement, h.bank_code, h.generated_on, h.nsa, h.layout) == (
+        "0000855470019",
+        "341",
+        dt.date(2017, 4, 5),
+        1,
+        "04",
+    )
+    assert [
+        (d.paid_on, d.credited_on, d.centavos, d.fee_centavos, d.nsr, d.collected, d.paid_by) for d in parsed.details
+    ] == [
+        (dt.date(2017, 4, 4), dt.date(2017, 4, 5), 24185, 140, 1, "2", "1"),
+        (dt.date(2017, 4, 4), dt.date(2017, 4, 5), 9287, 140, 2, "2", "1"),
+    ]
+    assert parsed.details[0].barcode.startswith("8163") and (parsed.count, parsed.total_centavos) == (4, 33472)
+
+
+def _issued(vendor_name: str, amount: str = "300,00", value_id: str = "6"):
+    from factories import person
+
+    from models.billing.collection.guias import issue_guia
+
+    vendor = person(vendor_name)
+    fine = _fine(vendor, amount)
+    return issue_guia([fine], today=TODAY), fine
+
+
+def test_a_guia_paid_by_a_return_file_shows_paid_and_the_same_file_again_changes_nothing(database, tmp_path, capsys):
+    from models.billing.charges import Charge, Payment
+    from models.billing.collection.returns import build_return
+    from models.billing.collection.tables import Guia, PaymentSource, ReturnFile
+    from models.store.bootstrap import close_database
+
+    _setup_agreement()
+    paid, fine = _issued("Carlos Alberto Nunes")
+    less, short = _issued("Ana Paula Lima", "120,00")
+    late, late_fine = _issued("Beatriz Costa", "80,00")
+    data = build_return(
+        agreement="0042",
+        nsa=7,
+        generated_on=TODAY,
+        payments=[
+            (paid.barcode, 30000, TODAY),
+            (less.barcode, 10000, TODAY),
+            (late.barcode, 8000, late.due_on + dt.timedelta(days=3)),
+            ("8" * 44, 500, TODAY),
+        ],
+    )
+    ret = tmp_path / "RET0007.txt"
+    ret.write_bytes(data)
+    close_database()
+    base = ["--db", database, "payments", "import", str(ret)]
+    assert main([*base, "--dry-run", "--json"]) == 0
+    preview = json.loads(capsys.readouterr().out)
+    assert [i["category"] for i in preview["items"]] == ["paid", "less", "late", "unknown"]
+    assert preview["items"][1]["still_owed"] == "20.00" and preview["dry_run"] and preview["payments"] == 0
+    assert main([*base, "--json"]) == 0
+    done = json.loads(capsys.readouterr().out)
+    assert done["payments"] == 3 and not done["already_imported"]
+    assert main(base) == 0
+    assert "já foi importado" in capsys.readouterr().out
+    from models.store.bootstrap import open_database
+
+    open_database(database)
+    assert Charge.get_by_id(fine.id).status == "paid" and Guia.get_by_id(paid.id).status == "paid"
+    assert Charge.get_by_id(short.id).status == "open" and Charge.get_by_id(short.id).open_amount == Decimal("20.00")
+    assert Charge.get_by_id(late_fine.id).status == "paid"
+    assert Payment.select().count() == 3 and ReturnFile.select().count() == 1
+    source = PaymentSource.get(PaymentSource.guia == paid.id)
+    assert (source.return_file.nsa, source.record, source.channel) == (7, 2, "bank")
+
+
+def _lines(data: bytes) -> list[str]:
+    return data.decode("ascii").split("\r\n")[:-1]
+
+
+def _join(lines: list[str]) -> bytes:
+    return ("\r\n".join(lines) + "\r\n").encode("ascii")
+
+
+@pytest.mark.parametrize(
+    "damage, fragment",
+    [
+        (lambda ls: [ls[0].replace("A20042", "A20043", 1), *ls[1:]], "registro 1: o arquivo é do convênio 0043"),
+        (lambda ls: [ls[0], ls[1][:120], *ls[2:]], "registro 2: tem 120 caracteres"),
+        (lambda ls: [ls[0], ls[1][:81] + "00000000X000" + ls[1][93:], *ls[2:]], "registro 2: o valor recebido não é"),
+        (lambda ls: [ls[0], "H" + ls[1][1:], *ls[2:]], "registro 2: tipo de registro desconhecido 'H'"),
+        (
+            lambda ls: [ls[0], ls[1][:21] + "20260230" + ls[1][29:], *ls[2:]],
+            "registro 2: a data de pagamento não existe",
+        ),
+        (lambda ls: [*ls[:-1], ls[-1][:1] + "000005" + ls[-1][7:]], "diz 5 registros, o arquivo tem 4"),
+        (lambda ls: [*ls[:-1], ls[-1][:7] + f"{1:017d}" + ls[-1][24:]], "a soma dos registros G"),
+    ],
+)
+def test_a_bad_return_file_is_one_line_naming_the_record_and_nothing_is_imported(
+    database, tmp_path, capsys, damage, fragment
+):
+    from models.billing.charges import Payment
+    from models.billing.collection.returns import build_return
+    from models.billing.collection.tables import ReturnFile
+    from models.store.bootstrap import close_database
+
+    _setup_agreement()
+    a, _f = _issued("Carlos Alberto Nunes")
+    b, _g = _issued("Ana Paula Lima")
+    good = build_return(
+        agreement="0042", nsa=1, generated_on=TODAY, payments=[(a.barcode, 30000, TODAY), (b.barcode, 30000, TODAY)]
+    )
+    ret = tmp_path / "RET.txt"
+    ret.write_bytes(_join(damage(_lines(good))))
+    close_database()
+    assert main(["--db", database, "payments", "import", str(ret)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and fragment in err, err
+    from models.store.bootstrap import open_database
+
+    open_database(database)
+    assert Payment.select().count() == 0 and ReturnFile.select().count() == 0
+
+
+def test_overpaid_and_twice_paid_records_need_consent_and_become_credits(database, tmp_path):
+    from models.billing.collection.returns import ReturnFileError, build_return, import_return
+    from models.billing.collection.tables import Credit
+
+    _setup_agreement()
+    guia, fine = _issued("Carlos Alberto Nunes")
+    ret = tmp_path / "RET.txt"
+    ret.write_bytes(
+        build_return(
+            agreement="0042",
+            nsa=2,
+            generated_on=TODAY,
+            payments=[(guia.barcode, 30000, TODAY), (guia.barcode, 30000, TODAY)],
+        )
+    )
+    with pytest.raises(ReturnFileError, match="registro 3: pago em duplicidade"):
+        import_return(ret, today=TODAY)
+    assert Credit.select().count() == 0
+    result = import_return(ret, accept_overpayment=True, today=TODAY)
+    assert [i.category for i in result.preview.items] == ["paid", "twice"]
+    credit = Credit.get()
+    assert (credit.amount, credit.person_id, credit.record) == (Decimal("300.00"), fine.person_id, 3)
+
+
+# --------------------------------------------------------------------------- reversal and overpayment
+
+
+def test_a_reversal_is_a_new_act_and_the_charge_reopens(database, tmp_path, capsys):
+    from models.billing.charges import Charge, Payment
+    from models.billing.collection.returns import build_return, import_return
+    from models.billing.collection.tables import Guia, Reversal
+    from models.store.bootstrap import close_database, open_database
+
+    _setup_agreement()
+    guia, fine = _issued("Carlos Alberto Nunes")
+    ret = tmp_path / "RET.txt"
+    ret.write_bytes(build_return(agreement="0042", nsa=3, generated_on=TODAY, payments=[(guia.barcode, 30000, TODAY)]))
+    import_return(ret, today=TODAY)
+    payment = Payment.get()
+    before = (payment.amount, payment.paid_on, payment.reference)
+    close_database()
+    base = ["--db", database, "payments", "reverse", str(payment.id)]
+    assert main(base) == 2
+    assert "Informe o motivo do estorno" in capsys.readouterr().err
+    assert main([*base, "--reason", "Cheque devolvido", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["charge_status"] == "open" and out["amount"] == "300.00"
+    assert main([*base, "--reason", "de novo"]) == 2
+    assert "já foi estornado" in capsys.readouterr().err
+    open_database(database)
+    payment = Payment.get()
+    assert (payment.amount, payment.paid_on, payment.reference) == before  # the payment itself is never edited
+    assert Reversal.get().payment_id == payment.id and Reversal.get().reason == "Cheque devolvido"
+    charge = Charge.get_by_id(fine.id)
+    assert (charge.status, charge.paid_total, charge.open_amount) == ("open", Decimal("0.00"), Decimal("300.00"))
+    assert Guia.get_by_id(guia.id).status == "open"
+
+
+def test_an_overpayment_is_refused_on_the_command_line_without_consent(database, capsys):
+    from factories import person
+
+    from models.billing.charges import Payment
+    from models.billing.collection.tables import Credit
+    from models.store.bootstrap import close_database, open_database
+
+    fine = _fine(person("Carlos Alberto Nunes"))
+    close_database()
+    base = [
+        "--db",
+        database,
+        "payments",
+        "record",
+        "--charge",
+        fine.number,
+        "--amount",
+        "1.500",
+        "--paid-on",
+        "10/03/2026",
+        "--reference",
+        "REC-1",
+    ]
+    assert main(base) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "Pagamento a maior: R$ 1.500,00" in err and "R$ 1.200,00" in err
+    open_database(database)
+    assert Payment.select().count() == 0
+    close_database()
+    assert main([*base, "--accept-overpayment"]) == 0
+    open_database(database)
+    assert [p.amount for p in Payment.select()] == [Decimal("1500.00")]
+    assert [c.amount for c in Credit.select()] == [Decimal("1200.00")]

@@ -108,9 +108,12 @@ class Reversal(BaseModel):
 
 
 class Credit(BaseModel):
-    """What a payer paid beyond a charge: to refund or to use on the payer's next charge."""
+    """What a payer paid beyond a charge (or a guia paid twice): to refund or to use on the payer's next charge."""
 
-    payment = ForeignKeyField(Payment, backref="credits", on_delete="RESTRICT")
+    payment = ForeignKeyField(Payment, null=True, backref="credits", on_delete="RESTRICT")
+    guia = ForeignKeyField(Guia, null=True, backref="credits", on_delete="RESTRICT")
+    return_file = ForeignKeyField(ReturnFile, null=True, backref="credits", on_delete="RESTRICT")
+    record = IntegerField(null=True)
     person = ForeignKeyField(Person, null=True, backref="credits", on_delete="RESTRICT")
     company = ForeignKeyField(Company, null=True, backref="credits", on_delete="RESTRICT")
     amount = MoneyField()

@@ -1,0 +1,478 @@
+"""The bank's return file (FEBRABAN *Layout Padrão de Arrecadação/Recebimento com Utilização do Código de Barras*,
+item 6, layout versions 04 and 05): every payment of a guia the bank collected, matched to its guia by the barcode.
+
+Records of 150 characters (positions 1-based, as the layout numbers them):
+
+* ``A`` header — 2: ``2`` (retorno: bank → company); 3–22 the agreement (convênio, as the bank defines it,
+  left-aligned, blanks after); 23–42 company name; 43–45 bank code; 46–65 bank name; 66–73 generation date
+  AAAAMMDD; 74–79 NSA (the file's sequential number, one more for each file); 80–81 layout version; 82–98
+  ``CODIGO DE BARRAS``; 99–150 filler.
+* ``G`` detail — 2–21 the account credited (bank, agency, account); 22–29 payment date; 30–37 credit date;
+  38–81 the 44-digit barcode; 82–93 amount received in centavos; 94–100 the bank's fee; 101–108 NSR (the
+  record's sequence); 109–116 collecting agency; 117 how it was collected (``1``–``7`` with the guia: teller,
+  ATM, internet, other, correspondent, phone, lottery house; ``a``–``g`` the same without it); 118–140
+  authentication; 141 how it was paid (``1`` cash, ``2`` cheque, ``3`` other); 142–150 filler.
+* ``Z`` trailer — 2–7 the number of records *including* the header and the trailer; 8–24 the total of the
+  ``G`` amounts in centavos; 25–150 filler.
+
+Where the layout differs from what issue 30 lists: the agreement in 3–22 is the bank's code for the contract
+(up to 20 characters), not necessarily the barcode's 4 digits — Praça accepts it when, blanks and leading zeros
+aside, it is the agreement set in Cadastros → Arrecadação; 117 may be a letter (collected without the guia);
+the ``G`` record carries the credited account in 2–21; and the trailer's count includes ``A`` and ``Z``.
+
+The import is all or nothing: a file that is not this town's, a record that is truncated or of an unknown type, a
+field that should be digits, a date that does not exist, a trailer whose count or total does not add up — one
+line naming the record, nothing imported. The same file (agreement + NSA) twice changes nothing and says so.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import hashlib
+from dataclasses import dataclass, field
+from decimal import Decimal
+from pathlib import Path
+
+from models.access.session import acting, require
+from models.base.errors import UserError
+from models.base.money import format_brl, from_centavos
+from models.billing.charges.payments import record_payment
+from models.billing.charges.steps import date_text
+from models.billing.charges.tables import Charge
+from models.billing.collection import codes
+from models.billing.collection.agreement import require_agreement
+from models.billing.collection.tables import Credit, Guia, GuiaCharge, PaymentSource, ReturnFile
+from models.store.db import db
+
+RECORD_SIZE = 150
+MAX_RECORDS = 2_000_000
+
+CATEGORIES = {
+    "paid": "pago",
+    "late": "pago com atraso",
+    "less": "pago a menor",
+    "more": "pago a maior",
+    "twice": "pago em duplicidade",
+    "unknown": "código de barras desconhecido",
+}
+COLLECTED = {
+    "1": "guichê de caixa",
+    "2": "autoatendimento",
+    "3": "internet",
+    "4": "outros meios",
+    "5": "correspondente bancário",
+    "6": "telefone",
+    "7": "casa lotérica",
+}
+
+
+class ReturnFileError(UserError):
+    """The file is refused whole (exit 2): the message names the record."""
+
+
+@dataclass(frozen=True)
+class Header:
+    agreement: str
+    company: str
+    bank_code: str
+    bank_name: str
+    generated_on: _dt.date
+    nsa: int
+    layout: str
+
+
+@dataclass(frozen=True)
+class Detail:
+    record: int  # the record's position in the file (1 = the header)
+    paid_on: _dt.date
+    credited_on: _dt.date
+    barcode: str
+    centavos: int
+    fee_centavos: int
+    nsr: int
+    collected: str
+    paid_by: str
+
+
+@dataclass(frozen=True)
+class ParsedFile:
+    header: Header
+    details: list[Detail]
+    count: int
+    total_centavos: int
+    sha256: str
+
+
+@dataclass
+class Item:
+    detail: Detail
+    category: str
+    guia: Guia | None = None
+    due: Decimal = Decimal("0.00")  # what the guia's charges still owed when the record is applied
+    applied: Decimal = Decimal("0.00")  # what goes to the charges
+    credit: Decimal = Decimal("0.00")  # what is kept as the payer's credit
+    owed: Decimal = Decimal("0.00")  # what stays open afterwards
+    note: str = ""
+
+    @property
+    def amount(self) -> Decimal:
+        return from_centavos(self.detail.centavos)
+
+    @property
+    def category_label(self) -> str:
+        return CATEGORIES[self.category]
+
+    def as_dict(self) -> dict[str, object]:
+        return {
+            "record": self.detail.record,
+            "nsr": self.detail.nsr,
+            "barcode": self.detail.barcode,
+            "paid_on": date_text(self.detail.paid_on),
+            "amount": f"{self.amount:.2f}",
+            "category": self.category,
+            "category_label": self.category_label,
+            "guia": self.guia.number if self.guia else "",
+            "payer": self.guia.payer_name if self.guia else "",
+            "applied": f"{self.applied:.2f}",
+            "credit": f"{self.credit:.2f}",
+            "still_owed": f"{self.owed:.2f}",
+            "note": self.note,
+        }
+
+
+@dataclass
+class Preview:
+    parsed: ParsedFile
+    file_name: str
+    items: list[Item] = field(default_factory=list)
+    already: ReturnFile | None = None
+
+    def counts(self) -> dict[str, int]:
+        return {key: sum(1 for i in self.items if i.category == key) for key in CATEGORIES}
+
+    def as_dict(self) -> dict[str, object]:
+        h = self.parsed.header
+        return {
+            "file": self.file_name,
+            "agreement": h.agreement,
+            "nsa": h.nsa,
+            "generated_on": date_text(h.generated_on),
+            "bank": f"{h.bank_code} {h.bank_name}".strip(),
+            "records": len(self.parsed.details),
+            "total": f"{from_centavos(self.parsed.total_centavos):.2f}",
+            "already_imported": self.already is not None,
+            "counts": self.counts(),
+            "items": [i.as_dict() for i in self.items],
+        }
+
+
+# --------------------------------------------------------------------------- reading
+
+
+def _digits(text: str, where: str, what: str) -> int:
+    if not (text.isascii() and text.isdigit()):
+        raise ReturnFileError(f"{where}: {what} não é numérico ({text.strip() or 'em branco'!s}).")
+    return int(text)
+
+
+def _date(text: str, where: str, what: str) -> _dt.date:
+    _digits(text, where, what)
+    try:
+        return _dt.date(int(text[:4]), int(text[4:6]), int(text[6:8]))
+    except ValueError:
+        raise ReturnFileError(f"{where}: {what} não existe ({text[6:8]}/{text[4:6]}/{text[:4]}).") from None
+
+
+def parse_return(data: bytes) -> ParsedFile:
+    """Read the records; :class:`ReturnFileError` naming the first record that is wrong."""
+    text = data.decode("latin-1")
+    lines = text.split("\n")
+    while lines and not lines[-1].strip("\r\x1a"):
+        lines.pop()
+    if not lines:
+        raise ReturnFileError("Arquivo de retorno vazio.")
+    if len(lines) > MAX_RECORDS:
+        raise ReturnFileError(f"Arquivo de retorno com mais de {MAX_RECORDS} registros.")
+    header: Header | None = None
+    details: list[Detail] = []
+    trailer: tuple[int, int] | None = None
+    for n, raw in enumerate(lines, 1):
+        line = raw.rstrip("\r")
+        where = f"registro {n}"
+        if trailer is not None:
+            raise ReturnFileError(f"{where}: há registros depois do trailer (Z).")
+        if len(line) != RECORD_SIZE:
+            raise ReturnFileError(
+                f"{where}: tem {len(line)} caracteres, o leiaute FEBRABAN pede {RECORD_SIZE} (registro truncado?)."
+            )
+        kind = line[0]
+        if n == 1 and kind != "A":
+            raise ReturnFileError(f"{where}: o arquivo deve começar pelo header (A), não por {kind!r}.")
+        if kind == "A":
+            if n != 1:
+                raise ReturnFileError(f"{where}: um segundo header (A) no arquivo.")
+            if line[1] != "2":
+                raise ReturnFileError(f"{where}: código de remessa {line[1]!r} — um arquivo de retorno tem 2.")
+            header = Header(
+                agreement=line[2:22].strip(),
+                company=line[22:42].strip(),
+                bank_code=line[42:45].strip(),
+                bank_name=line[45:65].strip(),
+                generated_on=_date(line[65:73], where, "a data de geração"),
+                nsa=_digits(line[73:79], where, "o NSA"),
+                layout=line[79:81],
+            )
+        elif kind == "G":
+            barcode = line[37:81]
+            if not (barcode.isascii() and barcode.isdigit()):
+                raise ReturnFileError(f"{where}: o código de barras não tem 44 algarismos ({barcode.strip()}).")
+            details.append(
+                Detail(
+                    record=n,
+                    paid_on=_date(line[21:29], where, "a data de pagamento"),
+                    credited_on=_date(line[29:37], where, "a data de crédito"),
+                    barcode=barcode,
+                    centavos=_digits(line[81:93], where, "o valor recebido"),
+                    fee_centavos=_digits(line[93:100], where, "o valor da tarifa"),
+                    nsr=_digits(line[100:108], where, "o NSR"),
+                    collected=line[116],
+                    paid_by=line[140],
+                )
+            )
+        elif kind == "Z":
+            trailer = (_digits(line[1:7], where, "o total de registros"), _digits(line[7:24], where, "o valor total"))
+        else:
+            raise ReturnFileError(f"{where}: tipo de registro desconhecido {kind!r} (o retorno tem A, G e Z).")
+    if header is None or trailer is None:
+        raise ReturnFileError(f"registro {len(lines)}: o arquivo termina sem o trailer (Z) — incompleto?")
+    count, total = trailer
+    if count != len(lines):
+        raise ReturnFileError(
+            f"registro {len(lines)} (trailer): diz {count} registros, o arquivo tem {len(lines)}; arquivo recusado."
+        )
+    received = sum(d.centavos for d in details)
+    if total != received:
+        raise ReturnFileError(
+            f"registro {len(lines)} (trailer): total {format_brl(from_centavos(total))}, a soma dos registros G é "
+            f"{format_brl(from_centavos(received))}; arquivo recusado."
+        )
+    return ParsedFile(header, details, count, total, hashlib.sha256(data).hexdigest())
+
+
+def _same_agreement(theirs: str, ours: str) -> bool:
+    a, b = theirs.strip(), ours.strip()
+    if a.isdigit() and b.isdigit():
+        return int(a) == int(b)
+    return a == b
+
+
+# --------------------------------------------------------------------------- matching
+
+
+def _open_of(guia: Guia, spent: dict[int, Decimal]) -> list[tuple[Charge, Decimal]]:
+    """The guia's charges with what each still owes (``spent``: what earlier records of this file applied)."""
+    rows = GuiaCharge.select(GuiaCharge, Charge).join(Charge).where(GuiaCharge.guia == guia.id).order_by(Charge.number)
+    out = []
+    for item in rows:
+        charge = item.charge
+        left = charge.open_amount - spent.get(charge.id, Decimal("0.00"))
+        out.append((charge, max(left, Decimal("0.00"))))
+    return out
+
+
+def preview_return(data: bytes, file_name: str = "") -> Preview:
+    """What importing the file would do, record by record (nothing written)."""
+    parsed = parse_return(data)
+    agreement = require_agreement()
+    header = parsed.header
+    if not _same_agreement(header.agreement, agreement.agreement):
+        raise ReturnFileError(
+            f"registro 1: o arquivo é do convênio {header.agreement or '(em branco)'}, o do município é "
+            f"{agreement.agreement}; nada foi importado."
+        )
+    preview = Preview(parsed, file_name)
+    preview.already = ReturnFile.get_or_none(
+        (ReturnFile.agreement == header.agreement) & (ReturnFile.nsa == header.nsa)
+    )
+    if preview.already is not None and preview.already.sha256 != parsed.sha256:
+        raise ReturnFileError(
+            f"registro 1: o NSA {header.nsa} do convênio {header.agreement} já foi importado em "
+            f"{date_text(preview.already.imported_at.date())} de outro arquivo; este arquivo difere e foi recusado."
+        )
+    spent: dict[int, Decimal] = {}
+    guias = {g.barcode: g for g in Guia.select().where(Guia.barcode.in_([d.barcode for d in parsed.details]))}
+    for detail in parsed.details:
+        preview.items.append(_classify(detail, guias.get(detail.barcode), agreement.agreement, spent))
+    return preview
+
+
+def _classify(detail: Detail, guia: Guia | None, agreement: str, spent: dict[int, Decimal]) -> Item:
+    amount = from_centavos(detail.centavos)
+    try:
+        read = codes.parse_barcode(detail.barcode)
+    except ValueError as exc:
+        return Item(detail, "unknown", note=str(exc))
+    if guia is None or read.agreement != agreement:
+        return Item(detail, "unknown", note="nenhuma guia do Praça com este código de barras")
+    charges = _open_of(guia, spent)
+    due = sum((left for _c, left in charges), Decimal("0.00"))
+    item = Item(detail, "paid", guia, due=due)
+    if due == 0:
+        item.category, item.credit = "twice", amount
+        item.note = f"a guia nº {guia.number} já estava paga: {format_brl(amount)} ficam como crédito a devolver"
+        return item
+    applied = min(amount, due)
+    for charge, left in charges:
+        take = min(left, applied - item.applied)
+        if take > 0:
+            spent[charge.id] = spent.get(charge.id, Decimal("0.00")) + take
+            item.applied += take
+    item.credit = amount - item.applied
+    item.owed = due - item.applied
+    if item.owed > 0:
+        item.category = "less"
+        item.note = f"fica em aberto {format_brl(item.owed)} da guia nº {guia.number}"
+    elif item.credit > 0:
+        item.category = "more"
+        item.note = f"{format_brl(item.credit)} a maior ficam como crédito do contribuinte"
+    elif detail.paid_on > guia.due_on:
+        item.category = "late"
+        item.note = f"pago em {date_text(detail.paid_on)}, vencimento {date_text(guia.due_on)}"
+    if guia.status == "replaced":
+        item.note = (item.note + "; " if item.note else "") + f"guia substituída pela nº {guia.replaced_by}"
+    return item
+
+
+# --------------------------------------------------------------------------- importing
+
+
+@dataclass
+class ImportResult:
+    preview: Preview
+    return_file: ReturnFile | None
+    payments: int
+    credits: int
+
+
+def import_return(
+    path: str | Path, *, dry_run: bool = False, accept_overpayment: bool = False, today: _dt.date | None = None
+) -> ImportResult:
+    """Import the return file at ``path`` — one transaction; ``dry_run`` only previews. A record paid above what
+    its guia owes (or a guia paid twice) refuses the file unless ``accept_overpayment``: the excess is then kept
+    as the payer's credit."""
+    require("charges.pay")
+    source = Path(path)
+    data = source.read_bytes()
+    preview = preview_return(data, source.name)
+    if dry_run or preview.already is not None:
+        return ImportResult(preview, preview.already, 0, 0)
+    over = next((i for i in preview.items if i.credit > 0), None)
+    if over is not None and not accept_overpayment:
+        raise ReturnFileError(
+            f"registro {over.detail.record}: {over.category_label} — {over.note}. Confirme o registro do excesso "
+            "como crédito (--accept-overpayment); nada foi importado."
+        )
+    by = acting()
+    header = preview.parsed.header
+    payments = credits = 0
+    with db.atomic():
+        # the preview ran outside the transaction: another desk may have imported the file meanwhile
+        preview = preview_return(data, source.name)
+        if preview.already is not None:
+            return ImportResult(preview, preview.already, 0, 0)
+        record = ReturnFile.create(
+            agreement=header.agreement,
+            nsa=header.nsa,
+            generated_on=header.generated_on,
+            layout=header.layout,
+            bank=f"{header.bank_code} {header.bank_name}".strip()[:40],
+            file_name=source.name[:255],
+            sha256=preview.parsed.sha256,
+            records=len(preview.parsed.details),
+            total=from_centavos(preview.parsed.total_centavos),
+            imported_by=by,
+        )
+        for item in preview.items:
+            if item.guia is None:
+                continue
+            made = _apply(item, record, today)
+            payments += made
+            if item.credit > 0:
+                Credit.create(
+                    payment=None,
+                    guia=item.guia.id,
+                    return_file=record.id,
+                    record=item.detail.record,
+                    person=item.guia.person_id,
+                    company=item.guia.company_id,
+                    amount=item.credit,
+                    note=item.note,
+                )
+                credits += 1
+            if item.owed == 0 and item.guia.status == "open":
+                Guia.update(status="paid").where((Guia.id == item.guia.id) & (Guia.status == "open")).execute()
+    return ImportResult(preview, record, payments, credits)
+
+
+def _apply(item: Item, record: ReturnFile, today: _dt.date | None) -> int:
+    """Record the payments of one G record on its guia's charges; the number recorded."""
+    assert item.guia is not None
+    left = item.applied
+    made = 0
+    for charge, owed in _open_of(item.guia, {}):
+        take = min(owed, left)
+        if take <= 0:
+            continue
+        reference = f"RET {record.agreement}/{record.nsa}/{item.detail.nsr}"[:64]
+        try:
+            payment = record_payment(
+                charge,
+                paid_on=item.detail.paid_on,
+                amount=take,
+                reference=reference,
+                by="",
+                note=f"arquivo de retorno {record.file_name}, NSA {record.nsa}, registro {item.detail.record}",
+                today=today,
+            )
+        except UserError as exc:
+            raise ReturnFileError(f"registro {item.detail.record}: {exc.message} Nada foi importado.") from None
+        PaymentSource.create(
+            payment=payment.id,
+            channel="bank",
+            guia=item.guia.id,
+            return_file=record.id,
+            record=item.detail.record,
+            barcode=item.detail.barcode,
+            credited_on=item.detail.credited_on,
+            fee=from_centavos(item.detail.fee_centavos),
+        )
+        left -= take
+        made += 1
+    return made
+
+
+# --------------------------------------------------------------------------- building a file (tests, bench)
+
+
+def build_return(
+    *,
+    agreement: str,
+    nsa: int,
+    generated_on: _dt.date,
+    payments: list[tuple[str, int, _dt.date]],
+    bank: tuple[str, str] = ("001", "BANCO DO BRASIL"),
+) -> bytes:
+    """A return file as a bank writes it: ``payments`` are (barcode, centavos, paid on)."""
+    lines = [
+        f"A2{agreement:<20}{'PREFEITURA':<20}{bank[0]:>03}{bank[1]:<20}{generated_on:%Y%m%d}{nsa:06d}05"
+        f"{'CODIGO DE BARRAS':<17}{'':52}"
+    ]
+    for n, (barcode, centavos, paid_on) in enumerate(payments, 1):
+        credit = paid_on + _dt.timedelta(days=1)
+        lines.append(
+            f"G{bank[0]:>03}{'00010000000123456':<17}{paid_on:%Y%m%d}{credit:%Y%m%d}{barcode}{centavos:012d}"
+            f"{0:07d}{n:08d}{'0001':<8}3{'':23}1{'':9}"
+        )
+    total = sum(c for _b, c, _d in payments)
+    lines.append(f"Z{len(lines) + 1:06d}{total:017d}{'':126}")
+    return ("\r\n".join(lines) + "\r\n").encode("ascii")
