@@ -207,7 +207,10 @@ def test_the_payment_dialog_reads_1_500_as_one_thousand_five_hundred_and_refuses
         assert dialog.isVisible() and Payment.select().count() == 0
         dialog.amount.clear()
         type_text(dialog.amount, "1.500")
+        asked = []
+        dialog.ask_overpayment = lambda text: not asked.append(text)  # issue 30 §5: asked before it is saved
         qtbot.mouseClick(dialog.save_button, Qt.MouseButton.LeftButton)
+        assert asked and "Pagamento a maior: R$ 1.500,00" in asked[0]
 
     run_modal(lambda: tab.pay_selected(), ambiguous)
     assert [p.amount for p in Payment.select()] == [Decimal("1500.00")]

@@ -564,3 +564,46 @@ def test_an_overpayment_is_refused_on_the_command_line_without_consent(database,
     open_database(database)
     assert [p.amount for p in Payment.select()] == [Decimal("1500.00")]
     assert [c.amount for c in Credit.select()] == [Decimal("1200.00")]
+
+
+def test_the_desk_asks_before_an_overpayment_and_reverses_a_payment(database, qtbot, app_ready):
+    """The defect the issue found: "1.500" typed on a R$ 300,00 fine was saved at once and only then warned."""
+    from conftest import run_modal, type_text
+    from factories import person
+    from PySide6.QtCore import Qt
+
+    from models.billing.charges import Charge, Payment
+    from models.billing.collection.tables import Credit, Reversal
+    from views.charges_page import ChargesTab
+
+    fine = _fine(person("Carlos Alberto Nunes"))
+    tab = ChargesTab(today=TODAY)
+    qtbot.addWidget(tab)
+    tab.show()
+    tab.set_month(2026, 3)
+    tab.table.selectRow(0)
+    assert not tab.reverse_button.isEnabled()
+
+    def type_1500(dialog, answer):
+        asked = []
+        dialog.ask_overpayment = lambda text: asked.append(text) or answer
+        dialog.amount.clear()
+        type_text(dialog.amount, "1.500")
+        type_text(dialog.reference, "REC-1")
+        qtbot.mouseClick(dialog.save_button, Qt.MouseButton.LeftButton)
+        assert asked and "R$ 1.200,00" in asked[0], dialog.error.text()
+        assert Payment.select().count() == (1 if answer else 0)  # nothing saved before the answer
+
+    run_modal(lambda: tab.pay_selected(), lambda d: type_1500(d, False))
+    assert Payment.select().count() == 0
+    tab.table.selectRow(0)
+    run_modal(lambda: tab.pay_selected(), lambda d: type_1500(d, True))
+    assert [c.amount for c in Credit.select()] == [Decimal("1200.00")]
+    tab.table.selectRow(0)
+    assert tab.reverse_button.isEnabled() and not tab.cancel_button.isEnabled()
+    reversal = tab.reverse_selected(reason="Digitado errado: eram R$ 300,00")
+    assert reversal is not None and "volta a ficar em aberto" in tab.message.text()
+    assert Charge.get_by_id(fine.id).status == "open" and Reversal.select().count() == 1
+    assert Credit.get().status == "reversed"
+    tab.table.selectRow(0)
+    assert "estornado" in tab.detail.text() and tab.cancel_button.isEnabled()

@@ -43,7 +43,6 @@ from models.billing.charges import (
     month_summary,
     payments_of,
     plan_month,
-    record_payment,
     return_deposit,
     revocation_candidates,
 )
@@ -183,17 +182,38 @@ class PaymentDialog(GuardedDialog):
         self.watch_edits()
         self.reference.setFocus()
 
+    def ask_overpayment(self, text: str) -> bool:
+        """Asked before a payment above what is due is saved (issue 30 §5); a test replaces it."""
+        answer = QMessageBox.question(
+            self,
+            self.tr("Pagamento a maior"),
+            fill(self.tr("%1\n\nRegistrar assim mesmo?"), text),
+            QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
+            QMessageBox.StandardButton.No,
+        )
+        return answer == QMessageBox.StandardButton.Yes
+
     def save(self) -> None:
-        with user_errors(self.errors, field="reference") as refused:
-            self.payment = record_payment(
+        from models.billing.collection.desk import Overpayment, record_desk_payment
+
+        def record(accept: bool):
+            return record_desk_payment(
                 self.charge,
                 paid_on=self.paid_on.date(),
                 amount=self.amount.text(),
                 reference=self.reference.text(),
-                by=current_user_name(),
                 note=self.note.text(),
+                accept_overpayment=accept,
                 today=self.today,
             )
+
+        with user_errors(self.errors, field="reference") as refused:
+            try:
+                self.payment = record(False)
+            except Overpayment as over:  # not a refusal: a question before anything is saved
+                if not self.ask_overpayment(over.message):
+                    return
+                self.payment = record(True)
         if refused:
             return
         self.dirty = False
@@ -258,8 +278,16 @@ class ChargesTab(ListTab):
         self.cancel_button = push_button(self.tr("&Cancelar cobrança…"), "cancel")
         self.return_button = push_button(self.tr("&Devolver caução…"), "return-deposit")
         self.guia_button = push_button(self.tr("G&uia (DAM)…"), "guia", lambda: self.guia_selected())
+        self.reverse_button = push_button(self.tr("E&stornar pagamento…"), "reverse", lambda: self.reverse_selected())
         layout.addLayout(
-            button_row(self.generate_button, self.pay_button, self.cancel_button, self.return_button, self.guia_button)
+            button_row(
+                self.generate_button,
+                self.pay_button,
+                self.cancel_button,
+                self.return_button,
+                self.guia_button,
+                self.reverse_button,
+            )
         )
         self.add_message()
         self.month.currentIndexChanged.connect(self.refresh_rows)
@@ -340,6 +368,7 @@ class ChargesTab(ListTab):
         allow(self.return_button, "charges.cancel", row is not None and row.kind == "deposit" and row.status == "paid")
         allow(self.generate_button, "charges.generate")
         allow(self.guia_button, "charges.create", row is not None and row.status == "open")
+        allow(self.reverse_button, "charges.cancel", row is not None and row.paid > 0 and row.status != "cancelled")
         if row is None:
             self.detail.setText(self.tr("Selecione uma cobrança para ver a fórmula, a base legal e os pagamentos."))
             return
@@ -358,15 +387,20 @@ class ChargesTab(ListTab):
         version = act_version_line(self, charge.regime, charge.act_sha256)
         if version:  # the act's text it was computed from, even after the act was amended
             lines.append(fill(self.tr("Calculada com o %1"), version))
+        from views.collection_page import payment_notes
+
+        notes = payment_notes(self, charge)
         for p in payments_of(charge):
             lines.append(
                 fill(
-                    self.tr("Pagamento de %1 em %2, boleto %3 (registrado por %4)"),
+                    self.tr("Pagamento nº %5 de %1 em %2, boleto %3 (registrado por %4)"),
                     format_brl(p.amount),
                     _d(p.paid_on),
                     escape(p.reference),
                     escape(p.recorded_by),
+                    p.id,
                 )
+                + notes.get(p.id, "")
             )
         if row.overpaid:
             lines.append(
@@ -456,6 +490,18 @@ class ChargesTab(ListTab):
         )
         self.refresh_rows()
         return dialog.payment
+
+    def reverse_selected(self, payment_id: int | None = None, reason: str | None = None):
+        """Estornar: reverse a payment of the selected charge (issue 30 §5) — a new act; the charge reopens."""
+        from views.collection_page import reverse_on_desk
+
+        row = self.selected()
+        if row is None or row.paid <= 0:
+            return None
+        reversal = reverse_on_desk(self, get_charge(row.id), payment_id, reason, message=self.message)
+        if reversal is not None:
+            self.refresh_rows()
+        return reversal
 
     def guia_selected(self, path: str | None = None):
         """Issue the guia (DAM) of the selected charge and save it as a PDF (issue 30 §2)."""

@@ -129,3 +129,84 @@ def save_guia(parent: QWidget, charges: list, path: str | None, *, today, messag
         )
     )
     return guia
+
+
+def payment_notes(widget: QWidget, charge) -> dict[int, str]:
+    """What the desk adds to each payment of ``charge``: where it came from, and its reversal."""
+    from html import escape
+
+    from models.billing.collection.desk import reversals_of
+    from models.billing.collection.tables import PaymentSource
+    from views.blocks import fill
+
+    notes: dict[int, str] = {}
+    sources = PaymentSource.select().where(PaymentSource.payment.in_([p.id for p in charge.payments]))
+    for source in sources:
+        notes[source.payment_id] = fill(
+            widget.tr(" — pela guia nº %1, arquivo de retorno NSA %2, registro %3"),
+            source.guia.number if source.guia_id else "",
+            source.return_file.nsa if source.return_file_id else "",
+            source.record or "",
+        )
+    for payment_id, reversal in reversals_of(charge).items():
+        notes[payment_id] = notes.get(payment_id, "") + fill(
+            widget.tr(" — <b>estornado</b> (estorno nº %1 em %2 por %3: %4)"),
+            reversal.number,
+            reversal.reversed_on.strftime("%d/%m/%Y"),
+            escape(reversal.reversed_by),
+            escape(reversal.reason),
+        )
+    return notes
+
+
+def reverse_on_desk(parent: QWidget, charge, payment_id: int | None, reason: str | None, *, message) -> object | None:
+    """Estornar: which payment (asked when the charge has several), why (asked), then the reversal."""
+    from PySide6.QtWidgets import QInputDialog
+
+    from models.base.money import format_brl
+    from models.billing.charges import payments_of
+    from models.billing.collection.desk import reversals_of, reverse_payment
+    from views.blocks import fill
+
+    done = reversals_of(charge)
+    live = [p for p in payments_of(charge) if p.id not in done]
+    if not live:
+        message.setText(parent.tr("Esta cobrança não tem pagamento a estornar."))
+        return None
+    if payment_id is None:
+        if len(live) == 1:
+            payment_id = live[0].id
+        else:
+            labels = [f"nº {p.id} — {format_brl(p.amount)} em {p.paid_on:%d/%m/%Y} ({p.reference})" for p in live]
+            chosen, ok = QInputDialog.getItem(
+                parent, parent.tr("Estornar pagamento"), parent.tr("Pagamento a estornar:"), labels, 0, False
+            )
+            if not ok:
+                return None
+            payment_id = live[labels.index(chosen)].id
+    if reason is None:
+        reason, ok = QInputDialog.getText(
+            parent,
+            parent.tr("Estornar pagamento"),
+            fill(
+                parent.tr(
+                    "Motivo do estorno do pagamento nº %1 (fica registrado; a cobrança volta a ficar em aberto):"
+                ),
+                payment_id,
+            ),
+        )
+        if not ok:
+            return None
+    with user_errors(message) as refused:
+        reversal = reverse_payment(payment_id, reason=reason)
+    if refused:
+        return None
+    message.setText(
+        fill(
+            parent.tr("Estorno nº %1 do pagamento nº %2 registrado: a cobrança nº %3 volta a ficar em aberto."),
+            reversal.number,
+            payment_id,
+            charge.number,
+        )
+    )
+    return reversal
