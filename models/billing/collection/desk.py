@@ -46,8 +46,8 @@ def record_desk_payment(
     require("charges.pay")
     errors: dict[str, str] = {}
     value = typed_amount(errors, "amount", amount, what="o valor pago")
-    if errors:
-        raise FieldErrors(errors)
+    if errors or value is None:
+        raise FieldErrors(errors or {"amount": "Informe o valor pago."})
     excess = value - charge.open_amount if charge.status != "cancelled" else Decimal("0.00")
     if excess > 0 and not accept_overpayment:
         raise Overpayment(charge, value)
