@@ -607,3 +607,45 @@ def test_the_desk_asks_before_an_overpayment_and_reverses_a_payment(database, qt
     assert Credit.get().status == "reversed"
     tab.table.selectRow(0)
     assert "estornado" in tab.detail.text() and tab.cancel_button.isEnabled()
+
+
+def test_cobranca_importar_retorno_previews_then_imports_once(database, qtbot, app_ready, tmp_path):
+    from models.billing.charges import Charge
+    from models.billing.collection.returns import build_return
+    from views.charges_page import ChargesTab
+
+    _setup_agreement()
+    guia, fine = _issued("Carlos Alberto Nunes")
+    good = tmp_path / "RET.txt"
+    good.write_bytes(
+        build_return(
+            agreement="0042",
+            nsa=9,
+            generated_on=TODAY,
+            payments=[(guia.barcode, 30000, TODAY), (guia.barcode, 30000, TODAY)],
+        )
+    )
+    bad = tmp_path / "BAD.txt"
+    bad.write_bytes(_join([*_lines(good.read_bytes())[:-1], "Z000004" + "0" * 17]))
+    tab = ChargesTab(today=TODAY)
+    qtbot.addWidget(tab)
+    tab.show()
+    tab.set_month(2026, 3)
+    assert tab.bank_return_button.isEnabled()
+
+    def drive(dialog):
+        assert not dialog.load(str(bad)) and "registro 4" in dialog.error.text()
+        assert not dialog.import_button.isEnabled()
+        assert dialog.load(str(good)) and dialog.model.rowCount() == 2
+        assert dialog.model.index(1, 5).data() == "pago em duplicidade"
+        assert Charge.get_by_id(fine.id).status == "open"  # the preview writes nothing
+        asked = []
+        dialog.ask_overpayment = lambda text: asked.append(text) or True
+        dialog.import_()
+        assert asked and "300,00" in asked[0] and "1 crédito(s)" in dialog.message.text()
+        assert dialog.load(str(good)) and "já foi importado" in dialog.message.text()
+        assert not dialog.import_button.isEnabled()
+
+    result = tab.import_return(dialog_hook=drive)
+    assert result is not None and result.payments == 1
+    assert Charge.get_by_id(fine.id).status == "paid" and tab.model.rows[0].situation != "em aberto"

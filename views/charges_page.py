@@ -278,7 +278,10 @@ class ChargesTab(ListTab):
         self.cancel_button = push_button(self.tr("&Cancelar cobrança…"), "cancel")
         self.return_button = push_button(self.tr("&Devolver caução…"), "return-deposit")
         self.guia_button = push_button(self.tr("G&uia (DAM)…"), "guia", lambda: self.guia_selected())
-        self.reverse_button = push_button(self.tr("E&stornar pagamento…"), "reverse", lambda: self.reverse_selected())
+        self.reverse_button = push_button(self.tr("Estorna&r pagamento…"), "reverse", lambda: self.reverse_selected())
+        self.bank_return_button = push_button(
+            self.tr("Importar re&torno…"), "bank-return", lambda: self.import_return()
+        )
         layout.addLayout(
             button_row(
                 self.generate_button,
@@ -287,6 +290,7 @@ class ChargesTab(ListTab):
                 self.return_button,
                 self.guia_button,
                 self.reverse_button,
+                self.bank_return_button,
             )
         )
         self.add_message()
@@ -368,6 +372,7 @@ class ChargesTab(ListTab):
         allow(self.return_button, "charges.cancel", row is not None and row.kind == "deposit" and row.status == "paid")
         allow(self.generate_button, "charges.generate")
         allow(self.guia_button, "charges.create", row is not None and row.status == "open")
+        allow(self.bank_return_button, "charges.pay")
         allow(self.reverse_button, "charges.cancel", row is not None and row.paid > 0 and row.status != "cancelled")
         if row is None:
             self.detail.setText(self.tr("Selecione uma cobrança para ver a fórmula, a base legal e os pagamentos."))
@@ -490,6 +495,21 @@ class ChargesTab(ListTab):
         )
         self.refresh_rows()
         return dialog.payment
+
+    def import_return(self, *, dialog_hook=None):
+        """Cobrança → Importar retorno: the bank's return file (issue 30 §4)."""
+        from views.return_import import ReturnImportDialog
+
+        dialog = ReturnImportDialog(self, today=self.today)
+        self.last_dialog = dialog
+        if dialog_hook is not None:
+            dialog_hook(dialog)
+        else:
+            dialog.exec()
+        if dialog.outcome is not None:
+            self.message.setText(dialog.message.text())
+            self.refresh_rows()
+        return dialog.outcome
 
     def reverse_selected(self, payment_id: int | None = None, reason: str | None = None):
         """Estornar: reverse a payment of the selected charge (issue 30 §5) — a new act; the charge reopens."""
