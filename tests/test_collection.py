@@ -649,3 +649,93 @@ def test_cobranca_importar_retorno_previews_then_imports_once(database, qtbot, a
     result = tab.import_return(dialog_hook=drive)
     assert result is not None and result.payments == 1
     assert Charge.get_by_id(fine.id).status == "paid" and tab.model.rows[0].situation != "em aberto"
+
+
+# --------------------------------------------------------------------------- late payment (§3)
+
+CTM = "Lei Complementar nº 10/2003 (Código Tributário de Olímpia), art. 120"
+
+
+@pytest.mark.parametrize(
+    "due, on, months",
+    [
+        (dt.date(2026, 1, 20), dt.date(2026, 1, 20), 0),
+        (dt.date(2026, 1, 20), dt.date(2026, 1, 21), 1),
+        (dt.date(2026, 1, 20), dt.date(2026, 2, 20), 1),
+        (dt.date(2026, 1, 20), dt.date(2026, 2, 21), 2),
+        (dt.date(2026, 1, 31), dt.date(2026, 3, 1), 2),
+        (dt.date(2025, 12, 10), dt.date(2026, 3, 10), 3),
+    ],
+)
+def test_a_month_begun_counts_whole(due, on, months):
+    from models.billing.collection.late import months_late
+
+    assert months_late(due, on) == months
+
+
+def test_late_rules_are_the_towns_with_their_source(database, capsys):
+    from models.billing.collection.late import get_late_rules, set_late_rules
+    from models.store.bootstrap import close_database
+
+    assert not get_late_rules().configured
+    with pytest.raises(FieldErrors) as caught:
+        set_late_rules(fine_percent="2", interest_percent="x", source="", due_days="0")
+    assert set(caught.value.errors) == {"interest_percent", "source", "due_days"}
+    close_database()
+    base = ["--db", database, "collection", "late"]
+    assert main([*base, "--fine-percent", "2", "--interest-percent", "1", "--source", CTM]) == 0
+    assert "gravadas" in capsys.readouterr().out
+    assert main([*base, "--json"]) == 0
+    shown = json.loads(capsys.readouterr().out)
+    assert shown["fine_percent"] == "2" and shown["interest_percent_month"] == "1" and shown["source"] == CTM
+
+
+def test_a_second_copy_after_the_due_date_carries_multa_and_juros_and_cancels_the_first(database):
+    from factories import person
+
+    from models.billing.charges import Charge
+    from models.billing.collection.guias import guia_lines, issue_guia
+    from models.billing.collection.late import set_late_rules
+    from models.billing.collection.tables import Guia
+
+    _setup_agreement()
+    set_late_rules(fine_percent="2", interest_percent="1", source=CTM, due_days="5")
+    fine = _fine(person("Carlos Alberto Nunes"), due=dt.date(2026, 1, 20))
+    first = issue_guia([fine], today=dt.date(2026, 1, 10))
+    assert first.amount == Decimal("300.00") and first.due_on == dt.date(2026, 1, 20)
+    second = issue_guia([fine], today=dt.date(2026, 3, 10))
+    # new due date 15/03/2026: 2 months begun after 20/01 → multa 2% = 6,00; juros 1% × 2 × 300,00 = 6,00
+    assert second.due_on == dt.date(2026, 3, 15) and second.amount == Decimal("312.00")
+    assert Guia.get_by_id(first.id).status == "replaced" and second.replaces == first.number
+    late = Charge.get((Charge.kind == "late") & (Charge.source == fine.number))
+    assert late.amount == Decimal("12.00") and late.basis == CTM and "2 mês(es)" in late.formula
+    assert [line.number for line in guia_lines(second)] == sorted([fine.number, late.number])
+    third = issue_guia([fine], today=dt.date(2026, 3, 25))  # past the second's date: recomputed, not added twice
+    assert Charge.get_by_id(late.id).status == "cancelled"
+    assert third.amount == Decimal("315.00") and third.due_on == dt.date(2026, 3, 30)  # 3 months: 6,00 + 9,00
+
+
+def test_a_guia_paid_after_its_due_date_leaves_the_multa_and_juros_owed_named(database, tmp_path):
+    from models.billing.charges import Charge
+    from models.billing.collection.late import set_late_rules
+    from models.billing.collection.returns import build_return, import_return
+
+    _setup_agreement()
+    set_late_rules(fine_percent="2", interest_percent="1", source=CTM, due_days="5")
+    guia, fine = _issued("Carlos Alberto Nunes")  # due 20/03/2026
+    ret = tmp_path / "RET.txt"
+    ret.write_bytes(
+        build_return(
+            agreement="0042",
+            nsa=4,
+            generated_on=dt.date(2026, 4, 6),
+            payments=[(guia.barcode, 30000, dt.date(2026, 4, 3))],
+        )
+    )
+    result = import_return(ret, today=dt.date(2026, 4, 6))
+    item = result.preview.items[0]
+    assert item.category == "late" and item.late_owed == Decimal("9.00")  # 2% + 1% × 1 month of R$ 300,00
+    assert "ficam devidos R$ 9,00 de multa e juros de mora" in item.note and CTM in item.note
+    assert Charge.get_by_id(fine.id).status == "paid"
+    owed = Charge.get((Charge.kind == "late") & (Charge.source == fine.number))
+    assert (owed.amount, owed.status, owed.due_on) == (Decimal("9.00"), "open", dt.date(2026, 4, 11))

@@ -13,7 +13,12 @@ import json
 
 
 def LOGIN(args: argparse.Namespace) -> bool:  # noqa: N802 - the name desktop/cli.py looks up
-    return getattr(args, "action", None) == "set"
+    action = getattr(args, "action", None)
+    return action == "set" or (action == "late" and _late_given(args))
+
+
+def _late_given(args: argparse.Namespace) -> bool:
+    return any(getattr(args, k, None) is not None for k in ("fine_percent", "interest_percent", "source", "due_days"))
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -38,11 +43,23 @@ def configure(parser: argparse.ArgumentParser) -> None:
     put.add_argument("--pix-name", metavar="NOME", default="", help="nome do recebedor no Pix (até 25 letras)")
     put.add_argument("--pix-city", metavar="CIDADE", default="", help="cidade do recebedor no Pix (até 15 letras)")
     db_option(put, top=False)
+    late = sub.add_parser(
+        "late",
+        help="multa e juros de mora do código tributário do município (sem opções: mostra)",
+        formatter_class=parser.formatter_class,
+    )
+    late.add_argument("--fine-percent", metavar="P", help="multa de mora, % do valor (uma vez), como 2 ou 0,33")
+    late.add_argument("--interest-percent", metavar="P", help="juros de mora, % ao mês ou fração, como 1")
+    late.add_argument("--source", metavar="FONTE", help="a lei e o artigo que os fixam — obrigatória com taxas")
+    late.add_argument("--due-days", metavar="N", help="dias para pagar a segunda via da guia (padrão 5)")
+    late.add_argument("--json", action="store_true", help="saída em JSON")
+    db_option(late, top=False)
     parser.epilog = (
         "Exemplos:\n"
         "  praca collection set --agreement 1234 --value-id 6 --pix-key 12345678000195 "
         '--pix-name "Prefeitura de Olimpia" --pix-city Olimpia\n'
-        "  praca collection show --json"
+        "  praca collection show --json\n"
+        '  praca collection late --fine-percent 2 --interest-percent 1 --source "LC nº 10/2003, art. 120"'
     )
 
 
@@ -54,6 +71,8 @@ def run(args: argparse.Namespace) -> int:
     action = getattr(args, "action", None) or "show"
     open_database(resolve_db_url(getattr(args, "db", None)))
     try:
+        if action == "late":
+            return _late(args)
         if action == "set":
             found = set_agreement(
                 agreement=args.agreement or "",
@@ -80,3 +99,34 @@ def run(args: argparse.Namespace) -> int:
         return 0
     finally:
         close_database()
+
+
+def _late(args: argparse.Namespace) -> int:
+    from models.billing.collection.late import get_late_rules, set_late_rules
+
+    if _late_given(args):
+        current = get_late_rules()
+        rules = set_late_rules(
+            fine_percent=args.fine_percent if args.fine_percent is not None else str(current.fine_percent),
+            interest_percent=(
+                args.interest_percent if args.interest_percent is not None else str(current.interest_percent)
+            ),
+            source=args.source if args.source is not None else current.source,
+            due_days=args.due_days if args.due_days is not None else str(current.due_days),
+        )
+        print("Regras de multa e juros de mora gravadas.")
+    else:
+        rules = get_late_rules()
+    if args.json:
+        print(json.dumps(rules.as_dict(), ensure_ascii=False, indent=2))
+        return 0
+    if not rules.configured:
+        print("Multa e juros de mora: não cadastrados (nada é acrescido a uma cobrança vencida).")
+    else:
+        pct = lambda d: f"{d.normalize():f}".replace(".", ",")  # noqa: E731 - a local formatter
+        print(
+            f"Multa de mora: {pct(rules.fine_percent)}% do valor; juros de mora: {pct(rules.interest_percent)}% "
+            f"ao mês ou fração — {rules.source}"
+        )
+    print(f"Segunda via da guia: vence {rules.due_days} dia(s) depois de emitida.")
+    return 0

@@ -28,6 +28,7 @@ KINDS = {
     "fine": "multa",
     "depot": "diária de depósito",
     "other": "outra",
+    "late": "multa e juros de mora",
 }
 
 

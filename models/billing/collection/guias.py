@@ -13,12 +13,14 @@ from dataclasses import dataclass
 from decimal import Decimal
 
 from models.access.session import acting, require
+from models.base import clock
 from models.base.errors import UserError
 from models.base.money import format_brl, to_centavos
 from models.billing.charges.steps import date_text
 from models.billing.charges.tables import Charge
 from models.billing.collection import codes
 from models.billing.collection.agreement import require_agreement
+from models.billing.collection.late import Late, get_late_rules, late_charge
 from models.billing.collection.tables import Guia, GuiaCharge
 from models.registry.applications import next_number
 from models.store.db import db
@@ -62,10 +64,16 @@ def find_charges(numbers: list[str]) -> list[Charge]:
 
 
 def issue_guia(charges: list[Charge], *, today: _dt.date | None = None, by: str = "") -> Guia:
-    """Issue a guia for ``charges`` (open, of one payer) — one transaction."""
+    """Issue a guia for ``charges`` (open, of one payer) — one transaction.
+
+    A charge past its due date, where the town set its late-payment rules (:mod:`~.late`), brings its multa and
+    juros computed to the guia's new due date (today + the days the rules give) as an accessory charge the guia
+    carries too; an open guia of the same charges is replaced, and the accessory charges only it carried are
+    cancelled (recomputed here)."""
     require("charges.create")
     today = today or _dt.date.today()
     agreement = require_agreement()
+    rules = get_late_rules()
     payers = {_payer(c)[0] for c in charges}
     for charge in charges:
         if charge.status != "open" or charge.open_amount <= 0:
@@ -75,13 +83,27 @@ def issue_guia(charges: list[Charge], *, today: _dt.date | None = None, by: str 
     if len(payers) != 1 or "" in payers:
         raise UserError("Uma guia reúne cobranças de um só devedor: separe as cobranças por devedor.", field="charge")
     _key, name, document = _payer(charges[0])
-    amount = sum((c.open_amount for c in charges), Decimal("0.00"))
-    centavos = to_centavos(amount)
-    if centavos > codes.MAX_CENTAVOS:
-        raise UserError(f"Valor grande demais para um código de barras: {format_brl(amount)}.")
-    due = max(today, min(c.due_on for c in charges))
+    overdue = [c for c in charges if c.due_on < today and c.kind != "late"]
+    due = today + _dt.timedelta(days=rules.due_days) if overdue else max(today, min(c.due_on for c in charges))
     by = acting(by)
     with db.atomic():
+        earlier = list(
+            Guia.select()
+            .join(GuiaCharge)
+            .where((Guia.status == "open") & (GuiaCharge.charge.in_([c.id for c in charges])))
+            .distinct()
+        )
+        if earlier:
+            _cancel_late_of(earlier, keep={c.id for c in charges}, by=by, today=today)
+        items = list(charges)
+        for charge in overdue:
+            late = late_charge(charge.open_amount, charge.due_on, due, rules)
+            if late is not None:
+                items.append(late_item(charge, late, due, today))
+        amount = sum((c.open_amount for c in items), Decimal("0.00"))
+        centavos = to_centavos(amount)
+        if centavos > codes.MAX_CENTAVOS:
+            raise UserError(f"Valor grande demais para um código de barras: {format_brl(amount)}.")
         seq = next_number(f"guia-{today.year}")
         number = f"{today.year}/{seq:06d}"
         code = codes.barcode(
@@ -97,12 +119,6 @@ def issue_guia(charges: list[Charge], *, today: _dt.date | None = None, by: str 
             )
             if agreement.has_pix
             else ""
-        )
-        earlier = list(
-            Guia.select()
-            .join(GuiaCharge)
-            .where((Guia.status == "open") & (GuiaCharge.charge.in_([c.id for c in charges])))
-            .distinct()
         )
         guia = Guia.create(
             number=number,
@@ -121,13 +137,57 @@ def issue_guia(charges: list[Charge], *, today: _dt.date | None = None, by: str 
             issued_by=by,
             replaces=", ".join(g.number for g in earlier),
         )
-        for charge in charges:
+        for charge in items:
             GuiaCharge.create(guia=guia.id, charge=charge.id, amount=charge.open_amount)
         if earlier:
             Guia.update(status="replaced", replaced_by=number).where(
                 Guia.id.in_([g.id for g in earlier]) & (Guia.status == "open")
             ).execute()
     return guia
+
+
+def late_item(charge: Charge, late: Late, due: _dt.date, today: _dt.date, *, what: str = "Multa e juros de mora"):
+    """The accessory charge of ``charge``'s multa and juros (kind ``late``), with its formula and basis."""
+    from models.billing.charges import create_charge
+
+    return create_charge(
+        kind="late",
+        regime=charge.regime,
+        label=f"{what} da cobrança nº {charge.number}",
+        amount=late.total,
+        due_on=due,
+        basis=late.basis,
+        formula=late.formula,
+        by="",
+        person_id=charge.person_id,
+        company_id=charge.company_id,
+        source=charge.number,
+        today=today,
+    )
+
+
+def _cancel_late_of(guias: list[Guia], *, keep: set[int], by: str, today: _dt.date) -> None:
+    """Cancel the unpaid accessory charges the replaced ``guias`` carried (not asked for again)."""
+    ids = [
+        i.charge_id
+        for i in GuiaCharge.select(GuiaCharge.charge)
+        .join(Charge)
+        .where(
+            GuiaCharge.guia.in_([g.id for g in guias])
+            & (Charge.kind == "late")
+            & (Charge.status == "open")
+            & (Charge.paid_total == 0)
+        )
+        if i.charge_id not in keep
+    ]
+    if ids:
+        Charge.update(
+            status="cancelled",
+            cancelled_at=clock.now(),
+            cancelled_by=by,
+            cancel_reason="encargos recalculados na segunda via da guia",
+            version=Charge.version + 1,
+        ).where(Charge.id.in_(ids) & (Charge.status == "open")).execute()
 
 
 def guia_lines(guia: Guia) -> list[GuiaLine]:

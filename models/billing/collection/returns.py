@@ -41,6 +41,8 @@ from models.billing.charges.steps import date_text
 from models.billing.charges.tables import Charge
 from models.billing.collection import codes
 from models.billing.collection.agreement import require_agreement
+from models.billing.collection.guias import late_item
+from models.billing.collection.late import Late, get_late_rules, late_charge
 from models.billing.collection.tables import Credit, Guia, GuiaCharge, PaymentSource, ReturnFile
 from models.store.db import db
 
@@ -113,6 +115,11 @@ class Item:
     credit: Decimal = Decimal("0.00")  # what is kept as the payer's credit
     owed: Decimal = Decimal("0.00")  # what stays open afterwards
     note: str = ""
+    late: list = field(default_factory=list)  # (charge, Late) still owed for paying after the guia's due date
+
+    @property
+    def late_owed(self) -> Decimal:
+        return sum((late.total for _c, late in self.late), Decimal("0.00"))
 
     @property
     def amount(self) -> Decimal:
@@ -136,6 +143,7 @@ class Item:
             "applied": f"{self.applied:.2f}",
             "credit": f"{self.credit:.2f}",
             "still_owed": f"{self.owed:.2f}",
+            "late_owed": f"{self.late_owed:.2f}",
             "note": self.note,
         }
 
@@ -335,12 +343,43 @@ def _classify(detail: Detail, guia: Guia | None, agreement: str, spent: dict[int
     elif item.credit > 0:
         item.category = "more"
         item.note = f"{format_brl(item.credit)} a maior ficam como crédito do contribuinte"
-    elif detail.paid_on > guia.due_on:
+    if detail.paid_on > guia.due_on and item.owed == 0:
         item.category = "late"
-        item.note = f"pago em {date_text(detail.paid_on)}, vencimento {date_text(guia.due_on)}"
+        item.late = _late_owed(guia, detail.paid_on)
+        late_text = (
+            f"; ficam devidos {format_brl(item.late_owed)} de multa e juros de mora ({item.late[0][1].basis})"
+            if item.late
+            else ("; nada acrescido" if get_late_rules().configured else "; sem regra de multa e juros cadastrada")
+        )
+        item.note = (
+            item.note + "; " if item.note else ""
+        ) + f"pago em {date_text(detail.paid_on)}, vencimento {date_text(guia.due_on)}{late_text}"
     if guia.status == "replaced":
         item.note = (item.note + "; " if item.note else "") + f"guia substituída pela nº {guia.replaced_by}"
     return item
+
+
+def _late_owed(guia: Guia, paid_on: _dt.date) -> list[tuple[Charge, Late]]:
+    """The multa and juros still owed for the guia's charges paid on ``paid_on``: as the town's rules compute them
+    from each charge's own due date, less what the guia already carried for it."""
+    rules = get_late_rules()
+    rows = list(GuiaCharge.select(GuiaCharge, Charge).join(Charge).where(GuiaCharge.guia == guia.id))
+    carried: dict[str, Decimal] = {}
+    for row in rows:
+        if row.charge.kind == "late":
+            carried[row.charge.source] = carried.get(row.charge.source, Decimal("0.00")) + row.amount
+    out = []
+    for row in rows:
+        if row.charge.kind == "late":
+            continue
+        late = late_charge(row.amount, row.charge.due_on, paid_on, rules)
+        if late is None:
+            continue
+        already = carried.get(row.charge.number, Decimal("0.00"))
+        if late.total > already:
+            formula = late.formula + (f"; menos {format_brl(already)} já cobrados na guia" if already else "")
+            out.append((row.charge, Late(late.months, Decimal("0.00"), late.total - already, formula, late.basis)))
+    return out
 
 
 # --------------------------------------------------------------------------- importing
@@ -409,6 +448,14 @@ def import_return(
                     note=item.note,
                 )
                 credits += 1
+            for charge, late in item.late:
+                late_item(
+                    charge,
+                    late,
+                    (today or _dt.date.today()) + _dt.timedelta(days=get_late_rules().due_days),
+                    today or _dt.date.today(),
+                    what="Multa e juros de mora (guia paga após o vencimento)",
+                )
             if item.owed == 0 and item.guia.status == "open":
                 Guia.update(status="paid").where((Guia.id == item.guia.id) & (Guia.status == "open")).execute()
     return ImportResult(preview, record, payments, credits)
