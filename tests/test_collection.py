@@ -199,8 +199,16 @@ def test_cadastros_arrecadacao_marks_the_wrong_field_and_saves(database, qtbot):
     type_text(page.agreement, "34")
     type_text(page.pix_name, "Prefeitura de Olímpia")
     type_text(page.pix_city, "Olímpia")
+    type_text(page.fine_percent, "2")
+    qtbot.mouseClick(page.save_button, Qt.MouseButton.LeftButton)
+    assert "Informe a fonte" in page.late_source.toolTip()  # a rate without its article is refused
+    assert not get_agreement().configured  # nothing stored half-way
+    type_text(page.late_source, "LC nº 10/2003, art. 120")
     qtbot.mouseClick(page.save_button, Qt.MouseButton.LeftButton)
     assert page.message.text() == "Convênio de arrecadação salvo."
+    from models.billing.collection.late import get_late_rules
+
+    assert get_late_rules().configured and get_late_rules().source == "LC nº 10/2003, art. 120"
     assert (get_agreement().agreement, get_agreement().value_id, get_agreement().pix_kind) == ("1234", "8", "e-mail")
 
 

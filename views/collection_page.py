@@ -7,7 +7,8 @@ from __future__ import annotations
 
 from PySide6.QtWidgets import QComboBox, QFormLayout, QLineEdit, QVBoxLayout, QWidget
 
-from models.billing.collection.agreement import VALUE_ID_LABELS, get_agreement, set_agreement
+from models.billing.collection.agreement import VALUE_ID_LABELS, get_agreement
+from models.billing.collection.late import get_late_rules, save_collection_settings
 from views.blocks import (
     FieldErrorsView,
     button_row,
@@ -54,6 +55,23 @@ class CollectionPage(QWidget):
         form.addRow(self.tr("C&have Pix:"), self.pix_key)
         form.addRow(self.tr("&Nome do recebedor (Pix):"), self.pix_name)
         form.addRow(self.tr("Ci&dade (Pix):"), self.pix_city)
+        # late payment: the town's tax code, never Praça's (issue 30 §3)
+        self.fine_percent = QLineEdit()
+        self.fine_percent.setObjectName("fine_percent")
+        self.fine_percent.setPlaceholderText(self.tr("% do valor, uma vez (ex.: 2)"))
+        self.interest_percent = QLineEdit()
+        self.interest_percent.setObjectName("interest_percent")
+        self.interest_percent.setPlaceholderText(self.tr("% ao mês ou fração (ex.: 1)"))
+        self.late_source = QLineEdit()
+        self.late_source.setObjectName("late_source")
+        self.late_source.setPlaceholderText(self.tr("lei e artigo do código tributário do município"))
+        self.due_days = QLineEdit()
+        self.due_days.setObjectName("due_days")
+        self.due_days.setMaxLength(2)
+        form.addRow(self.tr("&Multa de mora (%):"), self.fine_percent)
+        form.addRow(self.tr("&Juros de mora (% ao mês):"), self.interest_percent)
+        form.addRow(self.tr("&Fonte (multa e juros):"), self.late_source)
+        form.addRow(self.tr("Dias para pagar a &2ª via:"), self.due_days)
         layout.addLayout(form)
         self.error = error_label()
         self.errors = FieldErrorsView(
@@ -64,6 +82,10 @@ class CollectionPage(QWidget):
                 "pix_key": self.pix_key,
                 "pix_name": self.pix_name,
                 "pix_city": self.pix_city,
+                "fine_percent": self.fine_percent,
+                "interest_percent": self.interest_percent,
+                "source": self.late_source,
+                "due_days": self.due_days,
             },
         )
         layout.addWidget(self.error)
@@ -78,9 +100,15 @@ class CollectionPage(QWidget):
         self.agreement.setText(found.agreement)
         index = self.value_id.findData(found.value_id or "6")
         self.value_id.setCurrentIndex(max(index, 0))
-        self.pix_key.setText(found.pix_key)
+        self.pix_key.setText(get_agreement().pix_key)
         self.pix_name.setText(found.pix_name)
         self.pix_city.setText(found.pix_city)
+        rules = get_late_rules()
+        pct = lambda d: f"{d.normalize():f}".replace(".", ",") if d else ""  # noqa: E731 - a local formatter
+        self.fine_percent.setText(pct(rules.fine_percent))
+        self.interest_percent.setText(pct(rules.interest_percent))
+        self.late_source.setText(rules.source)
+        self.due_days.setText(str(rules.due_days))
         self.errors.clear()
         self.message.clear()
 
@@ -88,16 +116,24 @@ class CollectionPage(QWidget):
         self.errors.clear()
         self.message.clear()
         with user_errors(self.errors) as refused:
-            found = set_agreement(
-                agreement=self.agreement.text(),
-                value_id=self.value_id.currentData() or "",
-                pix_key=self.pix_key.text(),
-                pix_name=self.pix_name.text(),
-                pix_city=self.pix_city.text(),
+            save_collection_settings(
+                {
+                    "agreement": self.agreement.text(),
+                    "value_id": self.value_id.currentData() or "",
+                    "pix_key": self.pix_key.text(),
+                    "pix_name": self.pix_name.text(),
+                    "pix_city": self.pix_city.text(),
+                },
+                {
+                    "fine_percent": self.fine_percent.text(),
+                    "interest_percent": self.interest_percent.text(),
+                    "source": self.late_source.text(),
+                    "due_days": self.due_days.text(),
+                },
             )
         if refused:
             return
-        self.pix_key.setText(found.pix_key)
+        self.pix_key.setText(get_agreement().pix_key)
         self.message.setText(self.tr("Convênio de arrecadação salvo."))
 
 

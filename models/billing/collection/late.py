@@ -84,6 +84,38 @@ def get_late_rules() -> LateRules:
 def set_late_rules(*, fine_percent: str, interest_percent: str, source: str, due_days: str = "5") -> LateRules:
     """Check and store the rules (one transaction); :class:`FieldErrors` naming each wrong field."""
     require("settings.edit")
+    values = check_late_rules(
+        fine_percent=fine_percent, interest_percent=interest_percent, source=source, due_days=due_days
+    )
+    with db.atomic():
+        for key, value in values.items():
+            write_setting(key, value)
+    return get_late_rules()
+
+
+def save_collection_settings(agreement: dict[str, str], late: dict[str, str]) -> LateRules:
+    """Cadastros → Arrecadação: the agreement and the late-payment rules checked together and written in one
+    transaction — a wrong field anywhere stores nothing."""
+    from models.billing.collection.agreement import check_agreement
+
+    require("settings.edit")
+    errors: dict[str, str] = {}
+    values: dict[str, str] = {}
+    for check, fields in ((check_agreement, agreement), (check_late_rules, late)):
+        try:
+            values.update(check(**fields))
+        except FieldErrors as exc:
+            errors.update(exc.errors)
+    if errors:
+        raise FieldErrors(errors)
+    with db.atomic():
+        for key, value in values.items():
+            write_setting(key, value)
+    return get_late_rules()
+
+
+def check_late_rules(*, fine_percent: str, interest_percent: str, source: str, due_days: str = "5") -> dict[str, str]:
+    """The rules as settings to write; :class:`FieldErrors` naming each wrong field."""
     errors: dict[str, str] = {}
     values: dict[str, Decimal] = {}
     for key, raw, what, top in (
@@ -108,12 +140,12 @@ def set_late_rules(*, fine_percent: str, interest_percent: str, source: str, due
         errors["due_days"] = f"Prazo da segunda via inválido: {due_days!r} (de 1 a 90 dias)."
     if errors:
         raise FieldErrors(errors)
-    with db.atomic():
-        write_setting(FINE, f"{values['fine_percent'].normalize():f}")
-        write_setting(INTEREST, f"{values['interest_percent'].normalize():f}")
-        write_setting(SOURCE, source)
-        write_setting(DUE_DAYS, days)
-    return get_late_rules()
+    return {
+        FINE: f"{values['fine_percent'].normalize():f}",
+        INTEREST: f"{values['interest_percent'].normalize():f}",
+        SOURCE: source,
+        DUE_DAYS: days,
+    }
 
 
 def months_late(due_on: _dt.date, on: _dt.date) -> int:
