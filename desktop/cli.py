@@ -49,6 +49,7 @@ COMMANDS: dict[str, tuple[str | None, str]] = {
     "signing": ("signing", "chave de assinatura da prefeitura: create, rotate, revoke, unlock, list, url"),
     "collection": ("collection", "convênio de arrecadação (FEBRABAN) e chave Pix do município: set, show"),
     "guia": ("guia", "emite a guia (DAM) de cobranças com código de barras FEBRABAN e QR Pix"),
+    "debts": ("debts", "dívida ativa: export lista as cobranças vencidas além do prazo do município (xlsx, csv)"),
     "payments": ("payments", "pagamentos: import (arquivo de retorno do banco), reverse (estorno)"),
     "report": ("report", "relatórios de taxas e de sanções (xlsx, html, pdf)"),
     "import": ("import_", "importa ambulantes (e suas permissões) de uma planilha xlsx ou csv"),

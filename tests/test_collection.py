@@ -747,3 +747,46 @@ def test_a_guia_paid_after_its_due_date_leaves_the_multa_and_juros_owed_named(da
     assert Charge.get_by_id(fine.id).status == "paid"
     owed = Charge.get((Charge.kind == "late") & (Charge.source == fine.number))
     assert (owed.amount, owed.status, owed.due_on) == (Decimal("9.00"), "open", dt.date(2026, 4, 11))
+
+
+# --------------------------------------------------------------------------- dívida ativa (§6)
+
+
+def test_debts_export_lists_what_the_law_asks_and_confirm_inscribes(database, tmp_path, capsys):
+    import csv as _csv
+
+    from factories import person
+    from openpyxl import load_workbook
+
+    from models.billing.charges import Charge, charge_rows, debts_of
+    from models.billing.collection.late import set_late_rules
+    from models.billing.collection.tables import DebtInscription
+    from models.store.bootstrap import close_database, open_database
+
+    set_late_rules(fine_percent="2", interest_percent="1", source=CTM, due_days="5", debt_term="30")
+    vendor = person("Carlos Alberto Nunes")
+    old = _fine(vendor, "300,00", due=dt.date(2026, 1, 20))
+    recent = _fine(vendor, "50,00", due=dt.date(2026, 3, 1))  # within the 30 days' term on 10/03
+    close_database()
+    base = ["--db", database, "debts", "export", "--as-of", "10/03/2026"]
+    assert main([*base, "--format", "csv", "--out", str(tmp_path / "d.csv"), "--json"]) == 0
+    listed = json.loads(capsys.readouterr().out)
+    assert listed["charges"] == [old.number] and listed["updated_total"] == "312.00" and not listed["inscribed"]
+    with (tmp_path / "d.csv").open(encoding="utf-8-sig") as fh:
+        rows = list(_csv.reader(fh, delimiter=";"))
+    header, row = rows[0], dict(zip(rows[0], rows[1], strict=True))
+    assert header[2] == "Devedor (§ 5º, I)" and row["Devedor (§ 5º, I)"] == "Carlos Alberto Nunes"
+    assert row["Valor originário (§ 5º, II)"] == "300,00" and row["Valor atualizado"] == "312,00"
+    assert CTM in row["Forma de calcular juros e encargos (§ 5º, II)"] and row["Fundamento legal (§ 5º, III)"]
+    assert main([*base, "--format", "xlsx", "--out", str(tmp_path / "d.xlsx"), "--confirm"]) == 0
+    assert "inscritas" in capsys.readouterr().out
+    sheet = load_workbook(tmp_path / "d.xlsx").active
+    assert sheet.cell(4, 1).value == "2026/00001" and sheet.cell(4, 7).value == old.number
+    open_database(database)
+    assert Charge.get_by_id(old.id).status == "inscribed" and DebtInscription.get().charge_id == old.id
+    assert Charge.get_by_id(recent.id).status == "open"
+    assert [r.number for r in charge_rows(year=2026, month=1, status="open", text="", today=TODAY)] == []
+    assert debts_of("person", vendor.id, today=TODAY)  # still a debt for eligibility
+    close_database()
+    assert main([*base, "--format", "ods", "--out", str(tmp_path / "d.ods")]) == 2
+    assert "Formato inválido" in capsys.readouterr().err

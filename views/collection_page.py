@@ -68,10 +68,15 @@ class CollectionPage(QWidget):
         self.due_days = QLineEdit()
         self.due_days.setObjectName("due_days")
         self.due_days.setMaxLength(2)
-        form.addRow(self.tr("&Multa de mora (%):"), self.fine_percent)
-        form.addRow(self.tr("&Juros de mora (% ao mês):"), self.interest_percent)
+        form.addRow(self.tr("Mul&ta de mora (%):"), self.fine_percent)
+        form.addRow(self.tr("Ju&ros de mora (% ao mês):"), self.interest_percent)
         form.addRow(self.tr("&Fonte (multa e juros):"), self.late_source)
         form.addRow(self.tr("Dias para pagar a &2ª via:"), self.due_days)
+        self.debt_term = QLineEdit()
+        self.debt_term.setObjectName("debt_term")
+        self.debt_term.setMaxLength(4)
+        self.debt_term.setPlaceholderText(self.tr("dias depois do vencimento"))
+        form.addRow(self.tr("Prazo para dívida ati&va (dias):"), self.debt_term)
         layout.addLayout(form)
         self.error = error_label()
         self.errors = FieldErrorsView(
@@ -86,6 +91,7 @@ class CollectionPage(QWidget):
                 "interest_percent": self.interest_percent,
                 "source": self.late_source,
                 "due_days": self.due_days,
+                "debt_term": self.debt_term,
             },
         )
         layout.addWidget(self.error)
@@ -109,6 +115,7 @@ class CollectionPage(QWidget):
         self.interest_percent.setText(pct(rules.interest_percent))
         self.late_source.setText(rules.source)
         self.due_days.setText(str(rules.due_days))
+        self.debt_term.setText("" if rules.debt_term is None else str(rules.debt_term))
         self.errors.clear()
         self.message.clear()
 
@@ -129,6 +136,7 @@ class CollectionPage(QWidget):
                     "interest_percent": self.interest_percent.text(),
                     "source": self.late_source.text(),
                     "due_days": self.due_days.text(),
+                    "debt_term": self.debt_term.text(),
                 },
             )
         if refused:

@@ -18,7 +18,10 @@ def LOGIN(args: argparse.Namespace) -> bool:  # noqa: N802 - the name desktop/cl
 
 
 def _late_given(args: argparse.Namespace) -> bool:
-    return any(getattr(args, k, None) is not None for k in ("fine_percent", "interest_percent", "source", "due_days"))
+    return any(
+        getattr(args, k, None) is not None
+        for k in ("fine_percent", "interest_percent", "source", "due_days", "debt_term_days")
+    )
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -52,6 +55,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
     late.add_argument("--interest-percent", metavar="P", help="juros de mora, % ao mês ou fração, como 1")
     late.add_argument("--source", metavar="FONTE", help="a lei e o artigo que os fixam — obrigatória com taxas")
     late.add_argument("--due-days", metavar="N", help="dias para pagar a segunda via da guia (padrão 5)")
+    late.add_argument(
+        "--debt-term-days", metavar="N", help="dias depois do vencimento para a inscrição em dívida ativa"
+    )
     late.add_argument("--json", action="store_true", help="saída em JSON")
     db_option(late, top=False)
     parser.epilog = (
@@ -113,6 +119,11 @@ def _late(args: argparse.Namespace) -> int:
             ),
             source=args.source if args.source is not None else current.source,
             due_days=args.due_days if args.due_days is not None else str(current.due_days),
+            debt_term=(
+                args.debt_term_days
+                if args.debt_term_days is not None
+                else ("" if current.debt_term is None else str(current.debt_term))
+            ),
         )
         print("Regras de multa e juros de mora gravadas.")
     else:
@@ -129,4 +140,8 @@ def _late(args: argparse.Namespace) -> int:
             f"ao mês ou fração — {rules.source}"
         )
     print(f"Segunda via da guia: vence {rules.due_days} dia(s) depois de emitida.")
+    if rules.debt_term is None:
+        print("Inscrição em dívida ativa: prazo não cadastrado (--debt-term-days N).")
+    else:
+        print(f"Inscrição em dívida ativa: {rules.debt_term} dia(s) depois do vencimento.")
     return 0

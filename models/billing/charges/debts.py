@@ -29,7 +29,11 @@ def debts_of(kind: str, holder_id: int, *, today: _dt.date) -> tuple[DebtFacts, 
     column = Charge.person if kind == "person" else Charge.company
     rows = (
         Charge.select()
-        .where((column == holder_id) & (Charge.status == "open") & ((Charge.due_on < today) | (Charge.kind == "fine")))
+        .where(
+            (column == holder_id)
+            & Charge.status.in_(("open", "inscribed"))  # a debt inscribed in dívida ativa is still a debt
+            & ((Charge.due_on < today) | (Charge.kind == "fine"))
+        )
         .order_by(Charge.due_on)
     )
     grouped: dict[str, list[Charge]] = defaultdict(list)

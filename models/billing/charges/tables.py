@@ -32,7 +32,12 @@ KINDS = {
 }
 
 
-STATUSES = {"open": "em aberto", "paid": "paga", "cancelled": "cancelada"}
+STATUSES = {
+    "open": "em aberto",
+    "paid": "paga",
+    "cancelled": "cancelada",
+    "inscribed": "inscrita em dívida ativa",  # issue 30 §6: still owed, collected by the dívida ativa
+}
 
 
 ZERO = Decimal("0.00")

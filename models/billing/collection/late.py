@@ -27,6 +27,7 @@ FINE = "late_fine_percent"
 INTEREST = "late_interest_percent_month"
 SOURCE = "late_source"
 DUE_DAYS = "late_new_due_days"
+DEBT_TERM = "debt_term_days"  # days after the due date before a charge goes to dívida ativa ("" = not set)
 CENT = Decimal("0.01")
 
 
@@ -36,6 +37,7 @@ class LateRules:
     interest_percent: Decimal
     source: str
     due_days: int
+    debt_term: int | None = None
 
     @property
     def configured(self) -> bool:
@@ -47,6 +49,7 @@ class LateRules:
             "interest_percent_month": f"{self.interest_percent}",
             "source": self.source,
             "new_due_days": self.due_days,
+            "debt_term_days": self.debt_term,
             "configured": self.configured,
         }
 
@@ -78,14 +81,21 @@ def get_late_rules() -> LateRules:
         interest_percent=_percent(get_setting(INTEREST)),
         source=get_setting(SOURCE),
         due_days=int(days) if days.isdigit() else 5,
+        debt_term=int(get_setting(DEBT_TERM)) if get_setting(DEBT_TERM).isdigit() else None,
     )
 
 
-def set_late_rules(*, fine_percent: str, interest_percent: str, source: str, due_days: str = "5") -> LateRules:
+def set_late_rules(
+    *, fine_percent: str, interest_percent: str, source: str, due_days: str = "5", debt_term: str = ""
+) -> LateRules:
     """Check and store the rules (one transaction); :class:`FieldErrors` naming each wrong field."""
     require("settings.edit")
     values = check_late_rules(
-        fine_percent=fine_percent, interest_percent=interest_percent, source=source, due_days=due_days
+        fine_percent=fine_percent,
+        interest_percent=interest_percent,
+        source=source,
+        due_days=due_days,
+        debt_term=debt_term,
     )
     with db.atomic():
         for key, value in values.items():
@@ -114,7 +124,9 @@ def save_collection_settings(agreement: dict[str, str], late: dict[str, str]) ->
     return get_late_rules()
 
 
-def check_late_rules(*, fine_percent: str, interest_percent: str, source: str, due_days: str = "5") -> dict[str, str]:
+def check_late_rules(
+    *, fine_percent: str, interest_percent: str, source: str, due_days: str = "5", debt_term: str = ""
+) -> dict[str, str]:
     """The rules as settings to write; :class:`FieldErrors` naming each wrong field."""
     errors: dict[str, str] = {}
     values: dict[str, Decimal] = {}
@@ -138,6 +150,11 @@ def check_late_rules(*, fine_percent: str, interest_percent: str, source: str, d
     days = (due_days or "").strip()
     if not (days.isdigit() and 1 <= int(days) <= 90):
         errors["due_days"] = f"Prazo da segunda via inválido: {due_days!r} (de 1 a 90 dias)."
+    term = (debt_term or "").strip()
+    if term and not (term.isdigit() and int(term) <= 3650):
+        errors["debt_term"] = (
+            f"Prazo para inscrição em dívida ativa inválido: {debt_term!r} (dias depois do vencimento)."
+        )
     if errors:
         raise FieldErrors(errors)
     return {
@@ -145,6 +162,7 @@ def check_late_rules(*, fine_percent: str, interest_percent: str, source: str, d
         INTEREST: f"{values['interest_percent'].normalize():f}",
         SOURCE: source,
         DUE_DAYS: days,
+        DEBT_TERM: str(int(term)) if term else "",
     }
 
 

@@ -125,4 +125,21 @@ class Credit(BaseModel):
         table_name = "credit"
 
 
-TABLES = [Guia, GuiaCharge, ReturnFile, PaymentSource, Reversal, Credit]
+class DebtInscription(BaseModel):
+    """A charge inscribed in dívida ativa (Lei 6.830/1980, art. 2º, § 5º, V: the inscription's date and number)."""
+
+    number = CharField(max_length=16, unique=True)  # AAAA/NNNNN, counter dividas-AAAA
+    charge = ForeignKeyField(Charge, backref="inscriptions", unique=True, on_delete="RESTRICT")
+    inscribed_on = DateField()
+    as_of = DateField()
+    original = MoneyField()
+    updated = MoneyField()
+    file_name = CharField(max_length=255, default="")
+    inscribed_at = DateTimeField(default=clock.now)
+    inscribed_by = CharField(max_length=100)
+
+    class Meta:
+        table_name = "debt_inscription"
+
+
+TABLES = [Guia, GuiaCharge, ReturnFile, PaymentSource, Reversal, Credit, DebtInscription]
