@@ -314,9 +314,18 @@ def test_praca_guia_writes_the_pdf_and_prints_json(database, tmp_path, capsys):
     data = json.loads(capsys.readouterr().out)
     assert data["amount"] == "300.00" and len(data["barcode"]) == 44 and len(data["linha_digitavel"]) == 48
     assert data["pix"].startswith("000201") and out.exists()
+    sqlite_file = database.removeprefix("sqlite:///")
+    if database.startswith("sqlite"):  # over the open database: refused, and no guia issued for it
+        assert main(["--db", database, "guia", "--charge", number, "--out", sqlite_file]) == 2
+        assert "banco de dados" in capsys.readouterr().err
     assert main(["--db", database, "guia", "--charge", "2026/99999", "--out", str(out)]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "não encontrada" in err
+    from models.billing.collection.tables import Guia
+    from models.store.bootstrap import open_database
+
+    open_database(database)
+    assert Guia.select().count() == 1
 
 
 def test_the_guia_button_on_cobranca_saves_the_selected_charges_guia(database, qtbot, app_ready, tmp_path):

@@ -160,8 +160,7 @@ def save_guia(parent: QWidget, charges: list, path: str | None, *, today, messag
         if not path:
             return None
     with user_errors(message) as refused:
-        guia = issue_guia(charges, today=today)
-        write_guia_pdf(guia, path)
+        guia = issue_guia(charges, today=today, write=lambda g: write_guia_pdf(g, path))
     if refused:
         return None
     message.setText(

@@ -33,8 +33,7 @@ def run(args: argparse.Namespace) -> int:
         raise UserError("Informe onde gravar a guia: --out ARQUIVO.pdf.", field="out")
     open_database(resolve_db_url(getattr(args, "db", None)))
     try:
-        guia = issue_guia(find_charges(args.charge))
-        write_guia_pdf(guia, args.out)
+        guia = issue_guia(find_charges(args.charge), write=lambda g: write_guia_pdf(g, args.out))
         data = guia_json(guia)
         if args.json:
             print(json.dumps(data, ensure_ascii=False, indent=2))

@@ -9,6 +9,7 @@ an open guia already carries replaces that guia (its number is cancelled: status
 from __future__ import annotations
 
 import datetime as _dt
+from collections.abc import Callable
 from dataclasses import dataclass
 from decimal import Decimal
 
@@ -63,13 +64,16 @@ def find_charges(numbers: list[str]) -> list[Charge]:
     return found
 
 
-def issue_guia(charges: list[Charge], *, today: _dt.date | None = None, by: str = "") -> Guia:
+def issue_guia(
+    charges: list[Charge], *, today: _dt.date | None = None, by: str = "", write: Callable[[Guia], object] | None = None
+) -> Guia:
     """Issue a guia for ``charges`` (open, of one payer) — one transaction.
 
     A charge past its due date, where the town set its late-payment rules (:mod:`~.late`), brings its multa and
     juros computed to the guia's new due date (today + the days the rules give) as an accessory charge the guia
     carries too; an open guia of the same charges is replaced, and the accessory charges only it carried are
-    cancelled (recomputed here)."""
+    cancelled (recomputed here). ``write(guia)`` (the PDF) runs inside the same transaction: a guia whose document
+    could not be written is not issued."""
     require("charges.create")
     today = today or _dt.date.today()
     agreement = require_agreement()
@@ -143,6 +147,8 @@ def issue_guia(charges: list[Charge], *, today: _dt.date | None = None, by: str 
             Guia.update(status="replaced", replaced_by=number).where(
                 Guia.id.in_([g.id for g in earlier]) & (Guia.status == "open")
             ).execute()
+        if write is not None:
+            write(guia)
     return guia
 
 
