@@ -799,3 +799,25 @@ def test_debts_export_lists_what_the_law_asks_and_confirm_inscribes(database, tm
     close_database()
     assert main([*base, "--format", "ods", "--out", str(tmp_path / "d.ods")]) == 2
     assert "Formato inválido" in capsys.readouterr().err
+
+
+def test_cobranca_divida_ativa_exports_then_inscribes_when_confirmed(database, qtbot, app_ready, tmp_path):
+    from factories import person
+
+    from models.billing.charges import Charge
+    from models.billing.collection.late import set_late_rules
+    from views.debts_panel import DebtsPanel
+
+    set_late_rules(fine_percent="0", interest_percent="0", source="", due_days="5", debt_term="30")
+    old = _fine(person("Carlos Alberto Nunes"), due=dt.date(2026, 1, 20))
+    panel = DebtsPanel(today=lambda: TODAY)
+    qtbot.addWidget(panel)
+    rows = panel.export(str(tmp_path / "lista.xlsx"))
+    assert [r.charge.number for r in rows] == [old.number] and "nada foi inscrito" in panel.message.text()
+    panel.ask_confirm = lambda text: False
+    assert panel.export(str(tmp_path / "d.xlsx"), confirm=True) is None
+    assert Charge.get_by_id(old.id).status == "open"
+    panel.ask_confirm = lambda text: True
+    panel.format.setCurrentIndex(panel.format.findData("csv"))
+    assert panel.export(str(tmp_path / "d.csv"), confirm=True)
+    assert Charge.get_by_id(old.id).status == "inscribed" and "inscritas" in panel.message.text()

@@ -25,7 +25,13 @@ class BillingPage(QWidget):
         self.tabs.addTab(self.charges, self.tr("Cobranças do mês"))
         self.tabs.addTab(self.delinquency, self.tr("Inadimplência"))
         self.tabs.addTab(scrollable(self.simulator), self.tr("Simulador de preço"))
-        self.tabs.currentChanged.connect(lambda i: (self.charges, self.delinquency, self.simulator)[i].refresh())
+        from views.debts_panel import DebtsPanel
+
+        self.debts = DebtsPanel()  # issue 30 §6
+        self.tabs.addTab(scrollable(self.debts), self.tr("Dívida ativa"))
+        self.tabs.currentChanged.connect(
+            lambda i: (self.charges, self.delinquency, self.simulator, self.debts)[i].refresh()
+        )
         layout.addWidget(self.tabs, 1)
 
     @property
