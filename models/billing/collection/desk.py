@@ -12,7 +12,7 @@ from models.base.money import format_brl
 from models.billing.charges.payments import record_payment
 from models.billing.charges.steps import typed_amount
 from models.billing.charges.tables import Charge, Payment
-from models.billing.collection.tables import Credit, Guia, PaymentSource, Reversal
+from models.billing.collection.tables import Credit, Reversal
 from models.registry.applications import next_number
 from models.store.db import db, update_versioned
 
@@ -68,7 +68,8 @@ def record_desk_payment(
 
 def reverse_payment(payment_id: int, *, reason: str, today: _dt.date | None = None) -> Reversal:
     """Reverse payment ``payment_id``: a reversal act referring to it (the payment is never edited); the charge's
-    paid total goes down and it reopens; a guia it paid is open again. One transaction."""
+    paid total goes down and it reopens (and so does a guia it paid: :func:`~.guias.guia_state`). One
+    transaction."""
     require("charges.cancel")
     today = today or _dt.date.today()
     reason = (reason or "").strip()
@@ -103,9 +104,6 @@ def reverse_payment(payment_id: int, *, reason: str, today: _dt.date | None = No
             paid_total=total,
             status="paid" if total >= charge.amount else "open",
         )
-        source = PaymentSource.get_or_none(PaymentSource.payment == payment.id)
-        if source is not None and source.guia_id:
-            Guia.update(status="open").where((Guia.id == source.guia_id) & (Guia.status == "paid")).execute()
         Credit.update(status="reversed").where((Credit.payment == payment.id) & (Credit.status == "open")).execute()
     return reversal
 

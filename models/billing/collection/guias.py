@@ -204,6 +204,16 @@ def guia_lines(guia: Guia) -> list[GuiaLine]:
     ]
 
 
+def guia_state(guia: Guia) -> str:
+    """``replaced`` or ``cancelled`` as issued; otherwise ``paid`` when every charge it carries is paid, else
+    ``open`` — derived from the charges, so a payment (by the bank or at the desk) and its reversal need no write
+    on the guia."""
+    if guia.status in ("replaced", "cancelled"):
+        return guia.status
+    open_ = GuiaCharge.select().join(Charge).where((GuiaCharge.guia == guia.id) & (Charge.status != "paid")).exists()
+    return "open" if open_ else "paid"
+
+
 def guia_json(guia: Guia) -> dict[str, object]:
     return {
         "number": guia.number,
@@ -214,7 +224,7 @@ def guia_json(guia: Guia) -> dict[str, object]:
         "pix": guia.pix,
         "payer": guia.payer_name,
         "charges": [line.number for line in guia_lines(guia)],
-        "status": guia.status,
+        "status": guia_state(guia),
         "replaces": guia.replaces,
     }
 

@@ -29,7 +29,7 @@ class Guia(BaseModel):
     txid = CharField(max_length=25, unique=True)
     pix = TextField(default="")  # the BR Code (copia e cola); "" when no Pix key is set
     agreement = CharField(max_length=4)
-    status = CharField(max_length=12, default="open", index=True)
+    status = CharField(max_length=12, default="open", index=True)  # open, replaced, cancelled (paid: guia_state)
     issued_at = DateTimeField(default=clock.now)
     issued_on = DateField()
     issued_by = CharField(max_length=100)
