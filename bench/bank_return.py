@@ -102,13 +102,14 @@ def run(backend: str, repeat: int) -> list[Figure]:
                 if not rows:  # the baseline inserts exactly what the import wrote
                     rows.extend(
                         db.execute_sql(
-                            f"SELECT {', '.join(columns)} FROM payment WHERE reference LIKE 'RET %' ORDER BY id"
+                            f"SELECT {', '.join(columns)} FROM payment WHERE reference LIKE {db.param} ORDER BY id",
+                            ("RET %",),
                         ).fetchall()
                     )
                 # raw SQL: the put-back is the benchmark's, not a clerk's change (the audit trail keeps its entries)
                 db.execute_sql("DELETE FROM payment_source")
                 db.execute_sql("DELETE FROM credit")
-                db.execute_sql("DELETE FROM payment WHERE reference LIKE 'RET %'")
+                db.execute_sql(f"DELETE FROM payment WHERE reference LIKE {db.param}", ("RET %",))
                 db.execute_sql("DELETE FROM return_file")
                 db.execute_sql(f"UPDATE charge SET paid_total = 0, status = 'open' WHERE id IN ({charge_ids})")
 

@@ -825,3 +825,61 @@ def test_cobranca_divida_ativa_exports_then_inscribes_when_confirmed(database, q
     panel.format.setCurrentIndex(panel.format.findData("csv"))
     assert panel.export(str(tmp_path / "d.csv"), confirm=True)
     assert Charge.get_by_id(old.id).status == "inscribed" and "inscritas" in panel.message.text()
+
+
+# --------------------------------------------------------------------------- OFX statements (§4)
+
+
+def _ofx(credits: list[tuple[str, str, str, str]]) -> bytes:
+    """An OFX 1.02 statement (SGML, as Brazilian banks send it): (fitid, AAAAMMDD, amount, memo) per credit,
+    and a debit that is ignored."""
+    rows = "".join(
+        f"<STMTTRN><TRNTYPE>CREDIT<DTPOSTED>{day}120000<TRNAMT>{amount}<FITID>{fitid}<NAME>PIX RECEBIDO"
+        f"<MEMO>{memo}</STMTTRN>"
+        for fitid, day, amount, memo in credits
+    )
+    body = (
+        "<OFX><SIGNONMSGSRSV1><SONRS><STATUS><CODE>0<SEVERITY>INFO</STATUS><DTSERVER>20260320120000"
+        "<LANGUAGE>POR</SONRS></SIGNONMSGSRSV1><BANKMSGSRSV1><STMTTRNRS><TRNUID>1<STATUS><CODE>0<SEVERITY>INFO"
+        "</STATUS><STMTRS><CURDEF>BRL<BANKACCTFROM><BANKID>001<ACCTID>123456<ACCTTYPE>CHECKING</BANKACCTFROM>"
+        "<BANKTRANLIST><DTSTART>20260301<DTEND>20260320" + rows + "<STMTTRN><TRNTYPE>DEBIT<DTPOSTED>20260315120000"
+        "<TRNAMT>-10.00<FITID>D1<NAME>TARIFA</STMTTRN></BANKTRANLIST><LEDGERBAL><BALAMT>100.00<DTASOF>20260320"
+        "</LEDGERBAL></STMTRS></STMTTRNRS></BANKMSGSRSV1></OFX>"
+    )
+    header = (
+        "OFXHEADER:100\r\nDATA:OFXSGML\r\nVERSION:102\r\nSECURITY:NONE\r\nENCODING:USASCII\r\nCHARSET:1252\r\n"
+        "COMPRESSION:NONE\r\nOLDFILEUID:NONE\r\nNEWFILEUID:NONE\r\n\r\n"
+    )
+    return (header + body).encode("ascii")
+
+
+def test_an_ofx_statement_pays_guias_by_the_pix_txid_once(database, tmp_path, capsys):
+    from models.billing.charges import Charge, Payment
+    from models.billing.collection.tables import PaymentSource
+    from models.store.bootstrap import close_database, open_database
+
+    _setup_agreement()
+    guia, fine = _issued("Carlos Alberto Nunes")
+    first = tmp_path / "extrato1.ofx"
+    first.write_bytes(_ofx([("F1", "20260312", "300.00", f"PIX {guia.txid} CARLOS"), ("F2", "20260313", "5.00", "X")]))
+    overlap = tmp_path / "extrato2.ofx"  # the next day's download repeats F1
+    overlap.write_bytes(_ofx([("F1", "20260312", "300.00", f"PIX {guia.txid} CARLOS")]))
+    close_database()
+    base = ["--db", database, "payments", "import"]
+    assert main([*base, str(first), "--json"]) == 0
+    done = json.loads(capsys.readouterr().out)
+    assert [i["category"] for i in done["items"]] == ["paid", "unknown"] and done["payments"] == 1
+    assert main([*base, str(first)]) == 0 and "já foi importado" in capsys.readouterr().out
+    assert main([*base, str(overlap), "--json"]) == 0
+    again = json.loads(capsys.readouterr().out)
+    assert [i["category"] for i in again["items"]] == ["already"] and again["payments"] == 0
+    open_database(database)
+    assert Charge.get_by_id(fine.id).status == "paid" and Payment.select().count() == 1
+    source = PaymentSource.get()
+    assert (source.channel, source.guia_id, Payment.get().reference) == ("pix", guia.id, "PIX F1")
+    close_database()
+    bad = tmp_path / "ruim.ofx"
+    bad.write_bytes(b"OFXHEADER:100\r\n\r\n<OFX><BANKMSGSRSV1>")
+    assert main([*base, str(bad)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "Extrato OFX ilegível" in err

@@ -46,9 +46,11 @@ from models.billing.collection.agreement import require_agreement
 from models.billing.collection.guias import late_item
 from models.billing.collection.late import Late, get_late_rules, late_charge
 from models.billing.collection.tables import Credit, Guia, GuiaCharge, PaymentSource, ReturnFile
+from models.registry.applications import next_number
 from models.store.db import db
 
 RECORD_SIZE = 150
+STATEMENT_LAYOUT = "OF"  # a ReturnFile that is a bank statement in OFX (models.billing.collection.statements)
 MAX_RECORDS = 2_000_000
 
 CATEGORIES = {
@@ -58,6 +60,7 @@ CATEGORIES = {
     "more": "pago a maior",
     "twice": "pago em duplicidade",
     "unknown": "código de barras desconhecido",
+    "already": "já importado (extrato anterior)",
 }
 COLLECTED = {
     "1": "guichê de caixa",
@@ -119,6 +122,7 @@ class Item:
     note: str = ""
     late: list = field(default_factory=list)  # (charge, Late) still owed for paying after the guia's due date
     parts: list = field(default_factory=list)  # (charge, amount) the record pays of each of the guia's charges
+    reference: str = ""  # the payment's reference when not the return file's (a statement's FITID)
 
     @property
     def late_owed(self) -> Decimal:
@@ -325,6 +329,13 @@ def preview_return(data: bytes, file_name: str = "", *, today: _dt.date | None =
             f"registro 1: o NSA {header.nsa} do convênio {header.agreement} já foi importado em "
             f"{date_text(preview.already.imported_at.date())} de outro arquivo; este arquivo difere e foi recusado."
         )
+    match(preview, agreement.agreement)
+    return preview
+
+
+def match(preview: Preview, agreement: str, skip: set[int] | None = None) -> None:
+    """Classify every record of ``preview`` against the guias (``skip``: records already imported)."""
+    parsed = preview.parsed
     guias: dict[str, Guia] = {}
     for chunk in _chunks(sorted({d.barcode for d in parsed.details})):
         guias.update((g.barcode, g) for g in Guia.select().where(Guia.barcode.in_(chunk)))
@@ -332,10 +343,12 @@ def preview_return(data: bytes, file_name: str = "", *, today: _dt.date | None =
     spent: dict[int, Decimal] = {}
     rules = get_late_rules()
     for detail in parsed.details:
+        if skip and detail.record in skip:
+            preview.items.append(Item(detail, "already", note="este lançamento já foi importado"))
+            continue
         guia = guias.get(detail.barcode)
         items = rows.get(guia.id, []) if guia is not None else []
-        preview.items.append(_classify(detail, guia, items, agreement.agreement, spent, rules))
-    return preview
+        preview.items.append(_classify(detail, guia, items, agreement, spent, rules))
 
 
 def _classify(
@@ -433,7 +446,7 @@ def import_return(
     today = today or _dt.date.today()
     source = Path(path)
     data = source.read_bytes()
-    preview = preview_return(data, source.name, today=today)
+    preview = preview_file(data, source.name, today=today)
     if dry_run or preview.already is not None:
         return ImportResult(preview, preview.already, 0, 0)
     _refuse_unconsented(preview, accept_overpayment)
@@ -441,13 +454,14 @@ def import_return(
     header = preview.parsed.header
     with db.atomic():
         # the preview ran outside the transaction: another desk may have paid or imported meanwhile
-        preview = preview_return(data, source.name, today=today)
+        preview = preview_file(data, source.name, today=today)
         if preview.already is not None:
             return ImportResult(preview, preview.already, 0, 0)
         _refuse_unconsented(preview, accept_overpayment)
+        statement = header.layout == STATEMENT_LAYOUT
         record = ReturnFile.create(
             agreement=header.agreement,
-            nsa=header.nsa,
+            nsa=next_number("ofx-statement") if statement else header.nsa,
             generated_on=header.generated_on,
             layout=header.layout,
             bank=f"{header.bank_code} {header.bank_name}".strip()[:40],
@@ -457,7 +471,9 @@ def import_return(
             total=from_centavos(preview.parsed.total_centavos),
             imported_by=by,
         )
-        payments = _write_payments(preview, record, by)
+        payments = _write_payments(
+            preview, record, by, prefix="PIX " if statement else "", channel="pix" if statement else "bank"
+        )
         credits = [
             {
                 "payment": None,
@@ -488,6 +504,15 @@ def import_return(
     return ImportResult(preview, record, payments, len(credits))
 
 
+def preview_file(data: bytes, file_name: str = "", *, today: _dt.date | None = None) -> Preview:
+    """The preview of a FEBRABAN return file, or of a bank statement in OFX (Pix credits matched by txid)."""
+    from models.billing.collection.statements import is_ofx, preview_statement
+
+    if is_ofx(data):
+        return preview_statement(data, file_name, today=today)
+    return preview_return(data, file_name, today=today)
+
+
 def _refuse_unconsented(preview: Preview, accept_overpayment: bool) -> None:
     over = next((i for i in preview.items if i.credit > 0), None)
     if over is not None and not accept_overpayment:
@@ -497,21 +522,21 @@ def _refuse_unconsented(preview: Preview, accept_overpayment: bool) -> None:
         )
 
 
-def _write_payments(preview: Preview, record: ReturnFile, by: str) -> int:
+def _write_payments(preview: Preview, record: ReturnFile, by: str, *, prefix: str = "", channel: str = "bank") -> int:
     """The payments of every record, their sources, and each charge's paid total and status; the count."""
     from peewee import Case, Value, fn
 
     def raw(value: int) -> Value:  # a parameter as it is: no field's converter (centavos stay centavos)
         return Value(value, converter=lambda v: v)
 
-    prefix = f"RET {record.agreement}/{record.nsa}/"
+    prefix = prefix or f"RET {record.agreement}/{record.nsa}/"
     rows: list[dict[str, object]] = []
     sources: dict[tuple[int, str], dict[str, object]] = {}
     added: dict[int, int] = {}
     for item in preview.items:
         if item.guia is None:
             continue
-        reference = f"{prefix}{item.detail.nsr}"[:64]
+        reference = item.reference or f"{prefix}{item.detail.nsr}"[:64]
         for charge, take in item.parts:
             rows.append(
                 {
@@ -521,11 +546,15 @@ def _write_payments(preview: Preview, record: ReturnFile, by: str) -> int:
                     "reference": reference,
                     "recorded_at": clock.now(),
                     "recorded_by": by,
-                    "note": f"arquivo de retorno {record.file_name}, NSA {record.nsa}, registro {item.detail.record}",
+                    "note": (
+                        f"extrato {record.file_name}, lançamento {item.reference[4:]}"
+                        if channel == "pix"
+                        else f"arquivo de retorno {record.file_name}, NSA {record.nsa}, registro {item.detail.record}"
+                    ),
                 }
             )
             sources[(charge.id, reference)] = {
-                "channel": "bank",
+                "channel": channel,
                 "guia": item.guia.id,
                 "return_file": record.id,
                 "record": item.detail.record,
