@@ -1,7 +1,7 @@
 """The bank's return file of 10.000 payments (Cobrança → Importar retorno, ``praca payments import``) against a
 bare parse-and-executemany of the same file.
 
-Praça: :func:`models.billing.collection.returns.import_return` — the file read and checked (every record, the
+Praça: :func:`models.billing.collection.bank_files.import_return` — the file read and checked (every record, the
 trailer's count and total), the agreement, each record matched to its guia by the barcode and classified, then
 in one transaction (read again there, as another desk may have written meanwhile) the return file, the payments,
 their sources, the charges' paid totals and statuses, every write audited. Baseline: the same file split into its
@@ -28,8 +28,9 @@ PAID_ON = _dt.date(2026, 11, 19)
 def run(backend: str, repeat: int) -> list[Figure]:
     from models.billing.charges import Charge
     from models.billing.collection import codes
+    from models.billing.collection.bank_files import import_return
     from models.billing.collection.guias import free_field
-    from models.billing.collection.returns import build_return, import_return
+    from models.billing.collection.returns import build_return
     from models.billing.collection.tables import Guia, GuiaCharge
     from models.store.db import db
     from models.store.settings import write_setting

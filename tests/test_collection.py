@@ -493,7 +493,8 @@ def test_a_bad_return_file_is_one_line_naming_the_record_and_nothing_is_imported
 
 
 def test_overpaid_and_twice_paid_records_need_consent_and_become_credits(database, tmp_path):
-    from models.billing.collection.returns import ReturnFileError, build_return, import_return
+    from models.billing.collection.bank_files import import_return
+    from models.billing.collection.returns import ReturnFileError, build_return
     from models.billing.collection.tables import Credit
 
     _setup_agreement()
@@ -521,7 +522,8 @@ def test_overpaid_and_twice_paid_records_need_consent_and_become_credits(databas
 
 def test_a_reversal_is_a_new_act_and_the_charge_reopens(database, tmp_path, capsys):
     from models.billing.charges import Charge, Payment
-    from models.billing.collection.returns import build_return, import_return
+    from models.billing.collection.bank_files import import_return
+    from models.billing.collection.returns import build_return
     from models.billing.collection.tables import Guia, Reversal
     from models.store.bootstrap import close_database, open_database
 
@@ -738,8 +740,9 @@ def test_a_second_copy_after_the_due_date_carries_multa_and_juros_and_cancels_th
 
 def test_a_guia_paid_after_its_due_date_leaves_the_multa_and_juros_owed_named(database, tmp_path):
     from models.billing.charges import Charge
+    from models.billing.collection.bank_files import import_return
     from models.billing.collection.late import set_late_rules
-    from models.billing.collection.returns import build_return, import_return
+    from models.billing.collection.returns import build_return
 
     _setup_agreement()
     set_late_rules(fine_percent="2", interest_percent="1", source=CTM, due_days="5")

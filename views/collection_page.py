@@ -178,13 +178,18 @@ def payment_notes(widget: QWidget, charge) -> dict[int, str]:
     """What the desk adds to each payment of ``charge``: where it came from, and its reversal."""
     from html import escape
 
-    from models.billing.collection.desk import reversals_of
-    from models.billing.collection.tables import PaymentSource
+    from models.billing.collection.desk import reversals_of, sources_of
     from views.blocks import fill
 
     notes: dict[int, str] = {}
-    sources = PaymentSource.select().where(PaymentSource.payment.in_([p.id for p in charge.payments]))
-    for source in sources:
+    for source in sources_of(charge).values():
+        if source.channel == "pix":
+            notes[source.payment_id] = fill(
+                widget.tr(" — Pix da guia nº %1, extrato %2"),
+                source.guia.number if source.guia_id else "",
+                source.return_file.file_name if source.return_file_id else "",
+            )
+            continue
         notes[source.payment_id] = fill(
             widget.tr(" — pela guia nº %1, arquivo de retorno NSA %2, registro %3"),
             source.guia.number if source.guia_id else "",

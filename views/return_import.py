@@ -10,7 +10,8 @@ from pathlib import Path
 from PySide6.QtWidgets import QDialog, QHeaderView, QMessageBox, QTableView, QVBoxLayout, QWidget
 
 from models.base.money import format_brl
-from models.billing.collection.returns import CATEGORIES, Preview, import_return, preview_return
+from models.billing.collection.bank_files import import_return, preview_file
+from models.billing.collection.returns import CATEGORIES, Preview
 from views.blocks import button_row, error_label, fill, message_label, push_button, say, user_errors, wrapped_label
 from views.table_models import Column, RowsModel
 
@@ -67,7 +68,11 @@ class ReturnImportDialog(QDialog):
     def choose(self) -> bool:
         from views.save import ask_open_path
 
-        path = ask_open_path(self, self.tr("Arquivo de retorno"), self.tr("Retorno (*.txt *.ret *.RET);;Todos (*)"))
+        path = ask_open_path(
+            self,
+            self.tr("Arquivo de retorno"),
+            self.tr("Retorno ou extrato (*.txt *.ret *.RET *.ofx *.OFX);;Todos (*)"),
+        )
         return bool(path) and self.load(str(path))
 
     def load(self, path: str) -> bool:
@@ -78,7 +83,7 @@ class ReturnImportDialog(QDialog):
         say(self.error, "")
         self.message.clear()
         with user_errors(lambda text: say(self.error, text, error=True)) as refused:
-            self.preview = preview_return(Path(path).read_bytes(), Path(path).name)
+            self.preview = preview_file(Path(path).read_bytes(), Path(path).name, today=self.today)
         if refused or self.preview is None:
             self.summary.setText(fill(self.tr("%1: arquivo recusado; nada será importado."), Path(path).name))
             return False

@@ -85,7 +85,8 @@ def run(args: argparse.Namespace) -> int:
 
 def _import(args: argparse.Namespace) -> int:
     from models.base.money import format_brl, from_centavos
-    from models.billing.collection.returns import CATEGORIES, import_return
+    from models.billing.collection.bank_files import import_return
+    from models.billing.collection.returns import CATEGORIES
 
     result = import_return(args.file, dry_run=args.dry_run, accept_overpayment=args.accept_overpayment)
     preview = result.preview

@@ -12,7 +12,7 @@ from models.base.money import format_brl
 from models.billing.charges.payments import record_payment
 from models.billing.charges.steps import typed_amount
 from models.billing.charges.tables import Charge, Payment
-from models.billing.collection.tables import Credit, Reversal
+from models.billing.collection.tables import Credit, PaymentSource, Reversal
 from models.registry.applications import next_number
 from models.store.db import db, update_versioned
 
@@ -106,6 +106,12 @@ def reverse_payment(payment_id: int, *, reason: str, today: _dt.date | None = No
         )
         Credit.update(status="reversed").where((Credit.payment == payment.id) & (Credit.status == "open")).execute()
     return reversal
+
+
+def sources_of(charge: Charge) -> dict[int, PaymentSource]:
+    """Where ``charge``'s payments came from (those not typed at the desk), by payment id."""
+    rows = PaymentSource.select().join(Payment).where(Payment.charge == charge.id)
+    return {s.payment_id: s for s in rows}
 
 
 def reversals_of(charge: Charge) -> dict[int, Reversal]:

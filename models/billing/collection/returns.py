@@ -31,23 +31,15 @@ import datetime as _dt
 import hashlib
 from dataclasses import dataclass, field
 from decimal import Decimal
-from pathlib import Path
 
-from peewee import IntegrityError
-
-from models.access.session import acting, require
-from models.base import clock
 from models.base.errors import UserError
-from models.base.money import format_brl, from_centavos, to_centavos
+from models.base.money import format_brl, from_centavos
 from models.billing.charges.steps import date_text
-from models.billing.charges.tables import Charge, Payment
+from models.billing.charges.tables import Charge
 from models.billing.collection import codes
 from models.billing.collection.agreement import require_agreement
-from models.billing.collection.guias import late_item
 from models.billing.collection.late import Late, get_late_rules, late_charge
-from models.billing.collection.tables import Credit, Guia, GuiaCharge, PaymentSource, ReturnFile
-from models.registry.applications import next_number
-from models.store.db import db
+from models.billing.collection.tables import Guia, GuiaCharge, ReturnFile
 
 RECORD_SIZE = 150
 STATEMENT_LAYOUT = "OF"  # a ReturnFile that is a bank statement in OFX (models.billing.collection.statements)
@@ -284,14 +276,14 @@ def _same_agreement(theirs: str, ours: str) -> bool:
 # --------------------------------------------------------------------------- matching
 
 
-def _chunks(items: list, size: int = 500) -> list[list]:
+def chunks(items: list, size: int = 500) -> list[list]:
     return [items[i : i + size] for i in range(0, len(items), size)]
 
 
 def _guia_rows(guia_ids: list[int]) -> dict[int, list[GuiaCharge]]:
     """Each guia's charges (with the charge), in one query per 500 guias."""
     out: dict[int, list[GuiaCharge]] = {}
-    for chunk in _chunks(guia_ids):
+    for chunk in chunks(guia_ids):
         query = (
             GuiaCharge.select(GuiaCharge, Charge)
             .join(Charge)
@@ -337,7 +329,7 @@ def match(preview: Preview, agreement: str, skip: set[int] | None = None) -> Non
     """Classify every record of ``preview`` against the guias (``skip``: records already imported)."""
     parsed = preview.parsed
     guias: dict[str, Guia] = {}
-    for chunk in _chunks(sorted({d.barcode for d in parsed.details})):
+    for chunk in chunks(sorted({d.barcode for d in parsed.details})):
         guias.update((g.barcode, g) for g in Guia.select().where(Guia.barcode.in_(chunk)))
     rows = _guia_rows([g.id for g in guias.values()])
     spent: dict[int, Decimal] = {}
@@ -421,172 +413,6 @@ def _late_owed(rows: list[GuiaCharge], paid_on: _dt.date, rules) -> list[tuple[C
             formula = late.formula + (f"; menos {format_brl(already)} já cobrados na guia" if already else "")
             out.append((row.charge, Late(late.months, Decimal("0.00"), late.total - already, formula, late.basis)))
     return out
-
-
-# --------------------------------------------------------------------------- importing
-
-
-@dataclass
-class ImportResult:
-    preview: Preview
-    return_file: ReturnFile | None
-    payments: int
-    credits: int
-
-
-def import_return(
-    path: str | Path, *, dry_run: bool = False, accept_overpayment: bool = False, today: _dt.date | None = None
-) -> ImportResult:
-    """Import the return file at ``path`` — one transaction; ``dry_run`` only previews. A record paid above what
-    its guia owes (or a guia paid twice) refuses the file unless ``accept_overpayment``: the excess is then kept
-    as the payer's credit. The writes go in bulk (a town's file holds thousands of records): the payments, their
-    sources and the credits inserted many at a time, each charge's paid total and status set by one UPDATE per
-    300 charges — every one of them audited as the trail audits a bulk write."""
-    require("charges.pay")
-    today = today or _dt.date.today()
-    source = Path(path)
-    data = source.read_bytes()
-    preview = preview_file(data, source.name, today=today)
-    if dry_run or preview.already is not None:
-        return ImportResult(preview, preview.already, 0, 0)
-    _refuse_unconsented(preview, accept_overpayment)
-    by = acting()
-    header = preview.parsed.header
-    with db.atomic():
-        # the preview ran outside the transaction: another desk may have paid or imported meanwhile
-        preview = preview_file(data, source.name, today=today)
-        if preview.already is not None:
-            return ImportResult(preview, preview.already, 0, 0)
-        _refuse_unconsented(preview, accept_overpayment)
-        statement = header.layout == STATEMENT_LAYOUT
-        record = ReturnFile.create(
-            agreement=header.agreement,
-            nsa=next_number("ofx-statement") if statement else header.nsa,
-            generated_on=header.generated_on,
-            layout=header.layout,
-            bank=f"{header.bank_code} {header.bank_name}".strip()[:40],
-            file_name=source.name[:255],
-            sha256=preview.parsed.sha256,
-            records=len(preview.parsed.details),
-            total=from_centavos(preview.parsed.total_centavos),
-            imported_by=by,
-        )
-        payments = _write_payments(
-            preview, record, by, prefix="PIX " if statement else "", channel="pix" if statement else "bank"
-        )
-        credits = [
-            {
-                "payment": None,
-                "guia": item.guia.id,
-                "return_file": record.id,
-                "record": item.detail.record,
-                "person": item.guia.person_id,
-                "company": item.guia.company_id,
-                "amount": item.credit,
-                "status": "open",
-                "note": item.note,
-            }
-            for item in preview.items
-            if item.guia is not None and item.credit > 0
-        ]
-        for chunk in _chunks(credits):
-            Credit.insert_many(chunk).execute()
-        rules = get_late_rules()
-        for item in preview.items:
-            for charge, late in item.late:
-                late_item(
-                    charge,
-                    late,
-                    today + _dt.timedelta(days=rules.due_days),
-                    today,
-                    what="Multa e juros de mora (guia paga após o vencimento)",
-                )
-    return ImportResult(preview, record, payments, len(credits))
-
-
-def preview_file(data: bytes, file_name: str = "", *, today: _dt.date | None = None) -> Preview:
-    """The preview of a FEBRABAN return file, or of a bank statement in OFX (Pix credits matched by txid)."""
-    from models.billing.collection.statements import is_ofx, preview_statement
-
-    if is_ofx(data):
-        return preview_statement(data, file_name, today=today)
-    return preview_return(data, file_name, today=today)
-
-
-def _refuse_unconsented(preview: Preview, accept_overpayment: bool) -> None:
-    over = next((i for i in preview.items if i.credit > 0), None)
-    if over is not None and not accept_overpayment:
-        raise ReturnFileError(
-            f"registro {over.detail.record}: {over.category_label} — {over.note}. Confirme o registro do excesso "
-            "como crédito (--accept-overpayment); nada foi importado."
-        )
-
-
-def _write_payments(preview: Preview, record: ReturnFile, by: str, *, prefix: str = "", channel: str = "bank") -> int:
-    """The payments of every record, their sources, and each charge's paid total and status; the count."""
-    from peewee import Case, Value, fn
-
-    def raw(value: int) -> Value:  # a parameter as it is: no field's converter (centavos stay centavos)
-        return Value(value, converter=lambda v: v)
-
-    prefix = prefix or f"RET {record.agreement}/{record.nsa}/"
-    rows: list[dict[str, object]] = []
-    sources: dict[tuple[int, str], dict[str, object]] = {}
-    added: dict[int, int] = {}
-    for item in preview.items:
-        if item.guia is None:
-            continue
-        reference = item.reference or f"{prefix}{item.detail.nsr}"[:64]
-        for charge, take in item.parts:
-            rows.append(
-                {
-                    "charge": charge.id,
-                    "paid_on": item.detail.paid_on,
-                    "amount": take,
-                    "reference": reference,
-                    "recorded_at": clock.now(),
-                    "recorded_by": by,
-                    "note": (
-                        f"extrato {record.file_name}, lançamento {item.reference[4:]}"
-                        if channel == "pix"
-                        else f"arquivo de retorno {record.file_name}, NSA {record.nsa}, registro {item.detail.record}"
-                    ),
-                }
-            )
-            sources[(charge.id, reference)] = {
-                "channel": channel,
-                "guia": item.guia.id,
-                "return_file": record.id,
-                "record": item.detail.record,
-                "barcode": item.detail.barcode,
-                "credited_on": item.detail.credited_on,
-                "fee": from_centavos(item.detail.fee_centavos),
-            }
-            added[charge.id] = added.get(charge.id, 0) + to_centavos(take)
-    if not rows:
-        return 0
-    last = Payment.select(fn.MAX(Payment.id)).scalar() or 0
-    try:
-        for chunk in _chunks(rows):
-            Payment.insert_many(chunk).execute()
-    except IntegrityError:
-        raise ReturnFileError(
-            f"registro 1: pagamentos deste arquivo (NSA {record.nsa}) já constam nas cobranças; nada foi importado."
-        ) from None
-    made = Payment.select(Payment.id, Payment.charge, Payment.reference).where(
-        (Payment.id > last) & Payment.reference.startswith(prefix)
-    )
-    links = [{"payment": p.id, **sources[(p.charge_id, p.reference)]} for p in made.tuples().objects()]
-    for chunk in _chunks(links):
-        PaymentSource.insert_many(chunk).execute()
-    for chunk in _chunks(sorted(added.items()), 300):
-        plus = Case(Charge.id, [(raw(c), raw(v)) for c, v in chunk])
-        Charge.update(
-            paid_total=Charge.paid_total + plus,
-            status=Case(None, [((Charge.paid_total + plus) >= Charge.amount, "paid")], Charge.status),
-            version=Charge.version + 1,
-        ).where(Charge.id.in_([c for c, _v in chunk]) & (Charge.status != "cancelled")).execute()
-    return len(rows)
 
 
 # --------------------------------------------------------------------------- building a file (tests, bench)

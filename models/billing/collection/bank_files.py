@@ -1,0 +1,191 @@
+"""Importing what the bank sends (issue 30 §4): a FEBRABAN return file (:mod:`~.returns`) or a bank statement in OFX
+(:mod:`~.statements`), previewed record by record and then written in one transaction, in bulk."""
+
+from __future__ import annotations
+
+import datetime as _dt
+from dataclasses import dataclass
+from pathlib import Path
+
+from peewee import IntegrityError
+
+from models.access.session import acting, require
+from models.base import clock
+from models.base.money import from_centavos, to_centavos
+from models.billing.charges.tables import Charge, Payment
+from models.billing.collection.guias import late_item
+from models.billing.collection.late import get_late_rules
+from models.billing.collection.returns import (
+    STATEMENT_LAYOUT,
+    Preview,
+    ReturnFileError,
+    chunks,
+    preview_return,
+)
+from models.billing.collection.statements import is_ofx, preview_statement
+from models.billing.collection.tables import Credit, PaymentSource, ReturnFile
+from models.registry.applications import next_number
+from models.store.db import db
+
+# --------------------------------------------------------------------------- importing
+
+
+@dataclass
+class ImportResult:
+    preview: Preview
+    return_file: ReturnFile | None
+    payments: int
+    credits: int
+
+
+def import_return(
+    path: str | Path, *, dry_run: bool = False, accept_overpayment: bool = False, today: _dt.date | None = None
+) -> ImportResult:
+    """Import the return file at ``path`` — one transaction; ``dry_run`` only previews. A record paid above what
+    its guia owes (or a guia paid twice) refuses the file unless ``accept_overpayment``: the excess is then kept
+    as the payer's credit. The writes go in bulk (a town's file holds thousands of records): the payments, their
+    sources and the credits inserted many at a time, each charge's paid total and status set by one UPDATE per
+    300 charges — every one of them audited as the trail audits a bulk write."""
+    require("charges.pay")
+    today = today or _dt.date.today()
+    source = Path(path)
+    data = source.read_bytes()
+    preview = preview_file(data, source.name, today=today)
+    if dry_run or preview.already is not None:
+        return ImportResult(preview, preview.already, 0, 0)
+    _refuse_unconsented(preview, accept_overpayment)
+    by = acting()
+    header = preview.parsed.header
+    with db.atomic():
+        # the preview ran outside the transaction: another desk may have paid or imported meanwhile
+        preview = preview_file(data, source.name, today=today)
+        if preview.already is not None:
+            return ImportResult(preview, preview.already, 0, 0)
+        _refuse_unconsented(preview, accept_overpayment)
+        statement = header.layout == STATEMENT_LAYOUT
+        record = ReturnFile.create(
+            agreement=header.agreement,
+            nsa=next_number("ofx-statement") if statement else header.nsa,
+            generated_on=header.generated_on,
+            layout=header.layout,
+            bank=f"{header.bank_code} {header.bank_name}".strip()[:40],
+            file_name=source.name[:255],
+            sha256=preview.parsed.sha256,
+            records=len(preview.parsed.details),
+            total=from_centavos(preview.parsed.total_centavos),
+            imported_by=by,
+        )
+        payments = _write_payments(
+            preview, record, by, prefix="PIX " if statement else "", channel="pix" if statement else "bank"
+        )
+        credits = [
+            {
+                "payment": None,
+                "guia": item.guia.id,
+                "return_file": record.id,
+                "record": item.detail.record,
+                "person": item.guia.person_id,
+                "company": item.guia.company_id,
+                "amount": item.credit,
+                "status": "open",
+                "note": item.note,
+            }
+            for item in preview.items
+            if item.guia is not None and item.credit > 0
+        ]
+        for chunk in chunks(credits):
+            Credit.insert_many(chunk).execute()
+        rules = get_late_rules()
+        for item in preview.items:
+            for charge, late in item.late:
+                late_item(
+                    charge,
+                    late,
+                    today + _dt.timedelta(days=rules.due_days),
+                    today,
+                    what="Multa e juros de mora (guia paga após o vencimento)",
+                )
+    return ImportResult(preview, record, payments, len(credits))
+
+
+def preview_file(data: bytes, file_name: str = "", *, today: _dt.date | None = None) -> Preview:
+    """The preview of a FEBRABAN return file, or of a bank statement in OFX (Pix credits matched by txid)."""
+    if is_ofx(data):
+        return preview_statement(data, file_name, today=today)
+    return preview_return(data, file_name, today=today)
+
+
+def _refuse_unconsented(preview: Preview, accept_overpayment: bool) -> None:
+    over = next((i for i in preview.items if i.credit > 0), None)
+    if over is not None and not accept_overpayment:
+        raise ReturnFileError(
+            f"registro {over.detail.record}: {over.category_label} — {over.note}. Confirme o registro do excesso "
+            "como crédito (--accept-overpayment); nada foi importado."
+        )
+
+
+def _write_payments(preview: Preview, record: ReturnFile, by: str, *, prefix: str = "", channel: str = "bank") -> int:
+    """The payments of every record, their sources, and each charge's paid total and status; the count."""
+    from peewee import Case, Value, fn
+
+    def raw(value: int) -> Value:  # a parameter as it is: no field's converter (centavos stay centavos)
+        return Value(value, converter=lambda v: v)
+
+    prefix = prefix or f"RET {record.agreement}/{record.nsa}/"
+    rows: list[dict[str, object]] = []
+    sources: dict[tuple[int, str], dict[str, object]] = {}
+    added: dict[int, int] = {}
+    for item in preview.items:
+        if item.guia is None:
+            continue
+        reference = item.reference or f"{prefix}{item.detail.nsr}"[:64]
+        for charge, take in item.parts:
+            rows.append(
+                {
+                    "charge": charge.id,
+                    "paid_on": item.detail.paid_on,
+                    "amount": take,
+                    "reference": reference,
+                    "recorded_at": clock.now(),
+                    "recorded_by": by,
+                    "note": (
+                        f"extrato {record.file_name}, lançamento {item.reference[4:]}"
+                        if channel == "pix"
+                        else f"arquivo de retorno {record.file_name}, NSA {record.nsa}, registro {item.detail.record}"
+                    ),
+                }
+            )
+            sources[(charge.id, reference)] = {
+                "channel": channel,
+                "guia": item.guia.id,
+                "return_file": record.id,
+                "record": item.detail.record,
+                "barcode": item.detail.barcode,
+                "credited_on": item.detail.credited_on,
+                "fee": from_centavos(item.detail.fee_centavos),
+            }
+            added[charge.id] = added.get(charge.id, 0) + to_centavos(take)
+    if not rows:
+        return 0
+    last = Payment.select(fn.MAX(Payment.id)).scalar() or 0
+    try:
+        for chunk in chunks(rows):
+            Payment.insert_many(chunk).execute()
+    except IntegrityError:
+        raise ReturnFileError(
+            f"registro 1: pagamentos deste arquivo (NSA {record.nsa}) já constam nas cobranças; nada foi importado."
+        ) from None
+    made = Payment.select(Payment.id, Payment.charge, Payment.reference).where(
+        (Payment.id > last) & Payment.reference.startswith(prefix)
+    )
+    links = [{"payment": p.id, **sources[(p.charge_id, p.reference)]} for p in made.tuples().objects()]
+    for chunk in chunks(links):
+        PaymentSource.insert_many(chunk).execute()
+    for chunk in chunks(sorted(added.items()), 300):
+        plus = Case(Charge.id, [(raw(c), raw(v)) for c, v in chunk])
+        Charge.update(
+            paid_total=Charge.paid_total + plus,
+            status=Case(None, [((Charge.paid_total + plus) >= Charge.amount, "paid")], Charge.status),
+            version=Charge.version + 1,
+        ).where(Charge.id.in_([c for c, _v in chunk]) & (Charge.status != "cancelled")).execute()
+    return len(rows)
