@@ -50,18 +50,16 @@ def import_return(
     today = today or _dt.date.today()
     source = Path(path)
     data = source.read_bytes()
-    preview = preview_file(data, source.name, today=today)
-    if dry_run or preview.already is not None:
+    if dry_run:
+        preview = preview_file(data, source.name, today=today)
         return ImportResult(preview, preview.already, 0, 0)
-    _refuse_unconsented(preview, accept_overpayment)
     by = acting()
-    header = preview.parsed.header
-    with db.atomic():
-        # the preview ran outside the transaction: another desk may have paid or imported meanwhile
+    with db.atomic():  # read and matched inside the transaction: what another desk wrote meanwhile is seen
         preview = preview_file(data, source.name, today=today)
         if preview.already is not None:
             return ImportResult(preview, preview.already, 0, 0)
         _refuse_unconsented(preview, accept_overpayment)
+        header = preview.parsed.header
         statement = header.layout == STATEMENT_LAYOUT
         record = ReturnFile.create(
             agreement=header.agreement,
