@@ -886,3 +886,53 @@ def test_an_ofx_statement_pays_guias_by_the_pix_txid_once(database, tmp_path, ca
     assert main([*base, str(bad)]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "Extrato OFX ilegível" in err
+
+
+# --------------------------------------------------------------------------- the monthly report (§7)
+
+
+def test_the_monthly_report_shows_bank_desk_late_reversed_credits_and_inscribed_to_the_cent(database, tmp_path):
+    import openpyxl
+    from factories import person
+
+    from models.billing.charges import Payment
+    from models.billing.collection.bank_files import import_return
+    from models.billing.collection.desk import record_desk_payment, reverse_payment
+    from models.billing.collection.dividas import export_debts
+    from models.billing.collection.late import set_late_rules
+    from models.billing.collection.returns import build_return
+    from reports.debts_export import writer
+    from reports.fee_export import export_fee_report
+
+    _setup_agreement()
+    set_late_rules(fine_percent="0", interest_percent="0", source="", due_days="5", debt_term="10")
+    guia, _bank_fine = _issued("Carlos Alberto Nunes")  # R$ 300,00 by the bank
+    ret = tmp_path / "RET.txt"
+    ret.write_bytes(build_return(agreement="0042", nsa=5, generated_on=TODAY, payments=[(guia.barcode, 30000, TODAY)]))
+    import_return(ret, today=TODAY)
+    late = _fine(person("Ana Paula Lima"), "80,00", due=dt.date(2026, 3, 5))  # at the desk, late, R$ 20,00 over
+    record_desk_payment(late, paid_on=TODAY, amount="100,00", reference="REC-9", accept_overpayment=True, today=TODAY)
+    reverse_payment(Payment.get(Payment.reference == "REC-9").id, reason="cheque devolvido", today=TODAY)
+    _fine(person("Beatriz Costa"), "45,50", due=dt.date(2026, 2, 20))  # overdue beyond 10 days: inscribed
+    export_debts(tmp_path / "d.csv", writer("csv", TODAY), as_of=TODAY, confirm=True, today=TODAY)
+    expected = {
+        "Recebido pelo banco (arquivo de retorno)": Decimal("300.00"),
+        "Recebido por Pix (extrato)": Decimal("0.00"),
+        "Recebido no balcão": Decimal("100.00"),
+        "Pago com atraso": Decimal("100.00"),
+        "Estornado": Decimal("100.00"),
+        "Créditos de contribuintes": Decimal("20.00"),
+        "Inscrito em dívida ativa": Decimal("45.50"),
+    }
+    _path, report = export_fee_report(2026, 3, "xlsx", tmp_path / "taxas.xlsx", today=TODAY)
+    assert {f.label: f.amount for f in report.collection.rows} == expected
+    resumo = openpyxl.load_workbook(tmp_path / "taxas.xlsx", data_only=True)["Resumo"]
+    shown = {r[0]: r[1] for r in resumo.iter_rows(min_row=4, max_row=40, max_col=2, values_only=True) if r[0]}
+    assert {k: Decimal(str(shown[k])).quantize(Decimal("0.01")) for k in expected} == expected
+    export_fee_report(2026, 3, "html", tmp_path / "taxas.html", today=TODAY)
+    html = (tmp_path / "taxas.html").read_text(encoding="utf-8")
+    for n, amount in enumerate(expected.values(), 1):
+        assert f'id="arrecadacao-{n}" data-cents="{int(amount * 100)}"' in html
+    export_fee_report(2026, 3, "pdf", tmp_path / "taxas.pdf", today=TODAY)
+    text = pdf_text(tmp_path / "taxas.pdf")
+    assert "Arrecadação do mês" in text and "Inscrito em dívida ativa" in text

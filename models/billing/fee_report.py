@@ -36,6 +36,7 @@ from peewee import JOIN
 
 from models.base.errors import UserError
 from models.billing.charges import KINDS, Candidate, Charge, Payment, month_label, revocation_candidates
+from models.billing.collection.figures import CollectionFigures, collection_figures
 from models.billing.report_parts import (
     CANCELLED,
     NO_SECTION,
@@ -196,6 +197,7 @@ class FeeReport:
     delinquents: tuple[Delinquent, ...]
     candidates: tuple[Candidate, ...]
     bases: tuple[KindBasis, ...]
+    collection: CollectionFigures | None = None  # issue 30 §7: bank, Pix, desk, late, reversed, credits, inscribed
 
     @property
     def label(self) -> str:
@@ -430,6 +432,7 @@ def fee_report(
         delinquents=delinquents,
         candidates=candidates,
         bases=_bases(charges, labels, kind_order),
+        collection=collection_figures(first, last),
     )
 
 

@@ -238,6 +238,11 @@ def _summary(book: Book, report: FeeReport, charges: Sheet, payments: Sheet, lat
         ("Candidatos à cassação", len(report.candidates)),
     )
     sheet.figures(money_rows, count_rows)
+    if report.collection is not None:  # issue 30 §7: the month's collection, SQL sums of centavos
+        sheet.append([Styled("Arrecadação do mês", "Praça total")])
+        for figure in report.collection.rows:
+            sheet.append([figure.label, Styled(figure.amount, "Praça destaque"), f"{figure.count} — {figure.how}"])
+        sheet.skip()
     sheet.append([Styled("Base legal de cada tipo de cobrança (como congelada nas cobranças do mês)", "Praça total")])
     sheet.append([Styled(h, HEADER) for h in ("Tipo", "Cobranças", "Regime", "Base legal")])
     widths = [w for _n, w, *_r in columns]

@@ -86,6 +86,7 @@ def import_return(
                 "company": item.guia.company_id,
                 "amount": item.credit,
                 "status": "open",
+                "arisen_on": item.detail.paid_on,
                 "note": item.note,
             }
             for item in preview.items

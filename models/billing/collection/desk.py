@@ -61,6 +61,7 @@ def record_desk_payment(
                 person=charge.person_id,
                 company=charge.company_id,
                 amount=excess,
+                arisen_on=payment.paid_on,
                 note=f"pago a maior na cobrança nº {charge.number}",
             )
     return payment

@@ -117,7 +117,8 @@ class Credit(BaseModel):
     person = ForeignKeyField(Person, null=True, backref="credits", on_delete="RESTRICT")
     company = ForeignKeyField(Company, null=True, backref="credits", on_delete="RESTRICT")
     amount = MoneyField()
-    status = CharField(max_length=10, default="open")  # open, used, refunded
+    status = CharField(max_length=10, default="open")  # open, used, refunded, reversed
+    arisen_on = DateField(index=True)  # the date of the payment that left it (the month it is reported in)
     created_at = DateTimeField(default=clock.now)
     note = TextField(default="")
 

@@ -1,0 +1,71 @@
+"""The month's collection in figures (issue 30 §7), for the monthly fee report: what the bank, Pix and the desk
+received, what was paid after its due date, reversed, kept as credit and inscribed in dívida ativa — each an SQL
+sum of integer centavos, so the report's three formats agree to the cent."""
+
+from __future__ import annotations
+
+import datetime as _dt
+from dataclasses import dataclass
+from decimal import Decimal
+
+from peewee import JOIN, fn
+
+from models.base.money import from_centavos
+from models.billing.charges.tables import Charge, Payment
+from models.billing.collection.tables import Credit, DebtInscription, PaymentSource, Reversal
+
+
+@dataclass(frozen=True)
+class Figure:
+    label: str
+    count: int
+    amount: Decimal
+    how: str
+
+
+@dataclass(frozen=True)
+class CollectionFigures:
+    bank: Figure
+    pix: Figure
+    desk: Figure
+    late: Figure
+    reversed: Figure
+    credits: Figure
+    inscribed: Figure
+
+    @property
+    def rows(self) -> tuple[Figure, ...]:
+        return (self.bank, self.pix, self.desk, self.late, self.reversed, self.credits, self.inscribed)
+
+
+def _sum(query, column) -> tuple[int, Decimal]:
+    count, total = query.select(fn.COUNT(column), fn.COALESCE(fn.SUM(column), 0)).tuples().get()
+    return int(count), from_centavos(int(total))
+
+
+def collection_figures(first: _dt.date, last: _dt.date) -> CollectionFigures:
+    in_month = (Payment.paid_on >= first) & (Payment.paid_on <= last)
+    paid = Payment.select().join(PaymentSource, JOIN.LEFT_OUTER, on=(PaymentSource.payment == Payment.id))
+    bank = _sum(paid.where(in_month & (PaymentSource.channel == "bank")), Payment.amount)
+    pix = _sum(paid.where(in_month & (PaymentSource.channel == "pix")), Payment.amount)
+    desk = _sum(paid.where(in_month & PaymentSource.id.is_null()), Payment.amount)
+    late = _sum(Payment.select().join(Charge).where(in_month & (Payment.paid_on > Charge.due_on)), Payment.amount)
+    back = _sum(
+        Reversal.select().where((Reversal.reversed_on >= first) & (Reversal.reversed_on <= last)), Reversal.amount
+    )
+    kept = _sum(Credit.select().where((Credit.arisen_on >= first) & (Credit.arisen_on <= last)), Credit.amount)
+    inscribed = _sum(
+        DebtInscription.select().where(
+            (DebtInscription.inscribed_on >= first) & (DebtInscription.inscribed_on <= last)
+        ),
+        DebtInscription.original,
+    )
+    return CollectionFigures(
+        bank=Figure("Recebido pelo banco (arquivo de retorno)", *bank, "pagamentos com data no mês lidos do retorno"),
+        pix=Figure("Recebido por Pix (extrato)", *pix, "créditos Pix do extrato ligados à guia pelo txid"),
+        desk=Figure("Recebido no balcão", *desk, "pagamentos registrados à mão"),
+        late=Figure("Pago com atraso", *late, "pagamentos com data depois do vencimento da cobrança"),
+        reversed=Figure("Estornado", *back, "estornos com data no mês (o pagamento continua listado)"),
+        credits=Figure("Créditos de contribuintes", *kept, "pago a maior ou em duplicidade, a devolver ou usar"),
+        inscribed=Figure("Inscrito em dívida ativa", *inscribed, "valor originário das cobranças inscritas no mês"),
+    )
