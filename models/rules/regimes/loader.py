@@ -36,6 +36,7 @@ from models.rules.regimes.parse_penalties import (
 )
 from models.rules.regimes.parse_permits import parse_permit_kind
 from models.rules.regimes.parse_places import parse_layout, parse_schedule, parse_selection, parse_site
+from models.rules.regimes.parse_silences import parse_silence
 from models.rules.regimes.reader import FOUND, Node, Skipped, attempt, parse_list, parse_sub, show
 from models.rules.regimes.references import check_references, check_rule_deadlines, check_selection_references
 from models.rules.regimes.regime import Regime
@@ -64,6 +65,7 @@ TOP_LEVEL = (
     "duties",
     "placard",
     "calendar",
+    "silences",
     "notes",
 )
 
@@ -166,6 +168,7 @@ def build_regime(data: dict[str, Any], file: str, expected_id: str | None, sourc
         duties=parse_list(root, "duties", lambda n: parse_plain(n, Duty), what="obrigação"),
         placard=parse_sub(root, "placard", parse_placard),
         calendar=parse_sub(root, "calendar", parse_calendar),
+        silences=parse_list(root, "silences", parse_silence, what="silêncio do ato"),
         source=source,
     )
     root.notes()

@@ -1,0 +1,259 @@
+"""Issue 28 §2/§4: where an act is silent, the regime declares the point (``[[silences]]``) with its readings;
+the penalty shows it, applies the reading declared until the authority chooses, and records the choice."""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+from decimal import Decimal
+
+import pytest
+from factories import BASE_REGIME as BASE
+from factories import write_regime as write
+
+from desktop.cli import main
+from models.base.errors import UserError
+from models.enforcement.sanctions import PriorOffence, Proposal, count_prior, propose_sanction
+from models.rules.regimes import RegimeError, get_regime, load_regime_file
+from models.rules.silences import Choice
+
+D = Decimal
+
+SILENCE = """
+[[silences]]
+id = "prazo"
+topic = "recurrence-window"
+where = ["penalty"]
+question = "Por quanto tempo conta a reincidência?"
+basis = "art. 9º"
+applied = "sempre"
+
+[[silences.readings]]
+id = "sempre"
+text = "Todas as anteriores."
+basis = "art. 9º"
+
+[[silences.readings]]
+id = "cinco"
+text = "Cinco anos."
+window_years = 5
+source = "Decreto federal nº 6.514/2008, art. 11"
+"""
+
+
+# ---------------------------------------------------------------- the format
+
+
+def test_a_silence_is_read_with_its_readings(tmp_path):
+    regime = load_regime_file(write(tmp_path, BASE + SILENCE))
+    point = regime.silence("prazo")
+    assert (point.topic, point.where, point.basis, point.applied) == (
+        "recurrence-window",
+        ("penalty",),
+        "art. 9º",
+        "sempre",
+    )
+    assert [r.id for r in point.readings] == ["sempre", "cinco"]
+    assert point.reading("cinco").window_years == 5
+    assert point.reading("cinco").source == "Decreto federal nº 6.514/2008, art. 11"
+    assert regime.silences_for("penalty") == (point,) and regime.silences_for("draw") == ()
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "key", "words"),
+    [
+        ('applied = "sempre"', 'applied = "nunca"', "silences[0].applied", "não declarada"),
+        (
+            'text = "Cinco anos."\nwindow_years = 5\nsource = "Decreto federal nº 6.514/2008, art. 11"\n',
+            'text = "Cinco anos."\nwindow_years = 5\n',
+            "silences[0].readings[1]",
+            '"source"',
+        ),
+        ("window_years = 5", "counts = false", "silences[0].readings[1].counts", "recurrence-pending"),
+        ('topic = "recurrence-window"', 'topic = "recurrence-same-day"', "silences[0].readings[0].counts", "conta"),
+        ('where = ["penalty"]', 'where = ["mapa"]', "silences[0].where[0]", "mapa"),
+    ],
+)
+def test_a_badly_declared_silence_is_refused_at_load(tmp_path, old, new, key, words):
+    text = BASE + SILENCE.replace(old, new, 1)
+    with pytest.raises(RegimeError) as exc:
+        load_regime_file(write(tmp_path, text))
+    assert exc.value.key == key and words in exc.value.reason, exc.value
+
+
+def test_a_silence_needs_two_readings(tmp_path):
+    one = SILENCE[: SILENCE.index('[[silences.readings]]\nid = "cinco"')]
+    with pytest.raises(RegimeError) as exc:
+        load_regime_file(write(tmp_path, BASE + one))
+    assert exc.value.key == "silences[0].readings" and "duas leituras" in exc.value.reason
+
+
+# ---------------------------------------------------------------- the acts declare their silence on recurrence
+
+
+@pytest.mark.parametrize(
+    ("regime_id", "article"),
+    [("sapezal-2014", "art. 50"), ("ilha-comprida-2017", "arts. 17 a 20"), ("sjc-2014", "art. 24, § 2º")],
+)
+def test_acts_without_a_recurrence_window_declare_it_silent(regime_id, article):
+    """Sapezal art. 50, Ilha Comprida arts. 17-20 and SJC art. 24, § 2º speak of reincidência without a window:
+    the regime declares the point, with the federal Decreto 6.514/2008, art. 11 reading offered, not imposed."""
+    regime = get_regime(regime_id)
+    point = regime.silence("reincidencia-prazo")
+    assert point.basis == article and point.topic == "recurrence-window"
+    five = point.reading("cinco-anos")
+    assert five.window_years == 5 and "6.514/2008, art. 11" in five.source
+    assert point.applied == "todas-desde-a-vigencia"
+    for ident in ("reincidencia-pendente", "reincidencia-mesmo-dia"):
+        assert regime.silence(ident).basis == article
+
+
+def test_olimpia_sets_its_window_and_declares_only_what_art_12_leaves_open():
+    regime = get_regime("olimpia-2025")
+    assert {s.id for s in regime.silences_for("penalty")} == {"reincidencia-pendente", "reincidencia-mesmo-dia"}
+    assert regime.silence("reincidencia-mesmo-dia").reading("mesmo-dia-nao-conta").basis == "art. 190, parágrafo único"
+
+
+# ---------------------------------------------------------------- the engine applies the reading, and says so
+
+
+def test_sjc_art_24_window_is_the_authoritys_reading():
+    on = dt.date(2026, 3, 2)
+    priors = [PriorOffence("descumprimento-geral", dt.date(2019, 1, 10))]
+    count, details = count_prior("sjc-2014", "descumprimento-geral", priors, on)
+    assert count == 1
+    assert any("leitura [todas-desde-a-vigencia]" in d for d in details), details
+    count, details = count_prior(
+        "sjc-2014", "descumprimento-geral", priors, on, readings={"reincidencia-prazo": "cinco-anos"}
+    )
+    assert count == 0
+    assert any("02/03/2021 a 02/03/2026" in d and "6.514/2008" in d for d in details), details
+    assert any("fora do prazo de reincidência: 10/01/2019" in d for d in details), details
+
+
+def test_sapezal_art_50_a_prior_under_appeal_counts_only_in_the_reading_that_says_so():
+    on = dt.date(2026, 5, 4)
+    priors = [PriorOffence("dever-40-i", dt.date(2026, 2, 1), pending=True)]
+    assert count_prior("sapezal-2014", "dever-40-i", priors, on)[0] == 1
+    count, details = count_prior(
+        "sapezal-2014", "dever-40-i", priors, on, readings={"reincidencia-pendente": "so-com-decisao-definitiva"}
+    )
+    assert count == 0
+    assert any("sem decisão definitiva" in d and "01/02/2026" in d for d in details), details
+
+
+def test_olimpia_two_autos_of_the_same_day_double_the_fine_only_in_the_reading_applied():
+    """Olímpia art. 12 doubles on recurrence; whether an auto of the same day is a prior is not said (art. 190,
+    parágrafo único treats simultaneous infractions as cumulative)."""
+    on = dt.date(2026, 5, 4)
+    code = "ambulante-sem-autorizacao"
+    priors = [PriorOffence(code, on)]
+    assert count_prior("olimpia-2025", code, priors, on)[0] == 1
+    count, details = count_prior(
+        "olimpia-2025", code, priors, on, readings={"reincidencia-mesmo-dia": "mesmo-dia-nao-conta"}
+    )
+    assert count == 0
+    assert any("do mesmo dia deste auto" in d and "art. 190, parágrafo único" in d for d in details), details
+
+
+def test_the_proposal_lists_every_point_and_keeps_the_choice_and_its_reason():
+    on = dt.date(2026, 5, 4)
+    chosen = {"reincidencia-mesmo-dia": Choice("mesmo-dia-nao-conta", "autos simultâneos", "Chefe")}
+    proposal = propose_sanction("olimpia-2025", ["ambulante-sem-autorizacao"], on=on, readings=chosen)
+    by_point = {r.point: r for r in proposal.readings}
+    assert set(by_point) == {"reincidencia-pendente", "reincidencia-mesmo-dia"}
+    same_day = by_point["reincidencia-mesmo-dia"]
+    assert (same_day.reading, same_day.chosen, same_day.reason, same_day.by) == (
+        "mesmo-dia-nao-conta",
+        True,
+        "autos simultâneos",
+        "Chefe",
+    )
+    assert same_day.basis == "LC 324/2025, art. 12, § 1º"
+    pending = by_point["reincidencia-pendente"]
+    assert (pending.reading, pending.chosen) == ("conta-ao-ser-autuada", False)
+    assert [o[0] for o in pending.others] == ["so-com-decisao-definitiva"]
+    again = Proposal.from_dict(json.loads(json.dumps(proposal.to_dict())))
+    assert again.readings == proposal.readings
+
+
+@pytest.mark.parametrize(
+    ("chosen", "words"),
+    [
+        ({"reincidencia-prazo": "cinco-anos"}, "Ponto 'reincidencia-prazo' não é um silêncio"),
+        ({"reincidencia-mesmo-dia": "talvez"}, "Leitura 'talvez' não existe"),
+    ],
+)
+def test_a_point_or_reading_the_act_does_not_declare_is_refused(chosen, words):
+    with pytest.raises(UserError) as exc:
+        propose_sanction("olimpia-2025", ["ambulante-sem-autorizacao"], on=dt.date(2026, 5, 4), readings=chosen)
+    assert words in exc.value.message and exc.value.field == "reading"
+
+
+# ---------------------------------------------------------------- the command line
+
+
+@pytest.fixture
+def sqlite_url(sqlite_url):
+    from models.store.bootstrap import close_database, open_database
+
+    open_database(sqlite_url, create=True)
+    close_database()
+    return sqlite_url
+
+
+def _penalty(sqlite_url, *extra: str) -> list[str]:
+    return [
+        "penalty",
+        "--db",
+        sqlite_url,
+        "--regime",
+        "olimpia-2025",
+        "--infraction",
+        "ambulante-sem-autorizacao",
+        "--date",
+        "04/05/2026",
+        "--prior-date",
+        "04/05/2026",
+        *extra,
+    ]
+
+
+def test_praca_penalty_prints_the_points_and_the_reading_applied(sqlite_url, capsys):
+    assert main(_penalty(sqlite_url)) == 0
+    out = capsys.readouterr().out
+    assert (
+        "Silêncio do ato [reincidencia-mesmo-dia] — Dois autos do mesmo dia contam um como infração anterior "
+        "do outro? O ato não diz. (LC 324/2025, art. 12, § 1º)"
+    ) in out
+    assert "Leitura aplicada [mesmo-dia-conta]" in out and "aplicada pelo Praça até a autoridade escolher" in out
+    assert "--reading reincidencia-mesmo-dia=mesmo-dia-nao-conta" in out
+    assert "degrau 2" in out
+
+
+def test_praca_penalty_takes_the_reading_and_its_reason_in_json(sqlite_url, capsys):
+    code = main(
+        _penalty(
+            sqlite_url,
+            "--reading",
+            "reincidencia-mesmo-dia=mesmo-dia-nao-conta",
+            "--reading-reason",
+            "infrações simultâneas",
+            "--json",
+        )
+    )
+    assert code == 0
+    data = json.loads(capsys.readouterr().out)
+    same_day = next(r for r in data["readings"] if r["point"] == "reincidencia-mesmo-dia")
+    assert (same_day["reading"], same_day["chosen"], same_day["reason"]) == (
+        "mesmo-dia-nao-conta",
+        True,
+        "infrações simultâneas",
+    )
+    assert data["infractions"][0]["prior"] == 0
+
+
+def test_praca_penalty_refuses_a_malformed_reading(sqlite_url, capsys):
+    assert main(_penalty(sqlite_url, "--reading", "reincidencia-mesmo-dia")) == 2
+    err = capsys.readouterr().err
+    assert err == "praca: Leitura inválida 'reincidencia-mesmo-dia': use --reading PONTO=LEITURA.\n"
