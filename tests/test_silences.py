@@ -257,3 +257,90 @@ def test_praca_penalty_refuses_a_malformed_reading(sqlite_url, capsys):
     assert main(_penalty(sqlite_url, "--reading", "reincidencia-mesmo-dia")) == 2
     err = capsys.readouterr().err
     assert err == "praca: Leitura inválida 'reincidencia-mesmo-dia': use --reading PONTO=LEITURA.\n"
+
+
+# ---------------------------------------------------------------- the desk: the infraction record
+
+
+def _second(jose, when: str, **kw):
+    from factories import draft
+
+    return draft("olimpia-2025", ["geral-sem-penalidade"], when, holder=jose, **kw)
+
+
+def test_the_record_applies_and_keeps_the_reading_of_a_prior_under_defence(keys):
+    """LC 324/2025, art. 12, § 1º counts "outra infração da mesma natureza" within 5 years and says nothing of
+    one still under defence: the desk counts it in the declared reading, and not in the authority's other one."""
+    from factories import draft, person
+    from factories import issue_record as issue
+
+    from models import enforcement as enf
+    from models.base.errors import FieldErrors
+
+    jose = person("José Ambulante")
+    first = issue(draft("olimpia-2025", ["geral-sem-penalidade"], "02/03/2026 10:00", holder=jose))
+    enf.file_contest(first, kind="defence", filed_on=dt.date(2026, 3, 10), by="protocolo")
+
+    declared = enf.preview(_second(jose, "04/05/2026 10:00"), today=dt.date(2026, 5, 4))
+    assert declared.proposal.items[0].offence == 2
+    assert declared.prior_refs == (f"{first.reference} de 02/03/2026 (sob defesa ou recurso)",)
+    shown = [text for _indent, text in enf.explain(declared)]
+    assert any(t.startswith("Silêncio do ato [reincidencia-pendente]") for t in shown), shown
+    assert any("aplicada pelo Praça até a autoridade escolher" in t for t in shown), shown
+
+    with pytest.raises(FieldErrors) as exc:
+        enf.preview(
+            _second(jose, "04/05/2026 10:00", readings={"reincidencia-pendente": Choice("so-com-decisao-definitiva")}),
+            today=dt.date(2026, 5, 4),
+        )
+    assert "motivo" in exc.value.errors["readings"]
+
+    chosen = {"reincidencia-pendente": Choice("so-com-decisao-definitiva", "defesa ainda não julgada")}
+    record = issue(_second(jose, "04/05/2026 10:00", readings=chosen))
+    assert record.proposal_data["infractions"][0]["offence"] == 1
+    kept = next(r for r in record.proposal_data["readings"] if r["point"] == "reincidencia-pendente")
+    assert (kept["reading"], kept["chosen"], kept["reason"], kept["by"]) == (
+        "so-com-decisao-definitiva",
+        True,
+        "defesa ainda não julgada",
+        "Marcos Fiscal",
+    )
+    # a correction starts from the reading the record carries
+    assert enf.draft_from(record).readings["reincidencia-pendente"].reading == "so-com-decisao-definitiva"
+
+
+def test_the_record_dialog_shows_the_points_and_records_the_authoritys_reading(qtbot, keys, app_ready):
+    from conftest import type_text
+    from factories import draft, person
+    from factories import issue_record as issue
+
+    from views.enforcement import RecordDialog
+
+    jose = person("José Ambulante")
+    first = issue(draft("olimpia-2025", ["geral-sem-penalidade"], "04/05/2026 08:00", holder=jose))
+    base = _second(jose, "04/05/2026 10:00")
+    dialog = RecordDialog(base, today=dt.date(2026, 5, 4))
+    qtbot.addWidget(dialog)
+    assert not dialog.readings_box.isHidden()
+    combo = dialog.findChild(type(dialog.kind), "reading-reincidencia-mesmo-dia")
+    assert combo is not None and combo.currentIndex() == 0
+    labels = [combo.itemText(i) for i in range(combo.count())]
+    assert any("art. 190, parágrafo único" in text for text in labels), labels
+    dialog.update_preview()
+    shown = dialog.proposal_view.toPlainText()
+    assert f"{first.reference} de 04/05/2026" in shown and "2ª ocorrência" in shown
+    assert "Leitura aplicada [mesmo-dia-conta]" in shown
+
+    combo.setCurrentIndex(combo.findData("mesmo-dia-nao-conta"))
+    dialog.update_preview()
+    assert not dialog.issue_button.isEnabled()  # a reading chosen asks for its reason
+    type_text(dialog.findChild(type(dialog.inspector), "reading-reason-reincidencia-mesmo-dia"), "autos simultâneos")
+    dialog.update_preview()
+    shown = dialog.proposal_view.toPlainText()
+    assert "Leitura aplicada [mesmo-dia-nao-conta]" in shown and "motivo: autos simultâneos" in shown
+    assert "1ª ocorrência" in shown
+    dialog.issue()
+    record = dialog.record
+    assert record is not None
+    kept = next(r for r in record.proposal_data["readings"] if r["point"] == "reincidencia-mesmo-dia")
+    assert (kept["reading"], kept["reason"]) == ("mesmo-dia-nao-conta", "autos simultâneos")

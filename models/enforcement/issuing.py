@@ -34,6 +34,7 @@ from models.permits import Permit
 from models.registry.applications import next_number
 from models.registry.people import search_key
 from models.rules.regimes import get_regime
+from models.rules.silences import Choice
 from models.store.db import db
 from models.store.files import keep_file
 
@@ -284,6 +285,11 @@ def _draft_from(record: Record, **changes) -> RecordDraft:
         adjustments=[AdjustInput.from_dict(a) for a in json.loads(record.adjustments or "[]")],
         step=record.step,
         step_reason=record.step_reason,
+        readings={
+            r["point"]: Choice(r["reading"], r.get("reason", ""), r.get("by", ""))
+            for r in json.loads(record.proposal or "{}").get("readings", [])
+            if r.get("chosen")
+        },
     )
     return dataclasses.replace(base, **changes)
 

@@ -28,6 +28,7 @@ from models.permits import Permit, find_permit
 from models.rules import describe
 from models.rules.deadlines import compute_deadline
 from models.rules.regimes import Deadline, MissingUnitValue, Regime, check_in_force, get_regime
+from models.rules.silences import Choice
 
 
 @dataclass(frozen=True)
@@ -74,6 +75,7 @@ def _propose(
     step_reason: str,
     adjustments: Sequence[AdjustInput],
     facts: Mapping[str, Verification] | None = None,
+    readings: Mapping[str, Choice] | None = None,
 ) -> Proposal:
     try:
         proposal = propose_sanction(
@@ -86,10 +88,13 @@ def _propose(
             step=step,
             reason=step_reason or None,
             facts=facts,
+            readings=readings,
         )
     except MissingUnitValue as exc:
         raise UserError(f"{exc.message} (Cadastros → Unidades fiscais)", field="infractions") from None
     except UserError as exc:
+        if exc.field == "reading":
+            raise FieldErrors({"readings": exc.message}) from None
         if exc.field == "index_factor":
             raise UserError(f"{exc.message} (Cadastros → Correção monetária)", field="infractions") from None
         raise
@@ -263,6 +268,17 @@ def permit_of(draft: RecordDraft, errors: dict) -> Permit | None:
     return None
 
 
+def _readings(draft: RecordDraft) -> dict[str, Choice]:
+    """The readings chosen on the form, each with its reason (required: the authority says why) and who chose."""
+    chosen: dict[str, Choice] = {}
+    for point, choice in draft.readings.items():
+        if not (choice.reason or "").strip():
+            raise FieldErrors({"readings": f"Diga o motivo da leitura escolhida no ponto '{point}'."})
+        by = (choice.by or "").strip() or (draft.inspector or "").strip()
+        chosen[point] = Choice(choice.reading, choice.reason.strip(), by)
+    return chosen
+
+
 def preview(draft: RecordDraft, *, today: _dt.date, strict: bool = True) -> Preview:
     """The proposal, the deadlines and the charges the record would have — nothing is written.
 
@@ -302,7 +318,10 @@ def preview(draft: RecordDraft, *, today: _dt.date, strict: bool = True) -> Prev
             (draft.inspector or "").strip() or "agente fiscal",
             f"{refers.reference} não atendida no prazo",
         )
-    proposal = _propose(regime, codes, draft.at.date(), priors, draft.step, draft.step_reason, draft.adjustments, facts)
+    readings = _readings(draft)
+    proposal = _propose(
+        regime, codes, draft.at.date(), priors, draft.step, draft.step_reason, draft.adjustments, facts, readings
+    )
     warnings: list[str] = []
     fines = _charged_fines(proposal) if draft.kind != "notice" else []
     pending = [s for s in fines if s.amount is None]
@@ -423,6 +442,11 @@ def explain(pv: Preview) -> list[tuple[int, str]]:
         out.append((0, "Sem ocorrências anteriores do infrator neste regime."))
     for note in proposal.notes:
         out.append((0, note))
+    for reading in proposal.readings:
+        out.append((0, reading.head))
+        out.append((1, reading.applied_text))
+        for ident, text, source in reading.others:
+            out.append((1, f"Outra leitura [{ident}]: {text} ({source})"))
     for item in proposal.items:
         out.append((0, f"Infração: {item.label} — {item.article}"))
         out.append((1, f"Penalidade: {item.basis}"))

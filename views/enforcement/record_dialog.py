@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (
     QFileDialog,
     QHBoxLayout,
     QLabel,
+    QLineEdit,
     QListWidgetItem,
     QPushButton,
     QScrollArea,
@@ -34,6 +35,7 @@ from PySide6.QtWidgets import (
 from models import enforcement as enf
 from models.base.errors import FieldErrors, UserError
 from models.rules.regimes import get_regime
+from models.rules.silences import Choice
 from views import theme
 from views.blocks import error_label, fill
 from views.enforcement.adjust_dialog import AdjustDialog
@@ -157,6 +159,7 @@ class RecordDialog(RecordFields, QDialog):
             "reason": self.reason,
             "adjust": self.adjust_button,
             "deadlines": self.choices_box,
+            "readings": self.readings_box,
         }
 
         self._connect()
@@ -235,6 +238,7 @@ class RecordDialog(RecordFields, QDialog):
         self._kind_changed(refresh=False)
         self._unknown_toggled(refresh=False)
         self.fill_catalogue()
+        self.fill_readings(base.readings)
 
     # -- reacting ---------------------------------------------------------------------
 
@@ -263,7 +267,52 @@ class RecordDialog(RecordFields, QDialog):
         self.checked = []
         self.adjustments = []
         self.fill_catalogue()
+        self.fill_readings()
         self.changed()
+
+    def fill_readings(self, chosen=None) -> None:
+        """The points where the regime's act is silent, each with its readings: the declared one first (applied
+        until the authority chooses), then every reading with its source; a reading chosen asks for its reason."""
+        while self.readings_form.rowCount():
+            self.readings_form.removeRow(0)
+        self.reading_combos, self.reading_reasons = {}, {}
+        try:
+            regime = get_regime(self.regime_id()) if self.regime_id() else None
+        except UserError:
+            regime = None
+        points = regime.silences_for("penalty") if regime is not None else ()
+        for point in points:
+            question = QLabel(f"<b>{escape(point.question)}</b> ({escape(regime.cite(point.basis, point.basis_act))})")
+            question.setWordWrap(True)
+            self.readings_form.addRow(question)
+            combo = QComboBox()
+            combo.setObjectName(f"reading-{point.id}")
+            combo.addItem(self.tr("Leitura declarada, até a escolha: %s") % point.default.text, "")
+            for reading in point.readings:
+                cited = "; ".join(p for p in (regime.cite(reading.basis) if reading.basis else "", reading.source) if p)
+                combo.addItem(f"{reading.text} — {cited}", reading.id)
+                combo.setItemData(combo.count() - 1, f"{reading.text}\n{cited}", Qt.ItemDataRole.ToolTipRole)
+            reason = QLineEdit()
+            reason.setObjectName(f"reading-reason-{point.id}")
+            reason.setPlaceholderText(self.tr("motivo da leitura escolhida"))
+            given = (chosen or {}).get(point.id)
+            if given is not None:
+                combo.setCurrentIndex(max(combo.findData(given.reading), 0))
+                reason.setText(given.reason)
+            combo.currentIndexChanged.connect(lambda _i: self.changed())
+            reason.textChanged.connect(lambda _t: self.changed())
+            self.reading_combos[point.id] = combo
+            self.reading_reasons[point.id] = reason
+            self.readings_form.addRow(self.tr("Leitura:"), combo)
+            self.readings_form.addRow(self.tr("Motivo:"), reason)
+        self.readings_box.setVisible(bool(points))
+
+    def _readings(self) -> dict[str, Choice]:
+        return {
+            point: Choice(combo.currentData(), self.reading_reasons[point].text(), current_user_name())
+            for point, combo in self.reading_combos.items()
+            if combo.currentIndex() > 0
+        }
 
     def _kind_changed(self, refresh: bool = True) -> None:
         seizure = self.kind.currentData() == "seizure"
@@ -509,6 +558,7 @@ class RecordDialog(RecordFields, QDialog):
             step=self.base.step,
             step_reason=self.base.step_reason,
             apply_to_permit=self.apply_permit.isChecked(),
+            readings=self._readings(),
         )
         values.update(overrides)
         return enf.RecordDraft(**values)

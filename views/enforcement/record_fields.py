@@ -243,3 +243,10 @@ class RecordFields:
         self.choices_form = QFormLayout(self.choices_box)
         self.choice_combos: dict[str, QComboBox] = {}
         form.addWidget(self.choices_box)
+        # where the act is silent (issue 28 §2): each point with its readings; the reason of the one chosen
+        self.readings_box = QGroupBox(self.tr("Pontos em que o ato silencia — leitura da autoridade"))
+        self.readings_box.setObjectName("readings")
+        self.readings_form = QFormLayout(self.readings_box)
+        self.reading_combos: dict[str, QComboBox] = {}
+        self.reading_reasons: dict[str, QLineEdit] = {}
+        form.addWidget(self.readings_box)
