@@ -344,3 +344,21 @@ def test_the_record_dialog_shows_the_points_and_records_the_authoritys_reading(q
     assert record is not None
     kept = next(r for r in record.proposal_data["readings"] if r["point"] == "reincidencia-mesmo-dia")
     assert (kept["reading"], kept["reason"]) == ("mesmo-dia-nao-conta", "autos simultâneos")
+
+
+def test_the_printed_record_states_the_reading_and_its_reason(keys, tmp_path):
+    from factories import draft, person
+    from factories import issue_record as issue
+
+    from reports.enforcement_docs import record_context
+
+    jose = person("José Ambulante")
+    issue(draft("olimpia-2025", ["geral-sem-penalidade"], "04/05/2026 08:00", holder=jose))
+    chosen = {"reincidencia-mesmo-dia": Choice("mesmo-dia-nao-conta", "autos simultâneos", "Chefe da Fiscalização")}
+    record = issue(_second(jose, "04/05/2026 10:00", readings=chosen))
+    from reports.templating import render
+
+    html = render("record.html.j2", **record_context(record))
+    assert "Ponto em que o ato silencia — Dois autos do mesmo dia" in html
+    assert "escolhida pela autoridade (Chefe da Fiscalização); motivo: autos simultâneos" in html
+    assert "leitura declarada no regime, aplicada até a escolha da autoridade" in html  # the pending point
