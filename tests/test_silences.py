@@ -110,7 +110,8 @@ def test_acts_without_a_recurrence_window_declare_it_silent(regime_id, article):
 
 def test_olimpia_sets_its_window_and_declares_only_what_art_12_leaves_open():
     regime = get_regime("olimpia-2025")
-    assert {s.id for s in regime.silences_for("penalty")} == {"reincidencia-pendente", "reincidencia-mesmo-dia"}
+    points = {s.id for s in regime.silences_for("penalty")}
+    assert {"reincidencia-pendente", "reincidencia-mesmo-dia"} <= points and "reincidencia-prazo" not in points
     assert regime.silence("reincidencia-mesmo-dia").reading("mesmo-dia-nao-conta").basis == "art. 190, parágrafo único"
 
 
@@ -161,7 +162,7 @@ def test_the_proposal_lists_every_point_and_keeps_the_choice_and_its_reason():
     chosen = {"reincidencia-mesmo-dia": Choice("mesmo-dia-nao-conta", "autos simultâneos", "Chefe")}
     proposal = propose_sanction("olimpia-2025", ["ambulante-sem-autorizacao"], on=on, readings=chosen)
     by_point = {r.point: r for r in proposal.readings}
-    assert set(by_point) == {"reincidencia-pendente", "reincidencia-mesmo-dia"}
+    assert {"reincidencia-pendente", "reincidencia-mesmo-dia", "suspensao-e-interdicao"} <= set(by_point)
     same_day = by_point["reincidencia-mesmo-dia"]
     assert (same_day.reading, same_day.chosen, same_day.reason, same_day.by) == (
         "mesmo-dia-nao-conta",
@@ -362,3 +363,64 @@ def test_the_printed_record_states_the_reading_and_its_reason(keys, tmp_path):
     assert "Ponto em que o ato silencia — Dois autos do mesmo dia" in html
     assert "escolhida pela autoridade (Chefe da Fiscalização); motivo: autos simultâneos" in html
     assert "leitura declarada no regime, aplicada até a escolha da autoridade" in html  # the pending point
+
+
+# ---------------------------------------------------------------- draw, quote, deadline: the reading by the figure
+
+
+SAPEZAL_CSV = "id,name,group,debtor\n" + "".join(f"g01-{i:02d},Ambulante {i},g01,\n" for i in range(1, 16))
+
+
+def test_praca_draw_states_how_sapezal_art_12_alternates_are_drawn(tmp_path, capsys):
+    """Art. 12, § 3º: "serão sorteados mais dez suplentes" — by lot among everyone not selected, ignoring the score
+    (a reading once stated only in the README); art. 10, § 3º "deficiente físico" read as any disability."""
+    from factories import draw_json
+    from factories import write_list as write_csv
+
+    path = write_csv(tmp_path, SAPEZAL_CSV)
+    args = ["draw", "--regime", "sapezal-2014", "--input", path, "--vacancies", "g01=2", "--seed", "9"]
+    assert main(args) == 0
+    out = capsys.readouterr().out
+    assert "Silêncio do ato [suplentes-por-sorteio]" in out and "(Lei 1.171/2014, art. 12, § 3º)" in out
+    assert "Leitura aplicada [sorteio-entre-nao-selecionados]" in out
+    assert "Outra leitura [por-pontuacao]" in out and "art. 10, § 2º" in out
+    assert "Silêncio do ato [deficiente-fisico]" in out and "Lei federal nº 13.146/2015" in out
+    data = draw_json(capsys, *args[1:], "--reading", "deficiente-fisico=so-deficiencia-fisica")
+    points = {r["point"]: r for r in data["readings"]}
+    assert points["deficiente-fisico"]["reading"] == "so-deficiencia-fisica"
+    assert "não calcula por esta leitura" in (
+        next(line for line in _lines(data["readings"]) if "so-deficiencia-fisica" in line)
+    )
+
+
+def _lines(readings):
+    from models.rules.silences import AppliedReading, lines
+
+    return lines(AppliedReading.from_dict(r) for r in readings)
+
+
+def test_praca_quote_states_that_sjc_charges_the_whole_month_and_the_stall_area(sqlite_url, capsys):
+    argv = ["quote", "--db", sqlite_url, "--regime", "sjc-2014", "--line", "pastel", "--year", "2014"]
+    assert main([*argv, "--area", "20", "--days", "3"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[-1] == "Total: R$ 50,00"
+    assert any(line.startswith("Silêncio do ato [dias-no-mes]") and "art. 11, § 5º" in line for line in lines)
+    assert any("Leitura aplicada [mes-inteiro]" in line for line in lines)
+    assert any(line.startswith("Silêncio do ato [area-tenda-e-mesas]") for line in lines)
+    assert main([*argv, "--area", "20", "--json", "--reading", "dias-no-mes=proporcional-aos-dias"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    chosen = next(r for r in data["readings"] if r["point"] == "dias-no-mes")
+    assert chosen["reading"] == "proporcional-aos-dias" and chosen["computed_by"] == "mes-inteiro"
+
+
+def test_praca_deadline_states_the_deposit_for_sapezal_appeals_and_sumula_vinculante_21(sqlite_url, capsys):
+    """Art. 53, § 3º accepts appeals only after a deposit; the STF's Súmula Vinculante 21 is offered beside it."""
+    argv = ["deadline", "--db", sqlite_url, "--regime", "sapezal-2014", "--from", "2026-05-04"]
+    assert main([*argv, "--kind", "appeal"]) == 0
+    out = capsys.readouterr().out
+    assert "Silêncio do ato [deposito-recurso]" in out and "(Lei 1.171/2014, art. 53, § 3º)" in out
+    assert "Outra leitura [sem-deposito]" in out and "STF, Súmula Vinculante 21" in out
+    assert main([*argv, "--kind", "renewal"]) == 0
+    assert "deposito-recurso" not in capsys.readouterr().out  # only the appeal's deadline
+    assert main([*argv, "--kind", "appeal", "--json"]) == 0
+    assert [r["point"] for r in json.loads(capsys.readouterr().out)["readings"]] == ["deposito-recurso"]

@@ -13,6 +13,7 @@ import argparse
 import datetime as dt
 import json
 
+from desktop.commands import readings
 from models.base.errors import UserError
 
 LOGIN = False  # computes from the acts only
@@ -36,6 +37,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
         dest="holidays",
         help="feriado municipal a considerar (pode repetir)",
     )
+    readings.add_arguments(parser)
     parser.add_argument("--json", action="store_true", help="saída em JSON")
     parser.epilog = (
         "Exemplos:\n"
@@ -91,13 +93,14 @@ def run(args: argparse.Namespace) -> int:
         regime = get_regime(args.regime.strip(), on=start.date() if isinstance(start, dt.datetime) else start)
         kind = check_kind(regime, args.kind)
         result = compute_deadline(regime, kind, start, holidays=holidays)  # with the town's holidays kept
+        points = readings.applied(regime, "deadline", args, deadline=kind)
     finally:
         if opened:
             close_database()
     if args.json:
-        print(json.dumps(result.to_dict(), ensure_ascii=False, indent=2))
+        print(json.dumps({**result.to_dict(), "readings": readings.as_json(points)}, ensure_ascii=False, indent=2))
     else:
-        print(deadline_text(regime, result), end="")
+        print(deadline_text(regime, result) + readings.as_text(points), end="")
     return 0
 
 

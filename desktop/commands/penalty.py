@@ -19,6 +19,7 @@ import datetime as dt
 import json
 import re
 
+from desktop.commands import readings
 from desktop.commands.quote import index_hint, parse_year, unit_hint
 from models.base.errors import UserError
 from models.base.money import format_brl
@@ -54,16 +55,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--year", metavar="AAAA", help="ano dos valores da unidade fiscal (padrão: o da data)")
     parser.add_argument("--date", metavar="DATA", help="data da infração, AAAA-MM-DD ou DD/MM/AAAA (padrão: hoje)")
-    parser.add_argument(
-        "--reading",
-        metavar="PONTO=LEITURA",
-        action="append",
-        dest="readings",
-        default=[],
-        help="a leitura escolhida num ponto em que o ato silencia (pode repetir); a saída lista os pontos e as "
-        "leituras de cada um (praca regimes --show ID também)",
-    )
-    parser.add_argument("--reading-reason", metavar="TEXTO", default="", help="o motivo da leitura escolhida")
+    readings.add_arguments(parser)
     parser.add_argument("--json", action="store_true", help="saída em JSON")
     parser.epilog = (
         "Exemplos:\n"
@@ -143,7 +135,6 @@ def run(args: argparse.Namespace) -> int:
     from models.enforcement.sanctions import propose_sanction
     from models.rules.deadlines import parse_moment
     from models.rules.regimes import MissingUnitValue, shipped_regimes
-    from models.rules.silences import parse_choices
     from models.store.bootstrap import close_database
 
     if not (args.regime or "").strip():
@@ -166,7 +157,7 @@ def run(args: argparse.Namespace) -> int:
         else parse_prior(args.prior if args.prior is not None else "0")
     )
     year = parse_year(args.year) if args.year is not None else on.year
-    choices = parse_choices(getattr(args, "readings", None) or [], getattr(args, "reading_reason", "") or "")
+    choices = readings.choices(args)
 
     open_for_computing(getattr(args, "db", None))
     try:

@@ -40,6 +40,9 @@ class AppliedReading:
     reason: str = ""
     by: str = ""
     others: tuple[tuple[str, str, str], ...] = ()  # (id, text, source) of the readings not applied
+    #: a "text" point chosen in another reading than the declared one: Praça's figure follows ``computed_by``,
+    #: and the authority adjusts it, with her reason, to the reading she chose
+    computed_by: str = ""
 
     def to_dict(self) -> dict[str, Any]:
         data = asdict(self)
@@ -60,6 +63,7 @@ class AppliedReading:
             reason=str(data.get("reason", "")),
             by=str(data.get("by", "")),
             others=tuple((str(o["id"]), str(o["text"]), str(o["source"])) for o in data.get("others", [])),
+            computed_by=str(data.get("computed_by", "")),
         )
 
     @property
@@ -74,7 +78,13 @@ class AppliedReading:
             if self.chosen
             else "aplicada pelo Praça até a autoridade escolher"
         )
-        return f"Leitura aplicada [{self.reading}]: {self.text} ({self.source}) — {who}"
+        text = f"Leitura aplicada [{self.reading}]: {self.text} ({self.source}) — {who}"
+        if self.computed_by:
+            text += (
+                f". O Praça não calcula por esta leitura: o valor mostrado segue a leitura [{self.computed_by}]; "
+                "a autoridade o ajusta, com o motivo"
+            )
+        return text
 
 
 def _cite_reading(regime: Regime, reading: Reading) -> str:
@@ -95,12 +105,6 @@ def apply(regime: Regime, silence: Silence, choice: Choice | None) -> AppliedRea
                 f"(leituras: {options}).",
                 field="reading",
             )
-        if silence.topic == "text" and found.id != silence.applied:
-            raise UserError(
-                f"Praça calcula o ponto '{silence.id}' só pela leitura '{silence.applied}' ({silence.default.text}); "
-                f"pela leitura '{found.id}' a autoridade ajusta o valor, com o motivo, no ato.",
-                field="reading",
-            )
         reading = found
     return AppliedReading(
         point=silence.id,
@@ -114,15 +118,21 @@ def apply(regime: Regime, silence: Silence, choice: Choice | None) -> AppliedRea
         reason=(choice.reason or "").strip() if choice is not None else "",
         by=(choice.by or "").strip() if choice is not None else "",
         others=tuple((r.id, r.text, _cite_reading(regime, r)) for r in silence.readings if r.id != reading.id),
+        computed_by=silence.applied if silence.topic == "text" and reading.id != silence.applied else "",
     )
 
 
-def resolve(regime: Regime, where: str, chosen: Mapping[str, Choice | str] | None = None) -> tuple[AppliedReading, ...]:
-    """The silent points shown at ``where``, each with the reading chosen (``{point: Choice}``) or declared.
+def resolve(
+    regime: Regime, where: str, chosen: Mapping[str, Choice | str] | None = None, *, deadline: str | None = None
+) -> tuple[AppliedReading, ...]:
+    """The silent points shown at ``where``, each with the reading chosen (``{point: Choice}``) or declared;
+    with ``deadline``, only the points that concern it (a point naming no deadline concerns every one).
 
-    A point chosen that the act does not declare at ``where`` is refused, naming the ones it has.
+    A point chosen that the act does not declare there is refused, naming the ones it has.
     """
-    points = regime.silences_for(where)
+    points = tuple(
+        s for s in regime.silences_for(where) if deadline is None or not s.deadlines or deadline in s.deadlines
+    )
     given = {key: Choice(value) if isinstance(value, str) else value for key, value in (chosen or {}).items()}
     known = {s.id for s in points}
     for key in given:

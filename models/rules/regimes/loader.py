@@ -180,6 +180,11 @@ def build_regime(data: dict[str, Any], file: str, expected_id: str | None, sourc
     else:
         root.done()
     check_references(regime, root)
+    known = set(regime.ids("deadline"))
+    for i, silence in enumerate(regime.silences):
+        for j, ident in enumerate(silence.deadlines):
+            if ident not in known:
+                root.fail(f"silences[{i}].deadlines[{j}]", f"prazo {show(ident)} não declarado em [[deadlines]]")
     check_selection_references(regime, root)
     check_rule_deadlines(regime, root)
     return regime

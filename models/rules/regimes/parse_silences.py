@@ -57,6 +57,7 @@ def parse_silence(node: Node) -> Silence:
         basis=node.basis(),
         basis_act=node.basis_act(),
         applied=node.ident("applied"),
+        deadlines=node.ident_list("deadlines"),
         readings=readings,
         notes=node.notes(),
     )

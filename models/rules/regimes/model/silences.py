@@ -37,6 +37,8 @@ class Silence:
     basis: str  # the article(s) where the act is silent
     applied: str  # the reading Praça computes with until the authority chooses one
     readings: tuple[Reading, ...] = ()
+    #: where ``where`` has "deadline": the deadlines (ids) the point concerns; empty: every deadline of the act
+    deadlines: tuple[str, ...] = ()
     basis_act: str | None = None
     notes: str | None = None
 
