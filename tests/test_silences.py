@@ -424,3 +424,24 @@ def test_praca_deadline_states_the_deposit_for_sapezal_appeals_and_sumula_vincul
     assert "deposito-recurso" not in capsys.readouterr().out  # only the appeal's deadline
     assert main([*argv, "--kind", "appeal", "--json"]) == 0
     assert [r["point"] for r in json.loads(capsys.readouterr().out)["readings"]] == ["deposito-recurso"]
+
+
+# ---------------------------------------------------------------- renewal windows closing on a closed day
+
+
+def test_a_renewal_window_that_closes_on_a_saturday_is_flagged_with_the_reading_applied(keys):
+    """Sapezal, Lei 1.171/2014, art. 23, § 1º: renewal asked 30 days before the end — here Saturday 30/10/2027.
+    The act does not say whether the window moves: flagged, with the declared reading and the other."""
+    from factories import company, person, sapezal_licence, tpu
+
+    from models.permits import renewal_window
+
+    sapezal = renewal_window(sapezal_licence(keys, company("Bebidas Sapezal Ltda", person("Carlos Dias Rocha"))))
+    assert sapezal.closes == dt.date(2027, 10, 30)
+    assert "o último dia, 30/10/2027, é sem expediente" in sapezal.closed_flag
+    assert "(Lei 1.171/2014, art. 23, § 1º)" in sapezal.closed_flag
+    assert "leitura aplicada [dia-fixo]" in sapezal.closed_flag
+    assert "outra leitura [proximo-dia-util]" in sapezal.closed_flag and "9.784/1999" in sapezal.closed_flag
+    # Olímpia's TPU window closes on Tuesday 30/09/2031: nothing to flag
+    olimpia = renewal_window(tpu(keys, company("Food Truck Ltda", person("Marcos Paulo Dias"))))
+    assert olimpia.closes == dt.date(2031, 9, 30) and olimpia.closed_flag == ""

@@ -222,6 +222,7 @@ def renew(
         raise UserError(
             f"Fora do prazo de renovação da permissão nº {permit.number}: pedido de {date_text(window.opens)} a "
             f"{date_text(window.closes)} ({window.text}; {window.article}); hoje é {date_text(today)}."
+            + (f" Atenção: {window.closed_flag}." if window.closed_flag else "")
         )
     holder_kind, holder_id = ("person", permit.person_id) if permit.person_id else ("company", permit.company_id)
     delivered = delivered_documents(regime, kind, documents, today=today)
