@@ -445,3 +445,14 @@ def test_a_renewal_window_that_closes_on_a_saturday_is_flagged_with_the_reading_
     # Olímpia's TPU window closes on Tuesday 30/09/2031: nothing to flag
     olimpia = renewal_window(tpu(keys, company("Food Truck Ltda", person("Marcos Paulo Dias"))))
     assert olimpia.closes == dt.date(2031, 9, 30) and olimpia.closed_flag == ""
+
+
+def test_a_window_the_act_sets_is_not_a_silence_and_a_topic_is_declared_once(tmp_path):
+    assert "[[ladders]]" in BASE
+    windowed = BASE.replace("[[ladders]]\n", "[[ladders]]\nrecurrence_window_years = 2\n", 1)
+    with pytest.raises(RegimeError) as exc:
+        load_regime_file(write(tmp_path, windowed + SILENCE))
+    assert exc.value.key == "silences[0].topic" and "o ato fixa o prazo de reincidência" in exc.value.reason
+    with pytest.raises(RegimeError) as exc:
+        load_regime_file(write(tmp_path, BASE + SILENCE + SILENCE.replace('id = "prazo"', 'id = "outro"')))
+    assert exc.value.key == "silences[1].topic" and '"prazo"' in exc.value.reason

@@ -181,7 +181,18 @@ def build_regime(data: dict[str, Any], file: str, expected_id: str | None, sourc
         root.done()
     check_references(regime, root)
     known = set(regime.ids("deadline"))
+    topics: dict[str, str] = {}
+    rec = regime.penalties.recurrence if regime.penalties is not None else None
+    act_window = (rec is not None and bool(rec.window_years or rec.window_days)) or any(
+        ladder.recurrence_window_years or ladder.recurrence_window_days for ladder in regime.ladders
+    )
     for i, silence in enumerate(regime.silences):
+        if silence.topic != "text":
+            if silence.topic in topics:
+                root.fail(f"silences[{i}].topic", f"o ponto {show(topics[silence.topic])} já trata de {silence.topic}")
+            topics[silence.topic] = silence.id
+        if silence.topic == "recurrence-window" and act_window:
+            root.fail(f"silences[{i}].topic", "o ato fixa o prazo de reincidência: não há silêncio a declarar")
         for j, ident in enumerate(silence.deadlines):
             if ident not in known:
                 root.fail(f"silences[{i}].deadlines[{j}]", f"prazo {show(ident)} não declarado em [[deadlines]]")
