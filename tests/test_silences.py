@@ -456,3 +456,22 @@ def test_a_window_the_act_sets_is_not_a_silence_and_a_topic_is_declared_once(tmp
     with pytest.raises(RegimeError) as exc:
         load_regime_file(write(tmp_path, BASE + SILENCE + SILENCE.replace('id = "prazo"', 'id = "outro"')))
     assert exc.value.key == "silences[1].topic" and '"prazo"' in exc.value.reason
+
+
+def test_docs_silencios_lists_every_point_every_act_declares():
+    """docs/silencios.md: for each of the six acts, every point where it is silent (issue 28, "Done when")."""
+    from pathlib import Path
+
+    from models.rules.regimes import load_regimes
+
+    text = (Path(__file__).resolve().parent.parent / "docs" / "silencios.md").read_text(encoding="utf-8")
+    regimes = load_regimes()
+    assert len(regimes) >= 6
+    for regime in regimes.values():
+        start = text.index(f"(`{regime.id}`)")
+        end = text.find("\n### ", start)
+        section = text[start : end if end != -1 else len(text)]
+        for point in regime.silences:
+            assert f"| `{point.id}` |" in section, (regime.id, point.id)
+            for reading in point.readings:
+                assert f"**`{reading.id}`**" in section, (regime.id, point.id, reading.id)
