@@ -63,6 +63,8 @@ def test_a_silence_is_read_with_its_readings(tmp_path):
     ("old", "new", "key", "words"),
     [
         ('applied = "sempre"', 'applied = "nunca"', "silences[0].applied", "não declarada"),
+        ('applied = "sempre"', 'applied = "sempre"\nladders = ["nada"]', "silences[0].ladders[0]", "não declarada"),
+        ('applied = "sempre"', 'applied = "sempre"\ndeadlines = ["nada"]', "silences[0].deadlines[0]", "não declarado"),
         (
             'text = "Cinco anos."\nwindow_years = 5\nsource = "Decreto federal nº 6.514/2008, art. 11"\n',
             'text = "Cinco anos."\nwindow_years = 5\n',
@@ -162,7 +164,8 @@ def test_the_proposal_lists_every_point_and_keeps_the_choice_and_its_reason():
     chosen = {"reincidencia-mesmo-dia": Choice("mesmo-dia-nao-conta", "autos simultâneos", "Chefe")}
     proposal = propose_sanction("olimpia-2025", ["ambulante-sem-autorizacao"], on=on, readings=chosen)
     by_point = {r.point: r for r in proposal.readings}
-    assert {"reincidencia-pendente", "reincidencia-mesmo-dia", "suspensao-e-interdicao"} <= set(by_point)
+    # every point on recurrence, and those of the street-vending ladder only (art. 145, § 2º: the depot days)
+    assert set(by_point) == {"reincidencia-pendente", "reincidencia-mesmo-dia", "diarias-na-virada-do-ano"}
     same_day = by_point["reincidencia-mesmo-dia"]
     assert (same_day.reading, same_day.chosen, same_day.reason, same_day.by) == (
         "mesmo-dia-nao-conta",

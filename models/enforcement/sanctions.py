@@ -768,7 +768,7 @@ def count_prior(
     date why it counts or not.
     """
     regime = get_regime(regime) if isinstance(regime, str) else regime
-    applied = resolve(regime, "penalty", readings)
+    applied = resolve(regime, "penalty", readings, codes=(code,))
     reckoning = _reckon(regime, regime.infraction(code), _priors(prior), on, _readings(regime, applied))
     return reckoning.count, reckoning.details
 
@@ -837,7 +837,7 @@ def propose_sanction(
         if factor <= 0:
             raise UserError(f"Fator de correção do {code} inválido: {value}.", field="index_factor")
         factors[code] = factor
-    applied = resolve(regime, "penalty", readings)
+    applied = resolve(regime, "penalty", readings, codes=codes)
     ctx = _Context(
         regime,
         on,

@@ -123,16 +123,20 @@ def apply(regime: Regime, silence: Silence, choice: Choice | None) -> AppliedRea
 
 
 def resolve(
-    regime: Regime, where: str, chosen: Mapping[str, Choice | str] | None = None, *, deadline: str | None = None
+    regime: Regime,
+    where: str,
+    chosen: Mapping[str, Choice | str] | None = None,
+    *,
+    deadline: str | None = None,
+    codes: Iterable[str] | None = None,
 ) -> tuple[AppliedReading, ...]:
     """The silent points shown at ``where``, each with the reading chosen (``{point: Choice}``) or declared;
-    with ``deadline``, only the points that concern it (a point naming no deadline concerns every one).
+    with ``deadline``, only the points that concern it (a point naming no deadline concerns every one); with
+    ``codes`` (a penalty's infractions), only the points that concern one of them, or their ladders.
 
     A point chosen that the act does not declare there is refused, naming the ones it has.
     """
-    points = tuple(
-        s for s in regime.silences_for(where) if deadline is None or not s.deadlines or deadline in s.deadlines
-    )
+    points = points_at(regime, where, deadline=deadline, codes=codes)
     given = {key: Choice(value) if isinstance(value, str) else value for key, value in (chosen or {}).items()}
     known = {s.id for s in points}
     for key in given:
@@ -142,6 +146,30 @@ def resolve(
                 f"Ponto '{key}' não é um silêncio do ato {regime.short} aqui (pontos: {options}).", field="reading"
             )
     return tuple(apply(regime, s, given.get(s.id)) for s in points)
+
+
+def points_at(
+    regime: Regime, where: str, *, deadline: str | None = None, codes: Iterable[str] | None = None
+) -> tuple[Silence, ...]:
+    """The points shown at ``where`` that concern ``deadline`` or the infractions ``codes`` (see :func:`resolve`)."""
+    wanted = tuple(codes) if codes is not None else None
+    return tuple(
+        s
+        for s in regime.silences_for(where)
+        if (deadline is None or not s.deadlines or deadline in s.deadlines)
+        and (wanted is None or _concerns(regime, s, wanted))
+    )
+
+
+def _concerns(regime: Regime, silence: Silence, codes: tuple[str, ...]) -> bool:
+    if not silence.infractions and not silence.ladders:
+        return True
+    for code in codes:
+        if code in silence.infractions:
+            return True
+        if code in regime.ids("infraction") and regime.infraction(code).ladder in silence.ladders:
+            return True
+    return False
 
 
 def reading_for(regime: Regime, applied: Iterable[AppliedReading], topic: str) -> Reading | None:

@@ -35,7 +35,7 @@ from PySide6.QtWidgets import (
 from models import enforcement as enf
 from models.base.errors import FieldErrors, UserError
 from models.rules.regimes import get_regime
-from models.rules.silences import Choice
+from models.rules.silences import Choice, points_at
 from views import theme
 from views.blocks import error_label, fill
 from views.enforcement.adjust_dialog import AdjustDialog
@@ -270,24 +270,32 @@ class RecordDialog(RecordFields, QDialog):
         self.fill_readings()
         self.changed()
 
-    def fill_readings(self, chosen=None) -> None:
-        """The points where the regime's act is silent, each with its readings: the declared one first (applied
-        until the authority chooses), then every reading with its source; a reading chosen asks for its reason."""
-        while self.readings_form.rowCount():
-            self.readings_form.removeRow(0)
-        self.reading_combos, self.reading_reasons = {}, {}
+    def fill_readings(self, chosen=None, *, keep: bool = False) -> None:
+        """The points where the regime's act is silent that concern the infractions chosen, each with its readings:
+        the declared one first (applied until the authority chooses), then every reading with its source; a reading
+        chosen asks for its reason. ``keep``: the points are the same as shown — nothing to rebuild."""
         try:
             regime = get_regime(self.regime_id()) if self.regime_id() else None
         except UserError:
             regime = None
-        points = regime.silences_for("penalty") if regime is not None else ()
+        points = points_at(regime, "penalty", codes=self.checked) if regime is not None else ()
+        if keep and tuple(p.id for p in points) == tuple(self.reading_combos):
+            return
+        if keep:
+            chosen = {
+                **(chosen or {}),
+                **{p: Choice("", r.text()) for p, r in self.reading_reasons.items() if p not in (chosen or {})},
+            }
+        while self.readings_form.rowCount():
+            self.readings_form.removeRow(0)
+        self.reading_combos, self.reading_reasons = {}, {}
         for point in points:
             question = QLabel(f"<b>{escape(point.question)}</b> ({escape(regime.cite(point.basis, point.basis_act))})")
             question.setWordWrap(True)
             self.readings_form.addRow(question)
             combo = QComboBox()
             combo.setObjectName(f"reading-{point.id}")
-            combo.addItem(self.tr("Leitura declarada, até a escolha: %s") % point.default.text, "")
+            combo.addItem(fill(self.tr("Leitura declarada, até a escolha: %1"), point.default.text), "")
             for reading in point.readings:
                 cited = "; ".join(p for p in (regime.cite(reading.basis) if reading.basis else "", reading.source) if p)
                 combo.addItem(f"{reading.text} — {cited}", reading.id)
@@ -411,6 +419,7 @@ class RecordDialog(RecordFields, QDialog):
         elif item.checkState() != Qt.CheckState.Checked and code in self.checked:
             self.checked.remove(code)
         self._show_chosen()
+        self.fill_readings(self._readings(), keep=True)
         self.changed()
 
     def check_infraction(self, code: str, on: bool = True) -> None:

@@ -196,6 +196,12 @@ def build_regime(data: dict[str, Any], file: str, expected_id: str | None, sourc
         for j, ident in enumerate(silence.deadlines):
             if ident not in known:
                 root.fail(f"silences[{i}].deadlines[{j}]", f"prazo {show(ident)} não declarado em [[deadlines]]")
+        for j, ident in enumerate(silence.infractions):
+            if ident not in regime.ids("infraction"):
+                root.fail(f"silences[{i}].infractions[{j}]", f"infração {show(ident)} não declarada em [[infractions]]")
+        for j, ident in enumerate(silence.ladders):
+            if ident not in regime.ids("ladder"):
+                root.fail(f"silences[{i}].ladders[{j}]", f"gradação {show(ident)} não declarada em [[ladders]]")
     check_selection_references(regime, root)
     check_rule_deadlines(regime, root)
     return regime

@@ -58,6 +58,8 @@ def parse_silence(node: Node) -> Silence:
         basis_act=node.basis_act(),
         applied=node.ident("applied"),
         deadlines=node.ident_list("deadlines"),
+        infractions=node.ident_list("infractions"),
+        ladders=node.ident_list("ladders"),
         readings=readings,
         notes=node.notes(),
     )

@@ -39,6 +39,10 @@ class Silence:
     readings: tuple[Reading, ...] = ()
     #: where ``where`` has "deadline": the deadlines (ids) the point concerns; empty: every deadline of the act
     deadlines: tuple[str, ...] = ()
+    #: where ``where`` has "penalty": the infractions (codes) and ladders (ids) the point concerns; both empty:
+    #: every infraction of the act
+    infractions: tuple[str, ...] = ()
+    ladders: tuple[str, ...] = ()
     basis_act: str | None = None
     notes: str | None = None
 
