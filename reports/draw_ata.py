@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from models.rules.regimes import get_regime
+from models.rules.silences import AppliedReading
 from models.selection import ALGORITHM_STEPS
 from models.selection.draws import Draw, draw_entries, get_draw, replacement_of, verify_draw
 from models.store.settings import letterhead
@@ -60,6 +61,7 @@ def draw_ata_context(draw: Draw | int) -> dict:
         "problems": verify_draw(draw),
         "replacement": replacement_of(draw),
         "site": site,
+        "readings": [AppliedReading.from_dict(r) for r in result.get("readings", [])],
         **letterhead(regime),
     }
 

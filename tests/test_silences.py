@@ -478,3 +478,36 @@ def test_docs_silencios_lists_every_point_every_act_declares():
             assert f"| `{point.id}` |" in section, (regime.id, point.id)
             for reading in point.readings:
                 assert f"**`{reading.id}`**" in section, (regime.id, point.id, reading.id)
+
+
+def test_a_held_draw_keeps_the_reading_of_sapezal_art_12_and_its_ata_states_it(database):
+    """The draw's act (the ata) says how the alternates were drawn — art. 12, § 3º read as a pure lot among all
+    not selected — and, where the commission chose, its reading of art. 10, § 3º with the reason."""
+    from models.selection import Participant
+    from models.selection.draws import hold_draw
+    from reports.draw_ata import draw_ata_html
+
+    people = [Participant(id=f"{i:02d}", name=f"Ambulante {i}") for i in range(1, 15)]
+    draw = hold_draw(
+        "sapezal-2014",
+        people,
+        "Loteria Federal 06001: 41234",
+        3,
+        call="Edital de chamamento nº 1/2026",
+        place="Paço Municipal",
+        officials=["Maria Presidente (comissão)"],
+        created_by="atendente",
+        held_at=dt.datetime(2026, 4, 2, 15, 0),
+        readings={"deficiente-fisico": Choice("so-deficiencia-fisica", "letra do edital", "comissão")},
+    )
+    kept = {r["point"]: r for r in draw.result["readings"]}
+    assert kept["suplentes-por-sorteio"]["reading"] == "sorteio-entre-nao-selecionados"
+    assert not kept["suplentes-por-sorteio"]["chosen"]
+    assert (kept["deficiente-fisico"]["reading"], kept["deficiente-fisico"]["reason"]) == (
+        "so-deficiencia-fisica",
+        "letra do edital",
+    )
+    html = " ".join(draw_ata_html(draw).split())
+    assert "Pontos em que o ato silencia" in html
+    assert "Silêncio do ato [suplentes-por-sorteio]" in html and "Lei 1.171/2014, art. 12, § 3º" in html
+    assert "escolhida pela autoridade (comissão) — motivo: letra do edital" in html

@@ -31,6 +31,7 @@ from models.base.errors import FieldErrors, UserError
 from models.registry.applications import Application
 from models.registry.people import Person
 from models.rules.regimes import Regime, get_regime
+from models.rules.silences import Choice, resolve
 from models.selection import (
     DrawResult,
     Participant,
@@ -170,6 +171,7 @@ def hold_draw(
     held_at: _dt.datetime | None = None,
     site: str = "",
     replaces: Draw | int | None = None,
+    readings: Mapping[str, Choice] | None = None,
 ) -> Draw:
     """Run the draw and keep it, with every entry, in one transaction; returns the :class:`Draw`.
 
@@ -177,7 +179,9 @@ def hold_draw(
     people who conducted and witnessed it (one per item or per line).
     ``replaces`` names an annulled draw this one takes the place of. Missing
     call, place, officials or clerk is a ``FieldErrors``; the draw's own
-    refusals (empty list, repeated id, no vacancies…) a ``UserError``."""
+    refusals (empty list, repeated id, no vacancies…) a ``UserError``. ``readings``: the authority's reading of
+    each point where the act is silent at a draw (``[[silences]]``, Sapezal art. 12, § 3º), with its reason; the
+    draw keeps every point with the reading applied, and its ata states them."""
     require("draws.hold")
     regime = get_regime(regime) if isinstance(regime, str) else regime
     errors: dict[str, str] = {}
@@ -195,7 +199,9 @@ def hold_draw(
         errors["created_by"] = "Informe o servidor que registra o sorteio."
     if errors:
         raise FieldErrors(errors)
+    applied = resolve(regime, "draw", readings)
     result = run_draw(participants, seed, vacancies, draw_rules(regime, alternates=alternates))
+    kept = {**result.to_dict(), "readings": [a.to_dict() for a in applied]}
     when = (held_at or clock.now()).replace(microsecond=0)
     with db.atomic():
         old = None
@@ -227,7 +233,7 @@ def hold_draw(
             vacancies=json.dumps(vacancies if isinstance(vacancies, int) else dict(vacancies), sort_keys=True),
             alternates=result.rules.alternates,
             basis=result.rules.basis,
-            result_json=json.dumps(result.to_dict(), ensure_ascii=False),
+            result_json=json.dumps(kept, ensure_ascii=False),
             created_by=clerk,
         )
         DrawEntry.insert_many(_entry_rows(draw, result)).execute()
