@@ -197,9 +197,13 @@ def hold_draw(
         errors["officials"] = "Informe quem conduziu e testemunhou o sorteio."
     if not clerk:
         errors["created_by"] = "Informe o servidor que registra o sorteio."
+    for point, choice in (readings or {}).items():
+        if not (choice.reason or "").strip():
+            errors["readings"] = f"Diga o motivo da leitura escolhida no ponto '{point}'."
     if errors:
         raise FieldErrors(errors)
-    applied = resolve(regime, "draw", readings)
+    chosen = {p: Choice(c.reading, c.reason.strip(), c.by or clerk) for p, c in (readings or {}).items()}
+    applied = resolve(regime, "draw", chosen)
     result = run_draw(participants, seed, vacancies, draw_rules(regime, alternates=alternates))
     kept = {**result.to_dict(), "readings": [a.to_dict() for a in applied]}
     when = (held_at or clock.now()).replace(microsecond=0)

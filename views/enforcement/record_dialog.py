@@ -21,7 +21,6 @@ from PySide6.QtWidgets import (
     QFileDialog,
     QHBoxLayout,
     QLabel,
-    QLineEdit,
     QListWidgetItem,
     QPushButton,
     QScrollArea,
@@ -35,7 +34,7 @@ from PySide6.QtWidgets import (
 from models import enforcement as enf
 from models.base.errors import FieldErrors, UserError
 from models.rules.regimes import get_regime
-from models.rules.silences import Choice, points_at
+from models.rules.silences import Choice
 from views import theme
 from views.blocks import error_label, fill
 from views.enforcement.adjust_dialog import AdjustDialog
@@ -168,6 +167,7 @@ class RecordDialog(RecordFields, QDialog):
         """Every field's change reaches the preview."""
         self.kind.currentIndexChanged.connect(lambda _i: self._kind_changed())
         self.regime.currentIndexChanged.connect(lambda _i: self._regime_changed())
+        self.readings_box.changed.connect(self.changed)
         self.scope.currentIndexChanged.connect(lambda _i: self.changed())
         self.offender_search.textChanged.connect(lambda _t: self.search_offender())
         self.matches_view.selectionModel().selectionChanged.connect(lambda *_: self._offender_selected())
@@ -271,56 +271,11 @@ class RecordDialog(RecordFields, QDialog):
         self.changed()
 
     def fill_readings(self, chosen=None, *, keep: bool = False) -> None:
-        """The points where the regime's act is silent that concern the infractions chosen, each with its readings:
-        the declared one first (applied until the authority chooses), then every reading with its source; a reading
-        chosen asks for its reason. ``keep``: the points are the same as shown — nothing to rebuild."""
-        try:
-            regime = get_regime(self.regime_id()) if self.regime_id() else None
-        except UserError:
-            regime = None
-        points = points_at(regime, "penalty", codes=self.checked) if regime is not None else ()
-        if keep and tuple(p.id for p in points) == tuple(self.reading_combos):
-            return
-        if keep:
-            chosen = {
-                **(chosen or {}),
-                **{p: Choice("", r.text()) for p, r in self.reading_reasons.items() if p not in (chosen or {})},
-            }
-        while self.readings_form.rowCount():
-            self.readings_form.removeRow(0)
-        self.reading_combos, self.reading_reasons = {}, {}
-        for point in points:
-            question = QLabel(f"<b>{escape(point.question)}</b> ({escape(regime.cite(point.basis, point.basis_act))})")
-            question.setWordWrap(True)
-            self.readings_form.addRow(question)
-            combo = QComboBox()
-            combo.setObjectName(f"reading-{point.id}")
-            combo.addItem(fill(self.tr("Leitura declarada, até a escolha: %1"), point.default.text), "")
-            for reading in point.readings:
-                cited = "; ".join(p for p in (regime.cite(reading.basis) if reading.basis else "", reading.source) if p)
-                combo.addItem(f"{reading.text} — {cited}", reading.id)
-                combo.setItemData(combo.count() - 1, f"{reading.text}\n{cited}", Qt.ItemDataRole.ToolTipRole)
-            reason = QLineEdit()
-            reason.setObjectName(f"reading-reason-{point.id}")
-            reason.setPlaceholderText(self.tr("motivo da leitura escolhida"))
-            given = (chosen or {}).get(point.id)
-            if given is not None:
-                combo.setCurrentIndex(max(combo.findData(given.reading), 0))
-                reason.setText(given.reason)
-            combo.currentIndexChanged.connect(lambda _i: self.changed())
-            reason.textChanged.connect(lambda _t: self.changed())
-            self.reading_combos[point.id] = combo
-            self.reading_reasons[point.id] = reason
-            self.readings_form.addRow(self.tr("Leitura:"), combo)
-            self.readings_form.addRow(self.tr("Motivo:"), reason)
-        self.readings_box.setVisible(bool(points))
+        """The points where the act is silent that concern the infractions ticked (``ReadingsBox``)."""
+        self.readings_box.show_points(self.regime_id(), codes=self.checked, chosen=chosen, keep=keep)
 
     def _readings(self) -> dict[str, Choice]:
-        return {
-            point: Choice(combo.currentData(), self.reading_reasons[point].text(), current_user_name())
-            for point, combo in self.reading_combos.items()
-            if combo.currentIndex() > 0
-        }
+        return self.readings_box.choices(current_user_name())
 
     def _kind_changed(self, refresh: bool = True) -> None:
         seizure = self.kind.currentData() == "seizure"
@@ -419,7 +374,7 @@ class RecordDialog(RecordFields, QDialog):
         elif item.checkState() != Qt.CheckState.Checked and code in self.checked:
             self.checked.remove(code)
         self._show_chosen()
-        self.fill_readings(self._readings(), keep=True)
+        self.fill_readings(keep=True)
         self.changed()
 
     def check_infraction(self, code: str, on: bool = True) -> None:

@@ -23,6 +23,7 @@ from PySide6.QtWidgets import (
 
 from models import enforcement as enf
 from models.rules.regimes import shipped_regimes
+from views.readings_box import ReadingsBox
 from views.table_models import Column, RowsModel, make_table
 from views.widgets import DateEdit
 
@@ -244,9 +245,5 @@ class RecordFields:
         self.choice_combos: dict[str, QComboBox] = {}
         form.addWidget(self.choices_box)
         # where the act is silent (issue 28 §2): each point with its readings; the reason of the one chosen
-        self.readings_box = QGroupBox(self.tr("Pontos em que o ato silencia — leitura da autoridade"))
-        self.readings_box.setObjectName("readings")
-        self.readings_form = QFormLayout(self.readings_box)
-        self.reading_combos: dict[str, QComboBox] = {}
-        self.reading_reasons: dict[str, QLineEdit] = {}
+        self.readings_box = ReadingsBox("penalty")
         form.addWidget(self.readings_box)

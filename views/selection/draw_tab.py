@@ -29,6 +29,7 @@ from models.services.calls import (
 )
 from views import theme
 from views.blocks import fill
+from views.readings_box import ReadingsBox
 from views.selection.call_tab import CallTab
 from views.selection.common import MONO, day_text, message_line, public_draw_fields
 from views.widgets import FieldErrorsView, current_user_name
@@ -80,6 +81,8 @@ class DrawTab(QWidget):
         form.addRow(alternates_caption, alt_row)
         form.addRow(self.tr("Seme&nte:"), self.seed)
         layout.addLayout(form)
+        self.readings = ReadingsBox("draw")
+        layout.addWidget(self.readings)
         self.replacing = QLabel()
         self.replacing.setObjectName("replacing")
         self.replacing.setStyleSheet(f"color: {theme.colour('error')};")
@@ -102,6 +105,7 @@ class DrawTab(QWidget):
                 "vacancies": self.vacancies,
                 "seed": self.seed,
                 "alternates": self.alternates,
+                "readings": self.readings,
             },
         )
         self.message = message_line()
@@ -116,6 +120,7 @@ class DrawTab(QWidget):
         regime = self.call.regime_id()
         if regime and regime != self._regime_seen:
             self._regime_seen = regime
+            self.readings.show_points(regime)
             rules = current.rules if current is not None else None
             if rules is not None:
                 self.alternates.setValue(rules.alternates)
@@ -250,6 +255,7 @@ class DrawTab(QWidget):
                 alternates=self.alternates.value(),
                 site=current.site,
                 replaces=self.replaces,
+                readings=self.readings.choices(current_user_name()),
             )
         except FieldErrors as exc:
             self.errors.show(exc.errors)
