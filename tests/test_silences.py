@@ -511,3 +511,14 @@ def test_a_held_draw_keeps_the_reading_of_sapezal_art_12_and_its_ata_states_it(d
     assert "Pontos em que o ato silencia" in html
     assert "Silêncio do ato [suplentes-por-sorteio]" in html and "Lei 1.171/2014, art. 12, § 3º" in html
     assert "escolhida pela autoridade (comissão) — motivo: letra do edital" in html
+
+
+def test_olimpia_depot_days_state_the_reading_of_art_145_in_the_quote_of_that_fee_only(sqlite_url, capsys):
+    """Art. 145, § 2º ("1 UFESP por dia") does not say which year's UFESP a day across the new year takes."""
+    argv = ["quote", "--db", sqlite_url, "--regime", "olimpia-2025"]
+    assert main([*argv, "--fee", "depot-street-vending", "--days", "5", "--date", "30/12/2026"]) == 0
+    out = capsys.readouterr().out
+    assert "Silêncio do ato [diarias-na-virada-do-ano]" in out and "LC 324/2025, art. 145, § 2º" in out
+    assert "Leitura aplicada [ufesp-de-cada-dia]" in out and "cote cada ano à parte" in out
+    assert main([*argv, "--venue", "recinto-arena", "--days", "2", "--year", "2026"]) == 0
+    assert "Silêncio do ato" not in capsys.readouterr().out  # a venue's price: no depot day

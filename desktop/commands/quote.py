@@ -154,7 +154,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         regime = get_regime(args.regime.strip(), on=on)  # the version in force that day, as the database holds it
         result = quote(regime, on=on, **inputs)
-        points = readings.applied(regime, "quote", args)
+        points = readings.applied(regime, "quote", args, fees=[line.fee for line in result.lines if line.fee])
         from models.rules.acts import version_of
 
         version = version_of(regime)

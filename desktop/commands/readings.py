@@ -27,11 +27,12 @@ def choices(args: argparse.Namespace) -> dict:
     return parse_choices(getattr(args, "readings", None) or [], getattr(args, "reading_reason", "") or "")
 
 
-def applied(regime, where: str, args: argparse.Namespace, *, deadline: str | None = None) -> tuple:
-    """The points shown at ``where`` (for ``deadline``: those that concern it) with the reading applied."""
+def applied(regime, where: str, args: argparse.Namespace, *, deadline: str | None = None, fees=None) -> tuple:
+    """The points shown at ``where`` (for ``deadline`` or the quote's ``fees``: those that concern them) with the
+    reading applied."""
     from models.rules.silences import resolve
 
-    return resolve(regime, where, choices(args), deadline=deadline)
+    return resolve(regime, where, choices(args), deadline=deadline, fees=fees)
 
 
 def as_json(found) -> list[dict[str, Any]]:

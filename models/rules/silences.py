@@ -129,14 +129,16 @@ def resolve(
     *,
     deadline: str | None = None,
     codes: Iterable[str] | None = None,
+    fees: Iterable[str] | None = None,
 ) -> tuple[AppliedReading, ...]:
     """The silent points shown at ``where``, each with the reading chosen (``{point: Choice}``) or declared;
     with ``deadline``, only the points that concern it (a point naming no deadline concerns every one); with
-    ``codes`` (a penalty's infractions), only the points that concern one of them, or their ladders.
+    ``codes`` (a penalty's infractions), only the points that concern one of them, or their ladders; with
+    ``fees`` (a quote's lines), only the points that name none of the fees or one of these.
 
     A point chosen that the act does not declare there is refused, naming the ones it has.
     """
-    points = points_at(regime, where, deadline=deadline, codes=codes)
+    points = points_at(regime, where, deadline=deadline, codes=codes, fees=fees)
     given = {key: Choice(value) if isinstance(value, str) else value for key, value in (chosen or {}).items()}
     known = {s.id for s in points}
     for key in given:
@@ -149,15 +151,22 @@ def resolve(
 
 
 def points_at(
-    regime: Regime, where: str, *, deadline: str | None = None, codes: Iterable[str] | None = None
+    regime: Regime,
+    where: str,
+    *,
+    deadline: str | None = None,
+    codes: Iterable[str] | None = None,
+    fees: Iterable[str] | None = None,
 ) -> tuple[Silence, ...]:
     """The points shown at ``where`` that concern ``deadline`` or the infractions ``codes`` (see :func:`resolve`)."""
     wanted = tuple(codes) if codes is not None else None
+    priced = set(fees) if fees is not None else None
     return tuple(
         s
         for s in regime.silences_for(where)
         if (deadline is None or not s.deadlines or deadline in s.deadlines)
         and (wanted is None or _concerns(regime, s, wanted))
+        and (priced is None or not s.fees or bool(priced & set(s.fees)))
     )
 
 

@@ -199,6 +199,9 @@ def build_regime(data: dict[str, Any], file: str, expected_id: str | None, sourc
         for j, ident in enumerate(silence.infractions):
             if ident not in regime.ids("infraction"):
                 root.fail(f"silences[{i}].infractions[{j}]", f"infração {show(ident)} não declarada em [[infractions]]")
+        for j, ident in enumerate(silence.fees):
+            if ident not in regime.ids("fee"):
+                root.fail(f"silences[{i}].fees[{j}]", f"preço/taxa {show(ident)} não declarado em [[fees]]")
         for j, ident in enumerate(silence.ladders):
             if ident not in regime.ids("ladder"):
                 root.fail(f"silences[{i}].ladders[{j}]", f"gradação {show(ident)} não declarada em [[ladders]]")

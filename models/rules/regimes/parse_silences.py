@@ -60,6 +60,7 @@ def parse_silence(node: Node) -> Silence:
         deadlines=node.ident_list("deadlines"),
         infractions=node.ident_list("infractions"),
         ladders=node.ident_list("ladders"),
+        fees=node.ident_list("fees"),
         readings=readings,
         notes=node.notes(),
     )

@@ -43,6 +43,8 @@ class Silence:
     #: every infraction of the act
     infractions: tuple[str, ...] = ()
     ladders: tuple[str, ...] = ()
+    #: where ``where`` has "quote": the fees (ids) the point concerns; empty: every quote of the act
+    fees: tuple[str, ...] = ()
     basis_act: str | None = None
     notes: str | None = None
 
