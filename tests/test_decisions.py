@@ -145,9 +145,12 @@ def test_the_map_tools_a_role_may_not_use_are_disabled_with_who_may(editor, qtbo
     try:
         editor.load(editor.site_id)
         editor.items[uid_of(editor.plan, 2)].setSelected(True)
-        assert not editor.action_auto.isEnabled() and "chefe" in editor.action_auto.toolTip()
-        assert not editor.action_delete.isEnabled() and "editar locais e mapas" in editor.action_delete.toolTip()
-        assert editor.assign_button.isEnabled()  # assigning a stall is hers to do
+        assert not editor.tools.action_auto.isEnabled() and "chefe" in editor.tools.action_auto.toolTip()
+        assert (
+            not editor.tools.action_delete.isEnabled()
+            and "editar locais e mapas" in editor.tools.action_delete.toolTip()
+        )
+        assert editor.holder_panel.assign_button.isEnabled()  # assigning a stall is hers to do
     finally:
         session.log_out()
 
