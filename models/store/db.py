@@ -21,7 +21,7 @@ import sqlite3
 from dataclasses import dataclass
 from decimal import Decimal
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import parse_qs, unquote, urlparse
 
 from peewee import (
@@ -236,6 +236,9 @@ def _converted(field, column: list) -> list:
 
 class BaseModel(Model):
     """Every table of Praça: its inserts, updates and deletes go through the audit trail."""
+
+    if TYPE_CHECKING:  # the key peewee adds to every table, for mypy (peewee ships no types)
+        id: Any
 
     class Meta:
         database = db

@@ -18,6 +18,7 @@ The editor connects them: it reads the selection, asks the controller, and shows
 from __future__ import annotations
 
 from collections.abc import Iterable
+from functools import partial
 from html import escape
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -158,7 +159,7 @@ class MapEditor(QWidget):
         wire(tools.action_print, self.print_dialog)
         wire(tools.action_export, self.export_dialog)
         for how, action in tools.align_actions.items():
-            wire(action, lambda h=how: self.align_selected(h))
+            wire(action, partial(self.align_selected, how))
         self.undo.cleanChanged.connect(self._undo_changed)
         self.undo.indexChanged.connect(self._undo_changed)
         self.undo.canUndoChanged.connect(self._undo_changed)
@@ -182,7 +183,7 @@ class MapEditor(QWidget):
         for action in (self.tools.action_auto, self.tools.action_add):
             allow(action, "sites.edit")
 
-    def _plan(self) -> StallPlan:
+    def current_plan(self) -> StallPlan:
         """The open plan (an editor without one shows nothing to act on)."""
         if self.plan is None:
             raise RuntimeError("no segment open")
@@ -197,7 +198,7 @@ class MapEditor(QWidget):
         data = plan_of(site_id, segment_id)
         self.site_id = site_id
         self.segment_id = data.segment_id
-        names = {r.permit_id: r.holder_name for r in stall_rows(site_id) if r.permit_id}
+        names = {r.permit_id: r.holder_name or "" for r in stall_rows(site_id) if r.permit_id}
         position = 0
         if segments is not None:
             self.segment_box.blockSignals(True)
@@ -246,7 +247,7 @@ class MapEditor(QWidget):
         self.message.clear()
 
     def _legend_extra(self) -> list[str]:
-        plan = self._plan()
+        plan = self.current_plan()
         extra = []
         kinds: list[str] = []
         for o in plan.plan.obstacles:
@@ -309,7 +310,7 @@ class MapEditor(QWidget):
         self.scene.spots_changed()
 
     def _plan_changed(self, uids: set[int]) -> None:
-        plan = self._plan()
+        plan = self.current_plan()
         for uid in uids:
             box = plan.stalls.get(uid)
             item = self.items.get(uid)
@@ -332,7 +333,7 @@ class MapEditor(QWidget):
         self._update_status()
 
     def _refresh_checks(self) -> None:
-        plan = self._plan()
+        plan = self.current_plan()
         breaches = plan.breaches()
         flagged: dict[int, str] = {}
         for breach in breaches:
@@ -369,7 +370,7 @@ class MapEditor(QWidget):
         self.message.setText(text)
 
     def describe(self, box: Box) -> str:
-        plan = self._plan()
+        plan = self.current_plan()
         parts = [fill(self.tr("Banca %1"), str(box.number))]
         section = plan.section_label(box)
         if section:
@@ -400,7 +401,7 @@ class MapEditor(QWidget):
                 self.items[uid].setSelected(True)
 
     def select_number(self, number: int) -> int:
-        uid = self._plan().by_number(number)[0]
+        uid = self.current_plan().by_number(number)[0]
         self.select_stalls([uid])
         return uid
 
@@ -468,7 +469,7 @@ class MapEditor(QWidget):
 
     def add_stall(self, section: str | None = None) -> int | None:
         """A new stall in the middle of what the window shows, of the selected stall's section if any."""
-        plan = self._plan()
+        plan = self.current_plan()
         uids = self.selected_uids()
         if section is None and uids:
             section = plan.stalls[uids[0]].section
@@ -502,7 +503,7 @@ class MapEditor(QWidget):
             return
         panel = self.stall_panel
         try:
-            front, depth = self._plan().typed_size(uids[0], panel.prop_front.text(), panel.prop_depth.text())
+            front, depth = self.current_plan().typed_size(uids[0], panel.prop_front.text(), panel.prop_depth.text())
         except UserError as exc:  # kept as typed, marked, nothing changed on the map
             panel.size_error(exc)
             return
@@ -547,7 +548,7 @@ class MapEditor(QWidget):
         """Put the permit's holder on the stall (one undo step); the refusal is shown in pt-BR."""
         message = self.holder_panel.holder_message
         holder = self.holders.get(permit_id)
-        box = self._plan().stalls.get(uid)
+        box = self.current_plan().stalls.get(uid)
         if holder is None or box is None or self.site_id is None:
             message.setText(self.tr("Titular ou banca não encontrados."))
             return False
@@ -584,7 +585,7 @@ class MapEditor(QWidget):
         allow(self.checks.keep_button, "sites.edit", breach is not None and kept is None)
         allow(self.checks.unkeep_button, "sites.edit", kept is not None)
         if breach is not None:
-            uids = self._plan().breach_uids(breach)
+            uids = self.current_plan().breach_uids(breach)
             if uids:
                 self.select_stalls(uids)
                 rect = QRectF()
@@ -632,7 +633,8 @@ class MapEditor(QWidget):
 
         elsewhere = self._elsewhere()
         names = {h.permit_id: h.name for h in self.holders.values()}
-        site_id, plan = self.site_id, self._plan()
+        site_id, plan = self.site_id, self.current_plan()
+        assert site_id is not None  # a plan is open
 
         def work(progress):  # the worker thread (issue 18 §2): a large site's layout leaves the window responsive
             progress(0, 0)  # a busy bar: the layout reports no steps; nothing is written, so nothing to cancel
@@ -710,7 +712,9 @@ class MapEditor(QWidget):
 
     def export_dict(self) -> dict:
         """What the printed map shows: the site as saved, with this segment as it is on screen."""
-        return self._plan().export(site_export(self.site_id))
+        plan = self.current_plan()
+        assert self.site_id is not None  # a plan is open
+        return plan.export(site_export(self.site_id))
 
     def print_dialog(self) -> None:
         from PySide6.QtPrintSupport import QPrintDialog, QPrinter

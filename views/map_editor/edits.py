@@ -69,7 +69,9 @@ class PlanEdits(QObject):
     def add(self, section: str | None, x: int, side: str) -> int:
         """A new free stall at ``x`` on ``side``; its uid (the act's refusal raised)."""
         uid, changes = self.plan.added(section=section, x=x, side=side)
-        self.push(changes, fill(self.tr("Adicionar banca %1"), str(changes[uid].number)))
+        box = changes[uid]
+        assert box is not None  # the stall added
+        self.push(changes, fill(self.tr("Adicionar banca %1"), str(box.number)))
         return uid
 
     def renumber(self, uid: int, number: int) -> bool:
