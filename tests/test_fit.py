@@ -165,11 +165,11 @@ def test_every_dialog_fits_and_no_two_mnemonics_collide(demo_window, room, monke
     permits = desk.permits
     permits.refresh()
     _select_first(permits.table)
-    permits.open_history()
-    permits.leave_selected()
-    permits.renew_with_documents()
-    permits.transfer_selected()
-    permits.exchange_selected()
+    permits.acts.open_history()
+    permits.acts.leave_selected()
+    permits.acts.renew_with_documents()
+    permits.acts.transfer_selected()
+    permits.acts.exchange_selected()
     # maps: a new site and the demo's feira
     maps = window.pages["mapas"]
     maps.new_site()
