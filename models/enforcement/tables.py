@@ -7,6 +7,7 @@ import datetime as _dt
 import json
 from collections.abc import Mapping
 from decimal import Decimal
+from typing import TYPE_CHECKING
 
 from peewee import (
     BooleanField,
@@ -155,6 +156,12 @@ class Record(BaseModel):
     act_sha256 = CharField(max_length=64, default="")
     version = IntegerField(default=1)
 
+    if TYPE_CHECKING:  # the key peewee adds beside each foreign key, for mypy (peewee ships no types)
+        person_id: int | None
+        company_id: int | None
+        permit_id: int | None
+        refers_to_id: int | None
+
     class Meta:
         table_name = "enforcement_record"
         indexes = ((("kind", "number"), True),)
@@ -213,6 +220,9 @@ class RecordFile(BaseModel):
     kind = CharField(max_length=16, default="photo")
     added_at = DateTimeField(default=clock.now)
 
+    if TYPE_CHECKING:  # the key peewee adds beside each foreign key, for mypy (peewee ships no types)
+        record_id: int
+
     class Meta:
         table_name = "enforcement_file"
 
@@ -224,6 +234,10 @@ class RecordCharge(BaseModel):
     charge = ForeignKeyField(Charge, backref="record_links", on_delete="RESTRICT")
     role = CharField(max_length=12)  # fine | depot
     until = DateField(null=True)
+
+    if TYPE_CHECKING:  # the key peewee adds beside each foreign key, for mypy (peewee ships no types)
+        record_id: int
+        charge_id: int
 
     class Meta:
         table_name = "enforcement_charge"
@@ -239,6 +253,9 @@ class RecordEvent(BaseModel):
     kind = CharField(max_length=24, index=True)
     text = TextField(default="")
     data = TextField(default="")
+
+    if TYPE_CHECKING:  # the key peewee adds beside each foreign key, for mypy (peewee ships no types)
+        record_id: int
 
     class Meta:
         table_name = "enforcement_event"
@@ -259,6 +276,9 @@ class SeizedItem(BaseModel):
     donated_to = CharField(max_length=200, default="")
     note = TextField(default="")
     version = IntegerField(default=1)
+
+    if TYPE_CHECKING:  # the key peewee adds beside each foreign key, for mypy (peewee ships no types)
+        record_id: int
 
     class Meta:
         table_name = "enforcement_item"
@@ -291,6 +311,9 @@ class Contest(BaseModel):
     final = BooleanField(default=False)
     after = TextField(default="[]")  # JSON: deadlines that count from the decision
     version = IntegerField(default=1)
+
+    if TYPE_CHECKING:  # the key peewee adds beside each foreign key, for mypy (peewee ships no types)
+        record_id: int
 
     class Meta:
         table_name = "enforcement_contest"

@@ -6,6 +6,7 @@ Bottom of the package: imports the registry's tables (people, applications) and 
 from __future__ import annotations
 
 import json
+from typing import TYPE_CHECKING
 
 from peewee import (
     BooleanField,
@@ -104,6 +105,12 @@ class Permit(BaseModel):
     act_sha256 = CharField(max_length=64, default="")
     version = IntegerField(default=1)
 
+    if TYPE_CHECKING:  # the key peewee adds beside each foreign key, for mypy (peewee ships no types)
+        application_id: int | None
+        previous_id: int | None
+        person_id: int | None
+        company_id: int | None
+
     class Meta:
         table_name = "permit"
 
@@ -137,6 +144,10 @@ class PermitEvent(BaseModel):
     other = ForeignKeyField(Permit, null=True, backref="mentions", on_delete="RESTRICT")
     data = TextField(default="")  # JSON: substitute, basis…
 
+    if TYPE_CHECKING:  # the key peewee adds beside each foreign key, for mypy (peewee ships no types)
+        permit_id: int
+        other_id: int | None
+
     class Meta:
         table_name = "permit_event"
 
@@ -161,6 +172,9 @@ class PermitDocument(BaseModel):
     original_name = CharField(max_length=300, default="")
     recorded_at = DateTimeField(default=clock.now)
     recorded_by = CharField(max_length=100)
+
+    if TYPE_CHECKING:  # the key peewee adds beside each foreign key, for mypy (peewee ships no types)
+        permit_id: int
 
     class Meta:
         table_name = "permit_document"

@@ -12,6 +12,7 @@ import datetime as _dt
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
+from typing import TYPE_CHECKING
 
 from peewee import JOIN, BooleanField, CharField, DateField, DateTimeField, ForeignKeyField, IntegerField, TextField
 
@@ -116,6 +117,10 @@ class Application(BaseModel):
     act_sha256 = CharField(max_length=64, default="")
     version = IntegerField(default=1)
 
+    if TYPE_CHECKING:  # the key peewee adds beside each foreign key, for mypy (peewee ships no types)
+        person_id: int | None
+        company_id: int | None
+
     class Meta:
         table_name = "application"
 
@@ -137,6 +142,9 @@ class ApplicationDocument(BaseModel):
     sha256 = CharField(max_length=64, default="")
     original_name = CharField(max_length=300, default="")
 
+    if TYPE_CHECKING:  # the key peewee adds beside each foreign key, for mypy (peewee ships no types)
+        application_id: int
+
     class Meta:
         table_name = "application_document"
 
@@ -150,6 +158,9 @@ class ApplicationEvent(BaseModel):
     status_from = CharField(max_length=20, default="")
     status_to = CharField(max_length=20)
     reason = TextField(default="")
+
+    if TYPE_CHECKING:  # the key peewee adds beside each foreign key, for mypy (peewee ships no types)
+        application_id: int
 
     class Meta:
         table_name = "application_event"

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime as _dt
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from peewee import (
     BooleanField,
@@ -83,6 +84,9 @@ class HouseholdMember(BaseModel):
     birth_date = DateField(null=True)
     disabled = BooleanField(default=False)
 
+    if TYPE_CHECKING:  # the key peewee adds beside each foreign key, for mypy (peewee ships no types)
+        person_id: int
+
     class Meta:
         table_name = "household_member"
 
@@ -112,6 +116,10 @@ class CompanyPartner(BaseModel):
     person = ForeignKeyField(Person, null=True, on_delete="SET NULL")
     spouse_name = CharField(max_length=200, default="")
     spouse_cpf = CharField(max_length=11, default="")
+
+    if TYPE_CHECKING:  # the key peewee adds beside each foreign key, for mypy (peewee ships no types)
+        company_id: int
+        person_id: int | None
 
     class Meta:
         table_name = "company_partner"

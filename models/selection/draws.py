@@ -21,7 +21,7 @@ import datetime as _dt
 import json
 from collections.abc import Iterable, Mapping, Sequence
 from decimal import Decimal
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from peewee import BooleanField, CharField, DateTimeField, ForeignKeyField, IntegerField, TextField
 
@@ -97,6 +97,9 @@ class Draw(_WriteOnce):
     created_by = CharField(max_length=100)
     created_at = DateTimeField(default=clock.now)
 
+    if TYPE_CHECKING:  # the key peewee adds beside each foreign key, for mypy (peewee ships no types)
+        replaced_by_id: int | None
+
     class Meta:
         table_name = "draw"
 
@@ -138,6 +141,11 @@ class DrawEntry(_WriteOnce):
     reason_basis = TextField(default="")
     person = ForeignKeyField(Person, null=True, backref="draw_entries", on_delete="SET NULL")
     application = ForeignKeyField(Application, null=True, backref="draw_entries", on_delete="SET NULL")
+
+    if TYPE_CHECKING:  # the key peewee adds beside each foreign key, for mypy (peewee ships no types)
+        draw_id: int
+        person_id: int | None
+        application_id: int | None
 
     class Meta:
         table_name = "draw_entry"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from decimal import Decimal
+from typing import TYPE_CHECKING
 
 from peewee import (
     CharField,
@@ -70,6 +71,12 @@ class Charge(BaseModel):
     act_sha256 = CharField(max_length=64, default="")
     version = IntegerField(default=1)
 
+    if TYPE_CHECKING:  # the key peewee adds beside each foreign key, for mypy (peewee ships no types)
+        permit_id: int | None
+        application_id: int | None
+        person_id: int | None
+        company_id: int | None
+
     class Meta:
         table_name = "charge"
 
@@ -127,6 +134,9 @@ class Payment(BaseModel):
     recorded_at = DateTimeField(default=clock.now)
     recorded_by = CharField(max_length=100)
     note = TextField(default="")
+
+    if TYPE_CHECKING:  # the key peewee adds beside each foreign key, for mypy (peewee ships no types)
+        charge_id: int
 
     class Meta:
         table_name = "payment"
