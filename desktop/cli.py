@@ -77,7 +77,7 @@ _ARGPARSE_PT = {
     "usage: ": "uso: ",
     "show this help message and exit": "mostra esta ajuda e sai",
 }
-argparse._ = lambda message: _ARGPARSE_PT.get(message, message)
+argparse._ = lambda message: _ARGPARSE_PT.get(message, message)  # argparse's own gettext hook
 
 
 class HelpFormatter(argparse.RawDescriptionHelpFormatter):

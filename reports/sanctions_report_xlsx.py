@@ -257,7 +257,7 @@ def _write(book, report: SanctionsReport, tick) -> None:
         ("Por local", "Local", report.by_site, "Local"),
         ("Por fiscal", "Fiscal", report.by_inspector, "Fiscal"),
     ):
-        columns = (
+        summary_columns = (
             (heading, 46, None),
             ("Autos", 10, COUNT),
             ("Multas lançadas", 16, MONEY),
@@ -269,7 +269,7 @@ def _write(book, report: SanctionsReport, tick) -> None:
             book,
             report,
             title,
-            columns,
+            summary_columns,
             [(g.key,) for g in groups],
             heading=f"Autos e multas por {heading.lower()}",
             note=f"cada valor é uma fórmula sobre a aba Autos ({CORRECTED}s não somam)",

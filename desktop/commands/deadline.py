@@ -46,7 +46,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def check_kind(regime, kind: str | None) -> str:
-    if not (kind or "").strip():
+    if kind is None or not kind.strip():
         raise UserError(
             f"Informe o prazo: --kind PRAZO (os prazos estão em praca regimes --show {regime.id}).", field="kind"
         )

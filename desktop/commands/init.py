@@ -88,7 +88,9 @@ def run(args: argparse.Namespace) -> int:
         open_database(url, create=True)
         existed = False
     try:
-        where = current_url().display()
+        opened = current_url()
+        assert opened is not None  # opened just above
+        where = opened.display()
         created_admin = _create_admin(args, password) if admin is not None else None
     finally:
         close_database()

@@ -72,7 +72,7 @@ def _year(text: str) -> int:
 
 
 def _source(text: str | None) -> str:
-    if not (text or "").strip():
+    if text is None or not text.strip():
         raise UserError("Informe a fonte do valor: --source TEXTO (decreto, comunicado, portaria…).", field="reason")
     return text.strip()
 
@@ -187,7 +187,7 @@ def _list(as_json: bool) -> int:
     units = _declared_units()
     indexes = _declared_indexes()
     year = dt.date.today().year
-    data = {"units": [], "indexes": []}
+    data: dict[str, list[dict[str, object]]] = {"units": [], "indexes": []}
     for code, regimes in sorted(units.items()):
         rows = unit_value_rows(code)
         data["units"].append(

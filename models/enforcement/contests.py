@@ -121,7 +121,7 @@ def file_contest(
             suspensive_note=(suspensive_note or "").strip(),
             decision_deadline=json.dumps(decision, ensure_ascii=False) if decision else "",
         )
-        late = "" if on_time else f" — fora do prazo ({deadline['due_text']})"
+        late = "" if on_time or deadline is None else f" — fora do prazo ({deadline['due_text']})"
         record_event(
             record,
             f"{kind}-filed",

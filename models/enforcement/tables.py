@@ -156,7 +156,7 @@ class Record(BaseModel):
     act_sha256 = CharField(max_length=64, default="")
     version = IntegerField(default=1)
 
-    if TYPE_CHECKING:  # the key peewee adds beside each foreign key, for mypy (peewee ships no types)
+    if TYPE_CHECKING:  # for mypy: the key peewee adds beside each foreign key (its stub has none)
         person_id: int | None
         company_id: int | None
         permit_id: int | None
@@ -220,7 +220,7 @@ class RecordFile(BaseModel):
     kind = CharField(max_length=16, default="photo")
     added_at = DateTimeField(default=clock.now)
 
-    if TYPE_CHECKING:  # the key peewee adds beside each foreign key, for mypy (peewee ships no types)
+    if TYPE_CHECKING:  # for mypy: the key peewee adds beside each foreign key (its stub has none)
         record_id: int
 
     class Meta:
@@ -235,7 +235,7 @@ class RecordCharge(BaseModel):
     role = CharField(max_length=12)  # fine | depot
     until = DateField(null=True)
 
-    if TYPE_CHECKING:  # the key peewee adds beside each foreign key, for mypy (peewee ships no types)
+    if TYPE_CHECKING:  # for mypy: the key peewee adds beside each foreign key (its stub has none)
         record_id: int
         charge_id: int
 
@@ -254,7 +254,7 @@ class RecordEvent(BaseModel):
     text = TextField(default="")
     data = TextField(default="")
 
-    if TYPE_CHECKING:  # the key peewee adds beside each foreign key, for mypy (peewee ships no types)
+    if TYPE_CHECKING:  # for mypy: the key peewee adds beside each foreign key (its stub has none)
         record_id: int
 
     class Meta:
@@ -277,7 +277,7 @@ class SeizedItem(BaseModel):
     note = TextField(default="")
     version = IntegerField(default=1)
 
-    if TYPE_CHECKING:  # the key peewee adds beside each foreign key, for mypy (peewee ships no types)
+    if TYPE_CHECKING:  # for mypy: the key peewee adds beside each foreign key (its stub has none)
         record_id: int
 
     class Meta:
@@ -312,7 +312,7 @@ class Contest(BaseModel):
     after = TextField(default="[]")  # JSON: deadlines that count from the decision
     version = IntegerField(default=1)
 
-    if TYPE_CHECKING:  # the key peewee adds beside each foreign key, for mypy (peewee ships no types)
+    if TYPE_CHECKING:  # for mypy: the key peewee adds beside each foreign key (its stub has none)
         record_id: int
 
     class Meta:

@@ -16,6 +16,9 @@ from typing import TYPE_CHECKING
 
 from peewee import JOIN, BooleanField, CharField, DateField, DateTimeField, ForeignKeyField, IntegerField, TextField
 
+if TYPE_CHECKING:
+    from peewee import ModelSelect
+
 from models.access.session import acting, require
 from models.base import clock
 from models.base.errors import FieldErrors, UserError
@@ -117,9 +120,12 @@ class Application(BaseModel):
     act_sha256 = CharField(max_length=64, default="")
     version = IntegerField(default=1)
 
-    if TYPE_CHECKING:  # the key peewee adds beside each foreign key, for mypy (peewee ships no types)
+    if TYPE_CHECKING:  # for mypy: the key peewee adds beside each foreign key (its stub has none)
         person_id: int | None
         company_id: int | None
+        # the back-references of its documents and events
+        documents: ModelSelect[ApplicationDocument]
+        events: ModelSelect[ApplicationEvent]
 
     class Meta:
         table_name = "application"
@@ -142,7 +148,7 @@ class ApplicationDocument(BaseModel):
     sha256 = CharField(max_length=64, default="")
     original_name = CharField(max_length=300, default="")
 
-    if TYPE_CHECKING:  # the key peewee adds beside each foreign key, for mypy (peewee ships no types)
+    if TYPE_CHECKING:  # for mypy: the key peewee adds beside each foreign key (its stub has none)
         application_id: int
 
     class Meta:
@@ -159,7 +165,7 @@ class ApplicationEvent(BaseModel):
     status_to = CharField(max_length=20)
     reason = TextField(default="")
 
-    if TYPE_CHECKING:  # the key peewee adds beside each foreign key, for mypy (peewee ships no types)
+    if TYPE_CHECKING:  # for mypy: the key peewee adds beside each foreign key (its stub has none)
         application_id: int
 
     class Meta:

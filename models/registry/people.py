@@ -84,7 +84,7 @@ class HouseholdMember(BaseModel):
     birth_date = DateField(null=True)
     disabled = BooleanField(default=False)
 
-    if TYPE_CHECKING:  # the key peewee adds beside each foreign key, for mypy (peewee ships no types)
+    if TYPE_CHECKING:  # for mypy: the key peewee adds beside each foreign key (its stub has none)
         person_id: int
 
     class Meta:
@@ -117,7 +117,7 @@ class CompanyPartner(BaseModel):
     spouse_name = CharField(max_length=200, default="")
     spouse_cpf = CharField(max_length=11, default="")
 
-    if TYPE_CHECKING:  # the key peewee adds beside each foreign key, for mypy (peewee ships no types)
+    if TYPE_CHECKING:  # for mypy: the key peewee adds beside each foreign key (its stub has none)
         company_id: int
         person_id: int | None
 

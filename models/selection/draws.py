@@ -97,7 +97,7 @@ class Draw(_WriteOnce):
     created_by = CharField(max_length=100)
     created_at = DateTimeField(default=clock.now)
 
-    if TYPE_CHECKING:  # the key peewee adds beside each foreign key, for mypy (peewee ships no types)
+    if TYPE_CHECKING:  # for mypy: the key peewee adds beside each foreign key (its stub has none)
         replaced_by_id: int | None
 
     class Meta:
@@ -142,7 +142,7 @@ class DrawEntry(_WriteOnce):
     person = ForeignKeyField(Person, null=True, backref="draw_entries", on_delete="SET NULL")
     application = ForeignKeyField(Application, null=True, backref="draw_entries", on_delete="SET NULL")
 
-    if TYPE_CHECKING:  # the key peewee adds beside each foreign key, for mypy (peewee ships no types)
+    if TYPE_CHECKING:  # for mypy: the key peewee adds beside each foreign key (its stub has none)
         draw_id: int
         person_id: int | None
         application_id: int | None

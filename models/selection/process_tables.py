@@ -49,7 +49,7 @@ class ListPublication(_Kept):
     created_by = CharField(max_length=100)
     created_at = DateTimeField(default=clock.now)
 
-    if TYPE_CHECKING:  # the key peewee adds beside each foreign key, for mypy (peewee ships no types)
+    if TYPE_CHECKING:  # for mypy: the key peewee adds beside each foreign key (its stub has none)
         follows_id: int | None
 
     class Meta:
@@ -81,7 +81,7 @@ class SelectionAppeal(BaseModel):
     filed_by = CharField(max_length=100)
     created_at = DateTimeField(default=clock.now)
 
-    if TYPE_CHECKING:  # the key peewee adds beside each foreign key, for mypy (peewee ships no types)
+    if TYPE_CHECKING:  # for mypy: the key peewee adds beside each foreign key (its stub has none)
         publication_id: int
 
     class Meta:
@@ -103,7 +103,7 @@ class RotationEvent(BaseModel):
     created_by = CharField(max_length=100)
     created_at = DateTimeField(default=clock.now)
 
-    if TYPE_CHECKING:  # the key peewee adds beside each foreign key, for mypy (peewee ships no types)
+    if TYPE_CHECKING:  # for mypy: the key peewee adds beside each foreign key (its stub has none)
         draw_id: int
 
     class Meta:
@@ -135,7 +135,7 @@ class PointDraw(_Kept):
     created_by = CharField(max_length=100)
     created_at = DateTimeField(default=clock.now)
 
-    if TYPE_CHECKING:  # the key peewee adds beside each foreign key, for mypy (peewee ships no types)
+    if TYPE_CHECKING:  # for mypy: the key peewee adds beside each foreign key (its stub has none)
         event_id: int
 
     class Meta:

@@ -194,4 +194,6 @@ def publish_list(
 
 def _appeal_basis(regime: Regime) -> str:
     deadline = deadline_from(regime, "list-publication")
-    return regime.cite_item(deadline) if deadline is not None else regime.cite(regime.selection.basis)
+    if deadline is not None:
+        return regime.cite_item(deadline)
+    return regime.cite(regime.selection.basis if regime.selection is not None else None)

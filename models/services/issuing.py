@@ -223,7 +223,7 @@ def renew(
             f"Fora do prazo de renovação da permissão nº {permit.number}: pedido de {date_text(window.opens)} a "
             f"{date_text(window.closes)} ({window.text}; {window.article}); hoje é {date_text(today)}."
         )
-    holder_kind, holder_id = ("person", permit.person_id) if permit.person_id else ("company", permit.company_id)
+    holder_kind, holder_id = permit.holder_ref
     delivered = delivered_documents(regime, kind, documents, today=today)
     check_eligibility(
         holder_kind,
@@ -468,7 +468,7 @@ def check_site_rules(permit: Permit, site: str, *, today: _dt.date, exclude: Ite
     rules = [(i, r) for i, r in enumerate(kind.rules) if r.kind == "one-per" and r.same_site]
     if not rules:
         return
-    holder = ("person", permit.person_id) if permit.person_id else ("company", permit.company_id)
+    holder = permit.holder_ref
     facts = applicant_facts(
         load_applicant(*holder),
         documents=[],

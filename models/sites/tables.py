@@ -84,7 +84,7 @@ class SiteSegment(BaseModel):
     width = DecimalTextField(max_length=20)
     sides = CharField(max_length=8, default="both")
 
-    if TYPE_CHECKING:  # the key peewee adds beside each foreign key, for mypy (peewee ships no types)
+    if TYPE_CHECKING:  # for mypy: the key peewee adds beside each foreign key (its stub has none)
         site_id: int
 
     class Meta:
@@ -105,7 +105,7 @@ class SiteObstacle(BaseModel):
     kind = CharField(max_length=32)
     label = CharField(max_length=200, default="")
 
-    if TYPE_CHECKING:  # the key peewee adds beside each foreign key, for mypy (peewee ships no types)
+    if TYPE_CHECKING:  # for mypy: the key peewee adds beside each foreign key (its stub has none)
         segment_id: int
 
     class Meta:
@@ -125,7 +125,7 @@ class NamedPoint(BaseModel):
     x = DecimalTextField(max_length=20, null=True)  # along the segment, when drawn
     side = CharField(max_length=8, default="")
 
-    if TYPE_CHECKING:  # the key peewee adds beside each foreign key, for mypy (peewee ships no types)
+    if TYPE_CHECKING:  # for mypy: the key peewee adds beside each foreign key (its stub has none)
         site_id: int
 
     class Meta:
@@ -150,7 +150,7 @@ class Stall(BaseModel):
     end_vendor = BooleanField(default=False)
     holder = ForeignKeyField(Permit, null=True, backref="stalls", on_delete="RESTRICT")
 
-    if TYPE_CHECKING:  # the key peewee adds beside each foreign key, for mypy (peewee ships no types)
+    if TYPE_CHECKING:  # for mypy: the key peewee adds beside each foreign key (its stub has none)
         site_id: int
         segment_id: int
         holder_id: int | None
@@ -176,7 +176,7 @@ class StallBreach(BaseModel):
     kept_by = CharField(max_length=100)
     kept_at = DateTimeField(default=clock.now)
 
-    if TYPE_CHECKING:  # the key peewee adds beside each foreign key, for mypy (peewee ships no types)
+    if TYPE_CHECKING:  # for mypy: the key peewee adds beside each foreign key (its stub has none)
         site_id: int
 
     class Meta:

@@ -54,7 +54,7 @@ def open_database(url: str, *, migrate: bool = True, create: bool = False) -> Da
     otherwise :class:`~models.store.db.NoDatabase` is raised and nothing is created, not even the file.
     """
     target = parse_url(url)
-    if not create and target.backend == "sqlite" and target.path != ":memory:":
+    if not create and target.backend == "sqlite" and target.path is not None and target.path != ":memory:":
         path = Path(target.path)
         if not path.exists():
             check_folder(path)
@@ -71,6 +71,7 @@ def open_database(url: str, *, migrate: bool = True, create: bool = False) -> Da
         if (
             isinstance(database, SqliteDatabase)
             and not getattr(database, "praca_read_only", False)
+            and target.path is not None
             and target.path != ":memory:"
         ):
             database.execute_sql("PRAGMA journal_mode=wal")  # Praça's own file: several readers, one writer

@@ -237,8 +237,12 @@ def _converted(field, column: list) -> list:
 class BaseModel(Model):
     """Every table of Praça: its inserts, updates and deletes go through the audit trail."""
 
-    if TYPE_CHECKING:  # the key peewee adds to every table, for mypy (peewee ships no types)
+    if TYPE_CHECKING:  # for mypy: the key peewee adds to every table (its stub has none), and delete()
         id: Any
+
+        # peewee's stub types delete as a descriptor mypy binds to type[Never] on a subclass
+        @classmethod
+        def delete(cls) -> ModelDelete: ...
 
     class Meta:
         database = db

@@ -138,14 +138,9 @@ class Sheet:
 
     def wrapped(self, values, widths: Sequence[float]) -> int:
         """A row of wrapped text: its height from the longest cell."""
-        lines = max(
-            (
-                text_lines(v.value if isinstance(v, Styled) else v, w)
-                for v, w in zip(values, widths, strict=False)  # the row's cells: as many as it has, of the widths
-                if isinstance(v.value if isinstance(v, Styled) else v, str)
-            ),
-            default=1,
-        )
+        cells = ((v.value if isinstance(v, Styled) else v, w) for v, w in zip(values, widths, strict=False))
+        # the row's cells: as many as it has, of the widths
+        lines = max((text_lines(text, w) for text, w in cells if isinstance(text, str)), default=1)
         return self.append(values, height=row_height(lines) if lines > 1 else None)
 
     def rows(self, items, progress=None) -> int:

@@ -6,6 +6,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from decimal import Decimal
 from pathlib import Path
+from typing import Any
 
 from xlsxwriter.utility import xl_col_to_name
 
@@ -318,7 +319,9 @@ def group_formulas(row: int, criteria, sums, exclude, safe: bool, rows=None) -> 
     ``criteria``: (area on the list, column letter of the key cell on this sheet, the key); ``exclude``: (area,
     value) of lines that count in nothing (a cancelled charge, a corrected record) or None. ``safe``: the keys
     can go through COUNTIFS/SUMIFS; otherwise an exact SUMPRODUCT comparison (no wildcard, no operator)."""
-    conditions = [(area, "=", key, f"${letter}{row}") for area, letter, key in criteria]
+    conditions: list[tuple[Any, str, Any, str | None]] = [
+        (area, "=", key, f"${letter}{row}") for area, letter, key in criteria
+    ]
     if exclude is not None:
         conditions.append((exclude[0], "<>", exclude[1], None))
     rows = matching_rows(conditions) if rows is None else rows

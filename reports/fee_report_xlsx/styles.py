@@ -23,7 +23,7 @@ COUNT = "0"
 GREEN = "#1F4F45"
 
 TITLE, SUBTITLE, HEADER, LONG_TEXT = "Praça título", "Praça subtítulo", "Praça cabeçalho", "Praça texto longo"
-STYLES = {
+STYLES: dict[str, dict[str, object]] = {
     TITLE: {"bold": True, "font_size": 14, "font_color": GREEN},
     SUBTITLE: {"italic": True, "font_size": 9, "font_color": "#555555"},
     HEADER: {
