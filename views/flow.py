@@ -58,7 +58,8 @@ class FlowLayout(QLayout):
         x, y, line = area.x(), area.y(), 0
         for item in self._items:
             widget = item.widget()
-            if widget is not None and not widget.isVisibleTo(widget.parentWidget()):
+            parent = widget.parentWidget() if widget is not None else None
+            if widget is not None and not (widget.isVisibleTo(parent) if parent is not None else widget.isVisible()):
                 continue
             hint = item.sizeHint()
             if x + hint.width() > area.right() + 1 and line > 0:

@@ -132,21 +132,24 @@ def supersede(
 
 def root_application(permit: Permit) -> Application | None:
     seen = 0
-    while permit is not None and seen < 1000:
-        if permit.application_id:
-            return Application.get_by_id(permit.application_id)
-        permit = Permit.get_or_none(Permit.id == permit.previous_id) if permit.previous_id else None
+    current: Permit | None = permit
+    while current is not None and seen < 1000:
+        if current.application_id:
+            return Application.get_by_id(current.application_id)
+        current = Permit.get_or_none(Permit.id == current.previous_id) if current.previous_id else None
         seen += 1
     return None
 
 
 def chain_of(permit: Permit) -> list[Permit]:
     """``permit`` and the permits it succeeded (renewals, transfers, exchanges), newest first."""
-    chain, seen = [], set()
-    while permit is not None and permit.id not in seen and len(chain) < 1000:
-        chain.append(permit)
-        seen.add(permit.id)
-        permit = Permit.get_or_none(Permit.id == permit.previous_id) if permit.previous_id else None
+    chain: list[Permit] = []
+    seen: set[int] = set()
+    current: Permit | None = permit
+    while current is not None and current.id not in seen and len(chain) < 1000:
+        chain.append(current)
+        seen.add(current.id)
+        current = Permit.get_or_none(Permit.id == current.previous_id) if current.previous_id else None
     return chain
 
 

@@ -325,7 +325,7 @@ def create_schema(database: Database) -> None:
 
 def apply_migrations(database: Database, current: int) -> list[int]:
     """Apply every migration after ``current``; returns the versions applied."""
-    applied = []
+    applied: list[int] = []
     pending = [m for m in MIGRATIONS if m[0] > current]
     if not pending:
         return applied

@@ -6,6 +6,7 @@ import html as htmllib
 import re
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from models.store.outfile import atomic_writer
 from reports.paged_pdf.chart import svg_drawing
@@ -215,7 +216,7 @@ class _Builder:
         widths = [w * scale for w in widths]
 
         style = ParagraphStyle(f"cell{size}", fontName=FONT, fontSize=size, leading=size * 1.22, textColor="#222222")
-        aligned = {}
+        aligned: dict[tuple[str, str | None, bool], ParagraphStyle] = {}
 
         def pstyle(align: str, colour: str | None, bold: bool):
             key = (align, colour, bold)
@@ -231,7 +232,8 @@ class _Builder:
                 )  # an amount stays whole
             return s
 
-        header, rows = None, []
+        header: list[Any] | None = None
+        rows: list[list[Any]] = []
         heights = self.cell_cache
         for tr in trs:
             tds = [td for td in tr.children if isinstance(td, Node) and td.tag in ("td", "th")]
@@ -262,9 +264,10 @@ class _Builder:
                 else:
                     p = Paragraph(markup, pstyle(align, colour, bold))
                     key = (markup, width, align, colour, bold)
-                    h = heights.get(key)
-                    if h is None:
-                        h = heights[key] = p.wrap(width, 10**6)[1]
+                    cached = heights.get(key)
+                    if cached is None:
+                        cached = heights[key] = p.wrap(width, 10**6)[1]
+                    h = cached
                     cells.append(p)
                 if span > 1:
                     cmds.append(("SPAN", (col, 0), (col + span - 1, 0)))

@@ -61,8 +61,9 @@ def _image_rect(text: QTextDocument, name: str) -> QRectF | None:
                 w, h = image.width() * scale, image.height() * scale
                 offset = fragment.position() - block.position()
                 line = block.layout().lineForTextPosition(offset)
-                at = line.cursorToX(offset)  # (x, position) in PySide6
-                x = float(at[0] if isinstance(at, tuple) else at)
+                at = line.cursorToX(offset)  # (x, position) in PySide6 (its stub says object)
+                first = at[0] if isinstance(at, tuple) else at
+                x = float(first) if isinstance(first, (int, float)) else 0.0
                 origin = layout.blockBoundingRect(block).topLeft()
                 align = image.verticalAlignment()
                 if align == QTextCharFormat.VerticalAlignment.AlignTop:

@@ -38,7 +38,16 @@ from models.selection.process import (
 from views import theme
 from views.blocks import fill, user_errors
 from views.selection.call_tab import CallTab
-from views.selection.common import MONO, date_edit, day_text, message_line, public_draw_fields, rich_label, set_up_table
+from views.selection.common import (
+    MONO,
+    date_edit,
+    day_text,
+    message_line,
+    picked_date,
+    public_draw_fields,
+    rich_label,
+    set_up_table,
+)
 from views.table_models import Column, RowsModel, selected_row
 from views.widgets import current_user_name, save_pdf_as
 
@@ -363,7 +372,7 @@ class RotationTab(QWidget):
         with user_errors(self.message) as refused:
             event = add_event(
                 self.state.draw_id,
-                event_date=self.event_date.date().toPython(),
+                event_date=picked_date(self.event_date),
                 vacancies=self.vacancies.value(),
                 label=self.event_label.text(),
                 by=current_user_name(),
