@@ -105,7 +105,8 @@ def decide_sanctions(
             raise FieldErrors(
                 {"amount": f"Sanção nº {pending[0].number}: {pending[0].pending} — gradue o valor na mesma decisão."}
             )
-        added = sum((s.amount for s in new_fines), ZERO)
+        amounts = {s.number: s.amount for s in new_fines if s.amount is not None}  # every one graded (above)
+        added = sum(amounts.values(), ZERO)
         charge = None
         if added > 0 and record.identified:
             notified = notified_on or today
@@ -119,7 +120,7 @@ def decide_sanctions(
                 basis += f"; vencimento: {counted.basis}"
             if due is None:
                 raise FieldErrors({"payment_due": "O ato não fixa prazo de pagamento da multa: informe o vencimento."})
-            formula = " + ".join(s.formula or format_brl(s.amount) for s in new_fines)
+            formula = " + ".join(s.formula or format_brl(amounts[s.number]) for s in new_fines)
             if len(new_fines) > 1:
                 formula += f" = {format_brl(added)}"
             permit = Permit.get_or_none(Permit.id == record.permit_id) if record.permit_id else None
@@ -176,7 +177,7 @@ def charged_fines_total(record: Record) -> Decimal:
     return record.fine_total + fines_decided(record)
 
 
-def apply_to_permit(record: Record, *, by: str, today: _dt.date) -> Permit | None:
+def apply_to_permit(record: Record, *, by: str, today: _dt.date) -> Permit:
     """Suspend or revoke the record's permit as the sanction says (through ``models.permits``)."""
     from models.permits import revoke, suspend
 

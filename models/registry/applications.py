@@ -131,6 +131,14 @@ class Application(BaseModel):
         table_name = "application"
 
     @property
+    def applicant_ref(self) -> tuple[str, int]:
+        """``("person", id)`` or ``("company", id)``: who applies."""
+        if self.person_id:
+            return "person", self.person_id
+        assert self.company_id is not None  # an application names a person or a company
+        return "company", self.company_id
+
+    @property
     def applicant_name(self) -> str:
         return self.person.name if self.person_id else self.company.legal_name
 

@@ -25,6 +25,9 @@ from models.base.money import parse_typed
 from models.base.text import control_errors, search_key
 from models.store.db import BaseModel, DecimalTextField, db, update_versioned
 
+if TYPE_CHECKING:
+    from peewee import ModelSelect
+
 HOUSING = {
     "rented": "alugada",
     "financed": "financiada",
@@ -69,6 +72,9 @@ class Person(Addressed):
     photo_path = CharField(max_length=300, default="")
     photo_sha256 = CharField(max_length=64, default="")
     search_name = CharField(max_length=200, default="", index=True)
+
+    if TYPE_CHECKING:  # for mypy: the back-reference of the household's members (its stub has none)
+        household: ModelSelect[HouseholdMember]
 
     class Meta:
         table_name = "person"

@@ -379,7 +379,7 @@ def verify_draw(draw: Draw | int) -> list[str]:
         e.participant_id
         for e in sorted(
             (e for e in DrawEntry.select().where(DrawEntry.draw == current.id) if e.position is not None),
-            key=lambda e: e.position,
+            key=lambda e: e.position or 0,
         )
     ]
     if list(order) != recorded:
@@ -457,7 +457,7 @@ def participant_from_application(
     """A :class:`Participant` from an application: id = protocol, group = the
     application's group (else its line), registered at its creation."""
     group = app.group or app.line or ""
-    if app.person_id:
+    if app.person is not None:  # no query when the key is empty
         return participant_from_person(
             app.person,
             id=app.protocol,

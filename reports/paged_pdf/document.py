@@ -6,7 +6,6 @@ import html as htmllib
 import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from models.store.outfile import atomic_writer
 from reports.paged_pdf.chart import svg_drawing
@@ -232,8 +231,8 @@ class _Builder:
                 )  # an amount stays whole
             return s
 
-        header: list[Any] | None = None
-        rows: list[list[Any]] = []
+        header: Row | None = None
+        rows: list[Row] = []
         heights = self.cell_cache
         for tr in trs:
             tds = [td for td in tr.children if isinstance(td, Node) and td.tag in ("td", "th")]

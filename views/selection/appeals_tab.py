@@ -239,9 +239,9 @@ class AppealsTab(QWidget):
         self.file_button.setEnabled(open_)
         self.final_button.setEnabled(open_ and process is not None and not process.final_problem)
         if keep is not None:
-            for row, a in enumerate(self.appeals.rows):
+            for index, a in enumerate(self.appeals.rows):
                 if a.id == keep.id:
-                    self.appeals_view.selectRow(row)
+                    self.appeals_view.selectRow(index)
         self._show_appeal()
 
     def selected(self):
