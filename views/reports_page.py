@@ -58,6 +58,12 @@ MONTHS = (
 )
 
 
+def _picked(edit: QDateEdit) -> _dt.date:
+    """The day chosen in a date edit (always a valid day)."""
+    day = edit.date()
+    return _dt.date(day.year(), day.month(), day.day())
+
+
 class ReportsPage(QWidget):
     def __init__(self, parent: QWidget | None = None, *, today: Callable[[], _dt.date] | None = None):
         super().__init__(parent)
@@ -84,15 +90,15 @@ class ReportsPage(QWidget):
         )
         form.addRow(intro)
 
-        today = self._today()
+        day = self._today()
         self.month = QComboBox()
         self.month.setObjectName("month")
         self.month.addItems([m.capitalize() for m in MONTHS])
-        self.month.setCurrentIndex(today.month - 1)
+        self.month.setCurrentIndex(day.month - 1)
         self.year = QSpinBox()
         self.year.setObjectName("year")
         self.year.setRange(2000, 2100)
-        self.year.setValue(today.year)
+        self.year.setValue(day.year)
         when = QHBoxLayout()
         when.addWidget(self.month)
         when.addWidget(self.year)
@@ -133,8 +139,8 @@ class ReportsPage(QWidget):
             )
         )
         form.addRow(intro)
-        self.sanctions_from = self._date_edit("sanctions-from", _dt.date(today.year, 1, 1))
-        self.sanctions_to = self._date_edit("sanctions-to", today)
+        self.sanctions_from = self._date_edit("sanctions-from", _dt.date(day.year, 1, 1))
+        self.sanctions_to = self._date_edit("sanctions-to", day)
         period = QHBoxLayout()
         period.addWidget(QLabel(self.tr("de")))
         period.addWidget(self.sanctions_from)
@@ -204,7 +210,7 @@ class ReportsPage(QWidget):
         box.setCurrentIndex(index)
 
     def selected_period(self) -> tuple[_dt.date, _dt.date]:
-        return self.sanctions_from.date().toPython(), self.sanctions_to.date().toPython()
+        return _picked(self.sanctions_from), _picked(self.sanctions_to)
 
     def set_period(self, start: _dt.date, end: _dt.date) -> None:
         self.sanctions_from.setDate(QDate(start.year, start.month, start.day))

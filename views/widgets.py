@@ -3,9 +3,21 @@
 from __future__ import annotations
 
 import datetime as _dt
+from collections.abc import Callable
+from dataclasses import dataclass
 
 from PySide6.QtCore import Signal
-from PySide6.QtWidgets import QDialog, QLabel, QLineEdit, QMessageBox, QWidget
+from PySide6.QtWidgets import (
+    QBoxLayout,
+    QDialog,
+    QFormLayout,
+    QLabel,
+    QLineEdit,
+    QMessageBox,
+    QPushButton,
+    QSpinBox,
+    QWidget,
+)
 
 from models.base.br import clean_cnpj, clean_cpf, format_cnpj, format_cpf, parse_br_date
 from models.base.errors import UserError
@@ -208,48 +220,55 @@ def add_remove_row(owner: QWidget, add_label: str, on_add, on_remove):
     return button_row(add, remove)
 
 
+@dataclass(frozen=True)
+class YearlyValueForm:
+    """The fields of a yearly value kept with its source: year, value, source, the save button, the message."""
+
+    year: QSpinBox
+    value: QLineEdit
+    reason: QLineEdit
+    save_button: QPushButton
+    message: QLabel
+
+
 def add_yearly_value_form(
     owner: QWidget,
-    layout,
+    layout: QBoxLayout,
     *,
+    save: Callable[[], object],
     year_label: str,
     value_name: str,
     value_label: str,
     value_hint: str,
     source_hint: str,
     save_label: str,
-) -> None:
-    """Year, value, source, a save button and a message line for a yearly value kept with its source.
-
-    Sets ``owner.year``, ``owner.<value_name>``, ``owner.reason``, ``owner.save_button`` and
-    ``owner.message``; Enter in the value or the source saves (``owner.save``).
-    """
-    from PySide6.QtWidgets import QFormLayout, QSpinBox
-
+) -> YearlyValueForm:
+    """Year, value, source, a save button and a message line for a yearly value kept with its source, added to
+    ``layout``; Enter in the value or the source saves (``save``). The value's object name is ``value_name``."""
     form = QFormLayout()
-    owner.year = QSpinBox()
-    owner.year.setObjectName("year")
-    owner.year.setRange(1990, 2100)
-    owner.year.setValue(_dt.date.today().year)
-    owner.year.setMaximumWidth(120)
+    year = QSpinBox()
+    year.setObjectName("year")
+    year.setRange(1990, 2100)
+    year.setValue(_dt.date.today().year)
+    year.setMaximumWidth(120)
     value = QLineEdit()
     value.setObjectName(value_name)
     value.setPlaceholderText(value_hint)
     value.setMaximumWidth(200)
-    setattr(owner, value_name, value)
-    owner.reason = QLineEdit()
-    owner.reason.setObjectName("reason")
-    owner.reason.setPlaceholderText(source_hint)
-    owner.save_button = push_button(save_label, "save", owner.save)
-    value.returnPressed.connect(owner.save)
-    owner.reason.returnPressed.connect(owner.save)
-    form.addRow(year_label, owner.year)
+    reason = QLineEdit()
+    reason.setObjectName("reason")
+    reason.setPlaceholderText(source_hint)
+    save_button = push_button(save_label, "save", save)
+    value.returnPressed.connect(save)
+    reason.returnPressed.connect(save)
+    form.addRow(year_label, year)
     form.addRow(value_label, value)
-    form.addRow(owner.tr("&Fonte:"), owner.reason)
-    form.addRow("", owner.save_button)
+    form.addRow(owner.tr("&Fonte:"), reason)
+    form.addRow("", save_button)
     layout.addLayout(form)
-    owner.message = message_label()
-    layout.addWidget(owner.message)
+    message = message_label()
+    layout.addWidget(message)
+    return YearlyValueForm(year, value, reason, save_button, message)
 
 
 def save_pdf_as(parent: QWidget, path, *, title: str, default_name: str, write, fail):

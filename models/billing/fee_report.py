@@ -307,7 +307,7 @@ def fee_report(
     append = charges.append
     money, day = values.money, values.day
     sums = {name: Sums() for name in ("regime", "site", "section", "kind")}
-    by_regime, by_site, by_section, by_kind = (sums[n].add for n in ("regime", "site", "section", "kind"))
+    add_regime, add_site, add_section, add_kind = (sums[n].add for n in ("regime", "site", "section", "kind"))
     charged = paid_sum = overdue_sum = ZERO
     count = overdue_count = cancelled_count = 0
     for done, (
@@ -349,10 +349,10 @@ def fee_report(
             charged += amount
             paid_sum += paid
             overdue_sum += overdue
-            by_regime(regime_label, amount, paid, open_, overdue)
-            by_site(site, amount, paid, open_, overdue)
-            by_section(section, amount, paid, open_, overdue)
-            by_kind(kind_label, amount, paid, open_, overdue)
+            add_regime(regime_label, amount, paid, open_, overdue)
+            add_site(site, amount, paid, open_, overdue)
+            add_section(section, amount, paid, open_, overdue)
+            add_kind(kind_label, amount, paid, open_, overdue)
         append(
             ReportCharge(
                 number,
