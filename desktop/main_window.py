@@ -736,7 +736,7 @@ class MainWindow(QMainWindow):
 
         dialog = ImportDialog(self, store=data_dir() / "import-mappings.json", key_dir=MUNICIPAL_KEY)
         dialog.exec()
-        if dialog.result is not None:
+        if dialog.import_result is not None:
             self.refresh()
             self.database_changed.emit()
 

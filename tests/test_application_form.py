@@ -36,7 +36,7 @@ def test_sao_bento_application_end_to_end(qtbot, mei, tmp_path):
     d.regime.setCurrentIndex(d.regime.findData("sao-bento-2026"))
     d.equipment.setCurrentIndex(d.equipment.findData("trailer"))
     qtbot.keyClicks(d.front, "4")
-    qtbot.keyClicks(d.depth, "3")
+    qtbot.keyClicks(d.depth_edit, "3")
     d.settle()  # the dialog works it out once the clerk pauses
     # the price from the fee engine: MEI of the municipality, trailer ≤ 3 m (Dec. 4.794/2026, art. 9º, § 3º, I)
     assert d.quote_table.item(0, 2).text() == "5,50 × 38,42 × 4,00 × (1 − 0,30)"
@@ -157,7 +157,7 @@ def test_typing_is_assessed_once_the_clerk_pauses(qtbot, mei):
     d = dialog_for(qtbot, mei)
     d.regime.setCurrentIndex(d.regime.findData("sao-bento-2026"))
     d.equipment.setCurrentIndex(d.equipment.findData("trailer"))
-    qtbot.keyClicks(d.depth, "3")
+    qtbot.keyClicks(d.depth_edit, "3")
     qtbot.keyClicks(d.front, "4")
     assert d.quote_table.rowCount() == 0 or d.quote_table.item(0, 2).text() != "5,50 × 38,42 × 4,00 × (1 − 0,30)"
     qtbot.waitUntil(

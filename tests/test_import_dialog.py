@@ -163,7 +163,7 @@ def test_cancel_during_the_import_rolls_back(dialog, qtbot, tmp_path, monkeypatc
     release.set()
     qtbot.waitUntil(lambda: dialog.worker is None, timeout=10000)
     assert dialog.result_label.text() == "Importação cancelada: nada foi gravado."
-    assert dialog.result is None
+    assert dialog.import_result is None
     from models.registry.people import Person
 
     assert Person.select().count() == 0

@@ -130,6 +130,10 @@ class GuardedDialog(QDialog):
         super().__init__(parent)
         self.dirty = False
 
+    def save(self) -> None:
+        """What Salvar does: each form defines it."""
+        raise NotImplementedError
+
     def add_save_bar(self, layout) -> None:
         """The error line and Salvar/Cancelar under a form (``self.error``, ``self.buttons``, ``self.save_button``)."""
         from PySide6.QtWidgets import QDialogButtonBox
@@ -179,31 +183,48 @@ def current_user_name() -> str:
 ADDRESS_KEYS = ("street", "number", "district", "city", "state", "zip_code", "phone", "email")
 
 
-def make_address_fields(owner: QWidget) -> None:
-    """Give ``owner`` the address and contact line edits (``owner.street`` … ``owner.email``), masked."""
+@dataclass(frozen=True)
+class AddressFields:
+    """The address and contact line edits of a person's or a company's form, masked."""
+
+    street: QLineEdit
+    number: QLineEdit
+    district: QLineEdit
+    city: QLineEdit
+    state: QLineEdit
+    zip_code: QLineEdit
+    phone: QLineEdit
+    email: QLineEdit
+
+    def edits(self) -> dict[str, QLineEdit]:
+        return {key: getattr(self, key) for key in ADDRESS_KEYS}
+
+    def widgets(self) -> dict[str, QWidget]:
+        """The fields by key, for the form's ``FieldErrorsView``."""
+        return dict(self.edits())
+
+    def values(self) -> dict[str, str]:
+        return {key: edit.text() for key, edit in self.edits().items()}
+
+    def load(self, record: object) -> None:
+        for key, edit in self.edits().items():
+            edit.setText(getattr(record, key))
+
+
+def make_address_fields() -> AddressFields:
+    """The address and contact line edits (object names ``street`` … ``email``), masked."""
+    edits = {}
     for key in ADDRESS_KEYS:
         edit = QLineEdit()
         edit.setObjectName(key)
-        setattr(owner, key, edit)
-    owner.number.setMaximumWidth(90)
-    owner.state.setInputMask(">AA;_")
-    owner.state.setMaximumWidth(50)
-    owner.zip_code.setInputMask("00000-000;_")
-    owner.zip_code.setMaximumWidth(110)
-
-
-def address_widgets(owner: QWidget) -> dict[str, QWidget]:
-    """The address and contact fields by key, for the form's ``FieldErrorsView``."""
-    return {key: getattr(owner, key) for key in ADDRESS_KEYS}
-
-
-def address_values(owner: QWidget) -> dict[str, str]:
-    return {key: getattr(owner, key).text() for key in ADDRESS_KEYS}
-
-
-def load_address(owner: QWidget, record) -> None:
-    for key in ADDRESS_KEYS:
-        getattr(owner, key).setText(getattr(record, key))
+        edits[key] = edit
+    fields = AddressFields(**edits)
+    fields.number.setMaximumWidth(90)
+    fields.state.setInputMask(">AA;_")
+    fields.state.setMaximumWidth(50)
+    fields.zip_code.setInputMask("00000-000;_")
+    fields.zip_code.setMaximumWidth(110)
+    return fields
 
 
 def cell_text(table, row: int, col: int) -> str:

@@ -109,6 +109,9 @@ class Company(Addressed):
     version = IntegerField(default=1)
     search_name = CharField(max_length=400, default="", index=True)  # v4
 
+    if TYPE_CHECKING:  # for mypy: the back-reference of its partners (its stub has none)
+        partners: ModelSelect[CompanyPartner]
+
     class Meta:
         table_name = "company"
 
