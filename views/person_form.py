@@ -97,9 +97,9 @@ class PersonDialog(GuardedDialog):
         grid.addWidget(photo_button, 4, 4)
         for row, widget in enumerate((self.name, self.cpf, self.rg, self.birth)):
             cell = grid.itemAtPosition(row, 0)
-            label = cell.widget() if cell is not None else None
-            if isinstance(label, QLabel):  # the label of each line, in the first column
-                label.setBuddy(widget)
+            caption = cell.widget() if cell is not None else None
+            if isinstance(caption, QLabel):  # the label of each line, in the first column
+                caption.setBuddy(widget)
         layout.addWidget(ident)
 
         contact = QGroupBox(self.tr("Endereço e contato"))

@@ -79,20 +79,24 @@ def run(args: argparse.Namespace) -> int:
         trust = dataclasses.replace(trust, accept_unsigned=True)
     # a file that is not a good backup is refused before the database is written; its signature first of all
     backup = read_backup(args.file, trust=trust, passphrase=passphrase, rows=False)  # counted, not kept
+    seal = backup.seal
+    assert seal is not None  # checked: a trust was given
     if args.check:
         print(
             f"{args.file}: {backup.describe()}. O arquivo confere (SHA-256 {backup.manifest['payload_sha256']}; "
-            f"{backup.seal.message if backup.seal.ok else 'SEM assinatura válida: ' + backup.seal.message})."
+            f"{seal.message if seal.ok else 'SEM assinatura válida: ' + seal.message})."
         )
         return 0
-    if not backup.seal.ok:
-        _confirm_unsigned(backup.seal.message)
+    if not seal.ok:
+        _confirm_unsigned(seal.message)
         trust = dataclasses.replace(trust, accept_unsigned=True)
     # A restore writes a whole database: into a new one too (the explicit set-up of a desk that starts from a
     # backup); an empty file is then filled by the restore, never mistaken for the real database.
     open_database(resolve_db_url(getattr(args, "db", None)), create=True)
     try:
-        where = current_url().display()
+        opened = current_url()
+        assert opened is not None  # opened just above
+        where = opened.display()
         keep = None
         if args.force:
             folder = data_dir() / "backups"
@@ -134,7 +138,7 @@ def _trust(args: argparse.Namespace):
     from models.store.db import NoDatabase
     from models.store.sealed import Trust
 
-    entries = []
+    entries: list[KeyEntry] = []
     try:
         open_database(resolve_db_url(getattr(args, "db", None)))
     except NoDatabase:
