@@ -385,8 +385,10 @@ def eligibility_now(app, *, today: _dt.date | None = None):
     )
 
 
-def approve_application(app, *, by: str, today: _dt.date | None = None):
-    """Approve after checking again, today: no rule may fail, and the act's term must still be ahead."""
+def approve_application(app, *, by: str, today: _dt.date | None = None, reason: str = ""):
+    """Approve after checking again, today: no rule may fail, and the act's term must still be ahead. A rule still
+    "a conferir" (checked by a person) does not stop the approval, but the one who approves says why, and the reason
+    is recorded with the rules it covers (issue 31 §4)."""
     require("applications.decide")
     from models.registry.applications import change_status
 
@@ -402,4 +404,17 @@ def approve_application(app, *, by: str, today: _dt.date | None = None):
     except UserError as exc:
         if not (hasattr(exc, "errors") and set(exc.errors) <= {"valid_until", "event_end"}):
             raise UserError(f"O requerimento {app.protocol} não pode ser aprovado: {exc.message}") from None
-    return change_status(app, "approved", by=by, reason=f"elegível em {today:%d/%m/%Y}")
+    pending = result.by_status("manual")
+    why = " ".join((reason or "").split())
+    text = f"elegível em {today:%d/%m/%Y}"
+    if pending:
+        listed = "; ".join(f"{r.label or r.rule.kind} ({r.article})" for r in pending)
+        if not why:
+            raise UserError(
+                f"Ainda a conferir: {listed}. Confira e informe o motivo da aprovação (ele fica registrado).",
+                field="reason",
+            )
+        text += f"; aprovado com requisitos a conferir ({listed}) — motivo: {why}"
+    elif why:
+        text += f" — {why}"
+    return change_status(app, "approved", by=by, reason=text)
