@@ -31,6 +31,7 @@ from models.selection.draws import Draw, DrawEntry
 from models.selection.process import ListPublication, PointDraw, RotationEvent, SelectionAppeal
 from models.sites.tables import NamedPoint, Site, SiteObstacle, SiteSegment, Stall, StallBreach
 from models.store.audit import AuditEntry
+from models.store.checkpoints import AuditCheckpoint
 from models.store.db import (
     DATABASE_ID_KEY,
     META_TABLE,
@@ -100,6 +101,7 @@ TABLES: list[type[BaseModel]] = [
     RegimeAct,
     MunicipalHoliday,
     SigningKey,
+    AuditCheckpoint,
 ]
 
 
@@ -252,6 +254,15 @@ def _v22_database_id(database: Database) -> None:
         Meta.insert(key=DATABASE_ID_KEY, value=new_database_id()).on_conflict_ignore().execute()
 
 
+def _v23_trail_checkpoints(database: Database) -> None:
+    """v23: the trail's signed checkpoints (models.store.checkpoints), append-only like the trail; and the guards
+    that refuse REPLACE, upserts and an entry put before the last (models.store.audit.install_guards)."""
+    from models.store.audit import install_guards
+
+    database.create_tables([AuditCheckpoint])
+    install_guards(database)
+
+
 def _v27_municipal_holidays(database: Database) -> None:
     """v27: the town's own calendar — holidays and optional closures with their source (models.rules.holidays)."""
     database.create_tables([MunicipalHoliday])
@@ -279,6 +290,7 @@ MIGRATIONS: list[tuple[int, str, Callable[[Database], None]]] = [
     (20, "chaves de assinatura da prefeitura", _v20_signing_keys),
     (21, "o texto do ato (hash) de cada requerimento, permissão, cobrança e auto", _v21_act_hashes),
     (22, "a identidade do banco de dados: um login vale só no banco em que foi feito", _v22_database_id),
+    (23, "pontos de controle assinados da trilha de auditoria; REPLACE recusado na trilha", _v23_trail_checkpoints),
     (27, "feriados e pontos facultativos do município", _v27_municipal_holidays),
 ]
 
