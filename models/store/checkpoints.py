@@ -30,7 +30,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from cryptography.exceptions import InvalidSignature
-from peewee import AutoField, CharField, DateTimeField, IntegerField, TextField
+from peewee import AutoField, CharField, DateTimeField, IntegerField, TextField, fn
 
 from models.access.signing import KeyRing, SigningKeyError
 from models.store.audit import AuditEntry, ChainState, guard_problems, verify_chain
@@ -528,16 +528,16 @@ def trail_report(found: Iterable[Found] = (), *, ring: KeyRing | None = None, so
                 )
             )
             continue
-        if cp.entry not in hashes and cp.entry > last_id:
-            first = last_id + 1
+        if cp.entry not in hashes:
+            below = AuditEntry.select(fn.MAX(_ID)).where(_ID < cp.entry).scalar() or 0
+            first = below + 1
             what = (
                 f"o registro nº {cp.entry} foi apagado"
                 if first == cp.entry
                 else f"os registros nº {first} a nº {cp.entry} foram apagados"
             )
-            text = f"{label}: {what} — a trilha termina no nº {last_id}."
-        elif cp.entry not in hashes:
-            text = f"{label}: o registro nº {cp.entry} foi apagado."
+            tail = f" — a trilha termina no nº {last_id}" if last_id < cp.entry else ""
+            text = f"{label}: {what}{tail}."
         else:
             start = previous_ok + 1
             where_changed = (

@@ -246,6 +246,33 @@ def seal_pending_backups() -> list[Path]:
 
 
 def daily_backup(folder: str | Path, *, today: _dt.date | None = None, app_version: str = "") -> DailyResult:
+    """Once a day, a backup of the open embedded database into ``folder``, then the rotation; and, on either back
+    end, the day's checkpoint of the audit trail (:func:`daily_checkpoint`)."""
+    result = _daily_backup(folder, today=today, app_version=app_version)
+    daily_checkpoint(folder, today=today)
+    return result
+
+
+def daily_checkpoint(folder: str | Path, *, today: _dt.date | None = None):
+    """The day's signed checkpoint of the trail (:func:`models.store.checkpoints.ensure_daily`), kept in the
+    database and in the file beside the backups. A failure is logged beside the backups, never raised."""
+    from peewee import DatabaseError as PeeweeError
+
+    from models.store import checkpoints
+
+    if current_url() is None:
+        return None
+    try:
+        made = checkpoints.ensure_daily(today)
+        if made is not None:
+            checkpoints.append_file(folder, made)
+        return made
+    except (PeeweeError, OSError) as exc:
+        _log(Path(folder), f"ponto de controle da trilha não gravado: {exc}")
+        return None
+
+
+def _daily_backup(folder: str | Path, *, today: _dt.date | None = None, app_version: str = "") -> DailyResult:
     """Once a day, a backup of the open embedded database into ``folder``, then the rotation.
 
     Only the embedded database (SQLite): a PostgreSQL server is backed up on
@@ -282,3 +309,63 @@ def safety_copy_name(now: _dt.datetime | None = None) -> str:
     """The name of the backup written before a restore replaces a database's data."""
     now = now or _dt.datetime.now()
     return f"antes-da-restauracao-{now:%Y-%m-%d-%H%M%S}{SUFFIX}"
+
+
+# ------------------------------------------------------------------- the trail's checkpoints outside the database
+
+
+def manifest_checkpoint(path: Path):
+    """The checkpoint a backup's manifest holds (``audit_checkpoint``), read without its data: a
+    :class:`~models.store.checkpoints.Found` (empty for a backup without one; an encrypted backup is not read)."""
+    from models.store.checkpoints import Checkpoint, Found
+
+    try:
+        with zipfile.ZipFile(path) as zf:
+            info = zf.getinfo(MANIFEST)
+            if info.file_size > MAX_MANIFEST_BYTES:
+                return Found((), (f"{path.name}: manifesto grande demais",))
+            manifest = json.loads(zf.read(info))
+    except (OSError, KeyError, ValueError, zipfile.BadZipFile):
+        return Found()
+    data = manifest.get("audit_checkpoint") if isinstance(manifest, dict) else None
+    if data is None:
+        return Found()
+    try:
+        return Found((Checkpoint.from_json(data, f"backup {path.name}"),))
+    except (ValueError, TypeError):
+        return Found((), (f"{path.name}: ponto de controle ilegível no manifesto",))
+
+
+def checkpoints_beside(folder: str | Path) -> list:
+    """Every checkpoint kept outside the database in ``folder`` (the data folder's ``backups``): the file of the
+    open database's checkpoints and each backup's manifest."""
+    from models.store import checkpoints
+
+    folder = Path(folder)
+    found = []
+    anchor = checkpoints.anchor_file(folder)
+    if anchor.is_file():
+        found.append(checkpoints.read_file(anchor))
+    if folder.is_dir():
+        for path in sorted(folder.glob(f"*{SUFFIX}")):
+            if path.is_file():
+                found.append(manifest_checkpoint(path))
+    return found
+
+
+def checkpoints_given(path: str | Path):
+    """The checkpoints of a file the administrator gives (``praca audit verify --checkpoint``): a checkpoint file
+    or a backup. They count whatever database they name (``found_in`` marked with ``!``)."""
+    import dataclasses
+
+    from models.store import checkpoints
+
+    path = Path(path).expanduser()
+    if not path.is_file():
+        raise UserError(f"Arquivo de pontos de controle não encontrado: {path}.", field="checkpoint")
+    found = manifest_checkpoint(path) if zipfile.is_zipfile(path) else checkpoints.read_file(path)
+    if not found.checkpoints and not found.unreadable:
+        raise UserError(f"{path.name} não tem pontos de controle da trilha de auditoria.", field="checkpoint")
+    return dataclasses.replace(
+        found, checkpoints=tuple(dataclasses.replace(c, found_in="!" + c.found_in) for c in found.checkpoints)
+    )

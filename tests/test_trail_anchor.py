@@ -1,0 +1,365 @@
+"""A trail anchored outside the database (issue 26 §3): signed checkpoints of the chain's head in the database,
+beside the daily backups, in every backup's manifest; guards that refuse REPLACE and upserts, reinstalled when
+missing; ``praca audit verify`` naming what was deleted or rewritten; a restore that never re-links a broken chain.
+
+Every database test runs on SQLite and, with ``PRACA_TEST_PG``, on PostgreSQL — the attacks as an insider with
+the database's own credentials would run them.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import json
+import os
+import stat
+import zipfile
+
+import pytest
+from factories import PASS, new_cpf
+from peewee import DatabaseError as PeeweeError
+from peewee import PostgresqlDatabase
+
+from desktop.cli import main
+from models.access import signing_keys as sk
+from models.access.users import create_user
+from models.registry.people import PersonInput, save_person
+from models.store import checkpoints
+from models.store.audit import GUARD_REPAIRS, AuditEntry, entry_hash, guard_problems, verify_chain
+from models.store.backup import BackupError, daily_backup, restore_backup, write_backup
+from models.store.bootstrap import close_database, open_database
+from models.store.db import db
+from models.store.sealed import Trust
+
+PASSWORD = "senha-forte-123"
+
+
+def _people(n: int, prefix: str = "Pessoa") -> None:
+    for i in range(n):
+        save_person(PersonInput(name=f"{prefix} {chr(65 + i)} da Silva", cpf=new_cpf(), birth_date=dt.date(1980, 1, 1)))
+
+
+def _ids() -> list[int]:
+    return [e.id for e in AuditEntry.select(AuditEntry.id).order_by(AuditEntry.id)]
+
+
+def _pg() -> bool:
+    return isinstance(db.obj, PostgresqlDatabase)
+
+
+def _drop_guards() -> None:
+    """What an insider with the owner's credentials does first: the guards of the trail and its checkpoints go."""
+    with db.atomic():
+        if _pg():
+            for name, table in (
+                ("audit_entry_append_only", "audit_entry"),
+                ("audit_checkpoint_append_only", "audit_checkpoint"),
+            ):
+                db.obj.execute_sql(f'DROP TRIGGER {name} ON "{table}"')
+        else:
+            for name in ("audit_entry_no_delete", "audit_entry_no_update", "audit_checkpoint_no_delete"):
+                db.obj.execute_sql(f'DROP TRIGGER "{name}"')
+
+
+def _reopen(url: str) -> None:
+    close_database()
+    open_database(url)
+
+
+# --------------------------------------------------------------------------- REPLACE, upserts, entries out of order
+
+
+def test_replace_upserts_and_entries_before_the_last_are_refused(database):
+    """SQLite's REPLACE deletes the row it replaces without firing a DELETE trigger (recursive_triggers off): it
+    passed the old guards and rewrote an entry. Now every form is refused, on the trail and on its checkpoints."""
+    _people(3)
+    checkpoints.make("manual")
+    ids = _ids()
+    first = AuditEntry.get_by_id(ids[0])
+    fields = '"at", "username", "table_name", "record_id", "action", "before", "after", "note", "prev_hash", "hash"'
+    columns = f'"id", {fields}'
+
+    def copy(new_id: str, username: str = "'eve'") -> str:
+        chosen = fields.replace('"username"', username)
+        return f'SELECT {new_id}, {chosen} FROM "audit_entry" WHERE "id" = {ids[0]}'
+
+    checkpoint_columns = '"id", "entry_id", "entry_hash", "at", "source", "occasion"'
+    checkpoint_copy = 'SELECT "id", 1, \'x\', "at", \'\', \'forjado\' FROM "audit_checkpoint" ORDER BY "id" LIMIT 1'
+    same = copy('"id"')
+    attacks = [
+        f'INSERT INTO "audit_entry" ({columns}) {same} ON CONFLICT ("id") DO UPDATE SET "username" = \'eve\'',
+        f'INSERT INTO "audit_checkpoint" ({checkpoint_columns}) {checkpoint_copy} '
+        'ON CONFLICT ("id") DO UPDATE SET "entry_hash" = \'x\'',
+        f'INSERT INTO "audit_entry" ({columns}) {copy("-5")}',  # before the first
+        f'INSERT INTO "audit_entry" ({columns}) {copy("0")}',
+    ]
+    if not _pg():
+        attacks += [
+            f'REPLACE INTO "audit_entry" ({columns}) {same}',
+            f'INSERT OR REPLACE INTO "audit_entry" ({columns}) {same}',
+            f'REPLACE INTO "audit_checkpoint" ({checkpoint_columns}) {checkpoint_copy}',
+        ]
+    for sql in attacks:
+        with pytest.raises(PeeweeError, match="só aceita inclusões"), db.atomic():
+            db.obj.execute_sql(sql)
+    assert AuditEntry.get_by_id(ids[0]).username == first.username
+    assert _ids() == ids and verify_chain().intact and not guard_problems(db.obj)
+    assert checkpoints.trail_report().intact
+
+
+# --------------------------------------------------------------------------- a guard dropped, the newest deleted
+
+
+def test_dropping_a_guard_and_deleting_the_newest_entries_is_reported_by_number(database, tmp_path):
+    """Before, a chain cut at its end still verified ("íntegra") and nobody noticed the missing trigger. Now the
+    guard is reinstalled at the next open — in the trail and on the Painel — and the checkpoint outside the
+    database names the entries deleted, even when the checkpoints in the database were deleted too."""
+    _people(4)
+    folder = tmp_path / "backups"
+    pinned = checkpoints.make("daily")
+    checkpoints.append_file(folder, pinned)
+    ids = _ids()
+    assert pinned.entry == ids[-1]
+    _drop_guards()
+    with db.atomic():  # the newest two entries, and the checkpoints the database held, go
+        db.obj.execute_sql(f'DELETE FROM "audit_entry" WHERE "id" >= {ids[-2]}')
+        db.obj.execute_sql('DELETE FROM "audit_checkpoint"')
+    assert verify_chain().intact  # the chain alone cannot tell: it ends earlier, that is all
+    _reopen(database)
+    assert GUARD_REPAIRS and "reinstaladas" in GUARD_REPAIRS[0]
+    assert not guard_problems(db.obj)
+    repaired = AuditEntry.select().order_by(AuditEntry.id.desc()).get()
+    assert repaired.action == "guard" and "audit_entry" in repaired.note and repaired.username == "sistema"
+    with pytest.raises(PeeweeError), db.atomic():
+        db.obj.execute_sql(f'DELETE FROM "audit_entry" WHERE "id" = {ids[0]}')
+    report = checkpoints.trail_report([checkpoints.read_file(checkpoints.anchor_file(folder))])
+    assert not report.intact
+    text = "\n".join(report.lines())
+    if _pg():  # the sequence goes on: the guard's entry is after the checkpoint's
+        assert f"os registros nº {ids[-2]} a nº {ids[-1]} foram apagados" in text
+    else:  # SQLite gives the next entry the first free number: the guard's entry took nº ids[-2]
+        assert f"o registro nº {ids[-1]} foi apagado — a trilha termina no nº {ids[-2]}" in text
+    assert "reinstaladas" in text
+
+
+def test_the_newest_entries_deleted_are_named_by_praca_audit_verify(db_url, tmp_path, capsys, monkeypatch):
+    """The command line: the file beside the daily backups is found by itself; a file given with --checkpoint
+    (a copy kept elsewhere) counts too."""
+    from desktop.paths import data_dir
+    from models.store.db import parse_url
+
+    monkeypatch.setenv("PRACA_USER", "admin")
+    monkeypatch.setenv("PRACA_PASSWORD", PASSWORD)
+    open_database(db_url, create=True)
+    create_user(username="admin", name="Administradora", role="administrador", password=PASSWORD)
+    from models.access.session import acting_as
+    from models.access.users import User
+
+    with acting_as(User.get(User.username == "admin").as_session()):
+        _people(3)
+    close_database()
+    assert main(["audit", "checkpoint", "--db", db_url]) == 0
+    out = capsys.readouterr().out
+    assert "Ponto de controle gravado" in out and "NÃO assinado" in out
+    anchor = checkpoints.anchor_file(data_dir() / "backups", parse_url(db_url))
+    assert anchor.is_file()
+    kept = tmp_path / "pendrive.jsonl"
+    kept.write_bytes(anchor.read_bytes())
+    assert main(["audit", "verify", "--db", db_url]) == 0
+    assert "chega ao ponto de controle mais recente" in capsys.readouterr().out
+    open_database(db_url)
+    last = _ids()[-1]
+    _drop_guards()
+    with db.atomic():
+        db.obj.execute_sql(f'DELETE FROM "audit_entry" WHERE "id" >= {last - 1}')
+        db.obj.execute_sql('DELETE FROM "audit_checkpoint"')
+    close_database()
+    anchor.unlink()  # the attacker found the file beside the backups too: the copy given by hand still tells
+    assert main(["audit", "verify", "--db", db_url, "--checkpoint", str(kept)]) == 1
+    out = capsys.readouterr().out
+    assert f"registros nº {last - 1} a nº {last} foram apagados" in out or f"o registro nº {last} foi apagado" in out
+    assert "reinstaladas" in out  # the guards dropped: put back at the open, and said
+    assert main(["audit", "verify", "--db", db_url, "--checkpoint", str(kept), "--json"]) == 1
+    data = json.loads(capsys.readouterr().out)
+    assert data["intact"] is False and data["problems"]
+
+
+# --------------------------------------------------------------------------- rewriting and re-hashing
+
+
+def _rewrite(entry_id: int, note: str) -> None:
+    """Rewrite one entry and recompute every hash after it: the chain verifies again, only a checkpoint tells."""
+    _drop_guards()
+    rows = list(AuditEntry.select().where(AuditEntry.id >= entry_id).order_by(AuditEntry.id).dicts())
+    prev = AuditEntry.get_by_id(entry_id - 1).hash if entry_id > 1 else ""
+    with db.atomic():
+        for row in rows:
+            if row["id"] == entry_id:
+                row["note"] = note
+            digest = entry_hash(prev, row)
+            db.obj.execute_sql(
+                'UPDATE "audit_entry" SET "note" = %s, "prev_hash" = %s, "hash" = %s WHERE "id" = %s'.replace(
+                    "%s", "?" if not _pg() else "%s"
+                ),
+                (row["note"], prev, digest, row["id"]),
+            )
+            prev = digest
+
+
+def test_an_entry_rewritten_and_rehashed_is_caught_by_the_signed_checkpoint(database):
+    sk.create_key(PASS)
+    _people(2, "Antes")
+    early = checkpoints.make("daily")
+    _people(2, "Depois")
+    late = checkpoints.make("backup")
+    assert early.signed and late.signed and checkpoints.signature_status(late, sk.key_ring()) == "valid"
+    target = early.entry + 2
+    _rewrite(target, "nada aconteceu")
+    assert verify_chain().intact  # re-hashed: the chain alone verifies
+    _reopen(database)
+    report = checkpoints.trail_report()
+    assert not report.intact
+    text = "\n".join(report.problems)
+    assert f"entre o nº {early.entry + 1} e o nº {late.entry}" in text and "reescrito" in text
+    assert "confere" in "\n".join(report.lines())  # the earlier checkpoint still matches
+
+
+def test_a_forged_checkpoint_is_told_apart(database, tmp_path):
+    sk.create_key(PASS)
+    _people(2)
+    made = checkpoints.make("manual")
+    forged = dict(made.to_json(), entry=made.entry + 5)
+    path = tmp_path / "forjado.jsonl"
+    path.write_text(json.dumps(forged) + "\n" + "isto não é json\n", encoding="utf-8")
+    found = checkpoints.read_file(path)
+    assert len(found.checkpoints) == 1 and found.unreadable
+    assert checkpoints.signature_status(found.checkpoints[0], sk.key_ring()) == "bad"
+    report = checkpoints.trail_report([found])
+    assert not report.intact and any("NÃO confere" in p for p in report.problems)
+
+
+def test_a_desk_that_cannot_sign_says_so_in_the_checkpoint(database):
+    sk.create_key(PASS)
+    sk.forget()  # the key is locked on this desk
+    _people(1)
+    made = checkpoints.make("daily")
+    assert not made.signed and "bloqueada nesta mesa" in made.unsigned_reason
+    assert "não assinado" in checkpoints.footer_text()
+    assert checkpoints.trail_report().intact
+
+
+# --------------------------------------------------------------------------- backups carry the checkpoints
+
+
+def test_every_backup_carries_a_checkpoint_and_the_daily_file_is_kept_beside_them(database, tmp_path):
+    sk.create_key(PASS)
+    _people(2)
+    path = tmp_path / "copia.praca-backup"
+    write_backup(path, signer=sk.municipal_signer())
+    with zipfile.ZipFile(path) as zf:
+        manifest = json.loads(zf.read("manifest.json"))
+    pinned = checkpoints.Checkpoint.from_json(manifest["audit_checkpoint"])
+    last = AuditEntry.select().order_by(AuditEntry.id.desc()).get()
+    assert (pinned.entry, pinned.hash) == (last.id, last.hash) and pinned.signed
+    assert checkpoints.newest_stored() == pinned
+    if _pg():
+        return  # the daily backup is the embedded database's
+    folder = tmp_path / "backups"
+    result = daily_backup(folder, today=dt.date.today())
+    assert result.written is not None
+    anchor = checkpoints.anchor_file(folder)
+    lines = anchor.read_text(encoding="utf-8").splitlines()
+    assert lines and json.loads(lines[-1])["occasion"] == "backup"
+    if os.name != "nt":
+        assert stat.S_IMODE(anchor.stat().st_mode) == 0o600
+    from models.store.backup import checkpoints_beside
+
+    beside = checkpoints_beside(folder)
+    assert sum(len(found.checkpoints) for found in beside) >= 2  # the file and the backup's manifest
+    assert checkpoints.trail_report(beside).intact
+
+
+def test_the_day_has_a_checkpoint_even_without_a_backup(database, tmp_path):
+    _people(1)
+    folder = tmp_path / "backups"
+    from models.store.backup import daily_checkpoint
+
+    first = daily_checkpoint(folder)
+    assert first is not None and checkpoints.anchor_file(folder).is_file()
+    assert daily_checkpoint(folder) is None  # one a day (an unsigned one is replaced only by a signed one)
+
+
+# --------------------------------------------------------------------------- restoring a broken trail
+
+
+def _break_backup(path, out) -> int:
+    """Change one audit entry's note in a backup's data (and the checksum): the chain breaks at that entry."""
+    with zipfile.ZipFile(path) as zf:
+        members = {name: zf.read(name) for name in zf.namelist()}
+    lines = members["data.jsonl"].decode("utf-8").splitlines()
+    manifest = json.loads(members["manifest.json"])
+    columns = [c for c, _k in manifest["tables"]["audit_entry"]["columns"]]
+    broken = None
+    for i, line in enumerate(lines):
+        table, row = json.loads(line)
+        if table == "audit_entry" and broken is None and row[columns.index("id")] > 1:
+            row[columns.index("note")] = "reescrito"
+            broken = row[columns.index("id")]
+            lines[i] = json.dumps([table, row], ensure_ascii=False, separators=(",", ":"))
+    payload = ("\n".join(lines) + "\n").encode("utf-8")
+    manifest["payload_sha256"] = hashlib.sha256(payload).hexdigest()
+    manifest["payload_bytes"] = len(payload)
+    with zipfile.ZipFile(out, "w") as zf:
+        zf.writestr("manifest.json", json.dumps(manifest, ensure_ascii=False, indent=2).encode())
+        zf.writestr("data.jsonl", payload)
+    assert broken is not None
+    return broken
+
+
+def test_a_restore_never_relinks_a_broken_chain(database, tmp_path):
+    """Before, the restore re-sealed the backup's trail and ``audit verify`` then said "íntegra". Now such a
+    backup is refused; accepted by the administrator, the trail says it was restored broken, and where, and
+    stays broken at that entry."""
+    _people(3)
+    path = tmp_path / "copia.praca-backup"
+    write_backup(path)
+    bad = tmp_path / "rompido.praca-backup"
+    broken = _break_backup(path, bad)
+    trust = Trust(accept_unsigned=True)
+    with pytest.raises(BackupError, match=f"trilha de auditoria rompida: no registro nº {broken}"):
+        restore_backup(bad, force=True, trust=trust)
+    with pytest.raises(BackupError, match="--accept-broken-trail"):
+        restore_backup(bad, force=True, trust=trust, accept_broken_trail=lambda where: False)
+    assert verify_chain().intact  # refused: nothing touched
+    result = restore_backup(bad, force=True, trust=trust, accept_broken_trail=True)
+    assert f"nº {broken}" in result.broken_trail
+    state = verify_chain()
+    assert not state.intact and state.first_bad == broken  # never re-linked
+    last = AuditEntry.select().order_by(AuditEntry.id.desc()).get()
+    assert last.action == "restore" and "ROMPIDA" in last.note and f"nº {broken}" in last.note
+    assert "a trilha substituída terminava no registro nº" in last.note
+
+
+def test_praca_restore_asks_before_restoring_a_broken_trail(db_url, tmp_path, capsys, monkeypatch):
+    open_database(db_url, create=True)
+    create_user(username="admin", name="Administradora", role="administrador", password=PASSWORD)
+    _people(2)
+    path = tmp_path / "copia.praca-backup"
+    write_backup(path, check_role=False)
+    close_database()
+    bad = tmp_path / "rompido.praca-backup"
+    broken = _break_backup(path, bad)
+    target = f"sqlite:///{tmp_path / 'novo.sqlite3'}"
+    monkeypatch.setattr("desktop.commands.restore.ask", lambda prompt: "RESTAURAR\n")
+    assert main(["restore", "--db", target, str(bad), "--accept-unsigned"]) == 2
+    assert "rompida" in capsys.readouterr().err
+    answers = iter(["RESTAURAR\n", "não\n"])
+    monkeypatch.setattr("desktop.commands.restore.ask", lambda prompt: next(answers))
+    assert main(["restore", "--db", target, str(bad), "--accept-unsigned", "--accept-broken-trail"]) == 2
+    assert "não confirmada" in capsys.readouterr().err
+    monkeypatch.setattr("desktop.commands.restore.ask", lambda prompt: "RESTAURAR\n")
+    assert main(["restore", "--db", target, str(bad), "--accept-unsigned", "--accept-broken-trail"]) == 0
+    assert "rompida" in capsys.readouterr().out
+    open_database(target)
+    assert verify_chain().first_bad == broken
+    close_database()
