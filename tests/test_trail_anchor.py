@@ -363,3 +363,52 @@ def test_praca_restore_asks_before_restoring_a_broken_trail(db_url, tmp_path, ca
     open_database(target)
     assert verify_chain().first_bad == broken
     close_database()
+
+
+@pytest.fixture
+def window(app_ready, qtbot, sqlite_url):
+    from PySide6.QtCore import QSettings
+
+    QSettings().clear()
+    open_database(sqlite_url, create=True)
+    from desktop.main_window import MainWindow
+
+    win = MainWindow()
+    qtbot.addWidget(win)
+    return win
+
+
+def test_the_window_asks_before_restoring_a_broken_trail(window, tmp_path, monkeypatch):
+    from PySide6.QtWidgets import QFileDialog, QMessageBox
+
+    from desktop import paths
+
+    monkeypatch.setattr(paths, "data_dir", lambda: tmp_path)
+    _people(3)
+    bad = tmp_path / "rompido.praca-backup"
+    broken = _break_backup(write_backup(tmp_path / "copia.praca-backup").path, bad)
+    said: list[str] = []
+    answers: list[QMessageBox.StandardButton] = []
+
+    def question(*args, **kwargs):
+        said.append(args[2])
+        return answers.pop(0)
+
+    monkeypatch.setattr(QMessageBox, "question", question)
+    monkeypatch.setattr(QMessageBox, "warning", lambda *a, **k: said.append(a[2]))
+    monkeypatch.setattr(QFileDialog, "getOpenFileName", lambda *a, **k: (str(bad), ""))
+    import views.login
+
+    monkeypatch.setattr(views.login, "log_in_at_start", lambda *a, **k: True)
+    yes, no = QMessageBox.StandardButton.Yes, QMessageBox.StandardButton.No
+    answers[:] = [yes, no]  # restore? yes — the trail is broken: restore anyway? no
+    window.action_restore.trigger()
+    assert any("trilha de auditoria deste backup está rompida" in text for text in said)
+    assert said[-1].endswith("Nada foi alterado.")
+    assert verify_chain().intact
+    said.clear()
+    answers[:] = [yes, yes]
+    window.action_restore.trigger()
+    assert verify_chain().first_bad == broken
+    last = AuditEntry.select().order_by(AuditEntry.id.desc()).get()
+    assert last.action == "restore" and "ROMPIDA" in last.note

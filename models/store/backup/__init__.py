@@ -113,6 +113,7 @@ from models.store.backup.reading import (
     read_backup,
 )
 from models.store.backup.restore import (
+    BrokenTrailError,
     RestoreResult,
     database_counts,
     is_empty,
@@ -148,6 +149,7 @@ __all__ = [
     "Backup",
     "BackupError",
     "BackupInfo",
+    "BrokenTrailError",
     "DailyResult",
     "RestoreResult",
     "Shrunk",

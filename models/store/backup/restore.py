@@ -28,6 +28,14 @@ from models.store.backup.writing import write_backup
 # --------------------------------------------------------------------------- restoring
 
 
+class BrokenTrailError(BackupError):
+    """The backup's audit trail is broken (``where``): refused unless the administrator accepts it."""
+
+    def __init__(self, where: str, message: str) -> None:
+        super().__init__(message)
+        self.where = where
+
+
 def database_counts(database=None) -> dict[str, int]:
     """Rows per table of the open database."""
     database = database if database is not None else db.obj
@@ -140,10 +148,11 @@ def restore_backup(
     broken = trail_break(backup, data)
     accepted = accept_broken_trail(broken) if broken and callable(accept_broken_trail) else accept_broken_trail
     if broken and not accepted:
-        raise BackupError(
+        raise BrokenTrailError(
+            broken,
             f"{backup.path.name if backup.path else 'O backup'} traz uma trilha de auditoria rompida: {broken} "
             "Restaurá-lo não a conserta. Para restaurar mesmo assim, o administrador usa --accept-broken-trail e "
-            "confirma (a restauração registra na trilha que ela estava rompida, e onde). Nada foi alterado."
+            "confirma (a restauração registra na trilha que ela estava rompida, e onde). Nada foi alterado.",
         )
     database = db.obj
     if database is None:
