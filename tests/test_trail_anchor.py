@@ -412,3 +412,22 @@ def test_the_window_asks_before_restoring_a_broken_trail(window, tmp_path, monke
     assert verify_chain().first_bad == broken
     last = AuditEntry.select().order_by(AuditEntry.id.desc()).get()
     assert last.action == "restore" and "ROMPIDA" in last.note
+
+
+def test_the_painel_says_a_guard_was_missing_and_put_back(database, app_ready, qtbot):
+    from views.home import HomePage
+
+    _people(1)
+    page = HomePage()
+    qtbot.addWidget(page)
+    page.show()
+    page.refresh()
+    assert not page.guard_notice.isVisible()
+    _drop_guards()
+    _reopen(database)
+    page.refresh()
+    assert page.guard_notice.isVisible() and "reinstaladas" in page.guard_notice.text()
+    assert "audit_entry_" in page.guard_notice.text()
+    _reopen(database)  # put back: the next open finds nothing to say
+    page.refresh()
+    assert not page.guard_notice.isVisible()

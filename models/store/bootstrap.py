@@ -81,6 +81,7 @@ def open_database(url: str, *, migrate: bool = True, create: bool = False) -> Da
     finally:
         AUDIT.suspended -= 1
     bind(database, target)
+    models.store.audit.GUARD_REPAIRS.clear()  # what an earlier open found is not this database's
     if not getattr(database, "praca_read_only", False):  # a guard dropped behind Praça's back: back, and said
         models.store.audit.repair_guards(database)
     from models.access import session
