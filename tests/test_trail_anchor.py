@@ -244,7 +244,7 @@ def test_a_desk_that_cannot_sign_says_so_in_the_checkpoint(database):
     _people(1)
     made = checkpoints.make("daily")
     assert not made.signed and "bloqueada nesta mesa" in made.unsigned_reason
-    assert "não assinado" in checkpoints.footer_text()
+    assert "NÃO assinada (a chave da prefeitura está bloqueada nesta mesa" in checkpoints.footer_text()
     assert checkpoints.trail_report().intact
 
 
@@ -431,3 +431,34 @@ def test_the_painel_says_a_guard_was_missing_and_put_back(database, app_ready, q
     _reopen(database)  # put back: the next open finds nothing to say
     page.refresh()
     assert not page.guard_notice.isVisible()
+
+
+# --------------------------------------------------------------------------- printed reports carry it
+
+
+def test_printed_reports_carry_the_signed_checkpoint_at_the_foot(database, tmp_path, app_ready):
+    import shutil
+
+    import openpyxl
+    from reports_read import pdf_pages
+
+    from models.billing.fee_report import fee_report
+    from reports.fee_report_html import fee_report_html, write_fee_report_pdf
+    from reports.fee_report_xlsx import write_fee_report_xlsx
+
+    sk.create_key(PASS)
+    _people(2)
+    report = fee_report(2026, 9, today=dt.date(2026, 9, 30))
+    html = fee_report_html(report)
+    pinned = checkpoints.newest_stored()
+    last = AuditEntry.select().order_by(AuditEntry.id.desc()).get()
+    assert pinned is not None and (pinned.entry, pinned.hash) == (last.id, last.hash) and pinned.signed
+    expected = f"Trilha de auditoria nº {last.id} · hash {last.hash[:16]}"
+    assert expected in html and f"assinada pela chave {pinned.key_id}" in html
+    assert html.count(expected) == 2  # the foot of every printed page (@page) and the end of the document
+    book = openpyxl.load_workbook(write_fee_report_xlsx(report, tmp_path / "taxas.xlsx"))
+    assert all(expected in sheet.oddFooter.center.text for sheet in book.worksheets)
+    assert checkpoints.newest_stored() == pinned  # the head did not move: no new checkpoint for each page
+    if shutil.which("pdftotext") is not None:
+        _sizes, text = pdf_pages(write_fee_report_pdf(report, tmp_path / "taxas.pdf"))
+        assert f"Trilha de auditoria nº {last.id}" in " ".join(text.split())

@@ -274,9 +274,9 @@ def footer_text() -> str:
             return ""
     except Exception:  # any: a report is never refused for want of its anchor (a read-only database…)
         return ""
-    sign = f"assinado pela chave {newest.key_id}" if newest.signed else "não assinado (chave bloqueada)"
-    when = f"{newest.at:%d/%m/%Y %H:%M}"
-    return f"Trilha de auditoria: registro nº {newest.entry}, hash {newest.hash[:16]}, {when}, {sign}"
+    sign = f"assinada pela chave {newest.key_id}" if newest.signed else "NÃO assinada (" + newest.unsigned_reason + ")"
+    sign = sign.replace("(não assinado: ", "(")
+    return f"Trilha de auditoria nº {newest.entry} · hash {newest.hash[:16]} · {newest.at:%d/%m/%Y %H:%M} · {sign}"
 
 
 # --------------------------------------------------------------------------- the file beside the backups
