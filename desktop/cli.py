@@ -51,7 +51,7 @@ COMMANDS: dict[str, tuple[str | None, str]] = {
     "import": ("import_", "importa ambulantes (e suas permissões) de uma planilha xlsx ou csv"),
     "backup": ("backup", "cópia de segurança do banco de dados"),
     "restore": ("restore", "restaura uma cópia de segurança"),
-    "audit": ("audit", "confere a trilha de auditoria (audit verify)"),
+    "audit": ("audit", "confere a trilha de auditoria e assina o seu ponto de controle (audit verify, checkpoint)"),
     "check-window": ("check_window", "abre a janela, monta cada mesa e fecha (confere uma instalação)"),
     "install-desktop-entry": ("desktop_entry", "Linux: põe o Praça no menu de aplicativos (.desktop e ícone)"),
 }

@@ -242,6 +242,8 @@ def seal_pending_backups() -> list[Path]:
             continue
         _log(path.parent, f"{path.name} assinado pela chave {signer.key_id} (mesa liberada)")
         signed.append(path)
+    if signed:  # the day's checkpoint of the trail was unsigned too: signed now, beside the backups
+        daily_checkpoint(signed[0].parent)
     return signed
 
 
