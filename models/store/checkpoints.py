@@ -387,6 +387,7 @@ class TrailReport:
     repaired: tuple[str, ...]
     verdicts: tuple[Verdict, ...]
     unreadable: tuple[str, ...] = ()
+    past_repairs: tuple[str, ...] = ()  # the trail's own record of guards reinstalled before
 
     @property
     def newest(self) -> Verdict | None:
@@ -400,6 +401,7 @@ class TrailReport:
             out.append(self.chain.text)
         for name, state in sorted(self.guards.items()):
             out.append(f"A proteção {name} da trilha está {state}.")
+        out += list(self.repaired)  # found missing at this open: someone worked on the database behind Praça
         for verdict in self.verdicts:
             if verdict.state == "broken" or verdict.signature in ("bad", "unknown-key", "revoked"):
                 out.append(verdict.text)
@@ -416,6 +418,7 @@ class TrailReport:
         else:
             out.append("Proteções da trilha (gatilhos) presentes e inalteradas.")
         out += list(self.repaired)
+        out += list(self.past_repairs)
         newest = self.newest
         if newest is None:
             out.append("Nenhum ponto de controle encontrado: não há como saber se os últimos registros foram apagados.")
@@ -446,6 +449,7 @@ class TrailReport:
             "last_entry": self.last_id,
             "guards": self.guards,
             "repaired": list(self.repaired),
+            "past_repairs": list(self.past_repairs),
             "newest_checkpoint": newest.checkpoint.to_json() if newest else None,
             "checkpoints": [
                 {
@@ -553,7 +557,16 @@ def trail_report(found: Iterable[Found] = (), *, ring: KeyRing | None = None, so
     from models.store.db import db as _db
 
     guards = guard_problems(_db.obj)
-    return TrailReport(chain, last_id, guards, tuple(GUARD_REPAIRS), tuple(verdicts), tuple(unreadable))
+    past = [
+        f"Registro nº {entry} ({_naive(at):%d/%m/%Y %H:%M}): {note}."
+        for entry, at, note in AuditEntry.select(_ID, AuditEntry.at, AuditEntry.note)
+        .where(AuditEntry.action == "guard")
+        .order_by(_ID)
+        .tuples()
+    ]
+    return TrailReport(
+        chain, last_id, guards, tuple(GUARD_REPAIRS), tuple(verdicts), tuple(unreadable), tuple(past[-10:])
+    )
 
 
 def _naive(value) -> _dt.datetime:
