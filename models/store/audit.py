@@ -557,6 +557,10 @@ def repair_guards(database) -> list[str]:
     listed = ", ".join(f"{name} ({state})" for name, state in sorted(problems.items()))
     try:
         with database.atomic():
+            _lock_chain(database)  # two desks opening at once: one repairs, the other finds it done
+            problems = guard_problems(database)
+            if not problems:
+                return []
             install_guards(database)
             restore_guards(database)  # a guard disabled (PostgreSQL) is enabled again
             append(

@@ -264,15 +264,18 @@ def footer_text() -> str:
     try:
         newest = newest_stored()
         now = head()
-        if now is None:
-            return ""
-        if newest is None or newest.entry != now[0] or newest.hash != now[1]:
-            signer, _reason = _signer_or_reason()
-            if signer is not None or newest is None:
-                newest = make("report", signer=signer)
-        if newest is None:
-            return ""
-    except Exception:  # any: a report is never refused for want of its anchor (a read-only database…)
+    except Exception:  # any: no database open, an older one — a report is never refused for want of its anchor
+        return ""
+    if now is None:
+        return ""
+    if newest is None or newest.entry != now[0] or newest.hash != now[1]:
+        signer, _reason = _signer_or_reason()
+        if signer is not None or newest is None:
+            try:
+                newest = make("report", signer=signer) or newest
+            except Exception:  # any: a database opened read-only keeps its newest checkpoint
+                pass
+    if newest is None:
         return ""
     sign = f"assinada pela chave {newest.key_id}" if newest.signed else "NÃO assinada (" + newest.unsigned_reason + ")"
     sign = sign.replace("(não assinado: ", "(")

@@ -146,6 +146,7 @@ def restore_backup(
     backup = read_backup(path, trust=trust, passphrase=passphrase)
     data = current_tables(backup)
     broken = trail_break(backup, data)
+    # only the administrator restores (the "backup" act): accepting a broken trail is theirs alone
     accepted = accept_broken_trail(broken) if broken and callable(accept_broken_trail) else accept_broken_trail
     if broken and not accepted:
         raise BrokenTrailError(
