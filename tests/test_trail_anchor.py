@@ -465,3 +465,27 @@ def test_printed_reports_carry_the_signed_checkpoint_at_the_foot(database, tmp_p
     if shutil.which("pdftotext") is not None:
         _sizes, text = pdf_pages(write_fee_report_pdf(report, tmp_path / "taxas.pdf"))
         assert f"Trilha de auditoria nº {last.id}" in " ".join(text.split())
+
+
+def test_checkpoints_of_a_trail_a_restore_replaced_are_set_aside_only_under_a_signed_checkpoint(database, tmp_path):
+    """Restoring an older backup legitimately ends the trail earlier than the checkpoints made since: those are
+    set aside — named — when a valid signed checkpoint covers the restore; without one they stay a problem."""
+    sk.create_key(PASS)
+    _people(2, "Antes")
+    older = write_backup(tmp_path / "antigo.praca-backup", signer=sk.municipal_signer()).path
+    _people(3, "Depois")
+    folder = tmp_path / "backups"
+    later = checkpoints.make("daily")
+    checkpoints.append_file(folder, later)
+    sk.forget()  # restored on a desk that cannot sign: the restore's checkpoint is unsigned
+    result = restore_backup(older, force=True, trust=Trust(sk.key_ring()))
+    assert result.checkpoint is not None and not result.checkpoint.signed
+    outside = [checkpoints.read_file(checkpoints.anchor_file(folder))]
+    report = checkpoints.trail_report(outside)
+    assert not report.intact and any(f"nº {later.entry}" in p for p in report.problems)
+    sk.unlock(PASS)
+    signed = checkpoints.make("manual")  # the administrator signs the restored trail's head
+    assert signed.signed
+    report = checkpoints.trail_report(outside)
+    assert report.intact
+    assert any(v.state == "superseded" and "restauração de backup" in v.text for v in report.verdicts)
