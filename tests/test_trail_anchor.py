@@ -227,6 +227,28 @@ def test_an_entry_rewritten_and_rehashed_is_caught_by_the_signed_checkpoint(data
     assert "confere" in "\n".join(report.lines())  # the earlier checkpoint still matches
 
 
+def test_a_backup_of_the_data_folder_names_the_entry_rewritten(database, tmp_path):
+    """Between two checkpoints the rewritten entry is named from a backup that proves its own trail (a chain up to
+    its manifest's checkpoint, signed by the municipality's key)."""
+    from models.store.backup import backup_trails
+
+    sk.create_key(PASS)
+    _people(2, "Antes")
+    early = checkpoints.make("daily")
+    _people(3, "Depois")
+    folder = tmp_path / "backups"
+    folder.mkdir()
+    write_backup(folder / "copia.praca-backup", signer=sk.municipal_signer())
+    target = early.entry + 2
+    _rewrite(target, "nada aconteceu")
+    _reopen(database)
+    report = checkpoints.trail_report(references=lambda: backup_trails(folder))
+    assert any(f"o primeiro registro diferente é o nº {target}, que foi reescrito" in p for p in report.problems)
+    forged = tmp_path / "forjado.praca-backup"  # a backup whose trail does not prove itself is no reference
+    _break_backup(folder / "copia.praca-backup", forged)
+    assert list(backup_trails(tmp_path / "nada", [forged])) == []
+
+
 def test_a_forged_checkpoint_is_told_apart(database, tmp_path):
     sk.create_key(PASS)
     _people(2)

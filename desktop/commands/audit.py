@@ -61,7 +61,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from desktop.paths import data_dir, resolve_db_url
     from models.base.errors import UserError
-    from models.store.backup import checkpoints_beside, checkpoints_given
+    from models.store.backup import backup_trails, checkpoints_beside, checkpoints_given
     from models.store.bootstrap import close_database, open_database
 
     action = getattr(args, "action", None)
@@ -74,7 +74,11 @@ def run(args: argparse.Namespace) -> int:
             return _checkpoint(data_dir() / "backups")
         from models.store.checkpoints import trail_report
 
-        report = trail_report([*checkpoints_beside(data_dir() / "backups"), *given])
+        folder = data_dir() / "backups"
+        report = trail_report(
+            [*checkpoints_beside(folder), *given],
+            references=lambda: backup_trails(folder, getattr(args, "checkpoint", [])),
+        )
     finally:
         close_database()
     if args.json:

@@ -25,7 +25,7 @@ import datetime as _dt
 import json
 import os
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -480,14 +480,29 @@ def _hashes(entries: Iterable[int]) -> dict[int, str]:
     return out
 
 
-def trail_report(found: Iterable[Found] = (), *, ring: KeyRing | None = None, source: str | None = None) -> TrailReport:
+def trail_report(
+    found: Iterable[Found] = (),
+    *,
+    ring: KeyRing | None = None,
+    source: str | None = None,
+    references: Callable[[], Iterable[tuple[str, dict[int, str]]]] | None = None,
+) -> TrailReport:
     """Check the open database's trail: the chain, the guards, and every checkpoint — the database's and those
     ``found`` outside it (of this database only: a checkpoint naming another one is left out, except from a
-    file given by hand, whose ``found_in`` starts with ``"!"``)."""
+    file given by hand, whose ``found_in`` starts with ``"!"``). ``references`` gives, when a checkpoint shows an
+    entry rewritten, the proven trails of backups (name, number → hash) to name the first entry that differs."""
     from models.access.signing_keys import key_ring
     from models.store.audit import GUARD_REPAIRS
 
     ring = ring if ring is not None else key_ring()
+    if references is not None:  # read once, and only if a checkpoint shows a rewrite
+        given_references, kept_references = references, []
+
+        def references():
+            if not kept_references:
+                kept_references.append(list(given_references()))
+            return kept_references[0]
+
     source = source if source is not None else _source()
     chain = verify_chain()
     last = head()
@@ -555,6 +570,8 @@ def trail_report(found: Iterable[Found] = (), *, ring: KeyRing | None = None, so
             )
             if not chain.intact and chain.first_bad is not None and chain.first_bad <= cp.entry:
                 where_changed += f"; a cadeia se rompe no nº {chain.first_bad}"
+            if references is not None:
+                where_changed += _first_difference(references, start, cp.entry)
             text = f"{label}: {where_changed}."
         verdicts.append(Verdict(cp, status, "broken", text))
     from models.store.db import db as _db
@@ -570,6 +587,21 @@ def trail_report(found: Iterable[Found] = (), *, ring: KeyRing | None = None, so
     return TrailReport(
         chain, last_id, guards, tuple(GUARD_REPAIRS), tuple(verdicts), tuple(unreadable), tuple(past[-10:])
     )
+
+
+def _first_difference(references, start: int, end: int) -> str:
+    """``; o primeiro registro diferente do backup X é o nº K`` from the first proven backup trail that covers some
+    of ``start``..``end`` and differs from the open database there (``""`` when none tells)."""
+    for name, hashes in references():
+        wanted = [entry for entry in sorted(hashes) if start <= entry <= end]
+        if not wanted:
+            continue
+        here = _hashes(wanted)
+        for entry in wanted:
+            if here.get(entry) != hashes[entry]:
+                state = "foi apagado" if entry not in here else "foi reescrito"
+                return f"; comparado ao backup {name}, o primeiro registro diferente é o nº {entry}, que {state}"
+    return ""
 
 
 def _naive(value) -> _dt.datetime:

@@ -371,3 +371,54 @@ def checkpoints_given(path: str | Path):
     return dataclasses.replace(
         found, checkpoints=tuple(dataclasses.replace(c, found_in="!" + c.found_in) for c in found.checkpoints)
     )
+
+
+def backup_trail(path: Path) -> tuple[str, dict[int, str]] | None:
+    """The audit entries (number → hash) of a backup in the data folder, as a reference to name the first entry
+    of the open database that was rewritten since — only when the backup proves its own trail: a chain that
+    follows up to the checkpoint of its manifest, signed by a key of the open database. None otherwise (an
+    encrypted, unreadable or unproven backup). Streamed: only the trail's lines are kept."""
+    from models.access.signing_keys import key_ring
+    from models.store.archive import check_zip
+    from models.store.audit import check_rows
+    from models.store.backup.reading import _limits, _lines
+    from models.store.checkpoints import Checkpoint, signature_status
+
+    try:
+        with zipfile.ZipFile(path) as zf:
+            check_zip(zf, name=path.name, limits=_limits())
+            info = zf.getinfo(MANIFEST)
+            if info.file_size > MAX_MANIFEST_BYTES:
+                return None
+            manifest = json.loads(zf.read(info))
+            pinned = Checkpoint.from_json(manifest["audit_checkpoint"])
+            if signature_status(pinned, key_ring()) != "valid":
+                return None
+            columns = [c for c, _k in manifest["tables"]["audit_entry"]["columns"]]
+            rows = []
+            for _number, raw in _lines(zf, manifest.get("payload", "data.jsonl"), path):
+                if not raw.startswith(b'["audit_entry"'):
+                    continue
+                _table, values = json.loads(raw)
+                rows.append(dict(zip(columns, values, strict=True)))
+    except (OSError, KeyError, TypeError, ValueError, UserError, zipfile.BadZipFile):
+        return None
+    rows.sort(key=lambda row: row["id"])
+    upto = [row for row in rows if row["id"] <= pinned.entry]
+    state = check_rows(upto)
+    hashes = {row["id"]: row["hash"] for row in upto}
+    if not state.intact or hashes.get(pinned.entry) != pinned.hash:
+        return None
+    return path.name, hashes
+
+
+def backup_trails(folder: str | Path, given: list | tuple = ()):
+    """The proven trails of the backups in ``folder`` and of the backups given, newest file first."""
+    paths = [Path(p) for p in given if zipfile.is_zipfile(p)]
+    folder = Path(folder)
+    if folder.is_dir():
+        paths += sorted(folder.glob(f"*{SUFFIX}"), key=lambda p: p.stat().st_mtime, reverse=True)
+    for path in paths:
+        trail = backup_trail(path)
+        if trail is not None:
+            yield trail
