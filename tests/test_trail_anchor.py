@@ -511,3 +511,23 @@ def test_checkpoints_of_a_trail_a_restore_replaced_are_set_aside_only_under_a_si
     report = checkpoints.trail_report(outside)
     assert report.intact
     assert any(v.state == "superseded" and "restauração de backup" in v.text for v in report.verdicts)
+
+
+def test_a_guard_is_reinstalled_whoever_was_logged_in_elsewhere(database, tmp_path):
+    """The repair is the system's act at the open: a login made on another database (which this open ends) does
+    not stop it."""
+    from models.access.session import acting_as
+    from models.access.users import User
+
+    _people(1)
+    _drop_guards()
+    close_database()
+    other = f"sqlite:///{tmp_path / 'outro.sqlite3'}"
+    open_database(other, create=True)
+    create_user(username="eva", name="Eva", role="administrador", password=PASSWORD)
+    elsewhere = User.get(User.username == "eva").as_session()
+    close_database()
+    with acting_as(elsewhere):
+        open_database(database)
+        assert GUARD_REPAIRS and "reinstaladas" in GUARD_REPAIRS[0]
+    assert not guard_problems(db.obj)

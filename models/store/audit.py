@@ -564,6 +564,7 @@ def repair_guards(database) -> list[str]:
             install_guards(database)
             restore_guards(database)  # a guard disabled (PostgreSQL) is enabled again
             append(
+                author_confirmed=True,  # the system's act at the open, whoever is (or was) logged in
                 table_name="audit_entry",
                 action="guard",
                 username=session.SYSTEM.username,
