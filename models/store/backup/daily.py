@@ -381,12 +381,12 @@ def backup_trail(path: Path) -> tuple[str, dict[int, str]] | None:
     from models.access.signing_keys import key_ring
     from models.store.archive import check_zip
     from models.store.audit import check_rows
-    from models.store.backup.reading import _limits, _lines
+    from models.store.backup.reading import current_limits, data_lines
     from models.store.checkpoints import Checkpoint, signature_status
 
     try:
         with zipfile.ZipFile(path) as zf:
-            check_zip(zf, name=path.name, limits=_limits())
+            check_zip(zf, name=path.name, limits=current_limits())
             info = zf.getinfo(MANIFEST)
             if info.file_size > MAX_MANIFEST_BYTES:
                 return None
@@ -396,7 +396,7 @@ def backup_trail(path: Path) -> tuple[str, dict[int, str]] | None:
                 return None
             columns = [c for c, _k in manifest["tables"]["audit_entry"]["columns"]]
             rows = []
-            for _number, raw in _lines(zf, manifest.get("payload", "data.jsonl"), path):
+            for _number, raw in data_lines(zf, manifest.get("payload", "data.jsonl"), path):
                 if not raw.startswith(b'["audit_entry"'):
                     continue
                 _table, values = json.loads(raw)
