@@ -379,9 +379,12 @@ def test_import_good_rows_in_one_transaction_and_audited(database, tmp_path):
     maria = Person.get(Person.cpf == cpf(101))
     assert maria.birth_date == dt.date(1980, 2, 1) and maria.email == "maria@exemplo.com.br"
     assert maria.district == "Centro"
-    from models.store.audit import AuditEntry
+    from models.store.audit import AuditEntry, bulk_rows
 
-    assert AuditEntry.select().where((AuditEntry.table_name == "person") & (AuditEntry.action == "insert")).count() == 2
+    # one bulk insert per table (issue 26 §7): one entry listing both people, each with every value written
+    (entry,) = AuditEntry.select().where((AuditEntry.table_name == "person") & (AuditEntry.action == "insert"))
+    assert sorted(row["cpf"] for row in bulk_rows(entry.after)) == sorted([cpf(101), cpf(102)])
+    assert {row["name"] for row in bulk_rows(entry.after)} == {"Maria da Silva", "José Pereira"}
 
 
 def test_all_or_nothing_imports_nothing_when_a_row_is_bad(database, tmp_path):

@@ -32,8 +32,9 @@ from models.base import clock
 from models.store import changes
 from models.store.db import AUDIT, CHAIN_LOCK_SQL, BaseModel, db
 
-#: Tables whose writes are bookkeeping, not a clerk's change (failed logins: audited as such).
-UNAUDITED = {"audit_entry", "audit_checkpoint", "counter", "praca_meta", "login_throttle"}
+#: Tables whose writes are bookkeeping, not a clerk's change.
+# failed logins: audited as such; an import's staged rows: audited when published (models.services.importer.staging)
+UNAUDITED = {"audit_entry", "audit_checkpoint", "counter", "praca_meta", "login_throttle", "import_run", "import_stage"}
 
 ACTIONS = {
     "insert": "inclusão",

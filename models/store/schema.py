@@ -29,6 +29,7 @@ from models.rules.acts import RegimeAct, install_shipped
 from models.rules.holidays import MunicipalHoliday
 from models.selection.draws import Draw, DrawEntry
 from models.selection.process import ListPublication, PointDraw, RotationEvent, SelectionAppeal
+from models.services.importer.staging import ImportRun, ImportStage
 from models.sites.tables import NamedPoint, Site, SiteObstacle, SiteSegment, Stall, StallBreach
 from models.store.audit import AuditEntry
 from models.store.checkpoints import AuditCheckpoint
@@ -102,6 +103,8 @@ TABLES: list[type[BaseModel]] = [
     MunicipalHoliday,
     SigningKey,
     AuditCheckpoint,
+    ImportRun,
+    ImportStage,
 ]
 
 
@@ -263,6 +266,12 @@ def _v23_trail_checkpoints(database: Database) -> None:
     install_guards(database)
 
 
+def _v25_import_staging(database: Database) -> None:
+    """v25: an import's prepared rows wait in numbered batches before one short transaction publishes them
+    (models.services.importer.staging)."""
+    database.create_tables([ImportRun, ImportStage])
+
+
 def _v27_municipal_holidays(database: Database) -> None:
     """v27: the town's own calendar — holidays and optional closures with their source (models.rules.holidays)."""
     database.create_tables([MunicipalHoliday])
@@ -291,6 +300,7 @@ MIGRATIONS: list[tuple[int, str, Callable[[Database], None]]] = [
     (21, "o texto do ato (hash) de cada requerimento, permissão, cobrança e auto", _v21_act_hashes),
     (22, "a identidade do banco de dados: um login vale só no banco em que foi feito", _v22_database_id),
     (23, "pontos de controle assinados da trilha de auditoria; REPLACE recusado na trilha", _v23_trail_checkpoints),
+    (25, "importações em lotes curtos, publicadas de uma vez", _v25_import_staging),
     (27, "feriados e pontos facultativos do município", _v27_municipal_holidays),
 ]
 
