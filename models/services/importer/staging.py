@@ -44,51 +44,57 @@ class ImportRun(BaseModel):
 
 
 class ImportStage(BaseModel):
-    """One batch of an import's prepared rows (JSON: :func:`dump_rows`)."""
+    """One batch of an import's prepared rows, per table a JSON array of rows as the database stores them
+    (:func:`stored_rows`): what the publication inserts with one ``INSERT … SELECT`` per table, on the server."""
 
     run = ForeignKeyField(ImportRun, backref="stages", on_delete="CASCADE")
     batch = IntegerField()
-    rows = TextField()
+    people = TextField(default="[]")
+    companies = TextField(default="[]")
+    partners = TextField(default="[]")
+    permits = TextField(default="[]")
+    events = TextField(default="[]")
 
     class Meta:
         table_name = "import_stage"
         indexes = ((("run", "batch"), True),)
 
 
-def _tagged(value: Any) -> Any:
+#: What a staged row may carry beside its table's columns (its holder, its place among the permits): keys that
+#: begin with "_", never a column's name.
+EXTRA = "_"
+
+
+def _json_value(value: Any) -> Any:
+    """A value as its column stores it, in JSON: a time as peewee writes it to SQLite (PostgreSQL reads it too), a
+    date in ISO form."""
     if isinstance(value, _dt.datetime):
-        return {"$t": value.isoformat()}
+        return str(value)
     if isinstance(value, _dt.date):
-        return {"$d": value.isoformat()}
+        return value.isoformat()
     if isinstance(value, Decimal):
-        return {"$n": str(value)}
-    if isinstance(value, dict):
-        return {k: _tagged(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [_tagged(v) for v in value]
+        return format(value, "f")
     return value
 
 
-def _untagged(value: Any) -> Any:
-    if isinstance(value, dict):
-        if len(value) == 1:
-            ((tag, text),) = value.items()
-            if tag == "$t":
-                return _dt.datetime.fromisoformat(text)
-            if tag == "$d":
-                return _dt.date.fromisoformat(text)
-            if tag == "$n":
-                return Decimal(text)
-        return {k: _untagged(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_untagged(v) for v in value]
-    return value
+def stored_rows(model, rows: list[dict]) -> list[dict]:
+    """``rows`` (field name → Python value) as the database stores them, keyed by column name; a field a row leaves
+    out gets its default, so that every row has every column but the primary key. Keys beginning with
+    :data:`EXTRA` are kept as they are."""
+    fields = [f for f in model._meta.sorted_fields if f is not model._meta.primary_key]
+    out = []
+    for row in rows:
+        stored: dict[str, Any] = {}
+        for field in fields:
+            if field.name in row:
+                value = row[field.name]
+            else:
+                value = field.default() if callable(field.default) else field.default
+            stored[field.column_name] = _json_value(field.db_value(value))
+        stored.update({k: v for k, v in row.items() if k.startswith(EXTRA)})
+        out.append(stored)
+    return out
 
 
-def dump_rows(rows: list[dict]) -> str:
-    """Prepared rows as JSON, their dates, times and decimals tagged so that :func:`load_rows` gives them back."""
-    return json.dumps(_tagged(rows), ensure_ascii=False, sort_keys=True)
-
-
-def load_rows(text: str) -> list[dict]:
-    return _untagged(json.loads(text))
+def dump(rows: list[dict]) -> str:
+    return json.dumps(rows, ensure_ascii=False, sort_keys=True, separators=(",", ":"))

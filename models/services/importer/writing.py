@@ -13,6 +13,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from peewee import IntegrityError, PostgresqlDatabase
+
 from models.base import clock
 from models.base.br import clean_cpf
 from models.base.errors import UserError
@@ -32,8 +34,8 @@ from models.services.importer.staging import (
     STALE_AFTER,
     ImportRun,
     ImportStage,
-    dump_rows,
-    load_rows,
+    dump,
+    stored_rows,
 )
 from models.store.db import db
 
@@ -123,27 +125,41 @@ def import_rows(
         return _finish(run, key_dir)
     try:
         _stage(run, good, today=today, source=source, by=by, progress=progress)
-        prepared = [row for stage in run.stages.order_by(ImportStage.batch) for row in load_rows(stage.rows)]
-        with db.atomic():
-            if (
-                ImportRun.update(state=PUBLISHED)
-                .where((ImportRun.id == run.id) & (ImportRun.state == STAGING))
-                .execute()
-                != 1
-            ):
-                raise _PublishedElsewhereError()
-            people, companies, numbers, to_sign = _publish(prepared, today=today)
-            ImportStage.delete().where(ImportStage.run == run.id).execute()
-            outcome = {"people": people, "companies": companies, "numbers": numbers, "skipped": len(bad)}
-            ImportRun.update(result=json.dumps({**outcome, "sign": to_sign})).where(ImportRun.id == run.id).execute()
-            if progress is not None and progress(len(good), len(good)) is False:
-                raise ImportCancelled()
+        staged = _check_staged(run)
+        try:
+            _publish_run(staged, skipped=len(bad), today=today, progress=progress, total=len(good))
+        except IntegrityError:  # another desk registered one of them after the check: say which, as the check does
+            _check_staged(run)
+            raise UserError("Outra mesa cadastrou alguém desta lista agora mesmo: nada foi importado.") from None
     except _PublishedElsewhereError:
         raise UserError("Esta lista já foi importada em outra mesa, ou está sendo: nada foi importado.") from None
     except (ImportCancelled, UserError):
         _discard(run.id)
         raise
     return _finish(ImportRun.get_by_id(run.id), key_dir)
+
+
+def _publish_run(
+    staged: _Staged,
+    *,
+    skipped: int,
+    today: _dt.date,
+    progress: Callable[[int, int], bool | None] | None,
+    total: int,
+) -> None:
+    """The publication's one transaction: its first write takes the write turn, held to the commit."""
+    run = staged.run
+    with db.atomic():
+        if (
+            ImportRun.update(state=PUBLISHED).where((ImportRun.id == run.id) & (ImportRun.state == STAGING)).execute()
+            != 1
+        ):
+            raise _PublishedElsewhereError()
+        people, companies, numbers, to_sign = _publish(staged, today=today)
+        outcome = {"people": people, "companies": companies, "numbers": numbers, "skipped": skipped}
+        ImportRun.update(result=json.dumps({**outcome, "sign": to_sign})).where(ImportRun.id == run.id).execute()
+        if progress is not None and progress(total, total) is False:
+            raise ImportCancelled()
 
 
 class _PublishedElsewhereError(Exception):
@@ -185,21 +201,60 @@ def _stage(
     by: str,
     progress: Callable[[int, int], bool | None] | None,
 ) -> None:
-    """Prepare the rows batch by batch, no transaction open, and write each batch in one short transaction."""
+    """Prepare the rows batch by batch, no transaction open, and write each batch in one short transaction: per
+    table, its rows as the database stores them (:func:`.staging.stored_rows`), which the publication inserts."""
     staged = {s.batch for s in ImportStage.select(ImportStage.batch).where(ImportStage.run == run.id)}
+    permits_before = 0  # each permit's place among the import's permits: its number is the first one plus it
     for number, start in enumerate(range(0, len(good), BATCH_ROWS), start=1):
+        rows = good[start : start + BATCH_ROWS]
+        first_permit = permits_before
+        permits_before += sum(1 for row in rows if row.permit is not None)
         if number in staged:  # written before the desk was killed: not prepared again
             continue
         batch: list[dict] = []
-        for done, row in enumerate(good[start : start + BATCH_ROWS], start=start):
+        for done, row in enumerate(rows, start=start):
             if progress is not None and progress(done, len(good)) is False:
                 raise ImportCancelled()
             try:
                 batch.append(_prepare_row(row, today=today, source=source, by=by))
             except UserError as exc:
                 raise UserError(f"Linha {row.line}: {exc.message} Nada foi importado.", field=exc.field) from exc
+        tables = _staged_tables(batch, first_permit)
         with db.atomic():
-            ImportStage.insert(run=run.id, batch=number, rows=dump_rows(batch)).execute()
+            ImportStage.insert(run=run.id, batch=number, **{k: dump(v) for k, v in tables.items()}).execute()
+
+
+def _staged_tables(batch: list[dict], first_permit: int) -> dict[str, list[dict]]:
+    """A batch of prepared rows as the rows of each table, with what the publication needs to link them: a
+    person's or a partner's CPF (``_cpf``), a company's CNPJ (``_cnpj``), a permit's place (``_n``), the line."""
+    from models.permits import Permit, PermitEvent
+
+    people, companies, partners, permits, events = [], [], [], [], []
+    place = first_permit
+    for ready in batch:
+        line = {"_line": ready["line"]}
+        if ready["person"] is not None:
+            people.append({**ready["person"], **line})
+        if ready["company"] is not None:
+            cnpj = ready["company"]["cnpj"]
+            companies.append({**ready["company"], **line})
+            partners += [{**partner, "_cnpj": cnpj, "_cpf": partner["cpf"], **line} for partner in ready["partners"]]
+        if ready["permit"] is not None:
+            holder = (
+                {"_cnpj": ready["company"]["cnpj"], "_cpf": ""}
+                if ready["holder"] == "company"
+                else {"_cpf": ready["cpf"], "_cnpj": ""}
+            )
+            permits.append({**ready["permit"], **holder, **line, "_n": place})
+            events.append({**ready["event"], "_n": place})
+            place += 1
+    return {
+        "people": stored_rows(Person, people),
+        "companies": stored_rows(Company, companies),
+        "partners": stored_rows(CompanyPartner, partners),
+        "permits": stored_rows(Permit, permits),
+        "events": stored_rows(PermitEvent, events),
+    }
 
 
 def _discard(run_id: int) -> None:
@@ -220,6 +275,7 @@ def _finish(run: ImportRun, key_dir: Path | None) -> ImportResult:
             for permit in Permit.select().where(Permit.id.in_(ids[start : start + SIGN_ROWS]) & (Permit.qr_text == "")):
                 sign_permit(permit, key_dir)
     with db.atomic():
+        ImportStage.delete().where(ImportStage.run == run.id).execute()
         ImportRun.delete().where(ImportRun.id == run.id).execute()
     numbers = tuple(outcome["numbers"])
     return ImportResult(outcome["people"], outcome["companies"], len(numbers), outcome["skipped"], numbers)
@@ -314,110 +370,177 @@ def _prepare_permit(row: RowCheck, *, today: _dt.date, source: str, by: str) -> 
     return fields, event
 
 
-def _filled(model, rows: list[dict]) -> list[dict]:
-    """Rows of one shape for a bulk insert: what a row leaves out, its field's default."""
-    names = sorted({name for row in rows for name in row})
-    defaults = {}
-    for name in names:
-        field = model._meta.fields[name]
-        defaults[name] = field.default() if callable(field.default) else field.default
-    return [{name: row.get(name, defaults[name]) for name in names} for row in rows]
+class _Rows:
+    """The SQL that reads one staged table's rows of a run, on the server (one ``INSERT … SELECT``): SQLite's
+    ``json_each`` and ``json_extract``, PostgreSQL's ``jsonb_array_elements`` and ``jsonb_populate_record`` (each
+    value cast to its column's type by the column's own input function)."""
+
+    def __init__(self, model, stage_column: str, run_id: int) -> None:
+        self.model, self.run_id = model, run_id
+        self.pg = isinstance(db.obj, PostgresqlDatabase)
+        table = model._meta.table_name
+        if self.pg:
+            self.source = (
+                f'FROM "import_stage" s CROSS JOIN LATERAL jsonb_array_elements(s."{stage_column}"::jsonb) e(doc) '
+                f'CROSS JOIN LATERAL jsonb_populate_record(NULL::"{table}", e.doc) r'
+            )
+        else:
+            self.source = f'FROM "import_stage" s, json_each(s."{stage_column}") e'
+
+    def column(self, name: str) -> str:
+        return f'r."{name}"' if self.pg else f"json_extract(e.value, '$.\"{name}\"')"
+
+    def extra(self, name: str) -> str:
+        return f"(e.doc->>'{name}')" if self.pg else f"json_extract(e.value, '$.\"{name}\"')"
+
+    def number(self, year: int, first: int) -> tuple[str, str]:
+        """A permit's sequence number and its text (``AAAA/NNNNN``, as :func:`_publish` formats it) from its place."""
+        if self.pg:
+            seq = f"({first} + ({self.extra('_n')})::integer)"
+            return seq, f"'{year}/' || CASE WHEN {seq} < 100000 THEN lpad({seq}::text, 5, '0') ELSE {seq}::text END"
+        seq = f"({first} + {self.extra('_n')})"
+        return seq, f"printf('%d/%05d', {year}, {seq})"
+
+    def insert(self, computed: dict[str, str], joins: str = "") -> int:
+        """Insert the run's staged rows: every column of the table but the key, those in ``computed`` from their
+        SQL; returns how many rows."""
+        pk = self.model._meta.primary_key
+        names = [f.column_name for f in self.model._meta.sorted_fields if f is not pk]
+        values = [computed.get(name, self.column(name)) for name in names]
+        cols = ", ".join(f'"{n}"' for n in names)
+        order = "s.batch, e.key" if not self.pg else "s.batch"
+        sql = (
+            f'INSERT INTO "{self.model._meta.table_name}" ({cols}) SELECT {", ".join(values)} {self.source} {joins} '
+            f"WHERE s.run_id = {int(self.run_id)} ORDER BY {order}"
+        )
+        cursor = db.execute_sql(sql)
+        return cursor.rowcount
 
 
-def _insert(model, rows: list[dict]) -> None:
-    """Bulk insert, :data:`INSERT_ROWS` rows per statement (one audit entry each)."""
-    rows = _filled(model, rows)
-    for start in range(0, len(rows), INSERT_ROWS):
-        model.insert_many(rows[start : start + INSERT_ROWS]).execute()
+def _staged(run_id: int, column: str) -> tuple[list[dict], str]:
+    """Every staged row of one table of a run, in order, and their JSON array as staged (the audit entry's)."""
+    texts = [
+        text
+        for (text,) in ImportStage.select(getattr(ImportStage, column))
+        .where(ImportStage.run == run_id)
+        .order_by(ImportStage.batch)
+        .tuples()
+    ]
+    inner = [text[1:-1] for text in texts if text != "[]"]
+    return [row for text in texts for row in json.loads(text)], "[" + ",".join(inner) + "]"
 
 
-def _ids(model, column, values: list) -> dict[Any, int]:
-    """The ids of the rows whose unique ``column`` holds ``values``."""
-    found: dict[Any, int] = {}
-    for start in range(0, len(values), INSERT_ROWS):
-        query = model.select(model.id, column).where(column.in_(values[start : start + INSERT_ROWS]))
-        for row in query.tuples():
-            found[row[1]] = row[0]
+def _clash(model, column, values: list[str]) -> dict[str, str]:
+    """Which of ``values`` are registered, with the name each was registered under."""
+    name = Person.name if model is Person else Company.legal_name
+    found: dict[str, str] = {}
+    for start in range(0, len(values), 1000):
+        query = model.select(column, name).where(column.in_(values[start : start + 1000]))
+        found.update(dict(query.tuples()))
     return found
 
 
-def _publish(prepared: list[dict], *, today: _dt.date) -> tuple[int, int, list[str], list[int]]:
-    """Inside the caller's transaction: the prepared rows, checked again against what another desk registered
-    meanwhile, inserted in bulk; the permits' numbers taken last, in one step. Returns the people and companies
-    registered, the permits' numbers and the ids of the active permits (to sign)."""
-    from models.permits import Permit, PermitEvent
-    from models.registry.applications import next_numbers
+@dataclass
+class _Staged:
+    """A run's staged rows, read and checked before the publication takes the write turn."""
 
-    def clash(model, column, values: list[str]) -> dict[str, Any]:
-        found: dict[str, Any] = {}
-        for start in range(0, len(values), INSERT_ROWS):
-            for row in model.select().where(column.in_(values[start : start + INSERT_ROWS])):
-                found[getattr(row, column.name)] = row
-        return found
+    run: ImportRun
+    counts: dict[str, int]
+    audit: dict[str, str]  # table's stage column → the JSON array its audit entry lists
 
-    people = [p for p in prepared if p["person"] is not None]
-    companies = [p for p in prepared if p["company"] is not None]
-    taken_cpf = clash(Person, Person.cpf, [p["person"]["cpf"] for p in people])
-    taken_cnpj = clash(Company, Company.cnpj, [p["company"]["cnpj"] for p in companies])
-    for ready in people:
-        if ready["person"]["cpf"] in taken_cpf:
+
+def _check_staged(run: ImportRun) -> _Staged:
+    """Read a run's staged rows and check them against what another desk registered meanwhile (no transaction
+    open: the publication's inserts are refused by the unique keys if another desk registers one after this)."""
+    columns = ("people", "companies", "partners", "permits", "events")
+    rows, texts = {}, {}
+    for column in columns:
+        rows[column], texts[column] = _staged(run.id, column)
+    taken = _clash(Person, Person.cpf, [p["cpf"] for p in rows["people"]])
+    for row in rows["people"]:
+        if row["cpf"] in taken:
             raise UserError(
-                f"Linha {ready['line']}: CPF já cadastrado para {taken_cpf[ready['person']['cpf']].name} (em outra "
-                "mesa, enquanto a lista era preparada). Nada foi importado.",
+                f"Linha {row['_line']}: CPF já cadastrado para {taken[row['cpf']]} (em outra mesa, enquanto a lista "
+                "era preparada). Nada foi importado.",
                 field="cpf",
             )
-    for ready in companies:
-        if ready["company"]["cnpj"] in taken_cnpj:
+    taken = _clash(Company, Company.cnpj, [c["cnpj"] for c in rows["companies"]])
+    for row in rows["companies"]:
+        if row["cnpj"] in taken:
             raise UserError(
-                f"Linha {ready['line']}: CNPJ já cadastrado para {taken_cnpj[ready['company']['cnpj']].legal_name} "
-                "(em outra mesa). Nada foi importado.",
+                f"Linha {row['_line']}: CNPJ já cadastrado para {taken[row['cnpj']]} (em outra mesa). "
+                "Nada foi importado.",
                 field="cnpj",
             )
-    _insert(Person, [p["person"] for p in people])
-    cpfs = {p["cpf"] for p in prepared if p["cpf"]} | {
-        partner["cpf"] for p in companies for partner in p["partners"] if partner["cpf"]
-    }
-    person_id = _ids(Person, Person.cpf, sorted(cpfs))
-    for ready in prepared:
-        if ready.get("linked") and ready["cpf"] not in person_id:
+    new = {p["cpf"] for p in rows["people"]}
+    holders = [*rows["permits"], *rows["partners"]]  # a person a permit or a partner names: imported now, or there
+    there = _clash(Person, Person.cpf, sorted({p["_cpf"] for p in holders if p["_cpf"] and p["_cpf"] not in new}))
+    for row in holders:
+        if row["_cpf"] and row["_cpf"] not in new and row["_cpf"] not in there:
             raise UserError(
-                f"Linha {ready['line']}: o sócio de CPF {ready['cpf']} não está mais cadastrado. Nada foi importado.",
+                f"Linha {row['_line']}: o sócio de CPF {row['_cpf']} não está mais cadastrado. Nada foi importado.",
                 field="cpf",
             )
-    _insert(Company, [p["company"] for p in companies])
-    company_id = _ids(Company, Company.cnpj, [p["company"]["cnpj"] for p in companies])
-    partners = [
-        {**partner, "company": company_id[p["company"]["cnpj"]], "person": person_id.get(partner["cpf"])}
-        for p in companies
-        for partner in p["partners"]
-    ]
-    if partners:
-        _insert(CompanyPartner, partners)
-    with_permit = [p for p in prepared if p["permit"] is not None]
-    if not with_permit:
-        return len(people), len(companies), [], []
-    permits = []
-    # the numbers last: the counter's row is held only from here to the commit
-    for ready, seq in zip(with_permit, next_numbers(f"permit-{today.year}", len(with_permit)), strict=True):
-        holder_company = ready["holder"] == "company"
-        permits.append(
-            {
-                **ready["permit"],
-                "seq": seq,
-                "number": f"{today.year}/{seq:05d}",
-                "person": None if holder_company else person_id.get(ready["cpf"]),
-                "company": company_id.get(ready["company"]["cnpj"]) if holder_company and ready["company"] else None,
-            }
-        )
-    _insert(Permit, permits)
-    numbers = [p["number"] for p in permits]
-    permit_id = _ids(Permit, Permit.number, numbers)
-    _insert(
-        PermitEvent,
-        [{**ready["event"], "permit": permit_id[p["number"]]} for ready, p in zip(with_permit, permits, strict=True)],
+    return _Staged(run, {column: len(rows[column]) for column in columns}, texts)
+
+
+def _publish(staged: _Staged, *, today: _dt.date) -> tuple[int, int, list[str], list[int]]:
+    """Inside the caller's transaction, which holds the write turn: the run's staged rows inserted on the server,
+    one ``INSERT … SELECT`` per table, each table's rows one audit entry; the permits' numbers taken last, in one
+    step. Returns the people and companies registered, the permits' numbers and the ids of the active permits (to
+    sign)."""
+    from models.permits import Permit, PermitEvent
+    from models.registry.applications import next_numbers
+    from models.store.audit import append
+
+    run, counts = staged.run, staged.counts
+    note = f"importação de {run.source}: {{}} registro(s) de uma vez"
+
+    def audited(model, column: str, inserted: int) -> None:
+        if inserted != counts[column]:  # pragma: no cover - the joins find every holder checked before
+            raise RuntimeError(f"{model._meta.table_name}: {inserted} of {counts[column]} staged rows inserted")
+        if inserted:
+            after = staged.audit[column]
+            append(table_name=model._meta.table_name, action="insert", after=after, note=note.format(inserted))
+
+    audited(Person, "people", _Rows(Person, "people", run.id).insert({}))
+    audited(Company, "companies", _Rows(Company, "companies", run.id).insert({}))
+    rows = _Rows(CompanyPartner, "partners", run.id)
+    joins = (
+        f'JOIN "company" c ON c."cnpj" = {rows.extra("_cnpj")} '
+        f'LEFT JOIN "person" p ON p."cpf" = {rows.extra("_cpf")} AND {rows.extra("_cpf")} <> \'\''
     )
-    to_sign = [permit_id[p["number"]] for p in permits if p["status"] == "active"]
-    return len(people), len(companies), numbers, to_sign
+    audited(CompanyPartner, "partners", rows.insert({"company_id": "c.id", "person_id": "p.id"}, joins))
+    if not counts["permits"]:
+        return counts["people"], counts["companies"], [], []
+    # the numbers last: the counter's row is held only from here to the commit
+    seqs = next_numbers(f"permit-{today.year}", counts["permits"])
+    rows = _Rows(Permit, "permits", run.id)
+    seq, number = rows.number(today.year, seqs[0])
+    joins = (
+        f'LEFT JOIN "person" p ON p."cpf" = {rows.extra("_cpf")} AND {rows.extra("_cpf")} <> \'\' '
+        f'LEFT JOIN "company" c ON c."cnpj" = {rows.extra("_cnpj")} AND {rows.extra("_cnpj")} <> \'\''
+    )
+    inserted = rows.insert({"person_id": "p.id", "company_id": "c.id", "seq": seq, "number": number}, joins)
+    numbers = [f"{today.year}/{n:05d}" for n in seqs]
+    audited(Permit, "permits", inserted)
+    append(
+        table_name="permit",
+        action="insert",
+        after=json.dumps({"first": numbers[0], "last": numbers[-1]}),
+        note=f"importação de {run.source}: números {numbers[0]} a {numbers[-1]}, na ordem das linhas (_n)",
+    )
+    rows = _Rows(PermitEvent, "events", run.id)
+    seq, number = rows.number(today.year, seqs[0])
+    audited(PermitEvent, "events", rows.insert({"permit_id": "pm.id"}, f'JOIN "permit" pm ON pm."number" = {number}'))
+    to_sign = [
+        pid
+        for (pid,) in Permit.select(Permit.id)
+        .where((Permit.year == today.year) & Permit.seq.between(seqs[0], seqs[-1]) & (Permit.status == "active"))
+        .order_by(Permit.seq)
+        .tuples()
+    ]
+    return counts["people"], counts["companies"], numbers, to_sign
 
 
 def release_connection() -> None:
