@@ -96,5 +96,18 @@ def stored_rows(model, rows: list[dict]) -> list[dict]:
     return out
 
 
-def dump(rows: list[dict]) -> str:
+def dump(rows: list[dict] | dict) -> str:
     return json.dumps(rows, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+
+
+def compact(rows: list[dict]) -> str:
+    """The audit entry of a table's published rows, in the form of a bulk insert's entry
+    (:func:`models.store.audit.bulk_rows` reads it back): the column names once, each column's distinct values
+    once, each row the positions of its values — made before the publication takes the write turn."""
+    names = sorted({name for row in rows for name in row})
+    values, positions = [], []
+    for name in names:
+        seen: dict[tuple[str, Any], int] = {}
+        positions.append([seen.setdefault((type(v).__name__, v), len(seen)) for v in (row.get(name) for row in rows)])
+        values.append([value for _kind, value in seen])
+    return dump({"columns": names, "values": values, "rows": [list(r) for r in zip(*positions, strict=True)]})

@@ -34,6 +34,7 @@ from models.services.importer.staging import (
     STALE_AFTER,
     ImportRun,
     ImportStage,
+    compact,
     dump,
     stored_rows,
 )
@@ -418,7 +419,7 @@ class _Rows:
 
 
 def _staged(run_id: int, column: str) -> tuple[list[dict], str]:
-    """Every staged row of one table of a run, in order, and their JSON array as staged (the audit entry's)."""
+    """Every staged row of one table of a run, in order, and the audit entry that will list them."""
     texts = [
         text
         for (text,) in ImportStage.select(getattr(ImportStage, column))
@@ -426,8 +427,8 @@ def _staged(run_id: int, column: str) -> tuple[list[dict], str]:
         .order_by(ImportStage.batch)
         .tuples()
     ]
-    inner = [text[1:-1] for text in texts if text != "[]"]
-    return [row for text in texts for row in json.loads(text)], "[" + ",".join(inner) + "]"
+    rows = [row for text in texts for row in json.loads(text)]
+    return rows, compact(rows) if rows else "[]"
 
 
 def _clash(model, column, values: list[str]) -> dict[str, str]:
