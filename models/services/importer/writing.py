@@ -418,6 +418,28 @@ class _Rows:
         return cursor.rowcount
 
 
+def _insert_local(model, rows: list[dict], computed: dict[str, Callable[[dict], Any]]) -> int:
+    """Insert staged rows with one ``executemany`` (SQLite): each column's stored value, or ``computed``'s."""
+    pk = model._meta.primary_key
+    names = [f.column_name for f in model._meta.sorted_fields if f is not pk]
+    cols = ", ".join(f'"{n}"' for n in names)
+    sql = f'INSERT INTO "{model._meta.table_name}" ({cols}) VALUES ({", ".join("?" * len(names))})'
+    data = [tuple(computed[n](row) if n in computed else row[n] for n in names) for row in rows]
+    cursor = db.cursor()
+    cursor.executemany(sql, data)
+    return cursor.rowcount
+
+
+def _ids(model, column, values: list) -> dict[Any, int]:
+    """The ids of the rows whose unique ``column`` holds one of ``values`` (SQLite: one query, the values as one
+    JSON parameter)."""
+    sql = (
+        f'SELECT "{column.column_name}", "id" FROM "{model._meta.table_name}" '
+        f'WHERE "{column.column_name}" IN (SELECT value FROM json_each(?))'
+    )
+    return dict(db.execute_sql(sql, (json.dumps(values),)).fetchall())
+
+
 def _staged(run_id: int, column: str) -> tuple[list[dict], str]:
     """Every staged row of one table of a run, in order, and the audit entry that will list them."""
     texts = [
@@ -446,8 +468,12 @@ class _Staged:
     """A run's staged rows, read and checked before the publication takes the write turn."""
 
     run: ImportRun
-    counts: dict[str, int]
-    audit: dict[str, str]  # table's stage column → the JSON array its audit entry lists
+    rows: dict[str, list[dict]]  # table's stage column → its rows as staged
+    audit: dict[str, str]  # table's stage column → the audit entry that lists them
+
+    @property
+    def counts(self) -> dict[str, int]:
+        return {column: len(rows) for column, rows in self.rows.items()}
 
 
 def _check_staged(run: ImportRun) -> _Staged:
@@ -482,7 +508,7 @@ def _check_staged(run: ImportRun) -> _Staged:
                 f"Linha {row['_line']}: o sócio de CPF {row['_cpf']} não está mais cadastrado. Nada foi importado.",
                 field="cpf",
             )
-    return _Staged(run, {column: len(rows[column]) for column in columns}, texts)
+    return _Staged(run, rows, texts)
 
 
 def _publish(staged: _Staged, *, today: _dt.date) -> tuple[int, int, list[str], list[int]]:
@@ -504,36 +530,72 @@ def _publish(staged: _Staged, *, today: _dt.date) -> tuple[int, int, list[str], 
             after = staged.audit[column]
             append(table_name=model._meta.table_name, action="insert", after=after, note=note.format(inserted))
 
-    audited(Person, "people", _Rows(Person, "people", run.id).insert({}))
-    audited(Company, "companies", _Rows(Company, "companies", run.id).insert({}))
+    pg = isinstance(db.obj, PostgresqlDatabase)
+
+    def put(model, column: str, server: dict[str, str] | None = None, joins: str = "", local=None) -> None:
+        """PostgreSQL: one ``INSERT … SELECT`` from the staged JSON, on the server. SQLite (the desk's own file,
+        where ``json_extract`` would parse each row once per column): the rows already read, in one
+        ``executemany``; ``local`` computes what ``server`` joins."""
+        if pg:
+            inserted = _Rows(model, column, run.id).insert(server or {}, joins)
+        else:
+            inserted = _insert_local(model, staged.rows[column], local or {})
+        audited(model, column, inserted)
+
+    put(Person, "people")
+    put(Company, "companies")
+    person_id: dict[str, int] = {}
+    company_id: dict[str, int] = {}
+    if not pg:  # what the server's joins find
+        holders = [*staged.rows["partners"], *staged.rows["permits"]]
+        person_id = _ids(Person, Person.cpf, sorted({row["_cpf"] for row in holders if row["_cpf"]}))
+        company_id = _ids(Company, Company.cnpj, sorted({row["_cnpj"] for row in holders if row["_cnpj"]}))
     rows = _Rows(CompanyPartner, "partners", run.id)
-    joins = (
+    put(
+        CompanyPartner,
+        "partners",
+        {"company_id": "c.id", "person_id": "p.id"},
         f'JOIN "company" c ON c."cnpj" = {rows.extra("_cnpj")} '
-        f'LEFT JOIN "person" p ON p."cpf" = {rows.extra("_cpf")} AND {rows.extra("_cpf")} <> \'\''
+        f'LEFT JOIN "person" p ON p."cpf" = {rows.extra("_cpf")} AND {rows.extra("_cpf")} <> \'\'',
+        {"company_id": lambda r: company_id[r["_cnpj"]], "person_id": lambda r: person_id.get(r["_cpf"])},
     )
-    audited(CompanyPartner, "partners", rows.insert({"company_id": "c.id", "person_id": "p.id"}, joins))
     if not counts["permits"]:
         return counts["people"], counts["companies"], [], []
     # the numbers last: the counter's row is held only from here to the commit
     seqs = next_numbers(f"permit-{today.year}", counts["permits"])
+    first = seqs[0]
     rows = _Rows(Permit, "permits", run.id)
-    seq, number = rows.number(today.year, seqs[0])
-    joins = (
+    seq, number = rows.number(today.year, first)
+    put(
+        Permit,
+        "permits",
+        {"person_id": "p.id", "company_id": "c.id", "seq": seq, "number": number},
         f'LEFT JOIN "person" p ON p."cpf" = {rows.extra("_cpf")} AND {rows.extra("_cpf")} <> \'\' '
-        f'LEFT JOIN "company" c ON c."cnpj" = {rows.extra("_cnpj")} AND {rows.extra("_cnpj")} <> \'\''
+        f'LEFT JOIN "company" c ON c."cnpj" = {rows.extra("_cnpj")} AND {rows.extra("_cnpj")} <> \'\'',
+        {
+            "person_id": lambda r: person_id.get(r["_cpf"]),
+            "company_id": lambda r: company_id.get(r["_cnpj"]),
+            "seq": lambda r: first + r["_n"],
+            "number": lambda r: f"{today.year}/{first + r['_n']:05d}",
+        },
     )
-    inserted = rows.insert({"person_id": "p.id", "company_id": "c.id", "seq": seq, "number": number}, joins)
     numbers = [f"{today.year}/{n:05d}" for n in seqs]
-    audited(Permit, "permits", inserted)
     append(
         table_name="permit",
         action="insert",
         after=json.dumps({"first": numbers[0], "last": numbers[-1]}),
         note=f"importação de {run.source}: números {numbers[0]} a {numbers[-1]}, na ordem das linhas (_n)",
     )
+    permit_id = {} if pg else _ids(Permit, Permit.number, numbers)
     rows = _Rows(PermitEvent, "events", run.id)
-    seq, number = rows.number(today.year, seqs[0])
-    audited(PermitEvent, "events", rows.insert({"permit_id": "pm.id"}, f'JOIN "permit" pm ON pm."number" = {number}'))
+    seq, number = rows.number(today.year, first)
+    put(
+        PermitEvent,
+        "events",
+        {"permit_id": "pm.id"},
+        f'JOIN "permit" pm ON pm."number" = {number}',
+        {"permit_id": lambda r: permit_id[numbers[r["_n"]]]},
+    )
     to_sign = [
         pid
         for (pid,) in Permit.select(Permit.id)
