@@ -57,9 +57,8 @@ def preview_of(path: str):
 
 def _other_desk(url: str, charge_ids: list[int], started, finished, out) -> None:
     """Runs in a process of its own (a desk with its own connection): from the moment the import starts until it
-    ends, log in and pay one charge, again and again; each round's time, when it started, or the refusal."""
+    ends, log in and pay R$ 1,00 of a charge, again and again; each round's start and time, or the refusal."""
     from models.access import session, users
-    from models.base.errors import UserError
     from models.billing.charges import Charge, record_payment
     from models.store.bootstrap import close_database, open_database
 
@@ -67,25 +66,26 @@ def _other_desk(url: str, charge_ids: list[int], started, finished, out) -> None
     rounds: list[tuple] = []
     try:
         started.wait(300)
-        for n, charge_id in enumerate(charge_ids):
+        for n in range(5_000):
             begin = time.monotonic()
             try:
                 user = users.authenticate("ana.caixa", "senha-da-caixa-2026")
                 with session.acting_as(user.as_session()):
                     record_payment(
-                        Charge.get_by_id(charge_id),
+                        Charge.get_by_id(charge_ids[n % len(charge_ids)]),
                         paid_on=TODAY,
-                        amount="40,00",
+                        amount="1,00",
                         reference=f"REC-{n}",
                         by="ana.caixa",
                         today=TODAY,
                     )
-            except UserError as exc:
-                rounds.append(("refused", begin, time.monotonic() - begin, exc.message))
+            except Exception as exc:  # a refusal, or the database's lock timeout: reported to the test
+                rounds.append(("refused", begin, time.monotonic() - begin, getattr(exc, "message", repr(exc))))
                 break
             rounds.append(("ok", begin, time.monotonic() - begin, ""))
             if finished.is_set():
                 break
+            time.sleep(0.05)
     finally:
         close_database()
         out.put(rounds)
@@ -123,7 +123,7 @@ def test_another_desk_logs_in_and_pays_while_a_10000_row_import_runs(database, t
             person_id=debtor.id,
             today=TODAY,
         ).id
-        for i in range(400)
+        for i in range(20)
     ]
     preview = preview_of(vendor_csv(tmp_path / "lista.csv", 10_000))
     assert len(preview.ok_rows) == 10_000
