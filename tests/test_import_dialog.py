@@ -156,8 +156,12 @@ def test_cancel_during_the_import_rolls_back(dialog, qtbot, tmp_path, monkeypatc
         return answer
 
     monkeypatch.setattr(ImportWorker, "_progress", slow)
+    monkeypatch.setattr("models.services.importer.writing.BATCH_ROWS", 2)  # rows 1–2 are a batch staged already
     assert dialog.start_import()
     qtbot.waitUntil(lambda: dialog.progress.value() == 2, timeout=10000)
+    from models.services.importer.staging import ImportRun, ImportStage
+
+    assert ImportStage.select().count() == 1
     assert not dialog.close_button.isEnabled()
     qtbot.mouseClick(dialog.cancel_button, Qt.MouseButton.LeftButton)
     release.set()
@@ -167,6 +171,7 @@ def test_cancel_during_the_import_rolls_back(dialog, qtbot, tmp_path, monkeypatc
     from models.registry.people import Person
 
     assert Person.select().count() == 0
+    assert ImportRun.select().count() == ImportStage.select().count() == 0  # the staged batch is gone too
 
 
 def test_menu_action_opens_the_import_window(app_ready, qtbot, sqlite_url, tmp_path, monkeypatch):
