@@ -55,8 +55,8 @@ def preview_of(path: str):
 # --------------------------------------------------------------------------- another desk, meanwhile
 
 
-def _other_desk(url: str, charge_ids: list[int], started, finished, out) -> None:
-    """Runs in a process of its own (a desk with its own connection): from the moment the import starts until it
+def _other_desk(url: str, charge_ids: list[int], ready, finished, out) -> None:
+    """Runs in a process of its own (a desk with its own connection): once its database is open, until the import
     ends, log in and pay R$ 1,00 of a charge, again and again; each round's start and time, or the refusal."""
     from models.access import session, users
     from models.billing.charges import Charge, record_payment
@@ -65,7 +65,7 @@ def _other_desk(url: str, charge_ids: list[int], started, finished, out) -> None
     open_database(url)
     rounds: list[tuple] = []
     try:
-        started.wait(300)
+        ready.set()
         for n in range(5_000):
             begin = time.monotonic()
             try:
@@ -127,14 +127,13 @@ def test_another_desk_logs_in_and_pays_while_a_10000_row_import_runs(database, t
     ]
     preview = preview_of(vendor_csv(tmp_path / "lista.csv", 10_000))
     assert len(preview.ok_rows) == 10_000
-    started, finished, out = CTX.Event(), CTX.Event(), CTX.Queue()
-    desk = CTX.Process(target=_other_desk, args=(database, charges, started, finished, out), daemon=True)
+    ready, finished, out = CTX.Event(), CTX.Event(), CTX.Queue()
+    desk = CTX.Process(target=_other_desk, args=(database, charges, ready, finished, out), daemon=True)
     desk.start()
+    assert ready.wait(120), "the other desk did not open the database"
     marks: dict[str, float] = {}
 
     def progress(done: int, total: int) -> None:
-        if done == 0:
-            started.set()
         if done == total - 1:
             marks["last row prepared"] = time.monotonic()
 
@@ -143,7 +142,6 @@ def test_another_desk_logs_in_and_pays_while_a_10000_row_import_runs(database, t
             result = importer.import_rows(preview, today=TODAY, progress=progress)
         marks["returned"] = time.monotonic()
     finally:
-        started.set()
         finished.set()
         rounds = out.get(timeout=300)
         desk.join(30)
