@@ -253,3 +253,37 @@ def test_an_import_killed_half_way_resumes_after_its_last_batch(database, tmp_pa
     assert sorted(p.seq for p in Permit.select()) == list(range(1, 11))
     assert sorted(p.cpf for p in Person.select()) == [cpf(100_000 + i) for i in range(10)]
     assert ImportRun.select().count() == ImportStage.select().count() == 0
+
+
+# --------------------------------------------------------------------------- signatures, after the publication
+
+
+def test_the_imported_permits_are_signed_in_batches_after_the_publication(database, tmp_path, keys, monkeypatch):
+    from models.access.signing import verify_text
+    from models.permits import Permit
+    from models.permits import document as documents
+    from models.services.importer.staging import ImportRun
+
+    monkeypatch.setattr("models.services.importer.writing.SIGN_ROWS", 2)
+    path = vendor_csv(tmp_path / "lista.csv", 5)
+    signed = []
+    original = documents.sign_permit
+
+    def sign_then_die(permit, key) -> None:
+        if len(signed) == 3:  # the desk dies while signing the second batch: its first is committed
+            raise KeyboardInterrupt
+        original(permit, key)
+        signed.append(permit.number)
+
+    monkeypatch.setattr(documents, "sign_permit", sign_then_die)
+    with pytest.raises(KeyboardInterrupt):
+        importer.import_rows(preview_of(path), today=TODAY, key_dir=keys)
+    assert Permit.select().count() == 5  # published whole
+    assert [p.number for p in Permit.select().where(Permit.qr_text != "").order_by(Permit.seq)] == signed[:2]
+    assert ImportRun.get().state == "published"
+    monkeypatch.setattr(documents, "sign_permit", original)
+    # the next import (of another list) signs what the killed one left first
+    importer.import_rows(preview_of(vendor_csv(tmp_path / "outra.csv", 2, first=200_000)), today=TODAY, key_dir=keys)
+    assert ImportRun.select().count() == 0
+    permits = list(Permit.select())
+    assert len(permits) == 7 and all(verify_text(p.qr_text, keys, today=TODAY).ok for p in permits)

@@ -221,8 +221,11 @@ def _stage(
             except UserError as exc:
                 raise UserError(f"Linha {row.line}: {exc.message} Nada foi importado.", field=exc.field) from exc
         tables = _staged_tables(batch, first_permit)
-        with db.atomic():
-            ImportStage.insert(run=run.id, batch=number, **{k: dump(v) for k, v in tables.items()}).execute()
+        try:
+            with db.atomic():
+                ImportStage.insert(run=run.id, batch=number, **{k: dump(v) for k, v in tables.items()}).execute()
+        except IntegrityError:  # the same user imports the same list at another desk, at this very moment
+            raise _PublishedElsewhereError() from None
 
 
 def _staged_tables(batch: list[dict], first_permit: int) -> dict[str, list[dict]]:
