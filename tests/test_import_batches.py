@@ -183,6 +183,15 @@ def test_batches_are_numbered_committed_one_by_one_and_invisible_until_published
     assert seen[-1] == (10, [1, 2, 3], 10, 10)
     assert ImportRun.select().count() == ImportStage.select().count() == 0  # nothing left once it is over
     assert sorted(p.seq for p in Permit.select()) == list(range(1, 11))
+    # one audit entry per table lists every row written, on the chain like any other
+    from models.store.audit import AuditEntry, bulk_rows, verify_chain
+
+    assert verify_chain().intact
+    entries = {e.table_name: e for e in AuditEntry.select().where(AuditEntry.action == "insert")}
+    people = bulk_rows(entries["person"].after)
+    assert sorted(p["cpf"] for p in people) == sorted(p.cpf for p in Person.select())
+    assert "importação de lista.csv: 10 registro(s)" in entries["person"].note
+    assert len(bulk_rows(entries["permit_event"].after)) == 10
 
 
 def test_a_cancelled_or_refused_import_leaves_no_staged_rows(database, tmp_path, monkeypatch):
