@@ -30,6 +30,7 @@ from peewee import BooleanField, CharField, DateTimeField, IntegerField, Integri
 from models.access import session
 from models.base import clock
 from models.base.errors import FieldErrors, UserError
+from models.store import desks
 from models.store.db import BaseModel, current_database_id, db, update_versioned
 
 SCRYPT_N, SCRYPT_R, SCRYPT_P = 2**14, 8, 1
@@ -156,7 +157,9 @@ def create_user(*, username: str, name: str, role: str, password: str, confirm: 
         raise FieldErrors(errors)
     try:
         with db.atomic():
-            return User.create(username=username, name=name, role=role, password_hash=hash_password(password))
+            user = User.create(username=username, name=name, role=role, password_hash=hash_password(password))
+            desks.store_verifier(db.obj, username, password)  # PostgreSQL: the server's proof, for the desks
+            return user
     except IntegrityError:  # another desk created this login after the check above
         raise FieldErrors(
             {"username": f"Já existe o usuário {username} (acabou de ser criado em outra mesa)."}
@@ -221,12 +224,19 @@ def authenticate(username: str, password: str, *, now: _dt.datetime | None = Non
 
     login = (username or "").strip().lower()
     now = now or clock.now()
+    desk = desks.is_desk(db.obj)
+    if desk:  # a new login at a desk: whoever was bound to its connection is no longer
+        desks.unbind(db.obj)
     key = _throttle_key(login)
     failures, locked = _take_attempt(key, now)
     user = User.get_or_none(User.username == login) if 0 < len(login) <= 40 and login.isprintable() else None
     # The same work whether the login exists or not: one scrypt, the same reads and writes.
     matches = check_password(password or "", user.password_hash if user is not None else _decoy_hash())
     if user is not None and user.active and matches:
+        if desk:  # the server checks the password too, and binds the user to this desk's connection
+            desks.bind(db.obj, login, password or "")
+        elif desks.installed(db.obj) and not desks.has_verifier(db.obj, login):
+            desks.store_verifier(db.obj, login, password or "")  # an older user's first login on the server
         with session.acting_as(user.as_session()), db.atomic():
             User.update(last_login=now).where(User.id == user.id).execute()
             LoginThrottle.delete().where(LoginThrottle.key == key).execute()
@@ -309,6 +319,7 @@ def set_password(user: User, password: str, confirm: str | None = None, *, old: 
         raise FieldErrors(errors)
     with db.atomic():
         _claim(user, password_hash=hash_password(password))
+        desks.store_verifier(db.obj, user.username, password)
 
 
 @dataclass(frozen=True)

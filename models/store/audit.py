@@ -29,7 +29,7 @@ from peewee import CharField, DateTimeField, IntegerField, PostgresqlDatabase, S
 
 from models.access import session
 from models.base import clock
-from models.store import changes
+from models.store import changes, desks
 from models.store.db import AUDIT, CHAIN_LOCK_SQL, BaseModel, db
 
 #: Tables whose writes are bookkeeping, not a clerk's change.
@@ -260,6 +260,11 @@ def append(*, author_confirmed: bool = False, **fields) -> None:
     for name in ("record_id", "before", "after", "note"):
         fields.setdefault(name, "")
     fields.setdefault("person_id", None)
+    if desks.is_desk(db.obj):  # the server writes a desk's entries: a change by its trigger, the rest here
+        if fields["action"] not in ("insert", "update", "delete"):
+            desks.audit_note(**fields)
+        changes.announce(fields.get("table_name", ""))
+        return
     with db.atomic():  # the lock, the last hash and the new entry in one transaction: never two on one link
         _lock_chain(db.obj)
         if not author_confirmed and fields.get("action") != "login-fail":

@@ -68,6 +68,9 @@ def open_database(url: str, *, migrate: bool = True, create: bool = False) -> Da
             from models.store import schema  # every table: imported only to create or migrate (start-up is faster)
 
             schema.prepare(database, target, migrate=migrate, create=create)
+        from models.store import desks
+
+        desks.detect(database)  # a desk's role on PostgreSQL: the server audits and checks its writes
         if (
             isinstance(database, SqliteDatabase)
             and not getattr(database, "praca_read_only", False)

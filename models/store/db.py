@@ -467,6 +467,15 @@ class _PostgresqlDatabase(PostgresqlDatabase):
             raise UserError(NUL_MESSAGE)
         return super().execute_sql(sql, params)
 
+    def _initialize_connection(self, conn):
+        """A desk's new connection (another thread, a reconnection) is bound to the same Praça user
+        (:func:`models.store.desks.rebind`)."""
+        super()._initialize_connection(conn)
+        if getattr(self, "praca_binding", None) is not None:
+            from models.store import desks
+
+            desks.rebind(self, conn)
+
 
 def check_folder(path: Path) -> None:
     """A new SQLite file only in a folder that exists: a mistyped path must not grow folders."""
