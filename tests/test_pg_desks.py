@@ -1,0 +1,368 @@
+"""Issue 26 §2: on PostgreSQL no desk holds a credential stronger than its clerk (models/store/desks.py).
+
+Each test builds its own schema as the tables' owner, gives the desks' group role its rights (``desks.grant``, what
+``praca pg-setup`` runs) and a desk a login role with a password of its own, then attacks the way an insider at a
+desk would: with the desk's credentials in ``psql`` (here a raw psycopg2 connection), with and without a Praça
+user bound to the connection. Praça itself then works through the same credentials. The roles are dropped after.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import uuid
+from decimal import Decimal
+
+import psycopg2
+import pytest
+from factories import TODAY, person, tpu
+
+from models.access import session, users
+from models.store import audit, desks
+from models.store.bootstrap import close_database, open_database
+from models.store.db import parse_url
+
+PASSWORD = "segredo-123"
+CLERKS = {"admin": "administrador", "ana": "atendente", "fiscal.marcos": "fiscal", "chefe": "chefe"}
+
+
+class Desk:
+    """A schema with Praça's tables, its owner's URL, and a desk's login role and URL."""
+
+    def __init__(self, owner_url: str):
+        self.owner_url = owner_url
+        tag = uuid.uuid4().hex[:10]
+        self.role = f"praca_desk_t{tag}"
+        self.login = f"mesa_t{tag}"
+        self.password = f"mesa-{tag}"
+        target = parse_url(owner_url)
+        host = f"{target.host or '127.0.0.1'}:{target.port or 5432}"
+        self.url = f"postgresql://{self.login}:{self.password}@{host}/{target.dbname}?schema={target.schema}"
+        self._target = target
+
+    def psql(self, login: str | None = None, password: str = PASSWORD):
+        """A raw connection with the desk's credentials (autocommit, as psql), bound to ``login`` when given."""
+        target = self._target
+        conn = psycopg2.connect(
+            dbname=target.dbname,
+            user=self.login,
+            password=self.password,
+            host=target.host,
+            port=target.port,
+            options=f"-c search_path={target.schema}",
+        )
+        conn.autocommit = True
+        if login is not None:
+            with conn.cursor() as cur:
+                cur.execute("SELECT salt FROM praca_challenge(%s)", (login,))
+                (salt,) = cur.fetchone()
+                assert desks._answer(cur, login, desks._scrypt(password, bytes.fromhex(salt))) == "ok"
+        return conn
+
+    def owner(self):
+        target = self._target
+        conn = psycopg2.connect(
+            dbname=target.dbname,
+            user=target.user,
+            host=target.host,
+            port=target.port,
+            options=f"-c search_path={target.schema}",
+        )
+        conn.autocommit = True
+        return conn
+
+    def open_as(self, login: str, password: str = PASSWORD):
+        """Praça at the desk: the database opened with the desk's credentials and ``login`` logged in."""
+        close_database()
+        database = open_database(self.url)
+        with session.acting_as(None):
+            user = users.authenticate(login, password)
+        session.log_in(user.as_session())
+        return database
+
+
+@pytest.fixture
+def desk(pg_schema_url, tmp_path):
+    from models.store.files import set_store
+
+    set_store(tmp_path / "files")
+    database = open_database(pg_schema_url, create=True)
+    users.create_user(username="admin", name="Admin", role="administrador", password=PASSWORD)
+    for login, role in CLERKS.items():
+        if login != "admin":
+            users.create_user(username=login, name=login.title(), role=role, password=PASSWORD)
+    place = Desk(pg_schema_url)
+    desks.grant(database, place.role)
+    desks.add_desk_login(database, place.login, place.password, place.role)
+    try:
+        yield place
+    finally:
+        session.log_in(session.SYSTEM)
+        close_database()
+        with place.owner() as conn, conn.cursor() as cur:
+            cur.execute(
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE usename = %s AND pid <> "
+                "pg_backend_pid()",
+                (place.login,),
+            )
+            cur.execute(f'DROP OWNED BY "{place.login}", "{place.role}"')
+            cur.execute(f'DROP ROLE "{place.login}"')
+            cur.execute(f'DROP ROLE "{place.role}"')
+
+
+def _role_of(desk: Desk, login: str) -> str:
+    with desk.owner() as conn, conn.cursor() as cur:
+        cur.execute("SELECT role FROM app_user WHERE username = %s", (login,))
+        return cur.fetchone()[0]
+
+
+def _trail(desk: Desk) -> list[tuple]:
+    with desk.owner() as conn, conn.cursor() as cur:
+        cur.execute("SELECT id, username, table_name, action, before, after FROM audit_entry ORDER BY id")
+        return cur.fetchall()
+
+
+def _refused(conn, sql: str, params=()) -> str:
+    with conn.cursor() as cur, pytest.raises(psycopg2.Error) as caught:
+        cur.execute(sql, params)
+    return str(caught.value)
+
+
+def _count(conn, sql: str, params=()) -> int:
+    with conn.cursor() as cur:
+        cur.execute(sql, params)
+        return cur.rowcount
+
+
+def test_the_desk_credential_alone_reads_no_personal_data_and_writes_nothing(desk):
+    with session.acting_as(session.SYSTEM):
+        person("Maria das Dores")
+    conn = desk.psql()
+    with conn.cursor() as cur:
+        cur.execute("SELECT count(*) FROM person")
+        assert cur.fetchone()[0] == 0  # the row is there; no Praça user is bound to this connection
+    assert _count(conn, "UPDATE app_user SET role = 'administrador' WHERE username = 'ana'") == 0
+    assert "row-level security" in _refused(
+        conn,
+        "INSERT INTO app_user (username, name, role, password_hash, active, created_at, version) "
+        "VALUES ('eve', 'Eve', 'administrador', 'x', true, now(), 1)",
+    )
+    assert "permission denied" in _refused(conn, "SELECT * FROM praca_user_key")
+    assert "permission denied" in _refused(conn, "SELECT * FROM praca_desk_session")
+    assert _role_of(desk, "ana") == "atendente"
+
+
+def test_a_clerk_cannot_promote_anyone_not_even_themself(desk):
+    before = len(_trail(desk))
+    conn = desk.psql("ana")
+    assert "Só o administrador" in _refused(conn, "UPDATE app_user SET role = 'administrador' WHERE username = 'ana'")
+    assert _count(conn, "UPDATE app_user SET role = 'administrador' WHERE username = 'fiscal.marcos'") == 0
+    assert _count(conn, "UPDATE app_user SET active = false WHERE username = 'admin'") == 0
+    assert "row-level security" in _refused(
+        conn,
+        "INSERT INTO app_user (username, name, role, password_hash, active, created_at, version) "
+        "VALUES ('eve', 'Eve', 'administrador', 'x', true, now(), 1)",
+    )
+    # nor give themself the administrator's password at the server
+    assert "Só o administrador" in _refused(conn, "SELECT praca_set_verifier('admin', 'aa', 'bb')")
+    assert {login: _role_of(desk, login) for login in CLERKS} == CLERKS
+    assert len(_trail(desk)) == before
+
+
+def test_a_clerk_changes_their_own_password_only(desk):
+    conn = desk.psql("ana")
+    assert _count(conn, "UPDATE app_user SET last_login = now() WHERE username = 'ana'") == 1
+    assert _count(conn, "UPDATE app_user SET password_hash = 'x' WHERE username = 'admin'") == 0
+    entry = _trail(desk)[-1]
+    assert entry[1:4] == ("ana", "app_user", "update")
+
+
+def test_an_issued_permit_is_not_edited_at_any_desk(desk, tmp_path):
+    with session.acting_as(session.SYSTEM):
+        permit = tpu(tmp_path / "keys", person("Maria das Dores"))
+    assert permit.status == "active"
+    for login in ("chefe", "admin"):
+        conn = desk.psql(login)
+        for change in ("valid_until = valid_until + 365", "person_id = NULL", "number = '9999/2026'"):
+            assert "permission denied" in _refused(conn, f"UPDATE permit SET {change} WHERE id = %s", (permit.id,))
+        assert "permission denied" in _refused(conn, "DELETE FROM permit WHERE id = %s", (permit.id,))
+    with desk.owner() as conn, conn.cursor() as cur:
+        cur.execute("SELECT valid_until, number FROM permit WHERE id = %s", (permit.id,))
+        assert cur.fetchone() == (permit.valid_until, permit.number)
+
+
+def test_an_issued_permits_qr_is_written_once(desk, tmp_path):
+    with session.acting_as(session.SYSTEM):
+        permit = tpu(tmp_path / "keys", person("Maria das Dores"))
+    assert permit.qr_text
+    conn = desk.psql("chefe")
+    assert "emitida" in _refused(conn, "UPDATE permit SET qr_text = 'forjado' WHERE id = %s", (permit.id,))
+
+
+def test_a_fiscal_cannot_write_what_only_the_front_desk_writes(desk):
+    conn = desk.psql("fiscal.marcos")
+    assert "row-level security" in _refused(
+        conn, "INSERT INTO payment (charge_id, paid_on, amount, reference, recorded_at, recorded_by, note) "
+        "VALUES (1, now(), 100, 'x', now(), 'x', '')"
+    )
+    assert "row-level security" in _refused(conn, "INSERT INTO setting (key, value) VALUES ('x', 'y')")
+
+
+def test_the_trail_cannot_be_deleted_rewritten_or_forged(desk):
+    trail = _trail(desk)
+    conn = desk.psql("chefe")
+    assert "permission denied" in _refused(conn, "DELETE FROM audit_entry")
+    assert "permission denied" in _refused(conn, "UPDATE audit_entry SET username = 'eve'")
+    assert "permission denied" in _refused(conn, "TRUNCATE audit_entry")
+    # a forged entry with a valid hash, linked to the last one
+    fields = {"at": dt.datetime(2026, 1, 1), "username": "admin", "table_name": "app_user", "record_id": "2"}
+    fields.update(action="update", before='{"role": "atendente"}', after='{"role": "administrador"}', note="")
+    digest = audit.entry_hash(_last_hash(desk), fields)
+    assert "permission denied" in _refused(
+        conn,
+        "INSERT INTO audit_entry (at, username, table_name, record_id, action, before, after, note, prev_hash, hash) "
+        "VALUES (%(at)s, %(username)s, %(table_name)s, %(record_id)s, %(action)s, %(before)s, %(after)s, "
+        "%(note)s, %(prev)s, %(hash)s)",
+        {**fields, "prev": _last_hash(desk), "hash": digest},
+    )
+    assert "permission denied" in _refused(
+        conn, "SELECT praca_audit_write('app_user', '2', 'update', '', '', '', NULL, 'admin')"
+    )
+    assert "não aceita" in _refused(
+        conn, "SELECT praca_audit_note('app_user', '2', 'update', 'promovida', NULL, 'admin')"
+    )
+    assert "must be owner" in _refused(conn, "ALTER TABLE audit_entry DISABLE TRIGGER USER")
+    assert "must be owner" in _refused(conn, "DROP TRIGGER audit_entry_append_only ON audit_entry")
+    assert _trail(desk) == trail
+
+
+def _last_hash(desk: Desk) -> str:
+    with desk.owner() as conn, conn.cursor() as cur:
+        cur.execute("SELECT hash FROM audit_entry ORDER BY id DESC LIMIT 1")
+        return cur.fetchone()[0]
+
+
+def test_a_direct_write_at_a_desk_is_audited_by_the_database(desk):
+    with session.acting_as(session.SYSTEM):
+        maria = person("Maria das Dores")
+    conn = desk.psql("ana")
+    assert _count(conn, "UPDATE person SET name = 'Maria Alterada' WHERE id = %s", (maria.id,)) == 1
+    entry = _trail(desk)[-1]
+    assert entry[1:4] == ("ana", "person", "update")
+    assert '"Maria das Dores"' in entry[4] and '"Maria Alterada"' in entry[5]
+    # the server's entry is chained as Praça's own: the whole trail verifies
+    with session.acting_as(session.SYSTEM):
+        assert audit.verify_chain().intact
+
+
+def test_a_deactivated_clerk_stops_at_the_next_statement(desk):
+    with session.acting_as(session.SYSTEM):
+        maria = person("Maria das Dores")
+    conn = desk.psql("ana")
+    assert _count(conn, "UPDATE person SET phone = '1' WHERE id = %s", (maria.id,)) == 1
+    with desk.owner() as owner, owner.cursor() as cur:
+        cur.execute("UPDATE app_user SET active = false WHERE username = 'ana'")
+    assert _count(conn, "UPDATE person SET phone = '2' WHERE id = %s", (maria.id,)) == 0
+
+
+def test_the_server_locks_a_login_after_wrong_answers(desk):
+    conn = desk.psql()
+    with conn.cursor() as cur:
+        for _ in range(desks.SERVER_MAX_FAILURES):
+            cur.execute("SELECT praca_challenge('admin')")
+            assert desks._answer(cur, "admin", "0" * 64) == "refused"
+        cur.execute("SELECT salt FROM praca_challenge('admin')")
+        (salt,) = cur.fetchone()
+        assert desks._answer(cur, "admin", desks._scrypt(PASSWORD, bytes.fromhex(salt))) == "locked"
+        cur.execute("SELECT praca_bound_username()")
+        assert cur.fetchone()[0] is None
+
+
+def test_a_binding_belongs_to_its_connection(desk):
+    bound = desk.psql("admin")
+    other = desk.psql()
+    with bound.cursor() as cur:
+        cur.execute("SELECT current_setting('praca.desk_token')")
+        (token,) = cur.fetchone()
+    with other.cursor() as cur:  # another connection that learnt the token is still nobody
+        cur.execute("SELECT set_config('praca.desk_token', %s, false)", (token,))
+        cur.execute("SELECT praca_bound_username()")
+        assert cur.fetchone()[0] is None
+
+
+def test_the_old_shared_role_is_no_stronger_than_a_desk(desk):
+    """The README once told servers to grant a desk role every table (and INSERT on the trail): its writes now
+    need a bound Praça user as well."""
+    with desk.owner() as conn, conn.cursor() as cur:
+        cur.execute(f'GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA "{desk._target.schema}" TO '
+                    f'"{desk.login}"')
+    conn = desk.psql()
+    assert _count(conn, "UPDATE app_user SET role = 'administrador'") == 0
+    assert _count(conn, "DELETE FROM person") == 0
+    assert "row-level security" in _refused(
+        conn,
+        "INSERT INTO audit_entry (at, username, table_name, record_id, action, before, after, note, prev_hash, hash) "
+        "VALUES (now(), 'admin', 'x', '', 'insert', '', '', '', '', '')",
+    )
+
+
+def test_praca_works_through_the_desk(desk, tmp_path):
+    """Login, a person, an application approved and its permit issued, a charge and its payment — all through the
+    desk's role, each entry of the trail written by the server under the clerk's name, the chain intact."""
+    from models.billing.charges import record_payment
+    from models.billing.charges.manual import create_charge
+
+    before = len(_trail(desk))
+    database = desk.open_as("chefe")
+    assert desks.is_desk(database)
+    permit = tpu(tmp_path / "keys", person("Maria das Dores"))
+    assert permit.qr_text and permit.status == "active"
+    charge = create_charge(
+        kind="event", regime="olimpia-2025", label="Preço do evento", amount="150,00", due_on=TODAY,
+        basis="LC 324/2025, art. 90", by="", permit=permit,
+    )
+    record_payment(charge, paid_on=TODAY, amount=Decimal("150.00"), reference="REC-1", by="", today=TODAY)
+    session.log_out()
+    database = desk.open_as("ana")
+    assert users.get_user(1).username == "admin"
+    new = _trail(desk)[before:]
+    assert {e[1] for e in new} <= {"chefe", "ana"} and {"permit", "charge", "payment", "person"} <= {e[2] for e in new}
+    with session.acting_as(session.SYSTEM):
+        assert audit.verify_chain().intact
+
+
+def test_a_password_the_server_does_not_know_is_refused_at_the_desk(desk):
+    with desk.owner() as conn, conn.cursor() as cur:
+        cur.execute("DELETE FROM praca_user_key WHERE username = 'ana'")
+    close_database()
+    open_database(desk.url)
+    with session.acting_as(None), pytest.raises(desks.BindRefused, match="ainda não vale nas mesas"):
+        users.authenticate("ana", PASSWORD)
+
+
+def test_a_wrong_password_at_the_desk_is_audited_by_the_server(desk):
+    close_database()
+    open_database(desk.url)
+    with session.acting_as(None), pytest.raises(users.UserError):
+        users.authenticate("ana", "errada-123")
+    entry = _trail(desk)[-1]
+    assert entry[1:4] == ("ana", "app_user", "login-fail")
+
+
+def test_every_table_has_its_desk_rights():
+    """A table added to the schema is declared in models.store.desks.RIGHTS (otherwise no desk can use it)."""
+    from models.store.schema import TABLES
+
+    assert {t._meta.table_name for t in TABLES} - set(desks.RIGHTS) == set()
+    assert set(desks.RIGHTS) - {t._meta.table_name for t in TABLES} == set()
+
+
+def test_the_servers_hash_is_praca_s_for_any_text(desk):
+    """The entries the server writes are hashed as models.store.audit.entry_hash hashes them, whatever the text."""
+    with session.acting_as(session.SYSTEM):
+        maria = person("Maria das Dores")
+    conn = desk.psql("ana")
+    odd = 'aspas " barra \\ tab\t nova\nlinha ção 𝄞 \u2028 \x7f <!-- </script>'
+    with conn.cursor() as cur:
+        cur.execute("UPDATE person SET notes = %s WHERE id = %s", (odd, maria.id))
+    with session.acting_as(session.SYSTEM):
+        assert audit.verify_chain().intact
