@@ -100,8 +100,7 @@ def desk(pg_schema_url, tmp_path):
         close_database()
         with place.owner() as conn, conn.cursor() as cur:
             cur.execute(
-                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE usename = %s AND pid <> "
-                "pg_backend_pid()",
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE usename = %s AND pid <> pg_backend_pid()",
                 (place.login,),
             )
             cur.execute(f'DROP OWNED BY "{place.login}", "{place.role}"')
@@ -201,8 +200,9 @@ def test_an_issued_permits_qr_is_written_once(desk, tmp_path):
 def test_a_fiscal_cannot_write_what_only_the_front_desk_writes(desk):
     conn = desk.psql("fiscal.marcos")
     assert "row-level security" in _refused(
-        conn, "INSERT INTO payment (charge_id, paid_on, amount, reference, recorded_at, recorded_by, note) "
-        "VALUES (1, now(), 100, 'x', now(), 'x', '')"
+        conn,
+        "INSERT INTO payment (charge_id, paid_on, amount, reference, recorded_at, recorded_by, note) "
+        "VALUES (1, now(), 100, 'x', now(), 'x', '')",
     )
     assert "row-level security" in _refused(conn, "INSERT INTO setting (key, value) VALUES ('x', 'y')")
 
@@ -293,8 +293,9 @@ def test_the_old_shared_role_is_no_stronger_than_a_desk(desk):
     """The README once told servers to grant a desk role every table (and INSERT on the trail): its writes now
     need a bound Praça user as well."""
     with desk.owner() as conn, conn.cursor() as cur:
-        cur.execute(f'GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA "{desk._target.schema}" TO '
-                    f'"{desk.login}"')
+        cur.execute(
+            f'GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA "{desk._target.schema}" TO "{desk.login}"'
+        )
     conn = desk.psql()
     assert _count(conn, "UPDATE app_user SET role = 'administrador'") == 0
     assert _count(conn, "DELETE FROM person") == 0
@@ -317,8 +318,14 @@ def test_praca_works_through_the_desk(desk, tmp_path):
     permit = tpu(tmp_path / "keys", person("Maria das Dores"))
     assert permit.qr_text and permit.status == "active"
     charge = create_charge(
-        kind="event", regime="olimpia-2025", label="Preço do evento", amount="150,00", due_on=TODAY,
-        basis="LC 324/2025, art. 90", by="", permit=permit,
+        kind="event",
+        regime="olimpia-2025",
+        label="Preço do evento",
+        amount="150,00",
+        due_on=TODAY,
+        basis="LC 324/2025, art. 90",
+        by="",
+        permit=permit,
     )
     record_payment(charge, paid_on=TODAY, amount=Decimal("150.00"), reference="REC-1", by="", today=TODAY)
     session.log_out()
@@ -366,3 +373,109 @@ def test_the_servers_hash_is_praca_s_for_any_text(desk):
         cur.execute("UPDATE person SET notes = %s WHERE id = %s", (odd, maria.id))
     with session.acting_as(session.SYSTEM):
         assert audit.verify_chain().intact
+
+
+@pytest.fixture
+def roles(pg_schema_url):
+    """Role names of this test's own for the desks' group and one desk's login, dropped afterwards."""
+    tag = uuid.uuid4().hex[:10]
+    names = (f"praca_desk_t{tag}", f"mesa_t{tag}")
+    yield names
+    close_database()
+    from conftest import _pg_admin
+
+    conn = _pg_admin()
+    conn.autocommit = True
+    with conn.cursor() as cur:
+        for name in reversed(names):
+            cur.execute("SELECT 1 FROM pg_roles WHERE rolname = %s", (name,))
+            if cur.fetchone():
+                cur.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE usename = %s", (name,))
+                cur.execute(f'DROP OWNED BY "{name}"')
+                cur.execute(f'DROP ROLE "{name}"')
+    conn.close()
+
+
+def _desk_url(owner_url: str, login: str, password: str) -> str:
+    target = parse_url(owner_url)
+    return (
+        f"postgresql://{login}:{password}@{target.host or '127.0.0.1'}:{target.port or 5432}/{target.dbname}"
+        f"?schema={target.schema}"
+    )
+
+
+def test_init_then_pg_setup_give_each_desk_a_login_of_its_own(pg_schema_url, roles, monkeypatch, capsys):
+    from desktop.cli import main
+
+    role, login = roles
+    monkeypatch.setenv("PRACA_PASSWORD", PASSWORD)
+    assert main(["init", "--db", pg_schema_url, "--admin", "joana"]) == 0
+    assert "papel praca_desk" in capsys.readouterr().out
+    monkeypatch.setenv("PRACA_DESK_PASSWORD", "mesa-senha-1")
+    assert main(["pg-setup", "--db", pg_schema_url, "--desk-role", role, "--desk-login", login]) == 0
+    out = capsys.readouterr().out
+    assert f"Login da mesa {login} pronto" in out and "Ainda não entram" not in out
+    url = _desk_url(pg_schema_url, login, "mesa-senha-1")
+    assert main(["pg-setup", "--db", url, "--desk-role", role]) == 2  # a desk cannot grant itself anything
+    assert "dono das tabelas" in capsys.readouterr().err
+    database = open_database(url)
+    assert desks.is_desk(database)
+    with session.acting_as(None):
+        assert users.authenticate("joana", PASSWORD).role == "administrador"
+
+
+def test_pg_setup_is_the_upgrade_of_a_server_from_before(pg_schema_url, roles, monkeypatch, capsys):
+    """A database of schema 21 (no desks' side, a shared role granted everything): pg-setup migrates it, gives the
+    desks their rights, names the users whose password the server does not know yet and enrolls one."""
+    from desktop import login as cli_login
+    from desktop.cli import main
+
+    role, login = roles
+    monkeypatch.setenv("PRACA_PASSWORD", PASSWORD)
+    assert main(["init", "--db", pg_schema_url, "--admin", "joana"]) == 0
+    from conftest import _pg_admin
+
+    schema = parse_url(pg_schema_url).schema
+    conn = _pg_admin()
+    conn.autocommit = True
+    with conn.cursor() as cur:  # back to version 21: the desks' side removed
+        cur.execute(f'SET search_path = "{schema}"')
+        cur.execute("DROP FUNCTION praca_bound_username() CASCADE")
+        cur.execute("DROP FUNCTION praca_audit_row() CASCADE")
+        cur.execute("DROP FUNCTION praca_guard_row() CASCADE")
+        cur.execute("DROP TABLE praca_user_key, praca_desk_session CASCADE")
+        for table in desks.RIGHTS:
+            cur.execute(f'ALTER TABLE "{table}" DISABLE ROW LEVEL SECURITY')
+        cur.execute("UPDATE praca_meta SET value = '21' WHERE key = 'schema_version'")
+    conn.close()
+    monkeypatch.delenv("PRACA_PASSWORD")
+    monkeypatch.setenv("PRACA_DESK_PASSWORD", "mesa-senha-1")
+    answers = iter([PASSWORD])
+    monkeypatch.setattr(cli_login, "ask_password", lambda prompt: next(answers))
+    assert main(["pg-setup", "--db", pg_schema_url, "--desk-role", role, "--desk-login", login]) == 0
+    assert "Ainda não entram nas mesas (a senha deles é anterior): joana" in capsys.readouterr().out
+    url = _desk_url(pg_schema_url, login, "mesa-senha-1")
+    open_database(url)
+    with session.acting_as(None), pytest.raises(desks.BindRefused):
+        users.authenticate("joana", PASSWORD)
+    close_database()
+    assert main(["pg-setup", "--db", pg_schema_url, "--desk-role", role, "--enroll", "joana"]) == 0
+    assert "A senha de joana vale nas mesas" in capsys.readouterr().out
+    open_database(url)
+    with session.acting_as(None):
+        assert users.authenticate("joana", PASSWORD).username == "joana"
+
+
+def test_the_administrator_manages_users_at_a_desk(desk):
+    """What the administrator may do in Praça, the administrator's desk may do: users and roles, audited by the
+    server; the new user's password is valid at the desks at once."""
+    desk.open_as("admin")
+    users.create_user(username="nova", name="Nova", role="atendente", password=PASSWORD)
+    ana = users.User.get(users.User.username == "ana")
+    users.change_role(ana, "chefe")
+    assert _role_of(desk, "ana") == "chefe"
+    assert [e[1:4] for e in _trail(desk)[-2:]] == [("admin", "app_user", "insert"), ("admin", "app_user", "update")]
+    assert '"***"' in _trail(desk)[-2][5]  # never a password hash in the server's entries
+    session.log_out()
+    desk.open_as("nova")
+    assert session.current().username == "nova"

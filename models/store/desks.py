@@ -305,15 +305,17 @@ END $$;
 CREATE OR REPLACE FUNCTION praca_guard_row() RETURNS trigger
 LANGUAGE plpgsql VOLATILE SECURITY DEFINER {path} AS $$
 BEGIN
-  IF TG_TABLE_NAME = 'app_user' AND coalesce(praca_bound_role(), '') <> 'administrador' THEN
-    IF NEW.id IS DISTINCT FROM praca_bound_user()
-       OR (NEW.username, NEW.name, NEW.role, NEW.active) IS DISTINCT FROM (OLD.username, OLD.name, OLD.role, OLD.active)
+  IF TG_TABLE_NAME = 'app_user' THEN
+    IF coalesce(praca_bound_role(), '') <> 'administrador' AND (NEW.id IS DISTINCT FROM praca_bound_user()
+       OR (NEW.username, NEW.name, NEW.role, NEW.active) IS DISTINCT FROM (OLD.username, OLD.name, OLD.role, OLD.active))
     THEN
       RAISE EXCEPTION 'Só o administrador altera usuários e perfis.' USING ERRCODE = 'insufficient_privilege';
     END IF;
-  ELSIF TG_TABLE_NAME = 'permit' AND coalesce(OLD.qr_text, '') <> '' AND NEW.qr_text IS DISTINCT FROM OLD.qr_text THEN
-    RAISE EXCEPTION 'Uma permissão emitida não é alterada (o QR code é gravado uma vez).'
-      USING ERRCODE = 'insufficient_privilege';
+  ELSIF TG_TABLE_NAME = 'permit' THEN
+    IF coalesce(OLD.qr_text, '') <> '' AND NEW.qr_text IS DISTINCT FROM OLD.qr_text THEN
+      RAISE EXCEPTION 'Uma permissão emitida não é alterada (o QR code é gravado uma vez).'
+        USING ERRCODE = 'insufficient_privilege';
+    END IF;
   END IF;
   RETURN NEW;
 END $$;
