@@ -71,7 +71,7 @@ def run(args: argparse.Namespace) -> int:
     from models.base.errors import UserError
     from models.store import desks
     from models.store.bootstrap import close_database, open_database
-    from models.store.db import current_url, database_error_text, parse_url
+    from models.store.db import database_error_text, parse_url
 
     url = resolve_db_url(getattr(args, "db", None))
     if parse_url(url).backend != "postgresql":
@@ -102,7 +102,7 @@ def run(args: argparse.Namespace) -> int:
                 f"papel que possa criar papéis (CREATEROLE), ou crie antes: CREATE ROLE {role} NOLOGIN; — nada foi "
                 f"alterado."
             ) from None
-        where = current_url().display()
+        where = parse_url(url).display()
         print(f"{where}: as mesas (papel {role}) só podem o que o usuário do Praça que entrou nelas pode.")
         for login, _password in logins:
             print(f"Login da mesa {login} pronto: PRACA_DB=postgresql://{login}@SERVIDOR:PORTA/BANCO, senha em pgpass.")

@@ -18,6 +18,7 @@ import datetime as _dt
 import os
 import re
 import sqlite3
+from collections.abc import Callable
 from dataclasses import dataclass
 from decimal import Decimal
 from pathlib import Path
@@ -467,14 +468,14 @@ class _PostgresqlDatabase(PostgresqlDatabase):
             raise UserError(NUL_MESSAGE)
         return super().execute_sql(sql, params)
 
-    def _initialize_connection(self, conn):
-        """A desk's new connection (another thread, a reconnection) is bound to the same Praça user
-        (:func:`models.store.desks.rebind`)."""
-        super()._initialize_connection(conn)
-        if getattr(self, "praca_binding", None) is not None:
-            from models.store import desks
+    #: Set by :mod:`models.store.desks`: binds a desk's new connection to the Praça user bound to the others.
+    on_new_connection: Callable[[Any, Any], None] | None = None
 
-            desks.rebind(self, conn)
+    def _initialize_connection(self, conn):
+        """A desk's new connection (another thread, a reconnection) is bound to the same Praça user."""
+        super()._initialize_connection(conn)
+        if getattr(self, "praca_binding", None) is not None and self.on_new_connection is not None:
+            type(self).on_new_connection(self, conn)
 
 
 def check_folder(path: Path) -> None:

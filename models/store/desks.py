@@ -35,6 +35,7 @@ from peewee import Database, PostgresqlDatabase
 
 from models.access import session
 from models.base.errors import UserError
+from models.store.db import _PostgresqlDatabase, db
 
 #: The group role the desks log in through (``praca pg-setup --desk-role`` chooses another).
 DESK_ROLE = "praca_desk"
@@ -73,6 +74,7 @@ _ENFORCEMENT = ("enforcement.record", "enforcement.decide")
 _SITES = ("sites.edit",)
 _DRAWS = ("draws.hold", "applications.create")
 _NUMBERED = ("number", "year", "seq", "regime")
+_CREATED = ("created_at", "created_on", "created_by")
 
 #: The desks' rights, table by table: the one declaration to extend for a new table.
 RIGHTS: dict[str, Rights] = {
@@ -90,12 +92,11 @@ RIGHTS: dict[str, Rights] = {
     "application_event": Rights(_APPLICATIONS, update=False),
     # An issued permit is never edited: its status moves (and its QR is written once, see _GUARDS).
     "permit": Rights(_PERMITS, columns=("status", "status_at", "version", "qr_text")),
-    "permit_event": Rights(_PERMITS + ("enforcement.decide",), update=False),
+    "permit_event": Rights((*_PERMITS, "enforcement.decide"), update=False),
     "permit_document": Rights(_PERMITS, update=False),
     "charge": Rights(
         _CHARGES + _APPLICATIONS + _PERMITS,
-        frozen=("number", "key", "kind", "regime", "period", "formula", "basis", "created_at", "created_on")
-        + ("created_by", "act_sha256"),
+        frozen=(*_NUMBERED[:1], "key", "kind", "regime", "period", "formula", "basis", "act_sha256", *_CREATED),
     ),
     "payment": Rights(("charges.pay",), update=False),
     # The administrator's; a user changes only their own password and last login (see _GUARDS).
@@ -107,16 +108,16 @@ RIGHTS: dict[str, Rights] = {
     "site_segment": Rights(_SITES, delete=True),
     "site_obstacle": Rights(_SITES, delete=True),
     "named_point": Rights(_SITES, delete=True),
-    "stall": Rights(_SITES + ("sites.assign", "permits.issue", "permits.sanction"), delete=True),
+    "stall": Rights((*_SITES, "sites.assign", "permits.issue", "permits.sanction"), delete=True),
     "stall_breach": Rights(_SITES, delete=True),
-    "enforcement_record": Rights(_ENFORCEMENT + ("permits.sanction",), frozen=_NUMBERED + ("kind", "at", "facts")),
+    "enforcement_record": Rights((*_ENFORCEMENT, "permits.sanction"), frozen=(*_NUMBERED, "kind", "at", "facts")),
     "enforcement_file": Rights(_ENFORCEMENT, update=False),
     "enforcement_charge": Rights(_ENFORCEMENT),
-    "enforcement_event": Rights(_ENFORCEMENT + ("permits.sanction",), update=False),
+    "enforcement_event": Rights((*_ENFORCEMENT, "permits.sanction"), update=False),
     "enforcement_item": Rights(_ENFORCEMENT),
-    "enforcement_contest": Rights(_ENFORCEMENT + ("applications.move",)),
+    "enforcement_contest": Rights((*_ENFORCEMENT, "applications.move")),
     "list_publication": Rights(_DRAWS, update=False),
-    "selection_appeal": Rights(_DRAWS + ("applications.decide",)),
+    "selection_appeal": Rights((*_DRAWS, "applications.decide")),
     "rotation_event": Rights(_DRAWS, delete=True),
     "point_draw": Rights(_DRAWS, update=False),
     "login_throttle": Rights((ANYONE,), delete=True, read="any", unbound_write=True),
@@ -307,7 +308,8 @@ LANGUAGE plpgsql VOLATILE SECURITY DEFINER {path} AS $$
 BEGIN
   IF TG_TABLE_NAME = 'app_user' THEN
     IF coalesce(praca_bound_role(), '') <> 'administrador' AND (NEW.id IS DISTINCT FROM praca_bound_user()
-       OR (NEW.username, NEW.name, NEW.role, NEW.active) IS DISTINCT FROM (OLD.username, OLD.name, OLD.role, OLD.active))
+       OR (NEW.username, NEW.name, NEW.role, NEW.active)
+          IS DISTINCT FROM (OLD.username, OLD.name, OLD.role, OLD.active))
     THEN
       RAISE EXCEPTION 'Só o administrador altera usuários e perfis.' USING ERRCODE = 'insufficient_privilege';
     END IF;
@@ -501,13 +503,12 @@ def detect(database: Database) -> None:
     database.praca_desk = desk  # type: ignore[attr-defined]
 
 
-def _scrypt(password: str, salt: bytes) -> str:
-    from models.access import users
+#: The verifier's scrypt (as the password hash's, ``models.access.users``, with a salt of its own).
+SCRYPT_N, SCRYPT_R, SCRYPT_P = 2**14, 8, 1
 
-    key = hashlib.scrypt(
-        password.encode("utf-8"), salt=salt, n=users.SCRYPT_N, r=users.SCRYPT_R, p=users.SCRYPT_P, dklen=32
-    )
-    return key.hex()
+
+def _scrypt(password: str, salt: bytes) -> str:
+    return hashlib.scrypt(password.encode("utf-8"), salt=salt, n=SCRYPT_N, r=SCRYPT_R, p=SCRYPT_P, dklen=32).hex()
 
 
 def store_verifier(database, username: str, password: str) -> None:
@@ -527,7 +528,7 @@ def has_verifier(database, username: str) -> bool:
     )
 
 
-class BindRefused(UserError):
+class BindRefused(UserError):  # noqa: N818 - a refusal the login shows, as PermissionDenied
     pass
 
 
@@ -577,6 +578,9 @@ def rebind(database, conn) -> None:
         _answer(cursor, login, key)
 
 
+_PostgresqlDatabase.on_new_connection = rebind
+
+
 def unbind(database) -> None:
     """End the binding of this desk's connection (a logout, a new login)."""
     database.praca_binding = None
@@ -586,8 +590,6 @@ def unbind(database) -> None:
 def audit_note(**fields) -> None:
     """A desk's entry of the trail that is no change of a row (a viewing, a refused login), written by the server
     (:func:`models.store.audit.append` calls it for a desk)."""
-    from models.store.db import db
-
     db.execute_sql(
         "SELECT praca_audit_note(%s, %s, %s, %s, %s, %s)",
         (
