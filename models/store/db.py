@@ -478,6 +478,12 @@ class _PostgresqlDatabase(PostgresqlDatabase):
             type(self).on_new_connection(self, conn)
 
 
+def set_rebind_hook(hook: Callable[[Any, Any], None]) -> None:
+    """``hook(database, connection)`` runs on each new PostgreSQL connection of a desk whose Praça user is bound
+    (:mod:`models.store.desks`)."""
+    _PostgresqlDatabase.on_new_connection = hook
+
+
 def check_folder(path: Path) -> None:
     """A new SQLite file only in a folder that exists: a mistyped path must not grow folders."""
     parent = path.parent

@@ -35,7 +35,7 @@ from peewee import Database, PostgresqlDatabase
 
 from models.access import session
 from models.base.errors import UserError
-from models.store.db import _PostgresqlDatabase, db
+from models.store.db import db, set_rebind_hook
 
 #: The group role the desks log in through (``praca pg-setup --desk-role`` chooses another).
 DESK_ROLE = "praca_desk"
@@ -578,7 +578,7 @@ def rebind(database, conn) -> None:
         _answer(cursor, login, key)
 
 
-_PostgresqlDatabase.on_new_connection = rebind
+set_rebind_hook(rebind)
 
 
 def unbind(database) -> None:
