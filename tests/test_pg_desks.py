@@ -479,3 +479,29 @@ def test_the_administrator_manages_users_at_a_desk(desk):
     session.log_out()
     desk.open_as("nova")
     assert session.current().username == "nova"
+
+
+def test_a_desks_other_connection_is_bound_to_the_same_clerk(desk):
+    """peewee opens a connection per thread (a worker, a reconnection): it is bound to the clerk logged in."""
+    import threading
+
+    from models.registry.people import Person
+
+    with session.acting_as(session.SYSTEM):
+        person("Maria das Dores")
+    database = desk.open_as("ana")
+    seen: list[int | str] = []
+
+    def worker():
+        try:
+            with database.connection_context():
+                cur = database.execute_sql("SELECT praca_bound_username()")
+                seen.append(cur.fetchone()[0])
+                seen.append(Person.select().count())
+        except Exception as exc:  # the assertion below shows it
+            seen.append(repr(exc))
+
+    thread = threading.Thread(target=worker)
+    thread.start()
+    thread.join()
+    assert seen == ["ana", 1]
