@@ -505,3 +505,13 @@ def test_a_desks_other_connection_is_bound_to_the_same_clerk(desk):
     thread.start()
     thread.join()
     assert seen == ["ana", 1]
+
+
+def test_a_desk_does_not_migrate_it_says_who_does(desk):
+    with desk.owner() as conn, conn.cursor() as cur:
+        cur.execute("UPDATE praca_meta SET value = '25' WHERE key = 'schema_version'")
+    close_database()
+    from models.store.db import DatabaseError
+
+    with pytest.raises(DatabaseError, match="só o dono do banco atualiza"):
+        open_database(desk.url)

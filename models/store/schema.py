@@ -385,9 +385,14 @@ def apply_migrations(database: Database, current: int) -> list[int]:
 
 def _refuse_desk_migration(database: Database, target: DatabaseURL, version: int) -> None:
     """A desk's role cannot change the schema: the owner migrates (``praca pg-setup`` on the server)."""
-    from models.store import desks
-
-    if desks.installed(database) and database.execute_sql("SELECT praca_is_desk()").fetchone()[0]:
+    if not isinstance(database, PostgresqlDatabase):
+        return
+    owner = database.execute_sql(
+        "SELECT pg_has_role(session_user, tableowner, 'MEMBER') FROM pg_tables "
+        "WHERE schemaname = current_schema() AND tablename = %s",
+        (META_TABLE,),
+    ).fetchone()
+    if owner is not None and not owner[0]:
         raise DatabaseError(
             f"{target.display()} está na versão de esquema {version} e precisa ser atualizado para {LATEST}: "
             f"só o dono do banco atualiza (no servidor: praca --db URL-DO-DONO pg-setup); esta mesa não alterou nada."
