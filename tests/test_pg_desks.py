@@ -515,3 +515,20 @@ def test_a_desk_does_not_migrate_it_says_who_does(desk):
 
     with pytest.raises(DatabaseError, match="só o dono do banco atualiza"):
         open_database(desk.url)
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["--desk-login", "mesa 01"], "Nome inválido para o login da mesa"),
+        (["--desk-role", "x" * 64], "Nome inválido para o papel das mesas"),
+        (["--desk-role", "grupo'; DROP TABLE person; --"], "Nome inválido"),
+    ],
+)
+def test_pg_setup_refuses_a_bad_name_before_anything(db_url, monkeypatch, capsys, argv, message):
+    from desktop.cli import main
+
+    monkeypatch.setenv("PRACA_DESK_PASSWORD", "mesa-senha-1")
+    assert main(["pg-setup", "--db", db_url, *argv]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and (message in err or "é para um servidor PostgreSQL" in err)

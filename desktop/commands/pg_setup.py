@@ -79,6 +79,9 @@ def run(args: argparse.Namespace) -> int:
             "praca pg-setup é para um servidor PostgreSQL (--db postgresql://…); o banco embutido é de uma mesa só."
         )
     role = args.desk_role or desks.DESK_ROLE
+    desks.check_role_name(role, "o papel das mesas")
+    for login in args.desk_login:
+        desks.check_role_name(login, "o login da mesa")
     logins = [
         (login, _ask(f"Senha do login da mesa {login}: ", "PRACA_DESK_PASSWORD", twice=True))
         for login in args.desk_login

@@ -432,6 +432,7 @@ def grant(database: Database, role: str = DESK_ROLE) -> None:
     whatever it held before (the shared role of older versions of the README included)."""
     if not isinstance(database, PostgresqlDatabase):
         raise UserError("As permissões das mesas são do PostgreSQL; o banco embutido é de uma mesa só.")
+    check_role_name(role, "o papel das mesas")
     schema, _owner = _schema_and_owner(database)
     role_name = _ident(role)
     exists = database.execute_sql("SELECT 1 FROM pg_roles WHERE rolname = %s", (role,)).fetchone()
@@ -468,11 +469,18 @@ def grant(database: Database, role: str = DESK_ROLE) -> None:
         database.execute_sql(f"GRANT EXECUTE ON FUNCTION {function} TO {role_name}")
 
 
+def check_role_name(name: str, what: str) -> None:
+    """A PostgreSQL role name Praça creates: letters, digits, ``._-``, at most 63 characters."""
+    if not name or not all(c.isascii() and (c.isalnum() or c in "_-.") for c in name) or len(name) > 63:
+        raise UserError(f"Nome inválido para {what}: use letras, números, ponto, hífen ou sublinhado (até 63).")
+
+
 def add_desk_login(database: Database, login: str, password: str, role: str = DESK_ROLE) -> None:
     """A login role for one desk, member of the group ``role`` and of nothing else (its password changed when it
     exists already)."""
-    if not login or not all(c.isalnum() or c in "_-." for c in login) or len(login) > 63:
-        raise UserError("Nome de login da mesa inválido: use letras, números, ponto, hífen ou sublinhado.")
+    check_role_name(login, "o login da mesa")
+    if not password or any(ord(c) < 32 or ord(c) == 127 for c in password):
+        raise UserError(f"Senha vazia ou com caractere de controle para o login da mesa {login}.", field="password")
     name = _ident(login)
     exists = database.execute_sql("SELECT rolsuper OR rolcreaterole FROM pg_roles WHERE rolname = %s", (login,))
     row = exists.fetchone()
