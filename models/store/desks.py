@@ -5,14 +5,14 @@ commands). The desks connect as another role, by default ``praca_desk`` (a group
 its own that is a member of it, ``praca pg-setup --desk-login mesa01``). That role may, by itself, do almost
 nothing: read the few tables a login needs (:data:`RIGHTS`, ``read="any"``) and count failed logins. Everything
 else needs a **Praça user bound to the connection**: :func:`bind` proves the user's password to the server with a
-challenge and an answer (:func:`verifier`: a scrypt of the password, kept in ``praca_user_key``, a table no desk
+challenge and an answer (:func:`store_verifier`: a scrypt of the password, kept in ``praca_user_key``, a table no desk
 can read), and the server keeps the binding for that connection only (its backend pid and a random token only that
 session holds). Then:
 
 * row-level security on every table lets a bound user read, and lets them insert, update or delete only the
   tables their role writes in Praça (:data:`RIGHTS`, from ``models.access.session.PERMISSIONS``); column grants
-  leave out what no one changes once written (an issued permit's facts, a charge's amount and formula, the
-  number of any act), and ``app_user`` is the administrator's, except one's own password and last login;
+  leave out what no one changes once written (an issued permit's facts, a charge's number, period and
+  formula, an act's number), and ``app_user`` is the administrator's, except one's own password and last login;
 * the audit trail is written **by the database** for a desk: a trigger on every audited table appends the entry
   (who is the bound user, the row before and after) in the same transaction, so a change made with ``psql`` is
   audited like one made by Praça; the desk role cannot insert, change or delete an entry itself, and the few
@@ -441,7 +441,9 @@ def grant(database: Database, role: str = DESK_ROLE) -> None:
             f"DO $$ BEGIN CREATE ROLE {role_name} NOLOGIN; "
             "EXCEPTION WHEN duplicate_object OR unique_violation THEN NULL; END $$"
         )
-    database.execute_sql(f"GRANT CONNECT ON DATABASE {_ident(_current_database(database))} TO {role_name}")
+    connect = "SELECT has_database_privilege(%s, current_database(), 'CONNECT')"
+    if not database.execute_sql(connect, (role,)).fetchone()[0]:  # PUBLIC usually has it: no GRANT written again
+        database.execute_sql(f"GRANT CONNECT ON DATABASE {_ident(_current_database(database))} TO {role_name}")
     database.execute_sql(f"GRANT USAGE ON SCHEMA {_ident(schema)} TO {role_name}")
     present = set(database.get_tables(schema=schema))
     for table in sorted(present):
