@@ -532,3 +532,17 @@ def test_pg_setup_refuses_a_bad_name_before_anything(db_url, monkeypatch, capsys
     assert main(["pg-setup", "--db", db_url, *argv]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and (message in err or "é para um servidor PostgreSQL" in err)
+
+
+def test_only_who_may_sanction_moves_a_permit_into_or_out_of_a_sanction(desk, tmp_path):
+    with session.acting_as(session.SYSTEM):
+        permit = tpu(tmp_path / "keys", person("Maria das Dores"))
+    conn = desk.psql("ana")  # an atendente writes permits (issues, renews) but does not revoke them
+    for status in desks.SANCTION_STATUSES:
+        assert "Só quem pode suspender" in _refused(
+            conn, "UPDATE permit SET status = %s WHERE id = %s", (status, permit.id)
+        )
+    chefe = desk.psql("chefe")
+    assert _count(chefe, "UPDATE permit SET status = 'suspended' WHERE id = %s", (permit.id,)) == 1
+    assert "Só quem pode suspender" in _refused(conn, "UPDATE permit SET status = 'active' WHERE id = %s", (permit.id,))
+    assert _trail(desk)[-1][1:4] == ("chefe", "permit", "update")

@@ -318,6 +318,12 @@ BEGIN
       RAISE EXCEPTION 'Uma permissão emitida não é alterada (o QR code é gravado uma vez).'
         USING ERRCODE = 'insufficient_privilege';
     END IF;
+    IF NEW.status IS DISTINCT FROM OLD.status
+       AND (NEW.status = ANY ({_array(list(SANCTION_STATUSES))}) OR OLD.status = 'suspended')
+       AND coalesce(praca_bound_role(), '') <> ALL ({_array(roles_for(Rights(("permits.sanction",))))}) THEN
+      RAISE EXCEPTION 'Só quem pode suspender, cassar ou cancelar permissões muda essa situação.'
+        USING ERRCODE = 'insufficient_privilege';
+    END IF;
   END IF;
   RETURN NEW;
 END $$;
@@ -325,6 +331,9 @@ END $$;
 REVOKE ALL ON FUNCTION praca_audit_write(text, text, text, text, text, text, integer, text) FROM PUBLIC;
 """
 
+
+#: A permit's statuses only ``permits.sanction`` gives (and takes away: a suspended permit reactivated).
+SANCTION_STATUSES = ("suspended", "revoked", "cancelled")
 
 #: Tables with a guard trigger for desks (praca_guard_row): what column grants cannot say.
 _GUARDS = ("app_user", "permit")
