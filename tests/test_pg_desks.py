@@ -361,6 +361,7 @@ def test_every_table_has_its_desk_rights():
 
     assert {t._meta.table_name for t in TABLES} - set(desks.RIGHTS) == set()
     assert set(desks.RIGHTS) - {t._meta.table_name for t in TABLES} == set()
+    assert desks._UNAUDITED == audit.UNAUDITED  # the server audits for a desk what Praça audits
 
 
 def test_the_servers_hash_is_praca_s_for_any_text(desk):
