@@ -547,3 +547,46 @@ def test_only_who_may_sanction_moves_a_permit_into_or_out_of_a_sanction(desk, tm
     assert _count(chefe, "UPDATE permit SET status = 'suspended' WHERE id = %s", (permit.id,)) == 1
     assert "Só quem pode suspender" in _refused(conn, "UPDATE permit SET status = 'active' WHERE id = %s", (permit.id,))
     assert _trail(desk)[-1][1:4] == ("chefe", "permit", "update")
+
+
+def test_no_desk_reads_a_password_hash(desk):
+    """A desk's login cannot read the users' password hashes (nor find them in the trail), bound or not: a guess
+    tried offline against them would be worth a clerk's — or the administrator's — password."""
+    desk.open_as("admin")
+    users.set_password(users.User.get(users.User.username == "ana"), "outra-senha-1", "outra-senha-1")
+    for login in (None, "chefe", "admin"):
+        conn = desk.psql(login)
+        assert "permission denied" in _refused(conn, "SELECT password_hash FROM app_user")
+        with conn.cursor() as cur:
+            cur.execute("SELECT before || after FROM audit_entry WHERE table_name = 'app_user'")
+            assert all("scrypt$" not in text for (text,) in cur.fetchall())
+    session.log_out()
+    desk.open_as("ana", "outra-senha-1")  # the server checked the new password
+    users.set_password(users.User.get(users.User.username == "ana"), "terceira-1", "terceira-1", old="outra-senha-1")
+    with pytest.raises(users.FieldErrors):
+        users.set_password(users.User.get(users.User.username == "ana"), "quarta-123", "quarta-123", old="errada-1")
+    from models.store.db import db
+
+    assert db.execute_sql("SELECT praca_bound_username()").fetchone()[0] == "ana"  # still bound
+    import threading
+
+    seen = []
+    database = db.obj
+
+    def worker():  # a new connection after the password changed is bound with the new one
+        with database.connection_context():
+            seen.append(database.execute_sql("SELECT praca_bound_username()").fetchone()[0])
+
+    thread = threading.Thread(target=worker)
+    thread.start()
+    thread.join()
+    assert seen == ["ana"]
+
+
+def test_the_trail_keeps_no_password_hash_on_either_back_end(database):
+    """Praça's own entries (the owner's connection, SQLite) mask the hash as the server's do."""
+    from models.store.audit import AuditEntry
+
+    users.create_user(username="admin", name="Admin", role="administrador", password=PASSWORD)
+    users.set_password(users.User.get(users.User.username == "admin"), "outra-senha-1", "outra-senha-1")
+    assert all("scrypt$" not in e.before + e.after for e in AuditEntry.select())

@@ -133,6 +133,28 @@ def _is_compact(data) -> bool:
     return isinstance(data, dict) and set(data) == {"columns", "values", "rows"}
 
 
+#: Columns whose values the trail never keeps (a password hash: anyone who reads the trail could try guesses).
+SECRET_COLUMNS = {"password_hash"}
+
+
+def _masked(data):
+    """``data`` (a row, or a bulk entry's rows) with the values of :data:`SECRET_COLUMNS` as ``"***"``."""
+    if _is_compact(data) and SECRET_COLUMNS & set(data["columns"]):
+        values = [
+            ["***"] if name in SECRET_COLUMNS else v for name, v in zip(data["columns"], data["values"], strict=True)
+        ]
+        rows = [
+            [0 if name in SECRET_COLUMNS else i for name, i in zip(data["columns"], row, strict=True)]
+            for row in data["rows"]
+        ]
+        return {"columns": data["columns"], "values": values, "rows": rows}
+    if isinstance(data, dict) and SECRET_COLUMNS & set(data):
+        return {k: ("***" if k in SECRET_COLUMNS else v) for k, v in data.items()}
+    if isinstance(data, list):
+        return [_masked(item) for item in data]
+    return data
+
+
 class _Hook:
     def audits(self, model) -> bool:
         return model._meta.table_name not in UNAUDITED
@@ -144,6 +166,7 @@ class _Hook:
         return list(query.dicts())
 
     def _write(self, model, action: str, record_id, before, after, person_id=None, note: str = "") -> None:
+        before, after = _masked(before), _masked(after)
         append(
             table_name=model._meta.table_name,
             record_id="" if record_id is None else str(record_id),

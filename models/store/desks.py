@@ -53,7 +53,7 @@ class Rights:
     columns no desk changes once the row is written (``update`` then grants the others); ``columns``: the only
     columns a desk may change (instead of ``frozen``). ``read``: ``"bound"`` (a Praça user must be bound) or
     ``"any"`` (the login needs it before anyone is bound). ``unbound_write``: writable before a login (the failed
-    logins' counter)."""
+    logins' counter). ``hidden``: columns no desk reads (it may still write them where ``update`` says)."""
 
     acts: tuple[str, ...] = ()
     insert: bool = True
@@ -63,6 +63,7 @@ class Rights:
     columns: tuple[str, ...] | None = None
     read: str = "bound"
     unbound_write: bool = False
+    hidden: tuple[str, ...] = ()
 
 
 READ_ONLY = Rights(insert=False, update=False)
@@ -100,7 +101,7 @@ RIGHTS: dict[str, Rights] = {
     ),
     "payment": Rights(("charges.pay",), update=False),
     # The administrator's; a user changes only their own password and last login (see _GUARDS).
-    "app_user": Rights(read="any", frozen=("created_at",)),
+    "app_user": Rights(read="any", frozen=("created_at",), hidden=("password_hash",)),
     "audit_entry": READ_ONLY,  # written by the database's triggers and functions only
     "draw": Rights(_DRAWS),
     "draw_entry": Rights(_DRAWS),
@@ -461,11 +462,15 @@ def grant(database: Database, role: str = DESK_ROLE) -> None:
         if table not in present:
             continue
         name = _ident(table)
-        database.execute_sql(f"GRANT SELECT ON {name} TO {role_name}")
+        columns = [c.name for c in database.get_columns(table, schema=schema)]
+        if rights.hidden:
+            readable = ", ".join(_ident(c) for c in columns if c not in rights.hidden)
+            database.execute_sql(f"GRANT SELECT ({readable}) ON {name} TO {role_name}")
+        else:
+            database.execute_sql(f"GRANT SELECT ON {name} TO {role_name}")
         if rights.insert:
             database.execute_sql(f"GRANT INSERT ON {name} TO {role_name}")
         if rights.update:
-            columns = [c.name for c in database.get_columns(table, schema=schema)]
             if rights.columns is not None:
                 allowed = [c for c in columns if c in rights.columns]
             else:
@@ -536,9 +541,11 @@ def store_verifier(database, username: str, password: str) -> None:
     if not isinstance(database, PostgresqlDatabase) or not installed(database):
         return
     salt = os.urandom(16).hex()
-    database.execute_sql(
-        "SELECT praca_set_verifier(%s, %s, %s)", (username, salt, _scrypt(password, bytes.fromhex(salt)))
-    )
+    key = _scrypt(password, bytes.fromhex(salt))
+    database.execute_sql("SELECT praca_set_verifier(%s, %s, %s)", (username, salt, key))
+    binding = getattr(database, "praca_binding", None)
+    if binding is not None and binding[0] == username.lower():  # one's own new password: rebind with it later
+        database.praca_binding = (binding[0], key)  # type: ignore[attr-defined]
 
 
 def has_verifier(database, username: str) -> bool:
@@ -562,29 +569,22 @@ def _answer(cursor, login: str, key: str | None) -> str:
     return cursor.fetchone()[0]
 
 
-def bind(database, login: str, password: str) -> None:
-    """Bind the Praça user ``login`` to this desk's connection (and to every connection it opens later): the
-    server checks the password's proof. Refused with one line when the server does not know the password yet."""
+def prove(database, login: str, password: str) -> str:
+    """At a desk, the server checks ``login``'s password (a desk cannot read the password hashes): ``"ok"`` (and
+    the user is bound to this connection, as :func:`bind`), ``"refused"``, ``"locked"`` (too many wrong answers
+    at the server) or ``"unknown"`` (the server has no proof of this login's password). The same scrypt is spent
+    whatever the answer. A refusal leaves the connection bound as it was."""
     login = login.strip().lower()
     cursor = database.cursor()
     cursor.execute("SELECT salt FROM praca_challenge(%s)", (login,))
     salt = cursor.fetchone()[0]
-    if salt is None:
-        raise BindRefused(
-            f"A senha de {login} ainda não vale nas mesas do servidor: o administrador precisa redefini-la "
-            f"(Cadastros → Usuários) ou cadastrá-la com praca pg-setup --enroll {login}.",
-            field="password",
-        )
-    key = _scrypt(password, bytes.fromhex(salt))
-    outcome = _answer(cursor, login, key)
-    if outcome != "ok":
-        raise BindRefused(
-            "O servidor recusou o login desta mesa"
-            + (" (bloqueado por excesso de tentativas; tente mais tarde)." if outcome == "locked" else ".")
-            + " Nada foi gravado.",
-            field="password",
-        )
-    database.praca_binding = (login, key)
+    key = _scrypt(password, bytes.fromhex(salt) if salt else b"\0" * 16)
+    outcome = _answer(cursor, login, key) if salt else "unknown"
+    if outcome == "ok":
+        database.praca_binding = (login, key)
+    elif getattr(database, "praca_binding", None) is not None:
+        rebind(database, database.connection())
+    return outcome
 
 
 def rebind(database, conn) -> None:
