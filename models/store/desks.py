@@ -125,10 +125,24 @@ RIGHTS: dict[str, Rights] = {
     "regime_act": Rights(("regimes.manage",), read="any"),
     "municipal_holiday": Rights(("calendar.edit",), read="any"),  # deadlines count them, logged in or not
     "signing_key": Rights(("settings.edit",), read="any", frozen=("key_id", "public_key", "created_at")),
+    # the trail's checkpoints (issue 26 §3): added by whichever desk opens first each day, backs up or prints a
+    # report — never changed (its guards refuse UPDATE and DELETE like the trail's); a forged one fails its signature
+    "audit_checkpoint": Rights((ANYONE,), update=False, read="any", unbound_write=True),
+    # an import's staged batches (issue 26 §7): the administrator's, removed once published
+    "import_run": Rights(("import",), delete=True),
+    "import_stage": Rights(("import",), delete=True),
 }
 
 #: Tables the audit trail leaves out (bookkeeping): ``models.store.audit.UNAUDITED``.
-_UNAUDITED = {"audit_entry", "counter", "praca_meta", "login_throttle"}
+_UNAUDITED = {
+    "audit_entry",
+    "audit_checkpoint",
+    "counter",
+    "praca_meta",
+    "login_throttle",
+    "import_run",
+    "import_stage",
+}
 
 
 def roles_for(rights: Rights) -> list[str]:
