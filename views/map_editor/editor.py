@@ -41,6 +41,7 @@ from models.sites import (
     site_holders,
     stall_rows,
 )
+from models.sites.breaches import OpenBreaches, open_breaches
 from models.sites.layout import NUMBERING, OBSTACLE_KINDS, SIDE_LABELS, SIDE_USES, format_metres
 from models.sites.stall_plan import Box, StallPlan
 from reports.site_map import OBSTACLE_MARKS
@@ -352,7 +353,7 @@ class MapEditor(StallEdits, EditorPanels, QWidget):
             return
         stalls, held = self.plan.counts()
         breaches = self.plan.breaches()
-        open_count = sum(1 for b in breaches if b.signature not in self.kept)
+        open_count = len(open_breaches(breaches, self.kept))
         text = fill(
             self.tr("%1 banca(s) · %2 com titular · %3 irregularidade(s) em aberto"),
             str(stalls),
@@ -452,8 +453,9 @@ class MapEditor(StallEdits, EditorPanels, QWidget):
         """Write the segment's stalls and holders in one transaction (:func:`models.sites.save_layout`)."""
         if self.plan is None:
             return False
-        open_breaches = self.open_breaches()
-        if open_breaches:  # the README's promise: each breach fixed, or kept with its written reason, first
+        try:
+            result = save_layout(self.site_id, self.plan.placed(), segment=self.segment_id, keep_holders=False)
+        except OpenBreaches as exc:  # the domain refuses it (the README's promise); the screen shows where to act
             self.tabs.setCurrentIndex(0)
             self.show_status(
                 fill(
@@ -462,13 +464,11 @@ class MapEditor(StallEdits, EditorPanels, QWidget):
                         "Corrija cada uma ou mantenha-a "
                         "com justificativa em Verificações → Manter com justificativa…"
                     ),
-                    str(len(open_breaches)),
-                    open_breaches[0].message,
+                    str(len(exc.breaches)),
+                    exc.breaches[0].message,
                 )
             )
             return False
-        try:
-            result = save_layout(self.site_id, self.plan.placed(), segment=self.segment_id, keep_holders=False)
         except FieldErrors as exc:
             self.show_status(next(iter(exc.errors.values())))
             return False
@@ -484,7 +484,7 @@ class MapEditor(StallEdits, EditorPanels, QWidget):
 
     def open_breaches(self) -> list:
         """The plan's breaches of the act not kept with a written reason."""
-        return [b for b in self.plan.breaches() if b.signature not in self.kept] if self.plan is not None else []
+        return open_breaches(self.plan.breaches(), self.kept) if self.plan is not None else []
 
     def export_dict(self) -> dict:
         """What the printed map shows: the site as saved, with this segment as it is on screen."""
