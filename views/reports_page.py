@@ -32,6 +32,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from models.base.br import month_names
 from models.base.errors import UserError
 from models.base.money import format_brl
 from models.billing.charges import month_label, month_summary
@@ -41,21 +42,6 @@ from reports import sanctions_export
 from reports.fee_export import FORMATS, default_name, export_fee_report
 from views.blocks import fill, message_label, push_button, say, wrapped_label
 from views.save import save_file_name
-
-MONTHS = (
-    "janeiro",
-    "fevereiro",
-    "março",
-    "abril",
-    "maio",
-    "junho",
-    "julho",
-    "agosto",
-    "setembro",
-    "outubro",
-    "novembro",
-    "dezembro",
-)
 
 
 class ReportsPage(QWidget):
@@ -87,7 +73,7 @@ class ReportsPage(QWidget):
         today = self._today()
         self.month = QComboBox()
         self.month.setObjectName("month")
-        self.month.addItems([m.capitalize() for m in MONTHS])
+        self.month.addItems([m.capitalize() for m in month_names()])
         self.month.setCurrentIndex(today.month - 1)
         self.year = QSpinBox()
         self.year.setObjectName("year")
