@@ -19,12 +19,12 @@ from models.permits.renewal import delivered_documents, documents_of, renewal_wi
 from models.permits.steps import (
     claim,
     date_text,
+    issue_successor,
     next_permit_number,
     plural,
     record_event,
     regime_of,
     required_reason,
-    successor_values,
     supersede,
 )
 from models.permits.tables import Permit, PermitDocument
@@ -242,29 +242,15 @@ def renew(
         claim(permit)  # another desk renewing or revoking it meanwhile loses here
         if Permit.select().where((Permit.previous == permit.id) & (Permit.origin == "renewal")).exists():
             raise UserError(f"A permissão nº {permit.number} acabou de ser renovada em outra mesa.")
-        year, seq, number = next_permit_number(today)
-        new = Permit.create(
-            number=number,
-            year=year,
-            seq=seq,
-            previous=permit.id,
+        new = issue_successor(
+            permit,
             origin="renewal",
+            by=by,
+            today=today,
             valid_from=term.valid_from,
             valid_until=term.valid_until,
-            status="active",
-            issued_on=today,
-            issued_by=by,
             notes=f"Renovação da permissão nº {permit.number}.",
-            **successor_values(permit),
-        )
-        record_event(
-            new,
-            "issued",
-            by=by,
-            on=today,
-            status_to="active",
             reason=f"renovação da nº {permit.number}",
-            other=permit,
             data={"term": term.text, "article": term.article},
         )
         for doc, stored in kept:
@@ -287,7 +273,7 @@ def renew(
             status_from="active",
             status_to="active",
             other=new,
-            reason=f"renovada pela permissão nº {number}, válida a partir de {date_text(term.valid_from)} "
+            reason=f"renovada pela permissão nº {new.number}, válida a partir de {date_text(term.valid_from)} "
             f"({window.article})",
         )
         sign_permit(new, key_dir)
@@ -348,32 +334,18 @@ def transfer_to_heir(
         what="Transferência",
     )
     with db.atomic():
-        year, seq, number = next_permit_number(today)
-        values = successor_values(permit)
-        values.update(person=heir_person.id, company=None)
-        new = Permit.create(
-            number=number,
-            year=year,
-            seq=seq,
-            previous=permit.id,
+        new = issue_successor(
+            permit,
             origin="transfer",
+            by=by,
+            today=today,
             valid_from=today,
             valid_until=permit.valid_until,
-            status="active",
-            issued_on=today,
-            issued_by=by,
             notes=f"Transferida da permissão nº {permit.number} ({article}).",
-            **values,
-        )
-        record_event(
-            new,
-            "issued",
-            by=by,
-            on=today,
-            status_to="active",
-            other=permit,
             reason=f"transferência da nº {permit.number}: {reason}",
             data={"article": article},
+            person=heir_person.id,
+            company=None,
         )
         supersede(
             permit,
@@ -381,7 +353,7 @@ def transfer_to_heir(
             kind="transfer",
             by=by,
             today=today,
-            reason=f"transferida a {heir_person.name} pela permissão nº {number}: {reason} ({article})",
+            reason=f"transferida a {heir_person.name} pela permissão nº {new.number}: {reason} ({article})",
             data={"heir": heir_person.id, "article": article},
         )
         sign_permit(new, key_dir)
@@ -416,31 +388,17 @@ def exchange_sites(
     created = []
     with db.atomic():
         for old, other in ((permit_a, permit_b), (permit_b, permit_a)):
-            year, seq, number = next_permit_number(today)
-            values = successor_values(old)
-            values.update(site=other.site, point=other.point)
-            new = Permit.create(
-                number=number,
-                year=year,
-                seq=seq,
-                previous=old.id,
+            new = issue_successor(
+                old,
                 origin="exchange",
+                by=by,
+                today=today,
                 valid_from=today,
                 valid_until=old.valid_until,
-                status="active",
-                issued_on=today,
-                issued_by=by,
                 notes=f"Permuta de local com a permissão nº {other.number}; substitui a nº {old.number}.",
-                **values,
-            )
-            record_event(
-                new,
-                "issued",
-                by=by,
-                on=today,
-                status_to="active",
-                other=old,
                 reason=f"permuta com a nº {other.number}: {reason}",
+                site=other.site,
+                point=other.point,
             )
             created.append((old, new, other))
         for old, new, other in created:
