@@ -691,8 +691,9 @@ class MainWindow(QMainWindow):
         )
         if answer != QMessageBox.StandardButton.Yes:
             return
+        from models.base.errors import Cancelled
         from models.store.backup import BrokenTrailError
-        from views.operations import Cancelled, run_operation
+        from views.operations import run_operation
 
         steps = max(len(backup.counts), 1)
         accept_broken = [False]

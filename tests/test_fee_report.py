@@ -24,6 +24,7 @@ from hypothesis import strategies as st
 from pdftext import pdf_text
 from reports_read import Figures, cents, pdf_pages, recalculated
 
+from models.base.errors import Cancelled
 from models.base.money import format_brl, from_centavos
 from models.billing.charges import (
     Charge,
@@ -33,7 +34,7 @@ from models.billing.charges import (
     month_summary,
     record_payment,
 )
-from models.billing.fee_report import CANCELLED, NO_SECTION, NO_SITE, Cancelled, disambiguate, fee_report
+from models.billing.fee_report import CANCELLED, NO_SECTION, NO_SITE, disambiguate, fee_report
 from models.store.db import db
 from models.store.settings import set_settings
 from reports.fee_report_xlsx import MONEY

@@ -33,10 +33,9 @@ from PySide6.QtWidgets import (
 )
 
 from models.base.br import month_names
-from models.base.errors import UserError
+from models.base.errors import Cancelled, UserError
 from models.base.money import format_brl
 from models.billing.charges import month_label, month_summary
-from models.billing.fee_report import Cancelled
 from models.enforcement.sanctions_report import check_period, period_label
 from reports import sanctions_export
 from reports.fee_export import FORMATS, default_name, export_fee_report
@@ -331,7 +330,6 @@ class ReportsPage(QWidget):
                 text,
                 run,
                 title=self.tr("Exportar relatório"),
-                cancel_with=Cancelled,
                 show_after_ms=400,
                 on_start=started,
             )
