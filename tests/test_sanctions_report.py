@@ -38,7 +38,7 @@ from models.enforcement.sanctions_report import CORRECTED, sanctions_report
 from models.rules.regimes import get_regime
 from models.store.db import db
 from models.store.settings import set_settings
-from reports.fee_report_xlsx import MONEY
+from reports.workbook.styles import MONEY
 
 START, END = dt.date(2026, 3, 1), dt.date(2026, 3, 31)
 TODAY = dt.date(2026, 5, 4)  # a Monday, two months on

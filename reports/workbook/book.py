@@ -9,9 +9,10 @@ from pathlib import Path
 
 import xlsxwriter
 
-from reports.fee_report_xlsx.formulas import Area, Formula, Styled, quote_sheetname
-from reports.fee_report_xlsx.sizes import pages_across, row_height, text_lines
-from reports.fee_report_xlsx.styles import (
+from reports.templating import date_br
+from reports.workbook.formulas import Area, Formula, Styled, quote_sheetname
+from reports.workbook.sizes import pages_across, row_height, text_lines
+from reports.workbook.styles import (
     FIRST,
     FONT,
     FONT_SIZE,
@@ -23,7 +24,6 @@ from reports.fee_report_xlsx.styles import (
     TOTAL_STYLE,
     VALUE_STYLE,
 )
-from reports.templating import date_br
 
 # --------------------------------------------------------------------------- the workbook and its sheets
 
