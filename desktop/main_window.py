@@ -25,7 +25,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from desktop.app import app_icon
+from desktop.errors import explain
+from desktop.icon import app_icon
 from models.base.errors import UserError
 from views.blocks import fill
 
@@ -236,8 +237,6 @@ class MainWindow(QMainWindow):
         """Open the database given at construction, log in, fill the pages (see ``__init__``). Whatever fails
         on the way (the database, or a query of the login or the Painel) is said in one line and closes the
         window: a window half started is never left behind."""
-        from desktop.app import explain
-
         try:
             self._open_log_in_fill()
         except Exception as exc:  # whatever it is, the clerk gets one line in a box
