@@ -31,7 +31,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from models.base.errors import UserError
+from models.base.errors import Cancelled, UserError
 from models.base.money import format_brl
 from models.billing.charges import (
     MonthPlan,
@@ -51,7 +51,7 @@ from models.billing.charges import (
 from views.blocks import FieldErrorsView, ListTab, button_row, fill, push_button, user_errors, wrapped_label
 from views.fit import fit_to_screen
 from views.keys import search_keys
-from views.operations import Cancelled, run_operation
+from views.operations import run_operation
 from views.roles import allow
 from views.table_models import Column, RowsModel, select_where
 from views.widgets import DateEdit, GuardedDialog, act_version_line, current_user_name

@@ -3,8 +3,11 @@
 Open the file → map its columns to Praça's fields (guessed from the header
 names, or the mapping last used for files with the same header) → check every
 row (the bad ones in red, with the reason) → import after the clerk confirms,
-in one transaction, off the GUI thread with a progress bar; Cancelar rolls
-everything back. The rules are :mod:`models.services.importer`'s.
+off the GUI thread with a progress bar: the rows are prepared in short batches
+that no other desk sees and published at the end in one short transaction
+(issue 26 §7: the other desks keep working meanwhile); Cancelar removes the
+batches, or rolls the publication back. The rules are
+:mod:`models.services.importer`'s.
 """
 
 from __future__ import annotations
@@ -257,7 +260,10 @@ class ImportDialog(QDialog):
         page = QWidget()
         layout = QVBoxLayout(page)
         self.running_label = wrapped_label(
-            self.tr("Importando… tudo é gravado de uma vez no fim; Cancelar desfaz tudo.")
+            self.tr(
+                "Importando… as linhas são preparadas em lotes e entram todas de uma vez no fim; as outras mesas "
+                "continuam trabalhando. Cancelar desfaz tudo."
+            )
         )
         layout.addWidget(self.running_label)
         self.progress = QProgressBar()

@@ -32,30 +32,15 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from models.base.errors import UserError
+from models.base.br import month_names
+from models.base.errors import Cancelled, UserError
 from models.base.money import format_brl
 from models.billing.charges import month_label, month_summary
-from models.billing.fee_report import Cancelled
 from models.enforcement.sanctions_report import check_period, period_label
 from reports import sanctions_export
 from reports.fee_export import FORMATS, default_name, export_fee_report
 from views.blocks import fill, message_label, push_button, say, wrapped_label
 from views.save import save_file_name
-
-MONTHS = (
-    "janeiro",
-    "fevereiro",
-    "março",
-    "abril",
-    "maio",
-    "junho",
-    "julho",
-    "agosto",
-    "setembro",
-    "outubro",
-    "novembro",
-    "dezembro",
-)
 
 
 def _picked(edit: QDateEdit) -> _dt.date:
@@ -93,7 +78,7 @@ class ReportsPage(QWidget):
         day = self._today()
         self.month = QComboBox()
         self.month.setObjectName("month")
-        self.month.addItems([m.capitalize() for m in MONTHS])
+        self.month.addItems([m.capitalize() for m in month_names()])
         self.month.setCurrentIndex(day.month - 1)
         self.year = QSpinBox()
         self.year.setObjectName("year")
@@ -351,7 +336,6 @@ class ReportsPage(QWidget):
                 text,
                 run,
                 title=self.tr("Exportar relatório"),
-                cancel_with=Cancelled,
                 show_after_ms=400,
                 on_start=started,
             )

@@ -13,6 +13,7 @@ import argparse
 import datetime as dt
 import json
 
+from models.base.br import weekday_name
 from models.base.errors import UserError
 
 LOGIN = False  # computes from the acts only
@@ -107,9 +108,9 @@ def deadline_text(regime, result) -> str:
     d = regime.deadline(result.kind)
     start = result.start
     start_text = (
-        f"{start:%d/%m/%Y} ({describe.DAY_NAMES[start.weekday()]}) às {start:%H:%M}"
+        f"{start:%d/%m/%Y} ({weekday_name(start.weekday())}) às {start:%H:%M}"
         if isinstance(start, dt.datetime)
-        else f"{start:%d/%m/%Y} ({describe.DAY_NAMES[start.weekday()]})"
+        else f"{start:%d/%m/%Y} ({weekday_name(start.weekday())})"
     )
     out = [
         f"Regime: {regime.municipality}/{regime.state} — {regime.act} ({regime.id})",

@@ -16,6 +16,11 @@ fingerprint the municipality gave). A backup that is unsigned, signed by an
 unknown key, or changed after it was signed is refused unless the
 administrator passes ``--accept-unsigned`` and confirms by typing RESTAURAR.
 An encrypted backup asks its passphrase (or ``PRACA_BACKUP_PASSPHRASE``).
+
+A backup whose audit trail is broken (a chain that does not follow, or that does not reach the checkpoint of
+its own manifest) is refused: a restore never re-links it. ``--accept-broken-trail`` restores it after the
+administrator confirms by typing RESTAURAR, and the trail then records that the restored trail was broken, and
+where (issue 26 §3).
 """
 
 from __future__ import annotations
@@ -53,6 +58,11 @@ def configure(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--accept-unsigned", action="store_true", help="restaura um backup sem assinatura válida, depois de confirmar"
+    )
+    parser.add_argument(
+        "--accept-broken-trail",
+        action="store_true",
+        help="restaura um backup cuja trilha de auditoria está rompida, depois de confirmar (a trilha registra onde)",
     )
     parser.add_argument(
         "--check", action="store_true", help="só confere o arquivo e diz o que ele contém; não restaura nada"
@@ -103,14 +113,29 @@ def run(args: argparse.Namespace) -> int:
             folder.mkdir(parents=True, exist_ok=True)
             keep = folder / safety_copy_name()
         result = restore_backup(
-            args.file, force=args.force, keep_current=keep, app_version=__version__, trust=trust, passphrase=passphrase
+            args.file,
+            force=args.force,
+            keep_current=keep,
+            app_version=__version__,
+            trust=trust,
+            passphrase=passphrase,
+            accept_broken_trail=_confirm_broken if args.accept_broken_trail else False,
         )
+        if result.checkpoint is not None:
+            from models.store.checkpoints import append_file
+
+            try:
+                append_file(data_dir() / "backups", result.checkpoint)
+            except OSError:
+                pass
         from models.permits.signatures import check_all_permits
 
         signed_ok, signed_bad = check_all_permits()
     finally:
         close_database()
     text = f"Backup restaurado em {where}: {count_text(result.counts)}."
+    if result.broken_trail:
+        text += f" A trilha de auditoria restaurada está rompida ({result.broken_trail}); isso ficou registrado nela."
     if result.upgraded:
         from models.store.schema import LATEST
 
@@ -166,3 +191,14 @@ def _confirm_unsigned(reason: str) -> None:
     print(f"ATENÇÃO: {reason}", file=sys.stderr)
     if ask("Para restaurar mesmo assim, digite RESTAURAR: ").strip() != "RESTAURAR":
         raise UserError("Restauração não confirmada; nada foi alterado.", field="accept_unsigned")
+
+
+def _confirm_broken(where: str) -> bool:
+    from models.base.errors import UserError
+
+    print(f"ATENÇÃO: a trilha de auditoria deste backup está rompida: {where}", file=sys.stderr)
+    if ask("Para restaurá-lo assim mesmo (a trilha registra que estava rompida), digite RESTAURAR: ").strip() != (
+        "RESTAURAR"
+    ):
+        raise UserError("Restauração não confirmada; nada foi alterado.", field="accept_broken_trail")
+    return True

@@ -11,7 +11,7 @@ from models.access.session import require
 from models.base.errors import FieldErrors, UserError
 from models.base.money import format_brl
 from models.billing.charges import create_charge
-from models.enforcement.deadline_roles import pick_deadline, role_candidates
+from models.enforcement.deadline_roles import START_EVENTS, pick_deadline, role_candidates
 from models.enforcement.drafts import AdjustInput
 from models.enforcement.proposal import apply_adjustment
 from models.enforcement.sanctions import (
@@ -19,7 +19,6 @@ from models.enforcement.sanctions import (
     Proposal,
 )
 from models.enforcement.tables import (
-    START_EVENTS,
     ZERO,
     Record,
     RecordCharge,

@@ -12,7 +12,14 @@ from pathlib import Path
 from models.base.errors import FieldErrors, UserError
 from models.base.money import format_brl, parse_typed
 from models.enforcement.chains import prior_offences
-from models.enforcement.deadline_roles import deadline_dict, deadline_matter, pick_deadline, role_candidates, start_for
+from models.enforcement.deadline_roles import (
+    ROLES,
+    deadline_dict,
+    deadline_matter,
+    pick_deadline,
+    role_candidates,
+    start_for,
+)
 from models.enforcement.drafts import AdjustInput, RecordDraft, offender_facts
 from models.enforcement.sanctions import (
     PROPOSED,
@@ -23,7 +30,7 @@ from models.enforcement.sanctions import (
     propose_sanction,
     sanction_lines,
 )
-from models.enforcement.tables import KINDS, RELATIONS, ROLES, SIGNATURES, ZERO, Record, day_text
+from models.enforcement.tables import KINDS, RELATIONS, SIGNATURES, ZERO, Record, day_text
 from models.permits import Permit, find_permit
 from models.rules import describe
 from models.rules.deadlines import compute_deadline

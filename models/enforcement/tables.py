@@ -28,7 +28,6 @@ from models.enforcement.sanctions import (
 )
 from models.permits import Permit
 from models.registry.people import Company, Person
-from models.rules import describe
 from models.store.db import BaseModel, DecimalTextField, MoneyField, update_versioned
 
 KINDS = {
@@ -61,22 +60,6 @@ RELATIONS = {
 }
 
 
-#: the roles of a regime's deadlines that run for a record (``Deadline.role``), with their labels
-ROLES = {
-    role: describe.ROLES[role]
-    for role in (
-        "compliance",
-        "payment",
-        "defence",
-        "decision",
-        "appeal",
-        "appeal-decision",
-        "payment-after-decision",
-        "reclaim",
-    )
-}
-
-
 DECISION_LABELS = {
     IMPOSED: "imposta",
     PROPOSED: "proposta, aguardando a decisão da autoridade ou o fato",
@@ -96,9 +79,6 @@ OUTCOMES = {
     "partly": "defesa procedente em parte",
     "annulled": "auto anulado (defesa procedente)",
 }
-
-
-START_EVENTS = ("notification", "infraction-record", "infraction-record-receipt", "penalty")
 
 
 DECISION_EVENTS = ("decision-notification", "decision-publication")

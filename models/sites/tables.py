@@ -23,7 +23,6 @@ from peewee import (
 
 from models.base import clock
 from models.permits import Permit
-from models.rules.regimes import WEEKDAYS
 from models.store.db import BaseModel, DecimalTextField
 
 SITE_KINDS = {
@@ -32,7 +31,6 @@ SITE_KINDS = {
     "event-area": "área de evento",
     "beach": "praia",
 }
-WEEKDAY_LABELS = dict(zip(WEEKDAYS, ("seg", "ter", "qua", "qui", "sex", "sáb", "dom"), strict=True))
 
 
 class Site(BaseModel):

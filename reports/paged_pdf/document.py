@@ -362,8 +362,11 @@ def _numbered_canvas(footer: str):
                 self.setFont(FONT, 7)
                 self.setFillColor("#4d4d4d")
                 y = margin[2] / 2
-                if footer:
-                    self.drawString(margin[3], y, footer)
+                first, _newline, second = footer.partition("\\A")  # CSS's line break in the @page foot
+                if first:
+                    self.drawString(margin[3], y, first)
+                if second:  # the audit trail's checkpoint, under the place and title
+                    self.drawString(margin[3], y - 8, second)
                 self.drawRightString(width - margin[1], y, f"Página {number} de {total}")
                 Canvas.showPage(self)
             Canvas.save(self)

@@ -53,6 +53,7 @@ from models.sites import (
     site_holders,
     stall_rows,
 )
+from models.sites.breaches import OpenBreaches, open_breaches
 from models.sites.layout import NUMBERING, OBSTACLE_KINDS, SIDE_LABELS, SIDE_USES, format_metres
 from models.sites.layout.plan_data import Breach
 from models.sites.stall_plan import Box, HolderInfo, StallPlan
@@ -624,7 +625,7 @@ class MapEditor(QWidget):
 
     def open_breaches(self) -> list[Breach]:
         """The plan's breaches of the act not kept with a written reason."""
-        return [b for b in self.plan.breaches() if b.signature not in self.kept] if self.plan is not None else []
+        return open_breaches(self.plan.breaches(), self.kept) if self.plan is not None else []
 
     # -- auto-layout -------------------------------------------------------------------
     def run_auto_layout(self) -> Layout | None:
@@ -680,8 +681,9 @@ class MapEditor(QWidget):
         """Write the segment's stalls and holders in one transaction (:func:`models.sites.save_layout`)."""
         if self.plan is None or self.site_id is None:
             return False
-        open_breaches = self.open_breaches()
-        if open_breaches:  # the README's promise: each breach fixed, or kept with its written reason, first
+        try:
+            result = save_layout(self.site_id, self.plan.placed(), segment=self.segment_id, keep_holders=False)
+        except OpenBreaches as exc:  # the domain refuses it (the README's promise); the screen shows where to act
             self.tabs.setCurrentIndex(0)
             self.show_status(
                 fill(
@@ -690,13 +692,11 @@ class MapEditor(QWidget):
                         "Corrija cada uma ou mantenha-a "
                         "com justificativa em Verificações → Manter com justificativa…"
                     ),
-                    str(len(open_breaches)),
-                    open_breaches[0].message,
+                    str(len(exc.breaches)),
+                    exc.breaches[0].message,
                 )
             )
             return False
-        try:
-            result = save_layout(self.site_id, self.plan.placed(), segment=self.segment_id, keep_holders=False)
         except FieldErrors as exc:
             self.show_status(next(iter(exc.errors.values())))
             return False
