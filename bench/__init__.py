@@ -4,14 +4,15 @@ baseline in the same run, and prints the figure, the ratio and the budget. Run w
 """
 
 #: Module of each benchmark, in the order they run.
-BENCHMARKS = ("auto_layout", "plan_check", "search", "charges", "fee_report", "map_render", "startup")
+BENCHMARKS = ("auto_layout", "plan_check", "search", "charges", "fee_report", "map_render", "startup", "imports")
 
 #: Those that run once per database (SQLite, and PostgreSQL when PRACA_TEST_PG is set); the others need none
 #: (auto-layout) or time Qt's painting only (the map, read from SQLite).
-ON_EACH_DATABASE = ("search", "charges", "fee_report", "startup")
+ON_EACH_DATABASE = ("search", "charges", "fee_report", "startup", "imports")
 
 #: What ``python -m bench --smoke`` shrinks (module → constant → value): small data, every path exercised once.
 SMOKE_SIZES = {
     "data": {"PEOPLE": 600, "COMPANIES": 20, "PERMITS": 300},
     "map_render": {"STALLS": 120},
+    "imports": {"ROWS": 300},
 }

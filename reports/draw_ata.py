@@ -44,7 +44,7 @@ def draw_ata_context(draw: Draw | int) -> dict:
                 "others": [e for e in mine if e.role == "other"],
             }
         )
-    drawn = sorted((e for e in entries if e.position is not None), key=lambda e: e.position)
+    drawn = sorted((e for e in entries if e.position is not None), key=lambda e: e.position or 0)
     site = draw.site
     if site and site in regime.ids("site"):
         site = regime.site(site).label

@@ -325,8 +325,8 @@ def test_the_record_dialog_shows_the_points_and_records_the_authoritys_reading(q
     base = _second(jose, "04/05/2026 10:00")
     dialog = RecordDialog(base, today=dt.date(2026, 5, 4))
     qtbot.addWidget(dialog)
-    assert not dialog.readings_box.isHidden()
-    combo = dialog.findChild(type(dialog.kind), "reading-reincidencia-mesmo-dia")
+    assert not dialog.form.readings_box.isHidden()
+    combo = dialog.findChild(type(dialog.form.kind), "reading-reincidencia-mesmo-dia")
     assert combo is not None and combo.currentIndex() == 0
     labels = [combo.itemText(i) for i in range(combo.count())]
     assert any("art. 190, parágrafo único" in text for text in labels), labels
@@ -338,7 +338,7 @@ def test_the_record_dialog_shows_the_points_and_records_the_authoritys_reading(q
     combo.setCurrentIndex(combo.findData("mesmo-dia-nao-conta"))
     dialog.update_preview()
     assert not dialog.issue_button.isEnabled()  # a reading chosen asks for its reason
-    type_text(dialog.findChild(type(dialog.inspector), "reading-reason-reincidencia-mesmo-dia"), "autos simultâneos")
+    type_text(dialog.findChild(type(dialog.form.inspector), "reading-reason-reincidencia-mesmo-dia"), "autos simultâneos")
     dialog.update_preview()
     shown = dialog.proposal_view.toPlainText()
     assert "Leitura aplicada [mesmo-dia-nao-conta]" in shown and "motivo: autos simultâneos" in shown

@@ -14,6 +14,7 @@ import datetime as dt
 import json
 
 from desktop.commands import readings
+from models.base.br import weekday_name
 from models.base.errors import UserError
 
 LOGIN = False  # computes from the acts only
@@ -48,7 +49,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def check_kind(regime, kind: str | None) -> str:
-    if not (kind or "").strip():
+    if kind is None or not kind.strip():
         raise UserError(
             f"Informe o prazo: --kind PRAZO (os prazos estão em praca regimes --show {regime.id}).", field="kind"
         )
@@ -110,9 +111,9 @@ def deadline_text(regime, result) -> str:
     d = regime.deadline(result.kind)
     start = result.start
     start_text = (
-        f"{start:%d/%m/%Y} ({describe.DAY_NAMES[start.weekday()]}) às {start:%H:%M}"
+        f"{start:%d/%m/%Y} ({weekday_name(start.weekday())}) às {start:%H:%M}"
         if isinstance(start, dt.datetime)
-        else f"{start:%d/%m/%Y} ({describe.DAY_NAMES[start.weekday()]})"
+        else f"{start:%d/%m/%Y} ({weekday_name(start.weekday())})"
     )
     out = [
         f"Regime: {regime.municipality}/{regime.state} — {regime.act} ({regime.id})",

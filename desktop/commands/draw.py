@@ -90,7 +90,7 @@ MAX_PARTICIPANTS_BYTES = 20 * 1024 * 1024
 
 
 def _read(path_text: str | None) -> str:
-    if not (path_text or "").strip():
+    if path_text is None or not path_text.strip():
         raise UserError("Informe o arquivo dos participantes: --input ARQUIVO.csv", field="input")
     path = Path(path_text)
     try:
@@ -157,7 +157,7 @@ def run(args: argparse.Namespace) -> int:
         raise UserError("Com --events, informe um só número de vagas por evento.", field="events")
     result = run_draw(participants, args.seed, vacancies, rules)
     _write_list(args.list_out, result.list_text)
-    event_lists = rotation(result.order, [vacancies] * events) if events else None
+    event_lists = rotation(result.order, [vacancies] * events) if events and isinstance(vacancies, int) else None
     if args.json:
         data = result.to_dict()
         if event_lists is not None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import json
 import re
+from decimal import Decimal
 
 from desktop.commands import readings
 from models.base.errors import UserError
@@ -89,10 +90,10 @@ def parse_days(text: str) -> int:
     return int(text)
 
 
-def parse_admin_values(items: list[str] | None) -> dict[str, str] | None:
+def parse_admin_values(items: list[str] | None) -> dict[str, Decimal] | None:
     if not items:
         return None
-    values: dict[str, str] = {}
+    values: dict[str, Decimal] = {}
     for item in items:
         match = _ADMIN_VALUE.match(item)
         if match is None:

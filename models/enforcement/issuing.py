@@ -110,6 +110,7 @@ def issue_record(draft: RecordDraft, *, by: str, today: _dt.date) -> Record:
         name, document, address, description = pv.offender
         codes = [c.strip() for c in draft.infractions if c and c.strip()]
         notified = draft.notified_at or draft.at
+        midnight = _dt.datetime.combine(today, _dt.time(0))
         proposal = pv.proposal.to_dict()
         proposal["prior_refs"] = list(pv.prior_refs)
         proposal["fine_lines"] = [dict(line, amount=str(line["amount"])) for line in pv.fine_lines]
@@ -154,9 +155,7 @@ def issue_record(draft: RecordDraft, *, by: str, today: _dt.date) -> Record:
             reason=(draft.reason or "").strip(),
             search_text=search_key(f"{name} {draft.place} {number} {description}"),
             issued_on=today,
-            issued_at=clock.now()
-            if clock.now().date() == today
-            else max(notified, _dt.datetime.combine(today, _dt.time(0))),
+            issued_at=clock.now() if clock.now().date() == today else max(notified or midnight, midnight),
             issued_by=by,
         )
         for photo in draft.photos:

@@ -12,7 +12,14 @@ from pathlib import Path
 from models.base.errors import FieldErrors, UserError
 from models.base.money import format_brl, parse_typed
 from models.enforcement.chains import prior_offences
-from models.enforcement.deadline_roles import deadline_dict, deadline_matter, pick_deadline, role_candidates, start_for
+from models.enforcement.deadline_roles import (
+    ROLES,
+    deadline_dict,
+    deadline_matter,
+    pick_deadline,
+    role_candidates,
+    start_for,
+)
 from models.enforcement.drafts import AdjustInput, RecordDraft, offender_facts
 from models.enforcement.sanctions import (
     PROPOSED,
@@ -23,7 +30,7 @@ from models.enforcement.sanctions import (
     propose_sanction,
     sanction_lines,
 )
-from models.enforcement.tables import KINDS, RELATIONS, ROLES, SIGNATURES, ZERO, Record, day_text
+from models.enforcement.tables import KINDS, RELATIONS, SIGNATURES, ZERO, Record, day_text
 from models.permits import Permit, find_permit
 from models.rules import describe
 from models.rules.deadlines import compute_deadline
@@ -162,9 +169,10 @@ def _record_deadlines(
         else:
             picked = pick_deadline(usable, scope)
         for d in picked:
-            out.append(
-                deadline_dict(compute_deadline(regime, d.id, start_for(d.from_, at, notified)), role, extra=extra)
-            )
+            start = start_for(d.from_, at, notified)
+            if start is None:  # not usable: left out above
+                continue
+            out.append(deadline_dict(compute_deadline(regime, d.id, start), role, extra=extra))
 
     # a warning runs its own deadline to comply (Olímpia art. 10; SJC art. 23)
     warnings = [s for s in proposal.sanctions if s.kind == "warning" and s.applied]
@@ -357,8 +365,9 @@ def preview(draft: RecordDraft, *, today: _dt.date, strict: bool = True) -> Prev
             warnings.append(
                 "A sanção começa pela notificação: "
                 + "; ".join(
-                    f"nº {s.number} ({s.label}) só {s.condition.text.lower()} ({s.condition.basis})"
+                    f"nº {s.number} ({s.label}) só {condition.text.lower()} ({condition.basis})"
                     for s in conditional
+                    if (condition := s.condition) is not None
                 )
                 + " — lavre a notificação, ou este auto como seguimento de uma notificação não atendida."
             )
@@ -373,9 +382,9 @@ def preview(draft: RecordDraft, *, today: _dt.date, strict: bool = True) -> Prev
         )
     tolerated = [s for s in proposal.sanctions if s.decision == "tolerated"]
     if tolerated and draft.kind != "notice":
-        item = next(i for i in proposal.items if i.tolerance)
+        tolerance = next(i.tolerance for i in proposal.items if i.tolerance)
         warnings.append(
-            f"Dentro da tolerância ({item.tolerance[2]}): {item.tolerance[0]}ª de {item.tolerance[1]} "
+            f"Dentro da tolerância ({tolerance[2]}): {tolerance[0]}ª de {tolerance[1]} "
             f"ocorrências toleradas — sem "
             + " e sem ".join(describe.SANCTIONS.get(s.kind, s.kind) for s in tolerated)
             + "; registre a ocorrência como notificação."

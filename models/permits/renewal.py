@@ -118,8 +118,8 @@ def documents_of(permit: Permit, extra) -> list:
         .where(PermitDocument.permit.in_([p.id for p in chain_of(permit)]))
         .order_by(PermitDocument.delivered_on, PermitDocument.id)
     )
-    for row in later:
-        docs[row.document] = DocumentInput(row.document, row.delivered_on, row.valid_until)
+    for delivered in later:
+        docs[delivered.document] = DocumentInput(delivered.document, delivered.delivered_on, delivered.valid_until)
     for doc in extra or ():
         docs[doc.document] = doc
     return list(docs.values())

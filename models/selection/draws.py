@@ -21,7 +21,7 @@ import datetime as _dt
 import json
 from collections.abc import Iterable, Mapping, Sequence
 from decimal import Decimal
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from peewee import BooleanField, CharField, DateTimeField, ForeignKeyField, IntegerField, TextField
 
@@ -98,6 +98,9 @@ class Draw(_WriteOnce):
     created_by = CharField(max_length=100)
     created_at = DateTimeField(default=clock.now)
 
+    if TYPE_CHECKING:  # for mypy: the key peewee adds beside each foreign key (its stub has none)
+        replaced_by_id: int | None
+
     class Meta:
         table_name = "draw"
 
@@ -139,6 +142,11 @@ class DrawEntry(_WriteOnce):
     reason_basis = TextField(default="")
     person = ForeignKeyField(Person, null=True, backref="draw_entries", on_delete="SET NULL")
     application = ForeignKeyField(Application, null=True, backref="draw_entries", on_delete="SET NULL")
+
+    if TYPE_CHECKING:  # for mypy: the key peewee adds beside each foreign key (its stub has none)
+        draw_id: int
+        person_id: int | None
+        application_id: int | None
 
     class Meta:
         table_name = "draw_entry"
@@ -381,7 +389,7 @@ def verify_draw(draw: Draw | int) -> list[str]:
         e.participant_id
         for e in sorted(
             (e for e in DrawEntry.select().where(DrawEntry.draw == current.id) if e.position is not None),
-            key=lambda e: e.position,
+            key=lambda e: e.position or 0,
         )
     ]
     if list(order) != recorded:
@@ -459,7 +467,7 @@ def participant_from_application(
     """A :class:`Participant` from an application: id = protocol, group = the
     application's group (else its line), registered at its creation."""
     group = app.group or app.line or ""
-    if app.person_id:
+    if app.person is not None:  # no query when the key is empty
         return participant_from_person(
             app.person,
             id=app.protocol,

@@ -20,7 +20,7 @@ from PySide6.QtWidgets import (
 from models.base.errors import FieldErrors, UserError
 from models.rules.regimes import get_regime
 from models.selection import parse_vacancies
-from models.selection.draws import hold_draw
+from models.selection.draws import Draw, hold_draw
 from models.selection.process import (
     publication_check,
 )
@@ -44,7 +44,7 @@ class DrawTab(QWidget):
         super().__init__(parent)
         self.call = call
         self.replaces: int | None = None
-        self.last_draw = None
+        self.last_draw: Draw | None = None
         layout = QVBoxLayout(self)
         self.summary = QLabel()
         self.summary.setObjectName("summary")
