@@ -338,7 +338,8 @@ def test_the_record_dialog_shows_the_points_and_records_the_authoritys_reading(q
     combo.setCurrentIndex(combo.findData("mesmo-dia-nao-conta"))
     dialog.update_preview()
     assert not dialog.issue_button.isEnabled()  # a reading chosen asks for its reason
-    type_text(dialog.findChild(type(dialog.form.inspector), "reading-reason-reincidencia-mesmo-dia"), "autos simultâneos")
+    reason = dialog.findChild(type(dialog.form.inspector), "reading-reason-reincidencia-mesmo-dia")
+    type_text(reason, "autos simultâneos")
     dialog.update_preview()
     shown = dialog.proposal_view.toPlainText()
     assert "Leitura aplicada [mesmo-dia-nao-conta]" in shown and "motivo: autos simultâneos" in shown
