@@ -13,14 +13,16 @@ BENCHMARKS = (
     "fee_report",
     "map_render",
     "startup",
+    "imports",
 )
 
 #: Those that run once per database (SQLite, and PostgreSQL when PRACA_TEST_PG is set); the others need none
 #: (auto-layout) or time Qt's painting only (the map, read from SQLite).
-ON_EACH_DATABASE = ("search", "charges", "bank_return", "fee_report", "startup")
+ON_EACH_DATABASE = ("search", "charges", "bank_return", "fee_report", "startup", "imports")
 
 #: What ``python -m bench --smoke`` shrinks (module → constant → value): small data, every path exercised once.
 SMOKE_SIZES = {
     "data": {"PEOPLE": 600, "COMPANIES": 20, "PERMITS": 300},
     "map_render": {"STALLS": 120},
+    "imports": {"ROWS": 300},
 }

@@ -7,22 +7,18 @@ from pathlib import Path
 from typing import ClassVar
 
 from PySide6.QtCore import QLibraryInfo, QLocale, QTranslator
-from PySide6.QtGui import QIcon
 from PySide6.QtWidgets import QApplication, QMessageBox
 
 import desktop
 import resources
+from desktop.errors import explain
+from desktop.icon import app_icon
 from desktop.paths import resolve_db_url, set_application_names, use_data_folder
 from models.base.errors import UserError
 
 RESOURCES = Path(resources.__file__).resolve().parent
-ICON = RESOURCES / "icons" / "praca.svg"
 
 translators: list[QTranslator] = []
-
-
-def app_icon() -> QIcon:
-    return QIcon(str(ICON))
 
 
 class QtGapsTranslator(QTranslator):
@@ -79,25 +75,6 @@ def ensure_app(argv: list[str] | None = None) -> QApplication:
 
     use_shipped_fonts(app)  # the window's and the documents' font, shipped (DejaVu Sans): the same on every desk
     return app
-
-
-def explain(exc: BaseException) -> str:
-    """One pt-BR line for an error nobody expected (the traceback goes to stderr)."""
-    import peewee
-
-    if isinstance(exc, UserError):
-        return exc.message
-    from models.store.db import database_error_text
-
-    known = database_error_text(exc)
-    if known is not None:
-        return known
-    first_line = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-    if isinstance(exc, (peewee.InterfaceError, peewee.OperationalError)):
-        return f"A conexão com o banco de dados falhou: {first_line}. Nada foi gravado pela metade."
-    if isinstance(exc, peewee.DataError):
-        return f"O banco de dados recusou um valor: {first_line}. Nada foi gravado."
-    return f"Erro inesperado ({type(exc).__name__}: {exc}). O detalhe foi registrado no terminal."
 
 
 def _install_excepthook() -> None:

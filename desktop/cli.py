@@ -33,6 +33,7 @@ PROG = "praca"
 # name → (module under desktop.commands or None when not built yet, help text)
 COMMANDS: dict[str, tuple[str | None, str]] = {
     "init": ("init", "cria um banco de dados novo e vazio do Praça"),
+    "pg-setup": ("pg_setup", "PostgreSQL, no servidor: o papel e os logins das mesas, e as senhas que valem nelas"),
     "demo": ("demo", "cria um banco novo com dados de demonstração dos seis regimes"),
     "regimes": ("regimes", "lista os regimes; --show ID mostra todos os ids que os outros comandos aceitam"),
     "quote": ("quote", "calcula o preço de uma banca, linha a linha, com fórmulas e artigos"),
@@ -55,7 +56,7 @@ COMMANDS: dict[str, tuple[str | None, str]] = {
     "import": ("import_", "importa ambulantes (e suas permissões) de uma planilha xlsx ou csv"),
     "backup": ("backup", "cópia de segurança do banco de dados"),
     "restore": ("restore", "restaura uma cópia de segurança"),
-    "audit": ("audit", "confere a trilha de auditoria (audit verify)"),
+    "audit": ("audit", "confere a trilha de auditoria e assina o seu ponto de controle (audit verify, checkpoint)"),
     "check-window": ("check_window", "abre a janela, monta cada mesa e fecha (confere uma instalação)"),
     "install-desktop-entry": ("desktop_entry", "Linux: põe o Praça no menu de aplicativos (.desktop e ícone)"),
 }
@@ -81,7 +82,7 @@ _ARGPARSE_PT = {
     "usage: ": "uso: ",
     "show this help message and exit": "mostra esta ajuda e sai",
 }
-argparse._ = lambda message: _ARGPARSE_PT.get(message, message)
+argparse._ = lambda message: _ARGPARSE_PT.get(message, message)  # argparse's own gettext hook
 
 
 class HelpFormatter(argparse.RawDescriptionHelpFormatter):

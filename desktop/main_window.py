@@ -25,7 +25,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from desktop.app import app_icon
+from desktop.errors import explain
+from desktop.icon import app_icon
 from models.base.errors import UserError
 from views.blocks import fill
 
@@ -236,8 +237,6 @@ class MainWindow(QMainWindow):
         """Open the database given at construction, log in, fill the pages (see ``__init__``). Whatever fails
         on the way (the database, or a query of the login or the Painel) is said in one line and closes the
         window: a window half started is never left behind."""
-        from desktop.app import explain
-
         try:
             self._open_log_in_fill()
         except Exception as exc:  # whatever it is, the clerk gets one line in a box
@@ -691,9 +690,12 @@ class MainWindow(QMainWindow):
         )
         if answer != QMessageBox.StandardButton.Yes:
             return
-        from views.operations import Cancelled, run_operation
+        from models.base.errors import Cancelled
+        from models.store.backup import BrokenTrailError
+        from views.operations import run_operation
 
         steps = max(len(backup.counts), 1)
+        accept_broken = [False]
 
         def work(progress):  # the worker thread: the whole restore is one transaction, Cancelar rolls it back
             done = [0]
@@ -711,22 +713,62 @@ class MainWindow(QMainWindow):
                 trust=trust,
                 passphrase=passphrase,
                 progress=table_done,
+                accept_broken_trail=accept_broken[0],
             )  # an unproven one: the "Sim" above
 
-        try:
-            if keep is not None:
-                keep.parent.mkdir(parents=True, exist_ok=True)
-            result = run_operation(self, self.tr("Restaurando o backup…"), work, title=title)
-        except Cancelled:
-            self.statusBar().showMessage(self.tr("Restauração cancelada: nada foi alterado."), 8000)
-            return
-        except UserError as exc:
-            QMessageBox.warning(self, title, exc.message)
-            return
-        self.statusBar().showMessage(fill(self.tr("Backup restaurado: %1."), count_text(result.counts)), 8000)
+        while True:
+            try:
+                if keep is not None:
+                    keep.parent.mkdir(parents=True, exist_ok=True)
+                result = run_operation(self, self.tr("Restaurando o backup…"), work, title=title)
+            except Cancelled:
+                self.statusBar().showMessage(self.tr("Restauração cancelada: nada foi alterado."), 8000)
+                return
+            except BrokenTrailError as exc:  # checked before anything was written: the administrator decides
+                if accept_broken[0] or not self._accept_broken_trail(title, exc.where):
+                    QMessageBox.warning(self, title, exc.message)
+                    return
+                accept_broken[0] = True
+                continue
+            except UserError as exc:
+                QMessageBox.warning(self, title, exc.message)
+                return
+            break
+        if result.checkpoint is not None:  # the restored trail's head, beside the daily backups too
+            from models.store.checkpoints import append_file
+
+            try:
+                append_file(data_dir() / "backups", result.checkpoint)
+            except OSError:
+                pass
+        done = fill(self.tr("Backup restaurado: %1."), count_text(result.counts))
+        if result.broken_trail:
+            done += " " + fill(
+                self.tr("A trilha de auditoria restaurada está rompida (%1); a trilha registra isso."),
+                result.broken_trail,
+            )
+        self.statusBar().showMessage(done, 8000)
         self._log_in_again()
         self.refresh()
         self.database_changed.emit()
+
+    def _accept_broken_trail(self, title: str, where: str) -> bool:
+        """The backup's audit trail is broken: restoring it does not mend it. Only the administrator accepts it,
+        and the trail then records that it was restored broken, and where (a restore is the administrator's act)."""
+        answer = QMessageBox.question(
+            self,
+            title,
+            fill(
+                self.tr(
+                    "ATENÇÃO: a trilha de auditoria deste backup está rompida: %1\n\nRestaurá-lo não a conserta. "
+                    "Restaurar assim mesmo? A trilha registrará que foi restaurada rompida, e onde."
+                ),
+                where,
+            ),
+            QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
+            QMessageBox.StandardButton.No,
+        )
+        return answer == QMessageBox.StandardButton.Yes
 
     def import_dialog(self) -> None:
         """Arquivo → Importar ambulantes…"""
@@ -736,7 +778,7 @@ class MainWindow(QMainWindow):
 
         dialog = ImportDialog(self, store=data_dir() / "import-mappings.json", key_dir=MUNICIPAL_KEY)
         dialog.exec()
-        if dialog.result is not None:
+        if dialog.import_result is not None:
             self.refresh()
             self.database_changed.emit()
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from models.rules.regimes import get_regime
+from models.rules.silences import AppliedReading
 from models.selection import ALGORITHM_STEPS
 from models.selection.draws import Draw, draw_entries, get_draw, replacement_of, verify_draw
 from models.store.settings import letterhead
@@ -43,7 +44,7 @@ def draw_ata_context(draw: Draw | int) -> dict:
                 "others": [e for e in mine if e.role == "other"],
             }
         )
-    drawn = sorted((e for e in entries if e.position is not None), key=lambda e: e.position)
+    drawn = sorted((e for e in entries if e.position is not None), key=lambda e: e.position or 0)
     site = draw.site
     if site and site in regime.ids("site"):
         site = regime.site(site).label
@@ -60,6 +61,7 @@ def draw_ata_context(draw: Draw | int) -> dict:
         "problems": verify_draw(draw),
         "replacement": replacement_of(draw),
         "site": site,
+        "readings": [AppliedReading.from_dict(r) for r in result.get("readings", [])],
         **letterhead(regime),
     }
 

@@ -26,7 +26,7 @@ from markupsafe import escape as markup_escape
 
 from models.billing.fee_report import CANCELLED, FeeReport
 from models.store.outfile import atomic_writer
-from reports.templating import date_br, render
+from reports.templating import date_br, render, trail_anchor
 
 Progress = Callable[[int, int], None]
 
@@ -286,6 +286,7 @@ def fee_report_html(report: FeeReport, *, progress: Progress | None = None) -> s
         brl=brl,
         cents=cents,
         month_title=report.label[:1].upper() + report.label[1:],
+        trail=trail_anchor(),
     )
     if progress is not None:
         progress(total, total)

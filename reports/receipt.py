@@ -20,9 +20,7 @@ def receipt_context(app: Application) -> dict:
     later = _asked_later(regime, kind)
     from models.services.front_desk import recorded_documents
 
-    recorded = recorded_documents(
-        "person" if app.person_id else "company", app.person_id or app.company_id, regime, kind
-    )  # met by the record, where the act's file says so
+    recorded = recorded_documents(*app.applicant_ref, regime, kind)  # met by the record, where the act's file says so
     documents = []
     for doc_id in kind.documents:
         doc = regime.document(doc_id)
@@ -40,10 +38,12 @@ def receipt_context(app: Application) -> dict:
                 "sha256": got.sha256 if got else "",
             }
         )
-    if app.person_id:
-        applicant = {"name": app.person.name, "document": f"CPF {format_cpf(app.person.cpf)}"}
+    person, company = app.person, app.company  # no query for an empty key
+    if person is not None:
+        applicant = {"name": person.name, "document": f"CPF {format_cpf(person.cpf)}"}
     else:
-        applicant = {"name": app.company.legal_name, "document": f"CNPJ {format_cnpj(app.company.cnpj)}"}
+        assert company is not None  # an application names a person or a company
+        applicant = {"name": company.legal_name, "document": f"CNPJ {format_cnpj(company.cnpj)}"}
     return {
         "app": app,
         "regime": regime,

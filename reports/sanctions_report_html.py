@@ -16,7 +16,7 @@ from pathlib import Path
 from models.enforcement.sanctions_report import CANCELLED, CORRECTED, SanctionsReport
 from models.store.outfile import atomic_writer
 from reports.fee_report_html import Brl, bar_chart_svg, cents
-from reports.templating import render
+from reports.templating import render, trail_anchor
 
 Progress = Callable[[int, int], None]
 
@@ -40,6 +40,7 @@ def sanctions_report_html(report: SanctionsReport) -> str:
         cents=cents,
         CORRECTED=CORRECTED,
         CANCELLED=CANCELLED,
+        trail=trail_anchor(),
     )
 
 

@@ -1,4 +1,4 @@
-"""The sanctions report as an Excel workbook that stays live — built from the fee report's pieces.
+"""The sanctions report as an Excel workbook that stays live — built with the workbook toolkit (reports.workbook).
 
 One sheet per view: Resumo; the records by kind, regime, site and inspector
 (Por tipo, Por regime, Por local, Por fiscal), the infractions by article (Por
@@ -20,26 +20,10 @@ from collections.abc import Callable
 from pathlib import Path
 
 from models.enforcement.sanctions_report import CANCELLED, CORRECTED, SanctionsReport
-from reports.fee_report_xlsx import (
-    COUNT,
-    DATE,
-    DATETIME,
-    HEADER,
-    LONG_TEXT,
-    MONEY,
-    Sheet,
-    Styled,
-    abandon,
-    breakdown_sheet,
-    column_chart,
-    f_counta,
-    f_countifs,
-    f_sum,
-    f_sumifs,
-    new_workbook,
-    save_workbook,
-    ticker,
-)
+from reports.workbook.book import Sheet, new_workbook
+from reports.workbook.breakdown import abandon, breakdown_sheet, column_chart, save_workbook, ticker
+from reports.workbook.formulas import Styled, f_counta, f_countifs, f_sum, f_sumifs
+from reports.workbook.styles import COUNT, DATE, DATETIME, HEADER, LONG_TEXT, MONEY
 
 Progress = Callable[[int, int], None]
 _STEP = 200
@@ -257,7 +241,7 @@ def _write(book, report: SanctionsReport, tick) -> None:
         ("Por local", "Local", report.by_site, "Local"),
         ("Por fiscal", "Fiscal", report.by_inspector, "Fiscal"),
     ):
-        columns = (
+        summary_columns = (
             (heading, 46, None),
             ("Autos", 10, COUNT),
             ("Multas lançadas", 16, MONEY),
@@ -269,7 +253,7 @@ def _write(book, report: SanctionsReport, tick) -> None:
             book,
             report,
             title,
-            columns,
+            summary_columns,
             [(g.key,) for g in groups],
             heading=f"Autos e multas por {heading.lower()}",
             note=f"cada valor é uma fórmula sobre a aba Autos ({CORRECTED}s não somam)",

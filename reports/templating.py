@@ -25,6 +25,13 @@ def date_br(value) -> str:
     return value.strftime("%d/%m/%Y")
 
 
+def trail_anchor() -> str:
+    """The audit trail's signed checkpoint a printed report carries at the foot of its pages (issue 26 §3)."""
+    from models.store.checkpoints import footer_text
+
+    return footer_text()
+
+
 @lru_cache(maxsize=1)
 def environment() -> Environment:
     env = Environment(

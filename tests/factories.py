@@ -952,7 +952,7 @@ def feira_site(name="Feira do Teste", regime="sjc-2014", **kw):
     return save_site(SiteInput(**values))
 
 
-def placed_at(number, x, *, side="a", section="vi", holder_id=None, width="3", depth="2"):
+def placed_at(number, x, *, side="a", section="vi", line="biscoitos-balas", holder_id=None, width="3", depth="2"):
     from models.sites.layout import PlacedStall
 
     return PlacedStall(
@@ -964,6 +964,6 @@ def placed_at(number, x, *, side="a", section="vi", holder_id=None, width="3", d
         width=D(width),
         depth=D(depth),
         section=section,
-        line="biscoitos-balas",
+        line=line,
         holder_id=holder_id,
     )

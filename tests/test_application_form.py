@@ -36,7 +36,7 @@ def test_sao_bento_application_end_to_end(qtbot, mei, tmp_path):
     d.regime.setCurrentIndex(d.regime.findData("sao-bento-2026"))
     d.equipment.setCurrentIndex(d.equipment.findData("trailer"))
     qtbot.keyClicks(d.front, "4")
-    qtbot.keyClicks(d.depth, "3")
+    qtbot.keyClicks(d.depth_edit, "3")
     d.settle()  # the dialog works it out once the clerk pauses
     # the price from the fee engine: MEI of the municipality, trailer ≤ 3 m (Dec. 4.794/2026, art. 9º, § 3º, I)
     assert d.quote_table.item(0, 2).text() == "5,50 × 38,42 × 4,00 × (1 − 0,30)"
@@ -150,14 +150,25 @@ def test_approval_checks_the_rules_and_the_acts_term_again(qtbot, mei):
     # Dec. 4.794/2026, art. 2º: the three days ended on 29/03/2026 — nothing left to authorise in November
     with pytest.raises(UserError, match="29/03/2026"):
         approve_application(complete, by="chefe", today=TODAY)
-    assert approve_application(complete, by="chefe", today=dt.date(2026, 3, 26)).status == "approved"
+    # issue 31 §4: rules still "a conferir" (art. 11, § 5º; art. 2º, § 2º; art. 3º) need the approver's reason
+    with pytest.raises(UserError, match=r"Ainda a conferir: .*art\. 11, § 5º.*informe o motivo"):
+        approve_application(complete, by="chefe", today=dt.date(2026, 3, 26))
+    approved = approve_application(complete, by="chefe", today=dt.date(2026, 3, 26), reason="Conferi no balcão.")
+    assert approved.status == "approved"
+    from models.registry.applications import ApplicationEvent
+
+    event = ApplicationEvent.select().where(ApplicationEvent.application == approved.id).order_by(ApplicationEvent.id)
+    assert (
+        "aprovado com requisitos a conferir" in list(event)[-1].reason
+        and "Conferi no balcão." in list(event)[-1].reason
+    )
 
 
 def test_typing_is_assessed_once_the_clerk_pauses(qtbot, mei):
     d = dialog_for(qtbot, mei)
     d.regime.setCurrentIndex(d.regime.findData("sao-bento-2026"))
     d.equipment.setCurrentIndex(d.equipment.findData("trailer"))
-    qtbot.keyClicks(d.depth, "3")
+    qtbot.keyClicks(d.depth_edit, "3")
     qtbot.keyClicks(d.front, "4")
     assert d.quote_table.rowCount() == 0 or d.quote_table.item(0, 2).text() != "5,50 × 38,42 × 4,00 × (1 − 0,30)"
     qtbot.waitUntil(

@@ -53,3 +53,19 @@ def test_alphanumeric_cnpj(base):
 def test_bad_cpf_messages(raw):
     with pytest.raises(UserError, match="CPF"):
         clean_cpf(raw)
+
+
+def test_month_and_day_names_come_from_babel():
+    """One place spells them (Babel's pt_BR data); the month label, the long date and the calendar's refusal use it."""
+    import datetime as dt
+
+    from models.base.br import calendar_problem, month_name, month_names, weekday_name
+    from models.billing.charges import month_label
+    from reports.permit_docs.common import long_date_br
+
+    assert month_names()[0] == "janeiro" and month_name(3) == "março" and len(month_names()) == 12
+    assert [weekday_name(d) for d in (0, 2, 5, 6)] == ["segunda-feira", "quarta-feira", "sábado", "domingo"]
+    assert weekday_name(dt.date(2026, 3, 23).weekday()) == "segunda-feira" and weekday_name(0, short=True) == "seg."
+    assert month_label(2026, 12) == "dezembro de 2026"
+    assert long_date_br(dt.datetime(2026, 3, 27, 10, 0)) == "27 de março de 2026"
+    assert calendar_problem(1985, 2, 31) == "fevereiro de 1985 não tem dia 31 (vai até 28)"

@@ -10,7 +10,7 @@ import pytest
 from conftest import run_modal
 from factories import uid_of
 from PySide6.QtCore import QSettings, Qt
-from PySide6.QtWidgets import QInputDialog, QMessageBox
+from PySide6.QtWidgets import QInputDialog
 
 from models.access import session
 from models.registry.applications import ApplicationInput, change_status, get_application
@@ -56,7 +56,7 @@ def _double_click_first(qtbot, table) -> None:
 def test_a_double_click_opens_what_was_filed_and_approval_lists_what_is_to_check(worklist, qtbot, monkeypatch):
     tab, app = worklist
     asked = []
-    monkeypatch.setattr(QMessageBox, "question", lambda *a, **k: asked.append(a[2]) or QMessageBox.StandardButton.No)
+    monkeypatch.setattr(QInputDialog, "getMultiLineText", lambda *a, **k: asked.append(a[2]) or ("", False))
     seen = {}
 
     def look(dialog):
@@ -73,19 +73,29 @@ def test_a_double_click_opens_what_was_filed_and_approval_lists_what_is_to_check
     assert seen["history"] == ["recebido", "em análise"]
     assert seen["enabled"] == (True, True)
     assert len(asked) == 1 and "Ainda a conferir" in asked[0] and "art." in asked[0]
-    assert seen["open"]  # answered No: nothing decided, the dialog stays
+    assert seen["open"]  # cancelled: nothing decided, the dialog stays
     assert get_application(app.id).status == "analysis"
 
 
-def test_indeferir_from_the_view_records_the_reason(worklist, qtbot, monkeypatch):
+def test_aprovar_on_the_list_opens_the_record_and_a_pending_check_needs_a_recorded_reason(worklist, qtbot, monkeypatch):
+    """Issue 31 §4: "Aprovar" approved in one click with requirements still "a conferir"; now the list's button opens
+    the application with everything filed, and approving there with a check pending asks for the reason first
+    (the domain refuses the approval without it, whoever calls: tests/test_application_form.py)."""
     tab, app = worklist
-    monkeypatch.setattr(QInputDialog, "getText", lambda *a, **k: ("Falta o atestado de saúde", True))
+    asked = []
+    monkeypatch.setattr(QInputDialog, "getMultiLineText", lambda *a, **k: asked.append(a[2]) or ("", False))
     tab.table.selectRow(0)
-    dialog = tab.open_selected(dialog_hook=lambda d: d.show())
-    qtbot.mouseClick(dialog.refuse_button, Qt.MouseButton.LeftButton)
-    assert dialog.decision == "refused" and not dialog.isVisible()
-    assert get_application(app.id).status == "refused"
-    assert "indeferido" in tab.message.text()
+    seen = {}
+
+    def decide(dialog):
+        seen["filed"] = dialog.filed.toPlainText()
+        qtbot.mouseClick(dialog.approve_button, Qt.MouseButton.LeftButton)
+        seen["open"] = dialog.isVisible()
+
+    run_modal(lambda: qtbot.mouseClick(tab.action_buttons["approved"], Qt.MouseButton.LeftButton), decide)
+    assert "Maria José da Silva" in seen["filed"] and "Elegibilidade" in seen["filed"]
+    assert len(asked) == 1 and "motivo da aprovação" in asked[0] and "art." in asked[0]
+    assert seen["open"] and get_application(app.id).status == "analysis"  # no reason given: nothing decided
 
 
 def test_a_role_the_act_does_not_allow_sees_the_buttons_disabled_with_who_may(worklist, qtbot):
@@ -145,9 +155,12 @@ def test_the_map_tools_a_role_may_not_use_are_disabled_with_who_may(editor, qtbo
     try:
         editor.load(editor.site_id)
         editor.items[uid_of(editor.plan, 2)].setSelected(True)
-        assert not editor.action_auto.isEnabled() and "chefe" in editor.action_auto.toolTip()
-        assert not editor.action_delete.isEnabled() and "editar locais e mapas" in editor.action_delete.toolTip()
-        assert editor.assign_button.isEnabled()  # assigning a stall is hers to do
+        assert not editor.tools.action_auto.isEnabled() and "chefe" in editor.tools.action_auto.toolTip()
+        assert (
+            not editor.tools.action_delete.isEnabled()
+            and "editar locais e mapas" in editor.tools.action_delete.toolTip()
+        )
+        assert editor.holder_panel.assign_button.isEnabled()  # assigning a stall is hers to do
     finally:
         session.log_out()
 

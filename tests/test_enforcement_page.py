@@ -44,23 +44,25 @@ def test_record_an_infraction_read_the_proposal_issue_and_save_the_pdf(qtbot, pa
 
     def fill(dialog):
         assert isinstance(dialog, RecordDialog)
-        dialog.regime.setCurrentIndex(dialog.regime.findData("olimpia-2025"))
-        dialog.scope.setCurrentIndex(dialog.scope.findData("street-food"))
-        type_text(dialog.offender_search, "quitandeira")
-        assert dialog.matches.rowCount() == 1
-        dialog.matches_view.selectRow(0)
-        assert "Maria Quitandeira Souza" in dialog.offender_label.text()
-        dialog.date.set_date(dt.date(2026, 3, 16))
-        dialog.time.setText("09:45")
-        type_text(dialog.place, "Praça Rui Barbosa, em frente à Matriz")
-        type_text(dialog.facts, "Área do equipamento suja, sem recipiente para o lixo.")
-        type_text(dialog.infraction_search, "lixo")
-        codes = [dialog.catalogue.item(i).data(Qt.ItemDataRole.UserRole) for i in range(dialog.catalogue.count())]
+        dialog.form.regime.setCurrentIndex(dialog.form.regime.findData("olimpia-2025"))
+        dialog.form.scope.setCurrentIndex(dialog.form.scope.findData("street-food"))
+        type_text(dialog.form.offender_search, "quitandeira")
+        assert dialog.form.matches.rowCount() == 1
+        dialog.form.matches_view.selectRow(0)
+        assert "Maria Quitandeira Souza" in dialog.form.offender_label.text()
+        dialog.form.date.set_date(dt.date(2026, 3, 16))
+        dialog.form.time.setText("09:45")
+        type_text(dialog.form.place, "Praça Rui Barbosa, em frente à Matriz")
+        type_text(dialog.form.facts, "Área do equipamento suja, sem recipiente para o lixo.")
+        type_text(dialog.form.infraction_search, "lixo")
+        codes = [
+            dialog.form.catalogue.item(i).data(Qt.ItemDataRole.UserRole) for i in range(dialog.form.catalogue.count())
+        ]
         assert "tpu-area-suja" in codes and "geral-sem-penalidade" not in codes  # searched by words
         dialog.check_infraction("tpu-area-suja")
-        type_text(dialog.witnesses, "João Vizinho; RG 12.345.678-9")
-        dialog.inspector.setText("Marcos Fiscal")
-        type_text(dialog.inspector_id, "4521")
+        type_text(dialog.form.witnesses, "João Vizinho; RG 12.345.678-9")
+        dialog.form.inspector.setText("Marcos Fiscal")
+        type_text(dialog.form.inspector_id, "4521")
         dialog.add_photos([str(photo)])
         dialog.update_preview()
         shown = dialog.proposal_view.toPlainText()
@@ -136,10 +138,10 @@ def test_a_graded_fine_is_adjusted_with_a_reason_before_issuing(qtbot, page, key
     assert tab.buttons["follow"].isEnabled() and not tab.buttons["defence"].isEnabled()
 
     def fill(dialog):
-        assert "seguimento" in dialog.windowTitle() and dialog.regime.isEnabled() is False
-        dialog.date.set_date(dt.date(2026, 3, 13))
-        dialog.time.setText("21:30")
-        dialog.payment_due.set_date(dt.date(2026, 4, 13))
+        assert "seguimento" in dialog.windowTitle() and dialog.form.regime.isEnabled() is False
+        dialog.form.date.set_date(dt.date(2026, 3, 13))
+        dialog.form.time.setText("21:30")
+        dialog.form.payment_due.set_date(dt.date(2026, 4, 13))
         dialog.update_preview()
         assert not dialog.issue_button.isEnabled()
         assert "graduar" in dialog.proposal_view.toPlainText()  # "até R$ 500,00", art. 24, § 1º
@@ -178,21 +180,21 @@ def test_an_unknown_offender_then_identified(qtbot, page):
     tab = page.records
 
     def fill(dialog):
-        dialog.kind.setCurrentIndex(dialog.kind.findData("infraction"))
-        dialog.regime.setCurrentIndex(dialog.regime.findData("olimpia-2025"))
-        dialog.scope.setCurrentIndex(dialog.scope.findData("event"))
-        dialog.unknown.setChecked(True)
-        type_text(dialog.unknown_name, "Promotor do baile")
-        dialog.date.set_date(dt.date(2026, 3, 14))
-        dialog.time.setText("07:10")
-        type_text(dialog.place, "Praça da Matriz")
-        type_text(dialog.facts, "Montava palco e vendia ingressos de evento sem autorização.")
-        dialog.infraction_search.setText("97")
+        dialog.form.kind.setCurrentIndex(dialog.form.kind.findData("infraction"))
+        dialog.form.regime.setCurrentIndex(dialog.form.regime.findData("olimpia-2025"))
+        dialog.form.scope.setCurrentIndex(dialog.form.scope.findData("event"))
+        dialog.form.unknown.setChecked(True)
+        type_text(dialog.form.unknown_name, "Promotor do baile")
+        dialog.form.date.set_date(dt.date(2026, 3, 14))
+        dialog.form.time.setText("07:10")
+        type_text(dialog.form.place, "Praça da Matriz")
+        type_text(dialog.form.facts, "Montava palco e vendia ingressos de evento sem autorização.")
+        dialog.form.infraction_search.setText("97")
         dialog.check_infraction("evento-sem-autorizacao")
         dialog.update_preview()
         assert "Descreva o infrator" in dialog.proposal_view.toPlainText()
-        type_text(dialog.unknown_description, "homem de boné azul, uns 40 anos")
-        dialog.signature.setCurrentIndex(dialog.signature.findData("refused"))
+        type_text(dialog.form.unknown_description, "homem de boné azul, uns 40 anos")
+        dialog.form.signature.setCurrentIndex(dialog.form.signature.findData("refused"))
         dialog.update_preview()
         assert "a multa é lançada quando ele for identificado" in dialog.proposal_view.toPlainText()
         click(qtbot, dialog.issue_button)
@@ -202,9 +204,9 @@ def test_an_unknown_offender_then_identified(qtbot, page):
     assert tab.buttons["identify"].isEnabled()
 
     def identify(dialog):
-        assert not dialog.unknown.isEnabled() and dialog.reason.isVisible()
-        type_text(dialog.offender_search, "wellington")
-        dialog.matches_view.selectRow(0)
+        assert not dialog.form.unknown.isEnabled() and dialog.form.reason.isVisible()
+        type_text(dialog.form.offender_search, "wellington")
+        dialog.form.matches_view.selectRow(0)
         qtbot.waitUntil(dialog.issue_button.isEnabled, timeout=3000)  # the proposal follows as one pauses
         assert (
             "Ocorrências anteriores" in dialog.proposal_view.toPlainText()

@@ -24,6 +24,7 @@ from hypothesis import strategies as st
 from pdftext import pdf_text
 from reports_read import Figures, cents, pdf_pages, recalculated
 
+from models.base.errors import Cancelled
 from models.base.money import format_brl, from_centavos
 from models.billing.charges import (
     Charge,
@@ -33,10 +34,10 @@ from models.billing.charges import (
     month_summary,
     record_payment,
 )
-from models.billing.fee_report import CANCELLED, NO_SECTION, NO_SITE, Cancelled, disambiguate, fee_report
+from models.billing.fee_report import CANCELLED, NO_SECTION, NO_SITE, disambiguate, fee_report
 from models.store.db import db
 from models.store.settings import set_settings
-from reports.fee_report_xlsx import MONEY
+from reports.workbook.styles import MONEY
 
 YEAR, MONTH = 2026, 9
 FIRST, LAST = "2026-09-01", "2026-09-30"
@@ -405,7 +406,7 @@ def test_excel_is_live_formatted_filtered_frozen_and_charted(month, tmp_path):
 
 
 def test_criteria_that_sumifs_would_misread_use_an_exact_comparison():
-    from reports.fee_report_xlsx import criteria_safe
+    from reports.workbook.breakdown import criteria_safe
 
     labels = ["Feira * Centro", "Praça da Matriz", "praça da matriz", ">10", "Rua ~ 1"]
     assert not criteria_safe("Feira * Centro", labels) and not criteria_safe(">10", labels)

@@ -102,7 +102,7 @@ def test_every_map_fits_with_its_tools_legend_and_scale(demo_window, room):
         found += [f"{row.name}: {p}" for p in problems(window)]
         if page.stack.currentWidget() is page.editor:
             editor = page.editor
-            for bar in (editor.toolbar, editor.edit_tools, editor.view_tools):
+            for bar in (editor.tools.toolbar, editor.tools.edit_tools, editor.tools.view_tools):
                 hidden = [a.text() for a in bar.actions() if a.isVisible() and not bar.widgetForAction(a).isVisible()]
                 assert hidden == [], f"{row.name}: {hidden} hidden behind the toolbar's »"
             legend, scale = editor.view.legend, editor.view.scale_bar
@@ -165,11 +165,11 @@ def test_every_dialog_fits_and_no_two_mnemonics_collide(demo_window, room, monke
     permits = desk.permits
     permits.refresh()
     _select_first(permits.table)
-    permits.open_history()
-    permits.leave_selected()
-    permits.renew_with_documents()
-    permits.transfer_selected()
-    permits.exchange_selected()
+    permits.acts.open_history()
+    permits.acts.leave_selected()
+    permits.acts.renew_with_documents()
+    permits.acts.transfer_selected()
+    permits.acts.exchange_selected()
     # maps: a new site and the demo's feira
     maps = window.pages["mapas"]
     maps.new_site()

@@ -12,7 +12,7 @@ import json
 
 import pytest
 from conftest import type_text
-from factories import draft, inpc, person  # noqa: F401 - inpc: a fixture
+from factories import draft, person
 from factories import issue_record as issue
 from hypothesis import given
 from hypothesis import strategies as st

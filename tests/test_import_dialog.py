@@ -141,6 +141,22 @@ def test_an_unreadable_file_stays_on_the_first_page(dialog, tmp_path):
     assert dialog.stack.currentIndex() == dialog.PAGE_FILE
 
 
+def test_a_file_of_two_encodings_is_refused_at_the_first_page_naming_the_lines(dialog, tmp_path):
+    """Issue 26 §7: a CSV with UTF-8 and Latin-1 rows was read whole as Windows-1252 ("JoÃ£o", "5 linhas
+    corretas"); the window now stops at the file, naming the lines of each encoding, and nothing is imported."""
+    path = tmp_path / "misto.csv"
+    path.write_bytes(
+        b"Nome;CPF\n"
+        + f"João Araújo;{cpf(901)}\n".encode()
+        + f"Conceição Brandão;{cpf(902)}\n".encode("latin-1")
+        + f"Inês Guimarães;{cpf(903)}\n".encode()
+    )
+    assert not dialog.open_file(path)
+    assert dialog.stack.currentIndex() == dialog.PAGE_FILE
+    assert "misto.csv mistura codificações: a linha 3 não está em UTF-8" in dialog.error.text()
+    assert "as linhas 2, 4 estão em UTF-8" in dialog.error.text()
+
+
 def test_cancel_during_the_import_rolls_back(dialog, qtbot, tmp_path, monkeypatch):
     rows = [HEADER] + [[f"Pessoa Número{chr(65 + i)}", cpf(300 + i), "", "", "", ""] for i in range(5)]
     dialog.open_file(write_csv(tmp_path / "c.csv", rows))
@@ -156,17 +172,22 @@ def test_cancel_during_the_import_rolls_back(dialog, qtbot, tmp_path, monkeypatc
         return answer
 
     monkeypatch.setattr(ImportWorker, "_progress", slow)
+    monkeypatch.setattr("models.services.importer.writing.BATCH_ROWS", 2)  # rows 1–2 are a batch staged already
     assert dialog.start_import()
     qtbot.waitUntil(lambda: dialog.progress.value() == 2, timeout=10000)
+    from models.services.importer.staging import ImportRun, ImportStage
+
+    assert ImportStage.select().count() == 1
     assert not dialog.close_button.isEnabled()
     qtbot.mouseClick(dialog.cancel_button, Qt.MouseButton.LeftButton)
     release.set()
     qtbot.waitUntil(lambda: dialog.worker is None, timeout=10000)
     assert dialog.result_label.text() == "Importação cancelada: nada foi gravado."
-    assert dialog.result is None
+    assert dialog.import_result is None
     from models.registry.people import Person
 
     assert Person.select().count() == 0
+    assert ImportRun.select().count() == ImportStage.select().count() == 0  # the staged batch is gone too
 
 
 def test_menu_action_opens_the_import_window(app_ready, qtbot, sqlite_url, tmp_path, monkeypatch):

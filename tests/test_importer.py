@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+import re
 from decimal import Decimal
 
 import pytest
@@ -63,6 +64,79 @@ def test_csv_semicolon_utf8_with_bom_and_comma_latin1(tmp_path):
     assert a.encoding == "utf-8-sig" and b.encoding in ("cp1252", "latin-1")
     assert a.headers == b.headers == ["Nome", "CPF", "Cidade"]
     assert a.rows == b.rows == [(2, ["Conceição Araújo", cpf(7), "São José"])]
+
+
+NAMES = ["João Araújo", "Conceição Brandão", "Zé Maria", "Inês Guimarães", "Antônio Simões"]
+
+
+def _mixed_csv(path, encodings: list[str]):
+    """The issue's file: a header and five names, each row in the encoding given for it."""
+    data = b"Nome;CPF\n"
+    for i, (name, encoding) in enumerate(zip(NAMES, encodings, strict=True)):
+        data += f"{name};{cpf(900 + i)}\n".encode(encoding)
+    path.write_bytes(data)
+    return path
+
+
+def test_a_csv_mixing_utf8_and_latin1_rows_is_refused_naming_the_lines(database, tmp_path):
+    """Issue 26 §7: read whole as Windows-1252, 4 of 5 names were stored as "JoÃ£o AraÃºjo" and the preview said
+    "5 linhas corretas". Now the encoding is decided for the file, and a file of both is refused, naming them."""
+    path = _mixed_csv(tmp_path / "misto.csv", ["utf-8", "latin-1", "utf-8", "utf-8", "utf-8"])
+    with pytest.raises(UserError) as caught:
+        read_sheet(path)
+    message = caught.value.message
+    assert message.startswith("misto.csv mistura codificações: a linha 3 não está em UTF-8")
+    assert "as linhas 2, 4, 5, 6 estão em UTF-8" in message and "\n" not in message
+    from models.registry.people import Person
+
+    assert Person.select().count() == 0
+    for encoding in ("utf-8", "latin-1"):  # the same names in one encoding: read as written
+        sheet = read_sheet(_mixed_csv(tmp_path / f"{encoding}.csv", [encoding] * 5))
+        assert [cells[0] for _line, cells in sheet.rows] == NAMES
+
+
+def test_text_already_garbled_is_refused_in_csv_and_xlsx(tmp_path):
+    """UTF-8 once read as Windows-1252 and saved again ("JoÃ£o") is refused, naming the cell and what it would be."""
+    csv_path = write_csv(tmp_path / "g.csv", [["Nome", "CPF"], ["Maria da Silva", cpf(1)], ["JoÃ£o AraÃºjo", cpf(2)]])
+    with pytest.raises(UserError, match=re.escape('g.csv, linha 3, coluna 1: "JoÃ£o AraÃºjo" parece texto com a')):
+        read_sheet(csv_path)
+    xlsx_path = write_xlsx(tmp_path / "g.xlsx", [["Nome", "Bairro"], ["Maria da Silva", "ConceiÃ§Ã£o"]])
+    with pytest.raises(UserError, match=r'célula B2: "ConceiÃ§Ã£o" .* \(seria "Conceição"\)'):
+        read_sheet(xlsx_path)
+
+
+#: Letters a Portuguese list holds. Each non-ASCII one is, in Windows-1252, a byte that UTF-8 reads only as the
+#: start of a sequence whose next byte none of these is: a Windows-1252 line of them is never UTF-8 text.
+PT_TEXT = st.text(
+    alphabet=st.sampled_from("abcdefghijklmnopqrstuvwxyzABCDEZ .-'0123456789áàâãéêíóôõúüçÁÀÂÃÉÊÍÓÔÕÚÇ"),
+    max_size=20,
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.tuples(PT_TEXT, st.sampled_from(["utf-8", "cp1252"])), min_size=1, max_size=8), st.booleans())
+def test_the_decoder_never_garbles_a_name(lines, bom):
+    """Lines of names, each in UTF-8 or Windows-1252: the file is read exactly as written, or refused when it holds
+    non-ASCII lines of both — naming every such line — never read one way or the other (no mojibake)."""
+    from models.services.importer import decode_text
+
+    raw = ("\ufeff".encode() if bom else b"") + b"\n".join(text.encode(enc) for text, enc in lines)
+    encoded = {enc for text, enc in lines if not text.isascii()}
+    if len(encoded) == 2:
+        with pytest.raises(UserError) as caught:
+            decode_text(raw, name="lista.csv")
+        message = caught.value.message
+        for number, (text, _enc) in enumerate(lines, start=1):
+            if not text.isascii() and len(lines) <= 10:
+                assert re.search(rf"\b{number}\b", message)
+        return
+    if bom and encoded == {"cp1252"}:  # a BOM is UTF-8's mark: the lines after it are not, and say so
+        with pytest.raises(UserError, match="mistura codificações"):
+            decode_text(raw, name="lista.csv")
+        return
+    text, _encoding = decode_text(raw, name="lista.csv")
+    assert text.lstrip("\ufeff") == "\n".join(t for t, _ in lines)
+    assert all(not importer.sheet.mojibake(t) for t, _ in lines)
 
 
 def test_csv_line_numbers_count_blank_lines(tmp_path):
@@ -379,9 +453,12 @@ def test_import_good_rows_in_one_transaction_and_audited(database, tmp_path):
     maria = Person.get(Person.cpf == cpf(101))
     assert maria.birth_date == dt.date(1980, 2, 1) and maria.email == "maria@exemplo.com.br"
     assert maria.district == "Centro"
-    from models.store.audit import AuditEntry
+    from models.store.audit import AuditEntry, bulk_rows
 
-    assert AuditEntry.select().where((AuditEntry.table_name == "person") & (AuditEntry.action == "insert")).count() == 2
+    # one bulk insert per table (issue 26 §7): one entry listing both people, each with every value written
+    (entry,) = AuditEntry.select().where((AuditEntry.table_name == "person") & (AuditEntry.action == "insert"))
+    assert sorted(row["cpf"] for row in bulk_rows(entry.after)) == sorted([cpf(101), cpf(102)])
+    assert {row["name"] for row in bulk_rows(entry.after)} == {"Maria da Silva", "José Pereira"}
 
 
 def test_all_or_nothing_imports_nothing_when_a_row_is_bad(database, tmp_path):

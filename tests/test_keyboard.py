@@ -160,7 +160,7 @@ def test_zoom_by_keyboard_centres_on_the_selected_stall(app_ready, qtbot, feira)
     editor.view.setFocus()
     before = editor.view.px_per_mm()
     for _ in range(3):
-        editor.action_zoom_in.trigger()  # Ctrl+= (Ctrl++), or the toolbar's Zoom +
+        editor.tools.action_zoom_in.trigger()  # Ctrl+= (Ctrl++), or the toolbar's Zoom +
     assert editor.view.px_per_mm() > before
     centre = editor.view.mapToScene(editor.view.viewport().rect().center())
     target = item.sceneBoundingRect().center()

@@ -220,7 +220,7 @@ def test_the_logged_in_user_signs_documents_not_a_typed_name(window, qtbot):
 def test_unexpected_errors_are_one_line_for_the_clerk():
     import peewee
 
-    from desktop.app import explain
+    from desktop.errors import explain
     from models.base.errors import UserError
 
     assert explain(UserError("CPF inválido.")) == "CPF inválido."

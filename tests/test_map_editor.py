@@ -280,11 +280,11 @@ def drag(qtbot, editor, start: QPoint, end: QPoint, steps: int = 6) -> None:
 def test_editor_shows_the_street_and_the_stalls(editor):
     assert len(editor.items) == 4
     assert "Avenida Andrômeda" in editor.title.text() and "Rua Júpiter" in editor.title.text()
-    assert editor.breach_summary.text().startswith("Nenhuma irregularidade")
+    assert editor.checks.breach_summary.text().startswith("Nenhuma irregularidade")
     labels = [e.label for e in editor.view.legend.entries]
     assert labels == ["Azul e branco"]
     assert "4 banca(s)" in editor.status.text()
-    assert editor.action_save.isEnabled() is False
+    assert editor.tools.action_save.isEnabled() is False
 
 
 def test_drag_a_stall_with_the_mouse_then_undo_and_redo(editor, qtbot):
@@ -299,7 +299,7 @@ def test_drag_a_stall_with_the_mouse_then_undo_and_redo(editor, qtbot):
     assert abs(moved.x - 9_000) <= GRID and moved.x % GRID == 0
     assert editor.undo.count() == 1  # the whole drag is one step
     assert editor.undo.undoText().startswith("Mover banca 2")
-    assert editor.is_dirty() and editor.action_save.isEnabled()
+    assert editor.is_dirty() and editor.tools.action_save.isEnabled()
     assert editor.items[uid].pos().x() == moved.x
     qtbot.keyClick(editor.view, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
     assert plan.stalls[uid] == box and editor.items[uid].pos().x() == box.x
@@ -324,9 +324,9 @@ def test_drag_onto_a_neighbour_shows_the_breach_in_red_then_keep_it_with_a_reaso
     codes = [b.code for b in plan.breaches()]
     assert "overlap" in codes or "gap" in codes
     assert editor.items[uid].state == "breach" and editor.items[uid_of(plan, 1)].state == "breach"
-    assert editor.breach_list.count() == len(plan.breaches())
+    assert editor.checks.breach_list.count() == len(plan.breaches())
     assert "irregularidade" in editor.status.text()
-    editor.breach_list.setCurrentRow(0)
+    editor.checks.breach_list.setCurrentRow(0)
     breach = editor.selected_breach()
 
     def refuse_then_fill(dialog):
@@ -341,11 +341,11 @@ def test_drag_onto_a_neighbour_shows_the_breach_in_red_then_keep_it_with_a_reaso
     kept = kept_breaches(editor.site_id)
     assert breach.signature in kept and kept[breach.signature].reason.startswith("Bancas geminadas")
     assert editor.items[uid].state == "kept"
-    text = editor.breach_list.item(0).text()
+    text = editor.checks.breach_list.item(0).text()
     assert "Mantida — Bancas geminadas a pedido dos titulares" in text
     assert "0 irregularidade(s) em aberto" in editor.status.text()
     # the reason can be withdrawn
-    editor.breach_list.setCurrentRow(0)
+    editor.checks.breach_list.setCurrentRow(0)
     assert editor.drop_selected_kept()
     assert editor.items[uid].state == "breach"
 
@@ -362,7 +362,7 @@ def test_rubber_band_selects_and_align_and_keyboard_nudges(editor, qtbot):
         QTest.mouseMove(viewport, start + (end - start) * i / 5)
     QTest.mouseRelease(viewport, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, end)
     assert sorted(editor.selected_uids()) == sorted([a, b, c])
-    editor.action_pack.trigger()
+    editor.tools.action_pack.trigger()
     assert [plan.stalls[u].x for u in (a, b, c)] == [0, 3_500, 7_000]
     assert editor.undo.count() == 1
     # arrows: 0,10 m; Shift: 1 m — one step for the run
@@ -389,21 +389,24 @@ def test_properties_resize_within_the_line_and_add_a_stall(editor, qtbot):
     plan = editor.plan
     pastel = uid_of(plan, 4)
     editor.select_stalls([pastel])
-    assert "12,00 m × 3,50 m" in editor.prop_limit.text() and "art. 5º, IV" in editor.prop_limit.text()
-    assert editor.prop_front.text() == format_metres(plan.stalls[pastel].front, mm=True).removesuffix(" m")
+    assert (
+        "12,00 m × 3,50 m" in editor.stall_panel.prop_limit.text()
+        and "art. 5º, IV" in editor.stall_panel.prop_limit.text()
+    )
+    assert editor.stall_panel.prop_front.text() == format_metres(plan.stalls[pastel].front, mm=True).removesuffix(" m")
 
     def type_front(text):
-        editor.prop_front.setFocus()
-        editor.prop_front.selectAll()
-        qtbot.keyClicks(editor.prop_front, text)
-        qtbot.keyClick(editor.prop_front, Qt.Key.Key_Return)
+        editor.stall_panel.prop_front.setFocus()
+        editor.stall_panel.prop_front.selectAll()
+        qtbot.keyClicks(editor.stall_panel.prop_front, text)
+        qtbot.keyClick(editor.stall_panel.prop_front, Qt.Key.Key_Return)
 
     type_front("10")
     assert plan.stalls[pastel].front == 10_000
     assert plan.stalls[pastel].y1 == 10_000  # side B: still on its kerb
-    assert editor.prop_error.isHidden()
+    assert editor.stall_panel.prop_error.isHidden()
     type_front("12")  # typed in full: twelve metres, the line's maximum — not 1,00 m (issue 18 §3)
-    assert plan.stalls[pastel].front == 12_000 and editor.prop_front.text() == "12,00"
+    assert plan.stalls[pastel].front == 12_000 and editor.stall_panel.prop_front.text() == "12,00"
     type_front("7,5")
     assert plan.stalls[pastel].front == 7_500
     count = editor.undo.count()
@@ -418,22 +421,28 @@ def test_properties_resize_within_the_line_and_add_a_stall(editor, qtbot):
         type_front(typed)
         assert plan.stalls[pastel].front == 7_500, typed  # nothing changed, nothing clamped
         assert editor.undo.count() == count
-        assert editor.prop_front.text() == typed  # kept as typed, marked at the field
-        assert said in editor.prop_error.text() and editor.prop_front.toolTip() == editor.prop_error.text()
-        assert not editor.prop_error.isHidden()
+        assert editor.stall_panel.prop_front.text() == typed  # kept as typed, marked at the field
+        assert (
+            said in editor.stall_panel.prop_error.text()
+            and editor.stall_panel.prop_front.toolTip() == editor.stall_panel.prop_error.text()
+        )
+        assert not editor.stall_panel.prop_error.isHidden()
         if said == "passa do máximo":  # the act's maximum and its article, read from the regime
-            assert "12,00 m × 3,50 m" in editor.prop_error.text() and "art. 5º, IV" in editor.prop_error.text()
-    editor.prop_depth.setFocus()
-    editor.prop_depth.selectAll()
-    qtbot.keyClicks(editor.prop_depth, "4")
+            assert (
+                "12,00 m × 3,50 m" in editor.stall_panel.prop_error.text()
+                and "art. 5º, IV" in editor.stall_panel.prop_error.text()
+            )
+    editor.stall_panel.prop_depth.setFocus()
+    editor.stall_panel.prop_depth.selectAll()
+    qtbot.keyClicks(editor.stall_panel.prop_depth, "4")
     type_front("8")
-    assert plan.stalls[pastel].front == 7_500 and "Profundidade" in editor.prop_error.text()
-    assert "3,50 m" in editor.prop_error.text()
-    editor.prop_depth.selectAll()
-    qtbot.keyClicks(editor.prop_depth, "3,5")
+    assert plan.stalls[pastel].front == 7_500 and "Profundidade" in editor.stall_panel.prop_error.text()
+    assert "3,50 m" in editor.stall_panel.prop_error.text()
+    editor.stall_panel.prop_depth.selectAll()
+    qtbot.keyClicks(editor.stall_panel.prop_depth, "3,5")
     type_front("8")
     assert (plan.stalls[pastel].front, plan.stalls[pastel].depth) == (8_000, 3_500)
-    assert editor.prop_error.isHidden() and editor.prop_front.toolTip() == ""
+    assert editor.stall_panel.prop_error.isHidden() and editor.stall_panel.prop_front.toolTip() == ""
     count = editor.undo.count()
     uid = editor.add_stall()
     assert plan.stalls[uid].number == 5 and plan.stalls[uid].section == "xvi"
@@ -523,32 +532,40 @@ def test_assign_by_dropping_a_holder_and_by_the_button_then_save(editor, qtbot):
     bia = make_permit("vi")
     pastel_holder = make_permit("xvi", line="pastel")
     editor._reload_holders()
-    numbers = [editor.holder_list.item(i).text().split(" — ")[0] for i in range(editor.holder_list.count())]
+    numbers = [
+        editor.holder_panel.holder_list.item(i).text().split(" — ")[0]
+        for i in range(editor.holder_panel.holder_list.count())
+    ]
     assert numbers == [ana.number, bia.number, pastel_holder.number]
     # drop Ana on stall 1
-    item = editor.holder_list.item(0)
-    mime = editor.holder_list.mimeData([item])
+    item = editor.holder_panel.holder_list.item(0)
+    mime = editor.holder_panel.holder_list.mimeData([item])
     box = editor.plan.stalls[uid_of(editor.plan, 1)]
     send_drop(editor, mime, viewport_point(editor, box.x + box.along / 2, box.y + box.across / 2))
     assert editor.plan.stalls[box.uid].holder_id == ana.id
     assert editor.undo.undoText() == f"Atribuir {ana.number} à banca 1"
-    assert ana.number not in next(editor.holder_list.item(i).text() for i in range(editor.holder_list.count()))
+    assert ana.number not in next(
+        editor.holder_panel.holder_list.item(i).text() for i in range(editor.holder_panel.holder_list.count())
+    )
     # the pastel holder on a stall of Seção VI: refused with the article
     editor.select_stalls([uid_of(editor.plan, 2)])
-    editor.holder_filter.setText(pastel_holder.number)
-    editor.holder_list.setCurrentRow(0)
-    qtbot.mouseClick(editor.assign_button, Qt.MouseButton.LeftButton)
-    assert "é da Seção XVI; a banca 2 é da Seção VI (Lei 9.158/2014, art. 8º, VI)" in editor.holder_message.text()
+    editor.holder_panel.holder_filter.setText(pastel_holder.number)
+    editor.holder_panel.holder_list.setCurrentRow(0)
+    qtbot.mouseClick(editor.holder_panel.assign_button, Qt.MouseButton.LeftButton)
+    assert (
+        "é da Seção XVI; a banca 2 é da Seção VI (Lei 9.158/2014, art. 8º, VI)"
+        in editor.holder_panel.holder_message.text()
+    )
     assert editor.plan.stalls[uid_of(editor.plan, 2)].holder_id is None
     # Bia on stall 1, which Ana holds: refused by the plan
-    editor.holder_filter.setText(bia.number)
-    editor.holder_list.setCurrentRow(0)
+    editor.holder_panel.holder_filter.setText(bia.number)
+    editor.holder_panel.holder_list.setCurrentRow(0)
     editor.select_stalls([uid_of(editor.plan, 1)])
-    qtbot.mouseClick(editor.assign_button, Qt.MouseButton.LeftButton)
-    assert "já tem titular" in editor.holder_message.text()
+    qtbot.mouseClick(editor.holder_panel.assign_button, Qt.MouseButton.LeftButton)
+    assert "já tem titular" in editor.holder_panel.holder_message.text()
     # Bia on stall 2 with the button
     editor.select_stalls([uid_of(editor.plan, 2)])
-    qtbot.mouseClick(editor.assign_button, Qt.MouseButton.LeftButton)
+    qtbot.mouseClick(editor.holder_panel.assign_button, Qt.MouseButton.LeftButton)
     assert editor.plan.stalls[uid_of(editor.plan, 2)].holder_id == bia.id
     assert editor.save()
     assert {r.number: r.permit_number for r in stall_rows(editor.site_id)} == {
@@ -560,7 +577,7 @@ def test_assign_by_dropping_a_holder_and_by_the_button_then_save(editor, qtbot):
     assert not editor.is_dirty()
     # free stall 1 and save: it stays free (the editor's plan carries every holder)
     editor.select_stalls([uid_of(editor.plan, 1)])
-    qtbot.mouseClick(editor.unassign_button, Qt.MouseButton.LeftButton)
+    qtbot.mouseClick(editor.holder_panel.unassign_button, Qt.MouseButton.LeftButton)
     assert editor.save()
     assert {r.number: r.permit_number for r in stall_rows(editor.site_id)}[1] is None
     assert "Mapa salvo" in editor.message.text()
@@ -585,13 +602,13 @@ def test_auto_layout_button_reports_what_did_not_fit(editor, qtbot, monkeypatch)
         return real(plan, *args, **kwargs)
 
     monkeypatch.setattr(StallPlan, "auto", spy)
-    editor.action_auto.trigger()
+    editor.tools.action_auto.trigger()
     assert seen == [(False, "Distribuindo as bancas…")]
     layout = editor.last_layout
     assert layout is not None and editor.undo.count() == 1
     assert any(b.holder_id == holder.id for b in editor.plan.stalls.values())  # the site's holder got a stall
-    assert "Auto-layout" in editor.auto_result.toPlainText()
-    assert layout.summary() in editor.auto_result.toPlainText()
+    assert "Auto-layout" in editor.checks.auto_result.toPlainText()
+    assert layout.summary() in editor.checks.auto_result.toPlainText()
     editor.undo.undo()
     assert not any(b.holder_id == holder.id for b in editor.plan.stalls.values())
 
@@ -619,7 +636,7 @@ def test_a_short_street_says_by_how_much(app_ready, qtbot, database):
         widget.add_stall("i")
     layout = widget.run_auto_layout()
     assert layout.unplaced and layout.shortfall > 0
-    text = widget.auto_result.toPlainText()
+    text = widget.checks.auto_result.toPlainText()
     assert "Faltam" in text and "não coube no lado A" in text
 
 

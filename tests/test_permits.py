@@ -613,6 +613,28 @@ def test_exchange_of_sites_with_the_administration_consent(keys):
         )
 
 
+def test_every_successor_permit_is_issued_by_one_step_with_the_act_in_force(keys):
+    """Renewal, transfer to an heir and exchange issue the next permit alike: the act's version in force on its
+    issue day (as a permit from an application keeps), an ``issued`` event naming the permit it follows."""
+    from models.rules.acts import act_sha
+
+    tpu_old = tpu(keys, company("Food Truck Ltda", person("Marcos Paulo Dias")))
+    heir = person("Carla Mendes Ribeiro")
+    a = feirante(keys, person("Antônio Carlos Mendes"), site="Feira Noturna do Jardim Satélite", point="Banca 03")
+    b = feirante(keys, person("Rita de Cássia Nunes"), site="Feira Noturna do Centro", point="Banca 11")
+    c = feirante(keys, person("Paulo Roberto Dias"), site="Feira Noturna do Centro", point="Banca 12")
+    assert tpu_old.act_sha256 == act_sha(tpu_old.regime, tpu_old.issued_on) != ""
+    renewed = renew(tpu_old, by="ana", today=dt.date(2031, 5, 2), key_dir=keys)
+    day = dt.date(2027, 2, 1)
+    heirs = transfer_to_heir(c, heir, by="chefe", reason="Falecimento do titular", today=day, key_dir=keys)
+    new_a, new_b = exchange_sites(a, b, by="chefe", reason="Despacho 12/2026", today=day, key_dir=keys)
+    for new, old in ((renewed, tpu_old), (heirs, c), (new_a, a), (new_b, b)):
+        assert new.act_sha256 == act_sha(new.regime, new.issued_on) != "", new.origin
+        first = new.events.order_by(PermitEvent.id).first()
+        assert (first.kind, first.status_to, first.other_id) == ("issued", "active", old.id)
+        assert (new.previous_id, new.regime, new.permit_kind) == (old.id, old.regime, old.permit_kind)
+
+
 def test_exchange_refused_when_a_spouse_is_in_the_new_feira(keys):
     wife = person("Maria das Dores Lima")
     husband = person("João Batista Lima", household=[HouseholdInput(name=wife.name, relation="spouse", cpf=wife.cpf)])

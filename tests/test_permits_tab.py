@@ -268,7 +268,7 @@ def test_pdf_buttons_write_the_permit_card_and_placard(make_tab, keys, tmp_path,
         assert tab.buttons[key].isEnabled(), key
     texts = {}
     for what in ("permit", "card", "placard"):
-        out = tab.save_pdf(what, tmp_path / f"{what}.pdf")
+        out = tab.acts.save_pdf(what, tmp_path / f"{what}.pdf")
         assert out == tmp_path / f"{what}.pdf" and out.is_file()
         assert str(out) in tab.message.text()
         texts[what] = pdf_text(out, squash="all")  # the placard wraps its big lines
@@ -281,7 +281,7 @@ def test_pdf_buttons_write_the_permit_card_and_placard(make_tab, keys, tmp_path,
     printer = QPrinter(QPrinter.PrinterMode.HighResolution)
     printer.setOutputFormat(QPrinter.OutputFormat.PdfFormat)
     printer.setOutputFileName(str(tmp_path / "printed.pdf"))
-    assert tab.print_permit(printer)
+    assert tab.acts.print_permit(printer)
     assert permit.number in pdf_text(tmp_path / "printed.pdf", squash="all")
     assert "enviada para impressão" in tab.message.text()
 
@@ -297,7 +297,7 @@ def test_documents_of_a_permit_no_longer_in_force_are_refused(make_tab, keys, tm
     set_status(tab, "revoked")
     select(tab, permit.number)
     assert not any(b.isEnabled() for b in tab.buttons.values())
-    assert tab.save_pdf("card", tmp_path / "card.pdf") is None  # even when called directly
+    assert tab.acts.save_pdf("card", tmp_path / "card.pdf") is None  # even when called directly
     assert "está cassada" in tab.message.text() and not (tmp_path / "card.pdf").exists()
 
 
@@ -311,7 +311,7 @@ def test_a_permit_past_its_last_day_is_not_printed(make_tab, keys, clock, tmp_pa
     for key in ("pdf-permit", "pdf-card", "print", "suspend", "reactivate", "renew", "leave"):
         assert not tab.buttons[key].isEnabled(), key
     assert tab.buttons["revoke"].isEnabled() and tab.buttons["cancel"].isEnabled()
-    assert tab.save_pdf("permit", tmp_path / "p.pdf") is None and not (tmp_path / "p.pdf").exists()
+    assert tab.acts.save_pdf("permit", tmp_path / "p.pdf") is None and not (tmp_path / "p.pdf").exists()
     assert "terminou em 31/12/2027" in tab.message.text()
 
 
@@ -463,7 +463,7 @@ def test_renew_with_a_new_health_certificate_keeps_it_for_the_next_time(make_tab
         qtbot.mouseClick(dialog.ok_button, Qt.MouseButton.LeftButton)
         assert not dialog.isVisible(), dialog.error.text()
 
-    run_modal(lambda: tab.renew_with_documents(), deliver)
+    run_modal(lambda: tab.acts.renew_with_documents(), deliver)
     new = tab.selected()
     assert new.number != old.number and "com os documentos novos" in tab.message.text()
     kept = PermitDocument.get(PermitDocument.document == "health-certificate")
@@ -484,7 +484,7 @@ def test_a_future_delivery_is_refused_in_the_dialog_and_nothing_is_renewed(make_
         qtbot.mouseClick(dialog.ok_button, Qt.MouseButton.LeftButton)
         assert "no futuro" in dialog.error.text() and dialog.isVisible()
 
-    run_modal(lambda: tab.renew_with_documents(), deliver_tomorrow)
+    run_modal(lambda: tab.acts.renew_with_documents(), deliver_tomorrow)
     assert tab.selected().number == old.number and find_permit(old.number).successors.count() == 0
 
 
@@ -495,13 +495,13 @@ def test_extend_startup_once_and_expire_lapsed_from_the_screen(make_tab, keys, q
     row = next(r for r, item in enumerate(tab.due_model.rows) if item.number == permit.number)
     tab.due_table.selectRow(row)
     assert tab.due_extend.isEnabled()
-    assert tab.extend_startup_due(reason="Aguardando ligação de energia")
+    assert tab.acts.extend_startup_due(reason="Aguardando ligação de energia")
     assert "prorrogado até" in tab.message.text()
     row = next(r for r, item in enumerate(tab.due_model.rows) if item.number == permit.number)
     tab.due_table.selectRow(row)
     assert not tab.due_extend.isEnabled()  # once only (LC 324/2025, art. 176)
     clock.day = dt.date(2032, 1, 1)
-    expired = tab.expire_lapsed()
+    expired = tab.acts.expire_lapsed()
     assert [p.number for p in expired] == [permit.number]
     assert "1 permissão(ões) marcada(s) como vencida(s)" in tab.message.text()
 
@@ -529,7 +529,7 @@ def test_leave_dialog_shows_the_acts_limits_and_records_the_leave(make_tab, keys
         click(qtbot, d.ok_button)
         assert not d.isVisible(), d.error.text()
 
-    dialog, _ = run_dialog(qtbot, tab.leave_selected, too_soon)
+    dialog, _ = run_dialog(qtbot, tab.acts.leave_selected, too_soon)
     event = dialog.leave
     assert (event.start, event.end, event.details["substitute_cpf"]) == (
         dt.date(2027, 1, 10),
@@ -551,7 +551,7 @@ def test_leave_dialog_bad_date_is_shown_at_the_field(make_tab, keys, qtbot):
         assert d.isVisible() and "31/02/2027 não existe" in d.error.text()
         assert "b00020" in d.start.styleSheet()
 
-    run_dialog(qtbot, tab.leave_selected, bad)
+    run_dialog(qtbot, tab.acts.leave_selected, bad)
     assert history_kinds(tab) == ["emissão"]
 
 
@@ -568,7 +568,7 @@ def test_transfer_to_an_heir_found_by_name(make_tab, keys, qtbot, no_blocking_me
         type_text(d.reason, "Falecimento; sucessores indicaram a filha")
         click(qtbot, d.ok_button)
 
-    run_dialog(qtbot, tab.transfer_selected, pick)
+    run_dialog(qtbot, tab.acts.transfer_selected, pick)
     assert "para Carla Mendes Ribeiro?" in no_blocking_message_boxes[-1]
     new = tab.selected()
     assert (new.holder_name, new.origin) == (heir.name, "transfer") and new.number != permit.number
@@ -586,7 +586,7 @@ def test_transfer_without_reason_is_refused_at_the_message_line(make_tab, keys, 
         qtbot.keyClicks(d.query, "529.982")
         click(qtbot, d.ok_button)
 
-    run_dialog(qtbot, tab.transfer_selected, pick)
+    run_dialog(qtbot, tab.acts.transfer_selected, pick)
     assert tab.message.text().startswith("Informe o motivo")
     assert find_permit(permit.number).status == "active"
 
@@ -609,7 +609,7 @@ def test_exchange_sites_with_another_permit_by_number(make_tab, keys, qtbot):
         type_text(d.reason, "Despacho 12/2026 do Departamento de Posturas")
         click(qtbot, d.ok_button)
 
-    run_dialog(qtbot, tab.exchange_selected, pick)
+    run_dialog(qtbot, tab.acts.exchange_selected, pick)
     new = tab.selected()
     assert new.holder_name == "Antônio Carlos Mendes" and new.place == "Feira Noturna do Centro — Banca 11"
     assert {find_permit(mine.number).status, find_permit(theirs.number).status} == {"superseded"}
@@ -716,7 +716,7 @@ def test_table_models_pass_the_model_tester(make_tab, keys, qtmodeltester, qtbot
         type_text(d.query, "a")
         qtmodeltester.check(d.model)
 
-    run_dialog(qtbot, tab.transfer_selected, check)
+    run_dialog(qtbot, tab.acts.transfer_selected, check)
 
 
 def test_the_list_starts_on_the_municipalitys_own_act(make_tab, keys):

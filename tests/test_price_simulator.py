@@ -33,7 +33,7 @@ def fill(simulator, qtbot, regime: str, args: dict) -> None:
             combo.setCurrentIndex(index)
     for key in ("front", "depth", "hitch", "area"):
         if key in args:
-            edit = getattr(simulator, key)
+            edit = getattr(simulator, "depth_edit" if key == "depth" else key)  # depth_edit: QWidget.depth() stays
             edit.clear()
             qtbot.keyClicks(edit, args[key])
     for key in ("mei", "local"):
@@ -77,7 +77,7 @@ def test_simulator_explains_bad_input(simulator, qtbot, case):
 def test_simulator_updates_as_the_clerk_types(simulator, qtbot):
     simulator.select_regime("sao-bento-2026")
     simulator.equipment.setCurrentIndex(simulator.equipment.findData("barraca"))
-    qtbot.keyClicks(simulator.depth, "2")
+    qtbot.keyClicks(simulator.depth_edit, "2")
     qtbot.keyClicks(simulator.front, "2")
     assert simulator.total.text().replace("\xa0", " ") == "Total: R$ 422,62"  # 5,50 × 38,42 × 2,00
     qtbot.keyClicks(simulator.front, ",5")
@@ -124,7 +124,7 @@ def test_sizes_and_amounts_are_read_the_pt_br_way(simulator, qtbot):
     assert simulator.admin_edits["licenca"].styleSheet() != ""
     simulator.select_regime("sao-bento-2026")
     simulator.equipment.setCurrentIndex(simulator.equipment.findData("barraca"))
-    qtbot.keyClicks(simulator.depth, "2")
+    qtbot.keyClicks(simulator.depth_edit, "2")
     qtbot.keyClicks(simulator.front, "2.5")  # read two ways: refused with both, marked at the field
     assert "duas formas" in simulator.error.text() and "Frente" in simulator.error.text()
     assert simulator.front.styleSheet() != "" and simulator.total.text() == ""

@@ -30,15 +30,15 @@ from factories import issue_record as issue
 from reports_read import Figures, cents, pdf_pages, recalculated
 
 from models import enforcement as enf
-from models.base.errors import FieldErrors
+from models.base.errors import Cancelled, FieldErrors
 from models.base.money import format_brl, from_centavos
 from models.billing.charges import record_payment
 from models.billing.fiscal import set_unit_value
-from models.enforcement.sanctions_report import CORRECTED, Cancelled, sanctions_report
+from models.enforcement.sanctions_report import CORRECTED, sanctions_report
 from models.rules.regimes import get_regime
 from models.store.db import db
 from models.store.settings import set_settings
-from reports.fee_report_xlsx import MONEY
+from reports.workbook.styles import MONEY
 
 START, END = dt.date(2026, 3, 1), dt.date(2026, 3, 31)
 TODAY = dt.date(2026, 5, 4)  # a Monday, two months on

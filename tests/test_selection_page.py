@@ -252,11 +252,20 @@ def test_the_whole_sapezal_call_from_scores_to_stalls(qtbot, page, sapezal, tmp_
     type_text(draw_tab.place, "Auditório da Prefeitura")
     type_lines(qtbot, draw_tab.officials, "Maria Secretária (presidente)", "José Testemunha")
     type_text(draw_tab.vacancies, "3")
+    # where the act is silent (issue 28 §2): the alternates of art. 12, § 3º and the tie-break of art. 10, § 3º
+    assert not draw_tab.readings.isHidden()
+    assert set(draw_tab.readings.combos) == {"suplentes-por-sorteio", "deficiente-fisico"}
+    combo = draw_tab.readings.combos["deficiente-fisico"]
+    combo.setCurrentIndex(combo.findData("so-deficiencia-fisica"))
+    type_text(draw_tab.readings.reasons["deficiente-fisico"], "o edital repete a letra da lei")
     click(qtbot, draw_tab.draw_button)  # no seed yet
     assert "semente" in draw_tab.error.text() and Draw.select().count() == 0
     type_text(draw_tab.seed, "Loteria Federal 12345")
     click(qtbot, draw_tab.draw_button)
     first = Draw.get()
+    kept = {r["point"]: r for r in first.result["readings"]}
+    assert kept["deficiente-fisico"]["reason"] == "o edital repete a letra da lei"
+    assert kept["suplentes-por-sorteio"]["reading"] == "sorteio-entre-nao-selecionados"
     assert first.list_sha256 == sha and first.seed == "Loteria Federal 12345" and verify_draw(first) == []
     assert page.tabs.currentWidget() is page.draws
 

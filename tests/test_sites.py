@@ -37,6 +37,7 @@ from models.sites import (
     stall_rows,
     unassign_holder,
 )
+from models.sites.breaches import OpenBreaches
 from models.sites.layout import PlacedStall, StallRequest
 from models.store.db import db
 
@@ -245,7 +246,7 @@ def test_save_layout_refuses_one_holder_on_two_stalls(database):
 
 def test_assign_and_unassign_with_clear_refusals(database):
     site = feira()
-    save_layout(site, [placed(1, "0"), placed(2, "4"), placed(3, "8", section="xvi", side="b")])
+    save_layout(site, [placed(1, "0"), placed(2, "4"), placed(3, "8", section="xvi", line="pastel", side="b")])
     s1, s2, s3 = (Stall.get((Stall.site == site.id) & (Stall.number == n)) for n in (1, 2, 3))
     ana, bia = make_permit(section="vi"), make_permit(section="vi")
     assert assign_holder(s1, ana.number).holder_id == ana.id
@@ -285,14 +286,30 @@ def test_requests_from_the_permits_of_the_site(database):
 
 def test_a_breach_is_kept_only_with_a_written_reason(database):
     site = feira()
-    save_layout(site, [placed(1, "0"), placed(2, "2")])
-    breach = plan_of(site).check()[0]
+    twins = [placed(1, "0"), placed(2, "2")]
+    breach = plan_of(site).check(twins)[0]
     assert breach.code == "overlap"
     with pytest.raises(FieldErrors, match="motivo"):
         keep_breach(site, breach, "", by="ana.souza")
     kept = keep_breach(site, breach, "Bancas geminadas a pedido dos dois titulares (ofício 12/2026).", by="ana.souza")
     assert kept_breaches(site)[breach.signature].reason.startswith("Bancas geminadas")
     assert kept.stalls == ("1", "2")
+    save_layout(site, twins)
+    assert plan_of(site).check() == [breach]
+
+
+def test_save_layout_refuses_an_open_breach_whoever_calls_it(database):
+    """Not only the map editor: a layout with a breach neither fixed nor kept with its reason is not saved."""
+    site = feira()
+    save_layout(site, [placed(1, "0"), placed(2, "4")])
+    twins = [placed(1, "0"), placed(2, "2"), placed(3, "8")]
+    with pytest.raises(OpenBreaches, match=r"não foi salvo: 1 irregularidade\(s\) em aberto") as caught:
+        save_layout(site, twins)
+    assert [b.code for b in caught.value.breaches] == ["overlap"] and caught.value.field == "breaches"
+    assert "justificativa" in caught.value.message and "\n" not in caught.value.message
+    assert sorted((s.number, s.x) for s in Stall.select()) == [(1, D(0)), (2, D(4))]  # nothing written
+    keep_breach(site, caught.value.breaches[0], "Bancas geminadas a pedido dos dois titulares.", by="ana.souza")
+    assert save_layout(site, twins).stalls == 3
 
 
 # --------------------------------------------------------------------------- export and demo

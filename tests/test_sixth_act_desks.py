@@ -41,16 +41,16 @@ def test_fiscalizacao_records_an_infraction_of_the_sixth_act(keys, app_ready, qt
     tab = page.records
 
     def fill(dialog):
-        dialog.regime.setCurrentIndex(dialog.regime.findData(REGIME))
-        type_text(dialog.offender_search, "antônio vendedor")
-        dialog.matches_view.selectRow(0)
-        dialog.date.set_date(dt.date(2026, 12, 1))
-        dialog.time.setText("10:00")
-        type_text(dialog.place, "Praça da Matriz")
-        type_text(dialog.facts, "Vendia frutas sem a licença da Prefeitura.")
+        dialog.form.regime.setCurrentIndex(dialog.form.regime.findData(REGIME))
+        type_text(dialog.form.offender_search, "antônio vendedor")
+        dialog.form.matches_view.selectRow(0)
+        dialog.form.date.set_date(dt.date(2026, 12, 1))
+        dialog.form.time.setText("10:00")
+        type_text(dialog.form.place, "Praça da Matriz")
+        type_text(dialog.form.facts, "Vendia frutas sem a licença da Prefeitura.")
         dialog.check_infraction("sem-licenca")
-        dialog.inspector.setText("Marcos Fiscal")
-        type_text(dialog.inspector_id, "4521")
+        dialog.form.inspector.setText("Marcos Fiscal")
+        type_text(dialog.form.inspector_id, "4521")
         dialog.update_preview()
         shown = dialog.proposal_view.toPlainText()
         assert "Lei 376/2012, art. 5º" in shown and "entidades filantrópicas" in shown

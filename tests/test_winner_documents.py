@@ -191,3 +191,41 @@ def test_regime_text_says_art_11_comes_after_the_final_list(capsys):
         "Ter CNPJ — a apresentar depois: 10 dias úteis, contados da publicação da lista final — "
         "Lei 1.171/2014, art. 11, I"
     ) in out
+
+
+def test_one_evaluation_with_explicit_moments(winners):
+    """Issue 27 §4: the applicant is judged by one service, and the moment decides what is due — art. 11 is due
+    later at filing (no deadline yet), by 04/12/2026 at approval (the final list of 20/11/2026), and now from the
+    issue on; the approval's functions are that service at that moment, and only a replacing moment leaves a
+    permit out of the counts."""
+    from models.rules.eligibility import DUE_LATER, FAILED
+    from models.services.front_desk import (
+        Moment,
+        applicant_of,
+        eligibility_now,
+        evaluate_applicant,
+        evaluate_application,
+        later_requirements,
+    )
+
+    rosa, _bento = winners
+    at = {m: art_11_results(evaluate_application(rosa, m, today=TODAY)) for m in Moment}
+    assert {at[Moment.FILING][d].status for d in ART_11} == {DUE_LATER}
+    assert {at[Moment.FILING][d].due for d in ART_11} == {None}
+    assert {at[Moment.APPROVAL][d].due for d in ART_11} == {dt.date(2026, 12, 4)}
+    for moment in (Moment.ISSUE, Moment.RENEWAL, Moment.TRANSFER, Moment.EXCHANGE):
+        assert {at[moment][d].status for d in ART_11} == {FAILED}, moment
+    assert eligibility_now(rosa, today=TODAY) == evaluate_application(rosa, Moment.APPROVAL, today=TODAY)
+    assert later_requirements(rosa, today=TODAY) == tuple(
+        r for r in evaluate_application(rosa, Moment.APPROVAL, today=TODAY).results if r.rule.due
+    )
+    with pytest.raises(ValueError, match="no permit is replaced"):
+        evaluate_applicant(
+            Moment.FILING,
+            applicant_of(rosa),
+            regime=rosa.regime,
+            permit_kind=rosa.permit_kind,
+            documents=[],
+            today=TODAY,
+            exclude_permits=(1,),
+        )

@@ -115,7 +115,9 @@ class ApplicationDialog(GuardedDialog):
         self.site = QComboBox()
         self.site.setObjectName("site")
         self.site.setEditable(True)
-        self.site.lineEdit().setPlaceholderText(self.tr("local, evento ou área pretendida"))
+        site_edit = self.site.lineEdit()
+        assert site_edit is not None  # an editable combo box has its line edit
+        site_edit.setPlaceholderText(self.tr("local, evento ou área pretendida"))
         form.addRow(self.tr("&Regime:"), self.regime)
         form.addRow(self.tr("&Permissão:"), self.kind)
         form.addRow(self.tr("Ra&mo:"), self.line)
@@ -129,7 +131,7 @@ class ApplicationDialog(GuardedDialog):
         self.equipment = QComboBox()
         self.equipment.setObjectName("equipment")
         self.front = self._metres("front", "ex.: 4,00")
-        self.depth = self._metres("depth", "ex.: 3,00")
+        self.depth_edit = self._metres("depth", "ex.: 3,00")
         self.hitch = self._metres("hitch", "engate, se houver")
         self.electric = QCheckBox(self.tr("equipamentos elétricos"))
         self.electric.setObjectName("electric")
@@ -142,7 +144,7 @@ class ApplicationDialog(GuardedDialog):
         self.sound.setObjectName("sound")
         eq_form.addRow(self.tr("&Tipo:"), self.equipment)
         eq_form.addRow(self.tr("&Frente (m):"), self.front)
-        eq_form.addRow(self.tr("Pr&ofundidade (m):"), self.depth)
+        eq_form.addRow(self.tr("Pr&ofundidade (m):"), self.depth_edit)
         eq_form.addRow(self.tr("&Engate (m):"), self.hitch)
         eq_form.addRow(self.electric, self.power)
         eq_form.addRow(self.tr("E&nergia:"), self.energy)
@@ -243,7 +245,7 @@ class ApplicationDialog(GuardedDialog):
                 "section": self.section,
                 "equipment": self.equipment,
                 "front": self.front,
-                "depth": self.depth,
+                "depth": self.depth_edit,
                 "hitch": self.hitch,
                 "power_kw": self.power,
                 "documents": self.documents,
@@ -264,7 +266,7 @@ class ApplicationDialog(GuardedDialog):
             combo.currentIndexChanged.connect(self.schedule_assessment)
         self.days.textChanged.connect(self.schedule_assessment)
         self.site.currentTextChanged.connect(self.schedule_assessment)
-        for edit in (self.front, self.depth, self.hitch, self.power):
+        for edit in (self.front, self.depth_edit, self.hitch, self.power):
             edit.textChanged.connect(self.schedule_assessment)
         self.regime_changed()
         self.watch_edits()
@@ -387,7 +389,7 @@ class ApplicationDialog(GuardedDialog):
             site=site_id or site_text,
             equipment=self.equipment.currentData() or "",
             front=self.front.text(),
-            depth=self.depth.text(),
+            depth=self.depth_edit.text(),
             hitch=self.hitch.text(),
             electric=self.electric.isChecked(),
             power_kw=self.power.text(),
@@ -533,5 +535,5 @@ class ApplicationDialog(GuardedDialog):
         from reports.receipt import receipt_document
 
         printer = QPrinter(QPrinter.PrinterMode.HighResolution)
-        if QPrintDialog(printer, self).exec():
+        if self.application is not None and QPrintDialog(printer, self).exec():
             receipt_document(self.application).print_(printer)

@@ -12,6 +12,7 @@ from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
     QHeaderView,
+    QInputDialog,
     QLabel,
     QListWidget,
     QListWidgetItem,
@@ -129,7 +130,7 @@ class ApplicationView(QDialog):
         for button, status in ((self.approve_button, "approved"), (self.refuse_button, "refused")):
             buttons.addButton(button, QDialogButtonBox.ButtonRole.ActionRole)
             allow(button, "applications.decide", status in allowed and decide is not None)
-        self.approve_button.clicked.connect(self.approve)
+        self.approve_button.clicked.connect(lambda _checked=False: self.approve())
         self.refuse_button.clicked.connect(lambda: self.refuse())
         buttons.rejected.connect(self.reject)
         layout.addWidget(buttons)
@@ -143,27 +144,38 @@ class ApplicationView(QDialog):
             QDesktopServices.openUrl(QUrl.fromLocalFile(str(resolve(relative))))
 
     @Slot()
-    def approve(self) -> bool:
-        """Aprovar, after a confirmation that lists what is still to be checked by a person."""
+    def approve(self, reason: str | None = None) -> bool:
+        """Aprovar, after a confirmation; with rules still to be checked by a person, the reason is asked and
+        recorded (issue 31 §4)."""
         pending = to_check(self.eligibility)
         text = fill(self.tr("Aprovar o requerimento %1 de %2?"), self.app.protocol, self.app.applicant_name)
-        if pending:
+        if pending and reason is None:
             text += (
                 "\n\n"
-                + self.tr("Ainda a conferir (confira antes de aprovar):")
+                + self.tr("Ainda a conferir:")
                 + "\n"
                 + "\n".join(f"• {line}" for line in pending)
+                + "\n\n"
+                + self.tr("Confira-os e informe o motivo da aprovação (fica registrado no histórico):")
             )
-        answer = QMessageBox.question(
-            self,
-            self.tr("Aprovar requerimento"),
-            text,
-            QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
-            QMessageBox.StandardButton.No,
-        )
-        if answer != QMessageBox.StandardButton.Yes:
-            return False
-        return self._decided("approved", None)
+            reason, ok = QInputDialog.getMultiLineText(self, self.tr("Aprovar requerimento"), text)
+            if not ok:
+                return False
+            if not reason.strip():
+                QMessageBox.warning(self, self.tr("Aprovar requerimento"), self.tr("Informe o motivo da aprovação."))
+                return False
+        elif reason is None:
+            answer = QMessageBox.question(
+                self,
+                self.tr("Aprovar requerimento"),
+                text,
+                QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
+                QMessageBox.StandardButton.No,
+            )
+            if answer != QMessageBox.StandardButton.Yes:
+                return False
+            reason = ""
+        return self._decided("approved", reason)
 
     def refuse(self, reason: str | None = None) -> bool:
         return self._decided("refused", reason)

@@ -31,10 +31,11 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from models.base.errors import UserError
+from models.base.errors import Cancelled, UserError
 from models.base.money import format_brl
 from models.billing.charges import (
     MonthPlan,
+    Payment,
     cancel_charge,
     charge_rows,
     generate_month,
@@ -49,7 +50,7 @@ from models.billing.charges import (
 from views.blocks import FieldErrorsView, ListTab, button_row, fill, push_button, user_errors, wrapped_label
 from views.fit import fit_to_screen
 from views.keys import search_keys
-from views.operations import Cancelled, run_operation
+from views.operations import run_operation
 from views.roles import allow
 from views.table_models import Column, RowsModel, select_where
 from views.widgets import DateEdit, GuardedDialog, act_version_line, current_user_name
@@ -141,7 +142,7 @@ class PaymentDialog(GuardedDialog):
         super().__init__(parent)
         self.charge = charge
         self.today = today or _dt.date.today()
-        self.payment = None
+        self.payment: Payment | None = None
         self.setWindowTitle(fill(self.tr("Registrar pagamento — cobrança nº %1"), charge.number))
         layout = QVBoxLayout(self)
         about = QLabel(
@@ -235,8 +236,9 @@ class ChargesTab(ListTab):
         for key, label in STATUS_FILTERS:
             self.status.addItem(self.tr(label), key)
         self.search_box(self.tr("Buscar por nº da cobrança, da permissão ou nome do devedor"))
-        bar.addWidget(QLabel(self.tr("Mê&s:")))
-        bar.itemAt(0).widget().setBuddy(self.month)
+        month_label = QLabel(self.tr("Mê&s:"))
+        month_label.setBuddy(self.month)
+        bar.addWidget(month_label)
         bar.addWidget(self.month)
         bar.addWidget(QLabel(self.tr("Situação:")))
         bar.addWidget(self.status)
@@ -418,7 +420,7 @@ class ChargesTab(ListTab):
             lines.append(
                 fill(
                     self.tr("Cancelada em %1 por %2: %3"),
-                    charge.cancelled_at.strftime("%d/%m/%Y"),
+                    charge.cancelled_at.strftime("%d/%m/%Y") if charge.cancelled_at else "",
                     escape(charge.cancelled_by),
                     escape(charge.cancel_reason),
                 )
@@ -446,7 +448,7 @@ class ChargesTab(ListTab):
             return []
         if confirm is None:
             dialog = GenerateDialog(plan, self)
-            self.last_dialog = dialog
+            self.last_dialog: QDialog = dialog
             if dialog.exec() != QDialog.DialogCode.Accepted:
                 return []
         elif not confirm:

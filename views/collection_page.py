@@ -183,17 +183,18 @@ def payment_notes(widget: QWidget, charge) -> dict[int, str]:
 
     notes: dict[int, str] = {}
     for source in sources_of(charge).values():
+        guia, bank_file = source.guia, source.return_file
         if source.channel == "pix":
             notes[source.payment_id] = fill(
                 widget.tr(" — Pix da guia nº %1, extrato %2"),
-                source.guia.number if source.guia_id else "",
-                source.return_file.file_name if source.return_file_id else "",
+                guia.number if guia is not None else "",
+                bank_file.file_name if bank_file is not None else "",
             )
             continue
         notes[source.payment_id] = fill(
             widget.tr(" — pela guia nº %1, arquivo de retorno NSA %2, registro %3"),
-            source.guia.number if source.guia_id else "",
-            source.return_file.nsa if source.return_file_id else "",
+            guia.number if guia is not None else "",
+            bank_file.nsa if bank_file is not None else "",
             source.record or "",
         )
     for payment_id, reversal in reversals_of(charge).items():

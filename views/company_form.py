@@ -24,10 +24,7 @@ from views.widgets import (
     FieldErrorsView,
     GuardedDialog,
     add_remove_row,
-    address_values,
-    address_widgets,
     cell_text,
-    load_address,
     make_address_fields,
 )
 
@@ -56,7 +53,19 @@ class CompanyDialog(GuardedDialog):
         self.mei.setObjectName("mei")
         self.registration = QLineEdit()
         self.registration.setObjectName("municipal_registration")
-        make_address_fields(self)
+        address = self.address = make_address_fields()
+        self.street, self.number, self.district, self.city = (
+            address.street,
+            address.number,
+            address.district,
+            address.city,
+        )
+        self.state, self.zip_code, self.phone, self.email = (
+            address.state,
+            address.zip_code,
+            address.phone,
+            address.email,
+        )
         form.addRow(self.tr("C&NPJ:"), row)
         form.addRow(self.tr("&Razão social:"), self.legal_name)
         form.addRow(self.tr("Nome &fantasia:"), self.trade_name)
@@ -99,7 +108,7 @@ class CompanyDialog(GuardedDialog):
             {
                 "cnpj": self.cnpj,
                 "legal_name": self.legal_name,
-                **address_widgets(self),
+                **self.address.widgets(),
                 "partners": self.partners,
                 "trade_name": self.trade_name,
                 "municipal_registration": self.registration,
@@ -145,7 +154,7 @@ class CompanyDialog(GuardedDialog):
         self.trade_name.setText(company.trade_name)
         self.mei.setChecked(company.mei)
         self.registration.setText(company.municipal_registration)
-        load_address(self, company)
+        self.address.load(company)
         for partner in company.partners:
             self.add_partner(PartnerInput(partner.name, partner.cpf, partner.spouse_name, partner.spouse_cpf))
         self.dirty = False
@@ -162,7 +171,7 @@ class CompanyDialog(GuardedDialog):
             trade_name=self.trade_name.text(),
             mei=self.mei.isChecked(),
             municipal_registration=self.registration.text(),
-            **address_values(self),
+            **self.address.values(),
             partners=partners,
         )
 

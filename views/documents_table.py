@@ -63,17 +63,27 @@ class DocumentsTable(QTableWidget):
         self.blockSignals(False)
         self.resizeColumnsToContents()
 
+    def _document(self, row: int) -> QTableWidgetItem:
+        item = self.item(row, 0)
+        assert item is not None  # every row names its document
+        return item
+
+    def _day(self, row: int, column: int) -> DateEdit:
+        edit = self.cellWidget(row, column)
+        assert isinstance(edit, DateEdit)  # the delivery and validity columns hold date edits
+        return edit
+
     def tick(
         self, doc_id: str, delivered: bool = True, *, on: _dt.date | None = None, valid_until: _dt.date | None = None
     ) -> None:
         """Tick (or untick) one document, with its days — what the clerk's click and typing do."""
         for row in range(self.rowCount()):
-            item = self.item(row, 0)
+            item = self._document(row)
             if item.data(Qt.ItemDataRole.UserRole) == doc_id:
                 if on is not None:
-                    self.cellWidget(row, 1).set_date(on)
+                    self._day(row, 1).set_date(on)
                 if valid_until is not None:
-                    self.cellWidget(row, 2).set_date(valid_until)
+                    self._day(row, 2).set_date(valid_until)
                 item.setCheckState(Qt.CheckState.Checked if delivered else Qt.CheckState.Unchecked)
                 return
         raise KeyError(doc_id)
@@ -84,13 +94,13 @@ class DocumentsTable(QTableWidget):
         """The ticked documents; a day typed wrong is a ``FieldErrors`` on ``documents[row]``."""
         docs, errors = [], {}
         for row in range(self.rowCount()):
-            item = self.item(row, 0)
+            item = self._document(row)
             if item.checkState() != Qt.CheckState.Checked:
                 continue
             doc_id = item.data(Qt.ItemDataRole.UserRole)
             try:
-                delivered = self.cellWidget(row, 1).date()
-                valid = self.cellWidget(row, 2).date()
+                delivered = self._day(row, 1).date()
+                valid = self._day(row, 2).date()
             except UserError as exc:
                 errors[f"documents[{row}]"] = f"{item.text()}: {exc.message}"
                 continue

@@ -80,9 +80,10 @@ class FiscalUnitsPage(QWidget):
         )
         layout.addWidget(self.empty)
 
-        add_yearly_value_form(
+        fields = add_yearly_value_form(
             self,
             layout,
+            save=self.save,
             year_label=self.tr("A&no:"),
             value_name="value",
             value_label=self.tr("&Valor (R$):"),
@@ -90,6 +91,8 @@ class FiscalUnitsPage(QWidget):
             source_hint=self.tr("obrigatória: comunicado, decreto, portaria…"),
             save_label=self.tr("&Cadastrar valor"),
         )
+        self.year, self.value, self.reason = fields.year, fields.value, fields.reason
+        self.save_button, self.message = fields.save_button, fields.message
         self.unit_combo.currentIndexChanged.connect(self.show_unit)
         self.regimes_by_unit: dict[str, list] = {}
 
@@ -100,7 +103,7 @@ class FiscalUnitsPage(QWidget):
         if refused:
             return
         self.regimes_by_unit = {}
-        names = {}
+        names: dict[str, str] = {}
         for regime in sorted(regimes.values(), key=lambda r: r.municipality):
             for unit in regime.units:
                 self.regimes_by_unit.setdefault(unit.code, []).append(regime)
@@ -162,9 +165,8 @@ class FiscalUnitsPage(QWidget):
                 reason=self.reason.text(),
             )
         if refused:
-            {"value": self.value, "year": self.year, "reason": self.reason}.get(
-                refused.refused_field, self.value
-            ).setFocus()
+            fields: dict[str, QWidget] = {"value": self.value, "year": self.year, "reason": self.reason}
+            fields.get(refused.refused_field or "value", self.value).setFocus()
             return
         self.message.setText(fill(self.tr("Valor de %1 para %2 cadastrado."), code, self.year.value()))
         self.value.clear()

@@ -4,13 +4,13 @@ example): a desk with many actions fits a 1366×768 screen without hiding any.""
 from __future__ import annotations
 
 from PySide6.QtCore import QPoint, QRect, QSize, Qt
-from PySide6.QtWidgets import QLayout
+from PySide6.QtWidgets import QLayout, QLayoutItem
 
 
 class FlowLayout(QLayout):
     def __init__(self, parent=None, spacing: int = 6):
         super().__init__(parent)
-        self._items = []
+        self._items: list[QLayoutItem] = []
         self._spacing = spacing
         self.setContentsMargins(0, 0, 0, 0)
 
@@ -58,7 +58,8 @@ class FlowLayout(QLayout):
         x, y, line = area.x(), area.y(), 0
         for item in self._items:
             widget = item.widget()
-            if widget is not None and not widget.isVisibleTo(widget.parentWidget()):
+            parent = widget.parentWidget() if widget is not None else None
+            if widget is not None and not (widget.isVisibleTo(parent) if parent is not None else widget.isVisible()):
                 continue
             hint = item.sizeHint()
             if x + hint.width() > area.right() + 1 and line > 0:

@@ -232,7 +232,10 @@ class WorklistTab(QWidget):
         ):
             button = QPushButton(label)
             button.setObjectName(f"to-{status}")
-            button.clicked.connect(lambda _c=False, st=status: self.move_to(st))
+            if status in ("approved", "refused"):  # the chefe decides with the record in front (issue 31 §4)
+                button.clicked.connect(lambda _c=False: self.open_selected())
+            else:
+                button.clicked.connect(lambda _c=False, st=status: self.move_to(st))
             actions.addWidget(button)
             self.action_buttons[status] = button
         self.issue_button = push_button(self.tr("&Emitir permissão"), "issue", self.issue)
@@ -371,7 +374,7 @@ class WorklistTab(QWidget):
         with user_errors(self.message) as refused:
             app = get_application(item.id)
             if status == "approved":  # checked again today: rules and the act's term
-                approve_application(app, by=current_user_name())
+                approve_application(app, by=current_user_name(), reason=reason or "")
             elif status == "awaiting_payment":  # the frozen quote becomes the charges to pay first
                 from models.billing.charges import await_payment
 

@@ -20,7 +20,7 @@ from PySide6.QtWidgets import (
 )
 
 from views import theme
-from views.blocks import fill, push_button, wrapped_label
+from views.blocks import error_label, fill, push_button, wrapped_label
 
 
 class HomePage(QWidget):
@@ -42,6 +42,10 @@ class HomePage(QWidget):
 
         self.backup_notice = self._backup_notice()
         layout.addWidget(self.backup_notice)
+        # the trail's guards were missing or altered when the database was opened (models.store.audit.repair_guards)
+        self.guard_notice = error_label("guard-notice")
+        self.guard_notice.hide()
+        layout.addWidget(self.guard_notice)
 
         box = QFrame()
         box.setFrameShape(QFrame.Shape.StyledPanel)
@@ -191,6 +195,10 @@ class HomePage(QWidget):
 
         place = municipality_label()
         self._refresh_backup_notice()
+        from models.store.audit import GUARD_REPAIRS
+
+        self.guard_notice.setText("\n".join(GUARD_REPAIRS))
+        self.guard_notice.setVisible(bool(GUARD_REPAIRS))
         self.first_steps.setVisible(not place)  # a first start: nothing set up yet
         self.heading.setText(
             fill(self.tr("Praça — %1"), place) if place else self.tr("Praça — configure o município em Cadastros")

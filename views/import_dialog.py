@@ -3,8 +3,11 @@
 Open the file → map its columns to Praça's fields (guessed from the header
 names, or the mapping last used for files with the same header) → check every
 row (the bad ones in red, with the reason) → import after the clerk confirms,
-in one transaction, off the GUI thread with a progress bar; Cancelar rolls
-everything back. The rules are :mod:`models.services.importer`'s.
+off the GUI thread with a progress bar: the rows are prepared in short batches
+that no other desk sees and published at the end in one short transaction
+(issue 26 §7: the other desks keep working meanwhile); Cancelar removes the
+batches, or rolls the publication back. The rules are
+:mod:`models.services.importer`'s.
 """
 
 from __future__ import annotations
@@ -111,7 +114,7 @@ class ImportDialog(QDialog):
         self.today = today or _dt.date.today()
         self.sheet: importer.Sheet | None = None
         self.preview: importer.Preview | None = None
-        self.result: importer.ImportResult | None = None
+        self.import_result: importer.ImportResult | None = None
         self.worker: ImportWorker | None = None
         self.combos: dict[str, QComboBox] = {}
 
@@ -257,7 +260,10 @@ class ImportDialog(QDialog):
         page = QWidget()
         layout = QVBoxLayout(page)
         self.running_label = wrapped_label(
-            self.tr("Importando… tudo é gravado de uma vez no fim; Cancelar desfaz tudo.")
+            self.tr(
+                "Importando… as linhas são preparadas em lotes e entram todas de uma vez no fim; as outras mesas "
+                "continuam trabalhando. Cancelar desfaz tudo."
+            )
         )
         layout.addWidget(self.running_label)
         self.progress = QProgressBar()
@@ -330,12 +336,12 @@ class ImportDialog(QDialog):
             return False
         self.path_edit.setText(str(path))
         with user_errors(self.error) as refused:
-            self.sheet = importer.read_sheet(path)
+            sheet = self.sheet = importer.read_sheet(path)
         if refused:
             return False
-        mapping = importer.recall_mapping(self.store, self.sheet.headers) if self.store else None
+        mapping = importer.recall_mapping(self.store, sheet.headers) if self.store else None
         remembered = mapping is not None
-        self.set_mapping(mapping or importer.guess_mapping(self.sheet.headers))
+        self.set_mapping(mapping or importer.guess_mapping(sheet.headers))
         how = (
             self.tr("o mapeamento usado da última vez com este cabeçalho")
             if remembered
@@ -344,9 +350,9 @@ class ImportDialog(QDialog):
         self.file_label.setText(
             fill(
                 self.tr("%1: %2 linhas de dados, %3 colunas. Abaixo, %4."),
-                self.sheet.name,
-                len(self.sheet.rows),
-                len(self.sheet.headers),
+                sheet.name,
+                len(sheet.rows),
+                len(sheet.headers),
                 how,
             )
         )
@@ -426,8 +432,11 @@ class ImportDialog(QDialog):
         return True
 
     def _fill_table(self) -> None:
-        rows = self.preview.rows
-        self.summary.setText(self.preview.summary() + ".")
+        preview = self.preview
+        if preview is None:
+            return
+        rows = preview.rows
+        self.summary.setText(preview.summary() + ".")
         self.table.setRowCount(len(rows))
         red, pink = QBrush(theme.qcolour("error")), QBrush(theme.qcolour("error_background"))
         for i, row in enumerate(rows):
@@ -499,7 +508,7 @@ class ImportDialog(QDialog):
         self.progress.setValue(done)
 
     def _succeeded(self, result: importer.ImportResult) -> None:
-        self.result = result
+        self.import_result = result
         say(self.result_label, result.text())
         self._show(self.PAGE_DONE)
         self.imported.emit(result)

@@ -47,9 +47,10 @@ class IndexesPage(QWidget):
         self.table.horizontalHeader().setSectionResizeMode(2, QHeaderView.ResizeMode.Stretch)
         layout.addWidget(self.table, 1)
 
-        add_yearly_value_form(
+        fields = add_yearly_value_form(
             self,
             layout,
+            save=self.save,
             year_label=self.tr("Aplicada a partir do an&o:"),
             value_name="rate",
             value_label=self.tr("&Correção (%):"),
@@ -57,6 +58,8 @@ class IndexesPage(QWidget):
             source_hint=self.tr("ex.: INPC/IBGE acumulado de 2024; Decreto nº …"),
             save_label=self.tr("Cadas&trar correção"),
         )
+        self.year, self.rate, self.reason = fields.year, fields.value, fields.reason
+        self.save_button, self.message = fields.save_button, fields.message
         self.index_combo.currentIndexChanged.connect(self.show_index)
 
     def refresh(self) -> None:

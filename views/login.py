@@ -5,7 +5,7 @@ from __future__ import annotations
 from PySide6.QtWidgets import QDialog, QDialogButtonBox, QFormLayout, QLabel, QLineEdit, QWidget
 
 from models.access import session
-from models.access.users import MIN_PASSWORD, authenticate, create_user, has_users
+from models.access.users import MIN_PASSWORD, User, authenticate, create_user, has_users
 from models.base.errors import FieldErrors, UserError
 from views.blocks import FormDialog, fill, wrapped_label
 
@@ -18,7 +18,7 @@ class LoginDialog(FormDialog):
     def __init__(self, parent: QWidget | None = None, *, place: str = ""):
         super().__init__(parent)
         self.setWindowTitle(self.tr("Praça — entrar"))
-        self.user = None
+        self.user: User | None = None
         self.tries = 0
         if place:
             self.body.addWidget(QLabel(fill(self.tr("Banco de dados: %1"), place)))
@@ -39,7 +39,7 @@ class LoginDialog(FormDialog):
 
     def accept(self) -> None:
         try:
-            self.user = authenticate(self.username.text(), self.password.text())
+            user = self.user = authenticate(self.username.text(), self.password.text())
         except UserError as exc:
             self.tries += 1
             self.password.clear()
@@ -50,7 +50,7 @@ class LoginDialog(FormDialog):
                 return
             self.error.setText(exc.message)
             return
-        session.log_in(self.user.as_session())
+        session.log_in(user.as_session())
         super().accept()
 
 
@@ -60,7 +60,7 @@ class FirstAdminDialog(FormDialog):
     def __init__(self, parent: QWidget | None = None):
         super().__init__(parent)
         self.setWindowTitle(self.tr("Praça — primeiro acesso"))
-        self.user = None
+        self.user: User | None = None
         intro = wrapped_label(
             self.tr(
                 "Este banco de dados ainda não tem usuários. Cadastre o administrador: ele cria os "
@@ -97,7 +97,7 @@ class FirstAdminDialog(FormDialog):
 
     def accept(self) -> None:
         try:
-            self.user = create_user(
+            user = self.user = create_user(
                 username=self.username.text(),
                 name=self.name.text(),
                 role="administrador",
@@ -107,7 +107,7 @@ class FirstAdminDialog(FormDialog):
         except FieldErrors as exc:
             self.errors.show(exc.errors)
             return
-        session.log_in(self.user.as_session())
+        session.log_in(user.as_session())
         super().accept()
 
 

@@ -88,7 +88,10 @@ class PointsPanel(QWidget):
 
     @Slot()
     def export_dialog(self) -> None:
-        name = file_name("pontos", site_export(self.site_id)["site"]["name"])
+        if self.site_id is None:
+            return
+        site_id = self.site_id
+        name = file_name("pontos", site_export(site_id)["site"]["name"])
         path, _ = save_file_name(
             self, self.tr("Exportar pontos"), name, self.tr("PDF (*.pdf);;PNG (*.png);;SVG (*.svg)")
         )
@@ -96,7 +99,7 @@ class PointsPanel(QWidget):
             from reports import site_map
 
             fmt = Path(path).suffix.lower().lstrip(".") or "pdf"
-            getattr(site_map, f"write_{fmt}", site_map.write_pdf)(site_export(self.site_id), Path(path))
+            getattr(site_map, f"write_{fmt}", site_map.write_pdf)(site_export(site_id), Path(path))
             self.message.setText(fill(self.tr("Lista gravada em %1."), path))
 
 

@@ -1,7 +1,8 @@
 """Long work off the GUI thread, with a progress bar and Cancelar (issue 18 §2; Anki's ``CollectionOp`` is the
 model): the screen hands ``run_operation`` a function of the domain; it runs in a worker thread with its own
 database connection while the window stays responsive (it repaints, Cancelar is heard); the caller gets the result
-back, or ``Cancelled``/the domain's ``UserError`` raised where it called. The function never touches a widget: it
+back, or ``Cancelled`` (:mod:`models.base.errors`, the one cancellation type) or the domain's ``UserError`` raised
+where it called. The function never touches a widget: it
 reports ``progress(done, total)``, and a cancelled run raises out of it so its transaction is rolled back.
 """
 
@@ -13,18 +14,15 @@ from typing import Any
 from PySide6.QtCore import QEventLoop, Qt, QThread, QTimer, Signal
 from PySide6.QtWidgets import QProgressDialog, QWidget
 
-
-class Cancelled(Exception):  # noqa: N818 - not an error: what the clerk chose
-    """The clerk pressed Cancelar: the work stopped and its transaction was rolled back."""
+from models.base.errors import Cancelled
 
 
 class _Worker(QThread):
     progressed = Signal(int, int)
 
-    def __init__(self, work: Callable[[Callable[[int, int], None]], Any], cancel_with: type[BaseException]):
+    def __init__(self, work: Callable[[Callable[[int, int], None]], Any]):
         super().__init__()
         self.work = work
-        self.cancel_with = cancel_with
         self.cancelled = False
         self.result: Any = None
         self.error: BaseException | None = None
@@ -32,7 +30,7 @@ class _Worker(QThread):
     def _progress(self, done: int, total: int) -> None:
         self.progressed.emit(done, total)
         if self.cancelled:
-            raise self.cancel_with()
+            raise Cancelled()
 
     def run(self) -> None:  # the worker thread
         from models.store.db import db
@@ -58,12 +56,11 @@ def run_operation(
     title: str = "",
     cancellable: bool = True,
     show_after_ms: int = 300,
-    cancel_with: type[BaseException] = Cancelled,
     on_start: Callable[[QProgressDialog], None] | None = None,
 ) -> Any:
     """Run ``work(progress)`` in a worker thread under a window-modal progress dialog (shown when the work lasts
     more than ``show_after_ms``); wait for it with the event loop running and return what it returned. Raises
-    ``Cancelled`` (or ``cancel_with``, the domain's own) when the clerk cancelled, or whatever ``work`` raised.
+    ``Cancelled`` when the clerk cancelled (or the domain stopped with it), or whatever ``work`` raised.
     ``on_start(dialog)`` is called with the progress dialog before the work starts; the work starts once the
     events already queued are handled (a Cancelar already asked for is heard at its first progress)."""
     global current
@@ -77,7 +74,7 @@ def run_operation(
     dialog.setAutoClose(False)
     dialog.setAutoReset(False)
     dialog.setValue(0)
-    worker = _Worker(work, cancel_with)
+    worker = _Worker(work)
 
     def progressed(done: int, total: int) -> None:
         if dialog.wasCanceled():

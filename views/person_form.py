@@ -37,10 +37,7 @@ from views.widgets import (
     FieldErrorsView,
     GuardedDialog,
     add_remove_row,
-    address_values,
-    address_widgets,
     cell_text,
-    load_address,
     make_address_fields,
 )
 
@@ -99,12 +96,27 @@ class PersonDialog(GuardedDialog):
         grid.addWidget(self.photo, 0, 4, 4, 1)
         grid.addWidget(photo_button, 4, 4)
         for row, widget in enumerate((self.name, self.cpf, self.rg, self.birth)):
-            grid.itemAtPosition(row, 0).widget().setBuddy(widget)
+            cell = grid.itemAtPosition(row, 0)
+            caption = cell.widget() if cell is not None else None
+            if isinstance(caption, QLabel):  # the label of each line, in the first column
+                caption.setBuddy(widget)
         layout.addWidget(ident)
 
         contact = QGroupBox(self.tr("Endereço e contato"))
         form = QGridLayout(contact)
-        make_address_fields(self)
+        address = self.address = make_address_fields()
+        self.street, self.number, self.district, self.city = (
+            address.street,
+            address.number,
+            address.district,
+            address.city,
+        )
+        self.state, self.zip_code, self.phone, self.email = (
+            address.state,
+            address.zip_code,
+            address.phone,
+            address.email,
+        )
         self.phone2 = QLineEdit()
         self.phone2.setObjectName("phone2")
         self.resident_since = DateEdit()
@@ -185,7 +197,7 @@ class PersonDialog(GuardedDialog):
                 "cpf": self.cpf,
                 "rg": self.rg,
                 "birth_date": self.birth,
-                **address_widgets(self),
+                **self.address.widgets(),
                 "phone2": self.phone2,
                 "resident_since": self.resident_since,
                 "family_income_mw": self.family_income,
@@ -241,13 +253,16 @@ class PersonDialog(GuardedDialog):
                     born = parse_br_date(born_text, what=fill(self.tr("Familiar %1: data de nascimento"), row + 1))
                 except UserError as refused:
                     raise FieldErrors({f"household[{row}].birth_date": refused.message}) from None
+            relation = self.household.cellWidget(row, 1)
+            assert isinstance(relation, QComboBox)  # the relation column holds a combo box on every row
+            disabled = self.household.item(row, 4)
             members.append(
                 HouseholdInput(
                     name=cell_text(self.household, row, 0),
-                    relation=self.household.cellWidget(row, 1).currentData(),
+                    relation=relation.currentData(),
                     cpf=cell_text(self.household, row, 2),
                     birth_date=born,
-                    disabled=self.household.item(row, 4).checkState() == Qt.CheckState.Checked,
+                    disabled=disabled is not None and disabled.checkState() == Qt.CheckState.Checked,
                 )
             )
         return members
@@ -277,7 +292,7 @@ class PersonDialog(GuardedDialog):
         self.cpf.set_value(person.cpf)
         self.rg.setText(person.rg)
         self.birth.set_date(person.birth_date)
-        load_address(self, person)
+        self.address.load(person)
         self.phone2.setText(person.phone2)
         self.resident_since.set_date(person.resident_since)
         from models.base.money import format_decimal_br
@@ -313,7 +328,7 @@ class PersonDialog(GuardedDialog):
             cpf=self.cpf.compact(),
             rg=self.rg.text(),
             birth_date=dates["birth_date"],
-            **address_values(self),
+            **self.address.values(),
             phone2=self.phone2.text(),
             resident_since=dates["resident_since"],
             disabled=self.disabled.isChecked(),

@@ -25,7 +25,7 @@ from models.base.errors import UserError
 from models.base.money import format_brl, parse_typed
 from models.billing.pricing import quote
 from models.rules.fees import Quote
-from models.rules.regimes import get_regime, shipped_regimes
+from models.rules.regimes import Regime, get_regime, shipped_regimes
 from views import theme
 from views.blocks import error_label, fill, user_errors, wrapped_label
 from views.table_models import Column, RowsModel
@@ -66,7 +66,7 @@ class PriceSimulator(QWidget):
 
     def __init__(self, parent: QWidget | None = None):
         super().__init__(parent)
-        self.regimes = {}
+        self.regimes: dict[str, Regime] = {}
         layout = QVBoxLayout(self)
 
         inputs = QGroupBox(self.tr("Dados da banca"))
@@ -89,7 +89,7 @@ class PriceSimulator(QWidget):
         self.permit_kind = QComboBox()
         self.permit_kind.setObjectName("permit_kind")
         self.front = self._metres("front", self.tr("ex.: 4,00"))
-        self.depth = self._metres("depth", self.tr("ex.: 3,00"))
+        self.depth_edit = self._metres("depth", self.tr("ex.: 3,00"))
         self.hitch = self._metres("hitch", self.tr("engate, se houver"))
         self.area = self._metres("area", self.tr("m², se o ramo não fixa"))
         self.mei = QCheckBox(self.tr("ME&I"))
@@ -126,7 +126,7 @@ class PriceSimulator(QWidget):
         left.addRow(self.tr("Dispen&sa:"), self.exemption)
         right = QFormLayout()
         right.addRow(self.tr("&Frente (m):"), self.front)
-        right.addRow(self.tr("Prof&undidade (m):"), self.depth)
+        right.addRow(self.tr("Prof&undidade (m):"), self.depth_edit)
         right.addRow(self.tr("Enga&te (m):"), self.hitch)
         right.addRow(self.tr("Ár&ea (m²):"), self.area)
         right.addRow(self.tr("&Dias:"), self.days)
@@ -173,7 +173,7 @@ class PriceSimulator(QWidget):
         self.regime_combo.currentIndexChanged.connect(self._regime_changed)
         for combo in (self.permit_kind, self.equipment, self.line, self.venue, self.energy, self.exemption):
             combo.currentIndexChanged.connect(self.update_quote)
-        for edit in (self.front, self.depth, self.hitch, self.area):
+        for edit in (self.front, self.depth_edit, self.hitch, self.area):
             edit.textChanged.connect(self.update_quote)
         for box in (self.mei, self.local):
             box.toggled.connect(self.update_quote)
@@ -250,10 +250,10 @@ class PriceSimulator(QWidget):
         regime = self.regime()
         if regime is None:
             return
-        widgets = (self.front, self.depth, self.hitch, self.area, self.days, self.mei, self.local)
+        widgets = (self.front, self.depth_edit, self.hitch, self.area, self.days, self.mei, self.local)
         for widget in widgets:  # what was typed for another act does not carry over
             widget.blockSignals(True)
-        for edit in (self.front, self.depth, self.hitch, self.area):
+        for edit in (self.front, self.depth_edit, self.hitch, self.area):
             edit.clear()
         self.days.setValue(0)
         self.mei.setChecked(False)
@@ -332,7 +332,7 @@ class PriceSimulator(QWidget):
         # and "2.5" is refused with both readings — the regime files' dot decimals are not the clerk's
         for key, label, edit in (
             ("front", "Frente", self.front),
-            ("depth", "Profundidade", self.depth),
+            ("depth", "Profundidade", self.depth_edit),
             ("hitch", "Engate", self.hitch),
             ("area", "Área", self.area),
         ):
@@ -422,7 +422,7 @@ class PriceSimulator(QWidget):
     def _mark_field(self, field: str | None) -> None:
         widgets = {
             "front": self.front,
-            "depth": self.depth,
+            "depth": self.depth_edit,
             "hitch": self.hitch,
             "area": self.area,
             "equipment": self.equipment,

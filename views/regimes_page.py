@@ -26,7 +26,7 @@ from models.access import session
 from models.base.errors import UserError
 from models.billing.fiscal import unit_value_rows
 from models.rules import acts
-from models.rules.regimes import RegimeError, RegimeErrors, retired_regimes, shipped_regimes
+from models.rules.regimes import Regime, RegimeError, RegimeErrors, retired_regimes, shipped_regimes
 from reports.pdf import html_to_pdf
 from reports.regime_sheet import regime_html
 from views import theme
@@ -57,8 +57,8 @@ class RegimesPage(QWidget):
         self.find_edit.setObjectName("find")
         self.find_edit.setPlaceholderText(self.tr("Procurar no regime (artigo, palavra…) — Enter para o próximo"))
         self.find_edit.setClearButtonEnabled(True)
-        self.find_edit.textEdited.connect(lambda _t: self.find(restart=True))
-        self.find_edit.returnPressed.connect(lambda: self.find(restart=False))
+        self.find_edit.textEdited.connect(lambda _t: self.find_text(restart=True))
+        self.find_edit.returnPressed.connect(lambda: self.find_text(restart=False))
         self.find_status = QLabel()
         self.pdf_button = QPushButton(self.tr("Salvar em PDF…"))
         self.pdf_button.clicked.connect(self.save_pdf)
@@ -97,10 +97,10 @@ class RegimesPage(QWidget):
         splitter.setStretchFactor(1, 1)
         layout.addWidget(splitter, 1)
 
-        QShortcut(QKeySequence.StandardKey.Find, self, activated=self.find_edit.setFocus)
+        QShortcut(QKeySequence.StandardKey.Find, self, self.find_edit.setFocus)
         self.list.currentItemChanged.connect(self.show_current)
-        self.regimes = {}
-        self.retired = {}
+        self.regimes: dict[str, Regime] = {}
+        self.retired: dict[str, Regime] = {}
 
     def refresh(self) -> None:
         current = self.current_id()
@@ -249,7 +249,7 @@ class RegimesPage(QWidget):
         self.error.show()
         return False
 
-    def find(self, *, restart: bool) -> bool:
+    def find_text(self, *, restart: bool) -> bool:
         text = self.find_edit.text()
         if not text:
             self.find_status.clear()

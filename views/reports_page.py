@@ -32,30 +32,21 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from models.base.errors import UserError
+from models.base.br import month_names
+from models.base.errors import Cancelled, UserError
 from models.base.money import format_brl
 from models.billing.charges import month_label, month_summary
-from models.billing.fee_report import Cancelled
 from models.enforcement.sanctions_report import check_period, period_label
 from reports import sanctions_export
 from reports.fee_export import FORMATS, default_name, export_fee_report
 from views.blocks import fill, message_label, push_button, say, wrapped_label
 from views.save import save_file_name
 
-MONTHS = (
-    "janeiro",
-    "fevereiro",
-    "março",
-    "abril",
-    "maio",
-    "junho",
-    "julho",
-    "agosto",
-    "setembro",
-    "outubro",
-    "novembro",
-    "dezembro",
-)
+
+def _picked(edit: QDateEdit) -> _dt.date:
+    """The day chosen in a date edit (always a valid day)."""
+    day = edit.date()
+    return _dt.date(day.year(), day.month(), day.day())
 
 
 class ReportsPage(QWidget):
@@ -84,15 +75,15 @@ class ReportsPage(QWidget):
         )
         form.addRow(intro)
 
-        today = self._today()
+        day = self._today()
         self.month = QComboBox()
         self.month.setObjectName("month")
-        self.month.addItems([m.capitalize() for m in MONTHS])
-        self.month.setCurrentIndex(today.month - 1)
+        self.month.addItems([m.capitalize() for m in month_names()])
+        self.month.setCurrentIndex(day.month - 1)
         self.year = QSpinBox()
         self.year.setObjectName("year")
         self.year.setRange(2000, 2100)
-        self.year.setValue(today.year)
+        self.year.setValue(day.year)
         when = QHBoxLayout()
         when.addWidget(self.month)
         when.addWidget(self.year)
@@ -133,8 +124,8 @@ class ReportsPage(QWidget):
             )
         )
         form.addRow(intro)
-        self.sanctions_from = self._date_edit("sanctions-from", _dt.date(today.year, 1, 1))
-        self.sanctions_to = self._date_edit("sanctions-to", today)
+        self.sanctions_from = self._date_edit("sanctions-from", _dt.date(day.year, 1, 1))
+        self.sanctions_to = self._date_edit("sanctions-to", day)
         period = QHBoxLayout()
         period.addWidget(QLabel(self.tr("de")))
         period.addWidget(self.sanctions_from)
@@ -204,7 +195,7 @@ class ReportsPage(QWidget):
         box.setCurrentIndex(index)
 
     def selected_period(self) -> tuple[_dt.date, _dt.date]:
-        return self.sanctions_from.date().toPython(), self.sanctions_to.date().toPython()
+        return _picked(self.sanctions_from), _picked(self.sanctions_to)
 
     def set_period(self, start: _dt.date, end: _dt.date) -> None:
         self.sanctions_from.setDate(QDate(start.year, start.month, start.day))
@@ -345,7 +336,6 @@ class ReportsPage(QWidget):
                 text,
                 run,
                 title=self.tr("Exportar relatório"),
-                cancel_with=Cancelled,
                 show_after_ms=400,
                 on_start=started,
             )

@@ -10,7 +10,7 @@ from pathlib import Path
 from PySide6.QtWidgets import QDialog, QHeaderView, QMessageBox, QTableView, QVBoxLayout, QWidget
 
 from models.base.money import format_brl
-from models.billing.collection.bank_files import import_return, preview_file
+from models.billing.collection.bank_files import ImportResult, import_return, preview_file
 from models.billing.collection.returns import CATEGORIES, Preview
 from views.blocks import button_row, error_label, fill, message_label, push_button, say, user_errors, wrapped_label
 from views.table_models import Column, RowsModel
@@ -22,7 +22,7 @@ class ReturnImportDialog(QDialog):
         self.today = today
         self.path: str | None = None
         self.preview: Preview | None = None
-        self.outcome = None
+        self.outcome: ImportResult | None = None
         self.setWindowTitle(self.tr("Importar retorno do banco"))
         self.resize(980, 560)
         layout = QVBoxLayout(self)

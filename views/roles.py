@@ -4,6 +4,7 @@ domain refuses the act anyway (models.access.session.require); the screen says s
 from __future__ import annotations
 
 from PySide6.QtCore import QCoreApplication
+from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QWidget
 
 from models.access import session
@@ -16,7 +17,7 @@ def who_may(act: str) -> str:
     return " ou ".join(dict.fromkeys(roles))
 
 
-def allow(widget: QWidget, act: str, enabled: bool = True) -> bool:
+def allow(widget: QWidget | QAction, act: str, enabled: bool = True) -> bool:
     """Enable ``widget`` (a button, an action) when ``enabled`` and the user's role may do ``act``; when the role
     may not, disabled with a tooltip that says who may. Returns whether it is enabled."""
     if session.can(act):

@@ -37,12 +37,12 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from models.base.br import weekday_name
 from models.base.errors import FieldErrors, UserError
 from models.base.money import format_decimal_br, parse_typed
-from models.rules.regimes import shipped_regimes
+from models.rules.regimes import WEEKDAYS, shipped_regimes
 from models.sites import (
     SITE_KINDS,
-    WEEKDAY_LABELS,
     ObstacleInput,
     PointInput,
     SegmentInput,
@@ -237,8 +237,8 @@ class SiteFormDialog(GuardedDialog):
         row = QHBoxLayout(self.weekdays_box)
         row.setContentsMargins(0, 0, 0, 0)
         self.weekdays: dict[str, QCheckBox] = {}
-        for key, label in WEEKDAY_LABELS.items():
-            box = QCheckBox(label)
+        for day, key in enumerate(WEEKDAYS):
+            box = QCheckBox(weekday_name(day, short=True))
             box.setObjectName(f"weekday-{key}")
             box.toggled.connect(lambda _on: setattr(self, "dirty", True))
             self.weekdays[key] = box

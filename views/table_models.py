@@ -6,7 +6,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
 from PySide6.QtWidgets import QAbstractItemView, QTableView
 
 
@@ -31,10 +31,10 @@ class RowsModel(QAbstractTableModel):
         self.rows = list(rows)
         self.endResetModel()
 
-    def rowCount(self, parent: QModelIndex | None = None):  # Qt API
+    def rowCount(self, parent: QModelIndex | QPersistentModelIndex | None = None) -> int:  # Qt API
         return 0 if parent is not None and parent.isValid() else len(self.rows)
 
-    def columnCount(self, parent: QModelIndex | None = None):  # Qt API
+    def columnCount(self, parent: QModelIndex | QPersistentModelIndex | None = None) -> int:  # Qt API
         return 0 if parent is not None and parent.isValid() else len(self.columns)
 
     def headerData(self, section, orientation, role=Qt.ItemDataRole.DisplayRole):

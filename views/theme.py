@@ -43,10 +43,9 @@ BACKGROUND_ROLES = ("error_background", "error_field", "panel", "status_bar")
 def is_dark(palette: QPalette | None = None) -> bool:
     """Whether the palette in use draws light text on a dark window (whatever the system calls its mode)."""
     if palette is None:
-        app = QGuiApplication.instance()
-        if app is None:
+        if QGuiApplication.instance() is None:
             return False
-        palette = app.palette()
+        palette = QGuiApplication.palette()
     window = palette.color(QPalette.ColorRole.Window)
     text = palette.color(QPalette.ColorRole.WindowText)
     return window.lightnessF() < text.lightnessF()

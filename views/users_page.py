@@ -23,7 +23,16 @@ from PySide6.QtWidgets import (
 )
 
 from models.access import session
-from models.access.users import MIN_PASSWORD, change_role, create_user, get_user, set_active, set_password, user_rows
+from models.access.users import (
+    MIN_PASSWORD,
+    User,
+    change_role,
+    create_user,
+    get_user,
+    set_active,
+    set_password,
+    user_rows,
+)
 from models.base.errors import FieldErrors, UserError
 from models.store.audit import audit_rows, audit_tables, export_csv, verify_chain
 from views.blocks import (
@@ -48,7 +57,7 @@ class UserDialog(FormDialog):
     def __init__(self, parent: QWidget | None = None):
         super().__init__(parent)
         self.setWindowTitle(self.tr("Novo usuário"))
-        self.user = None
+        self.user: User | None = None
         form = QFormLayout()
         self.name, self.username = QLineEdit(), QLineEdit()
         self.name.setObjectName("name")

@@ -3,9 +3,21 @@
 from __future__ import annotations
 
 import datetime as _dt
+from collections.abc import Callable
+from dataclasses import dataclass
 
 from PySide6.QtCore import Signal
-from PySide6.QtWidgets import QDialog, QLabel, QLineEdit, QMessageBox, QWidget
+from PySide6.QtWidgets import (
+    QBoxLayout,
+    QDialog,
+    QFormLayout,
+    QLabel,
+    QLineEdit,
+    QMessageBox,
+    QPushButton,
+    QSpinBox,
+    QWidget,
+)
 
 from models.base.br import clean_cnpj, clean_cpf, format_cnpj, format_cpf, parse_br_date
 from models.base.errors import UserError
@@ -118,6 +130,10 @@ class GuardedDialog(QDialog):
         super().__init__(parent)
         self.dirty = False
 
+    def save(self) -> None:
+        """What Salvar does: each form defines it."""
+        raise NotImplementedError
+
     def add_save_bar(self, layout) -> None:
         """The error line and Salvar/Cancelar under a form (``self.error``, ``self.buttons``, ``self.save_button``)."""
         from PySide6.QtWidgets import QDialogButtonBox
@@ -167,31 +183,48 @@ def current_user_name() -> str:
 ADDRESS_KEYS = ("street", "number", "district", "city", "state", "zip_code", "phone", "email")
 
 
-def make_address_fields(owner: QWidget) -> None:
-    """Give ``owner`` the address and contact line edits (``owner.street`` … ``owner.email``), masked."""
+@dataclass(frozen=True)
+class AddressFields:
+    """The address and contact line edits of a person's or a company's form, masked."""
+
+    street: QLineEdit
+    number: QLineEdit
+    district: QLineEdit
+    city: QLineEdit
+    state: QLineEdit
+    zip_code: QLineEdit
+    phone: QLineEdit
+    email: QLineEdit
+
+    def edits(self) -> dict[str, QLineEdit]:
+        return {key: getattr(self, key) for key in ADDRESS_KEYS}
+
+    def widgets(self) -> dict[str, QWidget]:
+        """The fields by key, for the form's ``FieldErrorsView``."""
+        return dict(self.edits())
+
+    def values(self) -> dict[str, str]:
+        return {key: edit.text() for key, edit in self.edits().items()}
+
+    def load(self, record: object) -> None:
+        for key, edit in self.edits().items():
+            edit.setText(getattr(record, key))
+
+
+def make_address_fields() -> AddressFields:
+    """The address and contact line edits (object names ``street`` … ``email``), masked."""
+    edits = {}
     for key in ADDRESS_KEYS:
         edit = QLineEdit()
         edit.setObjectName(key)
-        setattr(owner, key, edit)
-    owner.number.setMaximumWidth(90)
-    owner.state.setInputMask(">AA;_")
-    owner.state.setMaximumWidth(50)
-    owner.zip_code.setInputMask("00000-000;_")
-    owner.zip_code.setMaximumWidth(110)
-
-
-def address_widgets(owner: QWidget) -> dict[str, QWidget]:
-    """The address and contact fields by key, for the form's ``FieldErrorsView``."""
-    return {key: getattr(owner, key) for key in ADDRESS_KEYS}
-
-
-def address_values(owner: QWidget) -> dict[str, str]:
-    return {key: getattr(owner, key).text() for key in ADDRESS_KEYS}
-
-
-def load_address(owner: QWidget, record) -> None:
-    for key in ADDRESS_KEYS:
-        getattr(owner, key).setText(getattr(record, key))
+        edits[key] = edit
+    fields = AddressFields(**edits)
+    fields.number.setMaximumWidth(90)
+    fields.state.setInputMask(">AA;_")
+    fields.state.setMaximumWidth(50)
+    fields.zip_code.setInputMask("00000-000;_")
+    fields.zip_code.setMaximumWidth(110)
+    return fields
 
 
 def cell_text(table, row: int, col: int) -> str:
@@ -208,48 +241,55 @@ def add_remove_row(owner: QWidget, add_label: str, on_add, on_remove):
     return button_row(add, remove)
 
 
+@dataclass(frozen=True)
+class YearlyValueForm:
+    """The fields of a yearly value kept with its source: year, value, source, the save button, the message."""
+
+    year: QSpinBox
+    value: QLineEdit
+    reason: QLineEdit
+    save_button: QPushButton
+    message: QLabel
+
+
 def add_yearly_value_form(
     owner: QWidget,
-    layout,
+    layout: QBoxLayout,
     *,
+    save: Callable[[], object],
     year_label: str,
     value_name: str,
     value_label: str,
     value_hint: str,
     source_hint: str,
     save_label: str,
-) -> None:
-    """Year, value, source, a save button and a message line for a yearly value kept with its source.
-
-    Sets ``owner.year``, ``owner.<value_name>``, ``owner.reason``, ``owner.save_button`` and
-    ``owner.message``; Enter in the value or the source saves (``owner.save``).
-    """
-    from PySide6.QtWidgets import QFormLayout, QSpinBox
-
+) -> YearlyValueForm:
+    """Year, value, source, a save button and a message line for a yearly value kept with its source, added to
+    ``layout``; Enter in the value or the source saves (``save``). The value's object name is ``value_name``."""
     form = QFormLayout()
-    owner.year = QSpinBox()
-    owner.year.setObjectName("year")
-    owner.year.setRange(1990, 2100)
-    owner.year.setValue(_dt.date.today().year)
-    owner.year.setMaximumWidth(120)
+    year = QSpinBox()
+    year.setObjectName("year")
+    year.setRange(1990, 2100)
+    year.setValue(_dt.date.today().year)
+    year.setMaximumWidth(120)
     value = QLineEdit()
     value.setObjectName(value_name)
     value.setPlaceholderText(value_hint)
     value.setMaximumWidth(200)
-    setattr(owner, value_name, value)
-    owner.reason = QLineEdit()
-    owner.reason.setObjectName("reason")
-    owner.reason.setPlaceholderText(source_hint)
-    owner.save_button = push_button(save_label, "save", owner.save)
-    value.returnPressed.connect(owner.save)
-    owner.reason.returnPressed.connect(owner.save)
-    form.addRow(year_label, owner.year)
+    reason = QLineEdit()
+    reason.setObjectName("reason")
+    reason.setPlaceholderText(source_hint)
+    save_button = push_button(save_label, "save", save)
+    value.returnPressed.connect(save)
+    reason.returnPressed.connect(save)
+    form.addRow(year_label, year)
     form.addRow(value_label, value)
-    form.addRow(owner.tr("&Fonte:"), owner.reason)
-    form.addRow("", owner.save_button)
+    form.addRow(owner.tr("&Fonte:"), reason)
+    form.addRow("", save_button)
     layout.addLayout(form)
-    owner.message = message_label()
-    layout.addWidget(owner.message)
+    message = message_label()
+    layout.addWidget(message)
+    return YearlyValueForm(year, value, reason, save_button, message)
 
 
 def save_pdf_as(parent: QWidget, path, *, title: str, default_name: str, write, fail):

@@ -168,6 +168,7 @@ def _install(action: str, name: str, data: bytes) -> int:
         print_errors([exc])
         return 2
     regime = version.regime
+    assert regime is not None  # the text just installed loads
     print(f"{regime.id} instalado: {version.label} — {regime.municipality}/{regime.state}, {regime.act}")
     print(f"  SHA-256 {version.sha256}")
     print(defines(regime), end="")

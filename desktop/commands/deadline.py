@@ -13,6 +13,8 @@ import argparse
 import datetime as dt
 import json
 
+from desktop.commands import readings
+from models.base.br import weekday_name
 from models.base.errors import UserError
 
 LOGIN = False  # computes from the acts only
@@ -36,6 +38,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
         dest="holidays",
         help="feriado municipal a considerar (pode repetir)",
     )
+    readings.add_arguments(parser)
     parser.add_argument("--json", action="store_true", help="saída em JSON")
     parser.epilog = (
         "Exemplos:\n"
@@ -46,7 +49,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def check_kind(regime, kind: str | None) -> str:
-    if not (kind or "").strip():
+    if kind is None or not kind.strip():
         raise UserError(
             f"Informe o prazo: --kind PRAZO (os prazos estão em praca regimes --show {regime.id}).", field="kind"
         )
@@ -91,13 +94,14 @@ def run(args: argparse.Namespace) -> int:
         regime = get_regime(args.regime.strip(), on=start.date() if isinstance(start, dt.datetime) else start)
         kind = check_kind(regime, args.kind)
         result = compute_deadline(regime, kind, start, holidays=holidays)  # with the town's holidays kept
+        points = readings.applied(regime, "deadline", args, deadline=kind)
     finally:
         if opened:
             close_database()
     if args.json:
-        print(json.dumps(result.to_dict(), ensure_ascii=False, indent=2))
+        print(json.dumps({**result.to_dict(), "readings": readings.as_json(points)}, ensure_ascii=False, indent=2))
     else:
-        print(deadline_text(regime, result), end="")
+        print(deadline_text(regime, result) + readings.as_text(points), end="")
     return 0
 
 
@@ -107,9 +111,9 @@ def deadline_text(regime, result) -> str:
     d = regime.deadline(result.kind)
     start = result.start
     start_text = (
-        f"{start:%d/%m/%Y} ({describe.DAY_NAMES[start.weekday()]}) às {start:%H:%M}"
+        f"{start:%d/%m/%Y} ({weekday_name(start.weekday())}) às {start:%H:%M}"
         if isinstance(start, dt.datetime)
-        else f"{start:%d/%m/%Y} ({describe.DAY_NAMES[start.weekday()]})"
+        else f"{start:%d/%m/%Y} ({weekday_name(start.weekday())})"
     )
     out = [
         f"Regime: {regime.municipality}/{regime.state} — {regime.act} ({regime.id})",

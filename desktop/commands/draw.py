@@ -18,6 +18,7 @@ import json
 import re
 from pathlib import Path
 
+from desktop.commands import readings
 from models.base.errors import UserError
 from models.base.text import read_small_file
 from models.rules import describe
@@ -55,6 +56,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
         metavar="ARQUIVO",
         help="grava a lista publicada, exatamente como entra no hash (para conferir o sorteio)",
     )
+    readings.add_arguments(parser)
     parser.add_argument("--json", action="store_true", help="saída em JSON")
     parser.epilog = (
         "Colunas do CSV: id, name (obrigatórias); group, score, paid_at, quota, debtor, preference,\n"
@@ -88,7 +90,7 @@ MAX_PARTICIPANTS_BYTES = 20 * 1024 * 1024
 
 
 def _read(path_text: str | None) -> str:
-    if not (path_text or "").strip():
+    if path_text is None or not path_text.strip():
         raise UserError("Informe o arquivo dos participantes: --input ARQUIVO.csv", field="input")
     path = Path(path_text)
     try:
@@ -128,12 +130,14 @@ def run(args: argparse.Namespace) -> int:
     regime = installed_regime(getattr(args, "db", None), args.regime.strip())
     alternates = _count(args.alternates, "Número de suplentes", minimum=0)
     rules = draw_rules(regime, alternates=alternates)
+    points = readings.applied(regime, "draw", args)
     participants, ignored = read_participants_csv(_read(args.input))
     if args.list_only:
         published = published_list(participants, rules)
         _write_list(args.list_out, published.text)
         if args.json:
-            print(json.dumps({"regime": regime.id, **published.to_dict()}, ensure_ascii=False, indent=2))
+            listed = {"regime": regime.id, **published.to_dict(), "readings": readings.as_json(points)}
+            print(json.dumps(listed, ensure_ascii=False, indent=2))
         else:
             print(f"Lista de participantes ({len(published.participants)}) — SHA-256 {published.sha256}")
             print(published.text, end="")
@@ -141,6 +145,7 @@ def run(args: argparse.Namespace) -> int:
                 print(f"Excluído: [{e.participant.id}] {e.participant.name} — {e.reason} ({e.basis})")
             for pid, text in published.ties.items():
                 print(f"Desempate: [{pid}] {text}")
+            print(readings.as_text(points), end="")
         return 0
     if args.vacancies is None or not args.vacancies.strip():
         raise UserError("Informe o número de vagas: --vacancies N.", field="vacancies")
@@ -152,14 +157,15 @@ def run(args: argparse.Namespace) -> int:
         raise UserError("Com --events, informe um só número de vagas por evento.", field="events")
     result = run_draw(participants, args.seed, vacancies, rules)
     _write_list(args.list_out, result.list_text)
-    event_lists = rotation(result.order, [vacancies] * events) if events else None
+    event_lists = rotation(result.order, [vacancies] * events) if events and isinstance(vacancies, int) else None
     if args.json:
         data = result.to_dict()
         if event_lists is not None:
             data["events"] = [list(e) for e in event_lists]
+        data["readings"] = readings.as_json(points)
         print(json.dumps(data, ensure_ascii=False, indent=2))
     else:
-        print(result_text(regime, result, ignored, event_lists), end="")
+        print(result_text(regime, result, ignored, event_lists) + readings.as_text(points), end="")
     return 0
 
 

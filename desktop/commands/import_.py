@@ -4,8 +4,9 @@ Reads an ``.xlsx`` or ``.csv``, maps its columns to Praça's fields (from
 ``--mapping``, a JSON saved by the import window or written by hand, or
 guessed from the header names), checks every row and prints the preview:
 how many rows are right and each bad row with its line number and reason.
-``--dry-run`` stops there. Otherwise the good rows are imported in one
-transaction — when every row is right; with bad rows nothing is imported
+``--dry-run`` stops there. Otherwise the good rows are imported — staged in
+short batches and published at once in one short transaction, so that the
+other desks keep working (issue 26 §7) — when every row is right; with bad rows nothing is imported
 unless ``--skip-bad`` says to import the good ones and leave the others out.
 Bad input that prevents the import is one line on stderr and exit 2.
 """

@@ -88,8 +88,11 @@ def run(args: argparse.Namespace) -> int:
         open_database(url, create=True)
         existed = False
     try:
-        where = current_url().display()
+        opened = current_url()
+        assert opened is not None  # opened just above
+        where = opened.display()
         created_admin = _create_admin(args, password) if admin is not None else None
+        desk_note = "" if existed else _desk_role()
     finally:
         close_database()
     if existed:
@@ -103,4 +106,31 @@ def run(args: argparse.Namespace) -> int:
         )
     elif not existed:
         print("Abra o aplicativo nele para cadastrar o primeiro administrador, ou use praca init --admin LOGIN.")
+    if desk_note:
+        print(desk_note)
     return 0
+
+
+def _desk_role() -> str:
+    """On PostgreSQL, the desks' group role and its rights (``models.store.desks``): what to tell the server's
+    administrator ("" on SQLite)."""
+    from peewee import PeeweeException, PostgresqlDatabase
+
+    from models.store import desks
+    from models.store.db import db
+
+    database = db.obj
+    if not isinstance(database, PostgresqlDatabase):
+        return ""
+    try:
+        with database.atomic():
+            desks.grant(database)
+    except PeeweeException:  # an owner that may not create roles: pg-setup, run by one that may, does it
+        return (
+            f"As mesas ainda não têm o papel {desks.DESK_ROLE}: rode praca pg-setup com um papel que possa criar "
+            f"papéis (README, Várias mesas)."
+        )
+    return (
+        f"As mesas entram pelo papel {desks.DESK_ROLE}, que só pode o que o usuário do Praça pode: crie o login de "
+        f"cada mesa com praca pg-setup --desk-login mesa01."
+    )

@@ -19,6 +19,7 @@ import datetime as dt
 import json
 import re
 
+from desktop.commands import readings
 from desktop.commands.quote import index_hint, parse_year, unit_hint
 from models.base.errors import UserError
 from models.base.money import format_brl
@@ -54,6 +55,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--year", metavar="AAAA", help="ano dos valores da unidade fiscal (padrão: o da data)")
     parser.add_argument("--date", metavar="DATA", help="data da infração, AAAA-MM-DD ou DD/MM/AAAA (padrão: hoje)")
+    readings.add_arguments(parser)
     parser.add_argument("--json", action="store_true", help="saída em JSON")
     parser.epilog = (
         "Exemplos:\n"
@@ -61,7 +63,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "  praca penalty --regime olimpia-2025 --infraction geral-sem-penalidade --prior 2 --json\n"
         "  praca penalty --regime olimpia-2025 --infraction geral-sem-penalidade --date 02/04/2026 "
         "--prior-date 15/05/2024 --prior-date 01/03/2020\n"
-        "  praca penalty --regime sapezal-2014 --infraction dever-40-i --infraction proibido-44-i --year 2026"
+        "  praca penalty --regime sapezal-2014 --infraction dever-40-i --infraction proibido-44-i --year 2026\n"
+        "  praca penalty --regime sjc-2014 --infraction CODIGO --prior-date 10/01/2019 "
+        "--reading reincidencia-prazo=cinco-anos"
     )
 
 
@@ -153,13 +157,21 @@ def run(args: argparse.Namespace) -> int:
         else parse_prior(args.prior if args.prior is not None else "0")
     )
     year = parse_year(args.year) if args.year is not None else on.year
+    choices = readings.choices(args)
 
     open_for_computing(getattr(args, "db", None))
     try:
         factors = regime_index_factors(regime, year)
         usable = {code: f.factor.quantize(FACTOR_PLACES) for code, f in factors.items() if not f.missing}
         proposal = propose_sanction(
-            regime, codes, on=on, prior=prior, year=year, unit_values=unit_overrides(regime.id), index_factors=usable
+            regime,
+            codes,
+            on=on,
+            prior=prior,
+            year=year,
+            unit_values=unit_overrides(regime.id),
+            index_factors=usable,
+            readings=choices,
         )
     except MissingUnitValue as exc:
         raise UserError(f"{exc.message} {unit_hint(args, exc.code, exc.year)}", field=exc.field) from None
@@ -209,6 +221,11 @@ def proposal_text(regime, proposal) -> str:
     ]
     for note in proposal.notes:
         out.append(f"Observação: {note}")
+    if proposal.readings:
+        from models.rules.silences import lines
+
+        out.append("")
+        out.extend(lines(proposal.readings))
     for item in proposal.items:
         out.append("")
         out.append(f"Infração: {item.label} [{item.code}]")

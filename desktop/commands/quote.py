@@ -11,7 +11,9 @@ from __future__ import annotations
 import argparse
 import json
 import re
+from decimal import Decimal
 
+from desktop.commands import readings
 from models.base.errors import UserError
 from models.base.money import format_brl, format_decimal_br, parse_typed
 
@@ -62,6 +64,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
         metavar="DD/MM/AAAA",
         help="data do fato (evento, mês cobrado): vale a redação do ato em vigor nesse dia (padrão: hoje)",
     )
+    readings.add_arguments(parser)
     parser.add_argument("--json", action="store_true", help="saída em JSON")
     parser.epilog = (
         "Exemplos:\n"
@@ -87,10 +90,10 @@ def parse_days(text: str) -> int:
     return int(text)
 
 
-def parse_admin_values(items: list[str] | None) -> dict[str, str] | None:
+def parse_admin_values(items: list[str] | None) -> dict[str, Decimal] | None:
     if not items:
         return None
-    values: dict[str, str] = {}
+    values: dict[str, Decimal] = {}
     for item in items:
         match = _ADMIN_VALUE.match(item)
         if match is None:
@@ -152,6 +155,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         regime = get_regime(args.regime.strip(), on=on)  # the version in force that day, as the database holds it
         result = quote(regime, on=on, **inputs)
+        points = readings.applied(regime, "quote", args, fees=[line.fee for line in result.lines if line.fee])
         from models.rules.acts import version_of
 
         version = version_of(regime)
@@ -173,13 +177,15 @@ def run(args: argparse.Namespace) -> int:
             if version is not None
             else {"sha256": regime.sha256}
         )
+        data["readings"] = readings.as_json(points)
         print(json.dumps(data, ensure_ascii=False, indent=2))
     else:
         text = quote_text(regime, result)
         if version is not None and version.version > 1:  # an amended act: which text priced it
             head, _, rest = text.partition("\n")
             text = f"{head}\nVersão do ato: {version.label}; SHA-256 {version.sha256[:16]}…\n{rest}"
-        print(text, end="")
+        head, _, last = text.rstrip("\n").rpartition("\n")  # the total stays the last line
+        print(f"{head}\n{readings.as_text(points).lstrip(chr(10))}{last}\n" if points else text, end="")
     return 0
 
 

@@ -230,8 +230,8 @@ def _lines_sections(out: _Text, regime: Regime) -> None:
                 if line.front is not None and line.depth is not None
                 else ", banca sem medida fixada no ato"
             )
-            group = f", grupo {regime.group(line.group).number}" if line.group else ""
-            out.item(f"{line.label} {_id(line.id)}{size}{group} — {regime.cite_item(line)}")
+            in_group = f", grupo {regime.group(line.group).number}" if line.group else ""
+            out.item(f"{line.label} {_id(line.id)}{size}{in_group} — {regime.cite_item(line)}")
             out.notes(describe.notes(line), 2)
     if regime.sections:
         out.sub("Seções")
@@ -379,6 +379,6 @@ def _others(out: _Text, regime: Regime) -> None:
             out.notes(describe.notes(p), 2)
     if regime.duties:
         out.heading("Obrigações")
-        for p in regime.duties:
-            out.item(f"{p.label} {_id(p.id)} — {regime.cite_item(p)}")
-            out.notes(describe.notes(p), 2)
+        for duty in regime.duties:
+            out.item(f"{duty.label} {_id(duty.id)} — {regime.cite_item(duty)}")
+            out.notes(describe.notes(duty), 2)

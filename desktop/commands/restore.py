@@ -16,6 +16,11 @@ fingerprint the municipality gave). A backup that is unsigned, signed by an
 unknown key, or changed after it was signed is refused unless the
 administrator passes ``--accept-unsigned`` and confirms by typing RESTAURAR.
 An encrypted backup asks its passphrase (or ``PRACA_BACKUP_PASSPHRASE``).
+
+A backup whose audit trail is broken (a chain that does not follow, or that does not reach the checkpoint of
+its own manifest) is refused: a restore never re-links it. ``--accept-broken-trail`` restores it after the
+administrator confirms by typing RESTAURAR, and the trail then records that the restored trail was broken, and
+where (issue 26 §3).
 """
 
 from __future__ import annotations
@@ -55,6 +60,11 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "--accept-unsigned", action="store_true", help="restaura um backup sem assinatura válida, depois de confirmar"
     )
     parser.add_argument(
+        "--accept-broken-trail",
+        action="store_true",
+        help="restaura um backup cuja trilha de auditoria está rompida, depois de confirmar (a trilha registra onde)",
+    )
+    parser.add_argument(
         "--check", action="store_true", help="só confere o arquivo e diz o que ele contém; não restaura nada"
     )
     parser.epilog = (
@@ -79,34 +89,53 @@ def run(args: argparse.Namespace) -> int:
         trust = dataclasses.replace(trust, accept_unsigned=True)
     # a file that is not a good backup is refused before the database is written; its signature first of all
     backup = read_backup(args.file, trust=trust, passphrase=passphrase, rows=False)  # counted, not kept
+    seal = backup.seal
+    assert seal is not None  # checked: a trust was given
     if args.check:
         print(
             f"{args.file}: {backup.describe()}. O arquivo confere (SHA-256 {backup.manifest['payload_sha256']}; "
-            f"{backup.seal.message if backup.seal.ok else 'SEM assinatura válida: ' + backup.seal.message})."
+            f"{seal.message if seal.ok else 'SEM assinatura válida: ' + seal.message})."
         )
         return 0
-    if not backup.seal.ok:
-        _confirm_unsigned(backup.seal.message)
+    if not seal.ok:
+        _confirm_unsigned(seal.message)
         trust = dataclasses.replace(trust, accept_unsigned=True)
     # A restore writes a whole database: into a new one too (the explicit set-up of a desk that starts from a
     # backup); an empty file is then filled by the restore, never mistaken for the real database.
     open_database(resolve_db_url(getattr(args, "db", None)), create=True)
     try:
-        where = current_url().display()
+        opened = current_url()
+        assert opened is not None  # opened just above
+        where = opened.display()
         keep = None
         if args.force:
             folder = data_dir() / "backups"
             folder.mkdir(parents=True, exist_ok=True)
             keep = folder / safety_copy_name()
         result = restore_backup(
-            args.file, force=args.force, keep_current=keep, app_version=__version__, trust=trust, passphrase=passphrase
+            args.file,
+            force=args.force,
+            keep_current=keep,
+            app_version=__version__,
+            trust=trust,
+            passphrase=passphrase,
+            accept_broken_trail=_confirm_broken if args.accept_broken_trail else False,
         )
+        if result.checkpoint is not None:
+            from models.store.checkpoints import append_file
+
+            try:
+                append_file(data_dir() / "backups", result.checkpoint)
+            except OSError:
+                pass
         from models.permits.signatures import check_all_permits
 
         signed_ok, signed_bad = check_all_permits()
     finally:
         close_database()
     text = f"Backup restaurado em {where}: {count_text(result.counts)}."
+    if result.broken_trail:
+        text += f" A trilha de auditoria restaurada está rompida ({result.broken_trail}); isso ficou registrado nela."
     if result.upgraded:
         from models.store.schema import LATEST
 
@@ -134,7 +163,7 @@ def _trust(args: argparse.Namespace):
     from models.store.db import NoDatabase
     from models.store.sealed import Trust
 
-    entries = []
+    entries: list[KeyEntry] = []
     try:
         open_database(resolve_db_url(getattr(args, "db", None)))
     except NoDatabase:
@@ -162,3 +191,14 @@ def _confirm_unsigned(reason: str) -> None:
     print(f"ATENÇÃO: {reason}", file=sys.stderr)
     if ask("Para restaurar mesmo assim, digite RESTAURAR: ").strip() != "RESTAURAR":
         raise UserError("Restauração não confirmada; nada foi alterado.", field="accept_unsigned")
+
+
+def _confirm_broken(where: str) -> bool:
+    from models.base.errors import UserError
+
+    print(f"ATENÇÃO: a trilha de auditoria deste backup está rompida: {where}", file=sys.stderr)
+    if ask("Para restaurá-lo assim mesmo (a trilha registra que estava rompida), digite RESTAURAR: ").strip() != (
+        "RESTAURAR"
+    ):
+        raise UserError("Restauração não confirmada; nada foi alterado.", field="accept_broken_trail")
+    return True

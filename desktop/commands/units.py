@@ -19,6 +19,7 @@ from __future__ import annotations
 import argparse
 import json
 import re
+from typing import Any
 
 from models.base.errors import UserError
 
@@ -72,7 +73,7 @@ def _year(text: str) -> int:
 
 
 def _source(text: str | None) -> str:
-    if not (text or "").strip():
+    if text is None or not text.strip():
         raise UserError("Informe a fonte do valor: --source TEXTO (decreto, comunicado, portaria…).", field="reason")
     return text.strip()
 
@@ -187,7 +188,7 @@ def _list(as_json: bool) -> int:
     units = _declared_units()
     indexes = _declared_indexes()
     year = dt.date.today().year
-    data = {"units": [], "indexes": []}
+    data: dict[str, list[dict[str, Any]]] = {"units": [], "indexes": []}
     for code, regimes in sorted(units.items()):
         rows = unit_value_rows(code)
         data["units"].append(

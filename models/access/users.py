@@ -25,11 +25,12 @@ import os
 import time
 from dataclasses import dataclass
 
-from peewee import BooleanField, CharField, DateTimeField, IntegerField, IntegrityError, PostgresqlDatabase
+from peewee import BooleanField, CharField, DateTimeField, IntegerField, IntegrityError, ModelSelect, PostgresqlDatabase
 
 from models.access import session
 from models.base import clock
 from models.base.errors import FieldErrors, UserError
+from models.store import desks
 from models.store.db import BaseModel, current_database_id, db, update_versioned
 
 SCRYPT_N, SCRYPT_R, SCRYPT_P = 2**14, 8, 1
@@ -52,6 +53,14 @@ class User(BaseModel):
 
     class Meta:
         table_name = "app_user"
+
+    @classmethod
+    def select(cls, *fields):
+        """At a desk (PostgreSQL), every column but the password hash, which no desk may read (``models.store.desks``):
+        the server checks passwords there."""
+        if not fields and desks.is_desk(db.obj):
+            return ModelSelect(cls, [f for f in cls._meta.sorted_fields if f.name != "password_hash"], is_default=True)
+        return super().select(*fields)
 
     @property
     def role_label(self) -> str:
@@ -156,7 +165,9 @@ def create_user(*, username: str, name: str, role: str, password: str, confirm: 
         raise FieldErrors(errors)
     try:
         with db.atomic():
-            return User.create(username=username, name=name, role=role, password_hash=hash_password(password))
+            user = User.create(username=username, name=name, role=role, password_hash=hash_password(password))
+            desks.store_verifier(db.obj, username, password)  # PostgreSQL: the server's proof, for the desks
+            return user
     except IntegrityError:  # another desk created this login after the check above
         raise FieldErrors(
             {"username": f"Já existe o usuário {username} (acabou de ser criado em outra mesa)."}
@@ -221,12 +232,31 @@ def authenticate(username: str, password: str, *, now: _dt.datetime | None = Non
 
     login = (username or "").strip().lower()
     now = now or clock.now()
+    desk = desks.is_desk(db.obj)
+    if desk:  # a new login at a desk: whoever was bound to its connection is no longer
+        desks.unbind(db.obj)
     key = _throttle_key(login)
     failures, locked = _take_attempt(key, now)
     user = User.get_or_none(User.username == login) if 0 < len(login) <= 40 and login.isprintable() else None
     # The same work whether the login exists or not: one scrypt, the same reads and writes.
-    matches = check_password(password or "", user.password_hash if user is not None else _decoy_hash())
+    if desk:  # a desk cannot read the password hashes: the server checks, and binds the user to this connection
+        outcome = desks.prove(db.obj, login if user is not None else "", password or "")
+        if outcome == "unknown" and user is not None and user.active:
+            raise desks.BindRefused(
+                f"A senha de {login} ainda não vale nas mesas do servidor: o administrador precisa redefini-la "
+                f"(Cadastros → Usuários) ou cadastrá-la com praca pg-setup --enroll {login}.",
+                field="password",
+            )
+        if outcome == "locked":
+            raise desks.BindRefused(
+                "O servidor bloqueou este login por excesso de tentativas: tente mais tarde.", field="password"
+            )
+        matches = outcome == "ok"
+    else:
+        matches = check_password(password or "", user.password_hash if user is not None else _decoy_hash())
     if user is not None and user.active and matches:
+        if not desk and desks.installed(db.obj) and not desks.has_verifier(db.obj, login):
+            desks.store_verifier(db.obj, login, password or "")  # an older user's first login on the server
         with session.acting_as(user.as_session()), db.atomic():
             User.update(last_login=now).where(User.id == user.id).execute()
             LoginThrottle.delete().where(LoginThrottle.key == key).execute()
@@ -301,7 +331,11 @@ def set_password(user: User, password: str, confirm: str | None = None, *, old: 
     own = current is not None and current.user_id == user.id
     if not own:
         session.require("users.manage")
-    elif not check_password(old or "", user.password_hash):
+    elif not (
+        desks.prove(db.obj, user.username, old or "") == "ok"
+        if desks.is_desk(db.obj)  # a desk cannot read the hash: the server checks the old password
+        else check_password(old or "", user.password_hash)
+    ):
         raise FieldErrors({"old": "A senha atual não confere."})
     errors: dict[str, str] = {}
     _validate(errors, password=password or "", confirm=confirm)
@@ -309,6 +343,7 @@ def set_password(user: User, password: str, confirm: str | None = None, *, old: 
         raise FieldErrors(errors)
     with db.atomic():
         _claim(user, password_hash=hash_password(password))
+        desks.store_verifier(db.obj, user.username, password)
 
 
 @dataclass(frozen=True)

@@ -1,14 +1,19 @@
-"""Brazilian identifiers: CPF and CNPJ (alphanumeric CNPJ included).
+"""Brazilian identifiers: CPF and CNPJ (alphanumeric CNPJ included); dates typed dd/mm/aaaa; month and day names.
 
 Check digits come from python-stdnum; values are stored in compact form and
-shown formatted. A bad number raises ``UserError`` naming the field.
+shown formatted. A bad number raises ``UserError`` naming the field. Month and
+weekday names come from Babel's pt_BR locale data (CLDR), the one place Praça
+spells them: :func:`month_name`, :func:`month_names`, :func:`weekday_name`.
 """
 
 from __future__ import annotations
 
 import calendar
 import datetime as _dt
+import functools
 import re
+from collections.abc import Sequence
+from typing import Literal, overload
 
 from stdnum.br import cnpj as _cnpj
 from stdnum.br import cpf as _cpf
@@ -74,22 +79,52 @@ def cnpj_check_digits(first12: str) -> str:
     return _cnpj.calc_check_digits(first12)
 
 
+# --------------------------------------------------------------------------- month and day names
+
+
+@functools.cache
+def month_names() -> tuple[str, ...]:
+    """``("janeiro", …, "dezembro")``: the pt_BR month names, from Babel (loaded on first use, not at start-up)."""
+    from babel.dates import get_month_names
+
+    names = get_month_names("wide", locale="pt_BR")
+    return tuple(str(names[month]) for month in range(1, 13))
+
+
+def month_name(month: int) -> str:
+    """``month_name(3) == "março"``."""
+    return month_names()[month - 1]
+
+
+@functools.cache
+def _weekday_names(width: Literal["abbreviated", "wide"]) -> tuple[str, ...]:
+    from babel.dates import get_day_names
+
+    names = get_day_names(width, locale="pt_BR")
+    return tuple(str(names[day]) for day in range(7))  # Babel counts from Monday, as date.weekday() does
+
+
+def weekday_name(weekday: int, *, short: bool = False) -> str:
+    """``weekday_name(0) == "segunda-feira"`` (``date.weekday()``: Monday is 0); ``short``: ``"seg."``."""
+    return _weekday_names("abbreviated" if short else "wide")[weekday]
+
+
+class WeekdayNames(Sequence[str]):
+    """``names[date.weekday()]``: the seven :func:`weekday_name` as a sequence, read from Babel on first use."""
+
+    @overload
+    def __getitem__(self, index: int) -> str: ...
+    @overload
+    def __getitem__(self, index: slice) -> tuple[str, ...]: ...
+    def __getitem__(self, index: int | slice) -> str | tuple[str, ...]:
+        return _weekday_names("wide")[index]
+
+    def __len__(self) -> int:
+        return 7
+
+
 # --------------------------------------------------------------------------- dates typed dd/mm/aaaa
 
-_MONTHS = (
-    "janeiro",
-    "fevereiro",
-    "março",
-    "abril",
-    "maio",
-    "junho",
-    "julho",
-    "agosto",
-    "setembro",
-    "outubro",
-    "novembro",
-    "dezembro",
-)
 _BR_DATE = re.compile(r"(\d{1,2})/(\d{1,2})/(\d{4})")
 
 
@@ -102,7 +137,7 @@ def calendar_problem(year: int, month: int, day: int) -> str | None:
         return f"não existe o mês {month}"
     last = calendar.monthrange(year, month)[1]
     if not 1 <= day <= last:
-        return f"{_MONTHS[month - 1]} de {year} não tem dia {day}" + (f" (vai até {last})" if day > last else "")
+        return f"{month_name(month)} de {year} não tem dia {day}" + (f" (vai até {last})" if day > last else "")
     return None
 
 

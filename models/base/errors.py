@@ -34,6 +34,12 @@ class UserError(Exception):
         return self.message
 
 
+class Cancelled(Exception):  # noqa: N818 - not an error: what the clerk chose
+    """Background work stopped — the clerk pressed Cancelar, or a ``progress`` callback raised it — and its
+    transaction was rolled back: the one cancellation type, from the domain's steps to the screens'
+    ``views.operations.run_operation``."""
+
+
 class FieldErrors(UserError):  # noqa: N818 - a UserError of several fields; the name is the screens' API
     """Several fields are wrong at once: ``errors`` maps each field to its message (form order)."""
 

@@ -42,7 +42,6 @@ from models.billing.report_parts import (
     NO_SECTION,
     NO_SITE,
     ZERO,
-    Cancelled,
     Group,
     Holders,
     Labels,
@@ -59,13 +58,12 @@ from models.registry.applications import Application
 from models.registry.people import Company, Person
 from models.store.settings import AGENCY, get_setting, municipality_label
 
-# Group, Sums, Labels, Values, Holders, Progress, Cancelled… live in models.billing.report_parts (shared with the
+# Group, Sums, Labels, Values, Holders, Progress… live in models.billing.report_parts (shared with the
 # sanctions report) and are re-exported here.
 __all__ = [
     "CANCELLED",
     "NO_SECTION",
     "NO_SITE",
-    "Cancelled",
     "Delinquent",
     "FeeReport",
     "Group",
@@ -274,7 +272,7 @@ def fee_report(
     """Everything the monthly fee report shows, for the month ``year``-``month``, as the situation is on ``today``.
 
     ``progress(done, total)`` is called as the charges are read (``total`` their
-    number); it may raise (e.g. :class:`Cancelled`) to stop — nothing is written.
+    number); it may raise (:class:`models.base.errors.Cancelled`) to stop — nothing is written.
     """
     if not 1 <= int(month) <= 12:
         raise UserError(f"Mês inválido: {month}.", field="month")
@@ -309,7 +307,7 @@ def fee_report(
     append = charges.append
     money, day = values.money, values.day
     sums = {name: Sums() for name in ("regime", "site", "section", "kind")}
-    by_regime, by_site, by_section, by_kind = (sums[n].add for n in ("regime", "site", "section", "kind"))
+    add_regime, add_site, add_section, add_kind = (sums[n].add for n in ("regime", "site", "section", "kind"))
     charged = paid_sum = overdue_sum = ZERO
     count = overdue_count = cancelled_count = 0
     for done, (
@@ -351,10 +349,10 @@ def fee_report(
             charged += amount
             paid_sum += paid
             overdue_sum += overdue
-            by_regime(regime_label, amount, paid, open_, overdue)
-            by_site(site, amount, paid, open_, overdue)
-            by_section(section, amount, paid, open_, overdue)
-            by_kind(kind_label, amount, paid, open_, overdue)
+            add_regime(regime_label, amount, paid, open_, overdue)
+            add_site(site, amount, paid, open_, overdue)
+            add_section(section, amount, paid, open_, overdue)
+            add_kind(kind_label, amount, paid, open_, overdue)
         append(
             ReportCharge(
                 number,

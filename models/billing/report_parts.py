@@ -27,10 +27,6 @@ CANCELLED = STATUSES["cancelled"]  # "cancelada": the one situation that counts 
 Progress = Callable[[int, int], None]
 
 
-class Cancelled(Exception):  # noqa: N818 - a public name the reports screen raises from its progress callback
-    """Raised by a ``progress`` callback to stop a long report (the screen's Cancelar)."""
-
-
 class Labels:
     """Regime, site and section labels, each regime read once."""
 

@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import dataclasses
 import datetime as _dt
+from collections.abc import Iterator
 from decimal import Decimal
+from typing import Any
 
 from models.enforcement.contests import decide_contest, file_contest
 from models.enforcement.decisions import current_proposal, decide_sanctions
@@ -55,6 +57,7 @@ def demo_enforcement(today: _dt.date | None = None) -> dict[str, int]:
     def put(d: RecordDraft, *, n: int = 0) -> Record:
         inspector, ident = inspectors[n % len(inspectors)]
         d = dataclasses.replace(d, inspector=inspector, inspector_id=ident)
+        assert d.at is not None  # every story dates its acts
         record = issue_record(d, by=inspector, today=d.at.date())
         counts["records"] += 1
         counts["seizures"] += record.kind == "seizure"
@@ -587,7 +590,7 @@ def demo_enforcement(today: _dt.date | None = None) -> dict[str, int]:
         )
         counts["decisions"] += 1
 
-    queue = []
+    queue: list[tuple[Any, int, Iterator[Any]]] = []
     stories = (
         street_food,
         street_vending,

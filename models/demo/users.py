@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from models.access.users import User, hash_password
+from models.store import desks
 from models.store.db import db
 
 #: The demo's users (documented in the README): login, name, role; password ``praca2026``.
@@ -21,4 +22,5 @@ def demo_users() -> int:
     with db.atomic():
         for username, name, role in DEMO_USERS:
             User.create(username=username, name=name, role=role, password_hash=hash_password(DEMO_PASSWORD))
+            desks.store_verifier(db.obj, username, DEMO_PASSWORD)  # PostgreSQL: valid at the desks too
     return len(DEMO_USERS)

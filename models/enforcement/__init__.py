@@ -61,7 +61,7 @@ from __future__ import annotations
 from models.enforcement.alerts import enforcement_alerts
 from models.enforcement.chains import chain_of, prior_offences
 from models.enforcement.contests import decide_contest, file_contest
-from models.enforcement.deadline_roles import deadline_role
+from models.enforcement.deadline_roles import ROLES, deadline_role
 from models.enforcement.debts import DebtRow, debt_register
 from models.enforcement.decisions import (
     apply_to_permit,
@@ -124,7 +124,6 @@ from models.enforcement.tables import (
     KINDS,
     OUTCOMES,
     RELATIONS,
-    ROLES,
     SIGNATURES,
     STATUSES,
     TABLES,

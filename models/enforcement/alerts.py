@@ -53,7 +53,7 @@ def enforcement_alerts(today: _dt.date, *, recent_days: int = 30) -> list:
                 f"{who}: {text}",
                 article,
                 record.permit_id or 0,
-                record.permit.number if record.permit_id else "",
+                record.permit.number if record.permit is not None else "",
                 overdue,
             )
         )
@@ -72,6 +72,7 @@ def enforcement_alerts(today: _dt.date, *, recent_days: int = 30) -> list:
             for r in Record.select(Record.refers_to).where(
                 Record.refers_to.in_(ids) & (Record.relation == "follows-notice")
             )
+            if r.refers_to_id is not None
         }
         for link in (
             RecordCharge.select(RecordCharge.record, Charge.amount, Charge.paid_total)
@@ -174,8 +175,8 @@ def enforcement_alerts(today: _dt.date, *, recent_days: int = 30) -> list:
                     for i in held[record.id]
                     if i.perishable == flag
                 )
-                d = reclaim_due_of(record, flag)
-                if d is None:
+                reclaim = reclaim_due_of(record, flag)
+                if reclaim is None:
                     if flag:
                         add(
                             today,
@@ -186,14 +187,15 @@ def enforcement_alerts(today: _dt.date, *, recent_days: int = 30) -> list:
                             True,
                         )
                     continue
-                due = _dt.date.fromisoformat(d["due_date"])
-                if due_passed(d, today):
-                    donation = regime.cite(seizure.donation.basis) if seizure and seizure.donation else d["basis"]
+                due = _dt.date.fromisoformat(reclaim["due_date"])
+                if due_passed(reclaim, today):
+                    donation = regime.cite(seizure.donation.basis) if seizure and seizure.donation else reclaim["basis"]
                     add(
                         due,
                         "seizure-donation",
                         record,
-                        f"bens não retirados no prazo ({d['due_text']}): {what} — doar ou dar a destinação do ato.",
+                        f"bens não retirados no prazo ({reclaim['due_text']}): {what} — "
+                        "doar ou dar a destinação do ato.",
                         donation,
                         True,
                     )
@@ -202,15 +204,15 @@ def enforcement_alerts(today: _dt.date, *, recent_days: int = 30) -> list:
                         due,
                         "seizure-reclaim",
                         record,
-                        f"termina hoje o prazo de retirada dos bens ({what}), {d['due_text']}.",
-                        d["basis"],
+                        f"termina hoje o prazo de retirada dos bens ({what}), {reclaim['due_text']}.",
+                        reclaim["basis"],
                     )
                 elif flag:
                     add(
                         due,
                         "seizure-perishable",
                         record,
-                        f"perecíveis no depósito ({what}), retirada {d['due_text']}.",
-                        d["basis"],
+                        f"perecíveis no depósito ({what}), retirada {reclaim['due_text']}.",
+                        reclaim["basis"],
                     )
     return sorted(items, key=lambda i: (not i.overdue, i.date, i.text))

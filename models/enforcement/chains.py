@@ -7,7 +7,7 @@ import datetime as _dt
 from models.enforcement.sanctions import (
     PriorOffence,
 )
-from models.enforcement.tables import Record, day_text
+from models.enforcement.tables import Contest, Record, day_text
 from models.rules.regimes import Regime
 
 
@@ -45,7 +45,8 @@ def prior_offences(
     An occurrence is a chain of records (notice → infraction record → seizure,
     corrections); it counts once, on the day of its first record. Annulled
     chains do not count; neither does the chain of ``exclude`` (the record
-    being corrected or followed).
+    being corrected or followed). An occurrence with a defence or an appeal not yet decided is ``pending``:
+    whether it counts is the act's silent point ``recurrence-pending`` (``[[silences]]``), not decided here.
     """
     if not person_id and not company_id:
         return [], []
@@ -67,8 +68,11 @@ def prior_offences(
     priors: list[PriorOffence] = []
     refs: list[str] = []
     for root, members in by_root.values():
-        if any(r.status == "annulled" for r in chain_of(root)):
+        chain = chain_of(root)
+        if any(r.status == "annulled" for r in chain):
             continue
+        undecided = Contest.select().where(Contest.record.in_([r.id for r in chain]) & (Contest.outcome == ""))
+        pending = undecided.exists()
         natures: dict[str, str] = {}
         for member in members:
             for code in member.codes:
@@ -79,6 +83,6 @@ def prior_offences(
         if not natures:
             continue
         on = root.at.date()
-        priors.extend(PriorOffence(code, on) for code in natures.values())
-        refs.append(f"{members[-1].reference} de {day_text(on)}")
+        priors.extend(PriorOffence(code, on, pending=pending) for code in natures.values())
+        refs.append(f"{members[-1].reference} de {day_text(on)}" + (" (sob defesa ou recurso)" if pending else ""))
     return priors, refs

@@ -52,7 +52,7 @@ def file_contest(
     record: Record,
     *,
     kind: str,
-    filed_on: _dt.date,
+    filed_on: _dt.date | None,  # None (the field left empty) is refused at its field
     by: str,
     grounds: str = "",
     suspensive: bool = False,
@@ -62,19 +62,19 @@ def file_contest(
 ) -> Contest:
     """File a defence or an appeal; a late one is kept and marked (the authority decides on it)."""
     require("enforcement.record")
-    today = today or filed_on
     by = acting_user(by)
     errors: dict[str, str] = {}
     if kind not in CONTEST_KINDS:
         errors["kind"] = f"Tipo desconhecido: {kind} (defesa ou recurso)."
     if filed_on is None:
         errors["filed_on"] = "Informe a data do protocolo."
-    elif filed_on > today:
+    elif filed_on > (today or filed_on):  # no "today" given: the day it is filed
         errors["filed_on"] = f"A data do protocolo ({day_text(filed_on)}) está no futuro."
     elif filed_on < record.at.date():
         errors["filed_on"] = "A data do protocolo é anterior ao auto."
-    if errors:
+    if errors or filed_on is None:  # no date: its error is among them
         raise FieldErrors(errors)
+    today = today or filed_on
     if record.status != "issued":
         raise UserError(
             f"O {record.reference} está {record.status_label}: a defesa é contra o auto que o substituiu."
@@ -121,7 +121,7 @@ def file_contest(
             suspensive_note=(suspensive_note or "").strip(),
             decision_deadline=json.dumps(decision, ensure_ascii=False) if decision else "",
         )
-        late = "" if on_time else f" — fora do prazo ({deadline['due_text']})"
+        late = "" if on_time or deadline is None else f" — fora do prazo ({deadline['due_text']})"
         record_event(
             record,
             f"{kind}-filed",
@@ -137,7 +137,7 @@ def decide_contest(
     contest: Contest,
     *,
     outcome: str,
-    decided_on: _dt.date,
+    decided_on: _dt.date | None,  # None (the field left empty) is refused at its field
     by: str,
     reason: str,
     new_amount: Any = None,
@@ -155,7 +155,6 @@ def decide_contest(
     appeal's decision, or a defence where the act gives no appeal from it).
     """
     require("enforcement.decide")
-    today = today or decided_on
     by = acting_user(by)
     record = Record.get_by_id(contest.record_id)
     errors: dict[str, str] = {}
@@ -167,7 +166,7 @@ def decide_contest(
         errors["decided_on"] = "Informe a data da decisão."
     elif decided_on < contest.filed_on:
         errors["decided_on"] = "A decisão não pode ser anterior ao protocolo."
-    elif decided_on > today:
+    elif decided_on > (today or decided_on):  # no "today" given: the day it is decided
         errors["decided_on"] = f"A data da decisão ({day_text(decided_on)}) está no futuro."
     amount = None
     fine_now = current_fine(record)
@@ -186,8 +185,9 @@ def decide_contest(
                 )
     elif outcome == "partly" and fine_now > 0:
         errors["new_amount"] = f"Informe o novo valor da multa (hoje {format_brl(fine_now)})."
-    if errors:
+    if errors or decided_on is None:  # no date: its error is among them
         raise FieldErrors(errors)
+    today = today or decided_on
     if not contest.pending:
         raise UserError(f"Esta {contest.kind_label.lower()} já foi julgada em {day_text(contest.decided_on)}.")
     regime = get_regime(record.regime, on=record.at.date())

@@ -6,12 +6,31 @@ import datetime as _dt
 from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
-from models.enforcement.tables import ROLES, START_EVENTS
+from models.rules import describe
 from models.rules.deadlines import DeadlineResult
 from models.rules.regimes import Deadline, Regime
 
 if TYPE_CHECKING:
     from models.enforcement.drafts import RecordDraft
+
+#: the roles of a regime's deadlines that run for a record (``Deadline.role``), with their labels
+ROLES = {
+    role: describe.ROLES[role]
+    for role in (
+        "compliance",
+        "payment",
+        "defence",
+        "decision",
+        "appeal",
+        "appeal-decision",
+        "payment-after-decision",
+        "reclaim",
+    )
+}
+
+
+#: the events of a record a deadline may run from (its start)
+START_EVENTS = ("notification", "infraction-record", "infraction-record-receipt", "penalty")
 
 
 def deadline_role(deadline: Deadline) -> str | None:

@@ -11,7 +11,7 @@ from models.access.session import require
 from models.base.errors import FieldErrors, UserError
 from models.base.money import format_brl
 from models.billing.charges import create_charge
-from models.enforcement.deadline_roles import pick_deadline, role_candidates
+from models.enforcement.deadline_roles import START_EVENTS, pick_deadline, role_candidates
 from models.enforcement.drafts import AdjustInput
 from models.enforcement.proposal import apply_adjustment
 from models.enforcement.sanctions import (
@@ -19,7 +19,6 @@ from models.enforcement.sanctions import (
     Proposal,
 )
 from models.enforcement.tables import (
-    START_EVENTS,
     ZERO,
     Record,
     RecordCharge,
@@ -105,7 +104,8 @@ def decide_sanctions(
             raise FieldErrors(
                 {"amount": f"Sanção nº {pending[0].number}: {pending[0].pending} — gradue o valor na mesma decisão."}
             )
-        added = sum((s.amount for s in new_fines), ZERO)
+        amounts = {s.number: s.amount for s in new_fines if s.amount is not None}  # every one graded (above)
+        added = sum(amounts.values(), ZERO)
         charge = None
         if added > 0 and record.identified:
             notified = notified_on or today
@@ -119,7 +119,7 @@ def decide_sanctions(
                 basis += f"; vencimento: {counted.basis}"
             if due is None:
                 raise FieldErrors({"payment_due": "O ato não fixa prazo de pagamento da multa: informe o vencimento."})
-            formula = " + ".join(s.formula or format_brl(s.amount) for s in new_fines)
+            formula = " + ".join(s.formula or format_brl(amounts[s.number]) for s in new_fines)
             if len(new_fines) > 1:
                 formula += f" = {format_brl(added)}"
             permit = Permit.get_or_none(Permit.id == record.permit_id) if record.permit_id else None
@@ -176,7 +176,7 @@ def charged_fines_total(record: Record) -> Decimal:
     return record.fine_total + fines_decided(record)
 
 
-def apply_to_permit(record: Record, *, by: str, today: _dt.date) -> Permit | None:
+def apply_to_permit(record: Record, *, by: str, today: _dt.date) -> Permit:
     """Suspend or revoke the record's permit as the sanction says (through ``models.permits``)."""
     from models.permits import revoke, suspend
 

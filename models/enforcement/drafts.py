@@ -16,6 +16,7 @@ from models.enforcement.sanctions import (
 from models.permits import Permit, find_permit
 from models.registry.people import Company, Person, search_key
 from models.rules.regimes import get_regime
+from models.rules.silences import Choice
 
 
 @dataclass(frozen=True)
@@ -106,6 +107,9 @@ class RecordDraft:
     relation: str = ""
     reason: str = ""
     apply_to_permit: bool = False
+    #: the authority's reading of each point where the act is silent (``[[silences]]`` shown at "penalty"),
+    #: with its reason; a point not chosen is applied in the reading the regime declares, and the record says so
+    readings: Mapping[str, Choice] = field(default_factory=dict)
 
 
 def offender_facts(draft: RecordDraft, errors: dict) -> tuple[str, str, str, str]:

@@ -34,6 +34,7 @@ from models.permits import Permit
 from models.registry.applications import next_number
 from models.registry.people import search_key
 from models.rules.regimes import get_regime
+from models.rules.silences import Choice
 from models.store.db import db
 from models.store.files import keep_file
 
@@ -109,6 +110,7 @@ def issue_record(draft: RecordDraft, *, by: str, today: _dt.date) -> Record:
         name, document, address, description = pv.offender
         codes = [c.strip() for c in draft.infractions if c and c.strip()]
         notified = draft.notified_at or draft.at
+        midnight = _dt.datetime.combine(today, _dt.time(0))
         proposal = pv.proposal.to_dict()
         proposal["prior_refs"] = list(pv.prior_refs)
         proposal["fine_lines"] = [dict(line, amount=str(line["amount"])) for line in pv.fine_lines]
@@ -153,9 +155,7 @@ def issue_record(draft: RecordDraft, *, by: str, today: _dt.date) -> Record:
             reason=(draft.reason or "").strip(),
             search_text=search_key(f"{name} {draft.place} {number} {description}"),
             issued_on=today,
-            issued_at=clock.now()
-            if clock.now().date() == today
-            else max(notified, _dt.datetime.combine(today, _dt.time(0))),
+            issued_at=clock.now() if clock.now().date() == today else max(notified or midnight, midnight),
             issued_by=by,
         )
         for photo in draft.photos:
@@ -284,6 +284,11 @@ def _draft_from(record: Record, **changes) -> RecordDraft:
         adjustments=[AdjustInput.from_dict(a) for a in json.loads(record.adjustments or "[]")],
         step=record.step,
         step_reason=record.step_reason,
+        readings={
+            r["point"]: Choice(r["reading"], r.get("reason", ""), r.get("by", ""))
+            for r in json.loads(record.proposal or "{}").get("readings", [])
+            if r.get("chosen")
+        },
     )
     return dataclasses.replace(base, **changes)
 

@@ -12,7 +12,14 @@ from pathlib import Path
 from models.base.errors import FieldErrors, UserError
 from models.base.money import format_brl, parse_typed
 from models.enforcement.chains import prior_offences
-from models.enforcement.deadline_roles import deadline_dict, deadline_matter, pick_deadline, role_candidates, start_for
+from models.enforcement.deadline_roles import (
+    ROLES,
+    deadline_dict,
+    deadline_matter,
+    pick_deadline,
+    role_candidates,
+    start_for,
+)
 from models.enforcement.drafts import AdjustInput, RecordDraft, offender_facts
 from models.enforcement.sanctions import (
     PROPOSED,
@@ -23,11 +30,12 @@ from models.enforcement.sanctions import (
     propose_sanction,
     sanction_lines,
 )
-from models.enforcement.tables import KINDS, RELATIONS, ROLES, SIGNATURES, ZERO, Record, day_text
+from models.enforcement.tables import KINDS, RELATIONS, SIGNATURES, ZERO, Record, day_text
 from models.permits import Permit, find_permit
 from models.rules import describe
 from models.rules.deadlines import compute_deadline
 from models.rules.regimes import Deadline, MissingUnitValue, Regime, check_in_force, get_regime
+from models.rules.silences import Choice
 
 
 @dataclass(frozen=True)
@@ -74,6 +82,7 @@ def _propose(
     step_reason: str,
     adjustments: Sequence[AdjustInput],
     facts: Mapping[str, Verification] | None = None,
+    readings: Mapping[str, Choice] | None = None,
 ) -> Proposal:
     try:
         proposal = propose_sanction(
@@ -86,10 +95,13 @@ def _propose(
             step=step,
             reason=step_reason or None,
             facts=facts,
+            readings=readings,
         )
     except MissingUnitValue as exc:
         raise UserError(f"{exc.message} (Cadastros → Unidades fiscais)", field="infractions") from None
     except UserError as exc:
+        if exc.field == "reading":
+            raise FieldErrors({"readings": exc.message}) from None
         if exc.field == "index_factor":
             raise UserError(f"{exc.message} (Cadastros → Correção monetária)", field="infractions") from None
         raise
@@ -157,9 +169,10 @@ def _record_deadlines(
         else:
             picked = pick_deadline(usable, scope)
         for d in picked:
-            out.append(
-                deadline_dict(compute_deadline(regime, d.id, start_for(d.from_, at, notified)), role, extra=extra)
-            )
+            start = start_for(d.from_, at, notified)
+            if start is None:  # not usable: left out above
+                continue
+            out.append(deadline_dict(compute_deadline(regime, d.id, start), role, extra=extra))
 
     # a warning runs its own deadline to comply (Olímpia art. 10; SJC art. 23)
     warnings = [s for s in proposal.sanctions if s.kind == "warning" and s.applied]
@@ -263,6 +276,17 @@ def permit_of(draft: RecordDraft, errors: dict) -> Permit | None:
     return None
 
 
+def _readings(draft: RecordDraft) -> dict[str, Choice]:
+    """The readings chosen on the form, each with its reason (required: the authority says why) and who chose."""
+    chosen: dict[str, Choice] = {}
+    for point, choice in draft.readings.items():
+        if not (choice.reason or "").strip():
+            raise FieldErrors({"readings": f"Diga o motivo da leitura escolhida no ponto '{point}'."})
+        by = (choice.by or "").strip() or (draft.inspector or "").strip()
+        chosen[point] = Choice(choice.reading, choice.reason.strip(), by)
+    return chosen
+
+
 def preview(draft: RecordDraft, *, today: _dt.date, strict: bool = True) -> Preview:
     """The proposal, the deadlines and the charges the record would have — nothing is written.
 
@@ -302,7 +326,10 @@ def preview(draft: RecordDraft, *, today: _dt.date, strict: bool = True) -> Prev
             (draft.inspector or "").strip() or "agente fiscal",
             f"{refers.reference} não atendida no prazo",
         )
-    proposal = _propose(regime, codes, draft.at.date(), priors, draft.step, draft.step_reason, draft.adjustments, facts)
+    readings = _readings(draft)
+    proposal = _propose(
+        regime, codes, draft.at.date(), priors, draft.step, draft.step_reason, draft.adjustments, facts, readings
+    )
     warnings: list[str] = []
     fines = _charged_fines(proposal) if draft.kind != "notice" else []
     pending = [s for s in fines if s.amount is None]
@@ -338,8 +365,9 @@ def preview(draft: RecordDraft, *, today: _dt.date, strict: bool = True) -> Prev
             warnings.append(
                 "A sanção começa pela notificação: "
                 + "; ".join(
-                    f"nº {s.number} ({s.label}) só {s.condition.text.lower()} ({s.condition.basis})"
+                    f"nº {s.number} ({s.label}) só {condition.text.lower()} ({condition.basis})"
                     for s in conditional
+                    if (condition := s.condition) is not None
                 )
                 + " — lavre a notificação, ou este auto como seguimento de uma notificação não atendida."
             )
@@ -354,9 +382,9 @@ def preview(draft: RecordDraft, *, today: _dt.date, strict: bool = True) -> Prev
         )
     tolerated = [s for s in proposal.sanctions if s.decision == "tolerated"]
     if tolerated and draft.kind != "notice":
-        item = next(i for i in proposal.items if i.tolerance)
+        tolerance = next(i.tolerance for i in proposal.items if i.tolerance)
         warnings.append(
-            f"Dentro da tolerância ({item.tolerance[2]}): {item.tolerance[0]}ª de {item.tolerance[1]} "
+            f"Dentro da tolerância ({tolerance[2]}): {tolerance[0]}ª de {tolerance[1]} "
             f"ocorrências toleradas — sem "
             + " e sem ".join(describe.SANCTIONS.get(s.kind, s.kind) for s in tolerated)
             + "; registre a ocorrência como notificação."
@@ -423,6 +451,11 @@ def explain(pv: Preview) -> list[tuple[int, str]]:
         out.append((0, "Sem ocorrências anteriores do infrator neste regime."))
     for note in proposal.notes:
         out.append((0, note))
+    for reading in proposal.readings:
+        out.append((0, reading.head))
+        out.append((1, reading.applied_text))
+        for ident, text, source in reading.others:
+            out.append((1, f"Outra leitura [{ident}]: {text} ({source})"))
     for item in proposal.items:
         out.append((0, f"Infração: {item.label} — {item.article}"))
         out.append((1, f"Penalidade: {item.basis}"))

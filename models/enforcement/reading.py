@@ -10,11 +10,10 @@ from decimal import Decimal
 
 from models.base.errors import UserError
 from models.billing.charges import Charge
-from models.enforcement.deadline_roles import recount
+from models.enforcement.deadline_roles import ROLES, recount
 from models.enforcement.decisions import fines_decided
 from models.enforcement.tables import (
     KIND_SHORT,
-    ROLES,
     ZERO,
     Contest,
     Record,

@@ -72,6 +72,8 @@ from models.base.errors import UserError
 from models.base.money import format_brl, format_factor, parse_typed, round_cents, to_decimal
 from models.rules import describe
 from models.rules.regimes import Amount, Infraction, Ladder, Regime, Sanction, check_in_force, get_regime
+from models.rules.regimes.model import Reading
+from models.rules.silences import AppliedReading, Choice, reading_for, resolve
 
 __all__ = [
     "DECISIONS",
@@ -110,10 +112,12 @@ UnitValues = Mapping[tuple[str, int], Decimal]
 
 @dataclass(frozen=True)
 class PriorOffence:
-    """An earlier infraction of the same offender: its code in the regime and its date."""
+    """An earlier infraction of the same offender: its code in the regime and its date; ``pending`` when a
+    defence or an appeal against it is still undecided (no final decision yet)."""
 
     code: str
     on: dt.date
+    pending: bool = False
 
 
 @dataclass(frozen=True)
@@ -409,6 +413,8 @@ class Proposal:
     cumulative_basis: str | None = None
     notes: tuple[str, ...] = ()
     adjustments: tuple[Adjustment, ...] = ()
+    #: the points where the act is silent, with the reading applied (chosen by the authority, or declared)
+    readings: tuple[AppliedReading, ...] = ()
 
     @property
     def sanctions(self) -> tuple[ProposedSanction, ...]:
@@ -488,6 +494,7 @@ class Proposal:
             cumulative_basis=data.get("cumulative_basis"),
             notes=tuple(data.get("notes", [])),
             adjustments=tuple(Adjustment(**a) for a in data.get("adjustments", [])),
+            readings=tuple(AppliedReading.from_dict(r) for r in data.get("readings", [])),
         )
 
     def to_dict(self) -> dict[str, Any]:
@@ -505,6 +512,7 @@ class Proposal:
             "pending": list(self.pending),
             "notes": list(self.notes),
             "adjustments": [a.to_dict() for a in self.adjustments],
+            "readings": [r.to_dict() for r in self.readings],
         }
 
 
@@ -566,6 +574,7 @@ class _Window:
     basis: str | None
     days: int | None = None
     years: int | None = None
+    source: str | None = None  # a reading of a silent act (the window is not the act's)
 
     def start(self, on: dt.date) -> dt.date | None:
         """The first day of the window that ends on ``on`` (inclusive)."""
@@ -637,9 +646,41 @@ class _Reckoning:
     details: tuple[str, ...]
 
 
-def _reckon(regime: Regime, infraction: Infraction, prior: int | list[PriorOffence], on: dt.date) -> _Reckoning:
+@dataclass(frozen=True)
+class _Readings:
+    """The readings of the act's silent points that change how priors count (``[[silences]]`` topics)."""
+
+    window: tuple[Reading, str] | None = None  # the reading and its citation
+    pending: tuple[Reading, str] | None = None
+    same_day: tuple[Reading, str] | None = None
+
+
+def _readings(regime: Regime, applied: Iterable[AppliedReading]) -> _Readings:
+    applied = tuple(applied)
+
+    def pick(topic: str) -> tuple[Reading, str] | None:
+        reading = reading_for(regime, applied, topic)
+        if reading is None:
+            return None
+        item = next(a for a in applied if a.topic == topic)
+        return reading, item.source
+
+    return _Readings(pick("recurrence-window"), pick("recurrence-pending"), pick("recurrence-same-day"))
+
+
+def _reckon(
+    regime: Regime,
+    infraction: Infraction,
+    prior: int | list[PriorOffence],
+    on: dt.date,
+    readings: _Readings | None = None,
+) -> _Reckoning:
+    readings = readings or _Readings()
     ladder = regime.ladder(infraction.ladder) if infraction.ladder else None
     window = _window(regime, ladder)
+    if window.basis is None and not (window.years or window.days) and readings.window is not None:
+        reading, cited = readings.window
+        window = _Window(None, years=reading.window_years, source=f"leitura [{reading.id}]: {cited}")
     tolerance = infraction.tolerance
     spared = tolerance.occurrences if tolerance is not None else 0
     if isinstance(prior, int):
@@ -656,6 +697,14 @@ def _reckon(regime: Regime, infraction: Infraction, prior: int | list[PriorOffen
     other = sorted((p for p in prior if _nature(regime, p.code) != nature), key=lambda p: p.on)
     later = sorted((p for p in prior if _nature(regime, p.code) == nature and p.on > on), key=lambda p: p.on)
     same = sorted((p for p in prior if _nature(regime, p.code) == nature and p.on <= on), key=lambda p: p.on)
+    undecided: list[PriorOffence] = []
+    if readings.pending is not None and readings.pending[0].counts is False:
+        undecided = [p for p in same if p.pending]
+        same = [p for p in same if not p.pending]
+    same_day: list[PriorOffence] = []
+    if readings.same_day is not None and readings.same_day[0].counts is False:
+        same_day = [p for p in same if p.on == on]
+        same = [p for p in same if p.on != on]
     tolerated, rest = same[:spared], same[spared:]
     start = window.start(on)
     counted = [p for p in rest if start is None or p.on >= start]
@@ -663,7 +712,12 @@ def _reckon(regime: Regime, infraction: Infraction, prior: int | list[PriorOffen
     if start is not None:
         details.append(
             f"Reincidência: contam as ocorrências da mesma natureza de {_date(start)} a {_date(on)} "
-            f"({window.text} — {regime.cite(window.basis)})."
+            f"({window.text} — {window.source or regime.cite(window.basis)})."
+        )
+    elif same and readings.window is not None:
+        details.append(
+            f"O ato ({regime.short}) não fixa prazo de reincidência: contam todas as ocorrências da mesma natureza "
+            f"(leitura [{readings.window[0].id}]: {readings.window[1]})."
         )
     elif same:
         details.append(
@@ -679,6 +733,19 @@ def _reckon(regime: Regime, infraction: Infraction, prior: int | list[PriorOffen
         )
     if outside:
         details.append("Não contam, fora do prazo de reincidência: " + ", ".join(_date(p.on) for p in outside) + ".")
+    if undecided and readings.pending is not None:
+        details.append(
+            "Não contam, ainda sob defesa ou recurso sem decisão definitiva "
+            f"(leitura [{readings.pending[0].id}]: {readings.pending[1]}): "
+            + ", ".join(_date(p.on) for p in undecided)
+            + "."
+        )
+    if same_day and readings.same_day is not None:
+        details.append(
+            f"Não contam, do mesmo dia deste auto (leitura [{readings.same_day[0].id}]: {readings.same_day[1]}): "
+            + ", ".join(_date(p.on) for p in same_day)
+            + "."
+        )
     if later:
         details.append("Não contam, posteriores a esta infração: " + ", ".join(_date(p.on) for p in later) + ".")
     if other:
@@ -691,6 +758,7 @@ def count_prior(
     code: str,
     prior: int | Iterable[PriorOffence | tuple[str, dt.date]],
     on: dt.date,
+    readings: Mapping[str, Choice | str] | None = None,
 ) -> tuple[int, tuple[str, ...]]:
     """How many prior offences count for recurrence of ``code`` on ``on``, and the reckoning in words.
 
@@ -700,7 +768,8 @@ def count_prior(
     date why it counts or not.
     """
     regime = get_regime(regime) if isinstance(regime, str) else regime
-    reckoning = _reckon(regime, regime.infraction(code), _priors(prior), on)
+    applied = resolve(regime, "penalty", readings, codes=(code,))
+    reckoning = _reckon(regime, regime.infraction(code), _priors(prior), on, _readings(regime, applied))
     return reckoning.count, reckoning.details
 
 
@@ -715,6 +784,7 @@ class _Context:
     unit_values: UnitValues | None
     index_factors: Mapping[str, Decimal]
     facts: Mapping[str, Verification]
+    readings: _Readings
 
 
 def propose_sanction(
@@ -729,6 +799,7 @@ def propose_sanction(
     step: int | None = None,
     reason: str | None = None,
     facts: Mapping[str, Verification] | None = None,
+    readings: Mapping[str, Choice | str] | None = None,
 ) -> Proposal:
     """The sanctions the act sets for ``infraction_codes`` committed on ``on``.
 
@@ -743,7 +814,9 @@ def propose_sanction(
     the penalties in any order (``[penalties] any_order``, SJC art. 22,
     parágrafo único), the step to apply instead of the offence's, with
     ``reason``. ``facts`` — the facts already verified that conditions wait
-    for, by ``SANCTION_FACTS`` id (``{"not-complied": Verification(...)}``).
+    for, by ``SANCTION_FACTS`` id (``{"not-complied": Verification(...)}``). ``readings`` — the
+    authority's reading of each point where the act is silent (``{point: Choice}``, the ``[[silences]]`` shown
+    at "penalty"); a point not chosen is applied in the reading the regime declares; the proposal lists them all.
     """
     regime = get_regime(regime) if isinstance(regime, str) else regime
     if isinstance(on, dt.datetime) or not isinstance(on, dt.date):
@@ -764,7 +837,16 @@ def propose_sanction(
         if factor <= 0:
             raise UserError(f"Fator de correção do {code} inválido: {value}.", field="index_factor")
         factors[code] = factor
-    ctx = _Context(regime, on, year if year is not None else on.year, unit_values, factors, dict(facts or {}))
+    applied = resolve(regime, "penalty", readings, codes=codes)
+    ctx = _Context(
+        regime,
+        on,
+        year if year is not None else on.year,
+        unit_values,
+        factors,
+        dict(facts or {}),
+        _readings(regime, applied),
+    )
     found = _priors(prior)
 
     notes: list[str] = []
@@ -815,6 +897,7 @@ def propose_sanction(
         cumulative=cumulative,
         cumulative_basis=regime.cite_item(cumulative_flag) if cumulative_flag is not None else None,
         notes=tuple(notes),
+        readings=applied,
     )
 
 
@@ -823,7 +906,7 @@ def _propose_one(
 ) -> InfractionProposal:
     regime = ctx.regime
     ladder = regime.ladder(infraction.ladder) if infraction.ladder else None
-    reckoning = _reckon(regime, infraction, prior, ctx.on)
+    reckoning = _reckon(regime, infraction, prior, ctx.on, ctx.readings)
     count = reckoning.count
     offence = count + 1
     details = list(reckoning.details)

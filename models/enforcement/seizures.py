@@ -54,7 +54,7 @@ def depot_fee(record: Record, on: _dt.date, *, since: _dt.date | None = None) ->
     start = since or _held_since(record)
     if rule is not None and rule.scopes and record.scope not in rule.scopes:
         # the act sets the daily fee for some matters only (Olímpia caps. XV and XVII): elsewhere, its own words
-        expenses = regime.seizure.expenses
+        expenses = regime.seizure.expenses if regime.seizure is not None else None
         if expenses is None:
             return None
         return DepotFee(
@@ -164,7 +164,7 @@ def charge_depot_fee(
 
 def _case_fines(record: Record) -> list[Charge]:
     """Fines of the whole occurrence (the seizure and the infraction record drawn up with it)."""
-    found = []
+    found: list[Charge] = []
     for r in chain_of(record):
         if r.status == "annulled":
             continue
@@ -336,7 +336,7 @@ def seized_goods(today: _dt.date) -> list[SeizedRow]:
         perishable = any(i.perishable for i in items)
         dues = [d for d in (reclaim_due_of(record, flag) for flag in {i.perishable for i in items}) if d]
         first = min(dues, key=lambda d: d["due_date"]) if dues else None
-        passed = bool(first) and due_passed(first, today)
+        passed = first is not None and due_passed(first, today)
         fee = depot_fee(record, today) if record.status != "annulled" else None
         _covered, depot_charges = _depot_covered(record)
         paid_depot = sum((c.paid_total for c in depot_charges if c.status != "cancelled"), ZERO)

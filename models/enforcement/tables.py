@@ -7,6 +7,7 @@ import datetime as _dt
 import json
 from collections.abc import Mapping
 from decimal import Decimal
+from typing import TYPE_CHECKING
 
 from peewee import (
     BooleanField,
@@ -27,7 +28,6 @@ from models.enforcement.sanctions import (
 )
 from models.permits import Permit
 from models.registry.people import Company, Person
-from models.rules import describe
 from models.store.db import BaseModel, DecimalTextField, MoneyField, update_versioned
 
 KINDS = {
@@ -60,22 +60,6 @@ RELATIONS = {
 }
 
 
-#: the roles of a regime's deadlines that run for a record (``Deadline.role``), with their labels
-ROLES = {
-    role: describe.ROLES[role]
-    for role in (
-        "compliance",
-        "payment",
-        "defence",
-        "decision",
-        "appeal",
-        "appeal-decision",
-        "payment-after-decision",
-        "reclaim",
-    )
-}
-
-
 DECISION_LABELS = {
     IMPOSED: "imposta",
     PROPOSED: "proposta, aguardando a decisão da autoridade ou o fato",
@@ -95,9 +79,6 @@ OUTCOMES = {
     "partly": "defesa procedente em parte",
     "annulled": "auto anulado (defesa procedente)",
 }
-
-
-START_EVENTS = ("notification", "infraction-record", "infraction-record-receipt", "penalty")
 
 
 DECISION_EVENTS = ("decision-notification", "decision-publication")
@@ -154,6 +135,12 @@ class Record(BaseModel):
     #: SHA-256 of the act's text it was computed from (models.rules.acts): shown and recomputed with that version
     act_sha256 = CharField(max_length=64, default="")
     version = IntegerField(default=1)
+
+    if TYPE_CHECKING:  # for mypy: the key peewee adds beside each foreign key (its stub has none)
+        person_id: int | None
+        company_id: int | None
+        permit_id: int | None
+        refers_to_id: int | None
 
     class Meta:
         table_name = "enforcement_record"
@@ -213,6 +200,9 @@ class RecordFile(BaseModel):
     kind = CharField(max_length=16, default="photo")
     added_at = DateTimeField(default=clock.now)
 
+    if TYPE_CHECKING:  # for mypy: the key peewee adds beside each foreign key (its stub has none)
+        record_id: int
+
     class Meta:
         table_name = "enforcement_file"
 
@@ -224,6 +214,10 @@ class RecordCharge(BaseModel):
     charge = ForeignKeyField(Charge, backref="record_links", on_delete="RESTRICT")
     role = CharField(max_length=12)  # fine | depot
     until = DateField(null=True)
+
+    if TYPE_CHECKING:  # for mypy: the key peewee adds beside each foreign key (its stub has none)
+        record_id: int
+        charge_id: int
 
     class Meta:
         table_name = "enforcement_charge"
@@ -239,6 +233,9 @@ class RecordEvent(BaseModel):
     kind = CharField(max_length=24, index=True)
     text = TextField(default="")
     data = TextField(default="")
+
+    if TYPE_CHECKING:  # for mypy: the key peewee adds beside each foreign key (its stub has none)
+        record_id: int
 
     class Meta:
         table_name = "enforcement_event"
@@ -259,6 +256,9 @@ class SeizedItem(BaseModel):
     donated_to = CharField(max_length=200, default="")
     note = TextField(default="")
     version = IntegerField(default=1)
+
+    if TYPE_CHECKING:  # for mypy: the key peewee adds beside each foreign key (its stub has none)
+        record_id: int
 
     class Meta:
         table_name = "enforcement_item"
@@ -291,6 +291,9 @@ class Contest(BaseModel):
     final = BooleanField(default=False)
     after = TextField(default="[]")  # JSON: deadlines that count from the decision
     version = IntegerField(default=1)
+
+    if TYPE_CHECKING:  # for mypy: the key peewee adds beside each foreign key (its stub has none)
+        record_id: int
 
     class Meta:
         table_name = "enforcement_contest"

@@ -80,16 +80,20 @@ def grant_leave(
     while cursor.previous_id and cursor.origin == "renewal":
         cursor = Permit.get_by_id(cursor.previous_id)
         chain.append(cursor.id)
-    taken = list(PermitEvent.select().where(PermitEvent.permit.in_(chain) & (PermitEvent.kind == "leave")))
-    for other in taken:
-        if other.start <= end and start <= other.end:
-            raise UserError(f"O período coincide com o descanso de {date_text(other.start)} a {date_text(other.end)}.")
+    taken = [
+        (event.start, event.end)
+        for event in PermitEvent.select().where(PermitEvent.permit.in_(chain) & (PermitEvent.kind == "leave"))
+        if event.start is not None and event.end is not None  # a leave has both
+    ]
+    for other_start, other_end in taken:
+        if other_start <= end and start <= other_end:
+            raise UserError(f"O período coincide com o descanso de {date_text(other_start)} a {date_text(other_end)}.")
     wanted = _leave_days_by_year(start, end)
     for year, days in wanted.items():
         used_days = 0
         periods = 0
-        for other in taken:
-            in_year = _leave_days_by_year(other.start, other.end).get(year, 0)
+        for other_start, other_end in taken:
+            in_year = _leave_days_by_year(other_start, other_end).get(year, 0)
             if in_year:
                 used_days += in_year
                 periods += 1

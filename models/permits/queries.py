@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 from peewee import (
     JOIN,
+    Expression,
 )
 
 from models.base.errors import UserError
@@ -133,11 +134,11 @@ def _text_filter(text: str):
     fragment = document_fragment(text)
     if fragment and sum(c.isdigit() for c in fragment) >= max(3, len(fragment) - 2):
         return Person.cpf.startswith(fragment) | Company.cnpj.startswith(fragment) | Permit.number.contains(fragment)
-    cond = None
+    words: Expression | None = None
     for word in search_key(text).split():
         match = Person.search_name.contains(word) | Company.search_name.contains(word)
-        cond = match if cond is None else (cond & match)
-    return cond
+        words = match if words is None else (words & match)
+    return words
 
 
 def _kind_label(regime, kind_id: str) -> str:
@@ -189,11 +190,11 @@ def permit_rows(
         label = permit.status_label
         if lapsed:
             label = f"vencida em {date_text(permit.valid_until)} (baixa pendente)"
-        if permit.person_id:
-            person = permit.person
+        person, company = permit.person, permit.company  # no query for an empty key
+        if person is not None:
             holder = ("person", person.id, person.name, format_cpf(person.cpf))
         else:
-            company = permit.company
+            assert company is not None  # a permit names a person or a company
             holder = ("company", company.id, company.legal_name, format_cnpj(company.cnpj))
         rows.append(
             PermitRow(

@@ -25,6 +25,8 @@ class RenewalWindow:
     article: str
     text: str
     opens_fixed: bool  # the act fixes the first day (else the window opens at issue)
+    #: the last day is one without public service: why, and the point where the act is silent on it (issue 28 §4)
+    closed_flag: str = ""
 
     def __iter__(self):
         yield self.opens
@@ -34,8 +36,37 @@ class RenewalWindow:
         return self.opens <= day <= self.closes
 
 
+def _closed_flag(regime, closes: _dt.date) -> str:
+    """Why ``closes`` has no public service, and the reading applied of the act's silence on it; empty when open."""
+    from models.rules.deadlines import HolidayCalendar
+    from models.rules.silences import resolve
+
+    why = HolidayCalendar.for_regime(regime).closed_because(closes)
+    if not why:
+        return ""
+    text = f"o último dia, {date_text(closes)}, é sem expediente ({why})"
+    for point in resolve(regime, "renewal"):
+        text += (
+            f"; {point.question} ({point.basis}) — leitura aplicada [{point.reading}]: {point.text} ({point.source})"
+        )
+        text += "".join(f"; outra leitura [{i}]: {t} ({s})" for i, t, s in point.others)
+    return text
+
+
 def renewal_window(permit: Permit) -> RenewalWindow | None:
-    """The renewal window of ``permit`` from its kind's ``renewal``; ``None`` when the act has no renewal."""
+    """The renewal window of ``permit`` from its kind's ``renewal``; ``None`` when the act has no renewal.
+
+    A window whose last day has no public service is flagged (``closed_flag``) with the reading the regime
+    declares of the act's silence on it (``[[silences]]`` shown at "renewal"); the window itself is as the act reads.
+    """
+    window = _renewal_window(permit)
+    if window is None:
+        return None
+    flag = _closed_flag(regime_of(permit), window.closes)
+    return dataclasses.replace(window, closed_flag=flag) if flag else window
+
+
+def _renewal_window(permit: Permit) -> RenewalWindow | None:
     regime = regime_of(permit)
     kind = regime.permit_kind(permit.permit_kind)
     renewal = kind.renewal
@@ -87,8 +118,8 @@ def documents_of(permit: Permit, extra) -> list:
         .where(PermitDocument.permit.in_([p.id for p in chain_of(permit)]))
         .order_by(PermitDocument.delivered_on, PermitDocument.id)
     )
-    for row in later:
-        docs[row.document] = DocumentInput(row.document, row.delivered_on, row.valid_until)
+    for delivered in later:
+        docs[delivered.document] = DocumentInput(delivered.document, delivered.delivered_on, delivered.valid_until)
     for doc in extra or ():
         docs[doc.document] = doc
     return list(docs.values())
@@ -191,6 +222,8 @@ def due_for_renewal(today: _dt.date, within_days: int = 30) -> list[RenewalDue]:
                 f"Renovação da permissão nº {permit.number} ({permit.holder_name}): pedido de "
                 f"{date_text(window.opens)} a {date_text(window.closes)}."
             )
+        if window.closed_flag:
+            text += f" Atenção: {window.closed_flag}."
         items.append(
             RenewalDue(
                 permit.id,

@@ -1,8 +1,9 @@
 """The small steps every permit workflow shares.
 
 The permit's regime (the act's text in force on its issue day), the acting user's reason, an event recorded
-(append-only), a status moved or a permit claimed under the optimistic lock, the year's next number, the chain of
-permits one continues. Imports only :mod:`models.permits.tables` of the package.
+(append-only), a status moved or a permit claimed under the optimistic lock, the year's next number, the permit
+that follows another (:func:`issue_successor`: renewal, transfer, exchange) and the chain of permits one continues.
+Imports only :mod:`models.permits.tables` of the package.
 """
 
 from __future__ import annotations
@@ -101,7 +102,8 @@ def claim(permit: Permit, statuses: Sequence[str] = ("active",)) -> None:
     permit.version += 1
 
 
-def successor_values(permit: Permit) -> dict:
+def _successor_values(permit: Permit) -> dict:
+    """What a permit that follows ``permit`` holds of it: the holder, the place, the stall, the days and hours."""
     return dict(
         regime=permit.regime,
         permit_kind=permit.permit_kind,
@@ -121,6 +123,50 @@ def successor_values(permit: Permit) -> dict:
     )
 
 
+def issue_successor(
+    old: Permit,
+    *,
+    origin: str,
+    by: str,
+    today: _dt.date,
+    valid_from: _dt.date,
+    valid_until: _dt.date,
+    notes: str,
+    reason: str,
+    data: dict | None = None,
+    **changes,
+) -> Permit:
+    """The one step that issues the permit following ``old`` (renewal, transfer to an heir, exchange of sites).
+
+    Inside the caller's transaction: the year's next number, what ``old`` holds (``changes`` replace some of
+    it: the heir, the other place), the act's version in force today (as a permit from an application keeps)
+    and the ``issued`` event naming ``old``. The caller supersedes ``old`` (a renewal lets it run to its end)
+    and signs the new permit.
+    """
+    from models.rules.acts import act_sha
+
+    year, seq, number = next_permit_number(today)
+    values = _successor_values(old)
+    values.update(changes)
+    new = Permit.create(
+        number=number,
+        year=year,
+        seq=seq,
+        previous=old.id,
+        origin=origin,
+        valid_from=valid_from,
+        valid_until=valid_until,
+        status="active",
+        issued_on=today,
+        issued_by=by,
+        notes=notes,
+        act_sha256=act_sha(values["regime"], today),
+        **values,
+    )
+    record_event(new, "issued", by=by, on=today, status_to="active", reason=reason, other=old, data=data)
+    return new
+
+
 def supersede(
     permit: Permit, new: Permit, *, kind: str, by: str, today: _dt.date, reason: str, data: dict | None = None
 ) -> None:
@@ -132,21 +178,24 @@ def supersede(
 
 def root_application(permit: Permit) -> Application | None:
     seen = 0
-    while permit is not None and seen < 1000:
-        if permit.application_id:
-            return Application.get_by_id(permit.application_id)
-        permit = Permit.get_or_none(Permit.id == permit.previous_id) if permit.previous_id else None
+    current: Permit | None = permit
+    while current is not None and seen < 1000:
+        if current.application_id:
+            return Application.get_by_id(current.application_id)
+        current = Permit.get_or_none(Permit.id == current.previous_id) if current.previous_id else None
         seen += 1
     return None
 
 
 def chain_of(permit: Permit) -> list[Permit]:
     """``permit`` and the permits it succeeded (renewals, transfers, exchanges), newest first."""
-    chain, seen = [], set()
-    while permit is not None and permit.id not in seen and len(chain) < 1000:
-        chain.append(permit)
-        seen.add(permit.id)
-        permit = Permit.get_or_none(Permit.id == permit.previous_id) if permit.previous_id else None
+    chain: list[Permit] = []
+    seen: set[int] = set()
+    current: Permit | None = permit
+    while current is not None and current.id not in seen and len(chain) < 1000:
+        chain.append(current)
+        seen.add(current.id)
+        current = Permit.get_or_none(Permit.id == current.previous_id) if current.previous_id else None
     return chain
 
 

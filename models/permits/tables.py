@@ -6,6 +6,7 @@ Bottom of the package: imports the registry's tables (people, applications) and 
 from __future__ import annotations
 
 import json
+from typing import TYPE_CHECKING
 
 from peewee import (
     BooleanField,
@@ -104,6 +105,12 @@ class Permit(BaseModel):
     act_sha256 = CharField(max_length=64, default="")
     version = IntegerField(default=1)
 
+    if TYPE_CHECKING:  # for mypy: the key peewee adds beside each foreign key (its stub has none)
+        application_id: int | None
+        previous_id: int | None
+        person_id: int | None
+        company_id: int | None
+
     class Meta:
         table_name = "permit"
 
@@ -112,8 +119,18 @@ class Permit(BaseModel):
         return STATUSES.get(self.status, self.status)
 
     @property
+    def holder_ref(self) -> tuple[str, int]:
+        """``("person", id)`` or ``("company", id)``: whom the permit is for."""
+        if self.person_id:
+            return "person", self.person_id
+        assert self.company_id is not None  # a permit names a person or a company
+        return "company", self.company_id
+
+    @property
     def holder_name(self) -> str:
-        return self.person.name if self.person_id else self.company.legal_name
+        if self.person is not None:  # no query when the key is empty
+            return self.person.name
+        return self.company.legal_name if self.company is not None else ""
 
     @property
     def origin_label(self) -> str:
@@ -136,6 +153,10 @@ class PermitEvent(BaseModel):
     end = DateField(null=True)
     other = ForeignKeyField(Permit, null=True, backref="mentions", on_delete="RESTRICT")
     data = TextField(default="")  # JSON: substitute, basis…
+
+    if TYPE_CHECKING:  # for mypy: the key peewee adds beside each foreign key (its stub has none)
+        permit_id: int
+        other_id: int | None
 
     class Meta:
         table_name = "permit_event"
@@ -161,6 +182,9 @@ class PermitDocument(BaseModel):
     original_name = CharField(max_length=300, default="")
     recorded_at = DateTimeField(default=clock.now)
     recorded_by = CharField(max_length=100)
+
+    if TYPE_CHECKING:  # for mypy: the key peewee adds beside each foreign key (its stub has none)
+        permit_id: int
 
     class Meta:
         table_name = "permit_document"

@@ -73,7 +73,7 @@ def permit_term(
     schedule = regime.schedule(kind.schedule) if kind.schedule else None
     event_days = sorted(d.date for d in schedule.days) if schedule is not None else []
     if validity.until == "event-end":
-        if event_days and not renewal:
+        if event_days and schedule is not None and not renewal:
             if event_end is not None and event_end != event_days[-1]:
                 raise FieldErrors(
                     {

@@ -49,8 +49,9 @@ def _maybe_due(today: _dt.date, soon_days: int, expiring_days: int):
     """The permits :func:`today_items` may list: suspended ones, those issued from an application (start-up
     deadlines) and, for each regime and kind, those whose last day falls within its horizon."""
     condition = (Permit.status == "suspended") | (Permit.origin == "application")
-    pairs = Permit.select(Permit.regime, Permit.permit_kind).where(Permit.status.in_(LIVE_STATUSES)).distinct().tuples()
-    for regime_id, kind_id in pairs:
+    pairs = Permit.select(Permit.regime, Permit.permit_kind).where(Permit.status.in_(LIVE_STATUSES)).distinct()
+    for pair in pairs:
+        regime_id, kind_id = pair.regime, pair.permit_kind
         kind = regime_of(regime_id).permit_kind(kind_id)
         until = today + _dt.timedelta(days=_due_horizon(kind, soon_days, expiring_days))
         condition |= (Permit.regime == regime_id) & (Permit.permit_kind == kind_id) & (Permit.valid_until <= until)
@@ -143,7 +144,8 @@ def today_items(today: _dt.date, *, soon_days: int = 7, expiring_days: int = 30)
     if suspended:
         events = events_by_permit([p.id for p in suspended], ("suspended",))
         for permit in suspended:
-            last = (events.get(permit.id) or [None])[-1]
+            history = events.get(permit.id)
+            last = history[-1] if history else None
             if last is not None and last.end is not None and last.end <= soon:
                 if last.end < today:
                     what = f"suspensão terminou em {date_text(last.end)}; reativar"

@@ -12,8 +12,12 @@ import datetime as _dt
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
+from typing import TYPE_CHECKING
 
 from peewee import JOIN, BooleanField, CharField, DateField, DateTimeField, ForeignKeyField, IntegerField, TextField
+
+if TYPE_CHECKING:
+    from peewee import ModelSelect
 
 from models.access.session import acting, require
 from models.base import clock
@@ -116,8 +120,23 @@ class Application(BaseModel):
     act_sha256 = CharField(max_length=64, default="")
     version = IntegerField(default=1)
 
+    if TYPE_CHECKING:  # for mypy: the key peewee adds beside each foreign key (its stub has none)
+        person_id: int | None
+        company_id: int | None
+        # the back-references of its documents and events
+        documents: ModelSelect[ApplicationDocument]
+        events: ModelSelect[ApplicationEvent]
+
     class Meta:
         table_name = "application"
+
+    @property
+    def applicant_ref(self) -> tuple[str, int]:
+        """``("person", id)`` or ``("company", id)``: who applies."""
+        if self.person_id:
+            return "person", self.person_id
+        assert self.company_id is not None  # an application names a person or a company
+        return "company", self.company_id
 
     @property
     def applicant_name(self) -> str:
@@ -137,6 +156,9 @@ class ApplicationDocument(BaseModel):
     sha256 = CharField(max_length=64, default="")
     original_name = CharField(max_length=300, default="")
 
+    if TYPE_CHECKING:  # for mypy: the key peewee adds beside each foreign key (its stub has none)
+        application_id: int
+
     class Meta:
         table_name = "application_document"
 
@@ -150,6 +172,9 @@ class ApplicationEvent(BaseModel):
     status_from = CharField(max_length=20, default="")
     status_to = CharField(max_length=20)
     reason = TextField(default="")
+
+    if TYPE_CHECKING:  # for mypy: the key peewee adds beside each foreign key (its stub has none)
+        application_id: int
 
     class Meta:
         table_name = "application_event"

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime as _dt
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from peewee import (
     BooleanField,
@@ -23,6 +24,9 @@ from models.base.errors import FieldErrors, UserError
 from models.base.money import parse_typed
 from models.base.text import control_errors, search_key
 from models.store.db import BaseModel, DecimalTextField, db, update_versioned
+
+if TYPE_CHECKING:
+    from peewee import ModelSelect
 
 HOUSING = {
     "rented": "alugada",
@@ -69,6 +73,9 @@ class Person(Addressed):
     photo_sha256 = CharField(max_length=64, default="")
     search_name = CharField(max_length=200, default="", index=True)
 
+    if TYPE_CHECKING:  # for mypy: the back-reference of the household's members (its stub has none)
+        household: ModelSelect[HouseholdMember]
+
     class Meta:
         table_name = "person"
 
@@ -82,6 +89,9 @@ class HouseholdMember(BaseModel):
     relation = CharField(max_length=16)
     birth_date = DateField(null=True)
     disabled = BooleanField(default=False)
+
+    if TYPE_CHECKING:  # for mypy: the key peewee adds beside each foreign key (its stub has none)
+        person_id: int
 
     class Meta:
         table_name = "household_member"
@@ -99,6 +109,9 @@ class Company(Addressed):
     version = IntegerField(default=1)
     search_name = CharField(max_length=400, default="", index=True)  # v4
 
+    if TYPE_CHECKING:  # for mypy: the back-reference of its partners (its stub has none)
+        partners: ModelSelect[CompanyPartner]
+
     class Meta:
         table_name = "company"
 
@@ -112,6 +125,10 @@ class CompanyPartner(BaseModel):
     person = ForeignKeyField(Person, null=True, on_delete="SET NULL")
     spouse_name = CharField(max_length=200, default="")
     spouse_cpf = CharField(max_length=11, default="")
+
+    if TYPE_CHECKING:  # for mypy: the key peewee adds beside each foreign key (its stub has none)
+        company_id: int
+        person_id: int | None
 
     class Meta:
         table_name = "company_partner"

@@ -94,13 +94,13 @@ def find_applicants(text: str, limit: int = 50) -> list[Match]:
         for word in words[1:]:
             person_filter &= _contains(Person.search_name, word)
             company_filter &= _contains(Company.search_name, word)
-        people = (
+        people = list(
             Person.select(Person.id, Person.name, Person.cpf, Person.city)
             .where(person_filter)
             .order_by(_by_name(Person.name))
             .limit(limit)
         )
-        companies = (
+        companies = list(
             Company.select(Company.id, Company.legal_name, Company.trade_name, Company.cnpj)
             .where(company_filter)
             .order_by(_by_name(Company.legal_name))

@@ -214,7 +214,7 @@ class PublishedList:
     ties: Mapping[str, str] = field(default_factory=dict)  # id → what decided its tie (scores only)
 
     def to_dict(self) -> dict[str, Any]:
-        out = {
+        out: dict[str, Any] = {
             "algorithm": ALGORITHM,
             "list_sha256": self.sha256,
             "list": self.text.splitlines(),

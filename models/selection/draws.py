@@ -21,7 +21,7 @@ import datetime as _dt
 import json
 from collections.abc import Iterable, Mapping, Sequence
 from decimal import Decimal
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from peewee import BooleanField, CharField, DateTimeField, ForeignKeyField, IntegerField, TextField
 
@@ -31,6 +31,7 @@ from models.base.errors import FieldErrors, UserError
 from models.registry.applications import Application
 from models.registry.people import Person
 from models.rules.regimes import Regime, get_regime
+from models.rules.silences import Choice, resolve
 from models.selection import (
     DrawResult,
     Participant,
@@ -97,6 +98,9 @@ class Draw(_WriteOnce):
     created_by = CharField(max_length=100)
     created_at = DateTimeField(default=clock.now)
 
+    if TYPE_CHECKING:  # for mypy: the key peewee adds beside each foreign key (its stub has none)
+        replaced_by_id: int | None
+
     class Meta:
         table_name = "draw"
 
@@ -139,6 +143,11 @@ class DrawEntry(_WriteOnce):
     person = ForeignKeyField(Person, null=True, backref="draw_entries", on_delete="SET NULL")
     application = ForeignKeyField(Application, null=True, backref="draw_entries", on_delete="SET NULL")
 
+    if TYPE_CHECKING:  # for mypy: the key peewee adds beside each foreign key (its stub has none)
+        draw_id: int
+        person_id: int | None
+        application_id: int | None
+
     class Meta:
         table_name = "draw_entry"
         indexes = ((("draw", "participant_id"), True),)
@@ -170,6 +179,7 @@ def hold_draw(
     held_at: _dt.datetime | None = None,
     site: str = "",
     replaces: Draw | int | None = None,
+    readings: Mapping[str, Choice] | None = None,
 ) -> Draw:
     """Run the draw and keep it, with every entry, in one transaction; returns the :class:`Draw`.
 
@@ -177,7 +187,9 @@ def hold_draw(
     people who conducted and witnessed it (one per item or per line).
     ``replaces`` names an annulled draw this one takes the place of. Missing
     call, place, officials or clerk is a ``FieldErrors``; the draw's own
-    refusals (empty list, repeated id, no vacancies…) a ``UserError``."""
+    refusals (empty list, repeated id, no vacancies…) a ``UserError``. ``readings``: the authority's reading of
+    each point where the act is silent at a draw (``[[silences]]``, Sapezal art. 12, § 3º), with its reason; the
+    draw keeps every point with the reading applied, and its ata states them."""
     require("draws.hold")
     regime = get_regime(regime) if isinstance(regime, str) else regime
     errors: dict[str, str] = {}
@@ -193,9 +205,15 @@ def hold_draw(
         errors["officials"] = "Informe quem conduziu e testemunhou o sorteio."
     if not clerk:
         errors["created_by"] = "Informe o servidor que registra o sorteio."
+    for point, choice in (readings or {}).items():
+        if not (choice.reason or "").strip():
+            errors["readings"] = f"Diga o motivo da leitura escolhida no ponto '{point}'."
     if errors:
         raise FieldErrors(errors)
+    chosen = {p: Choice(c.reading, c.reason.strip(), c.by or clerk) for p, c in (readings or {}).items()}
+    applied = resolve(regime, "draw", chosen)
     result = run_draw(participants, seed, vacancies, draw_rules(regime, alternates=alternates))
+    kept = {**result.to_dict(), "readings": [a.to_dict() for a in applied]}
     when = (held_at or clock.now()).replace(microsecond=0)
     with db.atomic():
         old = None
@@ -227,7 +245,7 @@ def hold_draw(
             vacancies=json.dumps(vacancies if isinstance(vacancies, int) else dict(vacancies), sort_keys=True),
             alternates=result.rules.alternates,
             basis=result.rules.basis,
-            result_json=json.dumps(result.to_dict(), ensure_ascii=False),
+            result_json=json.dumps(kept, ensure_ascii=False),
             created_by=clerk,
         )
         DrawEntry.insert_many(_entry_rows(draw, result)).execute()
@@ -371,7 +389,7 @@ def verify_draw(draw: Draw | int) -> list[str]:
         e.participant_id
         for e in sorted(
             (e for e in DrawEntry.select().where(DrawEntry.draw == current.id) if e.position is not None),
-            key=lambda e: e.position,
+            key=lambda e: e.position or 0,
         )
     ]
     if list(order) != recorded:
@@ -449,7 +467,7 @@ def participant_from_application(
     """A :class:`Participant` from an application: id = protocol, group = the
     application's group (else its line), registered at its creation."""
     group = app.group or app.line or ""
-    if app.person_id:
+    if app.person is not None:  # no query when the key is empty
         return participant_from_person(
             app.person,
             id=app.protocol,

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from typing import TYPE_CHECKING
 
 from peewee import CharField, DateField, DateTimeField, ForeignKeyField, IntegerField, TextField
 
@@ -48,6 +49,9 @@ class ListPublication(_Kept):
     created_by = CharField(max_length=100)
     created_at = DateTimeField(default=clock.now)
 
+    if TYPE_CHECKING:  # for mypy: the key peewee adds beside each foreign key (its stub has none)
+        follows_id: int | None
+
     class Meta:
         table_name = "list_publication"
         indexes = ((("regime", "site", "group", "kind"), False),)
@@ -77,6 +81,9 @@ class SelectionAppeal(BaseModel):
     filed_by = CharField(max_length=100)
     created_at = DateTimeField(default=clock.now)
 
+    if TYPE_CHECKING:  # for mypy: the key peewee adds beside each foreign key (its stub has none)
+        publication_id: int
+
     class Meta:
         table_name = "selection_appeal"
 
@@ -95,6 +102,9 @@ class RotationEvent(BaseModel):
     vendors_json = TextField()  # the ids, in the list's order
     created_by = CharField(max_length=100)
     created_at = DateTimeField(default=clock.now)
+
+    if TYPE_CHECKING:  # for mypy: the key peewee adds beside each foreign key (its stub has none)
+        draw_id: int
 
     class Meta:
         table_name = "rotation_event"
@@ -124,6 +134,9 @@ class PointDraw(_Kept):
     basis = TextField(default="")
     created_by = CharField(max_length=100)
     created_at = DateTimeField(default=clock.now)
+
+    if TYPE_CHECKING:  # for mypy: the key peewee adds beside each foreign key (its stub has none)
+        event_id: int
 
     class Meta:
         table_name = "point_draw"

@@ -8,8 +8,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from models.access.session import acting, require
+from models.base.br import weekday_name
 from models.base.errors import UserError
-from models.rules import describe
 from models.rules.regimes import Regime, get_regime
 from models.selection import (
     list_sha256,
@@ -28,7 +28,7 @@ def clerk_name(by: str) -> str:
 
 
 def day_text(value: _dt.date) -> str:
-    return f"{value:%d/%m/%Y} ({describe.DAY_NAMES[value.weekday()]})"
+    return f"{value:%d/%m/%Y} ({weekday_name(value.weekday())})"
 
 
 def check_date(value: _dt.date | None, what: str, field: str, today: _dt.date) -> _dt.date:
@@ -194,4 +194,6 @@ def publish_list(
 
 def _appeal_basis(regime: Regime) -> str:
     deadline = deadline_from(regime, "list-publication")
-    return regime.cite_item(deadline) if deadline is not None else regime.cite(regime.selection.basis)
+    if deadline is not None:
+        return regime.cite_item(deadline)
+    return regime.cite(regime.selection.basis if regime.selection is not None else None)

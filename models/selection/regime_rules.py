@@ -75,8 +75,8 @@ def _quota_elsewhere(regime: Regime, kinds) -> str:
     rule = _first_rule(regime, "quota", others)
     pct = "" if rule.percent is None else f" de {decimal_text(rule.percent * 100)} %"
     sel = regime.selection
-    spec = sel.draw or sel.positions
-    where = regime.cite_item(spec) if spec is not None else regime.cite(sel.basis)
+    spec = (sel.draw or sel.positions) if sel is not None else None
+    where = regime.cite_item(spec) if spec is not None else regime.cite(sel.basis if sel is not None else None)
     return (
         f"a cota{pct} ({regime.cite_item(rule)}) é das vagas de {'; '.join(k.label for k in others)} — "
         f"não deste sorteio ({where})"

@@ -117,7 +117,7 @@ def _rotation_draw(draw: Draw | int) -> tuple[Draw, Regime, list]:
         raise UserError(
             f"O sorteio nº {draw.id} não forma lista corrida: o ato do regime {regime.short} não a prevê.", field="draw"
         )
-    drawn = sorted((e for e in draw_entries(draw) if e.position is not None), key=lambda e: e.position)
+    drawn = sorted((e for e in draw_entries(draw) if e.position is not None), key=lambda e: e.position or 0)
     return draw, regime, drawn
 
 
@@ -136,7 +136,9 @@ def rotation_state(draw: Draw | int) -> RotationState:
     names = {e.participant_id: e.name for e in drawn}
     events = _events(draw)
     expected = rotation(order, [e.vacancies for e in events]) if events else ()
-    problems, rows, worked = [], [], {}
+    problems: list[str] = []
+    rows: list[EventRow] = []
+    worked: dict[str, list[int]] = {}
     cursor = 0
     for i, event in enumerate(events):
         vendors = event.vendors
@@ -150,7 +152,7 @@ def rotation_state(draw: Draw | int) -> RotationState:
         wrapped = cursor + len(vendors) > len(order)
         cursor = (cursor + len(vendors)) % len(order)
         point = PointDraw.get_or_none(PointDraw.event == event.id)
-        assignments = ()
+        assignments: tuple[tuple[str, str, str], ...] = ()
         if point is not None:
             assignments = tuple((pid, names.get(pid, pid), p) for pid, p in point.assignments)
             event_problems += [f"Evento {event.number}: {p}" for p in verify_point_draw(point)]
@@ -188,7 +190,7 @@ def rotation_state(draw: Draw | int) -> RotationState:
         next_start=cursor + 1,
         max_points=max_points,
         max_basis=max_basis,
-        basis=regime.cite(regime.selection.basis),
+        basis=regime.cite(regime.selection.basis if regime.selection is not None else None),
         problems=tuple(problems),
     )
 
@@ -355,7 +357,7 @@ def hold_point_draw(
                 list_sha256=result.list_sha256,
                 assignments_json=json.dumps([list(a) for a in result.assignments], ensure_ascii=False),
                 algorithm=ALGORITHM,
-                basis=regime.cite(regime.selection.basis),
+                basis=regime.cite(regime.selection.basis if regime.selection is not None else None),
                 created_by=clerk,
             )
     except IntegrityError:

@@ -333,14 +333,14 @@ def placings(
                     + (" também nos critérios de desempate" if tie_break else "")
                     + f"{where}: decide o sorteio"
                 )
-            elif outcome == "missing" and neighbour is not None and not missing:
+            elif outcome == "missing" and name is not None and neighbour is not None and not missing:
                 lacking = p if _tie_value(name, p) is None else neighbour
                 fact = TIE_FACTS.get(name, "{who}: " + str(name)).format(who=_who_text(lacking))
                 missing = (
                     f"empate em {points} pontos entre {_who_text(p)} e {_who_text(neighbour)}: "
                     f"para o desempate{where}, informe {fact}"
                 )
-            elif outcome == "decided" and other == n + 1 and not text:
+            elif outcome == "decided" and name is not None and other == n + 1 and not text:
                 text = f"empate em {points} pontos: {TIE_BREAKS[name]}{where}"
         result.append((i, _Placing(rank=ranks[n], tie_break=text, unresolved=unresolved, missing=missing)))
     return result

@@ -3,12 +3,23 @@
 The eligibility engine and the fee engine are pure; this module reads the
 database to give them the applicant's facts, so the screen never writes SQL
 nor decides a rule.
+
+**The applicant's evaluation** (issue 27 §4) is one service with explicit moments: :func:`evaluate_applicant`
+(and :func:`evaluate_application` for an application on file) judges the applicant at a :class:`Moment` — filing,
+approval, issue, renewal, transfer, exchange — and the moment alone decides what the facts hold: whether the
+requirements the act asks later are due now (from the issue on) or by their deadline, whether a permit is left out
+of the counts (the one renewed, passed on or exchanged). Every path goes through it: :func:`assess` (filing),
+:func:`eligibility_now` and :func:`later_requirements` (approval; issuing checks the latter again), renewal,
+transfer and exchange in :mod:`models.services.issuing`. The whole judgement at the issue is not switched on yet
+(``models.services.issuing.check_due_later`` says why).
 """
 
 from __future__ import annotations
 
 import dataclasses
 import datetime as _dt
+import enum
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from models.access.session import require
@@ -226,6 +237,81 @@ def applicant_facts(
     )
 
 
+class Moment(enum.StrEnum):
+    """When the applicant is judged; the moment decides what the facts hold."""
+
+    FILING = "filing"  # the form being typed and filed: what the act asks later is due later
+    APPROVAL = "approval"  # the application decided: what the act asks later is due by its deadline, if running
+    ISSUE = "issue"  # the permit issued: every requirement is due now (not yet asked by issue_permit)
+    RENEWAL = "renewal"  # the holder renews: the permit renewed left out of the counts; every requirement due now
+    TRANSFER = "transfer"  # the heir receives it: the permit passed on left out of the counts; due now
+    EXCHANGE = "exchange"  # two holders swap places: both permits left out of the counts; due now
+
+
+#: the moments from which every requirement is due now (``ApplicantFacts.issuing``)
+DUE_NOW = frozenset({Moment.ISSUE, Moment.RENEWAL, Moment.TRANSFER, Moment.EXCHANGE})
+#: the moments at which a permit in force is being replaced, and may be left out of the counts
+REPLACING = frozenset({Moment.RENEWAL, Moment.TRANSFER, Moment.EXCHANGE})
+
+
+def evaluate_applicant(
+    moment: Moment,
+    applicant: Applicant,
+    *,
+    regime: str,
+    permit_kind: str,
+    documents: Sequence[DocumentInput],
+    today: _dt.date,
+    site: str = "",
+    protocol: str = "",
+    exclude_permits: tuple[int, ...] = (),
+    asked: ApplicationInput | None = None,
+) -> Eligibility:
+    """The applicant judged at ``moment``, rule by rule, with the act in force on ``today``.
+
+    ``protocol`` (an application on file) dates the deadlines of the requirements the act asks later; at filing
+    there is none yet. ``exclude_permits``: the permits being replaced (renewal, transfer, exchange only).
+    ``asked``: the application's own choices that change the rules (an exemption: :func:`exemption_terms`).
+    """
+    if exclude_permits and moment not in REPLACING:
+        raise ValueError(f"{moment}: no permit is replaced at this moment")
+    act = get_regime(regime, on=today)
+    facts = applicant_facts(
+        applicant,
+        documents=list(documents),
+        site=site,
+        today=today,
+        regime=regime,
+        permit_kind=permit_kind,
+        exclude_permits=exclude_permits,
+        protocol="" if moment is Moment.FILING else protocol,
+        issuing=moment in DUE_NOW,
+    )
+    return evaluate_eligibility(act, permit_kind, facts, **(exemption_terms(act, asked) if asked else {}))
+
+
+def applicant_of(holder) -> Applicant:
+    """The applicant of an application or the holder of a permit (a person or a company)."""
+    return load_applicant("person" if holder.person_id else "company", holder.person_id or holder.company_id)
+
+
+def evaluate_application(app, moment: Moment, *, today: _dt.date) -> Eligibility:
+    """An application on file judged at ``moment`` on what is recorded now (the person's or company's record, the
+    documents delivered since, the exemption asked for)."""
+    stored = stored_input(app)
+    return evaluate_applicant(
+        moment,
+        applicant_of(app),
+        regime=app.regime,
+        permit_kind=app.permit_kind,
+        documents=stored.documents,
+        today=today,
+        site=app.site,
+        protocol=app.protocol,
+        asked=stored,
+    )
+
+
 @dataclass(frozen=True)
 class Assessment:
     eligibility: Eligibility | None
@@ -246,15 +332,16 @@ def assess(
     at = moment_of(today, now)
     today = at.date()
     regime: Regime = get_regime(data.regime, on=today)  # the version in force on the application's day
-    facts = applicant_facts(
+    eligibility = evaluate_applicant(
+        Moment.FILING,
         applicant,
-        documents=data.documents,
-        site=data.site,
-        today=today,
         regime=data.regime,
         permit_kind=data.permit_kind,
+        documents=data.documents,
+        today=today,
+        site=data.site,
+        asked=data,
     )
-    eligibility = evaluate_eligibility(regime, data.permit_kind, facts, **exemption_terms(regime, data))
     kind = regime.permit_kind(data.permit_kind)
     result, problem = None, None
     if kind.fees:
@@ -342,51 +429,21 @@ def later_requirements(app, *, today: _dt.date) -> tuple:
     """The requirements the act asks of ``app`` after the application (``Rule.due``; Sapezal art. 11: CNPJ,
     health and clearance certificates within 10 business days of the final list), each checked today with its
     deadline: ``RuleResult`` values, in the kind's order (empty when the act defers nothing)."""
-    from models.rules.eligibility import evaluate_rule
-
-    regime = get_regime(app.regime)
-    kind = regime.permit_kind(app.permit_kind)
-    rules = [(i, r) for i, r in enumerate(kind.rules) if r.due]
-    if not rules:
+    if not any(rule.due for rule in get_regime(app.regime, on=today).permit_kind(app.permit_kind).rules):
         return ()
-    applicant = load_applicant("person" if app.person_id else "company", app.person_id or app.company_id)
-    facts = applicant_facts(
-        applicant,
-        documents=stored_input(app).documents,
-        site=app.site,
-        today=today,
-        regime=regime.id,
-        permit_kind=kind.id,
-        protocol=app.protocol,
-    )
-    return tuple(evaluate_rule(regime, kind, rule, facts, position=i) for i, rule in rules)
+    return tuple(r for r in evaluate_application(app, Moment.APPROVAL, today=today).results if r.rule.due)
 
 
-def eligibility_now(app, *, today: _dt.date | None = None):
+def eligibility_now(app, *, today: _dt.date | None = None) -> Eligibility:
     """The application's eligibility checked again on ``today``, rule by rule, on what is recorded now (the
     person's or company's record, the documents delivered since)."""
-    today = today or _dt.date.today()
-    regime = get_regime(app.regime)
-    applicant = load_applicant("person" if app.person_id else "company", app.person_id or app.company_id)
-    stored = stored_input(app)
-    return evaluate_eligibility(
-        regime,
-        app.permit_kind,
-        applicant_facts(
-            applicant,
-            documents=stored.documents,
-            site=app.site,
-            today=today,
-            regime=app.regime,
-            permit_kind=app.permit_kind,
-            protocol=app.protocol,
-        ),
-        **exemption_terms(regime, stored),
-    )
+    return evaluate_application(app, Moment.APPROVAL, today=today or _dt.date.today())
 
 
-def approve_application(app, *, by: str, today: _dt.date | None = None):
-    """Approve after checking again, today: no rule may fail, and the act's term must still be ahead."""
+def approve_application(app, *, by: str, today: _dt.date | None = None, reason: str = ""):
+    """Approve after checking again, today: no rule may fail, and the act's term must still be ahead. A rule still
+    "a conferir" (checked by a person) does not stop the approval, but the one who approves says why, and the reason
+    is recorded with the rules it covers (issue 31 §4)."""
     require("applications.decide")
     from models.registry.applications import change_status
 
@@ -402,4 +459,17 @@ def approve_application(app, *, by: str, today: _dt.date | None = None):
     except UserError as exc:
         if not (hasattr(exc, "errors") and set(exc.errors) <= {"valid_until", "event_end"}):
             raise UserError(f"O requerimento {app.protocol} não pode ser aprovado: {exc.message}") from None
-    return change_status(app, "approved", by=by, reason=f"elegível em {today:%d/%m/%Y}")
+    pending = result.by_status("manual")
+    why = " ".join((reason or "").split())
+    text = f"elegível em {today:%d/%m/%Y}"
+    if pending:
+        listed = "; ".join(f"{r.label or r.rule.kind} ({r.article})" for r in pending)
+        if not why:
+            raise UserError(
+                f"Ainda a conferir: {listed}. Confira e informe o motivo da aprovação (ele fica registrado).",
+                field="reason",
+            )
+        text += f"; aprovado com requisitos a conferir ({listed}) — motivo: {why}"
+    elif why:
+        text += f" — {why}"
+    return change_status(app, "approved", by=by, reason=text)

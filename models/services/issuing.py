@@ -19,12 +19,12 @@ from models.permits.renewal import delivered_documents, documents_of, renewal_wi
 from models.permits.steps import (
     claim,
     date_text,
+    issue_successor,
     next_permit_number,
     plural,
     record_event,
     regime_of,
     required_reason,
-    successor_values,
     supersede,
 )
 from models.permits.tables import Permit, PermitDocument
@@ -32,6 +32,7 @@ from models.permits.term import permit_term, schedule_text
 from models.registry.applications import Application, change_status
 from models.registry.people import Person
 from models.rules.acts import act_sha
+from models.services.front_desk import Moment, applicant_of, evaluate_applicant, load_applicant
 from models.store.db import db
 from models.store.files import keep_file
 
@@ -138,7 +139,12 @@ def issue_permit(
 def check_due_later(app: Application, today: _dt.date) -> None:
     """What the act asks after the application (``Rule.due``: Sapezal art. 11 — CNPJ, health and clearance
     certificates within 10 business days of the final list) must be met before the permit: refused otherwise,
-    listing each requirement with its deadline."""
+    listing each requirement with its deadline (:func:`later_requirements`, the applicant judged at approval).
+
+    Not yet the whole judgement at :attr:`Moment.ISSUE` that a renewal or a transfer makes: switched on, it refuses
+    São Bento's permits whose price was paid in Cobrança but whose "comprovante de recolhimento" (a document rule,
+    art. 4º) was never delivered, and the demo's Olímpia holders without a municipal registration (art. 138) —
+    the act's rules and the recorded payment must first be reconciled."""
     from models.rules.eligibility import PASSED
     from models.services.front_desk import later_requirements
 
@@ -150,7 +156,19 @@ def check_due_later(app: Application, today: _dt.date) -> None:
         )
 
 
+def refuse_failed(result, what: str) -> None:
+    """Refuse, listing every failed rule with its article (``what``: "Emissão", "Renovação", "Transferência")."""
+    from models.rules.eligibility import FAILED
+
+    failed = result.by_status(FAILED)
+    if failed:
+        listing = "; ".join(f"{r.label}: {r.reason} ({r.article})" for r in failed)
+        count = plural(len(failed), "requisito não atendido", "requisitos não atendidos")
+        raise UserError(f"{what} recusada — {count}: {listing}")
+
+
 def check_eligibility(
+    moment,
     holder_kind: str,
     holder_id: int,
     permit: Permit,
@@ -161,27 +179,20 @@ def check_eligibility(
     exclude: Iterable[int],
     what: str,
 ):
-    """Eligibility of ``holder`` for ``permit``'s kind now; refuses listing every failed rule."""
-    from models.rules.eligibility import FAILED, evaluate_eligibility
-    from models.services.front_desk import applicant_facts, load_applicant
+    """Eligibility of ``holder`` for ``permit``'s kind at ``moment`` (renewal, transfer); refuses listing every
+    failed rule."""
 
-    applicant = load_applicant(holder_kind, holder_id)
-    facts = applicant_facts(
-        applicant,
-        documents=documents,
-        site=site,
-        today=today,
+    result = evaluate_applicant(
+        moment,
+        load_applicant(holder_kind, holder_id),
         regime=permit.regime,
         permit_kind=permit.permit_kind,
+        documents=documents,
+        today=today,
+        site=site,
         exclude_permits=tuple(exclude),
-        issuing=True,
     )
-    result = evaluate_eligibility(permit.regime, permit.permit_kind, facts)
-    failed = result.by_status(FAILED)
-    if failed:
-        listing = "; ".join(f"{r.label}: {r.reason} ({r.article})" for r in failed)
-        count = plural(len(failed), "requisito não atendido", "requisitos não atendidos")
-        raise UserError(f"{what} recusada — {count}: {listing}")
+    refuse_failed(result, what)
     return result
 
 
@@ -222,10 +233,12 @@ def renew(
         raise UserError(
             f"Fora do prazo de renovação da permissão nº {permit.number}: pedido de {date_text(window.opens)} a "
             f"{date_text(window.closes)} ({window.text}; {window.article}); hoje é {date_text(today)}."
+            + (f" Atenção: {window.closed_flag}." if window.closed_flag else "")
         )
-    holder_kind, holder_id = ("person", permit.person_id) if permit.person_id else ("company", permit.company_id)
+    holder_kind, holder_id = permit.holder_ref
     delivered = delivered_documents(regime, kind, documents, today=today)
     check_eligibility(
+        Moment.RENEWAL,
         holder_kind,
         holder_id,
         permit,
@@ -242,29 +255,15 @@ def renew(
         claim(permit)  # another desk renewing or revoking it meanwhile loses here
         if Permit.select().where((Permit.previous == permit.id) & (Permit.origin == "renewal")).exists():
             raise UserError(f"A permissão nº {permit.number} acabou de ser renovada em outra mesa.")
-        year, seq, number = next_permit_number(today)
-        new = Permit.create(
-            number=number,
-            year=year,
-            seq=seq,
-            previous=permit.id,
+        new = issue_successor(
+            permit,
             origin="renewal",
+            by=by,
+            today=today,
             valid_from=term.valid_from,
             valid_until=term.valid_until,
-            status="active",
-            issued_on=today,
-            issued_by=by,
             notes=f"Renovação da permissão nº {permit.number}.",
-            **successor_values(permit),
-        )
-        record_event(
-            new,
-            "issued",
-            by=by,
-            on=today,
-            status_to="active",
             reason=f"renovação da nº {permit.number}",
-            other=permit,
             data={"term": term.text, "article": term.article},
         )
         for doc, stored in kept:
@@ -287,7 +286,7 @@ def renew(
             status_from="active",
             status_to="active",
             other=new,
-            reason=f"renovada pela permissão nº {number}, válida a partir de {date_text(term.valid_from)} "
+            reason=f"renovada pela permissão nº {new.number}, válida a partir de {date_text(term.valid_from)} "
             f"({window.article})",
         )
         sign_permit(new, key_dir)
@@ -338,6 +337,7 @@ def transfer_to_heir(
     if permit.person_id == heir_person.id:
         raise FieldErrors({"heir": "O herdeiro indicado é o próprio titular."})
     check_eligibility(
+        Moment.TRANSFER,
         "person",
         heir_person.id,
         permit,
@@ -348,32 +348,18 @@ def transfer_to_heir(
         what="Transferência",
     )
     with db.atomic():
-        year, seq, number = next_permit_number(today)
-        values = successor_values(permit)
-        values.update(person=heir_person.id, company=None)
-        new = Permit.create(
-            number=number,
-            year=year,
-            seq=seq,
-            previous=permit.id,
+        new = issue_successor(
+            permit,
             origin="transfer",
+            by=by,
+            today=today,
             valid_from=today,
             valid_until=permit.valid_until,
-            status="active",
-            issued_on=today,
-            issued_by=by,
             notes=f"Transferida da permissão nº {permit.number} ({article}).",
-            **values,
-        )
-        record_event(
-            new,
-            "issued",
-            by=by,
-            on=today,
-            status_to="active",
-            other=permit,
             reason=f"transferência da nº {permit.number}: {reason}",
             data={"article": article},
+            person=heir_person.id,
+            company=None,
         )
         supersede(
             permit,
@@ -381,7 +367,7 @@ def transfer_to_heir(
             kind="transfer",
             by=by,
             today=today,
-            reason=f"transferida a {heir_person.name} pela permissão nº {number}: {reason} ({article})",
+            reason=f"transferida a {heir_person.name} pela permissão nº {new.number}: {reason} ({article})",
             data={"heir": heir_person.id, "article": article},
         )
         sign_permit(new, key_dir)
@@ -416,31 +402,17 @@ def exchange_sites(
     created = []
     with db.atomic():
         for old, other in ((permit_a, permit_b), (permit_b, permit_a)):
-            year, seq, number = next_permit_number(today)
-            values = successor_values(old)
-            values.update(site=other.site, point=other.point)
-            new = Permit.create(
-                number=number,
-                year=year,
-                seq=seq,
-                previous=old.id,
+            new = issue_successor(
+                old,
                 origin="exchange",
+                by=by,
+                today=today,
                 valid_from=today,
                 valid_until=old.valid_until,
-                status="active",
-                issued_on=today,
-                issued_by=by,
                 notes=f"Permuta de local com a permissão nº {other.number}; substitui a nº {old.number}.",
-                **values,
-            )
-            record_event(
-                new,
-                "issued",
-                by=by,
-                on=today,
-                status_to="active",
-                other=old,
                 reason=f"permuta com a nº {other.number}: {reason}",
+                site=other.site,
+                point=other.point,
             )
             created.append((old, new, other))
         for old, new, other in created:
@@ -459,27 +431,23 @@ def exchange_sites(
 
 
 def check_site_rules(permit: Permit, site: str, *, today: _dt.date, exclude: Iterable[int]) -> None:
-    """Refuse a move that breaks a one-per rule bound to the same feira/site."""
-    from models.rules.eligibility import FAILED, evaluate_rule
-    from models.services.front_desk import applicant_facts, load_applicant
+    """Refuse a move that breaks a one-per rule bound to the same feira/site (the holder judged at the exchange)."""
+    from models.rules.eligibility import FAILED
 
-    regime = regime_of(permit)
-    kind = regime.permit_kind(permit.permit_kind)
-    rules = [(i, r) for i, r in enumerate(kind.rules) if r.kind == "one-per" and r.same_site]
-    if not rules:
+    kind = regime_of(permit).permit_kind(permit.permit_kind)
+    if not any(r.kind == "one-per" and r.same_site for r in kind.rules):
         return
-    holder = ("person", permit.person_id) if permit.person_id else ("company", permit.company_id)
-    facts = applicant_facts(
-        load_applicant(*holder),
-        documents=[],
-        site=site,
-        today=today,
+    result = evaluate_applicant(
+        Moment.EXCHANGE,
+        applicant_of(permit),
         regime=permit.regime,
         permit_kind=permit.permit_kind,
+        documents=[],
+        today=today,
+        site=site,
         exclude_permits=tuple(exclude),
     )
-    failed = [evaluate_rule(regime, kind, r, facts, position=i) for i, r in rules]
-    failed = [r for r in failed if r.status == FAILED]
+    failed = [r for r in result.results if r.rule.kind == "one-per" and r.rule.same_site and r.status == FAILED]
     if failed:
         listing = "; ".join(f"{r.reason} ({r.article})" for r in failed)
         raise UserError(f"Permuta recusada para a permissão nº {permit.number}: {listing}")

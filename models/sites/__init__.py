@@ -62,7 +62,6 @@ from models.sites.queries import (
 from models.sites.tables import (
     SITE_KINDS,
     SITE_TABLES,
-    WEEKDAY_LABELS,
     NamedPoint,
     Site,
     SiteObstacle,
@@ -75,7 +74,6 @@ __all__ = [
     "MAX_METRES",
     "SITE_KINDS",
     "SITE_TABLES",
-    "WEEKDAY_LABELS",
     "HolderRow",
     "KeptBreach",
     "LayoutSaved",

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import datetime as _dt
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 from models.access.session import acting, require
-from models.base.errors import FieldErrors
+from models.base.errors import FieldErrors, UserError
 from models.sites.layout import (
     Breach,
 )
@@ -26,6 +27,24 @@ class KeptBreach:
     reason: str
     kept_by: str
     kept_at: _dt.datetime
+
+
+class OpenBreaches(UserError):  # noqa: N818 - a refusal the map editor tells apart (it opens the checks' list)
+    """A layout with a breach of the act neither fixed nor kept with its written reason is not saved."""
+
+    def __init__(self, breaches: list[Breach]):
+        first = breaches[0].message.rstrip(".")
+        super().__init__(
+            f"O mapa não foi salvo: {len(breaches)} irregularidade(s) em aberto (a primeira: {first}). "
+            "Corrija cada uma ou mantenha-a com justificativa escrita.",
+            field="breaches",
+        )
+        self.breaches = breaches
+
+
+def open_breaches(breaches: Iterable[Breach], kept: Mapping[str, object]) -> list[Breach]:
+    """The breaches not kept with a written reason (``kept`` by signature, as :func:`kept_breaches` gives)."""
+    return [b for b in breaches if b.signature not in kept]
 
 
 def keep_breach(site: Site | int | str, breach: Breach, reason: str, *, by: str) -> KeptBreach:

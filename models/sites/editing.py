@@ -261,15 +261,15 @@ def _validate(data: SiteInput, *, site: Site | None) -> tuple[dict, list[dict], 
                 errors[f"{okey}.kind"] = f"{what}: tipo inválido {obs.kind!r}. Opções: {', '.join(OBSTACLE_KINDS)}."
             if obs.side not in (*SIDES, "both"):
                 errors[f"{okey}.side"] = f"{what}: lado inválido {obs.side!r} (a, b ou both)."
-            start = _metres(errors, f"{okey}.start", obs.start, f"o início ({what.lower()})", positive=False)
+            from_start = _metres(errors, f"{okey}.start", obs.start, f"o início ({what.lower()})", positive=False)
             extent = _metres(errors, f"{okey}.extent", obs.extent, f"a extensão ({what.lower()})")
-            if length is not None and start is not None and extent is not None and start + extent > length:
-                errors[f"{okey}.extent"] = f"{what}: passa do fim do trecho ({start + extent} > {length} m)."
+            if length is not None and from_start is not None and extent is not None and from_start + extent > length:
+                errors[f"{okey}.extent"] = f"{what}: passa do fim do trecho ({from_start + extent} > {length} m)."
             obstacles.append(
                 {
                     "kind": obs.kind,
                     "side": obs.side,
-                    "start": start,
+                    "start": from_start,
                     "extent": extent,
                     "label": (obs.label or "").strip(),
                 }
@@ -314,7 +314,7 @@ def _validate(data: SiteInput, *, site: Site | None) -> tuple[dict, list[dict], 
                 "side": point.side or "",
             }
         )
-    if errors:
+    if errors or regime is None:  # no regime: its error is among them
         raise FieldErrors(errors)
     values = {
         "name": name,
@@ -383,16 +383,16 @@ def _save_site(values: dict, segments: list[dict], points: list[dict], site: Sit
             update_versioned(site, stale, **values)
             site = Site.get_by_id(site.id)
         existing = {s.position: s for s in SiteSegment.select().where(SiteSegment.site == site.id)}
-        for position, row in existing.items():
+        for position, old in existing.items():
             if position >= len(segments):
-                taken = Stall.select().where(Stall.segment == row.id).count()
+                taken = Stall.select().where(Stall.segment == old.id).count()
                 if taken:
                     raise UserError(
-                        f"O trecho {position + 1} ({row.street}) tem {taken} banca(s): apague as bancas "
+                        f"O trecho {position + 1} ({old.street}) tem {taken} banca(s): apague as bancas "
                         "antes de remover o trecho.",
                         field=f"segments[{position}]",
                     )
-                row.delete_instance(recursive=True)
+                old.delete_instance(recursive=True)
         for seg in segments:
             obstacles = seg.pop("obstacles")
             row = existing.get(seg["position"])

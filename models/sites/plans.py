@@ -18,6 +18,7 @@ from models.access.session import require
 from models.base.errors import FieldErrors, UserError
 from models.permits import LIVE_STATUSES, Permit
 from models.rules.regimes import Regime, get_regime
+from models.sites.breaches import OpenBreaches, kept_breaches, open_breaches
 from models.sites.layout import (
     ROTATIONS,
     SIDES,
@@ -138,7 +139,7 @@ def plan_of(site: Site | int | str, segment: SiteSegment | int | None = None) ->
             hitch=s.hitch or Decimal(0),
             section=s.section or None,
             line=s.line or None,
-            holder=s.holder.number if s.holder_id else None,
+            holder=s.holder.number if s.holder is not None else None,
             holder_id=s.holder_id,
             equipment=s.equipment or None,
             end_vendor=s.end_vendor,
@@ -208,14 +209,18 @@ def save_layout(
     editor, whose plan carries every holder: a stall it left free stays free).
     A holder of another segment of the site, or
     given to two stalls, is refused (the database would refuse it too).
-    Legal breaches are not refused here: the editor shows them and the clerk
-    keeps them with a reason (:func:`keep_breach`).
+    A breach of the act (:meth:`Plan.check`) is refused too unless it was kept
+    with its written reason first (:func:`keep_breach`): :class:`OpenBreaches`,
+    whoever the caller.
     """
     require("sites.edit")
     site = find_site(site)
     row = _segment_row(site, segment)
     _check_stalls(stalls)
     with db.atomic():
+        unkept = open_breaches(plan_of(site, row).check(stalls), kept_breaches(site))
+        if unkept:
+            raise OpenBreaches(unkept)
         old = {
             s.number: s.holder_id
             for s in Stall.select(Stall.number, Stall.holder).where(Stall.segment == row.id)

@@ -198,17 +198,14 @@ class LegendEntry:
 def _runs(indexes: list[int], names: Sequence[str]) -> str:
     """``[0, 1, 2, 4]`` with numerals → ``"I a III, V"``."""
     parts: list[str] = []
-    start = prev = None
+    runs: list[list[int]] = []  # each run of consecutive indexes: [first, last]
     for i in sorted(indexes):
-        if start is None:
-            start = prev = i
-        elif i == prev + 1:
-            prev = i
+        if runs and i == runs[-1][1] + 1:
+            runs[-1][1] = i
         else:
-            parts.append(names[start] if start == prev else f"{names[start]} a {names[prev]}")
-            start = prev = i
-    if start is not None:
-        parts.append(names[start] if start == prev else f"{names[start]} a {names[prev]}")
+            runs.append([i, i])
+    for first, last in runs:
+        parts.append(names[first] if first == last else f"{names[first]} a {names[last]}")
     return ", ".join(parts)
 
 
@@ -536,7 +533,7 @@ class StallPlan:
         the largest size the act allows this stall (:meth:`limits`, with the act's article). Nothing is
         clamped: what was typed is what is kept, or the reason it cannot be."""
         limit = self.limits(self.stalls[uid])
-        out = []
+        out: list[int] = []
         for key, label, text, most in (
             ("front", "Frente", front, limit.max_front),
             ("depth", "Profundidade", depth, limit.max_depth),
@@ -546,12 +543,12 @@ class StallPlan:
                 raise UserError(
                     f"{label}: informe um valor maior que zero (veio {format_factor(metres)} m).", field=key
                 )
-            mm = metres * 1000
-            if mm != mm.to_integral_value():
+            thousandths = metres * 1000
+            if thousandths != thousandths.to_integral_value():
                 raise UserError(
                     f"{label}: {format_factor(metres)} m — use no máximo três casas decimais (milímetros).", field=key
                 )
-            mm = int(mm)
+            mm = int(thousandths)
             if mm < MIN_SIZE:
                 raise UserError(
                     f"{label}: {format_metres(mm, mm=True)} — o mapa não desenha banca menor que "

@@ -8,6 +8,7 @@ stalls — do not clash), and stall numbers unique per site.
 from __future__ import annotations
 
 from decimal import Decimal
+from typing import TYPE_CHECKING
 
 from peewee import (
     BooleanField,
@@ -22,7 +23,6 @@ from peewee import (
 
 from models.base import clock
 from models.permits import Permit
-from models.rules.regimes import WEEKDAYS
 from models.store.db import BaseModel, DecimalTextField
 
 SITE_KINDS = {
@@ -31,7 +31,6 @@ SITE_KINDS = {
     "event-area": "área de evento",
     "beach": "praia",
 }
-WEEKDAY_LABELS = dict(zip(WEEKDAYS, ("seg", "ter", "qua", "qui", "sex", "sáb", "dom"), strict=True))
 
 
 class Site(BaseModel):
@@ -83,6 +82,9 @@ class SiteSegment(BaseModel):
     width = DecimalTextField(max_length=20)
     sides = CharField(max_length=8, default="both")
 
+    if TYPE_CHECKING:  # for mypy: the key peewee adds beside each foreign key (its stub has none)
+        site_id: int
+
     class Meta:
         table_name = "site_segment"
         indexes = ((("site", "position"), True),)
@@ -101,6 +103,9 @@ class SiteObstacle(BaseModel):
     kind = CharField(max_length=32)
     label = CharField(max_length=200, default="")
 
+    if TYPE_CHECKING:  # for mypy: the key peewee adds beside each foreign key (its stub has none)
+        segment_id: int
+
     class Meta:
         table_name = "site_obstacle"
 
@@ -117,6 +122,9 @@ class NamedPoint(BaseModel):
     basis = CharField(max_length=200, default="")
     x = DecimalTextField(max_length=20, null=True)  # along the segment, when drawn
     side = CharField(max_length=8, default="")
+
+    if TYPE_CHECKING:  # for mypy: the key peewee adds beside each foreign key (its stub has none)
+        site_id: int
 
     class Meta:
         table_name = "named_point"
@@ -140,6 +148,11 @@ class Stall(BaseModel):
     end_vendor = BooleanField(default=False)
     holder = ForeignKeyField(Permit, null=True, backref="stalls", on_delete="RESTRICT")
 
+    if TYPE_CHECKING:  # for mypy: the key peewee adds beside each foreign key (its stub has none)
+        site_id: int
+        segment_id: int
+        holder_id: int | None
+
     class Meta:
         table_name = "stall"
         indexes = (
@@ -160,6 +173,9 @@ class StallBreach(BaseModel):
     reason = TextField()
     kept_by = CharField(max_length=100)
     kept_at = DateTimeField(default=clock.now)
+
+    if TYPE_CHECKING:  # for mypy: the key peewee adds beside each foreign key (its stub has none)
+        site_id: int
 
     class Meta:
         table_name = "stall_breach"

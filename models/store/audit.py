@@ -29,11 +29,12 @@ from peewee import CharField, DateTimeField, IntegerField, PostgresqlDatabase, S
 
 from models.access import session
 from models.base import clock
-from models.store import changes
+from models.store import changes, desks
 from models.store.db import AUDIT, CHAIN_LOCK_SQL, BaseModel, db
 
 #: Tables whose writes are bookkeeping, not a clerk's change.
-UNAUDITED = {"audit_entry", "counter", "praca_meta", "login_throttle"}  # failed logins: audited as such
+# failed logins: audited as such; an import's staged rows: audited when published (models.services.importer.staging)
+UNAUDITED = {"audit_entry", "audit_checkpoint", "counter", "praca_meta", "login_throttle", "import_run", "import_stage"}
 
 ACTIONS = {
     "insert": "inclusão",
@@ -42,6 +43,7 @@ ACTIONS = {
     "view": "consulta",
     "restore": "restauração de backup",
     "login-fail": "login recusado",
+    "guard": "proteção da trilha reinstalada",
 }
 
 
@@ -131,6 +133,28 @@ def _is_compact(data) -> bool:
     return isinstance(data, dict) and set(data) == {"columns", "values", "rows"}
 
 
+#: Columns whose values the trail never keeps (a password hash: anyone who reads the trail could try guesses).
+SECRET_COLUMNS = {"password_hash"}
+
+
+def _masked(data):
+    """``data`` (a row, or a bulk entry's rows) with the values of :data:`SECRET_COLUMNS` as ``"***"``."""
+    if _is_compact(data) and SECRET_COLUMNS & set(data["columns"]):
+        values = [
+            ["***"] if name in SECRET_COLUMNS else v for name, v in zip(data["columns"], data["values"], strict=True)
+        ]
+        rows = [
+            [0 if name in SECRET_COLUMNS else i for name, i in zip(data["columns"], row, strict=True)]
+            for row in data["rows"]
+        ]
+        return {"columns": data["columns"], "values": values, "rows": rows}
+    if isinstance(data, dict) and SECRET_COLUMNS & set(data):
+        return {k: ("***" if k in SECRET_COLUMNS else v) for k, v in data.items()}
+    if isinstance(data, list):
+        return [_masked(item) for item in data]
+    return data
+
+
 class _Hook:
     def audits(self, model) -> bool:
         return model._meta.table_name not in UNAUDITED
@@ -142,6 +166,7 @@ class _Hook:
         return list(query.dicts())
 
     def _write(self, model, action: str, record_id, before, after, person_id=None, note: str = "") -> None:
+        before, after = _masked(before), _masked(after)
         append(
             table_name=model._meta.table_name,
             record_id="" if record_id is None else str(record_id),
@@ -258,6 +283,11 @@ def append(*, author_confirmed: bool = False, **fields) -> None:
     for name in ("record_id", "before", "after", "note"):
         fields.setdefault(name, "")
     fields.setdefault("person_id", None)
+    if desks.is_desk(db.obj):  # the server writes a desk's entries: a change by its trigger, the rest here
+        if fields["action"] not in ("insert", "update", "delete"):
+            desks.audit_note(**fields)
+        changes.announce(fields.get("table_name", ""))
+        return
     with db.atomic():  # the lock, the last hash and the new entry in one transaction: never two on one link
         _lock_chain(db.obj)
         if not author_confirmed and fields.get("action") != "login-fail":
@@ -297,11 +327,37 @@ class ChainState:
         return f"Trilha de auditoria rompida no registro nº {self.first_bad}: {self.reason}"
 
 
-def verify_chain(*, batch: int = 2000) -> ChainState:
-    """Walk the trail in order: each entry must point at the one before (``prev_hash``) and its ``hash`` must be
-    the hash of what it says. The first entry that does not follow is named, with why."""
+def check_rows(rows) -> ChainState:
+    """Walk entries given in id order (dicts with ``id``, ``prev_hash``, ``hash`` and the hashed fields): each must
+    point at the one before and its ``hash`` must be the hash of what it says. The first that does not follow is
+    named, with why. Used on the open database (:func:`verify_chain`) and on a backup's trail before a restore."""
     prev = ""
     count = 0
+    for row in rows:
+        count += 1
+        when = _at_text(row["at"])[:16]
+        if row["prev_hash"] != prev:
+            return ChainState(
+                count,
+                row["id"],
+                f"não aponta para o registro anterior (de {when}, "
+                f"{row['username']}): um registro foi apagado, inserido ou trocado "
+                "antes dele.",
+                prev,
+            )
+        if row["hash"] != entry_hash(prev, row):
+            return ChainState(
+                count,
+                row["id"],
+                f"o conteúdo (de {when}, {row['username']}, "
+                f"{row['table_name']}) não confere com o seu hash: foi alterado.",
+                prev,
+            )
+        prev = row["hash"]
+    return ChainState(count, None, "", prev)
+
+
+def _database_rows(batch: int):
     last_id = 0
     columns = [AuditEntry.id, AuditEntry.prev_hash, AuditEntry.hash] + [getattr(AuditEntry, n) for n in _FIELDS]
     while True:
@@ -309,30 +365,14 @@ def verify_chain(*, batch: int = 2000) -> ChainState:
             AuditEntry.select(*columns).where(AuditEntry.id > last_id).order_by(AuditEntry.id).limit(batch).dicts()
         )
         if not rows:
-            break
-        for row in rows:
-            count += 1
-            last_id = row["id"]
-            when = _at_text(row["at"])[:16]
-            if row["prev_hash"] != prev:
-                return ChainState(
-                    count,
-                    row["id"],
-                    f"não aponta para o registro anterior (de {when}, "
-                    f"{row['username']}): um registro foi apagado, inserido ou trocado "
-                    "antes dele.",
-                    prev,
-                )
-            if row["hash"] != entry_hash(prev, row):
-                return ChainState(
-                    count,
-                    row["id"],
-                    f"o conteúdo (de {when}, {row['username']}, "
-                    f"{row['table_name']}) não confere com o seu hash: foi alterado.",
-                    prev,
-                )
-            prev = row["hash"]
-    return ChainState(count, None, "", prev)
+            return
+        yield from rows
+        last_id = rows[-1]["id"]
+
+
+def verify_chain(*, batch: int = 2000) -> ChainState:
+    """Walk the open database's trail in order (:func:`check_rows`)."""
+    return check_rows(_database_rows(batch))
 
 
 def seal_unsealed(database) -> int:
@@ -351,45 +391,227 @@ def seal_unsealed(database) -> int:
     return sealed
 
 
-def install_guards(database) -> None:
-    """The triggers that refuse UPDATE, DELETE and TRUNCATE of the trail, on either back end."""
-    if isinstance(database, SqliteDatabase):
+_ORDER_MESSAGE = (
+    "A trilha de auditoria só aceita inclusões no fim: um registro não pode substituir outro (REPLACE) "
+    "nem entrar antes do último."
+)
+#: The tables the guards keep append-only: the trail and its signed checkpoints (models.store.checkpoints).
+GUARDED = ("audit_entry", "audit_checkpoint")
+
+
+def _sqlite_guards(database) -> dict[str, str]:
+    """Every guard trigger of SQLite, by name, as SQLite keeps its text in ``sqlite_master``. UPDATE and DELETE are
+    refused; so is an INSERT whose id is taken (``REPLACE``/``INSERT OR REPLACE`` delete the row they replace
+    without firing a DELETE trigger while ``recursive_triggers`` is off — the BEFORE INSERT trigger sees the row
+    still there) or that lands before the last entry (a gap filled, a negative id)."""
+    present = set(table_names_of(database))
+    guards = {}
+    for table in GUARDED:
+        if table not in present:
+            continue
         for event in ("UPDATE", "DELETE"):
-            database.execute_sql(
-                f'CREATE TRIGGER IF NOT EXISTS "audit_entry_no_{event.lower()}" BEFORE {event} ON "audit_entry" '
+            name = f"{table}_no_{event.lower()}"
+            guards[name] = (
+                f'CREATE TRIGGER "{name}" BEFORE {event} ON "{table}" '
                 f"BEGIN SELECT RAISE(ABORT, '{_GUARD_MESSAGE}'); END"
             )
+        name = f"{table}_no_replace"
+        guards[name] = (
+            f'CREATE TRIGGER "{name}" BEFORE INSERT ON "{table}" '
+            f'WHEN EXISTS (SELECT 1 FROM "{table}" WHERE "id" = NEW."id") '
+            f"BEGIN SELECT RAISE(ABORT, '{_ORDER_MESSAGE}'); END"
+        )
+        name = f"{table}_in_order"
+        guards[name] = (
+            f'CREATE TRIGGER "{name}" AFTER INSERT ON "{table}" '
+            f'WHEN NEW."id" < (SELECT MAX("id") FROM "{table}") '
+            f"BEGIN SELECT RAISE(ABORT, '{_ORDER_MESSAGE}'); END"
+        )
+    return guards
+
+
+_PG_FUNCTIONS = {
+    "praca_audit_append_only": f"BEGIN RAISE EXCEPTION '{_GUARD_MESSAGE}'; END",
+    "praca_audit_in_order": (
+        "BEGIN IF NEW.id <= (SELECT max(id) FROM audit_entry) THEN "
+        f"RAISE EXCEPTION '{_ORDER_MESSAGE}'; END IF; RETURN NEW; END"
+    ),
+    "praca_checkpoint_in_order": (
+        "BEGIN IF NEW.id <= (SELECT max(id) FROM audit_checkpoint) THEN "
+        f"RAISE EXCEPTION '{_ORDER_MESSAGE}'; END IF; RETURN NEW; END"
+    ),
+}
+
+
+def _pg_guards(database) -> dict[str, tuple[str, str, str]]:
+    """PostgreSQL's guard triggers: name → (table, timing and events, function). ``INSERT … ON CONFLICT DO UPDATE``
+    runs the BEFORE INSERT trigger first (the id is taken: refused), and its update the UPDATE trigger."""
+    present = set(table_names_of(database))
+    guards = {}
+    for table in GUARDED:
+        if table not in present:
+            continue
+        prefix = "audit_entry" if table == "audit_entry" else table
+        guards[f"{prefix}_append_only"] = (table, "BEFORE UPDATE OR DELETE", "FOR EACH ROW", "praca_audit_append_only")
+        guards[f"{prefix}_no_truncate"] = (table, "BEFORE TRUNCATE", "FOR EACH STATEMENT", "praca_audit_append_only")
+        order = "praca_audit_in_order" if table == "audit_entry" else "praca_checkpoint_in_order"
+        guards[f"{prefix}_in_order"] = (table, "BEFORE INSERT", "FOR EACH ROW", order)
+    return guards  # type: ignore[return-value]
+
+
+def table_names_of(database) -> list[str]:
+    if isinstance(database, SqliteDatabase):
+        return [r[0] for r in database.execute_sql("SELECT name FROM sqlite_master WHERE type = 'table'")]
+    return list(database.get_tables(schema=database.execute_sql("SELECT current_schema()").fetchone()[0]))
+
+
+def _shape(definition: str) -> tuple[str, frozenset[str], str]:
+    """A PostgreSQL trigger's timing, events and level from its definition (PostgreSQL writes the events in its
+    own order: ``BEFORE DELETE OR UPDATE``)."""
+    words = definition.split()
+    head = words[3 : words.index("ON")] if "ON" in words else []
+    level = "ROW" if "ROW" in words else "STATEMENT"
+    return (head[0] if head else "", frozenset(w for w in head[1:] if w != "OR"), level)
+
+
+def _norm_sql(text: str) -> str:
+    return " ".join((text or "").split())
+
+
+def guard_problems(database) -> dict[str, str]:
+    """The guards that are missing, disabled or not the ones Praça installs: name → ``"ausente"``, ``"desativada"``
+    or ``"alterada"`` (empty: every guard in place and unaltered)."""
+    problems: dict[str, str] = {}
+    if isinstance(database, SqliteDatabase):
+        found = {
+            name: sql
+            for name, sql in database.execute_sql("SELECT name, sql FROM sqlite_master WHERE type = 'trigger'")
+        }
+        for name, sql in _sqlite_guards(database).items():
+            if name not in found:
+                problems[name] = "ausente"
+            elif _norm_sql(found[name]) != _norm_sql(sql):
+                problems[name] = "alterada"
+        return problems
+    schema = database.execute_sql("SELECT current_schema()").fetchone()[0]
+    bodies = {
+        name: src
+        for name, src in database.execute_sql(
+            "SELECT p.proname, p.prosrc FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace "
+            "WHERE n.nspname = %s",
+            (schema,),
+        )
+    }
+    rows = database.execute_sql(
+        "SELECT t.tgname, c.relname, t.tgenabled, p.proname, pg_get_triggerdef(t.oid) FROM pg_trigger t "
+        "JOIN pg_class c ON c.oid = t.tgrelid JOIN pg_namespace n ON n.oid = c.relnamespace "
+        "JOIN pg_proc p ON p.oid = t.tgfoid WHERE n.nspname = %s AND NOT t.tgisinternal",
+        (schema,),
+    ).fetchall()
+    found_pg = {name: (table, enabled, proc, definition) for name, table, enabled, proc, definition in rows}
+    for name, (table, timing, each, function) in _pg_guards(database).items():
+        if name not in found_pg:
+            problems[name] = "ausente"
+            continue
+        on, enabled, proc, definition = found_pg[name]
+        shape = _shape(f"CREATE TRIGGER {name} {timing} ON x {each}")
+        if on != table or proc != function or _shape(definition) != shape:
+            problems[name] = "alterada"
+        elif _norm_sql(bodies.get(function, "")) != _norm_sql(_PG_FUNCTIONS[function]):
+            problems[name] = "alterada"
+        elif enabled == "D":
+            problems[name] = "desativada"
+    return problems
+
+
+def install_guards(database) -> None:
+    """The triggers that keep the trail (and its checkpoints) append-only on either back end: UPDATE, DELETE and
+    TRUNCATE refused, and an INSERT only after the last row (no REPLACE, no upsert, no gap filled). A guard that
+    was altered is put back as Praça writes it."""
+    if isinstance(database, SqliteDatabase):
+        found = {
+            name: sql
+            for name, sql in database.execute_sql("SELECT name, sql FROM sqlite_master WHERE type = 'trigger'")
+        }
+        for name, sql in _sqlite_guards(database).items():
+            if name in found and _norm_sql(found[name]) == _norm_sql(sql):
+                continue
+            database.execute_sql(f'DROP TRIGGER IF EXISTS "{name}"')
+            database.execute_sql(sql)
         return
-    database.execute_sql(
-        "CREATE OR REPLACE FUNCTION praca_audit_append_only() RETURNS trigger LANGUAGE plpgsql AS $$ "
-        f"BEGIN RAISE EXCEPTION '{_GUARD_MESSAGE}'; END $$"
-    )
-    database.execute_sql('DROP TRIGGER IF EXISTS audit_entry_append_only ON "audit_entry"')
-    database.execute_sql(
-        'CREATE TRIGGER audit_entry_append_only BEFORE UPDATE OR DELETE ON "audit_entry" '
-        "FOR EACH ROW EXECUTE FUNCTION praca_audit_append_only()"
-    )
-    database.execute_sql('DROP TRIGGER IF EXISTS audit_entry_no_truncate ON "audit_entry"')
-    database.execute_sql(
-        'CREATE TRIGGER audit_entry_no_truncate BEFORE TRUNCATE ON "audit_entry" '
-        "FOR EACH STATEMENT EXECUTE FUNCTION praca_audit_append_only()"
-    )
+    for function, body in _PG_FUNCTIONS.items():
+        returns = "trigger"
+        database.execute_sql(
+            f"CREATE OR REPLACE FUNCTION {function}() RETURNS {returns} LANGUAGE plpgsql AS $$ {body} $$"
+        )
+    for name, (table, timing, each, function) in _pg_guards(database).items():
+        database.execute_sql(f'DROP TRIGGER IF EXISTS {name} ON "{table}"')
+        database.execute_sql(f'CREATE TRIGGER {name} {timing} ON "{table}" {each} EXECUTE FUNCTION {function}()')
 
 
 def lift_guards(database) -> None:
     """Lift the guards for the rest of the transaction (a restore replaces the whole trail with the backup's)."""
     if isinstance(database, SqliteDatabase):
-        database.execute_sql('DROP TRIGGER IF EXISTS "audit_entry_no_update"')
-        database.execute_sql('DROP TRIGGER IF EXISTS "audit_entry_no_delete"')
+        for name in _sqlite_guards(database):
+            database.execute_sql(f'DROP TRIGGER IF EXISTS "{name}"')
     else:
-        database.execute_sql('ALTER TABLE "audit_entry" DISABLE TRIGGER USER')
+        for table in GUARDED:
+            if table in table_names_of(database):
+                database.execute_sql(f'ALTER TABLE "{table}" DISABLE TRIGGER USER')
 
 
 def restore_guards(database) -> None:
     if isinstance(database, SqliteDatabase):
         install_guards(database)
     else:
-        database.execute_sql('ALTER TABLE "audit_entry" ENABLE TRIGGER USER')
+        for table in GUARDED:
+            if table in table_names_of(database):
+                database.execute_sql(f'ALTER TABLE "{table}" ENABLE TRIGGER USER')
+
+
+#: What the last open of this process found wrong with the guards and did about it (the Painel and
+#: ``praca audit verify`` say it): one pt-BR sentence each.
+GUARD_REPAIRS: list[str] = []
+
+
+def repair_guards(database) -> list[str]:
+    """At every open: the guards that are missing, disabled or altered are put back, and the trail says so (one
+    entry by ``sistema``, action ``guard``). Returns the sentences said (kept in :data:`GUARD_REPAIRS`)."""
+    GUARD_REPAIRS.clear()
+    if "audit_entry" not in table_names_of(database):
+        return []
+    problems = guard_problems(database)
+    if not problems:
+        return []
+    listed = ", ".join(f"{name} ({state})" for name, state in sorted(problems.items()))
+    try:
+        with database.atomic():
+            _lock_chain(database)  # two desks opening at once: one repairs, the other finds it done
+            problems = guard_problems(database)
+            if not problems:
+                return []
+            install_guards(database)
+            restore_guards(database)  # a guard disabled (PostgreSQL) is enabled again
+            append(
+                author_confirmed=True,  # the system's act at the open, whoever is (or was) logged in
+                table_name="audit_entry",
+                action="guard",
+                username=session.SYSTEM.username,
+                note=f"proteções da trilha ausentes ou alteradas ao abrir o banco: {listed}; reinstaladas",
+            )
+    except Exception as exc:  # any: the role may not own the table (PostgreSQL); said, never hidden
+        reason = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        GUARD_REPAIRS.append(
+            f"ATENÇÃO: proteções da trilha de auditoria ausentes ou alteradas ({listed}) e NÃO reinstaladas "
+            f"({reason}): peça ao administrador do banco que abra o Praça com o dono das tabelas."
+        )
+        return list(GUARD_REPAIRS)
+    GUARD_REPAIRS.append(
+        f"ATENÇÃO: proteções da trilha de auditoria estavam ausentes ou alteradas ao abrir o banco ({listed}); "
+        "foram reinstaladas e a trilha registra isso. Alguém mexeu no banco por fora do Praça: confira a trilha "
+        "(praca audit verify)."
+    )
+    return list(GUARD_REPAIRS)
 
 
 def record_view(model, record_id, what: str, *, person_id: int | None = None) -> None:

@@ -17,7 +17,7 @@ from pathlib import Path
 
 from peewee import Database, SqliteDatabase
 
-import models.store.audit  # noqa: F401 - installs the audit trail's hook: every change of a clerk is audited
+import models.store.audit  # installs the audit trail's hook: every change of a clerk is audited
 from models.store.db import (
     AUDIT,
     NoDatabase,
@@ -54,7 +54,7 @@ def open_database(url: str, *, migrate: bool = True, create: bool = False) -> Da
     otherwise :class:`~models.store.db.NoDatabase` is raised and nothing is created, not even the file.
     """
     target = parse_url(url)
-    if not create and target.backend == "sqlite" and target.path != ":memory:":
+    if not create and target.backend == "sqlite" and target.path is not None and target.path != ":memory:":
         path = Path(target.path)
         if not path.exists():
             check_folder(path)
@@ -68,9 +68,13 @@ def open_database(url: str, *, migrate: bool = True, create: bool = False) -> Da
             from models.store import schema  # every table: imported only to create or migrate (start-up is faster)
 
             schema.prepare(database, target, migrate=migrate, create=create)
+        from models.store import desks
+
+        desks.detect(database)  # a desk's role on PostgreSQL: the server audits and checks its writes
         if (
             isinstance(database, SqliteDatabase)
             and not getattr(database, "praca_read_only", False)
+            and target.path is not None
             and target.path != ":memory:"
         ):
             database.execute_sql("PRAGMA journal_mode=wal")  # Praça's own file: several readers, one writer
@@ -81,6 +85,9 @@ def open_database(url: str, *, migrate: bool = True, create: bool = False) -> Da
     finally:
         AUDIT.suspended -= 1
     bind(database, target)
+    models.store.audit.GUARD_REPAIRS.clear()  # what an earlier open found is not this database's
+    if not getattr(database, "praca_read_only", False):  # a guard dropped behind Praça's back: back, and said
+        models.store.audit.repair_guards(database)
     from models.access import session
 
     session.database_opened(current_database_id())  # a login made on another database ends here

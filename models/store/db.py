@@ -18,10 +18,11 @@ import datetime as _dt
 import os
 import re
 import sqlite3
+from collections.abc import Callable
 from dataclasses import dataclass
 from decimal import Decimal
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import parse_qs, unquote, urlparse
 
 from peewee import (
@@ -236,6 +237,13 @@ def _converted(field, column: list) -> list:
 
 class BaseModel(Model):
     """Every table of Praça: its inserts, updates and deletes go through the audit trail."""
+
+    if TYPE_CHECKING:  # for mypy: the key peewee adds to every table (its stub has none), and delete()
+        id: Any
+
+        # peewee's stub types delete as a descriptor mypy binds to type[Never] on a subclass
+        @classmethod
+        def delete(cls) -> ModelDelete: ...
 
     class Meta:
         database = db
@@ -466,6 +474,21 @@ class _PostgresqlDatabase(PostgresqlDatabase):
         if params and any(isinstance(p, str) and "\x00" in p for p in params):
             raise UserError(NUL_MESSAGE)
         return super().execute_sql(sql, params)
+
+    #: Set by :mod:`models.store.desks`: binds a desk's new connection to the Praça user bound to the others.
+    on_new_connection: Callable[[Any, Any], None] | None = None
+
+    def _initialize_connection(self, conn):
+        """A desk's new connection (another thread, a reconnection) is bound to the same Praça user."""
+        super()._initialize_connection(conn)
+        if getattr(self, "praca_binding", None) is not None and self.on_new_connection is not None:
+            type(self).on_new_connection(self, conn)
+
+
+def set_rebind_hook(hook: Callable[[Any, Any], None]) -> None:
+    """``hook(database, connection)`` runs on each new PostgreSQL connection of a desk whose Praça user is bound
+    (:mod:`models.store.desks`)."""
+    _PostgresqlDatabase.on_new_connection = hook
 
 
 def check_folder(path: Path) -> None:

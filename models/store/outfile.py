@@ -80,7 +80,7 @@ def _reason(exc: OSError) -> str:
         errno.EISDIR: "é uma pasta",
         errno.ENAMETOOLONG: "o nome é longo demais",
     }
-    return known.get(exc.errno, exc.strerror or type(exc).__name__)
+    return known.get(exc.errno or 0, exc.strerror or type(exc).__name__)
 
 
 def resolve_target(target: str | os.PathLike, *, backup: bool = False, automatic: bool = False) -> Path:

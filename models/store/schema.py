@@ -30,8 +30,10 @@ from models.rules.acts import RegimeAct, install_shipped
 from models.rules.holidays import MunicipalHoliday
 from models.selection.draws import Draw, DrawEntry
 from models.selection.process import ListPublication, PointDraw, RotationEvent, SelectionAppeal
+from models.services.importer.staging import ImportRun, ImportStage
 from models.sites.tables import NamedPoint, Site, SiteObstacle, SiteSegment, Stall, StallBreach
 from models.store.audit import AuditEntry
+from models.store.checkpoints import AuditCheckpoint
 from models.store.db import (
     DATABASE_ID_KEY,
     META_TABLE,
@@ -101,6 +103,9 @@ TABLES: list[type[BaseModel]] = [
     RegimeAct,
     MunicipalHoliday,
     SigningKey,
+    AuditCheckpoint,
+    ImportRun,
+    ImportStage,
     *COLLECTION_TABLES,
 ]
 
@@ -254,6 +259,30 @@ def _v22_database_id(database: Database) -> None:
         Meta.insert(key=DATABASE_ID_KEY, value=new_database_id()).on_conflict_ignore().execute()
 
 
+def _v23_trail_checkpoints(database: Database) -> None:
+    """v23: the trail's signed checkpoints (models.store.checkpoints), append-only like the trail; and the guards
+    that refuse REPLACE, upserts and an entry put before the last (models.store.audit.install_guards)."""
+    from models.store.audit import install_guards
+
+    database.create_tables([AuditCheckpoint])
+    install_guards(database)
+
+
+def _v25_import_staging(database: Database) -> None:
+    """v25: an import's prepared rows wait in numbered batches before one short transaction publishes them
+    (models.services.importer.staging)."""
+    database.create_tables([ImportRun, ImportStage])
+
+
+def _v26_desk_rights(database: Database) -> None:
+    """v26: on PostgreSQL, no desk's credential stronger than its clerk (models.store.desks): the server's proof of
+    each password, the binding of a Praça user to a desk's connection, row-level security, column grants and the
+    trail written by the database for a desk. ``praca pg-setup`` then grants the desks' role. SQLite: nothing."""
+    from models.store import desks
+
+    desks.install(database)
+
+
 def _v27_municipal_holidays(database: Database) -> None:
     """v27: the town's own calendar — holidays and optional closures with their source (models.rules.holidays)."""
     database.create_tables([MunicipalHoliday])
@@ -287,6 +316,13 @@ MIGRATIONS: list[tuple[int, str, Callable[[Database], None]]] = [
     (20, "chaves de assinatura da prefeitura", _v20_signing_keys),
     (21, "o texto do ato (hash) de cada requerimento, permissão, cobrança e auto", _v21_act_hashes),
     (22, "a identidade do banco de dados: um login vale só no banco em que foi feito", _v22_database_id),
+    (23, "pontos de controle assinados da trilha de auditoria; REPLACE recusado na trilha", _v23_trail_checkpoints),
+    (25, "importações em lotes curtos, publicadas de uma vez", _v25_import_staging),
+    (
+        26,
+        "PostgreSQL: cada mesa só pode o que o seu usuário pode (permissões, vínculo do login, trilha no banco)",
+        _v26_desk_rights,
+    ),
     (27, "feriados e pontos facultativos do município", _v27_municipal_holidays),
     (29, "guias com código de barras e Pix, retorno do banco, estornos e créditos", _v29_collection),
 ]
@@ -330,11 +366,14 @@ def create_schema(database: Database) -> None:
         Meta.insert(key=DATABASE_ID_KEY, value=new_database_id()).execute()
         _write_version(LATEST)
         install_shipped(database)
+        from models.store import desks
+
+        desks.install(database)
 
 
 def apply_migrations(database: Database, current: int) -> list[int]:
     """Apply every migration after ``current``; returns the versions applied."""
-    applied = []
+    applied: list[int] = []
     pending = [m for m in MIGRATIONS if m[0] > current]
     if not pending:
         return applied
@@ -351,6 +390,22 @@ def apply_migrations(database: Database, current: int) -> list[int]:
             _write_version(version)
         applied.append(version)
     return applied
+
+
+def _refuse_desk_migration(database: Database, target: DatabaseURL, version: int) -> None:
+    """A desk's role cannot change the schema: the owner migrates (``praca pg-setup`` on the server)."""
+    if not isinstance(database, PostgresqlDatabase):
+        return
+    owner = database.execute_sql(
+        "SELECT pg_has_role(session_user, tableowner, 'MEMBER') FROM pg_tables "
+        "WHERE schemaname = current_schema() AND tablename = %s",
+        (META_TABLE,),
+    ).fetchone()
+    if owner is not None and not owner[0]:
+        raise DatabaseError(
+            f"{target.display()} está na versão de esquema {version} e precisa ser atualizado para {LATEST}: "
+            f"só o dono do banco atualiza (no servidor: praca --db URL-DO-DONO pg-setup); esta mesa não alterou nada."
+        )
 
 
 def prepare(database: Database, target: DatabaseURL, *, migrate: bool = True, create: bool = False) -> int:
@@ -371,6 +426,7 @@ def prepare(database: Database, target: DatabaseURL, *, migrate: bool = True, cr
             f"esta versão do Praça conhece até a versão {LATEST}. Atualize o Praça."
         )
     if version < LATEST:
+        _refuse_desk_migration(database, target, version)
         if not migrate:
             raise DatabaseError(
                 f"{target.display()} está na versão de esquema {version} e precisa ser atualizado para {LATEST}."

@@ -81,8 +81,8 @@ begin
     'Banco de dados', 'Onde esta mesa guarda os dados?',
     'Deixe em branco para usar o banco embutido deste computador (uma mesa só).' + #13#10 +
     'Com várias mesas, informe o servidor PostgreSQL, por exemplo:' + #13#10 +
-    'postgresql://praca@servidor:5432/praca' + #13#10 +
-    'A senha não vai aqui: veja pgpass.conf em docs/install-windows.md.');
+    'postgresql://mesa01@servidor:5432/praca (o login desta mesa, nunca o dono das tabelas)' + #13#10 +
+    'A senha não vai aqui: a do login desta mesa vai em pgpass.conf (docs/install-windows.md).');
   ServerPage.Add('Endereço do banco (PRACA_DB):', False);
   ServerPage.Values[0] := ExpandConstant('{param:DB|}');
 end;
@@ -97,9 +97,25 @@ begin
   Result := Trim(ServerPage.Values[0]) <> '';
 end;
 
+{ The login part of a postgresql:// address (between :// and @; '' when there is none). }
+function UrlUser(Url: String): String;
+var
+  Rest: String;
+  At: Integer;
+begin
+  Result := '';
+  Rest := Copy(Url, Pos('://', Url) + 3, Length(Url));
+  At := Pos('@', Rest);
+  if At > 0 then
+    Result := Copy(Rest, 1, At - 1);
+end;
+
+{ A desk never gets a password in its address, nor the tables' owner's or the server administrator's login: each
+  desk has a login of its own (praca pg-setup --desk-login), which can do only what the clerk logged in at it may. }
 function NextButtonClick(CurPageID: Integer): Boolean;
 var
   Url: String;
+  User: String;
 begin
   Result := True;
   if CurPageID = ServerPage.ID then
@@ -109,6 +125,22 @@ begin
     begin
       MsgBox('O endereço deve começar por postgresql:// (ou sqlite:/// para um arquivo).', mbError, MB_OK);
       Result := False;
+    end
+    else if Pos('postgresql://', Url) = 1 then
+    begin
+      User := Lowercase(UrlUser(Url));
+      if Pos(':', User) > 0 then
+      begin
+        MsgBox('A senha não vai no endereço: a do login desta mesa vai em pgpass.conf (docs/install-windows.md).',
+          mbError, MB_OK);
+        Result := False;
+      end
+      else if (User = '') or (User = 'praca') or (User = 'postgres') then
+      begin
+        MsgBox('Informe o login desta mesa (criado no servidor com praca pg-setup --desk-login), ' +
+          'nunca o dono das tabelas nem o administrador do PostgreSQL.', mbError, MB_OK);
+        Result := False;
+      end;
     end;
   end;
 end;

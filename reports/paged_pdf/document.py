@@ -215,7 +215,7 @@ class _Builder:
         widths = [w * scale for w in widths]
 
         style = ParagraphStyle(f"cell{size}", fontName=FONT, fontSize=size, leading=size * 1.22, textColor="#222222")
-        aligned = {}
+        aligned: dict[tuple[str, str | None, bool], ParagraphStyle] = {}
 
         def pstyle(align: str, colour: str | None, bold: bool):
             key = (align, colour, bold)
@@ -231,7 +231,8 @@ class _Builder:
                 )  # an amount stays whole
             return s
 
-        header, rows = None, []
+        header: Row | None = None
+        rows: list[Row] = []
         heights = self.cell_cache
         for tr in trs:
             tds = [td for td in tr.children if isinstance(td, Node) and td.tag in ("td", "th")]
@@ -262,9 +263,10 @@ class _Builder:
                 else:
                     p = Paragraph(markup, pstyle(align, colour, bold))
                     key = (markup, width, align, colour, bold)
-                    h = heights.get(key)
-                    if h is None:
-                        h = heights[key] = p.wrap(width, 10**6)[1]
+                    cached = heights.get(key)
+                    if cached is None:
+                        cached = heights[key] = p.wrap(width, 10**6)[1]
+                    h = cached
                     cells.append(p)
                 if span > 1:
                     cmds.append(("SPAN", (col, 0), (col + span - 1, 0)))
@@ -360,8 +362,11 @@ def _numbered_canvas(footer: str):
                 self.setFont(FONT, 7)
                 self.setFillColor("#4d4d4d")
                 y = margin[2] / 2
-                if footer:
-                    self.drawString(margin[3], y, footer)
+                first, _newline, second = footer.partition("\\A")  # CSS's line break in the @page foot
+                if first:
+                    self.drawString(margin[3], y, first)
+                if second:  # the audit trail's checkpoint, under the place and title
+                    self.drawString(margin[3], y - 8, second)
                 self.drawRightString(width - margin[1], y, f"Página {number} de {total}")
                 Canvas.showPage(self)
             Canvas.save(self)

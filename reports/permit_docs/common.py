@@ -19,7 +19,7 @@ from PySide6.QtGui import (
     QPdfWriter,
 )
 
-from models.base.br import format_cnpj, format_cpf
+from models.base.br import format_cnpj, format_cpf, month_name
 from models.base.errors import UserError
 from models.permits.permit_doc import PermitDocument
 from reports.qt_fonts import ensure_gui_app
@@ -67,20 +67,6 @@ STATE_NAMES = {
     "SE": "Sergipe",
     "TO": "Tocantins",
 }
-_MONTHS = (
-    "janeiro",
-    "fevereiro",
-    "março",
-    "abril",
-    "maio",
-    "junho",
-    "julho",
-    "agosto",
-    "setembro",
-    "outubro",
-    "novembro",
-    "dezembro",
-)
 # The colours a regime may name for a placard (pt-BR, either gender), or "#RRGGBB".
 _COLOURS = {
     "branca": "#ffffff",
@@ -102,7 +88,7 @@ _COLOURS = {
 
 def long_date_br(value: dt.date | dt.datetime) -> str:
     """``"27 de março de 2026"``."""
-    return f"{value.day} de {_MONTHS[value.month - 1]} de {value.year}"
+    return f"{value.day} de {month_name(value.month)} de {value.year}"
 
 
 def state_name(uf: str) -> str:

@@ -61,8 +61,9 @@ def _image_rect(text: QTextDocument, name: str) -> QRectF | None:
                 w, h = image.width() * scale, image.height() * scale
                 offset = fragment.position() - block.position()
                 line = block.layout().lineForTextPosition(offset)
-                x = line.cursorToX(offset)
-                x = x[0] if isinstance(x, tuple) else x
+                at = line.cursorToX(offset)  # (x, position) in PySide6 (its stub says object)
+                first = at[0] if isinstance(at, tuple) else at
+                x = float(first) if isinstance(first, (int, float)) else 0.0
                 origin = layout.blockBoundingRect(block).topLeft()
                 align = image.verticalAlignment()
                 if align == QTextCharFormat.VerticalAlignment.AlignTop:
@@ -128,7 +129,7 @@ def permit_html(doc: PermitDocument, *, qr_size_mm: float = 27.0) -> str:
         activity_rows=[r for r in activity_rows if r[1]],
         place_rows=[r for r in place_rows if r[1]],
         term_rows=[r for r in term_rows if r[1]],
-        has_photo=bool(doc.photo_path) and Path(doc.photo_path).is_file(),
+        has_photo=doc.photo_path is not None and Path(doc.photo_path).is_file(),
         photo_src=PHOTO_RESOURCE,
         qr_src=QR_RESOURCE,
         qr_px=round(qr_size_mm * CSS_PX_PER_MM),

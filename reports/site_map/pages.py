@@ -114,8 +114,9 @@ def choose_page(export: dict, *, paper: str | None = None) -> PageChoice:
         if choice is not None and smallest * choice.mm_per_m >= LEGIBLE_MM:
             return choice
     for name in reversed(options):
-        if found[name] is not None:
-            return found[name]
+        fitting = found[name]
+        if fitting is not None:
+            return fitting
     name = options[-1]
     choice = _layout_on(export, name, PAPERS[name][0], 1e9) or PageChoice(name, *PAPERS[name], scale=SCALES[-1])
     choice.height = PAPERS[name][1]

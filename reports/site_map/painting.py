@@ -157,12 +157,12 @@ def _paint_strip(c: Canvas, export: dict, strip: Strip, seg: dict, top: float, c
                 c.pen(colour, 0.2)
                 c.brush(colour)
                 c.rect(X(x0), y + sidewalk * 0.15, w, sidewalk * 0.7)
-                mark = OBSTACLE_MARKS.get(obstacle["kind"], "")
-                if mark:
+                symbol = OBSTACLE_MARKS.get(obstacle["kind"], "")
+                if symbol:
                     c.pen("#FFFFFF")
                     c.font(min(2.2, sidewalk * 0.55), bold=True)
-                    if c.width_of(mark) < w + 2:
-                        c.text(X(x0) - 2, y, w + 4, sidewalk, mark, Qt.AlignmentFlag.AlignCenter)
+                    if c.width_of(symbol) < w + 2:
+                        c.text(X(x0) - 2, y, w + 4, sidewalk, symbol, Qt.AlignmentFlag.AlignCenter)
             if obstacle["kind"] in ("garage", "crossing"):
                 c.pen("#C62828", 0.2)
                 c.brush("#C62828", Qt.BrushStyle.BDiagPattern)
@@ -335,7 +335,7 @@ def _paint_footer(c: Canvas, export: dict, choice: PageChoice, regime, *, with_l
         rest = entry.detail + (f" ({entry.basis})" if entry.basis else "")
         c.text(ex + 8.5 + used, ey, col_w - 9 - used, 4.2, c.elided(rest, col_w - 9 - used))
     # obstacles and the list
-    kinds = []
+    kinds: list[tuple[str, str]] = []
     for o in export.get("obstacles", []):
         if o["kind"] not in [k for k, _ in kinds]:
             kinds.append((o["kind"], o.get("kind_label") or o["kind"]))

@@ -77,7 +77,7 @@ def paint_list_page(c: Canvas, export: dict, choice: PageChoice, rows: list[dict
             str(stall["number"]),
             stall.get("section_numeral") or "",
             _what_sells(stall, regime),
-            SIDE_LABELS.get(stall.get("side"), stall.get("side") or "").replace("lado ", "").upper(),
+            SIDE_LABELS.get(stall.get("side") or "", stall.get("side") or "").replace("lado ", "").upper(),
             metres_text(stall["x"]),
             f"{metres_text(stall['width'])} × {metres_text(stall['depth'])}".replace(" m ×", " ×"),
             holder or "—",

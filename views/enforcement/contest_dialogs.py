@@ -33,7 +33,8 @@ class ContestDialog(QDialog):
 
     def __init__(self, record, kind: str, parent: QWidget | None = None, *, today: _dt.date):
         super().__init__(parent)
-        self.record, self.kind, self.today, self.contest = record, kind, today, None
+        self.record, self.kind, self.today = record, kind, today
+        self.contest: enf.Contest | None = None
         self.setWindowTitle(fill(self.tr("%1 — %2"), self.tr(enf.CONTEST_KINDS[kind]), record.reference))
         layout = QVBoxLayout(self)
         notes = [
@@ -105,7 +106,8 @@ class DecisionDialog(QDialog):
 
     def __init__(self, contest, parent: QWidget | None = None, *, today: _dt.date):
         super().__init__(parent)
-        self.contest, self.today, self.decided = contest, today, None
+        self.contest, self.today = contest, today
+        self.decided: enf.Contest | None = None
         record = enf.get_record(contest.record_id)
         self.setWindowTitle(fill(self.tr("Julgar %1 — %2"), contest.kind_label.lower(), record.reference))
         layout = QVBoxLayout(self)

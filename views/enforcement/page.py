@@ -34,7 +34,8 @@ class EnforcementPage(QWidget):
         self.tabs.addTab(self.records, self.tr("Autos"))
         self.tabs.addTab(self.seizures, self.tr("Apreensões"))
         self.tabs.addTab(self.debts, self.tr("Dívida ativa"))
-        self.tabs.currentChanged.connect(lambda _i: self.tabs.currentWidget().refresh())
+        tabs = (self.records, self.seizures, self.debts)
+        self.tabs.currentChanged.connect(lambda i: tabs[i].refresh() if 0 <= i < len(tabs) else None)
         layout.addWidget(self.tabs, 1)
 
     @property

@@ -1,10 +1,10 @@
 """The dialog that drafts and issues a notice or record.
 
-Its groups of fields are built in :mod:`views.enforcement.record_fields`; here they are laid out, read into
-the one draft and its live preview, and the record issued.
+Its fields are a collaborator, :class:`views.enforcement.record_fields.RecordForm`, which owns them; the dialog
+holds what the inspector chose (the offender, the permit, the infractions, the adjustments, the photos), reads
+the form into the one draft and its live preview, and issues the record.
 
-A little over 600 lines as one cohesive thing: one form, whose widgets, draft, preview and marked errors
-share the same state; cutting it further would scatter that state across modules.
+The widgets are the form's; the draft, the preview and the marked errors are the dialog's.
 """
 
 from __future__ import annotations
@@ -12,6 +12,7 @@ from __future__ import annotations
 import datetime as _dt
 from html import escape
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QSize, Qt, QTimer
 from PySide6.QtWidgets import (
@@ -25,7 +26,6 @@ from PySide6.QtWidgets import (
     QPushButton,
     QScrollArea,
     QSplitter,
-    QTableWidgetItem,
     QTextBrowser,
     QVBoxLayout,
     QWidget,
@@ -34,16 +34,20 @@ from PySide6.QtWidgets import (
 from models import enforcement as enf
 from models.base.errors import FieldErrors, UserError
 from models.rules.regimes import get_regime
+from models.rules.silences import Choice
 from views import theme
 from views.blocks import error_label, fill
 from views.enforcement.adjust_dialog import AdjustDialog
 from views.enforcement.common import SCOPE_LABELS
-from views.enforcement.record_fields import RecordFields
+from views.enforcement.record_fields import RecordForm
 from views.fit import fit_to_screen
 from views.widgets import current_user_name
 
+if TYPE_CHECKING:
+    from models.permits import Permit
 
-class RecordDialog(RecordFields, QDialog):
+
+class RecordDialog(QDialog):
     """Novo auto: offender, place, facts, infractions from the catalogue; the proposal and the deadlines
     worked out as the inspector types; adjust with a reason; issue."""
 
@@ -60,8 +64,8 @@ class RecordDialog(RecordFields, QDialog):
         self.today = today
         self.mode = mode  # new | follow | correct | identify
         self.base = base
-        self.record = None
-        self.last_preview = None
+        self.record: enf.Record | None = None
+        self.last_preview: enf.Preview | None = None
         self.adjustments: list[enf.AdjustInput] = list(base.adjustments)
         self.checked: list[str] = list(base.infractions)
         self.photos: list[str] = []
@@ -70,13 +74,15 @@ class RecordDialog(RecordFields, QDialog):
             self.offender = ("person", base.person_id)
         elif base.company_id:
             self.offender = ("company", base.company_id)
-        self.permit = None
+        self.permit: Permit | None = None
         self.setWindowTitle(title or self.tr("Novo auto"))
         fit_to_screen(self, QSize(1240, 820))
         self._timer = QTimer(self)
         self._timer.setSingleShot(True)
         self._timer.setInterval(250)
         self._timer.timeout.connect(self.update_preview)
+        self.form = RecordForm()
+        self.choice_combos: dict[str, QComboBox] = {}  # the deadlines to choose, as the preview asks
         self._build()
         self._load(base)
         self.update_preview()
@@ -86,22 +92,10 @@ class RecordDialog(RecordFields, QDialog):
     def _build(self) -> None:
         outer = QVBoxLayout(self)
         split = QSplitter(Qt.Orientation.Horizontal)
-        form_widget = QWidget()
-        form = QVBoxLayout(form_widget)
         scroll = QScrollArea()
         scroll.setWidgetResizable(True)
-        scroll.setWidget(form_widget)
+        scroll.setWidget(self.form)
         split.addWidget(scroll)
-
-        self._build_top(form)
-        self._build_offender(form)
-        self._build_facts(form)
-        self._build_infractions(form)
-        self._build_seizure(form)
-        self._build_people(form)
-        self._build_photos(form)
-        self._build_extra(form)
-        form.addStretch(1)
 
         right = QWidget()
         right_layout = QVBoxLayout(right)
@@ -136,105 +130,110 @@ class RecordDialog(RecordFields, QDialog):
         buttons.rejected.connect(self.reject)
         outer.addWidget(buttons)
         self.fields = {
-            "kind": self.kind,
-            "regime": self.regime,
-            "scope": self.scope,
-            "offender": self.offender_search,
-            "unknown_description": self.unknown_description,
-            "permit": self.permit_number,
-            "at": self.date,
-            "notified_at": self.date,
-            "place": self.place,
-            "facts": self.facts,
-            "infractions": self.infraction_search,
-            "signature": self.signature,
-            "witnesses": self.witnesses,
-            "inspector": self.inspector,
-            "items": self.items,
-            "depot": self.depot,
-            "photos": self.photo_list,
-            "payment_due": self.payment_due,
-            "reason": self.reason,
+            "kind": self.form.kind,
+            "regime": self.form.regime,
+            "scope": self.form.scope,
+            "offender": self.form.offender_search,
+            "unknown_description": self.form.unknown_description,
+            "permit": self.form.permit_number,
+            "at": self.form.date,
+            "notified_at": self.form.date,
+            "place": self.form.place,
+            "facts": self.form.facts,
+            "infractions": self.form.infraction_search,
+            "signature": self.form.signature,
+            "witnesses": self.form.witnesses,
+            "inspector": self.form.inspector,
+            "items": self.form.items,
+            "depot": self.form.depot,
+            "photos": self.form.photo_list,
+            "payment_due": self.form.payment_due,
+            "reason": self.form.reason,
             "adjust": self.adjust_button,
-            "deadlines": self.choices_box,
+            "deadlines": self.form.choices_box,
+            "readings": self.form.readings_box,
         }
 
         self._connect()
 
     def _connect(self) -> None:
         """Every field's change reaches the preview."""
-        self.kind.currentIndexChanged.connect(lambda _i: self._kind_changed())
-        self.regime.currentIndexChanged.connect(lambda _i: self._regime_changed())
-        self.scope.currentIndexChanged.connect(lambda _i: self.changed())
-        self.offender_search.textChanged.connect(lambda _t: self.search_offender())
-        self.matches_view.selectionModel().selectionChanged.connect(lambda *_: self._offender_selected())
-        self.unknown.toggled.connect(lambda _c: self._unknown_toggled())
-        self.permit_number.textChanged.connect(lambda _t: self._permit_changed())
-        self.infraction_search.textChanged.connect(lambda _t: self.fill_catalogue())
-        self.catalogue.itemChanged.connect(self._catalogue_item_changed)
+        self.form.kind.currentIndexChanged.connect(lambda _i: self._kind_changed())
+        self.form.regime.currentIndexChanged.connect(lambda _i: self._regime_changed())
+        self.form.readings_box.changed.connect(self.changed)
+        self.form.scope.currentIndexChanged.connect(lambda _i: self.changed())
+        self.form.offender_search.textChanged.connect(lambda _t: self.search_offender())
+        self.form.matches_view.selectionModel().selectionChanged.connect(lambda *_: self._offender_selected())
+        self.form.unknown.toggled.connect(lambda _c: self._unknown_toggled())
+        self.form.permit_number.textChanged.connect(lambda _t: self._permit_changed())
+        self.form.infraction_search.textChanged.connect(lambda _t: self.fill_catalogue())
+        self.form.catalogue.itemChanged.connect(self._catalogue_item_changed)
         for edit in (
-            self.unknown_name,
-            self.unknown_description,
-            self.place,
-            self.date,
-            self.time,
-            self.depot,
-            self.inspector,
-            self.inspector_id,
-            self.reason,
-            self.payment_due,
+            self.form.unknown_name,
+            self.form.unknown_description,
+            self.form.place,
+            self.form.date,
+            self.form.time,
+            self.form.depot,
+            self.form.inspector,
+            self.form.inspector_id,
+            self.form.reason,
+            self.form.payment_due,
         ):
             edit.textChanged.connect(lambda _t: self.changed())
-        for edit in (self.facts, self.witnesses):
-            edit.textChanged.connect(lambda: self.changed())
-        self.signature.currentIndexChanged.connect(lambda _i: self.changed())
-        self.items.itemChanged.connect(lambda _i: self.changed())
+        for text in (self.form.facts, self.form.witnesses):
+            text.textChanged.connect(lambda: self.changed())
+        self.form.signature.currentIndexChanged.connect(lambda _i: self.changed())
+        self.form.items.itemChanged.connect(lambda _i: self.changed())
+        self.form.item_added.connect(self.changed)
+        self.form.photos_requested.connect(lambda: self.add_photos())
 
     def _load(self, base: enf.RecordDraft) -> None:
-        for combo, value in ((self.kind, base.kind), (self.regime, base.regime)):
+        for combo, value in ((self.form.kind, base.kind), (self.form.regime, base.regime)):
             index = combo.findData(value)
             combo.blockSignals(True)
             combo.setCurrentIndex(max(index, 0))
             combo.blockSignals(False)
         self._fill_scopes(base.scope)
         if base.at is not None:
-            self.date.set_date(base.at.date())
-            self.time.setText(base.at.strftime("%H:%M"))
+            self.form.date.set_date(base.at.date())
+            self.form.time.setText(base.at.strftime("%H:%M"))
         else:
-            self.date.set_date(self.today)
-            self.time.setText(_dt.datetime.now().strftime("%H:%M"))
-        self.place.setText(base.place)
-        self.facts.setPlainText(base.facts)
-        self.witnesses.setPlainText("\n".join(f"{w.name}; {w.document}".rstrip("; ") for w in base.witnesses))
-        self.signature.setCurrentIndex(max(self.signature.findData(base.signature), 0))
-        self.signature_note.setText(base.signature_note)
-        self.inspector.setText(base.inspector or current_user_name())
-        self.inspector_id.setText(base.inspector_id)
-        self.depot.setText(base.depot)
+            self.form.date.set_date(self.today)
+            self.form.time.setText(_dt.datetime.now().strftime("%H:%M"))
+        self.form.place.setText(base.place)
+        self.form.facts.setPlainText(base.facts)
+        self.form.witnesses.setPlainText("\n".join(f"{w.name}; {w.document}".rstrip("; ") for w in base.witnesses))
+        self.form.signature.setCurrentIndex(max(self.form.signature.findData(base.signature), 0))
+        self.form.signature_note.setText(base.signature_note)
+        self.form.inspector.setText(base.inspector or current_user_name())
+        self.form.inspector_id.setText(base.inspector_id)
+        self.form.depot.setText(base.depot)
         for item in base.items:
             self.add_item(item.description, str(item.quantity), item.unit, item.perishable)
         if base.unknown_name:
-            self.unknown.setChecked(True)
-            self.unknown_name.setText(base.unknown_name)
-            self.unknown_description.setText(base.unknown_description)
-            self.offender_document.setText(base.offender_document)
-            self.offender_address.setText(base.offender_address)
+            self.form.unknown.setChecked(True)
+            self.form.unknown_name.setText(base.unknown_name)
+            self.form.unknown_description.setText(base.unknown_description)
+            self.form.offender_document.setText(base.offender_document)
+            self.form.offender_address.setText(base.offender_address)
         if base.permit_id:
-            self.permit_number.setText(enf.permit_number_of(base.permit_id))
+            self.form.permit_number.setText(enf.permit_number_of(base.permit_id))
         self._show_offender()
-        self.reason.setText(base.reason)
+        self.form.reason.setText(base.reason)
         locked = self.mode in ("correct", "identify") or bool(base.refers_to_id)
-        self.kind.setEnabled(not locked or self.mode == "follow")
-        self.regime.setEnabled(not locked)
+        self.form.kind.setEnabled(not locked or self.mode == "follow")
+        self.form.regime.setEnabled(not locked)
         correcting = self.mode in ("correct", "identify")
-        self.reason_label.setVisible(correcting)
-        self.reason.setVisible(correcting)
+        self.form.reason_label.setVisible(correcting)
+        self.form.reason.setVisible(correcting)
         if self.mode == "identify":
-            self.unknown.setChecked(False)
-            self.unknown.setEnabled(False)
+            self.form.unknown.setChecked(False)
+            self.form.unknown.setEnabled(False)
         self._kind_changed(refresh=False)
         self._unknown_toggled(refresh=False)
         self.fill_catalogue()
+        self.fill_readings(base.readings)
 
     # -- reacting ---------------------------------------------------------------------
 
@@ -242,43 +241,56 @@ class RecordDialog(RecordFields, QDialog):
         self._timer.start()
 
     def regime_id(self) -> str:
-        return self.regime.currentData() or ""
+        return self.form.regime.currentData() or ""
 
     def _fill_scopes(self, keep: str = "") -> None:
-        self.scope.blockSignals(True)
-        self.scope.clear()
+        self.form.scope.blockSignals(True)
+        self.form.scope.clear()
         try:
             regime = get_regime(self.regime_id())
         except UserError:
             regime = None
-        self.scope.addItem(self.tr("conforme as infrações"), "")
+        self.form.scope.addItem(self.tr("conforme as infrações"), "")
         for scope in regime.scope if regime else ():
-            self.scope.addItem(self.tr(SCOPE_LABELS.get(scope, scope)), scope)
-        index = self.scope.findData(keep)
-        self.scope.setCurrentIndex(max(index, 0))
-        self.scope.blockSignals(False)
+            self.form.scope.addItem(self.tr(SCOPE_LABELS.get(scope, scope)), scope)
+        index = self.form.scope.findData(keep)
+        self.form.scope.setCurrentIndex(max(index, 0))
+        self.form.scope.blockSignals(False)
 
     def _regime_changed(self) -> None:
         self._fill_scopes()
         self.checked = []
         self.adjustments = []
         self.fill_catalogue()
+        self.fill_readings()
         self.changed()
 
+    def fill_readings(self, chosen=None, *, keep: bool = False) -> None:
+        """The points where the act is silent that concern the infractions ticked (``ReadingsBox``)."""
+        self.form.readings_box.show_points(self.regime_id(), codes=self.checked, chosen=chosen, keep=keep)
+
+    def _readings(self) -> dict[str, Choice]:
+        return self.form.readings_box.choices(current_user_name())
+
     def _kind_changed(self, refresh: bool = True) -> None:
-        seizure = self.kind.currentData() == "seizure"
-        self.seizure_box.setVisible(seizure)
-        if seizure and self.items.rowCount() == 0:
+        seizure = self.form.kind.currentData() == "seizure"
+        self.form.seizure_box.setVisible(seizure)
+        if seizure and self.form.items.rowCount() == 0:
             self.add_item()
         if refresh:
             self.changed()
 
     def _unknown_toggled(self, refresh: bool = True) -> None:
-        unknown = self.unknown.isChecked()
-        for w in (self.unknown_name, self.unknown_description, self.offender_document, self.offender_address):
+        unknown = self.form.unknown.isChecked()
+        for w in (
+            self.form.unknown_name,
+            self.form.unknown_description,
+            self.form.offender_document,
+            self.form.offender_address,
+        ):
             w.setEnabled(unknown)
-        self.offender_search.setEnabled(not unknown)
-        self.matches_view.setEnabled(not unknown)
+        self.form.offender_search.setEnabled(not unknown)
+        self.form.matches_view.setEnabled(not unknown)
         if unknown:
             self.offender = None
         self._show_offender()
@@ -286,14 +298,14 @@ class RecordDialog(RecordFields, QDialog):
             self.changed()
 
     def search_offender(self) -> None:
-        self.matches.set_rows(enf.offender_matches(self.offender_search.text()))
-        if len(self.matches.rows) == 1:
-            self.matches_view.selectRow(0)
+        self.form.matches.set_rows(enf.offender_matches(self.form.offender_search.text()))
+        if len(self.form.matches.rows) == 1:
+            self.form.matches_view.selectRow(0)
 
     def _offender_selected(self) -> None:
-        index = self.matches_view.currentIndex()
-        if index.isValid() and index.row() < len(self.matches.rows):
-            match = self.matches.rows[index.row()]
+        index = self.form.matches_view.currentIndex()
+        if index.isValid() and index.row() < len(self.form.matches.rows):
+            match = self.form.matches.rows[index.row()]
             self.offender = (match.kind, match.id)
             self._offender_name = f"{match.name} ({match.document})"
         self._show_offender()
@@ -303,20 +315,20 @@ class RecordDialog(RecordFields, QDialog):
         """Pick the offender directly (the identification of a record, tests)."""
         self.offender = (kind, ident)
         self._offender_name = name
-        self.unknown.setChecked(False)
+        self.form.unknown.setChecked(False)
         self._show_offender()
         self.changed()
 
     def _show_offender(self) -> None:
-        if self.unknown.isChecked():
-            self.offender_label.setText(self.tr("Infrator não identificado: descreva-o abaixo."))
+        if self.form.unknown.isChecked():
+            self.form.offender_label.setText(self.tr("Infrator não identificado: descreva-o abaixo."))
         elif self.offender is not None:
             name = getattr(self, "_offender_name", "") or self._registered_name(*self.offender)
-            self.offender_label.setText(fill(self.tr("Autuado: <b>%1</b>"), escape(name)))
+            self.form.offender_label.setText(fill(self.tr("Autuado: <b>%1</b>"), escape(name)))
         elif self.permit is not None:
-            self.offender_label.setText(self.tr("Autuado: o titular da permissão."))
+            self.form.offender_label.setText(self.tr("Autuado: o titular da permissão."))
         else:
-            self.offender_label.setText(self.tr("Busque o autuado no cadastro, ou marque não identificado."))
+            self.form.offender_label.setText(self.tr("Busque o autuado no cadastro, ou marque não identificado."))
 
     @staticmethod
     def _registered_name(kind: str, ident: int) -> str:
@@ -328,21 +340,21 @@ class RecordDialog(RecordFields, QDialog):
             return exc.message
 
     def _permit_changed(self) -> None:
-        text = self.permit_number.text().strip()
+        text = self.form.permit_number.text().strip()
         if not text:
             self.permit = None
-            self.permit_found.setText("")
+            self.form.permit_found.setText("")
         else:
             self.permit, label = enf.permit_label(text)
-            self.permit_found.setText(label)
+            self.form.permit_found.setText(label)
         self._show_offender()
         self.changed()
 
     def fill_catalogue(self) -> None:
-        self.catalogue.blockSignals(True)
-        self.catalogue.clear()
+        self.form.catalogue.blockSignals(True)
+        self.form.catalogue.clear()
         try:
-            rows = enf.infraction_catalogue(self.regime_id(), self.infraction_search.text())
+            rows = enf.infraction_catalogue(self.regime_id(), self.form.infraction_search.text())
         except UserError:
             rows = []
         for code, article, label in rows:
@@ -351,8 +363,8 @@ class RecordDialog(RecordFields, QDialog):
             item.setFlags(item.flags() | Qt.ItemFlag.ItemIsUserCheckable)
             item.setCheckState(Qt.CheckState.Checked if code in self.checked else Qt.CheckState.Unchecked)
             item.setToolTip(label)
-            self.catalogue.addItem(item)
-        self.catalogue.blockSignals(False)
+            self.form.catalogue.addItem(item)
+        self.form.catalogue.blockSignals(False)
         self._show_chosen()
 
     def _catalogue_item_changed(self, item: QListWidgetItem) -> None:
@@ -362,12 +374,13 @@ class RecordDialog(RecordFields, QDialog):
         elif item.checkState() != Qt.CheckState.Checked and code in self.checked:
             self.checked.remove(code)
         self._show_chosen()
+        self.fill_readings(keep=True)
         self.changed()
 
     def check_infraction(self, code: str, on: bool = True) -> None:
         """Tick an infraction of the catalogue by its code (as a click on its box does)."""
-        for row in range(self.catalogue.count()):
-            item = self.catalogue.item(row)
+        for row in range(self.form.catalogue.count()):
+            item = self.form.catalogue.item(row)
             if item.data(Qt.ItemDataRole.UserRole) == code:
                 item.setCheckState(Qt.CheckState.Checked if on else Qt.CheckState.Unchecked)
                 return
@@ -375,23 +388,13 @@ class RecordDialog(RecordFields, QDialog):
 
     def _show_chosen(self) -> None:
         if self.checked:
-            self.chosen.setText(fill(self.tr("Escolhidas: %1"), ", ".join(self.checked)))
+            self.form.chosen.setText(fill(self.tr("Escolhidas: %1"), ", ".join(self.checked)))
         else:
-            self.chosen.setText(self.tr("Nenhuma infração escolhida."))
+            self.form.chosen.setText(self.tr("Nenhuma infração escolhida."))
 
     def add_item(self, description: str = "", quantity: str = "1", unit: str = "un", perishable: bool = False) -> None:
-        row = self.items.rowCount()
-        self.items.blockSignals(True)
-        self.items.insertRow(row)
-        self.items.setItem(row, 0, QTableWidgetItem(description))
-        self.items.setItem(row, 1, QTableWidgetItem(quantity))
-        self.items.setItem(row, 2, QTableWidgetItem(unit))
-        check = QTableWidgetItem()
-        check.setFlags(Qt.ItemFlag.ItemIsUserCheckable | Qt.ItemFlag.ItemIsEnabled)
-        check.setCheckState(Qt.CheckState.Checked if perishable else Qt.CheckState.Unchecked)
-        self.items.setItem(row, 3, check)
-        self.items.blockSignals(False)
-        self.changed()
+        """A row of goods seized (the preview follows, through the form's ``item_added``)."""
+        self.form.add_item(description, quantity, unit, perishable)
 
     def add_photos(self, paths=None) -> None:
         if paths is None:
@@ -401,7 +404,7 @@ class RecordDialog(RecordFields, QDialog):
         for path in paths or []:
             if path and str(path) not in self.photos:
                 self.photos.append(str(path))
-                self.photo_list.addItem(Path(path).name)
+                self.form.photo_list.addItem(Path(path).name)
         self.changed()
 
     def ask_adjustment(self, dialog_hook=None):
@@ -428,87 +431,51 @@ class RecordDialog(RecordFields, QDialog):
 
     # -- the draft ------------------------------------------------------------------
 
-    def _at(self) -> _dt.datetime | None:
-        day = self.date.date()
-        if day is None:
-            return None
-        text = self.time.text()
-        try:
-            hour, minute = (int(p) for p in text.split(":"))
-            return _dt.datetime.combine(day, _dt.time(hour, minute))
-        except ValueError:
-            raise UserError(fill(self.tr("Hora inválida: %1 (use hh:mm)."), text), field="at") from None
-
-    def _witnesses(self) -> list[enf.Witness]:
-        out = []
-        for line in self.witnesses.toPlainText().splitlines():
-            if not line.strip():
-                continue
-            name, _, document = line.partition(";")
-            out.append(enf.Witness(name.strip(), document.strip()))
-        return out
-
-    def _items(self) -> list[enf.ItemInput]:
-        out = []
-        for row in range(self.items.rowCount()):
-            cells = [self.items.item(row, c) for c in range(4)]
-            description = cells[0].text() if cells[0] else ""
-            if not description.strip() and row > 0:
-                continue
-            out.append(
-                enf.ItemInput(
-                    description,
-                    cells[1].text() if cells[1] else "1",
-                    cells[2].text() if cells[2] else "un",
-                    bool(cells[3] and cells[3].checkState() == Qt.CheckState.Checked),
-                )
-            )
-        return out
-
     def draft(self, **overrides) -> enf.RecordDraft:
         person_id = company_id = None
-        if self.offender is not None and not self.unknown.isChecked():
+        if self.offender is not None and not self.form.unknown.isChecked():
             if self.offender[0] == "person":
                 person_id = self.offender[1]
             else:
                 company_id = self.offender[1]
-        unknown = self.unknown.isChecked()
-        kind = self.kind.currentData()
+        unknown = self.form.unknown.isChecked()
+        kind = self.form.kind.currentData()
         values = dict(
             kind=kind,
             regime=self.regime_id(),
-            at=self._at(),
-            place=self.place.text(),
-            facts=self.facts.toPlainText(),
+            at=self.form.at(),
+            place=self.form.place.text(),
+            facts=self.form.facts.toPlainText(),
             infractions=list(self.checked),
             person_id=person_id,
             company_id=company_id,
-            unknown_name=self.unknown_name.text() if unknown else "",
-            unknown_description=self.unknown_description.text() if unknown else "",
-            offender_document=self.offender_document.text() if unknown else "",
-            offender_address=self.offender_address.text() if unknown else "",
-            permit_number=self.permit_number.text().strip(),
-            scope=self.scope.currentData() or "",
-            witnesses=self._witnesses(),
-            signature=self.signature.currentData(),
-            signature_note=self.signature_note.text(),
-            inspector=self.inspector.text(),
-            inspector_id=self.inspector_id.text(),
+            unknown_name=self.form.unknown_name.text() if unknown else "",
+            unknown_description=self.form.unknown_description.text() if unknown else "",
+            offender_document=self.form.offender_document.text() if unknown else "",
+            offender_address=self.form.offender_address.text() if unknown else "",
+            permit_number=self.form.permit_number.text().strip(),
+            scope=self.form.scope.currentData() or "",
+            witnesses=self.form.witness_list(),
+            signature=self.form.signature.currentData(),
+            signature_note=self.form.signature_note.text(),
+            inspector=self.form.inspector.text(),
+            inspector_id=self.form.inspector_id.text(),
             photos=list(self.photos),
-            items=self._items() if kind == "seizure" else [],
-            depot=self.depot.text() if kind == "seizure" else "",
+            items=self.form.item_list() if kind == "seizure" else [],
+            depot=self.form.depot.text() if kind == "seizure" else "",
             adjustments=list(self.adjustments),
-            payment_due=self.payment_due.date(),
+            payment_due=self.form.payment_due.date(),
             deadline_choices={
                 role: combo.currentData() for role, combo in self.choice_combos.items() if combo.currentIndex() > 0
             },
             refers_to_id=self.base.refers_to_id,
             relation=self.base.relation,
-            reason=self.reason.text(),
+            reason=self.form.reason.text(),
             notified_at=self.base.notified_at,
             step=self.base.step,
             step_reason=self.base.step_reason,
-            apply_to_permit=self.apply_permit.isChecked(),
+            apply_to_permit=self.form.apply_permit.isChecked(),
+            readings=self._readings(),
         )
         values.update(overrides)
         return enf.RecordDraft(**values)
@@ -518,10 +485,10 @@ class RecordDialog(RecordFields, QDialog):
             widget.setStyleSheet("")
             widget.setToolTip("")
         for key, message in errors.items():
-            widget = self.fields.get(key.split("[")[0])
-            if widget is not None:
-                widget.setStyleSheet(theme.error_style())
-                widget.setToolTip(message)
+            marked = self.fields.get(key.split("[")[0])
+            if marked is not None:
+                marked.setStyleSheet(theme.error_style())
+                marked.setToolTip(message)
 
     def update_preview(self):
         """Work out the proposal and the deadlines for what is on the form (nothing is written)."""
@@ -552,8 +519,8 @@ class RecordDialog(RecordFields, QDialog):
         self.last_preview = pv
         self._show_preview(pv)
         self._update_choices(pv)
-        self.payment_due.setVisible(pv.needs_payment_due)
-        self.payment_due_label.setVisible(pv.needs_payment_due)
+        self.form.payment_due.setVisible(pv.needs_payment_due)
+        self.form.payment_due_label.setVisible(pv.needs_payment_due)
         self.issue_button.setEnabled(True)
         self.error.setText("")
         return pv
@@ -578,8 +545,8 @@ class RecordDialog(RecordFields, QDialog):
         }
         if {r: tuple(i for i, _l in o) for r, o in wanted.items()} == current:
             return
-        while self.choices_form.rowCount():
-            self.choices_form.removeRow(0)
+        while self.form.choices_form.rowCount():
+            self.form.choices_form.removeRow(0)
         self.choice_combos = {}
         for role, options in wanted.items():
             combo = QComboBox()
@@ -592,8 +559,8 @@ class RecordDialog(RecordFields, QDialog):
             label = enf.ROLES.get(role.replace("-perishable", ""), role)
             if role.endswith("-perishable"):
                 label += self.tr(" (perecíveis)")
-            self.choices_form.addRow(label + ":", combo)
-        self.choices_box.setVisible(bool(wanted))
+            self.form.choices_form.addRow(label + ":", combo)
+        self.form.choices_box.setVisible(bool(wanted))
 
     def issue(self) -> None:
         try:

@@ -1,10 +1,16 @@
-"""The groups of fields of the record dialog, one builder each: kind and regime, offender, facts,
-infractions, seizure, people, photos, the reason and deadlines. :class:`RecordDialog` calls them in that
-order on its form; they make the widgets the dialog reads and names its fields after.
+"""The record dialog's form: its groups of fields — kind and regime, offender, facts, infractions, seizure,
+people, photos, the reason and deadlines — built in that order.
+
+:class:`RecordForm` is a collaborator of :class:`views.enforcement.record_dialog.RecordDialog`: a widget that
+owns its fields and reads the ones that need reading (the day and hour, the witnesses, the goods seized). It
+knows nothing of the draft; the dialog listens to its fields and to its two signals.
 """
 
 from __future__ import annotations
 
+import datetime as _dt
+
+from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -18,17 +24,40 @@ from PySide6.QtWidgets import (
     QPlainTextEdit,
     QPushButton,
     QTableWidget,
+    QTableWidgetItem,
     QVBoxLayout,
+    QWidget,
 )
 
 from models import enforcement as enf
+from models.base.errors import UserError
 from models.rules.regimes import shipped_regimes
+from views.blocks import fill
+from views.readings_box import ReadingsBox
 from views.table_models import Column, RowsModel, make_table
 from views.widgets import DateEdit
 
 
-class RecordFields:
-    """The record dialog's builders (a mixin of :class:`views.enforcement.record_dialog.RecordDialog`)."""
+class RecordForm(QWidget):
+    """The fields of a notice or record, in their groups."""
+
+    #: a row of goods seized was added
+    item_added = Signal()
+    #: "Adicionar fotos…" was clicked
+    photos_requested = Signal()
+
+    def __init__(self, parent: QWidget | None = None):
+        super().__init__(parent)
+        form = QVBoxLayout(self)
+        self._build_top(form)
+        self._build_offender(form)
+        self._build_facts(form)
+        self._build_infractions(form)
+        self._build_seizure(form)
+        self._build_people(form)
+        self._build_photos(form)
+        self._build_extra(form)
+        form.addStretch(1)
 
     def _build_top(self, form: QVBoxLayout) -> None:
         """The group of fields of the kind, regime and subject of the record."""
@@ -217,7 +246,7 @@ class RecordFields:
         self.photo_list.setMaximumHeight(60)
         add_photos = QPushButton(self.tr("Adicionar f&otos…"))
         add_photos.setObjectName("add-photos")
-        add_photos.clicked.connect(lambda: self.add_photos())
+        add_photos.clicked.connect(lambda: self.photos_requested.emit())
         photos_layout.addWidget(self.photo_list, 1)
         photos_layout.addWidget(add_photos)
         form.addWidget(photos)
@@ -241,5 +270,62 @@ class RecordFields:
         form.addLayout(extra)
         self.choices_box = QGroupBox(self.tr("Prazos aplicáveis"))
         self.choices_form = QFormLayout(self.choices_box)
-        self.choice_combos: dict[str, QComboBox] = {}
         form.addWidget(self.choices_box)
+        # where the act is silent (issue 28 §2): each point with its readings; the reason of the one chosen
+        self.readings_box = ReadingsBox("penalty")
+        form.addWidget(self.readings_box)
+
+    # -- the rows of goods seized, and what the form reads --------------------------------
+
+    def add_item(self, description: str = "", quantity: str = "1", unit: str = "un", perishable: bool = False) -> None:
+        """A row of goods seized (its edits are not signalled while it is filled)."""
+        row = self.items.rowCount()
+        self.items.blockSignals(True)
+        self.items.insertRow(row)
+        self.items.setItem(row, 0, QTableWidgetItem(description))
+        self.items.setItem(row, 1, QTableWidgetItem(quantity))
+        self.items.setItem(row, 2, QTableWidgetItem(unit))
+        check = QTableWidgetItem()
+        check.setFlags(Qt.ItemFlag.ItemIsUserCheckable | Qt.ItemFlag.ItemIsEnabled)
+        check.setCheckState(Qt.CheckState.Checked if perishable else Qt.CheckState.Unchecked)
+        self.items.setItem(row, 3, check)
+        self.items.blockSignals(False)
+        self.item_added.emit()
+
+    def at(self) -> _dt.datetime | None:
+        """The day and hour of the facts (None without a day); an hour not hh:mm refused at the field."""
+        day = self.date.date()
+        if day is None:
+            return None
+        text = self.time.text()
+        try:
+            hour, minute = (int(p) for p in text.split(":"))
+            return _dt.datetime.combine(day, _dt.time(hour, minute))
+        except ValueError:
+            raise UserError(fill(self.tr("Hora inválida: %1 (use hh:mm)."), text), field="at") from None
+
+    def witness_list(self) -> list[enf.Witness]:
+        out = []
+        for line in self.witnesses.toPlainText().splitlines():
+            if not line.strip():
+                continue
+            name, _, document = line.partition(";")
+            out.append(enf.Witness(name.strip(), document.strip()))
+        return out
+
+    def item_list(self) -> list[enf.ItemInput]:
+        out = []
+        for row in range(self.items.rowCount()):
+            cells = [self.items.item(row, c) for c in range(4)]
+            description = cells[0].text() if cells[0] else ""
+            if not description.strip() and row > 0:
+                continue
+            out.append(
+                enf.ItemInput(
+                    description,
+                    cells[1].text() if cells[1] else "1",
+                    cells[2].text() if cells[2] else "un",
+                    bool(cells[3] and cells[3].checkState() == Qt.CheckState.Checked),
+                )
+            )
+        return out

@@ -347,7 +347,7 @@ class RecordsTab(QWidget):
 
     def _open(self, base: enf.RecordDraft, *, title: str, mode: str, dialog_hook=None):
         dialog = RecordDialog(base, self, today=self.today, title=title, mode=mode)
-        self.last_dialog = dialog
+        self.last_dialog: QDialog = dialog
         if dialog_hook is not None:
             dialog_hook(dialog)
         elif dialog.exec() != QDialog.DialogCode.Accepted:

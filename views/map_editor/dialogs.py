@@ -17,6 +17,7 @@ from PySide6.QtWidgets import (
 
 from models.base.errors import FieldErrors, UserError
 from models.sites import (
+    KeptBreach,
     keep_breach,
 )
 from views.fit import fit_to_screen
@@ -31,7 +32,7 @@ class KeepBreachDialog(GuardedDialog):
         super().__init__(parent)
         self.site_id = site_id
         self.breach = breach
-        self.kept = None
+        self.kept: KeptBreach | None = None
         self.setWindowTitle(self.tr("Manter irregularidade com justificativa"))
         fit_to_screen(self, QSize(560, 340))
         layout = QVBoxLayout(self)

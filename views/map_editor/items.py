@@ -69,7 +69,7 @@ class StallItem(QGraphicsRectItem):
     def paint(self, painter: QPainter, option, widget=None) -> None:
         box = self.box
         lod = option.levelOfDetailFromTransform(painter.worldTransform()) or 1e-6
-        entry = self.editor.plan.entry(box)
+        entry = self.editor.current_plan().entry(box)
         colour = colour_of(entry.hex)
         w, h = float(box.along), float(box.across)
         selected = self.isSelected()
@@ -141,7 +141,7 @@ class StallItem(QGraphicsRectItem):
         else:
             free = QRectF(band_rect.right(), rect.y(), rect.right() - band_rect.right(), rect.height())
         font = QFont(painter.font())
-        section = editor.plan.section_label(box)
+        section = editor.current_plan().section_label(box)
         if band_rect.height() >= 11 and band_rect.width() >= 16 and box.rotation in (0, 180):
             font.setPixelSize(max(8, min(12, int(band_rect.height() * 0.75))))
             font.setBold(True)

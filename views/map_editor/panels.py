@@ -1,15 +1,15 @@
-"""The editor's toolbar and side panels: its actions and their shortcuts, the checks, holders and stall tabs.
+"""The editor's side panels: the checks (breaches), the holders to place and the selected stall's fields.
 
-A mixin of :class:`views.map_editor.editor.MapEditor`, which builds them once in its constructor.
+Each panel is a widget that owns its fields and shows what it is given; it knows nothing of the editor. The
+editor (:class:`views.map_editor.editor.MapEditor`) creates one of each, fills them and listens to their
+signals.
 """
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt
-from PySide6.QtGui import (
-    QAction,
-    QKeySequence,
-)
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
     QComboBox,
     QFormLayout,
@@ -17,153 +17,38 @@ from PySide6.QtWidgets import (
     QLabel,
     QLineEdit,
     QListWidget,
-    QMenu,
+    QListWidgetItem,
     QPushButton,
     QSpinBox,
     QStyle,
     QTextBrowser,
-    QToolButton,
     QVBoxLayout,
     QWidget,
 )
-from shiboken6 import isValid
 
+from models.base.errors import UserError
+from models.sites.layout import format_metres
+from views import theme
 from views.blocks import error_label, fill
 from views.map_editor.dialogs import HolderList
 
+if TYPE_CHECKING:
+    from models.sites.breaches import KeptBreach
+    from models.sites.holders import HolderRow
+    from models.sites.layout.plan_data import Breach
+    from models.sites.stall_plan import Box
 
-class EditorPanels:
-    """The toolbar and side panels of :class:`views.map_editor.editor.MapEditor`."""
 
-    def _action(self, text: str, slot, *, shortcut=None, icon=None, name: str = "") -> QAction:
-        action = QAction(text, self)
-        if icon is not None:
-            action.setIcon(self.style().standardIcon(icon))
-        if shortcut is not None:
-            keys = shortcut if isinstance(shortcut, list) else [shortcut]
-            action.setShortcuts([QKeySequence(k) if not isinstance(k, QKeySequence) else k for k in keys])
-            action.setShortcutContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
-        action.triggered.connect(lambda _checked=False: slot())
-        action.setObjectName(name)
-        self.addAction(action)
-        return action
+class ChecksPanel(QWidget):
+    """The plan's breaches, each with its basis and whether it is kept; the buttons to keep or drop a reason."""
 
-    def _build_actions(self) -> None:
-        sp = QStyle.StandardPixmap
-        tr = self.tr
-        self.action_save = self._action(
-            tr("&Salvar"), self.save, shortcut=QKeySequence.StandardKey.Save, icon=sp.SP_DialogSaveButton, name="save"
-        )
-        self.action_save.setShortcutContext(Qt.ShortcutContext.WindowShortcut)  # Ctrl+S wherever the focus is
-        # own actions (not createUndoAction): a short text in the toolbar, what is undone in the tooltip
-        self.action_undo = self._action(
-            tr("&Desfazer"), self.undo.undo, shortcut=QKeySequence.StandardKey.Undo, icon=sp.SP_ArrowBack, name="undo"
-        )
-        redo_keys = QKeySequence.keyBindings(QKeySequence.StandardKey.Redo)
-        for extra in ("Ctrl+Shift+Z", "Ctrl+Y"):
-            if QKeySequence(extra) not in redo_keys:
-                redo_keys.append(QKeySequence(extra))
-        self.action_redo = self._action(
-            tr("&Refazer"), self.undo.redo, shortcut=redo_keys, icon=sp.SP_ArrowForward, name="redo"
-        )
-        self.undo.canUndoChanged.connect(self._undo_changed)
-        self.undo.canRedoChanged.connect(self._undo_changed)
-        self.action_auto = self._action(tr("&Auto-layout"), self.run_auto_layout, name="auto-layout")
-        self.action_add = self._action(tr("+ &Banca"), self.add_stall, shortcut="Ctrl+B", name="add")
-        self.action_add.setToolTip(tr("Adicionar uma banca livre (Ctrl+B)"))
-        self.action_delete = self._action(
-            tr("E&xcluir"), self.delete_selected, shortcut=QKeySequence.StandardKey.Delete, name="delete"
-        )
-        self.action_rotate = self._action(tr("&Girar"), self.rotate_selected, shortcut="R", name="rotate")
-        self.action_rotate.setToolTip(tr("Girar 90° (R)"))
-        self.action_distribute = self._action(tr("&Distribuir"), self.distribute_selected, name="distribute")
-        self.action_distribute.setToolTip(tr("Espaços iguais entre a primeira e a última banca selecionada"))
-        self.action_pack = self._action(tr("&Encostar"), self.pack_selected, name="pack")
-        self.action_pack.setToolTip(tr("Encostar as bancas selecionadas com o espaço mínimo entre elas"))
-        self.action_zoom_in = self._action(
-            tr("Zoom +"),
-            lambda: self.view.zoom_by(1.25, anchor_under_mouse=False),
-            shortcut=["Ctrl+=", "Ctrl++"],
-            name="zoom-in",
-        )
-        self.action_zoom_in.setToolTip(tr("Aproximar (Ctrl+=; roda do mouse)"))
-        self.action_zoom_out = self._action(
-            tr("Zoom −"), lambda: self.view.zoom_by(0.8, anchor_under_mouse=False), shortcut="Ctrl+-", name="zoom-out"
-        )
-        self.action_zoom_out.setToolTip(tr("Afastar (Ctrl+-)"))
-        self.action_fit = self._action(tr("&Tudo"), self.view.fit, shortcut="Ctrl+0", name="fit")
-        self.action_fit.setToolTip(tr("Ajustar o trecho inteiro à janela (Ctrl+0)"))
-        self.action_across = self._action(tr("&Rua"), self.view.fit_across, shortcut="Ctrl+9", name="fit-across")
-        self.action_across.setToolTip(
-            tr("A largura da rua na altura da janela (Ctrl+9); arraste com o botão do meio ou com Espaço para andar")
-        )
-        self.action_legend = self._action(tr("&Legenda"), self._toggle_legend, name="legend")
-        self.action_legend.setCheckable(True)
-        self.action_legend.setChecked(True)
-        self.action_print = self._action(
-            tr("&Imprimir…"), self.print_dialog, shortcut=QKeySequence.StandardKey.Print, name="print"
-        )
-        self.action_export = self._action(tr("E&xportar…"), self.export_dialog, name="export")
-        self.align_menu = QMenu(tr("Alinhar"), self)
-        self.align_actions = {}
-        for how, text in (
-            ("left", tr("Pelo início (esquerda)")),
-            ("right", tr("Pelo fim (direita)")),
-            ("top", tr("Pelo lado A (acima)")),
-            ("bottom", tr("Pelo lado B (abaixo)")),
-            ("kerb", tr("No meio-fio do seu lado")),
-        ):
-            action = self.align_menu.addAction(text)
-            action.setObjectName(f"align-{how}")
-            action.triggered.connect(lambda _c=False, h=how: self.align_selected(h))
-            self.align_actions[how] = action
-        align_button = QToolButton()
-        align_button.setText(tr("Alinhar"))
-        align_button.setMenu(self.align_menu)
-        align_button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
-        bar = self.toolbar
-        for action in (self.action_save, self.action_print, self.action_export):
-            bar.addAction(action)
-        bar.addSeparator()
-        for action in (self.action_undo, self.action_redo):
-            bar.addAction(action)
-        bar = self.edit_tools
-        for action in (self.action_auto, self.action_add, self.action_delete, self.action_rotate):
-            bar.addAction(action)
-        bar.addWidget(align_button)
-        bar.addAction(self.action_distribute)
-        bar.addAction(self.action_pack)
-        for action in (
-            self.action_zoom_in,
-            self.action_zoom_out,
-            self.action_fit,
-            self.action_across,
-            self.action_legend,
-        ):
-            self.view_tools.addAction(action)
+    breach_chosen = Signal()
+    keep_requested = Signal()
+    drop_requested = Signal()
 
-    def _undo_changed(self, *_args) -> None:
-        # the stack is cleared while the editor is destroyed: nothing to show then
-        if not (isValid(self) and isValid(self.undo)):
-            return
-        self.action_undo.setEnabled(self.undo.canUndo())
-        self.action_redo.setEnabled(self.undo.canRedo())
-        self.action_undo.setToolTip(
-            fill(self.tr("Desfazer: %1"), self.undo.undoText()) if self.undo.canUndo() else self.tr("Nada a desfazer")
-        )
-        self.action_redo.setToolTip(
-            fill(self.tr("Refazer: %1"), self.undo.redoText()) if self.undo.canRedo() else self.tr("Nada a refazer")
-        )
-        self._update_status()
-        self.changed.emit()
-
-    def _toggle_legend(self) -> None:
-        self.view.legend.setVisible(self.action_legend.isChecked())
-        self.view._place_overlays()
-
-    def _build_checks_tab(self) -> None:
-        page = QWidget()
-        layout = QVBoxLayout(page)
+    def __init__(self, parent: QWidget | None = None):
+        super().__init__(parent)
+        layout = QVBoxLayout(self)
         self.breach_summary = QLabel()
         self.breach_summary.setObjectName("breach-summary")
         self.breach_summary.setWordWrap(True)
@@ -171,15 +56,15 @@ class EditorPanels:
         self.breach_list = QListWidget()
         self.breach_list.setObjectName("breaches")
         self.breach_list.setWordWrap(True)
-        self.breach_list.currentItemChanged.connect(lambda *_: self._breach_chosen())
+        self.breach_list.currentItemChanged.connect(lambda *_: self.breach_chosen.emit())
         layout.addWidget(self.breach_list, 2)
         row = QVBoxLayout()
         self.keep_button = QPushButton(self.tr("Manter com jus&tificativa…"))
         self.keep_button.setObjectName("keep-breach")
-        self.keep_button.clicked.connect(lambda: self.keep_selected_breach())
+        self.keep_button.clicked.connect(lambda: self.keep_requested.emit())
         self.unkeep_button = QPushButton(self.tr("Retirar justificativa"))
         self.unkeep_button.setObjectName("drop-kept")
-        self.unkeep_button.clicked.connect(lambda: self.drop_selected_kept())
+        self.unkeep_button.clicked.connect(lambda: self.drop_requested.emit())
         row.addWidget(self.keep_button)
         row.addWidget(self.unkeep_button)
         layout.addLayout(row)
@@ -187,11 +72,70 @@ class EditorPanels:
         self.auto_result.setObjectName("auto-result")
         self.auto_result.setVisible(False)
         layout.addWidget(self.auto_result, 1)
-        self.tabs.addTab(page, self.tr("Verificações"))
 
-    def _build_holders_tab(self) -> None:
-        page = QWidget()
-        layout = QVBoxLayout(page)
+    def selected_breach(self) -> Breach | None:
+        item = self.breach_list.currentItem()
+        return item.data(Qt.ItemDataRole.UserRole) if item is not None else None
+
+    def show_breaches(self, breaches: list[Breach], kept: dict[str, KeptBreach]) -> None:
+        """List the breaches (open ones in the error colour), keeping the chosen one chosen; no signal sent."""
+        current = self.selected_breach()
+        current_sig = current.signature if current is not None else None
+        self.breach_list.blockSignals(True)
+        self.breach_list.clear()
+        warn = self.style().standardIcon(QStyle.StandardPixmap.SP_MessageBoxWarning)
+        ok = self.style().standardIcon(QStyle.StandardPixmap.SP_DialogApplyButton)
+        open_count = 0
+        for breach in breaches:
+            held = kept.get(breach.signature)
+            text = f"{breach.label.capitalize()}: {breach.message}"
+            text += "\n" + (
+                fill(self.tr("Base: %1"), breach.basis) if breach.basis else self.tr("Base: verificação do mapa")
+            )
+            if held is not None:
+                text += "\n" + fill(
+                    self.tr("Mantida — %1 (%2, %3)"), held.reason, held.kept_by, held.kept_at.strftime("%d/%m/%Y")
+                )
+            else:
+                open_count += 1
+            item = QListWidgetItem(ok if held is not None else warn, text)
+            item.setData(Qt.ItemDataRole.UserRole, breach)
+            if held is None:
+                item.setForeground(theme.qcolour("error"))
+            self.breach_list.addItem(item)
+            if breach.signature == current_sig:
+                self.breach_list.setCurrentItem(item)
+        self.breach_list.blockSignals(False)
+        if not breaches:
+            self.breach_summary.setText(self.tr("Nenhuma irregularidade: o mapa atende às regras do ato."))
+        else:
+            self.breach_summary.setText(
+                fill(
+                    self.tr("%1 irregularidade(s), %2 mantida(s) com justificativa."),
+                    str(len(breaches)),
+                    str(len(breaches) - open_count),
+                )
+            )
+
+    def show_auto_result(self, html: str | None) -> None:
+        """The last auto-layout's report, or none."""
+        if html is None:
+            self.auto_result.setVisible(False)
+            return
+        self.auto_result.setHtml(html)
+        self.auto_result.setVisible(True)
+
+
+class HoldersPanel(QWidget):
+    """The site's holders not yet on a stall, filtered as typed, with the buttons to assign and free a stall."""
+
+    assign_requested = Signal()
+    unassign_requested = Signal()
+    filter_changed = Signal()
+
+    def __init__(self, parent: QWidget | None = None):
+        super().__init__(parent)
+        layout = QVBoxLayout(self)
         hint = QLabel(
             self.tr("Arraste um titular até uma banca do mapa, ou selecione a banca e o titular e clique em Atribuir.")
         )
@@ -201,28 +145,59 @@ class EditorPanels:
         self.holder_filter.setObjectName("holder-filter")
         self.holder_filter.setPlaceholderText(self.tr("Filtrar por nº da permissão, nome ou seção"))
         self.holder_filter.setClearButtonEnabled(True)
-        self.holder_filter.textChanged.connect(lambda _t: self._fill_holders())
+        self.holder_filter.textChanged.connect(lambda _t: self.filter_changed.emit())
         layout.addWidget(self.holder_filter)
         self.holder_list = HolderList()
         layout.addWidget(self.holder_list, 1)
         row = QHBoxLayout()
         self.assign_button = QPushButton(self.tr("A&tribuir"))
         self.assign_button.setObjectName("assign")
-        self.assign_button.clicked.connect(lambda: self.assign_selected())
+        self.assign_button.clicked.connect(lambda: self.assign_requested.emit())
         self.unassign_button = QPushButton(self.tr("&Liberar banca"))
         self.unassign_button.setObjectName("unassign")
-        self.unassign_button.clicked.connect(lambda: self.unassign_selected())
+        self.unassign_button.clicked.connect(lambda: self.unassign_requested.emit())
         row.addWidget(self.assign_button)
         row.addWidget(self.unassign_button)
         row.addStretch(1)
         layout.addLayout(row)
         self.holder_message = error_label("holder-message")
         layout.addWidget(self.holder_message)
-        self.tabs.addTab(page, self.tr("Titulares"))
 
-    def _build_stall_tab(self) -> None:
-        page = QWidget()
-        layout = QVBoxLayout(page)
+    def chosen_permit(self) -> int | None:
+        """The permit of the holder chosen in the list, if any."""
+        item = self.holder_list.currentItem()
+        return item.data(Qt.ItemDataRole.UserRole) if item is not None else None
+
+    def show_holders(self, holders: list[HolderRow], section_names: dict[str, tuple[str, str]]) -> None:
+        """List the holders that match the filter (section id → its numeral and label), keeping the chosen one."""
+        wanted = self.holder_filter.text().strip().lower()
+        keep = self.chosen_permit()
+        self.holder_list.clear()
+        for holder in holders:
+            section = section_names.get(holder.section) if holder.section else None
+            text = f"{holder.number} — {holder.name}"
+            if section is not None:
+                text += "\n" + fill(self.tr("Seção %1 (%2)"), *section)
+            if wanted and wanted not in text.lower():
+                continue
+            item = QListWidgetItem(text)
+            item.setData(Qt.ItemDataRole.UserRole, holder.permit_id)
+            item.setToolTip(fill(self.tr("Local da permissão: %1"), holder.place or "—"))
+            self.holder_list.addItem(item)
+            if holder.permit_id == keep:
+                self.holder_list.setCurrentItem(item)
+
+
+class StallPanel(QWidget):
+    """The selected stall: its number, section and size (typed in metres, refused at the field), where it is."""
+
+    number_edited = Signal()
+    section_edited = Signal()
+    size_edited = Signal()
+
+    def __init__(self, parent: QWidget | None = None):
+        super().__init__(parent)
+        layout = QVBoxLayout(self)
         form = QFormLayout()
         self.prop_number = QSpinBox()
         self.prop_number.setObjectName("number")
@@ -261,9 +236,52 @@ class EditorPanels:
         layout.addLayout(form)
         layout.addWidget(self.prop_error)
         layout.addStretch(1)
-        self.prop_number.editingFinished.connect(self._number_edited)
-        self.prop_section.activated.connect(lambda _i: self._section_edited())
-        self.prop_front.editingFinished.connect(self._size_edited)
-        self.prop_depth.editingFinished.connect(self._size_edited)
-        self.stall_page = page
-        self.tabs.addTab(page, self.tr("Banca"))
+        self.prop_number.editingFinished.connect(self.number_edited.emit)
+        self.prop_section.activated.connect(lambda _i: self.section_edited.emit())
+        self.prop_front.editingFinished.connect(self.size_edited.emit)
+        self.prop_depth.editingFinished.connect(self.size_edited.emit)
+
+    def set_sections(self, sections: list[tuple[str, str]]) -> None:
+        """The sections offered (id, what is shown), after "(sem seção)"."""
+        self.prop_section.clear()
+        self.prop_section.addItem(self.tr("(sem seção)"), "")
+        for section_id, text in sections:
+            self.prop_section.addItem(text, section_id)
+
+    def _fields(self) -> tuple[QWidget, ...]:
+        return (self.prop_number, self.prop_section, self.prop_front, self.prop_depth)
+
+    def show_stall(self, box: Box, limit: str, where: str, holder: str) -> None:
+        """One stall chosen: its fields filled without a signal sent."""
+        for widget in self._fields():
+            widget.blockSignals(True)
+        self.prop_number.setValue(box.number)
+        index = self.prop_section.findData(box.section or "")
+        self.prop_section.setCurrentIndex(max(0, index))
+        self.show_size(box)
+        self.prop_limit.setText(limit)
+        self.prop_where.setText(where)
+        self.prop_holder.setText(holder)
+        for widget in self._fields():
+            widget.blockSignals(False)
+
+    def show_none(self, where: str) -> None:
+        """None or several stalls chosen: what is said in place of the stall's position."""
+        self.prop_limit.clear()
+        self.prop_where.setText(where)
+        self.prop_holder.clear()
+
+    def show_size(self, box: Box) -> None:
+        """The stall's size in the fields, unmarked."""
+        self.prop_front.setText(format_metres(box.front, mm=True).removesuffix(" m"))
+        self.prop_depth.setText(format_metres(box.depth, mm=True).removesuffix(" m"))
+        self.size_error(None)
+
+    def size_error(self, exc: UserError | None) -> None:
+        """The refusal of a typed size at its field (the other field unmarked), or none."""
+        for key, edit in (("front", self.prop_front), ("depth", self.prop_depth)):
+            wrong = exc is not None and exc.field == key
+            edit.setStyleSheet(theme.error_style() if wrong else "")
+            edit.setToolTip(exc.message if wrong and exc is not None else "")
+        self.prop_error.setText(exc.message if exc is not None else "")
+        self.prop_error.setVisible(exc is not None)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QPointF, QRectF, Qt
+from PySide6.QtCore import QPointF, QRect, QRectF, Qt
 from PySide6.QtGui import (
     QBrush,
     QColor,
@@ -66,7 +66,7 @@ class MapScene(QGraphicsScene):
         if self.far:
             self.update()
 
-    def drawForeground(self, painter: QPainter, rect: QRectF) -> None:
+    def drawForeground(self, painter: QPainter, rect: QRectF | QRect) -> None:
         """Far out, the stalls as spots of their colour (red in breach, blue selected), one call per colour —
         what each stall would paint, without thousands of calls into Python (Qt's chip example: level of
         detail)."""
@@ -92,7 +92,8 @@ class MapScene(QGraphicsScene):
             painter.drawRects(rects)
 
     # -- what is drawn under the stalls ----------------------------------------
-    def drawBackground(self, painter: QPainter, rect: QRectF) -> None:
+    def drawBackground(self, painter: QPainter, rect: QRectF | QRect) -> None:
+        rect = QRectF(rect)
         painter.fillRect(rect, QColor("#FBFBFA"))
         plan = self.editor.plan
         if plan is None:
@@ -146,7 +147,7 @@ class MapScene(QGraphicsScene):
             break
 
     def _paint_obstacles(self, painter: QPainter, lod: float, width: float) -> None:
-        plan = self.editor.plan
+        plan = self.editor.current_plan()
         kept_free = plan.kept_free()
         for obstacle in plan.plan.obstacles:
             start = float(obstacle.start) * 1000
@@ -205,7 +206,7 @@ class MapScene(QGraphicsScene):
         painter.restore()
 
     def _paint_texts(self, painter: QPainter, rect: QRectF, lod: float, length: float, width: float) -> None:
-        plan = self.editor.plan
+        plan = self.editor.current_plan()
         segment = plan.plan.segment
         # the streets at each end
         for x, name in ((-END_BAND, segment.from_street), (length, segment.to_street)):
@@ -306,7 +307,7 @@ class MapScene(QGraphicsScene):
         if gesture is None:
             super().mouseMoveEvent(event)
             return
-        plan = self.editor.plan
+        plan = self.editor.current_plan()
         pos = event.scenePos()
         if gesture.kind == "move":
             dx, dy = round(pos.x() - gesture.press.x()), round(pos.y() - gesture.press.y())
@@ -342,7 +343,7 @@ class MapScene(QGraphicsScene):
             if gesture.kind == "move":
                 editor.push(gesture.changes, editor.moving_text(gesture.uids))
             else:
-                box = editor.plan.stalls[gesture.uids[0]]
+                box = editor.current_plan().stalls[gesture.uids[0]]
                 editor.push(gesture.changes, fill(editor.tr("Redimensionar banca %1"), str(box.number)))
         event.accept()
 
@@ -350,8 +351,9 @@ class MapScene(QGraphicsScene):
         if self.gesture is None:
             return False
         for uid in self.gesture.uids:
-            if uid in self.editor.items and uid in self.editor.plan.stalls:
-                self.editor.items[uid].show_box(self.editor.plan.stalls[uid])
+            stalls = self.editor.current_plan().stalls
+            if uid in self.editor.items and uid in stalls:
+                self.editor.items[uid].show_box(stalls[uid])
         self.gesture = None
         return True
 

@@ -96,8 +96,9 @@ class LegendOverlay(QFrame):
         self.entries = list(entries)
         while self.layout_.count():
             item = self.layout_.takeAt(0)
-            if item.widget() is not None:
-                item.widget().deleteLater()
+            widget = item.widget() if item is not None else None
+            if widget is not None:
+                widget.deleteLater()
         title = QLabel(self.tr("<b>Legenda</b>"))
         self.layout_.addWidget(title)
         for entry in entries:
@@ -115,9 +116,10 @@ class LegendOverlay(QFrame):
         for text in extra:
             self.layout_.addWidget(QLabel(text))
         for index in range(self.layout_.count()):  # shown now: a label added to a shown legend would otherwise
-            widget = self.layout_.itemAt(index).widget()  # appear only after the legend was sized without it
-            if widget is not None:
-                widget.show()
+            item = self.layout_.itemAt(index)  # appear only after the legend was sized without it
+            shown = item.widget() if item is not None else None
+            if shown is not None:
+                shown.show()
         self.adjustSize()
 
 

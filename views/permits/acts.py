@@ -1,20 +1,27 @@
 """The acts on the selected permit: its documents (PDF, print), status changes (suspend, reactivate,
 revoke, cancel), renewal, leave, heir, exchange, the facts recorded and the history.
 
-A mixin of :class:`views.permits.tab.PermitsTab`: each act asks what it needs, calls the domain and selects
-the permit that results through the tab's selection and message line.
+:class:`PermitActs` is a collaborator of :class:`views.permits.tab.PermitsTab`, created with what it needs: the
+widget its dialogs open over, the day, the key folder, the message line, and the two readings of the tab's
+selection (the permit, the renewal or deadline). Each act asks what it needs, calls the domain, says what happened
+on the message line and signals the permit that results (``permit_changed``) or that a list is stale.
 """
 
 from __future__ import annotations
 
+import datetime as _dt
+from collections.abc import Callable
 from pathlib import Path
 
-from PySide6.QtCore import Qt, QUrl
+from PySide6.QtCore import QObject, Qt, QUrl, Signal
 from PySide6.QtGui import QImage, QPainter, QTextDocument
+from PySide6.QtPrintSupport import QPrinter
+from PySide6.QtWidgets import QInputDialog, QMessageBox, QWidget
 
 from models.base.errors import UserError
 from models.permits import (
     Permit,
+    PermitRow,
     cancel,
     expire_due,
     extend_startup,
@@ -32,6 +39,8 @@ from models.services.issuing import exchange_sites, renew, transfer_to_heir
 from views.blocks import fill, user_errors
 from views.permits.common import (
     DOCUMENTS,
+    DueRow,
+    MessageLine,
     date_text,
     period_text,
 )
@@ -43,8 +52,65 @@ from views.widgets import (
 )
 
 
-class PermitActs:
-    """The acts of :class:`views.permits.tab.PermitsTab` on its selected permit."""
+class PermitActs(QObject):
+    """The acts on the permit selected in the tab (or in its renewals and deadlines)."""
+
+    #: a permit to show and select (the one an act resulted in)
+    permit_changed = Signal(object)
+    #: the permits list is stale
+    rows_stale = Signal()
+    #: the renewals and deadlines list is stale
+    due_stale = Signal()
+
+    def __init__(
+        self,
+        widget: QWidget,
+        *,
+        today: Callable[[], _dt.date],
+        key_dir: Path | None,
+        message: MessageLine,
+        selected: Callable[[], PermitRow | None],
+        selected_due: Callable[[], DueRow | None],
+    ):
+        super().__init__(widget)
+        self.widget = widget  # the dialogs' parent
+        self.today = today
+        self.key_dir = key_dir
+        self.message = message
+        self.selected = selected
+        self.selected_due = selected_due
+        self.last_dialog: RenewalDialog | None = None
+
+    def _permit(self) -> Permit | None:
+        """The selected permit as it is now in the database (fresh version for the optimistic lock)."""
+        row = self.selected()
+        return find_permit(row.number) if row is not None else None
+
+    # ------------------------------------------------------------------ asking and saying
+
+    def _confirm(self, title: str, text: str) -> bool:
+        answer = QMessageBox.question(
+            self.widget,
+            title,
+            text,
+            QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
+            QMessageBox.StandardButton.No,
+        )
+        return answer == QMessageBox.StandardButton.Yes
+
+    def _ask_reason(self, title: str, label: str) -> str | None:
+        reason, ok = QInputDialog.getText(self.widget, title, label)
+        return reason if ok else None
+
+    def _run(self, act: Callable[[], Permit], done: Callable[[Permit], str]) -> Permit | None:
+        """Run a domain act: its refusal goes to the message line; the permit it results in is selected."""
+        with user_errors(self.message.say_refusal) as refused:
+            result = act()
+        if refused:
+            return None
+        self.message.say(done(result))
+        self.permit_changed.emit(result)
+        return result
 
     # ------------------------------------------------------------------ documents
 
@@ -77,7 +143,7 @@ class PermitActs:
         prefix, name = DOCUMENTS[what]
         if path is None:
             path, _ = save_file_name(
-                self, self.tr(name), f"{prefix}-{permit.number.replace('/', '-')}.pdf", self.tr("PDF (*.pdf)")
+                self.widget, self.tr(name), f"{prefix}-{permit.number.replace('/', '-')}.pdf", self.tr("PDF (*.pdf)")
             )
             if not path:
                 return None
@@ -92,20 +158,20 @@ class PermitActs:
                 "placard": lambda: write_placard_pdf(doc, path, regime),
             }
             write_in_background(
-                self,
+                self.widget,
                 fill(self.tr("Gravando o PDF da permissão nº %1…"), permit.number),
                 writers.get(what, writers["placard"]),
             )
         except UserError as exc:
-            self._say(exc.message, error=True)
+            self.message.say(exc.message, error=True)
             return None
         except OSError as exc:
-            self._say(
+            self.message.say(
                 fill(self.tr("Não foi possível gravar %1: %2"), str(path), exc.strerror or str(exc)),
                 error=True,
             )
             return None
-        self._say(
+        self.message.say(
             fill(self.tr("PDF (%1) da permissão nº %2 gravado em %3."), self.tr(name).lower(), permit.number, str(path))
         )
         return path
@@ -132,23 +198,26 @@ class PermitActs:
         text.setHtml(permit_html(doc))
         return text
 
-    def print_permit(self, printer=None) -> bool:
+    def print_permit(self, printer: QPrinter | None = None) -> bool:
         """Print the selected permit; ``printer`` None asks with the print dialog."""
         permit = self._permit()
         if permit is None:
             return False
-        with user_errors(self.say_refusal) as refused:
+        with user_errors(self.message.say_refusal) as refused:
             self._check_printable(permit)
         if refused:
             return False
-        with user_errors(self.say_refusal) as refused:
+        with user_errors(self.message.say_refusal) as refused:
             if not print_document(
-                self, printer, f"permissao-{permit.number.replace('/', '-')}", lambda: self.permit_text_document(permit)
+                self.widget,
+                printer,
+                f"permissao-{permit.number.replace('/', '-')}",
+                lambda: self.permit_text_document(permit),
             ):
                 return False
         if refused:
             return False
-        self._say(fill(self.tr("Permissão nº %1 enviada para impressão."), permit.number))
+        self.message.say(fill(self.tr("Permissão nº %1 enviada para impressão."), permit.number))
         return True
 
     # ------------------------------------------------------------------ status changes
@@ -282,11 +351,11 @@ class PermitActs:
         except UserError as exc:
             has_documents = bool(get_regime(permit.regime).permit_kind(permit.permit_kind).documents)
             if not has_documents or "Fora do prazo" in exc.message or "já foi renovada" in exc.message:
-                self._say(exc.message, error=True)
+                self.message.say(exc.message, error=True)
                 return None
             return self.renew_with_documents(permit, refusal=exc.message, dialog_hook=dialog_hook)
-        self._say(done(new))
-        self.show_permit(new)
+        self.message.say(done(new))
+        self.permit_changed.emit(new)
         return new
 
     def renew_with_documents(
@@ -295,7 +364,7 @@ class PermitActs:
         permit = permit or self._permit()
         if permit is None:
             return None
-        dialog = RenewalDialog(permit, self.today(), self.key_dir, self, refusal=refusal)
+        dialog = RenewalDialog(permit, self.today(), self.key_dir, self.widget, refusal=refusal)
         self.last_dialog = dialog
         if dialog_hook is not None:
             dialog_hook(dialog)
@@ -303,9 +372,9 @@ class PermitActs:
             dialog.exec()
         new = dialog.renewed
         if new is None:
-            self._say(refusal or self.tr("Renovação não feita."), error=bool(refusal))
+            self.message.say(refusal or self.tr("Renovação não feita."), error=bool(refusal))
             return None
-        self._say(
+        self.message.say(
             fill(
                 self.tr("Permissão nº %1 renovada com os documentos novos: nova permissão nº %2, de %3 a %4."),
                 permit.number,
@@ -314,7 +383,7 @@ class PermitActs:
                 date_text(new.valid_until),
             )
         )
-        self.show_permit(new)
+        self.permit_changed.emit(new)
         return new
 
     def renew_due_with_documents(self, *, dialog_hook=None) -> Permit | None:
@@ -336,20 +405,15 @@ class PermitActs:
             )
             if reason is None:
                 return False
-        if reason is None:
-            reason = self._ask_reason(
-                self.tr("Prorrogar prazo de início"),
-                self.tr("Justificativa da prorrogação (o ato a admite uma única vez):"),
-            )
-            if reason is None:
-                return False
-        with user_errors(self.say_refusal) as refused:
+        with user_errors(self.message.say_refusal) as refused:
             due = extend_startup(permit, by=current_user_name(), reason=reason, today=self.today())
         if refused:
             return False
-        self._say(fill(self.tr("Prazo de início da permissão nº %1 prorrogado até %2."), permit.number, date_text(due)))
-        self.refresh_due()
-        self.refresh_rows()
+        self.message.say(
+            fill(self.tr("Prazo de início da permissão nº %1 prorrogado até %2."), permit.number, date_text(due))
+        )
+        self.due_stale.emit()
+        self.rows_stale.emit()
         return True
 
     def expire_lapsed(self) -> list:
@@ -363,9 +427,9 @@ class PermitActs:
         ):
             return []
         expired = expire_due(self.today(), by=current_user_name())
-        self._say(fill(self.tr("%1 permissão(ões) marcada(s) como vencida(s)."), str(len(expired))))
-        self.refresh_rows()
-        self.refresh_due()
+        self.message.say(fill(self.tr("%1 permissão(ões) marcada(s) como vencida(s)."), str(len(expired))))
+        self.rows_stale.emit()
+        self.due_stale.emit()
         return expired
 
     # ------------------------------------------------------------------ leave, heir, exchange, facts
@@ -374,24 +438,24 @@ class PermitActs:
         permit = self._permit()
         if permit is None:
             return None
-        dialog = LeaveDialog(permit, self.today(), self)
+        dialog = LeaveDialog(permit, self.today(), self.widget)
         if dialog.exec() and dialog.leave is not None:
             event = dialog.leave
-            self._say(
+            self.message.say(
                 fill(
                     self.tr("Afastamento da permissão nº %1 registrado: %2."),
                     permit.number,
                     period_text(event.start, event.end),
                 )
             )
-            self.refresh_rows()
+            self.rows_stale.emit()
         return dialog
 
     def transfer_selected(self) -> HeirDialog | None:
         row, permit = self.selected(), self._permit()
-        if permit is None:
+        if row is None or permit is None:
             return None
-        dialog = HeirDialog(row, self)
+        dialog = HeirDialog(row, self.widget)
         if not dialog.exec():
             return dialog
         heir = get_person(dialog.heir().id)
@@ -418,9 +482,9 @@ class PermitActs:
 
     def exchange_selected(self) -> ExchangeDialog | None:
         row, permit = self.selected(), self._permit()
-        if permit is None:
+        if row is None or permit is None:
             return None
-        dialog = ExchangeDialog(row, self.today(), self)
+        dialog = ExchangeDialog(row, self.today(), self.widget)
         if not dialog.exec() or dialog.other is None:
             return dialog
         other = dialog.other
@@ -437,7 +501,7 @@ class PermitActs:
             ),
         ):
             return dialog
-        with user_errors(self.say_refusal) as refused:
+        with user_errors(self.message.say_refusal) as refused:
             mine, theirs = exchange_sites(
                 permit,
                 other,
@@ -448,7 +512,7 @@ class PermitActs:
             )
         if refused:
             return dialog
-        self._say(
+        self.message.say(
             fill(
                 self.tr("Locais permutados: nova permissão nº %1 para %2 e nº %3 para %4."),
                 mine.number,
@@ -457,7 +521,7 @@ class PermitActs:
                 theirs.holder_name,
             )
         )
-        self.show_permit(mine)
+        self.permit_changed.emit(mine)
         return dialog
 
     def record_selected(self, fact: str) -> bool:
@@ -465,20 +529,22 @@ class PermitActs:
         if permit is None:
             return False
         record = record_started if fact == "started" else record_picked_up
-        with user_errors(self.say_refusal) as refused:
+        with user_errors(self.message.say_refusal) as refused:
             record(permit, by=current_user_name(), on=self.today())
         if refused:
             return False
         what = self.tr("início das atividades") if fact == "started" else self.tr("retirada do alvará")
-        self._say(fill(self.tr("Permissão nº %1: %2 registrado em %3."), permit.number, what, date_text(self.today())))
-        self.refresh_due()
-        self.refresh_rows()
+        self.message.say(
+            fill(self.tr("Permissão nº %1: %2 registrado em %3."), permit.number, what, date_text(self.today()))
+        )
+        self.due_stale.emit()
+        self.rows_stale.emit()
         return True
 
     def open_history(self) -> HistoryDialog | None:
         row = self.selected()
         if row is None:
             return None
-        dialog = HistoryDialog(row, self)
+        dialog = HistoryDialog(row, self.widget)
         dialog.exec()
         return dialog

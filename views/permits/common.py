@@ -9,6 +9,7 @@ from dataclasses import dataclass
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor
+from PySide6.QtWidgets import QLabel
 
 from views import theme
 from views.table_models import Column, RowsModel
@@ -118,3 +119,21 @@ def history_columns(tr) -> list[Column]:
         Column(tr("Motivo"), lambda e: e.reason, tooltip=lambda e: e.reason or None),
         Column(tr("Período"), lambda e: period_text(e.start, e.end)),
     ]
+
+
+class MessageLine(QLabel):
+    """The tab's message line: what an act did, or its refusal in the error colour."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.setObjectName("message")
+        self.setWordWrap(True)
+        self.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+
+    def say(self, text: str, *, error: bool = False) -> None:
+        self.setStyleSheet(f"color: {theme.colour('error')};" if error else "")
+        self.setText(text)
+
+    def say_refusal(self, text: str) -> None:
+        """A refusal (the target of ``user_errors``)."""
+        self.say(text, error=True)

@@ -24,6 +24,7 @@ from PySide6.QtWidgets import (
 from models.base.errors import FieldErrors, UserError
 from models.permits import (
     Permit,
+    PermitEvent,
     PermitRow,
     documents_on_file,
     find_permit,
@@ -81,7 +82,8 @@ class LeaveDialog(QDialog):
 
     def __init__(self, permit: Permit, today: _dt.date, parent: QWidget | None = None):
         super().__init__(parent)
-        self.permit, self.today, self.leave = permit, today, None  # not self.event: that is QWidget.event()
+        self.permit, self.today = permit, today
+        self.leave: PermitEvent | None = None  # not self.event: that is QWidget.event()
         self.setWindowTitle(fill(self.tr("Afastamento — permissão nº %1"), permit.number))
         layout = QVBoxLayout(self)
         intro = QLabel(self._rule_text(permit))
@@ -151,8 +153,8 @@ class LeaveDialog(QDialog):
         )
 
     def accept(self) -> None:
-        errors = {}
-        dates = {}
+        errors: dict[str, str] = {}
+        dates: dict[str, _dt.date | None] = {}
         for key, edit in (("start", self.start), ("end", self.end)):
             try:
                 dates[key] = edit.date()
@@ -161,15 +163,16 @@ class LeaveDialog(QDialog):
             else:
                 if dates[key] is None:
                     errors[key] = self.tr("Informe a data (dd/mm/aaaa).")
-        if errors:
+        start, end = dates.get("start"), dates.get("end")
+        if errors or start is None or end is None:  # a date missing is among the errors
             self.errors.show(errors)
             return
         cpf = self.substitute_cpf.compact()
         try:
             self.leave = grant_leave(
                 self.permit,
-                dates["start"],
-                dates["end"],
+                start,
+                end,
                 self.substitute_name.text(),
                 cpf,
                 by=current_user_name(),
@@ -191,7 +194,8 @@ class RenewalDialog(QDialog):
 
     def __init__(self, permit: Permit, today: _dt.date, key_dir, parent: QWidget | None = None, *, refusal: str = ""):
         super().__init__(parent)
-        self.permit, self.today, self.key_dir, self.renewed = permit, today, key_dir, None
+        self.permit, self.today, self.key_dir = permit, today, key_dir
+        self.renewed: Permit | None = None
         self.setWindowTitle(fill(self.tr("Renovar — permissão nº %1"), permit.number))
         layout = QVBoxLayout(self)
         intro = QLabel(
@@ -389,7 +393,8 @@ class ExchangeDialog(QDialog):
 
     def __init__(self, row: PermitRow, today: _dt.date, parent: QWidget | None = None):
         super().__init__(parent)
-        self.row, self.today, self.other = row, today, None
+        self.row, self.today = row, today
+        self.other: Permit | None = None
         self.setWindowTitle(fill(self.tr("Permutar local — permissão nº %1"), row.number))
         layout = QVBoxLayout(self)
         intro = QLabel(

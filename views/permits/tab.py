@@ -1,7 +1,8 @@
 """The permits tab: the search, the permit's term, renewal window and history, and the acts on it.
 
-The acts on the selected permit are in :mod:`views.permits.acts` (a mixin of the tab); here the tab is laid
-out, lists and selects the permits and says what happened.
+The acts on the selected permit are done by :class:`views.permits.acts.PermitActs`, a collaborator the tab
+creates with what it needs (the day, the key folder, the message line, the readings of the selection); here the
+tab is laid out, lists and selects the permits, and shows the permit an act resulted in.
 
 A little over 600 lines as one cohesive thing: the layout (about 230 lines of it) and the selection that
 drives which acts are offered belong to the one widget.
@@ -22,10 +23,8 @@ from PySide6.QtWidgets import (
     QGroupBox,
     QHBoxLayout,
     QHeaderView,
-    QInputDialog,
     QLabel,
     QLineEdit,
-    QMessageBox,
     QPushButton,
     QSplitter,
     QTabWidget,
@@ -48,7 +47,7 @@ from models.permits import (
 )
 from models.rules.regimes import get_regime, shipped_regimes
 from views import theme
-from views.blocks import fill, user_errors
+from views.blocks import fill
 from views.keys import search_keys
 from views.permits.acts import PermitActs
 from views.permits.common import (
@@ -57,6 +56,7 @@ from views.permits.common import (
     STATUS_FILTERS,
     DueRow,
     DueRowsModel,
+    MessageLine,
     StatusRowsModel,
     date_text,
     history_columns,
@@ -69,7 +69,7 @@ from views.widgets import (
 )
 
 
-class PermitsTab(PermitActs, QWidget):
+class PermitsTab(QWidget):
     """The permits of every regime: filters, the list, the selected permit's details and history, the acts."""
 
     def __init__(
@@ -82,13 +82,23 @@ class PermitsTab(PermitActs, QWidget):
         super().__init__(parent)
         self.key_dir = key_dir  # the municipal key (models.access.signing_keys) or, in tests, a key folder
         self._today = today
+        self.message = MessageLine()
+        self.acts = PermitActs(
+            self,
+            today=self.today,
+            key_dir=key_dir,
+            message=self.message,
+            selected=self.selected,
+            selected_due=self.selected_due,
+        )
+        acts = self.acts
 
         layout = QVBoxLayout(self)
         filters = QHBoxLayout()
         self.status = QComboBox()
         self.status.setObjectName("status")
-        for label, key in STATUS_FILTERS:
-            self.status.addItem(self.tr(label), key)
+        for name, key in STATUS_FILTERS:
+            self.status.addItem(self.tr(name), key)
         self.regime = QComboBox()
         self.regime.setObjectName("regime")
         self.regime.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
@@ -101,9 +111,9 @@ class PermitsTab(PermitActs, QWidget):
             (self.tr("Re&gime:"), self.regime, 0),
             (self.tr("&Buscar:"), self.query, 1),
         ):
-            label = QLabel(text)
-            label.setBuddy(widget)
-            filters.addWidget(label)
+            buddy = QLabel(text)
+            buddy.setBuddy(widget)
+            filters.addWidget(buddy)
             filters.addWidget(widget, stretch)
         layout.addLayout(filters)
 
@@ -147,7 +157,7 @@ class PermitsTab(PermitActs, QWidget):
         details.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
         details.setVerticalSpacing(3)
         self.detail_labels: dict[str, QLabel] = {}
-        for key, text in (
+        for key, caption in (
             ("holder", self.tr("Titular:")),
             ("kind", self.tr("Tipo:")),
             ("place", self.tr("Local:")),
@@ -158,7 +168,7 @@ class PermitsTab(PermitActs, QWidget):
             label = WrappingLabel()  # a long kind or validity takes the lines it needs (1280×720)
             label.setObjectName(f"detail-{key}")
             label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-            details.addRow(text, label)
+            details.addRow(caption, label)
             self.detail_labels[key] = label
         self.detail_labels["origin"].setTextFormat(Qt.TextFormat.RichText)
         # the pane keeps date, event, reason and who; the dialog (Enter on the list) shows every column
@@ -177,24 +187,24 @@ class PermitsTab(PermitActs, QWidget):
         self.buttons: dict[str, QPushButton] = {}
         groups = (
             (
-                ("pdf-permit", self.tr("&Permissão (PDF)…"), lambda: self.save_pdf("permit")),
-                ("pdf-card", self.tr("Car&tão (PDF)…"), lambda: self.save_pdf("card")),
-                ("pdf-placard", self.tr("P&laca (PDF)…"), lambda: self.save_pdf("placard")),
-                ("print", self.tr("&Imprimir…"), lambda: self.print_permit()),
+                ("pdf-permit", self.tr("&Permissão (PDF)…"), lambda: acts.save_pdf("permit")),
+                ("pdf-card", self.tr("Car&tão (PDF)…"), lambda: acts.save_pdf("card")),
+                ("pdf-placard", self.tr("P&laca (PDF)…"), lambda: acts.save_pdf("placard")),
+                ("print", self.tr("&Imprimir…"), lambda: acts.print_permit()),
                 None,
-                ("started", self.tr("R&egistrar início"), lambda: self.record_selected("started")),
-                ("picked-up", self.tr("Registrar retira&da"), lambda: self.record_selected("picked-up")),
-                ("leave", self.tr("A&fastamento…"), lambda: self.leave_selected()),
+                ("started", self.tr("R&egistrar início"), lambda: acts.record_selected("started")),
+                ("picked-up", self.tr("Registrar retira&da"), lambda: acts.record_selected("picked-up")),
+                ("leave", self.tr("A&fastamento…"), lambda: acts.leave_selected()),
             ),
             (
-                ("renew", self.tr("&Renovar"), lambda: self.renew_selected()),
-                ("suspend", self.tr("S&uspender…"), lambda: self.suspend_selected()),
-                ("reactivate", self.tr("Reati&var"), lambda: self.reactivate_selected()),
-                ("revoke", self.tr("&Cassar…"), lambda: self.revoke_selected()),
-                ("cancel", self.tr("Ca&ncelar…"), lambda: self.cancel_selected()),
+                ("renew", self.tr("&Renovar"), lambda: acts.renew_selected()),
+                ("suspend", self.tr("S&uspender…"), lambda: acts.suspend_selected()),
+                ("reactivate", self.tr("Reati&var"), lambda: acts.reactivate_selected()),
+                ("revoke", self.tr("&Cassar…"), lambda: acts.revoke_selected()),
+                ("cancel", self.tr("Ca&ncelar…"), lambda: acts.cancel_selected()),
                 None,
-                ("transfer", self.tr("Transferir a &herdeiro…"), lambda: self.transfer_selected()),
-                ("exchange", self.tr("Permutar l&ocal…"), lambda: self.exchange_selected()),
+                ("transfer", self.tr("Transferir a &herdeiro…"), lambda: acts.transfer_selected()),
+                ("exchange", self.tr("Permutar l&ocal…"), lambda: acts.exchange_selected()),
             ),
         )
         actions = QVBoxLayout()
@@ -246,19 +256,19 @@ class PermitsTab(PermitActs, QWidget):
         due_buttons = QHBoxLayout()
         self.due_renew = QPushButton(self.tr("&Renovar"))
         self.due_renew.setObjectName("due-renew")
-        self.due_renew.clicked.connect(lambda: self.renew_due())
+        self.due_renew.clicked.connect(lambda: acts.renew_due())
         self.due_hint = QLabel()
         self.due_hint.setObjectName("due-hint")
         self.due_hint.setStyleSheet(f"color: {theme.colour('muted')};")
         self.due_renew_documents = QPushButton(self.tr("Renovar com &documentos…"))
         self.due_renew_documents.setObjectName("due-renew-documents")
-        self.due_renew_documents.clicked.connect(lambda: self.renew_due_with_documents())
+        self.due_renew_documents.clicked.connect(lambda: acts.renew_due_with_documents())
         self.due_extend = QPushButton(self.tr("Prorrogar &início…"))
         self.due_extend.setObjectName("due-extend-startup")
-        self.due_extend.clicked.connect(lambda: self.extend_startup_due())
+        self.due_extend.clicked.connect(lambda: acts.extend_startup_due())
         self.expire_button = QPushButton(self.tr("Dar baixa nas &vencidas…"))
         self.expire_button.setObjectName("expire-due")
-        self.expire_button.clicked.connect(lambda: self.expire_lapsed())
+        self.expire_button.clicked.connect(lambda: acts.expire_lapsed())
         due_buttons.addWidget(self.due_renew)
         due_buttons.addWidget(self.due_renew_documents)
         due_buttons.addWidget(self.due_extend)
@@ -281,10 +291,6 @@ class PermitsTab(PermitActs, QWidget):
         self.splitter.setStretchFactor(0, 1)
         self.splitter.setStretchFactor(1, 1)
         layout.addWidget(self.splitter, 1)
-        self.message = QLabel()
-        self.message.setObjectName("message")
-        self.message.setWordWrap(True)
-        self.message.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         layout.addWidget(self.message)
 
         self.status.currentIndexChanged.connect(lambda _i: self.refresh_rows())
@@ -293,10 +299,13 @@ class PermitsTab(PermitActs, QWidget):
         self.query.returnPressed.connect(self._to_table)
         search_keys(self.query, self.table)  # Enter in the list: its own activated (the history)
         self.table.selectionModel().currentRowChanged.connect(lambda *_: self._show_selected())
-        self.table.activated.connect(lambda _index: self.open_history())
+        self.table.activated.connect(lambda _index: acts.open_history())
         self.table.pressed.connect(lambda _index: self.pages.setCurrentIndex(0))
         self.due_table.selectionModel().currentRowChanged.connect(lambda *_: self._update_due())
-        QShortcut(QKeySequence(self.tr("Ctrl+L")), self, activated=self.focus_search)
+        QShortcut(QKeySequence(self.tr("Ctrl+L")), self, self.focus_search)
+        acts.permit_changed.connect(self.show_permit)
+        acts.rows_stale.connect(self.refresh_rows)
+        acts.due_stale.connect(self.refresh_due)
         self._show_selected()
         self._update_due()
 
@@ -377,20 +386,20 @@ class PermitsTab(PermitActs, QWidget):
                     is_open,
                 )
             )
-        for item in startup_deadlines(today):
-            what = item.label + (self.tr(" — vencido") if item.overdue else "")
+        for deadline in startup_deadlines(today):
+            what = deadline.label + (self.tr(" — vencido") if deadline.overdue else "")
             rows.append(
                 DueRow(
-                    item.due,
-                    item.permit_id,
-                    item.number,
-                    item.holder,
+                    deadline.due,
+                    deadline.permit_id,
+                    deadline.number,
+                    deadline.holder,
                     what,
-                    fill(self.tr("até %1"), date_text(item.due)),
-                    item.article,
-                    item.overdue,
+                    fill(self.tr("até %1"), date_text(deadline.due)),
+                    deadline.article,
+                    deadline.overdue,
                     False,
-                    item.extendable,
+                    deadline.extendable,
                 )
             )
         rows.sort(key=lambda r: (r.date, r.number))
@@ -451,11 +460,6 @@ class PermitsTab(PermitActs, QWidget):
             if not self.table.currentIndex().isValid():
                 self.table.selectRow(0)
 
-    def _permit(self) -> Permit | None:
-        """The selected permit as it is now in the database (fresh version for the optimistic lock)."""
-        row = self.selected()
-        return find_permit(row.number) if row is not None else None
-
     def _show_selected(self) -> None:
         row = self.selected()
         labels = self.detail_labels
@@ -511,8 +515,11 @@ class PermitsTab(PermitActs, QWidget):
         today = self.today()
         status = row.status if row is not None else None
         live = status in LIVE_STATUSES
-        printable = live and not row.lapsed  # no valid-looking card of a permit past its last day
-        active = status == "active" and not row.lapsed
+        lapsed = row is not None and row.lapsed
+        holder_kind = row.holder_kind if row is not None else None
+        origin = row.origin if row is not None else None
+        printable = live and not lapsed  # no valid-looking card of a permit past its last day
+        active = status == "active" and not lapsed
         kind = regime = None
         if row is not None:
             try:
@@ -527,15 +534,15 @@ class PermitsTab(PermitActs, QWidget):
             "pdf-placard": printable and regime is not None and regime.placard is not None,
             "print": printable,
             "suspend": active,
-            "reactivate": status == "suspended" and not row.lapsed,
+            "reactivate": status == "suspended" and not lapsed,
             "revoke": live,
             "cancel": live,
             "renew": active and window is not None and window.contains(today),
             "leave": active and kind is not None and kind.leave is not None,
-            "transfer": active and kind is not None and kind.transfer is not None and row.holder_kind == "person",
+            "transfer": active and kind is not None and kind.transfer is not None and holder_kind == "person",
             "exchange": active,
-            "started": live and row.origin == "application" and "started" not in done,
-            "picked-up": live and row.origin == "application" and "picked-up" not in done,
+            "started": live and origin == "application" and "started" not in done,
+            "picked-up": live and origin == "application" and "picked-up" not in done,
         }
         tips = {
             "pdf-placard": self.tr("O regime não prevê placa indicativa.")
@@ -586,37 +593,3 @@ class PermitsTab(PermitActs, QWidget):
             self.due_hint.setText(
                 self.tr("Renova a permissão selecionada nesta lista, conferindo de novo os requisitos.")
             )
-
-    # ------------------------------------------------------------------ messages
-
-    def _say(self, text: str, *, error: bool = False) -> None:
-        self.message.setStyleSheet(f"color: {theme.colour('error')};" if error else "")
-        self.message.setText(text)
-
-    def say_refusal(self, text: str) -> None:
-        """A refusal on the message line (the target of ``user_errors``)."""
-        self._say(text, error=True)
-
-    def _confirm(self, title: str, text: str) -> bool:
-        answer = QMessageBox.question(
-            self,
-            title,
-            text,
-            QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
-            QMessageBox.StandardButton.No,
-        )
-        return answer == QMessageBox.StandardButton.Yes
-
-    def _ask_reason(self, title: str, label: str) -> str | None:
-        reason, ok = QInputDialog.getText(self, title, label)
-        return reason if ok else None
-
-    def _run(self, act: Callable[[], Permit], done: Callable[[Permit], str]) -> Permit | None:
-        """Run a domain act: its refusal goes to the message line; the permit it results in is selected."""
-        with user_errors(self.say_refusal) as refused:
-            result = act()
-        if refused:
-            return None
-        self._say(done(result))
-        self.show_permit(result)
-        return result

@@ -22,6 +22,7 @@ from PySide6.QtWidgets import (
 
 from models.base.errors import FieldErrors, UserError
 from models.selection.process import (
+    Process,
     allowed_points,
     decide_appeal,
     file_appeal,
@@ -33,7 +34,16 @@ from views import theme
 from views.blocks import fill, user_errors
 from views.save import save_file_name
 from views.selection.call_tab import CallTab
-from views.selection.common import MONO, date_edit, day_text, message_line, rich_label, set_up_table, write_publication
+from views.selection.common import (
+    MONO,
+    date_edit,
+    day_text,
+    message_line,
+    picked_date,
+    rich_label,
+    set_up_table,
+    write_publication,
+)
 from views.table_models import Column, RowsModel, selected_row
 from views.widgets import current_user_name
 
@@ -47,7 +57,7 @@ class AppealsTab(QWidget):
     def __init__(self, call: CallTab, parent: QWidget | None = None):
         super().__init__(parent)
         self.call = call
-        self.process = None
+        self.process: Process | None = None
         layout = QVBoxLayout(self)
         self.status = rich_label("process")
         self.status.setStyleSheet(f"background: {theme.colour('panel')}; padding: 6px;")
@@ -227,11 +237,11 @@ class AppealsTab(QWidget):
                 )
         open_ = process is not None and process.final is None
         self.file_button.setEnabled(open_)
-        self.final_button.setEnabled(open_ and not process.final_problem)
+        self.final_button.setEnabled(open_ and process is not None and not process.final_problem)
         if keep is not None:
-            for row, a in enumerate(self.appeals.rows):
+            for index, a in enumerate(self.appeals.rows):
                 if a.id == keep.id:
-                    self.appeals_view.selectRow(row)
+                    self.appeals_view.selectRow(index)
         self._show_appeal()
 
     def selected(self):
@@ -307,7 +317,7 @@ class AppealsTab(QWidget):
             appeal = file_appeal(
                 self.process.ranking,
                 participant_id=self.appellant.currentData() or "",
-                filed_on=self.filed_on.date().toPython(),
+                filed_on=picked_date(self.filed_on),
                 grounds=self.grounds.toPlainText(),
                 by=current_user_name(),
                 today=self.call.today,
@@ -350,7 +360,7 @@ class AppealsTab(QWidget):
                 a.id,
                 granted=granted,
                 reason=self.reason.toPlainText(),
-                decided_on=self.decided_on.date().toPython(),
+                decided_on=picked_date(self.decided_on),
                 by=current_user_name(),
                 today=self.call.today,
                 corrections=corrections,
@@ -390,7 +400,7 @@ class AppealsTab(QWidget):
             pub = publish_final(
                 self.process.ranking,
                 by=current_user_name(),
-                published_on=self.final_on.date().toPython(),
+                published_on=picked_date(self.final_on),
                 today=self.call.today,
                 medium=self.call.medium.text().strip() or path.name,
             )

@@ -49,6 +49,7 @@ from views.selection.common import (
     date_edit,
     day_text,
     message_line,
+    picked_date,
     rich_label,
     set_up_table,
     when_text,
@@ -79,7 +80,10 @@ class CallTab(QWidget):
         self.site.setEditable(True)
         self.site.setInsertPolicy(QComboBox.InsertPolicy.NoInsert)
         self.site.setMinimumWidth(260)
-        self.site.lineEdit().setPlaceholderText(self.tr("todos os locais, ou digite o local/evento"))
+        site_edit = self.site.lineEdit()
+        assert site_edit is not None  # an editable combo box has its line edit
+        site_edit.setPlaceholderText(self.tr("todos os locais, ou digite o local/evento"))
+        site_edit.editingFinished.connect(self._site_typed)
         self.group = QComboBox()
         self.group.setObjectName("group")
         self.group.setMinimumWidth(200)
@@ -199,7 +203,6 @@ class CallTab(QWidget):
 
         self.regime.currentIndexChanged.connect(lambda _i: self._regime_changed())
         self.site.activated.connect(lambda _i: self.refresh_list())
-        self.site.lineEdit().editingFinished.connect(self._site_typed)
         self.group.currentIndexChanged.connect(lambda _i: self.refresh_list())
         self.table.selectionModel().selectionChanged.connect(lambda *_: self._show_selected())
         self.preference_button.clicked.connect(lambda: self.choose_preference())
@@ -553,7 +556,7 @@ class CallTab(QWidget):
             pub = publish(
                 current,
                 by=current_user_name(),
-                published_on=self.published_on.date().toPython(),
+                published_on=picked_date(self.published_on),
                 today=self.today,
                 call=call,
                 medium=medium,

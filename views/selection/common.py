@@ -52,6 +52,12 @@ def date_edit(name: str, today: _dt.date) -> QDateEdit:
     return edit
 
 
+def picked_date(edit: QDateEdit) -> _dt.date:
+    """The day chosen in a date edit made by :func:`date_edit` (always a valid day)."""
+    day = edit.date()
+    return _dt.date(day.year(), day.month(), day.day())
+
+
 def day_text(value: _dt.date | None) -> str:
     return value.strftime("%d/%m/%Y") if value else ""
 

@@ -20,7 +20,7 @@ from PySide6.QtWidgets import (
 from models.base.errors import FieldErrors, UserError
 from models.rules.regimes import get_regime
 from models.selection import parse_vacancies
-from models.selection.draws import hold_draw
+from models.selection.draws import Draw, hold_draw
 from models.selection.process import (
     publication_check,
 )
@@ -29,6 +29,7 @@ from models.services.calls import (
 )
 from views import theme
 from views.blocks import fill
+from views.readings_box import ReadingsBox
 from views.selection.call_tab import CallTab
 from views.selection.common import MONO, day_text, message_line, public_draw_fields
 from views.widgets import FieldErrorsView, current_user_name
@@ -43,7 +44,7 @@ class DrawTab(QWidget):
         super().__init__(parent)
         self.call = call
         self.replaces: int | None = None
-        self.last_draw = None
+        self.last_draw: Draw | None = None
         layout = QVBoxLayout(self)
         self.summary = QLabel()
         self.summary.setObjectName("summary")
@@ -80,6 +81,8 @@ class DrawTab(QWidget):
         form.addRow(alternates_caption, alt_row)
         form.addRow(self.tr("Seme&nte:"), self.seed)
         layout.addLayout(form)
+        self.readings = ReadingsBox("draw")
+        layout.addWidget(self.readings)
         self.replacing = QLabel()
         self.replacing.setObjectName("replacing")
         self.replacing.setStyleSheet(f"color: {theme.colour('error')};")
@@ -102,6 +105,7 @@ class DrawTab(QWidget):
                 "vacancies": self.vacancies,
                 "seed": self.seed,
                 "alternates": self.alternates,
+                "readings": self.readings,
             },
         )
         self.message = message_line()
@@ -116,6 +120,7 @@ class DrawTab(QWidget):
         regime = self.call.regime_id()
         if regime and regime != self._regime_seen:
             self._regime_seen = regime
+            self.readings.show_points(regime)
             rules = current.rules if current is not None else None
             if rules is not None:
                 self.alternates.setValue(rules.alternates)
@@ -250,6 +255,7 @@ class DrawTab(QWidget):
                 alternates=self.alternates.value(),
                 site=current.site,
                 replaces=self.replaces,
+                readings=self.readings.choices(current_user_name()),
             )
         except FieldErrors as exc:
             self.errors.show(exc.errors)

@@ -32,6 +32,7 @@ from models.rules import describe
 from models.rules.eligibility import join_articles
 from models.selection.draws import annul_draw, draw_entries
 from models.services.calls import (
+    StallChoice,
     assign_stalls,
     draw_holders,
     draw_rows,
@@ -55,7 +56,7 @@ class DrawsTab(QWidget):
         super().__init__(parent)
         self.key_dir = key_dir
         self._today = today
-        self.choices = []
+        self.choices: list[StallChoice] = []
         layout = QVBoxLayout(self)
         self.model = RowsModel(
             [
@@ -333,7 +334,7 @@ class DrawsTab(QWidget):
             combo.setEnabled(choice is not None and not choice.note and d.status == "held")
             self.holders.setCellWidget(row, 6, combo)
             later = QTableWidgetItem(h.requirements_text)
-            later.setToolTip("\n".join(f"{r.label}: {r.reason} ({r.article})" for r in h.requirements) or None)
+            later.setToolTip("\n".join(f"{r.label}: {r.reason} ({r.article})" for r in h.requirements))
             if any(r.status == "failed" for r in h.requirements):
                 later.setForeground(QBrush(theme.qcolour("error")))
             self.holders.setItem(row, 7, later)
@@ -341,7 +342,9 @@ class DrawsTab(QWidget):
         self._holder_selected()
 
     def stall_combo(self, row: int) -> QComboBox:
-        return self.holders.cellWidget(row, 6)
+        combo = self.holders.cellWidget(row, 6)
+        assert isinstance(combo, QComboBox)  # the stall column holds a combo box on every row
+        return combo
 
     def selected_holder(self):
         rows = self.holders.selectionModel().selectedRows() if self.holders.selectionModel() else []
@@ -489,8 +492,8 @@ class DrawsTab(QWidget):
                 if ok:
                     try:
                         end = parse_br_date(text, what="Data final das permissões")
-                    except UserError as refused:
-                        self.message.setText(refused.message)
+                    except UserError as exc:
+                        self.message.setText(exc.message)
                         self._show_stalls()
                         return outcomes
                     outcomes = issue_holder_permits(

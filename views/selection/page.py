@@ -59,7 +59,7 @@ class SelectionPage(QWidget):
         rotating = selection is not None and selection.method == "rotating-draw"
         self.tabs.setTabVisible(self.tabs.indexOf(self.appeals), appeals)
         self.tabs.setTabVisible(self.tabs.indexOf(self.rotation), rotating)
-        names = [(self.call, self.tr("Chamamento e lista"))]
+        names: list[tuple[QWidget, str]] = [(self.call, self.tr("Chamamento e lista"))]
         if appeals:
             names.append((self.appeals, self.tr("Recursos e lista definitiva")))
         names.append((self.draw, self.tr("Sorteio")))

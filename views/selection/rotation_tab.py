@@ -27,6 +27,7 @@ from PySide6.QtWidgets import (
 
 from models.base.errors import FieldErrors, UserError
 from models.selection.process import (
+    RotationState,
     add_event,
     hold_point_draw,
     point_label,
@@ -38,7 +39,16 @@ from models.selection.process import (
 from views import theme
 from views.blocks import fill, user_errors
 from views.selection.call_tab import CallTab
-from views.selection.common import MONO, date_edit, day_text, message_line, public_draw_fields, rich_label, set_up_table
+from views.selection.common import (
+    MONO,
+    date_edit,
+    day_text,
+    message_line,
+    picked_date,
+    public_draw_fields,
+    rich_label,
+    set_up_table,
+)
 from views.table_models import Column, RowsModel, selected_row
 from views.widgets import current_user_name, save_pdf_as
 
@@ -50,8 +60,9 @@ class RotationTab(QWidget):
     def __init__(self, call: CallTab, parent: QWidget | None = None):
         super().__init__(parent)
         self.call = call
-        self.state = None
-        self._seed_of = None  # the event whose seed is in the field: a seed is typed in public for each draw
+        self.state: RotationState | None = None
+        # the event whose seed is in the field: a seed is typed in public for each draw
+        self._seed_of: tuple[int | None, int] | None = None
         layout = QVBoxLayout(self)
         top = QHBoxLayout()
         caption = QLabel(self.tr("Lista corrida do &sorteio:"))
@@ -322,6 +333,7 @@ class RotationTab(QWidget):
 
     def _show_event(self) -> None:
         e = self.selected_event()
+        draw_id = self.state.draw_id if self.state is not None else None
         held = self.state is not None and self.state.draw_status == "held"
         can_draw = e is not None and e.point_draw is None and held
         for widget in (self.points, self.place, self.officials, self.seed, self.points_button):
@@ -341,7 +353,7 @@ class RotationTab(QWidget):
         )
         if e.point_draw is None:
             self.points.setText(f"1-{e.vacancies}")
-            if self._seed_of != (self.state.draw_id, e.number):
+            if self._seed_of != (draw_id, e.number):
                 self.seed.clear()
             rows = [("", "", name) for _pid, name in e.vendors]
         else:
@@ -351,7 +363,7 @@ class RotationTab(QWidget):
             self.officials.setPlainText(pd.officials)
             self.seed.setText(pd.seed)
             rows = [(f"{i}º", point_label(point), name) for i, (_pid, name, point) in enumerate(e.assignments, 1)]
-        self._seed_of = (self.state.draw_id, e.number)
+        self._seed_of = (draw_id, e.number)
         self.assignments.setRowCount(len(rows))
         for r, values in enumerate(rows):
             for c, value in enumerate(values):
@@ -363,7 +375,7 @@ class RotationTab(QWidget):
         with user_errors(self.message) as refused:
             event = add_event(
                 self.state.draw_id,
-                event_date=self.event_date.date().toPython(),
+                event_date=picked_date(self.event_date),
                 vacancies=self.vacancies.value(),
                 label=self.event_label.text(),
                 by=current_user_name(),

@@ -57,7 +57,7 @@ def create_charge(
     if not person_id and not company_id:
         errors["holder"] = "Informe o devedor (permissão, pessoa ou empresa)."
     by = acting(by)  # the session's user (issue 16 §4)
-    if errors:
+    if errors or value is None:  # no value: its error is among them
         raise FieldErrors(errors)
     with db.atomic():
         return Charge.create(

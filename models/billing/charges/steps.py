@@ -10,6 +10,7 @@ from calendar import monthrange
 from decimal import Decimal
 from typing import NamedTuple
 
+from models.base.br import month_name
 from models.base.errors import UserError
 from models.base.money import parse_typed
 from models.billing.charges.tables import KINDS, Charge
@@ -42,21 +43,8 @@ def parse_month(text: str) -> tuple[int, int]:
 
 
 def month_label(year: int, month: int) -> str:
-    names = [
-        "janeiro",
-        "fevereiro",
-        "março",
-        "abril",
-        "maio",
-        "junho",
-        "julho",
-        "agosto",
-        "setembro",
-        "outubro",
-        "novembro",
-        "dezembro",
-    ]
-    return f"{names[month - 1]} de {year}"
+    """``"março de 2026"``."""
+    return f"{month_name(month)} de {year}"
 
 
 def month_bounds(year: int, month: int) -> tuple[_dt.date, _dt.date]:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from decimal import Decimal
+from typing import TYPE_CHECKING
 
 from peewee import (
     CharField,
@@ -76,6 +77,12 @@ class Charge(BaseModel):
     act_sha256 = CharField(max_length=64, default="")
     version = IntegerField(default=1)
 
+    if TYPE_CHECKING:  # for mypy: the key peewee adds beside each foreign key (its stub has none)
+        permit_id: int | None
+        application_id: int | None
+        person_id: int | None
+        company_id: int | None
+
     class Meta:
         table_name = "charge"
 
@@ -89,9 +96,9 @@ class Charge(BaseModel):
 
     @property
     def debtor_name(self) -> str:
-        if self.person_id:
+        if self.person is not None:  # no query when the key is empty
             return self.person.name
-        return self.company.legal_name if self.company_id else ""
+        return self.company.legal_name if self.company is not None else ""
 
     @property
     def open_amount(self) -> Decimal:
@@ -133,6 +140,9 @@ class Payment(BaseModel):
     recorded_at = DateTimeField(default=clock.now)
     recorded_by = CharField(max_length=100)
     note = TextField(default="")
+
+    if TYPE_CHECKING:  # for mypy: the key peewee adds beside each foreign key (its stub has none)
+        charge_id: int
 
     class Meta:
         table_name = "payment"

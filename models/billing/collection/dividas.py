@@ -19,6 +19,7 @@ from models.billing.charges.tables import KINDS, Charge
 from models.billing.collection.late import get_late_rules, late_charge
 from models.billing.collection.tables import DebtInscription
 from models.registry.applications import next_number
+from models.registry.people import Company, Person
 from models.store.db import db
 from models.store.outfile import output
 
@@ -79,12 +80,15 @@ def debt_rows(as_of: _dt.date) -> list[DebtRow]:
     for charge in charges:
         original = charge.open_amount
         late = late_charge(original, charge.due_on, as_of, rules) if charge.kind != "late" else None
-        if charge.person_id:
-            holder, debtor, document = charge.person, charge.person.name, format_cpf(charge.person.cpf)
-            partners = ""
+        person, company = charge.person, charge.company
+        holder: Person | Company | None = person or company
+        if person is not None:
+            debtor, document, partners = person.name, format_cpf(person.cpf), ""
+        elif company is not None:
+            debtor, document = company.legal_name, format_cnpj(company.cnpj)
+            partners = "; ".join(f"{p.name} (CPF {format_cpf(p.cpf)})" if p.cpf else p.name for p in company.partners)
         else:
-            holder, debtor, document = charge.company, charge.company.legal_name, format_cnpj(charge.company.cnpj)
-            partners = "; ".join(f"{p.name} (CPF {format_cpf(p.cpf)})" if p.cpf else p.name for p in holder.partners)
+            debtor, document, partners = "", "", ""
         rows.append(
             DebtRow(
                 charge,

@@ -43,10 +43,11 @@ def free_field(year: int, seq: int, due: _dt.date) -> str:
 
 def _payer(charge: Charge) -> tuple[str, str, str]:
     """(key, name, document) of a charge's debtor."""
-    if charge.person_id:
-        return f"p{charge.person_id}", charge.person.name, charge.person.cpf
-    if charge.company_id:
-        return f"c{charge.company_id}", charge.company.legal_name, charge.company.cnpj
+    person, company = charge.person, charge.company
+    if person is not None:
+        return f"p{charge.person_id}", person.name, person.cpf
+    if company is not None:
+        return f"c{charge.company_id}", company.legal_name, company.cnpj
     return "", "", ""
 
 

@@ -3,6 +3,8 @@ from, reversals and credits. Schema v29 (models.store.schema)."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from peewee import CharField, DateField, DateTimeField, ForeignKeyField, IntegerField, TextField
 
 from models.base import clock
@@ -36,6 +38,10 @@ class Guia(BaseModel):
     replaces = CharField(max_length=16, default="")  # the number of the guia this one replaces
     replaced_by = CharField(max_length=16, default="")
 
+    if TYPE_CHECKING:  # for mypy: the key peewee adds beside each foreign key (its stub has none)
+        person_id: int | None
+        company_id: int | None
+
     class Meta:
         table_name = "guia"
 
@@ -50,6 +56,10 @@ class GuiaCharge(BaseModel):
     guia = ForeignKeyField(Guia, backref="items", on_delete="RESTRICT")
     charge = ForeignKeyField(Charge, backref="guia_items", on_delete="RESTRICT")
     amount = MoneyField()
+
+    if TYPE_CHECKING:  # for mypy: the key peewee adds beside each foreign key (its stub has none)
+        guia_id: int
+        charge_id: int
 
     class Meta:
         table_name = "guia_charge"
@@ -88,6 +98,11 @@ class PaymentSource(BaseModel):
     credited_on = DateField(null=True)
     fee = MoneyField(default=0)
 
+    if TYPE_CHECKING:  # for mypy: the key peewee adds beside each foreign key (its stub has none)
+        payment_id: int
+        guia_id: int | None
+        return_file_id: int | None
+
     class Meta:
         table_name = "payment_source"
 
@@ -102,6 +117,9 @@ class Reversal(BaseModel):
     reversed_on = DateField()
     reversed_at = DateTimeField(default=clock.now)
     reversed_by = CharField(max_length=100)
+
+    if TYPE_CHECKING:  # for mypy: the key peewee adds beside each foreign key (its stub has none)
+        payment_id: int
 
     class Meta:
         table_name = "payment_reversal"
@@ -122,6 +140,13 @@ class Credit(BaseModel):
     created_at = DateTimeField(default=clock.now)
     note = TextField(default="")
 
+    if TYPE_CHECKING:  # for mypy: the key peewee adds beside each foreign key (its stub has none)
+        payment_id: int | None
+        guia_id: int | None
+        return_file_id: int | None
+        person_id: int | None
+        company_id: int | None
+
     class Meta:
         table_name = "credit"
 
@@ -138,6 +163,9 @@ class DebtInscription(BaseModel):
     file_name = CharField(max_length=255, default="")
     inscribed_at = DateTimeField(default=clock.now)
     inscribed_by = CharField(max_length=100)
+
+    if TYPE_CHECKING:  # for mypy: the key peewee adds beside each foreign key (its stub has none)
+        charge_id: int
 
     class Meta:
         table_name = "debt_inscription"

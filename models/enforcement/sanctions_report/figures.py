@@ -232,8 +232,8 @@ def check_period(start: _dt.date | None, end: _dt.date | None) -> tuple[_dt.date
         errors["start"] = "Informe o início do período."
     if end is None:
         errors["end"] = "Informe o fim do período."
-    if not errors and start > end:
+    if start is not None and end is not None and start > end:
         errors["end"] = f"O período está invertido: o início ({start:%d/%m/%Y}) é depois do fim ({end:%d/%m/%Y})."
-    if errors:
+    if errors or start is None or end is None:
         raise FieldErrors(errors)
     return start, end

@@ -141,7 +141,7 @@ def sanctions_report(
     as the situation is on ``today``.
 
     ``progress(done, total)`` is called as the records are read (``total`` their number); it may raise (e.g.
-    :class:`Cancelled`) to stop — nothing is written.
+    :class:`models.base.errors.Cancelled`) to stop — nothing is written.
     """
     start, end = check_period(start, end)
     first = _dt.datetime.combine(start, _dt.time(0))

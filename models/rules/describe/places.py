@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import datetime as dt
 
+from models.base.br import weekday_name
 from models.rules.describe.text import Fact, cap, clock, date, fact, join_words, metres, moment, notes, plural
 from models.rules.describe.words import (
-    DAY_NAMES,
     DISTANCES,
     NUMBERING,
     PLACARD_CONTENTS,
@@ -25,7 +25,7 @@ def _hours(start: dt.time, end: dt.time) -> str:
 
 def schedule_day(day: ScheduleDay) -> str:
     """ "Sexta-feira, 27/03/2026: das 18:00 às 01:00 de 28/03/2026"."""
-    text = f"{cap(DAY_NAMES[day.date.weekday()])}, {date(day.date)}: das {clock(day.opens)} às {clock(day.closes)}"
+    text = f"{cap(weekday_name(day.date.weekday()))}, {date(day.date)}: das {clock(day.opens)} às {clock(day.closes)}"
     if day.crosses_midnight:
         if day.closes == dt.time(0, 0):
             text += " (meia-noite)"

@@ -9,8 +9,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from decimal import Decimal
 
+from models.base.br import weekday_name
 from models.base.money import format_brl, format_decimal_br, format_factor
-from models.rules.describe.words import COUNTS, DAY_NAMES
+from models.rules.describe.words import COUNTS
 from models.rules.regimes import Amount, Regime
 
 # --------------------------------------------------------------------------- a fact
@@ -145,4 +146,4 @@ def clock(value: dt.time | dt.datetime) -> str:
 
 def moment(value: dt.datetime) -> str:
     """ "27/03/2026 (sexta-feira) às 12:00"."""
-    return f"{date(value)} ({DAY_NAMES[value.weekday()]}) às {clock(value)}"
+    return f"{date(value)} ({weekday_name(value.weekday())}) às {clock(value)}"

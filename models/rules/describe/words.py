@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from models.base.br import WeekdayNames
+
 HOLDERS = {"person": "pessoa física", "company": "pessoa jurídica", "mei": "MEI"}
 SCOPES = {
     "street-vending": "comércio ambulante",
@@ -202,7 +204,8 @@ WEEKDAYS = {
     "sat": "sábados",
     "sun": "domingos",
 }
-DAY_NAMES = ("segunda-feira", "terça-feira", "quarta-feira", "quinta-feira", "sexta-feira", "sábado", "domingo")
+# "segunda-feira" … "domingo", from Babel: models.base.br.weekday_name; this sequence is for models.rules.deadlines
+DAY_NAMES = WeekdayNames()
 CATEGORIES = {  # values of score criteria (Sapezal art. 10, I)
     "rented": "aluguel",
     "financed": "imóvel financiado",

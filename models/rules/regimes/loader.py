@@ -36,6 +36,7 @@ from models.rules.regimes.parse_penalties import (
 )
 from models.rules.regimes.parse_permits import parse_permit_kind
 from models.rules.regimes.parse_places import parse_layout, parse_schedule, parse_selection, parse_site
+from models.rules.regimes.parse_silences import parse_silence
 from models.rules.regimes.reader import FOUND, Node, Skipped, attempt, parse_list, parse_sub, show
 from models.rules.regimes.references import check_references, check_rule_deadlines, check_selection_references
 from models.rules.regimes.regime import Regime
@@ -64,6 +65,7 @@ TOP_LEVEL = (
     "duties",
     "placard",
     "calendar",
+    "silences",
     "notes",
 )
 
@@ -166,6 +168,7 @@ def build_regime(data: dict[str, Any], file: str, expected_id: str | None, sourc
         duties=parse_list(root, "duties", lambda n: parse_plain(n, Duty), what="obrigação"),
         placard=parse_sub(root, "placard", parse_placard),
         calendar=parse_sub(root, "calendar", parse_calendar),
+        silences=parse_list(root, "silences", parse_silence, what="silêncio do ato"),
         source=source,
     )
     root.notes()
@@ -177,6 +180,31 @@ def build_regime(data: dict[str, Any], file: str, expected_id: str | None, sourc
     else:
         root.done()
     check_references(regime, root)
+    known = set(regime.ids("deadline"))
+    topics: dict[str, str] = {}
+    rec = regime.penalties.recurrence if regime.penalties is not None else None
+    act_window = (rec is not None and bool(rec.window_years or rec.window_days)) or any(
+        ladder.recurrence_window_years or ladder.recurrence_window_days for ladder in regime.ladders
+    )
+    for i, silence in enumerate(regime.silences):
+        if silence.topic != "text":
+            if silence.topic in topics:
+                root.fail(f"silences[{i}].topic", f"o ponto {show(topics[silence.topic])} já trata de {silence.topic}")
+            topics[silence.topic] = silence.id
+        if silence.topic == "recurrence-window" and act_window:
+            root.fail(f"silences[{i}].topic", "o ato fixa o prazo de reincidência: não há silêncio a declarar")
+        for j, ident in enumerate(silence.deadlines):
+            if ident not in known:
+                root.fail(f"silences[{i}].deadlines[{j}]", f"prazo {show(ident)} não declarado em [[deadlines]]")
+        for j, ident in enumerate(silence.infractions):
+            if ident not in regime.ids("infraction"):
+                root.fail(f"silences[{i}].infractions[{j}]", f"infração {show(ident)} não declarada em [[infractions]]")
+        for j, ident in enumerate(silence.fees):
+            if ident not in regime.ids("fee"):
+                root.fail(f"silences[{i}].fees[{j}]", f"preço/taxa {show(ident)} não declarado em [[fees]]")
+        for j, ident in enumerate(silence.ladders):
+            if ident not in regime.ids("ladder"):
+                root.fail(f"silences[{i}].ladders[{j}]", f"gradação {show(ident)} não declarada em [[ladders]]")
     check_selection_references(regime, root)
     check_rule_deadlines(regime, root)
     return regime

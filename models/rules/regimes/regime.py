@@ -36,6 +36,7 @@ from models.rules.regimes.model import (
     Section,
     Seizure,
     Selection,
+    Silence,
     Site,
     Unit,
     Venue,
@@ -83,6 +84,7 @@ class Regime:
     prohibitions: tuple[Prohibition, ...] = ()
     duties: tuple[Duty, ...] = ()
     placard: Placard | None = None
+    silences: tuple[Silence, ...] = ()
     notes: str | None = None
     source: str | None = field(default=None, compare=False)
     #: SHA-256 of the file's text (hex): which version of the act a figure was computed from
@@ -122,8 +124,13 @@ class Regime:
                 "deadline": _index(self.deadlines, "id"),
                 "prohibition": _index(self.prohibitions, "id"),
                 "duty": _index(self.duties, "id"),
+                "silence": _index(self.silences, "id"),
             },
         )
+
+    def silences_for(self, where: str) -> tuple[Silence, ...]:
+        """The points where the act is silent that are shown at ``where`` (penalty, draw, quote, deadline…)."""
+        return tuple(s for s in self.silences if where in s.where)
 
     # -- citations ---------------------------------------------------------
 
@@ -188,6 +195,7 @@ class Regime:
         "deadline": "Prazo",
         "prohibition": "Proibição",
         "duty": "Obrigação",
+        "silence": "Ponto em que o ato silencia",
     }
 
     def _get(self, kind: str, key: str, cls: type[T]) -> T:
@@ -272,6 +280,9 @@ class Regime:
 
     def duty(self, id: str) -> Duty:
         return self._get("duty", id, Duty)
+
+    def silence(self, id: str) -> Silence:
+        return self._get("silence", id, Silence)
 
     def sections_of_side(self, side: str) -> tuple[Section, ...]:
         """The sections on one side, in the act's order."""

@@ -172,3 +172,11 @@ PLACARD_CONTENTS = (
     "photo",
     "qr-code",
 )
+
+#: what Praça's engine does with a silent point's reading (``[[silences]] topic``): the recurrence window (a
+#: reading's ``window_years``, or none), whether a prior still under defence or appeal counts, whether an auto of
+#: the same day counts as a prior (a reading's ``counts``); "text" points are shown and recorded, not computed
+SILENCE_TOPICS = ("recurrence-window", "recurrence-pending", "recurrence-same-day", "text")
+#: where a silent point is shown to the authority: a penalty proposal (and the infraction record that carries it),
+#: a draw, a quote, a deadline, a permit's renewal
+SILENCE_WHERE = ("penalty", "draw", "quote", "deadline", "renewal")

@@ -195,6 +195,7 @@ def call_list(
     base: list[tuple[Application, Participant, tuple[DebtFacts, ...], str]] = []
     for app in _applications(regime, site, group):
         kind, holder = ("person", app.person_id) if app.person_id else ("company", app.company_id)
+        assert holder is not None  # an application names a person or a company
         debts = debts_of(kind, holder, today=today)
         paid_at, paid_text = payment_time(app) if rules.mode == "payment-time" else (None, "")
         mark = marks.get(app.protocol, {})
@@ -215,7 +216,7 @@ def call_list(
     appeals = scored and has_appeals(regime)
     process = process_of(regime, site, group, today=today) if appeals else None
     final = process.final if process is not None else None
-    if final is not None:  # the draw of places runs on the final list (art. 10, § 5º; art. 12)
+    if process is not None and final is not None:  # the draw of places runs on the final list (art. 10, § 5º; art. 12)
         rows = {row.id: row for row in process.rows}
         for _app, p, _d, _t in base:
             row = rows.get(p.id)

@@ -199,6 +199,7 @@ def issue_holder_permits(
                 permit.number,
             )
             break
+        assert outcome is not None  # the second try always ends in an outcome
         outcomes.append(outcome)
     return outcomes
 
@@ -279,7 +280,7 @@ def assign_stalls(draw: Draw | int, picks: Mapping[int, str | int | None]) -> li
         if stall in (None, ""):
             continue
         who = f"{holder.order}º {holder.name}"
-        if not holder.permit_live:
+        if not holder.permit_live or holder.permit_id is None:
             results.append((False, f"{who}: sem permissão em vigor — emita a permissão antes."))
             continue
         try:

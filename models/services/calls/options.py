@@ -166,7 +166,7 @@ def payment_time(app: Application | int) -> tuple[_dt.datetime | None, str]:
     payments = list(Payment.select().where(Payment.charge.in_([c.id for c in charges])))
     if not payments:  # pragma: no cover - a paid charge has its payments
         return None, "sem pagamento registrado"
-    last_of = {}
+    last_of: dict[int, tuple[_dt.datetime, bool]] = {}
     for p in payments:
         moment = _moment(p)
         if p.charge_id not in last_of or moment[0] > last_of[p.charge_id][0]:

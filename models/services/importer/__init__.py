@@ -4,8 +4,10 @@ The steps, the same for the window and for ``praca import vendors``:
 
 1. :func:`read_sheet` reads an ``.xlsx`` (openpyxl, read-only: the first sheet)
    or a ``.csv`` (``;`` or ``,``; UTF-8, with or without BOM, else Latin-1 /
-   Windows-1252). The first non-empty row is the header; empty rows are left
-   out; every row keeps its line number in the file.
+   Windows-1252 — one encoding for the whole file: a file with lines of each
+   is refused naming them, and a cell already garbled, "JoÃ£o", is refused).
+   The first non-empty row is the header; empty rows are left out; every row
+   keeps its line number in the file.
 2. A :class:`Mapping` says which column holds each Praça field
    (:data:`FIELDS`) and, for the permit fields, may give one value for every
    row (``defaults``: the regime and the kind of permit, usually).
@@ -17,15 +19,17 @@ The steps, the same for the window and for ``praca import vendors``:
    decimals), required fields, duplicates within the file and against the
    database — and lists each bad row with its line number and reason.
    Nothing is written.
-4. :func:`import_rows` writes, after the clerk confirms, in **one
-   transaction**: every good row (the bad ones are left out), or nothing at
-   all when the clerk chose "tudo ou nada" and a row is bad. Every row is
-   first prepared with no transaction open (validated by the people models'
-   own validators, its permit made but for its number); the write is one
-   short transaction that checks again what another desk registered
-   meanwhile and takes the permits' numbers last — other desks wait only for
-   that. A cancel writes nothing, or rolls everything back. The rows are
-   written by the people models (so the audit trail records them).
+4. :func:`import_rows` writes, after the clerk confirms: every good row (the
+   bad ones are left out), or nothing at all when the clerk chose "tudo ou
+   nada" and a row is bad. It never blocks the other desks (issue 26 §7):
+   every row is prepared with no transaction open (validated by the people
+   models' own validators, its permit made but for its number) and staged in
+   numbered batches, each a short transaction that no other desk sees
+   (:mod:`~models.services.importer.staging`; a desk killed meanwhile resumes
+   after its last batch); then one short transaction checks again what another
+   desk registered meanwhile and publishes every row — one insert per table,
+   one audit entry per table, the permits' numbers taken last. A cancel
+   removes the batches, or rolls the publication back.
 
 Readings:
 
@@ -51,7 +55,8 @@ The package, one module per step (each imports only those before it):
 * :mod:`~models.services.importer.mapping` — step 2, which column is which field; saved, guessed, remembered.
 * :mod:`~models.services.importer.rows` — checking one row (documents, dates, sizes, the permit's fields).
 * :mod:`~models.services.importer.preview` — step 3, every row checked, nothing written.
-* :mod:`~models.services.importer.writing` — step 4, the one transaction that writes (people, companies, permits).
+* :mod:`~models.services.importer.staging` — the tables where an import's prepared rows wait, in batches.
+* :mod:`~models.services.importer.writing` — step 4, the batches staged and published (people, companies, permits).
 
 It sits above :mod:`models.permits` (it writes permits through their tables and signs them) and reads only the
 people models' own validators and writers.

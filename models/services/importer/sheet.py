@@ -5,6 +5,7 @@
 from __future__ import annotations
 
 import datetime as _dt
+import re
 import zipfile
 import zlib
 from dataclasses import dataclass
@@ -86,6 +87,9 @@ def _checked_cells(values, number: int, name: str, cell_name) -> list:
             problem = control_problem(cell)
             if problem:
                 raise UserError(f"{name}, {cell_name(number, column)}: {problem}")
+            problem = _mojibake_problem(cell)
+            if problem:
+                raise UserError(f"{name}, {cell_name(number, column)}: {problem}.")
     return cells
 
 
@@ -183,14 +187,74 @@ def _fit(cells: list, width: int) -> list:
     return (cells + [""] * width)[:width] if len(cells) < width else cells[:width]
 
 
-def decode_text(raw: bytes) -> tuple[str, str]:
-    """The text of a CSV and the encoding it was read in: UTF-8 (BOM or not), else Windows-1252, else Latin-1."""
-    for encoding in ("utf-8-sig", "cp1252", "latin-1"):
-        try:
-            return raw.decode(encoding), encoding
-        except UnicodeDecodeError:
+_RAW_LINE_END = re.compile(b"\r\n|\r|\n")  # the lines read_csv numbers (models.base.text)
+
+
+def _lines(numbers: list[int]) -> str:
+    shown = ", ".join(map(str, numbers[:10]))
+    if len(numbers) > 10:
+        shown += f" e mais {len(numbers) - 10}"
+    return f"{'a linha' if len(numbers) == 1 else 'as linhas'} {shown}"
+
+
+def decode_text(raw: bytes, *, name: str = "O arquivo") -> tuple[str, str]:
+    """The text of a CSV and the encoding it was read in — one for the whole file (issue 26 §7): UTF-8 (BOM or
+    not) when every line is; else Windows-1252 (Latin-1 for the bytes it leaves undefined) when no line is UTF-8
+    text. A file with lines of each — UTF-8 letters on some lines, bytes that are not UTF-8 on others: the rows of
+    two files pasted together — is refused naming both sets of lines, never read one way or the other (4 names of
+    5 stored as "JoÃ£o" before)."""
+    try:
+        return raw.decode("utf-8-sig"), "utf-8-sig"
+    except UnicodeDecodeError:
+        pass
+    utf8, other = [], []
+    for number, line in enumerate(_RAW_LINE_END.split(raw), start=1):
+        if line.isascii():
             continue
-    raise AssertionError("latin-1 decodes any byte")  # pragma: no cover
+        try:
+            line.decode("utf-8-sig" if number == 1 else "utf-8")
+        except UnicodeDecodeError:
+            other.append(number)
+        else:
+            utf8.append(number)
+    if utf8 or raw.startswith(b"\xef\xbb\xbf"):  # UTF-8 lines, or UTF-8's mark (BOM) at the start
+        those = (
+            f"{_lines(utf8)} {'está' if len(utf8) == 1 else 'estão'} em UTF-8"
+            if utf8
+            else "o arquivo começa com a marca de UTF-8 (BOM)"
+        )
+        raise UserError(
+            f"{name} mistura codificações: {_lines(other)} não {'está' if len(other) == 1 else 'estão'} em UTF-8 "
+            f"(parece Latin-1/Windows-1252) e {those}. Salve o arquivo de novo numa só codificação (UTF-8) e "
+            "importe outra vez."
+        )
+    try:
+        return raw.decode("cp1252"), "cp1252"
+    except UnicodeDecodeError:
+        return raw.decode("latin-1"), "latin-1"
+
+
+def mojibake(text: str) -> str:
+    """What ``text`` reads as when it is UTF-8 that was read as Windows-1252 or Latin-1 ("JoÃ£o" → "João"), or
+    "" when it is not such text. Portuguese text never is: its accented letters in Windows-1252 are bytes that
+    UTF-8 cannot read in that order."""
+    if text.isascii():
+        return ""
+    for encoding in ("cp1252", "latin-1"):
+        try:
+            fixed = text.encode(encoding).decode("utf-8")
+        except UnicodeError:
+            continue
+        if fixed != text:
+            return fixed
+    return ""
+
+
+def _mojibake_problem(text: str) -> str:
+    fixed = mojibake(text)
+    if not fixed:
+        return ""
+    return f'"{text}" parece texto com a codificação trocada (seria "{fixed}"): corrija a planilha e importe outra vez'
 
 
 def _read_csv(path: Path) -> Sheet:
@@ -200,12 +264,16 @@ def _read_csv(path: Path) -> Sheet:
         raise UserError(f"Não foi possível ler {path.name}: {exc.strerror or exc}.") from None
     if b"\x00" in raw[:4096]:
         raise UserError(f"{path.name} não é um arquivo de texto (CSV); salve a planilha como .xlsx ou .csv.")
-    text, encoding = decode_text(raw)
+    text, encoding = decode_text(raw, name=path.name)
     table = read_csv(text, name=path.name)  # strict: a stray quote or a control character names its line
     headers = None
     rows = []
     for number, values in table.rows:
         cells = [_cell(v) for v in values]
+        for column, cell in enumerate(cells, start=1):
+            problem = _mojibake_problem(cell)
+            if problem:
+                raise UserError(f"{path.name}, linha {number}, coluna {column}: {problem}.")
         if _blank(cells):
             continue
         if headers is None:

@@ -91,6 +91,8 @@ def _resolve(
         if equipment is None:
             return None, Unplaced(req.key, f"o equipamento {req.equipment!r} não existe no regime {regime.id}")
     ends = rules.layout.end_vendors
+    front: Decimal | None
+    depth: Decimal | None
     if req.end_vendor:
         if ends is None:
             return None, Unplaced(req.key, "o ato não prevê comércio nas pontas da feira")
@@ -265,9 +267,9 @@ def auto_layout(
         item, refusal = _resolve(rules, req, index, width, sides_used)
         if refusal is not None:
             unplaced.append(refusal)
-        elif req.end_vendor:
+        elif item is not None and req.end_vendor:
             end_items.append(item)
-        else:
+        elif item is not None:
             items.append(item)
     items.sort(key=lambda it: it.rank)
 

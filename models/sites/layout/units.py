@@ -71,6 +71,6 @@ def from_mm(value: int) -> Decimal:
 
 def format_metres(value: Decimal | int, *, mm: bool = False) -> str:
     """``"12,50 m"`` (three places when the value has millimetres)."""
-    metres = from_mm(value) if mm else Decimal(value)
+    metres = from_mm(int(value)) if mm else Decimal(value)
     places = 3 if (metres * 100) != (metres * 100).to_integral_value() else 2
     return f"{format_decimal_br(metres, places)} m"

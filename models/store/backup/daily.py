@@ -242,10 +242,39 @@ def seal_pending_backups() -> list[Path]:
             continue
         _log(path.parent, f"{path.name} assinado pela chave {signer.key_id} (mesa liberada)")
         signed.append(path)
+    if signed:  # the day's checkpoint of the trail was unsigned too: signed now, beside the backups
+        daily_checkpoint(signed[0].parent)
     return signed
 
 
 def daily_backup(folder: str | Path, *, today: _dt.date | None = None, app_version: str = "") -> DailyResult:
+    """Once a day, a backup of the open embedded database into ``folder``, then the rotation; and, on either back
+    end, the day's checkpoint of the audit trail (:func:`daily_checkpoint`)."""
+    result = _daily_backup(folder, today=today, app_version=app_version)
+    daily_checkpoint(folder, today=today)
+    return result
+
+
+def daily_checkpoint(folder: str | Path, *, today: _dt.date | None = None):
+    """The day's signed checkpoint of the trail (:func:`models.store.checkpoints.ensure_daily`), kept in the
+    database and in the file beside the backups. A failure is logged beside the backups, never raised."""
+    from peewee import DatabaseError as PeeweeError
+
+    from models.store import checkpoints
+
+    if current_url() is None:
+        return None
+    try:
+        made = checkpoints.ensure_daily(today)
+        if made is not None:
+            checkpoints.append_file(folder, made)
+        return made
+    except (PeeweeError, OSError) as exc:
+        _log(Path(folder), f"ponto de controle da trilha não gravado: {exc}")
+        return None
+
+
+def _daily_backup(folder: str | Path, *, today: _dt.date | None = None, app_version: str = "") -> DailyResult:
     """Once a day, a backup of the open embedded database into ``folder``, then the rotation.
 
     Only the embedded database (SQLite): a PostgreSQL server is backed up on
@@ -282,3 +311,114 @@ def safety_copy_name(now: _dt.datetime | None = None) -> str:
     """The name of the backup written before a restore replaces a database's data."""
     now = now or _dt.datetime.now()
     return f"antes-da-restauracao-{now:%Y-%m-%d-%H%M%S}{SUFFIX}"
+
+
+# ------------------------------------------------------------------- the trail's checkpoints outside the database
+
+
+def manifest_checkpoint(path: Path):
+    """The checkpoint a backup's manifest holds (``audit_checkpoint``), read without its data: a
+    :class:`~models.store.checkpoints.Found` (empty for a backup without one; an encrypted backup is not read)."""
+    from models.store.checkpoints import Checkpoint, Found
+
+    try:
+        with zipfile.ZipFile(path) as zf:
+            info = zf.getinfo(MANIFEST)
+            if info.file_size > MAX_MANIFEST_BYTES:
+                return Found((), (f"{path.name}: manifesto grande demais",))
+            manifest = json.loads(zf.read(info))
+    except (OSError, KeyError, ValueError, zipfile.BadZipFile):
+        return Found()
+    data = manifest.get("audit_checkpoint") if isinstance(manifest, dict) else None
+    if data is None:
+        return Found()
+    try:
+        return Found((Checkpoint.from_json(data, f"backup {path.name}"),))
+    except (ValueError, TypeError):
+        return Found((), (f"{path.name}: ponto de controle ilegível no manifesto",))
+
+
+def checkpoints_beside(folder: str | Path) -> list:
+    """Every checkpoint kept outside the database in ``folder`` (the data folder's ``backups``): the file of the
+    open database's checkpoints and each backup's manifest."""
+    from models.store import checkpoints
+
+    folder = Path(folder)
+    found = []
+    anchor = checkpoints.anchor_file(folder)
+    if anchor.is_file():
+        found.append(checkpoints.read_file(anchor))
+    if folder.is_dir():
+        for path in sorted(folder.glob(f"*{SUFFIX}")):
+            if path.is_file():
+                found.append(manifest_checkpoint(path))
+    return found
+
+
+def checkpoints_given(path: str | Path):
+    """The checkpoints of a file the administrator gives (``praca audit verify --checkpoint``): a checkpoint file
+    or a backup. They count whatever database they name (``found_in`` marked with ``!``)."""
+    import dataclasses
+
+    from models.store import checkpoints
+
+    path = Path(path).expanduser()
+    if not path.is_file():
+        raise UserError(f"Arquivo de pontos de controle não encontrado: {path}.", field="checkpoint")
+    found = manifest_checkpoint(path) if zipfile.is_zipfile(path) else checkpoints.read_file(path)
+    if not found.checkpoints and not found.unreadable:
+        raise UserError(f"{path.name} não tem pontos de controle da trilha de auditoria.", field="checkpoint")
+    return dataclasses.replace(
+        found, checkpoints=tuple(dataclasses.replace(c, found_in="!" + c.found_in) for c in found.checkpoints)
+    )
+
+
+def backup_trail(path: Path) -> tuple[str, dict[int, str]] | None:
+    """The audit entries (number → hash) of a backup in the data folder, as a reference to name the first entry
+    of the open database that was rewritten since — only when the backup proves its own trail: a chain that
+    follows up to the checkpoint of its manifest, signed by a key of the open database. None otherwise (an
+    encrypted, unreadable or unproven backup). Streamed: only the trail's lines are kept."""
+    from models.access.signing_keys import key_ring
+    from models.store.archive import check_zip
+    from models.store.audit import check_rows
+    from models.store.backup.reading import current_limits, data_lines
+    from models.store.checkpoints import Checkpoint, signature_status
+
+    try:
+        with zipfile.ZipFile(path) as zf:
+            check_zip(zf, name=path.name, limits=current_limits())
+            info = zf.getinfo(MANIFEST)
+            if info.file_size > MAX_MANIFEST_BYTES:
+                return None
+            manifest = json.loads(zf.read(info))
+            pinned = Checkpoint.from_json(manifest["audit_checkpoint"])
+            if signature_status(pinned, key_ring()) != "valid":
+                return None
+            columns = [c for c, _k in manifest["tables"]["audit_entry"]["columns"]]
+            rows = []
+            for _number, raw in data_lines(zf, manifest.get("payload", "data.jsonl"), path):
+                if not raw.startswith(b'["audit_entry"'):
+                    continue
+                _table, values = json.loads(raw)
+                rows.append(dict(zip(columns, values, strict=True)))
+    except (OSError, KeyError, TypeError, ValueError, UserError, zipfile.BadZipFile):
+        return None
+    rows.sort(key=lambda row: row["id"])
+    upto = [row for row in rows if row["id"] <= pinned.entry]
+    state = check_rows(upto)
+    hashes = {row["id"]: row["hash"] for row in upto}
+    if not state.intact or hashes.get(pinned.entry) != pinned.hash:
+        return None
+    return path.name, hashes
+
+
+def backup_trails(folder: str | Path, given: list | tuple = ()):
+    """The proven trails of the backups in ``folder`` and of the backups given, newest file first."""
+    paths = [Path(p) for p in given if zipfile.is_zipfile(p)]
+    folder = Path(folder)
+    if folder.is_dir():
+        paths += sorted(folder.glob(f"*{SUFFIX}"), key=lambda p: p.stat().st_mtime, reverse=True)
+    for path in paths:
+        trail = backup_trail(path)
+        if trail is not None:
+            yield trail

@@ -133,7 +133,7 @@ def is_encrypted_file(path: str | Path) -> bool:
         return False
 
 
-def _limits() -> ZipLimits:
+def current_limits() -> ZipLimits:
     """:data:`BACKUP_LIMITS` with today's :data:`MAX_BACKUP_BYTES` (a test may lower it)."""
     if BACKUP_LIMITS.max_entry_bytes == MAX_BACKUP_BYTES:
         return BACKUP_LIMITS
@@ -183,7 +183,7 @@ def read_backup(
             names = set(zf.namelist())
             if MANIFEST not in names:
                 raise _not_ours(path)
-            check_zip(zf, name=path.name, limits=_limits())  # a zip bomb stops here, before any byte is read
+            check_zip(zf, name=path.name, limits=current_limits())  # a zip bomb stops here, before any byte is read
             manifest_bytes = read_member(zf, MANIFEST, name=path.name, max_bytes=MAX_MANIFEST_BYTES)
             if trust is not None:  # the signature first: nothing of a backup it cannot prove is used
                 member = read_member(zf, SIGNATURE, name=path.name, max_bytes=64 * 1024) if SIGNATURE in names else None
@@ -220,7 +220,7 @@ def _payload_digest(zf: zipfile.ZipFile, member: str) -> str:
     return digest.hexdigest()
 
 
-def _lines(zf: zipfile.ZipFile, member: str, path: Path | None):
+def data_lines(zf: zipfile.ZipFile, member: str, path: Path | None):
     """The data member's lines, one at a time, none longer than a row can be (:data:`MAX_ROW_BYTES`)."""
     with zf.open(member) as fh:
         number = 0
@@ -241,7 +241,7 @@ def _parse_payload(
         for name, info in manifest["tables"].items()
     }
     counts = dict.fromkeys(tables, 0)
-    for number, raw in _lines(zf, member, path):
+    for number, raw in data_lines(zf, member, path):
         try:
             line = raw.decode("utf-8")
         except UnicodeDecodeError:

@@ -223,7 +223,12 @@ def write_backup(
         app_version=app_version,
         now=now,
     )
+    checkpoint = _checkpoint(tables)
+    if checkpoint is not None:  # the trail's head as the backup holds it, signed: it leaves the database here
+        manifest["audit_checkpoint"] = checkpoint.to_json()
     write_file(dest, manifest, payload, signer=signer, passphrase=passphrase, automatic=automatic)
+    if checkpoint is not None:
+        _keep_checkpoint(checkpoint, dest.parent if automatic else None)
     return BackupInfo(
         dest,
         version,
@@ -232,6 +237,36 @@ def write_backup(
         signer.key_id if signer is not None else "",
         passphrase is not None,
     )
+
+
+def _checkpoint(tables: dict[str, TableData]):
+    """A checkpoint of the last audit entry the snapshot holds (None for an empty trail)."""
+    from models.store import checkpoints
+
+    trail = tables.get("audit_entry")
+    if trail is None or not trail.rows:
+        return None
+    names = trail.column_names
+    last = trail.rows[-1]
+    return checkpoints.make("backup", at_head=(int(last[names.index("id")]), last[names.index("hash")]), store=False)
+
+
+def _keep_checkpoint(checkpoint, folder: Path | None) -> None:
+    """The backup's checkpoint kept in the database too, and (an automatic backup) in the file beside it. A
+    failure here never fails the backup already written: its manifest holds the checkpoint."""
+    from peewee import DatabaseError as PeeweeError
+
+    from models.store import checkpoints
+
+    try:
+        checkpoints.keep(checkpoint)
+    except PeeweeError:
+        pass
+    if folder is not None:
+        try:
+            checkpoints.append_file(folder, checkpoint)
+        except OSError:
+            pass
 
 
 def backup_sqlite(dest: str | Path) -> Path:

@@ -88,6 +88,7 @@ from models.rules.regimes.model.places import (
     Site,
     ValuePoints,
 )
+from models.rules.regimes.model.silences import Reading, Silence
 
 __all__ = [
     "Amendment",
@@ -136,6 +137,7 @@ __all__ = [
     "Placard",
     "Preference",
     "Prohibition",
+    "Reading",
     "RecordRequirement",
     "RecordRules",
     "Recurrence",
@@ -149,6 +151,7 @@ __all__ = [
     "Section",
     "Seizure",
     "Selection",
+    "Silence",
     "Site",
     "Startup",
     "TextRule",

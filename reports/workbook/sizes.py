@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
-from reports.fee_report_xlsx.styles import FONT_SIZE, LINE_HEIGHT, MIN_PRINT_SCALE
+from reports.workbook.styles import FONT_SIZE, LINE_HEIGHT, MIN_PRINT_SCALE
 
 # --------------------------------------------------------------------------- sizes
 

@@ -9,9 +9,10 @@ from pathlib import Path
 
 import xlsxwriter
 
-from reports.fee_report_xlsx.formulas import Area, Formula, Styled, quote_sheetname
-from reports.fee_report_xlsx.sizes import pages_across, row_height, text_lines
-from reports.fee_report_xlsx.styles import (
+from reports.templating import date_br
+from reports.workbook.formulas import Area, Formula, Styled, quote_sheetname
+from reports.workbook.sizes import pages_across, row_height, text_lines
+from reports.workbook.styles import (
     FIRST,
     FONT,
     FONT_SIZE,
@@ -23,7 +24,6 @@ from reports.fee_report_xlsx.styles import (
     TOTAL_STYLE,
     VALUE_STYLE,
 )
-from reports.templating import date_br
 
 # --------------------------------------------------------------------------- the workbook and its sheets
 
@@ -89,7 +89,10 @@ class Sheet:
         ws.repeat_rows(HEADER_ROW - 1)
         place = " — ".join(x for x in (report.agency, report.municipality) if x)
         caption = f"{heading} — {report.label}"[:120].replace("&", "&&")
-        ws.set_footer(f'&L&"{FONT}"&8{caption}&R&"{FONT}"&8Página &P de &N')
+        from reports.templating import trail_anchor
+
+        trail = trail_anchor()[:110].replace("&", "&&")  # the audit trail's signed checkpoint (issue 26 §3)
+        ws.set_footer(f'&L&"{FONT}"&8{caption}&C&"{FONT}"&7{trail}&R&"{FONT}"&8Página &P de &N')
         across = pages_across(widths, key_columns)
         if across > 1:  # too wide for one page at 8 pt: its key columns again on each page across
             ws.repeat_columns(0, key_columns - 1)
@@ -138,14 +141,9 @@ class Sheet:
 
     def wrapped(self, values, widths: Sequence[float]) -> int:
         """A row of wrapped text: its height from the longest cell."""
-        lines = max(
-            (
-                text_lines(v.value if isinstance(v, Styled) else v, w)
-                for v, w in zip(values, widths, strict=False)  # the row's cells: as many as it has, of the widths
-                if isinstance(v.value if isinstance(v, Styled) else v, str)
-            ),
-            default=1,
-        )
+        cells = ((v.value if isinstance(v, Styled) else v, w) for v, w in zip(values, widths, strict=False))
+        # the row's cells: as many as it has, of the widths
+        lines = max((text_lines(text, w) for text, w in cells if isinstance(text, str)), default=1)
         return self.append(values, height=row_height(lines) if lines > 1 else None)
 
     def rows(self, items, progress=None) -> int:

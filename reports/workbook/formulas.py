@@ -8,7 +8,7 @@ from decimal import ROUND_HALF_UP, Decimal
 
 from xlsxwriter.utility import xl_col_to_name
 
-from reports.fee_report_xlsx.styles import CENT_PLACES, FIRST, HEADER_ROW
+from reports.workbook.styles import CENT_PLACES, FIRST, HEADER_ROW
 
 # --------------------------------------------------------------------------- formulas with their values
 

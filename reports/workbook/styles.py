@@ -1,11 +1,9 @@
-"""The workbook's styles: fonts, number formats (money in pt-BR), the lists' columns."""
+"""The workbooks' styles: fonts, number formats (money in pt-BR), the header row, the progress step."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from decimal import Decimal
-
-from xlsxwriter.utility import xl_col_to_name
 
 # Arial in every format: Excel and LibreOffice on Windows have it; on Linux LibreOffice takes its metric twin,
 # Liberation Sans, so the widths and heights computed here hold. 10 pt, never scaled below 80 % in print.
@@ -23,7 +21,7 @@ COUNT = "0"
 GREEN = "#1F4F45"
 
 TITLE, SUBTITLE, HEADER, LONG_TEXT = "Praça título", "Praça subtítulo", "Praça cabeçalho", "Praça texto longo"
-STYLES = {
+STYLES: dict[str, dict[str, object]] = {
     TITLE: {"bold": True, "font_size": 14, "font_color": GREEN},
     SUBTITLE: {"italic": True, "font_size": 9, "font_color": "#555555"},
     HEADER: {
@@ -51,51 +49,6 @@ TOTAL_STYLE = {MONEY: "Praça total moeda", COUNT: "Praça total número", None:
 
 HEADER_ROW = 3  # rows 1–2: title and subtitle; row 3: column headers; data from row 4 (1-based, as Excel shows)
 FIRST = HEADER_ROW + 1
-
-SHEETS = ("Resumo", "Por regime", "Por local", "Por seção", "Por tipo", "Cobranças", "Pagamentos", "Inadimplentes")
-
-# the charge list: (header, width, number format or None, value of a ReportCharge)
-CHARGE_COLUMNS = (
-    ("Nº", 12, None, lambda c: c.number),
-    ("Titular", 34, None, lambda c: c.holder),
-    ("CPF/CNPJ", 19, None, lambda c: c.holder_document),
-    ("Permissão", 14, None, lambda c: c.permit),
-    ("Regime", 36, None, lambda c: c.regime_label),
-    ("Local", 32, None, lambda c: c.site),
-    ("Seção", 30, None, lambda c: c.section),
-    ("Tipo", 22, None, lambda c: c.kind_label),
-    ("Descrição", 48, None, lambda c: c.label),
-    ("Competência", 12, None, lambda c: c.period),
-    ("Vencimento", 12, DATE, lambda c: c.due_on),
-    ("Valor", 14, MONEY, lambda c: c.amount),
-    ("Pago", 14, MONEY, lambda c: c.paid),
-    ("Em aberto", 14, MONEY, lambda c: c.open),
-    ("Vencido", 14, MONEY, lambda c: c.overdue),
-    ("Situação", 14, None, lambda c: c.situation),
-    ("Fórmula", 40, None, lambda c: c.formula),
-    ("Base legal", 50, None, lambda c: c.basis),
-)
-COL = {name: xl_col_to_name(i) for i, (name, *_rest) in enumerate(CHARGE_COLUMNS)}
-
-PAYMENT_COLUMNS = (
-    ("Data", 12, DATE, lambda p: p.paid_on),
-    ("Cobrança", 12, None, lambda p: p.charge),
-    ("Titular", 34, None, lambda p: p.holder),
-    ("Tipo", 22, None, lambda p: p.kind_label),
-    ("Referência (boleto)", 20, None, lambda p: p.reference),
-    ("Valor", 14, MONEY, lambda p: p.amount),
-    ("Registrado por", 18, None, lambda p: p.recorded_by),
-)
-
-DELINQUENT_COLUMNS = (
-    ("Titular", 34, None, lambda d: d.holder),
-    ("CPF/CNPJ", 19, None, lambda d: d.document),
-    ("Cobranças vencidas", 12, COUNT, lambda d: d.count),
-    ("Valor vencido", 14, MONEY, lambda d: d.amount),
-    ("Vencimento mais antigo", 14, DATE, lambda d: d.oldest_due),
-    ("Permissões", 20, None, lambda d: d.permits),
-    ("Cobranças", 60, None, lambda d: d.charges),
-)
 
 UNSAFE_CRITERIA = set("*?~")
 PROGRESS_STEP = 500
