@@ -10,6 +10,8 @@ from decimal import Decimal
 import pytest
 from factories import BASE_REGIME as BASE
 from factories import write_regime as write
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QLabel
 
 from desktop.cli import main
 from models.base.errors import UserError
@@ -328,8 +330,12 @@ def test_the_record_dialog_shows_the_points_and_records_the_authoritys_reading(q
     assert not dialog.form.readings_box.isHidden()
     combo = dialog.findChild(type(dialog.form.kind), "reading-reincidencia-mesmo-dia")
     assert combo is not None and combo.currentIndex() == 0
-    labels = [combo.itemText(i) for i in range(combo.count())]
-    assert any("art. 190, parágrafo único" in text for text in labels), labels
+    tips = [combo.itemData(i, Qt.ItemDataRole.ToolTipRole) or "" for i in range(combo.count())]
+    assert any("art. 190, parágrafo único" in text for text in tips), tips
+    combo.setCurrentIndex(combo.findData("mesmo-dia-nao-conta"))  # the whole reading is read under the combo
+    text = dialog.findChild(QLabel, "reading-text-reincidencia-mesmo-dia").text()
+    assert "art. 190, parágrafo único" in text
+    combo.setCurrentIndex(0)
     dialog.update_preview()
     shown = dialog.proposal_view.toPlainText()
     assert f"{first.reference} de 04/05/2026" in shown and "2ª ocorrência" in shown

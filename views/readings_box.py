@@ -60,13 +60,20 @@ class ReadingsBox(QGroupBox):
             question = QLabel(f"<b>{escape(point.question)}</b> ({escape(cited_point)})")
             question.setWordWrap(True)
             self.form.addRow(question)
+            # the combo names each reading shortly ("Leitura 2"); the whole text and its source are read below it
             combo = QComboBox()
             combo.setObjectName(f"reading-{point.id}")
-            combo.addItem(fill(self.tr("Leitura declarada, até a escolha: %1"), point.default.text), "")
-            for reading in point.readings:
+            shown = QLabel()
+            shown.setObjectName(f"reading-text-{point.id}")
+            shown.setWordWrap(True)
+            texts = [fill(self.tr("Leitura declarada, aplicada até a escolha: %1"), point.default.text)]
+            combo.addItem(self.tr("Leitura declarada (até a escolha)"), "")
+            for number, reading in enumerate(point.readings, start=1):
                 cited = "; ".join(p for p in (regime.cite(reading.basis) if reading.basis else "", reading.source) if p)
-                combo.addItem(f"{reading.text} — {cited}", reading.id)
+                combo.addItem(fill(self.tr("Leitura %1"), number), reading.id)
                 combo.setItemData(combo.count() - 1, f"{reading.text}\n{cited}", Qt.ItemDataRole.ToolTipRole)
+                texts.append(f"{reading.text} — {cited}")
+            combo.currentIndexChanged.connect(lambda i, label=shown, t=texts: label.setText(t[max(i, 0)]))
             reason = QLineEdit()
             reason.setObjectName(f"reading-reason-{point.id}")
             reason.setPlaceholderText(self.tr("motivo da leitura escolhida"))
@@ -78,6 +85,8 @@ class ReadingsBox(QGroupBox):
             reason.textChanged.connect(lambda _t: self.changed.emit())
             self.combos[point.id] = combo
             self.reasons[point.id] = reason
+            shown.setText(texts[max(combo.currentIndex(), 0)])
             self.form.addRow(self.tr("Leitura:"), combo)
+            self.form.addRow("", shown)
             self.form.addRow(self.tr("Motivo:"), reason)
         self.setVisible(bool(points))
