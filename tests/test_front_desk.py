@@ -166,7 +166,12 @@ def test_worklist_moves_applications_along(app_ready, qtbot, db_url, tmp_path, m
     qtbot.mouseClick(tab.action_buttons["analysis"], Qt.MouseButton.LeftButton)
     assert Application.get_by_id(app.id).status == "analysis"
     monkeypatch.setattr(QInputDialog, "getText", lambda *a, **k: ("Faltou o atestado de saúde", True))
-    qtbot.mouseClick(tab.action_buttons["refused"], Qt.MouseButton.LeftButton)
+    from conftest import run_modal  # Indeferir opens the application as filed (issue 31 §4): refused from there
+
+    run_modal(
+        lambda: qtbot.mouseClick(tab.action_buttons["refused"], Qt.MouseButton.LeftButton),
+        lambda view: qtbot.mouseClick(view.refuse_button, Qt.MouseButton.LeftButton),
+    )
     assert Application.get_by_id(app.id).status == "refused"
     assert "indeferido" in tab.message.text()
     tab.status.setCurrentIndex(tab.status.findData("refused"))  # no longer "em aberto"
