@@ -145,12 +145,15 @@ class MainWindow(QMainWindow):
         opening: str | None = None,
         log_in: bool = True,
         at_open: Callable[[], None] | None = None,
+        remember: bool = True,
     ):
         """The window on the database already open — or, with ``opening``, shown first and then opening that
         database (``at_open`` runs once it is open — the daily backup), asking the clerk to log in (``log_in``)
         and filling its pages: the window appears at once, its figures right after. ``exit_code`` says why a
-        window that could not start closed itself."""
+        window that could not start closed itself. ``remember=False`` (``praca check-window``, a window that only
+        looks): closing it leaves the user's settings — last desk, size — as they were (issue 32 §4)."""
         super().__init__(parent)
+        self._remember = remember
         self._opening = opening
         self._log_in = log_in
         self._at_open = at_open
@@ -510,9 +513,10 @@ class MainWindow(QMainWindow):
         if not self._pages_let_go():
             event.ignore()
             return
-        settings = QSettings()
-        settings.setValue("window/geometry", self.saveGeometry())
-        settings.setValue("window/desk", self.current_desk())
+        if self._remember:
+            settings = QSettings()
+            settings.setValue("window/geometry", self.saveGeometry())
+            settings.setValue("window/desk", self.current_desk())
         super().closeEvent(event)
 
     def _open_or_set_up(self, url: str) -> bool:
