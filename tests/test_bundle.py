@@ -71,6 +71,8 @@ def test_demo_window_and_a_pdf_report(praca):
     assert window.returncode == 0, window.stderr
     assert "mesas montadas: Painel, Atendimento" in window.stdout
     assert "Traduções do Qt em pt_BR: carregadas" in window.stdout
+    # it only looks: the clerk's settings (last desk, window size) are not written (issue 32 §4)
+    assert not list((praca.home / "xdg_config_home").rglob("*.conf"))
     out = praca.home / "taxas.pdf"
     month = dt.date.today().strftime("%Y-%m")
     report = praca("report", "fees", "--month", month, "--format", "pdf", "--out", str(out), "--db", db, **login)
