@@ -783,3 +783,68 @@ def test_closing_the_window_with_an_unsaved_map_asks_first(app_ready, qtbot, sql
     assert len(asked) == 2 and "não salvas" in asked[0]
     monkeypatch.setattr(QMessageBox, "question", lambda *a, **k: QMessageBox.StandardButton.Discard)
     assert window.close()
+
+
+# --------------------------------------------------------------------------- issue 31 §5: no crash box
+
+
+def test_a_map_edited_then_a_change_of_user_and_an_import_raise_nothing(app_ready, qtbot, feira, tmp_path):
+    """As the clerk did: a stall moved and saved on the Mapas desk, still selected; then Trocar de usuário and
+    Arquivo → Importar ambulantes… — each reloads the map. The old map's selected stall was deleted while the
+    editor still read it ("Internal C++ object (StallItem) already deleted" in an English box)."""
+    from factories import vendor_rows, write_xlsx
+    from PySide6.QtCore import QSettings
+
+    from desktop.main_window import MainWindow
+    from models.access import session
+    from models.access.users import create_user
+
+    QSettings().clear()
+    for username, role in (("admin", "administrador"), ("bia", "fiscal")):
+        create_user(username=username, name=username.title(), role=role, password="segredo123", confirm="segredo123")
+    window = MainWindow()
+    qtbot.addWidget(window)
+    window.show()
+    qtbot.waitExposed(window)
+    window.show_desk("mapas")
+    page = window.pages["mapas"]
+    page.select_site(feira.id)
+    editor = page.editor
+    assert editor.site_id == feira.id
+    uid = editor.select_number(1)
+    editor.view.setFocus()
+    qtbot.keyClick(editor.view, Qt.Key.Key_Right)
+    assert editor.is_dirty()
+    assert editor.save(), editor.message.text()
+    assert editor.selected_uids() == [uid]
+    moved = editor.current_plan().stalls[uid].x
+
+    def first_x() -> int:
+        plan = editor.current_plan()
+        return next(plan.stalls[u].x for u in editor.items if plan.stalls[u].number == 1)
+
+    def log_in(dialog):
+        type_text(dialog.username, "admin")
+        type_text(dialog.password, "segredo123")
+        qtbot.mouseClick(dialog.ok_button, Qt.MouseButton.LeftButton)
+        assert not dialog.isVisible(), dialog.error.text()
+
+    try:
+        run_modal(window.switch_user, log_in)  # the map reloads for the new user (pytest-qt fails on any raise)
+        assert session.current().username == "admin"
+        assert editor.site_id == feira.id and editor.items
+        editor.select_number(1)
+
+        def do_import(dialog):
+            dialog.path_edit.setText(str(write_xlsx(tmp_path / "ambulantes.xlsx", vendor_rows())))
+            qtbot.mouseClick(dialog.next_button, Qt.MouseButton.LeftButton)
+            qtbot.mouseClick(dialog.next_button, Qt.MouseButton.LeftButton)
+            with qtbot.waitSignal(dialog.imported, timeout=20000):
+                qtbot.mouseClick(dialog.next_button, Qt.MouseButton.LeftButton)
+            qtbot.waitUntil(lambda: dialog.worker is None, timeout=5000)
+
+        run_modal(window.import_dialog, do_import)  # the window refreshes every desk after an import
+        assert editor.site_id == feira.id
+        assert first_x() == moved  # the saved map, read again
+    finally:
+        session.log_out()

@@ -214,8 +214,7 @@ class MapEditor(QWidget):
         plan = self.plan = StallPlan(data, names=names, position=position)
         plan.listeners.append(self._plan_changed)
         self.edits.open(plan)
-        self.scene.clear()
-        self.items = {}
+        self._drop_items()
         self.last_layout = None
         self.checks.show_auto_result(None)
         for box in plan.boxes():
@@ -246,6 +245,16 @@ class MapEditor(QWidget):
         self._selection_changed()
         self._undo_changed()
         self.message.clear()
+
+    def _drop_items(self) -> None:
+        """Take the old plan's stalls off the map. The selection goes first, while every item still lives: a
+        selected item deleted by ``scene.clear()`` makes the scene say its selection changed half-way through the
+        deletion, and a handler that then read the other, already deleted, items raised "Internal C++ object
+        (StallItem) already deleted" (issue 31 §5: after editing a map, on Trocar de usuário, after an import)."""
+        self.scene.gesture = None  # a drag under way refers to the old plan's stalls
+        self.scene.clearSelection()
+        self.items = {}
+        self.scene.clear()
 
     def _legend_extra(self) -> list[str]:
         plan = self.current_plan()
@@ -438,9 +447,8 @@ class MapEditor(QWidget):
                 if uids
                 else self.tr("Selecione uma banca no mapa.")
             )
-        for item in self.items.values():
-            if item.isSelected():
-                item.update()
+        for item in self.scene.selectedItems():  # the scene's own: never an item it has already deleted
+            item.update()
         self.scene.spots_changed()
 
     # -- edits (each one undo step, by the edit controller) ----------------------------
