@@ -25,7 +25,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from desktop.errors import explain
+from desktop.errors import UNEXPECTED, explain, report_unexpected
 from desktop.icon import app_icon
 from models.base.errors import UserError
 from views.blocks import fill
@@ -241,8 +241,11 @@ class MainWindow(QMainWindow):
             self._open_log_in_fill()
         except Exception as exc:  # whatever it is, the clerk gets one line in a box
             message = explain(exc)
-            print(f"praca: {message}", file=sys.stderr)
-            QMessageBox.critical(self, "Praça", message)
+            if message == UNEXPECTED:  # what to do, the details to copy, the log's place
+                report_unexpected(self, type(exc), exc, exc.__traceback__)
+            else:
+                print(f"praca: {message}", file=sys.stderr)
+                QMessageBox.critical(self, "Praça", message)
             self.exit_code = exc.exit_code if isinstance(exc, UserError) else 1
             self._set_connected(False)
             self.close()
