@@ -229,6 +229,7 @@ class MainWindow(QMainWindow):
             self.action_import,
             self.action_switch_user,
             self.action_new,
+            self.action_reload,
             *self.desk_actions,
         ):
             action.setEnabled(connected)
@@ -411,6 +412,11 @@ class MainWindow(QMainWindow):
         file_menu.addAction(self.action_quit)
 
         desk_menu = self.menuBar().addMenu(self.tr("&Mesas"))
+        self.action_reload = QAction(self.tr("A&tualizar esta mesa"), self)
+        self.action_reload.setShortcut(QKeySequence("F5"))
+        self.action_reload.triggered.connect(self.reload_desk)
+        desk_menu.addAction(self.action_reload)
+        desk_menu.addSeparator()
         self.desk_actions: list[QAction] = []
         for index, desk in enumerate(self.desks):
             action = QAction(desk.label, self)
@@ -436,6 +442,19 @@ class MainWindow(QMainWindow):
     def current_desk(self) -> str:
         row = self.nav.currentRow()
         return self.desks[row].key if 0 <= row < len(self.desks) else ""
+
+    def reload_desk(self) -> None:
+        """F5 (Mesas → Atualizar esta mesa), on every desk, the Painel too: the desk on screen reads the database
+        again now — what another desk wrote included; the other desks do when shown next (issue 31 §6)."""
+        key = self.current_desk()
+        if not self._ready or current_url() is None or key not in self.pages.built:
+            return
+        from models.rules import acts
+
+        acts.forget()  # another desk may have installed or amended an act
+        self._stale.update(self.pages.built)  # every desk reads afresh: this one now, the others when shown
+        self._bring_up_to_date(key)
+        self.statusBar().showMessage(self.tr("Mesa atualizada."), 3000)
 
     # -- state -------------------------------------------------------------
     def refresh(self) -> None:
