@@ -848,3 +848,25 @@ def test_a_map_edited_then_a_change_of_user_and_an_import_raise_nothing(app_read
         assert first_x() == moved  # the saved map, read again
     finally:
         session.log_out()
+
+
+def test_a_drag_moves_a_small_stall_far_out_resizing_only_from_a_grip_large_enough(editor, qtbot):
+    """Issue 31 §6: at the "Tudo" zoom of a long street a stall is a few pixels across and its 9-pixel grip
+    covered all of it — a drag resized the stall to 0,50 m deep instead of moving it. Far out there is no grip:
+    a drag moves; resizing is from the grip, shown only where the stall is large enough to have one apart."""
+    plan = editor.plan
+    uid = uid_of(plan, 2)
+    box = plan.stalls[uid]
+    editor.view.fit()
+    while min(box.along, box.across) * editor.view.px_per_mm() > 8:  # a long street's "Tudo": a stall of pixels
+        editor.view.zoom_by(0.8, anchor_under_mouse=False)
+    lod = editor.view.px_per_mm()
+    editor.select_stalls([uid])
+    assert not editor.items[uid].has_grip(lod)
+    start = viewport_point(editor, box.x + box.along / 2, box.y + box.across / 2)
+    drag(qtbot, editor, start, start + QPoint(max(4, round(5_000 * lod)), 0))
+    moved = plan.stalls[uid]
+    assert (moved.front, moved.depth) == (box.front, box.depth)  # the same size
+    assert moved.x > box.x and editor.undo.undoText().startswith("Mover banca 2")
+    editor.view.fit_across()  # near again: the grip is back
+    assert editor.items[uid].has_grip(editor.view.px_per_mm())
