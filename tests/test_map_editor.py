@@ -870,3 +870,21 @@ def test_a_drag_moves_a_small_stall_far_out_resizing_only_from_a_grip_large_enou
     assert moved.x > box.x and editor.undo.undoText().startswith("Mover banca 2")
     editor.view.fit_across()  # near again: the grip is back
     assert editor.items[uid].has_grip(editor.view.px_per_mm())
+
+
+def test_a_new_stall_goes_to_the_first_free_legal_place(editor, qtbot):
+    """Issue 31 §6: "+ Banca" dropped the new stall in the middle of the view, onto the stalls there. Now it goes
+    to the first place from the street's start where it breaks no rule: after stall 3, at the act's gap."""
+    plan = editor.plan
+    editor.view.fit()  # the whole street: its middle is on stalls 1–3's kerb, among them
+    before = len(plan.breaches())
+    editor.tools.action_add.trigger()  # "+ Banca"
+    (uid,) = editor.selected_uids()
+    new = plan.stalls[uid]
+    assert new.number == 5 and new.side == "a"
+    third = plan.stalls[uid_of(plan, 3)]
+    assert third.x1 + plan.gap <= new.x <= third.x1 + plan.gap + GRID  # right after stall 3, at the gap
+    assert len(plan.breaches()) == before == 0  # it breaks nothing
+    full = bare_plan(*(stall(n, str(4 * (n - 1))) for n in range(1, 16)))  # a kerb full to its end
+    spare, changes = full.added(x=None, side="a")
+    assert changes[spare].side == "b"  # the other kerb, where there is room

@@ -477,18 +477,21 @@ class MapEditor(QWidget):
         self.edits.pack(self.selected_uids())
 
     def add_stall(self, section: str | None = None) -> int | None:
-        """A new stall in the middle of what the window shows, of the selected stall's section if any."""
+        """A new stall, of the selected stall's section if any, at the first place from the street's start where
+        it breaks no rule — on the kerb nearer the middle of what the window shows first (issue 31 §6: it was
+        dropped in the middle of the view, onto the stalls there); shown there."""
         plan = self.current_plan()
         uids = self.selected_uids()
         if section is None and uids:
             section = plan.stalls[uids[0]].section
         centre = self.view.mapToScene(self.view.viewport().rect().center())
         try:
-            uid = self.edits.add(section, round(centre.x()), "a" if centre.y() < plan.width / 2 else "b")
+            uid = self.edits.add(section, None, "a" if centre.y() < plan.width / 2 else "b")
         except UserError as exc:
             self.show_status(exc.message)
             return None
         self.select_stalls([uid])
+        self.view.ensureVisible(self.items[uid])
         return uid
 
     def _number_edited(self) -> None:
