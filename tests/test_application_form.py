@@ -191,3 +191,22 @@ def test_a_regime_change_clears_the_old_refusal_and_its_red_frames(qtbot, mei):
     assert dialog.error.text() == ""
     assert not [w for w in dialog.errors.widgets.values() if w.styleSheet() or w.toolTip() == refusal]
     assert dialog.save_button.toolTip() != refusal
+
+
+def test_the_documents_checklist_shows_six_rows_with_their_whole_names_on_hover(qtbot, mei):
+    """Issue 31 §6: the checklist showed two rows, the names cut. Six rows are in sight at 1366×768; a name the
+    column cuts ends in "…" and is read whole in its tooltip."""
+    from factories import application_dialog
+
+    dialog = application_dialog(qtbot, "company", mei.id, "sapezal-2014", "ponto-fixo")
+    table = dialog.documents
+    assert table.rowCount() >= 6
+    table.scrollToTop()
+    bottom = table.rowViewportPosition(5) + table.rowHeight(5)
+    assert 0 < bottom <= table.viewport().height(), (bottom, table.viewport().height())
+    regime = dialog.current_regime()
+    for row in range(table.rowCount()):
+        item = table.item(row, 0)
+        label = regime.document(item.data(Qt.ItemDataRole.UserRole)).label
+        assert item.text() == label and item.toolTip().startswith(label)
+    assert table.textElideMode() == Qt.TextElideMode.ElideRight
