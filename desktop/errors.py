@@ -37,7 +37,7 @@ def explain(exc: BaseException) -> str:
         return exc.message
     from models.store.db import database_error_text
 
-    known = database_error_text(exc)
+    known = database_error_text(exc, detail=False)  # the driver's English words go to the log
     if known is not None:
         return known
     if isinstance(exc, (peewee.InterfaceError, peewee.OperationalError)):

@@ -227,6 +227,15 @@ def test_unexpected_errors_are_one_line_for_the_clerk():
     assert "ocupado por outra mesa" in explain(peewee.OperationalError("database is locked"))
     assert "conexão" in explain(peewee.InterfaceError("connection already closed"))
     # nothing in English reaches the clerk (issue 31 §5): the exception's own text goes to the log
+    import re
+
+    for failure in (
+        peewee.InterfaceError("connection already closed"),
+        peewee.DatabaseError("database disk image is malformed"),
+        peewee.IntegrityError("NOT NULL constraint failed: permit.number"),
+    ):
+        said = explain(failure)
+        assert "nada" in said.lower() and not {"connection", "malformed", "constraint"} & set(re.findall(r"\w+", said))
     unexpected = explain(RuntimeError("libshiboken: Internal C++ object (StallItem) already deleted."))
     assert "RuntimeError" not in unexpected and "StallItem" not in unexpected
     assert unexpected.startswith("Algo que o Praça não esperava")
