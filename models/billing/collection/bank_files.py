@@ -25,6 +25,7 @@ from models.billing.collection.returns import (
 from models.billing.collection.statements import is_ofx, preview_statement
 from models.billing.collection.tables import Credit, PaymentSource, ReturnFile
 from models.registry.applications import next_number
+from models.store.audit import bulk_updates
 from models.store.db import db
 
 # --------------------------------------------------------------------------- importing
@@ -125,7 +126,7 @@ def _refuse_unconsented(preview: Preview, accept_overpayment: bool) -> None:
 
 def _write_payments(preview: Preview, record: ReturnFile, by: str, *, prefix: str = "", channel: str = "bank") -> int:
     """The payments of every record, their sources, and each charge's paid total and status; the count."""
-    from peewee import Case, Value, fn
+    from peewee import Value, fn
 
     def raw(value: int) -> Value:  # a parameter as it is: no field's converter (centavos stay centavos)
         return Value(value, converter=lambda v: v)
@@ -180,11 +181,19 @@ def _write_payments(preview: Preview, record: ReturnFile, by: str, *, prefix: st
     links = [{"payment": p.id, **sources[(p.charge_id, p.reference)]} for p in made.tuples().objects()]
     for chunk in chunks(links):
         PaymentSource.insert_many(chunk).execute()
-    for chunk in chunks(sorted(added.items()), 300):
+    with bulk_updates(f"{'extrato' if channel == 'pix' else 'arquivo de retorno'} {record.file_name}"):
+        _add_paid(sorted(added.items()), raw)
+    return len(rows)
+
+
+def _add_paid(added: list[tuple[int, int]], raw) -> None:
+    """Each charge's paid total and status, by one UPDATE per 300 charges (each one audit entry)."""
+    from peewee import Case
+
+    for chunk in chunks(added, 300):
         plus = Case(Charge.id, [(raw(c), raw(v)) for c, v in chunk])
         Charge.update(
             paid_total=Charge.paid_total + plus,
             status=Case(None, [((Charge.paid_total + plus) >= Charge.amount, "paid")], Charge.status),
             version=Charge.version + 1,
         ).where(Charge.id.in_([c for c, _v in chunk]) & (Charge.status != "cancelled")).execute()
-    return len(rows)
