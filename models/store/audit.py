@@ -177,6 +177,20 @@ def bulk_updates(note: str) -> Iterator[None]:
         _BULK.reset(token)
 
 
+def record_bulk(model, action: str, columns: list[str], after, before=None, *, note: str) -> None:
+    """One entry for rows a bulk statement wrote outside the models' queries (a raw ``executemany``): ``after``
+    (and, for an update, ``before``) as sequences of values in ``columns``' order, kept in :func:`_compact`'s form.
+    On a desk the database's triggers have written the trail already, row by row."""
+    _HOOK._write(
+        model,
+        action,
+        None,
+        _compact(columns, [[_plain(v) for v in row] for row in before]) if before else None,
+        _compact(columns, [[_plain(v) for v in row] for row in after]),
+        note=note,
+    )
+
+
 class _Hook:
     def audits(self, model) -> bool:
         return model._meta.table_name not in UNAUDITED
@@ -277,7 +291,8 @@ class _Hook:
             self._write(model, "delete", old.get(pk.name), old, None, _person_of(model, old))
 
 
-AUDIT.hook = _Hook()
+_HOOK = _Hook()
+AUDIT.hook = _HOOK
 
 
 # --------------------------------------------------------------------------- the chain
