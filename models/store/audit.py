@@ -19,12 +19,9 @@ lock on PostgreSQL, so the chain is the order of the ids.
 
 from __future__ import annotations
 
-import contextlib
-import contextvars
 import datetime as _dt
 import hashlib
 import json
-from collections.abc import Iterator
 from dataclasses import dataclass
 from decimal import Decimal
 
@@ -158,25 +155,6 @@ def _masked(data):
     return data
 
 
-#: Inside :func:`bulk_updates`: the note of its entries (an UPDATE of many rows is then one entry).
-_BULK: contextvars.ContextVar[str | None] = contextvars.ContextVar("praca_audit_bulk", default=None)
-
-
-@contextlib.contextmanager
-def bulk_updates(note: str) -> Iterator[None]:
-    """Within the block, an UPDATE that changes more than one row is **one** entry, as a bulk insert is: ``before``
-    and ``after`` in :func:`_compact`'s form (the primary key and every column the statement changed, one row per
-    record; :func:`bulk_rows` reads them back), ``note`` saying what wrote it and how many. For the writes of a
-    file of thousands of records (the bank's return file: each charge's paid total and status), where one chained
-    entry per row would be most of the time. The entries stay in the chain (``praca audit verify``). On a desk the
-    database's triggers write the trail, row by row, as always."""
-    token = _BULK.set(note)
-    try:
-        yield
-    finally:
-        _BULK.reset(token)
-
-
 def record_bulk(model, action: str, columns: list[str], after, before=None, *, note: str) -> None:
     """One entry for rows a bulk statement wrote outside the models' queries (a raw ``executemany``): ``after``
     (and, for an update, ``before``) as sequences of values in ``columns``' order, kept in :func:`_compact`'s form.
@@ -249,10 +227,6 @@ class _Hook:
             return
         pk = model._meta.primary_key
         after = {row[pk.name]: row for row in model.select().where(pk.in_([r[pk.name] for r in before])).dicts()}
-        bulk = _BULK.get()
-        if bulk is not None and len(before) > 1:
-            self._bulk_updated(model, before, after, bulk)
-            return
         for old in before:
             new = after.get(old[pk.name], {})
             changed = {k for k in new if new.get(k) != old.get(k)}
@@ -266,24 +240,6 @@ class _Hook:
                 {k: new.get(k) for k in sorted(changed)},
                 _person_of(model, new or old),
             )
-
-    def _bulk_updated(self, model, before: list[dict], after: dict, note: str) -> None:
-        """One entry for every row the UPDATE changed (:func:`bulk_updates`)."""
-        key = model._meta.primary_key.name
-        pairs = [(old, after.get(old[key], {})) for old in before]
-        pairs = [(old, new) for old, new in pairs if any(new.get(k) != old.get(k) for k in new)]
-        if not pairs:
-            return
-        changed = sorted({k for old, new in pairs for k in new if new.get(k) != old.get(k)} - {key})
-        columns = [key, *changed]
-        self._write(
-            model,
-            "update",
-            None,
-            _compact(columns, [[_plain(old.get(c)) for c in columns] for old, _new in pairs]),
-            _compact(columns, [[_plain(new.get(c)) for c in columns] for _old, new in pairs]),
-            note=f"{note}: {len(pairs)} registro(s) de uma vez",
-        )
 
     def deleted(self, model, before: list[dict]) -> None:
         pk = model._meta.primary_key
@@ -702,7 +658,7 @@ class AuditRow:
             after = json.loads(self.after) if self.after else None
         except ValueError:
             return self.note
-        if _is_compact(after):  # a bulk insert or a bulk update (:func:`bulk_updates`)
+        if _is_compact(after):  # a bulk insert or a bulk update (:func:`record_bulk`)
             return f"{len(after['rows'])} registro(s)"
         if isinstance(before, dict) and isinstance(after, dict):
             return "; ".join(f"{k}: {before.get(k)!s} → {after.get(k)!s}" for k in after)
