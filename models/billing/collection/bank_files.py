@@ -6,6 +6,7 @@ from __future__ import annotations
 import datetime as _dt
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any, cast
 
 import peewee
 from peewee import IntegrityError, PostgresqlDatabase
@@ -29,7 +30,7 @@ from models.registry.applications import next_number
 from models.store.audit import record_bulk
 from models.store.db import _check_row, db, take_write_turn
 
-_WRAP = peewee.__exception_wrapper__
+_WRAP = getattr(peewee, "__exception_wrapper__")  # noqa: B009 - the driver's errors as peewee's
 
 # --------------------------------------------------------------------------- importing
 
@@ -178,7 +179,8 @@ def _write_payments(preview: Preview, record: ReturnFile, by: str, *, prefix: st
     made = Payment.select(Payment.id, Payment.charge, Payment.reference).where(
         (Payment.id > last) & Payment.reference.startswith(prefix)
     )
-    _insert(PaymentSource, [{"payment": p, **sources[(c, r)]} for p, c, r in made.tuples()], what)
+    made_rows: list[tuple[Any, ...]] = list(cast(Any, made.tuples()))
+    _insert(PaymentSource, [{"payment": p, **sources[(c, r)]} for p, c, r in made_rows], what)
     _add_paid(sorted(added.items()), what)
     return len(rows)
 
@@ -211,7 +213,7 @@ def _insert(model, rows: list[dict[str, object]], what: str) -> None:
         if sqlite:
             cursor.executemany(sql + f"({', '.join('?' * len(fields))})", values)
         else:
-            from psycopg2.extras import execute_values
+            from psycopg2.extras import execute_values  # type: ignore[import-untyped]
 
             execute_values(cursor, sql + "%s", values, page_size=1000)
     record_bulk(
@@ -272,5 +274,6 @@ def _paid_state(ids: list[int]) -> dict[int, tuple[object, str, int]]:
     out: dict[int, tuple[object, str, int]] = {}
     for chunk in chunks(ids, 500):
         query = Charge.select(Charge.id, Charge.paid_total, Charge.status, Charge.version).where(Charge.id.in_(chunk))
-        out.update((c, (paid, status, version)) for c, paid, status, version in query.tuples())
+        found: list[tuple[Any, ...]] = list(cast(Any, query.tuples()))
+        out.update((c, (paid, status, version)) for c, paid, status, version in found)
     return out
