@@ -304,3 +304,8 @@ def run_modal(opener, fill):
     if "error" in seen:
         raise seen["error"]
     return seen.get("dialog"), result
+
+
+def searched(qtbot, desk) -> None:
+    """Wait for the search ``desk`` runs off the GUI thread (Atendimento's Balcão, issue 27 §5) to be shown."""
+    qtbot.waitUntil(lambda: not desk.searching, timeout=10000)

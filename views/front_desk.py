@@ -29,6 +29,7 @@ from models.registry.search import find_applicants
 from models.services.front_desk import approve_application
 from views.blocks import button_row, fill, message_label, push_button, user_errors
 from views.keys import search_keys
+from views.operations import LatestQuery
 from views.permits import PermitsTab
 from views.roles import allow
 from views.save import save_file_name, write_in_background
@@ -82,6 +83,8 @@ class SearchTab(QWidget):
         self.new_company.clicked.connect(lambda: self.register("company"))
         self.edit_button.clicked.connect(self.edit_selected)
         self.apply_button.clicked.connect(self.start_application)
+        # search as you type off the GUI thread (issue 27 §5): the latest text wins, a stale query is interrupted
+        self._finder = LatestQuery(self, find_applicants, self._show_matches, self._search_failed)
         self.query.textChanged.connect(self.search)
         self.query.returnPressed.connect(self._enter)
         search_keys(self.query, self.table, self.edit_selected)
@@ -93,9 +96,23 @@ class SearchTab(QWidget):
         self.query.setFocus()
         self.query.selectAll()
 
+    @property
+    def searching(self) -> bool:
+        """A search runs or waits (tests wait for it; the clerk sees the list when it ends)."""
+        return self._finder.busy
+
+    @Slot()
     def search(self) -> None:
+        """Look up what is typed on a worker thread; the matches are shown when they arrive."""
+        self._finder.ask(self.query.text())
+
+    def _search_failed(self, error: BaseException) -> None:
+        if not isinstance(error, UserError):
+            raise error  # the window's error box, as any failure of a screen
+        self.hint.setText(error.message)
+
+    def _show_matches(self, matches) -> None:
         text = self.query.text()
-        matches = find_applicants(text)
         self.model.set_rows(matches)
         if matches:
             self.table.selectRow(0)

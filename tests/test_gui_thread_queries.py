@@ -1,0 +1,67 @@
+"""Issue 27 §5: no database on the GUI thread — search as you type, saving and issuing run off it."""
+
+from __future__ import annotations
+
+import logging
+import threading
+
+import pytest
+from conftest import type_text
+
+from models.store.bootstrap import open_database
+from models.store.files import set_store
+
+
+class QueryLog(logging.Handler):
+    """Every SQL statement peewee runs, with the thread that ran it."""
+
+    def __init__(self):
+        super().__init__(logging.DEBUG)
+        self.entries: list[tuple[str, str]] = []
+
+    def emit(self, record):
+        self.entries.append((threading.current_thread().name, str(record.msg)))
+
+    def on_gui_thread(self) -> list[str]:
+        return [sql for name, sql in self.entries if name == "MainThread"]
+
+
+@pytest.fixture
+def queries():
+    log = logging.getLogger("peewee")
+    handler, level = QueryLog(), log.level
+    log.addHandler(handler)
+    log.setLevel(logging.DEBUG)
+    yield handler
+    log.removeHandler(handler)
+    log.setLevel(level)
+
+
+@pytest.fixture
+def window(app_ready, qtbot, db_url, tmp_path):
+    open_database(db_url, create=True)
+    set_store(tmp_path / "files")
+    from desktop.main_window import MainWindow
+
+    win = MainWindow()
+    qtbot.addWidget(win)
+    win.show()
+    return win
+
+
+def test_search_as_you_type_runs_no_query_on_the_gui_thread_and_few_per_key(window, qtbot, queries):
+    from models.demo import fill_demo
+
+    fill_demo(people=30, companies=8)
+    window.show_desk("atendimento")
+    desk = window.pages["atendimento"].search
+    counts = []
+    for key in "silva":
+        queries.entries.clear()
+        type_text(desk.query, key)
+        qtbot.waitUntil(lambda: not desk.searching, timeout=5000)
+        counts.append(len(queries.entries))
+        assert queries.on_gui_thread() == [], key
+    print("queries per key", counts)
+    assert max(counts) <= 3, counts
+    assert desk.model.rows and all("silva" in m.name.lower() for m in desk.model.rows)
