@@ -65,3 +65,31 @@ def test_search_as_you_type_runs_no_query_on_the_gui_thread_and_few_per_key(wind
     print("queries per key", counts)
     assert max(counts) <= 3, counts
     assert desk.model.rows and all("silva" in m.name.lower() for m in desk.model.rows)
+
+
+def test_a_newer_request_drops_the_stale_answer_and_interrupts_its_query(app_ready, qtbot, database):
+    """The first query is a statement that would run for minutes: the second request interrupts it (SQLite's
+    interrupt, PostgreSQL's cancel), its answer is never shown, and only the latest answer arrives."""
+    from PySide6.QtCore import QObject
+
+    from models.store.db import db
+    from views.operations import LatestQuery
+
+    endless = "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n) SELECT count(*) FROM n"
+    shown, failed, started = [], [], threading.Event()
+
+    def query(text):
+        if text == "slow":
+            started.set()
+            return db.execute_sql(endless).fetchone()
+        return db.execute_sql("SELECT 42").fetchone()[0]
+
+    owner = QObject()
+    latest = LatestQuery(owner, query, shown.append, failed.append)
+    latest.ask("slow")
+    assert started.wait(5)
+    qtbot.wait(300)  # the statement runs now (an interrupt before it starts is not heard)
+    latest.ask("fast")
+    latest.ask("fast")  # requests made meanwhile collapse into the last one
+    qtbot.waitUntil(lambda: not latest.busy, timeout=10000)
+    assert shown == [42] and failed == []
