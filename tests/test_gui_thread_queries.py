@@ -93,3 +93,74 @@ def test_a_newer_request_drops_the_stale_answer_and_interrupts_its_query(app_rea
     latest.ask("fast")  # requests made meanwhile collapse into the last one
     qtbot.waitUntil(lambda: not latest.busy, timeout=10000)
     assert shown == [42] and failed == []
+
+
+def test_saving_an_application_runs_off_the_gui_thread_with_the_window_responsive(qtbot, mei, queries, monkeypatch):
+    """Salvar: the application is assessed and stored on a worker thread; meanwhile the GUI thread runs its
+    timers (a timer set when Salvar is clicked fires before the filing ends) and runs no query."""
+    import datetime as dt
+
+    from PySide6.QtCore import Qt, QTimer
+
+    import views.application_form as form
+    from models.registry.applications import Application
+
+    dialog = form.ApplicationDialog("company", mei.id, today=dt.date(2026, 11, 30), now=dt.datetime(2026, 3, 20, 10))
+    qtbot.addWidget(dialog)
+    dialog.show()
+    dialog.regime.setCurrentIndex(dialog.regime.findData("sao-bento-2026"))
+    dialog.equipment.setCurrentIndex(dialog.equipment.findData("trailer"))
+    qtbot.keyClicks(dialog.front, "4")
+    qtbot.keyClicks(dialog.depth_edit, "3")
+    dialog.settle()
+    ticked = threading.Event()
+    filed = form.create_application
+
+    def slow_filing(*args, **kwargs):
+        assert ticked.wait(5), "the GUI thread was blocked while the application was filed"
+        return filed(*args, **kwargs)
+
+    monkeypatch.setattr(form, "create_application", slow_filing)
+    QTimer.singleShot(50, ticked.set)
+    queries.entries.clear()
+    qtbot.mouseClick(dialog.save_button, Qt.MouseButton.LeftButton)
+    assert dialog.protocol.text() == "Protocolo 2026/00001"
+    assert queries.entries and queries.on_gui_thread() == []
+    assert Application.select().count() == 1
+
+
+def test_issuing_a_permit_runs_off_the_gui_thread(app_ready, qtbot, db_url, tmp_path, queries):
+    import datetime as dt
+
+    from models.registry.applications import ApplicationInput, DocumentInput, change_status, record_documents
+    from models.registry.people import CompanyInput, PartnerInput, PersonInput, save_company, save_person
+    from models.services.filing import create_application
+    from views.front_desk import WorklistTab
+
+    open_database(db_url, create=True)
+    set_store(tmp_path / "files")
+    day = dt.date(2026, 11, 30)
+    person = save_person(PersonInput(name="Maria José da Silva", cpf="529.982.247-25"), today=day)
+    save_company(
+        CompanyInput(
+            cnpj="11.444.777/0001-61",
+            legal_name="MARIA JOSE DA SILVA MEI",
+            mei=True,
+            partners=[PartnerInput(person.name, person.cpf)],
+        )
+    )
+    app = create_application(
+        ApplicationInput(regime="sapezal-2014", permit_kind="ponto-fixo", person_id=person.id), clerk="ana"
+    )
+    change_status(change_status(app, "analysis", by="chefe"), "approved", by="chefe")
+    wanted = ("cnpj-card", "health-certificate", "municipal-clearance")
+    record_documents(app, [DocumentInput(d, day) for d in wanted], by="ana", today=day)
+    tab = WorklistTab(key_dir=tmp_path / "keys")
+    qtbot.addWidget(tab)
+    tab.refresh()
+    tab.select_protocol(app.protocol)
+    queries.entries.clear()
+    permit = tab.issue(today=day)
+    assert permit is not None and "emitida" in tab.message.text()
+    assert queries.entries and queries.on_gui_thread() == []
+    assert [row.protocol for row in tab.model.rows] == []  # issued: off the open worklist, read on the worker
