@@ -286,6 +286,7 @@ def append(*, author_confirmed: bool = False, **fields) -> None:
     if desks.is_desk(db.obj):  # the server writes a desk's entries: a change by its trigger, the rest here
         if fields["action"] not in ("insert", "update", "delete"):
             desks.audit_note(**fields)
+        _notify_desks(fields.get("table_name", ""))
         changes.announce(fields.get("table_name", ""))
         return
     with db.atomic():  # the lock, the last hash and the new entry in one transaction: never two on one link
@@ -294,7 +295,14 @@ def append(*, author_confirmed: bool = False, **fields) -> None:
             session.confirm()
         prev = _last_hash()
         AuditEntry.insert(prev_hash=prev, hash=entry_hash(prev, fields), **fields).execute()
+        _notify_desks(fields.get("table_name", ""))
     changes.announce(fields.get("table_name", ""))  # the desks' lists are out of date
+
+
+def _notify_desks(table_name: str) -> None:
+    """On PostgreSQL, the other desks hear of the write when its transaction commits (LISTEN/NOTIFY)."""
+    if table_name and isinstance(db.obj, PostgresqlDatabase):
+        changes.notify(db.obj, table_name)
 
 
 def stamp() -> int:
