@@ -62,7 +62,7 @@ class Listener:
     and :meth:`take` returns the tables named since, this desk's own notices and other schemas' left out."""
 
     def __init__(self, database) -> None:
-        import psycopg2
+        import psycopg2  # type: ignore[import-untyped]
 
         self.connection = psycopg2.connect(dbname=database.database, **database.connect_params)
         self.connection.autocommit = True
