@@ -164,3 +164,26 @@ def test_issuing_a_permit_runs_off_the_gui_thread(app_ready, qtbot, db_url, tmp_
     assert permit is not None and "emitida" in tab.message.text()
     assert queries.entries and queries.on_gui_thread() == []
     assert [row.protocol for row in tab.model.rows] == []  # issued: off the open worklist, read on the worker
+
+
+def test_a_screen_closed_while_its_query_runs_is_not_answered(app_ready, qtbot, database):
+    """The clerk closes the dialog mid-search: the query ends on its own and nothing reaches the closed screen."""
+    import gc
+
+    from PySide6.QtCore import QObject
+
+    from views import operations
+
+    release, shown = threading.Event(), []
+    owner = QObject()
+    latest = operations.LatestQuery(owner, lambda text: release.wait(5) and text, shown.append)
+    latest.ask("a")
+    running = next(iter(operations._calls))
+    owner.deleteLater()
+    del owner, latest
+    qtbot.wait(50)
+    gc.collect()
+    release.set()
+    qtbot.waitUntil(running.isFinished, timeout=5000)
+    qtbot.wait(50)
+    assert shown == []

@@ -171,6 +171,10 @@ class _Call(QThread):
             _interrupt(connection)
 
 
+#: The queries started, held until they end: a thread object let go while its thread runs would abort the process.
+_calls: set[_Call] = set()
+
+
 class LatestQuery(QObject):
     """A read of the domain off the GUI thread whose latest request wins (search as you type): :meth:`ask` starts
     ``query(*args)`` on a worker thread; the result reaches ``success`` on the GUI thread. A request made while
@@ -206,7 +210,10 @@ class LatestQuery(QObject):
         self._start(args)
 
     def _start(self, args: tuple) -> None:
+        for done in [w for w in _calls if w.isFinished()]:
+            _calls.discard(done)
         worker = _Call(lambda: self.query(*args))
+        _calls.add(worker)  # alive until it ends, even when the screen that asked is closed first
         worker.finished.connect(self._finished)  # a slot of this object: delivered on the GUI thread (queued)
         self._running = worker
         worker.start()
@@ -217,6 +224,7 @@ class LatestQuery(QObject):
         if worker is None:
             return
         worker.wait()
+        _calls.discard(worker)
         worker.deleteLater()
         self._running = None
         if self._waiting is not None:  # a newer request: this answer is stale
