@@ -88,3 +88,31 @@ def test_a_payment_at_another_desk_shows_on_the_painel_within_two_seconds(window
     """)
     subprocess.run([sys.executable, "-c", script], check=True, cwd=str(Path(__file__).parents[1]))
     qtbot.waitUntil(lambda: "pago R$ 150,00" in paid(home), timeout=2000)
+
+
+def test_a_transaction_is_heard_once_per_table_after_its_commit_and_a_rollback_never(database, monkeypatch):
+    if not database.startswith("postgresql"):
+        pytest.skip("LISTEN/NOTIFY is PostgreSQL's")
+    import time
+
+    from models.registry.people import PersonInput, save_person
+    from models.store import changes
+    from models.store.db import db
+
+    listener = changes.Listener(db.obj)
+    try:
+        with db.atomic():
+            for name, cpf in (("Maria José da Silva", "529.982.247-25"), ("João Batista Rocha", "111.444.777-35")):
+                save_person(PersonInput(name=name, cpf=cpf), today=dt.date(2026, 11, 30))
+        with pytest.raises(RuntimeError), db.atomic():
+            save_person(PersonInput(name="Ana Souza Lima", cpf="390.533.447-05"), today=dt.date(2026, 11, 30))
+            raise RuntimeError("rolled back")
+        time.sleep(0.3)
+        listener.connection.poll()
+        notices = [n.payload.split(" ", 2) for n in listener.connection.notifies]
+        assert [table for _schema, _desk, table in notices].count("person") == 1
+        assert {desk for _schema, desk, _table in notices} == {changes.DESK}
+        monkeypatch.setattr(changes, "DESK", "another-desk")  # heard as another desk would hear them
+        assert listener.take() >= {"person"}
+    finally:
+        listener.close()

@@ -300,9 +300,27 @@ def append(*, author_confirmed: bool = False, **fields) -> None:
 
 
 def _notify_desks(table_name: str) -> None:
-    """On PostgreSQL, the other desks hear of the write when its transaction commits (LISTEN/NOTIFY)."""
-    if table_name and isinstance(db.obj, PostgresqlDatabase):
-        changes.notify(db.obj, table_name)
+    """On PostgreSQL, the other desks hear of the write once its transaction has committed (LISTEN/NOTIFY): the
+    tables a transaction wrote are sent in one statement after its commit — one per transaction, not one per
+    row; a rolled-back transaction sends nothing."""
+    database = db.obj
+    if not table_name or not isinstance(database, PostgresqlDatabase):
+        return
+    outermost = database._state.transactions[0] if database._state.transactions else None
+    if outermost is None:  # no transaction: the write is committed already
+        changes.notify(database, table_name)
+        return
+    pending = getattr(database._state, "praca_notices", None)
+    if pending is not None and pending[0] is outermost:
+        pending[1].add(table_name)
+        return
+    tables = {table_name}
+    database._state.praca_notices = (outermost, tables)
+    try:
+        database.after_commit(lambda: changes.notify(database, *sorted(tables)))
+    except ValueError:  # a manual transaction (peewee's ``manual``) has no commit hook: sent now, with it
+        database._state.praca_notices = None
+        changes.notify(database, table_name)
 
 
 def stamp() -> int:

@@ -47,12 +47,12 @@ CHANNEL = "praca_changes"
 DESK = uuid.uuid4().hex[:16]
 
 
-def notify(database, table_name: str) -> None:
-    """Tell the other desks sharing ``database`` (PostgreSQL) that ``table_name`` was written: sent with the
-    transaction that wrote it, at its commit — a rolled-back write is never heard of; PostgreSQL delivers one
-    notice per table and transaction however many rows were written."""
+def notify(database, *table_names: str) -> None:
+    """Tell the other desks sharing ``database`` (PostgreSQL) that ``table_names`` were written, in one statement
+    (:func:`models.store.audit.append` sends them once the transaction that wrote them has committed)."""
     database.execute_sql(
-        "SELECT pg_notify(%s, current_schema() || ' ' || %s || ' ' || %s)", (CHANNEL, DESK, table_name)
+        "SELECT pg_notify(%s, current_schema() || ' ' || %s || ' ' || t) FROM unnest(%s) AS t",
+        (CHANNEL, DESK, list(table_names)),
     )
 
 
