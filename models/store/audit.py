@@ -22,6 +22,7 @@ from __future__ import annotations
 import datetime as _dt
 import hashlib
 import json
+import logging
 from dataclasses import dataclass
 from decimal import Decimal
 
@@ -31,6 +32,8 @@ from models.access import session
 from models.base import clock
 from models.store import changes, desks
 from models.store.db import AUDIT, CHAIN_LOCK_SQL, BaseModel, db
+
+_log = logging.getLogger(__name__)
 
 #: Tables whose writes are bookkeeping, not a clerk's change.
 # failed logins: audited as such; an import's staged rows: audited when published (models.services.importer.staging)
@@ -316,8 +319,15 @@ def _notify_desks(table_name: str) -> None:
         return
     tables = {table_name}
     database._state.praca_notices = (outermost, tables)
+
+    def send() -> None:
+        try:
+            changes.notify(database, *sorted(tables))
+        except Exception:  # any: the write is committed; a desk that did not hear catches up by the trail's stamp
+            _log.exception("the other desks were not told of %s", sorted(tables))
+
     try:
-        database.after_commit(lambda: changes.notify(database, *sorted(tables)))
+        database.after_commit(send)
     except ValueError:  # a manual transaction (peewee's ``manual``) has no commit hook: sent now, with it
         database._state.praca_notices = None
         changes.notify(database, table_name)
