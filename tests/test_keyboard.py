@@ -7,7 +7,7 @@ from __future__ import annotations
 import datetime as dt
 
 import pytest
-from conftest import run_modal, type_text
+from conftest import run_modal, searched, type_text
 from factories import uid_of
 from PySide6.QtCore import QSettings, Qt
 from PySide6.QtWidgets import QApplication, QDialog
@@ -38,7 +38,7 @@ def test_down_goes_from_the_search_into_the_results_and_enter_opens_the_one_sele
     desk = window.pages["atendimento"].search
     desk.query.setFocus()
     type_text(desk.query, "Maria")
-    desk.search()
+    searched(qtbot, desk)
     assert desk.model.rowCount() == 2
     qtbot.keyClick(desk.query, Qt.Key.Key_Down)
     assert desk.table.hasFocus() and desk.table.currentIndex().row() == 0
