@@ -7,11 +7,12 @@ a status line refreshed by a desk's change).
 
 from __future__ import annotations
 
+import logging
 import sys
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
-from PySide6.QtCore import QEvent, QSettings, QSize, QThread, QTimer, Signal
+from PySide6.QtCore import QEvent, QSettings, QSize, QSocketNotifier, QThread, QTimer, Signal
 from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
 from PySide6.QtWidgets import (
     QHBoxLayout,
@@ -25,7 +26,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from desktop.errors import explain
+from desktop.errors import UNEXPECTED, explain, report_unexpected
 from desktop.icon import app_icon
 from models.base.errors import UserError
 from views.blocks import fill
@@ -191,6 +192,9 @@ class MainWindow(QMainWindow):
         self._stale: set[str] = set()
         self._local_writes = False
         self._seen_stamp = 0
+        self._listener = None  # another desk's writes, heard on PostgreSQL (LISTEN/NOTIFY, issue 27 §5)
+        self._notifier: QSocketNotifier | None = None
+        self._listening_to = None
         from models.store import changes
 
         self._changed_in_worker.connect(self._data_changed)  # queued: emitted in the worker thread
@@ -232,6 +236,7 @@ class MainWindow(QMainWindow):
             self.action_import,
             self.action_switch_user,
             self.action_new,
+            self.action_reload,
             *self.desk_actions,
         ):
             action.setEnabled(connected)
@@ -244,8 +249,11 @@ class MainWindow(QMainWindow):
             self._open_log_in_fill()
         except Exception as exc:  # whatever it is, the clerk gets one line in a box
             message = explain(exc)
-            print(f"praca: {message}", file=sys.stderr)
-            QMessageBox.critical(self, "Praça", message)
+            if message == UNEXPECTED:  # what to do, the details to copy, the log's place
+                report_unexpected(self, type(exc), exc, exc.__traceback__)
+            else:
+                print(f"praca: {message}", file=sys.stderr)
+                QMessageBox.critical(self, "Praça", message)
             self.exit_code = exc.exit_code if isinstance(exc, UserError) else 1
             self._set_connected(False)
             self.close()
@@ -339,18 +347,84 @@ class MainWindow(QMainWindow):
         return make() if callable(make) and self.action_new.isEnabled() else None
 
     # -- staying current -----------------------------------------------------
-    def _data_changed(self, _table: str) -> None:
-        """A write on this desk (models.store.changes): every other desk built is stale until shown again."""
+    def _data_changed(self, table: str) -> None:
+        """A write on this desk (models.store.changes): every other desk built that shows ``table`` is stale until
+        shown again."""
         from shiboken6 import isValid
 
         if not isValid(self):  # a window already closed and deleted that Python still holds
             return
         if QThread.currentThread() is not self.thread():  # a write of an operation's worker thread
-            self._changed_in_worker.emit(_table)
+            self._changed_in_worker.emit(table)
             return
         self._local_writes = True
         current = self.current_desk()
-        self._stale.update(key for key in self.pages.built if key != current)
+        self._stale.update(key for key in self._showing({table}) if key != current)
+
+    def _showing(self, tables: set[str]) -> list[str]:
+        """The desks built that show any of ``tables`` (a page's ``shows``: the tables it reads; a page that does
+        not say is taken to show them all)."""
+        return [
+            key
+            for key, page in self.pages.built.items()
+            if getattr(page, "shows", None) is None or not tables.isdisjoint(page.shows)
+        ]
+
+    def _listen(self) -> None:
+        """Hear the other desks of the database now open (PostgreSQL): a notice wakes the window, no timer."""
+        from models.store import changes
+
+        url = current_url()
+        if self._listener is not None and url == self._listening_to:
+            return  # the same database: already heard
+        self._stop_listening()
+        self._listening_to = url
+        try:
+            self._listener = changes.listen()
+        except Exception:  # any: a desk that cannot listen still works, current when the clerk returns to a list
+            logging.getLogger(__name__).exception("cannot listen to the other desks")
+            return
+        if self._listener is not None:
+            self._notifier = QSocketNotifier(self._listener.fileno(), QSocketNotifier.Type.Read, self)
+            self._notifier.activated.connect(self._heard)
+
+    def _stop_listening(self) -> None:
+        if self._notifier is not None:
+            self._notifier.setEnabled(False)
+            self._notifier.deleteLater()
+            self._notifier = None
+        if self._listener is not None:
+            self._listener.close()
+            self._listener = None
+
+    def _take_heard(self) -> set[str]:
+        """The tables other desks wrote since last heard (PostgreSQL); the desks that show them are stale."""
+        if self._listener is None:
+            return set()
+        try:
+            tables = self._listener.take()
+        except Exception:  # any: the server went away — heard again when the database is opened again
+            logging.getLogger(__name__).exception("stopped hearing the other desks")
+            self._stop_listening()
+            return set()
+        if "regime_act" in tables:  # an act installed or amended there: read the acts again
+            from models.rules import acts
+
+            acts.forget()
+        self._stale.update(self._showing(tables))
+        return tables
+
+    def _heard(self) -> None:
+        """Another desk wrote (PostgreSQL): the desks that show what it wrote are stale; the one on screen is
+        refreshed at once (a payment taken at the cashier's shows on the Painel)."""
+        if not self._take_heard():
+            return
+        key = self.current_desk()
+        if key in self._stale and self._ready and current_url() is not None:
+            self._stale.discard(key)
+            refresh = getattr(self.pages.built.get(key), "refresh", None)
+            if callable(refresh):
+                refresh()
 
     def _bring_up_to_date(self, key: str) -> None:
         """Refresh desk ``key`` if a write here left it stale or another desk wrote since it was last seen."""
@@ -358,7 +432,9 @@ class MainWindow(QMainWindow):
 
         stamp = audit.stamp()
         if stamp != self._seen_stamp:
-            if not self._local_writes:  # nobody here wrote: another desk did — every desk is stale
+            # nobody here wrote: another desk did — the desks showing what it wrote are stale (heard, typed, by the
+            # listener on PostgreSQL); not heard (yet): every desk is
+            if not self._local_writes and not self._take_heard():
                 self._stale.update(self.pages.built)
                 from models.rules import acts
 
@@ -411,6 +487,11 @@ class MainWindow(QMainWindow):
         file_menu.addAction(self.action_quit)
 
         desk_menu = self.menuBar().addMenu(self.tr("&Mesas"))
+        self.action_reload = QAction(self.tr("A&tualizar esta mesa"), self)
+        self.action_reload.setShortcut(QKeySequence("F5"))
+        self.action_reload.triggered.connect(self.reload_desk)
+        desk_menu.addAction(self.action_reload)
+        desk_menu.addSeparator()
         self.desk_actions: list[QAction] = []
         for index, desk in enumerate(self.desks):
             action = QAction(desk.label, self)
@@ -437,6 +518,19 @@ class MainWindow(QMainWindow):
         row = self.nav.currentRow()
         return self.desks[row].key if 0 <= row < len(self.desks) else ""
 
+    def reload_desk(self) -> None:
+        """F5 (Mesas → Atualizar esta mesa), on every desk, the Painel too: the desk on screen reads the database
+        again now — what another desk wrote included; the other desks do when shown next (issue 31 §6)."""
+        key = self.current_desk()
+        if not self._ready or current_url() is None or key not in self.pages.built:
+            return
+        from models.rules import acts
+
+        acts.forget()  # another desk may have installed or amended an act
+        self._stale.update(self.pages.built)  # every desk reads afresh: this one now, the others when shown
+        self._bring_up_to_date(key)
+        self.statusBar().showMessage(self.tr("Mesa atualizada."), 3000)
+
     # -- state -------------------------------------------------------------
     def refresh(self) -> None:
         """Title, status bar and pages after the database or the settings changed."""
@@ -458,6 +552,7 @@ class MainWindow(QMainWindow):
             if callable(refresh):
                 refresh()
         self._stale.clear()
+        self._listen()
         from models.store import audit
 
         self._seen_stamp, self._local_writes = audit.stamp(), False
@@ -517,6 +612,7 @@ class MainWindow(QMainWindow):
             settings = QSettings()
             settings.setValue("window/geometry", self.saveGeometry())
             settings.setValue("window/desk", self.current_desk())
+        self._stop_listening()
         super().closeEvent(event)
 
     def _open_or_set_up(self, url: str) -> bool:

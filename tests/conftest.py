@@ -125,10 +125,13 @@ def pg_schema_url(pg_available):
 
 
 def _stop_widget_timers() -> None:
-    """A debounced search (a single-shot QTimer) a test left pending would query a database that is gone."""
+    """A debounced search (a single-shot QTimer) or a search running off the GUI thread (views.operations.
+    LatestQuery) a test left pending would query a database that is gone."""
     try:
         from PySide6.QtCore import QTimer
         from PySide6.QtWidgets import QApplication
+
+        from views.operations import LatestQuery
     except ImportError:  # pragma: no cover
         return
     if QApplication.instance() is None:
@@ -137,6 +140,8 @@ def _stop_widget_timers() -> None:
         for timer in widget.findChildren(QTimer):
             if timer.isActive() and timer.isSingleShot():
                 timer.stop()
+        for query in widget.findChildren(LatestQuery):
+            query.stop()
 
 
 def _drop_schema(conn, name: str) -> None:
@@ -253,6 +258,16 @@ def system_session():
 
 
 @pytest.fixture(autouse=True)
+def fresh_file_folders():
+    """Each test's file dialogs start in Documents: the folder an earlier test chose is not remembered
+    (views.save keeps the last folder per kind of file in the settings)."""
+    yield
+    from PySide6.QtCore import QSettings
+
+    QSettings().remove("files/last-folder")
+
+
+@pytest.fixture(autouse=True)
 def no_blocking_message_boxes(monkeypatch):
     """A modal message box would wait forever offscreen: answer it (Discard/Yes/Ok) and keep what it said.
 
@@ -304,3 +319,8 @@ def run_modal(opener, fill):
     if "error" in seen:
         raise seen["error"]
     return seen.get("dialog"), result
+
+
+def searched(qtbot, desk) -> None:
+    """Wait for the search ``desk`` runs off the GUI thread (Atendimento's Balcão, issue 27 §5) to be shown."""
+    qtbot.waitUntil(lambda: not desk.searching, timeout=10000)

@@ -518,6 +518,40 @@ def test_overpaid_and_twice_paid_records_need_consent_and_become_credits(databas
     assert (credit.amount, credit.person_id, credit.record) == (Decimal("300.00"), fine.person_id, 3)
 
 
+def test_a_return_file_updates_its_charges_in_one_audit_entry_and_the_chain_holds(database, tmp_path):
+    """Issue 30 §4's budget: the charges a return file pays are one audit entry (not one per charge), which lists
+    every charge's paid total and status before and after, and ``praca audit verify`` finds the chain intact."""
+    from models.billing.charges import Charge
+    from models.billing.collection.bank_files import import_return
+    from models.billing.collection.returns import build_return
+    from models.store.audit import AuditEntry, bulk_rows, verify_chain
+
+    _setup_agreement()
+    issued = [_issued(name, amount) for name, amount in [("Carlos Nunes", "300,00"), ("Ana Lima", "120,00")]]
+    issued.append(_issued("Beatriz Costa", "80,00"))
+    ret = tmp_path / "RET.txt"
+    payments = [(issued[0][0].barcode, 30000, TODAY), (issued[1][0].barcode, 10000, TODAY)]
+    payments.append((issued[2][0].barcode, 8000, TODAY))
+    ret.write_bytes(build_return(agreement="0042", nsa=3, generated_on=TODAY, payments=payments))
+    last = AuditEntry.select(AuditEntry.id).order_by(AuditEntry.id.desc()).scalar()
+    import_return(ret, today=TODAY)
+    updates = list(
+        AuditEntry.select().where(
+            (AuditEntry.id > last) & (AuditEntry.table_name == "charge") & (AuditEntry.action == "update")
+        )
+    )
+    assert len(updates) == 1 and "arquivo de retorno RET.txt: 3 registro(s)" in updates[0].note
+    before = {row["id"]: row for row in bulk_rows(updates[0].before)}
+    after = {row["id"]: row for row in bulk_rows(updates[0].after)}
+    ids = [fine.id for _guia, fine in issued]
+    assert sorted(after) == sorted(ids)
+    assert [after[i]["status"] for i in ids] == ["paid", "open", "paid"]
+    assert [before[i]["status"] for i in ids] == ["open"] * 3
+    assert [Decimal(after[i]["paid_total"]) for i in ids] == [Decimal("300.00"), Decimal("100.00"), Decimal("80.00")]
+    assert Charge.get_by_id(ids[1]).status == "open"
+    assert verify_chain().intact
+
+
 # --------------------------------------------------------------------------- reversal and overpayment
 
 

@@ -7,6 +7,7 @@ import os
 from pathlib import Path
 
 import pytest
+from conftest import searched
 from fitcheck import ROOM, collisions, fit, problems
 from PySide6.QtCore import QSettings, QSize, Qt
 from PySide6.QtWidgets import QApplication, QDialog, QTabWidget
@@ -146,7 +147,7 @@ def _select_first(table) -> None:
     QApplication.processEvents()
 
 
-def test_every_dialog_fits_and_no_two_mnemonics_collide(demo_window, room, monkeypatch):
+def test_every_dialog_fits_and_no_two_mnemonics_collide(demo_window, room, monkeypatch, qtbot):
     window = demo_window
     opened = Opened(monkeypatch)
     # the front desk: a person, a company, an application; a permit's dialogs
@@ -156,6 +157,7 @@ def test_every_dialog_fits_and_no_two_mnemonics_collide(demo_window, room, monke
     desk.search.register("company")
     desk.search.query.setText("a")
     desk.search.search()
+    searched(qtbot, desk.search)
     _select_first(desk.search.table)
     desk.search.edit_selected()
     desk.search.start_application()

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from conftest import run_modal, type_text
+from conftest import run_modal, searched, type_text
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QMessageBox
 
@@ -33,6 +33,7 @@ def run_dialog(qtbot, opener, fill):
 
 def test_register_a_person_found_nowhere(desk, qtbot):
     qtbot.keyClicks(desk.query, "529.982.247-25")
+    searched(qtbot, desk)
     assert "Nova pessoa" in desk.hint.text()
 
     def fill(d):
@@ -49,6 +50,7 @@ def test_register_a_person_found_nowhere(desk, qtbot):
         assert not d.isVisible(), d.errors.shown
 
     run_dialog(qtbot, lambda: desk.register("person"), fill)
+    searched(qtbot, desk)
     person = Person.get(Person.cpf == "52998224725")
     assert person.name == "Maria José da Silva" and str(person.birth_date) == "1980-05-17"
     assert [m.name for m in HouseholdMember.select().where(HouseholdMember.person == person)] == ["Ana da Silva"]
@@ -122,9 +124,11 @@ def test_search_as_you_type_and_edit(desk, qtbot):
     person = Person.select().order_by(Person.id).first()
     surname = person.name.split()[-1]
     qtbot.keyClicks(desk.query, surname[:4].lower())
+    searched(qtbot, desk)
     assert any(m.name == person.name for m in desk.model.rows)
     desk.query.clear()
     qtbot.keyClicks(desk.query, person.cpf[:6])
+    searched(qtbot, desk)
     assert desk.model.rows[0].name == person.name
 
     def fill(d):

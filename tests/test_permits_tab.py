@@ -11,7 +11,7 @@ import re
 import shutil
 
 import pytest
-from conftest import run_modal, type_text
+from conftest import run_modal, searched, type_text
 from factories import event_stall, select, shown
 from pdftext import pdf_text
 from PySide6.QtCore import Qt
@@ -564,6 +564,7 @@ def test_transfer_to_an_heir_found_by_name(make_tab, keys, qtbot, no_blocking_me
     def pick(d):
         assert not d.ok_button.isEnabled()
         type_text(d.query, "carla mendes")
+        searched(qtbot, d)
         assert [m.name for m in d.model.rows] == ["Carla Mendes Ribeiro"]  # the holder himself is left out
         type_text(d.reason, "Falecimento; sucessores indicaram a filha")
         click(qtbot, d.ok_button)
@@ -584,6 +585,7 @@ def test_transfer_without_reason_is_refused_at_the_message_line(make_tab, keys, 
 
     def pick(d):
         qtbot.keyClicks(d.query, "529.982")
+        searched(qtbot, d)
         click(qtbot, d.ok_button)
 
     run_dialog(qtbot, tab.acts.transfer_selected, pick)
@@ -714,6 +716,7 @@ def test_table_models_pass_the_model_tester(make_tab, keys, qtmodeltester, qtbot
 
     def check(d):
         type_text(d.query, "a")
+        searched(qtbot, d)
         qtmodeltester.check(d.model)
 
     run_dialog(qtbot, tab.acts.transfer_selected, check)

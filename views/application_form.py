@@ -38,6 +38,7 @@ from views import theme
 from views.blocks import FieldErrorsView, fill, push_button, user_errors, wrapped_label
 from views.documents_table import DocumentsTable
 from views.fit import fit_to_screen
+from views.operations import in_background
 from views.price_simulator import where_to_enter
 from views.save import open_file_name, save_file_name, write_in_background
 from views.widgets import GuardedDialog, current_user_name
@@ -304,6 +305,9 @@ class ApplicationDialog(GuardedDialog):
         regime = self.current_regime()
         if regime is None:
             return
+        # what the last act refused (its fields, its red frames) says nothing about this one (issue 31 §6)
+        self.errors.clear()
+        self.save_button.setToolTip("")
         none = self.tr("—")
         self._fill(self.kind, [(k.id, k.label) for k in regime.permit_kinds], None)
         self._fill(self.line, [(ln.id, ln.label) for ln in regime.lines], none)
@@ -484,14 +488,20 @@ class ApplicationDialog(GuardedDialog):
         try:
             data = self.application_input()
             at = self.now()
-            result = assess(self.applicant, data, energy=self.energy.currentData() or "none", now=at)
-            self.application = create_application(
-                data,
-                clerk=current_user_name(),
-                now=at,
-                quote=result.quote.to_dict() if result.quote else {},
-                eligibility=result.eligibility.to_dict() if result.eligibility else {},
-            )
+            applicant, energy, clerk = self.applicant, self.energy.currentData() or "none", current_user_name()
+
+            def file():  # the worker thread (issue 27 §5): assessed again and stored while the window repaints
+                result = assess(applicant, data, energy=energy, now=at)
+                application = create_application(
+                    data,
+                    clerk=clerk,
+                    now=at,
+                    quote=result.quote.to_dict() if result.quote else {},
+                    eligibility=result.eligibility.to_dict() if result.eligibility else {},
+                )
+                return result, application
+
+            result, self.application = in_background(file)
         except FieldErrors as exc:
             self.errors.show(exc.errors)
             self.save_button.setToolTip(self.error.text())

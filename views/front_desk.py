@@ -29,6 +29,7 @@ from models.registry.search import find_applicants
 from models.services.front_desk import approve_application
 from views.blocks import button_row, fill, message_label, push_button, user_errors
 from views.keys import search_keys
+from views.operations import LatestQuery, in_background
 from views.permits import PermitsTab
 from views.roles import allow
 from views.save import save_file_name, write_in_background
@@ -82,6 +83,8 @@ class SearchTab(QWidget):
         self.new_company.clicked.connect(lambda: self.register("company"))
         self.edit_button.clicked.connect(self.edit_selected)
         self.apply_button.clicked.connect(self.start_application)
+        # search as you type off the GUI thread (issue 27 §5): the latest text wins, a stale query is interrupted
+        self._finder = LatestQuery(self, find_applicants, self._show_matches, self._search_failed)
         self.query.textChanged.connect(self.search)
         self.query.returnPressed.connect(self._enter)
         search_keys(self.query, self.table, self.edit_selected)
@@ -93,9 +96,23 @@ class SearchTab(QWidget):
         self.query.setFocus()
         self.query.selectAll()
 
+    @property
+    def searching(self) -> bool:
+        """A search runs or waits (tests wait for it; the clerk sees the list when it ends)."""
+        return self._finder.busy
+
+    @Slot()
     def search(self) -> None:
+        """Look up what is typed on a worker thread; the matches are shown when they arrive."""
+        self._finder.ask(self.query.text())
+
+    def _search_failed(self, error: BaseException) -> None:
+        if not isinstance(error, UserError):
+            raise error  # the window's error box, as any failure of a screen
+        self.hint.setText(error.message)
+
+    def _show_matches(self, matches) -> None:
         text = self.query.text()
-        matches = find_applicants(text)
         self.model.set_rows(matches)
         if matches:
             self.table.selectRow(0)
@@ -266,11 +283,19 @@ class WorklistTab(QWidget):
 
     @Slot()
     def refresh_rows(self) -> None:
-        status = self.status.currentData()
-        statuses = OPEN_STATUSES if status == "open" else (status,)
+        self._show_rows(self._rows_query()())
+
+    def _rows_query(self):
+        """The worklist as the filters ask for it, to be read now or on a worker thread."""
         from views.widgets import regime_filter_value
 
-        self.model.set_rows(worklist(statuses=statuses, regime=regime_filter_value(self.regime)))
+        status = self.status.currentData()
+        statuses = OPEN_STATUSES if status == "open" else (status,)
+        regime = regime_filter_value(self.regime)
+        return lambda: worklist(statuses=statuses, regime=regime)
+
+    def _show_rows(self, rows) -> None:
+        self.model.set_rows(rows)
         self._update_actions()
 
     def selected(self):
@@ -319,11 +344,17 @@ class WorklistTab(QWidget):
         if item is None:
             return None
         today = today or _dt.date.today()
-        app = get_application(item.id)
-        kwargs = {}
+        by, key_dir, rows = current_user_name(), self.key_dir, self._rows_query()
+        kwargs: dict = {}
         for _attempt in range(2):
             try:
-                permit = issue_permit(app, by=current_user_name(), today=today, key_dir=self.key_dir, **kwargs)
+                # the worker thread (issue 27 §5): issued, and the worklist read again, while the window repaints
+                permit, listed = in_background(
+                    lambda kw=dict(kwargs): (
+                        issue_permit(get_application(item.id), by=by, today=today, key_dir=key_dir, **kw),
+                        rows(),
+                    )
+                )
                 break
             except FieldErrors as exc:
                 key, message = next(iter(exc.errors.items()))
@@ -357,7 +388,7 @@ class WorklistTab(QWidget):
                 permit.valid_until.strftime("%d/%m/%Y"),
             )
         )
-        self.refresh_rows()
+        self._show_rows(listed)
         return permit
 
     def move_to(self, status: str, reason: str | None = None) -> bool:

@@ -24,6 +24,37 @@ from views.blocks import error_label, fill, push_button, wrapped_label
 
 
 class HomePage(QWidget):
+    #: The tables the Painel reads: a write to any other leaves it as it is (issue 27 §5)
+    shows = frozenset(
+        {
+            "person",
+            "company",
+            "setting",
+            "regime_act",
+            "municipal_holiday",
+            "application",
+            "application_event",
+            "permit",
+            "permit_event",
+            "charge",
+            "payment",
+            "payment_reversal",
+            "credit",
+            "guia",
+            "guia_charge",
+            "debt_inscription",
+            "index_correction",
+            "fiscal_unit_value",
+            "enforcement_record",
+            "enforcement_item",
+            "enforcement_charge",
+            "enforcement_event",
+            "enforcement_file",
+            "enforcement_contest",
+            "signing_key",
+        }
+    )
+
     def __init__(self, parent: QWidget | None = None):
         super().__init__(parent)
         layout = QVBoxLayout(self)

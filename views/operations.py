@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from PySide6.QtCore import QEventLoop, Qt, QThread, QTimer, Signal
+from PySide6.QtCore import QEventLoop, QObject, Qt, QThread, QTimer, Signal, Slot
 from PySide6.QtWidgets import QProgressDialog, QWidget
 
 from models.base.errors import Cancelled
@@ -113,3 +113,157 @@ def run_operation(
     if worker.error is not None:
         raise worker.error
     return worker.result  # done before it heard Cancelar: what was written stays written
+
+
+# -- reads and writes of the screens (issue 27 §5; Anki's QueryOp and CollectionOp) --------------------------------
+
+
+def _close_thread_connection() -> None:
+    """The worker thread's own connection, closed when its work ends (peewee keeps one connection per thread:
+    SQLite in WAL reads beside the GUI thread's, PostgreSQL opens a session bound to the same Praça user)."""
+    from models.store.db import db
+
+    if db.obj is not None and not db.is_closed():
+        db.close()
+
+
+def _interrupt(connection: Any) -> None:
+    """Stop the statement ``connection`` runs now, from another thread (SQLite's ``interrupt``, psycopg2's
+    ``cancel``); a connection already closed is left as it is."""
+    stop = getattr(connection, "interrupt", None) or getattr(connection, "cancel", None)
+    if stop is None:
+        return
+    try:
+        stop()
+    except Exception:  # closed or finished meanwhile: nothing left to stop
+        pass
+
+
+class _Call(QThread):
+    """``call()`` in a thread of its own, with that thread's own database connection, closed at the end."""
+
+    def __init__(self, call: Callable[[], Any]):
+        super().__init__()
+        self.call = call
+        self.result: Any = None
+        self.error: BaseException | None = None
+        self.connection: Any = None
+        self.stale = False
+
+    def run(self) -> None:  # the worker thread
+        from models.store.db import db
+
+        try:
+            if db.obj is not None:
+                self.connection = db.connection()  # opened here: the one a stale query interrupts
+            if not self.stale:
+                self.result = self.call()
+        except BaseException as exc:
+            self.error = exc
+        finally:
+            self.connection = None
+            _close_thread_connection()
+
+    def interrupt(self) -> None:
+        self.stale = True
+        connection = self.connection
+        if connection is not None:
+            _interrupt(connection)
+
+
+#: The queries started, held until they end: a thread object let go while its thread runs would abort the process.
+_calls: set[_Call] = set()
+
+
+class LatestQuery(QObject):
+    """A read of the domain off the GUI thread whose latest request wins (search as you type): :meth:`ask` starts
+    ``query(*args)`` on a worker thread; the result reaches ``success`` on the GUI thread. A request made while
+    another runs makes that one stale — its statement is interrupted and its result dropped — and waits for it to
+    stop; requests made meanwhile collapse into the last one. ``failure(error)`` hears what the query raised."""
+
+    #: the latest request was answered (or failed): nothing runs, nothing waits
+    settled = Signal()
+
+    def __init__(
+        self,
+        parent: QObject,
+        query: Callable[..., Any],
+        success: Callable[[Any], None],
+        failure: Callable[[BaseException], None] | None = None,
+    ):
+        super().__init__(parent)
+        self.query = query
+        self.success = success
+        self.failure = failure
+        self._running: _Call | None = None
+        self._waiting: tuple | None = None
+
+    @property
+    def busy(self) -> bool:
+        return self._running is not None or self._waiting is not None
+
+    def ask(self, *args: Any) -> None:
+        if self._running is not None:
+            self._running.interrupt()
+            self._waiting = args
+            return
+        self._start(args)
+
+    def _start(self, args: tuple) -> None:
+        for done in [w for w in _calls if w.isFinished()]:
+            _calls.discard(done)
+        worker = _Call(lambda: self.query(*args))
+        _calls.add(worker)  # alive until it ends, even when the screen that asked is closed first
+        worker.finished.connect(self._finished)  # a slot of this object: delivered on the GUI thread (queued)
+        self._running = worker
+        worker.start()
+
+    @Slot()
+    def _finished(self) -> None:
+        worker = self._running
+        if worker is None:
+            return
+        worker.wait()
+        _calls.discard(worker)
+        worker.deleteLater()
+        self._running = None
+        if self._waiting is not None:  # a newer request: this answer is stale
+            args, self._waiting = self._waiting, None
+            self._start(args)
+            return
+        if worker.stale:
+            self.settled.emit()
+            return
+        if worker.error is None:
+            self.success(worker.result)
+        elif self.failure is not None:
+            self.failure(worker.error)
+        else:
+            raise worker.error
+        self.settled.emit()
+
+    def stop(self) -> None:
+        """Drop what runs and what waits (the screen closes, the database changes) and wait for the thread."""
+        self._waiting = None
+        worker = self._running
+        if worker is not None:
+            worker.interrupt()
+            worker.wait()
+
+
+def in_background(call: Callable[[], Any]) -> Any:
+    """``call()`` — a read or a write of the domain — on a worker thread, the GUI thread waiting with its event
+    loop running: the window repaints and its timers run, but no click or key reaches it until the work ends (no
+    second save while the first runs). Returns what ``call`` returned, raises what it raised, where it was
+    called. For work that may last, with a progress bar and Cancelar, :func:`run_operation`."""
+    worker = _Call(call)
+    loop = QEventLoop()
+    worker.finished.connect(loop.quit)
+    worker.start()
+    while not worker.isFinished():
+        loop.exec(QEventLoop.ProcessEventsFlag.ExcludeUserInputEvents)
+    worker.wait()
+    worker.deleteLater()
+    if worker.error is not None:
+        raise worker.error
+    return worker.result

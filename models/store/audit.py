@@ -22,6 +22,7 @@ from __future__ import annotations
 import datetime as _dt
 import hashlib
 import json
+import logging
 from dataclasses import dataclass
 from decimal import Decimal
 
@@ -31,6 +32,8 @@ from models.access import session
 from models.base import clock
 from models.store import changes, desks
 from models.store.db import AUDIT, CHAIN_LOCK_SQL, BaseModel, db
+
+_log = logging.getLogger(__name__)
 
 #: Tables whose writes are bookkeeping, not a clerk's change.
 # failed logins: audited as such; an import's staged rows: audited when published (models.services.importer.staging)
@@ -155,6 +158,20 @@ def _masked(data):
     return data
 
 
+def record_bulk(model, action: str, columns: list[str], after, before=None, *, note: str) -> None:
+    """One entry for rows a bulk statement wrote outside the models' queries (a raw ``executemany``): ``after``
+    (and, for an update, ``before``) as sequences of values in ``columns``' order, kept in :func:`_compact`'s form.
+    On a desk the database's triggers have written the trail already, row by row."""
+    _HOOK._write(
+        model,
+        action,
+        None,
+        _compact(columns, [[_plain(v) for v in row] for row in before]) if before else None,
+        _compact(columns, [[_plain(v) for v in row] for row in after]),
+        note=note,
+    )
+
+
 class _Hook:
     def audits(self, model) -> bool:
         return model._meta.table_name not in UNAUDITED
@@ -233,7 +250,8 @@ class _Hook:
             self._write(model, "delete", old.get(pk.name), old, None, _person_of(model, old))
 
 
-AUDIT.hook = _Hook()
+_HOOK = _Hook()
+AUDIT.hook = _HOOK
 
 
 # --------------------------------------------------------------------------- the chain
@@ -286,6 +304,7 @@ def append(*, author_confirmed: bool = False, **fields) -> None:
     if desks.is_desk(db.obj):  # the server writes a desk's entries: a change by its trigger, the rest here
         if fields["action"] not in ("insert", "update", "delete"):
             desks.audit_note(**fields)
+        _notify_desks(fields.get("table_name", ""))
         changes.announce(fields.get("table_name", ""))
         return
     with db.atomic():  # the lock, the last hash and the new entry in one transaction: never two on one link
@@ -294,7 +313,39 @@ def append(*, author_confirmed: bool = False, **fields) -> None:
             session.confirm()
         prev = _last_hash()
         AuditEntry.insert(prev_hash=prev, hash=entry_hash(prev, fields), **fields).execute()
+        _notify_desks(fields.get("table_name", ""))
     changes.announce(fields.get("table_name", ""))  # the desks' lists are out of date
+
+
+def _notify_desks(table_name: str) -> None:
+    """On PostgreSQL, the other desks hear of the write once its transaction has committed (LISTEN/NOTIFY): the
+    tables a transaction wrote are sent in one statement after its commit — one per transaction, not one per
+    row; a rolled-back transaction sends nothing."""
+    database = db.obj
+    if not table_name or not isinstance(database, PostgresqlDatabase):
+        return
+    outermost = database._state.transactions[0] if database._state.transactions else None
+    if outermost is None:  # no transaction: the write is committed already
+        changes.notify(database, table_name)
+        return
+    pending = getattr(database._state, "praca_notices", None)
+    if pending is not None and pending[0] is outermost:
+        pending[1].add(table_name)
+        return
+    tables = {table_name}
+    database._state.praca_notices = (outermost, tables)
+
+    def send() -> None:
+        try:
+            changes.notify(database, *sorted(tables))
+        except Exception:  # any: the write is committed; a desk that did not hear catches up by the trail's stamp
+            _log.exception("the other desks were not told of %s", sorted(tables))
+
+    try:
+        database.after_commit(send)
+    except ValueError:  # a manual transaction (peewee's ``manual``) has no commit hook: sent now, with it
+        database._state.praca_notices = None
+        changes.notify(database, table_name)
 
 
 def stamp() -> int:
@@ -643,6 +694,8 @@ class AuditRow:
             after = json.loads(self.after) if self.after else None
         except ValueError:
             return self.note
+        if _is_compact(after):  # a bulk insert or a bulk update (:func:`record_bulk`)
+            return f"{len(after['rows'])} registro(s)"
         if isinstance(before, dict) and isinstance(after, dict):
             return "; ".join(f"{k}: {before.get(k)!s} → {after.get(k)!s}" for k in after)
         data = after if after is not None else before

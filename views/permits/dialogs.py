@@ -38,6 +38,7 @@ from models.services.issuing import renew
 from views import theme
 from views.blocks import error_label, fill, user_errors
 from views.fit import fit_to_screen
+from views.operations import LatestQuery
 from views.permits.common import date_text, history_columns
 from views.save import open_file_name
 from views.table_models import Column, RowsModel, make_table, selected_row
@@ -362,14 +363,23 @@ class HeirDialog(QDialog):
         buttons.accepted.connect(self.accept)
         buttons.rejected.connect(self.reject)
         layout.addWidget(buttons)
+        # the people search as you type, off the GUI thread (issue 27 §5): the latest text wins
+        self._finder = LatestQuery(self, find_applicants, self._show_matches)
         self.query.textChanged.connect(self.search)
         self.table.selectionModel().selectionChanged.connect(lambda *_: self._update())
         self._update()
         fit_to_screen(self, QSize(620, 380))
 
+    @property
+    def searching(self) -> bool:
+        return self._finder.busy
+
     def search(self) -> None:
+        self._finder.ask(self.query.text())
+
+    def _show_matches(self, found) -> None:
         holder = self.row.holder_id if self.row.holder_kind == "person" else None
-        matches = [m for m in find_applicants(self.query.text()) if m.kind == "person" and m.id != holder]
+        matches = [m for m in found if m.kind == "person" and m.id != holder]
         self.model.set_rows(matches)
         if matches:
             self.table.selectRow(0)

@@ -6,8 +6,10 @@ from __future__ import annotations
 import datetime as _dt
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any, cast
 
-from peewee import IntegrityError
+import peewee
+from peewee import IntegrityError, PostgresqlDatabase
 
 from models.access.session import acting, require
 from models.base import clock
@@ -25,7 +27,10 @@ from models.billing.collection.returns import (
 from models.billing.collection.statements import is_ofx, preview_statement
 from models.billing.collection.tables import Credit, PaymentSource, ReturnFile
 from models.registry.applications import next_number
-from models.store.db import db
+from models.store.audit import record_bulk
+from models.store.db import _check_row, db, take_write_turn
+
+_WRAP = getattr(peewee, "__exception_wrapper__")  # noqa: B009 - the driver's errors as peewee's
 
 # --------------------------------------------------------------------------- importing
 
@@ -125,10 +130,7 @@ def _refuse_unconsented(preview: Preview, accept_overpayment: bool) -> None:
 
 def _write_payments(preview: Preview, record: ReturnFile, by: str, *, prefix: str = "", channel: str = "bank") -> int:
     """The payments of every record, their sources, and each charge's paid total and status; the count."""
-    from peewee import Case, Value, fn
-
-    def raw(value: int) -> Value:  # a parameter as it is: no field's converter (centavos stay centavos)
-        return Value(value, converter=lambda v: v)
+    from peewee import fn
 
     prefix = prefix or f"RET {record.agreement}/{record.nsa}/"
     rows: list[dict[str, object]] = []
@@ -167,9 +169,9 @@ def _write_payments(preview: Preview, record: ReturnFile, by: str, *, prefix: st
     if not rows:
         return 0
     last = Payment.select(fn.MAX(Payment.id)).scalar() or 0
+    what = f"{'extrato' if channel == 'pix' else 'arquivo de retorno'} {record.file_name}"
     try:
-        for chunk in chunks(rows):
-            Payment.insert_many(chunk).execute()
+        _insert(Payment, rows, what)
     except IntegrityError:
         raise ReturnFileError(
             f"registro 1: pagamentos deste arquivo (NSA {record.nsa}) já constam nas cobranças; nada foi importado."
@@ -177,14 +179,101 @@ def _write_payments(preview: Preview, record: ReturnFile, by: str, *, prefix: st
     made = Payment.select(Payment.id, Payment.charge, Payment.reference).where(
         (Payment.id > last) & Payment.reference.startswith(prefix)
     )
-    links = [{"payment": p.id, **sources[(p.charge_id, p.reference)]} for p in made.tuples().objects()]
-    for chunk in chunks(links):
-        PaymentSource.insert_many(chunk).execute()
-    for chunk in chunks(sorted(added.items()), 300):
-        plus = Case(Charge.id, [(raw(c), raw(v)) for c, v in chunk])
-        Charge.update(
-            paid_total=Charge.paid_total + plus,
-            status=Case(None, [((Charge.paid_total + plus) >= Charge.amount, "paid")], Charge.status),
-            version=Charge.version + 1,
-        ).where(Charge.id.in_([c for c, _v in chunk]) & (Charge.status != "cancelled")).execute()
+    made_rows: list[tuple[Any, ...]] = list(cast(Any, made.tuples()))
+    _insert(PaymentSource, [{"payment": p, **sources[(c, r)]} for p, c, r in made_rows], what)
+    _add_paid(sorted(added.items()), what)
     return len(rows)
+
+
+def _sqlite() -> bool:
+    return not isinstance(db.obj, PostgresqlDatabase)
+
+
+def _insert(model, rows: list[dict[str, object]], what: str) -> None:
+    """``rows`` (field name → value, all of one shape) inserted by the driver's bulk insert — ``executemany`` on
+    SQLite, ``execute_values`` on PostgreSQL: a return file holds thousands — and audited as one entry
+    (:func:`models.store.audit.record_bulk`), inside the caller's transaction, which takes the write turn first."""
+    if not rows:
+        return
+    names = list(rows[0])
+    fields = [model._meta.fields[name] for name in names]
+    _check_row(model, rows[0])  # the texts: the file's name in the note
+    sqlite = _sqlite()
+
+    def stored(field, value):
+        value = field.db_value(value)
+        return str(value) if sqlite and isinstance(value, (_dt.date, _dt.datetime)) else value
+
+    values = [tuple(stored(f, row[f.name]) for f in fields) for row in rows]
+    columns = ", ".join(f'"{f.column_name}"' for f in fields)
+    sql = f'INSERT INTO "{model._meta.table_name}" ({columns}) VALUES '
+    take_write_turn(db)
+    with _WRAP:  # the driver's errors as peewee's (IntegrityError)
+        cursor = db.cursor()
+        if sqlite:
+            cursor.executemany(sql + f"({', '.join('?' * len(fields))})", values)
+        else:
+            from psycopg2.extras import execute_values  # type: ignore[import-untyped]
+
+            execute_values(cursor, sql + "%s", values, page_size=1000)
+    record_bulk(
+        model,
+        "insert",
+        names,
+        [[row[n] for n in names] for row in rows],
+        note=f"{what}: {len(rows)} registro(s) de uma vez",
+    )
+
+
+def _add_paid(added: list[tuple[int, int]], what: str) -> None:
+    """Each charge's paid total (``added``: charge id, centavos) and status — ``paid`` once the total reaches the
+    amount; a cancelled charge is left as it is —, by the driver's bulk statement, and one audit entry listing
+    each charge's paid total, status and version before and after."""
+    if not added:
+        return
+    ids = [c for c, _v in added]
+    before = _paid_state(ids)
+    take_write_turn(db)
+    with _WRAP:
+        cursor = db.cursor()
+        if _sqlite():
+            cursor.executemany(
+                'UPDATE "charge" SET "paid_total" = "paid_total" + ?, "status" = CASE WHEN "paid_total" + ? >= '
+                '"amount" THEN \'paid\' ELSE "status" END, "version" = "version" + 1 '
+                'WHERE "id" = ? AND "status" <> \'cancelled\'',
+                [(v, v, c) for c, v in added],
+            )
+        else:
+            from psycopg2.extras import execute_values
+
+            execute_values(
+                cursor,
+                'UPDATE "charge" AS c SET "paid_total" = c."paid_total" + v.add, "status" = CASE WHEN '
+                'c."paid_total" + v.add >= c."amount" THEN \'paid\' ELSE c."status" END, '
+                '"version" = c."version" + 1 FROM (VALUES %s) AS v(id, add) '
+                'WHERE c."id" = v.id AND c."status" <> \'cancelled\'',
+                [(c, v) for c, v in added],
+                template="(%s::integer, %s::bigint)",
+                page_size=1000,
+            )
+    after = _paid_state(ids)
+    changed = [c for c in ids if before[c] != after[c]]
+    if changed:
+        record_bulk(
+            Charge,
+            "update",
+            ["id", "paid_total", "status", "version"],
+            [[c, *after[c]] for c in changed],
+            [[c, *before[c]] for c in changed],
+            note=f"{what}: {len(changed)} registro(s) de uma vez",
+        )
+
+
+def _paid_state(ids: list[int]) -> dict[int, tuple[object, str, int]]:
+    """Each charge's paid total (as money), status and version."""
+    out: dict[int, tuple[object, str, int]] = {}
+    for chunk in chunks(ids, 500):
+        query = Charge.select(Charge.id, Charge.paid_total, Charge.status, Charge.version).where(Charge.id.in_(chunk))
+        found: list[tuple[Any, ...]] = list(cast(Any, query.tuples()))
+        out.update((c, (paid, status, version)) for c, paid, status, version in found)
+    return out
