@@ -20,6 +20,7 @@ from models.rules.regime_schema import (
     schema_text,
 )
 from models.rules.regimes import RegimeErrors, check_regime_text, default_regimes_folder, load_regime_file
+from models.rules.regimes.locate import id_path
 
 DOCS = Path(__file__).resolve().parent.parent / "docs"
 SHIPPED = sorted(default_regimes_folder().glob("*.toml"))
@@ -81,11 +82,16 @@ def test_check_reports_every_broken_item_at_once_and_stores_nothing(tmp_path, ca
     with pytest.raises(RegimeErrors) as exc:
         load_regime_file(path, all_errors=True)
     keys = [e.key for e in exc.value.errors]
-    assert keys == ["documents[0].label_x", "documents[0].label_y", "fees[0].colour", "infractions[0].severity_x"]
+    data = tomllib.loads(text)
+    assert keys == [
+        id_path(key, data)
+        for key in ("documents[0].label_x", "documents[0].label_y", "fees[0].colour", "infractions[0].severity_x")
+    ]
+    assert "[" not in "".join(keys)  # each item named by its id, not its position
     assert main(["regimes", "check", str(path)]) == 2
     err = capsys.readouterr().err
-    for key in keys:
-        assert f"{regime_id}.toml: {key}: chave desconhecida" in err
+    for error in exc.value.errors:
+        assert f"{regime_id}.toml:{error.line}: {error.key}: chave desconhecida" in err
     assert "4 erros; nada foi gravado." in err
 
 
@@ -171,7 +177,8 @@ def _items(data):
 
 
 SAMPLE = SHIPPED[0]
-SAMPLE_ITEMS = _items(tomllib.loads(SAMPLE.read_text(encoding="utf-8")))
+_DATA = tomllib.loads(SAMPLE.read_text(encoding="utf-8"))
+SAMPLE_ITEMS = _items(_DATA)
 
 
 def _with_lines(broken, added: str) -> str:
@@ -196,10 +203,9 @@ def _with_lines(broken, added: str) -> str:
 def test_check_reports_exactly_the_items_broken(broken):
     """However many items of a file are broken, the check names each of them — and nothing else."""
     errors = check_regime_text(_with_lines(broken, "chave_inexistente = 1\n"), SAMPLE.name, expected_id=SAMPLE.stem)
-    assert {e.key for e in errors} == {f"{name}[{i}].chave_inexistente" for name, i in broken}
+    assert {e.key for e in errors} == {id_path(f"{name}[{i}].chave_inexistente", _DATA) for name, i in broken}
 
 
-_DATA = tomllib.loads(SAMPLE.read_text(encoding="utf-8"))
 WITHOUT_NOTES = [(name, i) for name, i in SAMPLE_ITEMS if "notes" not in _DATA[name][i]]
 
 
@@ -211,7 +217,7 @@ def test_check_reports_every_mistake_inside_one_entry(broken):
     added = "notes = 7\nchave_inexistente = 1\n"  # notes must be text
     errors = check_regime_text(_with_lines(broken, added), SAMPLE.name, expected_id=SAMPLE.stem)
     assert {e.key for e in errors} == {
-        f"{name}[{i}].{key}" for name, i in broken for key in ("notes", "chave_inexistente")
+        id_path(f"{name}[{i}].{key}", _DATA) for name, i in broken for key in ("notes", "chave_inexistente")
     }
 
 
@@ -219,4 +225,4 @@ def test_a_mistake_in_the_acts_header_does_not_hide_the_rest():
     text = SAMPLE.read_text(encoding="utf-8").replace("[regime]\n", "[regime]\nchave_x = 1\n", 1)
     text = text.replace("[[fees]]\n", "[[fees]]\nchave_y = 2\n", 1)
     errors = check_regime_text(text, SAMPLE.name, expected_id=SAMPLE.stem)
-    assert {e.key for e in errors} == {"regime.chave_x", "fees[0].chave_y"}
+    assert {e.key for e in errors} == {"regime.chave_x", id_path("fees[0].chave_y", _DATA)}

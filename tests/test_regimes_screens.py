@@ -173,7 +173,7 @@ def test_install_shows_every_error_then_installs_a_good_file_and_lists_it(
     assert not page.install_file(str(broken))
     shown = page.error.text()
     assert "2 erro(s) no arquivo; nada foi gravado" in shown
-    assert "documents[0].label_x: chave desconhecida" in shown and "fees[0].colour: chave desconhecida" in shown
+    assert "documents.cnpj-card.label_x: chave desconhecida" in shown and "fees.occupation.colour: chave" in shown
     assert not RegimeAct.select().where(RegimeAct.regime_id == "minha-cidade-2027").exists()
 
     good = _own_act(tmp_path, lambda t: t)

@@ -15,16 +15,19 @@ if TYPE_CHECKING:
 class RegimeError(UserError):
     """A regime file is malformed (or a regime id is unknown).
 
-    ``file``, ``key`` and ``reason`` are also kept apart for screens and tests.
+    ``file``, ``key``, ``line`` and ``reason`` are also kept apart for screens and tests.
     """
 
-    def __init__(self, reason: str, *, file: str | None = None, key: str | None = None):
-        parts = [p for p in (file, key) if p]
+    def __init__(self, reason: str, *, file: str | None = None, key: str | None = None, line: int | None = None):
+        where = f"{file}:{line}" if file and line else file
+        parts = [p for p in (where, key) if p]
         message = ": ".join([*parts, reason])
         super().__init__(message, field=key)
         self.file = file
         self.key = key
         self.reason = reason
+        #: the line of the TOML text the key is on (set by the whole-file check), else None
+        self.line = line
 
 
 class RegimeErrors(RegimeError):  # noqa: N818 - a public name the whole tree and the tests use
@@ -35,7 +38,7 @@ class RegimeErrors(RegimeError):  # noqa: N818 - a public name the whole tree an
     def __init__(self, errors: list[RegimeError]):
         self.errors = list(errors)
         first = self.errors[0]
-        super().__init__(first.reason, file=first.file, key=first.key)
+        super().__init__(first.reason, file=first.file, key=first.key, line=first.line)
         self.args = ("\n".join(str(e) for e in self.errors),)
 
     def __str__(self) -> str:

@@ -4,6 +4,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import hashlib
 import tomllib
 from dataclasses import replace as dataclass_replace
@@ -12,8 +13,10 @@ from typing import Any
 
 from models.base.text import read_small_file
 from models.rules.regimes.errors import RegimeError, RegimeErrors
+from models.rules.regimes.locate import cited_articles, item_id, joined, located, segments
 from models.rules.regimes.model import Duty, Prohibition
 from models.rules.regimes.parse_act import (
+    Header,
     parse_calendar,
     parse_document,
     parse_equipment,
@@ -37,9 +40,21 @@ from models.rules.regimes.parse_penalties import (
 from models.rules.regimes.parse_permits import parse_permit_kind
 from models.rules.regimes.parse_places import parse_layout, parse_schedule, parse_selection, parse_site
 from models.rules.regimes.parse_silences import parse_silence
-from models.rules.regimes.reader import FOUND, Node, Skipped, attempt, parse_list, parse_sub, show
+from models.rules.regimes.reader import (
+    CITED,
+    FOUND,
+    SKIPPED,
+    Node,
+    Skipped,
+    attempt,
+    meant,
+    parse_list,
+    parse_sub,
+    show,
+)
 from models.rules.regimes.references import check_references, check_rule_deadlines, check_selection_references
 from models.rules.regimes.regime import Regime
+from models.rules.regimes.vocabulary import SCOPES
 
 TOP_LEVEL = (
     "regime",
@@ -123,14 +138,58 @@ def load_regime_text(
     finally:
         FOUND.reset(token)
     if found or regime is None:  # no regime: its error was recorded in found
-        raise RegimeErrors(found)
+        raise RegimeErrors(located(found, data, raw_bytes.decode("utf-8")))
     return dataclass_replace(regime, sha256=hashlib.sha256(raw_bytes).hexdigest())
 
 
 def build_regime(data: dict[str, Any], file: str, expected_id: str | None, source: str) -> Regime:
+    """The regime of ``data``: every item read, then the references between them and the articles cited."""
     root = Node(file, "", data)
+    cited: list[tuple[str, str]] = []
+    cited_token = CITED.set(cited)
+    try:
+        return _build_regime(root, cited, expected_id, source)
+    finally:
+        CITED.reset(cited_token)
+
+
+def _stand_in_header(header_node: Node, expected_id: str | None) -> Header | Skipped:
+    """While checking a whole file whose ``[regime]`` is broken (a required key missing, one of the wrong
+    type): the header read again with a neutral stand-in for each key that failed, so that the rest of the
+    file is still checked (the header's own mistakes are already recorded)."""
+    found = FOUND.get()
+    assert found is not None
+    broken = {e.key.split(".")[1].split("[")[0] for e in found if e.key and e.key.startswith("regime.")}
+    stand_in: dict[str, Any] = {
+        "id": expected_id or "ato",
+        "municipality": "?",
+        "state": "XX",
+        "act": "?",
+        "short": "?",
+        "published": dt.date(1900, 1, 1),
+        "scope": list(SCOPES),
+        "summary": "?",
+        "in_force": {"from": dt.date(1900, 1, 1), "basis": "art. 1º"},
+    }
+    data = {k: v for k, v in header_node.data.items() if k not in broken}
+    for name, value in stand_in.items():
+        if name not in data:
+            data[name] = value
+    token, cited_token = FOUND.set([]), CITED.set(None)
+    try:
+        return parse_header(Node(header_node.file, header_node.path, data))
+    except RegimeError:
+        return SKIPPED
+    finally:
+        FOUND.reset(token)
+        CITED.reset(cited_token)
+
+
+def _build_regime(root: Node, cited: list[tuple[str, str]], expected_id: str | None, source: str) -> Regime:
     header_node = root.table("regime", required=True)
     header = attempt(parse_header, header_node, salvage=True)
+    if isinstance(header, Skipped):
+        header = _stand_in_header(header_node, expected_id)
     if isinstance(header, Skipped):  # no header to check the rest against: its mistakes are all there is to say
         collected = FOUND.get()
         assert collected, "attempt() skips an item only while the errors are collected"
@@ -173,13 +232,64 @@ def build_regime(data: dict[str, Any], file: str, expected_id: str | None, sourc
     )
     root.notes()
     found = FOUND.get()
-    if found is not None:
-        attempt(lambda node: node.done(), root)
-        if found:  # references between broken items would only repeat them
-            return regime
-    else:
+    if found is None:
         root.done()
-    check_references(regime, root)
+        check_references(regime, root)
+        _check_silences(regime, root)
+        check_selection_references(regime, root)
+        check_rule_deadlines(regime, root)
+        _check_articles(regime, root, cited)
+        return regime
+    attempt(lambda node: node.done(), root)
+    # the references too, even when some items are broken: a reference to a broken item (read as absent)
+    # is not a mistake of its own, and the positions are the regime's: they are turned back into the file's
+    broken = _broken_ids(root.data, regime)
+    references: list[RegimeError] = []
+    token = FOUND.set(references)
+    try:
+        for check in (check_references, _check_silences, check_selection_references, check_rule_deadlines):
+            attempt(lambda node, check=check: check(regime, node), root)  # type: ignore[misc]
+    finally:
+        FOUND.reset(token)
+    for error in references:
+        if not any(show(ident) in error.reason for ident in broken):
+            found.append(_in_file(error, root.data, regime))
+    attempt(lambda node: _check_articles(regime, node, cited), root)
+    return regime
+
+
+_ATTRIBUTES = {"equipment": "equipment_kinds"}
+
+
+def _ids(items: Any) -> list[str | None]:
+    return [getattr(item, "id", None) or getattr(item, "code", None) for item in items]
+
+
+def _broken_ids(data: dict[str, Any], regime: Regime) -> set[str]:
+    """The ids of the file's items that the check could not read (absent from the regime)."""
+    broken: set[str] = set()
+    for name, value in data.items():
+        if isinstance(value, list) and name != "regime":
+            read = set(_ids(getattr(regime, _ATTRIBUTES.get(name, name), ())))
+            broken.update(ident for item in value if (ident := item_id(item)) and ident not in read)
+    return broken
+
+
+def _in_file(error: RegimeError, data: dict[str, Any], regime: Regime) -> RegimeError:
+    """A reference error keyed by the regime's list positions, keyed by the file's (where items were skipped)."""
+    parts = segments(error.key or "")
+    if len(parts) < 2 or not isinstance(parts[0], str) or not isinstance(parts[1], int):
+        return error
+    items = getattr(regime, _ATTRIBUTES.get(parts[0], parts[0]), None)
+    listed = data.get(parts[0])
+    if not isinstance(items, tuple) or not isinstance(listed, list) or parts[1] >= len(items):
+        return error
+    ident = _ids(items)[parts[1]]
+    where = next((i for i, item in enumerate(listed) if ident is not None and item_id(item) == ident), parts[1])
+    return RegimeError(error.reason, file=error.file, key=joined([parts[0], where, *parts[2:]]))
+
+
+def _check_silences(regime: Regime, root: Node) -> None:
     known = set(regime.ids("deadline"))
     topics: dict[str, str] = {}
     rec = regime.penalties.recurrence if regime.penalties is not None else None
@@ -205,6 +315,25 @@ def build_regime(data: dict[str, Any], file: str, expected_id: str | None, sourc
         for j, ident in enumerate(silence.ladders):
             if ident not in regime.ids("ladder"):
                 root.fail(f"silences[{i}].ladders[{j}]", f"gradação {show(ident)} não declarada em [[ladders]]")
-    check_selection_references(regime, root)
-    check_rule_deadlines(regime, root)
-    return regime
+
+
+def _check_articles(regime: Regime, root: Node, cited: list[tuple[str, str]]) -> None:
+    """Where the file lists the act's articles: every article a ``basis`` cites is one of them."""
+    if not regime.articles:
+        return
+    have = set(regime.articles)
+    seen: set[tuple[str, str]] = set()
+    found = FOUND.get()
+    for key, basis in cited:
+        for number in cited_articles(basis):
+            if number in have or (key, number) in seen:
+                continue
+            seen.add((key, number))
+            error = RegimeError(
+                f"o ato não tem o art. {number} (não está em [regime] articles){meant(number, have)}",
+                file=root.file,
+                key=key,
+            )
+            if found is None:
+                raise error
+            found.append(error)

@@ -8,6 +8,7 @@ import datetime as dt
 import re
 from typing import TypedDict
 
+from models.rules.regimes.locate import article
 from models.rules.regimes.model import (
     Amendment,
     Calendar,
@@ -66,7 +67,23 @@ class Header(TypedDict):
     summary: str
     in_force: InForce
     amendment: Amendment | None
+    articles: tuple[str, ...]
     notes: str | None
+
+
+def parse_articles(node: Node) -> tuple[str, ...]:
+    """``articles = ["1", "2", "9-A", …]``: the articles the act has (optional); the check then refuses a
+    ``basis`` that cites one it does not have."""
+    entries = node.text_list("articles")
+    out: list[str] = []
+    for i, entry in enumerate(entries):
+        number = article(entry)
+        if number is None:
+            node.fail(f"articles[{i}]", f'artigo {show(entry)} ilegível: escreva o número, como "9" ou "9-A"')
+        if number in out:
+            node.fail(f"articles[{i}]", f"artigo {show(entry)} repetido na lista")
+        out.append(number)
+    return tuple(out)
 
 
 def parse_header(node: Node) -> Header:
@@ -81,6 +98,7 @@ def parse_header(node: Node) -> Header:
         "summary": node.text("summary"),
         "in_force": parse_in_force(node.table("in_force", required=True)),
         "amendment": parse_sub(node, "amendment", parse_amendment),
+        "articles": parse_articles(node),
         "notes": node.notes(),
     }
     if header["amendment"] is not None and header["amendment"].in_force_from < header["in_force"].from_:

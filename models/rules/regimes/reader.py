@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import contextvars
 import datetime as dt
+import difflib
 from collections.abc import Callable, Iterable
 from decimal import Decimal, InvalidOperation
 from enum import Enum
@@ -41,6 +42,21 @@ def show(value: object) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
     return str(value)
+
+
+# --------------------------------------------------------------------------- near misses
+
+
+def near(word: str, choices: Iterable[str]) -> str | None:
+    """The choice a near miss meant (``lable`` → ``label``), if one is close."""
+    match = difflib.get_close_matches(word, [c for c in choices if c != word], n=1, cutoff=0.75)
+    return match[0] if match else None
+
+
+def meant(word: str, choices: Iterable[str]) -> str:
+    """`` — quis dizer "label"?`` for a near miss, else nothing."""
+    guess = near(word, choices)
+    return f" — quis dizer {show(guess)}?" if guess else ""
 
 
 # --------------------------------------------------------------------------- reader
@@ -84,18 +100,17 @@ class Node:
 
     def done(self) -> None:
         unknown = [name for name in self.data if name not in self.used]
+        known = self.used - set(self.data)
+
+        def reason(name: str) -> str:
+            return "chave desconhecida (não prevista no formato para esta tabela)" + meant(name, known)
+
         found = FOUND.get()
         if found is not None:  # checking a whole file: every unknown key of the table, not only the first
             for name in unknown[:-1]:
-                found.append(
-                    RegimeError(
-                        "chave desconhecida (não prevista no formato para esta tabela)",
-                        file=self.file,
-                        key=self.key(name),
-                    )
-                )
+                found.append(RegimeError(reason(name), file=self.file, key=self.key(name)))
         for name in unknown[-1:]:
-            self.fail(name, "chave desconhecida (não prevista no formato para esta tabela)")
+            self.fail(name, reason(name))
 
     # -- scalars
 
@@ -153,6 +168,9 @@ class Node:
             self.fail(name, f'esperado o artigo em texto, como "art. 9º, § 2º"; veio {type_name(value)} {show(value)}')
         if not BASIS_RE.match(value.strip()):
             self.fail(name, f'fundamento {show(value)} deve citar o artigo do ato, como "art. 9º, § 2º"')
+        cited = CITED.get()
+        if cited is not None and not self.has("basis_act"):  # an article of this act, not of another law
+            cited.append((self.key(name), value))
         return value
 
     def basis_act(self) -> str | None:
@@ -303,7 +321,7 @@ class Node:
             return default
         choices = tuple(choices)
         if value not in choices:
-            self.fail(name, f"valor {show(value)} não previsto; use um de: {', '.join(choices)}")
+            self.fail(name, f"valor {show(value)} não previsto; use um de: {', '.join(choices)}{meant(value, choices)}")
         return value
 
     # -- lists
@@ -340,7 +358,10 @@ class Node:
         seen: set[str] = set()
         for i, item in enumerate(items):
             if item not in choices:
-                self.fail(f"{name}[{i}]", f"valor {show(item)} não previsto; use um de: {', '.join(choices)}")
+                self.fail(
+                    f"{name}[{i}]",
+                    f"valor {show(item)} não previsto; use um de: {', '.join(choices)}{meant(item, choices)}",
+                )
             if item in seen:
                 self.fail(f"{name}[{i}]", f"{show(item)} repetido na lista")
             seen.add(item)
@@ -374,6 +395,9 @@ def check_unique(nodes_and_ids: Iterable[tuple[Node, str]], key: str, what: str)
             node.fail(key, f"{what} {show(ident)} repetido (já usado em {seen[ident]})")
         seen[ident] = node.path
 
+
+#: while a file is read: each article of the act it cites (key, ``basis``), checked against ``[regime] articles``
+CITED: contextvars.ContextVar[list[tuple[str, str]] | None] = contextvars.ContextVar("regime_cited", default=None)
 
 #: while checking a file (``all_errors``): the errors found so far; each top-level item that fails is recorded
 #: here and skipped, so that one run reports every broken item, not only the first

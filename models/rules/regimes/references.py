@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import NoReturn
 
 from models.rules.regimes.errors import RegimeError
 from models.rules.regimes.model import Amount, Sanction
-from models.rules.regimes.reader import Node, show
+from models.rules.regimes.reader import FOUND, Node, meant, show
 from models.rules.regimes.regime import Regime
 from models.rules.regimes.vocabulary import PROCESS_ROLES
 
@@ -15,8 +14,13 @@ from models.rules.regimes.vocabulary import PROCESS_ROLES
 def check_references(regime: Regime, root: Node) -> None:
     file = root.file
 
-    def fail(key: str, reason: str) -> NoReturn:
-        raise RegimeError(reason, file=file, key=key)
+    found = FOUND.get()
+
+    def fail(key: str, reason: str) -> None:
+        """Checking a whole file: record the mistake and go on to the next reference; else stop at it."""
+        if found is None:
+            raise RegimeError(reason, file=file, key=key)
+        found.append(RegimeError(reason, file=file, key=key))
 
     units = set(regime.units_by_code) | {"BRL"}
     indexes = {i.code for i in regime.indexes}
@@ -30,12 +34,15 @@ def check_references(regime: Regime, root: Node) -> None:
 
     def check_amount(amount: Amount | None, key: str) -> None:
         if amount is not None and amount.unit not in units:
-            fail(f"{key}.unit", f'unidade {show(amount.unit)} não declarada em [[units]] (nem "BRL")')
+            fail(
+                f"{key}.unit",
+                f'unidade {show(amount.unit)} não declarada em [[units]] (nem "BRL")' + meant(amount.unit, units),
+            )
 
     def check_ids(values: Iterable[str], known: set[str], key: str, what: str) -> None:
         for i, value in enumerate(values):
             if value not in known:
-                fail(f"{key}[{i}]", f"{what} {show(value)} não existe neste regime")
+                fail(f"{key}[{i}]", f"{what} {show(value)} não existe neste regime{meant(value, known)}")
 
     for i, line in enumerate(regime.lines):
         if line.group is not None and line.group not in groups:
@@ -69,7 +76,10 @@ def check_references(regime: Regime, root: Node) -> None:
         check_ids(kind.documents, documents, f"{key}.documents", "documento")
         check_ids(kind.fees, fees, f"{key}.fees", "preço/taxa")
         if kind.schedule is not None and kind.schedule not in schedules:
-            fail(f"{key}.schedule", f"calendário {show(kind.schedule)} não existe em [[schedules]]")
+            fail(
+                f"{key}.schedule",
+                f"calendário {show(kind.schedule)} não existe em [[schedules]]{meant(kind.schedule, schedules)}",
+            )
         for j, rule in enumerate(kind.rules):
             if rule.kind == "document" and rule.document not in documents:
                 fail(f"{key}.rules[{j}].document", f"documento {show(rule.document)} não existe em [[documents]]")
@@ -135,10 +145,14 @@ def check_references(regime: Regime, root: Node) -> None:
                 continue
             d = deadlines.get(sanction.deadline)
             if d is None:
-                fail(f"{key}[{j}].deadline", f"prazo {show(sanction.deadline)} não existe em [[deadlines]]")
+                fail(
+                    f"{key}[{j}].deadline",
+                    f"prazo {show(sanction.deadline)} não existe em [[deadlines]]{meant(sanction.deadline, deadlines)}",
+                )
+                continue
             if d.role != "compliance":
                 fail(f"{key}[{j}].deadline", f'o prazo {show(d.id)} não é de regularização (role = "compliance")')
-            if (sanction.comply_days, sanction.comply_hours) != (d.days, d.hours):
+            elif (sanction.comply_days, sanction.comply_hours) != (d.days, d.hours):
                 fail(
                     f"{key}[{j}].deadline",
                     f"o prazo {show(d.id)} ({d.days or d.hours} {'horas' if d.hours else 'dias'}) "
@@ -160,7 +174,10 @@ def check_references(regime: Regime, root: Node) -> None:
         if infraction.matter is not None and infraction.matter not in regime.scope:
             fail(f"{key}.matter", f"matéria {show(infraction.matter)} não está no scope do regime")
         if infraction.ladder is not None and infraction.ladder not in ladders:
-            fail(f"{key}.ladder", f"gradação {show(infraction.ladder)} não existe em [[ladders]]")
+            fail(
+                f"{key}.ladder",
+                f"gradação {show(infraction.ladder)} não existe em [[ladders]]{meant(infraction.ladder, ladders)}",
+            )
         if infraction.fine is not None:
             if infraction.fine.amount is not None and infraction.fine.amount.unit not in units:
                 fail(
@@ -169,7 +186,7 @@ def check_references(regime: Regime, root: Node) -> None:
                 )
             check_amount(infraction.fine.max, f"{key}.fine.max")
         check_sanctions(infraction.sanctions, f"{key}.sanctions")
-        if infraction.fine is None and infraction.ladder is not None:
+        if infraction.fine is None and infraction.ladder is not None and infraction.ladder in ladders:
             ladder = regime.ladder(infraction.ladder)
             if any(s.kind == "fine" and s.multiplier is not None for st in ladder.steps for s in st.sanctions):
                 fail(

@@ -85,6 +85,8 @@ class Regime:
     duties: tuple[Duty, ...] = ()
     placard: Placard | None = None
     silences: tuple[Silence, ...] = ()
+    #: the articles the act has (``[regime] articles``), when the file lists them: "9", "9-A"
+    articles: tuple[str, ...] = ()
     notes: str | None = None
     source: str | None = field(default=None, compare=False)
     #: SHA-256 of the file's text (hex): which version of the act a figure was computed from
