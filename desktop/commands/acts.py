@@ -254,7 +254,7 @@ def _check(args: argparse.Namespace) -> int:
                 {
                     "file": name,
                     "valid": not errors,
-                    "errors": [{"file": e.file, "key": e.key, "reason": e.reason} for e in errors],
+                    "errors": [{"file": e.file, "line": e.line, "key": e.key, "reason": e.reason} for e in errors],
                 },
                 ensure_ascii=False,
                 indent=2,

@@ -171,18 +171,24 @@ def _stand_in_header(header_node: Node, expected_id: str | None) -> Header | Ski
         "summary": "?",
         "in_force": {"from": dt.date(1900, 1, 1), "basis": "art. 1º"},
     }
-    data = {k: v for k, v in header_node.data.items() if k not in broken}
-    for name, value in stand_in.items():
-        if name not in data:
-            data[name] = value
-    token, cited_token = FOUND.set([]), CITED.set(None)
-    try:
-        return parse_header(Node(header_node.file, header_node.path, data))
-    except RegimeError:
-        return SKIPPED
-    finally:
-        FOUND.reset(token)
-        CITED.reset(cited_token)
+    for _ in range(len(header_node.data) + 1):  # each round: one more broken key, said and stood in for
+        data = {k: v for k, v in header_node.data.items() if k not in broken}
+        for name, value in stand_in.items():
+            data.setdefault(name, value)
+        token, cited_token = FOUND.set([]), CITED.set(None)
+        try:
+            return parse_header(Node(header_node.file, header_node.path, data))
+        except RegimeError as exc:
+            name = (exc.key or "").removeprefix("regime.").split(".")[0].split("[")[0]
+            if not exc.key or not exc.key.startswith("regime.") or name in broken:
+                return SKIPPED
+            broken.add(name)
+            if exc not in found:
+                found.append(exc)
+        finally:
+            FOUND.reset(token)
+            CITED.reset(cited_token)
+    return SKIPPED
 
 
 def _build_regime(root: Node, cited: list[tuple[str, str]], expected_id: str | None, source: str) -> Regime:

@@ -109,13 +109,13 @@ def line_of(key: str | None, lines: dict[str, int]) -> int | None:
 
 
 def located(errors: Iterable[RegimeError], data: dict[str, Any], text: str) -> list[RegimeError]:
-    """The errors again, each with its key as an id path and its line in the text."""
+    """The errors again, each with its key as an id path and its line in the text, in the file's order."""
     lines = key_lines(text)
     out = []
     for error in errors:
         key = id_path(error.key, data) if error.key else error.key
         out.append(RegimeError(error.reason, file=error.file, key=key, line=line_of(error.key, lines)))
-    return out
+    return sorted(out, key=lambda e: e.line if e.line is not None else 0)  # as the file reads
 
 
 _ARTICLE = r"(\d+)\s*[º°o]?(?:\s*-\s*([A-Z]))?"

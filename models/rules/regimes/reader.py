@@ -94,7 +94,22 @@ class Node:
         self.used.add(name)
         if name not in self.data:
             if required:
-                self.fail(name, "chave obrigatória ausente")
+                typo = near(name, (n for n in self.data if n not in self.used))
+                if typo is None:
+                    self.fail(name, "chave obrigatória ausente")
+                # a near miss of a key the table needs (``lable``): one mistake, said once; while checking a
+                # whole file the rest of the table is read with the value written under the wrong name
+                error = RegimeError(
+                    f"chave desconhecida (não prevista no formato para esta tabela) — quis dizer {show(name)}?",
+                    file=self.file,
+                    key=self.key(typo),
+                )
+                found = FOUND.get()
+                if found is None:
+                    raise error
+                found.append(error)
+                self.used.add(typo)
+                return self.data[typo]
             return None
         return self.data[name]
 

@@ -1,0 +1,142 @@
+"""``praca regimes check``: every mistake of a file in one run — structure, types and references —, each at
+the item's id path and its line in the TOML, with a suggestion for a near miss, and the articles the act
+does not have (``[regime] articles``)."""
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from desktop.cli import main
+from models.rules.regimes import RegimeError, check_regime_text, default_regimes_folder, load_regime_text
+from models.rules.regimes.locate import cited_articles, key_lines
+
+SHIPPED = sorted(default_regimes_folder().glob("*.toml"))
+SAMPLE = default_regimes_folder() / "cabeceira-grande-2012.toml"  # six articles: its list is short
+
+
+def _swap(text: str, old: str, new: str, after: str = "") -> str:
+    """``old`` → ``new`` at its first place after ``after`` (which must be in the text, as ``old``)."""
+    start = text.index(after) if after else 0
+    at = text.index(old, start)
+    return text[:at] + new + text[at + len(old) :]
+
+
+def _ten_defects() -> str:
+    text = SAMPLE.read_text(encoding="utf-8")
+    text = _swap(text, 'act = "Lei nº 376, de 25 de junho de 2012"\n', "")  # 1 a required key of the header
+    text = _swap(text, "published = 2012-06-25", 'published = "2012-06-25"')  # 2 a date in quotes
+    text = _swap(
+        text, 'scope = ["street-vending"]\n', 'scope = ["street-vending"]\narticles = ["1", "2", "3", "4", "5", "6"]\n'
+    )
+    text = _swap(text, "label =", "lable =", after='id = "requerimento"')  # 3 a typo
+    text = _swap(text, 'basis = "art. 3º"', 'basis = "art. 9º"', after='id = "comprovante-taxa"')  # 4 no such article
+    text = _swap(text, "notes =", 'colour = "azul"\nnotes =', after='id = "ambulante"')  # 5 an unknown key
+    text = _swap(text, '"comprovante-taxa"]', '"comprovante-taxas"]', after='id = "licenca-ambulante"')  # 6 a reference
+    text = _swap(text, 'kind = "fixed"', 'kind = "fixd"', after='id = "taxa-licenca"')  # 7 a near-miss choice
+    text = _swap(text, "days = []", 'days = "segunda"', after='id = "locais-e-horarios"')  # 8 a text for a list
+    text = _swap(text, 'ladder = "apreensao"', 'ladder = "apreensoes"', after='code = "fora-do-lugar"')  # 9 a reference
+    text = _swap(text, "days = 5", 'days = "5"', after='id = "defence"')  # 10 a number in quotes
+    return text
+
+
+TEN = {
+    "regime.act": "chave obrigatória ausente",
+    "regime.published": "esperada uma data TOML",
+    "documents.requerimento.lable": 'quis dizer "label"?',
+    "documents.comprovante-taxa.basis": "o ato não tem o art. 9",
+    "equipment.ambulante.colour": "chave desconhecida",
+    "permit_kinds.licenca-ambulante.documents[1]": 'documento "comprovante-taxas" não existe neste regime — quis dizer "comprovante-taxa"?',
+    "fees.taxa-licenca.kind": 'valor "fixd" não previsto; use um de: ',
+    "schedules.locais-e-horarios.days": "lista",
+    "infractions.fora-do-lugar.ladder": 'gradação "apreensoes" não existe em [[ladders]] — quis dizer "apreensao"?',
+    "deadlines.defence.days": "inteiro",
+}
+
+
+def test_a_file_with_ten_independent_defects_gets_all_ten_in_one_run():
+    text = _ten_defects()
+    errors = check_regime_text(text, SAMPLE.name, expected_id=SAMPLE.stem)
+    assert sorted(e.key for e in errors) == sorted(TEN)
+    lines = text.splitlines()
+    for error in errors:
+        assert TEN[error.key] in error.reason, (error.key, error.reason)
+        assert error.line is not None, error.key
+        at = lines[error.line - 1]
+        last = re.split(r"[.\[]", error.key)[-1].rstrip("]")
+        if error.key == "regime.act":  # missing: the line of its table
+            assert at == "[regime]"
+        elif error.key.endswith("]"):  # an entry of a list: the line of the list
+            assert at.startswith("documents =")
+        else:
+            assert at.startswith(f"{last} ="), (error.key, error.line, at)
+    assert 'quis dizer "fixed"?' in next(e.reason for e in errors if e.key == "fees.taxa-licenca.kind")
+
+
+def test_the_check_prints_each_error_with_its_line_and_stores_nothing(tmp_path, capsys):
+    path = tmp_path / SAMPLE.name
+    path.write_text(_ten_defects(), encoding="utf-8")
+    assert main(["regimes", "check", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert "10 erros; nada foi gravado." in err
+    assert re.search(r"cabeceira-grande-2012\.toml:\d+: documents\.requerimento\.lable: chave desconhecida", err)
+    assert main(["regimes", "check", str(path), "--json"]) == 2
+    out = json.loads(capsys.readouterr().out)
+    assert sorted(e["key"] for e in out["errors"]) == sorted(TEN)
+    assert all(isinstance(e["line"], int) for e in out["errors"])
+
+
+@pytest.mark.parametrize("path", SHIPPED, ids=lambda p: p.stem)
+def test_the_shipped_acts_check_clean(path: Path):
+    assert check_regime_text(path.read_text(encoding="utf-8"), path.name, expected_id=path.stem) == []
+
+
+@pytest.mark.parametrize("path", SHIPPED, ids=lambda p: p.stem)
+def test_the_shipped_acts_check_clean_against_the_articles_they_cite(path: Path):
+    """Listing every article a shipped act cites keeps it clean; taking one away is reported at each basis."""
+    text = path.read_text(encoding="utf-8")
+    cited = sorted(
+        {n for basis in re.findall(r'(?:basis|article) = "([^"]*)"', text) for n in cited_articles(basis)},
+        key=lambda n: (int(n.split("-")[0]), n),
+    )
+    listed = text.replace("[regime]\n", f"[regime]\narticles = {json.dumps(cited)}\n", 1)
+    assert check_regime_text(listed, path.name, expected_id=path.stem) == []
+    regime = load_regime_text(listed, path.name)
+    assert regime.articles == tuple(cited)
+    missing = cited[0]
+    fewer = text.replace("[regime]\n", f"[regime]\narticles = {json.dumps(cited[1:])}\n", 1)
+    errors = check_regime_text(fewer, path.name, expected_id=path.stem)
+    assert errors and all(f"o ato não tem o art. {missing} " in e.reason for e in errors)
+    with pytest.raises(RegimeError, match=f"o ato não tem o art. {missing} "):
+        load_regime_text(fewer, path.name)
+
+
+def test_a_missing_act_does_not_hide_the_rest():
+    text = SAMPLE.read_text(encoding="utf-8").replace('act = "Lei nº 376, de 25 de junho de 2012"\n', "", 1)
+    text = text.replace('id = "requerimento"\n', 'id = "requerimento"\nchave_x = 1\n', 1)
+    errors = check_regime_text(text, SAMPLE.name, expected_id=SAMPLE.stem)
+    assert {e.key for e in errors} == {"regime.act", "documents.requerimento.chave_x"}
+
+
+def test_a_reference_is_checked_even_when_another_item_is_broken_but_not_one_to_the_broken_item():
+    text = SAMPLE.read_text(encoding="utf-8")
+    text = text.replace('kind = "fixed"', 'kind = "fixo"', 1)  # the fee is broken: permit_kinds names it
+    text = text.replace('ladder = "apreensao"', 'ladder = "multa"', 1)
+    errors = check_regime_text(text, SAMPLE.name, expected_id=SAMPLE.stem)
+    assert {e.key for e in errors} == {"fees.taxa-licenca.kind", "infractions.sem-licenca.ladder"}
+
+
+def test_key_lines_follow_tables_arrays_and_multiline_strings():
+    text = '[regime]\nid = "x"\nnotes = """\nfake = 1\n"""\n[[fees]]\nid = "a"\n[[fees]]\nid = "b"\nrate = { value = "1" }\n'
+    text += "[[fees.tiers]]\nmax = 1\n[fees.when]\nx = 1\n"
+    lines = key_lines(text)
+    assert lines["regime.notes"] == 3 and "regime.fake" not in lines
+    assert lines["fees[0]"] == 6 and lines["fees[1].id"] == 9 and lines["fees[1].rate"] == 10
+    assert lines["fees[1].tiers[0].max"] == 12 and lines["fees[1].when.x"] == 14
+
+
+def test_cited_articles_reads_what_a_basis_says():
+    assert cited_articles("art. 12, II e III; § 1º") == ["12"]
+    assert cited_articles("arts. 14 a 16; art. 3º-A, § 2º") == ["14", "15", "16", "3-A"]
+    assert cited_articles("anexo I") == []
