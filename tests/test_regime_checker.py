@@ -47,7 +47,9 @@ TEN = {
     "documents.requerimento.lable": 'quis dizer "label"?',
     "documents.comprovante-taxa.basis": "o ato não tem o art. 9",
     "equipment.ambulante.colour": "chave desconhecida",
-    "permit_kinds.licenca-ambulante.documents[1]": 'documento "comprovante-taxas" não existe neste regime — quis dizer "comprovante-taxa"?',
+    "permit_kinds.licenca-ambulante.documents[1]": (
+        'documento "comprovante-taxas" não existe neste regime — quis dizer "comprovante-taxa"?'
+    ),
     "fees.taxa-licenca.kind": 'valor "fixd" não previsto; use um de: ',
     "schedules.locais-e-horarios.days": "lista",
     "infractions.fora-do-lugar.ladder": 'gradação "apreensoes" não existe em [[ladders]] — quis dizer "apreensao"?',
@@ -128,7 +130,8 @@ def test_a_reference_is_checked_even_when_another_item_is_broken_but_not_one_to_
 
 
 def test_key_lines_follow_tables_arrays_and_multiline_strings():
-    text = '[regime]\nid = "x"\nnotes = """\nfake = 1\n"""\n[[fees]]\nid = "a"\n[[fees]]\nid = "b"\nrate = { value = "1" }\n'
+    text = '[regime]\nid = "x"\nnotes = """\nfake = 1\n"""\n'
+    text += '[[fees]]\nid = "a"\n[[fees]]\nid = "b"\nrate = { value = "1" }\n'
     text += "[[fees.tiers]]\nmax = 1\n[fees.when]\nx = 1\n"
     lines = key_lines(text)
     assert lines["regime.notes"] == 3 and "regime.fake" not in lines
