@@ -143,3 +143,12 @@ def test_cited_articles_reads_what_a_basis_says():
     assert cited_articles("art. 12, II e III; § 1º") == ["12"]
     assert cited_articles("arts. 14 a 16; art. 3º-A, § 2º") == ["14", "15", "16", "3-A"]
     assert cited_articles("anexo I") == []
+
+
+def test_a_missing_key_is_not_taken_from_another_key_of_the_table():
+    """Only a slip of the keyboard (``lable``) stands for a required key; another key of the table never does."""
+    text = SAMPLE.read_text(encoding="utf-8").replace('label = "Requerimento', 'labels_x = "Requerimento', 1)
+    errors = check_regime_text(text, SAMPLE.name, expected_id=SAMPLE.stem)
+    missing = next(e for e in errors if e.key == "documents.requerimento.label")
+    assert missing.reason == "chave obrigatória ausente"
+    assert not any("quis dizer" in e.reason for e in errors)

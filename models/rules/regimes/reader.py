@@ -59,6 +59,23 @@ def meant(word: str, choices: Iterable[str]) -> str:
     return f" — quis dizer {show(guess)}?" if guess else ""
 
 
+def one_slip(typed: str, meant_word: str) -> bool:
+    """``typed`` is ``meant_word`` with one slip of the keyboard: a letter more, less, changed, or two swapped
+    (``lable`` for ``label``) — not a different key (``min_metres`` is not a slip of ``max_metres``)."""
+    if typed == meant_word or abs(len(typed) - len(meant_word)) > 1:
+        return False
+    if len(typed) == len(meant_word):
+        diff = [i for i, (a, b) in enumerate(zip(typed, meant_word, strict=True)) if a != b]
+        return len(diff) == 1 or (
+            len(diff) == 2
+            and diff[1] == diff[0] + 1
+            and typed[diff[0]] == meant_word[diff[1]]
+            and typed[diff[1]] == meant_word[diff[0]]
+        )
+    short, long = sorted((typed, meant_word), key=len)
+    return any(long[:i] + long[i + 1 :] == short for i in range(len(long)))
+
+
 # --------------------------------------------------------------------------- reader
 
 T = TypeVar("T")
@@ -94,7 +111,7 @@ class Node:
         self.used.add(name)
         if name not in self.data:
             if required:
-                typo = near(name, (n for n in self.data if n not in self.used))
+                typo = next((n for n in self.data if n not in self.used and one_slip(n, name)), None)
                 if typo is None:
                     self.fail(name, "chave obrigatória ausente")
                 # a near miss of a key the table needs (``lable``): one mistake, said once; while checking a
