@@ -270,3 +270,51 @@ def test_a_long_receipt_never_splits_a_row(demo, tmp_path, monkeypatch):
         pages, [(f"Documento {n:02d}", " ".join(f"{one['article']} (item {n:02d})".split())) for n in range(1, 61)]
     )
     assert all(f"Página {n} de {len(pages)}" in page for n, page in enumerate(pages, start=1))
+
+
+def _cell_texts(book: Path) -> list[tuple[str, str, str, bool]]:
+    """(sheet, cell, text as the sheet shows it, wrapped) for every text and money cell of ``book``."""
+    import openpyxl
+
+    from models.base.money import format_brl
+
+    cells = []
+    for ws in openpyxl.load_workbook(book, data_only=True).worksheets:
+        for row in ws.iter_rows():
+            for cell in row:
+                value, wrapped = cell.value, bool(cell.alignment and cell.alignment.wrap_text)
+                if isinstance(value, str) and value.strip() and cell.row > 2:  # the title rows run over empty cells
+                    cells.append((ws.title, cell.coordinate, value, wrapped))
+                elif isinstance(value, (int, float)) and "R$" in (cell.number_format or ""):
+                    shown = format_brl(Decimal(str(value)).quantize(Decimal("0.01"))).replace("\xa0", " ")
+                    cells.append((ws.title, cell.coordinate, shown, False))
+    return cells
+
+
+def test_libreoffice_prints_every_workbook_at_8_pt_or_more_with_every_cell_whole(demo, tmp_path, need_client):
+    """Issue 32 §1: printed from LibreOffice, no character on any page of any workbook is smaller than 8 pt (the
+    chart, the page's header and footer included), and every cell's text is in the PDF whole: a figure never
+    loses its ",00", a word is never cut at the column's edge (a wrapped text: each of its words whole)."""
+    import pdfplumber
+
+    (office,) = need_client("libreoffice|soffice")
+    books = [demo["files"]["taxas.xlsx"], demo["files"]["sancoes.xlsx"]]
+    pdfs = soffice(office, tmp_path, "pdf", books, tmp_path / "print")
+    for book, pdf in zip(books, pdfs, strict=True):
+        with pdfplumber.open(pdf) as doc:
+            texts = []
+            for number, page in enumerate(doc.pages, start=1):
+                sizes = [c["size"] for c in page.chars if c["text"].strip()]
+                assert sizes, (book.name, number)
+                smallest = min(sizes)
+                assert smallest >= 7.95, (book.name, number, round(smallest, 2))
+                texts.append(page.extract_text() or "")
+        printed = "\n".join(texts)
+        squashed, words = "".join(printed.split()), set(printed.split())
+        missing = []
+        for sheet, where, text, wrapped in _cell_texts(book):
+            if wrapped:
+                missing += [(sheet, where, word) for word in text.split() if word not in words]
+            elif "".join(text.split()) not in squashed:
+                missing.append((sheet, where, text))
+        assert not missing, (book.name, missing[:10])

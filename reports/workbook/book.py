@@ -11,13 +11,15 @@ import xlsxwriter
 
 from reports.templating import date_br
 from reports.workbook.formulas import Area, Formula, Styled, quote_sheetname
-from reports.workbook.sizes import pages_across, row_height, text_lines
+from reports.workbook.sizes import fitted_columns, print_scale, row_height, text_lines
 from reports.workbook.styles import (
+    EMPTY,
     FIRST,
     FONT,
     FONT_SIZE,
     HEADER,
     HEADER_ROW,
+    LONG_TEXT,
     STYLES,
     SUBTITLE,
     TITLE,
@@ -74,30 +76,38 @@ class Sheet:
         freeze_col: str = "A",
         note: str = "",
         key_columns: int = 1,
+        items=None,
     ):
-        self.book, self.title, self.columns = book, title, columns
+        self.book, self.title = book, title
         self.ws = ws = book.sheets[title]
         self.fmt = book.formats
+        if items is not None:  # the widths from what the list holds: never wider than declared, never a clipped figure
+            columns = fitted_columns(columns, items)
+        self.columns = columns
         widths = [width for _name, width, *_rest in columns]
+        self.widths = widths
         for index, width in enumerate(widths):
             ws.set_column(index, index, width)
         freeze = ord(freeze_col.upper()) - ord("A")
         ws.freeze_panes(HEADER_ROW, freeze)
         ws.set_landscape()
         ws.set_paper(9)  # A4
-        ws.set_margins(left=0.4, right=0.4, top=0.5, bottom=0.6)
-        ws.repeat_rows(HEADER_ROW - 1)
+        ws.set_margins(left=0.4, right=0.4, top=0.6, bottom=0.6)
+        ws.repeat_rows(0, HEADER_ROW - 1)  # title, subtitle and column names on every page (issue 32 §1)
         place = " — ".join(x for x in (report.agency, report.municipality) if x)
-        caption = f"{heading} — {report.label}"[:120].replace("&", "&&")
+        caption = f"{heading} — {report.label}"[:90].replace("&", "&&")
         from reports.templating import trail_anchor
 
         trail = trail_anchor()[:110].replace("&", "&&")  # the audit trail's signed checkpoint (issue 26 §3)
-        ws.set_footer(f'&L&"{FONT}"&8{caption}&C&"{FONT}"&7{trail}&R&"{FONT}"&8Página &P de &N')
-        across = pages_across(widths, key_columns)
+        # the page's own lines in the sheet's type (LibreOffice scales them with the sheet): never below 8 pt
+        ws.set_header(f'&C&"{FONT}"&{FONT_SIZE}{trail}', {"margin": 0.25})
+        ws.set_footer(f'&L&"{FONT}"&{FONT_SIZE}{caption}&R&"{FONT}"&{FONT_SIZE}Página &P de &N', {"margin": 0.25})
+        scale, across = print_scale(widths, key_columns)
         if across > 1:  # too wide for one page at 8 pt: its key columns again on each page across
             ws.repeat_columns(0, key_columns - 1)
             ws.print_across()
-        ws.fit_to_pages(across, 0)  # the width only: as many pages down as the list takes
+        # a fixed scale, never a fit: "fit to N pages wide" shrinks the type as far as the widest row asks
+        ws.set_print_scale(scale)
         self.row = 0  # the next row, 0-based
         ws.set_row(0, row_height(1, 14))
         self.append([Styled(f"{heading} — {report.label}", TITLE)])
@@ -147,28 +157,51 @@ class Sheet:
         return self.append(values, height=row_height(lines) if lines > 1 else None)
 
     def rows(self, items, progress=None) -> int:
-        """One row per item; returns the last data row (``HEADER_ROW`` when there is none)."""
+        """One row per item; returns the last data row (``HEADER_ROW`` when there is none). A text longer than its
+        column wraps, the row as tall as its longest text; an empty list is one line, "Nenhum no período", below
+        the list's (blank) first row, so that no formula over the list counts it."""
         getters = [getter for *_rest, getter in self.columns]
         styles = [self.fmt[VALUE_STYLE[fmt]] if fmt else None for _n, _w, fmt, *_r in self.columns]
         stores = [self.data[name] for name, *_rest in self.columns]
-        write_string, write_number, write_datetime = self.ws.write_string, self.ws.write_number, self.ws.write_datetime
+        widths = self.widths
+        wrap = self.fmt[LONG_TEXT]
+        ws = self.ws
+        write_string, write_number, write_datetime = ws.write_string, ws.write_number, ws.write_datetime
+        count = 0
         for item in items:
             row = self.row
-            for col, (getter, fmt, store) in enumerate(zip(getters, styles, stores, strict=True)):
-                value = getter(item)
+            values = [getter(item) for getter in getters]
+            lines = max(
+                (text_lines(str(v), w) for v, w, f in zip(values, widths, styles, strict=True) if f is None and v),
+                default=1,
+            )
+            if lines > 1:
+                ws.set_row(row, row_height(lines))
+            for col, (value, fmt, store) in enumerate(zip(values, styles, stores, strict=True)):
                 store.append(value)
                 if value is None or value == "":
                     continue
                 if fmt is None:
-                    write_string(row, col, str(value))  # text is text: never a formula
+                    write_string(row, col, str(value), wrap if lines > 1 else None)  # text is text: never a formula
                 elif isinstance(value, (_dt.date, _dt.datetime)):
                     write_datetime(row, col, value, fmt)
                 else:
                     write_number(row, col, float(value), fmt)
             self.row += 1
+            count += 1
             if progress is not None:
                 progress()
+        if not count:
+            self.row += 1  # the list's first row stays blank: its formulas' ranges
+            self.append([Styled(EMPTY, SUBTITLE)])
+            return HEADER_ROW
         return self.row
+
+    def chart_below(self, chart) -> None:
+        """A chart under what the sheet holds, from column A: never beside a table, which would shrink the page."""
+        self.skip()
+        self.ws.insert_chart(self.row, 0, chart, {"x_offset": 4, "y_offset": 4})
+        self.row += 18  # 320 px of chart over rows of 17 px
 
     def area(self, name: str) -> Area:
         index = next(i for i, (header, *_r) in enumerate(self.columns) if header == name)

@@ -23,7 +23,7 @@ GREEN = "#1F4F45"
 TITLE, SUBTITLE, HEADER, LONG_TEXT = "Praça título", "Praça subtítulo", "Praça cabeçalho", "Praça texto longo"
 STYLES: dict[str, dict[str, object]] = {
     TITLE: {"bold": True, "font_size": 14, "font_color": GREEN},
-    SUBTITLE: {"italic": True, "font_size": 9, "font_color": "#555555"},
+    SUBTITLE: {"italic": True, "font_color": "#555555"},  # 10 pt as every cell: 8 pt at the least scale
     HEADER: {
         "bold": True,
         "font_color": "#FFFFFF",
@@ -46,6 +46,8 @@ STYLES: dict[str, dict[str, object]] = {
 }
 VALUE_STYLE = {MONEY: "Praça moeda", DATE: "Praça data", DATETIME: "Praça data e hora", COUNT: "Praça número"}
 TOTAL_STYLE = {MONEY: "Praça total moeda", COUNT: "Praça total número", None: "Praça total"}
+
+EMPTY = "Nenhum no período."  # an empty list, one line (issue 32 §1)
 
 HEADER_ROW = 3  # rows 1–2: title and subtitle; row 3: column headers; data from row 4 (1-based, as Excel shows)
 FIRST = HEADER_ROW + 1
