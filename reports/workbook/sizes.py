@@ -14,7 +14,7 @@ from reports.workbook.styles import FONT_SIZE, LINE_HEIGHT, MIN_PRINT_SCALE
 
 def text_lines(text: str, width: float, *, bold: bool = False) -> int:
     """Lines a wrapped text takes in a column ``width`` characters wide (Arial 10; a bold letter is wider)."""
-    capacity = max(1, int(width * (0.95 if bold else 1.1)) - 1)
+    capacity = max(1, int(width * (0.95 if bold else 1.0)) - 1)  # LibreOffice prints a little wider than it shows
     count = 0
     for paragraph in str(text).split("\n"):
         line = 0
@@ -82,7 +82,7 @@ def fitted_columns(columns, items) -> tuple:
         word = max((len(w) for w in str(name).split()), default=1) * 1.15 + 2  # bold
         if fmt is None:
             longest = max((shown_width(v, None) for v in values), default=0)
-            new = min(width, max(longest + 2, word, 8))
+            new = min(width, max(longest * 1.1 + 2, word, 8))
         else:
             numbers = [v for v in values if isinstance(v, (int, float, Decimal)) and not isinstance(v, bool)]
             total = sum((abs(Decimal(str(v))) for v in numbers), Decimal(0))
