@@ -70,7 +70,7 @@ def _write_xlsx(rows: list[DebtRow], path: Path, as_of: _dt.date) -> None:
     sheet = Sheet(book, title, listing, columns, heading=heading, freeze_col="D", key_columns=3, items=rows)
     last = sheet.rows(rows)
     sheet.filter(last)
-    book.wb.close()
+    book.close()
 
 
 def _value(key: str):

@@ -11,7 +11,7 @@ import xlsxwriter
 
 from reports.templating import date_br
 from reports.workbook.formulas import Area, Formula, Styled, quote_sheetname
-from reports.workbook.sizes import fitted_columns, print_scale, row_height, text_lines
+from reports.workbook.sizes import columns_on_one_page, fitted_columns, print_scale, row_height, text_lines
 from reports.workbook.styles import (
     EMPTY,
     FIRST,
@@ -51,6 +51,13 @@ class Book:
             for name, props in STYLES.items()
         }
         self.sheets = {name: self.wb.add_worksheet(name) for name in sheets}
+        self.laid_out: list[Sheet] = []
+
+    def close(self) -> None:
+        """Each sheet's print area, its table's columns down to its last row, then the file."""
+        for sheet in self.laid_out:
+            sheet.set_print_area()
+        self.wb.close()
 
 
 def new_workbook(path: str | Path, title: str, sheets: Sequence[str]) -> Book:
@@ -103,16 +110,29 @@ class Sheet:
         ws.set_header(f'&C&"{FONT}"&{FONT_SIZE}{trail}', {"margin": 0.25})
         ws.set_footer(f'&L&"{FONT}"&{FONT_SIZE}{caption}&R&"{FONT}"&{FONT_SIZE}Página &P de &N', {"margin": 0.25})
         scale, across = print_scale(widths, key_columns)
+        self.across = across
         if across > 1:  # too wide for one page at 8 pt: its key columns again on each page across
             ws.repeat_columns(0, key_columns - 1)
             ws.print_across()
         # a fixed scale, never a fit: "fit to N pages wide" shrinks the type as far as the widest row asks
         ws.set_print_scale(scale)
+        book.laid_out.append(self)  # its print area when the book closes (Book.close)
+        self.print_columns = len(columns)
         self.row = 0  # the next row, 0-based
-        ws.set_row(0, row_height(1, 14))
-        self.append([Styled(f"{heading} — {report.label}", TITLE)])
+        # title and subtitle wrapped over the columns of the first page (the key columns, repeated on each page,
+        # when the list takes more than one across): whole on every page, never cut at a page's edge
+        span = len(columns) if across == 1 else key_columns
+        room = sum(widths[:span])
+        main = f"{heading} — {report.label}"
         sub = f"{place} · situação em {date_br(report.today)} · gerado em {date_br(report.generated_at)}"
-        self.append([Styled(f"{sub}{' · ' + note if note else ''}", SUBTITLE)])
+        sub = f"{sub}{' · ' + note if note else ''}"
+        for text, style, size in ((main, TITLE, 14), (sub, SUBTITLE, FONT_SIZE)):
+            ws.set_row(self.row, row_height(text_lines(text, room * FONT_SIZE / size, bold=size > FONT_SIZE), size))
+            if span > 1:
+                ws.merge_range(self.row, 0, self.row, span - 1, text, self.fmt[style])
+                self.row += 1
+            else:
+                self.append([Styled(text, style)])
         lines = max(text_lines(name, width, bold=True) for name, width, *_r in columns)
         self.append([Styled(name, HEADER) for name, *_rest in columns], height=row_height(lines))
         self.data: dict[str, list] = {name: [] for name, *_rest in columns}
@@ -193,9 +213,15 @@ class Sheet:
                 progress()
         if not count:
             self.row += 1  # the list's first row stays blank: its formulas' ranges
-            self.append([Styled(EMPTY, SUBTITLE)])
+            self.append([Styled(EMPTY, "Praça nota")])
+            if self.across > 1:  # nothing under the headers: the columns of one page, not pages of empty headers
+                self.print_columns = columns_on_one_page(widths)
             return HEADER_ROW
         return self.row
+
+    def set_print_area(self) -> None:
+        """Only the table's columns print: a title or a note running past them would add pages of its own."""
+        self.ws.print_area(0, 0, max(self.row - 1, HEADER_ROW), self.print_columns - 1)
 
     def chart_below(self, chart) -> None:
         """A chart under what the sheet holds, from column A: never beside a table, which would shrink the page."""

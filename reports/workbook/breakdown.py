@@ -51,7 +51,7 @@ def abandon(book: Book) -> None:
 @atomic_writer("path", kind="xlsx")
 def save_workbook(book: Book, path: Path, progress: Progress | None, total: int) -> Path:
     book.wb.filename = str(path)  # the temporary file beside the target (models/store/outfile.py), renamed once checked
-    book.wb.close()
+    book.close()
     if progress is not None:
         progress(total, total)
     return path

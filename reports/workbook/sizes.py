@@ -58,6 +58,16 @@ def print_scale(widths: Sequence[float], key_columns: int) -> tuple[int, int]:
     return floor, 1 + math.ceil((total - room) / (room - key))
 
 
+def columns_on_one_page(widths: Sequence[float]) -> int:
+    """How many of the first columns print on one page at the least scale (one at the least)."""
+    room, used = A4_LANDSCAPE_PRINTABLE / MIN_PRINT_SCALE, 0.0
+    for count, width in enumerate(widths):
+        used += _column_points(width)
+        if used > room:
+            return max(count, 1)
+    return len(widths)
+
+
 def shown_width(value, fmt) -> int:
     """The characters a value takes as the sheet shows it: money as R$ 1.234,56, dates as 31/12/2026."""
     if value is None or value == "":

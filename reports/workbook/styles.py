@@ -22,8 +22,13 @@ GREEN = "#1F4F45"
 
 TITLE, SUBTITLE, HEADER, LONG_TEXT = "Praça título", "Praça subtítulo", "Praça cabeçalho", "Praça texto longo"
 STYLES: dict[str, dict[str, object]] = {
-    TITLE: {"bold": True, "font_size": 14, "font_color": GREEN},
-    SUBTITLE: {"italic": True, "font_color": "#555555"},  # 10 pt as every cell: 8 pt at the least scale
+    TITLE: {"bold": True, "font_size": 14, "font_color": GREEN, "text_wrap": True, "valign": "top"},
+    SUBTITLE: {
+        "italic": True,
+        "font_color": "#555555",
+        "text_wrap": True,
+        "valign": "top",
+    },  # 10 pt as every cell: 8 pt at the least scale
     HEADER: {
         "bold": True,
         "font_color": "#FFFFFF",
@@ -34,6 +39,7 @@ STYLES: dict[str, dict[str, object]] = {
         "border_color": "#FFFFFF",
     },
     LONG_TEXT: {"text_wrap": True, "valign": "top"},
+    "Praça nota": {"italic": True, "font_color": "#555555"},  # one line, over the empty cells beside it
     "Praça texto": {},
     "Praça moeda": {"num_format": MONEY},
     "Praça data": {"num_format": DATE},
