@@ -226,6 +226,7 @@ class Sheet:
     def chart_below(self, chart) -> None:
         """A chart under what the sheet holds, from column A: never beside a table, which would shrink the page."""
         self.skip()
+        self.ws.set_h_pagebreaks([self.row])  # on a page of its own: never cut between two pages
         self.ws.insert_chart(self.row, 0, chart, {"x_offset": 4, "y_offset": 4})
         self.row += 18  # 320 px of chart over rows of 17 px
 
