@@ -336,3 +336,53 @@ def test_libreoffice_prints_every_workbook_at_8_pt_or_more_with_every_cell_whole
             elif "".join(text.split()) not in squashed:
                 missing.append((sheet, where, text))
         assert not missing, (book.name, missing[:10])
+
+
+CHART_PROBE = """<script>
+setTimeout(() => {  // test only: the smallest lettering of the chart shown, in CSS px, and what shows it
+  let smallest = 1e9, shown = [];
+  for (const svg of document.querySelectorAll(".chart svg")) {
+    const box = svg.getBoundingClientRect();
+    if (!box.width) continue;
+    shown.push(svg.getAttribute("class"));
+    const scale = box.width / svg.viewBox.baseVal.width;
+    for (const t of svg.querySelectorAll("text")) {
+      smallest = Math.min(smallest, parseFloat(getComputedStyle(t).fontSize) * scale);
+    }
+  }
+  document.body.dataset.probe = smallest.toFixed(1) + "," + shown.join("+") + "," +
+    document.documentElement.scrollWidth + "," + window.innerWidth;
+}, 1000);
+</script>
+</body>"""
+
+
+@pytest.mark.parametrize("width", [390, 1366])
+def test_the_html_chart_is_readable_on_a_phone(demo, tmp_path, need_client, width):
+    """Issue 32 §3: at 390 px the page shows the chart drawn for a phone — lettering of 11 px or more, as the
+    page's own text — and at 1366 px the wide one; a screenshot of each is written beside the report."""
+    (chromium,) = need_client("chromium|chromium-browser|google-chrome")
+    for name in ("taxas.html", "sancoes.html"):
+        source = demo["files"][name]
+        probe = tmp_path / f"probe-{name}"
+        probe.write_text(source.read_text(encoding="utf-8").replace("</body>", CHART_PROBE), encoding="utf-8")
+        common = [
+            chromium,
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--hide-scrollbars",
+            f"--user-data-dir={tmp_path / 'chromium'}",
+            f"--window-size={width},900",
+            "--virtual-time-budget=3000",
+        ]
+        done = subprocess.run([*common, "--dump-dom", probe.as_uri()], capture_output=True, text=True, timeout=120)
+        assert done.returncode == 0, done.stderr[-2000:]
+        smallest, shown, _scroll, _inner = re.search(r'data-probe="([^"]+)"', done.stdout).group(1).split(",")
+        assert shown == ("narrow" if width < 760 else "wide"), (name, shown)
+        assert float(smallest) >= (11 if width < 760 else 8), (name, width, smallest)
+        subprocess.run(
+            [*common, f"--screenshot={tmp_path / f'{name}-{width}.png'}", source.as_uri()],
+            capture_output=True,
+            timeout=120,
+        )
