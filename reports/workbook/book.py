@@ -107,8 +107,9 @@ class Sheet:
 
         trail = trail_anchor()[:110].replace("&", "&&")  # the audit trail's signed checkpoint (issue 26 §3)
         # the page's own lines in the sheet's type (LibreOffice scales them with the sheet): never below 8 pt
-        ws.set_header(f'&C&"{FONT}"&{FONT_SIZE}{trail}', {"margin": 0.25})
-        ws.set_footer(f'&L&"{FONT}"&{FONT_SIZE}{caption}&R&"{FONT}"&{FONT_SIZE}Página &P de &N', {"margin": 0.25})
+        # (the caption above, so that the trail, at the foot, has the width it needs beside the page's number)
+        ws.set_header(f'&L&"{FONT}"&{FONT_SIZE}{caption}', {"margin": 0.25})
+        ws.set_footer(f'&C&"{FONT}"&{FONT_SIZE}{trail}&R&"{FONT}"&{FONT_SIZE}Página &P de &N', {"margin": 0.25})
         scale, across = print_scale(widths, key_columns)
         self.across = across
         if across > 1:  # too wide for one page at 8 pt: its key columns again on each page across

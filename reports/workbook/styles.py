@@ -41,9 +41,10 @@ STYLES: dict[str, dict[str, object]] = {
     LONG_TEXT: {"text_wrap": True, "valign": "top"},
     "Praça nota": {"italic": True, "font_color": "#555555"},  # one line, over the empty cells beside it
     "Praça texto": {},
-    "Praça moeda": {"num_format": MONEY},
-    "Praça data": {"num_format": DATE},
-    "Praça data e hora": {"num_format": DATETIME},
+    # beside wrapped text, a figure or a date on its first line
+    "Praça moeda": {"num_format": MONEY, "valign": "top"},
+    "Praça data": {"num_format": DATE, "valign": "top"},
+    "Praça data e hora": {"num_format": DATETIME, "valign": "top"},
     "Praça número": {"num_format": COUNT, "valign": "top"},  # beside wrapped text: on its first line
     "Praça destaque": {"bold": True, "num_format": MONEY},
     "Praça total": {"bold": True, "bg_color": "#E9EFE9"},
