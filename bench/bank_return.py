@@ -16,7 +16,7 @@ import tempfile
 from pathlib import Path
 
 from bench import data
-from bench.common import Figure, limit_figure, open_scratch, paired, ratio_figure, say, thousands
+from bench.common import Figure, bare_insert, limit_figure, open_scratch, paired, ratio_figure, say, thousands
 
 NAME = "bank_return"
 RECORDS = 10_000
@@ -114,19 +114,10 @@ def run(backend: str, repeat: int) -> list[Figure]:
                 db.execute_sql("DELETE FROM return_file")
                 db.execute_sql(f"UPDATE charge SET paid_total = 0, status = 'open' WHERE id IN ({charge_ids})")
 
-        insert = f"INSERT INTO payment ({', '.join(columns)}) VALUES "
-
         def baseline():
             records = [line[:150] for line in path.read_text("latin-1").splitlines()]
             assert len([r for r in records if r.startswith("G")]) == len(rows)
-            with db.atomic():
-                cursor = db.cursor()
-                if backend == "postgresql":
-                    from psycopg2.extras import execute_values
-
-                    execute_values(cursor, insert + "%s", rows, page_size=500)
-                else:
-                    cursor.executemany(insert + f"({', '.join('?' * len(columns))})", rows)
+            bare_insert(db, backend, "payment", columns, rows)
 
         product()
         put_back()

@@ -13,7 +13,7 @@ month's charges too, as it would. Budget: ≤ 3×.
 from __future__ import annotations
 
 from bench import data
-from bench.common import Figure, clock, open_scratch, paired, ratio_figure, say, thousands
+from bench.common import Figure, bare_insert, clock, open_scratch, paired, ratio_figure, say, thousands
 
 NAME = "charges"
 LIMIT = 3.0
@@ -61,17 +61,8 @@ def run(backend: str, repeat: int) -> list[Figure]:
                 # would; appending to a longer trail costs the same
                 db.execute_sql(f"UPDATE counter SET value = {db.param} WHERE name = 'charge-2026'", (counter,))
 
-        insert = f"INSERT INTO charge ({', '.join(columns)}) VALUES "
-
         def baseline():
-            with db.atomic():
-                cursor = db.cursor()
-                if backend == "postgresql":
-                    from psycopg2.extras import execute_values
-
-                    execute_values(cursor, insert + "%s", rows, page_size=500)
-                else:
-                    cursor.executemany(insert + f"({', '.join('?' * len(columns))})", rows)
+            bare_insert(db, backend, "charge", columns, rows)
 
         # the first run gives the rows; then the two alternate, the database put back after each
         product()

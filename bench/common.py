@@ -63,6 +63,20 @@ class Figure:
 HEADER = "| what | database | Praça | baseline | ratio | budget | result |\n|---|---|---|---|---|---|---|"
 
 
+def bare_insert(db, backend: str, table: str, columns: list[str], rows: list) -> None:
+    """The baseline of a bulk write: ``rows`` inserted into ``table`` in one transaction by the driver alone —
+    ``psycopg2.extras.execute_values`` on PostgreSQL, the DB-API ``executemany`` on SQLite."""
+    insert = f"INSERT INTO {table} ({', '.join(columns)}) VALUES "
+    with db.atomic():
+        cursor = db.cursor()
+        if backend == "postgresql":
+            from psycopg2.extras import execute_values
+
+            execute_values(cursor, insert + "%s", rows, page_size=500)
+        else:
+            cursor.executemany(insert + f"({', '.join('?' * len(columns))})", rows)
+
+
 def thousands(n: int) -> str:
     """``20000`` → ``"20.000"``."""
     return f"{n:,}".replace(",", ".")

@@ -11,7 +11,7 @@ from PySide6.QtWidgets import QApplication, QMessageBox
 
 import desktop
 import resources
-from desktop.errors import explain
+from desktop.errors import explain, report_unexpected, start_log
 from desktop.icon import app_icon
 from desktop.paths import resolve_db_url, set_application_names, use_data_folder
 from models.base.errors import UserError
@@ -78,13 +78,15 @@ def ensure_app(argv: list[str] | None = None) -> QApplication:
 
 
 def _install_excepthook() -> None:
-    """An error in a button's slot becomes a message box, not a silent traceback on a console nobody sees."""
+    """An error in a button's slot becomes a box in Portuguese (what to do, "Copiar detalhes", the log file's
+    place: desktop.errors.report_unexpected), not a silent traceback on a console nobody sees."""
     import traceback
 
     def hook(kind, value, tb):
-        traceback.print_exception(kind, value, tb, file=sys.stderr)
-        if QApplication.instance() is not None and not isinstance(value, KeyboardInterrupt):
-            QMessageBox.critical(QApplication.activeWindow(), "Praça", explain(value))
+        if QApplication.instance() is None or isinstance(value, KeyboardInterrupt):
+            traceback.print_exception(kind, value, tb, file=sys.stderr)
+            return
+        report_unexpected(QApplication.activeWindow(), kind, value, tb)
 
     sys.excepthook = hook
 
@@ -115,6 +117,8 @@ def run_gui(db_url: str | None) -> int:
     app = ensure_app()
     use_data_folder()
     from desktop import paths
+
+    start_log(paths.data_dir())  # the tracebacks of unexpected errors: in praca.log, never in the clerk's box
 
     if paths.moved_notice:  # the first start after the data folder moved (desktop/paths.py)
         QMessageBox.information(

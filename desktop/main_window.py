@@ -26,7 +26,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from desktop.errors import explain
+from desktop.errors import UNEXPECTED, explain, report_unexpected
 from desktop.icon import app_icon
 from models.base.errors import UserError
 from views.blocks import fill
@@ -146,12 +146,15 @@ class MainWindow(QMainWindow):
         opening: str | None = None,
         log_in: bool = True,
         at_open: Callable[[], None] | None = None,
+        remember: bool = True,
     ):
         """The window on the database already open — or, with ``opening``, shown first and then opening that
         database (``at_open`` runs once it is open — the daily backup), asking the clerk to log in (``log_in``)
         and filling its pages: the window appears at once, its figures right after. ``exit_code`` says why a
-        window that could not start closed itself."""
+        window that could not start closed itself. ``remember=False`` (``praca check-window``, a window that only
+        looks): closing it leaves the user's settings — last desk, size — as they were (issue 32 §4)."""
         super().__init__(parent)
+        self._remember = remember
         self._opening = opening
         self._log_in = log_in
         self._at_open = at_open
@@ -233,6 +236,7 @@ class MainWindow(QMainWindow):
             self.action_import,
             self.action_switch_user,
             self.action_new,
+            self.action_reload,
             *self.desk_actions,
         ):
             action.setEnabled(connected)
@@ -245,8 +249,11 @@ class MainWindow(QMainWindow):
             self._open_log_in_fill()
         except Exception as exc:  # whatever it is, the clerk gets one line in a box
             message = explain(exc)
-            print(f"praca: {message}", file=sys.stderr)
-            QMessageBox.critical(self, "Praça", message)
+            if message == UNEXPECTED:  # what to do, the details to copy, the log's place
+                report_unexpected(self, type(exc), exc, exc.__traceback__)
+            else:
+                print(f"praca: {message}", file=sys.stderr)
+                QMessageBox.critical(self, "Praça", message)
             self.exit_code = exc.exit_code if isinstance(exc, UserError) else 1
             self._set_connected(False)
             self.close()
@@ -480,6 +487,11 @@ class MainWindow(QMainWindow):
         file_menu.addAction(self.action_quit)
 
         desk_menu = self.menuBar().addMenu(self.tr("&Mesas"))
+        self.action_reload = QAction(self.tr("A&tualizar esta mesa"), self)
+        self.action_reload.setShortcut(QKeySequence("F5"))
+        self.action_reload.triggered.connect(self.reload_desk)
+        desk_menu.addAction(self.action_reload)
+        desk_menu.addSeparator()
         self.desk_actions: list[QAction] = []
         for index, desk in enumerate(self.desks):
             action = QAction(desk.label, self)
@@ -505,6 +517,19 @@ class MainWindow(QMainWindow):
     def current_desk(self) -> str:
         row = self.nav.currentRow()
         return self.desks[row].key if 0 <= row < len(self.desks) else ""
+
+    def reload_desk(self) -> None:
+        """F5 (Mesas → Atualizar esta mesa), on every desk, the Painel too: the desk on screen reads the database
+        again now — what another desk wrote included; the other desks do when shown next (issue 31 §6)."""
+        key = self.current_desk()
+        if not self._ready or current_url() is None or key not in self.pages.built:
+            return
+        from models.rules import acts
+
+        acts.forget()  # another desk may have installed or amended an act
+        self._stale.update(self.pages.built)  # every desk reads afresh: this one now, the others when shown
+        self._bring_up_to_date(key)
+        self.statusBar().showMessage(self.tr("Mesa atualizada."), 3000)
 
     # -- state -------------------------------------------------------------
     def refresh(self) -> None:
@@ -583,9 +608,10 @@ class MainWindow(QMainWindow):
         if not self._pages_let_go():
             event.ignore()
             return
-        settings = QSettings()
-        settings.setValue("window/geometry", self.saveGeometry())
-        settings.setValue("window/desk", self.current_desk())
+        if self._remember:
+            settings = QSettings()
+            settings.setValue("window/geometry", self.saveGeometry())
+            settings.setValue("window/desk", self.current_desk())
         self._stop_listening()
         super().closeEvent(event)
 

@@ -258,6 +258,16 @@ def system_session():
 
 
 @pytest.fixture(autouse=True)
+def fresh_file_folders():
+    """Each test's file dialogs start in Documents: the folder an earlier test chose is not remembered
+    (views.save keeps the last folder per kind of file in the settings)."""
+    yield
+    from PySide6.QtCore import QSettings
+
+    QSettings().remove("files/last-folder")
+
+
+@pytest.fixture(autouse=True)
 def no_blocking_message_boxes(monkeypatch):
     """A modal message box would wait forever offscreen: answer it (Discard/Yes/Ok) and keep what it said.
 

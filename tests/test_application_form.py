@@ -175,3 +175,38 @@ def test_typing_is_assessed_once_the_clerk_pauses(qtbot, mei):
         lambda: d.quote_table.rowCount() == 1 and d.quote_table.item(0, 2).text() == "5,50 × 38,42 × 4,00 × (1 − 0,30)",
         timeout=3000,
     )
+
+
+def test_a_regime_change_clears_the_old_refusal_and_its_red_frames(qtbot, mei):
+    """Issue 31 §6: São Bento's refusal (its event is over) and the red frame stayed after switching the form to
+    another act — an error about fields of an act no longer chosen."""
+    dialog = dialog_for(qtbot, mei)
+    dialog.regime.setCurrentIndex(dialog.regime.findData("sao-bento-2026"))
+    dialog.settle()
+    dialog.save()  # filed in November: the event of March is over
+    refusal = dialog.error.text()
+    assert dialog.application is None and refusal
+    assert [w for w in dialog.errors.widgets.values() if w.styleSheet()]
+    dialog.regime.setCurrentIndex(dialog.regime.findData("olimpia-2025"))
+    assert dialog.error.text() == ""
+    assert not [w for w in dialog.errors.widgets.values() if w.styleSheet() or w.toolTip() == refusal]
+    assert dialog.save_button.toolTip() != refusal
+
+
+def test_the_documents_checklist_shows_six_rows_with_their_whole_names_on_hover(qtbot, mei):
+    """Issue 31 §6: the checklist showed two rows, the names cut. Six rows are in sight at 1366×768; a name the
+    column cuts ends in "…" and is read whole in its tooltip."""
+    from factories import application_dialog
+
+    dialog = application_dialog(qtbot, "company", mei.id, "sapezal-2014", "ponto-fixo")
+    table = dialog.documents
+    assert table.rowCount() >= 6
+    table.scrollToTop()
+    bottom = table.rowViewportPosition(5) + table.rowHeight(5)
+    assert 0 < bottom <= table.viewport().height(), (bottom, table.viewport().height())
+    regime = dialog.current_regime()
+    for row in range(table.rowCount()):
+        item = table.item(row, 0)
+        label = regime.document(item.data(Qt.ItemDataRole.UserRole)).label
+        assert item.text() == label and item.toolTip().startswith(label)
+    assert table.textElideMode() == Qt.TextElideMode.ElideRight

@@ -40,6 +40,8 @@ def praca(tmp_path_factory):
         )
 
     run.home = home
+    run.program = program
+    run.env = env
     return run
 
 
@@ -69,6 +71,8 @@ def test_demo_window_and_a_pdf_report(praca):
     assert window.returncode == 0, window.stderr
     assert "mesas montadas: Painel, Atendimento" in window.stdout
     assert "Traduções do Qt em pt_BR: carregadas" in window.stdout
+    # it only looks: the clerk's settings (last desk, window size) are not written (issue 32 §4)
+    assert not list((praca.home / "xdg_config_home").rglob("*.conf"))
     out = praca.home / "taxas.pdf"
     month = dt.date.today().strftime("%Y-%m")
     report = praca("report", "fees", "--month", month, "--format", "pdf", "--out", str(out), "--db", db, **login)
@@ -105,3 +109,89 @@ def test_the_bundle_holds_its_files_and_installs_its_menu_entry(praca):
     assert result.returncode == 0, result.stderr
     entry = (praca.home / "xdg_data_home" / "applications" / "praca.desktop").read_text(encoding="utf-8")
     assert f"Exec={Path(BUNDLE).resolve() / 'praca'}\n" in entry  # the bundle's own executable
+
+
+# --------------------------------------------------------------------------- issue 32 §4: a bare desk's X11
+
+
+def _system_xcb_extras() -> list[Path]:
+    """The build machine's own copies of the xcb extras (packaging/qt_xcb.py), resolved to the files."""
+    import sys
+
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "packaging"))
+    from qt_xcb import XCB_EXTRAS, parse_ldd, xcb_plugin
+
+    output = subprocess.run(["ldd", str(xcb_plugin())], capture_output=True, text=True, check=True).stdout
+    return sorted(
+        {path.resolve() for name, path in parse_ldd(output).items() if name in XCB_EXTRAS and path is not None}
+    )
+
+
+def test_the_bundle_carries_the_xcb_extras():
+    """Every library Qt's xcb platform needs beyond the X client is in _internal/, where the bundle's loader
+    path finds it before the system's."""
+    if os.name == "nt":
+        pytest.skip("the xcb platform is Linux's")
+    internal = Path(BUNDLE).resolve() / "_internal"
+    for name in ("libxcb-icccm.so.4", "libxcb-keysyms.so.1", "libxcb-cursor.so.0", "libxkbcommon-x11.so.0"):
+        assert (internal / name).is_file(), name
+    plugin = next(internal.rglob("libqxcb.so"))
+    ldd = subprocess.run(
+        ["ldd", str(plugin)], capture_output=True, text=True, env={**os.environ, "LD_LIBRARY_PATH": str(internal)}
+    ).stdout
+    assert "not found" not in ldd
+    for line in ldd.splitlines():
+        if "libxcb-icccm" in line or "libxcb-keysyms" in line or "libxkbcommon-x11" in line:
+            assert str(internal) in line, line
+
+
+@pytest.mark.parametrize("platform", ["offscreen", "xcb"])
+def test_the_window_opens_without_the_systems_xcb_extras(praca, platform, tmp_path):
+    """The bundle on a desk without libxcb-icccm4, libxcb-keysyms1, libxcb-cursor0, libxkbcommon-x11-0 …: the
+    system's copies are hidden (a private mount namespace binds /dev/null over each, as root), and the window
+    opens offscreen and on an X server (Xvfb) from the bundle's own copies."""
+    import shutil
+    import time
+
+    if os.name == "nt" or os.geteuid() != 0 or not shutil.which("unshare"):
+        pytest.skip("hiding the system's libraries needs Linux, root and unshare")
+    hidden = _system_xcb_extras()
+    assert hidden, "the build machine's plugin links to no xcb extra"
+    db = f"sqlite:///{praca.home / f'xcb-{platform}.sqlite3'}"
+    assert praca("demo", "--db", db).returncode == 0
+    env = {**praca.env, "PRACA_USER": "admin", "PRACA_PASSWORD": "praca2026", "QT_QPA_PLATFORM": platform}
+    server = None
+    if platform == "xcb":
+        if not shutil.which("Xvfb"):
+            pytest.skip("Xvfb não está instalado (apt-get install xvfb)")
+        display = f":{90 + os.getpid() % 100}"
+        server = subprocess.Popen(["Xvfb", display, "-screen", "0", "1366x768x24", "-nolisten", "tcp"])
+        time.sleep(1.5)
+        env["DISPLAY"] = display
+    else:
+        env.pop("DISPLAY", None)
+    mounts = " && ".join(f"mount --bind /dev/null {path}" for path in hidden)
+    probe = f"ldd {next((Path(BUNDLE).resolve() / '_internal').rglob('libqxcb.so'))}"
+    try:
+        result = subprocess.run(
+            [
+                "unshare",
+                "-m",
+                "sh",
+                "-c",
+                f'{mounts} && ! LD_LIBRARY_PATH= {probe} >/dev/null 2>&1 && exec "$0" check-window --db "$1"',
+                str(praca.program),
+                db,
+            ],
+            capture_output=True,
+            text=True,
+            cwd=praca.home,
+            env=env,
+            timeout=300,
+        )
+    finally:
+        if server is not None:
+            server.terminate()
+            server.wait(timeout=10)
+    assert result.returncode == 0, result.stderr
+    assert "mesas montadas: Painel, Atendimento" in result.stdout

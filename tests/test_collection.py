@@ -245,9 +245,9 @@ def _fine(holder, amount="300,00", due=TODAY + dt.timedelta(days=10), label="Mul
     )
 
 
-def _decode(pdf: Path, tmp_path: Path) -> list[str]:
-    subprocess.run(["pdftoppm", "-r", "200", "-png", str(pdf), str(tmp_path / "page")], check=True)
-    pages = sorted(tmp_path.glob("page*.png"))
+def _decode(pdf: Path, tmp_path: Path, dpi: int = 200) -> list[str]:
+    subprocess.run(["pdftoppm", "-r", str(dpi), "-png", str(pdf), str(tmp_path / f"page{dpi}")], check=True)
+    pages = sorted(tmp_path.glob(f"page{dpi}*.png"))
     out = subprocess.run(["zbarimg", "--raw", "-q", *map(str, pages)], capture_output=True, text=True)
     return [line for line in out.stdout.splitlines() if line]
 
@@ -273,6 +273,7 @@ def test_a_guia_is_issued_printed_and_read_back_by_zbar(database, tmp_path):
     pdf = write_guia_pdf(guia, tmp_path / "guia.pdf")
     decoded = _decode(pdf, tmp_path)
     assert guia.barcode in decoded and guia.pix in decoded
+    assert guia.pix in _decode(pdf, tmp_path, dpi=100)  # the Pix QR reads at 100 dpi too (issue 32 §2)
     text = pdf_text(pdf)
     assert (
         "Carlos Alberto Nunes" in text and "LC 324/2025, art. 160" in text and "R$ 345,50" in text.replace("\xa0", " ")

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections import Counter
 
 import pytest
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QRect, Qt
 from PySide6.QtGui import QColor, QPalette
 from PySide6.QtWidgets import QAbstractItemView, QApplication, QLabel
 
@@ -193,3 +193,35 @@ def test_the_map_editor_and_its_legend_read_on_a_dark_palette(dark, feira, qtbot
     assert any(legend.isAncestorOf(label) for label in labels)
     low = [f"{label.text()[:40]!r} {_ink_contrast(label):.1f}" for label in labels if _ink_contrast(label) < 3]
     assert not low, low
+
+
+def test_a_refused_combo_reads_on_either_palette_even_when_the_palette_changed_after(app_ready, qtbot):
+    """Issue 31 §6: after a refusal a combo's current item was white on pink. The refused field's stylesheet
+    brings its own ink with its ground, so the text reads on the palette it was marked on and on the other."""
+    from PySide6.QtWidgets import QComboBox
+
+    from views.blocks import FieldErrorsView
+
+    app = QApplication.instance()
+    before = app.palette()
+    try:
+        for marked_on, drawn_on in ((before, dark_palette()), (dark_palette(), before)):
+            app.setPalette(marked_on)
+            combo = QComboBox()
+            qtbot.addWidget(combo)
+            combo.addItems(["Ambulante — ponto fixo", "Ambulante — itinerante"])
+            combo.resize(280, 32)
+            combo.show()
+            FieldErrorsView(QLabel(), {"permit_kind": combo}).show({"permit_kind": "Escolha outra modalidade."})
+            for palette in (marked_on, drawn_on):
+                app.setPalette(palette)
+                qtbot.wait(1)
+                # the current item's text only: inside the red frame, left of the arrow
+                image = combo.grab(QRect(6, 5, 160, combo.height() - 10)).toImage()
+                pixels = Counter(image.pixel(x, y) for x in range(image.width()) for y in range(image.height()))
+                ground = QColor.fromRgb(pixels.most_common(1)[0][0])
+                ink = max(theme.contrast(ground, QColor.fromRgb(p)) for p in pixels)
+                assert ink >= 4.5, (theme.is_dark(marked_on), theme.is_dark(palette), ground.name(), round(ink, 2))
+    finally:
+        app.setPalette(before)
+        theme.apply(app)

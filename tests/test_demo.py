@@ -67,6 +67,21 @@ def _delete_all(schema, sort_models):
             model.delete().execute()
 
 
+def test_the_demo_names_people_never_logins_on_permits_and_their_events(demo_database):
+    """Issue 31 §6: the demo's permits and cards printed the login "ana.souza" where the person's name belongs."""
+    from models.demo.users import DEMO_USERS
+    from models.permits.document import permit_document
+    from models.permits.tables import PermitEvent
+
+    logins = {login for login, _name, _role in DEMO_USERS} | {"fernanda.rocha"}
+    issuers = {p.issued_by for p in Permit.select(Permit.issued_by)}
+    acted = {e.by for e in PermitEvent.select(PermitEvent.by)}
+    assert issuers and not issuers & logins and not acted & logins
+    assert {"Ana Souza", "Carlos Lima"} <= issuers
+    first = Permit.select().order_by(Permit.id).first()
+    assert permit_document(first).issued_by in issuers
+
+
 def test_demo_is_deterministic(database):
     fill_demo(people=20, companies=5)
     first = _snapshot()

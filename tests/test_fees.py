@@ -417,6 +417,15 @@ def test_venue_table_needs_days(olimpia_fixture):
         fee_quote(olimpia_fixture, venue="recinto-todas", days=0, year=2026)
 
 
+def test_a_venue_not_chosen_is_asked_for_by_its_names_never_its_ids(olimpia_fixture):
+    """Issue 31 §6: the clerk read "Opções: recinto-todas-instalacoes, …" — the act's internal ids."""
+    with pytest.raises(UserError) as exc:
+        fee_quote(olimpia_fixture, fees=["event-venue"], days=3, year=2026)
+    fee = next(f for f in olimpia_fixture.fees if f.kind == "venue-table")
+    for venue in fee.venues:
+        assert venue.label in exc.value.message and venue.id not in exc.value.message
+
+
 @pytest.fixture(scope="module")
 def olimpia():
     path = default_regimes_folder() / "olimpia-2025.toml"

@@ -166,3 +166,31 @@ def test_zoom_by_keyboard_centres_on_the_selected_stall(app_ready, qtbot, feira)
     target = item.sceneBoundingRect().center()
     assert abs(centre.x() - target.x()) < 1_000 and abs(centre.y() - target.y()) < 1_000, (centre, target)
     assert isinstance(centre, QPointF)
+
+
+def test_file_dialogs_remember_the_last_folder_for_each_kind_of_file(app_ready, qtbot, tmp_path, monkeypatch):
+    """Issue 31 §6: the dialogs forgot the last folder. Each kind of file (here PDF, then CSV) starts where the
+    clerk last chose one of that kind; another kind still starts in Documents; a folder gone, Documents again."""
+    from PySide6.QtWidgets import QFileDialog, QWidget
+
+    from views.save import ask_open_path, documents_folder, save_file_name
+
+    chosen = tmp_path / "prefeitura" / "mapas"
+    chosen.mkdir(parents=True)
+    asked = []
+
+    def dialog(*args, **_kw):
+        asked.append(args[2])
+        return str(chosen / "mapa.pdf"), args[3]
+
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", dialog)
+    monkeypatch.setattr(QFileDialog, "getOpenFileName", lambda *a, **k: asked.append(a[2]) or ("", ""))
+    parent = QWidget()
+    qtbot.addWidget(parent)
+    save_file_name(parent, "Exportar mapa", "mapa-a.pdf", "PDF (*.pdf)")
+    save_file_name(parent, "Exportar mapa", "mapa-b.pdf", "PDF (*.pdf);;PNG (*.png)")
+    ask_open_path(parent, "Importar feriados", "Planilha CSV (*.csv)")
+    assert asked == [str(documents_folder() / "mapa-a.pdf"), str(chosen / "mapa-b.pdf"), str(documents_folder())]
+    chosen.rmdir()
+    save_file_name(parent, "Exportar mapa", "mapa-c.pdf", "PDF (*.pdf)")
+    assert asked[-1] == str(documents_folder() / "mapa-c.pdf")

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from conftest import type_text
+from conftest import run_modal, type_text
 from PySide6.QtCore import QSettings, Qt, QTimer
 from PySide6.QtWidgets import QApplication, QDialogButtonBox, QLineEdit, QMessageBox
 
@@ -226,7 +226,62 @@ def test_unexpected_errors_are_one_line_for_the_clerk():
     assert explain(UserError("CPF inválido.")) == "CPF inválido."
     assert "ocupado por outra mesa" in explain(peewee.OperationalError("database is locked"))
     assert "conexão" in explain(peewee.InterfaceError("connection already closed"))
-    assert explain(ValueError("x")).startswith("Erro inesperado (ValueError")
+    # nothing in English reaches the clerk (issue 31 §5): the exception's own text goes to the log
+    import re
+
+    for failure in (
+        peewee.InterfaceError("connection already closed"),
+        peewee.DatabaseError("database disk image is malformed"),
+        peewee.IntegrityError("NOT NULL constraint failed: permit.number"),
+    ):
+        said = explain(failure)
+        assert "nada" in said.lower() and not {"connection", "malformed", "constraint"} & set(re.findall(r"\w+", said))
+    unexpected = explain(RuntimeError("libshiboken: Internal C++ object (StallItem) already deleted."))
+    assert "RuntimeError" not in unexpected and "StallItem" not in unexpected
+    assert unexpected.startswith("Algo que o Praça não esperava")
+
+
+def test_an_unexpected_error_is_a_portuguese_box_with_details_to_copy_and_the_logs_place(app_ready, qtbot, tmp_path):
+    """The excepthook the window installs: the clerk reads what happened and what to do in Portuguese; the
+    traceback is in the log file, whose place the box names, and "Copiar detalhes" puts it on the clipboard."""
+    import sys
+
+    from PySide6.QtWidgets import QAbstractButton, QLabel
+
+    from desktop import app, errors
+
+    try:
+        raise RuntimeError("libshiboken: Internal C++ object (StallItem) already deleted.")
+    except RuntimeError:
+        kind, value, tb = sys.exc_info()
+    previous = sys.excepthook
+    log = errors.start_log(tmp_path)
+    try:
+        app._install_excepthook()
+        seen = {}
+
+        def read(dialog):
+            seen["title"] = dialog.windowTitle()
+            seen["texts"] = [label.text() for label in dialog.findChildren(QLabel)]
+            seen["buttons"] = [button.text() for button in dialog.findChildren(QAbstractButton)]
+            qtbot.mouseClick(dialog.copy_button, Qt.MouseButton.LeftButton)
+            assert dialog.isVisible()  # copying does not close the box
+            seen["copied"] = QApplication.clipboard().text()
+
+        run_modal(lambda: sys.excepthook(kind, value, tb), read)
+    finally:
+        sys.excepthook = previous
+        errors.stop_log()
+    shown = " ".join([seen["title"], *seen["texts"], *seen["buttons"]])
+    for english in ("RuntimeError", "libshiboken", "Internal", "deleted", "Traceback", "Close", "Copy"):
+        assert english not in shown
+    assert "Copiar detalhes" in seen["buttons"] and "Fechar" in seen["buttons"]
+    assert any("Tente de novo" in text for text in seen["texts"])
+    assert log == tmp_path / "praca.log" and any(str(log) in text for text in seen["texts"])
+    assert "RuntimeError: libshiboken: Internal C++ object (StallItem) already deleted." in seen["copied"]
+    assert "Praça " in seen["copied"] and "Traceback" in seen["copied"]
+    written = log.read_text(encoding="utf-8")
+    assert "erro inesperado" in written and "StallItem" in written
 
 
 # --------------------------------------------------------------------------- start-up: the window first

@@ -783,3 +783,108 @@ def test_closing_the_window_with_an_unsaved_map_asks_first(app_ready, qtbot, sql
     assert len(asked) == 2 and "não salvas" in asked[0]
     monkeypatch.setattr(QMessageBox, "question", lambda *a, **k: QMessageBox.StandardButton.Discard)
     assert window.close()
+
+
+# --------------------------------------------------------------------------- issue 31 §5: no crash box
+
+
+def test_a_map_edited_then_a_change_of_user_and_an_import_raise_nothing(app_ready, qtbot, feira, tmp_path):
+    """As the clerk did: a stall moved and saved on the Mapas desk, still selected; then Trocar de usuário and
+    Arquivo → Importar ambulantes… — each reloads the map. The old map's selected stall was deleted while the
+    editor still read it ("Internal C++ object (StallItem) already deleted" in an English box)."""
+    from factories import vendor_rows, write_xlsx
+    from PySide6.QtCore import QSettings
+
+    from desktop.main_window import MainWindow
+    from models.access import session
+    from models.access.users import create_user
+
+    QSettings().clear()
+    for username, role in (("admin", "administrador"), ("bia", "fiscal")):
+        create_user(username=username, name=username.title(), role=role, password="segredo123", confirm="segredo123")
+    window = MainWindow()
+    qtbot.addWidget(window)
+    window.show()
+    qtbot.waitExposed(window)
+    window.show_desk("mapas")
+    page = window.pages["mapas"]
+    page.select_site(feira.id)
+    editor = page.editor
+    assert editor.site_id == feira.id
+    uid = editor.select_number(1)
+    editor.view.setFocus()
+    qtbot.keyClick(editor.view, Qt.Key.Key_Right)
+    assert editor.is_dirty()
+    assert editor.save(), editor.message.text()
+    assert editor.selected_uids() == [uid]
+    moved = editor.current_plan().stalls[uid].x
+
+    def first_x() -> int:
+        plan = editor.current_plan()
+        return next(plan.stalls[u].x for u in editor.items if plan.stalls[u].number == 1)
+
+    def log_in(dialog):
+        type_text(dialog.username, "admin")
+        type_text(dialog.password, "segredo123")
+        qtbot.mouseClick(dialog.ok_button, Qt.MouseButton.LeftButton)
+        assert not dialog.isVisible(), dialog.error.text()
+
+    try:
+        run_modal(window.switch_user, log_in)  # the map reloads for the new user (pytest-qt fails on any raise)
+        assert session.current().username == "admin"
+        assert editor.site_id == feira.id and editor.items
+        editor.select_number(1)
+
+        def do_import(dialog):
+            dialog.path_edit.setText(str(write_xlsx(tmp_path / "ambulantes.xlsx", vendor_rows())))
+            qtbot.mouseClick(dialog.next_button, Qt.MouseButton.LeftButton)
+            qtbot.mouseClick(dialog.next_button, Qt.MouseButton.LeftButton)
+            with qtbot.waitSignal(dialog.imported, timeout=20000):
+                qtbot.mouseClick(dialog.next_button, Qt.MouseButton.LeftButton)
+            qtbot.waitUntil(lambda: dialog.worker is None, timeout=5000)
+
+        run_modal(window.import_dialog, do_import)  # the window refreshes every desk after an import
+        assert editor.site_id == feira.id
+        assert first_x() == moved  # the saved map, read again
+    finally:
+        session.log_out()
+
+
+def test_a_drag_moves_a_small_stall_far_out_resizing_only_from_a_grip_large_enough(editor, qtbot):
+    """Issue 31 §6: at the "Tudo" zoom of a long street a stall is a few pixels across and its 9-pixel grip
+    covered all of it — a drag resized the stall to 0,50 m deep instead of moving it. Far out there is no grip:
+    a drag moves; resizing is from the grip, shown only where the stall is large enough to have one apart."""
+    plan = editor.plan
+    uid = uid_of(plan, 2)
+    box = plan.stalls[uid]
+    editor.view.fit()
+    while min(box.along, box.across) * editor.view.px_per_mm() > 8:  # a long street's "Tudo": a stall of pixels
+        editor.view.zoom_by(0.8, anchor_under_mouse=False)
+    lod = editor.view.px_per_mm()
+    editor.select_stalls([uid])
+    assert not editor.items[uid].has_grip(lod)
+    start = viewport_point(editor, box.x + box.along / 2, box.y + box.across / 2)
+    drag(qtbot, editor, start, start + QPoint(max(4, round(5_000 * lod)), 0))
+    moved = plan.stalls[uid]
+    assert (moved.front, moved.depth) == (box.front, box.depth)  # the same size
+    assert moved.x > box.x and editor.undo.undoText().startswith("Mover banca 2")
+    editor.view.fit_across()  # near again: the grip is back
+    assert editor.items[uid].has_grip(editor.view.px_per_mm())
+
+
+def test_a_new_stall_goes_to_the_first_free_legal_place(editor, qtbot):
+    """Issue 31 §6: "+ Banca" dropped the new stall in the middle of the view, onto the stalls there. Now it goes
+    to the first place from the street's start where it breaks no rule: after stall 3, at the act's gap."""
+    plan = editor.plan
+    editor.view.fit()  # the whole street: its middle is on stalls 1–3's kerb, among them
+    before = len(plan.breaches())
+    editor.tools.action_add.trigger()  # "+ Banca"
+    (uid,) = editor.selected_uids()
+    new = plan.stalls[uid]
+    assert new.number == 5 and new.side == "a"
+    third = plan.stalls[uid_of(plan, 3)]
+    assert third.x1 + plan.gap <= new.x <= third.x1 + plan.gap + GRID  # right after stall 3, at the gap
+    assert len(plan.breaches()) == before == 0  # it breaks nothing
+    full = bare_plan(*(stall(n, str(4 * (n - 1))) for n in range(1, 16)))  # a kerb full to its end
+    spare, changes = full.added(x=None, side="a")
+    assert changes[spare].side == "b"  # the other kerb, where there is room

@@ -509,7 +509,7 @@ def test_placard_follows_the_regime_contents(qapp, sapezal_doc, tmp_path):
     path = write_placard_pdf(sapezal_doc, tmp_path / "placa.pdf", regime)
     ((width, height),) = media_boxes_mm(path)
     assert abs(width - 650) <= 0.5 and abs(height - 450) <= 0.5
-    text = pdf_text(path, squash="spaces")
+    text = " ".join(pdf_text(path, squash="spaces").split())  # lines wrap beside the QR every signed placard has
     assert "JOSÉ CARLOS PEREIRA" in text
     assert "Cachorro-quente, lanches e sucos naturais" in text
     assert "CNPJ" not in text  # not asked for by this regime
@@ -541,3 +541,53 @@ def test_long_date_and_state_names():
 
     assert long_date_br(dt.date(2026, 3, 1)) == "1 de março de 2026"
     assert len(STATE_NAMES) == 27 and STATE_NAMES["MT"] == "Mato Grosso"
+
+
+# --------------------------------------------------------------------------- issue 32 §2: read at 100 dpi
+
+LONG_ADDRESS = "https://www.prefeituradesaobentodosapucai.sp.gov.br/servicos/verificar.html#"
+
+
+@needs_pdftoppm
+@needs_zbar
+@pytest.mark.parametrize("address", ["", LONG_ADDRESS], ids=["texto", "endereço"])
+@pytest.mark.parametrize(
+    ("document", "fixture"),
+    [
+        ("permit", "ilha_doc"),
+        ("permit", "sao_bento_doc"),
+        ("card", "ilha_doc"),
+        ("card", "sapezal_doc"),
+        ("placard", "sapezal_doc"),
+        ("placard", "sao_bento_doc"),
+    ],
+)
+def test_every_printed_qr_reads_at_100_dpi(qapp, request, key_dir, tmp_path, document, fixture, address):
+    """Permit, card and placard — the placard even where the act does not ask for a QR, so that the public can
+    verify the stall — decode with zbar from the PDF rendered at 100 dpi (an ordinary scan or a phone's view),
+    with and without the verification address; what they decode verifies."""
+    from models.access.signing import signed_text
+    from reports.permit_docs import write_id_card_pdf, write_permit_pdf, write_placard_pdf
+
+    doc = request.getfixturevalue(fixture)
+    doc = dataclasses.replace(doc, qr_text=address + doc.qr_text)
+    if document == "permit":
+        path, page = write_permit_pdf(doc, tmp_path / "permissao.pdf"), 1
+    elif document == "card":
+        path, page = write_id_card_pdf(doc, tmp_path / "cartao.pdf"), 2
+    else:
+        path, page = write_placard_pdf(doc, tmp_path / "placa.pdf", get_regime(doc.regime_id)), 1
+    decoded = decode_qr(render_png(path, page, 100, tmp_path))
+    assert decoded == [doc.qr_text]
+    assert signed_text(decoded[0]).startswith("PRACA3.")
+    assert verify_text(decoded[0], key_dir, today=TODAY).status == "valid"
+
+
+def test_the_permit_qr_modules_are_at_least_0_4_mm(ilha_doc):
+    """The A4 permit's QR grows with its text: every module at least 0,4 mm (it was 0,33 mm in 27 mm)."""
+    from reports.permit_docs import qr_modules
+    from reports.permit_docs.permit import PERMIT_QR_QUIET, permit_qr_mm
+
+    for text in (ilha_doc.qr_text, LONG_ADDRESS + ilha_doc.qr_text):
+        doc = dataclasses.replace(ilha_doc, qr_text=text)
+        assert permit_qr_mm(doc) / (len(qr_modules(text)) + 2 * PERMIT_QR_QUIET) >= 0.4

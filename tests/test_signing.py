@@ -64,22 +64,60 @@ def test_round_trip(tmp_path):
     assert not result.malformed
 
 
-def test_text_shape_is_qr_alphanumeric_and_payload_is_canonical_json(signed):
+def test_text_shape_is_qr_alphanumeric_and_payload_is_compact(signed):
+    """PRACA3 (issue 32 §2): the nine fields in a fixed order, separated by U+001F, no JSON keys or quotes."""
     _key_dir, text = signed
     prefix, kid, payload, signature = text.split(".")
-    assert prefix == PREFIX == "PRACA2"
+    assert prefix == PREFIX == "PRACA3"
     assert kid == key_id(_key_dir) and len(kid) == 8
     assert set(text) <= QR_ALPHANUMERIC  # the whole text fits QR alphanumeric mode
     raw = _b32decode(payload)
-    data = json.loads(raw.decode("utf-8"))
-    assert raw == json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
-    assert raw == canonical_json(data)
-    assert "São Bento do Sapucaí".encode() in raw  # UTF-8 kept, not \\u escapes
-    assert all(len(key) == 1 for key in data)  # short keys keep the QR small
-    assert data["f"] == "20260327" and data["u"] == "20260329"
+    summary = make_summary()
+    assert raw.decode("utf-8").split("\x1f") == [
+        summary.number,
+        summary.holder_name,
+        summary.holder_document,
+        summary.kind_label,
+        summary.place,
+        "20260327",
+        "20260329",
+        summary.regime_id,
+        summary.municipality,
+    ]
+    assert "São Bento do Sapucaí".encode() in raw  # UTF-8 kept
     assert len(_b32decode(signature)) == 64
     # the signature covers the version and the key id, not only the payload
     load_public_key(_key_dir).verify(_b32decode(signature), f"{prefix}.{kid}.{payload}".encode("ascii"))
+    # shorter than the JSON payload of PRACA2 by every key, quote and comma
+    json_payload = canonical_json(summary.to_wire())
+    assert len(json_payload) - len(raw) >= 40
+
+
+def _json_text(summary, key_dir) -> str:
+    """A PRACA2 text as desks before issue 32 signed it (JSON payload)."""
+    from models.access.signing import _b32, as_signer
+
+    signer = as_signer(key_dir)
+    signed = f"PRACA2.{signer.key_id}.{_b32(canonical_json(summary.to_wire()))}"
+    return f"{signed}.{_b32(signer.sign(signed.encode('ascii')))}"
+
+
+def test_json_format_still_reads(tmp_path):
+    """Cards printed with PRACA2 (JSON payload) keep verifying; the same payload under PRACA3 does not."""
+    summary = make_summary()
+    text = _json_text(summary, tmp_path / "k")
+    result = verify_text(text, tmp_path / "k", today=TODAY)
+    assert result.status == "valid" and result.summary == summary
+    assert verify_text("PRACA3" + text[6:], tmp_path / "k", today=TODAY).status == "invalid"
+    # a compact text relabelled PRACA2 is refused too (the version is signed)
+    compact = sign_summary(summary, tmp_path / "k")
+    assert verify_text("PRACA2" + compact[6:], tmp_path / "k", today=TODAY).status == "invalid"
+
+
+def test_compact_payload_refuses_a_control_character(tmp_path):
+    """A field with the separator could pass for two fields: it is refused when signing, never signed."""
+    with pytest.raises(UserError, match="caractere de controle"):
+        sign_summary(make_summary(holder_name="Maria\x1fSilva"), tmp_path / "k")
 
 
 def test_qr_fits_an_id_card(signed):
@@ -166,7 +204,7 @@ def test_first_format_still_reads(tmp_path):
     from models.access.signing import _b32, encode_summary
 
     key = load_or_create_private_key(tmp_path / "old")
-    payload = encode_summary(make_summary())
+    payload = encode_summary(make_summary(), "PRACA1")
     legacy = f"PRACA1.{_b32(payload)}.{_b32(key.sign(payload))}"
     other = load_or_create_private_key(tmp_path / "new").public_key()
     ring = KeyRing((KeyEntry(other), KeyEntry(key.public_key())))
@@ -231,7 +269,7 @@ def test_summary_refuses_inconsistent_dates_and_empty_number():
         "PRACA2.AAAA.BBBB",
         "praca1.AAAA.BBBB",
         "PRACA1.AAAA.BBBB.CCCC",
-        "PRACA3.AAAAAAAA.BBBB.CCCC",
+        "PRACA4.AAAAAAAA.BBBB.CCCC",
         "https://example.org/?q=PRACA1.AAAA.BBBB",
     ],
 )

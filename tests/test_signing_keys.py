@@ -255,12 +255,13 @@ def test_permits_signed_by_a_revoked_key_are_signed_again(permit, capsys, databa
 
 
 def test_permits_with_an_old_praca1_qr_are_signed_again(permit, capsys, database, monkeypatch, tmp_path):
-    """An old desk's PRACA1 text (its own key, no key id, not an address a phone opens): resign makes a PRACA2 one
+    """An old desk's PRACA1 text (its own key, no key id, not an address a phone opens): resign makes a PRACA3 one
     with the municipal key from the database's summary, and lists the card to print again."""
-    from models.access.signing import _b32, _unb32, load_or_create_private_key
+    from models.access.signing import _b32, _unb32, decode_payload, encode_summary, load_or_create_private_key
     from models.permits import Permit
 
-    payload = _unb32(permit.qr_text.split(".")[2])
+    compact = _unb32(permit.qr_text.split(".")[2])
+    payload = encode_summary(decode_payload(compact), "PRACA1")  # PRACA1 carried JSON
     desk = load_or_create_private_key(tmp_path / "mesa-antiga")
     legacy = f"PRACA1.{_b32(payload)}.{_b32(desk.sign(payload))}"
     Permit.update(qr_text=legacy).where(Permit.id == permit.id).execute()
@@ -269,7 +270,7 @@ def test_permits_with_an_old_praca1_qr_are_signed_again(permit, capsys, database
     assert main(["signing", "resign", "--db", database]) == 0
     assert f"reimprima cartões e placas: {permit.number}" in capsys.readouterr().out
     renewed = Permit.get_by_id(permit.id).qr_text
-    assert renewed.startswith(f"PRACA2.{sk.active_key().key_id}.") and renewed.split(".")[2] == _b32(payload)
+    assert renewed.startswith(f"PRACA3.{sk.active_key().key_id}.") and renewed.split(".")[2] == _b32(compact)
     assert signatures.verify_here(renewed, today=permit.valid_from).ok
     assert signatures.resign_permits(today=permit.valid_from) == []  # done once
 

@@ -298,6 +298,33 @@ def test_a_breach_is_kept_only_with_a_written_reason(database):
     assert plan_of(site).check() == [breach]
 
 
+def test_the_printed_map_names_the_municipality_the_day_and_every_kept_breach_with_its_reason(
+    database, tmp_path, app_ready
+):
+    """Issue 31 §6: the printed map had no municipality and left out the breach kept with its reason."""
+    from pdftext import pdf_text
+
+    from models.store.settings import MUNICIPALITY, STATE, set_settings
+    from reports.site_map import write_pdf
+
+    set_settings({MUNICIPALITY: "São José dos Campos", STATE: "SP"})
+    site = feira()
+    twins = [placed(1, "0"), placed(2, "2")]
+    breach = plan_of(site).check(twins)[0]
+    keep_breach(site, breach, "Bancas geminadas a pedido dos dois titulares (ofício 12/2026).", by="Ana Souza")
+    save_layout(site, twins)
+    export = site_export(site)
+    assert export["municipality"] == "São José dos Campos/SP"
+    assert [k["stalls"] for k in export["kept_breaches"]] == [["1", "2"]]
+    out = tmp_path / "mapa.pdf"
+    write_pdf(export, out)
+    text = pdf_text(out, squash="spaces")
+    assert "Prefeitura de São José dos Campos/SP" in text
+    assert f"Emitido em {dt.date.today():%d/%m/%Y}" in text
+    assert "Irregularidades mantidas, com a justificativa" in text and "Bancas 1, 2:" in text
+    assert "Justificativa: Bancas geminadas a pedido dos dois titulares (ofício 12/2026). — Ana Souza" in text
+
+
 def test_save_layout_refuses_an_open_breach_whoever_calls_it(database):
     """Not only the map editor: a layout with a breach neither fixed nor kept with its reason is not saved."""
     site = feira()

@@ -125,3 +125,30 @@ def test_a_report_is_written_off_the_gui_thread_while_the_window_stays_responsiv
     assert page.export(tmp_path / "taxas.pdf", open_after=False) is None
     assert seen["thread"] is not threading.main_thread()
     assert "Nada a exportar" in page.message.text() and page.export_button.isEnabled()
+
+
+def test_f5_reads_the_desk_on_screen_again_the_painel_too(window, qtbot):
+    """Issue 31 §6: the Painel refreshed only when reached again; F5 did nothing. Now F5, on any desk, reads it
+    again at once — here a person registered while the Painel is on screen (as another desk's write would be)."""
+    import datetime
+
+    from models.registry.people import PersonInput, save_person
+
+    window.show_desk("painel")
+    home = window.pages["painel"]
+    assert home.people.text() == "0"
+    save_person(
+        PersonInput(name="João Batista Rocha", cpf="111.444.777-35", birth_date=datetime.date(1970, 1, 2)),
+        today=datetime.date(2026, 12, 1),
+    )
+    assert home.people.text() == "0"
+    window.activateWindow()
+    qtbot.keyClick(window.nav, Qt.Key.Key_F5)
+    assert home.people.text() == "1"
+    assert window.action_reload.text().replace("&", "") == "Atualizar esta mesa"
+    window.show_desk("atendimento")  # another desk: F5 there too
+    desk = window.pages["atendimento"]
+    refreshed = []
+    desk.refresh = lambda: refreshed.append(True)
+    qtbot.keyClick(window.nav, Qt.Key.Key_F5)
+    assert refreshed == [True]

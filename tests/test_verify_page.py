@@ -87,7 +87,7 @@ def test_the_page_in_a_real_browser(municipality, capsys, sqlite_url):
         make_summary(valid_from=dt.date(2020, 1, 1), valid_until=dt.date(2020, 1, 31)), sk.MUNICIPAL_KEY
     )
     payload = valid.split(".")[2]
-    index = len("PRACA2.XXXXXXXX.") + len(payload) // 2
+    index = len("PRACA3.XXXXXXXX.") + len(payload) // 2
     tampered = valid[:index] + ("A" if valid[index] != "A" else "B") + valid[index + 1 :]
     foreign = sign_summary(make_summary(**in_force), municipality / "forger")
     forged_id = ".".join([foreign.split(".")[0], valid.split(".")[1], *foreign.split(".")[2:]])
@@ -107,6 +107,16 @@ def test_the_page_in_a_real_browser(municipality, capsys, sqlite_url):
     assert (status, headline) == ("valid", "válido")
     assert "Documento válido: assinatura autêntica da Prefeitura de São Bento do Sapucaí" in message
     assert _verdict(page, tampered)[:2] == ("invalid", "inválido")
+    # a card printed before issue 32 (PRACA2, the payload as JSON) still verifies on the page
+    from models.access.signing import _b32, as_signer, canonical_json
+
+    signer = as_signer(sk.MUNICIPAL_KEY)
+    signed = f"PRACA2.{signer.key_id}.{_b32(canonical_json(make_summary(**in_force).to_wire()))}"
+    old_card = f"{signed}.{_b32(signer.sign(signed.encode('ascii')))}"
+    assert valid.startswith("PRACA3.") and len(valid) < len(old_card) - 60
+    status, headline, message = _verdict(page, old_card)
+    assert (status, headline) == ("valid", "válido") and "São Bento do Sapucaí" in message
+    assert _verdict(page, "PRACA3" + old_card[6:])[:2] == ("invalid", "inválido")
     status, headline, message = _verdict(page, expired)
     assert (status, headline) == ("expired", "vencido") and "vencido em 31/01/2020" in message
     status, _, message = _verdict(page, foreign)

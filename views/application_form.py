@@ -305,6 +305,9 @@ class ApplicationDialog(GuardedDialog):
         regime = self.current_regime()
         if regime is None:
             return
+        # what the last act refused (its fields, its red frames) says nothing about this one (issue 31 §6)
+        self.errors.clear()
+        self.save_button.setToolTip("")
         none = self.tr("—")
         self._fill(self.kind, [(k.id, k.label) for k in regime.permit_kinds], None)
         self._fill(self.line, [(ln.id, ln.label) for ln in regime.lines], none)

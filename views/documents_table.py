@@ -30,7 +30,21 @@ class DocumentsTable(QTableWidget):
         self.setHorizontalHeaderLabels(headers)
         self.horizontalHeader().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
         self.verticalHeader().hide()
+        self.setTextElideMode(Qt.TextElideMode.ElideRight)  # a long name cut with "…", read whole on hover
         self.itemChanged.connect(self.changed)
+        self.setMinimumHeight(self.rows_height(self.ROWS_SHOWN))
+
+    #: Rows always in sight: the clerk ticks a kind's documents without scrolling a two-row window (issue 31 §6).
+    ROWS_SHOWN = 6
+
+    def rows_height(self, rows: int) -> int:
+        """The height that shows the header and ``rows`` rows whole."""
+        return (
+            self.horizontalHeader().sizeHint().height()
+            + rows * max(self.verticalHeader().defaultSectionSize(), DateEdit().sizeHint().height())
+            + 2 * self.frameWidth()
+            + 2
+        )
 
     def fill(self, regime, document_ids, today: _dt.date) -> None:
         """One unticked row per document of ``regime``, delivered ``today`` unless the clerk types another day."""
@@ -47,7 +61,7 @@ class DocumentsTable(QTableWidget):
             tip = regime.cite_item(doc)
             if doc.validity_months:
                 tip += fill(self.tr(" · validade de %1 meses"), doc.validity_months)
-            item.setToolTip(tip)
+            item.setToolTip(f"{doc.label}\n{tip}")  # the whole name first: the column may cut it
             self.setItem(row, 0, item)
             delivered = DateEdit()
             delivered.set_date(today)

@@ -13,6 +13,7 @@ batches, or rolls the publication back. The rules are
 from __future__ import annotations
 
 import datetime as _dt
+import logging
 from pathlib import Path
 
 from PySide6.QtCore import Qt, QThread, Signal, Slot
@@ -85,7 +86,12 @@ class ImportWorker(QThread):
         except UserError as exc:
             self.failed.emit(exc.message)
         except Exception as exc:
-            self.failed.emit(f"Erro inesperado ({type(exc).__name__}: {exc}). Nada foi importado.")
+            # the detail to the log (praca.log); the clerk reads Portuguese only (issue 31 §5)
+            logging.getLogger(__name__).error("importação interrompida", exc_info=exc)
+            self.failed.emit(
+                "Algo que o Praça não esperava interrompeu a importação. Nada foi importado. Tente de novo; se "
+                "acontecer outra vez, o detalhe está no registro de erros do Praça (praca.log, na pasta de dados)."
+            )
         else:
             self.succeeded.emit(result)
         finally:

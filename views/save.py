@@ -1,6 +1,8 @@
 """Where a file is saved, and the writing of it (issue 18 §5): the save dialog starts in the user's Documents
 folder with a name that says what the file is (``mapa-feira-noturna-jardim-satelite-2026-12-01.pdf``), the
-platform's own dialog where it has one; the file is written off the GUI thread (views/operations.py)."""
+platform's own dialog where it has one; the file is written off the GUI thread (views/operations.py). Each kind of
+file (PDF, spreadsheet, CSV, act…: the first extension of the dialog's filter) starts, from the second time on, in
+the folder the clerk last chose for that kind (issue 31 §6), kept in the settings."""
 
 from __future__ import annotations
 
@@ -9,7 +11,7 @@ import re
 import unicodedata
 from pathlib import Path
 
-from PySide6.QtCore import QStandardPaths
+from PySide6.QtCore import QSettings, QStandardPaths
 from PySide6.QtWidgets import QFileDialog, QWidget
 
 
@@ -31,14 +33,39 @@ def documents_folder() -> Path:
     return Path(folder) if folder else Path.home()
 
 
+_EXTENSION = re.compile(r"\*\.([A-Za-z0-9]+)")
+
+
+def file_kind(filters: str) -> str:
+    """The kind of file a dialog asks for: its filter's first extension (``"PDF (*.pdf)"`` → ``"pdf"``)."""
+    found = _EXTENSION.search(filters or "")
+    return found.group(1).lower() if found else "any"
+
+
+def start_folder(filters: str) -> Path:
+    """Where a dialog for this kind of file starts: the folder last chosen for it, while it exists; else
+    Documents."""
+    last = QSettings().value(f"files/last-folder/{file_kind(filters)}", "")
+    if last and Path(str(last)).is_dir():
+        return Path(str(last))
+    return documents_folder()
+
+
+def remember_folder(filters: str, path: str) -> None:
+    """The folder of ``path`` (a file chosen) is where this kind of file starts next time."""
+    if path:
+        QSettings().setValue(f"files/last-folder/{file_kind(filters)}", str(Path(path).parent))
+
+
 def ask_save_path(parent: QWidget, title: str, name: str, filters: str) -> str | None:
-    """The path the clerk chose, starting at Documents/``name`` (``None`` when the clerk gave up)."""
-    path, _ = QFileDialog.getSaveFileName(parent, title, str(documents_folder() / name), filters)
+    """The path the clerk chose, starting at Documents/``name`` — or the folder last chosen for this kind of
+    file (``None`` when the clerk gave up)."""
+    path, _ = save_file_name(parent, title, name, filters)
     return path or None
 
 
 def ask_open_path(parent: QWidget, title: str, filters: str) -> str | None:
-    path, _ = QFileDialog.getOpenFileName(parent, title, str(documents_folder()), filters)
+    path, _ = open_file_name(parent, title, "", filters)
     return path or None
 
 
@@ -50,11 +77,17 @@ def write_in_background(parent: QWidget, text: str, write):
 
 
 def save_file_name(parent: QWidget, title: str, name: str, filters: str) -> tuple[str, str]:
-    """``QFileDialog.getSaveFileName`` starting at Documents/``name`` (``name`` kept when it is a full path)."""
-    start = name if Path(name).is_absolute() else str(documents_folder() / name)
-    return QFileDialog.getSaveFileName(parent, title, start, filters)
+    """``QFileDialog.getSaveFileName`` starting at ``name`` in the folder last chosen for this kind of file, else
+    in Documents (``name`` kept when it is a full path); the folder chosen is remembered."""
+    start = name if Path(name).is_absolute() else str(start_folder(filters) / name)
+    path, chosen = QFileDialog.getSaveFileName(parent, title, start, filters)
+    remember_folder(filters, path)
+    return path, chosen
 
 
 def open_file_name(parent: QWidget, title: str, start: str, filters: str) -> tuple[str, str]:
-    """``QFileDialog.getOpenFileName`` starting at ``start`` or, when none is given, at Documents."""
-    return QFileDialog.getOpenFileName(parent, title, start or str(documents_folder()), filters)
+    """``QFileDialog.getOpenFileName`` starting at ``start`` or, when none is given, in the folder last chosen
+    for this kind of file, else in Documents; the folder chosen is remembered."""
+    path, chosen = QFileDialog.getOpenFileName(parent, title, start or str(start_folder(filters)), filters)
+    remember_folder(filters, path)
+    return path, chosen

@@ -36,6 +36,8 @@ ROLES: dict[str, tuple[str, str]] = {
     # lines
     "border": ("#999999", "#7a7a7a"),
 }
+#: The ink of a refused field on its ``error_field`` ground (light palette, dark palette).
+FIELD_INK = ("#1b1b1b", "#ffffff")
 TEXT_ROLES = ("error", "ok", "warning", "info", "muted", "heading")
 BACKGROUND_ROLES = ("error_background", "error_field", "panel", "status_bar")
 
@@ -67,8 +69,15 @@ def qcolour(role: str, palette: QPalette | None = None) -> QColor:
 
 
 def error_style() -> str:
-    """A field whose value was refused: a red frame on a faint red background."""
-    return f"border: 1px solid {colour('error')}; background: {colour('error_field')};"
+    """A field whose value was refused: a red frame on a faint red background, with its own ink — the text
+    (a combo's current item too) always comes with the background it is read on: a field marked on one palette
+    and then drawn on another (the system switched to dark, a desktop theme that paints combos itself) showed
+    white on pink (issue 31 §6)."""
+    ink = FIELD_INK[1] if is_dark() else FIELD_INK[0]
+    return (
+        f"border: 1px solid {colour('error')}; background: {colour('error_field')}; color: {ink}; "
+        f"selection-background-color: {colour('error')}; selection-color: {colour('error_field')};"
+    )
 
 
 def paper(widget) -> None:

@@ -53,7 +53,9 @@ def run(args: argparse.Namespace) -> int:
     try:
         from desktop.main_window import MainWindow
 
-        window = MainWindow()  # on the database open above, as the user logged in above
+        # on the database open above, as the user logged in above; it only looks: the clerk's next start opens on
+        # the desk and at the size the clerk left, not on the last desk built here (issue 32 §4)
+        window = MainWindow(remember=False)
         window.show()
         app.processEvents()
         for desk in window.desks:

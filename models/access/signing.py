@@ -4,14 +4,16 @@ An inspector on the street reads the QR of an ID card or a permit and checks,
 offline, with the municipality's *public* key only, that Praça issued it and
 that nothing on it was changed.
 
-The QR text is ``PRACA2.<key id>.<payload>.<signature>``:
+The QR text is ``PRACA3.<key id>.<payload>.<signature>``:
 
 * ``key id`` — 8 base32 characters naming the key that signed (the first 40
   bits of SHA-256 of the raw public key): the municipality rotates its key and
   keeps the old public keys, so each text says which one to check it with;
-* ``payload`` — the :class:`PermitSummary` as canonical JSON (sorted keys, no
-  spaces, ``ensure_ascii=False``, UTF-8) with one-letter keys;
-* ``signature`` — Ed25519 over the ASCII bytes ``PRACA2.<key id>.<payload>``
+* ``payload`` — the :class:`PermitSummary`'s nine fields in a fixed order (number, holder, document,
+  kind, place, from, until, act, municipality; dates ``YYYYMMDD``), UTF-8, separated by the
+  unit separator U+001F (issue 32 §2: no JSON keys, quotes and commas — a QR about 60 characters
+  shorter, read at 100 dpi); a field holding a control character cannot be signed;
+* ``signature`` — Ed25519 over the ASCII bytes ``PRACA3.<key id>.<payload>``
   (the text before the last dot: the version and the key id are signed too);
 * payload and signature in RFC 4648 base32, upper case, without ``=`` padding.
   Every character of the text is then in the QR *alphanumeric* set, which
@@ -22,8 +24,10 @@ The QR text is ``PRACA2.<key id>.<payload>.<signature>``:
 A QR may hold the text as the fragment of the municipality's verification
 address (``https://…/verificar.html#PRACA2.…``): a phone opens the page, which
 checks the signature itself; :func:`signed_text` takes the text back out.
-``PRACA1.<payload>.<signature>`` (the first format: no key id, signature over
-the payload) is still read, checked against every key given.
+``PRACA2.<key id>.<payload>.<signature>`` (the same with the payload as canonical JSON — sorted keys, no
+spaces, ``ensure_ascii=False``, UTF-8 — with one-letter keys) and ``PRACA1.<payload>.<signature>`` (the first
+format: JSON, no key id, signature over the payload, checked against every key given) are still read: cards
+already printed keep verifying.
 
 Decoding is strict: a lower-case letter, padding, whitespace, non-canonical
 trailing bits or non-canonical JSON make the text invalid, so that changing any
@@ -59,6 +63,8 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey,
 from models.base.errors import UserError
 
 __all__ = [
+    "JSON_PREFIX",
+    "KEYED_PREFIXES",
     "LEGACY_PREFIX",
     "PREFIX",
     "PRIVATE_KEY_FILE",
@@ -88,8 +94,13 @@ __all__ = [
     "withdrawn",
 ]
 
-PREFIX = "PRACA2"
+PREFIX = "PRACA3"
+JSON_PREFIX = "PRACA2"  # the same shape, the payload as JSON (issue 16 — issue 32)
 LEGACY_PREFIX = "PRACA1"
+#: The formats with a key id: ``<prefix>.<key id>.<payload>.<signature>``.
+KEYED_PREFIXES = (PREFIX, JSON_PREFIX)
+_SEPARATOR = "\x1f"
+_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
 PRIVATE_KEY_FILE = "ed25519-private.pem"
 PUBLIC_KEY_FILE = "ed25519-public.pem"
 
@@ -430,25 +441,51 @@ def _unb32(text: str) -> bytes:
     return data
 
 
-def encode_summary(summary: PermitSummary) -> bytes:
-    """The exact bytes that are signed."""
-    return canonical_json(summary.to_wire())
+def encode_summary(summary: PermitSummary, prefix: str = PREFIX) -> bytes:
+    """The exact bytes that are signed: the compact fields (``PRACA3``) or canonical JSON (``PRACA1``/``2``).
+
+    A field holding a control character (the separator among them) is refused: its text could not be told
+    apart from the next field's."""
+    wire = summary.to_wire()
+    if prefix != PREFIX:
+        return canonical_json(wire)
+    for name, key in _WIRE.items():
+        if _CONTROL.search(wire[key]):
+            raise UserError(
+                f"O campo {name} do documento tem um caractere de controle; corrija-o antes de assinar.", field=name
+            )
+    return _SEPARATOR.join(wire[key] for key in _WIRE.values()).encode("utf-8")
 
 
-def decode_payload(payload: bytes) -> PermitSummary:
-    """The summary from signed bytes; ``ValueError`` unless they are canonical JSON of a summary."""
+def decode_payload(payload: bytes, prefix: str = PREFIX) -> PermitSummary:
+    """The summary from signed bytes of the format ``prefix``; ``ValueError`` unless they are its canonical
+    encoding of a summary."""
     try:
-        data = json.loads(payload.decode("utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError):
-        raise ValueError("JSON inválido") from None
+        text = payload.decode("utf-8")
+    except UnicodeDecodeError:
+        raise ValueError("UTF-8 inválido") from None
+    if prefix == PREFIX:
+        values = text.split(_SEPARATOR)
+        if len(values) != len(_WIRE):
+            raise ValueError("campos do resumo não conferem")
+        data: object = dict(zip(_WIRE.values(), values, strict=True))
+    else:
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError:
+            raise ValueError("JSON inválido") from None
     summary = PermitSummary.from_wire(data)
-    if encode_summary(summary) != payload:
-        raise ValueError("JSON não canônico")
+    try:
+        canonical = encode_summary(summary, prefix)
+    except UserError:
+        raise ValueError("caractere de controle") from None
+    if canonical != payload:
+        raise ValueError("resumo não canônico")
     return summary
 
 
 def sign_summary(summary: PermitSummary, key) -> str:
-    """The QR text for ``summary``, signed by ``key`` (see :func:`as_signer`)."""
+    """The QR text for ``summary``, signed by ``key`` (see :func:`as_signer`), in the compact ``PRACA3``."""
     signer = as_signer(key)
     signed = f"{PREFIX}.{signer.key_id}.{_b32(encode_summary(summary))}"
     return f"{signed}.{_b32(signer.sign(signed.encode('ascii')))}"
@@ -498,11 +535,12 @@ def verify_text(text: str, key: PublicKeySource | KeyRing, today: dt.date | None
         )
     parts = text.split(".")
     prefix = parts[0]
-    if prefix not in (PREFIX, LEGACY_PREFIX) or len(parts) != (4 if prefix == PREFIX else 3):
+    keyed = prefix in KEYED_PREFIXES
+    if prefix not in (*KEYED_PREFIXES, LEGACY_PREFIX) or len(parts) != (4 if keyed else 3):
         return Verification(
             "invalid",
             None,
-            f"Formato {prefix} desconhecido: esta versão do Praça lê {PREFIX} e {LEGACY_PREFIX}.",
+            f"Formato {prefix} desconhecido: esta versão do Praça lê {PREFIX}, {JSON_PREFIX} e {LEGACY_PREFIX}.",
             malformed=True,
         )
     forged = Verification(
@@ -518,7 +556,7 @@ def verify_text(text: str, key: PublicKeySource | KeyRing, today: dt.date | None
         return forged
     if len(signature) != 64:
         return forged
-    if prefix == PREFIX:
+    if keyed:
         entry = ring.get(parts[1]) if _KEY_ID.fullmatch(parts[1]) else None
         if entry is None:
             return Verification(
@@ -543,7 +581,7 @@ def verify_text(text: str, key: PublicKeySource | KeyRing, today: dt.date | None
     if entry is None:
         return forged
     try:
-        summary = decode_payload(payload)
+        summary = decode_payload(payload, prefix)
     except ValueError:
         # Authentic bytes that are not a summary: signed by this key, but not by Praça's format.
         return forged

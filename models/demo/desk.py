@@ -24,7 +24,7 @@ def typed(value) -> str:
     return format_factor(value) if isinstance(value, Decimal) else str(value)
 
 
-CLERKS = ("ana.souza", "carlos.lima", "fernanda.rocha")
+CLERKS = ("Ana Souza", "Carlos Lima", "Fernanda Rocha")
 SJC_FEIRAS = ("Feira Noturna do Jardim Satélite", "Feira Noturna do Parque Industrial", "Feira Noturna do Centro")
 ILHA_BEACHES = ("Balneário Monte Carlo", "Balneário Britânia", "Balneário Icaraí", "Balneário Di Franco")
 OLIMPIA_POINTS = (
@@ -252,9 +252,9 @@ class DemoDesk:
             picked = min(issued + _dt.timedelta(days=2), self.today)
             started = min(issued + _dt.timedelta(days=6), self.today)
             yield picked
-            record_picked_up(permit, by="ana.souza", on=picked)
+            record_picked_up(permit, by="Ana Souza", on=picked)
             yield started
-            record_started(permit, by="fiscal.marcos", on=started)
+            record_started(permit, by="Marcos Ribeiro", on=started)
         for when, action in then:
             yield when
             result = action(permit)
@@ -421,7 +421,7 @@ class DemoDesk:
                 then = (
                     (
                         on + _dt.timedelta(days=3),
-                        lambda p: record_picked_up(p, by="ana.souza", on=p.issued_on + _dt.timedelta(days=3)),
+                        lambda p: record_picked_up(p, by="Ana Souza", on=p.issued_on + _dt.timedelta(days=3)),
                     ),
                 )
             yield self.story(
@@ -450,7 +450,7 @@ class DemoDesk:
             on,
             holder={"company": self.company(resident_years=2)},
             issue={"days_hours": "Todos os dias, das 16h às 23h"},
-            then=((renewed, self.renewal("sapezal-2014", "ponto-fixo", renewed, "carlos.lima")),),
+            then=((renewed, self.renewal("sapezal-2014", "ponto-fixo", renewed, "Carlos Lima")),),
             line="alimentos-consumo-imediato",
             group="g01",
             equipment="quiosque",
@@ -498,7 +498,7 @@ class DemoDesk:
             then = ()
             if i < 3:  # renewed before 30 September, for 2027
                 then = (
-                    (renewal_day, self.renewal("ilha-comprida-2017", "ambulante-praia", renewal_day, "fernanda.rocha")),
+                    (renewal_day, self.renewal("ilha-comprida-2017", "ambulante-praia", renewal_day, "Fernanda Rocha")),
                 )
             elif i == 5:
                 gave_up = _dt.date(2026, 10, 2)
@@ -507,7 +507,7 @@ class DemoDesk:
                         gave_up,
                         lambda p, gave_up=gave_up: cancel(
                             p,
-                            by="fernanda.rocha",
+                            by="Fernanda Rocha",
                             today=gave_up,
                             at_holder_request=True,
                             reason="Pedido do titular: não tem mais interesse (art. 11; art. 12, § 3º)",
@@ -553,7 +553,7 @@ class DemoDesk:
                             _dt.date(2027, 1, 22),
                             "Joana Aparecida Lopes",
                             "",
-                            by="carlos.lima",
+                            by="Carlos Lima",
                             today=asked,
                             reason="Descanso anual (1º período)",
                         ),
@@ -566,7 +566,7 @@ class DemoDesk:
                         when,
                         lambda p, when=when: suspend(
                             p,
-                            by="fiscal.marcos",
+                            by="Marcos Ribeiro",
                             today=when,
                             until=when + _dt.timedelta(days=15),
                             reason="Suspensão por 15 dias: reincidência em infração (art. 25)",
@@ -580,7 +580,7 @@ class DemoDesk:
                         when,
                         lambda p, when=when: revoke(
                             p,
-                            by="chefe.fiscalizacao",
+                            by="Helena Prado",
                             today=when,
                             abandonment=True,
                             reason="Abandono da feira (art. 26, IV)",
@@ -629,7 +629,7 @@ class DemoDesk:
                     (
                         when,
                         lambda p, when=when: extend_startup(
-                            p, by="ana.souza", today=when, reason="Aguardando vistoria do veículo no órgão de trânsito"
+                            p, by="Ana Souza", today=when, reason="Aguardando vistoria do veículo no órgão de trânsito"
                         ),
                     ),
                 )
@@ -640,7 +640,7 @@ class DemoDesk:
                         when,
                         lambda p, when=when: suspend(
                             p,
-                            by="fiscal.marcos",
+                            by="Marcos Ribeiro",
                             today=when,
                             until=when + _dt.timedelta(days=7),
                             reason="Suspensão da atividade (art. 193)",
@@ -669,7 +669,7 @@ class DemoDesk:
                         when,
                         lambda p, when=when: revoke(
                             p,
-                            by="chefe.fiscalizacao",
+                            by="Helena Prado",
                             today=when,
                             reason="Reincidência: venda em local proibido (art. 148)",
                         ),

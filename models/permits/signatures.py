@@ -13,6 +13,7 @@ import datetime as _dt
 
 from models.access.session import require
 from models.access.signing import (
+    KEYED_PREFIXES,
     SITUATION,
     MissingKey,
     PermitSummary,
@@ -46,7 +47,7 @@ def resign_permits(*, today: _dt.date) -> list[str]:
             .order_by(Permit.number)
         ):
             parts = permit.qr_text.split(".")
-            if (len(parts) == 4 and parts[0] == "PRACA2" and parts[1] in revoked) or parts[0] == "PRACA1":
+            if (len(parts) == 4 and parts[0] in KEYED_PREFIXES and parts[1] in revoked) or parts[0] == "PRACA1":
                 sign_permit(permit, signer)
                 numbers.append(permit.number)
     return numbers
@@ -123,7 +124,7 @@ def _holders(permit: Permit) -> set[tuple[str, str]]:
     parts = (permit.qr_text or "").split(".")
     if len(parts) >= 3:
         try:
-            signed = decode_payload(base64.b32decode(parts[-2] + "=" * (-len(parts[-2]) % 8)))
+            signed = decode_payload(base64.b32decode(parts[-2] + "=" * (-len(parts[-2]) % 8)), parts[0])
         except (ValueError, binascii.Error):
             pass
         else:

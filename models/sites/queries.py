@@ -20,7 +20,7 @@ from models.rules.regimes import RegimeError, get_regime
 from models.sites.layout import (
     OBSTACLE_KINDS,
 )
-from models.sites.tables import NamedPoint, Site, SiteObstacle, SiteSegment, Stall
+from models.sites.tables import NamedPoint, Site, SiteObstacle, SiteSegment, Stall, StallBreach
 
 
 def find_site(site: Site | int | str) -> Site:
@@ -210,7 +210,23 @@ def site_export(site: Site | int | str) -> dict:
                 "holder_name": s.holder.holder_name if s.holder_id else None,
             }
         )
+    from models.store.settings import municipality_label
+
+    # what the map keeps against the act, each with the reason written for it: a printed map shows them all
+    kept = [
+        {
+            "stalls": [k for k in row.stalls.split(",") if k],
+            "message": row.message,
+            "basis": row.basis,
+            "reason": row.reason,
+            "kept_by": row.kept_by,
+            "kept_on": row.kept_at.date().isoformat() if row.kept_at else "",
+        }
+        for row in StallBreach.select().where(StallBreach.site == site.id).order_by(StallBreach.kept_at, StallBreach.id)
+    ]
     return {
+        "municipality": municipality_label(),
+        "kept_breaches": kept,
         "site": {
             "id": site.id,
             "name": site.name,

@@ -41,6 +41,7 @@ from models.rules.regimes import Regime
 from models.sites.layout import (
     OBSTACLE_KINDS,
     ROTATIONS,
+    SIDES,
     Breach,
     Layout,
     PlacedStall,
@@ -639,10 +640,11 @@ class StallPlan:
         return out
 
     def added(
-        self, *, section: str | None = None, equipment: str | None = None, side: str = "a", x: int = 0
+        self, *, section: str | None = None, equipment: str | None = None, side: str = "a", x: int | None = 0
     ) -> tuple[int, Changes]:
         """A new free stall with the next number, the size its line allows (else 3,00 × 2,50 m), on its
-        section's side (else ``side``) against the kerb, at ``x`` (on the grid)."""
+        section's side (else ``side``) against the kerb, at ``x`` (on the grid) — ``None``: at the first place
+        where it breaks no rule (:meth:`first_free_x`)."""
         regime = self.regime
         found = next((s for s in regime.sections if s.id == section), None) if section else None
         if section and found is None:
@@ -669,10 +671,47 @@ class StallPlan:
         front = limit.max_front if limit.max_front is not None else 3000
         depth = limit.max_depth if limit.max_depth is not None else 2500
         depth = min(depth, self.width)
-        box = replace(probe, front=front, depth=depth, rotation=0 if side == "a" else 180)
+
+        def at_kerb(kerb: str) -> Box:
+            box = replace(probe, side=kerb, front=front, depth=depth, rotation=0 if kerb == "a" else 180)
+            return replace(box, y=0 if kerb == "a" else self.width - box.across)
+
+        box = at_kerb(side)
+        if x is None:  # the first place where it breaks no rule: on its kerb, then the other; else the start
+            kerbs = [side] if found is not None and found.side else [side, *sorted(set(SIDES) - {side})]
+            for kerb in kerbs:
+                if kerb not in self.plan.segment.sides_used:
+                    continue
+                free = self.first_free_x(at_kerb(kerb))
+                if free is not None:
+                    box, x = at_kerb(kerb), free
+                    break
+            else:
+                x = 0
         x = min(max(0, self._grid(x)), max(0, self.length - box.along))
-        y = 0 if side == "a" else self.width - box.across
-        return uid, {uid: replace(box, x=x, y=y)}
+        return uid, {uid: replace(box, x=x)}
+
+    def first_free_x(self, box: Box) -> int | None:
+        """The first ``x`` along its kerb, from the street's start, where ``box`` (not yet in the plan) breaks
+        none of the act's rules — right after a neighbour at the minimum gap, or the start; None when there is no
+        such place (issue 31 §6: "+ Banca" dropped the new stall onto existing ones)."""
+        row = [b for b in self.stalls.values() if b.y < box.y + box.across and box.y < b.y1]
+        ends = [b.x1 + self.gap for b in row] + [
+            to_mm(o.start + o.extent) for o in self.plan.obstacles if o.side in (box.side, "both")
+        ]
+        # after each neighbour and obstacle, and every 0,50 m up to 5 m further (an obstacle may ask for a clearance)
+        candidates = sorted({self._grid(e + GRID // 2 - 1) + k * 5 * GRID for e in [0, *ends] for k in range(11)})
+        placed = self.placed()
+        mine = str(box.number)
+        for x in candidates:
+            if x + box.along > self.length:
+                break
+            if any(b.x < x + box.along + self.gap and x < b.x1 + self.gap for b in row):
+                continue  # on a neighbour, or nearer than the gap
+            trial = replace(box, x=x)
+            if not any(mine in breach.keys for breach in self.plan.check([*placed, trial.placed()])):
+                return x
+        return None
 
     def deleted(self, uids: Iterable[int]) -> Changes:
         return {u: None for u in uids if u in self.stalls}

@@ -621,9 +621,10 @@ def postgres_error_text(target: DatabaseURL, server_text: str) -> str:
     return f"{head}: {text}"
 
 
-def database_error_text(exc: BaseException) -> str | None:
+def database_error_text(exc: BaseException, *, detail: bool = True) -> str | None:
     """One pt-BR line for a failure of the database under an operation (``None``: not one): another desk's lock
-    held too long, a damaged file, a value beyond a column, read-only media, a connection that dropped."""
+    held too long, a damaged file, a value beyond a column, read-only media, a connection that dropped. With
+    ``detail=False`` (the window's boxes) the driver's own words, in English, are left out: the log keeps them."""
     import peewee
 
     try:
@@ -634,8 +635,9 @@ def database_error_text(exc: BaseException) -> str | None:
         driver_errors = (sqlite3.Error,)
     if not isinstance(exc, (peewee.PeeweeException, *driver_errors)):
         return None
-    detail = " ".join(str(exc).split()) or type(exc).__name__
-    low = detail.lower()
+    said = " ".join(str(exc).split()) or type(exc).__name__
+    low = said.lower()
+    quoted = f" ({said})" if detail else ""
     where = _current.display() if _current is not None else "o banco de dados"
     if "lock timeout" in low or "database is locked" in low or "database table is locked" in low:
         return (
@@ -649,7 +651,7 @@ def database_error_text(exc: BaseException) -> str | None:
         )
     if any(t in low for t in ("malformed", "not a database", "file is encrypted", "disk i/o error", "corrupt")):
         return (
-            f"{where[:1].upper()}{where[1:]} está danificado ({detail}): restaure o último backup "
+            f"{where[:1].upper()}{where[1:]} está danificado{quoted}: restaure o último backup "
             f"(praca restore). Nada foi gravado."
         )
     if "out of range" in low or "too large" in low:
@@ -658,10 +660,10 @@ def database_error_text(exc: BaseException) -> str | None:
         t in low for t in ("connection", "terminat", "server closed")
     ):
         return (
-            f"A conexão com {where} caiu no meio da operação ({detail}): nada do que estava em andamento "
+            f"A conexão com {where} caiu no meio da operação{quoted}: nada do que estava em andamento "
             f"foi gravado; tente de novo."
         )
-    return f"O banco de dados recusou a operação ({detail}). Nada foi gravado."
+    return f"O banco de dados recusou a operação{quoted}. Nada foi gravado."
 
 
 def table_names(database: Database, target: DatabaseURL | None = None) -> list[str]:

@@ -55,6 +55,7 @@ from reports.permit_docs.common import (
     pdf_writer,
     qr_modules,
     qr_segments,
+    qr_side_mm,
     short_instrument,
     state_name,
 )
@@ -112,6 +113,7 @@ __all__ = [
     "placard_size_mm",
     "qr_modules",
     "qr_segments",
+    "qr_side_mm",
     "short_instrument",
     "state_name",
     "wrap_lines",

@@ -196,6 +196,18 @@ def qr_modules(text: str, error: str = "m") -> list[list[bool]]:
     return [[bool(v) for v in row] for row in qr.matrix_iter(border=0)]
 
 
+#: The module of the QRs Praça sizes to their text (issue 32 §2): at 0,55 mm a module is 2,2 pixels of a 100 dpi
+#: scan, which zbar reads with the verification address too; at 0,33 mm the A4 permit's QR needed 200 dpi, and
+#: 0,45–0,5 mm still failed at 100 dpi on the permit.
+QR_MODULE_MM = 0.55
+
+
+def qr_side_mm(text: str, quiet: int, *, at_least: float = 0.0, module_mm: float = QR_MODULE_MM) -> float:
+    """The side (mm) of the square :func:`draw_qr` needs for ``text`` with ``quiet`` light modules around it so
+    that every module is at least ``module_mm`` wide; never less than ``at_least``."""
+    return max(at_least, (len(qr_modules(text)) + 2 * quiet) * module_mm)
+
+
 def draw_qr(painter: QPainter, rect: QRectF, text: str, *, quiet: int = 4, error: str = "m") -> None:
     """Draw the QR of ``text`` centred in ``rect`` as one vector path of filled squares.
 

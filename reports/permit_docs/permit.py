@@ -34,6 +34,7 @@ from reports.permit_docs.common import (
     long_date_br,
     make_font,
     pdf_writer,
+    qr_side_mm,
     state_name,
 )
 from reports.templating import date_br, render
@@ -80,8 +81,20 @@ def _image_rect(text: QTextDocument, name: str) -> QRectF | None:
     return None
 
 
-def permit_html(doc: PermitDocument, *, qr_size_mm: float = 27.0) -> str:
+#: The permit's QR: at least this side, and larger when its modules would be under ``QR_MODULE_MM``.
+PERMIT_QR_MM = 27.0
+PERMIT_QR_QUIET = 2
+
+
+def permit_qr_mm(doc: PermitDocument) -> float:
+    """The side of the permit's QR: 27 mm, or what its text needs for ``QR_MODULE_MM`` modules (issue 32 §2)."""
+    return qr_side_mm(doc.qr_text, PERMIT_QR_QUIET, at_least=PERMIT_QR_MM) if doc.qr_text else PERMIT_QR_MM
+
+
+def permit_html(doc: PermitDocument, *, qr_size_mm: float | None = None) -> str:
     """The permit as HTML (Qt's rich-text subset), from ``resources/templates/permit.html.j2``."""
+    if qr_size_mm is None:
+        qr_size_mm = permit_qr_mm(doc)
     holder_rows = []
     if doc.company_name and doc.company_name != doc.holder_name:
         holder_rows.append(("Nome", doc.holder_name))
@@ -141,7 +154,7 @@ def permit_html(doc: PermitDocument, *, qr_size_mm: float = 27.0) -> str:
 
 
 @atomic_writer("path", kind="pdf")
-def write_permit_pdf(doc: PermitDocument, path: Path, *, qr_size_mm: float = 27.0) -> Path:
+def write_permit_pdf(doc: PermitDocument, path: Path, *, qr_size_mm: float | None = None) -> Path:
     """The permit on A4 pages, with the signed QR (when ``doc.qr_text``) in the heading."""
     path = Path(path)
     width_mm, height_mm = 210.0, 297.0
@@ -181,7 +194,7 @@ def write_permit_pdf(doc: PermitDocument, path: Path, *, qr_size_mm: float = 27.
             painter.setClipRect(context.clip)
             text.documentLayout().draw(painter, context)
             if qr_rect is not None and qr_rect.intersects(context.clip):
-                draw_qr(painter, qr_rect, doc.qr_text, quiet=2)
+                draw_qr(painter, qr_rect, doc.qr_text, quiet=PERMIT_QR_QUIET)
             painter.restore()
             _permit_footer(painter, page, doc, index + 1, pages, width_mm, height_mm)
     finally:

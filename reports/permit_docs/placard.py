@@ -92,7 +92,9 @@ def write_placard_pdf(doc: PermitDocument, path: Path, regime) -> Path:
             )
         lines.append((text, style))
     want_photo = "photo" in contents
-    want_qr = "qr-code" in contents
+    # the act may not ask for it, but the public verifies the stall with it (issue 32 §2): every signed placard
+    # carries its QR
+    want_qr = "qr-code" in contents or bool(doc.qr_text)
     if want_photo and not (doc.photo_path and Path(doc.photo_path).is_file()):
         raise UserError(f"A placa exige a foto do titular ({citation}): anexe a foto antes.", field="photo")
     if want_qr and not doc.qr_text:

@@ -20,7 +20,14 @@ from reports.qt_fonts import ensure_gui_app
 from reports.site_map.canvas import Canvas
 from reports.site_map.pages import PageChoice, choose_page, layout_for_page
 from reports.site_map.painting import paint_map_page
-from reports.site_map.stall_list import count_list_pages, paint_list_page, rows_per_page
+from reports.site_map.stall_list import (
+    breaches_per_page,
+    count_breach_pages,
+    count_list_pages,
+    paint_breach_page,
+    paint_list_page,
+    rows_per_page,
+)
 
 # --------------------------------------------------------------------------- documents
 
@@ -30,7 +37,8 @@ def paint_document(
 ) -> int:
     """Paint page 1 (and, with ``new_page``, the list pages) with ``k`` device units per mm; returns pages."""
     list_pages = count_list_pages(export, choice) if new_page is not None else 0
-    pages = 1 + list_pages
+    breach_pages = count_breach_pages(export, choice) if new_page is not None else 0
+    pages = 1 + list_pages + breach_pages
     painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
     painter.setRenderHint(QPainter.RenderHint.TextAntialiasing, True)
     c = Canvas(painter, k)
@@ -42,6 +50,13 @@ def paint_document(
             if not new_page():
                 break
             paint_list_page(c, export, choice, stalls[n * per_page : (n + 1) * per_page], page=n + 2, pages=pages)
+        per_page = breaches_per_page(choice)
+        kept = export.get("kept_breaches") or []
+        for n in range(breach_pages):
+            if not new_page():
+                break
+            rows = kept[n * per_page : (n + 1) * per_page]
+            paint_breach_page(c, export, choice, rows, page=list_pages + n + 2, pages=pages)
     return pages
 
 

@@ -50,7 +50,11 @@ def paint_header(c: Canvas, export: dict, choice: PageChoice, *, page: int, page
     segments = export.get("segments") or []
     where = "; ".join(segment_title(s) for s in segments) if segments else "pontos nomeados pelo ato"
     c.pen(MUTED)
-    c.text(x, MARGIN + 7.5, w * 0.72, 5, c.elided(f"{where} — {kind} — {site.get('regime_short', '')}", w * 0.72))
+    town = export.get("municipality") or ""
+    line = " — ".join(
+        p for p in (f"Prefeitura de {town}" if town else "", where, kind, site.get("regime_short", "")) if p
+    )
+    c.text(x, MARGIN + 7.5, w * 0.72, 5, c.elided(line, w * 0.72))
     right = []
     if choice.scale:
         right.append(f"Escala 1:{choice.scale} (1 cm = {metres_text(Decimal(choice.scale) / 100)})")

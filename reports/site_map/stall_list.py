@@ -1,4 +1,4 @@
-"""The list of stalls printed after the map."""
+"""The list of stalls printed after the map, and the breaches of the act the map keeps, each with its reason."""
 
 from __future__ import annotations
 
@@ -98,3 +98,42 @@ def paint_list_page(c: Canvas, export: dict, choice: PageChoice, rows: list[dict
         c.pen(MUTED)
         c.font(2.6)
         c.text(MARGIN, top + 1, width, 5, f"{len(export.get('stalls', []))} banca(s), {held} com titular.")
+
+
+# --------------------------------------------------------------------------- the breaches kept, with their reasons
+
+_BREACH_H = 2 * _ROW_H
+
+
+def breaches_per_page(choice: PageChoice) -> int:
+    return max(1, int((choice.height - 2 * MARGIN - HEADER_H - 8) // _BREACH_H))
+
+
+def count_breach_pages(export: dict, choice: PageChoice) -> int:
+    """Every breach the map keeps is printed with its reason (issue 31 §6: the printed map left them out)."""
+    kept = export.get("kept_breaches") or []
+    return 0 if not kept else math.ceil(len(kept) / breaches_per_page(choice))
+
+
+def paint_breach_page(c: Canvas, export: dict, choice: PageChoice, rows: list[dict], *, page: int, pages: int) -> None:
+    paint_header(c, export, choice, page=page, pages=pages, what="Irregularidades mantidas, com a justificativa")
+    width = choice.width - 2 * MARGIN
+    top = MARGIN + HEADER_H + 2
+    for kept in rows:
+        stalls = kept.get("stalls") or []
+        who = "Banca" if len(stalls) == 1 else "Bancas"
+        head = f"{who} {', '.join(stalls)}: {kept.get('message', '')}" if stalls else kept.get("message", "")
+        if kept.get("basis"):
+            head += f" ({kept['basis']})"
+        on = kept.get("kept_on") or ""
+        day = f"{on[8:10]}/{on[5:7]}/{on[0:4]}" if len(on) == 10 else on
+        by = ", ".join(p for p in (kept.get("kept_by") or "", day) if p)
+        reason = f"Justificativa: {kept.get('reason', '')}" + (f" — {by}" if by else "")
+        c.pen(INK)
+        c.font(2.8, bold=True)
+        c.text(MARGIN, top, width, _ROW_H, c.elided(head, width), Qt.AlignmentFlag.AlignVCenter)
+        c.font(2.7)
+        c.text(MARGIN + 4, top + _ROW_H, width - 4, _ROW_H, c.elided(reason, width - 4), Qt.AlignmentFlag.AlignVCenter)
+        top += _BREACH_H
+        c.pen(KERB, 0.15)
+        c.line(MARGIN, top, MARGIN + width, top)

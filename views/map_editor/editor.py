@@ -214,8 +214,7 @@ class MapEditor(QWidget):
         plan = self.plan = StallPlan(data, names=names, position=position)
         plan.listeners.append(self._plan_changed)
         self.edits.open(plan)
-        self.scene.clear()
-        self.items = {}
+        self._drop_items()
         self.last_layout = None
         self.checks.show_auto_result(None)
         for box in plan.boxes():
@@ -246,6 +245,16 @@ class MapEditor(QWidget):
         self._selection_changed()
         self._undo_changed()
         self.message.clear()
+
+    def _drop_items(self) -> None:
+        """Take the old plan's stalls off the map. The selection goes first, while every item still lives: a
+        selected item deleted by ``scene.clear()`` makes the scene say its selection changed half-way through the
+        deletion, and a handler that then read the other, already deleted, items raised "Internal C++ object
+        (StallItem) already deleted" (issue 31 §5: after editing a map, on Trocar de usuário, after an import)."""
+        self.scene.gesture = None  # a drag under way refers to the old plan's stalls
+        self.scene.clearSelection()
+        self.items = {}
+        self.scene.clear()
 
     def _legend_extra(self) -> list[str]:
         plan = self.current_plan()
@@ -438,9 +447,8 @@ class MapEditor(QWidget):
                 if uids
                 else self.tr("Selecione uma banca no mapa.")
             )
-        for item in self.items.values():
-            if item.isSelected():
-                item.update()
+        for item in self.scene.selectedItems():  # the scene's own: never an item it has already deleted
+            item.update()
         self.scene.spots_changed()
 
     # -- edits (each one undo step, by the edit controller) ----------------------------
@@ -469,18 +477,21 @@ class MapEditor(QWidget):
         self.edits.pack(self.selected_uids())
 
     def add_stall(self, section: str | None = None) -> int | None:
-        """A new stall in the middle of what the window shows, of the selected stall's section if any."""
+        """A new stall, of the selected stall's section if any, at the first place from the street's start where
+        it breaks no rule — on the kerb nearer the middle of what the window shows first (issue 31 §6: it was
+        dropped in the middle of the view, onto the stalls there); shown there."""
         plan = self.current_plan()
         uids = self.selected_uids()
         if section is None and uids:
             section = plan.stalls[uids[0]].section
         centre = self.view.mapToScene(self.view.viewport().rect().center())
         try:
-            uid = self.edits.add(section, round(centre.x()), "a" if centre.y() < plan.width / 2 else "b")
+            uid = self.edits.add(section, None, "a" if centre.y() < plan.width / 2 else "b")
         except UserError as exc:
             self.show_status(exc.message)
             return None
         self.select_stalls([uid])
+        self.view.ensureVisible(self.items[uid])
         return uid
 
     def _number_edited(self) -> None:

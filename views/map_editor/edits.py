@@ -66,8 +66,9 @@ class PlanEdits(QObject):
     def pack(self, uids: list[int]) -> bool:
         return self.push(self.plan.packed(uids), self.tr("Encostar bancas"))
 
-    def add(self, section: str | None, x: int, side: str) -> int:
-        """A new free stall at ``x`` on ``side``; its uid (the act's refusal raised)."""
+    def add(self, section: str | None, x: int | None, side: str) -> int:
+        """A new free stall at ``x`` on ``side`` (``None``: the first place free of breaches); its uid (the act's
+        refusal raised)."""
         uid, changes = self.plan.added(section=section, x=x, side=side)
         box = changes[uid]
         assert box is not None  # the stall added

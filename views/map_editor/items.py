@@ -24,6 +24,9 @@ from views.map_editor.style import BREACH, INK, KEPT, MUTED, SELECTED, SPOT, col
 if TYPE_CHECKING:
     from views.map_editor.editor import MapEditor
 
+#: The resize grip's side on screen, in pixels.
+GRIP_PX = 9
+
 
 class StallItem(QGraphicsRectItem):
     """A stall as the plan has it: white with its section's colour on the back, number, section and holder
@@ -58,6 +61,7 @@ class StallItem(QGraphicsRectItem):
         on_grip = (
             self.isSelected()
             and len(self.editor.scene.selectedItems()) == 1
+            and self.has_grip(lod)
             and self.handle_rect(lod).contains(event.pos())
         )
         if on_grip:
@@ -107,16 +111,21 @@ class StallItem(QGraphicsRectItem):
         painter.setBrush(Qt.BrushStyle.NoBrush)
         inset = px / 2 / lod
         painter.drawRect(body_rect.adjusted(inset, inset, -inset, -inset))
-        if selected and len(self.editor.scene.selectedItems()) == 1:
+        if selected and len(self.editor.scene.selectedItems()) == 1 and self.has_grip(lod):
             handle = self.handle_rect(lod)
             painter.setPen(QPen(SELECTED, 0))
             painter.setBrush(QColor("#FFFFFF"))
             painter.drawRect(handle)
         self._paint_labels(painter, lod, body_rect, band)
 
+    def has_grip(self, lod: float) -> bool:
+        """A resize grip only where the stall is at least three grips across on screen: far out the 9-pixel grip
+        would cover the whole stall, and a drag meant to move it resized it (issue 31 §6)."""
+        return min(float(self.box.along), float(self.box.across)) * lod >= 3 * GRIP_PX
+
     def handle_rect(self, lod: float) -> QRectF:
         """The resize grip: the far corner from the stall's kerb, 9 px square."""
-        size = 9 / lod
+        size = GRIP_PX / lod
         w, h = float(self.box.along), float(self.box.across)
         y = h - size if self.box.side == "a" else 0.0
         return QRectF(w - size, y, size, size)

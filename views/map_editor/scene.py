@@ -289,6 +289,7 @@ class MapScene(QGraphicsScene):
                 if (
                     item.isSelected()
                     and len(self.selectedItems()) == 1
+                    and item.has_grip(self._lod())
                     and item.handle_rect(self._lod()).contains(item.mapFromScene(event.scenePos()))
                 ):
                     self.gesture = _Gesture("resize", event.scenePos(), [item.uid], {})

@@ -231,7 +231,7 @@ def _price_fee(
     elif fee.kind == "venue-table":
         if inp.venue is None or inp.venue not in fee.venues:
             raise UserError(
-                f'Informe o imóvel de "{fee.label}". Opções: {", ".join(v.id for v in fee.venues)}.',
+                f'Informe o imóvel de "{fee.label}". Opções: {"; ".join(v.label for v in fee.venues)}.',
                 field="venue",
             )
         lines.extend(venue_table(regime, fee, inp.venue, inp))
