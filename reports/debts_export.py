@@ -40,22 +40,38 @@ def _safe(text: str) -> str:
     return "'" + text if text[:1] in ("=", "+", "-", "@") else text
 
 
-def _write_xlsx(rows: list[DebtRow], path: Path, as_of: _dt.date) -> None:
-    import xlsxwriter
+# the widest each column may be before its text wraps (characters of Arial 10); the rest: 36
+_WIDTHS = {"inscription": 12, "inscribed_on": 12, "debtor": 30, "document": 19, "charge": 12, "start": 12}
 
-    book = xlsxwriter.Workbook(str(path), {"strings_to_formulas": False, "strings_to_numbers": False})
-    sheet = book.add_worksheet("Dívida ativa")
-    bold = book.add_format({"bold": True, "text_wrap": True, "valign": "top"})
-    money = book.add_format({"num_format": "[$R$-416] #,##0.00"})
-    sheet.write_string(0, 0, f"Dívida ativa — valores atualizados até {date_text(as_of)}", bold)
-    for c, (_k, heading) in enumerate(COLUMNS):
-        sheet.write_string(2, c, heading, bold)
-        sheet.set_column(c, c, 16 if _k in MONEY else 28)
-    for r, row in enumerate(rows, 3):
-        for c, (key, _h) in enumerate(COLUMNS):
-            value = row.values[key]
-            if key in MONEY:
-                sheet.write_number(r, c, float(str(value)), money)  # a cell's number; the value is rounded Decimal
-            else:
-                sheet.write_string(r, c, str(value))
+
+def _write_xlsx(rows: list[DebtRow], path: Path, as_of: _dt.date) -> None:
+    """The list with the reports' look and print (issue 32 §1): Arial 10, money in pt-BR, widths from the content,
+    long texts wrapped, A4 landscape at 80 % or more with the title and header on every page and its number."""
+    from types import SimpleNamespace
+
+    from models.store.settings import AGENCY, get_setting, municipality_label
+    from reports.workbook.book import Sheet, new_workbook
+    from reports.workbook.styles import MONEY as MONEY_FORMAT
+
+    title = "Dívida ativa"
+    columns = [
+        (heading, 16 if key in MONEY else _WIDTHS.get(key, 36), MONEY_FORMAT if key in MONEY else None, _value(key))
+        for key, heading in COLUMNS
+    ]
+    heading = "Dívida ativa (Lei 6.830/1980, art. 2º, § 5º)"
+    listing = SimpleNamespace(
+        label=f"valores atualizados até {date_text(as_of)}",
+        agency=get_setting(AGENCY),
+        municipality=municipality_label(),
+        today=as_of,
+        generated_at=_dt.datetime.now().replace(microsecond=0),
+    )
+    book = new_workbook(path, heading, [title])
+    sheet = Sheet(book, title, listing, columns, heading=heading, freeze_col="D", key_columns=3, items=rows)
+    last = sheet.rows(rows)
+    sheet.filter(last)
     book.close()
+
+
+def _value(key: str):
+    return lambda row: row.values[key] if key in MONEY else str(row.values[key])

@@ -64,6 +64,9 @@ class Chart:
     svg: Markup
     width: int
     height: int
+    # the same chart drawn for a phone's width (issue 32 §3): type as large as the page's, no value over the bars
+    # (the table beside it has them); the page shows it instead of the wide one below 760 px, print never does
+    narrow: Markup
 
 
 def _nice_step(top: Decimal) -> Decimal:
@@ -105,27 +108,37 @@ def bar_chart_svg(
     groups, title: str, *, series: tuple[str, str] = ("Cobrado", "Pago"), width: int = 680, height: int = 260
 ) -> Chart:
     """Two bars per group — ``charged`` and ``paid`` of each (``key`` names it) — as SVG; shared by the fee and the
-    sanctions reports. ``series`` names the two bars in the legend and the tooltips."""
+    sanctions reports. ``series`` names the two bars in the legend and the tooltips. With it, the same chart for a
+    phone (:attr:`Chart.narrow`)."""
+    wide = _bars_svg(groups, title, series, width, height, font=10, labels=True, css="wide")
+    narrow = _bars_svg(groups, title, series, 340, 300, font=14, labels=False, css="narrow")
+    return Chart(wide, width, height, narrow)
+
+
+def _bars_svg(groups, title: str, series, width: int, height: int, *, font: int, labels: bool, css: str) -> Markup:
     brl = Brl()
-    left, right, top, bottom = 92, 12, 34, 54
+    scale = font / 10
+    left, right, top, bottom = round(92 * scale), 12, round(34 * scale), round(54 * scale)
     plot_w, plot_h = width - left - right, height - top - bottom
     peak = max([g.charged for g in groups] + [Decimal(0)])
     step = _nice_step(peak)
     ceiling = step * max(1, math.ceil(peak / step)) if peak > 0 else step * 4
     out = [
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
-        f'viewBox="0 0 {width} {height}" style="width: 100%; height: auto;" role="img" '
-        'font-family="DejaVu Sans, Arial, sans-serif" font-size="10">',
+        f'viewBox="0 0 {width} {height}" style="width: 100%; height: auto;" role="img" class="{css}" '
+        f'font-family="DejaVu Sans, Arial, sans-serif" font-size="{font}">',
         f"<title>{escape(title)}</title>",
         f'<rect x="0" y="0" width="{width}" height="{height}" fill="#ffffff"/>',
     ]
     # legend
-    gap = max(90, 30 + 7 * len(series[0]))  # the second legend entry after the first one's words
+    gap = max(90, 30 + 7 * len(series[0])) * scale  # the second legend entry after the first one's words
+    box, base = 12 * scale, 8 + 10 * scale
+    legend = min(left, width - gap - 17 * scale - 7 * scale * len(series[1]) - right)  # within the width
     out.append(
-        f'<rect x="{left}" y="8" width="12" height="12" fill="{CHARGED_COLOUR}"/>'
-        f'<text x="{left + 17}" y="18">{escape(series[0])}</text>'
-        f'<rect x="{left + gap}" y="8" width="12" height="12" fill="{PAID_COLOUR}"/>'
-        f'<text x="{left + gap + 17}" y="18">{escape(series[1])}</text>'
+        f'<rect x="{legend:.0f}" y="8" width="{box:.0f}" height="{box:.0f}" fill="{CHARGED_COLOUR}"/>'
+        f'<text x="{legend + 17 * scale:.0f}" y="{base:.0f}">{escape(series[0])}</text>'
+        f'<rect x="{legend + gap:.0f}" y="8" width="{box:.0f}" height="{box:.0f}" fill="{PAID_COLOUR}"/>'
+        f'<text x="{legend + gap + 17 * scale:.0f}" y="{base:.0f}">{escape(series[1])}</text>'
     )
     # gridlines and axis labels
     value = Decimal(0)
@@ -135,7 +148,7 @@ def bar_chart_svg(
             f'<line x1="{left}" y1="{y:.1f}" x2="{width - right}" y2="{y:.1f}" stroke="#d5ddd7" stroke-width="1"/>'
         )
         out.append(
-            f'<text x="{left - 6}" y="{y + 3.5:.1f}" text-anchor="end" fill="#555555">'
+            f'<text x="{left - 6}" y="{y + 3.5 * scale:.1f}" text-anchor="end" fill="#555555">'
             f"{escape(_axis_label(value))}</text>"
         )
         value += step
@@ -156,16 +169,16 @@ def bar_chart_svg(
                 f'<rect x="{x:.1f}" y="{y:.1f}" width="{bar:.1f}" height="{h:.1f}" fill="{colour}">'
                 f"<title>{escape(f'{g.key} — {name}: {brl(amount)}')}</title></rect>"
             )
-            out.append(
-                f'<text x="{x + tx:.1f}" y="{y - 3:.1f}" text-anchor="{anchor}" font-size="8" '
-                f'fill="#333333">{escape(brl(amount))}</text>'
-            )
-        for k, line in enumerate(_wrap(g.key)):
-            out.append(
-                f'<text x="{centre:.1f}" y="{top + plot_h + 14 + 11 * k}" text-anchor="middle">{escape(line)}</text>'
-            )
+            if labels:
+                out.append(
+                    f'<text x="{x + tx:.1f}" y="{y - 3:.1f}" text-anchor="{anchor}" font-size="8" '
+                    f'fill="#333333">{escape(brl(amount))}</text>'
+                )
+        for k, line in enumerate(_wrap(g.key, 16 if labels else max(6, round(slot / (0.62 * font))))):
+            y = top + plot_h + 14 * scale + 11 * scale * k
+            out.append(f'<text x="{centre:.1f}" y="{y:.0f}" text-anchor="middle">{escape(line)}</text>')
     out.append("</svg>")
-    return Chart(Markup("".join(out)), width, height)
+    return Markup("".join(out))
 
 
 # --------------------------------------------------------------------------- HTML

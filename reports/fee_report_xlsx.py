@@ -99,6 +99,7 @@ def _write_fee_report(book: Book, report: FeeReport, tick) -> None:
         freeze_col="B",
         key_columns=2,
         note="Pago: quitado da cobrança, até o valor cobrado; canceladas não somam",
+        items=report.charges,
     )
     last = charges.rows(report.charges, tick)
     charges.filter(last)
@@ -112,7 +113,9 @@ def _write_fee_report(book: Book, report: FeeReport, tick) -> None:
         row[index[name]] = f_sum(c(name))
     charges.total(row)
 
-    payments = Sheet(book, "Pagamentos", report, PAYMENT_COLUMNS, heading="Pagamentos recebidos no mês")
+    payments = Sheet(
+        book, "Pagamentos", report, PAYMENT_COLUMNS, heading="Pagamentos recebidos no mês", items=report.payments
+    )
     last = payments.rows(report.payments, tick)
     payments.filter(last)
     payments.skip()
@@ -126,6 +129,7 @@ def _write_fee_report(book: Book, report: FeeReport, tick) -> None:
         DELINQUENT_COLUMNS,
         heading="Inadimplentes",
         note=f"cobranças com vencimento até {date_br(report.last_day)} vencidas e não pagas",
+        items=report.delinquents,
     )
     last = late.rows(report.delinquents, tick)
     late.filter(last)
@@ -152,22 +156,23 @@ def _write_fee_report(book: Book, report: FeeReport, tick) -> None:
     )
     if report.candidates:
         headers = ("Titular", "Permissão", "Meses sem pagamento", "Valor em atraso", "Desde", "Base legal", "Situação")
-        widths = [w for _n, w, *_r in DELINQUENT_COLUMNS]
+        widths = late.widths
         late.append(
             [Styled(h, HEADER) for h in headers],
             height=row_height(max(text_lines(h, w, bold=True) for h, w in zip(headers, widths, strict=True))),
         )
-        for cand in report.candidates:
-            late.append(
+        for cand in report.candidates:  # each text wrapped in its column: none runs past the last one
+            late.wrapped(
                 [
-                    cand.holder,
-                    cand.permit_number,
+                    Styled(cand.holder, LONG_TEXT),
+                    Styled(cand.permit_number, LONG_TEXT),
                     Styled(len(cand.months), "Praça número"),
                     Styled(cand.amount, "Praça moeda"),
                     f"{cand.months[0][5:]}/{cand.months[0][:4]}",
-                    cand.basis,
-                    cand.text,
-                ]
+                    Styled(cand.basis, LONG_TEXT),
+                    Styled(cand.text, LONG_TEXT),
+                ],
+                widths,
             )
     else:
         late.append(["Nenhuma permissão com os meses de atraso que o ato prevê."])
@@ -206,7 +211,7 @@ def _write_fee_report(book: Book, report: FeeReport, tick) -> None:
 
 def _summary(book: Book, report: FeeReport, charges: Sheet, payments: Sheet, late: Sheet, by_kind) -> None:
     """Resumo: the month's figures as formulas over the lists, the legal basis of each kind, the chart."""
-    columns = (("Indicador", 46, None), ("Valor", 18, MONEY), ("Como se calcula", 60, None), ("", 40, None))
+    columns = (("Indicador", 46, None), ("Valor", 18, MONEY), ("Como se calcula", 60, None), ("", 44, None))
     sheet = Sheet(book, "Resumo", report, columns, heading=report.title.replace(" — " + report.label, ""))
     c = charges.area
     live = (c("Situação"), "<>", CANCELLED, None)
@@ -253,7 +258,7 @@ def _summary(book: Book, report: FeeReport, charges: Sheet, payments: Sheet, lat
             ],
             widths,
         )
-    # the chart reads the breakdown by kind (Por tipo), itself formulas over the charge list
-    sheet.ws.insert_chart(
-        "F3", column_chart(book, "Por tipo", f"Cobrado × pago por tipo — {report.label}", by_kind, series=(2, 3))
+    # the chart reads the breakdown by kind (Por tipo), itself formulas over the charge list; below the tables
+    sheet.chart_below(
+        column_chart(book, "Por tipo", f"Cobrado × pago por tipo — {report.label}", by_kind, series=(2, 3))
     )

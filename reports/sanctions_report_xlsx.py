@@ -225,8 +225,11 @@ def _write(book, report: SanctionsReport, tick) -> None:
     # the lists first: the summaries store what their formulas give on them
     lists: dict[str, Sheet] = {}
     for title, heading, columns, key, freeze, note in LISTS:
-        sheet = Sheet(book, title, report, columns, heading=heading, freeze_col=freeze, note=note, key_columns=2)
-        end = sheet.rows(getattr(report, key), tick)
+        items = getattr(report, key)
+        sheet = Sheet(
+            book, title, report, columns, heading=heading, freeze_col=freeze, note=note, key_columns=2, items=items
+        )
+        end = sheet.rows(items, tick)
         sheet.filter(end)
         totals = _list_totals(title, sheet)
         if totals is not None:
@@ -386,8 +389,7 @@ def _summary(book, report: SanctionsReport, lists: dict[str, Sheet], autos, mult
             widths,
         )
     # the chart reads the breakdown by kind (Por tipo), itself formulas over the record list
-    sheet.ws.insert_chart(
-        "F3",
+    sheet.chart_below(
         column_chart(
             book, "Por tipo", f"Multas lançadas × pagas por tipo de auto — {report.label}", by_kind, series=(2, 3)
         ),

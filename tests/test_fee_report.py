@@ -355,7 +355,9 @@ def test_excel_is_live_formatted_filtered_frozen_and_charted(month, tmp_path):
     assert charges.freeze_panes == "B4" and charges.auto_filter.ref == f"A3:R{last}"
     assert charges["L4"].number_format == MONEY and charges["K4"].number_format == "DD/MM/YYYY"
     assert isinstance(charges["K4"].value, dt.datetime)
-    assert charges.column_dimensions["B"].width >= 30 and charges.column_dimensions["J"].width < 15
+    # widths from the content (issue 32 §1): as wide as the longest name, never wider than declared
+    longest = max(len(c.holder) for c in report.charges)
+    assert longest + 2 <= charges.column_dimensions["B"].width <= 35 and charges.column_dimensions["J"].width < 15
     numbers = [charges.cell(row=r, column=1).value for r in range(4, last + 1)]
     assert numbers == [c.number for c in report.charges]
     total_row = next(r for r in range(last + 1, last + 4) if charges.cell(row=r, column=1).value)

@@ -856,3 +856,59 @@ def test_painel_shows_the_enforcement_alerts(march, app_ready, qtbot):
     assert any("inscrever em dívida ativa" in s for s in shown)
     assert any(march["seizure"].reference in s and "doar" in s for s in shown)
     assert any("cobrança(s) vencida(s)" in s for s in shown)  # the charges' alerts are still there
+
+
+def test_a_small_period_prints_in_few_pages_and_an_empty_list_as_one_line(march, tmp_path, need_client):
+    """Issue 32 §1: the page count follows the data. March's few records print on about a page per sheet; a list
+    with nothing in the period is one line, "Nenhum no período.", on one page — not pages of empty headers."""
+    import subprocess
+
+    import openpyxl
+    import pdfplumber
+
+    (office,) = need_client("libreoffice|soffice")
+    from reports.sanctions_export import export_sanctions_report
+
+    path = _export("xlsx", tmp_path / "sancoes.xlsx")
+    quiet, _report = export_sanctions_report(
+        START.replace(year=START.year - 1), END.replace(year=END.year - 1), "xlsx", tmp_path / "vazio.xlsx", today=TODAY
+    )
+    wb, nothing = openpyxl.load_workbook(path), openpyxl.load_workbook(quiet)
+    lists = ["Autos", "Infrações", "Sanções", "Multas", "Prazos em curso", "Apreensões pendentes", "Reincidências"]
+    for title in lists:
+        ws = nothing[title]
+        assert ws["A5"].value == "Nenhum no período." and ws.max_column >= 5, title
+        assert ws["A4"].value is None  # the list's first row, blank: no formula over it counts the line
+    empty = [title for title in lists if wb[title]["A5"].value == "Nenhum no período."]
+    for ws in [
+        *wb.worksheets,
+        *nothing.worksheets,
+    ]:  # a fixed scale that keeps 10 pt at 8 pt or more, never a fit that shrinks it
+        assert 80 <= (ws.page_setup.scale or 100) <= 100 and not ws.sheet_properties.pageSetUpPr.fitToPage, ws.title
+    subprocess.run(
+        [
+            office,
+            f"-env:UserInstallation={(tmp_path / 'lo').as_uri()}",
+            "--headless",
+            "--convert-to",
+            "pdf",
+            "--outdir",
+            str(tmp_path),
+            str(path),
+            str(quiet),
+        ],
+        check=True,
+        timeout=240,
+        capture_output=True,
+    )
+    with pdfplumber.open(tmp_path / "sancoes.pdf") as pdf:
+        pages = [page.extract_text() or "" for page in pdf.pages]
+    with pdfplumber.open(tmp_path / "vazio.pdf") as pdf:
+        blank = [page.extract_text() or "" for page in pdf.pages]
+    # nothing in the period: one page a sheet, and the chart's own page (Por artigo, two across: its legal texts
+    # are wide columns); a few records: about two pages a sheet (the wide lists take two or three across)
+    assert len(blank) <= len(nothing.worksheets) + 2, len(blank)
+    assert len(pages) <= 2 * len(wb.worksheets), len(pages)
+    for title in empty:
+        heading = wb[title]["A1"].value
+        assert sum(1 for page in pages if heading in page) == 1, title

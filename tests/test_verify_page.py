@@ -203,3 +203,59 @@ def test_the_page_says_a_key_is_revoked_from_a_later_day(municipality):
     status, headline, message = _verdict(page, text)
     assert (status, headline) == ("valid", "válido")
     assert f"a chave {kid} que o assinou está revogada a partir de {later:%d/%m/%Y}" in message
+
+
+PROBE = """<script>
+setTimeout(() => {  // test only: what the page's own CSS made of the result, read after its check ran
+  const d = document.getElementById("dados");
+  document.body.dataset.probe = [getComputedStyle(d).display, Math.round(d.getBoundingClientRect().height),
+    document.documentElement.scrollWidth, window.innerWidth].join(",");
+}, 2000);
+</script>
+</body>"""
+
+
+def _layout(page, text: str, width: int) -> tuple[str, int, int, int]:
+    """(the data list's display, its height, the page's scroll width, the window's width) in a ``width`` px window,
+    and a screenshot beside the page (``verificar-<width>-<status>.png``) to look at."""
+    probe = page.parent / "probe.html"
+    probe.write_text(page.read_text(encoding="utf-8").replace("</body>", PROBE), encoding="utf-8")
+    common = [
+        _browser(),
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--no-first-run",
+        "--disable-extensions",
+        "--hide-scrollbars",
+        f"--user-data-dir={page.parent / 'chromium-profile'}",
+        f"--window-size={width},900",
+        "--virtual-time-budget=6000",
+    ]
+    done = subprocess.run(
+        [*common, "--dump-dom", f"{probe.as_uri()}#{text}"], capture_output=True, text=True, timeout=60
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    status = re.search(r'id="resultado" data-status="([a-z]+)"', done.stdout).group(1)
+    shot = page.parent / f"verificar-{width}-{status}.png"
+    subprocess.run([*common, f"--screenshot={shot}", f"{page.as_uri()}#{text}"], capture_output=True, timeout=60)
+    display, height, scroll, inner = re.search(r'data-probe="([^"]+)"', done.stdout).group(1).split(",")
+    return display, int(height), int(scroll), int(inner)
+
+
+@pytest.mark.parametrize("width", [390, 1366])
+def test_the_page_shows_only_what_the_result_has(municipality, width):
+    """Issue 32 §3: under "inválido" no empty "Permissão / Titular / …" labels (a ``dl{display:grid}`` rule beat
+    the ``hidden`` attribute); a valid permit's data shown; nothing wider than a 390 px phone."""
+    valid = sign_summary(
+        make_summary(valid_from=TODAY - dt.timedelta(days=2), valid_until=TODAY + dt.timedelta(days=60)),
+        sk.MUNICIPAL_KEY,
+    )
+    page = municipality / "verificar.html"
+    write_verify_page(page)
+    display, height, scroll, inner = _layout(page, "PRACA2.NADA.X.Y", width)
+    assert (display, height) == ("none", 0)
+    assert scroll <= inner
+    display, height, scroll, inner = _layout(page, valid, width)
+    assert display == "grid" and height > 40 and scroll <= inner
+    assert (municipality / f"verificar-{width}-invalid.png").exists()

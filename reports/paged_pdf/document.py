@@ -142,6 +142,15 @@ class _Builder:
                     emit(svg_drawing(svg, self.frame_width))
             elif c.tag in ("h1", "h2"):
                 emit(self.heading(c), keep=True)
+            elif c.tag in ("p", "div") and "foot" in c.classes and not pending and out:
+                # a closing note stays with what comes before it: never alone on a page (issue 32 §3)
+                last = out[-1]
+                if getattr(last, "_takes_lead", False):
+                    last.tail.append(self.paragraph(c))
+                else:
+                    from reportlab.platypus import KeepTogether
+
+                    out[-1] = KeepTogether([last, self.paragraph(c)])
             elif c.tag in ("p", "div"):
                 keep = prev is not None and prev.tag == "h2" and "note" in c.classes
                 emit(self.paragraph(c), keep=keep)

@@ -19,16 +19,17 @@ def rows_table_class():
 
     class _RowsTable(Flowable):
         """A table of rows measured once: split between rows only, its header on each page, ``lead`` (a heading,
-        its note) kept with the first rows. Each split costs the rows of one page, not the whole table again."""
+        its note) kept with the first rows, ``tail`` (the closing notes after it) with the last: never a page of
+        its own (issue 32 §3). Each split costs the rows of one page, not the whole table again."""
 
-        def __init__(self, widths, header: Row | None, rows: list[Row], base_style, lead=(), start=0):
+        def __init__(self, widths, header: Row | None, rows: list[Row], base_style, lead=(), start=0, tail=()):
             super().__init__()
             self.widths, self.header, self.rows, self.base_style = widths, header, rows, base_style
-            self.lead, self.start = list(lead), start
+            self.lead, self.start, self.tail = list(lead), start, list(tail)
 
-        def _lead_height(self, aw):
+        def _lead_height(self, aw, flowables=None):
             total = 0.0
-            for f in self.lead:
+            for f in self.lead if flowables is None else flowables:
                 _w, h = f.wrap(aw, 10**6)
                 total += h + f.getSpaceBefore() + f.getSpaceAfter()
             return total
@@ -36,7 +37,8 @@ def rows_table_class():
         def wrap(self, aw, ah):
             self.width = aw
             head = self.header.height if self.header else 0
-            self._height = self._lead_height(aw) + head + sum(r.height for r in self.rows[self.start :])
+            rows = sum(r.height for r in self.rows[self.start :])
+            self._height = self._lead_height(aw) + head + rows + self._lead_height(aw, self.tail)
             return aw, self._height
 
         def _table(self, stop):
@@ -59,14 +61,16 @@ def rows_table_class():
             while stop < len(self.rows) and self.rows[stop].height <= room:
                 room -= self.rows[stop].height
                 stop += 1
+            if stop == len(self.rows) and self.tail:  # every row here but not the notes after them:
+                stop -= 1  # the last row goes over with them
             if stop == self.start:
                 return []  # not even one row here: all of it on the next page
-            rest = _RowsTable(self.widths, self.header, self.rows, self.base_style, start=stop)
+            rest = _RowsTable(self.widths, self.header, self.rows, self.base_style, start=stop, tail=self.tail)
             return [*self.lead, self._table(stop), rest]
 
         def draw(self):
             y = self._height
-            for f in [*self.lead, self._table(len(self.rows))]:
+            for f in [*self.lead, self._table(len(self.rows)), *self.tail]:
                 _w, h = f.wrap(self.width, 10**6)
                 y -= f.getSpaceBefore() + h
                 f.drawOn(self.canv, 0, y)

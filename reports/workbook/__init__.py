@@ -18,9 +18,14 @@ LibreOffice shows ``R$ 3.378,36`` under any locale (tested through its CSV "as
 shown"); dates are real dates ``DD/MM/YYYY``.
 Every text is written as a string: a name typed as ``=HYPERLINK(…)`` or
 ``+55 11…`` stays text, never a formula. Each sheet prints on A4 landscape
-with the header row repeated and "Página N de M" in the footer, fitted to as
-few pages across as keep the type at 8 pt or more (a list too wide for one
-page repeats its key columns on the next one across, printed over then down).
+with its title, subtitle and header row repeated and "Página N de M" in the
+footer, at a fixed scale of 80 to 100 % — never a fit, which shrinks the type
+as far as the widest row asks: 10 pt prints at 8 pt or more, the page's header
+and footer included (a list too wide for one page repeats its key columns on
+the next one across, printed over then down). Widths come from the content, a
+long text wraps, an empty list is one line, a chart has a page of its own
+below the tables (issue 32 §1; tests/test_report_clients.py prints each
+workbook with LibreOffice and measures every character with pdfplumber).
 
 The fee report (:mod:`reports.fee_report_xlsx`) and the sanctions report
 (:mod:`reports.sanctions_report_xlsx`) are built from these modules, each name

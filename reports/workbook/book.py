@@ -11,13 +11,15 @@ import xlsxwriter
 
 from reports.templating import date_br
 from reports.workbook.formulas import Area, Formula, Styled, quote_sheetname
-from reports.workbook.sizes import pages_across, row_height, text_lines
+from reports.workbook.sizes import columns_on_one_page, fitted_columns, print_scale, row_height, text_lines
 from reports.workbook.styles import (
+    EMPTY,
     FIRST,
     FONT,
     FONT_SIZE,
     HEADER,
     HEADER_ROW,
+    LONG_TEXT,
     STYLES,
     SUBTITLE,
     TITLE,
@@ -49,6 +51,13 @@ class Book:
             for name, props in STYLES.items()
         }
         self.sheets = {name: self.wb.add_worksheet(name) for name in sheets}
+        self.laid_out: list[Sheet] = []
+
+    def close(self) -> None:
+        """Each sheet's print area, its table's columns down to its last row, then the file."""
+        for sheet in self.laid_out:
+            sheet.set_print_area()
+        self.wb.close()
 
 
 def new_workbook(path: str | Path, title: str, sheets: Sequence[str]) -> Book:
@@ -74,35 +83,57 @@ class Sheet:
         freeze_col: str = "A",
         note: str = "",
         key_columns: int = 1,
+        items=None,
     ):
-        self.book, self.title, self.columns = book, title, columns
+        self.book, self.title = book, title
         self.ws = ws = book.sheets[title]
         self.fmt = book.formats
+        if items is not None:  # the widths from what the list holds: never wider than declared, never a clipped figure
+            columns = fitted_columns(columns, items)
+        self.columns = columns
         widths = [width for _name, width, *_rest in columns]
+        self.widths = widths
         for index, width in enumerate(widths):
             ws.set_column(index, index, width)
         freeze = ord(freeze_col.upper()) - ord("A")
         ws.freeze_panes(HEADER_ROW, freeze)
         ws.set_landscape()
         ws.set_paper(9)  # A4
-        ws.set_margins(left=0.4, right=0.4, top=0.5, bottom=0.6)
-        ws.repeat_rows(HEADER_ROW - 1)
+        ws.set_margins(left=0.4, right=0.4, top=0.6, bottom=0.6)
+        ws.repeat_rows(0, HEADER_ROW - 1)  # title, subtitle and column names on every page (issue 32 §1)
         place = " — ".join(x for x in (report.agency, report.municipality) if x)
-        caption = f"{heading} — {report.label}"[:120].replace("&", "&&")
+        caption = f"{heading} — {report.label}"[:90].replace("&", "&&")
         from reports.templating import trail_anchor
 
         trail = trail_anchor()[:110].replace("&", "&&")  # the audit trail's signed checkpoint (issue 26 §3)
-        ws.set_footer(f'&L&"{FONT}"&8{caption}&C&"{FONT}"&7{trail}&R&"{FONT}"&8Página &P de &N')
-        across = pages_across(widths, key_columns)
+        # the page's own lines in the sheet's type (LibreOffice scales them with the sheet): never below 8 pt
+        # (the caption above, so that the trail, at the foot, has the width it needs beside the page's number)
+        ws.set_header(f'&L&"{FONT}"&{FONT_SIZE}{caption}', {"margin": 0.25})
+        ws.set_footer(f'&C&"{FONT}"&{FONT_SIZE}{trail}&R&"{FONT}"&{FONT_SIZE}Página &P de &N', {"margin": 0.25})
+        scale, across = print_scale(widths, key_columns)
+        self.across = across
         if across > 1:  # too wide for one page at 8 pt: its key columns again on each page across
             ws.repeat_columns(0, key_columns - 1)
             ws.print_across()
-        ws.fit_to_pages(across, 0)  # the width only: as many pages down as the list takes
+        # a fixed scale, never a fit: "fit to N pages wide" shrinks the type as far as the widest row asks
+        ws.set_print_scale(scale)
+        book.laid_out.append(self)  # its print area when the book closes (Book.close)
+        self.print_columns = len(columns)
         self.row = 0  # the next row, 0-based
-        ws.set_row(0, row_height(1, 14))
-        self.append([Styled(f"{heading} — {report.label}", TITLE)])
+        # title and subtitle wrapped over the columns of the first page (the key columns, repeated on each page,
+        # when the list takes more than one across): whole on every page, never cut at a page's edge
+        span = len(columns) if across == 1 else key_columns
+        room = sum(widths[:span])
+        main = f"{heading} — {report.label}"
         sub = f"{place} · situação em {date_br(report.today)} · gerado em {date_br(report.generated_at)}"
-        self.append([Styled(f"{sub}{' · ' + note if note else ''}", SUBTITLE)])
+        sub = f"{sub}{' · ' + note if note else ''}"
+        for text, style, size in ((main, TITLE, 14), (sub, SUBTITLE, FONT_SIZE)):
+            ws.set_row(self.row, row_height(text_lines(text, room * FONT_SIZE / size, bold=size > FONT_SIZE), size))
+            if span > 1:
+                ws.merge_range(self.row, 0, self.row, span - 1, text, self.fmt[style])
+                self.row += 1
+            else:
+                self.append([Styled(text, style)])
         lines = max(text_lines(name, width, bold=True) for name, width, *_r in columns)
         self.append([Styled(name, HEADER) for name, *_rest in columns], height=row_height(lines))
         self.data: dict[str, list] = {name: [] for name, *_rest in columns}
@@ -147,28 +178,58 @@ class Sheet:
         return self.append(values, height=row_height(lines) if lines > 1 else None)
 
     def rows(self, items, progress=None) -> int:
-        """One row per item; returns the last data row (``HEADER_ROW`` when there is none)."""
+        """One row per item; returns the last data row (``HEADER_ROW`` when there is none). A text longer than its
+        column wraps, the row as tall as its longest text; an empty list is one line, "Nenhum no período", below
+        the list's (blank) first row, so that no formula over the list counts it."""
         getters = [getter for *_rest, getter in self.columns]
         styles = [self.fmt[VALUE_STYLE[fmt]] if fmt else None for _n, _w, fmt, *_r in self.columns]
         stores = [self.data[name] for name, *_rest in self.columns]
-        write_string, write_number, write_datetime = self.ws.write_string, self.ws.write_number, self.ws.write_datetime
+        widths = self.widths
+        wrap = self.fmt[LONG_TEXT]
+        ws = self.ws
+        write_string, write_number, write_datetime = ws.write_string, ws.write_number, ws.write_datetime
+        count = 0
         for item in items:
             row = self.row
-            for col, (getter, fmt, store) in enumerate(zip(getters, styles, stores, strict=True)):
-                value = getter(item)
+            values = [getter(item) for getter in getters]
+            lines = max(
+                (text_lines(str(v), w) for v, w, f in zip(values, widths, styles, strict=True) if f is None and v),
+                default=1,
+            )
+            if lines > 1:
+                ws.set_row(row, row_height(lines))
+            for col, (value, fmt, store) in enumerate(zip(values, styles, stores, strict=True)):
                 store.append(value)
                 if value is None or value == "":
                     continue
                 if fmt is None:
-                    write_string(row, col, str(value))  # text is text: never a formula
+                    write_string(row, col, str(value), wrap if lines > 1 else None)  # text is text: never a formula
                 elif isinstance(value, (_dt.date, _dt.datetime)):
                     write_datetime(row, col, value, fmt)
                 else:
                     write_number(row, col, float(value), fmt)
             self.row += 1
+            count += 1
             if progress is not None:
                 progress()
+        if not count:
+            self.row += 1  # the list's first row stays blank: its formulas' ranges
+            self.append([Styled(EMPTY, "Praça nota")])
+            if self.across > 1:  # nothing under the headers: the columns of one page, not pages of empty headers
+                self.print_columns = columns_on_one_page(widths)
+            return HEADER_ROW
         return self.row
+
+    def set_print_area(self) -> None:
+        """Only the table's columns print: a title or a note running past them would add pages of its own."""
+        self.ws.print_area(0, 0, max(self.row - 1, HEADER_ROW), self.print_columns - 1)
+
+    def chart_below(self, chart) -> None:
+        """A chart under what the sheet holds, from column A: never beside a table, which would shrink the page."""
+        self.skip()
+        self.ws.set_h_pagebreaks([self.row])  # on a page of its own: never cut between two pages
+        self.ws.insert_chart(self.row, 0, chart, {"x_offset": 4, "y_offset": 4})
+        self.row += 18  # 320 px of chart over rows of 17 px
 
     def area(self, name: str) -> Area:
         index = next(i for i, (header, *_r) in enumerate(self.columns) if header == name)

@@ -26,7 +26,7 @@ from reports.workbook.formulas import (
     meets_condition,
     round2,
 )
-from reports.workbook.styles import FIRST, FONT, HEADER_ROW, MONEY, PROGRESS_STEP, UNSAFE_CRITERIA, Progress
+from reports.workbook.styles import FIRST, FONT, HEADER_ROW, LONG_TEXT, MONEY, PROGRESS_STEP, UNSAFE_CRITERIA, Progress
 
 
 def ticker(progress: Progress | None, total: int, step: int = PROGRESS_STEP) -> Callable[[], None]:
@@ -51,7 +51,7 @@ def abandon(book: Book) -> None:
 @atomic_writer("path", kind="xlsx")
 def save_workbook(book: Book, path: Path, progress: Progress | None, total: int) -> Path:
     book.wb.filename = str(path)  # the temporary file beside the target (models/store/outfile.py), renamed once checked
-    book.wb.close()
+    book.close()
     if progress is not None:
         progress(total, total)
     return path
@@ -88,14 +88,13 @@ def column_chart(
                 "border": {"none": True},
             }
         )
-    font = {"name": FONT, "size": 9}
-    chart.set_title({"name": title, "name_font": {"name": FONT, "size": 11, "bold": True}})
+    font = {"name": FONT, "size": 10}  # printed at 80 % or more: 8 pt at the least
+    chart.set_title({"name": title, "name_font": {"name": FONT, "size": 12, "bold": True}})
     chart.set_y_axis(
         {
-            "name": y_title,
+            # no axis title: turned on its side, it printed at 3 pt in LibreOffice; the figures say R$
             "num_format": number_format,
             "num_font": font,
-            "name_font": font,
             "major_gridlines": {"visible": False},
         }
     )
@@ -177,7 +176,10 @@ def breakdown_sheet(
         keyed = [(area, xl_col_to_name(index), values[index]) for area, index in criteria]
         matching = lines.get(tuple(fold_case(values[index]) for _area, index in criteria), [])
         count, money = group_formulas(row, keyed, sums, exclude, safe, matching)
-        sheet.append([*values, Styled(count, "Praça número"), *(Styled(f, "Praça moeda") for f in money)])
+        lead_cells = [Styled(v, LONG_TEXT) if isinstance(v, str) else v for v in values]  # a long name wraps, whole
+        sheet.wrapped(
+            [*lead_cells, Styled(count, "Praça número"), *(Styled(f, "Praça moeda") for f in money)], sheet.widths
+        )
         results.append([*values, count.value, *(f.value for f in money)])
     last = row
     sheet.filter(last)

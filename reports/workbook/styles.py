@@ -22,8 +22,13 @@ GREEN = "#1F4F45"
 
 TITLE, SUBTITLE, HEADER, LONG_TEXT = "Praça título", "Praça subtítulo", "Praça cabeçalho", "Praça texto longo"
 STYLES: dict[str, dict[str, object]] = {
-    TITLE: {"bold": True, "font_size": 14, "font_color": GREEN},
-    SUBTITLE: {"italic": True, "font_size": 9, "font_color": "#555555"},
+    TITLE: {"bold": True, "font_size": 14, "font_color": GREEN, "text_wrap": True, "valign": "top"},
+    SUBTITLE: {
+        "italic": True,
+        "font_color": "#555555",
+        "text_wrap": True,
+        "valign": "top",
+    },  # 10 pt as every cell: 8 pt at the least scale
     HEADER: {
         "bold": True,
         "font_color": "#FFFFFF",
@@ -34,10 +39,12 @@ STYLES: dict[str, dict[str, object]] = {
         "border_color": "#FFFFFF",
     },
     LONG_TEXT: {"text_wrap": True, "valign": "top"},
+    "Praça nota": {"italic": True, "font_color": "#555555"},  # one line, over the empty cells beside it
     "Praça texto": {},
-    "Praça moeda": {"num_format": MONEY},
-    "Praça data": {"num_format": DATE},
-    "Praça data e hora": {"num_format": DATETIME},
+    # beside wrapped text, a figure or a date on its first line
+    "Praça moeda": {"num_format": MONEY, "valign": "top"},
+    "Praça data": {"num_format": DATE, "valign": "top"},
+    "Praça data e hora": {"num_format": DATETIME, "valign": "top"},
     "Praça número": {"num_format": COUNT, "valign": "top"},  # beside wrapped text: on its first line
     "Praça destaque": {"bold": True, "num_format": MONEY},
     "Praça total": {"bold": True, "bg_color": "#E9EFE9"},
@@ -46,6 +53,8 @@ STYLES: dict[str, dict[str, object]] = {
 }
 VALUE_STYLE = {MONEY: "Praça moeda", DATE: "Praça data", DATETIME: "Praça data e hora", COUNT: "Praça número"}
 TOTAL_STYLE = {MONEY: "Praça total moeda", COUNT: "Praça total número", None: "Praça total"}
+
+EMPTY = "Nenhum no período."  # an empty list, one line (issue 32 §1)
 
 HEADER_ROW = 3  # rows 1–2: title and subtitle; row 3: column headers; data from row 4 (1-based, as Excel shows)
 FIRST = HEADER_ROW + 1
