@@ -40,7 +40,7 @@ COMMANDS: dict[str, tuple[str | None, str]] = {
     "penalty": ("penalty", "a sanção que o ato prevê para uma infração"),
     "deadline": ("deadline", "um prazo legal, com feriados"),
     "units": ("units", "valores das unidades fiscais e correções de índices; units set cadastra um"),
-    "holidays": ("holidays", "feriados e pontos facultativos do município: list, add, remove, import"),
+    "holidays": ("holidays", "feriados do município e expediente: list, add, remove, import, office-hours"),
     "draw": ("draw", "sorteio público e verificável"),
     "sites": ("sites", "locais (ruas, feiras, áreas de evento)"),
     "layout": ("layout", "exporta o mapa de um local (json, pdf, png, svg)"),
