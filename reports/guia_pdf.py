@@ -16,8 +16,7 @@ from models.billing.collection.tables import Guia
 from models.rules.regimes import get_regime
 from models.store.outfile import atomic_writer
 from models.store.settings import letterhead
-from reports.paged_pdf import BOLD, FONT
-from reports.paged_pdf.document import register_fonts
+from reports.paged_pdf import BOLD, FONT, register_fonts
 
 MM = 72 / 25.4
 NARROW_BAR = 0.254 * MM

@@ -61,7 +61,7 @@ def test_month_and_day_names_come_from_babel():
 
     from models.base.br import calendar_problem, month_name, month_names, weekday_name
     from models.billing.charges import month_label
-    from reports.permit_docs.common import long_date_br
+    from reports.permit_docs import long_date_br
 
     assert month_names()[0] == "janeiro" and month_name(3) == "março" and len(month_names()) == 12
     assert [weekday_name(d) for d in (0, 2, 5, 6)] == ["segunda-feira", "quarta-feira", "sábado", "domingo"]

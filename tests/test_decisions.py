@@ -244,8 +244,9 @@ def test_the_registration_in_the_form_meets_the_document_only_where_the_act_says
     """São Bento's file declares (recorded = "municipal-registration", art. 4º) that the inscrição mobiliária
     recorded in the company's form stands for that document; no other document is taken from the record."""
     from models.registry.people import Company, CompanyInput, save_company
-    from models.rules.eligibility import Rule, evaluate_eligibility
+    from models.rules.eligibility import evaluate_eligibility
     from models.rules.regimes import get_regime
+    from models.rules.regimes.model import Rule
     from models.services.front_desk import applicant_facts, load_applicant
     from reports.receipt import receipt_context, receipt_html
 

@@ -70,8 +70,7 @@ def _delete_all(schema, sort_models):
 def test_the_demo_names_people_never_logins_on_permits_and_their_events(demo_database):
     """Issue 31 §6: the demo's permits and cards printed the login "ana.souza" where the person's name belongs."""
     from models.demo.users import DEMO_USERS
-    from models.permits.document import permit_document
-    from models.permits.tables import PermitEvent
+    from models.permits import PermitEvent, permit_document
 
     logins = {login for login, _name, _role in DEMO_USERS} | {"fernanda.rocha"}
     issuers = {p.issued_by for p in Permit.select(Permit.issued_by)}
@@ -85,7 +84,7 @@ def test_the_demo_names_people_never_logins_on_permits_and_their_events(demo_dat
 def test_demo_is_deterministic(database):
     fill_demo(people=20, companies=5)
     first = _snapshot()
-    from models.demo import SEED  # noqa: F401  (the seed is fixed in the module)
+    from models.demo.people import SEED  # noqa: F401  (the seed is fixed in the module)
 
     _wipe()
     fill_demo(people=20, companies=5)

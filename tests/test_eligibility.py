@@ -48,7 +48,8 @@ from models.rules.eligibility import (
     to_dict,
     wait_end,
 )
-from models.rules.regimes import RULE_KINDS, PermitKind, Rule, get_regime, load_regimes
+from models.rules.regimes import RULE_KINDS, get_regime, load_regimes
+from models.rules.regimes.model import PermitKind, Rule
 
 TODAY = dt.date(2026, 5, 14)
 REGIMES = load_regimes()

@@ -33,7 +33,7 @@ def town(sqlite_url, tmp_path):
     sk.create_key(PASS)
     demo_sites()
     permit = tpu(sk.MUNICIPAL_KEY, person("Maria Aparecida Souza"), on=dt.date.today())
-    from models.sites.tables import Site
+    from models.sites import Site
 
     site = Site.select().order_by(Site.id).first()
     close_database()
@@ -42,7 +42,7 @@ def town(sqlite_url, tmp_path):
 
 def _intact(town) -> None:
     """The database is still Praça's, with its permit."""
-    from models.permits.tables import Permit
+    from models.permits import Permit
 
     with town["db"].open("rb") as fh:
         assert fh.read(16) == b"SQLite format 3\x00"
@@ -143,14 +143,13 @@ def test_a_hard_link_to_the_open_database_is_refused(town):
 
 def test_the_screens_exports_refuse_the_database(town, app_ready):
     """What the Relatórios, Mapa, Permissões and import screens call to "Salvar como"."""
-    from models.permits.document import permit_document
-    from models.permits.queries import find_permit
+    from models.permits import find_permit, permit_document
     from models.services.importer import guess_mapping, save_mapping
     from models.sites import site_export
     from reports.fee_export import export_fee_report
     from reports.permit_docs import write_permit_pdf
     from reports.sanctions_export import export_sanctions_report
-    from reports.site_map.documents import write_pdf as write_map_pdf
+    from reports.site_map import write_pdf as write_map_pdf
     from reports.verify_page import write_verify_page
 
     open_database(town["url"])

@@ -309,8 +309,7 @@ def test_the_old_shared_role_is_no_stronger_than_a_desk(desk):
 def test_praca_works_through_the_desk(desk, tmp_path):
     """Login, a person, an application approved and its permit issued, a charge and its payment — all through the
     desk's role, each entry of the trail written by the server under the clerk's name, the chain intact."""
-    from models.billing.charges import record_payment
-    from models.billing.charges.manual import create_charge
+    from models.billing.charges import create_charge, record_payment
 
     before = len(_trail(desk))
     database = desk.open_as("chefe")

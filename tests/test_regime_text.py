@@ -13,7 +13,8 @@ from PySide6.QtGui import QTextDocument
 
 from desktop.commands.regimes import regime_text
 from models.rules import describe
-from models.rules.regimes import Sanction, Validity, load_regimes
+from models.rules.regimes import load_regimes
+from models.rules.regimes.model import Sanction, Validity
 from reports.regime_sheet import regime_html
 
 REGIMES = load_regimes()

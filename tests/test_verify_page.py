@@ -157,8 +157,7 @@ def _hostile_page(municipality):
     """A page whose data holds a withdrawn permit numbered with everything that breaks a script element."""
     from factories import person, tpu
 
-    from models.permits import revoke
-    from models.permits.tables import Permit
+    from models.permits import Permit, revoke
     from models.store.db import db
 
     permit = tpu(sk.MUNICIPAL_KEY, person("Maria <!-- </script> Souza"), on=TODAY - dt.timedelta(days=5))

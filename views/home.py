@@ -217,7 +217,7 @@ class HomePage(QWidget):
         # imported here: the window shows this page's frame before the database is open (start-up)
         from models.base.money import format_brl
         from models.billing.charges import charge_alerts, month_summary
-        from models.enforcement.alerts import enforcement_alerts
+        from models.enforcement import enforcement_alerts
         from models.permits import today_items
         from models.registry.people import counts
         from models.store.db import current_url

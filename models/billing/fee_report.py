@@ -53,7 +53,7 @@ from models.billing.report_parts import (
     disambiguate,
     fetch_rows,
 )
-from models.permits.tables import Permit
+from models.permits import Permit
 from models.registry.applications import Application
 from models.registry.people import Company, Person
 from models.store.settings import AGENCY, get_setting, municipality_label

@@ -13,13 +13,24 @@ from collections.abc import Iterator
 from decimal import Decimal
 from typing import Any
 
-from models.enforcement.contests import decide_contest, file_contest
-from models.enforcement.decisions import current_proposal, decide_sanctions
-from models.enforcement.drafts import AdjustInput, ItemInput, RecordDraft, Witness
-from models.enforcement.issuing import correct_record, identify_offender, issue_record
-from models.enforcement.reading import charges_of
-from models.enforcement.seizures import charge_depot_fee, donate_items, release_items
-from models.enforcement.tables import Record
+from models.enforcement import (
+    AdjustInput,
+    ItemInput,
+    Record,
+    RecordDraft,
+    Witness,
+    charge_depot_fee,
+    charges_of,
+    correct_record,
+    current_proposal,
+    decide_contest,
+    decide_sanctions,
+    donate_items,
+    file_contest,
+    identify_offender,
+    issue_record,
+    release_items,
+)
 from models.permits import Permit
 from models.registry.people import Company, Person
 from models.rules.regimes import get_regime

@@ -8,7 +8,8 @@ from typing import TYPE_CHECKING
 
 from models.rules import describe
 from models.rules.deadlines import DeadlineResult
-from models.rules.regimes import Deadline, Regime
+from models.rules.regimes import Regime
+from models.rules.regimes.model import Deadline
 
 if TYPE_CHECKING:
     from models.enforcement.drafts import RecordDraft

@@ -34,7 +34,8 @@ from models.enforcement.tables import KINDS, RELATIONS, SIGNATURES, ZERO, Record
 from models.permits import Permit, find_permit
 from models.rules import describe
 from models.rules.deadlines import compute_deadline
-from models.rules.regimes import Deadline, MissingUnitValue, Regime, check_in_force, get_regime
+from models.rules.regimes import MissingUnitValue, Regime, check_in_force, get_regime
+from models.rules.regimes.model import Deadline
 from models.rules.silences import Choice
 
 

@@ -71,8 +71,8 @@ from typing import Any, cast
 from models.base.errors import UserError
 from models.base.money import format_brl, format_factor, parse_typed, round_cents, to_decimal
 from models.rules import describe
-from models.rules.regimes import Amount, Infraction, Ladder, Regime, Sanction, check_in_force, get_regime
-from models.rules.regimes.model import Reading
+from models.rules.regimes import Regime, check_in_force, get_regime
+from models.rules.regimes.model import Amount, Infraction, Ladder, Reading, Sanction
 from models.rules.silences import AppliedReading, Choice, reading_for, resolve
 
 __all__ = [

@@ -45,7 +45,8 @@ from typing import TYPE_CHECKING, Any
 from models.base.br import calendar_problem
 from models.base.errors import UserError
 from models.rules import describe
-from models.rules.regimes import ClosedDay, Deadline, Regime, get_regime
+from models.rules.regimes import Regime, get_regime
+from models.rules.regimes.model import ClosedDay, Deadline
 
 if TYPE_CHECKING:
     from holidays import HolidayBase

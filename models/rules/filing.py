@@ -22,7 +22,8 @@ import datetime as _dt
 from dataclasses import dataclass
 
 from models.rules import describe
-from models.rules.regimes import Regime, Registration
+from models.rules.regimes import Regime
+from models.rules.regimes.model import Registration
 
 __all__ = ["CLOSED", "LATE", "OPEN", "EventDates", "FilingCheck", "filing_check", "late_text", "registration_of"]
 

@@ -8,7 +8,8 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 
 from models.base.errors import UserError
-from models.rules.regimes import Preference, Regime
+from models.rules.regimes import Regime
+from models.rules.regimes.model import Preference
 from models.selection.participants import (
     decimal_text,
 )

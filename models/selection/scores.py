@@ -9,7 +9,8 @@ from decimal import ROUND_DOWN, Decimal
 from typing import Any
 
 from models.base.errors import UserError
-from models.rules.regimes import Criterion, Regime
+from models.rules.regimes import Regime
+from models.rules.regimes.model import Criterion
 from models.selection.participants import (
     TIE_BREAKS,
     Participant,

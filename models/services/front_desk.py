@@ -27,15 +27,15 @@ from models.base.errors import UserError
 from models.base.money import format_factor
 from models.billing.charges import debts_of
 from models.billing.pricing import quote
-from models.permits.facts import active_count, history_facts_for, permit_facts_for, quota_count
-from models.permits.term import permit_term
+from models.permits import active_count, history_facts_for, permit_facts_for, permit_term, quota_count
 from models.registry.applications import ApplicationInput, DocumentInput
 from models.registry.people import Company, Person, mei_company, responsible_person
 from models.registry.town import serves, town_key
 from models.rules.eligibility import ApplicantFacts, DocumentFacts, DueFacts, Eligibility, evaluate_eligibility
 from models.rules.fees import Quote
 from models.rules.filing import FilingCheck
-from models.rules.regimes import Regime, Rule, get_regime
+from models.rules.regimes import Regime, get_regime
+from models.rules.regimes.model import Rule
 from models.services.filing import filing_for, moment_of
 from models.store.settings import MUNICIPALITY, get_setting
 

@@ -13,9 +13,9 @@ from pathlib import Path
 
 from models.access.session import acting, require
 from models.base.errors import FieldErrors, UserError
+from models.permits import Permit, PermitDocument, active_count, permit_term, renewal_window
 from models.permits.document import sign_permit
-from models.permits.facts import active_count
-from models.permits.renewal import delivered_documents, documents_of, renewal_window
+from models.permits.renewal import delivered_documents, documents_of
 from models.permits.steps import (
     claim,
     date_text,
@@ -27,8 +27,7 @@ from models.permits.steps import (
     required_reason,
     supersede,
 )
-from models.permits.tables import Permit, PermitDocument
-from models.permits.term import permit_term, schedule_text
+from models.permits.term import schedule_text
 from models.registry.applications import Application, change_status
 from models.registry.people import Person
 from models.rules.acts import act_sha

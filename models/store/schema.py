@@ -22,7 +22,7 @@ from models.access.users import LoginThrottle, User
 from models.billing.charges import Charge, Payment
 from models.billing.collection.tables import TABLES as COLLECTION_TABLES
 from models.billing.fiscal import FiscalUnitValue, IndexCorrection
-from models.enforcement.tables import Contest, Record, RecordCharge, RecordEvent, RecordFile, SeizedItem
+from models.enforcement import Contest, Record, RecordCharge, RecordEvent, RecordFile, SeizedItem
 from models.permits import Permit, PermitDocument, PermitEvent
 from models.registry.applications import Application, ApplicationDocument, ApplicationEvent, Counter
 from models.registry.people import Company, CompanyPartner, HouseholdMember, Person, search_key
@@ -31,7 +31,7 @@ from models.rules.holidays import MunicipalHoliday
 from models.selection.draws import Draw, DrawEntry
 from models.selection.process import ListPublication, PointDraw, RotationEvent, SelectionAppeal
 from models.services.importer.staging import ImportRun, ImportStage
-from models.sites.tables import NamedPoint, Site, SiteObstacle, SiteSegment, Stall, StallBreach
+from models.sites import NamedPoint, Site, SiteObstacle, SiteSegment, Stall, StallBreach
 from models.store.audit import AuditEntry
 from models.store.checkpoints import AuditCheckpoint
 from models.store.db import (

@@ -54,8 +54,7 @@ from models.sites import (
     stall_rows,
 )
 from models.sites.breaches import OpenBreaches, open_breaches
-from models.sites.layout import NUMBERING, OBSTACLE_KINDS, SIDE_LABELS, SIDE_USES, format_metres
-from models.sites.layout.plan_data import Breach
+from models.sites.layout import NUMBERING, OBSTACLE_KINDS, SIDE_LABELS, SIDE_USES, Breach, format_metres
 from models.sites.stall_plan import Box, HolderInfo, StallPlan
 from reports.site_map import OBSTACLE_MARKS
 from views.blocks import fill
@@ -73,8 +72,8 @@ from views.save import file_name, save_file_name
 if TYPE_CHECKING:
     from PySide6.QtPrintSupport import QPrinter
 
-    from models.sites.layout.plan_data import Layout
-    from reports.site_map.documents import PageChoice
+    from models.sites.layout import Layout
+    from reports.site_map import PageChoice
 
 
 class MapEditor(QWidget):

@@ -33,9 +33,8 @@ from views.blocks import error_label, fill
 from views.map_editor.dialogs import HolderList
 
 if TYPE_CHECKING:
-    from models.sites.breaches import KeptBreach
-    from models.sites.holders import HolderRow
-    from models.sites.layout.plan_data import Breach
+    from models.sites import HolderRow, KeptBreach
+    from models.sites.layout import Breach
     from models.sites.stall_plan import Box
 
 

@@ -17,7 +17,7 @@ from peewee import (
 from models.base.errors import UserError
 from models.base.money import format_brl
 from models.billing.charges.tables import ZERO, Charge
-from models.permits.tables import LIVE_STATUSES, Permit
+from models.permits import LIVE_STATUSES, Permit
 from models.registry.people import Company, Person
 from models.rules.eligibility import DebtFacts
 from models.store.db import db

@@ -12,7 +12,7 @@ from peewee import (
 
 from models.billing.charges.steps import month_bounds
 from models.billing.charges.tables import ZERO, Charge
-from models.permits.tables import Permit
+from models.permits import Permit
 from models.registry.people import Company, Person
 
 

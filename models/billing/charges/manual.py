@@ -9,7 +9,7 @@ from models.base.errors import FieldErrors, UserError
 from models.base.money import format_brl
 from models.billing.charges.steps import next_charge_number, typed_amount
 from models.billing.charges.tables import KINDS, Charge
-from models.permits.tables import Permit
+from models.permits import Permit
 from models.rules.acts import act_sha
 from models.store.db import db
 

@@ -22,7 +22,7 @@ from models.base import clock
 from models.base.errors import UserError
 from models.billing.charges.steps import PlannedCharge, charge_kind, create_planned, due_for, month_bounds, month_label
 from models.billing.charges.tables import ZERO, Charge
-from models.permits.tables import LIVE_STATUSES, Permit
+from models.permits import LIVE_STATUSES, Permit
 from models.registry.applications import Application, change_status, next_numbers
 from models.registry.people import Company, Person
 from models.rules.acts import act_sha

@@ -16,7 +16,7 @@ from models.billing.charges.debts import revocation_candidates
 from models.billing.charges.lists import in_month
 from models.billing.charges.steps import month_bounds, month_label
 from models.billing.charges.tables import Charge, Payment
-from models.permits.today import TodayItem
+from models.permits import TodayItem
 
 
 @dataclass(frozen=True)

@@ -15,7 +15,7 @@ from peewee import (
 )
 
 from models.base import clock
-from models.permits.tables import Permit
+from models.permits import Permit
 from models.registry.applications import Application
 from models.registry.people import Company, Person
 from models.store.db import BaseModel, MoneyField

@@ -14,7 +14,7 @@ from peewee import IntegrityError, PostgresqlDatabase
 from models.access.session import acting, require
 from models.base import clock
 from models.base.money import from_centavos, to_centavos
-from models.billing.charges.tables import Charge, Payment
+from models.billing.charges import Charge, Payment
 from models.billing.collection.guias import late_item
 from models.billing.collection.late import get_late_rules
 from models.billing.collection.returns import (

@@ -9,9 +9,8 @@ from decimal import Decimal
 from models.access.session import acting, require
 from models.base.errors import FieldErrors, UserError
 from models.base.money import format_brl
-from models.billing.charges.payments import record_payment
+from models.billing.charges import Charge, Payment, record_payment
 from models.billing.charges.steps import typed_amount
-from models.billing.charges.tables import Charge, Payment
 from models.billing.collection.tables import Credit, PaymentSource, Reversal
 from models.registry.applications import next_number
 from models.store.db import db, update_versioned

@@ -14,8 +14,8 @@ from pathlib import Path
 from models.access.session import acting, require
 from models.base.br import format_cnpj, format_cpf
 from models.base.errors import UserError
+from models.billing.charges import KINDS, Charge
 from models.billing.charges.steps import date_text
-from models.billing.charges.tables import KINDS, Charge
 from models.billing.collection.late import get_late_rules, late_charge
 from models.billing.collection.tables import DebtInscription
 from models.registry.applications import next_number

@@ -11,7 +11,7 @@ from decimal import Decimal
 from peewee import JOIN, fn
 
 from models.base.money import from_centavos
-from models.billing.charges.tables import Charge, Payment
+from models.billing.charges import Charge, Payment
 from models.billing.collection.tables import Credit, DebtInscription, PaymentSource, Reversal
 
 

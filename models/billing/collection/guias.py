@@ -17,8 +17,8 @@ from models.access.session import acting, require
 from models.base import clock
 from models.base.errors import UserError
 from models.base.money import format_brl, to_centavos
+from models.billing.charges import Charge
 from models.billing.charges.steps import date_text
-from models.billing.charges.tables import Charge
 from models.billing.collection import codes
 from models.billing.collection.agreement import require_agreement
 from models.billing.collection.late import Late, get_late_rules, late_charge

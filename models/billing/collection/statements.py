@@ -15,7 +15,7 @@ import re
 from decimal import Decimal
 
 from models.base.money import to_centavos
-from models.billing.charges.tables import Payment
+from models.billing.charges import Payment
 from models.billing.collection.agreement import require_agreement
 from models.billing.collection.returns import (
     STATEMENT_LAYOUT,

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 from peewee import CharField, DateField, DateTimeField, ForeignKeyField, IntegerField, TextField
 
 from models.base import clock
-from models.billing.charges.tables import Charge, Payment
+from models.billing.charges import Charge, Payment
 from models.registry.people import Company, Person
 from models.store.db import BaseModel, MoneyField
 

@@ -18,7 +18,8 @@ from models.rules.describe.text import (
     percent,
 )
 from models.rules.describe.words import FEE_KINDS, PER, SANCTIONS
-from models.rules.regimes import Condition, Due, EnergyTier, Fee, Regime, Venue
+from models.rules.regimes import Regime
+from models.rules.regimes.model import Condition, Due, EnergyTier, Fee, Venue
 
 # --------------------------------------------------------------------------- fees
 

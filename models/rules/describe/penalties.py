@@ -18,7 +18,8 @@ from models.rules.describe.text import (
     years,
 )
 from models.rules.describe.words import CLOSED_DAY_RULES, EVENTS, PER, SANCTIONS, SCOPES
-from models.rules.regimes import Deadline, Fine, Infraction, Ladder, LadderStep, Penalties, Regime, Sanction, Seizure
+from models.rules.regimes import Regime
+from models.rules.regimes.model import Deadline, Fine, Infraction, Ladder, LadderStep, Penalties, Sanction, Seizure
 
 # --------------------------------------------------------------------------- penalties
 

@@ -7,7 +7,8 @@ from collections.abc import Iterable
 from models.rules.describe.penalties import deadline_text
 from models.rules.describe.text import Fact, cap, days, fact, join_words, months, percent, plural, years
 from models.rules.describe.words import AFTER, BENEFICIARIES, HOLDERS, ONE_PER, RELATIVES, RULES
-from models.rules.regimes import Document, Leave, PermitKind, Regime, Renewal, Rule, Startup, Validity
+from models.rules.regimes import Regime
+from models.rules.regimes.model import Document, Leave, PermitKind, Renewal, Rule, Startup, Validity
 
 # --------------------------------------------------------------------------- permits and their rules
 

@@ -14,7 +14,8 @@ from models.rules.describe.words import (
     SITE_KINDS,
     WEEKDAYS,
 )
-from models.rules.regimes import Index, LayoutRules, Placard, Regime, Schedule, ScheduleDay, Section, Site
+from models.rules.regimes import Regime
+from models.rules.regimes.model import Index, LayoutRules, Placard, Schedule, ScheduleDay, Section, Site
 
 # --------------------------------------------------------------------------- calendars, sites, layout
 

@@ -16,7 +16,8 @@ from models.rules.describe.text import (
     plural,
 )
 from models.rules.describe.words import CATEGORIES, DRAW_PER, EXCLUDES, MEASURES, METHODS, ORDER_BY, TIE_BREAKS
-from models.rules.regimes import Criterion, Regime, Selection
+from models.rules.regimes import Regime
+from models.rules.regimes.model import Criterion, Selection
 
 # --------------------------------------------------------------------------- selection
 

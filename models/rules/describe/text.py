@@ -12,7 +12,8 @@ from decimal import Decimal
 from models.base.br import weekday_name
 from models.base.money import format_brl, format_decimal_br, format_factor
 from models.rules.describe.words import COUNTS
-from models.rules.regimes import Amount, Regime
+from models.rules.regimes import Regime
+from models.rules.regimes.model import Amount
 
 # --------------------------------------------------------------------------- a fact
 

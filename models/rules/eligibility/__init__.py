@@ -133,7 +133,6 @@ from models.rules.eligibility.facts import (
     RuleResult,
     to_dict,
 )
-from models.rules.regimes import Rule as Rule  # re-exported: callers build a Rule to check
 
 __all__ = [
     "DUE_LATER",

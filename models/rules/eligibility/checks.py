@@ -44,7 +44,8 @@ from models.rules.eligibility.facts import (
     SCOPE_TEXT,
     HistoryFacts,
 )
-from models.rules.regimes import PermitKind, Regime, Rule
+from models.rules.regimes import Regime
+from models.rules.regimes.model import PermitKind, Rule
 
 # --------------------------------------------------------------------------- rule checks
 # Each returns (status, reason).

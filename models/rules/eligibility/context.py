@@ -11,7 +11,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from models.rules.eligibility.facts import FORM_TEXT, RELATION_TEXT, ApplicantFacts, DocumentFacts, PermitFacts
-from models.rules.regimes import PermitKind, Regime, Rule
+from models.rules.regimes import Regime
+from models.rules.regimes.model import PermitKind, Rule
 
 # --------------------------------------------------------------------------- dates
 

@@ -23,7 +23,8 @@ from models.rules.eligibility.facts import (
     EligibilitySummary,
     RuleResult,
 )
-from models.rules.regimes import PermitKind, Regime, Rule, get_regime
+from models.rules.regimes import Regime, get_regime
+from models.rules.regimes.model import PermitKind, Rule
 
 # --------------------------------------------------------------------------- API
 

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field, fields, is_dataclass
 from decimal import Decimal
 from typing import Any
 
-from models.rules.regimes import Rule
+from models.rules.regimes.model import Rule
 
 # --------------------------------------------------------------------------- vocabulary
 

@@ -14,11 +14,8 @@ from models.base.money import format_brl, format_factor, to_decimal
 from models.rules.fees.inputs import Inputs, day_count, decimal_map, in_formula, measured, regime_of
 from models.rules.fees.kinds import energy_line, fixed_line, linear_metre, per_area_month, venue_table
 from models.rules.fees.results import CENT_Q, ENERGY_NONE, Quote, QuoteLine, UnitOverrides
-from models.rules.regimes import (
-    EnergyTier,
-    Fee,
-    Regime,
-)
+from models.rules.regimes import Regime
+from models.rules.regimes.model import EnergyTier, Fee
 
 # --------------------------------------------------------------------------- the engine
 

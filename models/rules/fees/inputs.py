@@ -14,15 +14,8 @@ from typing import Any
 from models.base.errors import UserError
 from models.base.money import format_brl, format_decimal_br, format_factor, to_decimal
 from models.rules.fees.results import CENT_Q, UnitOverrides
-from models.rules.regimes import (
-    Amount,
-    Equipment,
-    Fee,
-    Line,
-    Regime,
-    Venue,
-    get_regime,
-)
+from models.rules.regimes import Regime, get_regime
+from models.rules.regimes.model import Amount, Equipment, Fee, Line, Venue
 
 # --------------------------------------------------------------------------- helpers
 

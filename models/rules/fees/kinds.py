@@ -20,16 +20,8 @@ from models.rules.fees.inputs import (
     year_for,
 )
 from models.rules.fees.results import MINUS, TIMES, QuoteLine, UnitOverrides
-from models.rules.regimes import (
-    Amount,
-    Condition,
-    Discount,
-    EnergyTier,
-    Fee,
-    Line,
-    Regime,
-    Venue,
-)
+from models.rules.regimes import Regime
+from models.rules.regimes.model import Amount, Condition, Discount, EnergyTier, Fee, Line, Venue
 
 # --------------------------------------------------------------------------- fee kinds
 

@@ -7,7 +7,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 
-from models.rules.regimes import Regime, Section
+from models.rules.regimes import Regime
+from models.rules.regimes.model import Section
 from models.sites.layout.auto import too_large
 from models.sites.layout.plan_data import Breach, Obstacle, PlacedStall, Segment
 from models.sites.layout.readings import PlanRules, blocking_kinds, max_points_of, plan_rules

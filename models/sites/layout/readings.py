@@ -7,7 +7,8 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 
 from models.base.errors import UserError
-from models.rules.regimes import LayoutRules, Regime, Section
+from models.rules.regimes import Regime
+from models.rules.regimes.model import LayoutRules, Section
 from models.sites.layout.plan_data import Note
 from models.sites.layout.units import OBSTACLE_KINDS, format_metres, from_mm, to_mm
 
