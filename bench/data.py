@@ -76,8 +76,9 @@ def add_people(
 ) -> tuple[list[int], list[int]]:
     """``people`` people and ``companies`` companies (:data:`PEOPLE`, :data:`COMPANIES` unless given) with names,
     CPF/CNPJ, addresses; returns their ids."""
+    from models.base.text import search_key
     from models.demo.people import demo_address, demo_name, demo_phone
-    from models.registry.people import Company, Person, search_key
+    from models.registry.people import Company, Person
 
     people = PEOPLE if people is None else people
     companies = COMPANIES if companies is None else companies

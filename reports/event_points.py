@@ -7,7 +7,7 @@ from pathlib import Path
 
 from models.rules.regimes import get_regime
 from models.selection import ALGORITHM_STEPS
-from models.selection.process import event_with_draw, point_label, rotation_state
+from models.selection.rotation_list import event_with_draw, point_label, rotation_state
 from models.store.settings import letterhead
 from reports.pdf import html_to_pdf, text_document
 from reports.templating import render

@@ -24,7 +24,8 @@ from pathlib import Path
 from markupsafe import Markup
 from markupsafe import escape as markup_escape
 
-from models.billing.fee_report import CANCELLED, FeeReport
+from models.billing.fee_report import FeeReport
+from models.billing.report_parts import CANCELLED
 from models.store.outfile import atomic_writer
 from reports.templating import date_br, render, trail_anchor
 

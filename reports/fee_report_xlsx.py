@@ -17,7 +17,8 @@ from pathlib import Path
 
 from xlsxwriter.utility import xl_col_to_name
 
-from models.billing.fee_report import CANCELLED, FeeReport
+from models.billing.fee_report import FeeReport
+from models.billing.report_parts import CANCELLED
 from reports.templating import date_br
 from reports.workbook.book import Book, Sheet, new_workbook
 from reports.workbook.breakdown import abandon, breakdown_sheet, column_chart, save_workbook, ticker

@@ -13,7 +13,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
-from models.enforcement.sanctions_report import CANCELLED, CORRECTED, SanctionsReport
+from models.billing.report_parts import CANCELLED
+from models.enforcement.sanctions_report import CORRECTED, SanctionsReport
 from models.store.outfile import atomic_writer
 from reports.fee_report_html import Brl, bar_chart_svg, cents
 from reports.templating import render, trail_anchor

@@ -19,7 +19,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
-from models.enforcement.sanctions_report import CANCELLED, CORRECTED, SanctionsReport
+from models.billing.report_parts import CANCELLED
+from models.enforcement.sanctions_report import CORRECTED, SanctionsReport
 from reports.workbook.book import Sheet, new_workbook
 from reports.workbook.breakdown import abandon, breakdown_sheet, column_chart, save_workbook, ticker
 from reports.workbook.formulas import Styled, f_counta, f_countifs, f_sum, f_sumifs

@@ -323,7 +323,8 @@ def test_an_older_backup_is_migrated_after_restoring(good_file, tmp_path, db_url
     open_database(sqlite_url_in(tmp_path, "from-v3.sqlite3"), create=True)
     result = restore_backup(old, trust=UNSIGNED_OK)
     assert result.from_version == 3 and result.upgraded
-    from models.registry.people import Company, Person, search_key
+    from models.base.text import search_key
+    from models.registry.people import Company, Person
 
     people = list(Person.select())
     assert len(people) == 6 and all(p.search_name == search_key(p.name) for p in people)

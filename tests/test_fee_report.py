@@ -34,7 +34,8 @@ from models.billing.charges import (
     month_summary,
     record_payment,
 )
-from models.billing.fee_report import CANCELLED, NO_SECTION, NO_SITE, disambiguate, fee_report
+from models.billing.fee_report import fee_report
+from models.billing.report_parts import CANCELLED, NO_SECTION, NO_SITE, disambiguate
 from models.store.db import db
 from models.store.settings import set_settings
 from reports.workbook.styles import MONEY

@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 from models.base.br import cnpj_check_digits
 from models.base.errors import FieldErrors, UserError
+from models.base.text import search_key
 from models.registry.people import (
     CompanyInput,
     HouseholdInput,
@@ -21,7 +22,6 @@ from models.registry.people import (
     age_on,
     save_company,
     save_person,
-    search_key,
     validate_person,
 )
 from models.registry.search import find_applicants

@@ -23,16 +23,8 @@ from models.permits import Permit
 from models.registry.applications import Application
 from models.selection import order_from_list
 from models.selection.draws import Draw, DrawEntry, verify_draw
-from models.selection.process import (
-    ListPublication,
-    PointDraw,
-    RotationEvent,
-    SelectionAppeal,
-    add_event,
-    hold_point_draw,
-    parse_points,
-    verify_point_draw,
-)
+from models.selection.process_tables import ListPublication, PointDraw, RotationEvent, SelectionAppeal
+from models.selection.rotation_list import add_event, hold_point_draw, parse_points, verify_point_draw
 from models.services.calls import call_list, payment_time, stall_choices
 from models.sites import SegmentInput, SiteInput, Stall, save_layout, save_site
 from models.sites.layout import PlacedStall
@@ -656,7 +648,7 @@ def test_sapezal_ranking_appeals_final_list_and_the_draw_on_it(qtbot, page, sape
     assert "Lista definitiva publicada em 24/11/2026" in appeals.final_label.text()
     assert not appeals.file_button.isEnabled()
     with pytest.raises(UserError, match="lista definitiva já foi publicada"):
-        from models.selection.process import file_appeal
+        from models.selection.appeals import file_appeal
 
         file_appeal(
             ranking,
@@ -702,7 +694,8 @@ def test_sapezal_ranking_appeals_final_list_and_the_draw_on_it(qtbot, page, sape
 def test_appeal_refusals_of_the_model(keys, sapezal):
     """Appeals: no grounds, before the publication, decided twice, points the act's table does not give."""
     from models.base.errors import FieldErrors
-    from models.selection.process import decide_appeal, file_appeal, publish_final, publish_list, publish_ranking
+    from models.selection.appeals import decide_appeal, file_appeal, publish_final, publish_ranking
+    from models.selection.publications import publish_list
     from models.services.calls import call_list
 
     people, _site = sapezal
@@ -758,7 +751,7 @@ def test_appeal_refusals_of_the_model(keys, sapezal):
         today=dt.date(2026, 12, 10),
         corrections={"deficiencia": 100},
     )
-    from models.selection.process import process_of
+    from models.selection.appeals import process_of
 
     process = process_of("sapezal-2014", SAPEZAL_SITE, "g03", today=dt.date(2026, 12, 10))
     assert [(a.decision_due, a.decided_late) for a in process.appeals] == [

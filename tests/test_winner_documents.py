@@ -102,7 +102,7 @@ def test_loader_checks_due(tmp_path):
 @pytest.fixture
 def winners(keys):
     """Two applicants of group 3 in a final list published on 20/11/2026 (after the ranking of 16/11)."""
-    from models.selection.process import publish_final, publish_ranking
+    from models.selection.appeals import publish_final, publish_ranking
     from models.services.calls import call_list
 
     common = dict(income="0,80", since=dt.date(1990, 1, 1), birth=dt.date(1960, 3, 3))

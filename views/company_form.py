@@ -19,14 +19,8 @@ from PySide6.QtWidgets import (
 from models.base.br import format_cpf
 from models.base.errors import FieldErrors, UserError
 from models.registry.people import Company, CompanyInput, PartnerInput, save_company
-from views.widgets import (
-    DocumentEdit,
-    FieldErrorsView,
-    GuardedDialog,
-    add_remove_row,
-    cell_text,
-    make_address_fields,
-)
+from views.blocks import FieldErrorsView
+from views.widgets import DocumentEdit, GuardedDialog, add_remove_row, cell_text, make_address_fields
 
 
 class CompanyDialog(GuardedDialog):

@@ -28,18 +28,10 @@ from models.base.errors import FieldErrors, UserError
 from models.registry.people import HOUSING, RELATIONS, HouseholdInput, Person, PersonInput, save_person
 from models.store.files import resolve
 from views import theme
-from views.blocks import fill
+from views.blocks import FieldErrorsView, fill
 from views.fit import fit_to_screen, scrollable
 from views.save import open_file_name
-from views.widgets import (
-    DateEdit,
-    DocumentEdit,
-    FieldErrorsView,
-    GuardedDialog,
-    add_remove_row,
-    cell_text,
-    make_address_fields,
-)
+from views.widgets import DateEdit, DocumentEdit, GuardedDialog, add_remove_row, cell_text, make_address_fields
 
 
 class PersonDialog(GuardedDialog):

@@ -194,7 +194,8 @@ def _configure_sanctions(parser: argparse.ArgumentParser) -> None:
 def _run_sanctions(args: argparse.Namespace) -> int:
     from models.base.money import format_brl
     from models.enforcement.sanctions_report import check_period
-    from reports.sanctions_export import check_target, default_name, export_sanctions_report, parse_format
+    from reports.fee_export import check_target, parse_format
+    from reports.sanctions_export import default_name, export_sanctions_report
 
     if not args.start or not args.end:
         raise UserError(

@@ -15,6 +15,7 @@ import random
 from decimal import Decimal
 
 from models.base.errors import UserError
+from models.base.text import search_key
 from models.billing.fiscal import set_index_correction
 from models.demo.desk import DemoDesk
 from models.demo.people import (
@@ -30,7 +31,7 @@ from models.demo.people import (
     demo_phone,
     demo_rg,
 )
-from models.registry.people import Company, CompanyPartner, HouseholdMember, Person, search_key
+from models.registry.people import Company, CompanyPartner, HouseholdMember, Person
 from models.store import schema
 from models.store.db import db
 from models.store.settings import AGENCY, MUNICIPALITY, STATE, set_settings

@@ -10,11 +10,12 @@ from typing import Any
 
 from models.base.br import format_cnpj, format_cpf
 from models.base.errors import UserError
+from models.base.text import search_key
 from models.enforcement.sanctions import (
     Verification,
 )
 from models.permits import Permit, find_permit
-from models.registry.people import Company, Person, search_key
+from models.registry.people import Company, Person
 from models.rules.regimes import get_regime
 from models.rules.silences import Choice
 

@@ -10,6 +10,7 @@ from models.access.session import require
 from models.base import clock
 from models.base.errors import FieldErrors, UserError
 from models.base.money import format_brl, to_decimal
+from models.base.text import search_key
 from models.billing.charges import Charge, cancel_charge, create_charge
 from models.enforcement.deadline_roles import deadline_matter
 from models.enforcement.decisions import apply_to_permit
@@ -32,7 +33,6 @@ from models.enforcement.tables import (
 )
 from models.permits import Permit
 from models.registry.applications import next_number
-from models.registry.people import search_key
 from models.rules.regimes import get_regime
 from models.rules.silences import Choice
 from models.store.db import db

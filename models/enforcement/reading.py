@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 
 from models.base.errors import UserError
+from models.base.text import search_key
 from models.billing.charges import Charge
 from models.enforcement.deadline_roles import ROLES, recount
 from models.enforcement.decisions import fines_decided
@@ -22,7 +23,6 @@ from models.enforcement.tables import (
     RecordFile,
     SeizedItem,
 )
-from models.registry.people import search_key
 from models.rules import describe
 
 

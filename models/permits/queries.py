@@ -119,7 +119,7 @@ def _status_filter(status: str | None, today: _dt.date):
 
 def _text_filter(text: str):
     """Number (``2026/00012``, ``2026/12`` or digits of it), CPF/CNPJ prefix, or words of the holder's name."""
-    from models.registry.people import search_key
+    from models.base.text import search_key
     from models.registry.search import document_fragment
 
     text = (text or "").strip()

@@ -7,7 +7,8 @@ from dataclasses import dataclass
 from peewee import OP, Expression, PostgresqlDatabase
 
 from models.base.br import format_cnpj, format_cpf
-from models.registry.people import Company, Person, search_key
+from models.base.text import search_key
+from models.registry.people import Company, Person
 from models.store.db import db
 
 

@@ -5,7 +5,7 @@ Read by the front desk (residence, municipal registration) and by the printed pe
 
 from __future__ import annotations
 
-from models.registry.people import search_key
+from models.base.text import search_key
 from models.rules.regimes import Regime
 from models.store.settings import MUNICIPALITY, get_setting
 

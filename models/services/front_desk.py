@@ -119,7 +119,7 @@ def load_applicant(kind: str, applicant_id: int) -> Applicant:
 
 def _final_list_published(regime: Regime, protocol: str) -> _dt.date | None:
     """The day the final list with ``protocol`` among its winners was published (Sapezal art. 10, § 5º; art. 11)."""
-    from models.selection.process import final_list_of
+    from models.selection.publications import final_list_of
 
     pub = final_list_of(regime.id, protocol) if protocol else None
     return pub.published_on if pub is not None else None

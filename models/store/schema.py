@@ -19,17 +19,18 @@ from peewee import CharField, Database, PostgresqlDatabase, SqliteDatabase, Text
 
 from models.access.signing_keys import SigningKey
 from models.access.users import LoginThrottle, User
+from models.base.text import search_key
 from models.billing.charges import Charge, Payment
 from models.billing.collection.tables import TABLES as COLLECTION_TABLES
 from models.billing.fiscal import FiscalUnitValue, IndexCorrection
 from models.enforcement import Contest, Record, RecordCharge, RecordEvent, RecordFile, SeizedItem
 from models.permits import Permit, PermitDocument, PermitEvent
 from models.registry.applications import Application, ApplicationDocument, ApplicationEvent, Counter
-from models.registry.people import Company, CompanyPartner, HouseholdMember, Person, search_key
+from models.registry.people import Company, CompanyPartner, HouseholdMember, Person
 from models.rules.acts import RegimeAct, install_shipped
 from models.rules.holidays import MunicipalHoliday
 from models.selection.draws import Draw, DrawEntry
-from models.selection.process import ListPublication, PointDraw, RotationEvent, SelectionAppeal
+from models.selection.process_tables import ListPublication, PointDraw, RotationEvent, SelectionAppeal
 from models.services.importer.staging import ImportRun, ImportStage
 from models.sites import NamedPoint, Site, SiteObstacle, SiteSegment, Stall, StallBreach
 from models.store.audit import AuditEntry

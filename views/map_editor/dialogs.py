@@ -20,9 +20,10 @@ from models.sites import (
     KeptBreach,
     keep_breach,
 )
+from views.blocks import FieldErrorsView
 from views.fit import fit_to_screen
 from views.map_editor.style import PERMIT_MIME
-from views.widgets import FieldErrorsView, GuardedDialog, current_user_name
+from views.widgets import GuardedDialog, current_user_name
 
 
 class KeepBreachDialog(GuardedDialog):

@@ -36,18 +36,13 @@ from models.registry.search import find_applicants
 from models.rules.regimes import get_regime
 from models.services.issuing import renew
 from views import theme
-from views.blocks import error_label, fill, user_errors
+from views.blocks import FieldErrorsView, error_label, fill, user_errors
 from views.fit import fit_to_screen
 from views.operations import LatestQuery
 from views.permits.common import date_text, history_columns
 from views.save import open_file_name
 from views.table_models import Column, RowsModel, make_table, selected_row
-from views.widgets import (
-    DateEdit,
-    DocumentEdit,
-    FieldErrorsView,
-    current_user_name,
-)
+from views.widgets import DateEdit, DocumentEdit, current_user_name
 
 
 class HistoryDialog(QDialog):

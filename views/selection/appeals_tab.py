@@ -21,15 +21,8 @@ from PySide6.QtWidgets import (
 )
 
 from models.base.errors import FieldErrors, UserError
-from models.selection.process import (
-    Process,
-    allowed_points,
-    decide_appeal,
-    file_appeal,
-    has_appeals,
-    process_of,
-    publish_final,
-)
+from models.selection.appeals import Process, allowed_points, decide_appeal, file_appeal, process_of, publish_final
+from models.selection.publications import has_appeals
 from views import theme
 from views.blocks import fill, user_errors
 from views.save import save_file_name

@@ -26,12 +26,8 @@ from PySide6.QtWidgets import (
 from models.base.errors import UserError
 from models.base.money import format_brl
 from models.rules.regimes import get_regime
-from models.selection.process import (
-    publication_check,
-    publication_kind,
-    publish_list,
-    publish_ranking,
-)
+from models.selection.appeals import publish_ranking
+from models.selection.publications import publication_check, publication_kind, publish_list
 from models.services.calls import (
     CallList,
     call_list,

@@ -19,9 +19,7 @@ from PySide6.QtWidgets import (
 )
 
 from models.base.errors import UserError
-from models.selection.process import (
-    KINDS,
-)
+from models.selection.process_tables import KINDS
 from views.blocks import fill
 
 MONO = 'font-family: "DejaVu Sans Mono", monospace;'  # shipped (reports/qt_fonts.py); inside style='…'

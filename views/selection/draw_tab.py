@@ -21,18 +21,16 @@ from models.base.errors import FieldErrors, UserError
 from models.rules.regimes import get_regime
 from models.selection import parse_vacancies
 from models.selection.draws import Draw, hold_draw
-from models.selection.process import (
-    publication_check,
-)
+from models.selection.publications import publication_check
 from models.services.calls import (
     default_call_text,
 )
 from views import theme
-from views.blocks import fill
+from views.blocks import FieldErrorsView, fill
 from views.readings_box import ReadingsBox
 from views.selection.call_tab import CallTab
 from views.selection.common import MONO, day_text, message_line, public_draw_fields
-from views.widgets import FieldErrorsView, current_user_name
+from views.widgets import current_user_name
 
 
 class DrawTab(QWidget):

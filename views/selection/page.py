@@ -13,9 +13,7 @@ from PySide6.QtWidgets import (
 
 from models.rules.regimes import get_regime
 from models.selection.draws import get_draw
-from models.selection.process import (
-    has_appeals,
-)
+from models.selection.publications import has_appeals
 from views.blocks import fill
 from views.selection.appeals_tab import AppealsTab
 from views.selection.call_tab import CallTab

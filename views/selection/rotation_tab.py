@@ -26,7 +26,7 @@ from PySide6.QtWidgets import (
 )
 
 from models.base.errors import FieldErrors, UserError
-from models.selection.process import (
+from models.selection.rotation_list import (
     RotationState,
     add_event,
     hold_point_draw,

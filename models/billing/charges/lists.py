@@ -112,7 +112,7 @@ def charge_rows(
 ) -> list[ChargeRow]:
     """Charges due in the month (or all), filtered: ``status`` open/paid/cancelled/overdue; ``text`` matches
     the charge or permit number or the debtor's name (without accents)."""
-    from models.registry.people import search_key
+    from models.base.text import search_key
 
     today = today or _dt.date.today()
     query = base_query()

@@ -42,7 +42,7 @@ records, sanctions, fines, deadlines and seizures into them).
 from __future__ import annotations
 
 # the report's shared vocabulary with the fee report, named here as the sanctions report's callers know it
-from models.billing.fee_report import CANCELLED
+from models.billing.report_parts import CANCELLED
 from models.enforcement.sanctions_report.figures import (
     CORRECTED,
     ArticleGroup,

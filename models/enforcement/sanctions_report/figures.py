@@ -11,10 +11,8 @@ from typing import NamedTuple
 from models import enforcement as enf
 from models.base.errors import FieldErrors
 from models.billing.charges import KINDS as CHARGE_KINDS
-from models.billing.fee_report import (
-    Group,
-    ReportCharge,
-)
+from models.billing.fee_report import ReportCharge
+from models.billing.report_parts import Group
 
 ZERO = Decimal("0.00")
 CORRECTED = enf.STATUSES["corrected"]  # "corrigido": listed, counts in nothing (its correction counts)

@@ -10,16 +10,8 @@ from peewee import JOIN
 
 from models import enforcement as enf
 from models.billing.charges import Charge
-from models.billing.fee_report import (
-    NO_SITE,
-    Labels,
-    Progress,
-    ReportCharge,
-    Sums,
-    charge_money,
-    charge_situation,
-    disambiguate,
-)
+from models.billing.fee_report import ReportCharge
+from models.billing.report_parts import NO_SITE, Labels, Progress, Sums, charge_money, charge_situation, disambiguate
 from models.enforcement.sanctions_report.figures import (
     DECISIONS,
     FINE_LABEL,

@@ -25,10 +25,11 @@ from models.selection import (
     rank_by_score,
     with_ranks,
 )
+from models.selection.appeals import final_basis, process_of
 from models.selection.draws import (
     participant_from_application,
 )
-from models.selection.process import final_basis, has_appeals, process_of
+from models.selection.publications import has_appeals
 from models.services.calls.options import ELIGIBLE_STATUSES, group_text, payment_time, place_label, site_aliases
 
 # --------------------------------------------------------------------------- candidates

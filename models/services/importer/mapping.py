@@ -13,9 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from models.base.errors import UserError
-from models.registry.people import (
-    search_key,
-)
+from models.base.text import search_key
 from models.services.importer.fields import FIELD, FIELDS, MAPPING_FORMAT, MAPPING_VERSION, PERMIT_FIELDS
 
 

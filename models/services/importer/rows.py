@@ -11,14 +11,8 @@ from decimal import Decimal
 
 from models.base.br import calendar_problem, clean_cnpj, clean_cpf, format_cnpj, format_cpf
 from models.base.errors import FieldErrors, UserError
-from models.registry.people import (
-    CompanyInput,
-    PartnerInput,
-    PersonInput,
-    search_key,
-    validate_company,
-    validate_person,
-)
+from models.base.text import search_key
+from models.registry.people import CompanyInput, PartnerInput, PersonInput, validate_company, validate_person
 from models.services.importer.fields import EXCEL_EPOCH, FIELD, PERMIT_FIELDS
 
 
