@@ -59,7 +59,6 @@ the matter's applies when the record's scope is one of them); an
 from __future__ import annotations
 
 from models.enforcement.alerts import enforcement_alerts
-from models.enforcement.chains import chain_of, prior_offences
 from models.enforcement.contests import decide_contest, file_contest
 from models.enforcement.deadline_roles import ROLES, deadline_role
 from models.enforcement.debts import DebtRow, debt_register
@@ -69,7 +68,6 @@ from models.enforcement.decisions import (
     current_proposal,
     current_sanctions,
     decide_sanctions,
-    decisions_of,
 )
 from models.enforcement.drafts import (
     AdjustInput,
@@ -92,8 +90,6 @@ from models.enforcement.issuing import (
 )
 from models.enforcement.proposal import Preview, explain, preview
 from models.enforcement.reading import (
-    DeadlineRow,
-    RecordRow,
     charges_of,
     contests_of,
     current_fine,
@@ -108,7 +104,6 @@ from models.enforcement.reading import (
     situation,
 )
 from models.enforcement.seizures import (
-    DepotFee,
     SeizedRow,
     charge_depot_fee,
     depot_fee,
@@ -120,13 +115,11 @@ from models.enforcement.tables import (
     CONTEST_KINDS,
     DECISION_LABELS,
     INSTANCES,
-    KIND_SHORT,
     KINDS,
     OUTCOMES,
     RELATIONS,
     SIGNATURES,
     STATUSES,
-    TABLES,
     ZERO,
     Contest,
     Record,
@@ -141,19 +134,15 @@ __all__ = [
     "DECISION_LABELS",
     "INSTANCES",
     "KINDS",
-    "KIND_SHORT",
     "OUTCOMES",
     "RELATIONS",
     "ROLES",
     "SIGNATURES",
     "STATUSES",
-    "TABLES",
     "ZERO",
     "AdjustInput",
     "Contest",
-    "DeadlineRow",
     "DebtRow",
-    "DepotFee",
     "ItemInput",
     "Preview",
     "Record",
@@ -161,12 +150,10 @@ __all__ = [
     "RecordDraft",
     "RecordEvent",
     "RecordFile",
-    "RecordRow",
     "SeizedItem",
     "SeizedRow",
     "Witness",
     "apply_to_permit",
-    "chain_of",
     "charge_depot_fee",
     "charged_fines_total",
     "charges_of",
@@ -180,7 +167,6 @@ __all__ = [
     "debt_register",
     "decide_contest",
     "decide_sanctions",
-    "decisions_of",
     "default_final",
     "default_regime_id",
     "depot_fee",
@@ -203,7 +189,6 @@ __all__ = [
     "permit_label",
     "permit_number_of",
     "preview",
-    "prior_offences",
     "record_rows",
     "release_items",
     "seized_goods",

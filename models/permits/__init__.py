@@ -98,56 +98,41 @@ from models.permits.leave import grant_leave
 from models.permits.lifecycle import cancel, expire_due, reactivate, revoke, suspend
 from models.permits.queries import (
     ROWS_LIMIT,
-    PermitHistoryItem,
     PermitRow,
     find_permit,
     permit_history,
     permit_rows,
-    permit_standing,
     successor_of,
-    withdrawn_permits,
 )
 from models.permits.renewal import (
-    DocumentOnFile,
-    RenewalDue,
-    RenewalWindow,
     documents_on_file,
     due_for_renewal,
     renewal_window,
 )
-from models.permits.startup import StartupDeadline, extend_startup, record_picked_up, record_started, startup_deadlines
+from models.permits.startup import (
+    extend_startup,
+    record_picked_up,
+    record_started,
+    startup_deadlines,
+)
 from models.permits.tables import (
-    EVENT_KINDS,
-    GROUND_ABANDONMENT,
-    GROUND_HOLDER_REQUEST,
     LIVE_STATUSES,
-    ORIGINS,
-    STATUSES,
     Permit,
     PermitDocument,
     PermitEvent,
 )
-from models.permits.term import Term, permit_term
+from models.permits.term import (
+    permit_term,
+)
 from models.permits.today import TodayItem, today_items
 
 __all__ = [
-    "EVENT_KINDS",
-    "GROUND_ABANDONMENT",
-    "GROUND_HOLDER_REQUEST",
     "LIVE_STATUSES",
-    "ORIGINS",
     "ROWS_LIMIT",
-    "STATUSES",
-    "DocumentOnFile",
     "Permit",
     "PermitDocument",
     "PermitEvent",
-    "PermitHistoryItem",
     "PermitRow",
-    "RenewalDue",
-    "RenewalWindow",
-    "StartupDeadline",
-    "Term",
     "TodayItem",
     "active_count",
     "cancel",
@@ -162,7 +147,6 @@ __all__ = [
     "permit_facts_for",
     "permit_history",
     "permit_rows",
-    "permit_standing",
     "permit_term",
     "quota_count",
     "reactivate",
@@ -175,5 +159,4 @@ __all__ = [
     "successor_of",
     "suspend",
     "today_items",
-    "withdrawn_permits",
 ]

@@ -92,12 +92,15 @@ The pure part, one module per seam (each imports only the ones listed before it)
 """
 
 from models.selection.csv_input import parse_vacancies, read_participants_csv
-from models.selection.draw import DrawResult, Exclusion, GroupResult, PublishedList, published_list, run_draw
+from models.selection.draw import (
+    DrawResult,
+    PublishedList,
+    published_list,
+    run_draw,
+)
 from models.selection.participants import (
     ALGORITHM,
     ALGORITHM_STEPS,
-    CSV_COLUMNS,
-    ROLES,
     TIE_BREAKS,
     Participant,
     normalize_text,
@@ -105,20 +108,19 @@ from models.selection.participants import (
 from models.selection.published import (
     canonical_line,
     canonical_list,
-    canonical_participants,
-    draw_key,
     drawn_order,
     list_sha256,
-    normalize_seed,
     order_from_list,
 )
 from models.selection.regime_rules import DrawRules, draw_rules, max_points_of
-from models.selection.rotating import PointsResult, assign_points, event_vendors, rotation
+from models.selection.rotating import (
+    assign_points,
+    event_vendors,
+    rotation,
+)
 from models.selection.scores import (
-    Ranked,
     Score,
     ScoreLine,
-    fact_value,
     rank_by_score,
     rank_scores,
     score_participant,
@@ -128,31 +130,21 @@ from models.selection.scores import (
 __all__ = [
     "ALGORITHM",
     "ALGORITHM_STEPS",
-    "CSV_COLUMNS",
-    "ROLES",
     "TIE_BREAKS",
     "DrawResult",
     "DrawRules",
-    "Exclusion",
-    "GroupResult",
     "Participant",
-    "PointsResult",
     "PublishedList",
-    "Ranked",
     "Score",
     "ScoreLine",
     "assign_points",
     "canonical_line",
     "canonical_list",
-    "canonical_participants",
-    "draw_key",
     "draw_rules",
     "drawn_order",
     "event_vendors",
-    "fact_value",
     "list_sha256",
     "max_points_of",
-    "normalize_seed",
     "normalize_text",
     "order_from_list",
     "parse_vacancies",

@@ -30,7 +30,6 @@ from __future__ import annotations
 
 from models.sites.breaches import KeptBreach, drop_kept_breach, keep_breach, kept_breaches
 from models.sites.editing import (
-    MAX_METRES,
     ObstacleInput,
     PointInput,
     SegmentInput,
@@ -47,13 +46,14 @@ from models.sites.holders import (
     site_holders,
     unassign_holder,
 )
-from models.sites.plans import LayoutSaved, Plan, plan_of, save_layout
+from models.sites.plans import (
+    Plan,
+    plan_of,
+    save_layout,
+)
 from models.sites.queries import (
-    SiteRow,
-    StallRow,
     find_site,
     named_points,
-    obstacles_of,
     site_export,
     site_rows,
     site_segments,
@@ -61,7 +61,6 @@ from models.sites.queries import (
 )
 from models.sites.tables import (
     SITE_KINDS,
-    SITE_TABLES,
     NamedPoint,
     Site,
     SiteObstacle,
@@ -71,12 +70,9 @@ from models.sites.tables import (
 )
 
 __all__ = [
-    "MAX_METRES",
     "SITE_KINDS",
-    "SITE_TABLES",
     "HolderRow",
     "KeptBreach",
-    "LayoutSaved",
     "NamedPoint",
     "ObstacleInput",
     "Plan",
@@ -85,11 +81,9 @@ __all__ = [
     "Site",
     "SiteInput",
     "SiteObstacle",
-    "SiteRow",
     "SiteSegment",
     "Stall",
     "StallBreach",
-    "StallRow",
     "assign_holder",
     "check_assignment",
     "delete_site",
@@ -98,7 +92,6 @@ __all__ = [
     "keep_breach",
     "kept_breaches",
     "named_points",
-    "obstacles_of",
     "plan_of",
     "requests_from_permits",
     "save_layout",

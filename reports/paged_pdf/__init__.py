@@ -26,62 +26,18 @@ fonts, the builder and the numbered pages).
 
 from __future__ import annotations
 
-from reports.paged_pdf.chart import (
-    svg_drawing,
-)
 from reports.paged_pdf.document import (
-    PageSetup,
     register_fonts,
     write_html_pdf,
 )
-from reports.paged_pdf.inline import (
-    inline,
-    looked_markup,
-)
-from reports.paged_pdf.tables import (
-    Row,
-    rows_table_class,
-)
 from reports.paged_pdf.tree import (
     BOLD,
-    CLASS_LOOK,
-    DARK,
-    FACES,
     FONT,
-    FONTS,
-    GRID,
-    HEAD_LIGHT,
-    MM,
-    TOTAL_BG,
-    VOID,
-    Node,
-    Progress,
-    parse,
-    walk_tag,
 )
 
 __all__ = [
     "BOLD",
-    "CLASS_LOOK",
-    "DARK",
-    "FACES",
     "FONT",
-    "FONTS",
-    "GRID",
-    "HEAD_LIGHT",
-    "MM",
-    "TOTAL_BG",
-    "VOID",
-    "Node",
-    "PageSetup",
-    "Progress",
-    "Row",
-    "inline",
-    "looked_markup",
-    "parse",
     "register_fonts",
-    "rows_table_class",
-    "svg_drawing",
-    "walk_tag",
     "write_html_pdf",
 ]

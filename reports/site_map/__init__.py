@@ -29,7 +29,6 @@ stalls) and :mod:`documents` (PDF, PNG, SVG and the printer).
 from __future__ import annotations
 
 from reports.site_map.documents import (
-    paint_document,
     prepare_printer,
     print_map,
     write_pdf,
@@ -44,7 +43,6 @@ from reports.site_map.geometry import (
 )
 from reports.site_map.pages import (
     PageChoice,
-    Strip,
     choose_page,
     strip_breaks,
 )
@@ -54,9 +52,7 @@ __all__ = [
     "PAPERS",
     "SCALES",
     "PageChoice",
-    "Strip",
     "choose_page",
-    "paint_document",
     "prepare_printer",
     "print_map",
     "stall_parts",

@@ -12,27 +12,19 @@ debt_tab, page (the page that holds the tabs).
 """
 
 from views.enforcement.adjust_dialog import AdjustDialog
-from views.enforcement.common import KIND_FILTERS, SCOPE_LABELS, STATUS_FILTERS, OverdueRowsModel, day_label
-from views.enforcement.contest_dialogs import ContestDialog, DecisionDialog, DonateDialog
-from views.enforcement.debt_tab import DebtTab
+from views.enforcement.contest_dialogs import (
+    ContestDialog,
+    DecisionDialog,
+)
 from views.enforcement.page import EnforcementPage
 from views.enforcement.record_dialog import RecordDialog
 from views.enforcement.records_tab import RecordsTab
-from views.enforcement.seizures_tab import SeizuresTab
 
 __all__ = [
-    "KIND_FILTERS",
-    "SCOPE_LABELS",
-    "STATUS_FILTERS",
     "AdjustDialog",
     "ContestDialog",
-    "DebtTab",
     "DecisionDialog",
-    "DonateDialog",
     "EnforcementPage",
-    "OverdueRowsModel",
     "RecordDialog",
     "RecordsTab",
-    "SeizuresTab",
-    "day_label",
 ]

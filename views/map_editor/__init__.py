@@ -19,58 +19,10 @@ holders' list), editor (the editor that holds them).
 """
 
 from views.map_editor.commands import PlanCommand, push_change
-from views.map_editor.dialogs import HolderList, KeepBreachDialog
 from views.map_editor.editor import MapEditor
-from views.map_editor.items import StallItem
-from views.map_editor.scene import MapScene, QStyleOptionLod
-from views.map_editor.style import (
-    ASPHALT,
-    BREACH,
-    END_BAND,
-    INK,
-    KEPT,
-    KERB,
-    MUTED,
-    NUDGE_COMMAND,
-    OBSTACLE_COLOURS,
-    PERMIT_MIME,
-    RULER,
-    SELECTED,
-    SIDEWALK,
-    SIDEWALK_COLOUR,
-    SPOT,
-    colour_of,
-    metre_text,
-)
-from views.map_editor.view import LegendOverlay, MapView, ScaleBar
 
 __all__ = [
-    "ASPHALT",
-    "BREACH",
-    "END_BAND",
-    "INK",
-    "KEPT",
-    "KERB",
-    "MUTED",
-    "NUDGE_COMMAND",
-    "OBSTACLE_COLOURS",
-    "PERMIT_MIME",
-    "RULER",
-    "SELECTED",
-    "SIDEWALK",
-    "SIDEWALK_COLOUR",
-    "SPOT",
-    "HolderList",
-    "KeepBreachDialog",
-    "LegendOverlay",
     "MapEditor",
-    "MapScene",
-    "MapView",
     "PlanCommand",
-    "QStyleOptionLod",
-    "ScaleBar",
-    "StallItem",
-    "colour_of",
-    "metre_text",
     "push_change",
 ]

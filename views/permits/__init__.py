@@ -10,38 +10,8 @@ The package: common (the acts, filters, colours, rows and columns the tab and di
 (history, leave, renewal, heir, exchange), tab (the tab itself).
 """
 
-from views.permits.common import (
-    ACTS,
-    DOCUMENTS,
-    RENEWAL_HORIZON_DAYS,
-    STATUS_COLOURS,
-    STATUS_FILTERS,
-    DueRow,
-    DueRowsModel,
-    StatusRowsModel,
-    date_text,
-    history_columns,
-    period_text,
-)
-from views.permits.dialogs import ExchangeDialog, HeirDialog, HistoryDialog, LeaveDialog, RenewalDialog
 from views.permits.tab import PermitsTab
 
 __all__ = [
-    "ACTS",
-    "DOCUMENTS",
-    "RENEWAL_HORIZON_DAYS",
-    "STATUS_COLOURS",
-    "STATUS_FILTERS",
-    "DueRow",
-    "DueRowsModel",
-    "ExchangeDialog",
-    "HeirDialog",
-    "HistoryDialog",
-    "LeaveDialog",
     "PermitsTab",
-    "RenewalDialog",
-    "StatusRowsModel",
-    "date_text",
-    "history_columns",
-    "period_text",
 ]

@@ -10,36 +10,8 @@ One module per tab: common (the helpers the tabs share), call_tab, draw_tab, dra
 appeals_tab, rotation_tab, page (the page that holds the tabs).
 """
 
-from views.selection.appeals_tab import AppealsTab
-from views.selection.call_tab import CallTab
-from views.selection.common import (
-    MONO,
-    date_edit,
-    day_text,
-    message_line,
-    rich_label,
-    set_up_table,
-    when_text,
-    write_publication,
-)
-from views.selection.draw_tab import DrawTab
-from views.selection.draws_tab import DrawsTab
 from views.selection.page import SelectionPage
-from views.selection.rotation_tab import RotationTab
 
 __all__ = [
-    "MONO",
-    "AppealsTab",
-    "CallTab",
-    "DrawTab",
-    "DrawsTab",
-    "RotationTab",
     "SelectionPage",
-    "date_edit",
-    "day_text",
-    "message_line",
-    "rich_label",
-    "set_up_table",
-    "when_text",
-    "write_publication",
 ]

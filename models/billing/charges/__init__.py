@@ -50,7 +50,9 @@ Billing sits above :mod:`models.permits` (the tables and the Painel's ``TodayIte
 from __future__ import annotations
 
 from models.billing.charges.debts import Candidate, debts_of, revocation_candidates
-from models.billing.charges.lists import ChargeRow, charge_rows, overdue_count
+from models.billing.charges.lists import (
+    charge_rows,
+)
 from models.billing.charges.manual import create_charge
 from models.billing.charges.month import (
     MONTH_RUN_LOCK,
@@ -58,28 +60,34 @@ from models.billing.charges.month import (
     MonthRunBusy,
     await_payment,
     generate_month,
-    month_run_turn,
     open_charges_of_application,
     plan_month,
 )
 from models.billing.charges.payments import cancel_charge, get_charge, payments_of, record_payment, return_deposit
-from models.billing.charges.steps import PlannedCharge, month_label, parse_month
-from models.billing.charges.summary import MonthSummary, charge_alerts, month_summary
-from models.billing.charges.tables import KINDS, STATUSES, ZERO, Charge, Payment
+from models.billing.charges.steps import (
+    month_label,
+    parse_month,
+)
+from models.billing.charges.summary import (
+    charge_alerts,
+    month_summary,
+)
+from models.billing.charges.tables import (
+    KINDS,
+    STATUSES,
+    Charge,
+    Payment,
+)
 
 __all__ = [
     "KINDS",
     "MONTH_RUN_LOCK",
     "STATUSES",
-    "ZERO",
     "Candidate",
     "Charge",
-    "ChargeRow",
     "MonthPlan",
     "MonthRunBusy",
-    "MonthSummary",
     "Payment",
-    "PlannedCharge",
     "await_payment",
     "cancel_charge",
     "charge_alerts",
@@ -89,10 +97,8 @@ __all__ = [
     "generate_month",
     "get_charge",
     "month_label",
-    "month_run_turn",
     "month_summary",
     "open_charges_of_application",
-    "overdue_count",
     "parse_month",
     "payments_of",
     "plan_month",

@@ -42,20 +42,8 @@ records, sanctions, fines, deadlines and seizures into them).
 from __future__ import annotations
 
 # the report's shared vocabulary with the fee report, named here as the sanctions report's callers know it
-from models.billing.report_parts import CANCELLED
 from models.enforcement.sanctions_report.figures import (
     CORRECTED,
-    ArticleGroup,
-    CountGroup,
-    Debt,
-    Figures,
-    OpenDeadline,
-    PendingSeizure,
-    Recurrence,
-    ReportFine,
-    ReportInfraction,
-    ReportRecord,
-    ReportSanction,
     SanctionsReport,
     check_period,
     period_label,
@@ -65,19 +53,7 @@ from models.enforcement.sanctions_report.gathering import (
 )
 
 __all__ = [
-    "CANCELLED",
     "CORRECTED",
-    "ArticleGroup",
-    "CountGroup",
-    "Debt",
-    "Figures",
-    "OpenDeadline",
-    "PendingSeizure",
-    "Recurrence",
-    "ReportFine",
-    "ReportInfraction",
-    "ReportRecord",
-    "ReportSanction",
     "SanctionsReport",
     "check_period",
     "period_label",

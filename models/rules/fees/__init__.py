@@ -24,19 +24,18 @@ fee kind), :mod:`.engine` (``fee_quote``). This module re-exports the public nam
 from __future__ import annotations
 
 from models.rules.fees.engine import fee_quote
-from models.rules.fees.inputs import MAX_AREA, MAX_METRES, SIZE_PLACES, amount_value
-from models.rules.fees.results import CENT_Q, ENERGY_NONE, Quote, QuoteLine, UnitOverrides
+from models.rules.fees.inputs import (
+    amount_value,
+)
+from models.rules.fees.results import (
+    Quote,
+    QuoteLine,
+)
 from models.rules.fees.units import price_units
 
 __all__ = [
-    "CENT_Q",
-    "ENERGY_NONE",
-    "MAX_AREA",
-    "MAX_METRES",
-    "SIZE_PLACES",
     "Quote",
     "QuoteLine",
-    "UnitOverrides",
     "amount_value",
     "fee_quote",
     "price_units",

@@ -35,28 +35,20 @@ from __future__ import annotations
 
 from models.services.calls.candidates import (
     CallList,
-    Candidate,
     call_list,
 )
 from models.services.calls.draws import (
-    DrawRow,
-    draw_row,
     draw_rows,
 )
 from models.services.calls.holders import (
-    HolderRow,
-    IssueOutcome,
     StallChoice,
     assign_stalls,
     draw_holders,
     draw_sites,
     issue_holder_permits,
-    requirements_text,
     stall_choices,
 )
 from models.services.calls.options import (
-    ELIGIBLE_STATUSES,
-    Option,
     default_call_text,
     group_options,
     method_text,
@@ -66,26 +58,18 @@ from models.services.calls.options import (
 )
 
 __all__ = [
-    "ELIGIBLE_STATUSES",
     "CallList",
-    "Candidate",
-    "DrawRow",
-    "HolderRow",
-    "IssueOutcome",
-    "Option",
     "StallChoice",
     "assign_stalls",
     "call_list",
     "default_call_text",
     "draw_holders",
-    "draw_row",
     "draw_rows",
     "draw_sites",
     "group_options",
     "issue_holder_permits",
     "method_text",
     "payment_time",
-    "requirements_text",
     "selection_regimes",
     "site_options",
     "stall_choices",

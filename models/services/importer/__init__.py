@@ -65,59 +65,47 @@ people models' own validators and writers.
 from __future__ import annotations
 
 from models.services.importer.fields import (
-    EXCEL_EPOCH,
-    FIELD,
     FIELDS,
-    MAPPING_FORMAT,
-    MAPPING_VERSION,
-    MAX_ROWS,
-    PERMIT_FIELDS,
     ImportCancelled,
-    ImportField,
 )
 from models.services.importer.mapping import (
     Mapping,
-    check_mapping,
     guess_mapping,
     header_signature,
     load_mapping,
-    normalize_header,
     recall_mapping,
     remember_mapping,
     save_mapping,
 )
-from models.services.importer.preview import Preview, cells_of, preview_import
-from models.services.importer.rows import PermitData, RowCheck, check_row, parse_bool, parse_date, parse_size
-from models.services.importer.sheet import XLSX_LIMITS, Sheet, decode_text, read_sheet
+from models.services.importer.preview import (
+    Preview,
+    preview_import,
+)
+from models.services.importer.rows import (
+    check_row,
+    parse_date,
+    parse_size,
+)
+from models.services.importer.sheet import (
+    Sheet,
+    decode_text,
+    read_sheet,
+)
 from models.services.importer.writing import ImportResult, import_rows, release_connection
 
 __all__ = [
-    "EXCEL_EPOCH",
-    "FIELD",
     "FIELDS",
-    "MAPPING_FORMAT",
-    "MAPPING_VERSION",
-    "MAX_ROWS",
-    "PERMIT_FIELDS",
-    "XLSX_LIMITS",
     "ImportCancelled",
-    "ImportField",
     "ImportResult",
     "Mapping",
-    "PermitData",
     "Preview",
-    "RowCheck",
     "Sheet",
-    "cells_of",
-    "check_mapping",
     "check_row",
     "decode_text",
     "guess_mapping",
     "header_signature",
     "import_rows",
     "load_mapping",
-    "normalize_header",
-    "parse_bool",
     "parse_date",
     "parse_size",
     "preview_import",

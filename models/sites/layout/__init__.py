@@ -61,10 +61,16 @@ The package, one module per seam (each imports only the ones listed before it):
 
 from models.sites.layout.auto import auto_layout
 from models.sites.layout.checks import check_plan
-from models.sites.layout.plan_data import Breach, Layout, Note, Obstacle, PlacedStall, Segment, StallRequest, Unplaced
+from models.sites.layout.plan_data import (
+    Breach,
+    Layout,
+    Obstacle,
+    PlacedStall,
+    Segment,
+    StallRequest,
+)
 from models.sites.layout.readings import resolve_gap
 from models.sites.layout.units import (
-    BREACH_CODES,
     NUMBERING,
     OBSTACLE_KINDS,
     ROTATIONS,
@@ -77,7 +83,6 @@ from models.sites.layout.units import (
 )
 
 __all__ = [
-    "BREACH_CODES",
     "NUMBERING",
     "OBSTACLE_KINDS",
     "ROTATIONS",
@@ -86,12 +91,10 @@ __all__ = [
     "SIDE_USES",
     "Breach",
     "Layout",
-    "Note",
     "Obstacle",
     "PlacedStall",
     "Segment",
     "StallRequest",
-    "Unplaced",
     "auto_layout",
     "check_plan",
     "format_metres",
