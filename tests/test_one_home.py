@@ -12,6 +12,7 @@ second home waiting for a user. ``python -m tests.test_one_home`` prints both li
 from __future__ import annotations
 
 import ast
+import re
 from collections import defaultdict
 from functools import cache
 from pathlib import Path
@@ -19,6 +20,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 APPLICATION = ("desktop", "views", "reports", "models", "bench")
 SCOPE = (*APPLICATION, "tests")
+# The templates read a package off the jinja globals reports/templating.py gives them ({{ describe.holders(…) }}).
+TEMPLATES = "resources/templates"
+TEMPLATE_GLOBALS = {"describe": "models.rules.describe"}
 
 
 def _modules(root: Path, packages: tuple[str, ...]) -> dict[str, Path]:
@@ -51,6 +55,7 @@ class Names:
     """Every from-import of the tree, each name followed to the module that defines it."""
 
     def __init__(self, root: Path = ROOT, packages: tuple[str, ...] = SCOPE) -> None:
+        self.root = root
         self.modules = _modules(root, packages)
         self.trees = {m: ast.parse(p.read_text(encoding="utf-8"), filename=str(p)) for m, p in self.modules.items()}
         # module -> local name -> (source module, name there), for names bound at the top by a from-import
@@ -136,6 +141,10 @@ class Names:
                         head = aliases.get(value.id) or value.id
                         dotted = [head, *reversed(chain)]
                         read.add((".".join(dotted[:-1]), dotted[-1]))
+        for template in sorted((self.root / TEMPLATES).glob("*.j2")):
+            text = template.read_text(encoding="utf-8")
+            for name, package in TEMPLATE_GLOBALS.items():
+                read.update((package, attr) for attr in re.findall(rf"\b{name}\.(\w+)", text))
         found = set()
         for package, bound in self.bindings.items():
             if self.is_package(package) and package.split(".")[0] != "tests":

@@ -39,6 +39,7 @@ from models.rules.describe.penalties import (
 )
 from models.rules.describe.permits import (
     document,
+    holders,
     permit_facts,
     rule,
     rule_due,
@@ -55,6 +56,7 @@ from models.rules.describe.places import (
     site,
 )
 from models.rules.describe.selection import (
+    criterion_items,
     selection_facts,
 )
 from models.rules.describe.text import (
@@ -110,6 +112,7 @@ __all__ = [
     "Fact",
     "amount",
     "clock",
+    "criterion_items",
     "date",
     "days",
     "deadline",
@@ -119,6 +122,7 @@ __all__ = [
     "fee_facts",
     "fee_kind",
     "fine",
+    "holders",
     "index_text",
     "infraction_facts",
     "ladder_facts",
