@@ -120,7 +120,9 @@ def _column_problem(field, value) -> str | None:
     return None
 
 
-def _check_row(model, row) -> None:
+def check_row(model, row) -> None:
+    """Refuse values a column cannot hold (the check every insert and update of a model goes through; a bulk write
+    by the driver alone calls it itself)."""
     errors: dict[str, str] = {}
     for key, value in row.items():
         field = key if isinstance(key, Field) else model._meta.combined.get(key)
@@ -134,11 +136,11 @@ def _check_row(model, row) -> None:
 def _check_insert(query) -> None:
     data = query._insert
     if isinstance(data, dict):
-        _check_row(query.model, data)
+        check_row(query.model, data)
     elif isinstance(data, (list, tuple)):
         columns = list(query._columns or ())
         for item in data:
-            _check_row(query.model, item if isinstance(item, dict) else dict(zip(columns, item, strict=False)))
+            check_row(query.model, item if isinstance(item, dict) else dict(zip(columns, item, strict=False)))
 
 
 #: Held by a PostgreSQL transaction from its first write to its end: the audit chain's turn (see below).
@@ -173,7 +175,7 @@ class _AuditedInsert(ModelInsert):
 class _AuditedUpdate(ModelUpdate):
     def _execute(self, database):
         if not AUDIT.suspended:
-            _check_row(self.model, self._update)
+            check_row(self.model, self._update)
         if not AUDIT.active_for(self.model):
             take_write_turn(database)
             return super()._execute(database)

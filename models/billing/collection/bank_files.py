@@ -28,7 +28,7 @@ from models.billing.collection.statements import is_ofx, preview_statement
 from models.billing.collection.tables import Credit, PaymentSource, ReturnFile
 from models.registry.applications import next_number
 from models.store.audit import record_bulk
-from models.store.db import _check_row, db, take_write_turn
+from models.store.db import check_row, db, take_write_turn
 
 _WRAP = getattr(peewee, "__exception_wrapper__")  # noqa: B009 - the driver's errors as peewee's
 
@@ -197,7 +197,7 @@ def _insert(model, rows: list[dict[str, object]], what: str) -> None:
         return
     names = list(rows[0])
     fields = [model._meta.fields[name] for name in names]
-    _check_row(model, rows[0])  # the texts: the file's name in the note
+    check_row(model, rows[0])  # the texts: the file's name in the note
     sqlite = _sqlite()
 
     def stored(field, value):
