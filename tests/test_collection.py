@@ -957,12 +957,15 @@ def test_the_monthly_report_shows_bank_desk_late_reversed_credits_and_inscribed_
         "Pago com atraso": Decimal("100.00"),
         "Estornado": Decimal("100.00"),
         "Créditos de contribuintes": Decimal("20.00"),
+        "Créditos usados em cobranças": Decimal("0.00"),
+        "Créditos devolvidos": Decimal("0.00"),
+        "Créditos em aberto no fim do mês": Decimal("0.00"),  # its payment was reversed: the credit with it
         "Inscrito em dívida ativa": Decimal("45.50"),
     }
     _path, report = export_fee_report(2026, 3, "xlsx", tmp_path / "taxas.xlsx", today=TODAY)
     assert {f.label: f.amount for f in report.collection.rows} == expected
     resumo = openpyxl.load_workbook(tmp_path / "taxas.xlsx", data_only=True)["Resumo"]
-    shown = {r[0]: r[1] for r in resumo.iter_rows(min_row=4, max_row=40, max_col=2, values_only=True) if r[0]}
+    shown = {r[0]: r[1] for r in resumo.iter_rows(min_row=4, max_row=60, max_col=2, values_only=True) if r[0]}
     assert {k: Decimal(str(shown[k])).quantize(Decimal("0.01")) for k in expected} == expected
     export_fee_report(2026, 3, "html", tmp_path / "taxas.html", today=TODAY)
     html = (tmp_path / "taxas.html").read_text(encoding="utf-8")

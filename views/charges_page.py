@@ -281,6 +281,7 @@ class ChargesTab(ListTab):
         self.return_button = push_button(self.tr("&Devolver caução…"), "return-deposit")
         self.guia_button = push_button(self.tr("G&uia (DAM)…"), "guia", lambda: self.guia_selected())
         self.reverse_button = push_button(self.tr("Estorna&r pagamento…"), "reverse", lambda: self.reverse_selected())
+        self.credit_button = push_button(self.tr("Usar cr&édito…"), "use-credit", lambda: self.use_credit_selected())
         self.bank_return_button = push_button(
             self.tr("Importar re&torno…"), "bank-return", lambda: self.import_return()
         )
@@ -292,6 +293,7 @@ class ChargesTab(ListTab):
                 self.return_button,
                 self.guia_button,
                 self.reverse_button,
+                self.credit_button,
                 self.bank_return_button,
             )
         )
@@ -377,9 +379,14 @@ class ChargesTab(ListTab):
         allow(self.bank_return_button, "charges.pay")
         allow(self.reverse_button, "charges.cancel", row is not None and row.paid > 0 and row.status != "cancelled")
         if row is None:
+            allow(self.credit_button, "charges.pay", False)
             self.detail.setText(self.tr("Selecione uma cobrança para ver a fórmula, a base legal e os pagamentos."))
             return
         charge = get_charge(row.id)
+        from views.collection_page import credit_notes
+
+        used, credits = credit_notes(self, charge)
+        allow(self.credit_button, "charges.pay", bool(credits) and charge.status == "open" and charge.open_amount > 0)
         lines = [
             f"<b>{escape(charge.number)}</b> — {escape(charge.label)} ({escape(charge.kind_label)})",
             fill(self.tr("Fórmula: %1 = <b>%2</b>"), escape(charge.formula), format_brl(charge.amount)),
@@ -408,6 +415,7 @@ class ChargesTab(ListTab):
                     p.id,
                 )
                 + notes.get(p.id, "")
+                + used.get(p.id, "")
             )
         if row.overpaid:
             lines.append(
@@ -416,6 +424,7 @@ class ChargesTab(ListTab):
                     format_brl(row.paid - row.amount),
                 )
             )
+        lines.extend(credits)
         if charge.status == "cancelled":
             lines.append(
                 fill(
@@ -524,6 +533,26 @@ class ChargesTab(ListTab):
         if reversal is not None:
             self.refresh_rows()
         return reversal
+
+    def use_credit_selected(self, credit_id: int | None = None, amount: str | None = None, confirm=None):
+        """Usar crédito: the payer's open credit on the selected charge (issue 30 §5) — a new act per credit used."""
+        from views.collection_page import use_credit_on_desk
+
+        row = self.selected()
+        if row is None or row.status != "open":
+            return None
+        uses = use_credit_on_desk(
+            self,
+            get_charge(row.id),
+            today=self.today,
+            message=self.message,
+            credit_id=credit_id,
+            amount=amount,
+            confirm=confirm,
+        )
+        if uses is not None:
+            self.refresh_rows()
+        return uses
 
     def guia_selected(self, path: str | None = None):
         """Issue the guia (DAM) of the selected charge and save it as a PDF (issue 30 §2)."""

@@ -5,6 +5,8 @@ The screen only reads and writes through models.billing.collection.agreement; ev
 
 from __future__ import annotations
 
+from decimal import Decimal
+
 from PySide6.QtWidgets import QComboBox, QFormLayout, QLineEdit, QVBoxLayout, QWidget
 
 from models.billing.collection.agreement import VALUE_ID_LABELS, get_agreement
@@ -259,3 +261,81 @@ def reverse_on_desk(parent: QWidget, charge, payment_id: int | None, reason: str
         )
     )
     return reversal
+
+
+def credit_notes(widget: QWidget, charge) -> tuple[dict[int, str], list[str]]:
+    """What the desk shows of credits on ``charge``: each payment made with a credit (by payment id), and the payer's
+    open credits (lines) — issue 30 §5."""
+    from models.base.money import format_brl
+    from models.billing.collection.credits import credits_for, uses_of
+    from views.blocks import fill
+
+    notes = {
+        payment_id: fill(widget.tr(" — com o crédito nº %1 (ato nº %2)"), use.credit_id, use.number)
+        for payment_id, use in uses_of(charge).items()
+    }
+    lines = [
+        fill(
+            widget.tr("<b>Crédito do contribuinte</b> nº %1 de %2: %3 em aberto (%4)"),
+            line.id,
+            line.arisen_on.strftime("%d/%m/%Y"),
+            format_brl(line.balance),
+            line.origin,
+        )
+        for line in credits_for(charge)
+    ]
+    return notes, lines
+
+
+def use_credit_on_desk(
+    parent: QWidget, charge, *, today, message, credit_id: int | None = None, amount: str | None = None, confirm=None
+):
+    """Usar crédito: the payer's open credit on ``charge`` — what will be used is asked first (``confirm(text)``,
+    a question box unless given), then written off the GUI thread; the outcome on ``message``."""
+    from PySide6.QtWidgets import QMessageBox
+
+    from models.base.money import format_brl
+    from models.billing.collection.credits import apply_credit, credits_for
+    from views.blocks import fill
+    from views.operations import in_background
+
+    lines = [line for line in in_background(lambda: credits_for(charge)) if credit_id in (None, line.id)]
+    if not lines:
+        message.setText(parent.tr("O devedor desta cobrança não tem crédito em aberto."))
+        return None
+    available = sum((line.balance for line in lines), Decimal("0.00"))
+    use = min(available, charge.open_amount)
+    text = fill(
+        parent.tr("Usar %1 de crédito (em aberto: %2 — %3) na cobrança nº %4, que deve %5?"),
+        amount or format_brl(use),
+        format_brl(available),
+        "; ".join(f"nº {line.id}" for line in lines),
+        charge.number,
+        format_brl(charge.open_amount),
+    )
+    if confirm is None:
+        answer = QMessageBox.question(
+            parent,
+            parent.tr("Usar crédito"),
+            text,
+            QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
+            QMessageBox.StandardButton.No,
+        )
+        ok = answer == QMessageBox.StandardButton.Yes
+    else:
+        ok = confirm(text)
+    if not ok:
+        return None
+    with user_errors(message) as refused:
+        uses = in_background(lambda: apply_credit(charge, credit_id=credit_id, amount=amount, today=today))
+    if refused:
+        return None
+    message.setText(
+        fill(
+            parent.tr("Crédito usado na cobrança nº %1: %2 (ato(s) nº %3)."),
+            charge.number,
+            format_brl(sum((u.amount for u in uses), Decimal("0.00"))),
+            ", ".join(u.number for u in uses),
+        )
+    )
+    return uses

@@ -36,6 +36,7 @@ from peewee import JOIN
 
 from models.base.errors import UserError
 from models.billing.charges import KINDS, Candidate, Charge, Payment, month_label, revocation_candidates
+from models.billing.charges.summary import credit_payments
 from models.billing.collection.figures import CollectionFigures, collection_figures
 from models.billing.report_parts import (
     CANCELLED,
@@ -450,7 +451,7 @@ def _payments(first: _dt.date, last: _dt.date, values: Values) -> tuple[ReportPa
         .join(Person, JOIN.LEFT_OUTER, on=(Charge.person == Person.id))
         .switch(Charge)
         .join(Company, JOIN.LEFT_OUTER, on=(Charge.company == Company.id))
-        .where((Payment.paid_on >= first) & (Payment.paid_on <= last))
+        .where((Payment.paid_on >= first) & (Payment.paid_on <= last) & Payment.id.not_in(credit_payments()))
         .order_by(Payment.paid_on, Payment.id)
     )
     return tuple(

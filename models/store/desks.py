@@ -136,6 +136,7 @@ RIGHTS: dict[str, Rights] = {
     "payment_source": Rights(("charges.pay",), update=False),
     "payment_reversal": Rights(("charges.cancel",), update=False),
     "credit": Rights(("charges.pay", "charges.cancel")),
+    "credit_use": Rights(("charges.pay", "charges.cancel"), update=False),
     "debt_inscription": Rights(("charges.cancel",), update=False),
     # an import's staged batches (issue 26 §7): the administrator's, removed once published
     "import_run": Rights(("import",), delete=True),

@@ -22,6 +22,7 @@ from models.access.users import LoginThrottle, User
 from models.base.text import search_key
 from models.billing.charges import Charge, Payment
 from models.billing.collection.tables import TABLES as COLLECTION_TABLES
+from models.billing.collection.tables import V29_TABLES, CreditUse
 from models.billing.fiscal import FiscalUnitValue, IndexCorrection
 from models.enforcement import Contest, Record, RecordCharge, RecordEvent, RecordFile, SeizedItem
 from models.permits import Permit, PermitDocument, PermitEvent
@@ -292,7 +293,15 @@ def _v27_municipal_holidays(database: Database) -> None:
 def _v29_collection(database: Database) -> None:
     """v29: collection (issue 30) — guias and their charges, the bank's return files, where a payment came from,
     reversals and credits."""
-    database.create_tables(COLLECTION_TABLES)
+    database.create_tables(V29_TABLES)
+
+
+def _v30_credit_uses(database: Database) -> None:
+    """v30: a payer's credit used on a charge or refunded — each use an act of its own (issue 30 §5)."""
+    from models.store import desks
+
+    database.create_tables([CreditUse])
+    desks.install(database)
 
 
 # (version reached, description, function) — in order, never renumbered.
@@ -326,6 +335,7 @@ MIGRATIONS: list[tuple[int, str, Callable[[Database], None]]] = [
     ),
     (27, "feriados e pontos facultativos do município", _v27_municipal_holidays),
     (29, "guias com código de barras e Pix, retorno do banco, estornos e créditos", _v29_collection),
+    (30, "créditos de contribuintes usados em cobranças ou devolvidos", _v30_credit_uses),
 ]
 
 #: Version 1 is the first schema: meta, settings, people and companies.

@@ -8,6 +8,7 @@ from decimal import Decimal
 
 from peewee import (
     Case,
+    Table,
     fn,
 )
 
@@ -68,7 +69,7 @@ def month_summary(year: int, month: int, *, today: _dt.date | None = None) -> Mo
     )
     received = (
         Payment.select(fn.COALESCE(fn.SUM(Payment.amount), 0))
-        .where((Payment.paid_on >= first) & (Payment.paid_on <= last))
+        .where((Payment.paid_on >= first) & (Payment.paid_on <= last) & Payment.id.not_in(credit_payments()))
         .scalar()
     )
     cancelled = Charge.select().where(in_month(year, month) & (Charge.status == "cancelled")).count()
@@ -86,6 +87,13 @@ def month_summary(year: int, month: int, *, today: _dt.date | None = None) -> Mo
         int(overdue_count or 0),
         cancelled,
     )
+
+
+def credit_payments():
+    """The payments made with a payer's credit (models.billing.collection.credits): no money received in the month.
+    Read from the collection's table by name — that package builds on this one."""
+    source = Table("payment_source")
+    return source.select(source.c.payment_id).where(source.c.channel == "credit")
 
 
 def charge_alerts(today: _dt.date) -> list:

@@ -11,6 +11,7 @@ from models.base.errors import FieldErrors, UserError
 from models.base.money import format_brl
 from models.billing.charges import Charge, Payment, record_payment
 from models.billing.charges.steps import typed_amount
+from models.billing.collection.credits import after_reversal, check_reversal
 from models.billing.collection.tables import Credit, PaymentSource, Reversal
 from models.registry.applications import next_number
 from models.store.db import db, update_versioned
@@ -87,6 +88,7 @@ def reverse_payment(payment_id: int, *, reason: str, today: _dt.date | None = No
     charge = Charge.get_by_id(payment.charge_id)
     if charge.status == "cancelled":
         raise UserError(f"A cobrança nº {charge.number} está cancelada; o pagamento não é estornado.")
+    check_reversal(payment)
     total = charge.paid_total - payment.amount
     with db.atomic():
         seq = next_number(f"reversal-{today.year}")
@@ -105,6 +107,7 @@ def reverse_payment(payment_id: int, *, reason: str, today: _dt.date | None = No
             status="paid" if total >= charge.amount else "open",
         )
         Credit.update(status="reversed").where((Credit.payment == payment.id) & (Credit.status == "open")).execute()
+        after_reversal(payment)
     return reversal
 
 

@@ -7,12 +7,13 @@ from __future__ import annotations
 import datetime as _dt
 from dataclasses import dataclass
 from decimal import Decimal
+from typing import Any, cast
 
 from peewee import JOIN, fn
 
-from models.base.money import from_centavos
+from models.base.money import from_centavos, to_centavos
 from models.billing.charges import Charge, Payment
-from models.billing.collection.tables import Credit, DebtInscription, PaymentSource, Reversal
+from models.billing.collection.tables import Credit, CreditUse, DebtInscription, PaymentSource, Reversal
 
 
 @dataclass(frozen=True)
@@ -31,11 +32,25 @@ class CollectionFigures:
     late: Figure
     reversed: Figure
     credits: Figure
+    credits_used: Figure
+    credits_refunded: Figure
+    credits_open: Figure
     inscribed: Figure
 
     @property
     def rows(self) -> tuple[Figure, ...]:
-        return (self.bank, self.pix, self.desk, self.late, self.reversed, self.credits, self.inscribed)
+        return (
+            self.bank,
+            self.pix,
+            self.desk,
+            self.late,
+            self.reversed,
+            self.credits,
+            self.credits_used,
+            self.credits_refunded,
+            self.credits_open,
+            self.inscribed,
+        )
 
 
 def _sum(query, column) -> tuple[int, Decimal]:
@@ -49,11 +64,28 @@ def collection_figures(first: _dt.date, last: _dt.date) -> CollectionFigures:
     bank = _sum(paid.where(in_month & (PaymentSource.channel == "bank")), Payment.amount)
     pix = _sum(paid.where(in_month & (PaymentSource.channel == "pix")), Payment.amount)
     desk = _sum(paid.where(in_month & PaymentSource.id.is_null()), Payment.amount)
-    late = _sum(Payment.select().join(Charge).where(in_month & (Payment.paid_on > Charge.due_on)), Payment.amount)
+    money = PaymentSource.id.is_null() | (PaymentSource.channel != "credit")  # a credit used is no money received
+    late = _sum(
+        paid.switch(Payment).join(Charge).where(in_month & money & (Payment.paid_on > Charge.due_on)), Payment.amount
+    )
     back = _sum(
         Reversal.select().where((Reversal.reversed_on >= first) & (Reversal.reversed_on <= last)), Reversal.amount
     )
     kept = _sum(Credit.select().where((Credit.arisen_on >= first) & (Credit.arisen_on <= last)), Credit.amount)
+    uses = CreditUse.select().join(Reversal, JOIN.LEFT_OUTER, on=(Reversal.payment == CreditUse.payment))
+    used_in_month = (CreditUse.used_on >= first) & (CreditUse.used_on <= last)
+    used = _sum(uses.where(used_in_month & (CreditUse.kind == "apply") & Reversal.id.is_null()), CreditUse.amount)
+    refunded = _sum(uses.where(used_in_month & (CreditUse.kind == "refund")), CreditUse.amount)
+    # what payers are owed at the month's end: credits arisen by then (not reversed), less their uses by then
+    owed = Credit.select(Credit.id, Credit.amount).where((Credit.arisen_on <= last) & (Credit.status != "reversed"))
+    spent = (
+        uses.where((CreditUse.used_on <= last) & ((CreditUse.kind == "refund") | Reversal.id.is_null()))
+        .select(CreditUse.credit, fn.SUM(CreditUse.amount))
+        .group_by(CreditUse.credit)
+    )
+    by_credit: dict[int, int] = {c: int(total or 0) for c, total in cast(Any, spent.tuples())}
+    left = [to_centavos(amount) - by_credit.get(c, 0) for c, amount in cast(Any, owed.tuples())]
+    still = (sum(1 for cents in left if cents > 0), from_centavos(sum(left)))
     inscribed = _sum(
         DebtInscription.select().where(
             (DebtInscription.inscribed_on >= first) & (DebtInscription.inscribed_on <= last)
@@ -67,5 +99,12 @@ def collection_figures(first: _dt.date, last: _dt.date) -> CollectionFigures:
         late=Figure("Pago com atraso", *late, "pagamentos com data depois do vencimento da cobrança"),
         reversed=Figure("Estornado", *back, "estornos com data no mês (o pagamento continua listado)"),
         credits=Figure("Créditos de contribuintes", *kept, "pago a maior ou em duplicidade, a devolver ou usar"),
+        credits_used=Figure(
+            "Créditos usados em cobranças", *used, "créditos abatidos de cobranças no mês (não é dinheiro recebido)"
+        ),
+        credits_refunded=Figure("Créditos devolvidos", *refunded, "devoluções de crédito registradas no mês"),
+        credits_open=Figure(
+            "Créditos em aberto no fim do mês", *still, "saldo dos créditos até o fim do mês, menos usos e devoluções"
+        ),
         inscribed=Figure("Inscrito em dívida ativa", *inscribed, "valor originário das cobranças inscritas no mês"),
     )

@@ -135,7 +135,7 @@ class Credit(BaseModel):
     person = ForeignKeyField(Person, null=True, backref="credits", on_delete="RESTRICT")
     company = ForeignKeyField(Company, null=True, backref="credits", on_delete="RESTRICT")
     amount = MoneyField()
-    status = CharField(max_length=10, default="open")  # open, used, refunded, reversed
+    status = CharField(max_length=10, default="open")  # open, used, refunded, reversed (balance: its CreditUse rows)
     arisen_on = DateField(index=True)  # the date of the payment that left it (the month it is reported in)
     created_at = DateTimeField(default=clock.now)
     note = TextField(default="")
@@ -171,4 +171,38 @@ class DebtInscription(BaseModel):
         table_name = "debt_inscription"
 
 
-TABLES = [Guia, GuiaCharge, ReturnFile, PaymentSource, Reversal, Credit, DebtInscription]
+CREDIT_USES = {"apply": "usado na cobrança", "refund": "devolvido"}
+
+
+class CreditUse(BaseModel):
+    """A use of a payer's credit (issue 30 §5): applied to a charge — the payment it made there — or refunded; a new
+    act referring to the credit, never an edit of it. The credit's balance is its amount less its uses (a use whose
+    payment was reversed gives its amount back)."""
+
+    number = CharField(max_length=16, unique=True)  # AAAA/NNNNN, counter credit-use-AAAA
+    credit = ForeignKeyField(Credit, backref="uses", on_delete="RESTRICT")
+    kind = CharField(max_length=8)  # apply, refund
+    charge = ForeignKeyField(Charge, null=True, backref="credit_uses", on_delete="RESTRICT")
+    payment = ForeignKeyField(Payment, null=True, unique=True, backref="credit_uses", on_delete="RESTRICT")
+    amount = MoneyField()
+    used_on = DateField(index=True)
+    used_at = DateTimeField(default=clock.now)
+    used_by = CharField(max_length=100)
+    reason = TextField(default="")
+
+    if TYPE_CHECKING:  # for mypy: the key peewee adds beside each foreign key (its stub has none)
+        credit_id: int
+        charge_id: int | None
+        payment_id: int | None
+
+    class Meta:
+        table_name = "credit_use"
+
+    @property
+    def kind_label(self) -> str:
+        return CREDIT_USES.get(self.kind, self.kind)
+
+
+#: The tables of schema v29 (models.store.schema._v29_collection); :class:`CreditUse` came in v30.
+V29_TABLES = [Guia, GuiaCharge, ReturnFile, PaymentSource, Reversal, Credit, DebtInscription]
+TABLES = [*V29_TABLES, CreditUse]
