@@ -112,7 +112,11 @@ def write_guia_pdf(guia: Guia, path: str | Path) -> Path:
         rows.append(
             [
                 Paragraph(line.number, small),
-                Paragraph(f"{_esc(line.label)}<br/><i>{_esc(line.basis)}</i>", small),
+                Paragraph(
+                    f"{_esc(line.label)}<br/><i>{_esc(line.basis)}</i>"
+                    + (f"<br/>{_esc(line.formula)}" if line.formula else ""),
+                    small,
+                ),
                 Paragraph(_period(line.period), small),
                 Paragraph(date_text(line.due_on), small),
                 Paragraph(format_brl(line.amount), small),

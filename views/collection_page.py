@@ -79,6 +79,15 @@ class CollectionPage(QWidget):
         self.debt_term.setMaxLength(4)
         self.debt_term.setPlaceholderText(self.tr("dias depois do vencimento"))
         form.addRow(self.tr("Prazo para dívida ati&va (dias):"), self.debt_term)
+        self.correction_index = QLineEdit()
+        self.correction_index.setObjectName("correction_index")
+        self.correction_index.setMaxLength(16)
+        self.correction_index.setPlaceholderText(self.tr("ex.: INPC — correções anuais em Correção monetária"))
+        self.correction_source = QLineEdit()
+        self.correction_source.setObjectName("correction_source")
+        self.correction_source.setPlaceholderText(self.tr("lei e artigo que mandam corrigir os débitos vencidos"))
+        form.addRow(self.tr("Índice da c&orreção monetária:"), self.correction_index)
+        form.addRow(self.tr("Fonte (co&rreção):"), self.correction_source)
         layout.addLayout(form)
         self.error = error_label()
         self.errors = FieldErrorsView(
@@ -94,6 +103,8 @@ class CollectionPage(QWidget):
                 "source": self.late_source,
                 "due_days": self.due_days,
                 "debt_term": self.debt_term,
+                "correction_index": self.correction_index,
+                "correction_source": self.correction_source,
             },
         )
         layout.addWidget(self.error)
@@ -118,6 +129,8 @@ class CollectionPage(QWidget):
         self.late_source.setText(rules.source)
         self.due_days.setText(str(rules.due_days))
         self.debt_term.setText("" if rules.debt_term is None else str(rules.debt_term))
+        self.correction_index.setText(rules.correction_index)
+        self.correction_source.setText(rules.correction_source)
         self.errors.clear()
         self.message.clear()
 
@@ -139,6 +152,8 @@ class CollectionPage(QWidget):
                     "source": self.late_source.text(),
                     "due_days": self.due_days.text(),
                     "debt_term": self.debt_term.text(),
+                    "correction_index": self.correction_index.text(),
+                    "correction_source": self.correction_source.text(),
                 },
             )
         if refused:

@@ -20,7 +20,15 @@ def LOGIN(args: argparse.Namespace) -> bool:  # noqa: N802 - the name desktop/cl
 def _late_given(args: argparse.Namespace) -> bool:
     return any(
         getattr(args, k, None) is not None
-        for k in ("fine_percent", "interest_percent", "source", "due_days", "debt_term_days")
+        for k in (
+            "fine_percent",
+            "interest_percent",
+            "source",
+            "due_days",
+            "debt_term_days",
+            "correction_index",
+            "correction_source",
+        )
     )
 
 
@@ -58,6 +66,14 @@ def configure(parser: argparse.ArgumentParser) -> None:
     late.add_argument(
         "--debt-term-days", metavar="N", help="dias depois do vencimento para a inscrição em dívida ativa"
     )
+    late.add_argument(
+        "--correction-index",
+        metavar="ÍNDICE",
+        help="índice da correção monetária das cobranças vencidas (como INPC; as correções anuais em Cadastros)",
+    )
+    late.add_argument(
+        "--correction-source", metavar="FONTE", help="a lei e o artigo que mandam corrigir — obrigatória com índice"
+    )
     late.add_argument("--json", action="store_true", help="saída em JSON")
     db_option(late, top=False)
     parser.epilog = (
@@ -65,7 +81,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "  praca collection set --agreement 1234 --value-id 6 --pix-key 12345678000195 "
         '--pix-name "Prefeitura de Olimpia" --pix-city Olimpia\n'
         "  praca collection show --json\n"
-        '  praca collection late --fine-percent 2 --interest-percent 1 --source "LC nº 10/2003, art. 120"'
+        '  praca collection late --fine-percent 2 --interest-percent 1 --source "LC nº 10/2003, art. 120"\n'
+        '  praca collection late --correction-index INPC --correction-source "LC nº 10/2003, art. 121"'
     )
 
 
@@ -124,6 +141,10 @@ def _late(args: argparse.Namespace) -> int:
                 if args.debt_term_days is not None
                 else ("" if current.debt_term is None else str(current.debt_term))
             ),
+            correction_index=(args.correction_index if args.correction_index is not None else current.correction_index),
+            correction_source=(
+                args.correction_source if args.correction_source is not None else current.correction_source
+            ),
         )
         print("Regras de multa e juros de mora gravadas.")
     else:
@@ -139,6 +160,13 @@ def _late(args: argparse.Namespace) -> int:
             f"Multa de mora: {pct(rules.fine_percent)}% do valor; juros de mora: {pct(rules.interest_percent)}% "
             f"ao mês ou fração — {rules.source}"
         )
+    if rules.correcting:
+        print(
+            f"Correção monetária: {rules.correction_index} (correções anuais de Cadastros → Correção monetária), "
+            f"multa e juros sobre o valor corrigido — {rules.correction_source}"
+        )
+    else:
+        print("Correção monetária: índice não declarado (--correction-index ÍNDICE --correction-source FONTE).")
     print(f"Segunda via da guia: vence {rules.due_days} dia(s) depois de emitida.")
     if rules.debt_term is None:
         print("Inscrição em dívida ativa: prazo não cadastrado (--debt-term-days N).")

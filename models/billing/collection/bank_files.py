@@ -107,7 +107,7 @@ def import_return(
                     late,
                     today + _dt.timedelta(days=rules.due_days),
                     today,
-                    what="Multa e juros de mora (guia paga após o vencimento)",
+                    why=" (guia paga após o vencimento)",
                 )
     return ImportResult(preview, record, payments, len(credits))
 

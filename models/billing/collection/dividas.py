@@ -40,13 +40,15 @@ COLUMNS = [
     ("original", "Valor originário (§ 5º, II)"),
     ("start", "Termo inicial: vencimento (§ 5º, II)"),
     ("interest_rule", "Forma de calcular juros e encargos (§ 5º, II)"),
+    ("correction", "Atualização monetária: índice e fundamento (§ 5º, IV)"),
+    ("corrected", "Correção monetária"),
     ("fine", "Multa de mora"),
     ("interest", "Juros de mora"),
     ("updated", "Valor atualizado"),
-    ("correction", "Atualização monetária (§ 5º, IV)"),
+    ("formula", "Cálculo"),
     ("process", "Processo administrativo ou auto nº (§ 5º, VI)"),
 ]
-MONEY = {"original", "fine", "interest", "updated"}
+MONEY = {"original", "corrected", "fine", "interest", "updated"}
 
 
 @dataclass
@@ -108,14 +110,23 @@ def debt_rows(as_of: _dt.date) -> list[DebtRow]:
                     "start": date_text(charge.due_on),
                     "interest_rule": (
                         f"multa de {rules.fine_percent}% e juros de {rules.interest_percent}% ao mês ou fração, "
-                        f"desde {date_text(charge.due_on)} — {rules.source}"
+                        f"desde {date_text(charge.due_on)}"
+                        + (", sobre o valor corrigido" if rules.correcting else "")
+                        + f" — {rules.source}"
                         if rules.configured
                         else "sem multa e juros cadastrados"
                     ),
+                    "correction": (
+                        f"sujeita a atualização monetária pelo {rules.correction_index} (anual), desde "
+                        f"{date_text(charge.due_on)} — {rules.correction_source}"
+                        if rules.correcting
+                        else "sujeita a atualização monetária; índice não declarado (Cadastros → Arrecadação)"
+                    ),
+                    "corrected": late.correction if late else ZERO,
                     "fine": late.fine if late else ZERO,
                     "interest": late.interest if late else ZERO,
                     "updated": original + (late.total if late else ZERO),
-                    "correction": "sujeita a atualização monetária; índice não aplicado nesta exportação",
+                    "formula": late.formula if late else "",
                     "process": charge.source,
                 },
             )

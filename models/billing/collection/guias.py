@@ -35,6 +35,7 @@ class GuiaLine:
     basis: str
     due_on: _dt.date
     amount: Decimal
+    formula: str = ""  # an accessory charge's (correction, multa, juros): printed on the guia with its values
 
 
 def free_field(year: int, seq: int, due: _dt.date) -> str:
@@ -103,7 +104,7 @@ def issue_guia(
         items = list(charges)
         for charge in overdue:
             late = late_charge(charge.open_amount, charge.due_on, due, rules)
-            if late is not None:
+            if late is not None and late.total > 0:
                 items.append(late_item(charge, late, due, today))
         amount = sum((c.open_amount for c in items), Decimal("0.00"))
         centavos = to_centavos(amount)
@@ -153,14 +154,15 @@ def issue_guia(
     return guia
 
 
-def late_item(charge: Charge, late: Late, due: _dt.date, today: _dt.date, *, what: str = "Multa e juros de mora"):
-    """The accessory charge of ``charge``'s multa and juros (kind ``late``), with its formula and basis."""
+def late_item(charge: Charge, late: Late, due: _dt.date, today: _dt.date, *, why: str = ""):
+    """The accessory charge of ``charge``'s monetary correction, multa and juros (kind ``late``), with its formula
+    and basis."""
     from models.billing.charges import create_charge
 
     return create_charge(
         kind="late",
         regime=charge.regime,
-        label=f"{what} da cobrança nº {charge.number}",
+        label=f"{late.what}{why} da cobrança nº {charge.number}",
         amount=late.total,
         due_on=due,
         basis=late.basis,
@@ -200,7 +202,15 @@ def _cancel_late_of(guias: list[Guia], *, keep: set[int], by: str, today: _dt.da
 def guia_lines(guia: Guia) -> list[GuiaLine]:
     items = GuiaCharge.select(GuiaCharge, Charge).join(Charge).where(GuiaCharge.guia == guia.id).order_by(Charge.number)
     return [
-        GuiaLine(i.charge.number, i.charge.label, i.charge.period, i.charge.basis, i.charge.due_on, i.amount)
+        GuiaLine(
+            i.charge.number,
+            i.charge.label,
+            i.charge.period,
+            i.charge.basis,
+            i.charge.due_on,
+            i.amount,
+            i.charge.formula if i.charge.kind == "late" else "",
+        )
         for i in items
     ]
 

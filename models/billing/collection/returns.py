@@ -380,12 +380,12 @@ def _classify(
         item.note = f"{format_brl(item.credit)} a maior ficam como crédito do contribuinte"
     if detail.paid_on > guia.due_on and item.owed == 0:
         item.category = "late"
-        item.late = _late_owed(rows, detail.paid_on, rules)
+        item.late, missing = _late_owed(rows, detail.paid_on, rules)
         late_text = (
-            f"; ficam devidos {format_brl(item.late_owed)} de multa e juros de mora ({item.late[0][1].basis})"
+            f"; ficam devidos {format_brl(item.late_owed)} de {item.late[0][1].what.lower()} ({item.late[0][1].basis})"
             if item.late
-            else ("; nada acrescido" if rules.configured else "; sem regra de multa e juros cadastrada")
-        )
+            else ("; nada acrescido" if rules.applies else "; sem regra de multa e juros cadastrada")
+        ) + (f"; {missing}" if missing else "")
         item.note = (
             item.note + "; " if item.note else ""
         ) + f"pago em {date_text(detail.paid_on)}, vencimento {date_text(guia.due_on)}{late_text}"
@@ -394,25 +394,39 @@ def _classify(
     return item
 
 
-def _late_owed(rows: list[GuiaCharge], paid_on: _dt.date, rules) -> list[tuple[Charge, Late]]:
-    """The multa and juros still owed for a guia's charges paid on ``paid_on``: as the town's rules compute them
-    from each charge's own due date, less what the guia already carried for it."""
+def _late_owed(rows: list[GuiaCharge], paid_on: _dt.date, rules) -> tuple[list[tuple[Charge, Late]], str]:
+    """The monetary correction, multa and juros still owed for a guia's charges paid on ``paid_on``: as the town's
+    rules compute them from each charge's own due date, less what the guia already carried for it. A payment the
+    bank made is recorded even when a year's index is missing: the correction is then left out and named (the
+    second text)."""
+    import dataclasses
+
+    from models.billing.collection.late import MissingIndex
+
     carried: dict[str, Decimal] = {}
     for row in rows:
         if row.charge.kind == "late":
             carried[row.charge.source] = carried.get(row.charge.source, Decimal("0.00")) + row.amount
-    out = []
+    out, missing = [], ""
     for row in rows:
         if row.charge.kind == "late":
             continue
-        late = late_charge(row.amount, row.charge.due_on, paid_on, rules)
+        try:
+            late = late_charge(row.amount, row.charge.due_on, paid_on, rules)
+        except MissingIndex as exc:
+            missing = "correção monetária não calculada: " + exc.message.split(" (")[0].lower()
+            late = late_charge(row.amount, row.charge.due_on, paid_on, dataclasses.replace(rules, correction_index=""))
         if late is None:
             continue
         already = carried.get(row.charge.number, Decimal("0.00"))
         if late.total > already:
             formula = late.formula + (f"; menos {format_brl(already)} já cobrados na guia" if already else "")
-            out.append((row.charge, Late(late.months, Decimal("0.00"), late.total - already, formula, late.basis)))
-    return out
+            left = late.total - already
+            correction = min(late.correction, left)
+            out.append(
+                (row.charge, Late(late.months, Decimal("0.00"), left - correction, formula, late.basis, correction))
+            )
+    return out, missing
 
 
 # --------------------------------------------------------------------------- building a file (tests, bench)
