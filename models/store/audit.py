@@ -121,9 +121,13 @@ def _compact(columns: list[str], data) -> dict:
 
 
 def bulk_rows(text: str) -> list[dict]:
-    """The rows of a bulk insert's entry (its ``after``) as dicts, in either form the trail has kept them:
-    :func:`_compact`'s or, in entries written before it, a list of dicts."""
+    """The rows of a bulk insert's entry (its ``after``) as dicts, in any form the trail has kept them:
+    :func:`_compact`'s, :func:`record_bulk_table`'s (the database's own rendering, row by row) or, in entries
+    written before both, a list of dicts."""
     data = json.loads(text) if text else []
+    if _is_table(data):
+        names = data["columns"]
+        return [dict(zip(names, row, strict=True)) for row in data["table"]]
     if _is_compact(data):
         names, values = data["columns"], data["values"]
         return [
@@ -134,6 +138,26 @@ def bulk_rows(text: str) -> list[dict]:
 
 def _is_compact(data) -> bool:
     return isinstance(data, dict) and set(data) == {"columns", "values", "rows"}
+
+
+def _is_table(data) -> bool:
+    return isinstance(data, dict) and set(data) == {"columns", "table"}
+
+
+def table_json(columns: list[str], rows_json: str) -> str:
+    """The ``after``/``before`` of :func:`record_bulk_table`: the column names once and the rows as the database
+    rendered them (a JSON array of arrays, built by ``json_group_array`` / ``json_agg``)."""
+    if SECRET_COLUMNS & set(columns):
+        raise ValueError(f"a bulk entry cannot keep {sorted(SECRET_COLUMNS & set(columns))}")
+    return '{"columns": ' + json.dumps(columns) + ', "table": ' + (rows_json or "[]") + "}"
+
+
+def record_bulk_table(model, action: str, after: str, before: str = "", *, note: str) -> None:
+    """One entry for rows a set-based statement wrote (``INSERT … SELECT``, ``UPDATE … FROM``) whose values the
+    database itself rendered as JSON (:func:`table_json`) — no row passes through Python. On a desk the database's
+    triggers have written the trail already, row by row (the caller need not render anything there:
+    :func:`models.store.desks.is_desk`)."""
+    append(table_name=model._meta.table_name, action=action, before=before, after=after, note=note)
 
 
 #: Columns whose values the trail never keeps (a password hash: anyone who reads the trail could try guesses).
@@ -696,6 +720,8 @@ class AuditRow:
             return self.note
         if _is_compact(after):  # a bulk insert or a bulk update (:func:`record_bulk`)
             return f"{len(after['rows'])} registro(s)"
+        if _is_table(after):  # written by a set-based statement (:func:`record_bulk_table`)
+            return f"{len(after['table'])} registro(s)"
         if isinstance(before, dict) and isinstance(after, dict):
             return "; ".join(f"{k}: {before.get(k)!s} → {after.get(k)!s}" for k in after)
         data = after if after is not None else before

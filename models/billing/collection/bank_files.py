@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 import datetime as _dt
-from dataclasses import dataclass
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any, cast
 
@@ -15,10 +15,12 @@ from models.access.session import acting, require
 from models.base import clock
 from models.base.money import from_centavos, to_centavos
 from models.billing.charges import Charge, Payment
+from models.billing.collection.agreement import require_agreement
+from models.billing.collection.bulk_return import drop_staging, import_bulk, lazy_preview, read_file, stage_and_check
 from models.billing.collection.guias import late_item
 from models.billing.collection.late import get_late_rules
 from models.billing.collection.returns import (
-    STATEMENT_LAYOUT,
+    Item,
     Preview,
     ReturnFileError,
     chunks,
@@ -35,22 +37,38 @@ _WRAP = getattr(peewee, "__exception_wrapper__")  # noqa: B009 - the driver's er
 # --------------------------------------------------------------------------- importing
 
 
-@dataclass
 class ImportResult:
-    preview: Preview
-    return_file: ReturnFile | None
-    payments: int
-    credits: int
+    """What an import did: the return file row, how many payments and credits it wrote, and its preview — record by
+    record, made when first asked for (a file of thousands: the command line lists them; the bulk write needs no
+    Python object per record)."""
+
+    def __init__(
+        self,
+        preview: Preview | None,
+        return_file: ReturnFile | None,
+        payments: int,
+        credits: int,
+        *,
+        build: Callable[[], Preview] | None = None,
+    ):
+        self._preview, self._build = preview, build
+        self.return_file, self.payments, self.credits = return_file, payments, credits
+
+    @property
+    def preview(self) -> Preview:
+        if self._preview is None:
+            assert self._build is not None
+            self._preview = self._build()
+        return self._preview
 
 
 def import_return(
     path: str | Path, *, dry_run: bool = False, accept_overpayment: bool = False, today: _dt.date | None = None
 ) -> ImportResult:
-    """Import the return file at ``path`` — one transaction; ``dry_run`` only previews. A record paid above what
-    its guia owes (or a guia paid twice) refuses the file unless ``accept_overpayment``: the excess is then kept
-    as the payer's credit. The writes go in bulk (a town's file holds thousands of records): the payments, their
-    sources and the credits inserted many at a time, each charge's paid total and status set by one UPDATE per
-    300 charges — every one of them audited as the trail audits a bulk write."""
+    """Import the return file (or OFX statement) at ``path`` — one transaction; ``dry_run`` only previews. A record
+    paid above what its guia owes (or a guia paid twice) refuses the file unless ``accept_overpayment``: the excess is
+    then kept as the payer's credit. A FEBRABAN file is matched and written by the database in bulk
+    (:mod:`~.bulk_return`); a statement, record by record (:func:`_import_statement`). Every write is audited."""
     require("charges.pay")
     today = today or _dt.date.today()
     source = Path(path)
@@ -58,58 +76,105 @@ def import_return(
     if dry_run:
         preview = preview_file(data, source.name, today=today)
         return ImportResult(preview, preview.already, 0, 0)
+    if is_ofx(data):
+        return _import_statement(data, source.name, accept_overpayment=accept_overpayment, today=today)
+    by = acting()
+    agreement = require_agreement().agreement
+    read = read_file(data)
+    try:
+        with db.atomic():  # matched inside the transaction, once this desk holds the write turn
+            take_write_turn(db)
+            already = stage_and_check(read, agreement, today)
+            if already is not None:
+                return ImportResult(preview_file(data, source.name, today=today), already, 0, 0)
+            header = read.header
+            record = ReturnFile.create(
+                agreement=header.agreement,
+                nsa=header.nsa,
+                generated_on=header.generated_on,
+                layout=header.layout,
+                bank=f"{header.bank_code} {header.bank_name}".strip()[:40],
+                file_name=source.name[:255],
+                sha256=read.sha256,
+                records=len(read.details),
+                total=from_centavos(read.total),
+                imported_by=by,
+            )
+            written = import_bulk(
+                read,
+                record,
+                by,
+                agreement=agreement,
+                judge=lambda items: _refuse_unconsented(items, accept_overpayment),
+            )
+            credits = _write_credits(written.judged, record)
+            _write_late(written.judged, today)
+    finally:
+        drop_staging()
+    prefix = f"RET {record.agreement}/{record.nsa}/"
+    return ImportResult(
+        None, record, written.payments, credits, build=lazy_preview(read, source.name, written.judged, prefix)
+    )
+
+
+def _import_statement(data: bytes, file_name: str, *, accept_overpayment: bool, today: _dt.date) -> ImportResult:
+    """A bank statement in OFX: its Pix credits matched to their guias record by record, written in bulk."""
     by = acting()
     with db.atomic():  # read and matched inside the transaction: what another desk wrote meanwhile is seen
-        preview = preview_file(data, source.name, today=today)
+        preview = preview_file(data, file_name, today=today)
         if preview.already is not None:
             return ImportResult(preview, preview.already, 0, 0)
-        _refuse_unconsented(preview, accept_overpayment)
+        _refuse_unconsented(preview.items, accept_overpayment)
         header = preview.parsed.header
-        statement = header.layout == STATEMENT_LAYOUT
         record = ReturnFile.create(
             agreement=header.agreement,
-            nsa=next_number("ofx-statement") if statement else header.nsa,
+            nsa=next_number("ofx-statement"),
             generated_on=header.generated_on,
             layout=header.layout,
             bank=f"{header.bank_code} {header.bank_name}".strip()[:40],
-            file_name=source.name[:255],
+            file_name=file_name[:255],
             sha256=preview.parsed.sha256,
             records=len(preview.parsed.details),
             total=from_centavos(preview.parsed.total_centavos),
             imported_by=by,
         )
-        payments = _write_payments(
-            preview, record, by, prefix="PIX " if statement else "", channel="pix" if statement else "bank"
-        )
-        credits = [
-            {
-                "payment": None,
-                "guia": item.guia.id,
-                "return_file": record.id,
-                "record": item.detail.record,
-                "person": item.guia.person_id,
-                "company": item.guia.company_id,
-                "amount": item.credit,
-                "status": "open",
-                "arisen_on": item.detail.paid_on,
-                "note": item.note,
-            }
-            for item in preview.items
-            if item.guia is not None and item.credit > 0
-        ]
-        for chunk in chunks(credits):
-            Credit.insert_many(chunk).execute()
-        rules = get_late_rules()
-        for item in preview.items:
-            for charge, late in item.late:
-                late_item(
-                    charge,
-                    late,
-                    today + _dt.timedelta(days=rules.due_days),
-                    today,
-                    why=" (guia paga após o vencimento)",
-                )
-    return ImportResult(preview, record, payments, len(credits))
+        payments = _write_payments(preview, record, by, prefix="PIX ", channel="pix")
+        credits = _write_credits(preview.items, record)
+        _write_late(preview.items, today)
+    return ImportResult(preview, record, payments, credits)
+
+
+def _write_credits(items: list[Item], record: ReturnFile) -> int:
+    """What each record paid beyond its guia, as the payer's credit."""
+    credits = [
+        {
+            "payment": None,
+            "guia": item.guia.id,
+            "return_file": record.id,
+            "record": item.detail.record,
+            "person": item.guia.person_id,
+            "company": item.guia.company_id,
+            "amount": item.credit,
+            "status": "open",
+            "arisen_on": item.detail.paid_on,
+            "note": item.note,
+        }
+        for item in items
+        if item.guia is not None and item.credit > 0
+    ]
+    for chunk in chunks(credits):
+        Credit.insert_many(chunk).execute()
+    return len(credits)
+
+
+def _write_late(items: list[Item], today: _dt.date) -> None:
+    """The correction, multa and juros still owed by guias paid after their due date, as accessory charges."""
+    rules = get_late_rules()
+    for item in items:
+        for charge, late in item.late:
+            late_item(
+                charge, late, today + _dt.timedelta(days=rules.due_days), today, why=" (guia paga após o vencimento)"
+            )
 
 
 def preview_file(data: bytes, file_name: str = "", *, today: _dt.date | None = None) -> Preview:
@@ -119,8 +184,8 @@ def preview_file(data: bytes, file_name: str = "", *, today: _dt.date | None = N
     return preview_return(data, file_name, today=today)
 
 
-def _refuse_unconsented(preview: Preview, accept_overpayment: bool) -> None:
-    over = next((i for i in preview.items if i.credit > 0), None)
+def _refuse_unconsented(items: list[Item], accept_overpayment: bool) -> None:
+    over = next((i for i in items if i.credit > 0), None)
     if over is not None and not accept_overpayment:
         raise ReturnFileError(
             f"registro {over.detail.record}: {over.category_label} — {over.note}. Confirme o registro do excesso "

@@ -190,12 +190,56 @@ def _date(text: str, where: str, what: str) -> _dt.date:
         raise ReturnFileError(f"{where}: {what} não existe ({text[6:8]}/{text[4:6]}/{text[:4]}).") from None
 
 
-def parse_return(data: bytes) -> ParsedFile:
-    """Read the records; :class:`ReturnFileError` naming the first record that is wrong."""
-    text = data.decode("latin-1")
-    lines = text.split("\n")
+def record_lines(data: bytes) -> list[str]:
+    """The file's records as text, line ends and the trailing blank lines or end-of-file marks left out."""
+    lines = [raw.rstrip("\r") for raw in data.decode("latin-1").split("\n")]
     while lines and not lines[-1].strip("\r\x1a"):
         lines.pop()
+    return lines
+
+
+def read_header(line: str, where: str = "registro 1") -> Header:
+    """The ``A`` record (the caller checked its length and type)."""
+    if line[1] != "2":
+        raise ReturnFileError(f"{where}: código de remessa {line[1]!r} — um arquivo de retorno tem 2.")
+    return Header(
+        agreement=line[2:22].strip(),
+        company=line[22:42].strip(),
+        bank_code=line[42:45].strip(),
+        bank_name=line[45:65].strip(),
+        generated_on=_date(line[65:73], where, "a data de geração"),
+        nsa=_digits(line[73:79], where, "o NSA"),
+        layout=line[79:81],
+    )
+
+
+def read_detail(line: str, n: int, where: str = "") -> Detail:
+    """A ``G`` record, the ``n``-th of the file (the caller checked its length and type)."""
+    where = where or f"registro {n}"
+    barcode = line[37:81]
+    if not (barcode.isascii() and barcode.isdigit()):
+        raise ReturnFileError(f"{where}: o código de barras não tem 44 algarismos ({barcode.strip()}).")
+    return Detail(
+        record=n,
+        paid_on=_date(line[21:29], where, "a data de pagamento"),
+        credited_on=_date(line[29:37], where, "a data de crédito"),
+        barcode=barcode,
+        centavos=_digits(line[81:93], where, "o valor recebido"),
+        fee_centavos=_digits(line[93:100], where, "o valor da tarifa"),
+        nsr=_digits(line[100:108], where, "o NSR"),
+        collected=line[116],
+        paid_by=line[140],
+    )
+
+
+def read_trailer(line: str, where: str) -> tuple[int, int]:
+    """The ``Z`` record: (number of records, total in centavos)."""
+    return (_digits(line[1:7], where, "o total de registros"), _digits(line[7:24], where, "o valor total"))
+
+
+def parse_return(data: bytes) -> ParsedFile:
+    """Read the records; :class:`ReturnFileError` naming the first record that is wrong."""
+    lines = record_lines(data)
     if not lines:
         raise ReturnFileError("Arquivo de retorno vazio.")
     if len(lines) > MAX_RECORDS:
@@ -203,8 +247,7 @@ def parse_return(data: bytes) -> ParsedFile:
     header: Header | None = None
     details: list[Detail] = []
     trailer: tuple[int, int] | None = None
-    for n, raw in enumerate(lines, 1):
-        line = raw.rstrip("\r")
+    for n, line in enumerate(lines, 1):
         where = f"registro {n}"
         if trailer is not None:
             raise ReturnFileError(f"{where}: há registros depois do trailer (Z).")
@@ -218,36 +261,11 @@ def parse_return(data: bytes) -> ParsedFile:
         if kind == "A":
             if n != 1:
                 raise ReturnFileError(f"{where}: um segundo header (A) no arquivo.")
-            if line[1] != "2":
-                raise ReturnFileError(f"{where}: código de remessa {line[1]!r} — um arquivo de retorno tem 2.")
-            header = Header(
-                agreement=line[2:22].strip(),
-                company=line[22:42].strip(),
-                bank_code=line[42:45].strip(),
-                bank_name=line[45:65].strip(),
-                generated_on=_date(line[65:73], where, "a data de geração"),
-                nsa=_digits(line[73:79], where, "o NSA"),
-                layout=line[79:81],
-            )
+            header = read_header(line, where)
         elif kind == "G":
-            barcode = line[37:81]
-            if not (barcode.isascii() and barcode.isdigit()):
-                raise ReturnFileError(f"{where}: o código de barras não tem 44 algarismos ({barcode.strip()}).")
-            details.append(
-                Detail(
-                    record=n,
-                    paid_on=_date(line[21:29], where, "a data de pagamento"),
-                    credited_on=_date(line[29:37], where, "a data de crédito"),
-                    barcode=barcode,
-                    centavos=_digits(line[81:93], where, "o valor recebido"),
-                    fee_centavos=_digits(line[93:100], where, "o valor da tarifa"),
-                    nsr=_digits(line[100:108], where, "o NSR"),
-                    collected=line[116],
-                    paid_by=line[140],
-                )
-            )
+            details.append(read_detail(line, n, where))
         elif kind == "Z":
-            trailer = (_digits(line[1:7], where, "o total de registros"), _digits(line[7:24], where, "o valor total"))
+            trailer = read_trailer(line, where)
         else:
             raise ReturnFileError(f"{where}: tipo de registro desconhecido {kind!r} (o retorno tem A, G e Z).")
     if header is None or trailer is None:
@@ -300,47 +318,65 @@ def preview_return(data: bytes, file_name: str = "", *, today: _dt.date | None =
     today = today or _dt.date.today()
     parsed = parse_return(data)
     agreement = require_agreement()
-    header = parsed.header
-    if not _same_agreement(header.agreement, agreement.agreement):
-        raise ReturnFileError(
-            f"registro 1: o arquivo é do convênio {header.agreement or '(em branco)'}, o do município é "
-            f"{agreement.agreement}; nada foi importado."
-        )
+    check_agreement(parsed.header, agreement.agreement)
     future = next((d for d in parsed.details if d.paid_on > today), None)
     if future is not None:
-        raise ReturnFileError(
-            f"registro {future.record}: a data de pagamento {date_text(future.paid_on)} está no futuro; "
-            "nada foi importado."
-        )
+        refuse_future(future.record, future.paid_on)
     preview = Preview(parsed, file_name)
-    preview.already = ReturnFile.get_or_none(
-        (ReturnFile.agreement == header.agreement) & (ReturnFile.nsa == header.nsa)
-    )
-    if preview.already is not None and preview.already.sha256 != parsed.sha256:
-        raise ReturnFileError(
-            f"registro 1: o NSA {header.nsa} do convênio {header.agreement} já foi importado em "
-            f"{date_text(preview.already.imported_at.date())} de outro arquivo; este arquivo difere e foi recusado."
-        )
+    preview.already = imported_before(parsed.header, parsed.sha256)
     match(preview, agreement.agreement)
     return preview
 
 
+def check_agreement(header: Header, ours: str) -> None:
+    if not _same_agreement(header.agreement, ours):
+        raise ReturnFileError(
+            f"registro 1: o arquivo é do convênio {header.agreement or '(em branco)'}, o do município é "
+            f"{ours}; nada foi importado."
+        )
+
+
+def refuse_future(record: int, paid_on: _dt.date) -> None:
+    raise ReturnFileError(
+        f"registro {record}: a data de pagamento {date_text(paid_on)} está no futuro; nada foi importado."
+    )
+
+
+def imported_before(header: Header, sha256: str) -> ReturnFile | None:
+    """The file of the same agreement and NSA imported before (the same file: nothing to do), or ``None``; another
+    file with that NSA is refused."""
+    found = ReturnFile.get_or_none((ReturnFile.agreement == header.agreement) & (ReturnFile.nsa == header.nsa))
+    if found is not None and found.sha256 != sha256:
+        raise ReturnFileError(
+            f"registro 1: o NSA {header.nsa} do convênio {header.agreement} já foi importado em "
+            f"{date_text(found.imported_at.date())} de outro arquivo; este arquivo difere e foi recusado."
+        )
+    return found
+
+
 def match(preview: Preview, agreement: str, skip: set[int] | None = None) -> None:
     """Classify every record of ``preview`` against the guias (``skip``: records already imported)."""
-    parsed = preview.parsed
+    preview.items.extend(classify(preview.parsed.details, agreement, skip))
+
+
+def classify(details: list[Detail], agreement: str, skip: set[int] | None = None) -> list[Item]:
+    """Each record matched to its guia and classified, in the file's order (what one record pays is spent for the
+    next ones)."""
     guias: dict[str, Guia] = {}
-    for chunk in chunks(sorted({d.barcode for d in parsed.details})):
+    for chunk in chunks(sorted({d.barcode for d in details})):
         guias.update((g.barcode, g) for g in Guia.select().where(Guia.barcode.in_(chunk)))
     rows = _guia_rows([g.id for g in guias.values()])
     spent: dict[int, Decimal] = {}
     rules = get_late_rules()
-    for detail in parsed.details:
+    items = []
+    for detail in details:
         if skip and detail.record in skip:
-            preview.items.append(Item(detail, "already", note="este lançamento já foi importado"))
+            items.append(Item(detail, "already", note="este lançamento já foi importado"))
             continue
         guia = guias.get(detail.barcode)
-        items = rows.get(guia.id, []) if guia is not None else []
-        preview.items.append(_classify(detail, guia, items, agreement, spent, rules))
+        found = rows.get(guia.id, []) if guia is not None else []
+        items.append(_classify(detail, guia, found, agreement, spent, rules))
+    return items
 
 
 def _classify(
