@@ -20,6 +20,7 @@ from __future__ import annotations
 import datetime as _dt
 import hashlib
 import json
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -55,10 +56,23 @@ from models.store.db import check_row, db
 STAGE = "praca_ret_stage"
 PARTS = "praca_ret_parts"
 ADDED = "praca_ret_added"
+OWED = "praca_ret_owed"
+
+
+#: A ``G`` record as the layout has it: 20 characters, then 87 digits (the two dates, the barcode, the amount, the
+#: fee and the NSR), then 42 characters.
+G_RECORD = re.compile(r"G.{20}[0-9]{87}.{42}\Z", re.DOTALL)
 
 
 def _pg() -> bool:
     return isinstance(db.obj, PostgresqlDatabase)
+
+
+def _analyze(table: str) -> None:
+    """PostgreSQL plans a temporary table it has no statistics for as if it held a few rows: its joins with the
+    town's tables (thousands of guias and charges) want them."""
+    if _pg():
+        _sql(f"ANALYZE {table}")
 
 
 def _sql(text: str, params: tuple = ()):
@@ -87,50 +101,41 @@ def read_file(data: bytes) -> FileRead:
         raise ReturnFileError("registro 1: arquivo de retorno ilegível.")  # pragma: no cover - parse_return raised
     header = read_header(lines[0])
     count, total = read_trailer(lines[-1], f"registro {len(lines)}")
-    if count != len(lines):
-        parse_return(data)
-    return FileRead(data, header, lines[1:-1], count, total, hashlib.sha256(data).hexdigest())
+    details = lines[1:-1]
+    match = G_RECORD.match
+    if count != len(lines) or not all(map(match, details)):
+        parse_return(data)  # names the record that is wrong
+        raise ReturnFileError("arquivo de retorno recusado.")  # pragma: no cover - parse_return raised
+    return FileRead(data, header, details, count, total, hashlib.sha256(data).hexdigest())
 
 
 def _stage(read: FileRead) -> None:
-    """The ``G`` records into the connection's temporary table, each field cut and its digits checked."""
+    """The ``G`` records (their form checked by :data:`G_RECORD`) into the connection's temporary table, each field
+    cut by the database."""
     if _pg():
         _sql(
             f"CREATE TEMP TABLE {STAGE} (record integer PRIMARY KEY, paid_on text, credited_on text, barcode text, "
-            "centavos bigint, fee bigint, nsr bigint, ok boolean, guia_id integer, simple boolean DEFAULT false) "
-            "ON COMMIT DROP"
+            "centavos bigint, fee bigint, nsr bigint, guia_id integer, simple boolean DEFAULT false) ON COMMIT DROP"
         )
-        _sql(
-            f"CREATE TEMP TABLE {PARTS} (record integer, charge_id integer, amount bigint) ON COMMIT DROP",
-        )
-        digits = "substr(line, 22, 87) ~ '^[0-9]{87}$'"
-
-        def number(start: int, size: int) -> str:
-            return f"CASE WHEN {digits} THEN substr(line, {start}, {size})::bigint END"
-
-        source = "unnest(string_to_array(?, E'\\n')) WITH ORDINALITY AS t(line, ord)"
+        _sql(f"CREATE TEMP TABLE {PARTS} (record integer, charge_id integer, amount bigint) ON COMMIT DROP")
+        number = "substr(line, {0}, {1})::bigint"
+        lines = "unnest(string_to_array(?, E'\\n')) WITH ORDINALITY AS t(line, ord)"
         record, text = "ord + 1", "\n".join(read.details)
     else:
-        _sql(f"DROP TABLE IF EXISTS temp.{STAGE}")
-        _sql(f"DROP TABLE IF EXISTS temp.{PARTS}")
+        drop_staging()
         _sql(
             f"CREATE TEMP TABLE {STAGE} (record INTEGER PRIMARY KEY, paid_on TEXT, credited_on TEXT, barcode TEXT, "
-            "centavos INTEGER, fee INTEGER, nsr INTEGER, ok INTEGER, guia_id INTEGER, simple INTEGER DEFAULT 0)"
+            "centavos INTEGER, fee INTEGER, nsr INTEGER, guia_id INTEGER, simple INTEGER DEFAULT 0)"
         )
         _sql(f"CREATE TEMP TABLE {PARTS} (record INTEGER, charge_id INTEGER, amount INTEGER)")
-        digits = "substr(line, 22, 87) NOT GLOB '*[^0-9]*'"
-
-        def number(start: int, size: int) -> str:
-            return f"CAST(substr(line, {start}, {size}) AS INTEGER)"
-
-        source = "(SELECT key AS ord, value AS line FROM json_each(?))"
+        number = "CAST(substr(line, {0}, {1}) AS INTEGER)"
+        lines = "(SELECT key AS ord, value AS line FROM json_each(?))"
         record, text = "ord + 2", json.dumps(read.details)
     day = "substr(line, {0}, 4) || '-' || substr(line, {1}, 2) || '-' || substr(line, {2}, 2)"
     _sql(
-        f"INSERT INTO {STAGE} (record, paid_on, credited_on, barcode, centavos, fee, nsr, ok) SELECT {record}, "
-        f"{day.format(22, 26, 28)}, {day.format(30, 34, 36)}, substr(line, 38, 44), {number(82, 12)}, "
-        f"{number(94, 7)}, {number(101, 8)}, "
-        f"length(line) = {RECORD_SIZE} AND substr(line, 1, 1) = 'G' AND {digits} FROM {source}",
+        f"INSERT INTO {STAGE} (record, paid_on, credited_on, barcode, centavos, fee, nsr) SELECT {record}, "
+        f"{day.format(22, 26, 28)}, {day.format(30, 34, 36)}, substr(line, 38, 44), {number.format(82, 12)}, "
+        f"{number.format(94, 7)}, {number.format(101, 8)} FROM {lines}",
         (text,),
     )
 
@@ -138,9 +143,7 @@ def _stage(read: FileRead) -> None:
 def _check_staged(read: FileRead) -> None:
     """What :func:`~.returns.parse_return` checks, on the staged records: a wrong one is named by reading the file
     record by record."""
-    wrong, received = _sql(
-        f"SELECT COALESCE(SUM(CASE WHEN ok THEN 0 ELSE 1 END), 0), COALESCE(SUM(centavos), 0) FROM {STAGE}"
-    ).fetchone()
+    (received,) = _sql(f"SELECT COALESCE(SUM(centavos), 0) FROM {STAGE}").fetchone()
     days = [d for (d,) in _sql(f"SELECT paid_on FROM {STAGE} UNION SELECT credited_on FROM {STAGE}")]
     try:
         for day in days:
@@ -148,7 +151,7 @@ def _check_staged(read: FileRead) -> None:
         valid = True
     except (TypeError, ValueError):
         valid = False
-    if wrong or not valid or int(received) != read.total:
+    if not valid or int(received) != read.total:
         parse_return(read.data)  # names the first wrong record
         raise ReturnFileError("arquivo de retorno recusado.")  # pragma: no cover - parse_return raised
 
@@ -165,19 +168,29 @@ def _match(agreement: str) -> list[int]:
     """Each staged record's guia, and which records are plainly paid (see the module's text); the others' numbers."""
     date = "::date" if _pg() else ""
     _sql(f"UPDATE {STAGE} AS s SET guia_id = g.id FROM guia AS g WHERE g.barcode = s.barcode")
+    _analyze(STAGE)
+    # per guia of the file: what its charges still owe, and whether each is open, owes, and is in no other record
     _sql(
-        f"WITH twice AS (SELECT barcode FROM {STAGE} GROUP BY barcode HAVING COUNT(*) > 1), "
-        f"shared AS (SELECT gc.charge_id FROM {STAGE} AS t JOIN guia_charge AS gc ON gc.guia_id = t.guia_id "
-        "GROUP BY gc.charge_id HAVING COUNT(*) > 1) "
-        f"UPDATE {STAGE} AS s SET simple = TRUE FROM guia AS g "
-        "WHERE g.id = s.guia_id AND g.status = 'open' AND substr(s.barcode, 16, 4) = ? "
-        f"AND s.paid_on{date} <= g.due_on "
-        "AND s.barcode NOT IN (SELECT barcode FROM twice) "
-        "AND s.centavos = (SELECT SUM(c.amount - c.paid_total) FROM guia_charge AS gc JOIN charge AS c "
-        "ON c.id = gc.charge_id WHERE gc.guia_id = s.guia_id) "
-        "AND NOT EXISTS (SELECT 1 FROM guia_charge AS gc JOIN charge AS c ON c.id = gc.charge_id "
-        "WHERE gc.guia_id = s.guia_id AND (c.status <> 'open' OR c.amount <= c.paid_total "
-        "OR gc.charge_id IN (SELECT charge_id FROM shared)))",
+        f"CREATE TEMP TABLE {OWED} (guia_id integer PRIMARY KEY, owed bigint, clean integer)"
+        + (" ON COMMIT DROP" if _pg() else "")
+    )
+    _sql(
+        f"INSERT INTO {OWED} (guia_id, owed, clean) SELECT gc.guia_id, SUM(c.amount - c.paid_total), "
+        "MIN(CASE WHEN c.status = 'open' AND c.amount > c.paid_total THEN 1 ELSE 0 END) "
+        f"FROM guia_charge AS gc JOIN charge AS c ON c.id = gc.charge_id "
+        f"WHERE gc.guia_id IN (SELECT guia_id FROM {STAGE}) GROUP BY gc.guia_id"
+    )
+    _sql(
+        f"UPDATE {OWED} SET clean = 0 WHERE guia_id IN (SELECT gc.guia_id FROM guia_charge AS gc WHERE gc.charge_id "
+        f"IN (SELECT x.charge_id FROM {STAGE} AS t JOIN guia_charge AS x ON x.guia_id = t.guia_id "
+        "GROUP BY x.charge_id HAVING COUNT(*) > 1))"
+    )
+    _analyze(OWED)
+    _sql(
+        f"UPDATE {STAGE} AS s SET simple = TRUE FROM guia AS g, {OWED} AS o "
+        "WHERE g.id = s.guia_id AND o.guia_id = s.guia_id AND g.status = 'open' AND substr(s.barcode, 16, 4) = ? "
+        f"AND s.paid_on{date} <= g.due_on AND s.centavos = o.owed AND o.clean = 1 "
+        f"AND s.barcode NOT IN (SELECT barcode FROM {STAGE} GROUP BY barcode HAVING COUNT(*) > 1)",
         (agreement,),
     )
     _sql(
@@ -210,6 +223,7 @@ def import_bulk(read: FileRead, record: ReturnFile, by: str, *, agreement: str, 
             f"INSERT INTO {PARTS} (record, charge_id, amount) VALUES ({', '.join(['%s' if _pg() else '?'] * 3)})",
             parts,
         )
+    _analyze(PARTS)
     what = f"arquivo de retorno {record.file_name}"
     prefix = f"RET {record.agreement}/{record.nsa}/"
     note = f"arquivo de retorno {record.file_name}, NSA {record.nsa}, registro "
@@ -252,10 +266,8 @@ def _rows_json(values: str, body: str, order: str) -> str:
     if _pg():
         query = f"SELECT COALESCE(json_agg(json_build_array({values}) ORDER BY {order})::text, '[]') FROM {body}"
     else:
-        query = (
-            f"SELECT COALESCE(json_group_array(json(j)), '[]') FROM (SELECT json_array({values}) AS j FROM {body} "
-            f"ORDER BY {order})"
-        )
+        del order  # SQLite scans them in the order of their keys (ids): the rows come in that order
+        query = f"SELECT COALESCE(json_group_array(json_array({values})), '[]') FROM {body}"
     return _sql(query).fetchone()[0]
 
 
@@ -289,14 +301,24 @@ def _add_paid(what: str, audit: bool) -> None:
             "GROUP BY charge_id"
         )
     else:
-        _sql(f"DROP TABLE IF EXISTS temp.{ADDED}")
-        _sql(f"CREATE TEMP TABLE {ADDED} AS SELECT charge_id, SUM(amount) AS plus FROM {PARTS} GROUP BY charge_id")
+        _sql(f"CREATE TEMP TABLE {ADDED} (charge_id INTEGER PRIMARY KEY, plus INTEGER)")
+        _sql(f"INSERT INTO {ADDED} SELECT charge_id, SUM(amount) FROM {PARTS} GROUP BY charge_id")
+    _analyze(ADDED)
     values = f"c.id, {_money('c.paid_total')}, c.status, c.version"
-    state = f"charge AS c JOIN {ADDED} AS a ON a.charge_id = c.id WHERE c.status <> 'cancelled'"
+    # the charges the file pays, looked up by their keys (SQLite: CROSS JOIN keeps the file's table outside)
+    state = (
+        f"{ADDED} AS a {'JOIN' if _pg() else 'CROSS JOIN'} charge AS c ON c.id = a.charge_id "
+        "WHERE c.status <> 'cancelled'"
+    )
     before = _rows_json(values, state, "c.id") if audit else ""
+    plus = f"(SELECT a.plus FROM {ADDED} AS a WHERE a.charge_id = charge.id)"
     changed = _sql(
-        f"UPDATE charge AS c SET paid_total = c.paid_total + a.plus, status = CASE WHEN c.paid_total + a.plus >= "
-        f"c.amount THEN 'paid' ELSE c.status END, version = c.version + 1 FROM {ADDED} AS a "
+        f"UPDATE charge SET paid_total = paid_total + {plus}, status = CASE WHEN paid_total + {plus} >= amount "
+        f"THEN 'paid' ELSE status END, version = version + 1 WHERE id IN (SELECT charge_id FROM {ADDED}) "
+        "AND status <> 'cancelled'"
+        if not _pg()
+        else f"UPDATE charge AS c SET paid_total = c.paid_total + a.plus, status = CASE WHEN c.paid_total + a.plus "
+        f">= c.amount THEN 'paid' ELSE c.status END, version = c.version + 1 FROM {ADDED} AS a "
         "WHERE c.id = a.charge_id AND c.status <> 'cancelled'"
     ).rowcount
     if audit and changed:
@@ -314,7 +336,7 @@ def drop_staging() -> None:
     """SQLite keeps a connection's temporary tables until it closes: dropped once the import ends (PostgreSQL drops
     them at the commit)."""
     if not _pg():
-        for table in (STAGE, PARTS, ADDED):
+        for table in (STAGE, PARTS, ADDED, OWED):
             _sql(f"DROP TABLE IF EXISTS temp.{table}")
 
 
