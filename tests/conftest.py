@@ -302,9 +302,16 @@ def run_modal(opener, fill):
     from PySide6.QtWidgets import QApplication, QDialog
 
     seen = {}
+    tries = [0]
 
     def act():
         dialog = QApplication.activeModalWidget()
+        if dialog is None and tries[0] < 1000 and "returned" not in seen:
+            # not open yet: the opener reads the database first, off the GUI thread, with the event loop running
+            # (views.operations.in_background) — this timer fires inside that loop, before the dialog shows
+            tries[0] += 1
+            QTimer.singleShot(10, act)
+            return
         seen["dialog"] = dialog
         try:
             fill(dialog)
@@ -316,6 +323,7 @@ def run_modal(opener, fill):
 
     QTimer.singleShot(0, act)
     result = opener()
+    seen["returned"] = True
     if "error" in seen:
         raise seen["error"]
     return seen.get("dialog"), result
