@@ -568,7 +568,8 @@ def built(wine, tmp_path_factory, qapp) -> dict[str, object]:
     signed = wine.run(
         str(wine.iscc), "/DAppVersion=9.9.9", f"/Spraca=cmd /c {_windows_path(root / 'sign.cmd')} $f", source, cwd=root
     )
-    return {"root": root, "unsigned": unsigned, "signed": signed}
+    forgotten = wine.run(str(wine.iscc), "/DAppVersion=9.9.9", source, cwd=root)  # neither /Spraca nor /DUnsigned
+    return {"root": root, "unsigned": unsigned, "signed": signed, "forgotten": forgotten}
 
 
 def test_inno_setups_compiler_accepts_the_script_signed_and_unsigned(built):
@@ -592,6 +593,9 @@ def test_inno_setups_compiler_accepts_the_script_signed_and_unsigned(built):
     assert check.returncode == 0 and "Praca teste" in check.stdout, check.stdout + check.stderr
     bare = subprocess.run(["osslsigncode", "verify", "-in", str(unsigned)], capture_output=True, text=True)
     assert bare.returncode != 0
+    # no unsigned installer by mistake: without the sign tool, and without /DUnsigned, nothing is built
+    forgotten = built["forgotten"]
+    assert forgotten.returncode != 0 and 'directive "SignTool" is invalid' in forgotten.stdout + forgotten.stderr
 
 
 def test_the_installer_under_wine_refuses_bad_switches_chooses_the_database_and_keeps_it_on_upgrade(wine, built):
