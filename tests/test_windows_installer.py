@@ -480,6 +480,7 @@ class Wine:
 
     def run(self, *args: str, cwd: Path | None = None) -> subprocess.CompletedProcess:
         env = {**os.environ, "WINEPREFIX": str(self.prefix), "WINEDEBUG": "-all", "DISPLAY": self.display}
+        env["WINEDLLOVERRIDES"] = "mscoree,mshtml="  # a new prefix never offers to download Mono or Gecko
         return subprocess.run(["wine", *args], capture_output=True, text=True, timeout=600, env=env, cwd=cwd)
 
     def wait(self) -> None:
