@@ -23,6 +23,7 @@ _HOME = tempfile.mkdtemp(prefix="praca-test-home-")
 for _var in ("XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_CACHE_HOME", "XDG_STATE_HOME"):
     os.environ[_var] = os.path.join(_HOME, _var.lower())
 os.environ.pop("PRACA_DB", None)
+os.environ.pop("PRACA_DATA", None)  # the desk's shared data folder (desktop/paths.py): each test sets its own
 # Every PostgreSQL session this process (and the commands it starts) opens is named after it: a schema's drop ends
 # only this process's idle sessions, never another xdist worker's or another run's on the same server.
 os.environ["PGAPPNAME"] = f"praca-test-{os.getpid()}"

@@ -17,7 +17,6 @@ from PySide6.QtCore import QCoreApplication
 from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
-    QFileDialog,
     QFormLayout,
     QGroupBox,
     QHBoxLayout,
@@ -35,6 +34,7 @@ from models.access.session import can
 from models.permits import signatures
 from views.blocks import FormDialog, button_row, fill, message_label, push_button, user_errors, wrapped_label
 from views.operations import in_background
+from views.save import open_file_name, save_file_name
 from views.table_models import Column, RowsModel
 
 
@@ -382,7 +382,7 @@ class SigningPage(QWidget):
             )
 
     def add_old_key(self) -> None:
-        path, _ = QFileDialog.getOpenFileName(
+        path, _ = open_file_name(
             self, self.tr("Chave pública da mesa antiga"), "", self.tr("Chave pública (*.pem);;Todos (*)")
         )
         if not path:
@@ -409,7 +409,7 @@ class SigningPage(QWidget):
     def export_page(self) -> None:
         from reports.verify_page import write_verify_page
 
-        path, _ = QFileDialog.getSaveFileName(
+        path, _ = save_file_name(
             self, self.tr("Exportar a página de verificação"), "verificar.html", self.tr("Página (*.html)")
         )
         if not path:
