@@ -20,6 +20,7 @@ from views.blocks import (
     user_errors,
     wrapped_label,
 )
+from views.operations import in_background
 
 
 class CollectionPage(QWidget):
@@ -115,14 +116,13 @@ class CollectionPage(QWidget):
         layout.addStretch(1)
 
     def refresh(self) -> None:
-        found = get_agreement()
+        found, rules = in_background(lambda: (get_agreement(), get_late_rules()))
         self.agreement.setText(found.agreement)
         index = self.value_id.findData(found.value_id or "6")
         self.value_id.setCurrentIndex(max(index, 0))
-        self.pix_key.setText(get_agreement().pix_key)
+        self.pix_key.setText(found.pix_key)
         self.pix_name.setText(found.pix_name)
         self.pix_city.setText(found.pix_city)
-        rules = get_late_rules()
         pct = lambda d: f"{d.normalize():f}".replace(".", ",") if d else ""  # noqa: E731 - a local formatter
         self.fine_percent.setText(pct(rules.fine_percent))
         self.interest_percent.setText(pct(rules.interest_percent))
@@ -198,9 +198,13 @@ def payment_notes(widget: QWidget, charge) -> dict[int, str]:
     from models.billing.collection.desk import reversals_of, sources_of
     from views.blocks import fill
 
+    sources, reversals = in_background(
+        lambda: ([(s, s.guia, s.return_file) for s in sources_of(charge).values()], reversals_of(charge))
+    )
     notes: dict[int, str] = {}
-    for source in sources_of(charge).values():
-        guia, bank_file = source.guia, source.return_file
+    for source, guia, bank_file in sources:
+        if source.channel == "credit":  # a payer's credit used: credit_notes says which
+            continue
         if source.channel == "pix":
             notes[source.payment_id] = fill(
                 widget.tr(" — Pix da guia nº %1, extrato %2"),
@@ -214,7 +218,7 @@ def payment_notes(widget: QWidget, charge) -> dict[int, str]:
             bank_file.nsa if bank_file is not None else "",
             source.record or "",
         )
-    for payment_id, reversal in reversals_of(charge).items():
+    for payment_id, reversal in reversals.items():
         notes[payment_id] = notes.get(payment_id, "") + fill(
             widget.tr(" — <b>estornado</b> (estorno nº %1 em %2 por %3: %4)"),
             reversal.number,
@@ -284,10 +288,12 @@ def credit_notes(widget: QWidget, charge) -> tuple[dict[int, str], list[str]]:
     from models.base.money import format_brl
     from models.billing.collection.credits import credits_for, uses_of
     from views.blocks import fill
+    from views.operations import in_background
 
+    uses, open_credits = in_background(lambda: (uses_of(charge), credits_for(charge)))
     notes = {
         payment_id: fill(widget.tr(" — com o crédito nº %1 (ato nº %2)"), use.credit_id, use.number)
-        for payment_id, use in uses_of(charge).items()
+        for payment_id, use in uses.items()
     }
     lines = [
         fill(
@@ -297,7 +303,7 @@ def credit_notes(widget: QWidget, charge) -> tuple[dict[int, str], list[str]]:
             format_brl(line.balance),
             line.origin,
         )
-        for line in credits_for(charge)
+        for line in open_credits
     ]
     return notes, lines
 
