@@ -231,22 +231,35 @@ def import_bulk(read: FileRead, record: ReturnFile, by: str, *, agreement: str, 
     now = clock.now()
     date = "::date" if _pg() else ""
     last = _sql("SELECT COALESCE(MAX(id), 0) FROM payment").fetchone()[0]
-    made = _sql(
+    payments = (
         "INSERT INTO payment (charge_id, paid_on, amount, reference, recorded_at, recorded_by, note) "
         f"SELECT p.charge_id, s.paid_on{date}, p.amount, substr(? || s.nsr, 1, 64), ?, ?, ? || s.record "
-        f"FROM {PARTS} AS p JOIN {STAGE} AS s ON s.record = p.record ORDER BY p.record, p.charge_id",
-        (prefix, now if _pg() else str(now), by, note),
-    ).rowcount
-    if not made:
-        return Written(0, items)
-    _sql(
-        "INSERT INTO payment_source (payment_id, channel, guia_id, return_file_id, record, barcode, credited_on, fee) "
-        f"SELECT pay.id, 'bank', s.guia_id, ?, s.record, s.barcode, s.credited_on{date}, s.fee "
-        f"FROM {PARTS} AS p JOIN {STAGE} AS s ON s.record = p.record "
-        "JOIN payment AS pay ON pay.charge_id = p.charge_id AND pay.reference = substr(? || s.nsr, 1, 64) "
-        "WHERE pay.id > ?",
-        (record.id, prefix, last),
+        f"FROM {PARTS} AS p JOIN {STAGE} AS s ON s.record = p.record ORDER BY p.record, p.charge_id"
     )
+    sources = (
+        "INSERT INTO payment_source (payment_id, channel, guia_id, return_file_id, record, barcode, credited_on, fee) "
+    )
+    if _pg():  # the sources from the payments just made (RETURNING), not looked up again in the payment table
+        made = _sql(
+            f"WITH made AS ({payments} RETURNING id, charge_id, reference) {sources}"
+            "SELECT m.id, 'bank', s.guia_id, ?, s.record, s.barcode, s.credited_on::date, s.fee FROM made AS m "
+            f"JOIN {PARTS} AS p ON p.charge_id = m.charge_id JOIN {STAGE} AS s ON s.record = p.record "
+            "AND substr(? || s.nsr, 1, 64) = m.reference",
+            (prefix, now, by, note, record.id, prefix),
+        ).rowcount
+        if not made:
+            return Written(0, items)
+    else:
+        made = _sql(payments, (prefix, str(now), by, note)).rowcount
+        if not made:
+            return Written(0, items)
+        _sql(
+            f"{sources}SELECT pay.id, 'bank', s.guia_id, ?, s.record, s.barcode, s.credited_on, s.fee "
+            f"FROM {PARTS} AS p JOIN {STAGE} AS s ON s.record = p.record "
+            "JOIN payment AS pay ON pay.charge_id = p.charge_id AND pay.reference = substr(? || s.nsr, 1, 64) "
+            "WHERE pay.id > ?",
+            (record.id, prefix, last),
+        )
     audit = not desks.is_desk(db.obj)  # on a desk the server's triggers write the trail, row by row
     if audit:
         _audit_inserts(last, record, what, made)
