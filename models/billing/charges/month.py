@@ -75,7 +75,9 @@ def _area_inputs(regime, permit: Permit, fee) -> tuple[str, ...]:
     """What an area fee reads of a permit: the line alone where the fee charges the size the act fixes for it;
     else the stall's real size (SJC art. 11, § 5º: "por metro quadrado utilizado", the line's size a maximum)."""
     if fee.kind == "formula":  # what its formulas read of the stall (compiled once per version of the act)
-        reads = program_for(regime, fee).reads
+        reads = set(program_for(regime, fee).reads)
+        if "area" in reads:  # a permit keeps its front and depth: the area is their product
+            reads |= {"front", "depth"}
         return tuple(name for name in ("equipment", "line", "front", "depth", "hitch") if name in reads) or ("line",)
     try:
         line = regime.line(permit.line) if permit.line else None

@@ -6,6 +6,7 @@ in the order they were read, every term, table row, asked value (with who set it
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Mapping
 from decimal import Decimal
 from typing import Any
@@ -14,8 +15,8 @@ from models.base.errors import UserError
 from models.base.money import format_brl, format_factor, round_cents, to_decimal
 from models.rules.fees.inputs import Inputs, due_text, in_formula, join_basis, unit_value_detail, year_for
 from models.rules.fees.results import AskedValue, QuoteLine
-from models.rules.formulas.evaluate import EvaluationError, Value, evaluate, shown
-from models.rules.formulas.syntax import Binary, Call, Expr, In, Name, Num, Unary
+from models.rules.formulas.evaluate import EvaluationError, Value, shown
+from models.rules.formulas.syntax import Call, Expr, Num, Str
 from models.rules.regimes import Regime
 from models.rules.regimes.fee_formulas import FeeProgram, program_for
 from models.rules.regimes.model.fees import SETTERS, AskedInput, Fee
@@ -46,11 +47,11 @@ def bounds_text(regime: Regime, item: AskedInput) -> str:
     """``de 1 a 5 (Lei X, art. 7º)`` — the range the act sets, with its article."""
     unit = f" {item.unit}" if item.unit else ""
     if item.minimum is not None and item.maximum is not None:
-        span = f"de {format_factor(item.minimum)} a {format_factor(item.maximum)}{unit}"
+        span = f"de {_factor(item.minimum)} a {_factor(item.maximum)}{unit}"
     elif item.maximum is not None:
-        span = f"até {format_factor(item.maximum)}{unit}"
+        span = f"até {_factor(item.maximum)}{unit}"
     elif item.minimum is not None:
-        span = f"a partir de {format_factor(item.minimum)}{unit}"
+        span = f"a partir de {_factor(item.minimum)}{unit}"
     else:
         span = "sem limite fixado no ato"
     return f"{span} ({regime.cite(item.basis, item.basis_act)})"
@@ -77,12 +78,12 @@ def checked_asked(regime: Regime, values: Mapping[str, Any] | None) -> dict[str,
         low = item.minimum if item.minimum is not None else Decimal(0)
         if number < low or (item.maximum is not None and number > item.maximum):
             raise UserError(
-                f"{item.label}: {format_factor(number)} fora dos limites do ato — {bounds_text(regime, item)}.",
+                f"{item.label}: {_factor(number)} fora dos limites do ato — {bounds_text(regime, item)}.",
                 field=f"inputs.{name}",
             )
         if number != number.quantize(Decimal(1).scaleb(-item.places)):
             raise UserError(
-                f"{item.label}: {format_factor(number)} — no máximo {item.places} casas decimais.",
+                f"{item.label}: {_factor(number)} — no máximo {item.places} casas decimais.",
                 field=f"inputs.{name}",
             )
         result[name] = number
@@ -90,7 +91,8 @@ def checked_asked(regime: Regime, values: Mapping[str, Any] | None) -> dict[str,
 
 
 class _Pricing:
-    """One evaluation of a formula fee: the values read (each once), and the details in reading order."""
+    """One evaluation of a formula fee (the :class:`Env` of its compiled closures): the values read, each once,
+    and the details in reading order."""
 
     def __init__(
         self,
@@ -111,20 +113,39 @@ class _Pricing:
         self.given: list[AskedValue] = []
         self.called: dict[tuple[str, str], Decimal] = {}
         #: names written as a product when shown: a value in fiscal units (``5,50 × 38,42``)
-        self.products: dict[str, Expr] = {}
+        self.products: dict[str, str] = {}
+
+    # -- the Env of the compiled closures
+    def value(self, name: str) -> Value:
+        found = self.values.get(name)
+        if found is None:
+            found, self.texts[name] = self._read(name)
+            self.values[name] = found
+        return found
+
+    def call(self, function: str, args: list[Value]) -> Value:
+        key = (function, str(args[0]))
+        found = self.called.get(key)
+        if found is not None:
+            return found
+        if function == "fee":
+            line = self.fee_amount(str(args[0]))
+            self.details.append(f"{line.label} = {format_brl(line.amount)} ({line.basis})")
+            value = line.amount
+        else:  # a fiscal unit in a given year
+            year = int(Decimal(str(args[0])))
+            value = self.regime.unit_value(function, year, self.inp.overrides)
+            self.details.append(unit_value_detail(self.regime, function, year, self.inp.overrides))
+        self.called[key] = value
+        return value
+
+    def _cite(self, key: str, basis: str, basis_act: str | None) -> str:
+        text = self.program.said.get(key)
+        if text is None:
+            text = self.program.said[key] = self.regime.cite(basis, basis_act)
+        return text
 
     # -- names
-    def value(self, node: Name) -> Value:
-        name = node.name
-        if name not in self.values:
-            self.values[name], self.texts[name] = self._read(name)
-        return self.values[name]
-
-    def text(self, node: Name) -> str:
-        if node.name not in self.texts:
-            self.value(node)
-        return self.texts[node.name]
-
     def _read(self, name: str) -> tuple[Value, str]:
         program, regime = self.program, self.regime
         if name in program.terms:
@@ -136,7 +157,7 @@ class _Pricing:
         if name in regime.units_by_code:
             value = regime.unit_value(name, self.year, self.inp.overrides)
             self.details.append(unit_value_detail(regime, name, self.year, self.inp.overrides))
-            return value, format_factor(value)
+            return value, _factor(value)
         if any(index.code == name for index in regime.indexes):
             return self._index(name)
         return self._desk(name)
@@ -144,42 +165,41 @@ class _Pricing:
     def _term(self, name: str) -> tuple[Value, str]:
         term = self.program.terms[name]
         label = term.term.label or name
-        cite = self.regime.cite(term.term.basis, term.term.basis_act)
+        cite = self._cite(f"term:{name}", term.term.basis, term.term.basis_act)
         self.bases.append(term.term.basis)
         if term.tree is None:
             assert term.term.value is not None  # the loader asks for value or formula
             value = term.term.value
             if term.fiscal is None:
-                self.details.append(f"{label} = {format_factor(value)}{_unit(term.term.unit)} ({cite})")
-                return value, format_factor(value)
+                self.details.append(f"{label} = {_factor(value)}{_unit(term.term.unit)} ({cite})")
+                return value, _factor(value)
             unit_value = self.regime.unit_value(term.fiscal, self.year, self.inp.overrides)
             self.details.append(unit_value_detail(self.regime, term.fiscal, self.year, self.inp.overrides))
-            self.details.append(f"{label} = {format_factor(value)} {term.term.unit} ({cite})")
-            self.products[name] = _product(value, unit_value)
-            return value * unit_value, f"({format_factor(value)} × {format_factor(unit_value)})"
-        computed = self.evaluate(term.tree)
+            self.details.append(f"{label} = {_factor(value)} {term.term.unit} ({cite})")
+            self.products[name] = f"{_factor(value)} × {_factor(unit_value)}"
+            return value * unit_value, f"({self.products[name]})"
+        computed = self.evaluate(f"term:{name}")
         assert isinstance(computed, Decimal)
-        self.details.append(f"{label} = {self.show(term.tree)} = {in_formula(computed)} ({cite})")
-        return computed, in_formula(computed)
+        self.details.append(f"{label} = {self.show(f'term:{name}')} = {_measure(computed)} ({cite})")
+        return computed, _measure(computed)
 
     def _table(self, name: str) -> tuple[Value, str]:
         table = self.program.tables[name]
         for n, (row, when) in enumerate(zip(table.table.rows, table.whens, strict=True), start=1):
-            if when is not None and not self.evaluate(when):
+            if when is not None and not self.evaluate(f"row:{name}:{n - 1}"):
                 continue
             cite = self.regime.cite(row.basis, row.basis_act)
             self.bases.append(row.basis)
             case = row.label or (self.symbolic(when) if when is not None else "demais casos")
             value = row.value
-            text = format_factor(value)
+            text = _factor(value)
             if table.fiscal is not None:
                 unit_value = self.regime.unit_value(table.fiscal, self.year, self.inp.overrides)
                 self.details.append(unit_value_detail(self.regime, table.fiscal, self.year, self.inp.overrides))
-                value, text = value * unit_value, f"({format_factor(row.value)} × {format_factor(unit_value)})"
-                self.products[name] = _product(row.value, unit_value)
+                self.products[name] = f"{_factor(row.value)} × {_factor(unit_value)}"
+                value, text = value * unit_value, f"({self.products[name]})"
             self.details.append(
-                f"{table.table.label}: linha {n} ({case}) → "
-                f"{format_factor(row.value)}{_unit(table.table.unit)} ({cite})"
+                f"{table.table.label}: linha {n} ({case}) → {_factor(row.value)}{_unit(table.table.unit)} ({cite})"
             )
             return value, text
         raise UserError(
@@ -200,11 +220,9 @@ class _Pricing:
             )
         self.bases.append(item.basis)
         by = f" — informado por {self.asked_by}" if self.asked_by else ""
-        self.details.append(
-            f"{item.label} = {format_factor(value)}{_unit(item.unit)}, {bounds_text(self.regime, item)}{by}"
-        )
+        self.details.append(f"{item.label} = {_factor(value)}{_unit(item.unit)}, {bounds_text(self.regime, item)}{by}")
         self.given.append(AskedValue(name, item.label, value, self.asked_by))
-        return value, format_factor(value)
+        return value, _factor(value)
 
     def _index(self, code: str) -> tuple[Value, str]:
         index = self.regime.index(code)
@@ -220,10 +238,9 @@ class _Pricing:
             )
         self.bases.append(index.basis)
         self.details.append(
-            f"Correção {code} {index.base_year}→{self.year}: fator {format_factor(factor)} "
-            f"({self.regime.cite(index.basis)})"
+            f"Correção {code} {index.base_year}→{self.year}: fator {_factor(factor)} ({self.regime.cite(index.basis)})"
         )
-        return factor, format_factor(factor)
+        return factor, _factor(factor)
 
     def _desk(self, name: str) -> tuple[Value, str]:
         inp = self.inp
@@ -260,74 +277,77 @@ class _Pricing:
             return value, value
         if name in ("days", "year"):  # counted, not measured: 2 dias, not 2,00
             return value, str(value)
-        return value, in_formula(value)
+        return value, _measure(value)
 
-    # -- calls and expressions
-    def call(self, node: Call, args: list[Value]) -> Value:
-        key = (node.function, str(args[0]))
-        if key in self.called:
-            return self.called[key]
-        if node.function == "fee":
-            line = self.fee_amount(str(args[0]))
-            self.details.append(f"{line.label} = {format_brl(line.amount)} ({line.basis})")
-            value = line.amount
-        else:  # a fiscal unit in a given year
-            year = int(Decimal(str(args[0])))
-            value = self.regime.unit_value(node.function, year, self.inp.overrides)
-            self.details.append(unit_value_detail(self.regime, node.function, year, self.inp.overrides))
-        self.called[key] = value
-        return value
-
-    def call_text(self, node: Call) -> str | None:
-        if node.function in ("min", "max", "round"):
-            return None
-        value = self.evaluate(node)
-        assert isinstance(value, Decimal)
-        return in_formula(value) if node.function == "fee" else format_factor(value)
-
-    def evaluate(self, tree: Expr) -> Value:
+    # -- expressions
+    def evaluate(self, key: str) -> Value:
         try:
-            return evaluate(tree, self.value, self.call)
+            return self.program.compiled[key].run(self)
         except EvaluationError as exc:
             raise UserError(
                 f"{self.program.fee.label}: {exc.reason} na fórmula ({self.regime.cite(self.program.fee.basis)}).",
                 field="fees",
             ) from None
 
-    def show(self, tree: Expr) -> str:
-        self.evaluate(tree)  # every name read (and its products known) before it is written
-        return shown(_substituted(tree, self.products), self.text, self.call_text, format_factor)
+    def show(self, key: str) -> str:
+        """The expression ``key`` with the values in (every name it shows was read when it was evaluated)."""
+        out = []
+        for part in self.program.compiled[key].parts:
+            if isinstance(part, str):
+                out.append(part)
+            elif part.call is not None:
+                out.append(self._call_text(part.call))
+            elif part.name in self.products:
+                product = self.products[part.name]
+                out.append(f"({product})" if part.tight else product)
+            else:
+                if part.name not in self.texts:
+                    self.value(part.name)
+                out.append(self.texts[part.name])
+        return "".join(out)
+
+    def _call_text(self, node: Call) -> str:
+        arg = node.args[0]
+        key = (node.function, str(arg.value) if isinstance(arg, (Str, Num)) else "")
+        value = self.called.get(key)
+        if value is None:
+            computed = self.call(node.function, [arg.value if isinstance(arg, (Str, Num)) else ""])
+            assert isinstance(computed, Decimal)
+            value = computed
+        return _measure(value) if node.function == "fee" else _factor(value)
 
     def symbolic(self, tree: Expr) -> str:
         """A condition or a formula as the act says it, for the details (the names stay names: the rule, not
-        the case)."""
-        return shown(tree, lambda node: node.name, None, format_factor)
+        the case): written once per version of the act."""
+        key = f"symbolic:{id(tree)}"
+        text = self.program.said.get(key)
+        if text is None:
+            text = self.program.said[key] = shown(tree, lambda node: node.name, None, format_factor)
+        return text
 
 
-def _product(value: Decimal, unit_value: Decimal) -> Expr:
-    return Binary("*", Num(value, None, 0), Num(unit_value, None, 0), 0)
+@functools.lru_cache(maxsize=4096)
+def _factor_text(text: str) -> str:
+    return format_factor(Decimal(text))
+
+
+@functools.lru_cache(maxsize=4096)
+def _measure_text(text: str) -> str:
+    return in_formula(Decimal(text))
+
+
+def _factor(value: Decimal) -> str:
+    """``format_factor``, kept by the value as written (the same few values are written in every quote)."""
+    return _factor_text(str(value))
+
+
+def _measure(value: Decimal) -> str:
+    """``in_formula``, kept by the value as written."""
+    return _measure_text(str(value))
 
 
 def _unit(unit: str) -> str:
     return f" {unit}" if unit else ""
-
-
-def _substituted(tree: Expr, by: Mapping[str, Expr]) -> Expr:
-    """``tree`` with each name of ``by`` replaced by its tree (``base`` by the general rule's formula, a value
-    in fiscal units by ``5,50 × 38,42``), so that it is written with the parentheses it needs."""
-    if not by:
-        return tree
-    if isinstance(tree, Name):
-        return by.get(tree.name, tree)
-    if isinstance(tree, Unary):
-        return Unary(tree.op, _substituted(tree.operand, by), tree.column)
-    if isinstance(tree, Binary):
-        return Binary(tree.op, _substituted(tree.left, by), _substituted(tree.right, by), tree.column)
-    if isinstance(tree, In):
-        return In(_substituted(tree.item, by), tree.options, tree.negated, tree.column)
-    if isinstance(tree, Call):
-        return Call(tree.function, tuple(_substituted(a, by) for a in tree.args), tree.column)
-    return tree
 
 
 def formula_line(
@@ -347,33 +367,33 @@ def formula_line(
         raise UserError(f"{fee.label}: fórmula inválida em {key}, coluna {error.column}: {error.reason}", field="fees")
     year = year_for(fee, inp.year)
     pricing = _Pricing(regime, program, inp, year, asked, asked_by, fee_amount)
-    base = pricing.evaluate(program.formula)
+    base = pricing.evaluate("formula")
     assert isinstance(base, Decimal)
-    amount, tree, label = base, program.formula, fee.label
-    pricing.values["base"], pricing.texts["base"] = base, in_formula(base)
+    amount, shown_key, label = base, "formula", fee.label
+    pricing.values["base"], pricing.texts["base"] = base, _measure(base)
     for n, exc in enumerate(program.exceptions, start=1):
-        cite = regime.cite(exc.exception.basis, exc.exception.basis_act)
-        if not pricing.evaluate(exc.when):
+        cite = pricing._cite(f"exception:{n}", exc.exception.basis, exc.exception.basis_act)
+        if not pricing.evaluate(f"when:{n - 1}"):
             pricing.details.append(f"Exceção {n} — {exc.exception.label} ({cite}): não se aplica.")
             continue
-        value = pricing.evaluate(exc.formula)
+        value = pricing.evaluate(f"exception:{n - 1}")
         assert isinstance(value, Decimal)
         pricing.details.append(
             f"Exceção {n} — {exc.exception.label} ({cite}): aplica-se; em vez da regra geral "
-            f"({pricing.show(program.formula)} = {in_formula(base)}), {pricing.symbolic(exc.formula)}."
+            f"({pricing.show('formula')} = {_measure(base)}), {pricing.symbolic(exc.formula)}."
         )
         pricing.bases.append(exc.exception.basis)
-        amount, tree = value, _substituted(exc.formula, {"base": program.formula})
+        amount, shown_key = value, f"shown:{n - 1}"
         label = f"{fee.label} — {exc.exception.label}"
         break
     if amount < 0:
-        raise UserError(f"{fee.label}: a fórmula deu valor negativo ({in_formula(amount)}).", field="fees")
+        raise UserError(f"{fee.label}: a fórmula deu valor negativo ({_measure(amount)}).", field="fees")
     if fee.basis_act:
         pricing.details.append(f"Com base em: {fee.basis_act}")
     return QuoteLine(
         label=label,
         amount=round_cents(amount),
-        formula=pricing.show(tree),
+        formula=pricing.show(shown_key),
         basis=join_basis(regime, *pricing.bases),
         fee=fee.id,
         year=year,

@@ -127,13 +127,13 @@ def _binary(node: Binary, left: Value, right: Value) -> Value:
 # --------------------------------------------------------------------------- with the values in
 
 
-def _associative(parent: Binary, child: Expr) -> bool:
+def associative(parent: Binary, child: Expr) -> bool:
     """``a × (b × c)`` reads as ``a × b × c`` for a person (the same number): no parentheses there."""
     return isinstance(child, Binary) and parent.op == child.op and parent.op in ("*", "+", "and", "or")
 
 
-_SHOWN_OPS = {"+": "+", "-": "−", "*": "×", "/": "÷", "<": "<", "<=": "≤", ">": ">", ">=": "≥", "==": "=", "!=": "≠"}
-_SHOWN_FUNCTIONS = {"min": "mín", "max": "máx", "round": "arred"}
+SHOWN_OPS = {"+": "+", "-": "−", "*": "×", "/": "÷", "<": "<", "<=": "≤", ">": ">", ">=": "≥", "==": "=", "!=": "≠"}
+SHOWN_FUNCTIONS = {"min": "mín", "max": "máx", "round": "arred"}
 
 
 def shown(
@@ -164,9 +164,9 @@ def shown(
             left, right = walk(node.left), walk(node.right)
             if needs_parentheses(node, node.left, False):
                 left = f"({left})"
-            if needs_parentheses(node, node.right, True) and not _associative(node, node.right):
+            if needs_parentheses(node, node.right, True) and not associative(node, node.right):
                 right = f"({right})"
-            op = {"and": "e", "or": "ou"}.get(node.op) or _SHOWN_OPS[node.op]
+            op = {"and": "e", "or": "ou"}.get(node.op) or SHOWN_OPS[node.op]
             return f"{left} {op} {right}"
         if isinstance(node, In):
             item = walk(node.item)
@@ -175,7 +175,7 @@ def shown(
         own = call_text(node) if call_text is not None else None
         if own is not None:
             return own
-        name = _SHOWN_FUNCTIONS.get(node.function, node.function)
+        name = SHOWN_FUNCTIONS.get(node.function, node.function)
         return f"{name}({'; '.join(walk(a) for a in node.args)})"
 
     return walk(expr)

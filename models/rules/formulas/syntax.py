@@ -487,3 +487,18 @@ def calls(expr: Expr) -> list[Call]:
 
     walk(expr)
     return found
+
+
+def substituted(tree: Expr, by: dict[str, Expr]) -> Expr:
+    """``tree`` with each name of ``by`` replaced by its tree (``base`` by the general rule's formula)."""
+    if isinstance(tree, Name):
+        return by.get(tree.name, tree)
+    if isinstance(tree, Unary):
+        return Unary(tree.op, substituted(tree.operand, by), tree.column)
+    if isinstance(tree, Binary):
+        return Binary(tree.op, substituted(tree.left, by), substituted(tree.right, by), tree.column)
+    if isinstance(tree, In):
+        return In(substituted(tree.item, by), tree.options, tree.negated, tree.column)
+    if isinstance(tree, Call):
+        return Call(tree.function, tuple(substituted(a, by) for a in tree.args), tree.column)
+    return tree

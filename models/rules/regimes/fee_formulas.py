@@ -14,7 +14,8 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import TYPE_CHECKING
 
-from models.rules.formulas.syntax import Call, Expr, FormulaError, Name, Num, Str, names, parse
+from models.rules.formulas.compiled import Compiled, compile_expr
+from models.rules.formulas.syntax import Call, Expr, FormulaError, Name, Num, Str, names, parse, substituted
 from models.rules.formulas.types import BOOL, MONEY, NUMBER, Category, Dim, Type, check, parse_unit, type_text
 from models.rules.regimes.model.fees import AskedInput, DecisionTable, Fee, FeeException, FormulaTerm
 from models.rules.regimes.reader import near
@@ -74,6 +75,13 @@ class FeeProgram:
     reads: frozenset[str] = frozenset()
     #: the other fees of the act it adds up (``fee('licenca')``)
     fees: tuple[str, ...] = ()
+    #: each expression compiled to closures and a text template (none when the fee has a mistake): ``formula``,
+    #: ``term:NAME``, ``row:TABLE:N``, ``when:N``, ``exception:N`` and ``shown:N`` (the exception with ``base``
+    #: written out as the rule)
+    compiled: dict[str, Compiled] = field(default_factory=dict, compare=False)
+    #: texts the engine writes alike for every quote of this version (a term's detail, an exception's rule),
+    #: kept once written
+    said: dict[str, str] = field(default_factory=dict, compare=False)
     errors: tuple[tuple[str, FormulaError], ...] = field(default=(), compare=False)
 
 
@@ -263,6 +271,21 @@ def compile_fee(regime: Regime, fee: Fee) -> FeeProgram:
         when, formula = trees.get(f"exceptions[{i}].when"), trees.get(f"exceptions[{i}].formula")
         if when is not None and formula is not None:
             exceptions.append(ExceptionProgram(exception, when, formula))
+    compiled: dict[str, Compiled] = {}
+    if not errors:
+        formula_tree = trees["formula"]
+        compiled["formula"] = compile_expr(formula_tree)
+        for name, term_program in term_programs.items():
+            if term_program.tree is not None:
+                compiled[f"term:{name}"] = compile_expr(term_program.tree)
+        for name, table_program in table_programs.items():
+            for j, when_tree in enumerate(table_program.whens):
+                if when_tree is not None:
+                    compiled[f"row:{name}:{j}"] = compile_expr(when_tree)
+        for i, exception_program in enumerate(exceptions):
+            compiled[f"when:{i}"] = compile_expr(exception_program.when)
+            compiled[f"exception:{i}"] = compile_expr(exception_program.formula)
+            compiled[f"shown:{i}"] = compile_expr(substituted(exception_program.formula, {"base": formula_tree}))
     used = {n.name for tree in trees.values() for n in names(tree)}
     for i, item in enumerate(fee.inputs):
         if item.name not in used:
@@ -277,6 +300,7 @@ def compile_fee(regime: Regime, fee: Fee) -> FeeProgram:
         reads=frozenset(reads),
         fees=tuple(dict.fromkeys(referenced)),
         errors=tuple(errors),
+        compiled=compiled,
     )
 
 
