@@ -130,6 +130,30 @@ set_by = "inspector"
 basis = "art. 12, § 1º"
 
 [[fees]]
+id = "vistoria"
+label = "Vistoria graduada pelo fiscal"
+kind = "formula"
+per = "once"
+formula = "nota / 5 * teto_vistoria"
+basis = "art. 12"
+
+[[fees.terms]]
+name = "teto_vistoria"
+label = "Teto da vistoria"
+value = "2"
+unit = "UFESP"
+basis = "art. 12"
+
+[[fees.inputs]]
+name = "nota"
+label = "Nota do fiscal"
+min = "1"
+max = "5"
+places = 0
+set_by = "inspector"
+basis = "art. 12, § 1º"
+
+[[fees]]
 id = "acrescimo"
 label = "Acréscimo sobre o preço do setor"
 kind = "formula"
@@ -150,7 +174,7 @@ def made_up_text() -> str:
     """São Bento's act under another id and town, with the made-up formula fees and three lines of its own."""
     body = SAO_BENTO_TEXT.replace('id = "sao-bento-2026"', f'id = "{TEST_ID}"', 1)
     body = body.replace('municipality = "São Bento do Sapucaí"', 'municipality = "Cidade das Fórmulas"', 1)
-    body = body.replace('fees = ["occupation", "energy"]', 'fees = ["occupation-formula", "diaria-graduada"]', 1)
+    body = body.replace('fees = ["occupation", "energy"]', 'fees = ["occupation-formula", "vistoria"]', 1)
     lines = "".join(
         f'\n[[lines]]\nid = "{ident}"\nlabel = "{label}"\nbasis = "art. 3º"\n'
         for ident, label in (("hortifruti", "Hortifrúti"), ("flores", "Flores"), ("pastel", "Pastel"))

@@ -126,7 +126,7 @@ def test_an_asked_value_is_refused_outside_the_acts_bounds_and_kept_with_who_set
         fee_quote(MADE_UP, fees=["diaria-graduada"], days=2, asked={"nota": "7"})
     assert c.value.field == "inputs.nota"
     with pytest.raises(UserError, match="no máximo 0 casas"):
-        fee_quote(MADE_UP, fees=["diaria-graduada"], days=2, asked={"nota": "3.5"})
+        fee_quote(MADE_UP, fees=["diaria-graduada"], days=2, asked={"nota": "3,5"})
     with pytest.raises(UserError, match="depende de nota do fiscal, valor que o fiscal fixa de 1 a 5"):
         fee_quote(MADE_UP, fees=["diaria-graduada"], days=2)
     with pytest.raises(UserError, match="'grade' não é um valor que o regime"):

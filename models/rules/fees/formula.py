@@ -12,14 +12,15 @@ from decimal import Decimal
 from typing import Any
 
 from models.base.errors import UserError
-from models.base.money import format_brl, format_factor, round_cents, to_decimal
+from models.base.money import format_brl, format_factor, parse_typed, round_cents
 from models.rules.fees.inputs import Inputs, due_text, in_formula, join_basis, unit_value_detail, year_for
 from models.rules.fees.results import AskedValue, QuoteLine
 from models.rules.formulas.evaluate import EvaluationError, Value, shown
 from models.rules.formulas.syntax import Call, Expr, Num, Str
 from models.rules.regimes import Regime
 from models.rules.regimes.fee_formulas import FeeProgram, program_for
-from models.rules.regimes.model.fees import SETTERS, AskedInput, Fee
+from models.rules.regimes.model import Fee
+from models.rules.regimes.model.fees import SETTERS, AskedInput
 
 #: how the desk's inputs are named in a message
 _DESK_WORDS = {
@@ -69,9 +70,11 @@ def checked_asked(regime: Regime, values: Mapping[str, Any] | None) -> dict[str,
             raise UserError(
                 f"'{name}' não é um valor que o regime {regime.id} pede (valores: {options}).", field="inputs"
             )
+        if isinstance(raw, float):
+            raise TypeError("asked values: Decimal, int or text, never float")
         try:
-            number = to_decimal(raw)
-        except (UserError, TypeError):
+            number = parse_typed(raw, what=item.label, field=f"inputs.{name}")  # typed the pt-BR way: "1.500"
+        except TypeError:
             raise UserError(
                 f"{item.label}: {raw!s} não é um número (use, por exemplo, 150,00).", field=f"inputs.{name}"
             ) from None

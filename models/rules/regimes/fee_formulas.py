@@ -17,7 +17,8 @@ from typing import TYPE_CHECKING
 from models.rules.formulas.compiled import Compiled, compile_expr
 from models.rules.formulas.syntax import Call, Expr, FormulaError, Name, Num, Str, names, parse, substituted
 from models.rules.formulas.types import BOOL, MONEY, NUMBER, Category, Dim, Type, check, parse_unit, type_text
-from models.rules.regimes.model.fees import AskedInput, DecisionTable, Fee, FeeException, FormulaTerm
+from models.rules.regimes.model import Fee
+from models.rules.regimes.model.fees import AskedInput, DecisionTable, FeeException, FormulaTerm
 from models.rules.regimes.reader import near
 
 if TYPE_CHECKING:
