@@ -49,7 +49,7 @@ def test_the_simulator_asks_for_the_value_the_act_leaves_open_and_records_who_se
     simulator.grab().save(str(tmp_path / "simulador-formula.png"))
 
 
-def test_an_application_keeps_the_value_the_act_leaves_open_and_who_set_it_with_its_quote(qtbot, mei):
+def test_an_application_keeps_the_value_the_act_leaves_open_and_who_set_it_with_its_quote(qtbot, mei, tmp_path):
     """The application's frozen quote (what its charges are made from) keeps the inspector's grade, within the
     act's bounds, and the clerk who typed it."""
     from models.access import session
@@ -79,6 +79,8 @@ def test_an_application_keeps_the_value_the_act_leaves_open_and_who_set_it_with_
         "5,50 × 38,42 × 3,00",  # a MEI, but not of this (made-up) town: no exception of art. 9º, § 3º, I
         "4 ÷ 5 × 2 × 38,42",
     ]
+    d.grab().save(str(tmp_path / "requerimento-formula.png"))
+    assert d.width() <= 1366 and d.height() <= 768
     qtbot.mouseClick(d.save_button, Qt.MouseButton.LeftButton)
     app = Application.get(Application.regime == TEST_ID)
     lines = json.loads(app.quote_json)["lines"]
