@@ -246,3 +246,16 @@ def test_praca_quote_asks_for_the_value_the_act_leaves_open_within_its_bounds(da
     data = json.loads(capsys.readouterr().out)
     assert data["lines"][0]["asked"] == [{"name": "nota", "label": "Nota do fiscal", "value": "4", "set_by": None}]
     assert data["inputs"]["asked"] == {"nota": "4"}
+
+
+def test_the_acts_sheet_says_a_formula_fee_as_the_file_writes_it_with_its_articles():
+    from desktop.commands.regimes import regime_text
+
+    text = regime_text(MADE_UP)
+    assert "Regra geral: ci × metros — Dec. 4.794/2026, art. 9º, § 2º" in text
+    assert "metros (ML ocupados, com o engate, no mínimo 1 ML por unidade comercial) = máx(front + hitch; 1,00)" in text
+    assert "Exceção 1 — desconto de 30 %: quando mei e local e equipment em [“trailer”, “reboque”, “barraca”]" in text
+    assert "Preço por m² conforme o setor: line = “pastel” → 3,50 R$/m2 — Dec. 4.794/2026, art. 9º, § 3º" in text
+    assert "Nota do fiscal: valor que o fiscal fixa, de 1 a 5 [nota] (--input nota)" in text or (
+        "Nota do fiscal: valor que o fiscal fixa, de 1 a 5" in text and "--input nota" in text
+    )

@@ -18,11 +18,12 @@ from models.rules.describe.text import (
     percent,
 )
 from models.rules.describe.words import FEE_KINDS, PER, SANCTIONS
-from models.rules.fees.formula import bounds_text
+from models.rules.fees.formula import bounds_span
 from models.rules.formulas.evaluate import shown
 from models.rules.formulas.syntax import parse
 from models.rules.regimes import Regime
 from models.rules.regimes.model import Condition, Due, EnergyTier, Fee, Venue
+from models.rules.regimes.model.fees import SETTERS
 
 # --------------------------------------------------------------------------- fees
 
@@ -134,7 +135,15 @@ def _formula_facts(regime: Regime, fee: Fee) -> list[Fact]:
             case = _written(row.when) if row.when else "demais casos"
             out.append(fact(regime, f"{table.label}: {case} → {format_factor(row.value)} {table.unit}".strip(), row))
     for item in fee.inputs:
-        out.append(fact(regime, f"{item.label} ({item.name}): informado — {bounds_text(regime, item)}", item))
+        out.append(
+            fact(
+                regime,
+                f"{item.label}: valor que {SETTERS.get(item.set_by, item.set_by)} fixa, {bounds_span(item)}",
+                item,
+                ident=item.name,
+                option="--input",
+            )
+        )
     for n, exc in enumerate(fee.exceptions, start=1):
         out.append(
             fact(regime, f"Exceção {n} — {exc.label}: quando {_written(exc.when)}, {_written(exc.formula)}", exc)

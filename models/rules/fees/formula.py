@@ -46,6 +46,11 @@ def asked_inputs(regime: Regime) -> dict[str, AskedInput]:
 
 def bounds_text(regime: Regime, item: AskedInput) -> str:
     """``de 1 a 5 (Lei X, art. 7º)`` — the range the act sets, with its article."""
+    return f"{bounds_span(item)} ({regime.cite(item.basis, item.basis_act)})"
+
+
+def bounds_span(item: AskedInput) -> str:
+    """``de 1 a 5`` — the range the act sets."""
     unit = f" {item.unit}" if item.unit else ""
     if item.minimum is not None and item.maximum is not None:
         span = f"de {_factor(item.minimum)} a {_factor(item.maximum)}{unit}"
@@ -55,7 +60,7 @@ def bounds_text(regime: Regime, item: AskedInput) -> str:
         span = f"a partir de {_factor(item.minimum)}{unit}"
     else:
         span = "sem limite fixado no ato"
-    return f"{span} ({regime.cite(item.basis, item.basis_act)})"
+    return span
 
 
 def checked_asked(regime: Regime, values: Mapping[str, Any] | None) -> dict[str, Decimal]:
