@@ -256,6 +256,4 @@ def test_the_acts_sheet_says_a_formula_fee_as_the_file_writes_it_with_its_articl
     assert "metros (ML ocupados, com o engate, no mínimo 1 ML por unidade comercial) = máx(front + hitch; 1,00)" in text
     assert "Exceção 1 — desconto de 30 %: quando mei e local e equipment em [“trailer”, “reboque”, “barraca”]" in text
     assert "Preço por m² conforme o setor: line = “pastel” → 3,50 R$/m2 — Dec. 4.794/2026, art. 9º, § 3º" in text
-    assert "Nota do fiscal: valor que o fiscal fixa, de 1 a 5 [nota] (--input nota)" in text or (
-        "Nota do fiscal: valor que o fiscal fixa, de 1 a 5" in text and "--input nota" in text
-    )
+    assert "Nota do fiscal: valor que o fiscal fixa, de 1 a 5 (--input nota) — Dec. 4.794/2026, art. 12, § 1º" in text
