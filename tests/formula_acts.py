@@ -154,6 +154,39 @@ set_by = "inspector"
 basis = "art. 12, § 1º"
 
 [[fees]]
+id = "lote-dia-feira"
+label = "Preço por lote e por dia de feira"
+kind = "formula"
+per = "event"
+formula = "preco_lote * lotes * dias_de_feira"
+basis = "art. 13"
+
+[[fees.terms]]
+name = "preco_lote"
+label = "Preço por lote, por dia de feira"
+value = "12.50"
+unit = "R$/dia_feira"
+basis = "art. 13"
+
+[[fees.inputs]]
+name = "lotes"
+label = "Lotes"
+min = "1"
+max = "4"
+places = 0
+set_by = "applicant"
+basis = "art. 13, parágrafo único"
+
+[[fees.inputs]]
+name = "dias_de_feira"
+label = "Dias de feira"
+unit = "dia_feira"
+min = "1"
+places = 0
+set_by = "applicant"
+basis = "art. 13"
+
+[[fees]]
 id = "acrescimo"
 label = "Acréscimo sobre o preço do setor"
 kind = "formula"

@@ -32,7 +32,7 @@ def test_the_simulator_asks_for_the_value_the_act_leaves_open_and_records_who_se
     simulator.select_regime(TEST_ID)
     assert simulator.asked_box.isVisible()
     edit = simulator.asked_edits["nota"]
-    assert edit.placeholderText() == "de 1 a 5" and "o fiscal" in edit.toolTip()
+    assert edit.placeholderText() == "de 1 a 5" and edit.toolTip().startswith("Valor que o fiscal fixa: de 1 a 5")
     simulator.permit_kind.setCurrentIndex(simulator.permit_kind.findData("event-stall"))
     simulator.equipment.setCurrentIndex(simulator.equipment.findData("barraca"))
     qtbot.keyClicks(simulator.front, "3")

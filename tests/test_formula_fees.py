@@ -127,7 +127,7 @@ def test_an_asked_value_is_refused_outside_the_acts_bounds_and_kept_with_who_set
     assert c.value.field == "inputs.nota"
     with pytest.raises(UserError, match="no máximo 0 casas"):
         fee_quote(MADE_UP, fees=["diaria-graduada"], days=2, asked={"nota": "3,5"})
-    with pytest.raises(UserError, match="depende de nota do fiscal, valor que o fiscal fixa de 1 a 5"):
+    with pytest.raises(UserError, match="depende de nota do fiscal, valor que o fiscal fixa, de 1 a 5"):
         fee_quote(MADE_UP, fees=["diaria-graduada"], days=2)
     with pytest.raises(UserError, match="'grade' não é um valor que o regime"):
         fee_quote(MADE_UP, fees=["diaria-graduada"], days=2, asked={"grade": "3"})
@@ -257,3 +257,18 @@ def test_the_acts_sheet_says_a_formula_fee_as_the_file_writes_it_with_its_articl
     assert "Exceção 1 — desconto de 30 %: quando mei e local e equipment em [“trailer”, “reboque”, “barraca”]" in text
     assert "Preço por m² conforme o setor: line = “pastel” → 3,50 R$/m2 — Dec. 4.794/2026, art. 9º, § 3º" in text
     assert "Nota do fiscal: valor que o fiscal fixa, de 1 a 5 (--input nota) — Dec. 4.794/2026, art. 12, § 1º" in text
+
+
+def test_a_price_per_lot_per_feira_day_the_format_could_not_say_before():
+    """Issue 29: "a fee per lot × per feira day has no kind" — a formula with the units of the act."""
+    line = _line(MADE_UP, "lote-dia-feira", asked={"lotes": "3", "dias_de_feira": "4"}, asked_by="ana")
+    assert line.amount == Decimal("150.00")
+    assert line.formula == "12,50 × 3 × 4"
+    assert "Lotes = 3, de 1 a 4 (Dec. 4.794/2026, art. 13, parágrafo único) — informado por ana" in line.details
+    with pytest.raises(UserError, match="Lotes: 5 fora dos limites do ato — de 1 a 4"):
+        _line(MADE_UP, "lote-dia-feira", asked={"lotes": "5", "dias_de_feira": "4"})
+    wrong = made_up_text().replace('unit = "R$/dia_feira"', 'unit = "R$/dia"')  # R$/dia × dia de feira: not R$
+    errors = check_regime_text(wrong, f"{TEST_ID}.toml")
+    assert [e.reason for e in errors if "lote-dia-feira" in (e.key or "")] == [
+        "erro na fórmula, coluna 1: a fórmula do preço deve dar R$, dá R$·dia de feira/dia"
+    ]

@@ -231,3 +231,54 @@ def test_units_of_a_term_as_written_in_the_file():
         parse_unit("UFM", frozenset({"UFESP"}))
     with pytest.raises(ValueError, match="não reconhecida"):
         parse_unit("reais por metro")
+
+
+# --------------------------------------------------------------------------- compiled once, the same values
+
+arithmetic = st.recursive(
+    st.one_of(st.builds(lambda v: Num(v, None, 0), numbers), st.builds(lambda n: Name(n, 0), st.sampled_from("abc"))),
+    lambda children: st.one_of(
+        st.builds(lambda op, a, b: Binary(op, a, b, 0), st.sampled_from(["+", "-", "*", "/"]), children, children),
+        st.builds(lambda a: Unary("-", a, 0), children),
+        st.builds(
+            lambda f, args: Call(f, tuple(args), 0),
+            st.sampled_from(["min", "max"]),
+            st.lists(children, min_size=2, max_size=3),
+        ),
+        st.builds(lambda a: Call("round", (a,), 0), children),
+    ),
+    max_leaves=10,
+)
+
+
+class _Env:
+    def __init__(self, values):
+        self.values = values
+
+    def value(self, name):
+        return self.values[name]
+
+    def call(self, function, args):  # pragma: no cover - no other call in these trees
+        raise AssertionError(function)
+
+
+@given(arithmetic, numbers, numbers, numbers)
+def test_the_compiled_closures_give_what_the_tree_gives(tree, a, b, c):
+    from models.rules.formulas.compiled import compile_expr
+
+    values = {"a": a, "b": b, "c": c}
+    compiled = compile_expr(tree)
+    try:
+        expected = evaluate(tree, lambda node: values[node.name])
+    except EvaluationError:
+        with pytest.raises(EvaluationError):
+            compiled.run(_Env(values))
+        return
+    assert compiled.run(_Env(values)) == expected
+    text = "".join(p if isinstance(p, str) else str(values[p.name]) for p in compiled.parts)
+    assert text == shown(
+        tree,
+        lambda node: str(values[node.name]),
+        None,
+        lambda d: __import__("models.base.money", fromlist=["x"]).format_factor(d),
+    )

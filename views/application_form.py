@@ -372,7 +372,7 @@ class ApplicationDialog(GuardedDialog):
             edit.setObjectName(f"input-{item.name}")
             bounds = bounds_text(regime, item)
             edit.setPlaceholderText(bounds.split(" (")[0])
-            edit.setToolTip(fill(self.tr("Fixado por %1: %2"), SETTERS.get(item.set_by, item.set_by), bounds))
+            edit.setToolTip(fill(self.tr("Valor que %1: %2"), SETTERS.get(item.set_by, item.set_by), bounds))
             edit.setMaximumWidth(200)
             edit.textChanged.connect(self.schedule_assessment)
             self.asked_form.addRow(item.label + ":", edit)

@@ -313,7 +313,7 @@ class PriceSimulator(QWidget):
             edit.setObjectName(f"input-{name}")
             bounds = bounds_text(regime, item)
             edit.setPlaceholderText(bounds.split(" (")[0])
-            edit.setToolTip(fill(self.tr("Fixado por %1: %2"), SETTERS.get(item.set_by, item.set_by), bounds))
+            edit.setToolTip(fill(self.tr("Valor que %1: %2"), SETTERS.get(item.set_by, item.set_by), bounds))
             edit.setMaximumWidth(200)
             edit.setAccessibleName(item.label)
             edit.textChanged.connect(self.update_quote)

@@ -138,7 +138,7 @@ def _formula_facts(regime: Regime, fee: Fee) -> list[Fact]:
         out.append(
             fact(
                 regime,
-                f"{item.label}: valor que {SETTERS.get(item.set_by, item.set_by)} fixa, {bounds_span(item)}",
+                f"{item.label}: valor que {SETTERS.get(item.set_by, item.set_by)}, {bounds_span(item)}",
                 item,
                 ident=item.name,
                 option="--input",

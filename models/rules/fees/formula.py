@@ -222,7 +222,7 @@ class _Pricing:
         if value is None:
             who = SETTERS.get(item.set_by, item.set_by)
             raise UserError(
-                f'"{self.program.fee.label}" depende de {item.label.lower()}, valor que {who} fixa '
+                f'"{self.program.fee.label}" depende de {item.label.lower()}, valor que {who}, '
                 f"{bounds_text(self.regime, item)}: informe-o ({name}) antes de calcular.",
                 field=f"inputs.{name}",
             )

@@ -154,8 +154,13 @@ class FeeException:
     notes: str | None = None
 
 
-#: who sets a value the act leaves open (``[[fees.inputs]] set_by``)
-SETTERS = {"administration": "a Administração", "inspector": "o fiscal", "authority": "a autoridade competente"}
+#: who sets a value a formula asks for (``[[fees.inputs]] set_by``), as a message says it: "valor que o fiscal fixa"
+SETTERS = {
+    "administration": "a Administração fixa",
+    "inspector": "o fiscal fixa",
+    "authority": "a autoridade competente fixa",
+    "applicant": "o requerente informa",  # a count the application states: lots, feira days, events
+}
 
 
 @dataclass(frozen=True)
