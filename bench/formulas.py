@@ -21,6 +21,7 @@ from bench.common import Figure, cpu_clock, open_scratch, paired, ratio_figure, 
 NAME = "formulas"
 LIMIT = 1.2
 QUOTES = 2000
+CLI_QUOTES = 40
 YEAR, MONTH = 2026, 12
 
 OCCUPATION = """
@@ -166,7 +167,7 @@ def run(backend: str, repeat: int) -> list[Figure]:
         )
     ]
 
-    with open_scratch(backend):
+    with open_scratch(backend) as url:
         say(f"  [{backend}] dados: {data.PERMITS} permissões da feira noturna de SJC…")
         people, _ = data.add_people(data.PERMITS, 0)
         data.add_index_corrections()
@@ -205,4 +206,50 @@ def run(backend: str, repeat: int) -> list[Figure]:
                 detail="plan_month: every permit in force priced (the same amounts)",
             )
         )
+        figures.append(_command_line(url, backend, sao_bento_text, stalls[:CLI_QUOTES], repeat))
     return figures
+
+
+def _command_line(url: str, backend: str, text: str, stalls: list[dict], repeat: int) -> Figure:
+    """``praca quote`` itself, in this process (the database opened, the act read, priced, printed): the
+    shipped occupation price against the same act installed with it written as a formula."""
+    import contextlib
+    import io
+
+    from desktop.cli import main
+    from models.access import session
+    from models.rules import acts
+
+    body = text.replace('id = "sao-bento-2026"', 'id = "bench-formulas"', 1)
+    with session.acting_as(session.SYSTEM):
+        acts.install(body.encode("utf-8"), "bench-formulas.toml")
+
+    def args(stall: dict) -> list[str]:
+        out = ["--equipment", stall["equipment"], "--front", stall["front"].replace(".", ",")]
+        out += ["--depth", stall["depth"].replace(".", ",")]
+        if "hitch" in stall:
+            out += ["--hitch", stall["hitch"].replace(".", ",")]
+        out += ["--mei"] if stall["mei"] else []
+        out += ["--local"] if stall["local"] else []
+        return out
+
+    def quotes(regime: str, fee: str):
+        def fn() -> None:
+            with contextlib.redirect_stdout(io.StringIO()):
+                for stall in stalls:
+                    code = main(["--db", url, "quote", "--regime", regime, "--fee", fee, "--json", *args(stall)])
+                    assert code == 0, stall
+
+        return fn
+
+    ours, theirs = paired(
+        quotes("bench-formulas", "occupation-formula"), quotes("sao-bento-2026", "occupation"), repeat
+    )
+    return ratio_figure(
+        f"praca quote × {len(stalls)} (in process), the occupation price as a formula vs linear-metre",
+        backend,
+        ours,
+        theirs,
+        LIMIT,
+        detail="each call opens the database, reads the act in force, prices and prints JSON",
+    )
