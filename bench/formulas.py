@@ -1,12 +1,14 @@
 """Formula fees (issue 29 §8) against the fee kinds they rewrite, in the same run: within 1,2×.
 
-Two figures. **Quotes** — what ``praca quote`` prices, the fee engine: São Bento's occupation price
+Three figures. **Quotes** — what ``praca quote`` prices, the fee engine: São Bento's occupation price
 (``linear-metre``, with its MEI discounts) and São José dos Campos' monthly licence fee (``per-area-month``, INPC
 corrected), each priced for the same seeded stalls once as shipped and once written as a formula with exceptions
 (the same figures: tests/test_formula_fees.py); CPU time. **The month's charges** — the plan of
 :func:`models.billing.charges.plan_month` over the 20.000 SJC permits of the ``charges`` benchmark, with the act as
 shipped and with its licence fee written as a formula (the same id, so the same permits are priced); the plan is
-what the fee engine changes in the month's run (its writing is the same rows either way).
+what the fee engine changes in the month's run (its writing is the same rows either way). **praca quote** — the
+command itself, 40 calls in this process, São Bento's act installed in the database with its occupation price also
+written as a formula, against the shipped price.
 """
 
 from __future__ import annotations
