@@ -225,3 +225,20 @@ def sjc():
 
 def made_up():
     return load_regime_text(made_up_text(), f"{TEST_ID}.toml")
+
+
+def sjc_amended_to_formula(since: str = "2026-09-01") -> str:
+    """SJC's act as an amendment (in force from ``since``) whose monthly licence fee, same id, is written as a
+    formula — the way a town would move its act to the language."""
+    import re
+
+    block = re.compile(r'\[\[fees\]\]\nid = "licence-fee"\n.*?\n\n(?=\[\[fees\]\])', re.DOTALL)
+    assert block.search(SJC_TEXT), "sjc-2014.toml's licence fee moved"
+    formula = LICENCE_AS_FORMULA.replace('id = "licence-fee-formula"', 'id = "licence-fee"').lstrip("\n")
+    due = 'due = { day_of_month = 20, basis = "art. 11, § 5º" }\n'
+    formula = formula.replace('basis = "art. 11, § 5º"\n', 'basis = "art. 11, § 5º"\n' + due, 1)
+    text = block.sub(lambda _: formula + "\n", SJC_TEXT, count=1)
+    return text + (
+        f'\n[regime.amendment]\nact = "Lei de teste (a taxa em fórmula)"\nin_force_from = {since}\n'
+        'summary = "A taxa de licença escrita como fórmula, sem mudar o valor."\n'
+    )

@@ -272,3 +272,30 @@ def test_a_price_per_lot_per_feira_day_the_format_could_not_say_before():
     assert [e.reason for e in errors if "lote-dia-feira" in (e.key or "")] == [
         "erro na fórmula, coluna 1: a fórmula do preço deve dar R$, dá R$·dia de feira/dia"
     ]
+
+
+def test_the_months_run_charges_a_monthly_formula_fee_as_the_fee_kind_it_replaces(keys, inpc):
+    """SJC's act amended to write its monthly licence fee (art. 11, § 5º) as a formula: September's charge, from
+    the amended text, is August's amount, frozen with the formula's own text and articles."""
+    import datetime as dt
+
+    from factories import sjc_stall
+    from formula_acts import sjc_amended_to_formula
+
+    from models.access import session
+    from models.billing.charges import Charge, generate_month, plan_month
+    from models.rules import acts
+
+    sjc_stall(keys)  # 8,00 × 3,50 m of pastel, issued 03/08/2026
+    august = plan_month(2026, 8, today=dt.date(2026, 8, 3)).to_create[0]
+    assert august.formula == "2,50 × 1,930547 × 8,00 × 3,50"  # per-area-month: R$ 2,50 × INPC × front × depth
+    with session.acting_as(session.SYSTEM):
+        acts.amend(sjc_amended_to_formula("2026-09-01").encode("utf-8"), "sjc-2014.toml")
+    september = plan_month(2026, 9, today=dt.date(2026, 9, 1)).to_create[0]
+    assert september.amount == august.amount and september.kind == "monthly"
+    assert september.due_on == dt.date(2026, 9, 20)
+    assert september.formula == "2,50 × 1,930547 × 28,00"  # taxa × INPC × area
+    assert "art. 11, § 5º" in september.basis and "art. 11, § 7º" in september.basis
+    created = generate_month(2026, 9, by="tesouraria", today=dt.date(2026, 9, 1))
+    stored = Charge.get_by_id(created[0].id)
+    assert stored.amount == august.amount and json.loads(stored.detail)["formula"] == september.formula
