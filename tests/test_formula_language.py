@@ -282,3 +282,13 @@ def test_the_compiled_closures_give_what_the_tree_gives(tree, a, b, c):
         None,
         lambda d: __import__("models.base.money", fromlist=["x"]).format_factor(d),
     )
+
+
+@given(trees, st.sampled_from(list(";@$`{}:?&|^%#\\~")), st.integers(min_value=0))
+def test_a_character_outside_the_grammar_anywhere_outside_quotes_is_refused(tree, char, where):
+    text = source(tree)
+    outside = [i for i in range(len(text) + 1) if text[:i].count("'") % 2 == 0 and text[:i].count('"') % 2 == 0]
+    at = outside[where % len(outside)]
+    with pytest.raises(FormulaError) as caught:
+        parse(text[:at] + char + text[at:])
+    assert caught.value.column <= at + 1
