@@ -36,7 +36,7 @@ from models.registry.people import Company, Person
 from models.rules.regimes import get_regime
 
 
-def demo_enforcement(today: _dt.date | None = None) -> dict[str, int]:
+def demo_enforcement(today: _dt.date | None = None, regimes: tuple[str, ...] = ()) -> dict[str, int]:
     """A year of enforcement across the regimes, for ``praca demo`` (after the demo's people and permits).
 
     Through the real flow: notices followed by infraction records, recurrences
@@ -46,7 +46,8 @@ def demo_enforcement(today: _dt.date | None = None) -> dict[str, int]:
     a defence partly upheld, an appeal pending, and fines unpaid past their
     deadline for the dívida ativa. Each scenario is a story whose steps run
     interleaved in date order, so record numbers follow the calendar.
-    Deterministic; a scenario whose dates fall before its act is skipped.
+    Deterministic; a scenario whose dates fall before its act is skipped. ``regimes``: the acts whose stories
+    are told (default: every one but Cabeceira Grande's, the demo without ``--town``; a town's demo names its act).
     """
     import heapq
 
@@ -113,12 +114,13 @@ def demo_enforcement(today: _dt.date | None = None) -> dict[str, int]:
             query = query.where(Permit.permit_kind.startswith(prefix))
         return query.order_by(Permit.id).offset(offset).first()
 
-    olimpia, sjc, sapezal, ilha, sao_bento = (
+    olimpia, sjc, sapezal, ilha, sao_bento, cabeceira = (
         "olimpia-2025",
         "sjc-2014",
         "sapezal-2014",
         "ilha-comprida-2017",
         "sao-bento-2026",
+        "cabeceira-grande-2012",
     )
     tpu_permit = permit(olimpia, "street-food-tpu")
 
@@ -542,6 +544,29 @@ def demo_enforcement(today: _dt.date | None = None) -> dict[str, int]:
             n=2,
         )
 
+    def roadside():
+        """Selling without the licence (Lei 376/2012, art. 1º): the goods seized; the donation to a charity waits
+        for the decision to be final (art. 5º, parágrafo único)."""
+        at = when(cabeceira, 40, 10, 30)
+        if not at:
+            return
+        yield at
+        put(
+            RecordDraft(
+                kind="seizure",
+                regime=cabeceira,
+                at=at,
+                place="Avenida Juscelino Kubitschek, em frente ao mercado municipal",
+                facts="Vendia panos de prato e redes na calçada, sem a licença da Prefeitura.",
+                infractions=["sem-licenca"],
+                person_id=people[1].id,
+                items=[ItemInput("panos de prato", "30", "un", False), ItemInput("redes", "5", "un", False)],
+                depot="Almoxarifado da Prefeitura, Rua Goiás, 120",
+                witnesses=[Witness("Cb. Ferreira", "Polícia Militar")],
+            ),
+            n=1,
+        )
+
     def event_stall():
         """The stall not torn down by 12h00 of 30/03/2026: R$ 150,00 (Dec. 4.794/2026, art. 2º, § 2º), paid."""
         teardown = _dt.datetime(2026, 3, 30, 13, 30)
@@ -602,20 +627,22 @@ def demo_enforcement(today: _dt.date | None = None) -> dict[str, int]:
         counts["decisions"] += 1
 
     queue: list[tuple[Any, int, Iterator[Any]]] = []
-    stories = (
-        street_food,
-        street_vending,
-        feira_goods,
-        event_organiser,
-        sidewalk,
-        corrected,
-        sjc_feira,
-        sjc_aggression,
-        sapezal_duty,
-        beach,
-        event_stall,
-        event_placard,
-    )
+    told = {
+        street_food: olimpia,
+        street_vending: olimpia,
+        feira_goods: olimpia,
+        event_organiser: olimpia,
+        sidewalk: olimpia,
+        corrected: olimpia,
+        sjc_feira: sjc,
+        sjc_aggression: sjc,
+        sapezal_duty: sapezal,
+        beach: ilha,
+        event_stall: sao_bento,
+        event_placard: sao_bento,
+        roadside: cabeceira,
+    }
+    stories = [make for make, regime_id in told.items() if (regime_id in regimes if regimes else make is not roadside)]
     for order, make in enumerate(stories):
         story = make()
         first = next(story, None)
