@@ -223,7 +223,9 @@ def _sao_bento_has_an_open_event_ahead():
     assert "Demonstração do Praça" in (regime.amendment.act if regime.amendment else "")
     check = filing_for(regime, "event-stall", "rua-cel-ribeiro-da-luz", dt.datetime.now())
     assert check.status == OPEN, check.text
-    # the March 2026 edition is still judged by the decree as published
+    # the March 2026 edition is still judged by the decree as published: its permits ended with it (art. 2º)
+    march = Permit.select().where(Permit.valid_from < dt.date(2026, 4, 1))
+    assert march.count() == 6 and {(p.valid_until, p.status) for p in march} == {(dt.date(2026, 3, 29), "expired")}
     assert schedule_dates(get_regime("sao-bento-2026", on=dt.date(2026, 3, 25)), "event-stall").first == dt.date(
         2026, 3, 27
     )

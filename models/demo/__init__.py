@@ -243,20 +243,19 @@ def _fill_town(place: Town, today: _dt.date, key_dir, *, permits: bool) -> dict[
     """A town's own demo, after its people: only its act, its history as of ``today``, the jobs open that day
     (``models.demo.open_jobs``), its sites with stalls and a year of its enforcement."""
     from models.demo.enforcement import demo_enforcement
-    from models.demo.open_jobs import ilha_arena, open_stories, sao_bento_next_edition
+    from models.demo.open_jobs import ilha_arena, open_stories
     from models.demo.sites import demo_town_sites
 
     counts = {"acts_retired": keep_only_own_act(place)}
     if not permits:
         return counts
     regime_id = place.regime_id
-    event_first = sao_bento_next_edition(today) if regime_id == "sao-bento-2026" else None
     if regime_id == "ilha-comprida-2017":
         ilha_arena(today)  # its dates come before the credentials asked for it (the filing checks them)
     # whole years since the demo's own day: the stories' calendar dates keep their place in the act's year
     years = today.year - DEMO_TODAY.year - (1 if (today.month, today.day) < (DEMO_TODAY.month, DEMO_TODAY.day) else 0)
     desk = DemoDesk(random.Random(SEED + 1), today, key_dir, regimes=(regime_id,), years=years)
-    counts.update(desk.fill(more=lambda: open_stories(desk, regime_id, event_first=event_first)))
+    counts.update(desk.fill(more=lambda: open_stories(desk, regime_id)))
     demo_town_sites(regime_id)
     from models.sites import Site, Stall
 

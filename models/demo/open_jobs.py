@@ -58,7 +58,7 @@ def next_edition_text(today: _dt.date) -> tuple[str, _dt.date]:
         text = text.replace(said, days)
     text = re.sub(r"\d{4}-\d{2}-\d{2}", iso, text)
     text = re.sub(r"\b(\d{2})/(\d{2})/(\d{4})\b", br, text)
-    in_force = max(today - _dt.timedelta(days=14), _dt.date(2026, 3, 24))
+    in_force = max(today - _dt.timedelta(days=14), _dt.date(2026, 3, 24))  # the amendment's story waits for it
     text += (
         "\n[regime.amendment]\n"
         f'act = "Demonstração do Praça: nova edição do evento Indomit de {days} (datas fictícias; não é ato oficial)"\n'
@@ -69,13 +69,15 @@ def next_edition_text(today: _dt.date) -> tuple[str, _dt.date]:
     return text, start
 
 
-def sao_bento_next_edition(today: _dt.date) -> _dt.date:
-    """Install the demonstration edition of São Bento's event (an amendment of the act): its first day."""
+def sao_bento_next_edition(today: _dt.date) -> Iterator[_dt.date]:
+    """Install the demonstration edition of São Bento's event (an amendment of the act) on the day it comes into
+    force, as a story: what was done before it — the March 2026 edition's permits, their terms — under the decree
+    as published."""
     from models.rules import acts
 
-    text, start = next_edition_text(today)
+    text, _start = next_edition_text(today)
+    yield max(today - _dt.timedelta(days=14), _dt.date(2026, 3, 24))
     acts.amend(text.encode("utf-8"), "sao-bento-2026.toml")
-    return start
 
 
 def carnival(year: int) -> _dt.date:
@@ -134,10 +136,10 @@ def ilha_arena(today: _dt.date) -> None:
     save_layout(site, plan_of(site).auto(points).stalls)
 
 
-def open_stories(desk: DemoDesk, regime_id: str, *, event_first: _dt.date | None = None) -> list[Iterator]:
+def open_stories(desk: DemoDesk, regime_id: str) -> list[Iterator]:
     """The stories of the jobs open on ``desk.today`` for the town of ``regime_id`` (see the module's text)."""
     makers = {
-        "sao-bento-2026": lambda: _sao_bento(desk, event_first),
+        "sao-bento-2026": lambda: _sao_bento(desk),
         "sapezal-2014": lambda: _sapezal(desk),
         "ilha-comprida-2017": lambda: _ilha(desk),
         "cabeceira-grande-2012": lambda: _cabeceira(desk),
@@ -146,11 +148,11 @@ def open_stories(desk: DemoDesk, regime_id: str, *, event_first: _dt.date | None
     return list(make()) if make is not None else []
 
 
-def _sao_bento(desk: DemoDesk, first: _dt.date | None) -> Iterator[Iterator]:
-    """Companies registering for the demonstration edition: two paid (their order is the payment's, art. 3º, § 2º),
-    one of them already with its permit; one approved, one in analysis, one just received."""
-    if first is None:
-        return
+def _sao_bento(desk: DemoDesk) -> Iterator[Iterator]:
+    """The demonstration edition comes into force, then companies register for it: two paid (their order is the
+    payment's, art. 3º, § 2º), one of them already with its permit; one approved, one in analysis, one just
+    received."""
+    yield sao_bento_next_edition(desk.today)
     plan = (
         ("awaiting_payment", 12, True, "barraca", "3,00", "3,00", None),
         ("awaiting_payment", 9, False, "trailer", "4,50", "2,20", "1,20"),
