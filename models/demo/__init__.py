@@ -252,6 +252,7 @@ def _fill_town(place: Town, today: _dt.date, key_dir, *, permits: bool) -> dict[
     regime_id = place.regime_id
     if regime_id == "ilha-comprida-2017":
         ilha_arena(today)  # its dates come before the credentials asked for it (the filing checks them)
+    _demo_fiscal_values(regime_id, today)
     # whole years since the demo's own day: the stories' calendar dates keep their place in the act's year
     years = today.year - DEMO_TODAY.year - (1 if (today.month, today.day) < (DEMO_TODAY.month, DEMO_TODAY.day) else 0)
     desk = DemoDesk(random.Random(SEED + 1), today, key_dir, regimes=(regime_id,), years=years)
@@ -263,3 +264,50 @@ def _fill_town(place: Town, today: _dt.date, key_dir, *, permits: bool) -> dict[
     done = demo_enforcement(today, regimes=(regime_id,))
     counts.update({key: done[key] for key in ("records", "seizures", "contests")})
     return counts
+
+
+#: a fiscal unit the act names without a value (Sapezal's UFS, Lei 1.171/2014): the demo's value, entered by hand
+DEMO_UNIT_VALUES = {"UFS": Decimal("52.30")}
+#: the INPC of a year the demo does not know yet: a demonstration estimate, entered by hand
+DEMO_INPC = Decimal("4.00")
+
+
+def _demo_fiscal_values(regime_id: str, today: _dt.date) -> None:
+    """The values a town's demo needs from the past two years to today that its act does not give — a fiscal unit's
+    value for a year (UFESP of a year after the act's, Sapezal's UFS) and the INPC of a year INPC_BY_YEAR does not
+    have — entered as the clerk enters them (Cadastros → Unidades fiscais / Correção monetária), each marked as a
+    demonstration value to check against the official one. The act's own values stand where it has them."""
+    from models.billing.fiscal import index_corrections, set_index_correction, set_unit_value, unit_overrides
+    from models.rules.regimes import get_regime
+
+    regime = get_regime(regime_id)
+    for unit in regime.units:
+        entered = unit_overrides(regime.id)
+        known = {v.year: v.value for v in unit.values} | {y: v for (code, y), v in entered.items() if code == unit.code}
+        for year in range(today.year - 2, today.year + 1):
+            if year in known:
+                continue
+            before = [y for y in known if y < year]
+            value = known[max(before)] if before else DEMO_UNIT_VALUES.get(unit.code)
+            if value is None:
+                continue
+            set_unit_value(
+                regime,
+                unit.code,
+                year,
+                value,
+                entered_by="demonstração",
+                reason=f"{unit.code} {year} — dado de demonstração (repete o último valor conhecido): confira o "
+                "valor oficial",
+            )
+            known[year] = value
+    held = index_corrections("INPC")
+    for year in range(max(INPC_BY_YEAR) + 1, today.year):
+        if year + 1 not in held:
+            set_index_correction(
+                "INPC",
+                year + 1,
+                DEMO_INPC,
+                entered_by="demonstração",
+                reason=f"INPC/IBGE de {year}: estimativa de demonstração — confira na fonte oficial",
+            )

@@ -711,7 +711,7 @@ class DemoDesk:
                 settle=False,
                 then=then,
                 holder={"person": self.person()} if i % 2 == 0 else {"company": self.company()},
-                issue={"valid_until": self.on(2027, 6, 30)},
+                issue={"valid_until": self.day(-212)},  # 30/06/2027 in the demo without --town
                 equipment="carrocinha",
                 site="Itinerante — área central",
             )

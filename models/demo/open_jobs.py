@@ -267,7 +267,23 @@ def _credential(desk: DemoDesk, on: _dt.date, status: str, arena: str) -> Iterat
 
 
 def _cabeceira(desk: DemoDesk) -> Iterator[Iterator]:
-    """Licences asked at the desk (Lei 376/2012, art. 3º)."""
+    """A year of licences (Lei 376/2012, art. 3º: on request and with the licence's fee paid) and the ones asked at
+    the desk now. The law leaves the fee's value to the municipal tax code and the term to the Administration:
+    the demo enters both as the clerk would, marked as demonstration values."""
+    for ago in (330, 270, 210, 150, 95, 50, 16):
+        issued = desk.day(ago)
+        yield desk.story(
+            "cabeceira-grande-2012",
+            "licenca-ambulante",
+            issued - _dt.timedelta(days=5),
+            issued,
+            holder={"person": desk.person()},
+            settle=ago > 20,
+            equipment="ambulante",
+            site="Praça Central",
+            issue={"valid_until": _dt.date(issued.year, 12, 31)},
+            then=((issued, _licence_fee(desk, issued, paid=ago > 20)),),
+        )
     for i, status in enumerate(("received", "analysis", "approved")):
         yield desk.story(
             "cabeceira-grande-2012",
@@ -279,3 +295,37 @@ def _cabeceira(desk: DemoDesk) -> Iterator[Iterator]:
             equipment="ambulante",
             site="Praça Central",
         )
+
+
+#: the licence's fee the demo enters by hand (Lei 376/2012, art. 3º, leaves it to the municipal tax code)
+CABECEIRA_FEE = "96,50"
+
+
+def _licence_fee(desk: DemoDesk, on: _dt.date, *, paid: bool):
+    """The licence's fee charged by hand on the day of issue, paid within the week (or not yet)."""
+
+    def act(permit) -> None:
+        from models.billing.charges import create_charge, record_payment
+
+        charge = create_charge(
+            kind="yearly",
+            regime="cabeceira-grande-2012",
+            label="Taxa da licença de vendedor ambulante",
+            amount=CABECEIRA_FEE,
+            due_on=on + _dt.timedelta(days=10),
+            basis="Lei 376/2012, art. 3º; valor da legislação tributária municipal (dado de demonstração)",
+            by="tesouraria",
+            permit=permit,
+            today=on,
+        )
+        if paid:
+            record_payment(
+                charge,
+                paid_on=on + _dt.timedelta(days=3),
+                amount=charge.amount,
+                reference=f"DEMO-{charge.number}",
+                by="tesouraria",
+                today=on + _dt.timedelta(days=3),
+            )
+
+    return act
