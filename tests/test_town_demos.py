@@ -257,6 +257,21 @@ OPEN_JOB = {
 }
 
 
+@pytest.mark.parametrize("slug", ["sjc", "olimpia"])
+def test_a_town_demo_built_a_year_on_still_builds(database, slug):
+    """Dated from its day: a year after the acts' last UFESP and INPC, the demo enters them as marked demonstration
+    values (as a clerk would, Cadastros → Unidades fiscais) and its terms follow its day."""
+    from models.billing.fiscal import index_corrections, unit_overrides
+
+    day = dt.date(2027, 12, 10)
+    counts = fill_demo(town=slug, today=day, **SIZE)
+    assert counts["permits"] >= 10
+    assert 2027 in index_corrections("INPC")  # the INPC of 2026, applied from 2027
+    if slug == "olimpia":
+        assert ("UFESP", 2027) in unit_overrides("olimpia-2025")
+    assert Permit.select().where(Permit.valid_until < Permit.valid_from).count() == 0
+
+
 def test_an_unknown_town_is_one_clear_line(database):
     with pytest.raises(UserError, match="Use um de: sao-bento, sapezal"):
         fill_demo(town="atlantida")
