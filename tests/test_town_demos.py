@@ -221,6 +221,8 @@ def _sao_bento_has_an_open_event_ahead():
     event = schedule_dates(regime, "event-stall")
     assert event is not None and event.first > dt.date.today() and event.first.weekday() == 4  # a Friday (art. 5º)
     assert "Demonstração do Praça" in (regime.amendment.act if regime.amendment else "")
+    said = f"{event.first:%d/%m} a {event.last:%d/%m/%Y}"  # the texts say the moved days, once
+    assert said in regime.summary and said in regime.schedule("indomit").label and "/03/2026" not in regime.summary
     check = filing_for(regime, "event-stall", "rua-cel-ribeiro-da-luz", dt.datetime.now())
     assert check.status == OPEN, check.text
     # the March 2026 edition is still judged by the decree as published: its permits ended with it (art. 2º)

@@ -53,11 +53,17 @@ def next_edition_text(today: _dt.date) -> tuple[str, _dt.date]:
         day = _dt.date(int(match.group(3)), int(match.group(2)), int(match.group(1)))
         return f"{day + delta:%d/%m/%Y}" if day >= _FIRST_SHIFTED else match.group(0)
 
+    def short(match: re.Match) -> str:
+        day = _dt.date(2026, int(match.group(2)), int(match.group(1)))
+        return f"{day + delta:%d/%m}" if day >= _FIRST_SHIFTED else match.group(0)
+
     days = f"{start:%d/%m} a {start + _dt.timedelta(days=2):%d/%m/%Y}"
     for said in ("27 a 29 de março de 2026", "27, 28 e 29 de março de 2026", "27 a 29/03/2026"):
-        text = text.replace(said, days)
+        text = text.replace(said, "\x00")  # the event's days in words, written once the dates are moved
     text = re.sub(r"\d{4}-\d{2}-\d{2}", iso, text)
     text = re.sub(r"\b(\d{2})/(\d{2})/(\d{4})\b", br, text)
+    text = re.sub(r"\b(\d{2})/(03)\b(?!/)", short, text)  # "até 01h00 de 28/03": March of the act's year
+    text = text.replace("\x00", days)
     in_force = max(today - _dt.timedelta(days=14), _dt.date(2026, 3, 24))  # the amendment's story waits for it
     text += (
         "\n[regime.amendment]\n"
