@@ -567,6 +567,63 @@ def demo_enforcement(today: _dt.date | None = None, regimes: tuple[str, ...] = (
             n=1,
         )
 
+    def beach_card():
+        """A vendor without the ID card on the beach, a month ago (Dec. 890/2017): the record proposes what the act
+        sets; and a second one, days ago, for selling in front of a shop."""
+        licence = permit(ilha, offset=1)
+        first_at, second_at = when(ilha, 32, 11, 10), when(ilha, 5, 15, 40)
+        if licence is None or not first_at or not second_at:
+            return
+        yield first_at
+        put(
+            RecordDraft(
+                kind="infraction",
+                regime=ilha,
+                at=first_at,
+                place=licence.site or "Balneário Icaraí",
+                facts="Abordado na areia, não apresentou o Cartão de Identificação de ambulante.",
+                infractions=["nao-portar-cartao"],
+                permit_id=licence.id,
+            ),
+            n=0,
+        )
+        other = permit(ilha, offset=2)
+        if other is None:
+            return
+        yield second_at
+        put(
+            RecordDraft(
+                kind="infraction",
+                regime=ilha,
+                at=second_at,
+                place="Avenida Beira-Mar, em frente a uma sorveteria",
+                facts="Carrinho parado em frente ao estabelecimento comercial, vendendo sorvetes.",
+                infractions=["frente-comercio"],
+                permit_id=other.id,
+            ),
+            n=1,
+        )
+
+    def off_hours():
+        """A licensed vendor selling after the hours the Prefeitura set (Lei 376/2012, art. 3º), a fortnight ago."""
+        licence = permit(cabeceira)
+        at = when(cabeceira, 14, 22, 40)
+        if licence is None or not at:
+            return
+        yield at
+        put(
+            RecordDraft(
+                kind="infraction",
+                regime=cabeceira,
+                at=at,
+                place="Praça Central",
+                facts="Vendia espetinhos às 22h40, fora do horário fixado pela Prefeitura para a praça.",
+                infractions=["fora-do-horario"],
+                permit_id=licence.id,
+            ),
+            n=2,
+        )
+
     def event_stall():
         """The stall not torn down by 12h00 of 30/03/2026: R$ 150,00 (Dec. 4.794/2026, art. 2º, § 2º), paid."""
         teardown = _dt.datetime(2026, 3, 30, 13, 30)
@@ -641,8 +698,11 @@ def demo_enforcement(today: _dt.date | None = None, regimes: tuple[str, ...] = (
         event_stall: sao_bento,
         event_placard: sao_bento,
         roadside: cabeceira,
+        beach_card: ilha,
+        off_hours: cabeceira,
     }
-    stories = [make for make, regime_id in told.items() if (regime_id in regimes if regimes else make is not roadside)]
+    town_only = (roadside, beach_card, off_hours)  # not in the demo without --town: its records stay as they were
+    stories = [make for make, regime_id in told.items() if (regime_id in regimes if regimes else make not in town_only)]
     for order, make in enumerate(stories):
         story = make()
         first = next(story, None)
