@@ -249,7 +249,22 @@ def _ilha_comprida_has_an_upcoming_event_with_a_draw():
     arena = Site.get(Site.regime_site == "arena-de-shows")
     assert (arena.first_day, arena.last_day) == (first, last) and first > dt.date.today()
     call = call_list("ilha-comprida-2017", site=arena.name)
-    assert len(call.candidates) >= 5
+    assert len(call.candidates) >= 5 and not call.draw_blocked, call.draw_blocked
+    # more regular vendors than the places the Administration opens: the public draw (art. 21, § 1º)
+    from models.selection.draws import draw_entries, hold_draw
+
+    draw = hold_draw(
+        "ilha-comprida-2017",
+        call.participants,
+        "semente pública de teste",
+        3,
+        call="Credenciamento — Ilha Verão (teste)",
+        place="Paço Municipal",
+        officials="Comissão de credenciamento",
+        created_by="Carlos Lima",
+        site=arena.name,
+    )
+    assert len(draw_entries(draw)) >= 5
 
 
 OPEN_JOB = {
