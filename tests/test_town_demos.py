@@ -289,6 +289,19 @@ def test_a_town_demo_built_a_year_on_still_builds(database, slug):
     assert Permit.select().where(Permit.valid_until < Permit.valid_from).count() == 0
 
 
+def test_the_coming_ilha_verao_runs_from_31_december_to_the_sunday_after_carnival():
+    from models.demo.open_jobs import carnival, ilha_verao
+
+    assert [carnival(y) for y in (2026, 2027, 2028)] == [
+        dt.date(2026, 2, 17),
+        dt.date(2027, 2, 9),
+        dt.date(2028, 2, 29),
+    ]
+    assert ilha_verao(dt.date(2026, 12, 7)) == (dt.date(2026, 12, 31), dt.date(2027, 2, 14))
+    assert ilha_verao(dt.date(2026, 12, 31)) == (dt.date(2027, 12, 31), dt.date(2028, 3, 5))  # begun: the next one
+    assert ilha_verao(dt.date(2027, 1, 15))[0] == dt.date(2027, 12, 31)
+
+
 def test_an_unknown_town_is_one_clear_line(database):
     with pytest.raises(UserError, match="Use um de: sao-bento, sapezal"):
         fill_demo(town="atlantida")

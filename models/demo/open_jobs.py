@@ -103,7 +103,7 @@ def carnival(year: int) -> _dt.date:
 def ilha_verao(today: _dt.date) -> tuple[_dt.date, _dt.date]:
     """The next Ilha Verão not begun by ``today`` (Dec. 890/2017, art. 22, parágrafo único: from 31 December to the
     Sunday after carnival)."""
-    first = _dt.date(today.year, 12, 31)
+    first = _dt.date(today.year + (1 if today >= _dt.date(today.year, 12, 31) else 0), 12, 31)
     last = carnival(first.year + 1) + _dt.timedelta(days=5)  # Tuesday → Sunday
     return first, last
 
