@@ -22,6 +22,7 @@ from PySide6.QtWidgets import (
 
 from views import theme
 from views.blocks import error_label, fill, push_button, wrapped_label
+from views.fit import scrollable
 
 
 class HomePage(QWidget):
@@ -59,7 +60,12 @@ class HomePage(QWidget):
 
     def __init__(self, parent: QWidget | None = None):
         super().__init__(parent)
-        layout = QVBoxLayout(self)
+        outer = QVBoxLayout(self)
+        outer.setContentsMargins(0, 0, 0, 0)
+        body = QWidget()
+        body.setObjectName("painel-body")
+        outer.addWidget(scrollable(body))  # the first steps' checklist and the day's list: scrolled on a small screen
+        layout = QVBoxLayout(body)
         layout.setContentsMargins(32, 28, 32, 28)
         self.heading = QLabel()
         self.heading.setObjectName("heading")
@@ -104,6 +110,7 @@ class HomePage(QWidget):
         self.today = QListWidget()
         self.today.setObjectName("today")
         self.today.setWordWrap(True)
+        self.today.setMinimumHeight(60)
         layout.addWidget(self.today, 1)
         self.day: _dt.date | None = None  # None: the real today
         self.heading.setText(self.tr("Praça"))  # until refresh() fills the page from the database
