@@ -255,3 +255,34 @@ def test_a_new_database_opens_the_first_steps(app_ready, qtbot, db_url, tmp_path
     dialog = window.first_steps_dialog
     assert dialog.isVisible() and dialog.current_step() == "municipality"
     dialog.close()
+
+
+def test_another_town_installs_its_act_from_a_file_through_the_first_steps(new_window, qtbot, tmp_path, monkeypatch):
+    from PySide6.QtWidgets import QMessageBox
+
+    import views.regimes_page
+    from models.rules.regimes import default_regimes_folder
+
+    text = (default_regimes_folder() / "sapezal-2014.toml").read_text(encoding="utf-8")
+    text = text.replace('id = "sapezal-2014"', 'id = "campinas-2026"', 1)
+    text = text.replace('municipality = "Sapezal"', 'municipality = "Campinas"', 1).replace(
+        'state = "MT"', 'state = "SP"', 1
+    )
+    act = tmp_path / "campinas-2026.toml"
+    act.write_text(text, encoding="utf-8")
+    set_settings({MUNICIPALITY: "Campinas", STATE: "SP"})
+    steps = new_window.open_first_steps()
+    assert steps.current_step() == "acts" and "Nenhum ato de Campinas" in steps.step("acts").why
+    monkeypatch.setattr(views.regimes_page, "open_file_name", lambda *a, **k: (str(act), ""))
+    monkeypatch.setattr(QMessageBox, "question", lambda *a, **k: QMessageBox.StandardButton.Yes)
+    qtbot.mouseClick(steps.install_act, Qt.MouseButton.LeftButton)
+    registry = new_window.pages["cadastros"]
+    assert registry.tabs.currentWidget() is registry.regimes_page, registry.regimes_page.error.text()
+    assert steps.step("acts").done and "(campinas-2026)" in steps.step("acts").why
+
+
+def test_f1_in_the_first_steps_opens_their_guide(new_window, qtbot):
+    steps = new_window.open_first_steps()
+    qtbot.waitUntil(steps.isActiveWindow, timeout=5000)
+    qtbot.keyClick(steps.list, Qt.Key.Key_F1)
+    assert new_window.help_window.isVisible() and new_window.help_window.key == "primeiros-passos"
