@@ -142,7 +142,7 @@ def test_a_first_start_shows_the_first_steps_with_a_button_to_each_tab(window, q
     window.show_desk("painel")
     home.refresh()
     assert home.first_steps.isVisible() and home.step_marks["municipality"].text() == "✔"  # the other steps wait
-    assert not home.step_buttons["municipality"].isVisibleTo(home)
+    assert not home.step_buttons["municipality"].isVisibleTo(home) and not home.demo_hint.isVisibleTo(home)
 
 
 def test_zoom_by_keyboard_centres_on_the_selected_stall(app_ready, qtbot, feira):

@@ -142,7 +142,7 @@ class HomePage(QWidget):
             self.step_marks[step.id], self.step_texts[step.id], self.step_buttons[step.id] = mark, text, button
         column.addLayout(grid)
         self.open_steps = push_button(self.tr("Abrir os &Primeiros passos…"), "open-first-steps", self._open_steps)
-        hint = wrapped_label(
+        self.demo_hint = hint = wrapped_label(
             self.tr(
                 "Para experimentar antes: <code>praca demo --db sqlite:///demo.sqlite3</code> cria um banco de "
                 "demonstração (usuários com a senha <code>praca2026</code>); abra-o em Arquivo → Abrir banco de "
@@ -166,6 +166,8 @@ class HomePage(QWidget):
             self.step_texts[step.id].setText(f"<b>{escape(label)}</b> — {escape(step.why)}")
             self.step_buttons[step.id].setVisible(not step.done)
         self.first_steps.setVisible(any(not s.done for s in steps))
+        # a first start, nothing set yet: the demo is worth a try
+        self.demo_hint.setVisible(not any(s.done for s in steps if s.id == "municipality"))
 
     def _open_steps(self) -> None:
         window = self.main
