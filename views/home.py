@@ -151,7 +151,7 @@ class HomePage(QWidget):
             "first-steps-text",
         )
         row = QHBoxLayout()
-        row.addWidget(self.open_steps)
+        row.addWidget(self.open_steps, 0, Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
         row.addWidget(hint, 1)
         column.addLayout(row)
         box.hide()
