@@ -286,3 +286,17 @@ def test_f1_in_the_first_steps_opens_their_guide(new_window, qtbot):
     qtbot.waitUntil(steps.isActiveWindow, timeout=5000)
     qtbot.keyClick(steps.list, Qt.Key.Key_F1)
     assert new_window.help_window.isVisible() and new_window.help_window.key == "primeiros-passos"
+
+
+def test_a_message_line_of_the_permits_tab_offers_the_missing_step_too(app_ready, qtbot):
+    from views.blocks import user_errors
+    from views.permits.common import MessageLine
+
+    line = MessageLine()
+    qtbot.addWidget(line)
+    with user_errors(line.say_refusal) as refused:
+        raise UserError("Esta mesa ainda não pode assinar com a chave ABCD1234 da prefeitura.", step="signing")
+    assert refused and "ABCD1234" in line.text() and 'href="passo:signing"' in line.text()
+    with user_errors(line.say_refusal):
+        raise UserError("Outra recusa.")
+    assert line.text() == "Outra recusa."  # a refusal of no step: no link
