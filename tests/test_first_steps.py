@@ -300,3 +300,27 @@ def test_a_message_line_of_the_permits_tab_offers_the_missing_step_too(app_ready
     with user_errors(line.say_refusal):
         raise UserError("Outra recusa.")
     assert line.text() == "Outra recusa."  # a refusal of no step: no link
+
+
+def test_praca_first_steps_lists_the_checklist_and_records_the_answers(db_url, monkeypatch, capsys):
+    import json
+
+    from desktop.cli import main
+
+    monkeypatch.setenv("PRACA_PASSWORD", "senha-forte-123")
+    assert main(["init", "--db", db_url, "--admin", "joana.silva", "--admin-name", "Joana Silva"]) == 0
+    capsys.readouterr()
+    assert main(["first-steps", "--db", db_url]) == 0
+    out = capsys.readouterr().out
+    assert "○ Município — Informe o nome do município" in out and "○ Convênio de arrecadação (opcional)" in out
+    assert "Falta(m): Município, Ato(s) do município" in out
+    with session.acting_as(None):
+        monkeypatch.delenv("PRACA_USER", raising=False)
+        assert main(["first-steps", "no-holidays", "--db", db_url]) == 2  # the administrator's word: a login
+        assert "exige login" in capsys.readouterr().err
+        monkeypatch.setenv("PRACA_USER", "joana.silva")
+        assert main(["first-steps", "no-holidays", "--db", db_url]) == 0
+    assert "✔ Feriados municipais — Sem feriados municipais (confirmado por Joana Silva em" in capsys.readouterr().out
+    assert main(["first-steps", "--json", "--db", db_url]) == 0
+    steps = {s["id"]: s for s in json.loads(capsys.readouterr().out)}
+    assert steps["holidays"]["done"] and not steps["signing"]["done"] and steps["collection"]["optional"]
