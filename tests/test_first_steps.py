@@ -324,3 +324,10 @@ def test_praca_first_steps_lists_the_checklist_and_records_the_answers(db_url, m
     assert main(["first-steps", "--json", "--db", db_url]) == 0
     steps = {s["id"]: s for s in json.loads(capsys.readouterr().out)}
     assert steps["holidays"]["done"] and not steps["signing"]["done"] and steps["collection"]["optional"]
+
+
+def test_holidays_entered_under_the_acts_town_count_whatever_the_spelling_of_the_municipality(database):
+    set_settings({MUNICIPALITY: "Olimpia", STATE: "SP"})  # typed without the accent: its act is still found
+    assert done()["acts"] and not done()["holidays"]
+    add_holiday("Olímpia", "SP", "24/06", name="São João Batista", source="Lei municipal nº 1/1950")
+    assert done()["holidays"]

@@ -20,7 +20,7 @@ from models.access import signing_keys as sk
 from models.access.users import User
 from models.base.errors import UserError
 from models.billing.collection.agreement import get_agreement
-from models.rules.holidays import list_holidays
+from models.rules.holidays import list_holidays, town_of
 from models.rules.regimes import shipped_regimes
 from models.store.db import db
 from models.store.settings import MUNICIPALITY, STATE, get_setting, municipality_label, own_regime_ids, write_setting
@@ -119,7 +119,14 @@ def _signing() -> tuple[bool, str]:
 
 def _holidays() -> tuple[bool, str]:
     town, state = get_setting(MUNICIPALITY), get_setting(STATE)
-    count = len(list_holidays(town, state)) if town else 0
+    # Cadastros → Feriados keeps them under the town its act names ("Olímpia/SP" where "Olimpia" was typed)
+    towns = {(town, state)} if town else set()
+    try:
+        offered = shipped_regimes()
+        towns |= {town_of(offered[i]) for i in own_regime_ids(offered.values())}
+    except UserError:  # an act that no longer reads: the acts' step says so
+        pass
+    count = len({row.id for place, uf in towns for row in list_holidays(place, uf)})
     if count:
         return True, f"{count} feriado(s) ou ponto(s) facultativo(s) de {town} cadastrado(s)."
     said = get_setting(NO_HOLIDAYS)
