@@ -161,6 +161,8 @@ class MainWindow(QMainWindow):
         self._start_pending = False  # True from construction with ``opening`` until the first paint
         self.exit_code: int | None = None
         self._created = False  # this window created the database it opened (Primeiros passos then opens)
+        self.first_steps_dialog: QWidget | None = None  # Primeiros passos, built when first opened
+        self.help_window: QWidget | None = None  # the offline help, built at the first F1
         self.setWindowIcon(app_icon())
         self.setMinimumSize(QSize(960, 620))
         self.desks = self._desks()
@@ -927,8 +929,8 @@ class MainWindow(QMainWindow):
         one, on ``step`` (or the first not done)."""
         from views.first_steps import FirstStepsDialog
 
-        dialog = getattr(self, "first_steps_dialog", None)
-        if dialog is None:
+        dialog = self.first_steps_dialog
+        if not isinstance(dialog, FirstStepsDialog):
             dialog = FirstStepsDialog(
                 self, open_tab=self.open_registry_tab, tab_title=self.registry_tab_title, on_change=self.refresh
             )
@@ -946,8 +948,8 @@ class MainWindow(QMainWindow):
         """F1: the bundled help page of the desk on screen (or ``key``), offline, in a window of its own."""
         from views.help import HelpWindow
 
-        window = getattr(self, "help_window", None)
-        if window is None:
+        window = self.help_window
+        if not isinstance(window, HelpWindow):
             window = HelpWindow(self)
             self.help_window = window
         window.show_page(key or self.current_desk())

@@ -17,7 +17,8 @@
           return False
 
   ``target`` is a label (it shows the message), a ``FieldErrorsView`` (it marks the field the error names, or
-  every field of a ``FieldErrors``) or a function taking the message.
+  every field of a ``FieldErrors``) or a function taking the message. A refusal for a missing first step (its
+  ``step``: no signing key, no collection agreement) adds on a label the step's name and a link that opens it.
 * ``FormDialog`` — a dialog around a form: the error line and the buttons under it, refusals marked at their
   fields.
 * ``ListTab`` — a list the clerk narrows as they type: a search box whose typing refreshes the rows a moment
