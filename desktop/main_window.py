@@ -932,7 +932,11 @@ class MainWindow(QMainWindow):
         dialog = self.first_steps_dialog
         if not isinstance(dialog, FirstStepsDialog):
             dialog = FirstStepsDialog(
-                self, open_tab=self.open_registry_tab, tab_title=self.registry_tab_title, on_change=self.refresh
+                self,
+                open_tab=self.open_registry_tab,
+                tab_title=self.registry_tab_title,
+                on_change=self.refresh,
+                show_help=self.show_help,
             )
             self.first_steps_dialog = dialog
         dialog.refresh()

@@ -159,12 +159,14 @@ def test_the_first_steps_path_takes_a_new_database_to_a_first_permit_printed(new
     steps.list.setCurrentRow(0)
     desk.worklist.message.linkActivated.emit("passo:signing")
     assert steps.isVisible() and steps.current_step() == "signing"
+    assert steps.create_key.isEnabled() and not steps.unlock.isEnabled()  # no key yet: nothing to unlock
 
     opened, _ = run_modal(
         lambda: qtbot.mouseClick(steps.create_key, Qt.MouseButton.LeftButton), type_passphrase(PASSPHRASE)
     )
     assert opened is not None and steps.step("signing").done
     assert "criada" in steps.pages["signing"].message.text()
+    assert not steps.create_key.isEnabled() and not steps.unlock.isEnabled()  # one key, and this desk signs
 
     steps.next_button.click()
     assert steps.current_step() == "holidays"

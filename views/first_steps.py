@@ -31,6 +31,13 @@ from views.operations import in_background
 DONE_MARK, TODO_MARK = "✔", "○"
 
 
+def _read() -> tuple[list[Step], bool]:
+    """The checklist, and whether the municipality has a key (Criar or Liberar), read off the GUI thread."""
+    from models.access.signing_keys import active_key
+
+    return first_steps(), active_key() is not None
+
+
 class _StepPage(QWidget):
     """One step: its name, what is set or missing, the acts that do it here and its tab of Cadastros."""
 
@@ -66,7 +73,7 @@ class _StepPage(QWidget):
 class FirstStepsDialog(QDialog):
     """Primeiros passos. ``open_tab(tab)`` shows a tab of Cadastros in the main window, ``tab_title(tab)`` names it;
     ``on_change()`` is told after this window changed something (the window refreshes its title and pages).
-    ``open_tab`` returns the tab's page."""
+    ``open_tab`` returns the tab's page; ``show_help(key)`` opens a guide (F1 here: the first steps' own)."""
 
     def __init__(
         self,
@@ -75,8 +82,10 @@ class FirstStepsDialog(QDialog):
         open_tab: Callable[[str], Any],
         tab_title: Callable[[str], str],
         on_change: Callable[[], None] | None = None,
+        show_help: Callable[[str], Any] | None = None,
     ):
         super().__init__(parent)
+        self._show_help = show_help
         self.setObjectName("first-steps-dialog")
         self.setWindowTitle(self.tr("Primeiros passos"))
         self._open_tab = open_tab
@@ -134,9 +143,8 @@ class FirstStepsDialog(QDialog):
         help_key.activated.connect(self._help)
 
     def _help(self) -> None:
-        show_help = getattr(self.parent(), "show_help", None)
-        if callable(show_help):
-            show_help("primeiros-passos")
+        if self._show_help is not None:
+            self._show_help("primeiros-passos")
 
     # -- the steps' own acts ---------------------------------------------------
 
@@ -218,7 +226,7 @@ class FirstStepsDialog(QDialog):
             return
         self._reading = True
         try:
-            self.steps = in_background(first_steps)
+            self.steps, has_key = in_background(_read)
         finally:
             self._reading = False
         form = self.settings_form
@@ -228,6 +236,8 @@ class FirstStepsDialog(QDialog):
             self.list.item(index).setText(f"{DONE_MARK if step.done else TODO_MARK}  {step.label}")
             self.pages[step.id].show_step(step)
         done = {s.id: s.done for s in self.steps}
+        self.create_key.setEnabled(not has_key)
+        self.unlock.setEnabled(has_key and not done["signing"])
         self.no_holidays.setEnabled(not done["holidays"])
         self.no_collection.setEnabled(not done["collection"])
 
