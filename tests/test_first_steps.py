@@ -333,3 +333,24 @@ def test_holidays_entered_under_the_acts_town_count_whatever_the_spelling_of_the
     assert done()["acts"] and not done()["holidays"]
     add_holiday("Olímpia", "SP", "24/06", name="São João Batista", source="Lei municipal nº 1/1950")
     assert done()["holidays"]
+
+
+def test_liberar_esta_mesa_from_the_first_steps_ticks_the_painel(new_window, qtbot):
+    window = new_window
+    window.show_desk("cadastros")
+    sk.create_key(PASSPHRASE)
+    sk.forget()  # another desk created the key: this one does not sign yet
+    window.show_desk("painel")
+    home = window.pages["painel"]
+    assert home.step_marks["signing"].text() == "○" and "ainda não assina" in home.step_texts["signing"].text()
+    steps = window.open_first_steps("signing")
+    assert steps.unlock.isEnabled() and not steps.create_key.isEnabled()
+    wrong, _ = run_modal(
+        lambda: qtbot.mouseClick(steps.unlock, Qt.MouseButton.LeftButton), type_passphrase("outra senha longa")
+    )
+    assert wrong is not None and not steps.step("signing").done
+    run_modal(lambda: qtbot.mouseClick(steps.unlock, Qt.MouseButton.LeftButton), type_passphrase(PASSPHRASE))
+    assert steps.step("signing").done and "Esta mesa assina" in steps.pages["signing"].message.text()
+    window.show_desk("cadastros")
+    window.show_desk("painel")
+    assert home.step_marks["signing"].text() == "✔"
