@@ -148,7 +148,7 @@ def _users() -> tuple[bool, str]:
             "Só o administrador está cadastrado: cadastre quem atende, decide e fiscaliza, cada um com seu perfil "
             "(atendente, chefe, fiscal)."
         )
-    shown = ", ".join(f"{n} {session.ROLES.get(role, role)}" for role, n in sorted(roles.items()))
+    shown = ", ".join(f"{session.ROLES.get(role, role)} ({n})" for role, n in sorted(roles.items()))
     return True, f"{len(active)} usuários ativos: {shown}."
 
 
