@@ -355,3 +355,12 @@ def test_liberar_esta_mesa_from_the_first_steps_ticks_the_painel(new_window, qtb
     window.show_desk("cadastros")
     window.show_desk("painel")
     assert home.step_marks["signing"].text() == "✔"
+
+
+def test_the_holidays_step_opens_feriados_on_the_municipality(new_window, qtbot):
+    set_settings({MUNICIPALITY: "São Bento do Sapucaí", STATE: "SP"})
+    steps = new_window.open_first_steps("holidays")
+    qtbot.mouseClick(steps.pages["holidays"].open_tab, Qt.MouseButton.LeftButton)
+    registry = new_window.pages["cadastros"]
+    assert registry.tabs.currentWidget() is registry.holidays_page
+    assert registry.holidays_page.current_town() == ("São Bento do Sapucaí", "SP")
