@@ -39,6 +39,7 @@ from views.blocks import (
     user_errors,
     wrapped_label,
 )
+from views.operations import in_background
 from views.save import ask_open_path
 from views.table_models import Column, RowsModel
 
@@ -180,11 +181,11 @@ class HolidaysPage(QWidget):
     def refresh(self) -> None:
         current = self.current_town()
         with user_errors(self.message) as refused:
-            regimes = list(shipped_regimes().values())
+            regimes = list(in_background(shipped_regimes).values())
         if refused:
             return
         with user_errors(self.message):
-            hours = holidays.office_hours()
+            hours = in_background(holidays.office_hours)
             self.office.setText(f"{hours[0]:%H:%M}-{hours[1]:%H:%M}" if hours else "")
         towns: dict[tuple[str, str], list[str]] = {}
         for regime in regimes:
@@ -195,8 +196,8 @@ class HolidaysPage(QWidget):
             self.town.addItem(f"{municipality}/{state} ({', '.join(sorted(acts))})", f"{municipality}/{state}")
         self.town.blockSignals(False)
         if current is None:  # first shown: the municipality's own town (its first step, issue 31 §3)
-            own = [r for r in regimes if r.id in own_regime_ids(regimes)]
-            current = holidays.town_of(own[0]) if own else None
+            own = in_background(lambda: own_regime_ids(regimes))
+            current = holidays.town_of(next(r for r in regimes if r.id == own[0])) if own else None
         position = self.town.findData("/".join(current)) if current else -1
         self.town.setCurrentIndex(position if position >= 0 else 0)
         self.show_town()
@@ -228,7 +229,8 @@ class HolidaysPage(QWidget):
             self.model.set_rows([])
             return
         with user_errors(self.message) as refused:
-            rows = holidays.list_holidays(*town, include_removed=self.show_removed.isChecked())
+            removed = self.show_removed.isChecked()
+            rows = in_background(lambda: holidays.list_holidays(*town, include_removed=removed))
         if refused:
             return
         self.model.set_rows(rows)
