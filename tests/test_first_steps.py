@@ -364,3 +364,32 @@ def test_the_holidays_step_opens_feriados_on_the_municipality(new_window, qtbot)
     registry = new_window.pages["cadastros"]
     assert registry.tabs.currentWidget() is registry.holidays_page
     assert registry.holidays_page.current_town() == ("São Bento do Sapucaí", "SP")
+
+
+def test_the_first_steps_read_and_write_off_the_gui_thread(new_window, qtbot):
+    import logging
+    import threading
+
+    statements: list[str] = []
+
+    class OnGuiThread(logging.Handler):
+        def emit(self, record):
+            if threading.current_thread() is threading.main_thread():
+                statements.append(str(record.msg)[:80])
+
+    log = logging.getLogger("peewee")
+    handler, level = OnGuiThread(logging.DEBUG), log.level
+    log.addHandler(handler)
+    log.setLevel(logging.DEBUG)
+    try:
+        steps = new_window.open_first_steps()
+        for index in range(steps.list.count()):
+            steps.list.setCurrentRow(index)
+        qtbot.mouseClick(steps.no_holidays, Qt.MouseButton.LeftButton)
+        qtbot.mouseClick(steps.no_collection, Qt.MouseButton.LeftButton)
+        new_window.show_desk("painel")
+    finally:
+        log.removeHandler(handler)
+        log.setLevel(level)
+    assert steps.step("holidays").done and steps.step("collection").done
+    assert statements == []
