@@ -16,6 +16,7 @@ from PySide6.QtWidgets import (
     QListWidget,
     QListWidgetItem,
     QPushButton,
+    QSizePolicy,
     QVBoxLayout,
     QWidget,
 )
@@ -111,6 +112,8 @@ class HomePage(QWidget):
         self.today.setObjectName("today")
         self.today.setWordWrap(True)
         self.today.setMinimumHeight(60)
+        # it takes the room left, asking none for itself: no scroll bar on a screen where everything fits
+        self.today.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Ignored)
         layout.addWidget(self.today, 1)
         self.day: _dt.date | None = None  # None: the real today
         self.heading.setText(self.tr("Praça"))  # until refresh() fills the page from the database
