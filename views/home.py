@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import datetime as _dt
 
-from PySide6.QtCore import QLocale, Qt
+from PySide6.QtCore import QLocale, QSize, Qt
 from PySide6.QtGui import QBrush
 from PySide6.QtWidgets import (
     QFormLayout,
@@ -16,7 +16,6 @@ from PySide6.QtWidgets import (
     QListWidget,
     QListWidgetItem,
     QPushButton,
-    QSizePolicy,
     QVBoxLayout,
     QWidget,
 )
@@ -24,6 +23,14 @@ from PySide6.QtWidgets import (
 from views import theme
 from views.blocks import error_label, fill, push_button, wrapped_label
 from views.fit import scrollable
+
+
+class _DayList(QListWidget):
+    """The day's list: it takes the room the page leaves (its stretch) and asks for little, so that the page
+    scrolls only on a screen where the rest does not fit."""
+
+    def sizeHint(self) -> QSize:
+        return QSize(super().sizeHint().width(), 60)
 
 
 class HomePage(QWidget):
@@ -108,12 +115,10 @@ class HomePage(QWidget):
         today_title = QLabel(self.tr("Para hoje"))
         today_title.setStyleSheet("font-size: 13pt; font-weight: 600;")
         layout.addWidget(today_title)
-        self.today = QListWidget()
+        self.today = _DayList()
         self.today.setObjectName("today")
         self.today.setWordWrap(True)
         self.today.setMinimumHeight(60)
-        # it takes the room left, asking none for itself: no scroll bar on a screen where everything fits
-        self.today.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Ignored)
         layout.addWidget(self.today, 1)
         self.day: _dt.date | None = None  # None: the real today
         self.heading.setText(self.tr("Praça"))  # until refresh() fills the page from the database
