@@ -196,6 +196,8 @@ class ProposedSanction:
     unit_value: Decimal | None = None
     year: int | None = None
     formula: str | None = None
+    #: the money of the act's amounts (``[regime] currency``)
+    currency: str = "R$"
     # suspension
     days: int | None = None
     min_days: int | None = None
@@ -267,7 +269,10 @@ class ProposedSanction:
         parts = [self.waiting] if self.decision == PROPOSED else []
         if self.kind == "fine" and self.amount is None:
             if self.max_amount is not None:
-                parts.append(f"valor da multa a graduar pela autoridade, até {format_brl(self.max_amount)}")
+                parts.append(
+                    "valor da multa a graduar pela autoridade, até "
+                    + format_brl(self.max_amount, currency=self.currency)
+                )
             else:
                 parts.append("valor da multa a definir pela Administração")
         if self.kind == "suspension" and self.days is None and not self.until_remedied:
@@ -294,8 +299,10 @@ class ProposedSanction:
             out[f.name] = value
         out["applied"] = self.applied
         out["decision_text"] = DECISIONS[self.decision]
-        out["amount_text"] = format_brl(self.amount) if self.amount is not None else None
-        out["max_amount_text"] = format_brl(self.max_amount) if self.max_amount is not None else None
+        out["amount_text"] = format_brl(self.amount, currency=self.currency) if self.amount is not None else None
+        out["max_amount_text"] = (
+            format_brl(self.max_amount, currency=self.currency) if self.max_amount is not None else None
+        )
         out["waiting"] = self.waiting
         out["pending"] = self.pending
         out["actions"] = list(self.actions)
@@ -306,7 +313,7 @@ def sanction_head(s: ProposedSanction) -> str:
     """One line for a sanction: number, label, amount or days, and its decision in words."""
     head = f"{s.number}. {s.label}"
     if s.kind == "fine" and s.amount is not None:
-        head += f": {format_brl(s.amount)}"
+        head += f": {format_brl(s.amount, currency=s.currency)}"
     if s.kind == "suspension" and s.days:
         head += f": {describe.days(s.days)}"
     if s.decision == PROPOSED:
@@ -364,10 +371,13 @@ class InfractionProposal:
     #: within the act's tolerance: (this occurrence, the occurrences tolerated, the article)
     tolerance: tuple[int, int, str] | None = None
     details: tuple[str, ...] = ()
+    #: the act forbids the conduct and sets no sanction for it (``no_sanction`` in the regime)
+    no_sanction: bool = False
 
     def to_dict(self) -> dict[str, Any]:
         return {
             "code": self.code,
+            "no_sanction": self.no_sanction,
             "label": self.label,
             "article": self.article,
             "basis": self.basis,
@@ -415,6 +425,12 @@ class Proposal:
     adjustments: tuple[Adjustment, ...] = ()
     #: the points where the act is silent, with the reading applied (chosen by the authority, or declared)
     readings: tuple[AppliedReading, ...] = ()
+    #: the money of the act's amounts (``[regime] currency``): "R$", or "Cr$" for an act in cruzeiros
+    currency: str = "R$"
+
+    def money(self, value: Decimal) -> str:
+        """``value`` in the act's own money."""
+        return format_brl(value, currency=self.currency)
 
     @property
     def sanctions(self) -> tuple[ProposedSanction, ...]:
@@ -479,6 +495,7 @@ class Proposal:
                     recurrence_window_days=item.get("recurrence_window_days"),
                     recurrence_window_years=item.get("recurrence_window_years"),
                     counted=tuple(dt.date.fromisoformat(d) for d in item.get("counted", [])),
+                    no_sanction=bool(item.get("no_sanction", False)),
                     tolerance=(
                         (tolerance["occurrence"], tolerance["tolerated"], tolerance["basis"]) if tolerance else None
                     ),
@@ -495,6 +512,7 @@ class Proposal:
             notes=tuple(data.get("notes", [])),
             adjustments=tuple(Adjustment(**a) for a in data.get("adjustments", [])),
             readings=tuple(AppliedReading.from_dict(r) for r in data.get("readings", [])),
+            currency=str(data.get("currency", "R$")),
         )
 
     def to_dict(self) -> dict[str, Any]:
@@ -504,11 +522,12 @@ class Proposal:
             "year": self.year,
             "cumulative": self.cumulative,
             "cumulative_basis": self.cumulative_basis,
+            "currency": self.currency,
             "infractions": [item.to_dict() for item in self.items],
             "total": str(self.total),
-            "total_text": format_brl(self.total),
+            "total_text": format_brl(self.total, currency=self.currency),
             "total_proposed": str(self.total_proposed),
-            "total_proposed_text": format_brl(self.total_proposed),
+            "total_proposed_text": format_brl(self.total_proposed, currency=self.currency),
             "pending": list(self.pending),
             "notes": list(self.notes),
             "adjustments": [a.to_dict() for a in self.adjustments],
@@ -898,6 +917,27 @@ def propose_sanction(
         cumulative_basis=regime.cite_item(cumulative_flag) if cumulative_flag is not None else None,
         notes=tuple(notes),
         readings=applied,
+        currency=regime.currency,
+    )
+
+
+def _no_sanction(regime: Regime, infraction: Infraction) -> InfractionProposal:
+    """A conduct the act forbids without a sanction: said exactly so, with the article that forbids it."""
+    cited = regime.cite(infraction.article, infraction.basis_act)
+    return InfractionProposal(
+        code=infraction.code,
+        label=infraction.label,
+        article=regime.cite(infraction.article),
+        basis=f"nenhuma — o ato proíbe a conduta ({cited}) e não lhe comina sanção",
+        nature=infraction.nature or infraction.code,
+        prior=0,
+        offence=1,
+        sanctions=(),
+        no_sanction=True,
+        details=(
+            f"O {regime.short} proíbe esta conduta ({cited}) mas não lhe comina sanção: não há penalidade a "
+            "propor com base neste ato.",
+        ),
     )
 
 
@@ -905,6 +945,8 @@ def _propose_one(
     ctx: _Context, infraction: Infraction, prior: int | list[PriorOffence], step: int | None, first_number: int
 ) -> InfractionProposal:
     regime = ctx.regime
+    if infraction.no_sanction:
+        return _no_sanction(regime, infraction)
     ladder = regime.ladder(infraction.ladder) if infraction.ladder else None
     reckoning = _reckon(regime, infraction, prior, ctx.on, ctx.readings)
     count = reckoning.count
@@ -1095,7 +1137,10 @@ def _sanction(
         where = (" — " + ", ".join(describe.SCOPES.get(x, x) for x in fee.scopes)) if fee.scopes else ""
         if fee.amount is not None:
             per = describe.PER.get(fee.per or "", "")
-            details.append(f"Diária de depósito: {describe.amount(fee.amount)} {per}{where} ({regime.cite_item(fee)}).")
+            details.append(
+                f"Diária de depósito: {describe.amount(fee.amount, regime.currency)} {per}{where} "
+                f"({regime.cite_item(fee)})."
+            )
         elif fee.admin_defined:
             details.append(f"Preço do depósito definido pela Administração{where} ({regime.cite_item(fee)}).")
     if s.discretionary:
@@ -1103,7 +1148,7 @@ def _sanction(
             details.append("Alternativa: a autoridade impõe uma só das sanções alternativas, com o motivo.")
         else:
             details.append("A critério da autoridade: proposta; a autoridade a impõe ou dispensa, com o motivo.")
-    return ProposedSanction(details=tuple(details), **common)
+    return ProposedSanction(details=tuple(details), currency=ctx.regime.currency, **common)
 
 
 def _index_factor(ctx: _Context, amount: Amount) -> tuple[Decimal, str, str]:
@@ -1152,11 +1197,13 @@ def _fine(
             admin = True
         elif fine.amount is not None:
             base = fine.amount
-            details.append(f"Multa da infração: {describe.amount(fine.amount)} ({regime.cite_item(fine)}).")
+            details.append(
+                f"Multa da infração: {describe.amount(fine.amount, regime.currency)} ({regime.cite_item(fine)})."
+            )
         elif fine.max is not None:
             base, graded = fine.max, True
             details.append(
-                f"Multa da infração: até {describe.amount(fine.max)}, graduada pela autoridade "
+                f"Multa da infração: até {describe.amount(fine.max, regime.currency)}, graduada pela autoridade "
                 f"({regime.cite_item(fine)})."
             )
     else:
@@ -1190,15 +1237,15 @@ def _fine(
     parts = [] if multiplier == 1 else [format_factor(multiplier)]
     if base.unit == "BRL":
         exact = units
-        parts.append(format_brl(base.value))
+        parts.append(format_brl(base.value, currency=regime.currency))
         unit_value = None
     else:
         unit_value = regime.unit_value(base.unit, ctx.year, ctx.unit_values)
         exact = units * unit_value
         parts.append(f"{format_factor(base.value)} {base.unit}")
-        parts.append(f"{format_brl(unit_value)} ({base.unit} {ctx.year})")
+        parts.append(f"{format_brl(unit_value, currency=regime.currency)} ({base.unit} {ctx.year})")
         details.append(
-            f"{base.unit} {ctx.year} = {format_brl(unit_value)} "
+            f"{base.unit} {ctx.year} = {format_brl(unit_value, currency=regime.currency)} "
             f"({regime.unit_value_citation(base.unit, ctx.year, ctx.unit_values)})."
         )
     factor, factor_part, factor_detail = _index_factor(ctx, base)
@@ -1207,7 +1254,11 @@ def _fine(
         parts.append(factor_part)
         details.append(factor_detail + ".")
     value = round_cents(exact)
-    formula = f"{_TIMES.join(parts)} = {format_brl(value)}" if len(parts) > 1 else format_brl(value)
+    formula = (
+        f"{_TIMES.join(parts)} = {format_brl(value, currency=regime.currency)}"
+        if len(parts) > 1
+        else format_brl(value, currency=regime.currency)
+    )
     out.update(units=units if base.unit != "BRL" else None, unit=base.unit, unit_value=unit_value)
     if graded:
         out.update(max_amount=value, formula=f"até {formula}")
@@ -1388,27 +1439,27 @@ def adjust(
             raise UserError(f"A sanção nº {number} ({s.label}) não é multa: não tem valor a graduar.", field="amount")
         value = _money(raw)
         if not s.amount_adjustable:
-            shown = format_brl(s.amount) if s.amount is not None else "o valor do ato"
+            shown = format_brl(s.amount, currency=s.currency) if s.amount is not None else "o valor do ato"
             raise UserError(
                 f"A multa nº {number} é fixada pelo ato em {shown} ({s.basis}): não pode ser graduada.", field="amount"
             )
         low = s.min_amount if s.min_amount is not None else Decimal("0.01")
         if value < low or (s.max_amount is not None and value > s.max_amount):
             limits = (
-                f"entre {format_brl(low)} e {format_brl(s.max_amount)}"
+                f"entre {format_brl(low, currency=s.currency)} e {format_brl(s.max_amount, currency=s.currency)}"
                 if s.max_amount is not None
-                else f"a partir de {format_brl(low)}"
+                else f"a partir de {format_brl(low, currency=s.currency)}"
             )
             raise UserError(
                 f"Valor fora dos limites do ato: a multa nº {number} deve ficar {limits} "
-                f"({s.basis}); veio {format_brl(value)}.",
+                f"({s.basis}); veio {format_brl(value, currency=s.currency)}.",
                 field="amount",
             )
-        before = format_brl(s.amount) if s.amount is not None else "a graduar"
-        formula = f"{format_brl(value)} (graduada pela autoridade"
-        formula += f", até {format_brl(s.max_amount)})" if s.max_amount is not None else ")"
+        before = format_brl(s.amount, currency=s.currency) if s.amount is not None else "a graduar"
+        formula = f"{format_brl(value, currency=s.currency)} (graduada pela autoridade"
+        formula += f", até {format_brl(s.max_amount, currency=s.currency)})" if s.max_amount is not None else ")"
         changed[number] = dataclasses.replace(s, amount=value, formula=formula, adjusted=True)
-        log.append(Adjustment(number, "amount", before, format_brl(value), why, by))
+        log.append(Adjustment(number, "amount", before, format_brl(value, currency=s.currency), why, by))
     for number, wanted in days.items():
         s = current(number)
         if s.kind != "suspension":

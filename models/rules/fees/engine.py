@@ -191,7 +191,7 @@ def fee_quote(
         if v is not None
     }
     notes.extend(_unused_inputs(selected, inp))
-    return Quote(regime=regime.id, lines=tuple(lines), inputs=inputs, notes=tuple(notes))
+    return Quote(regime=regime.id, lines=tuple(lines), inputs=inputs, notes=tuple(notes), currency=regime.currency)
 
 
 def _as_read_and_exempted(regime: Regime, fee: Fee, line: QuoteLine, inp: Inputs) -> QuoteLine:
@@ -205,12 +205,13 @@ def _as_read_and_exempted(regime: Regime, fee: Fee, line: QuoteLine, inp: Inputs
     if exemption is None or not waived:
         return dataclasses.replace(line, details=details)
     cite = regime.cite_item(exemption)
+    without = format_brl(line.amount, currency=regime.currency)
     return dataclasses.replace(
         line,
         amount=Decimal("0.00"),
-        formula=f"dispensada ({cite}); sem a dispensa: {line.formula} = {format_brl(line.amount)}",
+        formula=f"dispensada ({cite}); sem a dispensa: {line.formula} = {without}",
         basis=f"{line.basis}; {cite}",
-        details=(*details, f"Dispensa: {exemption.label} ({cite}) — sem ela seria {format_brl(line.amount)}."),
+        details=(*details, f"Dispensa: {exemption.label} ({cite}) — sem ela seria {without}."),
     )
 
 

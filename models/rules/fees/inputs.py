@@ -139,7 +139,8 @@ def unit_value_detail(regime: Regime, unit: str, year: int, overrides: UnitOverr
     if unit == "BRL":
         return ""
     value = regime.unit_value(unit, year, overrides)
-    return f"{unit} {year} = {format_brl(value)} ({regime.unit_value_citation(unit, year, overrides)})"
+    shown = format_brl(value, currency=regime.currency)
+    return f"{unit} {year} = {shown} ({regime.unit_value_citation(unit, year, overrides)})"
 
 
 def join_basis(regime: Regime, *bases: str | None) -> str:

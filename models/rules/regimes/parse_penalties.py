@@ -171,6 +171,25 @@ def parse_infraction(node: Node) -> Infraction:
     code = node.ident("code")
     label = node.text("label")
     article = node.basis("article")
+    no_sanction = node.boolean("no_sanction")
+    if no_sanction:  # the act forbids and sets no sanction: nothing to cite for one, nothing to apply
+        for name in ("fine", "ladder", "sanctions", "tolerance", "basis"):
+            if node.has(name):
+                node.fail(name, "a conduta não tem sanção no ato (no_sanction = true): tire esta chave")
+        result = Infraction(
+            code=code,
+            label=label,
+            article=article,
+            basis=article,
+            nature=node.text("nature", False),
+            severity=node.enum("severity", SEVERITIES, required=False),
+            matter=node.enum("matter", SCOPES, required=False),
+            basis_act=node.basis_act(),
+            notes=node.notes(),
+            no_sanction=True,
+        )
+        node.done()
+        return result
     result = Infraction(
         code=code,
         label=label,

@@ -41,6 +41,7 @@ from models.rules.regimes.model import (
     Unit,
     Venue,
 )
+from models.rules.regimes.model.cases import Case
 from models.rules.regimes.vocabulary import PROCESS_ROLES
 
 T = TypeVar("T")
@@ -61,6 +62,8 @@ class Regime:
     scope: tuple[str, ...]
     summary: str
     in_force: InForce | None = None
+    #: the money the act's amounts are written in (``CURRENCIES``): its amounts print with this symbol
+    currency: str = "R$"
     amendment: Amendment | None = None
     calendar: Calendar | None = None
     units: tuple[Unit, ...] = ()
@@ -85,6 +88,8 @@ class Regime:
     duties: tuple[Duty, ...] = ()
     placard: Placard | None = None
     silences: tuple[Silence, ...] = ()
+    #: the act's worked cases, run by ``praca regimes check`` (not by the engines)
+    cases: tuple[Case, ...] = ()
     #: the articles the act has (``[regime] articles``), when the file lists them: "9", "9-A"
     articles: tuple[str, ...] = ()
     notes: str | None = None
@@ -149,6 +154,8 @@ class Regime:
         another law (``basis_act`` without ``basis``: Lei 9.784/1999 applied subsidiarily) cites that law."""
         basis: str | None = getattr(item, "basis", None)
         act: str | None = getattr(item, "basis_act", None)
+        if isinstance(item, InForce) and item.basis_unknown:
+            return f"{self.short}, artigo da vigência desconhecido"
         if basis is None and act:
             return act
         return self.cite(basis, act)

@@ -16,6 +16,9 @@ TIME_RE = re.compile(r"^([01]\d|2[0-3]):[0-5]\d$")
 MONTH_DAY_RE = re.compile(r"^(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$")
 BASIS_RE = re.compile(r"^(arts?\.|anexo|tabela|ementa|preâmbulo)", re.IGNORECASE)
 
+#: the money an act's amounts are written in (``[regime] currency``): real, cruzeiro (1942 and 1970), cruzeiro novo,
+#: cruzado, cruzado novo, cruzeiro real — printed as such; a conversion to reais only where a rule says it
+CURRENCIES = ("R$", "Cr$", "NCr$", "Cz$", "NCz$", "CR$")
 SCOPES = ("street-vending", "event", "street-food", "feira", "beach")
 HOLDERS = ("person", "company")
 LEGAL_FORMS = ("person", "company", "mei")
@@ -179,4 +182,8 @@ PLACARD_CONTENTS = (
 SILENCE_TOPICS = ("recurrence-window", "recurrence-pending", "recurrence-same-day", "text")
 #: where a silent point is shown to the authority: a penalty proposal (and the infraction record that carries it),
 #: a draw, a quote, a deadline, a permit's renewal
+#: what a worked case runs (``[[cases]]``): ``praca quote``, ``praca penalty``, ``praca deadline``
+CASE_KINDS = ("quote", "penalty", "deadline")
+#: where a worked case comes from: an example or a table row of the act itself, or written from its text
+CASE_SOURCES = ("act", "reading")
 SILENCE_WHERE = ("penalty", "draw", "quote", "deadline", "renewal")

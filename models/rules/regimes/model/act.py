@@ -150,8 +150,13 @@ class InForce:
     """When the act came into force: facts before it are not judged by it."""
 
     from_: dt.date
-    basis: str
+    #: the article that says when the act is in force; None where it is unknown (``basis_unknown = true``)
+    basis: str | None
     notes: str | None = None
+
+    @property
+    def basis_unknown(self) -> bool:
+        return self.basis is None
 
 
 @dataclass(frozen=True)

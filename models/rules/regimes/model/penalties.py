@@ -126,6 +126,9 @@ class Infraction:
     matter: str | None = None
     basis_act: str | None = None
     notes: str | None = None
+    #: the act forbids the conduct (``article``) and sets no sanction for it (``no_sanction = true``): ``basis`` is
+    #: then the article that forbids it, and a penalty for it says exactly that
+    no_sanction: bool = False
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,169 @@
+"""The act's worked cases (``[[cases]]``, issue 29 §4): every shipped act carries the examples and table rows its
+text gives and cases written from it, ``praca regimes check`` computes each with the engine the desks use, and a
+case that does not come out as it expects is reported with the file's other mistakes, at its id path and line."""
+
+import json
+import re
+import shlex
+from pathlib import Path
+
+import pytest
+
+from desktop.cli import main
+from models.rules.regimes import default_regimes_folder, load_regime_text
+from models.services.act_cases import check_act, command_line
+
+SHIPPED = sorted(default_regimes_folder().glob("*.toml"))
+SAO_BENTO = default_regimes_folder() / "sao-bento-2026.toml"
+CABECEIRA = default_regimes_folder() / "cabeceira-grande-2012.toml"
+
+
+def _text(path: Path) -> str:
+    return path.read_text(encoding="utf-8")
+
+
+def _line_of(text: str, fragment: str) -> int:
+    return next(n for n, line in enumerate(text.splitlines(), start=1) if fragment in line)
+
+
+@pytest.mark.parametrize("path", SHIPPED, ids=lambda p: p.stem)
+def test_every_shipped_act_carries_cases_and_they_all_confer(path: Path):
+    checked = check_act(_text(path), path.name, expected_id=path.stem)
+    assert checked.errors == []
+    assert len(checked.outcomes) >= 3
+    assert all(outcome.passed for outcome in checked.outcomes)
+    kinds = {o.case.kind for o in checked.outcomes}
+    assert "deadline" in kinds and "penalty" in kinds  # every act has sanctions and deadlines to check
+
+
+def test_the_acts_own_examples_are_marked_as_such():
+    """The examples and table rows the acts give (source "act") are there, beside the readings."""
+    regimes = {p.stem: load_regime_text(_text(p), p.name) for p in SHIPPED}
+    from_act = {rid: [c.id for c in r.cases if c.source == "act"] for rid, r in regimes.items()}
+    assert {"energia-baixo-consumo", "energia-alto-consumo", "multa-nao-desmontar"} <= set(from_act["sao-bento-2026"])
+    assert len([c for c in from_act["olimpia-2025"] if re.search(r"-\d-dias?$", c)]) == 18  # art. 89: 9 rows × 2
+    assert len([c for c in from_act["sjc-2014"] if c.startswith("taxa-")]) == 8  # art. 5º, I a V
+
+
+def _wrong_total() -> str:
+    text = _text(SAO_BENTO)
+    return text.replace(
+        'expect = { total = "591.67", lines = { occupation = "591.67" } }', 'expect = { total = "591.68" }'
+    )
+
+
+def test_a_wrong_expectation_fails_at_its_id_path_and_line_expected_against_computed():
+    text = _wrong_total()
+    checked = check_act(text, SAO_BENTO.name, expected_id=SAO_BENTO.stem)
+    assert [e.key for e in checked.errors] == ["cases.trailer-mei-local.expect.total"]
+    error = checked.errors[0]
+    assert error.line == _line_of(text, 'expect = { total = "591.68" }')
+    assert "esperado R$ 591,68, calculado R$ 591,67" in error.reason
+    assert "art. 9º, § 2º" in error.reason
+    failed = [o for o in checked.outcomes if not o.passed]
+    assert [o.case.id for o in failed] == ["trailer-mei-local"]
+
+
+def test_the_check_prints_the_failure_and_the_command_that_computes_it_again(database, tmp_path, capsys):
+    path = tmp_path / SAO_BENTO.name
+    path.write_text(_wrong_total(), encoding="utf-8")
+    assert main(["regimes", "check", str(path)]) == 2
+    err = capsys.readouterr().err
+    line = _line_of(_wrong_total(), 'expect = { total = "591.68" }')
+    assert f"sao-bento-2026.toml:{line}: cases.trailer-mei-local.expect.total: o caso «Trailer de 4,00" in err
+    assert "1 erro; nada foi gravado." in err
+    command = next(x for x in err.splitlines() if "trailer-mei-local: praca quote" in x).split(": ", 2)[2]
+    args = shlex.split(command)
+    assert args[:4] == ["praca", "quote", "--regime", "sao-bento-2026"] and "--mei" in args
+    # the command it prints computes the figure the case got, on the real command line
+    assert main(["--db", database, *args[1:]]) == 0
+    assert "Total: R$ 591,67" in capsys.readouterr().out
+
+    assert main(["regimes", "check", str(path), "--json"]) == 2
+    out = json.loads(capsys.readouterr().out)
+    assert [e["key"] for e in out["errors"]] == ["cases.trailer-mei-local.expect.total"]
+    assert out["errors"][0]["line"] == line
+    case = next(c for c in out["cases"] if c["id"] == "trailer-mei-local")
+    assert case["passed"] is False
+    assert case["mismatches"] == [{"key": "expect.total", "what": "total", "expected": "R$ 591,68", "got": "R$ 591,67"}]
+
+
+def test_a_shipped_act_checks_clean_and_says_how_many_cases_confer(capsys):
+    assert main(["regimes", "check", str(SAO_BENTO)]) == 0
+    out = capsys.readouterr().out
+    assert re.search(r"Casos do ato: 11 conferem \(4 exemplos ou linhas de tabela do próprio ato, 7 escritos", out)
+
+
+def test_a_failing_case_is_reported_with_ten_other_defects_in_one_run():
+    from test_regime_checker import TEN, _ten_defects
+
+    text = _ten_defects().replace(
+        "expect = { due = 2026-06-22, extended = true }", "expect = { due = 2026-06-20, extended = true }"
+    )
+    checked = check_act(text, CABECEIRA.name, expected_id=CABECEIRA.stem)
+    keys = [e.key for e in checked.errors]
+    # the case of the broken deadline (defence: days = "5") is not run; the appeal's is, and does not confer
+    assert sorted(keys) == sorted([*TEN, "cases.recurso-10-dias.expect.due"])
+    assert keys == sorted(keys, key=lambda k: next(e.line for e in checked.errors if e.key == k))  # file's order
+    due = next(e for e in checked.errors if e.key.startswith("cases."))
+    assert "esperado 20/06/2026, calculado 22/06/2026" in due.reason
+
+
+def test_a_case_of_a_broken_item_is_not_run():
+    """The broken ladder's mistake is said once: the case that names its infraction does not add its own."""
+    text = _text(CABECEIRA).replace(
+        'kind = "seizure", basis = "art. 5º", notes', 'kind = "seizures", basis = "art. 5º", notes'
+    )
+    checked = check_act(text, CABECEIRA.name, expected_id=CABECEIRA.stem)
+    assert [e.key.split(".")[0] for e in checked.errors] == ["ladders"]
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "key", "reason"),
+    [
+        (
+            'kind = "penalty"\nsource',
+            'kind = "penalties"\nsource',
+            "cases.sem-licenca-apreensao.kind",
+            'quis dizer "penalty"?',
+        ),
+        (
+            'expect = { sanctions = ["seizure", "forfeiture"]',
+            'expect = { due = 2026-06-01, sanctions = ["seizure", "forfeiture"]',
+            "cases.sem-licenca-apreensao.expect.due",
+            'não se aplica a um caso de kind "penalty"',
+        ),
+        (
+            'inputs = { kind = "defence", from = 2026-06-01 }',
+            'inputs = { kind = "defence", from = "01/06/2026" }',
+            "cases.defesa-termina-no-sabado.inputs.from",
+            "esperada uma data TOML",
+        ),
+        (
+            "expect = { due = 2026-06-22, extended = true }",
+            "expect = { }",
+            "cases.recurso-10-dias.expect",
+            "diga o que o caso espera",
+        ),
+    ],
+    ids=["kind", "expect-of-another-kind", "from-as-text", "nothing-expected"],
+)
+def test_a_malformed_case_is_a_mistake_of_the_file(old, new, key, reason):
+    text = _text(CABECEIRA)
+    assert old in text
+    checked = check_act(text.replace(old, new, 1), CABECEIRA.name, expected_id=CABECEIRA.stem)
+    assert [e.key for e in checked.errors] == [key]
+    assert reason in checked.errors[0].reason
+
+
+def test_an_input_refused_by_the_engine_is_reported_at_the_input():
+    text = _text(SAO_BENTO).replace('front = "0,80", depth = "0,80"', 'front = "0.80", depth = "0,80"')
+    checked = check_act(text, SAO_BENTO.name, expected_id=SAO_BENTO.stem)
+    assert [e.key for e in checked.errors] == ["cases.pipoca-metragem-minima.inputs.front"]
+    assert "pode ser lido de duas formas" in checked.errors[0].reason
+
+
+def test_the_command_line_of_a_deadline_case():
+    regime = load_regime_text(_text(default_regimes_folder() / "sjc-2014.toml"), "sjc-2014.toml")
+    case = next(c for c in regime.cases if c.id == "recurso-72-horas")
+    assert command_line(regime, case) == "praca deadline --regime sjc-2014 --kind appeal --from '2014-09-01 10:00'"

@@ -1,0 +1,179 @@
+"""Money and time as the acts speak of them (issue 29 §2): an act's own currency, declared and printed as such on
+the command line, in its worked cases and on the desk; an in-force article that is unknown, said so; a conduct the act
+forbids without a sanction, said exactly so."""
+
+import json
+
+import pytest
+
+from desktop.cli import main
+from models.rules.regimes import RegimeError, default_regimes_folder, load_regime_text
+from models.services.act_cases import check_act
+
+CABECEIRA = (default_regimes_folder() / "cabeceira-grande-2012.toml").read_text(encoding="utf-8")
+FINE = """
+[[infractions]]
+code = "multa-cruzeiros"
+label = "Infração com multa fixada em cruzeiros"
+article = "art. 1º"
+fine = { value = "500.00", unit = "BRL", basis = "art. 5º" }
+basis = "art. 5º"
+
+[[cases]]
+id = "multa-em-cruzeiros"
+label = "Multa de Cr$ 500,00"
+article = "art. 5º"
+date = 2026-06-01
+kind = "penalty"
+inputs = { infraction = ["multa-cruzeiros"] }
+expect = { total = "500.00" }
+
+[[cases]]
+id = "taxa-em-cruzeiros"
+label = "Taxa informada pela Administração: Cr$ 1.500,00"
+article = "art. 3º"
+date = 2026-06-01
+kind = "quote"
+inputs = { fee = ["taxa-licenca"], admin-value = { taxa-licenca = "1.500,00" } }
+expect = { total = "1500.00" }
+"""
+
+
+def _act(tmp_path, *, currency='currency = "Cr$"\n', extra=FINE, regime_id="cruzeiros-1975", force=None):
+    text = CABECEIRA.replace('id = "cabeceira-grande-2012"', f'id = "{regime_id}"', 1)
+    text = text.replace('scope = ["street-vending"]\n', 'scope = ["street-vending"]\n' + currency, 1)
+    if force is not None:
+        start = text.index("in_force = {")
+        text = text[:start] + force + text[text.index("\n", start) :]
+    path = tmp_path / f"{regime_id}.toml"
+    path.write_text(text + extra, encoding="utf-8")
+    return path
+
+
+def test_an_act_in_cruzeiros_prints_its_amounts_in_cruzeiros_on_the_command_line(database, tmp_path, capsys):
+    path = _act(tmp_path)
+    assert main(["--db", database, "regimes", "install", str(path)]) == 0
+    capsys.readouterr()
+    quote = ["--db", database, "quote", "--regime", "cruzeiros-1975", "--fee", "taxa-licenca"]
+    assert main([*quote, "--admin-value", "taxa-licenca=1.500,00", "--date", "01/06/2026"]) == 0
+    out = capsys.readouterr().out
+    assert "Total: Cr$ 1.500,00" in out and "R$" not in out.replace("Cr$", "")
+    assert main([*quote, "--admin-value", "taxa-licenca=1.500,00", "--date", "01/06/2026", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["currency"] == "Cr$" and data["total_text"] == "Cr$ 1.500,00"
+    assert data["lines"][0]["amount_text"] == "Cr$ 1.500,00"
+
+    penalty = ["--db", database, "penalty", "--regime", "cruzeiros-1975", "--infraction", "multa-cruzeiros"]
+    assert main([*penalty, "--date", "01/06/2026"]) == 0
+    out = capsys.readouterr().out
+    assert "Multas impostas: Cr$ 500,00" in out and "R$" not in out.replace("Cr$", "")
+    assert main([*penalty, "--date", "01/06/2026", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["currency"] == "Cr$" and data["total_text"] == "Cr$ 500,00"
+
+
+def test_the_worked_cases_of_an_act_in_cruzeiros_speak_cruzeiros(tmp_path):
+    path = _act(tmp_path, extra=FINE.replace('expect = { total = "500.00" }', 'expect = { total = "50.00" }'))
+    checked = check_act(path.read_text(encoding="utf-8"), path.name, expected_id=path.stem)
+    assert [e.key for e in checked.errors] == ["cases.multa-em-cruzeiros.expect.total"]
+    assert "esperado Cr$ 50,00, calculado Cr$ 500,00" in checked.errors[0].reason
+
+
+def test_an_unknown_currency_is_refused_with_the_ones_there_are(tmp_path):
+    path = _act(tmp_path, currency='currency = "Cruzeiro"\n')
+    errors = check_act(path.read_text(encoding="utf-8"), path.name, expected_id=path.stem).errors
+    assert [e.key for e in errors] == ["regime.currency"]
+    assert "Cr$" in errors[0].reason and "NCz$" in errors[0].reason
+
+
+def test_an_act_without_currency_is_in_reais():
+    regime = load_regime_text(CABECEIRA, "cabeceira-grande-2012.toml")
+    assert regime.currency == "R$"
+
+
+UNKNOWN = (
+    "in_force = { from = 2012-06-25, basis_unknown = true, notes = "
+    '"A cópia da lei não traz a cláusula de vigência; a data é a da lei." }'
+)
+
+
+def test_an_unknown_in_force_article_is_said_so(database, tmp_path, capsys):
+    path = _act(tmp_path, currency="", extra="", regime_id="vigencia-2012", force=UNKNOWN)
+    assert main(["regimes", "check", str(path)]) == 0
+    assert "vigência: desde 25/06/2012 — artigo da vigência desconhecido" in capsys.readouterr().out
+    assert main(["--db", database, "regimes", "install", str(path)]) == 0
+    capsys.readouterr()
+    penalty = ["--db", database, "penalty", "--regime", "vigencia-2012", "--infraction", "sem-licenca"]
+    assert main([*penalty, "--date", "01/01/2012"]) == 2
+    err = capsys.readouterr().err
+    assert "anterior à vigência do Lei 376/2012, em vigor desde 25/06/2012 (Lei 376/2012, artigo da vigência" in err
+
+
+@pytest.mark.parametrize(
+    ("force", "reason"),
+    [
+        ("in_force = { from = 2012-06-25, basis_unknown = true }", "diga em notes por que"),
+        (
+            'in_force = { from = 2012-06-25, basis = "art. 6º", basis_unknown = true, notes = "x" }',
+            "tire basis_unknown",
+        ),
+        ("in_force = { from = 2012-06-25 }", "chave obrigatória ausente"),
+    ],
+    ids=["no-notes", "both", "neither"],
+)
+def test_an_in_force_without_its_article_says_why(tmp_path, force, reason):
+    path = _act(tmp_path, currency="", extra="", regime_id="vigencia-2012", force=force)
+    with pytest.raises(RegimeError, match=reason):
+        load_regime_text(path.read_text(encoding="utf-8"), path.name)
+
+
+FORBIDDEN = """
+[[infractions]]
+code = "som-alto"
+label = "Usar aparelho de som em volume alto"
+article = "art. 3º"
+no_sanction = true
+notes = "O art. 3º proíbe; a lei não comina sanção a esta conduta."
+
+[[cases]]
+id = "proibida-sem-sancao"
+label = "Conduta proibida sem sanção: nada a propor"
+article = "art. 3º"
+date = 2026-06-01
+kind = "penalty"
+inputs = { infraction = ["som-alto"] }
+expect = { total = "0.00", proposed = "0.00" }
+"""
+
+
+def test_a_conduct_the_act_forbids_without_a_sanction_says_exactly_that(database, tmp_path, capsys):
+    path = _act(tmp_path, currency="", extra=FORBIDDEN, regime_id="proibe-2012")
+    assert main(["--db", database, "regimes", "install", str(path)]) == 0
+    capsys.readouterr()
+    penalty = [
+        "--db",
+        database,
+        "penalty",
+        "--regime",
+        "proibe-2012",
+        "--infraction",
+        "som-alto",
+        "--date",
+        "01/06/2026",
+    ]
+    assert main(penalty) == 0
+    out = capsys.readouterr().out
+    assert "Penalidade: nenhuma — o ato proíbe a conduta (Lei 376/2012, art. 3º) e não lhe comina sanção" in out
+    assert "não há penalidade a propor com base neste ato" in out
+    assert "Multas impostas" not in out and "Gradação" not in out
+    assert main([*penalty, "--json"]) == 0
+    item = json.loads(capsys.readouterr().out)["infractions"][0]
+    assert item["no_sanction"] is True and item["sanctions"] == []
+
+
+def test_a_conduct_without_sanction_cites_no_penalty_article(tmp_path):
+    extra = FORBIDDEN.replace("no_sanction = true", 'no_sanction = true\nbasis = "art. 5º"')
+    path = _act(tmp_path, currency="", extra=extra, regime_id="proibe-2012")
+    errors = check_act(path.read_text(encoding="utf-8"), path.name, expected_id=path.stem).errors
+    assert [e.key for e in errors] == ["infractions.som-alto.basis"]
+    assert "não tem sanção no ato" in errors[0].reason
