@@ -177,3 +177,35 @@ def test_a_conduct_without_sanction_cites_no_penalty_article(tmp_path):
     errors = check_act(path.read_text(encoding="utf-8"), path.name, expected_id=path.stem).errors
     assert [e.key for e in errors] == ["infractions.som-alto.basis"]
     assert "não tem sanção no ato" in errors[0].reason
+
+
+def test_the_price_simulator_prints_an_act_in_cruzeiros_in_cruzeiros(app_ready, qtbot, sqlite_url):
+    """The desk: an act declaring Cr$ priced in the simulator — the total and each line's amount in cruzeiros."""
+    from PySide6.QtCore import Qt
+
+    from models.rules import acts
+    from models.store.bootstrap import open_database
+
+    text = (default_regimes_folder() / "sao-bento-2026.toml").read_text(encoding="utf-8")
+    text = text.replace('id = "sao-bento-2026"', 'id = "cruzeiros-1986"', 1)
+    text = text.replace('scope = ["event"]\n', 'scope = ["event"]\ncurrency = "Cz$"\n', 1)
+    open_database(sqlite_url, create=True)
+    acts.install(text.encode("utf-8"), "cruzeiros-1986.toml")
+    from desktop.main_window import MainWindow
+
+    win = MainWindow()
+    qtbot.addWidget(win)
+    win.show()
+    win.show_desk("cobranca")
+    page = win.pages["cobranca"]
+    page.tabs.setCurrentIndex(2)
+    simulator = page.simulator
+    simulator.select_regime("cruzeiros-1986")
+    simulator.equipment.setCurrentIndex(simulator.equipment.findData("barraca"))
+    simulator.front.clear()
+    qtbot.keyClicks(simulator.front, "2,5")
+    qtbot.waitUntil(lambda: simulator.total.text().endswith("Total: Cz$ 528,28"))
+    assert "R$" not in simulator.total.text()
+    value = simulator.model.index(0, 1).data(Qt.ItemDataRole.DisplayRole)
+    assert value == "Cz$ 528,28"
+    simulator.grab().save("/tmp/i29_simulador_cz.png")
