@@ -209,3 +209,73 @@ def test_the_price_simulator_prints_an_act_in_cruzeiros_in_cruzeiros(app_ready, 
     value = simulator.model.index(0, 1).data(Qt.ItemDataRole.DisplayRole)
     assert value == "Cz$ 528,28"
     simulator.grab().save("/tmp/i29_simulador_cz.png")
+
+
+BANNED = """
+[[infractions]]
+code = "vender-no-feriado"
+label = "Vender em dia proibido"
+article = "art. 1º"
+sanctions = [
+  { kind = "impediment", text = "Impedido de vender no município", until = "end-of-year", basis = "art. 5º" },
+]
+basis = "art. 5º"
+
+[[infractions]]
+code = "vender-na-praca"
+label = "Vender na praça interditada"
+article = "art. 1º"
+sanctions = [ { kind = "suspension", until = 2026-09-30, basis = "art. 5º" } ]
+basis = "art. 5º"
+
+[[cases]]
+id = "impedido-ate-o-fim-do-ano"
+label = "Impedido até o fim do ano civil"
+article = "art. 5º"
+date = 2026-06-01
+kind = "penalty"
+inputs = { infraction = ["vender-no-feriado"] }
+expect = { sanctions = ["impediment"], until = 2026-12-31 }
+"""
+
+
+def test_a_ban_until_the_end_of_the_civil_year_ends_on_its_last_day(database, tmp_path, capsys):
+    path = _act(tmp_path, currency="", extra=BANNED, regime_id="banido-2012")
+    assert main(["regimes", "check", str(path)]) == 0
+    capsys.readouterr()
+    assert main(["--db", database, "regimes", "install", str(path)]) == 0
+    capsys.readouterr()
+    penalty = ["--db", database, "penalty", "--regime", "banido-2012", "--date", "01/06/2026"]
+    assert main([*penalty, "--infraction", "vender-no-feriado"]) == 0
+    out = capsys.readouterr().out
+    assert "Impedimento: impedido de vender no município, até o fim do ano civil: até 31/12/2026" in out
+    assert "Até 31/12/2026 — fim do ano civil da infração (Lei 376/2012, art. 5º)." in out
+    assert main([*penalty, "--infraction", "vender-na-praca", "--json"]) == 0
+    sanction = json.loads(capsys.readouterr().out)["infractions"][0]["sanctions"][0]
+    assert sanction["kind"] == "suspension" and sanction["until"] == "2026-09-30"
+    assert "Até 30/09/2026 — data fixada pelo ato (Lei 376/2012, art. 5º)." in sanction["details"]
+
+
+@pytest.mark.parametrize(
+    ("due", "text"),
+    [
+        ('due = { at_each = "feira-day", basis = "art. 3º" }', "Vencimento: a cada dia de feira, na montagem"),
+        ('due = { at_each = "event", basis = "art. 3º" }', "Vencimento: a cada evento, na montagem"),
+        ('due = { hours_after_issue = 48, basis = "art. 3º" }', "Vencimento: em até 48 horas após a emissão da guia"),
+        ('due = { date = 2026-07-10, basis = "art. 3º" }', "Vencimento: até 10/07/2026"),
+    ],
+    ids=["each-feira-day", "each-event", "hours", "fixed-date"],
+)
+def test_payment_due_as_the_act_says_it(database, tmp_path, capsys, due, text):
+    extra = ""
+    path = _act(tmp_path, currency="", extra=extra, regime_id="vencimento-2012")
+    body = path.read_text(encoding="utf-8").replace(
+        'admin_defined = true\nbasis = "art. 3º"', f'admin_defined = true\n{due}\nbasis = "art. 3º"', 1
+    )
+    assert due in body
+    path.write_text(body, encoding="utf-8")
+    assert main(["--db", database, "regimes", "install", str(path)]) == 0
+    capsys.readouterr()
+    quote = ["--db", database, "quote", "--regime", "vencimento-2012", "--fee", "taxa-licenca", "--date", "01/06/2026"]
+    assert main([*quote, "--admin-value", "taxa-licenca=20,00"]) == 0
+    assert text in capsys.readouterr().out

@@ -206,6 +206,9 @@ class ProposedSanction:
     # revocation
     wait_months: int | None = None
     wait_until: dt.date | None = None
+    #: the last day of a suspension or impediment that lasts "until" a day (a date the act fixes, or the end of the
+    #: civil year of the infraction)
+    until: dt.date | None = None
     text: str | None = None
     #: ids of the regime's deadlines that run for this sanction (``compute_deadline`` takes them)
     deadlines: tuple[str, ...] = ()
@@ -316,6 +319,9 @@ def sanction_head(s: ProposedSanction) -> str:
         head += f": {format_brl(s.amount, currency=s.currency)}"
     if s.kind == "suspension" and s.days:
         head += f": {describe.days(s.days)}"
+    if s.kind in ("suspension", "impediment") and s.until is not None:
+        last = f"até {s.until.strftime('%d/%m/%Y')}"
+        head += f": {last}" if last not in head else ""
     if s.decision == PROPOSED:
         if s.condition is not None and s.condition_met is None:
             head += f" [proposta — só {s.condition.text[:1].lower()}{s.condition.text[1:]}]"
@@ -544,8 +550,9 @@ def _sanction_from_dict(raw: Mapping[str, Any], not_complied: bool) -> ProposedS
     for name in _DECIMALS:
         if kw.get(name) is not None:
             kw[name] = Decimal(str(kw[name]))
-    if kw.get("wait_until"):
-        kw["wait_until"] = dt.date.fromisoformat(kw["wait_until"])
+    for name in ("wait_until", "until"):
+        if kw.get(name):
+            kw[name] = dt.date.fromisoformat(kw[name])
     for name in ("deadlines", "details"):
         kw[name] = tuple(kw.get(name) or ())
     condition = raw.get("condition")
@@ -1125,6 +1132,11 @@ def _sanction(
         elif s.max_days is not None:
             common.update(min_days=s.days or 1, max_days=s.max_days)
         common["until_remedied"] = s.until_remedied
+    if s.until is not None and s.kind in ("suspension", "impediment"):
+        common["until"] = _until_day(ctx, s, details)
+    if s.kind == "revocation" and s.until is not None:
+        until = _until_day(ctx, s, details, revocation=True)
+        common.update(wait_until=until + dt.timedelta(days=1))
     elif s.kind == "revocation" and s.wait_months:
         until = add_months(ctx.on, s.wait_months)
         common.update(wait_months=s.wait_months, wait_until=until)
@@ -1149,6 +1161,25 @@ def _sanction(
         else:
             details.append("A critério da autoridade: proposta; a autoridade a impõe ou dispensa, com o motivo.")
     return ProposedSanction(details=tuple(details), currency=ctx.regime.currency, **common)
+
+
+def _until_day(ctx: _Context, s: Sanction, details: list[str], *, revocation: bool = False) -> dt.date:
+    """The last day of a ban "until" a day: the date the act fixes, or the 31st of December of the infraction's
+    year ("until the end of the civil year": calendar years, as every year the act counts)."""
+    if isinstance(s.until, dt.date):
+        last, why = s.until, f"data fixada pelo ato ({ctx.regime.cite(s.basis)})"
+    else:
+        last = dt.date(ctx.on.year, 12, 31)
+        why = f"fim do ano civil da infração ({ctx.regime.cite(s.basis)})"
+    if last < ctx.on:
+        details.append(f"O prazo fixado pelo ato terminou em {_date(last)}, antes da infração: nada a cumprir.")
+    elif revocation:
+        details.append(
+            f"Nova permissão só a partir de {_date(last + dt.timedelta(days=1))} — até {_date(last)}: {why}."
+        )
+    else:
+        details.append(f"Até {_date(last)} — {why}.")
+    return last
 
 
 def _index_factor(ctx: _Context, amount: Amount) -> tuple[Decimal, str, str]:

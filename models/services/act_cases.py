@@ -141,12 +141,14 @@ def _penalty(regime: Regime, case: Case) -> dict[str, Any]:
         regime, codes, on=case.date, prior=prior, year=year, unit_values=_unit_values(case, year)
     )
     days = next((s.days for s in proposal.sanctions if s.days is not None), None)
+    until = next((s.until for s in proposal.sanctions if s.until is not None), None)
     return {
         "total": proposal.total,
         "proposed": proposal.total_proposed,
         "sanctions": tuple(s.kind for s in proposal.sanctions),
         "step": proposal.items[0].step if proposal.items else None,
         "days": days,
+        "until": until,
     }
 
 
@@ -215,6 +217,9 @@ def _compare(case: Case, got: Mapping[str, Any], currency: str) -> list[Mismatch
         expected = getattr(e, name)
         if expected is not None and got.get(name) != expected:
             out.append(Mismatch(f"expect.{name}", what, str(expected), str(got.get(name))))
+    if e.until is not None and got.get("until") != e.until:
+        value = got.get("until")
+        out.append(Mismatch("expect.until", "até", _moment_text(e.until), _moment_text(value) if value else "nada"))
     if e.due is not None and (type(got.get("due")) is not type(e.due) or got.get("due") != e.due):
         value = got.get("due")
         out.append(

@@ -119,6 +119,13 @@ def due_text(fee: Fee) -> str | None:
     if due.days_after_issue is not None:
         n = due.days_after_issue
         return f"em até {n} dia{'s' if n != 1 else ''} após a emissão da guia"
+    if due.hours_after_issue is not None:
+        n = due.hours_after_issue
+        return f"em até {n} hora{'s' if n != 1 else ''} após a emissão da guia"
+    if due.at_each == "event":
+        return "a cada evento, na montagem"
+    if due.at_each == "feira-day":
+        return "a cada dia de feira, na montagem"
     return None  # pragma: no cover - loader guarantees one
 
 

@@ -22,7 +22,7 @@ _LISTS = {"quote": ("fee",), "penalty": ("infraction", "prior-date"), "deadline"
 #: what each kind's expectation may say (``refused`` goes with any kind, alone)
 _EXPECT = {
     "quote": ("total", "charges", "deposits", "lines"),
-    "penalty": ("total", "proposed", "sanctions", "step", "days"),
+    "penalty": ("total", "proposed", "sanctions", "step", "days", "until"),
     "deadline": ("due", "extended"),
 }
 
@@ -130,6 +130,7 @@ def _expect(node: Node, kind: str) -> CaseExpect:
         sanctions=sanctions,
         step=node.integer("step", False, minimum=1) if kind == "penalty" else None,
         days=node.integer("days", False, minimum=1) if kind == "penalty" else None,
+        until=node.date("until", False) if kind == "penalty" else None,
         due=_moment(node, "due", due) if due is not None else None,
         extended=node.optional_bool("extended") if kind == "deadline" else None,
         refused=refused,

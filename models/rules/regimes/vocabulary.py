@@ -42,6 +42,8 @@ RULE_KINDS = (
 ONE_PER_SCOPES = ("person", "family", "spouse", "partners", "household", "dependants")
 WAIT_AFTER = ("expiry", "revocation", "abandonment", "cancellation")
 FEE_KINDS = ("linear-metre", "energy", "per-area-month", "venue-table", "fixed", "per-day")
+#: a fee paid "at each event" or "at each feira, when setting up" (``due = { at_each = "…" }``)
+DUE_EACH = ("event", "feira-day")
 FIXED_PER = ("once", "year", "month", "day", "event")
 METRE_KINDS = ("front", "front-plus-hitch")
 #: what a per-area fee measures: the line's fixed size, the area declared, or the area used up to the line's size
@@ -66,6 +68,8 @@ SANCTION_KINDS = (
     "forfeiture",
     "impediment",
 )
+#: a ban or suspension "until" (``until = "end-of-year"``): the end of the civil year of the infraction
+UNTIL_WORDS = ("end-of-year",)
 SEVERITIES = ("leve", "media", "grave", "gravissima")
 COUNT_KINDS = ("calendar", "business", "hours")
 #: what a sanction with a ``condition`` waits for — a fact someone verifies, never the count of offences:

@@ -34,6 +34,8 @@ class CaseExpect:
     step: int | None = None
     #: penalty: the days of a suspension or ban
     days: int | None = None
+    #: penalty: the last day of a suspension or ban "until" a day (the end of the civil year…)
+    until: dt.date | None = None
     #: deadline: the last day (or day and hour, for counts in hours)
     due: dt.date | dt.datetime | None = None
     #: deadline: whether it was moved to the next business day

@@ -11,10 +11,15 @@ from models.rules.regimes.model.common import Amount
 
 @dataclass(frozen=True)
 class Due:
+    """When a fee is paid: on a fixed date, on a day of each month, N days or N hours after the guia is issued, or
+    at each event / each feira day, when the stall is set up (``at_each``)."""
+
     basis: str
     date: dt.date | None = None
     day_of_month: int | None = None
     days_after_issue: int | None = None
+    hours_after_issue: int | None = None
+    at_each: str | None = None  # DUE_EACH: "event" | "feira-day"
     notes: str | None = None
 
 

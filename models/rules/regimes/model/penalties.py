@@ -4,6 +4,7 @@ seizure of goods, prohibitions, duties and the placard.
 
 from __future__ import annotations
 
+import datetime as dt
 from dataclasses import dataclass
 from decimal import Decimal
 
@@ -36,6 +37,9 @@ class Sanction:
     max_days: int | None = None
     until_remedied: bool = False
     wait_months: int | None = None
+    #: a suspension, an impediment or a revocation's wait that lasts "until" a day: a date the act fixes, or
+    #: "end-of-year" — until the end of the civil year of the infraction (``UNTIL_WORDS``)
+    until: dt.date | str | None = None
     text: str | None = None
     cumulative: bool = False
     #: the act leaves it to the authority ("poderá", "cumulativamente ou não"): proposed, imposed or omitted
