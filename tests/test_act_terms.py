@@ -279,3 +279,31 @@ def test_payment_due_as_the_act_says_it(database, tmp_path, capsys, due, text):
     quote = ["--db", database, "quote", "--regime", "vencimento-2012", "--fee", "taxa-licenca", "--date", "01/06/2026"]
     assert main([*quote, "--admin-value", "taxa-licenca=20,00"]) == 0
     assert text in capsys.readouterr().out
+
+
+def test_a_value_an_amending_act_worded_cites_it_with_the_figure(database, tmp_path, capsys):
+    """ "Redação dada por…": the fee, the deadline and the fine an amending act worded print it beside the figure."""
+    text = (default_regimes_folder() / "sao-bento-2026.toml").read_text(encoding="utf-8")
+    text = text.replace('id = "sao-bento-2026"', 'id = "redacao-2026"', 1)
+    text = text.replace('kind = "linear-metre"\n', 'kind = "linear-metre"\namended_by = "Lei nº 2.600/2026"\n', 1)
+    text = text.replace('role = "price-payment"\n', 'role = "price-payment"\namended_by = "Decreto nº 4.800/2026"\n', 1)
+    text = text.replace(
+        'fine = { value = "150.00", unit = "BRL", basis = "art. 2º, § 2º"',
+        'fine = { value = "150.00", unit = "BRL", amended_by = "Lei nº 2.601/2026", basis = "art. 2º, § 2º"',
+        1,
+    )
+    path = tmp_path / "redacao-2026.toml"
+    path.write_text(text, encoding="utf-8")
+    assert main(["--db", database, "regimes", "install", str(path)]) == 0
+    capsys.readouterr()
+    db = ["--db", database]
+    assert main([*db, "quote", "--regime", "redacao-2026", "--equipment", "barraca", "--front", "2,5"]) == 0
+    out = capsys.readouterr().out
+    assert "Base legal: Dec. 4.794/2026, art. 9º, § 2º" in out and "(redação dada pela Lei nº 2.600/2026)" in out
+    assert main([*db, "deadline", "--regime", "redacao-2026", "--kind", "late-payment", "--from", "2026-03-27"]) == 0
+    out = capsys.readouterr().out
+    assert "Base legal: Dec. 4.794/2026, art. 10 (redação dada pelo Decreto nº 4.800/2026)" in out
+    penalty = ["penalty", "--regime", "redacao-2026", "--infraction", "nao-desmontar", "--date", "30/03/2026"]
+    assert main([*db, *penalty]) == 0
+    out = capsys.readouterr().out
+    assert "Multa da infração: R$ 150,00 (Dec. 4.794/2026, art. 2º, § 2º (redação dada pela Lei nº 2.601/2026)" in out

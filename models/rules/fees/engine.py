@@ -16,6 +16,7 @@ from models.rules.fees.kinds import energy_line, fixed_line, linear_metre, per_a
 from models.rules.fees.results import CENT_Q, ENERGY_NONE, Quote, QuoteLine, UnitOverrides
 from models.rules.regimes import Regime
 from models.rules.regimes.model import EnergyTier, Fee
+from models.rules.regimes.regime import wording
 
 # --------------------------------------------------------------------------- the engine
 
@@ -200,6 +201,8 @@ def _as_read_and_exempted(regime: Regime, fee: Fee, line: QuoteLine, inp: Inputs
     details = line.details
     if fee.reading and line.kind == "charge":
         details = (*details, f"Leitura adotada ({regime.cite_item(fee)}): {fee.reading}")
+    if fee.amended_by:  # the value as an amending act worded it: said with the figure
+        line = dataclasses.replace(line, basis=f"{line.basis} ({wording(fee.amended_by)})")
     exemption = next((e for e in fee.exemptions if e.id == inp.exemption), None)
     waived = exemption is not None and ("deposit" if line.kind == "deposit" else "fee") in exemption.waives
     if exemption is None or not waived:

@@ -154,7 +154,14 @@ def parse_unit(node: Node) -> Unit:
         source = child.text("source", required=False)
         if v_basis is None and source is None:
             child.fail(None, 'cada valor precisa de "basis" (artigo deste ato) ou "source" (referência externa)')
-        v = UnitValue(year=year, value=value, basis=v_basis, source=source, notes=child.notes())
+        v = UnitValue(
+            year=year,
+            value=value,
+            basis=v_basis,
+            source=source,
+            notes=child.notes(),
+            amended_by=child.text("amended_by", False),
+        )
         child.done()
         if year in years:
             child.fail("year", f"ano {year} repetido")

@@ -123,6 +123,7 @@ def parse_fee(node: Node) -> Fee:
         "kind": kind,
         "basis": node.basis(),
         "basis_act": node.basis_act(),
+        "amended_by": node.text("amended_by", False),
         "due": parse_sub(node, "due", parse_due),
         "year": node.integer("year", False, minimum=1900),
     }

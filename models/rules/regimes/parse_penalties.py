@@ -179,6 +179,7 @@ def parse_fine(node: Node) -> Fine:
         graded=graded,
         admin_defined=admin,
         discretionary=node.boolean("discretionary"),
+        amended_by=node.text("amended_by", False),
         basis=node.basis(),
         basis_act=node.basis_act(),
         notes=node.notes(),
@@ -223,6 +224,7 @@ def parse_infraction(node: Node) -> Infraction:
         matter=node.enum("matter", SCOPES, required=False),
         basis=node.basis(),
         basis_act=node.basis_act(),
+        amended_by=node.text("amended_by", False),
         notes=node.notes(),
     )
     node.done()
@@ -332,6 +334,7 @@ def parse_deadline(node: Node) -> Deadline:
         perishable=node.optional_bool("perishable"),
         alternative=node.boolean("alternative"),
         closed_day=parse_sub(node, "closed_day", parse_closed_day),
+        amended_by=node.text("amended_by", False),
         basis=node.basis(),
         basis_act=node.basis_act(),
         notes=node.notes(),

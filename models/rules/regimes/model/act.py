@@ -18,6 +18,8 @@ class UnitValue:
     basis: str | None = None
     source: str | None = None
     notes: str | None = None
+    #: the amending act that gave this value its wording ("Lei nº 2.000/1990"): cited "na redação dada pela …"
+    amended_by: str | None = None
 
 
 @dataclass(frozen=True)

@@ -110,6 +110,8 @@ class Fee:
     kind: str
     basis: str
     basis_act: str | None = None
+    #: the amending act that gave this value its wording ("Lei nº 2.000/1990"): cited "na redação dada pela …"
+    amended_by: str | None = None
     due: Due | None = None
     year: int | None = None
     # linear-metre

@@ -100,6 +100,8 @@ class Fine:
     discretionary: bool = False
     basis_act: str | None = None
     notes: str | None = None
+    #: the amending act that gave this value its wording ("Lei nº 2.000/1990"): cited "na redação dada pela …"
+    amended_by: str | None = None
 
 
 @dataclass(frozen=True)
@@ -133,6 +135,8 @@ class Infraction:
     #: the act forbids the conduct (``article``) and sets no sanction for it (``no_sanction = true``): ``basis`` is
     #: then the article that forbids it, and a penalty for it says exactly that
     no_sanction: bool = False
+    #: the amending act that gave this value its wording ("Lei nº 2.000/1990"): cited "na redação dada pela …"
+    amended_by: str | None = None
 
 
 @dataclass(frozen=True)
@@ -210,6 +214,8 @@ class Deadline:
     closed_day: ClosedDay | None = None
     basis_act: str | None = None
     notes: str | None = None
+    #: the amending act that gave this value its wording ("Lei nº 2.000/1990"): cited "na redação dada pela …"
+    amended_by: str | None = None
 
 
 @dataclass(frozen=True)
