@@ -2,6 +2,7 @@
 the command line, in its worked cases and on the desk; an in-force article that is unknown, said so; a conduct the act
 forbids without a sanction, said exactly so."""
 
+import datetime as dt
 import json
 
 import pytest
@@ -164,7 +165,7 @@ def test_a_conduct_the_act_forbids_without_a_sanction_says_exactly_that(database
     assert main(penalty) == 0
     out = capsys.readouterr().out
     assert "Penalidade: nenhuma — o ato proíbe a conduta (Lei 376/2012, art. 3º) e não lhe comina sanção" in out
-    assert "não há penalidade a propor com base neste ato" in out
+    assert "O ato (Lei 376/2012) proíbe esta conduta" in out and "não há penalidade a propor com base nele" in out
     assert "Multas impostas" not in out and "Gradação" not in out
     assert main([*penalty, "--json"]) == 0
     item = json.loads(capsys.readouterr().out)["infractions"][0]
@@ -248,7 +249,7 @@ def test_a_ban_until_the_end_of_the_civil_year_ends_on_its_last_day(database, tm
     penalty = ["--db", database, "penalty", "--regime", "banido-2012", "--date", "01/06/2026"]
     assert main([*penalty, "--infraction", "vender-no-feriado"]) == 0
     out = capsys.readouterr().out
-    assert "Impedimento: impedido de vender no município, até o fim do ano civil: até 31/12/2026" in out
+    assert "Impedimento: impedido de vender no município, até o fim do ano civil (31/12/2026)" in out
     assert "Até 31/12/2026 — fim do ano civil da infração (Lei 376/2012, art. 5º)." in out
     assert main([*penalty, "--infraction", "vender-na-praca", "--json"]) == 0
     sanction = json.loads(capsys.readouterr().out)["infractions"][0]["sanctions"][0]
@@ -307,3 +308,27 @@ def test_a_value_an_amending_act_worded_cites_it_with_the_figure(database, tmp_p
     assert main([*db, *penalty]) == 0
     out = capsys.readouterr().out
     assert "Multa da infração: R$ 150,00 (Dec. 4.794/2026, art. 2º, § 2º (redação dada pela Lei nº 2.601/2026)" in out
+
+
+def test_the_record_dialog_shows_the_acts_money_its_ban_until_and_a_conduct_without_sanction(qtbot, keys, app_ready):
+    """The inspector's desk: the proposal of a record under an act in cruzeiros, with a ban until the end of the
+    civil year and a conduct the act forbids without a sanction, each said as the command line says it."""
+    from factories import draft, person
+
+    from models.rules import acts
+    from views.enforcement import RecordDialog
+
+    body = CABECEIRA.replace('id = "cabeceira-grande-2012"', 'id = "mesa-1975"', 1)
+    body = body.replace('scope = ["street-vending"]\n', 'scope = ["street-vending"]\ncurrency = "Cr$"\n', 1)
+    acts.install((body + FINE + BANNED + FORBIDDEN).encode("utf-8"), "mesa-1975.toml")
+    holder = person("José Ambulante")
+    codes = ["multa-cruzeiros", "vender-no-feriado", "som-alto"]
+    dialog = RecordDialog(draft("mesa-1975", codes, "04/05/2026 10:00", holder=holder), today=dt.date(2026, 5, 4))
+    qtbot.addWidget(dialog)
+    dialog.update_preview()
+    shown = dialog.proposal_view.toPlainText()
+    assert "Multa (valor da infração): Cr$ 500,00" in shown and "R$" not in shown.replace("Cr$", "")
+    assert "até o fim do ano civil (31/12/2026)" in shown and "Até 31/12/2026 — fim do ano civil da infração" in shown
+    assert "Penalidade: nenhuma — o ato proíbe a conduta (Lei 376/2012, art. 3º) e não lhe comina sanção" in shown
+    dialog.resize(1366, 768)
+    dialog.grab().save("/tmp/i29_auto_cruzeiros.png")

@@ -320,8 +320,11 @@ def sanction_head(s: ProposedSanction) -> str:
     if s.kind == "suspension" and s.days:
         head += f": {describe.days(s.days)}"
     if s.kind in ("suspension", "impediment") and s.until is not None:
-        last = f"até {s.until.strftime('%d/%m/%Y')}"
-        head += f": {last}" if last not in head else ""
+        day = s.until.strftime("%d/%m/%Y")
+        if "até o fim do ano civil" in head:
+            head = head.replace("até o fim do ano civil", f"até o fim do ano civil ({day})", 1)
+        elif f"até {day}" not in head:
+            head += f": até {day}"
     if s.decision == PROPOSED:
         if s.condition is not None and s.condition_met is None:
             head += f" [proposta — só {s.condition.text[:1].lower()}{s.condition.text[1:]}]"
@@ -942,8 +945,8 @@ def _no_sanction(regime: Regime, infraction: Infraction) -> InfractionProposal:
         sanctions=(),
         no_sanction=True,
         details=(
-            f"O {regime.short} proíbe esta conduta ({cited}) mas não lhe comina sanção: não há penalidade a "
-            "propor com base neste ato.",
+            f"O ato ({regime.short}) proíbe esta conduta ({cited}) mas não lhe comina sanção: não há penalidade a "
+            "propor com base nele.",
         ),
     )
 
