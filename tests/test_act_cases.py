@@ -43,6 +43,7 @@ def test_the_acts_own_examples_are_marked_as_such():
     assert {"energia-baixo-consumo", "energia-alto-consumo", "multa-nao-desmontar"} <= set(from_act["sao-bento-2026"])
     assert len([c for c in from_act["olimpia-2025"] if re.search(r"-\d-dias?$", c)]) == 18  # art. 89: 9 rows × 2
     assert len([c for c in from_act["sjc-2014"] if c.startswith("taxa-")]) == 8  # art. 5º, I a V
+    assert len([c for c in from_act["sapezal-2014"] if c.startswith("pontos-")]) == 28  # art. 10, I a VII
 
 
 def _wrong_total() -> str:
@@ -167,3 +168,17 @@ def test_the_command_line_of_a_deadline_case():
     regime = load_regime_text(_text(default_regimes_folder() / "sjc-2014.toml"), "sjc-2014.toml")
     case = next(c for c in regime.cases if c.id == "recurso-72-horas")
     assert command_line(regime, case) == "praca deadline --regime sjc-2014 --kind appeal --from '2014-09-01 10:00'"
+
+
+def test_a_score_case_that_does_not_confer_says_the_points(capsys, tmp_path):
+    path = tmp_path / "sapezal-2014.toml"
+    text = (default_regimes_folder() / "sapezal-2014.toml").read_text(encoding="utf-8")
+    text = text.replace(
+        'inputs = { housing = "financed" }\nexpect = { points = 80 }',
+        'inputs = { housing = "financed" }\nexpect = { points = 100 }',
+    )
+    path.write_text(text, encoding="utf-8")
+    assert main(["regimes", "check", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert "cases.pontos-moradia-financiada.expect.points" in err and "pontos: esperado 100, calculado 80" in err
+    assert "pontos-moradia-financiada: (pontuação: calculada na Seleção)" in err

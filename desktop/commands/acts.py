@@ -285,7 +285,8 @@ def _check(args: argparse.Namespace) -> int:
         if failed and checked.regime is not None:
             print("praca: para refazer um caso que não confere:", file=sys.stderr)
             for outcome in failed:
-                print(f"praca:   {outcome.case.id}: {command_line(checked.regime, outcome.case)}", file=sys.stderr)
+                command = command_line(checked.regime, outcome.case) or "(pontuação: calculada na Seleção)"
+                print(f"praca:   {outcome.case.id}: {command}", file=sys.stderr)
         return 2
     regime = checked.regime
     assert regime is not None, "a file without mistakes reads"

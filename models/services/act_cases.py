@@ -29,6 +29,8 @@ from models.rules.regimes.loader import checked_regime_text
 from models.rules.regimes.locate import key_lines, line_of
 from models.rules.regimes.locate import located as _located
 from models.rules.regimes.model.cases import Case, CaseInput
+from models.selection.participants import Participant
+from models.selection.scores import score_participant
 
 #: a case's input name (the command line's option) → the fee engine's keyword, where they differ
 _QUOTE_NAMES = {"permit-kind": "permit_kind", "fee": "fees", "admin-value": "admin_values"}
@@ -179,7 +181,19 @@ def _whole(value: CaseInput | None, default: int) -> int:
     return value if isinstance(value, int) and not isinstance(value, bool) else default
 
 
-_RUNNERS = {"quote": _quote, "penalty": _penalty, "deadline": _deadline}
+def _score(regime: Regime, case: Case) -> dict[str, Any]:
+    """The socio-economic score of an applicant with the case's facts (the desk's: ``score_participant``)."""
+    facts: dict[str, Any] = {}
+    for name, value in case.inputs:
+        if name in ("family_income_mw", "residence_years"):
+            facts[name] = parse_typed(str(value), what=name, field=name)
+        else:
+            facts[name] = value
+    applicant = Participant(id="caso", name=case.label, **facts)
+    return {"points": score_participant(regime, applicant, on=case.date).total}
+
+
+_RUNNERS = {"quote": _quote, "penalty": _penalty, "deadline": _deadline, "score": _score}
 
 
 def _compare(case: Case, got: Mapping[str, Any], currency: str) -> list[Mismatch]:
@@ -213,7 +227,7 @@ def _compare(case: Case, got: Mapping[str, Any], currency: str) -> list[Mismatch
                 "expect.sanctions", "sanções", ", ".join(e.sanctions), ", ".join(got.get("sanctions", ())) or "nenhuma"
             )
         )
-    for name, what in (("step", "degrau da gradação"), ("days", "dias")):
+    for name, what in (("step", "degrau da gradação"), ("days", "dias"), ("points", "pontos")):
         expected = getattr(e, name)
         if expected is not None and got.get(name) != expected:
             out.append(Mismatch(f"expect.{name}", what, str(expected), str(got.get(name))))
@@ -401,7 +415,10 @@ def _names(case: Case) -> set[str]:
 
 
 def command_line(regime: Regime, case: Case) -> str:
-    """The command that computes ``case`` at the desk's command line (printed beside a case that fails)."""
+    """The command that computes ``case`` at the desk's command line (printed beside a case that fails); "" for a
+    score, which the desk computes (Atendimento → Seleção)."""
+    if case.kind == "score":
+        return ""
     parts = ["praca", case.kind, "--regime", regime.id]
     for name, value in case.inputs:
         option = f"--{name}"

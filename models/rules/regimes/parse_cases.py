@@ -15,15 +15,23 @@ _TEXT = {
     "quote": ("equipment", "line", "front", "depth", "hitch", "area", "energy", "venue", "exemption", "permit-kind"),
     "penalty": (),
     "deadline": ("kind",),
+    # the applicant's facts, by the names the criteria read (``field``): measures as typed ("1,50")
+    "score": ("housing", "family_income_mw", "residence_years"),
 }
-_FLAGS = {"quote": ("mei", "local"), "penalty": (), "deadline": ()}
-_WHOLE = {"quote": ("days", "year"), "penalty": ("prior", "year"), "deadline": ()}
-_LISTS = {"quote": ("fee",), "penalty": ("infraction", "prior-date"), "deadline": ()}
+_FLAGS = {"quote": ("mei", "local"), "penalty": (), "deadline": (), "score": ("disabled",)}
+_WHOLE = {
+    "quote": ("days", "year"),
+    "penalty": ("prior", "year"),
+    "deadline": (),
+    "score": ("age_years", "dependants_under_16", "experience_years"),
+}
+_LISTS = {"quote": ("fee",), "penalty": ("infraction", "prior-date"), "deadline": (), "score": ()}
 #: what each kind's expectation may say (``refused`` goes with any kind, alone)
 _EXPECT = {
     "quote": ("total", "charges", "deposits", "lines"),
     "penalty": ("total", "proposed", "sanctions", "step", "days", "until"),
     "deadline": ("due", "extended"),
+    "score": ("points",),
 }
 
 
@@ -59,7 +67,7 @@ def _inputs(node: Node, kind: str) -> tuple[tuple[str, CaseInput], ...]:
         items = node.text_list(name, required=kind == "penalty" and name == "infraction")
         if items:
             read[name] = items
-    tables = {"quote": ("admin-value", "unit-value"), "penalty": ("unit-value",), "deadline": ()}[kind]
+    tables = {"quote": ("admin-value", "unit-value"), "penalty": ("unit-value",), "deadline": (), "score": ()}[kind]
     for table in tables:
         given = node.raw(table, False)
         if given is None:
@@ -133,6 +141,7 @@ def _expect(node: Node, kind: str) -> CaseExpect:
         until=node.date("until", False) if kind == "penalty" else None,
         due=_moment(node, "due", due) if due is not None else None,
         extended=node.optional_bool("extended") if kind == "deadline" else None,
+        points=node.integer("points", False, minimum=0) if kind == "score" else None,
         refused=refused,
     )
     node.done()

@@ -186,8 +186,9 @@ PLACARD_CONTENTS = (
 SILENCE_TOPICS = ("recurrence-window", "recurrence-pending", "recurrence-same-day", "text")
 #: where a silent point is shown to the authority: a penalty proposal (and the infraction record that carries it),
 #: a draw, a quote, a deadline, a permit's renewal
-#: what a worked case runs (``[[cases]]``): ``praca quote``, ``praca penalty``, ``praca deadline``
-CASE_KINDS = ("quote", "penalty", "deadline")
+#: what a worked case runs (``[[cases]]``): ``praca quote``, ``praca penalty``, ``praca deadline``, and the
+#: socio-economic score of a selection (``[selection] criteria``), as the desk scores an applicant
+CASE_KINDS = ("quote", "penalty", "deadline", "score")
 #: where a worked case comes from: an example or a table row of the act itself, or written from its text
 CASE_SOURCES = ("act", "reading")
 SILENCE_WHERE = ("penalty", "draw", "quote", "deadline", "renewal")

@@ -40,6 +40,8 @@ class CaseExpect:
     due: dt.date | dt.datetime | None = None
     #: deadline: whether it was moved to the next business day
     extended: bool | None = None
+    #: score: the points of the socio-economic score, all criteria summed
+    points: int | None = None
     #: the engine refuses the case: a fragment of its message (a size above the act's maximum…)
     refused: str | None = None
 
@@ -52,7 +54,7 @@ class Case:
     basis: str
     #: the day of the fact: the act's version in force that day, and the year of its values
     date: dt.date
-    kind: str  # CASE_KINDS: quote | penalty | deadline
+    kind: str  # CASE_KINDS: quote | penalty | deadline | score
     #: the inputs, by the command line's option name (without "--"), in the file's order
     inputs: tuple[tuple[str, CaseInput], ...]
     expect: CaseExpect
