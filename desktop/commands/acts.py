@@ -320,8 +320,9 @@ _HEADER = """\
 #      pelos dados do seu ato;
 #   2. troque cada valor e cada "basis" pelo artigo do SEU ato — apague o que o seu ato não diz
 #      (um valor que o ato deixa à administração não se inventa: veja docs/novo-ato.md);
-#   3. confira com  praca regimes check {out_name}  (mostra todos os erros de uma vez);
-#   4. instale com  praca regimes install {out_name}  (administrador).
+#   3. troque os [[cases]] (os casos do ato de partida) pelos exemplos e tabelas do SEU ato;
+#   4. confira com  praca regimes check {out_name}  (mostra todos os erros de uma vez, e os casos que não conferem);
+#   5. instale com  praca regimes install {out_name}  (administrador).
 # O formato está em docs/regime-format.md; o JSON Schema (docs/regime.schema.json) deixa o editor
 # conferir o arquivo enquanto você digita.
 
