@@ -332,3 +332,25 @@ def test_the_record_dialog_shows_the_acts_money_its_ban_until_and_a_conduct_with
     assert "Penalidade: nenhuma — o ato proíbe a conduta (Lei 376/2012, art. 3º) e não lhe comina sanção" in shown
     dialog.resize(1366, 768)
     dialog.grab().save("/tmp/i29_auto_cruzeiros.png")
+
+
+@pytest.mark.parametrize(
+    ("due", "expected"),
+    [
+        ('{ hours_after_issue = 48, basis = "art. 3º" }', dt.date(2026, 6, 3)),
+        ('{ hours_after_issue = 12, basis = "art. 3º" }', dt.date(2026, 6, 2)),
+        ('{ at_each = "event", basis = "art. 3º" }', dt.date(2026, 6, 1)),
+        ('{ date = 2026-07-10, basis = "art. 3º" }', dt.date(2026, 7, 10)),
+    ],
+    ids=["48-hours", "12-hours", "each-event", "fixed-date"],
+)
+def test_the_months_charges_fall_due_as_the_act_says(due, expected):
+    """A charge of a fee due in N hours falls due on the day the last hour falls (counted from the guia's day); one
+    paid at each event, on the day it is issued (at the event)."""
+    from models.billing.charges.steps import due_for
+
+    text = CABECEIRA.replace(
+        'admin_defined = true\nbasis = "art. 3º"', f'admin_defined = true\ndue = {due}\nbasis = "art. 3º"', 1
+    )
+    fee = load_regime_text(text, "cabeceira-grande-2012.toml").fee("taxa-licenca")
+    assert due_for(fee, None, issued=dt.date(2026, 6, 1), period_end=dt.date(2026, 6, 30)) == expected
