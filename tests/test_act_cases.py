@@ -182,3 +182,21 @@ def test_a_score_case_that_does_not_confer_says_the_points(capsys, tmp_path):
     err = capsys.readouterr().err
     assert "cases.pontos-moradia-financiada.expect.points" in err and "pontos: esperado 100, calculado 80" in err
     assert "pontos-moradia-financiada: (pontuação: calculada na Seleção)" in err
+
+
+def test_the_regime_sheet_and_show_list_the_cases_with_what_they_expect(capsys):
+    from reports.regime_sheet import regime_html
+
+    regime = load_regime_text(_text(SAO_BENTO), SAO_BENTO.name)
+    import html as html_lib
+
+    html = html_lib.unescape(regime_html(regime)).replace("\xa0", " ")
+    assert '<a name="casos"></a>Casos do ato' in html
+    assert "multas impostas R$ 150,00; sanções: multa, impedimento" in html
+    assert main(["regimes", "--show", "sao-bento-2026"]) == 0
+    out = capsys.readouterr().out
+    assert "CASOS DO ATO" in out
+    assert (
+        "Barraca de 2,50 m de empresa que não é MEI do município: 5,50 × 38,42 × 2,50 = R$ 528,275 → R$ 528,28 "
+        "(preço, 27/03/2026; lido do texto) — espera total R$ 528,28 — Dec. 4.794/2026, art. 9º, § 2º"
+    ) in out
