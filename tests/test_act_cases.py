@@ -41,7 +41,8 @@ def test_the_acts_own_examples_are_marked_as_such():
     regimes = {p.stem: load_regime_text(_text(p), p.name) for p in SHIPPED}
     from_act = {rid: [c.id for c in r.cases if c.source == "act"] for rid, r in regimes.items()}
     assert {"energia-baixo-consumo", "energia-alto-consumo", "multa-nao-desmontar"} <= set(from_act["sao-bento-2026"])
-    assert len([c for c in from_act["olimpia-2025"] if re.search(r"-\d-dias?$", c)]) == 18  # art. 89: 9 rows × 2
+    venue_rows = [c for c in regimes["olimpia-2025"].cases if c.source == "act" and c.input("venue")]
+    assert len(venue_rows) == 18  # art. 89: 9 rows × (1 day, the per-day minimum)
     assert len([c for c in from_act["sjc-2014"] if c.startswith("taxa-")]) == 8  # art. 5º, I a V
     assert len([c for c in from_act["sapezal-2014"] if c.startswith("pontos-")]) == 28  # art. 10, I a VII
 
@@ -200,3 +201,13 @@ def test_the_regime_sheet_and_show_list_the_cases_with_what_they_expect(capsys):
         "Barraca de 2,50 m de empresa que não é MEI do município: 5,50 × 38,42 × 2,50 = R$ 528,275 → R$ 528,28 "
         "(preço, 27/03/2026; lido do texto) — espera total R$ 528,28 — Dec. 4.794/2026, art. 9º, § 2º"
     ) in out
+
+
+def test_a_case_the_engine_refuses_unexpectedly_is_reported_at_the_case():
+    text = _text(SAO_BENTO).replace(
+        'inputs = { equipment = "barraca", front = "2,50", depth = "2,00" }', 'inputs = { depth = "2,00" }'
+    )
+    checked = check_act(text, SAO_BENTO.name, expected_id=SAO_BENTO.stem)
+    assert [e.key for e in checked.errors] == ["cases.barraca-sem-desconto"]
+    assert "esperado um resultado, calculado recusa:" in checked.errors[0].reason
+    assert checked.errors[0].line == _line_of(text, 'id = "barraca-sem-desconto"') - 1  # the [[cases]] header

@@ -40,7 +40,7 @@ _QUOTE_NAMES = {"permit-kind": "permit_kind", "fee": "fees", "admin-value": "adm
 class Mismatch:
     """One figure of a case that did not come out as expected."""
 
-    key: str  # within the case: "expect.total", "expect.lines.occupation", "inputs.front"
+    key: str  # within the case: "expect.total", "expect.lines.occupation", "inputs.front"; "": the case itself
     what: str  # pt-BR: "total", "linha occupation"
     expected: str
     got: str
@@ -290,9 +290,10 @@ def run_case(regime: Regime, case: Case) -> CaseOutcome:
         if case.expect.refused is not None and case.expect.refused in refusal:
             return CaseOutcome(case, (("refused", refusal),), ())
         field = _INPUT_FIELDS.get(exc.field or "", exc.field or "")
+        # at the input the engine refused, else at the refusal expected, else at the case itself
         key = f"inputs.{field}" if field and case.input(field) is not None else "expect.refused"
         if case.expect.refused is None and key == "expect.refused":
-            key = "kind"
+            key = ""
         expected = f"recusa com «{case.expect.refused}»" if case.expect.refused is not None else "um resultado"
         return CaseOutcome(case, (("refused", refusal),), (Mismatch(key, "resultado", expected, f"recusa: {refusal}"),))
     if case.expect.refused is not None:
@@ -337,7 +338,8 @@ def case_errors(
     for outcome in outcomes:
         where = positions.get(outcome.case.id)
         for mismatch in outcome.mismatches:
-            key = f"cases[{where}].{mismatch.key}" if where is not None else f"cases.{outcome.case.id}"
+            key = f"cases[{where}]" if where is not None else f"cases.{outcome.case.id}"
+            key += f".{mismatch.key}" if mismatch.key and where is not None else ""
             errors.append(RegimeError(_reason(outcome.case, mismatch), file=file, key=key))
     return _located(errors, dict(data), text)
 
