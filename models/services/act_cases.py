@@ -29,8 +29,7 @@ from models.rules.regimes.loader import checked_regime_text
 from models.rules.regimes.locate import key_lines, line_of
 from models.rules.regimes.locate import located as _located
 from models.rules.regimes.model.cases import Case, CaseInput
-from models.selection.participants import Participant
-from models.selection.scores import score_participant
+from models.selection import Participant, score_participant
 
 #: a case's input name (the command line's option) → the fee engine's keyword, where they differ
 _QUOTE_NAMES = {"permit-kind": "permit_kind", "fee": "fees", "admin-value": "admin_values"}
