@@ -58,6 +58,14 @@ def configure(parser: argparse.ArgumentParser) -> None:
         help="valor em R$ de um preço definido pela Administração (pode repetir)",
     )
     parser.add_argument(
+        "--input",
+        metavar="NOME=VALOR",
+        action="append",
+        dest="asked",
+        help="valor que uma fórmula do ato pede e o ato deixa em aberto (base fixada pela Administração, nota do "
+        "fiscal até um teto…), dentro dos limites do ato (pode repetir); praca regimes --show ID lista os nomes",
+    )
+    parser.add_argument(
         "--date",
         metavar="DD/MM/AAAA",
         help="data do fato (evento, mês cobrado): vale a redação do ato em vigor nesse dia (padrão: hoje)",
@@ -95,6 +103,7 @@ def engine_inputs(args: argparse.Namespace) -> dict:
             "year",
             "fees",
             "admin_values",
+            "asked",
         )
     }
     typed.update(mei=args.mei, local=args.local)
@@ -224,6 +233,8 @@ def _inputs_text(inputs, regime=None) -> str:
         parts.append("MEI")
     if inputs.get("local"):
         parts.append("do município")
+    for name, value in (inputs.get("asked") or {}).items():
+        parts.append(f"{name} {str(value).replace('.', ',')}")
     return ", ".join(parts)
 
 

@@ -32,7 +32,7 @@ from models.rules.regimes.model.cases import Case, CaseInput
 from models.selection import Participant, score_participant
 
 #: a case's input name (the command line's option) → the fee engine's keyword, where they differ
-_QUOTE_NAMES = {"permit-kind": "permit_kind", "fee": "fees", "admin-value": "admin_values"}
+_QUOTE_NAMES = {"permit-kind": "permit_kind", "fee": "fees", "admin-value": "admin_values", "input": "asked"}
 
 
 @dataclass(frozen=True)
@@ -94,8 +94,8 @@ def _typed(case: Case) -> dict[str, Any]:
     typed: dict[str, Any] = {}
     for name, value in case.inputs:
         key = _QUOTE_NAMES.get(name, name)
-        if name == "admin-value":
-            typed[key] = [f"{fee}={amount}" for fee, amount in _pairs(value)]  # as --admin-value TAXA=VALOR
+        if name in ("admin-value", "input"):  # as --admin-value TAXA=VALOR, --input NOME=VALOR
+            typed[key] = [f"{ident}={amount}" for ident, amount in _pairs(value)]
         elif name == "fee":
             typed[key] = list(value) if isinstance(value, tuple) else [value]
         else:
@@ -428,7 +428,7 @@ def command_line(regime: Regime, case: Case) -> str:
                 parts.append(option)
         elif name == "unit-value":
             continue  # entered with  praca units set CODE YEAR VALUE
-        elif name == "admin-value":
+        elif name in ("admin-value", "input"):
             for fee, amount in _pairs(value):
                 parts += [option, f"{fee}={amount}"]
         elif isinstance(value, tuple):

@@ -15,6 +15,7 @@ from models.base.money import parse_typed
 
 _WHOLE = re.compile(r"^\s*\d+\s*$")
 _ADMIN_VALUE = re.compile(r"^\s*([a-z0-9][a-z0-9-]*)\s*=\s*(.+?)\s*$")
+_ASKED = re.compile(r"^\s*([a-z_][a-z0-9_]*)\s*=\s*(.+?)\s*$")
 _MEASURES = (("front", "Frente"), ("depth", "Profundidade"), ("hitch", "Engate"), ("area", "Área"))
 _NAMES = ("equipment", "line", "energy", "venue", "permit_kind", "exemption")
 
@@ -49,6 +50,17 @@ def parse_admin_values(items: Iterable[str] | None) -> dict[str, Decimal] | None
     return values or None
 
 
+def parse_asked(items: Iterable[str] | None) -> dict[str, Decimal] | None:
+    """``--input nota=4`` → ``{"nota": Decimal("4")}``, typed the pt-BR way; the act's bounds are the engine's."""
+    values: dict[str, Decimal] = {}
+    for item in items or ():
+        match = _ASKED.match(item)
+        if match is None:
+            raise UserError(f"--input inválido: '{item}' (use NOME=VALOR, por exemplo nota=4).", field="inputs")
+        values[match.group(1)] = parse_typed(match.group(2), what=f"--input {match.group(1)}", field="inputs")
+    return values or None
+
+
 def quote_inputs(typed: Mapping[str, Any]) -> dict[str, Any]:
     """The keyword arguments of the fee engine from what was typed, by the engine's names (``permit_kind``,
     ``fees``, ``admin_values`` — a list of ``TAXA=VALOR``): measures read as typed in Brazil, days and year
@@ -74,4 +86,7 @@ def quote_inputs(typed: Mapping[str, Any]) -> dict[str, Any]:
     admin = parse_admin_values(typed.get("admin_values"))
     if admin:
         inputs["admin_values"] = admin
+    asked = parse_asked(typed.get("asked"))  # --input NOME=VALOR: what a formula of the act leaves open
+    if asked:
+        inputs["asked"] = asked
     return inputs

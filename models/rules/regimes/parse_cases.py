@@ -67,7 +67,13 @@ def _inputs(node: Node, kind: str) -> tuple[tuple[str, CaseInput], ...]:
         items = node.text_list(name, required=kind == "penalty" and name == "infraction")
         if items:
             read[name] = items
-    tables = {"quote": ("admin-value", "unit-value"), "penalty": ("unit-value",), "deadline": (), "score": ()}[kind]
+    # admin-value (--admin-value TAXA=VALOR), input (--input NOME=VALOR: what a formula leaves open), unit-value
+    tables = {
+        "quote": ("admin-value", "input", "unit-value"),
+        "penalty": ("unit-value",),
+        "deadline": (),
+        "score": (),
+    }[kind]
     for table in tables:
         given = node.raw(table, False)
         if given is None:

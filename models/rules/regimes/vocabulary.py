@@ -41,7 +41,7 @@ RULE_KINDS = (
 )
 ONE_PER_SCOPES = ("person", "family", "spouse", "partners", "household", "dependants")
 WAIT_AFTER = ("expiry", "revocation", "abandonment", "cancellation")
-FEE_KINDS = ("linear-metre", "energy", "per-area-month", "venue-table", "fixed", "per-day")
+FEE_KINDS = ("linear-metre", "energy", "per-area-month", "venue-table", "fixed", "per-day", "formula")
 #: a fee paid "at each event" or "at each feira, when setting up" (``due = { at_each = "…" }``)
 DUE_EACH = ("event", "feira-day")
 FIXED_PER = ("once", "year", "month", "day", "event")
