@@ -211,3 +211,33 @@ def test_a_case_the_engine_refuses_unexpectedly_is_reported_at_the_case():
     assert [e.key for e in checked.errors] == ["cases.barraca-sem-desconto"]
     assert "esperado um resultado, calculado recusa:" in checked.errors[0].reason
     assert checked.errors[0].line == _line_of(text, 'id = "barraca-sem-desconto"') - 1  # the [[cases]] header
+
+
+def test_a_case_of_a_formula_fee_gives_the_value_the_act_leaves_open_as_input():
+    """``input = { nota = "4" }`` is ``--input nota=4``: the formula's open value, within the act's bounds."""
+    from formula_acts import TEST_ID, made_up_text
+
+    case = """
+[[cases]]
+id = "diaria-nota-4"
+label = "Diária graduada pelo fiscal com nota 4, 2 dias: 4 ÷ 5 × 1 UFESP × 2"
+article = "art. 12, § 1º"
+date = 2026-06-10
+kind = "quote"
+inputs = { fee = ["diaria-graduada"], days = 2, input = { nota = "4" } }
+expect = { total = "61.47" }
+
+[[cases]]
+id = "diaria-nota-7"
+label = "Nota 7: fora dos limites do ato, recusada"
+article = "art. 12, § 1º"
+date = 2026-06-10
+kind = "quote"
+inputs = { fee = ["diaria-graduada"], days = 2, input = { nota = "7" } }
+expect = { refused = "fora dos limites do ato" }
+"""
+    checked = check_act(made_up_text() + case, f"{TEST_ID}.toml", expected_id=TEST_ID)
+    assert checked.errors == [] and [o.passed for o in checked.outcomes] == [True, True]
+    assert command_line(checked.regime, checked.outcomes[0].case).endswith(
+        "--fee diaria-graduada --days 2 --input nota=4 --date 10/06/2026 --year 2026"
+    )
