@@ -93,10 +93,10 @@ def in_formula(value: Decimal) -> str:
     return format_factor(value.normalize())
 
 
-def amount_txt(amount: Amount) -> str:
-    """``100 UFESP`` / ``R$ 150,00``."""
+def amount_txt(amount: Amount, currency: str = "R$") -> str:
+    """``100 UFESP`` / ``R$ 150,00`` (in the act's money: ``currency``)."""
     if amount.unit == "BRL":
-        return format_brl(amount.value)
+        return format_brl(amount.value, currency=currency)
     return f"{format_factor(amount.value)} {amount.unit}"
 
 
