@@ -25,12 +25,14 @@ from models.base.errors import UserError
 from models.base.money import format_brl, parse_typed
 from models.billing.pricing import quote
 from models.rules.fees import Quote
+from models.rules.fees.formula import asked_inputs, bounds_text
 from models.rules.regimes import Regime, get_regime, shipped_regimes
+from models.rules.regimes.model.fees import SETTERS
 from views import theme
 from views.blocks import error_label, fill, user_errors, wrapped_label
 from views.operations import in_background
 from views.table_models import Column, RowsModel
-from views.widgets import DateEdit, act_version_line
+from views.widgets import DateEdit, act_version_line, current_user_name
 
 NONE = ""
 
@@ -47,14 +49,15 @@ def where_to_enter(exc: UserError) -> str:
     return ""
 
 
-def quote_lines_model(parent=None) -> RowsModel:
-    """The lines of a quote: what, how much, how (formula) and why (article); details as tooltip."""
+def quote_lines_model(parent=None, currency=lambda: "R$") -> RowsModel:
+    """The lines of a quote: what, how much, how (formula) and why (article); details as tooltip. ``currency``: the
+    money of the act quoted (its amounts print as the act writes them: "Cr$" for an act in cruzeiros)."""
     tr = lambda text: QCoreApplication.translate("PriceSimulator", text)  # noqa: E731
     details = lambda line: "\n".join(line.details) or None  # noqa: E731
     return RowsModel(
         [
             Column(tr("Descrição"), lambda line: line.label, tooltip=details),
-            Column(tr("Valor"), lambda line: format_brl(line.amount), right=True, tooltip=details),
+            Column(tr("Valor"), lambda line: format_brl(line.amount, currency=currency()), right=True, tooltip=details),
             Column(tr("Fórmula"), lambda line: line.formula, tooltip=details),
             Column(tr("Base legal"), lambda line: line.basis, tooltip=details),
         ],
@@ -141,6 +144,13 @@ class PriceSimulator(QWidget):
         self.admin_form = QFormLayout(self.admin_box)
         self.admin_edits: dict[str, QLineEdit] = {}
         layout.addWidget(self.admin_box)
+        # values a formula of the act needs and leaves to someone (issue 29 §1): typed here, within the act's
+        # bounds, and recorded with the clerk's name on the line that uses them
+        self.asked_box = QGroupBox(self.tr("Valores que o ato deixa em aberto"))
+        self.asked_box.setObjectName("asked-values")
+        self.asked_form = QFormLayout(self.asked_box)
+        self.asked_edits: dict[str, QLineEdit] = {}
+        layout.addWidget(self.asked_box)
 
         self.error = error_label()
         layout.addWidget(self.error)
@@ -150,7 +160,7 @@ class PriceSimulator(QWidget):
         self.notes.setWordWrap(True)
         layout.addWidget(self.notes)
 
-        self.model = quote_lines_model(self)
+        self.model = quote_lines_model(self, lambda: self.last_quote.currency if self.last_quote else "R$")
         self.table = QTableView()
         self.table.setObjectName("lines")
         self.table.setModel(self.model)
@@ -268,6 +278,7 @@ class PriceSimulator(QWidget):
             self.tr("— pelos dados da banca —"),
         )
         self._build_admin_values(regime)
+        self._build_asked_values(regime)
         self._fill(self.equipment, [(e.id, e.label) for e in regime.equipment_kinds], none)
         self._fill(self.line, [(ln.id, ln.label) for ln in regime.lines], none)
         self._fill(self.venue, [(v, regime.venue(v).label) for v in regime.ids("venue")], none)
@@ -294,6 +305,23 @@ class PriceSimulator(QWidget):
                 self.admin_form.addRow(fee.label + ":", edit)
                 self.admin_edits[fee.id] = edit
         self.admin_box.setVisible(bool(self.admin_edits))
+
+    def _build_asked_values(self, regime) -> None:
+        while self.asked_form.rowCount():
+            self.asked_form.removeRow(0)
+        self.asked_edits = {}
+        for name, item in asked_inputs(regime).items():
+            edit = QLineEdit()
+            edit.setObjectName(f"input-{name}")
+            bounds = bounds_text(regime, item)
+            edit.setPlaceholderText(bounds.split(" (")[0])
+            edit.setToolTip(fill(self.tr("Valor que %1: %2"), SETTERS.get(item.set_by, item.set_by), bounds))
+            edit.setMaximumWidth(200)
+            edit.setAccessibleName(item.label)
+            edit.textChanged.connect(self.update_quote)
+            self.asked_form.addRow(item.label + ":", edit)
+            self.asked_edits[name] = edit
+        self.asked_box.setVisible(bool(self.asked_edits))
 
     @Slot()
     def _date_changed(self) -> None:
@@ -350,6 +378,14 @@ class PriceSimulator(QWidget):
         }
         if admin:
             values["admin_values"] = admin
+        asked = {
+            name: parse_typed(edit.text(), what=edit.accessibleName() or name, field=f"inputs.{name}")
+            for name, edit in self.asked_edits.items()
+            if edit.text().strip()
+        }
+        if asked:
+            values["asked"] = asked
+            values["asked_by"] = current_user_name() or None  # who set them, kept on the line that uses them
         return values
 
     @Slot()
@@ -395,13 +431,13 @@ class PriceSimulator(QWidget):
         self.notes.setText("<br>".join(lines))
         self.model.set_rows(result.lines)
         self.table.resizeRowsToContents()
-        text = fill(self.tr("Total: %1"), format_brl(result.total))
+        text = fill(self.tr("Total: %1"), result.money(result.total))
         if result.total_deposits:
             text = fill(
                 self.tr("Preços e taxas: %1 · Cauções (restituíveis): %2 · Total: %3"),
-                format_brl(result.total_charges),
-                format_brl(result.total_deposits),
-                format_brl(result.total),
+                result.money(result.total_charges),
+                result.money(result.total_deposits),
+                result.money(result.total),
             )
         self.total.setText(text)
         if self.model.rowCount():
@@ -415,7 +451,7 @@ class PriceSimulator(QWidget):
             self.details.clear()
             return
         line = self.last_quote.lines[row]
-        parts = [f"{line.label}: {line.formula} = {format_brl(line.amount)} — {line.basis}", *line.details]
+        parts = [f"{line.label}: {line.formula} = {self.last_quote.money(line.amount)} — {line.basis}", *line.details]
         if line.due:
             parts.append(fill(self.tr("Vencimento: %1"), line.due))
         self.details.setText("\n".join(parts))
@@ -436,6 +472,7 @@ class PriceSimulator(QWidget):
             "energy": self.energy,
             "permit_kind": self.permit_kind,
             **{f"admin_values.{fee}": edit for fee, edit in self.admin_edits.items()},
+            **{f"inputs.{name}": edit for name, edit in self.asked_edits.items()},
         }
         for key, widget in widgets.items():
             widget.setStyleSheet(f"border: 1px solid {theme.colour('error')};" if key == field else "")

@@ -23,6 +23,20 @@ CENT_Q = Decimal("0.01")
 
 
 @dataclass(frozen=True)
+class AskedValue:
+    """A value a formula asked for (``[[fees.inputs]]``), as given: what, how much, who set it — kept with the
+    amount wherever the line is stored (the application's frozen quote, the charge's detail)."""
+
+    name: str
+    label: str
+    value: Decimal
+    set_by: str | None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"name": self.name, "label": self.label, "value": str(self.value), "set_by": self.set_by}
+
+
+@dataclass(frozen=True)
 class QuoteLine:
     """One priced line: what, how much, how it was computed and why (the article)."""
 
@@ -35,12 +49,14 @@ class QuoteLine:
     year: int | None = None
     due: str | None = None
     details: tuple[str, ...] = ()
+    #: the values the act leaves open that this line was priced with, and who set them
+    asked: tuple[AskedValue, ...] = ()
 
-    def to_dict(self) -> dict[str, Any]:
-        return {
+    def to_dict(self, currency: str = "R$") -> dict[str, Any]:
+        data: dict[str, Any] = {
             "label": self.label,
             "amount": str(self.amount),
-            "amount_text": format_brl(self.amount),
+            "amount_text": format_brl(self.amount, currency=currency),
             "formula": self.formula,
             "basis": self.basis,
             "fee": self.fee,
@@ -49,6 +65,9 @@ class QuoteLine:
             "due": self.due,
             "details": list(self.details),
         }
+        if self.asked:
+            data["asked"] = [value.to_dict() for value in self.asked]
+        return data
 
 
 @dataclass(frozen=True)
@@ -58,6 +77,12 @@ class Quote:
     inputs: Mapping[str, Any] = field(default_factory=dict, compare=False)
     #: Observations on the inputs: what was given but does not change this price, and why.
     notes: tuple[str, ...] = ()
+    #: the money of the act's amounts (``[regime] currency``): "R$", or "Cr$" for an act in cruzeiros
+    currency: str = "R$"
+
+    def money(self, value: Decimal) -> str:
+        """``value`` in the act's own money: ``R$ 1.234,56``, ``Cr$ 1.500,00``."""
+        return format_brl(value, currency=self.currency)
 
     @property
     def total(self) -> Decimal:
@@ -77,9 +102,10 @@ class Quote:
         return {
             "regime": self.regime,
             "inputs": {k: (str(v) if isinstance(v, Decimal) else v) for k, v in self.inputs.items()},
-            "lines": [line.to_dict() for line in self.lines],
+            "currency": self.currency,
+            "lines": [line.to_dict(self.currency) for line in self.lines],
             "total": str(self.total),
-            "total_text": format_brl(self.total),
+            "total_text": self.money(self.total),
             "total_charges": str(self.total_charges),
             "total_deposits": str(self.total_deposits),
             "notes": list(self.notes),
