@@ -271,9 +271,17 @@ class ChargesTab(ListTab):
         self.detail.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         split = QSplitter(Qt.Orientation.Vertical)
         split.addWidget(self.table)
-        split.addWidget(self.detail)
+        # the selected charge's detail, and beside it what the desk offers on it: the payer's credit (issue 30 §5)
+        self.credit_button = push_button(self.tr("Usar cr&édito…"), "use-credit", lambda: self.use_credit_selected())
+        below = QWidget()
+        beside = QHBoxLayout(below)
+        beside.setContentsMargins(0, 0, 0, 0)
+        beside.addWidget(self.detail, 1)
+        beside.addWidget(self.credit_button, 0, Qt.AlignmentFlag.AlignTop)
+        split.addWidget(below)
         split.setStretchFactor(0, 3)
         split.setStretchFactor(1, 1)
+        split.setSizes([300, 100])  # the detail (formula, basis, payments, the payer's credit) readable from the start
         layout.addWidget(split, 1)
         self.generate_button = push_button(self.tr("&Gerar cobranças do mês…"), "generate")
         self.pay_button = push_button(self.tr("Registrar &pagamento…"), "pay")
@@ -281,7 +289,6 @@ class ChargesTab(ListTab):
         self.return_button = push_button(self.tr("&Devolver caução…"), "return-deposit")
         self.guia_button = push_button(self.tr("G&uia (DAM)…"), "guia", lambda: self.guia_selected())
         self.reverse_button = push_button(self.tr("Estorna&r pagamento…"), "reverse", lambda: self.reverse_selected())
-        self.credit_button = push_button(self.tr("Usar cr&édito…"), "use-credit", lambda: self.use_credit_selected())
         self.bank_return_button = push_button(
             self.tr("Importar re&torno…"), "bank-return", lambda: self.import_return()
         )
@@ -293,7 +300,6 @@ class ChargesTab(ListTab):
                 self.return_button,
                 self.guia_button,
                 self.reverse_button,
-                self.credit_button,
                 self.bank_return_button,
             )
         )

@@ -88,7 +88,7 @@ class CollectionPage(QWidget):
         self.correction_source.setObjectName("correction_source")
         self.correction_source.setPlaceholderText(self.tr("lei e artigo que mandam corrigir os débitos vencidos"))
         form.addRow(self.tr("Índice da c&orreção monetária:"), self.correction_index)
-        form.addRow(self.tr("Fonte (co&rreção):"), self.correction_source)
+        form.addRow(self.tr("Font&e (correção):"), self.correction_source)
         layout.addLayout(form)
         self.error = error_label()
         self.errors = FieldErrorsView(
