@@ -187,6 +187,31 @@ def test_the_desk_shows_the_payers_credit_and_uses_it_on_the_selected_charge(dat
     assert Charge.get_by_id(nxt.id).open_amount == Decimal("30.00")
     assert tab.select_number(nxt.number)
     assert f"com o crédito nº {credit.id}" in tab.detail.text() and not tab.credit_button.isEnabled()
+    assert not tab.refund_button.isEnabled()  # the credit is used up
+
+
+def test_the_desk_refunds_the_payers_credit_as_an_act(database, qtbot, app_ready):
+    from factories import person
+
+    from models.billing.collection.credits import balances
+    from models.billing.collection.tables import Credit, CreditUse
+    from views.charges_page import ChargesTab
+
+    vendor = person("Carlos Alberto Nunes")
+    credit = _overpaid(vendor)  # R$ 20,00
+    nxt = _fine(vendor, "50,00", label="Multa — art. 162")
+    tab = ChargesTab(today=TODAY)
+    qtbot.addWidget(tab)
+    tab.show()
+    tab.set_month(2026, 3)
+    assert tab.select_number(nxt.number) and tab.refund_button.isEnabled()
+    assert tab.refund_credit_selected(reason="  ") is None and "Informe o motivo" in tab.message.text()
+    assert CreditUse.select().count() == 0
+    use = tab.refund_credit_selected(reason="Ordem bancária nº 123")
+    assert use is not None and "Devolução de R$ 20,00 do crédito" in tab.message.text()
+    assert (use.kind, use.reason) == ("refund", "Ordem bancária nº 123")
+    assert Credit.get_by_id(credit.id).status == "refunded" and balances([credit.id])[credit.id] == Decimal("0.00")
+    assert tab.select_number(nxt.number) and not tab.refund_button.isEnabled()
 
 
 def test_the_monthly_reports_credits_block_agrees_to_the_cent_and_a_credit_used_is_not_received(database, tmp_path):

@@ -276,8 +276,15 @@ class ChargesTab(ListTab):
         below = QWidget()
         beside = QHBoxLayout(below)
         beside.setContentsMargins(0, 0, 0, 0)
+        self.refund_button = push_button(
+            self.tr("De&volver crédito…"), "refund-credit", lambda: self.refund_credit_selected()
+        )
+        offers = QVBoxLayout()
+        offers.addWidget(self.credit_button)
+        offers.addWidget(self.refund_button)
+        offers.addStretch(1)
         beside.addWidget(self.detail, 1)
-        beside.addWidget(self.credit_button, 0, Qt.AlignmentFlag.AlignTop)
+        beside.addLayout(offers)
         split.addWidget(below)
         split.setStretchFactor(0, 3)
         split.setStretchFactor(1, 1)
@@ -384,6 +391,7 @@ class ChargesTab(ListTab):
         allow(self.reverse_button, "charges.cancel", row is not None and row.paid > 0 and row.status != "cancelled")
         if row is None:
             allow(self.credit_button, "charges.pay", False)
+            allow(self.refund_button, "charges.cancel", False)
             self.detail.setText(self.tr("Selecione uma cobrança para ver a fórmula, a base legal e os pagamentos."))
             return
         charge, payments = in_background(lambda: _charge_and_payments(row.id))
@@ -391,6 +399,7 @@ class ChargesTab(ListTab):
 
         used, credits = credit_notes(self, charge)
         allow(self.credit_button, "charges.pay", bool(credits) and charge.status == "open" and charge.open_amount > 0)
+        allow(self.refund_button, "charges.cancel", bool(credits))
         lines = [
             f"<b>{escape(charge.number)}</b> — {escape(charge.label)} ({escape(charge.kind_label)})",
             fill(self.tr("Fórmula: %1 = <b>%2</b>"), escape(charge.formula), format_brl(charge.amount)),
@@ -557,6 +566,20 @@ class ChargesTab(ListTab):
         if uses is not None:
             self.refresh_rows()
         return uses
+
+    def refund_credit_selected(self, credit_id: int | None = None, reason: str | None = None):
+        """Devolver crédito: refund the payer's open credit (issue 30 §5) — an act with its reason."""
+        from views.collection_page import refund_credit_on_desk
+
+        row = self.selected()
+        if row is None:
+            return None
+        use = refund_credit_on_desk(
+            self, get_charge(row.id), today=self.today, message=self.message, credit_id=credit_id, reason=reason
+        )
+        if use is not None:
+            self.refresh_rows()
+        return use
 
     def guia_selected(self, path: str | None = None):
         """Issue the guia (DAM) of the selected charge and save it as a PDF (issue 30 §2)."""

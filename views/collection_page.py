@@ -360,3 +360,55 @@ def use_credit_on_desk(
         )
     )
     return uses
+
+
+def refund_credit_on_desk(
+    parent: QWidget, charge, *, today, message, credit_id: int | None = None, reason: str | None = None
+):
+    """Devolver crédito: a refund of one of the payer's open credits (its whole balance), an act with its reason —
+    which credit (asked when there are several) and why (asked) first; written off the GUI thread."""
+    from PySide6.QtWidgets import QInputDialog
+
+    from models.base.money import format_brl
+    from models.billing.collection.credits import credits_for, refund_credit
+    from views.blocks import fill
+    from views.operations import in_background
+
+    lines = [line for line in in_background(lambda: credits_for(charge)) if credit_id in (None, line.id)]
+    if not lines:
+        message.setText(parent.tr("O devedor desta cobrança não tem crédito em aberto."))
+        return None
+    chosen = lines[0]
+    if credit_id is None and len(lines) > 1:
+        labels = [f"nº {line.id} — {format_brl(line.balance)} ({line.origin})" for line in lines]
+        picked, ok = QInputDialog.getItem(
+            parent, parent.tr("Devolver crédito"), parent.tr("Crédito a devolver:"), labels, 0, False
+        )
+        if not ok:
+            return None
+        chosen = lines[labels.index(picked)]
+    if reason is None:
+        reason, ok = QInputDialog.getText(
+            parent,
+            parent.tr("Devolver crédito"),
+            fill(
+                parent.tr("Devolver %1 do crédito nº %2 — motivo e como foi devolvido (ordem bancária, processo):"),
+                format_brl(chosen.balance),
+                chosen.id,
+            ),
+        )
+        if not ok:
+            return None
+    with user_errors(message) as refused:
+        use = in_background(lambda: refund_credit(chosen.id, reason=reason or "", today=today))
+    if refused:
+        return None
+    message.setText(
+        fill(
+            parent.tr("Devolução de %1 do crédito nº %2 registrada (ato nº %3)."),
+            format_brl(use.amount),
+            chosen.id,
+            use.number,
+        )
+    )
+    return use
