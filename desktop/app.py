@@ -68,7 +68,7 @@ def ensure_app(argv: list[str] | None = None) -> QApplication:
     if not app.styleSheet():
         from views import theme
 
-        theme.apply(app)  # resources/style.qss for a light or a dark palette, re-applied when the system switches
+        theme.apply(app)  # Fusion, the desk's appearance (Sistema/Claro/Escuro), resources/style.qss filled for it
     if not translators:
         install_translations(app)
     from reports.qt_fonts import use_shipped_fonts

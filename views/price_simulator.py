@@ -437,4 +437,4 @@ class PriceSimulator(QWidget):
             **{f"admin_values.{fee}": edit for fee, edit in self.admin_edits.items()},
         }
         for key, widget in widgets.items():
-            widget.setStyleSheet(f"border: 1px solid {theme.colour('error')};" if key == field else "")
+            theme.styled(widget, "border: 1px solid ${error};" if key == field else "")
