@@ -1,6 +1,6 @@
 """Arquivo → Configurações → Aparência (issue 31 §6): Sistema, Claro or Escuro, drawn with Fusion and Praça's own
 palettes, kept per desk and applied at once; every desk, in either, read where text is read at 4.5:1 or more (WCAG
-AA)."""
+AA); Qt's own arguments (``praca -style Fusion``) accepted."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 from PySide6.QtCore import QSettings, Qt
-from PySide6.QtGui import QColor, QPalette, QTextDocument
+from PySide6.QtGui import QColor, QPalette, QTextCursor, QTextDocument
 from PySide6.QtWidgets import (
     QAbstractButton,
     QAbstractItemView,
@@ -296,3 +296,60 @@ def test_every_desk_and_its_tabs_read_at_4_5_to_1(appearance, database, qtbot, m
     navigation, nav_count = _low_contrast(window.nav.parentWidget(), "navegação")
     assert checked + nav_count > 500
     assert not low + navigation, sorted(set(low + navigation))
+
+
+@pytest.mark.parametrize("mode", [theme.LIGHT, theme.DARK], ids=["claro", "escuro"])
+def test_the_application_opened_to_decide_reads_with_its_marks_in_colour(appearance, database, qtbot, mode):
+    """The approval view: under a dark desktop theme its table header was white on white and ✔/✘ lost their
+    colours (issue 31 §6). The record as filed is on paper, the marks in their roles' paper shades."""
+    import datetime as dt
+
+    from models.registry.applications import ApplicationInput, change_status
+    from models.registry.people import PersonInput, save_person
+    from models.services.filing import create_application
+    from views.application_view import ApplicationView
+
+    today = dt.date(2026, 11, 30)
+    person = save_person(
+        PersonInput(name="Maria José da Silva", cpf="529.982.247-25", birth_date=dt.date(1980, 5, 17)), today=today
+    )
+    application = create_application(
+        ApplicationInput(regime="sapezal-2014", permit_kind="ponto-fixo", person_id=person.id), clerk="ana", today=today
+    )
+    change_status(application, "analysis", by="ana")
+    appearance(mode)
+    view = ApplicationView(application.id)
+    qtbot.addWidget(view)
+    view.show()
+    qtbot.waitExposed(view)
+    low, checked = _low_contrast(view, "decisão")
+    assert checked > 10 and not low, low
+    html = view.filed.toHtml()
+    paper = view.filed.palette().color(QPalette.ColorRole.Base)
+    from views.application_view import MARK_ROLES
+
+    ink = view.filed.palette().color(QPalette.ColorRole.Text)
+    block = view.filed.document().begin()
+    while block.isValid():  # every fragment of the record on its ground — a table cell's (the header's) included
+        ground = paper
+        table = QTextCursor(block).currentTable()
+        if table is not None:
+            cell_ground = table.cellAt(QTextCursor(block)).format().background()
+            if cell_ground.style() != Qt.BrushStyle.NoBrush:
+                ground = cell_ground.color()
+        fragments = block.begin()
+        while not fragments.atEnd():
+            fragment = fragments.fragment()
+            fmt = fragment.charFormat()
+            if fragment.text().strip():
+                fg = fmt.foreground().color() if fmt.foreground().style() != Qt.BrushStyle.NoBrush else ink
+                bg = fmt.background().color() if fmt.background().style() != Qt.BrushStyle.NoBrush else ground
+                assert theme.contrast(fg, bg) >= AA, (fragment.text()[:30], fg.name(), bg.name())
+            fragments += 1
+        block = block.next()
+    assert paper == QColor("#ffffff")
+
+    coloured = [status for status in ("passed", "failed") if theme.on_paper(MARK_ROLES[status]) in html]
+    assert coloured, "✔/✘ sem cor"
+    for colour in {theme.on_paper(role) for role in theme.TEXT_ROLES}:
+        assert theme.contrast(QColor(colour), paper) >= AA
