@@ -5,6 +5,8 @@ AA); Qt's own arguments (``praca -style Fusion``) accepted."""
 from __future__ import annotations
 
 import os
+import subprocess
+import sys
 from collections import Counter
 from pathlib import Path
 
@@ -22,6 +24,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from desktop.cli import main, split_qt_arguments
 from views import theme
 
 AA = 4.5
@@ -353,3 +356,55 @@ def test_the_application_opened_to_decide_reads_with_its_marks_in_colour(appeara
     assert coloured, "✔/✘ sem cor"
     for colour in {theme.on_paper(role) for role in theme.TEXT_ROLES}:
         assert theme.contrast(QColor(colour), paper) >= AA
+
+
+# --------------------------------------------------------------------------- Qt's own arguments
+
+
+def test_qts_own_arguments_are_taken_off_the_command_line():
+    assert split_qt_arguments(["-style", "Fusion"]) == ([], ["-style", "Fusion"])
+    assert split_qt_arguments(["--db", "sqlite:///x", "-style=windows", "-reverse"]) == (
+        ["--db", "sqlite:///x"],
+        ["-style=windows", "-reverse"],
+    )
+    assert split_qt_arguments(["check-window", "-platform", "offscreen"]) == (
+        ["check-window"],
+        ["-platform", "offscreen"],
+    )
+    assert split_qt_arguments(["quote", "--style", "x"]) == (["quote", "--style", "x"], [])  # two dashes: Praça's
+
+
+def test_praca_dash_style_fusion_opens_the_window_with_qts_arguments(monkeypatch):
+    import desktop.app
+
+    seen = {}
+    monkeypatch.setattr(desktop.app, "run_gui", lambda db, qt=(): seen.update(db=db, qt=list(qt)) or 0)
+    assert main(["-style", "Fusion", "--db", "sqlite:///nada.sqlite3"]) == 0
+    assert seen == {"db": "sqlite:///nada.sqlite3", "qt": ["-style", "Fusion"]}
+
+
+def test_qts_arguments_on_a_command_without_a_window_are_refused_in_one_line(capsys):
+    with pytest.raises(SystemExit) as exit_:
+        main(["regimes", "-style", "Fusion"])
+    assert exit_.value.code == 2
+    assert capsys.readouterr().err == "praca: argumentos não reconhecidos: -style Fusion\n"
+
+
+@pytest.mark.subprocess
+def test_praca_dash_style_opens_every_desk_in_the_style_named(tmp_path):
+    """The real command in a process of its own: Qt takes ``-style``; without it Praça draws with Fusion."""
+    url = f"sqlite:///{tmp_path / 'praca.sqlite3'}"
+    env = {**os.environ, "QT_QPA_PLATFORM": "offscreen", "PRACA_PASSWORD": "senha-forte-123", "PRACA_USER": "ana"}
+    env.pop("QT_STYLE_OVERRIDE", None)
+
+    def praca(*args: str) -> subprocess.CompletedProcess:
+        return subprocess.run(
+            [sys.executable, "-m", "desktop", *args], capture_output=True, text=True, env=env, timeout=300
+        )
+
+    made = praca("init", "--admin", "ana", "--db", url)
+    assert made.returncode == 0, made.stderr
+    for argv, style in ((["-style", "Windows"], "windows"), (["-style=Fusion"], "fusion"), ([], "fusion")):
+        shown = praca(*argv, "check-window", "--offscreen", "--db", url)
+        assert shown.returncode == 0, shown.stderr
+        assert f"Aparência: estilo {style}, paleta clara (system)." in shown.stdout, shown.stdout
