@@ -68,7 +68,7 @@ def main() -> int:
     simulator.equipment.setCurrentIndex(simulator.equipment.findData("trailer"))
     simulator.front.setText("3")
     simulator.hitch.setText("1")
-    simulator.depth.setText("3")
+    simulator.depth_edit.setText("3")
     simulator.mei.setChecked(True)
     simulator.local.setChecked(True)
     simulator.energy.setCurrentIndex(simulator.energy.findData("high"))
@@ -108,6 +108,12 @@ def main() -> int:
         view = worklist.open_selected(dialog_hook=lambda dialog: dialog.show())
         _shoot(app, view, "decisao.png")
         view.close()
+    from views import theme
+
+    theme.apply(app, theme.DARK)  # Arquivo → Configurações → Aparência → Escuro (this throwaway profile's)
+    window.show_desk("atendimento")
+    desk.tabs.setCurrentIndex(0)
+    _shoot(app, window, "escuro.png")
     window.close()
     QApplication.processEvents()
     return 0
