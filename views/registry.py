@@ -18,6 +18,7 @@ from views.collection_page import CollectionPage
 from views.fiscal_units_page import FiscalUnitsPage
 from views.holidays_page import HolidaysPage
 from views.indexes_page import IndexesPage
+from views.operations import in_background
 from views.regimes_page import RegimesPage
 from views.signing_page import SigningPage
 from views.users_page import AuditPage, UsersPage
@@ -58,9 +59,12 @@ class SettingsForm(QWidget):
         layout.addStretch(1)
 
     def refresh(self) -> None:
-        self.municipality.setText(get_setting(MUNICIPALITY))
-        self.state.setText(get_setting(STATE))
-        self.agency.setText(get_setting(AGENCY))
+        town, state, agency = in_background(
+            lambda: (get_setting(MUNICIPALITY), get_setting(STATE), get_setting(AGENCY))
+        )
+        self.municipality.setText(town)
+        self.state.setText(state)
+        self.agency.setText(agency)
         self.message.clear()
 
     def save(self) -> None:
