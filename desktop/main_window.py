@@ -533,6 +533,7 @@ class MainWindow(QMainWindow):
             appearance_menu.addAction(action)
             self.appearance_actions[mode] = action
         theme.changes.changed.connect(self._appearance_changed)
+        self._hears_appearance = True
 
     def choose_appearance(self, mode: str) -> None:
         from views import theme
@@ -545,8 +546,8 @@ class MainWindow(QMainWindow):
         now, the others when shown."""
         from shiboken6 import isValid
 
-        if not isValid(self) or not self._ready or current_url() is None:
-            return
+        if not isValid(self) or not self.isVisible() or not self._ready or current_url() is None:
+            return  # a window closed (and another perhaps open on another database) draws nothing
         self._stale.update(self.pages.built)
         key = self.current_desk()
         if key in self.pages.built:
@@ -660,6 +661,11 @@ class MainWindow(QMainWindow):
             settings.setValue("window/geometry", self.saveGeometry())
             settings.setValue("window/desk", self.current_desk())
         self._stop_listening()
+        if self._hears_appearance:  # a closed window redraws nothing when the appearance changes
+            from views import theme
+
+            theme.changes.changed.disconnect(self._appearance_changed)
+            self._hears_appearance = False
         super().closeEvent(event)
 
     def _open_or_set_up(self, url: str) -> bool:
