@@ -363,6 +363,63 @@ def test_the_application_opened_to_decide_reads_with_its_marks_in_colour(appeara
         assert theme.contrast(QColor(colour), paper) >= AA
 
 
+@pytest.mark.parametrize("mode", [theme.LIGHT, theme.DARK], ids=["claro", "escuro"])
+def test_the_dialogs_the_desks_open_read_at_4_5_to_1(appearance, demo_database, qtbot, monkeypatch, mode):
+    """The forms a clerk fills (a person, a company, an application, a payment, an infraction record, a user), as
+    opened from their desks, kept instead of run."""
+    from conftest import searched
+    from PySide6.QtWidgets import QDialog
+
+    from desktop.main_window import MainWindow
+
+    QSettings().clear()
+    appearance(mode)
+    opened: list[QDialog] = []
+    monkeypatch.setattr(QDialog, "exec", lambda dialog: opened.append(dialog) or 0)
+    window = MainWindow()
+    qtbot.addWidget(window)
+    window.resize(1366, 768)
+    window.show()
+    desk = window.pages["atendimento"]
+    window.show_desk("atendimento")
+    desk.search.register("person")
+    desk.search.register("company")
+    desk.search.query.setText("a")
+    desk.search.search()
+    searched(qtbot, desk.search)
+    desk.search.table.selectRow(0)
+    desk.search.start_application()
+    window.show_desk("cobranca")
+    charges = window.pages["cobranca"].charges
+    month = charges.month
+    for index in range(month.count()):  # a month of the demo's with a charge to pay
+        month.setCurrentIndex(index)
+        charges.refresh_rows()
+        payable = [i for i, r in enumerate(charges.model.rows) if r.status != "cancelled"]
+        if payable:
+            charges.table.selectRow(payable[0])
+            break
+    charges.pay_selected()
+    window.show_desk("fiscalizacao")
+    window.pages["fiscalizacao"].records.new_record()
+    window.show_desk("cadastros")
+    window.pages["cadastros"].users.new_user()
+    assert len(opened) >= 5, [type(d).__name__ for d in opened]
+    low: list[str] = []
+    for dialog in opened:
+        qtbot.addWidget(dialog)
+        dialog.show()
+        _settle()
+        found, checked = _low_contrast(dialog, f"{type(dialog).__name__} {dialog.windowTitle()!r}")
+        assert checked > 3, dialog.windowTitle()
+        low += found
+        if SHOTS is not None:
+            SHOTS.mkdir(parents=True, exist_ok=True)
+            dialog.grab().save(str(SHOTS / f"{mode}-dialog-{type(dialog).__name__}.png"))
+        dialog.close()
+    assert not low, sorted(set(low))
+
+
 # --------------------------------------------------------------------------- Qt's own arguments
 
 
