@@ -108,6 +108,8 @@ def run(args: argparse.Namespace) -> int:
         print("Abra o aplicativo nele para cadastrar o primeiro administrador, ou use praca init --admin LOGIN.")
     if desk_note:
         print(desk_note)
+    if not existed:
+        print("O que falta para atender: praca first-steps (no aplicativo, Ajuda → Primeiros passos).")
     return 0
 
 
