@@ -33,6 +33,7 @@ PROG = "praca"
 # name → (module under desktop.commands or None when not built yet, help text)
 COMMANDS: dict[str, tuple[str | None, str]] = {
     "init": ("init", "cria um banco de dados novo e vazio do Praça"),
+    "municipality": ("municipality", "o município deste banco (nome, UF, IBGE, CNPJ, brasão, expediente): show, set"),
     "pg-setup": ("pg_setup", "PostgreSQL, no servidor: o papel e os logins das mesas, e as senhas que valem nelas"),
     "demo": ("demo", "cria um banco novo com dados de demonstração dos seis regimes"),
     "regimes": ("regimes", "lista os regimes; --show ID mostra todos os ids que os outros comandos aceitam"),

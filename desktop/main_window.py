@@ -48,9 +48,9 @@ def open_database(url: str, *, create: bool = False):
 
 
 def municipality_label() -> str:
-    from models.store.settings import municipality_label
+    from models.registry.municipality import municipality
 
-    return municipality_label()
+    return municipality().label
 
 
 # Each desk's module is imported when the desk is first shown: start-up builds only the desk on screen.

@@ -131,7 +131,9 @@ def test_a_first_start_shows_the_first_steps_until_the_municipality_is_set(windo
     home = window.pages["painel"]
     assert home.first_steps.isVisible()
     text = home.findChild(type(home.heading), "first-steps-text").text()
-    assert "Configurações" in text and "Unidades fiscais" in text and "Usuários" in text and "praca demo" in text
+    assert (
+        "Cadastros → Município" in text and "Unidades fiscais" in text and "Usuários" in text and "praca demo" in text
+    )
     qtbot.mouseClick(home.step_buttons["users"], Qt.MouseButton.LeftButton)
     registry = window.pages["cadastros"]
     assert window.current_desk() == "cadastros" and registry.tabs.currentWidget() is registry.users

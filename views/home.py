@@ -68,6 +68,8 @@ class HomePage(QWidget):
         layout.addWidget(self.agency)
         layout.addSpacing(16)
         self.main = parent  # the window: the first steps' buttons take the clerk to the right desk
+        self.municipality_notice = self._municipality_notice()
+        layout.addWidget(self.municipality_notice)
         self.first_steps = self._first_steps()
         layout.addWidget(self.first_steps)
 
@@ -115,8 +117,9 @@ class HomePage(QWidget):
         column = QVBoxLayout(box)
         text = wrapped_label(
             self.tr(
-                "<ol><li>Informe o município, o estado e o órgão em <b>Cadastros → Configurações</b>: os regimes do "
-                "município passam a ser os oferecidos nas mesas.</li>"
+                "<ol><li>Informe o município — nome, UF, código IBGE, CNPJ, brasão e expediente — em "
+                "<b>Cadastros → Município</b>: ele vai no cabeçalho de cada documento, e os atos do município "
+                "passam a ser os oferecidos nas mesas.</li>"
                 "<li>Registre o valor de cada unidade fiscal (UFESP, UFM…) do ano, com a fonte, em "
                 "<b>Cadastros → Unidades fiscais</b>.</li>"
                 "<li>Cadastre os usuários e o perfil de cada um (atendente, fiscal, chefe) em "
@@ -131,7 +134,7 @@ class HomePage(QWidget):
         row = QHBoxLayout()
         self.step_buttons = {}
         for tab, label in (
-            ("settings_form", self.tr("&Configurações")),
+            ("municipality_page", self.tr("&Município")),
             ("fiscal_units_page", self.tr("Unidades &fiscais")),
             ("users", self.tr("&Usuários")),
         ):
@@ -142,6 +145,31 @@ class HomePage(QWidget):
             self.step_buttons[tab] = button
         row.addStretch(1)
         column.addLayout(row)
+        box.hide()
+        return box
+
+    def _municipality_notice(self) -> QFrame:
+        """The database does not know which municipality it is (a new one, or one made before issue 31): said
+        plainly, with the way to the form."""
+        box = QFrame()
+        box.setObjectName("municipality-notice")
+        box.setFrameShape(QFrame.Shape.StyledPanel)
+        row = QHBoxLayout(box)
+        row.addWidget(
+            wrapped_label(
+                self.tr(
+                    "Este banco de dados ainda não sabe de qual município é. O administrador informa o município "
+                    "(nome, UF, código IBGE, CNPJ, brasão): ele vai no cabeçalho de alvarás, guias, mapas e "
+                    "relatórios, e os relatórios só contam os atos dele."
+                ),
+                "municipality-notice-text",
+            ),
+            1,
+        )
+        self.municipality_button = push_button(
+            self.tr("Informar o &município…"), "municipality-notice-go", lambda: self._go_to("municipality_page")
+        )
+        row.addWidget(self.municipality_button)
         box.hide()
         return box
 
@@ -219,12 +247,14 @@ class HomePage(QWidget):
         from models.billing.charges import charge_alerts, month_summary
         from models.enforcement import enforcement_alerts
         from models.permits import today_items
+        from models.registry.municipality import municipality
         from models.registry.people import counts
         from models.store.db import current_url
-        from models.store.settings import AGENCY, get_setting, municipality_label
         from views.regime_list import regime_titles
 
-        place = municipality_label()
+        town = municipality()
+        place = town.label
+        self.municipality_notice.setVisible(not town.is_set)
         self._refresh_backup_notice()
         from models.store.audit import GUARD_REPAIRS
 
@@ -234,7 +264,7 @@ class HomePage(QWidget):
         self.heading.setText(
             fill(self.tr("Praça — %1"), place) if place else self.tr("Praça — configure o município em Cadastros")
         )
-        self.agency.setText(get_setting(AGENCY))
+        self.agency.setText(town.agency_name)
         numbers = counts()
         locale = QLocale()
         self.people.setText(locale.toString(numbers["people"]))

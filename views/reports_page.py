@@ -269,6 +269,7 @@ class ReportsPage(QWidget):
                 format_brl(t.charged),
                 format_brl(t.paid),
             )
+            + self._left_out(report, self.tr("cobranças"))
         )
         return self._offer_open(written, open_after)
 
@@ -309,10 +310,23 @@ class ReportsPage(QWidget):
                 f.records,
                 format_brl(f.charged),
                 format_brl(f.paid),
-            ),
+            )
+            + self._left_out(report, self.tr("autos")),
             label=self.sanctions_message,
         )
         return self._offer_open(written, open_after)
+
+    def _left_out(self, report, what: str) -> str:
+        """What a report of one municipality left out: the records of other towns' acts (issue 31 §1)."""
+        if not report.left_out:
+            return ""
+        towns = "; ".join(f"{town}: {count}" for town, count in report.left_out)
+        return " " + fill(
+            self.tr("É o relatório de %1: não inclui %2 de atos de outros municípios (%3)."),
+            report.municipality,
+            what,
+            towns,
+        )
 
     def _ask_path(self, title: str, name: str, fmt: str) -> str | None:
         path, _ = save_file_name(self, title, name, self.tr(FORMATS[fmt][1]))

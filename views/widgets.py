@@ -342,7 +342,8 @@ def fill_regime_filter(combo, regimes) -> None:
     several), then every act. It keeps the clerk's choice across refreshes; the first time, and whenever the
     choice is gone, it starts on the municipality's own act(s) set in Cadastros → Configurações — the others
     stay reachable, "Todos" included, but are not the default (issue 18 §5)."""
-    from models.store.settings import MUNICIPALITY, get_setting, own_regime_ids
+    from models.registry.municipality import own_regime_ids
+    from models.store.settings import MUNICIPALITY, get_setting
 
     current = combo.currentData()
     own = own_regime_ids(regimes.values())

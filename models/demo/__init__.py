@@ -19,8 +19,6 @@ from models.base.text import search_key
 from models.billing.fiscal import set_index_correction
 from models.demo.desk import DemoDesk
 from models.demo.people import (
-    DEMO_MUNICIPALITY,
-    DEMO_STATE,
     SEED,
     TRADES,
     demo_address,
@@ -31,10 +29,10 @@ from models.demo.people import (
     demo_phone,
     demo_rg,
 )
+from models.demo.town import set_demo_town
 from models.registry.people import Company, CompanyPartner, HouseholdMember, Person
 from models.store import schema
 from models.store.db import db
-from models.store.settings import AGENCY, MUNICIPALITY, STATE, set_settings
 
 __all__ = ["DEMO_PASSPHRASE", "INPC_BY_YEAR", "SEED", "fill_demo"]
 
@@ -145,9 +143,9 @@ def _fill_demo(*, people: int, companies: int, today: _dt.date | None, key_dir, 
         company_rows[-1]["search_name"] = search_key(f"{legal} {company_rows[-1]['trade_name']}")
         owners.append(owner)
     with db.atomic():
-        set_settings(
-            {MUNICIPALITY: DEMO_MUNICIPALITY, STATE: DEMO_STATE, AGENCY: "Prefeitura da Estância Turística de Olímpia"}
-        )
+        from models.rules.regimes import get_regime
+
+        set_demo_town(get_regime("olimpia-2025"), agency="Prefeitura da Estância Turística de Olímpia")
         for start in range(0, len(person_rows), 100):
             Person.insert_many(person_rows[start : start + 100]).execute()
         for start in range(0, len(company_rows), 100):

@@ -43,23 +43,29 @@ def _sum(query, column) -> tuple[int, Decimal]:
     return int(count), from_centavos(int(total))
 
 
-def collection_figures(first: _dt.date, last: _dt.date) -> CollectionFigures:
+def collection_figures(first: _dt.date, last: _dt.date, regimes: frozenset[str] | None = None) -> CollectionFigures:
+    """The month's figures; ``regimes``: only what concerns charges of these acts (one municipality's report) —
+    a credit not tied to a payment is the database's own town's."""
     in_month = (Payment.paid_on >= first) & (Payment.paid_on <= last)
+    if regimes is not None:
+        own_charges = Charge.select(Charge.id).where(Charge.regime.in_(sorted(regimes)))
+        own_payments = Payment.select(Payment.id).where(Payment.charge.in_(own_charges))
+        in_month &= Payment.charge.in_(own_charges)
     paid = Payment.select().join(PaymentSource, JOIN.LEFT_OUTER, on=(PaymentSource.payment == Payment.id))
     bank = _sum(paid.where(in_month & (PaymentSource.channel == "bank")), Payment.amount)
     pix = _sum(paid.where(in_month & (PaymentSource.channel == "pix")), Payment.amount)
     desk = _sum(paid.where(in_month & PaymentSource.id.is_null()), Payment.amount)
     late = _sum(Payment.select().join(Charge).where(in_month & (Payment.paid_on > Charge.due_on)), Payment.amount)
-    back = _sum(
-        Reversal.select().where((Reversal.reversed_on >= first) & (Reversal.reversed_on <= last)), Reversal.amount
-    )
-    kept = _sum(Credit.select().where((Credit.arisen_on >= first) & (Credit.arisen_on <= last)), Credit.amount)
-    inscribed = _sum(
-        DebtInscription.select().where(
-            (DebtInscription.inscribed_on >= first) & (DebtInscription.inscribed_on <= last)
-        ),
-        DebtInscription.original,
-    )
+    reversed_in = (Reversal.reversed_on >= first) & (Reversal.reversed_on <= last)
+    credit_in = (Credit.arisen_on >= first) & (Credit.arisen_on <= last)
+    inscribed_in = (DebtInscription.inscribed_on >= first) & (DebtInscription.inscribed_on <= last)
+    if regimes is not None:
+        reversed_in &= Reversal.payment.in_(own_payments)
+        credit_in &= Credit.payment.is_null() | Credit.payment.in_(own_payments)
+        inscribed_in &= DebtInscription.charge.in_(own_charges)
+    back = _sum(Reversal.select().where(reversed_in), Reversal.amount)
+    kept = _sum(Credit.select().where(credit_in), Credit.amount)
+    inscribed = _sum(DebtInscription.select().where(inscribed_in), DebtInscription.original)
     return CollectionFigures(
         bank=Figure("Recebido pelo banco (arquivo de retorno)", *bank, "pagamentos com data no mês lidos do retorno"),
         pix=Figure("Recebido por Pix (extrato)", *pix, "créditos Pix do extrato ligados à guia pelo txid"),
