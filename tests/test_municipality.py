@@ -10,6 +10,7 @@ import datetime as dt
 import json
 import struct
 import zlib
+from dataclasses import replace
 
 import pytest
 from conftest import type_text
@@ -138,6 +139,28 @@ def test_letterheads_take_the_identity_and_another_towns_act_keeps_its_own_town(
     other = letterhead(get_regime("sao-bento-2026"))  # a database filled before issue 31 holds several acts
     assert other["municipality"] == "São Bento do Sapucaí/SP" and not other["coat_of_arms"]
     assert "Olímpia" not in json.dumps(other)
+
+
+def test_the_permit_carries_the_municipalitys_coat_of_arms_and_agency_only_on_its_own_act(keys, tmp_path, app_ready):
+    from factories import feirante, tpu
+
+    from models.permits.document import permit_document
+    from reports.permit_docs import write_permit_pdf
+
+    arms = png(30, 36)
+    set_municipality(OLIMPIA)
+    set_municipality(MunicipalityInput(agency="Prefeitura da Estância Turística de Olímpia", coat_of_arms=arms))
+    own = permit_document(tpu(keys, person("Carla Mendes")))
+    assert (own.municipality, own.agency, own.coat_of_arms) == (
+        "Olímpia",
+        "Prefeitura da Estância Turística de Olímpia",
+        arms,
+    )
+    other = permit_document(feirante(keys, person("Maria das Dores")))  # São José dos Campos's act
+    assert (other.municipality, other.agency, other.coat_of_arms) == ("São José dos Campos", "", b"")
+    with_arms = write_permit_pdf(own, tmp_path / "tpu.pdf").read_bytes()
+    without = write_permit_pdf(replace(own, coat_of_arms=b""), tmp_path / "sem.pdf").read_bytes()
+    assert with_arms.count(b"/Subtype /Image") == without.count(b"/Subtype /Image") + 1
 
 
 # --------------------------------------------------------------------------- a report is one municipality's
