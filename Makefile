@@ -11,7 +11,7 @@ TSTAMP := $(VENV)/.installed-test
 DSTAMP := $(VENV)/.installed-dist
 LSTAMP := $(VENV)/.installed-lint
 
-.PHONY: run test test-fast lint install install-test demo bench bench-smoke screenshots report-images dist dist-check clean
+.PHONY: run test test-fast lint install install-test demo bench bench-smoke screenshots report-images dist dist-check installer-check clean
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -79,6 +79,19 @@ dist: $(DSTAMP)
 # Builds the bundle and runs it as a desk would: commands, demo, every desk offscreen, a PDF (CI runs it)
 dist-check: dist $(TSTAMP)
 	PRACA_BUNDLE=dist/praca QT_QPA_PLATFORM=offscreen $(PY) -m pytest tests/test_bundle.py -p no:cacheprovider
+
+# The Windows installer (issue 32 §5, docs/install-windows.md §9): packaging/windows/praca.iss compiled by Inno
+# Setup's own compiler (ISCC 6.4.1, from the npm package `innosetup`), signed and unsigned, and the installer run
+# silently, all under Wine; needs wine32 (i386), Xvfb and osslsigncode (.ci/run installs them)
+INNO_VERSION := 6.4.1
+ISCC := build/innosetup/package/bin/ISCC.exe
+
+$(ISCC):
+	mkdir -p build/innosetup
+	cd build/innosetup && npm pack --silent innosetup@$(INNO_VERSION) >/dev/null && tar xzf innosetup-$(INNO_VERSION).tgz
+
+installer-check: $(TSTAMP) $(ISCC)
+	PRACA_ISCC=$(abspath $(ISCC)) QT_QPA_PLATFORM=offscreen $(PY) -m pytest -n 0 tests/test_windows_installer.py -p no:cacheprovider
 
 report-images: $(STAMP)
 	QT_QPA_PLATFORM=offscreen $(PY) docs/make_report_images.py

@@ -30,6 +30,7 @@ from desktop.errors import UNEXPECTED, explain, report_unexpected
 from desktop.icon import app_icon
 from models.base.errors import UserError
 from views.blocks import fill
+from views.operations import in_background
 
 # The database layer (peewee, the models) is imported where it is used: the window shows before the database is
 # opened (``MainWindow(opening=…)``), and importing it is most of a start-up.
@@ -50,7 +51,7 @@ def open_database(url: str, *, create: bool = False):
 def municipality_label() -> str:
     from models.registry.municipality import municipality
 
-    return municipality().label
+    return in_background(lambda: municipality().label)  # off the GUI thread (issue 27 §5)
 
 
 # Each desk's module is imported when the desk is first shown: start-up builds only the desk on screen.
@@ -430,7 +431,7 @@ class MainWindow(QMainWindow):
         """Refresh desk ``key`` if a write here left it stale or another desk wrote since it was last seen."""
         from models.store import audit
 
-        stamp = audit.stamp()
+        stamp = in_background(audit.stamp)
         if stamp != self._seen_stamp:
             # nobody here wrote: another desk did — the desks showing what it wrote are stale (heard, typed, by the
             # listener on PostgreSQL); not heard (yet): every desk is
@@ -555,7 +556,7 @@ class MainWindow(QMainWindow):
         self._listen()
         from models.store import audit
 
-        self._seen_stamp, self._local_writes = audit.stamp(), False
+        self._seen_stamp, self._local_writes = in_background(audit.stamp), False
         self.statusBar().showMessage(self.tr("Pronto."), 4000)
 
     def _log_in_again(self) -> None:

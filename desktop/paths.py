@@ -18,6 +18,9 @@ KEYS_FOLDER = "keys"
 BACKUPS_FOLDER = "backups"
 #: The data folder holds every record, scan and backup: its owner's only (issue 26 §6).
 PRIVATE_FOLDER = 0o700
+#: A data folder set for every user of a computer: the Windows installer's "one database for this desk"
+#: (``C:\\ProgramData\\Praca``, docs/install-windows.md §4), which every Windows user of the desk reads and writes.
+DATA_ENV = "PRACA_DATA"
 
 _log = logging.getLogger(__name__)
 
@@ -33,13 +36,14 @@ _checked_old_place = False
 
 
 def data_dir() -> Path:
-    """The user's data folder, created if missing: ``QStandardPaths.AppLocalDataLocation`` — on Windows
-    ``AppData\\Local\\Praca\\Praca``, never the roaming profile that a domain may copy to a file server, where
-    SQLite's write-ahead log breaks; on Linux ``~/.local/share/Praca/Praca``. Praça kept its data in
-    ``AppDataLocation`` before (``AppData\\Roaming`` on Windows): what it finds there is moved here once."""
+    """The data folder, created if missing: ``PRACA_DATA`` when set (the desk's folder, shared by its Windows
+    users), else the user's own ``QStandardPaths.AppLocalDataLocation`` — on Windows ``AppData\\Local\\Praca\\Praca``,
+    never the roaming profile that a domain may copy to a file server, where SQLite's write-ahead log breaks; on
+    Linux ``~/.local/share/Praca/Praca``. What an earlier place holds is moved here once: Praça kept its data in
+    ``AppDataLocation`` before (``AppData\\Roaming`` on Windows), and a desk whose installer now chose one database
+    for the desk had one for each user until then."""
     global _checked_old_place, moved_notice
-    set_application_names()
-    path = Path(QStandardPaths.writableLocation(QStandardPaths.StandardLocation.AppLocalDataLocation))
+    path = _data_location()
     if not _checked_old_place:
         _checked_old_place = True
         for old in old_data_dirs():
@@ -52,9 +56,20 @@ def data_dir() -> Path:
     return path
 
 
+def _shared_data_location() -> Path | None:
+    """``PRACA_DATA``, when set."""
+    value = os.environ.get(DATA_ENV, "").strip()
+    return Path(value) if value else None
+
+
 def _local_data_location() -> Path:
     set_application_names()
     return Path(QStandardPaths.writableLocation(QStandardPaths.StandardLocation.AppLocalDataLocation))
+
+
+def _data_location() -> Path:
+    set_application_names()
+    return _shared_data_location() or _local_data_location()
 
 
 def keep_private(folder: Path) -> None:
@@ -73,14 +88,22 @@ def keep_private(folder: Path) -> None:
 def backups_dir() -> Path | None:
     """The automatic backups' folder (``<data folder>/backups``), named without creating anything; only the
     automatic backup writes there (``models.store.outfile.protect_folder``)."""
+    shared = _shared_data_location()
+    if shared is not None:
+        return shared / BACKUPS_FOLDER
     set_application_names()
     location = QStandardPaths.writableLocation(QStandardPaths.StandardLocation.AppLocalDataLocation)
     return Path(location) / BACKUPS_FOLDER if location else None
 
 
 def old_data_dirs() -> list[Path]:
-    """Where earlier versions kept the data folder (the roaming ``AppDataLocation``)."""
-    return [Path(QStandardPaths.writableLocation(QStandardPaths.StandardLocation.AppDataLocation))]
+    """Where the data may have been before: the roaming ``AppDataLocation`` (earlier versions), and — when the
+    desk's folder is set (``PRACA_DATA``) — the user's own local folder, first."""
+    set_application_names()
+    roaming = Path(QStandardPaths.writableLocation(QStandardPaths.StandardLocation.AppDataLocation))
+    if _shared_data_location() is None:
+        return [roaming]
+    return [_local_data_location(), roaming]
 
 
 def move_data_folder(old: Path, new: Path) -> str | None:

@@ -23,6 +23,7 @@ _HOME = tempfile.mkdtemp(prefix="praca-test-home-")
 for _var in ("XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_CACHE_HOME", "XDG_STATE_HOME"):
     os.environ[_var] = os.path.join(_HOME, _var.lower())
 os.environ.pop("PRACA_DB", None)
+os.environ.pop("PRACA_DATA", None)  # the desk's shared data folder (desktop/paths.py): each test sets its own
 # Every PostgreSQL session this process (and the commands it starts) opens is named after it: a schema's drop ends
 # only this process's idle sessions, never another xdist worker's or another run's on the same server.
 os.environ["PGAPPNAME"] = f"praca-test-{os.getpid()}"
@@ -302,9 +303,16 @@ def run_modal(opener, fill):
     from PySide6.QtWidgets import QApplication, QDialog
 
     seen = {}
+    tries = [0]
 
     def act():
         dialog = QApplication.activeModalWidget()
+        if dialog is None and tries[0] < 1000 and "returned" not in seen:
+            # not open yet: the opener reads the database first, off the GUI thread, with the event loop running
+            # (views.operations.in_background) — this timer fires inside that loop, before the dialog shows
+            tries[0] += 1
+            QTimer.singleShot(10, act)
+            return
         seen["dialog"] = dialog
         try:
             fill(dialog)
@@ -316,6 +324,7 @@ def run_modal(opener, fill):
 
     QTimer.singleShot(0, act)
     result = opener()
+    seen["returned"] = True
     if "error" in seen:
         raise seen["error"]
     return seen.get("dialog"), result

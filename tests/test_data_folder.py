@@ -126,3 +126,77 @@ def test_the_first_start_moves_the_old_folder_and_says_so(tmp_path, monkeypatch,
     assert capsys.readouterr().err == f"praca: {paths.moved_notice}\n"
     paths.data_dir()
     assert capsys.readouterr().err == ""  # once per start
+
+
+# --------------------------------------------------------------------------- issue 32 §5: one database for the desk
+
+
+def _places(monkeypatch, root: Path) -> dict:
+    where = {
+        QStandardPaths.StandardLocation.AppDataLocation: root / "Roaming",
+        QStandardPaths.StandardLocation.AppLocalDataLocation: root / "Local",
+    }
+    monkeypatch.setattr(paths, "_checked_old_place", False)
+    monkeypatch.setattr(paths, "moved_notice", None)
+    monkeypatch.setattr(paths.QStandardPaths, "writableLocation", lambda location: str(where[location]))
+    return where
+
+
+def test_the_desks_folder_holds_everything_when_the_installer_set_it(tmp_path, monkeypatch):
+    """PRACA_DATA (the Windows installer's "um banco para esta mesa", C:\\ProgramData\\Praca): the database, the
+    backups, the scans and the keys are there, the same for every Windows user of the desk."""
+    _places(monkeypatch, tmp_path)
+    shared = tmp_path / "ProgramData" / "Praca"
+    monkeypatch.setenv("PRACA_DATA", str(shared))
+    assert paths.data_dir() == shared and shared.is_dir()
+    assert paths.default_db_url() == f"sqlite:///{shared / 'praca.sqlite3'}"
+    assert paths.backups_dir() == shared / "backups"
+    assert paths.files_dir() == shared / "files" and paths.keys_dir() == shared / "keys"
+    assert not (tmp_path / "Local").exists()  # nothing of the user's own folder is made
+    assert paths.old_data_dirs() == [tmp_path / "Local", tmp_path / "Roaming"]
+    monkeypatch.setenv("PRACA_DB", "postgresql://mesa01@servidor/praca")  # the server still wins for the records
+    assert paths.default_db_url() == "postgresql://mesa01@servidor/praca"
+
+
+def test_without_it_the_users_own_folder_as_before(tmp_path, monkeypatch):
+    _places(monkeypatch, tmp_path)
+    monkeypatch.setenv("PRACA_DATA", "  ")
+    assert paths.data_dir() == tmp_path / "Local"
+    assert paths.backups_dir() == tmp_path / "Local" / "backups"
+    assert paths.old_data_dirs() == [tmp_path / "Roaming"]
+
+
+def test_a_users_own_database_moves_into_the_desks_folder_once(tmp_path, monkeypatch, capsys):
+    """A desk upgraded from a database per user to one for the desk: the first user to start brings theirs (and
+    says so); a second user who had one too is told where it stayed, and nothing of it is lost or merged."""
+    _places(monkeypatch, tmp_path)
+    first = _old_folder(tmp_path / "first")  # the first user's Local folder, with a database and keys
+    before = _tree(first)
+    monkeypatch.setattr(
+        paths.QStandardPaths,
+        "writableLocation",
+        lambda location: str(
+            first if location == QStandardPaths.StandardLocation.AppLocalDataLocation else tmp_path / "none"
+        ),
+    )
+    shared = tmp_path / "ProgramData" / "Praca"
+    monkeypatch.setenv("PRACA_DATA", str(shared))
+    assert paths.default_db_url() == f"sqlite:///{shared / 'praca.sqlite3'}"
+    assert _tree(shared) == before and not first.exists()
+    assert paths.moved_notice == f"a pasta de dados do Praça foi movida de {first} para {shared}."
+    assert capsys.readouterr().err == f"praca: {paths.moved_notice}\n"
+
+    second = _old_folder(tmp_path / "second")  # another Windows user of the same desk, with a database of their own
+    monkeypatch.setattr(paths, "_checked_old_place", False)
+    monkeypatch.setattr(paths, "moved_notice", None)
+    monkeypatch.setattr(
+        paths.QStandardPaths,
+        "writableLocation",
+        lambda location: str(
+            second if location == QStandardPaths.StandardLocation.AppLocalDataLocation else tmp_path / "none"
+        ),
+    )
+    assert paths.data_dir() == shared
+    assert str(second / "praca.sqlite3") in paths.moved_notice and "não foi apagado" in paths.moved_notice
+    assert (second / "praca.sqlite3").read_bytes().endswith(b"the database")
+    assert _tree(shared) == before  # the desk's database is the first user's, untouched

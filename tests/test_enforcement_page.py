@@ -337,3 +337,25 @@ def test_debt_register_lists_unpaid_fines_past_their_deadline(qtbot, keys, app_r
     assert page.debts.model.rowCount() == 1
     assert "1 multa(s), R$ 1.152,60 em aberto." == page.debts.total.text()
     assert Charge.select().count() == 1
+
+
+def test_the_photos_dialog_starts_in_documents_then_where_the_photos_were(
+    qtbot, keys, app_ready, tmp_path, monkeypatch
+):
+    """Issue 32 §5: the Windows shortcuts start Praça in its own folder (Program Files): a dialog started at "" would
+    open there. The photos' dialog starts in Documents, then in the folder the inspector last took photos from."""
+    from PySide6.QtWidgets import QFileDialog
+
+    from views.save import documents_folder
+
+    photo = tmp_path / "celular" / "banca.jpg"
+    photo.parent.mkdir()
+    photo.write_bytes(b"\xff\xd8\xff" + b"foto" * 50)
+    asked = []
+    monkeypatch.setattr(QFileDialog, "getOpenFileNames", lambda *a, **k: asked.append(a[2]) or ([str(photo)], ""))
+    dialog = RecordDialog(draft("olimpia-2025", ["tpu-area-suja"], "16/03/2026 09:45"), today=TODAY)
+    qtbot.addWidget(dialog)
+    dialog.add_photos()
+    dialog.add_photos()
+    assert asked == [str(documents_folder()), str(photo.parent)]
+    assert dialog.photos == [str(photo)]  # the same photo twice is kept once

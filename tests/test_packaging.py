@@ -47,6 +47,29 @@ def test_the_windowed_executable_writes_to_a_log_instead_of_failing(tmp_path):
     assert log.read_text(encoding="utf-8").startswith("Praça ")
 
 
+def test_the_windowed_executables_log_is_in_the_desks_folder_when_it_has_one(tmp_path):
+    """One database for the desk (PRACA_DATA, docs/install-windows.md §4): the log is beside it, where §8 says."""
+    import os
+    import subprocess
+
+    script = Path(__file__).resolve().parent.parent / "packaging" / "praca_main.py"
+    code = (
+        "import runpy, sys; sys.stdout = None; sys.stderr = None; sys.argv = ['praca', '--version'];"
+        f"runpy.run_path({str(script)!r}, run_name='__main__')"
+    )
+    shared = tmp_path / "ProgramData" / "Praca"
+    result = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={**os.environ, "LOCALAPPDATA": str(tmp_path / "Local"), "PRACA_DATA": str(shared)},
+    )
+    assert result.returncode == 0, result.stderr
+    assert (shared / "praca-gui.log").read_text(encoding="utf-8").startswith("Praça ")
+    assert not (tmp_path / "Local").exists()
+
+
 def test_the_gui_script_runs_without_streams():
     """pip's praca-gui on Windows runs under pythonw: no stdout, no stderr."""
     import subprocess

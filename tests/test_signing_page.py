@@ -14,6 +14,7 @@ from models.access import session
 from models.access import signing_keys as sk
 from models.access.signing import sign_summary
 from models.permits import revoke
+from views.save import documents_folder
 from views.signing_page import SigningPage
 
 TODAY = dt.date.today()
@@ -69,9 +70,12 @@ def test_address_page_state_and_the_desk_check(page, qtbot, tmp_path, monkeypatc
 
     assert "ainda não foi exportada" in page.page_state.text()
     out = tmp_path / "verificar.html"
-    monkeypatch.setattr("views.signing_page.QFileDialog.getSaveFileName", lambda *a, **k: (str(out), ""))
+    asked = []
+    monkeypatch.setattr("views.save.QFileDialog.getSaveFileName", lambda *a, **k: asked.append(a[2]) or (str(out), ""))
     qtbot.mouseClick(page.export_button, Qt.MouseButton.LeftButton)
     assert out.exists() and "em dia" in page.page_state.text()
+    # in Documents, never in the working folder (the Windows shortcuts start in Program Files: issue 32 §5)
+    assert asked == [str(documents_folder() / "verificar.html")]
     assert "https://www.olimpia.sp.gov.br/verificar.html" in page.message.text()
 
     permit = tpu(sk.MUNICIPAL_KEY, person("Maria Aparecida Souza"), on=TODAY)

@@ -190,7 +190,7 @@ def test_a_clerk_cannot_export_the_page_from_the_window(clerks, app_ready, qtbot
 
     open_database(clerks)
     out = tmp_path / "verificar.html"
-    monkeypatch.setattr("views.signing_page.QFileDialog.getSaveFileName", lambda *a, **k: (str(out), ""))
+    monkeypatch.setattr("views.save.QFileDialog.getSaveFileName", lambda *a, **k: (str(out), ""))
     for role in ("atendente", "fiscal"):
         with session.acting_as(session.Session(None, "ana", "Ana", role)):
             page = SigningPage(today=TODAY)

@@ -50,7 +50,7 @@ from models.billing.charges import (
 from views.blocks import FieldErrorsView, ListTab, button_row, fill, push_button, user_errors, wrapped_label
 from views.fit import fit_to_screen
 from views.keys import search_keys
-from views.operations import run_operation
+from views.operations import in_background, run_operation
 from views.roles import allow
 from views.table_models import Column, RowsModel, select_where
 from views.widgets import DateEdit, GuardedDialog, act_version_line, current_user_name
@@ -333,16 +333,14 @@ class ChargesTab(ListTab):
     def refresh_rows(self) -> None:
         year, month = self.month.currentData()
         keep = self.selected()
-        self.model.set_rows(
-            charge_rows(
-                year=year,
-                month=month,
-                status=self.status.currentData() or None,
-                text=self.search.text(),
-                today=self.today,
+        status, text, today = self.status.currentData() or None, self.search.text(), self.today
+        rows, s = in_background(
+            lambda: (
+                charge_rows(year=year, month=month, status=status, text=text, today=today),
+                month_summary(year, month, today=today),
             )
         )
-        s = month_summary(year, month, today=self.today)
+        self.model.set_rows(rows)
         self.totals.setText(
             fill(
                 self.tr(
@@ -379,7 +377,7 @@ class ChargesTab(ListTab):
         if row is None:
             self.detail.setText(self.tr("Selecione uma cobrança para ver a fórmula, a base legal e os pagamentos."))
             return
-        charge = get_charge(row.id)
+        charge, payments = in_background(lambda: _charge_and_payments(row.id))
         lines = [
             f"<b>{escape(charge.number)}</b> — {escape(charge.label)} ({escape(charge.kind_label)})",
             fill(self.tr("Fórmula: %1 = <b>%2</b>"), escape(charge.formula), format_brl(charge.amount)),
@@ -397,7 +395,7 @@ class ChargesTab(ListTab):
         from views.collection_page import payment_notes
 
         notes = payment_notes(self, charge)
-        for p in payments_of(charge):
+        for p in payments:
             lines.append(
                 fill(
                     self.tr("Pagamento nº %5 de %1 em %2, boleto %3 (registrado por %4)"),
@@ -650,5 +648,14 @@ class DelinquencyTab(QWidget):
 
     def refresh(self) -> None:
         today = self._today or _dt.date.today()
-        self.candidates.set_rows(revocation_candidates(today=today))
-        self.overdue.set_rows(charge_rows(status="overdue", today=today))
+        candidates, overdue = in_background(
+            lambda: (revocation_candidates(today=today), charge_rows(status="overdue", today=today))
+        )
+        self.candidates.set_rows(candidates)
+        self.overdue.set_rows(overdue)
+
+
+def _charge_and_payments(charge_id: int):
+    """A charge and its payments, read on a worker thread (issue 27 §5)."""
+    charge = get_charge(charge_id)
+    return charge, list(payments_of(charge))

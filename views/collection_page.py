@@ -18,6 +18,7 @@ from views.blocks import (
     user_errors,
     wrapped_label,
 )
+from views.operations import in_background
 
 
 class CollectionPage(QWidget):
@@ -102,14 +103,13 @@ class CollectionPage(QWidget):
         layout.addStretch(1)
 
     def refresh(self) -> None:
-        found = get_agreement()
+        found, rules = in_background(lambda: (get_agreement(), get_late_rules()))
         self.agreement.setText(found.agreement)
         index = self.value_id.findData(found.value_id or "6")
         self.value_id.setCurrentIndex(max(index, 0))
-        self.pix_key.setText(get_agreement().pix_key)
+        self.pix_key.setText(found.pix_key)
         self.pix_name.setText(found.pix_name)
         self.pix_city.setText(found.pix_city)
-        rules = get_late_rules()
         pct = lambda d: f"{d.normalize():f}".replace(".", ",") if d else ""  # noqa: E731 - a local formatter
         self.fine_percent.setText(pct(rules.fine_percent))
         self.interest_percent.setText(pct(rules.interest_percent))
@@ -181,9 +181,11 @@ def payment_notes(widget: QWidget, charge) -> dict[int, str]:
     from models.billing.collection.desk import reversals_of, sources_of
     from views.blocks import fill
 
+    sources, reversals = in_background(
+        lambda: ([(s, s.guia, s.return_file) for s in sources_of(charge).values()], reversals_of(charge))
+    )
     notes: dict[int, str] = {}
-    for source in sources_of(charge).values():
-        guia, bank_file = source.guia, source.return_file
+    for source, guia, bank_file in sources:
         if source.channel == "pix":
             notes[source.payment_id] = fill(
                 widget.tr(" — Pix da guia nº %1, extrato %2"),
@@ -197,7 +199,7 @@ def payment_notes(widget: QWidget, charge) -> dict[int, str]:
             bank_file.nsa if bank_file is not None else "",
             source.record or "",
         )
-    for payment_id, reversal in reversals_of(charge).items():
+    for payment_id, reversal in reversals.items():
         notes[payment_id] = notes.get(payment_id, "") + fill(
             widget.tr(" — <b>estornado</b> (estorno nº %1 em %2 por %3: %4)"),
             reversal.number,

@@ -18,6 +18,7 @@ from models.base.money import format_brl
 from models.billing.fiscal import UnitValueRow, set_unit_value, unit_value_rows, unit_value_warnings
 from models.rules.regimes import shipped_regimes
 from views.blocks import fill, user_errors, wrapped_label
+from views.operations import in_background
 from views.table_models import Column, RowsModel
 from views.widgets import add_yearly_value_form, current_user_name
 
@@ -134,7 +135,7 @@ class FiscalUnitsPage(QWidget):
         self.used_by.setText(
             fill(self.tr("Usada por: %1"), "; ".join(f"{r.municipality}/{r.state} ({r.short})" for r in using))
         )
-        self.model.set_rows(unit_value_rows(code))
+        self.model.set_rows(in_background(lambda: unit_value_rows(code)))
         self.table.resizeColumnsToContents()
         self.empty.setVisible(not self.model.rows)
 

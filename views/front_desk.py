@@ -278,12 +278,12 @@ class WorklistTab(QWidget):
         from models.rules.regimes import shipped_regimes
         from views.widgets import fill_regime_filter
 
-        fill_regime_filter(self.regime, shipped_regimes())  # the municipality's own act(s) first
+        fill_regime_filter(self.regime, in_background(shipped_regimes))  # the municipality's own act(s) first
         self.refresh_rows()
 
     @Slot()
     def refresh_rows(self) -> None:
-        self._show_rows(self._rows_query()())
+        self._show_rows(in_background(self._rows_query()))
 
     def _rows_query(self):
         """The worklist as the filters ask for it, to be read now or on a worker thread."""

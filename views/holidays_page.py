@@ -38,6 +38,7 @@ from views.blocks import (
     user_errors,
     wrapped_label,
 )
+from views.operations import in_background
 from views.save import ask_open_path
 from views.table_models import Column, RowsModel
 
@@ -179,11 +180,11 @@ class HolidaysPage(QWidget):
     def refresh(self) -> None:
         current = self.current_town()
         with user_errors(self.message) as refused:
-            regimes = shipped_regimes().values()
+            regimes = in_background(shipped_regimes).values()
         if refused:
             return
         with user_errors(self.message):
-            hours = holidays.office_hours()
+            hours = in_background(holidays.office_hours)
             self.office.setText(f"{hours[0]:%H:%M}-{hours[1]:%H:%M}" if hours else "")
         towns: dict[tuple[str, str], list[str]] = {}
         for regime in regimes:
@@ -224,7 +225,8 @@ class HolidaysPage(QWidget):
             self.model.set_rows([])
             return
         with user_errors(self.message) as refused:
-            rows = holidays.list_holidays(*town, include_removed=self.show_removed.isChecked())
+            removed = self.show_removed.isChecked()
+            rows = in_background(lambda: holidays.list_holidays(*town, include_removed=removed))
         if refused:
             return
         self.model.set_rows(rows)

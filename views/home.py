@@ -190,14 +190,15 @@ class HomePage(QWidget):
         return box
 
     def _refresh_backup_notice(self) -> None:
-        from models.access.signing_keys import active_key
-        from models.store.backup import unsigned_daily_backup
+        from views.operations import in_background
 
-        path = unsigned_daily_backup()
+        self._show_backup_notice(*in_background(_backup_facts))
+
+    def _show_backup_notice(self, path, has_key: bool) -> None:
         self.backup_notice.setVisible(path is not None)
         if path is None:
             return
-        if active_key() is None:
+        if not has_key:
             self.backup_text.setText(
                 fill(
                     self.tr(
@@ -244,36 +245,29 @@ class HomePage(QWidget):
     def refresh(self) -> None:
         # imported here: the window shows this page's frame before the database is open (start-up)
         from models.base.money import format_brl
-        from models.billing.charges import charge_alerts, month_summary
-        from models.enforcement import enforcement_alerts
-        from models.permits import today_items
-        from models.registry.municipality import municipality
-        from models.registry.people import counts
-        from models.store.db import current_url
-        from views.regime_list import regime_titles
-
-        town = municipality()
-        place = town.label
-        self.municipality_notice.setVisible(not town.is_set)
-        self._refresh_backup_notice()
         from models.store.audit import GUARD_REPAIRS
+        from views.operations import in_background
 
+        day = self.day or _dt.date.today()
+        facts = in_background(lambda: _painel_facts(day))  # every read off the GUI thread (issue 27 §5)
+        place = facts["place"]
+        self.municipality_notice.setVisible(not facts["municipality_set"])
+        self._show_backup_notice(facts["unsigned_backup"], facts["has_key"])
         self.guard_notice.setText("\n".join(GUARD_REPAIRS))
         self.guard_notice.setVisible(bool(GUARD_REPAIRS))
         self.first_steps.setVisible(not place)  # a first start: nothing set up yet
         self.heading.setText(
             fill(self.tr("Praça — %1"), place) if place else self.tr("Praça — configure o município em Cadastros")
         )
-        self.agency.setText(town.agency_name)
-        numbers = counts()
+        self.agency.setText(facts["agency"])
+        numbers = facts["counts"]
         locale = QLocale()
         self.people.setText(locale.toString(numbers["people"]))
         self.companies.setText(locale.toString(numbers["companies"]))
-        url = current_url()
+        url = facts["url"]
         self.database.setText(url.display() if url else "—")
-        self.regimes.setText("\n".join(regime_titles()) or "—")
-        day = self.day or _dt.date.today()
-        s = month_summary(day.year, day.month, today=day)
+        self.regimes.setText("\n".join(facts["regimes"]) or "—")
+        s = facts["month"]
         self.month.setText(
             fill(
                 self.tr("%1: lançado %2, pago %3, em aberto %4 (vencido %5)"),
@@ -284,8 +278,8 @@ class HomePage(QWidget):
                 format_brl(s.overdue),
             )
         )
+        items = facts["items"]
         self.today.clear()
-        items = charge_alerts(day) + enforcement_alerts(day) + today_items(day)
         for item in items:
             article = f" ({item.article})" if item.article else ""
             entry = QListWidgetItem(f"{item.date:%d/%m/%Y} — {item.text}{article}")
@@ -294,3 +288,38 @@ class HomePage(QWidget):
             self.today.addItem(entry)
         if not items:
             self.today.addItem(self.tr("Nada vence hoje nem nos próximos dias."))
+
+
+def _backup_facts():
+    """Today's automatic backup when it was written unsigned, and whether the municipality has a key."""
+    from models.access.signing_keys import active_key
+    from models.store.backup import unsigned_daily_backup
+
+    path = unsigned_daily_backup()
+    return path, (active_key() is not None) if path is not None else False
+
+
+def _painel_facts(day: _dt.date) -> dict:
+    """What the Painel shows, read in one go on a worker thread."""
+    from models.billing.charges import charge_alerts, month_summary
+    from models.enforcement import enforcement_alerts
+    from models.permits import today_items
+    from models.registry.municipality import municipality
+    from models.registry.people import counts
+    from models.store.db import current_url
+    from views.regime_list import regime_titles
+
+    path, has_key = _backup_facts()
+    town = municipality()
+    return {
+        "place": town.label,
+        "municipality_set": town.is_set,
+        "unsigned_backup": path,
+        "has_key": has_key,
+        "agency": town.agency_name,
+        "counts": counts(),
+        "url": current_url(),
+        "regimes": regime_titles(),
+        "month": month_summary(day.year, day.month, today=day),
+        "items": charge_alerts(day) + enforcement_alerts(day) + today_items(day),
+    }

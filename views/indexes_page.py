@@ -16,6 +16,7 @@ from models.billing.fiscal import index_corrections, set_index_correction
 from models.rules.describe import percent
 from models.rules.regimes import shipped_regimes
 from views.blocks import fill, user_errors, wrapped_label
+from views.operations import in_background
 from views.table_models import Column, RowsModel
 from views.widgets import add_yearly_value_form, current_user_name
 
@@ -101,7 +102,7 @@ class IndexesPage(QWidget):
                 "; ".join(self._used.get(code, [])),
             )
         )
-        self.model.set_rows(index_corrections(code).values())
+        self.model.set_rows(in_background(lambda: index_corrections(code)).values())
         self.table.resizeColumnsToContents()
 
     def save(self) -> None:

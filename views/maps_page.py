@@ -30,6 +30,7 @@ from models.sites import delete_site, named_points, site_export, site_rows, site
 from models.store.db import current_url
 from views.blocks import button_row, fill, message_label, push_button, user_errors, wrapped_label
 from views.map_editor import MapEditor
+from views.operations import in_background
 from views.save import file_name, save_file_name
 from views.site_form import SiteFormDialog
 from views.table_models import Column, RowsModel, selected_row
@@ -233,7 +234,7 @@ class MapsPage(QWidget):
     def _refresh_rows(self) -> None:
         keep = self.current_id
         self.table.selectionModel().blockSignals(True)
-        self.model.set_rows(site_rows())
+        self.model.set_rows(in_background(site_rows))
         self.table.selectionModel().blockSignals(False)
         self.site_picker.blockSignals(True)
         self.site_picker.clear()

@@ -28,6 +28,7 @@ from models.rules.fees import Quote
 from models.rules.regimes import Regime, get_regime, shipped_regimes
 from views import theme
 from views.blocks import error_label, fill, user_errors, wrapped_label
+from views.operations import in_background
 from views.table_models import Column, RowsModel
 from views.widgets import DateEdit, act_version_line
 
@@ -224,7 +225,7 @@ class PriceSimulator(QWidget):
         """The regime of the municipality this copy of Praça serves, if one is loaded."""
         from models.store.settings import MUNICIPALITY, get_setting
 
-        town = get_setting(MUNICIPALITY)
+        town = in_background(lambda: get_setting(MUNICIPALITY))
         return next((r.id for r in self.regimes.values() if r.municipality == town), None)
 
     def regime(self):

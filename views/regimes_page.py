@@ -31,6 +31,7 @@ from reports.pdf import html_to_pdf
 from reports.regime_sheet import regime_html
 from views import theme
 from views.blocks import error_label, fill, push_button, wrapped_label
+from views.operations import in_background
 from views.save import open_file_name, save_file_name
 
 
@@ -105,8 +106,7 @@ class RegimesPage(QWidget):
     def refresh(self) -> None:
         current = self.current_id()
         try:
-            self.regimes = shipped_regimes()
-            self.retired = retired_regimes()
+            self.regimes, self.retired = in_background(lambda: (shipped_regimes(), retired_regimes()))
             self.regimes.update(self.retired)
         except UserError as exc:
             self.error.setText(exc.message)
@@ -162,7 +162,7 @@ class RegimesPage(QWidget):
     def show_versions(self, regime_id: str) -> None:
         """Every version of the act: from when it applies, the amending act, who installed it and when."""
         try:
-            versions = acts.history(regime_id)
+            versions = in_background(lambda: acts.history(regime_id))
         except UserError:
             versions = []
         lines = [f"<b>{escape(self.tr('Versões do ato'))}</b>"]

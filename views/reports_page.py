@@ -40,6 +40,7 @@ from models.enforcement.sanctions_report import check_period, period_label
 from reports import sanctions_export
 from reports.fee_export import FORMATS, default_name, export_fee_report
 from views.blocks import fill, message_label, push_button, say, wrapped_label
+from views.operations import in_background
 from views.save import save_file_name
 
 
@@ -212,7 +213,8 @@ class ReportsPage(QWidget):
         """The chosen month's figures, read from the database (nothing when none is open)."""
         year, month = self.selected_month()
         try:
-            s = month_summary(year, month, today=self.today())
+            today = self.today()
+            s = in_background(lambda: month_summary(year, month, today=today))
         except Exception:
             self.summary.setText(self.tr("—"))
             return

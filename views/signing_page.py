@@ -17,7 +17,6 @@ from PySide6.QtCore import QCoreApplication
 from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
-    QFileDialog,
     QFormLayout,
     QGroupBox,
     QHBoxLayout,
@@ -34,6 +33,8 @@ from models.access import signing_keys as sk
 from models.access.session import can
 from models.permits import signatures
 from views.blocks import FormDialog, button_row, fill, message_label, push_button, user_errors, wrapped_label
+from views.operations import in_background
+from views.save import open_file_name, save_file_name
 from views.table_models import Column, RowsModel
 
 
@@ -235,9 +236,10 @@ class SigningPage(QWidget):
     def refresh(self) -> None:
         from reports.verify_page import page_is_current
 
-        rows = sk.key_rows()
+        rows, active, unlocked, url, current = in_background(
+            lambda: (sk.key_rows(), sk.active_key(), sk.is_unlocked(), sk.verify_url(), page_is_current())
+        )
         self.model.set_rows(rows)
-        active = sk.active_key()
         admin = can("settings.edit")
         if active is None:
             self.state.setText(
@@ -246,7 +248,7 @@ class SigningPage(QWidget):
                     "permissões até que o administrador a crie."
                 )
             )
-        elif sk.is_unlocked():
+        elif unlocked:
             self.state.setText(
                 fill(self.tr("Chave em uso: %1. Esta mesa assina as permissões que emite."), active.key_id)
             )
@@ -265,12 +267,11 @@ class SigningPage(QWidget):
         self.revoke_button.setEnabled(admin and bool(rows))
         self.add_button.setEnabled(admin)
         self.resign_button.setEnabled(admin and active is not None and any(r.revoked_on for r in rows))
-        self.unlock_button.setEnabled(active is not None and not sk.is_unlocked())
-        self.url.setText(sk.verify_url())
+        self.unlock_button.setEnabled(active is not None and not unlocked)
+        self.url.setText(url)
         self.url.setEnabled(admin)
         self.url_save.setEnabled(admin)
         self.export_button.setEnabled(admin and bool(rows))
-        current = page_is_current()
         if current is None:
             self.page_state.setText(self.tr("A página de verificação ainda não foi exportada."))
         elif current:
@@ -381,7 +382,7 @@ class SigningPage(QWidget):
             )
 
     def add_old_key(self) -> None:
-        path, _ = QFileDialog.getOpenFileName(
+        path, _ = open_file_name(
             self, self.tr("Chave pública da mesa antiga"), "", self.tr("Chave pública (*.pem);;Todos (*)")
         )
         if not path:
@@ -408,7 +409,7 @@ class SigningPage(QWidget):
     def export_page(self) -> None:
         from reports.verify_page import write_verify_page
 
-        path, _ = QFileDialog.getSaveFileName(
+        path, _ = save_file_name(
             self, self.tr("Exportar a página de verificação"), "verificar.html", self.tr("Página (*.html)")
         )
         if not path:

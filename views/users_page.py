@@ -46,6 +46,7 @@ from views.blocks import (
     user_errors,
     wrapped_label,
 )
+from views.operations import in_background
 from views.save import save_file_name
 from views.table_models import RowsModel, selected_row
 from views.widgets import DateEdit
@@ -149,7 +150,7 @@ class UsersPage(QWidget):
 
     def refresh(self) -> None:
         keep = self.selected()
-        self.model.set_rows(user_rows())
+        self.model.set_rows(in_background(user_rows))
         if keep is not None:
             for row, user in enumerate(self.model.rows):
                 if user.id == keep.id:
@@ -317,7 +318,7 @@ class AuditPage(ListTab):
         self.table_name.clear()
         self.table_name.addItem(self.tr("todas"), "")
         if session.can("audit.view"):
-            for name in audit_tables():
+            for name in in_background(audit_tables):
                 self.table_name.addItem(name, name)
         self.table_name.setCurrentIndex(max(0, self.table_name.findData(current)))
         self.table_name.blockSignals(False)
@@ -329,7 +330,7 @@ class AuditPage(ListTab):
         if not session.can("audit.view"):
             self.chain.clear()
             return None
-        state = verify_chain()
+        state = in_background(verify_chain)
         say(self.chain, state.text, error=not state.intact)
         return state
 
@@ -340,12 +341,11 @@ class AuditPage(ListTab):
         if refused:
             return
         with user_errors(self.message) as refused:
-            rows = audit_rows(
-                table=self.table_name.currentData() or None,
-                record_id=self.record_id.text().strip() or None,
-                username=self.username.text().strip() or None,
-                since=since,
-                until=until,
+            table = self.table_name.currentData() or None
+            record_id = self.record_id.text().strip() or None
+            username = self.username.text().strip() or None
+            rows = in_background(
+                lambda: audit_rows(table=table, record_id=record_id, username=username, since=since, until=until)
             )
         if refused:
             self.model.set_rows([])

@@ -326,7 +326,9 @@ def act_version_line(owner: QWidget, regime_id: str, sha: str, *, short: bool = 
     (``short``: one line of a details pane that names the act already)."""
     from html import escape
 
-    version = _version_text(regime_id, sha, short=short)
+    from views.operations import in_background
+
+    version = in_background(lambda: _version_text(regime_id, sha, short=short))
     if not version:
         return ""
     if short:  # the act itself is named beside it
@@ -344,15 +346,16 @@ def fill_regime_filter(combo, regimes) -> None:
     stay reachable, "Todos" included, but are not the default (issue 18 §5)."""
     from models.registry.municipality import own_regime_ids
     from models.store.settings import MUNICIPALITY, get_setting
+    from views.operations import in_background
 
     current = combo.currentData()
-    own = own_regime_ids(regimes.values())
+    own, town = in_background(lambda: (own_regime_ids(regimes.values()), get_setting(MUNICIPALITY)))
     combo.own_regime_ids = own
     combo.blockSignals(True)
     combo.clear()
     combo.addItem(combo.tr("Todos"), "")
     if len(own) > 1:
-        combo.addItem(fill(combo.tr("Atos de %1"), get_setting(MUNICIPALITY)), OWN_ACTS)
+        combo.addItem(fill(combo.tr("Atos de %1"), town), OWN_ACTS)
     for regime in sorted(regimes.values(), key=lambda r: (r.municipality, r.short)):
         combo.addItem(f"{regime.municipality}/{regime.state} — {regime.short}", regime.id)
     index = combo.findData(current) if current is not None else -1

@@ -73,7 +73,7 @@ def run(args: argparse.Namespace) -> int:
         sys.excepthook = previous_hook
         close_database()
     if failures:
-        for failure in failures:
+        for failure in dict.fromkeys(failures):  # a desk built again on the next show fails the same way: once
             print(f"praca check-window: {failure}", file=sys.stderr)
         return 1
     from desktop.app import translators

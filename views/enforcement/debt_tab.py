@@ -15,6 +15,7 @@ from models import enforcement as enf
 from models.base.money import format_brl
 from views.blocks import fill
 from views.enforcement.common import day_label
+from views.operations import in_background
 from views.table_models import Column, RowsModel, make_table
 
 
@@ -56,7 +57,8 @@ class DebtTab(QWidget):
 
     def refresh(self) -> None:
         try:
-            rows = enf.debt_register(self._today or _dt.date.today())
+            day = self._today or _dt.date.today()
+            rows = in_background(lambda: enf.debt_register(day))
         except Exception:  # no database open yet
             rows = []
         self.model.set_rows(rows)

@@ -41,6 +41,7 @@ from views.enforcement.adjust_dialog import AdjustDialog
 from views.enforcement.common import SCOPE_LABELS
 from views.enforcement.record_fields import RecordForm
 from views.fit import fit_to_screen
+from views.save import remember_folder, start_folder
 from views.widgets import current_user_name
 
 if TYPE_CHECKING:
@@ -398,9 +399,9 @@ class RecordDialog(QDialog):
 
     def add_photos(self, paths=None) -> None:
         if paths is None:
-            paths, _ = QFileDialog.getOpenFileNames(
-                self, self.tr("Fotos do auto"), "", self.tr("Imagens (*.jpg *.jpeg *.png *.heic);;Todos (*)")
-            )
+            filters = self.tr("Imagens (*.jpg *.jpeg *.png *.heic);;Todos (*)")
+            paths, _ = QFileDialog.getOpenFileNames(self, self.tr("Fotos do auto"), str(start_folder(filters)), filters)
+            remember_folder(filters, paths[0] if paths else "")
         for path in paths or []:
             if path and str(path) not in self.photos:
                 self.photos.append(str(path))

@@ -5,6 +5,8 @@ from __future__ import annotations
 import datetime as _dt
 from html import escape
 from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
 
 from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import (
@@ -33,6 +35,7 @@ from views.enforcement.contest_dialogs import ContestDialog, DecisionDialog
 from views.enforcement.record_dialog import RecordDialog
 from views.flow import FlowLayout
 from views.keys import search_keys
+from views.operations import in_background
 from views.roles import allow
 from views.table_models import Column, RowsModel, make_table, select_where, selected_row
 from views.widgets import act_version_line, current_user_name, print_document, save_pdf_as
@@ -134,9 +137,8 @@ class RecordsTab(QWidget):
         self._timer.stop()
         keep = self.selected()
         try:
-            rows = enf.record_rows(
-                text=self.search.text(), kind=self.kind.currentData() or None, status=self.status.currentData() or None
-            )
+            text, kind, status = self.search.text(), self.kind.currentData() or None, self.status.currentData() or None
+            rows = in_background(lambda: enf.record_rows(text=text, kind=kind, status=status))
         except Exception as exc:  # no database open yet: an empty list
             rows = []
             if isinstance(exc, UserError):
@@ -154,7 +156,7 @@ class RecordsTab(QWidget):
 
     def _record(self):
         row = self.selected()
-        return enf.get_record(row.id) if row is not None else None
+        return in_background(lambda: enf.get_record(row.id)) if row is not None else None
 
     def _say(self, text: str, *, error: bool = False) -> None:
         say(self.message, text, error=error)
@@ -164,10 +166,13 @@ class RecordsTab(QWidget):
         self._say(text, error=True)
 
     def _show_selected(self) -> None:
-        record = self._record()
+        row = self.selected()
+        today = self.today
+        facts: Any = in_background(lambda: _record_facts(row.id, today)) if row is not None else None
+        record: Any = facts.record if facts is not None else None
         enabled = record is not None
         live = enabled and record.status == "issued"
-        contests = enf.contests_of(record) if enabled else []
+        contests = facts.contests if facts is not None else []
         pending = [c for c in contests if c.pending]
         closed = any(c.final for c in contests)
         allow(self.buttons["new"], "enforcement.record")
@@ -185,7 +190,7 @@ class RecordsTab(QWidget):
             live and record.kind != "notice" and not pending and not closed,
         )
         allow(self.buttons["decide"], "enforcement.decide", bool(pending))
-        waiting = live and record.kind != "notice" and any(s.actions for s in enf.current_proposal(record).sanctions)
+        waiting = live and record.kind != "notice" and any(s.actions for s in facts.proposal.sanctions)
         self.buttons["sanctions"].setEnabled(bool(waiting))
         self.buttons["sanctions"].setToolTip(
             self.tr(
@@ -199,14 +204,15 @@ class RecordsTab(QWidget):
         if record is None:
             self.detail.setHtml(self.tr("Selecione um auto para ver a sanção, os prazos, a defesa e as cobranças."))
             return
-        self.detail.setHtml(self._detail_html(record))
+        self.detail.setHtml(self._detail_html(facts))
 
-    def _detail_html(self, record) -> str:
+    def _detail_html(self, facts) -> str:
+        record = facts.record
         data = record.proposal_data
-        current = {s["number"]: s for s in enf.current_sanctions(record)}
+        current = {s["number"]: s for s in facts.current}
         parts = [
             f"<p><b>{escape(record.reference)}</b> — {escape(record.kind_label)} · {escape(record.regime)} · "
-            f"<b>{escape(enf.situation(record))}</b></p>",
+            f"<b>{escape(facts.situation)}</b></p>",
             f"<p>{escape(day_label(record.at))} — {escape(record.place)}<br>"
             f"{self.tr('Autuado')}: <b>{escape(record.offender_name)}</b> {escape(record.offender_document)}"
             + (f" — {escape(record.offender_description)}" if record.offender_description else "")
@@ -244,7 +250,7 @@ class RecordsTab(QWidget):
                 lines.append(f"<li>{text}</li>")
             lines.append("</ul></li>")
         parts.append("<ul>" + "".join(lines) + "</ul>")
-        rows = enf.deadline_rows(record, self.today)
+        rows = facts.deadlines
         if rows:
             parts.append(
                 "<p><b>"
@@ -273,7 +279,7 @@ class RecordsTab(QWidget):
                 )
                 + "</ul>"
             )
-        charges = enf.charges_of(record)
+        charges = facts.charges
         if charges:
             parts.append(
                 "<p><b>"
@@ -288,7 +294,7 @@ class RecordsTab(QWidget):
                 )
                 + "</ul>"
             )
-        items = enf.items_of(record)
+        items = facts.items
         if items:
             parts.append(
                 "<p><b>"
@@ -304,7 +310,7 @@ class RecordsTab(QWidget):
                 )
                 + "</ul>"
             )
-        contests = enf.contests_of(record)
+        contests = facts.contests
         if contests:
             parts.append(
                 "<p><b>"
@@ -323,7 +329,7 @@ class RecordsTab(QWidget):
                 )
                 + "</ul>"
             )
-        events = enf.events_of(record)
+        events = facts.events
         if events:
             parts.append(
                 "<p><b>"
@@ -332,7 +338,7 @@ class RecordsTab(QWidget):
                 + "".join(f"<li>{day_label(e.on)} — {escape(e.text)} ({escape(e.by)})</li>" for e in events)
                 + "</ul>"
             )
-        files = enf.files_of(record)
+        files = facts.files
         if files:
             parts.append(
                 "<p>"
@@ -558,3 +564,21 @@ class RecordsTab(QWidget):
             return False
         self._say(fill(self.tr("%1 enviado para impressão."), record.reference))
         return True
+
+
+def _record_facts(record_id: int, today: _dt.date) -> SimpleNamespace:
+    """What the records tab shows of one auto, read in one go on a worker thread (issue 27 §5)."""
+    record = enf.get_record(record_id)
+    live = record.status == "issued" and record.kind != "notice"
+    return SimpleNamespace(
+        record=record,
+        contests=enf.contests_of(record),
+        proposal=enf.current_proposal(record) if live else SimpleNamespace(sanctions=[]),
+        current=enf.current_sanctions(record),
+        situation=enf.situation(record),
+        deadlines=enf.deadline_rows(record, today),
+        charges=enf.charges_of(record),
+        items=enf.items_of(record),
+        events=enf.events_of(record),
+        files=enf.files_of(record),
+    )

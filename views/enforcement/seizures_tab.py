@@ -21,6 +21,7 @@ from models.base.money import format_brl
 from views.blocks import fill, say, user_errors
 from views.enforcement.common import OverdueRowsModel, day_label
 from views.enforcement.contest_dialogs import DonateDialog
+from views.operations import in_background
 from views.table_models import Column, make_table, selected_row
 from views.widgets import current_user_name
 
@@ -93,7 +94,8 @@ class SeizuresTab(QWidget):
 
     def refresh(self) -> None:
         try:
-            rows = enf.seized_goods(self.today)
+            today = self.today
+            rows = in_background(lambda: enf.seized_goods(today))
         except Exception:  # no database open yet
             rows = []
         keep = self.selected()

@@ -49,6 +49,7 @@ from models.rules.regimes import get_regime, shipped_regimes
 from views import theme
 from views.blocks import fill
 from views.keys import search_keys
+from views.operations import in_background
 from views.permits.acts import PermitActs
 from views.permits.common import (
     ACTS,
@@ -332,7 +333,7 @@ class PermitsTab(QWidget):
         """Reload the regimes, the list (keeping the selection) and the renewals and deadlines."""
         from views.widgets import fill_regime_filter
 
-        fill_regime_filter(self.regime, shipped_regimes())  # the municipality's own act(s) first
+        fill_regime_filter(self.regime, in_background(shipped_regimes))  # the municipality's own act(s) first
         self.refresh_rows()
         self.refresh_due()
 
@@ -340,12 +341,13 @@ class PermitsTab(QWidget):
         selected = self.selected()
         from views.widgets import regime_filter_value
 
-        rows = permit_rows(
-            status=self.status.currentData(),
-            regime=regime_filter_value(self.regime),
-            text=self.query.text(),
-            today=self.today(),
+        status, regime, text, today = (
+            self.status.currentData(),
+            regime_filter_value(self.regime),
+            self.query.text(),
+            self.today(),
         )
+        rows = in_background(lambda: permit_rows(status=status, regime=regime, text=text, today=today))
         self.model.set_rows(rows)
         # selecting a row after the reset shows its details (currentRowChanged); an empty list clears them
         if not (selected is not None and self.select_permit(selected.id)) and rows:
@@ -370,7 +372,8 @@ class PermitsTab(QWidget):
     def refresh_due(self) -> None:
         today = self.today()
         rows = []
-        for item in due_for_renewal(today, RENEWAL_HORIZON_DAYS):
+        due, startups = in_background(lambda: (due_for_renewal(today, RENEWAL_HORIZON_DAYS), startup_deadlines(today)))
+        for item in due:
             is_open = item.opens <= today
             what = self.tr("renovação (pedido aberto)") if is_open else self.tr("renovação (abre em breve)")
             rows.append(
@@ -386,7 +389,7 @@ class PermitsTab(QWidget):
                     is_open,
                 )
             )
-        for deadline in startup_deadlines(today):
+        for deadline in startups:
             what = deadline.label + (self.tr(" — vencido") if deadline.overdue else "")
             rows.append(
                 DueRow(
@@ -470,8 +473,7 @@ class PermitsTab(QWidget):
             self.history_model.set_rows([])
             self._update_actions(None, None, [])
             return
-        permit = find_permit(row.number)
-        history = permit_history(row.id)
+        permit, history, window = in_background(lambda: _permit_facts(row))
         self.history_model.set_rows(history)
         self.history.scrollToBottom()
         self.details_box.setTitle(fill(self.tr("Permissão nº %1 — %2"), row.number, row.status_label))
@@ -493,10 +495,6 @@ class PermitsTab(QWidget):
         labels["validity"].setText(
             fill(self.tr("de %1 a %2"), date_text(row.valid_from), date_text(row.valid_until)) + term
         )
-        try:
-            window = renewal_window(permit)
-        except UserError:  # a regime file no longer shipped
-            window = None
         if window is None:
             labels["renewal"].setText(self.tr("o ato não prevê renovação; faz-se novo requerimento."))
         else:
@@ -593,3 +591,13 @@ class PermitsTab(QWidget):
             self.due_hint.setText(
                 self.tr("Renova a permissão selecionada nesta lista, conferindo de novo os requisitos.")
             )
+
+
+def _permit_facts(row: PermitRow):
+    """The selected permit, its history and its renewal window, read on a worker thread (issue 27 §5)."""
+    permit = find_permit(row.number)
+    try:
+        window = renewal_window(permit)
+    except UserError:  # a regime file no longer shipped
+        window = None
+    return permit, permit_history(row.id), window

@@ -39,6 +39,7 @@ from models.services.calls import (
 )
 from views import theme
 from views.blocks import fill, user_errors
+from views.operations import in_background
 from views.save import save_file_name
 from views.selection.common import (
     MONO,
@@ -216,7 +217,7 @@ class CallTab(QWidget):
         keep = self.regime.currentData()
         self.regime.blockSignals(True)
         self.regime.clear()
-        for regime in selection_regimes():
+        for regime in in_background(selection_regimes):
             self.regime.addItem(f"{regime.municipality}/{regime.state} — {regime.short}", regime.id)
         self.regime.setCurrentIndex(max(0, self.regime.findData(keep)))
         self.regime.blockSignals(False)
@@ -267,9 +268,10 @@ class CallTab(QWidget):
         self.site.addItem(self.tr("(todos os locais)"), "")
         self.group.addItem(self.tr("(todos)"), "")
         if regime:
-            for option in site_options(regime):
+            sites, groups = in_background(lambda: (site_options(regime), group_options(regime)))
+            for option in sites:
                 self.site.addItem(option.label, option.value)
-            for option in group_options(regime):
+            for option in groups:
                 self.group.addItem(option.label, option.value)
         self.site.blockSignals(False)
         self.group.blockSignals(False)
@@ -303,9 +305,8 @@ class CallTab(QWidget):
             self._show_list()
             return
         try:
-            self.current = call_list(
-                regime, site=self.site_value(), group=self.group_value(), today=self.today, marks=self.marks
-            )
+            site, group, today, marks = self.site_value(), self.group_value(), self.today, self.marks
+            self.current = in_background(lambda: call_list(regime, site=site, group=group, today=today, marks=marks))
         except UserError as exc:
             self.current = None
             self.model.set_rows([])

@@ -42,6 +42,7 @@ from models.services.calls import (
 )
 from views import theme
 from views.blocks import fill, user_errors
+from views.operations import in_background
 from views.selection.common import MONO, message_line, set_up_table, when_text
 from views.table_models import Column, RowsModel, select_where, selected_row
 from views.widgets import current_user_name, print_document, save_pdf_as
@@ -208,7 +209,7 @@ class DrawsTab(QWidget):
 
     def refresh(self) -> None:
         keep = self.selected()
-        self.model.set_rows(draw_rows())
+        self.model.set_rows(in_background(draw_rows))
         if keep is not None:
             self.select_draw(keep.id, quiet=True)
         if self.selected() is None and self.model.rows:

@@ -38,6 +38,7 @@ from models.selection.rotation_list import (
 )
 from views import theme
 from views.blocks import fill, user_errors
+from views.operations import in_background
 from views.selection.call_tab import CallTab
 from views.selection.common import (
     MONO,
@@ -214,7 +215,7 @@ class RotationTab(QWidget):
         keep = self.draw_combo.currentData()
         self.draw_combo.blockSignals(True)
         self.draw_combo.clear()
-        for draw_id, label in rotation_draws():
+        for draw_id, label in in_background(rotation_draws):
             self.draw_combo.addItem(label, draw_id)
         if self.draw_combo.count() == 0:
             self.draw_combo.addItem(self.tr("(nenhum sorteio de lista corrida realizado)"), None)
