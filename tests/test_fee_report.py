@@ -695,9 +695,9 @@ def page(month, app_ready, qtbot):
 def test_page_starts_on_this_month_and_shows_the_figures(page, qtbot):
     assert page.selected_month() == (2026, 10)
     page.month.setCurrentIndex(8)  # setembro
-    summary = month_summary(YEAR, MONTH, today=TODAY)
+    summary = month_summary(YEAR, MONTH, today=TODAY, regimes={"sjc-2014"})  # the town's, as its report
     assert page.selected_month() == (2026, 9)
-    assert format_brl(summary.charged) in page.summary.text() and "5 cobrança(s)" in page.summary.text()
+    assert format_brl(summary.charged) in page.summary.text() and "4 cobrança(s)" in page.summary.text()
     page.set_month(2026, 2)
     assert "Nenhuma cobrança" in page.summary.text()
 
@@ -712,6 +712,8 @@ def test_page_exports_each_format_with_progress(page, qtbot, tmp_path, fmt):
     written = page.export(target, open_after=False)
     assert written == target and target.stat().st_size > 0 and opened == []
     assert str(target) in page.message.text() and "cobrado" in page.message.text()
+    # the Olímpia deposit is another town's: said on the page, as on the report
+    assert "não inclui cobranças de atos de outros municípios (Olímpia/SP: 1)" in page.message.text()
     assert page.export_button.isEnabled() and page.progress_dialog is None
     if fmt == "html":
         parser = Figures()

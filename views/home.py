@@ -304,7 +304,7 @@ def _painel_facts(day: _dt.date) -> dict:
     from models.billing.charges import charge_alerts, month_summary
     from models.enforcement import enforcement_alerts
     from models.permits import today_items
-    from models.registry.municipality import municipality
+    from models.registry.municipality import municipality, own_scope
     from models.registry.people import counts
     from models.store.db import current_url
     from views.regime_list import regime_titles
@@ -320,6 +320,6 @@ def _painel_facts(day: _dt.date) -> dict:
         "counts": counts(),
         "url": current_url(),
         "regimes": regime_titles(),
-        "month": month_summary(day.year, day.month, today=day),
+        "month": month_summary(day.year, day.month, today=day, regimes=own_scope()),  # as its report counts
         "items": charge_alerts(day) + enforcement_alerts(day) + today_items(day),
     }

@@ -37,6 +37,7 @@ from models.base.errors import Cancelled, UserError
 from models.base.money import format_brl
 from models.billing.charges import month_label, month_summary
 from models.enforcement.sanctions_report import check_period, period_label
+from models.registry.municipality import own_scope
 from reports import sanctions_export
 from reports.fee_export import FORMATS, default_name, export_fee_report
 from views.blocks import fill, message_label, push_button, say, wrapped_label
@@ -214,7 +215,7 @@ class ReportsPage(QWidget):
         year, month = self.selected_month()
         try:
             today = self.today()
-            s = in_background(lambda: month_summary(year, month, today=today))
+            s = in_background(lambda: month_summary(year, month, today=today, regimes=own_scope()))
         except Exception:
             self.summary.setText(self.tr("—"))
             return

@@ -432,6 +432,14 @@ class ReportTown:
         return tuple(sorted(towns.items()))
 
 
+def own_scope() -> frozenset[str] | None:
+    """The acts a screen's month figures cover, as the reports do: the municipality's own, or — while the
+    database does not know its municipality — every act (None)."""
+    if not municipality().is_set:
+        return None
+    return frozenset(own_regime_ids(_all_regimes()))
+
+
 def _all_regimes() -> list:
     from models.rules.regimes import retired_regimes, shipped_regimes
 
