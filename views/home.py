@@ -134,7 +134,7 @@ class HomePage(QWidget):
         row = QHBoxLayout()
         self.step_buttons = {}
         for tab, label in (
-            ("municipality_page", self.tr("&Município")),
+            ("municipality_page", self.tr("Muni&cípio")),
             ("fiscal_units_page", self.tr("Unidades &fiscais")),
             ("users", self.tr("&Usuários")),
         ):
@@ -167,7 +167,7 @@ class HomePage(QWidget):
             1,
         )
         self.municipality_button = push_button(
-            self.tr("Informar o &município…"), "municipality-notice-go", lambda: self._go_to("municipality_page")
+            self.tr("&Informar o município…"), "municipality-notice-go", lambda: self._go_to("municipality_page")
         )
         row.addWidget(self.municipality_button)
         box.hide()
