@@ -163,6 +163,36 @@ def test_the_permit_carries_the_municipalitys_coat_of_arms_and_agency_only_on_it
     assert with_arms.count(b"/Subtype /Image") == without.count(b"/Subtype /Image") + 1
 
 
+def test_the_guia_is_headed_with_the_municipality_its_cnpj_and_coat_of_arms(database, tmp_path):
+    from pdftext import pdf_text
+
+    from models.billing.collection.agreement import set_agreement
+    from models.billing.collection.guias import issue_guia
+    from reports.guia_pdf import write_guia_pdf
+
+    set_agreement(agreement="0042", value_id="6", pix_key="11222333000181", pix_name="Prefeitura", pix_city="Olimpia")
+    set_municipality(OLIMPIA)
+    fine = create_charge(
+        kind="fine",
+        regime="olimpia-2025",
+        label="Multa — art. 160",
+        amount="300,00",
+        due_on=dt.date(2026, 3, 20),
+        basis="LC 324/2025, art. 160",
+        by="tesouraria",
+        person_id=person("Carlos Alberto Nunes").id,
+        today=dt.date(2026, 3, 10),
+    )
+    guia = issue_guia([fine], today=dt.date(2026, 3, 10))
+    plain = write_guia_pdf(guia, tmp_path / "guia.pdf").read_bytes()
+    set_municipality(MunicipalityInput(coat_of_arms=png(30, 36)))
+    with_arms = write_guia_pdf(guia, tmp_path / "guia-brasao.pdf")
+    assert with_arms.read_bytes().count(b"/Subtype /Image") == plain.count(b"/Subtype /Image") + 1
+    text = pdf_text(with_arms)
+    if text is not None:  # pdftotext installed
+        assert "Prefeitura Municipal de Olímpia" in text and "Olímpia/SP · CNPJ 11.222.333/0001-81" in text
+
+
 # --------------------------------------------------------------------------- a report is one municipality's
 
 
