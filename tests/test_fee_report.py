@@ -390,6 +390,9 @@ def test_excel_is_live_formatted_filtered_frozen_and_charted(month, tmp_path):
     assert formulas["Recebido no mês"].value == f"=ROUND(SUM('Pagamentos'!$F$4:$F${pays}),2)"
     assert resumo.freeze_panes == "A4"
 
+    # one municipality's report: the Olímpia deposit is said under the title, never counted (issue 31 §1)
+    for sheet in ("Resumo", "Cobranças"):
+        assert "não inclui 1 cobrança(s) de atos de outros municípios (Olímpia/SP: 1)" in wb[sheet]["A2"].value
     por_tipo = wb["Por tipo"]
     assert por_tipo["A4"].value == "mensalidade"
     assert por_tipo["C4"].value == (

@@ -440,6 +440,16 @@ def own_scope() -> frozenset[str] | None:
     return frozenset(own_regime_ids(_all_regimes()))
 
 
+def left_out_note(label: str, left_out: tuple[tuple[str, int], ...], what: str) -> str:
+    """What a report of ``label`` leaves out, in one line ('' when nothing): 'não inclui 28 cobrança(s) de atos
+    de outros municípios (São José dos Campos/SP: 28)'."""
+    if not left_out:
+        return ""
+    towns = "; ".join(f"{town}: {count}" for town, count in left_out)
+    total = sum(count for _town, count in left_out)
+    return f"relatório de {label}: não inclui {total} {what} de atos de outros municípios ({towns})"
+
+
 def _all_regimes() -> list:
     from models.rules.regimes import retired_regimes, shipped_regimes
 
