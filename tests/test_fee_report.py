@@ -724,6 +724,26 @@ def test_page_exports_each_format_with_progress(page, qtbot, tmp_path, fmt):
         assert parser.cents["total-cobrado"] == sql_totals()["charged"]
 
 
+def test_page_gives_each_towns_report_never_a_mix(page, tmp_path):
+    """Issue 31 §1: the database is São José dos Campos; the Olímpia deposit it holds is in Olímpia's report,
+    chosen on the page, under Olímpia's header — each town's figures on the screen and in its file alike."""
+    assert page.town_row.isVisible()
+    assert [page.town.itemText(i) for i in range(page.town.count())] == [
+        "São José dos Campos/SP (este banco)",
+        "Olímpia/SP",
+    ]
+    page.set_month(YEAR, MONTH)
+    assert "4 cobrança(s)" in page.summary.text()
+    page.town.setCurrentIndex(1)
+    assert page.summary.text().startswith(f"1 cobrança(s): cobrado {format_brl(Decimal('1500'))},")
+    page.set_format("html")
+    target = tmp_path / "taxas-olimpia.html"
+    assert page.export(target, open_after=False) == target
+    html = target.read_text(encoding="utf-8")
+    assert "Prefeitura Municipal de Olímpia" in html and "Eventos Olímpia Ltda" in html
+    assert "Feira Noturna" not in html and "São José dos Campos/SP: 5" in html
+
+
 def test_page_offers_to_open_the_file(page, tmp_path, no_blocking_message_boxes):
     page.set_month(YEAR, MONTH)
     opened = []

@@ -144,7 +144,7 @@ def test_letterheads_take_the_identity_and_another_towns_act_keeps_its_own_town(
 def test_the_permit_carries_the_municipalitys_coat_of_arms_and_agency_only_on_its_own_act(keys, tmp_path, app_ready):
     from factories import feirante, tpu
 
-    from models.permits.document import permit_document
+    from models.permits import permit_document
     from reports.permit_docs import write_permit_pdf
 
     arms = png(30, 36)
