@@ -193,6 +193,18 @@ def test_the_guia_is_headed_with_the_municipality_its_cnpj_and_coat_of_arms(data
         assert "Prefeitura Municipal de Olímpia" in text and "Olímpia/SP · CNPJ 11.222.333/0001-81" in text
 
 
+def test_the_dívida_ativa_list_holds_only_the_municipalitys_own_debts(database):
+    from models.billing.collection.dividas import debt_rows
+    from models.billing.collection.late import set_late_rules
+
+    _two_towns_month()
+    set_late_rules(fine_percent="0", interest_percent="0", source="", due_days="5", debt_term="10")
+    as_of = dt.date(2026, 11, 30)
+    assert {row.charge.regime for row in debt_rows(as_of)} == {"olimpia-2025", "sjc-2014"}  # no town known yet
+    set_municipality(OLIMPIA)
+    assert [row.charge.regime for row in debt_rows(as_of)] == ["olimpia-2025"]
+
+
 # --------------------------------------------------------------------------- a report is one municipality's
 
 
