@@ -9,6 +9,7 @@ BENCHMARKS = (
     "plan_check",
     "search",
     "charges",
+    "formulas",
     "bank_return",
     "fee_report",
     "map_render",
@@ -18,7 +19,7 @@ BENCHMARKS = (
 
 #: Those that run once per database (SQLite, and PostgreSQL when PRACA_TEST_PG is set); the others need none
 #: (auto-layout) or time Qt's painting only (the map, read from SQLite).
-ON_EACH_DATABASE = ("search", "charges", "bank_return", "fee_report", "startup", "imports")
+ON_EACH_DATABASE = ("search", "charges", "formulas", "bank_return", "fee_report", "startup", "imports")
 
 #: What ``python -m bench --smoke`` shrinks (module → constant → value): small data, every path exercised once.
 SMOKE_SIZES = {

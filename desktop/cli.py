@@ -35,7 +35,11 @@ COMMANDS: dict[str, tuple[str | None, str]] = {
     "init": ("init", "cria um banco de dados novo e vazio do Praça"),
     "municipality": ("municipality", "o município deste banco (nome, UF, IBGE, CNPJ, brasão, expediente): show, set"),
     "pg-setup": ("pg_setup", "PostgreSQL, no servidor: o papel e os logins das mesas, e as senhas que valem nelas"),
-    "demo": ("demo", "cria um banco novo com dados de demonstração dos seis regimes"),
+    "demo": (
+        "demo",
+        "cria um banco novo com dados de demonstração: --town sao-bento|sapezal|ilha-comprida|sjc|olimpia|"
+        "cabeceira-grande, um município com o seu ato; sem --town, os seis regimes sob Olímpia",
+    ),
     "regimes": ("regimes", "lista os regimes; --show ID mostra todos os ids que os outros comandos aceitam"),
     "quote": ("quote", "calcula o preço de uma banca, linha a linha, com fórmulas e artigos"),
     "penalty": ("penalty", "a sanção que o ato prevê para uma infração"),

@@ -2,8 +2,8 @@
 
     QT_QPA_PLATFORM=offscreen .venv/bin/python docs/make_screenshots.py
 
-Builds a demo database in a temporary folder, opens the real main window on it
-and saves what each desk shows into docs/*.png.
+Builds one town's demo (``praca demo --town sao-bento``: São Bento do Sapucaí with its own act, dated from
+today) in a temporary folder, opens the real main window on it and saves what each desk shows into docs/*.png.
 """
 
 from __future__ import annotations
@@ -27,6 +27,9 @@ from PySide6.QtWidgets import QApplication  # noqa: E402
 from desktop.app import ensure_app  # noqa: E402
 from models.demo import fill_demo  # noqa: E402
 from models.store.bootstrap import open_database  # noqa: E402
+
+#: the town whose demo the README shows (issue 31 §2)
+TOWN = "sao-bento"
 
 SHOTS = {
     "painel": "main-window.png",
@@ -52,7 +55,7 @@ def main() -> int:
 
     session.log_in(session.SYSTEM)  # the demo is written by the system, as `praca demo` does
     open_database(f"sqlite:///{Path(_tmp) / 'demo.sqlite3'}", create=True)
-    fill_demo()
+    fill_demo(town=TOWN)
     from models.store.files import set_store
 
     set_store(Path(_tmp) / "files")
@@ -68,18 +71,20 @@ def main() -> int:
     simulator.equipment.setCurrentIndex(simulator.equipment.findData("trailer"))
     simulator.front.setText("3")
     simulator.hitch.setText("1")
-    simulator.depth.setText("3")
+    simulator.depth_edit.setText("3")
     simulator.mei.setChecked(True)
     simulator.local.setChecked(True)
     simulator.energy.setCurrentIndex(simulator.energy.findData("high"))
     registry = window.pages["cadastros"]
-    registry.regimes_page.select("sjc-2014")
-    from models.sites import find_site
+    registry.regimes_page.select("sao-bento-2026")
+    import datetime as dt
+
+    from models.sites import Site
 
     window.show_desk("mapas")
     maps = window.pages["mapas"]
     maps.refresh()
-    maps.select_site(find_site("Feira Noturna do Jardim Satélite").id)
+    maps.select_site(Site.get(Site.regime == "sao-bento-2026").id)
     for desk, name in SHOTS.items():
         window.show_desk(desk)
         _shoot(app, window, name)
@@ -88,7 +93,8 @@ def main() -> int:
     billing.tabs.setCurrentIndex(2)  # the simulator, in its scroll area
     _shoot(app, window, "simulador.png")
     billing.tabs.setCurrentWidget(billing.charges)
-    billing.charges.set_month(2026, 10)
+    today = dt.date.today()
+    billing.charges.set_month(today.year, today.month)
     billing.charges.table.selectRow(1)
     _shoot(app, window, "cobranca.png")
     desk = window.pages["atendimento"]

@@ -137,12 +137,20 @@ def _stop_widget_timers() -> None:
         return
     if QApplication.instance() is None:
         return
-    for widget in QApplication.allWidgets():
-        for timer in widget.findChildren(QTimer):
-            if timer.isActive() and timer.isSingleShot():
-                timer.stop()
-        for query in widget.findChildren(LatestQuery):
-            query.stop()
+    import gc
+
+    # no collection while the widgets are walked: a Python-owned dialog collected half-way deletes its C++ children,
+    # and a widget of the list fetched before would then be a dangling pointer (a segfault, depending on GC timing)
+    gc.disable()
+    try:
+        for widget in QApplication.allWidgets():
+            for timer in widget.findChildren(QTimer):
+                if timer.isActive() and timer.isSingleShot():
+                    timer.stop()
+            for query in widget.findChildren(LatestQuery):
+                query.stop()
+    finally:
+        gc.enable()
 
 
 def _drop_schema(conn, name: str) -> None:

@@ -326,6 +326,11 @@ def test_libreoffice_prints_every_workbook_at_8_pt_or_more_with_every_cell_whole
                 assert smallest >= 7.95, (book.name, number, round(smallest, 2))
                 texts.append(page.extract_text() or "")
         printed = "\n".join(texts)
+        # the audit trail's checkpoint at the foot of each page is whole: never cut mid-word beside the page's number
+        trails = [line for line in printed.splitlines() if "Trilha de auditoria" in line]
+        assert trails, book.name
+        for line in trails:
+            assert re.search(r"· (NÃO assinada|assinada pela chave \S+)( Página \d+ de \d+)?$", line.strip()), line
         squashed, words = "".join(printed.split()), set(printed.split())
         missing = []
         for sheet, where, text, wrapped in _cell_texts(book):

@@ -30,7 +30,9 @@ from models.base.br import format_cnpj, format_cpf
 from models.base.errors import FieldErrors, UserError
 from models.base.money import format_brl
 from models.registry.applications import Application, ApplicationInput, DocumentInput
+from models.rules.fees.formula import bounds_text
 from models.rules.regimes import shipped_regimes
+from models.rules.regimes.model.fees import SETTERS
 from models.services.filing import create_application
 from models.services.front_desk import Applicant, assess, load_applicant
 from models.store.settings import MUNICIPALITY, get_setting
@@ -171,6 +173,15 @@ class ApplicationDialog(GuardedDialog):
         venue_form.addRow(self.tr("Dispens&a:"), self.exemption)
         form_layout.addWidget(self.venue_box)
         self.venue_box.hide()
+
+        # values a formula of the act leaves open (issue 29 §1): typed within the act's bounds, priced, and kept
+        # with the clerk's name in the quote frozen on the application
+        self.asked_box = QGroupBox(self.tr("Valores que o ato deixa em aberto"))
+        self.asked_box.setObjectName("asked-box")
+        self.asked_form = QFormLayout(self.asked_box)
+        self.asked_edits: dict[str, QLineEdit] = {}
+        form_layout.addWidget(self.asked_box)
+        self.asked_box.hide()
 
         docs = QGroupBox(self.tr("Documentos entregues"))
         docs_layout = QVBoxLayout(docs)
@@ -346,10 +357,27 @@ class ApplicationDialog(GuardedDialog):
         self._fill(self.exemption, exemptions, self.tr("nenhuma"))
         self.days.clear()
         self.venue_box.setVisible(bool(venues or exemptions))
+        self._build_asked(regime, fees)
         proofs = [e.document for f in fees for e in f.exemptions if e.document]  # listed; asked only when chosen
         documents = list(dict.fromkeys([*regime.permit_kind(kind_id).documents, *proofs]))
         self.documents.fill(regime, documents, self.today)
         self.update_assessment()
+
+    def _build_asked(self, regime, fees) -> None:
+        while self.asked_form.rowCount():
+            self.asked_form.removeRow(0)
+        self.asked_edits = {}
+        for item in {i.name: i for f in fees for i in f.inputs}.values():
+            edit = QLineEdit()
+            edit.setObjectName(f"input-{item.name}")
+            bounds = bounds_text(regime, item)
+            edit.setPlaceholderText(bounds.split(" (")[0])
+            edit.setToolTip(fill(self.tr("Valor que %1: %2"), SETTERS.get(item.set_by, item.set_by), bounds))
+            edit.setMaximumWidth(200)
+            edit.textChanged.connect(self.schedule_assessment)
+            self.asked_form.addRow(item.label + ":", edit)
+            self.asked_edits[item.name] = edit
+        self.asked_box.setVisible(bool(self.asked_edits))
 
     # -- documents ---------------------------------------------------------------
     def set_delivered(
@@ -404,6 +432,7 @@ class ApplicationDialog(GuardedDialog):
             exemption=self.exemption.currentData() or "",
             notes=self.notes.text(),
             documents=self.document_inputs(),
+            asked={name: edit.text() for name, edit in self.asked_edits.items()},
         )
 
     @Slot()

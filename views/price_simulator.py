@@ -25,12 +25,14 @@ from models.base.errors import UserError
 from models.base.money import format_brl, parse_typed
 from models.billing.pricing import quote
 from models.rules.fees import Quote
+from models.rules.fees.formula import asked_inputs, bounds_text
 from models.rules.regimes import Regime, get_regime, shipped_regimes
+from models.rules.regimes.model.fees import SETTERS
 from views import theme
 from views.blocks import error_label, fill, user_errors, wrapped_label
 from views.operations import in_background
 from views.table_models import Column, RowsModel
-from views.widgets import DateEdit, act_version_line
+from views.widgets import DateEdit, act_version_line, current_user_name
 
 NONE = ""
 
@@ -141,6 +143,13 @@ class PriceSimulator(QWidget):
         self.admin_form = QFormLayout(self.admin_box)
         self.admin_edits: dict[str, QLineEdit] = {}
         layout.addWidget(self.admin_box)
+        # values a formula of the act needs and leaves to someone (issue 29 §1): typed here, within the act's
+        # bounds, and recorded with the clerk's name on the line that uses them
+        self.asked_box = QGroupBox(self.tr("Valores que o ato deixa em aberto"))
+        self.asked_box.setObjectName("asked-values")
+        self.asked_form = QFormLayout(self.asked_box)
+        self.asked_edits: dict[str, QLineEdit] = {}
+        layout.addWidget(self.asked_box)
 
         self.error = error_label()
         layout.addWidget(self.error)
@@ -268,6 +277,7 @@ class PriceSimulator(QWidget):
             self.tr("— pelos dados da banca —"),
         )
         self._build_admin_values(regime)
+        self._build_asked_values(regime)
         self._fill(self.equipment, [(e.id, e.label) for e in regime.equipment_kinds], none)
         self._fill(self.line, [(ln.id, ln.label) for ln in regime.lines], none)
         self._fill(self.venue, [(v, regime.venue(v).label) for v in regime.ids("venue")], none)
@@ -294,6 +304,23 @@ class PriceSimulator(QWidget):
                 self.admin_form.addRow(fee.label + ":", edit)
                 self.admin_edits[fee.id] = edit
         self.admin_box.setVisible(bool(self.admin_edits))
+
+    def _build_asked_values(self, regime) -> None:
+        while self.asked_form.rowCount():
+            self.asked_form.removeRow(0)
+        self.asked_edits = {}
+        for name, item in asked_inputs(regime).items():
+            edit = QLineEdit()
+            edit.setObjectName(f"input-{name}")
+            bounds = bounds_text(regime, item)
+            edit.setPlaceholderText(bounds.split(" (")[0])
+            edit.setToolTip(fill(self.tr("Valor que %1: %2"), SETTERS.get(item.set_by, item.set_by), bounds))
+            edit.setMaximumWidth(200)
+            edit.setAccessibleName(item.label)
+            edit.textChanged.connect(self.update_quote)
+            self.asked_form.addRow(item.label + ":", edit)
+            self.asked_edits[name] = edit
+        self.asked_box.setVisible(bool(self.asked_edits))
 
     @Slot()
     def _date_changed(self) -> None:
@@ -350,6 +377,14 @@ class PriceSimulator(QWidget):
         }
         if admin:
             values["admin_values"] = admin
+        asked = {
+            name: parse_typed(edit.text(), what=edit.accessibleName() or name, field=f"inputs.{name}")
+            for name, edit in self.asked_edits.items()
+            if edit.text().strip()
+        }
+        if asked:
+            values["asked"] = asked
+            values["asked_by"] = current_user_name() or None  # who set them, kept on the line that uses them
         return values
 
     @Slot()
@@ -436,6 +471,7 @@ class PriceSimulator(QWidget):
             "energy": self.energy,
             "permit_kind": self.permit_kind,
             **{f"admin_values.{fee}": edit for fee, edit in self.admin_edits.items()},
+            **{f"inputs.{name}": edit for name, edit in self.asked_edits.items()},
         }
         for key, widget in widgets.items():
             widget.setStyleSheet(f"border: 1px solid {theme.colour('error')};" if key == field else "")

@@ -20,6 +20,7 @@ from models.base.money import format_brl, format_decimal_br, parse_typed
 _WHOLE = re.compile(r"^\s*\d+\s*$")
 _PASSWORD = re.compile(r"^([a-z]+://[^:/@]*:)[^@]*@", re.IGNORECASE)
 _ADMIN_VALUE = re.compile(r"^\s*([a-z0-9][a-z0-9-]*)\s*=\s*(.+?)\s*$")
+_ASKED = re.compile(r"^\s*([a-z_][a-z0-9_]*)\s*=\s*(.+?)\s*$")
 
 LOGIN = False  # computes from the acts only
 
@@ -58,6 +59,14 @@ def configure(parser: argparse.ArgumentParser) -> None:
         action="append",
         dest="admin_values",
         help="valor em R$ de um preço definido pela Administração (pode repetir)",
+    )
+    parser.add_argument(
+        "--input",
+        metavar="NOME=VALOR",
+        action="append",
+        dest="asked",
+        help="valor que uma fórmula do ato pede e o ato deixa em aberto (base fixada pela Administração, nota do "
+        "fiscal até um teto…), dentro dos limites do ato (pode repetir); praca regimes --show ID lista os nomes",
     )
     parser.add_argument(
         "--date",
@@ -106,6 +115,19 @@ def parse_admin_values(items: list[str] | None) -> dict[str, Decimal] | None:
     return values
 
 
+def parse_asked(items: list[str] | None) -> dict[str, Decimal] | None:
+    """``--input nota=4`` → ``{"nota": Decimal("4")}``, typed the pt-BR way; the act's bounds are the engine's."""
+    if not items:
+        return None
+    values: dict[str, Decimal] = {}
+    for item in items:
+        match = _ASKED.match(item)
+        if match is None:
+            raise UserError(f"--input inválido: '{item}' (use NOME=VALOR, por exemplo nota=4).", field="inputs")
+        values[match.group(1)] = parse_typed(match.group(2), what=f"--input {match.group(1)}", field="inputs")
+    return values
+
+
 def engine_inputs(args: argparse.Namespace) -> dict:
     """The keyword arguments of ``models.billing.pricing.quote`` from the command line: sizes read as typed in Brazil
     (``models.base.money.parse_typed``: "2,5"; an ambiguous "2.5" is refused with both readings)."""
@@ -131,6 +153,9 @@ def engine_inputs(args: argparse.Namespace) -> dict:
     admin = parse_admin_values(args.admin_values)
     if admin:
         inputs["admin_values"] = admin
+    asked = parse_asked(getattr(args, "asked", None))
+    if asked:
+        inputs["asked"] = asked
     return inputs
 
 
@@ -257,6 +282,8 @@ def _inputs_text(inputs, regime=None) -> str:
         parts.append("MEI")
     if inputs.get("local"):
         parts.append("do município")
+    for name, value in (inputs.get("asked") or {}).items():
+        parts.append(f"{name} {str(value).replace('.', ',')}")
     return ", ".join(parts)
 
 

@@ -47,8 +47,13 @@ class DemoDesk:
     numbers follow the calendar as they would at a real desk.
     """
 
-    def __init__(self, rng: random.Random, today: _dt.date, key_dir) -> None:
+    def __init__(
+        self, rng: random.Random, today: _dt.date, key_dir, *, regimes: tuple[str, ...] = (), years: int = 0
+    ) -> None:
+        """``regimes``: the acts whose stories run (default: all six, the demo without ``--town``); ``years``: how
+        many years the stories' calendar dates move (a town's demo built a year or more after 30/11/2026)."""
         self.rng, self.today, self.key_dir = rng, today, key_dir
+        self.regimes, self.years = regimes, years
         self.people = list(Person.select().order_by(Person.id))
         self.companies = list(Company.select().order_by(Company.id))
         owners = {row.company_id: row.person_id for row in CompanyPartner.select().order_by(CompanyPartner.id)}
@@ -221,6 +226,11 @@ class DemoDesk:
     def day(self, days_ago: int) -> _dt.date:
         return self.today - _dt.timedelta(days=days_ago)
 
+    def on(self, year: int, month: int, day: int) -> _dt.date:
+        """A date of the stories' calendar (a renewal before 30 September, a term to 31 December), moved by whole
+        years so that it keeps its place in the act's year."""
+        return _dt.date(year + self.years, month, day)
+
     def story(
         self,
         regime: str,
@@ -358,21 +368,37 @@ class DemoDesk:
 
     # -- the five regimes ----------------------------------------------------
 
-    def fill(self) -> dict[str, int]:
-        import heapq
-
+    def fill(self, more=None) -> dict[str, int]:
+        """Tell the stories (``more()``: a town's open jobs, told among them) and expire what lapsed by today."""
         from models.permits import expire_due
 
+        makers = {
+            "sao-bento-2026": self.sao_bento,
+            "sapezal-2014": self.sapezal,
+            "ilha-comprida-2017": self.ilha_comprida,
+            "sjc-2014": self.sjc,
+            "olimpia-2025": self.olimpia,
+            "cabeceira-grande-2012": self.cabeceira_grande,
+        }
         stories = [
-            *self.sao_bento(),
-            *self.sapezal(),
-            *self.ilha_comprida(),
-            *self.sjc(),
-            *self.olimpia(),
-            *self.cabeceira_grande(),
+            *(story for regime_id, make in makers.items() if self.runs(regime_id) for story in make()),
             *self.pending_applications(),
+            *(more() if more is not None else ()),
             self.billing(),
         ]
+        self.run(stories)
+        expire_due(self.today, by="sistema")
+        return {"applications": self.count_apps, "permits": self.count_permits}
+
+    def runs(self, regime_id: str) -> bool:
+        """Whether the stories of ``regime_id`` are told (every act's in the demo without ``--town``)."""
+        return not self.regimes or regime_id in self.regimes
+
+    @staticmethod
+    def run(stories) -> None:
+        """The stories' steps, interleaved in date order (protocol and permit numbers follow the calendar)."""
+        import heapq
+
         queue = []
         for order, story in enumerate(stories):
             first = next(story, None)
@@ -383,8 +409,6 @@ class DemoDesk:
             step = next(story, None)
             if step is not None:
                 heapq.heappush(queue, (step, order, story))
-        expire_due(self.today, by="sistema")
-        return {"applications": self.count_apps, "permits": self.count_permits}
 
     def sao_bento(self):
         for i in range(6):
@@ -466,7 +490,10 @@ class DemoDesk:
             self.day(5),
             holder={"company": self.company()},
             settle=False,
-            issue={"event_end": _dt.date(2026, 12, 13), "days_hours": "12 e 13/12/2026, das 16h às 2h"},
+            issue={
+                "event_end": self.day(-13),
+                "days_hours": f"{self.day(-12):%d} e {self.day(-13):%d/%m/%Y}, das 16h às 2h",
+            },
             line="bebidas",
             group="g03",
             equipment="barraca",
@@ -491,7 +518,8 @@ class DemoDesk:
             _dt.date(2026, 11, 9),
             _dt.date(2026, 11, 24),
         )
-        renewal_day = _dt.date(2026, 9, 15)
+        dates = tuple(self.on(d.year, d.month, d.day) for d in dates)
+        renewal_day = self.on(2026, 9, 15)
         for i, on in enumerate(dates):
             line = lines[i % len(lines)]
             site = f"ponto-{i + 1:02d}" if line == "cadeiras-guarda-sol" else ILHA_BEACHES[i % len(ILHA_BEACHES)]
@@ -501,7 +529,7 @@ class DemoDesk:
                     (renewal_day, self.renewal("ilha-comprida-2017", "ambulante-praia", renewal_day, "Fernanda Rocha")),
                 )
             elif i == 5:
-                gave_up = _dt.date(2026, 10, 2)
+                gave_up = self.on(2026, 10, 2)
                 then = (
                     (
                         gave_up,
@@ -549,8 +577,8 @@ class DemoDesk:
                         asked,
                         lambda p, asked=asked: grant_leave(
                             p,
-                            _dt.date(2027, 1, 8),
-                            _dt.date(2027, 1, 22),
+                            self.day(-39),
+                            self.day(-53),
                             "Joana Aparecida Lopes",
                             "",
                             by="Carlos Lima",
@@ -596,7 +624,7 @@ class DemoDesk:
                 settle=False,
                 then=then,
                 issue={
-                    "valid_until": _dt.date(2027, 12, 31),
+                    "valid_until": self.on(2027, 12, 31),
                     "point": f"Banca {i + 1:02d}",
                     "days_hours": "Sextas-feiras, das 18h às 23h",
                 },
@@ -683,7 +711,7 @@ class DemoDesk:
                 settle=False,
                 then=then,
                 holder={"person": self.person()} if i % 2 == 0 else {"company": self.company()},
-                issue={"valid_until": _dt.date(2027, 6, 30)},
+                issue={"valid_until": self.day(-212)},  # 30/06/2027 in the demo without --town
                 equipment="carrocinha",
                 site="Itinerante — área central",
             )
@@ -694,7 +722,7 @@ class DemoDesk:
             self.day(15),
             holder={"company": self.company()},
             settle=False,
-            issue={"event_end": _dt.date(2026, 12, 12), "days_hours": "10 a 12/12/2026"},
+            issue={"event_end": self.day(-12), "days_hours": f"{self.day(-10):%d} a {self.day(-12):%d/%m/%Y}"},
             site="recinto-exposicoes",
         )
 
@@ -749,6 +777,8 @@ class DemoDesk:
             ("withdrawn", "sjc-2014", "feirante", "person", "Desistência do interessado"),
         )
         for i, (status, regime, kind, who, reason) in enumerate(plan):
+            if not self.runs(regime):
+                continue
             holder = {"company": self.company()} if who == "company" else {"person": self.person(mei=(who == "mei"))}
             extra = {}
             if regime == "sjc-2014":

@@ -36,7 +36,7 @@ from models.registry.people import Company, Person
 from models.rules.regimes import get_regime
 
 
-def demo_enforcement(today: _dt.date | None = None) -> dict[str, int]:
+def demo_enforcement(today: _dt.date | None = None, regimes: tuple[str, ...] = ()) -> dict[str, int]:
     """A year of enforcement across the regimes, for ``praca demo`` (after the demo's people and permits).
 
     Through the real flow: notices followed by infraction records, recurrences
@@ -46,7 +46,8 @@ def demo_enforcement(today: _dt.date | None = None) -> dict[str, int]:
     a defence partly upheld, an appeal pending, and fines unpaid past their
     deadline for the dívida ativa. Each scenario is a story whose steps run
     interleaved in date order, so record numbers follow the calendar.
-    Deterministic; a scenario whose dates fall before its act is skipped.
+    Deterministic; a scenario whose dates fall before its act is skipped. ``regimes``: the acts whose stories
+    are told (default: every one but Cabeceira Grande's, the demo without ``--town``; a town's demo names its act).
     """
     import heapq
 
@@ -113,12 +114,13 @@ def demo_enforcement(today: _dt.date | None = None) -> dict[str, int]:
             query = query.where(Permit.permit_kind.startswith(prefix))
         return query.order_by(Permit.id).offset(offset).first()
 
-    olimpia, sjc, sapezal, ilha, sao_bento = (
+    olimpia, sjc, sapezal, ilha, sao_bento, cabeceira = (
         "olimpia-2025",
         "sjc-2014",
         "sapezal-2014",
         "ilha-comprida-2017",
         "sao-bento-2026",
+        "cabeceira-grande-2012",
     )
     tpu_permit = permit(olimpia, "street-food-tpu")
 
@@ -542,6 +544,86 @@ def demo_enforcement(today: _dt.date | None = None) -> dict[str, int]:
             n=2,
         )
 
+    def roadside():
+        """Selling without the licence (Lei 376/2012, art. 1º): the goods seized; the donation to a charity waits
+        for the decision to be final (art. 5º, parágrafo único)."""
+        at = when(cabeceira, 40, 10, 30)
+        if not at:
+            return
+        yield at
+        put(
+            RecordDraft(
+                kind="seizure",
+                regime=cabeceira,
+                at=at,
+                place="Avenida Juscelino Kubitschek, em frente ao mercado municipal",
+                facts="Vendia panos de prato e redes na calçada, sem a licença da Prefeitura.",
+                infractions=["sem-licenca"],
+                person_id=people[1].id,
+                items=[ItemInput("panos de prato", "30", "un", False), ItemInput("redes", "5", "un", False)],
+                depot="Almoxarifado da Prefeitura, Rua Goiás, 120",
+                witnesses=[Witness("Cb. Ferreira", "Polícia Militar")],
+            ),
+            n=1,
+        )
+
+    def beach_card():
+        """A vendor without the ID card on the beach, a month ago (Dec. 890/2017): the record proposes what the act
+        sets; and a second one, days ago, for selling in front of a shop."""
+        licence = permit(ilha, offset=1)
+        first_at, second_at = when(ilha, 32, 11, 10), when(ilha, 5, 15, 40)
+        if licence is None or not first_at or not second_at:
+            return
+        yield first_at
+        put(
+            RecordDraft(
+                kind="infraction",
+                regime=ilha,
+                at=first_at,
+                place=licence.site or "Balneário Icaraí",
+                facts="Abordado na areia, não apresentou o Cartão de Identificação de ambulante.",
+                infractions=["nao-portar-cartao"],
+                permit_id=licence.id,
+            ),
+            n=0,
+        )
+        other = permit(ilha, offset=2)
+        if other is None:
+            return
+        yield second_at
+        put(
+            RecordDraft(
+                kind="infraction",
+                regime=ilha,
+                at=second_at,
+                place="Avenida Beira-Mar, em frente a uma sorveteria",
+                facts="Carrinho parado em frente ao estabelecimento comercial, vendendo sorvetes.",
+                infractions=["frente-comercio"],
+                permit_id=other.id,
+            ),
+            n=1,
+        )
+
+    def off_hours():
+        """A licensed vendor selling after the hours the Prefeitura set (Lei 376/2012, art. 3º), a fortnight ago."""
+        licence = permit(cabeceira)
+        at = when(cabeceira, 14, 22, 40)
+        if licence is None or not at:
+            return
+        yield at
+        put(
+            RecordDraft(
+                kind="infraction",
+                regime=cabeceira,
+                at=at,
+                place="Praça Central",
+                facts="Vendia espetinhos às 22h40, fora do horário fixado pela Prefeitura para a praça.",
+                infractions=["fora-do-horario"],
+                permit_id=licence.id,
+            ),
+            n=2,
+        )
+
     def event_stall():
         """The stall not torn down by 12h00 of 30/03/2026: R$ 150,00 (Dec. 4.794/2026, art. 2º, § 2º), paid."""
         teardown = _dt.datetime(2026, 3, 30, 13, 30)
@@ -602,20 +684,25 @@ def demo_enforcement(today: _dt.date | None = None) -> dict[str, int]:
         counts["decisions"] += 1
 
     queue: list[tuple[Any, int, Iterator[Any]]] = []
-    stories = (
-        street_food,
-        street_vending,
-        feira_goods,
-        event_organiser,
-        sidewalk,
-        corrected,
-        sjc_feira,
-        sjc_aggression,
-        sapezal_duty,
-        beach,
-        event_stall,
-        event_placard,
-    )
+    told = {
+        street_food: olimpia,
+        street_vending: olimpia,
+        feira_goods: olimpia,
+        event_organiser: olimpia,
+        sidewalk: olimpia,
+        corrected: olimpia,
+        sjc_feira: sjc,
+        sjc_aggression: sjc,
+        sapezal_duty: sapezal,
+        beach: ilha,
+        event_stall: sao_bento,
+        event_placard: sao_bento,
+        roadside: cabeceira,
+        beach_card: ilha,
+        off_hours: cabeceira,
+    }
+    town_only = (roadside, beach_card, off_hours)  # not in the demo without --town: its records stay as they were
+    stories = [make for make, regime_id in told.items() if (regime_id in regimes if regimes else make not in town_only)]
     for order, make in enumerate(stories):
         story = make()
         first = next(story, None)

@@ -7,6 +7,7 @@ import random
 import string
 
 from models.base.br import cnpj_check_digits, cpf_check_digits
+from models.demo.towns import Town
 
 DEMO_MUNICIPALITY = "Olímpia"
 DEMO_STATE = "SP"
@@ -174,18 +175,24 @@ def demo_name(rng: random.Random) -> str:
     return " ".join([first, *middle, rng.choice(SURNAMES)])
 
 
-def demo_phone(rng: random.Random) -> str:
-    return f"(17) 9{rng.randint(8000, 9999)}-{rng.randint(0, 9999):04d}"
+def demo_phone(rng: random.Random, place: Town | None = None) -> str:
+    """A mobile number of ``place``'s area code (the default demo's: Olímpia's)."""
+    area = place.area_code if place is not None else "17"
+    return f"({area}) 9{rng.randint(8000, 9999)}-{rng.randint(0, 9999):04d}"
 
 
-def demo_address(rng: random.Random) -> dict:
+def demo_address(rng: random.Random, place: Town | None = None) -> dict:
+    """An address at ``place``'s streets (the default demo's: Olímpia's); the same draws whatever the town."""
+    streets, districts = (place.streets, place.districts) if place is not None else (STREETS, DISTRICTS)
+    city, state = (place.municipality, place.state) if place is not None else (DEMO_MUNICIPALITY, DEMO_STATE)
+    prefix = place.zip_prefix if place is not None else "1540"
     return {
-        "street": rng.choice(STREETS),
+        "street": rng.choice(streets),
         "number": str(rng.randint(10, 2400)),
-        "district": rng.choice(DISTRICTS),
-        "city": DEMO_MUNICIPALITY,
-        "state": DEMO_STATE,
-        "zip_code": f"1540{rng.randint(0, 9)}{rng.randint(0, 999):03d}",
+        "district": rng.choice(districts),
+        "city": city,
+        "state": state,
+        "zip_code": f"{prefix}{rng.randint(0, 9)}{rng.randint(0, 999):03d}",
     }
 
 

@@ -55,6 +55,93 @@ def demo_sites(*regime_ids: str) -> dict[str, int]:
     return counts
 
 
+def demo_town_sites(regime_id: str) -> dict[str, int]:
+    """A town demo's sites (``praca demo --town``): the shared ones of :func:`demo_sites`, and a street with its
+    stalls for the acts that have none there (Sapezal, Olímpia, Cabeceira Grande)."""
+    counts = demo_sites(regime_id)
+    builder = _TOWN_ONLY.get(regime_id)
+    if builder is not None:
+        with db.atomic():
+            site = builder(get_regime(regime_id))
+        counts["sites"] += 1
+        counts["stalls"] += Stall.select().where(Stall.site == site.id).count()
+        counts["assigned"] += Stall.select().where((Stall.site == site.id) & Stall.holder.is_null(False)).count()
+    return counts
+
+
+def _street(
+    regime: Regime, name: str, street: str, between: tuple[str, str], notes: str, stalls: int, equipment: str
+) -> Site:
+    """A street of ``regime``'s town with its live permits' stalls and ``stalls`` free 3 × 3 m places of the act's
+    ``equipment``, laid out."""
+    site = save_site(
+        SiteInput(
+            name=name,
+            kind="street",
+            regime=regime.id,
+            gap="1,00",
+            avoid=("hydrant",),
+            notes=notes,
+            segments=[
+                SegmentInput(
+                    street=street,
+                    from_street=between[0],
+                    to_street=between[1],
+                    length="90,00",
+                    width="10,00",
+                    sides="both",
+                    obstacles=[ObstacleInput(kind="hydrant", side="a", start="33,00", extent="0,50")],
+                )
+            ],
+        )
+    )
+    extra = [
+        StallRequest(key=f"livre-{i + 1:02d}", equipment=equipment, front=Decimal("3.00"), depth=Decimal("3.00"))
+        for i in range(stalls)
+    ]
+    _lay_out_with_holders(site, extra)
+    return site
+
+
+def _demo_sapezal(regime: Regime) -> Site:
+    return _street(
+        regime,
+        "Feira do Produtor",
+        "Avenida Antônio André Maggi",
+        ("Rua Curitiba", "Avenida Tucunaré"),
+        "Espaço entre bancas e hidrante livre definidos pela Administração — dado de demonstração.",
+        12,
+        "barraca",
+    )
+
+
+def _demo_olimpia(regime: Regime) -> Site:
+    return _street(
+        regime,
+        "Feira livre da Rua Cajobi",
+        "Rua Cajobi",
+        ("Rua São João", "Rua Bernardino de Campos"),
+        "Espaço entre bancas e hidrante livre definidos pela Administração — dado de demonstração.",
+        14,
+        "barraca-desmontavel",
+    )
+
+
+def _demo_cabeceira(regime: Regime) -> Site:
+    return _street(
+        regime,
+        "Praça Central",
+        "Avenida Juscelino Kubitschek",
+        ("Rua Goiás", "Rua Minas Gerais"),
+        "Lugar e horário de venda fixados pela Prefeitura (Lei 376/2012, arts. 1º e 3º) — dado de demonstração.",
+        10,
+        "ambulante",
+    )
+
+
+_TOWN_ONLY = {"sapezal-2014": _demo_sapezal, "olimpia-2025": _demo_olimpia, "cabeceira-grande-2012": _demo_cabeceira}
+
+
 def _lay_out_with_holders(site: Site, extra: Iterable[StallRequest]) -> None:
     """Auto-layout the live permits of the site plus ``extra`` free stalls, and save it."""
     plan = plan_of(site)

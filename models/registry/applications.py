@@ -214,6 +214,9 @@ class ApplicationInput:
     exemption: str = ""
     notes: str = ""
     documents: list[DocumentInput] = field(default_factory=list)
+    #: values a formula of the act leaves open (``[[fees.inputs]]``: the base the Administration fixes, the
+    #: inspector's grade), as typed, by name — priced within the act's bounds and kept with who set them
+    asked: dict[str, str] = field(default_factory=dict)
 
 
 def _size(errors: dict, key: str, label: str, text: str, *, allow_zero: bool = False) -> Decimal | None:

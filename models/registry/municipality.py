@@ -351,18 +351,6 @@ def set_municipality(given: MunicipalityInput) -> Municipality:
     return municipality()
 
 
-def identity_of_regime(regime, *, ibge: str = "", cnpj: str = "", address: str = "") -> MunicipalityInput:
-    """The municipality of ``regime``'s act as an input (the demo's town: name and UF from the act)."""
-    return MunicipalityInput(
-        name=regime.municipality,
-        state=regime.state,
-        ibge=ibge,
-        cnpj=cnpj,
-        address=address,
-        agency=f"Prefeitura Municipal de {regime.municipality}",
-    )
-
-
 # --------------------------------------------------------------------------- whose acts, whose letterhead
 
 

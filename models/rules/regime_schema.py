@@ -14,8 +14,9 @@ a rule that depends on another key) the loader still checks: ``praca regimes
 check FILE`` is the final word, the schema is the editor's help.
 
 The schema covers what the loader reads when it loads the given files (the
-shipped acts): a branch of the format no shipped act uses (a fee kind none of
-them has) is not described in detail — its table is accepted as any table.
+shipped acts, one of them amended and one with a formula fee): a branch of the
+format none of them uses is not described in detail — its table is accepted as
+any table.
 """
 
 from __future__ import annotations
@@ -255,6 +256,57 @@ summary = "exemplo"
 """
 
 
+#: no shipped act has a formula fee yet (issue 29 §6 rewrites them): one, added to a shipped act, shows the loader
+#: every key of the rule language's tables
+_SAMPLE_FORMULA = """
+[[fees]]
+id = "exemplo-formula"
+label = "Exemplo de preço por fórmula"
+kind = "formula"
+per = "month"
+formula = "round(taxa * area * fator) + base_adm"
+basis = "art. 3º"
+
+[[fees.terms]]
+name = "taxa"
+label = "Taxa por m²"
+value = "1.00"
+unit = "R$/m2"
+basis = "art. 3º"
+
+[[fees.tables]]
+name = "fator"
+label = "Fator"
+
+[[fees.tables.rows]]
+when = "mei"
+label = "MEI"
+value = "0.5"
+basis = "art. 3º"
+
+[[fees.tables.rows]]
+value = "1"
+basis = "art. 3º"
+
+[[fees.exceptions]]
+id = "do-municipio"
+label = "Do município"
+when = "local"
+formula = "base * 0.5"
+basis = "art. 3º"
+
+[[fees.inputs]]
+name = "base_adm"
+label = "Base fixada pela Administração"
+unit = "R$"
+min = "0"
+max = "100"
+places = 2
+set_by = "administration"
+basis = "art. 3º"
+"""
+
+
 def build_schema(texts: Iterable[tuple[str, str]] | None = None) -> dict[str, Any]:
     """The JSON Schema of the format, from loading ``texts`` ((file name, TOML text) pairs; default: the
     shipped acts) with the loader's readers watched."""
@@ -264,6 +316,7 @@ def build_schema(texts: Iterable[tuple[str, str]] | None = None) -> dict[str, An
         # no shipped act is an amendment: one of them, amended, shows the loader that table too
         name, text = texts[0]
         texts.append((name, text + _SAMPLE_AMENDMENT))
+        texts.append((name, text + _SAMPLE_FORMULA))
     trace = _Trace()
     with _LOCK, _watching(trace):
         for name, text in texts:

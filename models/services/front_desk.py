@@ -22,6 +22,7 @@ import enum
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from models.access import session
 from models.access.session import require
 from models.base.errors import UserError
 from models.base.money import format_factor
@@ -359,6 +360,11 @@ def assess(
             inputs["days"] = int(data.days)
         if energy and energy != "none":
             inputs["energy"] = energy
+        typed = {name: text for name, text in data.asked.items() if (text or "").strip()}
+        if typed:
+            inputs["asked"] = typed
+            # who set them: kept on each line that uses one, in the quote frozen on the application
+            inputs["asked_by"] = session.author() if session.current() is not None else None
         try:
             result = quote(regime, **inputs) if priced else None
         except UserError as exc:

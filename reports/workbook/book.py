@@ -105,7 +105,12 @@ class Sheet:
         caption = f"{heading} — {report.label}"[:90].replace("&", "&&")
         from reports.templating import trail_anchor
 
-        trail = trail_anchor()[:110].replace("&", "&&")  # the audit trail's signed checkpoint (issue 26 §3)
+        trail = trail_anchor()  # the audit trail's signed checkpoint (issue 26 §3), whole words only in the footer
+        if len(trail) > 110:  # the reason it is unsigned does not fit beside the page's number: left out, not cut
+            trail = trail.split(" (", 1)[0]
+        if len(trail) > 110:
+            trail = trail[:110].rsplit(" · ", 1)[0]
+        trail = trail.replace("&", "&&")
         # the page's own lines in the sheet's type (LibreOffice scales them with the sheet): never below 8 pt
         # (the caption above, so that the trail, at the foot, has the width it needs beside the page's number)
         ws.set_header(f'&L&"{FONT}"&{FONT_SIZE}{caption}', {"margin": 0.25})

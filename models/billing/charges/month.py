@@ -26,6 +26,7 @@ from models.permits import LIVE_STATUSES, Permit
 from models.registry.applications import Application, change_status, next_numbers
 from models.registry.people import Company, Person
 from models.rules.acts import act_sha
+from models.rules.regimes.fee_formulas import program_for
 from models.store.db import db
 
 
@@ -73,6 +74,11 @@ def _quote_lines_of(permit, regime, fee_ids: list[str], admin_ids: list[str], ye
 def _area_inputs(regime, permit: Permit, fee) -> tuple[str, ...]:
     """What an area fee reads of a permit: the line alone where the fee charges the size the act fixes for it;
     else the stall's real size (SJC art. 11, § 5º: "por metro quadrado utilizado", the line's size a maximum)."""
+    if fee.kind == "formula":  # what its formulas read of the stall (compiled once per version of the act)
+        reads = set(program_for(regime, fee).reads)
+        if "area" in reads:  # a permit keeps its front and depth: the area is their product
+            reads |= {"front", "depth"}
+        return tuple(name for name in ("equipment", "line", "front", "depth", "hitch") if name in reads) or ("line",)
     try:
         line = regime.line(permit.line) if permit.line else None
     except UserError:
@@ -233,7 +239,7 @@ def plan_month(year: int, month: int, *, today: _dt.date | None = None) -> Month
         monthly, once, admin = [], [], []
         for fee_id in kind.fees:
             fee = regime.fee(fee_id)
-            if fee.kind == "per-area-month":
+            if fee.kind == "per-area-month" or (fee.kind == "formula" and fee.per == "month"):
                 monthly.append(fee)
             elif fee.kind == "per-day":
                 continue  # depot fees come from seizures (enforcement), not from the month
@@ -528,7 +534,7 @@ def await_payment(app: Application, *, by: str, today: _dt.date | None = None) -
             if key in existing:
                 continue
             fee = regime.fee(line["fee"]) if line.get("fee") else None
-            if fee is not None and fee.kind == "per-area-month":
+            if fee is not None and charge_kind(fee, "charge") == "monthly":
                 continue  # the month's run charges monthly fees, once the permit is in force
             created.append(
                 create_planned(

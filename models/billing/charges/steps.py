@@ -61,7 +61,7 @@ def charge_kind(fee, line_kind: str) -> str:
         return "deposit"
     if fee is None:
         return "other"
-    if fee.kind == "per-area-month":
+    if fee.kind == "per-area-month" or (fee.kind == "formula" and fee.per == "month"):
         return "monthly"
     if fee.kind == "venue-table":
         return "venue"

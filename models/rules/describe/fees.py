@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from models.base.money import format_brl, format_decimal_br
+from models.base.money import format_brl, format_decimal_br, format_factor
 from models.rules.describe.text import (
     Fact,
     amount,
@@ -18,8 +18,12 @@ from models.rules.describe.text import (
     percent,
 )
 from models.rules.describe.words import FEE_KINDS, PER, SANCTIONS
+from models.rules.fees.formula import bounds_span
+from models.rules.formulas.evaluate import shown
+from models.rules.formulas.syntax import parse
 from models.rules.regimes import Regime
 from models.rules.regimes.model import Condition, Due, EnergyTier, Fee, Venue
+from models.rules.regimes.model.fees import SETTERS
 
 # --------------------------------------------------------------------------- fees
 
@@ -114,6 +118,39 @@ def venue(item: Venue) -> str:
     return text
 
 
+def _written(text: str) -> str:
+    """A formula of the file as a person reads it (``×``, ``−``, ``máx``), its names as the file names them."""
+    return shown(parse(text), lambda node: node.name, None, format_factor)
+
+
+def _formula_facts(regime: Regime, fee: Fee) -> list[Fact]:
+    """A formula fee: its rule, each term and table row, each value it asks for, its exceptions in order."""
+    assert fee.formula is not None, "the loader requires it of a formula fee"
+    out = [fact(regime, f"Regra geral: {_written(fee.formula)}", fee)]
+    for term in fee.terms:
+        value = _written(term.formula) if term.formula else f"{format_factor(term.value or 0)} {term.unit}".strip()
+        out.append(fact(regime, f"{term.name} ({term.label or 'termo'}) = {value}", term))
+    for table in fee.tables:
+        for row in table.rows:
+            case = _written(row.when) if row.when else "demais casos"
+            out.append(fact(regime, f"{table.label}: {case} → {format_factor(row.value)} {table.unit}".strip(), row))
+    for item in fee.inputs:
+        out.append(
+            fact(
+                regime,
+                f"{item.label}: valor que {SETTERS.get(item.set_by, item.set_by)}, {bounds_span(item)}",
+                item,
+                ident=item.name,
+                option="--input",
+            )
+        )
+    for n, exc in enumerate(fee.exceptions, start=1):
+        out.append(
+            fact(regime, f"Exceção {n} — {exc.label}: quando {_written(exc.when)}, {_written(exc.formula)}", exc)
+        )
+    return out
+
+
 def fee_facts(regime: Regime, fee: Fee) -> list[Fact]:
     """A fee in words: its kind, formula, minimums, discounts and tiers with their conditions, due date,
     correction and arrears — each with its article."""
@@ -182,6 +219,8 @@ def fee_facts(regime: Regime, fee: Fee) -> list[Fact]:
                     index,
                 )
             )
+    elif fee.kind == "formula":
+        out.extend(_formula_facts(regime, fee))
     elif fee.kind == "venue-table":
         for v in fee.venues:
             out.append(fact(regime, f"{v.label}: {venue(v)}", v, ident=v.id, option="--venue"))

@@ -33,6 +33,7 @@ FEE_KINDS = {
     "venue-table": "tabela por imóvel",
     "fixed": "valor fixo",
     "per-day": "por dia",
+    "formula": "por fórmula",
 }
 SEVERITIES = {"leve": "leve", "media": "média", "grave": "grave", "gravissima": "gravíssima"}
 RULES = {

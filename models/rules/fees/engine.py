@@ -11,10 +11,12 @@ from typing import Any
 
 from models.base.errors import UserError
 from models.base.money import format_brl, format_factor, to_decimal
+from models.rules.fees.formula import checked_asked, formula_line
 from models.rules.fees.inputs import Inputs, day_count, decimal_map, in_formula, measured, regime_of
 from models.rules.fees.kinds import energy_line, fixed_line, linear_metre, per_area_month, venue_table
 from models.rules.fees.results import CENT_Q, ENERGY_NONE, Quote, QuoteLine, UnitOverrides
 from models.rules.regimes import Regime
+from models.rules.regimes.fee_formulas import program_for
 from models.rules.regimes.model import EnergyTier, Fee
 
 # --------------------------------------------------------------------------- the engine
@@ -41,6 +43,8 @@ def fee_quote(
     permit_kind: str | None = None,
     admin_values: Mapping[str, Decimal | int | str] | None = None,
     exemption: str | None = None,
+    asked: Mapping[str, Decimal | int | str] | None = None,
+    asked_by: str | None = None,
 ) -> Quote:
     """Price a stall under ``regime``, line by line.
 
@@ -65,6 +69,12 @@ def fee_quote(
     deposits it waives are priced at R$ 0,00, with what they would have been
     and the article. A fee whose ``reading`` states how Praça reads an
     ambiguous rule shows it on every line.
+
+    ``asked`` — ``{name: value}``: the values a formula fee asks for because the act leaves them to someone
+    (``[[fees.inputs]]``: an administration-defined base, an inspector's grade within a ceiling); each is
+    refused outside the bounds the act sets. ``asked_by`` names who set them: it is kept on each line that
+    uses one (``QuoteLine.asked``) and said in its details. A ``formula`` fee is priced when named, or when
+    an input it reads (equipment, front, line, area, venue) is given.
 
     Bad input (unknown equipment/line/venue, zero or negative size, a tier the
     equipment is not entitled to, a missing unit value…) raises ``UserError``
@@ -106,6 +116,8 @@ def fee_quote(
         index_factors=decimal_map(index_factors, "Fator de correção"),
         admin_values=_admin_values(regime, admin_values),
         exemption=exemption,
+        asked=checked_asked(regime, asked),
+        asked_by=asked_by,
     )
     if inp.equipment is not None:
         _check_equipment_limits(regime, inp)
@@ -158,6 +170,8 @@ def fee_quote(
                 selected.append(fee)
             elif fee.kind == "venue-table" and inp.venue is not None and inp.venue in fee.venues:
                 selected.append(fee)
+            elif fee.kind == "formula" and _formula_called_for(regime, fee, inp):
+                selected.append(fee)
     if not selected:
         raise UserError(_nothing_to_price(regime), field="fees")
 
@@ -187,10 +201,11 @@ def fee_quote(
             venue=venue,
             year=year,
             exemption=exemption,
+            asked={name: str(value) for name, value in inp.asked.items()} or None,
         ).items()
         if v is not None
     }
-    notes.extend(_unused_inputs(selected, inp))
+    notes.extend(_unused_inputs(regime, selected, inp))
     return Quote(regime=regime.id, lines=tuple(lines), inputs=inputs, notes=tuple(notes))
 
 
@@ -225,6 +240,19 @@ def _price_fee(
             lines.append(energy_line(regime, fee, tier_owner[1], inp))
     elif fee.kind == "per-area-month":
         lines.append(per_area_month(regime, fee, inp))
+    elif fee.kind == "formula":
+
+        def other(fee_id: str) -> QuoteLine:
+            """Another fee of the act priced with the same inputs (``fee('…')`` in a formula)."""
+            found: list[QuoteLine] = []
+            _price_fee(regime, regime.fee(fee_id), inp, tier_owner, found)
+            charges = [line for line in found if line.kind == "charge"]
+            if not charges:
+                raise UserError(f"O preço '{fee_id}' não tem valor para estes dados.", field="fees")
+            total = sum((line.amount for line in charges), Decimal("0.00"))
+            return dataclasses.replace(charges[0], amount=total)
+
+        lines.append(formula_line(regime, fee, inp, asked=inp.asked, asked_by=inp.asked_by, fee_amount=other))
     elif fee.kind == "venue-table":
         if inp.venue is None or inp.venue not in fee.venues:
             raise UserError(
@@ -236,20 +264,45 @@ def _price_fee(
         lines.append(fixed_line(regime, fee, inp))
 
 
-def _unused_inputs(selected: list[Fee], inp: Inputs) -> list[str]:
+def _formula_called_for(regime: Regime, fee: Fee, inp: Inputs) -> bool:
+    """A formula fee is priced unasked when the inputs that describe the stall, which it reads (itself or through
+    the fees it adds up: a surcharge on a fee), are given."""
+    reads: set[str] = set()
+    todo, seen = [fee], set()
+    while todo:
+        program = program_for(regime, todo.pop())
+        reads |= program.reads
+        for other in program.fees:
+            if other not in seen and regime.fee(other).kind == "formula":
+                seen.add(other)
+                todo.append(regime.fee(other))
+    given = {
+        "equipment": inp.equipment is not None,
+        "front": inp.front is not None,
+        "line": inp.line is not None,
+        "area": inp.area is not None,
+        "venue": inp.venue is not None,
+    }
+    return any(given[name] for name in given if name in reads)
+
+
+def _unused_inputs(regime: Regime, selected: list[Fee], inp: Inputs) -> list[str]:
     """Inputs given that none of the priced fees reads: said, never silently dropped."""
     notes: list[str] = []
     conditions = [d.when for f in selected if f.kind == "linear-metre" for d in f.discounts]
-    if inp.mei and not any(c.mei is not None for c in conditions):
+    reads = {name for f in selected if f.kind == "formula" for name in program_for(regime, f).reads}
+    if inp.mei and not any(c.mei is not None for c in conditions) and "mei" not in reads:
         notes.append(
             "MEI: nenhum dos preços calculados tem desconto ou condição para MEI — a informação não altera o valor."
         )
-    if inp.local and not any(c.local is not None for c in conditions):
+    if inp.local and not any(c.local is not None for c in conditions) and "local" not in reads:
         notes.append(
             "Do município: nenhum dos preços calculados tem desconto ou condição para quem é do "
             "município — a informação não altera o valor."
         )
-    by_day = any(f.kind in ("venue-table", "per-day") or (f.kind == "fixed" and f.per == "day") for f in selected)
+    by_day = "days" in reads or any(
+        f.kind in ("venue-table", "per-day") or (f.kind == "fixed" and f.per == "day") for f in selected
+    )
     if inp.days is not None and not by_day:
         days = f"{inp.days} {'dia' if inp.days == 1 else 'dias'}"
         notes.append(
@@ -262,6 +315,10 @@ def _unused_inputs(selected: list[Fee], inp: Inputs) -> list[str]:
                 f"O valor informado para '{fee_id}' não entra no cálculo: esse preço não está entre os "
                 "calculados (peça-o pelo id)."
             )
+    used = {item.name for f in selected for item in f.inputs}
+    for name in inp.asked:
+        if name not in used:
+            notes.append(f"O valor informado para '{name}' não entra no cálculo: nenhum dos preços calculados o usa.")
     return notes
 
 
@@ -329,6 +386,12 @@ def _nothing_to_price(regime: Regime) -> str:
         hints.append("a faixa de energia")
     if "venue-table" in kinds:
         hints.append("o imóvel e os dias")
+    if "formula" in kinds:
+        hints.append(
+            "os dados que as fórmulas leem, ou o preço pelo id ("
+            + ", ".join(f.id for f in regime.fees if f.kind == "formula")
+            + ")"
+        )
     if {"fixed", "per-day"} & kinds:
         hints.append("o preço pelo id (" + ", ".join(f.id for f in regime.fees if f.kind in ("fixed", "per-day")) + ")")
     if not hints:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
 
@@ -172,6 +172,9 @@ class Inputs:
     index_factors: Mapping[str, Decimal]
     admin_values: Mapping[str, Decimal]
     exemption: str | None = None
+    #: values the act's formulas ask for (``[[fees.inputs]]``), checked against their bounds, and who set them
+    asked: Mapping[str, Decimal] = field(default_factory=dict)
+    asked_by: str | None = None
 
     def front_or_equipment(self) -> Decimal | None:
         if self.front is not None:

@@ -23,6 +23,20 @@ CENT_Q = Decimal("0.01")
 
 
 @dataclass(frozen=True)
+class AskedValue:
+    """A value a formula asked for (``[[fees.inputs]]``), as given: what, how much, who set it — kept with the
+    amount wherever the line is stored (the application's frozen quote, the charge's detail)."""
+
+    name: str
+    label: str
+    value: Decimal
+    set_by: str | None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"name": self.name, "label": self.label, "value": str(self.value), "set_by": self.set_by}
+
+
+@dataclass(frozen=True)
 class QuoteLine:
     """One priced line: what, how much, how it was computed and why (the article)."""
 
@@ -35,9 +49,11 @@ class QuoteLine:
     year: int | None = None
     due: str | None = None
     details: tuple[str, ...] = ()
+    #: the values the act leaves open that this line was priced with, and who set them
+    asked: tuple[AskedValue, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
-        return {
+        data: dict[str, Any] = {
             "label": self.label,
             "amount": str(self.amount),
             "amount_text": format_brl(self.amount),
@@ -49,6 +65,9 @@ class QuoteLine:
             "due": self.due,
             "details": list(self.details),
         }
+        if self.asked:
+            data["asked"] = [value.to_dict() for value in self.asked]
+        return data
 
 
 @dataclass(frozen=True)

@@ -35,7 +35,7 @@ def joined(parts: Sequence[str | int]) -> str:
 def item_id(item: Any) -> str | None:
     """The id (or code) that names a table of a list, when it has one."""
     if isinstance(item, dict):
-        for name in ("id", "code"):
+        for name in ("id", "code", "name"):
             value = item.get(name)
             if isinstance(value, str) and value.strip() and not re.search(r"[.\[\]\s]", value):
                 return value

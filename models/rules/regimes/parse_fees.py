@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import re
 from decimal import Decimal
 from typing import Any
 
+from models.rules.formulas.syntax import FUNCTIONS, KEYWORDS, UNIT_WORDS, FormulaError, parse
+from models.rules.formulas.types import parse_unit
 from models.rules.regimes.model import Arrears, Condition, Discount, Due, EnergyTier, Exemption, Fee, Venue
+from models.rules.regimes.model.fees import SETTERS, AskedInput, DecisionTable, FeeException, FormulaTerm, TableRow
 from models.rules.regimes.parse_common import amount_at, unit_code
-from models.rules.regimes.reader import Node, check_unique, parse_sub
+from models.rules.regimes.reader import Node, check_unique, parse_list, parse_sub
 from models.rules.regimes.vocabulary import AREA_KINDS, FEE_KINDS, FIXED_PER, METRE_KINDS, SANCTION_KINDS
 
 
@@ -152,6 +156,8 @@ def parse_fee(node: Node) -> Fee:
             node.fail("venues", "lista vazia: informe ao menos um imóvel")
         venues = [parse_venue(child) for child in venue_nodes]
         kw["venues"] = tuple(venues)
+    elif kind == "formula":
+        kw.update(parse_formula_parts(node))
     elif kind in ("fixed", "per-day"):
         kw["admin_defined"] = node.boolean("admin_defined")
         kw["amount"] = amount_at(node, "amount", required=False)
@@ -184,3 +190,165 @@ def parse_exemption(node: Node) -> Exemption:
     )
     node.done()
     return result
+
+
+# --------------------------------------------------------------------------- formula fees (issue 29 §1, §3)
+
+#: a name a formula reads: lower-case ASCII, digits and "_" (a hyphen would read as a minus)
+NAME_RE = re.compile(r"^[a-z_][a-z0-9_]*$")
+#: names the language gives every formula fee (the desk's inputs, ``base`` in an exception)
+BUILTIN_NAMES = (
+    "front",
+    "depth",
+    "hitch",
+    "area",
+    "days",
+    "year",
+    "mei",
+    "local",
+    "equipment",
+    "line",
+    "venue",
+    "base",
+)
+
+
+def formula_at(node: Node, name: str, required: bool = True) -> str | None:
+    """A formula's text, read in the language: a syntax error is reported at the key with its column."""
+    text = node.text(name, required)
+    if text is None:
+        return None
+    try:
+        parse(text)
+    except FormulaError as exc:
+        node.fail(name, f"erro na fórmula, coluna {exc.column}: {exc.reason} — «{text}»")
+    return text
+
+
+def unit_at(node: Node, name: str = "unit") -> str:
+    text = node.text(name, False) or ""
+    try:
+        parse_unit(text)
+    except ValueError as exc:
+        node.fail(name, str(exc))
+    return text
+
+
+def name_at(node: Node, key: str = "name") -> str:
+    value = node.text(key)
+    if not NAME_RE.match(value):
+        node.fail(key, f'nome inválido "{value}": use minúsculas ASCII, dígitos e "_" (hífen seria subtração)')
+    if value in KEYWORDS or value in UNIT_WORDS or value in FUNCTIONS or value in BUILTIN_NAMES:
+        node.fail(key, f'"{value}" é uma palavra da linguagem das fórmulas: escolha outro nome')
+    return value
+
+
+def parse_term(node: Node) -> FormulaTerm:
+    name = name_at(node)
+    value = node.decimal("value", False)
+    formula = formula_at(node, "formula", False)
+    if (value is None) == (formula is None):
+        node.fail("value", 'informe "value" (um número do ato) ou "formula" — um dos dois')
+    unit = unit_at(node)
+    if formula is not None and unit:
+        node.fail("unit", "a unidade de um termo com fórmula vem da própria fórmula")
+    result = FormulaTerm(
+        name=name,
+        label=node.text("label", False),
+        value=value,
+        unit=unit,
+        formula=formula,
+        basis=node.basis(),
+        basis_act=node.basis_act(),
+        notes=node.notes(),
+    )
+    node.done()
+    return result
+
+
+def parse_row(node: Node) -> TableRow:
+    result = TableRow(
+        when=formula_at(node, "when", False),
+        value=node.decimal("value"),
+        label=node.text("label", False),
+        basis=node.basis(),
+        basis_act=node.basis_act(),
+        notes=node.notes(),
+    )
+    node.done()
+    return result
+
+
+def parse_table(node: Node) -> DecisionTable:
+    name = name_at(node)
+    label = node.text("label")
+    unit = unit_at(node)
+    row_nodes = node.tables("rows", required=True)
+    if not row_nodes:
+        node.fail("rows", "tabela sem linhas")
+    rows = parse_list(node, "rows", parse_row, id_attr=None)
+    for row_node, row in zip(row_nodes, rows, strict=False):
+        if row.when is None and row is not rows[-1]:
+            row_node.fail("when", 'só a última linha pode ficar sem "when" (os demais casos)')
+    result = DecisionTable(name=name, label=label, unit=unit, rows=rows, notes=node.notes())
+    node.done()
+    return result
+
+
+def parse_fee_exception(node: Node) -> FeeException:
+    result = FeeException(
+        id=node.ident(),
+        label=node.text("label"),
+        when=formula_at(node, "when") or "",
+        formula=formula_at(node, "formula") or "",
+        basis=node.basis(),
+        basis_act=node.basis_act(),
+        notes=node.notes(),
+    )
+    node.done()
+    return result
+
+
+def parse_asked_input(node: Node) -> AskedInput:
+    name = name_at(node)
+    minimum = node.decimal("min", False)
+    maximum = node.decimal("max", False)
+    if minimum is not None and maximum is not None and minimum > maximum:
+        node.fail("max", f"o máximo ({maximum}) é menor que o mínimo ({minimum})")
+    places = node.integer("places", False, minimum=0)
+    if places is not None and places > 6:
+        node.fail("places", "no máximo 6 casas decimais")
+    result = AskedInput(
+        name=name,
+        label=node.text("label"),
+        unit=unit_at(node),
+        minimum=minimum,
+        maximum=maximum,
+        places=2 if places is None else places,
+        set_by=node.enum("set_by", tuple(SETTERS), required=False, default="administration"),
+        basis=node.basis(),
+        basis_act=node.basis_act(),
+        notes=node.notes(),
+    )
+    node.done()
+    return result
+
+
+def parse_formula_parts(node: Node) -> dict[str, Any]:
+    """The keys of a ``kind = "formula"`` fee: its formula, terms, decision tables, exceptions and the inputs it
+    asks for. Names and units are checked against the whole act afterwards (``fee_formulas``)."""
+    parts: dict[str, Any] = {
+        "formula": formula_at(node, "formula"),
+        "per": node.enum("per", FIXED_PER, required=False),
+        "terms": parse_list(node, "terms", parse_term, id_attr="name", what="termo"),
+        "tables": parse_list(node, "tables", parse_table, id_attr="name", what="tabela"),
+        "exceptions": parse_list(node, "exceptions", parse_fee_exception, what="exceção"),
+        "inputs": parse_list(node, "inputs", parse_asked_input, id_attr="name", what="valor informado"),
+    }
+    names: dict[str, str] = {}
+    for key in ("terms", "tables", "inputs"):
+        for i, item in enumerate(parts[key]):
+            if item.name in names:
+                node.fail(f"{key}[{i}].name", f'nome "{item.name}" já usado em {names[item.name]}')
+            names[item.name] = key
+    return parts

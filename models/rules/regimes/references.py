@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 from models.rules.regimes.errors import RegimeError
+from models.rules.regimes.fee_formulas import FeeProgram, compile_fee, fee_circles
 from models.rules.regimes.model import Amount, Sanction
 from models.rules.regimes.reader import FOUND, Node, meant, show
 from models.rules.regimes.regime import Regime
@@ -135,6 +136,8 @@ def check_references(regime: Regime, root: Node) -> None:
                     f"({charged} × {venue.per_day.value} {venue.per_day.unit}): 2 dias custariam menos que 1",
                 )
 
+    _check_formula_fees(regime, fail)
+
     deadlines = {d.id: d for d in regime.deadlines}
 
     def check_sanctions(sanctions: Iterable[Sanction], key: str) -> None:
@@ -243,3 +246,20 @@ def check_rule_deadlines(regime: Regime, root: Node) -> None:
                     file=root.file,
                     key=f"permit_kinds[{i}].rules[{j}].due",
                 )
+
+
+def _check_formula_fees(regime: Regime, fail: Callable[[str, str], None]) -> None:
+    """Each formula fee against the act (names, units, circles), every mistake at its expression's key."""
+    programs: dict[str, FeeProgram] = {}
+    positions: dict[str, int] = {}
+    for i, fee in enumerate(regime.fees):
+        if fee.kind != "formula":
+            continue
+        program = compile_fee(regime, fee)
+        programs[fee.id], positions[fee.id] = program, i
+        for key, error in program.errors:
+            fail(f"fees[{i}].{key}", f"erro na fórmula, coluna {error.column}: {error.reason}")
+    for circle in fee_circles(programs):
+        fail(
+            f"fees[{positions[circle[0]]}].formula", "preços que somam uns aos outros em círculo: " + " → ".join(circle)
+        )

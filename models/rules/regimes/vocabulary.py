@@ -38,7 +38,7 @@ RULE_KINDS = (
 )
 ONE_PER_SCOPES = ("person", "family", "spouse", "partners", "household", "dependants")
 WAIT_AFTER = ("expiry", "revocation", "abandonment", "cancellation")
-FEE_KINDS = ("linear-metre", "energy", "per-area-month", "venue-table", "fixed", "per-day")
+FEE_KINDS = ("linear-metre", "energy", "per-area-month", "venue-table", "fixed", "per-day", "formula")
 FIXED_PER = ("once", "year", "month", "day", "event")
 METRE_KINDS = ("front", "front-plus-hitch")
 #: what a per-area fee measures: the line's fixed size, the area declared, or the area used up to the line's size

@@ -99,6 +99,89 @@ class Exemption:
 
 
 @dataclass(frozen=True)
+class FormulaTerm:
+    """A named value of a formula fee (``[[fees.terms]]``): a number the act gives, in its unit (``value`` and
+    ``unit``: ``"5.50"``; ``"2.50"`` in ``"R$/m2"``; ``"100"`` in ``"UFESP"``), or a formula of its own over other
+    names (``formula``) — each with its article."""
+
+    name: str
+    basis: str
+    label: str | None = None
+    value: Decimal | None = None
+    unit: str = ""
+    formula: str | None = None
+    basis_act: str | None = None
+    notes: str | None = None
+
+
+@dataclass(frozen=True)
+class TableRow:
+    """A row of a decision table: when its condition holds (``when``; none: "in every other case", the last
+    row), the table's value is ``value`` (in the table's unit), by ``basis``."""
+
+    value: Decimal
+    basis: str
+    when: str | None = None
+    label: str | None = None
+    basis_act: str | None = None
+    notes: str | None = None
+
+
+@dataclass(frozen=True)
+class DecisionTable:
+    """Tiers as the act lists them (``[[fees.tables]]``): rows of conditions → value, the first row that holds
+    decides (DMN's "first" hit policy). Read in a formula by its ``name``."""
+
+    name: str
+    label: str
+    rows: tuple[TableRow, ...]
+    unit: str = ""
+    notes: str | None = None
+
+
+@dataclass(frozen=True)
+class FeeException:
+    """An exception to a formula fee's general rule (``[[fees.exceptions]]``), as the law writes it: when
+    ``when`` holds, the amount is ``formula`` instead (``base`` in it is the general rule's amount). The
+    exceptions are tried in the file's order; the first that holds decides."""
+
+    id: str
+    label: str
+    when: str
+    formula: str
+    basis: str
+    basis_act: str | None = None
+    notes: str | None = None
+
+
+#: who sets a value a formula asks for (``[[fees.inputs]] set_by``), as a message says it: "valor que o fiscal fixa"
+SETTERS = {
+    "administration": "a Administração fixa",
+    "inspector": "o fiscal fixa",
+    "authority": "a autoridade competente fixa",
+    "applicant": "o requerente informa",  # a count the application states: lots, feira days, events
+}
+
+
+@dataclass(frozen=True)
+class AskedInput:
+    """A value a formula needs that the desk cannot have (``[[fees.inputs]]``): an administration-defined base,
+    the inspector's grade within a ceiling, a range the authority fixes. Asked for at the desk and on the command
+    line, within the bounds the act sets (``minimum``, ``maximum``), and recorded with who set it."""
+
+    name: str
+    label: str
+    basis: str
+    unit: str = ""
+    minimum: Decimal | None = None
+    maximum: Decimal | None = None
+    places: int = 2
+    set_by: str = "administration"
+    basis_act: str | None = None
+    notes: str | None = None
+
+
+@dataclass(frozen=True)
 class Fee:
     id: str
     label: str
@@ -129,6 +212,12 @@ class Fee:
     amount: Amount | None = None
     per: str | None = None
     admin_defined: bool = False
+    # formula
+    formula: str | None = None
+    terms: tuple[FormulaTerm, ...] = ()
+    tables: tuple[DecisionTable, ...] = ()
+    exceptions: tuple[FeeException, ...] = ()
+    inputs: tuple[AskedInput, ...] = ()
     #: cases the act exempts (``Exemption``)
     exemptions: tuple[Exemption, ...] = ()
     #: how Praça reads the act where it can be read two ways and the reading costs someone money

@@ -1,0 +1,411 @@
+"""A ``kind = "formula"`` fee priced into its :class:`QuoteLine`: the general rule's formula, then its
+exceptions in the file's order (the first that holds decides), each value with its article — the line's
+formula is the rule with the values in (``5,50 × 38,42 × máx(4,00; 1,00) × (1 − 0,30)``) and its details say,
+in the order they were read, every term, table row, asked value (with who set it), fiscal unit and exception.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable, Mapping
+from decimal import Decimal
+from typing import Any
+
+from models.base.errors import UserError
+from models.base.money import format_brl, format_factor, parse_typed, round_cents
+from models.rules.fees.inputs import Inputs, due_text, in_formula, join_basis, unit_value_detail, year_for
+from models.rules.fees.results import AskedValue, QuoteLine
+from models.rules.formulas.evaluate import EvaluationError, Value, shown
+from models.rules.formulas.syntax import Call, Expr, Num, Str
+from models.rules.regimes import Regime
+from models.rules.regimes.fee_formulas import FeeProgram, program_for
+from models.rules.regimes.model import Fee
+from models.rules.regimes.model.fees import SETTERS, AskedInput
+
+#: how the desk's inputs are named in a message
+_DESK_WORDS = {
+    "front": ("a frente ocupada (metros)", "front"),
+    "depth": ("a profundidade (metros)", "depth"),
+    "hitch": ("o engate (metros)", "hitch"),
+    "area": ("a área (m²) ou a frente e a profundidade", "area"),
+    "days": ("o número de dias", "days"),
+    "equipment": ("o equipamento", "equipment"),
+    "line": ("o ramo", "line"),
+    "venue": ("o imóvel", "venue"),
+}
+
+
+def asked_inputs(regime: Regime) -> dict[str, AskedInput]:
+    """Every value the act's formula fees ask for, by name (one name, one meaning across the act)."""
+    found: dict[str, AskedInput] = {}
+    for fee in regime.fees:
+        for item in fee.inputs:
+            found.setdefault(item.name, item)
+    return found
+
+
+def bounds_text(regime: Regime, item: AskedInput) -> str:
+    """``de 1 a 5 (Lei X, art. 7º)`` — the range the act sets, with its article."""
+    return f"{bounds_span(item)} ({regime.cite(item.basis, item.basis_act)})"
+
+
+def bounds_span(item: AskedInput) -> str:
+    """``de 1 a 5`` — the range the act sets."""
+    unit = f" {item.unit}" if item.unit else ""
+    if item.minimum is not None and item.maximum is not None:
+        span = f"de {_factor(item.minimum)} a {_factor(item.maximum)}{unit}"
+    elif item.maximum is not None:
+        span = f"até {_factor(item.maximum)}{unit}"
+    elif item.minimum is not None:
+        span = f"a partir de {_factor(item.minimum)}{unit}"
+    else:
+        span = "sem limite fixado no ato"
+    return span
+
+
+def checked_asked(regime: Regime, values: Mapping[str, Any] | None) -> dict[str, Decimal]:
+    """The values given for the act's asked inputs, each within the bounds the act sets; anything else is one
+    clear ``UserError`` (field ``inputs.NAME``)."""
+    declared = asked_inputs(regime)
+    result: dict[str, Decimal] = {}
+    for name, raw in (values or {}).items():
+        item = declared.get(name)
+        if item is None:
+            options = ", ".join(declared) or "nenhum"
+            raise UserError(
+                f"'{name}' não é um valor que o regime {regime.id} pede (valores: {options}).", field="inputs"
+            )
+        if isinstance(raw, float):
+            raise TypeError("asked values: Decimal, int or text, never float")
+        try:
+            number = parse_typed(raw, what=item.label, field=f"inputs.{name}")  # typed the pt-BR way: "1.500"
+        except TypeError:
+            raise UserError(
+                f"{item.label}: {raw!s} não é um número (use, por exemplo, 150,00).", field=f"inputs.{name}"
+            ) from None
+        low = item.minimum if item.minimum is not None else Decimal(0)
+        if number < low or (item.maximum is not None and number > item.maximum):
+            raise UserError(
+                f"{item.label}: {_factor(number)} fora dos limites do ato — {bounds_text(regime, item)}.",
+                field=f"inputs.{name}",
+            )
+        if number != number.quantize(Decimal(1).scaleb(-item.places)):
+            raise UserError(
+                f"{item.label}: {_factor(number)} — no máximo {item.places} casas decimais.",
+                field=f"inputs.{name}",
+            )
+        result[name] = number
+    return result
+
+
+class _Pricing:
+    """One evaluation of a formula fee (the :class:`Env` of its compiled closures): the values read, each once,
+    and the details in reading order."""
+
+    def __init__(
+        self,
+        regime: Regime,
+        program: FeeProgram,
+        inp: Inputs,
+        year: int,
+        asked: Mapping[str, Decimal],
+        asked_by: str | None,
+        fee_amount: Callable[[str], QuoteLine],
+    ):
+        self.regime, self.program, self.inp, self.year = regime, program, inp, year
+        self.asked, self.asked_by, self.fee_amount = asked, asked_by, fee_amount
+        self.values: dict[str, Value] = {}
+        self.texts: dict[str, str] = {}
+        self.details: list[str] = []
+        self.bases: list[str | None] = [program.fee.basis]
+        self.given: list[AskedValue] = []
+        self.called: dict[tuple[str, str], Decimal] = {}
+        #: names written as a product when shown: a value in fiscal units (``5,50 × 38,42``)
+        self.products: dict[str, str] = {}
+
+    # -- the Env of the compiled closures
+    def value(self, name: str) -> Value:
+        found = self.values.get(name)
+        if found is None:
+            found, self.texts[name] = self._read(name)
+            self.values[name] = found
+        return found
+
+    def call(self, function: str, args: list[Value]) -> Value:
+        key = (function, str(args[0]))
+        found = self.called.get(key)
+        if found is not None:
+            return found
+        if function == "fee":
+            line = self.fee_amount(str(args[0]))
+            self.details.append(f"{line.label} = {format_brl(line.amount)} ({line.basis})")
+            value = line.amount
+        else:  # a fiscal unit in a given year
+            year = int(Decimal(str(args[0])))
+            value = self.regime.unit_value(function, year, self.inp.overrides)
+            self.details.append(unit_value_detail(self.regime, function, year, self.inp.overrides))
+        self.called[key] = value
+        return value
+
+    def _cite(self, key: str, basis: str, basis_act: str | None) -> str:
+        text = self.program.said.get(key)
+        if text is None:
+            text = self.program.said[key] = self.regime.cite(basis, basis_act)
+        return text
+
+    # -- names
+    def _read(self, name: str) -> tuple[Value, str]:
+        program, regime = self.program, self.regime
+        if name in program.terms:
+            return self._term(name)
+        if name in program.tables:
+            return self._table(name)
+        if name in program.inputs:
+            return self._asked(name)
+        if name in regime.units_by_code:
+            value = regime.unit_value(name, self.year, self.inp.overrides)
+            self.details.append(unit_value_detail(regime, name, self.year, self.inp.overrides))
+            return value, _factor(value)
+        if any(index.code == name for index in regime.indexes):
+            return self._index(name)
+        return self._desk(name)
+
+    def _term(self, name: str) -> tuple[Value, str]:
+        term = self.program.terms[name]
+        label = term.term.label or name
+        cite = self._cite(f"term:{name}", term.term.basis, term.term.basis_act)
+        self.bases.append(term.term.basis)
+        if term.tree is None:
+            assert term.term.value is not None  # the loader asks for value or formula
+            value = term.term.value
+            if term.fiscal is None:
+                self.details.append(f"{label} = {_factor(value)}{_unit(term.term.unit)} ({cite})")
+                return value, _factor(value)
+            unit_value = self.regime.unit_value(term.fiscal, self.year, self.inp.overrides)
+            self.details.append(unit_value_detail(self.regime, term.fiscal, self.year, self.inp.overrides))
+            self.details.append(f"{label} = {_factor(value)} {term.term.unit} ({cite})")
+            self.products[name] = f"{_factor(value)} × {_factor(unit_value)}"
+            return value * unit_value, f"({self.products[name]})"
+        computed = self.evaluate(f"term:{name}")
+        assert isinstance(computed, Decimal)
+        self.details.append(f"{label} = {self.show(f'term:{name}')} = {_measure(computed)} ({cite})")
+        return computed, _measure(computed)
+
+    def _table(self, name: str) -> tuple[Value, str]:
+        table = self.program.tables[name]
+        for n, (row, when) in enumerate(zip(table.table.rows, table.whens, strict=True), start=1):
+            if when is not None and not self.evaluate(f"row:{name}:{n - 1}"):
+                continue
+            cite = self.regime.cite(row.basis, row.basis_act)
+            self.bases.append(row.basis)
+            case = row.label or (self.symbolic(when) if when is not None else "demais casos")
+            value = row.value
+            text = _factor(value)
+            if table.fiscal is not None:
+                unit_value = self.regime.unit_value(table.fiscal, self.year, self.inp.overrides)
+                self.details.append(unit_value_detail(self.regime, table.fiscal, self.year, self.inp.overrides))
+                self.products[name] = f"{_factor(row.value)} × {_factor(unit_value)}"
+                value, text = value * unit_value, f"({self.products[name]})"
+            self.details.append(
+                f"{table.table.label}: linha {n} ({case}) → {_factor(row.value)}{_unit(table.table.unit)} ({cite})"
+            )
+            return value, text
+        raise UserError(
+            f"{table.table.label}: nenhuma linha da tabela se aplica a estes dados "
+            f"({self.regime.cite(table.table.rows[0].basis)}) — confira os dados informados.",
+            field="fees",
+        )
+
+    def _asked(self, name: str) -> tuple[Value, str]:
+        item, _dim = self.program.inputs[name]
+        value = self.asked.get(name)
+        if value is None:
+            who = SETTERS.get(item.set_by, item.set_by)
+            raise UserError(
+                f'"{self.program.fee.label}" depende de {item.label.lower()}, valor que {who}, '
+                f"{bounds_text(self.regime, item)}: informe-o ({name}) antes de calcular.",
+                field=f"inputs.{name}",
+            )
+        self.bases.append(item.basis)
+        by = f" — informado por {self.asked_by}" if self.asked_by else ""
+        self.details.append(f"{item.label} = {_factor(value)}{_unit(item.unit)}, {bounds_text(self.regime, item)}{by}")
+        self.given.append(AskedValue(name, item.label, value, self.asked_by))
+        return value, _factor(value)
+
+    def _index(self, code: str) -> tuple[Value, str]:
+        index = self.regime.index(code)
+        if self.year <= index.base_year:
+            return Decimal(1), "1"
+        factor = self.inp.index_factors.get(code)
+        if factor is None:
+            raise UserError(
+                f"{self.program.fee.label}: o valor é de {index.base_year} e é corrigido anualmente pelo {code} "
+                f"({self.regime.cite(index.basis)}): informe o fator acumulado do {code} de {index.base_year} a "
+                f"{self.year}, ou calcule para {index.base_year}.",
+                field="index_factor",
+            )
+        self.bases.append(index.basis)
+        self.details.append(
+            f"Correção {code} {index.base_year}→{self.year}: fator {_factor(factor)} ({self.regime.cite(index.basis)})"
+        )
+        return factor, _factor(factor)
+
+    def _desk(self, name: str) -> tuple[Value, str]:
+        inp = self.inp
+        value: Value | None
+        if name == "front":
+            value = inp.front_or_equipment()
+        elif name == "depth":
+            value = inp.depth_or_equipment()
+        elif name == "hitch":
+            value = inp.hitch if inp.hitch is not None else Decimal(0)
+        elif name == "area":
+            front, depth = inp.front_or_equipment(), inp.depth_or_equipment()
+            value = inp.area if inp.area is not None else (front * depth if front and depth else None)
+        elif name == "days":
+            value = Decimal(inp.days) if inp.days is not None else None
+        elif name == "year":
+            value = Decimal(self.year)
+        elif name in ("mei", "local"):
+            flag = inp.mei if name == "mei" else inp.local
+            return flag, "sim" if flag else "não"
+        elif name == "equipment":
+            value = inp.equipment.id if inp.equipment is not None else None
+        elif name == "line":
+            value = inp.line.id if inp.line is not None else None
+        else:  # venue
+            value = inp.venue.id if inp.venue is not None else None
+        if value is None:
+            what, field = _DESK_WORDS[name]
+            fee = self.program.fee
+            raise UserError(
+                f"Informe {what} para calcular {fee.label.lower()} ({self.regime.cite(fee.basis)}).", field=field
+            )
+        if isinstance(value, str):
+            return value, value
+        if name in ("days", "year"):  # counted, not measured: 2 dias, not 2,00
+            return value, str(value)
+        return value, _measure(value)
+
+    # -- expressions
+    def evaluate(self, key: str) -> Value:
+        try:
+            return self.program.compiled[key].run(self)
+        except EvaluationError as exc:
+            raise UserError(
+                f"{self.program.fee.label}: {exc.reason} na fórmula ({self.regime.cite(self.program.fee.basis)}).",
+                field="fees",
+            ) from None
+
+    def show(self, key: str) -> str:
+        """The expression ``key`` with the values in (every name it shows was read when it was evaluated)."""
+        out = []
+        for part in self.program.compiled[key].parts:
+            if isinstance(part, str):
+                out.append(part)
+            elif part.call is not None:
+                out.append(self._call_text(part.call))
+            elif part.name in self.products:
+                product = self.products[part.name]
+                out.append(f"({product})" if part.tight else product)
+            else:
+                if part.name not in self.texts:
+                    self.value(part.name)
+                out.append(self.texts[part.name])
+        return "".join(out)
+
+    def _call_text(self, node: Call) -> str:
+        arg = node.args[0]
+        key = (node.function, str(arg.value) if isinstance(arg, (Str, Num)) else "")
+        value = self.called.get(key)
+        if value is None:
+            computed = self.call(node.function, [arg.value if isinstance(arg, (Str, Num)) else ""])
+            assert isinstance(computed, Decimal)
+            value = computed
+        return _measure(value) if node.function == "fee" else _factor(value)
+
+    def symbolic(self, tree: Expr) -> str:
+        """A condition or a formula as the act says it, for the details (the names stay names: the rule, not
+        the case): written once per version of the act."""
+        key = f"symbolic:{id(tree)}"
+        text = self.program.said.get(key)
+        if text is None:
+            text = self.program.said[key] = shown(tree, lambda node: node.name, None, format_factor)
+        return text
+
+
+@functools.lru_cache(maxsize=4096)
+def _factor_text(text: str) -> str:
+    return format_factor(Decimal(text))
+
+
+@functools.lru_cache(maxsize=4096)
+def _measure_text(text: str) -> str:
+    return in_formula(Decimal(text))
+
+
+def _factor(value: Decimal) -> str:
+    """``format_factor``, kept by the value as written (the same few values are written in every quote)."""
+    return _factor_text(str(value))
+
+
+def _measure(value: Decimal) -> str:
+    """``in_formula``, kept by the value as written."""
+    return _measure_text(str(value))
+
+
+def _unit(unit: str) -> str:
+    return f" {unit}" if unit else ""
+
+
+def formula_line(
+    regime: Regime,
+    fee: Fee,
+    inp: Inputs,
+    *,
+    asked: Mapping[str, Decimal],
+    asked_by: str | None,
+    fee_amount: Callable[[str], QuoteLine],
+) -> QuoteLine:
+    """The line of a formula fee: its rule, then the first exception whose condition holds (in the file's
+    order), rounded once to the cent (``ROUND_HALF_UP``)."""
+    program = program_for(regime, fee)
+    if program.errors:  # a regime built in memory without the checker
+        key, error = program.errors[0]
+        raise UserError(f"{fee.label}: fórmula inválida em {key}, coluna {error.column}: {error.reason}", field="fees")
+    year = year_for(fee, inp.year)
+    pricing = _Pricing(regime, program, inp, year, asked, asked_by, fee_amount)
+    base = pricing.evaluate("formula")
+    assert isinstance(base, Decimal)
+    amount, shown_key, label = base, "formula", fee.label
+    pricing.values["base"], pricing.texts["base"] = base, _measure(base)
+    for n, exc in enumerate(program.exceptions, start=1):
+        cite = pricing._cite(f"exception:{n}", exc.exception.basis, exc.exception.basis_act)
+        if not pricing.evaluate(f"when:{n - 1}"):
+            pricing.details.append(f"Exceção {n} — {exc.exception.label} ({cite}): não se aplica.")
+            continue
+        value = pricing.evaluate(f"exception:{n - 1}")
+        assert isinstance(value, Decimal)
+        pricing.details.append(
+            f"Exceção {n} — {exc.exception.label} ({cite}): aplica-se; em vez da regra geral "
+            f"({pricing.show('formula')} = {_measure(base)}), {pricing.symbolic(exc.formula)}."
+        )
+        pricing.bases.append(exc.exception.basis)
+        amount, shown_key = value, f"shown:{n - 1}"
+        label = f"{fee.label} — {exc.exception.label}"
+        break
+    if amount < 0:
+        raise UserError(f"{fee.label}: a fórmula deu valor negativo ({_measure(amount)}).", field="fees")
+    if fee.basis_act:
+        pricing.details.append(f"Com base em: {fee.basis_act}")
+    return QuoteLine(
+        label=label,
+        amount=round_cents(amount),
+        formula=pricing.show(shown_key),
+        basis=join_basis(regime, *pricing.bases),
+        fee=fee.id,
+        year=year,
+        due=due_text(fee),
+        details=tuple(pricing.details),
+        asked=tuple(pricing.given),
+    )

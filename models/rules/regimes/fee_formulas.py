@@ -1,0 +1,359 @@
+"""A formula fee checked against its act and compiled (:class:`FeeProgram`): every name its formulas read is
+a desk input, a term, a decision table, an asked input, a fiscal unit or an index of the act; every unit fits
+(``front + area`` — m + m² — is refused); the fee's formula and each exception's come out in R$; terms and
+fees do not refer to themselves in a circle. The checker reports each mistake at its expression's key with
+its column; the engine prices from the compiled program, compiled once per version of the act
+(:func:`program_for`, keyed by the regime's id and the SHA-256 of its text).
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from decimal import Decimal
+from typing import TYPE_CHECKING
+
+from models.rules.formulas.compiled import Compiled, compile_expr
+from models.rules.formulas.syntax import Call, Expr, FormulaError, Name, Num, Str, names, parse, substituted
+from models.rules.formulas.types import BOOL, MONEY, NUMBER, Category, Dim, Type, check, parse_unit, type_text
+from models.rules.regimes.model import Fee
+from models.rules.regimes.model.fees import AskedInput, DecisionTable, FeeException, FormulaTerm
+from models.rules.regimes.reader import near
+
+if TYPE_CHECKING:
+    from models.rules.regimes.regime import Regime
+
+#: the desk's inputs a formula may read, with their types (categories get the act's ids when compiled)
+DESK_INPUTS: dict[str, Type] = {
+    "front": Dim.of("m"),
+    "depth": Dim.of("m"),
+    "hitch": Dim.of("m"),
+    "area": Dim.of("m2"),
+    "days": Dim.of("dia"),
+    "year": NUMBER,
+    "mei": BOOL,
+    "local": BOOL,
+}
+#: the desk's inputs that choose from one of the act's lists
+DESK_CATEGORIES = {"equipment": "equipamento", "line": "ramo", "venue": "imóvel"}
+
+
+@dataclass(frozen=True)
+class TermProgram:
+    term: FormulaTerm
+    tree: Expr | None  # None: a number of the act (``value``)
+    dim: Dim
+    fiscal: str | None  # the fiscal unit its value is counted in
+
+
+@dataclass(frozen=True)
+class TableProgram:
+    table: DecisionTable
+    whens: tuple[Expr | None, ...]  # one per row; None: every other case
+    dim: Dim
+    fiscal: str | None
+
+
+@dataclass(frozen=True)
+class ExceptionProgram:
+    exception: FeeException
+    when: Expr
+    formula: Expr
+
+
+@dataclass(frozen=True)
+class FeeProgram:
+    """A formula fee, checked and parsed: what the engine evaluates."""
+
+    fee: Fee
+    formula: Expr
+    terms: dict[str, TermProgram]
+    tables: dict[str, TableProgram]
+    exceptions: tuple[ExceptionProgram, ...]
+    inputs: dict[str, tuple[AskedInput, Dim]]
+    #: the desk's inputs any of its expressions reads (``front``, ``line``…): what the quote must be given
+    reads: frozenset[str] = frozenset()
+    #: the other fees of the act it adds up (``fee('licenca')``)
+    fees: tuple[str, ...] = ()
+    #: each expression compiled to closures and a text template (none when the fee has a mistake): ``formula``,
+    #: ``term:NAME``, ``row:TABLE:N``, ``when:N``, ``exception:N`` and ``shown:N`` (the exception with ``base``
+    #: written out as the rule)
+    compiled: dict[str, Compiled] = field(default_factory=dict, compare=False)
+    #: texts the engine writes alike for every quote of this version (a term's detail, an exception's rule),
+    #: kept once written
+    said: dict[str, str] = field(default_factory=dict, compare=False)
+    errors: tuple[tuple[str, FormulaError], ...] = field(default=(), compare=False)
+
+
+def _expressions(fee: Fee) -> Iterator[tuple[str, str]]:
+    """(key inside the fee, text) of every expression of a formula fee."""
+    if fee.formula is not None:
+        yield "formula", fee.formula
+    for i, term in enumerate(fee.terms):
+        if term.formula is not None:
+            yield f"terms[{i}].formula", term.formula
+    for i, table in enumerate(fee.tables):
+        for j, row in enumerate(table.rows):
+            if row.when is not None:
+                yield f"tables[{i}].rows[{j}].when", row.when
+    for i, exc in enumerate(fee.exceptions):
+        yield f"exceptions[{i}].when", exc.when
+        yield f"exceptions[{i}].formula", exc.formula
+
+
+def compile_fee(regime: Regime, fee: Fee) -> FeeProgram:
+    """``fee`` (``kind = "formula"``) checked against ``regime``. Each expression with a mistake is recorded in
+    ``errors`` as (its key inside the fee, the :class:`FormulaError`); the others are still checked."""
+    fiscal_units = frozenset(regime.units_by_code)
+    indexes = {index.code for index in regime.indexes}
+    fee_ids = {f.id for f in regime.fees}
+    errors: list[tuple[str, FormulaError]] = []
+    desk: dict[str, Type] = dict(DESK_INPUTS)
+    desk["equipment"] = Category("equipamento", frozenset(e.id for e in regime.equipment_kinds))
+    desk["line"] = Category("ramo", frozenset(line.id for line in regime.lines))
+    desk["venue"] = Category("imóvel", frozenset(regime.ids("venue")))
+    trees: dict[str, Expr] = {}
+    for key, text in _expressions(fee):
+        try:
+            trees[key] = parse(text)
+        except FormulaError as exc:  # the loader reported it already; recorded so the fee is not priced
+            errors.append((key, exc))
+
+    term_keys = {term.name: f"terms[{i}]" for i, term in enumerate(fee.terms)}
+    terms = {term.name: term for term in fee.terms}
+    tables = {table.name: (i, table) for i, table in enumerate(fee.tables)}
+    asked: dict[str, tuple[AskedInput, Dim]] = {}
+    for i, item in enumerate(fee.inputs):
+        try:
+            asked[item.name] = (item, parse_unit(item.unit, fiscal_units)[0])
+        except ValueError as exc:
+            errors.append((f"inputs[{i}].unit", FormulaError(str(exc), 1)))
+    term_programs: dict[str, TermProgram] = {}
+    table_programs: dict[str, TableProgram] = {}
+    visiting: list[str] = []
+    reads: set[str] = set()
+    referenced: list[str] = []
+    known = sorted({*desk, *terms, *tables, *asked, *fiscal_units, *indexes, "base"})
+
+    failed: set[str] = set()
+
+    def term_type(name: str, column: int) -> Dim:
+        if name in term_programs:
+            return term_programs[name].dim
+        if name in failed:
+            raise _ReportedError(name, column)
+        term = terms[name]
+        if name in visiting:
+            circle = " → ".join([*visiting[visiting.index(name) :], name])
+            raise FormulaError(f"referência circular entre termos: {circle}", column)
+        key = f"{term_keys[name]}.formula" if term.formula is not None else f"{term_keys[name]}.unit"
+        visiting.append(name)
+        try:
+            if term.formula is None:
+                dim, fiscal = parse_unit(term.unit, fiscal_units)
+                term_programs[name] = TermProgram(term, None, dim, fiscal)
+                return dim
+            tree = trees.get(key)
+            if tree is None:  # its syntax error is recorded already
+                raise _ReportedError(name, column)
+            kind = typed(tree, in_exception=False)
+            if not isinstance(kind, Dim):
+                raise FormulaError(f"o termo {name!r} deve ser um valor ou uma medida, não {type_text(kind)}", 1)
+            term_programs[name] = TermProgram(term, tree, kind, None)
+            return kind
+        except (FormulaError, ValueError) as exc:
+            if not isinstance(exc, _ReportedError):
+                errors.append((key, exc if isinstance(exc, FormulaError) else FormulaError(str(exc), 1)))
+            failed.add(name)
+            raise _ReportedError(name, column) from None
+        finally:
+            visiting.pop()
+
+    def table_type(name: str, column: int) -> Dim:
+        if name in table_programs:
+            return table_programs[name].dim
+        if name in failed:
+            raise _ReportedError(name, column)
+        i, table = tables[name]
+        try:
+            dim, fiscal = parse_unit(table.unit, fiscal_units)
+        except ValueError as exc:
+            errors.append((f"tables[{i}].unit", FormulaError(str(exc), 1)))
+            failed.add(name)
+            raise _ReportedError(name, column) from None
+        whens = tuple(
+            None if row.when is None else trees.get(f"tables[{i}].rows[{j}].when") for j, row in enumerate(table.rows)
+        )
+        table_programs[name] = TableProgram(table, whens, dim, fiscal)
+        return dim
+
+    def typed(tree: Expr, *, in_exception: bool) -> Type:
+        def name_type(node: Name) -> Type:
+            name = node.name
+            if name in desk:
+                reads.add(name)
+                return desk[name]
+            if name == "base":
+                if not in_exception:
+                    raise FormulaError("'base' (o valor da regra geral) só existe nas exceções", node.column)
+                return MONEY
+            if name in terms:
+                return term_type(name, node.column)
+            if name in tables:
+                return table_type(name, node.column)
+            if name in asked:
+                return asked[name][1]
+            if name in fiscal_units:
+                return MONEY
+            if name in indexes:
+                return NUMBER
+            guess = near(name, known)
+            hint = f" — quis dizer {guess!r}?" if guess else ""
+            raise FormulaError(f"nome desconhecido {name!r}{hint}", node.column)
+
+        def call_type(node: Call, args: list[Type]) -> Type:
+            if node.function == "fee":
+                if len(node.args) != 1 or not isinstance(node.args[0], Str):
+                    raise FormulaError("fee() pede o id de um preço do ato entre aspas: fee('licenca')", node.column)
+                ident = node.args[0].value
+                if ident == fee.id:
+                    raise FormulaError(f"o preço {ident!r} não pode somar a si mesmo", node.args[0].column)
+                if ident not in fee_ids:
+                    guess = near(ident, fee_ids)
+                    hint = f" — quis dizer {guess!r}?" if guess else ""
+                    raise FormulaError(f"preço {ident!r} não existe neste regime{hint}", node.args[0].column)
+                referenced.append(ident)
+                return MONEY
+            if node.function in fiscal_units:
+                arg = node.args[0] if len(node.args) == 1 else None
+                if not (isinstance(arg, Num) and arg.unit is None and arg.value == arg.value.to_integral()):
+                    raise FormulaError(f"{node.function}(ANO) pede o ano, como {node.function}(2026)", node.column)
+                return MONEY
+            raise FormulaError(
+                f"função {node.function!r} desconhecida (use min, max, round, fee, ou uma unidade fiscal com o ano)",
+                node.column,
+            )
+
+        return check(tree, name_type, call_type)
+
+    def expect(key: str, want: Type, what: str, *, in_exception: bool = False) -> None:
+        tree = trees.get(key)
+        if tree is None:
+            return
+        try:
+            kind = typed(tree, in_exception=in_exception)
+        except _ReportedError:
+            return
+        except FormulaError as exc:
+            errors.append((key, exc))
+            return
+        if kind != want:
+            errors.append((key, FormulaError(f"{what} deve dar {type_text(want)}, dá {type_text(kind)}", 1)))
+
+    expect("formula", MONEY, "a fórmula do preço")
+    for term in fee.terms:
+        try:
+            term_type(term.name, 1)
+        except FormulaError:
+            pass  # recorded at the term's key
+    for i, table in enumerate(fee.tables):
+        try:
+            table_type(table.name, 1)
+        except FormulaError:
+            pass  # recorded at the table's key
+        for j, row in enumerate(table.rows):
+            if row.when is not None:
+                expect(f"tables[{i}].rows[{j}].when", BOOL, "a condição da linha")
+    exceptions: list[ExceptionProgram] = []
+    for i, exception in enumerate(fee.exceptions):
+        expect(f"exceptions[{i}].when", BOOL, "a condição da exceção", in_exception=True)
+        expect(f"exceptions[{i}].formula", MONEY, "a fórmula da exceção", in_exception=True)
+        when, formula = trees.get(f"exceptions[{i}].when"), trees.get(f"exceptions[{i}].formula")
+        if when is not None and formula is not None:
+            exceptions.append(ExceptionProgram(exception, when, formula))
+    compiled: dict[str, Compiled] = {}
+    if not errors:
+        formula_tree = trees["formula"]
+        compiled["formula"] = compile_expr(formula_tree)
+        for name, term_program in term_programs.items():
+            if term_program.tree is not None:
+                compiled[f"term:{name}"] = compile_expr(term_program.tree)
+        for name, table_program in table_programs.items():
+            for j, when_tree in enumerate(table_program.whens):
+                if when_tree is not None:
+                    compiled[f"row:{name}:{j}"] = compile_expr(when_tree)
+        for i, exception_program in enumerate(exceptions):
+            compiled[f"when:{i}"] = compile_expr(exception_program.when)
+            compiled[f"exception:{i}"] = compile_expr(exception_program.formula)
+            compiled[f"shown:{i}"] = compile_expr(substituted(exception_program.formula, {"base": formula_tree}))
+    used = {n.name for tree in trees.values() for n in names(tree)}
+    for i, item in enumerate(fee.inputs):
+        if item.name not in used:
+            errors.append((f"inputs[{i}].name", FormulaError(f"valor {item.name!r} declarado e não usado", 1)))
+    return FeeProgram(
+        fee=fee,
+        formula=trees.get("formula", Num(Decimal(0), None, 1)),
+        terms=term_programs,
+        tables=table_programs,
+        exceptions=tuple(exceptions),
+        inputs=asked,
+        reads=frozenset(reads),
+        fees=tuple(dict.fromkeys(referenced)),
+        errors=tuple(errors),
+        compiled=compiled,
+    )
+
+
+class _ReportedError(FormulaError):
+    """A name whose own mistake is recorded already: the expressions that read it are not blamed for it."""
+
+    def __init__(self, name: str, column: int):
+        super().__init__(f"{name!r} tem erro (veja o próprio item)", column)
+
+
+def fee_circles(programs: dict[str, FeeProgram]) -> list[list[str]]:
+    """The circles of ``fee('…')`` references among the act's formula fees (each once)."""
+    circles: list[list[str]] = []
+    done: set[str] = set()
+
+    def visit(fee_id: str, path: list[str]) -> None:
+        if fee_id in path:
+            circle = [*path[path.index(fee_id) :], fee_id]
+            if set(circle) not in [set(c) for c in circles]:
+                circles.append(circle)
+            return
+        if fee_id in done or fee_id not in programs:
+            return
+        for other in programs[fee_id].fees:
+            visit(other, [*path, fee_id])
+        done.add(fee_id)
+
+    for fee_id in programs:
+        visit(fee_id, [])
+    return circles
+
+
+# --------------------------------------------------------------------------- compiled once per version
+
+_PROGRAMS: dict[tuple[str, str, str], FeeProgram] = {}
+_LOCK = threading.Lock()
+
+
+def program_for(regime: Regime, fee: Fee) -> FeeProgram:
+    """The compiled program of a formula fee of ``regime``, compiled once per version of the act: keyed by the
+    regime's id, the SHA-256 of its text (a regime built in memory, without one, by the fee's identity) and
+    the fee's id."""
+    version = regime.sha256 or f"object-{id(fee)}"
+    key = (regime.id, version, fee.id)
+    program = _PROGRAMS.get(key)
+    if program is None or (not regime.sha256 and program.fee is not fee):
+        program = compile_fee(regime, fee)
+        with _LOCK:
+            _PROGRAMS[key] = program
+    return program
+
+
+def compiled_count() -> int:
+    """How many fee programs are compiled (the bench and the tests check that a version compiles once)."""
+    return len(_PROGRAMS)
