@@ -145,7 +145,7 @@ def test_the_permit_carries_the_municipalitys_coat_of_arms_and_agency_only_on_it
     from factories import feirante, tpu
 
     from models.permits import permit_document
-    from reports.permit_docs import write_permit_pdf
+    from reports.permit_docs import write_id_card_pdf, write_permit_pdf
 
     arms = png(30, 36)
     set_municipality(OLIMPIA)
@@ -161,6 +161,9 @@ def test_the_permit_carries_the_municipalitys_coat_of_arms_and_agency_only_on_it
     with_arms = write_permit_pdf(own, tmp_path / "tpu.pdf").read_bytes()
     without = write_permit_pdf(replace(own, coat_of_arms=b""), tmp_path / "sem.pdf").read_bytes()
     assert with_arms.count(b"/Subtype /Image") == without.count(b"/Subtype /Image") + 1
+    card = write_id_card_pdf(own, tmp_path / "cartao.pdf").read_bytes()
+    plain_card = write_id_card_pdf(replace(own, coat_of_arms=b""), tmp_path / "cartao-sem.pdf").read_bytes()
+    assert card.count(b"/Subtype /Image") > plain_card.count(b"/Subtype /Image")  # the image (and its alpha)
 
 
 def test_the_guia_is_headed_with_the_municipality_its_cnpj_and_coat_of_arms(database, tmp_path):
