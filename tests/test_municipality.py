@@ -123,6 +123,25 @@ def test_the_identity_is_kept_and_a_refusal_stores_nothing(database):
     )
 
 
+def test_the_largest_coat_of_arms_goes_through_a_backup_and_back(database, tmp_path):
+    """A row of a backup holds at most 1 MiB: the coat of arms, in base64 in the settings, fits with room."""
+    from models.registry.municipality import COAT_OF_ARMS_MAX_BYTES
+    from models.store.backup import restore_backup, write_backup
+    from models.store.bootstrap import close_database, open_database
+    from models.store.sealed import Trust
+
+    largest = png()[:-12] + bytes(range(256)) * ((COAT_OF_ARMS_MAX_BYTES - len(png())) // 256) + png()[-12:]
+    assert len(largest) <= COAT_OF_ARMS_MAX_BYTES
+    with pytest.raises(FieldErrors, match="Brasão grande demais"):
+        set_municipality(MunicipalityInput(name="Olímpia", state="SP", coat_of_arms=largest + bytes(1024)))
+    set_municipality(MunicipalityInput(name="Olímpia", state="SP", coat_of_arms=largest))
+    path = write_backup(tmp_path / "b.praca-backup").path
+    close_database()
+    open_database(f"sqlite:///{tmp_path / 'other.sqlite3'}", create=True)
+    restore_backup(path, trust=Trust(accept_unsigned=True))
+    assert municipality().coat_of_arms == largest
+
+
 def test_only_the_administrator_sets_it(database):
     with session.acting_as(session.Session(7, "ana.souza", "Ana Souza", "atendente")):
         with pytest.raises(UserError):

@@ -171,7 +171,7 @@ class MunicipalityPage(QWidget):
         return self.use_image_file(path)
 
     def use_image_file(self, path: str) -> bool:
-        """Show the image at ``path`` as the coat of arms to save (checked now: PNG or JPEG, at most 1 MiB)."""
+        """Show the image at ``path`` as the coat of arms to save (checked now: PNG or JPEG, at most 512 KiB)."""
         self.errors.forget(self.arms)
         with user_errors(self.errors) as refused:
             data = read_coat_of_arms(path)

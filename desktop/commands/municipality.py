@@ -32,7 +32,7 @@ def identity_options(parser: argparse.ArgumentParser, *, name_flag: str) -> None
     parser.add_argument(
         "--agency", metavar="TEXTO", help="nome do órgão no cabeçalho (padrão: Prefeitura Municipal de …)"
     )
-    parser.add_argument("--coat-of-arms", metavar="IMAGEM", help="brasão: arquivo PNG ou JPEG de até 1 MiB")
+    parser.add_argument("--coat-of-arms", metavar="IMAGEM", help="brasão: arquivo PNG ou JPEG de até 512 KiB")
     parser.add_argument("--office-hours", metavar="HORÁRIO", help="expediente da repartição, como 08:00-17:00")
 
 

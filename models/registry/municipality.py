@@ -68,8 +68,9 @@ IBGE_EXCEPTIONS = frozenset(
     {"2201919", "2201988", "2202251", "2611533", "3117836", "3152131", "4305871", "5203939", "5203962"}
 )
 
-#: the coat of arms: a PNG or JPEG image up to this size (it travels with every desk's letterheads)
-COAT_OF_ARMS_MAX_BYTES = 1024 * 1024
+#: the coat of arms: a PNG or JPEG image up to this size (kept in base64 in the settings; a backup row is at most
+#: 1 MiB — models.store.backup.reading.MAX_ROW_BYTES)
+COAT_OF_ARMS_MAX_BYTES = 512 * 1024  # in base64 a row of the backup, which holds at most 1 MiB
 _IMAGE_KINDS = ((b"\x89PNG\r\n\x1a\n", "image/png"), (b"\xff\xd8\xff", "image/jpeg"))
 
 _TELL_CLI = "praca municipality set --name NOME --uf UF"
@@ -247,7 +248,7 @@ def check_coat_of_arms(data: bytes) -> bytes:
 
 
 def read_coat_of_arms(path: str | Path) -> bytes:
-    """The bytes of a coat-of-arms image file, checked (PNG or JPEG, at most 1 MiB)."""
+    """The bytes of a coat-of-arms image file, checked (PNG or JPEG, at most 512 KiB)."""
     try:
         data = read_small_file(path, max_bytes=COAT_OF_ARMS_MAX_BYTES)
     except OSError as exc:
