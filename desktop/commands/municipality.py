@@ -132,13 +132,3 @@ def describe(found) -> str:
         ("Expediente", found.office_hours),
     )
     return "\n".join(f"{label}: {value or '—'}" for label, value in rows)
-
-
-def warn_if_unset() -> None:
-    """One line on stderr when the open database does not know its municipality yet (documents then keep the
-    act's town on their letterhead)."""
-    from models.registry.municipality import missing_notice
-
-    notice = missing_notice()
-    if notice:
-        print(f"praca: aviso: {notice}", file=sys.stderr)

@@ -174,14 +174,6 @@ class NoMunicipality(UserError):  # noqa: N818 - a UserError: the message is for
         )
 
 
-def required(what: str = "") -> Municipality:
-    """The municipality, or :class:`NoMunicipality` (what must not be produced without one)."""
-    found = municipality()
-    if not found.is_set:
-        raise NoMunicipality(what)
-    return found
-
-
 def missing_notice() -> str:
     """One line for the command line when the database has no municipality yet ('' when it has)."""
     if municipality().is_set:
