@@ -11,7 +11,7 @@ TSTAMP := $(VENV)/.installed-test
 DSTAMP := $(VENV)/.installed-dist
 LSTAMP := $(VENV)/.installed-lint
 
-.PHONY: run test test-fast lint install install-test demo bench bench-smoke screenshots report-images dist dist-check installer-check clean
+.PHONY: run test test-fast lint install install-test demo bench bench-smoke screenshots help report-images dist dist-check installer-check clean
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -71,6 +71,10 @@ bench-smoke: $(TSTAMP)
 
 screenshots: $(STAMP)
 	QT_QPA_PLATFORM=offscreen $(PY) docs/make_screenshots.py
+
+# The offline help (F1, Ajuda): resources/help/ generated from the guides in docs/ajuda/ (tests/test_help.py checks it)
+help: $(STAMP)
+	$(PY) -m desktop.help_build
 
 # The one-folder desktop bundle, dist/praca/ (packaging/praca.spec; on Windows see docs/install-windows.md)
 dist: $(DSTAMP)

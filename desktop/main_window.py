@@ -161,6 +161,9 @@ class MainWindow(QMainWindow):
         self._at_open = at_open
         self._start_pending = False  # True from construction with ``opening`` until the first paint
         self.exit_code: int | None = None
+        self._created = False  # this window created the database it opened (Primeiros passos then opens)
+        self.first_steps_dialog: QWidget | None = None  # Primeiros passos, built when first opened
+        self.help_window: QWidget | None = None  # the offline help, built at the first F1
         self.setWindowIcon(app_icon())
         self.setMinimumSize(QSize(960, 620))
         self.desks = self._desks()
@@ -238,6 +241,7 @@ class MainWindow(QMainWindow):
             self.action_switch_user,
             self.action_new,
             self.action_reload,
+            self.action_first_steps,
             *self.desk_actions,
         ):
             action.setEnabled(connected)
@@ -282,6 +286,7 @@ class MainWindow(QMainWindow):
         self.refresh()
         self._ready = True
         self.started.emit()
+        self._first_steps_if_new()
 
     # -- structure ---------------------------------------------------------
     def _desks(self) -> list[Desk]:
@@ -502,6 +507,23 @@ class MainWindow(QMainWindow):
             desk_menu.addAction(action)
 
         help_menu = self.menuBar().addMenu(self.tr("A&juda"))
+        self.action_help = QAction(self.tr("A&juda desta mesa"), self)
+        self.action_help.setShortcut(QKeySequence.StandardKey.HelpContents)  # F1
+        self.action_help.triggered.connect(lambda: self.show_help())
+        help_menu.addAction(self.action_help)
+        guides = help_menu.addMenu(self.tr("&Guias das mesas"))
+        from views.help import help_pages
+
+        self.guide_actions: dict[str, QAction] = {}
+        for page in help_pages():  # the bundled pages (resources/help), each desk's guide among them
+            action = QAction(page.title, self)
+            action.triggered.connect(lambda _=False, key=page.key: self.show_help(key))
+            guides.addAction(action)
+            self.guide_actions[page.key] = action
+        self.action_first_steps = QAction(self.tr("&Primeiros passos…"), self)
+        self.action_first_steps.triggered.connect(lambda: self.open_first_steps())
+        help_menu.addAction(self.action_first_steps)
+        help_menu.addSeparator()
         self.action_about = QAction(self.tr("&Sobre o Praça"), self)
         self.action_about.triggered.connect(self.show_about)
         help_menu.addAction(self.action_about)
@@ -628,6 +650,7 @@ class MainWindow(QMainWindow):
             if not self._confirm_new_database(exc):
                 return False
         open_database(url, create=True)
+        self._created = True  # a new database: Primeiros passos opens once the administrator is logged in
         return True
 
     def _confirm_new_database(self, exc) -> bool:
@@ -687,6 +710,7 @@ class MainWindow(QMainWindow):
                 return False
         self.refresh()
         self.database_changed.emit()
+        self._first_steps_if_new()
         return True
 
     def backup_dialog(self) -> None:
@@ -882,6 +906,61 @@ class MainWindow(QMainWindow):
         if dialog.import_result is not None:
             self.refresh()
             self.database_changed.emit()
+
+    # -- first steps and help (issue 31 §3) -----------------------------------
+    def open_registry_tab(self, tab: str) -> QWidget:
+        """Cadastros, on ``tab`` (an attribute of views.registry.RegistryPage: a first step's ``tab``); its page."""
+        self.show_desk("cadastros")
+        registry = self.pages["cadastros"]
+        page = getattr(registry, tab)
+        registry.tabs.setCurrentWidget(page)
+        return page
+
+    def registry_tab_title(self, tab: str) -> str:
+        registry = self.pages["cadastros"]
+        return registry.tabs.tabText(registry.tabs.indexOf(getattr(registry, tab))).replace("&", "")
+
+    def _first_steps_if_new(self) -> None:
+        if self._created:
+            self._created = False
+            self.open_first_steps()
+
+    def open_first_steps(self, step: str | None = None):
+        """Ajuda → Primeiros passos (and a new database, and a refusal for a missing step): the window beside this
+        one, on ``step`` (or the first not done)."""
+        from views.first_steps import FirstStepsDialog
+
+        dialog = self.first_steps_dialog
+        if not isinstance(dialog, FirstStepsDialog):
+            dialog = FirstStepsDialog(
+                self,
+                open_tab=self.open_registry_tab,
+                tab_title=self.registry_tab_title,
+                on_change=self.refresh,
+                show_help=self.show_help,
+            )
+            self.first_steps_dialog = dialog
+        dialog.refresh()
+        if step is None:
+            step = next((s.id for s in dialog.steps if not s.done), dialog.steps[0].id)
+        dialog.show_step(step)
+        dialog.show()
+        dialog.raise_()
+        dialog.activateWindow()
+        return dialog
+
+    def show_help(self, key: str | None = None):
+        """F1: the bundled help page of the desk on screen (or ``key``), offline, in a window of its own."""
+        from views.help import HelpWindow
+
+        window = self.help_window
+        if not isinstance(window, HelpWindow):
+            window = HelpWindow(self)
+            self.help_window = window
+        window.show_page(key or self.current_desk())
+        window.show()
+        window.raise_()
+        return window
 
     def show_about(self) -> None:
         from views.about import AboutDialog

@@ -967,3 +967,11 @@ def placed_at(number, x, *, side="a", section="vi", line="biscoitos-balas", hold
         line=line,
         holder_id=holder_id,
     )
+
+
+@pytest.fixture
+def queries():
+    """Every SQL statement the test makes peewee run, with its thread (tests/query_log.py)."""
+    from query_log import installed
+
+    yield from installed()

@@ -207,6 +207,9 @@ def made_up_text() -> str:
     """São Bento's act under another id and town, with the made-up formula fees and three lines of its own."""
     body = SAO_BENTO_TEXT.replace('id = "sao-bento-2026"', f'id = "{TEST_ID}"', 1)
     body = body.replace('municipality = "São Bento do Sapucaí"', 'municipality = "Cidade das Fórmulas"', 1)
+    body = body.split("\n# ---------------------------------------------------------------- casos do ato")[
+        0
+    ]  # São Bento's
     body = body.replace('fees = ["occupation", "energy"]', 'fees = ["occupation-formula", "vistoria"]', 1)
     lines = "".join(
         f'\n[[lines]]\nid = "{ident}"\nlabel = "{label}"\nbasis = "art. 3º"\n'

@@ -31,16 +31,17 @@ def window(app_ready, qtbot, db_url, tmp_path):
 
 
 def test_the_painel_is_refreshed_only_for_what_it_shows(window):
-    from models.access.users import create_user
+    from factories import feira_site
+
     from models.registry.people import PersonInput, save_person
 
     window.show_desk("painel")
     home = window.pages["painel"]
     window.show_desk("cadastros")
     home.people.setText("sentinel")
-    create_user(username="caixa.um", name="Caixa Um", role="administrador", password="senha-forte-123")
+    feira_site()
     window.show_desk("painel")
-    assert home.people.text() == "sentinel"  # a user is not on the Painel: not read again
+    assert home.people.text() == "sentinel"  # a site is not on the Painel: not read again
     window.show_desk("cadastros")
     save_person(PersonInput(name="Maria José da Silva", cpf="529.982.247-25"), today=dt.date(2026, 11, 30))
     window.show_desk("painel")

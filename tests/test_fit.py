@@ -201,6 +201,8 @@ def test_every_dialog_fits_and_no_two_mnemonics_collide(demo_window, room, monke
     window.open_database_dialog()
     window.import_dialog()
     window.show_about()
+    opened.dialogs.append(window.open_first_steps())  # not modal: beside the window (issue 31 §3)
+    opened.dialogs.append(window.show_help())
     from views.login import FirstAdminDialog, LoginDialog
 
     for dialog in (LoginDialog(window, place="praca.sqlite3"), FirstAdminDialog(window)):
@@ -226,6 +228,8 @@ def test_every_dialog_fits_and_no_two_mnemonics_collide(demo_window, room, monke
         "ApplicationView",
         "LoginDialog",
         "FirstAdminDialog",
+        "FirstStepsDialog",
+        "HelpWindow",
     } <= kinds, kinds
     found = opened.check()
     assert found == [], "\n".join(found)

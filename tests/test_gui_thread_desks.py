@@ -3,40 +3,9 @@ runs its reads on a worker thread (views/operations.py ``in_background``/``Lates
 
 from __future__ import annotations
 
-import logging
-import threading
-import traceback
-
-import pytest
 from PySide6.QtWidgets import QTableView, QTabWidget
 
 from models.store.files import set_store
-
-
-class GuiQueries(logging.Handler):
-    """The SQL statements peewee runs on the GUI thread, each with the screen's line that asked for it."""
-
-    def __init__(self):
-        super().__init__(logging.DEBUG)
-        self.found: list[str] = []
-
-    def emit(self, record):
-        if threading.current_thread() is not threading.main_thread():
-            return
-        screens = [f for f in traceback.extract_stack() if "/views/" in f.filename or "/desktop/" in f.filename]
-        where = f"{screens[-1].filename.rsplit('/', 2)[-1]}:{screens[-1].lineno} {screens[-1].name}" if screens else "?"
-        self.found.append(f"{where}: {str(record.msg)[:80]}")
-
-
-@pytest.fixture
-def gui_queries():
-    log = logging.getLogger("peewee")
-    handler, level = GuiQueries(), log.level
-    log.addHandler(handler)
-    log.setLevel(logging.DEBUG)
-    yield handler
-    log.removeHandler(handler)
-    log.setLevel(level)
 
 
 def _visit(widget, qtbot) -> None:
@@ -53,9 +22,7 @@ def _visit(widget, qtbot) -> None:
                     qtbot.wait(10)
 
 
-def test_no_desk_of_the_demo_reads_the_database_on_the_gui_thread(
-    demo_database, app_ready, qtbot, tmp_path, gui_queries
-):
+def test_no_desk_of_the_demo_reads_the_database_on_the_gui_thread(demo_database, app_ready, qtbot, tmp_path, queries):
     set_store(tmp_path / "files")
     from desktop.main_window import MainWindow
 
@@ -71,5 +38,5 @@ def test_no_desk_of_the_demo_reads_the_database_on_the_gui_thread(
         window.show_desk(desk.key)
         qtbot.wait(50)
         _visit(window.pages[desk.key], qtbot)
-    assert gui_queries.found == [], "\n".join(dict.fromkeys(gui_queries.found))
+    assert queries.screens == [], "\n".join(dict.fromkeys(queries.screens))
     window.close()

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import logging
 import threading
 
 import pytest
@@ -10,31 +9,6 @@ from conftest import type_text
 
 from models.store.bootstrap import open_database
 from models.store.files import set_store
-
-
-class QueryLog(logging.Handler):
-    """Every SQL statement peewee runs, with the thread that ran it."""
-
-    def __init__(self):
-        super().__init__(logging.DEBUG)
-        self.entries: list[tuple[str, str]] = []
-
-    def emit(self, record):
-        self.entries.append((threading.current_thread().name, str(record.msg)))
-
-    def on_gui_thread(self) -> list[str]:
-        return [sql for name, sql in self.entries if name == "MainThread"]
-
-
-@pytest.fixture
-def queries():
-    log = logging.getLogger("peewee")
-    handler, level = QueryLog(), log.level
-    log.addHandler(handler)
-    log.setLevel(logging.DEBUG)
-    yield handler
-    log.removeHandler(handler)
-    log.setLevel(level)
 
 
 @pytest.fixture

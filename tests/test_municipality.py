@@ -398,8 +398,9 @@ def test_the_painel_asks_for_the_municipality_and_takes_the_administrator_to_the
     home = window.pages["painel"]
     window.show_desk("painel")
     home.refresh()
-    assert home.municipality_notice.isVisible()
-    qtbot.mouseClick(home.municipality_button, Qt.MouseButton.LeftButton)
+    assert home.first_steps.isVisible() and home.step_marks["municipality"].text() == "○"
+    assert "Informe o município — nome, UF, código IBGE" in home.step_texts["municipality"].text()
+    qtbot.mouseClick(home.step_buttons["municipality"], Qt.MouseButton.LeftButton)
     registry = window.pages["cadastros"]
     assert window.current_desk() == "cadastros" and registry.tabs.currentWidget() is registry.municipality_page
     assert registry.tabs.tabText(registry.tabs.currentIndex()) == "Município"
@@ -449,5 +450,6 @@ def test_the_tab_checks_each_field_shows_the_coat_of_arms_and_saves(window, qtbo
     assert "Olímpia/SP" in window.windowTitle()
     window.show_desk("painel")
     window.pages["painel"].refresh()
-    assert not window.pages["painel"].municipality_notice.isVisible()
+    home = window.pages["painel"]
+    assert home.step_marks["municipality"].text() == "✔" and "IBGE 3533908" in home.step_texts["municipality"].text()
     page.grab().save(str(tmp_path / "municipio.png"))

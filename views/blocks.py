@@ -17,7 +17,8 @@
           return False
 
   ``target`` is a label (it shows the message), a ``FieldErrorsView`` (it marks the field the error names, or
-  every field of a ``FieldErrors``) or a function taking the message.
+  every field of a ``FieldErrors``) or a function taking the message. A refusal for a missing first step (its
+  ``step``: no signing key, no collection agreement) adds on a label the step's name and a link that opens it.
 * ``FormDialog`` — a dialog around a form: the error line and the buttons under it, refusals marked at their
   fields.
 * ``ListTab`` — a list the clerk narrows as they type: a search box whose typing refreshes the rows a moment
@@ -31,7 +32,7 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from PySide6.QtCore import QTimer, Slot
+from PySide6.QtCore import QObject, Qt, QTimer, Slot
 from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
@@ -202,9 +203,60 @@ def show(target: QLabel | FieldErrorsView | Callable[[str], object], exc: UserEr
         else:
             target.show({exc.field or field: exc.message})
     elif isinstance(target, QLabel):
-        target.setText(exc.message)
+        if exc.step:
+            show_step_refusal(target, exc.message, exc.step)
+        else:
+            target.setText(exc.message)
     else:
         target(exc.message)
+        owner = getattr(target, "__self__", None)  # a label's own method (MessageLine.say_refusal…)
+        if exc.step and isinstance(owner, QLabel):
+            show_step_refusal(owner, exc.message, exc.step)
+
+
+#: a link's address that opens a first step (models.services.first_steps): ``passo:signing``
+STEP_LINK = "passo:"
+
+
+def show_step_refusal(label: QLabel, message: str, step: str) -> None:
+    """A refusal for a missing first step (no signing key, no collection agreement…) on ``label``: the message, the
+    step it lacks named, and a link that opens that step in Primeiros passos (issue 31 §3)."""
+    from html import escape
+
+    from models.services.first_steps import step_def
+
+    link = fill(label.tr("Falta o passo «%1» dos Primeiros passos: abrir…"), step_def(step).label)
+    label.setTextInteractionFlags(Qt.TextInteractionFlag.TextBrowserInteraction)
+    label.setText(f'<p>{escape(message)}<br><a href="{STEP_LINK}{step}">{escape(link)}</a></p>')
+    if label.findChild(_StepLink) is None:
+        _StepLink(label)
+
+
+class _StepLink(QObject):
+    """Opens the step a refusal's link names, in the window that keeps the first steps (``open_first_steps``)."""
+
+    def __init__(self, label: QLabel):
+        super().__init__(label)
+        self.label = label
+        label.linkActivated.connect(self.open)
+
+    @Slot(str)
+    def open(self, href: str) -> None:
+        if href.startswith(STEP_LINK):
+            open_step(self.label, href[len(STEP_LINK) :])
+
+
+def open_step(widget: QWidget, step: str) -> bool:
+    """Open ``step`` of Primeiros passos from ``widget``: its window if it keeps them, else the application's."""
+    from PySide6.QtWidgets import QApplication
+
+    shown = [top for top in QApplication.topLevelWidgets() if top.isVisible()]
+    for top in (widget.window(), QApplication.activeWindow(), *shown):
+        opener = getattr(top, "open_first_steps", None)
+        if callable(opener):
+            opener(step)
+            return True
+    return False
 
 
 class FormDialog(QDialog):

@@ -27,7 +27,7 @@ from models.registry.applications import OPEN_STATUSES, STATUSES, TRANSITIONS, c
 from models.registry.people import get_company, open_person_record
 from models.registry.search import find_applicants
 from models.services.front_desk import approve_application
-from views.blocks import button_row, fill, message_label, push_button, user_errors
+from views.blocks import button_row, fill, message_label, push_button, show, user_errors
 from views.keys import search_keys
 from views.operations import LatestQuery, in_background
 from views.permits import PermitsTab
@@ -373,8 +373,8 @@ class WorklistTab(QWidget):
                         self.message.setText(refused.message)
                         return None
                 kwargs = {key: end}
-            except UserError as exc:
-                self.message.setText(exc.message)
+            except UserError as exc:  # a missing first step (no key, this desk locked) is named, with a link to it
+                show(self.message, exc)
                 return None
         else:  # pragma: no cover - the loop always breaks or returns
             return None

@@ -25,6 +25,7 @@ from PySide6.QtWidgets import (
 )
 
 from models import enforcement as enf
+from models.registry.municipality import own_regime_ids
 from models.rules import holidays
 from models.rules.regimes import shipped_regimes
 from views.blocks import (
@@ -180,7 +181,7 @@ class HolidaysPage(QWidget):
     def refresh(self) -> None:
         current = self.current_town()
         with user_errors(self.message) as refused:
-            regimes = in_background(shipped_regimes).values()
+            regimes = list(in_background(shipped_regimes).values())
         if refused:
             return
         with user_errors(self.message):
@@ -194,6 +195,9 @@ class HolidaysPage(QWidget):
         for (municipality, state), acts in sorted(towns.items()):
             self.town.addItem(f"{municipality}/{state} ({', '.join(sorted(acts))})", f"{municipality}/{state}")
         self.town.blockSignals(False)
+        if current is None:  # first shown: the municipality's own town (its first step, issue 31 §3)
+            own = in_background(lambda: own_regime_ids(regimes))
+            current = holidays.town_of(next(r for r in regimes if r.id == own[0])) if own else None
         position = self.town.findData("/".join(current)) if current else -1
         self.town.setCurrentIndex(position if position >= 0 else 0)
         self.show_town()

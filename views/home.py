@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import datetime as _dt
 
-from PySide6.QtCore import QLocale
+from PySide6.QtCore import QLocale, QSize, Qt
 from PySide6.QtGui import QBrush
 from PySide6.QtWidgets import (
     QFormLayout,
     QFrame,
+    QGridLayout,
     QGroupBox,
     QHBoxLayout,
     QLabel,
@@ -21,6 +22,15 @@ from PySide6.QtWidgets import (
 
 from views import theme
 from views.blocks import error_label, fill, push_button, wrapped_label
+from views.fit import scrollable
+
+
+class _DayList(QListWidget):
+    """The day's list: it takes the room the page leaves (its stretch) and asks for little, so that the page
+    scrolls only on a screen where the rest does not fit."""
+
+    def sizeHint(self) -> QSize:
+        return QSize(super().sizeHint().width(), 60)
 
 
 class HomePage(QWidget):
@@ -52,12 +62,18 @@ class HomePage(QWidget):
             "enforcement_file",
             "enforcement_contest",
             "signing_key",
+            "app_user",
         }
     )
 
     def __init__(self, parent: QWidget | None = None):
         super().__init__(parent)
-        layout = QVBoxLayout(self)
+        outer = QVBoxLayout(self)
+        outer.setContentsMargins(0, 0, 0, 0)
+        body = QWidget()
+        body.setObjectName("painel-body")
+        outer.addWidget(scrollable(body))  # the first steps' checklist and the day's list: scrolled on a small screen
+        layout = QVBoxLayout(body)
         layout.setContentsMargins(32, 28, 32, 28)
         self.heading = QLabel()
         self.heading.setObjectName("heading")
@@ -68,8 +84,6 @@ class HomePage(QWidget):
         layout.addWidget(self.agency)
         layout.addSpacing(16)
         self.main = parent  # the window: the first steps' buttons take the clerk to the right desk
-        self.municipality_notice = self._municipality_notice()
-        layout.addWidget(self.municipality_notice)
         self.first_steps = self._first_steps()
         layout.addWidget(self.first_steps)
 
@@ -101,77 +115,72 @@ class HomePage(QWidget):
         today_title = QLabel(self.tr("Para hoje"))
         today_title.setStyleSheet("font-size: 13pt; font-weight: 600;")
         layout.addWidget(today_title)
-        self.today = QListWidget()
+        self.today = _DayList()
         self.today.setObjectName("today")
         self.today.setWordWrap(True)
+        self.today.setMinimumHeight(60)
         layout.addWidget(self.today, 1)
         self.day: _dt.date | None = None  # None: the real today
         self.heading.setText(self.tr("Praça"))  # until refresh() fills the page from the database
         self.today.addItem(self.tr("Abrindo o banco de dados…"))
 
     def _first_steps(self) -> QGroupBox:
-        """What a first start asks, until the municipality is set: where to set it, the fiscal units, the users,
-        and how to try the demo."""
+        """The first steps' checklist (models.services.first_steps), kept until every step is done: each step
+        ticked or not, what is set or missing, and a button to the tab of Cadastros that does it."""
+        from models.services.first_steps import STEPS
+
         box = QGroupBox(self.tr("Primeiros passos"))
         box.setObjectName("first-steps")
         column = QVBoxLayout(box)
-        text = wrapped_label(
+        grid = QGridLayout()
+        grid.setColumnStretch(1, 1)
+        self.step_marks: dict[str, QLabel] = {}
+        self.step_texts: dict[str, QLabel] = {}
+        self.step_buttons: dict[str, QPushButton] = {}
+        for row, step in enumerate(STEPS):
+            mark = QLabel()
+            mark.setObjectName(f"step-mark-{step.id}")
+            text = wrapped_label(name=f"step-text-{step.id}")
+            button = QPushButton(fill(self.tr("%1…"), step.label))
+            button.setObjectName(f"step-{step.id}")
+            button.clicked.connect(lambda _c=False, t=step.tab: self._go_to(t))
+            grid.addWidget(mark, row, 0, Qt.AlignmentFlag.AlignTop)
+            grid.addWidget(text, row, 1)
+            grid.addWidget(button, row, 2, Qt.AlignmentFlag.AlignTop)
+            self.step_marks[step.id], self.step_texts[step.id], self.step_buttons[step.id] = mark, text, button
+        column.addLayout(grid)
+        self.open_steps = push_button(self.tr("Abrir os &Primeiros passos…"), "open-first-steps", self._open_steps)
+        self.demo_hint = hint = wrapped_label(
             self.tr(
-                "<ol><li>Informe o município — nome, UF, código IBGE, CNPJ, brasão e expediente — em "
-                "<b>Cadastros → Município</b>: ele vai no cabeçalho de cada documento, e os atos do município "
-                "passam a ser os oferecidos nas mesas.</li>"
-                "<li>Registre o valor de cada unidade fiscal (UFESP, UFM…) do ano, com a fonte, em "
-                "<b>Cadastros → Unidades fiscais</b>.</li>"
-                "<li>Cadastre os usuários e o perfil de cada um (atendente, fiscal, chefe) em "
-                "<b>Cadastros → Usuários</b>.</li></ol>"
-                "<p>Para experimentar antes: <code>praca demo --db sqlite:///demo.sqlite3</code> cria um banco de "
+                "Para experimentar antes: <code>praca demo --db sqlite:///demo.sqlite3</code> cria um banco de "
                 "demonstração (usuários com a senha <code>praca2026</code>); abra-o em Arquivo → Abrir banco de "
-                "dados.</p>"
+                "dados."
             ),
             "first-steps-text",
         )
-        column.addWidget(text)
         row = QHBoxLayout()
-        self.step_buttons = {}
-        for tab, label in (
-            ("municipality_page", self.tr("Muni&cípio")),
-            ("fiscal_units_page", self.tr("Unidades &fiscais")),
-            ("users", self.tr("&Usuários")),
-        ):
-            button = QPushButton(label)
-            button.setObjectName(f"step-{tab}")
-            button.clicked.connect(lambda _c=False, t=tab: self._go_to(t))
-            row.addWidget(button)
-            self.step_buttons[tab] = button
-        row.addStretch(1)
+        row.addWidget(self.open_steps, 0, Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
+        row.addWidget(hint, 1)
         column.addLayout(row)
         box.hide()
         return box
 
-    def _municipality_notice(self) -> QFrame:
-        """The database does not know which municipality it is (a new one, or one made before issue 31): said
-        plainly, with the way to the form."""
-        box = QFrame()
-        box.setObjectName("municipality-notice")
-        box.setFrameShape(QFrame.Shape.StyledPanel)
-        row = QHBoxLayout(box)
-        row.addWidget(
-            wrapped_label(
-                self.tr(
-                    "Este banco de dados ainda não sabe de qual município é. O administrador informa o município "
-                    "(nome, UF, código IBGE, CNPJ, brasão): ele vai no cabeçalho de alvarás, guias, mapas e "
-                    "relatórios, e os relatórios só contam os atos dele."
-                ),
-                "municipality-notice-text",
-            ),
-            1,
-        )
-        self.municipality_button = push_button(
-            self.tr("&Informar o município…"), "municipality-notice-go", lambda: self._go_to("municipality_page")
-        )
-        row.addWidget(self.municipality_button)
-        box.hide()
-        return box
+    def _show_first_steps(self, steps) -> None:
+        from html import escape
+
+        for step in steps:
+            self.step_marks[step.id].setText("✔" if step.done else "○")
+            label = step.label + (self.tr(" (opcional)") if step.optional else "")
+            self.step_texts[step.id].setText(f"<b>{escape(label)}</b> — {escape(step.why)}")
+            self.step_buttons[step.id].setVisible(not step.done)
+        self.first_steps.setVisible(any(not s.done for s in steps))
+        # a first start, nothing set yet: the demo is worth a try
+        self.demo_hint.setVisible(not any(s.done for s in steps if s.id == "municipality"))
+
+    def _open_steps(self) -> None:
+        window = self.main
+        if window is not None and hasattr(window, "open_first_steps"):
+            window.open_first_steps()
 
     def _backup_notice(self) -> QFrame:
         """Today's automatic backup was written unsigned (this desk is not unlocked): said plainly, with the way
@@ -236,11 +245,8 @@ class HomePage(QWidget):
 
     def _go_to(self, tab: str) -> None:
         window = self.main
-        if window is None or not hasattr(window, "show_desk"):
-            return
-        window.show_desk("cadastros")
-        registry = window.pages["cadastros"]
-        registry.tabs.setCurrentWidget(getattr(registry, tab))
+        if window is not None and hasattr(window, "open_registry_tab"):
+            window.open_registry_tab(tab)
 
     def refresh(self) -> None:
         # imported here: the window shows this page's frame before the database is open (start-up)
@@ -251,11 +257,11 @@ class HomePage(QWidget):
         day = self.day or _dt.date.today()
         facts = in_background(lambda: _painel_facts(day))  # every read off the GUI thread (issue 27 §5)
         place = facts["place"]
-        self.municipality_notice.setVisible(not facts["municipality_set"])
         self._show_backup_notice(facts["unsigned_backup"], facts["has_key"])
         self.guard_notice.setText("\n".join(GUARD_REPAIRS))
         self.guard_notice.setVisible(bool(GUARD_REPAIRS))
-        self.first_steps.setVisible(not place)  # a first start: nothing set up yet
+        self.steps = facts["steps"]
+        self._show_first_steps(self.steps)  # until every first step is done
         self.heading.setText(
             fill(self.tr("Praça — %1"), place) if place else self.tr("Praça — configure o município em Cadastros")
         )
@@ -306,6 +312,7 @@ def _painel_facts(day: _dt.date) -> dict:
     from models.permits import today_items
     from models.registry.municipality import municipality, own_scope
     from models.registry.people import counts
+    from models.services.first_steps import first_steps
     from models.store.db import current_url
     from views.regime_list import regime_titles
 
@@ -313,7 +320,6 @@ def _painel_facts(day: _dt.date) -> dict:
     town = municipality()
     return {
         "place": town.label,
-        "municipality_set": town.is_set,
         "unsigned_backup": path,
         "has_key": has_key,
         "agency": town.agency_name,
@@ -322,4 +328,5 @@ def _painel_facts(day: _dt.date) -> dict:
         "regimes": regime_titles(),
         "month": month_summary(day.year, day.month, today=day, regimes=own_scope()),  # as its report counts
         "items": charge_alerts(day) + enforcement_alerts(day) + today_items(day),
+        "steps": first_steps(),
     }

@@ -49,14 +49,15 @@ def where_to_enter(exc: UserError) -> str:
     return ""
 
 
-def quote_lines_model(parent=None) -> RowsModel:
-    """The lines of a quote: what, how much, how (formula) and why (article); details as tooltip."""
+def quote_lines_model(parent=None, currency=lambda: "R$") -> RowsModel:
+    """The lines of a quote: what, how much, how (formula) and why (article); details as tooltip. ``currency``: the
+    money of the act quoted (its amounts print as the act writes them: "Cr$" for an act in cruzeiros)."""
     tr = lambda text: QCoreApplication.translate("PriceSimulator", text)  # noqa: E731
     details = lambda line: "\n".join(line.details) or None  # noqa: E731
     return RowsModel(
         [
             Column(tr("Descrição"), lambda line: line.label, tooltip=details),
-            Column(tr("Valor"), lambda line: format_brl(line.amount), right=True, tooltip=details),
+            Column(tr("Valor"), lambda line: format_brl(line.amount, currency=currency()), right=True, tooltip=details),
             Column(tr("Fórmula"), lambda line: line.formula, tooltip=details),
             Column(tr("Base legal"), lambda line: line.basis, tooltip=details),
         ],
@@ -159,7 +160,7 @@ class PriceSimulator(QWidget):
         self.notes.setWordWrap(True)
         layout.addWidget(self.notes)
 
-        self.model = quote_lines_model(self)
+        self.model = quote_lines_model(self, lambda: self.last_quote.currency if self.last_quote else "R$")
         self.table = QTableView()
         self.table.setObjectName("lines")
         self.table.setModel(self.model)
@@ -430,13 +431,13 @@ class PriceSimulator(QWidget):
         self.notes.setText("<br>".join(lines))
         self.model.set_rows(result.lines)
         self.table.resizeRowsToContents()
-        text = fill(self.tr("Total: %1"), format_brl(result.total))
+        text = fill(self.tr("Total: %1"), result.money(result.total))
         if result.total_deposits:
             text = fill(
                 self.tr("Preços e taxas: %1 · Cauções (restituíveis): %2 · Total: %3"),
-                format_brl(result.total_charges),
-                format_brl(result.total_deposits),
-                format_brl(result.total),
+                result.money(result.total_charges),
+                result.money(result.total_deposits),
+                result.money(result.total),
             )
         self.total.setText(text)
         if self.model.rowCount():
@@ -450,7 +451,7 @@ class PriceSimulator(QWidget):
             self.details.clear()
             return
         line = self.last_quote.lines[row]
-        parts = [f"{line.label}: {line.formula} = {format_brl(line.amount)} — {line.basis}", *line.details]
+        parts = [f"{line.label}: {line.formula} = {self.last_quote.money(line.amount)} — {line.basis}", *line.details]
         if line.due:
             parts.append(fill(self.tr("Vencimento: %1"), line.due))
         self.details.setText("\n".join(parts))

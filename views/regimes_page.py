@@ -189,6 +189,7 @@ class RegimesPage(QWidget):
 
         from models.rules.acts import defines
         from models.rules.regimes import check_regime_text, load_regime_text
+        from models.services.act_cases import run_cases
 
         self.error.hide()
         self.message.clear()
@@ -206,6 +207,14 @@ class RegimesPage(QWidget):
         text = (
             fill(what, regime.id) + "\n\n" + f"{regime.municipality}/{regime.state} — {regime.act}\n" + defines(regime)
         )
+        failed = [o for o in run_cases(regime) if not o.passed]  # the act's worked cases, computed from the file
+        if failed:
+            text += "\n" + self.tr("Atenção: %n caso(s) do ato não conferem:", "", len(failed))
+            text += "".join(
+                f"\n  {o.case.id}: {o.mismatches[0].what}, esperado {o.mismatches[0].expected}, "
+                f"calculado {o.mismatches[0].got}"
+                for o in failed
+            )
         answer = QMessageBox.question(
             self, self.tr("Regimes"), text, QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.Cancel
         )

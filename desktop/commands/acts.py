@@ -172,7 +172,23 @@ def _install(action: str, name: str, data: bytes) -> int:
     print(f"{regime.id} instalado: {version.label} — {regime.municipality}/{regime.state}, {regime.act}")
     print(f"  SHA-256 {version.sha256}")
     print(defines(regime), end="")
+    _warn_cases(regime)
     return 0
+
+
+def _warn_cases(regime) -> None:
+    """The act's worked cases that do not confer, said after an install: an amendment that changes a figure leaves
+    the cases of the figure to write again (``praca regimes check`` reports them as mistakes)."""
+    from models.services.act_cases import run_cases
+
+    failed = [o for o in run_cases(regime) if not o.passed]
+    for outcome in failed:
+        for mismatch in outcome.mismatches:
+            print(
+                f"praca: aviso: o caso {outcome.case.id} do ato não confere — {mismatch.what}: esperado "
+                f"{mismatch.expected}, calculado {mismatch.got} (reescreva-o: praca regimes check)",
+                file=sys.stderr,
+            )
 
 
 def _history(args: argparse.Namespace) -> int:
@@ -244,10 +260,11 @@ def print_errors(errors, *, stream=None) -> None:
 def _check(args: argparse.Namespace) -> int:
     import json
 
-    from models.rules.regimes import check_regime_text, load_regime_text
+    from models.services.act_cases import check_act, command_line
 
     name, data = read_act_file(args.file)
-    errors = check_regime_text(data, name, expected_id=Path(name).stem)
+    checked = check_act(data, name, expected_id=Path(name).stem)
+    errors = checked.errors
     if args.json:
         print(
             json.dumps(
@@ -255,6 +272,7 @@ def _check(args: argparse.Namespace) -> int:
                     "file": name,
                     "valid": not errors,
                     "errors": [{"file": e.file, "line": e.line, "key": e.key, "reason": e.reason} for e in errors],
+                    "cases": [outcome.to_dict() for outcome in checked.outcomes],
                 },
                 ensure_ascii=False,
                 indent=2,
@@ -263,10 +281,25 @@ def _check(args: argparse.Namespace) -> int:
         return 2 if errors else 0
     if errors:
         print_errors(errors)
+        failed = [o for o in checked.outcomes if not o.passed]
+        if failed and checked.regime is not None:
+            print("praca: para refazer um caso que não confere:", file=sys.stderr)
+            for outcome in failed:
+                command = command_line(checked.regime, outcome.case) or "(pontuação: calculada na Seleção)"
+                print(f"praca:   {outcome.case.id}: {command}", file=sys.stderr)
         return 2
-    regime = load_regime_text(data, name)
+    regime = checked.regime
+    assert regime is not None, "a file without mistakes reads"
     print(f"{name}: válido — {regime.id}: {regime.municipality}/{regime.state}, {regime.act}")
     print(defines(regime), end="")
+    if checked.outcomes:
+        from_act = sum(1 for o in checked.outcomes if o.case.source == "act")
+        total = len(checked.outcomes)
+        print(
+            f"Casos do ato: {total} conferem ({from_act} exemplo{'s' if from_act != 1 else ''} ou linha"
+            f"{'s' if from_act != 1 else ''} de tabela do próprio ato, {total - from_act} escrito"
+            f"{'s' if total - from_act != 1 else ''} a partir do texto)."
+        )
     return 0
 
 
@@ -287,8 +320,9 @@ _HEADER = """\
 #      pelos dados do seu ato;
 #   2. troque cada valor e cada "basis" pelo artigo do SEU ato — apague o que o seu ato não diz
 #      (um valor que o ato deixa à administração não se inventa: veja docs/novo-ato.md);
-#   3. confira com  praca regimes check {out_name}  (mostra todos os erros de uma vez);
-#   4. instale com  praca regimes install {out_name}  (administrador).
+#   3. troque os [[cases]] (os casos do ato de partida) pelos exemplos e tabelas do SEU ato;
+#   4. confira com  praca regimes check {out_name}  (mostra todos os erros de uma vez, e os casos que não conferem);
+#   5. instale com  praca regimes install {out_name}  (administrador).
 # O formato está em docs/regime-format.md; o JSON Schema (docs/regime.schema.json) deixa o editor
 # conferir o arquivo enquanto você digita.
 

@@ -48,23 +48,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def check_kind(regime, kind: str | None) -> str:
-    if kind is None or not kind.strip():
-        raise UserError(
-            f"Informe o prazo: --kind PRAZO (os prazos estão em praca regimes --show {regime.id}).", field="kind"
-        )
-    kind = kind.strip()
-    if kind not in regime.ids("deadline"):
-        raise UserError(
-            f"Prazo '{kind}' não existe no regime {regime.id} ({regime.short}): "
-            f"veja os prazos em praca regimes --show {regime.id}.",
-            field="kind",
-        )
-    return kind
-
-
 def run(args: argparse.Namespace) -> int:
-    from models.rules.deadlines import compute_deadline, parse_moment
+    from models.rules.deadlines import check_kind, compute_deadline, parse_moment
     from models.rules.regimes import shipped_regimes
 
     if not (args.regime or "").strip():

@@ -122,6 +122,8 @@ def run(args: argparse.Namespace) -> int:
     print(town_note)
     if desk_note:
         print(desk_note)
+    if not existed:
+        print("O que falta para atender: praca first-steps (no aplicativo, Ajuda → Primeiros passos).")
     return 0
 
 

@@ -17,14 +17,12 @@ from __future__ import annotations
 import argparse
 import datetime as dt
 import json
-import re
 
 from desktop.commands import readings
-from desktop.commands.quote import index_hint, parse_year, unit_hint
+from desktop.commands.quote import index_hint, unit_hint
 from models.base.errors import UserError
-from models.base.money import format_brl
-
-_WHOLE = re.compile(r"^\s*\d+\s*$")
+from models.enforcement.penalty_inputs import check_codes, parse_prior, parse_prior_dates
+from models.rules.fees.typed import parse_year
 
 LOGIN = False  # computes from the acts only
 
@@ -67,65 +65,6 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "  praca penalty --regime sjc-2014 --infraction CODIGO --prior-date 10/01/2019 "
         "--reading reincidencia-prazo=cinco-anos"
     )
-
-
-def parse_prior_dates(texts: list[str], codes: list[str], regime) -> list:
-    """``[CÓDIGO=]DATA`` → ``PriorOffence``; a date without a code is of the one infraction given."""
-    from models.enforcement.sanctions import PriorOffence
-    from models.rules.deadlines import parse_moment
-
-    found = []
-    for text in texts:
-        code, _, when = text.rpartition("=")
-        code = code.strip()
-        if not code:
-            if len(codes) > 1:
-                raise UserError(
-                    f"Com mais de uma infração, diga de qual é a data anterior: --prior-date CÓDIGO=DATA ('{text}').",
-                    field="prior",
-                )
-            code = codes[0]
-        elif code not in regime.ids("infraction"):
-            raise UserError(
-                f"Infração '{code}' de --prior-date não existe no regime {regime.id}: veja os códigos em "
-                f"praca regimes --show {regime.id}.",
-                field="prior",
-            )
-        day = parse_moment(when, what="Data da infração anterior")
-        if isinstance(day, dt.datetime):
-            day = day.date()
-        found.append(PriorOffence(code, day))
-    return found
-
-
-def parse_prior(text: str) -> int:
-    if not _WHOLE.match(text or ""):
-        raise UserError(
-            f"Número de ocorrências anteriores inválido: '{text}' (use um número inteiro, 0 ou mais).", field="prior"
-        )
-    return int(text)
-
-
-def check_codes(regime, codes: list[str] | None) -> list[str]:
-    """The codes as given, each known to the regime; else one line saying where to find them."""
-    if not codes:
-        raise UserError(
-            f"Informe a infração: --infraction CÓDIGO (os códigos estão em praca regimes --show {regime.id}).",
-            field="infraction",
-        )
-    known = set(regime.ids("infraction"))
-    cleaned = [c.strip() for c in codes]
-    repeated = sorted({c for c in cleaned if cleaned.count(c) > 1})
-    if repeated:
-        raise UserError(f"Infração repetida na mesma autuação: {', '.join(repeated)}.", field="infraction")
-    for code in cleaned:
-        if code not in known:
-            raise UserError(
-                f"Infração '{code}' não existe no regime {regime.id} ({regime.short}): "
-                f"veja os códigos em praca regimes --show {regime.id}.",
-                field="infraction",
-            )
-    return cleaned
 
 
 def run(args: argparse.Namespace) -> int:
@@ -239,10 +178,10 @@ def proposal_text(regime, proposal) -> str:
             out.extend(_sanction_lines(regime, s))
     out.append("")
     if any(s.kind == "fine" for s in proposal.sanctions):
-        out.append(f"Multas impostas: {format_brl(proposal.total)}")
+        out.append(f"Multas impostas: {proposal.money(proposal.total)}")
     if proposal.total_proposed > 0:
         out.append(
-            f"Multas propostas, à espera da decisão da autoridade ou do fato: {format_brl(proposal.total_proposed)}"
+            f"Multas propostas, à espera da decisão da autoridade ou do fato: {proposal.money(proposal.total_proposed)}"
         )
     for pending in proposal.pending:
         out.append(f"A decidir: {pending}")

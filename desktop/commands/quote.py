@@ -11,16 +11,13 @@ from __future__ import annotations
 import argparse
 import json
 import re
-from decimal import Decimal
 
 from desktop.commands import readings
 from models.base.errors import UserError
-from models.base.money import format_brl, format_decimal_br, parse_typed
+from models.base.money import format_decimal_br
+from models.rules.fees.typed import quote_inputs
 
-_WHOLE = re.compile(r"^\s*\d+\s*$")
 _PASSWORD = re.compile(r"^([a-z]+://[^:/@]*:)[^@]*@", re.IGNORECASE)
-_ADMIN_VALUE = re.compile(r"^\s*([a-z0-9][a-z0-9-]*)\s*=\s*(.+?)\s*$")
-_ASKED = re.compile(r"^\s*([a-z_][a-z0-9_]*)\s*=\s*(.+?)\s*$")
 
 LOGIN = False  # computes from the acts only
 
@@ -86,77 +83,31 @@ def configure(parser: argparse.ArgumentParser) -> None:
 # --------------------------------------------------------------------------- input checks
 
 
-def parse_year(text: str) -> int:
-    """``"2026"`` → 2026; anything else is a one-line ``UserError``."""
-    if not re.fullmatch(r"\s*\d{4}\s*", text or ""):
-        raise UserError(f"Ano inválido: '{text}' (use quatro algarismos, por exemplo 2026).", field="year")
-    return int(text)
-
-
-def parse_days(text: str) -> int:
-    if not _WHOLE.match(text or "") or int(text) < 1:
-        raise UserError(f"Número de dias inválido: '{text}' (use um número inteiro, a partir de 1).", field="days")
-    return int(text)
-
-
-def parse_admin_values(items: list[str] | None) -> dict[str, Decimal] | None:
-    if not items:
-        return None
-    values: dict[str, Decimal] = {}
-    for item in items:
-        match = _ADMIN_VALUE.match(item)
-        if match is None:
-            raise UserError(
-                f"--admin-value inválido: '{item}' (use TAXA=VALOR, por exemplo licenca=150,00).", field="admin_value"
-            )
-        values[match.group(1)] = parse_typed(
-            match.group(2), what=f"--admin-value {match.group(1)}", field="admin_value"
-        )
-    return values
-
-
-def parse_asked(items: list[str] | None) -> dict[str, Decimal] | None:
-    """``--input nota=4`` → ``{"nota": Decimal("4")}``, typed the pt-BR way; the act's bounds are the engine's."""
-    if not items:
-        return None
-    values: dict[str, Decimal] = {}
-    for item in items:
-        match = _ASKED.match(item)
-        if match is None:
-            raise UserError(f"--input inválido: '{item}' (use NOME=VALOR, por exemplo nota=4).", field="inputs")
-        values[match.group(1)] = parse_typed(match.group(2), what=f"--input {match.group(1)}", field="inputs")
-    return values
-
-
 def engine_inputs(args: argparse.Namespace) -> dict:
     """The keyword arguments of ``models.billing.pricing.quote`` from the command line: sizes read as typed in Brazil
     (``models.base.money.parse_typed``: "2,5"; an ambiguous "2.5" is refused with both readings)."""
-    inputs: dict = {}
-    for name in ("equipment", "line", "energy", "venue", "permit_kind", "exemption"):
-        value = getattr(args, name, None)
-        if value is not None:
-            inputs[name] = value.strip()
-    for name, label in (("front", "Frente"), ("depth", "Profundidade"), ("hitch", "Engate"), ("area", "Área")):
-        value = getattr(args, name, None)
-        if value is not None:
-            inputs[name] = parse_typed(value, what=f"--{name} ({label.lower()}, em metros)", field=name)
-    if args.mei:
-        inputs["mei"] = True
-    if args.local:
-        inputs["local"] = True
-    if args.days is not None:
-        inputs["days"] = parse_days(args.days)
-    if args.year is not None:
-        inputs["year"] = parse_year(args.year)
-    if args.fees:
-        inputs["fees"] = [f.strip() for f in args.fees]
-    admin = parse_admin_values(args.admin_values)
-    if admin:
-        inputs["admin_values"] = admin
-    asked = parse_asked(getattr(args, "asked", None))
-    if asked:
-        inputs["asked"] = asked
-    return inputs
+    typed = {
+        name: getattr(args, name, None)
+        for name in (
+            "equipment",
+            "line",
+            "energy",
+            "venue",
+            "permit_kind",
+            "exemption",
+            "front",
+            "depth",
+            "hitch",
+            "area",
+            "days",
+            "year",
+            "fees",
+            "admin_values",
+            "asked",
+        )
+    }
+    typed.update(mei=args.mei, local=args.local)
+    return quote_inputs(typed)
 
 
 # --------------------------------------------------------------------------- run
@@ -298,8 +249,8 @@ def quote_text(regime, result) -> str:
     for n, line in enumerate(result.lines, start=1):
         out.append("")
         deposit = " (restituível)" if line.kind == "deposit" else ""
-        out.append(f"{n}. {line.label}{deposit}: {format_brl(line.amount)}")
-        out.append(f"   Fórmula: {line.formula} = {format_brl(line.amount)}")
+        out.append(f"{n}. {line.label}{deposit}: {result.money(line.amount)}")
+        out.append(f"   Fórmula: {line.formula} = {result.money(line.amount)}")
         out.append(f"   Base legal: {line.basis}")
         for detail in line.details:
             out.append(f"     · {detail}")
@@ -307,7 +258,7 @@ def quote_text(regime, result) -> str:
             out.append(f"   Vencimento: {line.due}")
     out.append("")
     if result.total_deposits:
-        out.append(f"Preços e taxas: {format_brl(result.total_charges)}")
-        out.append(f"Cauções (restituíveis): {format_brl(result.total_deposits)}")
-    out.append(f"Total: {format_brl(result.total)}")
+        out.append(f"Preços e taxas: {result.money(result.total_charges)}")
+        out.append(f"Cauções (restituíveis): {result.money(result.total_deposits)}")
+    out.append(f"Total: {result.money(result.total)}")
     return "\n".join(out) + "\n"

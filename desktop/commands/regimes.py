@@ -169,6 +169,7 @@ def regime_text(regime: Regime) -> str:
     _ladders(out, regime)
     _deadlines(out, regime)
     _others(out, regime)
+    _cases(out, regime)
     return out.text()
 
 
@@ -366,6 +367,14 @@ def _deadlines(out: _Text, regime: Regime) -> None:
     for d in regime.deadlines:
         out.item(f"{d.label} {_id(d.id)}: {describe.deadline_text(d, regime)} — {regime.cite_item(d)}")
         out.notes(describe.notes(d), 2)
+
+
+def _cases(out: _Text, regime: Regime) -> None:
+    if not regime.cases:
+        return
+    out.heading("Casos do ato (conferidos por praca regimes check)")
+    for case in regime.cases:
+        out.item(f"{describe.case_line(case, regime.currency)} — {regime.cite(case.basis)}")
 
 
 def _others(out: _Text, regime: Regime) -> None:

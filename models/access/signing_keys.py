@@ -53,6 +53,7 @@ from models.access.signing import (
     public_key_fingerprint,
 )
 from models.base.errors import UserError
+from models.store import changes
 from models.store.db import BaseModel, db, take_write_turn
 
 __all__ = [
@@ -220,6 +221,7 @@ def unlock(passphrase: str, *, remember: bool = True) -> bool:
         raise SigningKeyError(_no_key_text(), field="key")
     _private[row.key_id] = _decrypt(row, passphrase)
     _session[row.key_id] = passphrase
+    changes.announce("signing_key")  # this desk signs now: what shows whether it does (the Painel) is stale
     return _keyring_set(row.key_id, passphrase) if remember else False
 
 
@@ -394,13 +396,14 @@ def municipal_signer() -> Signer:
     """A signer with the municipality's active key, or a clear error telling what to do at this desk."""
     row = active_key()
     if row is None:
-        raise SigningKeyError(_no_key_text(), field="key")
+        raise SigningKeyError(_no_key_text(), field="key", step="signing")
     private = _private_key(row)
     if private is None:
         raise SigningKeyError(
             f"Esta mesa ainda não pode assinar com a chave {row.key_id} da prefeitura: informe a senha da chave "
             "em Cadastros → Assinatura → Liberar esta mesa (ou praca signing unlock); nada foi emitido.",
             field="key",
+            step="signing",
         )
     return Signer(private)
 

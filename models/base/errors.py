@@ -20,15 +20,18 @@ def one_line(text: str) -> str:
 
 
 class UserError(Exception):
-    """Bad input or a state that forbids the operation; the message is for the user."""
+    """Bad input or a state that forbids the operation; the message is for the user. ``step`` names the first step
+    (models.services.first_steps) whose absence forbids it — no signing key, no collection agreement —, for a
+    screen to offer to open it."""
 
     exit_code = 2
 
-    def __init__(self, message: str, *, field: str | None = None):
+    def __init__(self, message: str, *, field: str | None = None, step: str | None = None):
         message = one_line(message)
         super().__init__(message)
         self.message = message
         self.field = field
+        self.step = step
 
     def __str__(self) -> str:
         return self.message

@@ -212,14 +212,15 @@ def format_factor(value: str | int | Decimal, *, group: bool = True) -> str:
     return _format_fixed(to_decimal(value), group=group)
 
 
-def format_brl(value: str | int | Decimal, *, nbsp: bool = False) -> str:
+def format_brl(value: str | int | Decimal, *, nbsp: bool = False, currency: str = "R$") -> str:
     """``R$ 1.234,56`` — rounded to the cent ``ROUND_HALF_UP`` before formatting.
 
     ``nbsp=True`` puts a non-breaking space after ``R$`` (what Babel and the
     printed documents use); the default is a plain space. Negative amounts
-    read ``-R$ 10,00``.
+    read ``-R$ 10,00``. ``currency``: the symbol of the act's own money, for an act
+    written before the real (``"Cr$ 1.500,00"``, ``[regime] currency``); never converted here.
     """
     cents = round_cents(value)
     space = NBSP if nbsp else " "
     body = _format_fixed(abs(cents))
-    return ("-" if cents < 0 else "") + "R$" + space + body
+    return ("-" if cents < 0 else "") + currency + space + body

@@ -87,17 +87,10 @@ def sao_bento_next_edition(today: _dt.date) -> Iterator[_dt.date]:
 
 
 def carnival(year: int) -> _dt.date:
-    """Carnival Tuesday of ``year``: 47 days before Easter (the Gregorian computus, Meeus/Jones/Butcher)."""
-    a, b, c = year % 19, year // 100, year % 100
-    d, e = b // 4, b % 4
-    f = (b + 8) // 25
-    g = (b - f + 1) // 3
-    h = (19 * a + b - d - g + 15) % 30
-    i, k = c // 4, c % 4
-    m = (32 + 2 * e + 2 * i - h - k) % 7
-    n = (a + 11 * h + 22 * m) // 451
-    month, day = divmod(h + m - 7 * n + 114, 31)
-    return _dt.date(year, month, day + 1) - _dt.timedelta(days=47)
+    """Carnival Tuesday of ``year``: 47 days before Easter."""
+    from models.rules.holidays import easter
+
+    return easter(year) - _dt.timedelta(days=47)
 
 
 def ilha_verao(today: _dt.date) -> tuple[_dt.date, _dt.date]:

@@ -10,7 +10,7 @@ from decimal import Decimal
 from pathlib import Path
 
 from models.base.errors import FieldErrors, UserError
-from models.base.money import format_brl, parse_typed
+from models.base.money import parse_typed
 from models.enforcement.chains import prior_offences
 from models.enforcement.deadline_roles import (
     ROLES,
@@ -475,10 +475,14 @@ def explain(pv: Preview) -> list[tuple[int, str]]:
             )
         )
     if pv.fine_total > 0:
-        out.append((0, f"Multa a lançar: {format_brl(pv.fine_total)}"))
+        out.append((0, f"Multa a lançar: {proposal.money(pv.fine_total)}"))
     if proposal.total_proposed > 0:
         out.append(
-            (0, f"Multa proposta, à espera da decisão da autoridade ou do fato: {format_brl(proposal.total_proposed)}")
+            (
+                0,
+                "Multa proposta, à espera da decisão da autoridade ou do fato: "
+                + proposal.money(proposal.total_proposed),
+            )
         )
     for d in pv.deadlines:
         out.append((0, f"Prazo — {d['label']}: {d['due_text']} ({d['basis']})"))

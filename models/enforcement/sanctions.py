@@ -196,6 +196,8 @@ class ProposedSanction:
     unit_value: Decimal | None = None
     year: int | None = None
     formula: str | None = None
+    #: the money of the act's amounts (``[regime] currency``)
+    currency: str = "R$"
     # suspension
     days: int | None = None
     min_days: int | None = None
@@ -204,6 +206,9 @@ class ProposedSanction:
     # revocation
     wait_months: int | None = None
     wait_until: dt.date | None = None
+    #: the last day of a suspension or impediment that lasts "until" a day (a date the act fixes, or the end of the
+    #: civil year of the infraction)
+    until: dt.date | None = None
     text: str | None = None
     #: ids of the regime's deadlines that run for this sanction (``compute_deadline`` takes them)
     deadlines: tuple[str, ...] = ()
@@ -267,7 +272,10 @@ class ProposedSanction:
         parts = [self.waiting] if self.decision == PROPOSED else []
         if self.kind == "fine" and self.amount is None:
             if self.max_amount is not None:
-                parts.append(f"valor da multa a graduar pela autoridade, até {format_brl(self.max_amount)}")
+                parts.append(
+                    "valor da multa a graduar pela autoridade, até "
+                    + format_brl(self.max_amount, currency=self.currency)
+                )
             else:
                 parts.append("valor da multa a definir pela Administração")
         if self.kind == "suspension" and self.days is None and not self.until_remedied:
@@ -294,8 +302,10 @@ class ProposedSanction:
             out[f.name] = value
         out["applied"] = self.applied
         out["decision_text"] = DECISIONS[self.decision]
-        out["amount_text"] = format_brl(self.amount) if self.amount is not None else None
-        out["max_amount_text"] = format_brl(self.max_amount) if self.max_amount is not None else None
+        out["amount_text"] = format_brl(self.amount, currency=self.currency) if self.amount is not None else None
+        out["max_amount_text"] = (
+            format_brl(self.max_amount, currency=self.currency) if self.max_amount is not None else None
+        )
         out["waiting"] = self.waiting
         out["pending"] = self.pending
         out["actions"] = list(self.actions)
@@ -306,9 +316,15 @@ def sanction_head(s: ProposedSanction) -> str:
     """One line for a sanction: number, label, amount or days, and its decision in words."""
     head = f"{s.number}. {s.label}"
     if s.kind == "fine" and s.amount is not None:
-        head += f": {format_brl(s.amount)}"
+        head += f": {format_brl(s.amount, currency=s.currency)}"
     if s.kind == "suspension" and s.days:
         head += f": {describe.days(s.days)}"
+    if s.kind in ("suspension", "impediment") and s.until is not None:
+        day = s.until.strftime("%d/%m/%Y")
+        if "até o fim do ano civil" in head:
+            head = head.replace("até o fim do ano civil", f"até o fim do ano civil ({day})", 1)
+        elif f"até {day}" not in head:
+            head += f": até {day}"
     if s.decision == PROPOSED:
         if s.condition is not None and s.condition_met is None:
             head += f" [proposta — só {s.condition.text[:1].lower()}{s.condition.text[1:]}]"
@@ -364,10 +380,13 @@ class InfractionProposal:
     #: within the act's tolerance: (this occurrence, the occurrences tolerated, the article)
     tolerance: tuple[int, int, str] | None = None
     details: tuple[str, ...] = ()
+    #: the act forbids the conduct and sets no sanction for it (``no_sanction`` in the regime)
+    no_sanction: bool = False
 
     def to_dict(self) -> dict[str, Any]:
         return {
             "code": self.code,
+            "no_sanction": self.no_sanction,
             "label": self.label,
             "article": self.article,
             "basis": self.basis,
@@ -415,6 +434,12 @@ class Proposal:
     adjustments: tuple[Adjustment, ...] = ()
     #: the points where the act is silent, with the reading applied (chosen by the authority, or declared)
     readings: tuple[AppliedReading, ...] = ()
+    #: the money of the act's amounts (``[regime] currency``): "R$", or "Cr$" for an act in cruzeiros
+    currency: str = "R$"
+
+    def money(self, value: Decimal) -> str:
+        """``value`` in the act's own money."""
+        return format_brl(value, currency=self.currency)
 
     @property
     def sanctions(self) -> tuple[ProposedSanction, ...]:
@@ -479,6 +504,7 @@ class Proposal:
                     recurrence_window_days=item.get("recurrence_window_days"),
                     recurrence_window_years=item.get("recurrence_window_years"),
                     counted=tuple(dt.date.fromisoformat(d) for d in item.get("counted", [])),
+                    no_sanction=bool(item.get("no_sanction", False)),
                     tolerance=(
                         (tolerance["occurrence"], tolerance["tolerated"], tolerance["basis"]) if tolerance else None
                     ),
@@ -495,6 +521,7 @@ class Proposal:
             notes=tuple(data.get("notes", [])),
             adjustments=tuple(Adjustment(**a) for a in data.get("adjustments", [])),
             readings=tuple(AppliedReading.from_dict(r) for r in data.get("readings", [])),
+            currency=str(data.get("currency", "R$")),
         )
 
     def to_dict(self) -> dict[str, Any]:
@@ -504,11 +531,12 @@ class Proposal:
             "year": self.year,
             "cumulative": self.cumulative,
             "cumulative_basis": self.cumulative_basis,
+            "currency": self.currency,
             "infractions": [item.to_dict() for item in self.items],
             "total": str(self.total),
-            "total_text": format_brl(self.total),
+            "total_text": format_brl(self.total, currency=self.currency),
             "total_proposed": str(self.total_proposed),
-            "total_proposed_text": format_brl(self.total_proposed),
+            "total_proposed_text": format_brl(self.total_proposed, currency=self.currency),
             "pending": list(self.pending),
             "notes": list(self.notes),
             "adjustments": [a.to_dict() for a in self.adjustments],
@@ -525,8 +553,9 @@ def _sanction_from_dict(raw: Mapping[str, Any], not_complied: bool) -> ProposedS
     for name in _DECIMALS:
         if kw.get(name) is not None:
             kw[name] = Decimal(str(kw[name]))
-    if kw.get("wait_until"):
-        kw["wait_until"] = dt.date.fromisoformat(kw["wait_until"])
+    for name in ("wait_until", "until"):
+        if kw.get(name):
+            kw[name] = dt.date.fromisoformat(kw[name])
     for name in ("deadlines", "details"):
         kw[name] = tuple(kw.get(name) or ())
     condition = raw.get("condition")
@@ -898,6 +927,27 @@ def propose_sanction(
         cumulative_basis=regime.cite_item(cumulative_flag) if cumulative_flag is not None else None,
         notes=tuple(notes),
         readings=applied,
+        currency=regime.currency,
+    )
+
+
+def _no_sanction(regime: Regime, infraction: Infraction) -> InfractionProposal:
+    """A conduct the act forbids without a sanction: said exactly so, with the article that forbids it."""
+    cited = regime.cite(infraction.article, infraction.basis_act)
+    return InfractionProposal(
+        code=infraction.code,
+        label=infraction.label,
+        article=regime.cite(infraction.article),
+        basis=f"nenhuma — o ato proíbe a conduta ({cited}) e não lhe comina sanção",
+        nature=infraction.nature or infraction.code,
+        prior=0,
+        offence=1,
+        sanctions=(),
+        no_sanction=True,
+        details=(
+            f"O ato ({regime.short}) proíbe esta conduta ({cited}) mas não lhe comina sanção: não há penalidade a "
+            "propor com base nele.",
+        ),
     )
 
 
@@ -905,6 +955,8 @@ def _propose_one(
     ctx: _Context, infraction: Infraction, prior: int | list[PriorOffence], step: int | None, first_number: int
 ) -> InfractionProposal:
     regime = ctx.regime
+    if infraction.no_sanction:
+        return _no_sanction(regime, infraction)
     ladder = regime.ladder(infraction.ladder) if infraction.ladder else None
     reckoning = _reckon(regime, infraction, prior, ctx.on, ctx.readings)
     count = reckoning.count
@@ -1083,6 +1135,11 @@ def _sanction(
         elif s.max_days is not None:
             common.update(min_days=s.days or 1, max_days=s.max_days)
         common["until_remedied"] = s.until_remedied
+    if s.until is not None and s.kind in ("suspension", "impediment"):
+        common["until"] = _until_day(ctx, s, details)
+    if s.kind == "revocation" and s.until is not None:
+        until = _until_day(ctx, s, details, revocation=True)
+        common.update(wait_until=until + dt.timedelta(days=1))
     elif s.kind == "revocation" and s.wait_months:
         until = add_months(ctx.on, s.wait_months)
         common.update(wait_months=s.wait_months, wait_until=until)
@@ -1095,7 +1152,10 @@ def _sanction(
         where = (" — " + ", ".join(describe.SCOPES.get(x, x) for x in fee.scopes)) if fee.scopes else ""
         if fee.amount is not None:
             per = describe.PER.get(fee.per or "", "")
-            details.append(f"Diária de depósito: {describe.amount(fee.amount)} {per}{where} ({regime.cite_item(fee)}).")
+            details.append(
+                f"Diária de depósito: {describe.amount(fee.amount, regime.currency)} {per}{where} "
+                f"({regime.cite_item(fee)})."
+            )
         elif fee.admin_defined:
             details.append(f"Preço do depósito definido pela Administração{where} ({regime.cite_item(fee)}).")
     if s.discretionary:
@@ -1103,7 +1163,26 @@ def _sanction(
             details.append("Alternativa: a autoridade impõe uma só das sanções alternativas, com o motivo.")
         else:
             details.append("A critério da autoridade: proposta; a autoridade a impõe ou dispensa, com o motivo.")
-    return ProposedSanction(details=tuple(details), **common)
+    return ProposedSanction(details=tuple(details), currency=ctx.regime.currency, **common)
+
+
+def _until_day(ctx: _Context, s: Sanction, details: list[str], *, revocation: bool = False) -> dt.date:
+    """The last day of a ban "until" a day: the date the act fixes, or the 31st of December of the infraction's
+    year ("until the end of the civil year": calendar years, as every year the act counts)."""
+    if isinstance(s.until, dt.date):
+        last, why = s.until, f"data fixada pelo ato ({ctx.regime.cite(s.basis)})"
+    else:
+        last = dt.date(ctx.on.year, 12, 31)
+        why = f"fim do ano civil da infração ({ctx.regime.cite(s.basis)})"
+    if last < ctx.on:
+        details.append(f"O prazo fixado pelo ato terminou em {_date(last)}, antes da infração: nada a cumprir.")
+    elif revocation:
+        details.append(
+            f"Nova permissão só a partir de {_date(last + dt.timedelta(days=1))} — até {_date(last)}: {why}."
+        )
+    else:
+        details.append(f"Até {_date(last)} — {why}.")
+    return last
 
 
 def _index_factor(ctx: _Context, amount: Amount) -> tuple[Decimal, str, str]:
@@ -1152,11 +1231,13 @@ def _fine(
             admin = True
         elif fine.amount is not None:
             base = fine.amount
-            details.append(f"Multa da infração: {describe.amount(fine.amount)} ({regime.cite_item(fine)}).")
+            details.append(
+                f"Multa da infração: {describe.amount(fine.amount, regime.currency)} ({regime.cite_item(fine)})."
+            )
         elif fine.max is not None:
             base, graded = fine.max, True
             details.append(
-                f"Multa da infração: até {describe.amount(fine.max)}, graduada pela autoridade "
+                f"Multa da infração: até {describe.amount(fine.max, regime.currency)}, graduada pela autoridade "
                 f"({regime.cite_item(fine)})."
             )
     else:
@@ -1190,15 +1271,15 @@ def _fine(
     parts = [] if multiplier == 1 else [format_factor(multiplier)]
     if base.unit == "BRL":
         exact = units
-        parts.append(format_brl(base.value))
+        parts.append(format_brl(base.value, currency=regime.currency))
         unit_value = None
     else:
         unit_value = regime.unit_value(base.unit, ctx.year, ctx.unit_values)
         exact = units * unit_value
         parts.append(f"{format_factor(base.value)} {base.unit}")
-        parts.append(f"{format_brl(unit_value)} ({base.unit} {ctx.year})")
+        parts.append(f"{format_brl(unit_value, currency=regime.currency)} ({base.unit} {ctx.year})")
         details.append(
-            f"{base.unit} {ctx.year} = {format_brl(unit_value)} "
+            f"{base.unit} {ctx.year} = {format_brl(unit_value, currency=regime.currency)} "
             f"({regime.unit_value_citation(base.unit, ctx.year, ctx.unit_values)})."
         )
     factor, factor_part, factor_detail = _index_factor(ctx, base)
@@ -1207,7 +1288,11 @@ def _fine(
         parts.append(factor_part)
         details.append(factor_detail + ".")
     value = round_cents(exact)
-    formula = f"{_TIMES.join(parts)} = {format_brl(value)}" if len(parts) > 1 else format_brl(value)
+    formula = (
+        f"{_TIMES.join(parts)} = {format_brl(value, currency=regime.currency)}"
+        if len(parts) > 1
+        else format_brl(value, currency=regime.currency)
+    )
     out.update(units=units if base.unit != "BRL" else None, unit=base.unit, unit_value=unit_value)
     if graded:
         out.update(max_amount=value, formula=f"até {formula}")
@@ -1388,27 +1473,27 @@ def adjust(
             raise UserError(f"A sanção nº {number} ({s.label}) não é multa: não tem valor a graduar.", field="amount")
         value = _money(raw)
         if not s.amount_adjustable:
-            shown = format_brl(s.amount) if s.amount is not None else "o valor do ato"
+            shown = format_brl(s.amount, currency=s.currency) if s.amount is not None else "o valor do ato"
             raise UserError(
                 f"A multa nº {number} é fixada pelo ato em {shown} ({s.basis}): não pode ser graduada.", field="amount"
             )
         low = s.min_amount if s.min_amount is not None else Decimal("0.01")
         if value < low or (s.max_amount is not None and value > s.max_amount):
             limits = (
-                f"entre {format_brl(low)} e {format_brl(s.max_amount)}"
+                f"entre {format_brl(low, currency=s.currency)} e {format_brl(s.max_amount, currency=s.currency)}"
                 if s.max_amount is not None
-                else f"a partir de {format_brl(low)}"
+                else f"a partir de {format_brl(low, currency=s.currency)}"
             )
             raise UserError(
                 f"Valor fora dos limites do ato: a multa nº {number} deve ficar {limits} "
-                f"({s.basis}); veio {format_brl(value)}.",
+                f"({s.basis}); veio {format_brl(value, currency=s.currency)}.",
                 field="amount",
             )
-        before = format_brl(s.amount) if s.amount is not None else "a graduar"
-        formula = f"{format_brl(value)} (graduada pela autoridade"
-        formula += f", até {format_brl(s.max_amount)})" if s.max_amount is not None else ")"
+        before = format_brl(s.amount, currency=s.currency) if s.amount is not None else "a graduar"
+        formula = f"{format_brl(value, currency=s.currency)} (graduada pela autoridade"
+        formula += f", até {format_brl(s.max_amount, currency=s.currency)})" if s.max_amount is not None else ")"
         changed[number] = dataclasses.replace(s, amount=value, formula=formula, adjusted=True)
-        log.append(Adjustment(number, "amount", before, format_brl(value), why, by))
+        log.append(Adjustment(number, "amount", before, format_brl(value, currency=s.currency), why, by))
     for number, wanted in days.items():
         s = current(number)
         if s.kind != "suspension":

@@ -3,7 +3,7 @@
 Its identity — name, UF, IBGE code, CNPJ, address, the agency's name, the coat of arms and the office's hours —
 is set once, at ``praca init --municipality … --uf …``, with ``praca municipality set`` or in Cadastros →
 Município, and is kept in the settings table (one key each; the office's hours are the calendar's own key,
-:mod:`models.rules.holidays`). A database made before it has at most a name and a UF typed in Configurações:
+:mod:`models.rules.holidays`). A database made before it has at most a name and a UF (the old Configurações tab):
 the window and the command line ask the administrator to complete it; nothing guesses a town.
 
 Every letterhead takes the municipality from here (:func:`letterhead`), and the reports cover only the acts of

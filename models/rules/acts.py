@@ -430,6 +430,9 @@ def defines(regime: regimes.Regime) -> str:
         ("unidades fiscais", len(regime.units)),
     ]
     lines = [f"  {label}: {count}" for label, count in rows if count]
+    force = regime.in_force
+    if force is not None and force.basis_unknown:  # said, never left out: the date is the file's, not an article's
+        lines.insert(0, f"  vigência: desde {force.from_.strftime('%d/%m/%Y')} — artigo da vigência desconhecido")
     if regime.amendment is not None:
         lines.insert(
             0,

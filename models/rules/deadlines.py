@@ -54,6 +54,7 @@ if TYPE_CHECKING:
 __all__ = [
     "DeadlineResult",
     "HolidayCalendar",
+    "check_kind",
     "compute_deadline",
     "deadline_kinds",
     "parse_moment",
@@ -295,6 +296,23 @@ def deadline_kinds(regime: Regime | str) -> tuple[str, ...]:
     """The ids ``compute_deadline`` takes for ``regime``, in the file's order."""
     regime = get_regime(regime) if isinstance(regime, str) else regime
     return tuple(d.id for d in regime.deadlines)
+
+
+def check_kind(regime: Regime, kind: str | None) -> str:
+    """A deadline id as typed (``praca deadline --kind``, a worked case), known to ``regime``; else one line saying
+    where to find them."""
+    if kind is None or not kind.strip():
+        raise UserError(
+            f"Informe o prazo: --kind PRAZO (os prazos estão em praca regimes --show {regime.id}).", field="kind"
+        )
+    kind = kind.strip()
+    if kind not in regime.ids("deadline"):
+        raise UserError(
+            f"Prazo '{kind}' não existe no regime {regime.id} ({regime.short}): "
+            f"veja os prazos em praca regimes --show {regime.id}.",
+            field="kind",
+        )
+    return kind
 
 
 def compute_deadline(

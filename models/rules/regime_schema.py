@@ -256,6 +256,21 @@ summary = "exemplo"
 """
 
 
+_SAMPLE_NO_SANCTION = """
+[[infractions]]
+code = "exemplo-sem-sancao"
+label = "exemplo"
+article = "art. 1º"
+no_sanction = true
+"""
+
+
+def _with_unknown_force(text: str) -> str:
+    start = text.index("in_force = {")
+    end = text.index("\n", start)
+    return text[:start] + 'in_force = { from = 2000-01-01, basis_unknown = true, notes = "exemplo" }' + text[end:]
+
+
 #: no shipped act has a formula fee yet (issue 29 §6 rewrites them): one, added to a shipped act, shows the loader
 #: every key of the rule language's tables
 _SAMPLE_FORMULA = """
@@ -316,6 +331,9 @@ def build_schema(texts: Iterable[tuple[str, str]] | None = None) -> dict[str, An
         # no shipped act is an amendment: one of them, amended, shows the loader that table too
         name, text = texts[0]
         texts.append((name, text + _SAMPLE_AMENDMENT))
+        # nor has an in-force article unknown, nor a conduct forbidden without sanction: shown the same way, so
+        # that the schema does not require what those leave out (in_force.basis, the infraction's basis)
+        texts.append((name, _with_unknown_force(text) + _SAMPLE_NO_SANCTION))
         texts.append((name, text + _SAMPLE_FORMULA))
     trace = _Trace()
     with _LOCK, _watching(trace):

@@ -78,6 +78,10 @@ def due_for(fee, line_due: str | None, *, issued: _dt.date, period_end: _dt.date
             return due.date
         if due.days_after_issue is not None:
             return issued + _dt.timedelta(days=due.days_after_issue)
+        if due.hours_after_issue is not None:  # the day the last hour falls on, counted from the guia's day
+            return issued + _dt.timedelta(days=-(-due.hours_after_issue // 24))
+        if due.at_each is not None:  # paid at the event (the feira day), when setting up: due as issued
+            return issued
         if due.day_of_month:
             return period_end.replace(day=min(due.day_of_month, period_end.day))
     return period_end

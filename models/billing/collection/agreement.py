@@ -140,6 +140,7 @@ def require_agreement() -> Agreement:
     if not found.configured:
         raise UserError(
             "O convênio de arrecadação não está cadastrado: informe-o em Cadastros → Arrecadação "
-            "ou com praca collection set --agreement NNNN --value-id 6|8."
+            "ou com praca collection set --agreement NNNN --value-id 6|8.",
+            step="collection",
         )
     return found

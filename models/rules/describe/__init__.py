@@ -20,6 +20,12 @@ amounts, dates), then one module per part of an act — :mod:`.permits`, :mod:`.
 
 from __future__ import annotations
 
+from models.rules.describe.cases import (
+    CASE_KIND_WORDS,
+    CASE_SOURCE_WORDS,
+    case_expectation,
+    case_line,
+)
 from models.rules.describe.fees import (
     fee_facts,
     fee_kind,
@@ -95,6 +101,8 @@ from models.rules.describe.words import (
 
 __all__ = [
     "BENEFICIARIES",
+    "CASE_KIND_WORDS",
+    "CASE_SOURCE_WORDS",
     "DAY_NAMES",
     "EVENTS",
     "FACTS",
@@ -111,6 +119,8 @@ __all__ = [
     "WEEKDAYS",
     "Fact",
     "amount",
+    "case_expectation",
+    "case_line",
     "clock",
     "criterion_items",
     "date",

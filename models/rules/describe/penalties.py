@@ -68,6 +68,11 @@ def sanction(item: Sanction, *, terms: bool = True) -> str:
             parts.append("prazo definido pela Administração")
     elif item.kind == "revocation" and item.wait_months:
         parts.append(f"nova permissão só após {months(item.wait_months)}")
+    until = getattr(item, "until", None)
+    if isinstance(until, str):  # the sanction as the act writes it (a proposal's carries the day itself)
+        parts.append("até o fim do ano civil")
+    elif until is not None and not hasattr(item, "decision"):
+        parts.append(f"até {until.strftime('%d/%m/%Y')}")
     if item.admin_defined and item.kind not in ("suspension",):
         parts.append("definida pela Administração" if not _masculine(name) else "definido pela Administração")
     if item.text and item.kind == "impediment":

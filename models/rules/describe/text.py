@@ -105,12 +105,12 @@ def number(value: Decimal | int | str) -> str:
     return format_factor(value)
 
 
-def amount(value: Amount | None) -> str:
-    """An ``Amount``: "R$ 150,00" or "20 UFESP"."""
+def amount(value: Amount | None, currency: str = "R$") -> str:
+    """An ``Amount``: "R$ 150,00" or "20 UFESP" — in the act's money (``currency``: "Cr$ 500,00")."""
     if value is None:
         return "—"
     if value.unit == "BRL":
-        return format_brl(value.value)
+        return format_brl(value.value, currency=currency)
     n = value.value
     text = format_decimal_br(n, 0) if n == n.to_integral_value() else format_decimal_br(n, 2)
     return f"{text} {value.unit}"

@@ -18,6 +18,7 @@ from models.rules.fees.results import CENT_Q, ENERGY_NONE, Quote, QuoteLine, Uni
 from models.rules.regimes import Regime
 from models.rules.regimes.fee_formulas import program_for
 from models.rules.regimes.model import EnergyTier, Fee
+from models.rules.regimes.regime import wording
 
 # --------------------------------------------------------------------------- the engine
 
@@ -206,7 +207,7 @@ def fee_quote(
         if v is not None
     }
     notes.extend(_unused_inputs(regime, selected, inp))
-    return Quote(regime=regime.id, lines=tuple(lines), inputs=inputs, notes=tuple(notes))
+    return Quote(regime=regime.id, lines=tuple(lines), inputs=inputs, notes=tuple(notes), currency=regime.currency)
 
 
 def _as_read_and_exempted(regime: Regime, fee: Fee, line: QuoteLine, inp: Inputs) -> QuoteLine:
@@ -215,17 +216,20 @@ def _as_read_and_exempted(regime: Regime, fee: Fee, line: QuoteLine, inp: Inputs
     details = line.details
     if fee.reading and line.kind == "charge":
         details = (*details, f"Leitura adotada ({regime.cite_item(fee)}): {fee.reading}")
+    if fee.amended_by:  # the value as an amending act worded it: said with the figure
+        line = dataclasses.replace(line, basis=f"{line.basis} ({wording(fee.amended_by)})")
     exemption = next((e for e in fee.exemptions if e.id == inp.exemption), None)
     waived = exemption is not None and ("deposit" if line.kind == "deposit" else "fee") in exemption.waives
     if exemption is None or not waived:
         return dataclasses.replace(line, details=details)
     cite = regime.cite_item(exemption)
+    without = format_brl(line.amount, currency=regime.currency)
     return dataclasses.replace(
         line,
         amount=Decimal("0.00"),
-        formula=f"dispensada ({cite}); sem a dispensa: {line.formula} = {format_brl(line.amount)}",
+        formula=f"dispensada ({cite}); sem a dispensa: {line.formula} = {without}",
         basis=f"{line.basis}; {cite}",
-        details=(*details, f"Dispensa: {exemption.label} ({cite}) — sem ela seria {format_brl(line.amount)}."),
+        details=(*details, f"Dispensa: {exemption.label} ({cite}) — sem ela seria {without}."),
     )
 
 

@@ -138,7 +138,8 @@ class _Pricing:
             return found
         if function == "fee":
             line = self.fee_amount(str(args[0]))
-            self.details.append(f"{line.label} = {format_brl(line.amount)} ({line.basis})")
+            shown = format_brl(line.amount, currency=self.regime.currency)
+            self.details.append(f"{line.label} = {shown} ({line.basis})")
             value = line.amount
         else:  # a fiscal unit in a given year
             year = int(Decimal(str(args[0])))

@@ -93,10 +93,10 @@ def in_formula(value: Decimal) -> str:
     return format_factor(value.normalize())
 
 
-def amount_txt(amount: Amount) -> str:
-    """``100 UFESP`` / ``R$ 150,00``."""
+def amount_txt(amount: Amount, currency: str = "R$") -> str:
+    """``100 UFESP`` / ``R$ 150,00`` (in the act's money: ``currency``)."""
     if amount.unit == "BRL":
-        return format_brl(amount.value)
+        return format_brl(amount.value, currency=currency)
     return f"{format_factor(amount.value)} {amount.unit}"
 
 
@@ -119,6 +119,13 @@ def due_text(fee: Fee) -> str | None:
     if due.days_after_issue is not None:
         n = due.days_after_issue
         return f"em até {n} dia{'s' if n != 1 else ''} após a emissão da guia"
+    if due.hours_after_issue is not None:
+        n = due.hours_after_issue
+        return f"em até {n} hora{'s' if n != 1 else ''} após a emissão da guia"
+    if due.at_each == "event":
+        return "a cada evento, na montagem"
+    if due.at_each == "feira-day":
+        return "a cada dia de feira, na montagem"
     return None  # pragma: no cover - loader guarantees one
 
 
@@ -139,7 +146,8 @@ def unit_value_detail(regime: Regime, unit: str, year: int, overrides: UnitOverr
     if unit == "BRL":
         return ""
     value = regime.unit_value(unit, year, overrides)
-    return f"{unit} {year} = {format_brl(value)} ({regime.unit_value_citation(unit, year, overrides)})"
+    shown = format_brl(value, currency=regime.currency)
+    return f"{unit} {year} = {shown} ({regime.unit_value_citation(unit, year, overrides)})"
 
 
 def join_basis(regime: Regime, *bases: str | None) -> str:

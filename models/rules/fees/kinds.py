@@ -323,7 +323,8 @@ def per_area_month(regime: Regime, fee: Fee, inp: Inputs) -> QuoteLine:
             correction = inp.index_factors.get(index.code)
             if correction is None:
                 raise UserError(
-                    f"O valor de {amount_txt(rate)}/m² é de {index.base_year} e é corrigido anualmente pelo "
+                    f"O valor de {amount_txt(rate, regime.currency)}/m² é de {index.base_year} e é corrigido "
+                    "anualmente pelo "
                     f"{index.code} ({regime.cite(index.basis)}): informe o fator acumulado do {index.code} de "
                     f"{index.base_year} a {year}, ou calcule para {index.base_year}.",
                     field="index_factor",
@@ -437,15 +438,16 @@ def venue_table(regime: Regime, fee: Fee, venue: Venue, inp: Inputs) -> list[Quo
     if days == 1:
         daily, charged = venue.one_day, 1
         rule = (
-            f"1 dia: taxa por 1 dia, {amount_txt(venue.one_day)} (a partir de 2 dias: "
-            f"{amount_txt(venue.per_day)} por dia, mínimo de {venue.min_days} dias cobrados)"
+            f"1 dia: taxa por 1 dia, {amount_txt(venue.one_day, regime.currency)} (a partir de 2 dias: "
+            f"{amount_txt(venue.per_day, regime.currency)} por dia, mínimo de {venue.min_days} dias cobrados)"
         )
     else:
         daily, charged = venue.per_day, max(days, venue.min_days)
         if charged > days:
             rule = f"{days} dias de uso: mínimo de {venue.min_days} dias cobrados — {citation}"
         else:
-            rule = f"{days} dias de uso: {amount_txt(venue.per_day)} por dia (mínimo de {venue.min_days} dias atingido)"
+            per_day = amount_txt(venue.per_day, regime.currency)
+            rule = f"{days} dias de uso: {per_day} por dia (mínimo de {venue.min_days} dias atingido)"
     details = [rule]
     unit_detail = unit_value_detail(regime, daily.unit, year, inp.overrides)
     if unit_detail:

@@ -52,11 +52,11 @@ class QuoteLine:
     #: the values the act leaves open that this line was priced with, and who set them
     asked: tuple[AskedValue, ...] = ()
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self, currency: str = "R$") -> dict[str, Any]:
         data: dict[str, Any] = {
             "label": self.label,
             "amount": str(self.amount),
-            "amount_text": format_brl(self.amount),
+            "amount_text": format_brl(self.amount, currency=currency),
             "formula": self.formula,
             "basis": self.basis,
             "fee": self.fee,
@@ -77,6 +77,12 @@ class Quote:
     inputs: Mapping[str, Any] = field(default_factory=dict, compare=False)
     #: Observations on the inputs: what was given but does not change this price, and why.
     notes: tuple[str, ...] = ()
+    #: the money of the act's amounts (``[regime] currency``): "R$", or "Cr$" for an act in cruzeiros
+    currency: str = "R$"
+
+    def money(self, value: Decimal) -> str:
+        """``value`` in the act's own money: ``R$ 1.234,56``, ``Cr$ 1.500,00``."""
+        return format_brl(value, currency=self.currency)
 
     @property
     def total(self) -> Decimal:
@@ -96,9 +102,10 @@ class Quote:
         return {
             "regime": self.regime,
             "inputs": {k: (str(v) if isinstance(v, Decimal) else v) for k, v in self.inputs.items()},
-            "lines": [line.to_dict() for line in self.lines],
+            "currency": self.currency,
+            "lines": [line.to_dict(self.currency) for line in self.lines],
             "total": str(self.total),
-            "total_text": format_brl(self.total),
+            "total_text": self.money(self.total),
             "total_charges": str(self.total_charges),
             "total_deposits": str(self.total_deposits),
             "notes": list(self.notes),

@@ -27,6 +27,7 @@ from models.rules.regimes.parse_act import (
     parse_section,
     parse_unit,
 )
+from models.rules.regimes.parse_cases import parse_case
 from models.rules.regimes.parse_common import parse_plain
 from models.rules.regimes.parse_fees import parse_fee
 from models.rules.regimes.parse_penalties import (
@@ -81,6 +82,7 @@ TOP_LEVEL = (
     "placard",
     "calendar",
     "silences",
+    "cases",
     "notes",
 )
 
@@ -118,6 +120,27 @@ def load_regime_text(
     """Load and validate one regime from its TOML text (``file`` names it in messages); the result carries
     the text's SHA-256. :class:`RegimeError` on the first mistake, or with ``all_errors``
     :class:`RegimeErrors` with every broken item."""
+    regime, found, _ = _read(text, file, expected_id, source, all_errors)
+    if found or regime is None:  # no regime: its error was recorded in found
+        raise RegimeErrors(found)
+    return regime
+
+
+def checked_regime_text(
+    text: str | bytes, file: str, *, expected_id: str | None = None
+) -> tuple[Regime | None, list[RegimeError], dict[str, Any]]:
+    """Every mistake of the text (as :func:`check_regime_text`), with the regime as far as it reads — its broken
+    items left out, None where even the header does not read — and the TOML data (``{}`` when it does not parse):
+    what the worked cases of a file with mistakes still run against (``models.services.act_cases``)."""
+    try:
+        return _read(text, file, expected_id, None, True)
+    except RegimeError as exc:  # not UTF-8, not TOML
+        return None, [exc], {}
+
+
+def _read(
+    text: str | bytes, file: str, expected_id: str | None, source: str | None, all_errors: bool
+) -> tuple[Regime | None, list[RegimeError], dict[str, Any]]:
     raw_bytes = text.encode("utf-8") if isinstance(text, str) else text
     try:
         data = tomllib.loads(raw_bytes.decode("utf-8"))
@@ -137,9 +160,9 @@ def load_regime_text(
             found.append(exc)
     finally:
         FOUND.reset(token)
-    if found or regime is None:  # no regime: its error was recorded in found
-        raise RegimeErrors(located(found, data, raw_bytes.decode("utf-8")))
-    return dataclass_replace(regime, sha256=hashlib.sha256(raw_bytes).hexdigest())
+    if regime is not None:
+        regime = dataclass_replace(regime, sha256=hashlib.sha256(raw_bytes).hexdigest())
+    return regime, located(found, data, raw_bytes.decode("utf-8")) if found else [], data
 
 
 def build_regime(data: dict[str, Any], file: str, expected_id: str | None, source: str) -> Regime:
@@ -234,6 +257,7 @@ def _build_regime(root: Node, cited: list[tuple[str, str]], expected_id: str | N
         placard=parse_sub(root, "placard", parse_placard),
         calendar=parse_sub(root, "calendar", parse_calendar),
         silences=parse_list(root, "silences", parse_silence, what="silêncio do ato"),
+        cases=parse_list(root, "cases", parse_case, what="caso"),
         source=source,
     )
     root.notes()

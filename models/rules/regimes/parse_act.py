@@ -25,11 +25,28 @@ from models.rules.regimes.model import (
 )
 from models.rules.regimes.parse_common import parse_closed_day
 from models.rules.regimes.reader import Node, parse_sub, show, type_name
-from models.rules.regimes.vocabulary import DOCUMENT_PROVES, DOCUMENT_RECORDED, HEX_RE, HOLDERS, SCOPES, SIDES
+from models.rules.regimes.vocabulary import (
+    CURRENCIES,
+    DOCUMENT_PROVES,
+    DOCUMENT_RECORDED,
+    HEX_RE,
+    HOLDERS,
+    SCOPES,
+    SIDES,
+)
 
 
 def parse_in_force(node: Node) -> InForce:
-    result = InForce(from_=node.date("from"), basis=node.basis(), notes=node.notes())
+    """``{ from, basis }``, or ``{ from, basis_unknown = true, notes }`` where the text known has no in-force clause
+    (a copy without its last article, an act cited by another): the date is the one the file can vouch for, and
+    every citation of it says that the article is unknown."""
+    unknown = node.boolean("basis_unknown")
+    basis = node.basis(required=not unknown)
+    if unknown and basis is not None:
+        node.fail("basis_unknown", "o artigo da vigência é conhecido (basis): tire basis_unknown")
+    result = InForce(from_=node.date("from"), basis=basis, notes=node.notes())
+    if unknown and result.notes is None:
+        node.fail("notes", "diga em notes por que o artigo da vigência é desconhecido e de onde vem a data")
     node.done()
     return result
 
@@ -66,6 +83,7 @@ class Header(TypedDict):
     scope: tuple[str, ...]
     summary: str
     in_force: InForce
+    currency: str
     amendment: Amendment | None
     articles: tuple[str, ...]
     notes: str | None
@@ -97,6 +115,7 @@ def parse_header(node: Node) -> Header:
         "scope": node.enum_list("scope", SCOPES, required=True),
         "summary": node.text("summary"),
         "in_force": parse_in_force(node.table("in_force", required=True)),
+        "currency": node.enum("currency", CURRENCIES, required=False, default="R$"),
         "amendment": parse_sub(node, "amendment", parse_amendment),
         "articles": parse_articles(node),
         "notes": node.notes(),
@@ -135,7 +154,14 @@ def parse_unit(node: Node) -> Unit:
         source = child.text("source", required=False)
         if v_basis is None and source is None:
             child.fail(None, 'cada valor precisa de "basis" (artigo deste ato) ou "source" (referência externa)')
-        v = UnitValue(year=year, value=value, basis=v_basis, source=source, notes=child.notes())
+        v = UnitValue(
+            year=year,
+            value=value,
+            basis=v_basis,
+            source=source,
+            notes=child.notes(),
+            amended_by=child.text("amended_by", False),
+        )
         child.done()
         if year in years:
             child.fail("year", f"ano {year} repetido")

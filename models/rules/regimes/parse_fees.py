@@ -12,7 +12,7 @@ from models.rules.regimes.model import Arrears, Condition, Discount, Due, Energy
 from models.rules.regimes.model.fees import SETTERS, AskedInput, DecisionTable, FeeException, FormulaTerm, TableRow
 from models.rules.regimes.parse_common import amount_at, unit_code
 from models.rules.regimes.reader import Node, check_unique, parse_list, parse_sub
-from models.rules.regimes.vocabulary import AREA_KINDS, FEE_KINDS, FIXED_PER, METRE_KINDS, SANCTION_KINDS
+from models.rules.regimes.vocabulary import AREA_KINDS, DUE_EACH, FEE_KINDS, FIXED_PER, METRE_KINDS, SANCTION_KINDS
 
 
 def parse_due(node: Node) -> Due:
@@ -21,9 +21,19 @@ def parse_due(node: Node) -> Due:
     if day is not None and day > 31:
         node.fail("day_of_month", f"dia do mês inválido: {day}")
     after = node.integer("days_after_issue", False, minimum=0)
-    if sum(v is not None for v in (date, day, after)) != 1:
-        node.fail(None, "informe exatamente um de: date, day_of_month, days_after_issue")
-    result = Due(date=date, day_of_month=day, days_after_issue=after, basis=node.basis(), notes=node.notes())
+    hours = node.integer("hours_after_issue", False, minimum=1)
+    each = node.enum("at_each", DUE_EACH, required=False)
+    if sum(v is not None for v in (date, day, after, hours, each)) != 1:
+        node.fail(None, "informe exatamente um de: date, day_of_month, days_after_issue, hours_after_issue, at_each")
+    result = Due(
+        date=date,
+        day_of_month=day,
+        days_after_issue=after,
+        hours_after_issue=hours,
+        at_each=each,
+        basis=node.basis(),
+        notes=node.notes(),
+    )
     node.done()
     return result
 
@@ -117,6 +127,7 @@ def parse_fee(node: Node) -> Fee:
         "kind": kind,
         "basis": node.basis(),
         "basis_act": node.basis_act(),
+        "amended_by": node.text("amended_by", False),
         "due": parse_sub(node, "due", parse_due),
         "year": node.integer("year", False, minimum=1900),
     }

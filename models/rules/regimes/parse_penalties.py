@@ -4,6 +4,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 from typing import Any
 
 from models.rules.regimes.model import (
@@ -27,7 +28,7 @@ from models.rules.regimes.model import (
     Tolerance,
 )
 from models.rules.regimes.parse_common import amount_at, flag_at, parse_closed_day, parse_text_rule, unit_code
-from models.rules.regimes.reader import Node, parse_sub, show
+from models.rules.regimes.reader import Node, meant, parse_sub, show
 from models.rules.regimes.vocabulary import (
     COUNT_KINDS,
     DEADLINE_EVENTS,
@@ -38,6 +39,7 @@ from models.rules.regimes.vocabulary import (
     SANCTION_KINDS,
     SCOPES,
     SEVERITIES,
+    UNTIL_WORDS,
 )
 
 
@@ -51,6 +53,20 @@ def parse_sanction_condition(node: Node) -> SanctionCondition:
     )
     node.done()
     return result
+
+
+def _until(node: Node) -> dt.date | str | None:
+    """``until = 2026-12-31`` (a date the act fixes) or ``until = "end-of-year"`` (the end of the civil year)."""
+    value = node.raw("until", False)
+    if value is None or type(value) is dt.date:
+        return value
+    if isinstance(value, str) and value in UNTIL_WORDS:
+        return value
+    node.fail(
+        "until",
+        f"esperada uma data TOML (2026-12-31) ou um de: {', '.join(UNTIL_WORDS)}; veio {show(value)}"
+        + (meant(value, UNTIL_WORDS) if isinstance(value, str) else ""),
+    )
 
 
 def parse_sanction(node: Node) -> Sanction:
@@ -79,6 +95,10 @@ def parse_sanction(node: Node) -> Sanction:
         kw["text"] = node.text("text")
     if kind != "impediment":
         kw["text"] = node.text("text", False)
+    if kind in ("suspension", "impediment", "revocation"):
+        kw["until"] = _until(node)
+        if kw["until"] is not None and any(kw.get(k) is not None for k in ("days", "max_days", "wait_months")):
+            node.fail("until", "informe a duração (days, max_days, wait_months) ou até quando (until), não os dois")
     kw["cumulative"] = node.boolean("cumulative")
     kw["discretionary"] = node.boolean("discretionary")
     kw["admin_defined"] = node.boolean("admin_defined")
@@ -159,6 +179,7 @@ def parse_fine(node: Node) -> Fine:
         graded=graded,
         admin_defined=admin,
         discretionary=node.boolean("discretionary"),
+        amended_by=node.text("amended_by", False),
         basis=node.basis(),
         basis_act=node.basis_act(),
         notes=node.notes(),
@@ -171,6 +192,25 @@ def parse_infraction(node: Node) -> Infraction:
     code = node.ident("code")
     label = node.text("label")
     article = node.basis("article")
+    no_sanction = node.boolean("no_sanction")
+    if no_sanction:  # the act forbids and sets no sanction: nothing to cite for one, nothing to apply
+        for name in ("fine", "ladder", "sanctions", "tolerance", "basis"):
+            if node.has(name):
+                node.fail(name, "a conduta não tem sanção no ato (no_sanction = true): tire esta chave")
+        result = Infraction(
+            code=code,
+            label=label,
+            article=article,
+            basis=article,
+            nature=node.text("nature", False),
+            severity=node.enum("severity", SEVERITIES, required=False),
+            matter=node.enum("matter", SCOPES, required=False),
+            basis_act=node.basis_act(),
+            notes=node.notes(),
+            no_sanction=True,
+        )
+        node.done()
+        return result
     result = Infraction(
         code=code,
         label=label,
@@ -184,6 +224,7 @@ def parse_infraction(node: Node) -> Infraction:
         matter=node.enum("matter", SCOPES, required=False),
         basis=node.basis(),
         basis_act=node.basis_act(),
+        amended_by=node.text("amended_by", False),
         notes=node.notes(),
     )
     node.done()
@@ -293,6 +334,7 @@ def parse_deadline(node: Node) -> Deadline:
         perishable=node.optional_bool("perishable"),
         alternative=node.boolean("alternative"),
         closed_day=parse_sub(node, "closed_day", parse_closed_day),
+        amended_by=node.text("amended_by", False),
         basis=node.basis(),
         basis_act=node.basis_act(),
         notes=node.notes(),

@@ -41,9 +41,20 @@ from models.rules.regimes.model import (
     Unit,
     Venue,
 )
+from models.rules.regimes.model.cases import Case
 from models.rules.regimes.vocabulary import PROCESS_ROLES
 
 T = TypeVar("T")
+
+
+#: the first word of an act's name that is feminine: "redação dada pela Lei…", else "pelo Decreto…"
+_FEMININE = ("lei", "emenda", "resolução", "portaria", "instrução", "deliberação", "medida")
+
+
+def wording(act: str) -> str:
+    """ "redação dada pela Lei nº 2.000/1990" / "redação dada pelo Decreto nº 10/1991"."""
+    first = act.strip().split(" ", 1)[0].lower()
+    return f"redação dada {'pela' if first in _FEMININE else 'pelo'} {act.strip()}"
 
 
 def _index(items: Iterable[T], attr: str) -> dict[str, T]:
@@ -61,6 +72,8 @@ class Regime:
     scope: tuple[str, ...]
     summary: str
     in_force: InForce | None = None
+    #: the money the act's amounts are written in (``CURRENCIES``): its amounts print with this symbol
+    currency: str = "R$"
     amendment: Amendment | None = None
     calendar: Calendar | None = None
     units: tuple[Unit, ...] = ()
@@ -85,6 +98,8 @@ class Regime:
     duties: tuple[Duty, ...] = ()
     placard: Placard | None = None
     silences: tuple[Silence, ...] = ()
+    #: the act's worked cases, run by ``praca regimes check`` (not by the engines)
+    cases: tuple[Case, ...] = ()
     #: the articles the act has (``[regime] articles``), when the file lists them: "9", "9-A"
     articles: tuple[str, ...] = ()
     notes: str | None = None
@@ -136,10 +151,13 @@ class Regime:
 
     # -- citations ---------------------------------------------------------
 
-    def cite(self, basis: str | None, basis_act: str | None = None) -> str:
+    def cite(self, basis: str | None, basis_act: str | None = None, amended_by: str | None = None) -> str:
         """Full citation: ``"Dec. 4.794/2026, art. 9º, § 2º"``; a value taken
-        from another act adds it: ``"…, art. 2º, § 2º; Lei Municipal nº 1.620/2013, art. 7º"``."""
+        from another act adds it: ``"…, art. 2º, § 2º; Lei Municipal nº 1.620/2013, art. 7º"``; a value an
+        amending act gave its wording says so: ``"…, art. 9º (redação dada pela Lei nº 2.000/1990)"``."""
         text = f"{self.short}, {basis}" if basis else self.short
+        if amended_by:
+            text = f"{text} ({wording(amended_by)})"
         if basis_act:
             text = f"{text}; {basis_act}"
         return text
@@ -149,9 +167,12 @@ class Regime:
         another law (``basis_act`` without ``basis``: Lei 9.784/1999 applied subsidiarily) cites that law."""
         basis: str | None = getattr(item, "basis", None)
         act: str | None = getattr(item, "basis_act", None)
+        if isinstance(item, InForce) and item.basis_unknown:
+            return f"{self.short}, artigo da vigência desconhecido"
+        amended: str | None = getattr(item, "amended_by", None)
         if basis is None and act:
-            return act
-        return self.cite(basis, act)
+            return act + (f" ({wording(amended)})" if amended else "")
+        return self.cite(basis, act, amended)
 
     def matter_of(self, codes: Iterable[str]) -> str:
         """The matter (a scope) the infractions declare (their own ``matter``, else their ladder's), when they all
@@ -338,5 +359,7 @@ class Regime:
         if value is None:
             raise MissingUnitValue(self, code, year)
         if value.basis:
-            return self.cite(value.basis)
-        return value.source or self.cite(unit.basis)
+            return self.cite(value.basis, None, value.amended_by)
+        if value.source:
+            return value.source + (f" ({wording(value.amended_by)})" if value.amended_by else "")
+        return self.cite(unit.basis, None, value.amended_by)

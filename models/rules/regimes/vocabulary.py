@@ -16,6 +16,9 @@ TIME_RE = re.compile(r"^([01]\d|2[0-3]):[0-5]\d$")
 MONTH_DAY_RE = re.compile(r"^(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$")
 BASIS_RE = re.compile(r"^(arts?\.|anexo|tabela|ementa|preâmbulo)", re.IGNORECASE)
 
+#: the money an act's amounts are written in (``[regime] currency``): real, cruzeiro (1942 and 1970), cruzeiro novo,
+#: cruzado, cruzado novo, cruzeiro real — printed as such; a conversion to reais only where a rule says it
+CURRENCIES = ("R$", "Cr$", "NCr$", "Cz$", "NCz$", "CR$")
 SCOPES = ("street-vending", "event", "street-food", "feira", "beach")
 HOLDERS = ("person", "company")
 LEGAL_FORMS = ("person", "company", "mei")
@@ -39,6 +42,8 @@ RULE_KINDS = (
 ONE_PER_SCOPES = ("person", "family", "spouse", "partners", "household", "dependants")
 WAIT_AFTER = ("expiry", "revocation", "abandonment", "cancellation")
 FEE_KINDS = ("linear-metre", "energy", "per-area-month", "venue-table", "fixed", "per-day", "formula")
+#: a fee paid "at each event" or "at each feira, when setting up" (``due = { at_each = "…" }``)
+DUE_EACH = ("event", "feira-day")
 FIXED_PER = ("once", "year", "month", "day", "event")
 METRE_KINDS = ("front", "front-plus-hitch")
 #: what a per-area fee measures: the line's fixed size, the area declared, or the area used up to the line's size
@@ -63,6 +68,8 @@ SANCTION_KINDS = (
     "forfeiture",
     "impediment",
 )
+#: a ban or suspension "until" (``until = "end-of-year"``): the end of the civil year of the infraction
+UNTIL_WORDS = ("end-of-year",)
 SEVERITIES = ("leve", "media", "grave", "gravissima")
 COUNT_KINDS = ("calendar", "business", "hours")
 #: what a sanction with a ``condition`` waits for — a fact someone verifies, never the count of offences:
@@ -179,4 +186,9 @@ PLACARD_CONTENTS = (
 SILENCE_TOPICS = ("recurrence-window", "recurrence-pending", "recurrence-same-day", "text")
 #: where a silent point is shown to the authority: a penalty proposal (and the infraction record that carries it),
 #: a draw, a quote, a deadline, a permit's renewal
+#: what a worked case runs (``[[cases]]``): ``praca quote``, ``praca penalty``, ``praca deadline``, and the
+#: socio-economic score of a selection (``[selection] criteria``), as the desk scores an applicant
+CASE_KINDS = ("quote", "penalty", "deadline", "score")
+#: where a worked case comes from: an example or a table row of the act itself, or written from its text
+CASE_SOURCES = ("act", "reading")
 SILENCE_WHERE = ("penalty", "draw", "quote", "deadline", "renewal")

@@ -18,6 +18,8 @@ class UnitValue:
     basis: str | None = None
     source: str | None = None
     notes: str | None = None
+    #: the amending act that gave this value its wording ("Lei nº 2.000/1990"): cited "na redação dada pela …"
+    amended_by: str | None = None
 
 
 @dataclass(frozen=True)
@@ -150,8 +152,13 @@ class InForce:
     """When the act came into force: facts before it are not judged by it."""
 
     from_: dt.date
-    basis: str
+    #: the article that says when the act is in force; None where it is unknown (``basis_unknown = true``)
+    basis: str | None
     notes: str | None = None
+
+    @property
+    def basis_unknown(self) -> bool:
+        return self.basis is None
 
 
 @dataclass(frozen=True)

@@ -11,10 +11,15 @@ from models.rules.regimes.model.common import Amount
 
 @dataclass(frozen=True)
 class Due:
+    """When a fee is paid: on a fixed date, on a day of each month, N days or N hours after the guia is issued, or
+    at each event / each feira day, when the stall is set up (``at_each``)."""
+
     basis: str
     date: dt.date | None = None
     day_of_month: int | None = None
     days_after_issue: int | None = None
+    hours_after_issue: int | None = None
+    at_each: str | None = None  # DUE_EACH: "event" | "feira-day"
     notes: str | None = None
 
 
@@ -188,6 +193,8 @@ class Fee:
     kind: str
     basis: str
     basis_act: str | None = None
+    #: the amending act that gave this value its wording ("Lei nº 2.000/1990"): cited "na redação dada pela …"
+    amended_by: str | None = None
     due: Due | None = None
     year: int | None = None
     # linear-metre

@@ -4,6 +4,7 @@ seizure of goods, prohibitions, duties and the placard.
 
 from __future__ import annotations
 
+import datetime as dt
 from dataclasses import dataclass
 from decimal import Decimal
 
@@ -36,6 +37,9 @@ class Sanction:
     max_days: int | None = None
     until_remedied: bool = False
     wait_months: int | None = None
+    #: a suspension, an impediment or a revocation's wait that lasts "until" a day: a date the act fixes, or
+    #: "end-of-year" — until the end of the civil year of the infraction (``UNTIL_WORDS``)
+    until: dt.date | str | None = None
     text: str | None = None
     cumulative: bool = False
     #: the act leaves it to the authority ("poderá", "cumulativamente ou não"): proposed, imposed or omitted
@@ -96,6 +100,8 @@ class Fine:
     discretionary: bool = False
     basis_act: str | None = None
     notes: str | None = None
+    #: the amending act that gave this value its wording ("Lei nº 2.000/1990"): cited "na redação dada pela …"
+    amended_by: str | None = None
 
 
 @dataclass(frozen=True)
@@ -126,6 +132,11 @@ class Infraction:
     matter: str | None = None
     basis_act: str | None = None
     notes: str | None = None
+    #: the act forbids the conduct (``article``) and sets no sanction for it (``no_sanction = true``): ``basis`` is
+    #: then the article that forbids it, and a penalty for it says exactly that
+    no_sanction: bool = False
+    #: the amending act that gave this value its wording ("Lei nº 2.000/1990"): cited "na redação dada pela …"
+    amended_by: str | None = None
 
 
 @dataclass(frozen=True)
@@ -203,6 +214,8 @@ class Deadline:
     closed_day: ClosedDay | None = None
     basis_act: str | None = None
     notes: str | None = None
+    #: the amending act that gave this value its wording ("Lei nº 2.000/1990"): cited "na redação dada pela …"
+    amended_by: str | None = None
 
 
 @dataclass(frozen=True)
