@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import os
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 from typing import ClassVar
 
@@ -56,19 +58,29 @@ def install_translations(app: QApplication) -> bool:
     return loaded
 
 
+def names_a_style(argv: list[str]) -> bool:
+    """Whether Qt's own arguments (or ``QT_STYLE_OVERRIDE``) name a style: ``praca -style Windows``."""
+    if os.environ.get("QT_STYLE_OVERRIDE"):
+        return True
+    return any(arg.lstrip("-").partition("=")[0] == "style" for arg in argv[1:] if arg.startswith("-"))
+
+
 def ensure_app(argv: list[str] | None = None) -> QApplication:
-    """The one QApplication, configured for Praça (created if needed)."""
+    """The one QApplication, configured for Praça (created if needed, with ``argv``: the program's name and Qt's
+    own arguments, ``-style Fusion``…)."""
+    from views import theme
+
     set_application_names()
     app = QApplication.instance()
     if app is None:
-        app = QApplication(argv if argv is not None else sys.argv[:1])
+        argv = list(argv) if argv is not None else sys.argv[:1]
+        theme.keep_style = names_a_style(argv)  # the style the clerk named stays; Praça's palette still applies
+        app = QApplication(argv)
     app.setApplicationVersion(desktop.__version__)
     app.setDesktopFileName("praca")  # praca.desktop (praca install-desktop-entry): the dock's icon and name
     app.setWindowIcon(app_icon())
     if not app.styleSheet():
-        from views import theme
-
-        theme.apply(app)  # resources/style.qss for a light or a dark palette, re-applied when the system switches
+        theme.apply(app)  # Fusion, the desk's appearance (Sistema/Claro/Escuro), resources/style.qss filled for it
     if not translators:
         install_translations(app)
     from reports.qt_fonts import use_shipped_fonts
@@ -111,10 +123,10 @@ def daily_backup_at_start() -> None:
         )
 
 
-def run_gui(db_url: str | None) -> int:
+def run_gui(db_url: str | None, qt_arguments: Sequence[str] = ()) -> int:
     """Show the main window at once, then open ``db_url`` (or the default database) in it, make the day's
-    backup, ask for the login, and run the event loop."""
-    app = ensure_app()
+    backup, ask for the login, and run the event loop. ``qt_arguments``: Qt's own (``-style Fusion``…)."""
+    app = ensure_app([sys.argv[0] if sys.argv else "praca", *qt_arguments])
     use_data_folder()
     from desktop import paths
 

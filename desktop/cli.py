@@ -91,6 +91,54 @@ _ARGPARSE_PT = {
 argparse._ = lambda message: _ARGPARSE_PT.get(message, message)  # argparse's own gettext hook
 
 
+#: Qt's own command-line arguments (QApplication's and QGuiApplication's): ``praca -style Fusion``. They are taken
+#: off before Praça's own are read and given to Qt when the window opens (no subcommand, or check-window).
+QT_OPTIONS = {
+    "style",
+    "stylesheet",
+    "platform",
+    "platformpluginpath",
+    "platformtheme",
+    "plugin",
+    "qwindowgeometry",
+    "qwindowicon",
+    "qwindowtitle",
+    "display",
+    "geometry",
+    "session",
+    "name",
+    "title",
+    "qmljsdebugger",
+}
+QT_FLAGS = {"reverse", "widgetcount", "sync", "nograb", "dograb"}
+#: The subcommands that open the window and so take Qt's arguments.
+QT_COMMANDS = {None, "check-window"}
+
+
+def split_qt_arguments(argv: Sequence[str]) -> tuple[list[str], list[str]]:
+    """``argv`` as (Praça's arguments, Qt's): ``-style Fusion``, ``-style=Fusion``, ``-reverse``… (one dash, as
+    Qt writes them; Praça's own options have two)."""
+    own: list[str] = []
+    qt: list[str] = []
+    items = list(argv)
+    index = 0
+    while index < len(items):
+        token = items[index]
+        name, equals, _ = (
+            token[1:].partition("=") if token.startswith("-") and not token.startswith("--") else ("", "", "")
+        )
+        if name in QT_OPTIONS and (equals or index + 1 < len(items)):
+            qt.extend([token] if equals else [token, items[index + 1]])
+            index += 1 if equals else 2
+            continue
+        if name in QT_FLAGS and not equals:
+            qt.append(token)
+        else:
+            own.append(token)
+        index += 1
+    return own, qt
+
+
 class HelpFormatter(argparse.RawDescriptionHelpFormatter):
     def add_usage(self, usage, actions, groups, prefix=None):
         return super().add_usage(usage, actions, groups, prefix="uso: " if prefix is None else prefix)
@@ -132,7 +180,7 @@ def build_parser() -> ArgumentParser:
     parser = ArgumentParser(
         prog=PROG,
         description="Praça — comércio em espaço público: atendimento, mapas de bancas, cobrança e fiscalização.\n"
-        "Sem comando, abre o aplicativo.",
+        "Sem comando, abre o aplicativo; os argumentos do próprio Qt valem aí (-style Fusion, -platform xcb).",
     )
     parser.add_argument("--version", action="version", version=f"Praça {__version__}", help="mostra a versão e sai")
     db_option(parser, top=True)
@@ -196,7 +244,11 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def _main(argv: Sequence[str] | None) -> int:
     parser = build_parser()
-    args = parser.parse_args(argv)
+    own, qt_arguments = split_qt_arguments(sys.argv[1:] if argv is None else argv)
+    args = parser.parse_args(own)
+    if qt_arguments and args.command not in QT_COMMANDS:  # only a command that opens the window hands them to Qt
+        parser.error(f"argumentos não reconhecidos: {' '.join(qt_arguments)}")
+    args.qt_arguments = qt_arguments
     from desktop.paths import protect_backups
 
     protect_backups()  # nothing but the automatic backup writes in the data folder's backups (issue 26 §6)
@@ -204,7 +256,7 @@ def _main(argv: Sequence[str] | None) -> int:
         if args.command is None:
             from desktop.app import run_gui
 
-            return run_gui(args.db)
+            return run_gui(args.db, qt_arguments)
         from desktop.login import for_command
 
         with for_command(args):

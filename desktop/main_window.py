@@ -13,13 +13,14 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 from PySide6.QtCore import QEvent, QSettings, QSize, QSocketNotifier, QThread, QTimer, Signal
-from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
+from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QKeySequence
 from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
     QListWidget,
     QListWidgetItem,
     QMainWindow,
+    QMenu,
     QMessageBox,
     QStackedWidget,
     QStyle,
@@ -484,6 +485,7 @@ class MainWindow(QMainWindow):
         self.action_import.triggered.connect(self.import_dialog)
         file_menu.addAction(self.action_import)
         file_menu.addSeparator()
+        self._build_appearance_menu(file_menu)
         self.action_switch_user = QAction(self.tr("&Trocar de usuário…"), self)
         self.action_switch_user.triggered.connect(self.switch_user)
         file_menu.addAction(self.action_switch_user)
@@ -527,6 +529,51 @@ class MainWindow(QMainWindow):
         self.action_about = QAction(self.tr("&Sobre o Praça"), self)
         self.action_about.triggered.connect(self.show_about)
         help_menu.addAction(self.action_about)
+
+    def _build_appearance_menu(self, file_menu: QMenu) -> None:
+        """Arquivo → Configurações → Aparência: Sistema, Claro or Escuro — this desk's choice, applied at once (issue
+        31 §6). Under Arquivo: every letter of "Configurações" is already an Alt key on some desk."""
+        from views import theme
+
+        settings_menu = file_menu.addMenu(self.tr("&Configurações"))
+        appearance_menu = settings_menu.addMenu(self.tr("&Aparência"))
+        self.appearance_group = QActionGroup(self)
+        self.appearance_group.setExclusive(True)
+        self.appearance_actions: dict[str, QAction] = {}
+        labels = {
+            theme.SYSTEM: self.tr("&Sistema (claro ou escuro, como o computador)"),
+            theme.LIGHT: self.tr("&Claro"),
+            theme.DARK: self.tr("&Escuro"),
+        }
+        chosen = theme.saved_appearance()
+        for mode, label in labels.items():
+            action = QAction(label, self)
+            action.setCheckable(True)
+            action.setChecked(mode == chosen)
+            action.triggered.connect(lambda _=False, mode=mode: self.choose_appearance(mode))
+            self.appearance_group.addAction(action)
+            appearance_menu.addAction(action)
+            self.appearance_actions[mode] = action
+        theme.changes.changed.connect(self._appearance_changed)
+        self._hears_appearance = True
+
+    def choose_appearance(self, mode: str) -> None:
+        from views import theme
+
+        theme.choose(mode)
+        self.appearance_actions[mode].setChecked(True)
+
+    def _appearance_changed(self) -> None:
+        """What the desks drew with the old shades (rich text, table cells) is drawn again: the desk on screen
+        now, the others when shown."""
+        from shiboken6 import isValid
+
+        if not isValid(self) or not self.isVisible() or not self._ready or current_url() is None:
+            return  # a window closed (and another perhaps open on another database) draws nothing
+        self._stale.update(self.pages.built)
+        key = self.current_desk()
+        if key in self.pages.built:
+            self._bring_up_to_date(key)
 
     # -- navigation --------------------------------------------------------
     # The navigation's rows are the desks' in order (the row says the desk: no Qt item data, whose ``Qt``
@@ -636,6 +683,11 @@ class MainWindow(QMainWindow):
             settings.setValue("window/geometry", self.saveGeometry())
             settings.setValue("window/desk", self.current_desk())
         self._stop_listening()
+        if self._hears_appearance:  # a closed window redraws nothing when the appearance changes
+            from views import theme
+
+            theme.changes.changed.disconnect(self._appearance_changed)
+            self._hears_appearance = False
         super().closeEvent(event)
 
     def _open_or_set_up(self, url: str) -> bool:

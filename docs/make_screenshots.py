@@ -114,6 +114,12 @@ def main() -> int:
         view = worklist.open_selected(dialog_hook=lambda dialog: dialog.show())
         _shoot(app, view, "decisao.png")
         view.close()
+    from views import theme
+
+    theme.apply(app, theme.DARK)  # Arquivo → Configurações → Aparência → Escuro (this throwaway profile's)
+    window.show_desk("atendimento")
+    desk.tabs.setCurrentIndex(0)
+    _shoot(app, window, "escuro.png")
     window.close()
     QApplication.processEvents()
     return 0

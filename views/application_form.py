@@ -465,16 +465,16 @@ class ApplicationDialog(GuardedDialog):
         if check is None or not check.text:
             self.filing.hide()
             return
-        colour = theme.colour({"closed": "error", "late": "warning"}.get(check.status, "ok"))
-        self.filing.setStyleSheet(f"font-weight: 600; color: {colour};")
+        role = {"closed": "error", "late": "warning"}.get(check.status, "ok")
+        theme.styled(self.filing, "font-weight: 600; color: ${" + role + "};")
         self.filing.setText(check.text)
         self.filing.setProperty("status", check.status)
         self.filing.show()
 
     def show_rules(self, eligibility) -> None:
         self.verdict.setText(eligibility.summary.text)
-        colour = theme.colour({"eligible": "ok", "ineligible": "error"}.get(eligibility.verdict, "warning"))
-        self.verdict.setStyleSheet(f"font-size: 12pt; font-weight: 600; color: {colour};")
+        role = {"eligible": "ok", "ineligible": "error"}.get(eligibility.verdict, "warning")
+        theme.styled(self.verdict, "font-size: 12pt; font-weight: 600; color: ${" + role + "};")
         self.rules.setRowCount(0)
         for result in eligibility.results:
             row = self.rules.rowCount()

@@ -27,11 +27,20 @@ from PySide6.QtWidgets import (
 
 from models.registry.applications import STATUSES, TRANSITIONS, ApplicationEvent, get_application
 from models.services.front_desk import eligibility_now
+from views import theme
 from views.blocks import fill, push_button
 from views.fit import fit_to_screen
 from views.roles import allow
 
 MARKS = {"passed": "✔", "failed": "✘", "manual": "?", "missing": "…", "due-later": "⧗"}
+#: Each mark's colour (a role of views/theme.py): the record is shown on paper, so in its paper shade.
+MARK_ROLES = {"passed": "ok", "failed": "error", "manual": "warning", "missing": "muted", "due-later": "info"}
+
+
+def mark_html(status: str) -> str:
+    mark = MARKS.get(status, "")
+    role = MARK_ROLES.get(status)
+    return f'<b style="color:{theme.on_paper(role)}">{mark}</b>' if mark and role else mark
 
 
 def to_check(eligibility) -> list[str]:
@@ -41,7 +50,7 @@ def to_check(eligibility) -> list[str]:
 
 def eligibility_html(eligibility) -> str:
     rows = "".join(
-        f"<tr><td>{MARKS.get(r.status, '')} {escape(r.label or r.rule.kind)}</td><td>{escape(r.reason)}</td>"
+        f"<tr><td>{mark_html(r.status)} {escape(r.label or r.rule.kind)}</td><td>{escape(r.reason)}</td>"
         f"<td><small>{escape(r.article)}</small></td></tr>"
         for r in eligibility.results
     )
@@ -77,6 +86,7 @@ class ApplicationView(QDialog):
         split = QSplitter(Qt.Orientation.Horizontal)
         self.filed = QTextBrowser()
         self.filed.setObjectName("filed")
+        theme.paper(self.filed)  # the record as filed, on a white page: its header and marks read on any palette
         self.eligibility = eligibility_now(self.app)  # rule by rule, on what is recorded today
         self.filed.setHtml(eligibility_html(self.eligibility) + receipt_html(self.app))
         split.addWidget(self.filed)

@@ -96,7 +96,7 @@ class FieldErrorsView:
         for key, message in errors.items():
             widget = self.widgets.get(key) or self.widgets.get(key.split(".")[0].split("[")[0])
             if widget is not None:
-                widget.setStyleSheet(theme.error_style())
+                theme.styled(widget, theme.REFUSED)
                 widget.setToolTip(message)
                 first = first or widget
         count = len(errors)

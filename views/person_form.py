@@ -73,7 +73,7 @@ class PersonDialog(GuardedDialog):
         self.photo.setObjectName("photo")
         self.photo.setFixedSize(96, 120)
         self.photo.setAlignment(Qt.AlignmentFlag.AlignCenter)
-        self.photo.setStyleSheet(f"border: 1px solid {theme.colour('border')};")
+        theme.styled(self.photo, "border: 1px solid ${border};")
         photo_button = QPushButton(self.tr("&Foto…"))
         photo_button.clicked.connect(self.choose_photo)
         grid.addWidget(QLabel(self.tr("&Nome completo:")), 0, 0)

@@ -475,4 +475,4 @@ class PriceSimulator(QWidget):
             **{f"inputs.{name}": edit for name, edit in self.asked_edits.items()},
         }
         for key, widget in widgets.items():
-            widget.setStyleSheet(f"border: 1px solid {theme.colour('error')};" if key == field else "")
+            theme.styled(widget, "border: 1px solid ${error};" if key == field else "")

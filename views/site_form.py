@@ -17,7 +17,7 @@ import datetime as _dt
 import re
 from decimal import Decimal
 
-from PySide6.QtCore import QSize, Slot
+from PySide6.QtCore import QSize, Qt, Slot
 from PySide6.QtGui import QColor
 from PySide6.QtWidgets import (
     QCheckBox,
@@ -585,7 +585,8 @@ class SiteFormDialog(GuardedDialog):
                 for col in range(table.columnCount()):
                     item = table.item(row, col)
                     if item is not None:
-                        item.setBackground(QColor(0, 0, 0, 0))
+                        item.setData(Qt.ItemDataRole.BackgroundRole, None)
+                        item.setData(Qt.ItemDataRole.ForegroundRole, None)
                         item.setToolTip("")
                     widget = table.cellWidget(row, col)
                     if widget is not None:
@@ -615,10 +616,11 @@ class SiteFormDialog(GuardedDialog):
         item = table.item(row, col)
         widget = table.cellWidget(row, col)
         if widget is not None:
-            widget.setStyleSheet(theme.error_style())
+            theme.styled(widget, theme.REFUSED)
             widget.setToolTip(message)
         elif item is not None:
             item.setBackground(theme.qcolour("error_background"))
+            item.setForeground(QColor(theme.values()["field_ink"]))  # the ink comes with its ground
             item.setToolTip(message)
         table.setCurrentCell(row, col)
         return self._tab_of["points" if what == "points" else "segments"]
@@ -631,7 +633,7 @@ class SiteFormDialog(GuardedDialog):
             tab = self._mark_cell(key, message)
             table = {"segments": self.segments, "points": self.points, "obstacles": self.obstacles}.get(key)
             if table is not None:  # the table as a whole ("informe ao menos um trecho")
-                table.setStyleSheet(f"QTableWidget {{ border: 1px solid {theme.colour('error')}; }}")
+                theme.styled(table, "QTableWidget { border: 1px solid ${error}; }")
                 table.setToolTip(message)
                 tab = 3 if table is self.points else 2
             if tab is None:

@@ -113,7 +113,7 @@ class DocumentEdit(QLineEdit):
             self.value()
         except UserError as exc:
             self.message = exc.message
-            self.setStyleSheet(theme.error_style())
+            theme.styled(self, theme.REFUSED)
             self.validity_changed.emit(False, exc.message)
         else:
             self.message = ""

@@ -39,7 +39,7 @@ def run(args: argparse.Namespace) -> int:
     from desktop.paths import resolve_db_url, use_data_folder
     from models.store.bootstrap import close_database, open_database
 
-    app = ensure_app()
+    app = ensure_app([sys.argv[0] if sys.argv else "praca", *getattr(args, "qt_arguments", [])])
     use_data_folder()
     open_database(resolve_db_url(getattr(args, "db", None)))  # the login happens here (desktop/login.py)
     failures: list[str] = []
@@ -80,4 +80,8 @@ def run(args: argparse.Namespace) -> int:
 
     print(f"Janela aberta ({title}); mesas montadas: {labels}.")
     print(f"Traduções do Qt em pt_BR: {'carregadas' if translators else 'ausentes'}.")
+    from views import theme
+
+    shade = "escura" if theme.is_dark(app.palette()) else "clara"
+    print(f"Aparência: estilo {theme.style_name()}, paleta {shade} ({theme.saved_appearance()}).")
     return 0

@@ -488,7 +488,7 @@ class RecordDialog(QDialog):
         for key, message in errors.items():
             marked = self.fields.get(key.split("[")[0])
             if marked is not None:
-                marked.setStyleSheet(theme.error_style())
+                theme.styled(marked, theme.REFUSED)
                 marked.setToolTip(message)
 
     def update_preview(self):

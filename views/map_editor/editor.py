@@ -63,7 +63,7 @@ from views.map_editor.edits import PlanEdits
 from views.map_editor.items import StallItem
 from views.map_editor.panels import ChecksPanel, HoldersPanel, StallPanel
 from views.map_editor.scene import MapScene
-from views.map_editor.style import SPOT, metre_text
+from views.map_editor.style import BREACH, SPOT, metre_text
 from views.map_editor.toolbar import MapToolbar
 from views.map_editor.view import MapView
 from views.roles import allow
@@ -272,10 +272,12 @@ class MapEditor(QWidget):
                 )
             )
         if plan.kept_free():
+            red = BREACH.name()  # the drawing's own red, on the legend's white ground
             extra.append(
-                self.tr(
-                    "<span style='color:#d50000'>▨</span> faixa mantida livre; "
-                    "<span style='color:#d50000'>▭</span> banca com irregularidade"
+                fill(
+                    self.tr("%1 faixa mantida livre; %2 banca com irregularidade"),
+                    f"<span style='color:{red}'>▨</span>",
+                    f"<span style='color:{red}'>▭</span>",
                 )
             )
         return extra

@@ -6,7 +6,6 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QRectF, Qt
 from PySide6.QtGui import (
-    QColor,
     QFont,
     QFontMetricsF,
     QPainter,
@@ -19,7 +18,7 @@ from PySide6.QtWidgets import (
 
 from models.sites.stall_plan import Box
 from reports.site_map import stall_parts
-from views.map_editor.style import BREACH, INK, KEPT, MUTED, SELECTED, SPOT, colour_of
+from views.map_editor.style import BREACH, INK, KEPT, MUTED, SELECTED, SELECTED_FILL, SPOT, TOW, WHITE, colour_of
 
 if TYPE_CHECKING:
     from views.map_editor.editor import MapEditor
@@ -86,11 +85,11 @@ class StallItem(QGraphicsRectItem):
         body, band, tow = stall_parts(w, h, hitch, box.rotation)
         if tow is not None:
             painter.setPen(QPen(MUTED, 0))
-            painter.setBrush(QColor("#9E9E9E"))
+            painter.setBrush(TOW)
             painter.drawRect(QRectF(tow[0], tow[1], tow[2] - tow[0], tow[3] - tow[1]))
         body_rect = QRectF(body[0], body[1], body[2] - body[0], body[3] - body[1])
         painter.setPen(Qt.PenStyle.NoPen)
-        painter.setBrush(QColor("#DCEBFA") if selected else QColor("#FFFFFF"))
+        painter.setBrush(SELECTED_FILL if selected else WHITE)
         painter.drawRect(body_rect)
         painter.setBrush(colour)
         painter.drawRect(QRectF(band[0], band[1], band[2] - band[0], band[3] - band[1]))
@@ -114,7 +113,7 @@ class StallItem(QGraphicsRectItem):
         if selected and len(self.editor.scene.selectedItems()) == 1 and self.has_grip(lod):
             handle = self.handle_rect(lod)
             painter.setPen(QPen(SELECTED, 0))
-            painter.setBrush(QColor("#FFFFFF"))
+            painter.setBrush(WHITE)
             painter.drawRect(handle)
         self._paint_labels(painter, lod, body_rect, band)
 
@@ -155,7 +154,7 @@ class StallItem(QGraphicsRectItem):
             font.setPixelSize(max(8, min(12, int(band_rect.height() * 0.75))))
             font.setBold(True)
             painter.setFont(font)
-            painter.setPen(QColor("#FFFFFF"))
+            painter.setPen(WHITE)
             short = section.replace("Seção ", "")
             text = QFontMetricsF(font).elidedText(short, Qt.TextElideMode.ElideRight, band_rect.width() - 4)
             painter.drawText(band_rect, int(Qt.AlignmentFlag.AlignCenter), text)

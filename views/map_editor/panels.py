@@ -280,7 +280,7 @@ class StallPanel(QWidget):
         """The refusal of a typed size at its field (the other field unmarked), or none."""
         for key, edit in (("front", self.prop_front), ("depth", self.prop_depth)):
             wrong = exc is not None and exc.field == key
-            edit.setStyleSheet(theme.error_style() if wrong else "")
+            theme.styled(edit, theme.REFUSED if wrong else "")
             edit.setToolTip(exc.message if wrong and exc is not None else "")
         self.prop_error.setText(exc.message if exc is not None else "")
         self.prop_error.setVisible(exc is not None)

@@ -26,16 +26,24 @@ from views.map_editor.items import StallItem
 from views.map_editor.style import (
     ASPHALT,
     BREACH,
+    BREACH_HATCH,
     END_BAND,
+    HATCH,
     INK,
     KERB,
     MUTED,
     OBSTACLE_COLOURS,
+    OBSTACLE_DEFAULT,
+    PAPER,
     PERMIT_MIME,
     SELECTED,
     SIDEWALK,
     SIDEWALK_COLOUR,
+    STREET_NAME,
+    TREE_CROWN,
+    WHITE,
     colour_of,
+    grid_pen_colour,
 )
 
 if TYPE_CHECKING:
@@ -94,7 +102,7 @@ class MapScene(QGraphicsScene):
     # -- what is drawn under the stalls ----------------------------------------
     def drawBackground(self, painter: QPainter, rect: QRectF | QRect) -> None:
         rect = QRectF(rect)
-        painter.fillRect(rect, QColor("#FBFBFA"))
+        painter.fillRect(rect, PAPER)
         plan = self.editor.plan
         if plan is None:
             return
@@ -115,13 +123,13 @@ class MapScene(QGraphicsScene):
         painter.drawLine(QPointF(0, width), QPointF(length, width))
         painter.drawLine(QPointF(0, -SIDEWALK), QPointF(0, width + SIDEWALK))
         painter.drawLine(QPointF(length, -SIDEWALK), QPointF(length, width + SIDEWALK))
-        centre = QPen(QColor("#FFFFFF"), 1.5, Qt.PenStyle.DashLine)
+        centre = QPen(WHITE, 1.5, Qt.PenStyle.DashLine)
         centre.setCosmetic(True)
         painter.setPen(centre)
         painter.drawLine(QPointF(0, width / 2), QPointF(length, width / 2))
         if plan.plan.segment.sides == "one":
             painter.setPen(Qt.PenStyle.NoPen)
-            painter.setBrush(QBrush(QColor(0, 0, 0, 30), Qt.BrushStyle.BDiagPattern))
+            painter.setBrush(QBrush(HATCH, Qt.BrushStyle.BDiagPattern))
             painter.drawRect(QRectF(0, width / 2, length, width / 2))
         self._paint_grid(painter, rect, lod, length, width)
         self._paint_obstacles(painter, lod, width)
@@ -132,7 +140,7 @@ class MapScene(QGraphicsScene):
         for step, alpha in ((GRID, 18), (1000, 30)):
             if step * lod < 6:
                 continue
-            pen = QPen(QColor(0, 0, 0, alpha), 0)
+            pen = QPen(grid_pen_colour(alpha), 0)
             painter.setPen(pen)
             x0 = max(0.0, (rect.left() // step) * step)
             x1 = min(length, rect.right())
@@ -152,12 +160,12 @@ class MapScene(QGraphicsScene):
         for obstacle in plan.plan.obstacles:
             start = float(obstacle.start) * 1000
             extent = max(float(obstacle.extent) * 1000, 4 / lod)
-            colour = QColor(OBSTACLE_COLOURS.get(obstacle.kind, "#607D8B"))
+            colour = QColor(OBSTACLE_COLOURS.get(obstacle.kind, OBSTACLE_DEFAULT))
             for side in ("a", "b") if obstacle.side == "both" else (obstacle.side,):
                 y = -SIDEWALK if side == "a" else width
                 painter.setPen(QPen(colour.darker(130), 0))
                 if obstacle.kind == "tree":
-                    painter.setBrush(QColor("#66BB6A"))
+                    painter.setBrush(TREE_CROWN)
                     d = min(SIDEWALK * 0.9, max(extent, 1000.0))
                     painter.drawEllipse(QRectF(start + extent / 2 - d / 2, y + (SIDEWALK - d) / 2, d, d))
                 else:
@@ -165,7 +173,7 @@ class MapScene(QGraphicsScene):
                     painter.drawRect(QRectF(start, y + SIDEWALK * 0.15, extent, SIDEWALK * 0.7))
                 if obstacle.kind in kept_free:
                     painter.setPen(QPen(BREACH, 0, Qt.PenStyle.DashLine))
-                    painter.setBrush(QBrush(QColor(213, 0, 0, 90), Qt.BrushStyle.BDiagPattern))
+                    painter.setBrush(QBrush(BREACH_HATCH, Qt.BrushStyle.BDiagPattern))
                     if obstacle.kind == "crossing" and obstacle.side == "both":
                         painter.drawRect(QRectF(start, 0, extent, width))
                     else:
@@ -173,7 +181,7 @@ class MapScene(QGraphicsScene):
                         painter.drawRect(QRectF(start, 0 if side == "a" else width - lane, extent, lane))
                 mark = OBSTACLE_MARKS.get(obstacle.kind, "")
                 if mark and extent * lod >= 12 and SIDEWALK * lod >= 12:
-                    self._text(painter, lod, QRectF(start, y, extent, SIDEWALK), mark, 10, QColor("#FFFFFF"), bold=True)
+                    self._text(painter, lod, QRectF(start, y, extent, SIDEWALK), mark, 10, WHITE, bold=True)
 
     def _text(
         self,
@@ -234,7 +242,7 @@ class MapScene(QGraphicsScene):
                     QRectF(x - every / 2, width / 2 - 600 / lod, every, 1200 / lod),
                     segment.street,
                     13,
-                    QColor("#9AA1A8"),
+                    STREET_NAME,
                     bold=True,
                 )
                 if SIDEWALK * lod >= 11:

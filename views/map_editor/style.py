@@ -47,6 +47,25 @@ KEPT = QColor("#EF6C00")
 SELECTED = QColor("#1E88E5")
 
 
+# The drawing's own ground and fills: the map is drawn as it is printed, on white, whatever the appearance
+# (views/theme.py: Sistema, Claro, Escuro); what is written over it keeps these dark inks.
+PAPER = QColor("#FBFBFA")
+WHITE = QColor("#FFFFFF")
+OVERLAY = QColor(255, 255, 255, 215)  # the scale bar's ground over the map
+LEGEND_BORDER = QColor("#C8CCD0")
+HATCH = QColor(0, 0, 0, 30)  # the sidewalk's hatching
+STREET_NAME = QColor("#9AA1A8")
+TREE_CROWN = QColor("#66BB6A")
+BREACH_HATCH = QColor(213, 0, 0, 90)  # a strip kept free, hatched in the breach's red
+TOW = QColor("#9E9E9E")  # a trailer's hitch
+SELECTED_FILL = QColor("#DCEBFA")
+OBSTACLE_DEFAULT = "#607D8B"
+
+
+def grid_pen_colour(alpha: int) -> QColor:
+    return QColor(0, 0, 0, alpha)
+
+
 OBSTACLE_COLOURS = {
     "garage": "#6D4C41",
     "crossing": "#424242",

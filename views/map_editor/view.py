@@ -7,7 +7,6 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QPointF, QRectF, Qt, Signal
 from PySide6.QtGui import (
-    QColor,
     QFont,
     QPainter,
     QPen,
@@ -25,7 +24,7 @@ from models.sites.stall_plan import NUDGE, NUDGE_LARGE
 from views import theme
 from views.blocks import fill
 from views.map_editor.scene import MapScene
-from views.map_editor.style import END_BAND, INK, RULER, SIDEWALK
+from views.map_editor.style import END_BAND, INK, LEGEND_BORDER, OVERLAY, RULER, SIDEWALK, WHITE
 
 if TYPE_CHECKING:
     from views.map_editor.editor import MapEditor
@@ -52,12 +51,12 @@ class ScaleBar(QWidget):
     def paintEvent(self, _event) -> None:
         painter = QPainter(self)
         painter.setRenderHint(QPainter.RenderHint.Antialiasing)
-        painter.fillRect(self.rect(), QColor(255, 255, 255, 215))
+        painter.fillRect(self.rect(), OVERLAY)
         metres, px = self.metres()
         x0, y0 = 10.0, 24.0
         for i in range(4):
             painter.setPen(QPen(INK, 1))
-            painter.setBrush(INK if i % 2 == 0 else QColor("#FFFFFF"))
+            painter.setBrush(INK if i % 2 == 0 else WHITE)
             painter.drawRect(QRectF(x0 + i * px / 4, y0, px / 4, 6))
         font = QFont(self.font())
         font.setPixelSize(11)
@@ -81,8 +80,8 @@ class LegendOverlay(QFrame):
         self.setAttribute(Qt.WidgetAttribute.WA_TransparentForMouseEvents)
         # drawn on the map's own white ground: dark ink on any palette
         self.setStyleSheet(
-            "#legend { background: rgba(255,255,255,225); border: 1px solid #c8ccd0; }"
-            "QLabel { background: transparent; color: #1f2328; }"
+            f"#legend {{ background: rgba(255,255,255,225); border: 1px solid {LEGEND_BORDER.name()}; }}"
+            f"QLabel {{ background: transparent; color: {INK.name()}; }}"
         )
         self.layout_ = QVBoxLayout(self)
         self.layout_.setContentsMargins(8, 6, 8, 6)
@@ -104,7 +103,7 @@ class LegendOverlay(QFrame):
         for entry in entries:
             swatch = (
                 f"<span style='background:{entry.hex}; color:{entry.hex}'>&nbsp;&nbsp;&nbsp;</span>"
-                f"<span style='background:#ffffff; color:#ffffff; border:1px solid {entry.hex}'>"
+                f"<span style='background:{WHITE.name()}; color:{WHITE.name()}; border:1px solid {entry.hex}'>"
                 "&nbsp;&nbsp;&nbsp;</span>"
             )
             basis = (

@@ -131,7 +131,7 @@ class MessageLine(QLabel):
         self.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
 
     def say(self, text: str, *, error: bool = False) -> None:
-        self.setStyleSheet(f"color: {theme.colour('error')};" if error else "")
+        theme.styled(self, "color: ${error};" if error else "")
         self.setText(text)
 
     def say_refusal(self, text: str) -> None:

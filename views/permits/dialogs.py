@@ -105,7 +105,7 @@ class LeaveDialog(QDialog):
         form.addRow(self.tr("&Motivo:"), self.reason)
         layout.addLayout(form)
         self.error = QLabel()
-        self.error.setStyleSheet(f"color: {theme.colour('error')};")
+        theme.styled(self.error, "color: ${error};")
         layout.addWidget(self.error)
         self.errors = FieldErrorsView(
             self.error,
@@ -204,7 +204,7 @@ class RenewalDialog(QDialog):
         intro.setObjectName("renewal-intro")
         intro.setWordWrap(True)
         if refusal:
-            intro.setStyleSheet(f"color: {theme.colour('error')};")
+            theme.styled(intro, "color: ${error};")
         layout.addWidget(intro)
         grid = QGridLayout()
         grid.setHorizontalSpacing(8)

@@ -53,7 +53,7 @@ class AppealsTab(QWidget):
         self.process: Process | None = None
         layout = QVBoxLayout(self)
         self.status = rich_label("process")
-        self.status.setStyleSheet(f"background: {theme.colour('panel')}; padding: 6px;")
+        theme.styled(self.status, "background: ${panel}; padding: 6px;")
         layout.addWidget(self.status)
 
         self.ranking = RowsModel(

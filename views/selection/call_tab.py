@@ -96,7 +96,7 @@ class CallTab(QWidget):
         layout.addLayout(row)
         self.method = WrappingLabel()  # the act's rules in full, never clipped by the list below it
         self.method.setObjectName("method")
-        self.method.setStyleSheet(f"color: {theme.colour('muted')};")
+        theme.styled(self.method, "color: ${muted};")
         layout.addWidget(self.method)
 
         self.model = RowsModel(
@@ -140,7 +140,7 @@ class CallTab(QWidget):
         self.detail.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
         self.detail.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.detail.setMargin(6)
-        self.detail.setStyleSheet(f"background: {theme.colour('panel')};")
+        theme.styled(self.detail, "background: ${panel};")
         scroll = QScrollArea()
         scroll.setWidgetResizable(True)
         scroll.setWidget(self.detail)

@@ -83,7 +83,7 @@ class DrawTab(QWidget):
         layout.addWidget(self.readings)
         self.replacing = QLabel()
         self.replacing.setObjectName("replacing")
-        self.replacing.setStyleSheet(f"color: {theme.colour('error')};")
+        theme.styled(self.replacing, "color: ${error};")
         layout.addWidget(self.replacing)
         buttons = QHBoxLayout()
         self.draw_button = QPushButton(self.tr("Realizar &sorteio…"))

@@ -77,7 +77,7 @@ class RotationTab(QWidget):
         top.addStretch(1)
         layout.addLayout(top)
         self.about = rich_label("rotation-about")
-        self.about.setStyleSheet(f"background: {theme.colour('panel')}; padding: 6px;")
+        theme.styled(self.about, "background: ${panel}; padding: 6px;")
         layout.addWidget(self.about)
 
         self.list_model = RowsModel(
