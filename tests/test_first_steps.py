@@ -314,7 +314,8 @@ def test_praca_first_steps_lists_the_checklist_and_records_the_answers(db_url, m
     capsys.readouterr()
     assert main(["first-steps", "--db", db_url]) == 0
     out = capsys.readouterr().out
-    assert "○ Município — Informe o município — nome, UF, código IBGE" in out and "○ Convênio de arrecadação (opcional)" in out
+    assert "○ Município — Informe o município — nome, UF, código IBGE" in out
+    assert "○ Convênio de arrecadação (opcional)" in out
     assert "Falta(m): Município, Ato(s) do município" in out
     with session.acting_as(None):
         monkeypatch.delenv("PRACA_USER", raising=False)
