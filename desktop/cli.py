@@ -33,6 +33,7 @@ PROG = "praca"
 # name → (module under desktop.commands or None when not built yet, help text)
 COMMANDS: dict[str, tuple[str | None, str]] = {
     "init": ("init", "cria um banco de dados novo e vazio do Praça"),
+    "municipality": ("municipality", "o município deste banco (nome, UF, IBGE, CNPJ, brasão, expediente): show, set"),
     "first-steps": ("first_steps", "primeiros passos: o que falta ao banco (município, ato, chave, feriados…)"),
     "pg-setup": ("pg_setup", "PostgreSQL, no servidor: o papel e os logins das mesas, e as senhas que valem nelas"),
     "demo": (

@@ -50,9 +50,9 @@ def open_database(url: str, *, create: bool = False):
 
 
 def municipality_label() -> str:
-    from models.store.settings import municipality_label
+    from models.registry.municipality import municipality
 
-    return in_background(municipality_label)  # off the GUI thread (issue 27 §5)
+    return in_background(lambda: municipality().label)  # off the GUI thread (issue 27 §5)
 
 
 # Each desk's module is imported when the desk is first shown: start-up builds only the desk on screen.

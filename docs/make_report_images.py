@@ -61,8 +61,10 @@ def main() -> int:
     try:
         open_database(f"sqlite:///{folder / 'demo.sqlite3'}", create=True)
         fill_demo(today=TODAY)
-        xlsx, _report = export_fee_report(2026, 11, "xlsx", folder / "taxas.xlsx", today=TODAY)
-        pdf, _report = export_fee_report(2026, 11, "pdf", folder / "taxas.pdf", today=TODAY)
+        # a report is one municipality's (issue 31 §1): São José dos Campos's feiras, the demo's richest month
+        town = "São José dos Campos"
+        xlsx, _report = export_fee_report(2026, 11, "xlsx", folder / "taxas.xlsx", today=TODAY, municipality=town)
+        pdf, _report = export_fee_report(2026, 11, "pdf", folder / "taxas.pdf", today=TODAY, municipality=town)
         close_database()
         subprocess.run(
             [

@@ -49,7 +49,7 @@ def _write_xlsx(rows: list[DebtRow], path: Path, as_of: _dt.date) -> None:
     long texts wrapped, A4 landscape at 80 % or more with the title and header on every page and its number."""
     from types import SimpleNamespace
 
-    from models.store.settings import AGENCY, get_setting, municipality_label
+    from models.registry.municipality import letterhead
     from reports.workbook.book import Sheet, new_workbook
     from reports.workbook.styles import MONEY as MONEY_FORMAT
 
@@ -61,8 +61,8 @@ def _write_xlsx(rows: list[DebtRow], path: Path, as_of: _dt.date) -> None:
     heading = "Dívida ativa (Lei 6.830/1980, art. 2º, § 5º)"
     listing = SimpleNamespace(
         label=f"valores atualizados até {date_text(as_of)}",
-        agency=get_setting(AGENCY),
-        municipality=municipality_label(),
+        agency=letterhead()["agency"],
+        municipality=letterhead()["municipality"],
         today=as_of,
         generated_at=_dt.datetime.now().replace(microsecond=0),
     )

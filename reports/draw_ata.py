@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from models.registry.municipality import letterhead
 from models.rules.regimes import get_regime
 from models.rules.silences import AppliedReading
 from models.selection import ALGORITHM_STEPS
 from models.selection.draws import Draw, draw_entries, get_draw, replacement_of, verify_draw
-from models.store.settings import letterhead
 from reports.pdf import html_to_pdf, text_document
 from reports.templating import render
 

@@ -20,9 +20,9 @@ from pathlib import Path
 
 from models import enforcement as enf
 from models.base.money import format_brl
+from models.registry.municipality import letterhead
 from models.rules import describe
 from models.rules.regimes import get_regime
-from models.store.settings import letterhead
 from reports.pdf import html_to_pdf, text_document
 from reports.templating import render
 

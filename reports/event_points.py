@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from models.registry.municipality import letterhead
 from models.rules.regimes import get_regime
 from models.selection import ALGORITHM_STEPS
 from models.selection.rotation_list import event_with_draw, point_label, rotation_state
-from models.store.settings import letterhead
 from reports.pdf import html_to_pdf, text_document
 from reports.templating import render
 

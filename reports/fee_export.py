@@ -104,11 +104,17 @@ def export_fee_report(
     *,
     today: _dt.date | None = None,
     progress: Progress | None = None,
+    municipality: str | None = None,
 ) -> tuple[Path, FeeReport]:
-    """Gather the month and write it to ``path`` atomically; returns the path and the report written."""
+    """Gather the month and write it to ``path`` atomically; returns the path and the report written.
+    ``municipality``: another town whose acts the database holds (default: the database's own)."""
+    from models.registry.municipality import report_town
+
     today = today or _dt.date.today()
     return export_report(
-        lambda gathering: fee_report(year, month, today=today, progress=gathering),
+        lambda gathering: fee_report(
+            year, month, today=today, progress=gathering, town=report_town(municipality) if municipality else None
+        ),
         write_report,
         fmt,
         path,

@@ -19,6 +19,7 @@ from xlsxwriter.utility import xl_col_to_name
 
 from models.billing.fee_report import FeeReport
 from models.billing.report_parts import CANCELLED
+from models.registry.municipality import left_out_note
 from reports.templating import date_br
 from reports.workbook.book import Book, Sheet, new_workbook
 from reports.workbook.breakdown import abandon, breakdown_sheet, column_chart, save_workbook, ticker
@@ -99,7 +100,14 @@ def _write_fee_report(book: Book, report: FeeReport, tick) -> None:
         heading="Cobranças com vencimento no mês",
         freeze_col="B",
         key_columns=2,
-        note="Pago: quitado da cobrança, até o valor cobrado; canceladas não somam",
+        note="; ".join(
+            x
+            for x in (
+                "Pago: quitado da cobrança, até o valor cobrado; canceladas não somam",
+                left_out_note(report.municipality, report.left_out, "cobrança(s)"),
+            )
+            if x
+        ),
         items=report.charges,
     )
     last = charges.rows(report.charges, tick)
@@ -213,7 +221,14 @@ def _write_fee_report(book: Book, report: FeeReport, tick) -> None:
 def _summary(book: Book, report: FeeReport, charges: Sheet, payments: Sheet, late: Sheet, by_kind) -> None:
     """Resumo: the month's figures as formulas over the lists, the legal basis of each kind, the chart."""
     columns = (("Indicador", 46, None), ("Valor", 18, MONEY), ("Como se calcula", 60, None), ("", 44, None))
-    sheet = Sheet(book, "Resumo", report, columns, heading=report.title.replace(" — " + report.label, ""))
+    sheet = Sheet(
+        book,
+        "Resumo",
+        report,
+        columns,
+        heading=report.title.replace(" — " + report.label, ""),
+        note=left_out_note(report.municipality, report.left_out, "cobrança(s)"),
+    )
     c = charges.area
     live = (c("Situação"), "<>", CANCELLED, None)
     money_rows = (

@@ -13,9 +13,9 @@ from models.billing.charges.steps import date_text
 from models.billing.collection import codes
 from models.billing.collection.guias import guia_lines
 from models.billing.collection.tables import Guia
+from models.registry.municipality import letterhead
 from models.rules.regimes import get_regime
 from models.store.outfile import atomic_writer
-from models.store.settings import letterhead
 from reports.paged_pdf import BOLD, FONT, register_fonts
 
 MM = 72 / 25.4
@@ -67,6 +67,20 @@ def _qr(canvas, text: str, x: float, y: float, side: float) -> None:
     canvas.drawPath(path, stroke=0, fill=1)
 
 
+def _coat_of_arms(c, uri: str, left: float, y: float) -> float:
+    """The municipality's coat of arms left of the letterhead's lines; the width it takes (0 without one)."""
+    if not uri:
+        return 0.0
+    from reportlab.lib.utils import ImageReader
+
+    reader = ImageReader(uri)
+    width, height = reader.getSize()
+    tall = 14 * MM
+    wide = tall * width / height if height else tall
+    c.drawImage(reader, left, y - 8 * MM, width=wide, height=tall, mask="auto")
+    return wide + 4 * MM
+
+
 @atomic_writer("path")
 def write_guia_pdf(guia: Guia, path: str | Path) -> Path:
     from reportlab.graphics.barcode.common import I2of5
@@ -84,10 +98,12 @@ def write_guia_pdf(guia: Guia, path: str | Path) -> Path:
     c = Canvas(str(path), pagesize=A4)
     c.setTitle(f"Guia {guia.number} — {head['agency']}")
     y = height - 18 * MM
+    text_left = left + _coat_of_arms(c, head["coat_of_arms"], left, y)
     c.setFont(BOLD, 13)
-    c.drawString(left, y, head["agency"])
+    c.drawString(text_left, y, head["agency"])
     c.setFont(FONT, 10)
-    c.drawString(left, y - 5 * MM, head["municipality"])
+    place = head["municipality"] + (f" · CNPJ {head['cnpj']}" if head["cnpj"] else "")
+    c.drawString(text_left, y - 5 * MM, place)
     y -= 13 * MM
     c.setFont(BOLD, 12)
     c.drawString(left, y, "DAM — Documento de Arrecadação Municipal")

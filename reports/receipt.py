@@ -7,8 +7,8 @@ from pathlib import Path
 
 from models.base.br import format_cnpj, format_cpf
 from models.registry.applications import Application
+from models.registry.municipality import letterhead
 from models.rules.regimes import get_regime
-from models.store.settings import letterhead
 from reports.pdf import text_document
 from reports.templating import render
 

@@ -46,12 +46,18 @@ def export_sanctions_report(
     *,
     today: _dt.date | None = None,
     progress: Progress | None = None,
+    municipality: str | None = None,
 ) -> tuple[Path, SanctionsReport]:
-    """Gather the period and write it to ``path`` atomically; returns the path and the report written."""
+    """Gather the period and write it to ``path`` atomically; returns the path and the report written.
+    ``municipality``: another town whose acts the database holds (default: the database's own)."""
+    from models.registry.municipality import report_town
+
     start, end = check_period(start, end)
     today = today or _dt.date.today()
     return export_report(
-        lambda gathering: sanctions_report(start, end, today=today, progress=gathering),
+        lambda gathering: sanctions_report(
+            start, end, today=today, progress=gathering, town=report_town(municipality) if municipality else None
+        ),
         write_report,
         fmt,
         path,

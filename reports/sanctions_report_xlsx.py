@@ -21,6 +21,7 @@ from pathlib import Path
 
 from models.billing.report_parts import CANCELLED
 from models.enforcement.sanctions_report import CORRECTED, SanctionsReport
+from models.registry.municipality import left_out_note
 from reports.workbook.book import Sheet, new_workbook
 from reports.workbook.breakdown import abandon, breakdown_sheet, column_chart, save_workbook, ticker
 from reports.workbook.formulas import Styled, f_counta, f_countifs, f_sum, f_sumifs
@@ -225,8 +226,10 @@ def write_sanctions_report_xlsx(report: SanctionsReport, path: str | Path, *, pr
 def _write(book, report: SanctionsReport, tick) -> None:
     # the lists first: the summaries store what their formulas give on them
     lists: dict[str, Sheet] = {}
-    for title, heading, columns, key, freeze, note in LISTS:
+    for index, (title, heading, columns, key, freeze, note) in enumerate(LISTS):
         items = getattr(report, key)
+        if index == 0:  # the first list says what the report, one municipality's, left out (issue 31 §1)
+            note = "; ".join(x for x in (note, left_out_note(report.municipality, report.left_out, "auto(s)")) if x)
         sheet = Sheet(
             book, title, report, columns, heading=heading, freeze_col=freeze, note=note, key_columns=2, items=items
         )

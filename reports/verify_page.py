@@ -56,18 +56,19 @@ def page_state() -> PageState:
 
 
 def page_html(state: PageState | None = None, *, now: _dt.datetime | None = None) -> str:
-    from models.store.settings import AGENCY, get_setting, municipality_label
+    from models.registry.municipality import letterhead
     from reports.templating import render
 
     state = state or page_state()
+    head = letterhead()
     now = (now or _dt.datetime.now()).replace(microsecond=0)
     data = script_json({"keys": state.keys, "withdrawn": state.withdrawn})
     from markupsafe import Markup
 
     return render(
         "verificar.html.j2",
-        municipality=municipality_label() or "Prefeitura",
-        agency=get_setting(AGENCY),
+        municipality=head["municipality"] or "Prefeitura",
+        agency=head["agency"],
         exported_at=now.strftime("%d/%m/%Y %H:%M"),
         data_json=Markup(data),
     )

@@ -12,9 +12,10 @@ from models.base.errors import UserError
 from models.demo import fill_demo
 from models.permits import Permit, due_for_renewal, startup_deadlines, today_items
 from models.registry.applications import STATUSES, Application
+from models.registry.municipality import municipality
 from models.registry.people import Company, Person
 from models.rules.regimes import load_regimes
-from models.store.settings import Setting, municipality_label
+from models.store.settings import Setting
 
 DEMO_TODAY = dt.date(2026, 11, 30)
 
@@ -30,7 +31,12 @@ def test_demo_is_valid_and_varied(demo_database):
     assert all(cnpj.is_valid(c.cnpj) for c in companies)
     assert any(not c.cnpj.isdigit() for c in companies), "a few alphanumeric CNPJs"
     assert any(c.mei for c in companies) and any(not c.mei for c in companies)
-    assert municipality_label() == "Olímpia/SP"
+    town = municipality()  # the demo is one town hall: its identity from its act (issue 31 §1)
+    assert (town.label, town.ibge, town.agency_name) == (
+        "Olímpia/SP",
+        "3533908",
+        "Prefeitura da Estância Turística de Olímpia",
+    )
 
 
 def _snapshot():

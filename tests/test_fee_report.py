@@ -36,6 +36,7 @@ from models.billing.charges import (
 )
 from models.billing.fee_report import fee_report
 from models.billing.report_parts import CANCELLED, NO_SECTION, NO_SITE, disambiguate
+from models.registry.municipality import report_town
 from models.store.db import db
 from models.store.settings import set_settings
 from reports.workbook.styles import MONEY
@@ -129,8 +130,9 @@ def sql_cents(sql: str) -> int:
 
 
 def sql_totals() -> dict[str, int]:
-    """The month's figures straight from the tables, in centavos (the columns are integer centavos)."""
-    in_month = f"due_on BETWEEN '{FIRST}' AND '{LAST}'"
+    """The month's figures straight from the tables, in centavos (the columns are integer centavos): São José dos
+    Campos's, the database's municipality (the Olímpia deposit is another town's: issue 31 §1)."""
+    in_month = f"due_on BETWEEN '{FIRST}' AND '{LAST}' AND regime = 'sjc-2014'"
     return {
         "charged": sql_cents(f"SELECT SUM(amount) FROM charge WHERE status <> 'cancelled' AND {in_month}"),
         "paid": sql_cents(
@@ -141,7 +143,10 @@ def sql_totals() -> dict[str, int]:
             f"SELECT SUM(amount - paid_total) FROM charge WHERE status = 'open' "
             f"AND due_on < '{TODAY.isoformat()}' AND {in_month}"
         ),
-        "received": sql_cents(f"SELECT SUM(amount) FROM payment WHERE paid_on BETWEEN '{FIRST}' AND '{LAST}'"),
+        "received": sql_cents(
+            f"SELECT SUM(amount) FROM payment WHERE paid_on BETWEEN '{FIRST}' AND '{LAST}' "
+            "AND charge_id IN (SELECT id FROM charge WHERE regime = 'sjc-2014')"
+        ),
     }
 
 
@@ -159,7 +164,7 @@ def test_report_figures_equal_direct_sql_and_month_summary(month):
         expected["received"],
     )
     assert t.open == t.charged - t.paid
-    summary = month_summary(YEAR, MONTH, today=TODAY)
+    summary = month_summary(YEAR, MONTH, today=TODAY, regimes={"sjc-2014"})  # the town's, as its report
     assert (summary.charged, summary.paid, summary.open, summary.overdue, summary.received, summary.count) == (
         t.charged,
         t.paid,
@@ -168,23 +173,23 @@ def test_report_figures_equal_direct_sql_and_month_summary(month):
         report.received,
         t.count,
     )
-    assert report.cancelled_count == 1 and t.count == 5  # 3 fees + fine + deposit; Célia's cancelled
+    assert report.cancelled_count == 1 and t.count == 4  # 3 fees + fine; Célia's cancelled
+    assert report.left_out == (("Olímpia/SP", 1),)  # the deposit of Olímpia's act: another town's report
 
     # every breakdown adds up to the totals
     for groups in (report.by_regime, report.by_site, report.by_section, report.by_kind):
         assert sum(g.count for g in groups) == t.count
         for field in ("charged", "paid", "open", "overdue"):
             assert sum((getattr(g, field) for g in groups), Decimal(0)) == getattr(t, field)
-    assert [g.key for g in report.by_kind] == ["mensalidade", "caução", "multa"]  # in KINDS' order
-    assert [g.key for g in report.by_regime] == ["Olímpia/SP — LC 324/2025", "São José dos Campos/SP — Lei 9.158/2014"]
-    assert {g.key for g in report.by_site} == {"Feira Noturna do Jardim Satélite", NO_SITE}
-    assert NO_SECTION in {g.key for g in report.by_section}
+    assert [g.key for g in report.by_kind] == ["mensalidade", "multa"]  # in KINDS' order
+    assert [g.key for g in report.by_regime] == ["São José dos Campos/SP — Lei 9.158/2014"]
+    assert {g.key for g in report.by_site} == {"Feira Noturna do Jardim Satélite"}
     assert any(g.key.startswith("Seção XVI — ") for g in report.by_section)
 
     rows = {c.number: c for c in report.charges}
     fine = rows[month["fine"].number]
     assert fine.situation == "paga a maior" and fine.paid == Decimal("150.00") and fine.paid_total == Decimal("300.00")
-    assert rows[month["deposit"].number].situation == "vencida" and rows[month["deposit"].number].site == NO_SITE
+    assert month["deposit"].number not in rows
     cancelled = rows[month["months"][9][month["celia"].id].number]
     assert cancelled.situation == CANCELLED and cancelled.paid == cancelled.open == Decimal(0)
     diego = rows[month["months"][9][month["diego"].id].number]
@@ -196,17 +201,26 @@ def test_report_figures_equal_direct_sql_and_month_summary(month):
     assert august.number in {p.charge for p in report.payments}
     assert all(dt.date(2026, 9, 1) <= p.paid_on <= dt.date(2026, 9, 30) for p in report.payments)
 
-    # delinquents: due up to 30/09, open and past due on 25/10 — Bruno (Aug + Sep), Diego, the deposit
+    # delinquents: due up to 30/09, open and past due on 25/10 — Bruno (Aug + Sep), Diego
     holders = {d.holder: d for d in report.delinquents}
-    assert set(holders) == {"Bruno Costa Lima", "Diego Souza Prado", "Eventos Olímpia Ltda"}
-    assert holders["Bruno Costa Lima"].count == 2 and holders["Eventos Olímpia Ltda"].amount == Decimal("1500.00")
-    assert report.delinquents[0].holder == "Eventos Olímpia Ltda"  # the largest debt first
+    assert set(holders) == {"Bruno Costa Lima", "Diego Souza Prado"}
+    assert holders["Bruno Costa Lima"].count == 2
+    assert [d.amount for d in report.delinquents] == sorted((d.amount for d in report.delinquents), reverse=True)
     # SJC art. 11, § 6º: three consecutive months unpaid — a list for the chief, no revocation
     assert [c.permit_number for c in report.candidates] == [month["bruno"].number]
     # the legal basis of each kind, as frozen on the charges
     bases = {b.kind: b for b in report.bases}
-    assert "art. 11, § 5º" in bases["monthly"].text and bases["deposit"].text == "LC 324/2025, art. 89"
+    assert "art. 11, § 5º" in bases["monthly"].text and "deposit" not in bases
     assert report.municipality == "São José dos Campos/SP" and report.agency == "Prefeitura de São José dos Campos"
+    # the deposit is in Olímpia's report, under its own header: no section, no site, overdue, its basis
+    olimpia = fee_report(YEAR, MONTH, today=TODAY, town=report_town("Olímpia"))
+    assert olimpia.municipality == "Olímpia/SP" and olimpia.agency == "Prefeitura Municipal de Olímpia"
+    [deposit] = olimpia.charges
+    assert deposit.number == month["deposit"].number and deposit.situation == "vencida" and deposit.site == NO_SITE
+    assert NO_SECTION in {g.key for g in olimpia.by_section} and [g.key for g in olimpia.by_kind] == ["caução"]
+    assert [(d.holder, d.amount) for d in olimpia.delinquents] == [("Eventos Olímpia Ltda", Decimal("1500.00"))]
+    assert [b.text for b in olimpia.bases] == ["LC 324/2025, art. 89"]
+    assert olimpia.left_out == (("São José dos Campos/SP", 5),)  # four fees (one cancelled) and the fine
 
 
 def test_an_empty_month_is_a_report_of_zeros(database):
@@ -218,7 +232,7 @@ def test_an_empty_month_is_a_report_of_zeros(database):
 def test_progress_is_called_and_can_cancel(month):
     calls = []
     fee_report(YEAR, MONTH, today=TODAY, progress=lambda done, total: calls.append((done, total)))
-    assert calls[0] == (0, 6) and calls[-1] == (6, 6)
+    assert calls[0] == (0, 5) and calls[-1] == (5, 5)  # São José dos Campos's five (the Olímpia deposit is not)
 
     def stop(done, total):
         raise Cancelled()
@@ -298,19 +312,19 @@ def test_excel_html_and_pdf_agree_to_the_cent_with_sql(month, tmp_path, app_read
         assert cents(resumo["Em aberto"]) == expected["open"]
         assert cents(resumo["Vencido"]) == expected["overdue"]
         assert cents(resumo["Recebido no mês"]) == expected["received"]
-        assert resumo["Cobranças (sem as canceladas)"] == 5 and resumo["Cobranças canceladas"] == 1
-        assert resumo["Inadimplentes"] == 3
+        assert resumo["Cobranças (sem as canceladas)"] == 4 and resumo["Cobranças canceladas"] == 1
+        assert resumo["Inadimplentes"] == 2
         for sheet in ("Por regime", "Por local", "Por seção", "Por tipo"):
             total = next(r for r in wb[sheet].iter_rows(values_only=True) if r[0] == "Total")
             assert (total[1], cents(total[2]), cents(total[3]), cents(total[5])) == (
-                5,
+                4,
                 expected["charged"],
                 expected["paid"],
                 expected["overdue"],
             ), sheet
         kinds = {r[0]: r for r in wb["Por tipo"].iter_rows(min_row=4, values_only=True) if r[0]}
         assert cents(kinds["multa"][2]) == 15000 and cents(kinds["multa"][3]) == 15000
-        assert cents(kinds["caução"][5]) == 150000
+        assert "caução" not in kinds  # the Olímpia deposit: another town's report
 
     # PDF, as text
     pdf = _export("pdf", tmp_path / "taxas.pdf")
@@ -376,6 +390,9 @@ def test_excel_is_live_formatted_filtered_frozen_and_charted(month, tmp_path):
     assert formulas["Recebido no mês"].value == f"=ROUND(SUM('Pagamentos'!$F$4:$F${pays}),2)"
     assert resumo.freeze_panes == "A4"
 
+    # one municipality's report: the Olímpia deposit is said under the title, never counted (issue 31 §1)
+    for sheet in ("Resumo", "Cobranças"):
+        assert "não inclui 1 cobrança(s) de atos de outros municípios (Olímpia/SP: 1)" in wb[sheet]["A2"].value
     por_tipo = wb["Por tipo"]
     assert por_tipo["A4"].value == "mensalidade"
     assert por_tipo["C4"].value == (
@@ -383,15 +400,19 @@ def test_excel_is_live_formatted_filtered_frozen_and_charted(month, tmp_path):
         f"'Cobranças'!$P$4:$P${last},\"<>cancelada\"),2)"
     )
     assert por_tipo["B4"].value.startswith("=COUNTIFS(") and por_tipo["B4"].number_format == "0"
-    assert por_tipo.auto_filter.ref == "A3:F6" and por_tipo.freeze_panes == "A4"
+    assert por_tipo.auto_filter.ref == "A3:F5" and por_tipo.freeze_panes == "A4"
     total = next(r for r in por_tipo.iter_rows() if r[0].value == "Total")
-    assert total[2].value == "=ROUND(SUM(C4:C6),2)" and total[2].font.bold
+    assert total[2].value == "=ROUND(SUM(C4:C5),2)" and total[2].font.bold
     for sheet in ("Por regime", "Por local", "Por seção"):
         assert wb[sheet]["C4"].value.startswith("=ROUND(SUMIFS('Cobranças'!$L$4:")
     pagamentos = wb["Pagamentos"]
     assert pagamentos["F4"].number_format == MONEY and pagamentos["A4"].number_format == "DD/MM/YYYY"
     assert pagamentos.auto_filter.ref == f"A3:G{pays}"
-    assert wb["Inadimplentes"]["A4"].value == "Eventos Olímpia Ltda"
+    assert wb["Inadimplentes"]["A4"].value == report.delinquents[0].holder
+    assert {wb["Inadimplentes"]["A4"].value, wb["Inadimplentes"]["A5"].value} == {
+        "Bruno Costa Lima",
+        "Diego Souza Prado",
+    }
 
     # the native chart: a clustered bar chart on Resumo over Por tipo (openpyxl does not read charts back)
     with zipfile.ZipFile(path) as archive:
@@ -404,8 +425,8 @@ def test_excel_is_live_formatted_filtered_frozen_and_charted(month, tmp_path):
     assert bar is not None and bar.find("c:grouping", ns).get("val") == "clustered"
     series = bar.findall("c:ser", ns)
     assert [s.find("c:tx/c:strRef/c:f", ns).text for s in series] == ["'Por tipo'!$C$3", "'Por tipo'!$D$3"]
-    assert [s.find("c:val/c:numRef/c:f", ns).text for s in series] == ["'Por tipo'!$C$4:$C$6", "'Por tipo'!$D$4:$D$6"]
-    assert {s.find("c:cat/c:strRef/c:f", ns).text for s in series} == {"'Por tipo'!$A$4:$A$6"}
+    assert [s.find("c:val/c:numRef/c:f", ns).text for s in series] == ["'Por tipo'!$C$4:$C$5", "'Por tipo'!$D$4:$D$5"]
+    assert {s.find("c:cat/c:strRef/c:f", ns).text for s in series} == {"'Por tipo'!$A$4:$A$5"}
 
 
 def test_criteria_that_sumifs_would_misread_use_an_exact_comparison():
@@ -444,13 +465,15 @@ def test_html_is_a_printable_a4_page_with_chart_header_and_bases(month, tmp_path
     parser.feed(html)
     text = " ".join(" ".join(parser.text).split())
     assert "@page" in html and "size: A4" in html
-    assert "svg" in parser.tags and html.count("<rect") >= 7  # background, legend, 3 kinds × 2 bars
+    assert "svg" in parser.tags and html.count("<rect") >= 6  # background, legend, 2 kinds × 2 bars
     assert "Prefeitura de São José dos Campos" in text and "São José dos Campos/SP" in text
     assert "Relatório mensal de taxas" in text and "Setembro de 2026" in text
-    assert "LC 324/2025, art. 89" in text and "Lei 9.158/2014, art. 11, § 5º" in text  # bases of each kind
+    assert "Lei 9.158/2014, art. 11, § 5º" in text and "Lei 9.158/2014, art. 16, II" in text  # bases of each kind
     assert "Candidatos à cassação" in text and month["bruno"].number in text
     assert "Multa — banca fora do alinhamento" in text and "paga a maior" in text
-    assert "Eventos Olímpia Ltda" in text
+    # the Olímpia deposit is another town's (issue 31 §1): said, never counted
+    assert "Eventos Olímpia Ltda" not in text and "LC 324/2025" not in text
+    assert "não inclui as cobranças de atos de outros municípios" in text and "Olímpia/SP: 1" in text
 
 
 @pytest.mark.parametrize(
@@ -675,9 +698,9 @@ def page(month, app_ready, qtbot):
 def test_page_starts_on_this_month_and_shows_the_figures(page, qtbot):
     assert page.selected_month() == (2026, 10)
     page.month.setCurrentIndex(8)  # setembro
-    summary = month_summary(YEAR, MONTH, today=TODAY)
+    summary = month_summary(YEAR, MONTH, today=TODAY, regimes={"sjc-2014"})  # the town's, as its report
     assert page.selected_month() == (2026, 9)
-    assert format_brl(summary.charged) in page.summary.text() and "5 cobrança(s)" in page.summary.text()
+    assert format_brl(summary.charged) in page.summary.text() and "4 cobrança(s)" in page.summary.text()
     page.set_month(2026, 2)
     assert "Nenhuma cobrança" in page.summary.text()
 
@@ -692,11 +715,33 @@ def test_page_exports_each_format_with_progress(page, qtbot, tmp_path, fmt):
     written = page.export(target, open_after=False)
     assert written == target and target.stat().st_size > 0 and opened == []
     assert str(target) in page.message.text() and "cobrado" in page.message.text()
+    # the Olímpia deposit is another town's: said on the page, as on the report
+    assert "não inclui cobranças de atos de outros municípios (Olímpia/SP: 1)" in page.message.text()
     assert page.export_button.isEnabled() and page.progress_dialog is None
     if fmt == "html":
         parser = Figures()
         parser.feed(target.read_text(encoding="utf-8"))
         assert parser.cents["total-cobrado"] == sql_totals()["charged"]
+
+
+def test_page_gives_each_towns_report_never_a_mix(page, tmp_path):
+    """Issue 31 §1: the database is São José dos Campos; the Olímpia deposit it holds is in Olímpia's report,
+    chosen on the page, under Olímpia's header — each town's figures on the screen and in its file alike."""
+    assert page.town_row.isVisible()
+    assert [page.town.itemText(i) for i in range(page.town.count())] == [
+        "São José dos Campos/SP (este banco)",
+        "Olímpia/SP",
+    ]
+    page.set_month(YEAR, MONTH)
+    assert "4 cobrança(s)" in page.summary.text()
+    page.town.setCurrentIndex(1)
+    assert page.summary.text().startswith(f"1 cobrança(s): cobrado {format_brl(Decimal('1500'))},")
+    page.set_format("html")
+    target = tmp_path / "taxas-olimpia.html"
+    assert page.export(target, open_after=False) == target
+    html = target.read_text(encoding="utf-8")
+    assert "Prefeitura Municipal de Olímpia" in html and "Eventos Olímpia Ltda" in html
+    assert "Feira Noturna" not in html and "São José dos Campos/SP: 5" in html
 
 
 def test_page_offers_to_open_the_file(page, tmp_path, no_blocking_message_boxes):

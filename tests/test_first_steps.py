@@ -121,13 +121,12 @@ def test_the_first_steps_path_takes_a_new_database_to_a_first_permit_printed(new
 
     steps = window.open_first_steps()
     assert steps.isVisible() and steps.current_step() == "municipality"
-    form = steps.settings_form
-    type_text(form.municipality, "Olímpia")
-    form.state.setFocus()
-    form.state.clear()
-    type_text(form.state, "SP")
-    qtbot.mouseClick(form.buttons.button(form.buttons.StandardButton.Save), Qt.MouseButton.LeftButton)
-    assert form.message.text() == "Configurações salvas.", form.message.text()
+    form = steps.municipality_form  # Cadastros → Município's form (issue 31 §1)
+    type_text(form.name, "Olímpia")
+    form.state.setCurrentIndex(form.state.findText("SP"))
+    type_text(form.ibge, "3533908")
+    qtbot.mouseClick(form.save_button, Qt.MouseButton.LeftButton)
+    assert form.message.text() == "Município salvo: Olímpia/SP.", form.error.text()
     assert steps.step("municipality").done and steps.step("acts").done
     assert marks(home)["municipality"] == "✔" and marks(home)["acts"] == "✔"  # the Painel follows
     assert "Olímpia/SP" in window.windowTitle()
@@ -315,7 +314,8 @@ def test_praca_first_steps_lists_the_checklist_and_records_the_answers(db_url, m
     capsys.readouterr()
     assert main(["first-steps", "--db", db_url]) == 0
     out = capsys.readouterr().out
-    assert "○ Município — Informe o nome do município" in out and "○ Convênio de arrecadação (opcional)" in out
+    assert "○ Município — Informe o município — nome, UF, código IBGE" in out
+    assert "○ Convênio de arrecadação (opcional)" in out
     assert "Falta(m): Município, Ato(s) do município" in out
     with session.acting_as(None):
         monkeypatch.delenv("PRACA_USER", raising=False)

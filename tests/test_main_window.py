@@ -65,26 +65,25 @@ def test_title_and_status_name_municipality_and_database(window, sqlite_url):
     assert home.companies.text() == "2"
 
 
-def test_settings_form_saves_and_retitles(window, qtbot):
+def test_municipality_tab_saves_and_retitles(window, qtbot):
     window.show_desk("cadastros")
     page = window.pages["cadastros"]
-    page.tabs.setCurrentWidget(page.settings_form)
-    form = page.settings_form
-    form.municipality.clear()
-    qtbot.keyClicks(form.municipality, "Ilha Comprida")
-    form.state.setFocus()
-    form.state.clear()
-    qtbot.keyClicks(form.state, "sp")
-    qtbot.mouseClick(form.buttons.button(QDialogButtonBox.StandardButton.Save), Qt.MouseButton.LeftButton)
-    assert form.message.text() == "Configurações salvas."
+    page.tabs.setCurrentWidget(page.municipality_page)
+    form = page.municipality_page
+    form.name.clear()
+    qtbot.keyClicks(form.name, "Ilha Comprida")
+    form.state.setCurrentIndex(form.state.findText("SP"))
+    qtbot.keyClicks(form.ibge, "3520426")
+    qtbot.mouseClick(form.save_button, Qt.MouseButton.LeftButton)
+    assert form.message.text() == "Município salvo: Ilha Comprida/SP."
     assert "Ilha Comprida/SP" in window.windowTitle()
 
 
-def test_settings_form_refuses_empty_municipality(window, qtbot):
-    form = window.pages["cadastros"].settings_form
-    form.municipality.clear()
-    qtbot.mouseClick(form.buttons.button(QDialogButtonBox.StandardButton.Save), Qt.MouseButton.LeftButton)
-    assert form.message.text() == "Informe o nome do município."
+def test_municipality_tab_refuses_empty_municipality(window, qtbot):
+    form = window.pages["cadastros"].municipality_page
+    form.name.clear()
+    qtbot.mouseClick(form.save_button, Qt.MouseButton.LeftButton)
+    assert form.error.text().startswith("Informe o nome do município.")
     assert "município não configurado" in window.windowTitle()
 
 
@@ -205,12 +204,12 @@ def test_the_logged_in_user_signs_documents_not_a_typed_name(window, qtbot):
     from models.access import session
     from views.widgets import current_user_name
 
-    form = window.pages["cadastros"].settings_form
-    type_text(form.municipality, "Olímpia")
-    form.state.setText("SP")
+    form = window.pages["cadastros"].municipality_page
+    type_text(form.name, "Olímpia")
+    form.state.setCurrentIndex(form.state.findText("SP"))
     assert form.findChild(QLineEdit, "clerk_name") is None  # no name typed for this desk: the session's user
-    qtbot.keyClick(form.state, Qt.Key.Key_Return)  # Enter saves
-    assert form.message.text() == "Configurações salvas."
+    qtbot.keyClick(form.name, Qt.Key.Key_Return)  # Enter saves
+    assert form.message.text() == "Município salvo: Olímpia/SP."
     with session.acting_as(session.Session(7, "ana.souza", "Ana Souza", "atendente")):
         assert current_user_name() == "Ana Souza"
     with session.acting_as(None):

@@ -35,6 +35,7 @@ from models.base.money import format_brl, from_centavos
 from models.billing.charges import record_payment
 from models.billing.fiscal import set_unit_value
 from models.enforcement.sanctions_report import CORRECTED, sanctions_report
+from models.registry.municipality import report_town
 from models.rules.regimes import get_regime
 from models.store.db import db
 from models.store.settings import set_settings
@@ -241,10 +242,12 @@ def sql_cents(sql: str) -> int:
 
 
 def sql_totals() -> dict[str, int]:
-    """The period's fine figures straight from the tables, in centavos (integer centavos columns)."""
+    """The period's fine figures straight from the tables, in centavos (integer centavos columns): Olímpia's, the
+    database's municipality (the Sapezal record is another town's: issue 31 §1, a report never mixes towns)."""
     scope = (
         "id IN (SELECT ec.charge_id FROM enforcement_charge ec JOIN enforcement_record r ON r.id = ec.record_id "
-        "WHERE ec.role = 'fine' AND r.status <> 'corrected' AND r.at >= '2026-03-01' AND r.at < '2026-04-01')"
+        "WHERE ec.role = 'fine' AND r.status <> 'corrected' AND r.at >= '2026-03-01' AND r.at < '2026-04-01' "
+        "AND r.regime = 'olimpia-2025')"
     )
     return {
         "charged": sql_cents(f"SELECT SUM(amount) FROM charge WHERE status <> 'cancelled' AND {scope}"),
@@ -258,7 +261,7 @@ def sql_totals() -> dict[str, int]:
         ),
         "records": sql_cents(
             "SELECT COUNT(*) FROM enforcement_record WHERE status <> 'corrected' "
-            "AND at >= '2026-03-01' AND at < '2026-04-01'"
+            "AND at >= '2026-03-01' AND at < '2026-04-01' AND regime = 'olimpia-2025'"
         ),
     }
 
@@ -291,13 +294,14 @@ def test_report_figures_equal_direct_sql_and_follow_the_acts(march):
     assert references[march["annulled"].reference].fine == 0
     assert "não identificado" in references[march["unknown"].reference].offender
     kinds = {g.key: g.count for g in report.by_kind}
-    assert kinds == {"Notificação": 2, "Auto de infração e imposição de penalidade": 8, "Auto de apreensão": 1}
-    assert {g.key for g in report.by_regime} == {"Olímpia/SP — LC 324/2025", "Sapezal/MT — Lei 1.171/2014"}
+    assert kinds == {"Notificação": 2, "Auto de infração e imposição de penalidade": 7, "Auto de apreensão": 1}
+    assert {g.key for g in report.by_regime} == {"Olímpia/SP — LC 324/2025"}  # Sapezal's record: its own report
+    assert report.left_out == (("Sapezal/MT", 1),)
     sites = {g.key: g.count for g in report.by_site}
     assert sites["Praça Rui Barbosa"] == 3  # Carla's permit twice, and the corrected place
     assert sites["Avenida Menina Moça"] == 3
     inspectors = {g.key: g.count for g in report.by_inspector}
-    assert inspectors == {"Marcos Fiscal (mat. 4521)": 10, "Sueli Fiscal (mat. 3877)": 1}
+    assert inspectors == {"Marcos Fiscal (mat. 4521)": 10}
 
     # the fines: the reduced one listed twice (cancelled, then charged again); the corrected record's old charge gone
     by_record = {}
@@ -314,7 +318,7 @@ def test_report_figures_equal_direct_sql_and_follow_the_acts(march):
     # infractions by article, with the article infringed and the one that sets the penalty
     articles = {a.code: a for a in report.by_article}
     assert articles["tpu-area-suja"].count == 5 and articles["tpu-area-suja"].recurrences == 1
-    assert "art. 192, II" in articles["tpu-area-suja"].article and articles["dever-41"].basis
+    assert "art. 192, II" in articles["tpu-area-suja"].article and "dever-41" not in articles
     assert sum(a.count for a in report.by_article) == f.infractions == len(report.infractions)
     # the recurrence: second dirty area in 5 years, doubled (art. 192, § 1º) and 180 days' suspension (art. 193)
     [recurrence] = report.recurrences
@@ -344,10 +348,18 @@ def test_report_figures_equal_direct_sql_and_follow_the_acts(march):
     assert seized.depot_due > 0 and seized.total_due == seized.depot_due + seized.fines_open
     assert seized.state.startswith("prazo de retirada vencido") and f.seized_due == seized.total_due
     assert pending.regime_label == "Olímpia/SP — LC 324/2025"
-    # the dívida ativa: the reduced fine's rest and Sapezal's, past every deadline
-    assert {d.fine.reference for d in report.debts} == {march["partly"].reference, march["sapezal"].reference}
+    # the dívida ativa: the reduced fine's rest, past every deadline
+    assert {d.fine.reference for d in report.debts} == {march["partly"].reference}
     assert f.debt == sum((d.fine.amount for d in report.debts), Decimal(0))
     assert report.municipality == "Olímpia/SP" and report.title == "Relatório de sanções — 01/03/2026 a 31/03/2026"
+    # Sapezal's record is in Sapezal's report, under its own header: its fine past every deadline, in dívida ativa
+    sapezal = sanctions_report(START, END, today=TODAY, town=report_town("Sapezal"))
+    assert sapezal.municipality == "Sapezal/MT" and sapezal.agency == "Prefeitura Municipal de Sapezal"
+    assert [r.reference for r in sapezal.records] == [march["sapezal"].reference]
+    assert {d.fine.reference for d in sapezal.debts} == {march["sapezal"].reference}
+    assert {a.code for a in sapezal.by_article} == {"dever-41"} and sapezal.by_article[0].basis
+    assert {g.key: g.count for g in sapezal.by_inspector} == {"Sueli Fiscal (mat. 3877)": 1}
+    assert sapezal.left_out == (("Olímpia/SP", 11),)  # every record drawn up there, the corrected one too
 
 
 def test_an_empty_period_is_a_report_of_zeros_and_a_period_upside_down_is_refused(database):
@@ -459,7 +471,8 @@ def test_excel_html_and_pdf_agree_to_the_cent_with_sql(march, tmp_path, app_read
             )
         }
         assert "Prefeitura da Estância Turística de Olímpia" in text and "Página 1 de" in text
-        assert march["sapezal"].reference in text and "art. 192, II" in text
+        assert march["second"].reference in text and "art. 192, II" in text
+        assert march["sapezal"].reference not in text and "Sapezal/MT: 1" in text  # another town's: said, not counted
 
 
 # --------------------------------------------------------------------------- Excel: live and formatted
@@ -566,7 +579,7 @@ def test_html_is_a_printable_a4_page_with_chart_header_and_bases(march, tmp_path
     assert "Prefeitura da Estância Turística de Olímpia" in text and "Olímpia/SP" in text
     assert "Relatório de sanções" in text and "01/03/2026 a 31/03/2026" in text
     assert "LC 324/2025, art. 179, VI; art. 192, II" in text  # the article of each infraction
-    assert "Lei 1.171/2014, art. 41" in text
+    assert "Lei 1.171/2014, art. 41" not in text and "Sapezal/MT: 1" in text  # another town's record: said, not counted
     assert "Reincidências" in text and march["second"].reference in text
     assert "julgamento pendente" in text and "picolés de frutas" in text
 

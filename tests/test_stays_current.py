@@ -113,7 +113,7 @@ def test_a_report_is_written_off_the_gui_thread_while_the_window_stays_responsiv
 
     seen = {}
 
-    def export(year, month, fmt, path, *, today, progress):
+    def export(year, month, fmt, path, *, today, progress, municipality):
         seen["thread"] = threading.current_thread()
         progress(1, 2)
         progress(2, 2)

@@ -18,8 +18,8 @@ from models.demo.towns import TOWNS
 from models.enforcement import Record, RecordDraft, issue_record
 from models.permits import Permit
 from models.registry.applications import Application
+from models.registry.municipality import municipality
 from models.registry.people import Company, Person
-from models.store.settings import AGENCY, get_setting, municipality_label
 
 SIZE = {"people": 80, "companies": 30}
 
@@ -84,7 +84,9 @@ def _one_municipality_with_its_own_act(town_demo):
     from models.rules.regimes import shipped_regimes
 
     _slug, place, counts = town_demo
-    assert municipality_label() == place.label and get_setting(AGENCY) == place.agency
+    identity = municipality()  # the database's identity (issue 31 §1), from the town's act
+    assert (identity.label, identity.agency_name) == (place.label, place.agency)
+    assert identity.ibge.isdigit() and len(identity.ibge) == 7
     assert {(p.city, p.state) for p in Person.select()} == {(place.municipality, place.state)}
     assert {(c.city, c.state) for c in Company.select()} == {(place.municipality, place.state)}
     assert all(p.phone.startswith(f"({place.area_code})") for p in Person.select())

@@ -149,11 +149,12 @@ class FirstStepsDialog(QDialog):
     # -- the steps' own acts ---------------------------------------------------
 
     def _municipality_actions(self) -> None:
-        from views.registry import SettingsForm
+        from views.municipality_page import MunicipalityPage
 
         page = self.pages["municipality"]
-        self.settings_form = SettingsForm(on_saved=self.changed)
-        page.acts.addWidget(self.settings_form)
+        self.municipality_form = MunicipalityPage()  # Cadastros → Município's own form (issue 31 §1)
+        self.municipality_form.saved.connect(self.changed)
+        page.acts.addWidget(self.municipality_form)
 
     def _acts_actions(self) -> None:
         page = self.pages["acts"]
@@ -229,8 +230,9 @@ class FirstStepsDialog(QDialog):
             self.steps, has_key = in_background(_read)
         finally:
             self._reading = False
-        form = self.settings_form
-        if not any(edit.isModified() for edit in (form.municipality, form.state, form.agency)):
+        form = self.municipality_form
+        typed = (form.name, form.ibge, form.cnpj, form.address, form.agency, form.office_hours)
+        if not any(edit.isModified() for edit in typed):
             form.refresh()  # what the administrator is typing stays
         for index, step in enumerate(self.steps):
             self.list.item(index).setText(f"{DONE_MARK if step.done else TODO_MARK}  {step.label}")

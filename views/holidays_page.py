@@ -25,9 +25,9 @@ from PySide6.QtWidgets import (
 )
 
 from models import enforcement as enf
+from models.registry.municipality import own_regime_ids
 from models.rules import holidays
 from models.rules.regimes import shipped_regimes
-from models.store.settings import own_regime_ids
 from views.blocks import (
     FieldErrorsView,
     button_row,

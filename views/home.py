@@ -310,22 +310,23 @@ def _painel_facts(day: _dt.date) -> dict:
     from models.billing.charges import charge_alerts, month_summary
     from models.enforcement import enforcement_alerts
     from models.permits import today_items
+    from models.registry.municipality import municipality, own_scope
     from models.registry.people import counts
     from models.services.first_steps import first_steps
     from models.store.db import current_url
-    from models.store.settings import AGENCY, get_setting, municipality_label
     from views.regime_list import regime_titles
 
     path, has_key = _backup_facts()
+    town = municipality()
     return {
-        "place": municipality_label(),
+        "place": town.label,
         "unsigned_backup": path,
         "has_key": has_key,
-        "agency": get_setting(AGENCY),
+        "agency": town.agency_name,
         "counts": counts(),
         "url": current_url(),
         "regimes": regime_titles(),
-        "month": month_summary(day.year, day.month, today=day),
+        "month": month_summary(day.year, day.month, today=day, regimes=own_scope()),  # as its report counts
         "items": charge_alerts(day) + enforcement_alerts(day) + today_items(day),
         "steps": first_steps(),
     }

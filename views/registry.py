@@ -1,90 +1,17 @@
-"""Cadastros: regimes, fiscal units, users and the municipality's settings."""
+"""Cadastros: the municipality, its acts, fiscal units, holidays, users, collection and signing key."""
 
 from __future__ import annotations
 
-from PySide6.QtWidgets import (
-    QDialogButtonBox,
-    QFormLayout,
-    QLabel,
-    QLineEdit,
-    QTabWidget,
-    QVBoxLayout,
-    QWidget,
-)
+from PySide6.QtWidgets import QLabel, QTabWidget, QVBoxLayout, QWidget
 
-from models.store.settings import AGENCY, MUNICIPALITY, STATE, get_setting, set_settings
-from views.blocks import user_errors
 from views.collection_page import CollectionPage
 from views.fiscal_units_page import FiscalUnitsPage
 from views.holidays_page import HolidaysPage
 from views.indexes_page import IndexesPage
-from views.operations import in_background
+from views.municipality_page import MunicipalityPage
 from views.regimes_page import RegimesPage
 from views.signing_page import SigningPage
 from views.users_page import AuditPage, UsersPage
-
-
-class SettingsForm(QWidget):
-    """The municipality that runs this copy of Praça (shown in the title and on every document)."""
-
-    def __init__(self, on_saved=None, parent: QWidget | None = None):
-        super().__init__(parent)
-        self._on_saved = on_saved
-        layout = QVBoxLayout(self)
-        form = QFormLayout()
-        self.municipality = QLineEdit()
-        self.municipality.setObjectName("municipality")
-        self.municipality.setPlaceholderText(self.tr("ex.: Olímpia"))
-        self.state = QLineEdit()
-        self.state.setObjectName("state")
-        self.state.setMaxLength(2)
-        self.state.setInputMask(">AA;_")
-        self.state.setFixedWidth(60)
-        self.agency = QLineEdit()
-        self.agency.setObjectName("agency")
-        form.addRow(self.tr("Mun&icípio:"), self.municipality)
-        form.addRow(self.tr("&UF:"), self.state)
-        form.addRow(self.tr("Ó&rgão:"), self.agency)
-        # No "your name" here: who signs receipts and permits is the logged-in user (issue 16 §4)
-        for edit in (self.municipality, self.state, self.agency):
-            edit.returnPressed.connect(self.save)
-        layout.addLayout(form)
-        self.message = QLabel()
-        self.message.setObjectName("message")
-        layout.addWidget(self.message)
-        self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Save | QDialogButtonBox.StandardButton.Reset)
-        self.buttons.button(QDialogButtonBox.StandardButton.Save).clicked.connect(self.save)
-        self.buttons.button(QDialogButtonBox.StandardButton.Reset).clicked.connect(self.refresh)
-        layout.addWidget(self.buttons)
-        layout.addStretch(1)
-
-    def refresh(self) -> None:
-        town, state, agency = in_background(
-            lambda: (get_setting(MUNICIPALITY), get_setting(STATE), get_setting(AGENCY))
-        )
-        self.municipality.setText(town)
-        self.state.setText(state)
-        self.agency.setText(agency)
-        self.message.clear()
-
-    def save(self) -> None:
-        name = self.municipality.text().strip()
-        state = self.state.text().strip().upper()
-        if not name:
-            self.message.setText(self.tr("Informe o nome do município."))
-            self.municipality.setFocus()
-            return
-        if len(state) != 2 or not state.isalpha():
-            self.message.setText(self.tr("Informe a UF com duas letras (ex.: SP)."))
-            self.state.setFocus()
-            return
-        with user_errors(self.message) as refused:
-            set_settings({MUNICIPALITY: name, STATE: state, AGENCY: self.agency.text()})
-        if refused:
-            return
-        if self._on_saved:
-            self._on_saved()
-        self.message.setText(self.tr("Configurações salvas."))
 
 
 class RegistryPage(QWidget):
@@ -98,6 +25,9 @@ class RegistryPage(QWidget):
         layout.addWidget(heading)
         self.tabs = QTabWidget()
         self.tabs.setObjectName("registry-tabs")
+        self.municipality_page = MunicipalityPage()
+        self.municipality_page.saved.connect(self._saved)
+        self.tabs.addTab(self.municipality_page, self.tr("Município"))
         self.regimes_page = RegimesPage()
         self.tabs.addTab(self.regimes_page, self.tr("Regimes"))
         self.fiscal_units_page = FiscalUnitsPage()
@@ -114,8 +44,6 @@ class RegistryPage(QWidget):
         self.tabs.addTab(self.collection_page, self.tr("Arrecadação"))
         self.signing = SigningPage()
         self.tabs.addTab(self.signing, self.tr("Assinatura"))
-        self.settings_form = SettingsForm(on_saved=self._saved)
-        self.tabs.addTab(self.settings_form, self.tr("Configurações"))
         layout.addWidget(self.tabs, 1)
         self.tabs.currentChanged.connect(self._tab_changed)
 
@@ -133,7 +61,7 @@ class RegistryPage(QWidget):
         return self.users.new_user()
 
     def refresh(self) -> None:
-        self.settings_form.refresh()
+        self.municipality_page.refresh()
         self.regimes_page.refresh()
         self.fiscal_units_page.refresh()
         self.indexes_page.refresh()

@@ -37,6 +37,8 @@ from models.base.errors import Cancelled, UserError
 from models.base.money import format_brl
 from models.billing.charges import month_label, month_summary
 from models.enforcement.sanctions_report import check_period, period_label
+from models.registry.municipality import own_scope, report_town
+from models.services.report_towns import report_towns
 from reports import sanctions_export
 from reports.fee_export import FORMATS, default_name, export_fee_report
 from views.blocks import fill, message_label, push_button, say, wrapped_label
@@ -63,6 +65,21 @@ class ReportsPage(QWidget):
         heading.setObjectName("heading")
         heading.setStyleSheet("font-size: 20pt; font-weight: 600;")
         layout.addWidget(heading)
+        # a report is one municipality's (issue 31 §1): the database's own, or another town whose acts it holds
+        self.town = QComboBox()
+        self.town.setObjectName("town")
+        self.town.setMinimumContentsLength(30)
+        self.town_row = QWidget()
+        town_row = QHBoxLayout(self.town_row)
+        town_row.setContentsMargins(0, 0, 0, 0)
+        town_label = QLabel(self.tr("Mu&nicípio do relatório:"))
+        town_label.setBuddy(self.town)
+        town_row.addWidget(town_label)
+        town_row.addWidget(self.town)
+        town_row.addStretch(1)
+        self.town_row.hide()  # shown when the database holds records of more than one town's acts
+        layout.addWidget(self.town_row)
+        self.town.currentIndexChanged.connect(lambda _i: self.refresh_summary())
 
         box = QGroupBox(self.tr("Relatório mensal de taxas"))
         form = QFormLayout(box)
@@ -151,8 +168,8 @@ class ReportsPage(QWidget):
         layout.addWidget(sanctions)
         layout.addStretch(1)
 
-        self.month.currentIndexChanged.connect(self.refresh)
-        self.year.valueChanged.connect(self.refresh)
+        self.month.currentIndexChanged.connect(self.refresh_summary)
+        self.year.valueChanged.connect(self.refresh_summary)
         self.refresh()
 
     def _format_box(self, name: str) -> QComboBox:
@@ -210,11 +227,35 @@ class ReportsPage(QWidget):
 
     @Slot()
     def refresh(self) -> None:
-        """The chosen month's figures, read from the database (nothing when none is open)."""
+        """The towns a report can be of, and the chosen month's figures (nothing when no database is open)."""
+        try:
+            towns = in_background(report_towns)
+        except Exception:
+            towns = []
+        chosen = self.town.currentData()
+        self.town.blockSignals(True)
+        self.town.clear()
+        for label, name in towns:
+            self.town.addItem(label if name else fill(self.tr("%1 (este banco)"), label), name)
+        self.town.setCurrentIndex(max(0, self.town.findData(chosen)))
+        self.town.blockSignals(False)
+        self.town_row.setVisible(self.town.count() > 1)
+        self.refresh_summary()
+
+    def selected_town(self) -> str | None:
+        """The town whose report is asked: None for the database's own."""
+        return self.town.currentData() or None
+
+    def refresh_summary(self) -> None:
         year, month = self.selected_month()
+        name = self.selected_town()
         try:
             today = self.today()
-            s = in_background(lambda: month_summary(year, month, today=today))
+            s = in_background(
+                lambda: month_summary(
+                    year, month, today=today, regimes=report_town(name).regime_ids if name else own_scope()
+                )
+            )
         except Exception:
             self.summary.setText(self.tr("—"))
             return
@@ -252,8 +293,11 @@ class ReportsPage(QWidget):
             return None
         what = month_label(year, month)
         today = self.today()
+        town = self.selected_town()
         done = self._run_export(
-            lambda progress: export_fee_report(year, month, fmt, path, today=today, progress=progress),
+            lambda progress: export_fee_report(
+                year, month, fmt, path, today=today, progress=progress, municipality=town
+            ),
             fill(self.tr("Gerando o relatório de taxas de %1…"), what),
             self.export_button,
             self.message,
@@ -271,6 +315,7 @@ class ReportsPage(QWidget):
                 format_brl(t.charged),
                 format_brl(t.paid),
             )
+            + self._left_out(report, self.tr("cobranças"))
         )
         return self._offer_open(written, open_after)
 
@@ -291,9 +336,10 @@ class ReportsPage(QWidget):
             return None
         what = period_label(start, end)
         today = self.today()
+        town = self.selected_town()
         done = self._run_export(
             lambda progress: sanctions_export.export_sanctions_report(
-                start, end, fmt, path, today=today, progress=progress
+                start, end, fmt, path, today=today, progress=progress, municipality=town
             ),
             fill(self.tr("Gerando o relatório de sanções de %1…"), what),
             self.sanctions_button,
@@ -311,10 +357,23 @@ class ReportsPage(QWidget):
                 f.records,
                 format_brl(f.charged),
                 format_brl(f.paid),
-            ),
+            )
+            + self._left_out(report, self.tr("autos")),
             label=self.sanctions_message,
         )
         return self._offer_open(written, open_after)
+
+    def _left_out(self, report, what: str) -> str:
+        """What a report of one municipality left out: the records of other towns' acts (issue 31 §1)."""
+        if not report.left_out:
+            return ""
+        towns = "; ".join(f"{town}: {count}" for town, count in report.left_out)
+        return " " + fill(
+            self.tr("É o relatório de %1: não inclui %2 de atos de outros municípios (%3)."),
+            report.municipality,
+            what,
+            towns,
+        )
 
     def _ask_path(self, title: str, name: str, fmt: str) -> str | None:
         path, _ = save_file_name(self, title, name, self.tr(FORMATS[fmt][1]))

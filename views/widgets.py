@@ -342,9 +342,10 @@ OWN_ACTS = "@own"  # the regime filter's item for the municipality's own acts, w
 def fill_regime_filter(combo, regimes) -> None:
     """A list's regime filter: "Todos", the municipality's own acts (one item for them all when there are
     several), then every act. It keeps the clerk's choice across refreshes; the first time, and whenever the
-    choice is gone, it starts on the municipality's own act(s) set in Cadastros → Configurações — the others
+    choice is gone, it starts on the municipality's own act(s) set in Cadastros → Município — the others
     stay reachable, "Todos" included, but are not the default (issue 18 §5)."""
-    from models.store.settings import MUNICIPALITY, get_setting, own_regime_ids
+    from models.registry.municipality import own_regime_ids
+    from models.store.settings import MUNICIPALITY, get_setting
     from views.operations import in_background
 
     current = combo.currentData()

@@ -8,6 +8,10 @@ holds Praça's schema is left as it is (brought up to date if older) and said so
 subcommand that changes data asks for a login (``desktop/login.py``), and a database without users has nobody
 to log in as. The password is read from ``PRACA_PASSWORD`` or asked twice on the terminal; a database that
 already has users is refused (further users are created by the administrator in Cadastros → Usuários).
+
+``--municipality NOME --uf UF [--ibge …] [--cnpj …] …`` says which municipality the database is (issue 31 §1:
+one database, one town hall — ``models.registry.municipality``), checked before anything is created. Without
+it the window asks the administrator at the first start, and ``praca municipality set`` sets it later.
 """
 
 from __future__ import annotations
@@ -25,9 +29,12 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "ou lida de $PRACA_PASSWORD)",
     )
     parser.add_argument("--admin-name", metavar="NOME", help="nome completo do administrador (padrão: o login)")
+    from desktop.commands.municipality import identity_options
+
+    identity_options(parser, name_flag="--municipality")
     parser.epilog = (
         "Exemplos:\n"
-        "  praca init\n"
+        "  praca init --municipality Olímpia --uf SP --ibge 3533908\n"
         "  praca --db postgresql://praca@servidor:5432/praca init --admin joana.silva "
         "--admin-name 'Joana Silva'\n"
         "Sem --admin, o primeiro administrador é criado ao abrir o aplicativo nesse banco."
@@ -73,6 +80,7 @@ def run(args: argparse.Namespace) -> int:
     from models.store.db import NoDatabase, current_url
 
     url = resolve_db_url(getattr(args, "db", None))
+    town = _identity(args)  # a bad municipality is refused before any database is created
     admin = getattr(args, "admin", None)
     password = ""
     if admin is not None:  # a bad login or password is refused before any database is created
@@ -91,8 +99,13 @@ def run(args: argparse.Namespace) -> int:
         opened = current_url()
         assert opened is not None  # opened just above
         where = opened.display()
+        if town is not None:
+            _set_identity(town)
         created_admin = _create_admin(args, password) if admin is not None else None
         desk_note = "" if existed else _desk_role()
+        from models.registry.municipality import missing_notice, municipality
+
+        town_note = missing_notice() or f"Município deste banco: {municipality().label}."
     finally:
         close_database()
     if existed:
@@ -106,11 +119,44 @@ def run(args: argparse.Namespace) -> int:
         )
     elif not existed:
         print("Abra o aplicativo nele para cadastrar o primeiro administrador, ou use praca init --admin LOGIN.")
+    print(town_note)
     if desk_note:
         print(desk_note)
     if not existed:
         print("O que falta para atender: praca first-steps (no aplicativo, Ajuda → Primeiros passos).")
     return 0
+
+
+def _identity(args: argparse.Namespace):
+    """The municipality the options give, checked (``None`` when no option names one)."""
+    from desktop.commands.municipality import given_identity
+    from models.registry.municipality import check
+
+    keys = ("name", "uf", "ibge", "cnpj", "address", "agency", "coat_of_arms", "office_hours")
+    if all(getattr(args, key, None) is None for key in keys):
+        return None
+    given = given_identity(args)
+    check(given)
+    return given
+
+
+def _set_identity(given) -> None:
+    """The municipality of a database being set up: by the system while it has no users (its set-up), else
+    refused — an existing database's municipality is changed by its administrator (praca municipality set)."""
+    from models.access import session
+    from models.access.users import has_users
+    from models.base.errors import UserError
+
+    if has_users():
+        raise UserError(
+            "Este banco já tem usuários: o administrador informa o município com praca --user LOGIN "
+            "municipality set (ou em Cadastros → Município); nada foi alterado.",
+            field="municipality",
+        )
+    from models.registry.municipality import set_municipality
+
+    with session.acting_as(session.SYSTEM):
+        set_municipality(given)
 
 
 def _desk_role() -> str:

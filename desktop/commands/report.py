@@ -95,12 +95,42 @@ def _configure_fees(parser: argparse.ArgumentParser) -> None:
         default=None,
         help="data da situação: o que está vencido e quem está inadimplente (padrão: hoje)",
     )
+    _municipality_option(parser)
     parser.epilog = (
         "Cobrado, pago, em aberto e vencido do mês, por regime, local, seção e tipo; a lista das "
         "cobranças com titular, permissão, fórmula e base legal; os pagamentos recebidos no mês; "
         "os inadimplentes e os candidatos à cassação.\n\n"
         "Exemplo:\n  praca report fees --month 2026-03 --format html --out taxas-2026-03.html"
     )
+
+
+def _municipality_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--municipality",
+        metavar="NOME",
+        default=None,
+        help="o relatório de outro município cujos atos este banco guarda (padrão: o município deste banco, "
+        "praca municipality show); um relatório nunca mistura municípios",
+    )
+
+
+def _town(report) -> str:
+    return f"{report.municipality}, " if report.municipality else ""
+
+
+def _said_after(report, notice: str) -> None:
+    """After a report is written: that the database does not know its municipality yet (the report was headed
+    with the one town its period holds), and on stderr what it left out — other towns' records (a database
+    filled before issue 31)."""
+    if notice:
+        print(notice)
+    if report.left_out:
+        towns = "; ".join(f"{town}: {count}" for town, count in report.left_out)
+        print(
+            f"praca: aviso: o relatório é de {report.municipality} e não inclui os registros de atos de outros "
+            f"municípios ({towns}); gere o de cada um com --municipality NOME.",
+            file=sys.stderr,
+        )
 
 
 def _parse_as_of(text: str | None) -> _dt.date:
@@ -138,7 +168,10 @@ def _export(args: argparse.Namespace, parse_format, check_target, example, expor
     today = _parse_as_of(args.as_of)
     open_database(resolve_db_url(getattr(args, "db", None)))
     try:
-        return export(fmt, args.out, today)
+        from models.registry.municipality import missing_notice
+
+        path, report = export(fmt, args.out, today)
+        return path, report, missing_notice()
     finally:
         close_database()
 
@@ -151,19 +184,20 @@ def _run_fees(args: argparse.Namespace) -> int:
     if not args.month:
         raise UserError("Informe o mês: --month AAAA-MM (por exemplo 2026-03).", field="month")
     year, month = parse_month(args.month)
-    path, report = _export(
+    path, report, notice = _export(
         args,
         parse_format,
         check_target,
         lambda fmt: f"taxas-{year:04d}-{month:02d}.{fmt}",
-        lambda fmt, out, today: export_fee_report(year, month, fmt, out, today=today),
+        lambda fmt, out, today: export_fee_report(year, month, fmt, out, today=today, municipality=args.municipality),
     )
     t = report.totals
     print(
-        f"Relatório de taxas de {report.label} gravado em {path}: {t.count} cobrança(s); cobrado "
+        f"Relatório de taxas de {_town(report)}{report.label}, gravado em {path}: {t.count} cobrança(s); cobrado "
         f"{format_brl(t.charged)}, pago {format_brl(t.paid)}, em aberto {format_brl(t.open)}, vencido "
         f"{format_brl(t.overdue)}; recebido no mês {format_brl(report.received)}."
     )
+    _said_after(report, notice)
     return 0
 
 
@@ -182,6 +216,7 @@ def _configure_sanctions(parser: argparse.ArgumentParser) -> None:
         default=None,
         help="data da situação: prazos em curso, multas vencidas, bens no depósito (padrão: hoje)",
     )
+    _municipality_option(parser)
     parser.epilog = (
         "Os autos lavrados no período (pela data do fato) por tipo, regime, local e fiscal; as infrações "
         "por artigo com a base legal; as sanções aplicadas; as multas lançadas, pagas e vencidas; os "
@@ -203,18 +238,21 @@ def _run_sanctions(args: argparse.Namespace) -> int:
             field="start",
         )
     start, end = check_period(_parse_date(args.start, "--from"), _parse_date(args.end, "--to"))
-    path, report = _export(
+    path, report, notice = _export(
         args,
         parse_format,
         check_target,
         lambda fmt: default_name(start, end, fmt),
-        lambda fmt, out, today: export_sanctions_report(start, end, fmt, out, today=today),
+        lambda fmt, out, today: export_sanctions_report(
+            start, end, fmt, out, today=today, municipality=args.municipality
+        ),
     )
     f = report.figures
     print(
-        f"Relatório de sanções de {report.label} gravado em {path}: {f.records} auto(s), {f.infractions} "
-        f"infração(ões), {f.recurrences} reincidência(s); multas lançadas {format_brl(f.charged)}, pagas "
-        f"{format_brl(f.paid)}, vencidas {format_brl(f.overdue)}; {f.deadlines} prazo(s) em curso; "
-        f"{f.seized} apreensão(ões) com bens no depósito."
+        f"Relatório de sanções de {_town(report)}{report.label}, gravado em {path}: {f.records} auto(s), "
+        f"{f.infractions} infração(ões), {f.recurrences} reincidência(s); multas lançadas "
+        f"{format_brl(f.charged)}, pagas {format_brl(f.paid)}, vencidas {format_brl(f.overdue)}; "
+        f"{f.deadlines} prazo(s) em curso; {f.seized} apreensão(ões) com bens no depósito."
     )
+    _said_after(report, notice)
     return 0

@@ -56,8 +56,8 @@ from models.billing.report_parts import (
 )
 from models.permits import Permit
 from models.registry.applications import Application
+from models.registry.municipality import ReportTown, report_town
 from models.registry.people import Company, Person
-from models.store.settings import AGENCY, get_setting, municipality_label
 
 # Group, Sums, Labels, Values, Holders, Progress… live in models.billing.report_parts (shared with the
 # sanctions report) and are re-exported here.
@@ -197,6 +197,9 @@ class FeeReport:
     candidates: tuple[Candidate, ...]
     bases: tuple[KindBasis, ...]
     collection: CollectionFigures | None = None  # issue 30 §7: bank, Pix, desk, late, reversed, credits, inscribed
+    coat_of_arms: str = ""  # the municipality's, as a data: URI ("" for none)
+    #: the month's charges of other towns' acts, left out of this municipality's report: (town, count)
+    left_out: tuple[tuple[str, int], ...] = ()
 
     @property
     def label(self) -> str:
@@ -230,7 +233,7 @@ class FeeReport:
 # --------------------------------------------------------------------------- gathering
 
 
-def _month_charges(first: _dt.date, last: _dt.date):
+def _month_charges(first: _dt.date, last: _dt.date, regimes: frozenset[str]):
     return (
         Charge.select(
             Charge.number,
@@ -262,15 +265,38 @@ def _month_charges(first: _dt.date, last: _dt.date):
         .join(Person, JOIN.LEFT_OUTER, on=(Charge.person == Person.id))
         .switch(Charge)
         .join(Company, JOIN.LEFT_OUTER, on=(Charge.company == Company.id))
-        .where((Charge.due_on >= first) & (Charge.due_on <= last))
+        .where((Charge.due_on >= first) & (Charge.due_on <= last) & Charge.regime.in_(sorted(regimes)))
         .order_by(Charge.due_on, Charge.number)
     )
 
 
+def _regime_counts(first: _dt.date, last: _dt.date) -> dict[str, int]:
+    """The month's charges per act (one grouped query): which towns the month holds."""
+    from peewee import fn
+
+    rows = fetch_rows(
+        Charge.select(Charge.regime, fn.COUNT(Charge.id))
+        .where((Charge.due_on >= first) & (Charge.due_on <= last))
+        .group_by(Charge.regime)
+    )
+    return {str(row[0]): int(row[1]) for row in rows}
+
+
 def fee_report(
-    year: int, month: int, *, today: _dt.date, progress: Progress | None = None, now: _dt.datetime | None = None
+    year: int,
+    month: int,
+    *,
+    today: _dt.date,
+    progress: Progress | None = None,
+    now: _dt.datetime | None = None,
+    town: ReportTown | None = None,
 ) -> FeeReport:
     """Everything the monthly fee report shows, for the month ``year``-``month``, as the situation is on ``today``.
+
+    One municipality's (issue 31 §1): ``town`` (:func:`models.registry.municipality.report_town`), by default
+    the database's own — only the charges of its acts count, headed with its name, agency and coat of arms; the
+    charges of other towns' acts are only counted in ``left_out``. A database that does not know its
+    municipality yet gets the one town its month holds, and is refused a month of several.
 
     ``progress(done, total)`` is called as the charges are read (``total`` their
     number); it may raise (:class:`models.base.errors.Cancelled`) to stop — nothing is written.
@@ -279,11 +305,14 @@ def fee_report(
         raise UserError(f"Mês inválido: {month}.", field="month")
     first = _dt.date(year, month, 1)
     last = _dt.date(year, month, monthrange(year, month)[1])
+    counts = _regime_counts(first, last)
+    town = town or report_town(present=counts)
+    own = town.regime_ids
     labels = Labels()
     holders = Holders()
     values = Values()
 
-    raw = fetch_rows(_month_charges(first, last))
+    raw = fetch_rows(_month_charges(first, last, own))
     total_rows = len(raw)
     if progress is not None:
         progress(0, total_rows)
@@ -406,9 +435,9 @@ def fee_report(
     )
     by_kind = sums["kind"].groups(order=lambda k: (kind_order.get(label_to_kind.get(k, ""), 99), k))
 
-    payments = _payments(first, last, values)
-    delinquents = _delinquents(last, today, holders, values)
-    candidates = tuple(revocation_candidates(today=today))
+    payments = _payments(first, last, values, own)
+    delinquents = _delinquents(last, today, holders, values, own)
+    candidates = tuple(c for c in revocation_candidates(today=today) if c.regime in own)
     if progress is not None:
         progress(total_rows, total_rows)
     return FeeReport(
@@ -416,8 +445,8 @@ def fee_report(
         month=month,
         today=today,
         generated_at=now or _dt.datetime.now().replace(microsecond=0),
-        municipality=municipality_label(),
-        agency=get_setting(AGENCY),
+        municipality=town.label,
+        agency=town.agency,
         totals=totals,
         received=sum((p.amount for p in payments), ZERO),
         received_count=len(payments),
@@ -431,11 +460,13 @@ def fee_report(
         delinquents=delinquents,
         candidates=candidates,
         bases=_bases(charges, labels, kind_order),
-        collection=collection_figures(first, last),
+        collection=collection_figures(first, last, own),
+        coat_of_arms=town.coat_of_arms,
+        left_out=town.left_out(counts),
     )
 
 
-def _payments(first: _dt.date, last: _dt.date, values: Values) -> tuple[ReportPayment, ...]:
+def _payments(first: _dt.date, last: _dt.date, values: Values, regimes: frozenset[str]) -> tuple[ReportPayment, ...]:
     query = (
         Payment.select(
             Payment.paid_on,
@@ -451,7 +482,12 @@ def _payments(first: _dt.date, last: _dt.date, values: Values) -> tuple[ReportPa
         .join(Person, JOIN.LEFT_OUTER, on=(Charge.person == Person.id))
         .switch(Charge)
         .join(Company, JOIN.LEFT_OUTER, on=(Charge.company == Company.id))
-        .where((Payment.paid_on >= first) & (Payment.paid_on <= last) & Payment.id.not_in(credit_payments()))
+        .where(
+            (Payment.paid_on >= first)
+            & (Payment.paid_on <= last)
+            & Charge.regime.in_(sorted(regimes))
+            & Payment.id.not_in(credit_payments())
+        )
         .order_by(Payment.paid_on, Payment.id)
     )
     return tuple(
@@ -468,7 +504,9 @@ def _payments(first: _dt.date, last: _dt.date, values: Values) -> tuple[ReportPa
     )
 
 
-def _delinquents(last: _dt.date, today: _dt.date, holders: Holders, values: Values) -> tuple[Delinquent, ...]:
+def _delinquents(
+    last: _dt.date, today: _dt.date, holders: Holders, values: Values, regimes: frozenset[str]
+) -> tuple[Delinquent, ...]:
     """Holders with charges due up to the month's end that are open and past due on ``today``."""
     query = (
         Charge.select(
@@ -489,7 +527,12 @@ def _delinquents(last: _dt.date, today: _dt.date, holders: Holders, values: Valu
         .join(Person, JOIN.LEFT_OUTER, on=(Charge.person == Person.id))
         .switch(Charge)
         .join(Company, JOIN.LEFT_OUTER, on=(Charge.company == Company.id))
-        .where((Charge.status == "open") & (Charge.due_on < today) & (Charge.due_on <= last))
+        .where(
+            (Charge.status == "open")
+            & (Charge.due_on < today)
+            & (Charge.due_on <= last)
+            & Charge.regime.in_(sorted(regimes))
+        )
         .order_by(Charge.due_on, Charge.number)
     )
     acc: dict[tuple, dict] = {}

@@ -195,12 +195,31 @@ def town(slug: str) -> Town:
     return found
 
 
-def set_municipality(place: Town) -> None:
-    """The database is ``place``'s town hall: the one spot the demo says which municipality it is (the settings of
-    Cadastros → Configurações today; the municipality's identity of issue 31 §1 when it lands)."""
-    from models.store.settings import AGENCY, MUNICIPALITY, STATE, set_settings
+#: the IBGE municipality codes of the demo towns (IBGE, códigos dos municípios; check digits verified)
+IBGE_CODES = {
+    "sao-bento-2026": "3548203",
+    "sapezal-2014": "5107875",
+    "ilha-comprida-2017": "3520426",
+    "sjc-2014": "3549904",
+    "olimpia-2025": "3533908",
+    "cabeceira-grande-2012": "3109451",
+}
 
-    set_settings({MUNICIPALITY: place.municipality, STATE: place.state, AGENCY: place.agency})
+
+def set_municipality(place: Town) -> None:
+    """The database is ``place``'s town hall: the one spot the demo says which municipality it is — its identity
+    (issue 31 §1, models.registry.municipality): name and UF from its act, its IBGE code, its agency."""
+    from models.registry.municipality import MunicipalityInput
+    from models.registry.municipality import set_municipality as set_identity
+
+    set_identity(
+        MunicipalityInput(
+            name=place.municipality,
+            state=place.state,
+            ibge=IBGE_CODES.get(place.regime_id, ""),
+            agency=place.agency,
+        )
+    )
 
 
 def keep_only_own_act(place: Town) -> int:

@@ -176,7 +176,7 @@ def permit_label(number: str) -> tuple[Permit | None, str]:
 
 
 def default_regime_id() -> str:
-    """The regime of the municipality set in Cadastros → Configurações, else the first by municipality."""
+    """The regime of the municipality set in Cadastros → Município, else the first by municipality."""
     from models.rules.regimes import shipped_regimes
     from models.store.settings import MUNICIPALITY, get_setting
 

@@ -59,7 +59,7 @@ def permit_document(permit: Permit):
     QR."""
     from models.base.br import format_cpf
     from models.permits.permit_doc import from_regime
-    from models.store.settings import AGENCY, get_setting
+    from models.registry.municipality import municipality
 
     regime = regime_of(permit)
     values: dict = {}
@@ -101,14 +101,15 @@ def permit_document(permit: Permit):
         except UserError:
             pass
     app = root_application(permit)
-    # the agency kept in the settings is this municipality's; a regime of another town prints none
-
-    agency = get_setting(AGENCY) if serves(regime) else ""
+    # the agency is this municipality's (Cadastros → Município); a regime of another town prints none
+    town = municipality()
+    agency, arms = (town.agency, town.coat_of_arms) if serves(regime) else ("", b"")
     values.update(
         number=permit.number,
         valid_from=permit.valid_from,
         valid_until=permit.valid_until,
         agency=agency,
+        coat_of_arms=arms,
         process_number=app.protocol if app is not None else "",
         product_line=_label_of(regime.line, permit.line),
         product_group=_label_of(

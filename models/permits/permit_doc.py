@@ -87,6 +87,7 @@ class PermitDocument:
     duties: tuple[str, ...] = ()  # obligations to print, each with its citation
     observations: str = ""
     qr_text: str = ""  # signed text (models.access.signing); empty → no QR printed
+    coat_of_arms: bytes = b""  # the municipality's (PNG or JPEG, models.registry.municipality), b"" for none
 
     # -- derived ----------------------------------------------------------
 

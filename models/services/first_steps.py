@@ -20,10 +20,11 @@ from models.access import signing_keys as sk
 from models.access.users import User
 from models.base.errors import UserError
 from models.billing.collection.agreement import get_agreement
+from models.registry.municipality import municipality, own_regime_ids
 from models.rules.holidays import list_holidays, town_of
 from models.rules.regimes import shipped_regimes
 from models.store.db import db
-from models.store.settings import MUNICIPALITY, STATE, get_setting, municipality_label, own_regime_ids, write_setting
+from models.store.settings import MUNICIPALITY, STATE, get_setting, write_setting
 
 __all__ = [
     "NO_COLLECTION",
@@ -52,10 +53,9 @@ class StepDef:
     optional: bool = False
 
 
-#: The steps, in the order an administrator takes them. The municipality is set in Configurações until
-#: Cadastros → Município lands (issue 31 §1): then its ``tab`` is the one line to change.
+#: The steps, in the order an administrator takes them (the municipality in Cadastros → Município, issue 31 §1).
 STEPS: tuple[StepDef, ...] = (
-    StepDef("municipality", "Município", "settings_form"),
+    StepDef("municipality", "Município", "municipality_page"),
     StepDef("acts", "Ato(s) do município", "regimes_page"),
     StepDef("signing", "Chave de assinatura", "signing"),
     StepDef("holidays", "Feriados municipais", "holidays_page"),
@@ -82,10 +82,15 @@ def step_def(step_id: str) -> StepDef:
 
 
 def _municipality() -> tuple[bool, str]:
-    place = municipality_label()
-    if get_setting(MUNICIPALITY) and get_setting(STATE):
-        return True, place
-    return False, "Informe o nome do município e a UF: os atos, os feriados e os documentos são os dele."
+    town = municipality()
+    if town.is_set:
+        return True, " · ".join(
+            x for x in (town.label, f"IBGE {town.ibge}" if town.ibge else "", town.agency_name) if x
+        )
+    return False, (
+        "Informe o município — nome, UF, código IBGE, CNPJ e brasão: os atos, os feriados e os documentos são os "
+        "dele, e os relatórios só contam os seus atos."
+    )
 
 
 def _acts() -> tuple[bool, str]:

@@ -210,7 +210,7 @@ def site_export(site: Site | int | str) -> dict:
                 "holder_name": s.holder.holder_name if s.holder_id else None,
             }
         )
-    from models.store.settings import municipality_label
+    from models.registry.municipality import letterhead
 
     # what the map keeps against the act, each with the reason written for it: a printed map shows them all
     kept = [
@@ -225,7 +225,7 @@ def site_export(site: Site | int | str) -> dict:
         for row in StallBreach.select().where(StallBreach.site == site.id).order_by(StallBreach.kept_at, StallBreach.id)
     ]
     return {
-        "municipality": municipality_label(),
+        "municipality": letterhead(regime)["municipality"],
         "kept_breaches": kept,
         "site": {
             "id": site.id,

@@ -1,4 +1,6 @@
-"""Municipality settings kept in the database (one row per key)."""
+"""Municipality settings kept in the database (one row per key).
+
+The municipality's identity built on them — and the letterheads — is :mod:`models.registry.municipality`."""
 
 from __future__ import annotations
 
@@ -14,7 +16,7 @@ AGENCY = "agency"
 DEFAULTS = {
     MUNICIPALITY: "",
     STATE: "",
-    AGENCY: "Prefeitura Municipal",
+    AGENCY: "",  # "" : the letterhead says "Prefeitura Municipal de <name>" (models.registry.municipality)
 }
 
 
@@ -44,32 +46,3 @@ def write_setting(key: str, value: str) -> None:
     Setting.insert(key=key, value=value.strip()).on_conflict(
         conflict_target=[Setting.key], update={Setting.value: value.strip()}
     ).execute()
-
-
-def municipality_label() -> str:
-    """'Olímpia/SP' or '' when not configured yet."""
-    name = get_setting(MUNICIPALITY)
-    state = get_setting(STATE)
-    if name and state:
-        return f"{name}/{state}"
-    return name
-
-
-def own_regime_ids(regimes) -> list[str]:
-    """The ids of ``regimes`` whose act is the municipality's set in Cadastros → Configurações (the town's own
-    acts, issue 18 §5), compared without accents or case; none while no municipality is set."""
-    from models.base.text import search_key
-
-    town = search_key(get_setting(MUNICIPALITY))
-    if not town:
-        return []
-    return sorted(r.id for r in regimes if search_key(r.municipality) == town)
-
-
-def letterhead(regime) -> dict[str, str]:
-    """The letterhead of a document of ``regime``'s act: that act's municipality (a São Bento receipt never says
-    Olímpia), and the agency set in Configurações only where it is that municipality's own."""
-    place = f"{regime.municipality}/{regime.state}" if regime.state else regime.municipality
-    own = get_setting(MUNICIPALITY).strip().casefold() == regime.municipality.strip().casefold()
-    agency = get_setting(AGENCY) if own else ""
-    return {"municipality": place, "agency": agency or f"Prefeitura Municipal de {regime.municipality}"}

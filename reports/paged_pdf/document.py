@@ -9,7 +9,7 @@ from pathlib import Path
 
 from models.store.outfile import atomic_writer
 from reports.paged_pdf.chart import svg_drawing
-from reports.paged_pdf.inline import inline, looked_markup
+from reports.paged_pdf.inline import fitted_style, inline, looked_markup
 from reports.paged_pdf.tables import Row, rows_table_class
 from reports.paged_pdf.tree import (
     BOLD,
@@ -183,7 +183,7 @@ class _Builder:
 
             style = ParagraphStyle("foot", parent=self.body, spaceBefore=12, borderPadding=(4, 0, 0, 0))
             return _underlined(Paragraph(markup, style), "#b9c6bd", above=True)
-        return Paragraph(markup, style)
+        return Paragraph(markup, fitted_style(style, markup))
 
     # ---- tables
     def table(self, node: Node):
@@ -270,7 +270,7 @@ class _Builder:
                         cmds.append(("TEXTCOLOR", (col, 0), (col, 0), colour))
                     h = size * 1.22
                 else:
-                    p = Paragraph(markup, pstyle(align, colour, bold))
+                    p = Paragraph(markup, fitted_style(pstyle(align, colour, bold), markup))
                     key = (markup, width, align, colour, bold)
                     cached = heights.get(key)
                     if cached is None:

@@ -24,6 +24,31 @@ def looked_markup(classes, markup: str) -> str:
     return markup
 
 
+def _image(node: Node) -> str:
+    """An ``<img>`` (the coat of arms on a letterhead) as platypus' inline image on a line of its own, ``height``
+    CSS pixels tall and as wide as its proportions say; nothing when it cannot be read. (The paragraph that holds
+    it grows to it: :func:`fitted_style`.)"""
+    from reportlab.lib.utils import ImageReader
+
+    src = node.attrs.get("src", "")
+    try:
+        width, height = ImageReader(src).getSize()
+        tall = float(node.attrs.get("height", 48)) * 0.75  # CSS px → pt
+    except Exception:  # a picture that does not load leaves the text as it is
+        return ""
+    wide = tall * width / height if height else tall
+    return f'<img src="{xml_escape(src)}" width="{wide:.1f}" height="{tall:.1f}"/><br/>'
+
+
+def fitted_style(style, markup: str):
+    """``style``, or — for a paragraph holding an image — a copy whose lines grow to what they hold."""
+    if "<img " not in markup:
+        return style
+    from reportlab.lib.styles import ParagraphStyle
+
+    return ParagraphStyle(f"{style.name}-img", parent=style, autoLeading="max")
+
+
 def inline(node: Node) -> str:
     """``node``'s content as platypus paragraph markup; block children end with a line break."""
     out = []
@@ -32,6 +57,8 @@ def inline(node: Node) -> str:
             out.append(xml_escape(re.sub(r"\s+", " ", c)))
         elif c.tag == "br":
             out.append("<br/>")
+        elif c.tag == "img":
+            out.append(_image(c))
         elif c.tag in ("b", "strong"):
             out.append(f"<b>{inline(c)}</b>")
         elif c.tag in ("i", "em"):

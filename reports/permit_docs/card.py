@@ -9,6 +9,7 @@ from PySide6.QtCore import QPointF, Qt
 from PySide6.QtGui import (
     QColor,
     QFontMetricsF,
+    QImage,
     QPainter,
     QPen,
 )
@@ -59,13 +60,14 @@ def _card_band(painter: QPainter, page: PageBox, doc: PermitDocument, height: fl
     painter.fillRect(page.rect(0, 0, CARD_WIDTH_MM + 1, CARD_HEIGHT_MM + 1), QColor("#ffffff"))
     painter.fillRect(page.rect(0, 0, CARD_WIDTH_MM + 1, height), BRAND)
     painter.fillRect(page.rect(0, height, CARD_WIDTH_MM + 1, 0.6), ACCENT)
+    left = 3.0 + _coat_of_arms(painter, page, doc.coat_of_arms, height)  # the municipality's, in the band
     heading = f"PREFEITURA MUNICIPAL DE {doc.municipality.upper()}/{doc.state.upper()}"
-    width = page.mm(CARD_WIDTH_MM - 6)
+    width = page.mm(CARD_WIDTH_MM - 3 - left)
     size = fit_point_size(heading, width, painter.device(), bold=True, max_pt=7.0, min_pt=4.8)
     painter.setPen(QColor("#ffffff"))
     painter.setFont(make_font(size, bold=True))
     painter.drawText(
-        page.rect(3, 0.9, CARD_WIDTH_MM - 6, height * 0.55),
+        page.rect(left, 0.9, CARD_WIDTH_MM - 3 - left, height * 0.55),
         int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter),
         heading,
     )
@@ -73,10 +75,21 @@ def _card_band(painter: QPainter, page: PageBox, doc: PermitDocument, height: fl
     sub_size = fit_point_size(subtitle, width, painter.device(), bold=False, max_pt=5.0, min_pt=3.8)
     painter.setFont(make_font(sub_size))
     painter.drawText(
-        page.rect(3, height * 0.55, CARD_WIDTH_MM - 6, height * 0.4),
+        page.rect(left, height * 0.55, CARD_WIDTH_MM - 3 - left, height * 0.4),
         int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter),
         subtitle,
     )
+
+
+def _coat_of_arms(painter: QPainter, page: PageBox, data: bytes, band: float) -> float:
+    """The municipality's coat of arms at the band's left, ``band`` − 1,6 mm tall; the width it takes (0 without)."""
+    image = QImage.fromData(data) if data else QImage()
+    if image.isNull():
+        return 0.0
+    tall = band - 1.6
+    wide = tall * image.width() / image.height()
+    painter.drawImage(page.rect(2.2, 0.8, wide, tall), image)
+    return wide  # the text starts 0,8 mm after it: 2,2 + wide + 0,8 = 3 + wide
 
 
 def _card_front(painter: QPainter, page: PageBox, doc: PermitDocument) -> None:

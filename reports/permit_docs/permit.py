@@ -43,6 +43,7 @@ from reports.templating import date_br, render
 
 QR_RESOURCE = "praca-qr"  # a transparent placeholder in the HTML; the vector QR is painted over it
 PHOTO_RESOURCE = "praca-photo"
+ARMS_RESOURCE = "praca-coat-of-arms"  # the municipality's coat of arms beside the letterhead
 SIGNATURE_ANCHOR = "\u2063"  # invisible separator at the start of the signature table (see the template)
 CSS_PX_PER_MM = 96 / 25.4  # QTextDocument reads <img width> in CSS pixels and scales them to the device
 
@@ -144,6 +145,9 @@ def permit_html(doc: PermitDocument, *, qr_size_mm: float | None = None) -> str:
         term_rows=[r for r in term_rows if r[1]],
         has_photo=doc.photo_path is not None and Path(doc.photo_path).is_file(),
         photo_src=PHOTO_RESOURCE,
+        has_arms=bool(doc.coat_of_arms),
+        arms_src=ARMS_RESOURCE,
+        arms_px=round(18 * CSS_PX_PER_MM),
         qr_src=QR_RESOURCE,
         qr_px=round(qr_size_mm * CSS_PX_PER_MM),
         photo_w=round(25 * CSS_PX_PER_MM),
@@ -173,6 +177,10 @@ def write_permit_pdf(doc: PermitDocument, path: Path, *, qr_size_mm: float | Non
     text.setDocumentMargin(0)
     if doc.photo_path and Path(doc.photo_path).is_file():
         text.addResource(QTextDocument.ResourceType.ImageResource, QUrl(PHOTO_RESOURCE), QImage(str(doc.photo_path)))
+    if doc.coat_of_arms:
+        text.addResource(
+            QTextDocument.ResourceType.ImageResource, QUrl(ARMS_RESOURCE), QImage.fromData(doc.coat_of_arms)
+        )
     blank = QImage(8, 8, QImage.Format.Format_ARGB32)
     blank.fill(Qt.GlobalColor.transparent)
     text.addResource(QTextDocument.ResourceType.ImageResource, QUrl(QR_RESOURCE), blank)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as _dt
+from collections.abc import Collection
 from dataclasses import dataclass
 from decimal import Decimal
 
@@ -48,13 +49,19 @@ def _open_part():
     return Case(None, [(Charge.amount > Charge.paid_total, Charge.amount - Charge.paid_total)], 0)
 
 
-def month_summary(year: int, month: int, *, today: _dt.date | None = None) -> MonthSummary:
-    """The month's figures, from SQL sums over integer centavos (exact on both back ends)."""
+def month_summary(
+    year: int, month: int, *, today: _dt.date | None = None, regimes: Collection[str] | None = None
+) -> MonthSummary:
+    """The month's figures, from SQL sums over integer centavos (exact on both back ends); ``regimes``: only the
+    charges of these acts (one municipality's, as its fee report counts them — issue 31 §1)."""
     from models.base.money import from_centavos
 
     today = today or _dt.date.today()
     first, last = month_bounds(year, month)
-    live = in_month(year, month) & (Charge.status != "cancelled")
+    month_charges = in_month(year, month)
+    if regimes is not None:
+        month_charges &= Charge.regime.in_(sorted(regimes))
+    live = month_charges & (Charge.status != "cancelled")
     late = (Charge.status == "open") & (Charge.due_on < today)
     charged, count, paid, overdue, overdue_count = (
         Charge.select(
@@ -67,12 +74,11 @@ def month_summary(year: int, month: int, *, today: _dt.date | None = None) -> Mo
         .where(live)
         .scalar(as_tuple=True)
     )
-    received = (
-        Payment.select(fn.COALESCE(fn.SUM(Payment.amount), 0))
-        .where((Payment.paid_on >= first) & (Payment.paid_on <= last) & Payment.id.not_in(credit_payments()))
-        .scalar()
-    )
-    cancelled = Charge.select().where(in_month(year, month) & (Charge.status == "cancelled")).count()
+    paid_in_month = (Payment.paid_on >= first) & (Payment.paid_on <= last) & Payment.id.not_in(credit_payments())
+    if regimes is not None:
+        paid_in_month &= Payment.charge.in_(Charge.select(Charge.id).where(Charge.regime.in_(sorted(regimes))))
+    received = Payment.select(fn.COALESCE(fn.SUM(Payment.amount), 0)).where(paid_in_month).scalar()
+    cancelled = Charge.select().where(month_charges & (Charge.status == "cancelled")).count()
     charged_value = from_centavos(int(charged or 0))
     paid_value = from_centavos(int(paid or 0))
     return MonthSummary(

@@ -65,7 +65,10 @@ def _address(holder) -> str:
 
 
 def debt_rows(as_of: _dt.date) -> list[DebtRow]:
-    """The open charges whose due date plus the town's term is before ``as_of``, updated to ``as_of``."""
+    """The open charges whose due date plus the town's term is before ``as_of``, updated to ``as_of`` — of the
+    municipality's own acts (issue 31 §1: a town inscribes its own debts; every act while it is not known)."""
+    from models.registry.municipality import own_scope
+
     rules = get_late_rules()
     if rules.debt_term is None:
         raise UserError(
@@ -73,11 +76,11 @@ def debt_rows(as_of: _dt.date) -> list[DebtRow]:
             "ou com praca collection late --debt-term-days N."
         )
     limit = as_of - _dt.timedelta(days=rules.debt_term)
-    charges = (
-        Charge.select()
-        .where((Charge.status == "open") & (Charge.due_on < limit) & (Charge.amount > Charge.paid_total))
-        .order_by(Charge.due_on, Charge.number)
-    )
+    due = (Charge.status == "open") & (Charge.due_on < limit) & (Charge.amount > Charge.paid_total)
+    scope = own_scope()
+    if scope is not None:
+        due &= Charge.regime.in_(sorted(scope))
+    charges = Charge.select().where(due).order_by(Charge.due_on, Charge.number)
     rows = []
     for charge in charges:
         original = charge.open_amount

@@ -58,8 +58,14 @@ def _sum(query, column) -> tuple[int, Decimal]:
     return int(count), from_centavos(int(total))
 
 
-def collection_figures(first: _dt.date, last: _dt.date) -> CollectionFigures:
+def collection_figures(first: _dt.date, last: _dt.date, regimes: frozenset[str] | None = None) -> CollectionFigures:
+    """The month's figures; ``regimes``: only what concerns charges of these acts (one municipality's report) —
+    a credit not tied to a payment is the database's own town's."""
     in_month = (Payment.paid_on >= first) & (Payment.paid_on <= last)
+    if regimes is not None:
+        own_charges = Charge.select(Charge.id).where(Charge.regime.in_(sorted(regimes)))
+        own_payments = Payment.select(Payment.id).where(Payment.charge.in_(own_charges))
+        in_month &= Payment.charge.in_(own_charges)
     paid = Payment.select().join(PaymentSource, JOIN.LEFT_OUTER, on=(PaymentSource.payment == Payment.id))
     bank = _sum(paid.where(in_month & (PaymentSource.channel == "bank")), Payment.amount)
     pix = _sum(paid.where(in_month & (PaymentSource.channel == "pix")), Payment.amount)
@@ -68,30 +74,37 @@ def collection_figures(first: _dt.date, last: _dt.date) -> CollectionFigures:
     late = _sum(
         paid.switch(Payment).join(Charge).where(in_month & money & (Payment.paid_on > Charge.due_on)), Payment.amount
     )
-    back = _sum(
-        Reversal.select().where((Reversal.reversed_on >= first) & (Reversal.reversed_on <= last)), Reversal.amount
-    )
-    kept = _sum(Credit.select().where((Credit.arisen_on >= first) & (Credit.arisen_on <= last)), Credit.amount)
-    uses = CreditUse.select().join(Reversal, JOIN.LEFT_OUTER, on=(Reversal.payment == CreditUse.payment))
+    reversed_in = (Reversal.reversed_on >= first) & (Reversal.reversed_on <= last)
+    credit_in = (Credit.arisen_on >= first) & (Credit.arisen_on <= last)
+    inscribed_in = (DebtInscription.inscribed_on >= first) & (DebtInscription.inscribed_on <= last)
     used_in_month = (CreditUse.used_on >= first) & (CreditUse.used_on <= last)
+    used_by_end = CreditUse.used_on <= last
+    owed_at_end = (Credit.arisen_on <= last) & (Credit.status != "reversed")
+    if regimes is not None:
+        reversed_in &= Reversal.payment.in_(own_payments)
+        own_credit = Credit.payment.is_null() | Credit.payment.in_(own_payments)
+        credit_in &= own_credit
+        owed_at_end &= own_credit
+        own_credits = Credit.select(Credit.id).where(own_credit)
+        used_in_month &= CreditUse.credit.in_(own_credits)
+        used_by_end &= CreditUse.credit.in_(own_credits)
+        inscribed_in &= DebtInscription.charge.in_(own_charges)
+    back = _sum(Reversal.select().where(reversed_in), Reversal.amount)
+    kept = _sum(Credit.select().where(credit_in), Credit.amount)
+    uses = CreditUse.select().join(Reversal, JOIN.LEFT_OUTER, on=(Reversal.payment == CreditUse.payment))
     used = _sum(uses.where(used_in_month & (CreditUse.kind == "apply") & Reversal.id.is_null()), CreditUse.amount)
     refunded = _sum(uses.where(used_in_month & (CreditUse.kind == "refund")), CreditUse.amount)
     # what payers are owed at the month's end: credits arisen by then (not reversed), less their uses by then
-    owed = Credit.select(Credit.id, Credit.amount).where((Credit.arisen_on <= last) & (Credit.status != "reversed"))
+    owed = Credit.select(Credit.id, Credit.amount).where(owed_at_end)
     spent = (
-        uses.where((CreditUse.used_on <= last) & ((CreditUse.kind == "refund") | Reversal.id.is_null()))
+        uses.where(used_by_end & ((CreditUse.kind == "refund") | Reversal.id.is_null()))
         .select(CreditUse.credit, fn.SUM(CreditUse.amount))
         .group_by(CreditUse.credit)
     )
     by_credit: dict[int, int] = {c: int(total or 0) for c, total in cast(Any, spent.tuples())}
     left = [to_centavos(amount) - by_credit.get(c, 0) for c, amount in cast(Any, owed.tuples())]
     still = (sum(1 for cents in left if cents > 0), from_centavos(sum(left)))
-    inscribed = _sum(
-        DebtInscription.select().where(
-            (DebtInscription.inscribed_on >= first) & (DebtInscription.inscribed_on <= last)
-        ),
-        DebtInscription.original,
-    )
+    inscribed = _sum(DebtInscription.select().where(inscribed_in), DebtInscription.original)
     return CollectionFigures(
         bank=Figure("Recebido pelo banco (arquivo de retorno)", *bank, "pagamentos com data no mês lidos do retorno"),
         pix=Figure("Recebido por Pix (extrato)", *pix, "créditos Pix do extrato ligados à guia pelo txid"),

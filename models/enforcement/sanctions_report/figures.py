@@ -204,6 +204,9 @@ class SanctionsReport:
     by_inspector: tuple[Group, ...]
     by_article: tuple[ArticleGroup, ...]
     by_sanction: tuple[CountGroup, ...]
+    coat_of_arms: str = ""  # the municipality's, as a data: URI ("" for none)
+    #: the period's records of other towns' acts, left out of this municipality's report: (town, count)
+    left_out: tuple[tuple[str, int], ...] = ()
 
     @property
     def label(self) -> str:

@@ -6,7 +6,7 @@ import datetime as _dt
 from collections import defaultdict
 from decimal import Decimal
 
-from peewee import JOIN
+from peewee import JOIN, fn
 
 from models import enforcement as enf
 from models.billing.charges import Charge
@@ -33,8 +33,8 @@ from models.enforcement.sanctions_report.figures import (
     check_period,
 )
 from models.permits import Permit
+from models.registry.municipality import ReportTown, report_town
 from models.rules import describe
-from models.store.settings import AGENCY, get_setting, municipality_label
 
 # --------------------------------------------------------------------------- gathering
 
@@ -128,9 +128,15 @@ def sanctions_report(
     today: _dt.date,
     progress: Progress | None = None,
     now: _dt.datetime | None = None,
+    town: ReportTown | None = None,
 ) -> SanctionsReport:
     """Everything the sanctions report shows for the records drawn up from ``start`` to ``end`` (both included),
     as the situation is on ``today``.
+
+    One municipality's (issue 31 §1): ``town`` (:func:`models.registry.municipality.report_town`), by default
+    the database's own — only the records of its acts, headed with its name, agency and coat of arms; the
+    records of other towns' acts are only counted in ``left_out``. A database that does not know its
+    municipality yet gets the one town its period holds, and is refused a period of several.
 
     ``progress(done, total)`` is called as the records are read (``total`` their number); it may raise (e.g.
     :class:`models.base.errors.Cancelled`) to stop — nothing is written.
@@ -138,13 +144,23 @@ def sanctions_report(
     start, end = check_period(start, end)
     first = _dt.datetime.combine(start, _dt.time(0))
     stop = _dt.datetime.combine(end + _dt.timedelta(days=1), _dt.time(0))
+    counts = {
+        regime: int(count)
+        for regime, count in enf.Record.select(enf.Record.regime, fn.COUNT(enf.Record.id))
+        .where((enf.Record.at >= first) & (enf.Record.at < stop))
+        .group_by(enf.Record.regime)
+        .tuples()
+    }
+    town = town or report_town(present=counts)
+    own = sorted(town.regime_ids)
     labels = Labels()
     records = list(
         enf.Record.select(enf.Record, Permit.id, Permit.number, Permit.site)
         .join(Permit, JOIN.LEFT_OUTER, on=(enf.Record.permit == Permit.id))
-        .where((enf.Record.at >= first) & (enf.Record.at < stop))
+        .where((enf.Record.at >= first) & (enf.Record.at < stop) & enf.Record.regime.in_(own))
         .order_by(enf.Record.at, enf.Record.id)
     )
+    left_out = town.left_out(counts)
     total = len(records)
     if progress is not None:
         progress(0, total)
@@ -427,8 +443,10 @@ def sanctions_report(
         end=end,
         today=today,
         generated_at=now or _dt.datetime.now().replace(microsecond=0),
-        municipality=municipality_label(),
-        agency=get_setting(AGENCY),
+        municipality=town.label,
+        agency=town.agency,
+        coat_of_arms=town.coat_of_arms,
+        left_out=left_out,
         figures=figures,
         records=tuple(out_records),
         infractions=tuple(infractions),
