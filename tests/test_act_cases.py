@@ -97,9 +97,9 @@ def test_a_shipped_act_checks_clean_and_says_how_many_cases_confer(capsys):
 
 
 def test_a_failing_case_is_reported_with_ten_other_defects_in_one_run():
-    from test_regime_checker import TEN, _ten_defects
+    from ten_defects import TEN, ten_defects
 
-    text = _ten_defects().replace(
+    text = ten_defects().replace(
         "expect = { due = 2026-06-22, extended = true }", "expect = { due = 2026-06-20, extended = true }"
     )
     checked = check_act(text, CABECEIRA.name, expected_id=CABECEIRA.stem)

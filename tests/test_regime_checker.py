@@ -7,58 +7,17 @@ import re
 from pathlib import Path
 
 import pytest
+from ten_defects import SAMPLE, TEN, ten_defects
 
 from desktop.cli import main
 from models.rules.regimes import RegimeError, check_regime_text, default_regimes_folder, load_regime_text
 from models.rules.regimes.locate import cited_articles, key_lines
 
 SHIPPED = sorted(default_regimes_folder().glob("*.toml"))
-SAMPLE = default_regimes_folder() / "cabeceira-grande-2012.toml"  # six articles: its list is short
-
-
-def _swap(text: str, old: str, new: str, after: str = "") -> str:
-    """``old`` → ``new`` at its first place after ``after`` (which must be in the text, as ``old``)."""
-    start = text.index(after) if after else 0
-    at = text.index(old, start)
-    return text[:at] + new + text[at + len(old) :]
-
-
-def _ten_defects() -> str:
-    text = SAMPLE.read_text(encoding="utf-8")
-    text = _swap(text, 'act = "Lei nº 376, de 25 de junho de 2012"\n', "")  # 1 a required key of the header
-    text = _swap(text, "published = 2012-06-25", 'published = "2012-06-25"')  # 2 a date in quotes
-    text = _swap(
-        text, 'scope = ["street-vending"]\n', 'scope = ["street-vending"]\narticles = ["1", "2", "3", "4", "5", "6"]\n'
-    )
-    text = _swap(text, "label =", "lable =", after='id = "requerimento"')  # 3 a typo
-    text = _swap(text, 'basis = "art. 3º"', 'basis = "art. 9º"', after='id = "comprovante-taxa"')  # 4 no such article
-    text = _swap(text, "notes =", 'colour = "azul"\nnotes =', after='id = "ambulante"')  # 5 an unknown key
-    text = _swap(text, '"comprovante-taxa"]', '"comprovante-taxas"]', after='id = "licenca-ambulante"')  # 6 a reference
-    text = _swap(text, 'kind = "fixed"', 'kind = "fixd"', after='id = "taxa-licenca"')  # 7 a near-miss choice
-    text = _swap(text, "days = []", 'days = "segunda"', after='id = "locais-e-horarios"')  # 8 a text for a list
-    text = _swap(text, 'ladder = "apreensao"', 'ladder = "apreensoes"', after='code = "fora-do-lugar"')  # 9 a reference
-    text = _swap(text, "days = 5", 'days = "5"', after='id = "defence"')  # 10 a number in quotes
-    return text
-
-
-TEN = {
-    "regime.act": "chave obrigatória ausente",
-    "regime.published": "esperada uma data TOML",
-    "documents.requerimento.lable": 'quis dizer "label"?',
-    "documents.comprovante-taxa.basis": "o ato não tem o art. 9",
-    "equipment.ambulante.colour": "chave desconhecida",
-    "permit_kinds.licenca-ambulante.documents[1]": (
-        'documento "comprovante-taxas" não existe neste regime — quis dizer "comprovante-taxa"?'
-    ),
-    "fees.taxa-licenca.kind": 'valor "fixd" não previsto; use um de: ',
-    "schedules.locais-e-horarios.days": "lista",
-    "infractions.fora-do-lugar.ladder": 'gradação "apreensoes" não existe em [[ladders]] — quis dizer "apreensao"?',
-    "deadlines.defence.days": "inteiro",
-}
 
 
 def test_a_file_with_ten_independent_defects_gets_all_ten_in_one_run():
-    text = _ten_defects()
+    text = ten_defects()
     errors = check_regime_text(text, SAMPLE.name, expected_id=SAMPLE.stem)
     assert sorted(e.key for e in errors) == sorted(TEN)
     lines = text.splitlines()
@@ -78,7 +37,7 @@ def test_a_file_with_ten_independent_defects_gets_all_ten_in_one_run():
 
 def test_the_check_prints_each_error_with_its_line_and_stores_nothing(tmp_path, capsys):
     path = tmp_path / SAMPLE.name
-    path.write_text(_ten_defects(), encoding="utf-8")
+    path.write_text(ten_defects(), encoding="utf-8")
     assert main(["regimes", "check", str(path)]) == 2
     err = capsys.readouterr().err
     assert "10 erros; nada foi gravado." in err
