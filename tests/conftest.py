@@ -311,15 +311,15 @@ def run_modal(opener, fill):
     from PySide6.QtWidgets import QApplication, QDialog
 
     seen = {}
-    tries = [0]
+    timer = QTimer()  # stopped when the opener returns: a dialog of a later test is never driven by this one
+    timer.setSingleShot(True)
 
     def act():
         dialog = QApplication.activeModalWidget()
-        if dialog is None and tries[0] < 1000 and "returned" not in seen:
+        if dialog is None:
             # not open yet: the opener reads the database first, off the GUI thread, with the event loop running
             # (views.operations.in_background) — this timer fires inside that loop, before the dialog shows
-            tries[0] += 1
-            QTimer.singleShot(10, act)
+            timer.start(10)
             return
         seen["dialog"] = dialog
         try:
@@ -330,9 +330,12 @@ def run_modal(opener, fill):
             if dialog is not None and dialog.isVisible():
                 QDialog.done(dialog, 0)
 
-    QTimer.singleShot(0, act)
-    result = opener()
-    seen["returned"] = True
+    timer.timeout.connect(act)
+    timer.start(0)
+    try:
+        result = opener()
+    finally:
+        timer.stop()
     if "error" in seen:
         raise seen["error"]
     return seen.get("dialog"), result

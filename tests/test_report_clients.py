@@ -47,8 +47,12 @@ def demo(tmp_path_factory, _demo_sqlite_template):
         from models.billing.collection.late import set_late_rules
         from reports.debts_export import writer
 
+        from models.registry.municipality import MunicipalityInput, set_municipality
+
         with acting_as(SYSTEM):
             set_late_rules(fine_percent="2", interest_percent="1", source="CTN, art. 161", due_days="5", debt_term="30")
+            # a town inscribes its own debts (issue 31 §1): the demo's overdue fees are São José dos Campos's
+            set_municipality(MunicipalityInput(name="São José dos Campos", state="SP", ibge="", agency=""))
             files["dividas.xlsx"] = folder / "dividas.xlsx"
             debts = export_debts(files["dividas.xlsx"], writer("xlsx", TODAY), as_of=TODAY, today=TODAY)
         assert len(debts) > 5
