@@ -45,9 +45,8 @@ def demo(tmp_path_factory, _demo_sqlite_template):
         from models.access.session import SYSTEM, acting_as
         from models.billing.collection.dividas import export_debts
         from models.billing.collection.late import set_late_rules
-        from reports.debts_export import writer
-
         from models.registry.municipality import MunicipalityInput, set_municipality
+        from reports.debts_export import writer
 
         with acting_as(SYSTEM):
             set_late_rules(fine_percent="2", interest_percent="1", source="CTN, art. 161", due_days="5", debt_term="30")
