@@ -8,6 +8,8 @@ a workbook and as a PDF, then saves into docs/:
 * ``relatorio-libreoffice.png`` — the workbook's Resumo as LibreOffice prints it
   (``soffice --convert-to pdf``, first page, ``pdftoppm``);
 * ``relatorio-pdf.png`` — a page of the PDF's charge list (the annex), as printed.
+* ``impressao-sancoes.png``, ``impressao-dividas.png`` — the first page of the sanctions workbook of the year and
+  of the dívida ativa list, as LibreOffice prints them (issue 32 §1: nothing below 8 pt).
 
 Needs LibreOffice and poppler-utils (.ci/run installs them).
 """
@@ -55,7 +57,13 @@ def main() -> int:
         return 2
     from models.demo import fill_demo
     from models.store.bootstrap import close_database, open_database
+    from models.access.session import SYSTEM, acting_as
+    from models.billing.collection.dividas import export_debts
+    from models.billing.collection.late import set_late_rules
+    from models.registry.municipality import MunicipalityInput, set_municipality
+    from reports.debts_export import writer
     from reports.fee_export import export_fee_report
+    from reports.sanctions_export import export_sanctions_report
 
     folder = Path(tempfile.mkdtemp(prefix="praca-report-images-"))
     try:
@@ -65,6 +73,14 @@ def main() -> int:
         town = "São José dos Campos"
         xlsx, _report = export_fee_report(2026, 11, "xlsx", folder / "taxas.xlsx", today=TODAY, municipality=town)
         pdf, _report = export_fee_report(2026, 11, "pdf", folder / "taxas.pdf", today=TODAY, municipality=town)
+        sanctions, _sanctions = export_sanctions_report(
+            dt.date(2026, 1, 1), TODAY, "xlsx", folder / "sancoes.xlsx", today=TODAY, municipality=town
+        )
+        with acting_as(SYSTEM):
+            set_municipality(MunicipalityInput(name=town, state="SP", ibge="", agency=""))
+            set_late_rules(fine_percent="2", interest_percent="1", source="CTN, art. 161", due_days="5", debt_term="30")
+            debts = folder / "dividas.xlsx"
+            export_debts(debts, writer("xlsx", TODAY), as_of=TODAY, today=TODAY)
         close_database()
         subprocess.run(
             [
@@ -76,18 +92,22 @@ def main() -> int:
                 "--outdir",
                 str(folder / "lo-pdf"),
                 str(xlsx),
+                str(sanctions),
+                str(debts),
             ],
             check=True,
             capture_output=True,
             timeout=240,
         )
         _png(folder / "lo-pdf" / "taxas.pdf", 1, HERE / "relatorio-libreoffice.png")
+        _png(folder / "lo-pdf" / "sancoes.pdf", 1, HERE / "impressao-sancoes.png")
+        _png(folder / "lo-pdf" / "dividas.pdf", 1, HERE / "impressao-dividas.png")
         pages = subprocess.run(["pdfinfo", str(pdf)], capture_output=True, text=True).stdout
         count = int(next(line.split()[-1] for line in pages.splitlines() if line.startswith("Pages:")))
         _png(pdf, count, HERE / "relatorio-pdf.png")
     finally:
         shutil.rmtree(folder, ignore_errors=True)
-    print("docs/relatorio-libreoffice.png, docs/relatorio-pdf.png")
+    print("docs/relatorio-libreoffice.png, docs/relatorio-pdf.png, docs/impressao-sancoes.png, docs/impressao-dividas.png")
     return 0
 
 
