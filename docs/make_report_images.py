@@ -55,12 +55,12 @@ def main() -> int:
     if office is None or shutil.which("pdftoppm") is None:
         print("make report-images: precisa do LibreOffice e do poppler-utils (pdftoppm)", file=sys.stderr)
         return 2
-    from models.demo import fill_demo
-    from models.store.bootstrap import close_database, open_database
     from models.access.session import SYSTEM, acting_as
     from models.billing.collection.dividas import export_debts
     from models.billing.collection.late import set_late_rules
+    from models.demo import fill_demo
     from models.registry.municipality import MunicipalityInput, set_municipality
+    from models.store.bootstrap import close_database, open_database
     from reports.debts_export import writer
     from reports.fee_export import export_fee_report
     from reports.sanctions_export import export_sanctions_report
@@ -107,7 +107,9 @@ def main() -> int:
         _png(pdf, count, HERE / "relatorio-pdf.png")
     finally:
         shutil.rmtree(folder, ignore_errors=True)
-    print("docs/relatorio-libreoffice.png, docs/relatorio-pdf.png, docs/impressao-sancoes.png, docs/impressao-dividas.png")
+    print(
+        "docs/relatorio-libreoffice.png, docs/relatorio-pdf.png, docs/impressao-sancoes.png, docs/impressao-dividas.png"
+    )
     return 0
 
 
