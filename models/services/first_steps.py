@@ -15,17 +15,6 @@ from __future__ import annotations
 import datetime as _dt
 from dataclasses import dataclass
 
-from models.access import session
-from models.access import signing_keys as sk
-from models.access.users import User
-from models.base.errors import UserError
-from models.billing.collection.agreement import get_agreement
-from models.registry.municipality import municipality, own_regime_ids
-from models.rules.holidays import list_holidays, town_of
-from models.rules.regimes import shipped_regimes
-from models.store.db import db
-from models.store.settings import MUNICIPALITY, STATE, get_setting, write_setting
-
 __all__ = [
     "NO_COLLECTION",
     "NO_HOLIDAYS",
@@ -38,6 +27,9 @@ __all__ = [
     "pending",
     "step_def",
 ]
+
+# The domain is imported inside each check, never here: the Painel lays its checklist out from STEPS while the
+# window is being shown, before any database is open (start-up, bench/startup.py).
 
 #: settings: who confirmed, and when, that the town has no municipal holiday / no collection agreement
 NO_HOLIDAYS = "first_steps_no_municipal_holidays"
@@ -82,6 +74,8 @@ def step_def(step_id: str) -> StepDef:
 
 
 def _municipality() -> tuple[bool, str]:
+    from models.registry.municipality import municipality
+
     town = municipality()
     if town.is_set:
         return True, " · ".join(
@@ -94,6 +88,11 @@ def _municipality() -> tuple[bool, str]:
 
 
 def _acts() -> tuple[bool, str]:
+    from models.base.errors import UserError
+    from models.registry.municipality import own_regime_ids
+    from models.rules.regimes import shipped_regimes
+    from models.store.settings import MUNICIPALITY, get_setting
+
     town = get_setting(MUNICIPALITY)
     if not town:
         return False, "Informe primeiro o município: os atos oferecidos nas mesas são os dele."
@@ -111,6 +110,8 @@ def _acts() -> tuple[bool, str]:
 
 
 def _signing() -> tuple[bool, str]:
+    from models.access import signing_keys as sk
+
     row = sk.active_key()
     if row is None:
         return (
@@ -123,6 +124,12 @@ def _signing() -> tuple[bool, str]:
 
 
 def _holidays() -> tuple[bool, str]:
+    from models.base.errors import UserError
+    from models.registry.municipality import own_regime_ids
+    from models.rules.holidays import list_holidays, town_of
+    from models.rules.regimes import shipped_regimes
+    from models.store.settings import MUNICIPALITY, STATE, get_setting
+
     town, state = get_setting(MUNICIPALITY), get_setting(STATE)
     # Cadastros → Feriados keeps them under the town its act names ("Olímpia/SP" where "Olimpia" was typed)
     towns = {(town, state)} if town else set()
@@ -144,6 +151,9 @@ def _holidays() -> tuple[bool, str]:
 
 
 def _users() -> tuple[bool, str]:
+    from models.access import session
+    from models.access.users import User
+
     active = list(User.select(User.role).where(User.active == True))  # noqa: E712 - peewee's SQL comparison
     roles: dict[str, int] = {}
     for user in active:
@@ -158,6 +168,9 @@ def _users() -> tuple[bool, str]:
 
 
 def _collection() -> tuple[bool, str]:
+    from models.billing.collection.agreement import get_agreement
+    from models.store.settings import get_setting
+
     agreement = get_agreement()
     if agreement.configured:
         return True, f"Convênio {agreement.agreement}" + (" e chave Pix." if agreement.has_pix else ".")
@@ -195,6 +208,10 @@ def pending(steps: list[Step] | None = None) -> list[Step]:
 
 
 def _confirm(key: str, yes: bool, *, today: _dt.date | None) -> None:
+    from models.access import session
+    from models.store.db import db
+    from models.store.settings import write_setting
+
     session.require("settings.edit")
     day = today or _dt.date.today()
     with db.atomic():
