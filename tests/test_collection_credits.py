@@ -190,28 +190,69 @@ def test_the_desk_shows_the_payers_credit_and_uses_it_on_the_selected_charge(dat
     assert not tab.refund_button.isEnabled()  # the credit is used up
 
 
-def test_the_desk_refunds_the_payers_credit_as_an_act(database, qtbot, app_ready):
+def _refund(dialog, qtbot, amount: str | None, reason: str) -> None:
+    """Type into the refund dialog as a clerk does and press Devolver."""
+    from PySide6.QtCore import Qt
+
+    if amount is not None:
+        dialog.amount.clear()
+        qtbot.keyClicks(dialog.amount, amount)
+    dialog.reason.setText(reason)  # QTest types no "º"
+    qtbot.mouseClick(dialog.ok_button, Qt.MouseButton.LeftButton)
+
+
+def test_the_desk_refunds_part_of_the_payers_credit_typed_the_brazilian_way_as_an_act(
+    database, qtbot, app_ready, tmp_path
+):
     from factories import person
 
     from models.billing.collection.credits import balances
     from models.billing.collection.tables import Credit, CreditUse
+    from models.store.audit import verify_chain
     from views.charges_page import ChargesTab
 
     vendor = person("Carlos Alberto Nunes")
-    credit = _overpaid(vendor)  # R$ 20,00
+    credit = _overpaid(vendor, "2.300,00", "300,00")  # R$ 2.000,00 of credit
     nxt = _fine(vendor, "50,00", label="Multa — art. 162")
     tab = ChargesTab(today=TODAY)
     qtbot.addWidget(tab)
     tab.show()
     tab.set_month(2026, 3)
     assert tab.select_number(nxt.number) and tab.refund_button.isEnabled()
-    assert tab.refund_credit_selected(reason="  ") is None and "Informe o motivo" in tab.message.text()
-    assert CreditUse.select().count() == 0
-    use = tab.refund_credit_selected(reason="Ordem bancária nº 123")
-    assert use is not None and "Devolução de R$ 20,00 do crédito" in tab.message.text()
-    assert (use.kind, use.reason) == ("refund", "Ordem bancária nº 123")
+    seen = {}
+
+    def refused_then_part(dialog):
+        seen["whole"] = dialog.amount.text()
+        dialog.show()
+        for amount, reason, field, says in [
+            ("1.50", "Ordem bancária nº 123", "amount", "pode ser lido de duas formas"),  # ambiguous
+            ("2.000,01", "Ordem bancária nº 123", "amount", "no máximo R$ 2.000,00"),  # above the balance
+            ("0,00", "Ordem bancária nº 123", "amount", "maior que zero"),
+            ("abc", "Ordem bancária nº 123", "amount", "«abc»"),
+            ("1.500,00", "  ", "reason", "Informe o motivo"),
+        ]:
+            _refund(dialog, qtbot, amount, reason)
+            assert dialog.use is None and dialog.isVisible(), amount
+            assert says in dialog.error.text(), (amount, dialog.error.text())
+            assert says in getattr(dialog, field).toolTip(), (field, amount)  # marked at the field
+            assert CreditUse.select().count() == 0
+        dialog.grab().save(str(tmp_path / "devolver.png"))
+        _refund(dialog, qtbot, "1.500,00", "Ordem bancária nº 123")
+        assert dialog.use is not None and not dialog.isVisible()
+
+    use = tab.refund_credit_selected(dialog_hook=refused_then_part)
+    assert seen["whole"] == "2.000,00"  # the whole balance is offered
+    assert use is not None and "Devolução de R$ 1.500,00 do crédito" in tab.message.text()
+    assert (use.kind, use.amount, use.reason) == ("refund", Decimal("1500.00"), "Ordem bancária nº 123")
+    assert use.number == "2026/00001"
+    assert balances([credit.id])[credit.id] == Decimal("500.00") and Credit.get_by_id(credit.id).status == "open"
+    assert tab.select_number(nxt.number) and "R$ 500,00 em aberto" in tab.detail.text()
+    # the rest, as offered: the credit is refunded
+    rest = tab.refund_credit_selected(dialog_hook=lambda d: _refund(d, qtbot, None, "OB 124"))
+    assert rest is not None and rest.amount == Decimal("500.00") and rest.number == "2026/00002"
     assert Credit.get_by_id(credit.id).status == "refunded" and balances([credit.id])[credit.id] == Decimal("0.00")
     assert tab.select_number(nxt.number) and not tab.refund_button.isEnabled()
+    assert verify_chain().intact
 
 
 def test_the_monthly_reports_credits_block_agrees_to_the_cent_and_a_credit_used_is_not_received(database, tmp_path):

@@ -567,15 +567,21 @@ class ChargesTab(ListTab):
             self.refresh_rows()
         return uses
 
-    def refund_credit_selected(self, credit_id: int | None = None, reason: str | None = None):
-        """Devolver crédito: refund the payer's open credit (issue 30 §5) — an act with its reason."""
+    def refund_credit_selected(self, credit_id: int | None = None, *, dialog_hook=None):
+        """Devolver crédito: refund the payer's open credit, in whole or in part (issue 30 §5) — an act with its
+        reason (:class:`views.collection_page.RefundCreditDialog`)."""
         from views.collection_page import refund_credit_on_desk
 
         row = self.selected()
         if row is None:
             return None
         use = refund_credit_on_desk(
-            self, get_charge(row.id), today=self.today, message=self.message, credit_id=credit_id, reason=reason
+            self,
+            get_charge(row.id),
+            today=self.today,
+            message=self.message,
+            credit_id=credit_id,
+            dialog_hook=dialog_hook,
         )
         if use is not None:
             self.refresh_rows()

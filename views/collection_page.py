@@ -13,6 +13,7 @@ from models.billing.collection.agreement import VALUE_ID_LABELS, get_agreement
 from models.billing.collection.late import get_late_rules, save_collection_settings
 from views.blocks import (
     FieldErrorsView,
+    FormDialog,
     button_row,
     error_label,
     message_label,
@@ -362,52 +363,108 @@ def use_credit_on_desk(
     return uses
 
 
+class RefundCreditDialog(FormDialog):
+    """Devolver crédito: which of the payer's open credits, how much of it (its whole balance, or part of it typed
+    the Brazilian way — "1.500,00"; the rest stays open) and why. The refund is an act of its own (number, date,
+    author, reason), written off the GUI thread; a refusal is shown at its field and nothing is recorded."""
+
+    def __init__(self, lines, parent: QWidget | None = None, *, today, credit_id: int | None = None):
+        super().__init__(parent)
+        from PySide6.QtWidgets import QDialogButtonBox
+
+        from models.base.money import format_brl
+
+        self.setWindowTitle(self.tr("Devolver crédito"))
+        self.lines, self.today, self.use = lines, today, None
+        self.body.addWidget(
+            wrapped_label(
+                self.tr(
+                    "Devolva todo o saldo do crédito ou parte dele — o que não for devolvido continua em aberto. "
+                    "A devolução é um ato próprio, com número, data e motivo."
+                ),
+                "refund-intro",
+            )
+        )
+        form = QFormLayout()
+        self.credit = QComboBox()
+        self.credit.setObjectName("credit")
+        for line in lines:
+            self.credit.addItem(f"nº {line.id} — {format_brl(line.balance)} ({line.origin})", line.id)
+        self.amount = QLineEdit()
+        self.amount.setObjectName("amount")
+        self.reason = QLineEdit()
+        self.reason.setObjectName("reason")
+        self.reason.setPlaceholderText(self.tr("ordem bancária, processo…"))
+        form.addRow(self.tr("&Crédito:"), self.credit)
+        form.addRow(self.tr("&Valor devolvido (R$):"), self.amount)
+        form.addRow(self.tr("&Motivo e como foi devolvido:"), self.reason)
+        self.body.addLayout(form)
+        buttons = self.finish(
+            {"credit": self.credit, "amount": self.amount, "reason": self.reason},
+            buttons=QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel,
+            field="amount",
+        )
+        self.ok_button = buttons.button(QDialogButtonBox.StandardButton.Ok)
+        self.ok_button.setText(self.tr("&Devolver"))
+        self.credit.currentIndexChanged.connect(self._whole_balance)
+        ids = [line.id for line in lines]
+        self.credit.setCurrentIndex(ids.index(credit_id) if credit_id in ids else 0)
+        self._whole_balance()
+        self.setMinimumWidth(600)
+        self.reason.setFocus()
+
+    def chosen(self):
+        return self.lines[max(self.credit.currentIndex(), 0)]
+
+    def _whole_balance(self) -> None:
+        """The amount starts as the chosen credit's whole balance, in the Brazilian form the clerk types."""
+        from models.base.money import format_brl
+
+        self.amount.setText(format_brl(self.chosen().balance).replace("R$", "").strip())
+
+    def accept(self) -> None:
+        from models.billing.collection.credits import refund_credit
+
+        credit_id, amount, reason = self.chosen().id, self.amount.text(), self.reason.text()
+        with self.refused() as refused:
+            self.use = in_background(
+                lambda: refund_credit(credit_id, reason=reason, amount=amount, today=self.today)
+            )
+        if refused:
+            return
+        super().accept()
+
+
 def refund_credit_on_desk(
-    parent: QWidget, charge, *, today, message, credit_id: int | None = None, reason: str | None = None
+    parent: QWidget, charge, *, today, message, credit_id: int | None = None, dialog_hook=None
 ):
-    """Devolver crédito: a refund of one of the payer's open credits (its whole balance), an act with its reason —
-    which credit (asked when there are several) and why (asked) first; written off the GUI thread."""
-    from PySide6.QtWidgets import QInputDialog
+    """Devolver crédito: a refund of one of the payer's open credits, in whole or in part — asked in
+    :class:`RefundCreditDialog` (``dialog_hook(dialog)`` drives it instead of ``exec``, as tests do); the outcome on
+    ``message``."""
+    from PySide6.QtWidgets import QDialog
 
     from models.base.money import format_brl
-    from models.billing.collection.credits import credits_for, refund_credit
+    from models.billing.collection.credits import credits_for
     from views.blocks import fill
-    from views.operations import in_background
 
-    lines = [line for line in in_background(lambda: credits_for(charge)) if credit_id in (None, line.id)]
+    lines = in_background(lambda: credits_for(charge))
     if not lines:
         message.setText(parent.tr("O devedor desta cobrança não tem crédito em aberto."))
         return None
-    chosen = lines[0]
-    if credit_id is None and len(lines) > 1:
-        labels = [f"nº {line.id} — {format_brl(line.balance)} ({line.origin})" for line in lines]
-        picked, ok = QInputDialog.getItem(
-            parent, parent.tr("Devolver crédito"), parent.tr("Crédito a devolver:"), labels, 0, False
-        )
-        if not ok:
-            return None
-        chosen = lines[labels.index(picked)]
-    if reason is None:
-        reason, ok = QInputDialog.getText(
-            parent,
-            parent.tr("Devolver crédito"),
-            fill(
-                parent.tr("Devolver %1 do crédito nº %2 — motivo e como foi devolvido (ordem bancária, processo):"),
-                format_brl(chosen.balance),
-                chosen.id,
-            ),
-        )
-        if not ok:
-            return None
-    with user_errors(message) as refused:
-        use = in_background(lambda: refund_credit(chosen.id, reason=reason or "", today=today))
-    if refused:
+    dialog = RefundCreditDialog(lines, parent, today=today, credit_id=credit_id)
+    parent.last_dialog = dialog
+    if dialog_hook is not None:
+        dialog_hook(dialog)
+    elif dialog.exec() != QDialog.DialogCode.Accepted:
+        return None
+    use = dialog.use
+    if use is None:
         return None
     message.setText(
         fill(
             parent.tr("Devolução de %1 do crédito nº %2 registrada (ato nº %3)."),
             format_brl(use.amount),
-            chosen.id,
+            use.credit_id,
             use.number,
         )
     )
