@@ -589,3 +589,70 @@ def test_the_trail_keeps_no_password_hash_on_either_back_end(database):
     users.create_user(username="admin", name="Admin", role="administrador", password=PASSWORD)
     users.set_password(users.User.get(users.User.username == "admin"), "outra-senha-1", "outra-senha-1")
     assert all("scrypt$" not in e.before + e.after for e in AuditEntry.select())
+
+
+def test_a_return_file_is_imported_in_bulk_by_the_desks_own_login(desk, tmp_path):
+    """Issue 30 §4 at a desk: the bank's return file imported in bulk through the desk's login role (its temporary
+    tables, its ``INSERT … SELECT`` and ``UPDATE … FROM`` under the GRANTs and row-level security), each row of the
+    trail written by the server under the clerk's name, the chain intact; the same file again changes nothing, and
+    a file with a wrong record is refused whole."""
+    from models.billing.charges import Charge, Payment, create_charge
+    from models.billing.collection.agreement import set_agreement
+    from models.billing.collection.bank_files import import_return
+    from models.billing.collection.guias import issue_guia
+    from models.billing.collection.returns import ReturnFileError, build_return
+    from models.billing.collection.tables import PaymentSource, ReturnFile
+
+    with session.acting_as(session.SYSTEM):
+        set_agreement(agreement="0042", value_id="6", pix_key="", pix_name="", pix_city="")
+        issued = []
+        for n, (name, amount) in enumerate([("Maria das Dores", "300,00"), ("João Batista", "120,00")]):
+            charge = create_charge(
+                kind="fine",
+                regime="olimpia-2025",
+                label="Multa — art. 160",
+                amount=amount,
+                due_on=TODAY + dt.timedelta(days=10 + n),
+                basis="LC 324/2025, art. 160",
+                by="tesouraria",
+                person_id=person(name).id,
+                today=TODAY,
+            )
+            issued.append((issue_guia([charge], today=TODAY), charge))
+    ret = tmp_path / "RET0009.txt"
+    ret.write_bytes(
+        build_return(
+            agreement="0042",
+            nsa=9,
+            generated_on=TODAY,
+            payments=[(issued[0][0].barcode, 30000, TODAY), (issued[1][0].barcode, 5000, TODAY)],
+        )
+    )
+    bad = tmp_path / "RET0010.txt"
+    lines = build_return(
+        agreement="0042", nsa=10, generated_on=TODAY, payments=[(issued[1][0].barcode, 7000, TODAY)]
+    ).split(b"\r\n")
+    bad.write_bytes(b"\r\n".join([lines[0], lines[1][:81] + b"00000000X000" + lines[1][93:], *lines[2:]]))
+    before = len(_trail(desk))
+    database = desk.open_as("ana")  # atendente: records payments
+    assert desks.is_desk(database)
+    done = import_return(ret, today=TODAY)
+    assert (done.payments, done.credits) == (2, 0)
+    paid, part = (Charge.get_by_id(c.id) for _g, c in issued)
+    assert (paid.status, paid.paid_total) == ("paid", Decimal("300.00"))
+    assert (part.status, part.open_amount) == ("open", Decimal("70.00"))
+    assert PaymentSource.select().count() == 2 and ReturnFile.get().nsa == 9
+    again = import_return(ret, today=TODAY)
+    assert again.payments == 0 and again.return_file.id == done.return_file.id
+    with pytest.raises(ReturnFileError, match="registro 2: o valor recebido não é"):
+        import_return(bad, today=TODAY)
+    assert Payment.select().count() == 2 and ReturnFile.select().count() == 1
+    new = _trail(desk)[before:]
+    assert {e[1] for e in new} == {"ana"}
+    written = {(e[2], e[3]) for e in new}
+    assert {("payment", "insert"), ("payment_source", "insert"), ("charge", "update"), ("return_file", "insert")} <= (
+        written
+    )
+    assert sum(1 for e in new if e[2:4] == ("payment", "insert")) == 2  # the server's triggers: row by row
+    with session.acting_as(session.SYSTEM):
+        assert audit.verify_chain().intact
