@@ -111,11 +111,11 @@ def read_file(data: bytes) -> FileRead:
 
 def _stage(read: FileRead) -> None:
     """The ``G`` records (their form checked by :data:`G_RECORD`) into the connection's temporary table, each field
-    cut by the database."""
+    cut by the database and each record's guia found by its barcode in the same statement."""
     if _pg():
         _sql(
             f"CREATE TEMP TABLE {STAGE} (record integer PRIMARY KEY, paid_on text, credited_on text, barcode text, "
-            "centavos bigint, fee bigint, nsr bigint, guia_id integer, simple boolean DEFAULT false) ON COMMIT DROP"
+            "centavos bigint, fee bigint, nsr bigint, guia_id integer) ON COMMIT DROP"
         )
         _sql(f"CREATE TEMP TABLE {PARTS} (record integer, charge_id integer, amount bigint) ON COMMIT DROP")
         number = "substr(line, {0}, {1})::bigint"
@@ -125,7 +125,7 @@ def _stage(read: FileRead) -> None:
         drop_staging()
         _sql(
             f"CREATE TEMP TABLE {STAGE} (record INTEGER PRIMARY KEY, paid_on TEXT, credited_on TEXT, barcode TEXT, "
-            "centavos INTEGER, fee INTEGER, nsr INTEGER, guia_id INTEGER, simple INTEGER DEFAULT 0)"
+            "centavos INTEGER, fee INTEGER, nsr INTEGER, guia_id INTEGER)"
         )
         _sql(f"CREATE TEMP TABLE {PARTS} (record INTEGER, charge_id INTEGER, amount INTEGER)")
         number = "CAST(substr(line, {0}, {1}) AS INTEGER)"
@@ -133,9 +133,10 @@ def _stage(read: FileRead) -> None:
         record, text = "ord + 2", json.dumps(read.details)
     day = "substr(line, {0}, 4) || '-' || substr(line, {1}, 2) || '-' || substr(line, {2}, 2)"
     _sql(
-        f"INSERT INTO {STAGE} (record, paid_on, credited_on, barcode, centavos, fee, nsr) SELECT {record}, "
+        f"INSERT INTO {STAGE} (record, paid_on, credited_on, barcode, centavos, fee, nsr, guia_id) SELECT {record}, "
         f"{day.format(22, 26, 28)}, {day.format(30, 34, 36)}, substr(line, 38, 44), {number.format(82, 12)}, "
-        f"{number.format(94, 7)}, {number.format(101, 8)} FROM {lines}",
+        f"{number.format(94, 7)}, {number.format(101, 8)}, g.id FROM {lines} "
+        "LEFT JOIN guia AS g ON g.barcode = substr(line, 38, 44)",
         (text,),
     )
 
@@ -167,7 +168,6 @@ def _check_dates(today: _dt.date) -> None:
 def _match(agreement: str) -> list[int]:
     """Each staged record's guia, and which records are plainly paid (see the module's text); the others' numbers."""
     date = "::date" if _pg() else ""
-    _sql(f"UPDATE {STAGE} AS s SET guia_id = g.id FROM guia AS g WHERE g.barcode = s.barcode")
     _analyze(STAGE)
     # per guia of the file: what its charges still owe, and whether each is open, owes, and is in no other record
     _sql(
@@ -186,19 +186,20 @@ def _match(agreement: str) -> list[int]:
         "GROUP BY x.charge_id HAVING COUNT(*) > 1))"
     )
     _analyze(OWED)
+    # the plainly paid records' parts — what each of their guia's charges still owes — in one statement
     _sql(
-        f"UPDATE {STAGE} AS s SET simple = TRUE FROM guia AS g, {OWED} AS o "
-        "WHERE g.id = s.guia_id AND o.guia_id = s.guia_id AND g.status = 'open' AND substr(s.barcode, 16, 4) = ? "
+        f"INSERT INTO {PARTS} (record, charge_id, amount) SELECT s.record, gc.charge_id, c.amount - c.paid_total "
+        f"FROM {STAGE} AS s JOIN guia AS g ON g.id = s.guia_id JOIN {OWED} AS o ON o.guia_id = s.guia_id "
+        "JOIN guia_charge AS gc ON gc.guia_id = s.guia_id JOIN charge AS c ON c.id = gc.charge_id "
+        "WHERE g.status = 'open' AND substr(s.barcode, 16, 4) = ? "
         f"AND s.paid_on{date} <= g.due_on AND s.centavos = o.owed AND o.clean = 1 "
         f"AND s.barcode NOT IN (SELECT barcode FROM {STAGE} GROUP BY barcode HAVING COUNT(*) > 1)",
         (agreement,),
     )
-    _sql(
-        f"INSERT INTO {PARTS} (record, charge_id, amount) SELECT s.record, gc.charge_id, c.amount - c.paid_total "
-        f"FROM {STAGE} AS s JOIN guia_charge AS gc ON gc.guia_id = s.guia_id JOIN charge AS c ON c.id = gc.charge_id "
-        "WHERE s.simple"
-    )
-    return [r for (r,) in _sql(f"SELECT record FROM {STAGE} WHERE NOT simple ORDER BY record")]
+    return [
+        r
+        for (r,) in _sql(f"SELECT record FROM {STAGE} WHERE record NOT IN (SELECT record FROM {PARTS}) ORDER BY record")
+    ]
 
 
 @dataclass
@@ -274,14 +275,16 @@ def _money(column: str) -> str:
     return f"printf('%d.%02d', {column} / 100, {column} % 100)"
 
 
-def _rows_json(values: str, body: str, order: str) -> str:
-    """``SELECT values FROM body`` as a JSON array of arrays, ordered by ``order``, rendered by the database."""
+def _rows_json(values: str, body: str, order: str, *more: str):
+    """``SELECT values FROM body`` as a JSON array of arrays, ordered by ``order``, rendered by the database; with
+    ``more`` (other lists of values), a tuple of such arrays read in the same pass."""
     if _pg():
-        query = f"SELECT COALESCE(json_agg(json_build_array({values}) ORDER BY {order})::text, '[]') FROM {body}"
+        agg = "COALESCE(json_agg(json_build_array({}) ORDER BY " + order + ")::text, '[]')"
     else:
         del order  # SQLite scans them in the order of their keys (ids): the rows come in that order
-        query = f"SELECT COALESCE(json_group_array(json_array({values})), '[]') FROM {body}"
-    return _sql(query).fetchone()[0]
+        agg = "COALESCE(json_group_array(json_array({})), '[]')"
+    found = _sql(f"SELECT {', '.join(agg.format(v) for v in (values, *more))} FROM {body}").fetchone()
+    return tuple(found) if more else found[0]
 
 
 def _audit_inserts(last: int, record: ReturnFile, what: str, made: int) -> None:
@@ -317,21 +320,24 @@ def _add_paid(what: str, audit: bool) -> None:
         _sql(f"CREATE TEMP TABLE {ADDED} (charge_id INTEGER PRIMARY KEY, plus INTEGER)")
         _sql(f"INSERT INTO {ADDED} SELECT charge_id, SUM(amount) FROM {PARTS} GROUP BY charge_id")
     _analyze(ADDED)
-    values = f"c.id, {_money('c.paid_total')}, c.status, c.version"
-    # the charges the file pays, looked up by their keys (SQLite: CROSS JOIN keeps the file's table outside)
+    # the charges the file pays, looked up by their keys (SQLite: CROSS JOIN keeps the file's table outside); their
+    # state before and after rendered in one reading, before the update (the after is what the update will write)
     state = (
         f"{ADDED} AS a {'JOIN' if _pg() else 'CROSS JOIN'} charge AS c ON c.id = a.charge_id "
         "WHERE c.status <> 'cancelled'"
     )
-    before = _rows_json(values, state, "c.id") if audit else ""
-    plus = f"(SELECT a.plus FROM {ADDED} AS a WHERE a.charge_id = charge.id)"
+    status = "CASE WHEN c.paid_total + a.plus >= c.amount THEN 'paid' ELSE c.status END"
+    if audit:
+        before, after = _rows_json(
+            f"c.id, {_money('c.paid_total')}, c.status, c.version",
+            state,
+            "c.id",
+            f"c.id, {_money('(c.paid_total + a.plus)')}, {status}, c.version + 1",
+        )
     changed = _sql(
-        f"UPDATE charge SET paid_total = paid_total + {plus}, status = CASE WHEN paid_total + {plus} >= amount "
-        f"THEN 'paid' ELSE status END, version = version + 1 WHERE id IN (SELECT charge_id FROM {ADDED}) "
-        "AND status <> 'cancelled'"
-        if not _pg()
-        else f"UPDATE charge AS c SET paid_total = c.paid_total + a.plus, status = CASE WHEN c.paid_total + a.plus "
-        f">= c.amount THEN 'paid' ELSE c.status END, version = c.version + 1 FROM {ADDED} AS a "
+        # SQLite's UPDATE … FROM (3.33+): the charges by key, each sum read once
+        "UPDATE charge AS c SET paid_total = c.paid_total + a.plus, "
+        f"status = {status}, version = c.version + 1 FROM {ADDED} AS a "
         "WHERE c.id = a.charge_id AND c.status <> 'cancelled'"
     ).rowcount
     if audit and changed:
@@ -339,7 +345,7 @@ def _add_paid(what: str, audit: bool) -> None:
         record_bulk_table(
             Charge,
             "update",
-            table_json(columns, _rows_json(values, state, "c.id")),
+            table_json(columns, after),
             table_json(columns, before),
             note=f"{what}: {changed} registro(s) de uma vez",
         )
