@@ -427,17 +427,13 @@ class RefundCreditDialog(FormDialog):
 
         credit_id, amount, reason = self.chosen().id, self.amount.text(), self.reason.text()
         with self.refused() as refused:
-            self.use = in_background(
-                lambda: refund_credit(credit_id, reason=reason, amount=amount, today=self.today)
-            )
+            self.use = in_background(lambda: refund_credit(credit_id, reason=reason, amount=amount, today=self.today))
         if refused:
             return
         super().accept()
 
 
-def refund_credit_on_desk(
-    parent: QWidget, charge, *, today, message, credit_id: int | None = None, dialog_hook=None
-):
+def refund_credit_on_desk(parent: QWidget, charge, *, today, message, credit_id: int | None = None, dialog_hook=None):
     """Devolver crédito: a refund of one of the payer's open credits, in whole or in part — asked in
     :class:`RefundCreditDialog` (``dialog_hook(dialog)`` drives it instead of ``exec``, as tests do); the outcome on
     ``message``."""
@@ -452,7 +448,6 @@ def refund_credit_on_desk(
         message.setText(parent.tr("O devedor desta cobrança não tem crédito em aberto."))
         return None
     dialog = RefundCreditDialog(lines, parent, today=today, credit_id=credit_id)
-    parent.last_dialog = dialog
     if dialog_hook is not None:
         dialog_hook(dialog)
     elif dialog.exec() != QDialog.DialogCode.Accepted:
