@@ -13,7 +13,15 @@ from typing import Any
 
 from models.base.errors import UserError
 from models.base.money import format_brl, format_factor, parse_typed, round_cents
-from models.rules.fees.inputs import Inputs, due_text, in_formula, join_basis, unit_value_detail, year_for
+from models.rules.fees.inputs import (
+    PERIODS,
+    Inputs,
+    due_text,
+    in_formula,
+    join_basis,
+    unit_value_detail,
+    year_for,
+)
 from models.rules.fees.results import AskedValue, QuoteLine
 from models.rules.formulas.evaluate import EvaluationError, Value, shown
 from models.rules.formulas.syntax import Call, Expr, Num, Str
@@ -265,6 +273,9 @@ class _Pricing:
             value = inp.area if inp.area is not None else (front * depth if front and depth else None)
         elif name == "days":
             value = Decimal(inp.days) if inp.days is not None else None
+        elif name in PERIODS:
+            count = inp.periods.get(name)
+            value = Decimal(count) if count is not None else None
         elif name == "year":
             value = Decimal(self.year)
         elif name in ("mei", "local"):
@@ -277,14 +288,14 @@ class _Pricing:
         else:  # venue
             value = inp.venue.id if inp.venue is not None else None
         if value is None:
-            what, field = _DESK_WORDS[name]
+            what, field = _DESK_WORDS[name] if name in _DESK_WORDS else (PERIODS[name][0], name)
             fee = self.program.fee
             raise UserError(
                 f"Informe {what} para calcular {fee.label.lower()} ({self.regime.cite(fee.basis)}).", field=field
             )
         if isinstance(value, str):
             return value, value
-        if name in ("days", "year"):  # counted, not measured: 2 dias, not 2,00
+        if name in ("days", "year") or name in PERIODS:  # counted, not measured: 2 dias, not 2,00
             return value, str(value)
         return value, _measure(value)
 

@@ -496,7 +496,15 @@ def _amount_formula(
     return TIMES.join(parts)
 
 
-_PER_TEXT = {"once": "parcela única", "year": "por ano", "month": "por mês", "day": "por dia", "event": "por evento"}
+_PER_TEXT = {
+    "once": "parcela única",
+    "year": "por ano",
+    "month": "por mês",
+    "day": "por dia",
+    "event": "por evento",
+    "feira-day": "por dia de feira",
+    "fiscal-year": "por exercício",
+}
 
 
 def fixed_line(regime: Regime, fee: Fee, inp: Inputs) -> QuoteLine:

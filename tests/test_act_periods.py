@@ -1,0 +1,126 @@
+"""Periods as acts speak of them (issue 29 §2): prices per feira day, per event, per fiscal year and per month as
+formula inputs, each in its own unit (a price per feira day cannot be multiplied by calendar days); the licence
+valid for the fiscal year it is issued in — on the command line, in the act's worked cases and in the checker."""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+from decimal import Decimal
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from period_acts import PERIOD_FEES, REGIME_ID, period_act_text
+
+from desktop.cli import main
+from models.base.errors import UserError
+from models.rules.fees import fee_quote
+from models.rules.regimes import check_regime_text, load_regime_text
+from models.services.act_cases import check_act
+
+ACT = load_regime_text(period_act_text(), f"{REGIME_ID}.toml")
+
+
+def _line(fee, **inputs):
+    return fee_quote(ACT, fees=[fee], **inputs).lines[0]
+
+
+def test_a_price_per_lot_per_feira_day_counts_the_feira_days():
+    line = _line("lote-feira", feira_days=8, asked={"lotes": "3"}, asked_by="ana")
+    assert line.amount == Decimal("300.00")
+    assert line.formula == "12,50 × 3 × 8"
+    assert "Preço de um lote por dia de feira = 12,50 R$/dia_feira (Lei 376/2012, art. 4º)" in line.details
+    assert "Periodicidade" not in " ".join(line.details)  # a formula fee says its formula, not a period word
+
+
+@given(days=st.integers(min_value=1, max_value=31), lots=st.integers(min_value=1, max_value=4))
+def test_the_feira_days_beyond_eight_cost_half_and_the_price_never_falls_when_a_day_is_added(days, lots):
+    """Art. 4º, § 2º (made up): the exception, tried after the rule, in the file's order."""
+    line = _line("lote-feira", feira_days=days, asked={"lotes": str(lots)})
+    full = Decimal("12.50") * lots * min(days, 8) + Decimal("6.25") * lots * max(days - 8, 0)
+    assert line.amount == full.quantize(Decimal("0.01"))
+    if days < 31:
+        assert _line("lote-feira", feira_days=days + 1, asked={"lotes": str(lots)}).amount > line.amount
+
+
+def test_prices_per_event_per_fiscal_year_and_per_month():
+    assert _line("espaco-evento", events=2).amount == Decimal("600.00")
+    assert _line("espaco-evento", events=2).formula == "300,00 × 2"
+    assert _line("taxa-anual", fiscal_years=1).amount == Decimal("1500.00")
+    assert _line("ocupacao-mensal", area="6.00", months=3).formula == "2,00 × 6,00 × 3"
+
+
+def test_a_period_the_formula_needs_is_asked_for_and_a_bad_one_refused_at_its_field():
+    with pytest.raises(UserError, match="Informe o número de dias de feira") as missing:
+        _line("lote-feira", asked={"lotes": "1"})
+    assert missing.value.field == "feira_days"
+    for bad in (0, -1, "2,5", True):
+        with pytest.raises(UserError, match="dias de feira") as refused:
+            _line("lote-feira", feira_days=bad, asked={"lotes": "1"})
+        assert refused.value.field == "feira_days"
+
+
+def test_a_period_given_that_no_price_reads_is_said_not_dropped():
+    quote = fee_quote(ACT, fees=["espaco-evento"], events=1, fiscal_years=2)
+    assert quote.total == Decimal("300.00")
+    assert "2 exercícios: nenhum dos preços calculados é contado nesse período — a informação não altera o valor." in (
+        quote.notes
+    )
+    assert quote.inputs["events"] == 1 and quote.inputs["fiscal_years"] == 2
+
+
+def test_the_checker_refuses_a_price_per_feira_day_multiplied_by_calendar_days():
+    by_days = PERIOD_FEES.replace('"preco_lote * lotes * feira_days"', '"preco_lote * lotes * days"')
+    wrong = period_act_text(extra=by_days)
+    errors = check_regime_text(wrong, f"{REGIME_ID}.toml")
+    assert [(e.key, e.reason) for e in errors] == [
+        ("fees.lote-feira.formula", "erro na fórmula, coluna 1: a fórmula do preço deve dar R$, dá R$·dia/dia de feira")
+    ]
+    per = period_act_text(extra=PERIOD_FEES.replace('per = "fiscal-year"', 'per = "exercicio"'))
+    errors = check_regime_text(per, f"{REGIME_ID}.toml")
+    assert [e.key for e in errors] == ["fees.taxa-anual.per"]
+    assert "fiscal-year" in errors[0].reason and "feira-day" in errors[0].reason
+
+
+def test_the_acts_worked_cases_count_periods():
+    checked = check_act(period_act_text(), f"{REGIME_ID}.toml", expected_id=REGIME_ID)
+    assert checked.errors == []
+    ran = {outcome.case.id for outcome in checked.outcomes}
+    assert {"tres-lotes-oito-feiras", "dois-eventos", "um-exercicio", "seis-m2-tres-meses"} <= ran
+    wrong = period_act_text(extra=PERIOD_FEES.replace('expect = { total = "600.00" }', 'expect = { total = "500.00" }'))
+    failed = check_act(wrong, f"{REGIME_ID}.toml", expected_id=REGIME_ID)
+    assert [e.key for e in failed.errors] == ["cases.dois-eventos.expect.total"]
+    assert "esperado Cr$ 500,00, calculado Cr$ 600,00" in failed.errors[0].reason
+
+
+def test_praca_quote_takes_the_periods_and_prints_them_in_the_acts_money(database, tmp_path, capsys):
+    path = tmp_path / f"{REGIME_ID}.toml"
+    path.write_text(period_act_text(), encoding="utf-8")
+    assert main(["--db", database, "regimes", "install", str(path)]) == 0
+    capsys.readouterr()
+    quote = ["--db", database, "quote", "--regime", REGIME_ID, "--date", "01/03/1986"]
+    assert main([*quote, "--fee", "lote-feira", "--feira-days", "8", "--input", "lotes=3"]) == 0
+    out = capsys.readouterr().out
+    assert "8 dias de feira" in out and "12,50 × 3 × 8" in out and "Cr$ 300,00" in out
+    assert main([*quote, "--fee", "taxa-anual", "--fiscal-years", "1", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["total_text"] == "Cr$ 1.500,00" and data["inputs"]["fiscal_years"] == 1
+    assert main([*quote, "--fee", "espaco-evento", "--events", "dois"]) == 2
+    assert "--events (eventos) inválido: 'dois' (use um número inteiro, a partir de 1)." in capsys.readouterr().err
+
+
+def test_a_licence_valid_for_the_fiscal_year_runs_to_the_31st_of_december_with_its_article():
+    from models.permits.term import permit_term
+    from models.rules import describe
+
+    term = permit_term(ACT, "licenca-ambulante", dt.date(1986, 3, 10))
+    assert (term.valid_from, term.valid_until) == (dt.date(1986, 3, 10), dt.date(1986, 12, 31))
+    assert term.text == "exercício de 1986" and term.article == "Lei 376/2012, art. 6º"
+    renewed = permit_term(ACT, "licenca-ambulante", dt.date(1987, 1, 1), renewal=True)
+    assert renewed.valid_until == dt.date(1987, 12, 31)
+    assert describe.validity(ACT.permit_kind("licenca-ambulante").validity) == "até o fim do exercício (31/12)"
+    wrong = period_act_text(validity='validity = { until = "fiscal-year", basis = "art. 6º" }')
+    errors = check_regime_text(wrong, f"{REGIME_ID}.toml")
+    until = [e for e in errors if e.key == "permit_kinds.licenca-ambulante.validity.until"]
+    assert until and "fiscal-year-end" in until[0].reason
