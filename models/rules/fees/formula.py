@@ -54,7 +54,7 @@ def asked_inputs(regime: Regime) -> dict[str, AskedInput]:
 
 def bounds_text(regime: Regime, item: AskedInput) -> str:
     """``de 1 a 5 (Lei X, art. 7º)`` — the range the act sets, with its article."""
-    return f"{bounds_span(item)} ({regime.cite(item.basis, item.basis_act)})"
+    return f"{bounds_span(item)} ({regime.cite(item.basis, item.basis_act, item.amended_by)})"
 
 
 def bounds_span(item: AskedInput) -> str:
@@ -156,10 +156,10 @@ class _Pricing:
         self.called[key] = value
         return value
 
-    def _cite(self, key: str, basis: str, basis_act: str | None) -> str:
+    def _cite(self, key: str, basis: str, basis_act: str | None, amended_by: str | None = None) -> str:
         text = self.program.said.get(key)
         if text is None:
-            text = self.program.said[key] = self.regime.cite(basis, basis_act)
+            text = self.program.said[key] = self.regime.cite(basis, basis_act, amended_by)
         return text
 
     # -- names
@@ -182,7 +182,7 @@ class _Pricing:
     def _term(self, name: str) -> tuple[Value, str]:
         term = self.program.terms[name]
         label = term.term.label or name
-        cite = self._cite(f"term:{name}", term.term.basis, term.term.basis_act)
+        cite = self._cite(f"term:{name}", term.term.basis, term.term.basis_act, term.term.amended_by)
         self.bases.append(term.term.basis)
         if term.tree is None:
             assert term.term.value is not None  # the loader asks for value or formula
@@ -205,7 +205,7 @@ class _Pricing:
         for n, (row, when) in enumerate(zip(table.table.rows, table.whens, strict=True), start=1):
             if when is not None and not self.evaluate(f"row:{name}:{n - 1}"):
                 continue
-            cite = self.regime.cite(row.basis, row.basis_act)
+            cite = self.regime.cite(row.basis, row.basis_act, row.amended_by)
             self.bases.append(row.basis)
             case = row.label or (self.symbolic(when) if when is not None else "demais casos")
             value = row.value
@@ -392,7 +392,9 @@ def formula_line(
     amount, shown_key, label = base, "formula", fee.label
     pricing.values["base"], pricing.texts["base"] = base, _measure(base)
     for n, exc in enumerate(program.exceptions, start=1):
-        cite = pricing._cite(f"exception:{n}", exc.exception.basis, exc.exception.basis_act)
+        cite = pricing._cite(
+            f"exception:{n}", exc.exception.basis, exc.exception.basis_act, exc.exception.amended_by
+        )
         if not pricing.evaluate(f"when:{n - 1}"):
             pricing.details.append(f"Exceção {n} — {exc.exception.label} ({cite}): não se aplica.")
             continue

@@ -84,7 +84,7 @@ def linear_metre(regime: Regime, fee: Fee, inp: Inputs) -> QuoteLine:
         formula += f"{TIMES}(1{MINUS}{format_factor(discount.rate)})"
         percent = format_factor((discount.rate * 100).normalize())
         label = f"{fee.label} — desconto de {percent} %"
-        details.append(f"Desconto: {discount.label} ({regime.cite(discount.basis, discount.basis_act)})")
+        details.append(f"Desconto: {discount.label} ({regime.cite_item(discount)})")
         bases.append(discount.basis)
     else:
         details.extend(_no_discount_details(regime, fee, inp, metres))
@@ -206,7 +206,7 @@ def _best_discount(regime: Regime, fee: Fee, inp: Inputs, metres: Decimal) -> Di
 
 def energy_line(regime: Regime, fee: Fee, tier: EnergyTier, inp: Inputs) -> QuoteLine:
     year = year_for(fee, inp.year)
-    citation = regime.cite(tier.basis)
+    citation = regime.cite(tier.basis, None, tier.amended_by)
     if tier.equipment and inp.equipment is not None and inp.equipment.id not in tier.equipment:
         allowed = ", ".join(regime.equipment(e).label for e in tier.equipment)
         raise UserError(
