@@ -31,7 +31,7 @@ def test_a_price_per_lot_per_feira_day_counts_the_feira_days():
     assert line.amount == Decimal("300.00")
     assert line.formula == "12,50 × 3 × 8"
     assert "Preço de um lote por dia de feira = 12,50 R$/dia_feira (Lei 376/2012, art. 4º)" in line.details
-    assert "Periodicidade" not in " ".join(line.details)  # a formula fee says its formula, not a period word
+    assert "Período: 8 dias de feira." in line.details
 
 
 @given(days=st.integers(min_value=1, max_value=31), lots=st.integers(min_value=1, max_value=4))
@@ -124,3 +124,34 @@ def test_a_licence_valid_for_the_fiscal_year_runs_to_the_31st_of_december_with_i
     errors = check_regime_text(wrong, f"{REGIME_ID}.toml")
     until = [e for e in errors if e.key == "permit_kinds.licenca-ambulante.validity.until"]
     assert until and "fiscal-year-end" in until[0].reason
+
+
+def test_the_months_run_counts_the_feira_days_of_the_month_from_the_kinds_calendar(keys):
+    """SJC's act amended (made up) to price its feira stall per m² per feira day, its feira on Thursdays: the
+    month's run counts September 2026's Thursdays (3, 10, 17, 24) from the kind's calendar — declared in the
+    file — and writes the count in the charge's formula; a calendar without weekdays gives no invented count."""
+    from factories import sjc_stall
+    from formula_acts import sjc_amended_to_formula
+
+    from models.access import session
+    from models.billing.charges import plan_month
+    from models.billing.charges.month import month_periods
+    from models.rules import acts
+
+    text = sjc_amended_to_formula("2026-09-01")
+    text = text.replace('formula = "taxa * INPC * area"', 'formula = "taxa * area * feira_days"', 1)
+    text = text.replace('value = "2.50"\nunit = "R$/m2"', 'value = "0.50"\nunit = "R$/m2/dia_feira"', 1)
+    text = text.replace('id = "feirante"\n', 'id = "feirante"\nschedule = "feira-noturna"\n', 1)
+    undated = load_regime_text(text, "sjc-2014.toml")
+    fee = undated.fee("licence-fee")
+    assert month_periods(undated, "feirante", fee, 2026, 9) == {}  # hours "fixados pelo Executivo": no weekdays
+    admin_hours = text[text.index("opening_hours = { admin_defined = true") :].split("\n", 1)[0]
+    thursdays = 'opening_hours = { opens = "18:00", closes = "23:00", weekdays = ["thu"], basis = "art. 2º" }'
+    text = text.replace(admin_hours, thursdays, 1)
+    sjc_stall(keys)  # 8,00 × 3,50 m of pastel, issued 03/08/2026
+    with session.acting_as(session.SYSTEM):
+        acts.amend(text.encode("utf-8"), "sjc-2014.toml")
+    september = plan_month(2026, 9, today=dt.date(2026, 9, 1)).to_create[0]
+    assert september.formula == "0,50 × 28,00 × 4"  # R$ 0,50 per m² per feira day × 28 m² × 4 Thursdays
+    assert september.amount == Decimal("56.00")
+    assert "Período: 4 dias de feira." in september.detail["details"]

@@ -19,6 +19,7 @@ from models.rules.fees.inputs import (
     due_text,
     in_formula,
     join_basis,
+    period_text,
     unit_value_detail,
     year_for,
 )
@@ -276,6 +277,8 @@ class _Pricing:
         elif name in PERIODS:
             count = inp.periods.get(name)
             value = Decimal(count) if count is not None else None
+            if count is not None:  # the count, said in words beside the formula's bare number
+                self.details.append(f"Período: {period_text(name, count)}.")
         elif name == "year":
             value = Decimal(self.year)
         elif name in ("mei", "local"):
@@ -392,9 +395,7 @@ def formula_line(
     amount, shown_key, label = base, "formula", fee.label
     pricing.values["base"], pricing.texts["base"] = base, _measure(base)
     for n, exc in enumerate(program.exceptions, start=1):
-        cite = pricing._cite(
-            f"exception:{n}", exc.exception.basis, exc.exception.basis_act, exc.exception.amended_by
-        )
+        cite = pricing._cite(f"exception:{n}", exc.exception.basis, exc.exception.basis_act, exc.exception.amended_by)
         if not pricing.evaluate(f"when:{n - 1}"):
             pricing.details.append(f"Exceção {n} — {exc.exception.label} ({cite}): não se aplica.")
             continue
