@@ -155,3 +155,38 @@ def test_the_months_run_counts_the_feira_days_of_the_month_from_the_kinds_calend
     assert september.formula == "0,50 × 28,00 × 4"  # R$ 0,50 per m² per feira day × 28 m² × 4 Thursdays
     assert september.amount == Decimal("56.00")
     assert "Período: 4 dias de feira." in september.detail["details"]
+
+
+def test_the_price_simulator_asks_the_periods_the_acts_prices_count_and_prices_with_them(app_ready, qtbot, sqlite_url):
+    from models.rules import acts
+    from models.store.bootstrap import open_database
+    from views.price_simulator import PriceSimulator
+
+    open_database(sqlite_url, create=True)
+    acts.install(period_act_text().encode("utf-8"), f"{REGIME_ID}.toml")
+    simulator = PriceSimulator()
+    qtbot.addWidget(simulator)
+    simulator.show()
+    simulator.refresh()
+    simulator.select_regime(REGIME_ID)
+    spins = simulator.period_spins
+    assert all(spin.isVisible() for spin in spins.values())  # this act prices per feira day, event, month, exercício
+    assert simulator.admin_box.title() == "Valores definidos pela Administração (Cr$)"
+    simulator.permit_kind.setCurrentIndex(simulator.permit_kind.findData("licenca-ambulante"))
+    simulator.date.set_date(dt.date(1986, 3, 1))
+    simulator.year.setValue(1986)
+    qtbot.keyClicks(simulator.admin_edits["taxa-licenca"], "100")
+    assert simulator.error.text() == ""
+    simulator.select_regime("cabeceira-grande-2012")
+    assert not any(spin.isVisible() for spin in spins.values())  # an act with no such price: no such field
+    simulator.select_regime(REGIME_ID)
+    simulator.permit_kind.setCurrentIndex(0)  # priced by the stall's data
+    simulator.date.set_date(dt.date(1986, 3, 1))
+    simulator.year.setValue(1986)
+    qtbot.keyClicks(simulator.area, "6")
+    spins["months"].setValue(3)
+    assert [(line.fee, line.formula) for line in simulator.last_quote.lines if line.fee == "ocupacao-mensal"] == [
+        ("ocupacao-mensal", "2,00 × 6,00 × 3")
+    ]
+    assert "Cr$ 36,00" in simulator.total.text() and simulator.last_quote.lines[0].year == 1986
+    simulator.grab().save("/tmp/periods/simulador-periodos.png")

@@ -53,6 +53,16 @@ def asked_inputs(regime: Regime) -> dict[str, AskedInput]:
     return found
 
 
+def period_inputs(regime: Regime) -> list[str]:
+    """The periods the act's formula fees count a price in (``feira_days``, ``events``, ``months``,
+    ``fiscal_years``), in that order: what the desk asks beside the days."""
+    reads: set[str] = set()
+    for fee in regime.fees:
+        if fee.kind == "formula":
+            reads |= program_for(regime, fee).reads
+    return [name for name in PERIODS if name in reads]
+
+
 def bounds_text(regime: Regime, item: AskedInput) -> str:
     """``de 1 a 5 (Lei X, art. 7º)`` — the range the act sets, with its article."""
     return f"{bounds_span(item)} ({regime.cite(item.basis, item.basis_act, item.amended_by)})"
