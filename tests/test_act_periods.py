@@ -190,3 +190,26 @@ def test_the_price_simulator_asks_the_periods_the_acts_prices_count_and_prices_w
     ]
     assert "Cr$ 36,00" in simulator.total.text() and simulator.last_quote.lines[0].year == 1986
     simulator.grab().save("/tmp/periods/simulador-periodos.png")
+
+
+def test_a_permit_issued_for_the_fiscal_year_runs_to_the_31st_of_december_and_keeps_its_article(keys):
+    from factories import all_documents, approved, issue, person
+
+    from models.access import session
+    from models.permits import PermitEvent
+    from models.rules import acts
+
+    with session.acting_as(session.SYSTEM):
+        acts.install(period_act_text().encode("utf-8"), f"{REGIME_ID}.toml")
+    on = dt.date(2026, 3, 10)
+    app = approved(
+        REGIME_ID,
+        "licenca-ambulante",
+        on=on,
+        holder=person("Carlos Alberto Nunes"),
+        documents=all_documents(REGIME_ID, "licenca-ambulante", on),
+    )
+    permit = issue(app, keys, on=on)
+    assert (permit.valid_from, permit.valid_until) == (on, dt.date(2026, 12, 31))
+    issued = PermitEvent.get((PermitEvent.permit == permit.id) & (PermitEvent.kind == "issued"))
+    assert '"term": "exercício de 2026"' in issued.data and "Lei 376/2012, art. 6º" in issued.data
