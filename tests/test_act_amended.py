@@ -1,4 +1,4 @@
-""""Redação dada por…" on every kind of value (issue 29 §2): a term, a decision-table row, an exception, an asked
+"""Redação dada por… on every kind of value (issue 29 §2): a term, a decision-table row, an exception, an asked
 value, a sanction, a site and a permit's validity that an amending act worded cite it — in the quote's details, the
 proposed sanction's basis and the regime sheet — and the checker takes the key only where a value is."""
 
@@ -86,9 +86,8 @@ BY_LAW = "(redação dada pela Lei nº 500/1990)"
 
 
 def test_the_quote_cites_each_amended_term_row_exception_and_asked_value():
-    line = fee_quote(
-        ACT, fees=["setor"], area="6.00", months=2, local=True, asked={"nota": "5"}, asked_by="ana"
-    ).lines[0]
+    quote = fee_quote(ACT, fees=["setor"], area="6.00", months=2, local=True, asked={"nota": "5"}, asked_by="ana")
+    line = quote.lines[0]
     details = "\n".join(line.details)
     assert f"Fator de correção = 1,10 (Lei 376/2012, art. 8º, § 1º {BY_LAW})" in details
     assert "linha 1 (local) → 2,00 R$/m2/mes (Lei 376/2012, art. 8º, I (redação dada pelo Decreto nº 77/1991))" in (

@@ -89,7 +89,7 @@ def month_summary(
     cancelled = Charge.select().where(month_charges & (Charge.status == "cancelled")).count()
     charged_value = from_centavos(int(charged or 0))
     paid_value = from_centavos(int(paid or 0))
-    acts = [row[0] for row in Charge.select(Charge.regime).where(month_charges).distinct().tuples()]
+    acts = [charge.regime for charge in Charge.select(Charge.regime).where(month_charges).distinct()]
     return MonthSummary(
         year,
         month,
