@@ -9,6 +9,7 @@ from typing import TypeVar
 
 from models.base.errors import UserError
 from models.base.money import format_factor, round_cents
+from models.rules.describe.words import PER
 from models.rules.fees.inputs import (
     Inputs,
     amount_txt,
@@ -496,15 +497,8 @@ def _amount_formula(
     return TIMES.join(parts)
 
 
-_PER_TEXT = {
-    "once": "parcela única",
-    "year": "por ano",
-    "month": "por mês",
-    "day": "por dia",
-    "event": "por evento",
-    "feira-day": "por dia de feira",
-    "fiscal-year": "por exercício",
-}
+#: a fixed fee's period as its quote line says it: the regime sheet's words, but "parcela única" for "once"
+_PER_TEXT = {**PER, "once": "parcela única"}
 
 
 def fixed_line(regime: Regime, fee: Fee, inp: Inputs) -> QuoteLine:
