@@ -192,8 +192,8 @@ def test_the_price_simulator_asks_the_periods_the_acts_prices_count_and_prices_w
     simulator.grab().save("/tmp/periods/simulador-periodos.png")
 
 
-def test_a_permit_issued_for_the_fiscal_year_runs_to_the_31st_of_december_and_keeps_its_article(keys):
-    from factories import all_documents, approved, issue, person
+def test_a_permit_issued_for_the_fiscal_year_runs_to_the_31st_of_december_and_keeps_its_article(keys, make_tab):
+    from factories import all_documents, approved, issue, person, select
 
     from models.access import session
     from models.permits import PermitEvent
@@ -213,3 +213,7 @@ def test_a_permit_issued_for_the_fiscal_year_runs_to_the_31st_of_december_and_ke
     assert (permit.valid_from, permit.valid_until) == (on, dt.date(2026, 12, 31))
     issued = PermitEvent.get((PermitEvent.permit == permit.id) & (PermitEvent.kind == "issued"))
     assert '"term": "exercício de 2026"' in issued.data and "Lei 376/2012, art. 6º" in issued.data
+    tab = make_tab()  # the Permissões desk: the term with how it was counted and its article
+    select(tab, permit.number)
+    validity = tab.detail_labels["validity"].text()
+    assert validity == "de 10/03/2026 a 31/12/2026 (exercício de 2026; Lei 376/2012, art. 6º)"
