@@ -39,14 +39,15 @@ PAID_COLOUR = "#7fb59a"
 class Brl:
     """``R$ 1.234,56`` for amounts already in cents (the report's), memoised: amounts repeat a lot."""
 
-    def __init__(self) -> None:
+    def __init__(self, currency: str = "R$") -> None:
         self._seen: dict[Decimal, str] = {}
+        self.currency = currency  # the act's own money: Cr$ for an act in cruzeiros, never converted
 
     def __call__(self, value: Decimal) -> str:
         text = self._seen.get(value)
         if text is None:
             body = f"{abs(value):,.2f}".translate(_PT)
-            text = self._seen[value] = ("-R$ " if value < 0 else "R$ ") + body
+            text = self._seen[value] = ("-" if value < 0 else "") + f"{self.currency} " + body
         return text
 
 
@@ -82,9 +83,9 @@ def _nice_step(top: Decimal) -> Decimal:
     return power * 10  # pragma: no cover
 
 
-def _axis_label(value: Decimal) -> str:
+def _axis_label(value: Decimal, currency: str = "R$") -> str:
     whole = f"{value:,.0f}".translate(_PT) if value == value.to_integral_value() else f"{value:,.2f}".translate(_PT)
-    return f"R$ {whole}"
+    return f"{currency} {whole}"
 
 
 def _wrap(text: str, width: int = 16) -> list[str]:
@@ -102,22 +103,36 @@ def _wrap(text: str, width: int = 16) -> list[str]:
 
 def bar_chart(report: FeeReport, *, width: int = 680, height: int = 260) -> Chart:
     """Charged vs paid by kind, as SVG (the Excel file has the same chart, native)."""
-    return bar_chart_svg(report.by_kind, f"Cobrado × pago por tipo — {report.label}", width=width, height=height)
+    return bar_chart_svg(
+        report.by_kind,
+        f"Cobrado × pago por tipo — {report.label}",
+        width=width,
+        height=height,
+        currency=report.currency,
+    )
 
 
 def bar_chart_svg(
-    groups, title: str, *, series: tuple[str, str] = ("Cobrado", "Pago"), width: int = 680, height: int = 260
+    groups,
+    title: str,
+    *,
+    series: tuple[str, str] = ("Cobrado", "Pago"),
+    width: int = 680,
+    height: int = 260,
+    currency: str = "R$",
 ) -> Chart:
     """Two bars per group — ``charged`` and ``paid`` of each (``key`` names it) — as SVG; shared by the fee and the
     sanctions reports. ``series`` names the two bars in the legend and the tooltips. With it, the same chart for a
     phone (:attr:`Chart.narrow`)."""
-    wide = _bars_svg(groups, title, series, width, height, font=10, labels=True, css="wide")
-    narrow = _bars_svg(groups, title, series, 340, 300, font=14, labels=False, css="narrow")
+    wide = _bars_svg(groups, title, series, width, height, font=10, labels=True, css="wide", currency=currency)
+    narrow = _bars_svg(groups, title, series, 340, 300, font=14, labels=False, css="narrow", currency=currency)
     return Chart(wide, width, height, narrow)
 
 
-def _bars_svg(groups, title: str, series, width: int, height: int, *, font: int, labels: bool, css: str) -> Markup:
-    brl = Brl()
+def _bars_svg(
+    groups, title: str, series, width: int, height: int, *, font: int, labels: bool, css: str, currency: str = "R$"
+) -> Markup:
+    brl = Brl(currency)
     scale = font / 10
     left, right, top, bottom = round(92 * scale), 12, round(34 * scale), round(54 * scale)
     plot_w, plot_h = width - left - right, height - top - bottom
@@ -150,7 +165,7 @@ def _bars_svg(groups, title: str, series, width: int, height: int, *, font: int,
         )
         out.append(
             f'<text x="{left - 6}" y="{y + 3.5 * scale:.1f}" text-anchor="end" fill="#555555">'
-            f"{escape(_axis_label(value))}</text>"
+            f"{escape(_axis_label(value, currency))}</text>"
         )
         value += step
     out.append(f'<line x1="{left}" y1="{top + plot_h}" x2="{width - right}" y2="{top + plot_h}" stroke="#555555"/>')
@@ -263,7 +278,7 @@ def _delinquent_rows(delinquents, brl: Brl, day) -> Markup:
 def fee_report_html(report: FeeReport, *, progress: Progress | None = None) -> str:
     """The report as one HTML page: the figures on A4 portrait pages, the charge list (the annex) on A4
     landscape pages — in a browser's print and in the PDF alike."""
-    brl = Brl()
+    brl = Brl(report.currency)
     dates: dict = {}
 
     def day(value) -> str:

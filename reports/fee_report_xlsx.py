@@ -79,7 +79,7 @@ DELINQUENT_COLUMNS = (
 def write_fee_report_xlsx(report: FeeReport, path: str | Path, *, progress: Progress | None = None) -> Path:
     """Write ``report`` to ``path`` (.xlsx). ``progress(done, total)`` may raise to stop."""
     path = Path(path)
-    book = new_workbook(path, report.title, SHEETS)
+    book = new_workbook(path, report.title, SHEETS, report.currency)
     total = len(report.charges) + len(report.payments) + len(report.delinquents) + 1
     tick = ticker(progress, total)
     try:

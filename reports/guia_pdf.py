@@ -135,7 +135,7 @@ def write_guia_pdf(guia: Guia, path: str | Path) -> Path:
                 ),
                 Paragraph(_period(line.period), small),
                 Paragraph(date_text(line.due_on), small),
-                Paragraph(format_brl(line.amount), small),
+                Paragraph(format_brl(line.amount, currency=regime.currency), small),
             ]
         )
     table = Table(rows, colWidths=[22 * MM, inner - 98 * MM, 26 * MM, 24 * MM, 26 * MM], repeatRows=1)
@@ -153,7 +153,7 @@ def write_guia_pdf(guia: Guia, path: str | Path) -> Path:
     y -= h + 8 * MM
     c.setFont(BOLD, 12)
     c.drawString(left, y, f"Vencimento: {date_text(guia.due_on)}")
-    c.drawRightString(width - left, y, f"Total a pagar: {format_brl(guia.amount)}")
+    c.drawRightString(width - left, y, f"Total a pagar: {format_brl(guia.amount, currency=regime.currency)}")
     y -= 12 * MM
     c.setFont(BOLD, 11)
     c.drawString(left, y, codes.format_linha(codes.linha_digitavel(guia.barcode)))

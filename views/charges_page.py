@@ -256,8 +256,13 @@ class ChargesTab(ListTab):
                 (self.tr("Permissão"), lambda r: r.permit_number),
                 (self.tr("Tipo"), lambda r: r.kind_label),
                 (self.tr("Descrição"), lambda r: r.label),
-                Column(self.tr("Valor"), lambda r: format_brl(r.amount), right=True, tooltip=lambda r: r.formula),
-                Column(self.tr("Pago"), lambda r: format_brl(r.paid), right=True),
+                Column(
+                    self.tr("Valor"),
+                    lambda r: format_brl(r.amount, currency=r.currency),
+                    right=True,
+                    tooltip=lambda r: r.formula,
+                ),
+                Column(self.tr("Pago"), lambda r: format_brl(r.paid, currency=r.currency), right=True),
                 (self.tr("Situação"), lambda r: r.situation),
             ],
             self,
@@ -364,12 +369,23 @@ class ChargesTab(ListTab):
                 ),
                 s.label.capitalize(),
                 s.count,
-                format_brl(s.charged),
-                format_brl(s.paid),
-                format_brl(s.open),
-                format_brl(s.overdue),
+                format_brl(s.charged, currency=s.currency),
+                format_brl(s.paid, currency=s.currency),
+                format_brl(s.open, currency=s.currency),
+                format_brl(s.overdue, currency=s.currency),
                 s.overdue_count,
-                format_brl(s.received),
+                format_brl(s.received, currency=s.currency),
+            )
+            + (
+                fill(
+                    self.tr(
+                        " <b>Atenção</b>: o mês tem cobranças de atos em moedas diferentes (%1) — os totais acima "
+                        "misturam essas moedas; confira cobrança a cobrança."
+                    ),
+                    ", ".join(s.currencies),
+                )
+                if len(s.currencies) > 1
+                else ""
             )
         )
         if keep is not None:
@@ -402,7 +418,11 @@ class ChargesTab(ListTab):
         allow(self.refund_button, "charges.cancel", bool(credits))
         lines = [
             f"<b>{escape(charge.number)}</b> — {escape(charge.label)} ({escape(charge.kind_label)})",
-            fill(self.tr("Fórmula: %1 = <b>%2</b>"), escape(charge.formula), format_brl(charge.amount)),
+            fill(
+                self.tr("Fórmula: %1 = <b>%2</b>"),
+                escape(charge.formula),
+                format_brl(charge.amount, currency=row.currency),
+            ),
             fill(self.tr("Base legal: %1"), escape(charge.basis)),
             fill(
                 self.tr("Vencimento %1 · lançada em %2 por %3"),
@@ -421,7 +441,7 @@ class ChargesTab(ListTab):
             lines.append(
                 fill(
                     self.tr("Pagamento nº %5 de %1 em %2, boleto %3 (registrado por %4)"),
-                    format_brl(p.amount),
+                    format_brl(p.amount, currency=row.currency),
                     _d(p.paid_on),
                     escape(p.reference),
                     escape(p.recorded_by),
@@ -434,7 +454,7 @@ class ChargesTab(ListTab):
             lines.append(
                 fill(
                     self.tr("<b>Paga a maior</b>: %1 acima do valor — verifique pagamento em duplicidade."),
-                    format_brl(row.paid - row.amount),
+                    format_brl(row.paid - row.amount, currency=row.currency),
                 )
             )
         lines.extend(credits)

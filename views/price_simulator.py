@@ -25,7 +25,7 @@ from models.base.errors import UserError
 from models.base.money import format_brl, parse_typed
 from models.billing.pricing import quote
 from models.rules.fees import Quote
-from models.rules.fees.formula import asked_inputs, bounds_text
+from models.rules.fees.formula import asked_inputs, bounds_text, period_inputs
 from models.rules.regimes import Regime, get_regime, shipped_regimes
 from models.rules.regimes.model.fees import SETTERS
 from views import theme
@@ -105,9 +105,18 @@ class PriceSimulator(QWidget):
         self.days.setRange(0, 366)
         self.days.setSpecialValueText(self.tr("—"))
         self.days.setMaximumWidth(140)
+        # the periods the act's formulas count a price in (issue 29 §2): shown only where the act has such a price
+        self.period_spins: dict[str, QSpinBox] = {}
+        for name in ("feira_days", "events", "months", "fiscal_years"):
+            spin = QSpinBox()
+            spin.setObjectName(f"period-{name}")
+            spin.setRange(0, 999)
+            spin.setSpecialValueText(self.tr("—"))
+            spin.setMaximumWidth(140)
+            self.period_spins[name] = spin
         self.year = QSpinBox()
         self.year.setObjectName("year")
-        self.year.setRange(1990, 2100)
+        self.year.setRange(1900, 2100)  # acts in cruzeiros (1942–1993) are priced in their own years
         self.year.setValue(_dt.date.today().year)
         self.year.setMaximumWidth(140)
         # the day of the fact (the event, the month charged): an amended act prices by the version in force then
@@ -134,6 +143,16 @@ class PriceSimulator(QWidget):
         right.addRow(self.tr("Enga&te (m):"), self.hitch)
         right.addRow(self.tr("Ár&ea (m²):"), self.area)
         right.addRow(self.tr("&Dias:"), self.days)
+        self.right = right
+        period_labels = {
+            "feira_days": self.tr("Dias de fei&ra:"),
+            "events": self.tr("E&ventos:"),
+            "months": self.tr("&Meses:"),
+            "fiscal_years": self.tr("E&xercícios:"),
+        }
+        for name, spin in self.period_spins.items():
+            right.addRow(period_labels[name], spin)
+            right.setRowVisible(spin, False)
         right.addRow(self.tr("A&no:"), self._row(self.year, date_label, self.date))
         right.addRow(self.tr("Requerente:"), self._row(self.mei, self.local))
         grid.addLayout(left, 0, 0)
@@ -188,7 +207,7 @@ class PriceSimulator(QWidget):
             edit.textChanged.connect(self.update_quote)
         for box in (self.mei, self.local):
             box.toggled.connect(self.update_quote)
-        for spin in (self.days, self.year):
+        for spin in (self.days, self.year, *self.period_spins.values()):
             spin.valueChanged.connect(self.update_quote)
         self.date.textChanged.connect(self._date_changed)
         self.last_quote: Quote | None = None
@@ -261,12 +280,17 @@ class PriceSimulator(QWidget):
         regime = self.regime()
         if regime is None:
             return
-        widgets = (self.front, self.depth_edit, self.hitch, self.area, self.days, self.mei, self.local)
+        spins = tuple(self.period_spins.values())
+        widgets = (self.front, self.depth_edit, self.hitch, self.area, self.days, self.mei, self.local, *spins)
         for widget in widgets:  # what was typed for another act does not carry over
             widget.blockSignals(True)
         for edit in (self.front, self.depth_edit, self.hitch, self.area):
             edit.clear()
-        self.days.setValue(0)
+        for spin in (self.days, *spins):
+            spin.setValue(0)
+        counted = period_inputs(regime)
+        for name, spin in self.period_spins.items():
+            self.right.setRowVisible(spin, name in counted)
         self.mei.setChecked(False)
         self.local.setChecked(False)
         for widget in widgets:
@@ -292,6 +316,7 @@ class PriceSimulator(QWidget):
         self.update_quote()
 
     def _build_admin_values(self, regime) -> None:
+        self.admin_box.setTitle(fill(self.tr("Valores definidos pela Administração (%1)"), regime.currency))
         while self.admin_form.rowCount():
             self.admin_form.removeRow(0)
         self.admin_edits = {}
@@ -369,6 +394,9 @@ class PriceSimulator(QWidget):
                 values[key] = parse_typed(edit.text(), what=label, field=key)
         if self.days.value():
             values["days"] = self.days.value()
+        for name, spin in self.period_spins.items():
+            if spin.value():
+                values[name] = spin.value()
         if self.permit_kind.currentData():
             values["permit_kind"] = self.permit_kind.currentData()
         admin = {
@@ -466,6 +494,7 @@ class PriceSimulator(QWidget):
             "line": self.line,
             "venue": self.venue,
             "days": self.days,
+            **self.period_spins,
             "year": self.year,
             "date": self.date,
             "on": self.date,

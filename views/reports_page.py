@@ -266,11 +266,11 @@ class ReportsPage(QWidget):
             fill(
                 self.tr("%1 cobrança(s): cobrado %2, pago %3, em aberto %4, vencido %5; recebido no mês %6."),
                 s.count,
-                format_brl(s.charged),
-                format_brl(s.paid),
-                format_brl(s.open),
-                format_brl(s.overdue),
-                format_brl(s.received),
+                format_brl(s.charged, currency=s.currency),
+                format_brl(s.paid, currency=s.currency),
+                format_brl(s.open, currency=s.currency),
+                format_brl(s.overdue, currency=s.currency),
+                format_brl(s.received, currency=s.currency),
             )
         )
 
@@ -312,8 +312,8 @@ class ReportsPage(QWidget):
                 what,
                 written,
                 t.count,
-                format_brl(t.charged),
-                format_brl(t.paid),
+                format_brl(t.charged, currency=report.currency),
+                format_brl(t.paid, currency=report.currency),
             )
             + self._left_out(report, self.tr("cobranças"))
         )

@@ -15,6 +15,7 @@ import re
 from desktop.commands import readings
 from models.base.errors import UserError
 from models.base.money import format_decimal_br
+from models.rules.fees.inputs import PERIODS, period_text
 from models.rules.fees.typed import quote_inputs
 
 _PASSWORD = re.compile(r"^([a-z]+://[^:/@]*:)[^@]*@", re.IGNORECASE)
@@ -34,6 +35,10 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--local", action="store_true", help="o titular é do município")
     parser.add_argument("--energy", metavar="FAIXA", help="faixa de energia: none, low, high… (conforme o regime)")
     parser.add_argument("--days", metavar="N", help="número de dias de uso")
+    parser.add_argument("--feira-days", metavar="N", help="número de dias de feira (preço por dia de feira)")
+    parser.add_argument("--events", metavar="N", help="número de eventos (preço por evento)")
+    parser.add_argument("--months", metavar="N", help="número de meses (preço por mês)")
+    parser.add_argument("--fiscal-years", metavar="N", help="número de exercícios (preço por exercício fiscal)")
     parser.add_argument("--venue", metavar="ID", help="imóvel público (tabela por imóvel)")
     parser.add_argument(
         "--exemption",
@@ -100,6 +105,10 @@ def engine_inputs(args: argparse.Namespace) -> dict:
             "hitch",
             "area",
             "days",
+            "feira_days",
+            "events",
+            "months",
+            "fiscal_years",
             "year",
             "fees",
             "admin_values",
@@ -200,6 +209,10 @@ _INPUT_LABELS = (
     ("energy", "energia"),
     ("venue", "imóvel"),
     ("days", None),
+    ("feira_days", None),
+    ("events", None),
+    ("months", None),
+    ("fiscal_years", None),
     ("year", "ano"),
     ("exemption", "dispensa"),
 )
@@ -227,6 +240,9 @@ def _inputs_text(inputs, regime=None) -> str:
             value = f"{format_decimal_br(value, 2)} m²"
         elif key == "days":
             parts.append(f"{value} {'dia' if value == 1 else 'dias'}")
+            continue
+        elif key in PERIODS:
+            parts.append(period_text(key, value))
             continue
         parts.append(f"{label} {value}")
     if inputs.get("mei"):

@@ -200,6 +200,8 @@ class FeeReport:
     coat_of_arms: str = ""  # the municipality's, as a data: URI ("" for none)
     #: the month's charges of other towns' acts, left out of this municipality's report: (town, count)
     left_out: tuple[tuple[str, int], ...] = ()
+    #: the money of the municipality's acts, as they write it (``[regime] currency``: Cr$ for an act in cruzeiros)
+    currency: str = "R$"
 
     @property
     def label(self) -> str:
@@ -463,7 +465,26 @@ def fee_report(
         collection=collection_figures(first, last, own),
         coat_of_arms=town.coat_of_arms,
         left_out=town.left_out(counts),
+        currency=report_currency(labels, own, counts),
     )
+
+
+def report_currency(labels: Labels, own: frozenset[str], counts: dict[str, int]) -> str:
+    """The money the month's acts write their amounts in (``R$``; ``Cr$`` for an act in cruzeiros), printed as such —
+    never converted. Amounts in two moneys cannot be added: such a month is refused with the acts named."""
+    present = sorted(r for r in own if counts.get(r)) or sorted(own)
+    moneys: dict[str, list[str]] = {}
+    for regime_id in present:
+        regime = labels.regime(regime_id)
+        if regime is not None:
+            moneys.setdefault(regime.currency, []).append(regime.short)
+    if len(moneys) > 1:
+        listed = "; ".join(f"{money}: {', '.join(shorts)}" for money, shorts in sorted(moneys.items()))
+        raise UserError(
+            f"Os atos deste mês escrevem seus valores em moedas diferentes ({listed}): os totais não se somam. "
+            "A conversão para reais só existe onde um ato a estabelece."
+        )
+    return next(iter(moneys), "R$")
 
 
 def _payments(first: _dt.date, last: _dt.date, values: Values, regimes: frozenset[str]) -> tuple[ReportPayment, ...]:

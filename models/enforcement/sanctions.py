@@ -576,13 +576,13 @@ def _sanction_from_dict(raw: Mapping[str, Any], not_complied: bool) -> ProposedS
 # --------------------------------------------------------------------------- helpers
 
 
-def _cite(regime: Regime, *bases: str | None, act: str | None = None) -> str:
+def _cite(regime: Regime, *bases: str | None, act: str | None = None, amended_by: str | None = None) -> str:
     seen: list[str] = []
     for basis in bases:
         for part in (basis or "").split("; "):
             if part and part not in seen:
                 seen.append(part)
-    return regime.cite("; ".join(seen) if seen else None, act)
+    return regime.cite("; ".join(seen) if seen else None, act, amended_by)
 
 
 def add_months(day: dt.date, months: int) -> dt.date:
@@ -1107,8 +1107,8 @@ def _sanction(
         number=number,
         infraction=infraction.code,
         kind=s.kind,
-        label=describe.sanction(s, terms=False),
-        basis=regime.cite(s.basis, s.basis_act),
+        label=describe.sanction(s, terms=False, currency=regime.currency),
+        basis=regime.cite(s.basis, s.basis_act, s.amended_by),
         discretionary=s.discretionary,
         cumulative=s.cumulative,
         admin_defined=s.admin_defined,
@@ -1262,7 +1262,11 @@ def _fine(
         details.append(f"Leitura adotada ({regime.cite_item(rec)}): {rec.reading}")
 
     out: dict[str, Any] = dict(
-        graded=graded, admin_defined=admin, multiplier=multiplier, year=ctx.year, basis=_cite(regime, *bases, act=act)
+        graded=graded,
+        admin_defined=admin,
+        multiplier=multiplier,
+        year=ctx.year,
+        basis=_cite(regime, *bases, act=act, amended_by=s.amended_by),
     )
     if base is None:
         out["formula"] = None

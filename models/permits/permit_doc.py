@@ -74,8 +74,9 @@ class PermitDocument:
     point: str = ""  # stall / point within the site, e.g. "Barraca 12"
     days: str = ""  # e.g. "27, 28 e 29/03/2026" or "sábados e domingos"
     hours: str = ""  # e.g. "das 8h às 18h"
-    # -- money (optional): shown as R$ 1.234,56
+    # -- money (optional): shown as R$ 1.234,56 — in the act's own money (``currency``: Cr$ for an act of 1975)
     amount: Decimal | None = None
+    currency: str = "R$"
     amount_label: str = "Preço público recolhido"
     amount_basis: str = ""
     # -- issue
@@ -155,6 +156,7 @@ def from_regime(regime, kind_id: str, **values) -> PermitDocument:
         basis=kind.basis,
         regime_id=regime.id,
         precariousness=precariousness(regime, kind),
+        currency=regime.currency,
     )
     defaults.update(values)
     return PermitDocument(**defaults)

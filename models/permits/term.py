@@ -15,7 +15,7 @@ def exercise_cycle(kind) -> bool:
     validity, renewal = kind.validity, kind.renewal
     if validity is None:
         return False
-    if getattr(validity, "exercise", False):
+    if validity.until == "fiscal-year-end":
         return True
     return bool(validity.years and renewal is not None and renewal.until_month_day)
 
@@ -93,6 +93,8 @@ def permit_term(
         return Term(start, end, article, how)
     if event_end is not None:
         raise FieldErrors({"event_end": f"A validade de {kind.label} não depende do fim de um evento ({article})."})
+    if validity.until == "fiscal-year-end":  # "válida para o exercício": to 31/12 of the year it starts in
+        return Term(start, _dt.date(start.year, 12, 31), article, f"exercício de {start.year}")
     if validity.days:
         first = start
         if event_days and not renewal:

@@ -32,7 +32,14 @@ from models.rules.regimes.model.cases import Case, CaseInput
 from models.selection import Participant, score_participant
 
 #: a case's input name (the command line's option) → the fee engine's keyword, where they differ
-_QUOTE_NAMES = {"permit-kind": "permit_kind", "fee": "fees", "admin-value": "admin_values", "input": "asked"}
+_QUOTE_NAMES = {
+    "permit-kind": "permit_kind",
+    "fee": "fees",
+    "admin-value": "admin_values",
+    "input": "asked",
+    "feira-days": "feira_days",
+    "fiscal-years": "fiscal_years",
+}
 
 
 @dataclass(frozen=True)

@@ -129,7 +129,7 @@ def permit_html(doc: PermitDocument, *, qr_size_mm: float | None = None) -> str:
         ("Processo nº", doc.process_number),
     ]
     if doc.amount is not None:
-        money = format_brl(Decimal(doc.amount))
+        money = format_brl(Decimal(doc.amount), currency=doc.currency)
         if doc.amount_basis:
             money = f"{money} ({doc.amount_basis})"
         term_rows.append((doc.amount_label, money))

@@ -20,11 +20,13 @@ from reports.workbook.styles import (
     HEADER,
     HEADER_ROW,
     LONG_TEXT,
+    MONEY,
     STYLES,
     SUBTITLE,
     TITLE,
     TOTAL_STYLE,
     VALUE_STYLE,
+    money_format,
 )
 
 # --------------------------------------------------------------------------- the workbook and its sheets
@@ -33,7 +35,7 @@ from reports.workbook.styles import (
 class Book:
     """An XlsxWriter workbook with the report's formats (each names its font) and its sheets made in tab order."""
 
-    def __init__(self, path: Path, title: str, sheets: Sequence[str]):
+    def __init__(self, path: Path, title: str, sheets: Sequence[str], currency: str = "R$"):
         self.wb = xlsxwriter.Workbook(
             str(path),
             {
@@ -46,8 +48,12 @@ class Book:
             },
         )
         self.wb.set_properties({"title": title, "author": "Praça", "comments": "Gerado pelo Praça"})
+        money = money_format(currency)  # the amounts in the act's own money (Cr$ for an act in cruzeiros)
         self.formats = {
-            name: self.wb.add_format({"font_name": FONT, "font_size": FONT_SIZE, **props})
+            name: self.wb.add_format(
+                {"font_name": FONT, "font_size": FONT_SIZE, **props}
+                | ({"num_format": money} if props.get("num_format") == MONEY else {})
+            )
             for name, props in STYLES.items()
         }
         self.sheets = {name: self.wb.add_worksheet(name) for name in sheets}
@@ -60,8 +66,8 @@ class Book:
         self.wb.close()
 
 
-def new_workbook(path: str | Path, title: str, sheets: Sequence[str]) -> Book:
-    return Book(Path(path), title, sheets)
+def new_workbook(path: str | Path, title: str, sheets: Sequence[str], currency: str = "R$") -> Book:
+    return Book(Path(path), title, sheets, currency)
 
 
 class Sheet:

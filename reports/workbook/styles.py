@@ -15,6 +15,12 @@ MIN_PRINT_SCALE = 0.8  # 10 pt × 0,8 = 8 pt on paper
 # shows R$ 3.378,36 under any locale (with [$R$-416] the locale names only the symbol: R$ 3,378.36 in en-US)
 MONEY = '[$-416]"R$" #,##0.00'
 
+
+def money_format(currency: str = "R$") -> str:
+    """The money format in the act's own money (``Cr$ 1.500,00`` for an act in cruzeiros, ``[regime] currency``)."""
+    return MONEY.replace('"R$"', f'"{currency}"')
+
+
 DATE = "DD/MM/YYYY"
 DATETIME = "DD/MM/YYYY HH:MM"
 COUNT = "0"

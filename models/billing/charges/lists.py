@@ -38,6 +38,8 @@ class ChargeRow:
     basis: str
     site: str = ""
     section: str = ""
+    #: the money of the charge's act, as it writes it (``Cr$`` for an act in cruzeiros): shown so, never converted
+    currency: str = "R$"
 
     @property
     def open_amount(self) -> Decimal:
@@ -52,8 +54,21 @@ class ChargeRow:
         return self.status_label
 
 
+def _currency(regime_id: str, known: dict[str, str]) -> str:
+    """The money of the act ``regime_id`` (``[regime] currency``), read once per act; R$ for an act no longer known."""
+    if regime_id not in known:
+        from models.rules.regimes import RegimeError, get_regime
+
+        try:
+            known[regime_id] = get_regime(regime_id).currency
+        except RegimeError:
+            known[regime_id] = "R$"
+    return known[regime_id]
+
+
 def _rows(query, today: _dt.date) -> list[ChargeRow]:
     rows = []
+    known: dict[str, str] = {}
     for c in query:
         permit = c.permit if c.permit_id else None
         holder = c.person.name if c.person_id else (c.company.legal_name if c.company_id else "")
@@ -79,6 +94,7 @@ def _rows(query, today: _dt.date) -> list[ChargeRow]:
                 basis=c.basis,
                 site=permit.site if permit else "",
                 section=permit.section if permit else "",
+                currency=_currency(c.regime, known),
             )
         )
     return rows

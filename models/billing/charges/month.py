@@ -88,6 +88,35 @@ def _area_inputs(regime, permit: Permit, fee) -> tuple[str, ...]:
     return ("line", "front", "depth")
 
 
+_WEEKDAYS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
+
+
+def month_periods(regime, kind_id: str, fee, year: int, month: int) -> dict[str, int]:
+    """The periods a monthly formula fee counts, in the month charged: ``months`` = 1; ``feira_days`` = the days
+    of the month on which the kind's calendar (``[[schedules]]``: its dated days, else its weekdays) has the feira
+    — as the file declares them, never guessed. A period the fee reads and the file does not give is left out (the
+    fee is then skipped with the engine's request for it)."""
+    if fee.kind != "formula":
+        return {}
+    reads = program_for(regime, fee).reads
+    counted: dict[str, int] = {}
+    if "months" in reads:
+        counted["months"] = 1
+    if "feira_days" in reads:
+        kind = regime.permit_kind(kind_id)
+        schedule = regime.schedule(kind.schedule) if kind.schedule else None
+        first, last = month_bounds(year, month)
+        count = 0
+        if schedule is not None and schedule.days:
+            count = sum(1 for d in schedule.days if first <= d.date <= last)
+        elif schedule is not None and schedule.opening_hours is not None and schedule.opening_hours.weekdays:
+            weekdays = {_WEEKDAYS.index(w) for w in schedule.opening_hours.weekdays}
+            count = sum(1 for n in range(last.day) if (first + _dt.timedelta(days=n)).weekday() in weekdays)
+        if count:
+            counted["feira_days"] = count
+    return counted
+
+
 class _PermitRow(NamedTuple):
     """What the month's plan reads of a permit (a plain row: 20.000 of them are read in a blink)."""
 
@@ -219,6 +248,7 @@ def plan_month(year: int, month: int, *, today: _dt.date | None = None) -> Month
     # inputs price a stall of a line, the due date of a fee for an issue date, the label of a fee
     kinds: dict[tuple, object] = {}
     inputs_of: dict[tuple, tuple[str, ...]] = {}
+    periods_of: dict[tuple, dict[str, int]] = {}  # (regime, kind, fee) → the periods it counts in the month
     getters: dict[tuple[str, ...], attrgetter] = {}
     dues: dict[tuple, _dt.date] = {}
     labels: dict[tuple, str] = {}
@@ -267,9 +297,15 @@ def plan_month(year: int, month: int, *, today: _dt.date | None = None) -> Month
             if names is None:
                 names = inputs_of[regime.id, fee.id, permit.line] = _area_inputs(regime, permit, fee)
                 getters[names] = attrgetter(*names)
-            memo = (regime.id, fee.id, names, str(getters[names](permit)))  # "2.0" and "2" stay apart
+            counted = periods_of.get((regime.id, permit.permit_kind, fee.id))
+            if counted is None:
+                counted = periods_of[regime.id, permit.permit_kind, fee.id] = month_periods(
+                    regime, permit.permit_kind, fee, year, month
+                )
+            memo = (regime.id, fee.id, names, str(getters[names](permit)), str(counted))  # "2.0" and "2" apart
             if memo not in quoted:
                 inputs = {name: getattr(permit, name) for name in names if getattr(permit, name) not in (None, "")}
+                inputs.update(counted)
                 try:
                     line = quote(regime, fees=[fee.id], year=year, book=book_of(regime), **inputs).lines[0]
                     quoted[memo] = (line, line.to_dict())

@@ -33,10 +33,18 @@ class MonthSummary:
     count: int
     overdue_count: int
     cancelled_count: int
+    #: the moneys the month's acts write their amounts in (``("Cr$",)`` for an act in cruzeiros); more than one:
+    #: the totals add amounts of different moneys and the screen says so
+    currencies: tuple[str, ...] = ("R$",)
 
     @property
     def label(self) -> str:
         return month_label(self.year, self.month)
+
+    @property
+    def currency(self) -> str:
+        """The one money of the month's totals (R$ when the month has acts in more than one)."""
+        return self.currencies[0] if len(self.currencies) == 1 else "R$"
 
 
 def _counted_paid():
@@ -81,6 +89,7 @@ def month_summary(
     cancelled = Charge.select().where(month_charges & (Charge.status == "cancelled")).count()
     charged_value = from_centavos(int(charged or 0))
     paid_value = from_centavos(int(paid or 0))
+    acts = [charge.regime for charge in Charge.select(Charge.regime).where(month_charges).distinct()]
     return MonthSummary(
         year,
         month,
@@ -92,7 +101,21 @@ def month_summary(
         int(count or 0),
         int(overdue_count or 0),
         cancelled,
+        currencies_of(acts),
     )
+
+
+def currencies_of(regime_ids) -> tuple[str, ...]:
+    """The moneys of these acts (``[regime] currency``), sorted; R$ for none, or for an act no longer known."""
+    from models.rules.regimes import RegimeError, get_regime
+
+    found = set()
+    for regime_id in regime_ids:
+        try:
+            found.add(get_regime(regime_id).currency)
+        except RegimeError:
+            found.add("R$")
+    return tuple(sorted(found)) or ("R$",)
 
 
 def credit_payments():

@@ -156,7 +156,7 @@ def fee_facts(regime: Regime, fee: Fee) -> list[Fact]:
     correction and arrears — each with its article."""
     if fee.kind in ("fixed", "per-day") and fee.amount is not None:
         per = f" {PER.get(fee.per, fee.per)}" if fee.per else (" por dia" if fee.kind == "per-day" else "")
-        head = f"{'Valor fixo: ' if fee.kind == 'fixed' else ''}{amount(fee.amount)}{per}"
+        head = f"{'Valor fixo: ' if fee.kind == 'fixed' else ''}{amount(fee.amount, regime.currency)}{per}"
     else:
         head = cap(fee_kind(fee))
     out = [fact(regime, head, fee)]
@@ -192,7 +192,7 @@ def fee_facts(regime: Regime, fee: Fee) -> list[Fact]:
             )
     elif fee.kind == "energy":
         for tier in fee.tiers:
-            value = f" = {format_brl(tier.expected)}" if tier.expected is not None else ""
+            value = f" = {format_brl(tier.expected, currency=regime.currency)}" if tier.expected is not None else ""
             when = tier_condition(tier, regime)
             out.append(
                 fact(
@@ -209,7 +209,7 @@ def fee_facts(regime: Regime, fee: Fee) -> list[Fact]:
             "declared": " (área declarada)",
             "used": " (área utilizada: frente × profundidade, até o tamanho máximo do ramo)",
         }.get(fee.area or "", "")
-        out.append(Fact(text=f"{amount(fee.rate)} por m² ao mês{area}"))
+        out.append(Fact(text=f"{amount(fee.rate, regime.currency)} por m² ao mês{area}"))
         if fee.index:
             index = regime.index(fee.index)
             out.append(

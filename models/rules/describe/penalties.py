@@ -28,7 +28,7 @@ def _masculine(word: str) -> bool:
     return word.split()[0].endswith("mento")
 
 
-def sanction(item: Sanction, *, terms: bool = True) -> str:
+def sanction(item: Sanction, *, terms: bool = True, currency: str = "R$") -> str:
     """One sanction in words, in the act's own word where the file declares it (``word``); with ``terms``, also
     whether the act leaves it to the authority and the condition it waits for (a proposal shows those itself)."""
     name = act_word(item.kind, getattr(item, "word", None))
@@ -42,7 +42,7 @@ def sanction(item: Sanction, *, terms: bool = True) -> str:
             parts.append(f"prazo de {period(item.comply_days)} para regularizar")
     elif item.kind == "fine":
         if item.amount is not None:
-            parts.append(amount(item.amount))
+            parts.append(amount(item.amount, currency))
         elif item.multiplier is not None:
             m = item.multiplier
             if m == 1:
@@ -52,9 +52,10 @@ def sanction(item: Sanction, *, terms: bool = True) -> str:
             else:
                 parts[0] += f" de {number(m)} × o valor da infração"
         if item.graded:
-            parts.append("graduada pela autoridade" + (f" até {amount(item.max)}" if item.max is not None else ""))
+            ceiling = f" até {amount(item.max, currency)}" if item.max is not None else ""
+            parts.append("graduada pela autoridade" + ceiling)
         elif item.max is not None:
-            parts.append(f"até {amount(item.max)}")
+            parts.append(f"até {amount(item.max, currency)}")
     elif item.kind == "suspension":
         if item.until_remedied:
             parts.append("até sanar a irregularidade")
@@ -95,18 +96,18 @@ def sanction(item: Sanction, *, terms: bool = True) -> str:
 
 
 def sanction_fact(regime: Regime, item: Sanction) -> Fact:
-    return fact(regime, sanction(item), item)
+    return fact(regime, sanction(item, currency=regime.currency), item)
 
 
-def fine(item: Fine) -> str:
+def fine(item: Fine, currency: str = "R$") -> str:
     if item is None:
         return "—"
     if item.admin_defined:
         return "definida pela Administração"
     if item.amount is not None:
-        return amount(item.amount)
+        return amount(item.amount, currency)
     if item.max is not None:
-        return f"até {amount(item.max)}" + (" (graduada pelo fiscal)" if item.graded else "")
+        return f"até {amount(item.max, currency)}" + (" (graduada pelo fiscal)" if item.graded else "")
     return "—"
 
 
@@ -147,7 +148,7 @@ def infraction_facts(regime: Regime, inf: Infraction) -> list[Fact]:
     """Everything an infraction entails: its fine, ladder and every extra sanction, with their articles."""
     out = []
     if inf.fine is not None:
-        out.append(fact(regime, f"Multa: {fine(inf.fine)}", inf.fine))
+        out.append(fact(regime, f"Multa: {fine(inf.fine, regime.currency)}", inf.fine))
     if inf.ladder:
         ladder = regime.ladder(inf.ladder)
         label = ladder.label if ladder.label.lower().startswith("gradação") else f"Gradação: {ladder.label}"
@@ -246,13 +247,13 @@ def seizure_facts(regime: Regime, seizure: Seizure) -> list[Fact]:
         value = (
             "definida pela Administração"
             if fee.admin_defined
-            else f"{amount(fee.amount)} {PER.get(fee.per or '', fee.per or '')}".strip()
+            else f"{amount(fee.amount, regime.currency)} {PER.get(fee.per or '', fee.per or '')}".strip()
         )
         where = (" — só em " + ", ".join(SCOPES.get(x, x) for x in fee.scopes)) if fee.scopes else ""
         out.append(fact(regime, f"Taxa de depósito: {value}{where}", fee))
     if seizure.expenses is not None:
         e = seizure.expenses
-        extra = f" (valor: {amount(e.amount)})" if e.amount is not None else ""
+        extra = f" (valor: {amount(e.amount, regime.currency)})" if e.amount is not None else ""
         out.append(fact(regime, f"Despesas da apreensão: {e.text}{extra}", e))
     for label, p in (
         ("Prazo para retirar perecíveis", seizure.reclaim_perishable),
@@ -263,10 +264,10 @@ def seizure_facts(regime: Regime, seizure: Seizure) -> list[Fact]:
             out.append(fact(regime, f"{label}: {value}", p))
     if seizure.release is not None:
         r = seizure.release
-        extra = f" (valor: {amount(r.amount)})" if r.amount is not None else ""
+        extra = f" (valor: {amount(r.amount, regime.currency)})" if r.amount is not None else ""
         out.append(fact(regime, f"Liberação: {r.text}{extra}", r))
     if seizure.donation is not None:
         d = seizure.donation
-        extra = f" (valor: {amount(d.amount)})" if d.amount is not None else ""
+        extra = f" (valor: {amount(d.amount, regime.currency)})" if d.amount is not None else ""
         out.append(fact(regime, f"Destinação: {d.text}{extra}", d))
     return out

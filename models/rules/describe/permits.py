@@ -121,7 +121,9 @@ def validity(item: Validity) -> str:
     if item.days:
         return days(item.days)
     if item.until:
-        return {"event-end": "até o fim do evento"}.get(item.until, item.until)
+        return {"event-end": "até o fim do evento", "fiscal-year-end": "até o fim do exercício (31/12)"}.get(
+            item.until, item.until
+        )
     return "—"
 
 

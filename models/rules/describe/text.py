@@ -105,6 +105,25 @@ def number(value: Decimal | int | str) -> str:
     return format_factor(value)
 
 
+#: the act's money in words (``[regime] currency``), for "Valores em …" on the regime sheet
+CURRENCY_NAMES = {
+    "R$": "reais",
+    "Cr$": "cruzeiros",
+    "NCr$": "cruzeiros novos",
+    "Cz$": "cruzados",
+    "NCz$": "cruzados novos",
+    "CR$": "cruzeiros reais",
+}
+
+
+def currency_text(currency: str = "R$") -> str:
+    """``Valores em cruzeiros (Cr$), a moeda do ato — sem conversão para reais.``"""
+    if currency == "R$":
+        return "Valores em reais (R$)."
+    name = CURRENCY_NAMES.get(currency, currency)
+    return f"Valores em {name} ({currency}), a moeda do ato — o Praça não os converte para reais."
+
+
 def amount(value: Amount | None, currency: str = "R$") -> str:
     """An ``Amount``: "R$ 150,00" or "20 UFESP" — in the act's money (``currency``: "Cr$ 500,00")."""
     if value is None:

@@ -147,7 +147,15 @@ EVENTS = {
     "selection-end": "do fim da seleção",
     "tpu-publication": "da publicação do TPU",
 }
-PER = {"once": "uma vez", "year": "por ano", "month": "por mês", "day": "por dia", "event": "por evento"}
+PER = {
+    "once": "uma vez",
+    "year": "por ano",
+    "month": "por mês",
+    "day": "por dia",
+    "event": "por evento",
+    "feira-day": "por dia de feira",
+    "fiscal-year": "por exercício",
+}
 METHODS = {
     "score": "por pontuação (análise socioeconômica)",
     "registration-order": "por ordem de inscrição",

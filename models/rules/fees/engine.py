@@ -12,7 +12,16 @@ from typing import Any
 from models.base.errors import UserError
 from models.base.money import format_brl, format_factor, to_decimal
 from models.rules.fees.formula import checked_asked, formula_line
-from models.rules.fees.inputs import Inputs, day_count, decimal_map, in_formula, measured, regime_of
+from models.rules.fees.inputs import (
+    Inputs,
+    day_count,
+    decimal_map,
+    in_formula,
+    measured,
+    period_counts,
+    period_text,
+    regime_of,
+)
 from models.rules.fees.kinds import energy_line, fixed_line, linear_metre, per_area_month, venue_table
 from models.rules.fees.results import CENT_Q, ENERGY_NONE, Quote, QuoteLine, UnitOverrides
 from models.rules.regimes import Regime
@@ -36,6 +45,10 @@ def fee_quote(
     local: bool = False,
     energy: str = ENERGY_NONE,
     days: int | None = None,
+    feira_days: int | None = None,
+    events: int | None = None,
+    months: int | None = None,
+    fiscal_years: int | None = None,
     venue: str | None = None,
     year: int | None = None,
     unit_overrides: UnitOverrides | None = None,
@@ -76,6 +89,10 @@ def fee_quote(
     refused outside the bounds the act sets. ``asked_by`` names who set them: it is kept on each line that
     uses one (``QuoteLine.asked``) and said in its details. A ``formula`` fee is priced when named, or when
     an input it reads (equipment, front, line, area, venue) is given.
+
+    ``feira_days``, ``events``, ``months``, ``fiscal_years`` — the periods a formula fee counts its price in
+    (whole numbers from 1), read by its formulas under those names, each in its own unit (a price in
+    R$/dia_feira times feira days): "por dia de feira", "por evento", "por mês", "por exercício".
 
     Bad input (unknown equipment/line/venue, zero or negative size, a tier the
     equipment is not entitled to, a missing unit value…) raises ``UserError``
@@ -119,6 +136,9 @@ def fee_quote(
         exemption=exemption,
         asked=checked_asked(regime, asked),
         asked_by=asked_by,
+        periods=period_counts(
+            {"feira_days": feira_days, "events": events, "months": months, "fiscal_years": fiscal_years}
+        ),
     )
     if inp.equipment is not None:
         _check_equipment_limits(regime, inp)
@@ -199,6 +219,7 @@ def fee_quote(
             local=local,
             energy=energy,
             days=inp.days,
+            **inp.periods,
             venue=venue,
             year=year,
             exemption=exemption,
@@ -312,6 +333,12 @@ def _unused_inputs(regime: Regime, selected: list[Fee], inp: Inputs) -> list[str
         notes.append(
             f"Dias ({days}): nenhum dos preços calculados é cobrado por dia — a informação não altera o valor."
         )
+    for name, count in inp.periods.items():
+        if name not in reads:
+            notes.append(
+                f"{period_text(name, count).capitalize()}: nenhum dos preços calculados é contado nesse período — "
+                "a informação não altera o valor."
+            )
     priced = {f.id for f in selected}
     for fee_id in inp.admin_values:
         if fee_id not in priced:

@@ -13,7 +13,16 @@ from typing import Any
 
 from models.base.errors import UserError
 from models.base.money import format_brl, format_factor, parse_typed, round_cents
-from models.rules.fees.inputs import Inputs, due_text, in_formula, join_basis, unit_value_detail, year_for
+from models.rules.fees.inputs import (
+    PERIODS,
+    Inputs,
+    due_text,
+    in_formula,
+    join_basis,
+    period_text,
+    unit_value_detail,
+    year_for,
+)
 from models.rules.fees.results import AskedValue, QuoteLine
 from models.rules.formulas.evaluate import EvaluationError, Value, shown
 from models.rules.formulas.syntax import Call, Expr, Num, Str
@@ -44,9 +53,19 @@ def asked_inputs(regime: Regime) -> dict[str, AskedInput]:
     return found
 
 
+def period_inputs(regime: Regime) -> list[str]:
+    """The periods the act's formula fees count a price in (``feira_days``, ``events``, ``months``,
+    ``fiscal_years``), in that order: what the desk asks beside the days."""
+    reads: set[str] = set()
+    for fee in regime.fees:
+        if fee.kind == "formula":
+            reads |= program_for(regime, fee).reads
+    return [name for name in PERIODS if name in reads]
+
+
 def bounds_text(regime: Regime, item: AskedInput) -> str:
     """``de 1 a 5 (Lei X, art. 7º)`` — the range the act sets, with its article."""
-    return f"{bounds_span(item)} ({regime.cite(item.basis, item.basis_act)})"
+    return f"{bounds_span(item)} ({regime.cite(item.basis, item.basis_act, item.amended_by)})"
 
 
 def bounds_span(item: AskedInput) -> str:
@@ -148,10 +167,10 @@ class _Pricing:
         self.called[key] = value
         return value
 
-    def _cite(self, key: str, basis: str, basis_act: str | None) -> str:
+    def _cite(self, key: str, basis: str, basis_act: str | None, amended_by: str | None = None) -> str:
         text = self.program.said.get(key)
         if text is None:
-            text = self.program.said[key] = self.regime.cite(basis, basis_act)
+            text = self.program.said[key] = self.regime.cite(basis, basis_act, amended_by)
         return text
 
     # -- names
@@ -174,7 +193,7 @@ class _Pricing:
     def _term(self, name: str) -> tuple[Value, str]:
         term = self.program.terms[name]
         label = term.term.label or name
-        cite = self._cite(f"term:{name}", term.term.basis, term.term.basis_act)
+        cite = self._cite(f"term:{name}", term.term.basis, term.term.basis_act, term.term.amended_by)
         self.bases.append(term.term.basis)
         if term.tree is None:
             assert term.term.value is not None  # the loader asks for value or formula
@@ -197,7 +216,7 @@ class _Pricing:
         for n, (row, when) in enumerate(zip(table.table.rows, table.whens, strict=True), start=1):
             if when is not None and not self.evaluate(f"row:{name}:{n - 1}"):
                 continue
-            cite = self.regime.cite(row.basis, row.basis_act)
+            cite = self.regime.cite(row.basis, row.basis_act, row.amended_by)
             self.bases.append(row.basis)
             case = row.label or (self.symbolic(when) if when is not None else "demais casos")
             value = row.value
@@ -265,6 +284,11 @@ class _Pricing:
             value = inp.area if inp.area is not None else (front * depth if front and depth else None)
         elif name == "days":
             value = Decimal(inp.days) if inp.days is not None else None
+        elif name in PERIODS:
+            count = inp.periods.get(name)
+            value = Decimal(count) if count is not None else None
+            if count is not None:  # the count, said in words beside the formula's bare number
+                self.details.append(f"Período: {period_text(name, count)}.")
         elif name == "year":
             value = Decimal(self.year)
         elif name in ("mei", "local"):
@@ -277,14 +301,14 @@ class _Pricing:
         else:  # venue
             value = inp.venue.id if inp.venue is not None else None
         if value is None:
-            what, field = _DESK_WORDS[name]
+            what, field = _DESK_WORDS[name] if name in _DESK_WORDS else (PERIODS[name][0], name)
             fee = self.program.fee
             raise UserError(
                 f"Informe {what} para calcular {fee.label.lower()} ({self.regime.cite(fee.basis)}).", field=field
             )
         if isinstance(value, str):
             return value, value
-        if name in ("days", "year"):  # counted, not measured: 2 dias, not 2,00
+        if name in ("days", "year") or name in PERIODS:  # counted, not measured: 2 dias, not 2,00
             return value, str(value)
         return value, _measure(value)
 
@@ -381,7 +405,7 @@ def formula_line(
     amount, shown_key, label = base, "formula", fee.label
     pricing.values["base"], pricing.texts["base"] = base, _measure(base)
     for n, exc in enumerate(program.exceptions, start=1):
-        cite = pricing._cite(f"exception:{n}", exc.exception.basis, exc.exception.basis_act)
+        cite = pricing._cite(f"exception:{n}", exc.exception.basis, exc.exception.basis_act, exc.exception.amended_by)
         if not pricing.evaluate(f"when:{n - 1}"):
             pricing.details.append(f"Exceção {n} — {exc.exception.label} ({cite}): não se aplica.")
             continue

@@ -85,6 +85,42 @@ def day_count(value: Any) -> int | None:
     return int(value)  # an int already (a bool was refused above)
 
 
+#: the periods a formula may count a price in (the desk's names), with how a message and a line say them
+PERIODS = {
+    "feira_days": ("o número de dias de feira", "dia de feira", "dias de feira"),
+    "events": ("o número de eventos", "evento", "eventos"),
+    "months": ("o número de meses", "mês", "meses"),
+    "fiscal_years": ("o número de exercícios (anos fiscais)", "exercício", "exercícios"),
+}
+
+
+def period_counts(values: Mapping[str, Any]) -> dict[str, int]:
+    """The periods given (``{"feira_days": 8}``), each a whole number from 1; anything else is one ``UserError``."""
+    counted: dict[str, int] = {}
+    for name, value in values.items():
+        if value is None:
+            continue
+        what = PERIODS[name][0]
+        if isinstance(value, bool) or not isinstance(value, int):
+            try:
+                number = to_decimal(value)
+            except (TypeError, UserError):
+                raise UserError(f"Valor inválido para {what}: {value!r} (use um número inteiro).", field=name) from None
+            if number != number.to_integral_value():
+                raise UserError(f"Valor inválido para {what}: {value!r} (use um número inteiro).", field=name)
+            value = int(number)
+        if value < 1:
+            raise UserError(f"Valor inválido para {what}: {value} (mínimo 1).", field=name)
+        counted[name] = int(value)
+    return counted
+
+
+def period_text(name: str, count: int) -> str:
+    """``8 dias de feira``, ``1 exercício``."""
+    _what, one, many = PERIODS[name]
+    return f"{count} {one if count == 1 else many}"
+
+
 def in_formula(value: Decimal) -> str:
     """Metres / areas / R$ in formulas: two places (``4`` → ``4,00``), never fewer than the value has
     (a ``"0.125"`` in a regime file prints ``0,125``): the formula must reproduce the amount."""
@@ -183,6 +219,8 @@ class Inputs:
     #: values the act's formulas ask for (``[[fees.inputs]]``), checked against their bounds, and who set them
     asked: Mapping[str, Decimal] = field(default_factory=dict)
     asked_by: str | None = None
+    #: the periods counted (``feira_days``, ``events``, ``months``, ``fiscal_years``), as the formulas name them
+    periods: Mapping[str, int] = field(default_factory=dict)
 
     def front_or_equipment(self) -> Decimal | None:
         if self.front is not None:

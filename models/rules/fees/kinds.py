@@ -9,6 +9,7 @@ from typing import TypeVar
 
 from models.base.errors import UserError
 from models.base.money import format_factor, round_cents
+from models.rules.describe.words import PER
 from models.rules.fees.inputs import (
     Inputs,
     amount_txt,
@@ -84,7 +85,7 @@ def linear_metre(regime: Regime, fee: Fee, inp: Inputs) -> QuoteLine:
         formula += f"{TIMES}(1{MINUS}{format_factor(discount.rate)})"
         percent = format_factor((discount.rate * 100).normalize())
         label = f"{fee.label} — desconto de {percent} %"
-        details.append(f"Desconto: {discount.label} ({regime.cite(discount.basis, discount.basis_act)})")
+        details.append(f"Desconto: {discount.label} ({regime.cite_item(discount)})")
         bases.append(discount.basis)
     else:
         details.extend(_no_discount_details(regime, fee, inp, metres))
@@ -206,7 +207,7 @@ def _best_discount(regime: Regime, fee: Fee, inp: Inputs, metres: Decimal) -> Di
 
 def energy_line(regime: Regime, fee: Fee, tier: EnergyTier, inp: Inputs) -> QuoteLine:
     year = year_for(fee, inp.year)
-    citation = regime.cite(tier.basis)
+    citation = regime.cite(tier.basis, None, tier.amended_by)
     if tier.equipment and inp.equipment is not None and inp.equipment.id not in tier.equipment:
         allowed = ", ".join(regime.equipment(e).label for e in tier.equipment)
         raise UserError(
@@ -496,7 +497,8 @@ def _amount_formula(
     return TIMES.join(parts)
 
 
-_PER_TEXT = {"once": "parcela única", "year": "por ano", "month": "por mês", "day": "por dia", "event": "por evento"}
+#: a fixed fee's period as its quote line says it: the regime sheet's words, but "parcela única" for "once"
+_PER_TEXT = {**PER, "once": "parcela única"}
 
 
 def fixed_line(regime: Regime, fee: Fee, inp: Inputs) -> QuoteLine:

@@ -17,6 +17,13 @@ _WHOLE = re.compile(r"^\s*\d+\s*$")
 _ADMIN_VALUE = re.compile(r"^\s*([a-z0-9][a-z0-9-]*)\s*=\s*(.+?)\s*$")
 _ASKED = re.compile(r"^\s*([a-z_][a-z0-9_]*)\s*=\s*(.+?)\s*$")
 _MEASURES = (("front", "Frente"), ("depth", "Profundidade"), ("hitch", "Engate"), ("area", "Área"))
+#: the periods a formula counts a price in, by the engine's name, with the option that gives them
+_PERIODS = (
+    ("feira_days", "--feira-days (dias de feira)"),
+    ("events", "--events (eventos)"),
+    ("months", "--months (meses)"),
+    ("fiscal_years", "--fiscal-years (exercícios)"),
+)
 _NAMES = ("equipment", "line", "energy", "venue", "permit_kind", "exemption")
 
 
@@ -30,8 +37,13 @@ def parse_year(text: str | int) -> int:
 
 
 def parse_days(text: str | int) -> int:
+    return parse_count(text, "Número de dias", "days")
+
+
+def parse_count(text: str | int, what: str, field: str) -> int:
+    """A whole number from 1 as typed (days, feira days, events…); anything else is a one-line ``UserError``."""
     if isinstance(text, bool) or not _WHOLE.match(str(text or "")) or int(str(text)) < 1:
-        raise UserError(f"Número de dias inválido: '{text}' (use um número inteiro, a partir de 1).", field="days")
+        raise UserError(f"{what} inválido: '{text}' (use um número inteiro, a partir de 1).", field=field)
     return int(str(text))
 
 
@@ -79,6 +91,9 @@ def quote_inputs(typed: Mapping[str, Any]) -> dict[str, Any]:
             inputs[flag] = True
     if typed.get("days") is not None:
         inputs["days"] = parse_days(typed["days"])
+    for name, option in _PERIODS:  # the periods a formula counts a price in: whole numbers, as --days
+        if typed.get(name) is not None:
+            inputs[name] = parse_count(typed[name], option, name)
     if typed.get("year") is not None:
         inputs["year"] = parse_year(typed["year"])
     if typed.get("fees"):

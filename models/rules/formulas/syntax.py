@@ -48,6 +48,8 @@ UNIT_WORDS = {
     "meses": "mes",
     "evento": "evento",
     "eventos": "evento",
+    "exercicio": "exercicio",
+    "exercicios": "exercicio",
 }
 FUNCTIONS = ("min", "max", "round", "fee")
 COMPARISONS = ("<", "<=", ">", ">=", "==", "!=")

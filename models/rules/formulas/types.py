@@ -25,7 +25,15 @@ from models.rules.formulas.syntax import (
 )
 
 #: how each unit symbol prints (the canonical symbols of ``syntax.UNIT_WORDS`` and money)
-SYMBOLS = {"R$": "R$", "m": "m", "dia": "dia", "dia_feira": "dia de feira", "mes": "mês", "evento": "evento"}
+SYMBOLS = {
+    "R$": "R$",
+    "m": "m",
+    "dia": "dia",
+    "dia_feira": "dia de feira",
+    "mes": "mês",
+    "evento": "evento",
+    "exercicio": "exercício",
+}
 
 
 @dataclass(frozen=True)
@@ -101,8 +109,9 @@ def type_text(kind: Type) -> str:
 # --------------------------------------------------------------------------- units of a term
 
 
+#: longer words first: "meses" must not be read as "m" followed by "eses"
 _UNIT_PART = re.compile(
-    r"\s*(R\$|BRL|m²|m2|ml|m|dias_feira|dia_feira|dias|dia|meses|mes|eventos|evento|[A-Z][A-Z0-9]*)\s*"
+    r"\s*(R\$|BRL|m²|m2|ml|meses|mes|m|dias_feira|dia_feira|dias|dia|eventos|evento|exercicios|exercicio|[A-Z][A-Z0-9]*)\s*"
 )
 _UNIT_WORDS = {
     "R$": "R$",
@@ -119,6 +128,8 @@ _UNIT_WORDS = {
     "mes": "mes",
     "eventos": "evento",
     "evento": "evento",
+    "exercicios": "exercicio",
+    "exercicio": "exercicio",
 }
 
 
@@ -138,7 +149,7 @@ def parse_unit(text: str, fiscal_units: frozenset[str] | None = None) -> tuple[D
         if part is None:
             raise ValueError(
                 f"unidade {text!r} não reconhecida: use R$, uma unidade fiscal (UFESP…), m, m2, dia, dia_feira, mes, "
-                f'evento, combinadas com "/" (R$/m2)'
+                f'evento, exercicio, combinadas com "/" (R$/m2)'
             )
         word = part.group(1)
         if word in _UNIT_WORDS:

@@ -31,6 +31,13 @@ DESK_INPUTS: dict[str, Type] = {
     "hitch": Dim.of("m"),
     "area": Dim.of("m2"),
     "days": Dim.of("dia"),
+    # the periods a price is counted in, as the act counts them (issue 29 §2): feira days (the days the feira
+    # operates in the period charged), events, months and fiscal years (exercícios) — each its own unit, so a
+    # term in R$/dia_feira can only be multiplied by feira days, never by calendar days
+    "feira_days": Dim.of("dia_feira"),
+    "events": Dim.of("evento"),
+    "months": Dim.of("mes"),
+    "fiscal_years": Dim.of("exercicio"),
     "year": NUMBER,
     "mei": BOOL,
     "local": BOOL,

@@ -20,7 +20,7 @@ _TEXT = {
 }
 _FLAGS = {"quote": ("mei", "local"), "penalty": (), "deadline": (), "score": ("disabled",)}
 _WHOLE = {
-    "quote": ("days", "year"),
+    "quote": ("days", "feira-days", "events", "months", "fiscal-years", "year"),
     "penalty": ("prior", "year"),
     "deadline": (),
     "score": ("age_years", "dependants_under_16", "experience_years"),

@@ -64,6 +64,7 @@ def parse_discount(node: Node) -> Discount:
         when=parse_condition(when_node),
         basis=node.basis(),
         basis_act=node.basis_act(),
+        amended_by=node.text("amended_by", False),
         notes=node.notes(),
     )
     node.done()
@@ -81,6 +82,7 @@ def parse_tier(node: Node) -> EnergyTier:
         expected=node.decimal("expected", False, non_negative=True),
         basis=node.basis(),
         basis_act=node.basis_act(),
+        amended_by=node.text("amended_by", False),
         notes=node.notes(),
     )
     if result.id == "none":
@@ -99,6 +101,7 @@ def parse_venue(node: Node) -> Venue:
         deposit=amount_at(node, "deposit", required=False),
         basis=node.basis(),
         basis_act=node.basis_act(),
+        amended_by=node.text("amended_by", False),
         notes=node.notes(),
     )
     node.done()
@@ -271,6 +274,7 @@ def parse_term(node: Node) -> FormulaTerm:
         formula=formula,
         basis=node.basis(),
         basis_act=node.basis_act(),
+        amended_by=node.text("amended_by", False),
         notes=node.notes(),
     )
     node.done()
@@ -284,6 +288,7 @@ def parse_row(node: Node) -> TableRow:
         label=node.text("label", False),
         basis=node.basis(),
         basis_act=node.basis_act(),
+        amended_by=node.text("amended_by", False),
         notes=node.notes(),
     )
     node.done()
@@ -314,6 +319,7 @@ def parse_fee_exception(node: Node) -> FeeException:
         formula=formula_at(node, "formula") or "",
         basis=node.basis(),
         basis_act=node.basis_act(),
+        amended_by=node.text("amended_by", False),
         notes=node.notes(),
     )
     node.done()
@@ -339,6 +345,7 @@ def parse_asked_input(node: Node) -> AskedInput:
         set_by=node.enum("set_by", tuple(SETTERS), required=False, default="administration"),
         basis=node.basis(),
         basis_act=node.basis_act(),
+        amended_by=node.text("amended_by", False),
         notes=node.notes(),
     )
     node.done()

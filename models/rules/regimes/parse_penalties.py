@@ -113,6 +113,7 @@ def parse_sanction(node: Node) -> Sanction:
         node.fail("admin_defined", "com admin_defined = true não informe days/max_days/amount/multiplier")
     kw["basis"] = node.basis()
     kw["basis_act"] = node.basis_act()
+    kw["amended_by"] = node.text("amended_by", False)
     kw["notes"] = node.notes()
     node.done()
     return Sanction(**kw)

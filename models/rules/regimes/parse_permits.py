@@ -100,7 +100,15 @@ def parse_validity(node: Node) -> Validity:
     given = [n for n, v in (("days", days), ("months", months), ("years", years), ("until", until)) if v is not None]
     if len(given) != 1:
         node.fail(None, "informe exatamente um de: days, months, years, until")
-    result = Validity(days=days, months=months, years=years, until=until, basis=node.basis(), notes=node.notes())
+    result = Validity(
+        days=days,
+        months=months,
+        years=years,
+        until=until,
+        basis=node.basis(),
+        amended_by=node.text("amended_by", False),
+        notes=node.notes(),
+    )
     node.done()
     return result
 
@@ -121,6 +129,7 @@ def parse_renewal(node: Node) -> Renewal:
         to_days_before=to_days,
         until_month_day=month_day,
         basis=node.basis(),
+        amended_by=node.text("amended_by", False),
         notes=node.notes(),
     )
     node.done()

@@ -124,6 +124,7 @@ def parse_site(node: Node) -> Site:
         description=node.text("description", False),
         basis=node.basis(),
         basis_act=node.basis_act(),
+        amended_by=node.text("amended_by", False),
         notes=node.notes(),
     )
     node.done()

@@ -44,7 +44,8 @@ WAIT_AFTER = ("expiry", "revocation", "abandonment", "cancellation")
 FEE_KINDS = ("linear-metre", "energy", "per-area-month", "venue-table", "fixed", "per-day", "formula")
 #: a fee paid "at each event" or "at each feira, when setting up" (``due = { at_each = "…" }``)
 DUE_EACH = ("event", "feira-day")
-FIXED_PER = ("once", "year", "month", "day", "event")
+#: what a fee's amount is counted per: once, a (civil) year, a month, a day, an event, a feira day, a fiscal year
+FIXED_PER = ("once", "year", "month", "day", "event", "feira-day", "fiscal-year")
 METRE_KINDS = ("front", "front-plus-hitch")
 #: what a per-area fee measures: the line's fixed size, the area declared, or the area used up to the line's size
 AREA_KINDS = ("line", "declared", "used")
@@ -158,7 +159,8 @@ CLOSED_DAY_RULES = ("next-business-day", "end-of-next-business-day", "stays")
 DIRECTIONS = ("after", "before")
 WEEKDAYS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
 SIDES = ("a", "b")
-VALIDITY_UNTIL = ("event-end",)
+#: a validity "until" a moment: the event's last day, or the end of the fiscal year (exercício) it was issued in
+VALIDITY_UNTIL = ("event-end", "fiscal-year-end")
 DOCUMENT_PROVES = ("residence",)
 #: what in the applicant's record Praça keeps may stand for a document, where the act's file declares it
 #: (``recorded``): "municipal-registration", the inscrição municipal typed in the company's (or MEI's) form

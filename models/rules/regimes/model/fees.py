@@ -44,6 +44,8 @@ class Discount:
     when: Condition
     basis: str
     basis_act: str | None = None
+    #: the amending act that gave this value its wording ("redação dada pela Lei nº 2.000/1990")
+    amended_by: str | None = None
     notes: str | None = None
 
 
@@ -58,6 +60,8 @@ class EnergyTier:
     max_depth: Decimal | None = None
     expected: Decimal | None = None
     basis_act: str | None = None
+    #: the amending act that gave this value its wording ("redação dada pela Lei nº 2.000/1990")
+    amended_by: str | None = None
     notes: str | None = None
 
 
@@ -71,6 +75,8 @@ class Venue:
     basis: str
     deposit: Amount | None = None
     basis_act: str | None = None
+    #: the amending act that gave this value its wording ("redação dada pela Lei nº 2.000/1990")
+    amended_by: str | None = None
     notes: str | None = None
 
 
@@ -116,6 +122,8 @@ class FormulaTerm:
     unit: str = ""
     formula: str | None = None
     basis_act: str | None = None
+    #: the amending act that gave this value its wording ("redação dada pela Lei nº 2.000/1990")
+    amended_by: str | None = None
     notes: str | None = None
 
 
@@ -129,6 +137,8 @@ class TableRow:
     when: str | None = None
     label: str | None = None
     basis_act: str | None = None
+    #: the amending act that gave this value its wording ("redação dada pela Lei nº 2.000/1990")
+    amended_by: str | None = None
     notes: str | None = None
 
 
@@ -156,6 +166,8 @@ class FeeException:
     formula: str
     basis: str
     basis_act: str | None = None
+    #: the amending act that gave this value its wording ("redação dada pela Lei nº 2.000/1990")
+    amended_by: str | None = None
     notes: str | None = None
 
 
@@ -183,6 +195,8 @@ class AskedInput:
     places: int = 2
     set_by: str = "administration"
     basis_act: str | None = None
+    #: the amending act that gave this value its wording ("redação dada pela Lei nº 2.000/1990")
+    amended_by: str | None = None
     notes: str | None = None
 
 

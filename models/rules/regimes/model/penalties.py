@@ -55,6 +55,8 @@ class Sanction:
     #: a warning's deadline to comply (the id of a ``role = "compliance"`` deadline)
     deadline: str | None = None
     basis_act: str | None = None
+    #: the amending act that gave this value its wording ("redação dada pela Lei nº 2.000/1990")
+    amended_by: str | None = None
     notes: str | None = None
 
 

@@ -15,6 +15,8 @@ class Validity:
     months: int | None = None
     years: int | None = None
     until: str | None = None
+    #: the amending act that gave this value its wording ("redação dada pela Lei nº 2.000/1990")
+    amended_by: str | None = None
     notes: str | None = None
 
 
@@ -24,6 +26,8 @@ class Renewal:
     from_days_before: int | None = None
     to_days_before: int | None = None
     until_month_day: str | None = None
+    #: the amending act that gave this value its wording ("redação dada pela Lei nº 2.000/1990")
+    amended_by: str | None = None
     notes: str | None = None
 
 

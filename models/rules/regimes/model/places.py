@@ -84,6 +84,8 @@ class Site:
     max_points: int | None = None
     description: str | None = None
     basis_act: str | None = None
+    #: the amending act that gave this value its wording ("redação dada pela Lei nº 2.000/1990")
+    amended_by: str | None = None
     notes: str | None = None
 
 
