@@ -139,8 +139,8 @@ def test_the_front_desk_files_approves_issues_and_prints(qtbot, town_demo, tmp_p
 
 
 def _pay_charges_of(qtbot, app) -> None:
-    """Each open charge of ``app`` paid at the fee desk, found by its number in this month's list."""
-    from models.billing.charges import Charge, open_charges_of_application
+    """Each open charge of ``app`` paid at the fee desk, found by its number in its month's list."""
+    from models.billing.charges import open_charges_of_application
     from views.charges_page import ChargesTab
 
     charges = list(open_charges_of_application(app))
@@ -149,16 +149,25 @@ def _pay_charges_of(qtbot, app) -> None:
     qtbot.addWidget(tab)
     tab.show()
     for charge in charges:
-        tab.set_month(charge.created_at.year, charge.created_at.month)
-        rows = [tab.model.rows[r].number for r in range(tab.model.rowCount())]
-        tab.table.selectRow(rows.index(charge.number))
+        tab.set_month(charge.due_on.year, charge.due_on.month)
+        _pay_at_the_desk(qtbot, tab, charge.number)
 
-        def pay(dialog):
-            type_text(dialog.reference, "34191.79001 01043")
-            qtbot.mouseClick(dialog.save_button, Qt.MouseButton.LeftButton)
 
-        run_modal(tab.pay_selected, pay)
-        assert Charge.get_by_id(charge.id).status == "paid", tab.message.text()
+def _pay_at_the_desk(qtbot, tab, number: str) -> None:
+    """The charge ``number``, listed in ``tab``'s month, paid with its boleto's line typed in Registrar pagamento."""
+    from models.billing.charges import Charge, Payment
+
+    listed = [tab.model.rows[r].number for r in range(tab.model.rowCount())]
+    tab.table.selectRow(listed.index(number))
+    payments = Payment.select().count()
+
+    def pay(dialog):
+        type_text(dialog.reference, "34191.79001 01043")
+        qtbot.mouseClick(dialog.save_button, Qt.MouseButton.LeftButton)
+
+    run_modal(tab.pay_selected, pay)
+    assert Payment.select().count() == payments + 1
+    assert Charge.get(Charge.number == number).status == "paid", tab.message.text()
 
 
 def test_the_map_desk_opens_the_site_places_and_assigns_a_stall_and_saves(qtbot, town_demo):
@@ -207,7 +216,7 @@ def test_the_map_desk_opens_the_site_places_and_assigns_a_stall_and_saves(qtbot,
 def test_the_fee_and_enforcement_desks_charge_collect_sanction_and_report(qtbot, town_demo, tmp_path):
     from pdftext import pdf_text
 
-    from models.billing.charges import Charge, Payment
+    from models.billing.charges import Charge
     from models.enforcement import Record
     from models.rules.regimes import get_regime
     from views.charges_page import ChargesTab
@@ -230,17 +239,7 @@ def test_the_fee_and_enforcement_desks_charge_collect_sanction_and_report(qtbot,
         if open_ones:
             break
     assert open_ones, f"no charge open this month or the next: {listed}"
-    number = open_ones[0]
-    tab.table.selectRow(listed.index(number))
-    payments = Payment.select().count()
-
-    def pay(dialog):
-        type_text(dialog.reference, "34191.79001 01043")
-        qtbot.mouseClick(dialog.save_button, Qt.MouseButton.LeftButton)
-
-    run_modal(tab.pay_selected, pay)
-    assert Payment.select().count() == payments + 1
-    assert Charge.get(Charge.number == number).status == "paid", tab.message.text()
+    _pay_at_the_desk(qtbot, tab, open_ones[0])
 
     # the enforcement desk: an infraction recorded today, the act's sanction proposed with its article
     regime = get_regime(place.regime_id)
