@@ -30,23 +30,13 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 
 
-def _png(pdf: Path, page: int, target: Path, dpi: int = 80) -> None:
-    subprocess.run(
-        [
-            "pdftoppm",
-            "-r",
-            str(dpi),
-            "-png",
-            "-f",
-            str(page),
-            "-l",
-            str(page),
-            "-singlefile",
-            str(pdf),
-            str(target.with_suffix("")),
-        ],
-        check=True,
-    )
+def png_page(pdf: Path, page: int, target: Path, dpi: int = 80, *, height: int | None = None) -> None:
+    """Page ``page`` of ``pdf`` as printed, at ``dpi``, into ``target`` (pdftoppm); ``height``: only its top so
+    many pixels."""
+    crop = ["-x", "0", "-y", "0", "-W", "100000", "-H", str(height)] if height else []
+    pages = ["-f", str(page), "-l", str(page)]
+    out = str(target.with_suffix(""))
+    subprocess.run(["pdftoppm", "-r", str(dpi), "-png", *pages, *crop, "-singlefile", str(pdf), out], check=True)
 
 
 def main() -> int:
@@ -98,12 +88,12 @@ def main() -> int:
             capture_output=True,
             timeout=240,
         )
-        _png(folder / "lo-pdf" / "taxas.pdf", 1, HERE / "relatorio-libreoffice.png")
-        _png(folder / "lo-pdf" / "sancoes.pdf", 1, HERE / "impressao-sancoes.png")
-        _png(folder / "lo-pdf" / "dividas.pdf", 1, HERE / "impressao-dividas.png")
+        png_page(folder / "lo-pdf" / "taxas.pdf", 1, HERE / "relatorio-libreoffice.png")
+        png_page(folder / "lo-pdf" / "sancoes.pdf", 1, HERE / "impressao-sancoes.png")
+        png_page(folder / "lo-pdf" / "dividas.pdf", 1, HERE / "impressao-dividas.png")
         pages = subprocess.run(["pdfinfo", str(pdf)], capture_output=True, text=True).stdout
         count = int(next(line.split()[-1] for line in pages.splitlines() if line.startswith("Pages:")))
-        _png(pdf, count, HERE / "relatorio-pdf.png")
+        png_page(pdf, count, HERE / "relatorio-pdf.png")
     finally:
         shutil.rmtree(folder, ignore_errors=True)
     print(

@@ -52,7 +52,8 @@ def _fee_report_header(folder: Path) -> None:
     month's figures (docs/relatorio-cabecalho.png; needs poppler-utils' pdftoppm)."""
     import datetime as dt
     import shutil
-    import subprocess
+
+    from make_report_images import png_page
 
     from reports.fee_export import export_fee_report
 
@@ -62,25 +63,7 @@ def _fee_report_header(folder: Path) -> None:
     today = dt.date.today()
     pdf, _report = export_fee_report(today.year, today.month, "pdf", folder / "taxas.pdf", today=today)
     target = HERE / "relatorio-cabecalho.png"
-    dpi = 110  # A4 at 110 dpi: 910 px wide, legible on a 1366×768 screen; the top 560 px hold the header
-    crop = ["-x", "0", "-y", "0", "-W", str(round(8.27 * dpi)), "-H", "560"]
-    subprocess.run(
-        [
-            "pdftoppm",
-            "-r",
-            str(dpi),
-            "-png",
-            "-f",
-            "1",
-            "-l",
-            "1",
-            *crop,
-            "-singlefile",
-            str(pdf),
-            str(target.with_suffix("")),
-        ],
-        check=True,
-    )
+    png_page(pdf, 1, target, dpi=110, height=560)  # 910 px wide, legible on a 1366×768 screen: the letterhead
     print(f"docs/{target.name}")
 
 
