@@ -136,6 +136,14 @@ def test_the_front_desk_files_approves_issues_and_prints(qtbot, town_demo, tmp_p
     assert out is not None and str(out) in permits.message.text()
     text = pdf_text(out, squash="all")
     assert permit.number in text and name.replace(" ", "") in text.replace(" ", "")
+    from PySide6.QtPrintSupport import QPrinter  # and printed: the same document laid out for the printer
+
+    printer = QPrinter(QPrinter.PrinterMode.HighResolution)
+    printer.setOutputFormat(QPrinter.OutputFormat.PdfFormat)
+    printer.setOutputFileName(str(tmp_path / "impresso.pdf"))
+    assert permits.acts.print_permit(printer)
+    assert "enviada para impressão" in permits.message.text()
+    assert permit.number in pdf_text(tmp_path / "impresso.pdf", squash="all")
 
 
 def _pay_charges_of(qtbot, app) -> None:
