@@ -2,8 +2,9 @@
 
     make report-images
 
-Builds a demo database in a temporary folder, writes November's fee report as
-a workbook and as a PDF, then saves into docs/:
+Builds the README's town demo (``praca demo --town sao-bento``, ``README_TOWN``: the town of the screenshots,
+dated today) in a temporary folder, writes this month's fee report as a workbook and as a PDF, then saves into
+docs/:
 
 * ``relatorio-libreoffice.png`` — the workbook's Resumo as LibreOffice prints it
   (``soffice --convert-to pdf``, first page, ``pdftoppm``);
@@ -28,26 +29,14 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 
-TODAY = dt.date(2026, 11, 30)
 
-
-def _png(pdf: Path, page: int, target: Path, dpi: int = 80) -> None:
-    subprocess.run(
-        [
-            "pdftoppm",
-            "-r",
-            str(dpi),
-            "-png",
-            "-f",
-            str(page),
-            "-l",
-            str(page),
-            "-singlefile",
-            str(pdf),
-            str(target.with_suffix("")),
-        ],
-        check=True,
-    )
+def png_page(pdf: Path, page: int, target: Path, dpi: int = 80, *, height: int | None = None) -> None:
+    """Page ``page`` of ``pdf`` as printed, at ``dpi``, into ``target`` (pdftoppm); ``height``: only its top so
+    many pixels."""
+    crop = ["-x", "0", "-y", "0", "-W", "100000", "-H", str(height)] if height else []
+    pages = ["-f", str(page), "-l", str(page)]
+    out = str(target.with_suffix(""))
+    subprocess.run(["pdftoppm", "-r", str(dpi), "-png", *pages, *crop, "-singlefile", str(pdf), out], check=True)
 
 
 def main() -> int:
@@ -59,28 +48,28 @@ def main() -> int:
     from models.billing.collection.dividas import export_debts
     from models.billing.collection.late import set_late_rules
     from models.demo import fill_demo
-    from models.registry.municipality import MunicipalityInput, set_municipality
+    from models.demo.towns import README_TOWN
     from models.store.bootstrap import close_database, open_database
     from reports.debts_export import writer
     from reports.fee_export import export_fee_report
     from reports.sanctions_export import export_sanctions_report
 
+    today = dt.date.today()
     folder = Path(tempfile.mkdtemp(prefix="praca-report-images-"))
     try:
         open_database(f"sqlite:///{folder / 'demo.sqlite3'}", create=True)
-        fill_demo(today=TODAY)
-        # a report is one municipality's (issue 31 §1): São José dos Campos's feiras, the demo's richest month
-        town = "São José dos Campos"
-        xlsx, _report = export_fee_report(2026, 11, "xlsx", folder / "taxas.xlsx", today=TODAY, municipality=town)
-        pdf, _report = export_fee_report(2026, 11, "pdf", folder / "taxas.pdf", today=TODAY, municipality=town)
+        with acting_as(SYSTEM):  # the demo is written by the system, as `praca demo` does
+            fill_demo(town=README_TOWN, today=today)
+        # one municipality's reports (issue 31 §1), the database's own: the month of the demo's day
+        xlsx, _report = export_fee_report(today.year, today.month, "xlsx", folder / "taxas.xlsx", today=today)
+        pdf, _report = export_fee_report(today.year, today.month, "pdf", folder / "taxas.pdf", today=today)
         sanctions, _sanctions = export_sanctions_report(
-            dt.date(2026, 1, 1), TODAY, "xlsx", folder / "sancoes.xlsx", today=TODAY, municipality=town
+            dt.date(today.year, 1, 1), today, "xlsx", folder / "sancoes.xlsx", today=today
         )
         with acting_as(SYSTEM):
-            set_municipality(MunicipalityInput(name=town, state="SP", ibge="", agency=""))
             set_late_rules(fine_percent="2", interest_percent="1", source="CTN, art. 161", due_days="5", debt_term="30")
             debts = folder / "dividas.xlsx"
-            export_debts(debts, writer("xlsx", TODAY), as_of=TODAY, today=TODAY)
+            export_debts(debts, writer("xlsx", today), as_of=today, today=today)
         close_database()
         subprocess.run(
             [
@@ -99,12 +88,12 @@ def main() -> int:
             capture_output=True,
             timeout=240,
         )
-        _png(folder / "lo-pdf" / "taxas.pdf", 1, HERE / "relatorio-libreoffice.png")
-        _png(folder / "lo-pdf" / "sancoes.pdf", 1, HERE / "impressao-sancoes.png")
-        _png(folder / "lo-pdf" / "dividas.pdf", 1, HERE / "impressao-dividas.png")
+        png_page(folder / "lo-pdf" / "taxas.pdf", 1, HERE / "relatorio-libreoffice.png")
+        png_page(folder / "lo-pdf" / "sancoes.pdf", 1, HERE / "impressao-sancoes.png")
+        png_page(folder / "lo-pdf" / "dividas.pdf", 1, HERE / "impressao-dividas.png")
         pages = subprocess.run(["pdfinfo", str(pdf)], capture_output=True, text=True).stdout
         count = int(next(line.split()[-1] for line in pages.splitlines() if line.startswith("Pages:")))
-        _png(pdf, count, HERE / "relatorio-pdf.png")
+        png_page(pdf, count, HERE / "relatorio-pdf.png")
     finally:
         shutil.rmtree(folder, ignore_errors=True)
     print(

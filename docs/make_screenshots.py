@@ -26,10 +26,8 @@ from PySide6.QtWidgets import QApplication  # noqa: E402
 
 from desktop.app import ensure_app  # noqa: E402
 from models.demo import fill_demo  # noqa: E402
+from models.demo.towns import README_TOWN as TOWN  # noqa: E402
 from models.store.bootstrap import open_database  # noqa: E402
-
-#: the town whose demo the README shows (issue 31 §2)
-TOWN = "sao-bento"
 
 SHOTS = {
     "painel": "main-window.png",
@@ -47,6 +45,26 @@ def _shoot(app, window, name: str) -> None:
         app.processEvents()
     window.grab().save(str(HERE / name))
     print(f"docs/{name}")
+
+
+def _fee_report_header(folder: Path) -> None:
+    """The top of the first page of this month's fee report (PDF), as printed: the town hall's letterhead and the
+    month's figures (docs/relatorio-cabecalho.png; needs poppler-utils' pdftoppm)."""
+    import datetime as dt
+    import shutil
+
+    from make_report_images import png_page
+
+    from reports.fee_export import export_fee_report
+
+    if shutil.which("pdftoppm") is None:
+        print("docs/relatorio-cabecalho.png: precisa do poppler-utils (pdftoppm)", file=sys.stderr)
+        return
+    today = dt.date.today()
+    pdf, _report = export_fee_report(today.year, today.month, "pdf", folder / "taxas.pdf", today=today)
+    target = HERE / "relatorio-cabecalho.png"
+    png_page(pdf, 1, target, dpi=110, height=560)  # 910 px wide, legible on a 1366×768 screen: the letterhead
+    print(f"docs/{target.name}")
 
 
 def main() -> int:
@@ -109,11 +127,16 @@ def main() -> int:
     desk.tabs.setCurrentWidget(desk.worklist)  # the application as filed, for the one who decides
     worklist = desk.worklist
     worklist.refresh()
-    if worklist.model.rowCount():
-        worklist.table.selectRow(0)
+    if worklist.model.rowCount():  # one in analysis: the chefe's to decide, its checks still "a conferir"
+        rows = [item.status for item in worklist.model.rows]
+        worklist.table.selectRow(rows.index("analysis") if "analysis" in rows else 0)
+        session.log_in(session.Session(None, "helena.prado", "Helena Prado", "chefe"))
         view = worklist.open_selected(dialog_hook=lambda dialog: dialog.show())
+        view.resize(1280, 720)  # as it opens on the town hall's 1366×768 screen
         _shoot(app, view, "decisao.png")
         view.close()
+        session.log_in(session.SYSTEM)
+    _fee_report_header(Path(_tmp))
     from views import theme
 
     theme.apply(app, theme.DARK)  # Arquivo → Configurações → Aparência → Escuro (this throwaway profile's)

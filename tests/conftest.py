@@ -34,7 +34,14 @@ os.environ.pop("PRACA_SIGNING_PASSPHRASE", None)
 import loop  # noqa: E402
 import pytest  # noqa: E402
 from db_templates import _empty_sqlite_template, _pg_schema_pool, copy_empty_sqlite, pooled_schema  # noqa: E402,F401
-from demo_db import _demo_pg_template, _demo_sqlite_template, demo_database, demo_sqlite  # noqa: E402,F401
+from demo_db import (  # noqa: E402,F401
+    _demo_pg_template,
+    _demo_sqlite_template,
+    _town_demo_templates,
+    demo_database,
+    demo_sqlite,
+    town_demo,
+)
 
 loop.load_hypothesis_profile()
 

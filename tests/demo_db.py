@@ -99,3 +99,59 @@ def copy_demo(template, folder) -> str:
     copy = folder / "demo.sqlite3"
     shutil.copyfile(path, copy)
     return f"sqlite:///{copy}"
+
+
+@dataclass(frozen=True)
+class TownDemo:
+    """An open copy of one town's demo (``fill_demo(town=slug)``, small): the town and the copy's URL."""
+
+    slug: str
+    url: str
+
+
+#: the size of each town's demo in the desk tests: enough people for every job, built in seconds
+TOWN_SIZE = {"people": 80, "companies": 30}
+
+
+@pytest.fixture(scope="session")
+def _town_demo_templates(tmp_path_factory):
+    """Each town's demo built once per session (per xdist worker), the first time a test asks for it: slug → file."""
+    built: dict[str, object] = {}
+
+    def template(slug: str):
+        from models.demo import fill_demo
+        from models.store.bootstrap import close_database, open_database
+
+        if slug not in built:
+            path = tmp_path_factory.mktemp(f"town-{slug}") / "demo.sqlite3"
+            open_database(f"sqlite:///{path}", create=True)
+            try:
+                fill_demo(town=slug, **TOWN_SIZE)
+            finally:
+                close_database()
+            built[slug] = path
+        return built[slug]
+
+    return template
+
+
+@pytest.fixture
+def town_demo(request, tmp_path, app_ready):
+    """An open copy (SQLite) of the demo of the town ``request.param`` (a slug of ``models.demo.towns.TOWNS``),
+    with its own file store; the test's to change."""
+    from conftest import _stop_widget_timers
+
+    from models.store.bootstrap import close_database, open_database
+    from models.store.files import set_store
+
+    template = request.getfixturevalue("_town_demo_templates")(request.param)
+    copy = tmp_path / "praca.sqlite3"
+    shutil.copyfile(template, copy)
+    url = f"sqlite:///{copy}"
+    open_database(url)
+    set_store(tmp_path / "files")
+    try:
+        yield TownDemo(request.param, url)
+    finally:
+        _stop_widget_timers()
+        close_database()

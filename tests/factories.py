@@ -13,7 +13,7 @@ import hashlib
 import itertools
 import json
 import zipfile
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from decimal import Decimal as D  # noqa: N817 - D("2.5"): a measure as the act writes it
 from pathlib import Path
 
@@ -975,3 +975,127 @@ def queries():
     from query_log import installed
 
     yield from installed()
+
+
+# What a clerk files at each town demo's front desk (tests/test_town_demo_desks.py): the test's, not the demo's.
+@dataclass(frozen=True)
+class TownFiling:
+    """One town's application typed at the Balcão: the permit kind, who asks (a person or a company of the town
+    who has asked for nothing yet), what is typed, and whether the act prices the permit (its charges are paid
+    before it is issued)."""
+
+    slug: str
+    kind: str
+    holder_kind: str
+    fields: dict
+    priced: bool
+    infraction: str = ""  # what an inspector records today at the enforcement desk ("": the act's first)
+    mei: bool = False  # a person owning an MEI with its municipal registration, where the act asks for one
+
+    def holder(self):
+        from models.registry.applications import Application
+        from models.registry.people import Company, CompanyPartner, Person
+
+        if self.holder_kind == "person":
+            asked = Application.select(Application.person).where(Application.person.is_null(False))
+            people = Person.select().where(Person.id.not_in(asked))
+            if self.mei:
+                meis = Company.select(Company.id).where(Company.mei & (Company.municipal_registration != ""))
+                owners = CompanyPartner.select(CompanyPartner.person).where(CompanyPartner.company.in_(meis))
+                people = people.where(Person.id.in_(owners))
+            return people.order_by(Person.id).first()
+        asked = Application.select(Application.company).where(Application.company.is_null(False))
+        return (
+            Company.select()
+            .where(Company.id.not_in(asked) & (Company.municipal_registration != ""))
+            .order_by(Company.id)
+            .first()
+        )
+
+    def fill(self, qtbot, dialog) -> None:
+        """Choose and type the application's fields in Atendimento's form, as the clerk does."""
+        from conftest import type_text
+
+        dialog.kind.setCurrentIndex(dialog.kind.findData(self.kind))
+        assert dialog.kind.currentData() == self.kind, self.kind
+        for name in ("line", "section", "equipment"):
+            if name in self.fields:
+                combo = getattr(dialog, name)
+                combo.setCurrentIndex(combo.findData(self.fields[name]))
+                assert combo.currentData() == self.fields[name], (name, self.fields[name])
+        site = self.fields.get("site", "")
+        if dialog.site.findData(site) > 0:
+            dialog.site.setCurrentIndex(dialog.site.findData(site))
+        elif site:
+            dialog.site.setCurrentIndex(0)
+            type_text(dialog.site.lineEdit(), site)
+        for name, widget in (("front", dialog.front), ("depth", dialog.depth_edit)):
+            if name in self.fields:
+                widget.clear()
+                type_text(widget, self.fields[name])
+
+
+TOWN_FILINGS = {
+    f.slug: f
+    for f in (
+        TownFiling(
+            "sao-bento",
+            "event-stall",
+            "company",
+            {"site": "rua-cel-ribeiro-da-luz", "equipment": "barraca", "front": "3,00", "depth": "3,00"},
+            infraction="sem-placa",
+            priced=True,
+        ),
+        TownFiling(
+            "sapezal",
+            "feira-livre",
+            "company",
+            {"site": "Feira do Produtor", "equipment": "banca", "front": "2,00", "depth": "1,50"},
+            infraction="dever-41",
+            priced=False,
+        ),
+        TownFiling(
+            "ilha-comprida",
+            "ambulante-praia",
+            "person",
+            {"site": "Balneário Icaraí", "equipment": "carrinho"},
+            infraction="grave-indisciplina",
+            priced=False,
+            mei=True,
+        ),
+        TownFiling(
+            "sjc",
+            "feirante",
+            "person",
+            {
+                "site": "Feira Noturna do Jardim Satélite",
+                "line": "pastel",
+                "section": "xvi",
+                "equipment": "banca",
+                "front": "10,00",
+                "depth": "3,50",
+            },
+            priced=False,
+        ),
+        TownFiling(
+            "olimpia",
+            "street-vending",
+            "person",
+            {"site": "Itinerante — área central", "equipment": "carrocinha"},
+            priced=False,
+            mei=True,
+        ),
+        TownFiling(
+            "cabeceira-grande",
+            "licenca-ambulante",
+            "person",
+            {"site": "Praça Central", "equipment": "ambulante"},
+            infraction="fora-do-lugar",
+            priced=False,
+        ),
+    )
+}
+
+
+def town_filing(slug: str) -> TownFiling:
+    return TOWN_FILINGS[slug]

@@ -2,8 +2,8 @@
 
 Each town's demo is built (small) on each back end and each desk's job is done in it through the services the
 desks call: a new application filed today and a permit issued from the desk's worklist, a site with its stalls,
-a charge recorded and paid, an infraction record issued today. What a test files is the test's (``FILE_TODAY``),
-not the demo's.
+a charge recorded and paid, an infraction record issued today. What a test files is the test's (``TOWN_FILINGS``
+in tests/factories.py), not the demo's; tests/test_town_demo_desks.py does the same jobs through the widgets.
 """
 
 from __future__ import annotations
@@ -11,6 +11,7 @@ from __future__ import annotations
 import datetime as dt
 
 import pytest
+from factories import town_filing
 
 from models.base.errors import UserError
 from models.demo import fill_demo
@@ -23,47 +24,8 @@ from models.registry.people import Company, Person
 
 SIZE = {"people": 80, "companies": 30}
 
-#: what a clerk files today in each town (the test's builder): kind, holder, fields
-FILE_TODAY = {
-    "sao-bento": (
-        "event-stall",
-        "company",
-        {"site": "rua-cel-ribeiro-da-luz", "equipment": "barraca", "front": "3,00", "depth": "3,00"},
-    ),
-    "sapezal": (
-        "feira-livre",
-        "company",
-        {"site": "Feira do Produtor", "equipment": "banca", "front": "2,00", "depth": "1,50"},
-    ),
-    "ilha-comprida": ("ambulante-praia", "person", {"site": "Balneário Icaraí", "equipment": "carrinho"}),
-    "sjc": (
-        "feirante",
-        "person",
-        {
-            "site": "Feira Noturna do Jardim Satélite",
-            "line": "pastel",
-            "section": "xvi",
-            "equipment": "banca",
-            "front": "10,00",
-            "depth": "3,50",
-        },
-    ),
-    "olimpia": ("street-vending", "person", {"site": "Itinerante — área central", "equipment": "carrocinha"}),
-    "cabeceira-grande": ("licenca-ambulante", "person", {"site": "Praça Central", "equipment": "ambulante"}),
-}
-
 #: what the clerk types at issuing where the act sets no term (SJC, Lei 9.158/2014, art. 4º; Cabeceira Grande)
 NO_TERM = {"sjc", "cabeceira-grande"}
-
-#: the infraction an inspector records today in each town (the test's builder)
-INFRACTION_TODAY = {
-    "sao-bento": "sem-placa",
-    "sapezal": "dever-41",
-    "ilha-comprida": "grave-indisciplina",
-    "sjc": None,  # the act's first infraction
-    "olimpia": None,
-    "cabeceira-grande": "fora-do-lugar",
-}
 
 
 @pytest.mark.parametrize("slug", list(TOWNS))
@@ -102,16 +64,6 @@ def _one_municipality_with_its_own_act(town_demo):
     assert len(statuses) >= 3, statuses  # applications in several states
 
 
-def _holder(kind: str):
-    """Someone of the town who has applied for nothing yet."""
-    applied_p = Application.select(Application.person).where(Application.person.is_null(False))
-    applied_c = Application.select(Application.company).where(Application.company.is_null(False))
-    if kind == "person":
-        return {"person_id": Person.select().where(Person.id.not_in(applied_p)).order_by(Person.id).first().id}
-    company = Company.select().where(Company.id.not_in(applied_c) & (Company.municipal_registration != "")).first()
-    return {"company_id": company.id}
-
-
 def _the_front_desk_files_today_and_issues_from_its_worklist(town_demo):
     from models.billing.charges import open_charges_of_application, record_payment
     from models.registry.applications import ApplicationInput, change_status
@@ -120,9 +72,10 @@ def _the_front_desk_files_today_and_issues_from_its_worklist(town_demo):
 
     slug, place, _counts = town_demo
     today = dt.date.today()
-    kind, who, fields = FILE_TODAY[slug]
+    filing = town_filing(slug)  # what the clerk files today (the test's builder)
+    holder = {f"{filing.holder_kind}_id": filing.holder().id}
     app = create_application(
-        ApplicationInput(regime=place.regime_id, permit_kind=kind, **_holder(who), **fields), clerk="Ana Souza"
+        ApplicationInput(regime=place.regime_id, permit_kind=filing.kind, **holder, **filing.fields), clerk="Ana Souza"
     )
     assert app.status == "received" and app.protocol.startswith(f"{today.year}/")
     # the worklist: an application the chefe approved (or one still in analysis, approved now) gets its permit
@@ -189,7 +142,7 @@ def _the_inspector_records_an_infraction_today(town_demo):
 
     slug, place, _counts = town_demo
     regime = get_regime(place.regime_id)
-    code = INFRACTION_TODAY[slug] or regime.infractions[0].code
+    code = town_filing(slug).infraction or regime.infractions[0].code
     permit = Permit.select().where(Permit.regime == place.regime_id).order_by(Permit.id).first()
     now = dt.datetime.combine(dt.date.today(), dt.time(10, 0))
     record = issue_record(

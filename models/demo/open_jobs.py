@@ -13,6 +13,11 @@ The history of a town (``models.demo.desk``) is behind the clerk; these are the 
   applicants than places go to the public draw (art. 21, § 1º).
 * **Cabeceira Grande** — licences asked at the desk (Lei 376/2012, art. 3º), one from a vendor of another town.
 
+Where the act leaves a fee's value to the Administration (``admin_defined``: Sapezal's licence fees, Lei
+1.171/2014, art. 8º; Ilha Comprida's yearly dues, Dec. 890/2017, art. 12; Cabeceira Grande's licence fee), the
+treasury enters it by hand, as a clerk would, with a value marked as the demo's: the fee desk has this month's
+charges to collect in every town.
+
 SJC and Olímpia have their open work in the shared stories (``DemoDesk.pending_applications``).
 """
 
@@ -139,8 +144,8 @@ def open_stories(desk: DemoDesk, regime_id: str) -> list[Iterator]:
     """The stories of the jobs open on ``desk.today`` for the town of ``regime_id`` (see the module's text)."""
     makers = {
         "sao-bento-2026": lambda: _sao_bento(desk),
-        "sapezal-2014": lambda: _sapezal(desk),
-        "ilha-comprida-2017": lambda: _ilha(desk),
+        "sapezal-2014": lambda: [*_sapezal(desk), _fees_this_month(desk, "sapezal-2014", "licenca")],
+        "ilha-comprida-2017": lambda: [*_ilha(desk), _fees_this_month(desk, "ilha-comprida-2017", "tributos-devidos")],
         "cabeceira-grande-2012": lambda: _cabeceira(desk),
     }
     make = makers.get(regime_id)
@@ -299,9 +304,53 @@ def _cabeceira(desk: DemoDesk) -> Iterator[Iterator]:
 #: the licence's fee the demo enters by hand (Lei 376/2012, art. 3º, leaves it to the municipal tax code)
 CABECEIRA_FEE = "96,50"
 
+#: the values the demo enters by hand for the fees an act leaves to the Administration (regime, fee id → value)
+ADMIN_FEES = {
+    ("sapezal-2014", "licenca"): "120,00",
+    ("ilha-comprida-2017", "tributos-devidos"): "85,00",
+}
+
+
+def _fees_this_month(desk: DemoDesk, regime_id: str, fee_id: str, count: int = 4) -> Iterator[_dt.date]:
+    """The year's fee of the licences in force, charged by the treasury with the demo's value (the act leaves the
+    value to the Administration: the fee's ``admin_defined``), due this month: the first paid, the others open."""
+    from models.billing.charges import create_charge, record_payment
+    from models.permits import Permit
+    from models.rules.regimes import get_regime
+
+    on = desk.day(1)
+    yield on
+    regime = get_regime(regime_id)
+    fee = next(f for f in regime.fees if f.id == fee_id)
+    month_start = desk.today.replace(day=1)
+    permits = (
+        Permit.select()
+        .where((Permit.regime == regime_id) & (Permit.status == "active"))
+        .order_by(Permit.id)
+        .limit(count)
+    )
+    for i, permit in enumerate(permits):
+        charge = create_charge(
+            kind="yearly",
+            regime=regime_id,
+            label=fee.label,
+            amount=ADMIN_FEES[(regime_id, fee_id)],
+            due_on=month_start if i == 0 else desk.today,
+            basis=f"{regime.short}, {fee.basis}; valor informado pela Administração (dado de demonstração)",
+            by="tesouraria",
+            permit=permit,
+            today=on,
+        )
+        if i == 0:
+            record_payment(
+                charge, paid_on=on, amount=charge.amount, reference=f"DEMO-{charge.number}", by="tesouraria", today=on
+            )
+
 
 def _licence_fee(desk: DemoDesk, on: _dt.date, *, paid: bool):
     """The licence's fee charged by hand on the day of issue, paid within the week (or not yet)."""
+
+    month_start = desk.today.replace(day=1)  # the one still open is due this month: the fee desk's job
 
     def act(permit) -> None:
         from models.billing.charges import create_charge, record_payment
@@ -311,7 +360,7 @@ def _licence_fee(desk: DemoDesk, on: _dt.date, *, paid: bool):
             regime="cabeceira-grande-2012",
             label="Taxa da licença de vendedor ambulante",
             amount=CABECEIRA_FEE,
-            due_on=on + _dt.timedelta(days=10),
+            due_on=on + _dt.timedelta(days=10) if paid else max(on + _dt.timedelta(days=10), month_start),
             basis="Lei 376/2012, art. 3º; valor da legislação tributária municipal (dado de demonstração)",
             by="tesouraria",
             permit=permit,

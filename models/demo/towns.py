@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from models.base.errors import UserError
 
-__all__ = ["DEFAULT_TOWN", "TOWNS", "Town", "keep_only_own_act", "set_municipality", "town"]
+__all__ = ["DEFAULT_TOWN", "README_TOWN", "TOWNS", "Town", "keep_only_own_act", "set_municipality", "town"]
 
 
 @dataclass(frozen=True)
@@ -183,6 +183,9 @@ TOWNS: dict[str, Town] = {
 
 #: the town the demo without ``--town`` sets as its municipality (it holds all six acts' data: README)
 DEFAULT_TOWN = "olimpia"
+
+#: the town whose demo (``praca demo --town``) the README's screenshots and report images show (issue 31 §2)
+README_TOWN = "sao-bento"
 
 
 def town(slug: str) -> Town:
