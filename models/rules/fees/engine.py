@@ -124,7 +124,7 @@ def fee_quote(
         _check_equipment_limits(regime, inp)
 
     notes: list[str] = []
-    energy_fees = [f for f in regime.fees if f.kind == "energy"]
+    energy_fees = [f for f in regime.fees if f.tiers]  # an energy fee, or one said as a formula by the tier
     tier_owner: tuple[Fee, EnergyTier] | None = None
     if energy != ENERGY_NONE:
         for fee in energy_fees:
@@ -153,7 +153,7 @@ def fee_quote(
 
     selected: list[Fee] = []
     if explicit is not None:
-        selected = [f for f in explicit if not (f.kind == "energy" and energy == ENERGY_NONE)]
+        selected = [f for f in explicit if not (f.tiers and energy == ENERGY_NONE)]
         if tier_owner is not None and tier_owner[0] not in selected:
             notes.append(
                 f"Energia: a tarifa de energia não faz parte dos preços pedidos "
@@ -284,9 +284,11 @@ def _formula_called_for(regime: Regime, fee: Fee, inp: Inputs) -> bool:
         "equipment": inp.equipment is not None,
         "front": inp.front is not None,
         "line": inp.line is not None,
-        "area": inp.area is not None,
+        "area": inp.area is not None or (inp.front is not None and inp.depth is not None),
         "venue": inp.venue is not None,
     }
+    if "energy" in reads and inp.energy == ENERGY_NONE:  # a tariff by the consumption declared: none declared
+        return False
     return any(given[name] for name in given if name in reads)
 
 

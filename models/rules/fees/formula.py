@@ -14,7 +14,7 @@ from typing import Any
 from models.base.errors import UserError
 from models.base.money import format_brl, format_factor, parse_typed, round_cents
 from models.rules.fees.inputs import Inputs, due_text, in_formula, join_basis, unit_value_detail, year_for
-from models.rules.fees.results import AskedValue, QuoteLine
+from models.rules.fees.results import ENERGY_NONE, AskedValue, QuoteLine
 from models.rules.formulas.evaluate import EvaluationError, Value, shown
 from models.rules.formulas.syntax import Call, Expr, Num, Str
 from models.rules.regimes import Regime
@@ -32,6 +32,7 @@ _DESK_WORDS = {
     "equipment": ("o equipamento", "equipment"),
     "line": ("o ramo", "line"),
     "venue": ("o imóvel", "venue"),
+    "energy": ("a faixa de energia", "energy"),
 }
 
 
@@ -274,6 +275,8 @@ class _Pricing:
             value = inp.equipment.id if inp.equipment is not None else None
         elif name == "line":
             value = inp.line.id if inp.line is not None else None
+        elif name == "energy":
+            value = inp.energy if inp.energy != ENERGY_NONE else None
         else:  # venue
             value = inp.venue.id if inp.venue is not None else None
         if value is None:
@@ -405,6 +408,7 @@ def formula_line(
         formula=pricing.show(shown_key),
         basis=join_basis(regime, *pricing.bases),
         fee=fee.id,
+        kind=fee.line_kind,
         year=year,
         due=due_text(fee),
         details=tuple(pricing.details),

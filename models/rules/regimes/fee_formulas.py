@@ -36,7 +36,7 @@ DESK_INPUTS: dict[str, Type] = {
     "local": BOOL,
 }
 #: the desk's inputs that choose from one of the act's lists
-DESK_CATEGORIES = {"equipment": "equipamento", "line": "ramo", "venue": "imóvel"}
+DESK_CATEGORIES = {"equipment": "equipamento", "line": "ramo", "venue": "imóvel", "energy": "faixa de energia"}
 
 
 @dataclass(frozen=True)
@@ -113,6 +113,7 @@ def compile_fee(regime: Regime, fee: Fee) -> FeeProgram:
     desk["equipment"] = Category("equipamento", frozenset(e.id for e in regime.equipment_kinds))
     desk["line"] = Category("ramo", frozenset(line.id for line in regime.lines))
     desk["venue"] = Category("imóvel", frozenset(regime.ids("venue")))
+    desk["energy"] = Category("faixa de energia", frozenset(t.id for f in regime.fees for t in f.tiers))
     trees: dict[str, Expr] = {}
     for key, text in _expressions(fee):
         try:
