@@ -101,11 +101,12 @@ def _linear_metre(fee: Fee) -> Fee:
     ]
     metres = "front + hitch" if fee.hitch_counts else "front"
     label = "metros lineares ocupados" + (", com o engate" if fee.hitch_counts else "")
-    basis = fee.hitch_basis if fee.hitch_counts and fee.hitch_basis else fee.basis
+    bases: list[str | None] = [fee.hitch_basis] if fee.hitch_counts else []
     if fee.min_metres is not None:
         metres = f"max({metres}, {_number(fee.min_metres)} m)"
         label += f", no mínimo {_number(fee.min_metres).replace('.', ',')} ML"
-        basis = fee.min_metres_basis or basis
+        bases.append(fee.min_metres_basis)
+    basis = "; ".join(b for b in bases if b) or fee.basis
     terms.append(FormulaTerm(name="metros", label=label, formula=metres, basis=basis))
     # "the highest applicable discount applies": tried from the highest rate down, the first that holds decides
     ordered = sorted(fee.discounts, key=lambda d: d.rate, reverse=True)
