@@ -178,3 +178,18 @@ def test_the_permit_kinds_fees_price_the_same_converted_with_and_without_energy(
         kinds, formulas = both("sao-bento-2026", **inputs)
         assert isinstance(kinds, dict) and formulas == kinds
         assert ("energy" in kinds) == (energy != "none")
+
+
+def test_a_table_by_one_id_is_looked_up_with_the_first_row_of_each_id_and_its_last_row_for_every_other():
+    """A table whose rows compare one desk name with an id is read by lookup (issue 29 §8): the same row as
+    trying the rows in order — the first of a repeated id, the "every other case" row for an id not listed."""
+    from models.rules.formulas.syntax import parse
+    from models.rules.regimes.fee_formulas import _keyed
+
+    whens = (parse("venue == 'a'"), parse("venue == 'b'"), parse("venue == 'a'"), None)
+    assert _keyed(whens) == ("venue", {"a": 0, "b": 1})
+    assert _keyed((parse("venue == 'a'"), parse("line == 'b'"))) is None  # two names: tried in order
+    assert _keyed((parse("venue == 'a'"), None, parse("venue == 'b'"))) is None  # a default row mid-table
+    assert _keyed((parse("venue == 'a' and days == 1 dia"),)) is None
+    program = program_for(CONVERTED["olimpia-2025"], CONVERTED["olimpia-2025"].fee("event-venue"))
+    assert program.tables["taxa_por_dia"].keyed is not None

@@ -208,8 +208,12 @@ def rule_facts(regime: Regime, fee: Fee) -> list[Fact]:
     """The rules of ``fee`` in words, each with its article: the general rule, what its values are, the rows of
     its tables, the values the act leaves to someone, and the exceptions in the order they are tried. A venue
     table says its deposit as a rule of its own."""
+    try:
+        formulas = as_formulas(fee)
+    except ValueError:  # a venue table mixing units in a column: said by its kind's facts only
+        return []
     out: list[Fact] = []
-    for formula_fee in as_formulas(fee):
+    for formula_fee in formulas:
         out.extend(_one(regime, formula_fee))
     return out
 

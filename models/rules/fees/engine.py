@@ -271,15 +271,19 @@ def _price_fee(
 def _formula_called_for(regime: Regime, fee: Fee, inp: Inputs) -> bool:
     """A formula fee is priced unasked when the inputs that describe the stall, which it reads (itself or through
     the fees it adds up: a surcharge on a fee), are given."""
-    reads: set[str] = set()
-    todo, seen = [fee], set()
-    while todo:
-        program = program_for(regime, todo.pop())
-        reads |= program.reads
-        for other in program.fees:
-            if other not in seen and regime.fee(other).kind == "formula":
-                seen.add(other)
-                todo.append(regime.fee(other))
+    first = program_for(regime, fee)
+    if not first.reads_through:  # found once per version of the act
+        reads: set[str] = set()
+        todo, seen = [fee], set()
+        while todo:
+            program = program_for(regime, todo.pop())
+            reads |= program.reads
+            for other in program.fees:
+                if other not in seen and regime.fee(other).kind == "formula":
+                    seen.add(other)
+                    todo.append(regime.fee(other))
+        first.reads_through.append(frozenset(reads))
+    reads_all = first.reads_through[0]
     given = {
         "equipment": inp.equipment is not None,
         "front": inp.front is not None,
@@ -287,9 +291,9 @@ def _formula_called_for(regime: Regime, fee: Fee, inp: Inputs) -> bool:
         "area": inp.area is not None or (inp.front is not None and inp.depth is not None),
         "venue": inp.venue is not None,
     }
-    if "energy" in reads and inp.energy == ENERGY_NONE:  # a tariff by the consumption declared: none declared
+    if "energy" in reads_all and inp.energy == ENERGY_NONE:  # a tariff by the consumption declared: none declared
         return False
-    return any(given[name] for name in given if name in reads)
+    return any(given[name] for name in given if name in reads_all)
 
 
 def _unused_inputs(regime: Regime, selected: list[Fee], inp: Inputs) -> list[str]:

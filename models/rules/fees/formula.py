@@ -193,11 +193,24 @@ class _Pricing:
         self.details.append(f"{label} = {self.show(f'term:{name}')} = {_measure(computed)} ({cite})")
         return computed, _measure(computed)
 
+    def _row(self, name: str) -> int | None:
+        """The index of the table's first row that holds (None: none holds)."""
+        table = self.program.tables[name]
+        if table.keyed is not None:  # rows by one desk name's id: looked up
+            found = table.keyed[1].get(str(self.value(table.keyed[0])))
+            if found is None and table.whens[-1] is None:
+                found = len(table.whens) - 1
+            return found
+        for n, when in enumerate(table.whens):
+            if when is None or self.evaluate(f"row:{name}:{n}"):
+                return n
+        return None
+
     def _table(self, name: str) -> tuple[Value, str]:
         table = self.program.tables[name]
-        for n, (row, when) in enumerate(zip(table.table.rows, table.whens, strict=True), start=1):
-            if when is not None and not self.evaluate(f"row:{name}:{n - 1}"):
-                continue
+        index = self._row(name)
+        if index is not None:
+            n, row, when = index + 1, table.table.rows[index], table.whens[index]
             cite = self.regime.cite(row.basis, row.basis_act)
             self.bases.append(row.basis)
             case = row.label or (self.symbolic(when) if when is not None else "demais casos")

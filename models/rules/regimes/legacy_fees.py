@@ -5,7 +5,8 @@ language (issue 29 §6; docs/regime-format.md, *Formula fees*).
 
 :func:`as_formulas` gives the formula fee(s) of a fee: a venue table gives two, its fee and its deposit
 (``<id>-caucao``). A value the act leaves to the Administration becomes a value asked for (``[[fees.inputs]]``,
-``set_by = "administration"``). The conversion is deterministic and total: every fee a file may declare has one.
+``set_by = "administration"``). The conversion is deterministic; a venue table whose venues price one column in
+different units (R$ here, UFESP there) is the one shape it refuses (``ValueError``): a table has one unit.
 """
 
 from __future__ import annotations
@@ -38,8 +39,7 @@ def _unit(amount_unit: str, per: str = "") -> str:
 
 def _number(value: Decimal) -> str:
     """A decimal as a number of the language (a dot, never an exponent)."""
-    text = format(value, "f")
-    return text
+    return format(value, "f")
 
 
 def _texts(ids: tuple[str, ...]) -> str:
@@ -53,15 +53,22 @@ def _condition(when: Condition, metres: str) -> str:
         parts.append("mei" if when.mei else "not mei")
     if when.local is not None:
         parts.append("local" if when.local else "not local")
-    if when.equipment:
-        parts.append(f"equipment in {_texts(when.equipment)}")
     if when.lines:
         parts.append(f"line in {_texts(when.lines)}")
-    if when.max_metres is not None:
-        parts.append(f"{metres} <= {_number(when.max_metres)} m")
-    if when.max_depth is not None:
-        parts.append(f"depth <= {_number(when.max_depth)} m")
+    parts += _stall_limits(when.equipment, when.max_metres, when.max_depth, metres)
     return " and ".join(parts) or "true"
+
+
+def _stall_limits(
+    equipment: tuple[str, ...], max_metres: Decimal | None, max_depth: Decimal | None, metres: str
+) -> list[str]:
+    """The equipment and sizes a discount or an energy tier reaches, as conditions of the language."""
+    parts = [f"equipment in {_texts(equipment)}"] if equipment else []
+    if max_metres is not None:
+        parts.append(f"{metres} <= {_number(max_metres)} m")
+    if max_depth is not None:
+        parts.append(f"depth <= {_number(max_depth)} m")
+    return parts
 
 
 def _formula_fee(fee: Fee, **changes: object) -> Fee:
@@ -129,13 +136,8 @@ def _energy(fee: Fee) -> Fee:
     assert fee.unit is not None, "the loader requires it of an energy fee"
     rows = []
     for tier in fee.tiers:
-        parts = [f"energy == '{tier.id}'"]
-        if tier.equipment:
-            parts.append(f"equipment in {_texts(tier.equipment)}")
-        if tier.max_metres is not None:
-            parts.append(f"front + hitch <= {_number(tier.max_metres)} m")
-        if tier.max_depth is not None:
-            parts.append(f"depth <= {_number(tier.max_depth)} m")
+        limits = _stall_limits(tier.equipment, tier.max_metres, tier.max_depth, "front + hitch")
+        parts = [f"energy == '{tier.id}'", *limits]
         rows.append(
             TableRow(
                 value=tier.factor,
@@ -166,24 +168,19 @@ def _per_area_month(fee: Fee) -> Fee:
 
 
 def _venue_table(fee: Fee) -> tuple[Fee, ...]:
-    def table(name: str, label: str, unit_of: str, pick: str) -> DecisionTable:
-        rows = []
+    def table(name: str, label: str, per: str, pick: str) -> DecisionTable:
+        """One column of the act's table (``pick``: a venue's key), a row per venue that has it."""
+        rows, units = [], set()
         for venue in fee.venues:
-            amount: Amount | int | None = getattr(venue, pick)
-            if amount is None:
+            value: Amount | int | None = getattr(venue, pick)
+            if value is None:
                 continue
-            if isinstance(amount, int):
-                value, unit = Decimal(amount), unit_of
-            else:
-                value, unit = amount.value, _unit(amount.unit, unit_of)
-            rows.append(TableRow(value=value, basis=venue.basis, when=f"venue == '{venue.id}'", label=venue.label))
-        units = {_unit(a.unit) for v in fee.venues for a in (getattr(v, pick),) if isinstance(a, Amount)}
-        unit = units.pop() if len(units) == 1 else ""
-        if unit_of and isinstance(getattr(fee.venues[0], pick), Amount):
-            unit = f"{unit}/{unit_of}"
-        elif unit_of:
-            unit = unit_of
-        return DecisionTable(name=name, label=label, rows=tuple(rows), unit=unit)
+            amount = value if isinstance(value, Amount) else Amount(value=Decimal(value), unit="")
+            units.add(_unit(amount.unit, per) if amount.unit else per)
+            rows.append(TableRow(amount.value, venue.basis, when=f"venue == '{venue.id}'", label=venue.label))
+        if len(units) > 1:  # one table, one unit: no shipped act mixes them
+            raise ValueError(f"{fee.id}: {pick} em unidades diferentes ({', '.join(sorted(units))})")
+        return DecisionTable(name=name, label=label, rows=tuple(rows), unit=units.pop() if units else per)
 
     one_day = table("taxa_um_dia", "Taxa por 1 dia, conforme o imóvel", "", "one_day")
     per_day = table("taxa_por_dia", "Taxa por dia, conforme o imóvel", "dia", "per_day")
