@@ -421,7 +421,7 @@ def formula_line(
         formula=pricing.show(shown_key),
         basis=join_basis(regime, *pricing.bases),
         fee=fee.id,
-        kind=fee.line_kind,
+        kind=fee.line_kind or "charge",
         year=year,
         due=due_text(fee),
         details=tuple(pricing.details),
