@@ -150,6 +150,7 @@ def run(backend: str, repeat: int) -> list[Figure]:
     for stall in feira[:50]:
         one = fee_quote(sjc, fees=["licence-fee"], year=2026, index_factors=factors, **stall).total
         assert one == fee_quote(sjc, fees=["licence-fee-formula"], year=2026, index_factors=factors, **stall).total
+    figures_converted = _converted(repeat, backend, stalls, feira, factors)
     compiled = compiled_count()  # each formula fee compiled once, at its first quote: never again
     with cpu_clock():
         ours, theirs = paired(
@@ -166,7 +167,8 @@ def run(backend: str, repeat: int) -> list[Figure]:
             theirs,
             LIMIT,
             detail="fee engine (praca quote's pricing); São Bento art. 9º and SJC art. 11 as formulas",
-        )
+        ),
+        figures_converted,
     ]
 
     with open_scratch(backend) as url:
@@ -210,6 +212,49 @@ def run(backend: str, repeat: int) -> list[Figure]:
         )
         figures.append(_command_line(url, backend, sao_bento_text, stalls[:CLI_QUOTES], repeat))
     return figures
+
+
+def _converted(repeat: int, backend: str, stalls: list[dict], feira: list[dict], factors: dict) -> Figure:
+    """Every fee of the shipped acts said as a formula (``models.rules.regimes.legacy_fees``: the conversion
+    an installed act of the older kinds would go through) against the fee-kind engine, the same requests: São
+    Bento's stalls with their energy tier, Olímpia's venues by the day, SJC's stalls by the month."""
+    import dataclasses
+
+    from models.rules.fees import fee_quote
+    from models.rules.regimes import get_regime
+    from models.rules.regimes.legacy_fees import as_formulas
+
+    def converted(regime):
+        return dataclasses.replace(regime, fees=tuple(f for fee in regime.fees for f in as_formulas(fee)))
+
+    shipped = {name: get_regime(name) for name in ("sao-bento-2026", "olimpia-2025", "sjc-2014")}
+    written = {name: converted(regime) for name, regime in shipped.items()}
+    rng = random.Random(data.SEED + 2)
+    energy = {"barraca": "high", "trailer": "high", "reboque": "high"}
+    requests = [("sao-bento-2026", {**s, "energy": energy.get(s["equipment"], "none")}) for s in stalls]
+    venues = shipped["olimpia-2025"].ids("venue")
+    requests += [("olimpia-2025", {"venue": rng.choice(venues), "days": rng.randint(1, 7)}) for _ in stalls]
+    requests += [("sjc-2014", {**s, "year": 2026, "index_factors": factors}) for s in feira]
+    for name, inputs in requests[::40]:  # the same figures, or the comparison means nothing
+        assert fee_quote(shipped[name], **inputs).total == fee_quote(written[name], **inputs).total, inputs
+
+    def quotes(regimes):
+        def fn() -> None:
+            for name, inputs in requests:
+                fee_quote(regimes[name], **inputs)
+
+        return fn
+
+    with cpu_clock():
+        ours, theirs = paired(quotes(written), quotes(shipped), repeat)
+    return ratio_figure(
+        f"{len(requests)} quotes, every fee of three acts converted to formulas vs the fee kinds",
+        backend,
+        ours,
+        theirs,
+        LIMIT,
+        detail="legacy_fees.as_formulas: linear-metre + energy, venue-table + deposit, per-area-month + INPC",
+    )
 
 
 def _command_line(url: str, backend: str, text: str, stalls: list[dict], repeat: int) -> Figure:

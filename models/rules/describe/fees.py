@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from models.base.money import format_brl, format_decimal_br, format_factor
+from models.rules.describe.rules import rule_facts
 from models.rules.describe.text import (
     Fact,
     amount,
@@ -160,6 +161,9 @@ def fee_facts(regime: Regime, fee: Fee) -> list[Fact]:
     else:
         head = cap(fee_kind(fee))
     out = [fact(regime, head, fee)]
+    rules = rule_facts(regime, fee)
+    if rules:
+        out.append(Fact(text="A regra, como o ato a diz", details=tuple(rules)))
     if fee.kind == "linear-metre":
         assert fee.coefficient is not None, "the loader requires it of a linear-metre fee"
         formula = f"V = {format_decimal_br(fee.coefficient, 2)} × {fee.unit} × ML × (1 − D)"

@@ -144,7 +144,7 @@ def fee_quote(
         _check_equipment_limits(regime, inp)
 
     notes: list[str] = []
-    energy_fees = [f for f in regime.fees if f.kind == "energy"]
+    energy_fees = [f for f in regime.fees if f.tiers]  # an energy fee, or one said as a formula by the tier
     tier_owner: tuple[Fee, EnergyTier] | None = None
     if energy != ENERGY_NONE:
         for fee in energy_fees:
@@ -173,7 +173,7 @@ def fee_quote(
 
     selected: list[Fee] = []
     if explicit is not None:
-        selected = [f for f in explicit if not (f.kind == "energy" and energy == ENERGY_NONE)]
+        selected = [f for f in explicit if not (f.tiers and energy == ENERGY_NONE)]
         if tier_owner is not None and tier_owner[0] not in selected:
             notes.append(
                 f"Energia: a tarifa de energia não faz parte dos preços pedidos "
@@ -292,23 +292,29 @@ def _price_fee(
 def _formula_called_for(regime: Regime, fee: Fee, inp: Inputs) -> bool:
     """A formula fee is priced unasked when the inputs that describe the stall, which it reads (itself or through
     the fees it adds up: a surcharge on a fee), are given."""
-    reads: set[str] = set()
-    todo, seen = [fee], set()
-    while todo:
-        program = program_for(regime, todo.pop())
-        reads |= program.reads
-        for other in program.fees:
-            if other not in seen and regime.fee(other).kind == "formula":
-                seen.add(other)
-                todo.append(regime.fee(other))
+    first = program_for(regime, fee)
+    if not first.reads_through:  # found once per version of the act
+        reads: set[str] = set()
+        todo, seen = [fee], set()
+        while todo:
+            program = program_for(regime, todo.pop())
+            reads |= program.reads
+            for other in program.fees:
+                if other not in seen and regime.fee(other).kind == "formula":
+                    seen.add(other)
+                    todo.append(regime.fee(other))
+        first.reads_through.append(frozenset(reads))
+    reads_all = first.reads_through[0]
     given = {
         "equipment": inp.equipment is not None,
         "front": inp.front is not None,
         "line": inp.line is not None,
-        "area": inp.area is not None,
+        "area": inp.area is not None or (inp.front is not None and inp.depth is not None),
         "venue": inp.venue is not None,
     }
-    return any(given[name] for name in given if name in reads)
+    if "energy" in reads_all and inp.energy == ENERGY_NONE:  # a tariff by the consumption declared: none declared
+        return False
+    return any(given[name] for name in given if name in reads_all)
 
 
 def _unused_inputs(regime: Regime, selected: list[Fee], inp: Inputs) -> list[str]:

@@ -23,7 +23,7 @@ from models.rules.fees.inputs import (
     unit_value_detail,
     year_for,
 )
-from models.rules.fees.results import AskedValue, QuoteLine
+from models.rules.fees.results import ENERGY_NONE, AskedValue, QuoteLine
 from models.rules.formulas.evaluate import EvaluationError, Value, shown
 from models.rules.formulas.syntax import Call, Expr, Num, Str
 from models.rules.regimes import Regime
@@ -41,6 +41,7 @@ _DESK_WORDS = {
     "equipment": ("o equipamento", "equipment"),
     "line": ("o ramo", "line"),
     "venue": ("o imóvel", "venue"),
+    "energy": ("a faixa de energia", "energy"),
 }
 
 
@@ -211,11 +212,24 @@ class _Pricing:
         self.details.append(f"{label} = {self.show(f'term:{name}')} = {_measure(computed)} ({cite})")
         return computed, _measure(computed)
 
+    def _row(self, name: str) -> int | None:
+        """The index of the table's first row that holds (None: none holds)."""
+        table = self.program.tables[name]
+        if table.keyed is not None:  # rows by one desk name's id: looked up
+            found = table.keyed[1].get(str(self.value(table.keyed[0])))
+            if found is None and table.whens[-1] is None:
+                found = len(table.whens) - 1
+            return found
+        for n, when in enumerate(table.whens):
+            if when is None or self.evaluate(f"row:{name}:{n}"):
+                return n
+        return None
+
     def _table(self, name: str) -> tuple[Value, str]:
         table = self.program.tables[name]
-        for n, (row, when) in enumerate(zip(table.table.rows, table.whens, strict=True), start=1):
-            if when is not None and not self.evaluate(f"row:{name}:{n - 1}"):
-                continue
+        index = self._row(name)
+        if index is not None:
+            n, row, when = index + 1, table.table.rows[index], table.whens[index]
             cite = self.regime.cite(row.basis, row.basis_act, row.amended_by)
             self.bases.append(row.basis)
             case = row.label or (self.symbolic(when) if when is not None else "demais casos")
@@ -298,6 +312,8 @@ class _Pricing:
             value = inp.equipment.id if inp.equipment is not None else None
         elif name == "line":
             value = inp.line.id if inp.line is not None else None
+        elif name == "energy":
+            value = inp.energy if inp.energy != ENERGY_NONE else None
         else:  # venue
             value = inp.venue.id if inp.venue is not None else None
         if value is None:
@@ -429,6 +445,7 @@ def formula_line(
         formula=pricing.show(shown_key),
         basis=join_basis(regime, *pricing.bases),
         fee=fee.id,
+        kind=fee.line_kind or "charge",
         year=year,
         due=due_text(fee),
         details=tuple(pricing.details),

@@ -15,7 +15,7 @@ from decimal import Decimal
 from typing import TYPE_CHECKING
 
 from models.rules.formulas.compiled import Compiled, compile_expr
-from models.rules.formulas.syntax import Call, Expr, FormulaError, Name, Num, Str, names, parse, substituted
+from models.rules.formulas.syntax import Binary, Call, Expr, FormulaError, Name, Num, Str, names, parse, substituted
 from models.rules.formulas.types import BOOL, MONEY, NUMBER, Category, Dim, Type, check, parse_unit, type_text
 from models.rules.regimes.model import Fee
 from models.rules.regimes.model.fees import AskedInput, DecisionTable, FeeException, FormulaTerm
@@ -43,7 +43,7 @@ DESK_INPUTS: dict[str, Type] = {
     "local": BOOL,
 }
 #: the desk's inputs that choose from one of the act's lists
-DESK_CATEGORIES = {"equipment": "equipamento", "line": "ramo", "venue": "imóvel"}
+DESK_CATEGORIES = {"equipment": "equipamento", "line": "ramo", "venue": "imóvel", "energy": "faixa de energia"}
 
 
 @dataclass(frozen=True)
@@ -60,6 +60,29 @@ class TableProgram:
     whens: tuple[Expr | None, ...]  # one per row; None: every other case
     dim: Dim
     fiscal: str | None
+    #: a table whose every row but a last "every other case" is ``NAME == 'id'`` over one desk name (a price by
+    #: venue, by line): that name and the first row of each id, looked up rather than tried row by row
+    keyed: tuple[str, dict[str, int]] | None = None
+
+
+def _keyed(whens: tuple[Expr | None, ...]) -> tuple[str, dict[str, int]] | None:
+    """The lookup of a table whose rows each compare one desk name with an id (first hit kept)."""
+    name: str | None = None
+    rows: dict[str, int] = {}
+    for n, when in enumerate(whens):
+        if when is None and n == len(whens) - 1:
+            break
+        if not (
+            isinstance(when, Binary)
+            and when.op == "=="
+            and isinstance(when.left, Name)
+            and isinstance(when.right, Str)
+            and when.left.name in (name or when.left.name,)
+        ):
+            return None
+        name = when.left.name
+        rows.setdefault(when.right.value, n)
+    return (name, rows) if name is not None else None
 
 
 @dataclass(frozen=True)
@@ -90,6 +113,8 @@ class FeeProgram:
     #: texts the engine writes alike for every quote of this version (a term's detail, an exception's rule),
     #: kept once written
     said: dict[str, str] = field(default_factory=dict, compare=False)
+    #: the desk's inputs it reads itself or through the fees it adds up (found at its first quote)
+    reads_through: list[frozenset[str]] = field(default_factory=list, compare=False)
     errors: tuple[tuple[str, FormulaError], ...] = field(default=(), compare=False)
 
 
@@ -120,6 +145,7 @@ def compile_fee(regime: Regime, fee: Fee) -> FeeProgram:
     desk["equipment"] = Category("equipamento", frozenset(e.id for e in regime.equipment_kinds))
     desk["line"] = Category("ramo", frozenset(line.id for line in regime.lines))
     desk["venue"] = Category("imóvel", frozenset(regime.ids("venue")))
+    desk["energy"] = Category("faixa de energia", frozenset(t.id for f in regime.fees for t in f.tiers))
     trees: dict[str, Expr] = {}
     for key, text in _expressions(fee):
         try:
@@ -192,7 +218,10 @@ def compile_fee(regime: Regime, fee: Fee) -> FeeProgram:
         whens = tuple(
             None if row.when is None else trees.get(f"tables[{i}].rows[{j}].when") for j, row in enumerate(table.rows)
         )
-        table_programs[name] = TableProgram(table, whens, dim, fiscal)
+        keyed = _keyed(whens)
+        if keyed is not None and keyed[0] not in DESK_CATEGORIES:  # a term or an asked value: tried in order
+            keyed = None
+        table_programs[name] = TableProgram(table, whens, dim, fiscal, keyed)
         return dim
 
     def typed(tree: Expr, *, in_exception: bool) -> Type:

@@ -241,6 +241,8 @@ class Fee:
     inputs: tuple[AskedInput, ...] = ()
     #: cases the act exempts (``Exemption``)
     exemptions: tuple[Exemption, ...] = ()
+    #: ``deposit`` when its line is a refundable deposit (a venue table's caução said as a formula); else a charge
+    line_kind: str | None = None
     #: how Praça reads the act where it can be read two ways and the reading costs someone money
     reading: str | None = None
     notes: str | None = None

@@ -1,0 +1,195 @@
+"""The fee kinds that came before the rule language, said as formulas (issue 29 §6,
+``models.rules.regimes.legacy_fees``): every fee of the six shipped acts converted gives the same figures as the
+fee-kind engine — every worked case of the acts, and any stall, venue or area hypothesis draws."""
+
+from __future__ import annotations
+
+import dataclasses
+from decimal import Decimal
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from models.base.errors import UserError
+from models.rules.fees import fee_quote
+from models.rules.fees.typed import quote_inputs
+from models.rules.regimes import default_regimes_folder, load_regime_text
+from models.rules.regimes.fee_formulas import program_for
+from models.rules.regimes.legacy_fees import admin_value_name, as_formulas
+from models.rules.regimes.regime import Regime
+from models.services import act_cases
+
+FILES = sorted(default_regimes_folder().glob("*.toml"))
+REGIMES = {path.stem: load_regime_text(path.read_text(encoding="utf-8"), path) for path in FILES}
+#: a refusal that is no price: the area used above the line's size (SJC art. 5º) is refused before any formula
+REFUSED_BEFORE_PRICING = {("sjc-2014", "pastel-acima-do-maximo")}
+
+
+def converted(regime: Regime) -> Regime:
+    return dataclasses.replace(regime, fees=tuple(f for fee in regime.fees for f in as_formulas(fee)), sha256=None)
+
+
+CONVERTED = {name: converted(regime) for name, regime in REGIMES.items()}
+
+
+def totals(quote) -> dict[str, Decimal]:
+    """Each fee's charge, and a venue's deposit under ``<fee>-caucao`` (its own fee once converted)."""
+    out: dict[str, Decimal] = {}
+    for line in quote.lines:
+        key = line.fee if line.kind == "charge" or line.fee.endswith("-caucao") else f"{line.fee}-caucao"
+        out[key] = out.get(key, Decimal(0)) + line.amount
+    return out
+
+
+def as_converted(regime: Regime, inputs: dict) -> dict:
+    """The same request to the converted act: a value the Administration sets is asked by its name; a venue
+    table named gives its deposit too."""
+    inputs = dict(inputs)
+    admin = inputs.pop("admin_values", None)
+    if admin:
+        inputs["asked"] = {**(inputs.get("asked") or {}), **{admin_value_name(k): v for k, v in admin.items()}}
+    if inputs.get("fees"):
+        inputs["fees"] = [
+            ident
+            for fee in inputs["fees"]
+            for ident in ([fee, f"{fee}-caucao"] if regime.fee(fee).kind == "venue-table" else [fee])
+        ]
+    return inputs
+
+
+def both(name: str, **inputs) -> tuple[object, object]:
+    """The fee-kind engine's totals and the converted act's, or the refusal of each (``UserError``)."""
+    out = []
+    for regime, given_inputs in ((REGIMES[name], inputs), (CONVERTED[name], as_converted(REGIMES[name], inputs))):
+        try:
+            out.append(totals(fee_quote(regime, **given_inputs)))
+        except UserError as exc:
+            out.append(type(exc))
+    return out[0], out[1]
+
+
+def test_every_fee_of_the_six_acts_compiles_as_a_formula_without_a_mistake():
+    count = 0
+    for name, regime in CONVERTED.items():
+        for fee in regime.fees:
+            assert fee.kind == "formula"
+            assert program_for(regime, fee).errors == (), (name, fee.id)
+            count += 1
+    assert count == sum(len(as_formulas(f)) for r in REGIMES.values() for f in r.fees) >= 15
+
+
+def _quote_cases():
+    for name, regime in REGIMES.items():
+        for case in regime.cases:
+            if case.kind == "quote":
+                yield pytest.param(name, case, id=f"{name}:{case.id}")
+
+
+@pytest.mark.parametrize("name, case", list(_quote_cases()))
+def test_every_worked_case_of_the_acts_gives_the_same_figures_converted(name, case):
+    typed = act_cases._typed(case)
+    typed.pop("unit-value", None)
+    try:
+        inputs = quote_inputs(typed)
+    except UserError:
+        return  # a case about how the command line reads its input: no price
+    inputs.setdefault("year", case.date.year)
+    inputs["unit_overrides"] = act_cases._unit_values(case, inputs["year"])
+    kinds, formulas = both(name, **inputs)
+    if (name, case.id) in REFUSED_BEFORE_PRICING:
+        assert kinds is UserError and isinstance(formulas, dict)
+        return
+    assert formulas == kinds
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    equipment=st.sampled_from(
+        ["barraca", "trailer", "reboque", "carrinho-pipoca", "carrinho-algodao-doce", "carrinho-cachorro-quente"]
+    ),
+    front=st.decimals(min_value=Decimal("0.01"), max_value=Decimal("12"), places=2).map(str),
+    hitch=st.one_of(st.none(), st.decimals(min_value=Decimal("0"), max_value=Decimal("3"), places=2).map(str)),
+    depth=st.one_of(st.none(), st.decimals(min_value=Decimal("0.10"), max_value=Decimal("6"), places=2).map(str)),
+    mei=st.booleans(),
+    local=st.booleans(),
+    energy=st.sampled_from(["none", "low", "high"]),
+)
+def test_sao_bentos_stall_prices_the_same_converted(equipment, front, hitch, depth, mei, local, energy):
+    """Dec. 4.794/2026, arts. 9º and 12: the price by linear metre with its discounts, and the energy tiers."""
+    inputs = dict(equipment=equipment, front=front, depth=depth, mei=mei, local=local, energy=energy)
+    if hitch is not None and equipment in ("trailer", "reboque"):
+        inputs["hitch"] = hitch
+    kinds, formulas = both("sao-bento-2026", **inputs)
+    if kinds is UserError:
+        return  # the fee-kind engine refuses (a size beyond the equipment's, a tier it is not entitled to)
+    assert formulas == kinds
+
+
+@settings(max_examples=40, deadline=None)
+@given(venue_days=st.data(), days=st.integers(min_value=1, max_value=9), year=st.sampled_from([2025, 2026]))
+def test_olimpias_venue_table_prices_the_same_converted(venue_days, days, year):
+    """LC 324/2025, art. 89: one day at the one-day rate; two or more at the daily rate, at least the minimum;
+    the deposit apart."""
+    venue = venue_days.draw(st.sampled_from(REGIMES["olimpia-2025"].ids("venue")))
+    kinds, formulas = both("olimpia-2025", venue=venue, days=days, year=year)
+    assert isinstance(kinds, dict) and formulas == kinds
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    front=st.decimals(min_value=Decimal("0.5"), max_value=Decimal("4"), places=2).map(str),
+    depth=st.decimals(min_value=Decimal("0.5"), max_value=Decimal("3.5"), places=2).map(str),
+    year=st.sampled_from([2014, 2020]),
+    factor=st.decimals(min_value=Decimal("1.0001"), max_value=Decimal("2.5"), places=4).map(str),
+)
+def test_sjcs_monthly_fee_prices_the_same_converted(front, depth, year, factor):
+    """Lei 9.158/2014, art. 11, §§ 5º e 7º: R$ 2,50 per m² used, a month, corrected by the INPC."""
+    inputs = dict(line="pastel", front=front, depth=depth, year=year, index_factors={"INPC": factor})
+    kinds, formulas = both("sjc-2014", **inputs)
+    assert isinstance(kinds, dict) and formulas == kinds
+
+
+@pytest.mark.parametrize(
+    "name, fee, value, days",
+    [
+        ("cabeceira-grande-2012", "taxa-licenca", "150,00", None),
+        ("olimpia-2025", "street-vending-tax", "12,34", 3),
+        ("olimpia-2025", "depot-feira", None, 4),
+        ("sjc-2014", "rateio-energia-banheiros", "80,00", None),
+    ],
+)
+def test_fixed_and_daily_fees_and_the_administrations_value_price_the_same_converted(name, fee, value, days):
+    inputs: dict = dict(fees=[fee], days=days)
+    if value is not None:
+        inputs["admin_values"] = {fee: value}
+    kinds, formulas = both(name, **inputs)
+    assert isinstance(kinds, dict) and formulas == kinds
+    if value is not None:  # without the value both refuse: the act leaves it to the Administration
+        assert both(name, fees=[fee], days=days) == (UserError, UserError)
+
+
+def test_the_permit_kinds_fees_price_the_same_converted_with_and_without_energy():
+    """São Bento's permit kind names the occupation price and the energy tariff: without a tier declared, the
+    tariff is left out by both; with one, both price it."""
+    kind = REGIMES["sao-bento-2026"].permit_kinds[0].id
+    for energy in ("none", "high"):
+        inputs = dict(permit_kind=kind, equipment="barraca", front="4,00", depth="3,00", energy=energy)
+        kinds, formulas = both("sao-bento-2026", **inputs)
+        assert isinstance(kinds, dict) and formulas == kinds
+        assert ("energy" in kinds) == (energy != "none")
+
+
+def test_a_table_by_one_id_is_looked_up_with_the_first_row_of_each_id_and_its_last_row_for_every_other():
+    """A table whose rows compare one desk name with an id is read by lookup (issue 29 §8): the same row as
+    trying the rows in order — the first of a repeated id, the "every other case" row for an id not listed."""
+    from models.rules.formulas.syntax import parse
+    from models.rules.regimes.fee_formulas import _keyed
+
+    whens = (parse("venue == 'a'"), parse("venue == 'b'"), parse("venue == 'a'"), None)
+    assert _keyed(whens) == ("venue", {"a": 0, "b": 1})
+    assert _keyed((parse("venue == 'a'"), parse("line == 'b'"))) is None  # two names: tried in order
+    assert _keyed((parse("venue == 'a'"), None, parse("venue == 'b'"))) is None  # a default row mid-table
+    assert _keyed((parse("venue == 'a' and days == 1 dia"),)) is None
+    program = program_for(CONVERTED["olimpia-2025"], CONVERTED["olimpia-2025"].fee("event-venue"))
+    assert program.tables["taxa_por_dia"].keyed is not None
