@@ -101,8 +101,9 @@ def type_text(kind: Type) -> str:
 # --------------------------------------------------------------------------- units of a term
 
 
+#: longer words first: "mes" must not be read as "m" followed by "es"
 _UNIT_PART = re.compile(
-    r"\s*(R\$|BRL|m²|m2|ml|m|dias_feira|dia_feira|dias|dia|meses|mes|eventos|evento|[A-Z][A-Z0-9]*)\s*"
+    r"\s*(R\$|BRL|meses|mes|m²|m2|ml|m|dias_feira|dia_feira|dias|dia|eventos|evento|[A-Z][A-Z0-9]*)\s*"
 )
 _UNIT_WORDS = {
     "R$": "R$",
