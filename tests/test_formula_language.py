@@ -235,6 +235,16 @@ def test_units_of_a_term_as_written_in_the_file():
         parse_unit("reais por metro")
 
 
+@given(year=st.integers(min_value=1000, max_value=2100), op=st.sampled_from(["<", "<=", "==", ">=", ">", "!="]))
+def test_a_year_compared_is_written_as_a_year(year, op):
+    """São Lourenço do Oeste's exception "year < 2011" reads so on the regime sheet, never "2.011"."""
+    from models.base.money import format_factor
+
+    text = shown(parse(f"year {op} {year}"), lambda node: node.name, None, format_factor)
+    assert text.startswith("year ") and text.endswith(f" {year}")
+    assert shown(parse(f"{year} {op} year"), lambda node: node.name, None, format_factor).startswith(f"{year} ")
+
+
 _WORDS = {
     "R$": "R$", "BRL": "R$", "m": "m", "ml": "m", "m2": "m2", "m²": "m2", "dia": "dia", "dias": "dia",
     "dia_feira": "dia_feira", "dias_feira": "dia_feira", "mes": "mes", "meses": "mes", "evento": "evento",

@@ -402,6 +402,7 @@ def formula_line(
     found = pricing.values.get("base")
     base = found if isinstance(found, Decimal) else None
     amount, shown_key, label = base, "formula", fee.label
+    applied: str | None = None
     for n, exc in enumerate(program.exceptions, start=1):
         cite = pricing._cite(f"exception:{n}", exc.exception.basis, exc.exception.basis_act)
         if not pricing.evaluate(f"when:{n - 1}"):
@@ -419,7 +420,7 @@ def formula_line(
             f"({rule}), {pricing.symbolic(exc.formula)}."
         )
         pricing.bases.append(exc.exception.basis)
-        amount, shown_key = value, f"shown:{n - 1}"
+        amount, shown_key, applied = value, f"shown:{n - 1}", exc.exception.id
         label = f"{fee.label} — {exc.exception.label}"
         break
     if amount is None:  # no exception set the general rule aside: what it lacks is asked for
@@ -439,4 +440,5 @@ def formula_line(
         due=due_text(fee),
         details=tuple(pricing.details),
         asked=tuple(pricing.given),
+        exception=applied,
     )
