@@ -379,6 +379,8 @@ class DemoDesk:
             "sjc-2014": self.sjc,
             "olimpia-2025": self.olimpia,
             "cabeceira-grande-2012": self.cabeceira_grande,
+            "sao-lourenco-do-oeste-1997": self.sao_lourenco,
+            "chapadao-do-sul-2007": self.chapadao,
         }
         stories = [
             *(story for regime_id, make in makers.items() if self.runs(regime_id) for story in make()),
@@ -739,6 +741,53 @@ class DemoDesk:
                 equipment="ambulante",
                 issue={"valid_until": _dt.date(on.year, 12, 31)},
             )  # the act fixes no term: the Administration does
+
+    def sao_lourenco(self):
+        """Lei 1.101/1997 (LC 127/2010): a pushcart's alvará for a few days and one for a show, each for the
+        days paid (the act's validity is the days or the event the alvará is for)."""
+        on = self.day(60)
+        yield self.story(
+            "sao-lourenco-do-oeste-1997",
+            "alvara-ambulante",
+            on - _dt.timedelta(days=2),
+            on,
+            holder={"person": self.person()},
+            equipment="propulsao-humana",
+            issue={"valid_until": on + _dt.timedelta(days=3)},
+        )
+        on = self.day(40)
+        yield self.story(
+            "sao-lourenco-do-oeste-1997",
+            "alvara-evento",
+            on - _dt.timedelta(days=3),
+            on,
+            holder={"person": self.person()},
+            equipment="eventual",
+            issue={"valid_until": on + _dt.timedelta(days=1)},
+        )
+
+    def chapadao(self):
+        """Tabela III of 21/12/2007: a yearly licence for food and a licence by the day for crafts."""
+        on = self.day(90)
+        yield self.story(
+            "chapadao-do-sul-2007",
+            "licenca-ano",
+            on - _dt.timedelta(days=4),
+            on,
+            holder={"person": self.person()},
+            line="generos-alimenticios",
+            issue={"valid_until": _dt.date(on.year, 12, 31)},
+        )
+        on = self.day(50)
+        yield self.story(
+            "chapadao-do-sul-2007",
+            "licenca-dia",
+            on - _dt.timedelta(days=1),
+            on,
+            holder={"person": self.person()},
+            line="bijuterias-artesanato",
+            issue={"valid_until": on + _dt.timedelta(days=2)},
+        )
 
     def pending_applications(self):
         """Applications on the desk's worklist, in every status that is not issued."""
