@@ -381,6 +381,17 @@ def _general_rule(pricing: _Pricing) -> UserError | None:
     return None
 
 
+def _holds(pricing: _Pricing, index: int, unpriced: UserError | None) -> bool:
+    """Whether exception ``index`` holds. With the general rule unpriced, what a condition lacks is not asked
+    before what the rule lacks: the rule's reason is given first, as when the rule is priced first."""
+    try:
+        return bool(pricing.evaluate(f"when:{index}"))
+    except UserError:
+        if unpriced is not None:
+            raise unpriced from None
+        raise
+
+
 def formula_line(
     regime: Regime,
     fee: Fee,
@@ -405,7 +416,7 @@ def formula_line(
     applied: str | None = None
     for n, exc in enumerate(program.exceptions, start=1):
         cite = pricing._cite(f"exception:{n}", exc.exception.basis, exc.exception.basis_act)
-        if not pricing.evaluate(f"when:{n - 1}"):
+        if not _holds(pricing, n - 1, unpriced):
             pricing.details.append(f"Exceção {n} — {exc.exception.label} ({cite}): não se aplica.")
             continue
         value = pricing.evaluate(f"exception:{n - 1}")
