@@ -30,9 +30,11 @@ def sqlite_url(sqlite_url):
 
 REGIME_IDS = [
     "cabeceira-grande-2012",
+    "chapadao-do-sul-2007",
     "ilha-comprida-2017",
     "olimpia-2025",
     "sao-bento-2026",
+    "sao-lourenco-do-oeste-1997",
     "sapezal-2014",
     "sjc-2014",
 ]
@@ -77,7 +79,7 @@ def one_line_error(capsys, code: int) -> str:
 # --------------------------------------------------------------------------- regimes
 
 
-def test_regimes_lists_the_six(capsys):
+def test_regimes_lists_every_shipped_act(capsys):
     assert main(["regimes"]) == 0
     lines = capsys.readouterr().out.splitlines()
     assert [line.split()[0] for line in lines] == REGIME_IDS

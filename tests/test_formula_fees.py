@@ -299,3 +299,51 @@ def test_the_months_run_charges_a_monthly_formula_fee_as_the_fee_kind_it_replace
     created = generate_month(2026, 9, by="tesouraria", today=dt.date(2026, 9, 1))
     stored = Charge.get_by_id(created[0].id)
     assert stored.amount == august.amount and json.loads(stored.detail)["formula"] == september.formula
+
+
+# --------------------------------------------------------------------------- an exception sets the rule aside
+
+
+@given(
+    value=st.decimals(min_value=Decimal("0"), max_value=Decimal("999.99"), places=2),
+    days=st.integers(min_value=1, max_value=60),
+    year=st.integers(min_value=1998, max_value=2010),
+)
+def test_an_exception_that_holds_prices_without_the_general_rule_it_sets_aside(value, days, year):
+    """São Lourenço do Oeste: the table in UFRM came with LC 127/2010; a fact before 2011 is priced by the exception
+    with the value the Administration gives, and the general rule (which needs a UFRM the act never values) is
+    neither priced nor asked for — Catala's base and exceptions: the exception overrides, it does not add."""
+    line = fee_quote(
+        "sao-lourenco-do-oeste-1997",
+        permit_kind="alvara-ambulante",
+        equipment="automotor",
+        days=days,
+        year=year,
+        asked={"valor_antes_2011": value},
+    ).lines[0]
+    assert line.amount == (value * days).quantize(Decimal("0.01"))
+    assert any("em vez da regra geral (taxa_dia × days, não calculada)" in d for d in line.details)
+    assert not any("UFRM" in d for d in line.details)  # nothing of the rule set aside is shown as read
+
+
+def test_the_rule_set_aside_still_asks_when_no_exception_holds_or_the_exception_reads_it():
+    with pytest.raises(UserError, match="UFRM"):  # 2026: the table applies, and the UFRM has no value
+        fee_quote("sao-lourenco-do-oeste-1997", permit_kind="alvara-ambulante", equipment="automotor", days=1)
+    overrides = {("UFRM", 2026): Decimal("120.00")}
+    line = fee_quote(
+        "sao-lourenco-do-oeste-1997",
+        permit_kind="alvara-ambulante",
+        equipment="automotor",
+        days=1,
+        unit_overrides=overrides,
+    ).lines[0]
+    assert line.amount == Decimal("120.00")
+    assert any("Exceção 1" in d and "não se aplica" in d for d in line.details)
+    with pytest.raises(UserError, match="UFM"):  # Chapadão do Sul: the resident's discount reads the base
+        fee_quote(
+            "chapadao-do-sul-2007",
+            permit_kind="licenca-ano",
+            line="moveis",
+            local=True,
+            asked={"desconto_residente": "20"},
+        )

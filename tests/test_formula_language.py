@@ -227,10 +227,36 @@ def test_units_of_a_term_as_written_in_the_file():
     assert parse_unit("R$/m2") == (MONEY / M2, None)
     assert parse_unit("UFESP/m", frozenset({"UFESP"})) == (MONEY / M, "UFESP")
     assert parse_unit("R$/dia") == (MONEY / DAY, None)
+    assert parse_unit("UFM/mes", frozenset({"UFM"})) == (MONEY / Dim.of("mes"), "UFM")  # Chapadão do Sul
+    assert parse_unit("meses") == (Dim.of("mes"), None)
     with pytest.raises(ValueError, match="não declarada"):
         parse_unit("UFM", frozenset({"UFESP"}))
     with pytest.raises(ValueError, match="não reconhecida"):
         parse_unit("reais por metro")
+
+
+@given(year=st.integers(min_value=1000, max_value=2100), op=st.sampled_from(["<", "<=", "==", ">=", ">", "!="]))
+def test_a_year_compared_is_written_as_a_year(year, op):
+    """São Lourenço do Oeste's exception "year < 2011" reads so on the regime sheet, never "2.011"."""
+    from models.base.money import format_factor
+
+    text = shown(parse(f"year {op} {year}"), lambda node: node.name, None, format_factor)
+    assert text.startswith("year ") and text.endswith(f" {year}")
+    assert shown(parse(f"{year} {op} year"), lambda node: node.name, None, format_factor).startswith(f"{year} ")
+
+
+_WORDS = {
+    "R$": "R$", "BRL": "R$", "m": "m", "ml": "m", "m2": "m2", "m²": "m2", "dia": "dia", "dias": "dia",
+    "dia_feira": "dia_feira", "dias_feira": "dia_feira", "mes": "mes", "meses": "mes", "evento": "evento",
+    "eventos": "evento",
+}  # fmt: skip
+
+
+@given(top=st.sampled_from(sorted(_WORDS)), bottom=st.sampled_from(sorted(_WORDS)), spaces=st.booleans())
+def test_every_unit_word_is_read_whole_whatever_it_begins_with(top, bottom, spaces):
+    """ "mes" is a month, never "m" followed by "es"; each word of the format, over each other, as written."""
+    text = f"{top} / {bottom}" if spaces else f"{top}/{bottom}"
+    assert parse_unit(text) == (Dim.of(_WORDS[top]) / Dim.of(_WORDS[bottom]), None)
 
 
 # --------------------------------------------------------------------------- compiled once, the same values

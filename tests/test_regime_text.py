@@ -23,6 +23,24 @@ REGIME_IDS = sorted(REGIMES)
 # the key facts of each act, as both front ends must say them (plain spaces: the screen's
 # non-breaking spaces are normalised before the comparison)
 FACTS = {
+    "sao-lourenco-do-oeste-1997": [
+        "0,55 UFRM/dia",
+        "art. 2º, § 3º, II",
+        "0,60 UFRM por evento",
+        "(redação dada pela Lei Complementar nº 127/2010)",
+        "quando year < 2011",
+        "Produtor do município vendendo produto de origem própria ou do grupo familiar",
+        "art. 2º, § 1º",
+        "Multa: definida pela Administração",
+    ],
+    "chapadao-do-sul-2007": [
+        "0,05 UFM/dia",
+        "Tabela III, item 01",
+        "9,00 UFM",
+        "Tabela III, item 08",
+        "quando local, base × (1 − desconto_residente ÷ 100)",
+        "Alíquota sobre a UFM",
+    ],
     "sao-bento-2026": [
         # schedule: set-up, each day's hours, tear-down (art. 2º, § 1º; art. 5º)
         "Montagem a partir de 27/03/2026 (sexta-feira) às 12:00",

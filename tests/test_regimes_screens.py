@@ -23,7 +23,7 @@ def registry(app_ready, qtbot, sqlite_url):
     return win.pages["cadastros"]
 
 
-def test_regimes_screen_shows_all_five_with_articles(registry):
+def test_regimes_screen_shows_every_shipped_act_with_articles(registry):
     page = registry.regimes_page
     ids = {page.list.item(i).data(Qt.ItemDataRole.UserRole) for i in range(page.list.count())}
     assert ids == {
@@ -33,7 +33,12 @@ def test_regimes_screen_shows_all_five_with_articles(registry):
         "sjc-2014",
         "olimpia-2025",
         "cabeceira-grande-2012",
+        "sao-lourenco-do-oeste-1997",
+        "chapadao-do-sul-2007",
     }
+    page.select("chapadao-do-sul-2007")
+    text = page.browser.toPlainText()
+    assert "Chapadão do Sul/MS" in text and "LC de 21/12/2007, Tabela III, item 08" in text
     page.select("sjc-2014")
     text = page.browser.toPlainText()
     assert "São José dos Campos/SP" in text

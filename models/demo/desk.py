@@ -379,6 +379,8 @@ class DemoDesk:
             "sjc-2014": self.sjc,
             "olimpia-2025": self.olimpia,
             "cabeceira-grande-2012": self.cabeceira_grande,
+            "sao-lourenco-do-oeste-1997": self.sao_lourenco,
+            "chapadao-do-sul-2007": self.chapadao,
         }
         stories = [
             *(story for regime_id, make in makers.items() if self.runs(regime_id) for story in make()),
@@ -739,6 +741,40 @@ class DemoDesk:
                 equipment="ambulante",
                 issue={"valid_until": _dt.date(on.year, 12, 31)},
             )  # the act fixes no term: the Administration does
+
+    def sao_lourenco(self):
+        """Lei 1.101/1997 (LC 127/2010): a pushcart's alvará for a few days and one for a show, each valid for
+        the days or the event paid."""
+        yield from self._short_licences(
+            "sao-lourenco-do-oeste-1997",
+            (60, "alvara-ambulante", 2, {"equipment": "propulsao-humana"}, 3),
+            (40, "alvara-evento", 3, {"equipment": "eventual"}, 1),
+        )
+
+    def chapadao(self):
+        """Tabela III of 21/12/2007: a yearly licence for food (to the 31st of December) and a licence by the day
+        for crafts."""
+        yield from self._short_licences(
+            "chapadao-do-sul-2007",
+            (90, "licenca-ano", 4, {"line": "generos-alimenticios"}, None),
+            (50, "licenca-dia", 1, {"line": "bijuterias-artesanato"}, 2),
+        )
+
+    def _short_licences(self, regime: str, *plan):
+        """One story per (issued days ago, permit kind, days applied before, the stall, days valid — None: to the
+        end of the year); the act fixes the term by what is paid, the Administration writes it on the permit."""
+        for ago, kind, before, stall, valid_days in plan:
+            on = self.day(ago)
+            until = _dt.date(on.year, 12, 31) if valid_days is None else on + _dt.timedelta(days=valid_days)
+            yield self.story(
+                regime,
+                kind,
+                on - _dt.timedelta(days=before),
+                on,
+                holder={"person": self.person()},
+                issue={"valid_until": until},
+                **stall,
+            )
 
     def pending_applications(self):
         """Applications on the desk's worklist, in every status that is not issued."""

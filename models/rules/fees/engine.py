@@ -237,7 +237,9 @@ def _as_read_and_exempted(regime: Regime, fee: Fee, line: QuoteLine, inp: Inputs
     details = line.details
     if fee.reading and line.kind == "charge":
         details = (*details, f"Leitura adotada ({regime.cite_item(fee)}): {fee.reading}")
-    if fee.amended_by:  # the value as an amending act worded it: said with the figure
+    if fee.amended_by and line.exception is None:
+        # the general rule as an amending act worded it: said with the figure (an exception that set the rule
+        # aside cites its own article, not the amended wording)
         line = dataclasses.replace(line, basis=f"{line.basis} ({wording(fee.amended_by)})")
     exemption = next((e for e in fee.exemptions if e.id == inp.exemption), None)
     waived = exemption is not None and ("deposit" if line.kind == "deposit" else "fee") in exemption.waives

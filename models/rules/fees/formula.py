@@ -177,6 +177,10 @@ class _Pricing:
     # -- names
     def _read(self, name: str) -> tuple[Value, str]:
         program, regime = self.program, self.regime
+        if name == "base":  # an exception that reads the general rule, when the rule was set aside unpriced
+            base = self.evaluate("formula")
+            assert isinstance(base, Decimal)
+            return base, _measure(base)
         if name in program.terms:
             return self._term(name)
         if name in program.tables:
@@ -399,6 +403,35 @@ def _unit(unit: str) -> str:
     return f" {unit}" if unit else ""
 
 
+def _general_rule(pricing: _Pricing) -> UserError | None:
+    """Price the general rule first (its reading comes first in the details). When it cannot be priced — a
+    fiscal unit without a value, a measure not given — the reason is kept and nothing it read is shown: an
+    exception that holds sets the rule aside and prices without it (a value before the table an amending act
+    added, asked for), and only when none does is the reason given (Catala's base and exceptions)."""
+    details, given = len(pricing.details), len(pricing.given)
+    kept = dict(pricing.values), dict(pricing.texts), dict(pricing.products), dict(pricing.called)
+    try:
+        base = pricing.evaluate("formula")
+    except UserError as unpriced:
+        del pricing.details[details:], pricing.given[given:]
+        pricing.values, pricing.texts, pricing.products, pricing.called = kept
+        return unpriced
+    assert isinstance(base, Decimal)
+    pricing.values["base"], pricing.texts["base"] = base, _measure(base)
+    return None
+
+
+def _holds(pricing: _Pricing, index: int, unpriced: UserError | None) -> bool:
+    """Whether exception ``index`` holds. With the general rule unpriced, what a condition lacks is not asked
+    before what the rule lacks: the rule's reason is given first, as when the rule is priced first."""
+    try:
+        return bool(pricing.evaluate(f"when:{index}"))
+    except UserError:
+        if unpriced is not None:
+            raise unpriced from None
+        raise
+
+
 def formula_line(
     regime: Regime,
     fee: Fee,
@@ -416,25 +449,34 @@ def formula_line(
         raise UserError(f"{fee.label}: fórmula inválida em {key}, coluna {error.column}: {error.reason}", field="fees")
     year = year_for(fee, inp.year)
     pricing = _Pricing(regime, program, inp, year, asked, asked_by, fee_amount)
-    base = pricing.evaluate("formula")
-    assert isinstance(base, Decimal)
+    unpriced = _general_rule(pricing)
+    found = pricing.values.get("base")
+    base = found if isinstance(found, Decimal) else None
     amount, shown_key, label = base, "formula", fee.label
-    pricing.values["base"], pricing.texts["base"] = base, _measure(base)
+    applied: str | None = None
     for n, exc in enumerate(program.exceptions, start=1):
         cite = pricing._cite(f"exception:{n}", exc.exception.basis, exc.exception.basis_act, exc.exception.amended_by)
-        if not pricing.evaluate(f"when:{n - 1}"):
+        if not _holds(pricing, n - 1, unpriced):
             pricing.details.append(f"Exceção {n} — {exc.exception.label} ({cite}): não se aplica.")
             continue
         value = pricing.evaluate(f"exception:{n - 1}")
         assert isinstance(value, Decimal)
+        rule = (
+            f"{pricing.show('formula')} = {_measure(base)}"
+            if base is not None
+            else f"{pricing.symbolic(program.formula)}, não calculada"
+        )
         pricing.details.append(
             f"Exceção {n} — {exc.exception.label} ({cite}): aplica-se; em vez da regra geral "
-            f"({pricing.show('formula')} = {_measure(base)}), {pricing.symbolic(exc.formula)}."
+            f"({rule}), {pricing.symbolic(exc.formula)}."
         )
         pricing.bases.append(exc.exception.basis)
-        amount, shown_key = value, f"shown:{n - 1}"
+        amount, shown_key, applied = value, f"shown:{n - 1}", exc.exception.id
         label = f"{fee.label} — {exc.exception.label}"
         break
+    if amount is None:  # no exception set the general rule aside: what it lacks is asked for
+        assert unpriced is not None
+        raise unpriced
     if amount < 0:
         raise UserError(f"{fee.label}: a fórmula deu valor negativo ({_measure(amount)}).", field="fees")
     if fee.basis_act:
@@ -450,4 +492,5 @@ def formula_line(
         due=due_text(fee),
         details=tuple(pricing.details),
         asked=tuple(pricing.given),
+        exception=applied,
     )

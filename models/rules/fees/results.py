@@ -51,6 +51,8 @@ class QuoteLine:
     details: tuple[str, ...] = ()
     #: the values the act leaves open that this line was priced with, and who set them
     asked: tuple[AskedValue, ...] = ()
+    #: the id of the exception of a formula fee that set its general rule aside (None: the general rule)
+    exception: str | None = None
 
     def to_dict(self, currency: str = "R$") -> dict[str, Any]:
         data: dict[str, Any] = {
@@ -67,6 +69,8 @@ class QuoteLine:
         }
         if self.asked:
             data["asked"] = [value.to_dict() for value in self.asked]
+        if self.exception:
+            data["exception"] = self.exception
         return data
 
 

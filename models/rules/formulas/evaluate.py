@@ -161,7 +161,7 @@ def shown(
                 inner = f"({inner})"
             return f"não {inner}" if node.op == "not" else f"−{inner}"
         if isinstance(node, Binary):
-            left, right = walk(node.left), walk(node.right)
+            left, right = side(node.left, node.right), side(node.right, node.left)
             if needs_parentheses(node, node.left, False):
                 left = f"({left})"
             if needs_parentheses(node, node.right, True) and not associative(node, node.right):
@@ -177,5 +177,10 @@ def shown(
             return own
         name = SHOWN_FUNCTIONS.get(node.function, node.function)
         return f"{name}({'; '.join(walk(a) for a in node.args)})"
+
+    def side(node: Expr, other: Expr) -> str:
+        if isinstance(node, Num) and isinstance(other, Name) and other.name == "year":
+            return str(node.value)  # a year is written as a year: 2011, never 2.011
+        return walk(node)
 
     return walk(expr)
