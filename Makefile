@@ -42,7 +42,10 @@ run: $(STAMP)
 # pytest-xdist: one worker per core; tests that share a module-scoped fixture stay on one worker (tests/loop.py).
 # PYTEST_JOBS=0 runs in this process alone (a debugger, -x on the first failure in order).
 PYTEST_JOBS ?= auto
-PYTEST := QT_QPA_PLATFORM=offscreen $(PY) -m pytest -n $(PYTEST_JOBS) --dist loadgroup
+# PYTHONDONTWRITEBYTECODE is emptied for the suite: with it set (as some shells and containers do), every worker
+# compiled every module and pytest rewrote every test module's asserts on each run (~18 s of CPU a worker), and each
+# `praca` the tests start in a child process compiled Praça again (~1.7 s of CPU each).
+PYTEST := PYTHONDONTWRITEBYTECODE= QT_QPA_PLATFORM=offscreen $(PY) -m pytest -n $(PYTEST_JOBS) --dist loadgroup
 FAST   := -m "not (libreoffice or chromium or install or subprocess or slow)"
 
 test: $(TSTAMP)

@@ -11,7 +11,6 @@ from __future__ import annotations
 import datetime as dt
 import logging
 import logging.handlers
-import platform
 import sys
 import traceback
 from pathlib import Path
@@ -88,6 +87,8 @@ def log_file() -> Path | None:
 
 def details(kind: type[BaseException], value: BaseException, tb: TracebackType | None) -> str:
     """The report for whoever supports the desk: when, which Praça, Python, Qt and system, and the traceback."""
+    import platform  # only here: 5 ms of the start-up otherwise
+
     import PySide6
 
     import desktop

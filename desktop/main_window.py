@@ -514,7 +514,7 @@ class MainWindow(QMainWindow):
         self.action_help.triggered.connect(lambda: self.show_help())
         help_menu.addAction(self.action_help)
         guides = help_menu.addMenu(self.tr("&Guias das mesas"))
-        from views.help import help_pages
+        from views.help_index import help_pages  # the index alone: the help window's widgets at the first F1
 
         self.guide_actions: dict[str, QAction] = {}
         for page in help_pages():  # the bundled pages (resources/help), each desk's guide among them

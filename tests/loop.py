@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import functools
 import inspect
+import linecache
 import os
 import re
 
@@ -57,10 +58,19 @@ def load_hypothesis_profile() -> str:
 
 @functools.cache
 def _source(func) -> str:
-    try:
-        return inspect.getsource(func)
-    except (OSError, TypeError):
+    """The lines of ``func``'s source (its decorators and nested functions included), read off its code object's line
+    numbers: ``inspect.getsource`` tokenises each function again, ~3 ms a test at collection, on every worker."""
+    code = getattr(inspect.unwrap(func), "__code__", None) if callable(func) else None
+    if code is None:
         return ""
+    lines = linecache.getlines(code.co_filename)
+    return "".join(lines[code.co_firstlineno - 1 : _last_line(code)])
+
+
+def _last_line(code) -> int:
+    lines = [line for _, _, line in code.co_lines() if line is not None]
+    lines += [_last_line(const) for const in code.co_consts if inspect.iscode(const)]
+    return max(lines, default=code.co_firstlineno)
 
 
 @functools.cache
@@ -76,6 +86,13 @@ def _module_spawners(module) -> dict[str, frozenset[str]]:
     return {kind: frozenset(names) for kind, names in found.items()}
 
 
+@functools.cache
+def _in_tests(func) -> bool:
+    """Whether ``func`` is defined in a test module or tests/factories.py (not conftest, pytest or a plugin)."""
+    where = inspect.getsourcefile(func) or ""
+    return os.path.dirname(os.path.abspath(where)) == TESTS and os.path.basename(where) != "conftest.py"
+
+
 def _sources(item) -> list[str]:
     """The test's source and that of each fixture it takes that a test module or tests/factories.py defines (not
     pytest's, a plugin's or conftest's: ``need_client`` names every program, a test names the one it needs)."""
@@ -84,8 +101,7 @@ def _sources(item) -> list[str]:
     for defs in info.name2fixturedefs.values() if info else ():
         for fixturedef in defs:
             func = getattr(fixturedef, "func", None)
-            where = (inspect.getsourcefile(func) or "") if func is not None else ""
-            if os.path.dirname(os.path.abspath(where)) == TESTS and os.path.basename(where) != "conftest.py":
+            if func is not None and _in_tests(func):
                 out.append(_source(func))
     return out
 
@@ -94,12 +110,21 @@ def kinds(item) -> set[str]:
     """The kinds of program ``item`` starts (see :data:`SPAWNS`)."""
     module = getattr(item, "module", None)
     spawners = _module_spawners(module) if module is not None else {}
-    found = set()
+    found: set[str] = set()
     for text in _sources(item):
-        for kind, pattern in SPAWNS.items():
-            if pattern.search(text) or any(re.search(rf"\b{name}\(", text) for name in spawners.get(kind, ())):
-                found.add(kind)
+        found |= _kinds_in(text, tuple(sorted(spawners.items())))
     return found
+
+
+@functools.cache
+def _kinds_in(text: str, spawners: tuple[tuple[str, frozenset[str]], ...]) -> frozenset[str]:
+    """The kinds ``text`` starts, by name or through one of its module's ``spawners`` (a source is read once)."""
+    by_kind = dict(spawners)
+    return frozenset(
+        kind
+        for kind, pattern in SPAWNS.items()
+        if pattern.search(text) or any(re.search(rf"\b{name}\(", text) for name in by_kind.get(kind, ()))
+    )
 
 
 def _module_scoped(item) -> bool:

@@ -20,7 +20,7 @@ def test_the_bundled_help_is_what_the_guides_in_docs_give():
 
 
 def test_every_desk_has_a_guide_in_portuguese():
-    from views.help import help_pages
+    from views.help_index import help_pages
 
     pages = {p.key: p for p in help_pages()}
     assert set(DESKS) <= set(pages) and "primeiros-passos" in pages

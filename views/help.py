@@ -1,40 +1,15 @@
 """The offline help (issue 31 §3): the Portuguese guides bundled in resources/help (generated from docs/ajuda by
 desktop/help_build.py), shown in a window of their own — F1 opens the guide of the desk in use, Ajuda → Guias das
-mesas lists them all. Nothing is fetched: the pages are files of the installed Praça."""
+mesas lists them all (views/help_index.py). Nothing is fetched: the pages are files of the installed Praça."""
 
 from __future__ import annotations
 
-import json
-from dataclasses import dataclass
 from pathlib import Path
 
 from PySide6.QtCore import QUrl
 from PySide6.QtWidgets import QDialog, QDialogButtonBox, QHBoxLayout, QListWidget, QTextBrowser, QVBoxLayout, QWidget
 
-import resources
-
-HELP_DIR = Path(resources.__file__).resolve().parent / "help"
-#: the page shown for a desk without a guide of its own
-HOME = "painel"
-
-
-@dataclass(frozen=True)
-class HelpPage:
-    key: str
-    title: str
-
-    @property
-    def path(self) -> Path:
-        return HELP_DIR / f"{self.key}.html"
-
-
-def help_pages() -> list[HelpPage]:
-    """The bundled guides, in the order of their index."""
-    try:
-        index = json.loads((HELP_DIR / "index.json").read_text(encoding="utf-8"))
-    except (OSError, ValueError):  # an installation without its help: the menu is empty, nothing fails
-        return []
-    return [HelpPage(entry["key"], entry["title"]) for entry in index]
+from views.help_index import HELP_DIR, HOME, help_pages
 
 
 class HelpWindow(QDialog):
