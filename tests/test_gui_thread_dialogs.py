@@ -188,3 +188,124 @@ def test_saving_a_new_user_disables_save_and_keeps_the_window_responsive(
     assert dialog.user is not None and dialog.user.username == "ana.souza"
     assert seen == {"enabled while saving": False} and dialog.save_button.isEnabled()
     assert queries.entries and queries.on_gui_thread() == []
+
+
+def test_the_application_form_assesses_off_the_gui_thread(qtbot, mei, steps):
+    """Atendimento's form: opening it (the applicant and the town), choosing the act and the permit, typing the
+    stall's size — the eligibility, the price and the filing check are worked out on a worker."""
+    import datetime as dt
+
+    from factories import statuses
+
+    from views.application_form import ApplicationDialog
+
+    with steps("abrir o formulário"):
+        dialog = ApplicationDialog("company", mei.id, today=dt.date(2026, 11, 30), now=dt.datetime(2026, 3, 20, 10))
+        qtbot.addWidget(dialog)
+        dialog.show()
+    with steps("escolher o ato e a permissão"):
+        dialog.regime.setCurrentIndex(dialog.regime.findData("sao-bento-2026"))
+        dialog.equipment.setCurrentIndex(dialog.equipment.findData("trailer"))
+        dialog.settle()
+    with steps("digitar o tamanho"):
+        qtbot.keyClicks(dialog.front, "4")
+        qtbot.keyClicks(dialog.depth_edit, "3")
+        result = dialog.settle()
+    assert result is not None and result.quote is not None and statuses(dialog)
+    assert dialog.quote_table.rowCount() == len(result.quote.lines)
+    steps.check()
+
+
+def test_a_stale_assessment_is_dropped_when_the_clerk_types_on(qtbot, mei, monkeypatch):
+    """The clerk changes the front while the last assessment still runs: that answer is never shown; the
+    newest input's is."""
+    import datetime as dt
+
+    import views.application_form as form
+
+    dialog = form.ApplicationDialog("company", mei.id, today=dt.date(2026, 11, 30), now=dt.datetime(2026, 3, 20, 10))
+    qtbot.addWidget(dialog)
+    dialog.show()
+    dialog.regime.setCurrentIndex(dialog.regime.findData("sao-bento-2026"))
+    dialog.equipment.setCurrentIndex(dialog.equipment.findData("trailer"))
+    qtbot.keyClicks(dialog.depth_edit, "3")
+    dialog.settle()
+    real, gate, fronts = form.assess, threading.Event(), {}
+
+    def slow_assess(applicant, data, **kwargs):
+        if data.front == "4":
+            assert gate.wait(5)
+        result = real(applicant, data, **kwargs)
+        fronts[id(result)] = data.front
+        return result
+
+    monkeypatch.setattr(form, "assess", slow_assess)
+    shown, show = [], dialog._assessor.success
+    dialog._assessor.success = lambda result: (shown.append(fronts[id(result)]), show(result))
+    type_text(dialog.front, "4")
+    dialog.update_assessment()  # the pause after typing: the assessment of "4" starts and waits
+    dialog.front.clear()
+    type_text(dialog.front, "5")
+    dialog.update_assessment()  # a newer input while "4" is still being assessed
+    gate.set()
+    result = dialog.settle()
+    assert shown == ["5"] and dialog.last_assessment is result
+    assert (
+        result.quote.total
+        == real(dialog.applicant, dialog.application_input(), energy="none", now=dialog.now()).quote.total
+    )
+
+
+@pytest.fixture
+def simulator(database, app_ready, qtbot):
+    from views.price_simulator import PriceSimulator
+
+    sim = PriceSimulator()
+    qtbot.addWidget(sim)
+    sim.show()
+    return sim
+
+
+def test_the_price_simulator_prices_off_the_gui_thread(simulator, qtbot, steps):
+    with steps("abrir o simulador"):
+        simulator.refresh()
+        simulator.settle()
+    with steps("escolher o ato e o equipamento"):
+        simulator.select_regime("sao-bento-2026")
+        simulator.equipment.setCurrentIndex(simulator.equipment.findData("barraca"))
+        qtbot.keyClicks(simulator.depth_edit, "2")
+        simulator.settle()
+    for key in "2,5":
+        with steps(f"digitar {key!r}"):
+            qtbot.keyClicks(simulator.front, key)
+            simulator.settle()
+    assert simulator.total.text().replace("\xa0", " ") == "Total: R$ 528,28"  # 5,50 × 38,42 × 2,50
+    assert "Calculado com o ato sao-bento-2026" in simulator.notes.text()
+    del steps.worker["digitar ','"]  # "2," is "2": priced again, no statement needed beyond the caches
+    steps.gui.pop("digitar ','")
+    steps.check()
+
+
+def test_the_price_simulator_drops_a_stale_price(simulator, qtbot, monkeypatch):
+    import views.price_simulator as module
+
+    simulator.refresh()
+    simulator.select_regime("sao-bento-2026")
+    simulator.equipment.setCurrentIndex(simulator.equipment.findData("barraca"))
+    qtbot.keyClicks(simulator.depth_edit, "2")
+    simulator.settle()
+    real, gate = module.quote, threading.Event()
+
+    def slow_quote(regime, **values):
+        if str(values.get("front")) == "2":
+            assert gate.wait(5)
+        return real(regime, **values)
+
+    monkeypatch.setattr(module, "quote", slow_quote)
+    shown, show = [], simulator._pricing.success
+    simulator._pricing.success = lambda answer: (shown.append(answer[0].total), show(answer))
+    qtbot.keyClicks(simulator.front, "2")  # priced on the worker, which waits
+    qtbot.keyClicks(simulator.front, ",5")  # newer inputs meanwhile: the price of "2" is stale
+    gate.set()
+    simulator.settle()
+    assert len(shown) == 1 and simulator.total.text().replace("\xa0", " ") == "Total: R$ 528,28"

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from PySide6.QtCore import QEventLoop, QObject, Qt, QThread, QTimer, Signal, Slot
+from PySide6.QtCore import QCoreApplication, QEventLoop, QObject, Qt, QThread, QTimer, Signal, Slot
 from PySide6.QtWidgets import QProgressDialog, QWidget
 
 from models.base.errors import Cancelled
@@ -241,6 +241,14 @@ class LatestQuery(QObject):
         else:
             raise worker.error
         self.settled.emit()
+
+    def wait(self) -> None:
+        """Until the latest request is answered, the event loop running without user input: before a save that
+        needs the answer, and in tests instead of waiting for a widget."""
+        while self.busy:
+            QCoreApplication.processEvents(
+                QEventLoop.ProcessEventsFlag.WaitForMoreEvents | QEventLoop.ProcessEventsFlag.ExcludeUserInputEvents
+            )
 
     def stop(self) -> None:
         """Drop what runs and what waits (the screen closes, the database changes) and wait for the thread."""
