@@ -162,7 +162,8 @@ class SeizuresTab(QWidget):
         if row is None:
             return False
         with user_errors(self.say_refusal) as refused:
-            enf.release_items(enf.get_record(row.record_id), on=self.today, by=current_user_name(), today=self.today)
+            by, today = current_user_name(), self.today
+            in_background(lambda: enf.release_items(enf.get_record(row.record_id), on=today, by=by, today=today))
         if refused:
             return False
         self._say(fill(self.tr("Bens do %1 devolvidos."), row.reference))
@@ -180,15 +181,15 @@ class SeizuresTab(QWidget):
         elif dialog.exec() != QDialog.DialogCode.Accepted:
             return False
         with user_errors(self.say_refusal) as refused:
-            enf.donate_items(
-                enf.get_record(row.record_id),
-                on=self.today,
-                by=current_user_name(),
-                to=dialog.to.text(),
-                reason=dialog.reason.text(),
-                consent=dialog.consent.isChecked(),
-                today=self.today,
-            )
+            typed = {
+                "on": self.today,
+                "by": current_user_name(),
+                "to": dialog.to.text(),
+                "reason": dialog.reason.text(),
+                "consent": dialog.consent.isChecked(),
+                "today": self.today,
+            }
+            in_background(lambda: enf.donate_items(enf.get_record(row.record_id), **typed))
         if refused:
             return False
         self._say(fill(self.tr("Bens do %1 doados a %2."), row.reference, dialog.to.text()))
