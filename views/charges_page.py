@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import datetime as _dt
 from html import escape
+from typing import Any
 
 from PySide6.QtCore import QSize, Qt, Slot
 from PySide6.QtWidgets import (
@@ -199,7 +200,7 @@ class PaymentDialog(GuardedDialog):
 
         charge, today = self.charge, self.today
         with user_errors(self.errors, field="reference") as unreadable:  # a date half typed
-            typed = {
+            typed: dict[str, Any] = {
                 "paid_on": self.paid_on.date(),
                 "amount": self.amount.text(),
                 "reference": self.reference.text(),

@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime as _dt
 import json
 from html import escape
+from typing import Any
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
@@ -86,7 +87,7 @@ class ContestDialog(QDialog):
 
     def accept(self) -> None:
         with user_errors(self.error) as refused:
-            typed = {
+            typed: dict[str, Any] = {
                 "kind": self.kind,
                 "filed_on": self.filed_on.date(),
                 "by": current_user_name(),
@@ -168,7 +169,7 @@ class DecisionDialog(QDialog):
 
     def accept(self) -> None:
         with user_errors(self.error) as refused:
-            typed = {
+            typed: dict[str, Any] = {
                 "outcome": self.outcome.currentData(),
                 "decided_on": self.decided_on.date(),
                 "by": current_user_name(),

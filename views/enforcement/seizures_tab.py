@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as _dt
+from typing import Any
 
 from PySide6.QtWidgets import (
     QDialog,
@@ -181,7 +182,7 @@ class SeizuresTab(QWidget):
         elif dialog.exec() != QDialog.DialogCode.Accepted:
             return False
         with user_errors(self.say_refusal) as refused:
-            typed = {
+            typed: dict[str, Any] = {
                 "on": self.today,
                 "by": current_user_name(),
                 "to": dialog.to.text(),
