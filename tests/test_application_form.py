@@ -102,6 +102,7 @@ def test_a_natural_person_cannot_hold_an_olimpia_tpu(qtbot, app_ready, db_url, t
     qtbot.addWidget(d)
     d.regime.setCurrentIndex(d.regime.findData("olimpia-2025"))
     d.kind.setCurrentIndex(d.kind.findData("street-food-tpu-a"))
+    d.settle()  # assessed off the GUI thread (issue 27 §5)
     rows = statuses(d)
     assert any(k.startswith("✘ Forma jurídica") for k in rows)
     assert "Não apto" in d.verdict.text() and "art. 162" in d.verdict.text()

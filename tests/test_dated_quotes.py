@@ -41,6 +41,7 @@ def test_the_simulator_prices_by_the_version_in_force_on_its_date(amended, app_r
     def total_on(day: str) -> str:
         sim.date.clear()
         qtbot.keyClicks(sim.date, day)
+        sim.settle()  # priced off the GUI thread (issue 27 §5)
         assert sim.error.text() == ""
         return sim.total.text().replace("\xa0", " ")
 
@@ -52,6 +53,7 @@ def test_the_simulator_prices_by_the_version_in_force_on_its_date(amended, app_r
     assert total_on("26032026") == "Total: R$ 691,56"  # in force from its first day
     sim.date.clear()  # Dec. 4.794/2026, art. 15: in force from 24/03/2026 — a day before it is not priced by it
     qtbot.keyClicks(sim.date, "23032026")
+    sim.settle()
     assert "anterior à vigência do Dec. 4.794/2026, em vigor desde 24/03/2026" in sim.error.text()
     assert sim.total.text() == ""
     sim.date.clear()

@@ -36,11 +36,14 @@ def test_the_simulator_asks_for_the_value_the_act_leaves_open_and_records_who_se
     simulator.permit_kind.setCurrentIndex(simulator.permit_kind.findData("event-stall"))
     simulator.equipment.setCurrentIndex(simulator.equipment.findData("barraca"))
     qtbot.keyClicks(simulator.front, "3")
+    simulator.settle()
     assert "nota do fiscal" in simulator.error.text()
     qtbot.keyClicks(edit, "7")
+    simulator.settle()
     assert "fora dos limites do ato" in simulator.error.text() and edit.styleSheet() != ""
     edit.clear()
     qtbot.keyClicks(edit, "4")
+    simulator.settle()
     assert simulator.error.text() == ""
     amounts = [str(line.amount) for line in simulator.last_quote.lines]
     assert amounts == ["633.93", "61.47"]

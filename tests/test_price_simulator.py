@@ -43,6 +43,7 @@ def fill(simulator, qtbot, regime: str, args: dict) -> None:
     simulator.days.setValue(args.get("days", 0))
     if "year" in args:
         simulator.year.setValue(args["year"])
+    simulator.settle()  # priced off the GUI thread (issue 27 §5)
 
 
 def brl(amount: str) -> str:
@@ -79,8 +80,10 @@ def test_simulator_updates_as_the_clerk_types(simulator, qtbot):
     simulator.equipment.setCurrentIndex(simulator.equipment.findData("barraca"))
     qtbot.keyClicks(simulator.depth_edit, "2")
     qtbot.keyClicks(simulator.front, "2")
+    simulator.settle()
     assert simulator.total.text().replace("\xa0", " ") == "Total: R$ 422,62"  # 5,50 × 38,42 × 2,00
     qtbot.keyClicks(simulator.front, ",5")
+    simulator.settle()
     assert simulator.total.text().replace("\xa0", " ") == "Total: R$ 528,28"  # 2,5 m
 
 
@@ -104,9 +107,11 @@ def test_fees_the_administration_sets_are_asked_on_screen(simulator, qtbot):
     """Lei 1.171/2014, art. 8º leaves the licence fee to a decree: the clerk types it, Praça never invents it."""
     simulator.select_regime("sapezal-2014")
     simulator.permit_kind.setCurrentIndex(simulator.permit_kind.findData("ponto-fixo"))
+    simulator.settle()
     assert "definido pela Administração" in simulator.error.text()
     assert simulator.admin_box.isVisible()
     qtbot.keyClicks(simulator.admin_edits["licenca"], "85,00")
+    simulator.settle()
     assert simulator.error.text() == ""
     assert simulator.total.text().replace("\xa0", " ") == "Total: R$ 85,00"
 
@@ -116,16 +121,19 @@ def test_sizes_and_amounts_are_read_the_pt_br_way(simulator, qtbot):
     simulator.select_regime("sapezal-2014")
     simulator.permit_kind.setCurrentIndex(simulator.permit_kind.findData("ponto-fixo"))
     qtbot.keyClicks(simulator.admin_edits["licenca"], "1.500")  # mil e quinhentos, not R$ 1,50
+    simulator.settle()
     assert simulator.error.text() == ""
     assert simulator.total.text().replace("\xa0", " ") == "Total: R$ 1.500,00"
     simulator.admin_edits["licenca"].clear()
     qtbot.keyClicks(simulator.admin_edits["licenca"], "1.50")
+    simulator.settle()
     assert "duas formas" in simulator.error.text() and simulator.total.text() == ""
     assert simulator.admin_edits["licenca"].styleSheet() != ""
     simulator.select_regime("sao-bento-2026")
     simulator.equipment.setCurrentIndex(simulator.equipment.findData("barraca"))
     qtbot.keyClicks(simulator.depth_edit, "2")
     qtbot.keyClicks(simulator.front, "2.5")  # read two ways: refused with both, marked at the field
+    simulator.settle()
     assert "duas formas" in simulator.error.text() and "Frente" in simulator.error.text()
     assert simulator.front.styleSheet() != "" and simulator.total.text() == ""
 
@@ -158,6 +166,7 @@ def test_the_simulator_takes_the_exemptions_the_act_grants_olimpia_art_90(simula
     offered = [simulator.exemption.itemData(i) for i in range(1, simulator.exemption.count())]
     assert offered == ["assistencial", "em-beneficio-de-entidade"] and simulator.exemption.currentIndex() == 0
     simulator.exemption.setCurrentIndex(simulator.exemption.findData("assistencial"))
+    simulator.settle()
     assert simulator.total.text().endswith(f"Total: {brl('0.00')}")
     assert "art. 90" in simulator.exemption.currentText()
     simulator.select_regime("sjc-2014")

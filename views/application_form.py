@@ -37,10 +37,10 @@ from models.services.filing import create_application
 from models.services.front_desk import Applicant, assess, load_applicant
 from models.store.settings import MUNICIPALITY, get_setting
 from views import theme
-from views.blocks import FieldErrorsView, fill, push_button, user_errors, wrapped_label
+from views.blocks import FieldErrorsView, fill, push_button, show, user_errors, wrapped_label
 from views.documents_table import DocumentsTable
 from views.fit import fit_to_screen
-from views.operations import in_background
+from views.operations import LatestQuery, in_background
 from views.price_simulator import where_to_enter
 from views.save import open_file_name, save_file_name, write_in_background
 from views.widgets import GuardedDialog, current_user_name
@@ -52,6 +52,11 @@ STATUS_LOOK = {
     "missing-data": ("…", "warning", "sem dados"),
     "due-later": ("→", "info", "a apresentar depois"),
 }
+
+
+def _assess(applicant: Applicant, data: ApplicationInput, energy: str, now: _dt.datetime):
+    """The worker thread: the form's eligibility, price and filing check (``models.services.front_desk.assess``)."""
+    return assess(applicant, data, energy=energy, now=now)
 
 
 class ApplicationDialog(GuardedDialog):
@@ -69,10 +74,12 @@ class ApplicationDialog(GuardedDialog):
         super().__init__(parent)
         self.today = now.date() if now is not None else (today or _dt.date.today())
         self._now = now
-        self.applicant: Applicant = load_applicant(applicant_kind, applicant_id)
+        self.applicant: Applicant
+        self.applicant, town, self.regimes = in_background(
+            lambda: (load_applicant(applicant_kind, applicant_id), get_setting(MUNICIPALITY), shipped_regimes())
+        )
         self.application: Application | None = None
         self.files: dict[str, str] = {}
-        self.regimes = shipped_regimes()
         self.setWindowTitle(fill(self.tr("Novo requerimento — %1"), self.applicant.name))
         fit_to_screen(self, QSize(1180, 780))
         layout = QVBoxLayout(self)
@@ -103,7 +110,6 @@ class ApplicationDialog(GuardedDialog):
         for regime in sorted(self.regimes.values(), key=lambda r: r.municipality):
             if regime.permit_kinds:
                 self.regime.addItem(f"{regime.municipality}/{regime.state} — {regime.short}", regime.id)
-        town = get_setting(MUNICIPALITY)
         home = next((r.id for r in self.regimes.values() if r.municipality == town), None)
         if home:
             self.regime.setCurrentIndex(self.regime.findData(home))
@@ -272,6 +278,9 @@ class ApplicationDialog(GuardedDialog):
         self._pending.setSingleShot(True)
         self._pending.setInterval(250)
         self._pending.timeout.connect(self.update_assessment)
+        # ... and off the GUI thread (issue 27 §5): a newer input drops the answer still on its way
+        self._assessor = LatestQuery(self, _assess, self._assessed, self._assessment_refused)
+        self.last_assessment = None
         self.regime.currentIndexChanged.connect(self.regime_changed)
         self.kind.currentIndexChanged.connect(self.kind_changed)
         for combo in (self.line, self.group, self.section, self.equipment, self.energy, self.venue, self.exemption):
@@ -440,25 +449,39 @@ class ApplicationDialog(GuardedDialog):
         self._pending.start()
 
     def settle(self):
-        """Work out what is pending now (before saving, and in tests instead of waiting)."""
+        """Work out what is pending now and wait for it (before saving, and in tests instead of waiting); the
+        assessment shown, None when the input was refused."""
         if self._pending.isActive():
             self._pending.stop()
-            return self.update_assessment()
-        return getattr(self, "last_assessment", None)
+            self.update_assessment()
+        self._assessor.wait()
+        return self.last_assessment
 
-    def update_assessment(self):
+    def update_assessment(self) -> None:
+        """The form as typed now, assessed on a worker thread; shown when it answers (``_assessed``)."""
         if self.application is not None or not self.kind.currentData():
-            return None
+            return
         with user_errors(self.verdict) as refused:
             data = self.application_input()
-            result = assess(self.applicant, data, energy=self.energy.currentData() or "none", now=self.now())
         if refused:
-            return None
+            self._assessor.stop()
+            self.last_assessment = None
+            return
+        self._assessor.ask(self.applicant, data, self.energy.currentData() or "none", self.now())
+
+    def _assessed(self, result) -> None:
+        if self.application is not None:  # filed meanwhile: the protocol's assessment stands
+            return
         self.show_filing(result.filing)
         self.show_rules(result.eligibility)
         self.show_quote(result.quote, result.quote_problem)
         self.last_assessment = result
-        return result
+
+    def _assessment_refused(self, exc: BaseException) -> None:
+        if not isinstance(exc, UserError):
+            raise exc
+        self.last_assessment = None
+        show(self.verdict, exc)
 
     def show_filing(self, check) -> None:
         """Registration closed, the event over (refused), or a late filing the act allows (warned), plainly."""
@@ -514,6 +537,7 @@ class ApplicationDialog(GuardedDialog):
         if self.application is not None:
             return
         self._pending.stop()
+        self._assessor.stop()  # assessed again with what is stored
         try:
             data = self.application_input()
             at = self.now()

@@ -46,7 +46,7 @@ from PySide6.QtWidgets import (
 )
 
 from models.base.errors import FieldErrors, UserError
-from views import theme
+from views import operations, theme
 from views.table_models import RowsModel, selected_row
 
 _PLACE = re.compile(r"%(\d)")
@@ -296,6 +296,12 @@ class FormDialog(QDialog):
     def refused(self) -> user_errors:
         """``with self.refused() as refused: …`` — a refusal marked at its field and said on the error line."""
         return user_errors(self.errors, field=getattr(self, "default_field", ""))
+
+    def in_background(self, call: Callable[[], Any]) -> Any:
+        """``call()`` (the domain's save) off the GUI thread, the dialog's buttons disabled while it runs
+        (``views.operations.in_background``); inside ``with self.refused()`` a refusal shows at its field."""
+        box = getattr(self, "button_box", None)
+        return operations.in_background(call, busy=(box,) if box is not None else ())
 
 
 class ListTab(QWidget):

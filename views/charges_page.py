@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import datetime as _dt
 from html import escape
+from typing import Any
 
 from PySide6.QtCore import QSize, Qt, Slot
 from PySide6.QtWidgets import (
@@ -197,15 +198,21 @@ class PaymentDialog(GuardedDialog):
     def save(self) -> None:
         from models.billing.collection.desk import Overpayment, record_desk_payment
 
-        def record(accept: bool):
-            return record_desk_payment(
-                self.charge,
-                paid_on=self.paid_on.date(),
-                amount=self.amount.text(),
-                reference=self.reference.text(),
-                note=self.note.text(),
-                accept_overpayment=accept,
-                today=self.today,
+        charge, today = self.charge, self.today
+        with user_errors(self.errors, field="reference") as unreadable:  # a date half typed
+            typed: dict[str, Any] = {
+                "paid_on": self.paid_on.date(),
+                "amount": self.amount.text(),
+                "reference": self.reference.text(),
+                "note": self.note.text(),
+            }
+        if unreadable:
+            return
+
+        def record(accept: bool):  # off the GUI thread (issue 27 §5)
+            return in_background(
+                lambda: record_desk_payment(charge, **typed, accept_overpayment=accept, today=today),
+                busy=self.findChildren(QDialogButtonBox),
             )
 
         with user_errors(self.errors, field="reference") as refused:
@@ -485,7 +492,8 @@ class ChargesTab(ListTab):
         """Show the month's plan; on confirmation create it under a progress bar that can cancel everything."""
         year, month = self.month.currentData()
         with user_errors(self.message) as refused:
-            plan = plan_month(year, month, today=self.today)
+            today = self.today
+            plan = in_background(lambda: plan_month(year, month, today=today))
         if refused:
             return []
         if confirm is None:
@@ -649,7 +657,8 @@ class ChargesTab(ListTab):
         if answer != QMessageBox.StandardButton.Yes:
             return False
         with user_errors(self.message) as refused:
-            cancel_charge(get_charge(row.id), reason=reason, by=current_user_name())
+            by = current_user_name()
+            in_background(lambda: cancel_charge(get_charge(row.id), reason=reason, by=by))
         if refused:
             return False
         self.message.setText(fill(self.tr("Cobrança nº %1 cancelada."), row.number))
@@ -669,7 +678,8 @@ class ChargesTab(ListTab):
             if not ok:
                 return False
         with user_errors(self.message) as refused:
-            return_deposit(get_charge(row.id), on=self.today, by=current_user_name(), note=note, today=self.today)
+            by, today = current_user_name(), self.today
+            in_background(lambda: return_deposit(get_charge(row.id), on=today, by=by, note=note, today=today))
         if refused:
             return False
         self.message.setText(fill(self.tr("Caução nº %1 devolvida."), row.number))

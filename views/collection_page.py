@@ -138,28 +138,29 @@ class CollectionPage(QWidget):
     def save(self) -> None:
         self.errors.clear()
         self.message.clear()
+        agreement, rules = (
+            {
+                "agreement": self.agreement.text(),
+                "value_id": self.value_id.currentData() or "",
+                "pix_key": self.pix_key.text(),
+                "pix_name": self.pix_name.text(),
+                "pix_city": self.pix_city.text(),
+            },
+            {
+                "fine_percent": self.fine_percent.text(),
+                "interest_percent": self.interest_percent.text(),
+                "source": self.late_source.text(),
+                "due_days": self.due_days.text(),
+                "debt_term": self.debt_term.text(),
+                "correction_index": self.correction_index.text(),
+                "correction_source": self.correction_source.text(),
+            },
+        )
         with user_errors(self.errors) as refused:
-            save_collection_settings(
-                {
-                    "agreement": self.agreement.text(),
-                    "value_id": self.value_id.currentData() or "",
-                    "pix_key": self.pix_key.text(),
-                    "pix_name": self.pix_name.text(),
-                    "pix_city": self.pix_city.text(),
-                },
-                {
-                    "fine_percent": self.fine_percent.text(),
-                    "interest_percent": self.interest_percent.text(),
-                    "source": self.late_source.text(),
-                    "due_days": self.due_days.text(),
-                    "debt_term": self.debt_term.text(),
-                    "correction_index": self.correction_index.text(),
-                    "correction_source": self.correction_source.text(),
-                },
-            )
+            pix_key = in_background(lambda: (save_collection_settings(agreement, rules), get_agreement().pix_key)[1])
         if refused:
             return
-        self.pix_key.setText(get_agreement().pix_key)
+        self.pix_key.setText(pix_key)
         self.message.setText(self.tr("Convênio de arrecadação salvo."))
 
 
@@ -178,7 +179,7 @@ def save_guia(parent: QWidget, charges: list, path: str | None, *, today, messag
         if not path:
             return None
     with user_errors(message) as refused:
-        guia = issue_guia(charges, today=today, write=lambda g: write_guia_pdf(g, path))
+        guia = in_background(lambda: issue_guia(charges, today=today, write=lambda g: write_guia_pdf(g, path)))
     if refused:
         return None
     message.setText(
@@ -269,7 +270,7 @@ def reverse_on_desk(parent: QWidget, charge, payment_id: int | None, reason: str
         if not ok:
             return None
     with user_errors(message) as refused:
-        reversal = reverse_payment(payment_id, reason=reason)
+        reversal = in_background(lambda: reverse_payment(payment_id, reason=reason))
     if refused:
         return None
     message.setText(

@@ -20,6 +20,7 @@ from models.base.br import format_cpf
 from models.base.errors import FieldErrors, UserError
 from models.registry.people import Company, CompanyInput, PartnerInput, save_company
 from views.blocks import FieldErrorsView
+from views.operations import in_background
 from views.widgets import DocumentEdit, GuardedDialog, add_remove_row, cell_text, make_address_fields
 
 
@@ -171,7 +172,10 @@ class CompanyDialog(GuardedDialog):
 
     def save(self) -> None:
         try:
-            self.company = save_company(self.company_input(), company=self.company)
+            data, company = self.company_input(), self.company
+            self.company = in_background(  # the worker thread (issue 27 §5)
+                lambda: save_company(data, company=company), busy=(self.save_button,)
+            )
         except FieldErrors as exc:
             self.errors.show(exc.errors)
             self.save_button.setToolTip(self.error.text())

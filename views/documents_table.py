@@ -38,9 +38,11 @@ class DocumentsTable(QTableWidget):
     ROWS_SHOWN = 6
 
     def rows_height(self, rows: int) -> int:
-        """The height that shows the header and ``rows`` rows whole."""
+        """The height that shows the header and ``rows`` rows whole, with room for the horizontal scroll bar a
+        narrow pane shows."""
         return (
             self.horizontalHeader().sizeHint().height()
+            + self.horizontalScrollBar().sizeHint().height()
             + rows * max(self.verticalHeader().defaultSectionSize(), DateEdit().sizeHint().height())
             + 2 * self.frameWidth()
             + 2

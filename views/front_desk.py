@@ -402,21 +402,27 @@ class WorklistTab(QWidget):
             )
             if not ok:
                 return False
-        with user_errors(self.message) as refused:
+        by = current_user_name()
+
+        def move():  # the worker thread (issue 27 §5)
             app = get_application(item.id)
             if status == "approved":  # checked again today: rules and the act's term
-                approve_application(app, by=current_user_name(), reason=reason or "")
+                approve_application(app, by=by, reason=reason or "")
             elif status == "awaiting_payment":  # the frozen quote becomes the charges to pay first
                 from models.billing.charges import await_payment
 
-                charges = await_payment(app, by=current_user_name())
-                if charges:
-                    numbers = ", ".join(c.number for c in charges)
-                    self.message.setText(
-                        fill(self.tr("Protocolo %1: aguardando pagamento das cobranças %2."), item.protocol, numbers)
-                    )
+                return await_payment(app, by=by)
             else:
-                change_status(app, status, by=current_user_name(), reason=reason or "")
+                change_status(app, status, by=by, reason=reason or "")
+            return None
+
+        with user_errors(self.message) as refused:
+            charges = in_background(move)
+            if status == "awaiting_payment" and charges:
+                numbers = ", ".join(c.number for c in charges)
+                self.message.setText(
+                    fill(self.tr("Protocolo %1: aguardando pagamento das cobranças %2."), item.protocol, numbers)
+                )
         if refused:
             return False
         if status != "awaiting_payment" or not self.message.text().startswith(self.tr("Protocolo")):

@@ -205,7 +205,8 @@ class HolidaysPage(QWidget):
     @Slot()
     def save_office_hours(self) -> bool:
         with user_errors(lambda text: say(self.message, text, error=True)) as refused:
-            opens, closes = holidays.set_office_hours(self.office.text())
+            typed = self.office.text()
+            opens, closes = in_background(lambda: holidays.set_office_hours(typed))
         if refused:
             self.office.setFocus()
             return False
@@ -255,9 +256,8 @@ class HolidaysPage(QWidget):
             return False
         self.fields.clear()
         with user_errors(self.fields) as refused:
-            row = holidays.add_holiday(
-                *town, self.when.text(), name=self.name.text(), source=self.source.text(), kind=self.kind.currentData()
-            )
+            when, name, source, kind = self.when.text(), self.name.text(), self.source.text(), self.kind.currentData()
+            row = in_background(lambda: holidays.add_holiday(*town, when, name=name, source=source, kind=kind))
         if refused:
             return False
         for edit in (self.when, self.name, self.source):
@@ -282,7 +282,7 @@ class HolidaysPage(QWidget):
 
     def remove(self, holiday_id: int, reason: str) -> bool:
         with user_errors(lambda text: say(self.message, text, error=True)) as refused:
-            row = holidays.remove_holiday(holiday_id, reason=reason)
+            row = in_background(lambda: holidays.remove_holiday(holiday_id, reason=reason))
         if refused:
             return False
         self.show_town()
@@ -313,7 +313,7 @@ class HolidaysPage(QWidget):
         if town is None:
             return False
         with user_errors(lambda text: say(self.message, text, error=True)) as refused:
-            rows = holidays.import_holidays(*town, path)
+            rows = in_background(lambda: holidays.import_holidays(*town, path))
         if refused:
             return False
         self.show_town()
@@ -323,7 +323,8 @@ class HolidaysPage(QWidget):
     def _after(self, done: str, town: tuple[str, str]) -> None:
         """What was done, and the running deadlines of the town that moved."""
         with user_errors(lambda text: say(self.message, text, error=True)) as refused:
-            moved = enf.moved_deadlines(self.today, municipality=town[0])
+            today = self.today
+            moved = in_background(lambda: enf.moved_deadlines(today, municipality=town[0]))
         if refused:
             return
         if not moved:

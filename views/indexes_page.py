@@ -110,9 +110,8 @@ class IndexesPage(QWidget):
         if not code:
             return
         with user_errors(self.message) as refused:
-            set_index_correction(
-                code, self.year.value(), self.rate.text(), entered_by=current_user_name(), reason=self.reason.text()
-            )
+            year, rate, by, reason = self.year.value(), self.rate.text(), current_user_name(), self.reason.text()
+            in_background(lambda: set_index_correction(code, year, rate, entered_by=by, reason=reason))
         if refused:
             (self.year if refused.refused_field == "year" else self.rate).setFocus()
             return

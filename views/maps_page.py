@@ -359,7 +359,7 @@ class MapsPage(QWidget):
         if answer != QMessageBox.StandardButton.Yes:
             return False
         with user_errors(self.message) as refused:
-            delete_site(row.id)
+            in_background(lambda: delete_site(row.id))
         if refused:
             return False
         self.message.setText(fill(self.tr("Local %1 excluído."), row.name))

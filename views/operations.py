@@ -8,10 +8,10 @@ reports ``progress(done, total)``, and a cancelled run raises out of it so its t
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any
 
-from PySide6.QtCore import QEventLoop, QObject, Qt, QThread, QTimer, Signal, Slot
+from PySide6.QtCore import QCoreApplication, QEventLoop, QObject, Qt, QThread, QTimer, Signal, Slot
 from PySide6.QtWidgets import QProgressDialog, QWidget
 
 from models.base.errors import Cancelled
@@ -242,6 +242,14 @@ class LatestQuery(QObject):
             raise worker.error
         self.settled.emit()
 
+    def wait(self) -> None:
+        """Until the latest request is answered, the event loop running without user input: before a save that
+        needs the answer, and in tests instead of waiting for a widget."""
+        while self.busy:
+            QCoreApplication.processEvents(
+                QEventLoop.ProcessEventsFlag.WaitForMoreEvents | QEventLoop.ProcessEventsFlag.ExcludeUserInputEvents
+            )
+
     def stop(self) -> None:
         """Drop what runs and what waits (the screen closes, the database changes) and wait for the thread."""
         self._waiting = None
@@ -251,18 +259,27 @@ class LatestQuery(QObject):
             worker.wait()
 
 
-def in_background(call: Callable[[], Any]) -> Any:
+def in_background(call: Callable[[], Any], *, busy: Iterable[QWidget] = ()) -> Any:
     """``call()`` — a read or a write of the domain — on a worker thread, the GUI thread waiting with its event
     loop running: the window repaints and its timers run, but no click or key reaches it until the work ends (no
-    second save while the first runs). Returns what ``call`` returned, raises what it raised, where it was
-    called. For work that may last, with a progress bar and Cancelar, :func:`run_operation`."""
+    second save while the first runs). ``busy``: the widgets that asked (the Salvar button, a dialog's buttons),
+    disabled while it runs and enabled again after. Returns what ``call`` returned, raises what it raised, where
+    it was called. ``call`` never touches a widget: read the fields before, show the answer after. For work that
+    may last, with a progress bar and Cancelar, :func:`run_operation`."""
+    held = [widget for widget in busy if widget.isEnabled()]
+    for widget in held:
+        widget.setEnabled(False)
     worker = _Call(call)
     loop = QEventLoop()
     worker.finished.connect(loop.quit)
-    worker.start()
-    while not worker.isFinished():
-        loop.exec(QEventLoop.ProcessEventsFlag.ExcludeUserInputEvents)
-    worker.wait()
+    try:
+        worker.start()
+        while not worker.isFinished():
+            loop.exec(QEventLoop.ProcessEventsFlag.ExcludeUserInputEvents)
+        worker.wait()
+    finally:
+        for widget in held:
+            widget.setEnabled(True)
     worker.deleteLater()
     if worker.error is not None:
         raise worker.error

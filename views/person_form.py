@@ -30,6 +30,7 @@ from models.store.files import resolve
 from views import theme
 from views.blocks import FieldErrorsView, fill
 from views.fit import fit_to_screen, scrollable
+from views.operations import in_background
 from views.save import open_file_name
 from views.widgets import DateEdit, DocumentEdit, GuardedDialog, add_remove_row, cell_text, make_address_fields
 
@@ -334,7 +335,10 @@ class PersonDialog(GuardedDialog):
 
     def save(self) -> None:
         try:
-            self.person = save_person(self.person_input(), person=self.person, today=self.today)
+            data, person, today = self.person_input(), self.person, self.today
+            self.person = in_background(  # the worker thread (issue 27 §5)
+                lambda: save_person(data, person=person, today=today), busy=(self.save_button,)
+            )
         except FieldErrors as exc:
             self.errors.show(exc.errors)
             self.save_button.setToolTip(self.error.text())

@@ -24,15 +24,16 @@ from PySide6.QtWidgets import (
 from models.base.errors import UserError
 from models.base.money import format_brl, parse_typed
 from models.billing.pricing import quote
+from models.rules.acts import version_text
 from models.rules.fees import Quote
 from models.rules.fees.formula import asked_inputs, bounds_text, period_inputs
 from models.rules.regimes import Regime, get_regime, shipped_regimes
 from models.rules.regimes.model.fees import SETTERS
 from views import theme
 from views.blocks import error_label, fill, user_errors, wrapped_label
-from views.operations import in_background
+from views.operations import LatestQuery, in_background
 from views.table_models import Column, RowsModel
-from views.widgets import DateEdit, act_version_line, current_user_name
+from views.widgets import DateEdit, current_user_name, version_line
 
 NONE = ""
 
@@ -211,6 +212,7 @@ class PriceSimulator(QWidget):
             spin.valueChanged.connect(self.update_quote)
         self.date.textChanged.connect(self._date_changed)
         self.last_quote: Quote | None = None
+        self._pricing = LatestQuery(self, self._price, self._priced, self._refused)
 
     # -- building ------------------------------------------------------------
     def _metres(self, name: str, placeholder: str) -> QLineEdit:
@@ -235,7 +237,7 @@ class PriceSimulator(QWidget):
     def refresh(self) -> None:
         current = self.regime_combo.currentData()
         with user_errors(self.error) as refused:
-            self.regimes = shipped_regimes()
+            self.regimes = in_background(shipped_regimes)
         if refused:
             return
         self.regime_combo.blockSignals(True)
@@ -361,15 +363,13 @@ class PriceSimulator(QWidget):
             self.year.blockSignals(False)
         self.update_quote()
 
-    def dated_regime(self):
-        """The chosen act in the version in force on the date typed (today when empty); ``UserError`` (field
-        ``date``) when the date is incomplete or impossible."""
-        regime = self.regime()
+    def quote_day(self) -> _dt.date | None:
+        """The date typed (None when empty: today); ``UserError`` (field ``date``) when it is incomplete or
+        impossible."""
         try:
-            day = self.date.date()
+            return self.date.date()
         except UserError as exc:
             raise UserError(fill(self.tr("Data-base: %1"), exc.message), field="date") from None
-        return get_regime(regime.id, on=day or _dt.date.today())
 
     # -- pricing -------------------------------------------------------------
     def inputs(self) -> dict:
@@ -418,42 +418,58 @@ class PriceSimulator(QWidget):
 
     @Slot()
     def update_quote(self) -> None:
+        """What the clerk typed, priced off the GUI thread (the act's version in force on the date and the
+        municipality's values are read from the database): a newer input drops the answer still on its way."""
         regime = self.regime()
         self._mark_field(None)
         if regime is None:
             return
         try:
             values = self.inputs()
+            day = self.quote_day()
         except UserError as exc:
-            values = {"error": exc}
-        if "error" not in values and not any(
-            k in values for k in ("equipment", "line", "venue", "front", "area", "energy", "permit_kind")
-        ):
-            self.model.set_rows([])
-            self.last_quote = None
+            self._pricing.stop()
+            self._refused(exc)
+            return
+        if not any(k in values for k in ("equipment", "line", "venue", "front", "area", "energy", "permit_kind")):
+            self._pricing.stop()
+            self._clear()
             self.error.setText(self.tr("Escolha a permissão, o equipamento, o ramo ou o imóvel para ver o preço."))
-            self.notes.clear()
-            self.total.clear()
-            self.details.clear()
             return
-        try:
-            if "error" in values:
-                raise values["error"]
-            dated = self.dated_regime()
-            result = quote(dated, on=self.date.date(), **values)  # a day before the act's force is refused
-        except UserError as exc:
-            self.model.set_rows([])
-            self.last_quote = None
-            self.error.setText(exc.message + where_to_enter(exc))
-            self.notes.clear()
-            self.total.clear()
-            self.details.clear()
-            self._mark_field(exc.field)
-            return
+        self._pricing.ask(regime.id, day, values)
+
+    def settle(self) -> None:
+        """Until the last input is priced and shown (tests, instead of waiting for a widget)."""
+        self._pricing.wait()
+
+    @staticmethod
+    def _price(regime_id: str, day: _dt.date | None, values: dict) -> tuple[Quote, str, str]:
+        """The worker thread: the act's version in force on ``day`` (today when None) prices ``values``; a day
+        before the act's force is refused. Returns the quote, the version's id and its text."""
+        dated = get_regime(regime_id, on=day or _dt.date.today())
+        result = quote(dated, on=day, **values)
+        return result, dated.id, version_text(dated.id, dated.sha256 or "")
+
+    def _clear(self) -> None:
+        self.model.set_rows([])
+        self.last_quote = None
+        self.notes.clear()
+        self.total.clear()
+        self.details.clear()
+
+    def _refused(self, exc: BaseException) -> None:
+        if not isinstance(exc, UserError):
+            raise exc
+        self._clear()
+        self.error.setText(exc.message + where_to_enter(exc))
+        self._mark_field(exc.field)
+
+    def _priced(self, answer: tuple[Quote, str, str]) -> None:
+        result, regime_id, version = answer
         self.last_quote = result
         self.error.clear()
         lines = [escape(fill(self.tr("Observação: %1"), n)) for n in result.notes]
-        version = act_version_line(self, dated.id, dated.sha256 or "")
+        version = version_line(self, regime_id, version)
         if version:  # the version of the act the date chose
             lines.append(fill(self.tr("Calculado com o %1"), version))
         self.notes.setText("<br>".join(lines))

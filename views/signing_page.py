@@ -116,7 +116,8 @@ class PassphraseDialog(FormDialog):
             self.again.setFocus()
             return
         with user_errors(self.error) as refused:
-            self.result_value = self.action(text) if self.action is not None else text
+            action = self.action
+            self.result_value = self.in_background(lambda: action(text)) if action is not None else text
         if refused:
             self.passphrase.setFocus()
             return
@@ -150,7 +151,7 @@ def unlock_desk(parent: QWidget) -> str | None:
         if dialog.result_value
         else tr("Esta mesa assina até ser fechada: este computador não tem cofre de senhas.")
     )
-    return text + sealed_text(seal_pending_backups())
+    return text + sealed_text(in_background(seal_pending_backups))
 
 
 class SigningPage(QWidget):
@@ -303,7 +304,7 @@ class SigningPage(QWidget):
         if row is not None:
             from models.store.backup import seal_pending_backups
 
-            seal_pending_backups()  # this desk signs now: the session's unsigned automatic backup too
+            in_background(seal_pending_backups)  # this desk signs now: the session's unsigned automatic backup too
             self._done(
                 fill(
                     self.tr(
@@ -348,7 +349,8 @@ class SigningPage(QWidget):
         if not ok:
             return
         with user_errors(self.message) as refused:
-            sk.revoke_key(key.key_id, on=self.today(), reason=reason)
+            on = self.today()
+            in_background(lambda: sk.revoke_key(key.key_id, on=on, reason=reason), busy=(self.revoke_button,))
         if refused:
             return
         self._done(
@@ -363,7 +365,8 @@ class SigningPage(QWidget):
 
     def resign(self) -> None:
         with user_errors(self.message) as refused:
-            numbers = signatures.resign_permits(today=self.today())
+            today = self.today()
+            numbers = in_background(lambda: signatures.resign_permits(today=today), busy=(self.resign_button,))
         if refused:
             return
         if numbers:
@@ -388,7 +391,7 @@ class SigningPage(QWidget):
         if not path:
             return
         with user_errors(self.message) as refused:
-            row = sk.add_public_key(path)
+            row = in_background(lambda: sk.add_public_key(path), busy=(self.add_button,))
         if refused:
             return
         self._done(fill(self.tr("Chave %1 incluída, só para verificação."), row.key_id))
@@ -400,7 +403,8 @@ class SigningPage(QWidget):
 
     def save_url(self) -> None:
         with user_errors(self.message) as refused:
-            sk.set_verify_url(self.url.text())
+            url = self.url.text()
+            in_background(lambda: sk.set_verify_url(url), busy=(self.url_save, self.url))
         if refused:
             self.url.setFocus()
             return
@@ -415,14 +419,14 @@ class SigningPage(QWidget):
         if not path:
             return
         with user_errors(self.message) as refused:
-            write_verify_page(path)
+            _state, url = in_background(lambda: (write_verify_page(path), sk.verify_url()), busy=(self.export_button,))
         if refused:
             return
         self._done(
             fill(
                 self.tr("Página gravada em %1: publique-a em %2."),
                 path,
-                sk.verify_url() or self.tr("o site da prefeitura"),
+                url or self.tr("o site da prefeitura"),
             )
         )
 
@@ -431,7 +435,8 @@ class SigningPage(QWidget):
         if not text:
             return
         with user_errors(self.check_result) as refused:
-            result = signatures.verify_here(text, today=self.today())
+            today = self.today()
+            result = in_background(lambda: signatures.verify_here(text, today=today), busy=(self.check_button,))
         if refused:
             return
         lines = [f"{result.status_pt.upper()} — {result.message}"]

@@ -89,14 +89,15 @@ class UserDialog(FormDialog):
         self.save_button = self.finish(fields).button(QDialogButtonBox.StandardButton.Save)
 
     def accept(self) -> None:
+        fields = {
+            "username": self.username.text(),
+            "name": self.name.text(),
+            "role": self.role.currentData(),
+            "password": self.password.text(),
+            "confirm": self.confirm.text(),
+        }
         with self.refused() as refused:
-            self.user = create_user(
-                username=self.username.text(),
-                name=self.name.text(),
-                role=self.role.currentData(),
-                password=self.password.text(),
-                confirm=self.confirm.text(),
-            )
+            self.user = self.in_background(lambda: create_user(**fields))
         if refused:
             return
         super().accept()
@@ -170,8 +171,9 @@ class UsersPage(QWidget):
         self.active_button.setText(self.tr("&Ativar") if row is not None and not row.active else self.tr("&Desativar"))
 
     def _act(self, act, done: str) -> bool:
+        """``act()`` (a write of the domain) off the GUI thread, the page's buttons disabled while it runs."""
         try:
-            act()
+            in_background(act, busy=(self.new_button, self.role_button, self.password_button, self.active_button))
         except FieldErrors as exc:
             self.message.setText(" ".join(exc.errors.values()))
             return False

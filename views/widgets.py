@@ -324,11 +324,18 @@ def act_version_line(owner: QWidget, regime_id: str, sha: str, *, short: bool = 
     """The act's version a frozen charge, permit or record was computed from — the act, the day that version
     applies from and its short hash — as rich text ("" when the item kept none); one wording on every screen
     (``short``: one line of a details pane that names the act already)."""
-    from html import escape
-
     from views.operations import in_background
 
-    version = in_background(lambda: _version_text(regime_id, sha, short=short))
+    return version_line(
+        owner, regime_id, in_background(lambda: _version_text(regime_id, sha, short=short)), short=short
+    )
+
+
+def version_line(owner: QWidget, regime_id: str, version: str, *, short: bool = False) -> str:
+    """:func:`act_version_line` from the version's text already read (``models.rules.acts.version_text``, on a
+    worker)."""
+    from html import escape
+
     if not version:
         return ""
     if short:  # the act itself is named beside it

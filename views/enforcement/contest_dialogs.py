@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime as _dt
 import json
 from html import escape
+from typing import Any
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
@@ -24,6 +25,7 @@ from models import enforcement as enf
 from models.base.money import format_brl
 from views.blocks import error_label, fill, user_errors
 from views.enforcement.common import day_label
+from views.operations import in_background
 from views.widgets import DateEdit, current_user_name
 
 
@@ -85,17 +87,18 @@ class ContestDialog(QDialog):
 
     def accept(self) -> None:
         with user_errors(self.error) as refused:
-            self.contest = enf.file_contest(
-                self.record,
-                kind=self.kind,
-                filed_on=self.filed_on.date(),
-                by=current_user_name(),
-                grounds=self.grounds.toPlainText(),
-                suspensive=self.suspensive.isChecked(),
-                suspensive_note=self.suspensive_note.text(),
-                instance=self.instance.text(),
-                today=self.today,
-            )
+            typed: dict[str, Any] = {
+                "kind": self.kind,
+                "filed_on": self.filed_on.date(),
+                "by": current_user_name(),
+                "grounds": self.grounds.toPlainText(),
+                "suspensive": self.suspensive.isChecked(),
+                "suspensive_note": self.suspensive_note.text(),
+                "instance": self.instance.text(),
+                "today": self.today,
+            }
+            record = self.record
+            self.contest = in_background(lambda: enf.file_contest(record, **typed), busy=(self.ok_button,))
         if refused:
             return
         super().accept()
@@ -166,17 +169,18 @@ class DecisionDialog(QDialog):
 
     def accept(self) -> None:
         with user_errors(self.error) as refused:
-            self.decided = enf.decide_contest(
-                self.contest,
-                outcome=self.outcome.currentData(),
-                decided_on=self.decided_on.date(),
-                by=current_user_name(),
-                reason=self.reason.toPlainText(),
-                new_amount=self.new_amount.text() if self.new_amount.isEnabled() else None,
-                final=self.final.isChecked(),
-                notified_on=self.notified_on.date(),
-                today=self.today,
-            )
+            typed: dict[str, Any] = {
+                "outcome": self.outcome.currentData(),
+                "decided_on": self.decided_on.date(),
+                "by": current_user_name(),
+                "reason": self.reason.toPlainText(),
+                "new_amount": self.new_amount.text() if self.new_amount.isEnabled() else None,
+                "final": self.final.isChecked(),
+                "notified_on": self.notified_on.date(),
+                "today": self.today,
+            }
+            contest = self.contest
+            self.decided = in_background(lambda: enf.decide_contest(contest, **typed), busy=(self.ok_button,))
         if refused:
             return
         super().accept()

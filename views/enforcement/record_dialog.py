@@ -41,6 +41,7 @@ from views.enforcement.adjust_dialog import AdjustDialog
 from views.enforcement.common import SCOPE_LABELS
 from views.enforcement.record_fields import RecordForm
 from views.fit import fit_to_screen
+from views.operations import in_background
 from views.save import remember_folder, start_folder
 from views.widgets import current_user_name
 
@@ -565,7 +566,8 @@ class RecordDialog(QDialog):
 
     def issue(self) -> None:
         try:
-            self.record = enf.issue_record(self.draft(), by=current_user_name(), today=self.today)
+            draft, by, today = self.draft(), current_user_name(), self.today
+            self.record = in_background(lambda: enf.issue_record(draft, by=by, today=today))  # issue 27 §5
         except FieldErrors as exc:
             self._mark(exc.errors)
             self.error.setText(next(iter(exc.errors.values())))

@@ -523,7 +523,8 @@ class RecordsTab(QWidget):
         if answer != QMessageBox.StandardButton.Yes:
             return False
         with user_errors(self.say_refusal) as refused:
-            permit = enf.apply_to_permit(record, by=current_user_name(), today=self.today)
+            by, today = current_user_name(), self.today
+            permit = in_background(lambda: enf.apply_to_permit(record, by=by, today=today))
         if refused:
             return False
         self._say(fill(self.tr("Permissão nº %1: %2."), permit.number, permit.status_label))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as _dt
+from typing import Any
 
 from PySide6.QtWidgets import (
     QDialog,
@@ -162,7 +163,8 @@ class SeizuresTab(QWidget):
         if row is None:
             return False
         with user_errors(self.say_refusal) as refused:
-            enf.release_items(enf.get_record(row.record_id), on=self.today, by=current_user_name(), today=self.today)
+            by, today = current_user_name(), self.today
+            in_background(lambda: enf.release_items(enf.get_record(row.record_id), on=today, by=by, today=today))
         if refused:
             return False
         self._say(fill(self.tr("Bens do %1 devolvidos."), row.reference))
@@ -180,15 +182,15 @@ class SeizuresTab(QWidget):
         elif dialog.exec() != QDialog.DialogCode.Accepted:
             return False
         with user_errors(self.say_refusal) as refused:
-            enf.donate_items(
-                enf.get_record(row.record_id),
-                on=self.today,
-                by=current_user_name(),
-                to=dialog.to.text(),
-                reason=dialog.reason.text(),
-                consent=dialog.consent.isChecked(),
-                today=self.today,
-            )
+            typed: dict[str, Any] = {
+                "on": self.today,
+                "by": current_user_name(),
+                "to": dialog.to.text(),
+                "reason": dialog.reason.text(),
+                "consent": dialog.consent.isChecked(),
+                "today": self.today,
+            }
+            in_background(lambda: enf.donate_items(enf.get_record(row.record_id), **typed))
         if refused:
             return False
         self._say(fill(self.tr("Bens do %1 doados a %2."), row.reference, dialog.to.text()))

@@ -66,6 +66,7 @@ from views.map_editor.scene import MapScene
 from views.map_editor.style import BREACH, SPOT, metre_text
 from views.map_editor.toolbar import MapToolbar
 from views.map_editor.view import MapView
+from views.operations import in_background
 from views.roles import allow
 from views.save import file_name, save_file_name
 
@@ -195,10 +196,12 @@ class MapEditor(QWidget):
 
     def load(self, site_id: int, segment_id: int | None = None, *, segments: list | None = None) -> None:
         """Open a segment (default: the first) of the site; the undo history starts afresh."""
-        data = plan_of(site_id, segment_id)
+        data, rows, kept = in_background(  # the worker thread (issue 27 §5)
+            lambda: (plan_of(site_id, segment_id), stall_rows(site_id), kept_breaches(site_id))
+        )
         self.site_id = site_id
         self.segment_id = data.segment_id
-        names = {r.permit_id: r.holder_name or "" for r in stall_rows(site_id) if r.permit_id}
+        names = {r.permit_id: r.holder_name or "" for r in rows if r.permit_id}
         position = 0
         if segments is not None:
             self.segment_box.blockSignals(True)
@@ -222,7 +225,7 @@ class MapEditor(QWidget):
             self.scene.addItem(item)
         self.scene.setSceneRect(self.view.street_rect().adjusted(-20_000, -8_000, 20_000, 8_000))
         self._reload_holders()
-        self.kept = kept_breaches(site_id)
+        self.kept = kept
         self._set_enabled(True)
         segment = data.segment
         ends = (
@@ -533,7 +536,9 @@ class MapEditor(QWidget):
 
     # -- holders ---------------------------------------------------------------------
     def _reload_holders(self) -> None:
-        self.holders = {h.permit_id: h for h in site_holders(self.site_id)} if self.site_id is not None else {}
+        site_id = self.site_id
+        found = in_background(lambda: site_holders(site_id)) if site_id is not None else []
+        self.holders = {h.permit_id: h for h in found}
         self._fill_holders()
 
     def _elsewhere(self) -> dict[int, int]:
@@ -694,7 +699,10 @@ class MapEditor(QWidget):
         if self.plan is None or self.site_id is None:
             return False
         try:
-            result = save_layout(self.site_id, self.plan.placed(), segment=self.segment_id, keep_holders=False)
+            site_id, placed, segment_id = self.site_id, self.plan.placed(), self.segment_id
+            result = in_background(  # the worker thread (issue 27 §5): one transaction
+                lambda: save_layout(site_id, placed, segment=segment_id, keep_holders=False)
+            )
         except OpenBreaches as exc:  # the domain refuses it (the README's promise); the screen shows where to act
             self.tabs.setCurrentIndex(0)
             self.show_status(

@@ -37,6 +37,7 @@ from models.registry.people import get_person
 from models.rules.regimes import get_regime
 from models.services.issuing import exchange_sites, renew, transfer_to_heir
 from views.blocks import fill, user_errors
+from views.operations import in_background
 from views.permits.common import (
     DOCUMENTS,
     DueRow,
@@ -105,7 +106,7 @@ class PermitActs(QObject):
     def _run(self, act: Callable[[], Permit], done: Callable[[Permit], str]) -> Permit | None:
         """Run a domain act: its refusal goes to the message line; the permit it results in is selected."""
         with user_errors(self.message.say_refusal) as refused:
-            result = act()
+            result = in_background(act)  # the worker thread (issue 27 §5): the act reads only what it was given
         if refused:
             return None
         self.message.say(done(result))
@@ -406,7 +407,8 @@ class PermitActs(QObject):
             if reason is None:
                 return False
         with user_errors(self.message.say_refusal) as refused:
-            due = extend_startup(permit, by=current_user_name(), reason=reason, today=self.today())
+            by, today = current_user_name(), self.today()
+            due = in_background(lambda: extend_startup(permit, by=by, reason=reason, today=today))
         if refused:
             return False
         self.message.say(
@@ -502,13 +504,9 @@ class PermitActs(QObject):
         ):
             return dialog
         with user_errors(self.message.say_refusal) as refused:
-            mine, theirs = exchange_sites(
-                permit,
-                other,
-                by=current_user_name(),
-                reason=dialog.reason.text(),
-                today=self.today(),
-                key_dir=self.key_dir,
+            by, why, today, key_dir = current_user_name(), dialog.reason.text(), self.today(), self.key_dir
+            mine, theirs = in_background(
+                lambda: exchange_sites(permit, other, by=by, reason=why, today=today, key_dir=key_dir)
             )
         if refused:
             return dialog
@@ -530,7 +528,8 @@ class PermitActs(QObject):
             return False
         record = record_started if fact == "started" else record_picked_up
         with user_errors(self.message.say_refusal) as refused:
-            record(permit, by=current_user_name(), on=self.today())
+            by, today = current_user_name(), self.today()
+            in_background(lambda: record(permit, by=by, on=today))
         if refused:
             return False
         what = self.tr("início das atividades") if fact == "started" else self.tr("retirada do alvará")

@@ -1,0 +1,311 @@
+"""Issue 27 §5: no database on the GUI thread in the dialogs that write — Cadastros → Assinatura (creating,
+rotating, revoking the key, unlocking this desk, the address, the page, the QR check), Cadastros → Usuários (a new
+user, a role, a password, deactivating) — and in the application form's assessment and the price simulator. Each
+step is driven through its real widgets with the query log on (tests/query_log.py); a statement the GUI thread
+runs is named by the screen line that asked for it."""
+
+from __future__ import annotations
+
+import threading
+
+import pytest
+from conftest import run_modal, type_text
+from factories import PASS
+from factories import type_passphrase as _type_passphrase
+from PySide6.QtCore import Qt, QTimer
+
+from models.access import session
+from models.access import signing_keys as sk
+
+
+class Steps:
+    """The GUI thread's statements step by step: ``with steps("criar a chave"): …``; ``gui`` maps each step to the
+    screen lines that ran a statement on the GUI thread, ``worker`` to how many ran on a worker."""
+
+    def __init__(self, queries):
+        self.queries = queries
+        self.gui: dict[str, list[str]] = {}
+        self.worker: dict[str, int] = {}
+        self._step = ""
+
+    def __call__(self, step: str):
+        self._step = step
+        return self
+
+    def __enter__(self):
+        self.queries.entries.clear()
+        self.queries.screens.clear()
+
+    def __exit__(self, *exc):
+        self.gui[self._step] = list(self.queries.screens)
+        self.worker[self._step] = len(self.queries.entries) - len(self.queries.screens)
+        return False
+
+    def check(self) -> None:
+        print({step: len(lines) for step, lines in self.gui.items()})
+        left = {step: lines for step, lines in self.gui.items() if lines}
+        assert not left, "\n".join(f"{step}: {line}" for step, lines in left.items() for line in dict.fromkeys(lines))
+        assert all(self.worker.values()), self.worker  # each step did reach the database, on a worker
+
+
+@pytest.fixture
+def steps(queries):
+    return Steps(queries)
+
+
+@pytest.fixture
+def logged_out():
+    yield
+    session.log_out()
+
+
+def test_the_signing_page_writes_off_the_gui_thread(
+    database, app_ready, qtbot, tmp_path, fresh_desk, monkeypatch, steps
+):
+    import datetime as dt
+
+    from models.store.files import set_store
+    from views.signing_page import SigningPage
+
+    set_store(tmp_path / "files")
+    today = dt.date.today()
+    page = SigningPage(today=today)
+    qtbot.addWidget(page)
+    page.refresh()
+    with steps("criar a chave"):
+        run_modal(page.create_key, _type_passphrase(PASS))
+    kid = sk.active_key().key_id
+    assert kid in page.state.text()
+    sk._session.clear()  # another desk on the same database
+    sk._private.clear()
+    fresh_desk.clear()
+    page.refresh()
+    with steps("liberar esta mesa: senha errada"):
+        wrong = _type_passphrase("uma senha que não é a dela")
+        run_modal(page.unlock, wrong)
+    assert f"Senha incorreta para a chave {kid}" in wrong.error
+    with steps("liberar esta mesa"):
+        run_modal(page.unlock, _type_passphrase(PASS))
+    assert sk.is_unlocked()
+    with steps("salvar o endereço"):
+        type_text(page.url, "https://www.olimpia.sp.gov.br/verificar.html")
+        qtbot.mouseClick(page.url_save, Qt.MouseButton.LeftButton)
+    assert sk.verify_url() == "https://www.olimpia.sp.gov.br/verificar.html"
+    out = tmp_path / "verificar.html"
+    monkeypatch.setattr("views.save.QFileDialog.getSaveFileName", lambda *a, **k: (str(out), ""))
+    with steps("exportar a página"):
+        qtbot.mouseClick(page.export_button, Qt.MouseButton.LeftButton)
+    assert out.exists() and "olimpia" in page.message.text()
+    with steps("conferir um QR"):
+        type_text(page.qr_text, "PRACA2.nada")
+        qtbot.mouseClick(page.check_button, Qt.MouseButton.LeftButton)
+    assert page.check_result.text()
+    with steps("trocar a chave"):
+        run_modal(page.rotate_key, _type_passphrase(PASS + "-2"))
+    assert sk.active_key().key_id != kid
+    page.table.selectRow([row.key_id for row in page.model.rows].index(kid))
+    monkeypatch.setattr("views.signing_page.QInputDialog.getText", lambda *a, **k: ("senha vazada", True))
+    with steps("revogar a chave"):
+        qtbot.mouseClick(page.revoke_button, Qt.MouseButton.LeftButton)
+    assert "revogada" in page.message.text()
+    with steps("reassinar"):
+        qtbot.mouseClick(page.resign_button, Qt.MouseButton.LeftButton)
+    assert "Nenhuma permissão" in page.message.text()
+    steps.check()
+
+
+def test_the_users_page_writes_off_the_gui_thread(
+    database, app_ready, qtbot, no_blocking_message_boxes, logged_out, steps
+):
+    from models.access.users import User, create_user
+    from views.users_page import UsersPage
+
+    password = "senha-forte-123"
+    admin = create_user(username="admin", name="Admin", role="administrador", password=password)
+    session.log_in(admin.as_session())
+    page = UsersPage()
+    qtbot.addWidget(page)
+    page.refresh()
+
+    def fill(dialog, login="ana.souza", confirm=password):
+        type_text(dialog.name, "Ana Souza")
+        type_text(dialog.username, login)
+        dialog.role.setCurrentIndex(dialog.role.findData("atendente"))
+        type_text(dialog.password, password)
+        type_text(dialog.confirm, confirm)
+        qtbot.mouseClick(dialog.save_button, Qt.MouseButton.LeftButton)
+        fill.error = dialog.error.text()
+
+    with steps("novo usuário: recusado"):
+        run_modal(page.new_user, lambda d: fill(d, login="admin"))
+    assert fill.error and User.select().count() == 1  # the login is taken: said at the field, nothing stored
+    with steps("novo usuário"):
+        run_modal(page.new_user, fill)
+    assert "Usuário ana.souza cadastrado (atendente)" in page.message.text()
+    page.table.selectRow([u.username for u in page.model.rows].index("ana.souza"))
+    with steps("alterar o perfil"):
+        assert page.change_role("fiscal")
+    with steps("redefinir a senha"):
+        assert page.reset_password("outra-senha-forte-456")
+    with steps("senha curta: recusada"):
+        assert not page.reset_password("curta")
+    with steps("desativar"):
+        assert page.toggle_active()
+    ana = User.get(User.username == "ana.souza")
+    assert ana.role == "fiscal" and not ana.active
+    steps.check()
+
+
+def test_saving_a_new_user_disables_save_and_keeps_the_window_responsive(
+    database, app_ready, qtbot, logged_out, monkeypatch, queries
+):
+    """While the user is stored on the worker, Salvar is disabled and the GUI thread runs its timers; after, the
+    button is enabled again."""
+    import views.users_page as page_module
+    from models.access.users import create_user
+
+    admin = create_user(username="admin", name="Admin", role="administrador", password="senha-forte-123")
+    session.log_in(admin.as_session())
+    dialog = page_module.UserDialog()
+    qtbot.addWidget(dialog)
+    dialog.show()
+    type_text(dialog.name, "Ana Souza")
+    type_text(dialog.username, "ana.souza")
+    type_text(dialog.password, "senha-forte-123")
+    type_text(dialog.confirm, "senha-forte-123")
+    ticked, seen = threading.Event(), {}
+    real = page_module.create_user
+
+    def slow_create(**fields):
+        assert ticked.wait(5), "the GUI thread was blocked while the user was stored"
+        seen["enabled while saving"] = dialog.save_button.isEnabled()
+        return real(**fields)
+
+    monkeypatch.setattr(page_module, "create_user", slow_create)
+    QTimer.singleShot(50, ticked.set)
+    queries.entries.clear()
+    qtbot.mouseClick(dialog.save_button, Qt.MouseButton.LeftButton)
+    assert dialog.user is not None and dialog.user.username == "ana.souza"
+    assert seen == {"enabled while saving": False} and dialog.save_button.isEnabled()
+    assert queries.entries and queries.on_gui_thread() == []
+
+
+def test_the_application_form_assesses_off_the_gui_thread(qtbot, mei, steps):
+    """Atendimento's form: opening it (the applicant and the town), choosing the act and the permit, typing the
+    stall's size — the eligibility, the price and the filing check are worked out on a worker."""
+    import datetime as dt
+
+    from factories import statuses
+
+    from views.application_form import ApplicationDialog
+
+    with steps("abrir o formulário"):
+        dialog = ApplicationDialog("company", mei.id, today=dt.date(2026, 11, 30), now=dt.datetime(2026, 3, 20, 10))
+        qtbot.addWidget(dialog)
+        dialog.show()
+    with steps("escolher o ato e a permissão"):
+        dialog.regime.setCurrentIndex(dialog.regime.findData("sao-bento-2026"))
+        dialog.equipment.setCurrentIndex(dialog.equipment.findData("trailer"))
+        dialog.settle()
+    with steps("digitar o tamanho"):
+        qtbot.keyClicks(dialog.front, "4")
+        qtbot.keyClicks(dialog.depth_edit, "3")
+        result = dialog.settle()
+    assert result is not None and result.quote is not None and statuses(dialog)
+    assert dialog.quote_table.rowCount() == len(result.quote.lines)
+    steps.check()
+
+
+def test_a_stale_assessment_is_dropped_when_the_clerk_types_on(qtbot, mei, monkeypatch):
+    """The clerk changes the front while the last assessment still runs: that answer is never shown; the
+    newest input's is."""
+    import datetime as dt
+
+    import views.application_form as form
+
+    dialog = form.ApplicationDialog("company", mei.id, today=dt.date(2026, 11, 30), now=dt.datetime(2026, 3, 20, 10))
+    qtbot.addWidget(dialog)
+    dialog.show()
+    dialog.regime.setCurrentIndex(dialog.regime.findData("sao-bento-2026"))
+    dialog.equipment.setCurrentIndex(dialog.equipment.findData("trailer"))
+    qtbot.keyClicks(dialog.depth_edit, "3")
+    dialog.settle()
+    real, gate, fronts = form.assess, threading.Event(), {}
+
+    def slow_assess(applicant, data, **kwargs):
+        if data.front == "4":
+            assert gate.wait(5)
+        result = real(applicant, data, **kwargs)
+        fronts[id(result)] = data.front
+        return result
+
+    monkeypatch.setattr(form, "assess", slow_assess)
+    shown, show = [], dialog._assessor.success
+    dialog._assessor.success = lambda result: (shown.append(fronts[id(result)]), show(result))
+    type_text(dialog.front, "4")
+    dialog.update_assessment()  # the pause after typing: the assessment of "4" starts and waits
+    dialog.front.clear()
+    type_text(dialog.front, "5")
+    dialog.update_assessment()  # a newer input while "4" is still being assessed
+    gate.set()
+    result = dialog.settle()
+    assert shown == ["5"] and dialog.last_assessment is result
+    assert (
+        result.quote.total
+        == real(dialog.applicant, dialog.application_input(), energy="none", now=dialog.now()).quote.total
+    )
+
+
+@pytest.fixture
+def simulator(database, app_ready, qtbot):
+    from views.price_simulator import PriceSimulator
+
+    sim = PriceSimulator()
+    qtbot.addWidget(sim)
+    sim.show()
+    return sim
+
+
+def test_the_price_simulator_prices_off_the_gui_thread(simulator, qtbot, steps):
+    with steps("abrir o simulador"):
+        simulator.refresh()
+        simulator.settle()
+    with steps("escolher o ato e o equipamento"):
+        simulator.select_regime("sao-bento-2026")
+        simulator.equipment.setCurrentIndex(simulator.equipment.findData("barraca"))
+        qtbot.keyClicks(simulator.depth_edit, "2")
+        simulator.settle()
+    for key in "2,5":
+        with steps(f"digitar {key!r}"):
+            qtbot.keyClicks(simulator.front, key)
+            simulator.settle()
+    assert simulator.total.text().replace("\xa0", " ") == "Total: R$ 528,28"  # 5,50 × 38,42 × 2,50
+    assert "Calculado com o ato sao-bento-2026" in simulator.notes.text()
+    del steps.worker["digitar ','"]  # "2," is "2": priced again, no statement needed beyond the caches
+    steps.gui.pop("digitar ','")
+    steps.check()
+
+
+def test_the_price_simulator_drops_a_stale_price(simulator, qtbot, monkeypatch):
+    import views.price_simulator as module
+
+    simulator.refresh()
+    simulator.select_regime("sao-bento-2026")
+    simulator.equipment.setCurrentIndex(simulator.equipment.findData("barraca"))
+    qtbot.keyClicks(simulator.depth_edit, "2")
+    simulator.settle()
+    real, gate = module.quote, threading.Event()
+
+    def slow_quote(regime, **values):
+        if str(values.get("front")) == "2":
+            assert gate.wait(5)
+        return real(regime, **values)
+
+    monkeypatch.setattr(module, "quote", slow_quote)
+    shown, show = [], simulator._pricing.success
+    simulator._pricing.success = lambda answer: (shown.append(answer[0].total), show(answer))
+    qtbot.keyClicks(simulator.front, "2")  # priced on the worker, which waits
+    qtbot.keyClicks(simulator.front, ",5")  # newer inputs meanwhile: the price of "2" is stale
+    gate.set()
+    simulator.settle()
+    assert len(shown) == 1 and simulator.total.text().replace("\xa0", " ") == "Total: R$ 528,28"
