@@ -29,7 +29,7 @@ from models.demo.people import (
     demo_phone,
     demo_rg,
 )
-from models.demo.towns import DEFAULT_TOWN, TOWNS, Town, install_acts, set_municipality
+from models.demo.towns import DEFAULT_TOWN, TOWNS, Town, install_acts, keep_only_own_act, set_municipality
 from models.registry.people import Company, CompanyPartner, HouseholdMember, Person
 from models.store import schema
 from models.store.db import db
@@ -247,7 +247,7 @@ def _fill_town(place: Town, today: _dt.date, key_dir, *, permits: bool) -> dict[
     from models.demo.open_jobs import ilha_arena, open_stories
     from models.demo.sites import demo_town_sites
 
-    counts: dict[str, int] = {}
+    counts = {"acts_retired": keep_only_own_act(place)}  # none in a new database: it holds only the town's act
     if not permits:
         return counts
     regime_id = place.regime_id

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from models.base.errors import UserError
 
-__all__ = ["DEFAULT_TOWN", "TOWNS", "Town", "install_acts", "set_municipality", "town"]
+__all__ = ["DEFAULT_TOWN", "TOWNS", "Town", "install_acts", "keep_only_own_act", "set_municipality", "town"]
 
 
 @dataclass(frozen=True)
@@ -220,6 +220,17 @@ def set_municipality(place: Town) -> None:
             agency=place.agency,
         )
     )
+
+
+def keep_only_own_act(place: Town) -> int:
+    """Only ``place``'s own act is offered for new work: any other act the database already holds (one given to the
+    demo with acts in it) is retired, with the reason — kept readable, nothing deleted. Returns how many."""
+    from models.rules import acts
+
+    others = sorted({v.regime_id for v in acts.history() if v.retired_at is None} - {place.regime_id})
+    for regime_id in others:
+        acts.retire(regime_id, f"Demonstração de {place.label}: o município aplica só o seu próprio ato.")
+    return len(others)
 
 
 def install_acts(place: Town | None) -> int:
