@@ -210,8 +210,8 @@ def resolve_db_url(explicit: str | None) -> str:
 def open_for_computing(explicit: str | None) -> None:
     """Open the database a computation from the acts reads its recorded values from (fiscal-unit values, index
     corrections): ``--db`` when given (a wrong one is an error), else the default one when it exists. With no
-    default database yet the acts are read alone, against an empty database in memory: nothing is created on
-    disk (``praca quote`` and ``praca penalty`` need no set-up)."""
+    default database yet the shipped acts are read alone, against an empty database in memory holding them all:
+    nothing is created on disk (``praca quote`` and ``praca penalty`` need no set-up)."""
     from models.store.bootstrap import open_database
     from models.store.db import NoDatabase
 
@@ -222,6 +222,10 @@ def open_for_computing(explicit: str | None) -> None:
         if explicit is not None:
             raise
         open_database("sqlite:///:memory:", create=True)
+        from models.rules import acts
+
+        acts.install_shipped()  # no municipality's database: the acts shipped with Praça, read alone
+        acts.forget()
 
 
 def files_dir() -> Path:

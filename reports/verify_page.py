@@ -69,6 +69,7 @@ def page_html(state: PageState | None = None, *, now: _dt.datetime | None = None
         "verificar.html.j2",
         municipality=head["municipality"] or "Prefeitura",
         agency=head["agency"],
+        coat_of_arms=head["coat_of_arms"],  # a data: URI: the page stays one file, published as it is
         exported_at=now.strftime("%d/%m/%Y %H:%M"),
         data_json=Markup(data),
     )

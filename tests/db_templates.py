@@ -3,7 +3,8 @@ takes ``database``.
 
 Creating Praça's schema costs tens of milliseconds on SQLite and over a second on PostgreSQL, where each of its
 ~180 CREATE statements makes files the server must sync; ``database`` is taken by most tests of the suite. So the
-schema is made once, by Praça's own ``open_database(create=True)``, and each test gets that result:
+schema is made once, by Praça's own ``open_database(create=True)`` with every shipped act installed
+(:func:`install_every_act`), and each test gets that result:
 
 * **SQLite**: a copy of the template file (the template is closed first, its WAL checkpointed into it: no
   ``-wal`` or ``-shm`` beside it to copy).
@@ -59,6 +60,21 @@ SELECT md5(coalesce(string_agg(x, ',' ORDER BY x), '')) FROM (
 """
 
 
+def install_every_act() -> None:
+    """The tests' empty database holds every act shipped with Praça (a real new database holds none until the
+    administrator installs the municipality's own: ``praca init --act``): a test prices, files and enforces under
+    whichever act it is about without installing it first."""
+    from models.rules import acts
+    from models.store.audit import AUDIT
+
+    AUDIT.suspended += 1  # part of the database as made, as the schema is: no audit entry
+    try:
+        acts.install_shipped()
+    finally:
+        AUDIT.suspended -= 1
+    acts.forget()
+
+
 # --------------------------------------------------------------------------------------------------------- SQLite
 
 
@@ -69,6 +85,7 @@ def _empty_sqlite_template(tmp_path_factory):
 
     path = tmp_path_factory.mktemp("empty-template") / "praca.sqlite3"
     open_database(f"sqlite:///{path}", create=True)
+    install_every_act()
     close_database()
     leftovers = [p.name for p in path.parent.iterdir() if p != path]
     assert not leftovers, f"the closed template left {leftovers} beside it (a WAL not checkpointed)"
@@ -132,6 +149,7 @@ class SchemaPool:
             cur.execute(f'CREATE SCHEMA "{name}"')
         self.digests[name] = ""
         open_database(self.url(name), create=True)
+        install_every_act()
         close_database()
         self.digests[name] = self._digest(name)
         return name

@@ -408,7 +408,7 @@ def make_tab(app_ready, qtbot, keys, clock):
 # A MEI company with its owner, on a fresh database (the application form and the cut-off tests).
 @pytest.fixture
 def mei(app_ready, db_url, tmp_path):
-    open_database(db_url, create=True)
+    open_new_database(db_url)
     set_store(tmp_path / "files")
     owner = save_person(
         PersonInput(
@@ -561,6 +561,23 @@ count = "calendar"
 from = "penalty"
 basis = "art. 10"
 """
+
+
+def open_new_database(url: str, acts=None):
+    """A new database, made by Praça's own ``open_database(create=True)`` — which installs no act — with the acts the
+    test works under installed (``acts``: their ids; every shipped act unless named), as the tests' empty database
+    holds them (tests/db_templates.py)."""
+    from models.rules import acts as installed
+    from models.store.audit import AUDIT
+
+    database = open_database(url, create=True)
+    AUDIT.suspended += 1  # part of the database as the test starts from: no audit entry
+    try:
+        installed.install_shipped(ids=acts)
+    finally:
+        AUDIT.suspended -= 1
+    installed.forget()
+    return database
 
 
 def write_regime(tmp_path: Path, text: str, name: str = "teste") -> Path:
@@ -1099,3 +1116,41 @@ TOWN_FILINGS = {
 
 def town_filing(slug: str) -> TownFiling:
     return TOWN_FILINGS[slug]
+
+
+def arms_png(width: int = 60, height: int = 72) -> bytes:
+    """A coat of arms for the letterhead tests: a blue shield with a gold disc, as PNG bytes."""
+    from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QPoint
+    from PySide6.QtGui import QColor, QImage, QPainter, QPolygon
+
+    image = QImage(width, height, QImage.Format.Format_ARGB32)
+    image.fill(QColor(0, 0, 0, 0))
+    painter = QPainter(image)
+    painter.setBrush(QColor("#1d4e89"))
+    painter.drawPolygon(
+        QPolygon(
+            [
+                QPoint(1, 1),
+                QPoint(width - 2, 1),
+                QPoint(width - 2, height * 3 // 5),
+                QPoint(width // 2, height - 2),
+                QPoint(1, height * 3 // 5),
+            ]
+        )
+    )
+    painter.setBrush(QColor("#f2c14e"))
+    painter.drawEllipse(width // 4, height // 5, width // 2, width // 2)
+    painter.end()
+    data = QByteArray()
+    buffer = QBuffer(data)
+    buffer.open(QIODevice.OpenModeFlag.WriteOnly)
+    image.save(buffer, "PNG")
+    return bytes(data.data())
+
+
+def pdf_images(path: Path) -> list[str]:
+    """The image rows ``pdfimages -list`` reads in a PDF (its soft masks left out): what a reader sees placed."""
+    import subprocess
+
+    out = subprocess.run(["pdfimages", "-list", str(path)], capture_output=True, text=True, check=True).stdout
+    return [line for line in out.splitlines()[2:] if line.split()[2:3] == ["image"]]

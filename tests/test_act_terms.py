@@ -6,6 +6,7 @@ import datetime as dt
 import json
 
 import pytest
+from factories import open_new_database
 
 from desktop.cli import main
 from models.rules.regimes import RegimeError, default_regimes_folder, load_regime_text
@@ -185,12 +186,11 @@ def test_the_price_simulator_prints_an_act_in_cruzeiros_in_cruzeiros(app_ready, 
     from PySide6.QtCore import Qt
 
     from models.rules import acts
-    from models.store.bootstrap import open_database
 
     text = (default_regimes_folder() / "sao-bento-2026.toml").read_text(encoding="utf-8")
     text = text.replace('id = "sao-bento-2026"', 'id = "cruzeiros-1986"', 1)
     text = text.replace('scope = ["event"]\n', 'scope = ["event"]\ncurrency = "Cz$"\n', 1)
-    open_database(sqlite_url, create=True)
+    open_new_database(sqlite_url)
     acts.install(text.encode("utf-8"), "cruzeiros-1986.toml")
     from desktop.main_window import MainWindow
 

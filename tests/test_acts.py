@@ -47,7 +47,8 @@ def _total(capsys, url, date):
     return json.loads(capsys.readouterr().out)
 
 
-def test_a_new_database_holds_the_shipped_acts_and_every_desk_reads_them_from_it(database, capsys):
+def test_the_installed_acts_are_what_every_desk_reads(database, capsys):
+    """The tests' database holds every shipped act (tests/db_templates.py); a real one holds its town's."""
     # the six of our towns and the two real acts of other decades and states encoded from the docs (issue 29 §7)
     assert len(SHIPPED) == 8 and {"cabeceira-grande-2012", "sao-lourenco-do-oeste-1997", "chapadao-do-sul-2007"} <= set(
         SHIPPED
@@ -58,6 +59,91 @@ def test_a_new_database_holds_the_shipped_acts_and_every_desk_reads_them_from_it
     assert get_regime("sjc-2014").sha256 == next(v.sha256 for v in versions if v.regime_id == "sjc-2014")
     assert main(["--db", database, "regimes", "--json"]) == 0
     assert sorted(r["id"] for r in json.loads(capsys.readouterr().out)) == SHIPPED
+
+
+# --------------------------------------------------------------------------- one municipality, its own acts
+
+
+def _held(url) -> set[str]:
+    open_database(url)
+    try:
+        return acts.held_ids()
+    finally:
+        close_database()
+
+
+def test_a_new_database_holds_only_the_acts_of_the_municipality_given(db_url, capsys):
+    open_database(db_url, create=True)
+    assert acts.held_ids() == set() and shipped_regimes() == {}  # made with no act: none is anyone's by default
+    close_database()
+    assert main(["init", "--db", db_url, "--municipality", "Olímpia", "--uf", "SP"]) == 0
+    out = capsys.readouterr().out
+    assert "Ato(s) do município instalado(s): Lei Complementar nº 324, de 03 de dezembro de 2025 (olimpia-2025)." in out
+    assert _held(db_url) == {"olimpia-2025"}  # opened twice: no other shipped act came in behind its back
+    assert main(["--db", db_url, "regimes", "--json"]) == 0
+    assert [r["id"] for r in json.loads(capsys.readouterr().out)] == ["olimpia-2025"]
+    assert main(["--db", db_url, "quote", "--regime", "sjc-2014", "--equipment", "barraca", "--front", "3"]) == 2
+    assert 'regime "sjc-2014" não existe. Regimes disponíveis: olimpia-2025.' in capsys.readouterr().err
+    assert main(["--db", db_url, "first-steps"]) == 0
+    assert "✔ Ato(s) do município — Lei Complementar nº 324" in capsys.readouterr().out
+
+
+def test_a_town_praca_ships_no_act_of_is_told_to_install_its_own(db_url, tmp_path, capsys):
+    assert main(["init", "--db", db_url, "--municipality", "Minha Cidade", "--uf", "SP"]) == 0
+    out = capsys.readouterr().out
+    assert "Nenhum ato instalado: o Praça não traz o ato de Minha Cidade." in out and "regimes install" in out
+    assert _held(db_url) == set()
+    assert main(["--db", db_url, "first-steps"]) == 0
+    assert "○ Ato(s) do município — Nenhum ato de Minha Cidade está instalado" in capsys.readouterr().out
+    assert main(["--db", db_url, "regimes", "install", str(own_act(tmp_path))]) == 0
+    assert _held(db_url) == {"minha-cidade-2027"}
+    assert main(["--db", db_url, "regimes", "install", "sjc-2014"]) == 2  # a shipped act, of another town
+    assert "é de São José dos Campos/SP, e este banco de dados é de Minha Cidade" in capsys.readouterr().err
+    assert _held(db_url) == {"minha-cidade-2027"}
+
+
+def test_init_installs_the_towns_own_file(tmp_path, capsys):
+    url = f"sqlite:///{tmp_path / 'praca.sqlite3'}"
+    path = own_act(tmp_path)
+    assert main(["init", "--db", url, "--municipality", "Minha Cidade", "--uf", "SP", "--act", str(path)]) == 0
+    assert "(minha-cidade-2027)." in capsys.readouterr().out
+    assert _held(url) == {"minha-cidade-2027"}
+
+
+@pytest.mark.parametrize(
+    ("act", "said"),
+    [
+        ("sjc-2014", "O ato sjc-2014 é de São José dos Campos/SP, não de Olímpia"),
+        ("nenhum-2030", "Ato desconhecido: nenhum-2030. Fornecidos com o Praça: cabeceira-grande-2012"),
+        ("faltando.toml", "Não foi possível ler faltando.toml"),
+        ("MINHA", "é de Minha Cidade/SP, não de Olímpia"),
+    ],
+)
+def test_init_refuses_an_act_of_another_town_before_creating_anything(db_url, tmp_path, monkeypatch, capsys, act, said):
+    from models.store.db import NoDatabase
+
+    monkeypatch.chdir(tmp_path)
+    if act == "MINHA":
+        act = str(own_act(tmp_path))
+    assert main(["init", "--db", db_url, "--municipality", "Olímpia", "--uf", "SP", "--act", act]) == 2
+    err = capsys.readouterr().err
+    assert said in err and len(err.strip().splitlines()) == 1
+    with pytest.raises(NoDatabase):
+        open_database(db_url)
+
+
+def test_a_shipped_act_of_another_town_is_refused_once_the_municipality_is_known(database, tmp_path):
+    from models.store.settings import MUNICIPALITY, set_settings
+
+    set_settings({MUNICIPALITY: "Olímpia"})
+    with pytest.raises(UserError, match="é de Minha Cidade/SP, e este banco de dados é de Olímpia"):
+        acts.install(own_act(tmp_path).read_bytes(), "minha-cidade-2027.toml")
+    RegimeAct.delete().where(RegimeAct.regime_id == "sjc-2014").execute()
+    acts.forget()
+    with pytest.raises(UserError, match="é de São José dos Campos/SP"):
+        acts.install_shipped_act("sjc-2014")
+    with pytest.raises(UserError, match="já está instalado"):
+        acts.install_shipped_act("olimpia-2025")
 
 
 def test_install_refuses_a_broken_file_with_every_error_and_stores_nothing(database, tmp_path, capsys):

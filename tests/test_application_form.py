@@ -5,13 +5,12 @@ from __future__ import annotations
 import datetime as dt
 
 import pytest
-from factories import statuses
+from factories import open_new_database, statuses
 from pdftext import pdf_text
 from PySide6.QtCore import Qt
 
 from models.registry.applications import Application, ApplicationDocument
 from models.registry.people import PersonInput, save_person
-from models.store.bootstrap import open_database
 from models.store.files import set_store
 
 TODAY = dt.date(2026, 11, 30)
@@ -93,7 +92,7 @@ def test_a_natural_person_cannot_hold_an_olimpia_tpu(qtbot, app_ready, db_url, t
     """LC 324/2025, art. 162, § 1º–2º: the TPU is for companies/MEI."""
     from views.application_form import ApplicationDialog
 
-    open_database(db_url, create=True)
+    open_new_database(db_url)
     set_store(tmp_path / "files")
     person = save_person(
         PersonInput(name="Maria José da Silva", cpf="111.444.777-35", birth_date=dt.date(1990, 1, 1)), today=TODAY

@@ -6,6 +6,7 @@ import datetime as dt
 import multiprocessing
 
 import pytest
+from factories import open_new_database
 
 from models.base.errors import FieldErrors, UserError
 from models.registry.applications import (
@@ -19,7 +20,7 @@ from models.registry.applications import (
 )
 from models.registry.people import PersonInput, save_person
 from models.services.filing import create_application
-from models.store.bootstrap import close_database, open_database
+from models.store.bootstrap import close_database
 from models.store.files import set_store
 
 TODAY = dt.date(2026, 11, 30)
@@ -133,7 +134,7 @@ def _save_many(url: str, person_id: int, count: int, queue) -> None:
     from models.access import session
 
     session.log_in(session.SYSTEM)  # a desk of its own: someone is logged in there (issue 16 §4)
-    open_database(url, create=True)
+    open_new_database(url)
     protocols = []
     for _ in range(count):
         app = create_application(

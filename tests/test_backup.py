@@ -10,6 +10,7 @@ import zipfile
 from pathlib import Path
 
 import pytest
+from factories import open_new_database
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -404,7 +405,7 @@ def test_daily_backup_skips_postgresql(database, tmp_path):
 def test_app_start_makes_the_daily_backup(sqlite_url, tmp_path, monkeypatch):
     from desktop import app, paths
 
-    open_database(sqlite_url, create=True)
+    open_new_database(sqlite_url)
     monkeypatch.setattr(paths, "data_dir", lambda: tmp_path)
     app.daily_backup_at_start()
     assert len(list((tmp_path / "backups").glob("auto-praca-*.praca-backup"))) == 1
@@ -487,7 +488,7 @@ def test_cli_backup_of_postgresql_restores_into_sqlite(database, tmp_path, capsy
     target = sqlite_url_in(tmp_path, "fromcli.sqlite3")
     monkeypatch.setattr("desktop.commands.restore.ask", lambda prompt: "RESTAURAR\n")
     assert main(["restore", "--db", target, str(out), "--accept-unsigned"]) == 0
-    open_database(target, create=True)
+    open_new_database(target)
     assert snapshot() == before
 
 
@@ -499,7 +500,7 @@ def window(app_ready, qtbot, sqlite_url):
     from PySide6.QtCore import QSettings
 
     QSettings().clear()
-    open_database(sqlite_url, create=True)
+    open_new_database(sqlite_url)
     from desktop.main_window import MainWindow
 
     win = MainWindow()
@@ -574,7 +575,7 @@ def window_on(app_ready, qtbot, db_url):
     from PySide6.QtCore import QSettings
 
     QSettings().clear()
-    open_database(db_url, create=True)
+    open_new_database(db_url)
     from desktop.main_window import MainWindow
 
     win = MainWindow()

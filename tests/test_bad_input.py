@@ -30,6 +30,7 @@ import os
 from decimal import Decimal
 
 import pytest
+from factories import open_new_database
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
@@ -900,9 +901,9 @@ def cli_place(tmp_path_factory):
     """A folder to run in (every relative --out and --input lands there) and a database."""
     place = tmp_path_factory.mktemp("cli")
     (place / "entrada.csv").write_text("id,name,group\n1,Ana,g01\n2,Bia,g01\n3,Caio,g02\n", encoding="utf-8")
-    from models.store.bootstrap import close_database, open_database
+    from models.store.bootstrap import close_database
 
-    open_database(f"sqlite:///{place / 'praca.sqlite3'}", create=True)  # as praca init makes it
+    open_new_database(f"sqlite:///{place / 'praca.sqlite3'}")  # as praca init makes it
     close_database()
     return place
 

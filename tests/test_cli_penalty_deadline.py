@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 import pytest
+from factories import open_new_database
 
 from desktop.cli import COMMANDS, main
 
@@ -12,9 +13,9 @@ from desktop.cli import COMMANDS, main
 @pytest.fixture
 def sqlite_url(sqlite_url):
     """The commands read an existing database only: this one is made first, as ``praca init`` makes it."""
-    from models.store.bootstrap import close_database, open_database
+    from models.store.bootstrap import close_database
 
-    open_database(sqlite_url, create=True)
+    open_new_database(sqlite_url)
     close_database()
     return sqlite_url
 

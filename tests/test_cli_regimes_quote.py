@@ -13,6 +13,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from factories import open_new_database
 from quote_cases import QUOTE_CASES, QUOTE_ERRORS
 
 from desktop.cli import main
@@ -21,9 +22,9 @@ from desktop.cli import main
 @pytest.fixture
 def sqlite_url(sqlite_url):
     """The commands read an existing database only: this one is made first, as ``praca init`` makes it."""
-    from models.store.bootstrap import close_database, open_database
+    from models.store.bootstrap import close_database
 
-    open_database(sqlite_url, create=True)
+    open_new_database(sqlite_url)
     close_database()
     return sqlite_url
 

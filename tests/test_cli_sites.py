@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 import pytest
+from factories import open_new_database
 
 from desktop.cli import main
 
@@ -13,9 +14,9 @@ from desktop.cli import main
 def demo_url(sqlite_url):
     """A database with the demo sites (no people: the sites stand on their own)."""
     from models.demo.sites import demo_sites
-    from models.store.bootstrap import close_database, open_database
+    from models.store.bootstrap import close_database
 
-    open_database(sqlite_url, create=True)
+    open_new_database(sqlite_url)
     demo_sites()
     close_database()
     return sqlite_url

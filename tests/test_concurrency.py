@@ -26,6 +26,7 @@ import traceback
 from decimal import Decimal
 
 import pytest
+from factories import open_new_database
 
 CTX = multiprocessing.get_context("spawn")
 TODAY = dt.date(2026, 11, 30)
@@ -45,12 +46,12 @@ def _desk(index: int, inbox, outbox, barrier) -> None:
     """
     from models.access import session
     from models.base.errors import UserError
-    from models.store.bootstrap import close_database, open_database
+    from models.store.bootstrap import close_database
 
     session.log_in(session.SYSTEM)  # a desk of its own: someone is logged in there (issue 16 §4)
     for url, task, args in iter(inbox.get, None):
         try:
-            open_database(url, create=True)
+            open_new_database(url)
             try:
                 result = ("ok", globals()[task](barrier, *args))
             except UserError as exc:

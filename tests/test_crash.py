@@ -22,6 +22,7 @@ import sqlite3
 import time
 
 import pytest
+from factories import open_new_database
 
 CTX = multiprocessing.get_context("spawn")
 SEPTEMBER = dt.date(2026, 9, 1)
@@ -46,10 +47,9 @@ def _bulk_then_hang(url: str, what: str, when: str, reached, backend_pid, args: 
     from models.access import session
 
     session.log_in(session.SYSTEM)  # a desk of its own: someone is logged in there (issue 16 §4)
-    from models.store.bootstrap import open_database
     from models.store.db import db
 
-    open_database(url, create=True)
+    open_new_database(url)
     if url.startswith("postgresql"):
         backend_pid.value = db.execute_sql("SELECT pg_backend_pid()").fetchone()[0]
 
@@ -122,10 +122,10 @@ def integrity_ok(url: str, killed_session: int) -> None:
 
 
 def reopen(url: str) -> None:
-    from models.store.bootstrap import close_database, open_database
+    from models.store.bootstrap import close_database
 
     close_database()
-    open_database(url, create=True)
+    open_new_database(url)
 
 
 # --------------------------------------------------------------------------- the month's charges

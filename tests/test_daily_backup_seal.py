@@ -8,12 +8,11 @@ import datetime as dt
 
 import pytest
 from conftest import run_modal
-from factories import PASS
+from factories import PASS, open_new_database
 from factories import type_passphrase as _type_passphrase
 
 from models.access import signing_keys as sk
 from models.store import backup
-from models.store.bootstrap import open_database
 from models.store.sealed import Trust
 
 TODAY = dt.date.today()
@@ -22,7 +21,7 @@ TODAY = dt.date.today()
 @pytest.fixture
 def locked_desk(sqlite_url, fresh_desk):
     """A SQLite database with the municipality's key, opened by a desk that does not know its passphrase."""
-    open_database(sqlite_url, create=True)
+    open_new_database(sqlite_url)
     sk.create_key(PASS)
     sk._session.clear()
     sk._private.clear()
@@ -91,7 +90,7 @@ def test_the_painel_says_the_backup_is_unsigned_and_unlocking_there_signs_it(loc
 def test_the_painel_says_so_when_the_municipality_has_no_key_yet(sqlite_url, tmp_path, app_ready, qtbot):
     from views.home import HomePage
 
-    open_database(sqlite_url, create=True)
+    open_new_database(sqlite_url)
     backup.daily_backup(tmp_path / "b", today=TODAY)
     page = HomePage()
     qtbot.addWidget(page)

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections import Counter
 
 import pytest
+from factories import open_new_database
 from PySide6.QtCore import QRect, Qt
 from PySide6.QtGui import QColor, QPalette
 from PySide6.QtWidgets import QApplication, QLabel
@@ -99,10 +100,9 @@ def test_a_document_shown_on_screen_stays_on_paper(dark, sqlite_url, qtbot):
     database: SQLite only.)"""
     from PySide6.QtGui import QTextCharFormat
 
-    from models.store.bootstrap import open_database
     from views.regimes_page import RegimesPage
 
-    open_database(sqlite_url, create=True)
+    open_new_database(sqlite_url)
 
     page = RegimesPage()
     qtbot.addWidget(page)

@@ -8,7 +8,7 @@ import datetime as dt
 
 import pytest
 from conftest import run_modal
-from factories import uid_of
+from factories import open_new_database, uid_of
 from PySide6.QtCore import QSettings, Qt
 from PySide6.QtWidgets import QInputDialog
 
@@ -16,7 +16,6 @@ from models.access import session
 from models.registry.applications import ApplicationInput, change_status, get_application
 from models.registry.people import PersonInput, save_person
 from models.services.filing import create_application
-from models.store.bootstrap import open_database
 from models.store.files import set_store
 
 TODAY = dt.date(2026, 11, 30)
@@ -25,7 +24,7 @@ TODAY = dt.date(2026, 11, 30)
 @pytest.fixture
 def worklist(app_ready, qtbot, db_url, tmp_path):
     QSettings().clear()
-    open_database(db_url, create=True)
+    open_new_database(db_url)
     set_store(tmp_path / "files")
     person = save_person(
         PersonInput(name="Maria José da Silva", cpf="529.982.247-25", birth_date=dt.date(1980, 5, 17)), today=TODAY

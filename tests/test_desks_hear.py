@@ -10,16 +10,16 @@ import textwrap
 from pathlib import Path
 
 import pytest
+from factories import open_new_database
 from PySide6.QtCore import QSettings
 
-from models.store.bootstrap import open_database
 from models.store.files import set_store
 
 
 @pytest.fixture
 def window(app_ready, qtbot, db_url, tmp_path):
     QSettings().clear()
-    open_database(db_url, create=True)
+    open_new_database(db_url)
     set_store(tmp_path / "files")
     from desktop.main_window import MainWindow
 

@@ -127,9 +127,20 @@ def test_the_first_steps_path_takes_a_new_database_to_a_first_permit_printed(new
     type_text(form.ibge, "3533908")
     qtbot.mouseClick(form.save_button, Qt.MouseButton.LeftButton)
     assert form.message.text() == "Município salvo: Olímpia/SP.", form.error.text()
-    assert steps.step("municipality").done and steps.step("acts").done
-    assert marks(home)["municipality"] == "✔" and marks(home)["acts"] == "✔"  # the Painel follows
+    assert steps.step("municipality").done and marks(home)["municipality"] == "✔"  # the Painel follows
     assert "Olímpia/SP" in window.windowTitle()
+
+    # a new database holds no act: the step offers Olímpia's, the one act Praça ships for it, and nobody else's
+    assert not steps.step("acts").done and "olimpia-2025" in steps.step("acts").why
+    assert list(steps.shipped_buttons) == ["olimpia-2025"]
+    steps.install_shipped("sjc-2014")  # another town's act: refused in the model, said at the step
+    assert "é de São José dos Campos/SP" in steps.pages["acts"].message.text()
+    qtbot.mouseClick(steps.shipped_buttons["olimpia-2025"], Qt.MouseButton.LeftButton)
+    assert "Ato olimpia-2025 instalado" in steps.pages["acts"].message.text()
+    assert steps.step("acts").done and marks(home)["acts"] == "✔" and not steps.shipped_buttons
+    from models.rules.regimes import shipped_regimes
+
+    assert list(shipped_regimes()) == ["olimpia-2025"]  # the one act this database prices, lists and reports with
 
     # a first application, filed and approved at the front desk (the desks' own tests drive those forms)
     today = dt.date.today()
@@ -220,7 +231,7 @@ def test_the_painel_checklist_ticks_and_its_buttons_open_each_tab(new_window, qt
     window.show_desk("painel")
     assert marks(home) == {
         "municipality": "✔",
-        "acts": "✔",
+        "acts": "○",  # a new database holds no act until the administrator installs the town's
         "signing": "○",
         "holidays": "✔",
         "users": "○",
@@ -358,7 +369,11 @@ def test_liberar_esta_mesa_from_the_first_steps_ticks_the_painel(new_window, qtb
 
 
 def test_the_holidays_step_opens_feriados_on_the_municipality(new_window, qtbot):
+    from models.rules.acts import install_shipped_act
+
     set_settings({MUNICIPALITY: "São Bento do Sapucaí", STATE: "SP"})
+    with session.acting_as(session.SYSTEM):
+        install_shipped_act("sao-bento-2026")
     steps = new_window.open_first_steps("holidays")
     qtbot.mouseClick(steps.pages["holidays"].open_tab, Qt.MouseButton.LeftButton)
     registry = new_window.pages["cadastros"]

@@ -4,18 +4,18 @@ from __future__ import annotations
 
 import pytest
 from conftest import run_modal, searched, type_text
+from factories import open_new_database
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QMessageBox
 
 from models.base.br import cnpj_check_digits
 from models.registry.people import Company, HouseholdMember, Person
-from models.store.bootstrap import open_database
 from models.store.files import set_store
 
 
 @pytest.fixture
 def desk(app_ready, qtbot, db_url, tmp_path):
-    open_database(db_url, create=True)
+    open_new_database(db_url)
     set_store(tmp_path / "files")
     from desktop.main_window import MainWindow
 
@@ -150,7 +150,7 @@ def test_worklist_moves_applications_along(app_ready, qtbot, db_url, tmp_path, m
     from models.registry.people import PersonInput, save_person
     from models.services.filing import create_application
 
-    open_database(db_url, create=True)
+    open_new_database(db_url)
     set_store(tmp_path / "files")
     person = save_person(PersonInput(name="Maria José da Silva", cpf="529.982.247-25"), today=dt.date(2026, 11, 30))
     app = create_application(
@@ -199,7 +199,7 @@ def test_issue_the_permit_from_the_worklist(app_ready, qtbot, db_url, tmp_path, 
     from models.registry.people import PersonInput, save_person
     from models.services.filing import create_application
 
-    open_database(db_url, create=True)
+    open_new_database(db_url)
     set_store(tmp_path / "files")
     person = save_person(PersonInput(name="Maria José da Silva", cpf="529.982.247-25"), today=dt.date(2026, 11, 30))
     sapezal = create_application(
@@ -266,7 +266,7 @@ def test_the_worklist_starts_on_the_municipalitys_own_act(app_ready, qtbot, db_u
     from models.store.settings import MUNICIPALITY, set_settings
     from views.front_desk import WorklistTab
 
-    open_database(db_url, create=True)
+    open_new_database(db_url)
     set_store(tmp_path / "files")
     person = save_person(PersonInput(name="Maria José da Silva", cpf="529.982.247-25"), today=dt.date(2026, 11, 30))
     sapezal = create_application(

@@ -6,14 +6,14 @@ import threading
 
 import pytest
 from conftest import type_text
+from factories import open_new_database
 
-from models.store.bootstrap import open_database
 from models.store.files import set_store
 
 
 @pytest.fixture
 def window(app_ready, qtbot, db_url, tmp_path):
-    open_database(db_url, create=True)
+    open_new_database(db_url)
     set_store(tmp_path / "files")
     from desktop.main_window import MainWindow
 
@@ -111,7 +111,7 @@ def test_issuing_a_permit_runs_off_the_gui_thread(app_ready, qtbot, db_url, tmp_
     from models.services.filing import create_application
     from views.front_desk import WorklistTab
 
-    open_database(db_url, create=True)
+    open_new_database(db_url)
     set_store(tmp_path / "files")
     day = dt.date(2026, 11, 30)
     person = save_person(PersonInput(name="Maria José da Silva", cpf="529.982.247-25"), today=day)

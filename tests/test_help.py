@@ -4,10 +4,10 @@ desk in use, Ajuda listing the desks' guides."""
 from __future__ import annotations
 
 import pytest
+from factories import open_new_database
 from PySide6.QtCore import QSettings, Qt, QUrl
 
 from desktop import help_build
-from models.store.bootstrap import open_database
 from models.store.files import set_store
 
 DESKS = ("painel", "atendimento", "selecao", "mapas", "cobranca", "fiscalizacao", "relatorios", "cadastros")
@@ -44,7 +44,7 @@ def test_the_markdown_the_guides_use_becomes_html():
 @pytest.fixture
 def window(app_ready, qtbot, tmp_path):
     QSettings().clear()
-    open_database(f"sqlite:///{tmp_path / 'praca.sqlite3'}", create=True)
+    open_new_database(f"sqlite:///{tmp_path / 'praca.sqlite3'}")
     set_store(tmp_path / "files")
     from desktop.main_window import MainWindow
 

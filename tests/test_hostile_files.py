@@ -17,12 +17,12 @@ import zlib
 from pathlib import Path
 
 import pytest
-from factories import vendor_rows, write_xlsx
+from factories import open_new_database, vendor_rows, write_xlsx
 from PySide6.QtCore import Qt
 
 from desktop.cli import main
 from models.base.errors import UserError
-from models.store.bootstrap import close_database, open_database
+from models.store.bootstrap import close_database
 
 # --------------------------------------------------------------------------- backups
 
@@ -92,7 +92,7 @@ def _peak_kb(backup: Path, tmp_path: Path) -> tuple[int, int, str]:
 def small_backup(sqlite_url, tmp_path) -> Path:
     from models.store.backup import write_backup
 
-    open_database(sqlite_url, create=True)
+    open_new_database(sqlite_url)
     try:
         return write_backup(tmp_path / "pequeno.praca-backup").path
     finally:
@@ -347,7 +347,7 @@ def test_the_command_line_on_a_really_full_disk(sqlite_url, tmp_path):
         pytest.skip("no user namespace to mount a small tmpfs in")
     from models.access.users import create_user
 
-    open_database(sqlite_url, create=True)
+    open_new_database(sqlite_url)
     create_user(username="ana", name="Ana", role="administrador", password=PASSWORD)
     close_database()
     full = tmp_path / "cheio"

@@ -9,7 +9,7 @@ import pytest
 from conftest import run_modal
 from factories import IMPORT_HEADER as HEADER
 from factories import cpf_number as cpf
-from factories import vendor_rows, write_csv, write_xlsx
+from factories import open_new_database, vendor_rows, write_csv, write_xlsx
 from PySide6.QtCore import Qt
 
 from models.services import importer
@@ -195,10 +195,9 @@ def test_menu_action_opens_the_import_window(app_ready, qtbot, sqlite_url, tmp_p
 
     from desktop import paths
     from desktop.main_window import MainWindow
-    from models.store.bootstrap import open_database
 
     QSettings().clear()
-    open_database(sqlite_url, create=True)
+    open_new_database(sqlite_url)
     monkeypatch.setattr(paths, "data_dir", lambda: tmp_path)
     window = MainWindow()
     qtbot.addWidget(window)

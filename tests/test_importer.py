@@ -11,7 +11,7 @@ import pytest
 from factories import IMPORT_HEADER as HEADER
 from factories import cnpj_number as cnpj
 from factories import cpf_number as cpf
-from factories import vendor_rows, write_csv, write_xlsx
+from factories import open_new_database, vendor_rows, write_csv, write_xlsx
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -576,10 +576,10 @@ def test_nothing_is_stored_half_way(database, tmp_path, rows, all_or_nothing):
 
 def new_database(path) -> str:
     """A new database, as ``praca init`` makes it (the import reads an existing one only)."""
-    from models.store.bootstrap import close_database, open_database
+    from models.store.bootstrap import close_database
 
     url = f"sqlite:///{path}"
-    open_database(url, create=True)
+    open_new_database(url)
     close_database()
     return url
 

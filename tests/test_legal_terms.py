@@ -13,7 +13,7 @@ from decimal import Decimal
 
 import pytest
 from conftest import run_modal, type_text
-from factories import draft, feirante, fines, person
+from factories import draft, feirante, fines, open_new_database, person
 from factories import issue_record as issue
 
 from desktop.cli import main
@@ -34,9 +34,9 @@ from models.rules.regimes import (
 @pytest.fixture
 def sqlite_url(sqlite_url):
     """The commands read an existing database only: this one is made first, as ``praca init`` makes it."""
-    from models.store.bootstrap import close_database, open_database
+    from models.store.bootstrap import close_database
 
-    open_database(sqlite_url, create=True)
+    open_new_database(sqlite_url)
     close_database()
     return sqlite_url
 
@@ -617,7 +617,7 @@ def test_units_are_listed_and_set_from_the_command_line_audited(database, capsys
     """A server prepared headless: Ilha Comprida's UFIC has no value in the act (Dec. 890/2017, art. 19, § 2º);
     ``praca units set`` records one, audited, and ``praca penalty`` then sanctions with it."""
     from models.store.audit import AuditEntry
-    from models.store.bootstrap import close_database, open_database
+    from models.store.bootstrap import close_database
 
     close_database()
     assert main(["units", "--db", database]) == 0
@@ -681,7 +681,7 @@ def test_units_are_listed_and_set_from_the_command_line_audited(database, capsys
         == 0
     )
     assert "até 200 UFIC × R$ 3,75 (UFIC 2026) = R$ 750,00" in capsys.readouterr().out
-    open_database(database, create=True)
+    open_new_database(database)
     assert AuditEntry.select().where(AuditEntry.table_name == "fiscal_unit_value").count() == 1
     assert main(["units", "set", "UFX", "2026", "1", "--source", "x", "--db", database]) == 2
     assert "não é declarada" in capsys.readouterr().err
@@ -885,10 +885,9 @@ def test_an_event_application_takes_the_venue_and_the_exemption_olimpia_arts_89_
 
     from models.registry.applications import Application
     from models.registry.people import PersonInput, save_person
-    from models.store.bootstrap import open_database
     from models.store.files import set_store
 
-    open_database(db_url, create=True)
+    open_new_database(db_url)
     set_store(tmp_path / "files")
     promoter = save_person(
         PersonInput(name="Promotora de Festas Beneficentes", cpf="529.982.247-25", birth_date=dt.date(1980, 5, 17)),

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 from conftest import run_modal, type_text
+from factories import open_new_database
 from PySide6.QtCore import QSettings, Qt, QTimer
 from PySide6.QtWidgets import QApplication, QDialogButtonBox, QLineEdit, QMessageBox
 
@@ -16,7 +17,7 @@ DESKS = ["painel", "atendimento", "selecao", "mapas", "cobranca", "fiscalizacao"
 @pytest.fixture
 def window(app_ready, qtbot, sqlite_url):
     QSettings().clear()
-    open_database(sqlite_url, create=True)
+    open_new_database(sqlite_url)
     from desktop.main_window import MainWindow
 
     win = MainWindow()

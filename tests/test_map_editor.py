@@ -8,8 +8,8 @@ from decimal import Decimal as D  # noqa: N817 - D("2.5"): a measure as the act 
 
 import pytest
 from conftest import run_modal, type_text
+from factories import open_new_database, uid_of
 from factories import placed_stall as stall
-from factories import uid_of
 from PySide6.QtCore import QEvent, QPoint, QPointF, Qt
 from PySide6.QtGui import QDragEnterEvent, QDragMoveEvent, QDropEvent, QUndoStack
 from PySide6.QtTest import QTest
@@ -761,9 +761,8 @@ def test_closing_the_window_with_an_unsaved_map_asks_first(app_ready, qtbot, sql
     from desktop.main_window import MainWindow
     from models.demo.sites import demo_sites
     from models.sites import find_site
-    from models.store.bootstrap import open_database
 
-    open_database(sqlite_url, create=True)
+    open_new_database(sqlite_url)
     demo_sites()
     window = MainWindow()
     qtbot.addWidget(window)

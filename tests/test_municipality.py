@@ -329,9 +329,11 @@ def test_init_sets_the_municipality_or_refuses_it_before_creating_anything(db_ur
 def test_an_old_database_is_asked_which_municipality_it_is(db_url, tmp_path, capsys):
     """A database made before issue 31 (its town typed in Configurações as a name alone, or nothing): the command
     line says what to run, the report refuses until it is done, and ``municipality set`` completes it."""
+    from models.rules.acts import install_shipped
     from models.store.bootstrap import close_database, open_database
 
     open_database(db_url, create=True)
+    install_shipped()  # as its migration left it: every shipped act
     set_settings({MUNICIPALITY: "Olímpia"})  # as Configurações kept it: no UF
     _two_towns_month()  # and, as the demo did, two towns' charges
     close_database()
@@ -453,3 +455,23 @@ def test_the_tab_checks_each_field_shows_the_coat_of_arms_and_saves(window, qtbo
     home = window.pages["painel"]
     assert home.step_marks["municipality"].text() == "✔" and "IBGE 3533908" in home.step_texts["municipality"].text()
     page.grab().save(str(tmp_path / "municipio.png"))
+
+
+def test_the_workbooks_carry_the_coat_of_arms_in_their_title_rows(database, tmp_path):
+    """Issue 31 §1: the fee report's workbook, like its PDF, is headed with the municipality's coat of arms — on
+    every sheet, in the title rows; a municipality without one has no image."""
+    import openpyxl
+
+    from reports.fee_report_xlsx import write_fee_report_xlsx
+
+    _two_towns_month()
+    set_municipality(OLIMPIA)
+    plain = write_fee_report_xlsx(fee_report(2026, 9, today=dt.date(2026, 10, 25)), tmp_path / "sem.xlsx")
+    assert not any(ws._images for ws in openpyxl.load_workbook(plain).worksheets)
+    set_municipality(MunicipalityInput(coat_of_arms=png(40, 48)))
+    out = write_fee_report_xlsx(fee_report(2026, 9, today=dt.date(2026, 10, 25)), tmp_path / "taxas.xlsx")
+    book = openpyxl.load_workbook(out)
+    for ws in book.worksheets:
+        assert len(ws._images) == 1, ws.title
+        anchor = ws._images[0].anchor._from
+        assert anchor.row == 0  # the title row, beside the title

@@ -13,7 +13,7 @@ import sqlite3
 from pathlib import Path
 
 import pytest
-from factories import PASS, person, tpu
+from factories import PASS, open_new_database, person, tpu
 
 from desktop.cli import main
 from models.base.errors import UserError
@@ -28,7 +28,7 @@ def town(sqlite_url, tmp_path):
     from models.demo.sites import demo_sites
     from models.store.files import set_store
 
-    open_database(sqlite_url, create=True)
+    open_new_database(sqlite_url)
     set_store(tmp_path / "files")
     sk.create_key(PASS)
     demo_sites()
@@ -221,7 +221,7 @@ def _praca_database(path: Path) -> Path:
 
     opened = current_url().raw
     close_database()
-    open_database(f"sqlite:///{path}", create=True)
+    open_new_database(f"sqlite:///{path}")
     close_database()
     open_database(opened)
     return path

@@ -452,6 +452,19 @@ def test_placard_sao_bento(qapp, sao_bento, sao_bento_doc, tmp_path):
         assert expected in text, expected
 
 
+@needs_pdftotext
+def test_the_placard_carries_the_coat_of_arms(qapp, sao_bento, sao_bento_doc, tmp_path):
+    """Issue 31 §1: the placard's foot is headed with the municipality's coat of arms, as the permit and the card."""
+    from factories import arms_png, pdf_images
+
+    from reports.permit_docs import write_placard_pdf
+
+    plain = pdf_images(write_placard_pdf(sao_bento_doc, tmp_path / "sem.pdf", sao_bento))
+    with_arms = dataclasses.replace(sao_bento_doc, coat_of_arms=arms_png())
+    shown = pdf_images(write_placard_pdf(with_arms, tmp_path / "placa.pdf", sao_bento))
+    assert len(shown) == len(plain) + 1
+
+
 @needs_pdftoppm
 def test_placard_is_black_on_white(qapp, sao_bento, sao_bento_doc, tmp_path):
     from PySide6.QtGui import QImage

@@ -20,6 +20,7 @@ from factories import (
     feirante,
     issue,
     mei_vendor,
+    open_new_database,
     person,
     results,
     sapezal_licence,
@@ -57,7 +58,7 @@ from models.rules.regimes import get_regime
 from models.services.filing import create_application
 from models.services.front_desk import applicant_facts, assess, load_applicant
 from models.services.issuing import exchange_sites, issue_permit, renew, transfer_to_heir
-from models.store.bootstrap import close_database, open_database
+from models.store.bootstrap import close_database
 from models.store.files import set_store
 
 needs_pdftotext = pytest.mark.skipif(shutil.which("pdftotext") is None, reason="poppler-utils (pdftotext) ausente")
@@ -113,7 +114,7 @@ def _issue_many(url: str, app_ids: list[int], key_dir: str, queue) -> None:
     from models.access import session
 
     session.log_in(session.SYSTEM)  # a desk of its own: someone is logged in there (issue 16 §4)
-    open_database(url, create=True)
+    open_new_database(url)
     numbers = []
     for app_id in app_ids:
         permit = issue_permit(Application.get_by_id(app_id), by="mesa", today=TODAY, key_dir=Path(key_dir))
@@ -810,7 +811,7 @@ def test_cap_and_quota_counts(keys):
 def test_praca_permit_print_writes_the_three_pdfs(db_url, tmp_path, capsys):
     from desktop.cli import main
 
-    open_database(db_url, create=True)
+    open_new_database(db_url)
     set_store(tmp_path / "files")
     holder = company("Barraca Boa Eventos Ltda", person("Pedro Alves Costa"), registration="445566")
     app = approved(

@@ -14,7 +14,7 @@ from decimal import Decimal
 
 import psycopg2
 import pytest
-from factories import TODAY, person, tpu
+from factories import TODAY, open_new_database, person, tpu
 
 from models.access import session, users
 from models.store import audit, desks
@@ -85,7 +85,7 @@ def desk(pg_schema_url, tmp_path):
     from models.store.files import set_store
 
     set_store(tmp_path / "files")
-    database = open_database(pg_schema_url, create=True)
+    database = open_new_database(pg_schema_url)
     users.create_user(username="admin", name="Admin", role="administrador", password=PASSWORD)
     for login, role in CLERKS.items():
         if login != "admin":

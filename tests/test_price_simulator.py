@@ -3,15 +3,14 @@
 from __future__ import annotations
 
 import pytest
+from factories import open_new_database
 from PySide6.QtCore import Qt
 from quote_cases import QUOTE_CASES, QUOTE_ERRORS
-
-from models.store.bootstrap import open_database
 
 
 @pytest.fixture
 def simulator(app_ready, qtbot, sqlite_url):
-    open_database(sqlite_url, create=True)
+    open_new_database(sqlite_url)
     from desktop.main_window import MainWindow
 
     win = MainWindow()
@@ -149,7 +148,7 @@ def test_changing_regime_clears_what_was_typed_for_the_other(simulator, qtbot):
 def test_default_regime_is_the_municipalitys(app_ready, qtbot, sqlite_url):
     from models.store.settings import MUNICIPALITY, set_settings
 
-    open_database(sqlite_url, create=True)
+    open_new_database(sqlite_url)
     set_settings({MUNICIPALITY: "São José dos Campos"})
     from desktop.main_window import MainWindow
 

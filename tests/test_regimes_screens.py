@@ -5,15 +5,15 @@ from __future__ import annotations
 from decimal import Decimal
 
 import pytest
+from factories import open_new_database
 from PySide6.QtCore import Qt
 
 from models.billing.fiscal import FiscalUnitValue
-from models.store.bootstrap import open_database
 
 
 @pytest.fixture
 def registry(app_ready, qtbot, sqlite_url):
-    open_database(sqlite_url, create=True)
+    open_new_database(sqlite_url)
     from desktop.main_window import MainWindow
 
     win = MainWindow()

@@ -5,7 +5,7 @@ from __future__ import annotations
 import datetime as dt
 
 import pytest
-from factories import sjc_stall
+from factories import open_new_database, sjc_stall
 
 from models.billing import charges
 from models.billing.charges import Charge, MonthRunBusy, generate_month, plan_month
@@ -300,10 +300,10 @@ def test_a_database_on_read_only_media_is_read_and_a_write_is_one_line(tmp_path,
     from desktop.cli import main
     from models.demo.sites import demo_sites
     from models.store import db as dbmod
-    from models.store.bootstrap import close_database, open_database
+    from models.store.bootstrap import close_database
 
     url = f"sqlite:///{tmp_path / 'praca.sqlite3'}"
-    open_database(url, create=True)
+    open_new_database(url)
     demo_sites()
     close_database()
     monkeypatch.setattr(dbmod, "_writable", lambda path: False)

@@ -11,6 +11,7 @@ import threading
 
 import pytest
 from conftest import type_text
+from factories import open_new_database
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QLineEdit
 
@@ -37,7 +38,7 @@ def nobody_at_the_end():
 @pytest.fixture
 def town(db_url):
     """The town's database (each back end): its administrator and a chefe; closed, as a desk finds it."""
-    open_database(db_url, create=True)
+    open_new_database(db_url)
     create_user(username="admin", name="Joana Admin", role="administrador", password=PASSWORD)
     with acting_as(authenticate("admin", PASSWORD).as_session()):
         create_user(username="chefe", name="Carlos Chefe", role="chefe", password=PASSWORD)
@@ -49,7 +50,7 @@ def town(db_url):
 def eves(tmp_path):
     """A database anyone can make without a login (``praca init --admin eve``): eve is its administrator."""
     url = f"sqlite:///{tmp_path / 'eve.sqlite3'}"
-    open_database(url, create=True)
+    open_new_database(url)
     create_user(username="eve", name="Eve", role="administrador", password=PASSWORD)
     close_database()
     return url

@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from factories import PASS, make_summary, person, tpu
+from factories import PASS, make_summary, open_new_database, person, tpu
 from factories import SIGNING_TODAY as TODAY
 
 from desktop.cli import main
@@ -281,10 +281,9 @@ def test_two_administrators_creating_the_key_at_once_make_one_key(pg_schema_url,
     import threading
     import time
 
-    from models.store.bootstrap import open_database
     from models.store.db import db
 
-    open_database(pg_schema_url, create=True)
+    open_new_database(pg_schema_url)
     first_in, release = threading.Event(), threading.Event()
     outcome = {}
 

@@ -9,6 +9,7 @@ from decimal import Decimal
 
 import pytest
 from factories import BASE_REGIME as BASE
+from factories import open_new_database
 from factories import write_regime as write
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QLabel
@@ -201,9 +202,9 @@ def test_a_point_or_reading_the_act_does_not_declare_is_refused(chosen, words):
 
 @pytest.fixture
 def sqlite_url(sqlite_url):
-    from models.store.bootstrap import close_database, open_database
+    from models.store.bootstrap import close_database
 
-    open_database(sqlite_url, create=True)
+    open_new_database(sqlite_url)
     close_database()
     return sqlite_url
 

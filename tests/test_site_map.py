@@ -6,10 +6,10 @@ import subprocess
 import xml.etree.ElementTree as ET
 
 import pytest
-from factories import feira_export
+from factories import feira_export, open_new_database
 from factories import map_export_of as export_of
 from factories import map_stall as stall
-from pdftext import pdf_text
+from pdftext import pdf_pages, pdf_text
 from PySide6.QtGui import QImage
 
 from desktop.cli import main
@@ -66,6 +66,20 @@ def test_stall_parts_put_the_colour_on_the_back():
 
 
 # --------------------------------------------------------------------------- files
+
+
+def test_the_printed_map_is_headed_with_the_coat_of_arms(feira, tmp_path, app_ready):
+    """Issue 31 §1: the printed site map carries the municipality's coat of arms on each page, beside its name."""
+    import base64
+
+    from factories import arms_png, pdf_images
+
+    write_pdf(feira, tmp_path / "sem.pdf")
+    plain = pdf_images(tmp_path / "sem.pdf")
+    uri = "data:image/png;base64," + base64.b64encode(arms_png()).decode("ascii")
+    write_pdf({**feira, "coat_of_arms": uri}, tmp_path / "mapa.pdf")
+    pages = len(pdf_pages(tmp_path / "mapa.pdf"))
+    assert len(pdf_images(tmp_path / "mapa.pdf")) == len(plain) + pages
 
 
 def test_pdf_has_the_map_legend_streets_scale_and_the_list_of_holders(feira, tmp_path, app_ready):
@@ -150,9 +164,9 @@ def test_a_beach_prints_its_named_points(tmp_path, app_ready):
 @pytest.fixture
 def demo_url(sqlite_url):
     from models.demo.sites import demo_sites
-    from models.store.bootstrap import close_database, open_database
+    from models.store.bootstrap import close_database
 
-    open_database(sqlite_url, create=True)
+    open_new_database(sqlite_url)
     demo_sites()
     close_database()
     return sqlite_url

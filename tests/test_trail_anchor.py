@@ -16,7 +16,7 @@ import stat
 import zipfile
 
 import pytest
-from factories import PASS, new_cpf
+from factories import PASS, new_cpf, open_new_database
 from peewee import DatabaseError as PeeweeError
 from peewee import PostgresqlDatabase
 
@@ -153,7 +153,7 @@ def test_the_newest_entries_deleted_are_named_by_praca_audit_verify(db_url, tmp_
 
     monkeypatch.setenv("PRACA_USER", "admin")
     monkeypatch.setenv("PRACA_PASSWORD", PASSWORD)
-    open_database(db_url, create=True)
+    open_new_database(db_url)
     create_user(username="admin", name="Administradora", role="administrador", password=PASSWORD)
     from models.access.session import acting_as
     from models.access.users import User
@@ -395,7 +395,7 @@ def window(app_ready, qtbot, sqlite_url):
     from PySide6.QtCore import QSettings
 
     QSettings().clear()
-    open_database(sqlite_url, create=True)
+    open_new_database(sqlite_url)
     from desktop.main_window import MainWindow
 
     win = MainWindow()
@@ -523,7 +523,7 @@ def test_a_guard_is_reinstalled_whoever_was_logged_in_elsewhere(database, tmp_pa
     _drop_guards()
     close_database()
     other = f"sqlite:///{tmp_path / 'outro.sqlite3'}"
-    open_database(other, create=True)
+    open_new_database(other)
     create_user(username="eva", name="Eva", role="administrador", password=PASSWORD)
     elsewhere = User.get(User.username == "eva").as_session()
     close_database()

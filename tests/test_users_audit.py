@@ -9,7 +9,7 @@ import datetime as dt
 import json
 
 import pytest
-from factories import TODAY, approved, company, issue, new_cpf, person
+from factories import TODAY, approved, company, issue, new_cpf, open_new_database, person
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from peewee import PostgresqlDatabase
@@ -209,9 +209,9 @@ def test_a_process_that_only_opens_the_database_audits_its_changes(sqlite_url):
     import subprocess
     import sys
 
-    from models.store.bootstrap import close_database, open_database
+    from models.store.bootstrap import close_database
 
-    open_database(sqlite_url, create=True)
+    open_new_database(sqlite_url)
     close_database()
     code = (
         "import sys\nfrom models.store.db import db\nfrom models.store.bootstrap import open_database\n"
@@ -376,9 +376,9 @@ def test_the_chain_names_the_first_entry_that_does_not_follow(admin):
 def test_praca_audit_verify_says_intact_or_where_it_broke(db_url, capsys):
     from desktop.cli import main
     from models.access.users import create_user
-    from models.store.bootstrap import close_database, open_database
+    from models.store.bootstrap import close_database
 
-    open_database(db_url, create=True)
+    open_new_database(db_url)
     create_user(username="admin", name="Administradora", role="administrador", password=PASSWORD)
     close_database()
     assert main(["audit", "verify", "--db", db_url]) == 0
@@ -393,10 +393,10 @@ def test_a_database_of_version_14_gets_its_trail_sealed_and_guarded(db_url):
 
     from models.store import schema
     from models.store.audit import AuditEntry, verify_chain
-    from models.store.bootstrap import close_database, open_database
+    from models.store.bootstrap import close_database
     from models.store.db import db
 
-    open_database(db_url, create=True)
+    open_new_database(db_url)
     save_person(PersonInput(name="Antes da Cadeia", cpf=new_cpf(), birth_date=dt.date(1980, 1, 1)))
     with db.atomic():
         if isinstance(db.obj, PostgresqlDatabase):
@@ -407,7 +407,7 @@ def test_a_database_of_version_14_gets_its_trail_sealed_and_guarded(db_url):
         AuditEntry.update(prev_hash="", hash="").execute()
         schema.Meta.update(value="14").where(schema.Meta.key == "schema_version").execute()
     close_database()
-    open_database(db_url, create=True)
+    open_new_database(db_url)
     state = verify_chain()
     assert state.intact and state.count >= 1
     with pytest.raises(PeeweeError):

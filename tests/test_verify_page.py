@@ -14,7 +14,7 @@ import shutil
 import subprocess
 
 import pytest
-from factories import PASS, make_summary
+from factories import PASS, make_summary, open_new_database
 
 from desktop.cli import main
 from models.access import signing_keys as sk
@@ -68,7 +68,7 @@ def municipality(sqlite_url, tmp_path):
     from models.store.files import set_store
     from models.store.settings import set_settings
 
-    open_database(sqlite_url, create=True)
+    open_new_database(sqlite_url, ["olimpia-2025"])  # Olímpia's database: its own act
     set_store(tmp_path / "files")
     set_settings({"municipality": "Olímpia", "state": "SP"})
     sk.create_key(PASS)
@@ -258,3 +258,22 @@ def test_the_page_shows_only_what_the_result_has(municipality, width):
     display, height, scroll, inner = _layout(page, valid, width)
     assert display == "grid" and height > 40 and scroll <= inner
     assert (municipality / f"verificar-{width}-invalid.png").exists()
+
+
+def test_the_page_is_headed_with_the_coat_of_arms(municipality):
+    """Issue 31 §1: the published page carries the municipality's coat of arms, inside the one file (a data: URI)."""
+    import base64
+
+    from models.access import session
+    from models.registry.municipality import MunicipalityInput, set_municipality
+    from reports.verify_page import page_html
+
+    assert "Brasão" not in page_html()
+    png = base64.b64decode(
+        "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg=="
+    )
+    with session.acting_as(session.SYSTEM):
+        set_municipality(MunicipalityInput(coat_of_arms=png))
+    html = page_html()
+    arms = re.search(r'<img class="arms" src="data:image/png;base64,([^"]+)" alt="Brasão de Olímpia/SP">', html)
+    assert arms is not None and base64.b64decode(arms.group(1)) == png

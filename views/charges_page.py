@@ -48,6 +48,7 @@ from models.billing.charges import (
     return_deposit,
     revocation_candidates,
 )
+from models.registry.municipality import own_scope
 from views.blocks import FieldErrorsView, ListTab, button_row, fill, push_button, user_errors, wrapped_label
 from views.fit import fit_to_screen
 from views.keys import search_keys
@@ -361,12 +362,7 @@ class ChargesTab(ListTab):
         year, month = self.month.currentData()
         keep = self.selected()
         status, text, today = self.status.currentData() or None, self.search.text(), self.today
-        rows, s = in_background(
-            lambda: (
-                charge_rows(year=year, month=month, status=status, text=text, today=today),
-                month_summary(year, month, today=today),
-            )
-        )
+        rows, s = in_background(lambda: _month_rows(year, month, status, text, today))
         self.model.set_rows(rows)
         self.totals.setText(
             fill(
@@ -742,11 +738,27 @@ class DelinquencyTab(QWidget):
 
     def refresh(self) -> None:
         today = self._today or _dt.date.today()
-        candidates, overdue = in_background(
-            lambda: (revocation_candidates(today=today), charge_rows(status="overdue", today=today))
-        )
+        candidates, overdue = in_background(lambda: _arrears(today))
         self.candidates.set_rows(candidates)
         self.overdue.set_rows(overdue)
+
+
+def _month_rows(year: int, month: int, status: str | None, text: str, today: _dt.date):
+    """The month's charges and figures of this municipality's acts (never another town's), on a worker thread."""
+    scope = own_scope()
+    return (
+        charge_rows(year=year, month=month, status=status, text=text, today=today, regimes=scope),
+        month_summary(year, month, today=today, regimes=scope),
+    )
+
+
+def _arrears(today: _dt.date):
+    """This municipality's revocation candidates and overdue charges, on a worker thread."""
+    scope = own_scope()
+    return (
+        revocation_candidates(today=today, regimes=scope),
+        charge_rows(status="overdue", today=today, regimes=scope),
+    )
 
 
 def _charge_and_payments(charge_id: int):

@@ -19,6 +19,7 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
     QListWidget,
+    QPushButton,
     QStackedWidget,
     QVBoxLayout,
     QWidget,
@@ -31,11 +32,16 @@ from views.operations import in_background
 DONE_MARK, TODO_MARK = "✔", "○"
 
 
-def _read() -> tuple[list[Step], bool]:
-    """The checklist, and whether the municipality has a key (Criar or Liberar), read off the GUI thread."""
+def _read() -> tuple[list[Step], bool, list[tuple[str, str]]]:
+    """The checklist, whether the municipality has a key (Criar or Liberar), and the acts shipped with Praça for this
+    municipality that the database does not hold yet (id, what to show), read off the GUI thread."""
     from models.access.signing_keys import active_key
+    from models.rules.acts import held_ids, shipped_for
+    from models.store.settings import MUNICIPALITY, get_setting
 
-    return first_steps(), active_key() is not None
+    held = held_ids()
+    offered = [(r.id, f"{r.act} ({r.id})") for r in shipped_for(get_setting(MUNICIPALITY)) if r.id not in held]
+    return first_steps(), active_key() is not None, offered
 
 
 class _StepPage(QWidget):
@@ -161,14 +167,34 @@ class FirstStepsDialog(QDialog):
         page.acts.addWidget(
             wrapped_label(
                 self.tr(
-                    "Os atos fornecidos com o Praça (São Bento do Sapucaí, Sapezal, Ilha Comprida, São José dos "
-                    "Campos, Olímpia, Cabeceira Grande) já vêm instalados. O de outro município é um arquivo de "
-                    "regime (.toml, docs/novo-ato.md): instale-o em Cadastros → Regimes."
+                    "O banco de dados aplica só os atos do seu município. O Praça traz os atos de São Bento do "
+                    "Sapucaí, Sapezal, Ilha Comprida, São José dos Campos, Olímpia e Cabeceira Grande: o do município "
+                    "informado aparece abaixo para instalar. O de outro município é um arquivo de regime (.toml, "
+                    "docs/novo-ato.md)."
                 )
             )
         )
+        self.shipped_acts = QVBoxLayout()  # one "Instalar …" per shipped act of this municipality not installed
+        page.acts.addLayout(self.shipped_acts)
+        self.shipped_buttons: dict[str, QPushButton] = {}
         self.install_act = push_button(self.tr("Instalar ato de um ar&quivo…"), "install-act", self._install_act)
         page.acts.addLayout(button_row(self.install_act))
+
+    def _show_shipped(self, offered: list[tuple[str, str]]) -> None:
+        if list(self.shipped_buttons) == [regime_id for regime_id, _shown in offered]:
+            return
+        for button in self.shipped_buttons.values():
+            self.shipped_acts.removeWidget(button)
+            button.deleteLater()
+        self.shipped_buttons = {}
+        for regime_id, shown in offered:
+            button = push_button(
+                fill(self.tr("Instalar %1"), shown),
+                f"install-shipped-{regime_id}",
+                partial(self.install_shipped, regime_id),
+            )
+            self.shipped_buttons[regime_id] = button
+            self.shipped_acts.addWidget(button)
 
     def _signing_actions(self) -> None:
         page = self.pages["signing"]
@@ -227,7 +253,7 @@ class FirstStepsDialog(QDialog):
             return
         self._reading = True
         try:
-            self.steps, has_key = in_background(_read)
+            self.steps, has_key, offered = in_background(_read)
         finally:
             self._reading = False
         form = self.municipality_form
@@ -237,6 +263,7 @@ class FirstStepsDialog(QDialog):
         for index, step in enumerate(self.steps):
             self.list.item(index).setText(f"{DONE_MARK if step.done else TODO_MARK}  {step.label}")
             self.pages[step.id].show_step(step)
+        self._show_shipped(offered)
         done = {s.id: s.done for s in self.steps}
         self.create_key.setEnabled(not has_key)
         self.unlock.setEnabled(has_key and not done["signing"])
@@ -258,6 +285,18 @@ class FirstStepsDialog(QDialog):
         """Cadastros → Regimes, and its file chooser: the act is checked and installed there."""
         self._open_tab("regimes_page").choose_file(amend=False)
         self.changed()
+
+    def install_shipped(self, regime_id: str) -> None:
+        """Install an act shipped with Praça as this municipality's (checked in the model: another town's is
+        refused)."""
+        from models.rules.acts import install_shipped_act
+
+        message = self.pages["acts"].message
+        with user_errors(lambda m: say(message, m, error=True)) as refused:
+            version = in_background(partial(install_shipped_act, regime_id))
+        if not refused:
+            say(message, fill(self.tr("Ato %1 instalado: %2."), regime_id, version.label))
+            self.changed()
 
     def _create_key(self) -> None:
         from models.access import signing_keys as sk

@@ -318,6 +318,7 @@ def _painel_facts(day: _dt.date) -> dict:
 
     path, has_key = _backup_facts()
     town = municipality()
+    scope = own_scope()
     return {
         "place": town.label,
         "unsigned_backup": path,
@@ -326,7 +327,10 @@ def _painel_facts(day: _dt.date) -> dict:
         "counts": counts(),
         "url": current_url(),
         "regimes": regime_titles(),
-        "month": month_summary(day.year, day.month, today=day, regimes=own_scope()),  # as its report counts
-        "items": charge_alerts(day) + enforcement_alerts(day) + today_items(day),
+        "month": month_summary(day.year, day.month, today=day, regimes=scope),  # as its report counts
+        # this municipality's items only (a database filled with several towns' data before issue 31)
+        "items": charge_alerts(day, regimes=scope)
+        + enforcement_alerts(day, regimes=scope)
+        + today_items(day, regimes=scope),
         "steps": first_steps(),
     }

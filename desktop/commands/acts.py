@@ -30,6 +30,7 @@ from models.base.errors import UserError
 EXAMPLES = (
     "  praca regimes check minha-cidade-2027.toml\n"
     "  praca regimes install minha-cidade-2027.toml --user admin\n"
+    "  praca regimes install olimpia-2025 --user admin\n"
     "  praca regimes amend minha-cidade-2027.toml --user admin\n"
     '  praca regimes retire minha-cidade-2027 --reason "revogado pela Lei nº 2.000/2028" --user admin\n'
     "  praca regimes history minha-cidade-2027\n"
@@ -86,7 +87,15 @@ def configure(parser: argparse.ArgumentParser) -> None:
             description=text + ". O arquivo é validado por inteiro antes; com qualquer erro, nada é gravado.",
             formatter_class=parser.formatter_class,
         )
-        p.add_argument("file", metavar="ARQUIVO", help="o arquivo .toml")
+        if name == "install":
+            p.add_argument(
+                "file",
+                metavar="ARQUIVO_OU_ID",
+                help="o arquivo .toml do ato do município, ou o id de um ato fornecido com o Praça (praca regimes "
+                "lista os fornecidos); o ato de outro município é recusado",
+            )
+        else:
+            p.add_argument("file", metavar="ARQUIVO", help="o arquivo .toml")
         db_option(p, top=False)  # --db and --user
     retire = sub.add_parser(
         "retire",
@@ -133,10 +142,16 @@ def _with_database(args: argparse.Namespace) -> int:
     from desktop.paths import resolve_db_url
     from models.store.bootstrap import close_database, open_database
 
-    if args.action in ("install", "amend"):
-        name, data = read_act_file(args.file)  # an unreadable file is refused before any login
+    if args.action == "install":
+        from models.rules.acts import choose_act
+
+        choice = choose_act(args.file)  # an unreadable file or an unknown id is refused before any login
+    elif args.action == "amend":
+        name, data = read_act_file(args.file)
     elif args.action == "retire" and not (args.reason or "").strip():
         raise UserError("Informe o motivo: --reason TEXTO (revogação, substituição por outro ato…).", field="reason")
+    from models.rules.acts import amend, install_choice
+
     open_database(resolve_db_url(getattr(args, "db", None)))
     try:
         if args.action == "history":
@@ -150,17 +165,18 @@ def _with_database(args: argparse.Namespace) -> int:
                 "oferecido para novos requerimentos; o que foi feito sob ele continua sendo lido com ele."
             )
             return 0
-        return _install(args.action, name, data)
+        if args.action == "install":
+            return _install(lambda: install_choice(choice))
+        return _install(lambda: amend(data, name))
     finally:
         close_database()
 
 
-def _install(action: str, name: str, data: bytes) -> int:
-    from models.rules import acts
+def _install(installing) -> int:
     from models.rules.regimes import RegimeError, RegimeErrors
 
     try:
-        version = (acts.install if action == "install" else acts.amend)(data, name)
+        version = installing()
     except RegimeErrors as exc:
         print_errors(exc.errors)
         return 2

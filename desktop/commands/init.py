@@ -12,6 +12,12 @@ already has users is refused (further users are created by the administrator in 
 ``--municipality NOME --uf UF [--ibge …] [--cnpj …] …`` says which municipality the database is (issue 31 §1:
 one database, one town hall — ``models.registry.municipality``), checked before anything is created. Without
 it the window asks the administrator at the first start, and ``praca municipality set`` sets it later.
+
+``--act FILE_OR_ID`` (repeatable) installs the municipality's act(s): a regime file of its own, or the id of an
+act shipped with Praça. Without it a new database gets the shipped acts of the municipality named (Olímpia's for
+``--municipality Olímpia``) and none for a town Praça ships no act of — then the first steps' "Ato(s)" stays
+pending until the administrator installs one (``praca regimes install``). An act of another municipality is
+refused, and every act is checked before anything is created: a database is one town hall.
 """
 
 from __future__ import annotations
@@ -32,9 +38,18 @@ def configure(parser: argparse.ArgumentParser) -> None:
     from desktop.commands.municipality import identity_options
 
     identity_options(parser, name_flag="--municipality")
+    parser.add_argument(
+        "--act",
+        metavar="ARQUIVO_OU_ID",
+        action="append",
+        help="o ato do município: o seu arquivo .toml ou o id de um ato fornecido com o Praça (repita para mais "
+        "de um). Padrão: os atos fornecidos do município informado em --municipality (nenhum para outro "
+        "município: instale-o depois com praca regimes install)",
+    )
     parser.epilog = (
         "Exemplos:\n"
         "  praca init --municipality Olímpia --uf SP --ibge 3533908\n"
+        "  praca init --municipality 'Minha Cidade' --uf SP --act minha-cidade-2027.toml\n"
         "  praca --db postgresql://praca@servidor:5432/praca init --admin joana.silva "
         "--admin-name 'Joana Silva'\n"
         "Sem --admin, o primeiro administrador é criado ao abrir o aplicativo nesse banco."
@@ -81,6 +96,7 @@ def run(args: argparse.Namespace) -> int:
 
     url = resolve_db_url(getattr(args, "db", None))
     town = _identity(args)  # a bad municipality is refused before any database is created
+    chosen = _chosen_acts(args, town)  # so is an unreadable, invalid or another town's act
     admin = getattr(args, "admin", None)
     password = ""
     if admin is not None:  # a bad login or password is refused before any database is created
@@ -101,6 +117,7 @@ def run(args: argparse.Namespace) -> int:
         where = opened.display()
         if town is not None:
             _set_identity(town)
+        acts_note = _install_acts(args, chosen, existed)
         created_admin = _create_admin(args, password) if admin is not None else None
         desk_note = "" if existed else _desk_role()
         from models.registry.municipality import missing_notice, municipality
@@ -120,6 +137,8 @@ def run(args: argparse.Namespace) -> int:
     elif not existed:
         print("Abra o aplicativo nele para cadastrar o primeiro administrador, ou use praca init --admin LOGIN.")
     print(town_note)
+    if acts_note:
+        print(acts_note)
     if desk_note:
         print(desk_note)
     if not existed:
@@ -138,6 +157,65 @@ def _identity(args: argparse.Namespace):
     given = given_identity(args)
     check(given)
     return given
+
+
+def _chosen_acts(args: argparse.Namespace, town) -> list:
+    """The acts ``--act`` names, each read and checked against the municipality given (nothing created yet); without
+    ``--act``, the shipped acts of that municipality (``None``: no municipality named, the default is decided once
+    the database is open)."""
+    from models.rules.acts import ActChoice, check_choice, choose_act, shipped_for
+
+    name = (town.name or "") if town is not None else ""
+    specs = getattr(args, "act", None)
+    if specs is None:
+        return [ActChoice(shipped_id=r.id) for r in shipped_for(name)] if name else []
+    chosen = [choose_act(spec) for spec in specs]
+    for choice in chosen:
+        check_choice(choice, name)
+    return chosen
+
+
+def _install_acts(args: argparse.Namespace, chosen: list, existed: bool) -> str:
+    """Install the chosen acts in the database being set up (as the system, while it has no users); what to tell
+    the administrator."""
+    from models.access import session
+    from models.access.users import has_users
+    from models.base.errors import UserError
+    from models.registry.municipality import municipality
+    from models.rules.acts import check_choice, held_ids, history, install_choice
+
+    named = getattr(args, "act", None) is not None
+    if existed and not named and (held_ids() or has_users()):
+        return ""  # an existing database in use keeps its acts; init says so and changes nothing
+    if existed and has_users():
+        raise UserError(
+            "Este banco já tem usuários: o administrador instala o ato com praca --user LOGIN regimes install "
+            "ARQUIVO_OU_ID (ou em Cadastros → Regimes); nada foi instalado.",
+            field="act",
+        )
+    town = municipality().name
+    for choice in chosen:
+        check_choice(choice, town)  # against the stored municipality too (an existing database's)
+    installed = []
+    with session.acting_as(session.SYSTEM):
+        for choice in chosen:
+            if choice.shipped_id and any(v.regime_id == choice.shipped_id for v in history()):
+                continue  # already there (an existing database)
+            installed.append(install_choice(choice))
+    if installed:
+        return (
+            "Ato(s) do município instalado(s): "
+            + "; ".join(f"{v.regime.act if v.regime else v.regime_id} ({v.regime_id})" for v in installed)
+            + "."
+        )
+    if existed:
+        return ""
+    return (
+        "Nenhum ato instalado"
+        + (f": o Praça não traz o ato de {town}" if town else "")
+        + ". Instale o ato do município com praca --user LOGIN regimes install ARQUIVO_OU_ID "
+        "(ou no aplicativo, Primeiros passos → Ato(s) do município)."
+    )
 
 
 def _set_identity(given) -> None:

@@ -29,7 +29,7 @@ from models.demo.people import (
     demo_phone,
     demo_rg,
 )
-from models.demo.towns import DEFAULT_TOWN, TOWNS, Town, keep_only_own_act, set_municipality
+from models.demo.towns import DEFAULT_TOWN, TOWNS, Town, install_acts, keep_only_own_act, set_municipality
 from models.registry.people import Company, CompanyPartner, HouseholdMember, Person
 from models.store import schema
 from models.store.db import db
@@ -109,6 +109,7 @@ def _fill_demo(
         raise UserError("O banco de dados já contém dados; o demo só é gravado em um banco novo.")
     from models.access.signing_keys import MUNICIPAL_KEY, active_key, create_key
 
+    install_acts(place)
     if key_dir is MUNICIPAL_KEY and active_key() is None:
         create_key(DEMO_PASSPHRASE)  # the demo municipality's signing key; its passphrase is in the README
     rng = random.Random(SEED)
@@ -246,7 +247,7 @@ def _fill_town(place: Town, today: _dt.date, key_dir, *, permits: bool) -> dict[
     from models.demo.open_jobs import ilha_arena, open_stories
     from models.demo.sites import demo_town_sites
 
-    counts = {"acts_retired": keep_only_own_act(place)}
+    counts = {"acts_retired": keep_only_own_act(place)}  # none in a new database: it holds only the town's act
     if not permits:
         return counts
     regime_id = place.regime_id

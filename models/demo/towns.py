@@ -2,7 +2,7 @@
 
 A town's demo is one town hall as it would run Praça: the municipality set in the database (one function,
 :func:`set_municipality`, so that the identity table of issue 31 §1 replaces it in one place), only its own act
-offered for new work (the other shipped acts retired with the reason), and people living at its streets.
+installed (no other town's act is in its database), and people living at its streets.
 The streets and districts are the demo's: real names where the act gives them, plausible ones elsewhere.
 """
 
@@ -12,7 +12,16 @@ from dataclasses import dataclass
 
 from models.base.errors import UserError
 
-__all__ = ["DEFAULT_TOWN", "README_TOWN", "TOWNS", "Town", "keep_only_own_act", "set_municipality", "town"]
+__all__ = [
+    "DEFAULT_TOWN",
+    "README_TOWN",
+    "TOWNS",
+    "Town",
+    "install_acts",
+    "keep_only_own_act",
+    "set_municipality",
+    "town",
+]
 
 
 @dataclass(frozen=True)
@@ -226,11 +235,21 @@ def set_municipality(place: Town) -> None:
 
 
 def keep_only_own_act(place: Town) -> int:
-    """Only ``place``'s own act is offered for new work: every other act installed is retired, with the reason
-    (they stay readable, as any retired act; nothing is deleted). Returns how many acts were retired."""
+    """Only ``place``'s own act is offered for new work: any other act the database already holds (one given to the
+    demo with acts in it) is retired, with the reason — kept readable, nothing deleted. Returns how many."""
     from models.rules import acts
 
     others = sorted({v.regime_id for v in acts.history() if v.retired_at is None} - {place.regime_id})
     for regime_id in others:
         acts.retire(regime_id, f"Demonstração de {place.label}: o município aplica só o seu próprio ato.")
     return len(others)
+
+
+def install_acts(place: Town | None) -> int:
+    """The demo's acts: ``place``'s own only (a town's database holds its own act, issue 31 §1) — or, for the
+    all-towns demo (``place`` None), every shipped act. Returns how many were installed."""
+    from models.rules import acts
+
+    count = acts.install_shipped(ids=None if place is None else [place.regime_id])
+    acts.forget()
+    return count

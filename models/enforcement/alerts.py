@@ -25,8 +25,9 @@ _LAST_DAY = {
 }
 
 
-def enforcement_alerts(today: _dt.date, *, recent_days: int = 30) -> list:
-    """What the Painel shows from Fiscalização, as ``models.permits.TodayItem`` (each with its article).
+def enforcement_alerts(today: _dt.date, *, recent_days: int = 30, regimes: frozenset[str] | None = None) -> list:
+    """What the Painel shows from Fiscalização, as ``models.permits.TodayItem`` (each with its article);
+    ``regimes``: only the items of these acts (the municipality's own — ``own_scope()``; None: every act).
 
     * deadlines of records in force that end today — to comply, to defend, to
       appeal, to pay a fine not paid (the deadline's own article);
@@ -59,7 +60,10 @@ def enforcement_alerts(today: _dt.date, *, recent_days: int = 30) -> list:
         )
 
     since = today - _dt.timedelta(days=366)  # the acts' deadlines run for weeks, not years
-    records = {r.id: r for r in Record.select().where((Record.status == "issued") & (Record.issued_on >= since))}
+    live = (Record.status == "issued") & (Record.issued_on >= since)
+    if regimes is not None:
+        live &= Record.regime.in_(sorted(regimes))
+    records = {r.id: r for r in Record.select().where(live)}
     ids = list(records)
     contests: dict[int, list[Contest]] = defaultdict(list)
     followed: set[int] = set()

@@ -27,9 +27,10 @@ class DebtRow:
     basis: str
 
 
-def debt_register(today: _dt.date) -> list[DebtRow]:
+def debt_register(today: _dt.date, *, regimes: frozenset[str] | None = None) -> list[DebtRow]:
     """Unpaid fines past their deadline, for inscription in the municipal debt register (dívida ativa;
-    LC 324/2025, art. 11, § 1º). A fine under a defence or appeal with suspensive effect waits for the decision."""
+    LC 324/2025, art. 11, § 1º). A fine under a defence or appeal with suspensive effect waits for the decision.
+    ``regimes``: only the items of these acts (the municipality's own — ``own_scope()``; None: every act)."""
     links = (
         RecordCharge.select(RecordCharge, Charge, Record)
         .join(Charge, on=(RecordCharge.charge == Charge.id))
@@ -37,6 +38,8 @@ def debt_register(today: _dt.date) -> list[DebtRow]:
         .join(Record, on=(RecordCharge.record == Record.id))
         .where((RecordCharge.role == "fine") & (Charge.status == "open") & (Record.status == "issued"))
     )
+    if regimes is not None:
+        links = links.where(Record.regime.in_(sorted(regimes)))
     rows = []
     seen = set()
     for link in links:

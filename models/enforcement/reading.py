@@ -129,10 +129,17 @@ class RecordRow:
 
 
 def record_rows(
-    *, text: str = "", kind: str | None = None, status: str | None = None, regime: str | None = None, limit: int = 1000
+    *,
+    text: str = "",
+    kind: str | None = None,
+    status: str | None = None,
+    regime: str | None = None,
+    limit: int = 1000,
+    regimes: frozenset[str] | None = None,
 ) -> list[RecordRow]:
     """Records, newest first, filtered by kind, status (issued/corrected/annulled, ``contested``: a defence or
-    appeal pending) and words of the number, offender or place."""
+    appeal pending) and words of the number, offender or place; ``regimes``: only the items of these acts (the
+    municipality's own — ``own_scope()``; None: every act)."""
     query = Record.select()
     if kind:
         query = query.where(Record.kind == kind)
@@ -143,6 +150,8 @@ def record_rows(
         query = query.where(Record.status == status)
     if regime:
         query = query.where(Record.regime == regime)
+    if regimes is not None:
+        query = query.where(Record.regime.in_(sorted(regimes)))
     for word in search_key(text or "").split():
         query = query.where(Record.search_text.contains(word) | Record.number.contains(word))
     rows = []

@@ -324,12 +324,16 @@ class SeizedRow:
     state: str
 
 
-def seized_goods(today: _dt.date) -> list[SeizedRow]:
-    """Goods still held in the depots, each seizure with what must be paid today to get them back."""
+def seized_goods(today: _dt.date, *, regimes: frozenset[str] | None = None) -> list[SeizedRow]:
+    """Goods still held in the depots, each seizure with what must be paid today to get them back;
+    ``regimes``: only the items of these acts (the municipality's own — ``own_scope()``; None: every act)."""
     held = SeizedItem.select(SeizedItem.record).where(
         SeizedItem.released_on.is_null() & SeizedItem.donated_on.is_null()
     )
-    records = Record.select().where(Record.id.in_(held) & (Record.status != "corrected")).order_by(Record.at)
+    records = Record.select().where(Record.id.in_(held) & (Record.status != "corrected"))
+    if regimes is not None:
+        records = records.where(Record.regime.in_(sorted(regimes)))
+    records = records.order_by(Record.at)
     rows = []
     for record in records:
         items = [i for i in items_of(record) if i.held]

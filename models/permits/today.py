@@ -45,11 +45,15 @@ def _due_horizon(kind, soon_days: int, expiring_days: int) -> int:
     return horizon
 
 
-def _maybe_due(today: _dt.date, soon_days: int, expiring_days: int):
+def _maybe_due(today: _dt.date, soon_days: int, expiring_days: int, regimes: frozenset[str] | None):
     """The permits :func:`today_items` may list: suspended ones, those issued from an application (start-up
     deadlines) and, for each regime and kind, those whose last day falls within its horizon."""
     condition = (Permit.status == "suspended") | (Permit.origin == "application")
-    pairs = Permit.select(Permit.regime, Permit.permit_kind).where(Permit.status.in_(LIVE_STATUSES)).distinct()
+    live = Permit.status.in_(LIVE_STATUSES)
+    if regimes is not None:
+        live &= Permit.regime.in_(sorted(regimes))
+        condition &= Permit.regime.in_(sorted(regimes))
+    pairs = Permit.select(Permit.regime, Permit.permit_kind).where(live).distinct()
     for pair in pairs:
         regime_id, kind_id = pair.regime, pair.permit_kind
         kind = regime_of(regime_id).permit_kind(kind_id)
@@ -58,13 +62,16 @@ def _maybe_due(today: _dt.date, soon_days: int, expiring_days: int):
     return condition
 
 
-def today_items(today: _dt.date, *, soon_days: int = 7, expiring_days: int = 30) -> list[TodayItem]:
+def today_items(
+    today: _dt.date, *, soon_days: int = 7, expiring_days: int = 30, regimes: frozenset[str] | None = None
+) -> list[TodayItem]:
     """What the Painel should show today, each with a pt-BR sentence and the article.
 
     Renewal windows opening (within ``soon_days``) or closing (within
     ``expiring_days``), start-up, use and pick-up deadlines due within
     ``soon_days`` or past, permits ending within ``expiring_days``, permits past
-    their last day not yet marked expired, and suspensions whose term has come.
+    their last day not yet marked expired, and suspensions whose term has come. ``regimes``: only the items of these
+    acts (the municipality's own — ``own_scope()``; None: every act).
     """
     items: list[TodayItem] = []
     soon = today + _dt.timedelta(days=soon_days)
@@ -76,7 +83,7 @@ def today_items(today: _dt.date, *, soon_days: int = 7, expiring_days: int = 30)
         .join(Person, JOIN.LEFT_OUTER, on=(Permit.person == Person.id))
         .switch(Permit)
         .join(Company, JOIN.LEFT_OUTER, on=(Permit.company == Company.id))
-        .where(Permit.status.in_(LIVE_STATUSES) & _maybe_due(today, soon_days, expiring_days))
+        .where(Permit.status.in_(LIVE_STATUSES) & _maybe_due(today, soon_days, expiring_days, regimes))
         .order_by(Permit.valid_until, Permit.id)
     )
     live = []

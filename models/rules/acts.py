@@ -1,11 +1,16 @@
 """Acts in the database: every desk of a municipality computes with the same text.
 
 Each version of an act is one ``regime_act`` row: the regime file's TOML text,
-its SHA-256, the day it applies from and who installed it. A new database gets
-the acts shipped with Praça (version 1 each); an existing one gets them by a
-migration, and a Praça that ships a corrected text installs it as a new
-version on opening (the older one stays). A municipality installs its own act
-(``install``), amends one (``amend``: the amended text declares ``[regime.amendment]
+its SHA-256, the day it applies from and who installed it. A new database holds
+no act: the administrator installs the municipality's own — one shipped with
+Praça (``install_shipped_act``, ``praca init --act ID``) or a file of its own
+(``install``) — and an act of another municipality is refused (issue 31 §1:
+the database is one town hall). A database made before the acts lived in it
+got every shipped act by the migration (its records were made under them), and a
+Praça that ships a corrected text of an act the database holds installs it as a
+new version on opening (the older one stays); a shipped act the database does
+not hold is never installed behind the administrator's back. A municipality
+amends an act (``amend``: the amended text declares ``[regime.amendment]
 { act, in_force_from }``) or retires one (``retire``: no longer offered for new
 work, still read for what was done under it). Rows are never edited, except
 to mark an act retired; nothing is deleted.
@@ -21,6 +26,7 @@ from __future__ import annotations
 import datetime as _dt
 import hashlib
 import threading
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -39,7 +45,7 @@ from peewee import (
 from models.access import session
 from models.base import clock
 from models.base.errors import UserError
-from models.base.text import read_small_file
+from models.base.text import read_small_file, search_key
 from models.rules import regimes
 from models.store.db import BaseModel, db
 
@@ -79,12 +85,18 @@ def shipped_texts() -> dict[str, bytes]:
     return {p.stem: p.read_bytes() for p in sorted(folder.glob("*.toml"))}
 
 
-def install_shipped(database: Database | DatabaseProxy | None = None) -> int:
-    """Install every shipped act whose text the database does not hold yet (a new database, a migration, a
-    Praça that ships a corrected or a new act); returns how many versions were added. A text the database
-    already holds — under any version — is never installed twice. Only a text missing is parsed."""
+def install_shipped(
+    database: Database | DatabaseProxy | None = None, ids: Iterable[str] | None = None, *, by: str = ""
+) -> int:
+    """Install the shipped acts ``ids`` (default: every shipped act — the migration of a database made before the
+    acts lived in it, the all-towns demo, the tests' databases) whose text the database does not hold yet;
+    returns how many versions were added; ``by``: the administrator who chose them (else Praça itself). A text
+    the database already holds — under any version — is never installed twice. Only a text missing is parsed."""
     database = database or db
     texts = shipped_texts()
+    if ids is not None:
+        wanted = set(ids)
+        texts = {i: data for i, data in texts.items() if i in wanted}
     with RegimeAct.bind_ctx(database):
         held = {(row.regime_id, row.act_sha256) for row in RegimeAct.select(RegimeAct.regime_id, RegimeAct.act_sha256)}
         missing = {i: data for i, data in texts.items() if (i, _sha(data)) not in held}
@@ -103,18 +115,80 @@ def install_shipped(database: Database | DatabaseProxy | None = None) -> int:
                     effective_from=regime.effective_from,
                     amending_act=regime.amendment.act if regime.amendment else "",
                     origin="praca",
-                    installed_by=session.SYSTEM.username,
+                    installed_by=by or session.SYSTEM.username,
                 )
     return len(missing)
 
 
+def refresh_shipped(database: Database | DatabaseProxy | None = None) -> int:
+    """A corrected text this Praça ships of an act the database holds, installed as a new version; an act the
+    database does not hold stays out (the municipality chooses its acts)."""
+    database = database or db
+    with RegimeAct.bind_ctx(database):
+        held = {row.regime_id for row in RegimeAct.select(RegimeAct.regime_id).distinct()}
+    if not held:
+        return 0
+    return install_shipped(database, sorted(held & set(shipped_texts())))
+
+
 def opened() -> None:
-    """After a database is opened: bring in the acts this Praça ships that it lacks, and read its acts anew."""
+    """After a database is opened: bring in the corrected texts this Praça ships of the acts it holds, and read its
+    acts anew."""
     forget()
     try:
-        install_shipped()
+        refresh_shipped()
     except IntegrityError:  # another desk installed the same version at the same moment: theirs stands
         pass
+
+
+def held_ids() -> set[str]:
+    """The ids of the acts the open database holds (retired ones included)."""
+    return {row.regime_id for row in RegimeAct.select(RegimeAct.regime_id).distinct()}
+
+
+def town_matches(regime: regimes.Regime, town: str) -> bool:
+    """True when ``regime`` is the act of ``town`` (a name, as typed: accents and case do not count)."""
+    return bool(town) and search_key(regime.municipality) == search_key(town)
+
+
+def shipped_for(town: str) -> list[regimes.Regime]:
+    """The acts shipped with Praça whose municipality is ``town`` (none for a town Praça ships no act of)."""
+    found = regimes.shipped_regimes_from_files().values()
+    return sorted((r for r in found if town_matches(r, town)), key=lambda r: r.id)
+
+
+def _own_town_only(regime: regimes.Regime) -> None:
+    """Refuse an act of another municipality once the database knows its own (one database, one town hall)."""
+    from models.store.settings import MUNICIPALITY, get_setting
+
+    town = get_setting(MUNICIPALITY)
+    if town and not town_matches(regime, town):
+        raise UserError(
+            f"O ato {regime.id} é de {regime.municipality}/{regime.state}, e este banco de dados é de {town}: "
+            "um banco só aplica os atos do seu município.",
+            field="file",
+        )
+
+
+def install_shipped_act(regime_id: str) -> Version:
+    """Install one act shipped with Praça (administrator), as the municipality's choice: refused for an id Praça
+    does not ship, an act already installed, or another municipality's act."""
+    session.require("regimes.manage")
+    shipped = regimes.shipped_regimes_from_files()
+    regime = shipped.get(regime_id)
+    if regime is None:
+        raise UserError(
+            f"O Praça não traz o ato '{regime_id[:64]}'. Atos fornecidos: {', '.join(sorted(shipped))}; o de outro "
+            "município é um arquivo .toml (docs/novo-ato.md).",
+            field="act",
+        )
+    _own_town_only(regime)
+    with db.atomic():
+        if RegimeAct.select().where(RegimeAct.regime_id == regime_id).exists():
+            raise UserError(f"O ato {regime_id} já está instalado.", field="act")
+        install_shipped(db, [regime_id], by=session.who())
+    forget()
+    return history(regime_id)[-1]
 
 
 # --------------------------------------------------------------------------- the catalogue
@@ -290,6 +364,7 @@ def install(data: bytes, file: str) -> Version:
             f"(o ato {regime.id} precisa estar instalado).",
             field="file",
         )
+    _own_town_only(regime)
     with db.atomic():
         if RegimeAct.select().where(RegimeAct.regime_id == regime.id).exists():
             raise UserError(
@@ -440,6 +515,64 @@ def defines(regime: regimes.Regime) -> str:
             f"{regime.amendment.in_force_from.strftime('%d/%m/%Y')}",
         )
     return "".join(line + "\n" for line in lines)
+
+
+@dataclass(frozen=True)
+class ActChoice:
+    """An act the administrator names for the municipality: a shipped act's id, or a file's name and text."""
+
+    shipped_id: str = ""
+    file: str = ""
+    data: bytes = b""
+
+    @property
+    def shown(self) -> str:
+        return self.shipped_id or self.file
+
+
+def choose_act(spec: str) -> ActChoice:
+    """What ``--act`` names: an existing file or a name ending in .toml is a file (read now: an unreadable one is
+    refused with one line); anything else is the id of an act shipped with Praça, checked here."""
+    spec = (spec or "").strip()
+    if not spec:
+        raise UserError("Informe o ato: o id de um ato fornecido com o Praça ou um arquivo .toml.", field="act")
+    path = Path(spec)
+    if path.suffix.lower() == ".toml" or path.exists() or "/" in spec or "\\" in spec:
+        data, name = read_file(path)
+        return ActChoice(file=name, data=data)
+    shipped = regimes.shipped_regimes_from_files()
+    if spec not in shipped:
+        raise UserError(
+            f"Ato desconhecido: {spec[:64]}. Fornecidos com o Praça: {', '.join(sorted(shipped))}; o de outro "
+            "município é um arquivo .toml (docs/novo-ato.md).",
+            field="act",
+        )
+    return ActChoice(shipped_id=spec)
+
+
+def check_choice(choice: ActChoice, town: str) -> regimes.Regime:
+    """The act ``choice`` names, read and checked whole (every error of a file at once), and refused when it is
+    of another municipality than ``town`` ('' : none known yet) — before anything is written."""
+    if choice.shipped_id:
+        regime = regimes.shipped_regimes_from_files()[choice.shipped_id]
+    else:
+        regime = _checked(choice.data, choice.file)
+    if town and not town_matches(regime, town):
+        raise UserError(
+            f"O ato {regime.id}{f' ({choice.file})' if choice.file else ''} é de {regime.municipality}/"
+            f"{regime.state}, não de {town}: um banco "
+            "de dados só aplica os atos do seu município.",
+            field="act",
+        )
+    return regime
+
+
+def install_choice(choice: ActChoice) -> Version:
+    """Install the act ``choice`` names (administrator): a shipped act or a file, as :func:`install_shipped_act`
+    and :func:`install` do."""
+    if choice.shipped_id:
+        return install_shipped_act(choice.shipped_id)
+    return install(choice.data, choice.file)
 
 
 def read_file(path: str | Path) -> tuple[bytes, str]:

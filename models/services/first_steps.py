@@ -102,9 +102,18 @@ def _acts() -> tuple[bool, str]:
         return False, exc.message
     own = [offered[i] for i in own_regime_ids(offered.values())]
     if not own:
+        from models.rules.acts import shipped_for
+
+        shipped = shipped_for(town)
+        if shipped:
+            names = "; ".join(f"{r.act} ({r.id})" for r in shipped)
+            return False, (
+                f"Nenhum ato de {town} está instalado. O Praça traz {names}: instale-o aqui (Instalar) ou com "
+                f"praca regimes install {shipped[0].id}; um ato próprio se instala de um arquivo."
+            )
         return False, (
-            f"Nenhum ato de {town} está instalado: instale o ato do município de um arquivo (Cadastros → Regimes "
-            "→ Instalar ato…) ou um dos fornecidos com o Praça."
+            f"Nenhum ato de {town} está instalado: instale o ato do município de um arquivo (.toml, "
+            "docs/novo-ato.md) — aqui, em Cadastros → Regimes → Instalar ato… ou com praca regimes install ARQUIVO."
         )
     return True, "; ".join(f"{r.act} ({r.id})" for r in own)
 

@@ -224,8 +224,10 @@ def site_export(site: Site | int | str) -> dict:
         }
         for row in StallBreach.select().where(StallBreach.site == site.id).order_by(StallBreach.kept_at, StallBreach.id)
     ]
+    head = letterhead(regime)
     return {
-        "municipality": letterhead(regime)["municipality"],
+        "municipality": head["municipality"],
+        "coat_of_arms": head["coat_of_arms"],  # a data: URI ("" for none): the printed map's letterhead
         "kept_breaches": kept,
         "site": {
             "id": site.id,

@@ -375,8 +375,7 @@ def create_schema(database: Database) -> None:
         install_guards(database)
         Meta.insert(key="app", value="praca").execute()
         Meta.insert(key=DATABASE_ID_KEY, value=new_database_id()).execute()
-        _write_version(LATEST)
-        install_shipped(database)
+        _write_version(LATEST)  # no act: the administrator installs the municipality's own (models.rules.acts)
         from models.store import desks
 
         desks.install(database)

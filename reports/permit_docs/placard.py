@@ -10,6 +10,7 @@ from PySide6.QtGui import (
     QColor,
     QFont,
     QFontMetricsF,
+    QImage,
     QPainter,
 )
 
@@ -133,6 +134,13 @@ def write_placard_pdf(doc: PermitDocument, path: Path, regime) -> Path:
                 draw_qr(painter, page.rect(sx, margin, side_w, side_w), doc.qr_text)
             else:
                 draw_photo(painter, page, (sx, margin, side_w, side_w), doc.photo_path, "")
+        # the municipality's coat of arms at the foot's left, as tall as the foot (issue 31 §1: every letterhead)
+        arms = QImage.fromData(doc.coat_of_arms) if doc.coat_of_arms else QImage()
+        arms_w = 0.0
+        if not arms.isNull() and arms.height():
+            arms_w = small_h * arms.width() / arms.height()
+            painter.drawImage(page.rect(margin, height_mm - margin - small_h, arms_w, small_h), arms)
+            arms_w += 6.0
         painter.setPen(ink)
         painter.setFont(make_font(15))
         small = (
@@ -141,7 +149,7 @@ def write_placard_pdf(doc: PermitDocument, path: Path, regime) -> Path:
             f"{date_br(doc.valid_until)}."
         )
         painter.drawText(
-            page.rect(margin, height_mm - margin - small_h + 6, width_mm - 2 * margin, small_h - 6),
+            page.rect(margin + arms_w, height_mm - margin - small_h + 6, width_mm - 2 * (margin + arms_w), small_h - 6),
             int(Qt.AlignmentFlag.AlignHCenter | Qt.AlignmentFlag.AlignBottom | Qt.TextFlag.TextWordWrap),
             small,
         )

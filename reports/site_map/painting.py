@@ -8,6 +8,7 @@ from decimal import Decimal
 from PySide6.QtCore import QRectF, Qt
 from PySide6.QtGui import (
     QColor,
+    QImage,
 )
 
 from models.sites.layout import format_metres
@@ -40,6 +41,12 @@ from reports.site_map.pages import PageChoice, Strip, strip_height
 def paint_header(c: Canvas, export: dict, choice: PageChoice, *, page: int, pages: int, what: str = "") -> None:
     site = export["site"]
     x, w = MARGIN, choice.width - 2 * MARGIN
+    arms = _arms_image(export.get("coat_of_arms") or "")
+    if arms is not None:  # the municipality's coat of arms heads the map, as every letterhead (issue 31 §1)
+        tall = 12.5
+        wide = tall * arms.width() / arms.height()
+        c.p.drawImage(c.r(x, MARGIN, wide, tall), arms)
+        x, w = x + wide + 2, w - wide - 2
     c.pen(INK)
     c.font(5.2, bold=True)
     c.text(x, MARGIN, w * 0.7, 7, c.elided(site["name"], w * 0.7))
@@ -73,6 +80,20 @@ def paint_header(c: Canvas, export: dict, choice: PageChoice, *, page: int, page
         c.text(x, MARGIN + 13, w, 5, what)
     c.pen(KERB, 0.3)
     c.line(x, MARGIN + HEADER_H - 2, x + w, MARGIN + HEADER_H - 2)
+
+
+def _arms_image(uri: str) -> QImage | None:
+    """The coat of arms of a data: URI, or None (none, or not an image)."""
+    import base64
+    import binascii
+
+    if ";base64," not in uri:
+        return None
+    try:
+        image = QImage.fromData(base64.b64decode(uri.split(";base64,", 1)[1], validate=True))
+    except (binascii.Error, ValueError):
+        return None
+    return None if image.isNull() or not image.height() else image
 
 
 def _ruler_step(scale: int) -> float:

@@ -32,6 +32,42 @@ from reports.workbook.styles import (
 # --------------------------------------------------------------------------- the workbook and its sheets
 
 
+def coat_of_arms(ws, uri: str, widths: Sequence[float], height_points: float) -> bool:
+    """The municipality's coat of arms (``uri``: a data: URI, "" for none) at the right end of the title rows, as
+    tall as they are (issue 31 §1: every letterhead carries it). Returns whether an image was placed."""
+    import base64
+    import io
+
+    from PySide6.QtGui import QImage
+
+    if not uri.startswith("data:image/") or ";base64," not in uri:
+        return False
+    data = base64.b64decode(uri.split(";base64,", 1)[1])
+    image = QImage.fromData(data)
+    if image.isNull() or not image.height():
+        return False
+    tall = max(height_points * 4 / 3 - 4, 16)  # pixels: the title rows' height, less a little air
+    scale = tall / image.height()
+    wide = image.width() * scale
+    last = len(widths) - 1
+    column_px = widths[last] * 7 + 5  # Excel's 7 px per character plus padding (reports.workbook.sizes)
+    ws.insert_image(
+        0,
+        last,
+        "brasao.png" if data.startswith(b"\x89PNG") else "brasao.jpg",
+        {
+            "image_data": io.BytesIO(data),
+            "x_scale": scale,
+            "y_scale": scale,
+            "x_offset": max(int(column_px - wide - 2), 0),
+            "y_offset": 2,
+            "object_position": 3,  # neither moved nor sized with the cells
+            "description": "Brasão do município",
+        },
+    )
+    return True
+
+
 class Book:
     """An XlsxWriter workbook with the report's formats (each names its font) and its sheets made in tab order."""
 
@@ -138,8 +174,10 @@ class Sheet:
         main = f"{heading} — {report.label}"
         sub = f"{place} · situação em {date_br(report.today)} · gerado em {date_br(report.generated_at)}"
         sub = f"{sub}{' · ' + note if note else ''}"
+        heights = []
         for text, style, size in ((main, TITLE, 14), (sub, SUBTITLE, FONT_SIZE)):
-            ws.set_row(self.row, row_height(text_lines(text, room * FONT_SIZE / size, bold=size > FONT_SIZE), size))
+            heights.append(row_height(text_lines(text, room * FONT_SIZE / size, bold=size > FONT_SIZE), size))
+            ws.set_row(self.row, heights[-1])
             if span > 1:
                 ws.merge_range(self.row, 0, self.row, span - 1, text, self.fmt[style])
                 self.row += 1
@@ -148,6 +186,7 @@ class Sheet:
         lines = max(text_lines(name, width, bold=True) for name, width, *_r in columns)
         self.append([Styled(name, HEADER) for name, *_rest in columns], height=row_height(lines))
         self.data: dict[str, list] = {name: [] for name, *_rest in columns}
+        coat_of_arms(ws, getattr(report, "coat_of_arms", ""), widths[:span], sum(heights))
 
     # writing
 

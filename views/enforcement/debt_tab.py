@@ -13,6 +13,7 @@ from PySide6.QtWidgets import (
 
 from models import enforcement as enf
 from models.base.money import format_brl
+from models.registry.municipality import own_scope
 from views.blocks import fill
 from views.enforcement.common import day_label
 from views.operations import in_background
@@ -58,7 +59,7 @@ class DebtTab(QWidget):
     def refresh(self) -> None:
         try:
             day = self._today or _dt.date.today()
-            rows = in_background(lambda: enf.debt_register(day))
+            rows = in_background(lambda: enf.debt_register(day, regimes=own_scope()))
         except Exception:  # no database open yet
             rows = []
         self.model.set_rows(rows)

@@ -27,6 +27,7 @@ from PySide6.QtWidgets import (
 from models import enforcement as enf
 from models.base.errors import FieldErrors, UserError
 from models.base.money import format_brl
+from models.registry.municipality import own_scope
 from views import theme
 from views.blocks import fill, say, user_errors
 from views.enforcement.adjust_dialog import AdjustDialog
@@ -138,7 +139,7 @@ class RecordsTab(QWidget):
         keep = self.selected()
         try:
             text, kind, status = self.search.text(), self.kind.currentData() or None, self.status.currentData() or None
-            rows = in_background(lambda: enf.record_rows(text=text, kind=kind, status=status))
+            rows = in_background(lambda: enf.record_rows(text=text, kind=kind, status=status, regimes=own_scope()))
         except Exception as exc:  # no database open yet: an empty list
             rows = []
             if isinstance(exc, UserError):

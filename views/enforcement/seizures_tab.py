@@ -19,6 +19,7 @@ from PySide6.QtWidgets import (
 from models import enforcement as enf
 from models.base.errors import FieldErrors, UserError
 from models.base.money import format_brl
+from models.registry.municipality import own_scope
 from views.blocks import fill, say, user_errors
 from views.enforcement.common import OverdueRowsModel, day_label
 from views.enforcement.contest_dialogs import DonateDialog
@@ -96,7 +97,7 @@ class SeizuresTab(QWidget):
     def refresh(self) -> None:
         try:
             today = self.today
-            rows = in_background(lambda: enf.seized_goods(today))
+            rows = in_background(lambda: enf.seized_goods(today, regimes=own_scope()))
         except Exception:  # no database open yet
             rows = []
         keep = self.selected()

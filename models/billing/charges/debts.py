@@ -80,8 +80,9 @@ def _consecutive(periods: list[str]) -> list[str]:
     return best
 
 
-def revocation_candidates(*, today: _dt.date) -> list[Candidate]:
-    """Permits in force with ``arrears.months`` months unpaid (consecutive where the act says so).
+def revocation_candidates(*, today: _dt.date, regimes: frozenset[str] | None = None) -> list[Candidate]:
+    """Permits in force with ``arrears.months`` months unpaid (consecutive where the act says so); ``regimes``: only the
+    items of these acts (the municipality's own — ``own_scope()``; None: every act).
 
     The open monthly charges are read as plain rows (a town has tens of thousands); the permit's number and its
     holder are read for the candidates only."""
@@ -94,6 +95,8 @@ def revocation_candidates(*, today: _dt.date) -> list[Candidate]:
         & (Charge.due_on < today)
         & Permit.status.in_(LIVE_STATUSES)
     )
+    if regimes is not None:
+        unpaid_monthly &= Permit.regime.in_(sorted(regimes))
     # only permits with as many unpaid months as the least any act asks for can be candidates
     try:
         fewest = min(

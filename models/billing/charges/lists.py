@@ -125,9 +125,11 @@ def charge_rows(
     regime: str | None = None,
     today: _dt.date | None = None,
     limit: int = 2000,
+    regimes: frozenset[str] | None = None,
 ) -> list[ChargeRow]:
     """Charges due in the month (or all), filtered: ``status`` open/paid/cancelled/overdue; ``text`` matches
-    the charge or permit number or the debtor's name (without accents)."""
+    the charge or permit number or the debtor's name (without accents); ``regimes``: only the items of these acts (the
+    municipality's own — ``own_scope()``; None: every act)."""
     from models.base.text import search_key
 
     today = today or _dt.date.today()
@@ -140,6 +142,8 @@ def charge_rows(
         query = query.where(Charge.status == status)
     if regime:
         query = query.where(Charge.regime == regime)
+    if regimes is not None:
+        query = query.where(Charge.regime.in_(sorted(regimes)))
     words = search_key(text or "").split()
     for word in words:
         query = query.where(

@@ -125,14 +125,18 @@ def credit_payments():
     return source.select(source.c.payment_id).where(source.c.channel == "credit")
 
 
-def charge_alerts(today: _dt.date) -> list:
-    """What the Painel shows from this desk: overdue charges in total, and each revocation candidate."""
+def charge_alerts(today: _dt.date, *, regimes: frozenset[str] | None = None) -> list:
+    """What the Painel shows from this desk: overdue charges in total, and each revocation candidate;
+    ``regimes``: only the items of these acts (the municipality's own — ``own_scope()``; None: every act)."""
     from models.base.money import from_centavos
 
     items = []
+    overdue = (Charge.status == "open") & (Charge.due_on < today)
+    if regimes is not None:
+        overdue &= Charge.regime.in_(sorted(regimes))
     count, amount, oldest = (
         Charge.select(fn.COUNT(Charge.id), fn.COALESCE(fn.SUM(_open_part()), 0), fn.MIN(Charge.due_on))
-        .where((Charge.status == "open") & (Charge.due_on < today))
+        .where(overdue)
         .scalar(as_tuple=True)
     )
     if count:
@@ -151,7 +155,7 @@ def charge_alerts(today: _dt.date) -> list:
                 True,
             )
         )
-    for c in revocation_candidates(today=today):
+    for c in revocation_candidates(today=today, regimes=regimes):
         items.append(
             TodayItem(
                 today,
