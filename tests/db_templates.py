@@ -65,7 +65,7 @@ def install_every_act() -> None:
     administrator installs the municipality's own: ``praca init --act``): a test prices, files and enforces under
     whichever act it is about without installing it first."""
     from models.rules import acts
-    from models.store.audit import AUDIT
+    from models.store.db import AUDIT
 
     AUDIT.suspended += 1  # part of the database as made, as the schema is: no audit entry
     try:

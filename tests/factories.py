@@ -568,7 +568,7 @@ def open_new_database(url: str, acts=None):
     test works under installed (``acts``: their ids; every shipped act unless named), as the tests' empty database
     holds them (tests/db_templates.py)."""
     from models.rules import acts as installed
-    from models.store.audit import AUDIT
+    from models.store.db import AUDIT
 
     database = open_database(url, create=True)
     AUDIT.suspended += 1  # part of the database as the test starts from: no audit entry

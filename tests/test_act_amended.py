@@ -110,7 +110,7 @@ def test_the_regime_sheet_cites_the_amending_act_beside_each_value():
 
 def test_a_proposed_sanction_and_the_permits_validity_cite_the_amending_act():
     from models.enforcement.sanctions import propose_sanction
-    from models.permits.term import permit_term
+    from models.permits import permit_term
 
     proposal = propose_sanction(ACT, ["sem-cracha"], on=dt.date(1990, 6, 1))
     sanctions = [s for item in proposal.items for s in item.sanctions]

@@ -107,14 +107,14 @@ def test_a_month_of_acts_in_two_moneys_is_refused_not_added(cruzeiros):
     )
     with pytest.raises(UserError, match=r"moedas diferentes \(Cr\$: Lei 376/2012; R\$: Lei 376/2012\)"):
         fee_report(2026, 3, today=TODAY)
-    from models.billing.charges.summary import month_summary
+    from models.billing.charges import month_summary
 
     assert month_summary(2026, 3, today=TODAY).currencies == ("Cr$", "R$")
 
 
 def test_a_permit_and_the_regime_sheet_of_an_act_in_cruzeiros_say_cruzeiros():
     from models.permits.permit_doc import from_regime
-    from reports.permit_docs.permit import permit_html
+    from reports.permit_docs import permit_html
     from reports.regime_sheet import regime_html
 
     doc = from_regime(

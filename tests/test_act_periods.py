@@ -9,6 +9,7 @@ import json
 from decimal import Decimal
 
 import pytest
+from factories import open_new_database
 from hypothesis import given
 from hypothesis import strategies as st
 from period_acts import PERIOD_FEES, REGIME_ID, period_act_text
@@ -111,7 +112,7 @@ def test_praca_quote_takes_the_periods_and_prints_them_in_the_acts_money(databas
 
 
 def test_a_licence_valid_for_the_fiscal_year_runs_to_the_31st_of_december_with_its_article():
-    from models.permits.term import permit_term
+    from models.permits import permit_term
     from models.rules import describe
 
     term = permit_term(ACT, "licenca-ambulante", dt.date(1986, 3, 10))
@@ -157,12 +158,13 @@ def test_the_months_run_counts_the_feira_days_of_the_month_from_the_kinds_calend
     assert "Período: 4 dias de feira." in september.detail["details"]
 
 
-def test_the_price_simulator_asks_the_periods_the_acts_prices_count_and_prices_with_them(app_ready, qtbot, sqlite_url):
+def test_the_price_simulator_asks_the_periods_the_acts_prices_count_and_prices_with_them(
+    app_ready, qtbot, sqlite_url, tmp_path
+):
     from models.rules import acts
-    from models.store.bootstrap import open_database
     from views.price_simulator import PriceSimulator
 
-    open_database(sqlite_url, create=True)
+    open_new_database(sqlite_url, acts=["cabeceira-grande-2012"])
     acts.install(period_act_text().encode("utf-8"), f"{REGIME_ID}.toml")
     simulator = PriceSimulator()
     qtbot.addWidget(simulator)
@@ -176,6 +178,7 @@ def test_the_price_simulator_asks_the_periods_the_acts_prices_count_and_prices_w
     simulator.date.set_date(dt.date(1986, 3, 1))
     simulator.year.setValue(1986)
     qtbot.keyClicks(simulator.admin_edits["taxa-licenca"], "100")
+    simulator.settle()
     assert simulator.error.text() == ""
     simulator.select_regime("cabeceira-grande-2012")
     assert not any(spin.isVisible() for spin in spins.values())  # an act with no such price: no such field
@@ -185,11 +188,12 @@ def test_the_price_simulator_asks_the_periods_the_acts_prices_count_and_prices_w
     simulator.year.setValue(1986)
     qtbot.keyClicks(simulator.area, "6")
     spins["months"].setValue(3)
+    simulator.settle()
     assert [(line.fee, line.formula) for line in simulator.last_quote.lines if line.fee == "ocupacao-mensal"] == [
         ("ocupacao-mensal", "2,00 × 6,00 × 3")
     ]
     assert "Cr$ 36,00" in simulator.total.text() and simulator.last_quote.lines[0].year == 1986
-    simulator.grab().save("/tmp/periods/simulador-periodos.png")
+    simulator.grab().save(str(tmp_path / "simulador-periodos.png"))
 
 
 def test_a_permit_issued_for_the_fiscal_year_runs_to_the_31st_of_december_and_keeps_its_article(keys, make_tab):

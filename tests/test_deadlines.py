@@ -91,6 +91,9 @@ CASES = [
     # Cabeceira Grande, Lei 376/2012: none of its own; Lei 9.784/1999 applied subsidiarily (arts. 24, 59, 66)
     ("cabeceira-grande-2012", "defence", D(2026, 3, 6), D(2026, 3, 11), "art. 5º"),  # 5 days (art. 24)
     ("cabeceira-grande-2012", "appeal", D(2026, 3, 6), D(2026, 3, 16), "art. 5º"),  # 10 days: Sunday 15 → Monday
+    # São Lourenço do Oeste, Lei 1.101/1997: none of its own; Lei 9.784/1999 applied subsidiarily (arts. 24, 59)
+    ("sao-lourenco-do-oeste-1997", "defence", D(2026, 3, 6), D(2026, 3, 11), "art. 2º, § 2º"),  # 5 days
+    ("sao-lourenco-do-oeste-1997", "appeal", D(2026, 3, 6), D(2026, 3, 16), "art. 2º, § 2º"),  # Sunday 15 → Monday
     # São José dos Campos, Lei 9.158/2014
     ("sjc-2014", "appeal-revocation", D(2026, 12, 11), D(2026, 12, 21), "art. 27, II"),  # 10 days
     ("sjc-2014", "leave-request", D(2026, 7, 1), D(2026, 6, 1), "art. 16, § 1º"),  # 30 days BEFORE

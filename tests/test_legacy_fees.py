@@ -14,10 +14,9 @@ from hypothesis import strategies as st
 from models.base.errors import UserError
 from models.rules.fees import fee_quote
 from models.rules.fees.typed import quote_inputs
-from models.rules.regimes import default_regimes_folder, load_regime_text
+from models.rules.regimes import Regime, default_regimes_folder, load_regime_text
 from models.rules.regimes.fee_formulas import program_for
 from models.rules.regimes.legacy_fees import admin_value_name, as_formulas
-from models.rules.regimes.regime import Regime
 from models.services import act_cases
 
 FILES = sorted(default_regimes_folder().glob("*.toml"))

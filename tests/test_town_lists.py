@@ -48,7 +48,7 @@ def test_the_lists_read_only_the_municipalitys_acts(sjc):
         charge_alerts(day, regimes=scope) + enf.enforcement_alerts(day, regimes=scope) + today_items(day, regimes=scope)
     )
     assert own_alerts and len(own_alerts) < len(alerts)
-    from models.permits.tables import Permit
+    from models.permits import Permit
 
     def towns_of(items) -> set[str]:
         ids = sorted({i.permit_id for i in items})
@@ -68,7 +68,7 @@ def test_no_municipality_known_lists_every_town(demo_database):
 
 def test_the_desks_show_only_the_municipalitys_items(sjc, app_ready, qtbot):
     from views.charges_page import ChargesTab, DelinquencyTab
-    from views.enforcement.page import EnforcementPage
+    from views.enforcement import EnforcementPage
     from views.home import HomePage
 
     charges = ChargesTab(today=DEMO_TODAY)
