@@ -5,6 +5,7 @@ fee-kind engine — every worked case of the acts, and any stall, venue or area 
 from __future__ import annotations
 
 import dataclasses
+import re
 from decimal import Decimal
 
 import pytest
@@ -123,6 +124,41 @@ def test_sao_bentos_stall_prices_the_same_converted(equipment, front, hitch, dep
     kinds, formulas = both("sao-bento-2026", **inputs)
     if kinds is UserError:
         return  # the fee-kind engine refuses (a size beyond the equipment's, a tier it is not entitled to)
+    assert formulas == kinds
+
+
+def wording(regime: Regime, **inputs) -> object:
+    """What the occupation line says beside its figure: its label, its articles, why a discount claimed was not
+    granted, whether the hitch is in the metreage — or the refusal's message."""
+    try:
+        line = next(x for x in fee_quote(regime, **inputs).lines if x.fee == "occupation")
+    except UserError as exc:
+        return str(exc)
+    refusals = [d for d in line.details if d.startswith("Sem desconto")]
+    hitch = [m[0] for d in line.details for m in [re.search(r"[\d,]+ \+ [\d,]+ = [\d,]+", d)] if m]
+    return line.label, line.basis, refusals, hitch
+
+
+@settings(max_examples=80, deadline=None)
+@given(
+    equipment=st.one_of(st.none(), st.sampled_from(REGIMES["sao-bento-2026"].ids("equipment"))),
+    front=st.decimals(min_value=Decimal("0.01"), max_value=Decimal("12"), places=2).map(str),
+    hitch=st.one_of(st.none(), st.decimals(min_value=Decimal("0"), max_value=Decimal("3"), places=2).map(str)),
+    depth=st.one_of(st.none(), st.decimals(min_value=Decimal("0.10"), max_value=Decimal("6"), places=2).map(str)),
+    mei=st.booleans(),
+    local=st.booleans(),
+)
+def test_sao_bentos_occupation_says_the_same_converted(equipment, front, hitch, depth, mei, local):
+    """Dec. 4.794/2026, art. 9º: the converted fee cites the minimum (§ 3º) only when it binds and the hitch (§ 1º)
+    only when there is one, says why a discount claimed was not granted, asks the depth by the discount's article
+    (§ 3º, I) and refuses a hitch on equipment without one — as the fee-kind engine did."""
+    inputs = dict(equipment=equipment, front=front, depth=depth, mei=mei, local=local, hitch=hitch)
+    kinds = wording(REGIMES["sao-bento-2026"], **inputs)
+    formulas = wording(CONVERTED["sao-bento-2026"], **inputs)
+    if isinstance(kinds, str):
+        assert isinstance(formulas, str) and ("engate" in kinds) == ("engate" in formulas)
+        assert kinds.split("(")[-1] == formulas.split("(")[-1]  # the same article asks for what is missing
+        return
     assert formulas == kinds
 
 

@@ -125,6 +125,9 @@ class FormulaTerm:
     #: the amending act that gave this value its wording ("redação dada pela Lei nº 2.000/1990")
     amended_by: str | None = None
     notes: str | None = None
+    #: a condition: the term is said (its detail and its article) only when it holds — a minimum cited only
+    #: when it binds (``front < 1.00 m``), the hitch's article only when there is a hitch (``hitch > 0 m``)
+    cited_when: str | None = None
 
 
 @dataclass(frozen=True)
@@ -169,6 +172,33 @@ class FeeException:
     #: the amending act that gave this value its wording ("redação dada pela Lei nº 2.000/1990")
     amended_by: str | None = None
     notes: str | None = None
+    #: when the case claims the exception (``mei or local``) and it does not apply, the line says why: the
+    #: reason of each ``unmet`` requirement that fails, or that no exception of the fee ``reaches`` the stall
+    claimed: str | None = None
+    #: the stalls the exception is for (``equipment in ['trailer']``); none: every stall
+    reaches: str | None = None
+    unmet: tuple[Requirement, ...] = ()
+    #: what the act calls it, in the reasons: "Sem desconto: …", "nenhum desconto deste preço alcança …"
+    called: str = "desconto"
+
+
+@dataclass(frozen=True)
+class Requirement:
+    """A requirement of an exception (``[[fees.exceptions.unmet]]``): a condition and, when the case claims the
+    exception and the condition fails, the reason said — ``{depth}``, ``{metros}``: the value read, as shown
+    (``profundidade {depth} m acima de 3,00 m``)."""
+
+    when: str
+    reason: str
+
+
+#: what an act calls an exception a case claims (``called``): the words of its reasons — "Sem desconto",
+#: "nenhum desconto deste preço alcança …", "os descontos deste preço dependem …"
+CALLED = {
+    "desconto": ("Sem desconto", "nenhum desconto", "os descontos"),
+    "redução": ("Sem redução", "nenhuma redução", "as reduções"),
+    "isenção": ("Sem isenção", "nenhuma isenção", "as isenções"),
+}
 
 
 #: who sets a value a formula asks for (``[[fees.inputs]] set_by``), as a message says it: "valor que o fiscal fixa"
