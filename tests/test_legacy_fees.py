@@ -154,12 +154,13 @@ def test_sao_bentos_occupation_says_the_same_converted(equipment, front, hitch, 
     (§ 3º, I) and refuses a hitch on equipment without one — as the fee-kind engine did."""
     inputs = dict(equipment=equipment, front=front, depth=depth, mei=mei, local=local, hitch=hitch)
     kinds = wording(REGIMES["sao-bento-2026"], **inputs)
-    formulas = wording(CONVERTED["sao-bento-2026"], **inputs)
-    if isinstance(kinds, str):
-        assert isinstance(formulas, str) and ("engate" in kinds) == ("engate" in formulas)
-        assert kinds.split("(")[-1] == formulas.split("(")[-1]  # the same article asks for what is missing
-        return
-    assert formulas == kinds
+    for regime in (CONVERTED["sao-bento-2026"],):
+        formulas = wording(regime, **inputs)
+        if isinstance(kinds, str):
+            assert isinstance(formulas, str) and ("engate" in kinds) == ("engate" in formulas)
+            assert kinds.split("(")[-1] == formulas.split("(")[-1]  # the same article asks for what is missing
+            continue
+        assert formulas == kinds
 
 
 @settings(max_examples=40, deadline=None)
@@ -229,3 +230,36 @@ def test_a_table_by_one_id_is_looked_up_with_the_first_row_of_each_id_and_its_la
     assert _keyed((parse("venue == 'a' and days == 1 dia"),)) is None
     program = program_for(CONVERTED["olimpia-2025"], CONVERTED["olimpia-2025"].fee("event-venue"))
     assert program.tables["taxa_por_dia"].keyed is not None
+
+
+def test_an_installed_old_format_version_loads_from_the_database_and_prices_as_its_formulas(keys):
+    """A database keeps the versions it installed as TOML text: São Bento's act in its fee-kind wording
+    (linear-metre, with discounts), installed as an amendment, loads from that text and prices every stall as its
+    formulas do — figures, articles and reasons (SQLite; PostgreSQL with PRACA_TEST_PG)."""
+    import datetime as dt
+
+    from models.access import session
+    from models.rules import acts
+    from models.rules.regimes import get_regime
+
+    text = next(p for p in FILES if p.stem == "sao-bento-2026").read_text(encoding="utf-8") + (
+        '\n[regime.amendment]\nact = "Versão instalada no banco (texto por tipo de preço)"\n'
+        'in_force_from = 2026-09-01\nsummary = "O mesmo ato, com a ocupação por metro linear."\n'
+    )
+    with session.acting_as(session.SYSTEM):
+        acts.amend(text.encode("utf-8"), "sao-bento-2026.toml")
+    acts.forget()
+    installed = get_regime("sao-bento-2026", dt.date(2026, 9, 2))
+    assert installed.fee("occupation").kind == "linear-metre" and installed.source.startswith("banco de dados")
+    formulas = converted(installed)
+    stalls = [
+        dict(equipment="trailer", front="3,20", hitch="0,80", depth="2,50", mei=True, local=True),
+        dict(equipment="barraca", front="4", depth="3,5", mei=True),
+        dict(equipment="carrinho-pipoca", front="0,50", mei=True, local=True),
+        dict(equipment="carrinho-cachorro-quente", front="1", mei=True, local=True),
+        dict(front="2,5"),
+    ]
+    for stall in stalls:
+        kinds, now = fee_quote(installed, **stall, year=2026), fee_quote(formulas, **stall, year=2026)
+        assert totals(kinds) == totals(now), stall
+        assert wording(installed, **stall) == wording(formulas, **stall), stall
