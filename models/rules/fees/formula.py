@@ -25,7 +25,7 @@ from models.rules.fees.inputs import (
 )
 from models.rules.fees.results import ENERGY_NONE, AskedValue, QuoteLine
 from models.rules.formulas.evaluate import EvaluationError, Value, shown
-from models.rules.formulas.syntax import Call, Expr, Num, Str
+from models.rules.formulas.syntax import Call, Expr, Name, Num, Str
 from models.rules.regimes import Regime
 from models.rules.regimes.fee_formulas import PLACEHOLDER, FeeProgram, program_for
 from models.rules.regimes.model import Fee
@@ -205,7 +205,7 @@ class _Pricing:
     def _term(self, name: str) -> tuple[Value, str]:
         term = self.program.terms[name]
         label = term.term.label or name
-        conditional = f"cited:{name}" in self.program.compiled
+        conditional = bool(term.term.cited)
         if not conditional:  # its article before those of what it reads
             self.bases.append(term.term.basis)
         if term.tree is None:
@@ -223,15 +223,31 @@ class _Pricing:
             computed = self.evaluate(f"term:{name}")
             assert isinstance(computed, Decimal)
             value, text = computed, _measure(computed)
-            said = f"{self.show(f'term:{name}')} = {text}"
-        if conditional:  # said only when its condition holds
+            chosen = self._chosen(name, term.tree, computed) if conditional else ""
+            said = f"{self.show(f'term:{name}')}{chosen} = {text}"
+        if not conditional:
+            cite = self._cite(f"term:{name}", term.term.basis, term.term.basis_act, term.term.amended_by)
+        else:  # each article only when its condition holds; none holding, the term is not said
             self.values[name], self.texts[name] = value, text
-            if not self.evaluate(f"cited:{name}"):
+            bases = [c.basis for j, c in enumerate(term.term.cited) if self.evaluate(f"cited:{name}:{j}")]
+            if not bases:
                 return value, text
-            self.bases.append(term.term.basis)
-        cite = self._cite(f"term:{name}", term.term.basis, term.term.basis_act, term.term.amended_by)
+            self.bases.extend(bases)
+            cite = self.regime.cite("; ".join(bases), term.term.basis_act, term.term.amended_by)
         self.details.append(f"{label} = {said} ({cite})")
         return value, text
+
+    def _chosen(self, name: str, tree: Expr, value: Decimal) -> str:
+        """A term whose articles are cited by condition and that is the greater or the lesser of its arguments: the
+        one that gave its value, written out when it is a sum or a product (``máx(3,20 + 0,80; 1,00) = 3,20 +
+        0,80 = 4,00``)."""
+        if not (isinstance(tree, Call) and tree.function in ("min", "max")):
+            return ""
+        for j, arg in enumerate(tree.args):
+            key = f"term:{name}:arg:{j}"
+            if key in self.program.compiled and self.evaluate(key) == value:
+                return f" = {self.show(key)}" if not isinstance(arg, (Name, Num)) else ""
+        return ""
 
     def _row(self, name: str) -> int | None:
         """The index of the table's first row that holds (None: none holds)."""

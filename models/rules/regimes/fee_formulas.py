@@ -126,8 +126,8 @@ def _expressions(fee: Fee) -> Iterator[tuple[str, str]]:
     for i, term in enumerate(fee.terms):
         if term.formula is not None:
             yield f"terms[{i}].formula", term.formula
-        if term.cited_when is not None:
-            yield f"terms[{i}].cited_when", term.cited_when
+        for j, cited in enumerate(term.cited):
+            yield f"terms[{i}].cited[{j}].when", cited.when
     for i, table in enumerate(fee.tables):
         for j, row in enumerate(table.rows):
             if row.when is not None:
@@ -302,8 +302,8 @@ def compile_fee(regime: Regime, fee: Fee) -> FeeProgram:
             term_type(term.name, 1)
         except FormulaError:
             pass  # recorded at the term's key
-        if term.cited_when is not None:
-            expect(f"terms[{i}].cited_when", BOOL, "a condição de citar o termo")
+        for j in range(len(term.cited)):
+            expect(f"terms[{i}].cited[{j}].when", BOOL, "a condição de citar o artigo")
     for i, table in enumerate(fee.tables):
         try:
             table_type(table.name, 1)
@@ -335,9 +335,12 @@ def compile_fee(regime: Regime, fee: Fee) -> FeeProgram:
         for name, term_program in term_programs.items():
             if term_program.tree is not None:
                 compiled[f"term:{name}"] = compile_expr(term_program.tree)
-            cited_when = trees.get(f"{term_keys[name]}.cited_when")
-            if cited_when is not None:
-                compiled[f"cited:{name}"] = compile_expr(cited_when)
+                tree = term_program.tree
+                if term_program.term.cited and isinstance(tree, Call) and tree.function in ("min", "max"):
+                    for j, arg in enumerate(tree.args):  # the one that gives the value, shown
+                        compiled[f"term:{name}:arg:{j}"] = compile_expr(arg)
+            for j in range(len(term_program.term.cited)):
+                compiled[f"cited:{name}:{j}"] = compile_expr(trees[f"{term_keys[name]}.cited[{j}].when"])
         for name, table_program in table_programs.items():
             for j, when_tree in enumerate(table_program.whens):
                 if when_tree is not None:

@@ -18,6 +18,7 @@ from typing import Any
 from models.rules.regimes.model import Amount, Condition, Fee
 from models.rules.regimes.model.fees import (
     AskedInput,
+    CitedWhen,
     DecisionTable,
     FeeException,
     FormulaTerm,
@@ -142,30 +143,21 @@ def _linear_metre(fee: Fee) -> Fee:
             basis_act=fee.basis_act,
         )
     ]
-    metres = "front"
-    if fee.hitch_counts:  # the hitch's article cited only when there is a hitch
-        metres = "medida" if fee.min_metres is not None else "metros"
-        terms.append(
-            FormulaTerm(
-                name=metres,
-                label="Metragem com o engate incluído",
-                formula="front + hitch",
-                basis=fee.hitch_basis or fee.basis,
-                cited_when="hitch > 0 m",
-            )
-        )
-    if fee.min_metres is not None:  # the minimum's article cited only when it binds
+    metres = "front + hitch" if fee.hitch_counts else "front"
+    label = "metros lineares ocupados" + (", com o engate" if fee.hitch_counts else "")
+    bases: list[str | None] = [fee.hitch_basis] if fee.hitch_counts else []
+    # each article cited on a line only when it changes the metreage: the hitch's with a hitch, the minimum's
+    # when it binds
+    cited = [CitedWhen(fee.hitch_basis or fee.basis, "hitch > 0 m")] if fee.hitch_counts else []
+    if fee.min_metres is not None:
         minimum = f"{_number(fee.min_metres)} m"
-        terms.append(
-            FormulaTerm(
-                name="metros",
-                label=f"Metragem mínima de {_number(fee.min_metres).replace('.', ',')} ML por unidade comercial",
-                formula=f"max({metres}, {minimum})",
-                basis=fee.min_metres_basis or fee.basis,
-                cited_when=f"{metres} < {minimum}",
-            )
-        )
-        metres = "metros"
+        cited.append(CitedWhen(fee.min_metres_basis or fee.basis, f"{metres} < {minimum}"))
+        metres = f"max({metres}, {minimum})"
+        label += f", no mínimo {_number(fee.min_metres).replace('.', ',')} ML"
+        bases.append(fee.min_metres_basis)
+    basis = "; ".join(b for b in bases if b) or fee.basis
+    terms.append(FormulaTerm(name="metros", label=label, formula=metres, basis=basis, cited=tuple(cited)))
+    metres = "metros"
     # "the highest applicable discount applies": tried from the highest rate down, the first that holds decides
     ordered = sorted(fee.discounts, key=lambda d: d.rate, reverse=True)
     exceptions = tuple(

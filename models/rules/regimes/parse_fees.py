@@ -13,6 +13,7 @@ from models.rules.regimes.model.fees import (
     CALLED,
     SETTERS,
     AskedInput,
+    CitedWhen,
     DecisionTable,
     FeeException,
     FormulaTerm,
@@ -285,8 +286,14 @@ def parse_term(node: Node) -> FormulaTerm:
         basis_act=node.basis_act(),
         amended_by=node.text("amended_by", False),
         notes=node.notes(),
-        cited_when=formula_at(node, "cited_when", False),
+        cited=tuple(parse_cited(child) for child in node.tables("cited")),
     )
+    node.done()
+    return result
+
+
+def parse_cited(node: Node) -> CitedWhen:
+    result = CitedWhen(basis=node.basis(), when=formula_at(node, "when") or "")
     node.done()
     return result
 

@@ -125,9 +125,18 @@ class FormulaTerm:
     #: the amending act that gave this value its wording ("redação dada pela Lei nº 2.000/1990")
     amended_by: str | None = None
     notes: str | None = None
-    #: a condition: the term is said (its detail and its article) only when it holds — a minimum cited only
-    #: when it binds (``front < 1.00 m``), the hitch's article only when there is a hitch (``hitch > 0 m``)
-    cited_when: str | None = None
+    #: its articles on a quote line, each only when its condition holds — the hitch's article only when there is a
+    #: hitch (``hitch > 0 m``), a minimum's only when it binds (``front + hitch < 1.00 m``); none holding, the
+    #: term is not said. Empty: ``basis``, always
+    cited: tuple[CitedWhen, ...] = ()
+
+
+@dataclass(frozen=True)
+class CitedWhen:
+    """An article of a term cited on a quote line only when ``when`` holds (``[[fees.terms]] cited``)."""
+
+    basis: str
+    when: str
 
 
 @dataclass(frozen=True)
