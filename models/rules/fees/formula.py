@@ -233,7 +233,8 @@ class _Pricing:
             if not bases:
                 return value, text
             self.bases.extend(bases)
-            cite = self.regime.cite("; ".join(bases), term.term.basis_act, term.term.amended_by)
+            joined = "; ".join(bases)
+            cite = self._cite(f"term:{name}:{joined}", joined, term.term.basis_act, term.term.amended_by)
         self.details.append(f"{label} = {said} ({cite})")
         return value, text
 
@@ -503,7 +504,8 @@ def _why_not(pricing: _Pricing) -> list[str]:
             if _quietly(pricing, f"unmet:{n}:{j}") is False
         ]
         if reasons:
-            text = f"{CALLED[exception.called][0]}: {'; '.join(reasons)} ({regime.cite(exception.basis)})"
+            cite = pricing._cite(f"article:{n + 1}", exception.basis, None)
+            text = f"{CALLED[exception.called][0]}: {'; '.join(reasons)} ({cite})"
             if text not in details:
                 details.append(text)
     if reached:
@@ -543,7 +545,7 @@ def formula_line(
     applied: str | None = None
     for n, exc in enumerate(program.exceptions, start=1):
         cite = pricing._cite(f"exception:{n}", exc.exception.basis, exc.exception.basis_act, exc.exception.amended_by)
-        if not _holds(pricing, n - 1, unpriced, regime.cite(exc.exception.basis)):
+        if not _holds(pricing, n - 1, unpriced, pricing._cite(f"article:{n}", exc.exception.basis, None)):
             pricing.details.append(f"Exceção {n} — {exc.exception.label} ({cite}): não se aplica.")
             continue
         value = pricing.evaluate(f"exception:{n - 1}")
