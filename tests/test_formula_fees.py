@@ -347,3 +347,22 @@ def test_the_rule_set_aside_still_asks_when_no_exception_holds_or_the_exception_
             local=True,
             asked={"desconto_residente": "20"},
         )
+
+
+def test_a_reason_naming_a_value_the_fee_does_not_read_and_a_condition_that_is_no_condition_are_reported():
+    """``[[fees.exceptions]] unmet`` and ``[[fees.terms]] cited``: checked like every expression of the fee."""
+    text = made_up_text().replace(
+        'formula = "base * (1 - 0.30)"\n',
+        'formula = "base * (1 - 0.30)"\nclaimed = "mei or local"\n'
+        'unmet = [{ when = "depth <= 3.00 m", reason = "profundidade {profundidad} m acima de 3,00 m" }]\n',
+        1,
+    )
+    errors = check_regime_text(text, f"{TEST_ID}.toml")
+    assert any("profundidad" in e.reason and "unmet" in (e.key or "") for e in errors), errors
+    cited = made_up_text().replace(
+        'formula = "max(front + hitch, 1.00 m)"\n',
+        'formula = "max(front + hitch, 1.00 m)"\ncited = [{ basis = "art. 9º, § 3º", when = "front + hitch" }]\n',
+        1,
+    )
+    errors = check_regime_text(cited, f"{TEST_ID}.toml")
+    assert any("condição" in e.reason and "cited" in (e.key or "") for e in errors), errors

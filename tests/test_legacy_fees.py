@@ -5,6 +5,7 @@ fee-kind engine — every worked case of the acts, and any stall, venue or area 
 from __future__ import annotations
 
 import dataclasses
+import re
 from decimal import Decimal
 
 import pytest
@@ -125,6 +126,42 @@ def test_sao_bentos_stall_prices_the_same_converted(equipment, front, hitch, dep
     assert formulas == kinds
 
 
+def wording(regime: Regime, **inputs) -> object:
+    """What the occupation line says beside its figure: its label, its articles, why a discount claimed was not
+    granted, whether the hitch is in the metreage — or the refusal's message."""
+    try:
+        line = next(x for x in fee_quote(regime, **inputs).lines if x.fee == "occupation")
+    except UserError as exc:
+        return str(exc)
+    refusals = [d for d in line.details if d.startswith("Sem desconto")]
+    hitch = [m[0] for d in line.details for m in [re.search(r"[\d,]+ \+ [\d,]+ = [\d,]+", d)] if m]
+    return line.label, line.basis, refusals, hitch
+
+
+@settings(max_examples=80, deadline=None)
+@given(
+    equipment=st.one_of(st.none(), st.sampled_from(REGIMES["sao-bento-2026"].ids("equipment"))),
+    front=st.decimals(min_value=Decimal("0.01"), max_value=Decimal("12"), places=2).map(str),
+    hitch=st.one_of(st.none(), st.decimals(min_value=Decimal("0"), max_value=Decimal("3"), places=2).map(str)),
+    depth=st.one_of(st.none(), st.decimals(min_value=Decimal("0.10"), max_value=Decimal("6"), places=2).map(str)),
+    mei=st.booleans(),
+    local=st.booleans(),
+)
+def test_sao_bentos_occupation_says_the_same_converted(equipment, front, hitch, depth, mei, local):
+    """Dec. 4.794/2026, art. 9º: the converted fee cites the minimum (§ 3º) only when it binds and the hitch (§ 1º)
+    only when there is one, says why a discount claimed was not granted, asks the depth by the discount's article
+    (§ 3º, I) and refuses a hitch on equipment without one — as the fee-kind engine did."""
+    inputs = dict(equipment=equipment, front=front, depth=depth, mei=mei, local=local, hitch=hitch)
+    kinds = wording(REGIMES["sao-bento-2026"], **inputs)
+    for regime in (CONVERTED["sao-bento-2026"],):
+        formulas = wording(regime, **inputs)
+        if isinstance(kinds, str):
+            assert isinstance(formulas, str) and ("engate" in kinds) == ("engate" in formulas)
+            assert kinds.split("(")[-1] == formulas.split("(")[-1]  # the same article asks for what is missing
+            continue
+        assert formulas == kinds
+
+
 @settings(max_examples=40, deadline=None)
 @given(venue_days=st.data(), days=st.integers(min_value=1, max_value=9), year=st.sampled_from([2025, 2026]))
 def test_olimpias_venue_table_prices_the_same_converted(venue_days, days, year):
@@ -192,3 +229,36 @@ def test_a_table_by_one_id_is_looked_up_with_the_first_row_of_each_id_and_its_la
     assert _keyed((parse("venue == 'a' and days == 1 dia"),)) is None
     program = program_for(CONVERTED["olimpia-2025"], CONVERTED["olimpia-2025"].fee("event-venue"))
     assert program.tables["taxa_por_dia"].keyed is not None
+
+
+def test_an_installed_old_format_version_loads_from_the_database_and_prices_as_its_formulas(keys):
+    """A database keeps the versions it installed as TOML text: São Bento's act in its fee-kind wording
+    (linear-metre, with discounts), installed as an amendment, loads from that text and prices every stall as its
+    formulas do — figures, articles and reasons (SQLite; PostgreSQL with PRACA_TEST_PG)."""
+    import datetime as dt
+
+    from models.access import session
+    from models.rules import acts
+    from models.rules.regimes import get_regime
+
+    text = next(p for p in FILES if p.stem == "sao-bento-2026").read_text(encoding="utf-8") + (
+        '\n[regime.amendment]\nact = "Versão instalada no banco (texto por tipo de preço)"\n'
+        'in_force_from = 2026-09-01\nsummary = "O mesmo ato, com a ocupação por metro linear."\n'
+    )
+    with session.acting_as(session.SYSTEM):
+        acts.amend(text.encode("utf-8"), "sao-bento-2026.toml")
+    acts.forget()
+    installed = get_regime("sao-bento-2026", dt.date(2026, 9, 2))
+    assert installed.fee("occupation").kind == "linear-metre" and installed.source.startswith("banco de dados")
+    formulas = converted(installed)
+    stalls = [
+        dict(equipment="trailer", front="3,20", hitch="0,80", depth="2,50", mei=True, local=True),
+        dict(equipment="barraca", front="4", depth="3,5", mei=True),
+        dict(equipment="carrinho-pipoca", front="0,50", mei=True, local=True),
+        dict(equipment="carrinho-cachorro-quente", front="1", mei=True, local=True),
+        dict(front="2,5"),
+    ]
+    for stall in stalls:
+        kinds, now = fee_quote(installed, **stall, year=2026), fee_quote(formulas, **stall, year=2026)
+        assert totals(kinds) == totals(now), stall
+        assert wording(installed, **stall) == wording(formulas, **stall), stall

@@ -400,6 +400,8 @@ def _admin_values(regime: Regime, values: Mapping[str, Any] | None) -> dict[str,
 def _check_equipment_limits(regime: Regime, inp: Inputs) -> None:
     eq = inp.equipment
     assert eq is not None
+    if inp.hitch is not None and inp.hitch > 0 and not eq.has_hitch:
+        raise UserError(f"O equipamento '{eq.label}' não tem engate; não informe engate.", field="hitch")
     if eq.max_front is not None and inp.front is not None and inp.front > eq.max_front:
         raise UserError(
             f"{eq.label}: frente máxima de {in_formula(eq.max_front)} m ({regime.cite(eq.basis)}); "

@@ -25,11 +25,11 @@ from models.rules.fees.inputs import (
 )
 from models.rules.fees.results import ENERGY_NONE, AskedValue, QuoteLine
 from models.rules.formulas.evaluate import EvaluationError, Value, shown
-from models.rules.formulas.syntax import Call, Expr, Num, Str
+from models.rules.formulas.syntax import Call, Expr, Name, Num, Str
 from models.rules.regimes import Regime
-from models.rules.regimes.fee_formulas import FeeProgram, program_for
+from models.rules.regimes.fee_formulas import PLACEHOLDER, FeeProgram, program_for
 from models.rules.regimes.model import Fee
-from models.rules.regimes.model.fees import SETTERS, AskedInput
+from models.rules.regimes.model.fees import CALLED, SETTERS, AskedInput
 
 #: how the desk's inputs are named in a message
 _DESK_WORDS = {
@@ -43,6 +43,10 @@ _DESK_WORDS = {
     "venue": ("o imóvel", "venue"),
     "energy": ("a faixa de energia", "energy"),
 }
+
+
+#: the desk's categories: in an exception's condition, one not given is none of the ids the condition names
+_CATEGORIES = frozenset({"equipment", "line", "venue", "energy"})
 
 
 def asked_inputs(regime: Regime) -> dict[str, AskedInput]:
@@ -142,6 +146,9 @@ class _Pricing:
         self.called: dict[tuple[str, str], Decimal] = {}
         #: names written as a product when shown: a value in fiscal units (``5,50 × 38,42``)
         self.products: dict[str, str] = {}
+        #: the article a measure not given is asked for: an exception's while its condition is read (the depth
+        #: a discount needs is asked by the discount's article), else the fee's
+        self.asking_for: str | None = None
 
     # -- the Env of the compiled closures
     def value(self, name: str) -> Value:
@@ -198,23 +205,50 @@ class _Pricing:
     def _term(self, name: str) -> tuple[Value, str]:
         term = self.program.terms[name]
         label = term.term.label or name
-        cite = self._cite(f"term:{name}", term.term.basis, term.term.basis_act, term.term.amended_by)
-        self.bases.append(term.term.basis)
+        conditional = bool(term.term.cited)
+        if not conditional:  # its article before those of what it reads
+            self.bases.append(term.term.basis)
         if term.tree is None:
             assert term.term.value is not None  # the loader asks for value or formula
             value = term.term.value
             if term.fiscal is None:
-                self.details.append(f"{label} = {_factor(value)}{_unit(term.term.unit)} ({cite})")
-                return value, _factor(value)
-            unit_value = self.regime.unit_value(term.fiscal, self.year, self.inp.overrides)
-            self.details.append(unit_value_detail(self.regime, term.fiscal, self.year, self.inp.overrides))
-            self.details.append(f"{label} = {_factor(value)} {term.term.unit} ({cite})")
-            self.products[name] = f"{_factor(value)} × {_factor(unit_value)}"
-            return value * unit_value, f"({self.products[name]})"
-        computed = self.evaluate(f"term:{name}")
-        assert isinstance(computed, Decimal)
-        self.details.append(f"{label} = {self.show(f'term:{name}')} = {_measure(computed)} ({cite})")
-        return computed, _measure(computed)
+                said, text = f"{_factor(value)}{_unit(term.term.unit)}", _factor(value)
+            else:
+                unit_value = self.regime.unit_value(term.fiscal, self.year, self.inp.overrides)
+                self.details.append(unit_value_detail(self.regime, term.fiscal, self.year, self.inp.overrides))
+                said = f"{_factor(value)} {term.term.unit}"
+                self.products[name] = f"{_factor(value)} × {_factor(unit_value)}"
+                value, text = value * unit_value, f"({self.products[name]})"
+        else:
+            computed = self.evaluate(f"term:{name}")
+            assert isinstance(computed, Decimal)
+            value, text = computed, _measure(computed)
+            chosen = self._chosen(name, term.tree, computed) if conditional else ""
+            said = f"{self.show(f'term:{name}')}{chosen} = {text}"
+        if not conditional:
+            cite = self._cite(f"term:{name}", term.term.basis, term.term.basis_act, term.term.amended_by)
+        else:  # each article only when its condition holds; none holding, the term is not said
+            self.values[name], self.texts[name] = value, text
+            bases = [c.basis for j, c in enumerate(term.term.cited) if self.evaluate(f"cited:{name}:{j}")]
+            if not bases:
+                return value, text
+            self.bases.extend(bases)
+            joined = "; ".join(bases)
+            cite = self._cite(f"term:{name}:{joined}", joined, term.term.basis_act, term.term.amended_by)
+        self.details.append(f"{label} = {said} ({cite})")
+        return value, text
+
+    def _chosen(self, name: str, tree: Expr, value: Decimal) -> str:
+        """A term whose articles are cited by condition and that is the greater or the lesser of its arguments: the
+        one that gave its value, written out when it is a sum or a product (``máx(3,20 + 0,80; 1,00) = 3,20 +
+        0,80 = 4,00``)."""
+        if not (isinstance(tree, Call) and tree.function in ("min", "max")):
+            return ""
+        for j, arg in enumerate(tree.args):
+            key = f"term:{name}:arg:{j}"
+            if key in self.program.compiled and self.evaluate(key) == value:
+                return f" = {self.show(key)}" if not isinstance(arg, (Name, Num)) else ""
+        return ""
 
     def _row(self, name: str) -> int | None:
         """The index of the table's first row that holds (None: none holds)."""
@@ -320,12 +354,15 @@ class _Pricing:
             value = inp.energy if inp.energy != ENERGY_NONE else None
         else:  # venue
             value = inp.venue.id if inp.venue is not None else None
+        if value is None and self.asking_for is not None and name in _CATEGORIES:
+            # an exception's condition on a stall not described: it is not one of the stalls the exception
+            # names (a category not given never holds), as a discount for trailers does not reach "a stall"
+            return "", ""
         if value is None:
             what, field = _DESK_WORDS[name] if name in _DESK_WORDS else (PERIODS[name][0], name)
             fee = self.program.fee
-            raise UserError(
-                f"Informe {what} para calcular {fee.label.lower()} ({self.regime.cite(fee.basis)}).", field=field
-            )
+            cite = self.asking_for or self.regime.cite(fee.basis)
+            raise UserError(f"Informe {what} para calcular {fee.label.lower()} ({cite}).", field=field)
         if isinstance(value, str):
             return value, value
         if name in ("days", "year") or name in PERIODS:  # counted, not measured: 2 dias, not 2,00
@@ -421,15 +458,67 @@ def _general_rule(pricing: _Pricing) -> UserError | None:
     return None
 
 
-def _holds(pricing: _Pricing, index: int, unpriced: UserError | None) -> bool:
+def _holds(pricing: _Pricing, index: int, unpriced: UserError | None, cite: str) -> bool:
     """Whether exception ``index`` holds. With the general rule unpriced, what a condition lacks is not asked
-    before what the rule lacks: the rule's reason is given first, as when the rule is priced first."""
+    before what the rule lacks: the rule's reason is given first, as when the rule is priced first; else a
+    measure the condition reads and was not given is asked for by the exception's article (``cite``)."""
+    pricing.asking_for = cite
     try:
         return bool(pricing.evaluate(f"when:{index}"))
     except UserError:
         if unpriced is not None:
             raise unpriced from None
         raise
+    finally:
+        pricing.asking_for = None
+
+
+def _quietly(pricing: _Pricing, key: str) -> bool | None:
+    """A condition's value, or None when it reads what the case does not give (it decides nothing then)."""
+    try:
+        return bool(pricing.evaluate(key))
+    except UserError:
+        return None
+
+
+def _why_not(pricing: _Pricing) -> list[str]:
+    """The case claims an exception (its ``claimed`` holds) and none applied: the reason of each requirement that
+    failed, with the exception's article — or that none of the claimed exceptions reaches this stall."""
+    program, regime = pricing.program, pricing.regime
+    claimed = [
+        (n, exc.exception)
+        for n, exc in enumerate(program.exceptions)
+        if f"claimed:{n}" in program.compiled and _quietly(pricing, f"claimed:{n}")
+    ]
+    if not claimed:
+        return []
+    details: list[str] = []
+    reached = False
+    for n, exception in claimed:
+        if f"reaches:{n}" in program.compiled and not _quietly(pricing, f"reaches:{n}"):
+            continue
+        reached = True
+        reasons = [
+            PLACEHOLDER.sub(lambda m: pricing.texts.get(m[1]) or m[0], requirement.reason)
+            for j, requirement in enumerate(exception.unmet)
+            if _quietly(pricing, f"unmet:{n}:{j}") is False
+        ]
+        if reasons:
+            cite = pricing._cite(f"article:{n + 1}", exception.basis, None)
+            text = f"{CALLED[exception.called][0]}: {'; '.join(reasons)} ({cite})"
+            if text not in details:
+                details.append(text)
+    if reached:
+        return details
+    refused, none, plural = CALLED[claimed[0][1].called]
+    citation = regime.cite("; ".join(dict.fromkeys(exception.basis for _n, exception in claimed)))
+    inp = pricing.inp
+    stall = inp.equipment.label if inp.equipment is not None else inp.line.label if inp.line is not None else None
+    if stall is None:
+        return [
+            f"{refused}: {plural} deste preço dependem do equipamento ou do ramo, que não foi informado ({citation})"
+        ]
+    return [f"{refused}: {none} deste preço alcança {stall} ({citation})"]
 
 
 def formula_line(
@@ -456,7 +545,7 @@ def formula_line(
     applied: str | None = None
     for n, exc in enumerate(program.exceptions, start=1):
         cite = pricing._cite(f"exception:{n}", exc.exception.basis, exc.exception.basis_act, exc.exception.amended_by)
-        if not _holds(pricing, n - 1, unpriced):
+        if not _holds(pricing, n - 1, unpriced, pricing._cite(f"article:{n}", exc.exception.basis, None)):
             pricing.details.append(f"Exceção {n} — {exc.exception.label} ({cite}): não se aplica.")
             continue
         value = pricing.evaluate(f"exception:{n - 1}")
@@ -477,6 +566,8 @@ def formula_line(
     if amount is None:  # no exception set the general rule aside: what it lacks is asked for
         assert unpriced is not None
         raise unpriced
+    if applied is None:
+        pricing.details.extend(_why_not(pricing))
     if amount < 0:
         raise UserError(f"{fee.label}: a fórmula deu valor negativo ({_measure(amount)}).", field="fees")
     if fee.basis_act:

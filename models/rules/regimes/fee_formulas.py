@@ -8,6 +8,7 @@ its column; the engine prices from the compiled program, compiled once per versi
 
 from __future__ import annotations
 
+import re
 import threading
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -125,6 +126,8 @@ def _expressions(fee: Fee) -> Iterator[tuple[str, str]]:
     for i, term in enumerate(fee.terms):
         if term.formula is not None:
             yield f"terms[{i}].formula", term.formula
+        for j, cited in enumerate(term.cited):
+            yield f"terms[{i}].cited[{j}].when", cited.when
     for i, table in enumerate(fee.tables):
         for j, row in enumerate(table.rows):
             if row.when is not None:
@@ -132,6 +135,12 @@ def _expressions(fee: Fee) -> Iterator[tuple[str, str]]:
     for i, exc in enumerate(fee.exceptions):
         yield f"exceptions[{i}].when", exc.when
         yield f"exceptions[{i}].formula", exc.formula
+        if exc.claimed is not None:
+            yield f"exceptions[{i}].claimed", exc.claimed
+        if exc.reaches is not None:
+            yield f"exceptions[{i}].reaches", exc.reaches
+        for j, requirement in enumerate(exc.unmet):
+            yield f"exceptions[{i}].unmet[{j}].when", requirement.when
 
 
 def compile_fee(regime: Regime, fee: Fee) -> FeeProgram:
@@ -288,11 +297,13 @@ def compile_fee(regime: Regime, fee: Fee) -> FeeProgram:
             errors.append((key, FormulaError(f"{what} deve dar {type_text(want)}, dá {type_text(kind)}", 1)))
 
     expect("formula", MONEY, "a fórmula do preço")
-    for term in fee.terms:
+    for i, term in enumerate(fee.terms):
         try:
             term_type(term.name, 1)
         except FormulaError:
             pass  # recorded at the term's key
+        for j in range(len(term.cited)):
+            expect(f"terms[{i}].cited[{j}].when", BOOL, "a condição de citar o artigo")
     for i, table in enumerate(fee.tables):
         try:
             table_type(table.name, 1)
@@ -305,6 +316,15 @@ def compile_fee(regime: Regime, fee: Fee) -> FeeProgram:
     for i, exception in enumerate(fee.exceptions):
         expect(f"exceptions[{i}].when", BOOL, "a condição da exceção", in_exception=True)
         expect(f"exceptions[{i}].formula", MONEY, "a fórmula da exceção", in_exception=True)
+        for key in ("claimed", "reaches", *(f"unmet[{j}].when" for j in range(len(exception.unmet)))):
+            if f"exceptions[{i}].{key}" in trees:
+                expect(f"exceptions[{i}].{key}", BOOL, "a condição")
+        for j, requirement in enumerate(exception.unmet):
+            for placeholder in PLACEHOLDER.findall(requirement.reason):
+                if placeholder not in (*desk, *terms, *tables, *asked):
+                    errors.append(
+                        (f"exceptions[{i}].unmet[{j}].reason", FormulaError(f"nome desconhecido {placeholder!r}", 1))
+                    )
         when, formula = trees.get(f"exceptions[{i}].when"), trees.get(f"exceptions[{i}].formula")
         if when is not None and formula is not None:
             exceptions.append(ExceptionProgram(exception, when, formula))
@@ -315,6 +335,12 @@ def compile_fee(regime: Regime, fee: Fee) -> FeeProgram:
         for name, term_program in term_programs.items():
             if term_program.tree is not None:
                 compiled[f"term:{name}"] = compile_expr(term_program.tree)
+                tree = term_program.tree
+                if term_program.term.cited and isinstance(tree, Call) and tree.function in ("min", "max"):
+                    for j, arg in enumerate(tree.args):  # the one that gives the value, shown
+                        compiled[f"term:{name}:arg:{j}"] = compile_expr(arg)
+            for j in range(len(term_program.term.cited)):
+                compiled[f"cited:{name}:{j}"] = compile_expr(trees[f"{term_keys[name]}.cited[{j}].when"])
         for name, table_program in table_programs.items():
             for j, when_tree in enumerate(table_program.whens):
                 if when_tree is not None:
@@ -323,6 +349,12 @@ def compile_fee(regime: Regime, fee: Fee) -> FeeProgram:
             compiled[f"when:{i}"] = compile_expr(exception_program.when)
             compiled[f"exception:{i}"] = compile_expr(exception_program.formula)
             compiled[f"shown:{i}"] = compile_expr(substituted(exception_program.formula, {"base": formula_tree}))
+        for i in range(len(fee.exceptions)):
+            for key in ("claimed", "reaches"):
+                if f"exceptions[{i}].{key}" in trees:
+                    compiled[f"{key}:{i}"] = compile_expr(trees[f"exceptions[{i}].{key}"])
+            for j in range(len(fee.exceptions[i].unmet)):
+                compiled[f"unmet:{i}:{j}"] = compile_expr(trees[f"exceptions[{i}].unmet[{j}].when"])
     used = {n.name for tree in trees.values() for n in names(tree)}
     for i, item in enumerate(fee.inputs):
         if item.name not in used:
@@ -371,6 +403,9 @@ def fee_circles(programs: dict[str, FeeProgram]) -> list[list[str]]:
 
 
 # --------------------------------------------------------------------------- compiled once per version
+
+#: a value named in a requirement's reason: ``{depth}``
+PLACEHOLDER = re.compile(r"\{(\w+)\}")
 
 _PROGRAMS: dict[tuple[str, str, str], FeeProgram] = {}
 _LOCK = threading.Lock()

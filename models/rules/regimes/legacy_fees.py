@@ -18,9 +18,11 @@ from typing import Any
 from models.rules.regimes.model import Amount, Condition, Fee
 from models.rules.regimes.model.fees import (
     AskedInput,
+    CitedWhen,
     DecisionTable,
     FeeException,
     FormulaTerm,
+    Requirement,
     TableRow,
 )
 
@@ -59,11 +61,46 @@ def _condition(when: Condition, metres: str) -> str:
     return " and ".join(parts) or "true"
 
 
+def _requirements(when: Condition, metres: str) -> tuple[Requirement, ...]:
+    """What a discount asks of the holder and of the stall's size, each with the reason said when it fails."""
+    found: list[Requirement] = []
+    who = [
+        part
+        for part in (
+            "mei" if when.mei else "not mei" if when.mei is False else "",
+            "local" if when.local else "not local" if when.local is False else "",
+        )
+        if part
+    ]
+    if who:
+        if when.mei is False or when.local is False:
+            reason = "o desconto não vale para " + ("MEI" if when.mei is False else "quem é do município")
+        else:
+            whom = {(True, True): "MEI do município", (True, None): "MEI", (None, True): "quem é do município"}
+            reason = f"o desconto é só para {whom.get((when.mei, when.local), 'outro titular')}"
+        found.append(Requirement(" and ".join(who), reason))
+    if when.max_metres is not None:
+        limit = _number(when.max_metres)
+        shown = limit.replace(".", ",")
+        found.append(Requirement(f"{metres} <= {limit} m", f"metragem {{{metres}}} ML acima de {shown} ML"))
+    if when.max_depth is not None:
+        limit = _number(when.max_depth)
+        shown = limit.replace(".", ",")
+        found.append(Requirement(f"depth <= {limit} m", f"profundidade {{depth}} m acima de {shown} m"))
+    return tuple(found)
+
+
 def _stall_limits(
-    equipment: tuple[str, ...], max_metres: Decimal | None, max_depth: Decimal | None, metres: str
+    equipment: tuple[str, ...],
+    max_metres: Decimal | None,
+    max_depth: Decimal | None,
+    metres: str,
+    lines: tuple[str, ...] = (),
 ) -> list[str]:
-    """The equipment and sizes a discount or an energy tier reaches, as conditions of the language."""
+    """The equipment (and product lines) and sizes a discount or an energy tier reaches, as conditions."""
     parts = [f"equipment in {_texts(equipment)}"] if equipment else []
+    if lines:
+        parts.append(f"line in {_texts(lines)}")
     if max_metres is not None:
         parts.append(f"{metres} <= {_number(max_metres)} m")
     if max_depth is not None:
@@ -109,27 +146,36 @@ def _linear_metre(fee: Fee) -> Fee:
     metres = "front + hitch" if fee.hitch_counts else "front"
     label = "metros lineares ocupados" + (", com o engate" if fee.hitch_counts else "")
     bases: list[str | None] = [fee.hitch_basis] if fee.hitch_counts else []
+    # each article cited on a line only when it changes the metreage: the hitch's with a hitch, the minimum's
+    # when it binds
+    cited = [CitedWhen(fee.hitch_basis or fee.basis, "hitch > 0 m")] if fee.hitch_counts else []
     if fee.min_metres is not None:
-        metres = f"max({metres}, {_number(fee.min_metres)} m)"
+        minimum = f"{_number(fee.min_metres)} m"
+        cited.append(CitedWhen(fee.min_metres_basis or fee.basis, f"{metres} < {minimum}"))
+        metres = f"max({metres}, {minimum})"
         label += f", no mínimo {_number(fee.min_metres).replace('.', ',')} ML"
         bases.append(fee.min_metres_basis)
     basis = "; ".join(b for b in bases if b) or fee.basis
-    terms.append(FormulaTerm(name="metros", label=label, formula=metres, basis=basis))
+    terms.append(FormulaTerm(name="metros", label=label, formula=metres, basis=basis, cited=tuple(cited)))
+    metres = "metros"
     # "the highest applicable discount applies": tried from the highest rate down, the first that holds decides
     ordered = sorted(fee.discounts, key=lambda d: d.rate, reverse=True)
     exceptions = tuple(
         FeeException(
             id=d.id,
-            label=d.label,
-            when=_condition(d.when, "metros"),
+            label=f"desconto de {_number((d.rate * 100).normalize()).replace('.', ',')} %",  # the line's label
+            when=_condition(d.when, metres),
             formula=f"base * (1 - {_number(d.rate)})",
             basis=d.basis,
             basis_act=d.basis_act,
-            notes=d.notes,
+            notes="; ".join(text for text in (d.label, d.notes) if text),  # whom it is for, in the act's words
+            claimed="mei or local",
+            reaches=" and ".join(_stall_limits(d.when.equipment, None, None, metres, d.when.lines)) or None,
+            unmet=_requirements(d.when, metres),
         )
         for d in ordered
     )
-    return _formula_fee(fee, formula="coeficiente * metros", terms=tuple(terms), exceptions=exceptions)
+    return _formula_fee(fee, formula=f"coeficiente * {metres}", terms=tuple(terms), exceptions=exceptions)
 
 
 def _energy(fee: Fee) -> Fee:

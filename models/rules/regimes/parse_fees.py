@@ -9,7 +9,17 @@ from typing import Any
 from models.rules.formulas.syntax import FUNCTIONS, KEYWORDS, UNIT_WORDS, FormulaError, parse
 from models.rules.formulas.types import parse_unit
 from models.rules.regimes.model import Arrears, Condition, Discount, Due, EnergyTier, Exemption, Fee, Venue
-from models.rules.regimes.model.fees import SETTERS, AskedInput, DecisionTable, FeeException, FormulaTerm, TableRow
+from models.rules.regimes.model.fees import (
+    CALLED,
+    SETTERS,
+    AskedInput,
+    CitedWhen,
+    DecisionTable,
+    FeeException,
+    FormulaTerm,
+    Requirement,
+    TableRow,
+)
 from models.rules.regimes.parse_common import amount_at, unit_code
 from models.rules.regimes.reader import Node, check_unique, parse_list, parse_sub
 from models.rules.regimes.vocabulary import AREA_KINDS, DUE_EACH, FEE_KINDS, FIXED_PER, METRE_KINDS, SANCTION_KINDS
@@ -276,7 +286,14 @@ def parse_term(node: Node) -> FormulaTerm:
         basis_act=node.basis_act(),
         amended_by=node.text("amended_by", False),
         notes=node.notes(),
+        cited=tuple(parse_cited(child) for child in node.tables("cited")),
     )
+    node.done()
+    return result
+
+
+def parse_cited(node: Node) -> CitedWhen:
+    result = CitedWhen(basis=node.basis(), when=formula_at(node, "when") or "")
     node.done()
     return result
 
@@ -321,7 +338,17 @@ def parse_fee_exception(node: Node) -> FeeException:
         basis_act=node.basis_act(),
         amended_by=node.text("amended_by", False),
         notes=node.notes(),
+        claimed=formula_at(node, "claimed", False),
+        reaches=formula_at(node, "reaches", False),
+        unmet=tuple(parse_requirement(child) for child in node.tables("unmet")),
+        called=node.enum("called", CALLED, False, default="desconto"),
     )
+    node.done()
+    return result
+
+
+def parse_requirement(node: Node) -> Requirement:
+    result = Requirement(when=formula_at(node, "when") or "", reason=node.text("reason"))
     node.done()
     return result
 

@@ -125,6 +125,18 @@ class FormulaTerm:
     #: the amending act that gave this value its wording ("redação dada pela Lei nº 2.000/1990")
     amended_by: str | None = None
     notes: str | None = None
+    #: its articles on a quote line, each only when its condition holds — the hitch's article only when there is a
+    #: hitch (``hitch > 0 m``), a minimum's only when it binds (``front + hitch < 1.00 m``); none holding, the
+    #: term is not said. Empty: ``basis``, always
+    cited: tuple[CitedWhen, ...] = ()
+
+
+@dataclass(frozen=True)
+class CitedWhen:
+    """An article of a term cited on a quote line only when ``when`` holds (``[[fees.terms]] cited``)."""
+
+    basis: str
+    when: str
 
 
 @dataclass(frozen=True)
@@ -169,6 +181,33 @@ class FeeException:
     #: the amending act that gave this value its wording ("redação dada pela Lei nº 2.000/1990")
     amended_by: str | None = None
     notes: str | None = None
+    #: when the case claims the exception (``mei or local``) and it does not apply, the line says why: the
+    #: reason of each ``unmet`` requirement that fails, or that no exception of the fee ``reaches`` the stall
+    claimed: str | None = None
+    #: the stalls the exception is for (``equipment in ['trailer']``); none: every stall
+    reaches: str | None = None
+    unmet: tuple[Requirement, ...] = ()
+    #: what the act calls it, in the reasons: "Sem desconto: …", "nenhum desconto deste preço alcança …"
+    called: str = "desconto"
+
+
+@dataclass(frozen=True)
+class Requirement:
+    """A requirement of an exception (``[[fees.exceptions.unmet]]``): a condition and, when the case claims the
+    exception and the condition fails, the reason said — ``{depth}``, ``{metros}``: the value read, as shown
+    (``profundidade {depth} m acima de 3,00 m``)."""
+
+    when: str
+    reason: str
+
+
+#: what an act calls an exception a case claims (``called``): the words of its reasons — "Sem desconto",
+#: "nenhum desconto deste preço alcança …", "os descontos deste preço dependem …"
+CALLED = {
+    "desconto": ("Sem desconto", "nenhum desconto", "os descontos"),
+    "redução": ("Sem redução", "nenhuma redução", "as reduções"),
+    "isenção": ("Sem isenção", "nenhuma isenção", "as isenções"),
+}
 
 
 #: who sets a value a formula asks for (``[[fees.inputs]] set_by``), as a message says it: "valor que o fiscal fixa"
