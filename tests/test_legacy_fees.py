@@ -9,7 +9,7 @@ import re
 from decimal import Decimal
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from models.base.errors import UserError
@@ -147,6 +147,7 @@ def wording(regime: Regime, **inputs) -> object:
     mei=st.booleans(),
     local=st.booleans(),
 )
+@example(equipment=None, front="0.01", hitch="0.01", depth=None, mei=False, local=False)  # the minimum binds
 def test_sao_bentos_occupation_says_the_same_converted(equipment, front, hitch, depth, mei, local):
     """Dec. 4.794/2026, art. 9º: the converted fee cites the minimum (§ 3º) only when it binds and the hitch (§ 1º)
     only when there is one, says why a discount claimed was not granted, asks the depth by the discount's article

@@ -208,6 +208,7 @@ class _Pricing:
         conditional = bool(term.term.cited)
         if not conditional:  # its article before those of what it reads
             self.bases.append(term.term.basis)
+        aside = ""  # what a minimum or maximum set aside came to (_chosen)
         if term.tree is None:
             assert term.term.value is not None  # the loader asks for value or formula
             value = term.term.value
@@ -223,7 +224,7 @@ class _Pricing:
             computed = self.evaluate(f"term:{name}")
             assert isinstance(computed, Decimal)
             value, text = computed, _measure(computed)
-            chosen = self._chosen(name, term.tree, computed) if conditional else ""
+            chosen, aside = self._chosen(name, term.tree, computed) if conditional else ("", "")
             said = f"{self.show(f'term:{name}')}{chosen} = {text}"
         if not conditional:
             cite = self._cite(f"term:{name}", term.term.basis, term.term.basis_act, term.term.amended_by)
@@ -232,23 +233,40 @@ class _Pricing:
             bases = [c.basis for j, c in enumerate(term.term.cited) if self.evaluate(f"cited:{name}:{j}")]
             if not bases:
                 return value, text
+            if len(bases) > 1:  # the article of what was set aside is cited too: what it came to is said
+                said += aside
             self.bases.extend(bases)
             joined = "; ".join(bases)
             cite = self._cite(f"term:{name}:{joined}", joined, term.term.basis_act, term.term.amended_by)
         self.details.append(f"{label} = {said} ({cite})")
         return value, text
 
-    def _chosen(self, name: str, tree: Expr, value: Decimal) -> str:
+    def _chosen(self, name: str, tree: Expr, value: Decimal) -> tuple[str, str]:
         """A term whose articles are cited by condition and that is the greater or the lesser of its arguments: the
         one that gave its value, written out when it is a sum or a product (``máx(3,20 + 0,80; 1,00) = 3,20 +
-        0,80 = 4,00``)."""
+        0,80 = 4,00``); when a plain value gave it (a minimum that binds), the sums and products set aside, for the
+        caller to write out after it when their article is cited too (``máx(0,01 + 0,01; 1,00) = 1,00 (0,01 +
+        0,01 = 0,02)``)."""
         if not (isinstance(tree, Call) and tree.function in ("min", "max")):
-            return ""
+            return "", ""
+        compound = [
+            (j, f"term:{name}:arg:{j}")
+            for j, arg in enumerate(tree.args)
+            if not isinstance(arg, (Name, Num)) and f"term:{name}:arg:{j}" in self.program.compiled
+        ]
         for j, arg in enumerate(tree.args):
             key = f"term:{name}:arg:{j}"
             if key in self.program.compiled and self.evaluate(key) == value:
-                return f" = {self.show(key)}" if not isinstance(arg, (Name, Num)) else ""
-        return ""
+                if not isinstance(arg, (Name, Num)):
+                    return f" = {self.show(key)}", ""
+                break
+        aside = "; ".join(f"{self.show(key)} = {_measure(self._decimal(key))}" for _j, key in compound)
+        return "", f" ({aside})" if aside else ""
+
+    def _decimal(self, key: str) -> Decimal:
+        found = self.evaluate(key)
+        assert isinstance(found, Decimal)
+        return found
 
     def _row(self, name: str) -> int | None:
         """The index of the table's first row that holds (None: none holds)."""
