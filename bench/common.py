@@ -259,10 +259,12 @@ def open_scratch(backend: str) -> Iterator[str]:
     """:func:`scratch_url`, opened (schema created) and bound to the models, with its clerk logged in
     (:func:`log_in_clerk`); logged out afterwards."""
     from models.access import session
+    from models.rules import acts
     from models.store.bootstrap import open_database
 
     with scratch_url(backend) as url:
         open_database(url, create=True)  # a scratch database is new: its schema is made here
+        acts.install_shipped()  # a new database holds no act (issue 31 §1): the benchmarks' data is of every town
         log_in_clerk()
         try:
             yield url
