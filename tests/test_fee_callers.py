@@ -12,7 +12,7 @@ import gc
 import json
 
 import pytest
-from factories import approved, company, feirante, issue, person, sapezal_licence
+from factories import approved, company, event_stall, feirante, person, sapezal_licence
 
 from models.rules.fees.needs import engine_values, fee_needs, needed
 from models.rules.regimes import Regime, get_regime
@@ -117,6 +117,16 @@ def quotes() -> dict:
     return out
 
 
+def describe_stall(screen, depth, stall: dict) -> None:
+    """Choose and type the stall on a screen (the simulator, the form): what the last scenario chose does not
+    carry over."""
+    for key in ("equipment", "line", "venue", "energy"):
+        combo = getattr(screen, key)
+        combo.setCurrentIndex(max(combo.findData(stall.get(key, "")), 0))
+    for key, edit in (("front", screen.front), ("depth", depth), ("hitch", screen.hitch)):
+        edit.setText(stall.get(key, ""))
+
+
 def simulator_figures(qtbot) -> dict:
     from views.price_simulator import PriceSimulator
 
@@ -129,11 +139,7 @@ def simulator_figures(qtbot) -> dict:
         sim.select_regime(regime_id)
         sim.date.set_date(ON)
         sim.permit_kind.setCurrentIndex(sim.permit_kind.findData(kind))
-        for key in ("equipment", "line", "venue", "energy"):  # what the last scenario chose does not carry over
-            combo = getattr(sim, key)
-            combo.setCurrentIndex(max(combo.findData(stall.get(key, "")), 0))
-        for key, edit in (("front", sim.front), ("depth", sim.depth_edit), ("hitch", sim.hitch)):
-            edit.setText(stall.get(key, ""))
+        describe_stall(sim, sim.depth_edit, stall)
         sim.days.setValue(stall.get("days", 0))
         sim.mei.setChecked(stall.get("mei", False))
         sim.local.setChecked(stall.get("local", False))
@@ -176,11 +182,7 @@ def form_figures(qtbot, applicant) -> dict:
     for n, (regime_id, kind, stall, _by_fee, by_name) in enumerate(SCENARIOS):
         d.regime.setCurrentIndex(d.regime.findData(regime_id))
         d.kind.setCurrentIndex(d.kind.findData(kind))
-        for key in ("equipment", "line", "venue", "energy"):  # what the last scenario chose does not carry over
-            combo = getattr(d, key)
-            combo.setCurrentIndex(max(combo.findData(stall.get(key, "")), 0))
-        for key, edit in (("front", d.front), ("depth", d.depth_edit), ("hitch", d.hitch)):
-            edit.setText(stall.get(key, ""))
+        describe_stall(d, d.depth_edit, stall)
         d.days.setText(str(stall.get("days", "")))
         for name, value in by_name.items():
             d.asked_edits[name].setText(value)
@@ -221,19 +223,7 @@ def _permits(keys) -> None:
 
     feirante(keys, person("Maria das Dores"), on=dt.date(2026, 8, 3))
     sapezal_licence(keys, person("João Sapezal"), on=dt.date(2026, 8, 3))
-    holder = company("Trailer do Zé Ltda", person("José Carlos Pinto"))
-    app = approved(
-        "sao-bento-2026",
-        "event-stall",
-        on=dt.date(2026, 3, 16),
-        holder=holder,
-        site="rua-cel-ribeiro-da-luz",
-        equipment="trailer",
-        front="4,50",
-        depth="3,00",
-        hitch="1,20",
-    )
-    issue(app, keys, dt.date(2026, 3, 16))
+    event_stall(keys, company("Trailer do Zé Ltda", person("José Carlos Pinto")))
     frozen = quote(
         "olimpia-2025",
         permit_kind="event-public",
@@ -327,3 +317,41 @@ def test_what_a_fee_asks_is_the_same_said_either_way():
     asked = needed(shipped_regimes_from_files()["sao-bento-2026"])
     assert list(asked) == ["equipment", "front", "depth", "hitch", "energy", "mei", "local"]
     assert asked["hitch"].basis == "art. 9º, § 1º" and asked["hitch"].unit == "m"
+
+
+@pytest.fixture
+def cli_db(sqlite_url):
+    """The commands read an existing database only: this one is made first, as ``praca init`` makes it."""
+    from factories import open_new_database
+
+    from models.store.bootstrap import close_database
+
+    open_new_database(sqlite_url, acts=["cabeceira-grande-2012", "olimpia-2025", "sao-bento-2026"])
+    close_database()
+    return sqlite_url
+
+
+CLI = {
+    "admin-value": "--regime cabeceira-grande-2012 --permit-kind licenca-ambulante --admin-value taxa-licenca=48,50",
+    "venue": "--regime olimpia-2025 --venue recinto-todas-instalacoes --days 4 --year 2026",
+    "input": "--regime olimpia-2025 --fee street-vending-tax --days 3 --input valor_street_vending_tax=9",
+    "stall": "--regime sao-bento-2026 --equipment trailer --front 3,20 --hitch 0,80 --mei",
+}
+
+
+@pytest.mark.parametrize("args", [text.split() for text in CLI.values()], ids=CLI.keys())
+def test_praca_quote_prices_alike_when_every_fee_is_a_formula(cli_db, capsys, every_fee_a_formula, args):
+    """``praca quote``: a value the Administration sets is typed by the fee (``--admin-value``) or by its name
+    (``--input``) whatever the fee's wording, and the figures are the same."""
+    from desktop.cli import main
+
+    def priced() -> tuple:
+        assert main(["quote", "--db", cli_db, *args, "--json"]) == 0
+        data = json.loads(capsys.readouterr().out)
+        lines = sorted((line["fee"].removesuffix("-caucao"), line["kind"], line["amount"]) for line in data["lines"])
+        return lines, data["total"]
+
+    before = priced()
+    assert before[0] and before[1] != "0.00"
+    every_fee_a_formula()
+    assert priced() == before
