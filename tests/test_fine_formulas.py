@@ -73,3 +73,33 @@ def test_the_checker_reads_a_fines_formula_as_a_fees():
     assert found and "valor_licensa" in found[0].reason and "valor_licenca" in found[0].reason
     both = TEXT.replace(FIXED, FORMULA.replace("formula =", 'value = "100", unit = "UFESP", formula ='))
     assert any("um só" in e.reason for e in check_regime_text(both, "olimpia-2025.toml"))
+
+
+def test_praca_penalty_asks_the_value_a_fines_formula_needs(sqlite_url, capsys):
+    """The command line: ``--input NOME=VALOR`` gives the value, typed the Brazilian way; without it the fine is
+    left to the authority and the reason says which value and article."""
+    import json
+
+    from factories import open_new_database
+
+    from desktop.cli import main
+    from models.access import session
+    from models.rules import acts
+    from models.store.bootstrap import close_database
+
+    amended = TEXT.replace(FIXED, FORMULA) + (
+        '\n[regime.amendment]\nact = "Versão de teste: a multa do art. 97 como fórmula"\n'
+        'in_force_from = 2026-04-01\nsummary = "A multa do evento sem autorização como parte da licença."\n'
+    )
+    open_new_database(sqlite_url, acts=["olimpia-2025"])
+    with session.acting_as(session.SYSTEM):
+        acts.amend(amended.encode("utf-8"), "olimpia-2025.toml")
+    close_database()
+    argv = ["penalty", "--db", sqlite_url, "--regime", "olimpia-2025", "--infraction", "evento-sem-autorizacao"]
+    argv += ["--date", "04/05/2026", "--json"]
+    assert main([*argv, "--input", "valor_licenca=1.000,00"]) == 0
+    fine = next(s for s in json.loads(capsys.readouterr().out)["infractions"][0]["sanctions"] if s["kind"] == "fine")
+    assert fine["amount"] == "684.20" and fine["formula"] == "0,30 × 1.000,00 + 10 × 38,42 = R$ 684,20"
+    assert main(argv) == 0
+    fine = next(s for s in json.loads(capsys.readouterr().out)["infractions"][0]["sanctions"] if s["kind"] == "fine")
+    assert fine.get("amount") is None and any("valor_licenca" in d for d in fine["details"])
