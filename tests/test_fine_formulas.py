@@ -103,3 +103,63 @@ def test_praca_penalty_asks_the_value_a_fines_formula_needs(sqlite_url, capsys):
     assert main(argv) == 0
     fine = next(s for s in json.loads(capsys.readouterr().out)["infractions"][0]["sanctions"] if s["kind"] == "fine")
     assert fine.get("amount") is None and any("valor_licenca" in d for d in fine["details"])
+
+
+def test_fiscalizacao_asks_the_value_a_fines_formula_needs_and_keeps_it_with_the_inspector(keys, app_ready, qtbot):
+    """The record dialog asks, for the infractions ticked, the values their fines' formulas need (with the act's
+    bounds): the proposal shows the formula with the values and articles, and the record keeps them with the
+    inspector's name (SQLite; PostgreSQL with PRACA_TEST_PG)."""
+    import json
+
+    from conftest import run_modal, type_text
+    from factories import person
+    from PySide6.QtCore import Qt
+    from PySide6.QtWidgets import QLineEdit
+
+    from models.access import session
+    from models.rules import acts
+    from views.enforcement import EnforcementPage
+
+    amended = TEXT.replace(FIXED, FORMULA) + (
+        '\n[regime.amendment]\nact = "Versão de teste: a multa do art. 97 como fórmula"\n'
+        'in_force_from = 2026-04-01\nsummary = "A multa do evento sem autorização como parte da licença."\n'
+    )
+    with session.acting_as(session.SYSTEM):
+        acts.amend(amended.encode("utf-8"), "olimpia-2025.toml")
+    acts.forget()
+    person("Carla Promotora")
+    page = EnforcementPage(today=dt.date(2026, 5, 4))
+    qtbot.addWidget(page)
+    page.resize(1300, 800)
+    page.show()
+    page.refresh()
+
+    def fill(dialog):
+        dialog.form.regime.setCurrentIndex(dialog.form.regime.findData("olimpia-2025"))
+        type_text(dialog.form.offender_search, "carla promotora")
+        dialog.form.matches_view.selectRow(0)
+        dialog.form.date.set_date(dt.date(2026, 5, 4))
+        dialog.form.time.setText("21:00")
+        type_text(dialog.form.place, "Recinto de Exposições")
+        type_text(dialog.form.facts, "Realizava show sem a autorização do município.")
+        dialog.form.inspector.setText("Marcos Fiscal")
+        type_text(dialog.form.inspector_id, "4521")
+        assert not dialog.form.asked_box.isVisibleTo(dialog)
+        dialog.check_infraction("evento-sem-autorizacao")
+        assert dialog.form.asked_box.isVisibleTo(dialog)
+        edit = dialog.findChild(QLineEdit, "fine-input-valor_licenca")
+        assert edit is not None and edit.placeholderText() == "até 50.000 R$"
+        type_text(edit, "1.000,00")
+        dialog.update_preview()
+        shown = dialog.proposal_view.toPlainText()
+        assert "0,30 × 1.000,00 + 10 × 38,42 = R$ 684,20" in shown
+        assert "informado por Marcos Fiscal" in shown and "art. 89" in shown
+        qtbot.waitUntil(dialog.issue_button.isEnabled, timeout=3000)
+        qtbot.mouseClick(dialog.issue_button, Qt.MouseButton.LeftButton)
+
+    _d, record = run_modal(lambda: page.records.new_record(regime="olimpia-2025"), fill)
+    assert record is not None
+    kept = json.loads(record.proposal)
+    assert kept["asked"] == {"valor_licenca": "1.000,00"} and kept["asked_by"] == "Marcos Fiscal"
+    fine = next(s for s in kept["infractions"][0]["sanctions"] if s["kind"] == "fine")
+    assert fine["amount"] == "684.20"

@@ -74,6 +74,7 @@ from models.rules import describe
 from models.rules.fees.results import QuoteLine
 from models.rules.regimes import Regime, check_in_force, get_regime
 from models.rules.regimes.model import Amount, Fee, Infraction, Ladder, Reading, Sanction
+from models.rules.regimes.model.fees import AskedInput
 from models.rules.silences import AppliedReading, Choice, reading_for, resolve
 
 __all__ = [
@@ -437,6 +438,9 @@ class Proposal:
     readings: tuple[AppliedReading, ...] = ()
     #: the money of the act's amounts (``[regime] currency``): "R$", or "Cr$" for an act in cruzeiros
     currency: str = "R$"
+    #: the values given for what a fine written as a formula asks (``{name: value as typed}``), and who set them
+    asked: tuple[tuple[str, str], ...] = ()
+    asked_by: str | None = None
 
     def money(self, value: Decimal) -> str:
         """``value`` in the act's own money."""
@@ -523,6 +527,8 @@ class Proposal:
             adjustments=tuple(Adjustment(**a) for a in data.get("adjustments", [])),
             readings=tuple(AppliedReading.from_dict(r) for r in data.get("readings", [])),
             currency=str(data.get("currency", "R$")),
+            asked=tuple((str(k), str(v)) for k, v in (data.get("asked") or {}).items()),
+            asked_by=data.get("asked_by"),
         )
 
     def to_dict(self) -> dict[str, Any]:
@@ -542,6 +548,8 @@ class Proposal:
             "notes": list(self.notes),
             "adjustments": [a.to_dict() for a in self.adjustments],
             "readings": [r.to_dict() for r in self.readings],
+            "asked": dict(self.asked),
+            "asked_by": self.asked_by,
         }
 
 
@@ -940,6 +948,8 @@ def propose_sanction(
         notes=tuple(notes),
         readings=applied,
         currency=regime.currency,
+        asked=tuple((name, str(value)) for name, value in ctx.asked.items() if str(value or "").strip()),
+        asked_by=ctx.asked_by if ctx.asked else None,
     )
 
 
@@ -1373,6 +1383,19 @@ def _fine_formula(ctx: _Context, infraction: Infraction, details: list[str]) -> 
     )
     details.extend(f"{detail}." if not detail.endswith(".") else detail for detail in line.details)
     return Amount(value=line.amount, unit="BRL"), line.formula
+
+
+def fine_inputs(regime: Regime, codes: Iterable[str]) -> dict[str, AskedInput]:
+    """The values the fines of ``codes`` written as formulas ask for, by name (what a desk asks the inspector)."""
+    found: dict[str, AskedInput] = {}
+    for code in codes:
+        try:
+            fine = regime.infraction(code).fine
+        except UserError:
+            continue
+        for item in fine.inputs if fine is not None else ():
+            found.setdefault(item.name, item)
+    return found
 
 
 def _fine_asked(regime: Regime, fee: Fee, values: Mapping[str, Any]) -> dict[str, Decimal]:
