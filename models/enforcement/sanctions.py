@@ -1399,23 +1399,13 @@ def fine_inputs(regime: Regime, codes: Iterable[str]) -> dict[str, AskedInput]:
 
 
 def _fine_asked(regime: Regime, fee: Fee, values: Mapping[str, Any]) -> dict[str, Decimal]:
-    """The values given for what a fine's formula asks, each within the bounds the act sets."""
-    from models.rules.fees.formula import bounds_text
+    """The values given for what a fine's formula asks (of those typed for every fine of the record), each within
+    the bounds the act sets."""
+    from models.rules.fees.formula import checked_asked
 
-    out: dict[str, Decimal] = {}
-    for item in fee.inputs:
-        raw = values.get(item.name)
-        if raw in (None, ""):
-            continue
-        number = parse_typed(raw, what=item.label, field=f"asked.{item.name}")
-        low = item.minimum if item.minimum is not None else Decimal(0)
-        if number < low or (item.maximum is not None and number > item.maximum):
-            raise UserError(
-                f"{item.label}: {format_factor(number)} fora dos limites do ato — {bounds_text(regime, item)}.",
-                field=f"asked.{item.name}",
-            )
-        out[item.name] = number
-    return out
+    declared = {item.name: item for item in fee.inputs}
+    typed = {name: value for name, value in values.items() if name in declared and str(value or "").strip()}
+    return checked_asked(regime, typed, declared)
 
 
 # --------------------------------------------------------------------------- adjusting
