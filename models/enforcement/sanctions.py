@@ -71,7 +71,7 @@ from typing import Any, cast
 from models.base.errors import UserError
 from models.base.money import format_brl, format_factor, parse_typed, round_cents, to_decimal
 from models.rules import describe
-from models.rules.fees.results import QuoteLine
+from models.rules.fees import QuoteLine
 from models.rules.regimes import Regime, check_in_force, get_regime
 from models.rules.regimes.model import Amount, Fee, Infraction, Ladder, Reading, Sanction
 from models.rules.regimes.model.fees import AskedInput
