@@ -41,9 +41,6 @@ NEED_WORDS: dict[str, tuple[str, str]] = {
     "local": ("Do município", ""),
 }
 
-#: the inputs that count a period (the engine's keyword arguments of the same names)
-COUNTS = ("days", "feira_days", "events", "months", "fiscal_years")
-
 
 @dataclass(frozen=True)
 class Need:
@@ -75,9 +72,6 @@ class FeeNeeds:
 
     def reads(self, name: str) -> bool:
         return any(need.name == name for need in self.inputs)
-
-    def need(self, name: str) -> Need | None:
-        return next((need for need in self.inputs if need.name == name), None)
 
     @property
     def monthly(self) -> bool:
