@@ -125,7 +125,8 @@ def engine_inputs(args: argparse.Namespace) -> dict:
 def run(args: argparse.Namespace) -> int:
     from desktop.paths import open_for_computing
     from models.billing.pricing import MissingCorrection, quote
-    from models.rules.regimes import MissingUnitValue, get_regime, shipped_regimes
+    from models.registry.town import for_new_work
+    from models.rules.regimes import MissingUnitValue, shipped_regimes
     from models.store.bootstrap import close_database
 
     if not (args.regime or "").strip():
@@ -138,7 +139,8 @@ def run(args: argparse.Namespace) -> int:
     inputs = engine_inputs(args)
     open_for_computing(getattr(args, "db", None))
     try:
-        regime = get_regime(args.regime.strip(), on=on)  # the version in force that day, as the database holds it
+        # the version in force that day, as the database holds it; never another town's act (issue 31 §1)
+        regime = for_new_work(args.regime.strip(), on=on)
         result = quote(regime, on=on, **inputs)
         points = readings.applied(regime, "quote", args, fees=[line.fee for line in result.lines if line.fee])
         from models.rules.acts import version_of
