@@ -22,7 +22,7 @@ from PySide6.QtWidgets import (
 )
 
 from models import enforcement as enf
-from models.base.money import format_brl
+from models.rules.regimes import act_money
 from views.blocks import error_label, fill, user_errors
 from views.enforcement.common import day_label
 from views.operations import in_background
@@ -120,7 +120,7 @@ class DecisionDialog(QDialog):
                 contest.kind_label,
                 day_label(contest.filed_on),
                 contest.instance,
-                format_brl(enf.current_fine(record)),
+                act_money(enf.current_fine(record), record.regime),
             )
         )
         about.setWordWrap(True)
