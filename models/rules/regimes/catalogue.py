@@ -203,11 +203,12 @@ def clear_regime_cache() -> None:
     _default_regimes.cache_clear()
 
 
-def act_currency(regime_id: str) -> str:
-    """The money the act ``regime_id`` writes its amounts in (``[regime] currency``: "R$", "Cr$"…); R$ for an act no
+def act_currency(regime_id: str, on: dt.date | None = None) -> str:
+    """The money the act ``regime_id``'s figures of ``on`` (default: today) are shown in: its own (``[regime]
+    currency``: "R$", "Cr$"…), or reais once a rule of it converts them (``[regime] conversion``); R$ for an act no
     longer known."""
     try:
-        return get_regime(regime_id).currency
+        return get_regime(regime_id).currency_on(on or dt.date.today())
     except RegimeError:
         return "R$"
 
