@@ -51,6 +51,17 @@ from views.table_models import Column, RowsModel, make_table, selected_row
 from views.widgets import DateEdit, DocumentEdit, current_user_name
 
 
+def register_buttons(dialog: QDialog, layout: QVBoxLayout) -> QPushButton:
+    """Registrar / Cancelar at the foot of a dialog that records a fact; returns Registrar."""
+    buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
+    buttons.button(QDialogButtonBox.StandardButton.Ok).setText(dialog.tr("&Registrar"))
+    buttons.button(QDialogButtonBox.StandardButton.Cancel).setText(dialog.tr("Cancelar"))
+    buttons.accepted.connect(dialog.accept)
+    buttons.rejected.connect(dialog.reject)
+    layout.addWidget(buttons)
+    return buttons.button(QDialogButtonBox.StandardButton.Ok)
+
+
 class HistoryDialog(QDialog):
     """The whole history of one permit, every column at full width."""
 
@@ -122,13 +133,7 @@ class LeaveDialog(QDialog):
                 "substitute_cpf": self.substitute_cpf,
             },
         )
-        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
-        buttons.button(QDialogButtonBox.StandardButton.Ok).setText(self.tr("&Registrar"))
-        buttons.button(QDialogButtonBox.StandardButton.Cancel).setText(self.tr("Cancelar"))
-        self.ok_button = buttons.button(QDialogButtonBox.StandardButton.Ok)
-        buttons.accepted.connect(self.accept)
-        buttons.rejected.connect(self.reject)
-        layout.addWidget(buttons)
+        self.ok_button = register_buttons(self, layout)
         self.setMinimumWidth(480)
 
     def _rule_text(self, permit: Permit) -> str:
@@ -375,14 +380,8 @@ class RenewalDecreeDialog(QDialog):
                 "closes": self.closes,
             },
         )
-        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
-        buttons.button(QDialogButtonBox.StandardButton.Ok).setText(self.tr("&Registrar"))
-        buttons.button(QDialogButtonBox.StandardButton.Cancel).setText(self.tr("Cancelar"))
-        self.ok_button = buttons.button(QDialogButtonBox.StandardButton.Ok)
+        self.ok_button = register_buttons(self, layout)
         self.ok_button.setEnabled(bool(self.choices))
-        buttons.accepted.connect(self.accept)
-        buttons.rejected.connect(self.reject)
-        layout.addWidget(buttons)
         self.setMinimumWidth(560)
 
     def accept(self) -> None:
