@@ -90,3 +90,17 @@ def test_the_desks_lists_show_the_fine_in_the_acts_money(fined, qtbot, app_ready
     horizontal, shown = Qt.Orientation.Horizontal, Qt.ItemDataRole.DisplayRole
     column = next(i for i in range(tab.model.columnCount()) if tab.model.headerData(i, horizontal, shown) == "Multa")
     assert tab.model.index(0, column).data() == "Cr$ 500,00"
+
+
+def test_the_decision_dialogs_ask_the_fine_in_the_acts_money(fined, qtbot, app_ready):
+    from PySide6.QtWidgets import QFormLayout, QLabel
+
+    from views.enforcement import DecisionDialog
+
+    contest = enf.file_contest(fined, kind="defence", filed_on=ON, by="ana.souza", grounds="Não vendia.", today=ON)
+    dialog = DecisionDialog(contest, today=ON)
+    qtbot.addWidget(dialog)
+    labels = [w.text() for w in dialog.findChildren(QLabel)]
+    assert "&Nova multa (Cr$):" in labels and not any("(R$)" in t for t in labels)
+    assert any("Multa atual: Cr$ 500,00" in t for t in labels)
+    assert dialog.findChildren(QFormLayout)
