@@ -146,3 +146,19 @@ def test_the_desk_records_the_decree_where_renewals_are_handled(licence, make_ta
     assert decree is not None and decree.closes == dt.date(2026, 11, 30)
     select(tab, licence.number)
     assert tab.detail_labels["renewal"].text().startswith("pedido de 01/11/2026 a 30/11/2026")
+
+
+def test_the_painel_says_the_decree_is_missing_until_it_is_recorded(licence):
+    from models.permits import RenewalDecreeInput, record_renewal_decree, today_items
+
+    day = dt.date(2026, 12, 10)
+    missing = [i for i in today_items(day) if i.kind == "renewal-decree"]
+    assert [i.number for i in missing] == [licence.number]
+    assert "nenhum foi registrado para as permissões que terminam em 2026" in missing[0].text
+    assert missing[0].article.endswith("art. 6º, parágrafo único")
+    record_renewal_decree(
+        RenewalDecreeInput(REGIME_ID, KIND, 2026, "Decreto nº 1.234/2026", "10/10/2026", "01/12/2026", "20/12/2026")
+    )
+    items = today_items(day)
+    assert not [i for i in items if i.kind == "renewal-decree"]
+    assert [i.kind for i in items if i.permit_id == licence.id and i.kind.startswith("renewal")] == ["renewal-closes"]
