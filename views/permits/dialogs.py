@@ -396,14 +396,9 @@ class RenewalDecreeDialog(QDialog):
             closes=self.closes.text(),
             notes=self.notes.text(),
         )
-        try:
+        with user_errors(self.errors) as refused:  # each mistake at its field, a refusal on the line
             self.decree = in_background(lambda: record_renewal_decree(data), busy=(self.ok_button,))
-        except FieldErrors as exc:
-            self.errors.show(exc.errors)
-            return
-        except UserError as exc:
-            self.errors.clear()
-            self.error.setText(exc.message)
+        if refused:
             return
         super().accept()
 
