@@ -19,7 +19,8 @@ from models.registry.people import Company, Person
 @dataclass(frozen=True)
 class TodayItem:
     date: _dt.date
-    kind: str  # renewal-opens | renewal-closes | renewal-decree | startup | use | pickup | expiring | expired | suspension-ends
+    #: renewal-opens | renewal-closes | renewal-decree | startup | use | pickup | expiring | expired | suspension-ends
+    kind: str
     text: str
     article: str
     permit_id: int
