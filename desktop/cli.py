@@ -47,6 +47,10 @@ COMMANDS: dict[str, tuple[str | None, str]] = {
     "deadline": ("deadline", "um prazo legal, com feriados"),
     "units": ("units", "valores das unidades fiscais e correções de índices; units set cadastra um"),
     "holidays": ("holidays", "feriados do município e expediente: list, add, remove, import, office-hours"),
+    "renewal-decree": (
+        "renewal_decree",
+        "decreto que fixa a janela de renovação onde o ato a deixa ao Executivo: add, list",
+    ),
     "draw": ("draw", "sorteio público e verificável"),
     "sites": ("sites", "locais (ruas, feiras, áreas de evento)"),
     "layout": ("layout", "exporta o mapa de um local (json, pdf, png, svg)"),

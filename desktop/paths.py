@@ -254,7 +254,9 @@ def installed_regime(explicit_db: str | None, regime_id: str, on=None):
     """The act ``regime_id`` as the database holds it — the version in force on ``on`` (default: today) — read
     from the database a computation would open (:func:`open_for_computing`); the acts shipped with Praça when
     there is none yet (also when ``explicit_db`` names none: bad input is refused before it is opened). The database
-    is closed again: the act read is plain data."""
+    is closed again: the act read is plain data. It is for new work (a sanction proposed, a draw): in a database
+    that knows its municipality another town's act is refused in one line (:func:`for_new_work`)."""
+    from models.registry.town import for_new_work
     from models.rules.regimes import get_regime
     from models.store.bootstrap import close_database
     from models.store.db import NoDatabase
@@ -264,6 +266,6 @@ def installed_regime(explicit_db: str | None, regime_id: str, on=None):
     except NoDatabase:  # no database there (yet): the shipped acts judge the input; opening it says the rest
         return get_regime(regime_id, on=on)
     try:
-        return get_regime(regime_id, on=on)
+        return for_new_work(regime_id, on=on)
     finally:
         close_database()

@@ -19,10 +19,9 @@ from __future__ import annotations
 from pathlib import Path
 
 from models import enforcement as enf
-from models.base.money import format_brl
 from models.registry.municipality import letterhead
 from models.rules import describe
-from models.rules.regimes import get_regime
+from models.rules.regimes import act_money, get_regime
 from reports.pdf import html_to_pdf, text_document
 from reports.templating import render
 
@@ -84,12 +83,14 @@ def record_context(record: enf.Record, *, today=None) -> dict:
     followers = enf.followers_of(record)
     contests = []
     for c in enf.contests_of(record):
-        contests.append({"c": c, "new_amount": format_brl(c.new_amount) if c.new_amount is not None else ""})
+        contests.append(
+            {"c": c, "new_amount": act_money(c.new_amount, record.regime) if c.new_amount is not None else ""}
+        )
     charges = [
         {
             "number": c.number,
             "label": c.label,
-            "amount": format_brl(c.amount),
+            "amount": act_money(c.amount, record.regime),
             "status": c.status_label,
             "due": c.due_on,
         }
@@ -118,7 +119,7 @@ def record_context(record: enf.Record, *, today=None) -> dict:
         "contests": contests,
         "charges": charges,
         "situation": enf.situation(record),
-        "fine_total": format_brl(enf.charged_fines_total(record)),
+        "fine_total": act_money(enf.charged_fines_total(record), record.regime),
         "scope": describe.SCOPES.get(record.scope, record.scope),
         **letterhead(regime),
     }

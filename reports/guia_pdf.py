@@ -91,6 +91,7 @@ def write_guia_pdf(guia: Guia, path: str | Path) -> Path:
 
     register_fonts()
     regime = get_regime(guia.regime)
+    money = regime.currency_on(guia.issued_on)  # the act's own, or reais once a rule of it converts
     head = letterhead(regime)
     width, height = A4
     left = 15 * MM
@@ -135,7 +136,7 @@ def write_guia_pdf(guia: Guia, path: str | Path) -> Path:
                 ),
                 Paragraph(_period(line.period), small),
                 Paragraph(date_text(line.due_on), small),
-                Paragraph(format_brl(line.amount, currency=regime.currency), small),
+                Paragraph(format_brl(line.amount, currency=money), small),
             ]
         )
     table = Table(rows, colWidths=[22 * MM, inner - 98 * MM, 26 * MM, 24 * MM, 26 * MM], repeatRows=1)
@@ -153,7 +154,7 @@ def write_guia_pdf(guia: Guia, path: str | Path) -> Path:
     y -= h + 8 * MM
     c.setFont(BOLD, 12)
     c.drawString(left, y, f"Vencimento: {date_text(guia.due_on)}")
-    c.drawRightString(width - left, y, f"Total a pagar: {format_brl(guia.amount, currency=regime.currency)}")
+    c.drawRightString(width - left, y, f"Total a pagar: {format_brl(guia.amount, currency=money)}")
     y -= 12 * MM
     c.setFont(BOLD, 11)
     c.drawString(left, y, codes.format_linha(codes.linha_digitavel(guia.barcode)))

@@ -25,7 +25,10 @@ Progress = Callable[[int, int], None]
 def chart(report: SanctionsReport):
     """Fines charged × paid by kind of record, as SVG (the Excel file has the same chart, native)."""
     return bar_chart_svg(
-        report.by_kind, f"Multas lançadas × pagas por tipo de auto — {report.label}", series=("Multa lançada", "Paga")
+        report.by_kind,
+        f"Multas lançadas × pagas por tipo de auto — {report.label}",
+        series=("Multa lançada", "Paga"),
+        currency=report.currency,
     )
 
 
@@ -37,7 +40,7 @@ def sanctions_report_html(report: SanctionsReport) -> str:
         figures=report.figures,
         totals=report.totals,
         chart=chart(report),
-        brl=Brl(),
+        brl=Brl(report.currency),  # the act's own money: Cr$ for an act in cruzeiros, never converted
         cents=cents,
         CORRECTED=CORRECTED,
         CANCELLED=CANCELLED,

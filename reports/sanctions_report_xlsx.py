@@ -212,7 +212,7 @@ SHEETS = ("Resumo", *BREAKDOWNS, *(title for title, *_rest in LISTS))
 def write_sanctions_report_xlsx(report: SanctionsReport, path: str | Path, *, progress: Progress | None = None) -> Path:
     """Write ``report`` to ``path`` (.xlsx). ``progress(done, total)`` may raise to stop."""
     path = Path(path)
-    book = new_workbook(path, report.title, SHEETS)
+    book = new_workbook(path, report.title, SHEETS, report.currency)
     total = sum(len(getattr(report, key)) for *_r, key, _f, _n in LISTS) + 1
     tick = ticker(progress, total, _STEP)
     try:

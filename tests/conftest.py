@@ -37,6 +37,7 @@ from db_templates import _empty_sqlite_template, _pg_schema_pool, copy_empty_sql
 from demo_db import (  # noqa: E402,F401
     _demo_pg_template,
     _demo_sqlite_template,
+    _town_demo_pg_templates,
     _town_demo_templates,
     demo_database,
     demo_sqlite,

@@ -152,15 +152,54 @@ def _town_demo_templates(tmp_path_factory):
     return template
 
 
+@pytest.fixture(scope="session")
+def _town_demo_pg_templates(_pg_schema_pool):
+    """Each town's demo on PostgreSQL, built once per worker the first time a test asks for it, kept as a template
+    schema of the worker's pool: slug → schema. (The pool's database holds every act: the demo retires the others,
+    as it does for a database given to it with acts in it.)"""
+    built: dict[str, str] = {}
+
+    def template(slug: str) -> str:
+        from models.demo import fill_demo
+        from models.store.bootstrap import close_database, open_database
+
+        if slug not in built:
+            name = _pg_schema_pool.take()
+            open_database(_pg_schema_pool.url(name))
+            try:
+                fill_demo(town=slug, **TOWN_SIZE)
+            finally:
+                close_database()
+            _pg_schema_pool.add_template(name)
+            built[slug] = name
+        return built[slug]
+
+    return template
+
+
 @pytest.fixture
 def town_demo(request, tmp_path, app_ready):
-    """An open copy (SQLite) of the demo of the town ``request.param`` (a slug of ``models.demo.towns.TOWNS``),
-    with its own file store; the test's to change."""
+    """An open copy of the demo of the town ``request.param`` (a slug of ``models.demo.towns.TOWNS``) — on SQLite,
+    or on PostgreSQL for ``(slug, "postgresql")`` — with its own file store; the test's to change."""
     from conftest import _stop_widget_timers
 
     from models.store.bootstrap import close_database, open_database
     from models.store.files import set_store
 
+    if isinstance(request.param, tuple):
+        from db_templates import pooled_schema
+
+        slug, _backend = request.param
+        template = request.getfixturevalue("_town_demo_pg_templates")(slug)
+        with pooled_schema(request.getfixturevalue("_pg_schema_pool"), template) as url:
+            open_database(url)
+            set_store(tmp_path / "files")
+            try:
+                yield TownDemo(slug, url)
+            finally:
+                _stop_widget_timers()
+                close_database()
+        return
     template = request.getfixturevalue("_town_demo_templates")(request.param)
     copy = tmp_path / "praca.sqlite3"
     shutil.copyfile(template, copy)

@@ -9,6 +9,34 @@ from models.rules.regimes import default_regimes_folder
 REGIME_ID = "periodos-1985"
 CABECEIRA = (default_regimes_folder() / "cabeceira-grande-2012.toml").read_text(encoding="utf-8")
 
+#: a fine fixed in the act's money (Cr$ 500,00 in an act in cruzeiros) and two worked cases
+FINE = """
+[[infractions]]
+code = "multa-cruzeiros"
+label = "Infração com multa fixada em cruzeiros"
+article = "art. 1º"
+fine = { value = "500.00", unit = "BRL", basis = "art. 5º" }
+basis = "art. 5º"
+
+[[cases]]
+id = "multa-em-cruzeiros"
+label = "Multa de Cr$ 500,00"
+article = "art. 5º"
+date = 2026-06-01
+kind = "penalty"
+inputs = { infraction = ["multa-cruzeiros"] }
+expect = { total = "500.00" }
+
+[[cases]]
+id = "taxa-em-cruzeiros"
+label = "Taxa informada pela Administração: Cr$ 1.500,00"
+article = "art. 3º"
+date = 2026-06-01
+kind = "quote"
+inputs = { fee = ["taxa-licenca"], admin-value = { taxa-licenca = "1.500,00" } }
+expect = { total = "1500.00" }
+"""
+
 PERIOD_FEES = """
 [[fees]]
 id = "lote-feira"

@@ -7,38 +7,11 @@ import json
 
 import pytest
 from factories import open_new_database
+from period_acts import CABECEIRA, FINE
 
 from desktop.cli import main
 from models.rules.regimes import RegimeError, default_regimes_folder, load_regime_text
 from models.services.act_cases import check_act
-
-CABECEIRA = (default_regimes_folder() / "cabeceira-grande-2012.toml").read_text(encoding="utf-8")
-FINE = """
-[[infractions]]
-code = "multa-cruzeiros"
-label = "Infração com multa fixada em cruzeiros"
-article = "art. 1º"
-fine = { value = "500.00", unit = "BRL", basis = "art. 5º" }
-basis = "art. 5º"
-
-[[cases]]
-id = "multa-em-cruzeiros"
-label = "Multa de Cr$ 500,00"
-article = "art. 5º"
-date = 2026-06-01
-kind = "penalty"
-inputs = { infraction = ["multa-cruzeiros"] }
-expect = { total = "500.00" }
-
-[[cases]]
-id = "taxa-em-cruzeiros"
-label = "Taxa informada pela Administração: Cr$ 1.500,00"
-article = "art. 3º"
-date = 2026-06-01
-kind = "quote"
-inputs = { fee = ["taxa-licenca"], admin-value = { taxa-licenca = "1.500,00" } }
-expect = { total = "1500.00" }
-"""
 
 
 def _act(tmp_path, *, currency='currency = "Cr$"\n', extra=FINE, regime_id="cruzeiros-1975", force=None):

@@ -10,8 +10,10 @@ would — typing, clicking and reading what the screens show (one driver, parame
 * **Fees and enforcement** — the month's charges, a payment recorded at the fee desk; an inspector's record with
   the sanction the act proposes; the month's fee report written.
 
-Each town's demo is built once per session (``town_demo`` in tests/demo_db.py) and copied for each test;
-SQLite only here: the same jobs through the services are compared on both back ends in tests/test_town_demos.py.
+Each town's demo is built once per session (``town_demo`` in tests/demo_db.py) and copied for each test, on
+SQLite; São Bento's (the README's town) also on PostgreSQL when PRACA_TEST_PG is set — one town there, as the demo
+built on PostgreSQL costs several times SQLite's; the same jobs through the services are compared on both back ends
+for every town in tests/test_town_demos.py.
 What a clerk types for each town is the test's (``TOWN_FILINGS`` in tests/factories.py), not the demo's.
 """
 
@@ -28,7 +30,12 @@ from PySide6.QtWidgets import QInputDialog
 from models.access import session
 from models.demo.towns import TOWNS
 
-pytestmark = pytest.mark.parametrize("town_demo", list(TOWNS), indirect=True)
+#: every town on SQLite; São Bento's also on PostgreSQL (skipped without PRACA_TEST_PG)
+pytestmark = pytest.mark.parametrize(
+    "town_demo",
+    [*TOWNS, pytest.param(("sao-bento", "postgresql"), id="sao-bento-postgresql")],
+    indirect=True,
+)
 
 
 def _chefe() -> None:

@@ -30,9 +30,9 @@ from models.base.br import format_cnpj, format_cpf
 from models.base.errors import FieldErrors, UserError
 from models.base.money import format_brl
 from models.registry.applications import Application, ApplicationInput, DocumentInput
+from models.registry.town import working_regimes
 from models.rules.fees.formula import bounds_text
 from models.rules.fees.needs import asked_values, energy_tiers, needed
-from models.rules.regimes import shipped_regimes
 from models.rules.regimes.model.fees import SETTERS
 from models.services.filing import create_application
 from models.services.front_desk import Applicant, assess, load_applicant
@@ -77,7 +77,7 @@ class ApplicationDialog(GuardedDialog):
         self._now = now
         self.applicant: Applicant
         self.applicant, town, self.regimes = in_background(
-            lambda: (load_applicant(applicant_kind, applicant_id), get_setting(MUNICIPALITY), shipped_regimes())
+            lambda: (load_applicant(applicant_kind, applicant_id), get_setting(MUNICIPALITY), working_regimes())
         )
         self.application: Application | None = None
         self.files: dict[str, str] = {}

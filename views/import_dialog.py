@@ -42,10 +42,11 @@ from PySide6.QtWidgets import (
 )
 
 from models.base.errors import UserError
-from models.rules.regimes import shipped_regimes
+from models.registry.town import working_regimes
 from models.services import importer
 from views import theme
 from views.blocks import error_label, fill, say, user_errors, wrapped_label
+from views.operations import in_background
 from views.save import open_file_name, save_file_name
 
 NOT_MAPPED = ""  # the combo's data for "— não importar —"
@@ -199,7 +200,8 @@ class ImportDialog(QDialog):
         self.regime_combo = QComboBox()
         self.regime_combo.setObjectName("default-regime")
         self.regime_combo.addItem(self.tr("— o da coluna —"), FROM_COLUMN)
-        for regime in sorted(shipped_regimes().values(), key=lambda r: r.id):
+        self.regimes = in_background(working_regimes)
+        for regime in sorted(self.regimes.values(), key=lambda r: r.id):
             self.regime_combo.addItem(f"{regime.municipality}/{regime.state} — {regime.short} ({regime.id})", regime.id)
         self.kind_combo = QComboBox()
         self.kind_combo.setObjectName("default-kind")
@@ -371,7 +373,7 @@ class ImportDialog(QDialog):
         self.kind_combo.addItem(self.tr("— o da coluna —"), FROM_COLUMN)
         regime_id = self.regime_combo.currentData()
         if regime_id:
-            for kind in shipped_regimes()[regime_id].permit_kinds:
+            for kind in self.regimes[regime_id].permit_kinds:
                 self.kind_combo.addItem(kind.label, kind.id)
 
     def set_mapping(self, mapping: importer.Mapping) -> None:

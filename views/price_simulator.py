@@ -24,11 +24,12 @@ from PySide6.QtWidgets import (
 from models.base.errors import UserError
 from models.base.money import format_brl, parse_typed
 from models.billing.pricing import quote
+from models.registry.town import working_regimes
 from models.rules.acts import version_text
 from models.rules.fees import Quote
 from models.rules.fees.formula import bounds_text
 from models.rules.fees.needs import administration_fees, asked_values, energy_tiers, engine_values, fees_needs, needed
-from models.rules.regimes import Regime, get_regime, shipped_regimes
+from models.rules.regimes import Regime, get_regime
 from models.rules.regimes.model.fees import SETTERS
 from views import theme
 from views.blocks import error_label, fill, user_errors, wrapped_label
@@ -238,7 +239,7 @@ class PriceSimulator(QWidget):
     def refresh(self) -> None:
         current = self.regime_combo.currentData()
         with user_errors(self.error) as refused:
-            self.regimes = in_background(shipped_regimes)
+            self.regimes = in_background(working_regimes)
         if refused:
             return
         self.regime_combo.blockSignals(True)

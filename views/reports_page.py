@@ -355,8 +355,8 @@ class ReportsPage(QWidget):
                 what,
                 written,
                 f.records,
-                format_brl(f.charged),
-                format_brl(f.paid),
+                format_brl(f.charged, currency=report.currency),
+                format_brl(f.paid, currency=report.currency),
             )
             + self._left_out(report, self.tr("autos")),
             label=self.sanctions_message,

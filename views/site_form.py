@@ -40,7 +40,8 @@ from PySide6.QtWidgets import (
 from models.base.br import weekday_name
 from models.base.errors import FieldErrors, UserError
 from models.base.money import format_decimal_br, parse_typed
-from models.rules.regimes import WEEKDAYS, shipped_regimes
+from models.registry.town import working_regimes
+from models.rules.regimes import WEEKDAYS, get_regime
 from models.sites import (
     SITE_KINDS,
     ObstacleInput,
@@ -86,7 +87,10 @@ class SiteFormDialog(GuardedDialog):
         super().__init__(parent)
         self.site: Site | None = find_site(site_id) if site_id is not None else None
         self.saved_site: Site | None = None
-        self.regimes = shipped_regimes()
+        self.regimes = working_regimes()
+        if self.site is not None and self.site.regime and self.site.regime not in self.regimes:
+            # a site under another town's act (a database filled before issue 31) stays readable and editable
+            self.regimes[self.site.regime] = get_regime(self.site.regime)
         self.setWindowTitle(self.tr("Editar local") if self.site else self.tr("Novo local"))
         fit_to_screen(self, QSize(940, 640))
         layout = QVBoxLayout(self)

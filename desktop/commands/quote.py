@@ -126,7 +126,8 @@ def engine_inputs(args: argparse.Namespace) -> dict:
 def run(args: argparse.Namespace) -> int:
     from desktop.paths import open_for_computing
     from models.billing.pricing import MissingCorrection, quote
-    from models.rules.regimes import MissingUnitValue, get_regime, shipped_regimes
+    from models.registry.town import for_new_work
+    from models.rules.regimes import MissingUnitValue, shipped_regimes
     from models.store.bootstrap import close_database
 
     if not (args.regime or "").strip():
@@ -139,7 +140,8 @@ def run(args: argparse.Namespace) -> int:
     inputs = engine_inputs(args)
     open_for_computing(getattr(args, "db", None))
     try:
-        regime = get_regime(args.regime.strip(), on=on)  # the version in force that day, as the database holds it
+        # the version in force that day, as the database holds it; never another town's act (issue 31 §1)
+        regime = for_new_work(args.regime.strip(), on=on)
         # --admin-value FEE=V and --input NAME=V as the engine takes them, whatever the wording of the fee
         typed = {"by_fee": inputs.pop("admin_values", None), "by_name": inputs.pop("asked", None)}
         inputs.update(engine_values(regime, **typed))

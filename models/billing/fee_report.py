@@ -477,7 +477,7 @@ def report_currency(labels: Labels, own: frozenset[str], counts: dict[str, int])
     for regime_id in present:
         regime = labels.regime(regime_id)
         if regime is not None:
-            moneys.setdefault(regime.currency, []).append(regime.short)
+            moneys.setdefault(regime.currency_on(_dt.date.today()), []).append(regime.short)
     if len(moneys) > 1:
         listed = "; ".join(f"{money}: {', '.join(shorts)}" for money, shorts in sorted(moneys.items()))
         raise UserError(

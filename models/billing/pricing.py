@@ -12,7 +12,7 @@ import datetime as _dt
 from decimal import ROUND_HALF_UP, Decimal
 
 from models.base.errors import UserError
-from models.base.money import format_decimal_br
+from models.base.money import format_brl, format_decimal_br, format_factor
 from models.billing.fiscal import IndexFactor, index_factor, unit_overrides
 from models.rules.fees import Quote, fee_quote
 from models.rules.regimes import Regime, check_in_force, get_regime
@@ -117,7 +117,31 @@ def quote(
                 base_year=f.base_year,
             ) from None
         raise
-    return _explain_factors(result, factors)
+    return converted(_explain_factors(result, factors), regime, on or today or _dt.date.today())
+
+
+def converted(result: Quote, regime: Regime, day: _dt.date) -> Quote:
+    """``result`` in reais where a rule of the act converts its money from a day on or before ``day`` (``[regime]
+    conversion``): each line's amount ÷ the rule's divisor, rounded to the cent half up, with the conversion and its
+    article in the line's details; unchanged where no rule says so (an act in cruzeiros stays in cruzeiros)."""
+    rule = regime.conversion
+    if rule is None or not rule.applies(day):
+        return result
+    divisor = format_factor(rule.divide_by)
+    lines = []
+    for line in result.lines:
+        amount = rule.convert(line.amount)
+        said = (
+            f"Convertido em reais: {format_brl(line.amount, currency=result.currency)} ÷ {divisor} = "
+            f"{format_brl(amount, currency=rule.to)} ({rule.cite})"
+        )
+        formula = f"{line.formula} = {format_brl(line.amount, currency=result.currency)} ÷ {divisor}"
+        lines.append(dataclasses.replace(line, amount=amount, formula=formula, details=(*line.details, said)))
+    note = (
+        f"Valores do ato em {result.currency} convertidos em reais desde {rule.from_.strftime('%d/%m/%Y')}: "
+        f"÷ {divisor} ({rule.cite})."
+    )
+    return dataclasses.replace(result, lines=tuple(lines), currency=rule.to, notes=(*result.notes, note))
 
 
 def _explain_factors(result: Quote, factors: dict[str, IndexFactor]) -> Quote:

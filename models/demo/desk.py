@@ -10,6 +10,7 @@ import datetime as _dt
 import random
 from decimal import Decimal
 
+from models.base import clock
 from models.base.errors import UserError
 from models.base.money import format_factor
 from models.demo.people import SEED
@@ -146,10 +147,11 @@ class DemoDesk:
             documents=docs,
             **{k: typed(v) for k, v in fields.items()},
         )
+        filed = _dt.datetime.combine(on, _dt.time(8 + minute % 9, minute % 60))
         app = create_application(
             data,
             clerk=clerk,
-            now=_dt.datetime.combine(on, _dt.time(8 + minute % 9, minute % 60)),
+            now=filed,
             quote=self._quote(regime, kind, data, person, company),
         )
         path = {
@@ -161,17 +163,18 @@ class DemoDesk:
             "appealed": ["analysis", "refused", "appealed"],
             "withdrawn": ["withdrawn"],
         }[status]
-        for step in path:
+        for n, step in enumerate(path, start=1):
             why = (
                 reason
                 if step in ("refused", "withdrawn")
                 else ("Apresentou recurso com novos documentos" if step == "appealed" else "")
             )
             if step == "awaiting_payment":  # the frozen quote becomes the charges to pay first
-                await_payment(app, by=clerk, today=on)
+                with clock.on_day(filed + _dt.timedelta(minutes=20 * n)):
+                    await_payment(app, by=clerk, today=on)
                 app = Application.get_by_id(app.id)
                 continue
-            app = change_status(app, step, by=clerk, reason=why)
+            app = change_status(app, step, by=clerk, reason=why, at=filed + _dt.timedelta(minutes=20 * n))
         self.count_apps += 1
         return app
 
@@ -408,8 +411,9 @@ class DemoDesk:
             if first is not None:
                 heapq.heappush(queue, (first, order, story))
         while queue:
-            _when, order, story = heapq.heappop(queue)
-            step = next(story, None)
+            when, order, story = heapq.heappop(queue)
+            with clock.on_day(when):  # what the step writes is stamped with its day, not the build's
+                step = next(story, None)
             if step is not None:
                 heapq.heappush(queue, (step, order, story))
 

@@ -13,6 +13,7 @@ from collections.abc import Iterator
 from decimal import Decimal
 from typing import Any
 
+from models.base import clock
 from models.enforcement import (
     AdjustInput,
     ItemInput,
@@ -709,8 +710,9 @@ def demo_enforcement(today: _dt.date | None = None, regimes: tuple[str, ...] = (
         if first is not None:
             heapq.heappush(queue, (first, order, story))
     while queue:
-        _when, order, story = heapq.heappop(queue)
-        step = next(story, None)
+        step_day, order, story = heapq.heappop(queue)
+        with clock.on_day(step_day):  # what the step writes is stamped with its day, not the build's
+            step = next(story, None)
         if step is not None:
             heapq.heappush(queue, (step, order, story))
     return counts

@@ -7,13 +7,12 @@ import json
 from collections import defaultdict
 from decimal import Decimal
 
-from models.base.money import format_brl
 from models.billing.charges import Charge
 from models.enforcement.debts import debt_register
 from models.enforcement.seizures import due_passed, reclaim_due_of
 from models.enforcement.tables import ZERO, Contest, Record, RecordCharge, SeizedItem, day_text
 from models.rules import describe
-from models.rules.regimes import get_regime
+from models.rules.regimes import act_money, get_regime
 
 #: the deadlines a clerk acts on the day they end, and what the Painel says of them
 _LAST_DAY = {
@@ -101,7 +100,7 @@ def enforcement_alerts(today: _dt.date, *, recent_days: int = 30, regimes: froze
             if role.startswith("payment"):
                 if record.id not in open_fines:
                     continue
-                text = f"{_LAST_DAY[role]} de {format_brl(open_fines[record.id])} ({d['due_text']})."
+                text = f"{_LAST_DAY[role]} de {act_money(open_fines[record.id], record.regime)} ({d['due_text']})."
             else:
                 text = f"{_LAST_DAY[role]} ({d['label']}, {d['due_text']})."
             if due == today and not (role == "compliance" and record.id in followed):
@@ -145,7 +144,7 @@ def enforcement_alerts(today: _dt.date, *, recent_days: int = 30, regimes: froze
             TodayItem(
                 min(d.due_on for d in debts),
                 "fines-debt",
-                f"{len(debts)} multa(s) vencida(s) e não paga(s), {format_brl(amount)}: inscrever em "
+                f"{len(debts)} multa(s) vencida(s) e não paga(s), {act_money(amount, debts[0].regime)}: inscrever em "
                 "dívida ativa (Fiscalização → Dívida ativa).",
                 bases,
                 0,

@@ -9,7 +9,7 @@ from typing import Any
 
 from models.access.session import require
 from models.base.errors import FieldErrors, UserError
-from models.base.money import format_brl, parse_typed, round_cents
+from models.base.money import parse_typed, round_cents
 from models.billing.charges import cancel_charge, create_charge
 from models.enforcement.deadline_roles import deadline_dict, pick_deadline, recount
 from models.enforcement.issuing import default_final
@@ -30,7 +30,7 @@ from models.enforcement.tables import (
 )
 from models.permits import Permit
 from models.rules.deadlines import compute_deadline
-from models.rules.regimes import get_regime
+from models.rules.regimes import act_money, get_regime
 from models.store.db import db, update_versioned
 
 
@@ -180,11 +180,11 @@ def decide_contest(
         else:
             if amount <= 0 or (fine_now > 0 and amount >= fine_now):
                 errors["new_amount"] = (
-                    f"Na procedência em parte a multa fica entre R$ 0,01 e menos que "
-                    f"{format_brl(fine_now)}; para anular, escolha auto anulado."
+                    f"Na procedência em parte a multa fica entre {act_money('0.01', record.regime)} e menos que "
+                    f"{act_money(fine_now, record.regime)}; para anular, escolha auto anulado."
                 )
     elif outcome == "partly" and fine_now > 0:
-        errors["new_amount"] = f"Informe o novo valor da multa (hoje {format_brl(fine_now)})."
+        errors["new_amount"] = f"Informe o novo valor da multa (hoje {act_money(fine_now, record.regime)})."
     if errors or decided_on is None:  # no date: its error is among them
         raise FieldErrors(errors)
     today = today or decided_on
@@ -230,7 +230,7 @@ def decide_contest(
             claim_record(record, status="annulled")
         elif outcome == "partly" and amount is not None:
             _reduce_fine(record, contest, amount, after, by=by, today=today)
-            words += f" — multa de {format_brl(fine_now)} para {format_brl(amount)}"
+            words += f" — multa de {act_money(fine_now, record.regime)} para {act_money(amount, record.regime)}"
         record_event(record, f"{contest.kind}-decided", by=by, on=today, text=words, data={"contest": contest.id})
         if final:
             record_event(
@@ -254,13 +254,14 @@ def _reduce_fine(
     for charge in open_fines:
         if charge.paid_total > 0:
             raise UserError(
-                f"A multa (cobrança nº {charge.number}) já tem pagamento de {format_brl(charge.paid_total)}: "
+                f"A multa (cobrança nº {charge.number}) já tem pagamento de "
+                f"{act_money(charge.paid_total, record.regime)}: "
                 "registre a decisão depois de tratar a devolução na Cobrança."
             )
         due = due or charge.due_on
         cancel_charge(
             charge,
-            reason=f"Multa reduzida para {format_brl(amount)} pela decisão de "
+            reason=f"Multa reduzida para {act_money(amount, record.regime)} pela decisão de "
             f"{day_text(contest.decided_on)} ({contest.instance}): {contest.decision_reason}",
             by=by,
         )
@@ -279,7 +280,7 @@ def _reduce_fine(
         amount=amount,
         due_on=due or today,
         basis=basis,
-        formula=f"{format_brl(amount)} (decisão de {day_text(contest.decided_on)}: procedente em parte)",
+        formula=f"{act_money(amount, record.regime)} (decisão de {day_text(contest.decided_on)}: procedente em parte)",
         by=by,
         person_id=record.person_id,
         company_id=record.company_id,

@@ -9,7 +9,6 @@ from decimal import Decimal
 
 from models.access.session import require
 from models.base.errors import FieldErrors, UserError
-from models.base.money import format_brl
 from models.billing.charges import create_charge
 from models.enforcement.deadline_roles import START_EVENTS, pick_deadline, role_candidates
 from models.enforcement.drafts import AdjustInput
@@ -32,7 +31,7 @@ from models.enforcement.tables import (
 from models.permits import LIVE_STATUSES, Permit
 from models.rules import describe
 from models.rules.deadlines import compute_deadline
-from models.rules.regimes import get_regime
+from models.rules.regimes import act_money, get_regime
 from models.store.db import db
 
 
@@ -119,9 +118,9 @@ def decide_sanctions(
                 basis += f"; vencimento: {counted.basis}"
             if due is None:
                 raise FieldErrors({"payment_due": "O ato não fixa prazo de pagamento da multa: informe o vencimento."})
-            formula = " + ".join(s.formula or format_brl(amounts[s.number]) for s in new_fines)
+            formula = " + ".join(s.formula or act_money(amounts[s.number], record.regime) for s in new_fines)
             if len(new_fines) > 1:
-                formula += f" = {format_brl(added)}"
+                formula += f" = {act_money(added, record.regime)}"
             permit = Permit.get_or_none(Permit.id == record.permit_id) if record.permit_id else None
             charge = create_charge(
                 kind="fine",
@@ -153,7 +152,7 @@ def decide_sanctions(
             by=by,
             kind="sanction-decision",
             text=f"Decisão sobre as sanções — {words} — motivo: {item.reason.strip()}"
-            + (f" — multa de {format_brl(added)} lançada" if charge is not None else ""),
+            + (f" — multa de {act_money(added, record.regime)} lançada" if charge is not None else ""),
             data=json.dumps(
                 {
                     "adjustment": dataclasses.replace(item, by=item.by or by).to_dict(),

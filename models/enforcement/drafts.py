@@ -180,10 +180,10 @@ def permit_label(number: str) -> tuple[Permit | None, str]:
 
 def default_regime_id() -> str:
     """The regime of the municipality set in Cadastros → Município, else the first by municipality."""
-    from models.rules.regimes import shipped_regimes
+    from models.registry.town import working_regimes
     from models.store.settings import MUNICIPALITY, get_setting
 
-    regimes = sorted(shipped_regimes().values(), key=lambda r: (r.municipality, r.id))
+    regimes = sorted(working_regimes().values(), key=lambda r: (r.municipality, r.id))
     town = search_key(get_setting(MUNICIPALITY))
     for regime in regimes:
         if town and search_key(regime.municipality) == town:

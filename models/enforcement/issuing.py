@@ -9,7 +9,7 @@ import json
 from models.access.session import require
 from models.base import clock
 from models.base.errors import FieldErrors, UserError
-from models.base.money import format_brl, to_decimal
+from models.base.money import to_decimal
 from models.base.text import search_key
 from models.billing.charges import Charge, cancel_charge, create_charge
 from models.enforcement.deadline_roles import deadline_matter
@@ -33,7 +33,7 @@ from models.enforcement.tables import (
 )
 from models.permits import Permit
 from models.registry.applications import next_number
-from models.rules.regimes import get_regime
+from models.rules.regimes import act_money, get_regime
 from models.rules.silences import Choice
 from models.store.db import db
 from models.store.files import keep_file
@@ -55,7 +55,7 @@ def _create_fine_charge(
         else pv.fine_lines[0]["formula"]
     )
     if len(pv.fine_lines) > 1:
-        formula += f" = {format_brl(pv.fine_total)}"
+        formula += f" = {act_money(pv.fine_total, record.regime)}"
     basis = "; ".join(dict.fromkeys(line["basis"] for line in pv.fine_lines))
     if payment is not None:
         basis += f"; vencimento: {payment['basis']}"
@@ -231,8 +231,8 @@ def _carry_over(
         )
         if pv.fine_total > paid:
             raise UserError(
-                f"A multa do {old.reference} já foi paga ({format_brl(paid)}); a correção para "
-                f"{format_brl(pv.fine_total)} precisa de cobrança complementar lançada à parte."
+                f"A multa do {old.reference} já foi paga ({act_money(paid, new.regime)}); a correção para "
+                f"{act_money(pv.fine_total, new.regime)} precisa de cobrança complementar lançada à parte."
             )
         return
     _create_fine_charge(new, pv, by=by, today=today, due=due, permit=permit)

@@ -1219,7 +1219,8 @@ def _index_factor(ctx: _Context, amount: Amount) -> tuple[Decimal, str, str]:
     factor = ctx.index_factors.get(index.code)
     if factor is None:
         raise UserError(
-            f"A multa de {format_brl(amount.value)} é de {index.base_year} e é corrigida anualmente pelo "
+            f"A multa de {format_brl(amount.value, currency=regime.currency)} é de {index.base_year} e é corrigida "
+            "anualmente pelo "
             f"{index.code} ({regime.cite_item(ref)}): informe o fator acumulado do {index.code} de "
             f"{index.base_year} a {ctx.year}, ou calcule para {index.base_year}.",
             field="index_factor",

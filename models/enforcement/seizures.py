@@ -11,14 +11,14 @@ from typing import Any
 
 from models.access.session import require
 from models.base.errors import FieldErrors, UserError
-from models.base.money import format_brl, parse_typed, round_cents
+from models.base.money import parse_typed, round_cents
 from models.billing.charges import Charge, create_charge
 from models.enforcement.chains import chain_of
 from models.enforcement.proposal import unit_value_overrides
 from models.enforcement.reading import charges_of, items_of
 from models.enforcement.tables import ZERO, Record, RecordCharge, SeizedItem, acting_user, day_text, record_event
 from models.rules import describe
-from models.rules.regimes import get_regime
+from models.rules.regimes import act_money, get_regime
 from models.store.db import db, update_versioned
 
 
@@ -86,15 +86,21 @@ def depot_fee(record: Record, on: _dt.date, *, since: _dt.date | None = None) ->
         value = regime.unit_value(rule.amount.unit, year, overrides) * rule.amount.value
         total += n * value
         if rule.amount.unit == "BRL":
-            parts.append(f"{n} diária(s) × {format_brl(value)}")
+            parts.append(f"{n} diária(s) × {act_money(value, regime.id)}")
         else:
             unit_value = regime.unit_value(rule.amount.unit, year, overrides)
             parts.append(
-                f"{n} diária(s) × {describe.amount(rule.amount)} × {format_brl(unit_value)} ({rule.amount.unit} {year})"
+                f"{n} diária(s) × {describe.amount(rule.amount)} × {act_money(unit_value, regime.id)} "
+                f"({rule.amount.unit} {year})"
             )
     amount = round_cents(total)
     return DepotFee(
-        days, amount, " + ".join(parts) + f" = {format_brl(amount)}" if parts else format_brl(ZERO), basis, start, on
+        days,
+        amount,
+        " + ".join(parts) + f" = {act_money(amount, regime.id)}" if parts else act_money(ZERO, regime.id),
+        basis,
+        start,
+        on,
     )
 
 
@@ -136,7 +142,8 @@ def charge_depot_fee(
             )
             raise FieldErrors({"amount": f"{what} ({fee.basis}): informe o valor."})
         value = round_cents(parse_typed(amount, what="Valor", field="amount"))
-        formula = f"{format_brl(value)} ({'preço definido' if fee.daily else 'despesas apuradas'} pela Administração)"
+        who = "preço definido" if fee.daily else "despesas apuradas"
+        formula = f"{act_money(value, record.regime)} ({who} pela Administração)"
     if value is None or value <= 0:
         raise UserError("Nada a cobrar de depósito.")
     with db.atomic():
@@ -201,7 +208,7 @@ def release_items(record: Record, *, on: _dt.date, by: str, today: _dt.date | No
     missing = []
     for charge in _case_fines(record):
         if charge.status != "paid":
-            missing.append(f"multa nº {charge.number} ({format_brl(charge.open_amount)} em aberto)")
+            missing.append(f"multa nº {charge.number} ({act_money(charge.open_amount, record.regime)} em aberto)")
     if record.status != "annulled":
         if not record.identified and record.fine_total > 0:
             missing.append("identificação do infrator e pagamento da multa")
@@ -210,11 +217,12 @@ def release_items(record: Record, *, on: _dt.date, by: str, today: _dt.date | No
         for charge in depot_charges:
             if charge.status != "paid":
                 what = "diárias de depósito" if fee is None or fee.daily else "despesas da apreensão"
-                missing.append(f"{what} nº {charge.number} ({format_brl(charge.open_amount)})")
+                missing.append(f"{what} nº {charge.number} ({act_money(charge.open_amount, record.regime)})")
         if fee is not None and fee.amount is not None and (covered is None or covered < on):
             rest = depot_fee(record, on, since=covered)
             if rest is not None and rest.amount and rest.amount > 0:
-                missing.append(f"diárias de depósito até {day_text(on)} ({format_brl(rest.amount)}: {rest.formula})")
+                due = act_money(rest.amount, record.regime)
+                missing.append(f"diárias de depósito até {day_text(on)} ({due}: {rest.formula})")
     if missing:
         raise UserError(
             f"Devolução só depois de pagas as multas e as despesas de depósito ({basis}); falta: "

@@ -105,8 +105,16 @@ from models.permits.queries import (
     successor_of,
 )
 from models.permits.renewal import (
+    DecreeChoice,
+    RenewalDecreeInput,
+    decree_choices,
+    decree_text,
     documents_on_file,
     due_for_renewal,
+    record_renewal_decree,
+    renewal_by_decree,
+    renewal_decree,
+    renewal_decrees,
     renewal_window,
 )
 from models.permits.startup import (
@@ -120,6 +128,7 @@ from models.permits.tables import (
     Permit,
     PermitDocument,
     PermitEvent,
+    RenewalDecree,
 )
 from models.permits.term import (
     permit_term,
@@ -129,13 +138,18 @@ from models.permits.today import TodayItem, today_items
 __all__ = [
     "LIVE_STATUSES",
     "ROWS_LIMIT",
+    "DecreeChoice",
     "Permit",
     "PermitDocument",
     "PermitEvent",
     "PermitRow",
+    "RenewalDecree",
+    "RenewalDecreeInput",
     "TodayItem",
     "active_count",
     "cancel",
+    "decree_choices",
+    "decree_text",
     "documents_on_file",
     "due_for_renewal",
     "expire_due",
@@ -151,8 +165,12 @@ __all__ = [
     "quota_count",
     "reactivate",
     "record_picked_up",
+    "record_renewal_decree",
     "record_started",
     "related_holders",
+    "renewal_by_decree",
+    "renewal_decree",
+    "renewal_decrees",
     "renewal_window",
     "revoke",
     "startup_deadlines",

@@ -9,11 +9,14 @@ import dataclasses
 import datetime as _dt
 from dataclasses import dataclass
 
-from models.base.errors import FieldErrors
+from models.access.session import acting, require
+from models.base.br import parse_br_date
+from models.base.errors import FieldErrors, UserError
 from models.permits.steps import chain_of, date_text, live_permits, regime_of, root_application
-from models.permits.tables import Permit, PermitDocument
+from models.permits.tables import Permit, PermitDocument, RenewalDecree
 from models.registry.applications import ApplicationDocument
 from models.rules.eligibility import add_months
+from models.store.db import db
 
 
 @dataclass(frozen=True)
@@ -74,6 +77,12 @@ def _renewal_window(permit: Permit) -> RenewalWindow | None:
         return None
     article = regime.cite_item(renewal)
     end = permit.valid_until
+    if renewal.by_decree:  # the Executive's decree for the year the permit ends, as recorded; none: no window yet
+        decree = renewal_decree(permit.regime, permit.permit_kind, end.year)
+        if decree is None:
+            return None
+        text = f"janela fixada pelo {decree.number}, de {date_text(decree.decree_date)}"
+        return RenewalWindow(decree.opens, decree.closes, f"{article}; {decree.number}", text, True)
     if renewal.until_month_day:
         month, day = (int(x) for x in renewal.until_month_day.split("-"))
         closes = _dt.date(end.year, month, day)
@@ -240,3 +249,159 @@ def due_for_renewal(today: _dt.date, within_days: int = 30) -> list[RenewalDue]:
         )
     items.sort(key=lambda r: (r.closes, r.number))
     return items
+
+
+# --------------------------------------------------------------------------- a window set by decree
+
+
+@dataclass(frozen=True)
+class RenewalDecreeInput:
+    """The decree as the desk or the command line types it (dates as dd/mm/aaaa or dates)."""
+
+    regime: str
+    permit_kind: str
+    year: int | str
+    number: str
+    decree_date: _dt.date | str
+    opens: _dt.date | str
+    closes: _dt.date | str
+    notes: str = ""
+
+
+def renewal_by_decree(regime_id: str, kind_id: str):
+    """The kind's ``renewal`` when the act leaves its window to a decree, else None."""
+    from models.rules.regimes import get_regime
+
+    kind = get_regime(regime_id).permit_kind(kind_id)
+    return kind.renewal if kind.renewal is not None and kind.renewal.by_decree else None
+
+
+def renewal_decree(regime_id: str, kind_id: str, year: int) -> RenewalDecree | None:
+    """The decree in force (not replaced) that sets the renewal window of ``kind_id`` permits ending in ``year``."""
+    return (
+        RenewalDecree.select()
+        .where(
+            (RenewalDecree.regime == regime_id)
+            & (RenewalDecree.permit_kind == kind_id)
+            & (RenewalDecree.year == year)
+            & RenewalDecree.replaced_by.is_null()
+        )
+        .order_by(RenewalDecree.id.desc())
+        .first()
+    )
+
+
+def renewal_decrees(regime_id: str | None = None) -> list[RenewalDecree]:
+    """The decrees recorded (the replaced ones too, marked), newest year first."""
+    query = RenewalDecree.select()
+    if regime_id:
+        query = query.where(RenewalDecree.regime == regime_id)
+    return list(query.order_by(RenewalDecree.year.desc(), RenewalDecree.permit_kind, RenewalDecree.id))
+
+
+def _date(errors: dict[str, str], key: str, value: _dt.date | str, what: str) -> _dt.date | None:
+    if isinstance(value, _dt.date):
+        return value
+    try:
+        return parse_br_date(str(value), what=what, field=key)
+    except UserError as exc:
+        errors[key] = exc.message
+        return None
+
+
+def record_renewal_decree(data: RenewalDecreeInput, *, by: str = "") -> RenewalDecree:
+    """Record the decree that sets the renewal window of a kind whose act leaves it to the Executive (``renewal =
+    { by_decree = true }``), with who recorded it; a decree for the same act, kind and year already recorded is
+    replaced (kept, marked). Every mistake is refused at its field, nothing stored."""
+    from models.rules.regimes import get_regime
+
+    require("calendar.edit")
+    by = acting(by)
+    errors: dict[str, str] = {}
+    regime = get_regime(data.regime.strip())
+    kind = next((k for k in regime.permit_kinds if k.id == data.permit_kind.strip()), None)
+    if kind is None:
+        options = ", ".join(k.id for k in regime.permit_kinds)
+        raise FieldErrors(
+            {"permit_kind": f"Tipo de permissão {data.permit_kind!r} não existe em {regime.short} (tipos: {options})."}
+        )
+    if kind.renewal is None or not kind.renewal.by_decree:
+        where = f" ({regime.cite_item(kind.renewal)})" if kind.renewal is not None else ""
+        raise FieldErrors(
+            {
+                "permit_kind": f"O {regime.short} não deixa a decreto a janela de renovação de {kind.label}{where}: "
+                "não há decreto a registrar."
+            }
+        )
+    try:
+        year = int(str(data.year).strip())
+    except ValueError:
+        year = 0
+    if not 1900 <= year <= 2200:
+        errors["year"] = f"Exercício inválido: {data.year!r} (o ano em que terminam as permissões, como 2026)."
+    number = " ".join((data.number or "").split())
+    if not number:
+        errors["number"] = "Informe o número do decreto (como Decreto nº 1.234/2026)."
+    elif len(number) > 100:
+        errors["number"] = "O número do decreto tem no máximo 100 caracteres."
+    decree_date = _date(errors, "decree_date", data.decree_date, "Data do decreto")
+    opens = _date(errors, "opens", data.opens, "Início da janela")
+    closes = _date(errors, "closes", data.closes, "Fim da janela")
+    if opens and closes and closes < opens:
+        errors["closes"] = f"O fim da janela ({date_text(closes)}) é antes do início ({date_text(opens)})."
+    if decree_date and opens and closes and decree_date > closes:
+        errors["decree_date"] = f"O decreto ({date_text(decree_date)}) é posterior ao fim da janela que fixa."
+    if errors:
+        raise FieldErrors(errors)
+    assert decree_date is not None and opens is not None and closes is not None
+    with db.atomic():
+        old = renewal_decree(regime.id, kind.id, year)
+        new = RenewalDecree.create(
+            regime=regime.id,
+            permit_kind=kind.id,
+            year=year,
+            number=number,
+            decree_date=decree_date,
+            opens=opens,
+            closes=closes,
+            recorded_by=by,
+            notes=(data.notes or "").strip(),
+        )
+        if old is not None:
+            RenewalDecree.update(replaced_by=new.id).where(RenewalDecree.id == old.id).execute()
+    return new
+
+
+def decree_text(decree: RenewalDecree) -> str:
+    """One line: 'Decreto nº 1.234/2026, de 10/10/2026: renovação de 01/11/2026 a 30/11/2026 (permissões que
+    terminam em 2026) — registrado por Helena Prado em 12/10/2026'."""
+    return (
+        f"{decree.number}, de {date_text(decree.decree_date)}: renovação de {date_text(decree.opens)} a "
+        f"{date_text(decree.closes)} (permissões que terminam em {decree.year}) — registrado por "
+        f"{decree.recorded_by} em {date_text(decree.recorded_at.date())}"
+        + (" — substituído" if decree.replaced_by else "")
+    )
+
+
+@dataclass(frozen=True)
+class DecreeChoice:
+    """A permit kind whose act leaves its renewal window to a decree, as the desk offers it."""
+
+    regime: str
+    permit_kind: str
+    label: str  # "Licença anual — Lei 376/2012"
+    article: str
+
+
+def decree_choices() -> list[DecreeChoice]:
+    """The kinds of the acts this database works under whose renewal window is set by decree."""
+    from models.registry.town import working_regimes
+
+    found = []
+    for regime in sorted(working_regimes().values(), key=lambda r: r.id):
+        for kind in regime.permit_kinds:
+            if kind.renewal is not None and kind.renewal.by_decree:
+                found.append(
+                    DecreeChoice(regime.id, kind.id, f"{kind.label} — {regime.short}", regime.cite_item(kind.renewal))
+                )
+    return found

@@ -188,3 +188,26 @@ class PermitDocument(BaseModel):
 
     class Meta:
         table_name = "permit_document"
+
+
+class RenewalDecree(BaseModel):
+    """The Executive's decree that sets the renewal window where the act leaves it to a decree (``renewal =
+    { by_decree = true }``): for the permits of a kind whose validity ends in ``year``, renewal is asked from
+    ``opens`` to ``closes`` (both included). Recorded at the desk with the decree's number and date and who recorded
+    it — Praça never invents the window; one decree per act, kind and year (a later decree is a correction: recorded
+    anew, the old row kept with ``replaced_by``)."""
+
+    regime = CharField(max_length=64, index=True)
+    permit_kind = CharField(max_length=64)
+    year = IntegerField()
+    number = CharField(max_length=100)  # "Decreto nº 1.234/2026"
+    decree_date = DateField()
+    opens = DateField()
+    closes = DateField()
+    recorded_by = CharField(max_length=100)
+    recorded_at = DateTimeField(default=clock.now)
+    notes = TextField(default="")
+    replaced_by = IntegerField(null=True)  # the id of the decree recorded in its place
+
+    class Meta:
+        table_name = "renewal_decree"

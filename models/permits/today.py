@@ -19,7 +19,8 @@ from models.registry.people import Company, Person
 @dataclass(frozen=True)
 class TodayItem:
     date: _dt.date
-    kind: str  # renewal-opens | renewal-closes | startup | use | pickup | expiring | expired | suspension-ends
+    #: renewal-opens | renewal-closes | renewal-decree | startup | use | pickup | expiring | expired | suspension-ends
+    kind: str
     text: str
     article: str
     permit_id: int
@@ -108,6 +109,20 @@ def today_items(
         live.append(permit)
         if permit.status == "active":
             window = renewal_window(permit)
+            renewal = kind.renewal
+            if window is None and renewal is not None and renewal.by_decree and permit.valid_until <= later:
+                items.append(  # the act leaves the window to a decree: the step that is missing, not a guess
+                    TodayItem(
+                        today,
+                        "renewal-decree",
+                        f"{who}: a janela de renovação é fixada por decreto e nenhum foi registrado para as "
+                        f"permissões que terminam em {permit.valid_until.year} (Permissões → Renovações e prazos → "
+                        "Decreto de renovação…).",
+                        regime.cite_item(renewal),
+                        permit.id,
+                        permit.number,
+                    )
+                )
             if window is not None and window.closes >= today:
                 if window.opens_fixed and today <= window.opens <= soon:
                     when = "hoje" if window.opens == today else f"em {date_text(window.opens)}"

@@ -390,8 +390,11 @@ def get_application(application_id: int) -> Application:
     return found
 
 
-def change_status(app: Application, to: str, *, by: str, reason: str = "") -> Application:
-    """Move an application along the workflow; a refusal needs its reason. Stale copies are refused."""
+def change_status(
+    app: Application, to: str, *, by: str, reason: str = "", at: _dt.datetime | None = None
+) -> Application:
+    """Move an application along the workflow; a refusal needs its reason. Stale copies are refused. ``at``: the
+    moment of the step (default: now) — a desk working on another day, the demo's stories."""
     require("applications.decide" if to in ("approved", "refused") else "applications.move")
     if to not in STATUSES:
         raise UserError(f"Situação desconhecida: {to}")
@@ -401,9 +404,15 @@ def change_status(app: Application, to: str, *, by: str, reason: str = "") -> Ap
         raise FieldErrors({"reason": f"Informe o motivo ({STATUSES[to]})."})
     with db.atomic():
         stale = "Este requerimento foi alterado em outra mesa; reabra-o para ver a situação atual."
-        update_versioned(app, stale, status=to, status_at=clock.now())
+        moment = (at or clock.now()).replace(microsecond=0)
+        update_versioned(app, stale, status=to, status_at=moment)
         ApplicationEvent.create(
-            application=app.id, by=acting(by), status_from=app.status, status_to=to, reason=(reason or "").strip()
+            application=app.id,
+            by=acting(by),
+            status_from=app.status,
+            status_to=to,
+            reason=(reason or "").strip(),
+            at=moment,
         )
     return Application.get_by_id(app.id)
 

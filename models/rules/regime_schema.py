@@ -322,6 +322,22 @@ basis = "art. 3º"
 """
 
 
+def _in_cruzeiros_reais(text: str) -> str:
+    start = text.index("\nscope = [")
+    end = text.index("\n", start + 1)
+    conversion = (
+        '\ncurrency = "CR$"\nconversion = { to = "R$", divide_by = "2750", from = 1994-07-01, basis = "art. 1º", '
+        'basis_act = "Lei federal nº 8.880/1994", notes = "exemplo" }'
+    )
+    return text[:end] + conversion + text[end:]
+
+
+def _renewal_by_decree(text: str) -> str:
+    start = text.index("renewal = { until_month_day")
+    end = text.index("\n", start)
+    return text[:start] + 'renewal = { by_decree = true, basis = "art. 12" }' + text[end:]
+
+
 def build_schema(texts: Iterable[tuple[str, str]] | None = None) -> dict[str, Any]:
     """The JSON Schema of the format, from loading ``texts`` ((file name, TOML text) pairs; default: the
     shipped acts) with the loader's readers watched."""
@@ -335,6 +351,11 @@ def build_schema(texts: Iterable[tuple[str, str]] | None = None) -> dict[str, An
         # that the schema does not require what those leave out (in_force.basis, the infraction's basis)
         texts.append((name, _with_unknown_force(text) + _SAMPLE_NO_SANCTION))
         texts.append((name, text + _SAMPLE_FORMULA))
+        # nor is written in an older money with a rule converting it to reais: one, in cruzeiros reais, said so
+        texts.append((name, _in_cruzeiros_reais(text)))
+        # nor leaves a renewal window to a decree of the Executive: one shipped renewal, said so
+        decree = next((n, t) for n, t in texts if "renewal = { until_month_day" in t)
+        texts.append((decree[0], _renewal_by_decree(decree[1])))
     trace = _Trace()
     with _LOCK, _watching(trace):
         for name, text in texts:

@@ -113,6 +113,7 @@ def create_application(
             )
         ApplicationEvent.create(
             application=app,
+            at=at,  # the moment of filing, as the protocol and the receipt say
             by=clerk,
             status_to="received",
             reason="protocolado" + (f" — {filing.text}" if filing.status == "late" else ""),

@@ -226,6 +226,13 @@ def renew(
             f"(válida de {date_text(successor.valid_from)} a {date_text(successor.valid_until)})."
         )
     window = renewal_window(permit)
+    if window is None and kind.renewal is not None and kind.renewal.by_decree:
+        raise UserError(
+            f"O {regime.short} deixa a decreto do Executivo a janela de renovação de {kind.label} "
+            f"({regime.cite_item(kind.renewal)}) e nenhum decreto foi registrado para as permissões que terminam em "
+            f"{permit.valid_until.year}: registre o decreto (número, data e janela) em Permissões → Decreto de "
+            "renovação… ou com praca renewal-decree add."
+        )
     if window is None:
         raise UserError(f"O ato ({regime.short}) não prevê renovação de {kind.label}; faça um novo requerimento.")
     if not window.contains(today):

@@ -141,6 +141,8 @@ RIGHTS: dict[str, Rights] = {
     # an import's staged batches (issue 26 §7): the administrator's, removed once published
     "import_run": Rights(("import",), delete=True),
     "import_stage": Rights(("import",), delete=True),
+    # the decree that sets a renewal window the act leaves to the Executive: recorded, corrected by a new row
+    "renewal_decree": Rights(("calendar.edit",), read="any", columns=("replaced_by",)),
 }
 
 #: Tables the audit trail leaves out (bookkeeping): ``models.store.audit.UNAUDITED``.

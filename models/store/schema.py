@@ -27,6 +27,7 @@ from models.billing.collection.tables import V29_TABLES, CreditUse
 from models.billing.fiscal import FiscalUnitValue, IndexCorrection
 from models.enforcement import Contest, Record, RecordCharge, RecordEvent, RecordFile, SeizedItem
 from models.permits import Permit, PermitDocument, PermitEvent
+from models.permits.tables import RenewalDecree
 from models.registry.applications import Application, ApplicationDocument, ApplicationEvent, Counter
 from models.registry.people import Company, CompanyPartner, HouseholdMember, Person
 from models.rules.acts import RegimeAct, install_shipped
@@ -110,6 +111,7 @@ TABLES: list[type[BaseModel]] = [
     ImportRun,
     ImportStage,
     *COLLECTION_TABLES,
+    RenewalDecree,
 ]
 
 
@@ -305,6 +307,14 @@ def _v30_credit_uses(database: Database) -> None:
     desks.install(database)
 
 
+def _v31_renewal_decrees(database: Database) -> None:
+    """v31: the decrees that set a renewal window where the act leaves it to the Executive (issue 29 §2)."""
+    from models.store import desks
+
+    database.create_tables([RenewalDecree])
+    desks.install(database)
+
+
 # (version reached, description, function) — in order, never renumbered.
 MIGRATIONS: list[tuple[int, str, Callable[[Database], None]]] = [
     (2, "valores de unidades fiscais informados pelo usuário", _v2_fiscal_unit_values),
@@ -337,6 +347,7 @@ MIGRATIONS: list[tuple[int, str, Callable[[Database], None]]] = [
     (27, "feriados e pontos facultativos do município", _v27_municipal_holidays),
     (29, "guias com código de barras e Pix, retorno do banco, estornos e créditos", _v29_collection),
     (30, "créditos de contribuintes usados em cobranças ou devolvidos", _v30_credit_uses),
+    (31, "decretos que fixam a janela de renovação onde o ato a deixa ao Executivo", _v31_renewal_decrees),
 ]
 
 #: Version 1 is the first schema: meta, settings, people and companies.

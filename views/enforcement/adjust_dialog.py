@@ -31,7 +31,7 @@ class AdjustDialog(QDialog):
         "fact": "Registrar o fato verificado",
         "apply": "Impor a sanção",
         "omit": "Dispensar a sanção",
-        "amount": "Graduar o valor da multa (R$)",
+        "amount": "Graduar o valor da multa (%1)",
         "days": "Fixar o prazo da suspensão (dias)",
     }
 
@@ -121,7 +121,7 @@ class AdjustDialog(QDialog):
         self.what.blockSignals(True)
         self.what.clear()
         for key in s.actions:
-            self.what.addItem(self.tr(self.ACTIONS[key]), key)
+            self.what.addItem(fill(self.tr(self.ACTIONS[key]), self.proposal.currency), key)  # the act's money
         self.what.blockSignals(False)
         self.ok_button.setEnabled(bool(s.actions))
         if not s.actions:

@@ -22,7 +22,7 @@ from PySide6.QtWidgets import (
 )
 
 from models import enforcement as enf
-from models.base.money import format_brl
+from models.rules.regimes import act_currency, act_money
 from views.blocks import error_label, fill, user_errors
 from views.enforcement.common import day_label
 from views.operations import in_background
@@ -120,7 +120,7 @@ class DecisionDialog(QDialog):
                 contest.kind_label,
                 day_label(contest.filed_on),
                 contest.instance,
-                format_brl(enf.current_fine(record)),
+                act_money(enf.current_fine(record), record.regime),
             )
         )
         about.setWordWrap(True)
@@ -148,7 +148,7 @@ class DecisionDialog(QDialog):
         form.addRow(self.tr("&Decisão:"), self.outcome)
         form.addRow(self.tr("&Data:"), self.decided_on)
         form.addRow(self.tr("&Ciência do autuado:"), self.notified_on)
-        form.addRow(self.tr("&Nova multa (R$):"), self.new_amount)
+        form.addRow(fill(self.tr("&Nova multa (%1):"), act_currency(record.regime)), self.new_amount)
         form.addRow(self.tr("&Fundamentos:"), self.reason)
         form.addRow("", self.final)
         layout.addLayout(form)

@@ -14,6 +14,7 @@ from PySide6.QtWidgets import (
 from models import enforcement as enf
 from models.base.money import format_brl
 from models.registry.municipality import own_scope
+from models.rules.regimes import act_money
 from views.blocks import fill
 from views.enforcement.common import day_label
 from views.operations import in_background
@@ -41,7 +42,7 @@ class DebtTab(QWidget):
                 Column(self.tr("Cobrança"), lambda r: r.charge_number),
                 Column(self.tr("Autuado"), lambda r: r.offender),
                 Column(self.tr("Documento"), lambda r: r.document),
-                Column(self.tr("Em aberto"), lambda r: format_brl(r.amount), right=True),
+                Column(self.tr("Em aberto"), lambda r: act_money(r.amount, r.regime), right=True),
                 Column(self.tr("Prazo"), lambda r: day_label(r.due_on)),
                 Column(self.tr("Dias de atraso"), lambda r: str(r.days_late), right=True),
                 Column(self.tr("Base legal"), lambda r: r.basis),
@@ -64,4 +65,10 @@ class DebtTab(QWidget):
             rows = []
         self.model.set_rows(rows)
         total = sum((r.amount for r in rows), start=enf.ZERO)
-        self.total.setText(fill(self.tr("%1 multa(s), %2 em aberto."), str(len(rows)), format_brl(total)))
+        self.total.setText(
+            fill(
+                self.tr("%1 multa(s), %2 em aberto."),
+                str(len(rows)),
+                act_money(total, rows[0].regime) if rows else format_brl(total),
+            )
+        )

@@ -196,6 +196,11 @@ class RecordDialog(QDialog):
         self.form.photos_requested.connect(lambda: self.add_photos())
 
     def _load(self, base: enf.RecordDraft) -> None:
+        if base.regime and self.form.regime.findData(base.regime) < 0:
+            # a record under another town's act (a database filled before issue 31): its follow-ups and corrections
+            # stay under it; only new records are limited to the municipality's own acts
+            regime = get_regime(base.regime)
+            self.form.regime.addItem(f"{regime.municipality}/{regime.state} — {regime.short}", regime.id)
         for combo, value in ((self.form.kind, base.kind), (self.form.regime, base.regime)):
             index = combo.findData(value)
             combo.blockSignals(True)

@@ -31,8 +31,9 @@ from PySide6.QtWidgets import (
 
 from models import enforcement as enf
 from models.base.errors import UserError
-from models.rules.regimes import shipped_regimes
+from models.registry.town import working_regimes
 from views.blocks import fill
+from views.operations import in_background
 from views.readings_box import ReadingsBox
 from views.table_models import Column, RowsModel, make_table
 from views.widgets import DateEdit
@@ -68,7 +69,7 @@ class RecordForm(QWidget):
             self.kind.addItem(self.tr(label), key)
         self.regime = QComboBox()
         self.regime.setObjectName("regime")
-        for rid, regime in sorted(shipped_regimes().items(), key=lambda kv: kv[1].municipality):
+        for rid, regime in sorted(in_background(working_regimes).items(), key=lambda kv: kv[1].municipality):
             self.regime.addItem(f"{regime.municipality}/{regime.state} — {regime.short}", rid)
         self.scope = QComboBox()
         self.scope.setObjectName("scope")

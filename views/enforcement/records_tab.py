@@ -26,8 +26,8 @@ from PySide6.QtWidgets import (
 
 from models import enforcement as enf
 from models.base.errors import FieldErrors, UserError
-from models.base.money import format_brl
 from models.registry.municipality import own_scope
+from models.rules.regimes import act_money
 from views import theme
 from views.blocks import fill, say, user_errors
 from views.enforcement.adjust_dialog import AdjustDialog
@@ -71,7 +71,7 @@ class RecordsTab(QWidget):
                 Column(self.tr("Autuado"), lambda r: r.offender),
                 Column(self.tr("Local"), lambda r: r.place),
                 Column(self.tr("Infrações"), lambda r: r.infractions),
-                Column(self.tr("Multa"), lambda r: format_brl(r.fine) if r.fine else "—", right=True),
+                Column(self.tr("Multa"), lambda r: act_money(r.fine, r.regime) if r.fine else "—", right=True),
                 Column(self.tr("Situação"), lambda r: r.situation),
             ],
             self,
@@ -287,7 +287,7 @@ class RecordsTab(QWidget):
                 + self.tr("Cobranças")
                 + "</b></p><ul>"
                 + "".join(
-                    f"<li>nº {escape(c.number)} — {escape(c.label)}: {format_brl(c.amount)}, vencimento "
+                    f"<li>nº {escape(c.number)} — {escape(c.label)}: {act_money(c.amount, record.regime)}, vencimento "
                     f"{day_label(c.due_on)} — {escape(c.status_label)}"
                     + (f" ({escape(c.cancel_reason)})" if c.status == "cancelled" else "")
                     + "</li>"
@@ -323,7 +323,7 @@ class RecordsTab(QWidget):
                     + (self.tr(" — efeito suspensivo") if c.suspensive else "")
                     + f": <b>{escape(c.outcome_label)}</b>"
                     + (f" em {day_label(c.decided_on)} — {escape(c.decision_reason)}" if c.outcome else "")
-                    + (f" — multa {format_brl(c.new_amount)}" if c.new_amount is not None else "")
+                    + (f" — multa {act_money(c.new_amount, record.regime)}" if c.new_amount is not None else "")
                     + (self.tr(" — decisão final") if c.final else "")
                     + "</li>"
                     for c in contests
@@ -366,7 +366,7 @@ class RecordsTab(QWidget):
             fill(
                 self.tr("%1 lavrado%2. Salve o PDF ou imprima para entregar a via do autuado."),
                 record.reference,
-                fill(self.tr(" — multa de %1 lançada na Cobrança"), format_brl(record.fine_total))
+                fill(self.tr(" — multa de %1 lançada na Cobrança"), act_money(record.fine_total, record.regime))
                 if enf.charges_of(record, "fine")
                 else "",
             )

@@ -18,8 +18,8 @@ from PySide6.QtWidgets import (
 
 from models import enforcement as enf
 from models.base.errors import FieldErrors, UserError
-from models.base.money import format_brl
 from models.registry.municipality import own_scope
+from models.rules.regimes import act_money
 from views.blocks import fill, say, user_errors
 from views.enforcement.common import OverdueRowsModel, day_label
 from views.enforcement.contest_dialogs import DonateDialog
@@ -51,12 +51,12 @@ class SeizuresTab(QWidget):
                 Column(self.tr("Dias"), lambda r: str(r.days), right=True),
                 Column(
                     self.tr("Depósito"),
-                    lambda r: format_brl(r.depot_due) if r.depot_due is not None else "—",
+                    lambda r: act_money(r.depot_due, r.regime) if r.depot_due is not None else "—",
                     right=True,
                     tooltip=lambda r: r.depot_formula,
                 ),
-                Column(self.tr("Multas"), lambda r: format_brl(r.fines_open), right=True),
-                Column(self.tr("Devido hoje"), lambda r: format_brl(r.total_due), right=True),
+                Column(self.tr("Multas"), lambda r: act_money(r.fines_open, r.regime), right=True),
+                Column(self.tr("Devido hoje"), lambda r: act_money(r.total_due, r.regime), right=True),
                 Column(self.tr("Situação"), lambda r: r.state),
             ],
             self,
@@ -154,7 +154,11 @@ class SeizuresTab(QWidget):
             self._say(exc.message, error=True)
             return None
         self._say(
-            fill(self.tr("Diárias de depósito lançadas: cobrança nº %1, %2."), charge.number, format_brl(charge.amount))
+            fill(
+                self.tr("Diárias de depósito lançadas: cobrança nº %1, %2."),
+                charge.number,
+                act_money(charge.amount, charge.regime),
+            )
         )
         self.refresh()
         return charge

@@ -45,7 +45,14 @@ from views.permits.common import (
     date_text,
     period_text,
 )
-from views.permits.dialogs import ExchangeDialog, HeirDialog, HistoryDialog, LeaveDialog, RenewalDialog
+from views.permits.dialogs import (
+    ExchangeDialog,
+    HeirDialog,
+    HistoryDialog,
+    LeaveDialog,
+    RenewalDecreeDialog,
+    RenewalDialog,
+)
 from views.save import save_file_name, write_in_background
 from views.widgets import (
     current_user_name,
@@ -433,6 +440,19 @@ class PermitActs(QObject):
         self.rows_stale.emit()
         self.due_stale.emit()
         return expired
+
+    def record_decree(self, *, dialog_hook: Callable[[RenewalDecreeDialog], None] | None = None):
+        """Decreto de renovação…: the Executive's decree where the act leaves the renewal window to it."""
+        dialog = RenewalDecreeDialog(self.today(), self.widget)
+        if dialog_hook is not None:
+            dialog_hook(dialog)
+        if dialog.exec() and dialog.decree is not None:
+            from models.permits import decree_text
+
+            self.message.say(fill(self.tr("Decreto registrado: %1."), decree_text(dialog.decree)))
+            self.rows_stale.emit()
+            self.due_stale.emit()
+        return dialog.decree
 
     # ------------------------------------------------------------------ leave, heir, exchange, facts
 

@@ -7,6 +7,7 @@ from html import escape
 
 from PySide6.QtCore import QSize, Qt
 from PySide6.QtWidgets import (
+    QComboBox,
     QDialog,
     QDialogButtonBox,
     QFormLayout,
@@ -26,11 +27,16 @@ from models.permits import (
     Permit,
     PermitEvent,
     PermitRow,
+    RenewalDecreeInput,
+    decree_choices,
+    decree_text,
     documents_on_file,
     find_permit,
     grant_leave,
     permit_history,
     permit_rows,
+    record_renewal_decree,
+    renewal_decrees,
 )
 from models.registry.search import find_applicants
 from models.rules.regimes import get_regime
@@ -38,11 +44,22 @@ from models.services.issuing import renew
 from views import theme
 from views.blocks import FieldErrorsView, error_label, fill, user_errors
 from views.fit import fit_to_screen
-from views.operations import LatestQuery
+from views.operations import LatestQuery, in_background
 from views.permits.common import date_text, history_columns
 from views.save import open_file_name
 from views.table_models import Column, RowsModel, make_table, selected_row
 from views.widgets import DateEdit, DocumentEdit, current_user_name
+
+
+def register_buttons(dialog: QDialog, layout: QVBoxLayout) -> QPushButton:
+    """Registrar / Cancelar at the foot of a dialog that records a fact; returns Registrar."""
+    buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
+    buttons.button(QDialogButtonBox.StandardButton.Ok).setText(dialog.tr("&Registrar"))
+    buttons.button(QDialogButtonBox.StandardButton.Cancel).setText(dialog.tr("Cancelar"))
+    buttons.accepted.connect(dialog.accept)
+    buttons.rejected.connect(dialog.reject)
+    layout.addWidget(buttons)
+    return buttons.button(QDialogButtonBox.StandardButton.Ok)
 
 
 class HistoryDialog(QDialog):
@@ -116,13 +133,7 @@ class LeaveDialog(QDialog):
                 "substitute_cpf": self.substitute_cpf,
             },
         )
-        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
-        buttons.button(QDialogButtonBox.StandardButton.Ok).setText(self.tr("&Registrar"))
-        buttons.button(QDialogButtonBox.StandardButton.Cancel).setText(self.tr("Cancelar"))
-        self.ok_button = buttons.button(QDialogButtonBox.StandardButton.Ok)
-        buttons.accepted.connect(self.accept)
-        buttons.rejected.connect(self.reject)
-        layout.addWidget(buttons)
+        self.ok_button = register_buttons(self, layout)
         self.setMinimumWidth(480)
 
     def _rule_text(self, permit: Permit) -> str:
@@ -302,6 +313,92 @@ class RenewalDialog(QDialog):
             return
         except UserError as exc:
             self.error.setText(exc.message)
+            return
+        super().accept()
+
+
+class RenewalDecreeDialog(QDialog):
+    """Decreto de renovação: where an act leaves the renewal window to the Executive, the decree's number, date and
+    window as the authority set them — recorded with who recorded it; renewals then use it."""
+
+    def __init__(self, today: _dt.date, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.decree = None
+        self.setWindowTitle(self.tr("Decreto de renovação"))
+        layout = QVBoxLayout(self)
+        self.choices, recorded = in_background(lambda: (decree_choices(), renewal_decrees()))
+        intro = QLabel(
+            self.tr(
+                "Onde o ato deixa a janela de renovação a decreto do Executivo, o Praça não a inventa: registre o "
+                "decreto (número, data e janela). As renovações das permissões que terminam no exercício o usam."
+            )
+            if self.choices
+            else self.tr("Nenhum ato deste município deixa a janela de renovação a decreto: nada a registrar.")
+        )
+        intro.setWordWrap(True)
+        layout.addWidget(intro)
+        form = QFormLayout()
+        self.kind = QComboBox()
+        self.kind.setObjectName("decree-kind")
+        for choice in self.choices:
+            self.kind.addItem(f"{choice.label} ({choice.article})", (choice.regime, choice.permit_kind))
+        self.year = QLineEdit(str(today.year))
+        self.year.setObjectName("decree-year")
+        self.number = QLineEdit()
+        self.number.setObjectName("decree-number")
+        self.number.setPlaceholderText(self.tr("Decreto nº 1.234/2026"))
+        self.decree_date = DateEdit()
+        self.decree_date.setObjectName("decree-date")
+        self.opens = DateEdit()
+        self.opens.setObjectName("decree-opens")
+        self.closes = DateEdit()
+        self.closes.setObjectName("decree-closes")
+        self.notes = QLineEdit()
+        self.notes.setObjectName("decree-notes")
+        form.addRow(self.tr("&Tipo de permissão:"), self.kind)
+        form.addRow(self.tr("&Exercício (ano em que terminam):"), self.year)
+        form.addRow(self.tr("&Decreto:"), self.number)
+        form.addRow(self.tr("D&ata do decreto:"), self.decree_date)
+        form.addRow(self.tr("&Janela — início:"), self.opens)
+        form.addRow(self.tr("Janela — &fim:"), self.closes)
+        form.addRow(self.tr("&Observação:"), self.notes)
+        layout.addLayout(form)
+        self.recorded = QLabel("<br>".join(escape(decree_text(d)) for d in recorded[:8]))
+        self.recorded.setObjectName("decrees-recorded")
+        self.recorded.setWordWrap(True)
+        layout.addWidget(self.recorded)
+        self.error = error_label()
+        layout.addWidget(self.error)
+        self.errors = FieldErrorsView(
+            self.error,
+            {
+                "permit_kind": self.kind,
+                "year": self.year,
+                "number": self.number,
+                "decree_date": self.decree_date,
+                "opens": self.opens,
+                "closes": self.closes,
+            },
+        )
+        self.ok_button = register_buttons(self, layout)
+        self.ok_button.setEnabled(bool(self.choices))
+        self.setMinimumWidth(560)
+
+    def accept(self) -> None:
+        regime, kind = self.kind.currentData() or ("", "")
+        data = RenewalDecreeInput(
+            regime=regime,
+            permit_kind=kind,
+            year=self.year.text(),
+            number=self.number.text(),
+            decree_date=self.decree_date.text(),
+            opens=self.opens.text(),
+            closes=self.closes.text(),
+            notes=self.notes.text(),
+        )
+        with user_errors(self.errors) as refused:  # each mistake at its field, a refusal on the line
+            self.decree = in_background(lambda: record_renewal_decree(data), busy=(self.ok_button,))
+        if refused:
             return
         super().accept()
 

@@ -42,6 +42,7 @@ from models.permits import (
     find_permit,
     permit_history,
     permit_rows,
+    renewal_by_decree,
     renewal_window,
     startup_deadlines,
 )
@@ -274,6 +275,13 @@ class PermitsTab(QWidget):
         due_buttons.addWidget(self.due_renew_documents)
         due_buttons.addWidget(self.due_extend)
         due_buttons.addWidget(self.due_hint, 1)
+        self.decree_button = QPushButton(self.tr("Decreto de re&novação…"))
+        self.decree_button.setObjectName("renewal-decree")
+        self.decree_button.setToolTip(
+            self.tr("Registra o decreto do Executivo que fixa a janela de renovação, onde o ato a deixa a decreto.")
+        )
+        self.decree_button.clicked.connect(lambda: acts.record_decree())
+        due_buttons.addWidget(self.decree_button)
         due_buttons.addWidget(self.expire_button)
         due_layout.addLayout(due_buttons)
 
@@ -495,7 +503,22 @@ class PermitsTab(QWidget):
         labels["validity"].setText(
             fill(self.tr("de %1 a %2"), date_text(row.valid_from), date_text(row.valid_until)) + term
         )
-        if window is None:
+        try:
+            by_decree = renewal_by_decree(row.regime, row.permit_kind) if window is None else None
+        except UserError:  # a regime file no longer shipped
+            by_decree = None
+        if by_decree is not None:
+            labels["renewal"].setText(
+                fill(
+                    self.tr(
+                        "janela fixada por decreto do Executivo (%1): nenhum decreto registrado para as permissões "
+                        "que terminam em %2 — Renovações e prazos → Decreto de renovação…"
+                    ),
+                    by_decree_article(row.regime, by_decree),
+                    str(row.valid_until.year),
+                )
+            )
+        elif window is None:
             labels["renewal"].setText(self.tr("o ato não prevê renovação; faz-se novo requerimento."))
         else:
             labels["renewal"].setText(
@@ -576,6 +599,7 @@ class PermitsTab(QWidget):
     def _update_due(self) -> None:
         item = self.selected_due()
         allow(self.due_renew, "permits.lifecycle", item is not None and item.renewal_open)
+        allow(self.decree_button, "calendar.edit", True)
         allow(self.due_renew_documents, "permits.lifecycle", item is not None and item.renewal_open)
         allow(self.due_extend, "permits.lifecycle", item is not None and item.extendable)
         if not self.due_model.rows:
@@ -601,3 +625,8 @@ def _permit_facts(row: PermitRow):
     except UserError:  # a regime file no longer shipped
         window = None
     return permit, permit_history(row.id), window
+
+
+def by_decree_article(regime_id: str, renewal) -> str:
+    """The article of the act that leaves the renewal window to a decree."""
+    return get_regime(regime_id).cite_item(renewal)

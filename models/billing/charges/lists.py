@@ -60,7 +60,7 @@ def _currency(regime_id: str, known: dict[str, str]) -> str:
         from models.rules.regimes import RegimeError, get_regime
 
         try:
-            known[regime_id] = get_regime(regime_id).currency
+            known[regime_id] = get_regime(regime_id).currency_on(_dt.date.today())  # reais once a rule converts
         except RegimeError:
             known[regime_id] = "R$"
     return known[regime_id]

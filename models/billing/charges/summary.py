@@ -112,7 +112,7 @@ def currencies_of(regime_ids) -> tuple[str, ...]:
     found = set()
     for regime_id in regime_ids:
         try:
-            found.add(get_regime(regime_id).currency)
+            found.add(get_regime(regime_id).currency_on(_dt.date.today()))  # reais once a rule converts
         except RegimeError:
             found.add("R$")
     return tuple(sorted(found)) or ("R$",)

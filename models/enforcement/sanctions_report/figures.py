@@ -207,6 +207,8 @@ class SanctionsReport:
     coat_of_arms: str = ""  # the municipality's, as a data: URI ("" for none)
     #: the period's records of other towns' acts, left out of this municipality's report: (town, count)
     left_out: tuple[tuple[str, int], ...] = ()
+    #: the money of the municipality's acts, as they write it (``[regime] currency``: Cr$ for an act in cruzeiros)
+    currency: str = "R$"
 
     @property
     def label(self) -> str:

@@ -10,7 +10,7 @@ from peewee import JOIN, fn
 
 from models import enforcement as enf
 from models.billing.charges import Charge
-from models.billing.fee_report import ReportCharge
+from models.billing.fee_report import ReportCharge, report_currency
 from models.billing.report_parts import NO_SITE, Labels, Progress, Sums, charge_money, charge_situation, disambiguate
 from models.enforcement.sanctions_report.figures import (
     DECISIONS,
@@ -447,6 +447,7 @@ def sanctions_report(
         agency=town.agency,
         coat_of_arms=town.coat_of_arms,
         left_out=left_out,
+        currency=report_currency(labels, town.regime_ids, counts),  # refuses a period of two moneys, as fees do
         figures=figures,
         records=tuple(out_records),
         infractions=tuple(infractions),

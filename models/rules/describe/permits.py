@@ -128,6 +128,8 @@ def validity(item: Validity) -> str:
 
 
 def renewal(item: Renewal) -> str:
+    if item.by_decree:
+        return "janela fixada por decreto do Executivo (registrado na mesa)"
     if item.until_month_day:
         return f"até {item.until_month_day[3:]}/{item.until_month_day[:2]} de cada ano"
     if item.from_days_before is not None and item.to_days_before is not None:

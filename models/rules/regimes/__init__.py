@@ -28,6 +28,8 @@ from __future__ import annotations
 
 from models.rules.regimes.catalogue import (
     ActSource,
+    act_currency,
+    act_money,
     check_in_force,
     default_regimes_folder,
     get_regime,
@@ -80,6 +82,8 @@ __all__ = [
     "Regime",
     "RegimeError",
     "RegimeErrors",
+    "act_currency",
+    "act_money",
     "check_in_force",
     "check_regime_text",
     "default_regimes_folder",

@@ -8,6 +8,7 @@ from __future__ import annotations
 import datetime as dt
 import functools
 from collections.abc import Callable
+from decimal import Decimal
 from pathlib import Path
 
 from models.rules.regimes.errors import RegimeError
@@ -200,3 +201,21 @@ def get_regime(regime_id: str, on: dt.date | None = None) -> Regime:
 def clear_regime_cache() -> None:
     """Forget the cached regimes (after the files changed)."""
     _default_regimes.cache_clear()
+
+
+def act_currency(regime_id: str, on: dt.date | None = None) -> str:
+    """The money the act ``regime_id``'s figures of ``on`` (default: today) are shown in: its own (``[regime]
+    currency``: "R$", "Cr$"…), or reais once a rule of it converts them (``[regime] conversion``); R$ for an act no
+    longer known."""
+    try:
+        return get_regime(regime_id).currency_on(on or dt.date.today())
+    except RegimeError:
+        return "R$"
+
+
+def act_money(value: str | int | Decimal, regime_id: str, *, nbsp: bool = False) -> str:
+    """``value`` in the act's own money — "Cr$ 1.500,00" for an act in cruzeiros — rounded to the cent, never
+    converted (the messages and documents of what was done under the act)."""
+    from models.base.money import format_brl
+
+    return format_brl(value, nbsp=nbsp, currency=act_currency(regime_id))

@@ -13,6 +13,7 @@ from models.rules.regimes.model import (
     Amendment,
     Calendar,
     Colour,
+    Conversion,
     Document,
     Equipment,
     Group,
@@ -62,6 +63,21 @@ def parse_amendment(node: Node) -> Amendment:
     return result
 
 
+def parse_conversion(node: Node) -> Conversion:
+    """``conversion = { to = "R$", divide_by = "2750", from = 1994-07-01, basis = "art. 1º", basis_act = "Lei
+    federal nº 8.880/1994" }``: the rule that converts the act's amounts to reais from a day."""
+    result = Conversion(
+        to=node.enum("to", ("R$",)),
+        divide_by=node.decimal("divide_by", positive=True),
+        from_=node.date("from"),
+        basis=node.basis(),
+        basis_act=node.basis_act(),
+        notes=node.notes(),
+    )
+    node.done()
+    return result
+
+
 def parse_calendar(node: Node) -> Calendar:
     closed = node.table("closed_day", required=True)
     result = Calendar(closed_day=parse_closed_day(closed, external=True), notes=node.notes())
@@ -84,6 +100,7 @@ class Header(TypedDict):
     summary: str
     in_force: InForce
     currency: str
+    conversion: Conversion | None
     amendment: Amendment | None
     articles: tuple[str, ...]
     notes: str | None
@@ -116,6 +133,7 @@ def parse_header(node: Node) -> Header:
         "summary": node.text("summary"),
         "in_force": parse_in_force(node.table("in_force", required=True)),
         "currency": node.enum("currency", CURRENCIES, required=False, default="R$"),
+        "conversion": parse_sub(node, "conversion", parse_conversion),
         "amendment": parse_sub(node, "amendment", parse_amendment),
         "articles": parse_articles(node),
         "notes": node.notes(),
@@ -126,6 +144,8 @@ def parse_header(node: Node) -> Header:
             "a alteração não pode valer antes de o ato entrar em vigor "
             f"({header['in_force'].from_.strftime('%d/%m/%Y')})",
         )
+    if header["conversion"] is not None and header["currency"] == "R$":
+        node.fail("conversion", "o ato já escreve seus valores em reais (R$): não há conversão a declarar")
     if not re.match(r"^[A-Z]{2}$", header["state"]):
         node.fail("state", f'UF inválida {show(header["state"])}: duas letras maiúsculas, como "SP"')
     if not header["scope"]:

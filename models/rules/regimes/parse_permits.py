@@ -119,15 +119,27 @@ def parse_renewal(node: Node) -> Renewal:
     month_day = node.text("until_month_day", False)
     if month_day is not None and not MONTH_DAY_RE.match(month_day):
         node.fail("until_month_day", f'esperado "MM-DD", como "09-30"; veio {show(month_day)}')
+    by_decree = node.boolean("by_decree", False)
     window = from_days is not None or to_days is not None
-    if window == (month_day is not None):
-        node.fail(None, "informe a janela (from_days_before e/ou to_days_before) ou until_month_day — um dos dois")
+    if by_decree and (window or month_day is not None):
+        node.fail(
+            "by_decree",
+            "a janela fixada por decreto não se escreve no arquivo: tire from_days_before, to_days_before e "
+            "until_month_day (o decreto é registrado na mesa: praca renewal-decree add)",
+        )
+    elif not by_decree and window == (month_day is not None):
+        node.fail(
+            None,
+            "informe a janela (from_days_before e/ou to_days_before) ou until_month_day — um dos dois — ou "
+            "by_decree = true quando o ato a deixa a decreto do Executivo",
+        )
     if from_days is not None and to_days is not None and from_days < to_days:
         node.fail("from_days_before", "deve ser maior ou igual a to_days_before")
     result = Renewal(
         from_days_before=from_days,
         to_days_before=to_days,
         until_month_day=month_day,
+        by_decree=by_decree,
         basis=node.basis(),
         amended_by=node.text("amended_by", False),
         notes=node.notes(),

@@ -16,6 +16,7 @@ from models.rules.regimes.model import (
     Amendment,
     Calendar,
     ClosedDay,
+    Conversion,
     Deadline,
     Document,
     Duty,
@@ -74,6 +75,8 @@ class Regime:
     in_force: InForce | None = None
     #: the money the act's amounts are written in (``CURRENCIES``): its amounts print with this symbol
     currency: str = "R$"
+    #: the rule that converts the act's amounts to reais from a day (None: shown in the act's own money, always)
+    conversion: Conversion | None = None
     amendment: Amendment | None = None
     calendar: Calendar | None = None
     units: tuple[Unit, ...] = ()
@@ -106,6 +109,11 @@ class Regime:
     source: str | None = field(default=None, compare=False)
     #: SHA-256 of the file's text (hex): which version of the act a figure was computed from
     sha256: str | None = field(default=None, compare=False)
+
+    def currency_on(self, day: dt.date) -> str:
+        """The money the act's figures are shown in on ``day``: reais once a declared conversion applies, else the
+        act's own (never converted without a rule)."""
+        return self.conversion.to if self.conversion is not None and self.conversion.applies(day) else self.currency
 
     @property
     def effective_from(self) -> dt.date:

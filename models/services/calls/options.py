@@ -8,8 +8,9 @@ from dataclasses import dataclass
 from models.base.errors import UserError
 from models.billing.charges import Charge, Payment
 from models.registry.applications import Application
+from models.registry.town import working_regimes
 from models.rules import describe
-from models.rules.regimes import Regime, get_regime, shipped_regimes
+from models.rules.regimes import Regime, get_regime
 from models.selection import (
     TIE_BREAKS,
     draw_rules,
@@ -34,7 +35,7 @@ class Option:
 def selection_regimes() -> list[Regime]:
     """The regimes whose act foresees a draw (Olímpia's LC 324/2025 has none), by municipality."""
     found = []
-    for regime in shipped_regimes().values():
+    for regime in working_regimes().values():
         try:
             draw_rules(regime)
         except UserError:

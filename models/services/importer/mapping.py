@@ -169,7 +169,7 @@ def recall_mapping(store: str | Path, headers: Sequence[str]) -> Mapping | None:
 
 def check_mapping(mapping: Mapping, headers: Sequence[str]) -> None:
     """Refuse a mapping that cannot import anything from these headers (one pt-BR line)."""
-    from models.rules.regimes import get_regime
+    from models.registry.town import for_new_work
 
     missing = [h for h in mapping.columns.values() if h not in headers]
     if missing:
@@ -186,7 +186,7 @@ def check_mapping(mapping: Mapping, headers: Sequence[str]) -> None:
         raise UserError("Indique a coluna do nome (ou da razão social).", field="name")
     if mapping.with_permits:
         if "regime" in mapping.defaults:
-            get_regime(mapping.defaults["regime"].strip())
+            for_new_work(mapping.defaults["regime"].strip())  # never another town's act (issue 31 §1)
         for key, what in (
             ("regime", "o regime"),
             ("permit_kind", "o tipo de permissão"),

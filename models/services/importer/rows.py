@@ -273,7 +273,7 @@ def check_row(line: int, cells: dict, *, today: _dt.date, defaults: dict | None 
 
 
 def _check_permit(cells: dict, text: dict, defaults: dict, row: RowCheck, errors: list[str]) -> PermitData | None:
-    from models.rules.regimes import get_regime
+    from models.registry.town import for_new_work
 
     def given(key: str):
         value = _value(cells, key)
@@ -291,7 +291,7 @@ def _check_permit(cells: dict, text: dict, defaults: dict, row: RowCheck, errors
         errors.append("Permissão: informe o regime.")
     else:
         try:
-            regime = get_regime(regime_id)
+            regime = for_new_work(regime_id)  # never another town's act (issue 31 §1)
         except UserError as exc:
             errors.append(exc.message)
     kind = None

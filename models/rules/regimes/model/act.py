@@ -162,6 +162,33 @@ class InForce:
 
 
 @dataclass(frozen=True)
+class Conversion:
+    """A rule that converts the act's amounts to reais from a day (``[regime] conversion``): an amendment, a
+    correction act or the monetary reform's law declares it — never Praça. From ``from_`` on, an amount written in
+    the act's money is shown as ``amount ÷ divide_by`` in reais, rounded to the cent half up, citing the rule."""
+
+    divide_by: Decimal
+    from_: dt.date
+    basis: str
+    #: the act the rule is in (another law: "Lei federal nº 8.880/1994"), or None for an article of this act
+    basis_act: str | None = None
+    to: str = "R$"
+    notes: str | None = None
+
+    def applies(self, on: dt.date) -> bool:
+        return on >= self.from_
+
+    def convert(self, amount: Decimal) -> Decimal:
+        from decimal import ROUND_HALF_UP
+
+        return (Decimal(amount) / self.divide_by).quantize(Decimal("0.01"), rounding=ROUND_HALF_UP)
+
+    @property
+    def cite(self) -> str:
+        return f"{self.basis_act}, {self.basis}" if self.basis_act else self.basis
+
+
+@dataclass(frozen=True)
 class Amendment:
     """This file is an amended version of the act: the amending act and the day its text applies from.
 

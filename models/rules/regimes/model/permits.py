@@ -29,6 +29,9 @@ class Renewal:
     #: the amending act that gave this value its wording ("redação dada pela Lei nº 2.000/1990")
     amended_by: str | None = None
     notes: str | None = None
+    #: the act leaves the window to the Executive (a decree): Praça invents none — the desk records the decree's
+    #: number, date and window (models.permits.renewal.record_renewal_decree) and renewals use it
+    by_decree: bool = False
 
 
 @dataclass(frozen=True)
