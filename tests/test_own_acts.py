@@ -53,7 +53,7 @@ def _offered(combo) -> list[str]:
 def test_the_acts_it_works_under_are_the_municipalitys_and_the_others_stay_readable(old_database):
     from models.registry.town import NotThisTownsAct, for_new_work, working_regimes
     from models.rules.regimes import shipped_regimes
-    from models.services.calls.options import selection_regimes
+    from models.services.calls import selection_regimes
 
     assert len(shipped_regimes()) == 8  # … and not retired
     assert list(working_regimes()) == [OWN]

@@ -105,7 +105,6 @@ from models.permits.queries import (
     successor_of,
 )
 from models.permits.renewal import (
-    DecreeChoice,
     RenewalDecreeInput,
     decree_choices,
     decree_text,
@@ -138,7 +137,6 @@ from models.permits.today import TodayItem, today_items
 __all__ = [
     "LIVE_STATUSES",
     "ROWS_LIMIT",
-    "DecreeChoice",
     "Permit",
     "PermitDocument",
     "PermitEvent",

@@ -26,8 +26,7 @@ from models.billing.collection.tables import TABLES as COLLECTION_TABLES
 from models.billing.collection.tables import V29_TABLES, CreditUse
 from models.billing.fiscal import FiscalUnitValue, IndexCorrection
 from models.enforcement import Contest, Record, RecordCharge, RecordEvent, RecordFile, SeizedItem
-from models.permits import Permit, PermitDocument, PermitEvent
-from models.permits.tables import RenewalDecree
+from models.permits import Permit, PermitDocument, PermitEvent, RenewalDecree
 from models.registry.applications import Application, ApplicationDocument, ApplicationEvent, Counter
 from models.registry.people import Company, CompanyPartner, HouseholdMember, Person
 from models.rules.acts import RegimeAct, install_shipped
