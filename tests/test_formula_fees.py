@@ -16,8 +16,9 @@ from hypothesis import strategies as st
 
 from desktop.cli import main
 from models.base.errors import UserError
+from models.rules.describe.rules import rule_facts
 from models.rules.fees import fee_quote
-from models.rules.regimes import check_regime_text
+from models.rules.regimes import check_regime_text, load_regime_text
 from models.rules.regimes.fee_formulas import compiled_count, program_for
 
 SAO_BENTO = sao_bento()
@@ -366,3 +367,49 @@ def test_a_reason_naming_a_value_the_fee_does_not_read_and_a_condition_that_is_n
     )
     errors = check_regime_text(cited, f"{TEST_ID}.toml")
     assert any("condição" in e.reason and "cited" in (e.key or "") for e in errors), errors
+
+
+_REFUSAL = """
+[[fees.refusals]]
+when = "line == 'pastel' and area > 12.00 m2"
+reason = "Banca de {area} m² acima dos 12,00 m² que o ato admite para {line}"
+basis = "art. 9º, § 4º"
+field = "area"
+"""
+
+
+def _with_refusal(refusal: str = _REFUSAL, label: str = "") -> str:
+    text = made_up_text()
+    old = 'formula = "preco_setor * area"\nbasis = "art. 9º, § 2º"\n'
+    assert old in text
+    return text.replace(old, old + label + refusal, 1)
+
+
+def test_a_refusal_stops_the_price_with_its_reason_the_values_read_and_its_article():
+    """``[[fees.refusals]]``: the fact the act does not allow is refused before any price, its reason saying the
+    values read (a measure as the desk writes it, a line by its name) with the refusal's article and field; the
+    facts it does not reach are priced, and a line not given leaves the refusal undecided."""
+    regime = load_regime_text(_with_refusal(label='line_label = "Feira — {line} ({area} m²)"\n'), f"{TEST_ID}.toml")
+    with pytest.raises(UserError) as exc:
+        fee_quote(regime, fees=["feira-setor"], line="pastel", area="12,50")
+    assert str(exc.value) == (
+        "Banca de 12,50 m² acima dos 12,00 m² que o ato admite para Pastel (Dec. 4.794/2026, art. 9º, § 4º)."
+    )
+    assert exc.value.field == "area"
+    line = fee_quote(regime, fees=["feira-setor"], line="pastel", area="12").lines[0]
+    assert line.label == "Feira — Pastel (12,00 m²)" and line.amount > 0
+    assert fee_quote(regime, fees=["feira-setor"], line="flores", area="20").lines[0].amount > 0
+    words = [f.text for f in rule_facts(regime, regime.fee("feira-setor"))]
+    assert any(w.startswith("Não se admite: quando ") and "12,00 m²" in w for w in words), words
+
+
+def test_the_checker_reports_a_refusals_mistakes_at_its_id_path():
+    """A refusal's condition must be true or false; every name it and its reason read must exist."""
+    broken = _REFUSAL.replace("area > 12.00 m2", "area + 12.00 m2").replace("{area}", "{aera}")
+    errors = check_regime_text(_with_refusal(broken, 'line_label = "{linha}"\n'), f"{TEST_ID}.toml")
+    keys = {(e.key or "", e.reason) for e in errors}
+    assert any("refusals[0].when" in k and "condição" in r for k, r in keys), keys
+    assert any("refusals[0].reason" in k and "'aera'" in r and "'area'" in r for k, r in keys), keys
+    assert any("line_label" in k and "'linha'" in r for k, r in keys), keys
+    syntax = check_regime_text(_with_refusal(_REFUSAL.replace("{area}", "{area +}")), f"{TEST_ID}.toml")
+    assert any("reason" in (e.key or "") and "{area +}" in e.reason for e in syntax), syntax

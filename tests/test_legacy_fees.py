@@ -17,7 +17,7 @@ from models.rules.fees import fee_quote
 from models.rules.fees.typed import quote_inputs
 from models.rules.regimes import Regime, default_regimes_folder, load_regime_text
 from models.rules.regimes.fee_formulas import program_for
-from models.rules.regimes.legacy_fees import admin_value_name, as_formulas
+from models.rules.regimes.legacy_fees import admin_value_name, as_formulas, converted_fees
 from models.services import act_cases
 
 FILES = sorted(default_regimes_folder().glob("*.toml"))
@@ -27,7 +27,7 @@ REFUSED_BEFORE_PRICING = {("sjc-2014", "pastel-acima-do-maximo")}
 
 
 def converted(regime: Regime) -> Regime:
-    return dataclasses.replace(regime, fees=tuple(f for fee in regime.fees for f in as_formulas(fee)), sha256=None)
+    return dataclasses.replace(regime, fees=converted_fees(regime), sha256=None)
 
 
 CONVERTED = {name: converted(regime) for name, regime in REGIMES.items()}
@@ -263,3 +263,41 @@ def test_an_installed_old_format_version_loads_from_the_database_and_prices_as_i
         kinds, now = fee_quote(installed, **stall, year=2026), fee_quote(formulas, **stall, year=2026)
         assert totals(kinds) == totals(now), stall
         assert wording(installed, **stall) == wording(formulas, **stall), stall
+
+
+def energy_wording(regime: Regime, **inputs) -> object:
+    """What the energy line says beside its figure — its label, its article, its figure and formula — or the
+    refusal's message and field."""
+    try:
+        line = next(x for x in fee_quote(regime, **inputs).lines if x.fee == "energy")
+    except UserError as exc:
+        return str(exc), exc.field
+    return line.label.split(" — ")[-1], line.basis, line.amount, line.formula
+
+
+@settings(max_examples=80, deadline=None)
+@given(
+    equipment=st.one_of(st.none(), st.sampled_from(REGIMES["sao-bento-2026"].ids("equipment"))),
+    front=st.one_of(st.none(), st.decimals(min_value=Decimal("0.01"), max_value=Decimal("4"), places=2).map(str)),
+    hitch=st.one_of(st.none(), st.decimals(min_value=Decimal("0"), max_value=Decimal("1"), places=2).map(str)),
+    depth=st.one_of(st.none(), st.decimals(min_value=Decimal("0.10"), max_value=Decimal("5"), places=2).map(str)),
+    energy=st.sampled_from(["low", "high"]),
+)
+@example(equipment="carrinho-pipoca", front="2.50", hitch=None, depth=None, energy="low")  # beyond 2,00 ML
+@example(equipment="trailer", front="4", hitch=None, depth="3.50", energy="high")  # deeper than 3,00 m
+@example(equipment="trailer", front="4", hitch=None, depth="3", energy="low")  # a tier not for trailers
+def test_sao_bentos_energy_tariff_says_the_same_converted(equipment, front, hitch, depth, energy):
+    """Dec. 4.794/2026, art. 12, §§ 1º e 2º: the tier's figure with the tier's article alone, and each limit of
+    the tier — the equipment it is for, 2,00 ML, 3,00 m deep — refused with the tier's article and the value
+    given (``[[fees.refusals]]``), as the fee-kind engine did; a measure a limit needs is asked by that article."""
+    inputs = dict(equipment=equipment, front=front, depth=depth, energy=energy, fees=["energy"])
+    if hitch is not None and equipment in ("trailer", "reboque"):
+        inputs["hitch"] = hitch
+    kinds = energy_wording(REGIMES["sao-bento-2026"], **inputs)
+    formulas = energy_wording(CONVERTED["sao-bento-2026"], **inputs)
+    if isinstance(kinds, tuple) and isinstance(kinds[0], str) and kinds[0].startswith("Informe"):
+        # what is missing is asked for, in the engine's words, by the same article
+        assert isinstance(formulas, tuple) and formulas[0].startswith("Informe")
+        assert kinds[0].split("(")[-1] == formulas[0].split("(")[-1]
+        return
+    assert formulas == kinds

@@ -313,6 +313,7 @@ def _formula_called_for(regime: Regime, fee: Fee, inp: Inputs) -> bool:
         "line": inp.line is not None,
         "area": inp.area is not None or (inp.front is not None and inp.depth is not None),
         "venue": inp.venue is not None,
+        "energy": inp.energy != ENERGY_NONE,
     }
     if "energy" in reads_all and inp.energy == ENERGY_NONE:  # a tariff by the consumption declared: none declared
         return False

@@ -30,6 +30,7 @@ from models.rules.regimes import Regime
 from models.rules.regimes.fee_formulas import PLACEHOLDER, FeeProgram, program_for
 from models.rules.regimes.model import Fee
 from models.rules.regimes.model.fees import CALLED, SETTERS, AskedInput
+from models.rules.regimes.parse_fees import REFUSAL_PLACEHOLDER
 
 #: how the desk's inputs are named in a message
 _DESK_WORDS = {
@@ -147,8 +148,11 @@ class _Pricing:
         #: names written as a product when shown: a value in fiscal units (``5,50 × 38,42``)
         self.products: dict[str, str] = {}
         #: the article a measure not given is asked for: an exception's while its condition is read (the depth
-        #: a discount needs is asked by the discount's article), else the fee's
+        #: a discount needs is asked by the discount's article), a refusal's while its condition is read, else
+        #: the fee's
         self.asking_for: str | None = None
+        #: a refusal's condition is being read: a category the case does not give leaves it undecided
+        self.refusing = False
 
     # -- the Env of the compiled closures
     def value(self, name: str) -> Value:
@@ -372,6 +376,8 @@ class _Pricing:
             value = inp.energy if inp.energy != ENERGY_NONE else None
         else:  # venue
             value = inp.venue.id if inp.venue is not None else None
+        if value is None and self.refusing and name in _CATEGORIES:
+            raise _UndecidedError(name)
         if value is None and self.asking_for is not None and name in _CATEGORIES:
             # an exception's condition on a stall not described: it is not one of the stalls the exception
             # names (a category not given never holds), as a discount for trailers does not reach "a stall"
@@ -456,6 +462,57 @@ def _measure(value: Decimal) -> str:
 
 def _unit(unit: str) -> str:
     return f" {unit}" if unit else ""
+
+
+class _UndecidedError(Exception):
+    """A refusal's condition reads a category the case does not give: the refusal does not refuse."""
+
+
+def _said(pricing: _Pricing, text: str, value: Value) -> str:
+    """A value a text says (a refusal's reason, the line's label): a count with its word (``3 dias``), a measure
+    as the desk writes it, a category by its label."""
+    inp, name = pricing.inp, text.strip()
+    if isinstance(value, bool):
+        return "sim" if value else "não"
+    if isinstance(value, Decimal):
+        if name == "days":
+            return f"{value} {'dia' if value == 1 else 'dias'}"
+        if name in PERIODS:
+            return period_text(name, int(value))
+        return _measure(value)
+    if name == "energy":
+        tier = next((t for f in pricing.regime.fees for t in f.tiers if t.id == value), None)
+        return tier.label if tier is not None else str(value)
+    chosen = {"equipment": inp.equipment, "line": inp.line, "venue": inp.venue}.get(name)
+    if chosen is not None and chosen.id == value:
+        return chosen.label
+    return str(value)
+
+
+def _said_text(pricing: _Pricing, template: str, key: str) -> str:
+    """``template`` with each ``{expression}`` replaced by its value (compiled as ``KEY:J``), said."""
+    parts = REFUSAL_PLACEHOLDER.split(template)  # text, expression, text, …
+    for j in range(1, len(parts), 2):
+        parts[j] = _said(pricing, parts[j], pricing.evaluate(f"{key}:{j // 2}"))
+    return "".join(parts)
+
+
+def _refuse(pricing: _Pricing) -> None:
+    """The act's refusals (``[[fees.refusals]]``), in the file's order, before the general rule: the first whose
+    condition holds stops the price with its reason and article."""
+    for n, refusal in enumerate(pricing.program.fee.refusals):
+        cite = pricing._cite(f"refusal:{n}", refusal.basis, refusal.basis_act, refusal.amended_by)
+        pricing.asking_for, pricing.refusing = cite, True
+        try:
+            holds = bool(pricing.evaluate(f"refusal:{n}"))
+        except _UndecidedError:
+            holds = False
+        finally:
+            pricing.asking_for, pricing.refusing = None, False
+        if not holds:
+            continue
+        reason = _said_text(pricing, refusal.reason, f"refusal:{n}")
+        raise UserError(f"{reason} ({cite}).", field=refusal.field or "fees")
 
 
 def _general_rule(pricing: _Pricing) -> UserError | None:
@@ -556,10 +613,12 @@ def formula_line(
         raise UserError(f"{fee.label}: fórmula inválida em {key}, coluna {error.column}: {error.reason}", field="fees")
     year = year_for(fee, inp.year)
     pricing = _Pricing(regime, program, inp, year, asked, asked_by, fee_amount)
+    _refuse(pricing)
     unpriced = _general_rule(pricing)
     found = pricing.values.get("base")
     base = found if isinstance(found, Decimal) else None
-    amount, shown_key, label = base, "formula", fee.label
+    named = fee.label if fee.line_label is None else _said_text(pricing, fee.line_label, "line_label")
+    amount, shown_key, label = base, "formula", named
     applied: str | None = None
     for n, exc in enumerate(program.exceptions, start=1):
         cite = pricing._cite(f"exception:{n}", exc.exception.basis, exc.exception.basis_act, exc.exception.amended_by)
@@ -579,7 +638,7 @@ def formula_line(
         )
         pricing.bases.append(exc.exception.basis)
         amount, shown_key, applied = value, f"shown:{n - 1}", exc.exception.id
-        label = f"{fee.label} — {exc.exception.label}"
+        label = f"{named} — {exc.exception.label}"
         break
     if amount is None:  # no exception set the general rule aside: what it lacks is asked for
         assert unpriced is not None
@@ -590,11 +649,16 @@ def formula_line(
         raise UserError(f"{fee.label}: a fórmula deu valor negativo ({_measure(amount)}).", field="fees")
     if fee.basis_act:
         pricing.details.append(f"Com base em: {fee.basis_act}")
+    bases = pricing.bases
+    if any(b is not None and b.startswith(f"{fee.basis},") for b in bases):
+        # a paragraph or item of the fee's own article is cited: it says where in that article the figure is
+        # (art. 12, § 1º — not "art. 12; art. 12, § 1º")
+        bases = [b for b in bases if b != fee.basis]
     return QuoteLine(
         label=label,
         amount=round_cents(amount),
         formula=pricing.show(shown_key),
-        basis=join_basis(regime, *pricing.bases),
+        basis=join_basis(regime, *bases),
         fee=fee.id,
         kind=fee.line_kind or "charge",
         year=year,

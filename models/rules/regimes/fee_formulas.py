@@ -20,6 +20,7 @@ from models.rules.formulas.syntax import Binary, Call, Expr, FormulaError, Name,
 from models.rules.formulas.types import BOOL, MONEY, NUMBER, Category, Dim, Type, check, parse_unit, type_text
 from models.rules.regimes.model import Fee
 from models.rules.regimes.model.fees import AskedInput, DecisionTable, FeeException, FormulaTerm
+from models.rules.regimes.parse_fees import REFUSAL_PLACEHOLDER
 from models.rules.regimes.reader import near
 
 if TYPE_CHECKING:
@@ -108,8 +109,9 @@ class FeeProgram:
     #: the other fees of the act it adds up (``fee('licenca')``)
     fees: tuple[str, ...] = ()
     #: each expression compiled to closures and a text template (none when the fee has a mistake): ``formula``,
-    #: ``term:NAME``, ``row:TABLE:N``, ``when:N``, ``exception:N`` and ``shown:N`` (the exception with ``base``
-    #: written out as the rule)
+    #: ``term:NAME``, ``row:TABLE:N``, ``when:N``, ``exception:N``, ``shown:N`` (the exception with ``base``
+    #: written out as the rule), ``refusal:N`` and ``refusal:N:J`` (the J-th value its reason says),
+    #: ``line_label:J`` (the J-th value the line's label says)
     compiled: dict[str, Compiled] = field(default_factory=dict, compare=False)
     #: texts the engine writes alike for every quote of this version (a term's detail, an exception's rule),
     #: kept once written
@@ -141,6 +143,12 @@ def _expressions(fee: Fee) -> Iterator[tuple[str, str]]:
             yield f"exceptions[{i}].reaches", exc.reaches
         for j, requirement in enumerate(exc.unmet):
             yield f"exceptions[{i}].unmet[{j}].when", requirement.when
+    for j, said in enumerate(REFUSAL_PLACEHOLDER.findall(fee.line_label or "")):
+        yield f"line_label[{j}]", said
+    for i, refusal in enumerate(fee.refusals):
+        yield f"refusals[{i}].when", refusal.when
+        for j, said in enumerate(REFUSAL_PLACEHOLDER.findall(refusal.reason)):
+            yield f"refusals[{i}].reason[{j}]", said
 
 
 def compile_fee(regime: Regime, fee: Fee) -> FeeProgram:
@@ -328,6 +336,18 @@ def compile_fee(regime: Regime, fee: Fee) -> FeeProgram:
         when, formula = trees.get(f"exceptions[{i}].when"), trees.get(f"exceptions[{i}].formula")
         if when is not None and formula is not None:
             exceptions.append(ExceptionProgram(exception, when, formula))
+    said_keys = [f"line_label[{j}]" for j in range(len(REFUSAL_PLACEHOLDER.findall(fee.line_label or "")))]
+    for i, refusal in enumerate(fee.refusals):
+        expect(f"refusals[{i}].when", BOOL, "a condição da recusa")
+        said_keys += [f"refusals[{i}].reason[{j}]" for j in range(len(REFUSAL_PLACEHOLDER.findall(refusal.reason)))]
+    for key in said_keys:  # a value said in a text: any type
+        if key in trees:
+            try:
+                typed(trees[key], in_exception=False)
+            except _ReportedError:
+                pass
+            except FormulaError as exc:
+                errors.append((key, exc))
     compiled: dict[str, Compiled] = {}
     if not errors:
         formula_tree = trees["formula"]
@@ -355,6 +375,12 @@ def compile_fee(regime: Regime, fee: Fee) -> FeeProgram:
                     compiled[f"{key}:{i}"] = compile_expr(trees[f"exceptions[{i}].{key}"])
             for j in range(len(fee.exceptions[i].unmet)):
                 compiled[f"unmet:{i}:{j}"] = compile_expr(trees[f"exceptions[{i}].unmet[{j}].when"])
+        for j in range(len(REFUSAL_PLACEHOLDER.findall(fee.line_label or ""))):
+            compiled[f"line_label:{j}"] = compile_expr(trees[f"line_label[{j}]"])
+        for i, refusal in enumerate(fee.refusals):
+            compiled[f"refusal:{i}"] = compile_expr(trees[f"refusals[{i}].when"])
+            for j in range(len(REFUSAL_PLACEHOLDER.findall(refusal.reason))):
+                compiled[f"refusal:{i}:{j}"] = compile_expr(trees[f"refusals[{i}].reason[{j}]"])
     used = {n.name for tree in trees.values() for n in names(tree)}
     for i, item in enumerate(fee.inputs):
         if item.name not in used:

@@ -12,19 +12,24 @@ different units (R$ here, UFESP there) is the one shape it refuses (``ValueError
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Mapping
 from decimal import Decimal
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from models.rules.regimes.model import Amount, Condition, Fee
+from models.rules.regimes.model import Amount, Condition, EnergyTier, Fee
 from models.rules.regimes.model.fees import (
     AskedInput,
     CitedWhen,
     DecisionTable,
     FeeException,
     FormulaTerm,
+    Refusal,
     Requirement,
     TableRow,
 )
+
+if TYPE_CHECKING:
+    from models.rules.regimes.regime import Regime
 
 
 def admin_value_name(fee_id: str) -> str:
@@ -42,6 +47,11 @@ def _unit(amount_unit: str, per: str = "") -> str:
 def _number(value: Decimal) -> str:
     """A decimal as a number of the language (a dot, never an exponent)."""
     return format(value, "f")
+
+
+def _shown(value: Decimal) -> str:
+    """A measure of the act as the desk writes it: ``2,00``."""
+    return f"{value:.2f}".replace(".", ",")
 
 
 def _texts(ids: tuple[str, ...]) -> str:
@@ -178,24 +188,63 @@ def _linear_metre(fee: Fee) -> Fee:
     return _formula_fee(fee, formula=f"coeficiente * {metres}", terms=tuple(terms), exceptions=exceptions)
 
 
-def _energy(fee: Fee) -> Fee:
+def _energy(fee: Fee, labels: Mapping[str, str]) -> Fee:
+    """The tariff by the consumption tier declared (a table keyed by the tier), each tier's limits — the equipment
+    it is for, the metreage, the depth — a refusal with the tier's article, as the act does not allow the tier
+    beyond them. The fee keeps its tiers (the act's list of tiers, the desk's choices) and its unit."""
     assert fee.unit is not None, "the loader requires it of an energy fee"
-    rows = []
+    rows, refusals = [], []
     for tier in fee.tiers:
-        limits = _stall_limits(tier.equipment, tier.max_metres, tier.max_depth, "front + hitch")
-        parts = [f"energy == '{tier.id}'", *limits]
         rows.append(
             TableRow(
                 value=tier.factor,
                 basis=tier.basis,
-                when=" and ".join(parts),
+                when=f"energy == '{tier.id}'",
                 label=tier.label,
                 basis_act=tier.basis_act,
+                amended_by=tier.amended_by,
                 notes=tier.notes,
             )
         )
+        tariff = f'A tarifa "{tier.label}"'
+        chosen = f"energy == '{tier.id}'"
+
+        def refusal(when: str, reason: str, tier: EnergyTier = tier) -> Refusal:
+            return Refusal(when, reason, tier.basis, field="energy", amended_by=tier.amended_by)
+
+        if tier.equipment:
+            allowed = ", ".join(labels.get(e, e) for e in tier.equipment)
+            refusals.append(
+                refusal(
+                    f"{chosen} and equipment not in {_texts(tier.equipment)}",
+                    f"{tariff} vale para: {allowed} — não para {{equipment}}",
+                )
+            )
+        if tier.max_metres is not None:
+            most = _number(tier.max_metres)
+            refusals.append(
+                refusal(
+                    f"{chosen} and front + hitch > {most} m",
+                    f"{tariff} vale até {_shown(tier.max_metres)} ML; informado {{front + hitch}} ML",
+                )
+            )
+        if tier.max_depth is not None:
+            most = _number(tier.max_depth)
+            refusals.append(
+                refusal(
+                    f"{chosen} and depth > {most} m",
+                    f"{tariff} vale até {_shown(tier.max_depth)} m de profundidade; informado {{depth}} m",
+                )
+            )
     table = DecisionTable(name="tarifa", label="Tarifa conforme a faixa de consumo", rows=tuple(rows), unit=fee.unit)
-    return _formula_fee(fee, formula="tarifa", tables=(table,))
+    return _formula_fee(
+        fee,
+        formula="tarifa",
+        tables=(table,),
+        refusals=tuple(refusals),
+        unit=fee.unit,
+        line_label=f"{fee.label} — {{energy}}",
+    )
 
 
 def _per_area_month(fee: Fee) -> Fee:
@@ -288,17 +337,31 @@ def _fixed(fee: Fee) -> Fee:
     return _formula_fee(fee, formula=f"valor{days}", per=per, terms=(term,))
 
 
-def as_formulas(fee: Fee) -> tuple[Fee, ...]:
+def as_formulas(fee: Fee, labels: Mapping[str, str] | None = None) -> tuple[Fee, ...]:
     """``fee`` said in the rule language: itself if it is a formula fee already; a venue table gives its fee
-    and, when a venue has one, its deposit."""
+    and, when a venue has one, its deposit. ``labels`` — the act's names of its equipment, lines and venues by
+    id — word the refusals as the act names them (the ids without them)."""
+    labels = labels or {}
     if fee.kind == "formula":
         return (fee,)
     if fee.kind == "linear-metre":
         return (_linear_metre(fee),)
     if fee.kind == "energy":
-        return (_energy(fee),)
+        return (_energy(fee, labels),)
     if fee.kind == "per-area-month":
         return (_per_area_month(fee),)
     if fee.kind == "venue-table":
         return _venue_table(fee)
     return (_fixed(fee),)
+
+
+def act_labels(regime: Regime) -> dict[str, str]:
+    """The act's names of its equipment, lines and venues, by id: what a converted refusal says."""
+    venues = (venue for fee in regime.fees for venue in fee.venues)
+    return {item.id: item.label for items in (regime.equipment_kinds, regime.lines, venues) for item in items}
+
+
+def converted_fees(regime: Regime) -> tuple[Fee, ...]:
+    """Every fee of ``regime`` said in the rule language, its refusals worded with the act's names."""
+    labels = act_labels(regime)
+    return tuple(f for fee in regime.fees for f in as_formulas(fee, labels))
