@@ -295,7 +295,7 @@ def test_the_months_run_charges_a_monthly_formula_fee_as_the_fee_kind_it_replace
     september = plan_month(2026, 9, today=dt.date(2026, 9, 1)).to_create[0]
     assert september.amount == august.amount and september.kind == "monthly"
     assert september.due_on == dt.date(2026, 9, 20)
-    assert september.formula == "2,50 × 1,930547 × 28,00"  # taxa × INPC × area
+    assert september.formula == august.formula  # taxa × INPC × area, the area of the front and the depth
     assert "art. 11, § 5º" in september.basis and "art. 11, § 7º" in september.basis
     created = generate_month(2026, 9, by="tesouraria", today=dt.date(2026, 9, 1))
     stored = Charge.get_by_id(created[0].id)
@@ -413,3 +413,25 @@ def test_the_checker_reports_a_refusals_mistakes_at_its_id_path():
     assert any("line_label" in k and "'linha'" in r for k, r in keys), keys
     syntax = check_regime_text(_with_refusal(_REFUSAL.replace("{area}", "{area +}")), f"{TEST_ID}.toml")
     assert any("reason" in (e.key or "") and "{area +}" in e.reason for e in syntax), syntax
+
+
+def test_given_asks_whether_the_case_states_a_fact_and_the_line_says_its_sentences():
+    """``given(area)`` in a refusal: the act's own words when the area is missing; ``given()`` of anything but a
+    desk's fact is refused by the checker. ``[[fees.says]]``: a sentence under its condition, with its article."""
+    refusal = _REFUSAL + (
+        '\n[[fees.refusals]]\nwhen = "not given(area)"\nreason = "Informe a área utilizada: o preço é por m²"\n'
+        'basis = "art. 9º, § 2º"\nfield = "area"\n'
+        '\n[[fees.says]]\nwhen = "area > 10.00 m2"\ntext = "Banca grande: {area} m² de {line}"\nbasis = "art. 9º, § 5º"\n'
+    )
+    regime = load_regime_text(_with_refusal(refusal), f"{TEST_ID}.toml")
+    with pytest.raises(UserError) as exc:
+        fee_quote(regime, fees=["feira-setor"], line="flores")
+    assert str(exc.value) == "Informe a área utilizada: o preço é por m² (Dec. 4.794/2026, art. 9º, § 2º)."
+    big = fee_quote(regime, fees=["feira-setor"], line="flores", front="4", depth="3").lines[0]
+    assert "Banca grande: 12,00 m² de Flores — Dec. 4.794/2026, art. 9º, § 5º" in big.details
+    assert "art. 9º, § 5º" in big.basis and "4,00 × 3,00" in big.formula
+    small = fee_quote(regime, fees=["feira-setor"], line="flores", area="9").lines[0]
+    assert not any("Banca grande" in d for d in small.details) and "art. 9º, § 5º" not in small.basis
+    wrong = _with_refusal(refusal.replace("not given(area)", "not given(2 m)"))
+    errors = check_regime_text(wrong, f"{TEST_ID}.toml")
+    assert any("given()" in e.reason and "refusals[1].when" in (e.key or "") for e in errors), errors

@@ -19,7 +19,7 @@ from models.rules.formulas.syntax import Binary, Bool, Call, Expr, In, Name, Num
 from models.rules.formulas.syntax import precedence as _precedence
 from models.rules.regimes import Regime
 from models.rules.regimes.fee_formulas import FeeProgram, program_for
-from models.rules.regimes.legacy_fees import act_labels, as_formulas
+from models.rules.regimes.legacy_fees import as_formulas
 from models.rules.regimes.model import Fee
 from models.rules.regimes.model.fees import SETTERS
 from models.rules.regimes.parse_fees import REFUSAL_PLACEHOLDER
@@ -184,6 +184,8 @@ class _Words:
             return f"o valor de “{label}”"
         if node.function in self.regime.units_by_code:
             return f"{node.function} de {self.expr(node.args[0])}"
+        if node.function == "given" and node.args and isinstance(node.args[0], Name):
+            return f"informado {self.expr(node.args[0])}"
         args = [self.expr(a) for a in node.args]
         if node.function == "max":
             return f"o maior entre {join_words(args)}"
@@ -210,7 +212,7 @@ def rule_facts(regime: Regime, fee: Fee) -> list[Fact]:
     its tables, the values the act leaves to someone, and the exceptions in the order they are tried. A venue
     table says its deposit as a rule of its own."""
     try:
-        formulas = as_formulas(fee, act_labels(regime))
+        formulas = as_formulas(fee, regime)
     except ValueError:  # a venue table mixing units in a column: said by its kind's facts only
         return []
     out: list[Fact] = []

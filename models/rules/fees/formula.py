@@ -26,8 +26,9 @@ from models.rules.fees.inputs import (
 from models.rules.fees.results import ENERGY_NONE, AskedValue, QuoteLine
 from models.rules.formulas.evaluate import EvaluationError, Value, shown
 from models.rules.formulas.syntax import Call, Expr, Name, Num, Str
+from models.rules.formulas.types import Dim
 from models.rules.regimes import Regime
-from models.rules.regimes.fee_formulas import PLACEHOLDER, FeeProgram, program_for
+from models.rules.regimes.fee_formulas import DESK_INPUTS, PLACEHOLDER, FeeProgram, program_for
 from models.rules.regimes.model import Fee
 from models.rules.regimes.model.fees import CALLED, SETTERS, AskedInput
 from models.rules.regimes.parse_fees import REFUSAL_PLACEHOLDER
@@ -45,6 +46,9 @@ _DESK_WORDS = {
     "energy": ("a faixa de energia", "energy"),
 }
 
+
+#: the units of a count (days, feira days, events, months, fiscal years): a term in them is written 3, not 3,00
+_COUNTED = frozenset(((unit, 1),) for unit in ("dia", "dia_feira", "evento", "mes", "exercicio"))
 
 #: the desk's categories: in an exception's condition, one not given is none of the ids the condition names
 _CATEGORIES = frozenset({"equipment", "line", "venue", "energy"})
@@ -163,6 +167,8 @@ class _Pricing:
         return found
 
     def call(self, function: str, args: list[Value]) -> Value:
+        if function == "given":
+            return self._given(str(args[0]))
         key = (function, str(args[0]))
         found = self.called.get(key)
         if found is not None:
@@ -217,7 +223,7 @@ class _Pricing:
             assert term.term.value is not None  # the loader asks for value or formula
             value = term.term.value
             if term.fiscal is None:
-                said, text = f"{_factor(value)}{_unit(term.term.unit)}", _factor(value)
+                said, text = f"{_factor(value)}{_unit(term.term.unit, self.regime.currency)}", _factor(value)
             else:
                 unit_value = self.regime.unit_value(term.fiscal, self.year, self.inp.overrides)
                 self.details.append(unit_value_detail(self.regime, term.fiscal, self.year, self.inp.overrides))
@@ -227,7 +233,8 @@ class _Pricing:
         else:
             computed = self.evaluate(f"term:{name}")
             assert isinstance(computed, Decimal)
-            value, text = computed, _measure(computed)
+            counted = term.dim.powers in _COUNTED and computed == computed.to_integral()
+            value, text = computed, str(int(computed)) if counted else _measure(computed)  # 3 (days), not 3,00
             chosen, aside = self._chosen(name, term.tree, computed) if conditional else ("", "")
             said = f"{self.show(f'term:{name}')}{chosen} = {text}"
         if not conditional:
@@ -301,7 +308,8 @@ class _Pricing:
                 self.products[name] = f"{_factor(row.value)} × {_factor(unit_value)}"
                 value, text = value * unit_value, f"({self.products[name]})"
             self.details.append(
-                f"{table.table.label}: linha {n} ({case}) → {_factor(row.value)}{_unit(table.table.unit)} ({cite})"
+                f"{table.table.label}: linha {n} ({case}) → {_factor(row.value)}"
+                f"{_unit(table.table.unit, self.regime.currency)} ({cite})"
             )
             return value, text
         raise UserError(
@@ -322,14 +330,17 @@ class _Pricing:
             )
         self.bases.append(item.basis)
         by = f" — informado por {self.asked_by}" if self.asked_by else ""
-        self.details.append(f"{item.label} = {_factor(value)}{_unit(item.unit)}, {bounds_text(self.regime, item)}{by}")
+        self.details.append(
+            f"{item.label} = {_factor(value)}{_unit(item.unit, self.regime.currency)}, "
+            f"{bounds_text(self.regime, item)}{by}"
+        )
         self.given.append(AskedValue(name, item.label, value, self.asked_by))
         return value, _factor(value)
 
     def _index(self, code: str) -> tuple[Value, str]:
         index = self.regime.index(code)
-        if self.year <= index.base_year:
-            return Decimal(1), "1"
+        if self.year <= index.base_year:  # no correction yet: a factor of 1, not written (2,50 × 14,00)
+            return Decimal(1), ""
         factor = self.inp.index_factors.get(code)
         if factor is None:
             raise UserError(
@@ -344,6 +355,29 @@ class _Pricing:
         )
         return factor, _factor(factor)
 
+    def _given(self, name: str) -> bool:
+        """Whether the case gives the desk's fact ``name`` (the area: given, or the front and the depth)."""
+        inp = self.inp
+        if name == "area":
+            return inp.area is not None or (
+                inp.front_or_equipment() is not None and inp.depth_or_equipment() is not None
+            )
+        found = {
+            "front": inp.front_or_equipment(),
+            "depth": inp.depth_or_equipment(),
+            "hitch": inp.hitch,
+            "days": inp.days,
+            "equipment": inp.equipment,
+            "line": inp.line,
+            "venue": inp.venue,
+            "energy": inp.energy if inp.energy != ENERGY_NONE else None,
+        }
+        if name in found:
+            return found[name] is not None
+        if name in PERIODS:
+            return inp.periods.get(name) is not None
+        return True  # the year, mei, local: always known
+
     def _desk(self, name: str) -> tuple[Value, str]:
         inp = self.inp
         value: Value | None
@@ -356,6 +390,8 @@ class _Pricing:
         elif name == "area":
             front, depth = inp.front_or_equipment(), inp.depth_or_equipment()
             value = inp.area if inp.area is not None else (front * depth if front and depth else None)
+            if inp.area is None and front and depth:  # the area of the front and the depth: written as they are
+                self.products[name] = f"{_measure(front)} × {_measure(depth)}"
         elif name == "days":
             value = Decimal(inp.days) if inp.days is not None else None
         elif name in PERIODS:
@@ -405,9 +441,13 @@ class _Pricing:
 
     def show(self, key: str) -> str:
         """The expression ``key`` with the values in (every name it shows was read when it was evaluated)."""
-        out = []
+        out: list[str] = []
+        unwritten = False  # a factor of 1 not written (an index before its first correction): its × goes too
         for part in self.program.compiled[key].parts:
             if isinstance(part, str):
+                if unwritten and part.startswith(" × "):
+                    part = part[3:]
+                unwritten = False
                 out.append(part)
             elif part.call is not None:
                 out.append(self._call_text(part.call))
@@ -417,7 +457,12 @@ class _Pricing:
             else:
                 if part.name not in self.texts:
                     self.value(part.name)
-                out.append(self.texts[part.name])
+                text = self.texts[part.name]
+                if not text and out and out[-1].endswith(" × "):
+                    out[-1] = out[-1][:-3]
+                elif not text:
+                    unwritten = True
+                out.append(text)
         return "".join(out)
 
     def _call_text(self, node: Call) -> str:
@@ -460,26 +505,37 @@ def _measure(value: Decimal) -> str:
     return _measure_text(str(value))
 
 
-def _unit(unit: str) -> str:
-    return f" {unit}" if unit else ""
+def _unit(unit: str, currency: str = "R$") -> str:
+    """A value's unit after it: money in the act's own (``Cr$/dia`` in an act in cruzeiros)."""
+    return f" {unit.replace('R$', currency)}" if unit else ""
 
 
 class _UndecidedError(Exception):
     """A refusal's condition reads a category the case does not give: the refusal does not refuse."""
 
 
-def _said(pricing: _Pricing, text: str, value: Value) -> str:
-    """A value a text says (a refusal's reason, the line's label): a count with its word (``3 dias``), a measure
-    as the desk writes it, a category by its label."""
+#: the units a count is said in, with its words: "3 dias", "1 dia de feira"
+_COUNTS = {
+    "dia": ("dia", "dias"),
+    **{DESK_INPUTS[name].powers[0][0]: words[1:] for name, words in PERIODS.items()},  # type: ignore[union-attr]
+}
+
+
+def _said(pricing: _Pricing, key: str, text: str, value: Value) -> str:
+    """A value a text says (a refusal's reason, the line's label, what the line says): a count with its word
+    (``3 dias``), a value of the act in fiscal units as the act writes it (``60 UFESP``), a measure as the desk
+    writes it, a category by its name."""
     inp, name = pricing.inp, text.strip()
     if isinstance(value, bool):
         return "sim" if value else "não"
     if isinstance(value, Decimal):
-        if name == "days":
-            return f"{value} {'dia' if value == 1 else 'dias'}"
-        if name in PERIODS:
-            return period_text(name, int(value))
-        return _measure(value)
+        kind = pricing.program.said_types.get(key)
+        powers = kind.powers if isinstance(kind, Dim) else ()
+        if len(powers) == 1 and powers[0][1] == 1 and powers[0][0] in _COUNTS and value == value.to_integral():
+            one, many = _COUNTS[powers[0][0]]
+            return f"{int(value)} {one if value == 1 else many}"
+        fiscal = _fiscal_value(pricing, name)
+        return fiscal if fiscal is not None else _measure(value)
     if name == "energy":
         tier = next((t for f in pricing.regime.fees for t in f.tiers if t.id == value), None)
         return tier.label if tier is not None else str(value)
@@ -489,12 +545,38 @@ def _said(pricing: _Pricing, text: str, value: Value) -> str:
     return str(value)
 
 
+def _fiscal_value(pricing: _Pricing, name: str) -> str | None:
+    """A term or table of the act in fiscal units, as the act writes it (``60 UFESP``); None for any other."""
+    program = pricing.program
+    if name in program.tables and program.tables[name].fiscal is not None:
+        row = pricing._row(name)
+        if row is not None:
+            return f"{_factor(program.tables[name].table.rows[row].value)} {program.tables[name].fiscal}"
+    term = program.terms.get(name)
+    if term is not None and term.fiscal is not None and term.term.value is not None:
+        return f"{_factor(term.term.value)} {term.fiscal}"
+    return None
+
+
 def _said_text(pricing: _Pricing, template: str, key: str) -> str:
     """``template`` with each ``{expression}`` replaced by its value (compiled as ``KEY:J``), said."""
     parts = REFUSAL_PLACEHOLDER.split(template)  # text, expression, text, …
     for j in range(1, len(parts), 2):
-        parts[j] = _said(pricing, parts[j], pricing.evaluate(f"{key}:{j // 2}"))
+        said_key = f"{key}:{j // 2}"
+        parts[j] = _said(pricing, said_key, parts[j], pricing.evaluate(said_key))
     return "".join(parts)
+
+
+def _says(pricing: _Pricing) -> None:
+    """What the line says (``[[fees.says]]``), each whose condition holds, with its article."""
+    for n, says in enumerate(pricing.program.fee.says):
+        if says.when is not None and not pricing.evaluate(f"says:{n}"):
+            continue
+        text = _said_text(pricing, says.text, f"says:{n}")
+        if says.basis is not None:
+            text += f" — {pricing._cite(f'says:{n}', says.basis, says.basis_act, says.amended_by)}"
+            pricing.bases.append(says.basis)
+        pricing.details.append(text)
 
 
 def _refuse(pricing: _Pricing) -> None:
@@ -638,7 +720,7 @@ def formula_line(
         )
         pricing.bases.append(exc.exception.basis)
         amount, shown_key, applied = value, f"shown:{n - 1}", exc.exception.id
-        label = f"{named} — {exc.exception.label}"
+        label = named if fee.line_label is not None else f"{named} — {exc.exception.label}"
         break
     if amount is None:  # no exception set the general rule aside: what it lacks is asked for
         assert unpriced is not None
@@ -647,12 +729,13 @@ def formula_line(
         pricing.details.extend(_why_not(pricing))
     if amount < 0:
         raise UserError(f"{fee.label}: a fórmula deu valor negativo ({_measure(amount)}).", field="fees")
+    _says(pricing)
     if fee.basis_act:
         pricing.details.append(f"Com base em: {fee.basis_act}")
     bases = pricing.bases
-    if any(b is not None and b.startswith(f"{fee.basis},") for b in bases):
+    if fee.amended_by is None and any(b is not None and b.startswith(f"{fee.basis},") for b in bases):
         # a paragraph or item of the fee's own article is cited: it says where in that article the figure is
-        # (art. 12, § 1º — not "art. 12; art. 12, § 1º")
+        # (art. 12, § 1º — not "art. 12; art. 12, § 1º"); an article an amending act worded stays cited
         bases = [b for b in bases if b != fee.basis]
     return QuoteLine(
         label=label,

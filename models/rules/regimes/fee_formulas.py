@@ -111,7 +111,7 @@ class FeeProgram:
     #: each expression compiled to closures and a text template (none when the fee has a mistake): ``formula``,
     #: ``term:NAME``, ``row:TABLE:N``, ``when:N``, ``exception:N``, ``shown:N`` (the exception with ``base``
     #: written out as the rule), ``refusal:N`` and ``refusal:N:J`` (the J-th value its reason says),
-    #: ``line_label:J`` (the J-th value the line's label says)
+    #: ``line_label:J`` (the J-th value the line's label says), ``says:N`` and ``says:N:J``
     compiled: dict[str, Compiled] = field(default_factory=dict, compare=False)
     #: texts the engine writes alike for every quote of this version (a term's detail, an exception's rule),
     #: kept once written
@@ -119,6 +119,8 @@ class FeeProgram:
     #: the desk's inputs it reads itself or through the fees it adds up (found at its first quote)
     reads_through: list[frozenset[str]] = field(default_factory=list, compare=False)
     errors: tuple[tuple[str, FormulaError], ...] = field(default=(), compare=False)
+    #: the type of each value said in a text (a count in days is said "3 dias"), by its compiled key
+    said_types: dict[str, Type] = field(default_factory=dict, compare=False)
 
 
 def _expressions(fee: Fee) -> Iterator[tuple[str, str]]:
@@ -149,6 +151,11 @@ def _expressions(fee: Fee) -> Iterator[tuple[str, str]]:
         yield f"refusals[{i}].when", refusal.when
         for j, said in enumerate(REFUSAL_PLACEHOLDER.findall(refusal.reason)):
             yield f"refusals[{i}].reason[{j}]", said
+    for i, says in enumerate(fee.says):
+        if says.when is not None:
+            yield f"says[{i}].when", says.when
+        for j, said in enumerate(REFUSAL_PLACEHOLDER.findall(says.text)):
+            yield f"says[{i}].text[{j}]", said
 
 
 def compile_fee(regime: Regime, fee: Fee) -> FeeProgram:
@@ -278,13 +285,19 @@ def compile_fee(regime: Regime, fee: Fee) -> FeeProgram:
                     raise FormulaError(f"preço {ident!r} não existe neste regime{hint}", node.args[0].column)
                 referenced.append(ident)
                 return MONEY
+            if node.function == "given":
+                arg = node.args[0] if len(node.args) == 1 else None
+                if not (isinstance(arg, Name) and arg.name in desk):
+                    raise FormulaError("given() pede um dado do balcão: given(front), given(line)", node.column)
+                return BOOL
             if node.function in fiscal_units:
                 arg = node.args[0] if len(node.args) == 1 else None
                 if not (isinstance(arg, Num) and arg.unit is None and arg.value == arg.value.to_integral()):
                     raise FormulaError(f"{node.function}(ANO) pede o ano, como {node.function}(2026)", node.column)
                 return MONEY
             raise FormulaError(
-                f"função {node.function!r} desconhecida (use min, max, round, fee, ou uma unidade fiscal com o ano)",
+                f"função {node.function!r} desconhecida (use min, max, round, fee, given, ou uma unidade fiscal com o "
+                "ano)",
                 node.column,
             )
 
@@ -340,10 +353,15 @@ def compile_fee(regime: Regime, fee: Fee) -> FeeProgram:
     for i, refusal in enumerate(fee.refusals):
         expect(f"refusals[{i}].when", BOOL, "a condição da recusa")
         said_keys += [f"refusals[{i}].reason[{j}]" for j in range(len(REFUSAL_PLACEHOLDER.findall(refusal.reason)))]
+    for i, says in enumerate(fee.says):
+        if says.when is not None:
+            expect(f"says[{i}].when", BOOL, "a condição do que a linha diz")
+        said_keys += [f"says[{i}].text[{j}]" for j in range(len(REFUSAL_PLACEHOLDER.findall(says.text)))]
+    said_types: dict[str, Type] = {}
     for key in said_keys:  # a value said in a text: any type
         if key in trees:
             try:
-                typed(trees[key], in_exception=False)
+                said_types[key] = typed(trees[key], in_exception=False)
             except _ReportedError:
                 pass
             except FormulaError as exc:
@@ -381,6 +399,11 @@ def compile_fee(regime: Regime, fee: Fee) -> FeeProgram:
             compiled[f"refusal:{i}"] = compile_expr(trees[f"refusals[{i}].when"])
             for j in range(len(REFUSAL_PLACEHOLDER.findall(refusal.reason))):
                 compiled[f"refusal:{i}:{j}"] = compile_expr(trees[f"refusals[{i}].reason[{j}]"])
+        for i, says in enumerate(fee.says):
+            if says.when is not None:
+                compiled[f"says:{i}"] = compile_expr(trees[f"says[{i}].when"])
+            for j in range(len(REFUSAL_PLACEHOLDER.findall(says.text))):
+                compiled[f"says:{i}:{j}"] = compile_expr(trees[f"says[{i}].text[{j}]"])
     used = {n.name for tree in trees.values() for n in names(tree)}
     for i, item in enumerate(fee.inputs):
         if item.name not in used:
@@ -396,7 +419,13 @@ def compile_fee(regime: Regime, fee: Fee) -> FeeProgram:
         fees=tuple(dict.fromkeys(referenced)),
         errors=tuple(errors),
         compiled=compiled,
+        said_types={_said_key(key): kind for key, kind in said_types.items()},
     )
+
+
+def _said_key(key: str) -> str:
+    """``says[0].text[1]`` → ``says:0:1``: a value said in a text, by its compiled key."""
+    return re.sub(r"\.?(?:reason|text)?\[(\d+)\]", r":\1", key).replace("refusals:", "refusal:")
 
 
 class _ReportedError(FormulaError):

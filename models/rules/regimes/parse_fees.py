@@ -19,6 +19,7 @@ from models.rules.regimes.model.fees import (
     FormulaTerm,
     Refusal,
     Requirement,
+    Said,
     TableRow,
 )
 from models.rules.regimes.parse_common import amount_at, unit_code
@@ -387,6 +388,19 @@ def parse_refusal(node: Node) -> Refusal:
     return result
 
 
+def parse_said(node: Node) -> Said:
+    result = Said(
+        text=said_at(node, "text") or "",
+        when=formula_at(node, "when", False),
+        basis=node.basis("basis", False),
+        basis_act=node.basis_act(),
+        amended_by=node.text("amended_by", False),
+        notes=node.notes(),
+    )
+    node.done()
+    return result
+
+
 def parse_asked_input(node: Node) -> AskedInput:
     name = name_at(node)
     minimum = node.decimal("min", False)
@@ -425,6 +439,7 @@ def parse_formula_parts(node: Node) -> dict[str, Any]:
         "exceptions": parse_list(node, "exceptions", parse_fee_exception, what="exceção"),
         "inputs": parse_list(node, "inputs", parse_asked_input, id_attr="name", what="valor informado"),
         "refusals": parse_list(node, "refusals", parse_refusal, id_attr=None, what="recusa"),
+        "says": parse_list(node, "says", parse_said, id_attr=None, what="dito"),
     }
     names: dict[str, str] = {}
     for key in ("terms", "tables", "inputs"):

@@ -220,6 +220,20 @@ class Refusal:
     notes: str | None = None
 
 
+@dataclass(frozen=True)
+class Said:
+    """What the quote line says when ``when`` holds (``[[fees.says]]``): ``text`` with each ``{expression}`` the
+    value read, as shown (``{days} de uso: mínimo de {minimo_dias} cobrados``), followed by its article when it
+    has one (`` — LC 324/2025, art. 89, § 1º``). A fact it reads and the case does not give is asked for."""
+
+    text: str
+    when: str | None = None
+    basis: str | None = None
+    basis_act: str | None = None
+    amended_by: str | None = None
+    notes: str | None = None
+
+
 #: what an act calls an exception a case claims (``called``): the words of its reasons — "Sem desconto",
 #: "nenhum desconto deste preço alcança …", "os descontos deste preço dependem …"
 CALLED = {
@@ -302,6 +316,8 @@ class Fee:
     line_label: str | None = None
     #: facts the act does not allow, refused before the fee is priced (``Refusal``)
     refusals: tuple[Refusal, ...] = ()
+    #: what the line says, each under its condition (``Said``)
+    says: tuple[Said, ...] = ()
     #: cases the act exempts (``Exemption``)
     exemptions: tuple[Exemption, ...] = ()
     #: ``deposit`` when its line is a refundable deposit (a venue table's caução said as a formula); else a charge
