@@ -421,7 +421,8 @@ def test_given_asks_whether_the_case_states_a_fact_and_the_line_says_its_sentenc
     refusal = _REFUSAL + (
         '\n[[fees.refusals]]\nwhen = "not given(area)"\nreason = "Informe a área utilizada: o preço é por m²"\n'
         'basis = "art. 9º, § 2º"\nfield = "area"\n'
-        '\n[[fees.says]]\nwhen = "area > 10.00 m2"\ntext = "Banca grande: {area} m² de {line}"\nbasis = "art. 9º, § 5º"\n'
+        '\n[[fees.says]]\nwhen = "area > 10.00 m2"\ntext = "Banca grande: {area} m² de {line}"\n'
+        'basis = "art. 9º, § 5º"\n'
     )
     regime = load_regime_text(_with_refusal(refusal), f"{TEST_ID}.toml")
     with pytest.raises(UserError) as exc:

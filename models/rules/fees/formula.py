@@ -181,9 +181,20 @@ class _Pricing:
         else:  # a fiscal unit in a given year
             year = int(Decimal(str(args[0])))
             value = self.regime.unit_value(function, year, self.inp.overrides)
-            self.details.append(unit_value_detail(self.regime, function, year, self.inp.overrides))
+            self.details.append(self._unit_detail(function, year))
         self.called[key] = value
         return value
+
+    def _unit_detail(self, code: str, year: int) -> str:
+        """What a fiscal unit is worth in ``year`` and where that comes from: written once per version of the act
+        when the file's value is used (a value from the database is said anew)."""
+        if self.inp.overrides:
+            return unit_value_detail(self.regime, code, year, self.inp.overrides)
+        key = f"unit:{code}:{year}"
+        text = self.program.said.get(key)
+        if text is None:
+            text = self.program.said[key] = unit_value_detail(self.regime, code, year, None)
+        return text
 
     def _cite(self, key: str, basis: str, basis_act: str | None, amended_by: str | None = None) -> str:
         text = self.program.said.get(key)
@@ -206,7 +217,7 @@ class _Pricing:
             return self._asked(name)
         if name in regime.units_by_code:
             value = regime.unit_value(name, self.year, self.inp.overrides)
-            self.details.append(unit_value_detail(regime, name, self.year, self.inp.overrides))
+            self.details.append(self._unit_detail(name, self.year))
             return value, _factor(value)
         if any(index.code == name for index in regime.indexes):
             return self._index(name)
@@ -226,7 +237,7 @@ class _Pricing:
                 said, text = f"{_factor(value)}{_unit(term.term.unit, self.regime.currency)}", _factor(value)
             else:
                 unit_value = self.regime.unit_value(term.fiscal, self.year, self.inp.overrides)
-                self.details.append(unit_value_detail(self.regime, term.fiscal, self.year, self.inp.overrides))
+                self.details.append(self._unit_detail(term.fiscal, self.year))
                 said = f"{_factor(value)} {term.term.unit}"
                 self.products[name] = f"{_factor(value)} × {_factor(unit_value)}"
                 value, text = value * unit_value, f"({self.products[name]})"
@@ -304,7 +315,7 @@ class _Pricing:
             text = _factor(value)
             if table.fiscal is not None:
                 unit_value = self.regime.unit_value(table.fiscal, self.year, self.inp.overrides)
-                self.details.append(unit_value_detail(self.regime, table.fiscal, self.year, self.inp.overrides))
+                self.details.append(self._unit_detail(table.fiscal, self.year))
                 self.products[name] = f"{_factor(row.value)} × {_factor(unit_value)}"
                 value, text = value * unit_value, f"({self.products[name]})"
             self.details.append(
@@ -515,9 +526,9 @@ class _UndecidedError(Exception):
 
 
 #: the units a count is said in, with its words: "3 dias", "1 dia de feira"
-_COUNTS = {
-    "dia": ("dia", "dias"),
-    **{DESK_INPUTS[name].powers[0][0]: words[1:] for name, words in PERIODS.items()},  # type: ignore[union-attr]
+_COUNT_WORDS = {
+    Dim.of("dia"): ("dia", "dias"),
+    **{DESK_INPUTS[name]: words[1:] for name, words in PERIODS.items()},
 }
 
 
@@ -525,22 +536,21 @@ def _said(pricing: _Pricing, key: str, text: str, value: Value) -> str:
     """A value a text says (a refusal's reason, the line's label, what the line says): a count with its word
     (``3 dias``), a value of the act in fiscal units as the act writes it (``60 UFESP``), a measure as the desk
     writes it, a category by its name."""
-    inp, name = pricing.inp, text.strip()
     if isinstance(value, bool):
         return "sim" if value else "não"
+    name = text.strip()
     if isinstance(value, Decimal):
-        kind = pricing.program.said_types.get(key)
-        powers = kind.powers if isinstance(kind, Dim) else ()
-        if len(powers) == 1 and powers[0][1] == 1 and powers[0][0] in _COUNTS and value == value.to_integral():
-            one, many = _COUNTS[powers[0][0]]
-            return f"{int(value)} {one if value == 1 else many}"
+        words = _COUNT_WORDS.get(pricing.program.said_types.get(key))  # type: ignore[arg-type]
+        if words is not None and value == value.to_integral():
+            return f"{int(value)} {words[0] if value == 1 else words[1]}"
         fiscal = _fiscal_value(pricing, name)
         return fiscal if fiscal is not None else _measure(value)
+    inp = pricing.inp
     if name == "energy":
         tier = next((t for f in pricing.regime.fees for t in f.tiers if t.id == value), None)
         return tier.label if tier is not None else str(value)
-    chosen = {"equipment": inp.equipment, "line": inp.line, "venue": inp.venue}.get(name)
-    if chosen is not None and chosen.id == value:
+    chosen = inp.equipment if name == "equipment" else inp.line if name == "line" else inp.venue
+    if name in ("equipment", "line", "venue") and chosen is not None and chosen.id == value:
         return chosen.label
     return str(value)
 
@@ -548,6 +558,8 @@ def _said(pricing: _Pricing, key: str, text: str, value: Value) -> str:
 def _fiscal_value(pricing: _Pricing, name: str) -> str | None:
     """A term or table of the act in fiscal units, as the act writes it (``60 UFESP``); None for any other."""
     program = pricing.program
+    if name not in program.tables and name not in program.terms:
+        return None
     if name in program.tables and program.tables[name].fiscal is not None:
         row = pricing._row(name)
         if row is not None:
@@ -582,7 +594,17 @@ def _says(pricing: _Pricing) -> None:
 def _refuse(pricing: _Pricing) -> None:
     """The act's refusals (``[[fees.refusals]]``), in the file's order, before the general rule: the first whose
     condition holds stops the price with its reason and article."""
-    for n, refusal in enumerate(pricing.program.fee.refusals):
+    program, inp = pricing.program, pricing.inp
+    chosen = {
+        "equipment": inp.equipment.id if inp.equipment is not None else None,
+        "line": inp.line.id if inp.line is not None else None,
+        "venue": inp.venue.id if inp.venue is not None else None,
+        "energy": inp.energy if inp.energy != ENERGY_NONE else None,
+    }
+    for n, refusal in enumerate(program.fee.refusals):
+        key = program.refusal_keys[n] if n < len(program.refusal_keys) else None
+        if key is not None and chosen[key[0]] != key[1]:
+            continue  # a refusal for another line, tier, venue…, or the category not given: undecided
         cite = pricing._cite(f"refusal:{n}", refusal.basis, refusal.basis_act, refusal.amended_by)
         pricing.asking_for, pricing.refusing = cite, True
         try:

@@ -121,6 +121,9 @@ class FeeProgram:
     errors: tuple[tuple[str, FormulaError], ...] = field(default=(), compare=False)
     #: the type of each value said in a text (a count in days is said "3 dias"), by its compiled key
     said_types: dict[str, Type] = field(default_factory=dict, compare=False)
+    #: per refusal, the desk's category and id its condition starts with (``line == 'pastel' and …``): a refusal
+    #: for another id, or with the category not given, is not read at all
+    refusal_keys: tuple[tuple[str, str] | None, ...] = field(default=(), compare=False)
 
 
 def _expressions(fee: Fee) -> Iterator[tuple[str, str]]:
@@ -420,7 +423,23 @@ def compile_fee(regime: Regime, fee: Fee) -> FeeProgram:
         errors=tuple(errors),
         compiled=compiled,
         said_types={_said_key(key): kind for key, kind in said_types.items()},
+        refusal_keys=tuple(_category_key(trees.get(f"refusals[{i}].when")) for i in range(len(fee.refusals))),
     )
+
+
+def _category_key(tree: Expr | None) -> tuple[str, str] | None:
+    """``(name, id)`` when ``tree`` is ``NAME == 'id'`` over a desk category, or starts with it (``and``)."""
+    while isinstance(tree, Binary) and tree.op == "and":
+        tree = tree.left
+    if (
+        isinstance(tree, Binary)
+        and tree.op == "=="
+        and isinstance(tree.left, Name)
+        and tree.left.name in DESK_CATEGORIES
+        and isinstance(tree.right, Str)
+    ):
+        return tree.left.name, tree.right.value
+    return None
 
 
 def _said_key(key: str) -> str:
