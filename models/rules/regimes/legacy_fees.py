@@ -221,22 +221,14 @@ def _energy(fee: Fee, labels: Mapping[str, str]) -> Fee:
                     f"{tariff} vale para: {allowed} — não para {{equipment}}",
                 )
             )
-        if tier.max_metres is not None:
-            most = _number(tier.max_metres)
-            refusals.append(
-                refusal(
-                    f"{chosen} and front + hitch > {most} m",
-                    f"{tariff} vale até {_shown(tier.max_metres)} ML; informado {{front + hitch}} ML",
-                )
-            )
-        if tier.max_depth is not None:
-            most = _number(tier.max_depth)
-            refusals.append(
-                refusal(
-                    f"{chosen} and depth > {most} m",
-                    f"{tariff} vale até {_shown(tier.max_depth)} m de profundidade; informado {{depth}} m",
-                )
-            )
+        for measure, most, said in (
+            ("front + hitch", tier.max_metres, "ML"),
+            ("depth", tier.max_depth, "m de profundidade"),
+        ):
+            if most is not None:
+                unit = said.split()[0]
+                reason = f"{tariff} vale até {_shown(most)} {said}; informado {{{measure}}} {unit}"
+                refusals.append(refusal(f"{chosen} and {measure} > {_number(most)} m", reason))
     table = DecisionTable(name="tarifa", label="Tarifa conforme a faixa de consumo", rows=tuple(rows), unit=fee.unit)
     return _formula_fee(
         fee,
