@@ -307,10 +307,18 @@ class _Pricing:
         table = self.program.tables[name]
         index = self._row(name)
         if index is not None:
-            n, row, when = index + 1, table.table.rows[index], table.whens[index]
-            cite = self.regime.cite(row.basis, row.basis_act, row.amended_by)
+            row = table.table.rows[index]
             self.bases.append(row.basis)
-            case = row.label or (self.symbolic(when) if when is not None else "demais casos")
+            key = f"row:{name}:{index}"
+            said = self.program.said.get(key)  # the row's words: the same in every quote of this version
+            if said is None:
+                when = table.whens[index]
+                case = row.label or (self.symbolic(when) if when is not None else "demais casos")
+                cite = self.regime.cite(row.basis, row.basis_act, row.amended_by)
+                said = self.program.said[key] = (
+                    f"{table.table.label}: linha {index + 1} ({case}) → {_factor(row.value)}"
+                    f"{_unit(table.table.unit, self.regime.currency)} ({cite})"
+                )
             value = row.value
             text = _factor(value)
             if table.fiscal is not None:
@@ -318,10 +326,7 @@ class _Pricing:
                 self.details.append(self._unit_detail(table.fiscal, self.year))
                 self.products[name] = f"{_factor(row.value)} × {_factor(unit_value)}"
                 value, text = value * unit_value, f"({self.products[name]})"
-            self.details.append(
-                f"{table.table.label}: linha {n} ({case}) → {_factor(row.value)}"
-                f"{_unit(table.table.unit, self.regime.currency)} ({cite})"
-            )
+            self.details.append(said)
             return value, text
         raise UserError(
             f"{table.table.label}: nenhuma linha da tabela se aplica a estes dados "
@@ -619,12 +624,21 @@ def _refuse(pricing: _Pricing) -> None:
         raise UserError(f"{reason} ({cite}).", field=refusal.field or "fees")
 
 
+def _due(program: FeeProgram) -> str | None:
+    """When the fee is due, as the act says it: written once per version of the act."""
+    said = program.said.get("due")
+    if said is None:
+        said = program.said["due"] = due_text(program.fee) or ""
+    return said or None
+
+
 def _general_rule(pricing: _Pricing) -> UserError | None:
     """Price the general rule first (its reading comes first in the details). When it cannot be priced — a
     fiscal unit without a value, a measure not given — the reason is kept and nothing it read is shown: an
     exception that holds sets the rule aside and prices without it (a value before the table an amending act
     added, asked for), and only when none does is the reason given (Catala's base and exceptions)."""
     details, given = len(pricing.details), len(pricing.given)
+    # what was read before (a refusal's condition), restored when the rule cannot be priced
     kept = dict(pricing.values), dict(pricing.texts), dict(pricing.products), dict(pricing.called)
     try:
         base = pricing.evaluate("formula")
@@ -718,6 +732,7 @@ def formula_line(
     year = year_for(fee, inp.year)
     pricing = _Pricing(regime, program, inp, year, asked, asked_by, fee_amount)
     _refuse(pricing)
+    _says(pricing)  # what the line says of the facts, with its articles, before the rule's values
     unpriced = _general_rule(pricing)
     found = pricing.values.get("base")
     base = found if isinstance(found, Decimal) else None
@@ -751,7 +766,6 @@ def formula_line(
         pricing.details.extend(_why_not(pricing))
     if amount < 0:
         raise UserError(f"{fee.label}: a fórmula deu valor negativo ({_measure(amount)}).", field="fees")
-    _says(pricing)
     if fee.basis_act:
         pricing.details.append(f"Com base em: {fee.basis_act}")
     bases = pricing.bases
@@ -767,7 +781,7 @@ def formula_line(
         fee=fee.id,
         kind=fee.line_kind or "charge",
         year=year,
-        due=due_text(fee),
+        due=_due(program),
         details=tuple(pricing.details),
         asked=tuple(pricing.given),
         exception=applied,
