@@ -295,7 +295,7 @@ def _per_area_month(fee: Fee, lines: tuple[Line, ...]) -> Fee:
                 ("area", front * depth, "m²", "Área"),
             ):
                 dims = "" if name == "area" else " and given(front) and given(depth)"
-                limit = f"{_number(value)} {'m2' if name == 'area' else 'm'}"
+                limit = f"{_number(value.normalize())} {'m2' if name == 'area' else 'm'}"
                 refusals.append(
                     Refusal(
                         f"{chosen}{dims} and {name} > {limit}",
