@@ -575,9 +575,14 @@ def _fiscal_value(pricing: _Pricing, name: str) -> str | None:
     return None
 
 
+@functools.lru_cache(maxsize=1024)
+def _split(template: str) -> tuple[str, ...]:
+    return tuple(REFUSAL_PLACEHOLDER.split(template))
+
+
 def _said_text(pricing: _Pricing, template: str, key: str) -> str:
     """``template`` with each ``{expression}`` replaced by its value (compiled as ``KEY:J``), said."""
-    parts = REFUSAL_PLACEHOLDER.split(template)  # text, expression, text, …
+    parts = list(_split(template))  # text, expression, text, …
     for j in range(1, len(parts), 2):
         said_key = f"{key}:{j // 2}"
         parts[j] = _said(pricing, said_key, parts[j], pricing.evaluate(said_key))
@@ -742,7 +747,10 @@ def formula_line(
     for n, exc in enumerate(program.exceptions, start=1):
         cite = pricing._cite(f"exception:{n}", exc.exception.basis, exc.exception.basis_act, exc.exception.amended_by)
         if not _holds(pricing, n - 1, unpriced, pricing._cite(f"article:{n}", exc.exception.basis, None)):
-            pricing.details.append(f"Exceção {n} — {exc.exception.label} ({cite}): não se aplica.")
+            said = program.said.get(f"not:{n}")
+            if said is None:
+                said = program.said[f"not:{n}"] = f"Exceção {n} — {exc.exception.label} ({cite}): não se aplica."
+            pricing.details.append(said)
             continue
         value = pricing.evaluate(f"exception:{n - 1}")
         assert isinstance(value, Decimal)
@@ -773,11 +781,12 @@ def formula_line(
         # a paragraph or item of the fee's own article is cited: it says where in that article the figure is
         # (art. 12, § 1º — not "art. 12; art. 12, § 1º"); an article an amending act worded stays cited
         bases = [b for b in bases if b != fee.basis]
+    joined = "; ".join(dict.fromkeys(b for b in bases if b))
     return QuoteLine(
         label=label,
         amount=round_cents(amount),
         formula=pricing.show(shown_key),
-        basis=join_basis(regime, *bases),
+        basis=pricing._cite(f"basis:{joined}", joined, None) if joined else join_basis(regime),
         fee=fee.id,
         kind=fee.line_kind or "charge",
         year=year,
