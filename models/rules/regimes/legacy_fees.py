@@ -428,7 +428,7 @@ def _venue_table(fee: Fee) -> tuple[Fee, ...]:
         says.append(
             Said(
                 "{days} de uso: mínimo de {minimo_dias} cobrados",
-                when=f"days > 1 dia and days < minimo_dias and venue in {ids}",
+                when=f"venue in {ids} and days > 1 dia and days < minimo_dias",
                 basis=basis,
             )
         )
