@@ -1,6 +1,8 @@
 """The fee kinds that came before the rule language, said as formulas (issue 29 §6,
-``models.rules.regimes.legacy_fees``): every fee of the six shipped acts converted gives the same figures as the
-fee-kind engine — every worked case of the acts, and any stall, venue or area hypothesis draws."""
+``models.rules.regimes.legacy_fees``): the one engine prices every fee as its formula, and each kind says what the
+fee-kind engine (``models.rules.fees.kinds``, kept as the reference, ``BY_KIND``) said — figures for every worked
+case of the acts, and labels, articles, figures, formulas and refusals for any stall, tier, venue, days, value
+or area hypothesis draws (one test per kind)."""
 
 from __future__ import annotations
 
